@@ -1,0 +1,26 @@
+import type { Writable, Readable } from 'node:stream';
+
+/** Global flags shared by every command (defined once in main.ts). */
+export interface GlobalFlags {
+  json?: boolean;
+  color?: boolean;
+  timeScale?: string;
+  config?: string;
+  showSecrets?: boolean;
+}
+
+/**
+ * What a command gets besides its own flags: the process's streams and environment,
+ * injected so e2e-free tests can run a command in-process.
+ */
+export interface CliContext {
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+  stdin: Readable & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Aborted on SIGINT / SIGTERM; serving commands close when it fires. */
+  signal: AbortSignal;
+  /** The exit code the process ends with (main.ts is the only place that exits). */
+  exitCode: number;
+}

@@ -1,0 +1,113 @@
+/**
+ * The commander program. Registers every command; each command imports its core lazily,
+ * so `svc-cli --help` loads no schema code, undici, msw or simulator (conventions.md 13).
+ * The ONLY place that calls process.exit.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import type { CliContext } from './context.js';
+import { registerCommands } from './commands/index.js';
+import { EXIT_CODES, toSvcError, exitCodeFor } from '../errors.js';
+import { printError } from './render/errors.js';
+
+function readVersion(): string {
+  try {
+    const pkg = JSON.parse(
+      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as {
+      version?: string;
+    };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Builds the program for a context; exported so tests can run commands in-process. */
+export function createProgram(ctx: CliContext): Command {
+  const program = new Command('svc-cli');
+  program
+    .description(
+      'Test and simulate the svc platform integration interfaces: chat channel (A), bot provider (B), page script API (C) and event hooks (D). Plays both sides of every interface.',
+    )
+    .version(readVersion(), '-V, --version')
+    .option('--json', 'print NDJSON on stdout, one object per line, each with a "type"')
+    .option('--no-color', 'disable colors (NO_COLOR is honoured too)')
+    .addOption(
+      new Option('--time-scale <factor>', 'multiply every protocol timer (0.01 = 100x faster)').env(
+        'SVC_TIME_SCALE',
+      ),
+    )
+    .option('--config <file>', 'config file (default: ./svc.config.json when present)')
+    .option('--show-secrets', 'print tokens and channel random strings unredacted')
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+    })
+    .exitOverride();
+  program.addHelpText(
+    'after',
+    `
+Exit codes: 0 ok, 1 contract violation or failed check, 2 usage or input error,
+            3 peer unreachable or timed out, 4 internal error, 130/143 interrupted.
+
+Examples:
+  $ svc-cli validate fixtures/payloads
+  $ svc-cli schema --list
+  $ svc-cli platform --integrator-url http://127.0.0.1:9000/agent-messages
+  $ svc-cli listen --port 9000 --fail-first 2`,
+  );
+  registerCommands(program, ctx);
+  return program;
+}
+
+/** Runs the CLI with argv; resolves to the exit code. */
+export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
+  const program = createProgram(ctx);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return ctx.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      ) {
+        return EXIT_CODES.ok;
+      }
+      return EXIT_CODES.input;
+    }
+    const svcError = toSvcError(error);
+    const json = Boolean(program.opts<{ json?: boolean }>().json);
+    printError(ctx, svcError, { json });
+    return exitCodeFor(svcError.category);
+  }
+}
+
+const isEntry = process.argv[1] !== undefined && /svc-cli(\.js)?$|main\.js$/.test(process.argv[1]);
+if (isEntry) {
+  const controller = new AbortController();
+  let signalled: number | undefined;
+  const onSignal = (code: number) => () => {
+    if (signalled !== undefined) process.exit(code); // second Ctrl-C: leave now
+    signalled = code;
+    controller.abort(new Error(code === EXIT_CODES.sigint ? 'SIGINT' : 'SIGTERM'));
+  };
+  process.on('SIGINT', onSignal(EXIT_CODES.sigint));
+  process.on('SIGTERM', onSignal(EXIT_CODES.sigterm));
+  const ctx: CliContext = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    signal: controller.signal,
+    exitCode: 0,
+  };
+  const code = await runCli(process.argv.slice(2), ctx);
+  const finalCode = signalled ?? code;
+  // Let stdout drain before exiting (pipes are async).
+  process.stdout.write('', () => process.exit(finalCode));
+}

@@ -1,0 +1,58 @@
+import type { ChalkInstance } from 'chalk';
+import type { CliContext } from '../context.js';
+import { makeChalk } from './style.js';
+
+/** Any event a core emits: a discriminated union on `type` (see each core's event types). */
+export interface OutputEvent {
+  type: string;
+  [key: string]: unknown;
+}
+
+export type Formatter<E extends OutputEvent = OutputEvent> = (
+  event: E,
+  c: ChalkInstance,
+) => string | undefined;
+
+export interface Output {
+  readonly json: boolean;
+  readonly chalk: ChalkInstance;
+  /** Prints one event: NDJSON with --json, else the formatter's line (skipped when undefined). */
+  event(event: OutputEvent, format?: Formatter): void;
+  /** A human line on stdout (suppressed with --json). */
+  line(text: string): void;
+  /** A human line on stderr (diagnostics, warnings), also with --json. */
+  note(text: string): void;
+}
+
+/**
+ * The one place that decides between human and machine output.
+ * @example const out = createOutput(ctx, { json: true }); out.event({ type: 'listening', url });
+ */
+export function createOutput(ctx: CliContext, options: { json?: boolean | undefined }): Output {
+  const json = Boolean(options.json);
+  const chalk = makeChalk(ctx, ctx.stdout);
+  const errChalk = makeChalk(ctx, ctx.stderr);
+  return {
+    json,
+    chalk,
+    event(event, format) {
+      if (json) {
+        ctx.stdout.write(`${JSON.stringify(event)}\n`);
+        return;
+      }
+      const text = format ? format(event, chalk) : defaultFormat(event, chalk);
+      if (text !== undefined) ctx.stdout.write(`${text}\n`);
+    },
+    line(text) {
+      if (!json) ctx.stdout.write(`${text}\n`);
+    },
+    note(text) {
+      ctx.stderr.write(`${errChalk.dim(text)}\n`);
+    },
+  };
+}
+
+function defaultFormat(event: OutputEvent, c: ChalkInstance): string {
+  const { type, ...rest } = event;
+  return `${c.cyan(type.padEnd(18))} ${JSON.stringify(rest)}`;
+}

@@ -1,0 +1,188 @@
+/**
+ * One clock for every protocol timer (product.md "Time"): redelivery 3 s, bot timeout 3 s,
+ * hook timeout. `timeScale` multiplies every protocol duration: 0.01 turns the 9 s
+ * redelivery series into 90 ms of wall time while reports still show protocol time.
+ * The virtual clock moves only when told to (tests, `replay`).
+ */
+export interface Timer {
+  cancel(): void;
+}
+
+export interface Clock {
+  readonly kind: 'real' | 'virtual';
+  /** Protocol-time multiplier: wall ms = protocol ms x timeScale. */
+  readonly timeScale: number;
+  /** Protocol milliseconds since the clock started. */
+  now(): number;
+  /** Wall-clock milliseconds since the clock started. */
+  wallNow(): number;
+  /** Runs `fn` after `ms` of protocol time. */
+  setTimer(ms: number, fn: () => void): Timer;
+  /** Resolves after `ms` of protocol time; rejects with the signal's reason when aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Marks async work (an HTTP attempt) as in flight, so a virtual clock waits for it before jumping. */
+  track<T>(work: Promise<T>): Promise<T>;
+}
+
+export interface ClockOptions {
+  /** default 1 (faithful); must be > 0 */
+  timeScale?: number;
+}
+
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error
+    ? reason
+    : new DOMException('The operation was aborted', 'AbortError');
+}
+
+function sleepOn(clock: Pick<Clock, 'setTimer'>, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortReason(signal));
+      return;
+    }
+    const onAbort = (): void => {
+      timer.cancel();
+      reject(abortReason(signal as AbortSignal));
+    };
+    const timer = clock.setTimer(ms, () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * A real clock whose protocol time runs `1 / timeScale` times faster than the wall.
+ * @example const clock = createClock({ timeScale: 0.01 }); await clock.sleep(3000); // ~30 ms
+ */
+export function createClock(options: ClockOptions = {}): Clock {
+  const timeScale = options.timeScale ?? 1;
+  if (!(timeScale > 0) || !Number.isFinite(timeScale)) {
+    throw new RangeError(`timeScale must be a positive number, got ${timeScale}`);
+  }
+  const start = performance.now();
+  const clock: Clock = {
+    kind: 'real',
+    timeScale,
+    now: () => (performance.now() - start) / timeScale,
+    wallNow: () => performance.now() - start,
+    setTimer(ms, fn) {
+      const handle = setTimeout(fn, Math.max(0, ms * timeScale));
+      return { cancel: () => clearTimeout(handle) };
+    },
+    sleep: (ms, signal) => sleepOn(clock, ms, signal),
+    track: (work) => work,
+  };
+  return clock;
+}
+
+interface PendingTimer {
+  at: number;
+  seq: number;
+  fn: () => void;
+  cancelled: boolean;
+}
+
+export interface VirtualClock extends Clock {
+  readonly kind: 'virtual';
+  /** Moves protocol time forward by `ms`, firing due timers in order. */
+  advance(ms: number): Promise<void>;
+  /** Protocol time of the next pending timer, if any. */
+  nextTimerAt(): number | undefined;
+  /** Resolves once no tracked work is in flight and the microtask/IO queue had a turn. */
+  settle(): Promise<void>;
+  /**
+   * Lets tracked work finish, then jumps to the next timer, until `done()` is true or no
+   * timer is left (false) or `limitMs` of protocol time passed (false).
+   */
+  runUntil(done: () => boolean, limitMs?: number): Promise<boolean>;
+}
+
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A clock that only moves when told: a 9 s redelivery series takes milliseconds.
+ * @example const clock = createVirtualClock(); await clock.runUntil(() => delivered);
+ */
+export function createVirtualClock(): VirtualClock {
+  let current = 0;
+  let seq = 0;
+  let inFlight = 0;
+  const wallStart = performance.now();
+  const timers: PendingTimer[] = [];
+
+  const due = (): PendingTimer | undefined => {
+    let best: PendingTimer | undefined;
+    for (const t of timers) {
+      if (t.cancelled) continue;
+      if (!best || t.at < best.at || (t.at === best.at && t.seq < best.seq)) best = t;
+    }
+    return best;
+  };
+  const remove = (t: PendingTimer): void => {
+    const i = timers.indexOf(t);
+    if (i >= 0) timers.splice(i, 1);
+  };
+
+  const settle = async (): Promise<void> => {
+    // Give sockets and promise chains a few turns; wait while tracked work is in flight.
+    for (let i = 0; i < 3 || inFlight > 0; i++) {
+      await tick();
+      if (i > 100_000) break;
+    }
+  };
+
+  const clock: VirtualClock = {
+    kind: 'virtual',
+    timeScale: 0,
+    now: () => current,
+    wallNow: () => performance.now() - wallStart,
+    setTimer(ms, fn) {
+      const t: PendingTimer = { at: current + Math.max(0, ms), seq: seq++, fn, cancelled: false };
+      timers.push(t);
+      return {
+        cancel: () => {
+          t.cancelled = true;
+          remove(t);
+        },
+      };
+    },
+    sleep: (ms, signal) => sleepOn(clock, ms, signal),
+    track(work) {
+      inFlight++;
+      return work.finally(() => {
+        inFlight--;
+      });
+    },
+    nextTimerAt: () => due()?.at,
+    settle,
+    async advance(ms) {
+      const target = current + Math.max(0, ms);
+      for (;;) {
+        const next = due();
+        if (!next || next.at > target) break;
+        current = next.at;
+        remove(next);
+        next.fn();
+        await settle();
+      }
+      current = target;
+    },
+    async runUntil(done, limitMs = Number.POSITIVE_INFINITY) {
+      const limit = current + limitMs;
+      for (;;) {
+        await settle();
+        if (done()) return true;
+        const next = due();
+        if (!next || next.at > limit) return done();
+        current = next.at;
+        remove(next);
+        next.fn();
+      }
+    },
+  };
+  return clock;
+}

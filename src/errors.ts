@@ -1,0 +1,102 @@
+/**
+ * Errors as data: a stable `code`, a `category` that picks the exit code, and a hint.
+ * Match on `code`, never on message text (conventions.md 3; undici lib/core/errors.js).
+ *
+ * @example
+ * throw new SvcError('SVC_E_UNKNOWN_CHANNEL', 'input', 'Could not send: no channel has public id "x".', 'Check --channel-url.');
+ */
+export type ErrorCategory = 'input' | 'contract' | 'network' | 'internal';
+
+/** Exit codes, documented in the README. */
+export const EXIT_CODES = {
+  ok: 0,
+  /** contract violation or failed check */
+  contract: 1,
+  /** usage or input error */
+  input: 2,
+  /** peer unreachable or timed out */
+  network: 3,
+  /** a bug in svc-cli */
+  internal: 4,
+  sigint: 130,
+  sigterm: 143,
+} as const;
+
+export class SvcError extends Error {
+  override readonly name = 'SvcError';
+  readonly code: string;
+  readonly category: ErrorCategory;
+  readonly hint: string | undefined;
+  readonly details: unknown;
+
+  constructor(
+    code: string,
+    category: ErrorCategory,
+    message: string,
+    hint?: string,
+    options?: { cause?: unknown; details?: unknown },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.category = category;
+    this.hint = hint;
+    this.details = options?.details;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      type: 'error',
+      code: this.code,
+      category: this.category,
+      message: this.message,
+      ...(this.hint === undefined ? {} : { hint: this.hint }),
+    };
+  }
+}
+
+/** Maps an error category to the process exit code. */
+export function exitCodeFor(category: ErrorCategory): number {
+  switch (category) {
+    case 'input':
+      return EXIT_CODES.input;
+    case 'contract':
+      return EXIT_CODES.contract;
+    case 'network':
+      return EXIT_CODES.network;
+    case 'internal':
+      return EXIT_CODES.internal;
+    default: {
+      const never: never = category;
+      throw new Error(`unknown category ${String(never)}`);
+    }
+  }
+}
+
+/** Shorthand constructors so call sites read as the message template of conventions.md 4. */
+export const inputError = (code: string, message: string, hint?: string): SvcError =>
+  new SvcError(code, 'input', message, hint);
+export const networkError = (
+  code: string,
+  message: string,
+  hint?: string,
+  cause?: unknown,
+): SvcError => new SvcError(code, 'network', message, hint, { cause });
+export const contractError = (
+  code: string,
+  message: string,
+  hint?: string,
+  details?: unknown,
+): SvcError => new SvcError(code, 'contract', message, hint, { details });
+
+/** Wraps anything thrown into an SvcError; unknown throwables become internal errors. */
+export function toSvcError(error: unknown): SvcError {
+  if (error instanceof SvcError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new SvcError(
+    'SVC_E_INTERNAL',
+    'internal',
+    `Unexpected error: ${message}`,
+    'This is a bug in svc-cli; please report it with the command you ran.',
+    { cause: error },
+  );
+}

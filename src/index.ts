@@ -1,0 +1,16 @@
+/** The programmatic API: the same core the CLI uses (no terminal code). */
+export { SvcError, EXIT_CODES, exitCodeFor, type ErrorCategory } from './errors.js';
+export {
+  createClock,
+  createVirtualClock,
+  type Clock,
+  type VirtualClock,
+  type ClockOptions,
+  type Timer,
+} from './clock.js';
+export type {
+  ContractIssue,
+  ValidationResult,
+  ValidateOptions,
+  Severity,
+} from './contract/types.js';
