@@ -1,0 +1,19 @@
+export {
+  parseFault,
+  describeFault,
+  FAULT_SYNTAX,
+  type Fault,
+  type FaultKind,
+  type ParseFaultResult,
+} from './fault.js';
+export {
+  createFaultInjector,
+  createRandom,
+  messageKeyOf,
+  type FaultPlan,
+  type FaultDecision,
+  type FaultInjector,
+} from './plan.js';
+export { applyFault } from './apply.js';
+export type { AppliedReply, FaultContext, NormalReply } from './reply.js';
+export { loadFaultPlan, faultPlanSchema } from './plan-file.js';

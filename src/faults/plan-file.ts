@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { SvcError } from '../errors.js';
+import { FAULT_SYNTAX, parseFault, type Fault } from './fault.js';
+import type { FaultPlan } from './plan.js';
+
+/** A fault written as flag syntax ("status:503") in a plan file or fixture. */
+const faultSchema = z.string().transform((text, ctx): Fault => {
+  const parsed = parseFault(text);
+  if (!parsed.ok) {
+    ctx.addIssue({ code: 'custom', message: parsed.message });
+    return z.NEVER;
+  }
+  return parsed.fault;
+});
+
+/**
+ * The fault-plan file (`--fault-plan plan.json`), versioned like every on-disk format
+ * (conventions.md 7).
+ */
+export const faultPlanSchema = z
+  .object({
+    $schema: z.string().optional(),
+    version: z.literal(1),
+    delayMs: z.number().nonnegative().optional(),
+    failFirst: z.number().int().nonnegative().optional(),
+    failWith: faultSchema.optional(),
+    fault: faultSchema.optional(),
+    rate: z.number().min(0).max(1).optional(),
+    seed: z.number().int().optional(),
+    sequence: z.array(faultSchema).optional(),
+  })
+  .strict()
+  .describe(`svc-cli fault plan. Faults use the --fault syntax: ${FAULT_SYNTAX}`);
+
+/** Reads and checks a fault-plan file; every problem is an input error naming the file. */
+export async function loadFaultPlan(file: string): Promise<FaultPlan> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new SvcError(
+      'SVC_E_READ',
+      'input',
+      `Could not read the fault plan ${file}: ${(error as Error).message}.`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SvcError(
+      'SVC_E_FAULT_PLAN',
+      'input',
+      `Could not parse the fault plan ${file}: ${(error as Error).message}.`,
+    );
+  }
+  const parsed = faultPlanSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+    throw new SvcError(
+      'SVC_E_FAULT_PLAN',
+      'input',
+      `Could not use the fault plan ${file}: ${issues}.`,
+      'A plan looks like {"version":1,"failFirst":2,"sequence":["status:503","reset"]}.',
+    );
+  }
+  const { $schema: _s, version: _v, ...plan } = parsed.data;
+  return Object.fromEntries(Object.entries(plan).filter(([, v]) => v !== undefined));
+}

@@ -1,0 +1,136 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Default request body limit (issue 8): 1 MiB, answered with 413 beyond. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export type TransferMode = 'content-length' | 'chunked' | 'none';
+
+export type BodyResult =
+  | { ok: true; raw: string; json: unknown; transfer: TransferMode; bytes: number }
+  | {
+      ok: false;
+      status: 400 | 413 | 415;
+      code: 'body_too_large' | 'invalid_json' | 'invalid_encoding' | 'empty_body' | 'aborted';
+      message: string;
+      raw?: string;
+      transfer: TransferMode;
+    };
+
+/** How the client framed its body (spec 4.2: Content-Length or chunked). */
+export function transferModeOf(req: IncomingMessage): TransferMode {
+  const te = req.headers['transfer-encoding'];
+  if (te !== undefined && /chunked/i.test(te)) return 'chunked';
+  if (req.headers['content-length'] !== undefined) return 'content-length';
+  return 'none';
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads a JSON body with a size limit; never throws. Over the limit: 413 without reading
+ * the rest; bad UTF-8 or JSON: 400 with the parser's position.
+ */
+export async function readJsonBody(
+  req: IncomingMessage,
+  options: { limit?: number } = {},
+): Promise<BodyResult> {
+  const limit = options.limit ?? DEFAULT_BODY_LIMIT;
+  const transfer = transferModeOf(req);
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    return tooLarge(limit, transfer);
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of req) {
+      const buf = chunk as Buffer;
+      bytes += buf.length;
+      if (bytes > limit) {
+        req.resume();
+        return tooLarge(limit, transfer);
+      }
+      chunks.push(buf);
+    }
+  } catch {
+    return {
+      ok: false,
+      status: 400,
+      code: 'aborted',
+      message: 'the request body was cut off',
+      transfer,
+    };
+  }
+  const buffer = Buffer.concat(chunks, bytes);
+  let raw: string;
+  try {
+    raw = decoder.decode(buffer);
+  } catch {
+    return {
+      ok: false,
+      status: 400,
+      code: 'invalid_encoding',
+      message: 'the body is not valid UTF-8',
+      transfer,
+    };
+  }
+  if (raw.trim() === '') {
+    return {
+      ok: false,
+      status: 400,
+      code: 'empty_body',
+      message: 'the body is empty; a JSON object is required',
+      raw,
+      transfer,
+    };
+  }
+  try {
+    return { ok: true, raw, json: JSON.parse(raw) as unknown, transfer, bytes };
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      status: 400,
+      code: 'invalid_json',
+      message: `the body is not valid JSON: ${detail}`,
+      raw,
+      transfer,
+    };
+  }
+}
+
+function tooLarge(limit: number, transfer: TransferMode): BodyResult {
+  return {
+    ok: false,
+    status: 413,
+    code: 'body_too_large',
+    message: `the body is larger than ${limit} bytes`,
+    transfer,
+  };
+}
+
+/** Writes a JSON response (with Content-Length). */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** The error body shape the platform uses (spec 7.2): `{"error":{"code","message"}}`. */
+export function errorBody(
+  code: string,
+  message: string,
+): { error: { code: string; message: string } } {
+  return { error: { code, message } };
+}

@@ -1,0 +1,135 @@
+import { Readable } from 'node:stream';
+import { request, type Dispatcher } from 'undici';
+import type { Clock } from '../clock.js';
+
+export interface PostJsonOptions {
+  url: string;
+  /** the JSON text to send */
+  body: string;
+  /** send with Transfer-Encoding: chunked instead of Content-Length (spec 4.2) */
+  chunked?: boolean;
+  headers?: Record<string, string>;
+  /** protocol-time limit for the whole exchange (status, headers and body) */
+  timeoutMs: number;
+  clock: Clock;
+  signal?: AbortSignal;
+  dispatcher?: Dispatcher;
+  /** largest response body read, in bytes (default 1 MiB) */
+  maxResponseBytes?: number;
+}
+
+/** Why an exchange produced no HTTP response. */
+export type FailureReason = 'timeout' | 'refused' | 'reset' | 'unreachable' | 'aborted' | 'error';
+
+export type PostOutcome =
+  | {
+      ok: true;
+      status: number;
+      headers: Record<string, string>;
+      body: string;
+      /** protocol ms */
+      durationMs: number;
+      wallMs: number;
+    }
+  | { ok: false; reason: FailureReason; message: string; durationMs: number; wallMs: number };
+
+class TimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+/**
+ * POSTs JSON and classifies what happened; never throws for network trouble. The timeout
+ * runs on the injected clock, so `--time-scale` and virtual clocks apply to it.
+ * @example const out = await postJson({ url, body: '{}', timeoutMs: 3000, clock });
+ */
+export async function postJson(options: PostJsonOptions): Promise<PostOutcome> {
+  const { clock } = options;
+  const started = clock.now();
+  const wallStarted = clock.wallNow();
+  const controller = new AbortController();
+  const timer = clock.setTimer(options.timeoutMs, () =>
+    controller.abort(new TimeoutError(`no complete reply within ${options.timeoutMs} ms`)),
+  );
+  const onOuterAbort = (): void => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const elapsed = () => ({
+    durationMs: clock.now() - started,
+    wallMs: clock.wallNow() - wallStarted,
+  });
+  const work = (async (): Promise<PostOutcome> => {
+    try {
+      const payload = options.chunked
+        ? Readable.from([Buffer.from(options.body)], { objectMode: false })
+        : options.body;
+      const response = await request(options.url, {
+        method: 'POST',
+        body: payload,
+        headers: { 'content-type': 'application/json', ...options.headers },
+        signal: controller.signal,
+        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      });
+      const body = await readLimited(response.body, options.maxResponseBytes ?? 1024 * 1024);
+      const headers: Record<string, string> = {};
+      for (const [key, value] of Object.entries(response.headers)) {
+        if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      return { ok: true, status: response.statusCode, headers, body, ...elapsed() };
+    } catch (error) {
+      return { ok: false, ...classifyFailure(error, controller.signal), ...elapsed() };
+    } finally {
+      timer.cancel();
+      options.signal?.removeEventListener('abort', onOuterAbort);
+    }
+  })();
+  return clock.track(work);
+}
+
+async function readLimited(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > limit) {
+      body.destroy();
+      throw Object.assign(new Error(`reply body larger than ${limit} bytes`), {
+        code: 'SVC_REPLY_TOO_LARGE',
+      });
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Maps undici / socket errors onto the reasons a delivery report names. */
+export function classifyFailure(
+  error: unknown,
+  signal?: AbortSignal,
+): { reason: FailureReason; message: string } {
+  const reason: unknown = signal?.aborted ? signal.reason : undefined;
+  if (reason instanceof TimeoutError) return { reason: 'timeout', message: reason.message };
+  if (signal?.aborted) return { reason: 'aborted', message: 'the request was cancelled' };
+  const err = error as {
+    code?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
+  const code = err.code ?? err.cause?.code ?? '';
+  const message = err.cause?.message ?? err.message ?? String(error);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return { reason: 'refused', message: 'connection refused' };
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return { reason: 'reset', message: 'the connection was reset or closed before a reply' };
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return { reason: 'unreachable', message: `host unreachable (${code})` };
+    default:
+      return { reason: 'error', message };
+  }
+}

@@ -1,0 +1,140 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { SvcError } from '../errors.js';
+
+/** Limits every serving command applies so a slow or hostile client cannot hold it (issue 8). */
+export interface ServerLimits {
+  /** max time to receive the request headers (default 10 s) */
+  headersTimeoutMs?: number;
+  /** max time to receive the whole request (default 30 s) */
+  requestTimeoutMs?: number;
+  /** idle keep-alive sockets are closed after this (default 5 s) */
+  keepAliveTimeoutMs?: number;
+  /** concurrent connections; more are refused by the OS backlog (default 1024) */
+  maxConnections?: number;
+}
+
+export interface StartServerOptions {
+  handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+  /** default 127.0.0.1 (loopback only) */
+  host?: string;
+  /** default 0: the OS picks a free port */
+  port?: number;
+  limits?: ServerLimits;
+  /** called when a handler throws: the server answers 500 and keeps serving */
+  onHandlerError?: (error: unknown, req: IncomingMessage) => void;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly server: Server;
+  /** Stops accepting, lets in-flight requests end within `graceMs`, then closes every socket. */
+  close(graceMs?: number): Promise<void>;
+}
+
+const isLoopback = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || host.startsWith('127.');
+
+/** True when binding `host` exposes the server beyond this machine (callers warn). */
+export function isNonLoopbackHost(host: string): boolean {
+  return !isLoopback(host);
+}
+
+/**
+ * Starts a node:http server with limits, bound to loopback unless told otherwise.
+ * @example const srv = await startServer({ handler, port: 0 }); console.log(srv.url);
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const limits = options.limits ?? {};
+  const sockets = new Set<Socket>();
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs ?? 10_000,
+      requestTimeout: limits.requestTimeoutMs ?? 30_000,
+      keepAliveTimeout: limits.keepAliveTimeoutMs ?? 5_000,
+    },
+    (req, res) => {
+      let result: void | Promise<void>;
+      try {
+        result = options.handler(req, res);
+      } catch (error) {
+        failRequest(error, req, res);
+        return;
+      }
+      if (result instanceof Promise) result.catch((error: unknown) => failRequest(error, req, res));
+    },
+  );
+  const failRequest = (error: unknown, req: IncomingMessage, res: ServerResponse): void => {
+    options.onHandlerError?.(error, req);
+    if (!res.headersSent && !res.destroyed) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: { code: 'internal', message: 'svc-cli failed to handle this request' },
+        }),
+      );
+    } else {
+      res.destroy();
+    }
+  };
+  server.maxConnections = limits.maxConnections ?? 1024;
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  // A malformed request line or headers: answer 400 instead of letting node drop silently.
+  server.on('clientError', (_error, socket: Socket) => {
+    if (socket.writable) {
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n' +
+          JSON.stringify({ error: { code: 'invalid_request', message: 'malformed HTTP request' } }),
+      );
+    } else {
+      socket.destroy();
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      reject(
+        new SvcError(
+          error.code === 'EADDRINUSE' ? 'SVC_E_PORT_IN_USE' : 'SVC_E_LISTEN',
+          'input',
+          `Could not listen on ${host}:${options.port ?? 0}: ${error.code ?? error.message}.`,
+          error.code === 'EADDRINUSE'
+            ? 'Pick another --port, or --port 0 for any free port.'
+            : undefined,
+          { cause: error },
+        ),
+      );
+    };
+    server.once('error', onError);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    host: address.address,
+    port: address.port,
+    server,
+    close(graceMs = 1000) {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        const timer = setTimeout(() => {
+          for (const socket of sockets) socket.destroy();
+        }, graceMs);
+        timer.unref();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import { closeSync, openSync, writeSync, renameSync, writeFileSync } from 'node:fs';
+import { toHar } from './har.js';
+
+/** One HTTP exchange (or attempt) as recorded: request, response, timings, verdict. */
+export interface ExchangeRecord {
+  type: 'exchange';
+  /** 1-based order in this journal */
+  seq: number;
+  /** wall time, ISO 8601 */
+  at: string;
+  /** protocol time since the clock started, ms */
+  protocolMs: number;
+  /** which interface: A channel, B bot, C widget, D hooks, or the simulator's control API */
+  iface: 'channel' | 'bot' | 'hook' | 'widget' | 'control';
+  /** relative to the process that records: `in` = it served the request, `out` = it sent it */
+  direction: 'in' | 'out';
+  /** the contract kind of the request body, when known */
+  kind?: string;
+  /** delivery attempt number (1-based), for redelivered messages */
+  attempt?: number;
+  request: { method: string; url: string; headers?: Record<string, string>; body?: string };
+  response?: { status: number; headers?: Record<string, string>; body?: string };
+  /** no response: why (timeout, refused, reset, hang, ...) */
+  failure?: { reason: string; message: string };
+  /** protocol ms from request to response (or failure) */
+  durationMs?: number;
+  /** wall ms from request to response */
+  wallMs?: number;
+  verdict?: { ok: boolean; errors: string[]; warnings: string[] };
+  /** the fault injected, in --fault syntax */
+  fault?: string;
+  /** free-form notes: transfer mode, cut text, ... */
+  notes?: string[];
+}
+
+export type ExchangeInput = Omit<ExchangeRecord, 'type' | 'seq' | 'at'> & { at?: string };
+
+export interface JournalOptions {
+  /** append NDJSON here (or HAR 1.2 when the name ends in .har) */
+  file?: string;
+  /** how many recent records stay in memory for the control API and reports (default 10,000) */
+  keep?: number;
+  /** applied to every string before it is stored (secret redaction) */
+  redact?: (text: string) => string;
+}
+
+export interface Journal {
+  /** Stores an exchange; returns the stored record (with seq). */
+  record(input: ExchangeInput): ExchangeRecord;
+  /** Recent records, oldest first (at most `keep`). */
+  entries(): readonly ExchangeRecord[];
+  /** How many records were stored in all. */
+  readonly count: number;
+  /** Writes what is buffered. Synchronous, so it is safe in exit handlers. */
+  flush(): void;
+  close(): void;
+}
+
+/**
+ * The exchange recorder. NDJSON lines are written whole with writeSync once per event-loop
+ * turn and on exit, so Ctrl-C or a crash loses nothing that was answered and a SIGKILL
+ * never leaves a torn line.
+ * @example const journal = createJournal({ file: 'session.ndjson' });
+ */
+export function createJournal(options: JournalOptions = {}): Journal {
+  const keep = options.keep ?? 10_000;
+  const redact = options.redact;
+  const recent: ExchangeRecord[] = [];
+  const isHar = options.file?.toLowerCase().endsWith('.har') ?? false;
+  const allForHar: ExchangeRecord[] = [];
+  let fd: number | undefined = options.file && !isHar ? openSync(options.file, 'a') : undefined;
+  let pending: string[] = [];
+  let scheduled = false;
+  let count = 0;
+  let harDirty = false;
+  let closed = false;
+
+  const flush = (): void => {
+    scheduled = false;
+    if (fd !== undefined && pending.length > 0) {
+      const text = pending.join('');
+      pending = [];
+      writeSync(fd, text);
+    }
+    if (isHar && harDirty && options.file) {
+      harDirty = false;
+      const tmp = `${options.file}.tmp`;
+      writeFileSync(tmp, JSON.stringify(toHar(allForHar), null, 2));
+      renameSync(tmp, options.file);
+    }
+  };
+  const onExit = (): void => flush();
+  if (options.file) process.on('exit', onExit);
+
+  return {
+    record(input) {
+      count++;
+      const record: ExchangeRecord = {
+        type: 'exchange',
+        seq: count,
+        at: input.at ?? new Date().toISOString(),
+        ...input,
+      };
+      const stored = redact
+        ? (JSON.parse(redact(JSON.stringify(record))) as ExchangeRecord)
+        : record;
+      recent.push(stored);
+      if (recent.length > keep) recent.splice(0, recent.length - keep);
+      if (options.file && !closed) {
+        if (isHar) {
+          allForHar.push(stored);
+          harDirty = true;
+        } else {
+          pending.push(`${JSON.stringify(stored)}\n`);
+        }
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      }
+      return stored;
+    },
+    entries: () => recent,
+    get count() {
+      return count;
+    },
+    flush,
+    close() {
+      if (closed) return;
+      flush();
+      closed = true;
+      process.off('exit', onExit);
+      if (fd !== undefined) {
+        closeSync(fd);
+        fd = undefined;
+      }
+    },
+  };
+}
+
+/**
+ * Replaces every occurrence of the given secrets by `***`; the identity when there are none.
+ * @example createRedactor(['t0k3n'])('/bot/t0k3n') // '/bot/***'
+ */
+export function createRedactor(secrets: Iterable<string>): (text: string) => string {
+  const list = [...secrets].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
+  if (list.length === 0) return (text) => text;
+  const pattern = new RegExp(
+    list.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
+    'g',
+  );
+  return (text) => text.replace(pattern, '***');
+}
