@@ -139,7 +139,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
     }
     const reason = detected.kind?.startsWith('channel.agent.')
       ? 'this is an agent message (spec 2.2); the channel URL takes customer messages (spec 2.1)'
-      : `not a customer message: ${detected.reason ?? `detected ${detected.kind}`}`;
+      : `not a customer message: ${'reason' in detected ? detected.reason : `detected ${detected.kind}`}`;
     const issue: ContractIssue = {
       path: '',
       code: 'wrong_kind',

@@ -108,7 +108,10 @@ function writeResponse(
       : typeof response.body === 'string'
         ? response.body
         : JSON.stringify(response.body);
-  const headers: Record<string, string> = { ...(closeAfter ? { connection: 'close' } : {}), ...response.headers };
+  const headers: Record<string, string> = {
+    ...(closeAfter ? { connection: 'close' } : {}),
+    ...response.headers,
+  };
   if (typeof response.body === 'string' && headers['content-type']) {
     res.writeHead(response.status, {
       ...headers,

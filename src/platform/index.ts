@@ -4,7 +4,7 @@ import { createControlApi } from './control-api.js';
 import { servePlatform, type ServePlatformOptions } from './http-adapter.js';
 import type { RunningServer } from '../http/server.js';
 
-export interface PlatformOptions extends PlatformCoreOptions {}
+export type PlatformOptions = PlatformCoreOptions;
 
 export interface Platform {
   readonly core: PlatformCore;
