@@ -6,7 +6,15 @@ const uiLibraries = ['commander', 'chalk', 'ora', 'inquirer', '@inquirer/*'];
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'artifacts/**', 'bin/**', 'schemas/**'],
+    ignores: [
+      'dist/**',
+      '.tmp/**',
+      'node_modules/**',
+      'coverage/**',
+      'artifacts/**',
+      'bin/**',
+      'schemas/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

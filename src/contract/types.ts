@@ -30,3 +30,23 @@ export interface ValidateOptions {
   /** Warnings become errors (`--strict`). */
   strict?: boolean;
 }
+
+/** The four interfaces of the spec: channel, bot, page script, hooks. */
+export type InterfaceId = 'A' | 'B' | 'C' | 'D';
+
+/** One payload kind, as `listKinds()` and `svc-cli schema --list` show it. */
+export interface KindInfo {
+  /** Stable dotted name: `channel.customer.text`, `bot.event.CLIENT_MESSAGE`, ... */
+  name: string;
+  interface: InterfaceId;
+  /** Spec section of the payload: `2.1` */
+  spec: string;
+  /** Who sends it to whom: `integrator -> platform` */
+  direction: string;
+  /** One line. */
+  description: string;
+}
+
+/** What `detectKind` found: a kind, or why not (with the candidates when ambiguous). */
+export type DetectResult =
+  { kind: string } | { kind?: undefined; ambiguous?: string[]; reason: string };

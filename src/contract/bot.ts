@@ -1,0 +1,136 @@
+/**
+ * Interface B, the bot provider (spec 2.5, 4.3, 6.1, 7.2): the five events with TEXT,
+ * MARKDOWN and BUTTONS messages, and the error body.
+ */
+import { z } from 'zod';
+import { MAX_BUTTONS, idString, lit, nonEmpty, oneOf, shape, str, tag } from './rules.js';
+
+/** spec 6.1: the bot events, carried in the field `event`. */
+export const BOT_EVENTS = [
+  'CLIENT_MESSAGE',
+  'BOT_MESSAGE',
+  'INVITE_AGENT',
+  'AGENT_JOINED',
+  'AGENT_UNAVAILABLE',
+] as const;
+export type BotEventName = (typeof BOT_EVENTS)[number];
+/** spec 2.5: the bot message types. */
+export const BOT_MESSAGE_TYPES = ['TEXT', 'MARKDOWN', 'BUTTONS'] as const;
+/** spec 7.2: the error codes of the error body. */
+export const BOT_ERROR_CODES = [
+  'invalid_client',
+  'unauthorized_client',
+  'invalid_request',
+] as const;
+/** spec 7.2: the HTTP statuses the platform answers the provider with. */
+export const BOT_HTTP_STATUSES = [200, 400, 401, 403, 404, 405, 429, 500, 502, 503, 504] as const;
+
+// spec 2.5: timestamp is typed String (unix time) in the tables and a number in the samples: both.
+const timestamp = z.union(
+  [
+    z.number(tag('2.5', { rule: 'must be a unix time' })),
+    z
+      .string(tag('2.5', { rule: 'must be a unix time' }))
+      .regex(/^\d+(\.\d+)?$/, tag('2.5', { code: 'invalid_type', rule: 'must be a unix time' })),
+  ],
+  tag('2.5', { code: 'invalid_type', rule: 'must be a unix time (number or numeric string)' }),
+);
+
+// spec 2.5: button ids are String in the table, a number in a sample: both, no drift warning.
+const buttonId = z.union(
+  [
+    z.string(tag('2.5')).min(1, tag('2.5', { code: 'empty', rule: 'must not be empty' })),
+    z.number(),
+  ],
+  tag('2.5', { code: 'invalid_type', rule: 'must be a string or a number' }),
+);
+
+const textMessage = shape('2.5', {
+  type: lit('TEXT', '2.5'),
+  timestamp,
+  text: str('2.5', { required: 'required for a TEXT message' }),
+  button_id: buttonId.optional(),
+});
+
+const markdownMessage = shape('2.5', {
+  type: lit('MARKDOWN', '2.5'),
+  timestamp,
+  content: str('2.5', { required: 'required for a MARKDOWN message' }),
+  // spec 2.5: the plain-text fallback; the message is not delivered without it.
+  text: str('2.5', { required: 'required: the plain-text fallback of a MARKDOWN message' }),
+  button_id: buttonId.optional(),
+});
+
+const button = shape('2.5', {
+  text: nonEmpty('2.5', { required: 'required: the text of the prepared answer' }),
+  id: buttonId,
+});
+
+const buttonsMessage = shape('2.5', {
+  type: lit('BUTTONS', '2.5'),
+  timestamp,
+  title: str('2.5').optional(),
+  text: str('2.5', { required: 'required: the plain-text fallback of a BUTTONS message' }),
+  // spec 2.5, 8: at most 3 buttons.
+  buttons: z
+    .array(button, tag('2.5'))
+    .min(1, tag('2.5', { code: 'too_few', rule: 'needs at least 1 button' }))
+    .max(MAX_BUTTONS, tag('2.5', { code: 'too_many', rule: `at most ${MAX_BUTTONS} buttons` })),
+});
+
+/** spec 2.5: a message of one of the three types. */
+export const botMessageSchema = z.discriminatedUnion(
+  'type',
+  [textMessage, markdownMessage, buttonsMessage],
+  tag('2.5', { code: 'invalid_value', rule: 'must be one of "TEXT", "MARKDOWN", "BUTTONS"' }),
+);
+
+const eventId = idString('2.5', { nonEmpty: true, rule: 'must be a non-empty string' });
+
+/** spec 6.1: one schema per event; BOT_MESSAGE's sample omits chat_id and client_id. */
+export const botEventSchemas = {
+  CLIENT_MESSAGE: shape('6.1', {
+    event: lit('CLIENT_MESSAGE', '6.1'),
+    id: eventId,
+    client_id: eventId,
+    chat_id: eventId,
+    message: botMessageSchema,
+  }),
+  BOT_MESSAGE: shape('6.1', {
+    event: lit('BOT_MESSAGE', '6.1'),
+    id: eventId,
+    client_id: eventId.optional(),
+    chat_id: eventId.optional(),
+    message: botMessageSchema,
+  }),
+  INVITE_AGENT: shape('6.1', {
+    event: lit('INVITE_AGENT', '6.1'),
+    id: eventId,
+    client_id: eventId,
+    chat_id: eventId,
+  }),
+  AGENT_JOINED: shape('6.1', {
+    event: lit('AGENT_JOINED', '6.1'),
+    id: eventId,
+    client_id: eventId,
+    chat_id: eventId,
+  }),
+  AGENT_UNAVAILABLE: shape('6.1', {
+    event: lit('AGENT_UNAVAILABLE', '6.1'),
+    id: eventId,
+    client_id: eventId,
+    chat_id: eventId,
+  }),
+} as const;
+
+// spec 7.2: in an emergency the body carries error.code and a human-readable error.message.
+export const botErrorSchema = shape('7.2', {
+  error: shape('7.2', {
+    code: oneOf(BOT_ERROR_CODES, '7.2'),
+    message: str('7.2'),
+  }),
+});
+
+export type BotMessage = z.infer<typeof botMessageSchema>;
+export type BotEvent = { [K in BotEventName]: z.infer<(typeof botEventSchemas)[K]> }[BotEventName];
+export type BotError = z.infer<typeof botErrorSchema>;

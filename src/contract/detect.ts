@@ -1,0 +1,121 @@
+/**
+ * Kind detection from the fields that discriminate payloads: `event`, `event_name`,
+ * `message.type`, `sender` vs `recipient`, `result` / `error`, the widget argument names.
+ */
+import { MEDIA_TYPES, TYPING_TYPES } from './channel.js';
+import { BOT_ERROR_CODES, BOT_EVENTS } from './bot.js';
+import { HOOK_EVENTS } from './hooks.js';
+import { CALLBACK_FAIL_REASONS, CHAT_MODES } from './widget.js';
+import type { DetectResult } from './types.js';
+
+type Json = Record<string, unknown>;
+
+const has = (o: Json, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+const isObject = (v: unknown): v is Json =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+const includes = (list: readonly string[], v: unknown): boolean =>
+  typeof v === 'string' && list.includes(v);
+
+function detectChannel(value: Json, side: 'customer' | 'agent'): DetectResult {
+  const message = value.message;
+  if (!isObject(message)) return { reason: 'message is missing or not an object' };
+  const type = message.type;
+  if (type === 'text') return { kind: `channel.${side}.text` };
+  if (includes(TYPING_TYPES, type)) return { kind: `channel.${side}.typing` };
+  if (includes(MEDIA_TYPES, type)) return { kind: `channel.${side}.${String(type)}` };
+  return {
+    reason: `message.type ${JSON.stringify(type)} is not text, typein, typeout or a media type`,
+  };
+}
+
+function detectResult(value: Json): DetectResult {
+  const result = value.result;
+  if (has(value, 'token')) return { kind: 'widget.setUserToken.result' };
+  if (
+    ['custom_data', 'contact_info', 'enable_assign', 'crm_link', 'page'].some((k) => has(value, k))
+  ) {
+    return { kind: 'hook.chat_accepted.reply' };
+  }
+  if (result === 'fail') {
+    if (has(value, 'error')) return { kind: 'widget.sendOfflineMessage.result' };
+    if (includes(CALLBACK_FAIL_REASONS, value.reason))
+      return { kind: 'widget.isCallbackEnabled.result' };
+    return {
+      ambiguous: [
+        'widget.setCustomData.result',
+        'widget.startCall.result',
+        'widget.isCallbackEnabled.result',
+      ],
+      reason: 'result "fail" with a reason is returned by several svc_api methods',
+    };
+  }
+  if (result === 'FAILURE') {
+    return {
+      ambiguous: HOOK_EVENTS.filter((e) => e !== 'call_event' && e !== 'chat_accepted').map(
+        (e) => `hook.${e}.reply`,
+      ),
+      reason: 'result "FAILURE" is the reply of several hook events',
+    };
+  }
+  // {result:"ok"} answers many things; the channel reply is the common case on the wire.
+  return { kind: 'channel.integrator.reply' };
+}
+
+function detectWidget(value: Json): DetectResult | undefined {
+  if (has(value, 'state')) return { kind: 'widget.callback.svc_onChangeState.args' };
+  if (has(value, 'res')) return { kind: 'widget.callback.svc_onCallEnd.args' };
+  if (has(value, 'fields')) return { kind: 'widget.setCustomData.args' };
+  if (has(value, 'rules')) return { kind: 'widget.setRules.args' };
+  if (has(value, 'invitation_text')) return { kind: 'widget.showProactiveInvitation.args' };
+  if (has(value, 'visitor_number')) return { kind: 'widget.getVisitorNumber.result' };
+  if (has(value, 'token')) return { kind: 'widget.setUserToken.args' };
+  if (has(value, 'start')) return { kind: 'widget.open.args' };
+  if (has(value, 'message') && typeof value.message === 'string') {
+    return { kind: 'widget.sendOfflineMessage.args' };
+  }
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0] === 'phone') return { kind: 'widget.startCall.args' };
+  if (keys.length > 0 && keys.every((k) => ['name', 'email', 'phone', 'description'].includes(k))) {
+    return { kind: 'widget.setContactInfo.args' };
+  }
+  return undefined;
+}
+
+/**
+ * The kind of a payload, or why it cannot be told.
+ * @example detectKind({ event: 'CLIENT_MESSAGE', ... }) // { kind: 'bot.event.CLIENT_MESSAGE' }
+ */
+export function detectKind(value: unknown): DetectResult {
+  if (value === 0 || value === 1) return { kind: 'channel.status' };
+  if (includes(CHAT_MODES, value)) return { kind: 'widget.chatMode.result' };
+  if (!isObject(value)) {
+    return {
+      reason: `a ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value} is no payload of the spec`,
+    };
+  }
+  if (has(value, 'event_name')) {
+    const name = value.event_name === 'offline_messages' ? 'offline_message' : value.event_name;
+    if (includes(HOOK_EVENTS, name)) return { kind: `hook.${String(name)}` };
+    return {
+      reason: `event_name ${JSON.stringify(value.event_name)} is not a hook event of spec 6.2`,
+    };
+  }
+  if (has(value, 'event')) {
+    if (includes(BOT_EVENTS, value.event)) return { kind: `bot.event.${String(value.event)}` };
+    return { reason: `event ${JSON.stringify(value.event)} is not a bot event of spec 6.1` };
+  }
+  if (has(value, 'recipient')) return detectChannel(value, 'agent');
+  if (has(value, 'sender') || (has(value, 'message') && isObject(value.message))) {
+    return detectChannel(value, 'customer');
+  }
+  if (has(value, 'error') && !has(value, 'result')) {
+    const code = isObject(value.error) ? value.error.code : undefined;
+    return { kind: includes(BOT_ERROR_CODES, code) ? 'bot.error' : 'channel.integrator.reply' };
+  }
+  if (has(value, 'result')) return detectResult(value);
+  const widget = detectWidget(value);
+  if (widget) return widget;
+  return {
+    reason: 'none of event, event_name, sender, recipient, message, result or error is present',
+  };
+}

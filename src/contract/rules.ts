@@ -1,0 +1,283 @@
+/**
+ * Building blocks the interface schemas share: spec-tagged scalars, tolerated type drift,
+ * http(s) URLs, positive integers and the warnings zod alone would not give.
+ *
+ * How a rule reaches the user: every schema built here carries an `error` function that
+ * writes `code`, `spec` and `rule` into the issue message (joined by U+001F). `issues.ts`
+ * splits it back into a ContractIssue, so rules live next to their schema and nothing
+ * is looked up per call.
+ */
+import { z } from 'zod';
+
+/** Separator of the encoded issue message: a control character no rule text contains. */
+export const TAG_SEPARATOR = '\u001f';
+/** Prefix of the code of an issue that is a warning, not an error. */
+export const WARNING_PREFIX = 'warn:';
+
+/** spec 2.1, 8: message.text up to 1000 characters, longer text is cut. */
+export const TEXT_LIMIT = 1000;
+/** spec 2.5, 8: at most 3 buttons per BUTTONS message. */
+export const MAX_BUTTONS = 3;
+
+type RawIssue = z.core.$ZodRawIssue;
+
+/** Encodes a rule into an issue message (decoded by issues.ts). */
+export function encodeRule(code: string, spec: string, rule: string): string {
+  return `${code}${TAG_SEPARATOR}${spec}${TAG_SEPARATOR}${rule}`;
+}
+
+function describeExpected(expected: unknown): string {
+  switch (expected) {
+    case 'string':
+      return 'must be a string';
+    case 'number':
+      return 'must be a number';
+    case 'int':
+      return 'must be an integer';
+    case 'boolean':
+      return 'must be a boolean';
+    case 'object':
+      return 'must be an object';
+    case 'array':
+      return 'must be an array';
+    default:
+      return `must be ${String(expected)}`;
+  }
+}
+
+/** The rule a zod issue breaks, in words, when the schema gave none. */
+export function describeIssue(issue: RawIssue): { code: string; rule: string } {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return { code: 'required', rule: 'required' };
+      return { code: 'invalid_type', rule: describeExpected(issue.expected) };
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) {
+        return { code: 'empty', rule: 'must not be empty' };
+      }
+      if (issue.origin === 'array') {
+        return { code: 'too_few', rule: `needs at least ${String(issue.minimum)} item(s)` };
+      }
+      return { code: 'too_small', rule: `must be at least ${String(issue.minimum)}` };
+    case 'too_big':
+      if (issue.origin === 'array') {
+        return { code: 'too_many', rule: `at most ${String(issue.maximum)} item(s)` };
+      }
+      return { code: 'too_big', rule: `must be at most ${String(issue.maximum)}` };
+    case 'invalid_value':
+      return {
+        code: 'invalid_value',
+        rule: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`,
+      };
+    case 'invalid_format':
+      return { code: 'invalid_format', rule: `must match the ${issue.format} format` };
+    case 'invalid_union':
+      return { code: 'invalid_value', rule: 'matches none of the allowed shapes' };
+    case 'custom':
+    case 'invalid_element':
+    case 'invalid_key':
+    case 'not_multiple_of':
+    case 'unrecognized_keys':
+    case undefined:
+      return { code: issue.code ?? 'invalid', rule: 'is invalid' };
+  }
+}
+
+export interface TagOptions {
+  /** The rule when the value is present but wrong (default: derived from the issue). */
+  rule?: string;
+  /** Stable code for that rule (default: derived from the issue). */
+  code?: string;
+  /** The rule when the value is missing (default: `required`). */
+  required?: string;
+}
+
+/**
+ * The `error` parameter that tags a schema's issues with its spec section.
+ * @example z.string({ ...tag('2.1') })
+ */
+export function tag(
+  spec: string,
+  options: TagOptions = {},
+): { error: (issue: RawIssue) => string } {
+  return {
+    error: (issue) => {
+      // A missing field shows up as invalid_type, invalid_value (literal) or invalid_union.
+      if (
+        issue.input === undefined &&
+        issue.code !== 'unrecognized_keys' &&
+        issue.code !== 'custom'
+      ) {
+        return encodeRule('required', spec, options.required ?? 'required');
+      }
+      // A discriminator that matches no branch names the allowed values itself.
+      if (issue.code === 'invalid_union' && issue.errors.length > 0 && options.rule === undefined) {
+        return '';
+      }
+      const derived = describeIssue(issue);
+      return encodeRule(options.code ?? derived.code, spec, options.rule ?? derived.rule);
+    },
+  };
+}
+
+/** `{ required }` only when given (exactOptionalPropertyTypes). */
+const requiredRule = (required: string | undefined): { required?: string } =>
+  required === undefined ? {} : { required };
+
+/** Pushes a warning from a `.check()`: it never aborts, so sibling rules still run. */
+function pushWarning(
+  ctx: z.core.ParsePayload<unknown>,
+  code: string,
+  spec: string,
+  rule: string,
+): void {
+  ctx.issues.push({
+    code: 'custom',
+    message: encodeRule(`${WARNING_PREFIX}${code}`, spec, rule),
+    input: ctx.value,
+    continue: true,
+  });
+}
+
+/** A string. */
+export const str = (spec: string, options?: TagOptions): z.ZodString =>
+  z.string(tag(spec, options));
+
+/** A non-empty string. */
+export const nonEmpty = (spec: string, options?: TagOptions): z.ZodString =>
+  z.string(tag(spec, options)).min(1, tag(spec, { code: 'empty', rule: 'must not be empty' }));
+
+/** A constant string value (`event`, `type`, `result` ...). */
+export const lit = <const T extends string>(value: T, spec: string): z.ZodLiteral<T> =>
+  z.literal(value, tag(spec, { rule: `must be ${JSON.stringify(value)}` }));
+
+/** One of a closed set of strings. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(
+  values: T,
+  spec: string,
+): z.ZodEnum<{ [K in T[number]]: K }> =>
+  z.enum(values, tag(spec, { rule: `must be one of ${values.map((v) => `"${v}"`).join(', ')}` }));
+
+/**
+ * A string id that real traffic sometimes sends as a number: accepted, with a
+ * `type_drift` warning (`strict` turns it into an error).
+ */
+export function idString(
+  spec: string,
+  options: { nonEmpty?: boolean; rule?: string; required?: string } = {},
+) {
+  const rule =
+    options.rule ?? (options.nonEmpty ? 'must be a non-empty string' : 'must be a string');
+  const text = options.nonEmpty
+    ? z.string(tag(spec, { rule })).min(1, tag(spec, { code: 'empty', rule }))
+    : z.string(tag(spec, { rule }));
+  return z
+    .union(
+      [text, z.number(tag(spec, { rule }))],
+      tag(spec, { code: 'invalid_type', rule, ...requiredRule(options.required) }),
+    )
+    .check((ctx) => {
+      if (typeof ctx.value === 'number') {
+        pushWarning(
+          ctx,
+          'type_drift',
+          spec,
+          'expected a string, got a number (type drift, accepted)',
+        );
+      }
+    });
+}
+
+const NUMERIC = /^-?\d+(\.\d+)?$/;
+const POSITIVE_INTEGER = /^[1-9]\d*$/;
+
+/** A number that real traffic sometimes sends as a numeric string: accepted with a warning. */
+export function numberLike(
+  spec: string,
+  options: { integer?: boolean; rule?: string; required?: string } = {},
+) {
+  const rule = options.rule ?? (options.integer ? 'must be an integer' : 'must be a number');
+  const num = options.integer ? z.int(tag(spec, { rule })) : z.number(tag(spec, { rule }));
+  const text = z
+    .string(tag(spec, { rule }))
+    .regex(options.integer ? /^-?\d+$/ : NUMERIC, tag(spec, { code: 'invalid_type', rule }));
+  const unionTag = tag(spec, { code: 'invalid_type', rule, ...requiredRule(options.required) });
+  return z.union([num, text], unionTag).check((ctx) => {
+    if (typeof ctx.value === 'string') {
+      pushWarning(
+        ctx,
+        'type_drift',
+        spec,
+        'expected a number, got a numeric string (type drift, accepted)',
+      );
+    }
+  });
+}
+
+/** spec 2.4: bytes, seconds, pixels: positive integers (a numeric string drifts). */
+export function positiveInt(spec: string, required?: string) {
+  const rule = 'must be a positive integer';
+  const num = z
+    .int(tag(spec, { code: 'not_positive_integer', rule }))
+    .positive(tag(spec, { code: 'not_positive_integer', rule }));
+  const text = z
+    .string(tag(spec, { code: 'not_positive_integer', rule }))
+    .regex(POSITIVE_INTEGER, tag(spec, { code: 'not_positive_integer', rule }));
+  const unionTag = tag(spec, { code: 'not_positive_integer', rule, ...requiredRule(required) });
+  return z.union([num, text], unionTag).check((ctx) => {
+    if (typeof ctx.value === 'string') {
+      pushWarning(
+        ctx,
+        'type_drift',
+        spec,
+        'expected a number, got a numeric string (type drift, accepted)',
+      );
+    }
+  });
+}
+
+/** spec 2.1, 2.4: links must begin with http:// or https:// (a pattern JSON Schema keeps). */
+export const httpUrl = (spec: string): z.ZodString =>
+  z
+    .string(tag(spec, { code: 'not_http_url', rule: 'must be an http(s) URL' }))
+    .regex(
+      /^https?:\/\/\S+$/i,
+      tag(spec, { code: 'not_http_url', rule: 'must be an http(s) URL' }),
+    );
+
+/** Counts Unicode code points without allocating (a surrogate pair is one character). */
+export function countCodePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is a single code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
+/**
+ * spec 2.1, 8: customer text over 1000 characters is cut by the platform: a `text_cut`
+ * warning, not an error. JSON Schema cannot count code points, so this stays zod-only.
+ */
+export function cutText(spec: string, required: string): z.ZodString {
+  return z.string(tag(spec, { required })).check((ctx) => {
+    // Code units >= code points, so short strings skip the count.
+    if (ctx.value.length > TEXT_LIMIT && countCodePoints(ctx.value) > TEXT_LIMIT) {
+      pushWarning(
+        ctx,
+        'text_cut',
+        spec,
+        `longer than ${TEXT_LIMIT} characters (${countCodePoints(ctx.value)}); the platform cuts it`,
+      );
+    }
+  });
+}
+
+/** An object whose listed fields are checked; other fields are reported as `unknown_field` warnings. */
+export const shape = <T extends z.core.$ZodLooseShape>(spec: string, fields: T) =>
+  z.strictObject(fields, tag(spec, { rule: 'must be an object' }));

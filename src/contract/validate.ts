@@ -1,0 +1,151 @@
+/**
+ * validate / validateAuto: a value and a kind in, a ValidationResult out. Never throws on
+ * bad data; only an unknown kind name is an (input) error.
+ */
+import { SvcError } from '../errors.js';
+import { detectKind } from './detect.js';
+import { collectIssues, formatPath } from './issues.js';
+import { KINDS, suggestKinds, type KindEntry } from './registry.js';
+import type { ContractIssue, ValidateOptions, ValidationResult } from './types.js';
+
+/**
+ * Deeper than this, a payload is refused without running the schemas: no payload of the
+ * spec nests more than 6 levels, and a hostile one must not cost a stack overflow.
+ */
+export const MAX_DEPTH = 64;
+
+/** The kind entry, or an input error that names the closest kinds. */
+export function getKind(kind: string): KindEntry {
+  const entry = KINDS.get(kind);
+  if (entry) return entry;
+  const closest = suggestKinds(kind);
+  throw new SvcError(
+    'SVC_E_UNKNOWN_KIND',
+    'input',
+    `Could not validate: there is no payload kind "${kind}".`,
+    `Did you mean ${closest.map((k) => `"${k}"`).join(', ')}? List them with: svc-cli schema --list`,
+    { details: { closest } },
+  );
+}
+
+interface Frame {
+  value: object;
+  depth: number;
+  parent: Frame | undefined;
+  key: PropertyKey;
+}
+
+function pathOf(frame: Frame, key?: PropertyKey): string {
+  const segments: PropertyKey[] = key === undefined ? [] : [key];
+  for (let f: Frame | undefined = frame; f?.parent; f = f.parent) segments.unshift(f.key);
+  return formatPath(segments);
+}
+
+/**
+ * Guards the schemas cannot give: an own `__proto__` key anywhere (prototype pollution
+ * when a consumer merges the payload) and nesting past MAX_DEPTH. Iterative, so a
+ * 10,000-level document cannot overflow the stack. Returns false when too deep.
+ */
+function scanGuards(value: unknown, errors: ContractIssue[]): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  const stack: Frame[] = [{ value, depth: 0, parent: undefined, key: '' }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.depth > MAX_DEPTH) {
+      errors.push({
+        path: pathOf(frame),
+        code: 'too_deep',
+        rule: `nested deeper than ${MAX_DEPTH} levels; not validated further`,
+        spec: '',
+        severity: 'error',
+      });
+      return false;
+    }
+    if (Array.isArray(frame.value)) {
+      const items = frame.value as unknown[];
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        if (item !== null && typeof item === 'object') {
+          stack.push({ value: item, depth: frame.depth + 1, parent: frame, key: i });
+        }
+      }
+      continue;
+    }
+    for (const key in frame.value) {
+      if (!Object.prototype.hasOwnProperty.call(frame.value, key)) continue;
+      if (key === '__proto__') {
+        errors.push({
+          path: pathOf(frame, key),
+          code: 'forbidden_key',
+          rule: 'key "__proto__" is refused (prototype pollution guard)',
+          spec: '',
+          severity: 'error',
+        });
+      }
+      const child = (frame.value as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object') {
+        stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
+      }
+    }
+  }
+  return true;
+}
+
+function validateEntry(
+  entry: KindEntry,
+  value: unknown,
+  options: ValidateOptions,
+): ValidationResult {
+  const errors: ContractIssue[] = [];
+  let warnings: ContractIssue[] = [];
+  if (scanGuards(value, errors)) {
+    const parsed = entry.schema.safeParse(value);
+    if (!parsed.success) collectIssues(parsed.error.issues, [], entry.spec, errors, warnings);
+  }
+  if (options.strict && warnings.length > 0) {
+    // --strict: warnings count as errors.
+    for (const w of warnings) errors.push({ ...w, severity: 'error' });
+    warnings = [];
+  }
+  const ok = errors.length === 0;
+  return ok
+    ? { kind: entry.name, ok, data: value, errors, warnings }
+    : { kind: entry.name, ok, errors, warnings };
+}
+
+/**
+ * Validates a value as one kind.
+ * @example validate('channel.customer.text', body).errors.map(formatIssue)
+ */
+export function validate(
+  kind: string,
+  value: unknown,
+  options: ValidateOptions = {},
+): ValidationResult {
+  return validateEntry(getKind(kind), value, options);
+}
+
+/**
+ * Detects the kind, then validates; an undetectable value yields kind `unknown` and an error
+ * that says why.
+ * @example validateAuto(JSON.parse(line)).ok
+ */
+export function validateAuto(value: unknown, options: ValidateOptions = {}): ValidationResult {
+  const detected = detectKind(value);
+  if (detected.kind !== undefined) return validate(detected.kind, value, options);
+  const candidates = detected.ambiguous ? `; candidates: ${detected.ambiguous.join(', ')}` : '';
+  return {
+    kind: 'unknown',
+    ok: false,
+    errors: [
+      {
+        path: '',
+        code: 'unknown_kind',
+        rule: `could not tell the kind: ${detected.reason}${candidates} (pass --kind)`,
+        spec: '',
+        severity: 'error',
+      },
+    ],
+    warnings: [],
+  };
+}
