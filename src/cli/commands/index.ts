@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
 
 /**
@@ -8,4 +9,5 @@ import { registerValidate } from './validate.js';
  */
 export function registerCommands(program: Command, ctx: CliContext): void {
   registerValidate(program, ctx);
+  registerSchema(program, ctx);
 }
