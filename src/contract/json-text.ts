@@ -116,7 +116,7 @@ export function parseJsonText(text: string): JsonParseResult {
     const { line, column } = locateOffset(text, offset);
     // V8 quotes the whole text in some messages; keep the first clause only.
     const message = reason
-      .replace(/, ".*" is not valid JSON$/s, '')
+      .replace(/, .*is not valid JSON$/s, '')
       .replace(/ in JSON at position \d+.*$/s, '');
     return { ok: false, message, line, column };
   }
