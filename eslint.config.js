@@ -72,6 +72,6 @@ export default tseslint.config(
   {
     // bench/ is plain Node ESM run by `npm run bench`.
     files: ['bench/**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 );
