@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
 import { registerPlatform } from './platform.js';
+import { registerReplay } from './replay.js';
 import { registerSendText } from './send-text.js';
 import { registerSendMedia } from './send-media.js';
 import { registerSendLocation } from './send-location.js';
@@ -15,6 +16,7 @@ import { registerListen } from './listen.js';
  * import their core lazily inside the action.
  */
 export function registerCommands(program: Command, ctx: CliContext): void {
+  registerReplay(program, ctx);
   registerPlatform(program, ctx);
   registerValidate(program, ctx);
   registerSchema(program, ctx);
