@@ -7,12 +7,14 @@ import { registerSendLocation } from './send-location.js';
 import { registerTyping } from './typing.js';
 import { registerStatus } from './status.js';
 import { registerListen } from './listen.js';
+import { registerPlatform } from './platform.js';
 
 /**
  * Every command, registered in the order `--help` lists them. Command modules are thin and
  * import their core lazily inside the action.
  */
 export function registerCommands(program: Command, ctx: CliContext): void {
+  registerPlatform(program, ctx);
   registerValidate(program, ctx);
   registerSendText(program, ctx);
   registerSendMedia(program, ctx);

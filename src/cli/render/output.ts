@@ -19,7 +19,7 @@ export interface Output {
   readonly json: boolean;
   readonly chalk: ChalkInstance;
   /** Prints one event: NDJSON with --json, else the formatter's line (skipped when undefined). */
-  event(event: OutputEvent, format?: Formatter): void;
+  event<E extends OutputEvent>(event: E, format?: Formatter<E>): void;
   /** A human line on stdout (suppressed with --json). */
   line(text: string): void;
   /** A human line on stderr (diagnostics, warnings), also with --json. */
@@ -55,6 +55,6 @@ export function createOutput(ctx: CliContext, options: { json?: boolean | undefi
 }
 
 function defaultFormat(event: OutputEvent, c: ChalkInstance): string {
-  const { type, ...rest } = event;
+  const { type, ...rest } = event as OutputEvent & Record<string, unknown>;
   return `${c.cyan(type.padEnd(18))} ${JSON.stringify(rest)}`;
 }

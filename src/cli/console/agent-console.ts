@@ -1,0 +1,97 @@
+/**
+ * The agent console of `svc-cli platform`: each stdin line is parsed into an action on the
+ * simulator. Parsing is pure (tested as a table); running happens in the command.
+ */
+export type ConsoleAction =
+  | { kind: 'say'; customerId?: string; text: string }
+  | { kind: 'typing'; customerId?: string; typing: boolean }
+  | { kind: 'media'; customerId?: string; message: Record<string, unknown> & { type: string } }
+  | { kind: 'agents'; online: boolean }
+  | { kind: 'close'; customerId?: string }
+  | { kind: 'chats' }
+  | { kind: 'help' }
+  | { kind: 'none' }
+  | { kind: 'error'; message: string };
+
+export const CONSOLE_HELP = `Agent console — type a line to answer the last active customer.
+  @<customer> <text>                 answer one customer (their sender.id)
+  /typing on|off [@customer]         typing notice (typein / typeout)
+  /media <video|audio|voice|photo|sticker|document> <url> [file name] [size] [@customer]
+  /location <latitude> <longitude> [@customer]
+  /offline  /online                  agents go offline / online (status 0 / 1)
+  /close [@customer]                 close the chat
+  /chats                             list chats
+  /help                              this text`;
+
+const MEDIA = ['video', 'audio', 'voice', 'photo', 'sticker', 'document'];
+
+/** Splits off a trailing or leading `@customer`. */
+function takeCustomer(words: string[]): { words: string[]; customerId?: string } {
+  const index = words.findIndex((w) => w.startsWith('@') && w.length > 1);
+  if (index < 0) return { words };
+  const customerId = (words[index] ?? '').slice(1);
+  return { words: words.filter((_, i) => i !== index), customerId };
+}
+
+const withCustomer = <T extends object>(
+  action: T,
+  customerId?: string,
+): T & { customerId?: string } => (customerId === undefined ? action : { ...action, customerId });
+
+/**
+ * @example parseConsoleLine('@c-42 Hello') // { kind: 'say', customerId: 'c-42', text: 'Hello' }
+ */
+export function parseConsoleLine(line: string): ConsoleAction {
+  const trimmed = line.trim();
+  if (trimmed === '') return { kind: 'none' };
+  if (!trimmed.startsWith('/')) {
+    const match = /^@(\S+)\s+([\s\S]+)$/.exec(trimmed);
+    if (match) return { kind: 'say', customerId: match[1] ?? '', text: match[2] ?? '' };
+    if (trimmed.startsWith('@')) return { kind: 'error', message: `nothing to say to ${trimmed}` };
+    return { kind: 'say', text: trimmed };
+  }
+  const [command = '', ...rest] = trimmed.slice(1).split(/\s+/);
+  const { words, customerId } = takeCustomer(rest);
+  switch (command) {
+    case 'typing': {
+      const state = words[0] ?? 'on';
+      if (state !== 'on' && state !== 'off') return { kind: 'error', message: '/typing on|off' };
+      return withCustomer({ kind: 'typing' as const, typing: state === 'on' }, customerId);
+    }
+    case 'media': {
+      const [type = '', file = '', fileName, size] = words;
+      if (!MEDIA.includes(type) || file === '') {
+        return { kind: 'error', message: `/media <${MEDIA.join('|')}> <url> [file name] [size]` };
+      }
+      const name = fileName ?? decodeURIComponent(file.split('/').pop() || 'file');
+      const fileSize = size === undefined ? 1024 : Number(size);
+      return withCustomer(
+        { kind: 'media' as const, message: { type, file, file_name: name, file_size: fileSize } },
+        customerId,
+      );
+    }
+    case 'location': {
+      const [lat, lon] = words.map(Number);
+      if (lat === undefined || lon === undefined || Number.isNaN(lat) || Number.isNaN(lon)) {
+        return { kind: 'error', message: '/location <latitude> <longitude>' };
+      }
+      return withCustomer(
+        { kind: 'media' as const, message: { type: 'location', latitude: lat, longitude: lon } },
+        customerId,
+      );
+    }
+    case 'offline':
+      return { kind: 'agents', online: false };
+    case 'online':
+      return { kind: 'agents', online: true };
+    case 'close':
+      return withCustomer({ kind: 'close' as const }, customerId);
+    case 'chats':
+      return { kind: 'chats' };
+    case 'help':
+    case '?':
+      return { kind: 'help' };
+    default:
+      return { kind: 'error', message: `unknown console command /${command}; /help lists them` };
+  }
+}

@@ -1,0 +1,75 @@
+import type { ChalkInstance } from 'chalk';
+import type { PlatformEvent } from '../../platform/events.js';
+
+const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`.padStart(9);
+const quote = (text: string, max = 60): string => {
+  const flat = text.replace(/\s+/g, ' ');
+  return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
+};
+
+/**
+ * One aligned line per simulator event: protocol time, direction arrow, who, what.
+ * `←` comes into the platform, `→` goes out of it.
+ */
+export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): string | undefined {
+  switch (event.type) {
+    case 'listening':
+      return undefined; // the command prints its own banner
+    case 'customer-message': {
+      const cut = event.cut
+        ? c.yellow(`  (cut from ${event.cut.from} to ${event.cut.to} characters, spec 2.1)`)
+        : '';
+      const what =
+        event.text === undefined ? event.kind.replace('channel.customer.', '') : quote(event.text);
+      return `${c.dim(secs(event.protocolMs))}  ${c.green('←')} customer ${c.bold(event.customerId)} ${c.dim(`chat ${event.chatId}`)}  ${what}${cut}`;
+    }
+    case 'customer-typing':
+      return `${c.dim(secs(event.protocolMs))}  ${c.green('←')} customer ${c.bold(event.customerId)} ${c.dim(event.typing ? 'is typing…' : 'stopped typing')}`;
+    case 'violation': {
+      const colour = event.outcome === 'warned' || event.outcome === 'ignored' ? c.yellow : c.red;
+      const head = `${c.dim(secs(event.protocolMs))}  ${colour(event.outcome === 'warned' ? '!' : '✗')} ${event.source} ${event.kind ?? ''} ${colour(event.outcome)}`;
+      const issues = event.issues.map(
+        (i) =>
+          `\n             ${colour('•')} ${i.path || '(root)'}: ${i.rule}${i.spec ? ` (spec ${i.spec})` : ''}`,
+      );
+      return head + issues.join('');
+    }
+    case 'agent-message': {
+      const what =
+        event.text === undefined ? event.kind.replace('channel.agent.', '') : quote(event.text);
+      return `${c.dim(secs(event.protocolMs))}  ${c.blue('→')} agent ${c.bold(event.agent)} to ${c.bold(event.customerId)}  ${what}`;
+    }
+    case 'delivery-attempt': {
+      const mark = event.outcome === 'accepted' ? c.green('✓') : c.red('✗');
+      const detail =
+        event.outcome === 'accepted' ? `HTTP ${event.status ?? ''}` : (event.reason ?? '');
+      return `${c.dim(secs(event.protocolMs))}    ${mark} ${event.target} attempt ${event.attempt}/${event.attempts} at +${(event.offsetMs / 1000).toFixed(3)}s ${c.dim(`(${Math.round(event.durationMs)} ms, ${event.transfer ?? ''})`)} ${detail}`;
+    }
+    case 'delivery-done': {
+      if (event.result === 'delivered')
+        return `${c.dim(secs(event.protocolMs))}    ${c.green('delivered')} ${c.dim(`after ${event.attempts} attempt(s)`)}`;
+      const colour = event.result === 'error-reply' ? c.yellow : c.red;
+      return `${c.dim(secs(event.protocolMs))}    ${colour(event.result === 'error-reply' ? 'error reply shown to the agent' : 'failed')}: ${event.agentNotice ?? ''}`;
+    }
+    case 'agents':
+      return `${c.dim(secs(event.protocolMs))}  agents are ${event.online ? c.green('online (status 1)') : c.yellow('offline (status 0)')}`;
+    case 'chat-opened':
+      return `${c.dim(secs(event.protocolMs))}  ${c.dim(`chat ${event.chatId} opened for ${event.customerId}`)}`;
+    case 'chat-accepted':
+      return `${c.dim(secs(event.protocolMs))}  ${c.dim(`chat ${event.chatId} accepted by agent ${event.agentId}`)}`;
+    case 'chat-closed':
+      return `${c.dim(secs(event.protocolMs))}  chat ${event.chatId} closed`;
+    case 'customer-updated':
+      return `${c.dim(secs(event.protocolMs))}  ${c.dim(`customer ${event.customerId} updated ${event.fields.join(', ')}`)}`;
+    case 'request-rejected':
+      return `${c.dim(secs(event.protocolMs))}  ${c.red('✗')} ${event.method} ${event.path} -> ${event.status} ${event.code}: ${event.message}`;
+    case 'notice': {
+      const colour = event.level === 'error' ? c.red : event.level === 'warning' ? c.yellow : c.dim;
+      return `${c.dim(secs(event.protocolMs))}  ${colour(event.message)}`;
+    }
+    default: {
+      const never: never = event;
+      return JSON.stringify(never);
+    }
+  }
+}

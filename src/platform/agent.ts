@@ -1,0 +1,203 @@
+import { SvcError } from '../errors.js';
+import type { PlatformCore } from './core.js';
+import { deliver, judgeChannelReply, type DeliveryResult } from './delivery.js';
+import { createMessageId } from './ids.js';
+import type { Agent, Chat, Customer } from './model.js';
+
+/** What an agent sends: text, a typing notice, or a media message (spec 2.2, 2.3, 2.4). */
+export type AgentMessageInput =
+  | { type: 'text'; text: string }
+  | { type: 'typein' | 'typeout' }
+  | ({ type: 'video' | 'audio' | 'voice' | 'photo' | 'sticker' | 'document' | 'location' } & Record<
+      string,
+      unknown
+    >);
+
+export interface SendAgentMessageOptions {
+  /** the chat; or the customer's sender.id (with channelId when several channels exist) */
+  chatId?: number;
+  customerId?: string;
+  channelId?: string;
+  message: AgentMessageInput;
+  /** default: the chat's agent, else the first agent of the channel */
+  agentId?: number;
+}
+
+export interface AgentMessageResult extends DeliveryResult {
+  deliveryId: string;
+  chatId: number;
+  payload: unknown;
+}
+
+/** Finds the chat an agent action is about; input errors name what was not found. */
+export function findChat(
+  core: PlatformCore,
+  target: { chatId?: number; customerId?: string; channelId?: string },
+): { chat: Chat; customer: Customer } {
+  let chat: Chat | undefined;
+  if (target.chatId !== undefined) {
+    chat = core.state.chats.get(target.chatId);
+  } else if (target.customerId !== undefined) {
+    const candidates = [...core.state.chats.values()].filter((c) => {
+      const customer = core.state.customers.get(c.customerKey);
+      return (
+        customer?.senderId === target.customerId &&
+        (!target.channelId || c.channelId === target.channelId)
+      );
+    });
+    chat = candidates.find((c) => c.mode !== 'closed') ?? candidates.at(-1);
+  } else {
+    chat = [...core.state.chats.values()]
+      .filter((c) => c.mode !== 'closed')
+      .sort((a, b) => b.lastActivityMs - a.lastActivityMs)[0];
+  }
+  const customer = chat ? core.state.customers.get(chat.customerKey) : undefined;
+  if (!chat || !customer) {
+    const what =
+      target.chatId !== undefined
+        ? `chat ${target.chatId}`
+        : target.customerId !== undefined
+          ? `a chat with customer "${target.customerId}"`
+          : 'an open chat';
+    throw new SvcError(
+      'SVC_E_NO_CHAT',
+      'input',
+      `Could not find ${what}.`,
+      'A chat starts when a customer sends a message to the channel URL.',
+    );
+  }
+  return { chat, customer };
+}
+
+function agentFor(core: PlatformCore, chat: Chat, agentId?: number): Agent {
+  const id = agentId ?? chat.agentId ?? core.state.channels.get(chat.channelId)?.agentIds[0];
+  const agent = core.state.agents.find((a) => a.id === id) ?? core.state.agents[0];
+  if (!agent)
+    throw new SvcError(
+      'SVC_E_NO_AGENT',
+      'input',
+      'Could not send as an agent: the simulator has no agents.',
+    );
+  return agent;
+}
+
+/**
+ * An agent writes in a chat: the platform builds the agent message (spec 2.2) and delivers it
+ * to the integrator with the redelivery policy (spec 4.2, 8). The first agent message of a
+ * chat accepts it (the agent pressed Reply).
+ * @example await sendAgentMessage(core, { customerId: 'c-42', message: { type: 'text', text: 'Hi' } });
+ */
+export async function sendAgentMessage(
+  core: PlatformCore,
+  options: SendAgentMessageOptions,
+): Promise<AgentMessageResult> {
+  const { chat, customer } = findChat(core, options);
+  if (chat.mode === 'closed')
+    throw new SvcError('SVC_E_CHAT_CLOSED', 'input', `Could not send: chat ${chat.id} is closed.`);
+  const agent = agentFor(core, chat, options.agentId);
+  const channel = core.state.channels.get(chat.channelId);
+  const messageId = createMessageId();
+  const payload = {
+    sender: { name: agent.name, ...(agent.photo ? { photo: agent.photo } : {}) },
+    recipient: { id: customer.senderId }, // spec 2.2: returned unchanged
+    message: { ...options.message, id: messageId },
+  };
+  const isTyping = options.message.type === 'typein' || options.message.type === 'typeout';
+  if (!isTyping) {
+    acceptChat(core, chat, agent);
+    const text =
+      'text' in options.message && typeof options.message.text === 'string'
+        ? options.message.text
+        : undefined;
+    chat.lines.push({
+      timestamp: Math.floor(Date.now() / 1000),
+      type: 'agent',
+      agentId: agent.id,
+      kind: `channel.agent.${options.message.type}`,
+      ...(text === undefined ? {} : { text }),
+    });
+  }
+  const kind = isTyping ? 'channel.agent.typing' : `channel.agent.${options.message.type}`;
+  core.emit({
+    type: 'agent-message',
+    chatId: chat.id,
+    customerId: customer.senderId,
+    deliveryId: messageId,
+    kind,
+    ...('text' in options.message && typeof options.message.text === 'string'
+      ? { text: options.message.text }
+      : {}),
+    agent: agent.name,
+    protocolMs: core.clock.now(),
+  });
+  if (!channel?.integratorUrl) {
+    const result: AgentMessageResult = {
+      deliveryId: messageId,
+      chatId: chat.id,
+      payload,
+      result: 'failed',
+      attempts: 0,
+      agentNotice: 'no integrator URL is configured for this channel',
+      elapsedMs: 0,
+    };
+    core.emit({
+      type: 'delivery-done',
+      deliveryId: messageId,
+      target: 'integrator',
+      result: 'failed',
+      attempts: 0,
+      agentNotice: result.agentNotice ?? '',
+      elapsedMs: 0,
+      protocolMs: core.clock.now(),
+    });
+    return result;
+  }
+  const work = deliver({
+    deliveryId: messageId,
+    target: 'integrator',
+    url: `${channel.integratorUrl}/${encodeURIComponent(channel.id)}`, // spec 4.2
+    body: JSON.stringify(payload),
+    chunked: channel.chunked,
+    policy: core.channelPolicy,
+    clock: core.clock,
+    judge: judgeChannelReply,
+    emit: (event) => core.emit(event),
+    journal: core.journal,
+    kind,
+    signal: core.signal,
+  }).then((result) => ({ ...result, deliveryId: messageId, chatId: chat.id, payload }));
+  return core.track(work);
+}
+
+/** The agent presses Reply: the chat is the agent's from now on (spec 3: chat_accepted). */
+export function acceptChat(core: PlatformCore, chat: Chat, agent: Agent): void {
+  if (!chat.agentIds.includes(agent.id)) chat.agentIds.push(agent.id);
+  if (chat.mode === 'agent' && chat.agentId !== undefined) return;
+  chat.mode = 'agent';
+  chat.agentId = agent.id;
+  core.emit({
+    type: 'chat-accepted',
+    chatId: chat.id,
+    agentId: agent.id,
+    protocolMs: core.clock.now(),
+  });
+}
+
+/** Agents go online or offline (spec 3: channel availability). */
+export function setAgentsOnline(core: PlatformCore, online: boolean): void {
+  core.state.agentsOnline = online;
+  core.emit({ type: 'agents', online, protocolMs: core.clock.now() });
+}
+
+/** The agent closes a chat in the agent application (spec 3: chat_finished). */
+export function closeChat(
+  core: PlatformCore,
+  target: { chatId?: number; customerId?: string },
+): Chat {
+  const { chat } = findChat(core, target);
+  if (chat.mode !== 'closed') {
+    chat.mode = 'closed';
+    core.emit({ type: 'chat-closed', chatId: chat.id, protocolMs: core.clock.now() });
+  }
+  return chat;
+}

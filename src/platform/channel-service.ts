@@ -1,0 +1,293 @@
+import { detectKind, formatIssue, validate } from '../contract/index.js';
+import type { ContractIssue } from '../contract/types.js';
+import { errorBody } from '../http/body.js';
+import type { PlatformCore } from './core.js';
+import { secretEquals } from './ids.js';
+import type { Channel, Customer } from './model.js';
+import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
+
+/** spec 2.1, 8: message.text longer than this many characters is cut, not refused. */
+export const TEXT_CUT_LIMIT = 1000;
+
+/** Cuts to `limit` code points, never splitting a surrogate pair (product.md). */
+export function cutText(
+  text: string,
+  limit = TEXT_CUT_LIMIT,
+): { text: string; from: number } | undefined {
+  const points = Array.from(text);
+  if (points.length <= limit) return undefined;
+  return { text: points.slice(0, limit).join(''), from: points.length };
+}
+
+const SENDER_FIELDS = ['name', 'phone', 'email', 'photo', 'invite'] as const;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The chat channel's platform side (spec 4.1): the channel URL that takes customer messages
+ * and its status endpoint. Paths are `/<random_string>/<channel_public_id>[/status]`.
+ */
+export function createChannelService(core: PlatformCore): PlatformService {
+  const notFound = (request: PlatformRequest): PlatformResponse => {
+    core.emit({
+      type: 'request-rejected',
+      method: request.method,
+      path: request.path,
+      status: 404,
+      code: 'not_found',
+      message: 'no channel has that public id',
+      protocolMs: core.clock.now(),
+    });
+    // spec 4.1, 7.1: unknown public id (or wrong random string) -> 404
+    return {
+      status: 404,
+      body: errorBody('not_found', 'no channel has that public id'),
+      record: { iface: 'channel' },
+    };
+  };
+
+  return {
+    name: 'channel',
+    route(request) {
+      const parts = request.path.split('/').filter(Boolean);
+      if (parts.length < 2 || parts.length > 3 || parts[0] === '_sim') return undefined;
+      if (parts.length === 3 && parts[2] !== 'status') return undefined;
+      const [random = '', id = ''] = parts;
+      const channel = core.state.channels.get(id);
+      if (!channel || channel.kind !== 'custom' || !secretEquals(random, channel.randomString))
+        return notFound(request);
+      if (parts.length === 3) {
+        if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
+        // spec 3: 1 available (agents online), 0 unavailable
+        const online = core.state.agentsOnline && channel.agentIds.length > 0;
+        return {
+          status: 200,
+          body: online ? '1' : '0',
+          headers: { 'content-type': 'text/plain' },
+          record: { iface: 'channel', kind: 'channel.status' },
+        };
+      }
+      if (request.method !== 'POST') return methodNotAllowed('POST');
+      return ingest(core, channel, request);
+    },
+  };
+}
+
+function methodNotAllowed(allow: string): PlatformResponse {
+  return {
+    status: 405,
+    headers: { allow },
+    body: errorBody('method_not_allowed', `use ${allow}`),
+    record: { iface: 'channel' },
+  };
+}
+
+function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest): PlatformResponse {
+  const now = core.clock.now();
+  const body = request.body;
+  if (!body || !body.ok) {
+    const status = body?.status ?? 400;
+    const code = body?.code ?? 'empty_body';
+    const message = body?.message ?? 'a JSON body is required';
+    core.emit({
+      type: 'request-rejected',
+      method: request.method,
+      path: request.path,
+      status,
+      code,
+      message,
+      protocolMs: now,
+    });
+    return {
+      status,
+      body: errorBody(code, message),
+      record: { iface: 'channel', notes: [message] },
+    };
+  }
+  const json = body.json;
+  const detected = detectKind(json);
+  const type = isObject(json) && isObject(json.message) ? json.message.type : undefined;
+  if (!detected.kind || !detected.kind.startsWith('channel.customer.')) {
+    if (typeof type === 'string' && isObject(json) && isObject(json.sender)) {
+      // spec 2.3: any other type value in this role is ignored
+      const issue: ContractIssue = {
+        path: 'message.type',
+        code: 'ignored_type',
+        rule: `type "${type}" is not text, typein, typeout or a media type; ignored`,
+        spec: '2.3',
+        severity: 'warning',
+      };
+      core.emit({
+        type: 'violation',
+        source: 'channel',
+        channelId: channel.id,
+        issues: [issue],
+        outcome: 'ignored',
+        protocolMs: now,
+      });
+      return {
+        status: 200,
+        body: { result: 'ok' },
+        record: {
+          iface: 'channel',
+          verdict: { ok: true, errors: [], warnings: [formatIssue(issue)] },
+          notes: ['ignored'],
+        },
+      };
+    }
+    const reason = detected.kind?.startsWith('channel.agent.')
+      ? 'this is an agent message (spec 2.2); the channel URL takes customer messages (spec 2.1)'
+      : `not a customer message: ${'reason' in detected ? detected.reason : `detected ${detected.kind}`}`;
+    const issue: ContractIssue = {
+      path: '',
+      code: 'wrong_kind',
+      rule: reason,
+      spec: '2.1',
+      severity: 'error',
+    };
+    core.emit({
+      type: 'violation',
+      source: 'channel',
+      channelId: channel.id,
+      issues: [issue],
+      outcome: 'rejected',
+      protocolMs: now,
+    });
+    return {
+      status: 400,
+      body: errorBody('invalid_request', reason),
+      record: { iface: 'channel', verdict: { ok: false, errors: [reason], warnings: [] } },
+    };
+  }
+  const kind = detected.kind;
+  const result = validate(kind, json);
+  const verdict = {
+    ok: result.ok,
+    errors: result.errors.map(formatIssue),
+    warnings: result.warnings.map(formatIssue),
+  };
+  if (!result.ok) {
+    // spec 2.1, 7.1: e.g. empty sender.id -> the message is not sent
+    core.emit({
+      type: 'violation',
+      source: 'channel',
+      channelId: channel.id,
+      kind,
+      issues: result.errors,
+      outcome: core.strict ? 'rejected' : 'not-delivered',
+      protocolMs: now,
+    });
+    return core.strict
+      ? {
+          status: 400,
+          body: errorBody('invalid_request', verdict.errors.join('; ')),
+          record: { iface: 'channel', kind, verdict },
+        }
+      : {
+          status: 200,
+          body: { result: 'ok' },
+          record: { iface: 'channel', kind, verdict, notes: ['not delivered'] },
+        };
+  }
+  const payload = json as { sender: Json; message: Json };
+  let cut: { from: number; to: number } | undefined;
+  if (kind === 'channel.customer.text' && typeof payload.message.text === 'string') {
+    const shortened = cutText(payload.message.text);
+    if (shortened) {
+      payload.message.text = shortened.text; // spec 2.1, 8: longer text is cut, no error
+      cut = { from: shortened.from, to: TEXT_CUT_LIMIT };
+    }
+  }
+  if (result.warnings.length > 0) {
+    core.emit({
+      type: 'violation',
+      source: 'channel',
+      channelId: channel.id,
+      kind,
+      issues: result.warnings,
+      outcome: 'warned',
+      protocolMs: now,
+    });
+  }
+  const customer = upsertCustomer(core, channel, payload.sender);
+  const { chat } = core.openChat(customer);
+  chat.lastActivityMs = now;
+  if (kind === 'channel.customer.typing') {
+    core.emit({
+      type: 'customer-typing',
+      channelId: channel.id,
+      chatId: chat.id,
+      customerId: customer.senderId,
+      typing: payload.message.type === 'typein',
+      protocolMs: now,
+    });
+  } else {
+    const text = typeof payload.message.text === 'string' ? payload.message.text : undefined;
+    chat.lines.push({
+      timestamp: Math.floor(Date.now() / 1000),
+      type: 'visitor',
+      kind,
+      ...(text === undefined ? {} : { text }),
+    });
+    core.emit({
+      type: 'customer-message',
+      channelId: channel.id,
+      chatId: chat.id,
+      customerId: customer.senderId,
+      kind,
+      ...(text === undefined ? {} : { text }),
+      ...(cut ? { cut } : {}),
+      protocolMs: now,
+    });
+  }
+  return {
+    status: 200,
+    body: { result: 'ok' },
+    record: {
+      iface: 'channel',
+      kind,
+      verdict,
+      ...(cut ? { notes: [`text cut from ${cut.from} to ${cut.to} characters`] } : {}),
+    },
+  };
+}
+
+/** spec 2.1: name, phone, email, photo may change during a chat; the latest values win. */
+function upsertCustomer(core: PlatformCore, channel: Channel, sender: Json): Customer {
+  const senderId = String(sender.id);
+  const key = `${channel.id}/${senderId}`;
+  let customer = core.state.customers.get(key);
+  const isNew = !customer;
+  const changed: string[] = [];
+  if (!customer) {
+    const number = core.state.nextVisitorNumber++;
+    customer = {
+      key,
+      channelId: channel.id,
+      senderId,
+      clientId: `client-${number}`,
+      visitorNumber: number,
+    };
+    core.state.customers.set(key, customer);
+  }
+  for (const field of SENDER_FIELDS) {
+    const value = sender[field];
+    if (typeof value === 'string' && value !== customer[field]) {
+      customer[field] = value;
+      if (!isNew) changed.push(field);
+    }
+  }
+  if (changed.length > 0) {
+    const { chat } = core.openChat(customer);
+    core.emit({
+      type: 'customer-updated',
+      chatId: chat.id,
+      customerId: senderId,
+      fields: changed,
+      protocolMs: core.clock.now(),
+    });
+  }
+  return customer;
+}

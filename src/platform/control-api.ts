@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { SvcError } from '../errors.js';
+import { errorBody } from '../http/body.js';
+import { closeChat, findChat, sendAgentMessage, setAgentsOnline } from './agent.js';
+import type { PlatformCore } from './core.js';
+import type { PlatformEvent } from './events.js';
+import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
+
+const target = {
+  chatId: z.number().int().positive().optional(),
+  customerId: z.string().min(1).optional(),
+  channelId: z.string().min(1).optional(),
+};
+const messageBody = z.object({
+  ...target,
+  text: z.string().optional(),
+  message: z.looseObject({ type: z.string() }).optional(),
+  agentId: z.number().int().optional(),
+  /** wait for the delivery verdict (default true) */
+  wait: z.boolean().optional(),
+});
+const typingBody = z.object({ ...target, typing: z.boolean() });
+const agentsBody = z.object({ online: z.boolean() });
+
+/**
+ * The simulator's control API under /_sim/ (README "Control API"): drives the agent side
+ * and reads the state, for tests and other tools.
+ */
+export function createControlApi(core: PlatformCore): PlatformService {
+  return {
+    name: 'control',
+    route(request) {
+      if (!request.path.startsWith('/_sim/') && request.path !== '/_sim') return undefined;
+      return answer(core, request).catch((error: unknown) => {
+        if (error instanceof SvcError) {
+          return {
+            status: error.category === 'input' ? 400 : 500,
+            body: errorBody(error.code, error.message),
+            record: { iface: 'control' },
+          };
+        }
+        throw error;
+      });
+    },
+  };
+}
+
+const ok = (body: unknown, status = 200): PlatformResponse => ({
+  status,
+  body,
+  record: { iface: 'control' },
+});
+
+function parse<T>(schema: z.ZodType<T>, request: PlatformRequest): T {
+  const body = request.body;
+  if (!body?.ok)
+    throw new SvcError('SVC_E_CONTROL_BODY', 'input', body?.message ?? 'a JSON body is required');
+  const parsed = schema.safeParse(body.json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
+      .join('; ');
+    throw new SvcError('SVC_E_CONTROL_BODY', 'input', issues);
+  }
+  return parsed.data;
+}
+
+async function answer(core: PlatformCore, request: PlatformRequest): Promise<PlatformResponse> {
+  const parts = request.path.split('/').filter(Boolean).slice(1);
+  const route = `${request.method} /${parts.map((p) => (/^\d+$/.test(p) ? ':id' : p)).join('/')}`;
+  switch (route) {
+    case 'GET /state':
+      return ok(describeState(core));
+    case 'GET /chats':
+      return ok({ chats: [...core.state.chats.values()].map((c) => describeChat(core, c.id)) });
+    case 'GET /chats/:id':
+      return ok(describeChat(core, Number(parts[1])));
+    case 'POST /chats/:id/close':
+      closeChat(core, { chatId: Number(parts[1]) });
+      return ok(describeChat(core, Number(parts[1])));
+    case 'POST /agent/message': {
+      const body = parse(messageBody, request);
+      const message =
+        body.message ?? (body.text !== undefined ? { type: 'text', text: body.text } : undefined);
+      if (!message) throw new SvcError('SVC_E_CONTROL_BODY', 'input', 'give "text" or "message"');
+      const sending = sendAgentMessage(core, {
+        ...pick(body),
+        message: message as Parameters<typeof sendAgentMessage>[1]['message'],
+        ...(body.agentId === undefined ? {} : { agentId: body.agentId }),
+      });
+      if (body.wait === false) {
+        findChat(core, pick(body));
+        sending.catch(() => undefined);
+        return ok({ accepted: true }, 202);
+      }
+      const result = await sending;
+      return ok(result);
+    }
+    case 'POST /agent/typing': {
+      const body = parse(typingBody, request);
+      const result = await sendAgentMessage(core, {
+        ...pick(body),
+        message: { type: body.typing ? 'typein' : 'typeout' },
+      });
+      return ok(result);
+    }
+    case 'POST /agents': {
+      const body = parse(agentsBody, request);
+      setAgentsOnline(core, body.online);
+      return ok({ online: core.state.agentsOnline });
+    }
+    case 'GET /journal': {
+      const since = Number(request.query.get('since') ?? 0);
+      const limit = Math.min(Number(request.query.get('limit') ?? 1000), 10_000);
+      return ok({
+        count: core.journal.count,
+        entries: core.journal
+          .entries()
+          .filter((e) => e.seq > since)
+          .slice(0, limit),
+      });
+    }
+    case 'GET /events':
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+        stream(write, onClose) {
+          write(': svc-cli events\n\n');
+          const off = core.on((event: PlatformEvent) => {
+            write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+          });
+          onClose(off);
+        },
+      };
+    default:
+      return {
+        status: 404,
+        body: errorBody(
+          'not_found',
+          `no control endpoint ${request.method} ${request.path}; see the README's Control API`,
+        ),
+        record: { iface: 'control' },
+      };
+  }
+}
+
+function pick(body: {
+  chatId?: number | undefined;
+  customerId?: string | undefined;
+  channelId?: string | undefined;
+}): { chatId?: number; customerId?: string; channelId?: string } {
+  return {
+    ...(body.chatId === undefined ? {} : { chatId: body.chatId }),
+    ...(body.customerId === undefined ? {} : { customerId: body.customerId }),
+    ...(body.channelId === undefined ? {} : { channelId: body.channelId }),
+  };
+}
+
+export function describeState(core: PlatformCore): unknown {
+  return {
+    baseUrl: core.baseUrl,
+    agentsOnline: core.state.agentsOnline,
+    agents: core.state.agents,
+    channels: [...core.state.channels.values()].map((c) => core.channelInfo(c)),
+    chats: core.state.chats.size,
+    journal: core.journal.count,
+    protocolMs: core.clock.now(),
+  };
+}
+
+export function describeChat(core: PlatformCore, chatId: number): unknown {
+  const chat = core.state.chats.get(chatId);
+  if (!chat) throw new SvcError('SVC_E_NO_CHAT', 'input', `Could not find chat ${chatId}.`);
+  const customer = core.state.customers.get(chat.customerKey);
+  return { ...chat, customer };
+}

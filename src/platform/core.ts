@@ -1,0 +1,185 @@
+import { EventEmitter } from 'node:events';
+import { createClock, type Clock } from '../clock.js';
+import { createJournal, type Journal } from '../journal/journal.js';
+import type { ChannelInfo, PlatformEvent } from './events.js';
+import { createRandomString } from './ids.js';
+import {
+  createState,
+  DEFAULT_AGENTS,
+  type Agent,
+  type Channel,
+  type Chat,
+  type Customer,
+  type PlatformState,
+} from './model.js';
+import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
+import { errorBody } from '../http/body.js';
+import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from './delivery.js';
+
+export interface ChannelConfig {
+  /** public id (default: random) */
+  id?: string;
+  name?: string;
+  /** default: 128 random bits */
+  randomString?: string;
+  integratorUrl?: string;
+  chunked?: boolean;
+  agentIds?: number[];
+  kind?: Channel['kind'];
+}
+
+export interface PlatformCoreOptions {
+  clock?: Clock;
+  journal?: Journal;
+  channels?: ChannelConfig[];
+  agents?: Agent[];
+  /** default true */
+  agentsOnline?: boolean;
+  /**
+   * strict (default): a customer message that breaks the contract (empty sender.id ...) is
+   * answered 400 with the issues; lenient: 200 like a forgiving platform, still not delivered.
+   */
+  strict?: boolean;
+  /** the channel's redelivery policy (default spec 8: 3 attempts, 3 s apart) */
+  channelPolicy?: DeliveryPolicy;
+}
+
+/**
+ * The one platform core every interface extends. Holds the state, the clock, the journal
+ * and the event stream; services (channel, bot, hooks, widget, control API) plug in.
+ */
+export interface PlatformCore {
+  readonly clock: Clock;
+  readonly journal: Journal;
+  readonly state: PlatformState;
+  readonly strict: boolean;
+  readonly channelPolicy: DeliveryPolicy;
+  /** the base URL once listening ('' before) */
+  baseUrl: string;
+  /** aborted when the platform stops: in-flight deliveries end */
+  readonly signal: AbortSignal;
+  emit(event: PlatformEvent): void;
+  on(listener: (event: PlatformEvent) => void): () => void;
+  use(service: PlatformService): void;
+  service<T extends PlatformService>(name: string): T | undefined;
+  handle(request: PlatformRequest): Promise<PlatformResponse>;
+  addChannel(config: ChannelConfig): Channel;
+  channelInfo(channel: Channel): ChannelInfo;
+  /** Finds or creates the open chat of a customer. */
+  openChat(customer: Customer): { chat: Chat; opened: boolean };
+  /** Tracks async work so stop() can wait for it. */
+  track<T>(work: Promise<T>): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/** @example const core = createPlatformCore({ clock: createVirtualClock() }); */
+export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformCore {
+  const clock = options.clock ?? createClock();
+  const journal = options.journal ?? createJournal();
+  const state = createState(options.agents ?? DEFAULT_AGENTS, options.agentsOnline ?? true);
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  const services: PlatformService[] = [];
+  const controller = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
+
+  const core: PlatformCore = {
+    clock,
+    journal,
+    state,
+    strict: options.strict ?? true,
+    channelPolicy: options.channelPolicy ?? CHANNEL_DELIVERY_POLICY,
+    baseUrl: '',
+    signal: controller.signal,
+    emit(event) {
+      emitter.emit('event', event);
+    },
+    on(listener) {
+      emitter.on('event', listener);
+      return () => emitter.off('event', listener);
+    },
+    use(service) {
+      services.push(service);
+    },
+    service<T extends PlatformService>(name: string) {
+      return services.find((s) => s.name === name) as T | undefined;
+    },
+    async handle(request) {
+      for (const service of services) {
+        const answer = service.route?.(request);
+        if (answer !== undefined) return answer;
+      }
+      return {
+        status: 404,
+        body: errorBody('not_found', `no endpoint at ${request.method} ${request.path}`),
+        record: { iface: 'control' },
+      };
+    },
+    addChannel(config) {
+      const id = config.id ?? createRandomString(6);
+      const channel: Channel = {
+        id,
+        kind: config.kind ?? 'custom',
+        name: config.name ?? `Channel ${id}`,
+        randomString: config.randomString ?? createRandomString(),
+        ...(config.integratorUrl
+          ? { integratorUrl: config.integratorUrl.replace(/\/+$/, '') }
+          : {}),
+        chunked: config.chunked ?? false,
+        agentIds: config.agentIds ?? state.agents.map((a) => a.id),
+      };
+      state.channels.set(id, channel);
+      return channel;
+    },
+    channelInfo(channel) {
+      const url = `${core.baseUrl}/${channel.randomString}/${channel.id}`;
+      return {
+        id: channel.id,
+        name: channel.name,
+        url,
+        statusUrl: `${url}/status`,
+        ...(channel.integratorUrl ? { integratorUrl: channel.integratorUrl } : {}),
+        chunked: channel.chunked,
+      };
+    },
+    openChat(customer) {
+      for (const chat of state.chats.values()) {
+        if (chat.customerKey === customer.key && chat.mode !== 'closed')
+          return { chat, opened: false };
+      }
+      const chat: Chat = {
+        id: state.nextChatId++,
+        channelId: customer.channelId,
+        customerKey: customer.key,
+        mode: 'queue',
+        agentIds: [],
+        lines: [],
+        openedAt: clock.now(),
+        lastActivityMs: clock.now(),
+        ext: {},
+      };
+      state.chats.set(chat.id, chat);
+      core.emit({
+        type: 'chat-opened',
+        chatId: chat.id,
+        channelId: chat.channelId,
+        customerId: customer.senderId,
+        protocolMs: clock.now(),
+      });
+      return { chat, opened: true };
+    },
+    track(work) {
+      inFlight.add(work);
+      void work.finally(() => inFlight.delete(work)).catch(() => undefined);
+      return work;
+    },
+    async stop() {
+      controller.abort(new Error('platform stopped'));
+      await Promise.allSettled([...inFlight]);
+      for (const service of services) await service.close?.();
+      journal.flush();
+    },
+  };
+  for (const config of options.channels ?? [{}]) core.addChannel(config);
+  return core;
+}

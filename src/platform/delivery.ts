@@ -1,0 +1,225 @@
+import type { Clock } from '../clock.js';
+import { postJson, type PostOutcome } from '../http/client.js';
+import type { Journal } from '../journal/journal.js';
+import type { DeliveryAttemptEvent, DeliveryDoneEvent, DeliveryTarget } from './events.js';
+
+/** When and how often the platform tries to hand a payload to a peer. */
+export interface DeliveryPolicy {
+  attempts: number;
+  /** attempt k starts at (k - 1) x intervalMs after the first */
+  intervalMs: number;
+  /** each attempt waits at most this long for the whole reply */
+  attemptTimeoutMs: number;
+  /** a failed series is announced no earlier than this after the first attempt */
+  failAfterMs: number;
+}
+
+/**
+ * spec 8: "3 attempts, 3 seconds apart, until a valid reply ... an unreachable server yields
+ * an error after 9 seconds". The 3 s per-attempt wait is derived from the 9 s figure
+ * (product.md, assumption).
+ */
+export const CHANNEL_DELIVERY_POLICY: DeliveryPolicy = {
+  attempts: 3,
+  intervalMs: 3000,
+  attemptTimeoutMs: 3000,
+  failAfterMs: 9000,
+};
+
+/** spec 8: bot exchange timeout, 3 seconds per attempt, 2 attempts, then hand-over. */
+export const BOT_DELIVERY_POLICY: DeliveryPolicy = {
+  attempts: 2,
+  intervalMs: 3000,
+  attemptTimeoutMs: 3000,
+  failAfterMs: 6000,
+};
+
+/** Hooks: timeout and redelivery are not in the spec (6.2, 8); assumed 10 s, one attempt. */
+export const HOOK_DELIVERY_POLICY: DeliveryPolicy = {
+  attempts: 1,
+  intervalMs: 0,
+  attemptTimeoutMs: 10_000,
+  failAfterMs: 0,
+};
+
+/** How a peer's HTTP reply is judged: accepted ends the series, rejected asks for another attempt. */
+export type ReplyJudgement =
+  | { accepted: true; json?: unknown; errorReply?: { code: string; message: string } }
+  | { accepted: false; reason: string };
+
+export interface DeliverOptions {
+  deliveryId: string;
+  target: DeliveryTarget;
+  url: string;
+  /** JSON text */
+  body: string;
+  chunked?: boolean;
+  headers?: Record<string, string>;
+  policy: DeliveryPolicy;
+  clock: Clock;
+  judge: (reply: Extract<PostOutcome, { ok: true }>) => ReplyJudgement;
+  emit: (event: DeliveryAttemptEvent | DeliveryDoneEvent) => void;
+  journal?: Journal;
+  kind?: string;
+  signal?: AbortSignal;
+}
+
+export interface DeliveryResult {
+  result: DeliveryDoneEvent['result'];
+  attempts: number;
+  /** the accepted reply's JSON */
+  reply?: unknown;
+  errorReply?: { code: string; message: string };
+  agentNotice?: string;
+  elapsedMs: number;
+}
+
+const iface = { integrator: 'channel', bot: 'bot', hook: 'hook' } as const;
+
+/**
+ * Delivers one payload with a redelivery policy: attempts at t = 0, interval, 2 x interval ...
+ * each waiting at most attemptTimeoutMs; the first accepted reply ends the series.
+ * @example await deliver({ ...opts, policy: CHANNEL_DELIVERY_POLICY, judge: judgeChannelReply });
+ */
+export async function deliver(options: DeliverOptions): Promise<DeliveryResult> {
+  const { clock, policy } = options;
+  const start = clock.now();
+  let lastReason = 'no attempt made';
+  for (let attempt = 1; attempt <= policy.attempts; attempt++) {
+    const scheduled = start + (attempt - 1) * policy.intervalMs;
+    const wait = scheduled - clock.now();
+    if (wait > 0) await clock.sleep(wait, options.signal);
+    const offsetMs = clock.now() - start;
+    const outcome = await postJson({
+      url: options.url,
+      body: options.body,
+      timeoutMs: policy.attemptTimeoutMs,
+      clock,
+      ...(options.chunked === undefined ? {} : { chunked: options.chunked }),
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const judgement: ReplyJudgement = outcome.ok
+      ? options.judge(outcome)
+      : {
+          accepted: false,
+          reason:
+            outcome.reason === 'timeout'
+              ? `timeout after ${policy.attemptTimeoutMs} ms`
+              : outcome.message,
+        };
+    options.journal?.record({
+      protocolMs: clock.now(),
+      iface: iface[options.target],
+      direction: 'out',
+      ...(options.kind ? { kind: options.kind } : {}),
+      attempt,
+      request: {
+        method: 'POST',
+        url: options.url,
+        ...(options.headers ? { headers: options.headers } : {}),
+        body: options.body,
+      },
+      ...(outcome.ok
+        ? { response: { status: outcome.status, headers: outcome.headers, body: outcome.body } }
+        : { failure: { reason: outcome.reason, message: outcome.message } }),
+      durationMs: outcome.durationMs,
+      wallMs: outcome.wallMs,
+      notes: [
+        options.chunked ? 'transfer: chunked' : 'transfer: content-length',
+        judgement.accepted ? 'accepted' : `rejected: ${judgement.reason}`,
+      ],
+    });
+    options.emit({
+      type: 'delivery-attempt',
+      deliveryId: options.deliveryId,
+      target: options.target,
+      url: options.url,
+      attempt,
+      attempts: policy.attempts,
+      offsetMs,
+      durationMs: outcome.durationMs,
+      wallMs: outcome.wallMs,
+      outcome: judgement.accepted ? 'accepted' : 'rejected',
+      ...(judgement.accepted ? {} : { reason: judgement.reason }),
+      ...(outcome.ok ? { status: outcome.status } : {}),
+      transfer: options.chunked ? 'chunked' : 'content-length',
+      protocolMs: clock.now(),
+    });
+    if (judgement.accepted) {
+      const errorReply = judgement.errorReply;
+      const done: DeliveryResult = {
+        result: errorReply ? 'error-reply' : 'delivered',
+        attempts: attempt,
+        ...(judgement.json === undefined ? {} : { reply: judgement.json }),
+        ...(errorReply
+          ? { errorReply, agentNotice: `${errorReply.code}: ${errorReply.message}` }
+          : {}),
+        elapsedMs: clock.now() - start,
+      };
+      emitDone(options, done);
+      return done;
+    }
+    lastReason = judgement.reason;
+  }
+  // spec 8: the failure is announced when the series' time is up (9 s for the channel).
+  const failAt = start + policy.failAfterMs;
+  const wait = failAt - clock.now();
+  if (wait > 0) await clock.sleep(wait, options.signal);
+  const failed: DeliveryResult = {
+    result: 'failed',
+    attempts: policy.attempts,
+    agentNotice: `not delivered after ${policy.attempts} attempts: ${lastReason}`,
+    elapsedMs: clock.now() - start,
+  };
+  emitDone(options, failed);
+  return failed;
+}
+
+function emitDone(options: DeliverOptions, result: DeliveryResult): void {
+  options.emit({
+    type: 'delivery-done',
+    deliveryId: options.deliveryId,
+    target: options.target,
+    result: result.result,
+    attempts: result.attempts,
+    ...(result.agentNotice === undefined ? {} : { agentNotice: result.agentNotice }),
+    elapsedMs: result.elapsedMs,
+    protocolMs: options.clock.now(),
+  });
+}
+
+/**
+ * spec 2.2, 4.2: a valid integrator reply is HTTP 200 with `{"result":"ok"}` or
+ * `{"error":{"code","message"}}`; anything else asks for redelivery.
+ */
+export function judgeChannelReply(reply: { status: number; body: string }): ReplyJudgement {
+  if (reply.status !== 200) return { accepted: false, reason: `HTTP ${reply.status}` };
+  let json: unknown;
+  try {
+    json = JSON.parse(reply.body);
+  } catch {
+    return { accepted: false, reason: 'reply is not JSON' };
+  }
+  if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
+    const obj = json as { result?: unknown; error?: unknown };
+    if (obj.result === 'ok') return { accepted: true, json };
+    const error = obj.error as { code?: unknown; message?: unknown } | undefined;
+    if (
+      error &&
+      typeof error === 'object' &&
+      (typeof error.code === 'string' || typeof error.code === 'number') &&
+      typeof error.message === 'string'
+    ) {
+      return {
+        accepted: true,
+        json,
+        errorReply: { code: String(error.code), message: error.message },
+      };
+    }
+  }
+  return {
+    accepted: false,
+    reason: 'invalid reply shape: expected {"result":"ok"} or {"error":{"code","message"}}',
+  };
+}

@@ -1,0 +1,127 @@
+import type { ContractIssue } from '../contract/types.js';
+
+/**
+ * Everything the simulator reports, as one discriminated union on `type`. The CLI renders
+ * these (human lines or NDJSON); the simulator itself never prints.
+ */
+export type PlatformEvent =
+  | { type: 'listening'; url: string; channels: ChannelInfo[] }
+  | {
+      type: 'customer-message';
+      channelId: string;
+      chatId: number;
+      customerId: string;
+      kind: string;
+      text?: string;
+      /** text was longer than 1000 code points and was cut (spec 2.1, 8) */
+      cut?: { from: number; to: number };
+      protocolMs: number;
+    }
+  | {
+      type: 'customer-typing';
+      channelId: string;
+      chatId: number;
+      customerId: string;
+      typing: boolean;
+      protocolMs: number;
+    }
+  | {
+      type: 'violation';
+      /** where it came from: the channel ingest, a bot webhook, a hook reply ... */
+      source: string;
+      channelId?: string;
+      kind?: string;
+      issues: ContractIssue[];
+      /** what the simulator did with the payload */
+      outcome: 'rejected' | 'not-delivered' | 'ignored' | 'warned';
+      protocolMs: number;
+    }
+  | {
+      type: 'agent-message';
+      chatId: number;
+      customerId: string;
+      deliveryId: string;
+      kind: string;
+      text?: string;
+      agent: string;
+      protocolMs: number;
+    }
+  | DeliveryAttemptEvent
+  | DeliveryDoneEvent
+  | { type: 'agents'; online: boolean; protocolMs: number }
+  | {
+      type: 'chat-opened';
+      chatId: number;
+      channelId: string;
+      customerId: string;
+      protocolMs: number;
+    }
+  | { type: 'chat-accepted'; chatId: number; agentId: number; protocolMs: number }
+  | { type: 'chat-closed'; chatId: number; protocolMs: number }
+  | {
+      type: 'customer-updated';
+      chatId: number;
+      customerId: string;
+      fields: string[];
+      protocolMs: number;
+    }
+  | {
+      type: 'request-rejected';
+      method: string;
+      path: string;
+      status: number;
+      code: string;
+      message: string;
+      protocolMs: number;
+    }
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; protocolMs: number };
+
+export interface ChannelInfo {
+  id: string;
+  name: string;
+  /** the channel URL the integrator posts to: {base}/<random_string>/<public_id> (spec 4.1) */
+  url: string;
+  statusUrl: string;
+  integratorUrl?: string;
+  chunked: boolean;
+}
+
+/** Who a delivery goes to: the integrator (A), the bot provider (B) or a hook receiver (D). */
+export type DeliveryTarget = 'integrator' | 'bot' | 'hook';
+
+export interface DeliveryAttemptEvent {
+  type: 'delivery-attempt';
+  deliveryId: string;
+  target: DeliveryTarget;
+  url: string;
+  attempt: number;
+  attempts: number;
+  /** protocol ms since the series started when this attempt was sent */
+  offsetMs: number;
+  /** protocol ms this attempt took */
+  durationMs: number;
+  wallMs: number;
+  /** accepted: the series ends; retry: another attempt follows (or the series fails) */
+  outcome: 'accepted' | 'rejected';
+  /** why it was rejected: status 500, timeout, refused, reset, invalid JSON, invalid reply shape */
+  reason?: string;
+  status?: number;
+  transfer?: 'chunked' | 'content-length';
+  protocolMs: number;
+}
+
+export interface DeliveryDoneEvent {
+  type: 'delivery-done';
+  deliveryId: string;
+  target: DeliveryTarget;
+  /** delivered: valid ok reply; error-reply: a valid error object, shown to the agent; failed: attempts exhausted */
+  result: 'delivered' | 'error-reply' | 'failed';
+  attempts: number;
+  /** what the agent sees for error-reply and failed (spec 4.2, 7.1) */
+  agentNotice?: string;
+  /** protocol ms from the first attempt to the verdict */
+  elapsedMs: number;
+  protocolMs: number;
+}
+
+export type PlatformEventType = PlatformEvent['type'];

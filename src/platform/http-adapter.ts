@@ -1,0 +1,125 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readJsonBody, sendJson } from '../http/body.js';
+import { startServer, type RunningServer, type ServerLimits } from '../http/server.js';
+import type { PlatformCore } from './core.js';
+import type { PlatformRequest, PlatformResponse } from './types.js';
+
+export interface ServePlatformOptions {
+  host?: string;
+  port?: number;
+  /** request body limit in bytes (default 1 MiB -> 413) */
+  bodyLimit?: number;
+  limits?: ServerLimits;
+}
+
+const flatHeaders = (req: IncomingMessage): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+};
+
+/** Puts the core on a loopback socket: every request is read, handled, answered and journaled. */
+export async function servePlatform(
+  core: PlatformCore,
+  options: ServePlatformOptions = {},
+): Promise<RunningServer> {
+  const server = await startServer({
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    handler: (req, res) => handleHttp(core, req, res, options.bodyLimit),
+    onHandlerError: (error) =>
+      core.emit({
+        type: 'notice',
+        level: 'error',
+        message: `handler failed: ${error instanceof Error ? error.message : String(error)}`,
+        protocolMs: core.clock.now(),
+      }),
+  });
+  core.baseUrl = server.url;
+  return server;
+}
+
+async function handleHttp(
+  core: PlatformCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  bodyLimit?: number,
+): Promise<void> {
+  const started = core.clock.now();
+  const wallStarted = core.clock.wallNow();
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const method = req.method ?? 'GET';
+  const request: PlatformRequest = {
+    method,
+    path: url.pathname,
+    query: url.searchParams,
+    headers: flatHeaders(req),
+  };
+  if (method !== 'GET' && method !== 'HEAD') {
+    request.body = await readJsonBody(req, bodyLimit === undefined ? {} : { limit: bodyLimit });
+  }
+  const response = await core.handle(request);
+  if (response.stream) {
+    res.writeHead(response.status, response.headers ?? {});
+    response.stream(
+      (chunk) => res.write(chunk),
+      (fn) => res.on('close', fn),
+    );
+    return;
+  }
+  const text = writeResponse(
+    res,
+    response,
+    request.body?.ok === false && request.body.status === 413,
+  );
+  const quietRead = method === 'GET' && url.pathname.startsWith('/_sim/');
+  if (quietRead) return;
+  const body = request.body;
+  core.journal.record({
+    protocolMs: started,
+    iface: response.record?.iface ?? 'control',
+    direction: 'in',
+    ...(response.record?.kind ? { kind: response.record.kind } : {}),
+    request: {
+      method,
+      url: `${core.baseUrl}${req.url ?? '/'}`,
+      headers: request.headers,
+      ...(body ? { body: body.ok ? body.raw : (body.raw ?? `<${body.code}>`) } : {}),
+    },
+    response: { status: response.status, body: text },
+    durationMs: core.clock.now() - started,
+    wallMs: core.clock.wallNow() - wallStarted,
+    ...(response.record?.verdict ? { verdict: response.record.verdict } : {}),
+    notes: [...(body ? [`transfer: ${body.transfer}`] : []), ...(response.record?.notes ?? [])],
+  });
+}
+
+function writeResponse(
+  res: ServerResponse,
+  response: PlatformResponse,
+  closeAfter: boolean,
+): string {
+  const text =
+    response.body === undefined
+      ? ''
+      : typeof response.body === 'string'
+        ? response.body
+        : JSON.stringify(response.body);
+  const headers: Record<string, string> = {
+    ...(closeAfter ? { connection: 'close' } : {}),
+    ...response.headers,
+  };
+  if (typeof response.body === 'string' && headers['content-type']) {
+    res.writeHead(response.status, {
+      ...headers,
+      'content-length': String(Buffer.byteLength(text)),
+    });
+    res.end(text);
+  } else {
+    sendJson(res, response.status, text, headers);
+  }
+  return text;
+}

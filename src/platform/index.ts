@@ -1,0 +1,77 @@
+import { createPlatformCore, type PlatformCore, type PlatformCoreOptions } from './core.js';
+import { createChannelService } from './channel-service.js';
+import { createControlApi } from './control-api.js';
+import { servePlatform, type ServePlatformOptions } from './http-adapter.js';
+import type { RunningServer } from '../http/server.js';
+
+export type PlatformOptions = PlatformCoreOptions;
+
+export interface Platform {
+  readonly core: PlatformCore;
+  /** Binds the platform to a loopback port; the core's baseUrl is set from then on. */
+  listen(options?: ServePlatformOptions): Promise<RunningServer>;
+  /** Stops serving, ends deliveries, flushes the journal. */
+  close(): Promise<void>;
+}
+
+/**
+ * The platform simulator: one core with the channel service and the control API.
+ * @example const platform = createPlatform({ channels: [{ integratorUrl }] }); await platform.listen({ port: 0 });
+ */
+export function createPlatform(options: PlatformOptions = {}): Platform {
+  const core = createPlatformCore(options);
+  core.use(createControlApi(core));
+  core.use(createChannelService(core));
+  let server: RunningServer | undefined;
+  return {
+    core,
+    async listen(listenOptions) {
+      server = await servePlatform(core, listenOptions);
+      return server;
+    },
+    async close() {
+      const closing = server?.close(500);
+      await core.stop();
+      await closing;
+      core.journal.close();
+    },
+  };
+}
+
+export {
+  createPlatformCore,
+  type PlatformCore,
+  type PlatformCoreOptions,
+  type ChannelConfig,
+} from './core.js';
+export {
+  sendAgentMessage,
+  setAgentsOnline,
+  closeChat,
+  findChat,
+  acceptChat,
+  type AgentMessageInput,
+  type SendAgentMessageOptions,
+  type AgentMessageResult,
+} from './agent.js';
+export {
+  deliver,
+  judgeChannelReply,
+  CHANNEL_DELIVERY_POLICY,
+  BOT_DELIVERY_POLICY,
+  HOOK_DELIVERY_POLICY,
+  type DeliveryPolicy,
+  type DeliveryResult,
+  type ReplyJudgement,
+} from './delivery.js';
+export { cutText, TEXT_CUT_LIMIT } from './channel-service.js';
+export type {
+  PlatformEvent,
+  ChannelInfo,
+  DeliveryAttemptEvent,
+  DeliveryDoneEvent,
+  DeliveryTarget,
+} from './events.js';
+export type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
+export type { Channel, Chat, Customer, Agent, PlatformState } from './model.js';
+export { servePlatform, type ServePlatformOptions } from './http-adapter.js';

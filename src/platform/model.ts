@@ -1,0 +1,112 @@
+/**
+ * The simulator's state: channels as configured on the spec's setup screen (1.3), agents,
+ * customers and chats. Plain data; services read and change it through the core.
+ */
+export type ChannelKind = 'custom' | 'widget';
+
+export interface Channel {
+  /** the channel's public id (spec 4.1 <channel_public_id>) */
+  id: string;
+  kind: ChannelKind;
+  name: string;
+  /** the random path segment (spec 1.3, 5.1): 128 bits, base64url */
+  randomString: string;
+  /** where agent messages go: POST {integratorUrl}/<public id> (spec 4.2) */
+  integratorUrl?: string;
+  /** the setup screen's chunked-encoding switch (spec 1.3, 4.2) */
+  chunked: boolean;
+  /** agents who receive this channel's chats */
+  agentIds: number[];
+}
+
+export interface Agent {
+  id: number;
+  name: string;
+  email: string;
+  phone?: string;
+  photo?: string;
+}
+
+/** A customer as the integrator identifies them (spec 2.1 sender.*); fields may change during a chat. */
+export interface Customer {
+  /** key within the simulator: `<channel id>/<sender.id>` */
+  key: string;
+  channelId: string;
+  /** spec 2.1 sender.id as received; returned unchanged as recipient.id (spec 2.2) */
+  senderId: string;
+  /** the platform's id for the bot interface's client_id (spec 2.5) */
+  clientId: string;
+  /** sequential visitor number (spec 4.5 getVisitorNumber) */
+  visitorNumber: number;
+  name?: string;
+  phone?: string;
+  email?: string;
+  photo?: string;
+  invite?: string;
+  description?: string;
+  /** the widget's setUserToken value, carried into hooks (spec 4.5, 6.2) */
+  userToken?: string;
+}
+
+export type ChatMode = 'bot' | 'queue' | 'agent' | 'closed';
+
+export interface ChatLine {
+  /** unix seconds (spec 2.6 chat-log message timestamp) */
+  timestamp: number;
+  /** spec 2.6: visitor or agent; bot lines are the simulator's addition */
+  type: 'visitor' | 'agent' | 'bot';
+  agentId?: number;
+  text?: string;
+  kind: string;
+}
+
+export interface Chat {
+  /** numeric chat id (spec 6.2 chat_id is a number; the bot interface uses it as a string) */
+  id: number;
+  channelId: string;
+  customerKey: string;
+  mode: ChatMode;
+  /** the agent who accepted (pressed Reply) */
+  agentId?: number;
+  /** agents who took part, for chat_finished (spec 6.2) */
+  agentIds: number[];
+  lines: ChatLine[];
+  openedAt: number;
+  /** protocol ms of the last customer activity, for "the last active customer" */
+  lastActivityMs: number;
+  /** free-form per-service data (bot, hooks) keyed by service name */
+  ext: Record<string, unknown>;
+}
+
+export interface PlatformState {
+  channels: Map<string, Channel>;
+  agents: Agent[];
+  agentsOnline: boolean;
+  customers: Map<string, Customer>;
+  chats: Map<number, Chat>;
+  nextChatId: number;
+  nextVisitorNumber: number;
+}
+
+/** Creates an empty state with the given agents. */
+export function createState(agents: Agent[], agentsOnline: boolean): PlatformState {
+  return {
+    channels: new Map(),
+    agents,
+    agentsOnline,
+    customers: new Map(),
+    chats: new Map(),
+    nextChatId: 1,
+    nextVisitorNumber: 1,
+  };
+}
+
+export const DEFAULT_AGENTS: Agent[] = [
+  {
+    id: 1,
+    name: 'Alice Agent',
+    email: 'alice@example.com',
+    photo: 'https://example.com/avatars/alice.png',
+  },
+  { id: 2, name: 'Bob Agent', email: 'bob@example.com' },
+];
