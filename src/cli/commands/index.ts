@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { registerValidate } from './validate.js';
+import { registerPlatform } from './platform.js';
 import { registerSendText } from './send-text.js';
 import { registerSendMedia } from './send-media.js';
 import { registerSendLocation } from './send-location.js';
 import { registerTyping } from './typing.js';
 import { registerStatus } from './status.js';
 import { registerListen } from './listen.js';
-import { registerPlatform } from './platform.js';
 
 /**
  * Every command, registered in the order `--help` lists them. Command modules are thin and
