@@ -103,7 +103,10 @@ export interface VirtualClock extends Clock {
   advance(ms: number): Promise<void>;
   /** Protocol time of the next pending timer, if any. */
   nextTimerAt(): number | undefined;
-  /** Resolves once no tracked work is in flight and the microtask/IO queue had a turn. */
+  /**
+   * Resolves once no tracked work is in flight (or what is in flight made no progress for
+   * `settleGraceMs` of wall time: it waits on this clock) and the IO queue had a turn.
+   */
   settle(): Promise<void>;
   /**
    * Lets tracked work finish, then jumps to the next timer, until `done()` is true or no
@@ -118,7 +121,8 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
  * A clock that only moves when told: a 9 s redelivery series takes milliseconds.
  * @example const clock = createVirtualClock(); await clock.runUntil(() => delivered);
  */
-export function createVirtualClock(): VirtualClock {
+export function createVirtualClock(options: { settleGraceMs?: number } = {}): VirtualClock {
+  const settleGraceMs = options.settleGraceMs ?? 50;
   let current = 0;
   let seq = 0;
   let inFlight = 0;
@@ -138,11 +142,19 @@ export function createVirtualClock(): VirtualClock {
     if (i >= 0) timers.splice(i, 1);
   };
 
+  // Wakes settle() whenever tracked work ends.
+  let wake: (() => void) | undefined;
   const settle = async (): Promise<void> => {
-    // Give sockets and promise chains a few turns; wait while tracked work is in flight.
-    for (let i = 0; i < 3 || inFlight > 0; i++) {
-      await tick();
-      if (i > 100_000) break;
+    for (let i = 0; i < 3; i++) await tick();
+    // Wait for tracked work (an HTTP attempt) to finish; work that makes no progress within
+    // the grace period is waiting on this clock (a peer that hangs until our timeout).
+    while (inFlight > 0) {
+      const changed = new Promise<boolean>((resolve) => {
+        wake = () => resolve(true);
+        setTimeout(() => resolve(false), settleGraceMs).unref();
+      });
+      if (!(await changed)) break;
+      for (let i = 0; i < 3; i++) await tick();
     }
   };
 
@@ -166,6 +178,7 @@ export function createVirtualClock(): VirtualClock {
       inFlight++;
       return work.finally(() => {
         inFlight--;
+        wake?.();
       });
     },
     nextTimerAt: () => due()?.at,
