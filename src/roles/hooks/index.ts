@@ -13,6 +13,7 @@ export {
   hookEventOf,
   type HookTarget,
   type HookTargetEvent,
+  type HookTargetListening,
   type HookTargetOptions,
 } from './target.js';
 export {

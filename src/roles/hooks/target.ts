@@ -31,8 +31,14 @@ export interface HookTargetOptions {
   onEvent?: (event: HookTargetEvent) => void;
 }
 
+/** The receiver is bound: give `url` to the platform as the hook URL (spec 4.4). */
+export interface HookTargetListening {
+  type: 'listening';
+  url: string;
+  path?: string;
+}
+
 export type HookTargetEvent =
-  | { type: 'listening'; url: string; path?: string }
   | {
       type: 'hook-received';
       /** arrival number, 1-based */
@@ -65,6 +71,7 @@ export type HookTargetEvent =
 
 export interface HookTarget {
   readonly url: string;
+  readonly listening: HookTargetListening;
   readonly server: RunningServer;
   close(graceMs?: number): Promise<void>;
 }
@@ -202,12 +209,12 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
         message: error instanceof Error ? error.message : String(error),
       }),
   });
-  emit({
+  const listening: HookTargetListening = {
     type: 'listening',
     url: server.url,
     ...(options.path === undefined ? {} : { path: options.path }),
-  });
-  return { url: server.url, server, close: (graceMs) => server.close(graceMs) };
+  };
+  return { url: server.url, listening, server, close: (graceMs) => server.close(graceMs) };
 }
 
 function parseOr(text: string): unknown {
