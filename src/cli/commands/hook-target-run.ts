@@ -110,7 +110,7 @@ export async function runHookTarget(
     clock: createClock({ timeScale: options.timeScale }),
     journal,
     bodyLimit: options.bodyLimit,
-    onEvent: (event) => out.event(event, (e, c) => formatHookTargetEvent(e as typeof event, c)),
+    onEvent: (event) => out.event(event, formatHookTargetEvent),
   });
   await serveUntilAborted<HookTargetListening>(ctx, {
     out,

@@ -71,12 +71,18 @@ export interface HookFiredEvent {
   verdict: { ok: boolean; errors: ContractIssue[]; warnings: ContractIssue[] };
 }
 
+/** event_name as sent (offline_messages stays), else the contract event. */
+function eventNameOf(result: FireResult): string {
+  const name = (result.request as { event_name?: unknown }).event_name;
+  return typeof name === 'string' ? name : result.event;
+}
+
 /** A fire result as the NDJSON/pretty event. */
 export function toHookFiredEvent(result: FireResult): HookFiredEvent {
   const pick = (v: FireResult['verdict']) => ({ ok: v.ok, errors: v.errors, warnings: v.warnings });
   return {
     type: 'hook-fired',
-    event: String((result.request as { event_name?: unknown }).event_name ?? result.event),
+    event: eventNameOf(result),
     url: result.url,
     request: result.request,
     requestVerdict: pick(result.requestVerdict),
