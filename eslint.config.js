@@ -91,4 +91,21 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
+  {
+    // Plain Node scripts (build helpers, benchmarks) print and use Node's globals.
+    files: ['scripts/**/*.{js,mjs}', 'bench/**/*.{js,mjs}'],
+    languageOptions: {
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+        performance: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setImmediate: 'readonly',
+      },
+    },
+    rules: { 'no-console': 'off' },
+  },
 );

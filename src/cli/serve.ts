@@ -32,7 +32,7 @@ export async function serveUntilAborted<E extends OutputEvent>(
   ctx: Pick<CliContext, 'signal'>,
   options: ServeOptions<E>,
 ): Promise<void> {
-  options.out.event(options.listening, options.format as Formatter | undefined);
+  options.out.event(options.listening, options.format);
   try {
     await waitForAbort(ctx.signal);
   } finally {

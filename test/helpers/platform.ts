@@ -13,7 +13,7 @@ export interface PlatformHarness {
   url: string;
   channelUrl: string;
   statusUrl: string;
-  of<T extends PlatformEvent['type']>(type: T): Extract<PlatformEvent, { type: T }>[];
+  of: <T extends PlatformEvent['type']>(type: T) => Extract<PlatformEvent, { type: T }>[];
 }
 
 const running: Platform[] = [];

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
 import { registerPlatform } from './platform.js';
 import { registerSendText } from './send-text.js';
@@ -18,6 +19,7 @@ import { registerHookTarget } from './hook-target.js';
 export function registerCommands(program: Command, ctx: CliContext): void {
   registerPlatform(program, ctx);
   registerValidate(program, ctx);
+  registerSchema(program, ctx);
   registerSendText(program, ctx);
   registerSendMedia(program, ctx);
   registerSendLocation(program, ctx);

@@ -128,7 +128,7 @@ export async function runSend(
       warnings: result.verdict.warnings,
     },
   };
-  out.event(event, (e, c) => formatSent(e as unknown as SentEvent, c));
+  out.event(event, (e, c) => formatSent(e, c));
   if (result.problem) throw result.problem;
   return 0;
 }
