@@ -65,14 +65,22 @@ describe('listener: agent messages (spec 4.2)', () => {
 });
 
 describe('listener: requests that are not agent messages', () => {
-  it('answers 404 with a JSON error on an unknown path', async () => {
+  it('answers 404 with a JSON error on the root path', async () => {
     const h = await startListener();
-    const out = await post(`${h.listener.url}/a/b`, agentText());
+    const out = await post(`${h.listener.url}/`, agentText());
     expect(out).toMatchObject({ ok: true, status: 404 });
     expect(JSON.parse(out.ok ? out.body : '{}')).toMatchObject({ error: { code: 'not_found' } });
     expect(await h.waitForEvents(1)).toMatchObject([
-      { type: 'rejected-request', status: 404, path: '/a/b' },
+      { type: 'rejected-request', status: 404, path: '/' },
     ]);
+  });
+
+  it('takes the last path segment as the channel id, so an integrator URL may have a path', async () => {
+    const h = await startListener({ channel: 'shop' });
+    expect(await post(`${h.listener.url}/agent-messages/shop`, agentText())).toMatchObject({
+      status: 200,
+    });
+    expect(await h.waitForEvents(1)).toMatchObject([{ type: 'agent-message', channel: 'shop' }]);
   });
 
   it('serves only --channel when given', async () => {
