@@ -13,6 +13,7 @@ import {
   type PlatformEvent,
 } from '../platform/index.js';
 import { createListener, type Listener } from '../roles/integrator/index.js';
+import { createHookTarget, type HookTarget } from '../roles/hooks/index.js';
 import type { Conversation, Step } from './format.js';
 import { describeMismatches, matchPartial, resolveRefs } from './match.js';
 
@@ -76,7 +77,9 @@ interface World {
   clock: Clock;
   platform: Platform;
   listener?: Listener;
-  listenerJournal: Journal;
+  hookTarget?: HookTarget;
+  /** what each embedded role received, read into observations as it comes */
+  journals: { party: 'integrator' | 'hook'; journal: Journal; seen: number }[];
   observations: Observation[];
   channelUrl: string;
   close(): Promise<void>;
@@ -112,8 +115,21 @@ async function createWorld(options: ReplayOptions): Promise<World> {
     });
     integratorUrl = listener.url;
   }
+  const hookJournal = createJournal({ keep: 100_000 });
+  let hookTarget: HookTarget | undefined;
+  let hookUrl = options.hookUrl;
+  if (hookUrl === undefined && setup.hooks) {
+    hookTarget = await createHookTarget({
+      clock,
+      journal: hookJournal,
+      plan: planOf(setup.hooks.faults, options.seed),
+      ...(setup.hooks.replies ? { replies: setup.hooks.replies } : {}),
+    });
+    hookUrl = `${hookTarget.url}/hooks`;
+  }
   const platform = createPlatform({
     clock,
+    ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
     agentsOnline: setup.agents !== 'offline',
     strict: setup.strict ?? true,
     channels: [
@@ -134,32 +150,48 @@ async function createWorld(options: ReplayOptions): Promise<World> {
     clock,
     platform,
     ...(listener ? { listener } : {}),
-    listenerJournal,
+    ...(hookTarget ? { hookTarget } : {}),
+    journals: [
+      { party: 'integrator', journal: listenerJournal, seen: 0 },
+      { party: 'hook', journal: hookJournal, seen: 0 },
+    ],
     observations,
     channelUrl: platform.core.channelInfo(channel).url,
     async close() {
       await platform.close();
       await listener?.close(100);
+      await hookTarget?.close(100);
     },
   };
 }
 
-/** Pulls what the embedded roles received into the observation list. */
-function collect(world: World, seen: { listener: number }): void {
-  const entries = world.listenerJournal.entries();
-  for (const entry of entries) {
-    if (entry.seq <= seen.listener) continue;
-    seen.listener = entry.seq;
-    if (!entry.request.body) continue;
-    try {
-      const value: unknown = JSON.parse(entry.request.body);
+/**
+ * Pulls what the embedded roles received into the observation list; `$attempt` and
+ * `$reply` ride along so expectations can match the attempt number and the answer given.
+ */
+function collect(world: World): void {
+  for (const source of world.journals) {
+    for (const entry of source.journal.entries()) {
+      if (entry.seq <= source.seen) continue;
+      source.seen = entry.seq;
+      if (!entry.request.body) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(entry.request.body);
+      } catch {
+        continue; // not JSON: the role rejected it; nothing to match
+      }
+      let reply: unknown = entry.response?.body;
+      try {
+        if (typeof reply === 'string') reply = JSON.parse(reply);
+      } catch {
+        // keep the text
+      }
       world.observations.push({
-        party: 'integrator',
-        value: { ...(value as object), $attempt: entry.attempt },
+        party: source.party,
+        value: { ...(value as object), $attempt: entry.attempt, $reply: reply },
         consumed: false,
       });
-    } catch {
-      // not JSON: the listener rejected it; nothing to match
     }
   }
 }
@@ -172,7 +204,6 @@ function collect(world: World, seen: { listener: number }): void {
 export async function replayConversation(options: ReplayOptions): Promise<ConversationResult> {
   const wallStart = performance.now();
   const world = await createWorld(options);
-  const seen = { listener: 0 };
   const scope: Record<string, unknown> = {};
   const steps: StepResult[] = [];
   let failed = false;
@@ -195,7 +226,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
       const started = performance.now();
       let outcome: { ok: boolean; details: string[]; value?: unknown };
       try {
-        outcome = await runStep(world, step, scope, seen);
+        outcome = await runStep(world, step, scope);
       } catch (error) {
         outcome = { ok: false, details: [error instanceof Error ? error.message : String(error)] };
       }
@@ -282,7 +313,6 @@ async function runStep(
   world: World,
   step: Step,
   scope: Record<string, unknown>,
-  seen: { listener: number },
 ): Promise<{ ok: boolean; details: string[]; value?: unknown }> {
   const core = world.platform.core;
   if ('customer' in step) {
@@ -354,7 +384,8 @@ async function runStep(
     return { ok: true, details: [], value: { chatId: chat.id } };
   }
   if ('control' in step) {
-    const url = `${core.baseUrl}${step.control.path.startsWith('/') ? '' : '/'}${step.control.path}`;
+    const path = String(resolveRefs(step.control.path, scope));
+    const url = `${core.baseUrl}${path.startsWith('/') ? '' : '/'}${path}`;
     const body =
       step.control.body === undefined
         ? undefined
@@ -382,14 +413,13 @@ async function runStep(
     else await world.clock.sleep(step.advance);
     return { ok: true, details: [] };
   }
-  return expectStep(world, step.expect, scope, seen);
+  return expectStep(world, step.expect, scope);
 }
 
 async function expectStep(
   world: World,
   expectation: Extract<Step, { expect: unknown }>['expect'],
   scope: Record<string, unknown>,
-  seen: { listener: number },
 ): Promise<{ ok: boolean; details: string[]; value?: unknown }> {
   const party = (['integrator', 'bot', 'hook', 'event'] as const).find(
     (p) => expectation[p] !== undefined,
@@ -401,7 +431,7 @@ async function expectStep(
   const expected = resolveRefs(expectation[party], scope);
   let found: Observation | undefined;
   const look = (): boolean => {
-    collect(world, seen);
+    collect(world);
     found = world.observations.find(
       (o) => o.party === party && !o.consumed && matchPartial(expected, o.value).length === 0,
     );
