@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import { EventEmitter, setMaxListeners } from 'node:events';
 import { createClock, type Clock } from '../clock.js';
 import { createJournal, type Journal } from '../journal/journal.js';
 import type { ChannelInfo, PlatformEvent } from './events.js';
@@ -81,6 +81,8 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   emitter.setMaxListeners(0);
   const services: PlatformService[] = [];
   const controller = new AbortController();
+  // Every in-flight delivery listens on the platform's signal; hundreds may be in flight.
+  setMaxListeners(0, controller.signal);
   const inFlight = new Set<Promise<unknown>>();
 
   const core: PlatformCore = {

@@ -46,9 +46,11 @@ export async function runPlatform(
     : undefined;
   const clock = createClock({ timeScale: parseTimeScale(globals.timeScale) });
   const platformSecrets: string[] = [];
+  // Built once the secrets are known (the channels exist before the first request).
+  let redactor: ((text: string) => string) | undefined;
   const redact = globals.showSecrets
     ? undefined
-    : (text: string) => createRedactor(platformSecrets)(text);
+    : (text: string) => (redactor ??= createRedactor(platformSecrets))(text);
   const journal = createJournal({
     ...(flags.record ? { file: flags.record } : {}),
     ...(redact ? { redact } : {}),
