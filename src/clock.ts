@@ -70,7 +70,18 @@ export function createClock(options: ClockOptions = {}): Clock {
     now: () => (performance.now() - start) / timeScale,
     wallNow: () => performance.now() - start,
     setTimer(ms, fn) {
-      const handle = setTimeout(fn, Math.max(0, ms * timeScale));
+      // Node timers may fire up to ~1 ms before performance.now() says they are due; at a
+      // small time scale that is whole protocol seconds, so re-arm for what is left.
+      const due = performance.now() + Math.max(0, ms * timeScale);
+      let handle: ReturnType<typeof setTimeout>;
+      const arm = (wait: number): void => {
+        handle = setTimeout(() => {
+          const left = due - performance.now();
+          if (left > 0) arm(left);
+          else fn();
+        }, wait);
+      };
+      arm(Math.max(0, ms * timeScale));
       return { cancel: () => clearTimeout(handle) };
     },
     sleep: (ms, signal) => sleepOn(clock, ms, signal),

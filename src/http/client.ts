@@ -43,6 +43,23 @@ class TimeoutError extends Error {
  * @example const out = await postJson({ url, body: '{}', timeoutMs: 3000, clock });
  */
 export async function postJson(options: PostJsonOptions): Promise<PostOutcome> {
+  return exchange('POST', options);
+}
+
+export type GetTextOptions = Omit<PostJsonOptions, 'body' | 'chunked'>;
+
+/**
+ * GETs a URL and classifies what happened, like `postJson` (status endpoint, spec 4.1).
+ * @example const out = await getText({ url: `${channelUrl}/status`, timeoutMs: 3000, clock });
+ */
+export async function getText(options: GetTextOptions): Promise<PostOutcome> {
+  return exchange('GET', options);
+}
+
+async function exchange(
+  method: 'GET' | 'POST',
+  options: GetTextOptions & { body?: string; chunked?: boolean },
+): Promise<PostOutcome> {
   const { clock } = options;
   const started = clock.now();
   const wallStarted = clock.wallNow();
@@ -58,13 +75,20 @@ export async function postJson(options: PostJsonOptions): Promise<PostOutcome> {
   });
   const work = (async (): Promise<PostOutcome> => {
     try {
-      const payload = options.chunked
-        ? Readable.from([Buffer.from(options.body)], { objectMode: false })
-        : options.body;
+      const text = options.body;
+      const payload =
+        text === undefined
+          ? null
+          : options.chunked
+            ? Readable.from([Buffer.from(text)], { objectMode: false })
+            : text;
       const response = await request(options.url, {
-        method: 'POST',
+        method,
         body: payload,
-        headers: { 'content-type': 'application/json', ...options.headers },
+        headers:
+          text === undefined
+            ? { ...options.headers }
+            : { 'content-type': 'application/json', ...options.headers },
         signal: controller.signal,
         ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       });

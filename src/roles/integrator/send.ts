@@ -1,0 +1,250 @@
+import type { Dispatcher } from 'undici';
+import { createClock, type Clock } from '../../clock.js';
+import type { ValidationResult } from '../../contract/types.js';
+import { SvcError } from '../../errors.js';
+import { getText, postJson, type PostOutcome } from '../../http/client.js';
+import type { Journal } from '../../journal/index.js';
+import { checkKind } from './contract-check.js';
+import { kindOfChannelMessage } from './kinds.js';
+import { toRecordedVerdict, unknownKindVerdict } from './verdict.js';
+
+/** Default wait for the platform's reply; the spec gives none for this direction (assumed). */
+export const DEFAULT_SEND_TIMEOUT_MS = 10_000;
+
+export interface SendCustomerMessageOptions {
+  /** `{base_url}/<random_string>/<channel_public_id>` (spec 4.1) */
+  channelUrl: string;
+  /** the customer message (spec 2.1, 2.3, 2.4), e.g. from `buildTextMessage` */
+  payload: unknown;
+  clock?: Clock;
+  /** protocol ms for the whole exchange (default 10 s) */
+  timeoutMs?: number;
+  /** send even when the payload breaks the contract (to test the platform's handling) */
+  force?: boolean;
+  /** warnings count as errors */
+  strict?: boolean;
+  /** send with Transfer-Encoding: chunked */
+  chunked?: boolean;
+  dispatcher?: Dispatcher;
+  signal?: AbortSignal;
+  journal?: Journal;
+}
+
+export interface SendResult {
+  kind: string;
+  verdict: ValidationResult;
+  /** true when sent although the verdict is not ok (`force`) */
+  forced: boolean;
+  status: number;
+  body: string;
+  /** protocol ms from request to complete reply */
+  latencyMs: number;
+  wallMs: number;
+  /** set when the platform did not accept the message (404 unknown channel, other statuses) */
+  problem?: SvcError;
+}
+
+/**
+ * Validates a customer message, POSTs it to the channel URL (spec 4.1) and classifies the reply.
+ * Throws `SvcError`: invalid payload (input, unless `force`), unreachable or timeout (network).
+ * @example const r = await sendCustomerMessage({ channelUrl, payload: buildTextMessage({ sender: { id: 'c1' }, text: 'hi' }) });
+ */
+export async function sendCustomerMessage(
+  options: SendCustomerMessageOptions,
+): Promise<SendResult> {
+  const url = checkChannelUrl(options.channelUrl);
+  const kind = kindOfChannelMessage('customer', options.payload) ?? 'channel.customer.text';
+  const verdict =
+    kindOfChannelMessage('customer', options.payload) === undefined
+      ? unknownKindVerdict(kind, '2.1', 'must be text, typein, typeout or a media type of spec 2.4')
+      : checkKind(kind, options.payload, options.strict ? { strict: true } : {});
+  const forced = !verdict.ok;
+  if (forced && !options.force) {
+    throw new SvcError(
+      'SVC_E_INVALID_PAYLOAD',
+      'input',
+      `Could not send: the payload breaks the contract (${verdict.errors.length} error(s)).`,
+      'Fix the fields listed, or pass --force to send it anyway and watch how the platform handles it.',
+      { details: { issues: [...verdict.errors, ...verdict.warnings] } },
+    );
+  }
+  const body = JSON.stringify(options.payload);
+  const clock = options.clock ?? createClock();
+  const startedAt = clock.now();
+  const outcome = await postJson({
+    url,
+    body,
+    chunked: options.chunked ?? false,
+    timeoutMs: options.timeoutMs ?? DEFAULT_SEND_TIMEOUT_MS,
+    clock,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  });
+  options.journal?.record({
+    protocolMs: startedAt,
+    iface: 'channel',
+    direction: 'out',
+    kind,
+    request: { method: 'POST', url, body },
+    ...outcomeFields(outcome),
+    verdict: toRecordedVerdict(verdict),
+    ...(forced ? { notes: ['sent with --force'] } : {}),
+  });
+  if (!outcome.ok) throw unreachable('send the message', url, outcome);
+  const result: SendResult = {
+    kind,
+    verdict,
+    forced,
+    status: outcome.status,
+    body: outcome.body,
+    latencyMs: outcome.durationMs,
+    wallMs: outcome.wallMs,
+  };
+  const problem = classifyStatus(outcome.status, outcome.body, 'send the message');
+  return problem ? { ...result, problem } : result;
+}
+
+export interface GetChannelStatusOptions {
+  channelUrl: string;
+  clock?: Clock;
+  timeoutMs?: number;
+  dispatcher?: Dispatcher;
+  signal?: AbortSignal;
+  journal?: Journal;
+}
+
+export interface ChannelStatus {
+  /** spec 3: body `1` = agents online, `0` = unavailable */
+  availability: 'online' | 'offline';
+  status: number;
+  body: string;
+  latencyMs: number;
+  wallMs: number;
+}
+
+/**
+ * GETs `<channelUrl>/status` (spec 4.1) and reads the body `0` / `1` (spec 3).
+ * Throws `SvcError`: 404 or another body (contract), unreachable or timeout (network).
+ * @example (await getChannelStatus({ channelUrl })).availability // 'online'
+ */
+export async function getChannelStatus(options: GetChannelStatusOptions): Promise<ChannelStatus> {
+  const url = `${checkChannelUrl(options.channelUrl).replace(/\/+$/, '')}/status`;
+  const clock = options.clock ?? createClock();
+  const startedAt = clock.now();
+  const outcome = await getText({
+    url,
+    timeoutMs: options.timeoutMs ?? DEFAULT_SEND_TIMEOUT_MS,
+    clock,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  });
+  const text = outcome.ok ? outcome.body.trim() : '';
+  const bodyOk = text === '0' || text === '1';
+  options.journal?.record({
+    protocolMs: startedAt,
+    iface: 'channel',
+    direction: 'out',
+    kind: 'channel.status',
+    request: { method: 'GET', url },
+    ...outcomeFields(outcome),
+    ...(outcome.ok && outcome.status === 200
+      ? {
+          verdict: {
+            ok: bodyOk,
+            errors: bodyOk ? [] : ['(body): must be 0 or 1 (spec 3)'],
+            warnings: [],
+          },
+        }
+      : {}),
+  });
+  if (!outcome.ok) throw unreachable('read the channel status', url, outcome);
+  const problem = classifyStatus(outcome.status, outcome.body, 'read the channel status');
+  if (problem) throw problem;
+  if (!bodyOk) {
+    throw new SvcError(
+      'SVC_E_STATUS_BODY',
+      'contract',
+      `Could not read the channel status: the body is ${JSON.stringify(outcome.body.slice(0, 80))}, expected 0 or 1 (spec 3).`,
+    );
+  }
+  return {
+    availability: text === '1' ? 'online' : 'offline',
+    status: outcome.status,
+    body: outcome.body,
+    latencyMs: outcome.durationMs,
+    wallMs: outcome.wallMs,
+  };
+}
+
+function checkChannelUrl(channelUrl: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(channelUrl);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new SvcError(
+      'SVC_E_CHANNEL_URL',
+      'input',
+      `Could not use the channel URL ${JSON.stringify(channelUrl)}: it is not an http(s) URL.`,
+      'The platform shows it in the channel settings: {base_url}/<random_string>/<channel_public_id>.',
+    );
+  }
+  return channelUrl;
+}
+
+/** spec 4.1: 404 when no channel has that public id; other non-200: contact support. */
+function classifyStatus(status: number, body: string, action: string): SvcError | undefined {
+  if (status === 200) return undefined;
+  if (status === 404) {
+    return new SvcError(
+      'SVC_E_UNKNOWN_CHANNEL',
+      'contract',
+      `Could not ${action}: no channel has that public id (HTTP 404, spec 4.1).`,
+      'Check --channel-url: copy it again from the channel settings.',
+    );
+  }
+  return new SvcError(
+    'SVC_E_CHANNEL_STATUS',
+    'contract',
+    `Could not ${action}: the platform answered HTTP ${status} (spec 4.1 expects 200): ${body.slice(0, 200)}`,
+    "Spec 4.1: a status other than 200 means contacting the platform's support.",
+  );
+}
+
+function unreachable(
+  action: string,
+  url: string,
+  outcome: Extract<PostOutcome, { ok: false }>,
+): SvcError {
+  const code = outcome.reason === 'timeout' ? 'SVC_E_TIMEOUT' : 'SVC_E_UNREACHABLE';
+  return new SvcError(
+    code,
+    'network',
+    `Could not ${action}: ${outcome.message} (${new URL(url).host}).`,
+    outcome.reason === 'timeout'
+      ? 'Raise --timeout, or check the platform.'
+      : 'Check --channel-url and that the platform is up.',
+    { details: { reason: outcome.reason, latencyMs: outcome.durationMs } },
+  );
+}
+
+function outcomeFields(outcome: PostOutcome): {
+  response?: { status: number; headers: Record<string, string>; body: string };
+  failure?: { reason: string; message: string };
+  durationMs: number;
+  wallMs: number;
+} {
+  return outcome.ok
+    ? {
+        response: { status: outcome.status, headers: outcome.headers, body: outcome.body },
+        durationMs: outcome.durationMs,
+        wallMs: outcome.wallMs,
+      }
+    : {
+        failure: { reason: outcome.reason, message: outcome.message },
+        durationMs: outcome.durationMs,
+        wallMs: outcome.wallMs,
+      };
+}
