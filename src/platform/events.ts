@@ -1,4 +1,8 @@
 import type { ContractIssue } from '../contract/types.js';
+// The bot service's events (interface B) live in bot-events.ts.
+import type { BotPlatformEvent } from './bot-events.js';
+
+export type { BotPlatformEvent } from './bot-events.js';
 
 /**
  * Everything the simulator reports, as one discriminated union on `type`. The CLI renders
@@ -74,7 +78,8 @@ export type PlatformEvent =
       message: string;
       protocolMs: number;
     }
-  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; protocolMs: number };
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; protocolMs: number }
+  | BotPlatformEvent;
 
 export interface ChannelInfo {
   id: string;
