@@ -41,7 +41,7 @@ describe('listener: agent messages (spec 4.2)', () => {
     const event = only(await h.waitForEvents(1));
     expect(event.verdict.ok).toBe(false);
     expect(event.verdict.errors.map((i) => i.path)).toEqual(
-      expect.arrayContaining(['recipient.id', 'message.text']),
+      expect.arrayContaining(['recipient', 'message.text']),
     );
   });
 

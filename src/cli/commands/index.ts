@@ -2,6 +2,12 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { registerValidate } from './validate.js';
 import { registerPlatform } from './platform.js';
+import { registerSendText } from './send-text.js';
+import { registerSendMedia } from './send-media.js';
+import { registerSendLocation } from './send-location.js';
+import { registerTyping } from './typing.js';
+import { registerStatus } from './status.js';
+import { registerListen } from './listen.js';
 
 /**
  * Every command, registered in the order `--help` lists them. Command modules are thin and
@@ -10,4 +16,10 @@ import { registerPlatform } from './platform.js';
 export function registerCommands(program: Command, ctx: CliContext): void {
   registerPlatform(program, ctx);
   registerValidate(program, ctx);
+  registerSendText(program, ctx);
+  registerSendMedia(program, ctx);
+  registerSendLocation(program, ctx);
+  registerTyping(program, ctx);
+  registerStatus(program, ctx);
+  registerListen(program, ctx);
 }

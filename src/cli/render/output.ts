@@ -2,7 +2,10 @@ import type { ChalkInstance } from 'chalk';
 import type { CliContext } from '../context.js';
 import { makeChalk } from './style.js';
 
-/** Any event a core emits: a discriminated union on `type` (see each core's event types). */
+/**
+ * Any event a core emits: a discriminated union on `type` (see each core's event types).
+ * No index signature, so a core's event interfaces are OutputEvents as they are.
+ */
 export interface OutputEvent {
   type: string;
 }

@@ -8,7 +8,12 @@ export {
   type MediaFields,
   type CustomerPayload,
 } from './payloads.js';
-export { MEDIA_TYPES, isMediaType, kindOfChannelMessage, type MediaType } from './kinds.js';
+export {
+  FILE_MEDIA_TYPES,
+  isFileMediaType,
+  kindOfChannelMessage,
+  type FileMediaType,
+} from './kinds.js';
 export {
   sendCustomerMessage,
   getChannelStatus,
@@ -19,7 +24,7 @@ export {
   type ChannelStatus,
 } from './send.js';
 export { createListener, type ListenerOptions, type Listener } from './listener.js';
-export { checkKind, detectChannelKind, usesContractSchemas } from './contract-check.js';
+
 export type {
   ListenerEvent,
   ListeningEvent,

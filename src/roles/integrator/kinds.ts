@@ -2,17 +2,25 @@
  * Chat-channel kinds (interface A) as the contract names them: `channel.<side>.<variant>`.
  * The message `type` picks the variant (spec 2.1, 2.3, 2.4).
  */
-export const MEDIA_TYPES = ['video', 'audio', 'voice', 'photo', 'sticker', 'document'] as const;
-export type MediaType = (typeof MEDIA_TYPES)[number];
+/** The file-carrying media types (spec 2.4); `location` is built apart, from coordinates. */
+export const FILE_MEDIA_TYPES = [
+  'video',
+  'audio',
+  'voice',
+  'photo',
+  'sticker',
+  'document',
+] as const;
+export type FileMediaType = (typeof FILE_MEDIA_TYPES)[number];
 
 /** Who wrote a channel message: the customer (to the platform) or the agent (to the integrator). */
 export type ChannelSide = 'customer' | 'agent';
 
-export type ChannelVariant = 'text' | 'typing' | MediaType | 'location';
+export type ChannelVariant = 'text' | 'typing' | FileMediaType | 'location';
 
 /** True for the six file-carrying media types of spec 2.4. */
-export function isMediaType(value: unknown): value is MediaType {
-  return typeof value === 'string' && (MEDIA_TYPES as readonly string[]).includes(value);
+export function isFileMediaType(value: unknown): value is FileMediaType {
+  return typeof value === 'string' && (FILE_MEDIA_TYPES as readonly string[]).includes(value);
 }
 
 /**
@@ -23,7 +31,7 @@ export function variantOfType(type: unknown): ChannelVariant | undefined {
   if (type === 'text' || type === 'location') return type;
   // spec 2.3: typein starts typing, typeout ends it
   if (type === 'typein' || type === 'typeout') return 'typing';
-  if (isMediaType(type)) return type;
+  if (isFileMediaType(type)) return type;
   return undefined;
 }
 

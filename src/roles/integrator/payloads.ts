@@ -1,4 +1,4 @@
-import type { MediaType } from './kinds.js';
+import type { FileMediaType } from './kinds.js';
 
 /** The customer as the integrator describes it (spec 2.1); only `id` is required. */
 export interface SenderFields {
@@ -64,7 +64,7 @@ export function buildTextMessage(options: BuildBase & { text: string }): Custome
  * @example buildMediaMessage({ sender: { id: 'c1' }, type: 'photo', media: { file: 'https://x/a.png', fileName: 'a.png', fileSize: 10 } })
  */
 export function buildMediaMessage(
-  options: BuildBase & { type: MediaType; media: MediaFields },
+  options: BuildBase & { type: FileMediaType; media: MediaFields },
 ): CustomerPayload {
   const m = options.media;
   return {

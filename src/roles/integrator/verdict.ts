@@ -1,4 +1,5 @@
-import type { ContractIssue, ValidationResult } from '../../contract/types.js';
+import { formatIssue } from '../../contract/index.js';
+import type { ValidationResult } from '../../contract/types.js';
 
 /** A verdict as the journal stores it: issues flattened to `path: rule (spec X)` lines. */
 export interface RecordedVerdict {
@@ -7,17 +8,12 @@ export interface RecordedVerdict {
   warnings: string[];
 }
 
-/** One issue as a journal line; the CLI renders issues itself (src/cli/render). */
-export function issueLine(issue: ContractIssue): string {
-  return `${issue.path || '(root)'}: ${issue.rule} (spec ${issue.spec})`;
-}
-
 /** @example toRecordedVerdict(result) // { ok: false, errors: ['sender.id: required ... (spec 2.1)'], warnings: [] } */
 export function toRecordedVerdict(result: ValidationResult): RecordedVerdict {
   return {
     ok: result.ok,
-    errors: result.errors.map(issueLine),
-    warnings: result.warnings.map(issueLine),
+    errors: result.errors.map(formatIssue),
+    warnings: result.warnings.map(formatIssue),
   };
 }
 

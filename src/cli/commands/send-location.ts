@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import { action, globalFlags } from '../action.js';
+import type { CliContext } from '../context.js';
+import { addSendFlags, SEND_HELP_AFTER } from './send-flags.js';
+
+/** `send-location --latitude --longitude` (spec 2.4). */
+export function registerSendLocation(program: Command, ctx: CliContext): void {
+  const command = program
+    .command('send-location')
+    .description('send a customer geo-location message (spec 2.4)')
+    .option('--latitude <deg>', 'latitude (required)')
+    .option('--longitude <deg>', 'longitude (required)');
+  addSendFlags(command)
+    .addHelpText(
+      'after',
+      `${SEND_HELP_AFTER}
+
+Example:
+  $ svc-cli send-location --latitude 55.7558 --longitude=-37.6173 --sender-id c-1`,
+    )
+    .action(
+      action(ctx, async (_opts: unknown, cmd: Command) => {
+        const { runSend } = await import('./send-run.js');
+        return runSend(ctx, 'location', globalFlags(cmd) as Record<string, unknown>);
+      }),
+    );
+}

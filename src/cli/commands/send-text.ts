@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import { action, globalFlags } from '../action.js';
+import type { CliContext } from '../context.js';
+import { addSendFlags, SEND_HELP_AFTER } from './send-flags.js';
+
+/** `send-text <text>`: a customer text message to the channel URL (spec 2.1, 4.1). */
+export function registerSendText(program: Command, ctx: CliContext): void {
+  const command = program
+    .command('send-text')
+    .description('send a customer text message to the platform (interface A, spec 2.1)')
+    .argument('<text>', 'message text (over 1000 characters the platform cuts it)');
+  addSendFlags(command)
+    .addHelpText(
+      'after',
+      `${SEND_HELP_AFTER}
+
+Example:
+  $ svc-cli send-text "Hello" --channel-url https://svc.example/r4nd0m/ch-1 --sender-id c-1`,
+    )
+    .action(
+      action(ctx, async (text: string, _opts: unknown, cmd: Command) => {
+        const { runSend } = await import('./send-run.js');
+        return runSend(ctx, 'text', { ...globalFlags(cmd), text }, { text: '<text>' });
+      }),
+    );
+}

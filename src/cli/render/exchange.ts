@@ -1,0 +1,155 @@
+/**
+ * One aligned, coloured line per exchange, for every role and the platform alike: the
+ * integrator's listener, its sends, and later the simulator's deliveries.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { ContractIssue } from '../../contract/types.js';
+import type {
+  AgentMessageEvent,
+  ListenerEvent,
+  ListeningEvent,
+  RejectedRequestEvent,
+} from '../../roles/integrator/events.js';
+
+/** A cell of an exchange line: text padded to `width`, then coloured. */
+export interface Cell {
+  text: string;
+  width?: number;
+  color?: (s: string) => string;
+}
+
+/** Joins cells with two spaces, padding before colouring so columns stay aligned. */
+export function formatExchangeLine(cells: readonly Cell[]): string {
+  return cells
+    .map((cell) => {
+      const padded = cell.width === undefined ? cell.text : cell.text.padEnd(cell.width);
+      return cell.color ? cell.color(padded) : padded;
+    })
+    .join('  ')
+    .trimEnd();
+}
+
+/** `path: rule (spec X)`, the conventions.md 4 template. */
+export function formatIssueLine(issue: ContractIssue): string {
+  const where = issue.path === '' ? '(root)' : issue.path;
+  return issue.spec === ''
+    ? `${where}: ${issue.rule}`
+    : `${where}: ${issue.rule} (spec ${issue.spec})`;
+}
+
+/** Issues as indented continuation lines: errors red, warnings yellow. */
+export function formatIssueLines(
+  errors: readonly ContractIssue[],
+  warnings: readonly ContractIssue[],
+  c: ChalkInstance,
+): string[] {
+  return [
+    ...errors.map((i) => `    ${c.red('✗')} ${formatIssueLine(i)}`),
+    ...warnings.map((i) => `    ${c.yellow('!')} ${formatIssueLine(i)}`),
+  ];
+}
+
+export const formatMs = (ms: number): string => `${Math.round(ms)}ms`;
+
+const statusColor = (status: number, c: ChalkInstance) =>
+  status >= 200 && status < 300 ? c.green : status >= 400 ? c.red : c.yellow;
+
+/** The first line a serving command prints: the URL to give the platform. */
+export function formatListening(event: ListeningEvent, c: ChalkInstance): string {
+  const path = event.channel === undefined ? '<channel_public_id>' : event.channel;
+  return `${c.cyan('listening')}  ${c.bold(event.url)}  ${c.dim(
+    `give the platform this integrator URL; agent messages arrive as POST ${event.url}/${path}`,
+  )}`;
+}
+
+/** `#3  attempt 2  ch-42  channel.agent.text  chunked  ✓  status:500  → 500  12ms` */
+export function formatAgentMessage(event: AgentMessageEvent, c: ChalkInstance): string {
+  const reply =
+    'status' in event.reply
+      ? { text: `→ ${event.reply.status}`, color: statusColor(event.reply.status, c) }
+      : { text: `→ ${event.reply.noReply}`, color: c.red };
+  const line = formatExchangeLine([
+    { text: `#${event.request}`, width: 4, color: c.dim },
+    { text: `attempt ${event.attempt}`, width: 9 },
+    { text: event.channel, width: 12, color: c.cyan },
+    { text: event.kind, width: 24 },
+    { text: event.transfer, width: 14, color: c.dim },
+    event.verdict.ok ? { text: '✓', color: c.green } : { text: '✗', color: c.red },
+    { text: event.fault, width: 12, color: event.fault === 'none' ? c.dim : c.magenta },
+    { text: reply.text, width: 7, color: reply.color },
+    { text: formatMs(event.durationMs), color: c.dim },
+  ]);
+  return [line, ...formatIssueLines(event.verdict.errors, event.verdict.warnings, c)].join('\n');
+}
+
+/** A request that was not an agent message (404 path, 405, 413, bad JSON). */
+export function formatRejected(event: RejectedRequestEvent, c: ChalkInstance): string {
+  return formatExchangeLine([
+    { text: '#-', width: 4, color: c.dim },
+    { text: `${event.method} ${event.path}`, width: 46 },
+    { text: '✗', color: c.red },
+    { text: event.code, width: 12, color: c.yellow },
+    { text: `→ ${event.status}`, width: 7, color: c.red },
+    { text: event.message, color: c.dim },
+  ]);
+}
+
+/** Every listener event as a human line. */
+export function formatListenerEvent(event: ListenerEvent, c: ChalkInstance): string {
+  switch (event.type) {
+    case 'agent-message':
+      return formatAgentMessage(event, c);
+    case 'rejected-request':
+      return formatRejected(event, c);
+    case 'listener-error':
+      return `${c.red('error')}  ${event.message}`;
+    default: {
+      const never: never = event;
+      throw new Error(`unknown event ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** What a send command prints (`--json`: this object as one NDJSON line). */
+export interface SentEvent {
+  type: 'sent';
+  kind: string;
+  status: number;
+  latencyMs: number;
+  body: string;
+  forced: boolean;
+  verdict: { ok: boolean; errors: ContractIssue[]; warnings: ContractIssue[] };
+}
+
+/** `200  channel.customer.text  14ms  {"result":"ok"}` */
+export function formatSent(event: SentEvent, c: ChalkInstance): string {
+  const line = formatExchangeLine([
+    { text: String(event.status), width: 3, color: statusColor(event.status, c) },
+    { text: event.kind, width: 27 },
+    { text: formatMs(event.latencyMs), width: 6, color: c.dim },
+    { text: event.body.length > 200 ? `${event.body.slice(0, 200)}…` : event.body },
+    ...(event.forced ? [{ text: '(sent with --force)', color: c.yellow }] : []),
+  ]);
+  return [line, ...formatIssueLines(event.verdict.errors, event.verdict.warnings, c)].join('\n');
+}
+
+/** What `status` prints. */
+export interface StatusEvent {
+  type: 'status';
+  availability: 'online' | 'offline';
+  status: number;
+  body: string;
+  latencyMs: number;
+}
+
+export function formatStatus(event: StatusEvent, c: ChalkInstance): string {
+  return formatExchangeLine([
+    {
+      text: event.availability,
+      width: 7,
+      color: event.availability === 'online' ? c.green : c.yellow,
+    },
+    { text: `body ${event.body.trim()}`, width: 6, color: c.dim },
+    { text: formatMs(event.latencyMs), color: c.dim },
+  ]);
+}
