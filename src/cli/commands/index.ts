@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { registerValidate } from './validate.js';
 import { registerPlatform } from './platform.js';
+import { registerBotSim } from './bot-sim.js';
 import { registerSendText } from './send-text.js';
 import { registerSendMedia } from './send-media.js';
 import { registerSendLocation } from './send-location.js';
@@ -15,6 +16,7 @@ import { registerListen } from './listen.js';
  */
 export function registerCommands(program: Command, ctx: CliContext): void {
   registerPlatform(program, ctx);
+  registerBotSim(program, ctx);
   registerValidate(program, ctx);
   registerSendText(program, ctx);
   registerSendMedia(program, ctx);

@@ -16,6 +16,7 @@ import { createOutput, type Output } from '../render/output.js';
 import { formatPlatformEvent } from '../render/platform-events.js';
 import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
 import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+import { botOptions, botUrls, printBotBanner } from './platform-bot.js';
 
 /** `svc-cli platform`: flags -> simulator -> rendered events, until SIGINT/SIGTERM. */
 export async function runPlatform(
@@ -39,7 +40,10 @@ export async function runPlatform(
     ...(flags.record ? { file: flags.record } : {}),
     ...(redact ? { redact } : {}),
   });
+  const bot = botOptions(flags);
+  if (bot) platformSecrets.push(bot.token, ...(bot.auth ? [bot.auth.clientSecret] : []));
   const platform = createPlatform({
+    ...(bot ? { bot } : {}),
     clock,
     journal,
     agentsOnline: flags.agents !== 'offline',
@@ -67,10 +71,17 @@ export async function runPlatform(
   });
   const channels = [...core.state.channels.values()].map((c) => core.channelInfo(c));
   out.event(
-    { type: 'listening', url: server.url, controlUrl: `${server.url}/_sim`, channels },
+    {
+      type: 'listening',
+      url: server.url,
+      controlUrl: `${server.url}/_sim`,
+      channels,
+      ...(bot ? { bot: botUrls(server.url, bot, Boolean(globals.showSecrets)) } : {}),
+    },
     () => undefined,
   );
   printBanner(out, server.url, channels, integratorUrl, Boolean(globals.showSecrets));
+  if (bot) printBotBanner(out, server.url, bot, Boolean(globals.showSecrets));
 
   const stopConsole =
     flags.console && !globals.json ? startConsole(ctx, core, out) : () => undefined;
