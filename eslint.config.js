@@ -55,6 +55,28 @@ export default tseslint.config(
     },
   },
   {
+    // The page-script double ships in a browser bundle: keep it small and self-contained.
+    files: ['src/widget/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: uiLibraries,
+              message: 'Only src/cli may use terminal libraries; the core emits events.',
+            },
+            {
+              group: ['zod', 'zod/*', 'node:*', '../*', '../**'],
+              message:
+                'src/widget is bundled for the browser: no zod, no Node built-ins, nothing outside src/widget.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*', 'eslint.config.js', 'vitest.config.ts'],
     rules: {
       'no-console': 'off',
@@ -68,5 +90,22 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // Plain Node scripts (build helpers, benchmarks) print and use Node's globals.
+    files: ['scripts/**/*.{js,mjs}', 'bench/**/*.{js,mjs}'],
+    languageOptions: {
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+        performance: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setImmediate: 'readonly',
+      },
+    },
+    rules: { 'no-console': 'off' },
   },
 );

@@ -103,7 +103,10 @@ export interface VirtualClock extends Clock {
   advance(ms: number): Promise<void>;
   /** Protocol time of the next pending timer, if any. */
   nextTimerAt(): number | undefined;
-  /** Resolves once no tracked work is in flight and the microtask/IO queue had a turn. */
+  /**
+   * Resolves once no tracked work is in flight (or what is in flight made no progress for
+   * a few event-loop rounds: it waits on this clock) and the IO queue had a turn.
+   */
   settle(): Promise<void>;
   /**
    * Lets tracked work finish, then jumps to the next timer, until `done()` is true or no
@@ -113,12 +116,15 @@ export interface VirtualClock extends Clock {
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** One turn of the event loop through its poll phase (where socket IO is delivered). */
+const idleRound = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
 
 /**
  * A clock that only moves when told: a 9 s redelivery series takes milliseconds.
  * @example const clock = createVirtualClock(); await clock.runUntil(() => delivered);
  */
-export function createVirtualClock(): VirtualClock {
+export function createVirtualClock(options: { settleRounds?: number } = {}): VirtualClock {
+  const settleRounds = options.settleRounds ?? 8;
   let current = 0;
   let seq = 0;
   let inFlight = 0;
@@ -138,12 +144,23 @@ export function createVirtualClock(): VirtualClock {
     if (i >= 0) timers.splice(i, 1);
   };
 
+  // Wakes settle() whenever tracked work ends.
+  let wake: (() => void) | undefined;
   const settle = async (): Promise<void> => {
-    // Give sockets and promise chains a few turns; wait while tracked work is in flight.
-    for (let i = 0; i < 3 || inFlight > 0; i++) {
-      await tick();
-      if (i > 100_000) break;
+    for (let i = 0; i < 3; i++) await tick();
+    // Wait for tracked work (an HTTP attempt) to finish. Loopback IO that is ready arrives
+    // within a few event-loop rounds; work that makes no progress for `settleRounds` rounds
+    // waits on this clock (a peer that hangs until our timeout, a body that trickles).
+    while (inFlight > 0) {
+      let changed = false;
+      wake = () => {
+        changed = true;
+      };
+      for (let round = 0; round < settleRounds && !changed; round++) await idleRound();
+      if (!changed) break;
+      for (let i = 0; i < 3; i++) await tick();
     }
+    wake = undefined;
   };
 
   const clock: VirtualClock = {
@@ -166,6 +183,7 @@ export function createVirtualClock(): VirtualClock {
       inFlight++;
       return work.finally(() => {
         inFlight--;
+        wake?.();
       });
     },
     nextTimerAt: () => due()?.at,

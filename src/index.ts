@@ -14,3 +14,10 @@ export type {
   ValidateOptions,
   Severity,
 } from './contract/types.js';
+export {
+  validateInputs,
+  type ValidateInputsOptions,
+  type ValidateEvent,
+  type ValidateResultEvent,
+  type ValidateSummaryEvent,
+} from './contract/run-validate.js';

@@ -90,7 +90,7 @@ export function detectKind(value: unknown): DetectResult {
   if (includes(CHAT_MODES, value)) return { kind: 'widget.chatMode.result' };
   if (!isObject(value)) {
     return {
-      reason: `a ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value} is no payload of the spec`,
+      reason: `${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`} is no payload of the spec`,
     };
   }
   if (has(value, 'event_name')) {

@@ -201,9 +201,11 @@ export function numberLike(
   const text = z
     .string(tag(spec, { rule }))
     .regex(options.integer ? /^-?\d+$/ : NUMERIC, tag(spec, { code: 'invalid_type', rule }));
+  const pattern = options.integer ? /^-?\d+$/ : NUMERIC;
   const unionTag = tag(spec, { code: 'invalid_type', rule, ...requiredRule(options.required) });
   return z.union([num, text], unionTag).check((ctx) => {
-    if (typeof ctx.value === 'string') {
+    // Only a string that is a number drifts; any other string is already an error.
+    if (typeof ctx.value === 'string' && pattern.test(ctx.value)) {
       pushWarning(
         ctx,
         'type_drift',
@@ -225,7 +227,7 @@ export function positiveInt(spec: string, required?: string) {
     .regex(POSITIVE_INTEGER, tag(spec, { code: 'not_positive_integer', rule }));
   const unionTag = tag(spec, { code: 'not_positive_integer', rule, ...requiredRule(required) });
   return z.union([num, text], unionTag).check((ctx) => {
-    if (typeof ctx.value === 'string') {
+    if (typeof ctx.value === 'string' && POSITIVE_INTEGER.test(ctx.value)) {
       pushWarning(
         ctx,
         'type_drift',

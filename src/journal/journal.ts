@@ -65,7 +65,7 @@ export interface Journal {
 export function createJournal(options: JournalOptions = {}): Journal {
   const keep = options.keep ?? 10_000;
   const redact = options.redact;
-  const recent: ExchangeRecord[] = [];
+  let recent: ExchangeRecord[] = [];
   const isHar = options.file?.toLowerCase().endsWith('.har') ?? false;
   const allForHar: ExchangeRecord[] = [];
   let fd: number | undefined = options.file && !isHar ? openSync(options.file, 'a') : undefined;
@@ -105,7 +105,8 @@ export function createJournal(options: JournalOptions = {}): Journal {
         ? (JSON.parse(redact(JSON.stringify(record))) as ExchangeRecord)
         : record;
       recent.push(stored);
-      if (recent.length > keep) recent.splice(0, recent.length - keep);
+      // Trim in batches: amortised O(1) per record instead of shifting the array each time.
+      if (recent.length >= keep * 2) recent = recent.slice(-keep);
       if (options.file && !closed) {
         if (isHar) {
           allForHar.push(stored);
@@ -120,7 +121,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       }
       return stored;
     },
-    entries: () => recent,
+    entries: () => (recent.length > keep ? recent.slice(-keep) : recent),
     get count() {
       return count;
     },

@@ -3,6 +3,7 @@ import type { ContractIssue } from '../contract/types.js';
 import type { BotPlatformEvent } from './bot-events.js';
 
 export type { BotPlatformEvent } from './bot-events.js';
+import type { HookPlatformEvent } from './hooks/events.js';
 
 /**
  * Everything the simulator reports, as one discriminated union on `type`. The CLI renders
@@ -79,7 +80,8 @@ export type PlatformEvent =
       protocolMs: number;
     }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; protocolMs: number }
-  | BotPlatformEvent;
+  | BotPlatformEvent
+  | HookPlatformEvent;
 
 export interface ChannelInfo {
   id: string;
@@ -130,3 +132,5 @@ export interface DeliveryDoneEvent {
 }
 
 export type PlatformEventType = PlatformEvent['type'];
+
+export type { HookPlatformEvent } from './hooks/events.js';

@@ -4,8 +4,13 @@ import { createControlApi } from './control-api.js';
 import { servePlatform, type ServePlatformOptions } from './http-adapter.js';
 import type { RunningServer } from '../http/server.js';
 import { createBotService } from './bot-service.js';
+import { createHookService, type HookServiceOptions } from './hook-service.js';
+import { createHookControl } from './hooks/control.js';
 
-export type PlatformOptions = PlatformCoreOptions;
+export interface PlatformOptions extends PlatformCoreOptions {
+  /** send event hooks here (spec 4.4, 6.2); no hooks when absent */
+  hooks?: HookServiceOptions;
+}
 
 export interface Platform {
   readonly core: PlatformCore;
@@ -21,9 +26,11 @@ export interface Platform {
  */
 export function createPlatform(options: PlatformOptions = {}): Platform {
   const core = createPlatformCore(options);
+  core.use(createHookControl(core)); // before the control API: its /_sim/ default is a 404
   core.use(createControlApi(core));
   // before the channel: its /webhooks/<provider_id> would look like a channel URL
   if (options.bot) core.use(createBotService(core, options.bot));
+  if (options.hooks) core.use(createHookService(core, options.hooks));
   core.use(createChannelService(core));
   let server: RunningServer | undefined;
   return {
@@ -83,3 +90,10 @@ export type { BotAuthOptions } from './bot-outbound.js';
 export { DEFAULT_BOT_RATE_LIMIT, parseRateLimit, type RateLimit } from './bot-rate-limit.js';
 export { deliverToCustomer, type CustomerSender } from './customer-delivery.js';
 export type { BotPlatformEvent } from './bot-events.js';
+export {
+  createHookService,
+  judgeHookReply,
+  hookPolicyOf,
+  type HookServiceOptions,
+} from './hook-service.js';
+export * from './hooks/index.js';

@@ -1,27 +1,35 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
 import { registerPlatform } from './platform.js';
 import { registerBotSim } from './bot-sim.js';
+import { registerReplay } from './replay.js';
 import { registerSendText } from './send-text.js';
 import { registerSendMedia } from './send-media.js';
 import { registerSendLocation } from './send-location.js';
 import { registerTyping } from './typing.js';
 import { registerStatus } from './status.js';
 import { registerListen } from './listen.js';
+import { registerHookFire } from './hook-fire.js';
+import { registerHookTarget } from './hook-target.js';
 
 /**
  * Every command, registered in the order `--help` lists them. Command modules are thin and
  * import their core lazily inside the action.
  */
 export function registerCommands(program: Command, ctx: CliContext): void {
+  registerReplay(program, ctx);
   registerPlatform(program, ctx);
   registerBotSim(program, ctx);
   registerValidate(program, ctx);
+  registerSchema(program, ctx);
   registerSendText(program, ctx);
   registerSendMedia(program, ctx);
   registerSendLocation(program, ctx);
   registerTyping(program, ctx);
   registerStatus(program, ctx);
   registerListen(program, ctx);
+  registerHookFire(program, ctx);
+  registerHookTarget(program, ctx);
 }

@@ -1,16 +1,82 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { SvcError } from '../../errors.js';
-import { action } from '../action.js';
+import { action, globalFlags } from '../action.js';
+import { createBufferedWriter } from '../render/buffered.js';
+import { createOutput } from '../render/output.js';
 
+interface ValidateFlags {
+  kind?: string;
+  strict?: boolean;
+  checkExpectations?: boolean;
+}
+
+/** `svc-cli validate`: flags -> options -> core (imported lazily) -> render. */
 export function registerValidate(program: Command, ctx: CliContext): void {
   program
     .command('validate')
-    .description('validate payloads against the contract')
-    .argument('[inputs...]', 'files, folders, globs or - for stdin')
+    .description('validate payloads against the contract (files, folders, globs, stdin, NDJSON)')
+    .argument('[inputs...]', 'files, folders (recursive), globs, or - for stdin', ['-'])
+    .option(
+      '-k, --kind <kind>',
+      'validate as this kind instead of detecting it (see: schema --list)',
+    )
+    .option('--strict', 'warnings (unknown fields, type drift, text cut) count as errors')
+    .option(
+      '--check-expectations',
+      'compare each sample with its file name (.valid/.warning/.invalid) and <name>.expect.json; exit 0 when all match',
+    )
+    .addHelpText(
+      'after',
+      `
+Inputs: .json files hold one payload; .ndjson/.jsonl files and stdin with several lines
+hold one payload per line (streamed). A JSON document over 10 MB is refused.
+
+Exit codes: 0 all valid (warnings allowed), 1 any invalid (or, with
+--check-expectations, any sample not as its name says), 2 any input unreadable
+(the other inputs are still validated).
+
+Examples:
+  $ svc-cli validate fixtures/payloads
+  $ svc-cli validate 'fixtures/**/*.invalid.json' --json
+  $ svc-cli validate --kind channel.customer.text body.json --strict
+  $ cat traffic.ndjson | svc-cli validate -
+  $ svc-cli validate fixtures/payloads --check-expectations`,
+    )
     .action(
-      action(ctx, () => {
-        throw new SvcError('SVC_E_NOT_IMPLEMENTED', 'internal', 'validate is not implemented yet');
+      action(ctx, async (inputs: string[], flags: ValidateFlags, cmd: Command) => {
+        const { json } = globalFlags(cmd);
+        if (inputs.length === 1 && inputs[0] === '-' && ctx.stdin.isTTY) {
+          throw new SvcError(
+            'SVC_E_NO_INPUT',
+            'input',
+            'Could not validate: no input given and stdin is a terminal.',
+            'Pass files, folders or globs, or pipe payloads: cat body.json | svc-cli validate -',
+          );
+        }
+        const stdout = createBufferedWriter(ctx.stdout);
+        const out = createOutput(
+          { ...ctx, stdout: stdout as unknown as CliContext['stdout'] },
+          { json },
+        );
+        // Lazy: --help must not load zod (conventions.md 13).
+        const { validateInputs } = await import('../../contract/run-validate.js');
+        const { renderValidateEvent } = await import('../render/validate.js');
+        let exitCode = 0;
+        for await (const event of validateInputs({
+          inputs,
+          cwd: ctx.cwd,
+          stdin: ctx.stdin,
+          strict: Boolean(flags.strict),
+          checkExpectations: Boolean(flags.checkExpectations),
+          ...(flags.kind === undefined ? {} : { kind: flags.kind }),
+        })) {
+          if (ctx.signal.aborted) break;
+          renderValidateEvent(out, event);
+          if (event.type === 'summary') exitCode = event.exitCode;
+        }
+        await stdout.flush();
+        return exitCode;
       }),
     );
 }

@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { PlatformEvent } from '../../platform/events.js';
 import { formatBotEvent } from './bot-events.js';
+import { formatHookPlatformEvent } from './hook-platform-events.js';
 
 const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`.padStart(9);
 const quote = (text: string, max = 60): string => {
@@ -76,6 +77,13 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
     case 'bot-agent-unavailable':
     case 'bot-token':
       return formatBotEvent(event, c);
+    case 'chat-assigned':
+    case 'offline-message':
+    case 'call-status':
+    case 'hook-sent':
+    case 'hook-reply':
+    case 'crm-data':
+      return formatHookPlatformEvent(event, c);
     default: {
       const never: never = event;
       return JSON.stringify(never);

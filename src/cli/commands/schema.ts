@@ -1,0 +1,68 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { action, globalFlags } from '../action.js';
+import { createOutput } from '../render/output.js';
+
+interface SchemaFlags {
+  kind?: string;
+  out?: string;
+  list?: boolean;
+}
+
+/** `svc-cli schema`: JSON Schema (draft 2020-12) of the payload kinds, generated from zod. */
+export function registerSchema(program: Command, ctx: CliContext): void {
+  program
+    .command('schema')
+    .description('print or write the JSON Schema (draft 2020-12) of payload kinds; list the kinds')
+    .option('-k, --kind <kind>', 'only this kind')
+    .option('-o, --out <dir>', 'write one <kind>.schema.json per kind into this folder')
+    .option('-l, --list', 'list the kinds: name, interface, spec section, description')
+    .addHelpText(
+      'after',
+      `
+Without flags, prints every kind's schema as one JSON object keyed by kind.
+The schemas accept fields the spec does not list (svc-cli warns about them); rules JSON
+Schema cannot express (text over 1000 code points, type drift) are warnings in
+svc-cli only.
+
+Examples:
+  $ svc-cli schema --list
+  $ svc-cli schema --kind channel.customer.text
+  $ svc-cli schema --out schemas/`,
+    )
+    .action(
+      action(ctx, async (flags: SchemaFlags, cmd: Command) => {
+        const { json } = globalFlags(cmd);
+        const out = createOutput(ctx, { json });
+        // Lazy: --help must not load zod (conventions.md 13).
+        const { writeSchemas, collectSchemas } = await import('../../contract/schema-files.js');
+        const { listKinds } = await import('../../contract/index.js');
+        const { renderKindList } = await import('../render/schema.js');
+        if (flags.list) {
+          const kinds = listKinds().filter(
+            (k) => flags.kind === undefined || k.name === flags.kind,
+          );
+          renderKindList(out, kinds);
+          return 0;
+        }
+        if (flags.out !== undefined) {
+          const written = await writeSchemas({
+            dir: flags.out,
+            cwd: ctx.cwd,
+            ...(flags.kind === undefined ? {} : { kind: flags.kind }),
+          });
+          for (const file of written)
+            out.event(
+              { type: 'schema-written', file },
+              (e, c) => `${c.green('wrote')} ${String(e.file)}`,
+            );
+          return 0;
+        }
+        const schemas = collectSchemas(flags.kind);
+        // The schema document itself is the output, with or without --json.
+        const document = flags.kind === undefined ? schemas : schemas[flags.kind];
+        ctx.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+        return 0;
+      }),
+    );
+}

@@ -1,0 +1,87 @@
+/**
+ * Human output of `validate`: one aligned line per payload (mark, kind, file[:line]), the
+ * issues indented below it, and a summary line. --json prints the events as NDJSON.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { ContractIssue } from '../../contract/types.js';
+import type {
+  ValidateEvent,
+  ValidateResultEvent,
+  ValidateSummaryEvent,
+} from '../../contract/run-validate.js';
+import type { Output } from './output.js';
+
+/** Wide enough for the longest kind name (`widget.callback.svc_onChangeState.args`). */
+const KIND_WIDTH = 38;
+
+/** `path: rule (spec X)`; duplicated from contract/issues.ts so rendering loads no zod. */
+export function formatIssueLine(issue: ContractIssue): string {
+  const where = issue.path === '' ? '(root)' : issue.path;
+  return issue.spec === ''
+    ? `${where}: ${issue.rule}`
+    : `${where}: ${issue.rule} (spec ${issue.spec})`;
+}
+
+function formatMark(event: ValidateResultEvent, c: ChalkInstance): string {
+  switch (event.verdict) {
+    case 'valid':
+      return c.green('✓');
+    case 'warning':
+      return c.yellow('✓');
+    case 'invalid':
+      return c.red('✗');
+    case 'unreadable':
+      return c.red('!');
+    default: {
+      const never: never = event.verdict;
+      return String(never);
+    }
+  }
+}
+
+export function formatResult(event: ValidateResultEvent, c: ChalkInstance): string {
+  const where = event.line === undefined ? event.source : `${event.source}:${event.line}`;
+  const kind = event.verdict === 'unreadable' ? 'unreadable' : event.kind;
+  const lines = [`${formatMark(event, c)} ${c.cyan(kind.padEnd(KIND_WIDTH))} ${where}`];
+  for (const issue of event.errors) {
+    // An unreadable input has no JSON path: its reason stands alone.
+    const text = event.verdict === 'unreadable' ? issue.rule : formatIssueLine(issue);
+    lines.push(`    ${c.red('error  ')} ${text}`);
+  }
+  for (const issue of event.warnings)
+    lines.push(`    ${c.yellow('warning')} ${formatIssueLine(issue)}`);
+  if (event.mismatches !== undefined) {
+    if (event.mismatches.length === 0) {
+      lines[0] += c.dim(`  (expected ${event.expected ?? 'as sidecar says'}: met)`);
+    } else {
+      for (const m of event.mismatches) lines.push(`    ${c.magenta('UNMET  ')} ${m}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+export function formatSummary(event: ValidateSummaryEvent, c: ChalkInstance): string {
+  const parts = [
+    c.green(`${event.valid} valid`),
+    c.yellow(`${event.warning} with warnings`),
+    (event.invalid > 0 ? c.red : c.dim)(`${event.invalid} invalid`),
+    (event.unreadable > 0 ? c.red : c.dim)(`${event.unreadable} unreadable`),
+  ];
+  let line = `${event.payloads} payload(s): ${parts.join(', ')}`;
+  if (event.checked !== undefined) {
+    const unmet = event.unmet ?? 0;
+    line +=
+      unmet === 0
+        ? `; ${c.green(`all ${event.checked} expectations met`)}`
+        : `; ${c.red(`${unmet} of ${event.checked} expectations not met`)}`;
+  }
+  return line;
+}
+
+/** Renders one event of the validate core. */
+export function renderValidateEvent(out: Output, event: ValidateEvent): void {
+  out.event(event, (e, c) => {
+    const typed = e;
+    return typed.type === 'result' ? formatResult(typed, c) : formatSummary(typed, c);
+  });
+}

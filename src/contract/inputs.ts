@@ -1,0 +1,257 @@
+/**
+ * The input walker of `validate`: files, folders (recursive), globs, stdin (`-`) and
+ * NDJSON streams, yielded one payload at a time so 100k lines never sit in memory.
+ * An input that cannot be read becomes an `unreadable` record; the walk goes on.
+ */
+import { createReadStream } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { parseJsonText } from './json-text.js';
+
+/**
+ * A single JSON document larger than this is refused: payloads of the spec are a few KB,
+ * and reading a huge file whole would cost its size in memory. NDJSON is streamed, so the
+ * limit applies per line there.
+ */
+export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+
+export type InputRecord =
+  | { type: 'payload'; source: string; line?: number; value: unknown; file?: string }
+  | { type: 'unreadable'; source: string; line?: number; code: string; message: string };
+
+export interface WalkInputsOptions {
+  inputs: readonly string[];
+  /** default process.cwd() */
+  cwd?: string;
+  /** read for `-` */
+  stdin?: Readable;
+  /** default MAX_DOCUMENT_BYTES */
+  maxDocumentBytes?: number;
+}
+
+const STREAM_EXTENSIONS = ['.ndjson', '.jsonl'];
+const DOCUMENT_EXTENSIONS = ['.json'];
+const GLOB_CHARS = /[*?[\]{}]/;
+
+/** True for files the folder walk picks up (sidecar expectations are not payloads). */
+export function isPayloadFile(name: string): boolean {
+  if (name.endsWith('.expect.json')) return false;
+  return [...STREAM_EXTENSIONS, ...DOCUMENT_EXTENSIONS].some((ext) => name.endsWith(ext));
+}
+
+const isStreamFile = (name: string): boolean => STREAM_EXTENSIONS.some((ext) => name.endsWith(ext));
+
+const unreadable = (source: string, code: string, message: string, line?: number): InputRecord =>
+  line === undefined
+    ? { type: 'unreadable', source, code, message }
+    : { type: 'unreadable', source, line, code, message };
+
+async function* walkFolder(folder: string, shown: string): AsyncGenerator<string> {
+  const entries = await readdir(folder, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const shownChild = path.join(shown, entry.name);
+    if (entry.isDirectory()) yield* walkFolder(path.join(folder, entry.name), shownChild);
+    else if (entry.isFile() && isPayloadFile(entry.name)) yield shownChild;
+  }
+}
+
+/** Streams lines: NDJSON, one payload per non-empty line. */
+async function* readLines(
+  lines: AsyncIterable<string>,
+  source: string,
+  maxBytes: number,
+  file?: string,
+): AsyncGenerator<InputRecord> {
+  let lineNumber = 0;
+  for await (const text of lines) {
+    lineNumber++;
+    if (text.trim() === '') continue;
+    if (text.length > maxBytes) {
+      yield unreadable(source, 'too_large', `line is larger than ${maxBytes} bytes`, lineNumber);
+      continue;
+    }
+    const parsed = parseJsonText(text);
+    if (parsed.ok) {
+      yield file === undefined
+        ? { type: 'payload', source, line: lineNumber, value: parsed.value }
+        : { type: 'payload', source, line: lineNumber, value: parsed.value, file };
+    } else {
+      yield unreadable(
+        source,
+        'not_json',
+        `not JSON at column ${parsed.column}: ${parsed.message}`,
+        lineNumber,
+      );
+    }
+  }
+}
+
+/** A whole file as one JSON document, refused when empty, binary or too large. */
+async function readDocument(file: string, source: string, maxBytes: number): Promise<InputRecord> {
+  const info = await stat(file);
+  if (info.size > maxBytes) {
+    return unreadable(
+      source,
+      'too_large',
+      `file is ${(info.size / 1024 / 1024).toFixed(1)} MB, over the ${maxBytes / 1024 / 1024} MB limit for one JSON document (use .ndjson to stream many payloads)`,
+    );
+  }
+  const handle = await open(file, 'r');
+  let bytes: Buffer;
+  try {
+    bytes = await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+  if (bytes.subarray(0, 8192).includes(0)) {
+    return unreadable(source, 'binary', 'binary file (contains NUL bytes), not JSON');
+  }
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  if (text.trim() === '') return unreadable(source, 'empty', 'empty file, no JSON payload');
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    return unreadable(
+      source,
+      'not_json',
+      `not JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}`,
+    );
+  }
+  return { type: 'payload', source, value: parsed.value, file };
+}
+
+/** One file; a read failure becomes an unreadable record so the walk goes on. */
+async function* readFile(
+  file: string,
+  source: string,
+  maxBytes: number,
+): AsyncGenerator<InputRecord> {
+  try {
+    if (isStreamFile(file)) {
+      const stream = createReadStream(file, { encoding: 'utf8' });
+      try {
+        yield* readLines(
+          createInterface({ input: stream, crlfDelay: Infinity }),
+          source,
+          maxBytes,
+          file,
+        );
+      } finally {
+        stream.destroy();
+      }
+      return;
+    }
+    yield await readDocument(file, source, maxBytes);
+  } catch (error) {
+    const { code, message } = describeFsError(error);
+    yield unreadable(source, code, message);
+  }
+}
+
+/**
+ * stdin: NDJSON when its first non-empty line is a JSON value on its own, else one
+ * (pretty-printed) document.
+ */
+async function* readStdin(stdin: Readable, maxBytes: number): AsyncGenerator<InputRecord> {
+  const lines = createInterface({ input: stdin, crlfDelay: Infinity });
+  const iterator = lines[Symbol.asyncIterator]();
+  const buffered: string[] = [];
+  let first: IteratorResult<string>;
+  while (!(first = await iterator.next()).done) {
+    buffered.push(first.value);
+    if (first.value.trim() !== '') break;
+  }
+  if (buffered.every((l) => l.trim() === '')) {
+    yield unreadable('<stdin>', 'empty', 'empty input on stdin, no JSON payload');
+    return;
+  }
+  const firstLine = buffered[buffered.length - 1]!;
+  const rest: AsyncIterable<string> = { [Symbol.asyncIterator]: () => iterator };
+  if (parseJsonText(firstLine).ok) {
+    async function* all(): AsyncGenerator<string> {
+      yield* buffered;
+      yield* rest;
+    }
+    yield* readLines(all(), '<stdin>', maxBytes);
+    return;
+  }
+  let size = buffered.reduce((n, l) => n + l.length + 1, 0);
+  for await (const line of rest) {
+    size += line.length + 1;
+    if (size > maxBytes) {
+      yield unreadable('<stdin>', 'too_large', `stdin document is larger than ${maxBytes} bytes`);
+      return;
+    }
+    buffered.push(line);
+  }
+  const parsed = parseJsonText(buffered.join('\n'));
+  yield parsed.ok
+    ? { type: 'payload', source: '<stdin>', value: parsed.value }
+    : unreadable(
+        '<stdin>',
+        'not_json',
+        `not JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}`,
+      );
+}
+
+function describeFsError(error: unknown): { code: string; message: string } {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return { code: 'not_found', message: 'no such file or folder' };
+  if (code === 'EACCES' || code === 'EPERM')
+    return { code: 'no_access', message: 'permission denied' };
+  if (code === 'EISDIR') return { code: 'is_folder', message: 'is a folder' };
+  return { code: 'read_failed', message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * Every payload of the inputs, in order.
+ * @example for await (const record of walkInputs({ inputs: ['fixtures/payloads'] })) { ... }
+ */
+export async function* walkInputs(options: WalkInputsOptions): AsyncGenerator<InputRecord> {
+  const cwd = options.cwd ?? process.cwd();
+  const maxBytes = options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
+  for (const input of options.inputs) {
+    if (input === '-') {
+      if (!options.stdin) yield unreadable('<stdin>', 'no_stdin', 'no standard input to read');
+      else yield* readStdin(options.stdin, maxBytes);
+      continue;
+    }
+    const absolute = path.resolve(cwd, input);
+    let info: Awaited<ReturnType<typeof stat>> | undefined;
+    try {
+      info = await stat(absolute);
+    } catch (error) {
+      if (!GLOB_CHARS.test(input)) {
+        const { code, message } = describeFsError(error);
+        yield unreadable(input, code, message);
+        continue;
+      }
+    }
+    try {
+      if (info === undefined) {
+        // Not an existing path but a pattern: a small, maintained matcher (Node 20 has no fs.glob).
+        const { glob } = await import('tinyglobby');
+        const matches = await glob(input, { cwd, onlyFiles: true, expandDirectories: false });
+        matches.sort();
+        if (matches.length === 0) yield unreadable(input, 'no_match', 'the glob matches no file');
+        for (const match of matches) yield* readFile(path.resolve(cwd, match), match, maxBytes);
+      } else if (info.isDirectory()) {
+        let count = 0;
+        for await (const file of walkFolder(absolute, input)) {
+          count++;
+          yield* readFile(path.resolve(cwd, file), file, maxBytes);
+        }
+        if (count === 0)
+          yield unreadable(input, 'no_match', 'the folder holds no .json, .ndjson or .jsonl file');
+      } else {
+        yield* readFile(absolute, input, maxBytes);
+      }
+    } catch (error) {
+      const { code, message } = describeFsError(error);
+      yield unreadable(input, code, message);
+    }
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * `svc_api`: every method of spec 4.5 with its exact result shapes and failure reasons.
+ * Every call lands in `widget.calls`; where the real script would ignore bad input
+ * silently, the double does too and notes it in `widget.issues`.
+ */
+import {
+  REASONS,
+  checkOfflineMessage,
+  failedTokenValue,
+  isRecord,
+  isValidPhone,
+  isValidUserToken,
+  pickContactInfo,
+} from './checks.js';
+import { checkCustomData } from './custom-data.js';
+import {
+  changeState,
+  endCall,
+  fireCallback,
+  isOpenState,
+  noteIssue,
+  sendEvent,
+  track,
+  type WidgetSession,
+} from './session.js';
+import type {
+  CallRecord,
+  ChatMode,
+  OfflineMessageResult,
+  ReasonResult,
+  SvcApi,
+  UserTokenResult,
+} from './types.js';
+
+function recordCall(
+  session: WidgetSession,
+  method: CallRecord['method'],
+  args: unknown[],
+): CallRecord {
+  const record: CallRecord = { method, args, result: undefined, time: session.now() };
+  session.calls.push(record);
+  return record;
+}
+
+/** Stores the result on the call record and returns it. */
+function finish<R>(record: CallRecord, result: R): R {
+  record.result = result;
+  return result;
+}
+
+/** Runs a page callback later, like the real script answering after a request; errors are noted. */
+function answerLater(session: WidgetSession, method: string, run: () => void): void {
+  void track(
+    session,
+    Promise.resolve().then(() => {
+      try {
+        run();
+      } catch (error) {
+        noteIssue(session, method, 'callback_threw', `${method} callback threw: ${String(error)}`);
+      }
+    }),
+  );
+}
+
+/** spec 4.5 isCallbackEnabled: why calls are not available now, or undefined when they are. */
+export function checkCallback(session: WidgetSession): string | undefined {
+  if (session.callback === 'disabled') return REASONS.callbackDisabled;
+  // "unavailable for other reasons (day of week, time, call already started)"; assumption:
+  // a balance at or below zero is one of those reasons.
+  if (session.callback === 'unavailable' || session.callActive || session.callBalance <= 0) {
+    return REASONS.callbackUnavailable;
+  }
+  return undefined;
+}
+
+function startCall(session: WidgetSession, phone: unknown): ReasonResult {
+  if (!isValidPhone(phone)) return { result: 'fail', reason: REASONS.invalidPhone };
+  if (session.callback === 'disabled') return { result: 'fail', reason: REASONS.callbackDisabled };
+  if (session.callback === 'unavailable' || session.callActive) {
+    return { result: 'fail', reason: REASONS.callbackUnavailable };
+  }
+  // spec 4.5: requires a positive call balance
+  if (session.callBalance <= 0) return { result: 'fail', reason: REASONS.noCallBalance };
+  session.callActive = true;
+  session.callStatus = 'start';
+  fireCallback(session, 'svc_onCallStart'); // spec 6.4: a visitor starts a phone call
+  void sendEvent(session, { type: 'start_call', visitorId: session.visitorId, phone }).then(
+    (reply) => {
+      if (!reply.ok) endCall(session, { result: 'fail', reason: reply.error });
+    },
+  );
+  return { result: 'ok' };
+}
+
+function toJsonObject(
+  session: WidgetSession,
+  rules: Record<string, unknown>,
+): Record<string, never> | undefined {
+  try {
+    return JSON.parse(JSON.stringify(rules)) as Record<string, never>;
+  } catch (error) {
+    noteIssue(session, 'setRules', 'not_json', `setRules: rules are not JSON: ${String(error)}`);
+    return undefined;
+  }
+}
+
+/** Builds the `svc_api` object bound to one widget session. */
+export function createSvcApi(session: WidgetSession): SvcApi {
+  const { visitorId } = session;
+  return {
+    open(options) {
+      recordCall(session, 'open', [options]);
+      if (options !== undefined && !isRecord(options)) {
+        noteIssue(
+          session,
+          'open',
+          'invalid_argument',
+          'open: options must be an object such as {start: "call"}',
+        );
+      }
+      const start = isRecord(options) ? options.start : undefined;
+      // spec 4.5: start 'call' opens the callback form; over an open chat that is `chat/call`
+      const wasOpen = isOpenState(session.state);
+      changeState(session, start === 'call' ? (wasOpen ? 'chat/call' : 'call') : 'chat');
+    },
+    close() {
+      recordCall(session, 'close', []);
+      if (isOpenState(session.state))
+        changeState(session, session.chatStarted ? 'chat/min' : 'label');
+    },
+    chatMode() {
+      const record = recordCall(session, 'chatMode', []);
+      return finish<ChatMode>(record, session.online ? 'online' : 'offline');
+    },
+    getContactInfo() {
+      const record = recordCall(session, 'getContactInfo', []);
+      return finish(record, { ...session.contact });
+    },
+    getVisitorNumber(callback) {
+      const record = recordCall(session, 'getVisitorNumber', [callback]);
+      if (typeof callback !== 'function') {
+        noteIssue(
+          session,
+          'getVisitorNumber',
+          'invalid_argument',
+          'getVisitorNumber: callback must be a function',
+        );
+        return;
+      }
+      void sendEvent(session, { type: 'visitor_number', visitorId }).then((reply) => {
+        const error = !reply.ok
+          ? new Error(reply.error)
+          : typeof reply.visitorNumber === 'number'
+            ? null
+            : new Error('platform sent no visitor number');
+        record.result = error ?? (reply.ok ? reply.visitorNumber : undefined);
+        answerLater(session, 'getVisitorNumber', () =>
+          error ? callback(error) : callback(null, record.result as number),
+        );
+      });
+    },
+    setContactInfo(info) {
+      recordCall(session, 'setContactInfo', [info]);
+      const { contact, dropped } = pickContactInfo(info);
+      if (dropped.length > 0) {
+        noteIssue(
+          session,
+          'setContactInfo',
+          'not_string',
+          `setContactInfo: ignored ${dropped.join(', ')} (spec 4.5: strings)`,
+        );
+      }
+      session.contact = { ...session.contact, ...contact };
+      void sendEvent(session, { type: 'contact_info', visitorId, source: 'api', contact });
+    },
+    setCustomData(fields) {
+      const record = recordCall(session, 'setCustomData', [fields]);
+      const checked = checkCustomData(fields, session.linkPolicy);
+      if (!checked.ok)
+        return finish<ReasonResult>(record, { result: 'fail', reason: checked.reason });
+      session.issues.push(...checked.issues);
+      session.customData = checked.fields; // spec 4.5: may be called repeatedly; replaces
+      void sendEvent(session, { type: 'custom_data', visitorId, fields: checked.fields });
+      return finish<ReasonResult>(record, { result: 'ok' });
+    },
+    setRules(rules) {
+      recordCall(session, 'setRules', [rules]);
+      if (!isRecord(rules)) {
+        noteIssue(session, 'setRules', 'invalid_argument', 'setRules: rules must be an object');
+        return;
+      }
+      const json = toJsonObject(session, rules);
+      if (json === undefined) return;
+      session.rules = json; // spec 4.5: replaces the trigger rules
+      void sendEvent(session, { type: 'rules', visitorId, rules: json });
+    },
+    setUserToken(token) {
+      const record = recordCall(session, 'setUserToken', [token]);
+      if (!isValidUserToken(token)) {
+        return finish<UserTokenResult>(record, { result: 'fail', token: failedTokenValue(token) });
+      }
+      session.userToken = token;
+      void sendEvent(session, { type: 'user_token', visitorId, token });
+      return finish<UserTokenResult>(record, { result: 'ok', token });
+    },
+    showProactiveInvitation(text, departmentId) {
+      recordCall(session, 'showProactiveInvitation', [text, departmentId]);
+      if (
+        typeof text !== 'string' ||
+        text.trim() === '' ||
+        (departmentId !== undefined && typeof departmentId !== 'number')
+      ) {
+        noteIssue(
+          session,
+          'showProactiveInvitation',
+          'invalid_argument',
+          'showProactiveInvitation: needs (text: string, department_id: number)',
+        );
+        return;
+      }
+      session.messages.push({ from: 'invitation', text, time: session.now() });
+      session.chatStarted = true;
+      changeState(session, 'chat'); // spec 4.5: opens the chat window with custom text
+      void sendEvent(session, {
+        type: 'invitation',
+        visitorId,
+        text,
+        ...(departmentId === undefined ? {} : { departmentId }),
+      });
+    },
+    startCall(phone) {
+      const record = recordCall(session, 'startCall', [phone]);
+      return finish(record, startCall(session, phone));
+    },
+    isCallbackEnabled(callback) {
+      const record = recordCall(session, 'isCallbackEnabled', [callback]);
+      if (typeof callback !== 'function') {
+        noteIssue(
+          session,
+          'isCallbackEnabled',
+          'invalid_argument',
+          'isCallbackEnabled: callback must be a function',
+        );
+        return;
+      }
+      const reason = checkCallback(session);
+      const result: ReasonResult =
+        reason === undefined ? { result: 'ok' } : { result: 'fail', reason };
+      record.result = result;
+      answerLater(session, 'isCallbackEnabled', () => callback(result));
+    },
+    sendOfflineMessage(message) {
+      const record = recordCall(session, 'sendOfflineMessage', [message]);
+      const checked = checkOfflineMessage(message, session.online);
+      if (!checked.ok)
+        return finish<OfflineMessageResult>(record, { result: 'fail', error: checked.error });
+      void sendEvent(session, { type: 'offline_message', visitorId, message: checked.message });
+      return finish<OfflineMessageResult>(record, { result: 'ok' });
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * How the browser bundle installs itself: options from `window.svc_widget_options` (an
+ * object set before the script tag), overridden by the loading tag's data attributes
+ * (`data-online`, `data-callback`, `data-call-balance`, `data-safe-url`,
+ * `data-page-origin`, `data-visitor-id`); the driver is exposed as `window.svc_widget`.
+ */
+import { installWidget, type Widget } from './install.js';
+import type { CallbackSetting, WidgetOptions } from './types.js';
+
+const CALLBACK_SETTINGS: readonly string[] = ['enabled', 'disabled', 'unavailable'];
+
+/** Reads data-* attributes into widget options; unknown or malformed values keep the defaults. */
+export function readDataOptions(dataset: Record<string, string | undefined>): WidgetOptions {
+  const options: WidgetOptions = {};
+  if (dataset.online !== undefined) options.online = dataset.online !== 'false';
+  if (dataset.callback !== undefined && CALLBACK_SETTINGS.includes(dataset.callback)) {
+    options.callback = dataset.callback as CallbackSetting;
+  }
+  if (dataset.callBalance !== undefined && Number.isFinite(Number(dataset.callBalance))) {
+    options.callBalance = Number(dataset.callBalance);
+  }
+  if (dataset.safeUrl !== undefined) options.safeUrl = dataset.safeUrl !== 'false';
+  if (dataset.pageOrigin !== undefined) options.pageOrigin = dataset.pageOrigin;
+  if (dataset.visitorId !== undefined) options.visitorId = dataset.visitorId;
+  return options;
+}
+
+/**
+ * Installs the double on the page that loads the bundle and returns it (also as
+ * `window.svc_widget`, so browser tests drive the agent side with `page.evaluate`).
+ */
+export function installFromPage(win: Window): Widget {
+  const host = win as unknown as Record<string, unknown>;
+  const fromWindow = (host.svc_widget_options ?? {}) as WidgetOptions;
+  const script = win.document.currentScript;
+  const fromTag =
+    script !== null && 'dataset' in script ? readDataOptions({ ...script.dataset }) : {};
+  const widget = installWidget(win, { ...fromWindow, ...fromTag });
+  host.svc_widget = widget;
+  return widget;
+}

@@ -1,0 +1,142 @@
+/**
+ * installWidget: puts the `svc_api` double on a window (jsdom, happy-dom, a real browser)
+ * and returns the handle a test drives the platform side with.
+ */
+import { createSvcApi } from './api.js';
+import {
+  createMemoryTransport,
+  type WidgetInboundEvent,
+  type WidgetTransport,
+} from './transport.js';
+import { applyInbound, fireCallback, type ChatMessage, type WidgetSession } from './session.js';
+import { createWidgetDriver, type WidgetDriver } from './driver.js';
+import type {
+  CallRecord,
+  CallbackName,
+  CallbackRecord,
+  SvcApi,
+  WidgetIssue,
+  WidgetOptions,
+  WidgetState,
+} from './types.js';
+
+export interface Widget extends WidgetDriver {
+  /** The object installed as `window.svc_api`. */
+  readonly api: SvcApi;
+  readonly transport: WidgetTransport;
+  readonly visitorId: string;
+  /** Every svc_api call: method, args, result, time. */
+  readonly calls: CallRecord[];
+  /** Every moment a spec 6.4 callback was due, whether or not the page defined it. */
+  readonly callbacks: CallbackRecord[];
+  /** Input the real script would ignore, dropped links, callbacks that threw, transport failures. */
+  readonly issues: WidgetIssue[];
+  /** The chat as the visitor sees it. */
+  readonly messages: ChatMessage[];
+  /** Live view of the double's state (spec 3 widget state, contacts, custom data ...). */
+  readonly session: Readonly<WidgetSession>;
+  readonly state: WidgetState;
+  /** Resolves once svc_onLoadCallback has run (asynchronously after install, like the real script). */
+  readonly ready: Promise<void>;
+  /** Resolves once every transport send and pending page callback has settled. */
+  flush(): Promise<void>;
+  /** Arguments of each firing of one callback, in order. */
+  fired(name: CallbackName): unknown[][];
+  /** Removes `svc_api` and stops listening to the transport. */
+  uninstall(): void;
+}
+
+function readOrigin(win: Record<string, unknown>): string {
+  const location = win.location as { origin?: unknown } | undefined;
+  return typeof location?.origin === 'string' ? location.origin : '';
+}
+
+function generateVisitorId(): string {
+  const uuid = globalThis.crypto?.randomUUID?.();
+  return `visitor-${uuid ?? Math.random().toString(36).slice(2)}`;
+}
+
+const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Installs the page-script double on `win` (offline by default: an in-memory platform).
+ * @example
+ * const widget = installWidget(window, { online: false, callback: 'disabled' });
+ * await widget.ready;
+ * window.svc_api.startCall('+1 555 0100'); // { result: 'fail', reason: 'Callback disabled' }
+ */
+export function installWidget(win: object, options: WidgetOptions = {}): Widget {
+  const host = win as Record<string, unknown>;
+  const transport = options.transport ?? createMemoryTransport();
+  const session: WidgetSession = {
+    win: host,
+    transport,
+    visitorId: options.visitorId ?? generateVisitorId(),
+    now: options.now ?? Date.now,
+    linkPolicy: {
+      safeUrl: options.safeUrl ?? false,
+      pageOrigin: options.pageOrigin ?? readOrigin(host),
+    },
+    online: options.online ?? true,
+    callback: options.callback ?? 'enabled',
+    callBalance: options.callBalance ?? 100,
+    state: 'label',
+    chatStarted: false,
+    contact: {},
+    customData: [],
+    rules: undefined,
+    userToken: undefined,
+    callActive: false,
+    callStatus: undefined,
+    size: { width: 0, height: 0 },
+    messages: [],
+    calls: [],
+    callbacks: [],
+    issues: [],
+    pending: new Set(),
+  };
+  const api = createSvcApi(session);
+  host.svc_api = api;
+  let installed = true;
+  const unsubscribe = transport.subscribe((event: WidgetInboundEvent) => {
+    if (installed) applyInbound(session, event);
+  });
+  // spec 6.4: svc_onLoadCallback once initialisation is finished, never synchronously
+  const ready = new Promise<void>((resolve) => {
+    setTimeout(() => {
+      if (installed) fireCallback(session, 'svc_onLoadCallback');
+      resolve();
+    }, 0);
+  });
+  const driver = createWidgetDriver(session);
+  return {
+    ...driver,
+    api,
+    transport,
+    visitorId: session.visitorId,
+    calls: session.calls,
+    callbacks: session.callbacks,
+    issues: session.issues,
+    messages: session.messages,
+    session,
+    get state() {
+      return session.state;
+    },
+    ready,
+    async flush() {
+      for (;;) {
+        if (session.pending.size === 0) {
+          await turn();
+          if (session.pending.size === 0) return;
+        }
+        await Promise.allSettled([...session.pending]);
+      }
+    },
+    fired: (name) => session.callbacks.filter((c) => c.name === name).map((c) => c.args),
+    uninstall() {
+      installed = false;
+      unsubscribe();
+      if (host.svc_api === api) delete host.svc_api;
+    },
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * The double's state and the moments callbacks fire (spec 3 widget states, spec 6.4).
+ * Callbacks are looked up on the window when due, so a page may define them at any time.
+ */
+import type { LinkPolicy } from './custom-data.js';
+import type {
+  CallStatus,
+  WidgetInboundEvent,
+  WidgetOutboundEvent,
+  WidgetTransport,
+  WidgetTransportReply,
+} from './transport.js';
+import type {
+  CallEndResult,
+  CallRecord,
+  CallbackName,
+  CallbackRecord,
+  CallbackSetting,
+  ContactInfo,
+  CustomDataField,
+  WidgetIssue,
+  WidgetState,
+} from './types.js';
+
+export interface ChatMessage {
+  from: 'visitor' | 'agent' | 'invitation';
+  text: string;
+  time: number;
+}
+
+export interface WidgetSession {
+  readonly win: Record<string, unknown>;
+  readonly transport: WidgetTransport;
+  readonly visitorId: string;
+  readonly now: () => number;
+  readonly linkPolicy: LinkPolicy;
+  online: boolean;
+  callback: CallbackSetting;
+  callBalance: number;
+  state: WidgetState;
+  /** A message or invitation exists: closing then minimizes to `chat/min`, not `label`. */
+  chatStarted: boolean;
+  contact: ContactInfo;
+  customData: CustomDataField[];
+  rules: Record<string, unknown> | undefined;
+  userToken: string | undefined;
+  callActive: boolean;
+  callStatus: CallStatus | undefined;
+  size: { width: number; height: number };
+  readonly messages: ChatMessage[];
+  readonly calls: CallRecord[];
+  readonly callbacks: CallbackRecord[];
+  readonly issues: WidgetIssue[];
+  readonly pending: Set<Promise<unknown>>;
+}
+
+/** spec 3: `chat`, `call`, `chat/call` show the window; `label`, `chat/min` are minimized. */
+export const isOpenState = (state: WidgetState): boolean =>
+  state === 'chat' || state === 'call' || state === 'chat/call';
+
+export function noteIssue(
+  session: WidgetSession,
+  method: string,
+  code: string,
+  message: string,
+): void {
+  session.issues.push({ method, code, message });
+}
+
+/** Runs `window[name]` if the page defined it; a throwing callback is recorded, never rethrown. */
+export function fireCallback(session: WidgetSession, name: CallbackName, ...args: unknown[]): void {
+  const fn = session.win[name];
+  const record: CallbackRecord = {
+    name,
+    args,
+    time: session.now(),
+    defined: typeof fn === 'function',
+  };
+  session.callbacks.push(record);
+  if (typeof fn !== 'function') return;
+  try {
+    (fn as (...a: unknown[]) => unknown).apply(session.win, args);
+  } catch (error) {
+    record.error = error;
+    noteIssue(session, name, 'callback_threw', `${name} threw: ${String(error)}`);
+  }
+}
+
+/**
+ * Moves to `next`. Crossing from minimized to shown fires svc_onOpen, the other way
+ * svc_onClose; then svc_onChangeState(state) (spec 6.4). Same state: nothing fires.
+ */
+export function changeState(session: WidgetSession, next: WidgetState): void {
+  const previous = session.state;
+  if (previous === next) return;
+  session.state = next;
+  if (!isOpenState(previous) && isOpenState(next)) fireCallback(session, 'svc_onOpen');
+  if (isOpenState(previous) && !isOpenState(next)) fireCallback(session, 'svc_onClose');
+  fireCallback(session, 'svc_onChangeState', next);
+}
+
+/** Keeps a promise in `pending` until it settles, so `widget.flush()` can await it. */
+export function track<T>(session: WidgetSession, work: Promise<T>): Promise<T> {
+  session.pending.add(work);
+  const done = (): void => {
+    session.pending.delete(work);
+  };
+  work.then(done, done);
+  return work;
+}
+
+/** Sends one event; never rejects: a refusal or an unreachable platform is noted and returned. */
+export function sendEvent(
+  session: WidgetSession,
+  event: WidgetOutboundEvent,
+): Promise<WidgetTransportReply> {
+  const work = session.transport.send(event).then(
+    (reply) => {
+      if (!reply.ok) noteIssue(session, 'transport', 'refused', `${event.type}: ${reply.error}`);
+      return reply;
+    },
+    (error: unknown): WidgetTransportReply => {
+      const message = error instanceof Error ? error.message : String(error);
+      noteIssue(session, 'transport', 'unreachable', `${event.type}: ${message}`);
+      return { ok: false, error: message };
+    },
+  );
+  return track(session, work);
+}
+
+/** Ends the active call and fires svc_onCallEnd(res) (spec 6.4). */
+export function endCall(session: WidgetSession, res: CallEndResult): void {
+  if (!session.callActive) return;
+  session.callActive = false;
+  fireCallback(session, 'svc_onCallEnd', res);
+}
+
+/** Applies a platform-side event (from the transport or a driver helper). */
+export function applyInbound(session: WidgetSession, event: WidgetInboundEvent): void {
+  if (event.visitorId !== undefined && event.visitorId !== session.visitorId) return;
+  switch (event.type) {
+    case 'agent_accepted':
+      fireCallback(session, 'svc_onAccept'); // spec 6.4: agent pressed Reply
+      return;
+    case 'agent_message':
+      session.messages.push({ from: 'agent', text: event.text, time: session.now() });
+      session.chatStarted = true;
+      return;
+    case 'chat_mode':
+      session.online = event.online;
+      return;
+    case 'callback_setting':
+      session.callback = event.callback;
+      return;
+    case 'call_status':
+      session.callStatus = event.status;
+      // spec 2.6 statuses; `end` and `error` close the call (spec 6.4 svc_onCallEnd)
+      if (event.status === 'end') endCall(session, { result: 'ok' });
+      if (event.status === 'error') {
+        endCall(session, { result: 'fail', reason: event.reason ?? 'call error' });
+      }
+      return;
+    default: {
+      const never: never = event;
+      throw new Error(`unknown inbound event ${JSON.stringify(never)}`);
+    }
+  }
+}

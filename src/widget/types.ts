@@ -1,0 +1,125 @@
+/**
+ * Types of the page-script double (spec 4.5 methods, 6.4 callbacks, 3 widget states).
+ * Plain TS only: this code also ships in the browser bundle, which must stay small (no zod).
+ */
+import type { WidgetTransport } from './transport.js';
+
+/** spec 3: `chat`; `call` and `chat/call` (callback form open); `label` and `chat/min` (minimized). */
+export type WidgetState = 'chat' | 'call' | 'chat/call' | 'label' | 'chat/min';
+
+/** Assumption (spec 4.5 "Return shape: not shown"): chatMode() returns one of these strings. */
+export type ChatMode = 'online' | 'offline';
+
+/** Admin-panel callback setting; `unavailable` stands for day of week, time, call in progress. */
+export type CallbackSetting = 'enabled' | 'disabled' | 'unavailable';
+
+/**
+ * Assumption (spec 4.5 "Fields of that structure: not shown"): getContactInfo() returns
+ * the fields setContactInfo() takes, each present only once known.
+ */
+export interface ContactInfo {
+  name?: string;
+  email?: string;
+  phone?: string;
+  description?: string;
+}
+
+/** spec 4.5 setCustomData: one field of the agent's side panel, after sanitising. */
+export interface CustomDataField {
+  content?: string;
+  title?: string;
+  link?: string;
+  key?: string;
+}
+
+export interface OfflineMessage extends ContactInfo {
+  message: string;
+}
+
+export type OkResult = { result: 'ok' };
+/** spec 7.3: failures of setCustomData, startCall, isCallbackEnabled carry `reason`. */
+export type FailResult = { result: 'fail'; reason: string };
+export type ReasonResult = OkResult | FailResult;
+/** spec 4.5 setUserToken: `token` on fail is the given value, or false. */
+export type UserTokenResult = { result: 'ok'; token: string } | { result: 'fail'; token: unknown };
+/** spec 7.3: sendOfflineMessage failures carry `error`. */
+export type OfflineMessageResult = OkResult | { result: 'fail'; error: string };
+/** spec 6.4 svc_onCallEnd(res): `result` ok or fail and, on fail, `reason`. */
+export type CallEndResult = ReasonResult;
+
+/** The page object `svc_api` (spec 4.5), every method. */
+export interface SvcApi {
+  /** spec 4.5: `start: 'call'` opens the callback form; anything else the chat. */
+  open(options?: { start?: string }): void;
+  close(): void;
+  chatMode(): ChatMode;
+  getContactInfo(): ContactInfo;
+  getVisitorNumber(callback: (err: Error | null, visitorNumber?: number) => void): void;
+  setContactInfo(info: ContactInfo): void;
+  setCustomData(fields: unknown): ReasonResult;
+  setRules(rules: unknown): void;
+  setUserToken(token: unknown): UserTokenResult;
+  showProactiveInvitation(invitationText: string, departmentId?: number): void;
+  startCall(phone: string): ReasonResult;
+  isCallbackEnabled(callback: (result: ReasonResult) => void): void;
+  sendOfflineMessage(message: Partial<OfflineMessage>): OfflineMessageResult;
+}
+
+/** spec 6.4: names of the functions the page may define on `window`. */
+export const CALLBACK_NAMES = [
+  'svc_onLoadCallback',
+  'svc_onOpen',
+  'svc_onMessageSent',
+  'svc_onAccept',
+  'svc_onClose',
+  'svc_onIntroduction',
+  'svc_onResizeCallback',
+  'svc_onCallStart',
+  'svc_onCallEnd',
+  'svc_onChangeState',
+] as const;
+export type CallbackName = (typeof CALLBACK_NAMES)[number];
+
+/** One svc_api call. For callback-style methods `result` is what the callback got, once it ran. */
+export interface CallRecord {
+  method: keyof SvcApi;
+  args: unknown[];
+  result: unknown;
+  time: number;
+}
+
+/** One moment a callback was due; `defined` tells whether the page had defined it. */
+export interface CallbackRecord {
+  name: CallbackName;
+  args: unknown[];
+  time: number;
+  defined: boolean;
+  /** What the page's callback threw; the double goes on regardless. */
+  error?: unknown;
+}
+
+/** Something the real script would silently ignore or drop, noted for the test author. */
+export interface WidgetIssue {
+  method: string;
+  code: string;
+  message: string;
+}
+
+export interface WidgetOptions {
+  /** Agents online: chatMode() 'online' (default true). */
+  online?: boolean;
+  /** Callback setting of the admin panel (default 'enabled'). */
+  callback?: CallbackSetting;
+  /** Call balance of the account; startCall needs it positive (default 100). */
+  callBalance?: number;
+  /** spec 4.5: the admin panel's safe-URL setting; drops custom-data links to other domains (default false). */
+  safeUrl?: boolean;
+  /** Origin of the page, for the safe-URL rule (default `window.location.origin`). */
+  pageOrigin?: string;
+  /** The platform side (default: a fresh in-memory transport). */
+  transport?: WidgetTransport;
+  /** Id of this visitor in transport events (default: generated). */
+  visitorId?: string;
+  /** Milliseconds for records (default Date.now). */
+  now?: () => number;
+}

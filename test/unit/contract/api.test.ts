@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { SvcError } from '../../../src/errors.js';
+import {
+  detectKind,
+  listKinds,
+  toJsonSchema,
+  validate,
+  validateAuto,
+} from '../../../src/contract/index.js';
+
+describe('public API of svc-cli/schemas', () => {
+  it('lists every kind with interface, spec section, direction and description', () => {
+    const kinds = listKinds();
+    expect(kinds.length).toBe(56);
+    expect(kinds.find((k) => k.name === 'bot.event.CLIENT_MESSAGE')).toEqual({
+      name: 'bot.event.CLIENT_MESSAGE',
+      interface: 'B',
+      spec: '6.1',
+      direction: 'platform -> bot',
+      description: 'new customer message needing an answer',
+    });
+  });
+
+  it('throws SVC_E_UNKNOWN_KIND with the closest names for an unknown kind', () => {
+    let error: unknown;
+    try {
+      validate('channel.custmer.text', {});
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SvcError);
+    expect(error).toMatchObject({ code: 'SVC_E_UNKNOWN_KIND', category: 'input' });
+    expect((error as SvcError).hint).toContain('"channel.customer.text"');
+  });
+
+  it.each([
+    [{ sender: { id: 'c' }, message: { type: 'text', text: 'x' } }, 'channel.customer.text'],
+    [{ sender: { id: 'c' }, message: { type: 'typein' } }, 'channel.customer.typing'],
+    [{ recipient: { id: 'c' }, message: { type: 'voice' } }, 'channel.agent.voice'],
+    [{ event: 'AGENT_UNAVAILABLE' }, 'bot.event.AGENT_UNAVAILABLE'],
+    [{ event_name: 'offline_messages' }, 'hook.offline_message'],
+    [{ result: 'ok' }, 'channel.integrator.reply'],
+    [{ error: { code: 'invalid_client', message: 'm' } }, 'bot.error'],
+    [{ error: { code: 'x', message: 'm' } }, 'channel.integrator.reply'],
+    [{ result: 'ok', crm_link: 'u' }, 'hook.chat_accepted.reply'],
+    [{ result: 'fail', token: false }, 'widget.setUserToken.result'],
+    [{ state: 'label' }, 'widget.callback.svc_onChangeState.args'],
+    [{ fields: [] }, 'widget.setCustomData.args'],
+    [1, 'channel.status'],
+  ])('detects %j as %s', (value, kind) => {
+    expect(detectKind(value)).toEqual({ kind });
+  });
+
+  it('explains what it cannot detect', () => {
+    expect(detectKind({ result: 'FAILURE' })).toMatchObject({
+      ambiguous: expect.arrayContaining(['hook.chat_finished.reply']) as unknown,
+    });
+    const result = validateAuto([1, 2]);
+    expect(result).toMatchObject({ kind: 'unknown', ok: false });
+    expect(result.errors[0]?.rule).toMatchInlineSnapshot(
+      `"could not tell the kind: an array is no payload of the spec (pass --kind)"`,
+    );
+  });
+
+  it('exports JSON Schema draft 2020-12 that accepts unknown fields and refuses __proto__', () => {
+    const schema = toJsonSchema('channel.customer.text');
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(schema.additionalProperties).toBeUndefined();
+    expect(schema.propertyNames).toEqual({ not: { const: '__proto__' } });
+  });
+});

@@ -1,0 +1,54 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import { OFFLINE_ERRORS } from '../../../src/widget/index.js';
+import { install, sentEvents } from './setup.js';
+
+const valid = {
+  name: 'Ann',
+  email: 'ann@shop.test',
+  phone: '+15550100',
+  description: 'from the pricing page',
+  message: 'Please call me back',
+};
+
+describe('sendOfflineMessage (spec 4.5, 7.3)', () => {
+  it('returns {result: ok} for valid parameters while chat is offline and sends it', async () => {
+    const widget = install({ online: false, visitorId: 'v1' });
+    expect(widget.api.sendOfflineMessage(valid)).toEqual({ result: 'ok' });
+    await widget.flush();
+    expect(sentEvents(widget)).toEqual([
+      { type: 'offline_message', visitorId: 'v1', message: valid },
+    ]);
+  });
+
+  it('accepts a phone alone as the way to answer', () => {
+    const widget = install({ online: false });
+    expect(widget.api.sendOfflineMessage({ phone: '+15550100', message: 'hi' })).toEqual({
+      result: 'ok',
+    });
+  });
+
+  it.each([
+    ['not an object', 'hello', OFFLINE_ERRORS.notObject],
+    ['a non-string field', { ...valid, phone: 5550100 }, 'phone must be a string'],
+    ['no message', { ...valid, message: undefined }, OFFLINE_ERRORS.messageRequired],
+    ['a blank message', { ...valid, message: '  ' }, OFFLINE_ERRORS.messageRequired],
+    ['no email nor phone', { message: 'hi' }, OFFLINE_ERRORS.contactRequired],
+    ['an invalid email', { ...valid, email: 'ann@' }, OFFLINE_ERRORS.invalidEmail],
+    ['an invalid phone', { ...valid, phone: 'abc' }, OFFLINE_ERRORS.invalidPhone],
+  ])('fails with {result: fail, error} for %s', (_label, message, error) => {
+    const widget = install({ online: false });
+    expect(widget.api.sendOfflineMessage(message as never)).toEqual({ result: 'fail', error });
+    expect(sentEvents(widget)).toEqual([]);
+  });
+
+  it('is impossible while agents are online (assumption: use the chat)', () => {
+    const widget = install({ online: true });
+    expect(widget.api.sendOfflineMessage(valid)).toEqual({
+      result: 'fail',
+      error: 'agents are online: start a chat instead of an offline message',
+    });
+    widget.agent.setOnline(false);
+    expect(widget.api.sendOfflineMessage(valid)).toEqual({ result: 'ok' });
+  });
+});

@@ -1,0 +1,183 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import { defineCallback, install, page, sentEvents } from './setup.js';
+
+describe('window states (spec 3) and open/close callbacks (spec 6.4)', () => {
+  it('fires svc_onLoadCallback asynchronously after installation', async () => {
+    const loaded = defineCallback('svc_onLoadCallback');
+    const widget = install();
+    expect(loaded).toEqual([]);
+    await widget.ready;
+    expect(loaded).toEqual([[]]);
+  });
+
+  it('looks callbacks up at call time, so one defined after install still runs', async () => {
+    const widget = install();
+    const loaded = defineCallback('svc_onLoadCallback');
+    await widget.ready;
+    expect(loaded).toHaveLength(1);
+  });
+
+  it('open() shows the chat: svc_onOpen then svc_onChangeState("chat")', () => {
+    const widget = install();
+    const order: string[] = [];
+    page().svc_onOpen = () => order.push('open');
+    page().svc_onChangeState = (state: string) => order.push(`state:${state}`);
+    expect(widget.state).toBe('label');
+    widget.api.open();
+    expect(order).toEqual(['open', 'state:chat']);
+    widget.api.open(); // already open: nothing fires
+    expect(order).toEqual(['open', 'state:chat']);
+  });
+
+  it('open({start: "call"}) opens the callback form: "call", or "chat/call" over an open chat', () => {
+    const widget = install();
+    const states = defineCallback('svc_onChangeState');
+    const opened = defineCallback('svc_onOpen');
+    widget.api.open({ start: 'call' });
+    widget.api.open();
+    widget.api.open({ start: 'call' });
+    expect(states).toEqual([['call'], ['chat'], ['chat/call']]);
+    expect(opened).toHaveLength(1);
+  });
+
+  it('close() minimizes to "label" before any message and to "chat/min" after', () => {
+    const widget = install();
+    const states = defineCallback('svc_onChangeState');
+    const closed = defineCallback('svc_onClose');
+    widget.api.open();
+    widget.api.close();
+    widget.api.close(); // already minimized: nothing fires
+    widget.visitor.send('hello'); // opens the window to type
+    widget.api.close();
+    expect(states).toEqual([['chat'], ['label'], ['chat'], ['chat/min']]);
+    expect(closed).toHaveLength(2);
+  });
+
+  it('open() with a non-object argument still opens the chat and notes it', () => {
+    const widget = install();
+    widget.api.open('call' as never);
+    expect(widget.state).toBe('chat');
+    expect(widget.issues.map((i) => i.code)).toEqual(['invalid_argument']);
+  });
+
+  it('setState drives any spec 3 state, firing open/close on the boundary', () => {
+    const widget = install();
+    widget.setState('chat/call');
+    widget.setState('chat/min');
+    expect(widget.fired('svc_onOpen')).toHaveLength(1);
+    expect(widget.fired('svc_onClose')).toHaveLength(1);
+    expect(widget.fired('svc_onChangeState')).toEqual([['chat/call'], ['chat/min']]);
+  });
+
+  it('showProactiveInvitation opens the chat with the text', async () => {
+    const widget = install({ visitorId: 'v1' });
+    const opened = defineCallback('svc_onOpen');
+    widget.api.showProactiveInvitation('Need help with your order?', 3);
+    expect(opened).toHaveLength(1);
+    expect(widget.state).toBe('chat');
+    expect(widget.messages).toMatchObject([
+      { from: 'invitation', text: 'Need help with your order?' },
+    ]);
+    await widget.flush();
+    expect(sentEvents(widget)).toEqual([
+      { type: 'invitation', visitorId: 'v1', text: 'Need help with your order?', departmentId: 3 },
+    ]);
+  });
+
+  it('showProactiveInvitation with bad arguments does nothing and notes it', () => {
+    const widget = install();
+    widget.api.showProactiveInvitation('', 3);
+    widget.api.showProactiveInvitation('hi', '3' as never);
+    expect(widget.state).toBe('label');
+    expect(widget.issues.map((i) => i.code)).toEqual(['invalid_argument', 'invalid_argument']);
+  });
+
+  it('showProactiveInvitation works inside svc_onLoadCallback (spec 4.5)', async () => {
+    page().svc_onLoadCallback = () =>
+      (
+        page().svc_api as { showProactiveInvitation(t: string, d: number): void }
+      ).showProactiveInvitation('Hi!', 1);
+    const widget = install();
+    await widget.ready;
+    expect(widget.state).toBe('chat');
+  });
+});
+
+describe('conversation callbacks (spec 6.4)', () => {
+  it('svc_onMessageSent fires on the first visitor message only', async () => {
+    const widget = install({ visitorId: 'v1' });
+    const sent = defineCallback('svc_onMessageSent');
+    widget.visitor.send('one');
+    widget.visitor.send('two');
+    expect(sent).toEqual([[]]);
+    await widget.flush();
+    expect(sentEvents(widget)).toEqual([
+      { type: 'visitor_message', visitorId: 'v1', text: 'one', first: true },
+      { type: 'visitor_message', visitorId: 'v1', text: 'two', first: false },
+    ]);
+  });
+
+  it('visitor.send rejects empty text (a bug in the test)', () => {
+    const widget = install();
+    expect(() => widget.visitor.send(' ')).toThrow('visitor.send: text must be a non-empty string');
+  });
+
+  it('svc_onAccept fires when an agent presses Reply; agent.say adds to the chat', () => {
+    const widget = install();
+    const accepted = defineCallback('svc_onAccept');
+    widget.agent.accept('Bob');
+    widget.agent.say('Hello, how can I help?');
+    expect(accepted).toEqual([[]]);
+    expect(widget.messages).toMatchObject([{ from: 'agent', text: 'Hello, how can I help?' }]);
+  });
+
+  it('svc_onIntroduction fires when the contacts form is filled; contacts update', () => {
+    const widget = install();
+    const intro = defineCallback('svc_onIntroduction');
+    widget.visitor.fillContacts({ name: 'Ann', email: 'ann@shop.test' });
+    expect(intro).toEqual([[]]);
+    expect(widget.api.getContactInfo()).toEqual({ name: 'Ann', email: 'ann@shop.test' });
+  });
+
+  it('svc_onResizeCallback fires on a size change only', () => {
+    const widget = install();
+    const resized = defineCallback('svc_onResizeCallback');
+    widget.resize(320, 480);
+    widget.resize(320, 480);
+    widget.resize(640, 480);
+    expect(resized).toHaveLength(2);
+    expect(widget.session.size).toEqual({ width: 640, height: 480 });
+  });
+
+  it('a throwing callback is recorded and does not break the double', () => {
+    const widget = install();
+    page().svc_onOpen = () => {
+      throw new Error('page bug');
+    };
+    const states = defineCallback('svc_onChangeState');
+    expect(() => widget.api.open()).not.toThrow();
+    expect(states).toEqual([['chat']]);
+    expect(widget.callbacks[0]).toMatchObject({ name: 'svc_onOpen', defined: true });
+    expect(String(widget.callbacks[0]!.error)).toBe('Error: page bug');
+    expect(widget.issues).toMatchObject([{ method: 'svc_onOpen', code: 'callback_threw' }]);
+  });
+
+  it('records callbacks that were due even when the page did not define them', () => {
+    const widget = install();
+    widget.api.open();
+    expect(widget.callbacks.map((c) => [c.name, c.defined])).toEqual([
+      ['svc_onOpen', false],
+      ['svc_onChangeState', false],
+    ]);
+  });
+
+  it('uninstall removes svc_api and svc_onLoadCallback never fires', async () => {
+    const loaded = defineCallback('svc_onLoadCallback');
+    const widget = install();
+    widget.uninstall();
+    await widget.ready;
+    expect(page().svc_api).toBeUndefined();
+    expect(loaded).toEqual([]);
+  });
+});

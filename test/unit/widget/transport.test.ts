@@ -1,0 +1,164 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import {
+  createMemoryTransport,
+  type WidgetInboundEvent,
+  type WidgetOutboundEvent,
+  type WidgetTransport,
+} from '../../../src/widget/index.js';
+import { installFromPage, readDataOptions } from '../../../src/widget/browser-install.js';
+import { defineCallback, install, sentEvents } from './setup.js';
+
+/** A platform that refuses or cannot be reached. */
+function brokenTransport(mode: 'refuse' | 'unreachable'): WidgetTransport {
+  return {
+    send: (_event: WidgetOutboundEvent) =>
+      mode === 'refuse'
+        ? Promise.resolve({ ok: false, error: 'unknown widget' })
+        : Promise.reject(new Error('connect ECONNREFUSED')),
+    subscribe: () => () => undefined,
+  };
+}
+
+describe('memory transport and the transport seam', () => {
+  it('numbers visitors sequentially across widgets sharing one platform (spec 4.5)', async () => {
+    const transport = createMemoryTransport();
+    const first = install({ transport, visitorId: 'a' });
+    const numbers: unknown[] = [];
+    first.api.getVisitorNumber((_err, n) => numbers.push(n));
+    await first.flush();
+    first.uninstall();
+    const second = install({ transport, visitorId: 'b' });
+    second.api.getVisitorNumber((_err, n) => numbers.push(n));
+    await second.flush();
+    expect(numbers).toEqual([1, 2]);
+  });
+
+  it('starts numbering at firstVisitorNumber', async () => {
+    const widget = install({ transport: createMemoryTransport({ firstVisitorNumber: 100 }) });
+    let n: number | undefined;
+    widget.api.getVisitorNumber((_err, value) => (n = value));
+    await widget.flush();
+    expect(n).toBe(100);
+  });
+
+  it('applies inbound events pushed by the platform, addressed or broadcast', () => {
+    const transport = createMemoryTransport();
+    const widget = install({ transport, visitorId: 'v1' });
+    const accepted = defineCallback('svc_onAccept');
+    const events: WidgetInboundEvent[] = [
+      { type: 'agent_accepted', visitorId: 'someone-else' },
+      { type: 'agent_accepted', visitorId: 'v1', agentName: 'Bob' },
+      { type: 'agent_message', text: 'Hi' },
+      { type: 'chat_mode', online: false },
+      { type: 'callback_setting', callback: 'disabled' },
+    ];
+    for (const event of events) transport.push(event);
+    expect(accepted).toHaveLength(1);
+    expect(widget.messages).toMatchObject([{ from: 'agent', text: 'Hi' }]);
+    expect(widget.api.chatMode()).toBe('offline');
+    expect(widget.api.startCall('+15550100')).toEqual({
+      result: 'fail',
+      reason: 'Callback disabled',
+    });
+  });
+
+  it('ends a call on inbound call_status end / error', () => {
+    const transport = createMemoryTransport();
+    const widget = install({ transport });
+    const ended = defineCallback('svc_onCallEnd');
+    widget.api.startCall('+15550100');
+    transport.push({ type: 'call_status', status: 'end' });
+    widget.api.startCall('+15550100');
+    transport.push({ type: 'call_status', status: 'error' });
+    expect(ended).toEqual([[{ result: 'ok' }], [{ result: 'fail', reason: 'call error' }]]);
+  });
+
+  it('every outbound event is plain JSON', async () => {
+    const widget = install({ online: false });
+    widget.api.setContactInfo({ name: 'Ann' });
+    widget.api.setCustomData([{ content: 'x' }]);
+    widget.api.setUserToken('tok');
+    widget.api.setRules({ a: 1 });
+    widget.api.showProactiveInvitation('hi');
+    widget.api.sendOfflineMessage({ email: 'a@b.test', message: 'm' });
+    widget.api.startCall('+15550100');
+    widget.api.getVisitorNumber(() => undefined);
+    widget.visitor.send('hello');
+    widget.visitor.fillContacts({ phone: '+15550100' });
+    await widget.flush();
+    const sent = sentEvents(widget);
+    expect(sent).toHaveLength(10);
+    expect(JSON.parse(JSON.stringify(sent))).toEqual(sent);
+  });
+
+  it('getVisitorNumber hands the error to cb(err) when the platform refuses', async () => {
+    const widget = install({ transport: brokenTransport('refuse') });
+    const answers: unknown[][] = [];
+    widget.api.getVisitorNumber((err, n) => answers.push([err?.message, n]));
+    await widget.flush();
+    expect(answers).toEqual([['unknown widget', undefined]]);
+    expect(widget.issues).toMatchObject([{ method: 'transport', code: 'refused' }]);
+  });
+
+  it('an unreachable platform ends a started call with svc_onCallEnd fail', async () => {
+    const widget = install({ transport: brokenTransport('unreachable') });
+    const ended = defineCallback('svc_onCallEnd');
+    expect(widget.api.startCall('+15550100')).toEqual({ result: 'ok' });
+    await widget.flush();
+    expect(ended).toEqual([[{ result: 'fail', reason: 'connect ECONNREFUSED' }]]);
+    expect(widget.issues).toMatchObject([{ method: 'transport', code: 'unreachable' }]);
+  });
+
+  it('a throwing getVisitorNumber callback is noted, not thrown', async () => {
+    const widget = install();
+    widget.api.getVisitorNumber(() => {
+      throw new Error('page bug');
+    });
+    widget.api.getVisitorNumber(undefined as never);
+    await widget.flush();
+    expect(widget.issues.map((i) => i.code)).toEqual(['invalid_argument', 'callback_threw']);
+  });
+});
+
+describe('browser bundle options', () => {
+  it('reads data-* attributes, ignoring malformed values', () => {
+    expect(
+      readDataOptions({
+        online: 'false',
+        callback: 'unavailable',
+        callBalance: '0',
+        safeUrl: 'true',
+        pageOrigin: 'https://shop.test',
+        visitorId: 'v9',
+      }),
+    ).toEqual({
+      online: false,
+      callback: 'unavailable',
+      callBalance: 0,
+      safeUrl: true,
+      pageOrigin: 'https://shop.test',
+      visitorId: 'v9',
+    });
+    expect(readDataOptions({ callback: 'maybe', callBalance: 'lots' })).toEqual({});
+  });
+});
+
+describe('browser bundle install', () => {
+  it('installs from window.svc_widget_options and exposes window.svc_widget', async () => {
+    const page = window as unknown as Record<string, unknown>;
+    page.svc_widget_options = { online: false, visitorId: 'from-options' };
+    const widget = installFromPage(window);
+    try {
+      expect(page.svc_widget).toBe(widget);
+      expect(page.svc_api).toBe(widget.api);
+      expect(widget.visitorId).toBe('from-options');
+      expect(widget.api.chatMode()).toBe('offline');
+      await widget.ready;
+    } finally {
+      widget.uninstall();
+      delete page.svc_widget;
+      delete page.svc_widget_options;
+    }
+  });
+});
