@@ -1,7 +1,7 @@
 // npm run bench: runs each section and prints one table. A section is a module exporting
 // `async function run()` that resolves to rows { section, metric, value, target, ok }.
 // Add a section by adding its module to the list below.
-const sections = ['./startup.js', './validate.js'];
+const sections = ['./startup.js', './validate.js', './bot.js'];
 
 const rows = [];
 for (const section of sections) {
