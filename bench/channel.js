@@ -12,7 +12,10 @@ import autocannon from 'autocannon';
 
 const bin = fileURLToPath(new URL('../bin/svc-cli.js', import.meta.url));
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
-const body = JSON.stringify({ sender: { id: 'c-1', name: 'Ann' }, message: { type: 'text', text: 'Hello, where is my order?' } });
+const body = JSON.stringify({
+  sender: { id: 'c-1', name: 'Ann' },
+  message: { type: 'text', text: 'Hello, where is my order?' },
+});
 
 const BARE = `
 const http = require('node:http');
@@ -40,7 +43,15 @@ function startChild(args) {
 }
 
 const load = (url, extra = {}) =>
-  autocannon({ url, method: 'POST', connections: 50, duration: DURATION, headers: { 'content-type': 'application/json' }, body, ...extra });
+  autocannon({
+    url,
+    method: 'POST',
+    connections: 50,
+    duration: DURATION,
+    headers: { 'content-type': 'application/json' },
+    body,
+    ...extra,
+  });
 
 async function stop(child) {
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -55,21 +66,64 @@ export async function run() {
   await stop(bare.child);
 
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-  const sim = await startChild([bin, '--json', 'platform', '--port', '0', '--no-console', '--record', join(dir, 'journal.ndjson')]);
+  const sim = await startChild([
+    bin,
+    '--json',
+    'platform',
+    '--port',
+    '0',
+    '--no-console',
+    '--record',
+    join(dir, 'journal.ndjson'),
+  ]);
   const channelUrl = sim.listening.channels[0].url;
   const simResult = await load(channelUrl);
   const ratio = simResult.requests.average / bareResult.requests.average;
-  rows.push({ section: 'channel', metric: 'bare node:http JSON server (req/s)', value: Math.round(bareResult.requests.average) });
-  rows.push({ section: 'channel', metric: 'simulator ingest, validation + journal to disk (req/s)', value: Math.round(simResult.requests.average) });
-  rows.push({ section: 'channel', metric: 'simulator / bare', value: `${ratio.toFixed(2)}x`, target: '>= 0.6x', ok: ratio >= 0.6 });
-  if (simResult.non2xx > 0) rows.push({ section: 'channel', metric: 'non-2xx answers during load', value: simResult.non2xx, ok: false });
+  rows.push({
+    section: 'channel',
+    metric: 'bare node:http JSON server (req/s)',
+    value: Math.round(bareResult.requests.average),
+  });
+  rows.push({
+    section: 'channel',
+    metric: 'simulator ingest, validation + journal to disk (req/s)',
+    value: Math.round(simResult.requests.average),
+  });
+  rows.push({
+    section: 'channel',
+    metric: 'simulator / bare',
+    value: `${ratio.toFixed(2)}x`,
+    target: '>= 0.6x',
+    ok: ratio >= 0.6,
+  });
+  if (simResult.non2xx > 0)
+    rows.push({
+      section: 'channel',
+      metric: 'non-2xx answers during load',
+      value: simResult.non2xx,
+      ok: false,
+    });
 
   // RSS after 100k ingested messages (the load above counts too).
   const already = simResult.requests.total;
-  if (already < 100_000) await autocannon({ url: channelUrl, method: 'POST', connections: 50, amount: 100_000 - already, headers: { 'content-type': 'application/json' }, body });
+  if (already < 100_000)
+    await autocannon({
+      url: channelUrl,
+      method: 'POST',
+      connections: 50,
+      amount: 100_000 - already,
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
   const state = await (await fetch(`${sim.listening.url}/_sim/state`)).json();
   const rssMb = state.rssBytes / 1024 / 1024;
-  rows.push({ section: 'channel', metric: `RSS after ${state.journal} ingested messages (MB)`, value: rssMb.toFixed(0), target: '< 150', ok: rssMb < 150 });
+  rows.push({
+    section: 'channel',
+    metric: `RSS after ${state.journal} ingested messages (MB)`,
+    value: rssMb.toFixed(0),
+    target: '< 150',
+    ok: rssMb < 150,
+  });
   await stop(sim.child);
 
   rows.push(...(await runDelivery()));
@@ -85,7 +139,10 @@ async function runDelivery() {
   {
     const clock = createClock();
     const listener = await createListener({ clock });
-    const platform = createPlatform({ clock, channels: [{ id: 'bench', integratorUrl: listener.url }] });
+    const platform = createPlatform({
+      clock,
+      channels: [{ id: 'bench', integratorUrl: listener.url }],
+    });
     await platform.listen({ port: 0 });
     const channelUrl = platform.core.channelInfo(platform.core.state.channels.get('bench')).url;
     await fetch(channelUrl, { method: 'POST', body });
@@ -95,20 +152,30 @@ async function runDelivery() {
     const worker = async () => {
       while (next < N) {
         next++;
-        const result = await sendAgentMessage(platform.core, { customerId: 'c-1', message: { type: 'text', text: 'ok' } });
+        const result = await sendAgentMessage(platform.core, {
+          customerId: 'c-1',
+          message: { type: 'text', text: 'ok' },
+        });
         if (result.result !== 'delivered') throw new Error(`not delivered: ${result.result}`);
       }
     };
     await Promise.all(Array.from({ length: 50 }, worker));
     const perSecond = N / ((performance.now() - started) / 1000);
-    rows.push({ section: 'channel', metric: 'agent messages delivered to a fast listener (msg/s, 50 in flight)', value: Math.round(perSecond) });
+    rows.push({
+      section: 'channel',
+      metric: 'agent messages delivered to a fast listener (msg/s, 50 in flight)',
+      value: Math.round(perSecond),
+    });
     await platform.close();
     await listener.close();
   }
   {
     const clock = createClock({ timeScale: 1 });
     const listener = await createListener({ clock, plan: { failFirst: 2 } });
-    const platform = createPlatform({ clock, channels: [{ id: 'bench', integratorUrl: listener.url }] });
+    const platform = createPlatform({
+      clock,
+      channels: [{ id: 'bench', integratorUrl: listener.url }],
+    });
     await platform.listen({ port: 0 });
     const offsets = [];
     platform.core.on((event) => {
@@ -116,7 +183,10 @@ async function runDelivery() {
     });
     const channelUrl = platform.core.channelInfo(platform.core.state.channels.get('bench')).url;
     await fetch(channelUrl, { method: 'POST', body });
-    await sendAgentMessage(platform.core, { customerId: 'c-1', message: { type: 'text', text: 'timed' } });
+    await sendAgentMessage(platform.core, {
+      customerId: 'c-1',
+      message: { type: 'text', text: 'timed' },
+    });
     const drift = Math.max(...offsets.map((o, i) => Math.abs(o - i * 3000)));
     rows.push({
       section: 'channel',

@@ -15,6 +15,7 @@ import {
 import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
 import { errorBody } from '../http/body.js';
 import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from './delivery.js';
+import type { BotServiceOptions } from './bot-service.js';
 
 export interface ChannelConfig {
   /** public id (default: random) */
@@ -42,6 +43,8 @@ export interface PlatformCoreOptions {
   strict?: boolean;
   /** the channel's redelivery policy (default spec 8: 3 attempts, 3 s apart) */
   channelPolicy?: DeliveryPolicy;
+  /** attach a bot provider (interface B): createPlatform registers the bot service */
+  bot?: BotServiceOptions;
 }
 
 /**

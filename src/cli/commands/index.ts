@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
 import { registerPlatform } from './platform.js';
+import { registerBotSim } from './bot-sim.js';
 import { registerReplay } from './replay.js';
 import { registerSendText } from './send-text.js';
 import { registerSendMedia } from './send-media.js';
@@ -20,6 +21,7 @@ import { registerHookTarget } from './hook-target.js';
 export function registerCommands(program: Command, ctx: CliContext): void {
   registerReplay(program, ctx);
   registerPlatform(program, ctx);
+  registerBotSim(program, ctx);
   registerValidate(program, ctx);
   registerSchema(program, ctx);
   registerSendText(program, ctx);

@@ -17,6 +17,7 @@ import { formatPlatformEvent } from '../render/platform-events.js';
 import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
 import { runHookConsoleAction } from '../console/hook-console.js';
 import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+import { botOptions, botUrls, printBotBanner } from './platform-bot.js';
 
 /** `svc-cli platform`: flags -> simulator -> rendered events, until SIGINT/SIGTERM. */
 export async function runPlatform(
@@ -55,7 +56,10 @@ export async function runPlatform(
     ...(flags.record ? { file: flags.record } : {}),
     ...(redact ? { redact } : {}),
   });
+  const bot = botOptions(flags);
+  if (bot) platformSecrets.push(bot.token, ...(bot.auth ? [bot.auth.clientSecret] : []));
   const platform = createPlatform({
+    ...(bot ? { bot } : {}),
     clock,
     journal,
     agentsOnline: flags.agents !== 'offline',
@@ -84,10 +88,17 @@ export async function runPlatform(
   });
   const channels = [...core.state.channels.values()].map((c) => core.channelInfo(c));
   out.event(
-    { type: 'listening', url: server.url, controlUrl: `${server.url}/_sim`, channels },
+    {
+      type: 'listening',
+      url: server.url,
+      controlUrl: `${server.url}/_sim`,
+      channels,
+      ...(bot ? { bot: botUrls(server.url, bot, Boolean(globals.showSecrets)) } : {}),
+    },
     () => undefined,
   );
   printBanner(out, server.url, channels, integratorUrl, Boolean(globals.showSecrets));
+  if (bot) printBotBanner(out, server.url, bot, Boolean(globals.showSecrets));
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );
