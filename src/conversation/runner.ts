@@ -14,6 +14,8 @@ import {
 } from '../platform/index.js';
 import { createListener, type Listener } from '../roles/integrator/index.js';
 import { createHookTarget, type HookTarget } from '../roles/hooks/index.js';
+import { createBotProvider, loadBotScript, type BotProvider } from '../roles/bot/index.js';
+import { dirname, resolve as resolvePath } from 'node:path';
 import type { Conversation, Step } from './format.js';
 import { describeMismatches, matchPartial, resolveRefs } from './match.js';
 
@@ -78,8 +80,9 @@ interface World {
   platform: Platform;
   listener?: Listener;
   hookTarget?: HookTarget;
+  bot?: BotProvider;
   /** what each embedded role received, read into observations as it comes */
-  journals: { party: 'integrator' | 'hook'; journal: Journal; seen: number }[];
+  journals: { party: 'integrator' | 'hook' | 'bot'; journal: Journal; seen: number }[];
   observations: Observation[];
   channelUrl: string;
   close(): Promise<void>;
@@ -127,9 +130,34 @@ async function createWorld(options: ReplayOptions): Promise<World> {
     });
     hookUrl = `${hookTarget.url}/hooks`;
   }
+  const botJournal = createJournal({ keep: 100_000 });
+  let bot: BotProvider | undefined;
+  const botSetup = setup.bot;
+  const token = botSetup?.token ?? 'conversation-token';
+  const providerId = botSetup?.providerId ?? 'conversation-provider';
+  let botUrl = options.botUrl;
+  if (botUrl === undefined && botSetup) {
+    const script = botSetup.script
+      ? await loadBotScript(
+          resolvePath(options.file ? dirname(options.file) : process.cwd(), botSetup.script),
+        )
+      : undefined;
+    bot = await createBotProvider({
+      token,
+      providerId,
+      clock,
+      journal: botJournal,
+      plan: planOf(botSetup.faults, options.seed),
+      ...(script ? { script } : {}),
+    });
+    botUrl = bot.url;
+  }
   const platform = createPlatform({
     clock,
     ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
+    ...(botUrl && (botSetup || options.botUrl)
+      ? { bot: { providerUrl: botUrl, token, providerId } }
+      : {}),
     agentsOnline: setup.agents !== 'offline',
     strict: setup.strict ?? true,
     channels: [
@@ -144,6 +172,7 @@ async function createWorld(options: ReplayOptions): Promise<World> {
     observations.push({ party: 'event', value: event, consumed: false }),
   );
   await platform.listen({ port: 0 });
+  bot?.setPlatformUrl(platform.core.baseUrl);
   const channel = [...platform.core.state.channels.values()][0];
   if (!channel) throw new SvcError('SVC_E_INTERNAL', 'internal', 'the simulator has no channel');
   return {
@@ -151,7 +180,9 @@ async function createWorld(options: ReplayOptions): Promise<World> {
     platform,
     ...(listener ? { listener } : {}),
     ...(hookTarget ? { hookTarget } : {}),
+    ...(bot ? { bot } : {}),
     journals: [
+      { party: 'bot', journal: botJournal, seen: 0 },
       { party: 'integrator', journal: listenerJournal, seen: 0 },
       { party: 'hook', journal: hookJournal, seen: 0 },
     ],
@@ -161,6 +192,7 @@ async function createWorld(options: ReplayOptions): Promise<World> {
       await platform.close();
       await listener?.close(100);
       await hookTarget?.close(100);
+      await bot?.close(100);
     },
   };
 }
@@ -174,7 +206,7 @@ function collect(world: World): void {
     for (const entry of source.journal.entries()) {
       if (entry.seq <= source.seen) continue;
       source.seen = entry.seq;
-      if (!entry.request.body) continue;
+      if (entry.direction !== 'in' || !entry.request.body) continue;
       let value: unknown;
       try {
         value = JSON.parse(entry.request.body);
