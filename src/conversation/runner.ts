@@ -235,7 +235,31 @@ function collect(world: World): void {
  */
 export async function replayConversation(options: ReplayOptions): Promise<ConversationResult> {
   const wallStart = performance.now();
-  const world = await createWorld(options);
+  let world: World;
+  try {
+    world = await createWorld(options);
+  } catch (error) {
+    // A setup that cannot start (a missing bot script, a port) fails the conversation, not the run.
+    const message = error instanceof Error ? error.message : String(error);
+    const step: StepResult = {
+      index: 0,
+      name: 'setup',
+      kind: 'control',
+      status: 'failed',
+      details: [message],
+      protocolMs: 0,
+      wallMs: performance.now() - wallStart,
+    };
+    options.onStep?.(step);
+    return {
+      name: options.conversation.name,
+      ...(options.file ? { file: options.file } : {}),
+      ok: false,
+      steps: [step],
+      protocolMs: 0,
+      wallMs: performance.now() - wallStart,
+    };
+  }
   const scope: Record<string, unknown> = {};
   const steps: StepResult[] = [];
   let failed = false;
