@@ -9,13 +9,13 @@ const bundled = await loadConversations(['fixtures/conversations']);
 
 describe('bundled conversations', () => {
   it('cover at least the flows of spec parts 3 and 6', () => {
-    expect(bundled.length).toBeGreaterThanOrEqual(12);
+    expect(bundled.length).toBeGreaterThanOrEqual(20);
   });
 
   it.each(bundled.map((b) => [b.file, b.conversation] as const))(
     '%s replays green',
-    async (_file, conversation) => {
-      const result = await replayConversation({ conversation });
+    async (file, conversation) => {
+      const result = await replayConversation({ conversation, file });
       const failed = result.steps.filter((s) => s.status !== 'passed');
       expect(failed.map((s) => `${s.name}: ${s.details.join(' | ')}`)).toEqual([]);
       expect(result.ok).toBe(true);
