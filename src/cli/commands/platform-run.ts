@@ -1,6 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { CliContext, GlobalFlags } from '../context.js';
-import type { PlatformFlags } from './platform.js';
+import type { CliContext } from '../context.js';
 import { createClock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { createJournal, createRedactor } from '../../journal/journal.js';
@@ -14,23 +13,25 @@ import {
 import { isNonLoopbackHost } from '../../http/server.js';
 import { createOutput, type Output } from '../render/output.js';
 import { formatPlatformEvent } from '../render/platform-events.js';
+import { createDeliveryProgress } from '../render/progress.js';
 import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
-import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+import { platformSchema, resolveOptions } from '../options.js';
 
 /** `svc-cli platform`: flags -> simulator -> rendered events, until SIGINT/SIGTERM. */
 export async function runPlatform(
   ctx: CliContext,
-  flags: PlatformFlags,
-  globals: GlobalFlags,
+  given: Record<string, unknown>,
 ): Promise<number> {
-  const out = createOutput(ctx, { json: globals.json });
-  const port = parseIntegerFlag('--port', flags.port, { min: 0, max: 65535 });
-  const bodyLimit = parseIntegerFlag('--body-limit', flags.bodyLimit ?? '1048576', { min: 1 });
-  const integratorUrl =
-    flags.integratorUrl === undefined
-      ? undefined
-      : parseUrlFlag('--integrator-url', flags.integratorUrl);
-  const clock = createClock({ timeScale: parseTimeScale(globals.timeScale) });
+  const flags = resolveOptions(platformSchema, {
+    flags: given,
+    env: ctx.env,
+    cwd: ctx.cwd,
+    command: 'platform',
+  });
+  const globals = flags;
+  const out = createOutput(ctx, { json: flags.json });
+  const { port, bodyLimit, integratorUrl } = flags;
+  const clock = createClock({ timeScale: flags.timeScale });
   const platformSecrets: string[] = [];
   const redact = globals.showSecrets
     ? undefined
@@ -59,7 +60,15 @@ export async function runPlatform(
   if (flags.host && isNonLoopbackHost(flags.host)) {
     out.note(`warning: binding ${flags.host} exposes the simulator beyond this machine`);
   }
-  const off = core.on((event) => out.event(event, formatPlatformEvent));
+  const progress = await createDeliveryProgress(ctx, {
+    json: flags.json,
+    intervalMs: () => core.channelPolicy.intervalMs,
+    now: () => clock.now(),
+  });
+  const off = core.on((event) => {
+    progress.around(() => out.event(event, formatPlatformEvent));
+    progress.onEvent(event);
+  });
   const server = await platform.listen({
     port,
     bodyLimit,
@@ -80,6 +89,7 @@ export async function runPlatform(
   });
   stopConsole();
   off();
+  progress.stop();
   await platform.close();
   out.note(
     `stopped; ${journal.count} exchanges${flags.record ? ` recorded in ${flags.record}` : ''}`,

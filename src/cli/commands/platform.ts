@@ -1,22 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { action, globalFlags } from '../action.js';
-
-interface PlatformFlags {
-  port: string;
-  host?: string;
-  integratorUrl?: string;
-  chunked?: boolean;
-  agents: 'online' | 'offline';
-  channelId?: string;
-  channelName?: string;
-  randomString?: string;
-  lenient?: boolean;
-  record?: string;
-  bodyLimit?: string;
-  console: boolean;
-}
+import { action, givenFlags } from '../action.js';
 
 export function registerPlatform(program: Command, ctx: CliContext): void {
   program
@@ -32,8 +17,8 @@ export function registerPlatform(program: Command, ctx: CliContext): void {
     .addOption(
       new Option(
         '--integrator-url <url>',
-        'where agent messages go: POST <url>/<channel_public_id> (spec 4.2)',
-      ).env('SVC_INTEGRATOR_URL'),
+        'where agent messages go: POST <url>/<channel_public_id> (spec 4.2; env SVC_INTEGRATOR_URL)',
+      ),
     )
     .option(
       '--chunked',
@@ -73,11 +58,9 @@ Examples:
   $ svc-cli --json --time-scale 0.01 platform --port 0 --integrator-url http://127.0.0.1:9000`,
     )
     .action(
-      action(ctx, async (flags: PlatformFlags, cmd: Command) => {
+      action(ctx, async (_flags: unknown, cmd: Command) => {
         const { runPlatform } = await import('./platform-run.js');
-        return runPlatform(ctx, flags, globalFlags(cmd));
+        return runPlatform(ctx, givenFlags(cmd));
       }),
     );
 }
-
-export type { PlatformFlags };
