@@ -15,13 +15,22 @@ export interface Platform {
 }
 
 /**
+ * Registers every interface's service on a core: the socket path (`createPlatform`) and the
+ * socket-less one (`svc-cli/msw`) serve the SAME services through `core.handle()`.
+ * @example const core = createPlatformCore(); registerPlatformServices(core); await core.handle(request);
+ */
+export function registerPlatformServices(core: PlatformCore): void {
+  core.use(createControlApi(core));
+  core.use(createChannelService(core));
+}
+
+/**
  * The platform simulator: one core with the channel service and the control API.
  * @example const platform = createPlatform({ channels: [{ integratorUrl }] }); await platform.listen({ port: 0 });
  */
 export function createPlatform(options: PlatformOptions = {}): Platform {
   const core = createPlatformCore(options);
-  core.use(createControlApi(core));
-  core.use(createChannelService(core));
+  registerPlatformServices(core);
   let server: RunningServer | undefined;
   return {
     core,
