@@ -11,6 +11,9 @@ import { registerStatus } from './status.js';
 import { registerListen } from './listen.js';
 import { registerInit } from './init.js';
 import { registerConfig } from './config.js';
+import { registerChat } from './chat.js';
+import { registerCompletion } from './completion.js';
+import { registerDoctor } from './doctor.js';
 
 /**
  * Every command, registered in the order `--help` lists them. Command modules are thin and
@@ -26,6 +29,9 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerTyping(program, ctx);
   registerStatus(program, ctx);
   registerListen(program, ctx);
+  registerChat(program, ctx);
   registerInit(program, ctx);
   registerConfig(program, ctx);
+  registerDoctor(program, ctx);
+  registerCompletion(program, ctx);
 }
