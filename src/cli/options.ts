@@ -272,3 +272,37 @@ export const COMMAND_SCHEMAS: Readonly<Record<string, z.ZodObject>> = {
   status: statusSchema,
   chat: chatSchema,
 };
+
+/**
+ * For commands that parse their own flags (platform): puts the config file's and SVC_*
+ * values, as strings like argv's, under every key not given on the command line.
+ * @example applyConfigValues(flags, { given: givenFlags(cmd), env, cwd, command: 'platform' })
+ */
+export function applyConfigValues<F extends object>(
+  flags: F,
+  sources: {
+    given: Record<string, unknown>;
+    env: Readonly<Record<string, string | undefined>>;
+    cwd: string;
+    command?: string;
+    keys?: readonly string[];
+  },
+): F {
+  const keys =
+    sources.keys ??
+    Object.keys(sources.command ? (COMMAND_SCHEMAS[sources.command]?.shape ?? {}) : {});
+  const merged = mergeOptionSources(keys, {
+    flags: sources.given,
+    env: sources.env,
+    cwd: sources.cwd,
+    ...(sources.command ? { command: sources.command } : {}),
+  });
+  const out = { ...flags } as Record<string, unknown>;
+  for (const key of keys) {
+    const source = merged.source[key];
+    const value = merged.values[key];
+    if (source !== 'file' && source !== 'env') continue;
+    out[key] = typeof value === 'boolean' ? value : String(value);
+  }
+  return out as F;
+}

@@ -28,14 +28,14 @@ import {
   type AgentMessageResult,
   type ChannelInfo,
   type PlatformCore,
-  type PlatformCoreOptions,
+  type PlatformOptions,
   type PlatformEvent,
   type SendAgentMessageOptions,
 } from '../platform/index.js';
 import { planFaultAnswer, sleepUnlessAborted } from './faults.js';
 import { responseHeaders, responseText, toPlatformRequest } from './request.js';
 
-export interface MswPlatformOptions extends PlatformCoreOptions {
+export interface MswPlatformOptions extends PlatformOptions {
   /** the platform's base URL as your client code knows it, e.g. https://platform.test */
   baseUrl: string;
   /** faults applied to the answers (same plan as `listen --fault-plan`) */
@@ -91,7 +91,7 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
   const baseUrl = rawBase.replace(/\/+$/, '');
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
   const core = createPlatformCore(coreOptions);
-  registerPlatformServices(core);
+  registerPlatformServices(core, coreOptions);
   core.baseUrl = baseUrl;
   const received: ReceivedRequest[] = [];
   const events: PlatformEvent[] = [];

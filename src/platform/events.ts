@@ -1,4 +1,9 @@
 import type { ContractIssue } from '../contract/types.js';
+// The bot service's events (interface B) live in bot-events.ts.
+import type { BotPlatformEvent } from './bot-events.js';
+
+export type { BotPlatformEvent } from './bot-events.js';
+import type { HookPlatformEvent } from './hooks/events.js';
 
 /**
  * Everything the simulator reports, as one discriminated union on `type`. The CLI renders
@@ -74,7 +79,9 @@ export type PlatformEvent =
       message: string;
       protocolMs: number;
     }
-  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; protocolMs: number };
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; protocolMs: number }
+  | BotPlatformEvent
+  | HookPlatformEvent;
 
 export interface ChannelInfo {
   id: string;
@@ -125,3 +132,5 @@ export interface DeliveryDoneEvent {
 }
 
 export type PlatformEventType = PlatformEvent['type'];
+
+export type { HookPlatformEvent } from './hooks/events.js';

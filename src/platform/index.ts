@@ -3,8 +3,14 @@ import { createChannelService } from './channel-service.js';
 import { createControlApi } from './control-api.js';
 import { servePlatform, type ServePlatformOptions } from './http-adapter.js';
 import type { RunningServer } from '../http/server.js';
+import { createBotService } from './bot-service.js';
+import { createHookService, type HookServiceOptions } from './hook-service.js';
+import { createHookControl } from './hooks/control.js';
 
-export type PlatformOptions = PlatformCoreOptions;
+export interface PlatformOptions extends PlatformCoreOptions {
+  /** send event hooks here (spec 4.4, 6.2); no hooks when absent */
+  hooks?: HookServiceOptions;
+}
 
 export interface Platform {
   readonly core: PlatformCore;
@@ -19,8 +25,15 @@ export interface Platform {
  * socket-less one (`svc-cli/msw`) serve the SAME services through `core.handle()`.
  * @example const core = createPlatformCore(); registerPlatformServices(core); await core.handle(request);
  */
-export function registerPlatformServices(core: PlatformCore): void {
+export function registerPlatformServices(
+  core: PlatformCore,
+  options: Pick<PlatformOptions, 'bot' | 'hooks'> = {},
+): void {
+  core.use(createHookControl(core)); // before the control API: its /_sim/ default is a 404
   core.use(createControlApi(core));
+  // before the channel: its /webhooks/<provider_id> would look like a channel URL
+  if (options.bot) core.use(createBotService(core, options.bot));
+  if (options.hooks) core.use(createHookService(core, options.hooks));
   core.use(createChannelService(core));
 }
 
@@ -30,7 +43,7 @@ export function registerPlatformServices(core: PlatformCore): void {
  */
 export function createPlatform(options: PlatformOptions = {}): Platform {
   const core = createPlatformCore(options);
-  registerPlatformServices(core);
+  registerPlatformServices(core, options);
   let server: RunningServer | undefined;
   return {
     core,
@@ -84,3 +97,15 @@ export type {
 export type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
 export type { Channel, Chat, Customer, Agent, PlatformState } from './model.js';
 export { servePlatform, type ServePlatformOptions } from './http-adapter.js';
+export { createBotService, type BotServiceOptions } from './bot-service.js';
+export type { BotAuthOptions } from './bot-outbound.js';
+export { DEFAULT_BOT_RATE_LIMIT, parseRateLimit, type RateLimit } from './bot-rate-limit.js';
+export { deliverToCustomer, type CustomerSender } from './customer-delivery.js';
+export type { BotPlatformEvent } from './bot-events.js';
+export {
+  createHookService,
+  judgeHookReply,
+  hookPolicyOf,
+  type HookServiceOptions,
+} from './hook-service.js';
+export * from './hooks/index.js';

@@ -3,12 +3,16 @@ import type { CliContext } from '../context.js';
 import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
 import { registerPlatform } from './platform.js';
+import { registerBotSim } from './bot-sim.js';
+import { registerReplay } from './replay.js';
 import { registerSendText } from './send-text.js';
 import { registerSendMedia } from './send-media.js';
 import { registerSendLocation } from './send-location.js';
 import { registerTyping } from './typing.js';
 import { registerStatus } from './status.js';
 import { registerListen } from './listen.js';
+import { registerHookFire } from './hook-fire.js';
+import { registerHookTarget } from './hook-target.js';
 import { registerInit } from './init.js';
 import { registerConfig } from './config.js';
 import { registerChat } from './chat.js';
@@ -20,7 +24,9 @@ import { registerDoctor } from './doctor.js';
  * import their core lazily inside the action.
  */
 export function registerCommands(program: Command, ctx: CliContext): void {
+  registerReplay(program, ctx);
   registerPlatform(program, ctx);
+  registerBotSim(program, ctx);
   registerValidate(program, ctx);
   registerSchema(program, ctx);
   registerSendText(program, ctx);
@@ -29,6 +35,8 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerTyping(program, ctx);
   registerStatus(program, ctx);
   registerListen(program, ctx);
+  registerHookFire(program, ctx);
+  registerHookTarget(program, ctx);
   registerChat(program, ctx);
   registerInit(program, ctx);
   registerConfig(program, ctx);

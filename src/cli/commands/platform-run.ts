@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
-import type { CliContext } from '../context.js';
+import type { CliContext, GlobalFlags } from '../context.js';
+import type { PlatformFlags } from './platform.js';
 import { createClock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { createJournal, createRedactor } from '../../journal/journal.js';
@@ -15,36 +16,56 @@ import { createOutput, type Output } from '../render/output.js';
 import { formatPlatformEvent } from '../render/platform-events.js';
 import { createDeliveryProgress } from '../render/progress.js';
 import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
-import { platformSchema, resolveOptions } from '../options.js';
+import { runHookConsoleAction } from '../console/hook-console.js';
+import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+import { botOptions, botUrls, printBotBanner } from './platform-bot.js';
 
 /** `svc-cli platform`: flags -> simulator -> rendered events, until SIGINT/SIGTERM. */
 export async function runPlatform(
   ctx: CliContext,
-  given: Record<string, unknown>,
+  flags: PlatformFlags,
+  globals: GlobalFlags,
 ): Promise<number> {
-  const flags = resolveOptions(platformSchema, {
-    flags: given,
-    env: ctx.env,
-    cwd: ctx.cwd,
-    command: 'platform',
-  });
-  const globals = flags;
-  const out = createOutput(ctx, { json: flags.json });
-  const { port, bodyLimit, integratorUrl } = flags;
-  const clock = createClock({ timeScale: flags.timeScale });
+  const out = createOutput(ctx, { json: globals.json });
+  const port = parseIntegerFlag('--port', flags.port, { min: 0, max: 65535 });
+  const bodyLimit = parseIntegerFlag('--body-limit', flags.bodyLimit ?? '1048576', { min: 1 });
+  const integratorUrl =
+    flags.integratorUrl === undefined
+      ? undefined
+      : parseUrlFlag('--integrator-url', flags.integratorUrl);
+  const hookUrl =
+    flags.hookUrl === undefined ? undefined : parseUrlFlag('--hook-url', flags.hookUrl);
+  const hooks = hookUrl
+    ? {
+        url: hookUrl,
+        ...(flags.hookTimeout === undefined
+          ? {}
+          : { timeoutMs: parseIntegerFlag('--hook-timeout', flags.hookTimeout, { min: 1 }) }),
+        ...(flags.hookAttempts === undefined
+          ? {}
+          : { attempts: parseIntegerFlag('--hook-attempts', flags.hookAttempts, { min: 1 }) }),
+      }
+    : undefined;
+  const clock = createClock({ timeScale: parseTimeScale(globals.timeScale) });
   const platformSecrets: string[] = [];
+  // Built once the secrets are known (the channels exist before the first request).
+  let redactor: ((text: string) => string) | undefined;
   const redact = globals.showSecrets
     ? undefined
-    : (text: string) => createRedactor(platformSecrets)(text);
+    : (text: string) => (redactor ??= createRedactor(platformSecrets))(text);
   const journal = createJournal({
     ...(flags.record ? { file: flags.record } : {}),
     ...(redact ? { redact } : {}),
   });
+  const bot = botOptions(flags);
+  if (bot) platformSecrets.push(bot.token, ...(bot.auth ? [bot.auth.clientSecret] : []));
   const platform = createPlatform({
+    ...(bot ? { bot } : {}),
     clock,
     journal,
     agentsOnline: flags.agents !== 'offline',
     strict: !flags.lenient,
+    ...(hooks ? { hooks } : {}),
     channels: [
       {
         ...(flags.channelId ? { id: flags.channelId } : {}),
@@ -61,7 +82,7 @@ export async function runPlatform(
     out.note(`warning: binding ${flags.host} exposes the simulator beyond this machine`);
   }
   const progress = await createDeliveryProgress(ctx, {
-    json: flags.json,
+    json: Boolean(globals.json),
     intervalMs: () => core.channelPolicy.intervalMs,
     now: () => clock.now(),
   });
@@ -76,10 +97,20 @@ export async function runPlatform(
   });
   const channels = [...core.state.channels.values()].map((c) => core.channelInfo(c));
   out.event(
-    { type: 'listening', url: server.url, controlUrl: `${server.url}/_sim`, channels },
+    {
+      type: 'listening',
+      url: server.url,
+      controlUrl: `${server.url}/_sim`,
+      channels,
+      ...(bot ? { bot: botUrls(server.url, bot, Boolean(globals.showSecrets)) } : {}),
+    },
     () => undefined,
   );
   printBanner(out, server.url, channels, integratorUrl, Boolean(globals.showSecrets));
+  if (bot) printBotBanner(out, server.url, bot, Boolean(globals.showSecrets));
+  out.line(
+    `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
+  );
 
   const stopConsole =
     flags.console && !globals.json ? startConsole(ctx, core, out) : () => undefined;
@@ -165,6 +196,10 @@ function startConsole(ctx: CliContext, core: PlatformCore, out: Output): () => v
           return;
         case 'close':
           closeChat(core, act.customerId ? { customerId: act.customerId } : {});
+          return;
+        case 'assign':
+        case 'call':
+          runHookConsoleAction(core, act, out);
           return;
         case 'chats':
           for (const chat of core.state.chats.values()) {

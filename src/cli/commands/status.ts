@@ -57,7 +57,7 @@ Examples:
           body: status.body,
           latencyMs: Math.round(status.latencyMs),
         };
-        out.event(event, (e, c) => formatStatus(e, c));
+        out.event(event, formatStatus);
         return 0;
       }),
     );
