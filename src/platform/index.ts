@@ -21,17 +21,29 @@ export interface Platform {
 }
 
 /**
- * The platform simulator: one core with the channel service and the control API.
- * @example const platform = createPlatform({ channels: [{ integratorUrl }] }); await platform.listen({ port: 0 });
+ * Registers every interface's service on a core: the socket path (`createPlatform`) and the
+ * socket-less one (`svc-cli/msw`) serve the SAME services through `core.handle()`.
+ * @example const core = createPlatformCore(); registerPlatformServices(core); await core.handle(request);
  */
-export function createPlatform(options: PlatformOptions = {}): Platform {
-  const core = createPlatformCore(options);
+export function registerPlatformServices(
+  core: PlatformCore,
+  options: Pick<PlatformOptions, 'bot' | 'hooks'> = {},
+): void {
   core.use(createHookControl(core)); // before the control API: its /_sim/ default is a 404
   core.use(createControlApi(core));
   // before the channel: its /webhooks/<provider_id> would look like a channel URL
   if (options.bot) core.use(createBotService(core, options.bot));
   if (options.hooks) core.use(createHookService(core, options.hooks));
   core.use(createChannelService(core));
+}
+
+/**
+ * The platform simulator: one core with the channel service and the control API.
+ * @example const platform = createPlatform({ channels: [{ integratorUrl }] }); await platform.listen({ port: 0 });
+ */
+export function createPlatform(options: PlatformOptions = {}): Platform {
+  const core = createPlatformCore(options);
+  registerPlatformServices(core, options);
   let server: RunningServer | undefined;
   return {
     core,

@@ -13,6 +13,11 @@ import { registerStatus } from './status.js';
 import { registerListen } from './listen.js';
 import { registerHookFire } from './hook-fire.js';
 import { registerHookTarget } from './hook-target.js';
+import { registerInit } from './init.js';
+import { registerConfig } from './config.js';
+import { registerChat } from './chat.js';
+import { registerCompletion } from './completion.js';
+import { registerDoctor } from './doctor.js';
 
 /**
  * Every command, registered in the order `--help` lists them. Command modules are thin and
@@ -32,4 +37,9 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerListen(program, ctx);
   registerHookFire(program, ctx);
   registerHookTarget(program, ctx);
+  registerChat(program, ctx);
+  registerInit(program, ctx);
+  registerConfig(program, ctx);
+  registerDoctor(program, ctx);
+  registerCompletion(program, ctx);
 }

@@ -14,6 +14,7 @@ import {
 import { isNonLoopbackHost } from '../../http/server.js';
 import { createOutput, type Output } from '../render/output.js';
 import { formatPlatformEvent } from '../render/platform-events.js';
+import { createDeliveryProgress } from '../render/progress.js';
 import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
 import { runHookConsoleAction } from '../console/hook-console.js';
 import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
@@ -80,7 +81,15 @@ export async function runPlatform(
   if (flags.host && isNonLoopbackHost(flags.host)) {
     out.note(`warning: binding ${flags.host} exposes the simulator beyond this machine`);
   }
-  const off = core.on((event) => out.event(event, formatPlatformEvent));
+  const progress = await createDeliveryProgress(ctx, {
+    json: Boolean(globals.json),
+    intervalMs: () => core.channelPolicy.intervalMs,
+    now: () => clock.now(),
+  });
+  const off = core.on((event) => {
+    progress.around(() => out.event(event, formatPlatformEvent));
+    progress.onEvent(event);
+  });
   const server = await platform.listen({
     port,
     bodyLimit,
@@ -110,6 +119,7 @@ export async function runPlatform(
   });
   stopConsole();
   off();
+  progress.stop();
   await platform.close();
   out.note(
     `stopped; ${journal.count} exchanges${flags.record ? ` recorded in ${flags.record}` : ''}`,

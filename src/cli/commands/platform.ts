@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { action, globalFlags } from '../action.js';
+import { action, givenFlags, globalFlags } from '../action.js';
 
 interface PlatformFlags {
   port: string;
@@ -142,8 +142,17 @@ Examples:
     )
     .action(
       action(ctx, async (flags: PlatformFlags, cmd: Command) => {
-        const { runPlatform } = await import('./platform-run.js');
-        return runPlatform(ctx, flags, globalFlags(cmd));
+        const [{ runPlatform }, { applyConfigValues }] = await Promise.all([
+          import('./platform-run.js'),
+          import('../options.js'),
+        ]);
+        // config file < SVC_* env < flags, like every command (src/cli/options.ts)
+        const sources = { given: givenFlags(cmd), env: ctx.env, cwd: ctx.cwd };
+        return runPlatform(
+          ctx,
+          applyConfigValues(flags, { ...sources, command: 'platform' }),
+          applyConfigValues(globalFlags(cmd), { ...sources, keys: ['timeScale'] }),
+        );
       }),
     );
 }
