@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,12 +6,14 @@ import { createClock } from '../../src/clock.js';
 import { createHookTarget } from '../../src/roles/hooks/index.js';
 import { createListener } from '../../src/roles/integrator/index.js';
 import { closePeers, deadPeerUrl, json, startPeer } from '../helpers/broken-peers.js';
+import { closeRecordedSession, recordSession } from '../helpers/record-session.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
   await closePeers();
+  await closeRecordedSession();
 });
 
 describe('svc-cli conform integrator', () => {
@@ -89,5 +91,37 @@ describe('svc-cli conform hooks', () => {
     expect(run.stdout).toMatch(
       /<failure message="reply matches hook.chat_accepted.reply: reply: custom_data: .*\(spec 6\.2\)"/,
     );
+  });
+});
+
+describe('svc-cli record to-fixture', () => {
+  it('turns a recording into a conversation that replay runs green', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-to-fixture-'));
+    const recording = join(dir, 'session.ndjson');
+    await recordSession(recording);
+    const fixture = join(dir, 'session.json');
+    const convert = await runCli(['record', 'to-fixture', recording, '--out', fixture]);
+    expect(convert.code).toBe(0);
+    expect(convert.stderr).toMatch(/conversation written to .*session\.json: \d+ steps/);
+    const written = JSON.parse(readFileSync(fixture, 'utf8')) as { $schema: string; name: string };
+    expect(written.name).toBe('recorded session');
+    expect(written.$schema).toMatch(/schemas\/conversation\.schema\.json$/);
+    const replay = await runCli(['replay', fixture]);
+    expect(replay.stdout.trim().split('\n').at(-1)).toBe('1 passed, 0 failed');
+    expect(replay.code).toBe(0);
+    const stdout = await runCli(['record', 'to-fixture', recording]);
+    expect(JSON.parse(stdout.stdout)).toMatchObject({
+      version: 1,
+      $schema: '../../schemas/conversation.schema.json',
+    });
+  });
+
+  it('exits 2 for a file that is not a recording', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-to-fixture-'));
+    const file = join(dir, 'x.ndjson');
+    writeFileSync(file, '{"hello":1}\n{"x":2}\n');
+    const run = await runCli(['record', 'to-fixture', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('SVC_E_RECORDING');
   });
 });

@@ -13,6 +13,7 @@ import { registerListen } from './listen.js';
 import { registerHookFire } from './hook-fire.js';
 import { registerHookTarget } from './hook-target.js';
 import { registerConform } from './conform.js';
+import { registerRecord } from './record.js';
 
 /**
  * Every command, registered in the order `--help` lists them. Command modules are thin and
@@ -32,4 +33,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerHookFire(program, ctx);
   registerHookTarget(program, ctx);
   registerConform(program, ctx);
+  registerRecord(program, ctx);
 }
