@@ -22,6 +22,11 @@ const messageBody = z.object({
 });
 const typingBody = z.object({ ...target, typing: z.boolean() });
 const agentsBody = z.object({ online: z.boolean() });
+const integratorUrlBody = z.object({
+  channelId: z.string().min(1).optional(),
+  /** null: no integrator URL (agent messages are not delivered) */
+  url: z.url({ protocol: /^https?$/ }).nullable(),
+});
 
 /**
  * The simulator's control API under /_sim/ (README "Control API"): drives the agent side
@@ -82,6 +87,22 @@ async function answer(core: PlatformCore, request: PlatformRequest): Promise<Pla
       const body = parseControlBody(agentsBody, request);
       setAgentsOnline(core, body.online);
       return controlOk({ online: core.state.agentsOnline });
+    }
+    case 'POST /channels/integrator-url': {
+      // where the channel delivers agent messages (spec 1.3 setup screen; `conform platform`)
+      const body = parseControlBody(integratorUrlBody, request);
+      const channel = body.channelId
+        ? core.state.channels.get(body.channelId)
+        : [...core.state.channels.values()][0];
+      if (!channel)
+        throw new SvcError(
+          'SVC_E_NO_CHANNEL',
+          'input',
+          `Could not find channel ${body.channelId}.`,
+        );
+      if (body.url === null) delete channel.integratorUrl;
+      else channel.integratorUrl = body.url.replace(/\/+$/, '');
+      return controlOk(core.channelInfo(channel));
     }
     case 'GET /journal': {
       const since = Number(request.query.get('since') ?? 0);

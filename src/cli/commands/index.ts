@@ -18,6 +18,8 @@ import { registerConfig } from './config.js';
 import { registerChat } from './chat.js';
 import { registerCompletion } from './completion.js';
 import { registerDoctor } from './doctor.js';
+import { registerConform } from './conform.js';
+import { registerRecord } from './record.js';
 
 /**
  * Every command, registered in the order `--help` lists them. Command modules are thin and
@@ -25,6 +27,8 @@ import { registerDoctor } from './doctor.js';
  */
 export function registerCommands(program: Command, ctx: CliContext): void {
   registerReplay(program, ctx);
+  registerConform(program, ctx);
+  registerRecord(program, ctx);
   registerPlatform(program, ctx);
   registerBotSim(program, ctx);
   registerValidate(program, ctx);
