@@ -11,7 +11,14 @@ export interface ToFixtureFlags {
 export function registerRecord(program: Command, ctx: CliContext): void {
   const record = program
     .command('record')
-    .description('work with recordings written by --record (NDJSON or HAR 1.2)');
+    .description('work with recordings written by --record (NDJSON or HAR 1.2)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ svc-cli record to-fixture session.ndjson > fixtures/conversations/my-flow.json
+  $ svc-cli record to-fixture session.har --name "checkout flow" --out my-flow.json`,
+    );
   record
     .command('to-fixture')
     .description(
