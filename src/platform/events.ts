@@ -1,4 +1,5 @@
 import type { ContractIssue } from '../contract/types.js';
+import type { HookPlatformEvent } from './hooks/events.js';
 
 /**
  * Everything the simulator reports, as one discriminated union on `type`. The CLI renders
@@ -74,7 +75,8 @@ export type PlatformEvent =
       message: string;
       protocolMs: number;
     }
-  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; protocolMs: number };
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; protocolMs: number }
+  | HookPlatformEvent;
 
 export interface ChannelInfo {
   id: string;
@@ -125,3 +127,5 @@ export interface DeliveryDoneEvent {
 }
 
 export type PlatformEventType = PlatformEvent['type'];
+
+export type { HookPlatformEvent } from './hooks/events.js';

@@ -3,8 +3,13 @@ import { createChannelService } from './channel-service.js';
 import { createControlApi } from './control-api.js';
 import { servePlatform, type ServePlatformOptions } from './http-adapter.js';
 import type { RunningServer } from '../http/server.js';
+import { createHookService, type HookServiceOptions } from './hook-service.js';
+import { createHookControl } from './hooks/control.js';
 
-export type PlatformOptions = PlatformCoreOptions;
+export interface PlatformOptions extends PlatformCoreOptions {
+  /** send event hooks here (spec 4.4, 6.2); no hooks when absent */
+  hooks?: HookServiceOptions;
+}
 
 export interface Platform {
   readonly core: PlatformCore;
@@ -20,7 +25,9 @@ export interface Platform {
  */
 export function createPlatform(options: PlatformOptions = {}): Platform {
   const core = createPlatformCore(options);
+  core.use(createHookControl(core)); // before the control API: its /_sim/ default is a 404
   core.use(createControlApi(core));
+  if (options.hooks) core.use(createHookService(core, options.hooks));
   core.use(createChannelService(core));
   let server: RunningServer | undefined;
   return {
@@ -75,3 +82,10 @@ export type {
 export type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
 export type { Channel, Chat, Customer, Agent, PlatformState } from './model.js';
 export { servePlatform, type ServePlatformOptions } from './http-adapter.js';
+export {
+  createHookService,
+  judgeHookReply,
+  hookPolicyOf,
+  type HookServiceOptions,
+} from './hook-service.js';
+export * from './hooks/index.js';

@@ -9,6 +9,8 @@ import { registerSendLocation } from './send-location.js';
 import { registerTyping } from './typing.js';
 import { registerStatus } from './status.js';
 import { registerListen } from './listen.js';
+import { registerHookFire } from './hook-fire.js';
+import { registerHookTarget } from './hook-target.js';
 
 /**
  * Every command, registered in the order `--help` lists them. Command modules are thin and
@@ -24,4 +26,6 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerTyping(program, ctx);
   registerStatus(program, ctx);
   registerListen(program, ctx);
+  registerHookFire(program, ctx);
+  registerHookTarget(program, ctx);
 }

@@ -15,6 +15,7 @@ import { isNonLoopbackHost } from '../../http/server.js';
 import { createOutput, type Output } from '../render/output.js';
 import { formatPlatformEvent } from '../render/platform-events.js';
 import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
+import { runHookConsoleAction } from '../console/hook-console.js';
 import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
 
 /** `svc-cli platform`: flags -> simulator -> rendered events, until SIGINT/SIGTERM. */
@@ -30,6 +31,19 @@ export async function runPlatform(
     flags.integratorUrl === undefined
       ? undefined
       : parseUrlFlag('--integrator-url', flags.integratorUrl);
+  const hookUrl =
+    flags.hookUrl === undefined ? undefined : parseUrlFlag('--hook-url', flags.hookUrl);
+  const hooks = hookUrl
+    ? {
+        url: hookUrl,
+        ...(flags.hookTimeout === undefined
+          ? {}
+          : { timeoutMs: parseIntegerFlag('--hook-timeout', flags.hookTimeout, { min: 1 }) }),
+        ...(flags.hookAttempts === undefined
+          ? {}
+          : { attempts: parseIntegerFlag('--hook-attempts', flags.hookAttempts, { min: 1 }) }),
+      }
+    : undefined;
   const clock = createClock({ timeScale: parseTimeScale(globals.timeScale) });
   const platformSecrets: string[] = [];
   const redact = globals.showSecrets
@@ -44,6 +58,7 @@ export async function runPlatform(
     journal,
     agentsOnline: flags.agents !== 'offline',
     strict: !flags.lenient,
+    ...(hooks ? { hooks } : {}),
     channels: [
       {
         ...(flags.channelId ? { id: flags.channelId } : {}),
@@ -71,6 +86,9 @@ export async function runPlatform(
     () => undefined,
   );
   printBanner(out, server.url, channels, integratorUrl, Boolean(globals.showSecrets));
+  out.line(
+    `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
+  );
 
   const stopConsole =
     flags.console && !globals.json ? startConsole(ctx, core, out) : () => undefined;
@@ -155,6 +173,10 @@ function startConsole(ctx: CliContext, core: PlatformCore, out: Output): () => v
           return;
         case 'close':
           closeChat(core, act.customerId ? { customerId: act.customerId } : {});
+          return;
+        case 'assign':
+        case 'call':
+          runHookConsoleAction(core, act, out);
           return;
         case 'chats':
           for (const chat of core.state.chats.values()) {

@@ -7,6 +7,9 @@ interface PlatformFlags {
   port: string;
   host?: string;
   integratorUrl?: string;
+  hookUrl?: string;
+  hookTimeout?: string;
+  hookAttempts?: string;
   chunked?: boolean;
   agents: 'online' | 'offline';
   channelId?: string;
@@ -34,6 +37,20 @@ export function registerPlatform(program: Command, ctx: CliContext): void {
         '--integrator-url <url>',
         'where agent messages go: POST <url>/<channel_public_id> (spec 4.2)',
       ).env('SVC_INTEGRATOR_URL'),
+    )
+    .addOption(
+      new Option(
+        '--hook-url <url>',
+        'send event hooks (chat_accepted, chat_finished, ...) to this URL (spec 4.4, 6.2)',
+      ).env('SVC_HOOK_URL'),
+    )
+    .option(
+      '--hook-timeout <ms>',
+      'protocol ms each hook waits for its reply (default 10000: an assumption, the spec is silent)',
+    )
+    .option(
+      '--hook-attempts <n>',
+      'attempts per hook event, 3 s apart (default 1: no redelivery, an assumption)',
     )
     .option(
       '--chunked',
@@ -65,12 +82,18 @@ The agent console reads stdin: a plain line answers the last active customer,
 "@<customer> text" one customer; /help lists /typing, /media, /location, /offline, /close.
 Tests and tools drive the agent side through the control API under /_sim/ (README).
 
+Hooks: /assign [@customer] presses the crm_link button (chat_assigned); /call <phone>
+[error <reason>] plays a callback call (call_event). The control API adds
+POST /_sim/chats/:id/assign, /_sim/visitor/update, /_sim/visitor/offline-message, /_sim/calls.
+
 Assumption (spec silent): each delivery attempt waits at most 3 s (derived from the 9 s figure).
+Assumptions for hooks (spec 5.4, 6.2, 8 silent): 10 s reply timeout, no redelivery, no auth.
 
 Examples:
   $ svc-cli platform --integrator-url http://127.0.0.1:9000/agent-messages
   $ svc-cli platform --port 8800 --channel-id shop --random-string dev-only-secret-1234
-  $ svc-cli --json --time-scale 0.01 platform --port 0 --integrator-url http://127.0.0.1:9000`,
+  $ svc-cli --json --time-scale 0.01 platform --port 0 --integrator-url http://127.0.0.1:9000
+  $ svc-cli platform --hook-url http://127.0.0.1:9100/hooks --hook-timeout 5000`,
     )
     .action(
       action(ctx, async (flags: PlatformFlags, cmd: Command) => {

@@ -9,6 +9,8 @@ export type ConsoleAction =
   | { kind: 'agents'; online: boolean }
   | { kind: 'close'; customerId?: string }
   | { kind: 'chats' }
+  | { kind: 'assign'; customerId?: string }
+  | { kind: 'call'; phone: string; customerId?: string; errorReason?: string }
   | { kind: 'help' }
   | { kind: 'none' }
   | { kind: 'error'; message: string };
@@ -21,6 +23,8 @@ export const CONSOLE_HELP = `Agent console — type a line to answer the last ac
   /offline  /online                  agents go offline / online (status 0 / 1)
   /close [@customer]                 close the chat
   /chats                             list chats
+  /assign [@customer]                press the crm_link button (hook chat_assigned)
+  /call <phone> [error <reason>] [@customer]   a callback call (hook call_event)
   /help                              this text`;
 
 const MEDIA = ['video', 'audio', 'voice', 'photo', 'sticker', 'document'];
@@ -88,6 +92,15 @@ export function parseConsoleLine(line: string): ConsoleAction {
       return withCustomer({ kind: 'close' as const }, customerId);
     case 'chats':
       return { kind: 'chats' };
+    case 'assign':
+      return withCustomer({ kind: 'assign' as const }, customerId);
+    case 'call': {
+      const [phone, mode, ...reason] = words;
+      if (phone === undefined || (mode !== undefined && (mode !== 'error' || reason.length === 0)))
+        return { kind: 'error', message: '/call <phone> [error <reason>]' };
+      const errorReason = reason.length > 0 ? { errorReason: reason.join(' ') } : {};
+      return withCustomer({ kind: 'call' as const, phone, ...errorReason }, customerId);
+    }
     case 'help':
     case '?':
       return { kind: 'help' };

@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { PlatformEvent } from '../../platform/events.js';
+import { formatHookPlatformEvent } from './hook-platform-events.js';
 
 const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`.padStart(9);
 const quote = (text: string, max = 60): string => {
@@ -67,6 +68,13 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
       const colour = event.level === 'error' ? c.red : event.level === 'warning' ? c.yellow : c.dim;
       return `${c.dim(secs(event.protocolMs))}  ${colour(event.message)}`;
     }
+    case 'chat-assigned':
+    case 'offline-message':
+    case 'call-status':
+    case 'hook-sent':
+    case 'hook-reply':
+    case 'crm-data':
+      return formatHookPlatformEvent(event, c);
     default: {
       const never: never = event;
       return JSON.stringify(never);

@@ -1,0 +1,89 @@
+/** The body of `hook-fire` (imported lazily): flags -> body -> fire -> rendered verdict. */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { createClock } from '../../clock.js';
+import { EXIT_CODES, SvcError } from '../../errors.js';
+import { fireAllHooks, fireHook, type FireResult } from '../../roles/hooks/index.js';
+import type { CliContext } from '../context.js';
+import { globalSchema, resolveOptions } from '../options.js';
+import { formatHookFired, toHookFiredEvent } from '../render/hook-events.js';
+import { createOutput } from '../render/output.js';
+
+export const hookFireSchema = globalSchema.extend({
+  event: z.string().optional(),
+  url: z.string().refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), {
+    error: 'must be an http(s) URL',
+  }),
+  set: z.array(z.string()).default([]),
+  from: z.string().optional(),
+  all: z.boolean().default(false),
+  offlineName: z.enum(['offline_message', 'offline_messages']).optional(),
+  timeout: z.coerce.number().int().positive().default(10_000),
+});
+
+async function readBody(ctx: CliContext, file: string): Promise<unknown> {
+  const path = resolve(ctx.cwd, file);
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch (error) {
+    throw new SvcError(
+      'SVC_E_READ',
+      'input',
+      `Could not read the hook body ${path}: ${(error as Error).message}.`,
+    );
+  }
+}
+
+/**
+ * Fires one event (or all) and prints each result; 1 when a reply breaks the contract.
+ * @example await runHookFire(ctx, { event: 'chat_accepted', url: 'http://127.0.0.1:9100' });
+ */
+export async function runHookFire(
+  ctx: CliContext,
+  flags: Record<string, unknown>,
+): Promise<number> {
+  const envUrl = ctx.env.SVC_HOOK_URL;
+  const options = resolveOptions(hookFireSchema, {
+    flags: flags.url === undefined && envUrl ? { ...flags, url: envUrl } : flags,
+    env: ctx.env,
+    cwd: ctx.cwd,
+    labels: { event: '<event>' },
+  });
+  if (options.all && (options.event !== undefined || options.from !== undefined)) {
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'input',
+      'Could not fire: --all takes no <event> and no --from.',
+    );
+  }
+  if (!options.all && options.event === undefined && options.from === undefined) {
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'input',
+      'Could not fire: name an <event>, or give --from <file> or --all.',
+      'Example: svc-cli hook-fire chat_accepted --url http://127.0.0.1:9100',
+    );
+  }
+  const out = createOutput(ctx, { json: options.json });
+  const common = {
+    url: options.url,
+    sets: options.set,
+    timeoutMs: options.timeout,
+    clock: createClock({ timeScale: options.timeScale }),
+    signal: ctx.signal,
+    ...(options.offlineName ? { offlineName: options.offlineName } : {}),
+  };
+  const print = (result: FireResult): void => out.event(toHookFiredEvent(result), formatHookFired);
+  const results = options.all
+    ? await fireAllHooks(common, print)
+    : [
+        await fireHook({
+          ...common,
+          ...(options.event === undefined ? {} : { event: options.event }),
+          ...(options.from === undefined ? {} : { body: await readBody(ctx, options.from) }),
+        }),
+      ];
+  if (!options.all) print(results[0]!);
+  return results.every((r) => r.verdict.ok) ? EXIT_CODES.ok : EXIT_CODES.contract;
+}

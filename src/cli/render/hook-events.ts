@@ -1,0 +1,118 @@
+/**
+ * What the hook roles print: `hook-target`'s received events and `hook-fire`'s results, as
+ * aligned lines with indented issues (`path: rule (spec X)`), in the style of exchange.ts.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { ContractIssue } from '../../contract/types.js';
+import type { FireResult } from '../../roles/hooks/fire.js';
+import type { HookTargetEvent, HookTargetListening } from '../../roles/hooks/target.js';
+import { formatExchangeLine, formatIssueLines, formatMs } from './exchange.js';
+
+const statusColor = (status: number, c: ChalkInstance) =>
+  status >= 200 && status < 300 ? c.green : status >= 400 ? c.red : c.yellow;
+
+/** The first line of `hook-target`: the URL to give the platform as its hook URL. */
+export function formatHookTargetListening(event: HookTargetListening, c: ChalkInstance): string {
+  const where = event.path === undefined ? 'any path' : event.path;
+  return `${c.cyan('listening')}  ${c.bold(event.url)}  ${c.dim(`hook URL; events arrive as POST on ${where} (spec 4.4)`)}`;
+}
+
+/** `#2  attempt 1  chat_finished  chat 1042  ✓  none  → 200  3ms` + issues */
+export function formatHookTargetEvent(event: HookTargetEvent, c: ChalkInstance): string {
+  switch (event.type) {
+    case 'hook-received': {
+      const reply =
+        'status' in event.reply
+          ? { text: `→ ${event.reply.status}`, color: statusColor(event.reply.status, c) }
+          : { text: `→ ${event.reply.noReply}`, color: c.red };
+      const line = formatExchangeLine([
+        { text: `#${event.request}`, width: 4, color: c.dim },
+        { text: `attempt ${event.attempt}`, width: 9 },
+        { text: event.eventName || '(no event_name)', width: 16, color: c.cyan },
+        { text: event.chatId === undefined ? '' : `chat ${event.chatId}`, width: 10, color: c.dim },
+        event.verdict.ok ? { text: '✓', color: c.green } : { text: '✗', color: c.red },
+        { text: event.fault, width: 10, color: event.fault === 'none' ? c.dim : c.magenta },
+        { text: reply.text, width: 7, color: reply.color },
+        { text: formatMs(event.durationMs), color: c.dim },
+      ]);
+      return [line, ...formatIssueLines(event.verdict.errors, event.verdict.warnings, c)].join(
+        '\n',
+      );
+    }
+    case 'rejected-request':
+      return formatExchangeLine([
+        { text: '#-', width: 4, color: c.dim },
+        { text: `${event.method} ${event.path}`, width: 36 },
+        { text: '✗', color: c.red },
+        { text: event.code, width: 12, color: c.yellow },
+        { text: `→ ${event.status}`, width: 7, color: c.red },
+        { text: event.message, color: c.dim },
+      ]);
+    case 'target-error':
+      return `${c.red('error')}  ${event.message}`;
+    default: {
+      const never: never = event;
+      throw new Error(`unknown event ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** What `hook-fire` prints per event (`--json`: this object as one NDJSON line). */
+export interface HookFiredEvent {
+  type: 'hook-fired';
+  event: string;
+  url: string;
+  request: unknown;
+  requestVerdict: { ok: boolean; errors: ContractIssue[]; warnings: ContractIssue[] };
+  status: number;
+  reply: unknown;
+  latencyMs: number;
+  wallMs: number;
+  verdict: { ok: boolean; errors: ContractIssue[]; warnings: ContractIssue[] };
+}
+
+/** event_name as sent (offline_messages stays), else the contract event. */
+function eventNameOf(result: FireResult): string {
+  const name = (result.request as { event_name?: unknown }).event_name;
+  return typeof name === 'string' ? name : result.event;
+}
+
+/** A fire result as the NDJSON/pretty event. */
+export function toHookFiredEvent(result: FireResult): HookFiredEvent {
+  const pick = (v: FireResult['verdict']) => ({ ok: v.ok, errors: v.errors, warnings: v.warnings });
+  return {
+    type: 'hook-fired',
+    event: eventNameOf(result),
+    url: result.url,
+    request: result.request,
+    requestVerdict: pick(result.requestVerdict),
+    status: result.status,
+    reply: result.reply ?? result.replyText,
+    latencyMs: result.latencyMs,
+    wallMs: result.wallMs,
+    verdict: pick(result.verdict),
+  };
+}
+
+/**
+ * `chat_accepted  → 200  12ms  ✓ reply conforms`, then the request and the reply, then issues.
+ */
+export function formatHookFired(event: HookFiredEvent, c: ChalkInstance): string {
+  const line = formatExchangeLine([
+    { text: event.event, width: 16, color: c.cyan },
+    { text: `→ ${event.status}`, width: 5, color: statusColor(event.status, c) },
+    { text: formatMs(event.latencyMs), width: 6, color: c.dim },
+    event.verdict.ok
+      ? { text: '✓ reply conforms', color: c.green }
+      : { text: '✗ reply breaks the contract', color: c.red },
+  ]);
+  const json = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+  const requestNote = event.requestVerdict.ok ? '' : c.yellow('  (request breaks the contract)');
+  return [
+    line,
+    `    ${c.dim('request')}  ${json(event.request)}${requestNote}`,
+    ...formatIssueLines(event.requestVerdict.errors, [], c).map((l) => `  ${l}`),
+    `    ${c.dim('reply  ')}  ${json(event.reply)}`,
+    ...formatIssueLines(event.verdict.errors, event.verdict.warnings, c),
+  ].join('\n');
+}

@@ -1,0 +1,68 @@
+import type { ChalkInstance } from 'chalk';
+import type { HookPlatformEvent } from '../../platform/events.js';
+
+const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`.padStart(9);
+const INDENT = '             ';
+
+/**
+ * The simulator's hook events (interface D) as aligned lines, in the style of
+ * formatPlatformEvent: protocol time, arrow, what. crm data renders as the agent sees it.
+ */
+export function formatHookPlatformEvent(event: HookPlatformEvent, c: ChalkInstance): string {
+  const at = c.dim(secs(event.protocolMs));
+  switch (event.type) {
+    case 'hook-sent':
+      return `${at}  ${c.magenta('→')} hook ${c.bold(event.event)}${event.chatId === undefined ? '' : c.dim(` chat ${event.chatId}`)}  ${c.dim(`POST ${event.url}`)}`;
+    case 'hook-reply': {
+      if (event.verdict === 'no-reply')
+        return `${at}    ${c.red('✗')} hook ${event.event}: no usable reply (no redelivery)`;
+      const result =
+        event.result === undefined ? '' : c.dim(` result ${JSON.stringify(event.result)}`);
+      if (event.verdict === 'ok') {
+        const warn =
+          event.warnings.length > 0 ? c.yellow(`  ${event.warnings.length} warning(s)`) : '';
+        return `${at}    ${c.green('✓')} hook ${event.event} reply conforms${result}${warn}`;
+      }
+      const issues = event.errors.map(
+        (i) =>
+          `\n${INDENT}${c.red('•')} ${i.path || '(root)'}: ${i.rule}${i.spec ? ` (spec ${i.spec})` : ''}`,
+      );
+      return `${at}    ${c.red('✗')} hook ${event.event} reply breaks the contract${result}${issues.join('')}`;
+    }
+    case 'crm-data': {
+      if (!event.shown)
+        return `${at}  ${c.yellow('crm data not shown')} ${c.dim(`chat ${event.chatId}: ${event.reason ?? ''}`)}`;
+      // spec 6.2: the assign button comes before the custom fields, crm_link under them
+      const lines = [
+        `${at}  ${c.cyan('crm data')} shown to the agent ${c.dim(`chat ${event.chatId}`)}`,
+      ];
+      if (event.enableAssign) lines.push(`${INDENT}[ Bind to CRM card ]`);
+      for (const field of event.customData ?? [])
+        lines.push(
+          `${INDENT}${c.bold(field.title ?? '')}${field.title ? ': ' : ''}${field.content ?? ''}`,
+        );
+      if (event.contactInfo) {
+        const info = event.contactInfo;
+        lines.push(
+          `${INDENT}contact: ${[info.name, info.phone, info.email].filter(Boolean).join(', ')}`,
+        );
+      }
+      if (event.crmLink)
+        lines.push(`${INDENT}[ Open in CRM ] ${c.cyan(event.crmLink)}  ${c.dim('(/assign)')}`);
+      return lines.join('\n');
+    }
+    case 'chat-assigned':
+      return `${at}  chat ${event.chatId} assigned to ${c.cyan(event.assignTo)}`;
+    case 'offline-message':
+      return `${at}  ${c.green('←')} offline form from ${c.bold(event.name ?? event.email ?? 'a visitor')}  ${JSON.stringify(event.message)}`;
+    case 'call-status': {
+      const colour = event.status === 'error' ? c.red : event.status === 'end' ? c.green : c.cyan;
+      const extra = event.reason ?? event.recordUrl ?? '';
+      return `${at}  call ${event.callType} ${c.bold(event.phone)} ${colour(event.status)}${extra ? ` ${c.dim(extra)}` : ''}`;
+    }
+    default: {
+      const never: never = event;
+      return JSON.stringify(never);
+    }
+  }
+}

@@ -1,0 +1,241 @@
+import type { PostOutcome } from '../http/client.js';
+import type { PlatformCore } from './core.js';
+import {
+  deliver,
+  HOOK_DELIVERY_POLICY,
+  type DeliveryPolicy,
+  type ReplyJudgement,
+} from './delivery.js';
+import type { PlatformEvent } from './events.js';
+import { createMessageId } from './ids.js';
+import type { Agent, Chat, Customer } from './model.js';
+import type { PlatformService } from './types.js';
+import {
+  buildCallEvent,
+  buildChatAccepted,
+  buildChatAssigned,
+  buildChatFinished,
+  buildChatUpdated,
+  buildOfflineMessage,
+  compact,
+  type HookBase,
+  type HookChatLogItem,
+  type HookEventName,
+} from './hooks/builders.js';
+import { hookDataOf } from './hooks/actions.js';
+import { useHookReply } from './hooks/reply.js';
+
+/** `createPlatform({ hooks })`: where hook events go and how long each may take. */
+export interface HookServiceOptions {
+  /** the hook URL set in the admin panel (spec 4.4) */
+  url: string;
+  /** protocol ms each attempt waits for the reply (assumed: 10 s; spec 8 is silent) */
+  timeoutMs?: number;
+  /** attempts per event (assumed: 1, no redelivery; spec 6.2 is silent) */
+  attempts?: number;
+  /** protocol ms between attempts when attempts > 1 (default 3 s, like the channel) */
+  intervalMs?: number;
+  /** spec 6.2 widget_id (default: the chat's channel public id) */
+  widgetId?: string;
+}
+
+/** The hook policy for the options: spec-silent values are the documented assumptions. */
+export function hookPolicyOf(options: Omit<HookServiceOptions, 'url'>): DeliveryPolicy {
+  const attempts = options.attempts ?? HOOK_DELIVERY_POLICY.attempts;
+  return {
+    attempts,
+    intervalMs: attempts > 1 ? (options.intervalMs ?? 3000) : 0,
+    attemptTimeoutMs: options.timeoutMs ?? HOOK_DELIVERY_POLICY.attemptTimeoutMs,
+    failAfterMs: 0,
+  };
+}
+
+/**
+ * spec 4.4, 6.2: a hook reply is usable when it is HTTP 200 with a JSON body; its contract
+ * check (per event) happens afterwards, so a bad reply is reported, not redelivered.
+ */
+export function judgeHookReply(reply: Extract<PostOutcome, { ok: true }>): ReplyJudgement {
+  if (reply.status !== 200) return { accepted: false, reason: `HTTP ${reply.status}` };
+  try {
+    return { accepted: true, json: JSON.parse(reply.body) as unknown };
+  } catch {
+    return { accepted: false, reason: 'reply is not JSON' };
+  }
+}
+
+/**
+ * Interface D on the platform side: listens to the core's events and POSTs the matching hook
+ * event (spec 3 triggers, 6.2 bodies) with `deliver()`; every reply is checked and used.
+ * @example core.use(createHookService(core, { url: 'http://127.0.0.1:9100/hooks' }));
+ */
+export function createHookService(
+  core: PlatformCore,
+  options: HookServiceOptions,
+): PlatformService {
+  const policy = hookPolicyOf(options);
+  const url = options.url;
+
+  const send = (name: HookEventName, body: Record<string, unknown>, chatId?: number): void => {
+    const deliveryId = createMessageId();
+    core.emit({
+      type: 'hook-sent',
+      deliveryId,
+      event: String(body.event_name),
+      ...(chatId === undefined ? {} : { chatId }),
+      url,
+      payload: body,
+      protocolMs: core.clock.now(),
+    });
+    const work = deliver({
+      deliveryId,
+      target: 'hook',
+      url,
+      body: JSON.stringify(body),
+      policy,
+      clock: core.clock,
+      judge: judgeHookReply,
+      emit: (event) => core.emit(event),
+      journal: core.journal,
+      kind: `hook.${name}`,
+      signal: core.signal,
+    }).then((result) => useHookReply(core, { name, deliveryId, result, ...chatRef(chatId) }));
+    core.track(work).catch(() => undefined); // stopped mid-delivery
+  };
+
+  const chatRef = (chatId?: number) => (chatId === undefined ? {} : { chatId });
+
+  const baseOf = (chat: Chat, customer: Customer): HookBase => ({
+    widgetId: options.widgetId ?? chat.channelId,
+    seed: customer.key,
+    chatId: chat.id,
+    visitor: {
+      number: customer.visitorNumber,
+      ...compact({
+        name: customer.name,
+        email: customer.email,
+        phone: customer.phone,
+        description: customer.description,
+        userToken: customer.userToken,
+      }),
+      chatsCount: chat.lines.filter((l) => l.type === 'visitor').length,
+    },
+  });
+
+  const agentOf = (chat: Chat | undefined, agentId?: number): Agent | undefined => {
+    const id =
+      agentId ??
+      chat?.agentId ??
+      (chat ? core.state.channels.get(chat.channelId)?.agentIds[0] : undefined);
+    return core.state.agents.find((a) => a.id === id) ?? core.state.agents[0];
+  };
+
+  const withChat = (chatId: number, fn: (chat: Chat, customer: Customer) => void): void => {
+    const chat = core.state.chats.get(chatId);
+    const customer = chat ? core.state.customers.get(chat.customerKey) : undefined;
+    if (chat && customer) fn(chat, customer);
+  };
+
+  type Handlers = {
+    [T in PlatformEvent['type']]?: (event: Extract<PlatformEvent, { type: T }>) => void;
+  };
+  const handlers: Handlers = {
+    // spec 3: agent presses Reply
+    'chat-accepted': (event) =>
+      withChat(event.chatId, (chat, customer) => {
+        const agent = agentOf(chat, event.agentId);
+        if (agent) send('chat_accepted', buildChatAccepted(baseOf(chat, customer), agent), chat.id);
+      }),
+    // spec 3: visitor data updated
+    'customer-updated': (event) =>
+      withChat(event.chatId, (chat, customer) => {
+        const agent = agentOf(chat);
+        if (agent) send('chat_updated', buildChatUpdated(baseOf(chat, customer), agent), chat.id);
+      }),
+    // spec 3: chat linked to the CRM through crm_link
+    'chat-assigned': (event) =>
+      withChat(event.chatId, (chat, customer) => {
+        const agent = agentOf(chat, event.agentId);
+        const body = agent && buildChatAssigned(baseOf(chat, customer), agent, event.assignTo);
+        if (body) send('chat_assigned', body, chat.id);
+      }),
+    // spec 3: chat closed in the agent application
+    'chat-closed': (event) =>
+      withChat(event.chatId, (chat, customer) => {
+        const agents = chat.agentIds
+          .map((id) => core.state.agents.find((a) => a.id === id))
+          .filter((a): a is Agent => a !== undefined);
+        const data = hookDataOf(chat);
+        const body = buildChatFinished(baseOf(chat, customer), agents, {
+          messages: chatLogOf(chat),
+          rate: data.rate ?? null,
+          blacklisted: data.blacklisted ?? false,
+        });
+        send('chat_finished', body, chat.id);
+      }),
+    // spec 3: offline form sent; no chat, no agent, no department (spec 6.2)
+    'offline-message': (event) => {
+      const base: HookBase = {
+        widgetId: options.widgetId ?? event.channelId,
+        seed: `offline/${event.email ?? event.phone ?? event.offlineMessageId}`,
+        visitor: {
+          number: event.visitorNumber,
+          ...compact({
+            name: event.name,
+            email: event.email,
+            phone: event.phone,
+            description: event.description,
+            userToken: event.userToken,
+          }),
+        },
+      };
+      const body = buildOfflineMessage(base, {
+        offlineMessageId: event.offlineMessageId,
+        message: event.message,
+      });
+      send('offline_message', body);
+    },
+    // spec 3: a call begins or its status changes
+    'call-status': (event) => {
+      const chat = event.chatId === undefined ? undefined : core.state.chats.get(event.chatId);
+      const customer = chat ? core.state.customers.get(chat.customerKey) : undefined;
+      const agent = agentOf(chat, event.agentId);
+      if (!agent) return;
+      const base: HookBase =
+        chat && customer
+          ? baseOf(chat, customer)
+          : {
+              widgetId: options.widgetId ?? core.state.channels.keys().next().value ?? '',
+              seed: `call/${event.phone}`,
+              visitor: { number: 0, phone: event.phone },
+            };
+      const body = buildCallEvent(base, agent, {
+        type: event.callType,
+        phone: event.phone,
+        status: event.status,
+        ...compact({ reason: event.reason, record_url: event.recordUrl }),
+      });
+      send('call_event', body, event.chatId);
+    },
+  };
+  const onEvent = (event: PlatformEvent): void => {
+    const handler = handlers[event.type] as ((e: PlatformEvent) => void) | undefined;
+    handler?.(event);
+  };
+  const off = core.on(onEvent);
+  return { name: 'hooks', close: off };
+}
+
+/** spec 2.6: the chat log of chat_finished: visitor and agent lines, agent_id on agent lines. */
+function chatLogOf(chat: Chat): HookChatLogItem[] {
+  const items: HookChatLogItem[] = [];
+  for (const line of chat.lines) {
+    if (line.type === 'bot') continue; // spec 2.6 knows visitor and agent only
+    items.push({
+      timestamp: line.timestamp,
+      type: line.type,
+      ...(line.type === 'agent' && line.agentId !== undefined ? { agent_id: line.agentId } : {}),
+      ...(line.text === undefined ? {} : { text: line.text }),
+    });
+  }
+  return items;
+}

@@ -1,0 +1,177 @@
+import { USER_TOKEN_FIELD } from '../../contract/hooks.js';
+import { buildVisitorProfile } from './profile.js';
+
+/**
+ * The ONE set of hook-event builders (spec 6.2 with the shared objects of 2.6). The
+ * platform's hook service and `hook-fire` both build their bodies here, so what the
+ * simulator sends and what a synthetic event looks like cannot drift apart.
+ */
+export type HookEventName =
+  | 'call_event'
+  | 'chat_accepted'
+  | 'chat_assigned'
+  | 'chat_finished'
+  | 'chat_updated'
+  | 'offline_message';
+
+/** spec 2.6 agent: id (int), name, email, phone (optional). */
+export interface HookAgent {
+  id: number;
+  name: string;
+  email: string;
+  phone?: string;
+}
+
+/** The visitor as the platform knows them (spec 2.6 visitor; 4.5 setUserToken). */
+export interface HookVisitor {
+  /** the sequential visitor number (spec 4.5 getVisitorNumber) */
+  number: number;
+  name?: string;
+  email?: string;
+  phone?: string;
+  description?: string;
+  /** spec 2.6 chats_count, "described as a count of messages" */
+  chatsCount?: number;
+  /** spec 4.5, 6.2: the setUserToken value, carried in every event when set */
+  userToken?: string;
+}
+
+/** What every event of one chat shares. */
+export interface HookBase {
+  /** spec 6.2 widget_id: the channel's widget id */
+  widgetId: string;
+  /** seeds the session, page and department: the same seed, the same visitor context */
+  seed: string;
+  visitor: HookVisitor;
+  /** absent in offline_message (spec 6.2) */
+  chatId?: number;
+}
+
+/** spec 2.6 chat-log item: agent_id only on agent lines; text is the simulator's addition. */
+export interface HookChatLogItem {
+  timestamp: number;
+  type: 'visitor' | 'agent';
+  agent_id?: number;
+  text?: string;
+  blacklisted?: boolean;
+}
+
+/** spec 2.6 call. */
+export interface HookCall {
+  type: 'callback' | 'incoming' | 'outgoing';
+  phone: string;
+  status: 'start' | 'end' | 'agent_connected' | 'client_connected' | 'error';
+  reason?: string;
+  record_url?: string;
+}
+
+type Body = Record<string, unknown>;
+
+const agentOf = (agent: HookAgent): HookAgent => ({
+  id: agent.id,
+  name: agent.name,
+  email: agent.email,
+  ...(agent.phone === undefined ? {} : { phone: agent.phone }),
+});
+
+/** spec 6.2 common fields; `withDepartment` false for offline_message (no department). */
+function buildCommon(name: string, base: HookBase, withDepartment: boolean): Body {
+  const profile = buildVisitorProfile(base.seed);
+  const v = base.visitor;
+  return {
+    event_name: name,
+    ...(base.chatId === undefined ? {} : { chat_id: base.chatId }),
+    widget_id: base.widgetId,
+    visitor: {
+      ...(v.name === undefined ? {} : { name: v.name }),
+      ...(v.email === undefined ? {} : { email: v.email }),
+      ...(v.phone === undefined ? {} : { phone: v.phone }),
+      number: String(v.number), // spec 2.6: a string
+      description: v.description ?? '',
+      chats_count: v.chatsCount ?? 0,
+    },
+    session: profile.session,
+    page: profile.page,
+    ...(withDepartment ? { department: profile.department } : {}),
+    // spec 4.5, 6.2: the setUserToken value is included in the parameters (name assumed)
+    ...(v.userToken === undefined ? {} : { [USER_TOKEN_FIELD]: v.userToken }),
+  };
+}
+
+/** spec 6.2 chat_accepted: the agent pressed Reply. @example buildChatAccepted(base, agent).event_name */
+export function buildChatAccepted(base: HookBase, agent: HookAgent): Body {
+  return { ...buildCommon('chat_accepted', base, true), agent: agentOf(agent) };
+}
+
+/** spec 6.2 chat_updated: visitor info changed. @example buildChatUpdated(base, agent) */
+export function buildChatUpdated(base: HookBase, agent: HookAgent): Body {
+  return { ...buildCommon('chat_updated', base, true), agent: agentOf(agent) };
+}
+
+/** spec 6.2 chat_assigned: assign_to is the crm_link of the chat_accepted reply. */
+export function buildChatAssigned(base: HookBase, agent: HookAgent, assignTo: string): Body {
+  return {
+    ...buildCommon('chat_assigned', base, true),
+    agent: agentOf(agent),
+    assign_to: assignTo,
+  };
+}
+
+/** spec 6.2 chat_finished: every agent of the chat and the chat log (spec 2.6 chat). */
+export function buildChatFinished(
+  base: HookBase,
+  agents: HookAgent[],
+  chat: { messages: HookChatLogItem[]; rate: 'positive' | 'negative' | null; blacklisted: boolean },
+): Body {
+  return {
+    ...buildCommon('chat_finished', base, true),
+    agents: agents.map(agentOf),
+    chat: {
+      messages: chat.messages.map((m) => ({ ...m })),
+      rate: chat.rate,
+      blacklisted: chat.blacklisted,
+    },
+  };
+}
+
+/**
+ * spec 6.2 offline_message: no chat_id, agent or department; `name` may be the field table's
+ * spelling `offline_messages`.
+ */
+export function buildOfflineMessage(
+  base: HookBase,
+  offline: { offlineMessageId: string; message: string },
+  name: 'offline_message' | 'offline_messages' = 'offline_message',
+): Body {
+  const { chatId: _chatId, ...rest } = base;
+  return {
+    ...buildCommon(name, rest, false),
+    offline_message_id: offline.offlineMessageId,
+    message: offline.message,
+  };
+}
+
+/** spec 6.2 call_event: a call began or changed status (spec 2.6 call). */
+export function buildCallEvent(base: HookBase, agent: HookAgent, call: HookCall): Body {
+  return {
+    ...buildCommon('call_event', base, true),
+    agent: agentOf(agent),
+    call: {
+      type: call.type,
+      phone: call.phone,
+      status: call.status,
+      ...(call.reason === undefined ? {} : { reason: call.reason }),
+      ...(call.record_url === undefined ? {} : { record_url: call.record_url }),
+    },
+  };
+}
+
+/** T with its possibly-undefined properties made optional and defined. */
+export type Compact<T> = {
+  [K in keyof T as undefined extends T[K] ? never : K]: T[K];
+} & { [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined> };
+
+/** Drops undefined values (exactOptionalPropertyTypes). @example compact({ a: 1, b: undefined }) // { a: 1 } */
+export function compact<T extends Record<string, unknown>>(value: T): Compact<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Compact<T>;
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { SvcError } from '../../errors.js';
+import type { PlatformCore } from '../core.js';
+import type { CallStatusEvent } from './events.js';
+
+/**
+ * Simulated callback calls (spec 2.6 call, 3: call status). The spec shows the statuses but
+ * not their transitions; the simulator plays the obvious order on the ONE clock:
+ * start -> agent_connected -> client_connected -> end (with record_url), or
+ * start -> agent_connected -> error (with reason).
+ */
+export interface StartCallOptions {
+  phone: string;
+  /** the chat the call belongs to, if any (chat_id is optional in call_event) */
+  chatId?: number;
+  /** spec 2.6 call.type (default callback: the visitor asked to be called back) */
+  type?: CallStatusEvent['callType'];
+  /** scripted outcome: the call ends normally (default) or fails with a reason */
+  outcome?: { kind: 'end'; talkMs?: number } | { kind: 'error'; reason: string };
+  /** protocol ms between status changes (default 5 s) */
+  stepMs?: number;
+  agentId?: number;
+}
+
+export const CALL_STEP_MS = 5000;
+export const CALL_TALK_MS = 30_000;
+
+const PHONE = /^\+?[0-9][0-9 ()-]{4,}$/;
+
+/**
+ * Starts a call and lets it move through its statuses on the platform clock; every change is
+ * a `call-status` event (the hook service turns each into call_event).
+ * @example const { callId, done } = startCall(core, { phone: '+49 30 1234567' }); await done;
+ */
+export function startCall(
+  core: PlatformCore,
+  options: StartCallOptions,
+): { callId: string; done: Promise<CallStatusEvent['status']> } {
+  // spec 4.5 startCall: "ok when the number format is right"
+  if (!PHONE.test(options.phone.trim())) {
+    throw new SvcError(
+      'SVC_E_PHONE',
+      'input',
+      `Could not start a call: "${options.phone}" is not a phone number.`,
+      'Example: +49 30 1234567',
+    );
+  }
+  if (options.chatId !== undefined && !core.state.chats.has(options.chatId)) {
+    throw new SvcError('SVC_E_NO_CHAT', 'input', `Could not find chat ${options.chatId}.`);
+  }
+  const callId = randomUUID();
+  const chat = options.chatId === undefined ? undefined : core.state.chats.get(options.chatId);
+  const agentId =
+    options.agentId ?? chat?.agentId ?? core.state.agents[0]?.id ?? 0; /* the operator */
+  const step = options.stepMs ?? CALL_STEP_MS;
+  const outcome = options.outcome ?? { kind: 'end' };
+  const emit = (status: CallStatusEvent['status'], extra: Partial<CallStatusEvent> = {}): void =>
+    core.emit({
+      type: 'call-status',
+      callId,
+      ...(options.chatId === undefined ? {} : { chatId: options.chatId }),
+      callType: options.type ?? 'callback',
+      phone: options.phone.trim(),
+      status,
+      agentId,
+      ...extra,
+      protocolMs: core.clock.now(),
+    });
+  const run = async (): Promise<CallStatusEvent['status']> => {
+    emit('start');
+    await core.clock.sleep(step, core.signal);
+    emit('agent_connected');
+    await core.clock.sleep(step, core.signal);
+    if (outcome.kind === 'error') {
+      emit('error', { reason: outcome.reason }); // spec 2.6: reason present when status is error
+      return 'error';
+    }
+    emit('client_connected');
+    await core.clock.sleep(outcome.talkMs ?? CALL_TALK_MS, core.signal);
+    // spec 2.6: record_url, a link to an mp3 recording, once the call has ended
+    emit('end', { recordUrl: `https://records.example.com/calls/${callId}.mp3` });
+    return 'end';
+  };
+  const done = core.track(run());
+  done.catch(() => undefined); // the platform stopped mid-call
+  return { callId, done };
+}

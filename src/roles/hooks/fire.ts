@@ -1,0 +1,211 @@
+import type { Dispatcher } from 'undici';
+import { createClock, type Clock } from '../../clock.js';
+import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
+import { validate } from '../../contract/index.js';
+import type { ContractIssue, ValidationResult } from '../../contract/types.js';
+import { SvcError } from '../../errors.js';
+import { postJson } from '../../http/client.js';
+import type { Journal } from '../../journal/index.js';
+import { buildSampleHookEvent, HOOK_LIFECYCLE } from './samples.js';
+import { parseSetFlag, setPath } from './set-path.js';
+
+/** Assumed wait for a hook reply (spec 8 is silent): the platform's 10 s. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
+
+export interface FireHookOptions {
+  /** the hook receiver's URL (spec 4.4) */
+  url: string;
+  /** the event to fire; `offline_messages` is accepted (spec 6.2 note) */
+  event?: string;
+  /** send this body instead of the realistic default (`--from file`) */
+  body?: unknown;
+  /** `path=value` overrides (`--set`), applied in order */
+  sets?: string[];
+  /** spec 6.2: send offline_message under the field table's name `offline_messages` */
+  offlineName?: 'offline_message' | 'offline_messages';
+  /** assign_to for chat_assigned (fireAllHooks passes the chat_accepted reply's crm_link) */
+  assignTo?: string;
+  /** protocol ms to wait for the whole reply (default 10 s, an assumption) */
+  timeoutMs?: number;
+  clock?: Clock;
+  signal?: AbortSignal;
+  dispatcher?: Dispatcher;
+  journal?: Journal;
+}
+
+export interface FireResult {
+  /** the contract event (offline_messages counts as offline_message) */
+  event: HookEventName;
+  url: string;
+  request: unknown;
+  /** the body as sent, checked against `hook.<event>` (a warning only: it is sent anyway) */
+  requestVerdict: ValidationResult;
+  status: number;
+  replyText: string;
+  reply?: unknown;
+  /** the reply checked against `hook.<event>.reply` (spec 6.2) */
+  verdict: ValidationResult;
+  /** protocol ms from request to complete reply */
+  latencyMs: number;
+  wallMs: number;
+}
+
+/** The contract event for a name; `offline_messages` is offline_message (spec 6.2 note). */
+export function resolveHookEvent(name: string): HookEventName {
+  if (name === 'offline_messages') return 'offline_message';
+  if ((HOOK_EVENTS as readonly string[]).includes(name)) return name as HookEventName;
+  throw new SvcError(
+    'SVC_E_UNKNOWN_EVENT',
+    'input',
+    `Could not fire "${name}": it is not a hook event of spec 6.2.`,
+    `Events: ${HOOK_EVENTS.join(', ')} (or offline_messages).`,
+  );
+}
+
+/** The body to send: the given one, or the realistic default, with the overrides applied. */
+function buildBody(event: HookEventName, options: FireHookOptions): Record<string, unknown> {
+  const offlineName =
+    options.offlineName ?? (options.event === 'offline_messages' ? 'offline_messages' : undefined);
+  const base =
+    options.body === undefined
+      ? buildSampleHookEvent(event, {
+          ...(offlineName ? { offlineName } : {}),
+          ...(options.assignTo ? { assignTo: options.assignTo } : {}),
+        })
+      : structuredClone(options.body);
+  if (base === null || typeof base !== 'object' || Array.isArray(base)) {
+    throw new SvcError(
+      'SVC_E_HOOK_BODY',
+      'input',
+      'Could not fire: the body must be a JSON object.',
+    );
+  }
+  const body = base as Record<string, unknown>;
+  for (const set of options.sets ?? []) {
+    const { path, value } = parseSetFlag(set);
+    setPath(body, path, value);
+  }
+  return body;
+}
+
+/**
+ * Fires one synthetic hook event at a receiver (like `stripe trigger`) and checks its reply.
+ * Throws SvcError: bad input (input), receiver unreachable or timed out (network).
+ * @example const r = await fireHook({ url: 'http://127.0.0.1:9100/hooks', event: 'chat_accepted' }); r.verdict.ok
+ */
+export async function fireHook(options: FireHookOptions): Promise<FireResult> {
+  const fromBody =
+    options.body !== null && typeof options.body === 'object'
+      ? (options.body as { event_name?: unknown }).event_name
+      : undefined;
+  const name = options.event ?? (typeof fromBody === 'string' ? fromBody : undefined);
+  if (name === undefined) {
+    throw new SvcError(
+      'SVC_E_UNKNOWN_EVENT',
+      'input',
+      'Could not fire: name an event.',
+      `Events: ${HOOK_EVENTS.join(', ')}.`,
+    );
+  }
+  const event = resolveHookEvent(name);
+  const body = buildBody(event, options);
+  const clock = options.clock ?? createClock();
+  const text = JSON.stringify(body);
+  const outcome = await postJson({
+    url: options.url,
+    body: text,
+    timeoutMs: options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+    clock,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  });
+  options.journal?.record({
+    protocolMs: clock.now(),
+    iface: 'hook',
+    direction: 'out',
+    kind: `hook.${event}`,
+    request: { method: 'POST', url: options.url, body: text },
+    ...(outcome.ok
+      ? { response: { status: outcome.status, headers: outcome.headers, body: outcome.body } }
+      : { failure: { reason: outcome.reason, message: outcome.message } }),
+    durationMs: outcome.durationMs,
+    wallMs: outcome.wallMs,
+  });
+  if (!outcome.ok) {
+    const timeout = outcome.reason === 'timeout';
+    throw new SvcError(
+      timeout ? 'SVC_E_HOOK_TIMEOUT' : 'SVC_E_HOOK_UNREACHABLE',
+      'network',
+      `Could not fire ${event} at ${options.url}: ${outcome.message}.`,
+      timeout
+        ? 'The receiver took longer than --timeout (default 10 s, an assumption: spec 8 is silent).'
+        : 'Is the receiver running? Try: svc-cli hook-target --port 9100',
+    );
+  }
+  const { verdict, reply } = checkReply(event, outcome.status, outcome.body);
+  return {
+    event,
+    url: options.url,
+    request: body,
+    requestVerdict: validate(`hook.${event}`, body),
+    status: outcome.status,
+    replyText: outcome.body,
+    ...(reply === undefined ? {} : { reply }),
+    verdict,
+    latencyMs: outcome.durationMs,
+    wallMs: outcome.wallMs,
+  };
+}
+
+const issue = (code: string, rule: string, spec: string): ContractIssue => ({
+  path: '',
+  code,
+  rule,
+  spec,
+  severity: 'error',
+});
+
+/** spec 4.4, 6.2: HTTP 200 with the event's JSON reply; call_event's reply is not shown. */
+export function checkReply(
+  event: HookEventName,
+  status: number,
+  text: string,
+): { verdict: ValidationResult; reply?: unknown } {
+  const kind = `hook.${event}.reply`;
+  const fail = (i: ContractIssue): { verdict: ValidationResult } => ({
+    verdict: { kind, ok: false, errors: [i], warnings: [] },
+  });
+  if (status !== 200)
+    return fail(issue('http_status', `HTTP ${status}; expected 200 with a JSON reply`, '4.4'));
+  if (event === 'call_event' && text.trim() === '') {
+    return { verdict: { kind, ok: true, errors: [], warnings: [] } }; // spec 6.2: reply not shown
+  }
+  let reply: unknown;
+  try {
+    reply = JSON.parse(text);
+  } catch {
+    return fail(issue('invalid_json', 'the reply is not JSON', '6.2'));
+  }
+  return { verdict: validate(kind, reply), reply };
+}
+
+/**
+ * Fires every event in lifecycle order (spec 3); chat_assigned carries the crm_link the
+ * chat_accepted reply gave. `onResult` sees each result as it arrives.
+ * @example await fireAllHooks({ url }, (r) => render(r));
+ */
+export async function fireAllHooks(
+  options: Omit<FireHookOptions, 'event' | 'body'>,
+  onResult?: (result: FireResult) => void,
+): Promise<FireResult[]> {
+  const results: FireResult[] = [];
+  let assignTo: string | undefined;
+  for (const event of HOOK_LIFECYCLE) {
+    const result = await fireHook({ ...options, event, ...(assignTo ? { assignTo } : {}) });
+    const link = (result.reply as { crm_link?: unknown } | undefined)?.crm_link;
+    if (event === 'chat_accepted' && typeof link === 'string') assignTo = link;
+    results.push(result);
+    onResult?.(result);
+  }
+  return results;
+}

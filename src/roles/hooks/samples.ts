@@ -1,0 +1,119 @@
+import type { HookEventName as ContractHookEventName } from '../../contract/hooks.js';
+import {
+  buildCallEvent,
+  buildChatAccepted,
+  buildChatAssigned,
+  buildChatFinished,
+  buildChatUpdated,
+  buildOfflineMessage,
+  type HookAgent,
+  type HookBase,
+  type HookEventName,
+} from '../../platform/hooks/builders.js';
+
+/**
+ * Realistic synthetic hook events for `hook-fire`, built with the platform's own builders
+ * (one set of builders), and the default replies of `hook-target`.
+ */
+
+/** Every hook event in the order a chat lives through them (spec 3). */
+export const HOOK_LIFECYCLE: readonly HookEventName[] = [
+  'chat_accepted',
+  'chat_updated',
+  'chat_assigned',
+  'chat_finished',
+  'call_event',
+  'offline_message',
+];
+
+/** The CRM link of the default chat_accepted reply and of a sample chat_assigned. */
+export const SAMPLE_CRM_LINK = 'https://crm.example.com/contacts/4711';
+
+const SAMPLE_AGENT: HookAgent = { id: 1, name: 'Alice Agent', email: 'alice@example.com' };
+const SAMPLE_BASE: HookBase = {
+  widgetId: 'wdg-3f9a2c',
+  seed: 'sample-visitor',
+  chatId: 1042,
+  visitor: {
+    number: 17,
+    name: 'Jane Visitor',
+    email: 'jane@example.com',
+    phone: '+49 30 1234567',
+    description: 'Asked about returns',
+    chatsCount: 3,
+  },
+};
+
+export interface SampleOptions {
+  /** spec 6.2 note: the field table's spelling of the offline event */
+  offlineName?: 'offline_message' | 'offline_messages';
+  /** assign_to of chat_assigned (default the sample CRM link) */
+  assignTo?: string;
+  /** unix seconds of the chat log's first line (default now - 300) */
+  now?: number;
+}
+
+/**
+ * A valid, realistic body for one event; every sample of one run is the same chat.
+ * @example buildSampleHookEvent('chat_accepted').agent.name // 'Alice Agent'
+ */
+export function buildSampleHookEvent(
+  name: HookEventName,
+  options: SampleOptions = {},
+): Record<string, unknown> {
+  const now = options.now ?? Math.floor(Date.now() / 1000) - 300;
+  switch (name) {
+    case 'chat_accepted':
+      return buildChatAccepted(SAMPLE_BASE, SAMPLE_AGENT);
+    case 'chat_updated':
+      return buildChatUpdated(SAMPLE_BASE, SAMPLE_AGENT);
+    case 'chat_assigned':
+      return buildChatAssigned(SAMPLE_BASE, SAMPLE_AGENT, options.assignTo ?? SAMPLE_CRM_LINK);
+    case 'chat_finished':
+      return buildChatFinished(SAMPLE_BASE, [SAMPLE_AGENT], {
+        messages: [
+          { timestamp: now, type: 'visitor', text: 'Hi, can I return shoes I wore once?' },
+          { timestamp: now + 40, type: 'agent', agent_id: 1, text: 'Yes, within 30 days.' },
+          { timestamp: now + 75, type: 'visitor', text: 'Great, thanks!' },
+        ],
+        rate: 'positive',
+        blacklisted: false,
+      });
+    case 'call_event':
+      return buildCallEvent(SAMPLE_BASE, SAMPLE_AGENT, {
+        type: 'callback',
+        phone: '+49 30 1234567',
+        status: 'start',
+      });
+    case 'offline_message':
+      return buildOfflineMessage(
+        SAMPLE_BASE,
+        { offlineMessageId: 'off-5521', message: 'Please call me back about my order 8812.' },
+        options.offlineName ?? 'offline_message',
+      );
+    default: {
+      const never: never = name;
+      throw new Error(`unknown hook event ${String(never)}`);
+    }
+  }
+}
+
+/**
+ * What `hook-target` answers by default (spec 6.2): chat_accepted shows custom_data,
+ * contact_info, the assign button and a crm_link; the others `{"result":"ok"}`.
+ * @example defaultHookReply('chat_finished') // { result: 'ok' }
+ */
+export function defaultHookReply(name: ContractHookEventName): Record<string, unknown> {
+  if (name !== 'chat_accepted') return { result: 'ok' };
+  return {
+    result: 'ok',
+    custom_data: [
+      { title: 'Customer since', content: 'March 2021' },
+      { title: 'Plan', content: 'Premium' },
+      { title: 'Open orders', content: '#8812 (shipped)' },
+    ],
+    contact_info: { name: 'Jane Visitor', phone: '+49 30 1234567', email: 'jane@example.com' },
+    enable_assign: true,
+    crm_link: SAMPLE_CRM_LINK,
+  };
+}
