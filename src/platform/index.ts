@@ -89,3 +89,4 @@ export {
   type HookServiceOptions,
 } from './hook-service.js';
 export * from './hooks/index.js';
+export { resendExchange, type ResendResult } from './journal-resend.js';
