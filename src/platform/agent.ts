@@ -3,6 +3,7 @@ import type { PlatformCore } from './core.js';
 import { deliver, judgeChannelReply, type DeliveryResult } from './delivery.js';
 import { createMessageId } from './ids.js';
 import type { Agent, Chat, Customer } from './model.js';
+import type { DirectDeliveryService } from './types.js';
 
 /** What an agent sends: text, a typing notice, or a media message (spec 2.2, 2.3, 2.4). */
 export type AgentMessageInput =
@@ -130,6 +131,26 @@ export async function sendAgentMessage(
     agent: agent.name,
     protocolMs: core.clock.now(),
   });
+  // spec 4.5: a widget visitor is reached through the page's event stream, not over HTTP
+  const direct = channel ? core.service<DirectDeliveryService>(channel.kind) : undefined;
+  if (direct?.deliverToCustomer) {
+    const pushed = direct.deliverToCustomer({
+      chatId: chat.id,
+      customerKey: customer.key,
+      messageId,
+      kind,
+      senderName: agent.name,
+      message: options.message,
+    });
+    return {
+      deliveryId: messageId,
+      chatId: chat.id,
+      payload,
+      attempts: 1,
+      elapsedMs: 0,
+      ...pushed,
+    };
+  }
   if (!channel?.integratorUrl) {
     const result: AgentMessageResult = {
       deliveryId: messageId,

@@ -1,5 +1,6 @@
 import type { ContractIssue } from '../contract/types.js';
 import type { HookPlatformEvent } from './hooks/events.js';
+import type { WidgetPlatformEvent } from './widget/events.js';
 
 /**
  * Everything the simulator reports, as one discriminated union on `type`. The CLI renders
@@ -76,7 +77,8 @@ export type PlatformEvent =
       protocolMs: number;
     }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; protocolMs: number }
-  | HookPlatformEvent;
+  | HookPlatformEvent
+  | WidgetPlatformEvent;
 
 export interface ChannelInfo {
   id: string;
@@ -129,3 +131,4 @@ export interface DeliveryDoneEvent {
 export type PlatformEventType = PlatformEvent['type'];
 
 export type { HookPlatformEvent } from './hooks/events.js';
+export type { WidgetPlatformEvent } from './widget/events.js';

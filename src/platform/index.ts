@@ -5,6 +5,7 @@ import { servePlatform, type ServePlatformOptions } from './http-adapter.js';
 import type { RunningServer } from '../http/server.js';
 import { createHookService, type HookServiceOptions } from './hook-service.js';
 import { createHookControl } from './hooks/control.js';
+import { createWidgetService } from './widget/service.js';
 
 export interface PlatformOptions extends PlatformCoreOptions {
   /** send event hooks here (spec 4.4, 6.2); no hooks when absent */
@@ -26,6 +27,7 @@ export interface Platform {
 export function createPlatform(options: PlatformOptions = {}): Platform {
   const core = createPlatformCore(options);
   core.use(createHookControl(core)); // before the control API: its /_sim/ default is a 404
+  core.use(createWidgetService(core)); // /_sim/widget/: the page script's channel (spec 4.5)
   core.use(createControlApi(core));
   if (options.hooks) core.use(createHookService(core, options.hooks));
   core.use(createChannelService(core));
@@ -89,4 +91,11 @@ export {
   type HookServiceOptions,
 } from './hook-service.js';
 export * from './hooks/index.js';
+export { createWidgetService } from './widget/service.js';
 export { resendExchange, type ResendResult } from './journal-resend.js';
+export type {
+  WidgetPlatformEvent,
+  WidgetPushEvent,
+  WidgetUpdateEvent,
+  WidgetVisitorEvent,
+} from './widget/events.js';
