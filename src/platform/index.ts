@@ -6,10 +6,13 @@ import type { RunningServer } from '../http/server.js';
 import { createHookService, type HookServiceOptions } from './hook-service.js';
 import { createHookControl } from './hooks/control.js';
 import { createWidgetService } from './widget/service.js';
+import { createConsoleService } from '../web/console-service.js';
 
 export interface PlatformOptions extends PlatformCoreOptions {
   /** send event hooks here (spec 4.4, 6.2); no hooks when absent */
   hooks?: HookServiceOptions;
+  /** serve the agent web console at /_sim/console/ (`platform --web`); needs the built pages */
+  web?: boolean;
 }
 
 export interface Platform {
@@ -28,6 +31,7 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
   const core = createPlatformCore(options);
   core.use(createHookControl(core)); // before the control API: its /_sim/ default is a 404
   core.use(createWidgetService(core)); // /_sim/widget/: the page script's channel (spec 4.5)
+  if (options.web) core.use(createConsoleService());
   core.use(createControlApi(core));
   if (options.hooks) core.use(createHookService(core, options.hooks));
   core.use(createChannelService(core));

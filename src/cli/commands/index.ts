@@ -11,6 +11,7 @@ import { registerStatus } from './status.js';
 import { registerListen } from './listen.js';
 import { registerHookFire } from './hook-fire.js';
 import { registerHookTarget } from './hook-target.js';
+import { registerWidget } from './widget.js';
 
 /**
  * Every command, registered in the order `--help` lists them. Command modules are thin and
@@ -28,4 +29,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerListen(program, ctx);
   registerHookFire(program, ctx);
   registerHookTarget(program, ctx);
+  registerWidget(program, ctx);
 }

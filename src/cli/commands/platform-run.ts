@@ -58,6 +58,7 @@ export async function runPlatform(
     journal,
     agentsOnline: flags.agents !== 'offline',
     strict: !flags.lenient,
+    web: Boolean(flags.web),
     ...(hooks ? { hooks } : {}),
     channels: [
       {
@@ -82,10 +83,17 @@ export async function runPlatform(
   });
   const channels = [...core.state.channels.values()].map((c) => core.channelInfo(c));
   out.event(
-    { type: 'listening', url: server.url, controlUrl: `${server.url}/_sim`, channels },
+    {
+      type: 'listening',
+      url: server.url,
+      controlUrl: `${server.url}/_sim`,
+      ...(flags.web ? { consoleUrl: `${server.url}/_sim/console/` } : {}),
+      channels,
+    },
     () => undefined,
   );
   printBanner(out, server.url, channels, integratorUrl, Boolean(globals.showSecrets));
+  if (flags.web) out.line(`  web console   ${out.chalk.cyan(`${server.url}/_sim/console/`)}`);
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );

@@ -19,6 +19,7 @@ interface PlatformFlags {
   record?: string;
   bodyLimit?: string;
   console: boolean;
+  web?: boolean;
 }
 
 export function registerPlatform(program: Command, ctx: CliContext): void {
@@ -75,6 +76,10 @@ export function registerPlatform(program: Command, ctx: CliContext): void {
       String(1024 * 1024),
     )
     .option('--no-console', 'do not read agent messages from stdin')
+    .option(
+      '--web',
+      'serve the agent web console at <url>/_sim/console/: live chats, replies, delivery timelines, journal',
+    )
     .addHelpText(
       'after',
       `
@@ -93,7 +98,8 @@ Examples:
   $ svc-cli platform --integrator-url http://127.0.0.1:9000/agent-messages
   $ svc-cli platform --port 8800 --channel-id shop --random-string dev-only-secret-1234
   $ svc-cli --json --time-scale 0.01 platform --port 0 --integrator-url http://127.0.0.1:9000
-  $ svc-cli platform --hook-url http://127.0.0.1:9100/hooks --hook-timeout 5000`,
+  $ svc-cli platform --hook-url http://127.0.0.1:9100/hooks --hook-timeout 5000
+  $ svc-cli platform --web --port 8800   # then open http://127.0.0.1:8800/_sim/console/`,
     )
     .action(
       action(ctx, async (flags: PlatformFlags, cmd: Command) => {
