@@ -121,6 +121,7 @@ export default tseslint.config(
         setTimeout: 'readonly',
         clearTimeout: 'readonly',
         setImmediate: 'readonly',
+        fetch: 'readonly',
       },
     },
     rules: { 'no-console': 'off' },

@@ -1,7 +1,9 @@
 // npm run bench: runs each section and prints one table. A section is a module exporting
 // `async function run()` that resolves to rows { section, metric, value, target, ok }.
 // Add a section by adding its module to the list below.
-const sections = ['./startup.js', './validate.js'];
+const sections = (
+  process.env.BENCH_ONLY ?? './startup.js,./validate.js,./channel.js,./bot.js,./conversations.js'
+).split(',');
 
 const rows = [];
 for (const section of sections) {

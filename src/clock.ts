@@ -105,7 +105,7 @@ export interface VirtualClock extends Clock {
   nextTimerAt(): number | undefined;
   /**
    * Resolves once no tracked work is in flight (or what is in flight made no progress for
-   * `settleGraceMs` of wall time: it waits on this clock) and the IO queue had a turn.
+   * a few event-loop rounds: it waits on this clock) and the IO queue had a turn.
    */
   settle(): Promise<void>;
   /**
@@ -116,13 +116,15 @@ export interface VirtualClock extends Clock {
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** One turn of the event loop through its poll phase (where socket IO is delivered). */
+const idleRound = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
 
 /**
  * A clock that only moves when told: a 9 s redelivery series takes milliseconds.
  * @example const clock = createVirtualClock(); await clock.runUntil(() => delivered);
  */
-export function createVirtualClock(options: { settleGraceMs?: number } = {}): VirtualClock {
-  const settleGraceMs = options.settleGraceMs ?? 50;
+export function createVirtualClock(options: { settleRounds?: number } = {}): VirtualClock {
+  const settleRounds = options.settleRounds ?? 8;
   let current = 0;
   let seq = 0;
   let inFlight = 0;
@@ -146,16 +148,19 @@ export function createVirtualClock(options: { settleGraceMs?: number } = {}): Vi
   let wake: (() => void) | undefined;
   const settle = async (): Promise<void> => {
     for (let i = 0; i < 3; i++) await tick();
-    // Wait for tracked work (an HTTP attempt) to finish; work that makes no progress within
-    // the grace period is waiting on this clock (a peer that hangs until our timeout).
+    // Wait for tracked work (an HTTP attempt) to finish. Loopback IO that is ready arrives
+    // within a few event-loop rounds; work that makes no progress for `settleRounds` rounds
+    // waits on this clock (a peer that hangs until our timeout, a body that trickles).
     while (inFlight > 0) {
-      const changed = new Promise<boolean>((resolve) => {
-        wake = () => resolve(true);
-        setTimeout(() => resolve(false), settleGraceMs).unref();
-      });
-      if (!(await changed)) break;
+      let changed = false;
+      wake = () => {
+        changed = true;
+      };
+      for (let round = 0; round < settleRounds && !changed; round++) await idleRound();
+      if (!changed) break;
       for (let i = 0; i < 3; i++) await tick();
     }
+    wake = undefined;
   };
 
   const clock: VirtualClock = {

@@ -9,6 +9,7 @@ import type { CliContext } from './context.js';
 import { registerCommands } from './commands/index.js';
 import { EXIT_CODES, toSvcError, exitCodeFor } from '../errors.js';
 import { printError } from './render/errors.js';
+import { flushOutputs } from './render/output.js';
 
 function readVersion(): string {
   try {
@@ -67,8 +68,10 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   const program = createProgram(ctx);
   try {
     await program.parseAsync(argv, { from: 'user' });
+    await flushOutputs();
     return ctx.exitCode;
   } catch (error) {
+    await flushOutputs();
     if (error instanceof CommanderError) {
       if (
         error.code === 'commander.helpDisplayed' ||

@@ -41,19 +41,43 @@ export async function readJsonBody(
     req.resume();
     return tooLarge(limit, transfer);
   }
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  try {
-    for await (const chunk of req) {
-      const buf = chunk as Buffer;
-      bytes += buf.length;
-      if (bytes > limit) {
-        req.resume();
-        return tooLarge(limit, transfer);
-      }
-      chunks.push(buf);
-    }
-  } catch {
+  // Plain 'data' / 'end' listeners: an async iterator costs several promise hops per chunk.
+  const read = await new Promise<{ chunks: Buffer[]; bytes: number } | 'too-large' | 'aborted'>(
+    (resolve) => {
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      const onData = (chunk: Buffer): void => {
+        bytes += chunk.length;
+        if (bytes > limit) {
+          cleanup();
+          req.resume();
+          resolve('too-large');
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = (): void => {
+        cleanup();
+        resolve({ chunks, bytes });
+      };
+      const onAbort = (): void => {
+        cleanup();
+        resolve('aborted');
+      };
+      const cleanup = (): void => {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onAbort);
+        req.off('aborted', onAbort);
+      };
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', onAbort);
+      req.on('aborted', onAbort);
+    },
+  );
+  if (read === 'too-large') return tooLarge(limit, transfer);
+  if (read === 'aborted') {
     return {
       ok: false,
       status: 400,
@@ -62,6 +86,7 @@ export async function readJsonBody(
       transfer,
     };
   }
+  const { chunks, bytes } = read;
   const buffer = Buffer.concat(chunks, bytes);
   let raw: string;
   try {

@@ -101,9 +101,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
         at: input.at ?? new Date().toISOString(),
         ...input,
       };
-      const stored = redact
-        ? (JSON.parse(redact(JSON.stringify(record))) as ExchangeRecord)
-        : record;
+      const stored = redact ? redactRecord(record, redact) : record;
       recent.push(stored);
       // Trim in batches: amortised O(1) per record instead of shifting the array each time.
       if (recent.length >= keep * 2) recent = recent.slice(-keep);
@@ -151,4 +149,34 @@ export function createRedactor(secrets: Iterable<string>): (text: string) => str
     'g',
   );
   return (text) => text.replace(pattern, '***');
+}
+
+/** Applies a redactor to the strings of a record that can carry secrets (URLs, headers, bodies). */
+function redactRecord(record: ExchangeRecord, redact: (text: string) => string): ExchangeRecord {
+  const headers = (h: Record<string, string>): Record<string, string> =>
+    Object.fromEntries(
+      Object.entries(h).map(([k, v]) => [
+        k,
+        k === 'authorization' ? v.replace(/^(\S+\s+)?.+$/, '$1***') : redact(v),
+      ]),
+    );
+  const { request, response } = record;
+  return {
+    ...record,
+    request: {
+      ...request,
+      url: redact(request.url),
+      ...(request.headers ? { headers: headers(request.headers) } : {}),
+      ...(request.body === undefined ? {} : { body: redact(request.body) }),
+    },
+    ...(response
+      ? {
+          response: {
+            ...response,
+            ...(response.headers ? { headers: headers(response.headers) } : {}),
+            ...(response.body === undefined ? {} : { body: redact(response.body) }),
+          },
+        }
+      : {}),
+  };
 }

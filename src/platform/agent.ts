@@ -1,9 +1,8 @@
 import { SvcError } from '../errors.js';
 import type { PlatformCore } from './core.js';
-import { deliver, judgeChannelReply, type DeliveryResult } from './delivery.js';
+import { deliverToCustomer, type CustomerDeliveryResult } from './customer-delivery.js';
 import { createMessageId } from './ids.js';
 import type { Agent, Chat, Customer } from './model.js';
-import type { DirectDeliveryService } from './types.js';
 
 /** What an agent sends: text, a typing notice, or a media message (spec 2.2, 2.3, 2.4). */
 export type AgentMessageInput =
@@ -24,11 +23,7 @@ export interface SendAgentMessageOptions {
   agentId?: number;
 }
 
-export interface AgentMessageResult extends DeliveryResult {
-  deliveryId: string;
-  chatId: number;
-  payload: unknown;
-}
+export type AgentMessageResult = CustomerDeliveryResult;
 
 /** Finds the chat an agent action is about; input errors name what was not found. */
 export function findChat(
@@ -96,28 +91,9 @@ export async function sendAgentMessage(
   if (chat.mode === 'closed')
     throw new SvcError('SVC_E_CHAT_CLOSED', 'input', `Could not send: chat ${chat.id} is closed.`);
   const agent = agentFor(core, chat, options.agentId);
-  const channel = core.state.channels.get(chat.channelId);
   const messageId = createMessageId();
-  const payload = {
-    sender: { name: agent.name, ...(agent.photo ? { photo: agent.photo } : {}) },
-    recipient: { id: customer.senderId }, // spec 2.2: returned unchanged
-    message: { ...options.message, id: messageId },
-  };
   const isTyping = options.message.type === 'typein' || options.message.type === 'typeout';
-  if (!isTyping) {
-    acceptChat(core, chat, agent);
-    const text =
-      'text' in options.message && typeof options.message.text === 'string'
-        ? options.message.text
-        : undefined;
-    chat.lines.push({
-      timestamp: Math.floor(Date.now() / 1000),
-      type: 'agent',
-      agentId: agent.id,
-      kind: `channel.agent.${options.message.type}`,
-      ...(text === undefined ? {} : { text }),
-    });
-  }
+  if (!isTyping) acceptChat(core, chat, agent);
   const kind = isTyping ? 'channel.agent.typing' : `channel.agent.${options.message.type}`;
   core.emit({
     type: 'agent-message',
@@ -131,63 +107,19 @@ export async function sendAgentMessage(
     agent: agent.name,
     protocolMs: core.clock.now(),
   });
-  // spec 4.5: a widget visitor is reached through the page's event stream, not over HTTP
-  const direct = channel ? core.service<DirectDeliveryService>(channel.kind) : undefined;
-  if (direct?.deliverToCustomer) {
-    const pushed = direct.deliverToCustomer({
-      chatId: chat.id,
-      customerKey: customer.key,
-      messageId,
-      kind,
-      senderName: agent.name,
-      message: options.message,
-    });
-    return {
-      deliveryId: messageId,
-      chatId: chat.id,
-      payload,
-      attempts: 1,
-      elapsedMs: 0,
-      ...pushed,
-    };
-  }
-  if (!channel?.integratorUrl) {
-    const result: AgentMessageResult = {
-      deliveryId: messageId,
-      chatId: chat.id,
-      payload,
-      result: 'failed',
-      attempts: 0,
-      agentNotice: 'no integrator URL is configured for this channel',
-      elapsedMs: 0,
-    };
-    core.emit({
-      type: 'delivery-done',
-      deliveryId: messageId,
-      target: 'integrator',
-      result: 'failed',
-      attempts: 0,
-      agentNotice: result.agentNotice ?? '',
-      elapsedMs: 0,
-      protocolMs: core.clock.now(),
-    });
-    return result;
-  }
-  const work = deliver({
-    deliveryId: messageId,
-    target: 'integrator',
-    url: `${channel.integratorUrl}/${encodeURIComponent(channel.id)}`, // spec 4.2
-    body: JSON.stringify(payload),
-    chunked: channel.chunked,
-    policy: core.channelPolicy,
-    clock: core.clock,
-    judge: judgeChannelReply,
-    emit: (event) => core.emit(event),
-    journal: core.journal,
+  return deliverToCustomer(core, {
+    chat,
+    customer,
+    sender: {
+      name: agent.name,
+      ...(agent.photo ? { photo: agent.photo } : {}),
+      lineType: 'agent',
+      agentId: agent.id,
+    },
+    message: options.message,
+    messageId,
     kind,
-    signal: core.signal,
-  }).then((result) => ({ ...result, deliveryId: messageId, chatId: chat.id, payload }));
-  return core.track(work);
+  });
 }
 
 /** The agent presses Reply: the chat is the agent's from now on (spec 3: chat_accepted). */

@@ -171,6 +171,8 @@ export function describeState(core: PlatformCore): unknown {
     chats: core.state.chats.size,
     journal: core.journal.count,
     protocolMs: core.clock.now(),
+    /** resident memory of the simulator process, for load checks */
+    rssBytes: process.memoryUsage.rss(),
   };
 }
 

@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import { EventEmitter, setMaxListeners } from 'node:events';
 import { createClock, type Clock } from '../clock.js';
 import { createJournal, type Journal } from '../journal/journal.js';
 import type { ChannelInfo, PlatformEvent } from './events.js';
@@ -15,6 +15,7 @@ import {
 import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
 import { errorBody } from '../http/body.js';
 import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from './delivery.js';
+import type { BotServiceOptions } from './bot-service.js';
 
 export interface ChannelConfig {
   /** public id (default: random) */
@@ -42,6 +43,8 @@ export interface PlatformCoreOptions {
   strict?: boolean;
   /** the channel's redelivery policy (default spec 8: 3 attempts, 3 s apart) */
   channelPolicy?: DeliveryPolicy;
+  /** attach a bot provider (interface B): createPlatform registers the bot service */
+  bot?: BotServiceOptions;
 }
 
 /**
@@ -81,6 +84,8 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   emitter.setMaxListeners(0);
   const services: PlatformService[] = [];
   const controller = new AbortController();
+  // Every in-flight delivery listens on the platform's signal; hundreds may be in flight.
+  setMaxListeners(0, controller.signal);
   const inFlight = new Set<Promise<unknown>>();
 
   const core: PlatformCore = {

@@ -55,6 +55,8 @@ export interface DeliverOptions {
   body: string;
   chunked?: boolean;
   headers?: Record<string, string>;
+  /** headers computed per attempt (a renewed access token, spec 5.3); merged over `headers` */
+  headersFor?: (attempt: number) => Promise<Record<string, string>>;
   policy: DeliveryPolicy;
   clock: Clock;
   judge: (reply: Extract<PostOutcome, { ok: true }>) => ReplyJudgement;
@@ -90,13 +92,16 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryResult> 
     const wait = scheduled - clock.now();
     if (wait > 0) await clock.sleep(wait, options.signal);
     const offsetMs = clock.now() - start;
+    const headers = options.headersFor
+      ? { ...options.headers, ...(await options.headersFor(attempt)) }
+      : options.headers;
     const outcome = await postJson({
       url: options.url,
       body: options.body,
       timeoutMs: policy.attemptTimeoutMs,
       clock,
       ...(options.chunked === undefined ? {} : { chunked: options.chunked }),
-      ...(options.headers ? { headers: options.headers } : {}),
+      ...(headers ? { headers } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const judgement: ReplyJudgement = outcome.ok
@@ -117,7 +122,7 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryResult> 
       request: {
         method: 'POST',
         url: options.url,
-        ...(options.headers ? { headers: options.headers } : {}),
+        ...(headers ? { headers } : {}),
         body: options.body,
       },
       ...(outcome.ok

@@ -1,4 +1,8 @@
 import type { ContractIssue } from '../contract/types.js';
+// The bot service's events (interface B) live in bot-events.ts.
+import type { BotPlatformEvent } from './bot-events.js';
+
+export type { BotPlatformEvent } from './bot-events.js';
 import type { HookPlatformEvent } from './hooks/events.js';
 import type { WidgetPlatformEvent } from './widget/events.js';
 
@@ -77,6 +81,7 @@ export type PlatformEvent =
       protocolMs: number;
     }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; protocolMs: number }
+  | BotPlatformEvent
   | HookPlatformEvent
   | WidgetPlatformEvent;
 

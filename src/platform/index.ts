@@ -3,6 +3,7 @@ import { createChannelService } from './channel-service.js';
 import { createControlApi } from './control-api.js';
 import { servePlatform, type ServePlatformOptions } from './http-adapter.js';
 import type { RunningServer } from '../http/server.js';
+import { createBotService } from './bot-service.js';
 import { createHookService, type HookServiceOptions } from './hook-service.js';
 import { createHookControl } from './hooks/control.js';
 import { createWidgetService } from './widget/service.js';
@@ -33,6 +34,8 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
   core.use(createWidgetService(core)); // /_sim/widget/: the page script's channel (spec 4.5)
   if (options.web) core.use(createConsoleService());
   core.use(createControlApi(core));
+  // before the channel: its /webhooks/<provider_id> would look like a channel URL
+  if (options.bot) core.use(createBotService(core, options.bot));
   if (options.hooks) core.use(createHookService(core, options.hooks));
   core.use(createChannelService(core));
   let server: RunningServer | undefined;
@@ -88,6 +91,11 @@ export type {
 export type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
 export type { Channel, Chat, Customer, Agent, PlatformState } from './model.js';
 export { servePlatform, type ServePlatformOptions } from './http-adapter.js';
+export { createBotService, type BotServiceOptions } from './bot-service.js';
+export type { BotAuthOptions } from './bot-outbound.js';
+export { DEFAULT_BOT_RATE_LIMIT, parseRateLimit, type RateLimit } from './bot-rate-limit.js';
+export { deliverToCustomer, type CustomerSender } from './customer-delivery.js';
+export type { BotPlatformEvent } from './bot-events.js';
 export {
   createHookService,
   judgeHookReply,

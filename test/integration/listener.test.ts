@@ -65,14 +65,22 @@ describe('listener: agent messages (spec 4.2)', () => {
 });
 
 describe('listener: requests that are not agent messages', () => {
-  it('answers 404 with a JSON error on an unknown path', async () => {
+  it('answers 404 with a JSON error on the root path', async () => {
     const h = await startListener();
-    const out = await post(`${h.listener.url}/a/b`, agentText());
+    const out = await post(`${h.listener.url}/`, agentText());
     expect(out).toMatchObject({ ok: true, status: 404 });
     expect(JSON.parse(out.ok ? out.body : '{}')).toMatchObject({ error: { code: 'not_found' } });
     expect(await h.waitForEvents(1)).toMatchObject([
-      { type: 'rejected-request', status: 404, path: '/a/b' },
+      { type: 'rejected-request', status: 404, path: '/' },
     ]);
+  });
+
+  it('takes the last path segment as the channel id, so an integrator URL may have a path', async () => {
+    const h = await startListener({ channel: 'shop' });
+    expect(await post(`${h.listener.url}/agent-messages/shop`, agentText())).toMatchObject({
+      status: 200,
+    });
+    expect(await h.waitForEvents(1)).toMatchObject([{ type: 'agent-message', channel: 'shop' }]);
   });
 
   it('serves only --channel when given', async () => {
@@ -123,13 +131,14 @@ describe('listener: faults', () => {
     ['bad-json', { ok: true, status: 200, body: '{"result": ok' }, { status: 200 }],
     ['reset', { ok: false, reason: 'reset' }, { noReply: 'reset' }],
     ['hang', { ok: false, reason: 'timeout' }, { noReply: 'hang' }],
-    ['slow-body:300000', { ok: false, reason: 'timeout' }, { status: 200 }],
+    ['slow-body:3000000', { ok: false, reason: 'timeout' }, { status: 200 }],
   ])('%s', async (spec, outcome, reply) => {
     const h = await startListener({ plan: { fault: fault(spec) } });
-    // a hang or a slow body meets the client's 3 s limit (30 ms wall); the others answer
+    // a hang or a slow body (3000 s at 0.001 = 3 s wall) meets the client's 30 s limit (300 ms
+    // wall: room for the request to arrive under load); the others answer
     const waits = 'reason' in outcome && outcome.reason === 'timeout';
     const out = await post(`${h.listener.url}/ch`, agentText(), {
-      timeoutMs: waits ? 3000 : 100_000,
+      timeoutMs: waits ? 30_000 : 100_000,
     });
     expect(out).toMatchObject(outcome);
     const event = only(await h.waitForEvents(1));

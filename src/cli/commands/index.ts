@@ -3,6 +3,8 @@ import type { CliContext } from '../context.js';
 import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
 import { registerPlatform } from './platform.js';
+import { registerBotSim } from './bot-sim.js';
+import { registerReplay } from './replay.js';
 import { registerSendText } from './send-text.js';
 import { registerSendMedia } from './send-media.js';
 import { registerSendLocation } from './send-location.js';
@@ -18,7 +20,9 @@ import { registerWidget } from './widget.js';
  * import their core lazily inside the action.
  */
 export function registerCommands(program: Command, ctx: CliContext): void {
+  registerReplay(program, ctx);
   registerPlatform(program, ctx);
+  registerBotSim(program, ctx);
   registerValidate(program, ctx);
   registerSchema(program, ctx);
   registerSendText(program, ctx);

@@ -60,7 +60,7 @@ export async function runListen(ctx: CliContext, flags: Record<string, unknown>)
     journal,
     bodyLimit: options.bodyLimit,
     strict: options.strict,
-    onEvent: (event) => out.event(event, (e, c) => formatListenerEvent(e, c)),
+    onEvent: (event) => out.event(event, formatListenerEvent),
   });
   await serveUntilAborted<ListeningEvent>(ctx, {
     out,

@@ -17,6 +17,7 @@ import { formatPlatformEvent } from '../render/platform-events.js';
 import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
 import { runHookConsoleAction } from '../console/hook-console.js';
 import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+import { botOptions, botUrls, printBotBanner } from './platform-bot.js';
 
 /** `svc-cli platform`: flags -> simulator -> rendered events, until SIGINT/SIGTERM. */
 export async function runPlatform(
@@ -46,14 +47,19 @@ export async function runPlatform(
     : undefined;
   const clock = createClock({ timeScale: parseTimeScale(globals.timeScale) });
   const platformSecrets: string[] = [];
+  // Built once the secrets are known (the channels exist before the first request).
+  let redactor: ((text: string) => string) | undefined;
   const redact = globals.showSecrets
     ? undefined
-    : (text: string) => createRedactor(platformSecrets)(text);
+    : (text: string) => (redactor ??= createRedactor(platformSecrets))(text);
   const journal = createJournal({
     ...(flags.record ? { file: flags.record } : {}),
     ...(redact ? { redact } : {}),
   });
+  const bot = botOptions(flags);
+  if (bot) platformSecrets.push(bot.token, ...(bot.auth ? [bot.auth.clientSecret] : []));
   const platform = createPlatform({
+    ...(bot ? { bot } : {}),
     clock,
     journal,
     agentsOnline: flags.agents !== 'offline',
@@ -89,10 +95,12 @@ export async function runPlatform(
       controlUrl: `${server.url}/_sim`,
       ...(flags.web ? { consoleUrl: `${server.url}/_sim/console/` } : {}),
       channels,
+      ...(bot ? { bot: botUrls(server.url, bot, Boolean(globals.showSecrets)) } : {}),
     },
     () => undefined,
   );
   printBanner(out, server.url, channels, integratorUrl, Boolean(globals.showSecrets));
+  if (bot) printBotBanner(out, server.url, bot, Boolean(globals.showSecrets));
   if (flags.web) out.line(`  web console   ${out.chalk.cyan(`${server.url}/_sim/console/`)}`);
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,

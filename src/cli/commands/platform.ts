@@ -19,6 +19,14 @@ interface PlatformFlags {
   record?: string;
   bodyLimit?: string;
   console: boolean;
+  botProviderUrl?: string;
+  botToken?: string;
+  providerId?: string;
+  botAuthUrl?: string;
+  botClientId?: string;
+  botClientSecret?: string;
+  botRateLimit?: string;
+  botName?: string;
   web?: boolean;
 }
 
@@ -76,6 +84,33 @@ export function registerPlatform(program: Command, ctx: CliContext): void {
       String(1024 * 1024),
     )
     .option('--no-console', 'do not read agent messages from stdin')
+    .addOption(
+      new Option(
+        '--bot-provider-url <url>',
+        'attach a bot (spec 4.3): customer messages go first to POST <url>/<token>',
+      ).env('SVC_BOT_PROVIDER_URL'),
+    )
+    .addOption(
+      new Option('--bot-token <token>', 'the token the bot provider generated (spec 5.2)').env(
+        'SVC_BOT_TOKEN',
+      ),
+    )
+    .option('--provider-id <id>', 'the provider id of the bot (spec 1.4; default "dev-provider")')
+    .option(
+      '--bot-auth-url <url>',
+      "spec 5.3: the provider's token endpoint; each request then carries Authorization: Bearer",
+    )
+    .option('--bot-client-id <id>', 'spec 5.3: client_id for the token exchange (both ways)')
+    .addOption(
+      new Option('--bot-client-secret <secret>', 'spec 5.3: the secret for the token exchange').env(
+        'SVC_BOT_CLIENT_SECRET',
+      ),
+    )
+    .option(
+      '--bot-rate-limit <n/window>',
+      'requests per token before 429, e.g. 20/1s (default 100/1s)',
+    )
+    .option('--bot-name <name>', 'the sender name customers see on bot messages (default "Bot")')
     .option(
       '--web',
       'serve the agent web console at <url>/_sim/console/: live chats, replies, delivery timelines, journal',
@@ -94,10 +129,20 @@ POST /_sim/chats/:id/assign, /_sim/visitor/update, /_sim/visitor/offline-message
 Assumption (spec silent): each delivery attempt waits at most 3 s (derived from the 9 s figure).
 Assumptions for hooks (spec 5.4, 6.2, 8 silent): 10 s reply timeout, no redelivery, no auth.
 
+Bot (interface B): with --bot-provider-url and --bot-token, customer messages go to the
+provider as CLIENT_MESSAGE (2 attempts, 3 s each, then hand-over to an agent); the provider
+answers on {base}/webhooks/<provider_id>/<token> or {base}/providers/<provider_id>/<token>.
+Assumptions (spec silent): the 5.3 token exchange is an OAuth2 client-credentials request,
+POST <token_url> form-encoded grant_type=client_credentials&client_id=..&client_secret=..
+answered {access_token, token_type, expires_in}; the simulator issues such tokens itself at
+POST {base}/oauth/token for the providers path (same client id and secret). The 429 limit
+defaults to 100 requests per second per token.
+
 Examples:
   $ svc-cli platform --integrator-url http://127.0.0.1:9000/agent-messages
   $ svc-cli platform --port 8800 --channel-id shop --random-string dev-only-secret-1234
   $ svc-cli --json --time-scale 0.01 platform --port 0 --integrator-url http://127.0.0.1:9000
+  $ svc-cli platform --integrator-url http://127.0.0.1:9000 --bot-provider-url http://127.0.0.1:9100 --bot-token dev-bot-token
   $ svc-cli platform --hook-url http://127.0.0.1:9100/hooks --hook-timeout 5000
   $ svc-cli platform --web --port 8800   # then open http://127.0.0.1:8800/_sim/console/`,
     )

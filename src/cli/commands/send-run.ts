@@ -128,7 +128,7 @@ export async function runSend(
       warnings: result.verdict.warnings,
     },
   };
-  out.event(event, (e, c) => formatSent(e, c));
+  out.event(event, formatSent);
   if (result.problem) throw result.problem;
   return 0;
 }

@@ -52,7 +52,7 @@ than 0/1, 2 invalid flags, 3 platform unreachable or timed out.`,
           body: status.body,
           latencyMs: Math.round(status.latencyMs),
         };
-        out.event(event, (e, c) => formatStatus(e, c));
+        out.event(event, formatStatus);
         return 0;
       }),
     );

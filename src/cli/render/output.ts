@@ -1,6 +1,15 @@
 import type { ChalkInstance } from 'chalk';
 import type { CliContext } from '../context.js';
 import { makeChalk } from './style.js';
+import { createBufferedWriter, type BufferedWriter } from './buffered.js';
+
+/** Every buffered stdout writer, flushed by main.ts before the process exits. */
+const writers = new Set<BufferedWriter>();
+
+/** Writes whatever any Output still buffers (called once before exit). */
+export async function flushOutputs(): Promise<void> {
+  await Promise.all([...writers].map((w) => w.flush()));
+}
 
 /**
  * Any event a core emits: a discriminated union on `type` (see each core's event types).
@@ -24,6 +33,8 @@ export interface Output {
   line(text: string): void;
   /** A human line on stderr (diagnostics, warnings), also with --json. */
   note(text: string): void;
+  /** Writes what stdout still buffers. */
+  flush(): Promise<void>;
 }
 
 /**
@@ -33,24 +44,28 @@ export interface Output {
 export function createOutput(ctx: CliContext, options: { json?: boolean | undefined }): Output {
   const json = Boolean(options.json);
   const chalk = makeChalk(ctx, ctx.stdout);
+  // One write per event-loop turn: a simulator under load emits thousands of lines a second.
+  const stdout = createBufferedWriter(ctx.stdout);
+  writers.add(stdout);
   const errChalk = makeChalk(ctx, ctx.stderr);
   return {
     json,
     chalk,
     event(event, format) {
       if (json) {
-        ctx.stdout.write(`${JSON.stringify(event)}\n`);
+        stdout.write(`${JSON.stringify(event)}\n`);
         return;
       }
       const text = format ? format(event, chalk) : defaultFormat(event, chalk);
-      if (text !== undefined) ctx.stdout.write(`${text}\n`);
+      if (text !== undefined) stdout.write(`${text}\n`);
     },
     line(text) {
-      if (!json) ctx.stdout.write(`${text}\n`);
+      if (!json) stdout.write(`${text}\n`);
     },
     note(text) {
       ctx.stderr.write(`${errChalk.dim(text)}\n`);
     },
+    flush: () => stdout.flush(),
   };
 }
 

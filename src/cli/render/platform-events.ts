@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { PlatformEvent } from '../../platform/events.js';
+import { formatBotEvent } from './bot-events.js';
 import { formatHookPlatformEvent } from './hook-platform-events.js';
 import { formatWidgetPlatformEvent } from './widget-platform-events.js';
 
@@ -69,6 +70,14 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
       const colour = event.level === 'error' ? c.red : event.level === 'warning' ? c.yellow : c.dim;
       return `${c.dim(secs(event.protocolMs))}  ${colour(event.message)}`;
     }
+    case 'bot-event-sent':
+    case 'bot-event-received':
+    case 'bot-message':
+    case 'bot-handover':
+    case 'bot-agent-joined':
+    case 'bot-agent-unavailable':
+    case 'bot-token':
+      return formatBotEvent(event, c);
     case 'chat-assigned':
     case 'offline-message':
     case 'call-status':

@@ -108,7 +108,10 @@ async function handleRequest(
   const method = req.method ?? 'GET';
   const path = safePath(req.url);
   const segments = path.split('/').filter((s) => s !== '');
-  const channel = segments.length === 1 ? decodeSegment(segments[0] ?? '') : undefined;
+  // spec 4.2: POST {integrator_url}/<channel_public_id>; the integrator URL may carry a path
+  // of its own (http://host:9000/agent-messages), so the channel id is the last segment.
+  const last = segments.at(-1);
+  const channel = last === undefined ? undefined : decodeSegment(last);
   const reject = (
     status: RejectedRequestEvent['status'],
     code: string,

@@ -1,0 +1,202 @@
+// Channel (issue 3): simulator ingest req/s with validation and journal on, as a ratio to a
+// bare node:http server that parses JSON, both in child processes, loaded by autocannon from
+// this process (50 connections, loopback); agent messages delivered per second; redelivery
+// attempt offsets at time scale 1; RSS after 100k ingested messages.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const bin = fileURLToPath(new URL('../bin/svc-cli.js', import.meta.url));
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const body = JSON.stringify({
+  sender: { id: 'c-1', name: 'Ann' },
+  message: { type: 'text', text: 'Hello, where is my order?' },
+});
+
+const BARE = `
+const http = require('node:http');
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    try { JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { res.writeHead(400); res.end(); return; }
+    const out = '{"result":"ok"}';
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': out.length });
+    res.end(out);
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ type: 'listening', url: 'http://127.0.0.1:' + server.address().port })));
+`;
+
+/** Starts a child that prints a `listening` NDJSON line first; resolves with it and the child. */
+function startChild(args) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => resolve({ child, listening: JSON.parse(line) }));
+    child.once('exit', (code) => reject(new Error(`child exited ${code}`)));
+  });
+}
+
+const load = (url, extra = {}) =>
+  autocannon({
+    url,
+    method: 'POST',
+    connections: 50,
+    duration: DURATION,
+    headers: { 'content-type': 'application/json' },
+    body,
+    ...extra,
+  });
+
+async function stop(child) {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGINT');
+  await exited;
+}
+
+export async function run() {
+  const rows = [];
+  const bare = await startChild(['-e', BARE]);
+  const bareResult = await load(bare.listening.url);
+  await stop(bare.child);
+
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const sim = await startChild([
+    bin,
+    '--json',
+    'platform',
+    '--port',
+    '0',
+    '--no-console',
+    '--record',
+    join(dir, 'journal.ndjson'),
+  ]);
+  const channelUrl = sim.listening.channels[0].url;
+  const simResult = await load(channelUrl);
+  const ratio = simResult.requests.average / bareResult.requests.average;
+  rows.push({
+    section: 'channel',
+    metric: 'bare node:http JSON server (req/s)',
+    value: Math.round(bareResult.requests.average),
+  });
+  rows.push({
+    section: 'channel',
+    metric: 'simulator ingest, validation + journal to disk (req/s)',
+    value: Math.round(simResult.requests.average),
+  });
+  rows.push({
+    section: 'channel',
+    metric: 'simulator / bare',
+    value: `${ratio.toFixed(2)}x`,
+    target: '>= 0.6x',
+    ok: ratio >= 0.6,
+  });
+  if (simResult.non2xx > 0)
+    rows.push({
+      section: 'channel',
+      metric: 'non-2xx answers during load',
+      value: simResult.non2xx,
+      ok: false,
+    });
+
+  // RSS after 100k ingested messages (the load above counts too).
+  const already = simResult.requests.total;
+  if (already < 100_000)
+    await autocannon({
+      url: channelUrl,
+      method: 'POST',
+      connections: 50,
+      amount: 100_000 - already,
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+  const state = await (await fetch(`${sim.listening.url}/_sim/state`)).json();
+  const rssMb = state.rssBytes / 1024 / 1024;
+  rows.push({
+    section: 'channel',
+    metric: `RSS after ${state.journal} ingested messages (MB)`,
+    value: rssMb.toFixed(0),
+    target: '< 150',
+    ok: rssMb < 150,
+  });
+  await stop(sim.child);
+
+  rows.push(...(await runDelivery()));
+  return rows;
+}
+
+/** In process: delivery throughput to a fast listener, and the attempt offsets at scale 1. */
+async function runDelivery() {
+  const { createPlatform, sendAgentMessage } = await import('../dist/platform/index.js');
+  const { createListener } = await import('../dist/roles/integrator/index.js');
+  const { createClock } = await import('../dist/clock.js');
+  const rows = [];
+  {
+    const clock = createClock();
+    const listener = await createListener({ clock });
+    const platform = createPlatform({
+      clock,
+      channels: [{ id: 'bench', integratorUrl: listener.url }],
+    });
+    await platform.listen({ port: 0 });
+    const channelUrl = platform.core.channelInfo(platform.core.state.channels.get('bench')).url;
+    await fetch(channelUrl, { method: 'POST', body });
+    const N = 5000;
+    const started = performance.now();
+    let next = 0;
+    const worker = async () => {
+      while (next < N) {
+        next++;
+        const result = await sendAgentMessage(platform.core, {
+          customerId: 'c-1',
+          message: { type: 'text', text: 'ok' },
+        });
+        if (result.result !== 'delivered') throw new Error(`not delivered: ${result.result}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 50 }, worker));
+    const perSecond = N / ((performance.now() - started) / 1000);
+    rows.push({
+      section: 'channel',
+      metric: 'agent messages delivered to a fast listener (msg/s, 50 in flight)',
+      value: Math.round(perSecond),
+    });
+    await platform.close();
+    await listener.close();
+  }
+  {
+    const clock = createClock({ timeScale: 1 });
+    const listener = await createListener({ clock, plan: { failFirst: 2 } });
+    const platform = createPlatform({
+      clock,
+      channels: [{ id: 'bench', integratorUrl: listener.url }],
+    });
+    await platform.listen({ port: 0 });
+    const offsets = [];
+    platform.core.on((event) => {
+      if (event.type === 'delivery-attempt') offsets.push(event.offsetMs);
+    });
+    const channelUrl = platform.core.channelInfo(platform.core.state.channels.get('bench')).url;
+    await fetch(channelUrl, { method: 'POST', body });
+    await sendAgentMessage(platform.core, {
+      customerId: 'c-1',
+      message: { type: 'text', text: 'timed' },
+    });
+    const drift = Math.max(...offsets.map((o, i) => Math.abs(o - i * 3000)));
+    rows.push({
+      section: 'channel',
+      metric: 'redelivery attempt offsets at time scale 1 (ms)',
+      value: offsets.map((o) => o.toFixed(1)).join(' / '),
+      target: '0 / 3000 / 6000 ± 20',
+      ok: offsets.length === 3 && drift <= 20,
+    });
+    await platform.close();
+    await listener.close();
+  }
+  return rows;
+}

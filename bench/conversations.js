@@ -1,0 +1,61 @@
+// Conversations (issue 6): wall time of `npm start` (every bundled conversation replayed by
+// the CLI), conversations per second on the virtual clock in process, and the 9 s
+// redelivery conversation's wall time.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export async function run() {
+  const rows = [];
+  const started = performance.now();
+  const result = spawnSync(
+    process.execPath,
+    ['bin/svc-cli.js', 'replay', 'fixtures/conversations'],
+    { cwd: root, encoding: 'utf8' },
+  );
+  const wall = performance.now() - started;
+  const summary = result.stdout.trim().split('\n').at(-1);
+  rows.push({
+    section: 'conversations',
+    metric: `npm start: replay of the bundled conversations (ms; ${summary})`,
+    value: wall.toFixed(0),
+    ok: result.status === 0,
+  });
+
+  const { loadConversations } = await import('../dist/conversation/load.js');
+  const { replayConversation } = await import('../dist/conversation/runner.js');
+  const all = await loadConversations([`${root}/fixtures/conversations`]);
+  for (const { conversation } of all) await replayConversation({ conversation }); // warm up
+  let count = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < 3000) {
+    for (const { conversation } of all) {
+      await replayConversation({ conversation });
+      count++;
+    }
+  }
+  const perSecond = count / ((performance.now() - t0) / 1000);
+  rows.push({
+    section: 'conversations',
+    metric: 'conversations per second, virtual clock, in process',
+    value: perSecond.toFixed(0),
+    target: '>= 200',
+    ok: perSecond >= 200,
+  });
+
+  const redelivery = all.find((c) => c.file.includes('redelivery-exhausted')).conversation;
+  const walls = [];
+  for (let i = 0; i < 30; i++)
+    walls.push((await replayConversation({ conversation: redelivery })).wallMs);
+  const ms = median(walls);
+  rows.push({
+    section: 'conversations',
+    metric: '9 s redelivery conversation, wall time (ms, median of 30)',
+    value: ms.toFixed(1),
+    target: '< 50',
+    ok: ms < 50,
+  });
+  return rows;
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// Writes the JSON Schemas of svc-cli's own on-disk formats (conversation fixtures, fault
+// plans) into schemas/, from the zod schemas in dist/. Fixtures point at them with $schema.
+// Run by `npm run build`; a test checks the committed files are current.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
+
+const root = new URL('../', import.meta.url);
+const { conversationSchema } = await import(new URL('dist/conversation/format.js', root).href);
+const { faultPlanSchema } = await import(new URL('dist/faults/plan-file.js', root).href);
+
+/** The on-disk formats; the input side of each schema is what a file may contain. */
+export const FORMATS = {
+  conversation: conversationSchema,
+  'fault-plan': faultPlanSchema,
+};
+
+mkdirSync(new URL('schemas/', root), { recursive: true });
+for (const [name, schema] of Object.entries(FORMATS)) {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  writeFileSync(
+    new URL(`schemas/${name}.schema.json`, root),
+    `${JSON.stringify({ $id: `svc-cli/${name}.schema.json`, ...json }, null, 2)}\n`,
+  );
+}

@@ -1,0 +1,109 @@
+/** The bot part of `svc-cli platform` (interface B): flags -> bot options, and its banner. */
+import { SvcError } from '../../errors.js';
+import { parseRateLimit, type BotServiceOptions } from '../../platform/index.js';
+import { parseUrlFlag } from '../flags.js';
+import type { Output } from '../render/output.js';
+
+export interface PlatformBotFlags {
+  botProviderUrl?: string;
+  botToken?: string;
+  providerId?: string;
+  botAuthUrl?: string;
+  botClientId?: string;
+  botClientSecret?: string;
+  botRateLimit?: string;
+  botName?: string;
+}
+
+/**
+ * The bot service options from the platform's flags; undefined without --bot-provider-url.
+ * @example botOptions({ botProviderUrl: 'http://127.0.0.1:9100', botToken: 't' })?.providerId // 'dev-provider'
+ */
+export function botOptions(flags: PlatformBotFlags): BotServiceOptions | undefined {
+  if (flags.botProviderUrl === undefined) {
+    if (flags.botToken || flags.botAuthUrl || flags.botClientId)
+      throw new SvcError(
+        'SVC_E_FLAG',
+        'input',
+        'Could not attach a bot: --bot-provider-url is missing.',
+        'Example: --bot-provider-url http://127.0.0.1:9100 --bot-token dev-bot-token',
+      );
+    return undefined;
+  }
+  const providerUrl = parseUrlFlag('--bot-provider-url', flags.botProviderUrl);
+  if (!flags.botToken)
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'input',
+      'Could not attach a bot: --bot-token is missing.',
+      'The token the provider generated (spec 5.2), e.g. --bot-token dev-bot-token',
+    );
+  if (
+    (flags.botClientId === undefined) !== (flags.botClientSecret === undefined) ||
+    (flags.botAuthUrl && !flags.botClientId)
+  )
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'input',
+      'Could not use the token exchange: give --bot-client-id and --bot-client-secret together (and with --bot-auth-url).',
+    );
+  let rateLimit;
+  if (flags.botRateLimit !== undefined) {
+    rateLimit = parseRateLimit(flags.botRateLimit);
+    if (!rateLimit)
+      throw new SvcError(
+        'SVC_E_FLAG',
+        'input',
+        `Could not use --bot-rate-limit "${flags.botRateLimit}": expected <n>/<window> such as 20/1s, 100/500ms or 600/1m.`,
+      );
+  }
+  return {
+    providerUrl,
+    token: flags.botToken,
+    providerId: flags.providerId ?? 'dev-provider',
+    ...(flags.botName ? { senderName: flags.botName } : {}),
+    ...(rateLimit ? { rateLimit } : {}),
+    ...(flags.botClientId && flags.botClientSecret
+      ? {
+          auth: {
+            clientId: flags.botClientId,
+            clientSecret: flags.botClientSecret,
+            ...(flags.botAuthUrl
+              ? { tokenUrl: parseUrlFlag('--bot-auth-url', flags.botAuthUrl) }
+              : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The bot service URLs for the `listening` line; the token redacted unless --show-secrets. */
+export function botUrls(url: string, bot: BotServiceOptions, showSecrets: boolean) {
+  const token = showSecrets ? bot.token : '<token>';
+  const id = encodeURIComponent(bot.providerId);
+  return {
+    providerUrl: `${bot.providerUrl}/${token}`,
+    webhookUrl: `${url}/webhooks/${id}/${token}`,
+    providersUrl: `${url}/providers/${id}/${token}`,
+    ...(bot.auth ? { tokenUrl: `${url}/oauth/token` } : {}),
+  };
+}
+
+/** Prints the bot service URLs; the token is redacted unless --show-secrets. */
+export function printBotBanner(
+  out: Output,
+  url: string,
+  bot: BotServiceOptions,
+  showSecrets: boolean,
+): void {
+  const c = out.chalk;
+  const token = showSecrets ? bot.token : '<token>';
+  const id = encodeURIComponent(bot.providerId);
+  out.line(`  bot events -> ${c.cyan(`${bot.providerUrl}/${token}`)}`);
+  out.line(`  bot webhook   ${c.cyan(`${url}/webhooks/${id}/${token}`)}`);
+  out.line(
+    `  bot providers ${c.cyan(`${url}/providers/${id}/${token}`)}${bot.auth ? '' : c.dim('  (needs --bot-client-id/--bot-client-secret)')}`,
+  );
+  if (bot.auth) out.line(`  token URL     ${c.cyan(`${url}/oauth/token`)}`);
+  if (!showSecrets) out.line(c.dim('  (token redacted; --show-secrets prints it)'));
+}

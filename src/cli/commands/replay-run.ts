@@ -1,0 +1,96 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CliContext, GlobalFlags } from '../context.js';
+import type { ReplayFlags } from './replay.js';
+import { SvcError } from '../../errors.js';
+import { loadConversations } from '../../conversation/load.js';
+import { replayConversation, type ConversationResult } from '../../conversation/runner.js';
+import { createOutput } from '../render/output.js';
+import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
+import { toJunit } from '../render/reporters/junit.js';
+import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+
+/** `svc-cli replay`: load -> replay each -> report; exit 1 when any step fails. */
+export async function runReplay(
+  ctx: CliContext,
+  paths: string[],
+  flags: ReplayFlags,
+  globals: GlobalFlags,
+): Promise<number> {
+  const reporter = globals.json ? 'json' : flags.reporter;
+  const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
+  let grep: RegExp | undefined;
+  if (flags.grep !== undefined) {
+    try {
+      grep = new RegExp(flags.grep, 'i');
+    } catch (error) {
+      throw new SvcError(
+        'SVC_E_FLAG',
+        'input',
+        `Could not use --grep "${flags.grep}": ${(error as Error).message}.`,
+      );
+    }
+  }
+  const peers = {
+    ...(flags.integratorUrl
+      ? { integratorUrl: parseUrlFlag('--integrator-url', flags.integratorUrl) }
+      : {}),
+    ...(flags.botUrl ? { botUrl: parseUrlFlag('--bot-url', flags.botUrl) } : {}),
+    ...(flags.hookUrl ? { hookUrl: parseUrlFlag('--hook-url', flags.hookUrl) } : {}),
+  };
+  const seed = flags.seed === undefined ? undefined : parseIntegerFlag('--seed', flags.seed);
+  const timeScale = parseTimeScale(globals.timeScale);
+  const loaded = (
+    await loadConversations(
+      paths.map((p) => resolve(ctx.cwd, p)),
+      ctx.cwd,
+    )
+  ).filter(({ file, conversation }) => !grep || grep.test(conversation.name) || grep.test(file));
+  if (loaded.length === 0) {
+    throw new SvcError(
+      'SVC_E_NO_CONVERSATIONS',
+      'input',
+      `Could not replay: no conversation found in ${paths.join(', ')}${grep ? ` matching /${flags.grep}/` : ''}.`,
+    );
+  }
+  const pretty = reporter === 'pretty';
+  const results: ConversationResult[] = [];
+  for (const { file, conversation } of loaded) {
+    const result = await replayConversation({
+      conversation,
+      file,
+      ...peers,
+      timeScale,
+      ...(seed === undefined ? {} : { seed }),
+    });
+    results.push(result);
+    if (pretty) {
+      out.line(formatConversation(result, out.chalk));
+      for (const step of result.steps) out.line(formatStep(step, out.chalk));
+    } else if (reporter === 'json' && !flags.out) {
+      out.event({ type: 'conversation', ...result });
+    }
+    if (flags.bail && !result.ok) break;
+  }
+  const failed = results.filter((r) => !r.ok).length;
+  if (pretty) out.line(formatSummary(results, out.chalk));
+  if (reporter === 'json' && !flags.out)
+    out.event({ type: 'summary', passed: results.length - failed, failed, total: results.length });
+  const report =
+    reporter === 'junit'
+      ? toJunit('svc-cli replay', results)
+      : reporter === 'json'
+        ? results.map((r) => JSON.stringify({ type: 'conversation', ...r })).join('\n') + '\n'
+        : undefined;
+  if (report !== undefined) {
+    if (flags.out) {
+      writeFileSync(resolve(ctx.cwd, flags.out), report);
+      out.note(
+        `report written to ${flags.out}: ${results.length - failed} passed, ${failed} failed`,
+      );
+    } else if (reporter === 'junit') {
+      ctx.stdout.write(report);
+    }
+  }
+  return failed > 0 ? 1 : 0;
+}

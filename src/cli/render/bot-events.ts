@@ -1,0 +1,65 @@
+import type { ChalkInstance } from 'chalk';
+import type { BotPlatformEvent } from '../../platform/bot-events.js';
+
+const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`.padStart(9);
+const quote = (text: string, max = 60): string => {
+  const flat = text.replace(/\s+/g, ' ');
+  return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
+};
+
+/**
+ * One aligned line per bot-service event (interface B), in the platform's layout:
+ * `←` comes into the platform, `→` goes out of it.
+ */
+export function formatBotEvent(event: BotPlatformEvent, c: ChalkInstance): string {
+  const at = c.dim(secs(event.protocolMs));
+  switch (event.type) {
+    case 'bot-event-sent': {
+      const mark = event.result === 'delivered' ? c.green('✓') : c.red('✗');
+      const text = event.text === undefined ? '' : ` ${quote(event.text)}`;
+      const how =
+        event.result === 'delivered'
+          ? c.dim(`after ${event.attempts} attempt(s)`)
+          : c.red(event.reason ?? 'failed');
+      return `${at}  ${c.magenta('→')} bot ${c.bold(event.event)} ${c.dim(`chat ${event.chatId}`)}${text}  ${mark} ${how}`;
+    }
+    case 'bot-event-received': {
+      const ok = event.status === 200 && event.outcome === 'handled';
+      const mark = ok ? c.green(String(event.status)) : c.red(String(event.status));
+      const chat = event.chatId === undefined ? '' : ` ${c.dim(`chat ${event.chatId}`)}`;
+      const why = event.code ? ` ${c.red(event.code)}: ${event.message ?? ''}` : '';
+      const note =
+        event.outcome === 'not-delivered' ? c.yellow(` not delivered: ${event.message ?? ''}`) : '';
+      return `${at}  ${c.magenta('←')} bot ${c.bold(event.event ?? '?')}${chat} ${c.dim(event.path)} -> ${mark}${why}${note}`;
+    }
+    case 'bot-message': {
+      const fallback = event.fallback ? c.dim(` (${event.messageType} as its text fallback)`) : '';
+      return `${at}  ${c.blue('→')} ${c.bold(event.sender)} to ${c.bold(event.customerId)}  ${quote(event.text)}${fallback}`;
+    }
+    case 'bot-handover': {
+      const to =
+        event.to === 'agent'
+          ? c.green('to an agent')
+          : event.to === 'bot'
+            ? c.yellow('no agent: the bot keeps the chat')
+            : c.yellow('no agent: the chat waits in the queue');
+      return `${at}  ${c.yellow('⇄')} chat ${event.chatId} handed over ${to}: ${event.reason}`;
+    }
+    case 'bot-agent-joined':
+      return `${at}  ${c.green('+')} agent ${event.agentId} joined chat ${event.chatId} ${c.dim('(AGENT_JOINED to the bot)')}`;
+    case 'bot-agent-unavailable':
+      return `${at}  ${c.yellow('!')} no agent for chat ${event.chatId} ${c.dim('(AGENT_UNAVAILABLE to the bot)')}`;
+    case 'bot-token': {
+      const life =
+        event.expiresInMs === undefined
+          ? ''
+          : c.dim(` valid ${(event.expiresInMs / 1000).toFixed(0)} s`);
+      const colour = event.action === 'failed' || event.action === 'refused' ? c.red : c.dim;
+      return `${at}  ${colour(`token ${event.action}`)}${life}${event.reason ? ` ${c.dim(`(${event.reason})`)}` : ''}`;
+    }
+    default: {
+      const never: never = event;
+      return JSON.stringify(never);
+    }
+  }
+}

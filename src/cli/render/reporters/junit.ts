@@ -1,0 +1,42 @@
+import type { ConversationResult } from '../../../conversation/runner.js';
+
+const escapeXml = (text: string): string =>
+  text
+    .replace(
+      /[<>&'"]/g,
+      (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] ?? c,
+    )
+    // XML 1.0 forbids most control characters, even escaped.
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+/**
+ * JUnit XML: one testcase per conversation, its steps in system-out (CI systems show them).
+ * @example writeFileSync('report.xml', toJunit('svc-cli replay', results));
+ */
+export function toJunit(suiteName: string, results: readonly ConversationResult[]): string {
+  const failures = results.filter((r) => !r.ok).length;
+  const time = (results.reduce((sum, r) => sum + r.wallMs, 0) / 1000).toFixed(3);
+  const cases = results.map((r) => {
+    const steps = r.steps
+      .map(
+        (s) =>
+          `${s.status === 'passed' ? '✓' : s.status === 'failed' ? '✗' : '-'} ${s.name} [${(s.protocolMs / 1000).toFixed(3)}s]${s.details.map((d) => `\n    ${d}`).join('')}`,
+      )
+      .join('\n');
+    const failed = r.steps.find((s) => s.status === 'failed');
+    const failure = failed
+      ? `\n      <failure message="${escapeXml(`${failed.name}: ${failed.details[0] ?? 'failed'}`)}" type="ConversationStepFailed">${escapeXml(failed.details.join('\n'))}</failure>`
+      : '';
+    return `    <testcase name="${escapeXml(r.name)}" classname="${escapeXml(r.file ?? 'conversation')}" time="${(r.wallMs / 1000).toFixed(3)}">${failure}
+      <system-out>${escapeXml(steps)}</system-out>
+    </testcase>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="${escapeXml(suiteName)}" tests="${results.length}" failures="${failures}" time="${time}">
+  <testsuite name="${escapeXml(suiteName)}" tests="${results.length}" failures="${failures}" errors="0" skipped="0" time="${time}">
+${cases.join('\n')}
+  </testsuite>
+</testsuites>
+`;
+}

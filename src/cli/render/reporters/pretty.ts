@@ -1,0 +1,29 @@
+import type { ChalkInstance } from 'chalk';
+import type { ConversationResult, StepResult } from '../../../conversation/runner.js';
+
+const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`;
+
+/** One line per step (a check or a cross), the diff under a failed step. */
+export function formatStep(step: StepResult, c: ChalkInstance): string {
+  const mark =
+    step.status === 'passed' ? c.green('✓') : step.status === 'failed' ? c.red('✗') : c.dim('-');
+  const name = step.status === 'skipped' ? c.dim(step.name) : step.name;
+  const head = `    ${mark} ${name} ${c.dim(`[${secs(step.protocolMs)}]`)}`;
+  if (step.status !== 'failed') return head;
+  return [head, ...step.details.map((d) => `        ${c.red(d)}`)].join('\n');
+}
+
+/** The conversation's heading line, after its steps ran. */
+export function formatConversation(result: ConversationResult, c: ChalkInstance): string {
+  const mark = result.ok ? c.green('✓') : c.red('✗');
+  return `${mark} ${c.bold(result.name)} ${c.dim(`${result.file ?? ''}  ${result.steps.length} steps, protocol ${secs(result.protocolMs)}, wall ${Math.round(result.wallMs)} ms`)}`;
+}
+
+/** The closing line CI systems read: `N passed, N failed`. */
+export function formatSummary(results: readonly ConversationResult[], c: ChalkInstance): string {
+  const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed;
+  const wall = results.reduce((sum, r) => sum + r.wallMs, 0);
+  const line = `${passed} passed, ${failed} failed`;
+  return `\n${c.dim(`${results.length} conversation(s) in ${Math.round(wall)} ms`)}\n${failed > 0 ? c.red(line) : c.green(line)}`;
+}

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { FAULT_SYNTAX, parseFault, type Fault } from '../faults/fault.js';
+
+/**
+ * The conversation fixture format, version 1 (product.md "Fixtures"; conventions.md 7):
+ * ordered, named steps across roles with partial-match expectations. Exported as JSON
+ * Schema (`svc-cli schema --kind conversation`), so fixtures start with `$schema`.
+ */
+export const CONVERSATION_VERSION = 1;
+
+const fault = z
+  .string()
+  .describe(`a fault in --fault syntax: ${FAULT_SYNTAX}`)
+  .transform((text, ctx): Fault => {
+    const parsed = parseFault(text);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: 'custom', message: parsed.message });
+      return z.NEVER;
+    }
+    return parsed.fault;
+  });
+
+/** What an embedded serving role does to its replies (the fault module's plan). */
+const faultPlan = z
+  .strictObject({
+    delayMs: z.number().nonnegative().optional(),
+    failFirst: z.number().int().nonnegative().optional(),
+    failWith: fault.optional(),
+    fault: fault.optional(),
+    rate: z.number().min(0).max(1).optional(),
+    seed: z.number().int().optional(),
+    sequence: z.array(fault).optional(),
+  })
+  .describe('faults the embedded role injects into its replies');
+
+const json = z.record(z.string(), z.unknown());
+const sender = z.looseObject({ id: z.string().optional() }).describe('spec 2.1 sender fields');
+
+const customerStep = z
+  .strictObject({
+    /** plain text (spec 2.1) */
+    text: z.string().optional(),
+    typing: z.enum(['start', 'stop']).optional(),
+    /** a media message (spec 2.4): type plus its fields */
+    media: z.looseObject({ type: z.string() }).optional(),
+    /** the exact body to send, valid or not */
+    raw: z.unknown().optional(),
+    sender: sender.optional(),
+  })
+  .describe('the customer sends to the channel URL (spec 4.1)');
+
+const agentStep = z
+  .strictObject({
+    text: z.string().optional(),
+    typing: z.enum(['start', 'stop']).optional(),
+    media: z.looseObject({ type: z.string() }).optional(),
+    /** the customer's sender.id (default: the last active customer) */
+    to: z.string().optional(),
+    /** wait for the delivery verdict before the next step (default true) */
+    wait: z.boolean().optional(),
+  })
+  .describe('an agent writes; the platform delivers to the integrator (spec 4.2)');
+
+/** Partial-match expectations on what each party saw. */
+const expectation = z
+  .strictObject({
+    /** the agent message the integrator endpoint received (spec 2.2) */
+    integrator: json.optional(),
+    /** the event the bot provider received (spec 6.1) */
+    bot: json.optional(),
+    /** the hook event the receiver got (spec 6.2) */
+    hook: json.optional(),
+    /** a simulator event (`svc-cli --json platform` lines) */
+    event: json.optional(),
+    /** protocol ms to wait for it (default 15000) */
+    within: z.number().nonnegative().optional(),
+    /** assert that nothing matching arrives within `within` */
+    absent: z.boolean().optional(),
+  })
+  .describe('wait until a party saw a payload that matches partially');
+
+const stepBase = {
+  name: z.string().optional().describe('a name; later steps reference its result as ${name.path}'),
+};
+
+export const stepSchema = z.union([
+  z.strictObject({
+    ...stepBase,
+    customer: customerStep,
+    /** the channel's HTTP answer */
+    response: z
+      .strictObject({ status: z.number().int().optional(), body: z.unknown().optional() })
+      .optional(),
+  }),
+  z.strictObject({
+    ...stepBase,
+    agent: agentStep,
+    /** the delivery verdict (spec 8): result, attempts, elapsedMs ... */
+    delivery: json.optional(),
+  }),
+  z.strictObject({ ...stepBase, agents: z.enum(['online', 'offline']) }),
+  z.strictObject({ ...stepBase, close: z.strictObject({ customer: z.string().optional() }) }),
+  z.strictObject({
+    ...stepBase,
+    control: z.strictObject({
+      method: z.enum(['GET', 'POST']),
+      path: z.string(),
+      body: z.unknown().optional(),
+    }),
+    response: z
+      .strictObject({ status: z.number().int().optional(), body: z.unknown().optional() })
+      .optional(),
+  }),
+  z.strictObject({
+    ...stepBase,
+    advance: z.number().nonnegative().describe('protocol ms to move the clock'),
+  }),
+  z.strictObject({ ...stepBase, expect: expectation }),
+]);
+
+export const conversationSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    version: z.literal(CONVERSATION_VERSION),
+    name: z.string().min(1),
+    description: z.string().optional(),
+    tags: z.array(z.string()).optional(),
+    /** the spec sections this conversation exercises */
+    spec: z.array(z.string()).optional(),
+    setup: z
+      .strictObject({
+        agents: z.enum(['online', 'offline']).optional(),
+        /** answer contract violations 400 (default) or 200 */
+        strict: z.boolean().optional(),
+        channel: z
+          .strictObject({ id: z.string().optional(), chunked: z.boolean().optional() })
+          .optional(),
+        integrator: z.strictObject({ faults: faultPlan.optional() }).optional(),
+        bot: z
+          .strictObject({
+            /** a bot-sim script file (relative to the fixture), or omitted for the default script */
+            script: z.string().optional(),
+            faults: faultPlan.optional(),
+            token: z.string().optional(),
+            providerId: z.string().optional(),
+          })
+          .optional(),
+        hooks: z
+          .strictObject({
+            /** replies by event name (spec 6.2), default: valid replies */
+            replies: z.record(z.string(), z.unknown()).optional(),
+            faults: faultPlan.optional(),
+          })
+          .optional(),
+      })
+      .optional(),
+    steps: z.array(stepSchema).min(1),
+  })
+  .describe('svc-cli conversation: ordered steps across the roles with expectations');
+
+export type Conversation = z.output<typeof conversationSchema>;
+export type ConversationInput = z.input<typeof conversationSchema>;
+export type Step = z.output<typeof stepSchema>;

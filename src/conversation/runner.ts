@@ -1,0 +1,525 @@
+import { createClock, createVirtualClock, type Clock, type VirtualClock } from '../clock.js';
+import { SvcError } from '../errors.js';
+import type { FaultPlan } from '../faults/index.js';
+import { postJson } from '../http/client.js';
+import { createJournal, type Journal } from '../journal/journal.js';
+import {
+  createPlatform,
+  sendAgentMessage,
+  setAgentsOnline,
+  closeChat,
+  type AgentMessageResult,
+  type Platform,
+  type PlatformEvent,
+} from '../platform/index.js';
+import { createListener, type Listener } from '../roles/integrator/index.js';
+import { createHookTarget, type HookTarget } from '../roles/hooks/index.js';
+import { createBotProvider, loadBotScript, type BotProvider } from '../roles/bot/index.js';
+import { dirname, resolve as resolvePath } from 'node:path';
+import type { Conversation, Step } from './format.js';
+import { describeMismatches, matchPartial, resolveRefs } from './match.js';
+
+/** Where each side lives: embedded (default) or a real peer by URL. */
+export interface ReplayPeers {
+  /** a real integrator endpoint instead of the embedded `listen` */
+  integratorUrl?: string;
+  /** a real bot provider instead of the embedded `bot-sim` */
+  botUrl?: string;
+  /** a real hook receiver instead of the embedded `hook-target` */
+  hookUrl?: string;
+}
+
+export interface ReplayOptions extends ReplayPeers {
+  conversation: Conversation;
+  /** the fixture's path, for messages and relative script paths */
+  file?: string;
+  /** with real peers: protocol timers x timeScale on a real clock (default 1) */
+  timeScale?: number;
+  /** for everything random (fault rates) */
+  seed?: number;
+  /** called as each step ends (reporters stream with it) */
+  onStep?: (step: StepResult) => void;
+}
+
+export type StepKind = 'customer' | 'agent' | 'agents' | 'close' | 'control' | 'advance' | 'expect';
+
+export interface StepResult {
+  index: number;
+  name: string;
+  kind: StepKind;
+  status: 'passed' | 'failed' | 'skipped';
+  /** what was expected and what came, one line each, when failed or skipped */
+  details: string[];
+  /** protocol ms at the end of the step */
+  protocolMs: number;
+  wallMs: number;
+  /** the step's result, referenced by later steps as ${name.path} */
+  value?: unknown;
+}
+
+export interface ConversationResult {
+  name: string;
+  file?: string;
+  ok: boolean;
+  steps: StepResult[];
+  protocolMs: number;
+  wallMs: number;
+}
+
+type Party = 'integrator' | 'bot' | 'hook' | 'event';
+
+interface Observation {
+  party: Party;
+  value: unknown;
+  consumed: boolean;
+}
+
+/** The embedded world of one conversation: a platform and the roles facing it. */
+interface World {
+  clock: Clock;
+  platform: Platform;
+  listener?: Listener;
+  hookTarget?: HookTarget;
+  bot?: BotProvider;
+  /** what each embedded role received, read into observations as it comes */
+  journals: { party: 'integrator' | 'hook' | 'bot'; journal: Journal; seen: number }[];
+  observations: Observation[];
+  channelUrl: string;
+  close(): Promise<void>;
+}
+
+const DEFAULT_WITHIN = 15_000;
+
+function planOf(faults: Record<string, unknown> | undefined, seed?: number): FaultPlan {
+  const plan = { ...(faults ?? {}) } as FaultPlan;
+  if (seed !== undefined && plan.seed === undefined) plan.seed = seed;
+  return plan;
+}
+
+async function createWorld(options: ReplayOptions): Promise<World> {
+  const { conversation } = options;
+  const setup = conversation.setup ?? {};
+  const real =
+    options.integratorUrl !== undefined ||
+    options.botUrl !== undefined ||
+    options.hookUrl !== undefined;
+  const clock: Clock = real
+    ? createClock({ timeScale: options.timeScale ?? 1 })
+    : createVirtualClock();
+  const observations: Observation[] = [];
+  const listenerJournal = createJournal({ keep: 100_000 });
+  let listener: Listener | undefined;
+  let integratorUrl = options.integratorUrl;
+  if (integratorUrl === undefined) {
+    listener = await createListener({
+      clock,
+      journal: listenerJournal,
+      plan: planOf(setup.integrator?.faults, options.seed),
+    });
+    integratorUrl = listener.url;
+  }
+  const hookJournal = createJournal({ keep: 100_000 });
+  let hookTarget: HookTarget | undefined;
+  let hookUrl = options.hookUrl;
+  if (hookUrl === undefined && setup.hooks) {
+    hookTarget = await createHookTarget({
+      clock,
+      journal: hookJournal,
+      plan: planOf(setup.hooks.faults, options.seed),
+      ...(setup.hooks.replies ? { replies: setup.hooks.replies } : {}),
+    });
+    hookUrl = `${hookTarget.url}/hooks`;
+  }
+  const botJournal = createJournal({ keep: 100_000 });
+  let bot: BotProvider | undefined;
+  const botSetup = setup.bot;
+  const token = botSetup?.token ?? 'conversation-token';
+  const providerId = botSetup?.providerId ?? 'conversation-provider';
+  let botUrl = options.botUrl;
+  if (botUrl === undefined && botSetup) {
+    const script = botSetup.script
+      ? await loadBotScript(
+          resolvePath(options.file ? dirname(options.file) : process.cwd(), botSetup.script),
+        )
+      : undefined;
+    bot = await createBotProvider({
+      token,
+      providerId,
+      clock,
+      journal: botJournal,
+      plan: planOf(botSetup.faults, options.seed),
+      ...(script ? { script } : {}),
+    });
+    botUrl = bot.url;
+  }
+  const platform = createPlatform({
+    clock,
+    ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
+    ...(botUrl && (botSetup || options.botUrl)
+      ? { bot: { providerUrl: botUrl, token, providerId } }
+      : {}),
+    agentsOnline: setup.agents !== 'offline',
+    strict: setup.strict ?? true,
+    channels: [
+      {
+        id: setup.channel?.id ?? 'conversation',
+        integratorUrl,
+        chunked: setup.channel?.chunked ?? false,
+      },
+    ],
+  });
+  platform.core.on((event: PlatformEvent) =>
+    observations.push({ party: 'event', value: event, consumed: false }),
+  );
+  await platform.listen({ port: 0 });
+  bot?.setPlatformUrl(platform.core.baseUrl);
+  const channel = [...platform.core.state.channels.values()][0];
+  if (!channel) throw new SvcError('SVC_E_INTERNAL', 'internal', 'the simulator has no channel');
+  return {
+    clock,
+    platform,
+    ...(listener ? { listener } : {}),
+    ...(hookTarget ? { hookTarget } : {}),
+    ...(bot ? { bot } : {}),
+    journals: [
+      { party: 'bot', journal: botJournal, seen: 0 },
+      { party: 'integrator', journal: listenerJournal, seen: 0 },
+      { party: 'hook', journal: hookJournal, seen: 0 },
+    ],
+    observations,
+    channelUrl: platform.core.channelInfo(channel).url,
+    async close() {
+      await platform.close();
+      await listener?.close(100);
+      await hookTarget?.close(100);
+      await bot?.close(100);
+    },
+  };
+}
+
+/**
+ * Pulls what the embedded roles received into the observation list; `$attempt` and
+ * `$reply` ride along so expectations can match the attempt number and the answer given.
+ */
+function collect(world: World): void {
+  for (const source of world.journals) {
+    for (const entry of source.journal.entries()) {
+      if (entry.seq <= source.seen) continue;
+      source.seen = entry.seq;
+      if (entry.direction !== 'in' || !entry.request.body) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(entry.request.body);
+      } catch {
+        continue; // not JSON: the role rejected it; nothing to match
+      }
+      let reply: unknown = entry.response?.body;
+      try {
+        if (typeof reply === 'string') reply = JSON.parse(reply);
+      } catch {
+        // keep the text
+      }
+      world.observations.push({
+        party: source.party,
+        value: { ...(value as object), $attempt: entry.attempt, $reply: reply },
+        consumed: false,
+      });
+    }
+  }
+}
+
+/**
+ * Replays one conversation against the embedded simulator and roles (or real peers) and
+ * reports each step. A virtual clock makes a 9 s redelivery series take milliseconds.
+ * @example const result = await replayConversation({ conversation });
+ */
+export async function replayConversation(options: ReplayOptions): Promise<ConversationResult> {
+  const wallStart = performance.now();
+  let world: World;
+  try {
+    world = await createWorld(options);
+  } catch (error) {
+    // A setup that cannot start (a missing bot script, a port) fails the conversation, not the run.
+    const message = error instanceof Error ? error.message : String(error);
+    const step: StepResult = {
+      index: 0,
+      name: 'setup',
+      kind: 'control',
+      status: 'failed',
+      details: [message],
+      protocolMs: 0,
+      wallMs: performance.now() - wallStart,
+    };
+    options.onStep?.(step);
+    return {
+      name: options.conversation.name,
+      ...(options.file ? { file: options.file } : {}),
+      ok: false,
+      steps: [step],
+      protocolMs: 0,
+      wallMs: performance.now() - wallStart,
+    };
+  }
+  const scope: Record<string, unknown> = {};
+  const steps: StepResult[] = [];
+  let failed = false;
+  try {
+    for (const [index, step] of options.conversation.steps.entries()) {
+      const kind = kindOf(step);
+      const name = step.name ?? `${index + 1}. ${describeStep(step)}`;
+      if (failed) {
+        steps.push({
+          index,
+          name,
+          kind,
+          status: 'skipped',
+          details: ['an earlier step failed'],
+          protocolMs: world.clock.now(),
+          wallMs: 0,
+        });
+        continue;
+      }
+      const started = performance.now();
+      let outcome: { ok: boolean; details: string[]; value?: unknown };
+      try {
+        outcome = await runStep(world, step, scope);
+      } catch (error) {
+        outcome = { ok: false, details: [error instanceof Error ? error.message : String(error)] };
+      }
+      if (step.name && outcome.value !== undefined) scope[step.name] = outcome.value;
+      const result: StepResult = {
+        index,
+        name,
+        kind,
+        status: outcome.ok ? 'passed' : 'failed',
+        details: outcome.details,
+        protocolMs: world.clock.now(),
+        wallMs: performance.now() - started,
+        ...(outcome.value === undefined ? {} : { value: outcome.value }),
+      };
+      steps.push(result);
+      options.onStep?.(result);
+      if (!outcome.ok) failed = true;
+    }
+  } finally {
+    await world.close();
+  }
+  return {
+    name: options.conversation.name,
+    ...(options.file ? { file: options.file } : {}),
+    ok: !failed,
+    steps,
+    protocolMs: world.clock.now(),
+    wallMs: performance.now() - wallStart,
+  };
+}
+
+function kindOf(step: Step): StepKind {
+  if ('customer' in step) return 'customer';
+  if ('agent' in step) return 'agent';
+  if ('agents' in step) return 'agents';
+  if ('close' in step) return 'close';
+  if ('control' in step) return 'control';
+  if ('advance' in step) return 'advance';
+  return 'expect';
+}
+
+function describeStep(step: Step): string {
+  if ('customer' in step)
+    return step.customer.text !== undefined
+      ? `customer says ${JSON.stringify(step.customer.text.slice(0, 40))}`
+      : 'customer sends';
+  if ('agent' in step)
+    return step.agent.text !== undefined
+      ? `agent says ${JSON.stringify(step.agent.text.slice(0, 40))}`
+      : 'agent sends';
+  if ('agents' in step) return `agents go ${step.agents}`;
+  if ('close' in step) return 'agent closes the chat';
+  if ('control' in step) return `${step.control.method} ${step.control.path}`;
+  if ('advance' in step) return `${step.advance} ms pass`;
+  const party =
+    (['integrator', 'bot', 'hook', 'event'] as const).find((p) => step.expect[p] !== undefined) ??
+    'event';
+  return `${step.expect.absent ? 'no' : 'expect'} ${party}`;
+}
+
+/** Runs `work` while the clock moves: a virtual clock jumps from timer to timer until it ends. */
+async function drive<T>(world: World, work: Promise<T>, limitMs = 120_000): Promise<T> {
+  let done = false;
+  const tracked = work.finally(() => {
+    done = true;
+  });
+  if (world.clock.kind === 'virtual')
+    await (world.clock as VirtualClock).runUntil(() => done, limitMs);
+  return tracked;
+}
+
+/** Waits (in protocol time) until `cond` holds or `within` passes. */
+async function waitFor(world: World, cond: () => boolean, within: number): Promise<boolean> {
+  if (world.clock.kind === 'virtual') return (world.clock as VirtualClock).runUntil(cond, within);
+  const deadline = world.clock.now() + within;
+  while (!cond()) {
+    if (world.clock.now() >= deadline) return false;
+    await world.clock.sleep(Math.min(50, deadline - world.clock.now()));
+  }
+  return true;
+}
+
+async function runStep(
+  world: World,
+  step: Step,
+  scope: Record<string, unknown>,
+): Promise<{ ok: boolean; details: string[]; value?: unknown }> {
+  const core = world.platform.core;
+  if ('customer' in step) {
+    const c = resolveRefs(step.customer, scope) as typeof step.customer;
+    const sender = { id: 'customer-1', ...(c.sender ?? {}) };
+    const body =
+      c.raw !== undefined
+        ? c.raw
+        : c.typing
+          ? { sender, message: { type: c.typing === 'start' ? 'typein' : 'typeout' } }
+          : c.media
+            ? { sender, message: c.media }
+            : { sender, message: { type: 'text', text: c.text ?? '' } };
+    const out = await drive(
+      world,
+      postJson({
+        url: world.channelUrl,
+        body: JSON.stringify(body),
+        timeoutMs: 10_000,
+        clock: world.clock,
+      }),
+    );
+    if (!out.ok) return { ok: false, details: [`the channel did not answer: ${out.message}`] };
+    let parsed: unknown = out.body;
+    try {
+      parsed = JSON.parse(out.body);
+    } catch {
+      // keep text
+    }
+    const value = { status: out.status, body: parsed };
+    const expected = step.response ?? { status: 200 };
+    const mismatches = matchPartial(resolveRefs(expected, scope), value);
+    return { ok: mismatches.length === 0, details: describeMismatches(mismatches), value };
+  }
+  if ('agent' in step) {
+    const a = resolveRefs(step.agent, scope) as typeof step.agent;
+    const message = a.typing
+      ? { type: a.typing === 'start' ? ('typein' as const) : ('typeout' as const) }
+      : a.media
+        ? (a.media as never)
+        : { type: 'text' as const, text: a.text ?? '' };
+    const sending = sendAgentMessage(core, { ...(a.to ? { customerId: a.to } : {}), message });
+    if (a.wait === false) {
+      sending.catch(() => undefined);
+      return { ok: true, details: [] };
+    }
+    const result: AgentMessageResult = await drive(world, sending);
+    const value = {
+      result: result.result,
+      attempts: result.attempts,
+      elapsedMs: result.elapsedMs,
+      agentNotice: result.agentNotice,
+      deliveryId: result.deliveryId,
+      chatId: result.chatId,
+    };
+    const mismatches = matchPartial(
+      resolveRefs(step.delivery ?? { result: 'delivered' }, scope),
+      value,
+    );
+    return { ok: mismatches.length === 0, details: describeMismatches(mismatches), value };
+  }
+  if ('agents' in step) {
+    setAgentsOnline(core, step.agents === 'online');
+    return { ok: true, details: [] };
+  }
+  if ('close' in step) {
+    const chat = closeChat(core, step.close.customer ? { customerId: step.close.customer } : {});
+    await drive(world, Promise.resolve());
+    return { ok: true, details: [], value: { chatId: chat.id } };
+  }
+  if ('control' in step) {
+    const path = String(resolveRefs(step.control.path, scope));
+    const url = `${core.baseUrl}${path.startsWith('/') ? '' : '/'}${path}`;
+    const body =
+      step.control.body === undefined
+        ? undefined
+        : JSON.stringify(resolveRefs(step.control.body, scope));
+    const response = await drive(
+      world,
+      fetch(url, {
+        method: step.control.method,
+        ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/json' } }),
+      }),
+    );
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // keep text
+    }
+    const value = { status: response.status, body: parsed };
+    const mismatches = matchPartial(resolveRefs(step.response ?? { status: 200 }, scope), value);
+    return { ok: mismatches.length === 0, details: describeMismatches(mismatches), value };
+  }
+  if ('advance' in step) {
+    if (world.clock.kind === 'virtual') await (world.clock as VirtualClock).advance(step.advance);
+    else await world.clock.sleep(step.advance);
+    return { ok: true, details: [] };
+  }
+  return expectStep(world, step.expect, scope);
+}
+
+async function expectStep(
+  world: World,
+  expectation: Extract<Step, { expect: unknown }>['expect'],
+  scope: Record<string, unknown>,
+): Promise<{ ok: boolean; details: string[]; value?: unknown }> {
+  const party = (['integrator', 'bot', 'hook', 'event'] as const).find(
+    (p) => expectation[p] !== undefined,
+  );
+  if (!party)
+    return { ok: false, details: ['an expectation names integrator, bot, hook or event'] };
+  if (party === 'integrator' && !world.listener)
+    return { ok: true, details: ['skipped: the integrator is a real peer (--integrator-url)'] };
+  const expected = resolveRefs(expectation[party], scope);
+  let found: Observation | undefined;
+  const look = (): boolean => {
+    collect(world);
+    found = world.observations.find(
+      (o) => o.party === party && !o.consumed && matchPartial(expected, o.value).length === 0,
+    );
+    return found !== undefined;
+  };
+  const within = expectation.within ?? DEFAULT_WITHIN;
+  const matched = await waitFor(world, look, within);
+  if (expectation.absent) {
+    return matched
+      ? {
+          ok: false,
+          details: [
+            `expected no ${party} payload matching ${JSON.stringify(expected)} within ${within} ms, got ${JSON.stringify(found?.value)}`,
+          ],
+        }
+      : { ok: true, details: [] };
+  }
+  if (matched && found) {
+    found.consumed = true;
+    return { ok: true, details: [], value: found.value };
+  }
+  // Say what came instead: the closest unconsumed observation of that party.
+  const candidates = world.observations.filter((o) => o.party === party && !o.consumed);
+  const closest = candidates
+    .map((o) => ({ o, mismatches: matchPartial(expected, o.value) }))
+    .sort((a, b) => a.mismatches.length - b.mismatches.length)[0];
+  const details = [`expected ${party} ${JSON.stringify(expected)} within ${within} ms`];
+  if (closest)
+    details.push(
+      `closest of ${candidates.length} received:`,
+      ...describeMismatches(closest.mismatches).map((l) => `  ${l}`),
+    );
+  else details.push(`nothing was received by the ${party === 'event' ? 'simulator' : party}`);
+  return { ok: false, details };
+}

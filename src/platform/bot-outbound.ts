@@ -1,0 +1,112 @@
+import { createTokenClient, type TokenClient } from '../http/oauth-client.js';
+import type { BotEventSentEvent } from './bot-events.js';
+import type { PlatformCore } from './core.js';
+import {
+  BOT_DELIVERY_POLICY,
+  deliver,
+  type DeliveryPolicy,
+  type DeliveryResult,
+} from './delivery.js';
+import { createMessageId } from './ids.js';
+import type { Chat, Customer } from './model.js';
+
+/** Credentials of the spec 5.3 temporary-token flow, both directions. */
+export interface BotAuthOptions {
+  /** the provider's token endpoint: the platform obtains a token there (outbound) */
+  tokenUrl?: string;
+  clientId: string;
+  clientSecret: string;
+  /** protocol ms a token issued by the platform's POST /oauth/token lives (default 3600 s) */
+  issuedTokenTtlMs?: number;
+}
+
+export interface BotOutboundOptions {
+  providerUrl: string;
+  token: string;
+  auth?: BotAuthOptions;
+  policy?: DeliveryPolicy;
+}
+
+export type OutboundEventName = BotEventSentEvent['event'];
+
+export interface BotSender {
+  /** Sends one event to `POST {bot_provider_url}/<token>` (spec 4.3) with 2 x 3 s attempts (spec 8). */
+  send(
+    name: OutboundEventName,
+    chat: Chat,
+    customer: Customer,
+    text?: string,
+  ): Promise<DeliveryResult>;
+}
+
+/**
+ * The platform-to-provider half of the bot service: builds the events of spec 6.1 and
+ * delivers them; with `auth.tokenUrl` every request carries `Authorization: Bearer <token>`,
+ * obtained, renewed on expiry and renewed after a 401 (spec 5.3).
+ * @example const sender = createBotSender(core, { providerUrl, token }); await sender.send('CLIENT_MESSAGE', chat, customer, 'hi');
+ */
+export function createBotSender(core: PlatformCore, options: BotOutboundOptions): BotSender {
+  const url = `${options.providerUrl.replace(/\/+$/, '')}/${encodeURIComponent(options.token)}`;
+  const auth = options.auth;
+  const tokens: TokenClient | undefined = auth?.tokenUrl
+    ? createTokenClient({
+        tokenUrl: auth.tokenUrl,
+        clientId: auth.clientId,
+        clientSecret: auth.clientSecret,
+        clock: core.clock,
+        signal: core.signal,
+        onToken: (report) =>
+          core.emit({ type: 'bot-token', ...report, protocolMs: core.clock.now() }),
+      })
+    : undefined;
+  return {
+    async send(name, chat, customer, text) {
+      const eventId = createMessageId();
+      // spec 2.5, 6.1: event, id, client_id, chat_id (+ message for CLIENT_MESSAGE)
+      const body = {
+        event: name,
+        id: eventId,
+        client_id: customer.clientId,
+        chat_id: String(chat.id),
+        ...(name === 'CLIENT_MESSAGE'
+          ? {
+              message: { type: 'TEXT', text: text ?? '', timestamp: Math.floor(Date.now() / 1000) },
+            }
+          : {}),
+      };
+      const result = await deliver({
+        deliveryId: eventId,
+        target: 'bot',
+        url,
+        body: JSON.stringify(body),
+        policy: options.policy ?? BOT_DELIVERY_POLICY,
+        clock: core.clock,
+        // spec 4.3, 8: the regular answer is HTTP 200 within the attempt's 3 s
+        judge: (reply) => {
+          if (reply.status === 200) return { accepted: true };
+          if (reply.status === 401) tokens?.invalidate('refused with 401');
+          return { accepted: false, reason: `HTTP ${reply.status}` };
+        },
+        ...(tokens ? { headersFor: () => tokens.headers() } : {}),
+        emit: (event) => core.emit(event),
+        journal: core.journal,
+        kind: `bot.event.${name}`,
+        signal: core.signal,
+      });
+      core.emit({
+        type: 'bot-event-sent',
+        event: name,
+        eventId,
+        chatId: chat.id,
+        clientId: customer.clientId,
+        ...(text === undefined ? {} : { text }),
+        result: result.result === 'failed' ? 'failed' : 'delivered',
+        attempts: result.attempts,
+        ...(result.agentNotice === undefined ? {} : { reason: result.agentNotice }),
+        elapsedMs: result.elapsedMs,
+        protocolMs: core.clock.now(),
+      });
+      return result;
+    },
+  };
+}

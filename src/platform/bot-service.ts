@@ -1,0 +1,233 @@
+import { errorBody } from '../http/body.js';
+import { createTokenIssuer, type TokenIssuer } from '../http/oauth-issuer.js';
+import { acceptChat } from './agent.js';
+import { createBotCustomerMessage } from './bot-message.js';
+import { handleProviderRequest, type BotInboundContext } from './bot-inbound.js';
+import { createBotSender, type BotAuthOptions } from './bot-outbound.js';
+import { createRateLimiter, DEFAULT_BOT_RATE_LIMIT, type RateLimit } from './bot-rate-limit.js';
+import type { PlatformCore } from './core.js';
+import type { DeliveryPolicy } from './delivery.js';
+import type { Chat, Customer } from './model.js';
+import type { PlatformService } from './types.js';
+
+/** A bot attached to the platform (spec 1.4, 4.3, 5.2). */
+export interface BotServiceOptions {
+  /** `{bot_provider_url}`: events go to POST <providerUrl>/<token> */
+  providerUrl: string;
+  /** the token the provider generated (spec 5.2): last path segment both ways */
+  token: string;
+  /** the provider id issued per provider (spec 1.4) */
+  providerId: string;
+  /** channels the bot is attached to (default: every channel) */
+  channelIds?: string[];
+  /** the sender name the customer sees on bot messages (default "Bot") */
+  senderName?: string;
+  senderPhoto?: string;
+  /** the temporary-token flow of spec 5.3 (OAuth2 client credentials, an assumption) */
+  auth?: BotAuthOptions;
+  /** requests per token and window before 429 (default 100 per second, an assumption) */
+  rateLimit?: RateLimit;
+  /** default spec 8: 2 attempts, 3 s each */
+  policy?: DeliveryPolicy;
+}
+
+/** Per-chat bot state, kept in `chat.ext.bot`. */
+interface BotChatState {
+  /** the bot is still asked about customer messages */
+  active: boolean;
+  /** AGENT_JOINED went (or is going) to the provider */
+  joined: boolean;
+}
+
+const botState = (chat: Chat): BotChatState | undefined => chat.ext.bot as BotChatState | undefined;
+
+/**
+ * The bot service: customer messages on a bot-attached channel go to the provider first
+ * (CLIENT_MESSAGE), the provider answers on the webhooks / providers paths (BOT_MESSAGE,
+ * INVITE_AGENT); hand-over to an agent on INVITE_AGENT or after 2 failed attempts (spec 3, 8).
+ * @example core.use(createBotService(core, { providerUrl, token: 't0k', providerId: 'acme' }));
+ */
+export function createBotService(core: PlatformCore, options: BotServiceOptions): PlatformService {
+  const sender = createBotSender(core, {
+    providerUrl: options.providerUrl,
+    token: options.token,
+    ...(options.auth ? { auth: options.auth } : {}),
+    ...(options.policy ? { policy: options.policy } : {}),
+  });
+  const issuer: TokenIssuer | undefined = options.auth
+    ? createTokenIssuer({
+        clientId: options.auth.clientId,
+        clientSecret: options.auth.clientSecret,
+        clock: core.clock,
+        ...(options.auth.issuedTokenTtlMs === undefined
+          ? {}
+          : { ttlMs: options.auth.issuedTokenTtlMs }),
+      })
+    : undefined;
+  const senderName = options.senderName ?? 'Bot';
+  let lastBotChat: number | undefined;
+
+  const isAttached = (chat: Chat): boolean =>
+    options.channelIds === undefined || options.channelIds.includes(chat.channelId);
+  const customerOf = (chat: Chat): Customer | undefined =>
+    core.state.customers.get(chat.customerKey);
+  const send = (name: Parameters<typeof sender.send>[0], chat: Chat, text?: string) => {
+    const customer = customerOf(chat);
+    if (!customer) return Promise.resolve(undefined);
+    return core.track(sender.send(name, chat, customer, text)).catch(() => undefined);
+  };
+
+  /** spec 3: INVITE_AGENT, or no regular answer after 2 attempts: the chat goes to an agent. */
+  const handOver = (chat: Chat, reason: string, botFailed: boolean): void => {
+    const state = botState(chat);
+    if (!state || chat.mode === 'closed') return;
+    const channel = core.state.channels.get(chat.channelId);
+    const agent = core.state.agentsOnline
+      ? core.state.agents.find((a) => channel?.agentIds.includes(a.id))
+      : undefined;
+    const now = core.clock.now();
+    if (agent) {
+      state.active = false;
+      core.emit({ type: 'bot-handover', chatId: chat.id, reason, to: 'agent', protocolMs: now });
+      acceptChat(core, chat, agent); // the chat-accepted listener sends AGENT_JOINED
+      return;
+    }
+    // spec 3: no agent available -> AGENT_UNAVAILABLE; the bot keeps the chat to ask for
+    // contact data, unless it is the bot that failed (then the chat waits for an agent).
+    state.active = !botFailed;
+    chat.mode = botFailed ? 'queue' : 'bot';
+    core.emit({
+      type: 'bot-handover',
+      chatId: chat.id,
+      reason,
+      to: botFailed ? 'queue' : 'bot',
+      protocolMs: now,
+    });
+    core.emit({ type: 'bot-agent-unavailable', chatId: chat.id, protocolMs: now });
+    void send('AGENT_UNAVAILABLE', chat);
+  };
+
+  const off = core.on((event) => {
+    if (event.type === 'chat-opened') {
+      const chat = core.state.chats.get(event.chatId);
+      if (chat && isAttached(chat) && chat.mode === 'queue') {
+        chat.ext.bot = { active: true, joined: false } satisfies BotChatState;
+        chat.mode = 'bot';
+      }
+      return;
+    }
+    if (event.type === 'chat-accepted') {
+      // spec 3: an agent connects after the hand-over (or answers in a bot chat) -> AGENT_JOINED
+      const chat = core.state.chats.get(event.chatId);
+      const state = chat ? botState(chat) : undefined;
+      if (!chat || !state || state.joined) return;
+      state.active = false;
+      state.joined = true;
+      core.emit({
+        type: 'bot-agent-joined',
+        chatId: chat.id,
+        agentId: event.agentId,
+        protocolMs: core.clock.now(),
+      });
+      void send('AGENT_JOINED', chat);
+      return;
+    }
+    if (event.type !== 'customer-message') return;
+    const chat = core.state.chats.get(event.chatId);
+    const state = chat ? botState(chat) : undefined;
+    // spec 3: with a bot attached the customer message goes to the provider first;
+    // after an agent joined the bot is no longer asked.
+    if (!chat || !state?.active || chat.mode === 'agent' || chat.mode === 'closed') return;
+    lastBotChat = chat.id;
+    const text = event.text ?? `[${event.kind.replace('channel.customer.', '')}]`;
+    void send('CLIENT_MESSAGE', chat, text).then((result) => {
+      if (result?.result !== 'failed' || !botState(chat)?.active) return;
+      // spec 3, 8: no regular answer after 2 attempts, 3 s each -> transfer to an agent
+      handOver(chat, `bot timeout after ${result.attempts} attempts`, true);
+    });
+  });
+
+  const inbound: BotInboundContext = {
+    core,
+    providerId: options.providerId,
+    token: options.token,
+    limiter: createRateLimiter(core.clock, options.rateLimit ?? DEFAULT_BOT_RATE_LIMIT),
+    ...(issuer ? { issuer } : {}),
+    isAttached,
+    findChat(json) {
+      const open = (chat: Chat | undefined) => (chat && chat.mode !== 'closed' ? chat : undefined);
+      if (typeof json.chat_id === 'string' || typeof json.chat_id === 'number')
+        return open(core.state.chats.get(Number(json.chat_id)));
+      if (typeof json.client_id === 'string') {
+        const chat = [...core.state.chats.values()].find(
+          (c) => c.mode !== 'closed' && customerOf(c)?.clientId === json.client_id,
+        );
+        if (chat) return chat;
+      }
+      // spec 6.1: the BOT_MESSAGE sample carries neither: the chat last asked about
+      return lastBotChat === undefined ? undefined : open(core.state.chats.get(lastBotChat));
+    },
+    onBotMessage(chat, message) {
+      const customer = customerOf(chat);
+      if (!customer) return [];
+      return createBotCustomerMessage(core, chat, customer, message, {
+        name: senderName,
+        ...(options.senderPhoto ? { photo: options.senderPhoto } : {}),
+      });
+    },
+    onInviteAgent(chat) {
+      handOver(chat, 'INVITE_AGENT: the bot has no answer', false);
+    },
+  };
+
+  return {
+    name: 'bot',
+    route(request) {
+      const parts = request.path.split('/').filter(Boolean);
+      if (parts[0] === 'oauth' && parts[1] === 'token' && parts.length === 2) {
+        if (!issuer)
+          return {
+            status: 404,
+            body: errorBody(
+              'not_found',
+              'no token endpoint: start the platform with client credentials (spec 5.3)',
+            ),
+            record: { iface: 'bot' },
+          };
+        if (request.method !== 'POST')
+          return {
+            status: 405,
+            headers: { allow: 'POST' },
+            body: errorBody('invalid_request', 'use POST'),
+            record: { iface: 'bot' },
+          };
+        const issued = issuer.issue(request.body);
+        core.emit({
+          type: 'bot-token',
+          action: issued.ok ? 'issued' : 'refused',
+          ...(issued.ok
+            ? { expiresInMs: issued.body.expires_in * 1000 }
+            : { reason: issued.message }),
+          protocolMs: core.clock.now(),
+        });
+        return issued.ok
+          ? {
+              status: 200,
+              body: issued.body,
+              headers: { 'cache-control': 'no-store' },
+              record: { iface: 'bot', notes: ['token issued'] },
+            }
+          : {
+              status: issued.status,
+              body: errorBody(issued.code, issued.message),
+              record: { iface: 'bot' },
+            };
+      }
+      if (parts[0] !== 'webhooks' && parts[0] !== 'providers') return undefined;
+      return handleProviderRequest(inbound, request, parts);
+    },
+    close() {
+      off();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import type { PlatformCore } from './core.js';
+import { deliver, judgeChannelReply, type DeliveryResult } from './delivery.js';
+import type { Chat, ChatLine, Customer } from './model.js';
+import type { DirectDeliveryService } from './types.js';
+
+/** Who speaks to the customer: an agent or the bot (spec 2.2 sender.name, sender.photo). */
+export interface CustomerSender {
+  name: string;
+  photo?: string;
+  /** the chat-log line type (spec 2.6: agent; bot lines are the simulator's addition) */
+  lineType: 'agent' | 'bot';
+  agentId?: number;
+}
+
+/** A message on the custom chat channel: text, typing or media (spec 2.2, 2.3, 2.4). */
+export type ChannelMessage = { type: string } & Record<string, unknown>;
+
+export interface DeliverToCustomerOptions {
+  chat: Chat;
+  customer: Customer;
+  sender: CustomerSender;
+  message: ChannelMessage;
+  /** the platform message id (spec 2.2 message.id), also the delivery id */
+  messageId: string;
+  /** the contract kind, for the journal */
+  kind: string;
+}
+
+export interface CustomerDeliveryResult extends DeliveryResult {
+  deliveryId: string;
+  chatId: number;
+  payload: unknown;
+}
+
+/**
+ * Delivers a message to the customer on the customer's channel, whoever sends it (agent or
+ * bot): builds the agent-message payload (spec 2.2), logs the chat line and hands it to the
+ * integrator with the channel's redelivery policy (spec 4.2, 8).
+ * @example await deliverToCustomer(core, { chat, customer, sender: { name: 'Bot', lineType: 'bot' }, message: { type: 'text', text: 'Hi' }, messageId, kind: 'channel.agent.text' });
+ */
+export function deliverToCustomer(
+  core: PlatformCore,
+  options: DeliverToCustomerOptions,
+): Promise<CustomerDeliveryResult> {
+  const { chat, customer, sender, message, messageId, kind } = options;
+  const channel = core.state.channels.get(chat.channelId);
+  const payload = {
+    sender: { name: sender.name, ...(sender.photo ? { photo: sender.photo } : {}) },
+    recipient: { id: customer.senderId }, // spec 2.2: returned unchanged
+    message: { ...message, id: messageId },
+  };
+  if (message.type !== 'typein' && message.type !== 'typeout') {
+    const line: ChatLine = {
+      timestamp: Math.floor(Date.now() / 1000),
+      type: sender.lineType,
+      kind,
+      ...(sender.agentId === undefined ? {} : { agentId: sender.agentId }),
+      ...(typeof message.text === 'string' ? { text: message.text } : {}),
+    };
+    chat.lines.push(line);
+  }
+  // spec 4.5: a widget visitor is reached through the page's event stream, not over HTTP
+  const direct = channel ? core.service<DirectDeliveryService>(channel.kind) : undefined;
+  if (direct?.deliverToCustomer) {
+    const pushed = direct.deliverToCustomer({
+      chatId: chat.id,
+      customerKey: customer.key,
+      messageId,
+      kind,
+      senderName: sender.name,
+      message,
+    });
+    return Promise.resolve({
+      deliveryId: messageId,
+      chatId: chat.id,
+      payload,
+      attempts: 1,
+      elapsedMs: 0,
+      ...pushed,
+    });
+  }
+  if (!channel?.integratorUrl) {
+    const agentNotice = 'no integrator URL is configured for this channel';
+    core.emit({
+      type: 'delivery-done',
+      deliveryId: messageId,
+      target: 'integrator',
+      result: 'failed',
+      attempts: 0,
+      agentNotice,
+      elapsedMs: 0,
+      protocolMs: core.clock.now(),
+    });
+    return Promise.resolve({
+      deliveryId: messageId,
+      chatId: chat.id,
+      payload,
+      result: 'failed',
+      attempts: 0,
+      agentNotice,
+      elapsedMs: 0,
+    });
+  }
+  const work = deliver({
+    deliveryId: messageId,
+    target: 'integrator',
+    url: `${channel.integratorUrl}/${encodeURIComponent(channel.id)}`, // spec 4.2
+    body: JSON.stringify(payload),
+    chunked: channel.chunked,
+    policy: core.channelPolicy,
+    clock: core.clock,
+    judge: judgeChannelReply,
+    emit: (event) => core.emit(event),
+    journal: core.journal,
+    kind,
+    signal: core.signal,
+  }).then((result) => ({ ...result, deliveryId: messageId, chatId: chat.id, payload }));
+  return core.track(work);
+}

@@ -1,0 +1,342 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createClock, type Clock } from '../../clock.js';
+import { detectKind, formatIssue, validate } from '../../contract/index.js';
+import {
+  applyFault,
+  createFaultInjector,
+  describeFault,
+  messageKeyOf,
+  type FaultPlan,
+} from '../../faults/index.js';
+import { errorBody, readJsonBody, sendJson } from '../../http/body.js';
+import { createTokenClient } from '../../http/oauth-client.js';
+import { createTokenIssuer, type TokenIssuer } from '../../http/oauth-issuer.js';
+import { startServer, type RunningServer } from '../../http/server.js';
+import type { Journal } from '../../journal/index.js';
+import type { BotListeningEvent, BotReceivedEvent, BotSimEvent } from './events.js';
+import {
+  DEFAULT_BOT_SCRIPT,
+  fillMessage,
+  pickRule,
+  type BotScript,
+  type ScriptInput,
+} from './script.js';
+import { platformEventUrl, sendToPlatform, type PlatformTarget } from './send.js';
+
+export interface BotProviderOptions {
+  /** the token the provider generated (spec 5.2); the platform posts to /<token> */
+  token: string;
+  /** the provider id the platform knows this provider by (spec 1.4) */
+  providerId: string;
+  /** the platform's bot service base URL; without it bot-sim only answers */
+  platformUrl?: string;
+  script?: BotScript;
+  /** spec 5.3: serve POST /oauth/token, require Authorization, and use the platform's /providers path */
+  auth?: { clientId: string; clientSecret: string; ttlMs?: number };
+  plan?: FaultPlan;
+  host?: string;
+  port?: number;
+  clock?: Clock;
+  journal?: Journal;
+  onEvent?: (event: BotSimEvent) => void;
+}
+
+export interface BotProvider {
+  readonly url: string;
+  readonly listening: BotListeningEvent;
+  readonly server: RunningServer;
+  /** Points bot-sim at a platform started after it (in-process tests, the bench). */
+  setPlatformUrl(url: string): void;
+  /** Resolves when every scripted action started so far has ended. */
+  idle(): Promise<void>;
+  close(graceMs?: number): Promise<void>;
+}
+
+const INCOMING = ['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE'] as const;
+type Incoming = (typeof INCOMING)[number];
+
+/** A validated id (string or number, spec 2.5) as text. */
+const idText = (v: unknown): string | undefined =>
+  typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+
+/** `{ [key]: value }` when value is defined, else `{}` (exactOptionalPropertyTypes). */
+const optional = <K extends string>(key: K, value: string | undefined): { [P in K]?: string } =>
+  value === undefined ? {} : ({ [key]: value } as { [P in K]?: string });
+
+const same = (a: string, b: string): boolean => {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length
+    ? timingSafeEqual(left, right)
+    : (timingSafeEqual(left, left), false);
+};
+
+/**
+ * bot-sim: a scripted bot provider (interface B, provider side). Serves `POST /<token>`,
+ * answers every valid event with 200 at once (or as the fault plan says), then acts by its
+ * script and posts BOT_MESSAGE / INVITE_AGENT to the platform. Never prints.
+ * @example const bot = await createBotProvider({ token: 't0k', providerId: 'acme', platformUrl, port: 0 });
+ */
+export async function createBotProvider(options: BotProviderOptions): Promise<BotProvider> {
+  const clock = options.clock ?? createClock();
+  const script = options.script ?? DEFAULT_BOT_SCRIPT;
+  const injector = createFaultInjector(options.plan ?? {});
+  const controller = new AbortController();
+  const acted = new Set<string>();
+  const work = new Set<Promise<unknown>>();
+  const emit = (event: BotSimEvent): void => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // a renderer's failure must not take the endpoint down
+    }
+  };
+  const issuer: TokenIssuer | undefined = options.auth
+    ? createTokenIssuer({
+        clientId: options.auth.clientId,
+        clientSecret: options.auth.clientSecret,
+        clock,
+        ...(options.auth.ttlMs === undefined ? {} : { ttlMs: options.auth.ttlMs }),
+      })
+    : undefined;
+  const connect = (url: string): PlatformTarget => {
+    const platformUrl = url.replace(/\/+$/, '');
+    return {
+      platformUrl,
+      providerId: options.providerId,
+      token: options.token,
+      clock,
+      signal: controller.signal,
+      ...(options.auth
+        ? {
+            tokens: createTokenClient({
+              tokenUrl: `${platformUrl}/oauth/token`,
+              clientId: options.auth.clientId,
+              clientSecret: options.auth.clientSecret,
+              clock,
+              signal: controller.signal,
+              onToken: (report) => emit({ type: 'bot-token', ...report, protocolMs: clock.now() }),
+            }),
+          }
+        : {}),
+    };
+  };
+  let target: PlatformTarget | undefined = options.platformUrl
+    ? connect(options.platformUrl)
+    : undefined;
+
+  const act = async (
+    json: Record<string, unknown>,
+    input: ScriptInput,
+    rule: NonNullable<ReturnType<typeof pickRule>>,
+  ) => {
+    if (rule.delayMs) await clock.sleep(rule.delayMs, controller.signal);
+    if (!target) return;
+    const chatId = idText(json.chat_id) ?? '';
+    const clientId = typeof json.client_id === 'string' ? json.client_id : undefined;
+    for (const message of rule.reply) {
+      const sent = await sendToPlatform(target, {
+        event: 'BOT_MESSAGE',
+        chatId,
+        ...(clientId ? { clientId } : {}),
+        message: fillMessage(message, input),
+      });
+      emit({
+        type: 'bot-sent',
+        ...sent,
+        ...(rule.name ? { rule: rule.name } : {}),
+        protocolMs: clock.now(),
+      });
+    }
+    if (rule.invite) {
+      const sent = await sendToPlatform(target, {
+        event: 'INVITE_AGENT',
+        chatId,
+        ...(clientId ? { clientId } : {}),
+      });
+      emit({
+        type: 'bot-sent',
+        ...sent,
+        ...(rule.name ? { rule: rule.name } : {}),
+        protocolMs: clock.now(),
+      });
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const arrivedAt = clock.now();
+    const wallStart = clock.wallNow();
+    const method = req.method ?? 'GET';
+    const path = new URL(req.url ?? '/', 'http://bot.invalid').pathname;
+    const segments = path.split('/').filter(Boolean);
+    const reject = (status: number, code: string, message: string, raw?: string): void => {
+      sendJson(res, status, errorBody(code, message), status === 405 ? { allow: 'POST' } : {});
+      emit({
+        type: 'bot-rejected',
+        method,
+        path: segments.length === 1 ? '/<token>' : path,
+        status,
+        code,
+        message,
+        protocolMs: arrivedAt,
+      });
+      options.journal?.record({
+        protocolMs: arrivedAt,
+        iface: 'bot',
+        direction: 'in',
+        request: { method, url: path, ...(raw === undefined ? {} : { body: raw }) },
+        response: { status, body: JSON.stringify(errorBody(code, message)) },
+        durationMs: clock.now() - arrivedAt,
+        wallMs: clock.wallNow() - wallStart,
+        verdict: { ok: false, errors: [`${code}: ${message}`], warnings: [] },
+      });
+    };
+    // spec 5.3 (assumed OAuth2 client credentials): the provider's token endpoint
+    if (issuer && segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'token') {
+      if (method !== 'POST') return reject(405, 'invalid_request', 'use POST');
+      const issued = issuer.issue(await readJsonBody(req));
+      emit({
+        type: 'bot-token',
+        action: issued.ok ? 'issued' : 'refused',
+        ...(issued.ok
+          ? { expiresInMs: issued.body.expires_in * 1000 }
+          : { reason: issued.message }),
+        protocolMs: arrivedAt,
+      });
+      if (issued.ok) return sendJson(res, 200, issued.body, { 'cache-control': 'no-store' });
+      return reject(issued.status, issued.code, issued.message);
+    }
+    // spec 4.3: POST {bot_provider_url}/<token>
+    if (segments.length !== 1) {
+      req.resume();
+      return reject(
+        404,
+        'not_found',
+        `no endpoint at ${path}; the platform posts to /<token> (spec 4.3)`,
+      );
+    }
+    if (method !== 'POST') {
+      req.resume();
+      return reject(405, 'invalid_request', `${method} is not supported; use POST (spec 4.3)`);
+    }
+    if (!same(decodeURIComponent(segments[0] ?? ''), options.token)) {
+      req.resume();
+      return reject(
+        401,
+        'invalid_client',
+        'the client token failed authentication (spec 5.2, 7.2)',
+      );
+    }
+    if (issuer && !issuer.verify(req.headers.authorization)) {
+      req.resume();
+      return reject(
+        401,
+        'unauthorized_client',
+        'authorization failed: send Authorization: Bearer <token from POST /oauth/token> (spec 5.3)',
+      );
+    }
+    const body = await readJsonBody(req);
+    if (!body.ok) return reject(400, 'invalid_request', body.message, body.raw);
+    const detected = detectKind(body.json);
+    const name = detected.kind?.startsWith('bot.event.')
+      ? detected.kind.slice('bot.event.'.length)
+      : undefined;
+    if (!name || !(INCOMING as readonly string[]).includes(name)) {
+      const why = name
+        ? `${name} goes from the provider to the platform; a provider takes ${INCOMING.join(', ')} (spec 6.1)`
+        : `not a bot event: ${'reason' in detected ? detected.reason : 'unknown'} (spec 6.1)`;
+      return reject(400, 'invalid_request', why, body.raw);
+    }
+    const result = validate(`bot.event.${name}`, body.json);
+    if (!result.ok)
+      return reject(400, 'invalid_request', result.errors.map(formatIssue).join('; '), body.raw);
+    const json = body.json as Record<string, unknown>;
+    const message = (json.message ?? {}) as Record<string, unknown>;
+    const input: ScriptInput = {
+      event: name as Incoming,
+      ...(typeof message.text === 'string' ? { text: message.text } : {}),
+      ...optional('buttonId', idText(message.button_id)),
+    };
+    const decision = injector.decide(messageKeyOf(json, body.raw));
+    const applied = await applyFault(
+      decision.fault,
+      { req, res, clock, normal: { status: 200, body: {} } },
+      decision.delayMs,
+    );
+    const eventId = idText(json.id) ?? '';
+    // act once per event id, and only once it was answered 200 (the platform retries otherwise)
+    const rule =
+      applied.status === 200 && !acted.has(eventId) ? pickRule(script, input) : undefined;
+    if (applied.status === 200) acted.add(eventId);
+    const received: BotReceivedEvent = {
+      type: 'bot-received',
+      event: name,
+      eventId,
+      ...optional('chatId', idText(json.chat_id)),
+      ...(typeof json.client_id === 'string' ? { clientId: json.client_id } : {}),
+      ...(input.text === undefined ? {} : { text: input.text }),
+      ...(input.buttonId === undefined ? {} : { buttonId: input.buttonId }),
+      attempt: decision.attempt,
+      reply: applied.noReply ? { noReply: applied.noReply } : { status: applied.status ?? 0 },
+      fault: describeFault(decision.fault),
+      ...(rule?.name ? { rule: rule.name } : {}),
+      protocolMs: arrivedAt,
+    };
+    options.journal?.record({
+      protocolMs: arrivedAt,
+      iface: 'bot',
+      direction: 'in',
+      kind: `bot.event.${name}`,
+      attempt: decision.attempt,
+      request: { method, url: path, body: body.raw },
+      ...(applied.noReply
+        ? {
+            failure: {
+              reason: applied.noReply,
+              message: `no reply: ${applied.noReply} (injected)`,
+            },
+          }
+        : { response: { status: applied.status ?? 0, body: applied.body ?? '' } }),
+      durationMs: clock.now() - arrivedAt,
+      wallMs: clock.wallNow() - wallStart,
+      verdict: { ok: true, errors: [], warnings: result.warnings.map(formatIssue) },
+      fault: received.fault,
+    });
+    emit(received);
+    if (rule) {
+      const job = act(json, input, rule).catch(() => undefined);
+      work.add(job);
+      void job.finally(() => work.delete(job));
+    }
+  };
+
+  const server = await startServer({
+    handler: handle,
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.port === undefined ? {} : { port: options.port }),
+  });
+  const listening: BotListeningEvent = {
+    type: 'listening',
+    url: server.url,
+    eventsUrl: `${server.url}/<token>`,
+    ...(target ? { platformUrl: platformEventUrl(target).replace(/[^/]+$/, '<token>') } : {}),
+    ...(issuer ? { tokenUrl: `${server.url}/oauth/token` } : {}),
+  };
+  return {
+    url: server.url,
+    listening,
+    server,
+    setPlatformUrl(url) {
+      target = connect(url);
+    },
+    async idle() {
+      while (work.size > 0) await Promise.allSettled([...work]);
+    },
+    async close(graceMs) {
+      controller.abort(new Error('bot-sim stopped'));
+      await server.close(graceMs);
+      await Promise.allSettled([...work]);
+    },
+  };
+}

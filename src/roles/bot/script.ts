@@ -1,0 +1,227 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { SvcError } from '../../errors.js';
+
+/**
+ * The bot-sim script format (conventions.md 7: versioned, a zod schema exported as JSON
+ * Schema `schemas/bot-script.schema.json`). Rules are tried in order; the first that matches
+ * an incoming event sends its messages (spec 2.5), after `delayMs`, then INVITE_AGENT when
+ * `invite` is set. Text may hold `{{text}}` and `{{button}}`, filled from the event.
+ */
+const buttonId = z.union([z.string().min(1), z.number()]);
+
+// spec 2.5: TEXT, MARKDOWN (with a plain-text fallback), BUTTONS (at most 3)
+export const scriptMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('TEXT'), text: z.string() }),
+  z.object({
+    type: z.literal('MARKDOWN'),
+    content: z.string(),
+    text: z
+      .string()
+      .optional()
+      .describe('plain-text fallback; without it the platform does not deliver'),
+  }),
+  z.object({
+    type: z.literal('BUTTONS'),
+    title: z.string().optional(),
+    text: z
+      .string()
+      .optional()
+      .describe('plain-text fallback; without it the platform does not deliver'),
+    buttons: z
+      .array(z.object({ id: buttonId, text: z.string().min(1) }))
+      .min(1)
+      .max(3),
+  }),
+]);
+
+export const scriptRuleSchema = z.object({
+  name: z.string().optional(),
+  match: z
+    .object({
+      /** the customer's text, case-insensitive, trimmed */
+      text: z.string().optional(),
+      /** a regular expression on the customer's text (flag i) */
+      regex: z.string().optional(),
+      /** a clicked button id (spec 2.5 TEXT.button_id); "*" for any button */
+      button: z.string().optional(),
+      /** the incoming event (default CLIENT_MESSAGE) */
+      event: z.enum(['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE']).optional(),
+    })
+    .default({}),
+  reply: z.array(scriptMessageSchema).default([]),
+  /** protocol ms to wait before acting */
+  delayMs: z.number().int().min(0).optional(),
+  /** send INVITE_AGENT after the replies (spec 6.1) */
+  invite: z.boolean().optional(),
+});
+
+export const botScriptSchema = z.object({
+  $schema: z.string().optional(),
+  version: z.literal(1),
+  name: z.string().optional(),
+  rules: z.array(scriptRuleSchema),
+});
+
+export type BotScript = z.output<typeof botScriptSchema>;
+export type ScriptRule = z.output<typeof scriptRuleSchema>;
+export type ScriptMessage = z.output<typeof scriptMessageSchema>;
+
+/** The default script: shows every message type and the spec 3 hand-over flow. */
+export const DEFAULT_BOT_SCRIPT: BotScript = {
+  version: 1,
+  name: 'default',
+  rules: [
+    {
+      name: 'button',
+      match: { button: '*' },
+      reply: [
+        {
+          type: 'MARKDOWN',
+          content: 'You picked **{{button}}**. [Track your order](https://example.com/orders)',
+          text: 'You picked {{button}}. Track your order: https://example.com/orders',
+        },
+      ],
+    },
+    {
+      name: 'menu',
+      match: { text: 'menu' },
+      reply: [
+        {
+          type: 'BUTTONS',
+          title: 'How can I help?',
+          text: 'How can I help? Reply: orders, returns or delivery',
+          buttons: [
+            { id: 'orders', text: 'Orders' },
+            { id: 'returns', text: 'Returns' },
+            { id: 'delivery', text: 'Delivery' },
+          ],
+        },
+      ],
+    },
+    { name: 'agent', match: { regex: '\\b(agent|operator)\\b' }, reply: [], invite: true },
+    {
+      // spec 3: no agent available -> per the bot's script it asks for contact data
+      name: 'no-agent',
+      match: { event: 'AGENT_UNAVAILABLE' },
+      reply: [
+        {
+          type: 'TEXT',
+          text: 'No agent is free right now. Please leave your e-mail or phone number and we will contact you.',
+        },
+      ],
+    },
+    { name: 'agent-joined', match: { event: 'AGENT_JOINED' }, reply: [] },
+    { name: 'echo', match: {}, reply: [{ type: 'TEXT', text: 'You said: {{text}}' }] },
+  ],
+};
+
+/** What a rule is matched against. */
+export interface ScriptInput {
+  event: 'CLIENT_MESSAGE' | 'AGENT_JOINED' | 'AGENT_UNAVAILABLE';
+  text?: string;
+  buttonId?: string;
+}
+
+/**
+ * The first rule that matches, or undefined.
+ * @example pickRule(DEFAULT_BOT_SCRIPT, { event: 'CLIENT_MESSAGE', text: 'menu' })?.name // 'menu'
+ */
+export function pickRule(script: BotScript, input: ScriptInput): ScriptRule | undefined {
+  return script.rules.find((rule) => {
+    const m = rule.match;
+    if ((m.event ?? 'CLIENT_MESSAGE') !== input.event) return false;
+    if (
+      m.button !== undefined &&
+      (input.buttonId === undefined || (m.button !== '*' && m.button !== input.buttonId))
+    )
+      return false;
+    const text = (input.text ?? '').trim();
+    if (m.text !== undefined && m.text.trim().toLowerCase() !== text.toLowerCase()) return false;
+    if (m.regex !== undefined && !new RegExp(m.regex, 'i').test(text)) return false;
+    return true;
+  });
+}
+
+/** Fills `{{text}}` and `{{button}}` in a message's strings. */
+export function fillMessage(message: ScriptMessage, input: ScriptInput): ScriptMessage {
+  const fill = (s: string): string =>
+    s.replaceAll('{{text}}', input.text ?? '').replaceAll('{{button}}', input.buttonId ?? '');
+  switch (message.type) {
+    case 'TEXT':
+      return { ...message, text: fill(message.text) };
+    case 'MARKDOWN':
+      return {
+        ...message,
+        content: fill(message.content),
+        ...(message.text === undefined ? {} : { text: fill(message.text) }),
+      };
+    case 'BUTTONS':
+      return { ...message, ...(message.text === undefined ? {} : { text: fill(message.text) }) };
+    default: {
+      const never: never = message;
+      throw new Error(`unknown message ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/**
+ * Loads and checks a script file; problems are input errors (exit 2) naming the path.
+ * @example const script = await loadBotScript('fixtures/bots/shop.json');
+ */
+export async function loadBotScript(file: string): Promise<BotScript> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new SvcError(
+      'SVC_E_BOT_SCRIPT',
+      'input',
+      `Could not read the bot script ${file}: ${(error as Error).message}.`,
+    );
+  }
+  const version = (json as { version?: unknown } | null)?.version;
+  if (version !== 1)
+    throw new SvcError(
+      'SVC_E_BOT_SCRIPT_VERSION',
+      'input',
+      `Could not use the bot script ${file}: "version" is ${JSON.stringify(version)}; this svc-cli reads version 1.`,
+    );
+  const parsed = botScriptSchema.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+    throw new SvcError(
+      'SVC_E_BOT_SCRIPT',
+      'input',
+      `Could not use the bot script ${file}: ${problems}.`,
+      'See schemas/bot-script.schema.json.',
+    );
+  }
+  for (const rule of parsed.data.rules) {
+    if (rule.match.regex === undefined) continue;
+    try {
+      new RegExp(rule.match.regex, 'i');
+    } catch (error) {
+      throw new SvcError(
+        'SVC_E_BOT_SCRIPT',
+        'input',
+        `Could not use the bot script ${file}: regex ${JSON.stringify(rule.match.regex)}: ${(error as Error).message}.`,
+      );
+    }
+  }
+  return parsed.data;
+}
+
+/** The script format as JSON Schema (draft 2020-12), for `$schema` in script files. */
+export function botScriptJsonSchema(): Record<string, unknown> {
+  return {
+    $id: 'https://svc-cli.invalid/schemas/bot-script.schema.json',
+    title: 'svc-cli bot-sim script',
+    ...(z.toJSONSchema(botScriptSchema, { target: 'draft-2020-12', io: 'input' }) as Record<
+      string,
+      unknown
+    >),
+  };
+}

@@ -1,0 +1,159 @@
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeAll, post, startTarget } from '../helpers/hooks.js';
+
+const BIN = fileURLToPath(new URL('../../bin/svc-cli.js', import.meta.url));
+const children: ChildProcessWithoutNullStreams[] = [];
+
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  await closeAll();
+});
+
+interface Run {
+  child: ChildProcessWithoutNullStreams;
+  /** Resolves with the next NDJSON object on stdout that matches. */
+  next(match: (o: Record<string, any>) => boolean): Promise<Record<string, any>>;
+  lines: Array<Record<string, any>>;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+/** Spawns the built CLI (npm run build first) with NO_COLOR, reading NDJSON stdout. */
+function run(args: string[]): Run {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  children.push(child);
+  const lines: Array<Record<string, any>> = [];
+  const waiters: Array<{ match: (o: Record<string, any>) => boolean; resolve: (o: any) => void }> =
+    [];
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const obj = JSON.parse(line) as Record<string, any>;
+    lines.push(obj);
+    for (const w of waiters.splice(0)) {
+      if (w.match(obj)) w.resolve(obj);
+      else waiters.push(w);
+    }
+  });
+  const exit = once(child, 'exit').then(([code]) => code as number | null);
+  return {
+    child,
+    lines,
+    stderr: () => err,
+    exit,
+    next: (match) => {
+      const found = lines.find(match);
+      return found
+        ? Promise.resolve(found)
+        : new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+  };
+}
+
+describe('svc-cli hook-fire (spawned)', () => {
+  it('fires one event, prints NDJSON and exits 0', async () => {
+    const { target } = await startTarget();
+    const r = run(['--json', 'hook-fire', 'chat_accepted', '--url', target.url]);
+    expect(await r.exit).toBe(0);
+    expect(r.lines).toHaveLength(1);
+    expect(r.lines[0]).toMatchObject({
+      type: 'hook-fired',
+      event: 'chat_accepted',
+      status: 200,
+      verdict: { ok: true, errors: [] },
+      reply: { result: 'ok', crm_link: 'https://crm.example.com/contacts/4711' },
+    });
+    expect(r.stderr()).toBe('');
+  });
+
+  it('--all fires the lifecycle; a contract-breaking reply exits 1', async () => {
+    const { target } = await startTarget({ replies: { chat_finished: { result: 'nope' } } });
+    const r = run(['--json', 'hook-fire', '--all', '--url', target.url]);
+    expect(await r.exit).toBe(1);
+    expect(r.lines.map((l) => l.event)).toEqual([
+      'chat_accepted',
+      'chat_updated',
+      'chat_assigned',
+      'chat_finished',
+      'call_event',
+      'offline_message',
+    ]);
+    expect(r.lines[3]!.verdict.errors).toMatchObject([{ path: 'result', spec: '6.2' }]);
+  });
+
+  it('exits 3 when the receiver is unreachable and 2 for a refused --set key', async () => {
+    const unreachable = run(['hook-fire', 'chat_updated', '--url', 'http://127.0.0.1:1/']);
+    expect(await unreachable.exit).toBe(3);
+    expect(unreachable.stderr()).toContain('SVC_E_HOOK_UNREACHABLE');
+    const bad = run([
+      'hook-fire',
+      'chat_updated',
+      '--url',
+      'http://127.0.0.1:1/',
+      '--set',
+      '__proto__.x=1',
+    ]);
+    expect(await bad.exit).toBe(2);
+    expect(bad.stderr()).toContain('SVC_E_SET_FORBIDDEN_KEY');
+  });
+});
+
+describe('svc-cli hook-target and platform --hook-url (spawned)', () => {
+  it('hook-target prints listening first, then each event; SIGINT exits 130', async () => {
+    const target = run(['--json', 'hook-target', '--port', '0']);
+    const listening = await target.next((o) => o.type === 'listening');
+    expect(target.lines[0]).toBe(listening);
+    const fire = run([
+      '--json',
+      'hook-fire',
+      'offline_message',
+      '--offline-name',
+      'offline_messages',
+      '--url',
+      listening.url,
+    ]);
+    expect(await fire.exit).toBe(0);
+    const received = await target.next((o) => o.type === 'hook-received');
+    expect(received).toMatchObject({ eventName: 'offline_messages', verdict: { ok: true } });
+    target.child.kill('SIGINT');
+    expect(await target.exit).toBe(130);
+  });
+
+  it('platform sends chat_accepted and chat_finished to hook-target as a chat lives', async () => {
+    const target = run(['--json', 'hook-target', '--port', '0']);
+    const { url: hookUrl } = await target.next((o) => o.type === 'listening');
+    const platform = run(['--json', 'platform', '--port', '0', '--hook-url', hookUrl]);
+    const listening = await platform.next((o) => o.type === 'listening');
+    const channelUrl = listening.channels[0].url as string;
+    await post(channelUrl, {
+      sender: { id: 'c-1', name: 'Jane' },
+      message: { type: 'text', text: 'Hi' },
+    });
+    await post(`${listening.url}/_sim/agent/message`, { chatId: 1, text: 'Hello!' });
+    const crm = await platform.next((o) => o.type === 'crm-data');
+    expect(crm).toMatchObject({
+      chatId: 1,
+      shown: true,
+      crmLink: 'https://crm.example.com/contacts/4711',
+    });
+    await post(`${listening.url}/_sim/chats/1/close`, {});
+    const finished = await platform.next(
+      (o) => o.type === 'hook-reply' && o.event === 'chat_finished',
+    );
+    expect(finished).toMatchObject({ verdict: 'ok', result: 'ok' });
+    await target.next((o) => o.type === 'hook-received' && o.eventName === 'chat_finished');
+    const events = target.lines.filter((l) => l.type === 'hook-received').map((l) => l.eventName);
+    expect(events).toContain('chat_accepted');
+    platform.child.kill('SIGINT');
+    target.child.kill('SIGINT');
+    expect(await platform.exit).toBe(130);
+    expect(await target.exit).toBe(130);
+  });
+});

@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+  try {
+    const { stdout, stderr } = await promisify(execFile)('node', ['bin/svc-cli.js', ...args], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+};
+
+describe('svc-cli replay', () => {
+  it('replays every bundled conversation green and ends with the count line', async () => {
+    const { code, stdout } = await run(['replay']);
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
+    expect(stdout).toContain('✓ redelivery exhausted: the agent sees an error at 9 s');
+  });
+
+  it('writes a JUnit report with one testcase per conversation', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-replay-'));
+    const out = join(dir, 'report.xml');
+    const { code, stderr } = await run([
+      'replay',
+      'fixtures/conversations',
+      '--grep',
+      'redelivery',
+      '--reporter',
+      'junit',
+      '--out',
+      out,
+    ]);
+    expect(code).toBe(0);
+    expect(stderr).toContain('2 passed, 0 failed');
+    const xml = readFileSync(out, 'utf8');
+    expect(xml.match(/<testcase /g)).toHaveLength(2);
+    expect(xml).toContain('failures="0"');
+  });
+
+  it('exits 1 with the diff when a step fails, and NDJSON with --json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-replay-'));
+    const file = join(dir, 'broken.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        name: 'broken',
+        steps: [{ customer: { text: 'x', sender: { id: 'c' } }, response: { status: 201 } }],
+      }),
+    );
+    const pretty = await run(['replay', file]);
+    expect(pretty.code).toBe(1);
+    expect(pretty.stdout).toContain('status: expected 201, got 200');
+    const json = await run(['--json', 'replay', file]);
+    expect(json.code).toBe(1);
+    const lines = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(lines.map((l) => l.type)).toEqual(['conversation', 'summary']);
+  });
+
+  it('exits 2 for a missing path, an unknown version and a bad step', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-replay-'));
+    const missing = await run(['replay', join(dir, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no such file or folder');
+    writeFileSync(join(dir, 'v2.json'), JSON.stringify({ version: 2, name: 'x', steps: [] }));
+    const v2 = await run(['replay', join(dir, 'v2.json')]);
+    expect(v2.code).toBe(2);
+    expect(v2.stderr).toContain('conversation version 2 is not supported');
+    writeFileSync(
+      join(dir, 'bad.json'),
+      JSON.stringify({ version: 1, name: 'x', steps: [{ dance: true }] }),
+    );
+    const bad = await run(['replay', join(dir, 'bad.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).not.toContain('    at ');
+  });
+});

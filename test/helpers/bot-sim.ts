@@ -1,0 +1,90 @@
+import { createClock } from '../../src/clock.js';
+import { createPlatform, type Platform } from '../../src/platform/index.js';
+import {
+  createBotProvider,
+  type BotProvider,
+  type BotProviderOptions,
+  type BotSimEvent,
+} from '../../src/roles/bot/index.js';
+import { collectEvents } from './bot.js';
+import { closeListeners, startListener } from './listener.js';
+
+const open: Array<{ platform: Platform; bot: BotProvider }> = [];
+
+export async function closeBotSims(): Promise<void> {
+  for (const { platform, bot } of open.splice(0)) {
+    await bot.close(10);
+    await platform.close();
+  }
+  await closeListeners();
+}
+
+/** bot-sim and the platform in one process, wired both ways, with a listener as the integrator. */
+export async function startBotSim(
+  options: Partial<BotProviderOptions> & { agentsOnline?: boolean; platformAuth?: boolean } = {},
+) {
+  const botEvents: BotSimEvent[] = [];
+  const waiters: Array<{ pred: (e: BotSimEvent) => boolean; resolve: (e: BotSimEvent) => void }> =
+    [];
+  const { agentsOnline, platformAuth, ...botOptions } = options;
+  const bot = await createBotProvider({
+    token: 'sim-token',
+    providerId: 'acme',
+    clock: createClock({ timeScale: 0.1 }),
+    ...botOptions,
+    onEvent: (event) => {
+      botEvents.push(event);
+      for (const w of [...waiters])
+        if (w.pred(event)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(event);
+        }
+    },
+  });
+  const harness = await startListener();
+  const platform = createPlatform({
+    clock: createClock({ timeScale: 0.1 }),
+    agentsOnline: agentsOnline ?? true,
+    channels: [{ id: 'shop', integratorUrl: harness.listener.url }],
+    bot: {
+      providerUrl: bot.url,
+      token: 'sim-token',
+      providerId: 'acme',
+      ...(platformAuth
+        ? {
+            auth: {
+              clientId: 'acme-client',
+              clientSecret: 's3cret',
+              tokenUrl: `${bot.url}/oauth/token`,
+            },
+          }
+        : {}),
+    },
+  });
+  open.push({ platform, bot });
+  const events = collectEvents(platform.core);
+  const server = await platform.listen({ port: 0 });
+  bot.setPlatformUrl(server.url);
+  const channelUrl = platform.core.channelInfo(platform.core.state.channels.get('shop')!).url;
+  return {
+    bot,
+    platform,
+    harness,
+    events,
+    botEvents,
+    channelUrl,
+    server,
+    waitForBot<T extends BotSimEvent['type']>(
+      type: T,
+      pred: (e: Extract<BotSimEvent, { type: T }>) => boolean = () => true,
+    ): Promise<Extract<BotSimEvent, { type: T }>> {
+      const match = (e: BotSimEvent) =>
+        e.type === type && pred(e as Extract<BotSimEvent, { type: T }>);
+      const past = botEvents.find(match);
+      if (past) return Promise.resolve(past as Extract<BotSimEvent, { type: T }>);
+      return new Promise((resolve) =>
+        waiters.push({ pred: match, resolve: resolve as (e: BotSimEvent) => void }),
+      );
+    },
+  };
+}

@@ -1,0 +1,192 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createVirtualClock } from '../../src/clock.js';
+import { botMessage, customerText, postTo } from '../helpers/bot.js';
+import { closeBotPlatforms, startBotPlatform as start } from '../helpers/bot-platform.js';
+
+afterEach(closeBotPlatforms);
+
+describe('bot service: customer -> CLIENT_MESSAGE -> BOT_MESSAGE (spec 3, 4.3)', () => {
+  it('sends CLIENT_MESSAGE to the provider and delivers the BOT_MESSAGE to the customer', async () => {
+    const s = await start();
+    expect((await postTo(s.channelUrl, customerText('hello bot'))).status).toBe(200);
+    const [hit] = await s.provider.waitForHits(1);
+    expect(hit!.path).toBe('/bot-token-1');
+    expect(hit!.json).toMatchObject({
+      event: 'CLIENT_MESSAGE',
+      client_id: 'client-1',
+      chat_id: '1',
+      message: { type: 'TEXT', text: 'hello bot' },
+    });
+    expect(typeof hit!.json.id).toBe('string');
+    expect(typeof hit!.json.message.timestamp).toBe('number');
+    const sent = await s.events.waitFor('bot-event-sent');
+    expect(sent).toMatchObject({ event: 'CLIENT_MESSAGE', result: 'delivered', attempts: 1 });
+
+    const res = await postTo(
+      s.webhook,
+      botMessage('1', { type: 'TEXT', text: 'Hi, I am the bot' }),
+    );
+    expect(res).toEqual({ status: 200, json: { result: 'ok' } });
+    const [delivered] = await s.harness.waitForEvents(1);
+    expect(delivered).toMatchObject({
+      type: 'agent-message',
+      kind: 'channel.agent.text',
+      channel: 'shop',
+    });
+    const chat = s.platform.core.state.chats.get(1)!;
+    expect(chat.mode).toBe('bot');
+    expect(chat.lines.map((l) => l.type)).toEqual(['visitor', 'bot']);
+    await s.clock.settle();
+    const journal = s.platform.core.journal.entries();
+    const payload = JSON.parse(
+      journal.find((e) => e.iface === 'channel' && e.direction === 'out')!.request.body!,
+    );
+    expect(payload).toMatchObject({
+      sender: { name: 'Bot' },
+      recipient: { id: 'cust-1' },
+      message: { type: 'text', text: 'Hi, I am the bot' },
+    });
+  });
+
+  it('delivers BUTTONS and MARKDOWN as their text fallback on the custom channel', async () => {
+    const s = await start({ bot: { senderName: 'Shop bot' } });
+    await postTo(s.channelUrl, customerText('menu'));
+    await s.provider.waitForHits(1);
+    const buttons = botMessage('1', {
+      type: 'BUTTONS',
+      title: 'Pick',
+      text: 'Choose: 1 Orders, 2 Returns, 3 Other',
+      buttons: [
+        { id: 'orders', text: 'Orders' },
+        { id: 2, text: 'Returns' },
+        { id: 'other', text: 'Other' },
+      ],
+    });
+    expect((await postTo(s.webhook, buttons)).status).toBe(200);
+    const markdown = botMessage('1', { type: 'MARKDOWN', content: '**Bold**', text: 'Bold' });
+    expect((await postTo(s.webhook, markdown)).status).toBe(200);
+    await s.harness.waitForEvents(2);
+    const sent = s.events.of('bot-message');
+    expect(sent.map((e) => [e.messageType, e.text, e.fallback, e.sender])).toEqual([
+      ['BUTTONS', 'Choose: 1 Orders, 2 Returns, 3 Other', true, 'Shop bot'],
+      ['MARKDOWN', 'Bold', true, 'Shop bot'],
+    ]);
+  });
+
+  it('does not deliver a MARKDOWN without its text fallback, and reports it', async () => {
+    const s = await start();
+    await postTo(s.channelUrl, customerText('hi'));
+    await s.provider.waitForHits(1);
+    const res = await postTo(s.webhook, botMessage('1', { type: 'MARKDOWN', content: '*x*' }));
+    expect(res.status).toBe(200);
+    const violation = await s.events.waitFor('violation', (v) => v.source === 'bot');
+    expect(violation).toMatchObject({
+      outcome: 'not-delivered',
+      issues: [{ path: 'message.text', spec: '2.5' }],
+    });
+    expect(s.events.of('bot-event-received').at(-1)).toMatchObject({ outcome: 'not-delivered' });
+    expect(s.events.of('bot-message')).toEqual([]);
+    expect(s.harness.events).toEqual([]);
+  });
+});
+
+describe('bot service: hand-over (spec 3, 6.1)', () => {
+  it('INVITE_AGENT with agents online: an agent joins, AGENT_JOINED goes to the bot, the bot is no longer asked', async () => {
+    const s = await start();
+    await postTo(s.channelUrl, customerText('agent please'));
+    await s.provider.waitForHits(1);
+    const invite = { event: 'INVITE_AGENT', id: 'inv-1', client_id: 'client-1', chat_id: '1' };
+    expect((await postTo(s.webhook, invite)).status).toBe(200);
+    const [, joined] = await s.provider.waitForHits(2);
+    expect(joined!.json).toMatchObject({
+      event: 'AGENT_JOINED',
+      client_id: 'client-1',
+      chat_id: '1',
+    });
+    expect(s.events.of('bot-handover')[0]).toMatchObject({ chatId: 1, to: 'agent' });
+    expect(s.events.of('bot-agent-joined')[0]).toMatchObject({ chatId: 1, agentId: 1 });
+    const chat = s.platform.core.state.chats.get(1)!;
+    expect(chat).toMatchObject({ mode: 'agent', agentId: 1 });
+    await s.events.waitFor('bot-event-sent', (e) => e.event === 'AGENT_JOINED');
+    // after the join, customer messages no longer go to the bot
+    await postTo(s.channelUrl, customerText('are you human?'));
+    await s.events.waitFor('customer-message', (e) => e.text === 'are you human?');
+    await s.clock.settle(); // every tracked exchange has ended
+    expect(s.provider.hits).toHaveLength(2);
+  });
+
+  it('INVITE_AGENT with agents offline: AGENT_UNAVAILABLE goes to the bot, which keeps the chat', async () => {
+    const s = await start({ agentsOnline: false });
+    await postTo(s.channelUrl, customerText('operator'));
+    await s.provider.waitForHits(1);
+    await postTo(s.webhook, {
+      event: 'INVITE_AGENT',
+      id: 'inv-2',
+      client_id: 'client-1',
+      chat_id: '1',
+    });
+    const [, unavailable] = await s.provider.waitForHits(2);
+    expect(unavailable!.json).toMatchObject({
+      event: 'AGENT_UNAVAILABLE',
+      chat_id: '1',
+      client_id: 'client-1',
+    });
+    expect(s.events.of('bot-handover')[0]).toMatchObject({ to: 'bot' });
+    expect(s.platform.core.state.chats.get(1)!.mode).toBe('bot');
+    // the bot keeps asking: it can collect contact data
+    await postTo(s.channelUrl, customerText('me@example.com'));
+    const [, , third] = await s.provider.waitForHits(3);
+    expect(third!.json).toMatchObject({
+      event: 'CLIENT_MESSAGE',
+      message: { text: 'me@example.com' },
+    });
+  });
+
+  it('an agent answering in a bot chat joins: AGENT_JOINED, and the bot is no longer asked', async () => {
+    const s = await start();
+    await postTo(s.channelUrl, customerText('hi'));
+    await s.provider.waitForHits(1);
+    const res = await postTo(`${s.server.url}/_sim/agent/message`, {
+      chatId: 1,
+      text: 'Agent here',
+    });
+    expect(res.status).toBe(200);
+    const [, joined] = await s.provider.waitForHits(2);
+    expect(joined!.json.event).toBe('AGENT_JOINED');
+    expect(s.platform.core.state.chats.get(1)!.lines.map((l) => l.type)).toEqual([
+      'visitor',
+      'agent',
+    ]);
+  });
+
+  it('a silent bot: attempts at protocol 0 s and 3 s, then the customer goes to an agent at >= 6 s', async () => {
+    const clock = createVirtualClock();
+    const s = await start({
+      clock,
+      reply: (hit) => (hit.json?.event === 'CLIENT_MESSAGE' ? 'hang' : 200),
+    });
+    await postTo(s.channelUrl, customerText('anyone?'));
+    const ok = await clock.runUntil(() => s.events.of('bot-handover').length > 0, 20_000);
+    expect(ok).toBe(true);
+    const first = s.events.of('bot-event-sent')[0]!;
+    expect(first).toMatchObject({ event: 'CLIENT_MESSAGE', result: 'failed', attempts: 2 });
+    const attempts = s.events.of('delivery-attempt').filter((e) => e.deliveryId === first.eventId);
+    expect(attempts.map((a) => [a.attempt, a.offsetMs, a.outcome])).toEqual([
+      [1, 0, 'rejected'],
+      [2, 3000, 'rejected'],
+    ]);
+    expect(attempts[0]!.reason).toBe('timeout after 3000 ms');
+    const handover = s.events.of('bot-handover')[0]!;
+    expect(handover).toMatchObject({
+      chatId: 1,
+      reason: 'bot timeout after 2 attempts',
+      to: 'agent',
+    });
+    expect(handover.protocolMs).toBeGreaterThanOrEqual(6000);
+    expect(s.platform.core.state.chats.get(1)!.mode).toBe('agent');
+    await clock.runUntil(
+      () => s.events.of('bot-event-sent').some((e) => e.event === 'AGENT_JOINED'),
+      20_000,
+    );
+  });
+});

@@ -1,0 +1,159 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { validate } from '../../src/contract/index.js';
+import { createClock } from '../../src/clock.js';
+import {
+  buildSampleHookEvent,
+  fireAllHooks,
+  fireHook,
+  HOOK_LIFECYCLE,
+  parseSetFlag,
+  SAMPLE_CRM_LINK,
+} from '../../src/roles/hooks/index.js';
+import { closeAll, deadUrl, startTarget } from '../helpers/hooks.js';
+
+afterEach(closeAll);
+
+const clock = () => createClock({ timeScale: 0.1 });
+
+describe('hook-fire against hook-target', () => {
+  it.each(HOOK_LIFECYCLE)('fires a valid %s and gets a conforming reply', async (event) => {
+    const { target, events } = await startTarget();
+    const result = await fireHook({ url: `${target.url}/hooks`, event, clock: clock() });
+    expect(result.requestVerdict.errors).toEqual([]);
+    expect(result.verdict).toMatchObject({ ok: true, errors: [] });
+    expect(result.status).toBe(200);
+    expect(events).toMatchObject([
+      { type: 'hook-received', kind: `hook.${event}`, verdict: { ok: true } },
+    ]);
+  });
+
+  it('fires every event in lifecycle order; chat_assigned carries the reply crm_link', async () => {
+    const { target, events } = await startTarget();
+    const results = await fireAllHooks({ url: target.url, clock: clock() });
+    expect(results.map((r) => r.event)).toEqual(HOOK_LIFECYCLE);
+    expect((results[2]!.request as { assign_to: string }).assign_to).toBe(SAMPLE_CRM_LINK);
+    expect(events).toHaveLength(6);
+  });
+
+  it('sends offline_messages, the field table spelling, and the target accepts it', async () => {
+    const { target, events } = await startTarget();
+    const result = await fireHook({
+      url: target.url,
+      event: 'offline_message',
+      offlineName: 'offline_messages',
+      clock: clock(),
+    });
+    expect((result.request as { event_name: string }).event_name).toBe('offline_messages');
+    expect(events).toMatchObject([{ eventName: 'offline_messages', verdict: { ok: true } }]);
+  });
+
+  it('applies --set overrides by dotted path, values as JSON when they parse', async () => {
+    const { target } = await startTarget();
+    const result = await fireHook({
+      url: target.url,
+      event: 'call_event',
+      sets: ['call.status=error', 'call.reason=busy', 'chat_id=7', 'visitor.social={"fb":"x"}'],
+      clock: clock(),
+    });
+    expect(result.request).toMatchObject({
+      chat_id: 7,
+      call: { status: 'error', reason: 'busy' },
+      visitor: { social: { fb: 'x' } },
+    });
+    expect(result.requestVerdict.ok).toBe(true);
+  });
+
+  it.each(['__proto__.polluted=1', 'visitor.constructor=1', 'a.prototype.b=2'])(
+    'refuses the prototype key in --set %s as an input error',
+    async (set) => {
+      expect(() => parseSetFlag(set)).toThrow(
+        expect.objectContaining({ code: 'SVC_E_SET_FORBIDDEN_KEY', category: 'input' }),
+      );
+      await expect(
+        fireHook({ url: 'http://127.0.0.1:1', event: 'chat_updated', sets: [set] }),
+      ).rejects.toMatchObject({ category: 'input' });
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+  );
+
+  it('reports replies that break the contract with exact paths', async () => {
+    const { target } = await startTarget({
+      replies: {
+        chat_accepted: { result: 'ok', custom_data: 'nope', enable_assign: 'yes' },
+        chat_finished: { result: 'maybe' },
+      },
+    });
+    const accepted = await fireHook({ url: target.url, event: 'chat_accepted', clock: clock() });
+    expect(accepted.verdict.ok).toBe(false);
+    expect(accepted.verdict.errors.map((i) => [i.path, i.spec])).toEqual([
+      ['custom_data', '6.2'],
+      ['enable_assign', '6.2'],
+    ]);
+    const finished = await fireHook({ url: target.url, event: 'chat_finished', clock: clock() });
+    expect(finished.verdict.errors.map((i) => i.path)).toEqual(['result']);
+  });
+
+  it('reports a non-200 reply and a reply that is not JSON', async () => {
+    const { target } = await startTarget({
+      plan: { sequence: [{ kind: 'status', status: 503 }, { kind: 'bad-json' }] },
+    });
+    const first = await fireHook({ url: target.url, event: 'chat_updated', clock: clock() });
+    expect(first.verdict.errors).toMatchObject([{ code: 'http_status', spec: '4.4' }]);
+    const second = await fireHook({ url: target.url, event: 'chat_updated', clock: clock() });
+    expect(second.verdict.errors).toMatchObject([{ code: 'invalid_json' }]);
+  });
+
+  it('throws a network error when the receiver is unreachable or too slow', async () => {
+    await expect(
+      fireHook({ url: await deadUrl(), event: 'chat_accepted', clock: clock() }),
+    ).rejects.toMatchObject({ code: 'SVC_E_HOOK_UNREACHABLE', category: 'network' });
+    const { target } = await startTarget({ plan: { fault: { kind: 'hang' } } });
+    await expect(
+      fireHook({ url: target.url, event: 'chat_accepted', timeoutMs: 1000, clock: clock() }),
+    ).rejects.toMatchObject({ code: 'SVC_E_HOOK_TIMEOUT', category: 'network' });
+  });
+
+  it('rejects an unknown event as an input error', async () => {
+    await expect(
+      fireHook({ url: 'http://127.0.0.1:1', event: 'chat_started' }),
+    ).rejects.toMatchObject({
+      code: 'SVC_E_UNKNOWN_EVENT',
+      category: 'input',
+    });
+  });
+});
+
+describe('hook-target', () => {
+  it('flags an event that breaks the contract and an unknown event_name', async () => {
+    const { target, events } = await startTarget();
+    const body = buildSampleHookEvent('chat_assigned');
+    delete body.assign_to;
+    await fireHook({ url: target.url, body, clock: clock() });
+    await fireHook({
+      url: target.url,
+      event: 'chat_updated',
+      sets: ['event_name=chat_started'],
+      clock: clock(),
+    }).catch(() => undefined);
+    expect(events[0]).toMatchObject({ verdict: { ok: false, errors: [{ path: 'assign_to' }] } });
+    expect(events[1]).toMatchObject({
+      kind: 'unknown',
+      verdict: { errors: [{ path: 'event_name' }] },
+    });
+  });
+
+  it('serves only --path when given and answers 405 to other methods', async () => {
+    const { target, events } = await startTarget({ path: '/hooks' });
+    await expect(
+      fireHook({ url: `${target.url}/other`, event: 'chat_updated', clock: clock() }),
+    ).resolves.toMatchObject({ status: 404 });
+    expect(events).toMatchObject([{ type: 'rejected-request', status: 404 }]);
+  });
+
+  it('every sample validates as its kind', () => {
+    for (const event of HOOK_LIFECYCLE) {
+      const result = validate(`hook.${event}`, buildSampleHookEvent(event));
+      expect([result.errors, result.warnings], event).toEqual([[], []]);
+    }
+  });
+});

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { conversationSchema, type Conversation } from '../../src/conversation/format.js';
+import { loadConversations } from '../../src/conversation/load.js';
+import { replayConversation } from '../../src/conversation/runner.js';
+
+const bundled = await loadConversations(['fixtures/conversations']);
+
+describe('bundled conversations', () => {
+  it('cover at least the flows of spec parts 3 and 6', () => {
+    expect(bundled.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(bundled.map((b) => [b.file, b.conversation] as const))(
+    '%s replays green',
+    async (file, conversation) => {
+      const result = await replayConversation({ conversation, file });
+      const failed = result.steps.filter((s) => s.status !== 'passed');
+      expect(failed.map((s) => `${s.name}: ${s.details.join(' | ')}`)).toEqual([]);
+      expect(result.ok).toBe(true);
+    },
+  );
+});
+
+describe('a failing expectation', () => {
+  it('says what was expected and what came, and skips the rest', async () => {
+    const conversation: Conversation = {
+      version: 1,
+      name: 'broken on purpose',
+      steps: [
+        { customer: { text: 'Hi', sender: { id: 'c-1' } } },
+        { agent: { text: 'Hello' } },
+        { expect: { integrator: { message: { text: 'Goodbye' } }, within: 1000 } },
+        { agent: { text: 'never sent' } },
+      ],
+    };
+    const result = await replayConversation({ conversation });
+    expect(result.ok).toBe(false);
+    expect(result.steps.map((s) => s.status)).toEqual(['passed', 'passed', 'failed', 'skipped']);
+    expect(result.steps[2]!.details).toEqual([
+      'expected integrator {"message":{"text":"Goodbye"}} within 1000 ms',
+      'closest of 1 received:',
+      '  message.text: expected "Goodbye", got "Hello"',
+    ]);
+  });
+
+  it('fails a delivery expectation with the verdict that came', async () => {
+    const result = await replayConversation({
+      conversation: {
+        version: 1,
+        name: 'expects delivery but the integrator fails',
+        setup: { integrator: { faults: { failFirst: 3 } } },
+        steps: [
+          { customer: { text: 'Hi', sender: { id: 'c' } } },
+          { agent: { text: 'x' }, delivery: { result: 'delivered' } },
+        ],
+      },
+    });
+    expect(result.steps[1]!.details).toEqual(['result: expected "delivered", got "failed"']);
+  });
+});
+
+describe('JSON Schema of the format', () => {
+  it('is current in schemas/conversation.schema.json', () => {
+    const committed = JSON.parse(
+      readFileSync('schemas/conversation.schema.json', 'utf8'),
+    ) as Record<string, unknown>;
+    const fresh = z.toJSONSchema(conversationSchema, { io: 'input', unrepresentable: 'any' });
+    expect({ ...committed, $id: undefined }).toEqual({ ...fresh, $id: undefined });
+  });
+});

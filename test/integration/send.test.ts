@@ -1,0 +1,239 @@
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import type { CliContext } from '../../src/cli/context.js';
+import { SvcError } from '../../src/errors.js';
+import { createJournal } from '../../src/journal/index.js';
+import {
+  buildTextMessage,
+  getChannelStatus,
+  sendCustomerMessage,
+} from '../../src/roles/integrator/index.js';
+import { startFakePlatform, type FakePlatform } from '../helpers/fake-platform.js';
+
+let platform: FakePlatform | undefined;
+afterEach(async () => {
+  await platform?.close();
+  platform = undefined;
+});
+
+const refusedUrl = 'http://127.0.0.1:1/r4nd0m/ch-1';
+const hello = buildTextMessage({
+  sender: { id: 'c-1', name: 'Ann' },
+  text: 'Hello',
+  messageId: 'm-1',
+});
+
+async function rejectionOf(work: Promise<unknown>): Promise<SvcError> {
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof SvcError)) throw new Error(`expected an SvcError, got ${String(error)}`);
+  return error;
+}
+
+describe('sendCustomerMessage (spec 4.1)', () => {
+  it('delivers a valid message: 200, body, latency', async () => {
+    platform = await startFakePlatform();
+    const journal = createJournal();
+    const result = await sendCustomerMessage({
+      channelUrl: platform.channelUrl,
+      payload: hello,
+      journal,
+    });
+    expect(result).toMatchObject({ kind: 'channel.customer.text', status: 200, forced: false });
+    expect(result.problem).toBeUndefined();
+    expect(result.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(platform.received).toEqual([hello]);
+    expect(journal.entries()[0]).toMatchObject({ direction: 'out', response: { status: 200 } });
+  });
+
+  it('classifies 404 as "no channel has that public id" (contract, exit 1)', async () => {
+    platform = await startFakePlatform();
+    const result = await sendCustomerMessage({
+      channelUrl: `${platform.url}/r4nd0m/nope`,
+      payload: hello,
+    });
+    expect(result.status).toBe(404);
+    expect(result.problem).toMatchObject({ code: 'SVC_E_UNKNOWN_CHANNEL', category: 'contract' });
+  });
+
+  it('refuses an invalid payload before sending, unless forced', async () => {
+    platform = await startFakePlatform();
+    const bad = buildTextMessage({ sender: { id: '' }, text: 'x' });
+    const error = await rejectionOf(
+      sendCustomerMessage({ channelUrl: platform.channelUrl, payload: bad }),
+    );
+    expect(error).toMatchObject({ code: 'SVC_E_INVALID_PAYLOAD', category: 'input' });
+    expect(platform.received).toEqual([]);
+    const forced = await sendCustomerMessage({
+      channelUrl: platform.channelUrl,
+      payload: bad,
+      force: true,
+    });
+    expect(forced).toMatchObject({ forced: true, status: 200, verdict: { ok: false } });
+  });
+
+  it('classifies a refused connection as network (exit 3)', async () => {
+    const error = await rejectionOf(
+      sendCustomerMessage({ channelUrl: refusedUrl, payload: hello }),
+    );
+    expect(error).toMatchObject({ code: 'SVC_E_UNREACHABLE', category: 'network' });
+  });
+});
+
+describe('getChannelStatus (spec 3, 4.1)', () => {
+  it.each([
+    ['1', 'online'],
+    ['0', 'offline'],
+  ])('body %s -> %s', async (body, availability) => {
+    platform = await startFakePlatform({ statusBody: body });
+    expect(await getChannelStatus({ channelUrl: platform.channelUrl })).toMatchObject({
+      availability,
+    });
+  });
+
+  it('any other body is a contract violation', async () => {
+    platform = await startFakePlatform({ statusBody: 'online' });
+    const error = await rejectionOf(getChannelStatus({ channelUrl: platform.channelUrl }));
+    expect(error).toMatchObject({ code: 'SVC_E_STATUS_BODY', category: 'contract' });
+  });
+
+  it('404 and refused', async () => {
+    platform = await startFakePlatform();
+    expect(
+      await rejectionOf(getChannelStatus({ channelUrl: `${platform.url}/r/x` })),
+    ).toMatchObject({
+      code: 'SVC_E_UNKNOWN_CHANNEL',
+    });
+    expect(await rejectionOf(getChannelStatus({ channelUrl: refusedUrl }))).toMatchObject({
+      category: 'network',
+    });
+  });
+});
+
+/** Runs the CLI in-process with captured streams (no colour: not a TTY). */
+async function cli(argv: string[], env: Record<string, string> = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const ctx: CliContext = {
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    env: { NO_COLOR: '1', ...env },
+    cwd: process.cwd(),
+    signal: new AbortController().signal,
+    exitCode: 0,
+  };
+  const code = await runCli(argv, ctx);
+  return { code, stdout: out.replace(/\d+ms/g, 'Nms'), stderr: err };
+}
+
+describe('send-text command', () => {
+  it('prints status, kind, latency and body on one line (exit 0)', async () => {
+    platform = await startFakePlatform();
+    const r = await cli(['send-text', 'Hello', '--sender-id', 'c-1'], {
+      SVC_CHANNEL_URL: platform.channelUrl,
+    });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toMatchInlineSnapshot(`
+      "200  channel.customer.text        Nms
+      "
+    `);
+  });
+
+  it('404: says no channel has that public id (exit 1)', async () => {
+    platform = await startFakePlatform();
+    const r = await cli([
+      'send-text',
+      'Hello',
+      '--sender-id',
+      'c-1',
+      '--channel-url',
+      `${platform.url}/r/x`,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('no channel has that public id (HTTP 404, spec 4.1)');
+  });
+
+  it('invalid payload: lists the issues (exit 2)', async () => {
+    const r = await cli(['send-text', 'Hello', '--sender-id', '', '--channel-url', refusedUrl]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatchInlineSnapshot(`
+      "error [SVC_E_INVALID_PAYLOAD] Could not send: the payload breaks the contract (1 error(s)).
+        ✗ sender.id: must be a non-empty string (an empty id means the message is not sent) (spec 2.1)
+        Fix the fields listed, or pass --force to send it anyway and watch how the platform handles it.
+      "
+    `);
+  });
+
+  it('refused: exit 3, NDJSON error with --json', async () => {
+    const r = await cli([
+      '--json',
+      'send-text',
+      'Hello',
+      '--sender-id',
+      'c',
+      '--channel-url',
+      refusedUrl,
+    ]);
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      type: 'error',
+      code: 'SVC_E_UNREACHABLE',
+      category: 'network',
+    });
+  });
+
+  it('send-media, send-location and typing build their payloads', async () => {
+    platform = await startFakePlatform();
+    const env = { SVC_CHANNEL_URL: platform.channelUrl, SVC_SENDER_ID: 'c-9' };
+    const media = [
+      'send-media',
+      'photo',
+      '--file',
+      'https://cdn.test/a.png',
+      '--file-name',
+      'a.png',
+      '--file-size',
+      '12',
+      '--width',
+      '64',
+    ];
+    expect((await cli(media, env)).code).toBe(0);
+    expect(
+      (await cli(['send-location', '--latitude', '55.75', '--longitude=-37.6'], env)).code,
+    ).toBe(0);
+    expect((await cli(['typing', 'start'], env)).code).toBe(0);
+    expect(platform.received).toEqual([
+      {
+        sender: { id: 'c-9' },
+        message: {
+          type: 'photo',
+          file: 'https://cdn.test/a.png',
+          file_name: 'a.png',
+          file_size: 12,
+          width: 64,
+        },
+      },
+      { sender: { id: 'c-9' }, message: { type: 'location', latitude: 55.75, longitude: -37.6 } },
+      { sender: { id: 'c-9' }, message: { type: 'typein' } },
+    ]);
+  });
+
+  it('status prints online / offline', async () => {
+    platform = await startFakePlatform({ statusBody: '0' });
+    const r = await cli(['--json', 'status', '--channel-url', platform.channelUrl]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      type: 'status',
+      availability: 'offline',
+      status: 200,
+    });
+  });
+});

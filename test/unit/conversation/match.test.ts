@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import {
+  describeMismatches,
+  matchPartial,
+  readPath,
+  resolveRefs,
+} from '../../../src/conversation/match.js';
+
+describe('matchPartial', () => {
+  it.each([
+    ['subset of an object', { a: 1 }, { a: 1, b: 2 }, []],
+    ['nested', { m: { t: 'x' } }, { m: { t: 'x', id: 1 } }, []],
+    ['arrays element-wise', [{ p: 'a' }], [{ p: 'a', q: 1 }], []],
+    ['$any', { id: '$any' }, { id: 5 }, []],
+    ['$string', { id: '$string' }, { id: 'x' }, []],
+    ['$number', { n: '$number' }, { n: 1 }, []],
+    ['$absent', { gone: '$absent' }, {}, []],
+    ['$regex', { t: { $regex: '^he' } }, { t: 'hello' }, []],
+  ])('matches %s', (_name, expected, actual, mismatches) => {
+    expect(matchPartial(expected, actual)).toEqual(mismatches);
+  });
+
+  it.each([
+    ['a different value', { a: 1 }, { a: 2 }, 'a: expected 1, got 2'],
+    ['a missing key', { m: { t: 'x' } }, { m: {} }, 'm.t: expected "x", got nothing'],
+    ['an array of another length', { l: [1] }, { l: [1, 2] }, 'l: expected [1], got [1,2]'],
+    ['$any on nothing', { id: '$any' }, {}, 'id: expected "$any", got nothing'],
+    ['$absent on something', { x: '$absent' }, { x: 0 }, 'x: expected "$absent", got 0'],
+    [
+      'a regex that does not match',
+      { t: { $regex: '^x' } },
+      { t: 'y' },
+      't: expected {"$regex":"^x"}, got "y"',
+    ],
+    ['an object for a scalar', { a: { b: 1 } }, { a: 3 }, 'a: expected {"b":1}, got 3'],
+  ])('reports %s with its path', (_name, expected, actual, line) => {
+    expect(describeMismatches(matchPartial(expected, actual))).toEqual([line]);
+  });
+});
+
+describe('references', () => {
+  const scope = { hello: { chatId: 7, body: { items: [{ id: 'x' }] } } };
+  it('keeps the type of a whole reference and interpolates inside strings', () => {
+    expect(
+      resolveRefs({ chat_id: '${hello.chatId}', text: 'chat ${hello.chatId}!' }, scope),
+    ).toEqual({ chat_id: 7, text: 'chat 7!' });
+    expect(readPath(scope, 'hello.body.items[0].id')).toBe('x');
+    expect(resolveRefs('${nothing.here}', scope)).toBeUndefined();
+  });
+});

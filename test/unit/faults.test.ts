@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createFaultInjector,
+  describeFault,
+  messageKeyOf,
+  parseFault,
+  type Fault,
+} from '../../src/faults/index.js';
+
+describe('parseFault (--fault syntax)', () => {
+  it.each([
+    ['none', { kind: 'none' }],
+    ['status:503', { kind: 'status', status: 503 }],
+    ['reset', { kind: 'reset' }],
+    ['hang', { kind: 'hang' }],
+    ['bad-json', { kind: 'bad-json' }],
+    ['error:busy:try: later', { kind: 'error', code: 'busy', message: 'try: later' }],
+    ['slow-body', { kind: 'slow-body', durationMs: 5000 }],
+    ['slow-body:200', { kind: 'slow-body', durationMs: 200 }],
+  ])('%s', (text, fault) => {
+    expect(parseFault(text)).toEqual({ ok: true, fault });
+    // describeFault gives the flag syntax back (slow-body spells out its default)
+    if (text !== 'slow-body') expect(describeFault(fault as Fault)).toBe(text);
+  });
+
+  it.each(['status:42', 'status:', 'error:', 'slow-body:-1', 'explode'])('rejects %s', (text) => {
+    expect(parseFault(text).ok).toBe(false);
+  });
+});
+
+describe('createFaultInjector', () => {
+  it('failFirst counts attempts per message key', () => {
+    const inj = createFaultInjector({ failFirst: 2 });
+    const kinds = ['a', 'b', 'a', 'a', 'b', 'b'].map((k) => inj.decide(k).fault.kind);
+    expect(kinds).toEqual(['status', 'status', 'status', 'none', 'status', 'none']);
+  });
+
+  it('sequence goes by arrival order, then the other rules', () => {
+    const inj = createFaultInjector({ sequence: [{ kind: 'reset' }, { kind: 'hang' }] });
+    expect(['x', 'y', 'z'].map((k) => inj.decide(k).fault.kind)).toEqual(['reset', 'hang', 'none']);
+  });
+
+  it('a seeded rate is reproducible and roughly the rate', () => {
+    const run = (seed: number) => {
+      const inj = createFaultInjector({ fault: { kind: 'reset' }, rate: 0.3, seed });
+      return Array.from({ length: 200 }, (_, i) => inj.decide(String(i)).fault.kind);
+    };
+    expect(run(7)).toEqual(run(7));
+    expect(run(7)).not.toEqual(run(8));
+    const share = run(7).filter((k) => k === 'reset').length / 200;
+    expect(share).toBeGreaterThan(0.2);
+    expect(share).toBeLessThan(0.4);
+  });
+
+  it('messageKeyOf: message.id, else a body hash', () => {
+    expect(messageKeyOf({ message: { id: 'm-1' } }, 'raw')).toBe('id:m-1');
+    expect(messageKeyOf({ message: {} }, 'a')).toMatch(/^sha1:/);
+    expect(messageKeyOf({}, 'a')).not.toBe(messageKeyOf({}, 'b'));
+  });
+});
