@@ -106,8 +106,7 @@ export async function runPlatform(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );
 
-  const stopConsole =
-    flags.console && !globals.json ? startConsole(ctx, core, out) : () => undefined;
+  const stopConsole = flags.console ? startConsole(ctx, core, out) : () => undefined;
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
