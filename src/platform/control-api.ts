@@ -96,7 +96,7 @@ async function answer(core: PlatformCore, request: PlatformRequest): Promise<Pla
       });
     }
     case 'POST /journal/:id/resend':
-      return ok(await resendExchange(core, Number(parts[1])));
+      return controlOk(await resendExchange(core, Number(parts[1])));
     case 'GET /events':
       return {
         status: 200,

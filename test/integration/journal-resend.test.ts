@@ -33,10 +33,10 @@ describe('journal resend', () => {
     expect(resent.body).toMatchObject({ status: 200 });
   });
 
-  it('answers 400 SVC_E_NO_EXCHANGE for a seq not in the journal', async () => {
+  it('answers 404 SVC_E_NO_EXCHANGE for a seq not in the journal', async () => {
     const { url } = await startPlatform({ clock: createVirtualClock() });
     const resent = await post(`${url}/_sim/journal/99/resend`, {});
-    expect(resent).toMatchObject({ status: 400, body: { error: { code: 'SVC_E_NO_EXCHANGE' } } });
+    expect(resent).toMatchObject({ status: 404, body: { error: { code: 'SVC_E_NO_EXCHANGE' } } });
   });
 
   it('streams events unnamed with ?plain=1 so EventSource.onmessage sees every type', async () => {
