@@ -75,6 +75,7 @@ Examples:
           renderValidateEvent(out, event);
           if (event.type === 'summary') exitCode = event.exitCode;
         }
+        await out.flush(); // the Output buffers too: hand its lines to `stdout` first
         await stdout.flush();
         return exitCode;
       }),
