@@ -20,6 +20,7 @@ export function createConsoleService(): PlatformService {
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
       if (request.path === '/' || request.path === '/_sim/console')
         return redirect('/_sim/console/');
+      if (request.path === '/favicon.ico') return { status: 204, record: { iface: 'control' } };
       if (!request.path.startsWith('/_sim/console/')) return undefined;
       const file = request.path.slice('/_sim/console/'.length) || 'index.html';
       const asset = readAsset('console', file);
