@@ -3,6 +3,7 @@ import { SvcError } from '../errors.js';
 import { errorBody } from '../http/body.js';
 import { closeChat, findChat, sendAgentMessage, setAgentsOnline } from './agent.js';
 import type { PlatformCore } from './core.js';
+import { resendExchange } from './journal-resend.js';
 import type { PlatformEvent } from './events.js';
 import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
 import { answerControlError, controlOk, parseControlBody } from './control-kit.js';
@@ -115,14 +116,19 @@ async function answer(core: PlatformCore, request: PlatformRequest): Promise<Pla
           .slice(0, limit),
       });
     }
+    case 'POST /journal/:id/resend':
+      return controlOk(await resendExchange(core, Number(parts[1])));
     case 'GET /events':
       return {
         status: 200,
         headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
         stream(write, onClose) {
           write(': svc-cli events\n\n');
+          // ?plain=1: unnamed messages, so EventSource.onmessage sees every type, even new ones
+          const named = request.query.get('plain') === null;
           const off = core.on((event: PlatformEvent) => {
-            write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+            const name = named ? `event: ${event.type}\n` : '';
+            write(`${name}data: ${JSON.stringify(event)}\n\n`);
           });
           onClose(off);
         },

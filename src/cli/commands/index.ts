@@ -20,6 +20,7 @@ import { registerCompletion } from './completion.js';
 import { registerDoctor } from './doctor.js';
 import { registerConform } from './conform.js';
 import { registerRecord } from './record.js';
+import { registerWidget } from './widget.js';
 
 /**
  * Every command, registered in the order `--help` lists them. Command modules are thin and
@@ -41,6 +42,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerListen(program, ctx);
   registerHookFire(program, ctx);
   registerHookTarget(program, ctx);
+  registerWidget(program, ctx);
   registerChat(program, ctx);
   registerInit(program, ctx);
   registerConfig(program, ctx);

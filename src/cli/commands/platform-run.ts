@@ -65,6 +65,7 @@ export async function runPlatform(
     journal,
     agentsOnline: flags.agents !== 'offline',
     strict: !flags.lenient,
+    web: Boolean(flags.web),
     ...(hooks ? { hooks } : {}),
     channels: [
       {
@@ -101,6 +102,7 @@ export async function runPlatform(
       type: 'listening',
       url: server.url,
       controlUrl: `${server.url}/_sim`,
+      ...(flags.web ? { consoleUrl: `${server.url}/_sim/console/` } : {}),
       channels,
       ...(bot ? { bot: botUrls(server.url, bot, Boolean(globals.showSecrets)) } : {}),
     },
@@ -108,6 +110,7 @@ export async function runPlatform(
   );
   printBanner(out, server.url, channels, integratorUrl, Boolean(globals.showSecrets));
   if (bot) printBotBanner(out, server.url, bot, Boolean(globals.showSecrets));
+  if (flags.web) out.line(`  web console   ${out.chalk.cyan(`${server.url}/_sim/console/`)}`);
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );
