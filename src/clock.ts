@@ -124,10 +124,14 @@ const idleRound = (): Promise<void> => new Promise((resolve) => setTimeout(resol
  * @example const clock = createVirtualClock(); await clock.runUntil(() => delivered);
  */
 export function createVirtualClock(options: { settleRounds?: number } = {}): VirtualClock {
-  const settleRounds = options.settleRounds ?? 8;
+  const settleRounds = options.settleRounds ?? 12;
   let current = 0;
   let seq = 0;
   let inFlight = 0;
+  // Counts what can unblock tracked work (timers set or fired, work started or ended); a
+  // settle that found everything stalled needs no new wait while it is unchanged.
+  let activity = 0;
+  let stalledAt = -1;
   const wallStart = performance.now();
   const timers: PendingTimer[] = [];
 
@@ -151,13 +155,24 @@ export function createVirtualClock(options: { settleRounds?: number } = {}): Vir
     // Wait for tracked work (an HTTP attempt) to finish. Loopback IO that is ready arrives
     // within a few event-loop rounds; work that makes no progress for `settleRounds` rounds
     // waits on this clock (a peer that hangs until our timeout, a body that trickles).
-    while (inFlight > 0) {
+    while (inFlight > 0 && activity !== stalledAt) {
       let changed = false;
-      wake = () => {
-        changed = true;
-      };
-      for (let round = 0; round < settleRounds && !changed; round++) await idleRound();
-      if (!changed) break;
+      const woken = new Promise<void>((resolve) => {
+        wake = () => {
+          changed = true;
+          resolve();
+        };
+      });
+      // Wake as soon as tracked work ends; otherwise give IO a few rounds before jumping.
+      // Loopback IO between in-process peers is ready at the next poll phase, so most rounds
+      // are plain loop turns; the last ones wait a millisecond for anything slower.
+      for (let round = 0; round < settleRounds && !changed; round++) {
+        await Promise.race([woken, round < settleRounds - 2 ? tick() : idleRound()]);
+      }
+      if (!changed) {
+        stalledAt = activity;
+        break;
+      }
       for (let i = 0; i < 3; i++) await tick();
     }
     wake = undefined;
@@ -171,6 +186,7 @@ export function createVirtualClock(options: { settleRounds?: number } = {}): Vir
     setTimer(ms, fn) {
       const t: PendingTimer = { at: current + Math.max(0, ms), seq: seq++, fn, cancelled: false };
       timers.push(t);
+      activity++;
       return {
         cancel: () => {
           t.cancelled = true;
@@ -181,8 +197,10 @@ export function createVirtualClock(options: { settleRounds?: number } = {}): Vir
     sleep: (ms, signal) => sleepOn(clock, ms, signal),
     track(work) {
       inFlight++;
+      activity++;
       return work.finally(() => {
         inFlight--;
+        activity++;
         wake?.();
       });
     },
@@ -195,6 +213,7 @@ export function createVirtualClock(options: { settleRounds?: number } = {}): Vir
         if (!next || next.at > target) break;
         current = next.at;
         remove(next);
+        activity++;
         next.fn();
         await settle();
       }
@@ -209,6 +228,7 @@ export function createVirtualClock(options: { settleRounds?: number } = {}): Vir
         if (!next || next.at > limit) return done();
         current = next.at;
         remove(next);
+        activity++;
         next.fn();
       }
     },
