@@ -114,6 +114,13 @@ export async function runPlatform(
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );
+  if (flags.console) {
+    out.line(
+      out.chalk.dim(
+        'Type a line to answer the last active customer; /help for commands; Ctrl-C stops.',
+      ),
+    );
+  }
 
   const stopConsole = flags.console ? startConsole(ctx, core, out) : () => undefined;
   await new Promise<void>((resolve) => {
@@ -149,9 +156,6 @@ function printBanner(
     `  agent messages -> ${integratorUrl ? c.cyan(`${integratorUrl}/${channels[0]?.id ?? ''}`) : c.yellow('nowhere (set --integrator-url)')}`,
   );
   out.line(`  control API   ${c.cyan(`${url}/_sim/state`)}`);
-  out.line(
-    c.dim('Type a line to answer the last active customer; /help for commands; Ctrl-C stops.'),
-  );
 }
 
 /** Reads agent actions from stdin; returns a function that stops reading. */
