@@ -103,8 +103,8 @@ export function createJournal(options: JournalOptions = {}): Journal {
       };
       const stored = redact ? redactRecord(record, redact) : record;
       recent.push(stored);
-      // Trim in batches: amortised O(1) per record instead of shifting the array each time.
-      if (recent.length >= keep * 2) recent = recent.slice(-keep);
+      // Trim in batches (a quarter of `keep`): amortised O(1) per record, bounded memory.
+      if (recent.length >= keep * 1.25) recent = recent.slice(-keep);
       if (options.file && !closed) {
         if (isHar) {
           allForHar.push(stored);

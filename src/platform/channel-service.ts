@@ -4,6 +4,7 @@ import { errorBody } from '../http/body.js';
 import type { PlatformCore } from './core.js';
 import { secretEquals } from './ids.js';
 import type { Channel, Customer } from './model.js';
+import { appendChatLine } from './model.js';
 import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
 
 /** spec 2.1, 8: message.text longer than this many characters is cut, not refused. */
@@ -225,7 +226,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
     });
   } else {
     const text = typeof payload.message.text === 'string' ? payload.message.text : undefined;
-    chat.lines.push({
+    appendChatLine(chat, {
       timestamp: Math.floor(Date.now() / 1000),
       type: 'visitor',
       kind,

@@ -87,6 +87,8 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   // Every in-flight delivery listens on the platform's signal; hundreds may be in flight.
   setMaxListeners(0, controller.signal);
   const inFlight = new Set<Promise<unknown>>();
+  // customer key -> the id of their latest chat (O(1) lookups under load)
+  const openChatOf = new Map<string, number>();
 
   const core: PlatformCore = {
     clock,
@@ -148,10 +150,9 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
       };
     },
     openChat(customer) {
-      for (const chat of state.chats.values()) {
-        if (chat.customerKey === customer.key && chat.mode !== 'closed')
-          return { chat, opened: false };
-      }
+      const openId = openChatOf.get(customer.key);
+      const open = openId === undefined ? undefined : state.chats.get(openId);
+      if (open && open.mode !== 'closed') return { chat: open, opened: false };
       const chat: Chat = {
         id: state.nextChatId++,
         channelId: customer.channelId,
@@ -164,6 +165,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
         ext: {},
       };
       state.chats.set(chat.id, chat);
+      openChatOf.set(customer.key, chat.id);
       core.emit({
         type: 'chat-opened',
         chatId: chat.id,

@@ -1,6 +1,7 @@
 import type { PlatformCore } from './core.js';
 import { deliver, judgeChannelReply, type DeliveryResult } from './delivery.js';
 import type { Chat, ChatLine, Customer } from './model.js';
+import { appendChatLine } from './model.js';
 import type { DirectDeliveryService } from './types.js';
 
 /** Who speaks to the customer: an agent or the bot (spec 2.2 sender.name, sender.photo). */
@@ -57,7 +58,7 @@ export function deliverToCustomer(
       ...(sender.agentId === undefined ? {} : { agentId: sender.agentId }),
       ...(typeof message.text === 'string' ? { text: message.text } : {}),
     };
-    chat.lines.push(line);
+    appendChatLine(chat, line);
   }
   // spec 4.5: a widget visitor is reached through the page's event stream, not over HTTP
   const direct = channel ? core.service<DirectDeliveryService>(channel.kind) : undefined;

@@ -112,3 +112,13 @@ export const DEFAULT_AGENTS: Agent[] = [
   },
   { id: 2, name: 'Bob Agent', email: 'bob@example.com' },
 ];
+
+/** The chat log keeps this many lines (a long load test must not grow memory without bound). */
+export const MAX_CHAT_LINES = 1000;
+
+/** Appends a line to the chat log, dropping the oldest beyond MAX_CHAT_LINES. */
+export function appendChatLine(chat: Chat, line: ChatLine): void {
+  chat.lines.push(line);
+  if (chat.lines.length > MAX_CHAT_LINES * 1.25)
+    chat.lines.splice(0, chat.lines.length - MAX_CHAT_LINES);
+}

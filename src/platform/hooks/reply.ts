@@ -1,4 +1,5 @@
 import { validate } from '../../contract/index.js';
+import { appendChatLine } from '../model.js';
 import type { ChatAcceptedReply } from '../../contract/hooks.js';
 import type { PlatformCore } from '../core.js';
 import type { DeliveryResult } from '../delivery.js';
@@ -101,7 +102,7 @@ export function useHookReply(core: PlatformCore, input: HookReplyInput): void {
       if (info.phone !== undefined) customer.phone = info.phone;
       if (info.email !== undefined) customer.email = info.email;
     }
-    chat.lines.push({
+    appendChatLine(chat, {
       timestamp: Math.floor(Date.now() / 1000),
       type: 'visitor',
       kind: 'hook.contact_info',

@@ -4,6 +4,7 @@ import type { PlatformCore } from '../core.js';
 import { sendOfflineForm, updateVisitor, type VisitorUpdate } from '../hooks/actions.js';
 import { startCall } from '../hooks/calls.js';
 import type { Chat } from '../model.js';
+import { appendChatLine } from '../model.js';
 import type { WidgetUpdateEvent } from './events.js';
 import type { VisitorHub, WidgetVisitor } from './hub.js';
 
@@ -43,7 +44,7 @@ export function applyOutbound(
       const { chat: current } = core.openChat(customer);
       current.ext.widget = visitor.profile;
       current.lastActivityMs = core.clock.now();
-      current.lines.push({
+      appendChatLine(current, {
         timestamp: Math.floor(Date.now() / 1000),
         type: 'visitor',
         kind: 'channel.customer.text',
