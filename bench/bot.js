@@ -66,6 +66,10 @@ export async function run({ conversations = 200, rounds = 3 } = {}) {
     });
   // warm-up, not measured
   await Promise.all(Array.from({ length: 20 }, (_, i) => converse(`warm-${i}`, 'hi')));
+  // Unloaded latency first: one conversation at a time (context for the parallel figure).
+  latencies.length = 0;
+  for (let i = 0; i < 100; i++) await converse(`solo-${i}`, 'hello');
+  const solo = [...latencies].sort((a, b) => a - b);
   latencies.length = 0;
   const wall = performance.now();
   for (let r = 0; r < rounds; r++) {
@@ -82,6 +86,12 @@ export async function run({ conversations = 200, rounds = 3 } = {}) {
   const p99 = percentile(sorted, 99);
   const section = 'bot';
   return [
+    {
+      section,
+      metric: 'round trip p50 / p99, one conversation at a time (ms)',
+      value: `${percentile(solo, 50).toFixed(2)} / ${percentile(solo, 99).toFixed(2)}`,
+      target: '',
+    },
     {
       section,
       metric: `round trip p50, ${conversations} in parallel (ms)`,
