@@ -68,6 +68,23 @@ export function requestPathOf(target: string | undefined): {
   }
 }
 
+/** The status of a request node could not parse or that came too slowly. */
+function clientErrorAnswer(code: string | undefined): [number, string, string, string] {
+  switch (code ?? '') {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'Request Timeout', 'request_timeout', 'the request did not arrive in time'];
+    case 'HPE_HEADER_OVERFLOW':
+      return [
+        431,
+        'Request Header Fields Too Large',
+        'headers_too_large',
+        'the headers are too large',
+      ];
+    default:
+      return [400, 'Bad Request', 'invalid_request', 'malformed HTTP request'];
+  }
+}
+
 /** decodeURIComponent that keeps a malformed segment as it is instead of throwing. */
 export function decodeSegment(segment: string): string {
   try {
@@ -125,16 +142,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  // A malformed request line or headers: answer 400 instead of letting node drop silently.
-  server.on('clientError', (_error, socket: Socket) => {
-    if (socket.writable) {
-      socket.end(
-        'HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n' +
-          JSON.stringify({ error: { code: 'invalid_request', message: 'malformed HTTP request' } }),
-      );
-    } else {
+  // A malformed request line or headers, or a client too slow: answer with a JSON error
+  // instead of letting node drop the socket silently.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) {
       socket.destroy();
+      return;
     }
+    const [status, text, code, message] = clientErrorAnswer(error.code);
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n` +
+        JSON.stringify({ error: { code, message } }),
+    );
   });
 
   await new Promise<void>((resolve, reject) => {
