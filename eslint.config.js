@@ -77,6 +77,23 @@ export default tseslint.config(
     },
   },
   {
+    // The web console and the demo page are bundled for the browser (scripts/build-web.js).
+    files: ['src/web/console/**/*.ts', 'src/web/demo/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['zod', 'zod/*', 'node:*', '../../platform/*', '../../cli/*'],
+              message: 'Browser pages: no zod, no Node built-ins, no simulator code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*', 'eslint.config.js', 'vitest.config.ts'],
     rules: {
       'no-console': 'off',

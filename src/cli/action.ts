@@ -19,3 +19,18 @@ export function action<A extends unknown[]>(
     if (typeof code === 'number') ctx.exitCode = code;
   };
 }
+
+/**
+ * The flags given on the command line, globals included: commander's defaults and its own
+ * env fallbacks are left out, so the option schemas' defaults, the config file and SVC_* apply
+ * (precedence file < env < flag, src/cli/options.ts).
+ */
+export function givenFlags(cmd: Command): Record<string, unknown> {
+  const all = cmd.optsWithGlobals<Record<string, unknown>>();
+  return Object.fromEntries(
+    Object.entries(all).filter(([key]) => {
+      const source = cmd.getOptionValueSourceWithGlobals(key);
+      return source === 'cli' || source === 'implied';
+    }),
+  );
+}

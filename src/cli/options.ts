@@ -4,13 +4,12 @@
  * turns every problem into an input error (exit 2) that names the flag and its source.
  * Imported lazily by commands (it loads zod).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { SvcError } from '../errors.js';
 import { parseFault, type Fault } from '../faults/index.js';
 import { DEFAULT_BODY_LIMIT } from '../http/body.js';
 import { FILE_MEDIA_TYPES } from '../roles/integrator/kinds.js';
+import { CONFIG_FILE, loadConfig } from './config-file.js';
 
 /** Environment fallbacks, by option key. */
 export const ENV_VARS: Readonly<Record<string, string>> = {
@@ -22,9 +21,16 @@ export const ENV_VARS: Readonly<Record<string, string>> = {
   port: 'SVC_PORT',
   channel: 'SVC_CHANNEL',
   record: 'SVC_RECORD',
+  integratorUrl: 'SVC_INTEGRATOR_URL',
+  botProviderUrl: 'SVC_BOT_PROVIDER_URL',
+  hookUrl: 'SVC_HOOK_URL',
+  widgetUrl: 'SVC_WIDGET_URL',
+  agents: 'SVC_AGENTS',
+  channelId: 'SVC_CHANNEL_ID',
+  randomString: 'SVC_RANDOM_STRING',
 };
 
-export const CONFIG_FILE = 'svc.config.json';
+export { CONFIG_FILE, loadConfig };
 
 // ---- value schemas: strings from argv/env, numbers from the config file ----
 
@@ -123,6 +129,40 @@ export const listenSchema = globalSchema.extend({
   strict: flag().default(false),
 });
 
+/** `platform`: the simulator (defaults here, not in commander, so config and env apply). */
+export const platformSchema = globalSchema.extend({
+  host: text().default('127.0.0.1'),
+  port: int(0, 65_535).default(0),
+  integratorUrl: httpUrl()
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
+  chunked: flag().default(false),
+  agents: z.enum(['online', 'offline'], { error: 'must be online or offline' }).default('online'),
+  channelId: text().optional(),
+  channelName: text().optional(),
+  randomString: text().optional(),
+  lenient: flag().default(false),
+  record: text().optional(),
+  bodyLimit: int(1).default(DEFAULT_BODY_LIMIT),
+  console: flag().default(true),
+  showSecrets: flag().default(false),
+});
+
+/** `chat`: sends to the channel URL (or an embedded simulator), listens on host:port. */
+export const chatSchema = globalSchema.extend({
+  channelUrl: httpUrl().optional(),
+  senderId: text().default('customer-1'),
+  name: text().optional(),
+  phone: text().optional(),
+  email: text().optional(),
+  host: text().default('127.0.0.1'),
+  port: int(0, 65_535).default(0),
+  timeout: int(1).default(10_000),
+  showSecrets: flag().default(false),
+});
+
+export type PlatformOptions = z.output<typeof platformSchema>;
+export type ChatOptions = z.output<typeof chatSchema>;
 export type SendOptions = z.output<typeof sendSchema>;
 export type SendTextOptions = z.output<typeof sendTextSchema>;
 export type SendMediaOptions = z.output<typeof sendMediaSchema>;
@@ -134,57 +174,28 @@ export type ListenOptions = z.output<typeof listenSchema>;
 // ---- merging ----
 
 export interface OptionSources {
-  /** commander's `optsWithGlobals()` plus positional arguments, camelCase */
+  /** flags given on the command line (`givenFlags(cmd)`) plus positional arguments, camelCase */
   flags: Record<string, unknown>;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   /** names positional arguments in messages: `{ text: '<text>' }` */
   labels?: Record<string, string>;
+  /** the command's name: its `commands.<name>` section of the config file applies */
+  command?: string;
+}
+
+/** Where a resolved value came from (`svc-cli config` prints it). */
+export type OptionSource = 'file' | 'env' | 'flag' | 'default';
+
+export interface MergedOptions {
+  values: Record<string, unknown>;
+  source: Record<string, OptionSource>;
+  /** per key, how a message names it: `--port (from SVC_PORT)` */
+  origin: Record<string, string>;
+  file: string | undefined;
 }
 
 const kebab = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-
-/**
- * Reads the config file: `--config <file>` (must exist) or ./svc.config.json (when present).
- * @example loadConfig({ flags: {}, env: {}, cwd: '.' }) // { file: undefined, values: {} }
- */
-export function loadConfig(sources: Pick<OptionSources, 'flags' | 'cwd'>): {
-  file: string | undefined;
-  values: Record<string, unknown>;
-} {
-  const explicit = sources.flags.config;
-  const file =
-    typeof explicit === 'string'
-      ? isAbsolute(explicit)
-        ? explicit
-        : join(sources.cwd, explicit)
-      : join(sources.cwd, CONFIG_FILE);
-  if (typeof explicit !== 'string' && !existsSync(file)) return { file: undefined, values: {} };
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new SvcError(
-      'SVC_E_CONFIG',
-      'input',
-      `Could not read the config file ${file}: ${(error as Error).message}.`,
-      'It is JSON: {"version":1,"channelUrl":"https://...","senderId":"customer-1"}.',
-    );
-  }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-    throw new SvcError('SVC_E_CONFIG', 'input', `Could not use ${file}: it is not a JSON object.`);
-  }
-  const { $schema: _schema, version, ...values } = json as Record<string, unknown>;
-  // conventions.md 7: every on-disk format is versioned; an unknown version is an input error.
-  if (version !== 1) {
-    throw new SvcError(
-      'SVC_E_CONFIG_VERSION',
-      'input',
-      `Could not use ${file}: "version" is ${JSON.stringify(version)}; this svc-cli reads version 1.`,
-    );
-  }
-  return { file, values };
-}
 
 /**
  * Validates a command's options from config < env < flags; throws an input SvcError naming
@@ -195,27 +206,7 @@ export function resolveOptions<S extends z.ZodObject>(
   schema: S,
   sources: OptionSources,
 ): z.output<S> {
-  const config = loadConfig(sources);
-  const merged: Record<string, unknown> = {};
-  const origin: Record<string, string> = {};
-  for (const key of Object.keys(schema.shape)) {
-    const label = sources.labels?.[key] ?? `--${kebab(key)}`;
-    origin[key] = label;
-    if (config.values[key] !== undefined) {
-      merged[key] = config.values[key];
-      origin[key] = `${label} (from "${key}" in ${config.file ?? CONFIG_FILE})`;
-    }
-    const envName = ENV_VARS[key];
-    const envValue = envName === undefined ? undefined : sources.env[envName];
-    if (envName !== undefined && envValue !== undefined && envValue !== '') {
-      merged[key] = envValue;
-      origin[key] = `${label} (from ${envName})`;
-    }
-    if (sources.flags[key] !== undefined) {
-      merged[key] = sources.flags[key];
-      origin[key] = label;
-    }
-  }
+  const { values: merged, origin } = mergeOptionSources(Object.keys(schema.shape), sources);
   const parsed = schema.safeParse(merged);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {
@@ -233,7 +224,85 @@ export function resolveOptions<S extends z.ZodObject>(
   );
 }
 
+/**
+ * Merges config file < env < flags for `keys`, remembering each value's source.
+ * @example mergeOptionSources(['port'], { flags: {}, env: { SVC_PORT: '9000' }, cwd: '.' }).source.port // 'env'
+ */
+export function mergeOptionSources(keys: readonly string[], sources: OptionSources): MergedOptions {
+  const config = loadConfig(sources);
+  const merged: MergedOptions = { values: {}, source: {}, origin: {}, file: config.file };
+  for (const key of keys) {
+    const label = sources.labels?.[key] ?? `--${kebab(key)}`;
+    merged.origin[key] = label;
+    const fromFile = sources.command ? config.forCommand(sources.command) : config.values;
+    if (fromFile[key] !== undefined) {
+      merged.values[key] = fromFile[key];
+      merged.source[key] = 'file';
+      merged.origin[key] = `${label} (from "${key}" in ${config.file ?? CONFIG_FILE})`;
+    }
+    const envName = ENV_VARS[key];
+    const envValue = envName === undefined ? undefined : sources.env[envName];
+    if (envName !== undefined && envValue !== undefined && envValue !== '') {
+      merged.values[key] = envValue;
+      merged.source[key] = 'env';
+      merged.origin[key] = `${label} (from ${envName})`;
+    }
+    if (sources.flags[key] !== undefined) {
+      merged.values[key] = sources.flags[key];
+      merged.source[key] = 'flag';
+      merged.origin[key] = label;
+    }
+  }
+  return merged;
+}
+
 function envHint(key: string): string {
   const envName = ENV_VARS[key];
   return envName === undefined ? '' : ` (or set ${envName}, or "${key}" in ${CONFIG_FILE})`;
+}
+
+/** Each command's option schema, by command name (`svc-cli config <command>` reads it). */
+export const COMMAND_SCHEMAS: Readonly<Record<string, z.ZodObject>> = {
+  platform: platformSchema,
+  listen: listenSchema,
+  'send-text': sendTextSchema,
+  'send-media': sendMediaSchema,
+  'send-location': sendLocationSchema,
+  typing: typingSchema,
+  status: statusSchema,
+  chat: chatSchema,
+};
+
+/**
+ * For commands that parse their own flags (platform): puts the config file's and SVC_*
+ * values, as strings like argv's, under every key not given on the command line.
+ * @example applyConfigValues(flags, { given: givenFlags(cmd), env, cwd, command: 'platform' })
+ */
+export function applyConfigValues<F extends object>(
+  flags: F,
+  sources: {
+    given: Record<string, unknown>;
+    env: Readonly<Record<string, string | undefined>>;
+    cwd: string;
+    command?: string;
+    keys?: readonly string[];
+  },
+): F {
+  const keys =
+    sources.keys ??
+    Object.keys(sources.command ? (COMMAND_SCHEMAS[sources.command]?.shape ?? {}) : {});
+  const merged = mergeOptionSources(keys, {
+    flags: sources.given,
+    env: sources.env,
+    cwd: sources.cwd,
+    ...(sources.command ? { command: sources.command } : {}),
+  });
+  const out = { ...flags } as Record<string, unknown>;
+  for (const key of keys) {
+    const source = merged.source[key];
+    const value = merged.values[key];
+    if (source !== 'file' && source !== 'env') continue;
+    out[key] = typeof value === 'boolean' ? value : String(value);
+  }
+  return out as F;
 }

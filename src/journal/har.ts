@@ -1,5 +1,13 @@
 import type { ExchangeRecord } from './journal.js';
 
+function queryOf(url: string): Array<{ name: string; value: string }> {
+  try {
+    return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
+  } catch {
+    return [];
+  }
+}
+
 /** Minimal HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) from journal records. */
 export function toHar(records: readonly ExchangeRecord[]): unknown {
   return {
@@ -27,7 +35,7 @@ export function toHar(records: readonly ExchangeRecord[]): unknown {
             httpVersion: 'HTTP/1.1',
             cookies: [],
             headers: reqHeaders,
-            queryString: [],
+            queryString: queryOf(url),
             ...(reqBody === ''
               ? {}
               : { postData: { mimeType: 'application/json', text: reqBody } }),
@@ -42,7 +50,7 @@ export function toHar(records: readonly ExchangeRecord[]): unknown {
             headers: resHeaders,
             content: {
               size: Buffer.byteLength(resBody),
-              mimeType: 'application/json',
+              mimeType: r.response?.headers?.['content-type'] ?? 'application/json',
               text: resBody,
             },
             redirectURL: '',
@@ -60,8 +68,15 @@ export function toHar(records: readonly ExchangeRecord[]): unknown {
           ]
             .filter(Boolean)
             .join(' '),
+          // everything the journal knew, so `record to-fixture` reads a HAR like the NDJSON
           _svc: {
             seq: r.seq,
+            iface: r.iface,
+            direction: r.direction,
+            ...(r.kind === undefined ? {} : { kind: r.kind }),
+            ...(r.attempt === undefined ? {} : { attempt: r.attempt }),
+            ...(r.fault === undefined ? {} : { fault: r.fault }),
+            ...(r.notes === undefined ? {} : { notes: r.notes }),
             protocolMs: r.protocolMs,
             durationMs: r.durationMs,
             verdict: r.verdict,

@@ -3,8 +3,10 @@ import { SvcError } from '../errors.js';
 import { errorBody } from '../http/body.js';
 import { closeChat, findChat, sendAgentMessage, setAgentsOnline } from './agent.js';
 import type { PlatformCore } from './core.js';
+import { resendExchange } from './journal-resend.js';
 import type { PlatformEvent } from './events.js';
 import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
+import { answerControlError, controlOk, parseControlBody } from './control-kit.js';
 
 const target = {
   chatId: z.number().int().positive().optional(),
@@ -21,6 +23,11 @@ const messageBody = z.object({
 });
 const typingBody = z.object({ ...target, typing: z.boolean() });
 const agentsBody = z.object({ online: z.boolean() });
+const integratorUrlBody = z.object({
+  channelId: z.string().min(1).optional(),
+  /** null: no integrator URL (agent messages are not delivered) */
+  url: z.url({ protocol: /^https?$/ }).nullable(),
+});
 
 /**
  * The simulator's control API under /_sim/ (README "Control API"): drives the agent side
@@ -31,38 +38,9 @@ export function createControlApi(core: PlatformCore): PlatformService {
     name: 'control',
     route(request) {
       if (!request.path.startsWith('/_sim/') && request.path !== '/_sim') return undefined;
-      return answer(core, request).catch((error: unknown) => {
-        if (error instanceof SvcError) {
-          return {
-            status: error.category === 'input' ? 400 : 500,
-            body: errorBody(error.code, error.message),
-            record: { iface: 'control' },
-          };
-        }
-        throw error;
-      });
+      return answer(core, request).catch(answerControlError);
     },
   };
-}
-
-const ok = (body: unknown, status = 200): PlatformResponse => ({
-  status,
-  body,
-  record: { iface: 'control' },
-});
-
-function parse<T>(schema: z.ZodType<T>, request: PlatformRequest): T {
-  const body = request.body;
-  if (!body?.ok)
-    throw new SvcError('SVC_E_CONTROL_BODY', 'input', body?.message ?? 'a JSON body is required');
-  const parsed = schema.safeParse(body.json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues
-      .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
-      .join('; ');
-    throw new SvcError('SVC_E_CONTROL_BODY', 'input', issues);
-  }
-  return parsed.data;
 }
 
 async function answer(core: PlatformCore, request: PlatformRequest): Promise<PlatformResponse> {
@@ -70,16 +48,18 @@ async function answer(core: PlatformCore, request: PlatformRequest): Promise<Pla
   const route = `${request.method} /${parts.map((p) => (/^\d+$/.test(p) ? ':id' : p)).join('/')}`;
   switch (route) {
     case 'GET /state':
-      return ok(describeState(core));
+      return controlOk(describeState(core));
     case 'GET /chats':
-      return ok({ chats: [...core.state.chats.values()].map((c) => describeChat(core, c.id)) });
+      return controlOk({
+        chats: [...core.state.chats.values()].map((c) => describeChat(core, c.id)),
+      });
     case 'GET /chats/:id':
-      return ok(describeChat(core, Number(parts[1])));
+      return controlOk(describeChat(core, Number(parts[1])));
     case 'POST /chats/:id/close':
       closeChat(core, { chatId: Number(parts[1]) });
-      return ok(describeChat(core, Number(parts[1])));
+      return controlOk(describeChat(core, Number(parts[1])));
     case 'POST /agent/message': {
-      const body = parse(messageBody, request);
+      const body = parseControlBody(messageBody, request);
       const message =
         body.message ?? (body.text !== undefined ? { type: 'text', text: body.text } : undefined);
       if (!message) throw new SvcError('SVC_E_CONTROL_BODY', 'input', 'give "text" or "message"');
@@ -91,28 +71,44 @@ async function answer(core: PlatformCore, request: PlatformRequest): Promise<Pla
       if (body.wait === false) {
         findChat(core, pick(body));
         sending.catch(() => undefined);
-        return ok({ accepted: true }, 202);
+        return controlOk({ accepted: true }, 202);
       }
       const result = await sending;
-      return ok(result);
+      return controlOk(result);
     }
     case 'POST /agent/typing': {
-      const body = parse(typingBody, request);
+      const body = parseControlBody(typingBody, request);
       const result = await sendAgentMessage(core, {
         ...pick(body),
         message: { type: body.typing ? 'typein' : 'typeout' },
       });
-      return ok(result);
+      return controlOk(result);
     }
     case 'POST /agents': {
-      const body = parse(agentsBody, request);
+      const body = parseControlBody(agentsBody, request);
       setAgentsOnline(core, body.online);
-      return ok({ online: core.state.agentsOnline });
+      return controlOk({ online: core.state.agentsOnline });
+    }
+    case 'POST /channels/integrator-url': {
+      // where the channel delivers agent messages (spec 1.3 setup screen; `conform platform`)
+      const body = parseControlBody(integratorUrlBody, request);
+      const channel = body.channelId
+        ? core.state.channels.get(body.channelId)
+        : [...core.state.channels.values()][0];
+      if (!channel)
+        throw new SvcError(
+          'SVC_E_NO_CHANNEL',
+          'input',
+          `Could not find channel ${body.channelId}.`,
+        );
+      if (body.url === null) delete channel.integratorUrl;
+      else channel.integratorUrl = body.url.replace(/\/+$/, '');
+      return controlOk(core.channelInfo(channel));
     }
     case 'GET /journal': {
       const since = Number(request.query.get('since') ?? 0);
       const limit = Math.min(Number(request.query.get('limit') ?? 1000), 10_000);
-      return ok({
+      return controlOk({
         count: core.journal.count,
         entries: core.journal
           .entries()
@@ -120,14 +116,19 @@ async function answer(core: PlatformCore, request: PlatformRequest): Promise<Pla
           .slice(0, limit),
       });
     }
+    case 'POST /journal/:id/resend':
+      return controlOk(await resendExchange(core, Number(parts[1])));
     case 'GET /events':
       return {
         status: 200,
         headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
         stream(write, onClose) {
           write(': svc-cli events\n\n');
+          // ?plain=1: unnamed messages, so EventSource.onmessage sees every type, even new ones
+          const named = request.query.get('plain') === null;
           const off = core.on((event: PlatformEvent) => {
-            write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+            const name = named ? `event: ${event.type}\n` : '';
+            write(`${name}data: ${JSON.stringify(event)}\n\n`);
           });
           onClose(off);
         },

@@ -1,6 +1,7 @@
 import type { PlatformCore } from './core.js';
 import { deliver, judgeChannelReply, type DeliveryResult } from './delivery.js';
 import type { Chat, ChatLine, Customer } from './model.js';
+import type { DirectDeliveryService } from './types.js';
 
 /** Who speaks to the customer: an agent or the bot (spec 2.2 sender.name, sender.photo). */
 export interface CustomerSender {
@@ -57,6 +58,26 @@ export function deliverToCustomer(
       ...(typeof message.text === 'string' ? { text: message.text } : {}),
     };
     chat.lines.push(line);
+  }
+  // spec 4.5: a widget visitor is reached through the page's event stream, not over HTTP
+  const direct = channel ? core.service<DirectDeliveryService>(channel.kind) : undefined;
+  if (direct?.deliverToCustomer) {
+    const pushed = direct.deliverToCustomer({
+      chatId: chat.id,
+      customerKey: customer.key,
+      messageId,
+      kind,
+      senderName: sender.name,
+      message,
+    });
+    return Promise.resolve({
+      deliveryId: messageId,
+      chatId: chat.id,
+      payload,
+      attempts: 1,
+      elapsedMs: 0,
+      ...pushed,
+    });
   }
   if (!channel?.integratorUrl) {
     const agentNotice = 'no integrator URL is configured for this channel';

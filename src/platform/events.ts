@@ -4,6 +4,7 @@ import type { BotPlatformEvent } from './bot-events.js';
 
 export type { BotPlatformEvent } from './bot-events.js';
 import type { HookPlatformEvent } from './hooks/events.js';
+import type { WidgetPlatformEvent } from './widget/events.js';
 
 /**
  * Everything the simulator reports, as one discriminated union on `type`. The CLI renders
@@ -81,7 +82,8 @@ export type PlatformEvent =
     }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; protocolMs: number }
   | BotPlatformEvent
-  | HookPlatformEvent;
+  | HookPlatformEvent
+  | WidgetPlatformEvent;
 
 export interface ChannelInfo {
   id: string;
@@ -137,3 +139,4 @@ export interface DeliveryDoneEvent {
 export type PlatformEventType = PlatformEvent['type'];
 
 export type { HookPlatformEvent } from './hooks/events.js';
+export type { WidgetPlatformEvent } from './widget/events.js';

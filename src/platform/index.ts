@@ -6,10 +6,14 @@ import type { RunningServer } from '../http/server.js';
 import { createBotService } from './bot-service.js';
 import { createHookService, type HookServiceOptions } from './hook-service.js';
 import { createHookControl } from './hooks/control.js';
+import { createWidgetService } from './widget/service.js';
+import { createConsoleService } from '../web/console-service.js';
 
 export interface PlatformOptions extends PlatformCoreOptions {
   /** send event hooks here (spec 4.4, 6.2); no hooks when absent */
   hooks?: HookServiceOptions;
+  /** serve the agent web console at /_sim/console/ (`platform --web`); needs the built pages */
+  web?: boolean;
 }
 
 export interface Platform {
@@ -24,17 +28,31 @@ export interface Platform {
 }
 
 /**
- * The platform simulator: one core with the channel service and the control API.
- * @example const platform = createPlatform({ channels: [{ integratorUrl }] }); await platform.listen({ port: 0 });
+ * Registers every interface's service on a core: the socket path (`createPlatform`) and the
+ * socket-less one (`svc-cli/msw`) serve the SAME services through `core.handle()`.
+ * @example const core = createPlatformCore(); registerPlatformServices(core); await core.handle(request);
  */
-export function createPlatform(options: PlatformOptions = {}): Platform {
-  const core = createPlatformCore(options);
+export function registerPlatformServices(
+  core: PlatformCore,
+  options: Pick<PlatformOptions, 'bot' | 'hooks' | 'web'> = {},
+): void {
   core.use(createHookControl(core)); // before the control API: its /_sim/ default is a 404
+  core.use(createWidgetService(core)); // /_sim/widget/: the page script's channel (spec 4.5)
+  if (options.web) core.use(createConsoleService());
   core.use(createControlApi(core));
   // before the channel: its /webhooks/<provider_id> would look like a channel URL
   if (options.bot) core.use(createBotService(core, options.bot));
   if (options.hooks) core.use(createHookService(core, options.hooks));
   core.use(createChannelService(core));
+}
+
+/**
+ * The platform simulator: one core with the channel service and the control API.
+ * @example const platform = createPlatform({ channels: [{ integratorUrl }] }); await platform.listen({ port: 0 });
+ */
+export function createPlatform(options: PlatformOptions = {}): Platform {
+  const core = createPlatformCore(options);
+  registerPlatformServices(core, options);
   let server: RunningServer | undefined;
   return {
     core,
@@ -100,3 +118,11 @@ export {
   type HookServiceOptions,
 } from './hook-service.js';
 export * from './hooks/index.js';
+export { createWidgetService } from './widget/service.js';
+export { resendExchange, type ResendResult } from './journal-resend.js';
+export type {
+  WidgetPlatformEvent,
+  WidgetPushEvent,
+  WidgetUpdateEvent,
+  WidgetVisitorEvent,
+} from './widget/events.js';

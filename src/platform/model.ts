@@ -46,6 +46,8 @@ export interface Customer {
   description?: string;
   /** the widget's setUserToken value, carried into hooks (spec 4.5, 6.2) */
   userToken?: string;
+  /** the widget's setCustomData fields, in array order, for the agent panel (spec 4.5) */
+  customData?: Array<{ content?: string; title?: string; link?: string; key?: string }>;
 }
 
 export type ChatMode = 'bot' | 'queue' | 'agent' | 'closed';

@@ -39,3 +39,26 @@ export interface PlatformService {
   /** Called once when the platform stops (abort timers, finish deliveries). */
   close?(): Promise<void> | void;
 }
+
+/** What a direct channel delivers: the spec 2.2 agent message as built for the integrator. */
+export interface DirectDeliveryInput {
+  chatId: number;
+  /** the customer's key in the state (`<channel id>/<sender id>`) */
+  customerKey: string;
+  messageId: string;
+  kind: string;
+  senderName: string;
+  message: { type: string } & Record<string, unknown>;
+}
+
+/**
+ * A service for a channel whose customers are not reached over HTTP (the widget: the page
+ * listens to the simulator). Named after the channel kind; agent messages to its customers go
+ * through `deliverToCustomer` instead of the integrator URL.
+ */
+export interface DirectDeliveryService extends PlatformService {
+  deliverToCustomer(input: DirectDeliveryInput): {
+    result: 'delivered' | 'failed';
+    agentNotice?: string;
+  };
+}

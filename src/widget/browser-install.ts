@@ -2,7 +2,8 @@
  * How the browser bundle installs itself: options from `window.svc_widget_options` (an
  * object set before the script tag), overridden by the loading tag's data attributes
  * (`data-online`, `data-callback`, `data-call-balance`, `data-safe-url`,
- * `data-page-origin`, `data-visitor-id`); the driver is exposed as `window.svc_widget`.
+ * `data-page-origin`, `data-visitor-id`, `data-platform-url`: talk to a running simulator over
+ * HTTP); the driver is exposed as `window.svc_widget`.
  */
 import { installWidget, type Widget } from './install.js';
 import type { CallbackSetting, WidgetOptions } from './types.js';
@@ -22,6 +23,7 @@ export function readDataOptions(dataset: Record<string, string | undefined>): Wi
   if (dataset.safeUrl !== undefined) options.safeUrl = dataset.safeUrl !== 'false';
   if (dataset.pageOrigin !== undefined) options.pageOrigin = dataset.pageOrigin;
   if (dataset.visitorId !== undefined) options.visitorId = dataset.visitorId;
+  if (dataset.platformUrl !== undefined) options.platformUrl = dataset.platformUrl;
   return options;
 }
 

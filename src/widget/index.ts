@@ -19,6 +19,13 @@ export {
   type WidgetTransport,
   type WidgetTransportReply,
 } from './transport.js';
+export {
+  createHttpTransport,
+  type EventSourceFactory,
+  type EventSourceLike,
+  type HttpTransport,
+  type HttpTransportOptions,
+} from './http-transport.js';
 export { REASONS, OFFLINE_ERRORS } from './checks.js';
 export { checkLink, neutraliseTags } from './custom-data.js';
 export {

@@ -5,9 +5,11 @@
 import { createSvcApi } from './api.js';
 import {
   createMemoryTransport,
+  createVisitorId,
   type WidgetInboundEvent,
   type WidgetTransport,
 } from './transport.js';
+import { createHttpTransport } from './http-transport.js';
 import { applyInbound, fireCallback, type ChatMessage, type WidgetSession } from './session.js';
 import { createWidgetDriver, type WidgetDriver } from './driver.js';
 import type {
@@ -51,11 +53,6 @@ function readOrigin(win: Record<string, unknown>): string {
   return typeof location?.origin === 'string' ? location.origin : '';
 }
 
-function generateVisitorId(): string {
-  const uuid = globalThis.crypto?.randomUUID?.();
-  return `visitor-${uuid ?? Math.random().toString(36).slice(2)}`;
-}
-
 const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
@@ -67,11 +64,17 @@ const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0
  */
 export function installWidget(win: object, options: WidgetOptions = {}): Widget {
   const host = win as Record<string, unknown>;
-  const transport = options.transport ?? createMemoryTransport();
+  const visitorId = options.visitorId ?? options.transport?.visitorId ?? createVisitorId();
+  // spec 4.5 against the simulator: the HTTP transport when a platform URL is given
+  const transport =
+    options.transport ??
+    (options.platformUrl
+      ? createHttpTransport(options.platformUrl, { visitorId })
+      : createMemoryTransport());
   const session: WidgetSession = {
     win: host,
     transport,
-    visitorId: options.visitorId ?? generateVisitorId(),
+    visitorId,
     now: options.now ?? Date.now,
     linkPolicy: {
       safeUrl: options.safeUrl ?? false,

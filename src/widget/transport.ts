@@ -52,10 +52,18 @@ export type WidgetTransportReply =
   { ok: true; visitorNumber?: number } | { ok: false; error: string };
 
 export interface WidgetTransport {
+  /** The visitor this transport speaks for, when it is bound to one (installWidget uses it). */
+  readonly visitorId?: string;
   /** Delivers one event; rejects only when the platform cannot be reached. */
   send(event: WidgetOutboundEvent): Promise<WidgetTransportReply>;
   /** Listens to platform-side events; returns the unsubscribe function. */
   subscribe(listener: (event: WidgetInboundEvent) => void): () => void;
+}
+
+/** A fresh visitor id: random, hard to guess. */
+export function createVisitorId(): string {
+  const uuid = globalThis.crypto?.randomUUID?.();
+  return `visitor-${uuid ?? Math.random().toString(36).slice(2)}`;
 }
 
 export interface MemoryTransport extends WidgetTransport {

@@ -116,8 +116,10 @@ export interface WidgetOptions {
   safeUrl?: boolean;
   /** Origin of the page, for the safe-URL rule (default `window.location.origin`). */
   pageOrigin?: string;
-  /** The platform side (default: a fresh in-memory transport). */
+  /** The platform side (default: a fresh in-memory transport, or HTTP with `platformUrl`). */
   transport?: WidgetTransport;
+  /** A running simulator (`svc-cli platform`): events go over HTTP to its widget channel. */
+  platformUrl?: string;
   /** Id of this visitor in transport events (default: generated). */
   visitorId?: string;
   /** Milliseconds for records (default Date.now). */

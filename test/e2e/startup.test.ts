@@ -17,17 +17,21 @@ async function recordImports(args: string[]): Promise<string[]> {
 }
 
 describe('start-up loads no schema code (conventions.md 13)', () => {
-  it.each([['--help'], ['--version'], ['validate', '--help'], ['schema', '--help']])(
-    'svc-cli %s',
-    async (...args) => {
-      const urls = await recordImports(args);
-      expect(urls.some((u) => u.includes('/dist/cli/main.js'))).toBe(true);
-      const heavy = urls.filter((u) =>
-        /\/node_modules\/(zod|undici|msw|tinyglobby)\/|\/dist\/contract\//.test(u),
-      );
-      expect(heavy).toEqual([]);
-    },
-  );
+  it.each([
+    ['--help'],
+    ['--version'],
+    ['validate', '--help'],
+    ['schema', '--help'],
+    ['chat', '--help'],
+    ['completion', 'bash'],
+  ])('svc-cli %s', async (...args) => {
+    const urls = await recordImports(args);
+    expect(urls.some((u) => u.includes('/dist/cli/main.js'))).toBe(true);
+    const heavy = urls.filter((u) =>
+      /\/node_modules\/(zod|undici|msw|tinyglobby)\/|\/dist\/contract\//.test(u),
+    );
+    expect(heavy).toEqual([]);
+  });
 
   it('the recorder does see zod when a command needs it', async () => {
     const urls = await recordImports(['schema', '--list']);

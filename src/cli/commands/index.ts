@@ -13,6 +13,14 @@ import { registerStatus } from './status.js';
 import { registerListen } from './listen.js';
 import { registerHookFire } from './hook-fire.js';
 import { registerHookTarget } from './hook-target.js';
+import { registerInit } from './init.js';
+import { registerConfig } from './config.js';
+import { registerChat } from './chat.js';
+import { registerCompletion } from './completion.js';
+import { registerDoctor } from './doctor.js';
+import { registerConform } from './conform.js';
+import { registerRecord } from './record.js';
+import { registerWidget } from './widget.js';
 
 /**
  * Every command, registered in the order `--help` lists them. Command modules are thin and
@@ -20,6 +28,8 @@ import { registerHookTarget } from './hook-target.js';
  */
 export function registerCommands(program: Command, ctx: CliContext): void {
   registerReplay(program, ctx);
+  registerConform(program, ctx);
+  registerRecord(program, ctx);
   registerPlatform(program, ctx);
   registerBotSim(program, ctx);
   registerValidate(program, ctx);
@@ -32,4 +42,10 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerListen(program, ctx);
   registerHookFire(program, ctx);
   registerHookTarget(program, ctx);
+  registerWidget(program, ctx);
+  registerChat(program, ctx);
+  registerInit(program, ctx);
+  registerConfig(program, ctx);
+  registerDoctor(program, ctx);
+  registerCompletion(program, ctx);
 }

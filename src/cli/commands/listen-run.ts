@@ -42,7 +42,12 @@ function openJournal(ctx: CliContext, record: string | undefined, showSecrets: b
  * @example await runListen(ctx, { port: '0', failFirst: '2' });
  */
 export async function runListen(ctx: CliContext, flags: Record<string, unknown>): Promise<void> {
-  const options = resolveOptions(listenSchema, { flags, env: ctx.env, cwd: ctx.cwd });
+  const options = resolveOptions(listenSchema, {
+    flags,
+    env: ctx.env,
+    cwd: ctx.cwd,
+    command: 'listen',
+  });
   const out = createOutput(ctx, { json: options.json });
   const plan = await buildPlan(ctx, options);
   if (isNonLoopbackHost(options.host)) {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, globalFlags } from '../action.js';
+import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 
 /** `listen`: the integrator's agent-message endpoint with fault injection (spec 4.2). */
@@ -43,7 +43,7 @@ Examples:
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
         const { runListen } = await import('./listen-run.js');
-        await runListen(ctx, globalFlags(cmd) as Record<string, unknown>);
+        await runListen(ctx, givenFlags(cmd));
       }),
     );
 }

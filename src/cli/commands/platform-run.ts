@@ -14,6 +14,7 @@ import {
 import { isNonLoopbackHost } from '../../http/server.js';
 import { createOutput, type Output } from '../render/output.js';
 import { formatPlatformEvent } from '../render/platform-events.js';
+import { createDeliveryProgress } from '../render/progress.js';
 import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
 import { runHookConsoleAction } from '../console/hook-console.js';
 import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
@@ -65,6 +66,7 @@ export async function runPlatform(
     journal,
     agentsOnline: flags.agents !== 'offline',
     strict: !flags.lenient,
+    web: Boolean(flags.web),
     ...(hooks ? { hooks } : {}),
     channels: [
       {
@@ -81,7 +83,15 @@ export async function runPlatform(
   if (flags.host && isNonLoopbackHost(flags.host)) {
     out.note(`warning: binding ${flags.host} exposes the simulator beyond this machine`);
   }
-  const off = core.on((event) => out.event(event, formatPlatformEvent));
+  const progress = await createDeliveryProgress(ctx, {
+    json: Boolean(globals.json),
+    intervalMs: () => core.channelPolicy.intervalMs,
+    now: () => clock.now(),
+  });
+  const off = core.on((event) => {
+    progress.around(() => out.event(event, formatPlatformEvent));
+    progress.onEvent(event);
+  });
   const server = await platform.listen({
     port,
     bodyLimit,
@@ -93,6 +103,7 @@ export async function runPlatform(
       type: 'listening',
       url: server.url,
       controlUrl: `${server.url}/_sim`,
+      ...(flags.web ? { consoleUrl: `${server.url}/_sim/console/` } : {}),
       channels,
       ...(bot ? { bot: botUrls(server.url, bot, Boolean(globals.showSecrets)) } : {}),
     },
@@ -100,18 +111,19 @@ export async function runPlatform(
   );
   printBanner(out, server.url, channels, integratorUrl, Boolean(globals.showSecrets));
   if (bot) printBotBanner(out, server.url, bot, Boolean(globals.showSecrets));
+  if (flags.web) out.line(`  web console   ${out.chalk.cyan(`${server.url}/_sim/console/`)}`);
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );
 
-  const stopConsole =
-    flags.console && !globals.json ? startConsole(ctx, core, out) : () => undefined;
+  const stopConsole = flags.console ? startConsole(ctx, core, out) : () => undefined;
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   stopConsole();
   off();
+  progress.stop();
   await platform.close(1000); // in-flight deliveries get 1 s, then are recorded interrupted
   out.note(
     `stopped; ${journal.count} exchanges${flags.record ? ` recorded in ${flags.record}` : ''}`,

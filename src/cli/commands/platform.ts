@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { action, globalFlags } from '../action.js';
+import { action, givenFlags, globalFlags } from '../action.js';
 
 interface PlatformFlags {
   port: string;
@@ -27,6 +27,7 @@ interface PlatformFlags {
   botClientSecret?: string;
   botRateLimit?: string;
   botName?: string;
+  web?: boolean;
 }
 
 export function registerPlatform(program: Command, ctx: CliContext): void {
@@ -110,6 +111,10 @@ export function registerPlatform(program: Command, ctx: CliContext): void {
       'requests per token before 429, e.g. 20/1s (default 100/1s)',
     )
     .option('--bot-name <name>', 'the sender name customers see on bot messages (default "Bot")')
+    .option(
+      '--web',
+      'serve the agent web console at <url>/_sim/console/: live chats, replies, delivery timelines, journal',
+    )
     .addHelpText(
       'after',
       `
@@ -138,12 +143,22 @@ Examples:
   $ svc-cli platform --port 8800 --channel-id shop --random-string dev-only-secret-1234
   $ svc-cli --json --time-scale 0.01 platform --port 0 --integrator-url http://127.0.0.1:9000
   $ svc-cli platform --integrator-url http://127.0.0.1:9000 --bot-provider-url http://127.0.0.1:9100 --bot-token dev-bot-token
-  $ svc-cli platform --hook-url http://127.0.0.1:9100/hooks --hook-timeout 5000`,
+  $ svc-cli platform --hook-url http://127.0.0.1:9100/hooks --hook-timeout 5000
+  $ svc-cli platform --web --port 8800   # then open http://127.0.0.1:8800/_sim/console/`,
     )
     .action(
       action(ctx, async (flags: PlatformFlags, cmd: Command) => {
-        const { runPlatform } = await import('./platform-run.js');
-        return runPlatform(ctx, flags, globalFlags(cmd));
+        const [{ runPlatform }, { applyConfigValues }] = await Promise.all([
+          import('./platform-run.js'),
+          import('../options.js'),
+        ]);
+        // config file < SVC_* env < flags, like every command (src/cli/options.ts)
+        const sources = { given: givenFlags(cmd), env: ctx.env, cwd: ctx.cwd };
+        return runPlatform(
+          ctx,
+          applyConfigValues(flags, { ...sources, command: 'platform' }),
+          applyConfigValues(globalFlags(cmd), { ...sources, keys: ['timeScale'] }),
+        );
       }),
     );
 }

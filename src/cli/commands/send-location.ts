@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, globalFlags } from '../action.js';
+import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addSendFlags, SEND_HELP_AFTER } from './send-flags.js';
 
@@ -21,7 +21,7 @@ Example:
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
         const { runSend } = await import('./send-run.js');
-        return runSend(ctx, 'location', globalFlags(cmd) as Record<string, unknown>);
+        return runSend(ctx, 'location', givenFlags(cmd));
       }),
     );
 }

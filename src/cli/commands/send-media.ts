@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, globalFlags } from '../action.js';
+import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addSendFlags, SEND_HELP_AFTER } from './send-flags.js';
 
@@ -28,7 +28,7 @@ Example:
     .action(
       action(ctx, async (type: string, _opts: unknown, cmd: Command) => {
         const { runSend } = await import('./send-run.js');
-        return runSend(ctx, 'media', { ...globalFlags(cmd), type }, { type: '<type>' });
+        return runSend(ctx, 'media', { ...givenFlags(cmd), type }, { type: '<type>' });
       }),
     );
 }

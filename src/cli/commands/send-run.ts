@@ -21,7 +21,7 @@ import {
 } from '../options.js';
 import { formatSent, type SentEvent } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
-import { withSpinner } from '../render/spinner.js';
+import { withSpinner } from '../render/progress.js';
 
 export type SendVariant = 'text' | 'media' | 'location' | 'typing';
 
@@ -99,12 +99,19 @@ export async function runSend(
   flags: Record<string, unknown>,
   labels: Record<string, string> = {},
 ): Promise<number> {
-  const [options, payload] = buildPayload(variant, { flags, env: ctx.env, cwd: ctx.cwd, labels });
+  const command = variant === 'typing' ? 'typing' : `send-${variant}`;
+  const [options, payload] = buildPayload(variant, {
+    flags,
+    env: ctx.env,
+    cwd: ctx.cwd,
+    labels,
+    command,
+  });
   const out = createOutput(ctx, { json: options.json });
   const result = await withSpinner(
     ctx,
     { json: options.json },
-    `sending to ${new URL(options.channelUrl).host}`,
+    `sending to ${new URL(options.channelUrl).host}, waiting for the reply`,
     sendCustomerMessage({
       channelUrl: options.channelUrl,
       payload,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, globalFlags } from '../action.js';
+import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addSendFlags, SEND_HELP_AFTER } from './send-flags.js';
 
@@ -20,7 +20,7 @@ Example:
     .action(
       action(ctx, async (text: string, _opts: unknown, cmd: Command) => {
         const { runSend } = await import('./send-run.js');
-        return runSend(ctx, 'text', { ...globalFlags(cmd), text }, { text: '<text>' });
+        return runSend(ctx, 'text', { ...givenFlags(cmd), text }, { text: '<text>' });
       }),
     );
 }

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { action, globalFlags } from '../action.js';
+import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 
 /** `status`: GET <channel URL>/status, body 0 or 1 (spec 3, 4.1). */
@@ -13,7 +13,11 @@ export function registerStatus(program: Command, ctx: CliContext): void {
       'after',
       `
 Exit codes: 0 online or offline, 1 404 (no channel has that public id) or a body other
-than 0/1, 2 invalid flags, 3 platform unreachable or timed out.`,
+than 0/1, 2 invalid flags, 3 platform unreachable or timed out.
+
+Examples:
+  $ svc-cli status --channel-url https://svc.example/r4nd0m/ch-1
+  $ SVC_CHANNEL_URL=https://svc.example/r4nd0m/ch-1 svc-cli --json status`,
     )
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
@@ -26,10 +30,11 @@ than 0/1, 2 invalid flags, 3 platform unreachable or timed out.`,
         const [{ createOutput }, { formatStatus }, { withSpinner }] = await Promise.all([
           import('../render/output.js'),
           import('../render/exchange.js'),
-          import('../render/spinner.js'),
+          import('../render/progress.js'),
         ]);
         const options = resolveOptions(statusSchema, {
-          flags: globalFlags(cmd) as Record<string, unknown>,
+          flags: givenFlags(cmd),
+          command: 'status',
           env: ctx.env,
           cwd: ctx.cwd,
         });

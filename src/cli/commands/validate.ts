@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { SvcError } from '../../errors.js';
 import { action, globalFlags } from '../action.js';
-import { createBufferedWriter } from '../render/buffered.js';
 import { createOutput } from '../render/output.js';
 
 interface ValidateFlags {
@@ -54,11 +53,8 @@ Examples:
             'Pass files, folders or globs, or pipe payloads: cat body.json | svc-cli validate -',
           );
         }
-        const stdout = createBufferedWriter(ctx.stdout);
-        const out = createOutput(
-          { ...ctx, stdout: stdout as unknown as CliContext['stdout'] },
-          { json },
-        );
+        // Output buffers stdout: one write per event-loop turn, not one per payload.
+        const out = createOutput(ctx, { json });
         // Lazy: --help must not load zod (conventions.md 13).
         const { validateInputs } = await import('../../contract/run-validate.js');
         const { renderValidateEvent } = await import('../render/validate.js');
@@ -75,7 +71,7 @@ Examples:
           renderValidateEvent(out, event);
           if (event.type === 'summary') exitCode = event.exitCode;
         }
-        await stdout.flush();
+        await out.flush();
         return exitCode;
       }),
     );

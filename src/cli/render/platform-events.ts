@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { PlatformEvent } from '../../platform/events.js';
 import { formatBotEvent } from './bot-events.js';
 import { formatHookPlatformEvent } from './hook-platform-events.js';
+import { formatWidgetPlatformEvent } from './widget-platform-events.js';
 
 const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`.padStart(9);
 const quote = (text: string, max = 60): string => {
@@ -84,6 +85,10 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
     case 'hook-reply':
     case 'crm-data':
       return formatHookPlatformEvent(event, c);
+    case 'widget-update':
+    case 'widget-push':
+    case 'widget-visitor':
+      return formatWidgetPlatformEvent(event, c);
     default: {
       const never: never = event;
       return JSON.stringify(never);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { SvcError } from '../../errors.js';
-import { errorBody } from '../../http/body.js';
 import type { PlatformCore } from '../core.js';
-import type { PlatformRequest, PlatformResponse, PlatformService } from '../types.js';
+import type { PlatformResponse, PlatformService } from '../types.js';
+import { answerControlError, controlOk, parseControlBody } from '../control-kit.js';
 import { assignChat, rateChat, sendOfflineForm, updateVisitor } from './actions.js';
 import { startCall } from './calls.js';
 import { compact } from './builders.js';
@@ -62,26 +62,30 @@ export function createHookControl(core: PlatformCore): PlatformService {
         switch (route) {
           case 'chats/:id/assign': {
             const { chat, assignTo } = assignChat(core, { chatId });
-            return ok({ chatId: chat.id, assignTo });
+            return controlOk({ chatId: chat.id, assignTo });
           }
           case 'chats/:id/rate': {
-            const chat = rateChat(core, { chatId }, compact(parse(rateBody, request)));
-            return ok({ chatId: chat.id, hooks: chat.ext.hooks });
+            const chat = rateChat(core, { chatId }, compact(parseControlBody(rateBody, request)));
+            return controlOk({ chatId: chat.id, hooks: chat.ext.hooks });
           }
           case 'visitor/update': {
-            const body = compact(parse(visitorBody, request));
+            const body = compact(parseControlBody(visitorBody, request));
             const { chatId: id, customerId, channelId, ...update } = body;
             const found = updateVisitor(
               core,
               compact({ chatId: id, customerId, channelId }),
               update,
             );
-            return ok({ chatId: found.chat.id, fields: found.fields });
+            return controlOk({ chatId: found.chat.id, fields: found.fields });
           }
           case 'visitor/offline-message':
-            return ok(sendOfflineForm(core, compact(parse(offlineBody, request))));
+            return controlOk(
+              sendOfflineForm(core, compact(parseControlBody(offlineBody, request))),
+            );
           case 'calls': {
-            const { outcome, reason, talkMs, ...rest } = compact(parse(callBody, request));
+            const { outcome, reason, talkMs, ...rest } = compact(
+              parseControlBody(callBody, request),
+            );
             if (outcome === 'error' && reason === undefined) {
               throw new SvcError('SVC_E_CONTROL_BODY', 'input', 'outcome "error" needs a "reason"');
             }
@@ -92,7 +96,7 @@ export function createHookControl(core: PlatformCore): PlatformService {
                   ? { kind: 'error', reason: reason ?? '' }
                   : { kind: 'end', ...(talkMs === undefined ? {} : { talkMs }) },
             });
-            return ok({ callId }, 202);
+            return controlOk({ callId }, 202);
           }
           default:
             return undefined;
@@ -101,35 +105,8 @@ export function createHookControl(core: PlatformCore): PlatformService {
       try {
         return run();
       } catch (error) {
-        if (error instanceof SvcError && error.category === 'input') {
-          return {
-            status: error.code === 'SVC_E_AGENTS_ONLINE' ? 409 : 400,
-            body: errorBody(error.code, error.message),
-            record: { iface: 'control' },
-          };
-        }
-        throw error;
+        return answerControlError(error);
       }
     },
   };
-}
-
-const ok = (body: unknown, status = 200): PlatformResponse => ({
-  status,
-  body,
-  record: { iface: 'control' },
-});
-
-function parse<T>(schema: z.ZodType<T>, request: PlatformRequest): T {
-  const body = request.body;
-  if (!body?.ok)
-    throw new SvcError('SVC_E_CONTROL_BODY', 'input', body?.message ?? 'a JSON body is required');
-  const parsed = schema.safeParse(body.json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues
-      .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
-      .join('; ');
-    throw new SvcError('SVC_E_CONTROL_BODY', 'input', issues);
-  }
-  return parsed.data;
 }

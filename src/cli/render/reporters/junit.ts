@@ -14,8 +14,12 @@ const escapeXml = (text: string): string =>
  * JUnit XML: one testcase per conversation, its steps in system-out (CI systems show them).
  * @example writeFileSync('report.xml', toJunit('svc-cli replay', results));
  */
-export function toJunit(suiteName: string, results: readonly ConversationResult[]): string {
+export function toJunit(
+  suiteName: string,
+  results: readonly (ConversationResult & { skipped?: string })[],
+): string {
   const failures = results.filter((r) => !r.ok).length;
+  const skippedCount = results.filter((r) => r.skipped !== undefined).length;
   const time = (results.reduce((sum, r) => sum + r.wallMs, 0) / 1000).toFixed(3);
   const cases = results.map((r) => {
     const steps = r.steps
@@ -27,14 +31,16 @@ export function toJunit(suiteName: string, results: readonly ConversationResult[
     const failed = r.steps.find((s) => s.status === 'failed');
     const failure = failed
       ? `\n      <failure message="${escapeXml(`${failed.name}: ${failed.details[0] ?? 'failed'}`)}" type="ConversationStepFailed">${escapeXml(failed.details.join('\n'))}</failure>`
-      : '';
+      : r.skipped !== undefined
+        ? `\n      <skipped message="${escapeXml(r.skipped)}"/>`
+        : '';
     return `    <testcase name="${escapeXml(r.name)}" classname="${escapeXml(r.file ?? 'conversation')}" time="${(r.wallMs / 1000).toFixed(3)}">${failure}
       <system-out>${escapeXml(steps)}</system-out>
     </testcase>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="${escapeXml(suiteName)}" tests="${results.length}" failures="${failures}" time="${time}">
-  <testsuite name="${escapeXml(suiteName)}" tests="${results.length}" failures="${failures}" errors="0" skipped="0" time="${time}">
+  <testsuite name="${escapeXml(suiteName)}" tests="${results.length}" failures="${failures}" errors="0" skipped="${skippedCount}" time="${time}">
 ${cases.join('\n')}
   </testsuite>
 </testsuites>

@@ -4,18 +4,28 @@ import type { ConversationResult, StepResult } from '../../../conversation/runne
 const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`;
 
 /** One line per step (a check or a cross), the diff under a failed step. */
-export function formatStep(step: StepResult, c: ChalkInstance): string {
+export function formatStep(
+  step: StepResult,
+  c: ChalkInstance,
+  options: { skipReasons?: boolean } = {},
+): string {
   const mark =
     step.status === 'passed' ? c.green('✓') : step.status === 'failed' ? c.red('✗') : c.dim('-');
   const name = step.status === 'skipped' ? c.dim(step.name) : step.name;
   const head = `    ${mark} ${name} ${c.dim(`[${secs(step.protocolMs)}]`)}`;
+  // conform's skips say why (no control API ...); replay's all say "an earlier step failed"
+  if (step.status === 'skipped' && options.skipReasons && step.details[0] !== undefined)
+    return `${head}\n        ${c.dim(step.details[0])}`;
   if (step.status !== 'failed') return head;
   return [head, ...step.details.map((d) => `        ${c.red(d)}`)].join('\n');
 }
 
 /** The conversation's heading line, after its steps ran. */
-export function formatConversation(result: ConversationResult, c: ChalkInstance): string {
-  const mark = result.ok ? c.green('✓') : c.red('✗');
+export function formatConversation(
+  result: ConversationResult & { skipped?: string },
+  c: ChalkInstance,
+): string {
+  const mark = result.skipped !== undefined ? c.dim('-') : result.ok ? c.green('✓') : c.red('✗');
   return `${mark} ${c.bold(result.name)} ${c.dim(`${result.file ?? ''}  ${result.steps.length} steps, protocol ${secs(result.protocolMs)}, wall ${Math.round(result.wallMs)} ms`)}`;
 }
 

@@ -1,0 +1,70 @@
+/** What `chat` sends (payloads per console action) and how it sees agent messages. */
+import type { Journal } from '../../journal/index.js';
+import {
+  buildLocationMessage,
+  buildMediaMessage,
+  buildTextMessage,
+  buildTypingMessage,
+  type CustomerPayload,
+  type SenderFields,
+} from '../../roles/integrator/index.js';
+import type { ChatAction } from '../console/chat-console.js';
+
+/** A journal that also hands every received agent message (its JSON body) to `onMessage`. */
+export function captureAgentMessages(
+  journal: Journal,
+  onMessage: (body: unknown) => void,
+): Journal {
+  return {
+    record(input) {
+      const stored = journal.record(input);
+      try {
+        if (input.request.body !== undefined) onMessage(JSON.parse(input.request.body));
+      } catch {
+        // not JSON: the listener already reported it
+      }
+      return stored;
+    },
+    entries: () => journal.entries(),
+    get count() {
+      return journal.count;
+    },
+    flush: () => journal.flush(),
+    close: () => journal.close(),
+  };
+}
+
+export function buildPayload(
+  action: ChatAction,
+  sender: SenderFields,
+): CustomerPayload | undefined {
+  switch (action.kind) {
+    case 'text':
+      return buildTextMessage({ sender, text: action.text });
+    case 'typing':
+      return buildTypingMessage({ sender, state: action.on ? 'start' : 'stop' });
+    case 'media':
+      return buildMediaMessage({
+        sender,
+        type: action.type,
+        media: { file: action.file, fileName: action.fileName, fileSize: action.fileSize },
+      });
+    case 'location':
+      return buildLocationMessage({
+        sender,
+        latitude: action.latitude,
+        longitude: action.longitude,
+      });
+    case 'sender':
+    case 'agent':
+    case 'help':
+    case 'quit':
+    case 'none':
+    case 'error':
+      return undefined;
+    default: {
+      const never: never = action;
+      throw new Error(`unknown chat action ${JSON.stringify(never)}`);
+    }
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * The body of `chat` (imported lazily): an embedded agent-message endpoint (createListener),
+ * the embedded simulator when no channel URL is given, and a readline loop that sends.
+ */
+import { clearLine, createInterface, cursorTo } from 'node:readline';
+import { createClock, type Clock } from '../../clock.js';
+import { SvcError } from '../../errors.js';
+import { createJournal } from '../../journal/index.js';
+import { createPlatform, sendAgentMessage, type Platform } from '../../platform/index.js';
+import {
+  createListener,
+  sendCustomerMessage,
+  type CustomerPayload,
+  type SenderFields,
+} from '../../roles/integrator/index.js';
+import { buildPayload, captureAgentMessages } from './chat-io.js';
+import { CHAT_HELP, parseChatLine, type ChatAction } from '../console/chat-console.js';
+import type { CliContext } from '../context.js';
+import { chatSchema, resolveOptions, type ChatOptions } from '../options.js';
+import {
+  formatChatAgent,
+  formatChatReady,
+  formatChatSent,
+  type ChatAgentEvent,
+  type ChatReadyEvent,
+} from '../render/chat.js';
+import { createOutput, type Output } from '../render/output.js';
+import { redactChannelUrl } from './config-run.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+interface Session {
+  out: Output;
+  options: ChatOptions;
+  clock: Clock;
+  channelUrl: string;
+  sender: SenderFields;
+  platform: Platform | undefined;
+  signal: AbortSignal;
+}
+
+async function send(session: Session, payload: CustomerPayload): Promise<void> {
+  try {
+    const r = await sendCustomerMessage({
+      channelUrl: session.channelUrl,
+      payload,
+      clock: session.clock,
+      timeoutMs: session.options.timeout,
+      signal: session.signal,
+    });
+    const notes = r.problem
+      ? [r.problem.message, r.body.slice(0, 200)]
+      : r.verdict.warnings.map((w) => `${w.path}: ${w.rule}`);
+    session.out.event(
+      {
+        type: 'chat-sent',
+        kind: r.kind,
+        status: r.status,
+        latencyMs: r.latencyMs,
+        ok: !r.problem,
+        notes,
+      },
+      formatChatSent,
+    );
+  } catch (error) {
+    const e = error instanceof SvcError ? error : undefined;
+    session.out.note(e ? `${e.message}${e.hint ? ` ${e.hint}` : ''}` : String(error));
+  }
+}
+
+/** Runs one parsed line; returns false when the session should end. */
+async function perform(session: Session, action: ChatAction): Promise<boolean> {
+  const { out } = session;
+  const payload = buildPayload(action, session.sender);
+  if (payload) {
+    await send(session, payload);
+    return true;
+  }
+  switch (action.kind) {
+    case 'sender':
+      session.sender[action.field] = action.value;
+      out.note(`${action.field} is now "${action.value}" (sent with the next message)`);
+      return true;
+    case 'agent':
+      if (!session.platform) {
+        out.note('/agent works with the embedded simulator only (no --channel-url)');
+        return true;
+      }
+      await sendAgentMessage(session.platform.core, {
+        customerId: session.sender.id,
+        message: { type: 'text', text: action.text },
+      }).catch((error: unknown) =>
+        out.note(error instanceof Error ? error.message : String(error)),
+      );
+      return true;
+    case 'help':
+      out.line(CHAT_HELP);
+      return true;
+    case 'error':
+      out.note(action.message);
+      return true;
+    case 'quit':
+      return false;
+    case 'none':
+    case 'text':
+    case 'typing':
+    case 'media':
+    case 'location':
+      return true; // sent above
+    default: {
+      const never: never = action;
+      throw new Error(`unknown chat action ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/**
+ * The interactive customer console; resolves to 0 (/quit, end of input) or 130 (Ctrl-C).
+ * @example await runChat(ctx, { channelUrl: 'https://svc.example/r4nd0m/ch-1' });
+ */
+export async function runChat(ctx: CliContext, given: Record<string, unknown>): Promise<number> {
+  const options = resolveOptions(chatSchema, {
+    flags: given,
+    env: ctx.env,
+    cwd: ctx.cwd,
+    command: 'chat',
+  });
+  const out = createOutput(ctx, { json: options.json });
+  const clock = createClock({ timeScale: options.timeScale });
+  const terminal = Boolean(ctx.stdin.isTTY && ctx.stdout.isTTY) && !options.json;
+  let rl: ReturnType<typeof createInterface> | undefined;
+  /** Prints above the prompt without tearing what the user is typing. */
+  const print = (emit: () => void): void => {
+    if (rl && terminal) {
+      clearLine(ctx.stdout, 0);
+      cursorTo(ctx.stdout, 0);
+    }
+    emit();
+    if (rl && terminal) rl.prompt(true);
+  };
+  const seen = new Set<string>();
+  const journal = captureAgentMessages(createJournal({ keep: 100 }), (body) => {
+    if (!isObject(body) || !isObject(body.message)) return;
+    const id = typeof body.message.id === 'string' ? body.message.id : undefined;
+    if (id !== undefined && seen.has(id)) return; // a redelivery (spec 8)
+    if (id !== undefined) seen.add(id);
+    const agent =
+      isObject(body.sender) && typeof body.sender.name === 'string' ? body.sender.name : 'agent';
+    const recipient = isObject(body.recipient) ? String(body.recipient.id) : '';
+    const event: ChatAgentEvent = { type: 'chat-agent', agent, recipient, message: body.message };
+    print(() => out.event(event, formatChatAgent));
+  });
+  const listener = await createListener({
+    host: options.host,
+    port: options.port,
+    clock,
+    journal,
+    onEvent: (e) => {
+      if (e.type === 'rejected-request')
+        print(() => out.note(`agent endpoint: ${e.method} ${e.path} -> ${e.status} ${e.message}`));
+      if (e.type === 'listener-error') print(() => out.note(`agent endpoint error: ${e.message}`));
+    },
+  });
+  let platform: Platform | undefined;
+  let ready: ChatReadyEvent;
+  if (options.channelUrl === undefined) {
+    platform = createPlatform({ clock, channels: [{ integratorUrl: listener.url }] });
+    const server = await platform.listen({ port: 0 });
+    const channel = [...platform.core.state.channels.values()][0];
+    const info = channel ? platform.core.channelInfo(channel) : undefined;
+    ready = {
+      type: 'chat-ready',
+      channelUrl: info?.url ?? '',
+      integratorUrl: `${listener.url}/${channel?.id ?? ''}`,
+      senderId: options.senderId,
+      simulator: { url: server.url, controlUrl: `${server.url}/_sim` },
+    };
+  } else {
+    ready = {
+      type: 'chat-ready',
+      channelUrl: options.showSecrets ? options.channelUrl : redactChannelUrl(options.channelUrl),
+      integratorUrl: listener.url,
+      senderId: options.senderId,
+    };
+  }
+  out.event(ready, formatChatReady);
+  const session: Session = {
+    out,
+    options,
+    clock,
+    channelUrl: ready.simulator ? ready.channelUrl : (options.channelUrl ?? ''),
+    sender: {
+      id: options.senderId,
+      ...(options.name === undefined ? {} : { name: options.name }),
+      ...(options.phone === undefined ? {} : { phone: options.phone }),
+      ...(options.email === undefined ? {} : { email: options.email }),
+    },
+    platform,
+    signal: ctx.signal,
+  };
+  const code = await readLines(ctx, session, terminal, (created) => (rl = created));
+  await listener.close(200);
+  await platform?.close();
+  journal.close();
+  return code;
+}
+
+/** The readline loop: lines run one after another; history is readline's (arrow keys). */
+function readLines(
+  ctx: CliContext,
+  session: Session,
+  terminal: boolean,
+  expose: (rl: ReturnType<typeof createInterface>) => void,
+): Promise<number> {
+  const rl = createInterface({
+    input: ctx.stdin,
+    output: ctx.stdout,
+    terminal,
+    historySize: 500,
+    prompt: 'you> ',
+  });
+  expose(rl);
+  return new Promise((resolve) => {
+    let chain = Promise.resolve();
+    /** set by /quit, Ctrl-C or a signal: queued lines are dropped */
+    let stopped: number | undefined;
+    const finish = (exitCode: number): void => void chain.then(() => resolve(exitCode));
+    const stop = (exitCode: number): void => {
+      if (stopped !== undefined) return;
+      stopped = exitCode;
+      rl.close();
+    };
+    rl.on('line', (line) => {
+      chain = chain.then(async () => {
+        if (stopped !== undefined) return;
+        const more = await perform(session, parseChatLine(line));
+        if (!more) stop(0);
+        else if (terminal) rl.prompt();
+      });
+    });
+    // end of input (Ctrl-D, a pipe that ends): the queued lines still run, then exit 0
+    rl.on('close', () => finish(stopped ?? 0));
+    rl.on('SIGINT', () => stop(130)); // Ctrl-C on a terminal (raw mode: no process signal)
+    if (ctx.signal.aborted) stop(130);
+    ctx.signal.addEventListener('abort', () => stop(130), { once: true });
+    if (terminal) rl.prompt();
+  });
+}

@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { action, givenFlags } from '../action.js';
+import type { CliContext } from '../context.js';
+
+/** `chat`: an interactive customer console; agent replies arrive through an embedded listen. */
+export function registerChat(program: Command, ctx: CliContext): void {
+  program
+    .command('chat')
+    .description(
+      'interactive customer console: type to send, see the agent’s replies (embedded simulator when no channel URL)',
+    )
+    .option(
+      '--channel-url <url>',
+      'the channel URL (env SVC_CHANNEL_URL); none: embedded simulator',
+    )
+    .option('--sender-id <id>', 'the customer id (env SVC_SENDER_ID, default customer-1)')
+    .option('--name <name>', 'customer name shown to the agent (/name changes it)')
+    .option('--phone <phone>', 'customer phone')
+    .option('--email <email>', 'customer e-mail')
+    .option('--port <n>', 'port of the embedded agent-message endpoint (default 0: any)')
+    .option('--host <host>', 'address it binds (default 127.0.0.1)')
+    .option('--timeout <ms>', 'wait at most this long for each reply (default 10000)')
+    .addHelpText(
+      'after',
+      `
+Lines are text messages; /help lists /typing, /photo, /media, /location, /name, /quit.
+Agent replies arrive at an embedded agent-message endpoint (like svc-cli listen): with a
+channel URL, give the platform that endpoint's URL as the integrator URL; without one, an
+embedded simulator starts and its integrator URL points at it already, and the agent side
+is its control API (printed) or /agent <text>.
+Exit codes: 0 after /quit or end of input, 130 on Ctrl-C, 2 invalid flags.
+
+Examples:
+  $ svc-cli chat
+  $ svc-cli chat --channel-url https://svc.example/r4nd0m/ch-1 --sender-id c-1 --port 9000
+  $ printf 'Hello\\n/agent Hi, how can I help?\\n' | svc-cli chat --json`,
+    )
+    .action(
+      action(ctx, async (_opts: unknown, cmd: Command) => {
+        const { runChat } = await import('./chat-run.js');
+        return runChat(ctx, givenFlags(cmd));
+      }),
+    );
+}

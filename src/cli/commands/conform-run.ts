@@ -1,0 +1,122 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CliContext, GlobalFlags } from '../context.js';
+import type { ConformFlags } from './conform.js';
+import { SvcError } from '../../errors.js';
+import { runConformSuite, type RunConformOptions } from '../../conversation/conform/index.js';
+import type { ConformCaseResult } from '../../conversation/conform/case.js';
+import { createOutput } from '../render/output.js';
+import { formatConversation, formatStep } from '../render/reporters/pretty.js';
+import { toJunit } from '../render/reporters/junit.js';
+import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+
+function requireFlag(suite: string, name: string, value: string | undefined): string {
+  if (value === undefined) {
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'input',
+      `Could not run conform ${suite}: ${name} is required.`,
+      `Example: svc-cli conform ${suite} ${name} http://127.0.0.1:9000`,
+    );
+  }
+  return parseUrlFlag(name, value);
+}
+
+/** Flags -> suite options; every problem is an input error (exit 2). */
+export function toConformOptions(suite: string, flags: ConformFlags): RunConformOptions {
+  switch (suite) {
+    case 'integrator':
+      return {
+        suite,
+        url: requireFlag(suite, '--url', flags.url),
+        ...(flags.channel ? { channel: flags.channel } : {}),
+      };
+    case 'hooks':
+      return {
+        suite,
+        url: requireFlag(suite, '--url', flags.url),
+        ...(flags.timeout === undefined
+          ? {}
+          : { timeoutMs: parseIntegerFlag('--timeout', flags.timeout, { min: 1 }) }),
+      };
+    case 'platform':
+      return {
+        suite,
+        channelUrl: requireFlag(suite, '--channel-url', flags.channelUrl),
+        ...(flags.integratorListenPort === undefined
+          ? {}
+          : {
+              integratorListenPort: parseIntegerFlag(
+                '--integrator-listen-port',
+                flags.integratorListenPort,
+                { min: 0, max: 65535 },
+              ),
+            }),
+        ...(flags.tolerance === undefined
+          ? {}
+          : { toleranceMs: parseIntegerFlag('--tolerance', flags.tolerance, { min: 0 }) }),
+      };
+    default:
+      throw new SvcError(
+        'SVC_E_FLAG',
+        'input',
+        `Could not run conform ${suite}: no such suite.`,
+        'Suites: integrator, hooks, platform.',
+      );
+  }
+}
+
+/** `svc-cli conform <suite>`: run the suite, report each case; exit 1 when any case fails. */
+export async function runConform(
+  ctx: CliContext,
+  suite: string,
+  flags: ConformFlags,
+  globals: GlobalFlags,
+): Promise<number> {
+  const reporter = globals.json ? 'json' : flags.reporter;
+  const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
+  const options = toConformOptions(suite, flags);
+  const timeScale = parseTimeScale(globals.timeScale);
+  const pretty = reporter === 'pretty';
+  const onCase = (result: ConformCaseResult): void => {
+    if (pretty) {
+      out.line(formatConversation(result, out.chalk));
+      for (const step of result.steps) out.line(formatStep(step, out.chalk, { skipReasons: true }));
+    } else if (reporter === 'json' && !flags.out) {
+      out.event({ type: 'case', ...result });
+    }
+  };
+  const report = await runConformSuite({ ...options, timeScale, onCase });
+  const { passed, failed, skipped, results } = report;
+  const counts = `${passed} passed, ${failed} failed, ${skipped} skipped`;
+  if (pretty) {
+    const c = out.chalk;
+    out.line(`\n${c.dim(`conform ${report.suite} against ${report.target}`)}`);
+    out.line(failed > 0 ? c.red(counts) : c.green(counts));
+  }
+  if (reporter === 'json' && !flags.out)
+    out.event({
+      type: 'summary',
+      suite: report.suite,
+      target: report.target,
+      passed,
+      failed,
+      skipped,
+      total: results.length,
+    });
+  const text =
+    reporter === 'junit'
+      ? toJunit(`svc-cli conform ${report.suite}`, results)
+      : reporter === 'json'
+        ? results.map((r) => JSON.stringify({ type: 'case', ...r })).join('\n') + '\n'
+        : undefined;
+  if (text !== undefined) {
+    if (flags.out) {
+      writeFileSync(resolve(ctx.cwd, flags.out), text);
+      out.note(`report written to ${flags.out}: ${counts}`);
+    } else if (reporter === 'junit') {
+      ctx.stdout.write(text);
+    }
+  }
+  return failed > 0 ? 1 : 0;
+}

@@ -1,0 +1,85 @@
+import type { Command } from 'commander';
+import { Argument, Option } from 'commander';
+import type { CliContext } from '../context.js';
+import { action, globalFlags } from '../action.js';
+
+export interface ConformFlags {
+  url?: string;
+  channel?: string;
+  channelUrl?: string;
+  integratorListenPort?: string;
+  tolerance?: string;
+  timeout?: string;
+  reporter: 'pretty' | 'json' | 'junit';
+  out?: string;
+}
+
+/** `conform <suite>`: the contract suites against someone else's implementation (issue #6). */
+export function registerConform(program: Command, ctx: CliContext): void {
+  program
+    .command('conform')
+    .description(
+      "run the contract suite against someone else's implementation: an integrator endpoint, a hook receiver or a platform",
+    )
+    .addArgument(
+      new Argument('<suite>', 'integrator | hooks | platform').choices([
+        'integrator',
+        'hooks',
+        'platform',
+      ]),
+    )
+    .option(
+      '--url <url>',
+      'integrator: the integrator_url (spec 4.2); hooks: the hook URL (spec 4.4)',
+    )
+    .option('--channel <id>', 'integrator: the channel public id in the path (default conform)')
+    .addOption(
+      new Option(
+        '--channel-url <url>',
+        'platform: {base_url}/<random_string>/<channel_public_id> (spec 4.1)',
+      ).env('SVC_CHANNEL_URL'),
+    )
+    .option(
+      '--integrator-listen-port <port>',
+      'platform: port of the embedded listen that watches redelivery (default 0: any)',
+    )
+    .option(
+      '--tolerance <ms>',
+      'platform: protocol ms an attempt may be early or late (default 1000)',
+    )
+    .option('--timeout <ms>', 'hooks: protocol ms a reply may take (default 10000, an assumption)')
+    .addOption(
+      new Option('--reporter <name>', 'pretty, json (NDJSON) or junit')
+        .choices(['pretty', 'json', 'junit'])
+        .default('pretty'),
+    )
+    .option('--out <file>', 'write the report to a file (junit, json) instead of stdout')
+    .addHelpText(
+      'after',
+      `
+Suites:
+  integrator  we play the platform: every agent message kind (text, typein/typeout, each
+              media type of spec 2.4) with Content-Length and chunked bodies, a redelivery of
+              one message.id; replies must be 200 {"result":"ok"} or {"error":{code,message}}
+              within 3 s (spec 2.2, 4.2, 8).
+  hooks       we play the platform: every hook event, offline_message and offline_messages;
+              replies checked per event (spec 6.2) within 10 s (an assumption: spec 8 is silent).
+  platform    we play the integrator: 404 for an unknown public id and a wrong random string,
+              status 0/1, text over 1000 characters cut, empty sender.id not delivered, media.
+              With the svc control API (/_sim/) also the redelivery schedule 0, 3, 6 s seen by
+              an embedded listen that fails twice; run both sides with the same --time-scale.
+
+Exit codes: 0 every case passed, 1 a case failed, 2 bad input, 3 the peer is unreachable.
+
+Examples:
+  $ svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages
+  $ svc-cli conform hooks --url http://127.0.0.1:9100/hooks --reporter junit --out hooks.xml
+  $ svc-cli --time-scale 0.05 conform platform --channel-url http://127.0.0.1:8800/s3cr3t/shop`,
+    )
+    .action(
+      action(ctx, async (suite: string, flags: ConformFlags, cmd: Command) => {
+        const { runConform } = await import('./conform-run.js');
+        return runConform(ctx, suite, flags, globalFlags(cmd));
+      }),
+    );
+}

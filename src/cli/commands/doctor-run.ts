@@ -1,0 +1,167 @@
+/** The body of `doctor` (imported lazily): each check is data; render prints ✓ / ✗ / !. */
+import { SvcError } from '../../errors.js';
+import { getChannelStatus } from '../../roles/integrator/index.js';
+import { CONFIG_KEYS, configFileSchema, loadConfig, suggestKey } from '../config-file.js';
+import type { CliContext } from '../context.js';
+import { mergeOptionSources } from '../options.js';
+import { formatCheck, type CheckEvent } from '../render/doctor.js';
+import { createOutput } from '../render/output.js';
+import { redactChannelUrl } from './config-run.js';
+
+export const MIN_NODE = [20, 19] as const;
+
+/** @example checkNodeVersion('20.18.1').ok // false */
+export function checkNodeVersion(version: string): CheckEvent {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+  return {
+    type: 'check',
+    name: 'node',
+    status: ok ? 'pass' : 'fail',
+    detail: `Node ${version} (svc-cli needs >= ${MIN_NODE.join('.')})`,
+  };
+}
+
+function checkConfig(ctx: CliContext, flags: Record<string, unknown>): CheckEvent[] {
+  let loaded;
+  try {
+    loaded = loadConfig({ flags, cwd: ctx.cwd });
+  } catch (error) {
+    const message = error instanceof SvcError ? error.message : String(error);
+    return [{ type: 'check', name: 'config', status: 'fail', detail: message }];
+  }
+  if (loaded.file === undefined) {
+    return [
+      {
+        type: 'check',
+        name: 'config',
+        status: 'pass',
+        detail: 'no svc.config.json (optional; svc-cli init writes one)',
+      },
+    ];
+  }
+  const raw = { version: 1, ...loaded.values };
+  const parsed = configFileSchema.safeParse(raw);
+  const checks: CheckEvent[] = [
+    parsed.success
+      ? { type: 'check', name: 'config', status: 'pass', detail: `${loaded.file} is valid` }
+      : {
+          type: 'check',
+          name: 'config',
+          status: 'fail',
+          detail: `${loaded.file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        },
+  ];
+  for (const key of Object.keys(loaded.values)) {
+    if (CONFIG_KEYS.includes(key)) continue;
+    const near = suggestKey(key);
+    checks.push({
+      type: 'check',
+      name: 'config',
+      status: 'warn',
+      detail: `unknown key "${key}"${near ? `; did you mean "${near}"?` : ''}`,
+    });
+  }
+  return checks;
+}
+
+const reasonOf = (error: unknown): string => {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (error instanceof Error && error.name === 'TimeoutError') return 'timed out';
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+};
+
+async function probe(name: string, url: string, timeoutMs: number): Promise<CheckEvent> {
+  try {
+    const response = await fetch(url, { method: 'GET', signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    return {
+      type: 'check',
+      name,
+      status: 'pass',
+      detail: `${url} answers (HTTP ${response.status})`,
+    };
+  } catch (error) {
+    return { type: 'check', name, status: 'unreachable', detail: `${url}: ${reasonOf(error)}` };
+  }
+}
+
+async function probeChannel(url: string, timeoutMs: number, shown: string): Promise<CheckEvent> {
+  try {
+    const status = await getChannelStatus({ channelUrl: url, timeoutMs });
+    return {
+      type: 'check',
+      name: 'channel',
+      status: 'pass',
+      detail: `${shown}/status answers ${status.body.trim()} (${status.availability})`,
+    };
+  } catch (error) {
+    const e = error instanceof SvcError ? error : undefined;
+    return {
+      type: 'check',
+      name: 'channel',
+      status: e?.category === 'network' ? 'unreachable' : 'fail',
+      detail: `${shown}/status: ${e ? e.message : String(error)}`,
+    };
+  }
+}
+
+/**
+ * Runs every check; returns 0, 1 (a check failed) or 3 (only reachability failed).
+ * @example await runDoctor(ctx, { timeout: '500' });
+ */
+export async function runDoctor(ctx: CliContext, flags: Record<string, unknown>): Promise<number> {
+  const out = createOutput(ctx, { json: Boolean(flags.json) });
+  const checks: CheckEvent[] = [
+    checkNodeVersion(process.versions.node),
+    ...checkConfig(ctx, flags),
+  ];
+  const timeoutMs = Number(flags.timeout ?? 2000);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'input',
+      `Could not use --timeout "${String(flags.timeout)}": expected a whole number of ms >= 1.`,
+    );
+  }
+  const urls = ['channelUrl', 'integratorUrl', 'botProviderUrl', 'hookUrl', 'widgetUrl'];
+  let merged;
+  try {
+    merged = mergeOptionSources(urls, { flags, env: ctx.env, cwd: ctx.cwd });
+  } catch {
+    merged = { values: {} as Record<string, unknown> }; // the config check already failed
+  }
+  const probes: Promise<CheckEvent>[] = [];
+  for (const key of urls) {
+    const url = merged.values[key];
+    if (typeof url !== 'string') continue;
+    if (!URL.canParse(url)) {
+      checks.push({
+        type: 'check',
+        name: key,
+        status: 'fail',
+        detail: `${key} "${url}" is not a URL`,
+      });
+      continue;
+    }
+    const shown = key === 'channelUrl' && !flags.showSecrets ? redactChannelUrl(url) : url;
+    probes.push(
+      key === 'channelUrl'
+        ? probeChannel(url, timeoutMs, shown)
+        : probe(key.replace(/Url$/, ''), url, timeoutMs),
+    );
+  }
+  if (probes.length === 0) {
+    checks.push({
+      type: 'check',
+      name: 'urls',
+      status: 'warn',
+      detail: 'no URL configured to check (channelUrl, integratorUrl, ...)',
+    });
+  }
+  checks.push(...(await Promise.all(probes)));
+  for (const check of checks) out.event(check, formatCheck);
+  if (checks.some((c) => c.status === 'fail')) return 1;
+  if (checks.some((c) => c.status === 'unreachable')) return 3;
+  return 0;
+}

@@ -1,0 +1,39 @@
+import { writeFileSync } from 'node:fs';
+import { basename, dirname, extname, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CliContext } from '../context.js';
+import type { ToFixtureFlags } from './record.js';
+import { readRecording } from '../../conversation/record/read-recording.js';
+import { convertRecording } from '../../conversation/record/to-fixture.js';
+
+/** The bundled JSON Schema of the conversation format, as a path relative to `outFile`. */
+export function schemaPathFor(outFile: string | undefined): string {
+  if (outFile === undefined) return '../../schemas/conversation.schema.json';
+  const schema = fileURLToPath(
+    new URL('../../../schemas/conversation.schema.json', import.meta.url),
+  );
+  return relative(dirname(outFile), schema).split(sep).join('/');
+}
+
+/** `svc-cli record to-fixture`: read -> convert -> print (or write) the conversation. */
+export async function runToFixture(
+  ctx: CliContext,
+  file: string,
+  flags: ToFixtureFlags,
+): Promise<number> {
+  const path = resolve(ctx.cwd, file);
+  const out = flags.out === undefined ? undefined : resolve(ctx.cwd, flags.out);
+  const conversation = convertRecording({
+    records: await readRecording(path),
+    name: flags.name ?? `recorded ${basename(file, extname(file))}`,
+    schema: schemaPathFor(out),
+  });
+  const text = `${JSON.stringify(conversation, null, 2)}\n`;
+  if (out === undefined) {
+    ctx.stdout.write(text);
+  } else {
+    writeFileSync(out, text);
+    ctx.stderr.write(`conversation written to ${flags.out}: ${conversation.steps.length} steps\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { action } from '../action.js';
+
+export interface ToFixtureFlags {
+  out?: string;
+  name?: string;
+}
+
+/** `record to-fixture`: a recorded session becomes a conversation fixture (issue #6 item 5). */
+export function registerRecord(program: Command, ctx: CliContext): void {
+  const record = program
+    .command('record')
+    .description('work with recordings written by --record (NDJSON or HAR 1.2)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ svc-cli record to-fixture session.ndjson > fixtures/conversations/my-flow.json
+  $ svc-cli record to-fixture session.har --name "checkout flow" --out my-flow.json`,
+    );
+  record
+    .command('to-fixture')
+    .description(
+      'turn a recording (platform/listen --record: NDJSON or .har) into a conversation that replay runs',
+    )
+    .argument('<recording>', 'session.ndjson or session.har')
+    .option('--out <file>', 'write the conversation here (default: stdout)')
+    .option('--name <name>', 'the conversation name (default: from the file name)')
+    .addHelpText(
+      'after',
+      `
+Customer messages become customer steps (with the recorded sender), agent messages agent
+steps with delivery expectations (result, attempts) and one integrator expectation per
+attempt; the integrator's recorded replies become the embedded listen's fault sequence,
+so the conversation replays green. Hook exchanges are listed, not converted.
+
+Examples:
+  $ svc-cli platform --record session.ndjson --integrator-url http://127.0.0.1:9000
+  $ svc-cli record to-fixture session.ndjson --out fixtures/conversations/my-session.json
+  $ svc-cli replay fixtures/conversations/my-session.json`,
+    )
+    .action(
+      action(ctx, async (file: string, flags: ToFixtureFlags) => {
+        const { runToFixture } = await import('./record-run.js');
+        return runToFixture(ctx, file, flags);
+      }),
+    );
+}

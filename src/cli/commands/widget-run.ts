@@ -1,0 +1,64 @@
+import { resolve } from 'node:path';
+import { createClock } from '../../clock.js';
+import { createJournal } from '../../journal/journal.js';
+import { createPlatform, type Platform } from '../../platform/index.js';
+import { isNonLoopbackHost } from '../../http/server.js';
+import { startDemoServer } from '../../web/demo-server.js';
+import type { CliContext, GlobalFlags } from '../context.js';
+import { createOutput } from '../render/output.js';
+import { formatPlatformEvent } from '../render/platform-events.js';
+import { waitForAbort } from '../serve.js';
+import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+import type { WidgetFlags } from './widget.js';
+
+/** `svc-cli widget`: simulator (unless --platform-url) + demo page, until SIGINT/SIGTERM. */
+export async function runWidget(
+  ctx: CliContext,
+  flags: WidgetFlags,
+  globals: GlobalFlags,
+): Promise<number> {
+  const out = createOutput(ctx, { json: globals.json });
+  const port = parseIntegerFlag('--port', flags.port, { min: 0, max: 65535 });
+  const platformPort = parseIntegerFlag('--platform-port', flags.platformPort, {
+    min: 0,
+    max: 65535,
+  });
+  const given = flags.platformUrl && parseUrlFlag('--platform-url', flags.platformUrl);
+  const hookUrl = flags.hookUrl && parseUrlFlag('--hook-url', flags.hookUrl);
+  const host = flags.host ? { host: flags.host } : {};
+  if (flags.host && isNonLoopbackHost(flags.host)) {
+    out.note(`warning: binding ${flags.host} exposes the simulator beyond this machine`);
+  }
+  let platform: Platform | undefined;
+  let platformUrl = given ? given.replace(/\/+$/, '') : '';
+  if (!given) {
+    platform = createPlatform({
+      clock: createClock({ timeScale: parseTimeScale(globals.timeScale) }),
+      journal: createJournal(flags.record ? { file: resolve(ctx.cwd, flags.record) } : {}),
+      agentsOnline: flags.agents !== 'offline',
+      web: true,
+      ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
+    });
+    platformUrl = (await platform.listen({ port: platformPort, ...host })).url;
+  }
+  const consoleUrl = `${platformUrl}/_sim/console/`;
+  const demo = await startDemoServer({ platformUrl, consoleUrl, port, ...host });
+  out.event(
+    { type: 'listening', url: demo.url, platformUrl, consoleUrl, started: platform !== undefined },
+    () => undefined,
+  );
+  const c = out.chalk;
+  out.line(`${c.bold('svc widget demo')} page     ${c.cyan(demo.url)}`);
+  out.line(`  agent console  ${c.cyan(consoleUrl)}`);
+  out.line(
+    `  simulator      ${c.cyan(platformUrl)}${platform ? c.dim(' (started here)') : c.dim(' (needs --web for the console)')}`,
+  );
+  out.line(c.dim('Open the page, type in its chat box, answer in the console; Ctrl-C stops.'));
+  const off = platform?.core.on((event) => out.event(event, formatPlatformEvent));
+  await waitForAbort(ctx.signal);
+  off?.();
+  await demo.close(500);
+  await platform?.close();
+  out.note('stopped');
+  return 0;
+}

@@ -1,0 +1,207 @@
+/**
+ * Shell completion scripts generated from the commander program itself: commands, flags and
+ * their choices stay in step with the code. Pure: takes the program, returns the script.
+ */
+import type { Command, Option } from 'commander';
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+interface FlagInfo {
+  names: string[];
+  long: string | undefined;
+  description: string;
+  takesValue: boolean;
+  choices: readonly string[];
+}
+
+interface CommandInfo {
+  name: string;
+  description: string;
+  flags: FlagInfo[];
+  /** choices of the first positional argument (e.g. completion's <shell>) */
+  argChoices: readonly string[];
+}
+
+const describeFlag = (option: Option): FlagInfo => ({
+  names: [option.short, option.long].filter((n): n is string => n !== undefined),
+  long: option.long,
+  description: option.description.split('\n')[0] ?? '',
+  takesValue: option.required || option.optional,
+  choices: option.argChoices ?? [],
+});
+
+const HELP: FlagInfo = {
+  names: ['-h', '--help'],
+  long: '--help',
+  description: 'display help',
+  takesValue: false,
+  choices: [],
+};
+
+/** The program as data: global flags and each command with its flags. */
+export function describeProgram(program: Command): {
+  globals: FlagInfo[];
+  commands: CommandInfo[];
+} {
+  return {
+    globals: [...program.options.map(describeFlag), HELP],
+    commands: program.commands.map((cmd) => ({
+      name: cmd.name(),
+      description: cmd.description().split('\n')[0] ?? '',
+      flags: [...cmd.options.map(describeFlag), HELP],
+      argChoices: cmd.registeredArguments[0]?.argChoices ?? [],
+    })),
+  };
+}
+
+const quoteSingle = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+const zshText = (text: string): string =>
+  text
+    .replace(/[[\]:'\\]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+function generateBash(program: Command): string {
+  const { globals, commands } = describeProgram(program);
+  const globalWords = globals.flatMap((f) => f.names).join(' ');
+  const valueGlobals = globals
+    .filter((f) => f.takesValue)
+    .flatMap((f) => f.names)
+    .join('|');
+  const choiceCases = [
+    ...globals.filter((f) => f.choices.length > 0).map((f) => ({ key: `*:${f.long ?? ''}`, f })),
+    ...commands.flatMap((c) =>
+      c.flags
+        .filter((f) => f.choices.length > 0)
+        .map((f) => ({ key: `${c.name}:${f.long ?? ''}`, f })),
+    ),
+  ].map(
+    ({ key, f }) =>
+      `    ${key}) COMPREPLY=( $(compgen -W ${quoteSingle(f.choices.join(' '))} -- "$cur") ); return ;;`,
+  );
+  const commandCases = commands.map((c) => {
+    const words = [...c.flags.flatMap((f) => f.names), ...c.argChoices].join(' ');
+    return `    ${c.name}) COMPREPLY=( $(compgen -W ${quoteSingle(`${words} ${globalWords}`)} -- "$cur") ) ;;`;
+  });
+  return `# svc-cli completion for bash. Load it with:
+#   source <(svc-cli completion bash)
+# or save it as ~/.local/share/bash-completion/completions/svc-cli
+_svc_cli() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" i w
+  for (( i = 1; i < COMP_CWORD; i++ )); do
+    w="\${COMP_WORDS[i]}"
+    case "$w" in
+      ${valueGlobals || '--never'}) (( i++ )) ;;
+      -*) ;;
+      *) cmd="$w"; break ;;
+    esac
+  done
+  case "\${cmd:-*}:$prev" in
+${choiceCases.join('\n')}
+  esac
+  case "$cmd" in
+    "") COMPREPLY=( $(compgen -W ${quoteSingle(`${commands.map((c) => c.name).join(' ')} ${globalWords}`)} -- "$cur") ) ;;
+${commandCases.join('\n')}
+  esac
+}
+complete -o default -F _svc_cli svc-cli
+`;
+}
+
+function zshSpec(f: FlagInfo): string[] {
+  const value = f.takesValue
+    ? `:value:${f.choices.length > 0 ? `(${f.choices.join(' ')})` : ''}`
+    : '';
+  return f.names.map((name) => quoteSingle(`${name}[${zshText(f.description)}]${value}`));
+}
+
+function generateZsh(program: Command): string {
+  const { globals, commands } = describeProgram(program);
+  const list = commands.map((c) => `    ${quoteSingle(`${c.name}:${zshText(c.description)}`)}`);
+  const cases = commands.map((c) => {
+    const specs = [...c.flags, ...globals].flatMap(zshSpec);
+    if (c.argChoices.length > 0) specs.push(quoteSingle(`1:argument:(${c.argChoices.join(' ')})`));
+    return `    ${c.name}) _arguments -s \\\n      ${specs.join(' \\\n      ')} ;;`;
+  });
+  return `#compdef svc-cli
+# svc-cli completion for zsh. Load it with:
+#   source <(svc-cli completion zsh)
+# or save it as _svc-cli in a directory of your $fpath
+_svc_cli() {
+  local -a commands
+  commands=(
+${list.join('\n')}
+  )
+  local i cmd=""
+  for (( i = 2; i < CURRENT; i++ )); do
+    if [[ \${words[i]} != -* ]]; then cmd=\${words[i]}; break; fi
+  done
+  if [[ -z $cmd ]]; then
+    _describe 'command' commands
+    _arguments -s ${globals.flatMap(zshSpec).join(' ')}
+    return
+  fi
+  words=(svc-cli \${words[i+1,-1]})
+  (( CURRENT -= i - 1 ))
+  case $cmd in
+${cases.join('\n')}
+  esac
+}
+compdef _svc_cli svc-cli
+`;
+}
+
+function fishLine(condition: string, f: FlagInfo): string {
+  const parts = ['complete -c svc-cli', `-n ${quoteSingle(condition)}`];
+  for (const name of f.names)
+    parts.push(name.startsWith('--') ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`);
+  if (f.takesValue)
+    parts.push(f.choices.length > 0 ? `-x -a ${quoteSingle(f.choices.join(' '))}` : '-r');
+  parts.push(`-d ${quoteSingle(f.description)}`);
+  return parts.join(' ');
+}
+
+function generateFish(program: Command): string {
+  const { globals, commands } = describeProgram(program);
+  const names = commands.map((c) => c.name).join(' ');
+  const lines = [
+    '# svc-cli completion for fish. Load it with:',
+    '#   svc-cli completion fish | source',
+    '# or save it as ~/.config/fish/completions/svc-cli.fish',
+    'complete -c svc-cli -f',
+    ...commands.map(
+      (c) =>
+        `complete -c svc-cli -n '__fish_use_subcommand' -a ${c.name} -d ${quoteSingle(c.description)}`,
+    ),
+    ...globals.map((f) => fishLine('true', f)),
+  ];
+  for (const c of commands) {
+    const when = `__fish_seen_subcommand_from ${c.name}`;
+    lines.push(...c.flags.map((f) => fishLine(when, f)));
+    if (c.argChoices.length > 0)
+      lines.push(
+        `complete -c svc-cli -n ${quoteSingle(when)} -a ${quoteSingle(c.argChoices.join(' '))}`,
+      );
+  }
+  lines.push(`# commands: ${names}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * @example generateCompletion(program, 'bash') // "# svc-cli completion for bash..."
+ */
+export function generateCompletion(program: Command, shell: Shell): string {
+  switch (shell) {
+    case 'bash':
+      return generateBash(program);
+    case 'zsh':
+      return generateZsh(program);
+    case 'fish':
+      return generateFish(program);
+    default: {
+      const never: never = shell;
+      throw new Error(`unknown shell ${String(never)}`);
+    }
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The customer console of `svc-cli chat`: each line is parsed into an action. Parsing is
+ * pure (tested as a table); the command sends.
+ */
+import { FILE_MEDIA_TYPES, type FileMediaType } from '../../roles/integrator/kinds.js';
+
+export type ChatAction =
+  | { kind: 'text'; text: string }
+  | { kind: 'typing'; on: boolean }
+  | { kind: 'media'; type: FileMediaType; file: string; fileName: string; fileSize: number }
+  | { kind: 'location'; latitude: number; longitude: number }
+  | { kind: 'sender'; field: 'name' | 'email' | 'phone'; value: string }
+  | { kind: 'agent'; text: string }
+  | { kind: 'help' }
+  | { kind: 'quit' }
+  | { kind: 'none' }
+  | { kind: 'error'; message: string };
+
+export const CHAT_HELP = `Customer console — type a line to send it as a text message.
+  /typing on|off                 typing notice (typein / typeout, spec 2.3)
+  /photo <url> [name] [size]     a photo message (spec 2.4)
+  /media <${FILE_MEDIA_TYPES.join('|')}> <url> [name] [size]
+  /location <latitude> <longitude>
+  /name <name>   /email <email>   /phone <phone>   sender fields for the next messages
+  /agent <text>                  (embedded simulator) the agent answers
+  /help   /quit                  (Ctrl-D quits too; Ctrl-C exits 130)`;
+
+const fileNameOf = (url: string): string => {
+  try {
+    return decodeURIComponent(new URL(url).pathname.split('/').pop() || 'file');
+  } catch {
+    return 'file';
+  }
+};
+
+function parseMedia(type: string, words: string[]): ChatAction {
+  const [file = '', name, size] = words;
+  if (!(FILE_MEDIA_TYPES as readonly string[]).includes(type) || file === '') {
+    return { kind: 'error', message: `/media <${FILE_MEDIA_TYPES.join('|')}> <url> [name] [size]` };
+  }
+  const fileSize = size === undefined ? 1024 : Number(size);
+  if (!Number.isInteger(fileSize) || fileSize <= 0) {
+    return { kind: 'error', message: `size must be a positive integer (spec 2.4), got "${size}"` };
+  }
+  return {
+    kind: 'media',
+    type: type as FileMediaType,
+    file,
+    fileName: name ?? fileNameOf(file),
+    fileSize,
+  };
+}
+
+/**
+ * @example parseChatLine('/location 55.75 37.62') // { kind: 'location', latitude: 55.75, longitude: 37.62 }
+ */
+export function parseChatLine(line: string): ChatAction {
+  const trimmed = line.trim();
+  if (trimmed === '') return { kind: 'none' };
+  if (!trimmed.startsWith('/') || trimmed.startsWith('//')) {
+    return { kind: 'text', text: trimmed.startsWith('//') ? trimmed.slice(1) : line.trimEnd() };
+  }
+  const [command = '', ...words] = trimmed.slice(1).split(/\s+/);
+  const rest = trimmed.slice(command.length + 1).trim();
+  switch (command) {
+    case 'typing': {
+      const state = words[0] ?? 'on';
+      if (state !== 'on' && state !== 'off') return { kind: 'error', message: '/typing on|off' };
+      return { kind: 'typing', on: state === 'on' };
+    }
+    case 'photo':
+      return parseMedia('photo', words);
+    case 'media':
+      return parseMedia(words[0] ?? '', words.slice(1));
+    case 'location': {
+      const [lat, lon] = words.map(Number);
+      if (lat === undefined || lon === undefined || Number.isNaN(lat) || Number.isNaN(lon))
+        return { kind: 'error', message: '/location <latitude> <longitude>' };
+      return { kind: 'location', latitude: lat, longitude: lon };
+    }
+    case 'name':
+    case 'email':
+    case 'phone':
+      if (rest === '') return { kind: 'error', message: `/${command} <${command}>` };
+      return { kind: 'sender', field: command, value: rest };
+    case 'agent':
+      if (rest === '') return { kind: 'error', message: '/agent <text>' };
+      return { kind: 'agent', text: rest };
+    case 'help':
+    case '?':
+      return { kind: 'help' };
+    case 'quit':
+    case 'exit':
+      return { kind: 'quit' };
+    default:
+      return {
+        kind: 'error',
+        message: `unknown command /${command}; /help lists them (// sends a line starting with /)`,
+      };
+  }
+}

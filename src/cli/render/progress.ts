@@ -1,0 +1,119 @@
+/**
+ * Progress while the tool waits on protocol time: ora spinners on stderr, only on a TTY and
+ * never with --json (ora is imported only then). `withSpinner` covers one awaited exchange
+ * (send-*, status); `createDeliveryProgress` follows the platform's redelivery series from
+ * its `delivery-attempt` events: "redelivery attempt 2/3 in 3.0 s".
+ */
+import type { Ora } from 'ora';
+import type { CliContext } from '../context.js';
+
+/** Whether progress may be drawn: a TTY on stderr, no --json. */
+export function isProgressShown(ctx: Pick<CliContext, 'stderr'>, json: boolean): boolean {
+  return !json && Boolean(ctx.stderr.isTTY);
+}
+
+/**
+ * Shows a spinner while `work` runs.
+ * @example const result = await withSpinner(ctx, { json }, 'sending', send());
+ */
+export async function withSpinner<T>(
+  ctx: CliContext,
+  options: { json: boolean },
+  text: string,
+  work: Promise<T>,
+): Promise<T> {
+  if (!isProgressShown(ctx, options.json)) return work;
+  const { default: ora } = await import('ora');
+  const spinner = ora({ text, stream: ctx.stderr }).start();
+  try {
+    return await work;
+  } finally {
+    spinner.stop();
+  }
+}
+
+/** The parts of a `delivery-attempt` / `delivery-done` event progress reads. */
+export interface DeliveryProgressEvent {
+  type: string;
+  deliveryId?: string;
+  target?: string;
+  attempt?: number;
+  attempts?: number;
+  offsetMs?: number;
+  durationMs?: number;
+  outcome?: string;
+  protocolMs?: number;
+}
+
+export interface DeliveryProgress {
+  /** Feed every platform event; attempts and verdicts drive the spinner. */
+  onEvent(event: DeliveryProgressEvent): void;
+  /** Prints without tearing the spinner line: clears it, prints, draws it again. */
+  around(print: () => void): void;
+  stop(): void;
+}
+
+export interface DeliveryProgressOptions {
+  json: boolean;
+  /** protocol ms between attempt starts, per delivery target (spec 8: 3000 for integrator) */
+  intervalMs: (target: string) => number;
+  /** the protocol clock */
+  now: () => number;
+}
+
+const NOOP: DeliveryProgress = {
+  onEvent: () => undefined,
+  around: (print) => print(),
+  stop: () => undefined,
+};
+
+/**
+ * @example const progress = await createDeliveryProgress(ctx, { json, intervalMs: () => 3000, now: clock.now }); core.on(progress.onEvent);
+ */
+export async function createDeliveryProgress(
+  ctx: CliContext,
+  options: DeliveryProgressOptions,
+): Promise<DeliveryProgress> {
+  if (!isProgressShown(ctx, options.json)) return NOOP;
+  const { default: ora } = await import('ora');
+  let spinner: Ora | undefined;
+  let ticker: NodeJS.Timeout | undefined;
+  let current: string | undefined;
+  const stop = (): void => {
+    if (ticker) clearInterval(ticker);
+    ticker = undefined;
+    spinner?.stop();
+    spinner = undefined;
+    current = undefined;
+  };
+  return {
+    onEvent(event) {
+      if (event.type === 'delivery-done' && event.deliveryId === current) stop();
+      if (event.type !== 'delivery-attempt') return;
+      if (event.deliveryId === current) stop();
+      const { attempt = 0, attempts = 0, offsetMs = 0, durationMs = 0 } = event;
+      if (event.outcome === 'accepted' || attempt >= attempts) return;
+      const interval = options.intervalMs(event.target ?? 'integrator');
+      const due =
+        (event.protocolMs ?? options.now()) +
+        Math.max(0, interval * attempt - offsetMs - durationMs);
+      const label = `redelivery attempt ${attempt + 1}/${attempts}`;
+      const text = (): string =>
+        `${label} in ${(Math.max(0, due - options.now()) / 1000).toFixed(1)} s`;
+      stop();
+      current = event.deliveryId;
+      spinner = ora({ text: text(), stream: ctx.stderr }).start();
+      ticker = setInterval(() => {
+        if (spinner) spinner.text = text();
+      }, 250);
+      ticker.unref();
+    },
+    around(print) {
+      if (!spinner) return print();
+      spinner.clear();
+      print();
+      spinner.render();
+    },
+    stop,
+  };
+}

@@ -1,0 +1,37 @@
+import type { ChalkInstance } from 'chalk';
+import type { WidgetPlatformEvent } from '../../platform/events.js';
+
+const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`.padStart(9);
+const brief = (value: unknown, max = 60): string => {
+  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value ?? null);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+};
+
+/**
+ * The widget channel's events (interface C) as aligned lines, in the style of
+ * formatPlatformEvent: `←` from a visitor's page, `→` pushed to it.
+ */
+export function formatWidgetPlatformEvent(event: WidgetPlatformEvent, c: ChalkInstance): string {
+  const at = c.dim(secs(event.protocolMs));
+  const who = `visitor ${c.bold(`#${'visitorNumber' in event ? event.visitorNumber : '?'}`)}`;
+  switch (event.type) {
+    case 'widget-update': {
+      const source = event.source ? c.dim(` (${event.source})`) : '';
+      const chat = event.chatId === undefined ? '' : c.dim(` chat ${event.chatId}`);
+      return `${at}  ${c.green('←')} ${who}${chat} ${event.what}${source}  ${c.dim(brief(event.data))}`;
+    }
+    case 'widget-push': {
+      const where =
+        event.pages > 0
+          ? c.dim(`to ${event.pages} page(s)`)
+          : c.yellow('queued: no page listening');
+      return `${at}  ${c.blue('→')} visitor ${c.bold(event.visitorId)} ${event.event}  ${where}`;
+    }
+    case 'widget-visitor':
+      return `${at}  ${c.dim(`${event.connected ? 'page connected' : 'page left'}:`)} ${who} ${c.dim(event.visitorId)}`;
+    default: {
+      const never: never = event;
+      return JSON.stringify(never);
+    }
+  }
+}

@@ -1,0 +1,163 @@
+import { connect } from 'node:net';
+import type { Clock } from '../../clock.js';
+import { SvcError } from '../../errors.js';
+import type { ConversationResult, StepResult } from '../runner.js';
+
+/**
+ * The shared case runner of the conformance suites. A case is a named group of checks
+ * against someone else's implementation; its result has the shape of a replayed
+ * conversation (checks as steps), so replay's pretty/json/junit reporters print it.
+ */
+export type ConformSuiteName = 'integrator' | 'hooks' | 'platform' | 'bot';
+
+/** One case's result: a ConversationResult plus the spec sections and a skip reason. */
+export interface ConformCaseResult extends ConversationResult {
+  suite: ConformSuiteName;
+  /** the spec sections the case checks */
+  spec: string[];
+  /** set when the case could not run against this peer (it counts as neither pass nor fail) */
+  skipped?: string;
+}
+
+/** What a check returns: the reasons it failed (empty or nothing: passed), or a skip. */
+export type CheckOutcome = string[] | void | { skip: string };
+
+export interface CaseContext {
+  readonly clock: Clock;
+  /** Runs one check; false when it failed (later checks of the case still run). */
+  check(name: string, run: () => Promise<CheckOutcome> | CheckOutcome): Promise<boolean>;
+  /** Records a check that could not run, with the reason. */
+  skip(name: string, reason: string): void;
+}
+
+export interface ConformCase {
+  name: string;
+  spec: string[];
+  run(ctx: CaseContext): Promise<void>;
+}
+
+export interface RunCasesOptions {
+  suite: ConformSuiteName;
+  clock: Clock;
+  onCase?: (result: ConformCaseResult) => void;
+}
+
+/**
+ * Runs the cases in order; a thrown error fails its check (a peer's bug must not end the suite).
+ * @example const results = await runCases(cases, { suite: 'hooks', clock });
+ */
+export async function runCases(
+  cases: readonly ConformCase[],
+  options: RunCasesOptions,
+): Promise<ConformCaseResult[]> {
+  const results: ConformCaseResult[] = [];
+  for (const item of cases) {
+    const result = await runCase(item, options);
+    results.push(result);
+    options.onCase?.(result);
+  }
+  return results;
+}
+
+async function runCase(item: ConformCase, options: RunCasesOptions): Promise<ConformCaseResult> {
+  const { clock } = options;
+  const wallStart = performance.now();
+  const protocolStart = clock.now();
+  const steps: StepResult[] = [];
+  const push = (name: string, status: StepResult['status'], details: string[], wallMs: number) =>
+    steps.push({
+      index: steps.length,
+      name,
+      kind: 'expect',
+      status,
+      details,
+      protocolMs: clock.now() - protocolStart,
+      wallMs,
+    });
+  const ctx: CaseContext = {
+    clock,
+    async check(name, run) {
+      const started = performance.now();
+      let outcome: CheckOutcome;
+      try {
+        outcome = await run();
+      } catch (error) {
+        outcome = [error instanceof Error ? error.message : String(error)];
+      }
+      const wallMs = performance.now() - started;
+      if (outcome && !Array.isArray(outcome)) {
+        push(name, 'skipped', [outcome.skip], wallMs);
+        return true;
+      }
+      const reasons = outcome ?? [];
+      push(name, reasons.length === 0 ? 'passed' : 'failed', reasons, wallMs);
+      return reasons.length === 0;
+    },
+    skip(name, reason) {
+      push(name, 'skipped', [reason], 0);
+    },
+  };
+  try {
+    await item.run(ctx);
+  } catch (error) {
+    push('case', 'failed', [error instanceof Error ? error.message : String(error)], 0);
+  }
+  const failed = steps.some((s) => s.status === 'failed');
+  const allSkipped = steps.length > 0 && steps.every((s) => s.status === 'skipped');
+  return {
+    suite: options.suite,
+    name: item.name,
+    file: `spec ${item.spec.join(', ')}`,
+    spec: item.spec,
+    ok: !failed,
+    steps,
+    protocolMs: clock.now() - protocolStart,
+    wallMs: performance.now() - wallStart,
+    ...(allSkipped ? { skipped: steps[0]?.details[0] ?? 'skipped' } : {}),
+  };
+}
+
+/**
+ * Throws a network SvcError (exit 3) when nothing accepts a TCP connection at `url`: the
+ * peer is unreachable at all, so no case could say anything about it.
+ * @example await assertReachable('http://127.0.0.1:9000/agent', 'the integrator');
+ */
+export async function assertReachable(
+  url: string,
+  who: string,
+  wallTimeoutMs = 5000,
+): Promise<void> {
+  const parsed = new URL(url);
+  const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  const reason = await new Promise<string | undefined>((resolve) => {
+    const socket = connect({ host, port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(`no TCP connection within ${wallTimeoutMs} ms`);
+    }, wallTimeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.end();
+      resolve(undefined);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      resolve(error.code === 'ECONNREFUSED' ? 'connection refused' : error.message);
+    });
+  });
+  if (reason !== undefined) {
+    throw new SvcError(
+      'SVC_E_PEER_UNREACHABLE',
+      'network',
+      `Could not run the conformance suite: ${who} at ${parsed.origin} is unreachable (${reason}).`,
+      'Start the service first, and check the URL and port.',
+    );
+  }
+}
+
+/** `{"a":1}` shortened for a reason line. */
+export function quote(text: string, max = 120): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}

@@ -1,0 +1,62 @@
+import type { Clock } from '../../clock.js';
+import { formatIssue } from '../../contract/index.js';
+import { SvcError } from '../../errors.js';
+import { HOOK_DELIVERY_POLICY } from '../../platform/delivery.js';
+import { fireHook, type FireResult } from '../../roles/hooks/fire.js';
+import { HOOK_LIFECYCLE } from '../../roles/hooks/samples.js';
+import type { ConformCase } from './case.js';
+
+/**
+ * `conform hooks`: we play the platform against someone's hook receiver (spec 4.4, 6.2):
+ * every event, built with the one set of hook builders, both offline names; each reply
+ * checked against `hook.<event>.reply` and answered within the assumed 10 s.
+ */
+export interface HooksSuiteOptions {
+  url: string;
+  clock: Clock;
+  /** protocol ms a reply may take (default 10 s: an assumption, spec 8 is silent) */
+  timeoutMs?: number;
+}
+
+/** The cases of `conform hooks`, in lifecycle order (spec 3); offline_messages last. */
+export function buildHooksCases(options: HooksSuiteOptions): ConformCase[] {
+  const timeoutMs = options.timeoutMs ?? HOOK_DELIVERY_POLICY.attemptTimeoutMs;
+  let assignTo: string | undefined;
+  const names = [...HOOK_LIFECYCLE, 'offline_messages' as const];
+  return names.map((name) => ({
+    name: name === 'offline_messages' ? 'offline_messages (the field table spelling)' : name,
+    spec: name.startsWith('offline') ? ['4.4', '6.2 note'] : ['4.4', '6.2'],
+    async run(ctx) {
+      let result: FireResult | undefined;
+      await ctx.check(`reply within ${timeoutMs} ms (assumed; spec 8 is silent)`, async () => {
+        try {
+          result = await fireHook({
+            url: options.url,
+            event: name,
+            ...(name === 'offline_messages' ? { offlineName: 'offline_messages' as const } : {}),
+            ...(name === 'chat_assigned' && assignTo ? { assignTo } : {}),
+            timeoutMs,
+            clock: options.clock,
+          });
+        } catch (error) {
+          if (error instanceof SvcError && error.code === 'SVC_E_HOOK_TIMEOUT')
+            return [
+              `reply time: no complete reply within ${timeoutMs} ms (the assumed hook timeout; spec 6.2, 8 are silent)`,
+            ];
+          throw error;
+        }
+        return [];
+      });
+      if (!result) {
+        ctx.skip(`reply matches hook.${name}.reply`, 'no reply to check');
+        return;
+      }
+      const fired = result;
+      const link = (fired.reply as { crm_link?: unknown } | undefined)?.crm_link;
+      if (name === 'chat_accepted' && typeof link === 'string') assignTo = link;
+      await ctx.check(`reply matches hook.${fired.event}.reply`, () =>
+        fired.verdict.errors.map((issue) => `reply: ${formatIssue(issue)}`),
+      );
+    },
+  }));
+}

@@ -1,0 +1,111 @@
+import { createClock, type Clock } from '../../clock.js';
+import {
+  assertReachable,
+  runCases,
+  type ConformCase,
+  type ConformCaseResult,
+  type ConformSuiteName,
+} from './case.js';
+import { buildHooksCases } from './hooks.js';
+import { buildIntegratorCases } from './integrator.js';
+import { buildPlatformCases, parseChannelUrl } from './platform.js';
+
+/**
+ * The conformance suites (issue #6): the contract run against someone else's
+ * implementation. Each case is a ConversationResult-shaped object, so replay's reporters
+ * print it. The core never prints.
+ */
+export type ConformOptions =
+  | { suite: 'integrator'; url: string; channel?: string }
+  | { suite: 'hooks'; url: string; timeoutMs?: number }
+  | {
+      suite: 'platform';
+      channelUrl: string;
+      integratorListenPort?: number;
+      toleranceMs?: number;
+    };
+
+export type RunConformOptions = ConformOptions & {
+  /** protocol timers x timeScale on a real clock (default 1) */
+  timeScale?: number;
+  clock?: Clock;
+  onCase?: (result: ConformCaseResult) => void;
+};
+
+export interface ConformReport {
+  suite: ConformSuiteName;
+  /** the peer under test */
+  target: string;
+  results: ConformCaseResult[];
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+/**
+ * Runs one suite against a peer. Throws SvcError: unreachable peer (network, exit 3),
+ * bad input (exit 2); failing cases are data in the report.
+ * @example const report = await runConformSuite({ suite: 'integrator', url: 'http://127.0.0.1:9000' });
+ */
+export async function runConformSuite(options: RunConformOptions): Promise<ConformReport> {
+  const clock = options.clock ?? createClock({ timeScale: options.timeScale ?? 1 });
+  let target: string;
+  let cases: ConformCase[];
+  switch (options.suite) {
+    case 'integrator':
+      target = options.url;
+      await assertReachable(target, 'the integrator endpoint');
+      cases = buildIntegratorCases({
+        url: options.url,
+        clock,
+        ...(options.channel === undefined ? {} : { channel: options.channel }),
+      });
+      break;
+    case 'hooks':
+      target = options.url;
+      await assertReachable(target, 'the hook receiver');
+      cases = buildHooksCases({
+        url: options.url,
+        clock,
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      });
+      break;
+    case 'platform':
+      target = options.channelUrl;
+      parseChannelUrl(target);
+      await assertReachable(target, 'the platform');
+      cases = buildPlatformCases({
+        channelUrl: options.channelUrl,
+        clock,
+        ...(options.integratorListenPort === undefined
+          ? {}
+          : { integratorListenPort: options.integratorListenPort }),
+        ...(options.toleranceMs === undefined ? {} : { toleranceMs: options.toleranceMs }),
+      });
+      break;
+    default: {
+      const never: never = options;
+      throw new Error(`unknown suite ${JSON.stringify(never)}`);
+    }
+  }
+  const results = await runCases(cases, {
+    suite: options.suite,
+    clock,
+    ...(options.onCase ? { onCase: options.onCase } : {}),
+  });
+  const skipped = results.filter((r) => r.skipped !== undefined).length;
+  const failed = results.filter((r) => !r.ok).length;
+  return {
+    suite: options.suite,
+    target,
+    results,
+    passed: results.length - failed - skipped,
+    failed,
+    skipped,
+  };
+}
+
+export { buildIntegratorCases, buildAgentPayload, buildSampleMedia } from './integrator.js';
+export { buildHooksCases } from './hooks.js';
+export { buildPlatformCases, parseChannelUrl } from './platform.js';
+export type { ConformCase, ConformCaseResult, ConformSuiteName, CaseContext } from './case.js';

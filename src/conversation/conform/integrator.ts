@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import { postJson } from '../../http/client.js';
+import { CHANNEL_DELIVERY_POLICY, judgeChannelReply } from '../../platform/delivery.js';
+import { FILE_MEDIA_TYPES } from '../../roles/integrator/kinds.js';
+import { quote, type ConformCase } from './case.js';
+
+/**
+ * `conform integrator`: we play the platform against someone's agent-message endpoint
+ * (spec 4.2): every agent message kind, Content-Length and chunked bodies, a redelivery of
+ * one message.id, reply validity (spec 2.2) and reply time (spec 8).
+ */
+export interface IntegratorSuiteOptions {
+  /** the integrator_url; messages go to `<url>/<channel>` (spec 4.2) */
+  url: string;
+  /** the channel public id in the path (default `conform`) */
+  channel?: string;
+  clock: Clock;
+}
+
+const VALID_REPLY = 'expected 200 with {"result":"ok"} or {"error":{code,message}} (spec 2.2, 4.2)';
+/** spec 8: each attempt waits at most 3 s (derived from the 9 s figure, product.md). */
+const REPLY_LIMIT_MS = CHANNEL_DELIVERY_POLICY.attemptTimeoutMs;
+
+type AgentMessage = { type: string } & Record<string, unknown>;
+
+/** A sample of each media type of spec 2.4, with its required fields and a few optional ones. */
+export function buildSampleMedia(type: string): AgentMessage {
+  if (type === 'location') return { type, latitude: 52.520008, longitude: 13.404954 };
+  const ext = { video: 'mp4', audio: 'mp3', voice: 'ogg', photo: 'jpg', sticker: 'webp' }[type];
+  const name = `conform-${type}.${ext ?? 'pdf'}`;
+  return {
+    type,
+    file: `https://files.example.com/svc-conform/${name}`,
+    file_name: name,
+    file_size: 48_213,
+    ...(type === 'photo' || type === 'video'
+      ? { thumb: 'https://files.example.com/svc-conform/thumb.jpg', width: 640, height: 480 }
+      : {}),
+    ...(type === 'audio' || type === 'voice' || type === 'video' ? { duration: 12 } : {}),
+  };
+}
+
+/** An agent message as the platform sends it (spec 2.2). */
+export function buildAgentPayload(message: AgentMessage, id = `conform-${randomUUID()}`): unknown {
+  return {
+    sender: { name: 'Conformance Agent', photo: 'https://files.example.com/svc-conform/agent.png' },
+    recipient: { id: 'svc-conform-customer' },
+    message: { ...message, id },
+  };
+}
+
+/**
+ * POSTs one agent message the way the platform does and judges the reply; returns the
+ * reasons it is not conforming (empty when it is).
+ */
+export async function postAgentMessage(
+  options: IntegratorSuiteOptions & { payload: unknown; chunked: boolean },
+): Promise<string[]> {
+  const channel = options.channel ?? 'conform';
+  const outcome = await postJson({
+    url: `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(channel)}`, // spec 4.2
+    body: JSON.stringify(options.payload),
+    chunked: options.chunked,
+    timeoutMs: REPLY_LIMIT_MS,
+    clock: options.clock,
+  });
+  if (!outcome.ok) {
+    return outcome.reason === 'timeout'
+      ? [
+          `reply time: no complete reply within ${REPLY_LIMIT_MS} ms; the platform waits at most 3 s per attempt, then redelivers (spec 8)`,
+        ]
+      : [`reply: ${outcome.message}; ${VALID_REPLY}`];
+  }
+  const judged = judgeChannelReply(outcome);
+  if (judged.accepted) return [];
+  const what =
+    outcome.status !== 200
+      ? `HTTP ${outcome.status}`
+      : judged.reason === 'reply is not JSON'
+        ? `a body that is not JSON (${JSON.stringify(quote(outcome.body, 60))})`
+        : quote(outcome.body);
+  return [`reply: ${what} is not a valid reply; ${VALID_REPLY}`];
+}
+
+function kindCase(
+  options: IntegratorSuiteOptions,
+  name: string,
+  spec: string[],
+  message: AgentMessage,
+): ConformCase {
+  return {
+    name,
+    spec,
+    async run(ctx) {
+      // spec 4.2: requests may use a Content-Length body or chunked transfer encoding
+      for (const chunked of [false, true]) {
+        await ctx.check(chunked ? 'chunked body' : 'Content-Length body', () =>
+          postAgentMessage({ ...options, payload: buildAgentPayload(message), chunked }),
+        );
+      }
+    },
+  };
+}
+
+/** The cases of `conform integrator`, in the order they run. */
+export function buildIntegratorCases(options: IntegratorSuiteOptions): ConformCase[] {
+  return [
+    kindCase(options, 'agent text message', ['2.2', '4.2'], {
+      type: 'text',
+      text: 'Hello from the conformance suite',
+    }),
+    kindCase(options, 'typing starts (typein)', ['2.3', '4.2'], { type: 'typein' }),
+    kindCase(options, 'typing stops (typeout)', ['2.3', '4.2'], { type: 'typeout' }),
+    ...[...FILE_MEDIA_TYPES, 'location' as const].map((type) =>
+      kindCase(options, `media: ${type}`, ['2.4', '4.2'], buildSampleMedia(type)),
+    ),
+    {
+      name: 'redelivery of one message.id',
+      spec: ['4.2', '8'],
+      async run(ctx) {
+        // spec 8: the platform redelivers until a valid reply; the same message.id comes again
+        const payload = buildAgentPayload({ type: 'text', text: 'Delivered twice on purpose' });
+        await ctx.check('first delivery', () =>
+          postAgentMessage({ ...options, payload, chunked: false }),
+        );
+        await ctx.check('the same message.id again gets a valid reply', () =>
+          postAgentMessage({ ...options, payload, chunked: false }),
+        );
+      },
+    },
+  ];
+}

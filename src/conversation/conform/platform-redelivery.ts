@@ -1,0 +1,158 @@
+import type { Clock } from '../../clock.js';
+import { postJson } from '../../http/client.js';
+import { CHANNEL_DELIVERY_POLICY } from '../../platform/delivery.js';
+import { createListener, type AgentMessageEvent } from '../../roles/integrator/index.js';
+import type { ConformCase } from './case.js';
+
+/** The svc simulator's control API as found at `<base>/_sim/state`. */
+export interface SimControl {
+  base: string;
+  state: { channels: Array<{ id: string; integratorUrl?: string }> };
+}
+
+export interface RedeliveryCaseOptions {
+  channelUrl: string;
+  publicId: string;
+  clock: Clock;
+  integratorListenPort?: number;
+  toleranceMs?: number;
+  control: () => SimControl | undefined;
+  newSender: () => string;
+}
+
+const TIMEOUT_MS = 10_000;
+
+/**
+ * spec 8: "3 attempts, 3 seconds apart, until a valid reply". An embedded `listen` fails
+ * the first two attempts; the platform is driven through its control API to send one agent
+ * message; attempts must arrive at 0, 3 and 6 s and attempt 3's ok must end the series.
+ */
+export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase {
+  const { clock } = options;
+  const tolerance = options.toleranceMs ?? 1000;
+  const interval = CHANNEL_DELIVERY_POLICY.intervalMs;
+  return {
+    name: 'redelivery schedule seen from the integrator (0, 3, 6 s)',
+    spec: ['4.2', '8'],
+    async run(ctx) {
+      const names = [
+        'attempt 1 at 0 s',
+        'attempt 2 at 3 s',
+        'attempt 3 at 6 s',
+        "attempt 3's ok ends the series",
+      ];
+      const control = options.control();
+      if (!control) {
+        for (const name of names)
+          ctx.skip(
+            name,
+            'the platform exposes no svc control API (GET /_sim/state, POST /_sim/agent/message) to make an agent write; run `svc-cli listen --fail-first 2` as its integrator and watch the attempts',
+          );
+        return;
+      }
+      const attempts: AgentMessageEvent[] = [];
+      const listener = await createListener({
+        clock,
+        plan: { failFirst: 2 },
+        ...(options.integratorListenPort === undefined
+          ? {}
+          : { port: options.integratorListenPort }),
+        onEvent: (event) => {
+          if (event.type !== 'agent-message') return;
+          attempts.push(event);
+        },
+      });
+      const channel = control.state.channels.find((c) => c.id === options.publicId);
+      const previous = channel?.integratorUrl;
+      try {
+        if (previous !== listener.url) {
+          const set = await postJson({
+            url: `${control.base}/_sim/channels/integrator-url`,
+            body: JSON.stringify({ channelId: options.publicId, url: listener.url }),
+            timeoutMs: TIMEOUT_MS,
+            clock,
+          });
+          if (!set.ok || set.status !== 200) {
+            for (const name of names)
+              ctx.skip(
+                name,
+                `the channel delivers to ${previous ?? 'nowhere'}, not to the embedded listener at ${listener.url}; start the platform with --integrator-url ${listener.url} (fix the port with --integrator-listen-port)`,
+              );
+            return;
+          }
+        }
+        const customerId = options.newSender();
+        const opened = await postJson({
+          url: options.channelUrl,
+          body: JSON.stringify({
+            sender: { id: customerId },
+            message: { type: 'text', text: 'Please answer me twice late' },
+          }),
+          timeoutMs: TIMEOUT_MS,
+          clock,
+        });
+        if (!opened.ok || opened.status !== 200)
+          throw new Error(
+            `could not open a chat: ${opened.ok ? `HTTP ${opened.status}` : opened.message}`,
+          );
+        const sent = await postJson({
+          url: `${control.base}/_sim/agent/message`,
+          body: JSON.stringify({
+            customerId,
+            channelId: options.publicId,
+            text: 'Redelivery check',
+            wait: false,
+          }),
+          timeoutMs: TIMEOUT_MS,
+          clock,
+        });
+        if (!sent.ok || sent.status >= 300)
+          throw new Error(
+            `POST /_sim/agent/message: ${sent.ok ? `HTTP ${sent.status} ${sent.body}` : sent.message}`,
+          );
+        // Wait until the third attempt (or the series' 9 s), then 3 s more for a stray fourth.
+        const waitFor = async (count: number, until: number): Promise<void> => {
+          while (attempts.length < count && clock.now() < until)
+            await clock.sleep(Math.max(1, Math.min(100, until - clock.now())));
+        };
+        const startedAt = clock.now();
+        await waitFor(3, startedAt + 2 * interval + 3000 + tolerance * 2);
+        const first = attempts[0]?.protocolMs;
+        for (const [i, name] of names.slice(0, 3).entries()) {
+          await ctx.check(name, () => {
+            const at = attempts[i]?.protocolMs;
+            if (at === undefined || first === undefined)
+              return [
+                `attempt ${i + 1} never arrived; expected 3 attempts, 3 s apart, until a valid reply (spec 8)`,
+              ];
+            const offset = at - first;
+            const want = i * interval;
+            return Math.abs(offset - want) <= tolerance
+              ? []
+              : [
+                  `attempt ${i + 1} arrived at ${(offset / 1000).toFixed(2)} s; expected ${want / 1000} s ± ${tolerance} ms (spec 8)`,
+                ];
+          });
+        }
+        const third = attempts[2]?.protocolMs;
+        if (third !== undefined) await waitFor(4, third + interval + tolerance);
+        await ctx.check(names[3] ?? '', () =>
+          attempts.length <= 3
+            ? []
+            : [
+                `a fourth attempt arrived after the valid reply to attempt 3; a valid reply ends the series (spec 8)`,
+              ],
+        );
+      } finally {
+        if (previous !== listener.url)
+          await postJson({
+            url: `${control.base}/_sim/channels/integrator-url`,
+            body: JSON.stringify({ channelId: options.publicId, url: previous ?? null }),
+            timeoutMs: TIMEOUT_MS,
+            clock,
+          });
+        await listener.close(100);
+      }
+    },
+  };
+}

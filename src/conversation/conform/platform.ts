@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import { SvcError } from '../../errors.js';
+import { getText, postJson } from '../../http/client.js';
+import { quote, type ConformCase } from './case.js';
+import { buildRedeliveryCase, type SimControl } from './platform-redelivery.js';
+
+/**
+ * `conform platform`: we play the integrator and its customers against a platform's
+ * channel URL (spec 4.1): 404s, the status body, the 1000-character cut, the empty
+ * sender.id, media; the redelivery schedule through an embedded `listen` (spec 8).
+ */
+export interface PlatformSuiteOptions {
+  /** `{base_url}/<random_string>/<channel_public_id>` (spec 4.1) */
+  channelUrl: string;
+  clock: Clock;
+  /** port of the embedded listener for the redelivery cases (default 0) */
+  integratorListenPort?: number;
+  /** protocol ms an attempt may be early or late (default 1000) */
+  toleranceMs?: number;
+}
+
+export interface ChannelUrlParts {
+  base: string;
+  randomString: string;
+  publicId: string;
+}
+
+/** Splits a channel URL into base, random string and public id (spec 1.3, 4.1). */
+export function parseChannelUrl(channelUrl: string): ChannelUrlParts {
+  const url = new URL(channelUrl);
+  const parts = url.pathname.split('/').filter(Boolean);
+  const publicId = parts.pop();
+  const randomString = parts.pop();
+  if (!publicId || !randomString) {
+    throw new SvcError(
+      'SVC_E_CHANNEL_URL',
+      'input',
+      `Could not use the channel URL ${channelUrl}: expected {base_url}/<random_string>/<channel_public_id> (spec 4.1).`,
+    );
+  }
+  const prefix = parts.length > 0 ? `/${parts.join('/')}` : '';
+  return { base: `${url.origin}${prefix}`, randomString, publicId };
+}
+
+const TIMEOUT_MS = 10_000;
+
+async function post(options: PlatformSuiteOptions, url: string, body: unknown) {
+  const outcome = await postJson({
+    url,
+    body: JSON.stringify(body),
+    timeoutMs: TIMEOUT_MS,
+    clock: options.clock,
+  });
+  if (!outcome.ok) throw new Error(`POST ${url}: ${outcome.message}`);
+  return outcome;
+}
+
+/** Reads the svc simulator's control API, when the platform exposes one (`GET <base>/_sim/state`). */
+export async function findSimControl(base: string, clock: Clock): Promise<SimControl | undefined> {
+  const state = await getText({ url: `${base}/_sim/state`, timeoutMs: TIMEOUT_MS, clock });
+  if (!state.ok || state.status !== 200) return undefined;
+  try {
+    const json = JSON.parse(state.body) as { channels?: unknown };
+    return Array.isArray(json.channels) ? { base, state: json as SimControl['state'] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const sender = (tag: string) => ({ id: `svc-conform-${tag}-${randomUUID().slice(0, 8)}` });
+
+function expect404(options: PlatformSuiteOptions, url: string): ConformCase['run'] {
+  return async (ctx) => {
+    await ctx.check('POST a message: 404', async () => {
+      const r = await post(options, url, {
+        sender: sender('404'),
+        message: { type: 'text', text: 'hello?' },
+      });
+      return r.status === 404
+        ? []
+        : [
+            `POST: HTTP ${r.status}; expected 404 when no channel has that public id (spec 4.1, 7.1)`,
+          ];
+    });
+    await ctx.check('GET status: 404', async () => {
+      const r = await getText({
+        url: `${url}/status`,
+        timeoutMs: TIMEOUT_MS,
+        clock: options.clock,
+      });
+      if (!r.ok) return [`GET status: ${r.message}`];
+      return r.status === 404
+        ? []
+        : [
+            `GET status: HTTP ${r.status}; expected 404 when no channel has that public id (spec 4.1, 7.1)`,
+          ];
+    });
+  };
+}
+
+/** The cases of `conform platform`, in the order they run. */
+export function buildPlatformCases(options: PlatformSuiteOptions): ConformCase[] {
+  const parts = parseChannelUrl(options.channelUrl);
+  const url = `${parts.base}/${parts.randomString}/${parts.publicId}`;
+  const flipped = `${parts.randomString.slice(0, -1)}${parts.randomString.endsWith('A') ? 'B' : 'A'}`;
+  let control: SimControl | undefined;
+  const accepted = (name: string, body: unknown, spec: string) => async () => {
+    const r = await post(options, url, body);
+    return r.status === 200
+      ? []
+      : [`${name}: HTTP ${r.status} ${quote(r.body, 80)}; expected 200 (spec ${spec})`];
+  };
+  return [
+    {
+      name: 'unknown public id',
+      spec: ['4.1', '7.1'],
+      run: expect404(options, `${parts.base}/${parts.randomString}/${parts.publicId}-svc-unknown`),
+    },
+    {
+      name: 'wrong random string',
+      spec: ['1.3', '4.1', '5.1'],
+      run: expect404(options, `${parts.base}/${flipped}/${parts.publicId}`),
+    },
+    {
+      name: 'status body 0 or 1',
+      spec: ['3', '4.1'],
+      async run(ctx) {
+        control = await findSimControl(parts.base, options.clock);
+        await ctx.check('GET status', async () => {
+          const r = await getText({
+            url: `${url}/status`,
+            timeoutMs: TIMEOUT_MS,
+            clock: options.clock,
+          });
+          if (!r.ok) return [`GET status: ${r.message}`];
+          if (r.status !== 200) return [`GET status: HTTP ${r.status}; expected 200 (spec 4.1)`];
+          const body = r.body.trim();
+          return body === '0' || body === '1'
+            ? []
+            : [`GET status: body ${JSON.stringify(quote(r.body, 40))}; expected 0 or 1 (spec 3)`];
+        });
+      },
+    },
+    {
+      name: 'text message accepted',
+      spec: ['2.1', '4.1'],
+      async run(ctx) {
+        const body = {
+          sender: { ...sender('text'), name: 'Conform Customer' },
+          message: { type: 'text', text: 'Hello' },
+        };
+        await ctx.check('POST text: 200', accepted('POST text', body, '4.1'));
+      },
+    },
+    {
+      name: 'text over 1000 characters is accepted and cut',
+      spec: ['2.1', '7.1', '8'],
+      async run(ctx) {
+        // 998 letters and 3 emoji: 1001 code points; a cut must not split a surrogate pair
+        const text = `${'x'.repeat(998)}😀😀😀`;
+        const who = sender('long');
+        await ctx.check(
+          'POST 1001 characters: 200, no error',
+          accepted('POST', { sender: who, message: { type: 'text', text } }, '2.1, 7.1'),
+        );
+        await ctx.check('delivered cut to 1000 code points', async () => {
+          if (!control)
+            return {
+              skip: 'the platform exposes no svc control API (GET /_sim/state): the cut cannot be observed',
+            };
+          const lines = await readVisitorLines(control, who.id, options.clock);
+          const last = lines.at(-1);
+          if (last === undefined)
+            return [
+              'the message did not reach the agent (spec 2.1: longer text is cut, not refused)',
+            ];
+          const points = Array.from(last);
+          return points.length === 1000 && last === Array.from(text).slice(0, 1000).join('')
+            ? []
+            : [
+                `message.text: delivered ${points.length} code points; expected the first 1000 (spec 2.1, 8)`,
+              ];
+        });
+      },
+    },
+    {
+      name: 'empty sender.id is not delivered',
+      spec: ['2.1', '7.1'],
+      async run(ctx) {
+        const before = control ? await countChats(control, options.clock) : 0;
+        await ctx.check('POST with sender.id "": no server error', async () => {
+          const r = await post(options, url, {
+            sender: { id: '' },
+            message: { type: 'text', text: 'lost' },
+          });
+          return r.status < 500
+            ? []
+            : [
+                `POST: HTTP ${r.status}; an empty sender.id means the message is not sent (spec 2.1, 7.1), not a server error`,
+              ];
+        });
+        await ctx.check('not delivered to an agent', async () => {
+          if (!control)
+            return {
+              skip: 'the platform exposes no svc control API (GET /_sim/state): delivery cannot be observed',
+            };
+          const after = await countChats(control, options.clock);
+          return after === before
+            ? []
+            : [
+                'a chat was opened for a message with an empty sender.id; it must not be sent (spec 2.1, 7.1)',
+              ];
+        });
+      },
+    },
+    {
+      name: 'media and typing accepted',
+      spec: ['2.3', '2.4', '4.1'],
+      async run(ctx) {
+        const who = sender('media');
+        const photo = {
+          type: 'photo',
+          file: 'https://files.example.com/svc-conform/p.jpg',
+          file_name: 'p.jpg',
+          file_size: 1024,
+        };
+        await ctx.check(
+          'photo: 200',
+          accepted('POST photo', { sender: who, message: photo }, '2.4'),
+        );
+        await ctx.check(
+          'location: 200',
+          accepted(
+            'POST location',
+            { sender: who, message: { type: 'location', latitude: 52.52, longitude: 13.4 } },
+            '2.4',
+          ),
+        );
+        await ctx.check(
+          'typein: 200',
+          accepted('POST typein', { sender: who, message: { type: 'typein' } }, '2.3'),
+        );
+        await ctx.check(
+          'typeout: 200',
+          accepted('POST typeout', { sender: who, message: { type: 'typeout' } }, '2.3'),
+        );
+      },
+    },
+    buildRedeliveryCase({
+      ...options,
+      channelUrl: url,
+      publicId: parts.publicId,
+      control: () => control,
+      newSender: () => sender('redelivery').id,
+    }),
+  ];
+}
+
+async function readChats(
+  control: SimControl,
+  clock: Clock,
+): Promise<
+  Array<{ customer?: { senderId?: string }; lines?: Array<{ type?: string; text?: string }> }>
+> {
+  const r = await getText({ url: `${control.base}/_sim/chats`, timeoutMs: TIMEOUT_MS, clock });
+  if (!r.ok || r.status !== 200)
+    throw new Error(`GET /_sim/chats: ${r.ok ? `HTTP ${r.status}` : r.message}`);
+  return (JSON.parse(r.body) as { chats: [] }).chats;
+}
+
+async function readVisitorLines(
+  control: SimControl,
+  senderId: string,
+  clock: Clock,
+): Promise<string[]> {
+  const chats = await readChats(control, clock);
+  return chats
+    .filter((c) => c.customer?.senderId === senderId)
+    .flatMap((c) => c.lines ?? [])
+    .filter((l) => l.type === 'visitor' && typeof l.text === 'string')
+    .map((l) => l.text as string);
+}
+
+async function countChats(control: SimControl, clock: Clock): Promise<number> {
+  return (await readChats(control, clock)).length;
+}

@@ -1,0 +1,192 @@
+import { SvcError } from '../../errors.js';
+import type { ExchangeRecord } from '../../journal/journal.js';
+import { CONVERSATION_VERSION, type ConversationInput } from '../format.js';
+
+/**
+ * `record to-fixture`: a recorded session (the journal of `platform --record` or
+ * `listen --record`) becomes a conversation fixture that replays green against the
+ * embedded simulator. Customer messages -> customer steps; agent messages -> agent steps
+ * with delivery expectations and integrator expectations per attempt; the recorded
+ * integrator replies -> the embedded listener's fault sequence.
+ */
+export interface ToFixtureOptions {
+  records: readonly ExchangeRecord[];
+  /** the conversation's name (default: "recorded session") */
+  name?: string;
+  /** `$schema` as written into the fixture (default ../../schemas/conversation.schema.json) */
+  schema?: string;
+}
+
+type Json = Record<string, unknown>;
+type StepInput = ConversationInput['steps'][number];
+const isObject = (v: unknown): v is Json =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function parseBody(text: string | undefined): Json | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** spec 2.2: message.id identifies a message across redelivery attempts. */
+function messageIdOf(body: Json | undefined, seq: number): string {
+  const message = body?.message;
+  const id = isObject(message) ? message.id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : `seq-${seq}`;
+}
+
+const isControl = (r: ExchangeRecord): boolean =>
+  new URL(r.request.url, 'http://x').pathname.startsWith('/_sim');
+
+/** The fault that makes the embedded listener answer like the recorded integrator did. */
+function faultOf(r: ExchangeRecord): string {
+  if (!r.response)
+    return r.failure?.reason === 'timeout' || r.failure?.reason === 'hang' ? 'hang' : 'reset';
+  if (r.response.status !== 200) return `status:${r.response.status}`;
+  const body = parseBody(r.response.body);
+  if (body?.result === 'ok') return 'none';
+  const error = body?.error;
+  if (
+    isObject(error) &&
+    (typeof error.code === 'string' || typeof error.code === 'number') &&
+    typeof error.message === 'string'
+  )
+    return `error:${String(error.code)}:${error.message}`;
+  return 'bad-json';
+}
+
+/** spec 2.2: the delivery verdict a series of attempts gave (delivery.ts judges the same way). */
+function resultOf(last: ExchangeRecord): 'delivered' | 'error-reply' | 'failed' {
+  const fault = faultOf(last);
+  if (fault === 'none') return 'delivered';
+  return fault.startsWith('error:') ? 'error-reply' : 'failed';
+}
+
+/** What a step sends: text, typing, media (spec 2.1, 2.3, 2.4), without message.id. */
+function contentOf(
+  message: Json,
+): { text: string } | { typing: 'start' | 'stop' } | { media: { type: string } & Json } {
+  const { id: _id, ...rest } = message;
+  if (rest.type === 'text' && typeof rest.text === 'string' && Object.keys(rest).length === 2)
+    return { text: rest.text };
+  if (rest.type === 'typein' || rest.type === 'typeout')
+    return { typing: rest.type === 'typein' ? 'start' : 'stop' };
+  return { media: rest as { type: string } & Json };
+}
+
+/** The integrator expectation for one attempt: type and text, by message (spec 2.2). */
+function integratorExpectation(message: Json, attempt: number): StepInput {
+  return {
+    expect: {
+      integrator: {
+        message: {
+          type: message.type,
+          ...(typeof message.text === 'string' ? { text: message.text } : {}),
+        },
+        $attempt: attempt,
+      },
+    },
+  };
+}
+
+/**
+ * Converts recorded exchanges into a conversation (format version 1).
+ * @example const conversation = convertRecording({ records: await readRecording('session.ndjson') });
+ */
+export function convertRecording(options: ToFixtureOptions): ConversationInput {
+  const records = [...options.records].sort((a, b) => a.seq - b.seq).filter((r) => !isControl(r));
+  const steps: StepInput[] = [];
+  const sequence: string[] = [];
+  const notes: string[] = [];
+  const openedFor = new Set<string>();
+  let chunked = false;
+  let hooks = 0;
+  // delivery attempts of one agent message, by message.id, in arrival order
+  const series = new Map<string, ExchangeRecord[]>();
+  const order: string[] = [];
+  const agentKind = (r: ExchangeRecord): boolean =>
+    r.iface === 'channel' && (r.kind ?? '').startsWith('channel.agent.');
+  for (const r of records) {
+    if (r.iface === 'hook') hooks++;
+    if (!agentKind(r)) continue;
+    const id = messageIdOf(parseBody(r.request.body), r.seq);
+    if (!series.has(id)) {
+      series.set(id, []);
+      order.push(id);
+    }
+    series.get(id)?.push(r);
+  }
+  const emitted = new Set<string>();
+  for (const r of records) {
+    if (r.iface !== 'channel' || r.request.method !== 'POST') continue;
+    const body = parseBody(r.request.body);
+    if (!agentKind(r)) {
+      // the platform served a customer message (spec 4.1); a listen recording has none
+      if (r.direction !== 'in') continue;
+      const sender = isObject(body?.sender) ? body.sender : undefined;
+      const message = isObject(body?.message) ? body.message : undefined;
+      const valid = r.kind?.startsWith('channel.customer.') && sender && message;
+      const customer = valid ? { ...contentOf(message), sender } : { raw: body ?? r.request.body };
+      if (typeof sender?.id === 'string') openedFor.add(sender.id);
+      steps.push({ customer, ...(r.response ? { response: { status: r.response.status } } : {}) });
+      continue;
+    }
+    const message: Json = isObject(body?.message) ? body.message : {};
+    const id = messageIdOf(body, r.seq);
+    if (emitted.has(id)) continue;
+    emitted.add(id);
+    const attempts = series.get(id) ?? [r];
+    const last = attempts[attempts.length - 1] ?? r;
+    const to =
+      isObject(body?.recipient) && typeof body.recipient.id === 'string'
+        ? body.recipient.id
+        : undefined;
+    if (to !== undefined && !openedFor.has(to)) {
+      // a listen recording starts at the agent: open the chat the agent writes in first
+      openedFor.add(to);
+      steps.push({
+        customer: { text: '(opens the chat; not in the recording)', sender: { id: to } },
+      });
+      notes.push(`customer ${to}: chat opened by a placeholder message`);
+    }
+    if ((last.notes ?? []).includes('transfer: chunked')) chunked = true;
+    for (const attempt of attempts) sequence.push(faultOf(attempt));
+    const result = resultOf(last);
+    steps.push({
+      agent: { ...contentOf(message), ...(to === undefined ? {} : { to }) },
+      delivery: { result, attempts: result === 'failed' ? 3 : attempts.length },
+    });
+    for (const [i] of attempts.entries()) steps.push(integratorExpectation(message, i + 1));
+  }
+  if (steps.length === 0) {
+    throw new SvcError(
+      'SVC_E_RECORDING',
+      'input',
+      'Could not convert the recording: it holds no chat-channel messages.',
+      'Record a session with `svc-cli platform --record session.ndjson` and send messages through it.',
+    );
+  }
+  if (hooks > 0)
+    notes.push(`${hooks} hook exchange(s) not converted: replay embeds no hook receiver yet`);
+  const faults = sequence.some((f) => f !== 'none') ? { sequence } : undefined;
+  return {
+    $schema: options.schema ?? '../../schemas/conversation.schema.json',
+    version: CONVERSATION_VERSION,
+    name: options.name ?? 'recorded session',
+    description: ['Converted by `svc-cli record to-fixture`.', ...notes].join(' '),
+    tags: ['recorded'],
+    ...(faults || chunked
+      ? {
+          setup: {
+            ...(chunked ? { channel: { chunked: true } } : {}),
+            ...(faults ? { integrator: { faults } } : {}),
+          },
+        }
+      : {}),
+    steps,
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * `svc-cli/msw`: msw request handlers that emulate the platform, backed by the same core and
+ * services as `svc-cli platform`, so client code is unit-tested without a socket.
+ *
+ * @example
+ * import { setupServer } from 'msw/node';
+ * import { createMswPlatform } from 'svc-cli/msw';
+ * const sim = createMswPlatform({ baseUrl: 'https://platform.test' });
+ * const server = setupServer(...sim.handlers);
+ * server.listen();
+ * await fetch(sim.channelUrl, { method: 'POST', body: JSON.stringify(payload) });
+ * sim.received.length; // 1
+ */
+import { http, HttpResponse, type HttpHandler } from 'msw';
+import {
+  createFaultInjector,
+  describeFault,
+  messageKeyOf,
+  type FaultInjector,
+  type FaultPlan,
+} from '../faults/index.js';
+import type { ExchangeRecord } from '../journal/index.js';
+import {
+  createPlatformCore,
+  registerPlatformServices,
+  sendAgentMessage,
+  setAgentsOnline,
+  type AgentMessageResult,
+  type ChannelInfo,
+  type PlatformCore,
+  type PlatformOptions,
+  type PlatformEvent,
+  type SendAgentMessageOptions,
+} from '../platform/index.js';
+import { planFaultAnswer, sleepUnlessAborted } from './faults.js';
+import { responseHeaders, responseText, toPlatformRequest } from './request.js';
+
+export interface MswPlatformOptions extends PlatformOptions {
+  /** the platform's base URL as your client code knows it, e.g. https://platform.test */
+  baseUrl: string;
+  /** faults applied to the answers (same plan as `listen --fault-plan`) */
+  faults?: FaultPlan;
+}
+
+/** One request the handlers received, with what they answered. */
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  /** path relative to the base URL */
+  path: string;
+  headers: Record<string, string>;
+  /** the parsed JSON body, or the raw text when it is not JSON */
+  body?: unknown;
+  /** the status answered (absent for reset and hang) */
+  status?: number;
+  /** the fault applied, in --fault syntax */
+  fault: string;
+}
+
+export interface MswPlatform {
+  /** pass to setupServer / setupWorker */
+  readonly handlers: HttpHandler[];
+  readonly core: PlatformCore;
+  /** the first channel's URL: `{baseUrl}/<random_string>/<channel_public_id>` */
+  readonly channelUrl: string;
+  readonly statusUrl: string;
+  readonly channels: ChannelInfo[];
+  /** every request, oldest first */
+  readonly received: ReceivedRequest[];
+  /** every platform event (customer-message, violation, delivery-attempt ...), oldest first */
+  readonly events: PlatformEvent[];
+  /** the journal: request, response, verdict per exchange */
+  journal(): readonly ExchangeRecord[];
+  /** Replaces the fault plan (attempt counts start again). */
+  setFaults(plan: FaultPlan): void;
+  /** The agent answers a customer (delivered to the channel's integratorUrl, when set). */
+  sendAgentMessage(options: SendAgentMessageOptions): Promise<AgentMessageResult>;
+  setAgentsOnline(online: boolean): void;
+  /** Forgets received requests and events (state and channels stay). */
+  reset(): void;
+  /** Ends hanging answers and in-flight deliveries. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the handlers and the handle that tells what they received.
+ * @example const sim = createMswPlatform({ baseUrl: 'https://platform.test', faults: { failFirst: 1 } });
+ */
+export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
+  const { baseUrl: rawBase, faults, ...coreOptions } = options;
+  const baseUrl = rawBase.replace(/\/+$/, '');
+  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const core = createPlatformCore(coreOptions);
+  registerPlatformServices(core, coreOptions);
+  core.baseUrl = baseUrl;
+  const received: ReceivedRequest[] = [];
+  const events: PlatformEvent[] = [];
+  core.on((event) => events.push(event));
+  let injector: FaultInjector = createFaultInjector(faults ?? {});
+  const closing = new AbortController();
+
+  const resolve = async (request: Request): Promise<Response> => {
+    const started = core.clock.now();
+    const platformRequest = await toPlatformRequest(request, basePath);
+    const body = platformRequest.body;
+    const key = body?.ok
+      ? messageKeyOf(body.json, body.raw)
+      : `${request.method} ${platformRequest.path}`;
+    const decision = injector.decide(key);
+    const entry: ReceivedRequest = {
+      method: request.method,
+      url: request.url,
+      path: platformRequest.path,
+      headers: platformRequest.headers,
+      ...(body === undefined ? {} : { body: body.ok ? body.json : body.raw }),
+      fault: describeFault(decision.fault),
+    };
+    received.push(entry);
+    const signal = AbortSignal.any([request.signal, closing.signal]);
+    await sleepUnlessAborted(core.clock, decision.delayMs, signal);
+    const action = planFaultAnswer(decision.fault, signal);
+    if (action.kind === 'replace') {
+      const response = await action.response();
+      if (response.type !== 'error') entry.status = response.status;
+      return response;
+    }
+    if (action.kind === 'delay-answer') await sleepUnlessAborted(core.clock, action.ms, signal);
+    const answer = await core.handle(platformRequest);
+    const text = responseText(answer);
+    entry.status = answer.status;
+    core.journal.record({
+      protocolMs: started,
+      iface: answer.record?.iface ?? 'control',
+      direction: 'in',
+      ...(answer.record?.kind ? { kind: answer.record.kind } : {}),
+      request: {
+        method: request.method,
+        url: request.url,
+        headers: platformRequest.headers,
+        ...(body ? { body: body.ok ? body.raw : (body.raw ?? `<${body.code}>`) } : {}),
+      },
+      response: { status: answer.status, body: text },
+      durationMs: core.clock.now() - started,
+      ...(answer.record?.verdict ? { verdict: answer.record.verdict } : {}),
+      notes: ['msw', ...(answer.record?.notes ?? [])],
+    });
+    return new HttpResponse(text === '' ? null : text, {
+      status: answer.status,
+      headers: responseHeaders(answer),
+    });
+  };
+
+  const channels = (): ChannelInfo[] =>
+    [...core.state.channels.values()].map((c) => core.channelInfo(c));
+  const first = channels()[0];
+  return {
+    handlers: [http.all(`${baseUrl}/*`, ({ request }) => resolve(request))],
+    core,
+    channelUrl: first?.url ?? '',
+    statusUrl: first?.statusUrl ?? '',
+    get channels() {
+      return channels();
+    },
+    received,
+    events,
+    journal: () => core.journal.entries(),
+    setFaults(plan) {
+      injector = createFaultInjector(plan);
+    },
+    sendAgentMessage: (input) => sendAgentMessage(core, input),
+    setAgentsOnline: (online) => setAgentsOnline(core, online),
+    reset() {
+      received.length = 0;
+      events.length = 0;
+    },
+    async close() {
+      closing.abort(new Error('msw platform closed'));
+      await core.stop();
+    },
+  };
+}
+
+export type { FaultPlan, Fault } from '../faults/index.js';

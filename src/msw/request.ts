@@ -1,0 +1,82 @@
+/** A fetch `Request` as the platform core sees it, and the core's answer as a `Response`. */
+import type { BodyResult } from '../http/body.js';
+import type { PlatformRequest, PlatformResponse } from '../platform/types.js';
+
+/** Reads the body the way the socket adapter does: never throws, JSON or a 400 reason. */
+export async function readRequestBody(request: Request): Promise<BodyResult> {
+  const transfer = request.headers.has('content-length') ? 'content-length' : 'chunked';
+  const raw = await request.text();
+  if (raw.trim() === '') {
+    return {
+      ok: false,
+      status: 400,
+      code: 'empty_body',
+      message: 'the body is empty; a JSON object is required',
+      raw,
+      transfer,
+    };
+  }
+  try {
+    return {
+      ok: true,
+      raw,
+      json: JSON.parse(raw) as unknown,
+      transfer,
+      bytes: Buffer.byteLength(raw),
+    };
+  } catch (error) {
+    return {
+      ok: false,
+      status: 400,
+      code: 'invalid_json',
+      message: `the body is not valid JSON: ${(error as Error).message}`,
+      raw,
+      transfer,
+    };
+  }
+}
+
+/**
+ * Maps a Request under `basePath` onto a PlatformRequest (path relative to the base URL).
+ * @example await toPlatformRequest(new Request('https://p.test/r/ch/status'), '') // { method: 'GET', path: '/r/ch/status', ... }
+ */
+export async function toPlatformRequest(
+  request: Request,
+  basePath: string,
+): Promise<PlatformRequest> {
+  const url = new URL(request.url);
+  const path = url.pathname.startsWith(basePath)
+    ? url.pathname.slice(basePath.length) || '/'
+    : url.pathname;
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
+  const platformRequest: PlatformRequest = {
+    method: request.method,
+    path,
+    query: url.searchParams,
+    headers,
+  };
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    platformRequest.body = await readRequestBody(request);
+  }
+  return platformRequest;
+}
+
+/** The body text a PlatformResponse is sent with (strings as they are, else JSON). */
+export function responseText(response: PlatformResponse): string {
+  if (response.body === undefined) return '';
+  return typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+}
+
+/** Headers of a PlatformResponse: JSON unless the route set its own content type. */
+export function responseHeaders(response: PlatformResponse): Record<string, string> {
+  const ownType = Object.keys(response.headers ?? {}).some(
+    (h) => h.toLowerCase() === 'content-type',
+  );
+  return {
+    ...(ownType || response.body === undefined
+      ? {}
+      : { 'content-type': 'application/json; charset=utf-8' }),
+    ...response.headers,
+  };
+}

@@ -1,0 +1,105 @@
+import { SvcError } from '../errors.js';
+import { getText, postJson } from '../http/client.js';
+import type { PlatformCore } from './core.js';
+
+export interface ResendResult {
+  /** the exchange that was resent */
+  seq: number;
+  method: string;
+  url: string;
+  status?: number;
+  body?: string;
+  failure?: { reason: string; message: string };
+}
+
+const HOP_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+/** how long a resent request may take (protocol ms) */
+const RESEND_TIMEOUT_MS = 10_000;
+
+/**
+ * Re-issues a recorded request (README "Control API": POST /_sim/journal/:seq/resend): a
+ * request the simulator served is sent to it again, so it is handled and journaled anew; a
+ * request it sent (agent message, hook, bot event) goes to the same URL once more, no redelivery.
+ * @example await resendExchange(core, 3) // { seq: 3, method: 'POST', url, status: 200, body }
+ */
+export async function resendExchange(core: PlatformCore, seq: number): Promise<ResendResult> {
+  const entry = core.journal.entries().find((e) => e.seq === seq);
+  if (!entry) {
+    throw new SvcError(
+      'SVC_E_NO_EXCHANGE',
+      'input',
+      `Could not resend exchange ${seq}: it is not in the journal.`,
+      'GET /_sim/journal lists the recent exchanges with their seq.',
+    );
+  }
+  const { method } = entry.request;
+  if (method !== 'GET' && method !== 'POST') {
+    throw new SvcError(
+      'SVC_E_RESEND',
+      'input',
+      `Could not resend exchange ${seq}: ${method} is not resent.`,
+    );
+  }
+  const url = restoreSecrets(core, entry.request.url);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(entry.request.headers ?? {})) {
+    if (!HOP_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  }
+  const common = {
+    url,
+    headers,
+    timeoutMs: RESEND_TIMEOUT_MS,
+    clock: core.clock,
+    signal: core.signal,
+  };
+  const started = core.clock.now();
+  const outcome =
+    method === 'GET'
+      ? await getText(common)
+      : await postJson({ ...common, body: entry.request.body ?? '' });
+  if (entry.direction === 'out') {
+    // requests the simulator sends are journaled by their sender; record this one here
+    core.journal.record({
+      protocolMs: started,
+      iface: entry.iface,
+      direction: 'out',
+      ...(entry.kind ? { kind: entry.kind } : {}),
+      request: {
+        method,
+        url: entry.request.url,
+        headers,
+        ...(entry.request.body === undefined ? {} : { body: entry.request.body }),
+      },
+      ...(outcome.ok
+        ? { response: { status: outcome.status, body: outcome.body } }
+        : { failure: { reason: outcome.reason, message: outcome.message } }),
+      durationMs: outcome.durationMs,
+      wallMs: outcome.wallMs,
+      notes: [`resend of #${seq}`],
+    });
+  }
+  return {
+    seq,
+    method,
+    url: entry.request.url,
+    ...(outcome.ok
+      ? { status: outcome.status, body: outcome.body }
+      : { failure: { reason: outcome.reason, message: outcome.message } }),
+  };
+}
+
+/**
+ * The journal may hold URLs with the channel's random string redacted (`***`, spec 5.1);
+ * a `***` segment before a channel's public id is that channel's random string again.
+ */
+function restoreSecrets(core: PlatformCore, url: string): string {
+  if (!url.includes('***')) return url;
+  const parsed = new URL(url);
+  const parts = parsed.pathname.split('/');
+  for (let i = 0; i < parts.length - 1; i++) {
+    const channel = core.state.channels.get(decodeURIComponent(parts[i + 1] ?? ''));
+    if (parts[i] === '***' && channel) parts[i] = channel.randomString;
+  }
+  parsed.pathname = parts.join('/');
+  return parsed.toString();
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { WidgetOutboundEvent } from '../../widget/transport.js';
+
+/**
+ * The page script's outbound events as the widget channel accepts them (see
+ * src/widget/transport.ts). The double has already applied spec 4.5's argument checks; the
+ * platform checks the shape again because anything can POST here.
+ */
+const visitorId = z.string().min(1).max(200);
+const contact = z.object({
+  name: z.string().optional(),
+  email: z.string().optional(),
+  phone: z.string().optional(),
+  description: z.string().optional(),
+});
+const field = z.object({
+  content: z.string().optional(),
+  title: z.string().optional(),
+  link: z.string().optional(),
+  key: z.string().optional(),
+});
+
+export const outboundEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('visitor_number'), visitorId }),
+  z.object({
+    type: z.literal('visitor_message'),
+    visitorId,
+    text: z.string().min(1),
+    first: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('contact_info'),
+    visitorId,
+    source: z.enum(['api', 'form']),
+    contact,
+  }),
+  z.object({ type: z.literal('custom_data'), visitorId, fields: z.array(field) }),
+  z.object({ type: z.literal('user_token'), visitorId, token: z.string().min(1) }),
+  z.object({ type: z.literal('rules'), visitorId, rules: z.record(z.string(), z.json()) }),
+  z.object({
+    type: z.literal('invitation'),
+    visitorId,
+    text: z.string(),
+    departmentId: z.number().optional(),
+  }),
+  z.object({
+    type: z.literal('offline_message'),
+    visitorId,
+    message: contact.extend({ message: z.string() }),
+  }),
+  z.object({ type: z.literal('start_call'), visitorId, phone: z.string().min(1) }),
+]);
+
+/** Parses a POSTed event; the error text names the first problem with its path. */
+export function parseOutboundEvent(
+  json: unknown,
+): { ok: true; event: WidgetOutboundEvent } | { ok: false; error: string } {
+  const parsed = outboundEventSchema.safeParse(json);
+  if (parsed.success) return { ok: true, event: parsed.data as WidgetOutboundEvent };
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.join('.') || '(body)';
+  return { ok: false, error: `${path}: ${issue?.message ?? 'invalid event'}` };
+}

@@ -1,0 +1,165 @@
+import { errorBody } from '../../http/body.js';
+import type { WidgetInboundEvent } from '../../widget/transport.js';
+import type { PlatformCore } from '../core.js';
+import type { PlatformEvent } from '../events.js';
+import type { Channel } from '../model.js';
+import type { DirectDeliveryService, PlatformRequest, PlatformResponse } from '../types.js';
+import { applyOutbound } from './apply.js';
+import { createVisitorHub } from './hub.js';
+import { parseOutboundEvent } from './schema.js';
+
+/** The page may be served from another origin (svc-cli widget, a developer's own page). */
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'content-type, last-event-id',
+};
+
+const reply = (status: number, body: unknown, kind?: string): PlatformResponse => ({
+  status,
+  body,
+  headers: CORS,
+  record: { iface: 'widget', ...(kind ? { kind } : {}) },
+});
+
+/**
+ * The widget channel (interface C, platform side) under /_sim/widget/:
+ * - `POST /_sim/widget/events[?channel=<id>]` one outbound event of the page script
+ *   (src/widget/transport.ts); answers the transport reply `{ok, visitorNumber?}` or `{ok:false, error}`
+ * - `GET /_sim/widget/events?visitor=<id>` server-sent events: the inbound events for that
+ *   visitor (agent_accepted, agent_message, chat_mode, call_status), with ids for Last-Event-ID
+ * - `GET /_sim/widget/visitors` the visitors and their pages
+ * Agent messages to widget customers come here instead of the integrator URL.
+ */
+export function createWidgetService(core: PlatformCore): DirectDeliveryService {
+  const hub = createVisitorHub(core);
+
+  /** The widget channel: the one named, else the first, else one created on first use. */
+  const channelFor = (id: string | null): Channel | undefined => {
+    if (id) {
+      const named = core.state.channels.get(id);
+      return named?.kind === 'widget' ? named : undefined;
+    }
+    for (const channel of core.state.channels.values())
+      if (channel.kind === 'widget') return channel;
+    const taken = core.state.channels.has('widget');
+    return core.addChannel({
+      kind: 'widget',
+      name: 'Site widget',
+      ...(taken ? {} : { id: 'widget' }),
+    });
+  };
+
+  const onEvent = (event: PlatformEvent): void => {
+    if (event.type === 'agents') {
+      hub.broadcast({ type: 'chat_mode', online: event.online });
+    } else if (event.type === 'chat-accepted') {
+      const chat = core.state.chats.get(event.chatId);
+      const visitor = chat && hub.byCustomerKey(chat.customerKey);
+      const agent = core.state.agents.find((a) => a.id === event.agentId);
+      // spec 6.4 svc_onAccept: the agent pressed Reply
+      if (visitor) {
+        hub.push(
+          visitor,
+          { type: 'agent_accepted', ...(agent ? { agentName: agent.name } : {}) },
+          { chatId: event.chatId },
+        );
+      }
+    } else if (event.type === 'call-status') {
+      for (const visitor of hub.visitors.values()) {
+        if (!visitor.callIds.has(event.callId)) continue;
+        hub.push(visitor, {
+          type: 'call_status',
+          status: event.status,
+          ...(event.reason === undefined ? {} : { reason: event.reason }),
+        });
+        if (event.status === 'end' || event.status === 'error')
+          visitor.callIds.delete(event.callId);
+      }
+    }
+  };
+  const off = core.on(onEvent);
+
+  const stream = (request: PlatformRequest): PlatformResponse => {
+    const visitorId = request.query.get('visitor') ?? '';
+    const channel = channelFor(request.query.get('channel'));
+    if (!channel) return reply(404, errorBody('not_found', 'no widget channel has that id'));
+    if (visitorId === '' || visitorId.length > 200) {
+      return reply(400, errorBody('invalid_request', 'give ?visitor=<visitor id>'));
+    }
+    const visitor = hub.ensure(visitorId, channel);
+    const last = Number(request.headers['last-event-id']);
+    return {
+      status: 200,
+      headers: { ...CORS, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+      stream(write, onClose) {
+        const send = (event: WidgetInboundEvent, id?: number): void => {
+          write(`${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(event)}\n\n`);
+        };
+        write('retry: 1000\n\n');
+        send({ type: 'chat_mode', online: core.state.agentsOnline }); // chatMode() follows the agents
+        onClose(hub.connect(visitor, send, Number.isInteger(last) ? last : undefined));
+      },
+    };
+  };
+
+  const receive = (request: PlatformRequest): PlatformResponse => {
+    const channel = channelFor(request.query.get('channel'));
+    if (!channel) return reply(404, { ok: false, error: 'no widget channel has that id' });
+    const body = request.body;
+    if (!body?.ok)
+      return reply(400, { ok: false, error: body?.message ?? 'a JSON body is required' });
+    const parsed = parseOutboundEvent(body.json);
+    if (!parsed.ok) return reply(400, { ok: false, error: parsed.error });
+    const visitor = hub.ensure(parsed.event.visitorId, channel);
+    const answer = applyOutbound(core, hub, visitor, parsed.event);
+    return reply(200, answer, `widget.${parsed.event.type}`);
+  };
+
+  return {
+    name: 'widget',
+    route(request) {
+      if (!request.path.startsWith('/_sim/widget/')) return undefined;
+      const route = `${request.method} ${request.path.slice('/_sim/widget'.length)}`;
+      switch (route) {
+        case 'OPTIONS /events':
+          return { status: 204, headers: CORS, record: { iface: 'widget' } };
+        case 'GET /events':
+          return stream(request);
+        case 'POST /events':
+          return receive(request);
+        case 'GET /visitors':
+          return reply(200, {
+            visitors: [...hub.visitors.values()].map((v) => ({
+              ...v.profile,
+              channelId: v.channelId,
+              customer: hub.customerOf(v),
+              chatId: hub.openChatOf(v)?.id,
+            })),
+          });
+        default:
+          return reply(
+            404,
+            errorBody('not_found', `no widget endpoint ${request.method} ${request.path}`),
+          );
+      }
+    },
+    deliverToCustomer(input) {
+      const visitor = hub.byCustomerKey(input.customerKey);
+      if (!visitor) return { result: 'failed', agentNotice: 'the visitor is not on a widget page' };
+      const { message } = input;
+      if (message.type === 'typein' || message.type === 'typeout') return { result: 'delivered' };
+      const text =
+        typeof message.text === 'string'
+          ? message.text
+          : `[${message.type}]${typeof message.file === 'string' ? ` ${message.file}` : ''}`;
+      hub.push(
+        visitor,
+        { type: 'agent_message', text, agentName: input.senderName },
+        { chatId: input.chatId, deliveryId: input.messageId },
+      );
+      return { result: 'delivered' };
+    },
+    close: off,
+  };
+}

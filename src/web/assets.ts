@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SvcError } from '../errors.js';
+
+/** The built browser files: dist/web/<page>/ and dist/widget/svc-widget.js (scripts/build-*.js). */
+const here = fileURLToPath(new URL('.', import.meta.url));
+/** Running from the sources (tests): the built files are in dist/ beside src/. */
+const distRoot = existsSync(join(here, 'console', 'console.js'))
+  ? resolve(here, '..')
+  : resolve(here, '../../dist');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+};
+
+export interface Asset {
+  body: string;
+  contentType: string;
+}
+
+/**
+ * Reads one built browser file; undefined for names outside the page's folder.
+ * @example readAsset('console', 'index.html')
+ */
+export function readAsset(page: 'console' | 'demo' | 'widget', file: string): Asset | undefined {
+  if (!/^[\w-]+\.(html|css|js)$/.test(file)) return undefined; // no path segments, no dot files
+  const path = join(distRoot, page === 'widget' ? 'widget' : join('web', page), file);
+  if (!existsSync(path)) return undefined;
+  return { body: readFileSync(path, 'utf8'), contentType: TYPES[extname(file)] ?? 'text/plain' };
+}
+
+/** Like readAsset, for files the command cannot run without. */
+export function requireAsset(page: 'console' | 'demo' | 'widget', file: string): Asset {
+  const asset = readAsset(page, file);
+  if (!asset) {
+    throw new SvcError(
+      'SVC_E_WEB_ASSETS',
+      'internal',
+      `Could not find the built page file ${page}/${file}.`,
+      'Run `npm run build` (it bundles the web console, the demo page and svc-widget.js).',
+    );
+  }
+  return asset;
+}

@@ -1,0 +1,205 @@
+import type { ChatView } from './api.js';
+import { h, secs, type Child } from './dom.js';
+import { deliveriesOf, type ConsoleStore, type Delivery, type SimEvent } from './store.js';
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** The name the agent sees: sender name, else anonymous with the visitor number (spec 2.1). */
+export function customerLabel(chat: ChatView): string {
+  const c = chat.customer;
+  const name = str(c?.name);
+  return name ?? `Anonymous #${c?.visitorNumber ?? '?'}`;
+}
+
+/** The left column: every chat, newest activity first. */
+export function renderChatList(store: ConsoleStore, select: (id: number) => void): HTMLElement {
+  const chats = [...store.chats.values()].sort((a, b) => b.lastActivityMs - a.lastActivityMs);
+  if (chats.length === 0) {
+    return h('p', { class: 'empty' }, 'No chats yet. A chat starts with a customer message.');
+  }
+  return h(
+    'ul',
+    { class: 'chat-list' },
+    ...chats.map((chat) => {
+      const last = chat.lines.at(-1);
+      return h(
+        'li',
+        {
+          class: `chat-item mode-${chat.mode}${chat.id === store.selected ? ' selected' : ''}`,
+          data: { chatId: String(chat.id) },
+          onclick: () => select(chat.id),
+        },
+        h('span', { class: 'who' }, customerLabel(chat)),
+        h('span', { class: `badge ${chat.mode}` }, chat.mode),
+        h('span', { class: 'channel' }, chat.ext.widget ? 'widget' : `channel ${chat.channelId}`),
+        h('span', { class: 'last' }, last?.text ?? ''),
+      );
+    }),
+  );
+}
+
+/** spec 8: attempts at t = 0, 3, 6 s, the error at 9 s: a track 0..9 s with one mark per attempt. */
+export function renderTimeline(delivery: Delivery): HTMLElement {
+  if (delivery.pushedTo !== undefined) {
+    return h(
+      'div',
+      { class: 'delivery pushed' },
+      delivery.pushedTo > 0
+        ? `pushed to the page (${delivery.pushedTo} listening)`
+        : 'queued: the page is not listening',
+    );
+  }
+  const span = 9000;
+  const marks = delivery.attempts.map((a) =>
+    h('span', {
+      class: `mark ${a.outcome === 'accepted' ? 'ok' : 'fail'}`,
+      style: `left:${Math.min(100, (a.offsetMs / span) * 100).toFixed(1)}%`,
+      title: `attempt ${a.attempt}/${a.attempts} at +${secs(a.offsetMs)}: ${a.outcome === 'accepted' ? `HTTP ${a.status ?? ''}` : (a.reason ?? '')}`,
+    }),
+  );
+  const labels = delivery.attempts.map((a) =>
+    h(
+      'li',
+      { class: a.outcome === 'accepted' ? 'ok' : 'fail' },
+      `${a.attempt}/${a.attempts} +${secs(a.offsetMs)} ${a.outcome === 'accepted' ? `✓ HTTP ${a.status ?? ''}` : `✗ ${a.reason ?? ''}`}`,
+    ),
+  );
+  const done = delivery.done;
+  const verdict = done
+    ? h(
+        'span',
+        { class: `verdict ${done.result}` },
+        done.result === 'delivered' ? 'delivered' : `${done.result}: ${done.agentNotice ?? ''}`,
+      )
+    : h('span', { class: 'verdict pending' }, 'delivering…');
+  return h(
+    'div',
+    { class: 'delivery' },
+    h(
+      'div',
+      { class: 'track' },
+      h('span', { class: 'tick t3' }),
+      h('span', { class: 'tick t6' }),
+      ...marks,
+    ),
+    h('ul', { class: 'attempts' }, ...labels),
+    verdict,
+  );
+}
+
+/** The transcript: chat lines; each agent line with its delivery (tails of both aligned). */
+export function renderTranscript(store: ConsoleStore, chat: ChatView): HTMLElement {
+  const deliveries = deliveriesOf(store, chat.id);
+  const agentLines = chat.lines.filter((l) => l.type === 'agent').length;
+  let agentIndex = 0;
+  const items = chat.lines.map((line) => {
+    let timeline: Child = null;
+    if (line.type === 'agent') {
+      const delivery = deliveries[deliveries.length - agentLines + agentIndex];
+      agentIndex++;
+      if (delivery) timeline = renderTimeline(delivery);
+    }
+    const text = line.text ?? `[${line.kind.split('.').pop() ?? line.kind}]`;
+    return h(
+      'li',
+      { class: `line ${line.type}` },
+      h('span', { class: 'from' }, line.type),
+      h('span', { class: 'text' }, text),
+      timeline,
+    );
+  });
+  if (store.typing.get(chat.id))
+    items.push(h('li', { class: 'line typing' }, 'customer is typing…'));
+  return h('ol', { class: 'transcript' }, ...items);
+}
+
+const row = (label: string, value: string | number | undefined | null | false): Child =>
+  value === undefined || value === null || value === '' || value === false
+    ? null
+    : h(
+        'div',
+        { class: 'field' },
+        h('span', { class: 'key' }, label),
+        h('span', { class: 'value' }, String(value)),
+      );
+
+/** spec 4.5 setCustomData fields, in array order: title, bold key, content, link. */
+function renderCustomData(fields: unknown): Child {
+  if (!Array.isArray(fields) || fields.length === 0) return null;
+  return h(
+    'div',
+    { class: 'custom-data' },
+    ...fields.map((f: Record<string, unknown>) => {
+      const content = str(f.content) ?? '';
+      const link = str(f.link);
+      return h(
+        'div',
+        { class: 'custom-field' },
+        str(f.title) ? h('div', { class: 'title' }, str(f.title)) : null,
+        str(f.key) ? h('b', {}, `${str(f.key)}: `) : null,
+        link ? h('a', { href: link }, content || link) : content,
+      );
+    }),
+  );
+}
+
+/** The right column: the customer as the agent sees them, custom data, CRM data, activity. */
+export function renderDetails(
+  store: ConsoleStore,
+  chat: ChatView,
+  assign: () => void,
+): HTMLElement {
+  const c = chat.customer ?? { senderId: '?', visitorNumber: 0 };
+  const widget = (chat.ext.widget ?? {}) as Record<string, unknown>;
+  const hooks = chat.ext.hooks as Record<string, unknown> | undefined;
+  const contact = hooks?.contactInfo as Record<string, unknown> | undefined;
+  const crmLink = str(hooks?.crmLink);
+  const others = Object.entries(chat.ext).filter(([k]) => k !== 'widget' && k !== 'hooks');
+  const activity = store.activity.get(chat.id) ?? [];
+  return h(
+    'div',
+    { class: 'details' },
+    h('h3', {}, 'Customer'),
+    row('id', c.senderId),
+    row('visitor #', c.visitorNumber),
+    ...['name', 'email', 'phone', 'description', 'invite', 'photo'].map((k) => row(k, str(c[k]))),
+    row('contact info', str(widget.contactSource) && `from the ${str(widget.contactSource)}`),
+    row('user token', str(c.userToken)),
+    h('h3', {}, 'Custom data'),
+    renderCustomData(c.customData) ?? h('p', { class: 'empty' }, 'none'),
+    hooks ? h('h3', {}, 'CRM (hook reply)') : null,
+    hooks?.enableAssign === true || crmLink
+      ? h(
+          'button',
+          { class: 'assign', onclick: assign, title: crmLink ?? '' },
+          crmLink ? 'crm_link: link to CRM' : 'Assign to CRM card',
+        )
+      : null,
+    hooks ? renderCustomData(hooks.customData) : null,
+    contact
+      ? row(
+          'CRM contact',
+          [str(contact.name), str(contact.phone), str(contact.email)].filter(Boolean).join(', '),
+        )
+      : null,
+    hooks ? row('assigned to', str(hooks.assignedTo)) : null,
+    ...others.map(([key, value]) =>
+      h('details', {}, h('summary', {}, key), h('pre', {}, JSON.stringify(value, null, 2))),
+    ),
+    h('h3', {}, 'Activity'),
+    h('ol', { class: 'activity' }, ...activity.slice(-30).map(renderActivity)),
+  );
+}
+
+/** Any event, known or not (bot hand-overs, hooks ...): time, type, the rest as JSON. */
+export function renderActivity(event: SimEvent): HTMLElement {
+  const { type, protocolMs, ...rest } = event;
+  const json = JSON.stringify(rest);
+  return h(
+    'li',
+    { class: `event ${type}` },
+    h('span', { class: 'at' }, typeof protocolMs === 'number' ? secs(protocolMs) : ''),
+    h('span', { class: 'type' }, type),
+    h('span', { class: 'rest' }, json.length > 160 ? `${json.slice(0, 159)}…` : json),
+  );
+}

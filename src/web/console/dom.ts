@@ -1,0 +1,80 @@
+/**
+ * A tiny DOM builder for the console. Text always goes in as text nodes (textContent), never
+ * as HTML, so chat content, custom data and journal bodies cannot inject markup (XSS-safe).
+ */
+export type Child = Node | string | number | false | null | undefined;
+
+export interface Attrs {
+  class?: string;
+  title?: string;
+  href?: string;
+  type?: string;
+  placeholder?: string;
+  value?: string;
+  disabled?: boolean;
+  data?: Record<string, string>;
+  style?: string;
+  onclick?: () => void;
+}
+
+/** Creates an element with attributes and children. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  if (attrs.class) el.className = attrs.class;
+  if (attrs.title) el.title = attrs.title;
+  if (attrs.style) el.setAttribute('style', attrs.style);
+  if (attrs.type) el.setAttribute('type', attrs.type);
+  if (attrs.placeholder) el.setAttribute('placeholder', attrs.placeholder);
+  if (attrs.value !== undefined && 'value' in el) (el as HTMLInputElement).value = attrs.value;
+  if (attrs.disabled) el.setAttribute('disabled', '');
+  if (attrs.href !== undefined && isSafeUrl(attrs.href)) {
+    el.setAttribute('href', attrs.href);
+    el.setAttribute('target', '_blank');
+    el.setAttribute('rel', 'noopener noreferrer');
+  }
+  for (const [key, value] of Object.entries(attrs.data ?? {})) el.dataset[key] = value;
+  if (attrs.onclick) el.addEventListener('click', attrs.onclick);
+  for (const child of children) {
+    if (child === false || child === null || child === undefined) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** Only http(s) links become clickable; anything else (javascript:, data:) stays text. */
+export function isSafeUrl(url: string): boolean {
+  return /^https?:\/\//i.test(url);
+}
+
+/** Replaces an element's children. */
+export function fill(el: Element, ...children: Child[]): void {
+  el.replaceChildren();
+  for (const child of children) {
+    if (child === false || child === null || child === undefined) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Finds a required element of the page. */
+export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`console page has no #${id}`);
+  return el as T;
+}
+
+/** Pretty JSON when the text is JSON, else the text as is. */
+export function prettyBody(text: string | undefined): string {
+  if (text === undefined || text === '') return '(empty)';
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** Protocol ms as seconds with millisecond precision. */
+export const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`;

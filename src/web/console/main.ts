@@ -1,0 +1,164 @@
+/**
+ * The agent web console (`svc-cli platform --web`, served at /_sim/console/): the chats of
+ * the simulator live from GET /_sim/events, the agent's actions through the control API.
+ */
+import { api } from './api.js';
+import {
+  customerLabel,
+  renderActivity,
+  renderChatList,
+  renderDetails,
+  renderTranscript,
+} from './chat-view.js';
+import { byId, fill, h } from './dom.js';
+import { createJournalView } from './journal-view.js';
+import { applyEvent, createStore, type SimEvent } from './store.js';
+
+const store = createStore();
+const ui = {
+  status: byId('status'),
+  agents: byId<HTMLButtonElement>('agents'),
+  chatList: byId('chat-list'),
+  chatHead: byId('chat-head'),
+  transcript: byId('transcript'),
+  details: byId('details'),
+  reply: byId<HTMLFormElement>('reply'),
+  replyText: byId<HTMLInputElement>('reply-text'),
+  close: byId<HTMLButtonElement>('close-chat'),
+  events: byId('event-log'),
+  journal: createJournalView(byId('journal-list'), byId('journal-detail')),
+  error: byId('error'),
+};
+
+const showError = (error: unknown): void => {
+  ui.error.textContent = error instanceof Error ? error.message : String(error);
+};
+
+function render(): void {
+  ui.status.textContent = store.connected ? 'live' : 'reconnecting…';
+  ui.status.className = store.connected ? 'live' : 'down';
+  ui.agents.textContent = store.agentsOnline
+    ? 'Agents online — go offline'
+    : 'Agents offline — go online';
+  ui.agents.className = store.agentsOnline ? 'online' : 'offline';
+  fill(ui.chatList, renderChatList(store, select));
+  const chat = store.selected === undefined ? undefined : store.chats.get(store.selected);
+  ui.reply.hidden = !chat || chat.mode === 'closed';
+  ui.close.hidden = !chat || chat.mode === 'closed';
+  if (!chat) {
+    fill(ui.chatHead, 'Select a chat');
+    fill(ui.transcript);
+    fill(ui.details);
+  } else {
+    fill(ui.chatHead, h('b', {}, customerLabel(chat)), ` · chat ${chat.id} · ${chat.mode}`);
+    fill(ui.transcript, renderTranscript(store, chat));
+    ui.transcript.scrollTop = ui.transcript.scrollHeight;
+    fill(
+      ui.details,
+      renderDetails(store, chat, () => void api.assign(chat.id).catch(showError)),
+    );
+  }
+  fill(ui.events, h('ol', {}, ...store.log.slice(-200).reverse().map(renderActivity)));
+}
+
+function select(id: number): void {
+  store.selected = id;
+  render();
+}
+
+/** Fetches the chats named by events, once per batch. */
+const stale = new Set<number>();
+let pending = false;
+function refreshChat(id: number): void {
+  stale.add(id);
+  if (pending) return;
+  pending = true;
+  setTimeout(() => {
+    pending = false;
+    const ids = [...stale];
+    stale.clear();
+    void Promise.all(ids.map((chatId) => api.chat(chatId).then((c) => store.chats.set(c.id, c))))
+      .then(() => {
+        if (store.selected === undefined) store.selected = ids[0];
+        render();
+      })
+      .catch(showError);
+  }, 0);
+}
+
+function connect(): void {
+  const source = new EventSource('/_sim/events?plain=1'); // every event type, known or not
+  source.onopen = () => {
+    store.connected = true;
+    void load();
+  };
+  source.onerror = () => {
+    store.connected = false;
+    render();
+  };
+  source.onmessage = (message: MessageEvent<string>) => handle(message.data);
+}
+
+let journalTimer: ReturnType<typeof setTimeout> | undefined;
+/** While the journal tab is open it follows the exchanges, at most every 200 ms. */
+function followJournal(): void {
+  if (byId('journal-tab').hidden || journalTimer !== undefined) return;
+  journalTimer = setTimeout(() => {
+    journalTimer = undefined;
+    void ui.journal.refresh().catch(showError);
+  }, 200);
+}
+
+function handle(data: string): void {
+  const event = JSON.parse(data) as SimEvent;
+  const chatId = applyEvent(store, event);
+  if (chatId !== undefined) refreshChat(chatId);
+  else render();
+  followJournal();
+}
+
+async function load(): Promise<void> {
+  const [state, { chats }] = await Promise.all([api.state(), api.chats()]);
+  store.agentsOnline = state.agentsOnline;
+  for (const chat of chats) store.chats.set(chat.id, chat);
+  if (store.selected === undefined) store.selected = chats.at(-1)?.id;
+  render();
+}
+
+let typing = false;
+const stopTyping = (): void => {
+  if (!typing || store.selected === undefined) return;
+  typing = false;
+  void api.typing(store.selected, false).catch(showError);
+};
+ui.replyText.addEventListener('input', () => {
+  if (typing || store.selected === undefined || ui.replyText.value === '') return;
+  typing = true; // spec 2.3: typein at the start of typing, typeout at its end
+  void api.typing(store.selected, true).catch(showError);
+});
+ui.replyText.addEventListener('blur', stopTyping);
+ui.reply.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const text = ui.replyText.value.trim();
+  if (!text || store.selected === undefined) return;
+  stopTyping();
+  ui.replyText.value = '';
+  api.say(store.selected, text).catch(showError);
+});
+ui.close.addEventListener('click', () => {
+  if (store.selected !== undefined) api.close(store.selected).catch(showError);
+});
+ui.agents.addEventListener('click', () => void api.agents(!store.agentsOnline).catch(showError));
+document.querySelectorAll<HTMLButtonElement>('nav button[data-tab]').forEach((tab) => {
+  tab.addEventListener('click', () => {
+    document.querySelectorAll<HTMLElement>('.tab').forEach((panel) => {
+      panel.hidden = panel.id !== tab.dataset.tab;
+    });
+    document.querySelectorAll('nav button').forEach((other) => other.classList.remove('active'));
+    tab.classList.add('active');
+    if (tab.dataset.tab === 'journal-tab') void ui.journal.refresh().catch(showError);
+  });
+});
+
+render();
+connect();

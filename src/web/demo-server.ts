@@ -1,0 +1,47 @@
+import { startServer, type RunningServer } from '../http/server.js';
+import { requireAsset, type Asset } from './assets.js';
+
+export interface DemoServerOptions {
+  /** the simulator the page's double talks to */
+  platformUrl: string;
+  /** the agent web console, linked from the page */
+  consoleUrl?: string;
+  host?: string;
+  port?: number;
+}
+
+/** HTML-escapes a value for an attribute. */
+const attr = (value: string): string => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/**
+ * The demo page of `svc-cli widget`: a shop page that loads the page-script double
+ * (svc-widget.js) with `data-platform-url`, so svc_api talks to the simulator over HTTP.
+ * @example const demo = await startDemoServer({ platformUrl: platform.url, port: 0 });
+ */
+export async function startDemoServer(options: DemoServerOptions): Promise<RunningServer> {
+  const page = requireAsset('demo', 'index.html');
+  const html = page.body
+    .replaceAll('{{PLATFORM_URL}}', attr(options.platformUrl.replace(/\/+$/, '')))
+    .replaceAll('{{CONSOLE_URL}}', attr(options.consoleUrl ?? ''));
+  const files: Record<string, Asset> = {
+    '/': { body: html, contentType: page.contentType },
+    '/svc-widget.js': requireAsset('widget', 'svc-widget.js'),
+    '/demo.js': requireAsset('demo', 'demo.js'),
+    '/demo.css': requireAsset('demo', 'demo.css'),
+  };
+  return startServer({
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.port === undefined ? {} : { port: options.port }),
+    handler(req, res) {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      const file = files[path === '/index.html' ? '/' : path];
+      if (!file || (req.method !== 'GET' && req.method !== 'HEAD')) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      res
+        .writeHead(200, { 'content-type': file.contentType, 'cache-control': 'no-cache' })
+        .end(req.method === 'HEAD' ? undefined : file.body);
+    },
+  });
+}

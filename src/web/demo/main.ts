@@ -1,0 +1,109 @@
+/**
+ * The demo page of `svc-cli widget`: a shop page whose chat box is drawn from the double's
+ * state (`window.svc_widget`); every button calls `svc_api` as a site's own code would.
+ * All text goes in with textContent.
+ */
+import type { SvcApi, Widget } from '../../widget/index.js';
+
+const win = window as unknown as Window &
+  Record<string, unknown> & { svc_api: SvcApi; svc_widget: Widget };
+const widget = win.svc_widget;
+const api = win.svc_api;
+
+const el = <T extends HTMLElement = HTMLElement>(id: string): T => {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`demo page has no #${id}`);
+  return found as T;
+};
+const item = (text: string, className = ''): HTMLLIElement => {
+  const li = document.createElement('li');
+  li.textContent = text;
+  if (className) li.className = className;
+  return li;
+};
+const note = (label: string, value: unknown): void => {
+  el('results').prepend(item(`${label} → ${JSON.stringify(value)}`));
+};
+
+const platformUrl = document.body.dataset.platformUrl ?? '';
+el('platform-url').textContent = platformUrl;
+const consoleUrl = document.body.dataset.consoleUrl ?? '';
+if (/^https?:\/\//.test(consoleUrl)) el('console-link').setAttribute('href', consoleUrl);
+
+function render(): void {
+  el('messages').replaceChildren(...widget.messages.map((m) => item(m.text, m.from)));
+  el('messages').scrollTop = el('messages').scrollHeight;
+  el('chat-mode').textContent = widget.session.online ? 'online' : 'offline';
+  el('widget-state').textContent = `state ${widget.state}`;
+}
+
+// spec 6.4: the page's callbacks, each one noted as it fires
+for (const name of [
+  'svc_onOpen',
+  'svc_onClose',
+  'svc_onMessageSent',
+  'svc_onAccept',
+  'svc_onIntroduction',
+  'svc_onCallStart',
+  'svc_onCallEnd',
+  'svc_onChangeState',
+  'svc_onLoadCallback',
+]) {
+  win[name] = (...args: unknown[]) => {
+    el('callbacks').prepend(item(`${name}(${args.map((a) => JSON.stringify(a)).join(', ')})`));
+    render();
+  };
+}
+widget.transport.subscribe(() => render());
+
+const form = (id: string, run: (data: FormData) => void): void => {
+  el<HTMLFormElement>(id).addEventListener('submit', (event) => {
+    event.preventDefault();
+    run(new FormData(event.target as HTMLFormElement));
+    render();
+  });
+};
+const text = (data: FormData, name: string): string | undefined => {
+  const value = data.get(name);
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+};
+
+form('visitor-form', () => {
+  const input = el<HTMLInputElement>('visitor-text');
+  const value = input.value.trim();
+  if (value === '') return;
+  widget.visitor.send(value);
+  input.value = '';
+});
+form('contacts-form', (data) => {
+  const info = { name: text(data, 'name'), email: text(data, 'email'), phone: text(data, 'phone') };
+  widget.visitor.fillContacts(JSON.parse(JSON.stringify(info)) as Record<string, string>);
+  note('contacts form', info);
+});
+form('call-form', (data) => note('startCall', api.startCall(text(data, 'phone') ?? '')));
+form('offline-form', (data) =>
+  note(
+    'sendOfflineMessage',
+    api.sendOfflineMessage({
+      email: text(data, 'email') ?? '',
+      message: text(data, 'message') ?? '',
+    }),
+  ),
+);
+el('custom-data').addEventListener('click', () =>
+  note(
+    'setCustomData',
+    api.setCustomData([
+      { title: 'Order', key: 'Number', content: '#1042' },
+      { key: 'Cart', content: '2 items, 59.90 EUR', link: `${location.origin}/cart` },
+    ]),
+  ),
+);
+el('user-token').addEventListener('click', () =>
+  note('setUserToken', api.setUserToken(`user-${widget.session.visitorId.slice(-8)}`)),
+);
+el('visitor-number').addEventListener('click', () =>
+  api.getVisitorNumber((err, n) => note('getVisitorNumber', err ? err.message : n)),
+);
+
+render();

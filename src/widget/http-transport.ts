@@ -1,0 +1,126 @@
+/**
+ * The page script's HTTP transport: outbound events are POSTed to the simulator's widget
+ * channel (`POST {platformUrl}/_sim/widget/events`), inbound ones arrive as server-sent
+ * events (`GET {platformUrl}/_sim/widget/events?visitor=<id>`). Browser-safe: fetch and
+ * EventSource only; both can be injected (Node 20 has fetch but no EventSource).
+ */
+import {
+  createVisitorId,
+  type WidgetInboundEvent,
+  type WidgetTransport,
+  type WidgetTransportReply,
+} from './transport.js';
+
+/** The part of EventSource the transport uses. */
+export interface EventSourceLike {
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  close(): void;
+}
+export type EventSourceFactory = new (url: string) => EventSourceLike;
+
+export interface HttpTransportOptions {
+  /** this visitor's id in every event (default: generated); installWidget takes it over */
+  visitorId?: string;
+  /** a widget channel's public id (default: the simulator's widget channel) */
+  channelId?: string;
+  fetch?: typeof fetch;
+  EventSource?: EventSourceFactory;
+}
+
+export interface HttpTransport extends WidgetTransport {
+  readonly visitorId: string;
+  readonly platformUrl: string;
+  /** Resolves once the event stream is open (the first subscriber opens it). */
+  connected(): Promise<void>;
+  /** Closes the event stream. */
+  close(): void;
+}
+
+/**
+ * @example
+ * const transport = createHttpTransport('http://127.0.0.1:8800');
+ * installWidget(window, { transport }); // or installWidget(window, { platformUrl })
+ */
+export function createHttpTransport(
+  platformUrl: string,
+  options: HttpTransportOptions = {},
+): HttpTransport {
+  const base = platformUrl.replace(/\/+$/, '');
+  const visitorId = options.visitorId ?? createVisitorId();
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const Source =
+    options.EventSource ??
+    (globalThis as unknown as { EventSource?: EventSourceFactory }).EventSource;
+  const channel = options.channelId ? `channel=${encodeURIComponent(options.channelId)}` : '';
+  const listeners = new Set<(event: WidgetInboundEvent) => void>();
+  let source: EventSourceLike | undefined;
+  let opened: Promise<void> | undefined;
+  let markOpen: () => void = () => undefined;
+
+  const open = (): void => {
+    if (source) return;
+    if (!Source) {
+      throw new Error('createHttpTransport: no EventSource here; pass options.EventSource');
+    }
+    const query = `visitor=${encodeURIComponent(visitorId)}${channel ? `&${channel}` : ''}`;
+    source = new Source(`${base}/_sim/widget/events?${query}`);
+    source.onopen = () => markOpen();
+    source.onmessage = (message) => {
+      let event: WidgetInboundEvent;
+      try {
+        event = JSON.parse(message.data) as WidgetInboundEvent;
+      } catch {
+        return; // not ours; the simulator only sends JSON
+      }
+      for (const listener of [...listeners]) listener(event);
+    };
+  };
+
+  const connected = (): Promise<void> => {
+    opened ??= new Promise<void>((resolve) => {
+      markOpen = resolve;
+    });
+    return opened;
+  };
+  void connected();
+
+  return {
+    visitorId,
+    platformUrl: base,
+    async send(event): Promise<WidgetTransportReply> {
+      // text/plain keeps the cross-origin POST a simple request (no preflight)
+      const response = await doFetch(`${base}/_sim/widget/events${channel ? `?${channel}` : ''}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain;charset=UTF-8' },
+        body: JSON.stringify(event),
+      });
+      const text = await response.text();
+      try {
+        const reply = JSON.parse(text) as WidgetTransportReply;
+        if (typeof reply.ok === 'boolean') return reply;
+      } catch {
+        // fall through: not a transport reply
+      }
+      return { ok: false, error: `platform answered HTTP ${response.status}` };
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      open();
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) {
+          source?.close();
+          source = undefined;
+        }
+      };
+    },
+    connected,
+    close() {
+      listeners.clear();
+      source?.close();
+      source = undefined;
+    },
+  };
+}

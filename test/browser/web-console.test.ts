@@ -1,0 +1,160 @@
+/**
+ * The browser side end to end in headless Chromium: `svc-cli widget` (demo page + simulator)
+ * and `svc-cli platform --web` (agent console), spawned from the built CLI. A visitor types
+ * in the demo page, the agent answers in the console. Screenshots go to artifacts/.
+ * Skipped when /usr/bin/chromium is missing.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startCliServer, type CliServer } from '../helpers/cli-server.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const artifacts = resolve(fileURLToPath(import.meta.url), '../../../artifacts');
+
+describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Chromium', () => {
+  let browser: Browser;
+  const servers: CliServer[] = [];
+  const pages: Page[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    await Promise.all(pages.splice(0).map((p) => p.close()));
+    const codes = await Promise.all(servers.splice(0).map((s) => s.stop()));
+    expect(codes.every((code) => code === 0 || code === 130)).toBe(true);
+  });
+
+  async function open(url: string): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+    pages.push(page);
+    await page.goto(url);
+    return page;
+  }
+
+  it('svc-cli widget: a visitor message reaches the console and the reply reaches the page', async () => {
+    const cli = await startCliServer(['widget', '--port', '0', '--json']);
+    servers.push(cli);
+    const { url, consoleUrl } = cli.listening as { url: string; consoleUrl: string };
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+    const shop = await open(url);
+    await shop.waitForFunction(() => 'svc_widget' in window);
+    const agent = await open(consoleUrl);
+    await agent.locator('#status.live').waitFor();
+
+    await shop.fill('#visitor-text', 'Where is my order?');
+    await shop.press('#visitor-text', 'Enter');
+    await agent.locator('.transcript .line.visitor', { hasText: 'Where is my order?' }).waitFor();
+
+    // user content is text, never markup
+    await shop.fill('#visitor-text', '<img src=x onerror="window.__xss=1"><b>bold</b>');
+    await shop.press('#visitor-text', 'Enter');
+    await agent.locator('.transcript .line.visitor', { hasText: '<b>bold</b>' }).waitFor();
+    expect(await agent.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBe(
+      undefined,
+    );
+
+    await shop.click('#custom-data');
+    await shop.click('#user-token');
+    await shop.fill('#contacts-form input[name=name]', 'Jane Roe');
+    await shop.fill('#contacts-form input[name=email]', 'jane@example.com');
+    await shop.click('#contacts-form button');
+    await agent.locator('.custom-data', { hasText: '#1042' }).waitFor();
+    await agent.locator('.chat-item .who', { hasText: 'Jane Roe' }).waitFor();
+
+    await agent.fill('#reply-text', 'It ships today.');
+    await agent.press('#reply-text', 'Enter');
+    await shop.locator('#messages li', { hasText: 'It ships today.' }).waitFor();
+    await shop.locator('#callbacks li', { hasText: 'svc_onAccept' }).waitFor();
+    await agent.locator('.delivery.pushed', { hasText: 'pushed to the page' }).waitFor();
+    await agent.locator('.field', { hasText: 'user token' }).waitFor();
+
+    await agent.screenshot({ path: resolve(artifacts, 'web-console-widget.png') });
+    await shop.screenshot({ path: resolve(artifacts, 'widget-demo.png') });
+  });
+
+  it('platform --web: delivery attempts as a timeline, journal with resend', async () => {
+    // the integrator fails the first attempt (HTTP 500), then accepts: attempts at 0 and 3 s
+    let texts = 0;
+    const integrator: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        // typing notices (spec 2.3) pass; the first text attempt fails
+        const isText = body.includes('"type":"text"');
+        if (isText && texts++ === 0) res.writeHead(500).end('down');
+        else res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok"}');
+      });
+    });
+    await new Promise<void>((done) => integrator.listen(0, '127.0.0.1', done));
+    const integratorUrl = `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`;
+    try {
+      const cli = await startCliServer([
+        'platform',
+        '--web',
+        '--port',
+        '0',
+        '--json',
+        '--time-scale',
+        '0.1',
+        '--integrator-url',
+        integratorUrl,
+      ]);
+      servers.push(cli);
+      const { consoleUrl, channels } = cli.listening as unknown as {
+        consoleUrl: string;
+        channels: Array<{ url: string }>;
+      };
+      const agent = await open(consoleUrl);
+      await agent.locator('#status.live').waitFor();
+      const posted = await fetch(channels[0]!.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          sender: { id: 'c-42', name: 'Sam Customer', email: 'sam@example.com' },
+          message: { type: 'text', text: 'Is the blue one in stock?' },
+        }),
+      });
+      expect(posted.status).toBe(200);
+      await agent.locator('.transcript .line.visitor', { hasText: 'blue one' }).waitFor();
+
+      await agent.fill('#reply-text', 'Yes, 3 left.');
+      await agent.press('#reply-text', 'Enter');
+      await agent.locator('.verdict.delivered').waitFor();
+      expect(await agent.locator('.delivery .mark').count()).toBeGreaterThanOrEqual(2);
+      // spec 8: attempt 2 follows 3 s of protocol time later (scaled timers jitter a little)
+      await agent.locator('.attempts .fail', { hasText: '1/3 +0.000s ✗ HTTP 500' }).waitFor();
+      await agent
+        .locator('.attempts .ok', { hasText: /[23]\/3 \+\d+\.\d{3}s ✓ HTTP 200/ })
+        .waitFor();
+      await agent.screenshot({ path: resolve(artifacts, 'web-console.png') });
+
+      await agent.click('nav button[data-tab=journal-tab]');
+      await agent
+        .locator('table.journal td', { hasText: 'c-42' })
+        .or(agent.locator('table.journal tr', { hasText: 'POST' }).first())
+        .first()
+        .waitFor();
+      await agent.locator('table.journal tr', { hasText: 'POST' }).last().click();
+      await agent.locator('#journal-detail pre', { hasText: 'blue one' }).waitFor();
+      await agent.click('#journal-detail button.resend');
+      await agent.locator('.resent', { hasText: 'HTTP 200' }).waitFor();
+      await agent.screenshot({ path: resolve(artifacts, 'web-console-journal.png') });
+    } finally {
+      await new Promise<void>((done) => integrator.close(() => done()));
+    }
+  });
+});

@@ -1,0 +1,127 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import { createHookTarget } from '../../src/roles/hooks/index.js';
+import { createListener } from '../../src/roles/integrator/index.js';
+import { closePeers, deadPeerUrl, json, startPeer } from '../helpers/broken-peers.js';
+import { closeRecordedSession, recordSession } from '../helpers/record-session.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+  await closePeers();
+  await closeRecordedSession();
+});
+
+describe('svc-cli conform integrator', () => {
+  it('passes against listen and writes a JUnit report', async () => {
+    const listener = await createListener({ clock: createClock() });
+    closers.push(() => listener.close(10));
+    const dir = mkdtempSync(join(tmpdir(), 'svc-conform-'));
+    const out = join(dir, 'conform.xml');
+    const run = await runCli([
+      'conform',
+      'integrator',
+      '--url',
+      listener.url,
+      '--reporter',
+      'junit',
+      '--out',
+      out,
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('11 passed, 0 failed, 0 skipped');
+    const xml = readFileSync(out, 'utf8');
+    expect(xml.match(/<testcase /g)).toHaveLength(11);
+    expect(xml).toContain('<testsuite name="svc-cli conform integrator" tests="11" failures="0"');
+  });
+
+  it('exits 1 against a 500-ing integrator; the reason names the spec', async () => {
+    const url = await startPeer((_req, res) => json(res, 500, {}));
+    const run = await runCli(['conform', 'integrator', '--url', url]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('✗ agent text message');
+    expect(run.stdout).toContain(
+      'reply: HTTP 500 is not a valid reply; expected 200 with {"result":"ok"} or {"error":{code,message}} (spec 2.2, 4.2)',
+    );
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('0 passed, 11 failed, 0 skipped');
+  });
+
+  it('exits 3 when the integrator is unreachable, 2 without --url', async () => {
+    const dead = await runCli(['conform', 'integrator', '--url', await deadPeerUrl()]);
+    expect(dead.code).toBe(3);
+    expect(dead.stderr).toContain('SVC_E_PEER_UNREACHABLE');
+    const missing = await runCli(['conform', 'integrator']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--url is required');
+    const unknown = await runCli(['conform', 'nonsense']);
+    expect(unknown.code).toBe(2);
+  });
+});
+
+describe('svc-cli conform hooks', () => {
+  it('prints NDJSON cases and a summary with --reporter json', async () => {
+    const target = await createHookTarget({ clock: createClock() });
+    closers.push(() => target.close(10));
+    const run = await runCli(['conform', 'hooks', '--url', target.url, '--reporter', 'json']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; name?: string });
+    expect(lines.filter((l) => l.type === 'case')).toHaveLength(7);
+    expect(lines.at(-1)).toMatchObject({ type: 'summary', suite: 'hooks', passed: 7, failed: 0 });
+  });
+
+  it('exits 1 with a JUnit failure for a bad chat_accepted reply', async () => {
+    const url = await startPeer((_req, res, body) => {
+      const event = (JSON.parse(body) as { event_name: string }).event_name;
+      json(
+        res,
+        200,
+        event === 'chat_accepted' ? { result: 'ok', custom_data: 'x' } : { result: 'ok' },
+      );
+    });
+    const run = await runCli(['conform', 'hooks', '--url', url, '--reporter', 'junit']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('failures="1"');
+    expect(run.stdout).toMatch(
+      /<failure message="reply matches hook.chat_accepted.reply: reply: custom_data: .*\(spec 6\.2\)"/,
+    );
+  });
+});
+
+describe('svc-cli record to-fixture', () => {
+  it('turns a recording into a conversation that replay runs green', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-to-fixture-'));
+    const recording = join(dir, 'session.ndjson');
+    await recordSession(recording);
+    const fixture = join(dir, 'session.json');
+    const convert = await runCli(['record', 'to-fixture', recording, '--out', fixture]);
+    expect(convert.code).toBe(0);
+    expect(convert.stderr).toMatch(/conversation written to .*session\.json: \d+ steps/);
+    const written = JSON.parse(readFileSync(fixture, 'utf8')) as { $schema: string; name: string };
+    expect(written.name).toBe('recorded session');
+    expect(written.$schema).toMatch(/schemas\/conversation\.schema\.json$/);
+    const replay = await runCli(['replay', fixture]);
+    expect(replay.stdout.trim().split('\n').at(-1)).toBe('1 passed, 0 failed');
+    expect(replay.code).toBe(0);
+    const stdout = await runCli(['record', 'to-fixture', recording]);
+    expect(JSON.parse(stdout.stdout)).toMatchObject({
+      version: 1,
+      $schema: '../../schemas/conversation.schema.json',
+    });
+  });
+
+  it('exits 2 for a file that is not a recording', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-to-fixture-'));
+    const file = join(dir, 'x.ndjson');
+    writeFileSync(file, '{"hello":1}\n{"x":2}\n');
+    const run = await runCli(['record', 'to-fixture', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('SVC_E_RECORDING');
+  });
+});

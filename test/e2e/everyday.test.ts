@@ -1,0 +1,88 @@
+/** The built CLI, spawned: init --yes, config, completion bash, doctor, chat over stdin. */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+const freshDir = () => mkdtempSync(join(tmpdir(), 'svc-e2e-'));
+
+describe('svc-cli init / config / doctor (e2e)', () => {
+  it('init --yes writes the file, config shows where values came from, doctor checks them', async () => {
+    const cwd = freshDir();
+    const init = await runCli(['init', '--yes', '--role', 'integrator'], { cwd });
+    expect(init).toMatchObject({ code: 0 });
+    expect(init.stderr).toContain('init: not asking (--yes); using the flags and defaults');
+    expect(init.stdout).toContain('✓ wrote svc.config.json for the role integrator');
+    expect(JSON.parse(readFileSync(join(cwd, 'svc.config.json'), 'utf8'))).toMatchObject({
+      $schema: './node_modules/svc-cli/schemas/svc.config.schema.json',
+      version: 1,
+      role: 'integrator',
+    });
+
+    const config = await runCli(['config', 'listen', '--port', '9100'], {
+      cwd,
+      env: { SVC_HOST: '127.0.0.2' },
+    });
+    expect(config.code).toBe(0);
+    expect(config.stdout).toMatch(/^host +"127\.0\.0\.2" +env +SVC_HOST$/m);
+    expect(config.stdout).toMatch(/^port +9100 +flag$/m);
+    expect(config.stdout).toMatch(/^bodyLimit +1048576 +default$/m);
+    const whole = await runCli(['config'], { cwd });
+    expect(whole.stdout).toMatch(/^role +"integrator" +file +\S+svc\.config\.json$/m);
+
+    // integratorUrl from init points at 127.0.0.1:9000: probably nothing listens there
+    const doctor = await runCli(['doctor', '--timeout', '500'], { cwd });
+    expect([0, 3]).toContain(doctor.code);
+    expect(doctor.stdout).toMatch(/^✓ node /m);
+    expect(doctor.stdout).toMatch(/^✓ config +\S+svc\.config\.json is valid$/m);
+    expect(doctor.stdout).toMatch(/^[✓✗] integrator +http:\/\/127\.0\.0\.1:9000/m);
+    expect(doctor.stderr).toBe('');
+  });
+
+  it('init without a TTY refuses to overwrite (exit 2, hint on stderr)', async () => {
+    const cwd = freshDir();
+    expect((await runCli(['init'], { cwd })).code).toBe(0);
+    const again = await runCli(['init'], { cwd });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('[SVC_E_CONFIG_EXISTS]');
+    expect(again.stdout).toBe('');
+  });
+
+  it('completion bash prints a script', async () => {
+    const run = await runCli(['completion', 'bash']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('complete -o default -F _svc_cli svc-cli');
+    expect(run.stderr).toBe('');
+    const bad = await runCli(['completion', 'tcsh']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("error: command-argument value 'tcsh' is invalid");
+  });
+});
+
+describe('svc-cli chat driven through stdin (e2e)', () => {
+  it('sends each line, prints the agent reply, exits 0 at the end of input', async () => {
+    const run = await runCli(['--time-scale', '0.2', 'chat', '--name', 'Ann'], {
+      cwd: freshDir(),
+      input: 'Hello\n/typing on\n/location 55.75 37.61\n/agent Hi Ann!\n/quit\nnever sent\n',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('svc chat with the embedded simulator at http://127.0.0.1:');
+    expect(run.stdout).toMatch(/✓ 200 text \d+ms/);
+    expect(run.stdout).toMatch(/✓ 200 typing \d+ms/);
+    expect(run.stdout).toMatch(/✓ 200 location \d+ms/);
+    expect(run.stdout).toContain('Alice Agent: Hi Ann!');
+    expect(run.stdout.match(/✓ 200/g)).toHaveLength(3);
+    expect(run.stderr).toBe('');
+  });
+
+  it('--json: one object per line', async () => {
+    const run = await runCli(['--json', 'chat'], { cwd: freshDir(), input: 'Hi\n/agent Hello\n' });
+    expect(run.code).toBe(0);
+    const types = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { type: string }).type);
+    expect(types).toEqual(['chat-ready', 'chat-sent', 'chat-agent']);
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { spawnCli, type Json } from '../helpers/cli.js';
+
+const listeningOf = (o: Json): boolean => o.type === 'listening';
+
+describe('svc-cli platform + listen + send-text (spawned)', () => {
+  it('delivers an agent message typed on the console to `listen --fail-first 2` on attempt 3', async () => {
+    const listen = spawnCli([
+      '--json',
+      '--time-scale',
+      '0.01',
+      'listen',
+      '--port',
+      '0',
+      '--fail-first',
+      '2',
+    ]);
+    const listenUrl = (await listen.next(listeningOf)).url as string;
+    const platform = spawnCli([
+      '--json',
+      '--time-scale',
+      '0.01',
+      'platform',
+      '--port',
+      '0',
+      '--channel-id',
+      'shop',
+      '--integrator-url',
+      `${listenUrl}/agent-messages`,
+    ]);
+    const listening = await platform.next(listeningOf);
+    const channelUrl = (listening.channels as Json[])[0]!.url as string;
+    expect(channelUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{22}\/shop$/);
+
+    const send = spawnCli([
+      '--json',
+      'send-text',
+      'Hello',
+      '--channel-url',
+      channelUrl,
+      '--sender-id',
+      'c-42',
+      '--name',
+      'Ann',
+    ]);
+    expect(await send.exit).toBe(0);
+    expect(send.lines[0]).toMatchObject({ type: 'sent', status: 200 });
+    await platform.next((o) => o.type === 'customer-message' && o.customerId === 'c-42');
+
+    platform.child.stdin.write('Hi Ann, how can I help?\n');
+    const done = await platform.next((o) => o.type === 'delivery-done');
+    expect(done).toMatchObject({ result: 'delivered', attempts: 3 });
+    const attempts = platform.lines
+      .filter((o) => o.type === 'delivery-attempt')
+      .map((o) => o.outcome);
+    expect(attempts).toEqual(['rejected', 'rejected', 'accepted']);
+    const received = await listen.next((o) => o.type === 'agent-message' && o.attempt === 3);
+    expect(received).toMatchObject({
+      channel: 'shop',
+      kind: 'channel.agent.text',
+      reply: { status: 200 },
+    });
+
+    platform.child.kill('SIGINT');
+    listen.child.kill('SIGINT');
+    expect(await platform.exit).toBe(130);
+    expect(await listen.exit).toBe(130);
+  });
+
+  it('ends with the agent-visible error at protocol 9 s after three failures', async () => {
+    const listen = spawnCli([
+      '--json',
+      '--time-scale',
+      '0.01',
+      'listen',
+      '--port',
+      '0',
+      '--fail-first',
+      '3',
+    ]);
+    const listenUrl = (await listen.next(listeningOf)).url as string;
+    const platform = spawnCli([
+      '--json',
+      '--time-scale',
+      '0.01',
+      'platform',
+      '--port',
+      '0',
+      '--integrator-url',
+      listenUrl,
+    ]);
+    const channelUrl = ((await platform.next(listeningOf)).channels as Json[])[0]!.url as string;
+    const send = spawnCli(['send-text', 'Hi', '--channel-url', channelUrl, '--sender-id', 'c-1']);
+    expect(await send.exit).toBe(0);
+    await platform.next((o) => o.type === 'customer-message');
+    platform.child.stdin.write('@c-1 are you there?\n');
+    const done = await platform.next((o) => o.type === 'delivery-done');
+    expect(done).toMatchObject({ result: 'failed', attempts: 3 });
+    expect(done.elapsedMs as number).toBeGreaterThanOrEqual(9000);
+    platform.child.kill('SIGTERM');
+    expect(await platform.exit).toBe(143);
+  });
+
+  it('prints a human banner with the channel URL and rejects a bad flag with exit 2', async () => {
+    const human = spawnCli(['platform', '--port', '0']);
+    const banner = await human.next(
+      (o) => o.type === 'text' && String(o.line).includes('channel URL'),
+    );
+    expect(String(banner.line)).toMatch(/channel URL\s+http:\/\/127\.0\.0\.1:\d+\/\S+\/\S+/);
+    human.child.kill('SIGINT');
+    expect(await human.exit).toBe(130);
+
+    const bad = spawnCli(['platform', '--integrator-url', 'ftp://example.com']);
+    expect(await bad.exit).toBe(2);
+    expect(bad.stderr()).toContain('only http and https URLs are supported');
+    expect(bad.stderr()).not.toContain('    at ');
+  });
+});

@@ -1,0 +1,40 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(import.meta.url), '../../..');
+
+export interface CliServer {
+  child: ChildProcess;
+  /** the first stdout line, `{"type":"listening",...}` */
+  listening: Record<string, unknown> & { url: string };
+  stderr: () => string;
+  /** SIGINT, then the exit code */
+  stop(): Promise<number | null>;
+}
+
+/** Spawns the built CLI with a serving command and waits for its `listening` line. */
+export async function startCliServer(args: string[]): Promise<CliServer> {
+  const child = spawn(process.execPath, ['bin/svc-cli.js', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((done, fail) => {
+    lines.once('line', done);
+    void exited.then((code) => fail(new Error(`svc-cli exited ${code}: ${stderr}`)));
+  });
+  return {
+    child,
+    listening: JSON.parse(first) as CliServer['listening'],
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGINT');
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { createClock } from '../../src/clock.js';
+import { postJson } from '../../src/http/client.js';
+import { createJournal } from '../../src/journal/journal.js';
+import { createPlatform, sendAgentMessage, type Platform } from '../../src/platform/index.js';
+import { createListener, type Listener } from '../../src/roles/integrator/index.js';
+
+let open: { platform: Platform; listener: Listener } | undefined;
+export async function closeRecordedSession(): Promise<void> {
+  await open?.platform.close();
+  await open?.listener.close(10);
+  open = undefined;
+}
+
+/** Records a session: customer messages in, agent messages out (one redelivered, one error reply). */
+export async function recordSession(file: string, listenFile?: string): Promise<void> {
+  const clock = createClock({ timeScale: 0.1 });
+  const listener = await createListener({
+    clock,
+    plan: {
+      sequence: [
+        { kind: 'status', status: 503 },
+        { kind: 'none' },
+        { kind: 'none' },
+        { kind: 'error', code: 'blocked', message: 'user blocked' },
+      ],
+    },
+    ...(listenFile ? { journal: createJournal({ file: listenFile }) } : {}),
+  });
+  const platform = createPlatform({
+    clock,
+    journal: createJournal({ file }),
+    channels: [{ id: 'shop', integratorUrl: listener.url }],
+  });
+  open = { platform, listener };
+  await platform.listen({ port: 0 });
+  const url = platform.core.channelInfo(platform.core.state.channels.get('shop')!).url;
+  const send = (body: unknown) =>
+    postJson({ url, body: JSON.stringify(body), timeoutMs: 5000, clock });
+  const sender = { id: 'c-42', name: 'Jane' };
+  await send({ sender, message: { type: 'text', text: 'Hi, where is my order?' } });
+  await send({
+    sender,
+    message: { type: 'photo', file: 'https://x.test/r.jpg', file_name: 'r.jpg', file_size: 12 },
+  });
+  await send({ sender: { id: '' }, message: { type: 'text', text: 'lost' } });
+  await sendAgentMessage(platform.core, {
+    customerId: 'c-42',
+    message: { type: 'text', text: 'Let me check.' },
+  });
+  await sendAgentMessage(platform.core, { customerId: 'c-42', message: { type: 'typein' } });
+  await sendAgentMessage(platform.core, {
+    customerId: 'c-42',
+    message: { type: 'text', text: 'Shipped today.' },
+  });
+  await platform.close();
+  platform.core.journal.close();
+}

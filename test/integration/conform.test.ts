@@ -1,0 +1,211 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import { validate } from '../../src/contract/index.js';
+import {
+  buildAgentPayload,
+  buildSampleMedia,
+  runConformSuite,
+  type ConformCaseResult,
+} from '../../src/conversation/conform/index.js';
+import { createPlatform, type Platform } from '../../src/platform/index.js';
+import { createHookTarget, type HookTarget } from '../../src/roles/hooks/index.js';
+import { createListener, type Listener } from '../../src/roles/integrator/index.js';
+import { closePeers, deadPeerUrl, json, startPeer } from '../helpers/broken-peers.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+  await closePeers();
+});
+
+/** hanging peers: the 3 s limit is 30 ms of wall time */
+const fast = () => createClock({ timeScale: 0.01 });
+/** answering peers: 300 ms of wall time per 3 s, room for a loaded CI machine */
+const scaled = () => createClock({ timeScale: 0.1 });
+const reasons = (results: ConformCaseResult[]): string[] =>
+  results.flatMap((r) => r.steps.flatMap((s) => (s.status === 'failed' ? s.details : [])));
+
+async function listener(): Promise<Listener> {
+  const l = await createListener({ clock: scaled() });
+  closers.push(() => l.close(10));
+  return l;
+}
+
+describe('conform integrator', () => {
+  it('our own listen passes every case', async () => {
+    const l = await listener();
+    const report = await runConformSuite({ suite: 'integrator', url: l.url, clock: scaled() });
+    expect(report.failed).toBe(0);
+    expect(report.results.map((r) => r.name)).toEqual([
+      'agent text message',
+      'typing starts (typein)',
+      'typing stops (typeout)',
+      'media: video',
+      'media: audio',
+      'media: voice',
+      'media: photo',
+      'media: sticker',
+      'media: document',
+      'media: location',
+      'redelivery of one message.id',
+    ]);
+    expect(report.passed).toBe(11);
+  });
+
+  it('sends agent messages that are valid per the contract (spec 2.2-2.4)', () => {
+    for (const type of ['video', 'audio', 'voice', 'photo', 'sticker', 'document', 'location']) {
+      expect(
+        validate(`channel.agent.${type}`, buildAgentPayload(buildSampleMedia(type))).errors,
+      ).toEqual([]);
+    }
+  });
+
+  it('a 500-ing integrator fails every case, naming spec 2.2 and 4.2', async () => {
+    const url = await startPeer((_req, res) => json(res, 500, { oops: true }));
+    const report = await runConformSuite({ suite: 'integrator', url, clock: scaled() });
+    expect(report.failed).toBe(11);
+    expect(reasons(report.results)[0]).toMatchInlineSnapshot(
+      `"reply: HTTP 500 is not a valid reply; expected 200 with {"result":"ok"} or {"error":{code,message}} (spec 2.2, 4.2)"`,
+    );
+  });
+
+  it('{"result":"okay"} is not a valid reply', async () => {
+    const url = await startPeer((_req, res) => json(res, 200, { result: 'okay' }));
+    const report = await runConformSuite({ suite: 'integrator', url, clock: scaled() });
+    expect(report.failed).toBe(11);
+    expect(reasons(report.results)[0]).toBe(
+      'reply: {"result":"okay"} is not a valid reply; expected 200 with {"result":"ok"} or {"error":{code,message}} (spec 2.2, 4.2)',
+    );
+  });
+
+  it('an error object is a valid reply (spec 2.2)', async () => {
+    const url = await startPeer((_req, res) =>
+      json(res, 200, { error: { code: 'busy', message: 'try later' } }),
+    );
+    const report = await runConformSuite({ suite: 'integrator', url, clock: scaled() });
+    expect(report.failed).toBe(0);
+  });
+
+  it('a slow integrator fails on reply time (spec 8)', async () => {
+    // never answers: the 3 s protocol limit is 30 ms of wall time at this scale
+    const url = await startPeer(() => undefined);
+    const report = await runConformSuite({ suite: 'integrator', url, clock: fast() });
+    expect(report.failed).toBe(11);
+    expect(reasons(report.results)[0]).toMatch(
+      /^reply time: no complete reply within 3000 ms.*\(spec 8\)$/,
+    );
+  });
+
+  it('an integrator that answers chunked bodies badly fails only the chunked checks', async () => {
+    const url = await startPeer((req, res) =>
+      req.headers['transfer-encoding'] === 'chunked'
+        ? json(res, 411, {})
+        : json(res, 200, { result: 'ok' }),
+    );
+    const report = await runConformSuite({ suite: 'integrator', url, clock: scaled() });
+    const failedChecks = report.results.flatMap((r) =>
+      r.steps.filter((s) => s.status === 'failed').map((s) => s.name),
+    );
+    expect(new Set(failedChecks)).toEqual(new Set(['chunked body']));
+  });
+
+  it('an unreachable integrator is a network error (exit 3)', async () => {
+    await expect(
+      runConformSuite({ suite: 'integrator', url: await deadPeerUrl(), clock: fast() }),
+    ).rejects.toMatchObject({ code: 'SVC_E_PEER_UNREACHABLE', category: 'network' });
+  });
+});
+
+describe('conform hooks', () => {
+  it('our own hook-target passes every event, both offline names', async () => {
+    const target: HookTarget = await createHookTarget({ clock: scaled() });
+    closers.push(() => target.close(10));
+    const report = await runConformSuite({ suite: 'hooks', url: target.url, clock: scaled() });
+    expect(report.failed).toBe(0);
+    expect(report.results).toHaveLength(7);
+    expect(report.results.at(-1)?.name).toContain('offline_messages');
+  });
+
+  it('a bad chat_accepted reply fails with the path and spec 6.2', async () => {
+    const url = await startPeer((_req, res, body) => {
+      const event = (JSON.parse(body) as { event_name: string }).event_name;
+      json(
+        res,
+        200,
+        event === 'chat_accepted' ? { result: 'ok', enable_assign: 'yes' } : { result: 'ok' },
+      );
+    });
+    const report = await runConformSuite({ suite: 'hooks', url, clock: scaled() });
+    expect(report.failed).toBe(1);
+    const failed = report.results.find((r) => !r.ok);
+    expect(failed?.name).toBe('chat_accepted');
+    expect(reasons(report.results)).toEqual([
+      expect.stringMatching(/^reply: enable_assign: .*\(spec 6\.2\)$/),
+    ]);
+  });
+
+  it('a receiver that never answers fails on the assumed 10 s', async () => {
+    const url = await startPeer(() => undefined);
+    const report = await runConformSuite({ suite: 'hooks', url, clock: fast(), timeoutMs: 1000 });
+    expect(report.failed).toBe(7);
+    expect(reasons(report.results)[0]).toMatch(/^reply time: no complete reply within 1000 ms/);
+  });
+});
+
+describe('conform platform', () => {
+  async function platform(): Promise<{ platform: Platform; channelUrl: string }> {
+    const p = createPlatform({
+      clock: createClock({ timeScale: 0.05 }),
+      channels: [{ id: 'shop' }],
+    });
+    await p.listen({ port: 0 });
+    closers.push(() => p.close());
+    const channel = [...p.core.state.channels.values()][0]!;
+    return { platform: p, channelUrl: p.core.channelInfo(channel).url };
+  }
+
+  it('our own platform passes, the redelivery schedule included (0, 3, 6 s)', async () => {
+    const { channelUrl, platform: p } = await platform();
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: createClock({ timeScale: 0.05 }),
+    });
+    expect(reasons(report.results)).toEqual([]);
+    expect(report.skipped).toBe(0);
+    const redelivery = report.results.at(-1)!;
+    expect(redelivery.steps.map((s) => [s.name, s.status])).toEqual([
+      ['attempt 1 at 0 s', 'passed'],
+      ['attempt 2 at 3 s', 'passed'],
+      ['attempt 3 at 6 s', 'passed'],
+      ["attempt 3's ok ends the series", 'passed'],
+    ]);
+    // the suite leaves the channel as it found it
+    expect(p.core.state.channels.get('shop')?.integratorUrl).toBeUndefined();
+  });
+
+  it('a platform that answers 200 for unknown ids fails 404 checks; no control API: skipped', async () => {
+    const url = await startPeer((req, res) =>
+      req.url?.endsWith('/status') ? res.end('1') : json(res, 200, { result: 'ok' }),
+    );
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl: `${url}/s3cr3t/shop`,
+      clock: createClock({ timeScale: 0.05 }),
+    });
+    const failed = report.results.filter((r) => !r.ok).map((r) => r.name);
+    expect(failed).toEqual(['unknown public id', 'wrong random string']);
+    expect(reasons(report.results)[0]).toBe(
+      'POST: HTTP 200; expected 404 when no channel has that public id (spec 4.1, 7.1)',
+    );
+    const redelivery = report.results.at(-1)!;
+    expect(redelivery.skipped).toMatch(/no svc control API/);
+    expect(report.skipped).toBe(1);
+  });
+
+  it('a channel URL without random string and id is an input error', async () => {
+    await expect(
+      runConformSuite({ suite: 'platform', channelUrl: 'http://127.0.0.1:1/', clock: fast() }),
+    ).rejects.toMatchObject({ code: 'SVC_E_CHANNEL_URL', category: 'input' });
+  });
+});

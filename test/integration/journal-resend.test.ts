@@ -1,0 +1,57 @@
+/** POST /_sim/journal/:seq/resend: a recorded request is issued again (README "Control API"). */
+import { describe, expect, it } from 'vitest';
+import { createVirtualClock } from '../../src/clock.js';
+import { createJournal, createRedactor } from '../../src/journal/journal.js';
+import { customerText, post, startPlatform } from '../helpers/platform.js';
+
+describe('journal resend', () => {
+  it('re-issues a customer message the simulator served: handled and journaled again', async () => {
+    const { url, channelUrl, platform, of } = await startPlatform({ clock: createVirtualClock() });
+    expect((await post(channelUrl, customerText('c-1', 'hello'))).status).toBe(200);
+    const seq = platform.core.journal.entries().at(-1)!.seq;
+    const resent = await post(`${url}/_sim/journal/${seq}/resend`, {});
+    expect(resent).toMatchObject({
+      status: 200,
+      body: { seq, method: 'POST', status: 200, body: '{"result":"ok"}' },
+    });
+    expect(of('customer-message').map((e) => e.text)).toEqual(['hello', 'hello']);
+    expect(platform.core.journal.count).toBe(seq + 2); // the resend call and the resent request
+  });
+
+  it('restores a redacted random string from the channel the path names (spec 5.1)', async () => {
+    const secrets: string[] = [];
+    const journal = createJournal({ redact: (text) => createRedactor(secrets)(text) });
+    const { url, channelUrl, platform } = await startPlatform({
+      clock: createVirtualClock(),
+      journal,
+    });
+    for (const channel of platform.core.state.channels.values()) secrets.push(channel.randomString);
+    await post(channelUrl, customerText('c-1', 'hi'));
+    const entry = platform.core.journal.entries().at(-1)!;
+    expect(entry.request.url).toContain('/***/');
+    const resent = await post(`${url}/_sim/journal/${entry.seq}/resend`, {});
+    expect(resent.body).toMatchObject({ status: 200 });
+  });
+
+  it('answers 404 SVC_E_NO_EXCHANGE for a seq not in the journal', async () => {
+    const { url } = await startPlatform({ clock: createVirtualClock() });
+    const resent = await post(`${url}/_sim/journal/99/resend`, {});
+    expect(resent).toMatchObject({ status: 404, body: { error: { code: 'SVC_E_NO_EXCHANGE' } } });
+  });
+
+  it('streams events unnamed with ?plain=1 so EventSource.onmessage sees every type', async () => {
+    const { url, channelUrl } = await startPlatform({ clock: createVirtualClock() });
+    const controller = new AbortController();
+    const response = await fetch(`${url}/_sim/events?plain=1`, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await post(channelUrl, customerText('c-1', 'hi'));
+    let text = '';
+    while (!text.includes('customer-message')) {
+      const { value } = await reader.read();
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    expect(text).toContain('data: {"type":"chat-opened"');
+    expect(text).not.toContain('event: ');
+  });
+});

@@ -1,0 +1,136 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeRecordedSession, recordSession } from '../helpers/record-session.js';
+import { conversationSchema } from '../../src/conversation/format.js';
+import { convertRecording } from '../../src/conversation/record/to-fixture.js';
+import { readRecording } from '../../src/conversation/record/read-recording.js';
+import { replayConversation } from '../../src/conversation/runner.js';
+
+afterEach(closeRecordedSession);
+
+describe('record to-fixture', () => {
+  it.each(['session.ndjson', 'session.har'])(
+    'converts a %s recording that replays green',
+    async (name) => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-record-'));
+      const file = join(dir, name);
+      await recordSession(file);
+      const conversation = convertRecording({
+        records: await readRecording(file),
+        name: 'recorded',
+      });
+      expect(conversation.setup).toEqual({
+        integrator: {
+          faults: { sequence: ['status:503', 'none', 'none', 'error:blocked:user blocked'] },
+        },
+      });
+      expect(conversation.steps.slice(0, 5)).toEqual([
+        {
+          customer: { text: 'Hi, where is my order?', sender: { id: 'c-42', name: 'Jane' } },
+          response: { status: 200 },
+        },
+        {
+          customer: {
+            media: {
+              type: 'photo',
+              file: 'https://x.test/r.jpg',
+              file_name: 'r.jpg',
+              file_size: 12,
+            },
+            sender: { id: 'c-42', name: 'Jane' },
+          },
+          response: { status: 200 },
+        },
+        {
+          customer: { text: 'lost', sender: { id: '' } },
+          response: { status: 400 },
+        },
+        {
+          agent: { text: 'Let me check.', to: 'c-42' },
+          delivery: { result: 'delivered', attempts: 2 },
+        },
+        {
+          expect: { integrator: { message: { type: 'text', text: 'Let me check.' }, $attempt: 1 } },
+        },
+      ]);
+      expect(conversation.steps).toContainEqual({
+        agent: { text: 'Shipped today.', to: 'c-42' },
+        delivery: { result: 'error-reply', attempts: 1 },
+      });
+      const parsed = conversationSchema.parse(conversation);
+      const result = await replayConversation({ conversation: parsed });
+      expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+      expect(result.ok).toBe(true);
+    },
+  );
+
+  it('converts a listen recording: the chat is opened by a placeholder customer message', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-record-'));
+    const listenFile = join(dir, 'listen.ndjson');
+    await recordSession(join(dir, 'platform.ndjson'), listenFile);
+    const conversation = convertRecording({ records: await readRecording(listenFile) });
+    expect(conversation.steps[0]).toMatchObject({ customer: { sender: { id: 'c-42' } } });
+    const result = await replayConversation({
+      conversation: conversationSchema.parse(conversation),
+    });
+    expect(result.ok).toBe(true);
+  });
+
+  it('a recording without channel messages is an input error', () => {
+    expect(() => convertRecording({ records: [] })).toThrow(
+      expect.objectContaining({ code: 'SVC_E_RECORDING' }),
+    );
+  });
+});
+
+describe('HAR written by the journal', () => {
+  it('has the fields HAR 1.2 viewers require', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-har-'));
+    const file = join(dir, 'session.har');
+    await recordSession(file);
+    const har = JSON.parse(readFileSync(file, 'utf8')) as {
+      log: Record<string, unknown> & { entries: Array<Record<string, unknown>> };
+    };
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.creator).toMatchObject({ name: 'svc-cli', version: expect.any(String) });
+    expect(har.log.entries.length).toBeGreaterThan(5);
+    for (const entry of har.log.entries) {
+      expect(new Date(entry.startedDateTime as string).toISOString()).toBe(entry.startedDateTime);
+      expect(entry.time).toBeGreaterThanOrEqual(0);
+      expect(entry.request).toMatchObject({
+        method: expect.any(String),
+        url: expect.stringMatching(/^http/),
+        httpVersion: expect.any(String),
+        cookies: [],
+        headers: expect.any(Array),
+        queryString: expect.any(Array),
+        headersSize: -1,
+        bodySize: expect.any(Number),
+      });
+      expect(entry.response).toMatchObject({
+        status: expect.any(Number),
+        statusText: expect.any(String),
+        httpVersion: expect.any(String),
+        cookies: [],
+        headers: expect.any(Array),
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: expect.any(Number),
+        content: { size: expect.any(Number), mimeType: expect.any(String) },
+      });
+      expect(entry.cache).toEqual({});
+      const { send, wait, receive } = entry.timings as {
+        send: number;
+        wait: number;
+        receive: number;
+      };
+      expect(send + wait + receive).toBeCloseTo(entry.time as number, 6);
+      expect(entry._svc).toMatchObject({
+        iface: expect.any(String),
+        direction: expect.stringMatching(/^(in|out)$/),
+      });
+    }
+  });
+});

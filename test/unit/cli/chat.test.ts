@@ -1,0 +1,107 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseChatLine } from '../../../src/cli/console/chat-console.js';
+import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
+import { startPlatform } from '../../helpers/platform.js';
+import { createClock } from '../../../src/clock.js';
+
+const cwd = mkdtempSync(join(tmpdir(), 'svc-chat-'));
+
+describe('parseChatLine', () => {
+  it.each([
+    ['Hello there', { kind: 'text', text: 'Hello there' }],
+    ['//etc/hosts is a path', { kind: 'text', text: '/etc/hosts is a path' }],
+    ['   ', { kind: 'none' }],
+    ['/typing off', { kind: 'typing', on: false }],
+    ['/typing maybe', { kind: 'error', message: '/typing on|off' }],
+    [
+      '/photo https://cdn.example/cat%201.jpg',
+      {
+        kind: 'media',
+        type: 'photo',
+        file: 'https://cdn.example/cat%201.jpg',
+        fileName: 'cat 1.jpg',
+        fileSize: 1024,
+      },
+    ],
+    [
+      '/media video https://cdn.example/v.mp4 clip.mp4 2048',
+      {
+        kind: 'media',
+        type: 'video',
+        file: 'https://cdn.example/v.mp4',
+        fileName: 'clip.mp4',
+        fileSize: 2048,
+      },
+    ],
+    ['/media gif https://x', { kind: 'error' }],
+    ['/media photo https://x/a.png a.png -1', { kind: 'error' }],
+    ['/location 55.75 -37.6', { kind: 'location', latitude: 55.75, longitude: -37.6 }],
+    ['/location north', { kind: 'error', message: '/location <latitude> <longitude>' }],
+    ['/name Ann Lee', { kind: 'sender', field: 'name', value: 'Ann Lee' }],
+    ['/email', { kind: 'error', message: '/email <email>' }],
+    ['/agent Hi there', { kind: 'agent', text: 'Hi there' }],
+    ['/quit', { kind: 'quit' }],
+    ['/nope', { kind: 'error' }],
+  ])('%j', (line, expected) => {
+    expect(parseChatLine(line)).toMatchObject(expected);
+  });
+});
+
+describe('svc-cli chat, driven through injected streams', () => {
+  it('embedded simulator: sends, prints the agent reply, /quit exits 0', async () => {
+    const t = createTestContext({ cwd });
+    const running = runInProcess(t, ['chat', '--sender-id', 'c-7']);
+    await t.waitForOutput('/quit or Ctrl-D leaves');
+    expect(t.stdout()).toMatch(/channel URL\s+http:\/\/127\.0\.0\.1:\d+\/\S+/);
+    t.stdin.write('/name Ann\nHello\n/agent Hi Ann, how can I help?\n');
+    await t.waitForOutput('Alice Agent: Hi Ann, how can I help?');
+    t.stdin.write('/quit\nnot sent\n');
+    expect(await running).toBe(0);
+    expect(t.stdout().match(/✓ 200 text/g)).toHaveLength(1);
+    expect(t.stderr()).toContain('name is now "Ann"');
+  });
+
+  it('against a channel URL: the platform delivers to the embedded listen (--json)', async () => {
+    const clock = createClock({ timeScale: 0.05 });
+    const h = await startPlatform({ clock });
+    const t = createTestContext({ cwd });
+    const running = runInProcess(t, ['--json', 'chat', '--channel-url', h.channelUrl]);
+    await t.waitForOutput('"chat-ready"');
+    const ready = JSON.parse(t.stdout().split('\n')[0]!);
+    expect(ready.channelUrl).toMatch(/\/\*\*\*\//); // the random string stays secret
+    for (const channel of h.platform.core.state.channels.values())
+      channel.integratorUrl = ready.integratorUrl;
+    t.stdin.write('Hello\n');
+    await t.waitForOutput('"chat-sent"');
+    const { sendAgentMessage } = await import('../../../src/platform/index.js');
+    await sendAgentMessage(h.platform.core, {
+      customerId: 'customer-1',
+      message: { type: 'text', text: 'Hi!' },
+    });
+    await t.waitForOutput('"chat-agent"');
+    t.stdin.end();
+    expect(await running).toBe(0);
+    const agent = t
+      .stdout()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((e) => e.type === 'chat-agent');
+    expect(agent).toMatchObject({
+      agent: 'Alice Agent',
+      recipient: 'customer-1',
+      message: { type: 'text', text: 'Hi!' },
+    });
+  });
+
+  it('Ctrl-C (the signal) exits 130', async () => {
+    const t = createTestContext({ cwd });
+    const running = runInProcess(t, ['chat']);
+    await t.waitForOutput('/quit or Ctrl-D leaves');
+    t.abort();
+    expect(await running).toBe(130);
+  });
+});

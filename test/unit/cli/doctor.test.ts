@@ -1,0 +1,106 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkNodeVersion } from '../../../src/cli/commands/doctor-run.js';
+import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+/** A fake platform + integrator on 127.0.0.1 port 0: status answers 1, anything else 200. */
+async function startFake(statusBody = '1'): Promise<string> {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(req.url?.endsWith('/status') ? statusBody : 'ok');
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A port nobody listens on: bound, then closed. */
+async function closedPort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return `http://127.0.0.1:${port}`;
+}
+
+const dirWith = (config: unknown): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-doctor-'));
+  writeFileSync(join(dir, 'svc.config.json'), JSON.stringify(config));
+  return dir;
+};
+
+describe('svc-cli doctor', () => {
+  it.each([
+    ['20.19.0', true],
+    ['20.18.9', false],
+    ['22.1.0', true],
+    ['18.20.0', false],
+  ])('Node %s ok: %s', (version, ok) => {
+    expect(checkNodeVersion(version).status).toBe(ok ? 'pass' : 'fail');
+  });
+
+  it('all good: ✓ per check, exit 0, the channel random string redacted', async () => {
+    const base = await startFake();
+    const dir = dirWith({
+      version: 1,
+      channelUrl: `${base}/s3cr3t/ch-1`,
+      integratorUrl: `${base}/agent`,
+    });
+    const t = createTestContext({ cwd: dir });
+    expect(await runInProcess(t, ['doctor', '--timeout', '1000'])).toBe(0);
+    const out = t.stdout();
+    expect(out).toMatch(/✓ node +Node \d+/);
+    expect(out).toContain('✓ config');
+    expect(out).toContain(`✓ channel      ${base}/***/ch-1/status answers 1 (online)`);
+    expect(out).toContain(`✓ integrator   ${base}/agent answers (HTTP 200)`);
+    expect(out).not.toContain('s3cr3t');
+  });
+
+  it('an unreachable URL: ✗ and exit 3', async () => {
+    const dead = await closedPort();
+    const t = createTestContext({ cwd: dirWith({ version: 1 }), env: { SVC_HOOK_URL: dead } });
+    expect(await runInProcess(t, ['doctor', '--timeout', '1000'])).toBe(3);
+    expect(t.stdout()).toContain(`✗ hook         ${dead}: ECONNREFUSED`);
+  });
+
+  it('an invalid config file: ✗ and exit 1; unknown keys get a suggestion', async () => {
+    const t = createTestContext({
+      cwd: dirWith({ version: 1, channelUrl: 'not-a-url', senderID: 'x' }),
+    });
+    expect(await runInProcess(t, ['--json', 'doctor'])).toBe(1);
+    const checks = t
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(checks).toContainEqual(
+      expect.objectContaining({
+        name: 'config',
+        status: 'fail',
+        detail: expect.stringContaining('channelUrl: must be an http(s) URL'),
+      }),
+    );
+    expect(checks).toContainEqual({
+      type: 'check',
+      name: 'config',
+      status: 'warn',
+      detail: 'unknown key "senderID"; did you mean "senderId"?',
+    });
+  });
+
+  it('a channel status other than 0/1 fails the check (exit 1)', async () => {
+    const base = await startFake('maybe');
+    const t = createTestContext({ cwd: dirWith({ version: 1, channelUrl: `${base}/r/ch` }) });
+    expect(await runInProcess(t, ['doctor'])).toBe(1);
+    expect(t.stdout()).toContain('✗ channel');
+  });
+});

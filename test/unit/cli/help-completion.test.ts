@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateCompletion } from '../../../src/cli/completion.js';
+import { createProgram } from '../../../src/cli/main.js';
+import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
+
+const cwd = process.cwd();
+const program = createProgram(createTestContext({ cwd }).ctx);
+const commandNames = program.commands.map((c) => c.name());
+
+describe('every command has examples in --help', () => {
+  it.each(commandNames)('%s --help', async (name) => {
+    const t = createTestContext({ cwd });
+    expect(await runInProcess(t, [name, '--help'])).toBe(0);
+    expect(t.stdout()).toMatch(/Examples?:\n\s+\$ svc-cli /);
+  });
+});
+
+describe('typos get the closest command or flag', () => {
+  it.each([
+    [['platfrom'], "error: unknown command 'platfrom'\n(Did you mean platform?)"],
+    [
+      ['send-text', 'hi', '--chanel-url', 'x'],
+      "error: unknown option '--chanel-url'\n(Did you mean --channel-url?)",
+    ],
+    [['platform', '--integrator-ur', 'x'], '(Did you mean --integrator-url?)'],
+    [['--jsno', 'status'], '(Did you mean --json?)'],
+  ])('%j', async (argv, message) => {
+    const t = createTestContext({ cwd });
+    expect(await runInProcess(t, argv)).toBe(2);
+    expect(t.stderr()).toContain(message);
+  });
+});
+
+describe('completion scripts come from the program', () => {
+  it('bash: every command, its flags and choices; valid syntax', () => {
+    const script = generateCompletion(program, 'bash');
+    for (const name of commandNames) expect(script).toContain(`    ${name}) COMPREPLY=`);
+    expect(script).toContain(
+      'platform:--agents) COMPREPLY=( $(compgen -W \'online offline\' -- "$cur") )',
+    );
+    expect(script).toContain(
+      "init:--role) COMPREPLY=( $(compgen -W 'integrator bot-provider hook-receiver web-developer platform-qa'",
+    );
+    expect(script).toMatch(
+      /completion\) COMPREPLY=\( \$\(compgen -W '--help -h bash zsh fish|completion\) COMPREPLY=\( \$\(compgen -W '-h --help bash zsh fish/,
+    );
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-completion-')), 'svc-cli.bash');
+    writeFileSync(file, script);
+    execFileSync('bash', ['-n', file]);
+  });
+
+  it('bash: completes through a real bash', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-completion-')), 'svc-cli.bash');
+    writeFileSync(file, generateCompletion(program, 'bash'));
+    const complete = (line: string): string[] => {
+      const words = line.split(' ');
+      const script = `source ${file}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _svc_cli; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      return execFileSync('bash', ['-c', script], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    };
+    expect(complete('svc-cli pla')).toEqual(['platform']);
+    expect(complete('svc-cli --time-scale 0.1 platform --age')).toEqual(['--agents']);
+    expect(complete('svc-cli platform --agents o')).toEqual(['online', 'offline']);
+    expect(complete('svc-cli completion z')).toEqual(['zsh']);
+  });
+
+  it('zsh and fish name every command and the choices', () => {
+    const zsh = generateCompletion(program, 'zsh');
+    const fish = generateCompletion(program, 'fish');
+    expect(zsh.startsWith('#compdef svc-cli')).toBe(true);
+    expect(zsh).toContain(
+      "'--agents[agents online (status 1) or offline (status 0)]:value:(online offline)'",
+    );
+    expect(fish).toContain(
+      "complete -c svc-cli -n '__fish_seen_subcommand_from platform' -l agents -x -a 'online offline'",
+    );
+    for (const name of commandNames) {
+      expect(zsh).toContain(`    ${name}) _arguments`);
+      expect(fish).toContain(`-a ${name} -d`);
+    }
+  });
+});

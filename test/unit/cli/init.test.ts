@@ -1,0 +1,97 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configFileSchema } from '../../../src/cli/config-file.js';
+import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
+
+const freshDir = () => mkdtempSync(join(tmpdir(), 'svc-init-'));
+const readConfig = (dir: string): unknown =>
+  JSON.parse(readFileSync(join(dir, 'svc.config.json'), 'utf8'));
+const DOWN = '\u001b[B';
+const ENTER = '\r';
+
+describe('svc-cli init, interactive (prompts through injected streams)', () => {
+  it('asks the role, then that role’s URLs, and writes a valid file', async () => {
+    const dir = freshDir();
+    const t = createTestContext({ cwd: dir, tty: true });
+    const running = runInProcess(t, ['init']);
+    await t.waitForOutput('Which part do you play?');
+    t.stdin.write(DOWN); // integrator -> bot provider
+    t.stdin.write(ENTER);
+    await t.waitForOutput('Your bot provider endpoint');
+    t.stdin.write('\u0015'); // clear the default (Ctrl-U) then type a bad URL
+    t.stdin.write(`not a url${ENTER}`);
+    await t.waitForOutput('must be an http(s) URL');
+    t.stdin.write('\u0015');
+    t.stdin.write(`https://bot.example/hook${ENTER}`);
+    await t.waitForOutput('The channel URL');
+    t.stdin.write(ENTER); // empty: none yet
+    expect(await running).toBe(0);
+    const config = readConfig(dir);
+    expect(config).toEqual({
+      $schema: './node_modules/svc-cli/schemas/svc.config.schema.json',
+      version: 1,
+      role: 'bot-provider',
+      botProviderUrl: 'https://bot.example/hook',
+    });
+    expect(configFileSchema.safeParse(config).success).toBe(true);
+    expect(t.stdout()).toContain('wrote svc.config.json for the role bot-provider');
+  });
+
+  it('asks before overwriting an existing file; no keeps it (exit 2)', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'svc.config.json'), '{"version":1}');
+    const t = createTestContext({ cwd: dir, tty: true });
+    const running = runInProcess(t, ['init']);
+    await t.waitForOutput('Overwrite it?');
+    t.stdin.write(`n${ENTER}`);
+    expect(await running).toBe(2);
+    expect(readFileSync(join(dir, 'svc.config.json'), 'utf8')).toBe('{"version":1}');
+    expect(t.stderr()).toContain('SVC_E_CONFIG_EXISTS');
+  });
+});
+
+describe('svc-cli init, non-interactive', () => {
+  it('without a TTY never prompts: flags and defaults, and says so', async () => {
+    const dir = freshDir();
+    const t = createTestContext({ cwd: dir });
+    const code = await runInProcess(t, [
+      'init',
+      '--role',
+      'platform-qa',
+      '--channel-url',
+      'https://svc.example/r4nd0m/ch-1',
+    ]);
+    expect(code).toBe(0);
+    expect(t.stderr()).toContain(
+      'init: not asking (no TTY on stdin); using the flags and defaults',
+    );
+    expect(readConfig(dir)).toMatchObject({
+      role: 'platform-qa',
+      channelUrl: 'https://svc.example/r4nd0m/ch-1',
+      senderId: 'customer-1',
+      integratorUrl: 'http://127.0.0.1:9000',
+    });
+  });
+
+  it('--yes on a TTY does not prompt either', async () => {
+    const dir = freshDir();
+    const t = createTestContext({ cwd: dir, tty: true });
+    expect(await runInProcess(t, ['init', '--yes', '--role', 'hook-receiver'])).toBe(0);
+    expect(t.stderr()).toContain('not asking (--yes)');
+    expect(readConfig(dir)).toMatchObject({ hookUrl: 'http://127.0.0.1:9200' });
+  });
+
+  it('refuses a bad URL flag (exit 2) and an existing file without --force', async () => {
+    const dir = freshDir();
+    const t = createTestContext({ cwd: dir });
+    expect(await runInProcess(t, ['init', '--integrator-url', 'ftp://x'])).toBe(2);
+    expect(existsSync(join(dir, 'svc.config.json'))).toBe(false);
+    expect(await runInProcess(createTestContext({ cwd: dir }), ['init'])).toBe(0);
+    const again = createTestContext({ cwd: dir });
+    expect(await runInProcess(again, ['init'])).toBe(2);
+    expect(again.stderr()).toContain('Pass --force to overwrite it');
+    expect(await runInProcess(createTestContext({ cwd: dir }), ['init', '--force'])).toBe(0);
+  });
+});

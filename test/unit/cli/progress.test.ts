@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { createDeliveryProgress, withSpinner } from '../../../src/cli/render/progress.js';
+import { createTestContext } from '../../helpers/cli-context.js';
+
+const rejected = (attempt: number) => ({
+  type: 'delivery-attempt',
+  deliveryId: 'd-1',
+  target: 'integrator',
+  attempt,
+  attempts: 3,
+  offsetMs: (attempt - 1) * 3000,
+  durationMs: 12,
+  outcome: 'rejected',
+  protocolMs: (attempt - 1) * 3000 + 12,
+});
+
+describe('progress (spinners only on a TTY, never with --json)', () => {
+  it('prints nothing on a non-TTY', async () => {
+    const t = createTestContext({ cwd: process.cwd() });
+    const progress = await createDeliveryProgress(t.ctx, {
+      json: false,
+      intervalMs: () => 3000,
+      now: () => 12,
+    });
+    progress.onEvent(rejected(1));
+    progress.around(() => t.ctx.stdout.write('line\n'));
+    progress.onEvent({ type: 'delivery-done', deliveryId: 'd-1' });
+    progress.stop();
+    expect(await withSpinner(t.ctx, { json: false }, 'sending', Promise.resolve(42))).toBe(42);
+    expect(t.stderr()).toBe('');
+    expect(t.stdout()).toBe('line\n');
+  });
+
+  it('prints nothing with --json, even on a TTY', async () => {
+    const t = createTestContext({ cwd: process.cwd() });
+    (t.ctx.stderr as { isTTY?: boolean }).isTTY = true;
+    const progress = await createDeliveryProgress(t.ctx, {
+      json: true,
+      intervalMs: () => 3000,
+      now: () => 0,
+    });
+    progress.onEvent(rejected(1));
+    expect(await withSpinner(t.ctx, { json: true }, 'sending', Promise.resolve(1))).toBe(1);
+    expect(t.stderr()).toBe('');
+  });
+
+  it('on a TTY tells the next attempt and when it starts', async () => {
+    const t = createTestContext({ cwd: process.cwd() });
+    // a terminal's cursor methods, as ora uses them
+    Object.assign(t.ctx.stderr, {
+      isTTY: true,
+      columns: 80,
+      cursorTo: () => true,
+      moveCursor: () => true,
+      clearLine: () => true,
+    });
+    const progress = await createDeliveryProgress(t.ctx, {
+      json: false,
+      intervalMs: () => 3000,
+      now: () => 12,
+    });
+    progress.onEvent(rejected(1));
+    progress.stop();
+    expect(t.stderr()).toContain('redelivery attempt 2/3 in 3.0 s');
+  });
+});
