@@ -2,7 +2,8 @@
 // `async function run()` that resolves to rows { section, metric, value, target, ok }.
 // Add a section by adding its module to the list below.
 const sections = (
-  process.env.BENCH_ONLY ?? './startup.js,./validate.js,./channel.js,./bot.js,./conversations.js'
+  process.env.BENCH_ONLY ??
+  './startup.js,./validate.js,./channel.js,./bot.js,./conversations.js,./load.js'
 ).split(',');
 
 const rows = [];

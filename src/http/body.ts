@@ -16,6 +16,15 @@ export type BodyResult =
       transfer: TransferMode;
     };
 
+/** Request headers as one string each (repeated headers joined), for journals and services. */
+export function flatHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
 /** How the client framed its body (spec 4.2: Content-Length or chunked). */
 export function transferModeOf(req: IncomingMessage): TransferMode {
   const te = req.headers['transfer-encoding'];

@@ -1,4 +1,5 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { secretEquals as same } from './secret.js';
 import type { Clock } from '../clock.js';
 import type { BodyResult } from './body.js';
 
@@ -31,16 +32,6 @@ export interface TokenIssuer {
   /** Ends every issued token (tests: a refused token). */
   revokeAll(): void;
 }
-
-const same = (a: string, b: string): boolean => {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  if (left.length !== right.length) {
-    timingSafeEqual(left, left);
-    return false;
-  }
-  return timingSafeEqual(left, right);
-};
 
 /** Reads client credentials from a form-encoded or JSON body. */
 function readCredentials(body: BodyResult | undefined): Record<string, string> | undefined {

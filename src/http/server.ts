@@ -10,9 +10,17 @@ export interface ServerLimits {
   requestTimeoutMs?: number;
   /** idle keep-alive sockets are closed after this (default 5 s) */
   keepAliveTimeoutMs?: number;
-  /** concurrent connections; more are refused by the OS backlog (default 1024) */
+  /** concurrent connections; beyond it new sockets are closed at once (default 1024) */
   maxConnections?: number;
 }
+
+/** The defaults of `ServerLimits` (docs/RELIABILITY.md). */
+export const DEFAULT_SERVER_LIMITS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1024,
+} as const;
 
 export interface StartServerOptions {
   handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
@@ -43,18 +51,67 @@ export function isNonLoopbackHost(host: string): boolean {
 }
 
 /**
+ * The path and query of a request target, never throwing: `//x`, `*`, `http://h/p` (absolute
+ * form) and bad percent-escapes all give an answer (found by fuzzing, issue 8).
+ * @example requestPathOf('//a?b=1') // { path: '//a', query: URLSearchParams { b: '1' } }
+ */
+export function requestPathOf(target: string | undefined): {
+  path: string;
+  query: URLSearchParams;
+} {
+  const text = target ?? '/';
+  try {
+    const url = text.startsWith('/') ? new URL(`http://h${text}`) : new URL(text);
+    return { path: url.pathname, query: url.searchParams };
+  } catch {
+    return { path: '/', query: new URLSearchParams() };
+  }
+}
+
+/** The status of a request node could not parse or that came too slowly. */
+function clientErrorAnswer(code: string | undefined): [number, string, string, string] {
+  switch (code ?? '') {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'Request Timeout', 'request_timeout', 'the request did not arrive in time'];
+    case 'HPE_HEADER_OVERFLOW':
+      return [
+        431,
+        'Request Header Fields Too Large',
+        'headers_too_large',
+        'the headers are too large',
+      ];
+    default:
+      return [400, 'Bad Request', 'invalid_request', 'malformed HTTP request'];
+  }
+}
+
+/** decodeURIComponent that keeps a malformed segment as it is instead of throwing. */
+export function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
  * Starts a node:http server with limits, bound to loopback unless told otherwise.
  * @example const srv = await startServer({ handler, port: 0 }); console.log(srv.url);
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const limits = options.limits ?? {};
+  const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
   const sockets = new Set<Socket>();
+  const headersTimeout = limits.headersTimeoutMs;
   const server = createServer(
     {
-      headersTimeout: limits.headersTimeoutMs ?? 10_000,
-      requestTimeout: limits.requestTimeoutMs ?? 30_000,
-      keepAliveTimeout: limits.keepAliveTimeoutMs ?? 5_000,
+      headersTimeout,
+      // node rejects a request timeout below the headers timeout
+      requestTimeout: Math.max(limits.requestTimeoutMs, headersTimeout),
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // node checks both timeouts on this interval (default 30 s): a dribbling client would
+      // outlive a 10 s headers timeout threefold without it
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
     },
     (req, res) => {
       let result: void | Promise<void>;
@@ -80,21 +137,23 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       res.destroy();
     }
   };
-  server.maxConnections = limits.maxConnections ?? 1024;
+  server.maxConnections = limits.maxConnections;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  // A malformed request line or headers: answer 400 instead of letting node drop silently.
-  server.on('clientError', (_error, socket: Socket) => {
-    if (socket.writable) {
-      socket.end(
-        'HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n' +
-          JSON.stringify({ error: { code: 'invalid_request', message: 'malformed HTTP request' } }),
-      );
-    } else {
+  // A malformed request line or headers, or a client too slow: answer with a JSON error
+  // instead of letting node drop the socket silently.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) {
       socket.destroy();
+      return;
     }
+    const [status, text, code, message] = clientErrorAnswer(error.code);
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n` +
+        JSON.stringify({ error: { code, message } }),
+    );
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -42,6 +42,11 @@ export interface JournalOptions {
   keep?: number;
   /** applied to every string before it is stored (secret redaction) */
   redact?: (text: string) => string;
+  /**
+   * keep Authorization / Cookie headers and token fields (access_token, client_secret) as
+   * sent; by default they are stored as `***` (`--show-secrets`, issue 8)
+   */
+  showSecrets?: boolean;
 }
 
 export interface Journal {
@@ -64,7 +69,7 @@ export interface Journal {
  */
 export function createJournal(options: JournalOptions = {}): Journal {
   const keep = options.keep ?? 10_000;
-  const redact = options.redact;
+  const redact = options.showSecrets ? options.redact : withKnownSecrets(options.redact);
   let recent: ExchangeRecord[] = [];
   const isHar = options.file?.toLowerCase().endsWith('.har') ?? false;
   const allForHar: ExchangeRecord[] = [];
@@ -151,13 +156,33 @@ export function createRedactor(secrets: Iterable<string>): (text: string) => str
   return (text) => text.replace(pattern, '***');
 }
 
+const SECRET_FIELDS =
+  /("(?:access_token|refresh_token|client_secret)"\s*:\s*")(?:[^"\\]|\\.)*"|((?:^|&)(?:access_token|refresh_token|client_secret)=)[^&]*/g;
+
+/** Adds the secrets every journal hides (token fields of JSON and form bodies) to a redactor. */
+function withKnownSecrets(
+  redact: ((text: string) => string) | undefined,
+): (text: string) => string {
+  return (text) => {
+    const masked =
+      text.includes('token') || text.includes('secret')
+        ? text.replace(SECRET_FIELDS, (_m, json?: string, form?: string) =>
+            json === undefined ? `${form ?? ''}***` : `${json}***"`,
+          )
+        : text;
+    return redact ? redact(masked) : masked;
+  };
+}
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+
 /** Applies a redactor to the strings of a record that can carry secrets (URLs, headers, bodies). */
 function redactRecord(record: ExchangeRecord, redact: (text: string) => string): ExchangeRecord {
   const headers = (h: Record<string, string>): Record<string, string> =>
     Object.fromEntries(
       Object.entries(h).map(([k, v]) => [
         k,
-        k === 'authorization' ? v.replace(/^(\S+\s+)?.+$/, '$1***') : redact(v),
+        SECRET_HEADERS.has(k) ? v.replace(/^(\S+\s+)?.+$/, '$1***') : redact(v),
       ]),
     );
   const { request, response } = record;

@@ -92,6 +92,7 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         journal: core.journal,
         kind: `bot.event.${name}`,
         signal: core.signal,
+        limiter: core.limiter,
       });
       core.emit({
         type: 'bot-event-sent',
@@ -100,7 +101,8 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         chatId: chat.id,
         clientId: customer.clientId,
         ...(text === undefined ? {} : { text }),
-        result: result.result === 'failed' ? 'failed' : 'delivered',
+        result:
+          result.result === 'failed' || result.result === 'interrupted' ? 'failed' : 'delivered',
         attempts: result.attempts,
         ...(result.agentNotice === undefined ? {} : { reason: result.agentNotice }),
         elapsedMs: result.elapsedMs,

@@ -16,6 +16,11 @@ import type { PlatformRequest, PlatformResponse, PlatformService } from './types
 import { errorBody } from '../http/body.js';
 import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from './delivery.js';
 import type { BotServiceOptions } from './bot-service.js';
+import {
+  createOutboundLimiter,
+  type OutboundLimiter,
+  type OutboundLimits,
+} from './outbound-limiter.js';
 
 export interface ChannelConfig {
   /** public id (default: random) */
@@ -45,6 +50,8 @@ export interface PlatformCoreOptions {
   channelPolicy?: DeliveryPolicy;
   /** attach a bot provider (interface B): createPlatform registers the bot service */
   bot?: BotServiceOptions;
+  /** bounded concurrency of deliveries, bot events and hooks (default 256 in flight) */
+  outbound?: OutboundLimits;
 }
 
 /**
@@ -61,6 +68,8 @@ export interface PlatformCore {
   baseUrl: string;
   /** aborted when the platform stops: in-flight deliveries end */
   readonly signal: AbortSignal;
+  /** every outbound request takes a slot here (issue 8) */
+  readonly limiter: OutboundLimiter;
   emit(event: PlatformEvent): void;
   on(listener: (event: PlatformEvent) => void): () => void;
   use(service: PlatformService): void;
@@ -72,7 +81,11 @@ export interface PlatformCore {
   openChat(customer: Customer): { chat: Chat; opened: boolean };
   /** Tracks async work so stop() can wait for it. */
   track<T>(work: Promise<T>): Promise<T>;
-  stop(): Promise<void>;
+  /**
+   * Lets in-flight deliveries finish for up to `graceMs` (wall), then ends the rest: they are
+   * journaled and announced as `interrupted`. Flushes the journal.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** @example const core = createPlatformCore({ clock: createVirtualClock() }); */
@@ -98,6 +111,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     channelPolicy: options.channelPolicy ?? CHANNEL_DELIVERY_POLICY,
     baseUrl: '',
     signal: controller.signal,
+    limiter: createOutboundLimiter(options.outbound),
     emit(event) {
       emitter.emit('event', event);
     },
@@ -180,7 +194,15 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
       void work.finally(() => inFlight.delete(work)).catch(() => undefined);
       return work;
     },
-    async stop() {
+    async stop(graceMs = 0) {
+      if (graceMs > 0 && inFlight.size > 0) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          Promise.allSettled([...inFlight]),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+        ]);
+        clearTimeout(timer);
+      }
       controller.abort(new Error('platform stopped'));
       await Promise.allSettled([...inFlight]);
       for (const service of services) await service.close?.();

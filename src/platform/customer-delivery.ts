@@ -115,6 +115,7 @@ export function deliverToCustomer(
     journal: core.journal,
     kind,
     signal: core.signal,
+    limiter: core.limiter,
   }).then((result) => ({ ...result, deliveryId: messageId, chatId: chat.id, payload }));
   return core.track(work);
 }

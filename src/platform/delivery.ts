@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { postJson, type PostOutcome } from '../http/client.js';
-import type { Journal } from '../journal/journal.js';
+import type { ExchangeInput, Journal } from '../journal/journal.js';
+import type { OutboundLimiter } from './outbound-limiter.js';
 import type { DeliveryAttemptEvent, DeliveryDoneEvent, DeliveryTarget } from './events.js';
 
 /** When and how often the platform tries to hand a payload to a peer. */
@@ -64,6 +65,8 @@ export interface DeliverOptions {
   journal?: Journal;
   kind?: string;
   signal?: AbortSignal;
+  /** the core's outbound limiter: bounded concurrency across every delivery (issue 8) */
+  limiter?: OutboundLimiter;
 }
 
 export interface DeliveryResult {
@@ -80,30 +83,86 @@ const iface = { integrator: 'channel', bot: 'bot', hook: 'hook' } as const;
 
 /**
  * Delivers one payload with a redelivery policy: attempts at t = 0, interval, 2 x interval ...
- * each waiting at most attemptTimeoutMs; the first accepted reply ends the series.
+ * each waiting at most attemptTimeoutMs; the first accepted reply ends the series. Never
+ * throws for the peer or for a stop: a full outbound queue ends it as `failed` at once, the
+ * platform stopping mid-series as `interrupted` (journaled too, issue 8).
  * @example await deliver({ ...opts, policy: CHANNEL_DELIVERY_POLICY, judge: judgeChannelReply });
  */
 export async function deliver(options: DeliverOptions): Promise<DeliveryResult> {
-  const { clock, policy } = options;
+  const { clock } = options;
   const start = clock.now();
+  let attempt = 0;
+  try {
+    return await runSeries(options, start, (n) => (attempt = n));
+  } catch (error) {
+    if (!options.signal?.aborted) throw error;
+    const reason: unknown = options.signal.reason;
+    const why = reason instanceof Error ? reason.message : 'stopped';
+    recordAttempt(options, attempt, undefined, {
+      failure: { reason: 'interrupted', message: `interrupted: ${why}` },
+      notes: ['interrupted'],
+    });
+    const done: DeliveryResult = {
+      result: 'interrupted',
+      attempts: attempt,
+      agentNotice: `interrupted before a valid reply: ${why}`,
+      elapsedMs: clock.now() - start,
+    };
+    emitDone(options, done);
+    return done;
+  }
+}
+
+async function runSeries(
+  options: DeliverOptions,
+  start: number,
+  onAttempt: (attempt: number) => void,
+): Promise<DeliveryResult> {
+  const { clock, policy } = options;
   let lastReason = 'no attempt made';
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     const scheduled = start + (attempt - 1) * policy.intervalMs;
     const wait = scheduled - clock.now();
     if (wait > 0) await clock.sleep(wait, options.signal);
+    onAttempt(attempt);
+    const slot = options.limiter ? await options.limiter.acquire(options.signal) : undefined;
+    if (slot && !slot.ok) {
+      // issue 8: a hanging peer must not pile up work; fail fast with the reason
+      recordAttempt(options, attempt, undefined, {
+        failure: { reason: slot.reason, message: slot.message },
+        notes: [`rejected: ${slot.message}`],
+      });
+      const failed: DeliveryResult = {
+        result: 'failed',
+        attempts: attempt - 1,
+        agentNotice: `not delivered: ${slot.message}`,
+        elapsedMs: clock.now() - start,
+      };
+      emitDone(options, failed);
+      return failed;
+    }
     const offsetMs = clock.now() - start;
-    const headers = options.headersFor
-      ? { ...options.headers, ...(await options.headersFor(attempt)) }
-      : options.headers;
-    const outcome = await postJson({
-      url: options.url,
-      body: options.body,
-      timeoutMs: policy.attemptTimeoutMs,
-      clock,
-      ...(options.chunked === undefined ? {} : { chunked: options.chunked }),
-      ...(headers ? { headers } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    let outcome: PostOutcome;
+    let headers: Record<string, string> | undefined;
+    try {
+      headers = options.headersFor
+        ? { ...options.headers, ...(await options.headersFor(attempt)) }
+        : options.headers;
+      outcome = await postJson({
+        url: options.url,
+        body: options.body,
+        timeoutMs: policy.attemptTimeoutMs,
+        clock,
+        ...(options.chunked === undefined ? {} : { chunked: options.chunked }),
+        ...(headers ? { headers } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } finally {
+      if (slot?.ok) slot.release();
+    }
+    if (!outcome.ok && outcome.reason === 'aborted' && options.signal?.aborted) {
+      throw options.signal.reason ?? new Error('stopped');
+    }
     const judgement: ReplyJudgement = outcome.ok
       ? options.judge(outcome)
       : {
@@ -113,27 +172,13 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryResult> 
               ? `timeout after ${policy.attemptTimeoutMs} ms`
               : outcome.message,
         };
-    options.journal?.record({
-      protocolMs: clock.now(),
-      iface: iface[options.target],
-      direction: 'out',
-      ...(options.kind ? { kind: options.kind } : {}),
-      attempt,
-      request: {
-        method: 'POST',
-        url: options.url,
-        ...(headers ? { headers } : {}),
-        body: options.body,
-      },
+    recordAttempt(options, attempt, headers, {
       ...(outcome.ok
         ? { response: { status: outcome.status, headers: outcome.headers, body: outcome.body } }
         : { failure: { reason: outcome.reason, message: outcome.message } }),
       durationMs: outcome.durationMs,
       wallMs: outcome.wallMs,
-      notes: [
-        options.chunked ? 'transfer: chunked' : 'transfer: content-length',
-        judgement.accepted ? 'accepted' : `rejected: ${judgement.reason}`,
-      ],
+      notes: [judgement.accepted ? 'accepted' : `rejected: ${judgement.reason}`],
     });
     options.emit({
       type: 'delivery-attempt',
@@ -179,6 +224,38 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryResult> 
   };
   emitDone(options, failed);
   return failed;
+}
+
+type AttemptRecord = Pick<
+  ExchangeInput,
+  'response' | 'failure' | 'durationMs' | 'wallMs' | 'notes'
+>;
+
+/** One journal line per attempt (or per refusal / interruption), direction `out`. */
+function recordAttempt(
+  options: DeliverOptions,
+  attempt: number,
+  headers: Record<string, string> | undefined,
+  extra: AttemptRecord,
+): void {
+  options.journal?.record({
+    protocolMs: options.clock.now(),
+    iface: iface[options.target],
+    direction: 'out',
+    ...(options.kind ? { kind: options.kind } : {}),
+    ...(attempt > 0 ? { attempt } : {}),
+    request: {
+      method: 'POST',
+      url: options.url,
+      ...(headers ? { headers } : {}),
+      body: options.body,
+    },
+    ...extra,
+    notes: [
+      options.chunked ? 'transfer: chunked' : 'transfer: content-length',
+      ...(extra.notes ?? []),
+    ],
+  });
 }
 
 function emitDone(options: DeliverOptions, result: DeliveryResult): void {

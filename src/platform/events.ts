@@ -123,8 +123,11 @@ export interface DeliveryDoneEvent {
   type: 'delivery-done';
   deliveryId: string;
   target: DeliveryTarget;
-  /** delivered: valid ok reply; error-reply: a valid error object, shown to the agent; failed: attempts exhausted */
-  result: 'delivered' | 'error-reply' | 'failed';
+  /**
+   * delivered: valid ok reply; error-reply: a valid error object, shown to the agent; failed:
+   * attempts exhausted (or the outbound queue was full); interrupted: the platform stopped
+   */
+  result: 'delivered' | 'error-reply' | 'failed' | 'interrupted';
   attempts: number;
   /** what the agent sees for error-reply and failed (spec 4.2, 7.1) */
   agentNotice?: string;

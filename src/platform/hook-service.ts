@@ -98,6 +98,7 @@ export function createHookService(
       journal: core.journal,
       kind: `hook.${name}`,
       signal: core.signal,
+      limiter: core.limiter,
     }).then((result) => useHookReply(core, { name, deliveryId, result, ...chatRef(chatId) }));
     core.track(work).catch(() => undefined); // stopped mid-delivery
   };

@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readJsonBody, sendJson } from '../http/body.js';
-import { startServer, type RunningServer, type ServerLimits } from '../http/server.js';
+import { flatHeaders, readJsonBody, sendJson } from '../http/body.js';
+import {
+  requestPathOf,
+  startServer,
+  type RunningServer,
+  type ServerLimits,
+} from '../http/server.js';
 import type { PlatformCore } from './core.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 
@@ -11,14 +16,6 @@ export interface ServePlatformOptions {
   bodyLimit?: number;
   limits?: ServerLimits;
 }
-
-const flatHeaders = (req: IncomingMessage): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-};
 
 /** Puts the core on a loopback socket: every request is read, handled, answered and journaled. */
 export async function servePlatform(
@@ -50,12 +47,12 @@ async function handleHttp(
 ): Promise<void> {
   const started = core.clock.now();
   const wallStarted = core.clock.wallNow();
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = requestPathOf(req.url);
   const method = req.method ?? 'GET';
   const request: PlatformRequest = {
     method,
-    path: url.pathname,
-    query: url.searchParams,
+    path: url.path,
+    query: url.query,
     headers: flatHeaders(req),
   };
   if (method !== 'GET' && method !== 'HEAD') {
@@ -75,7 +72,7 @@ async function handleHttp(
     response,
     request.body?.ok === false && request.body.status === 413,
   );
-  const quietRead = method === 'GET' && url.pathname.startsWith('/_sim/');
+  const quietRead = method === 'GET' && url.path.startsWith('/_sim/');
   if (quietRead) return;
   const body = request.body;
   core.journal.record({

@@ -20,8 +20,11 @@ export interface Platform {
   readonly core: PlatformCore;
   /** Binds the platform to a loopback port; the core's baseUrl is set from then on. */
   listen(options?: ServePlatformOptions): Promise<RunningServer>;
-  /** Stops serving, ends deliveries, flushes the journal. */
-  close(): Promise<void>;
+  /**
+   * Stops serving, gives in-flight deliveries `graceMs` (default 0) to end, interrupts the
+   * rest (journaled as `interrupted`), flushes and closes the journal.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -57,9 +60,9 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
       server = await servePlatform(core, listenOptions);
       return server;
     },
-    async close() {
-      const closing = server?.close(500);
-      await core.stop();
+    async close(graceMs = 0) {
+      const closing = server?.close(Math.max(500, graceMs));
+      await core.stop(graceMs);
       await closing;
       core.journal.close();
     },

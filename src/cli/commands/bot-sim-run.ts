@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { createClock } from '../../clock.js';
 import { parseFault, type FaultPlan } from '../../faults/index.js';
+import { DEFAULT_BODY_LIMIT } from '../../http/body.js';
 import { isNonLoopbackHost } from '../../http/server.js';
 import { createJournal } from '../../journal/index.js';
 import { createBotProvider, loadBotScript, type BotListeningEvent } from '../../roles/bot/index.js';
@@ -46,6 +47,7 @@ export const botSimSchema = globalSchema.extend({
   seed: int(0).optional(),
   silent: z.boolean().default(false),
   record: z.string().optional(),
+  bodyLimit: int(1).default(DEFAULT_BODY_LIMIT),
 });
 
 /**
@@ -71,10 +73,17 @@ export async function runBotSim(ctx: CliContext, flags: Record<string, unknown>)
     out.note(`warning: --host ${o.host} exposes bot-sim beyond this machine.`);
   if (!o.platformUrl)
     out.note('note: no --platform-url: bot-sim answers events but sends none back.');
+  const showSecrets = flags.showSecrets === true;
   const journal = createJournal({
     keep: 1000,
     ...(o.record ? { file: resolve(ctx.cwd, o.record) } : {}),
-    redact: (text) => text.split(o.token).join('<token>').split(o.clientSecret).join('<secret>'),
+    showSecrets,
+    ...(showSecrets
+      ? {}
+      : {
+          redact: (text: string) =>
+            text.split(o.token).join('<token>').split(o.clientSecret).join('<secret>'),
+        }),
   });
   const bot = await createBotProvider({
     token: o.token,
@@ -83,6 +92,7 @@ export async function runBotSim(ctx: CliContext, flags: Record<string, unknown>)
     ...(script ? { script } : {}),
     ...(o.auth ? { auth: { clientId: o.clientId, clientSecret: o.clientSecret } } : {}),
     plan,
+    bodyLimit: o.bodyLimit,
     host: o.host,
     port: o.port,
     clock: createClock({ timeScale: o.timeScale }),

@@ -49,6 +49,7 @@ export function registerBotSim(program: Command, ctx: CliContext): void {
       '--record <file>',
       'record every exchange: NDJSON, or HAR 1.2 when the name ends in .har',
     )
+    .option('--body-limit <bytes>', 'largest request body; 413 beyond (default 1048576)')
     .addHelpText(
       'after',
       `

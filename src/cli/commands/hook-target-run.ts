@@ -70,10 +70,10 @@ export async function loadReplies(
   return replies;
 }
 
-function openJournal(ctx: CliContext, record: string | undefined): Journal {
-  if (record === undefined) return createJournal({ keep: 1000 });
+function openJournal(ctx: CliContext, record: string | undefined, showSecrets: boolean): Journal {
+  if (record === undefined) return createJournal({ keep: 1000, showSecrets });
   try {
-    return createJournal({ file: resolve(ctx.cwd, record), keep: 1000 });
+    return createJournal({ file: resolve(ctx.cwd, record), keep: 1000, showSecrets });
   } catch (error) {
     throw new SvcError(
       'SVC_E_RECORD',
@@ -100,7 +100,7 @@ export async function runHookTarget(
       `warning: --host ${options.host} exposes the receiver beyond this machine; it has no authentication (spec 5.4 shows none).`,
     );
   }
-  const journal = openJournal(ctx, options.record);
+  const journal = openJournal(ctx, options.record, flags.showSecrets === true);
   const target = await createHookTarget({
     host: options.host,
     port: options.port,

@@ -24,10 +24,10 @@ async function buildPlan(ctx: CliContext, o: ListenOptions): Promise<FaultPlan> 
   return plan;
 }
 
-function openJournal(ctx: CliContext, record: string | undefined): Journal {
-  if (record === undefined) return createJournal({ keep: 1000 });
+function openJournal(ctx: CliContext, record: string | undefined, showSecrets: boolean): Journal {
+  if (record === undefined) return createJournal({ keep: 1000, showSecrets });
   try {
-    return createJournal({ file: resolve(ctx.cwd, record), keep: 1000 });
+    return createJournal({ file: resolve(ctx.cwd, record), keep: 1000, showSecrets });
   } catch (error) {
     throw new SvcError(
       'SVC_E_RECORD',
@@ -55,7 +55,7 @@ export async function runListen(ctx: CliContext, flags: Record<string, unknown>)
       `warning: --host ${options.host} exposes the endpoint beyond this machine; it has no authentication (spec 5.4 shows none).`,
     );
   }
-  const journal = openJournal(ctx, options.record);
+  const journal = openJournal(ctx, options.record, flags.showSecrets === true);
   const listener = await createListener({
     host: options.host,
     port: options.port,

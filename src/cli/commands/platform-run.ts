@@ -56,6 +56,7 @@ export async function runPlatform(
   const journal = createJournal({
     ...(flags.record ? { file: flags.record } : {}),
     ...(redact ? { redact } : {}),
+    showSecrets: Boolean(globals.showSecrets),
   });
   const bot = botOptions(flags);
   if (bot) platformSecrets.push(bot.token, ...(bot.auth ? [bot.auth.clientSecret] : []));
@@ -130,7 +131,7 @@ export async function runPlatform(
   stopConsole();
   off();
   progress.stop();
-  await platform.close();
+  await platform.close(1000); // in-flight deliveries get 1 s, then are recorded interrupted
   out.note(
     `stopped; ${journal.count} exchanges${flags.record ? ` recorded in ${flags.record}` : ''}`,
   );

@@ -52,7 +52,7 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
       if (event.result === 'delivered')
         return `${c.dim(secs(event.protocolMs))}    ${c.green('delivered')} ${c.dim(`after ${event.attempts} attempt(s)`)}`;
       const colour = event.result === 'error-reply' ? c.yellow : c.red;
-      return `${c.dim(secs(event.protocolMs))}    ${colour(event.result === 'error-reply' ? 'error reply shown to the agent' : 'failed')}: ${event.agentNotice ?? ''}`;
+      return `${c.dim(secs(event.protocolMs))}    ${colour(event.result === 'error-reply' ? 'error reply shown to the agent' : event.result)}: ${event.agentNotice ?? ''}`;
     }
     case 'agents':
       return `${c.dim(secs(event.protocolMs))}  agents are ${event.online ? c.green('online (status 1)') : c.yellow('offline (status 0)')}`;

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createClock, type Clock } from '../../clock.js';
 import { detectKind, formatIssue, validate } from '../../contract/index.js';
@@ -9,10 +8,23 @@ import {
   messageKeyOf,
   type FaultPlan,
 } from '../../faults/index.js';
-import { errorBody, readJsonBody, sendJson } from '../../http/body.js';
+import {
+  DEFAULT_BODY_LIMIT,
+  errorBody,
+  flatHeaders,
+  readJsonBody,
+  sendJson,
+} from '../../http/body.js';
 import { createTokenClient } from '../../http/oauth-client.js';
 import { createTokenIssuer, type TokenIssuer } from '../../http/oauth-issuer.js';
-import { startServer, type RunningServer } from '../../http/server.js';
+import { secretEquals } from '../../http/secret.js';
+import {
+  decodeSegment,
+  requestPathOf,
+  startServer,
+  type RunningServer,
+  type ServerLimits,
+} from '../../http/server.js';
 import type { Journal } from '../../journal/index.js';
 import type { BotListeningEvent, BotReceivedEvent, BotSimEvent } from './events.js';
 import {
@@ -39,6 +51,9 @@ export interface BotProviderOptions {
   port?: number;
   clock?: Clock;
   journal?: Journal;
+  /** request body limit in bytes (default 1 MiB; 413 beyond) */
+  bodyLimit?: number;
+  limits?: ServerLimits;
   onEvent?: (event: BotSimEvent) => void;
 }
 
@@ -64,13 +79,8 @@ const idText = (v: unknown): string | undefined =>
 const optional = <K extends string>(key: K, value: string | undefined): { [P in K]?: string } =>
   value === undefined ? {} : ({ [key]: value } as { [P in K]?: string });
 
-const same = (a: string, b: string): boolean => {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length
-    ? timingSafeEqual(left, right)
-    : (timingSafeEqual(left, left), false);
-};
+/** The request headers for the journal (it redacts Authorization). */
+const headersOf = (req: IncomingMessage) => ({ headers: flatHeaders(req) });
 
 /**
  * bot-sim: a scripted bot provider (interface B, provider side). Serves `POST /<token>`,
@@ -81,6 +91,7 @@ const same = (a: string, b: string): boolean => {
 export async function createBotProvider(options: BotProviderOptions): Promise<BotProvider> {
   const clock = options.clock ?? createClock();
   const script = options.script ?? DEFAULT_BOT_SCRIPT;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const injector = createFaultInjector(options.plan ?? {});
   const controller = new AbortController();
   const acted = new Set<string>();
@@ -168,7 +179,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     const arrivedAt = clock.now();
     const wallStart = clock.wallNow();
     const method = req.method ?? 'GET';
-    const path = new URL(req.url ?? '/', 'http://bot.invalid').pathname;
+    const path = requestPathOf(req.url).path;
     const segments = path.split('/').filter(Boolean);
     const reject = (status: number, code: string, message: string, raw?: string): void => {
       sendJson(res, status, errorBody(code, message), status === 405 ? { allow: 'POST' } : {});
@@ -185,7 +196,12 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
         protocolMs: arrivedAt,
         iface: 'bot',
         direction: 'in',
-        request: { method, url: path, ...(raw === undefined ? {} : { body: raw }) },
+        request: {
+          method,
+          url: path,
+          ...headersOf(req),
+          ...(raw === undefined ? {} : { body: raw }),
+        },
         response: { status, body: JSON.stringify(errorBody(code, message)) },
         durationMs: clock.now() - arrivedAt,
         wallMs: clock.wallNow() - wallStart,
@@ -195,7 +211,10 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     // spec 5.3 (assumed OAuth2 client credentials): the provider's token endpoint
     if (issuer && segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'token') {
       if (method !== 'POST') return reject(405, 'invalid_request', 'use POST');
-      const issued = issuer.issue(await readJsonBody(req));
+      const tokenBody = await readJsonBody(req, { limit: bodyLimit });
+      if (!tokenBody.ok && tokenBody.status === 413)
+        return reject(413, 'invalid_request', tokenBody.message);
+      const issued = issuer.issue(tokenBody);
       emit({
         type: 'bot-token',
         action: issued.ok ? 'issued' : 'refused',
@@ -204,8 +223,18 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
           : { reason: issued.message }),
         protocolMs: arrivedAt,
       });
-      if (issued.ok) return sendJson(res, 200, issued.body, { 'cache-control': 'no-store' });
-      return reject(issued.status, issued.code, issued.message);
+      if (!issued.ok) return reject(issued.status, issued.code, issued.message, tokenBody.raw);
+      sendJson(res, 200, issued.body, { 'cache-control': 'no-store' });
+      options.journal?.record({
+        protocolMs: arrivedAt,
+        iface: 'bot',
+        direction: 'in',
+        request: { method, url: path, ...headersOf(req), body: tokenBody.raw ?? '' },
+        response: { status: 200, body: JSON.stringify(issued.body) },
+        durationMs: clock.now() - arrivedAt,
+        wallMs: clock.wallNow() - wallStart,
+      });
+      return;
     }
     // spec 4.3: POST {bot_provider_url}/<token>
     if (segments.length !== 1) {
@@ -220,7 +249,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       req.resume();
       return reject(405, 'invalid_request', `${method} is not supported; use POST (spec 4.3)`);
     }
-    if (!same(decodeURIComponent(segments[0] ?? ''), options.token)) {
+    if (!secretEquals(decodeSegment(segments[0] ?? ''), options.token)) {
       req.resume();
       return reject(
         401,
@@ -236,8 +265,8 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
         'authorization failed: send Authorization: Bearer <token from POST /oauth/token> (spec 5.3)',
       );
     }
-    const body = await readJsonBody(req);
-    if (!body.ok) return reject(400, 'invalid_request', body.message, body.raw);
+    const body = await readJsonBody(req, { limit: bodyLimit });
+    if (!body.ok) return reject(body.status, 'invalid_request', body.message, body.raw);
     const detected = detectKind(body.json);
     const name = detected.kind?.startsWith('bot.event.')
       ? detected.kind.slice('bot.event.'.length)
@@ -289,7 +318,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       direction: 'in',
       kind: `bot.event.${name}`,
       attempt: decision.attempt,
-      request: { method, url: path, body: body.raw },
+      request: { method, url: path, ...headersOf(req), body: body.raw },
       ...(applied.noReply
         ? {
             failure: {
@@ -315,6 +344,17 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     handler: handle,
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.limits ? { limits: options.limits } : {}),
+    onHandlerError: (error) =>
+      emit({
+        type: 'bot-rejected',
+        method: 'POST',
+        path: '/<token>',
+        status: 500,
+        code: 'internal',
+        message: error instanceof Error ? error.message : String(error),
+        protocolMs: clock.now(),
+      }),
   });
   const listening: BotListeningEvent = {
     type: 'listening',

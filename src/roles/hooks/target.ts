@@ -3,8 +3,19 @@ import { createClock, type Clock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { validate } from '../../contract/index.js';
 import type { ValidationResult } from '../../contract/types.js';
-import { DEFAULT_BODY_LIMIT, errorBody, readJsonBody, sendJson } from '../../http/body.js';
-import { startServer, type RunningServer, type ServerLimits } from '../../http/server.js';
+import {
+  DEFAULT_BODY_LIMIT,
+  errorBody,
+  flatHeaders,
+  readJsonBody,
+  sendJson,
+} from '../../http/body.js';
+import {
+  requestPathOf,
+  startServer,
+  type RunningServer,
+  type ServerLimits,
+} from '../../http/server.js';
 import {
   applyFault,
   createFaultInjector,
@@ -103,10 +114,26 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
     const arrivedAt = clock.now();
     const wallStart = clock.wallNow();
     const method = req.method ?? 'GET';
-    const path = new URL(req.url ?? '/', 'http://target.invalid').pathname;
-    const reject = (status: number, code: string, message: string): void => {
+    const path = requestPathOf(req.url).path;
+    const url = `http://${req.headers.host ?? 'localhost'}${path}`;
+    const reject = (status: number, code: string, message: string, raw?: string): void => {
       req.resume();
       sendJson(res, status, errorBody(code, message), status === 405 ? { allow: 'POST' } : {});
+      options.journal?.record({
+        protocolMs: arrivedAt,
+        iface: 'hook',
+        direction: 'in',
+        request: {
+          method,
+          url,
+          headers: flatHeaders(req),
+          ...(raw === undefined ? {} : { body: raw }),
+        },
+        response: { status, body: JSON.stringify(errorBody(code, message)) },
+        durationMs: clock.now() - arrivedAt,
+        wallMs: clock.wallNow() - wallStart,
+        notes: [code],
+      });
       emit({
         type: 'rejected-request',
         method,
@@ -123,7 +150,7 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
     if (method !== 'POST')
       return reject(405, 'method_not_allowed', 'hooks come by POST (spec 4.4)');
     const body = await readJsonBody(req, { limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
-    if (!body.ok) return reject(body.status, body.code, body.message);
+    if (!body.ok) return reject(body.status, body.code, body.message, body.raw);
     const json = body.json as { event_name?: unknown; chat_id?: unknown } | null;
     const event = hookEventOf(json?.event_name);
     const verdict: Pick<ValidationResult, 'ok' | 'errors' | 'warnings'> = event
@@ -164,7 +191,7 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
       direction: 'in',
       kind: event ? `hook.${event}` : 'unknown',
       attempt: decision.attempt,
-      request: { method, url: `http://${req.headers.host ?? 'localhost'}${path}`, body: body.raw },
+      request: { method, url, headers: flatHeaders(req), body: body.raw },
       ...(applied.noReply
         ? {
             failure: {

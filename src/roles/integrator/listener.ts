@@ -3,11 +3,18 @@ import { createClock, type Clock } from '../../clock.js';
 import {
   DEFAULT_BODY_LIMIT,
   errorBody,
+  flatHeaders,
   readJsonBody,
   sendJson,
   transferModeOf,
 } from '../../http/body.js';
-import { startServer, type RunningServer, type ServerLimits } from '../../http/server.js';
+import {
+  decodeSegment,
+  requestPathOf,
+  startServer,
+  type RunningServer,
+  type ServerLimits,
+} from '../../http/server.js';
 import {
   applyFault,
   createFaultInjector,
@@ -106,7 +113,7 @@ async function handleRequest(
   const arrivedAt = clock.now();
   const wallStart = clock.wallNow();
   const method = req.method ?? 'GET';
-  const path = safePath(req.url);
+  const path = requestPathOf(req.url).path;
   const segments = path.split('/').filter((s) => s !== '');
   // spec 4.2: POST {integrator_url}/<channel_public_id>; the integrator URL may carry a path
   // of its own (http://host:9000/agent-messages), so the channel id is the last segment.
@@ -243,10 +250,7 @@ function record(
   const journal = ctx.options.journal;
   if (!journal) return;
   const { requestBody, ...rest } = extras;
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
+  const headers = flatHeaders(req);
   journal.record({
     protocolMs: arrivedAt,
     iface: 'channel',
@@ -261,20 +265,4 @@ function record(
     wallMs: ctx.clock.wallNow() - wallStart,
     ...rest,
   });
-}
-
-function safePath(url: string | undefined): string {
-  try {
-    return new URL(url ?? '/', 'http://listener.invalid').pathname;
-  } catch {
-    return '/';
-  }
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

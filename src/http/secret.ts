@@ -1,0 +1,16 @@
+import { timingSafeEqual } from 'node:crypto';
+
+/**
+ * Compares secrets (channel random strings, bot tokens, client secrets, access tokens) in
+ * constant time (issue 8): every comparison of a secret in svc-cli goes through here.
+ * @example secretEquals(segment, channel.randomString)
+ */
+export function secretEquals(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  if (left.length !== right.length) {
+    timingSafeEqual(right, right); // spend comparable time on a length mismatch
+    return false;
+  }
+  return timingSafeEqual(left, right);
+}

@@ -1,0 +1,222 @@
+/**
+ * Limits and timeouts (issue 8): body size -> 413 on every serving role, a client dribbling
+ * its headers is cut off, connections are bounded, outbound work is bounded per core, and a
+ * stop interrupts in-flight deliveries on the record.
+ */
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import { startServer, type RunningServer, type ServerLimits } from '../../src/http/server.js';
+import { createJournal } from '../../src/journal/index.js';
+import { createOutboundLimiter } from '../../src/platform/outbound-limiter.js';
+import {
+  createPlatform,
+  sendAgentMessage,
+  type Platform,
+  type PlatformEvent,
+} from '../../src/platform/index.js';
+import { createBotProvider } from '../../src/roles/bot/index.js';
+import { createHookTarget } from '../../src/roles/hooks/index.js';
+import { createListener } from '../../src/roles/integrator/index.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+const clock = () => createClock({ timeScale: 0.001 });
+const big = JSON.stringify({
+  sender: { id: 'c' },
+  message: { type: 'text', text: 'x'.repeat(2000) },
+});
+
+describe('body limit: 413 with a JSON error on every serving role', () => {
+  const roles: Record<string, () => Promise<{ url: string; close: () => Promise<void> }>> = {
+    platform: async () => {
+      const platform = createPlatform({ channels: [{ id: 'shop', randomString: 'r'.repeat(22) }] });
+      const server = await platform.listen({ port: 0, bodyLimit: 1024 });
+      return { url: `${server.url}/${'r'.repeat(22)}/shop`, close: () => platform.close() };
+    },
+    listen: async () => {
+      const l = await createListener({ bodyLimit: 1024 });
+      return { url: `${l.url}/shop`, close: () => l.close(10) };
+    },
+    'bot-sim': async () => {
+      const b = await createBotProvider({ token: 'tok-1234', providerId: 'p', bodyLimit: 1024 });
+      return { url: `${b.url}/tok-1234`, close: () => b.close(10) };
+    },
+    'hook-target': async () => {
+      const h = await createHookTarget({ bodyLimit: 1024 });
+      return { url: `${h.url}/hooks`, close: () => h.close(10) };
+    },
+  };
+  it.each(Object.keys(roles))('%s', async (name) => {
+    const role = await roles[name]!();
+    closers.push(role.close);
+    const response = await fetch(role.url, { method: 'POST', body: big });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { code: expect.any(String) } });
+  });
+});
+
+describe('server limits', () => {
+  async function serve(limits: ServerLimits): Promise<RunningServer> {
+    const server = await startServer({
+      limits,
+      handler: (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+      },
+    });
+    closers.push(() => server.close(10));
+    return server;
+  }
+
+  it('cuts off a client that dribbles its headers past the headers timeout', async () => {
+    const server = await serve({ headersTimeoutMs: 300, requestTimeoutMs: 300 });
+    const socket = connect(server.port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    const started = performance.now();
+    const text = 'GET / HTTP/1.1\r\nhost: x\r\nx-slow: ' + 'a'.repeat(1000);
+    let i = 0;
+    const drip = setInterval(() => socket.write(text[i++ % text.length]!), 20);
+    const answer = await new Promise<string>((resolve) => {
+      let data = '';
+      socket.on('data', (d: Buffer) => (data += d.toString()));
+      socket.on('close', () => resolve(data));
+    });
+    clearInterval(drip);
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(250);
+    expect(elapsed).toBeLessThan(3000); // node's own default check interval would be 30 s
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
+  });
+
+  it('closes connections beyond maxConnections and keeps serving the others', async () => {
+    const server = await serve({ maxConnections: 2 });
+    const open = (): Promise<Socket> =>
+      new Promise((resolve) => {
+        const s = connect(server.port, '127.0.0.1', () => resolve(s));
+        s.on('error', () => undefined);
+      });
+    const first = await open();
+    const second = await open();
+    closers.push(() => {
+      first.destroy();
+      second.destroy();
+      return Promise.resolve();
+    });
+    await new Promise<void>(
+      (resolve) =>
+        server.server.once('connection', () => resolve()).listenerCount('x') || resolve(),
+    );
+    const third = await open();
+    await new Promise<void>((resolve) => third.once('close', () => resolve()));
+    const reply = await new Promise<string>((resolve) => {
+      first.once('data', (d: Buffer) => resolve(d.toString()));
+      first.write('GET / HTTP/1.1\r\nhost: x\r\n\r\n');
+    });
+    expect(reply.startsWith('HTTP/1.1 200')).toBe(true);
+  });
+});
+
+describe('outbound limiter (per core)', () => {
+  it('grants up to maxInFlight, queues up to maxQueued, refuses beyond at once', async () => {
+    const limiter = createOutboundLimiter({ maxInFlight: 2, maxQueued: 1 });
+    const a = await limiter.acquire();
+    const b = await limiter.acquire();
+    const queued = limiter.acquire();
+    const refused = await limiter.acquire();
+    expect([a.ok, b.ok, limiter.inFlight, limiter.queued]).toEqual([true, true, 2, 1]);
+    expect(refused).toMatchObject({ ok: false, reason: 'overloaded' });
+    if (a.ok) a.release();
+    expect((await queued).ok).toBe(true);
+    expect(limiter.peakInFlight).toBe(2);
+  });
+
+  it('a queued attempt leaves the queue when its signal aborts', async () => {
+    const limiter = createOutboundLimiter({ maxInFlight: 1, maxQueued: 5 });
+    await limiter.acquire();
+    const controller = new AbortController();
+    const waiting = limiter.acquire(controller.signal);
+    controller.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+    expect(limiter.queued).toBe(0);
+  });
+
+  it('a hanging integrator holds at most maxInFlight requests; the rest queue, then fail fast with the reason', async () => {
+    const c = clock();
+    const hanging = await createListener({ clock: c, plan: { fault: { kind: 'hang' } } });
+    closers.push(() => hanging.close(10));
+    const journal = createJournal();
+    const platform = createPlatform({
+      clock: c,
+      journal,
+      outbound: { maxInFlight: 4, maxQueued: 4 },
+      channels: [{ id: 'shop', integratorUrl: hanging.url }],
+    });
+    closers.push(() => platform.close());
+    const server = await platform.listen({ port: 0 });
+    const channel = platform.core.channelInfo(platform.core.state.channels.get('shop')!);
+    for (let i = 0; i < 20; i++) {
+      const r = await fetch(channel.url, {
+        method: 'POST',
+        body: JSON.stringify({ sender: { id: `c-${i}` }, message: { type: 'text', text: 'hi' } }),
+      });
+      expect(r.status).toBe(200);
+    }
+    void server;
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        sendAgentMessage(platform.core, {
+          customerId: `c-${i}`,
+          message: { type: 'text', text: 'a' },
+        }),
+      ),
+    );
+    expect(platform.core.limiter.peakInFlight).toBe(4);
+    const fast = results.filter((r) => r.agentNotice?.includes('outbound limit reached'));
+    expect(fast).toHaveLength(12);
+    expect(fast.every((r) => r.result === 'failed' && r.attempts === 0)).toBe(true);
+    expect(results.filter((r) => r.result === 'failed')).toHaveLength(20); // the rest time out
+    const refused = journal.entries().filter((e) => e.failure?.reason === 'overloaded');
+    expect(refused).toHaveLength(12);
+  });
+
+  it('a stop interrupts in-flight deliveries: journaled and announced as interrupted', async () => {
+    const c = createClock(); // faithful: the 3 s attempt is still running when we stop
+    const hanging = await createListener({ clock: c, plan: { fault: { kind: 'hang' } } });
+    closers.push(() => hanging.close(10));
+    const journal = createJournal();
+    const platform: Platform = createPlatform({
+      clock: c,
+      journal,
+      channels: [{ id: 'shop', integratorUrl: hanging.url }],
+    });
+    const events: PlatformEvent[] = [];
+    platform.core.on((e) => events.push(e));
+    const server = await platform.listen({ port: 0 });
+    const url = `${server.url}/${platform.core.state.channels.get('shop')!.randomString}/shop`;
+    await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify({ sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } }),
+    });
+    const arrived = new Promise<void>((resolve) =>
+      hanging.server.server.once('request', () => resolve()),
+    );
+    const sending = sendAgentMessage(platform.core, {
+      customerId: 'c-1',
+      message: { type: 'text', text: 'a' },
+    });
+    await arrived;
+    await platform.close(0);
+    expect(await sending).toMatchObject({ result: 'interrupted', attempts: 1 });
+    expect(events.find((e) => e.type === 'delivery-done')).toMatchObject({ result: 'interrupted' });
+    const last = journal.entries().at(-1)!;
+    expect(last).toMatchObject({
+      direction: 'out',
+      attempt: 1,
+      failure: { reason: 'interrupted' },
+    });
+  });
+});

@@ -1,0 +1,72 @@
+/** Secrets and hostile input (issue 8): journal redaction, constant-time compares, --set paths. */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { secretEquals } from '../../src/http/secret.js';
+import { createJournal } from '../../src/journal/index.js';
+import { parseSetFlag, setPath } from '../../src/roles/hooks/set-path.js';
+
+const exchange = {
+  protocolMs: 0,
+  iface: 'bot' as const,
+  direction: 'in' as const,
+  request: {
+    method: 'POST',
+    url: '/oauth/token',
+    headers: { authorization: 'Bearer abc.def', cookie: 'sid=1' },
+    body: 'grant_type=client_credentials&client_id=c&client_secret=s3cr3t',
+  },
+  response: { status: 200, body: '{"access_token":"tok-123","token_type":"Bearer"}' },
+};
+
+describe('journal redaction', () => {
+  it('masks Authorization, Cookie, access_token and client_secret by default', () => {
+    const text = JSON.stringify(createJournal().record(exchange));
+    for (const secret of ['abc.def', 'sid=1', 's3cr3t', 'tok-123'])
+      expect(text).not.toContain(secret);
+    expect(text).toContain('Bearer ***');
+  });
+  it('keeps them with showSecrets (--show-secrets)', () => {
+    const text = JSON.stringify(createJournal({ showSecrets: true }).record(exchange));
+    for (const secret of ['abc.def', 's3cr3t', 'tok-123']) expect(text).toContain(secret);
+  });
+});
+
+describe('secretEquals', () => {
+  it('compares by value, any length', () => {
+    expect(secretEquals('abc', 'abc')).toBe(true);
+    expect(secretEquals('abc', 'abd')).toBe(false);
+    expect(secretEquals('abc', 'abcd')).toBe(false);
+    expect(secretEquals('', '')).toBe(true);
+  });
+  it('is the only way src compares secrets (no timingSafeEqual elsewhere)', () => {
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir)) {
+        const full = path.join(dir, name);
+        if (statSync(full).isDirectory()) walk(full);
+        else if (full.endsWith('.ts')) files.push(full);
+      }
+    };
+    walk(path.resolve(import.meta.dirname, '../../src'));
+    const users = files.filter((f) => readFileSync(f, 'utf8').includes('timingSafeEqual'));
+    expect(users.map((f) => path.basename(f))).toEqual(['secret.ts']);
+  });
+});
+
+describe('prototype pollution', () => {
+  it('refuses __proto__, constructor and prototype in --set paths', () => {
+    for (const key of ['__proto__.x=1', 'a.constructor.prototype.x=1', 'a[0].__proto__=1'])
+      expect(() => parseSetFlag(key)).toThrow(
+        expect.objectContaining({ code: 'SVC_E_SET_FORBIDDEN_KEY' }),
+      );
+    expect(() => setPath({}, ['__proto__', 'polluted'], 1)).toThrow();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+  it('JSON input with a __proto__ key stays an own property', () => {
+    const body = JSON.parse('{"__proto__":{"polluted":1},"a":1}') as Record<string, unknown>;
+    const copy = setPath({ ...body }, ['b'], 2);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+  });
+});
