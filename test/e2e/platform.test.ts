@@ -8,7 +8,7 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
     const listen = spawnCli([
       '--json',
       '--time-scale',
-      '0.01',
+      '0.1',
       'listen',
       '--port',
       '0',
@@ -19,7 +19,7 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
     const platform = spawnCli([
       '--json',
       '--time-scale',
-      '0.01',
+      '0.1',
       'platform',
       '--port',
       '0',
@@ -71,7 +71,7 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
     const listen = spawnCli([
       '--json',
       '--time-scale',
-      '0.01',
+      '0.1',
       'listen',
       '--port',
       '0',
@@ -82,7 +82,7 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
     const platform = spawnCli([
       '--json',
       '--time-scale',
-      '0.01',
+      '0.1',
       'platform',
       '--port',
       '0',
