@@ -8,8 +8,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { CliContext } from './context.js';
 import { registerCommands } from './commands/index.js';
 import { EXIT_CODES, toSvcError, exitCodeFor } from '../errors.js';
-import { printError } from './render/errors.js';
-import { flushOutputs } from './render/output.js';
+import { flushOutputs } from './render/flush.js';
 
 function readVersion(): string {
   try {
@@ -84,6 +83,8 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     }
     const svcError = toSvcError(error);
     const json = Boolean(program.opts<{ json?: boolean }>().json);
+    // Loaded only when an error is printed: chalk stays off the --help path.
+    const { printError } = await import('./render/errors.js');
     printError(ctx, svcError, { json });
     return exitCodeFor(svcError.category);
   }

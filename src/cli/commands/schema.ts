@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { action, globalFlags } from '../action.js';
-import { createOutput } from '../render/output.js';
 
 interface SchemaFlags {
   kind?: string;
@@ -33,6 +32,7 @@ Examples:
     .action(
       action(ctx, async (flags: SchemaFlags, cmd: Command) => {
         const { json } = globalFlags(cmd);
+        const { createOutput } = await import('../render/output.js');
         const out = createOutput(ctx, { json });
         // Lazy: --help must not load zod (conventions.md 13).
         const { writeSchemas, collectSchemas } = await import('../../contract/schema-files.js');

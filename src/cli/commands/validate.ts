@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { SvcError } from '../../errors.js';
 import { action, globalFlags } from '../action.js';
-import { createOutput } from '../render/output.js';
 
 interface ValidateFlags {
   kind?: string;
@@ -54,6 +53,7 @@ Examples:
           );
         }
         // Output buffers stdout: one write per event-loop turn, not one per payload.
+        const { createOutput } = await import('../render/output.js');
         const out = createOutput(ctx, { json });
         // Lazy: --help must not load zod (conventions.md 13).
         const { validateInputs } = await import('../../contract/run-validate.js');

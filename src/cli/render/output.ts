@@ -1,15 +1,10 @@
 import type { ChalkInstance } from 'chalk';
 import type { CliContext } from '../context.js';
 import { makeChalk } from './style.js';
-import { createBufferedWriter, type BufferedWriter } from './buffered.js';
+import { createBufferedWriter } from './buffered.js';
+import { registerWriter } from './flush.js';
 
-/** Every buffered stdout writer, flushed by main.ts before the process exits. */
-const writers = new Set<BufferedWriter>();
-
-/** Writes whatever any Output still buffers (called once before exit). */
-export async function flushOutputs(): Promise<void> {
-  await Promise.all([...writers].map((w) => w.flush()));
-}
+export { flushOutputs } from './flush.js';
 
 /**
  * Any event a core emits: a discriminated union on `type` (see each core's event types).
@@ -46,7 +41,7 @@ export function createOutput(ctx: CliContext, options: { json?: boolean | undefi
   const chalk = makeChalk(ctx, ctx.stdout);
   // One write per event-loop turn: a simulator under load emits thousands of lines a second.
   const stdout = createBufferedWriter(ctx.stdout);
-  writers.add(stdout);
+  registerWriter(stdout);
   const errChalk = makeChalk(ctx, ctx.stderr);
   return {
     json,
