@@ -92,6 +92,19 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
   const scope: Record<string, unknown> = {};
   const steps: StepResult[] = [];
   let failed = false;
+  if (world.ignoredSetup !== undefined) {
+    const step: StepResult = {
+      index: -1,
+      name: 'setup',
+      kind: 'control',
+      status: 'skipped',
+      details: [world.ignoredSetup],
+      protocolMs: 0,
+      wallMs: 0,
+    };
+    steps.push(step);
+    options.onStep?.(step);
+  }
   try {
     for (const [index, step] of options.conversation.steps.entries()) {
       const kind = kindOf(step);

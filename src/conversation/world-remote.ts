@@ -130,13 +130,23 @@ export async function createRemoteWorld(
       );
     return answer.json;
   };
-  const agents = options.conversation.setup?.agents;
+  const setup = options.conversation.setup ?? {};
+  const ignored = (['integrator', 'bot', 'hooks', 'strict', 'channel'] as const).filter(
+    (key) =>
+      setup[key] !== undefined && (key !== 'channel' || setup.channel?.chunked !== undefined),
+  );
+  const agents = setup.agents;
   if (agents) await control('/_sim/agents', { online: agents === 'online' });
   return {
     clock,
     observations,
     channelUrl: channel.url,
     controlBase: base,
+    ...(ignored.length > 0
+      ? {
+          ignoredSetup: `skipped: setup.${ignored.join(', setup.')} do not apply with --platform-url; the simulator runs as it was started`,
+        }
+      : {}),
     collect: () => undefined,
     unobservable: (party: Party) =>
       party === 'event' ? undefined : { reason: ROLE_SKIP, skip: true },

@@ -67,6 +67,8 @@ export interface World {
   /** where control steps go (`/_sim/...`) */
   readonly controlBase: string;
   readonly observations: Observation[];
+  /** parts of the fixture's setup this world cannot apply, with the reason */
+  readonly ignoredSetup?: string;
   /** Pulls what the embedded roles received into the observations. */
   collect(): void;
   /** Why expectations on this party cannot be checked here (skip: report as skipped). */

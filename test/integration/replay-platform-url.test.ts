@@ -62,12 +62,13 @@ describe('replay --platform-url (a running svc simulator)', () => {
     });
   });
 
-  it('a failing expectation fails against the simulator too', async () => {
+  it('a failing expectation fails against the simulator too; setup it cannot apply is said', async () => {
     const { url } = await startSimulator();
     const result = await replayConversation({
       conversation: {
         version: 1,
         name: 'wrong on purpose',
+        setup: { integrator: { faults: { failFirst: 2 } }, agents: 'online' },
         steps: [
           { customer: { text: 'Hi', sender: { id: 'c-1' } } },
           { expect: { event: { type: 'customer-message', text: 'Bye' }, within: 300 } },
@@ -77,7 +78,14 @@ describe('replay --platform-url (a running svc simulator)', () => {
       timeScale: 0.1,
     });
     expect(result.ok).toBe(false);
-    expect(result.steps[1]?.details[0]).toBe(
+    expect(result.steps[0]).toMatchObject({
+      name: 'setup',
+      status: 'skipped',
+      details: [
+        'skipped: setup.integrator do not apply with --platform-url; the simulator runs as it was started',
+      ],
+    });
+    expect(result.steps[2]?.details[0]).toBe(
       'expected event {"type":"customer-message","text":"Bye"} within 300 ms',
     );
   });
