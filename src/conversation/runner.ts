@@ -1,42 +1,13 @@
-import { createClock, createVirtualClock, type Clock, type VirtualClock } from '../clock.js';
+import type { VirtualClock } from '../clock.js';
 import { SvcError } from '../errors.js';
-import type { FaultPlan } from '../faults/index.js';
 import { postJson } from '../http/client.js';
-import { createJournal, type Journal } from '../journal/journal.js';
-import {
-  createPlatform,
-  sendAgentMessage,
-  setAgentsOnline,
-  closeChat,
-  type AgentMessageResult,
-  type Platform,
-  type PlatformEvent,
-} from '../platform/index.js';
-import { createListener, type Listener } from '../roles/integrator/index.js';
-import { createHookTarget, type HookTarget } from '../roles/hooks/index.js';
-import { createBotProvider, loadBotScript, type BotProvider } from '../roles/bot/index.js';
-import { dirname, resolve as resolvePath } from 'node:path';
-import type { Conversation, Step } from './format.js';
+import type { Step } from './format.js';
 import { describeMismatches, matchPartial, resolveRefs } from './match.js';
+import { createEmbeddedWorld, type Observation, type World, type WorldOptions } from './world.js';
 
-/** Where each side lives: embedded (default) or a real peer by URL. */
-export interface ReplayPeers {
-  /** a real integrator endpoint instead of the embedded `listen` */
-  integratorUrl?: string;
-  /** a real bot provider instead of the embedded `bot-sim` */
-  botUrl?: string;
-  /** a real hook receiver instead of the embedded `hook-target` */
-  hookUrl?: string;
-}
+export type { ReplayPeers } from './world.js';
 
-export interface ReplayOptions extends ReplayPeers {
-  conversation: Conversation;
-  /** the fixture's path, for messages and relative script paths */
-  file?: string;
-  /** with real peers: protocol timers x timeScale on a real clock (default 1) */
-  timeScale?: number;
-  /** for everything random (fault rates) */
-  seed?: number;
+export interface ReplayOptions extends WorldOptions {
   /** called as each step ends (reporters stream with it) */
   onStep?: (step: StepResult) => void;
 }
@@ -66,171 +37,27 @@ export interface ConversationResult {
   wallMs: number;
 }
 
-type Party = 'integrator' | 'bot' | 'hook' | 'event';
-
-interface Observation {
-  party: Party;
-  value: unknown;
-  consumed: boolean;
-}
-
-/** The embedded world of one conversation: a platform and the roles facing it. */
-interface World {
-  clock: Clock;
-  platform: Platform;
-  listener?: Listener;
-  hookTarget?: HookTarget;
-  bot?: BotProvider;
-  /** what each embedded role received, read into observations as it comes */
-  journals: { party: 'integrator' | 'hook' | 'bot'; journal: Journal; seen: number }[];
-  observations: Observation[];
-  channelUrl: string;
-  close(): Promise<void>;
+interface StepOutcome {
+  ok: boolean;
+  details: string[];
+  value?: unknown;
+  /** the step could not be checked here (reported as skipped, with the reason) */
+  skipped?: boolean;
 }
 
 const DEFAULT_WITHIN = 15_000;
 
-function planOf(faults: Record<string, unknown> | undefined, seed?: number): FaultPlan {
-  const plan = { ...(faults ?? {}) } as FaultPlan;
-  if (seed !== undefined && plan.seed === undefined) plan.seed = seed;
-  return plan;
-}
-
+/** The embedded world, or a running svc simulator with `platformUrl` (loaded lazily). */
 async function createWorld(options: ReplayOptions): Promise<World> {
-  const { conversation } = options;
-  const setup = conversation.setup ?? {};
-  const real =
-    options.integratorUrl !== undefined ||
-    options.botUrl !== undefined ||
-    options.hookUrl !== undefined;
-  const clock: Clock = real
-    ? createClock({ timeScale: options.timeScale ?? 1 })
-    : createVirtualClock();
-  const observations: Observation[] = [];
-  const listenerJournal = createJournal({ keep: 100_000 });
-  let listener: Listener | undefined;
-  let integratorUrl = options.integratorUrl;
-  if (integratorUrl === undefined) {
-    listener = await createListener({
-      clock,
-      journal: listenerJournal,
-      plan: planOf(setup.integrator?.faults, options.seed),
-    });
-    integratorUrl = listener.url;
-  }
-  const hookJournal = createJournal({ keep: 100_000 });
-  let hookTarget: HookTarget | undefined;
-  let hookUrl = options.hookUrl;
-  if (hookUrl === undefined && setup.hooks) {
-    hookTarget = await createHookTarget({
-      clock,
-      journal: hookJournal,
-      plan: planOf(setup.hooks.faults, options.seed),
-      ...(setup.hooks.replies ? { replies: setup.hooks.replies } : {}),
-    });
-    hookUrl = `${hookTarget.url}/hooks`;
-  }
-  const botJournal = createJournal({ keep: 100_000 });
-  let bot: BotProvider | undefined;
-  const botSetup = setup.bot;
-  const token = botSetup?.token ?? 'conversation-token';
-  const providerId = botSetup?.providerId ?? 'conversation-provider';
-  let botUrl = options.botUrl;
-  if (botUrl === undefined && botSetup) {
-    const script = botSetup.script
-      ? await loadBotScript(
-          resolvePath(options.file ? dirname(options.file) : process.cwd(), botSetup.script),
-        )
-      : undefined;
-    bot = await createBotProvider({
-      token,
-      providerId,
-      clock,
-      journal: botJournal,
-      plan: planOf(botSetup.faults, options.seed),
-      ...(script ? { script } : {}),
-    });
-    botUrl = bot.url;
-  }
-  const platform = createPlatform({
-    clock,
-    ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
-    ...(botUrl && (botSetup || options.botUrl)
-      ? { bot: { providerUrl: botUrl, token, providerId } }
-      : {}),
-    agentsOnline: setup.agents !== 'offline',
-    strict: setup.strict ?? true,
-    channels: [
-      {
-        id: setup.channel?.id ?? 'conversation',
-        integratorUrl,
-        chunked: setup.channel?.chunked ?? false,
-      },
-    ],
-  });
-  platform.core.on((event: PlatformEvent) =>
-    observations.push({ party: 'event', value: event, consumed: false }),
-  );
-  await platform.listen({ port: 0 });
-  bot?.setPlatformUrl(platform.core.baseUrl);
-  const channel = [...platform.core.state.channels.values()][0];
-  if (!channel) throw new SvcError('SVC_E_INTERNAL', 'internal', 'the simulator has no channel');
-  return {
-    clock,
-    platform,
-    ...(listener ? { listener } : {}),
-    ...(hookTarget ? { hookTarget } : {}),
-    ...(bot ? { bot } : {}),
-    journals: [
-      { party: 'bot', journal: botJournal, seen: 0 },
-      { party: 'integrator', journal: listenerJournal, seen: 0 },
-      { party: 'hook', journal: hookJournal, seen: 0 },
-    ],
-    observations,
-    channelUrl: platform.core.channelInfo(channel).url,
-    async close() {
-      await platform.close();
-      await listener?.close(100);
-      await hookTarget?.close(100);
-      await bot?.close(100);
-    },
-  };
+  if (options.platformUrl === undefined) return createEmbeddedWorld(options);
+  const { createRemoteWorld } = await import('./world-remote.js');
+  return createRemoteWorld({ ...options, platformUrl: options.platformUrl });
 }
 
 /**
- * Pulls what the embedded roles received into the observation list; `$attempt` and
- * `$reply` ride along so expectations can match the attempt number and the answer given.
- */
-function collect(world: World): void {
-  for (const source of world.journals) {
-    for (const entry of source.journal.entries()) {
-      if (entry.seq <= source.seen) continue;
-      source.seen = entry.seq;
-      if (entry.direction !== 'in' || !entry.request.body) continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(entry.request.body);
-      } catch {
-        continue; // not JSON: the role rejected it; nothing to match
-      }
-      let reply: unknown = entry.response?.body;
-      try {
-        if (typeof reply === 'string') reply = JSON.parse(reply);
-      } catch {
-        // keep the text
-      }
-      world.observations.push({
-        party: source.party,
-        value: { ...(value as object), $attempt: entry.attempt, $reply: reply },
-        consumed: false,
-      });
-    }
-  }
-}
-
-/**
- * Replays one conversation against the embedded simulator and roles (or real peers) and
- * reports each step. A virtual clock makes a 9 s redelivery series take milliseconds.
+ * Replays one conversation against the embedded simulator and roles (or real peers, or a
+ * running svc simulator with `platformUrl`) and reports each step. A virtual clock makes a
+ * 9 s redelivery series take milliseconds.
  * @example const result = await replayConversation({ conversation });
  */
 export async function replayConversation(options: ReplayOptions): Promise<ConversationResult> {
@@ -239,6 +66,8 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
   try {
     world = await createWorld(options);
   } catch (error) {
+    // an unreachable --platform-url ends the run (exit 3): no conversation can say anything
+    if (error instanceof SvcError && error.category === 'network') throw error;
     // A setup that cannot start (a missing bot script, a port) fails the conversation, not the run.
     const message = error instanceof Error ? error.message : String(error);
     const step: StepResult = {
@@ -263,6 +92,19 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
   const scope: Record<string, unknown> = {};
   const steps: StepResult[] = [];
   let failed = false;
+  if (world.ignoredSetup !== undefined) {
+    const step: StepResult = {
+      index: -1,
+      name: 'setup',
+      kind: 'control',
+      status: 'skipped',
+      details: [world.ignoredSetup],
+      protocolMs: 0,
+      wallMs: 0,
+    };
+    steps.push(step);
+    options.onStep?.(step);
+  }
   try {
     for (const [index, step] of options.conversation.steps.entries()) {
       const kind = kindOf(step);
@@ -280,7 +122,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
         continue;
       }
       const started = performance.now();
-      let outcome: { ok: boolean; details: string[]; value?: unknown };
+      let outcome: StepOutcome;
       try {
         outcome = await runStep(world, step, scope);
       } catch (error) {
@@ -291,7 +133,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
         index,
         name,
         kind,
-        status: outcome.ok ? 'passed' : 'failed',
+        status: outcome.skipped ? 'skipped' : outcome.ok ? 'passed' : 'failed',
         details: outcome.details,
         protocolMs: world.clock.now(),
         wallMs: performance.now() - started,
@@ -369,8 +211,7 @@ async function runStep(
   world: World,
   step: Step,
   scope: Record<string, unknown>,
-): Promise<{ ok: boolean; details: string[]; value?: unknown }> {
-  const core = world.platform.core;
+): Promise<StepOutcome> {
   if ('customer' in step) {
     const c = resolveRefs(step.customer, scope) as typeof step.customer;
     const sender = { id: 'customer-1', ...(c.sender ?? {}) };
@@ -410,20 +251,9 @@ async function runStep(
       : a.media
         ? (a.media as never)
         : { type: 'text' as const, text: a.text ?? '' };
-    const sending = sendAgentMessage(core, { ...(a.to ? { customerId: a.to } : {}), message });
-    if (a.wait === false) {
-      sending.catch(() => undefined);
-      return { ok: true, details: [] };
-    }
-    const result: AgentMessageResult = await drive(world, sending);
-    const value = {
-      result: result.result,
-      attempts: result.attempts,
-      elapsedMs: result.elapsedMs,
-      agentNotice: result.agentNotice,
-      deliveryId: result.deliveryId,
-      chatId: result.chatId,
-    };
+    const sending = world.sendAgent({ to: a.to, message, wait: a.wait !== false });
+    const value = await drive(world, sending);
+    if (value === undefined) return { ok: true, details: [] };
     const mismatches = matchPartial(
       resolveRefs(step.delivery ?? { result: 'delivered' }, scope),
       value,
@@ -431,17 +261,16 @@ async function runStep(
     return { ok: mismatches.length === 0, details: describeMismatches(mismatches), value };
   }
   if ('agents' in step) {
-    setAgentsOnline(core, step.agents === 'online');
+    await world.setAgents(step.agents === 'online');
     return { ok: true, details: [] };
   }
   if ('close' in step) {
-    const chat = closeChat(core, step.close.customer ? { customerId: step.close.customer } : {});
-    await drive(world, Promise.resolve());
-    return { ok: true, details: [], value: { chatId: chat.id } };
+    const value = await drive(world, world.closeChat(step.close.customer));
+    return { ok: true, details: [], value };
   }
   if ('control' in step) {
     const path = String(resolveRefs(step.control.path, scope));
-    const url = `${core.baseUrl}${path.startsWith('/') ? '' : '/'}${path}`;
+    const url = `${world.controlBase}${path.startsWith('/') ? '' : '/'}${path}`;
     const body =
       step.control.body === undefined
         ? undefined
@@ -476,18 +305,18 @@ async function expectStep(
   world: World,
   expectation: Extract<Step, { expect: unknown }>['expect'],
   scope: Record<string, unknown>,
-): Promise<{ ok: boolean; details: string[]; value?: unknown }> {
+): Promise<StepOutcome> {
   const party = (['integrator', 'bot', 'hook', 'event'] as const).find(
     (p) => expectation[p] !== undefined,
   );
   if (!party)
     return { ok: false, details: ['an expectation names integrator, bot, hook or event'] };
-  if (party === 'integrator' && !world.listener)
-    return { ok: true, details: ['skipped: the integrator is a real peer (--integrator-url)'] };
+  const unobservable = world.unobservable(party);
+  if (unobservable) return { ok: true, details: [unobservable.reason], skipped: unobservable.skip };
   const expected = resolveRefs(expectation[party], scope);
   let found: Observation | undefined;
   const look = (): boolean => {
-    collect(world);
+    world.collect();
     found = world.observations.find(
       (o) => o.party === party && !o.consumed && matchPartial(expected, o.value).length === 0,
     );

@@ -8,6 +8,8 @@ import { createListener } from '../../src/roles/integrator/index.js';
 import { closePeers, deadPeerUrl, json, startPeer } from '../helpers/broken-peers.js';
 import { closeRecordedSession, recordSession } from '../helpers/record-session.js';
 import { runCli } from '../helpers/run-cli.js';
+import { spawnCli } from '../helpers/cli.js';
+import { freePort } from '../helpers/free-port.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -91,6 +93,86 @@ describe('svc-cli conform hooks', () => {
     expect(run.stdout).toMatch(
       /<failure message="reply matches hook.chat_accepted.reply: reply: custom_data: .*\(spec 6\.2\)"/,
     );
+  });
+});
+
+describe('svc-cli conform bot', () => {
+  it('passes against a spawned bot-sim pointed at the fixed --platform-listen-port', async () => {
+    // bot-sim needs the platform URL at start: the test picks the embedded platform's port
+    const port = await freePort();
+    const bot = spawnCli([
+      '--json',
+      '--time-scale',
+      '0.1',
+      'bot-sim',
+      '--port',
+      '0',
+      '--token',
+      'e2e-token',
+      '--provider-id',
+      'acme',
+      '--platform-url',
+      `http://127.0.0.1:${port}`,
+    ]);
+    const listening = await bot.next((l) => l.type === 'listening');
+    const run = await runCli([
+      '--time-scale',
+      '0.1',
+      'conform',
+      'bot',
+      '--url',
+      String(listening.url),
+      '--token',
+      'e2e-token',
+      '--provider-id',
+      'acme',
+      '--platform-listen-port',
+      String(port),
+      '--reporter',
+      'json',
+    ]);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toEqual({
+      type: 'listening',
+      url: `http://127.0.0.1:${port}`,
+      webhookUrl: `http://127.0.0.1:${port}/webhooks/acme/<token>`,
+      providersUrl: `http://127.0.0.1:${port}/providers/acme/<token>`,
+    });
+    expect(lines.at(-1)).toMatchObject({ type: 'summary', suite: 'bot', passed: 5, failed: 0 });
+    expect(run.code).toBe(0);
+  });
+
+  it('exits 1 against a bot that answers 500; 2 without --token', async () => {
+    const url = await startPeer((_req, res) => json(res, 500, {}));
+    const run = await runCli([
+      '--time-scale',
+      '0.1',
+      'conform',
+      'bot',
+      '--url',
+      url,
+      '--token',
+      't',
+      '--answer-within',
+      '1000',
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /^bot service listening at http:\/\/127\.0\.0\.1:\d+: point the bot at /,
+    );
+    expect(run.stdout).toContain(
+      'CLIENT_MESSAGE answered HTTP 500 {}; the regular answer is HTTP 200 within 3 s (spec 4.3, 7.2, 8)',
+    );
+    expect(run.stdout).toContain('warning: answered HTTP 500');
+    expect(run.stdout.trim().split('\n').at(-1)).toBe(
+      '1 passed, 4 failed, 0 skipped, 1 warning(s)',
+    );
+    const missing = await runCli(['conform', 'bot', '--url', url]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--token is required');
   });
 });
 

@@ -7,8 +7,14 @@ import { conversationSchema } from '../../src/conversation/format.js';
 import { convertRecording } from '../../src/conversation/record/to-fixture.js';
 import { readRecording } from '../../src/conversation/record/read-recording.js';
 import { replayConversation } from '../../src/conversation/runner.js';
+import {
+  closeHooksSession,
+  recordHooksSession,
+  RECORDED_ACCEPTED_REPLY,
+} from '../helpers/record-hooks-session.js';
 
 afterEach(closeRecordedSession);
+afterEach(closeHooksSession);
 
 describe('record to-fixture', () => {
   it.each(['session.ndjson', 'session.har'])(
@@ -83,6 +89,53 @@ describe('record to-fixture', () => {
       expect.objectContaining({ code: 'SVC_E_RECORDING' }),
     );
   });
+});
+
+describe('record to-fixture with hooks', () => {
+  it.each(['hooks.ndjson', 'hooks.har'])(
+    'a %s recording becomes hook expectations and hook-target replies that replay green',
+    async (name) => {
+      const file = join(mkdtempSync(join(tmpdir(), 'svc-record-')), name);
+      await recordHooksSession(file);
+      const conversation = convertRecording({ records: await readRecording(file) });
+      expect(conversation.setup?.hooks).toEqual({
+        replies: {
+          chat_accepted: RECORDED_ACCEPTED_REPLY,
+          chat_assigned: { result: 'ok' },
+          chat_finished: { result: 'FAILURE' },
+        },
+      });
+      const agent = { id: 1, name: expect.any(String) };
+      const visitor = { name: 'Jane', email: 'jane@example.com' };
+      expect(conversation.steps.slice(-5)).toEqual([
+        {
+          control: { method: 'POST', path: '/_sim/chats/1/assign', body: {} },
+          response: { status: 200 },
+        },
+        { close: { customer: 'c-7' } },
+        {
+          expect: {
+            hook: { event_name: 'chat_accepted', agent, visitor, $reply: RECORDED_ACCEPTED_REPLY },
+          },
+        },
+        {
+          expect: {
+            hook: { event_name: 'chat_assigned', agent, visitor, $reply: { result: 'ok' } },
+          },
+        },
+        {
+          expect: {
+            hook: { event_name: 'chat_finished', visitor, $reply: { result: 'FAILURE' } },
+          },
+        },
+      ]);
+      const result = await replayConversation({
+        conversation: conversationSchema.parse(conversation),
+      });
+      expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+      expect(result.ok).toBe(true);
+    },
+  );
 });
 
 describe('HAR written by the journal', () => {

@@ -5,6 +5,7 @@ import type { ConformFlags } from './conform.js';
 import { SvcError } from '../../errors.js';
 import { runConformSuite, type RunConformOptions } from '../../conversation/conform/index.js';
 import type { ConformCaseResult } from '../../conversation/conform/case.js';
+import type { BotServiceInfo } from '../../conversation/conform/bot-harness.js';
 import { createOutput } from '../render/output.js';
 import { formatConversation, formatStep } from '../render/reporters/pretty.js';
 import { toJunit } from '../render/reporters/junit.js';
@@ -20,6 +21,17 @@ function requireFlag(suite: string, name: string, value: string | undefined): st
     );
   }
   return parseUrlFlag(name, value);
+}
+
+function requireToken(token: string | undefined): string {
+  if (!token)
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'input',
+      'Could not run conform bot: --token is required (spec 5.2: the last path segment both ways).',
+      'Example: svc-cli conform bot --url http://127.0.0.1:9100 --token t0k',
+    );
+  return token;
 }
 
 /** Flags -> suite options; every problem is an input error (exit 2). */
@@ -56,12 +68,33 @@ export function toConformOptions(suite: string, flags: ConformFlags): RunConform
           ? {}
           : { toleranceMs: parseIntegerFlag('--tolerance', flags.tolerance, { min: 0 }) }),
       };
+    case 'bot':
+      return {
+        suite,
+        url: requireFlag(suite, '--url', flags.url),
+        token: requireToken(flags.token),
+        ...(flags.providerId ? { providerId: flags.providerId } : {}),
+        ...(flags.platformListenPort === undefined
+          ? {}
+          : {
+              platformListenPort: parseIntegerFlag(
+                '--platform-listen-port',
+                flags.platformListenPort,
+                { min: 0, max: 65535 },
+              ),
+            }),
+        ...(flags.answerWithin === undefined
+          ? {}
+          : {
+              answerWithinMs: parseIntegerFlag('--answer-within', flags.answerWithin, { min: 1 }),
+            }),
+      };
     default:
       throw new SvcError(
         'SVC_E_FLAG',
         'input',
         `Could not run conform ${suite}: no such suite.`,
-        'Suites: integrator, hooks, platform.',
+        'Suites: integrator, hooks, platform, bot.',
       );
   }
 }
@@ -86,9 +119,15 @@ export async function runConform(
       out.event({ type: 'case', ...result });
     }
   };
-  const report = await runConformSuite({ ...options, timeScale, onCase });
-  const { passed, failed, skipped, results } = report;
-  const counts = `${passed} passed, ${failed} failed, ${skipped} skipped`;
+  const onBotService = (info: BotServiceInfo): void => {
+    const text = `bot service listening at ${info.url}: point the bot at ${info.webhookUrl} (or ${info.providersUrl} with Authorization)`;
+    if (reporter === 'json' && !flags.out) out.event({ type: 'listening', ...info });
+    else if (pretty) out.line(out.chalk.dim(text));
+    else out.note(text);
+  };
+  const report = await runConformSuite({ ...options, timeScale, onCase, onBotService });
+  const { passed, failed, skipped, warnings, results } = report;
+  const counts = `${passed} passed, ${failed} failed, ${skipped} skipped${warnings > 0 ? `, ${warnings} warning(s)` : ''}`;
   if (pretty) {
     const c = out.chalk;
     out.line(`\n${c.dim(`conform ${report.suite} against ${report.target}`)}`);
@@ -102,6 +141,7 @@ export async function runConform(
       passed,
       failed,
       skipped,
+      warnings,
       total: results.length,
     });
   const text =

@@ -10,6 +10,10 @@ export interface ConformFlags {
   integratorListenPort?: string;
   tolerance?: string;
   timeout?: string;
+  token?: string;
+  providerId?: string;
+  platformListenPort?: string;
+  answerWithin?: string;
   reporter: 'pretty' | 'json' | 'junit';
   out?: string;
 }
@@ -19,18 +23,33 @@ export function registerConform(program: Command, ctx: CliContext): void {
   program
     .command('conform')
     .description(
-      "run the contract suite against someone else's implementation: an integrator endpoint, a hook receiver or a platform",
+      "run the contract suite against someone else's implementation: an integrator endpoint, a hook receiver, a bot provider or a platform",
     )
     .addArgument(
-      new Argument('<suite>', 'integrator | hooks | platform').choices([
+      new Argument('<suite>', 'integrator | hooks | platform | bot').choices([
         'integrator',
         'hooks',
         'platform',
+        'bot',
       ]),
     )
     .option(
       '--url <url>',
-      'integrator: the integrator_url (spec 4.2); hooks: the hook URL (spec 4.4)',
+      'integrator: the integrator_url (spec 4.2); hooks: the hook URL (spec 4.4); bot: the bot_provider_url (spec 4.3)',
+    )
+    .addOption(
+      new Option('--token <token>', 'bot: the token the provider generated (spec 5.2)').env(
+        'SVC_BOT_TOKEN',
+      ),
+    )
+    .option('--provider-id <id>', 'bot: the provider id (default svc-conform)')
+    .option(
+      '--platform-listen-port <port>',
+      'bot: port of the embedded platform the bot posts to (default 0: any)',
+    )
+    .option(
+      '--answer-within <ms>',
+      "bot: protocol ms the bot's answer to a customer message may take (default 10000, an assumption)",
     )
     .option('--channel <id>', 'integrator: the channel public id in the path (default conform)')
     .addOption(
@@ -68,13 +87,22 @@ Suites:
               status 0/1, text over 1000 characters cut, empty sender.id not delivered, media.
               With the svc control API (/_sim/) also the redelivery schedule 0, 3, 6 s seen by
               an embedded listen that fails twice; run both sides with the same --time-scale.
+  bot         we play the platform: an embedded simulator on 127.0.0.1 whose bot service URL
+              is printed first (point the bot at it; fix it with --platform-listen-port).
+              CLIENT_MESSAGE, AGENT_JOINED, AGENT_UNAVAILABLE to <url>/<token> answered 200
+              within 3 s (spec 4.3, 8); the bot's BOT_MESSAGE or INVITE_AGENT reaches the bot
+              service within --answer-within and is valid (spec 2.5: at most 3 buttons, text
+              fallbacks, timestamps; the chat's chat_id and client_id); a malformed event gets
+              a 4xx (a warning only: the spec does not demand rejection).
 
 Exit codes: 0 every case passed, 1 a case failed, 2 bad input, 3 the peer is unreachable.
 
 Examples:
   $ svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages
   $ svc-cli conform hooks --url http://127.0.0.1:9100/hooks --reporter junit --out hooks.xml
-  $ svc-cli --time-scale 0.05 conform platform --channel-url http://127.0.0.1:8800/s3cr3t/shop`,
+  $ svc-cli --time-scale 0.05 conform platform --channel-url http://127.0.0.1:8800/s3cr3t/shop
+  $ svc-cli bot-sim --port 9100 --token t0k --provider-id acme --platform-url http://127.0.0.1:8800 &
+  $ svc-cli conform bot --url http://127.0.0.1:9100 --token t0k --provider-id acme --platform-listen-port 8800`,
     )
     .action(
       action(ctx, async (suite: string, flags: ConformFlags, cmd: Command) => {

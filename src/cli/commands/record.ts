@@ -33,10 +33,14 @@ Examples:
 Customer messages become customer steps (with the recorded sender), agent messages agent
 steps with delivery expectations (result, attempts) and one integrator expectation per
 attempt; the integrator's recorded replies become the embedded listen's fault sequence,
-so the conversation replays green. Hook exchanges are listed, not converted.
+so the conversation replays green. Hook events the platform sent become hook expectations
+(event_name, agent, visitor contacts, the recorded reply as $reply) and the recorded replies
+the embedded hook-target's setup.hooks.replies; hook-triggering control calls (assign, rate,
+close, visitor update, offline form, calls) become control steps, and a chat closed in the
+agent console a close step.
 
 Examples:
-  $ svc-cli platform --record session.ndjson --integrator-url http://127.0.0.1:9000
+  $ svc-cli platform --record session.ndjson --integrator-url http://127.0.0.1:9000 --hook-url http://127.0.0.1:9100/hooks
   $ svc-cli record to-fixture session.ndjson --out fixtures/conversations/my-session.json
   $ svc-cli replay fixtures/conversations/my-session.json`,
     )

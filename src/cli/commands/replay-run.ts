@@ -10,6 +10,8 @@ import { formatConversation, formatStep, formatSummary } from '../render/reporte
 import { toJunit } from '../render/reporters/junit.js';
 import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
 
+const EARLIER_FAILED = 'an earlier step failed';
+
 /** `svc-cli replay`: load -> replay each -> report; exit 1 when any step fails. */
 export async function runReplay(
   ctx: CliContext,
@@ -37,7 +39,17 @@ export async function runReplay(
       : {}),
     ...(flags.botUrl ? { botUrl: parseUrlFlag('--bot-url', flags.botUrl) } : {}),
     ...(flags.hookUrl ? { hookUrl: parseUrlFlag('--hook-url', flags.hookUrl) } : {}),
+    ...(flags.platformUrl
+      ? { platformUrl: parseUrlFlag('--platform-url', flags.platformUrl) }
+      : {}),
   };
+  if (peers.platformUrl && (peers.integratorUrl || peers.botUrl || peers.hookUrl))
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'input',
+      'Could not replay: --platform-url replaces the embedded platform; its integrator, bot and hook URLs are the ones it was started with.',
+      'Drop --integrator-url, --bot-url and --hook-url, or start the simulator with them.',
+    );
   const seed = flags.seed === undefined ? undefined : parseIntegerFlag('--seed', flags.seed);
   const timeScale = parseTimeScale(globals.timeScale);
   const loaded = (
@@ -66,7 +78,8 @@ export async function runReplay(
     results.push(result);
     if (pretty) {
       out.line(formatConversation(result, out.chalk));
-      for (const step of result.steps) out.line(formatStep(step, out.chalk));
+      for (const step of result.steps)
+        out.line(formatStep(step, out.chalk, { skipReasons: step.details[0] !== EARLIER_FAILED }));
     } else if (reporter === 'json' && !flags.out) {
       out.event({ type: 'conversation', ...result });
     }

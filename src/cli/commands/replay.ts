@@ -7,6 +7,7 @@ export interface ReplayFlags {
   integratorUrl?: string;
   botUrl?: string;
   hookUrl?: string;
+  platformUrl?: string;
   grep?: string;
   bail?: boolean;
   seed?: string;
@@ -31,6 +32,10 @@ export function registerReplay(program: Command, ctx: CliContext): void {
       'a real hook receiver instead of the embedded hook-target (real time)',
     )
     .option(
+      '--platform-url <url>',
+      'a running svc simulator (svc-cli platform) instead of the embedded one (real time): customer, agent and control steps and event expectations run; integrator, bot and hook expectations are skipped',
+    )
+    .option(
       '--grep <pattern>',
       'only conversations whose name or file matches (a regular expression)',
     )
@@ -49,11 +54,19 @@ Everything runs in one process on a virtual clock by default: a conversation wit
 redelivery series takes milliseconds. Naming a real peer switches to real time (scale it
 with --time-scale).
 
+--platform-url <url> replays against a running \`svc-cli platform\`: the channel URL comes
+from GET <url>/_sim/state, agent, agents and close steps go through its control API, event
+expectations read GET <url>/_sim/events. That simulator talks to the integrator, bot and hook
+URLs it was started with, so integrator, bot and hook expectations and the fixture's
+setup.integrator / bot / hooks do not apply there: those expectations are skipped, with the
+reason. Give both sides the same --time-scale.
+
 Examples:
   $ svc-cli replay                                       # every bundled conversation
   $ svc-cli replay fixtures/conversations/redelivery-exhausted.json
   $ svc-cli replay my-flows/ --integrator-url http://127.0.0.1:9000 --reporter junit --out report.xml
-  $ svc-cli replay --grep bot --bail`,
+  $ svc-cli replay --grep bot --bail
+  $ svc-cli --time-scale 0.1 replay my-flows/ --platform-url http://127.0.0.1:8800`,
     )
     .action(
       action(ctx, async (paths: string[], flags: ReplayFlags, cmd: Command) => {

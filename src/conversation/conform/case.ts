@@ -17,10 +17,15 @@ export interface ConformCaseResult extends ConversationResult {
   spec: string[];
   /** set when the case could not run against this peer (it counts as neither pass nor fail) */
   skipped?: string;
+  /** warnings of passed checks (they do not fail the case) */
+  warnings?: string[];
 }
 
-/** What a check returns: the reasons it failed (empty or nothing: passed), or a skip. */
-export type CheckOutcome = string[] | void | { skip: string };
+/**
+ * What a check returns: the reasons it failed (empty or nothing: passed), a skip, or a
+ * warning (passed, but worth saying: something the spec allows and a careful peer avoids).
+ */
+export type CheckOutcome = string[] | void | { skip: string } | { warn: string };
 
 export interface CaseContext {
   readonly clock: Clock;
@@ -85,7 +90,11 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
         outcome = [error instanceof Error ? error.message : String(error)];
       }
       const wallMs = performance.now() - started;
-      if (outcome && !Array.isArray(outcome)) {
+      if (outcome && 'warn' in outcome) {
+        push(name, 'passed', [`warning: ${outcome.warn}`], wallMs);
+        return true;
+      }
+      if (outcome && 'skip' in outcome) {
         push(name, 'skipped', [outcome.skip], wallMs);
         return true;
       }
@@ -104,6 +113,9 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
   }
   const failed = steps.some((s) => s.status === 'failed');
   const allSkipped = steps.length > 0 && steps.every((s) => s.status === 'skipped');
+  const warnings = steps.flatMap((s) =>
+    s.status === 'passed' ? s.details.filter((d) => d.startsWith('warning: ')) : [],
+  );
   return {
     suite: options.suite,
     name: item.name,
@@ -114,6 +126,7 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
     protocolMs: clock.now() - protocolStart,
     wallMs: performance.now() - wallStart,
     ...(allSkipped ? { skipped: steps[0]?.details[0] ?? 'skipped' } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }
 

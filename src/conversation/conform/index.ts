@@ -6,6 +6,8 @@ import {
   type ConformCaseResult,
   type ConformSuiteName,
 } from './case.js';
+import { buildBotCases } from './bot.js';
+import { startBotHarness, type BotHarness, type BotServiceInfo } from './bot-harness.js';
 import { buildHooksCases } from './hooks.js';
 import { buildIntegratorCases } from './integrator.js';
 import { buildPlatformCases, parseChannelUrl } from './platform.js';
@@ -23,6 +25,18 @@ export type ConformOptions =
       channelUrl: string;
       integratorListenPort?: number;
       toleranceMs?: number;
+    }
+  | {
+      suite: 'bot';
+      /** `{bot_provider_url}` (spec 4.3) */
+      url: string;
+      token: string;
+      /** default `svc-conform` */
+      providerId?: string;
+      /** port of the embedded platform the bot posts to (default 0: any) */
+      platformListenPort?: number;
+      /** protocol ms the bot's answer may take (default 10 s, an assumption) */
+      answerWithinMs?: number;
     };
 
 export type RunConformOptions = ConformOptions & {
@@ -30,6 +44,8 @@ export type RunConformOptions = ConformOptions & {
   timeScale?: number;
   clock?: Clock;
   onCase?: (result: ConformCaseResult) => void;
+  /** `bot`: the embedded platform listens; configure the bot with these URLs */
+  onBotService?: (info: BotServiceInfo) => void;
 };
 
 export interface ConformReport {
@@ -40,6 +56,8 @@ export interface ConformReport {
   passed: number;
   failed: number;
   skipped: number;
+  /** passed checks with a warning */
+  warnings: number;
 }
 
 /**
@@ -51,6 +69,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
   const clock = options.clock ?? createClock({ timeScale: options.timeScale ?? 1 });
   let target: string;
   let cases: ConformCase[];
+  let harness: BotHarness | undefined;
   switch (options.suite) {
     case 'integrator':
       target = options.url;
@@ -83,16 +102,40 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         ...(options.toleranceMs === undefined ? {} : { toleranceMs: options.toleranceMs }),
       });
       break;
+    case 'bot':
+      target = options.url;
+      await assertReachable(target, 'the bot provider');
+      harness = await startBotHarness({
+        url: options.url,
+        token: options.token,
+        providerId: options.providerId ?? 'svc-conform',
+        clock,
+        ...(options.platformListenPort === undefined ? {} : { port: options.platformListenPort }),
+      });
+      options.onBotService?.(harness.info);
+      cases = buildBotCases({
+        url: options.url,
+        token: options.token,
+        clock,
+        harness,
+        ...(options.answerWithinMs === undefined ? {} : { answerWithinMs: options.answerWithinMs }),
+      });
+      break;
     default: {
       const never: never = options;
       throw new Error(`unknown suite ${JSON.stringify(never)}`);
     }
   }
-  const results = await runCases(cases, {
-    suite: options.suite,
-    clock,
-    ...(options.onCase ? { onCase: options.onCase } : {}),
-  });
+  let results: ConformCaseResult[];
+  try {
+    results = await runCases(cases, {
+      suite: options.suite,
+      clock,
+      ...(options.onCase ? { onCase: options.onCase } : {}),
+    });
+  } finally {
+    await harness?.close();
+  }
   const skipped = results.filter((r) => r.skipped !== undefined).length;
   const failed = results.filter((r) => !r.ok).length;
   return {
@@ -102,10 +145,13 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     passed: results.length - failed - skipped,
     failed,
     skipped,
+    warnings: results.reduce((sum, r) => sum + (r.warnings?.length ?? 0), 0),
   };
 }
 
 export { buildIntegratorCases, buildAgentPayload, buildSampleMedia } from './integrator.js';
 export { buildHooksCases } from './hooks.js';
+export { buildBotCases, judgeBotAnswer } from './bot.js';
+export { startBotHarness, type BotServiceInfo } from './bot-harness.js';
 export { buildPlatformCases, parseChannelUrl } from './platform.js';
 export type { ConformCase, ConformCaseResult, ConformSuiteName, CaseContext } from './case.js';

@@ -1,13 +1,23 @@
 import { SvcError } from '../../errors.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { CONVERSATION_VERSION, type ConversationInput } from '../format.js';
+import {
+  closedChatOf,
+  controlStepOf,
+  hookChatId,
+  hookEventName,
+  hookExpectation,
+  hooksSetupOf,
+  isHookSent,
+} from './hooks.js';
 
 /**
  * `record to-fixture`: a recorded session (the journal of `platform --record` or
  * `listen --record`) becomes a conversation fixture that replays green against the
  * embedded simulator. Customer messages -> customer steps; agent messages -> agent steps
  * with delivery expectations and integrator expectations per attempt; the recorded
- * integrator replies -> the embedded listener's fault sequence.
+ * integrator replies -> the embedded listener's fault sequence; hook events -> hook
+ * expectations and the embedded hook-target's replies (`hooks.ts`).
  */
 export interface ToFixtureOptions {
   records: readonly ExchangeRecord[];
@@ -98,20 +108,31 @@ function integratorExpectation(message: Json, attempt: number): StepInput {
  * @example const conversation = convertRecording({ records: await readRecording('session.ndjson') });
  */
 export function convertRecording(options: ToFixtureOptions): ConversationInput {
-  const records = [...options.records].sort((a, b) => a.seq - b.seq).filter((r) => !isControl(r));
+  const all = [...options.records].sort((a, b) => a.seq - b.seq);
+  const records = all.filter((r) => !isControl(r));
   const steps: StepInput[] = [];
   const sequence: string[] = [];
   const notes: string[] = [];
   const openedFor = new Set<string>();
   let chunked = false;
-  let hooks = 0;
+  // chats open in the order the platform opened them (ids from 1), for chat_finished's close
+  const chatOf = new Map<number, string>();
+  const openChat = new Map<string, number>();
+  const open = (senderId: string): void => {
+    if (!openChat.has(senderId)) {
+      openChat.set(senderId, chatOf.size + 1);
+      chatOf.set(chatOf.size + 1, senderId);
+    }
+  };
+  const closed = new Set<number>();
+  const hookSent = records.filter(isHookSent);
+  const hookSteps: StepInput[] = [];
   // delivery attempts of one agent message, by message.id, in arrival order
   const series = new Map<string, ExchangeRecord[]>();
   const order: string[] = [];
   const agentKind = (r: ExchangeRecord): boolean =>
     r.iface === 'channel' && (r.kind ?? '').startsWith('channel.agent.');
   for (const r of records) {
-    if (r.iface === 'hook') hooks++;
     if (!agentKind(r)) continue;
     const id = messageIdOf(parseBody(r.request.body), r.seq);
     if (!series.has(id)) {
@@ -121,7 +142,32 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     series.get(id)?.push(r);
   }
   const emitted = new Set<string>();
-  for (const r of records) {
+  for (const r of all) {
+    if (isControl(r)) {
+      const control = controlStepOf(r);
+      if (!control) continue;
+      steps.push(control);
+      const chatId = closedChatOf(r);
+      if (chatId !== undefined) {
+        closed.add(chatId);
+        const senderId = chatOf.get(chatId);
+        if (senderId !== undefined) openChat.delete(senderId);
+      }
+      continue;
+    }
+    if (isHookSent(r)) {
+      const chatId = hookChatId(r);
+      if (hookEventName(r) === 'chat_finished' && chatId !== undefined && !closed.has(chatId)) {
+        // closed in the agent application (console): replay closes it with a close step
+        closed.add(chatId);
+        const customer = chatOf.get(chatId);
+        if (customer !== undefined) openChat.delete(customer);
+        steps.push({ close: customer === undefined ? {} : { customer } });
+      }
+      const expectation = hookExpectation(r);
+      if (expectation) hookSteps.push(expectation); // at the end: hooks may overtake their trigger
+      continue;
+    }
     if (r.iface !== 'channel' || r.request.method !== 'POST') continue;
     const body = parseBody(r.request.body);
     if (!agentKind(r)) {
@@ -132,6 +178,8 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
       const valid = r.kind?.startsWith('channel.customer.') && sender && message;
       const customer = valid ? { ...contentOf(message), sender } : { raw: body ?? r.request.body };
       if (typeof sender?.id === 'string') openedFor.add(sender.id);
+      if (valid && r.response?.status === 200 && typeof sender.id === 'string' && sender.id)
+        open(sender.id);
       steps.push({ customer, ...(r.response ? { response: { status: r.response.status } } : {}) });
       continue;
     }
@@ -148,6 +196,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     if (to !== undefined && !openedFor.has(to)) {
       // a listen recording starts at the agent: open the chat the agent writes in first
       openedFor.add(to);
+      open(to);
       steps.push({
         customer: { text: '(opens the chat; not in the recording)', sender: { id: to } },
       });
@@ -170,8 +219,8 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
       'Record a session with `svc-cli platform --record session.ndjson` and send messages through it.',
     );
   }
-  if (hooks > 0)
-    notes.push(`${hooks} hook exchange(s) not converted: replay embeds no hook receiver yet`);
+  steps.push(...hookSteps);
+  const hooks = hookSent.length > 0 ? hooksSetupOf(hookSent, notes) : undefined;
   const faults = sequence.some((f) => f !== 'none') ? { sequence } : undefined;
   return {
     $schema: options.schema ?? '../../schemas/conversation.schema.json',
@@ -179,11 +228,12 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     name: options.name ?? 'recorded session',
     description: ['Converted by `svc-cli record to-fixture`.', ...notes].join(' '),
     tags: ['recorded'],
-    ...(faults || chunked
+    ...(faults || chunked || hooks
       ? {
           setup: {
             ...(chunked ? { channel: { chunked: true } } : {}),
             ...(faults ? { integrator: { faults } } : {}),
+            ...(hooks ? { hooks } : {}),
           },
         }
       : {}),

@@ -16,6 +16,10 @@ export function formatStep(
   // conform's skips say why (no control API ...); replay's all say "an earlier step failed"
   if (step.status === 'skipped' && options.skipReasons && step.details[0] !== undefined)
     return `${head}\n        ${c.dim(step.details[0])}`;
+  // conform: a passed check may carry a warning (something the spec allows, a careful peer avoids)
+  const warnings = step.details.filter((d) => d.startsWith('warning: '));
+  if (step.status === 'passed' && warnings.length > 0)
+    return [head, ...warnings.map((d) => `        ${c.yellow(d)}`)].join('\n');
   if (step.status !== 'failed') return head;
   return [head, ...step.details.map((d) => `        ${c.red(d)}`)].join('\n');
 }

@@ -1,0 +1,110 @@
+import type { Clock } from '../../clock.js';
+import type { ExchangeRecord } from '../../journal/journal.js';
+import { createPlatform, type Platform, type PlatformCore } from '../../platform/index.js';
+
+/**
+ * The embedded platform of `conform bot`: the bot service points at the provider under test
+ * (spec 4.3), and everything the provider posts to `/webhooks/...` or `/providers/...` is
+ * read back from the platform's journal, raw, so an invalid event can be judged too.
+ */
+export interface BotHarnessOptions {
+  /** `{bot_provider_url}`: events go to `<url>/<token>` (spec 4.3) */
+  url: string;
+  token: string;
+  providerId: string;
+  clock: Clock;
+  /** port of the embedded platform (default 0: any) */
+  port?: number;
+  host?: string;
+}
+
+/** Where the provider under test posts its events (spec 4.3); the token is shown as `<token>`. */
+export interface BotServiceInfo {
+  /** `{bot_service_url}` */
+  url: string;
+  webhookUrl: string;
+  providersUrl: string;
+}
+
+export interface BotHarness {
+  readonly core: PlatformCore;
+  readonly info: BotServiceInfo;
+  /** the custom channel customers write on (the bot is attached to it) */
+  readonly channelUrl: string;
+  /** the journal's count now: later reads take what came after */
+  mark(): number;
+  /** Exchanges the platform sent to the provider (`out`) of one event, after `since`. */
+  sent(event: string, since: number): ExchangeRecord[];
+  /** Requests the provider sent to the bot service (`in`), after `since`. */
+  received(since: number): ExchangeRecord[];
+  /** Waits (protocol ms) until `find` returns something, waking on every platform event. */
+  waitFor<T>(find: () => T | undefined, withinMs: number): Promise<T | undefined>;
+  close(): Promise<void>;
+}
+
+const isBotPath = (url: string): boolean => {
+  const first = new URL(url, 'http://x').pathname.split('/').filter(Boolean)[0];
+  return first === 'webhooks' || first === 'providers';
+};
+
+/**
+ * Starts the embedded platform with the bot service on 127.0.0.1.
+ * @example const harness = await startBotHarness({ url, token, providerId: 'acme', clock });
+ */
+export async function startBotHarness(options: BotHarnessOptions): Promise<BotHarness> {
+  const { clock } = options;
+  const platform: Platform = createPlatform({
+    clock,
+    channels: [{ id: 'conform-bot' }],
+    bot: { providerUrl: options.url, token: options.token, providerId: options.providerId },
+  });
+  const server = await platform.listen({
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+  });
+  const core = platform.core;
+  const channel = [...core.state.channels.values()][0];
+  const id = encodeURIComponent(options.providerId);
+  const entries = (since: number) => core.journal.entries().filter((e) => e.seq > since);
+  return {
+    core,
+    info: {
+      url: server.url,
+      webhookUrl: `${server.url}/webhooks/${id}/<token>`,
+      providersUrl: `${server.url}/providers/${id}/<token>`,
+    },
+    channelUrl: channel ? core.channelInfo(channel).url : '',
+    mark: () => core.journal.count,
+    sent: (event, since) =>
+      entries(since).filter(
+        (e) => e.iface === 'bot' && e.direction === 'out' && e.kind === `bot.event.${event}`,
+      ),
+    received: (since) =>
+      entries(since).filter(
+        (e) => e.iface === 'bot' && e.direction === 'in' && isBotPath(e.request.url),
+      ),
+    async waitFor(find, withinMs) {
+      const deadline = clock.now() + withinMs;
+      for (;;) {
+        const found = find();
+        if (found !== undefined) return found;
+        const left = deadline - clock.now();
+        if (left <= 0) return undefined;
+        const stop = new AbortController();
+        await new Promise<void>((resolve) => {
+          // the journal records a request just after its event: look again on the next turn
+          const off = core.on(() => setImmediate(() => stop.abort()));
+          stop.signal.addEventListener('abort', () => {
+            off();
+            resolve();
+          });
+          clock.sleep(left, stop.signal).then(
+            () => stop.abort(),
+            () => undefined,
+          );
+        });
+      }
+    },
+    close: () => platform.close(),
+  };
+}

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import { formatIssue, validate } from '../../contract/index.js';
+import { postJson } from '../../http/client.js';
+import type { ExchangeRecord } from '../../journal/journal.js';
+import { createBotSender } from '../../platform/bot-outbound.js';
+import { BOT_DELIVERY_POLICY } from '../../platform/delivery.js';
+import type { Chat, Customer } from '../../platform/model.js';
+import type { BotHarness } from './bot-harness.js';
+import { quote, type ConformCase } from './case.js';
+
+/**
+ * `conform bot`: we play the platform against someone's bot provider (spec 4.3, 6.1): every
+ * platform-to-provider event answered 200 within 3 s (spec 8), the answer to a customer
+ * message (BOT_MESSAGE or INVITE_AGENT) posted to our bot service in time and valid
+ * (spec 2.5), and a malformed event refused (a warning only: the spec does not demand it).
+ */
+export interface BotSuiteOptions {
+  /** `{bot_provider_url}`; events go to `<url>/<token>` (spec 4.3) */
+  url: string;
+  token: string;
+  clock: Clock;
+  harness: BotHarness;
+  /** protocol ms the bot's answer may take after CLIENT_MESSAGE (default 10 s, an assumption) */
+  answerWithinMs?: number;
+}
+
+/** spec 8: 3 s per attempt. */
+const ATTEMPT_MS = BOT_DELIVERY_POLICY.attemptTimeoutMs;
+export const DEFAULT_ANSWER_WITHIN_MS = 10_000;
+/** our own embedded channel: generous, so a small --time-scale cannot starve it */
+const EMBEDDED_MS = 60_000;
+const ANSWERS = ['BOT_MESSAGE', 'INVITE_AGENT'];
+
+type Json = Record<string, unknown>;
+const parse = (text: string | undefined): Json | undefined => {
+  try {
+    const value: unknown = JSON.parse(text ?? '');
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Json)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const idText = (v: unknown): string =>
+  typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v);
+
+/** The reasons one attempt of `event` was not a regular answer (spec 4.3, 7.2, 8). */
+export function judgeBotAnswer(event: string, record: ExchangeRecord | undefined): string[] {
+  if (!record) return [`${event} was never sent (the platform could not start the exchange)`];
+  if (record.failure)
+    return record.failure.reason === 'timeout'
+      ? [
+          `reply time: no answer to ${event} within ${ATTEMPT_MS} ms; the platform waits 3 s per attempt, 2 attempts, then hands the customer to an agent (spec 4.3, 8)`,
+        ]
+      : [`${event}: ${record.failure.message}; the regular answer is HTTP 200 (spec 4.3)`];
+  const status = record.response?.status ?? 0;
+  if (status === 200) return [];
+  const body = record.response?.body ? ` ${quote(record.response.body, 80)}` : '';
+  return [
+    `${event} answered HTTP ${status}${body}; the regular answer is HTTP 200 within 3 s (spec 4.3, 7.2, 8)`,
+  ];
+}
+
+/** The reasons a BOT_MESSAGE / INVITE_AGENT posted to the bot service is not conforming. */
+function judgeProviderEvent(record: ExchangeRecord, chat: Chat, customer: Customer): string[] {
+  const json = parse(record.request.body);
+  if (!json) return [`body: not a JSON object ${quote(record.request.body ?? '', 60)} (spec 2.5)`];
+  const name = typeof json.event === 'string' ? json.event : undefined;
+  if (!name || !ANSWERS.includes(name))
+    return [
+      `event: ${JSON.stringify(json.event)}; the provider sends BOT_MESSAGE or INVITE_AGENT (spec 6.1)`,
+    ];
+  const reasons = validate(`bot.event.${name}`, json).errors.map(
+    (issue) => `${name} ${formatIssue(issue)}`,
+  );
+  // spec 6.1: chat_id names the chat (the BOT_MESSAGE sample omits it); client_id the user
+  if (json.chat_id !== undefined && idText(json.chat_id) !== String(chat.id))
+    reasons.push(
+      `${name} chat_id: ${JSON.stringify(json.chat_id)}; expected "${chat.id}", the chat_id of the CLIENT_MESSAGE (spec 2.5, 6.1)`,
+    );
+  if (json.client_id !== undefined && json.client_id !== customer.clientId)
+    reasons.push(
+      `${name} client_id: ${JSON.stringify(json.client_id)}; expected "${customer.clientId}", the client_id of the CLIENT_MESSAGE (spec 2.5, 6.1)`,
+    );
+  return reasons;
+}
+
+/** The cases of `conform bot`, in the order they run; they share one chat. */
+export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
+  const { harness, clock } = options;
+  const answerWithin = options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS;
+  const session: { chat?: Chat | undefined; customer?: Customer | undefined; since: number } = {
+    since: 0,
+  };
+  const sender = createBotSender(harness.core, {
+    providerUrl: options.url,
+    token: options.token,
+    // one attempt: the check is on the regular answer, not on the platform's patience
+    policy: { ...BOT_DELIVERY_POLICY, attempts: 1, failAfterMs: 0 },
+  });
+  const noChat = { skip: 'no chat: the customer message did not open one' };
+  const sendEvent = (name: 'AGENT_JOINED' | 'AGENT_UNAVAILABLE') => async () => {
+    const { chat, customer } = session;
+    if (!chat || !customer) return noChat;
+    const since = harness.mark();
+    await sender.send(name, chat, customer);
+    return judgeBotAnswer(name, harness.sent(name, since)[0]);
+  };
+  return [
+    {
+      name: 'CLIENT_MESSAGE answered 200 within 3 s',
+      spec: ['4.3', '6.1', '8'],
+      async run(ctx) {
+        const customerId = `svc-conform-${randomUUID().slice(0, 8)}`;
+        session.since = harness.mark();
+        const posted = await postJson({
+          url: harness.channelUrl,
+          body: JSON.stringify({
+            sender: { id: customerId, name: 'Conformance Customer' },
+            message: { type: 'text', text: 'Hello from the conformance suite' },
+          }),
+          timeoutMs: EMBEDDED_MS,
+          clock,
+        });
+        if (!posted.ok || posted.status !== 200)
+          throw new Error(
+            `the embedded channel did not take the customer message: ${posted.ok ? `HTTP ${posted.status}` : posted.message}`,
+          );
+        const chat = [...harness.core.state.chats.values()].find(
+          (c) => harness.core.state.customers.get(c.customerKey)?.senderId === customerId,
+        );
+        session.chat = chat;
+        session.customer = chat ? harness.core.state.customers.get(chat.customerKey) : undefined;
+        await ctx.check('answered HTTP 200 within 3 s (first attempt)', async () => {
+          const first = await harness.waitFor(
+            () => harness.sent('CLIENT_MESSAGE', session.since)[0],
+            ATTEMPT_MS * 2,
+          );
+          return judgeBotAnswer('CLIENT_MESSAGE', first);
+        });
+      },
+    },
+    {
+      name: 'the answer to CLIENT_MESSAGE: BOT_MESSAGE or INVITE_AGENT',
+      spec: ['2.5', '3', '4.3', '6.1'],
+      async run(ctx) {
+        const { chat, customer } = session;
+        if (!chat || !customer) return ctx.skip('arrives', noChat.skip);
+        let answers: ExchangeRecord[] = [];
+        const arrived = await ctx.check(
+          `arrives at the bot service within ${answerWithin} ms`,
+          async () => {
+            answers =
+              (await harness.waitFor(() => {
+                const found = harness.received(session.since);
+                return found.length > 0 ? found : undefined;
+              }, answerWithin)) ?? [];
+            return answers.length > 0
+              ? []
+              : [
+                  `no BOT_MESSAGE or INVITE_AGENT at ${harness.info.webhookUrl} within ${answerWithin} ms of the CLIENT_MESSAGE (spec 3, 6.1; the bound is an assumption, --answer-within)`,
+                ];
+          },
+        );
+        if (!arrived) return ctx.skip('is valid', 'nothing arrived');
+        await ctx.check('is a valid BOT_MESSAGE or INVITE_AGENT for that chat', () =>
+          answers.flatMap((record) => judgeProviderEvent(record, chat, customer)),
+        );
+        await ctx.check('is accepted on the bot service path (spec 4.3, 5.2)', () =>
+          answers.flatMap((record) => {
+            const status = record.response?.status ?? 0;
+            if (status === 200) return [];
+            const reply = parse(record.response?.body)?.error as Json | undefined;
+            const why = reply ? `${String(reply.code)}: ${String(reply.message)}` : '';
+            return [`the bot service answered HTTP ${status} ${why} (spec 4.3, 7.2)`];
+          }),
+        );
+      },
+    },
+    {
+      name: 'AGENT_JOINED answered 200 within 3 s',
+      spec: ['4.3', '6.1', '8'],
+      async run(ctx) {
+        await ctx.check('answered HTTP 200 within 3 s', sendEvent('AGENT_JOINED'));
+      },
+    },
+    {
+      name: 'AGENT_UNAVAILABLE answered 200 within 3 s',
+      spec: ['3', '4.3', '6.1', '8'],
+      async run(ctx) {
+        await ctx.check('answered HTTP 200 within 3 s', sendEvent('AGENT_UNAVAILABLE'));
+      },
+    },
+    {
+      name: 'a malformed event (missing client_id, chat_id, message)',
+      spec: ['2.5', '7.2'],
+      async run(ctx) {
+        await ctx.check('refused with a 4xx', async () => {
+          const url = `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(options.token)}`;
+          const out = await postJson({
+            url,
+            body: JSON.stringify({ event: 'CLIENT_MESSAGE', id: `conform-${randomUUID()}` }),
+            timeoutMs: ATTEMPT_MS,
+            clock,
+          });
+          if (!out.ok) return [`no answer: ${out.message} (spec 4.3)`];
+          if (out.status >= 400 && out.status < 500) return [];
+          return {
+            warn: `answered HTTP ${out.status} to a CLIENT_MESSAGE without client_id, chat_id and message; a strict provider answers 400 invalid_request (spec 7.2), but the spec does not demand rejection`,
+          };
+        });
+      },
+    },
+  ];
+}

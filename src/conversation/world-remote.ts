@@ -1,0 +1,182 @@
+import { createClock } from '../clock.js';
+import { SvcError } from '../errors.js';
+import type { AgentVerdict, Observation, Party, World, WorldOptions } from './world.js';
+
+/**
+ * `replay --platform-url`: the conversation runs against a running svc simulator
+ * (`svc-cli platform`) instead of the embedded one. Discovery via `GET /_sim/state`, agent,
+ * agents and close steps via the control API, `event` expectations from `GET /_sim/events`
+ * (server-sent events). The simulator talks to whatever integrator, bot and hook URLs it was
+ * started with, so integrator / bot / hook expectations are skipped with the reason. Real
+ * time, scaled with --time-scale (run both sides with the same scale).
+ */
+type Json = Record<string, unknown>;
+
+const ROLE_SKIP =
+  'skipped: with --platform-url the simulator talks to its own integrator, bot and hook URLs; only customer, agent, control steps and simulator events are checked';
+
+/** Fails like an unreachable peer (exit 3) or a non-svc platform (exit 2). */
+function unreachable(url: string, reason: string): SvcError {
+  return new SvcError(
+    'SVC_E_PEER_UNREACHABLE',
+    'network',
+    `Could not replay against ${url}: ${reason}.`,
+    'Start it with `svc-cli platform --port 8800` and pass --platform-url http://127.0.0.1:8800.',
+  );
+}
+
+async function requestJson(
+  url: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(url, {
+    method: init.method ?? 'GET',
+    ...(init.body === undefined
+      ? {}
+      : { body: JSON.stringify(init.body), headers: { 'content-type': 'application/json' } }),
+    signal: AbortSignal.timeout(120_000),
+  });
+  const text = await response.text();
+  let json: unknown = text;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // keep the text
+  }
+  return { status: response.status, json };
+}
+
+/** Reads `GET <url>/_sim/events` into observations until `signal` aborts; resolves once open. */
+async function subscribeEvents(
+  base: string,
+  observations: Observation[],
+  signal: AbortSignal,
+): Promise<void> {
+  const response = await fetch(`${base}/_sim/events?plain=1`, {
+    headers: { accept: 'text/event-stream' },
+    signal,
+  });
+  if (!response.ok || !response.body)
+    throw unreachable(base, `GET /_sim/events answered HTTP ${response.status}`);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  void (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block
+            .split('\n')
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => line.slice(5).trimStart())
+            .join('\n');
+          if (!data) continue;
+          try {
+            observations.push({ party: 'event', value: JSON.parse(data), consumed: false });
+          } catch {
+            // not an event
+          }
+        }
+      }
+    } catch {
+      // aborted at close
+    }
+  })();
+}
+
+/**
+ * Connects to a running svc simulator.
+ * @example const world = await createRemoteWorld({ conversation, platformUrl: 'http://127.0.0.1:8800' });
+ */
+export async function createRemoteWorld(
+  options: WorldOptions & { platformUrl: string },
+): Promise<World> {
+  const base = options.platformUrl.replace(/\/+$/, '');
+  const clock = createClock({ timeScale: options.timeScale ?? 1 });
+  let state: { status: number; json: unknown };
+  try {
+    state = await requestJson(`${base}/_sim/state`);
+  } catch (error) {
+    throw unreachable(base, (error as Error).message);
+  }
+  const channels = (state.json as { channels?: Array<{ id: string; url: string }> }).channels;
+  if (state.status !== 200 || !Array.isArray(channels))
+    throw new SvcError(
+      'SVC_E_NOT_SVC_PLATFORM',
+      'input',
+      `Could not replay against ${base}: GET /_sim/state answered HTTP ${state.status} without channels; --platform-url takes an svc simulator (svc-cli platform).`,
+    );
+  const wanted = options.conversation.setup?.channel?.id;
+  const channel = channels.find((c) => c.id === wanted) ?? channels[0];
+  if (!channel)
+    throw new SvcError('SVC_E_NO_CHANNEL', 'input', `Could not replay: ${base} has no channel.`);
+  const observations: Observation[] = [];
+  const stop = new AbortController();
+  await subscribeEvents(base, observations, stop.signal);
+  const control = async (path: string, body?: unknown): Promise<unknown> => {
+    const answer = await requestJson(`${base}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      ...(body === undefined ? {} : { body }),
+    });
+    if (answer.status >= 300)
+      throw new Error(
+        `${body === undefined ? 'GET' : 'POST'} ${path}: HTTP ${answer.status} ${JSON.stringify(answer.json)}`,
+      );
+    return answer.json;
+  };
+  const setup = options.conversation.setup ?? {};
+  const ignored = (['integrator', 'bot', 'hooks', 'strict', 'channel'] as const).filter(
+    (key) =>
+      setup[key] !== undefined && (key !== 'channel' || setup.channel?.chunked !== undefined),
+  );
+  const agents = setup.agents;
+  if (agents) await control('/_sim/agents', { online: agents === 'online' });
+  return {
+    clock,
+    observations,
+    channelUrl: channel.url,
+    controlBase: base,
+    ...(ignored.length > 0
+      ? {
+          ignoredSetup: `skipped: setup.${ignored.join(', setup.')} do not apply with --platform-url; the simulator runs as it was started`,
+        }
+      : {}),
+    collect: () => undefined,
+    unobservable: (party: Party) =>
+      party === 'event' ? undefined : { reason: ROLE_SKIP, skip: true },
+    async sendAgent(input) {
+      const body = {
+        ...(input.to ? { customerId: input.to } : {}),
+        channelId: channel.id,
+        message: input.message,
+        wait: input.wait,
+      };
+      const result = (await control('/_sim/agent/message', body)) as Json;
+      return input.wait ? (result as unknown as AgentVerdict) : undefined;
+    },
+    async setAgents(online) {
+      await control('/_sim/agents', { online });
+    },
+    async closeChat(customer) {
+      const { chats } = (await control('/_sim/chats')) as {
+        chats: Array<{ id: number; mode: string; lastActivityMs: number; customer?: Json }>;
+      };
+      const open = chats
+        .filter((c) => c.mode !== 'closed' && (!customer || c.customer?.senderId === customer))
+        .sort((a, b) => b.lastActivityMs - a.lastActivityMs)[0];
+      if (!open) throw new Error(`no open chat${customer ? ` of customer ${customer}` : ''}`);
+      await control(`/_sim/chats/${open.id}/close`, {});
+      return { chatId: open.id };
+    },
+    close() {
+      stop.abort();
+      return Promise.resolve();
+    },
+  };
+}

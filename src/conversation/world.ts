@@ -1,0 +1,262 @@
+import { dirname, resolve as resolvePath } from 'node:path';
+import { createClock, createVirtualClock, type Clock } from '../clock.js';
+import { SvcError } from '../errors.js';
+import type { FaultPlan } from '../faults/index.js';
+import { createJournal, type Journal } from '../journal/journal.js';
+import {
+  createPlatform,
+  sendAgentMessage,
+  setAgentsOnline,
+  closeChat,
+  type AgentMessageInput,
+  type PlatformEvent,
+} from '../platform/index.js';
+import { createListener, type Listener } from '../roles/integrator/index.js';
+import { createHookTarget, type HookTarget } from '../roles/hooks/index.js';
+import { createBotProvider, loadBotScript, type BotProvider } from '../roles/bot/index.js';
+import type { Conversation } from './format.js';
+
+/** Who saw a payload: a role facing the platform, or the simulator itself (its events). */
+export type Party = 'integrator' | 'bot' | 'hook' | 'event';
+type RoleParty = Exclude<Party, 'event'>;
+
+export interface Observation {
+  party: Party;
+  value: unknown;
+  consumed: boolean;
+}
+
+/** Where each side lives: embedded (default) or a real peer by URL. */
+export interface ReplayPeers {
+  /** a real integrator endpoint instead of the embedded `listen` */
+  integratorUrl?: string;
+  /** a real bot provider instead of the embedded `bot-sim` */
+  botUrl?: string;
+  /** a real hook receiver instead of the embedded `hook-target` */
+  hookUrl?: string;
+  /** a running svc simulator (`svc-cli platform`) instead of the embedded platform */
+  platformUrl?: string;
+}
+
+export interface WorldOptions extends ReplayPeers {
+  conversation: Conversation;
+  /** the fixture's path, for relative script paths */
+  file?: string;
+  /** with real peers: protocol timers x timeScale on a real clock (default 1) */
+  timeScale?: number;
+  seed?: number;
+}
+
+/** The delivery verdict of an agent message (spec 8), as agent steps match it. */
+export interface AgentVerdict {
+  result: string;
+  attempts: number;
+  elapsedMs: number;
+  agentNotice?: string | undefined;
+  deliveryId?: string;
+  chatId?: number;
+}
+
+/**
+ * The world one conversation runs in: the platform (embedded or a running simulator) and
+ * what each party saw. Steps drive it only through these methods.
+ */
+export interface World {
+  readonly clock: Clock;
+  readonly channelUrl: string;
+  /** where control steps go (`/_sim/...`) */
+  readonly controlBase: string;
+  readonly observations: Observation[];
+  /** parts of the fixture's setup this world cannot apply, with the reason */
+  readonly ignoredSetup?: string;
+  /** Pulls what the embedded roles received into the observations. */
+  collect(): void;
+  /** Why expectations on this party cannot be checked here (skip: report as skipped). */
+  unobservable(party: Party): { reason: string; skip: boolean } | undefined;
+  /** An agent writes; resolves with the verdict (undefined when not waited for). */
+  sendAgent(input: {
+    to?: string | undefined;
+    message: { type: string } & Record<string, unknown>;
+    wait: boolean;
+  }): Promise<AgentVerdict | undefined>;
+  setAgents(online: boolean): Promise<void>;
+  /** The agent closes the customer's chat (default: the last active). */
+  closeChat(customer?: string): Promise<{ chatId: number }>;
+  close(): Promise<void>;
+}
+
+function planOf(faults: Record<string, unknown> | undefined, seed?: number): FaultPlan {
+  const plan = { ...(faults ?? {}) } as FaultPlan;
+  if (seed !== undefined && plan.seed === undefined) plan.seed = seed;
+  return plan;
+}
+
+/**
+ * The embedded world: a platform and the roles facing it (listen, bot-sim, hook-target) in
+ * this process, on a virtual clock unless a real peer is named.
+ * @example const world = await createEmbeddedWorld({ conversation });
+ */
+export async function createEmbeddedWorld(options: WorldOptions): Promise<World> {
+  const { conversation } = options;
+  const setup = conversation.setup ?? {};
+  const real =
+    options.integratorUrl !== undefined ||
+    options.botUrl !== undefined ||
+    options.hookUrl !== undefined;
+  const clock: Clock = real
+    ? createClock({ timeScale: options.timeScale ?? 1 })
+    : createVirtualClock();
+  const observations: Observation[] = [];
+  const listenerJournal = createJournal({ keep: 100_000 });
+  let listener: Listener | undefined;
+  let integratorUrl = options.integratorUrl;
+  if (integratorUrl === undefined) {
+    listener = await createListener({
+      clock,
+      journal: listenerJournal,
+      plan: planOf(setup.integrator?.faults, options.seed),
+    });
+    integratorUrl = listener.url;
+  }
+  const hookJournal = createJournal({ keep: 100_000 });
+  let hookTarget: HookTarget | undefined;
+  let hookUrl = options.hookUrl;
+  if (hookUrl === undefined && setup.hooks) {
+    hookTarget = await createHookTarget({
+      clock,
+      journal: hookJournal,
+      plan: planOf(setup.hooks.faults, options.seed),
+      ...(setup.hooks.replies ? { replies: setup.hooks.replies } : {}),
+    });
+    hookUrl = `${hookTarget.url}/hooks`;
+  }
+  const botJournal = createJournal({ keep: 100_000 });
+  let bot: BotProvider | undefined;
+  const botSetup = setup.bot;
+  const token = botSetup?.token ?? 'conversation-token';
+  const providerId = botSetup?.providerId ?? 'conversation-provider';
+  let botUrl = options.botUrl;
+  if (botUrl === undefined && botSetup) {
+    const script = botSetup.script
+      ? await loadBotScript(
+          resolvePath(options.file ? dirname(options.file) : process.cwd(), botSetup.script),
+        )
+      : undefined;
+    bot = await createBotProvider({
+      token,
+      providerId,
+      clock,
+      journal: botJournal,
+      plan: planOf(botSetup.faults, options.seed),
+      ...(script ? { script } : {}),
+    });
+    botUrl = bot.url;
+  }
+  const platform = createPlatform({
+    clock,
+    ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
+    ...(botUrl && (botSetup || options.botUrl)
+      ? { bot: { providerUrl: botUrl, token, providerId } }
+      : {}),
+    agentsOnline: setup.agents !== 'offline',
+    strict: setup.strict ?? true,
+    channels: [
+      {
+        id: setup.channel?.id ?? 'conversation',
+        integratorUrl,
+        chunked: setup.channel?.chunked ?? false,
+      },
+    ],
+  });
+  platform.core.on((event: PlatformEvent) =>
+    observations.push({ party: 'event', value: event, consumed: false }),
+  );
+  await platform.listen({ port: 0 });
+  bot?.setPlatformUrl(platform.core.baseUrl);
+  const channel = [...platform.core.state.channels.values()][0];
+  if (!channel) throw new SvcError('SVC_E_INTERNAL', 'internal', 'the simulator has no channel');
+  const journals: Array<{ party: RoleParty; journal: Journal; seen: number }> = [
+    { party: 'bot', journal: botJournal, seen: 0 },
+    { party: 'integrator', journal: listenerJournal, seen: 0 },
+    { party: 'hook', journal: hookJournal, seen: 0 },
+  ];
+  const core = platform.core;
+  return {
+    clock,
+    observations,
+    channelUrl: core.channelInfo(channel).url,
+    controlBase: core.baseUrl,
+    collect: () => collectJournals(journals, observations),
+    unobservable: (party) =>
+      party === 'integrator' && !listener
+        ? { reason: 'skipped: the integrator is a real peer (--integrator-url)', skip: false }
+        : undefined,
+    async sendAgent(input) {
+      const sending = sendAgentMessage(core, {
+        ...(input.to ? { customerId: input.to } : {}),
+        message: input.message as AgentMessageInput,
+      });
+      if (!input.wait) {
+        sending.catch(() => undefined);
+        return undefined;
+      }
+      const result = await sending;
+      return {
+        result: result.result,
+        attempts: result.attempts,
+        elapsedMs: result.elapsedMs,
+        agentNotice: result.agentNotice,
+        deliveryId: result.deliveryId,
+        chatId: result.chatId,
+      };
+    },
+    setAgents(online) {
+      setAgentsOnline(core, online);
+      return Promise.resolve();
+    },
+    closeChat(customer) {
+      const chat = closeChat(core, customer ? { customerId: customer } : {});
+      return Promise.resolve({ chatId: chat.id });
+    },
+    async close() {
+      await platform.close();
+      await listener?.close(100);
+      await hookTarget?.close(100);
+      await bot?.close(100);
+    },
+  };
+}
+
+/**
+ * Pulls what the embedded roles received into the observation list; `$attempt` and
+ * `$reply` ride along so expectations can match the attempt number and the answer given.
+ */
+function collectJournals(
+  journals: Array<{ party: RoleParty; journal: Journal; seen: number }>,
+  observations: Observation[],
+): void {
+  for (const source of journals) {
+    for (const entry of source.journal.entries()) {
+      if (entry.seq <= source.seen) continue;
+      source.seen = entry.seq;
+      if (entry.direction !== 'in' || !entry.request.body) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(entry.request.body);
+      } catch {
+        continue; // not JSON: the role rejected it; nothing to match
+      }
+      let reply: unknown = entry.response?.body;
+      try {
+        if (typeof reply === 'string') reply = JSON.parse(reply);
+      } catch {
+        // keep the text
+      }
+      observations.push({
+        party: source.party,
+        value: { ...(value as object), $attempt: entry.attempt, $reply: reply },
+        consumed: false,
+      });
+    }
+  }
+}

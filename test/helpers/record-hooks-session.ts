@@ -1,0 +1,83 @@
+import { createClock } from '../../src/clock.js';
+import { postJson } from '../../src/http/client.js';
+import { createJournal } from '../../src/journal/journal.js';
+import {
+  closeChat,
+  createPlatform,
+  sendAgentMessage,
+  type Platform,
+} from '../../src/platform/index.js';
+import { createHookTarget, type HookTarget } from '../../src/roles/hooks/index.js';
+import { createListener, type Listener } from '../../src/roles/integrator/index.js';
+
+let open: { platform: Platform; listener: Listener; target: HookTarget } | undefined;
+export async function closeHooksSession(): Promise<void> {
+  await open?.platform.close();
+  await open?.listener.close(10);
+  await open?.target.close(10);
+  open = undefined;
+}
+
+/** The CRM's reply to chat_accepted in the recorded session (spec 6.2). */
+export const RECORDED_ACCEPTED_REPLY = {
+  result: 'ok',
+  custom_data: [{ title: 'Order', content: '#4711' }],
+  crm_link: 'https://crm.example.com/contacts/42',
+};
+
+/**
+ * Records a session with hooks: a customer writes, the agent answers (chat_accepted, with a
+ * CRM reply), the chat is linked to the CRM through the control API (chat_assigned) and
+ * closed in the agent application (chat_finished, answered FAILURE).
+ */
+export async function recordHooksSession(file: string): Promise<void> {
+  const clock = createClock({ timeScale: 0.1 });
+  const listener = await createListener({ clock });
+  const target = await createHookTarget({
+    clock,
+    replies: { chat_accepted: RECORDED_ACCEPTED_REPLY, chat_finished: { result: 'FAILURE' } },
+  });
+  const platform = createPlatform({
+    clock,
+    journal: createJournal({ file }),
+    channels: [{ id: 'shop', integratorUrl: listener.url }],
+    hooks: { url: `${target.url}/hooks` },
+  });
+  open = { platform, listener, target };
+  let hooksDone = 0;
+  const waiters: Array<() => void> = [];
+  platform.core.on((event) => {
+    if (event.type === 'delivery-done' && event.target === 'hook') {
+      hooksDone++;
+      waiters.splice(0).forEach((wake) => wake());
+    }
+  });
+  const hooks = async (count: number) => {
+    while (hooksDone < count) await new Promise<void>((resolve) => waiters.push(resolve));
+  };
+  await platform.listen({ port: 0 });
+  const url = platform.core.channelInfo(platform.core.state.channels.get('shop')!).url;
+  await postJson({
+    url,
+    body: JSON.stringify({
+      sender: { id: 'c-7', name: 'Jane', email: 'jane@example.com' },
+      message: { type: 'text', text: 'Is my order on its way?' },
+    }),
+    timeoutMs: 5000,
+    clock,
+  });
+  await sendAgentMessage(platform.core, {
+    customerId: 'c-7',
+    message: { type: 'text', text: 'Yes, it ships today.' },
+  });
+  await hooks(1);
+  await fetch(`${platform.core.baseUrl}/_sim/chats/1/assign`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({}),
+  });
+  await hooks(2);
+  closeChat(platform.core, { customerId: 'c-7' });
+  await hooks(3);
+  await platform.close();
+}

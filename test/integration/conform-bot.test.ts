@@ -1,0 +1,140 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import {
+  runConformSuite,
+  type BotServiceInfo,
+  type ConformCaseResult,
+} from '../../src/conversation/conform/index.js';
+import { createBotProvider, type BotProvider } from '../../src/roles/bot/index.js';
+import { closePeers, json, startPeer } from '../helpers/broken-peers.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+  await closePeers();
+});
+
+/** hanging peers: the 3 s limit is 30 ms of wall time */
+const fast = () => createClock({ timeScale: 0.01 });
+/** answering peers: 300 ms of wall time per 3 s */
+const scaled = () => createClock({ timeScale: 0.1 });
+const failures = (results: ConformCaseResult[]) =>
+  results.flatMap((r) =>
+    r.steps
+      .filter((s) => s.status === 'failed')
+      .map((s) => `${r.name} / ${s.name}: ${s.details.join(' | ')}`),
+  );
+
+/** A bot that answers `status` and, after a 200, posts `answer(event)` to the bot service. */
+async function startBrokenBot(
+  status: number,
+  answer?: (event: Record<string, unknown>) => Record<string, unknown>,
+) {
+  const service: { info?: BotServiceInfo } = {};
+  const url = await startPeer((_req, res, body) => {
+    json(res, status, status === 200 ? {} : { error: { code: 'boom', message: 'broken' } });
+    const event = JSON.parse(body) as Record<string, unknown>;
+    if (status !== 200 || !answer || event.event !== 'CLIENT_MESSAGE' || !service.info) return;
+    void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(answer(event)),
+    }).catch(() => undefined);
+  });
+  return { url, service };
+}
+
+describe('conform bot', () => {
+  it('our own bot-sim passes every case; the malformed event is refused', async () => {
+    const clock = scaled();
+    const bot: BotProvider = await createBotProvider({ token: 't0k', providerId: 'acme', clock });
+    closers.push(() => bot.close(10));
+    const seen: BotServiceInfo[] = [];
+    const report = await runConformSuite({
+      suite: 'bot',
+      url: bot.url,
+      token: 't0k',
+      providerId: 'acme',
+      clock,
+      onBotService: (info) => {
+        seen.push(info);
+        bot.setPlatformUrl(info.url);
+      },
+    });
+    expect(failures(report.results)).toEqual([]);
+    expect(report.results.map((r) => r.name)).toEqual([
+      'CLIENT_MESSAGE answered 200 within 3 s',
+      'the answer to CLIENT_MESSAGE: BOT_MESSAGE or INVITE_AGENT',
+      'AGENT_JOINED answered 200 within 3 s',
+      'AGENT_UNAVAILABLE answered 200 within 3 s',
+      'a malformed event (missing client_id, chat_id, message)',
+    ]);
+    expect(report).toMatchObject({ passed: 5, failed: 0, skipped: 0, warnings: 0 });
+    expect(seen[0]?.webhookUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks\/acme\/<token>$/);
+  });
+
+  it('a bot answering 500 fails every exchange, naming spec 4.3 and 7.2', async () => {
+    const { url } = await startBrokenBot(500);
+    const report = await runConformSuite({ suite: 'bot', url, token: 't0k', clock: fast() });
+    expect(report.failed).toBe(4);
+    const reasons = failures(report.results);
+    expect(reasons[0]).toMatchInlineSnapshot(
+      `"CLIENT_MESSAGE answered 200 within 3 s / answered HTTP 200 within 3 s (first attempt): CLIENT_MESSAGE answered HTTP 500 {"error":{"code":"boom","message":"broken"}}; the regular answer is HTTP 200 within 3 s (spec 4.3, 7.2, 8)"`,
+    );
+    expect(reasons[1]).toMatch(/no BOT_MESSAGE or INVITE_AGENT .* \(spec 3, 6\.1;/);
+    // a 500 to the malformed event is not a 4xx, yet only a warning
+    expect(report.results.at(-1)?.warnings?.[0]).toMatch(
+      /^warning: answered HTTP 500 .*the spec does not demand rejection$/,
+    );
+  });
+
+  it('a silent bot fails on reply time (spec 8)', async () => {
+    const url = await startPeer(() => undefined);
+    const report = await runConformSuite({
+      suite: 'bot',
+      url,
+      token: 't0k',
+      clock: fast(),
+      answerWithinMs: 3000,
+    });
+    // the malformed event gets no answer either: that one fails too
+    expect(report.failed).toBe(5);
+    expect(failures(report.results)[0]).toMatch(
+      /reply time: no answer to CLIENT_MESSAGE within 3000 ms; .* \(spec 4\.3, 8\)$/,
+    );
+    expect(report.results.at(-1)?.steps[0]?.details[0]).toMatch(/^no answer: .*\(spec 4\.3\)$/);
+  });
+
+  it('a BOT_MESSAGE with 4 buttons is invalid (spec 2.5)', async () => {
+    const { url, service } = await startBrokenBot(200, (event) => ({
+      event: 'BOT_MESSAGE',
+      id: 'b-1',
+      chat_id: event.chat_id,
+      client_id: 'someone-else',
+      message: {
+        type: 'BUTTONS',
+        title: 'Pick',
+        text: 'Pick one',
+        timestamp: 1700000000,
+        buttons: [1, 2, 3, 4].map((n) => ({ id: String(n), text: `Option ${n}` })),
+      },
+    }));
+    const report = await runConformSuite({
+      suite: 'bot',
+      url,
+      token: 't0k',
+      clock: scaled(),
+      onBotService: (info) => (service.info = info),
+    });
+    const reasons = failures(report.results);
+    expect(reasons).toHaveLength(2);
+    expect(reasons[0]).toContain('is a valid BOT_MESSAGE or INVITE_AGENT for that chat');
+    expect(reasons[0]).toMatch(/BOT_MESSAGE message\.buttons: .*\(spec 2\.5/);
+    expect(reasons[0]).toMatch(
+      /client_id: "someone-else"; expected "client-1", .*\(spec 2\.5, 6\.1\)/,
+    );
+    expect(reasons[1]).toMatch(/the bot service answered HTTP 400 invalid_request: .*buttons/);
+    // the 200 to the malformed event: a warning, not a failure
+    expect(report.results.at(-1)?.warnings).toHaveLength(1);
+  });
+});

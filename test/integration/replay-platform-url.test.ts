@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import type { Conversation } from '../../src/conversation/format.js';
+import { loadConversations } from '../../src/conversation/load.js';
+import { replayConversation } from '../../src/conversation/runner.js';
+import { createPlatform, type Platform } from '../../src/platform/index.js';
+import { createListener, type Listener } from '../../src/roles/integrator/index.js';
+import { deadPeerUrl } from '../helpers/broken-peers.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+/** A running simulator (as `svc-cli platform` would be) with a listener as its integrator. */
+async function startSimulator(): Promise<{ url: string; platform: Platform }> {
+  const clock = createClock({ timeScale: 0.1 });
+  const listener: Listener = await createListener({ clock });
+  const platform = createPlatform({
+    clock,
+    channels: [{ id: 'shop', integratorUrl: listener.url }],
+  });
+  const server = await platform.listen({ port: 0 });
+  closers.push(async () => {
+    await platform.close();
+    await listener.close(10);
+  });
+  return { url: server.url, platform };
+}
+
+describe('replay --platform-url (a running svc simulator)', () => {
+  it('runs customer, agent, agents, close and control steps; event expectations over SSE', async () => {
+    const { url } = await startSimulator();
+    const [textBothWays] = await loadConversations(['fixtures/conversations/text-both-ways.json']);
+    const conversation: Conversation = {
+      version: 1,
+      name: 'against a running simulator',
+      steps: [
+        ...textBothWays!.conversation.steps,
+        { agents: 'offline' },
+        { expect: { event: { type: 'agents', online: false } } },
+        {
+          control: { method: 'GET', path: '/_sim/state' },
+          response: { body: { agentsOnline: false } },
+        },
+        { agents: 'online' },
+        { name: 'closed', close: { customer: 'c-42' } },
+        { expect: { event: { type: 'chat-closed', chatId: '${closed.chatId}' } } },
+      ],
+    };
+    const result = await replayConversation({ conversation, platformUrl: url, timeScale: 0.1 });
+    expect(result.steps.filter((s) => s.status === 'failed')).toEqual([]);
+    expect(result.ok).toBe(true);
+    const skipped = result.steps.filter((s) => s.status === 'skipped');
+    expect(skipped.map((s) => s.kind)).toEqual(['expect']);
+    expect(skipped[0]?.details[0]).toMatch(
+      /^skipped: with --platform-url the simulator talks to its own integrator/,
+    );
+    expect(result.steps.find((s) => s.name === 'answer')?.value).toMatchObject({
+      result: 'delivered',
+      attempts: 1,
+    });
+  });
+
+  it('a failing expectation fails against the simulator too; setup it cannot apply is said', async () => {
+    const { url } = await startSimulator();
+    const result = await replayConversation({
+      conversation: {
+        version: 1,
+        name: 'wrong on purpose',
+        setup: { integrator: { faults: { failFirst: 2 } }, agents: 'online' },
+        steps: [
+          { customer: { text: 'Hi', sender: { id: 'c-1' } } },
+          { expect: { event: { type: 'customer-message', text: 'Bye' }, within: 300 } },
+        ],
+      },
+      platformUrl: url,
+      timeScale: 0.1,
+    });
+    expect(result.ok).toBe(false);
+    expect(result.steps[0]).toMatchObject({
+      name: 'setup',
+      status: 'skipped',
+      details: [
+        'skipped: setup.integrator do not apply with --platform-url; the simulator runs as it was started',
+      ],
+    });
+    expect(result.steps[2]?.details[0]).toBe(
+      'expected event {"type":"customer-message","text":"Bye"} within 300 ms',
+    );
+  });
+
+  it('an unreachable simulator is a network error (exit 3)', async () => {
+    await expect(
+      replayConversation({
+        conversation: { version: 1, name: 'x', steps: [{ agents: 'online' }] },
+        platformUrl: await deadPeerUrl(),
+      }),
+    ).rejects.toMatchObject({ code: 'SVC_E_PEER_UNREACHABLE', category: 'network' });
+  });
+});
