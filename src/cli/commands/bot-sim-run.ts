@@ -12,6 +12,7 @@ import { globalSchema, resolveOptions } from '../options.js';
 import { formatBotSimEvent, formatBotSimListening } from '../render/bot-sim-events.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
+import { buildFaultPlan } from '../serving-flags.js';
 
 const toNumber = (v: unknown): unknown =>
   typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
@@ -61,12 +62,7 @@ export async function runBotSim(ctx: CliContext, flags: Record<string, unknown>)
     flags.clientSecret = env.SVC_BOT_CLIENT_SECRET;
   const o = resolveOptions(botSimSchema, { flags, env: ctx.env, cwd: ctx.cwd });
   const out = createOutput(ctx, { json: o.json });
-  const plan: FaultPlan = {};
-  if (o.failFirst !== undefined) plan.failFirst = o.failFirst;
-  if (o.delay !== undefined) plan.delayMs = o.delay;
-  if (o.fault !== undefined) plan.fault = o.fault;
-  if (o.faultRate !== undefined) plan.rate = o.faultRate;
-  if (o.seed !== undefined) plan.seed = o.seed;
+  const plan: FaultPlan = await buildFaultPlan(ctx, o);
   if (o.silent) plan.fault = { kind: 'hang' }; // never answer: exercises the 3 s x 2 timeouts
   const script = o.script ? await loadBotScript(resolve(ctx.cwd, o.script)) : undefined;
   if (isNonLoopbackHost(o.host))

@@ -5,9 +5,7 @@ import { z } from 'zod';
 import { createClock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { SvcError } from '../../errors.js';
-import { loadFaultPlan, type FaultPlan } from '../../faults/index.js';
 import { isNonLoopbackHost } from '../../http/server.js';
-import { createJournal, type Journal } from '../../journal/index.js';
 import {
   createHookTarget,
   hookEventOf,
@@ -18,6 +16,7 @@ import { listenSchema, resolveOptions } from '../options.js';
 import { formatHookTargetEvent, formatHookTargetListening } from '../render/hook-events.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
+import { buildFaultPlan, openRecordJournal } from '../serving-flags.js';
 
 /** `listen`'s serving and fault flags, plus the receiver's own. */
 export const hookTargetSchema = listenSchema.omit({ channel: true, strict: true }).extend({
@@ -25,17 +24,6 @@ export const hookTargetSchema = listenSchema.omit({ channel: true, strict: true 
   reply: z.array(z.string()).default([]),
 });
 export type HookTargetOptions = z.output<typeof hookTargetSchema>;
-
-/** The plan file first, then each flag given on top of it. */
-async function buildPlan(ctx: CliContext, o: HookTargetOptions): Promise<FaultPlan> {
-  const plan: FaultPlan = o.faultPlan ? await loadFaultPlan(resolve(ctx.cwd, o.faultPlan)) : {};
-  if (o.failFirst !== undefined) plan.failFirst = o.failFirst;
-  if (o.delay !== undefined) plan.delayMs = o.delay;
-  if (o.fault !== undefined) plan.fault = o.fault;
-  if (o.faultRate !== undefined) plan.rate = o.faultRate;
-  if (o.seed !== undefined) plan.seed = o.seed;
-  return plan;
-}
 
 /**
  * Reads `--reply event=file` pairs; the event must be a hook event, the file JSON.
@@ -70,19 +58,6 @@ export async function loadReplies(
   return replies;
 }
 
-function openJournal(ctx: CliContext, record: string | undefined, showSecrets: boolean): Journal {
-  if (record === undefined) return createJournal({ keep: 1000, showSecrets });
-  try {
-    return createJournal({ file: resolve(ctx.cwd, record), keep: 1000, showSecrets });
-  } catch (error) {
-    throw new SvcError(
-      'SVC_E_RECORD',
-      'input',
-      `Could not open the record file ${record}: ${(error as Error).message}.`,
-    );
-  }
-}
-
 /**
  * Serves the hook receiver until ctx.signal aborts.
  * @example await runHookTarget(ctx, { port: '0', reply: ['chat_accepted=crm.json'] });
@@ -93,14 +68,14 @@ export async function runHookTarget(
 ): Promise<void> {
   const options = resolveOptions(hookTargetSchema, { flags, env: ctx.env, cwd: ctx.cwd });
   const out = createOutput(ctx, { json: options.json });
-  const plan = await buildPlan(ctx, options);
+  const plan = await buildFaultPlan(ctx, options);
   const replies = await loadReplies(ctx, options.reply);
   if (isNonLoopbackHost(options.host)) {
     out.note(
       `warning: --host ${options.host} exposes the receiver beyond this machine; it has no authentication (spec 5.4 shows none).`,
     );
   }
-  const journal = openJournal(ctx, options.record, flags.showSecrets === true);
+  const journal = openRecordJournal(ctx, options.record, flags.showSecrets === true);
   const target = await createHookTarget({
     host: options.host,
     port: options.port,

@@ -1,41 +1,14 @@
 /** The body of `listen` (imported lazily): flags -> fault plan -> listener -> serve. */
-import { resolve } from 'node:path';
 import { createClock } from '../../clock.js';
-import { SvcError } from '../../errors.js';
-import { loadFaultPlan, type FaultPlan } from '../../faults/index.js';
 import { isNonLoopbackHost } from '../../http/server.js';
-import { createJournal, type Journal } from '../../journal/index.js';
 import { createListener } from '../../roles/integrator/index.js';
 import type { ListeningEvent } from '../../roles/integrator/index.js';
 import type { CliContext } from '../context.js';
-import { listenSchema, resolveOptions, type ListenOptions } from '../options.js';
+import { listenSchema, resolveOptions } from '../options.js';
 import { formatListenerEvent, formatListening } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
-
-/** The plan file first, then each flag given on top of it. */
-async function buildPlan(ctx: CliContext, o: ListenOptions): Promise<FaultPlan> {
-  const plan: FaultPlan = o.faultPlan ? await loadFaultPlan(resolve(ctx.cwd, o.faultPlan)) : {};
-  if (o.failFirst !== undefined) plan.failFirst = o.failFirst;
-  if (o.delay !== undefined) plan.delayMs = o.delay;
-  if (o.fault !== undefined) plan.fault = o.fault;
-  if (o.faultRate !== undefined) plan.rate = o.faultRate;
-  if (o.seed !== undefined) plan.seed = o.seed;
-  return plan;
-}
-
-function openJournal(ctx: CliContext, record: string | undefined, showSecrets: boolean): Journal {
-  if (record === undefined) return createJournal({ keep: 1000, showSecrets });
-  try {
-    return createJournal({ file: resolve(ctx.cwd, record), keep: 1000, showSecrets });
-  } catch (error) {
-    throw new SvcError(
-      'SVC_E_RECORD',
-      'input',
-      `Could not open the record file ${record}: ${(error as Error).message}.`,
-    );
-  }
-}
+import { buildFaultPlan, openRecordJournal } from '../serving-flags.js';
 
 /**
  * Serves the agent-message endpoint until ctx.signal aborts.
@@ -49,13 +22,13 @@ export async function runListen(ctx: CliContext, flags: Record<string, unknown>)
     command: 'listen',
   });
   const out = createOutput(ctx, { json: options.json });
-  const plan = await buildPlan(ctx, options);
+  const plan = await buildFaultPlan(ctx, options);
   if (isNonLoopbackHost(options.host)) {
     out.note(
       `warning: --host ${options.host} exposes the endpoint beyond this machine; it has no authentication (spec 5.4 shows none).`,
     );
   }
-  const journal = openJournal(ctx, options.record, flags.showSecrets === true);
+  const journal = openRecordJournal(ctx, options.record, flags.showSecrets === true);
   const listener = await createListener({
     host: options.host,
     port: options.port,
