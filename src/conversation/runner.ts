@@ -191,8 +191,27 @@ async function drive<T>(world: World, work: Promise<T>, limitMs = 120_000): Prom
   const tracked = work.finally(() => {
     done = true;
   });
-  if (world.clock.kind === 'virtual')
-    await (world.clock as VirtualClock).runUntil(() => done, limitMs);
+  if (world.clock.kind === 'virtual') {
+    const finished = await (world.clock as VirtualClock).runUntil(() => done, limitMs);
+    if (!finished) {
+      // Nothing is left on the clock, yet the work has not ended: wait a bounded wall time
+      // for stray IO, then fail the step rather than hang the run.
+      const settled = await Promise.race([
+        tracked.then(
+          () => true,
+          () => true,
+        ),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
+      ]);
+      if (!settled) {
+        throw new SvcError(
+          'SVC_E_STEP_STUCK',
+          'internal',
+          `the step did not finish within ${limitMs} ms of protocol time and nothing is left to wait for`,
+        );
+      }
+    }
+  }
   return tracked;
 }
 
