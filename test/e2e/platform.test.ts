@@ -3,33 +3,31 @@ import { spawnCli, type Json } from '../helpers/cli.js';
 
 const listeningOf = (o: Json): boolean => o.type === 'listening';
 
+/** `listen --fail-first N` and a `platform` delivering to it (under `path`), both at scale 0.1. */
+async function startPair(failFirst: number, path = '', extra: string[] = []) {
+  const scale = ['--json', '--time-scale', '0.1'];
+  const listen = spawnCli([...scale, 'listen', '--port', '0', '--fail-first', String(failFirst)]);
+  const listenUrl = (await listen.next(listeningOf)).url as string;
+  const platform = spawnCli([
+    ...scale,
+    'platform',
+    '--port',
+    '0',
+    ...extra,
+    '--integrator-url',
+    `${listenUrl}${path}`,
+  ]);
+  const listening = await platform.next(listeningOf);
+  const channelUrl = (listening.channels as Json[])[0]!.url as string;
+  return { listen, platform, channelUrl };
+}
+
 describe('svc-cli platform + listen + send-text (spawned)', () => {
   it('delivers an agent message typed on the console to `listen --fail-first 2` on attempt 3', async () => {
-    const listen = spawnCli([
-      '--json',
-      '--time-scale',
-      '0.1',
-      'listen',
-      '--port',
-      '0',
-      '--fail-first',
-      '2',
-    ]);
-    const listenUrl = (await listen.next(listeningOf)).url as string;
-    const platform = spawnCli([
-      '--json',
-      '--time-scale',
-      '0.1',
-      'platform',
-      '--port',
-      '0',
+    const { listen, platform, channelUrl } = await startPair(2, '/agent-messages', [
       '--channel-id',
       'shop',
-      '--integrator-url',
-      `${listenUrl}/agent-messages`,
     ]);
-    const listening = await platform.next(listeningOf);
-    const channelUrl = (listening.channels as Json[])[0]!.url as string;
     expect(channelUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{22}\/shop$/);
 
     const send = spawnCli([
@@ -68,28 +66,7 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
   });
 
   it('ends with the agent-visible error at protocol 9 s after three failures', async () => {
-    const listen = spawnCli([
-      '--json',
-      '--time-scale',
-      '0.1',
-      'listen',
-      '--port',
-      '0',
-      '--fail-first',
-      '3',
-    ]);
-    const listenUrl = (await listen.next(listeningOf)).url as string;
-    const platform = spawnCli([
-      '--json',
-      '--time-scale',
-      '0.1',
-      'platform',
-      '--port',
-      '0',
-      '--integrator-url',
-      listenUrl,
-    ]);
-    const channelUrl = ((await platform.next(listeningOf)).channels as Json[])[0]!.url as string;
+    const { platform, channelUrl } = await startPair(3);
     const send = spawnCli(['send-text', 'Hi', '--channel-url', channelUrl, '--sender-id', 'c-1']);
     expect(await send.exit).toBe(0);
     await platform.next((o) => o.type === 'customer-message');

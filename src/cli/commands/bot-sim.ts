@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { action, globalFlags } from '../action.js';
 import type { CliContext } from '../context.js';
+import { addFaultOptions, addRecordOptions } from './serving-options.js';
 
 /** `bot-sim`: a scripted bot provider (interface B, provider side). */
 export function registerBotSim(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('bot-sim')
     .description(
       'run a scripted bot provider: serves POST /<token> (spec 4.3), answers 200 at once, then posts BOT_MESSAGE / INVITE_AGENT to the platform',
@@ -32,24 +33,16 @@ export function registerBotSim(program: Command, ctx: CliContext): void {
     .option(
       '--client-secret <secret>',
       'client secret for --auth (default "dev-secret", env SVC_BOT_CLIENT_SECRET)',
-    )
-    .option('--fail-first <n>', 'fail the first N attempts of each event (HTTP 500)')
-    .option('--delay <ms>', 'wait this long (protocol ms) before every answer')
-    .option(
-      '--fault <spec>',
-      'none | status:<code> | reset | hang | bad-json | error:<code>:<message> | slow-body[:<ms>]',
-    )
-    .option('--fault-rate <p>', 'apply --fault with probability p (0..1)')
-    .option('--seed <n>', 'seed for --fault-rate')
+    );
+  addFaultOptions(cmd, {
+    failFirst: 'fail the first N attempts of each event (HTTP 500)',
+    planFile: false,
+  });
+  addRecordOptions(cmd)
     .option(
       '--silent',
       'never answer (the platform times out: 2 x 3 s, then hands over to an agent)',
     )
-    .option(
-      '--record <file>',
-      'record every exchange: NDJSON, or HAR 1.2 when the name ends in .har',
-    )
-    .option('--body-limit <bytes>', 'largest request body; 413 beyond (default 1048576)')
     .addHelpText(
       'after',
       `

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { action, globalFlags } from '../action.js';
 import type { CliContext } from '../context.js';
+import { addFaultOptions, addRecordOptions } from './serving-options.js';
 
 /** `hook-target`: the hook receiver (a CRM's endpoint, spec 4.4, 6.2) with scripted replies and faults. */
 export function registerHookTarget(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('hook-target')
     .description(
       'serve a hook receiver (spec 4.4): validate every hook event, reply with valid defaults per event, scripted replies or injected faults',
@@ -16,21 +17,12 @@ export function registerHookTarget(program: Command, ctx: CliContext): void {
       '--reply <event=file>',
       'reply to <event> with the JSON in <file> (repeatable), e.g. chat_accepted=fixtures/hooks/crm-reply.json',
       (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .option('--fail-first <n>', 'fail the first N attempts of each event (by body hash)')
-    .option('--delay <ms>', 'wait this long (protocol ms) before every reply')
-    .option(
-      '--fault <spec>',
-      'none | status:<code> | reset | hang | bad-json | error:<code>:<message> | slow-body[:<ms>]',
-    )
-    .option('--fault-rate <p>', 'apply --fault with probability p (0..1)')
-    .option('--seed <n>', 'seed for --fault-rate: the same seed gives the same faults')
-    .option('--fault-plan <file>', 'a fault plan file ({"version":1,...}); flags override it')
-    .option(
-      '--record <file>',
-      'record every exchange: NDJSON, or HAR 1.2 when the name ends in .har',
-    )
-    .option('--body-limit <bytes>', 'largest request body; 413 beyond (default 1048576)')
+    );
+  addFaultOptions(cmd, {
+    failFirst: 'fail the first N attempts of each event (by body hash)',
+    planFile: true,
+  });
+  addRecordOptions(cmd)
     .addHelpText(
       'after',
       `

@@ -1,34 +1,23 @@
 import type { Command } from 'commander';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
+import { addFaultOptions, addRecordOptions } from './serving-options.js';
 
 /** `listen`: the integrator's agent-message endpoint with fault injection (spec 4.2). */
 export function registerListen(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('listen')
     .description(
       'serve the integrator\'s agent-message endpoint POST /<channel_public_id> (spec 4.2): validate each agent message, reply {"result":"ok"} or inject faults',
     )
     .option('--port <n>', 'port; 0 lets the OS pick (default 0, env SVC_PORT)')
     .option('--host <host>', 'interface to bind (default 127.0.0.1, env SVC_HOST)')
-    .option('--channel <public_id>', 'serve only this channel public id (others get 404)')
-    .option(
-      '--fail-first <n>',
-      'fail the first N attempts of each message (by message.id, else body hash)',
-    )
-    .option('--delay <ms>', 'wait this long (protocol ms) before every reply')
-    .option(
-      '--fault <spec>',
-      'none | status:<code> | reset | hang | bad-json | error:<code>:<message> | slow-body[:<ms>]',
-    )
-    .option('--fault-rate <p>', 'apply --fault with probability p (0..1)')
-    .option('--seed <n>', 'seed for --fault-rate: the same seed gives the same faults')
-    .option('--fault-plan <file>', 'a fault plan file ({"version":1,...}); flags override it')
-    .option(
-      '--record <file>',
-      'record every exchange: NDJSON, or HAR 1.2 when the name ends in .har',
-    )
-    .option('--body-limit <bytes>', 'largest request body; 413 beyond (default 1048576)')
+    .option('--channel <public_id>', 'serve only this channel public id (others get 404)');
+  addFaultOptions(cmd, {
+    failFirst: 'fail the first N attempts of each message (by message.id, else body hash)',
+    planFile: true,
+  });
+  addRecordOptions(cmd)
     .option('--strict', 'contract warnings count as errors')
     .addHelpText(
       'after',
