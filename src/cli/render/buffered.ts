@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { createFlushScheduler } from '../../io/flush-scheduler.js';
 
 export interface BufferedWriter {
   write(text: string): boolean;
@@ -8,15 +9,16 @@ export interface BufferedWriter {
 }
 
 /**
- * Coalesces many small writes (one line per payload, 100k payloads) into one write per
- * event-loop turn: per-line writes cost a syscall each. Lines still appear as soon as the
+ * Coalesces many small writes (one line per payload, 100k payloads; one event per request
+ * of a simulator under load) into one write per event-loop turn, and at most one every
+ * 10 ms under load: per-line writes cost a syscall each. Lines still appear as soon as the
  * producer waits for input, so streaming stays live.
  */
 export function createBufferedWriter(stream: Writable & { isTTY?: boolean }): BufferedWriter {
   let pending: string[] = [];
-  let scheduled = false;
+  const scheduler = createFlushScheduler(() => void drain());
   const drain = (): Promise<void> => {
-    scheduled = false;
+    scheduler.cancel();
     if (pending.length === 0) return Promise.resolve();
     const text = pending.join('');
     pending = [];
@@ -28,10 +30,7 @@ export function createBufferedWriter(stream: Writable & { isTTY?: boolean }): Bu
   const writer: BufferedWriter = {
     write(text) {
       pending.push(text);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(() => void drain());
-      }
+      scheduler.request();
       return true;
     },
     flush: drain,
