@@ -66,6 +66,7 @@ export async function run() {
   await stop(bare.child);
 
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  // The target: validation and the journal to disk on, no line per request (--quiet).
   const sim = await startChild([
     bin,
     '--json',
@@ -73,6 +74,7 @@ export async function run() {
     '--port',
     '0',
     '--no-console',
+    '--quiet',
     '--record',
     join(dir, 'journal.ndjson'),
   ]);
@@ -86,7 +88,7 @@ export async function run() {
   });
   rows.push({
     section: 'channel',
-    metric: 'simulator ingest, validation + journal to disk (req/s)',
+    metric: 'simulator ingest, validation + journal to disk, --quiet (req/s)',
     value: Math.round(simResult.requests.average),
   });
   rows.push({
@@ -125,6 +127,25 @@ export async function run() {
     ok: rssMb < 150,
   });
   await stop(sim.child);
+
+  // Context: the same with one NDJSON event line per request on stdout (read by this process).
+  const loud = await startChild([
+    bin,
+    '--json',
+    'platform',
+    '--port',
+    '0',
+    '--no-console',
+    '--record',
+    join(dir, 'loud.ndjson'),
+  ]);
+  const loudResult = await load(loud.listening.channels[0].url);
+  await stop(loud.child);
+  rows.push({
+    section: 'channel',
+    metric: 'simulator ingest with an NDJSON event line per request (--json), / bare',
+    value: `${Math.round(loudResult.requests.average)} req/s, ${(loudResult.requests.average / bareResult.requests.average).toFixed(2)}x`,
+  });
 
   rows.push(...(await runDelivery()));
   return rows;

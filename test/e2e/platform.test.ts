@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnCli, type Json } from '../helpers/cli.js';
 
@@ -91,5 +94,26 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
     expect(await bad.exit).toBe(2);
     expect(bad.stderr()).toContain('only http and https URLs are supported');
     expect(bad.stderr()).not.toContain('    at ');
+  });
+
+  it('--quiet prints no line per message while --record still journals every exchange', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-quiet-'));
+    const journal = join(dir, 'session.ndjson');
+    const quiet = spawnCli(['--json', 'platform', '--port', '0', '--quiet', '--record', journal]);
+    const listening = await quiet.next(listeningOf);
+    const channelUrl = (listening.channels as Json[])[0]!.url as string;
+    const post = (body: unknown) =>
+      fetch(channelUrl, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.status);
+    expect(await post({ sender: { id: 'c-1' }, message: { type: 'text', text: 'one' } })).toBe(200);
+    expect(await post({ sender: { id: 'c-2' }, message: { type: 'text', text: 'two' } })).toBe(200);
+    expect(await post({ sender: { id: '' }, message: { type: 'text', text: 'bad' } })).toBe(400);
+    quiet.child.kill('SIGINT');
+    expect(await quiet.exit).toBe(130);
+    expect(quiet.lines.map((o) => o.type)).toEqual(['listening']);
+    const recorded = readFileSync(journal, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { response: { status: number } });
+    expect(recorded.map((r) => r.response.status)).toEqual([200, 200, 400]);
   });
 });

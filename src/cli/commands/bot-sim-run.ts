@@ -61,7 +61,7 @@ export async function runBotSim(ctx: CliContext, flags: Record<string, unknown>)
   if (flags.clientSecret === undefined && env.SVC_BOT_CLIENT_SECRET)
     flags.clientSecret = env.SVC_BOT_CLIENT_SECRET;
   const o = resolveOptions(botSimSchema, { flags, env: ctx.env, cwd: ctx.cwd });
-  const out = createOutput(ctx, { json: o.json });
+  const out = createOutput(ctx, { json: o.json, quiet: flags.quiet === true });
   const plan: FaultPlan = await buildFaultPlan(ctx, o);
   if (o.silent) plan.fault = { kind: 'hang' }; // never answer: exercises the 3 s x 2 timeouts
   const script = o.script ? await loadBotScript(resolve(ctx.cwd, o.script)) : undefined;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { action, globalFlags } from '../action.js';
 import type { CliContext } from '../context.js';
-import { addFaultOptions, addRecordOptions } from './serving-options.js';
+import { addFaultOptions, addQuietOption, addRecordOptions } from './serving-options.js';
 
 /** `bot-sim`: a scripted bot provider (interface B, provider side). */
 export function registerBotSim(program: Command, ctx: CliContext): void {
@@ -38,7 +38,7 @@ export function registerBotSim(program: Command, ctx: CliContext): void {
     failFirst: 'fail the first N attempts of each event (HTTP 500)',
     planFile: false,
   });
-  addRecordOptions(cmd)
+  addQuietOption(addRecordOptions(cmd))
     .option(
       '--silent',
       'never answer (the platform times out: 2 x 3 s, then hands over to an agent)',

@@ -67,7 +67,7 @@ export async function runHookTarget(
   flags: Record<string, unknown>,
 ): Promise<void> {
   const options = resolveOptions(hookTargetSchema, { flags, env: ctx.env, cwd: ctx.cwd });
-  const out = createOutput(ctx, { json: options.json });
+  const out = createOutput(ctx, { json: options.json, quiet: flags.quiet === true });
   const plan = await buildFaultPlan(ctx, options);
   const replies = await loadReplies(ctx, options.reply);
   if (isNonLoopbackHost(options.host)) {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { action, globalFlags } from '../action.js';
 import type { CliContext } from '../context.js';
-import { addFaultOptions, addRecordOptions } from './serving-options.js';
+import { addFaultOptions, addQuietOption, addRecordOptions } from './serving-options.js';
 
 /** `hook-target`: the hook receiver (a CRM's endpoint, spec 4.4, 6.2) with scripted replies and faults. */
 export function registerHookTarget(program: Command, ctx: CliContext): void {
@@ -22,7 +22,7 @@ export function registerHookTarget(program: Command, ctx: CliContext): void {
     failFirst: 'fail the first N attempts of each event (by body hash)',
     planFile: true,
   });
-  addRecordOptions(cmd)
+  addQuietOption(addRecordOptions(cmd))
     .addHelpText(
       'after',
       `

@@ -21,7 +21,7 @@ export async function runListen(ctx: CliContext, flags: Record<string, unknown>)
     cwd: ctx.cwd,
     command: 'listen',
   });
-  const out = createOutput(ctx, { json: options.json });
+  const out = createOutput(ctx, { json: options.json, quiet: flags.quiet === true });
   const plan = await buildFaultPlan(ctx, options);
   if (isNonLoopbackHost(options.host)) {
     out.note(

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
-import { addFaultOptions, addRecordOptions } from './serving-options.js';
+import { addFaultOptions, addQuietOption, addRecordOptions } from './serving-options.js';
 
 /** `listen`: the integrator's agent-message endpoint with fault injection (spec 4.2). */
 export function registerListen(program: Command, ctx: CliContext): void {
@@ -17,7 +17,7 @@ export function registerListen(program: Command, ctx: CliContext): void {
     failFirst: 'fail the first N attempts of each message (by message.id, else body hash)',
     planFile: true,
   });
-  addRecordOptions(cmd)
+  addQuietOption(addRecordOptions(cmd))
     .option('--strict', 'contract warnings count as errors')
     .addHelpText(
       'after',

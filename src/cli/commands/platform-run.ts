@@ -26,7 +26,7 @@ export async function runPlatform(
   flags: PlatformFlags,
   globals: GlobalFlags,
 ): Promise<number> {
-  const out = createOutput(ctx, { json: globals.json });
+  const out = createOutput(ctx, { json: globals.json, quiet: flags.quiet === true });
   const port = parseIntegerFlag('--port', flags.port, { min: 0, max: 65535 });
   const bodyLimit = parseIntegerFlag('--body-limit', flags.bodyLimit ?? '1048576', { min: 1 });
   const integratorUrl =

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { action, givenFlags, globalFlags } from '../action.js';
+import { addQuietOption } from './serving-options.js';
 
 interface PlatformFlags {
   port: string;
@@ -19,6 +20,7 @@ interface PlatformFlags {
   record?: string;
   bodyLimit?: string;
   console: boolean;
+  quiet?: boolean;
   botProviderUrl?: string;
   botToken?: string;
   providerId?: string;
@@ -31,8 +33,9 @@ interface PlatformFlags {
 }
 
 export function registerPlatform(program: Command, ctx: CliContext): void {
-  program
-    .command('platform')
+  const cmd = program.command('platform');
+  addQuietOption(cmd);
+  cmd
     .description(
       'run the platform simulator: channel URL + status, agent messages to your integrator URL with the redelivery policy',
     )
@@ -144,7 +147,8 @@ Examples:
   $ svc-cli --json --time-scale 0.01 platform --port 0 --integrator-url http://127.0.0.1:9000
   $ svc-cli platform --integrator-url http://127.0.0.1:9000 --bot-provider-url http://127.0.0.1:9100 --bot-token dev-bot-token
   $ svc-cli platform --hook-url http://127.0.0.1:9100/hooks --hook-timeout 5000
-  $ svc-cli platform --web --port 8800   # then open http://127.0.0.1:8800/_sim/console/`,
+  $ svc-cli platform --web --port 8800   # then open http://127.0.0.1:8800/_sim/console/
+  $ svc-cli platform --quiet --record load.ndjson   # under load: no line per message`,
     )
     .action(
       action(ctx, async (flags: PlatformFlags, cmd: Command) => {

@@ -24,6 +24,14 @@ export function addFaultOptions(
   return cmd;
 }
 
+/** `--quiet` for serving commands: no line per request (the journal still records them). */
+export function addQuietOption(cmd: Command): Command {
+  return cmd.option(
+    '-q, --quiet',
+    'print only the listening line, warnings and errors: no line per request (--record still records every exchange)',
+  );
+}
+
 export function addRecordOptions(cmd: Command): Command {
   return cmd
     .option(

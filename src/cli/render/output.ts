@@ -21,8 +21,13 @@ export type Formatter<E extends OutputEvent = OutputEvent> = (
 
 export interface Output {
   readonly json: boolean;
+  /** --quiet: `event()` prints only what must be seen (see `isEssential`) */
+  readonly quiet: boolean;
   readonly chalk: ChalkInstance;
-  /** Prints one event: NDJSON with --json, else the formatter's line (skipped when undefined). */
+  /**
+   * Prints one event: NDJSON with --json, else the formatter's line (skipped when undefined).
+   * With --quiet only essential events print (the listening line, warnings, errors).
+   */
   event<E extends OutputEvent>(event: E, format?: Formatter<E>): void;
   /** A human line on stdout (suppressed with --json). */
   line(text: string): void;
@@ -36,8 +41,12 @@ export interface Output {
  * The one place that decides between human and machine output.
  * @example const out = createOutput(ctx, { json: true }); out.event({ type: 'listening', url });
  */
-export function createOutput(ctx: CliContext, options: { json?: boolean | undefined }): Output {
+export function createOutput(
+  ctx: CliContext,
+  options: { json?: boolean | undefined; quiet?: boolean | undefined },
+): Output {
   const json = Boolean(options.json);
+  const quiet = Boolean(options.quiet);
   const chalk = makeChalk(ctx, ctx.stdout);
   // One write per event-loop turn: a simulator under load emits thousands of lines a second.
   const stdout = createBufferedWriter(ctx.stdout);
@@ -45,8 +54,10 @@ export function createOutput(ctx: CliContext, options: { json?: boolean | undefi
   const errChalk = makeChalk(ctx, ctx.stderr);
   return {
     json,
+    quiet,
     chalk,
     event(event, format) {
+      if (quiet && !isEssential(event)) return;
       if (json) {
         stdout.write(`${JSON.stringify(event)}\n`);
         return;
@@ -62,6 +73,16 @@ export function createOutput(ctx: CliContext, options: { json?: boolean | undefi
     },
     flush: () => stdout.flush(),
   };
+}
+
+/**
+ * What --quiet still prints: the `listening` line (it carries the URLs), warnings and errors.
+ * A serving command under load then prints no line per request; the journal keeps them all.
+ */
+export function isEssential(event: OutputEvent): boolean {
+  if (event.type === 'listening' || event.type === 'error') return true;
+  const level = (event as { level?: unknown }).level;
+  return event.type === 'notice' && (level === 'warning' || level === 'error');
 }
 
 function defaultFormat(event: OutputEvent, c: ChalkInstance): string {
