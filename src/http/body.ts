@@ -19,7 +19,9 @@ export type BodyResult =
 /** Request headers as one string each (repeated headers joined), for journals and services. */
 export function flatHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(req.headers)) {
+  const headers = req.headers;
+  for (const key in headers) {
+    const value = headers[key];
     if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;

@@ -108,21 +108,35 @@ async function exchange(
   return clock.track(work);
 }
 
-async function readLimited(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > limit) {
-      body.destroy();
-      throw Object.assign(new Error(`reply body larger than ${limit} bytes`), {
-        code: 'SVC_REPLY_TOO_LARGE',
-      });
-    }
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** Reads a reply body up to `limit` bytes ('data' / 'end' listeners: an async iterator costs several promise hops per chunk). */
+function readLimited(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        body.destroy();
+        reject(
+          Object.assign(new Error(`reply body larger than ${limit} bytes`), {
+            code: 'SVC_REPLY_TOO_LARGE',
+          }),
+        );
+        return;
+      }
+      chunks.push(chunk);
+    });
+    let ended = false;
+    body.once('end', () => {
+      ended = true;
+      resolve(Buffer.concat(chunks, size).toString('utf8'));
+    });
+    body.once('error', reject);
+    // destroyed without an error: never leave the reader waiting
+    body.once('close', () => {
+      if (!ended) reject(Object.assign(new Error('the reply ended early'), { code: 'ECONNRESET' }));
+    });
+  });
 }
 
 /** Maps undici / socket errors onto the reasons a delivery report names. */

@@ -50,6 +50,8 @@ export function isNonLoopbackHost(host: string): boolean {
   return !isLoopback(host);
 }
 
+const PLAIN_PATH = /^\/[A-Za-z0-9_\-/]*$/;
+
 /**
  * The path and query of a request target, never throwing: `//x`, `*`, `http://h/p` (absolute
  * form) and bad percent-escapes all give an answer (found by fuzzing, issue 8).
@@ -60,6 +62,9 @@ export function requestPathOf(target: string | undefined): {
   query: URLSearchParams;
 } {
   const text = target ?? '/';
+  // Fast path for the common plain target (no query, dots, escapes or backslashes): the
+  // WHATWG parser would return it unchanged.
+  if (PLAIN_PATH.test(text)) return { path: text, query: new URLSearchParams() };
   try {
     const url = text.startsWith('/') ? new URL(`http://h${text}`) : new URL(text);
     return { path: url.pathname, query: url.searchParams };

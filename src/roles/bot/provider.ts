@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createClock, type Clock } from '../../clock.js';
 import { detectKind, formatIssue, validate } from '../../contract/index.js';
@@ -94,6 +95,8 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const injector = createFaultInjector(options.plan ?? {});
   const controller = new AbortController();
+  // Every in-flight answer listens on this signal; hundreds may be in flight under load.
+  setMaxListeners(0, controller.signal);
   const acted = new Set<string>();
   const work = new Set<Promise<unknown>>();
   const emit = (event: BotSimEvent): void => {
