@@ -15,6 +15,7 @@ export function cutText(
   text: string,
   limit = TEXT_CUT_LIMIT,
 ): { text: string; from: number } | undefined {
+  if (text.length <= limit) return undefined; // never more code points than UTF-16 units
   const points = Array.from(text);
   if (points.length <= limit) return undefined;
   return { text: points.slice(0, limit).join(''), from: points.length };
