@@ -237,9 +237,11 @@ async function startEmbeddedWorld(
     },
     async close() {
       await platform.close();
-      await listener?.close(100);
-      await hookTarget?.close(100);
-      await bot?.close(100);
+      // The steps are over: nothing still on a role's sockets (a hanging or trickling reply,
+      // a spare keep-alive connection) can change the result, so no grace period.
+      await listener?.close(0);
+      await hookTarget?.close(0);
+      await bot?.close(0);
     },
   };
 }
