@@ -239,9 +239,7 @@ async function startEmbeddedWorld(
       await platform.close();
       // The steps are over: nothing still on a role's sockets (a hanging or trickling reply,
       // a spare keep-alive connection) can change the result, so no grace period.
-      await listener?.close(0);
-      await hookTarget?.close(0);
-      await bot?.close(0);
+      await Promise.all([listener?.close(0), hookTarget?.close(0), bot?.close(0)]);
     },
   };
 }
