@@ -27,22 +27,24 @@ export async function run() {
   const { loadConversations } = await import('../dist/conversation/load.js');
   const { replayConversation } = await import('../dist/conversation/runner.js');
   const all = await loadConversations([`${root}/fixtures/conversations`]);
-  for (const { conversation } of all) await replayConversation({ conversation }); // warm up
+  // `file` as the CLI passes it: a fixture's bot script path is relative to the fixture
+  for (const { file, conversation } of all) await replayConversation({ conversation, file }); // warm up
   let count = 0;
+  let failed = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < 3000) {
-    for (const { conversation } of all) {
-      await replayConversation({ conversation });
+    for (const { file, conversation } of all) {
+      if (!(await replayConversation({ conversation, file })).ok) failed++;
       count++;
     }
   }
   const perSecond = count / ((performance.now() - t0) / 1000);
   rows.push({
     section: 'conversations',
-    metric: 'conversations per second, virtual clock, in process',
+    metric: `conversations per second, virtual clock, in process (${failed} failed)`,
     value: perSecond.toFixed(0),
     target: '>= 200',
-    ok: perSecond >= 200,
+    ok: perSecond >= 200 && failed === 0,
   });
 
   const redelivery = all.find((c) => c.file.includes('redelivery-exhausted')).conversation;

@@ -294,14 +294,14 @@ async function runStep(
       step.control.body === undefined
         ? undefined
         : JSON.stringify(resolveRefs(step.control.body, scope));
-    const response = await drive(
-      world,
-      fetch(url, {
-        method: step.control.method,
-        ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/json' } }),
-      }),
-    );
-    const text = await response.text();
+    // tracked like every HTTP exchange, so the virtual clock waits for the answer (and its
+    // body) instead of jumping to the next timer while it is on the way
+    const exchange = fetch(url, {
+      method: step.control.method,
+      ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/json' } }),
+    }).then(async (response) => ({ status: response.status, text: await response.text() }));
+    const response = await drive(world, world.clock.track(exchange));
+    const text = response.text;
     let parsed: unknown = text;
     try {
       parsed = JSON.parse(text);

@@ -97,8 +97,21 @@ function planOf(faults: Record<string, unknown> | undefined, seed?: number): Fau
  * @example const world = await createEmbeddedWorld({ conversation });
  */
 export async function createEmbeddedWorld(options: WorldOptions): Promise<World> {
-  const { conversation } = options;
-  const setup = conversation.setup ?? {};
+  // What has started so far: a setup that fails part way (a missing bot script) closes it.
+  const started: Array<() => Promise<void>> = [];
+  try {
+    return await startEmbeddedWorld(options, started);
+  } catch (error) {
+    for (const close of started.reverse()) await close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startEmbeddedWorld(
+  options: WorldOptions,
+  started: Array<() => Promise<void>>,
+): Promise<World> {
+  const setup = options.conversation.setup ?? {};
   const real =
     options.integratorUrl !== undefined ||
     options.botUrl !== undefined ||
@@ -116,6 +129,7 @@ export async function createEmbeddedWorld(options: WorldOptions): Promise<World>
       journal: listenerJournal,
       plan: planOf(setup.integrator?.faults, options.seed),
     });
+    started.push(() => listener?.close(0) ?? Promise.resolve());
     integratorUrl = listener.url;
   }
   const hookJournal = createJournal({ keep: 100_000 });
@@ -128,6 +142,7 @@ export async function createEmbeddedWorld(options: WorldOptions): Promise<World>
       plan: planOf(setup.hooks.faults, options.seed),
       ...(setup.hooks.replies ? { replies: setup.hooks.replies } : {}),
     });
+    started.push(() => hookTarget?.close(0) ?? Promise.resolve());
     hookUrl = `${hookTarget.url}/hooks`;
   }
   const botJournal = createJournal({ keep: 100_000 });
@@ -150,6 +165,7 @@ export async function createEmbeddedWorld(options: WorldOptions): Promise<World>
       plan: planOf(botSetup.faults, options.seed),
       ...(script ? { script } : {}),
     });
+    started.push(() => bot?.close(0) ?? Promise.resolve());
     botUrl = bot.url;
   }
   const platform = createPlatform({
@@ -171,6 +187,7 @@ export async function createEmbeddedWorld(options: WorldOptions): Promise<World>
   platform.core.on((event: PlatformEvent) =>
     observations.push({ party: 'event', value: event, consumed: false }),
   );
+  started.push(() => platform.close());
   await platform.listen({ port: 0 });
   bot?.setPlatformUrl(platform.core.baseUrl);
   const channel = [...platform.core.state.channels.values()][0];
@@ -220,9 +237,9 @@ export async function createEmbeddedWorld(options: WorldOptions): Promise<World>
     },
     async close() {
       await platform.close();
-      await listener?.close(100);
-      await hookTarget?.close(100);
-      await bot?.close(100);
+      // The steps are over: nothing still on a role's sockets (a hanging or trickling reply,
+      // a spare keep-alive connection) can change the result, so no grace period.
+      await Promise.all([listener?.close(0), hookTarget?.close(0), bot?.close(0)]);
     },
   };
 }

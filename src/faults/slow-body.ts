@@ -14,8 +14,10 @@ export async function applySlowBody(
     'content-type': 'application/json; charset=utf-8',
     'transfer-encoding': 'chunked',
   });
-  const pieces = Math.max(1, Math.min(body.length, 20));
-  const size = Math.ceil(body.length / pieces);
+  const size = Math.max(1, Math.ceil(body.length / 20));
+  // at most 20 pieces; the wait is split over the pieces actually written (a 21-byte body
+  // goes out in 11 pieces of 2 bytes, and must still take the whole `durationMs`)
+  const pieces = Math.max(1, Math.ceil(body.length / size));
   const signal = closedSignal(res);
   try {
     for (let i = 0; i < body.length; i += size) {

@@ -193,10 +193,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-        const timer = setTimeout(() => {
+        const destroyAll = (): void => {
           for (const socket of sockets) socket.destroy();
-        }, graceMs);
-        timer.unref();
+        };
+        // no grace: at once, not a timer turn (>= 1 ms) later
+        if (graceMs <= 0) destroyAll();
+        else setTimeout(destroyAll, graceMs).unref();
       });
       return closing;
     },

@@ -61,6 +61,29 @@ describe('a failing expectation', () => {
   });
 });
 
+describe('a setup that cannot start', () => {
+  it('fails the conversation and closes the servers it had started', async () => {
+    // open servers once closed handles left the list (in the close phase of a later loop turn)
+    const servers = async (): Promise<number> => {
+      for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+      return process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+    };
+    const before = await servers();
+    const result = await replayConversation({
+      conversation: {
+        version: 1,
+        name: 'a bot script that is not there',
+        setup: { hooks: {}, bot: { script: 'no-such-bot-script.json' } },
+        steps: [{ customer: { text: 'Hi' } }],
+      },
+      file: 'fixtures/conversations/missing.json',
+    });
+    expect(result.ok).toBe(false);
+    expect(result.steps[0]!.details[0]).toMatch(/^Could not read the bot script/);
+    expect(await servers()).toBe(before);
+  });
+});
+
 describe('JSON Schema of the format', () => {
   it('is current in schemas/conversation.schema.json', () => {
     const committed = JSON.parse(

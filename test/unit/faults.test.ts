@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createVirtualClock, type VirtualClock } from '../../src/clock.js';
+import { applySlowBody } from '../../src/faults/slow-body.js';
 import {
   createFaultInjector,
   describeFault,
@@ -56,5 +58,43 @@ describe('createFaultInjector', () => {
     expect(messageKeyOf({ message: { id: 'm-1' } }, 'raw')).toBe('id:m-1');
     expect(messageKeyOf({ message: {} }, 'a')).toMatch(/^sha1:/);
     expect(messageKeyOf({}, 'a')).not.toBe(messageKeyOf({}, 'b'));
+  });
+});
+
+describe('slow-body', () => {
+  // a stand-in response that notes the protocol time of every write
+  const fakeResponse = (clock: VirtualClock) => {
+    const writes: Array<{ at: number; text: string }> = [];
+    let endedAt: number | undefined;
+    const res = {
+      writeHead: () => res,
+      write: (text: string) => writes.push({ at: clock.now(), text }),
+      end: () => (endedAt = clock.now()),
+      once: () => res,
+    };
+    return { res, writes, endedAt: () => endedAt };
+  };
+
+  it.each([
+    ['{"result":"ok"}', 15],
+    ['{"result":"ok","id":1}', 11], // 22 bytes: 11 pieces of 2
+    [JSON.stringify({ t: 'x'.repeat(92) }), 20], // 100 bytes: 20 pieces of 5
+  ])('spreads %s over the whole duration in %i pieces', async (text, pieces) => {
+    const clock = createVirtualClock();
+    const fake = fakeResponse(clock);
+    const applying = applySlowBody(
+      {
+        res: fake.res as never,
+        req: {} as never,
+        clock,
+        normal: { status: 200, body: JSON.parse(text) as unknown },
+      },
+      3500,
+    );
+    await clock.runUntil(() => fake.endedAt() !== undefined);
+    await applying;
+    expect(fake.writes.map((w) => w.text).join('')).toBe(JSON.stringify(JSON.parse(text)));
+    expect(fake.writes).toHaveLength(pieces);
+    expect(fake.endedAt()).toBeCloseTo(3500, 6);
   });
 });
