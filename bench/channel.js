@@ -3,7 +3,7 @@
 // this process (50 connections, loopback); agent messages delivered per second; redelivery
 // attempt offsets at time scale 1; RSS after 100k ingested messages.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -163,6 +163,8 @@ export async function run() {
     metric: 'simulator ingest with an NDJSON event line per request (--json), / bare',
     value: `${Math.round(loudResult.requests.average)} req/s, ${(loudResult.requests.average / bareResult.average).toFixed(2)}x`,
   });
+
+  rmSync(dir, { recursive: true, force: true }); // the journals: 100k+ exchanges
 
   rows.push(...(await runDelivery()));
   return rows;
