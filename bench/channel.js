@@ -83,17 +83,19 @@ export async function run() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const bare = await startChild(['-e', BARE]);
   // The target: validation and the journal to disk on, no line per request (--quiet).
-  const sim = await startChild([
-    bin,
-    '--json',
-    'platform',
-    '--port',
-    '0',
-    '--no-console',
-    '--quiet',
-    '--record',
-    join(dir, 'journal.ndjson'),
-  ]);
+  const startSimulator = (journal, ...flags) =>
+    startChild([
+      bin,
+      '--json',
+      'platform',
+      '--port',
+      '0',
+      '--no-console',
+      ...flags,
+      '--record',
+      join(dir, journal),
+    ]);
+  const sim = await startSimulator('journal.ndjson', '--quiet');
   const channelUrl = sim.listening.channels[0].url;
   const [bareResult, simResult] = await alternate([bare.listening.url, channelUrl]);
   await stop(bare.child);
@@ -146,16 +148,7 @@ export async function run() {
   await stop(sim.child);
 
   // Context: the same with one NDJSON event line per request on stdout (read by this process).
-  const loud = await startChild([
-    bin,
-    '--json',
-    'platform',
-    '--port',
-    '0',
-    '--no-console',
-    '--record',
-    join(dir, 'loud.ndjson'),
-  ]);
+  const loud = await startSimulator('loud.ndjson');
   const loudResult = await load(loud.listening.channels[0].url);
   await stop(loud.child);
   rows.push({
