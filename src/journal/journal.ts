@@ -39,7 +39,12 @@ export type ExchangeInput = Omit<ExchangeRecord, 'type' | 'seq' | 'at'> & { at?:
 export interface JournalOptions {
   /** append NDJSON here (or HAR 1.2 when the name ends in .har) */
   file?: string;
-  /** how many recent records stay in memory for the control API and reports (default 10,000) */
+  /**
+   * how many recent records stay in memory for the control API and reports (default 1,000,
+   * the control API's page size; `--record` keeps every record on disk). Records kept longer
+   * than a second under load outlive the young generation and swell the heap (RSS after 100k
+   * requests: 115 MB with 1,000, up to 185 MB with 10,000).
+   */
   keep?: number;
   /** applied to every string before it is stored (secret redaction) */
   redact?: (text: string) => string;
@@ -70,7 +75,7 @@ export interface Journal {
  * @example const journal = createJournal({ file: 'session.ndjson' });
  */
 export function createJournal(options: JournalOptions = {}): Journal {
-  const keep = options.keep ?? 10_000;
+  const keep = options.keep ?? 1_000;
   const redact = options.showSecrets ? options.redact : withKnownSecrets(options.redact);
   let recent: ExchangeRecord[] = [];
   const isHar = options.file?.toLowerCase().endsWith('.har') ?? false;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../../src/clock.js';
+import { createJournal } from '../../src/journal/journal.js';
 import { sendAgentMessage, type AgentMessageResult } from '../../src/platform/index.js';
 import { startListener } from '../helpers/listener.js';
 import { customerText, post, startPlatform } from '../helpers/platform.js';
@@ -222,7 +223,11 @@ describe('channel endpoints (spec 4.1, 7.1)', () => {
 
 describe('load', () => {
   it('journals every one of 10,000 messages from 100 concurrent clients', async () => {
-    const { channelUrl, platform } = await startPlatform({ clock: createVirtualClock() });
+    // memory keeps the last 1,000 by default; this journal keeps them all to check each one
+    const { channelUrl, platform } = await startPlatform({
+      clock: createVirtualClock(),
+      journal: createJournal({ keep: 10_000 }),
+    });
     let next = 0;
     const statuses: number[] = [];
     const client = async (): Promise<void> => {

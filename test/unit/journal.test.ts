@@ -29,6 +29,18 @@ describe('journal', () => {
     ]);
   });
 
+  it('keeps the last 1,000 in memory by default while the file gets every record', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
+    const journal = createJournal({ file });
+    for (let i = 1; i <= 2600; i++) journal.record(exchange(i));
+    journal.close();
+    const kept = journal.entries();
+    expect(kept).toHaveLength(1000);
+    expect([kept[0]!.seq, kept.at(-1)!.seq]).toEqual([1601, 2600]);
+    expect(journal.count).toBe(2600);
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2600);
+  });
+
   it('writes HAR 1.2 when the name ends in .har', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.har');
     const journal = createJournal({ file });
