@@ -9,6 +9,7 @@ export default tseslint.config(
     ignores: [
       'dist/**',
       '.tmp/**',
+      '.scratch/**',
       'node_modules/**',
       'coverage/**',
       'artifacts/**',

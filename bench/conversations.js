@@ -1,6 +1,7 @@
 // Conversations (issue 6): wall time of `npm start` (every bundled conversation replayed by
-// the CLI), conversations per second on the virtual clock in process, and the 9 s
-// redelivery conversation's wall time.
+// the CLI), conversations per second on the virtual clock in process (through `replayAll`
+// at the CLI's default concurrency, as `replay` runs them), and the 9 s redelivery
+// conversation's wall time.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -26,22 +27,26 @@ export async function run() {
 
   const { loadConversations } = await import('../dist/conversation/load.js');
   const { replayConversation } = await import('../dist/conversation/runner.js');
+  const { replayAll, DEFAULT_REPLAY_CONCURRENCY } =
+    await import('../dist/conversation/replay-all.js');
   const all = await loadConversations([`${root}/fixtures/conversations`]);
   // `file` as the CLI passes it: a fixture's bot script path is relative to the fixture
-  for (const { file, conversation } of all) await replayConversation({ conversation, file }); // warm up
+  const items = all.map(({ file, conversation }) => ({ conversation, file }));
+  const concurrency = Number(process.env.BENCH_CONCURRENCY ?? DEFAULT_REPLAY_CONCURRENCY);
+  await replayAll(items, { concurrency }); // warm up
   let count = 0;
   let failed = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < 3000) {
-    for (const { file, conversation } of all) {
-      if (!(await replayConversation({ conversation, file })).ok) failed++;
+    for (const result of await replayAll(items, { concurrency })) {
+      if (!result.ok) failed++;
       count++;
     }
   }
   const perSecond = count / ((performance.now() - t0) / 1000);
   rows.push({
     section: 'conversations',
-    metric: `conversations per second, virtual clock, in process (${failed} failed)`,
+    metric: `conversations per second, virtual clock, in process, concurrency ${concurrency} (${failed} failed)`,
     value: perSecond.toFixed(0),
     target: '>= 200',
     ok: perSecond >= 200 && failed === 0,

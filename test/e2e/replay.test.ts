@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import type { StepResult } from '../../src/conversation/runner.js';
 
 const run = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
@@ -84,5 +85,81 @@ describe('svc-cli replay', () => {
     const bad = await run(['replay', join(dir, 'bad.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).not.toContain('    at ');
+  });
+
+  it('prints the same report with --concurrency 1 as with the default (apart from wall times)', async () => {
+    const wall = (text: string): string =>
+      text.replace(/wall \d+ ms/g, 'wall N ms').replace(/in \d+ ms/g, 'in N ms');
+    const [one, many] = await Promise.all([run(['replay', '--concurrency', '1']), run(['replay'])]);
+    expect(many.code).toBe(0);
+    expect(wall(many.stdout)).toBe(wall(one.stdout));
+    // step values carry random ids, ports and wall-clock timestamps (as two sequential runs
+    // do); statuses, details and protocol times must match
+    const ndjson = (text: string): unknown[] =>
+      text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown> & { steps?: StepResult[] })
+        .map(({ wallMs: _w, steps, ...rest }) => ({
+          ...rest,
+          steps: steps?.map((st) => [
+            st.index,
+            st.name,
+            st.kind,
+            st.status,
+            st.protocolMs,
+            st.details,
+          ]),
+        }));
+    const [jsonOne, jsonMany] = await Promise.all([
+      run(['--json', 'replay', '--concurrency', '1']),
+      run(['--json', 'replay', '--concurrency', '8']),
+    ]);
+    expect(ndjson(jsonMany.stdout)).toEqual(ndjson(jsonOne.stdout));
+  });
+
+  it('with --bail at any concurrency, stops at the first failing conversation in input order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-replay-'));
+    const broken = join(dir, 'broken.json');
+    writeFileSync(
+      broken,
+      JSON.stringify({
+        version: 1,
+        name: 'broken',
+        steps: [{ customer: { text: 'x', sender: { id: 'c' } }, response: { status: 201 } }],
+      }),
+    );
+    // the slow one ends last; the passing ones after the broken one must not be reported
+    const paths = [
+      'fixtures/conversations/slow-integrator.json',
+      broken,
+      'fixtures/conversations/text-both-ways.json',
+      'fixtures/conversations/typing-both-ways.json',
+    ];
+    for (const concurrency of ['1', '4']) {
+      const { code, stdout } = await run([
+        'replay',
+        ...paths,
+        '--bail',
+        '--concurrency',
+        concurrency,
+      ]);
+      expect(code).toBe(1);
+      const names = stdout.split('\n').filter((l) => /^[✓✗] /.test(l));
+      expect(names).toHaveLength(2);
+      expect(names[0]).toMatch(/^✓ .*slow-integrator\.json/);
+      expect(names[1]).toMatch(/^✗ broken /);
+      expect(stdout.trim().split('\n').at(-1)).toBe('1 passed, 1 failed');
+    }
+  });
+
+  it('exits 2 for a --concurrency that is not a positive whole number', async () => {
+    for (const value of ['0', '-2', '1.5', 'many']) {
+      const { code, stderr } = await run(['replay', '--concurrency', value]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(
+        `Could not use --concurrency "${value}": expected a whole number >= 1.`,
+      );
+    }
   });
 });

@@ -4,7 +4,7 @@ import type { CliContext, GlobalFlags } from '../context.js';
 import type { ReplayFlags } from './replay.js';
 import { SvcError } from '../../errors.js';
 import { loadConversations } from '../../conversation/load.js';
-import { replayConversation, type ConversationResult } from '../../conversation/runner.js';
+import { replayAll } from '../../conversation/replay-all.js';
 import { createOutput } from '../render/output.js';
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
 import { toJunit } from '../render/reporters/junit.js';
@@ -51,6 +51,11 @@ export async function runReplay(
       'Drop --integrator-url, --bot-url and --hook-url, or start the simulator with them.',
     );
   const seed = flags.seed === undefined ? undefined : parseIntegerFlag('--seed', flags.seed);
+  // default: replayAll's (parallel embedded worlds; one at a time with a real peer)
+  const concurrency =
+    flags.concurrency === undefined
+      ? undefined
+      : parseIntegerFlag('--concurrency', flags.concurrency, { min: 1 });
   const timeScale = parseTimeScale(globals.timeScale);
   const loaded = (
     await loadConversations(
@@ -66,27 +71,35 @@ export async function runReplay(
     );
   }
   const pretty = reporter === 'pretty';
-  const results: ConversationResult[] = [];
-  for (const { file, conversation } of loaded) {
-    const result = await replayConversation({
+  // Results come in input order (each conversation's block printed when its turn comes),
+  // so the output is that of a sequential run whatever the concurrency.
+  const started = performance.now();
+  const results = await replayAll(
+    loaded.map(({ file, conversation }) => ({
       conversation,
       file,
       ...peers,
       timeScale,
       ...(seed === undefined ? {} : { seed }),
-    });
-    results.push(result);
-    if (pretty) {
-      out.line(formatConversation(result, out.chalk));
-      for (const step of result.steps)
-        out.line(formatStep(step, out.chalk, { skipReasons: step.details[0] !== EARLIER_FAILED }));
-    } else if (reporter === 'json' && !flags.out) {
-      out.event({ type: 'conversation', ...result });
-    }
-    if (flags.bail && !result.ok) break;
-  }
+    })),
+    {
+      ...(concurrency === undefined ? {} : { concurrency }),
+      ...(flags.bail ? { bail: true } : {}),
+      onResult(result) {
+        if (pretty) {
+          out.line(formatConversation(result, out.chalk));
+          for (const step of result.steps)
+            out.line(
+              formatStep(step, out.chalk, { skipReasons: step.details[0] !== EARLIER_FAILED }),
+            );
+        } else if (reporter === 'json' && !flags.out) {
+          out.event({ type: 'conversation', ...result });
+        }
+      },
+    },
+  );
   const failed = results.filter((r) => !r.ok).length;
-  if (pretty) out.line(formatSummary(results, out.chalk));
+  if (pretty) out.line(formatSummary(results, out.chalk, performance.now() - started));
   if (reporter === 'json' && !flags.out)
     out.event({ type: 'summary', passed: results.length - failed, failed, total: results.length });
   const report =

@@ -10,6 +10,7 @@ export interface ReplayFlags {
   platformUrl?: string;
   grep?: string;
   bail?: boolean;
+  concurrency?: string;
   seed?: string;
   reporter: 'pretty' | 'json' | 'junit';
   out?: string;
@@ -40,6 +41,10 @@ export function registerReplay(program: Command, ctx: CliContext): void {
       'only conversations whose name or file matches (a regular expression)',
     )
     .option('--bail', 'stop at the first failing conversation')
+    .option(
+      '--concurrency <n>',
+      'conversations replayed at once, each in its own world (default 4; 1 with a real peer)',
+    )
     .option('--seed <n>', 'seed for everything random (fault rates)')
     .addOption(
       new Option('--reporter <name>', 'pretty, json (NDJSON) or junit')
@@ -61,11 +66,19 @@ URLs it was started with, so integrator, bot and hook expectations and the fixtu
 setup.integrator / bot / hooks do not apply there: those expectations are skipped, with the
 reason. Give both sides the same --time-scale.
 
+--concurrency <n> replays up to n conversations at once, each in its own embedded world on
+its own virtual clock (default 4; 1 = one after another). Output is the same as one after
+another: each conversation's block is printed when its turn in input order comes, and
+--bail reports up to the first failing conversation. With a real peer (--integrator-url,
+--bot-url, --hook-url, --platform-url) the default is 1: a real peer may not handle parallel
+conversations on the same channel; pass --concurrency to run several anyway.
+
 Examples:
   $ svc-cli replay                                       # every bundled conversation
   $ svc-cli replay fixtures/conversations/redelivery-exhausted.json
   $ svc-cli replay my-flows/ --integrator-url http://127.0.0.1:9000 --reporter junit --out report.xml
   $ svc-cli replay --grep bot --bail
+  $ svc-cli replay --concurrency 1                       # one conversation at a time
   $ svc-cli --time-scale 0.1 replay my-flows/ --platform-url http://127.0.0.1:8800`,
     )
     .action(

@@ -34,10 +34,15 @@ export function formatConversation(
 }
 
 /** The closing line CI systems read: `N passed, N failed`. */
-export function formatSummary(results: readonly ConversationResult[], c: ChalkInstance): string {
+export function formatSummary(
+  results: readonly ConversationResult[],
+  c: ChalkInstance,
+  /** the run's elapsed wall time (conversations replayed at once overlap); default their sum */
+  elapsedMs?: number,
+): string {
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;
-  const wall = results.reduce((sum, r) => sum + r.wallMs, 0);
+  const wall = elapsedMs ?? results.reduce((sum, r) => sum + r.wallMs, 0);
   const line = `${passed} passed, ${failed} failed`;
   return `\n${c.dim(`${results.length} conversation(s) in ${Math.round(wall)} ms`)}\n${failed > 0 ? c.red(line) : c.green(line)}`;
 }
