@@ -34,6 +34,26 @@ export function usesRealPeer(options: ReplayOptions): boolean {
 type Settled = { result: ConversationResult } | { error: unknown };
 
 /**
+ * How long a conversation keeps its virtual clock waiting in real time: every fault that
+ * stalls a request on the clock (a body that trickles, a peer that hangs, a delay) costs
+ * the settle window at each clock jump (docs/decisions/0001). Such conversations start
+ * first, so a long one does not end the run alone while the other slots stand idle (the
+ * longest-first rule of test runners); results are still reported in input order.
+ */
+export function stallWeight(options: ReplayOptions): number {
+  const setup = options.conversation.setup;
+  let weight = 0;
+  for (const plan of [setup?.integrator?.faults, setup?.bot?.faults, setup?.hooks?.faults]) {
+    if (!plan) continue;
+    if (plan.delayMs) weight++;
+    for (const fault of [...(plan.sequence ?? []), plan.fault, plan.failWith]) {
+      if (fault?.kind === 'slow-body' || fault?.kind === 'hang') weight++;
+    }
+  }
+  return weight;
+}
+
+/**
  * Replays conversations with bounded concurrency and reports them in input order, so the
  * results (and `onResult` calls) are those of a sequential run. With `bail`, no conversation
  * starts after a failure; those running finish, and the results end at the first failing one
@@ -55,10 +75,15 @@ export async function replayAll(
     );
   const settled: Array<Settled | undefined> = [];
   const reported: ConversationResult[] = [];
+  // Start order: the ones that stall on the clock first (stable), one after another else.
+  const weights = items.map(stallWeight);
+  const order = items.map((_, i) => i);
+  if (concurrency > 1) order.sort((a, b) => (weights[b] ?? 0) - (weights[a] ?? 0) || a - b);
   let started = 0;
   let emitted = 0;
-  // Set once the run is decided (a failure with bail, an error): nothing more starts or is reported.
-  let stopped = false;
+  // Only conversations before this index can still be reported: a failure with --bail or an
+  // error at index k decides the run, so nothing after k need start.
+  let needed = items.length;
   let thrown: { error: unknown } | undefined;
 
   // Reports every result that is next in input order.
@@ -85,8 +110,9 @@ export async function replayAll(
   };
 
   const worker = async (): Promise<void> => {
-    while (!stopped && started < items.length) {
-      const index = started++;
+    while (!thrown && started < order.length) {
+      const index = order[started++] as number;
+      if (index >= needed) continue;
       let outcome: Settled;
       try {
         outcome = { result: await replayConversation(items[index] as ReplayOptions) };
@@ -96,9 +122,9 @@ export async function replayAll(
       settled[index] = outcome;
       // A failure decides a --bail run and an error every run: whatever comes after it in
       // input order is never reported, so it need not start.
-      if ('error' in outcome || (options.bail && !outcome.result.ok)) stopped = true;
+      if ('error' in outcome || (options.bail && !outcome.result.ok))
+        needed = Math.min(needed, index + 1);
       report();
-      if (thrown) stopped = true;
     }
   };
 

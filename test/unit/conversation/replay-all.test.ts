@@ -181,4 +181,60 @@ describe('replayAll', () => {
     });
     expect(started).toEqual([]);
   });
+
+  const stalling = (name: string): ReplayOptions => ({
+    conversation: {
+      version: 1,
+      name,
+      setup: { integrator: { faults: { sequence: [{ kind: 'slow-body', durationMs: 3500 }] } } },
+      steps: [],
+    },
+  });
+
+  it('starts conversations that stall on the clock first and still reports in input order', async () => {
+    const reported: string[] = [];
+    const run = replayAll([...items('a', 'b', 'c'), stalling('slow')], {
+      concurrency: 2,
+      onResult: (r) => reported.push(r.name),
+    });
+    await turn();
+    expect(started).toEqual(['slow', 'a']);
+    await finish('a');
+    await finish('slow');
+    expect(reported).toEqual(['a']); // b and c come before slow in input order
+    await finish('b');
+    await finish('c');
+    expect(await run).toHaveLength(4);
+    expect(reported).toEqual(['a', 'b', 'c', 'slow']);
+  });
+
+  it('with bail: a stalling conversation that fails first still lets the ones before it report', async () => {
+    const reported: string[] = [];
+    const run = replayAll([...items('a', 'b'), stalling('slow'), ...items('d')], {
+      concurrency: 2,
+      bail: true,
+      onResult: (r) => reported.push(r.name),
+    });
+    await turn();
+    expect(started).toEqual(['slow', 'a']);
+    await finish('slow', false);
+    expect(started).toEqual(['slow', 'a', 'b']); // d comes after the failure: never started
+    await finish('a');
+    await finish('b');
+    expect((await run).map((r) => [r.name, r.ok])).toEqual([
+      ['a', true],
+      ['b', true],
+      ['slow', false],
+    ]);
+    expect(started).not.toContain('d');
+  });
+
+  it('runs one after another in input order with concurrency 1', async () => {
+    const run = replayAll([stalling('slow'), ...items('a')].reverse(), { concurrency: 1 });
+    await turn();
+    expect(started).toEqual(['a']);
+    await finish('a');
+    await finish('slow');
+    expect(await run).toHaveLength(2);
+  });
 });
