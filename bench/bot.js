@@ -96,11 +96,6 @@ export async function run({
     }),
   );
   const paced = [...latencies].sort((a, b) => a - b);
-  console.error(
-    [50, 90, 95, 98, 99, 99.5, 100]
-      .map((p) => `${p}: ${percentile(paced, p).toFixed(2)}`)
-      .join('  '),
-  );
   latencies.length = 0;
   const wall = performance.now();
   for (let r = 0; r < rounds; r++) {
