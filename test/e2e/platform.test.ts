@@ -96,7 +96,7 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
     expect(bad.stderr()).not.toContain('    at ');
   });
 
-  it('--quiet prints no line per message while --record still journals every exchange', async () => {
+  it('--quiet prints no line per good message while --record still journals every exchange', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-quiet-'));
     const journal = join(dir, 'session.ndjson');
     const quiet = spawnCli(['--json', 'platform', '--port', '0', '--quiet', '--record', journal]);
@@ -109,11 +109,27 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
     expect(await post({ sender: { id: '' }, message: { type: 'text', text: 'bad' } })).toBe(400);
     quiet.child.kill('SIGINT');
     expect(await quiet.exit).toBe(130);
-    expect(quiet.lines.map((o) => o.type)).toEqual(['listening']);
+    // the two good messages print nothing; the broken one is still shown
+    expect(quiet.lines.map((o) => o.type)).toEqual(['listening', 'violation']);
     const recorded = readFileSync(journal, 'utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { response: { status: number } });
     expect(recorded.map((r) => r.response.status)).toEqual([200, 200, 400]);
+  });
+
+  it('listen --quiet drops good requests but still prints a contract violation', async () => {
+    const listen = spawnCli(['--json', 'listen', '--port', '0', '--quiet']);
+    const url = (await listen.next(listeningOf)).url as string;
+    const post = (body: unknown) =>
+      fetch(`${url}/shop`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.status);
+    const good = { message: { id: 'm-1', type: 'text', text: 'Hi' }, recipient: { id: 'c-1' } };
+    expect(await post(good)).toBe(200);
+    await post({ message: { id: 'm-2', type: 'text' }, recipient: { id: 'c-1' } }); // no text
+    const shown = await listen.next((o) => o.type !== 'listening');
+    expect(shown).toMatchObject({ type: 'agent-message', verdict: { ok: false } });
+    listen.child.kill('SIGINT');
+    expect(await listen.exit).toBe(130);
+    expect(listen.lines.map((o) => o.type)).toEqual(['listening', 'agent-message']);
   });
 });

@@ -84,7 +84,7 @@ export async function runPlatform(
     out.note(`warning: binding ${flags.host} exposes the simulator beyond this machine`);
   }
   const progress = await createDeliveryProgress(ctx, {
-    json: Boolean(globals.json),
+    json: Boolean(globals.json) || flags.quiet === true, // no spinner either with --quiet
     intervalMs: () => core.channelPolicy.intervalMs,
     now: () => clock.now(),
   });

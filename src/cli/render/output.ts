@@ -75,14 +75,29 @@ export function createOutput(
   };
 }
 
+/** Events that report a rejected request or a broken contract, whatever the role. */
+const REJECTIONS = new Set(['violation', 'request-rejected', 'rejected-request', 'bot-rejected']);
+
 /**
- * What --quiet still prints: the `listening` line (it carries the URLs), warnings and errors.
- * A serving command under load then prints no line per request; the journal keeps them all.
+ * What --quiet still prints: the `listening` line (it carries the URLs), warnings and errors —
+ * role errors (`*-error`), rejected requests, contract violations, a received payload whose
+ * verdict has errors or warnings, failed deliveries and token flows, notices above info. A
+ * serving command under load then prints no line per good request; the journal keeps them all.
  */
 export function isEssential(event: OutputEvent): boolean {
-  if (event.type === 'listening' || event.type === 'error') return true;
-  const level = (event as { level?: unknown }).level;
-  return event.type === 'notice' && (level === 'warning' || level === 'error');
+  const e = event as OutputEvent & {
+    level?: unknown;
+    verdict?: { ok?: unknown; errors?: unknown[]; warnings?: unknown[] };
+    result?: unknown;
+    action?: unknown;
+  };
+  if (e.type === 'listening' || e.type === 'error' || e.type.endsWith('-error')) return true;
+  if (REJECTIONS.has(e.type)) return true;
+  if (e.type === 'notice') return e.level === 'warning' || e.level === 'error';
+  const verdict = e.verdict;
+  if (verdict && (verdict.ok === false || !!verdict.errors?.length || !!verdict.warnings?.length))
+    return true;
+  return e.result === 'failed' || e.action === 'failed' || e.action === 'refused';
 }
 
 function defaultFormat(event: OutputEvent, c: ChalkInstance): string {
