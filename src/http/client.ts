@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { finished, Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 
@@ -108,33 +108,34 @@ async function exchange(
   return clock.track(work);
 }
 
-/** Reads a reply body up to `limit` bytes ('data' / 'end' listeners: an async iterator costs several promise hops per chunk). */
+/**
+ * Reads a reply body up to `limit` bytes. 'data' listeners (an async iterator costs several
+ * promise hops per chunk) and `finished`, which also settles for a body that was already
+ * destroyed or ended early.
+ */
 function readLimited(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let tooLarge = false;
     body.on('data', (chunk: Buffer) => {
+      if (tooLarge) return;
       size += chunk.length;
       if (size > limit) {
-        body.destroy();
+        tooLarge = true;
         reject(
           Object.assign(new Error(`reply body larger than ${limit} bytes`), {
             code: 'SVC_REPLY_TOO_LARGE',
           }),
         );
+        body.destroy();
         return;
       }
       chunks.push(chunk);
     });
-    let ended = false;
-    body.once('end', () => {
-      ended = true;
-      resolve(Buffer.concat(chunks, size).toString('utf8'));
-    });
-    body.once('error', reject);
-    // destroyed without an error: never leave the reader waiting
-    body.once('close', () => {
-      if (!ended) reject(Object.assign(new Error('the reply ended early'), { code: 'ECONNRESET' }));
+    finished(body, (error) => {
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size).toString('utf8'));
     });
   });
 }
