@@ -23,7 +23,7 @@ function runSection(section) {
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.once('error', reject);
-    child.once('exit', (code) => {
+    child.once('close', (code) => {
       const last = out.trim().split('\n').at(-1) ?? '';
       if (code !== 0 || !last.startsWith('['))
         reject(new Error(`bench section ${section} exited ${code}`));

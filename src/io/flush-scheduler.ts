@@ -36,7 +36,11 @@ export function createFlushScheduler(
       if (immediate !== undefined || timer !== undefined) return;
       const wait = last + interval - performance.now();
       if (wait <= 0) immediate = setImmediate(run);
-      else timer = setTimeout(run, Math.ceil(wait));
+      else {
+        // unref: owners flush on exit and close themselves; a pending batch must not hold the process
+        timer = setTimeout(run, Math.ceil(wait));
+        timer.unref();
+      }
     },
     cancel() {
       if (immediate !== undefined) clearImmediate(immediate);
