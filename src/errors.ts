@@ -89,9 +89,14 @@ export const contractError = (
 ): SvcError => new SvcError(code, 'contract', message, hint, { details });
 
 /** Wraps anything thrown into an SvcError; unknown throwables become internal errors. */
+/** The message of anything thrown (an Error's message, else its string form). */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function toSvcError(error: unknown): SvcError {
   if (error instanceof SvcError) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return new SvcError(
     'SVC_E_INTERNAL',
     'internal',

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parseJsonText } from './json-text.js';
+import { errorText } from '../errors.js';
 
 /**
  * A single JSON document larger than this is refused: payloads of the spec are a few KB,
@@ -203,7 +204,7 @@ function describeFsError(error: unknown): { code: string; message: string } {
   if (code === 'EACCES' || code === 'EPERM')
     return { code: 'no_access', message: 'permission denied' };
   if (code === 'EISDIR') return { code: 'is_folder', message: 'is a folder' };
-  return { code: 'read_failed', message: error instanceof Error ? error.message : String(error) };
+  return { code: 'read_failed', message: errorText(error) };
 }
 
 /**

@@ -2,6 +2,7 @@
  * JSON text helpers for the input walker: parse with a line:column on failure. V8 names
  * the position only for some syntax errors, so a small scanner finds it for the others.
  */
+import { errorText } from '../errors.js';
 
 export interface JsonParseFailure {
   ok: false;
@@ -110,7 +111,7 @@ export function parseJsonText(text: string): JsonParseResult {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     const position = /at position (\d+)/.exec(reason);
     const offset = position ? Number(position[1]) : Math.max(0, findSyntaxErrorOffset(text));
     const { line, column } = locateOffset(text, offset);

@@ -1,5 +1,5 @@
 import type { VirtualClock } from '../clock.js';
-import { SvcError } from '../errors.js';
+import { SvcError, errorText } from '../errors.js';
 import { postJson } from '../http/client.js';
 import type { Step } from './format.js';
 import { describeMismatches, matchPartial, resolveRefs } from './match.js';
@@ -69,7 +69,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
     // an unreachable --platform-url ends the run (exit 3): no conversation can say anything
     if (error instanceof SvcError && error.category === 'network') throw error;
     // A setup that cannot start (a missing bot script, a port) fails the conversation, not the run.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     const step: StepResult = {
       index: 0,
       name: 'setup',
@@ -126,7 +126,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
       try {
         outcome = await runStep(world, step, scope);
       } catch (error) {
-        outcome = { ok: false, details: [error instanceof Error ? error.message : String(error)] };
+        outcome = { ok: false, details: [errorText(error)] };
       }
       if (step.name && outcome.value !== undefined) scope[step.name] = outcome.value;
       const result: StepResult = {

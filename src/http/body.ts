@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorText } from '../errors.js';
 
 /** Default request body limit (issue 8): 1 MiB, answered with 413 beyond. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -124,7 +125,7 @@ export async function readJsonBody(
   try {
     return { ok: true, raw, json: JSON.parse(raw) as unknown, transfer, bytes };
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorText(error);
     return {
       ok: false,
       status: 400,

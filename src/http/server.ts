@@ -33,6 +33,25 @@ export interface StartServerOptions {
   onHandlerError?: (error: unknown, req: IncomingMessage) => void;
 }
 
+/** Where a serving role listens, as its options give it (unset ones keep startServer's defaults). */
+export interface ListenAt {
+  host?: string | undefined;
+  port?: number | undefined;
+  limits?: ServerLimits | undefined;
+}
+
+/**
+ * The host, port and limits of a role's options, without the unset ones (exactOptionalPropertyTypes).
+ * @example startServer({ handler, ...listenAt(options) })
+ */
+export function listenAt(options: ListenAt): Pick<StartServerOptions, 'host' | 'port' | 'limits'> {
+  return {
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  };
+}
+
 export interface RunningServer {
   readonly url: string;
   readonly host: string;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { flatHeaders, readJsonBody, sendJson } from '../http/body.js';
 import {
+  listenAt,
   requestPathOf,
   startServer,
   type RunningServer,
@@ -8,6 +9,7 @@ import {
 } from '../http/server.js';
 import type { PlatformCore } from './core.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
+import { errorText } from '../errors.js';
 
 export interface ServePlatformOptions {
   host?: string;
@@ -23,15 +25,13 @@ export async function servePlatform(
   options: ServePlatformOptions = {},
 ): Promise<RunningServer> {
   const server = await startServer({
-    ...(options.host === undefined ? {} : { host: options.host }),
-    ...(options.port === undefined ? {} : { port: options.port }),
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...listenAt(options),
     handler: (req, res) => handleHttp(core, req, res, options.bodyLimit),
     onHandlerError: (error) =>
       core.emit({
         type: 'notice',
         level: 'error',
-        message: `handler failed: ${error instanceof Error ? error.message : String(error)}`,
+        message: `handler failed: ${errorText(error)}`,
         protocolMs: core.clock.now(),
       }),
   });

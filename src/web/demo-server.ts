@@ -1,4 +1,4 @@
-import { startServer, type RunningServer } from '../http/server.js';
+import { listenAt, startServer, type RunningServer } from '../http/server.js';
 import { requireAsset, type Asset } from './assets.js';
 
 export interface DemoServerOptions {
@@ -30,8 +30,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<Runni
     '/demo.css': requireAsset('demo', 'demo.css'),
   };
   return startServer({
-    ...(options.host === undefined ? {} : { host: options.host }),
-    ...(options.port === undefined ? {} : { port: options.port }),
+    ...listenAt(options),
     handler(req, res) {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       const file = files[path === '/index.html' ? '/' : path];

@@ -4,7 +4,7 @@
  */
 import { clearLine, createInterface, cursorTo } from 'node:readline';
 import { createClock, type Clock } from '../../clock.js';
-import { SvcError } from '../../errors.js';
+import { SvcError, errorText } from '../../errors.js';
 import { createJournal } from '../../journal/index.js';
 import { createPlatform, sendAgentMessage, type Platform } from '../../platform/index.js';
 import {
@@ -90,9 +90,7 @@ async function perform(session: Session, action: ChatAction): Promise<boolean> {
       await sendAgentMessage(session.platform.core, {
         customerId: session.sender.id,
         message: { type: 'text', text: action.text },
-      }).catch((error: unknown) =>
-        out.note(error instanceof Error ? error.message : String(error)),
-      );
+      }).catch((error: unknown) => out.note(errorText(error)));
       return true;
     case 'help':
       out.line(CHAT_HELP);

@@ -1,5 +1,5 @@
 /** The body of `doctor` (imported lazily): each check is data; render prints ✓ / ✗ / !. */
-import { SvcError } from '../../errors.js';
+import { SvcError, errorText } from '../../errors.js';
 import { getChannelStatus } from '../../roles/integrator/index.js';
 import { CONFIG_KEYS, configFileSchema, loadConfig, suggestKey } from '../config-file.js';
 import type { CliContext } from '../context.js';
@@ -68,7 +68,7 @@ function checkConfig(ctx: CliContext, flags: Record<string, unknown>): CheckEven
 const reasonOf = (error: unknown): string => {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   if (error instanceof Error && error.name === 'TimeoutError') return 'timed out';
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return cause?.code ?? cause?.message ?? errorText(error);
 };
 
 async function probe(name: string, url: string, timeoutMs: number): Promise<CheckEvent> {

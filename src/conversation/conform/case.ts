@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import type { Clock } from '../../clock.js';
-import { SvcError } from '../../errors.js';
+import { SvcError, errorText } from '../../errors.js';
 import type { ConversationResult, StepResult } from '../runner.js';
 
 /**
@@ -87,7 +87,7 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
       try {
         outcome = await run();
       } catch (error) {
-        outcome = [error instanceof Error ? error.message : String(error)];
+        outcome = [errorText(error)];
       }
       const wallMs = performance.now() - started;
       if (outcome && 'warn' in outcome) {
@@ -109,7 +109,7 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
   try {
     await item.run(ctx);
   } catch (error) {
-    push('case', 'failed', [error instanceof Error ? error.message : String(error)], 0);
+    push('case', 'failed', [errorText(error)], 0);
   }
   const failed = steps.some((s) => s.status === 'failed');
   const allSkipped = steps.length > 0 && steps.every((s) => s.status === 'skipped');

@@ -20,6 +20,7 @@ import { createTokenClient } from '../../http/oauth-client.js';
 import { createTokenIssuer, type TokenIssuer } from '../../http/oauth-issuer.js';
 import { secretEquals } from '../../http/secret.js';
 import {
+  listenAt,
   decodeSegment,
   requestPathOf,
   startServer,
@@ -36,6 +37,7 @@ import {
   type ScriptInput,
 } from './script.js';
 import { platformEventUrl, sendToPlatform, type PlatformTarget } from './send.js';
+import { errorText } from '../../errors.js';
 
 export interface BotProviderOptions {
   /** the token the provider generated (spec 5.2); the platform posts to /<token> */
@@ -345,9 +347,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
 
   const server = await startServer({
     handler: handle,
-    ...(options.host === undefined ? {} : { host: options.host }),
-    ...(options.port === undefined ? {} : { port: options.port }),
-    ...(options.limits ? { limits: options.limits } : {}),
+    ...listenAt(options),
     onHandlerError: (error) =>
       emit({
         type: 'bot-rejected',
@@ -355,7 +355,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
         path: '/<token>',
         status: 500,
         code: 'internal',
-        message: error instanceof Error ? error.message : String(error),
+        message: errorText(error),
         protocolMs: clock.now(),
       }),
   });

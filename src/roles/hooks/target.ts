@@ -11,6 +11,7 @@ import {
   sendJson,
 } from '../../http/body.js';
 import {
+  listenAt,
   requestPathOf,
   startServer,
   type RunningServer,
@@ -25,6 +26,7 @@ import {
 } from '../../faults/index.js';
 import type { Journal } from '../../journal/index.js';
 import { defaultHookReply } from './samples.js';
+import { errorText } from '../../errors.js';
 
 export interface HookTargetOptions {
   host?: string;
@@ -227,13 +229,11 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
   };
   const server = await startServer({
     handler,
-    ...(options.host === undefined ? {} : { host: options.host }),
-    ...(options.port === undefined ? {} : { port: options.port }),
-    ...(options.limits ? { limits: options.limits } : {}),
+    ...listenAt(options),
     onHandlerError: (error) =>
       emit({
         type: 'target-error',
-        message: error instanceof Error ? error.message : String(error),
+        message: errorText(error),
       }),
   });
   const listening: HookTargetListening = {

@@ -9,6 +9,7 @@ import {
   transferModeOf,
 } from '../../http/body.js';
 import {
+  listenAt,
   decodeSegment,
   requestPathOf,
   startServer,
@@ -32,6 +33,7 @@ import type {
 } from './events.js';
 import { kindOfChannelMessage, messageOf } from './kinds.js';
 import { toRecordedVerdict, unknownKindVerdict } from './verdict.js';
+import { errorText } from '../../errors.js';
 
 export interface ListenerOptions {
   /** default 127.0.0.1 */
@@ -80,13 +82,11 @@ export async function createListener(options: ListenerOptions = {}): Promise<Lis
   const context: HandlerContext = { options, clock, injector, emit };
   const server = await startServer({
     handler: (req, res) => handleRequest(context, req, res),
-    ...(options.host === undefined ? {} : { host: options.host }),
-    ...(options.port === undefined ? {} : { port: options.port }),
-    ...(options.limits ? { limits: options.limits } : {}),
+    ...listenAt(options),
     onHandlerError: (error) =>
       emit({
         type: 'listener-error',
-        message: error instanceof Error ? error.message : String(error),
+        message: errorText(error),
       }),
   });
   const listening: ListeningEvent = {
