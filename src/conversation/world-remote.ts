@@ -1,5 +1,10 @@
 import { createClock } from '../clock.js';
 import { SvcError } from '../errors.js';
+import {
+  EventStreamStatusError,
+  openEventStream,
+  type EventStreamReader,
+} from '../http/event-stream.js';
 import type { AgentVerdict, Observation, Party, World, WorldOptions } from './world.js';
 
 /**
@@ -52,42 +57,21 @@ async function subscribeEvents(
   observations: Observation[],
   signal: AbortSignal,
 ): Promise<void> {
-  const response = await fetch(`${base}/_sim/events?plain=1`, {
-    headers: { accept: 'text/event-stream' },
-    signal,
-  });
-  if (!response.ok || !response.body)
-    throw unreachable(base, `GET /_sim/events answered HTTP ${response.status}`);
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  void (async () => {
+  let read: EventStreamReader;
+  try {
+    read = await openEventStream(`${base}/_sim/events?plain=1`, signal);
+  } catch (error) {
+    if (error instanceof EventStreamStatusError)
+      throw unreachable(base, `GET /_sim/events answered HTTP ${error.status}`);
+    throw error;
+  }
+  void read((data) => {
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = block
-            .split('\n')
-            .filter((line) => line.startsWith('data:'))
-            .map((line) => line.slice(5).trimStart())
-            .join('\n');
-          if (!data) continue;
-          try {
-            observations.push({ party: 'event', value: JSON.parse(data), consumed: false });
-          } catch {
-            // not an event
-          }
-        }
-      }
+      observations.push({ party: 'event', value: JSON.parse(data), consumed: false });
     } catch {
-      // aborted at close
+      // not an event
     }
-  })();
+  }).catch(() => undefined); // aborted at close
 }
 
 /**
