@@ -112,6 +112,15 @@ export async function readJsonBody(
       transfer,
     };
   }
+  return parseJsonBody(raw, transfer, bytes);
+}
+
+/**
+ * The decoded text of a request body as a BodyResult: JSON, or a 400 for an empty body or
+ * bad JSON (with the parser's position). Shared by the socket adapter and the msw handlers.
+ * @example parseJsonBody('{"a":1}', 'content-length', 7) // { ok: true, json: { a: 1 }, ... }
+ */
+export function parseJsonBody(raw: string, transfer: TransferMode, bytes: number): BodyResult {
   if (raw.trim() === '') {
     return {
       ok: false,
@@ -125,12 +134,11 @@ export async function readJsonBody(
   try {
     return { ok: true, raw, json: JSON.parse(raw) as unknown, transfer, bytes };
   } catch (error) {
-    const detail = errorText(error);
     return {
       ok: false,
       status: 400,
       code: 'invalid_json',
-      message: `the body is not valid JSON: ${detail}`,
+      message: `the body is not valid JSON: ${errorText(error)}`,
       raw,
       transfer,
     };

@@ -1,39 +1,12 @@
 /** A fetch `Request` as the platform core sees it, and the core's answer as a `Response`. */
-import type { BodyResult } from '../http/body.js';
+import { parseJsonBody, type BodyResult } from '../http/body.js';
 import type { PlatformRequest, PlatformResponse } from '../platform/types.js';
 
 /** Reads the body the way the socket adapter does: never throws, JSON or a 400 reason. */
 export async function readRequestBody(request: Request): Promise<BodyResult> {
   const transfer = request.headers.has('content-length') ? 'content-length' : 'chunked';
   const raw = await request.text();
-  if (raw.trim() === '') {
-    return {
-      ok: false,
-      status: 400,
-      code: 'empty_body',
-      message: 'the body is empty; a JSON object is required',
-      raw,
-      transfer,
-    };
-  }
-  try {
-    return {
-      ok: true,
-      raw,
-      json: JSON.parse(raw) as unknown,
-      transfer,
-      bytes: Buffer.byteLength(raw),
-    };
-  } catch (error) {
-    return {
-      ok: false,
-      status: 400,
-      code: 'invalid_json',
-      message: `the body is not valid JSON: ${(error as Error).message}`,
-      raw,
-      transfer,
-    };
-  }
+  return parseJsonBody(raw, transfer, Buffer.byteLength(raw));
 }
 
 /**
