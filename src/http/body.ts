@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorText } from '../errors.js';
+import { endInBatch } from './response-batch.js';
 
 /** Default request body limit (issue 8): 1 MiB, answered with 413 beyond. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -155,7 +156,7 @@ function tooLarge(limit: number, transfer: TransferMode): BodyResult {
   };
 }
 
-/** Writes a JSON response (with Content-Length). */
+/** Writes a JSON response (with Content-Length), with the other responses of this turn. */
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -169,7 +170,7 @@ export function sendJson(
     'content-length': Buffer.byteLength(text),
     ...headers,
   });
-  res.end(text);
+  endInBatch(res, text);
 }
 
 /** The error body shape the platform uses (spec 7.2): `{"error":{"code","message"}}`. */

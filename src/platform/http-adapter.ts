@@ -10,6 +10,7 @@ import {
 import type { PlatformCore } from './core.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 import { errorText } from '../errors.js';
+import { endInBatch } from '../http/response-batch.js';
 
 export interface ServePlatformOptions {
   host?: string;
@@ -114,7 +115,7 @@ function writeResponse(
       ...headers,
       'content-length': String(Buffer.byteLength(text)),
     });
-    res.end(text);
+    endInBatch(res, text);
   } else {
     sendJson(res, response.status, text, headers);
   }
