@@ -56,8 +56,11 @@ export interface JournalOptions {
 }
 
 export interface Journal {
-  /** Stores an exchange; returns the stored record (with seq). */
-  record(input: ExchangeInput): ExchangeRecord;
+  /**
+   * Stores an exchange; returns its seq. Redaction, the in-memory copy and the NDJSON line
+   * are made when the journal settles (with the next write, or on `entries()` / `flush()`).
+   */
+  record(input: ExchangeInput): number;
   /** Recent records, oldest first (at most `keep`). */
   entries(): readonly ExchangeRecord[];
   /** How many records were stored in all. */
@@ -71,7 +74,9 @@ export interface Journal {
  * The exchange recorder. NDJSON lines are written whole with writeSync on the next
  * event-loop turn (at most every 10 ms under load: one syscall per batch, not per request)
  * and on exit, so Ctrl-C or a crash loses nothing that was answered and a SIGKILL never
- * leaves a torn line.
+ * leaves a torn line. `record()` only stamps and queues the exchange: redacting, storing and
+ * serialising it happen in that batch, after the turn's responses went out (a simulator
+ * under load answers first and writes its journal while the clients read their answers).
  * @example const journal = createJournal({ file: 'session.ndjson' });
  */
 export function createJournal(options: JournalOptions = {}): Journal {
@@ -82,14 +87,37 @@ export function createJournal(options: JournalOptions = {}): Journal {
   const allForHar: ExchangeRecord[] = [];
   let fd: number | undefined = options.file && !isHar ? openSync(options.file, 'a') : undefined;
   let pending: string[] = [];
+  /** recorded, not yet redacted, kept or serialised */
+  let unsettled: ExchangeRecord[] = [];
   let count = 0;
   let harDirty = false;
   let closed = false;
 
   // HAR is rewritten whole on each flush, so it is batched more coarsely than NDJSON.
   const scheduler = createFlushScheduler(() => flush(), { minIntervalMs: isHar ? 250 : 10 });
+  /** Redacts, keeps and serialises what was recorded since the last time. */
+  const settle = (): void => {
+    if (unsettled.length === 0) return;
+    const batch = unsettled;
+    unsettled = [];
+    for (const record of batch) {
+      const stored = redact ? redactRecord(record, redact) : record;
+      recent.push(stored);
+      if (options.file && !closed) {
+        if (isHar) {
+          allForHar.push(stored);
+          harDirty = true;
+        } else {
+          pending.push(`${JSON.stringify(stored)}\n`);
+        }
+      }
+    }
+    // Trim in batches (a quarter of `keep`): amortised O(1) per record, bounded memory.
+    if (recent.length >= keep * 1.25) recent = recent.slice(-keep);
+  };
   const flush = (): void => {
     scheduler.cancel();
+    settle();
     if (fd !== undefined && pending.length > 0) {
       const text = pending.join('');
       pending = [];
@@ -108,28 +136,14 @@ export function createJournal(options: JournalOptions = {}): Journal {
   return {
     record(input) {
       count++;
-      const record: ExchangeRecord = {
-        type: 'exchange',
-        seq: count,
-        at: input.at ?? isoNow(),
-        ...input,
-      };
-      const stored = redact ? redactRecord(record, redact) : record;
-      recent.push(stored);
-      // Trim in batches (a quarter of `keep`): amortised O(1) per record, bounded memory.
-      if (recent.length >= keep * 1.25) recent = recent.slice(-keep);
-      if (options.file && !closed) {
-        if (isHar) {
-          allForHar.push(stored);
-          harDirty = true;
-        } else {
-          pending.push(`${JSON.stringify(stored)}\n`);
-        }
-        scheduler.request();
-      }
-      return stored;
+      unsettled.push({ type: 'exchange', seq: count, at: input.at ?? isoNow(), ...input });
+      scheduler.request();
+      return count;
     },
-    entries: () => (recent.length > keep ? recent.slice(-keep) : recent),
+    entries: () => {
+      settle();
+      return recent.length > keep ? recent.slice(-keep) : recent;
+    },
     get count() {
       return count;
     },
