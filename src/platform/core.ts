@@ -74,7 +74,8 @@ export interface PlatformCore {
   on(listener: (event: PlatformEvent) => void): () => void;
   use(service: PlatformService): void;
   service<T extends PlatformService>(name: string): T | undefined;
-  handle(request: PlatformRequest): Promise<PlatformResponse>;
+  /** The answer of the first service that routes the request (a 404 when none does). */
+  handle(request: PlatformRequest): Promise<PlatformResponse> | PlatformResponse;
   addChannel(config: ChannelConfig): Channel;
   channelInfo(channel: Channel): ChannelInfo;
   /** Finds or creates the open chat of a customer. */
@@ -125,7 +126,8 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     service<T extends PlatformService>(name: string) {
       return services.find((s) => s.name === name) as T | undefined;
     },
-    async handle(request) {
+    // not async: a synchronous route (channel ingest) is answered without a promise hop
+    handle(request) {
       for (const service of services) {
         const answer = service.route?.(request);
         if (answer !== undefined) return answer;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { flatHeaders, readJsonBody, sendJson } from '../http/body.js';
+import { flatHeaders, readJsonBodyThen, sendJson } from '../http/body.js';
 import {
   listenAt,
   requestPathOf,
@@ -40,12 +40,17 @@ export async function servePlatform(
   return server;
 }
 
-async function handleHttp(
+/**
+ * Reads, handles, answers and journals one request. Callbacks rather than awaits: a
+ * synchronous route (the channel's ingest) is answered in the turn its body arrived, with no
+ * promise hops (part of the ingest bench, issue 3).
+ */
+function handleHttp(
   core: PlatformCore,
   req: IncomingMessage,
   res: ServerResponse,
   bodyLimit?: number,
-): Promise<void> {
+): void | Promise<void> {
   const started = core.clock.now();
   const wallStarted = core.clock.wallNow();
   const url = requestPathOf(req.url);
@@ -56,10 +61,41 @@ async function handleHttp(
     query: url.query,
     headers: flatHeaders(req),
   };
-  if (method !== 'GET' && method !== 'HEAD') {
-    request.body = await readJsonBody(req, bodyLimit === undefined ? {} : { limit: bodyLimit });
-  }
-  const response = await core.handle(request);
+  const exchange: Exchange = { core, req, res, request, started, wallStarted };
+  if (method === 'GET' || method === 'HEAD') return answer(exchange);
+  return new Promise<void>((resolve, reject) =>
+    readJsonBodyThen(req, bodyLimit === undefined ? {} : { limit: bodyLimit }, (body) => {
+      request.body = body;
+      try {
+        const answered = answer(exchange);
+        if (answered) answered.then(resolve, reject);
+        else resolve();
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(errorText(error)));
+      }
+    }),
+  );
+}
+
+interface Exchange {
+  core: PlatformCore;
+  req: IncomingMessage;
+  res: ServerResponse;
+  request: PlatformRequest;
+  started: number;
+  wallStarted: number;
+}
+
+function answer(exchange: Exchange): void | Promise<void> {
+  const response = exchange.core.handle(exchange.request);
+  if (response instanceof Promise) return response.then((r) => respond(exchange, r));
+  respond(exchange, response);
+}
+
+function respond(
+  { core, req, res, request, started, wallStarted }: Exchange,
+  response: PlatformResponse,
+): void {
   if (response.stream) {
     res.writeHead(response.status, response.headers ?? {});
     response.stream(
@@ -68,21 +104,17 @@ async function handleHttp(
     );
     return;
   }
-  const text = writeResponse(
-    res,
-    response,
-    request.body?.ok === false && request.body.status === 413,
-  );
-  const quietRead = method === 'GET' && url.path.startsWith('/_sim/');
-  if (quietRead) return;
   const body = request.body;
+  const text = writeResponse(res, response, body?.ok === false && body.status === 413);
+  if (request.method === 'GET' && request.path.startsWith('/_sim/')) return; // quiet reads
+  const notes = response.record?.notes;
   core.journal.record({
     protocolMs: started,
     iface: response.record?.iface ?? 'control',
     direction: 'in',
     ...(response.record?.kind ? { kind: response.record.kind } : {}),
     request: {
-      method,
+      method: request.method,
       url: `${core.baseUrl}${req.url ?? '/'}`,
       headers: request.headers,
       ...(body ? { body: body.ok ? body.raw : (body.raw ?? `<${body.code}>`) } : {}),
@@ -91,7 +123,11 @@ async function handleHttp(
     durationMs: core.clock.now() - started,
     wallMs: core.clock.wallNow() - wallStarted,
     ...(response.record?.verdict ? { verdict: response.record.verdict } : {}),
-    notes: [...(body ? [`transfer: ${body.transfer}`] : []), ...(response.record?.notes ?? [])],
+    notes: body
+      ? notes
+        ? [`transfer: ${body.transfer}`, ...notes]
+        : [`transfer: ${body.transfer}`]
+      : (notes ?? []),
   });
 }
 
