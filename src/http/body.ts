@@ -20,8 +20,17 @@ export type BodyResult =
 
 /** Request headers as one string each (repeated headers joined), for journals and services. */
 export function flatHeaders(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
   const headers = req.headers;
+  let flat = true;
+  for (const key in headers) {
+    if (typeof headers[key] !== 'string') {
+      flat = false;
+      break;
+    }
+  }
+  // node joins most repeated headers itself: usually there is nothing to copy
+  if (flat) return headers as Record<string, string>;
+  const out: Record<string, string> = {};
   for (const key in headers) {
     const value = headers[key];
     if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;

@@ -207,31 +207,53 @@ function withKnownSecrets(
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
-/** Applies a redactor to the strings of a record that can carry secrets (URLs, headers, bodies). */
+/**
+ * Applies a redactor to the strings of a record that can carry secrets (URLs, headers,
+ * bodies). The record is the journal's own (made by `record()`); the request, response and
+ * header objects are the caller's, so they are copied, and only when something changes.
+ */
 function redactRecord(record: ExchangeRecord, redact: (text: string) => string): ExchangeRecord {
   const { request, response } = record;
-  const redactedRequest: ExchangeRecord['request'] = { ...request, url: redact(request.url) };
-  if (request.headers) redactedRequest.headers = redactHeaders(request.headers, redact);
-  if (request.body !== undefined) redactedRequest.body = redact(request.body);
-  const redacted: ExchangeRecord = { ...record, request: redactedRequest };
-  if (response) {
-    const redactedResponse = { ...response };
-    if (response.headers) redactedResponse.headers = redactHeaders(response.headers, redact);
-    if (response.body !== undefined) redactedResponse.body = redact(response.body);
-    redacted.response = redactedResponse;
+  const url = redact(request.url);
+  const headers = request.headers && redactHeaders(request.headers, redact);
+  const body = request.body === undefined ? undefined : redact(request.body);
+  if (url !== request.url || headers !== request.headers || body !== request.body) {
+    const copy: ExchangeRecord['request'] = { ...request, url };
+    if (headers) copy.headers = headers;
+    if (body !== undefined) copy.body = body;
+    record.request = copy;
   }
-  return redacted;
+  if (response) {
+    const responseHeaders = response.headers && redactHeaders(response.headers, redact);
+    const responseBody = response.body === undefined ? undefined : redact(response.body);
+    if (responseHeaders !== response.headers || responseBody !== response.body) {
+      const copy = { ...response };
+      if (responseHeaders) copy.headers = responseHeaders;
+      if (responseBody !== undefined) copy.body = responseBody;
+      record.response = copy;
+    }
+  }
+  return record;
 }
 
-/** Header values through the redactor; credentials headers keep only their scheme. */
+/**
+ * Header values through the redactor; credentials headers keep only their scheme. The same
+ * object when nothing changes.
+ */
 function redactHeaders(
   headers: Record<string, string>,
   redact: (text: string) => string,
 ): Record<string, string> {
-  const out: Record<string, string> = {};
+  let out: Record<string, string> | undefined;
   for (const key in headers) {
     const value = headers[key] as string;
-    out[key] = SECRET_HEADERS.has(key) ? value.replace(/^(\S+\s+)?.+$/, '$1***') : redact(value);
+    const masked = SECRET_HEADERS.has(key)
+      ? value.replace(/^(\S+\s+)?.+$/, '$1***')
+      : redact(value);
+    if (masked !== value) {
+      out ??= { ...headers };
+      out[key] = masked;
+    }
   }
-  return out;
+  return out ?? headers;
 }

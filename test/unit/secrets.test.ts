@@ -28,6 +28,13 @@ describe('journal redaction', () => {
       expect(text).not.toContain(secret);
     expect(text).toContain('Bearer ***');
   });
+  it("masks a copy: the caller's request, headers and response keep what was sent", () => {
+    const journal = createJournal();
+    const input = structuredClone(exchange);
+    journal.record(input);
+    expect(journal.entries()[0]!.request.headers!.authorization).toBe('Bearer ***');
+    expect(input).toEqual(exchange);
+  });
   it('keeps them with showSecrets (--show-secrets)', () => {
     const journal = createJournal({ showSecrets: true });
     journal.record(exchange);
