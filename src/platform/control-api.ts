@@ -106,14 +106,11 @@ async function answer(core: PlatformCore, request: PlatformRequest): Promise<Pla
       return controlOk(core.channelInfo(channel));
     }
     case 'GET /journal': {
-      const since = Number(request.query.get('since') ?? 0);
+      const since = Number(request.query.get('since') ?? 0) || 0; // NaN: from the start
       const limit = Math.min(Number(request.query.get('limit') ?? 1000), 10_000);
       return controlOk({
         count: core.journal.count,
-        entries: core.journal
-          .entries()
-          .filter((e) => e.seq > since)
-          .slice(0, limit),
+        entries: core.journal.entries(since).slice(0, limit),
       });
     }
     case 'POST /journal/:id/resend':

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +39,27 @@ describe('journal', () => {
     expect([kept[0]!.seq, kept.at(-1)!.seq]).toEqual([1601, 2600]);
     expect(journal.count).toBe(2600);
     expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2600);
+  });
+
+  it('reads entries back from the tail of its file: this session only, after a seq', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
+    // an earlier session's lines stay in the file and out of this journal's entries
+    writeFileSync(file, `${JSON.stringify({ type: 'exchange', seq: 1, old: true })}\nnot json\n`);
+    const journal = createJournal({ file, keep: 50 });
+    // bodies of ~2 KB: 300 records are ~700 KB, read back in 64 KiB pieces
+    const big = (n: number) => ({
+      ...exchange(n),
+      request: { method: 'POST', url: 'http://127.0.0.1/ch-1', body: 'x'.repeat(2000) },
+    });
+    for (let i = 1; i <= 300; i++) journal.record(big(i));
+    const kept = journal.entries(); // before any write: entries() writes what is pending
+    expect(kept.map((r) => r.seq)).toEqual(Array.from({ length: 50 }, (_, i) => 251 + i));
+    expect(journal.entries(297).map((r) => r.seq)).toEqual([298, 299, 300]);
+    expect(journal.entries(300)).toEqual([]);
+    journal.record(exchange(301));
+    journal.close();
+    expect(journal.entries(299).map((r) => r.seq)).toEqual([300, 301]); // after close, too
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(303);
   });
 
   it('writes HAR 1.2 when the name ends in .har', () => {

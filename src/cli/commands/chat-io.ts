@@ -25,7 +25,7 @@ export function captureAgentMessages(
       }
       return stored;
     },
-    entries: () => journal.entries(),
+    entries: (since) => journal.entries(since),
     get count() {
       return journal.count;
     },

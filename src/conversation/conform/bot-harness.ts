@@ -65,7 +65,7 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
   const core = platform.core;
   const channel = [...core.state.channels.values()][0];
   const id = encodeURIComponent(options.providerId);
-  const entries = (since: number) => core.journal.entries().filter((e) => e.seq > since);
+  const entries = (since: number) => core.journal.entries(since);
   return {
     core,
     info: {
