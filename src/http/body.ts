@@ -78,40 +78,34 @@ export function readJsonBodyThen(
     return;
   }
   // Plain 'data' / 'end' listeners: an async iterator costs several promise hops per chunk.
+  // They stay attached (the request is garbage after its answer); `settled` makes `done` once.
   const chunks: Buffer[] = [];
   let bytes = 0;
-  const onData = (chunk: Buffer): void => {
+  let settled = false;
+  const settle = (body: BodyResult): void => {
+    if (settled) return;
+    settled = true;
+    done(body);
+  };
+  req.on('data', (chunk: Buffer) => {
+    if (settled) return;
     bytes += chunk.length;
     if (bytes > limit) {
-      cleanup();
-      req.resume();
-      done(tooLarge(limit, transfer));
+      req.resume(); // the rest is read and dropped
+      settle(tooLarge(limit, transfer));
       return;
     }
     chunks.push(chunk);
-  };
-  const onEnd = (): void => {
-    cleanup();
-    done(decodeJsonBody(chunks, bytes, transfer));
-  };
-  const onAbort = (): void => {
-    cleanup();
-    done({
+  });
+  req.on('end', () => settle(decodeJsonBody(chunks, bytes, transfer)));
+  const onAbort = (): void =>
+    settle({
       ok: false,
       status: 400,
       code: 'aborted',
       message: 'the request body was cut off',
       transfer,
     });
-  };
-  const cleanup = (): void => {
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onAbort);
-    req.off('aborted', onAbort);
-  };
-  req.on('data', onData);
-  req.on('end', onEnd);
   req.on('error', onAbort);
   req.on('aborted', onAbort);
 }
