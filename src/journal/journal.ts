@@ -91,10 +91,12 @@ export function createJournal(options: JournalOptions = {}): Journal {
   const redact = options.showSecrets ? options.redact : withKnownSecrets(options.redact);
   const isHar = options.file?.toLowerCase().endsWith('.har') ?? false;
   const allForHar: ExchangeRecord[] = [];
-  // 'a+': appended to, and read back by entries()
-  let fd: number | undefined = options.file && !isHar ? openSync(options.file, 'a+') : undefined;
+  const opened = options.file && !isHar ? openNdjson(options.file) : undefined;
+  let fd = opened?.fd;
+  /** the file is the store of `entries()` (a regular file we can read back) */
+  let fileIsStore = opened?.readable ?? false;
   /** where this journal's lines start in the file (it may hold earlier sessions) */
-  const fileStart = fd === undefined ? 0 : fstatSync(fd).size;
+  const fileStart = opened?.size ?? 0;
   /**
    * The recent records in memory — only without an NDJSON file. With one, the file is the
    * store and `entries()` reads its tail back: records kept in memory for a second under load
@@ -118,10 +120,8 @@ export function createJournal(options: JournalOptions = {}): Journal {
     unsettled = [];
     for (const record of batch) {
       const stored = redact ? redactRecord(record, redact) : record;
-      if (fd !== undefined) {
-        pending.push(`${JSON.stringify(stored)}\n`);
-        continue;
-      }
+      if (fd !== undefined) pending.push(`${JSON.stringify(stored)}\n`);
+      if (fileIsStore) continue;
       recent.push(stored);
       if (isHar && !closed) {
         allForHar.push(stored);
@@ -157,7 +157,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       return count;
     },
     entries: (since = 0) => {
-      if (fd !== undefined) {
+      if (fileIsStore && fd !== undefined) {
         flush();
         return readTail(fd, fileStart, keep, since);
       }
@@ -175,12 +175,31 @@ export function createJournal(options: JournalOptions = {}): Journal {
       closed = true;
       process.off('exit', onExit);
       if (fd !== undefined) {
-        recent = readTail(fd, fileStart, keep); // entries() after close, and later records
+        // entries() after close, and the records after it, come from memory again
+        if (fileIsStore) recent = readTail(fd, fileStart, keep);
+        fileIsStore = false;
         closeSync(fd);
         fd = undefined;
       }
     },
   };
+}
+
+/**
+ * Opens an NDJSON journal file for appending, and for reading back when it is a regular file
+ * ('a+'). A pipe, a terminal or a write-only file is appended to only ('a'): then the journal
+ * keeps its recent records in memory.
+ */
+function openNdjson(file: string): { fd: number; readable: boolean; size: number } {
+  let fd: number;
+  try {
+    fd = openSync(file, 'a+');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
+    return { fd: openSync(file, 'a'), readable: false, size: 0 };
+  }
+  const stat = fstatSync(fd);
+  return { fd, readable: stat.isFile(), size: stat.size };
 }
 
 /**

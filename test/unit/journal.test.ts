@@ -1,4 +1,13 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  constants,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +69,24 @@ describe('journal', () => {
     journal.close();
     expect(journal.entries(299).map((r) => r.seq)).toEqual([300, 301]); // after close, too
     expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(303);
+  });
+
+  it('keeps entries in memory when its file cannot be read back (a pipe)', () => {
+    const fifo = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    // the read end first (non-blocking), so the pipe keeps what the journal writes
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const journal = createJournal({ file: fifo, keep: 2 });
+      for (let i = 1; i <= 3; i++) journal.record(exchange(i));
+      expect(journal.entries().map((r) => r.seq)).toEqual([2, 3]);
+      journal.close();
+      const buffer = Buffer.alloc(65_536);
+      const text = buffer.subarray(0, readSync(reader, buffer)).toString('utf8');
+      expect(text.trim().split('\n')).toHaveLength(3);
+    } finally {
+      closeSync(reader);
+    }
   });
 
   it('writes HAR 1.2 when the name ends in .har', () => {
