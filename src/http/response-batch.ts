@@ -12,13 +12,20 @@ import type { ServerResponse } from 'node:http';
  */
 let queue: Array<ServerResponse | string | undefined> = [];
 
+let exitHooked = false;
+
 function drain(): void {
   const batch = queue;
   queue = [];
   for (let i = 0; i < batch.length; i += 2) {
     const res = batch[i] as ServerResponse;
     // the client may have gone while the response waited: nothing to write to
-    if (!res.destroyed && !res.writableEnded) res.end(batch[i + 1] as string | undefined);
+    if (res.destroyed || res.writableEnded) continue;
+    try {
+      res.end(batch[i + 1] as string | undefined);
+    } catch {
+      res.destroy(); // this one cannot be written; the rest of the batch still is
+    }
   }
 }
 
@@ -30,4 +37,9 @@ function drain(): void {
 export function endInBatch(res: ServerResponse, text?: string): void {
   if (queue.length === 0) setImmediate(drain);
   queue.push(res, text);
+  if (!exitHooked) {
+    // a second Ctrl-C exits at once: what is queued (and already journaled) still goes out
+    exitHooked = true;
+    process.once('exit', drain);
+  }
 }

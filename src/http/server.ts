@@ -150,6 +150,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   );
   const failRequest = (error: unknown, req: IncomingMessage, res: ServerResponse): void => {
     options.onHandlerError?.(error, req);
+    if (res.headersSent && !res.writableEnded && !res.destroyed) {
+      // the answer may be queued to be written at the end of this turn (endInBatch): let it
+      // go out first, and cut the response only if it did not
+      setImmediate(() => {
+        if (!res.writableEnded) res.destroy();
+      });
+      return;
+    }
     if (!res.headersSent && !res.destroyed) {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(

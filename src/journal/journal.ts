@@ -4,9 +4,11 @@ import {
   openSync,
   readSync,
   renameSync,
+  statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { errorText } from '../errors.js';
 import { createFlushScheduler } from '../io/flush-scheduler.js';
 import { toHar } from './har.js';
 
@@ -94,7 +96,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
   const opened = options.file && !isHar ? openNdjson(options.file) : undefined;
   let fd = opened?.fd;
   /** the file is the store of `entries()` (a regular file we can read back) */
-  let fileIsStore = opened?.readable ?? false;
+  const fileIsStore = opened?.readable ?? false;
   /** where this journal's lines start in the file (it may hold earlier sessions) */
   const fileStart = opened?.size ?? 0;
   /**
@@ -110,6 +112,8 @@ export function createJournal(options: JournalOptions = {}): Journal {
   let count = 0;
   let harDirty = false;
   let closed = false;
+  /** the count at close: the file holds the records up to it */
+  let closedAt = 0;
 
   // HAR is rewritten whole on each flush, so it is batched more coarsely than NDJSON.
   const scheduler = createFlushScheduler(() => flush(), { minIntervalMs: isHar ? 250 : 10 });
@@ -119,9 +123,19 @@ export function createJournal(options: JournalOptions = {}): Journal {
     const batch = unsettled;
     unsettled = [];
     for (const record of batch) {
-      const stored = redact ? redactRecord(record, redact) : record;
-      if (fd !== undefined) pending.push(`${JSON.stringify(stored)}\n`);
-      if (fileIsStore) continue;
+      let stored: ExchangeRecord;
+      let line: string | undefined;
+      try {
+        stored = redact ? redactRecord(record, redact) : record;
+        if (fd !== undefined) line = `${JSON.stringify(stored)}\n`;
+      } catch (error) {
+        // a record that cannot be redacted or serialised (a caller passed a non-string):
+        // recorded as that failure, and the rest of the batch is kept
+        stored = unrecordable(record, error);
+        if (fd !== undefined) line = `${JSON.stringify(stored)}\n`;
+      }
+      if (line !== undefined) pending.push(line);
+      if (fileIsStore && !closed) continue;
       recent.push(stored);
       if (isHar && !closed) {
         allForHar.push(stored);
@@ -159,10 +173,15 @@ export function createJournal(options: JournalOptions = {}): Journal {
     entries: (since = 0) => {
       if (fileIsStore && fd !== undefined) {
         flush();
-        return readTail(fd, fileStart, keep, since);
+        return readTail(fd, fileStart, keep, since, count);
       }
       settle();
-      const last = recent.length > keep ? recent.slice(-keep) : recent;
+      let last = recent.length > keep ? recent.slice(-keep) : recent;
+      if (fileIsStore && options.file) {
+        // closed: what the file holds, then what was recorded after close (in memory)
+        const fromFile = readTailOf(options.file, fileStart, keep, since, closedAt);
+        last = [...fromFile, ...last].slice(-keep);
+      }
       return since > 0 ? last.filter((r) => r.seq > since) : last;
     },
     get count() {
@@ -174,10 +193,8 @@ export function createJournal(options: JournalOptions = {}): Journal {
       flush();
       closed = true;
       process.off('exit', onExit);
+      closedAt = count;
       if (fd !== undefined) {
-        // entries() after close, and the records after it, come from memory again
-        if (fileIsStore) recent = readTail(fd, fileStart, keep);
-        fileIsStore = false;
         closeSync(fd);
         fd = undefined;
       }
@@ -187,54 +204,121 @@ export function createJournal(options: JournalOptions = {}): Journal {
 
 /**
  * Opens an NDJSON journal file for appending, and for reading back when it is a regular file
- * ('a+'). A pipe, a terminal or a write-only file is appended to only ('a'): then the journal
- * keeps its recent records in memory.
+ * ('a+'). A pipe, a FIFO, a terminal or a write-only file is opened for appending only ('a'),
+ * and the journal keeps its recent records in memory: read-write would make this process a
+ * reader of its own pipe, and a write would block instead of failing once the reader goes.
  */
 function openNdjson(file: string): { fd: number; readable: boolean; size: number } {
+  const appendOnly = { fd: -1, readable: false, size: 0 };
+  let existing: ReturnType<typeof statSync> | undefined;
+  try {
+    existing = statSync(file);
+  } catch {
+    existing = undefined; // created below, a regular file
+  }
+  if (existing && !existing.isFile()) return { ...appendOnly, fd: openSync(file, 'a') };
   let fd: number;
   try {
     fd = openSync(file, 'a+');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
-    return { fd: openSync(file, 'a'), readable: false, size: 0 };
+    return { ...appendOnly, fd: openSync(file, 'a') };
   }
   const stat = fstatSync(fd);
-  return { fd, readable: stat.isFile(), size: stat.size };
+  if (stat.isFile()) return { fd, readable: true, size: stat.size };
+  closeSync(fd); // replaced by something else between the stat and the open
+  return { ...appendOnly, fd: openSync(file, 'a') };
+}
+
+/** A record that could not be redacted or serialised, as the failure to record it. */
+function unrecordable(record: ExchangeRecord, error: unknown): ExchangeRecord {
+  return {
+    type: 'exchange',
+    seq: record.seq,
+    at: record.at,
+    protocolMs: record.protocolMs,
+    iface: record.iface,
+    direction: record.direction,
+    request: { method: String(record.request?.method), url: '<not recordable>' },
+    failure: {
+      reason: 'unrecordable',
+      message: `the journal could not record this exchange: ${errorText(error)}`,
+    },
+  };
+}
+
+/** `readTail` on a closed journal's file (opened for the read); nothing if it is gone. */
+function readTailOf(
+  file: string,
+  from: number,
+  keep: number,
+  since: number,
+  newest: number,
+): ExchangeRecord[] {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    return readTail(fd, from, keep, since, newest);
+  } catch {
+    return [];
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /**
- * The last `keep` records (after seq `since`) of an NDJSON journal file from byte `from` on,
- * read backwards in 64 KiB pieces and parsed from the end, so a long session's file is never
- * read whole and a poll for what is new parses only that. A line that does not parse (another
- * writer's, or cut) is skipped.
+ * The last `keep` records after seq `since` of an NDJSON journal file, from byte `from` on
+ * (where this journal's part of the file starts), read backwards in 64 KiB pieces and parsed
+ * line by line from the end: a poll for what is new reads only that, and no more than one
+ * line is held as bytes at a time. Only this journal's records count: its seqs run from 1 to
+ * `newest` in file order, so a line that is not the exchange with the seq wanted next (another
+ * writer's output or records) is skipped.
  */
-export function readTail(fd: number, from: number, keep: number, since = 0): ExchangeRecord[] {
-  const pieces: Buffer[] = [];
+export function readTail(
+  fd: number,
+  from: number,
+  keep: number,
+  since = 0,
+  newest: number,
+): ExchangeRecord[] {
+  const records: ExchangeRecord[] = [];
+  /** the seq of the next record wanted, going back: this journal's seqs run 1..newest */
+  let wanted = newest;
+  /** true: stop reading */
+  const take = (line: Buffer): boolean => {
+    if (line.length === 0) return false;
+    let record: ExchangeRecord;
+    try {
+      record = JSON.parse(line.toString('utf8')) as ExchangeRecord;
+    } catch {
+      return false; // not a whole record
+    }
+    if (record === null || record.type !== 'exchange' || record.seq !== wanted) return false;
+    records.push(record);
+    wanted--;
+    return wanted <= since || records.length >= keep;
+  };
   let end = fstatSync(fd).size;
-  let newlines = 0;
-  while (end > from && newlines <= keep) {
+  /** the bytes after the last newline seen so far: the start of a line in an earlier piece */
+  let carry: Buffer[] = [];
+  let stopped = newest <= since;
+  while (end > from && !stopped) {
     const start = Math.max(from, end - 65_536);
     const piece = Buffer.allocUnsafe(end - start);
     const read = readSync(fd, piece, 0, piece.length, start);
-    for (let i = 0; i < read; i++) if (piece[i] === 0x0a) newlines++;
-    pieces.unshift(piece.subarray(0, read));
+    let lineEnd = read;
+    for (let i = read - 1; i >= 0 && !stopped; i--) {
+      if (piece[i] !== 0x0a) continue;
+      const tail = piece.subarray(i + 1, lineEnd);
+      const line = carry.length > 0 ? Buffer.concat([tail, ...carry]) : tail;
+      carry = [];
+      stopped = take(line);
+      lineEnd = i;
+    }
+    if (!stopped) carry.unshift(piece.subarray(0, lineEnd));
     end = start;
   }
-  const lines = Buffer.concat(pieces).toString('utf8').split('\n');
-  if (end > from) lines.shift(); // began mid-line
-  const records: ExchangeRecord[] = [];
-  for (let i = lines.length - 1; i >= 0 && records.length < keep; i--) {
-    const line = lines[i] as string;
-    if (line === '') continue;
-    let record: ExchangeRecord;
-    try {
-      record = JSON.parse(line) as ExchangeRecord;
-    } catch {
-      continue; // not a whole record
-    }
-    if (record.seq <= since) break;
-    records.push(record);
-  }
+  if (!stopped && carry.length > 0) take(Buffer.concat(carry)); // the first line, at `from`
   return records.reverse();
 }
 

@@ -88,9 +88,14 @@ interface Exchange {
 
 function answer(exchange: Exchange): void | Promise<void> {
   const response = exchange.core.handle(exchange.request);
-  if (response instanceof Promise) return response.then((r) => respond(exchange, r));
+  if (isPromise(response)) return response.then((r) => respond(exchange, r));
   respond(exchange, response);
 }
+
+/** A promise or any thenable a service returned (not only a native Promise). */
+const isPromise = (
+  value: PlatformResponse | Promise<PlatformResponse>,
+): value is Promise<PlatformResponse> => typeof (value as { then?: unknown }).then === 'function';
 
 function respond(
   { core, req, res, request, started, wallStarted }: Exchange,
@@ -127,7 +132,9 @@ function respond(
       ? notes
         ? [`transfer: ${body.transfer}`, ...notes]
         : [`transfer: ${body.transfer}`]
-      : (notes ?? []),
+      : notes
+        ? [...notes]
+        : [],
   });
 }
 

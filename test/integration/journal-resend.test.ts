@@ -1,4 +1,7 @@
 /** POST /_sim/journal/:seq/resend: a recorded request is issued again (README "Control API"). */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../../src/clock.js';
 import { createJournal, createRedactor } from '../../src/journal/journal.js';
@@ -31,6 +34,40 @@ describe('journal resend', () => {
     expect(entry.request.url).toContain('/***/');
     const resent = await post(`${url}/_sim/journal/${entry.seq}/resend`, {});
     expect(resent.body).toMatchObject({ status: 200 });
+  });
+
+  it('with a --record file: /_sim/journal?since= and resend read the records back from it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-resend-')), 'session.ndjson');
+    const secrets: string[] = [];
+    const journal = createJournal({ file, redact: (text) => createRedactor(secrets)(text) });
+    const { url, channelUrl, platform } = await startPlatform({
+      clock: createVirtualClock(),
+      journal,
+    });
+    for (const channel of platform.core.state.channels.values()) secrets.push(channel.randomString);
+    for (const text of ['one', 'two', 'three']) await post(channelUrl, customerText('c-1', text));
+    const page = await fetch(`${url}/_sim/journal?since=1`).then(
+      (r) =>
+        r.json() as Promise<{
+          count: number;
+          entries: Array<{ seq: number; request: { url: string; body: string } }>;
+        }>,
+    );
+    expect(page.count).toBe(3);
+    const texts = page.entries.map((e) => {
+      const body = JSON.parse(e.request.body) as { message: { text: string } };
+      return [e.seq, body.message.text];
+    });
+    expect(texts).toEqual([
+      [2, 'two'],
+      [3, 'three'],
+    ]);
+    expect(page.entries[0]!.request.url).toContain('/***/'); // the file holds it redacted
+    const resent = await post(`${url}/_sim/journal/2/resend`, {});
+    expect(resent.body).toMatchObject({ seq: 2, status: 200, body: '{"result":"ok"}' });
+    journal.flush();
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(5); // + resend call and resent
+    journal.close();
   });
 
   it('answers 404 SVC_E_NO_EXCHANGE for a seq not in the journal', async () => {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import {
+  appendFileSync,
   closeSync,
   constants,
   mkdtempSync,
@@ -58,17 +59,50 @@ describe('journal', () => {
     // bodies of ~2 KB: 300 records are ~700 KB, read back in 64 KiB pieces
     const big = (n: number) => ({
       ...exchange(n),
-      request: { method: 'POST', url: 'http://127.0.0.1/ch-1', body: 'x'.repeat(2000) },
+      // two-byte characters: the 64 KiB pieces split some of them in half
+      request: { method: 'POST', url: 'http://127.0.0.1/ch-1', body: `${n}:${'é'.repeat(999)}` },
     });
     for (let i = 1; i <= 300; i++) journal.record(big(i));
     const kept = journal.entries(); // before any write: entries() writes what is pending
     expect(kept.map((r) => r.seq)).toEqual(Array.from({ length: 50 }, (_, i) => 251 + i));
+    expect(kept.map((r) => r.request.body)).toEqual(kept.map((r) => big(r.seq).request.body));
     expect(journal.entries(297).map((r) => r.seq)).toEqual([298, 299, 300]);
     expect(journal.entries(300)).toEqual([]);
     journal.record(exchange(301));
     journal.close();
     expect(journal.entries(299).map((r) => r.seq)).toEqual([300, 301]); // after close, too
     expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(303);
+  });
+
+  it('reads back only its own exchanges when others write to the same file', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
+    const journal = createJournal({ file });
+    journal.record(exchange(1));
+    journal.record(exchange(2));
+    journal.flush();
+    // --json output sent to the same file, and another process's journal appending to it
+    appendFileSync(file, `${JSON.stringify({ type: 'listening', url: 'x' })}\n`);
+    appendFileSync(file, `${JSON.stringify({ ...exchange(9), type: 'exchange', seq: 1 })}\n`);
+    journal.record(exchange(3));
+    expect(journal.entries().map((r) => [r.seq, r.protocolMs])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    expect(journal.entries(1).map((r) => r.seq)).toEqual([2, 3]);
+    journal.close();
+  });
+
+  it('appends to a pipe only: a reader that goes away fails the write instead of blocking it', () => {
+    const fifo = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const journal = createJournal({ file: fifo });
+    closeSync(reader);
+    journal.record(exchange(1));
+    // opened read-write, the journal would be a reader of its own pipe and this would succeed
+    // (and block for good once the pipe's buffer is full)
+    expect(() => journal.flush()).toThrow(/EPIPE/);
   });
 
   it('keeps entries in memory when its file cannot be read back (a pipe)', () => {
