@@ -8,6 +8,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { errorText } from '../errors.js';
 import { createFlushScheduler } from '../io/flush-scheduler.js';
 import { toHar } from './har.js';
@@ -17,6 +18,11 @@ export interface ExchangeRecord {
   type: 'exchange';
   /** 1-based order in this journal */
   seq: number;
+  /**
+   * the journal that wrote it: one random id per journal (per run of a command), so runs
+   * appended to one file can be told apart
+   */
+  run?: string;
   /** wall time, ISO 8601 */
   at: string;
   /** protocol time since the clock started, ms */
@@ -44,7 +50,7 @@ export interface ExchangeRecord {
   notes?: string[];
 }
 
-export type ExchangeInput = Omit<ExchangeRecord, 'type' | 'seq' | 'at'> & { at?: string };
+export type ExchangeInput = Omit<ExchangeRecord, 'type' | 'seq' | 'at' | 'run'> & { at?: string };
 
 export interface JournalOptions {
   /** append NDJSON here (or HAR 1.2 when the name ends in .har) */
@@ -89,7 +95,8 @@ export interface Journal {
  * @example const journal = createJournal({ file: 'session.ndjson' });
  */
 export function createJournal(options: JournalOptions = {}): Journal {
-  const keep = options.keep ?? 1_000;
+  const keep = Math.max(0, options.keep ?? 1_000);
+  const run = randomBytes(6).toString('hex');
   const redact = options.showSecrets ? options.redact : withKnownSecrets(options.redact);
   const isHar = options.file?.toLowerCase().endsWith('.har') ?? false;
   const allForHar: ExchangeRecord[] = [];
@@ -127,14 +134,15 @@ export function createJournal(options: JournalOptions = {}): Journal {
       let line: string | undefined;
       try {
         stored = redact ? redactRecord(record, redact) : record;
-        if (fd !== undefined) line = `${JSON.stringify(stored)}\n`;
+        // HAR serialises later, whole: a record it could not serialise is caught here
+        if (fd !== undefined || isHar) line = `${JSON.stringify(stored)}\n`;
       } catch (error) {
         // a record that cannot be redacted or serialised (a caller passed a non-string):
         // recorded as that failure, and the rest of the batch is kept
-        stored = unrecordable(record, error);
-        if (fd !== undefined) line = `${JSON.stringify(stored)}\n`;
+        stored = unrecordable(record, run, error);
+        line = `${JSON.stringify(stored)}\n`;
       }
-      if (line !== undefined) pending.push(line);
+      if (line !== undefined && fd !== undefined) pending.push(line);
       if (fileIsStore && !closed) continue;
       recent.push(stored);
       if (isHar && !closed) {
@@ -160,26 +168,33 @@ export function createJournal(options: JournalOptions = {}): Journal {
       renameSync(tmp, options.file);
     }
   };
-  const onExit = (): void => flush();
+  const onExit = (): void => {
+    try {
+      flush();
+    } catch {
+      // the target is gone (a pipe whose reader left): nothing more can be written, and the
+      // other exit handlers (queued responses) must still run
+    }
+  };
   if (options.file) process.on('exit', onExit);
 
   return {
     record(input) {
       count++;
-      unsettled.push({ type: 'exchange', seq: count, at: input.at ?? isoNow(), ...input });
+      unsettled.push({ type: 'exchange', seq: count, run, at: input.at ?? isoNow(), ...input });
       scheduler.request();
       return count;
     },
     entries: (since = 0) => {
       if (fileIsStore && fd !== undefined) {
         flush();
-        return readTail(fd, fileStart, keep, since, count);
+        return readTail(fd, fileStart, keep, since, count, run);
       }
       settle();
-      let last = recent.length > keep ? recent.slice(-keep) : recent;
-      if (fileIsStore && options.file) {
+      let last = keep === 0 ? [] : recent.length > keep ? recent.slice(-keep) : recent;
+      if (fileIsStore && options.file && last.length < keep) {
         // closed: what the file holds, then what was recorded after close (in memory)
-        const fromFile = readTailOf(options.file, fileStart, keep, since, closedAt);
+        const fromFile = readTailOf(options.file, fileStart, keep, since, closedAt, run);
         last = [...fromFile, ...last].slice(-keep);
       }
       return since > 0 ? last.filter((r) => r.seq > since) : last;
@@ -231,15 +246,18 @@ function openNdjson(file: string): { fd: number; readable: boolean; size: number
 }
 
 /** A record that could not be redacted or serialised, as the failure to record it. */
-function unrecordable(record: ExchangeRecord, error: unknown): ExchangeRecord {
+function unrecordable(record: ExchangeRecord, run: string, error: unknown): ExchangeRecord {
+  const known = <T extends string>(value: unknown, fallback: T): T =>
+    typeof value === 'string' ? (value as T) : fallback;
   return {
     type: 'exchange',
     seq: record.seq,
-    at: record.at,
-    protocolMs: record.protocolMs,
-    iface: record.iface,
-    direction: record.direction,
-    request: { method: String(record.request?.method), url: '<not recordable>' },
+    run,
+    at: known(record.at, ''),
+    protocolMs: Number(record.protocolMs) || 0,
+    iface: known(record.iface, 'control'),
+    direction: known(record.direction, 'in'),
+    request: { method: known(record.request?.method, '?'), url: '<not recordable>' },
     failure: {
       reason: 'unrecordable',
       message: `the journal could not record this exchange: ${errorText(error)}`,
@@ -254,11 +272,12 @@ function readTailOf(
   keep: number,
   since: number,
   newest: number,
+  run: string,
 ): ExchangeRecord[] {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
-    return readTail(fd, from, keep, since, newest);
+    return readTail(fd, from, keep, since, newest, run);
   } catch {
     return [];
   } finally {
@@ -270,19 +289,21 @@ function readTailOf(
  * The last `keep` records after seq `since` of an NDJSON journal file, from byte `from` on
  * (where this journal's part of the file starts), read backwards in 64 KiB pieces and parsed
  * line by line from the end: a poll for what is new reads only that, and no more than one
- * line is held as bytes at a time. Only this journal's records count: its seqs run from 1 to
- * `newest` in file order, so a line that is not the exchange with the seq wanted next (another
- * writer's output or records) is skipped.
+ * line is held as bytes at a time. Only this journal's records count: exchanges with its
+ * `run` id and descending seqs from `newest`; other lines (another writer's output or
+ * records) are skipped, and a seq that is missing (a torn write) skips only itself.
  */
 export function readTail(
   fd: number,
   from: number,
   keep: number,
-  since = 0,
+  since: number,
   newest: number,
+  run: string,
 ): ExchangeRecord[] {
   const records: ExchangeRecord[] = [];
-  /** the seq of the next record wanted, going back: this journal's seqs run 1..newest */
+  if (keep <= 0 || newest <= since) return records;
+  /** the highest seq still wanted, going back */
   let wanted = newest;
   /** true: stop reading */
   const take = (line: Buffer): boolean => {
@@ -293,15 +314,17 @@ export function readTail(
     } catch {
       return false; // not a whole record
     }
-    if (record === null || record.type !== 'exchange' || record.seq !== wanted) return false;
+    if (record === null || record.type !== 'exchange' || record.run !== run) return false;
+    if (typeof record.seq !== 'number' || record.seq > wanted) return false;
+    if (record.seq <= since) return true;
     records.push(record);
-    wanted--;
+    wanted = record.seq - 1;
     return wanted <= since || records.length >= keep;
   };
   let end = fstatSync(fd).size;
   /** the bytes after the last newline seen so far: the start of a line in an earlier piece */
   let carry: Buffer[] = [];
-  let stopped = newest <= since;
+  let stopped = false;
   while (end > from && !stopped) {
     const start = Math.max(from, end - 65_536);
     const piece = Buffer.allocUnsafe(end - start);

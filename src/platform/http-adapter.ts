@@ -88,7 +88,8 @@ interface Exchange {
 
 function answer(exchange: Exchange): void | Promise<void> {
   const response = exchange.core.handle(exchange.request);
-  if (isPromise(response)) return response.then((r) => respond(exchange, r));
+  // a native promise even for another thenable: the server catches only native rejections
+  if (isPromise(response)) return Promise.resolve(response).then((r) => respond(exchange, r));
   respond(exchange, response);
 }
 

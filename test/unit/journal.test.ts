@@ -76,20 +76,55 @@ describe('journal', () => {
 
   it('reads back only its own exchanges when others write to the same file', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
-    const journal = createJournal({ file });
-    journal.record(exchange(1));
-    journal.record(exchange(2));
-    journal.flush();
-    // --json output sent to the same file, and another process's journal appending to it
-    appendFileSync(file, `${JSON.stringify({ type: 'listening', url: 'x' })}\n`);
-    appendFileSync(file, `${JSON.stringify({ ...exchange(9), type: 'exchange', seq: 1 })}\n`);
-    journal.record(exchange(3));
-    expect(journal.entries().map((r) => [r.seq, r.protocolMs])).toEqual([
+    const a = createJournal({ file });
+    const b = createJournal({ file }); // another command recording to the same file
+    for (let i = 1; i <= 3; i++) {
+      a.record(exchange(i));
+      a.flush();
+      b.record(exchange(200 + i));
+      b.flush();
+      appendFileSync(file, `${JSON.stringify({ type: 'listening', url: 'x' })}\n`); // --json
+    }
+    expect(a.entries().map((r) => [r.seq, r.protocolMs])).toEqual([
       [1, 1],
       [2, 2],
       [3, 3],
     ]);
-    expect(journal.entries(1).map((r) => r.seq)).toEqual([2, 3]);
+    expect(b.entries(1).map((r) => [r.seq, r.protocolMs])).toEqual([
+      [2, 202],
+      [3, 203],
+    ]);
+    expect(new Set([a.entries()[0]!.run, b.entries()[0]!.run]).size).toBe(2);
+    a.close();
+    b.close();
+    expect(a.entries(2).map((r) => r.protocolMs)).toEqual([3]); // after close, from the file
+  });
+
+  it('a torn line hides only itself: older records stay readable', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
+    const journal = createJournal({ file });
+    for (let i = 1; i <= 5; i++) journal.record(exchange(i));
+    journal.flush();
+    appendFileSync(file, '{"partial":'); // another writer stopped mid-line: seq 6 joins it
+    for (let i = 6; i <= 9; i++) journal.record(exchange(i));
+    expect(journal.entries().map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 7, 8, 9]);
+    journal.close();
+  });
+
+  it('journals a record it cannot serialise as that failure and keeps the rest', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
+    const journal = createJournal({ file });
+    journal.record(exchange(1));
+    journal.record({ ...exchange(2), protocolMs: 10n as unknown as number });
+    journal.record(exchange(3));
+    journal.flush();
+    const entries = journal.entries();
+    expect(entries.map((r) => [r.seq, r.failure?.reason])).toEqual([
+      [1, undefined],
+      [2, 'unrecordable'],
+      [3, undefined],
+    ]);
+    expect(entries[1]!.failure!.message).toMatch(/BigInt/);
     journal.close();
   });
 
