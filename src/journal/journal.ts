@@ -188,13 +188,14 @@ export function createJournal(options: JournalOptions = {}): Journal {
     entries: (since = 0) => {
       if (fileIsStore && fd !== undefined) {
         flush();
-        return readTail(fd, fileStart, keep, since, count, run);
+        return readTail(fd, { from: fileStart, keep, since, newest: count, run });
       }
       settle();
       let last = keep === 0 ? [] : recent.length > keep ? recent.slice(-keep) : recent;
       if (fileIsStore && options.file && last.length < keep) {
         // closed: what the file holds, then what was recorded after close (in memory)
-        const fromFile = readTailOf(options.file, fileStart, keep, since, closedAt, run);
+        const query = { from: fileStart, keep, since, newest: closedAt, run };
+        const fromFile = readTailOf(options.file, query);
         last = [...fromFile, ...last].slice(-keep);
       }
       return since > 0 ? last.filter((r) => r.seq > since) : last;
@@ -265,19 +266,26 @@ function unrecordable(record: ExchangeRecord, run: string, error: unknown): Exch
   };
 }
 
+/** Which records `readTail` gives back. */
+export interface TailQuery {
+  /** the byte where this journal's part of the file starts */
+  from: number;
+  /** at most this many, the newest */
+  keep: number;
+  /** only those after this seq */
+  since: number;
+  /** the journal's highest seq in the file */
+  newest: number;
+  /** the journal's run id */
+  run: string;
+}
+
 /** `readTail` on a closed journal's file (opened for the read); nothing if it is gone. */
-function readTailOf(
-  file: string,
-  from: number,
-  keep: number,
-  since: number,
-  newest: number,
-  run: string,
-): ExchangeRecord[] {
+function readTailOf(file: string, query: TailQuery): ExchangeRecord[] {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
-    return readTail(fd, from, keep, since, newest, run);
+    return readTail(fd, query);
   } catch {
     return [];
   } finally {
@@ -286,21 +294,15 @@ function readTailOf(
 }
 
 /**
- * The last `keep` records after seq `since` of an NDJSON journal file, from byte `from` on
- * (where this journal's part of the file starts), read backwards in 64 KiB pieces and parsed
+ * The last `keep` records after seq `since` of an NDJSON journal file, from byte `from` on,
+ * read backwards in 64 KiB pieces and parsed
  * line by line from the end: a poll for what is new reads only that, and no more than one
  * line is held as bytes at a time. Only this journal's records count: exchanges with its
  * `run` id and descending seqs from `newest`; other lines (another writer's output or
  * records) are skipped, and a seq that is missing (a torn write) skips only itself.
  */
-export function readTail(
-  fd: number,
-  from: number,
-  keep: number,
-  since: number,
-  newest: number,
-  run: string,
-): ExchangeRecord[] {
+export function readTail(fd: number, query: TailQuery): ExchangeRecord[] {
+  const { from, keep, since, newest, run } = query;
   const records: ExchangeRecord[] = [];
   if (keep <= 0 || newest <= since) return records;
   /** the highest seq still wanted, going back */
