@@ -113,7 +113,8 @@ function respond(
   const body = request.body;
   const text = writeResponse(res, response, body?.ok === false && body.status === 413);
   if (request.method === 'GET' && request.path.startsWith('/_sim/')) return; // quiet reads
-  const notes = response.record?.notes;
+  const notes = body ? [`transfer: ${body.transfer}`] : [];
+  if (response.record?.notes) notes.push(...response.record.notes);
   core.journal.record({
     protocolMs: started,
     iface: response.record?.iface ?? 'control',
@@ -129,13 +130,7 @@ function respond(
     durationMs: core.clock.now() - started,
     wallMs: core.clock.wallNow() - wallStarted,
     ...(response.record?.verdict ? { verdict: response.record.verdict } : {}),
-    notes: body
-      ? notes
-        ? [`transfer: ${body.transfer}`, ...notes]
-        : [`transfer: ${body.transfer}`]
-      : notes
-        ? [...notes]
-        : [],
+    notes,
   });
 }
 
