@@ -18,6 +18,20 @@ const run = async (args: string[]): Promise<{ code: number; stdout: string; stde
   }
 };
 
+/** A conversation whose one step expects 201 where the simulator answers 200: it fails. */
+function writeBrokenConversation(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'svc-replay-')), 'broken.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      version: 1,
+      name: 'broken',
+      steps: [{ customer: { text: 'x', sender: { id: 'c' } }, response: { status: 201 } }],
+    }),
+  );
+  return file;
+}
+
 describe('svc-cli replay', () => {
   it('replays every bundled conversation green and ends with the count line', async () => {
     const { code, stdout } = await run(['replay']);
@@ -47,16 +61,7 @@ describe('svc-cli replay', () => {
   });
 
   it('exits 1 with the diff when a step fails, and NDJSON with --json', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-replay-'));
-    const file = join(dir, 'broken.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        version: 1,
-        name: 'broken',
-        steps: [{ customer: { text: 'x', sender: { id: 'c' } }, response: { status: 201 } }],
-      }),
-    );
+    const file = writeBrokenConversation();
     const pretty = await run(['replay', file]);
     expect(pretty.code).toBe(1);
     expect(pretty.stdout).toContain('status: expected 201, got 200');
@@ -119,16 +124,7 @@ describe('svc-cli replay', () => {
   });
 
   it('with --bail at any concurrency, stops at the first failing conversation in input order', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-replay-'));
-    const broken = join(dir, 'broken.json');
-    writeFileSync(
-      broken,
-      JSON.stringify({
-        version: 1,
-        name: 'broken',
-        steps: [{ customer: { text: 'x', sender: { id: 'c' } }, response: { status: 201 } }],
-      }),
-    );
+    const broken = writeBrokenConversation();
     // the slow one ends last; the passing ones after the broken one must not be reported
     const paths = [
       'fixtures/conversations/slow-integrator.json',
