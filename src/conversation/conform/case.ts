@@ -139,6 +139,7 @@ export async function assertReachable(
   url: string,
   who: string,
   wallTimeoutMs = 5000,
+  action = 'run the conformance suite',
 ): Promise<void> {
   const parsed = new URL(url);
   const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
@@ -163,7 +164,7 @@ export async function assertReachable(
     throw new SvcError(
       'SVC_E_PEER_UNREACHABLE',
       'network',
-      `Could not run the conformance suite: ${who} at ${parsed.origin} is unreachable (${reason}).`,
+      `Could not ${action}: ${who} at ${parsed.origin} is unreachable (${reason}).`,
       'Start the service first, and check the URL and port.',
     );
   }

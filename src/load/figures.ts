@@ -1,0 +1,84 @@
+/**
+ * What a load run measures: latency histograms (hdr-histogram-js: constant memory, exact
+ * percentiles to 3 significant digits whatever the number of samples) per attempt, for every
+ * answer and per series, and the final state of every series, so that nothing sent is
+ * unaccounted for.
+ */
+import hdr from 'hdr-histogram-js';
+import type { Histogram } from 'hdr-histogram-js';
+
+/** How a series (one payload with its redeliveries) ended. */
+export const FINAL_STATES = [
+  'delivered',
+  'error-reply',
+  'failed',
+  'not-sent',
+  'interrupted',
+] as const;
+export type FinalState = (typeof FINAL_STATES)[number];
+
+export interface LatencySummary {
+  count: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  p999: number;
+  max: number;
+  mean: number;
+}
+
+/** Latencies in ms; kept in microseconds inside so sub-millisecond answers keep their shape. */
+export class LatencyRecorder {
+  private readonly histogram: Histogram = hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 3_600_000_000,
+    numberOfSignificantValueDigits: 3,
+  });
+
+  record(ms: number): void {
+    this.histogram.recordValue(Math.max(1, Math.round(ms * 1000)));
+  }
+
+  get count(): number {
+    return this.histogram.totalCount;
+  }
+
+  reset(): void {
+    this.histogram.reset();
+  }
+
+  summary(): LatencySummary {
+    const h = this.histogram;
+    const at = (p: number): number => (h.totalCount === 0 ? 0 : h.getValueAtPercentile(p) / 1000);
+    return {
+      count: h.totalCount,
+      p50: at(50),
+      p90: at(90),
+      p95: at(95),
+      p99: at(99),
+      p999: at(99.9),
+      max: h.totalCount === 0 ? 0 : h.maxValue / 1000,
+      mean: h.totalCount === 0 ? 0 : h.mean / 1000,
+    };
+  }
+}
+
+/** Counts of final states; `sent` is every series started, settled or not. */
+export class StateCounter {
+  readonly counts: Record<FinalState, number> = {
+    delivered: 0,
+    'error-reply': 0,
+    failed: 0,
+    'not-sent': 0,
+    interrupted: 0,
+  };
+
+  add(state: FinalState): void {
+    this.counts[state]++;
+  }
+
+  get settled(): number {
+    return FINAL_STATES.reduce((sum, state) => sum + this.counts[state], 0);
+  }
+}

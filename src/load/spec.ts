@@ -1,0 +1,158 @@
+/**
+ * The words of a load run: rates (`200/s`), durations (`60s`), ratios (`1%`) and thresholds
+ * (`p99<500ms`, `failed<0.1%`, `rate>=190/s`). Pure parsing; every problem is an input error
+ * that names the value and what would be right.
+ */
+import { inputError } from '../errors.js';
+
+/** Per second, from `200/s`, `12000/m`, `200` (per second), `0.5/s`. */
+export function parseRate(text: string, flag = '--rate'): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*(s|sec|m|min|h))?\s*$/i.exec(text);
+  const value = match ? Number(match[1]) : Number.NaN;
+  if (!match || !(value > 0)) {
+    throw inputError(
+      'SVC_E_LOAD_RATE',
+      `Could not read ${flag} "${text}": a rate is a positive number per second or minute.`,
+      `For example ${flag} 200/s or ${flag} 6000/m.`,
+    );
+  }
+  const unit = (match[2] ?? 's').toLowerCase();
+  return unit.startsWith('m') ? value / 60 : unit === 'h' ? value / 3600 : value;
+}
+
+/** Milliseconds, from `500ms`, `60s`, `2m`, `1h`, or a bare number of seconds. */
+export function parseDuration(text: string, flag: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/i.exec(text);
+  if (!match) {
+    throw inputError(
+      'SVC_E_LOAD_DURATION',
+      `Could not read ${flag} "${text}": a duration is a number with ms, s, m or h.`,
+      `For example ${flag} 60s or ${flag} 2m.`,
+    );
+  }
+  const value = Number(match[1]);
+  const unit = (match[2] ?? 's').toLowerCase();
+  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3_600_000 : 60_000;
+  return value * factor;
+}
+
+/** A fraction 0..1, from `1%`, `0.5%` or `0.01`. */
+export function parseRatio(text: string, flag: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(%)?\s*$/.exec(text);
+  const value = match ? Number(match[1]) / (match[2] ? 100 : 1) : Number.NaN;
+  if (!match || !(value >= 0 && value <= 1)) {
+    throw inputError(
+      'SVC_E_LOAD_RATIO',
+      `Could not read ${flag} "${text}": it must be a share between 0 and 100%.`,
+      `For example ${flag} 1% or ${flag} 0.01.`,
+    );
+  }
+  return value;
+}
+
+/** What a threshold measures: a latency percentile, the failed share, or the achieved rate. */
+export type ThresholdMetric =
+  'p50' | 'p90' | 'p95' | 'p99' | 'p999' | 'max' | 'mean' | 'failed' | 'rate';
+export type ThresholdOp = '<' | '<=' | '>' | '>=';
+
+export interface Threshold {
+  /** as the user wrote it, for the report */
+  text: string;
+  metric: ThresholdMetric;
+  op: ThresholdOp;
+  /** ms for latencies, a fraction 0..1 for failed, per second for rate */
+  value: number;
+}
+
+const LATENCY = new Set(['p50', 'p90', 'p95', 'p99', 'p999', 'max', 'mean']);
+
+/**
+ * `p99<500ms`, `max<=3s`, `failed<0.1%`, `rate>=190/s`.
+ * @example parseThreshold('p99<500ms') // { metric: 'p99', op: '<', value: 500, ... }
+ */
+export function parseThreshold(text: string): Threshold {
+  const match = /^\s*([a-z0-9]+)\s*(<=|>=|<|>)\s*(.+?)\s*$/i.exec(text);
+  const metric = match?.[1]?.toLowerCase() ?? '';
+  const op = match?.[2] as ThresholdOp | undefined;
+  const raw = match?.[3] ?? '';
+  const fail = (why: string) =>
+    inputError(
+      'SVC_E_LOAD_THRESHOLD',
+      `Could not read --threshold "${text}": ${why}.`,
+      "Thresholds: p50|p90|p95|p99|p999|max|mean<time (e.g. 'p99<500ms'), 'failed<0.1%', 'rate>=190/s'.",
+    );
+  if (!match || op === undefined) throw fail('expected <metric><op><value>');
+  if (LATENCY.has(metric)) {
+    if (!/^\d+(\.\d+)?\s*(ms|s|m)?$/i.test(raw)) throw fail(`"${raw}" is not a time such as 500ms`);
+    const value =
+      /ms$/i.test(raw) || /^\d+(\.\d+)?$/.test(raw)
+        ? parseFloat(raw)
+        : parseDuration(raw, '--threshold');
+    return { text, metric: metric as ThresholdMetric, op, value };
+  }
+  if (metric === 'failed')
+    return { text, metric, op, value: parseRatio(raw, '--threshold failed') };
+  if (metric === 'rate') return { text, metric, op, value: parseRate(raw, '--threshold rate') };
+  throw fail(`"${metric}" is not a metric`);
+}
+
+/** The figures a threshold is held against. */
+export interface ThresholdFigures {
+  latencyMs: Record<Exclude<ThresholdMetric, 'failed' | 'rate'>, number>;
+  /** failed / sent, 0 when nothing was sent */
+  failedShare: number;
+  /** completed series per second of the run */
+  ratePerSecond: number;
+}
+
+export interface ThresholdResult {
+  threshold: Threshold;
+  /** the measured value in the threshold's unit */
+  actual: number;
+  ok: boolean;
+}
+
+/** Holds each threshold against the figures. */
+export function evaluateThresholds(
+  thresholds: readonly Threshold[],
+  figures: ThresholdFigures,
+): ThresholdResult[] {
+  return thresholds.map((threshold) => {
+    const actual =
+      threshold.metric === 'failed'
+        ? figures.failedShare
+        : threshold.metric === 'rate'
+          ? figures.ratePerSecond
+          : figures.latencyMs[threshold.metric];
+    return { threshold, actual, ok: compare(actual, threshold.op, threshold.value) };
+  });
+}
+
+function compare(actual: number, op: ThresholdOp, value: number): boolean {
+  switch (op) {
+    case '<':
+      return actual < value;
+    case '<=':
+      return actual <= value;
+    case '>':
+      return actual > value;
+    case '>=':
+      return actual >= value;
+    default: {
+      const never: never = op;
+      throw new Error(`unknown operator ${String(never)}`);
+    }
+  }
+}
+
+/** Formats a threshold's measured value in its own unit, for the report. */
+export function formatThresholdValue(metric: ThresholdMetric, value: number): string {
+  if (metric === 'failed') return `${round(value * 100, 3)}%`;
+  if (metric === 'rate') return `${round(value, 1)}/s`;
+  return `${round(value, 2)}ms`;
+}
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}

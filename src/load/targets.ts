@@ -1,0 +1,286 @@
+/**
+ * What `load` sends, per role, through the platform's own delivery engine (`deliver()` with
+ * the spec's policies: integrator 3 attempts at 0/3/6 s, bot 2 x 3 s, hooks 1 x 10 s as
+ * assumed; channel customers 1 attempt). Payloads are valid by the contract, except the share
+ * asked for with `--invalid`, which is sent broken on purpose and reported apart.
+ */
+import type { Clock } from '../clock.js';
+import { checkReply } from '../roles/hooks/fire.js';
+import { buildSampleHookEvent, HOOK_LIFECYCLE } from '../roles/hooks/samples.js';
+import { buildAgentPayload, buildSampleMedia } from '../conversation/conform/integrator.js';
+import {
+  BOT_DELIVERY_POLICY,
+  CHANNEL_DELIVERY_POLICY,
+  HOOK_DELIVERY_POLICY,
+  deliver,
+  judgeChannelReply,
+  type DeliveryPolicy,
+  type ReplyJudgement,
+} from '../platform/delivery.js';
+import type { OutboundLimiter } from '../platform/outbound-limiter.js';
+import type { FinalState } from './figures.js';
+import type { HookEventName } from '../contract/hooks.js';
+
+export const LOAD_ROLES = ['integrator', 'channel', 'hooks', 'bot'] as const;
+export type LoadRole = (typeof LOAD_ROLES)[number];
+
+/** A payload template: a message kind and how often it is drawn. */
+export interface MixEntry {
+  /** `text`, `typing`, a media type of spec 2.4, or a fixture customer step */
+  kind: string;
+  weight: number;
+  /** channel: a customer step's message as a fixture wrote it */
+  message?: Record<string, unknown>;
+}
+
+export interface LoadTargetOptions {
+  role: LoadRole;
+  /** integrator_url, bot_provider_url, hook URL or channel URL */
+  url: string;
+  clock: Clock;
+  /** integrator: channel public id in the path (spec 4.2) */
+  channel?: string;
+  /** bot: the token, the last path segment (spec 4.3, 5.2) */
+  token?: string;
+  /** distinct customers (integrator recipients, channel senders, bot clients) */
+  customers: number;
+  mix: readonly MixEntry[];
+  /** hooks: the events to send in turn (default the lifecycle of spec 3) */
+  events?: readonly HookEventName[];
+  /** a run id that makes message ids unique across runs */
+  runId: string;
+}
+
+export interface AttemptFigure {
+  attempt: number;
+  /** wall ms of the exchange */
+  wallMs: number;
+  accepted: boolean;
+  reason?: string;
+}
+
+export interface SeriesOutcome {
+  state: FinalState;
+  attempts: AttemptFigure[];
+  /** why the series did not end delivered (the last attempt's reason) */
+  reason?: string;
+}
+
+/** One series: payload `index`, broken on purpose when `invalid`. */
+export type FireSeries = (
+  index: number,
+  invalid: boolean,
+  limiter: OutboundLimiter,
+  signal: AbortSignal,
+) => Promise<SeriesOutcome>;
+
+export interface LoadTarget {
+  role: LoadRole;
+  /** where each payload goes */
+  url: string;
+  policy: DeliveryPolicy;
+  fire: FireSeries;
+  /** the JSON text of payload `index` (what `fire` sends; `--export` embeds samples) */
+  payload: (index: number, invalid: boolean) => string;
+}
+
+/** spec 4.1: the customer's message POST answers 200 on success. */
+const CHANNEL_POLICY: DeliveryPolicy = {
+  attempts: 1,
+  intervalMs: 0,
+  attemptTimeoutMs: 10_000,
+  failAfterMs: 0,
+};
+
+const trim = (url: string): string => url.replace(/\/+$/, '');
+
+/** Builds the target of a role. */
+export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
+  switch (options.role) {
+    case 'integrator': {
+      const url = `${trim(options.url)}/${encodeURIComponent(options.channel ?? 'load')}`; // spec 4.2
+      return target(options, url, CHANNEL_DELIVERY_POLICY, judgeChannelReply, (i, invalid) =>
+        invalid
+          ? { recipient: {}, message: { id: `${options.runId}-${i}` } }
+          : buildAgentPayload({ ...agentMessage(pick(options.mix, i)) }, `${options.runId}-${i}`),
+      );
+    }
+    case 'channel':
+      return target(options, options.url, CHANNEL_POLICY, judgeStatus200, (i, invalid) => ({
+        sender: { id: invalid ? '' : `load-customer-${i % options.customers}` },
+        message: { ...customerMessage(pick(options.mix, i)), id: `${options.runId}-${i}` },
+      }));
+    case 'bot': {
+      const url = `${trim(options.url)}/${encodeURIComponent(options.token ?? '')}`; // spec 4.3
+      return target(options, url, BOT_DELIVERY_POLICY, judgeStatus200, (i, invalid) => ({
+        // spec 2.5, 6.1: event, id, client_id, chat_id, message
+        event: invalid ? 'NOT_AN_EVENT' : 'CLIENT_MESSAGE',
+        id: `${options.runId}-${i}`,
+        client_id: `load-client-${i % options.customers}`,
+        chat_id: String(100_000 + (i % options.customers)),
+        message: {
+          type: 'TEXT',
+          text: `load message ${i}`,
+          timestamp: Math.floor(Date.now() / 1000),
+        },
+      }));
+    }
+    case 'hooks': {
+      const events = options.events ?? HOOK_LIFECYCLE;
+      const bodies = new Map(events.map((e) => [e, JSON.stringify(buildSampleHookEvent(e))]));
+      const eventOf = (i: number): HookEventName => events[i % events.length] as HookEventName;
+      const payload = (i: number, invalid: boolean): string =>
+        invalid ? JSON.stringify({ event_name: eventOf(i) }) : (bodies.get(eventOf(i)) as string);
+      return {
+        role: 'hooks',
+        url: options.url,
+        policy: HOOK_DELIVERY_POLICY,
+        payload,
+        fire: (i, invalid, limiter, signal) => {
+          const event = eventOf(i);
+          return fireSeries(options, options.url, HOOK_DELIVERY_POLICY, {
+            body: payload(i, invalid),
+            // spec 4.4, 6.2: 200 with the event's reply
+            judge: (reply) => {
+              const { verdict } = checkReply(event, reply.status, reply.body);
+              const first = verdict.errors[0];
+              return verdict.ok || !first
+                ? { accepted: true }
+                : {
+                    accepted: false,
+                    reason: `${first.path ? `${first.path}: ` : ''}${first.rule}`,
+                  };
+            },
+            id: `${options.runId}-${i}`,
+            limiter,
+            signal,
+          });
+        },
+      };
+    }
+    default: {
+      const never: never = options.role;
+      throw new Error(`unknown role ${String(never)}`);
+    }
+  }
+}
+
+function judgeStatus200(reply: { status: number }): ReplyJudgement {
+  return reply.status === 200
+    ? { accepted: true }
+    : { accepted: false, reason: `HTTP ${reply.status}` };
+}
+
+function target(
+  options: LoadTargetOptions,
+  url: string,
+  policy: DeliveryPolicy,
+  judge: (reply: { status: number; body: string }) => ReplyJudgement,
+  build: (index: number, invalid: boolean) => unknown,
+): LoadTarget {
+  const payload = (i: number, invalid: boolean): string => JSON.stringify(build(i, invalid));
+  return {
+    role: options.role,
+    url,
+    policy,
+    payload,
+    fire: (i, invalid, limiter, signal) =>
+      fireSeries(options, url, policy, {
+        body: payload(i, invalid),
+        judge,
+        id: `${options.runId}-${i}`,
+        limiter,
+        signal,
+      }),
+  };
+}
+
+/** One series through `deliver()`: the engine the simulator itself uses. */
+async function fireSeries(
+  options: LoadTargetOptions,
+  url: string,
+  policy: DeliveryPolicy,
+  series: {
+    body: string;
+    id: string;
+    judge: (reply: { status: number; body: string }) => ReplyJudgement;
+    limiter: OutboundLimiter;
+    signal: AbortSignal;
+  },
+): Promise<SeriesOutcome> {
+  const attempts: AttemptFigure[] = [];
+  let saturated = false;
+  const { limiter } = series;
+  // The shared limiter refuses at once when every slot is taken (no queue): that is the
+  // generator's limit, not the endpoint's failure, and is reported as such.
+  const watching: OutboundLimiter = {
+    acquire: async (signal) => {
+      const grant = await limiter.acquire(signal);
+      if (!grant.ok) saturated = true;
+      return grant;
+    },
+    get inFlight() {
+      return limiter.inFlight;
+    },
+    get queued() {
+      return limiter.queued;
+    },
+    get peakInFlight() {
+      return limiter.peakInFlight;
+    },
+  };
+  const result = await deliver({
+    deliveryId: series.id,
+    target: options.role === 'bot' ? 'bot' : options.role === 'hooks' ? 'hook' : 'integrator',
+    url,
+    body: series.body,
+    policy,
+    clock: options.clock,
+    judge: series.judge,
+    limiter: watching,
+    signal: series.signal,
+    emit: (event) => {
+      if (event.type !== 'delivery-attempt') return;
+      attempts.push({
+        attempt: event.attempt,
+        wallMs: event.wallMs,
+        accepted: event.outcome === 'accepted',
+        ...(event.reason === undefined ? {} : { reason: event.reason }),
+      });
+    },
+  });
+  const last = attempts.at(-1);
+  const state: FinalState = saturated ? 'not-sent' : result.result;
+  return {
+    state,
+    attempts,
+    ...(state === 'delivered' || state === 'error-reply' || !last?.reason
+      ? {}
+      : { reason: last.reason }),
+  };
+}
+
+function pick(mix: readonly MixEntry[], index: number): MixEntry {
+  // a deterministic weighted round: entry k takes weight_k of every sum(weights) indexes
+  const total = mix.reduce((sum, e) => sum + e.weight, 0);
+  let slot = index % total;
+  for (const entry of mix) {
+    if (slot < entry.weight) return entry;
+    slot -= entry.weight;
+  }
+  return mix[0] as MixEntry;
+}
+
+function agentMessage(entry: MixEntry): { type: string } & Record<string, unknown> {
+  if (entry.kind === 'text')
+    return { type: 'text', text: 'Thanks for waiting, your order ships today.' };
+  if (entry.kind === 'typing') return { type: 'typein' };
+  return buildSampleMedia(entry.kind);
+}
+
+function customerMessage(entry: MixEntry): Record<string, unknown> {
+  if (entry.message) return entry.message;
+  if (entry.kind === 'text') return { type: 'text', text: 'Hello, is my order on its way?' };
+  if (entry.kind === 'typing') return { type: 'typein' };
+  return buildSampleMedia(entry.kind);
+}

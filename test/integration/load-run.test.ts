@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import type { FaultPlan } from '../../src/faults/index.js';
+import { DEFAULT_MIX } from '../../src/load/mix.js';
+import { runLoad, type RunLoadOptions } from '../../src/load/run.js';
+import { parseThreshold } from '../../src/load/spec.js';
+import { createLoadTarget, type LoadRole } from '../../src/load/targets.js';
+import { closeListeners, startListener } from '../helpers/listener.js';
+
+afterEach(closeListeners);
+
+// Protocol timers at 1/5: the 0/3/6 s series runs at 0/0.6/1.2 s of wall time, and an
+// attempt times out after 600 ms: far above a loopback answer even on a busy machine.
+const TIME_SCALE = 0.2;
+
+async function loadAgainstListener(
+  plan: FaultPlan,
+  options: Partial<RunLoadOptions> & { count?: number; role?: LoadRole } = {},
+) {
+  const { listener } = await startListener({ plan, clock: createClock({ timeScale: TIME_SCALE }) });
+  const target = createLoadTarget({
+    role: options.role ?? 'integrator',
+    url: listener.url,
+    clock: createClock({ timeScale: TIME_SCALE }),
+    customers: 5,
+    mix: DEFAULT_MIX,
+    runId: 'test',
+  });
+  return runLoad({
+    target,
+    workload: { rate: 1000, count: options.count ?? 20 },
+    timeScale: TIME_SCALE,
+    ...options,
+  });
+}
+
+describe('runLoad against listen (issue 20)', () => {
+  it('a healthy endpoint: every payload delivered in one attempt, all accounted for', async () => {
+    const summary = await loadAgainstListener({}, { thresholds: [parseThreshold('failed<1%')] });
+    expect(summary.states).toEqual({
+      delivered: 20,
+      'error-reply': 0,
+      failed: 0,
+      'not-sent': 0,
+      interrupted: 0,
+    });
+    expect(summary).toMatchObject({ sent: 20, accounted: true, attemptsPerSeries: 1 });
+    expect(summary.latency.answers.count).toBe(20);
+    expect(summary.latency.byAttempt.map((a) => a.count)).toEqual([20, 0, 0]);
+    expect(summary.thresholds.map((t) => t.ok)).toEqual([true]);
+  });
+
+  it('the platform redelivers as spec 8 says: --fail-first 2 gives three attempts per payload', async () => {
+    const summary = await loadAgainstListener({ failFirst: 2 });
+    expect(summary.states.delivered).toBe(20);
+    expect(summary.attemptsPerSeries).toBe(3);
+    expect(summary.latency.byAttempt.map((a) => a.count)).toEqual([20, 20, 20]);
+  });
+
+  it('an error object is a valid reply: error-reply, no redelivery (spec 2.2)', async () => {
+    const summary = await loadAgainstListener({
+      fault: { kind: 'error', code: 'busy', message: 'try later' },
+    });
+    expect(summary.states['error-reply']).toBe(20);
+    expect(summary.attemptsPerSeries).toBe(1);
+  });
+
+  it('a failing endpoint: failed after 3 attempts, the reason counted, the threshold fails', async () => {
+    const summary = await loadAgainstListener(
+      { fault: { kind: 'status', status: 500 } },
+      { count: 10, thresholds: [parseThreshold('failed<1%')] },
+    );
+    expect(summary.states.failed).toBe(10);
+    expect(summary.reasons).toEqual([{ reason: 'HTTP 500', count: 10 }]);
+    expect(summary.thresholds[0]).toMatchObject({ ok: false, actual: 1 });
+  });
+
+  it('a saturated generator reports "not sent", never as the endpoint failing', async () => {
+    const summary = await loadAgainstListener(
+      { fault: { kind: 'hang' } },
+      { count: 10, maxInFlight: 2 },
+    );
+    expect(summary.states['not-sent']).toBeGreaterThan(0);
+    expect(summary.states.failed + summary.states['not-sent']).toBe(10);
+    expect(summary.reasons.every((r) => !r.reason.includes('limit'))).toBe(true);
+    expect(summary.accounted).toBe(true);
+  });
+
+  it('payloads broken on purpose are sent at the share asked and reported apart', async () => {
+    const summary = await loadAgainstListener({}, { count: 100, invalidShare: 0.05 });
+    expect(summary.invalid.sent).toBe(5);
+    expect(summary.sent).toBe(95);
+    expect(summary.accounted).toBe(true);
+  });
+
+  it('stopping mid-run ends the open series as interrupted and still accounts for them', async () => {
+    const stop = new AbortController();
+    const { listener } = await startListener({ plan: { fault: { kind: 'hang' } } });
+    const target = createLoadTarget({
+      role: 'integrator',
+      url: listener.url,
+      clock: createClock(),
+      customers: 1,
+      mix: DEFAULT_MIX,
+      runId: 'stop',
+    });
+    const run = runLoad({
+      target,
+      workload: { rate: 1000, count: 1_000_000 },
+      timeScale: 1,
+      signal: stop.signal,
+      tickMs: 5,
+      emit: (event) => {
+        if (event.sent >= 5) stop.abort();
+      },
+    });
+    const summary = await run;
+    expect(summary.stopped).toBe('interrupted');
+    expect(summary.states.interrupted).toBe(summary.sent);
+    expect(summary.accounted).toBe(true);
+  });
+
+  it.each(['bot', 'hooks'] as const)('%s: the same accounting', async (role) => {
+    const summary = await loadAgainstListener({}, { role, count: 6 });
+    expect(summary.sent).toBe(6);
+    expect(summary.accounted).toBe(true);
+  });
+});

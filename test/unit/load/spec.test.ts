@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { SvcError } from '../../../src/errors.js';
+import { arrivalAt, plannedArrivals } from '../../../src/load/schedule.js';
+import { parseMixKinds } from '../../../src/load/mix.js';
+import {
+  evaluateThresholds,
+  parseDuration,
+  parseRate,
+  parseRatio,
+  parseThreshold,
+} from '../../../src/load/spec.js';
+
+const inputCode = (fn: () => unknown): string | undefined => {
+  try {
+    fn();
+  } catch (error) {
+    return error instanceof SvcError ? `${error.category}:${error.code}` : 'not an SvcError';
+  }
+  return undefined;
+};
+
+describe('load words', () => {
+  it.each([
+    ['200/s', 200],
+    ['200', 200],
+    ['6000/m', 100],
+    ['0.5/s', 0.5],
+    ['3600/h', 1],
+  ])('rate %s is %d per second', (text, perSecond) => {
+    expect(parseRate(text)).toBe(perSecond);
+  });
+
+  it.each(['0/s', '-1/s', 'fast', '10/d'])('rate %s is an input error', (text) => {
+    expect(inputCode(() => parseRate(text))).toBe('input:SVC_E_LOAD_RATE');
+  });
+
+  it.each([
+    ['500ms', 500],
+    ['60s', 60_000],
+    ['2m', 120_000],
+    ['1.5', 1500],
+  ])('duration %s is %d ms', (text, ms) => {
+    expect(parseDuration(text, '--duration')).toBe(ms);
+  });
+
+  it('ratios: 1% and 0.01 are the same; 150% is refused', () => {
+    expect(parseRatio('1%', '--invalid')).toBe(0.01);
+    expect(parseRatio('0.01', '--invalid')).toBe(0.01);
+    expect(inputCode(() => parseRatio('150%', '--invalid'))).toBe('input:SVC_E_LOAD_RATIO');
+  });
+
+  it('thresholds: latency in ms or s, failed as a share, rate per second', () => {
+    expect(parseThreshold('p99<500ms')).toMatchObject({ metric: 'p99', op: '<', value: 500 });
+    expect(parseThreshold('max<=3s')).toMatchObject({ metric: 'max', op: '<=', value: 3000 });
+    expect(parseThreshold('failed<0.1%')).toMatchObject({ metric: 'failed', value: 0.001 });
+    expect(parseThreshold('rate>=190/s')).toMatchObject({ metric: 'rate', op: '>=', value: 190 });
+    expect(inputCode(() => parseThreshold('p42<1ms'))).toBe('input:SVC_E_LOAD_THRESHOLD');
+    expect(inputCode(() => parseThreshold('p99=1ms'))).toBe('input:SVC_E_LOAD_THRESHOLD');
+    expect(inputCode(() => parseThreshold('p99<soon'))).toBe('input:SVC_E_LOAD_THRESHOLD');
+  });
+
+  it('thresholds hold against the figures, each with its measured value', () => {
+    const latencyMs = { p50: 2, p90: 4, p95: 5, p99: 9, p999: 20, max: 31, mean: 3 };
+    const results = evaluateThresholds(
+      ['p99<10ms', 'max<30ms', 'failed<1%', 'rate>=190/s'].map(parseThreshold),
+      { latencyMs, failedShare: 0.02, ratePerSecond: 195 },
+    );
+    expect(results.map((r) => [r.threshold.text, r.ok, r.actual])).toEqual([
+      ['p99<10ms', true, 9],
+      ['max<30ms', false, 31],
+      ['failed<1%', false, 0.02],
+      ['rate>=190/s', true, 195],
+    ]);
+  });
+});
+
+describe('open-model schedule', () => {
+  it('arrivals are evenly spaced at the rate', () => {
+    const workload = { rate: 100, durationMs: 1000 };
+    expect([0, 1, 50].map((i) => arrivalAt(i, workload))).toEqual([0, 10, 500]);
+    expect(plannedArrivals(workload)).toBe(100);
+    expect(plannedArrivals({ rate: 100, count: 7 })).toBe(7);
+  });
+
+  it('a ramp-up grows the rate linearly, then holds it', () => {
+    const workload = { rate: 100, durationMs: 3000, rampUpMs: 1000 };
+    // 50 arrivals during the 1 s ramp (half the full rate on average), 100/s after it
+    expect(plannedArrivals(workload)).toBe(250);
+    expect(arrivalAt(50, workload)).toBeCloseTo(1000);
+    expect(arrivalAt(150, workload)).toBeCloseTo(2000);
+    // the first half of the ramp holds a quarter of its arrivals
+    expect(arrivalAt(12.5, workload)).toBeCloseTo(500);
+  });
+});
+
+describe('--mix', () => {
+  it('kinds with weights', () => {
+    expect(parseMixKinds('text=80,photo=10,typing')).toEqual([
+      { kind: 'text', weight: 80 },
+      { kind: 'photo', weight: 10 },
+      { kind: 'typing', weight: 1 },
+    ]);
+  });
+
+  it('an unknown kind or a bad weight is an input error naming the kinds', () => {
+    expect(inputCode(() => parseMixKinds('txt=80'))).toBe('input:SVC_E_LOAD_MIX');
+    expect(inputCode(() => parseMixKinds('text=0'))).toBe('input:SVC_E_LOAD_MIX');
+  });
+});
