@@ -21,6 +21,7 @@ import { registerDoctor } from './doctor.js';
 import { registerConform } from './conform.js';
 import { registerRecord } from './record.js';
 import { registerWidget } from './widget.js';
+import { registerLoad } from './load.js';
 
 /**
  * Every command, registered in the order `--help` lists them. Command modules are thin and
@@ -30,6 +31,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerReplay(program, ctx);
   registerConform(program, ctx);
   registerRecord(program, ctx);
+  registerLoad(program, ctx);
   registerPlatform(program, ctx);
   registerBotSim(program, ctx);
   registerValidate(program, ctx);

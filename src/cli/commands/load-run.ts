@@ -1,0 +1,205 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CliContext, GlobalFlags } from '../context.js';
+import { inputError } from '../../errors.js';
+import { createClock } from '../../clock.js';
+import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
+import { assertReachable } from '../../conversation/conform/case.js';
+import { calibrate } from '../../load/calibrate.js';
+import { exportLocust } from '../../load/export-locust.js';
+import { resolveMix } from '../../load/mix.js';
+import { runLoad, type LoadSummary } from '../../load/run.js';
+import { parseDuration, parseRate, parseRatio, parseThreshold } from '../../load/spec.js';
+import {
+  createLoadTarget,
+  LOAD_ROLES,
+  type LoadRole,
+  type LoadTargetOptions,
+} from '../../load/targets.js';
+import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+import { createOutput } from '../render/output.js';
+import {
+  formatLoadProgress,
+  formatLoadSummary,
+  loadJunit,
+  writeProgressLine,
+} from '../render/load.js';
+
+/** What commander hands the run body (strings as typed). */
+export interface LoadFlagsInput {
+  url?: string;
+  channelUrl?: string;
+  channel?: string;
+  token?: string;
+  rate?: string;
+  duration?: string;
+  count?: string;
+  rampUp?: string;
+  customers?: string;
+  mix?: string;
+  events?: string;
+  invalid?: string;
+  threshold?: string[];
+  abortOnFail?: boolean;
+  maxInFlight?: string;
+  calibrate: boolean;
+  reporter: 'pretty' | 'json' | 'junit';
+  out?: string;
+  export?: 'locust';
+}
+
+const EXAMPLES: Record<LoadRole, string> = {
+  integrator: 'svc-cli load integrator --url http://127.0.0.1:9000/agent-messages --rate 50/s',
+  channel: 'svc-cli load channel --channel-url <channel URL> --rate 50/s',
+  hooks: 'svc-cli load hooks --url http://127.0.0.1:8000/hooks --rate 50/s',
+  bot: 'svc-cli load bot --url http://127.0.0.1:7000/bot --token t0k3n --rate 50/s',
+};
+
+/** Flags -> target options; every problem is an input error (exit 2). */
+function toTargetOptions(role: LoadRole, flags: LoadFlagsInput, clock: LoadTargetOptions['clock']) {
+  const need = (name: string, value: string | undefined): string => {
+    if (value === undefined || value === '') {
+      throw inputError(
+        'SVC_E_FLAG',
+        `Could not run load ${role}: ${name} is required.`,
+        `Example: ${EXAMPLES[role]}`,
+      );
+    }
+    return value;
+  };
+  const url =
+    role === 'channel'
+      ? parseUrlFlag('--channel-url', need('--channel-url', flags.channelUrl))
+      : parseUrlFlag('--url', need('--url', flags.url));
+  const token = role === 'bot' ? need('--token', flags.token) : undefined;
+  const events = flags.events
+    ?.split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  for (const event of events ?? []) {
+    if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+      throw inputError(
+        'SVC_E_FLAG',
+        `Could not use --events: "${event}" is not a hook event of spec 6.2.`,
+        `Events: ${HOOK_EVENTS.join(', ')}.`,
+      );
+    }
+  }
+  return {
+    role,
+    url,
+    clock,
+    ...(flags.channel ? { channel: flags.channel } : {}),
+    ...(token ? { token } : {}),
+    ...(events ? { events: events as HookEventName[] } : {}),
+    customers:
+      flags.customers === undefined
+        ? 100
+        : parseIntegerFlag('--customers', flags.customers, { min: 1, max: 10_000_000 }),
+    runId: `load-${Date.now().toString(36)}`,
+  };
+}
+
+/** `svc-cli load <role>`: run the workload (or export it) and hold the thresholds. */
+export async function runLoadCommand(
+  ctx: CliContext,
+  roleText: string,
+  flags: LoadFlagsInput,
+  globals: GlobalFlags,
+): Promise<number> {
+  if (!(LOAD_ROLES as readonly string[]).includes(roleText)) {
+    throw inputError(
+      'SVC_E_FLAG',
+      `Could not run load ${roleText}: no such role.`,
+      `Roles: ${LOAD_ROLES.join(', ')}.`,
+    );
+  }
+  const role = roleText as LoadRole;
+  const timeScale = parseTimeScale(globals.timeScale);
+  const clock = createClock({ timeScale });
+  const rate = parseRate(flags.rate ?? '10/s');
+  const count =
+    flags.count === undefined ? undefined : parseIntegerFlag('--count', flags.count, { min: 1 });
+  const workload = {
+    rate,
+    ...(count === undefined
+      ? { durationMs: parseDuration(flags.duration ?? '10s', '--duration') }
+      : { count }),
+    ...(flags.rampUp === undefined ? {} : { rampUpMs: parseDuration(flags.rampUp, '--ramp-up') }),
+  };
+  const thresholds = (flags.threshold ?? []).map(parseThreshold);
+  const invalidShare = flags.invalid === undefined ? 0 : parseRatio(flags.invalid, '--invalid');
+  const maxInFlight =
+    flags.maxInFlight === undefined
+      ? undefined
+      : parseIntegerFlag('--max-in-flight', flags.maxInFlight, { min: 1, max: 100_000 });
+  const base = toTargetOptions(role, flags, clock);
+  const mix = await resolveMix(flags.mix, ctx.cwd);
+  const target = createLoadTarget({ ...base, mix });
+
+  if (flags.export) {
+    const script = exportLocust({
+      target,
+      workload,
+      timeScale,
+      thresholds,
+      invalidShare,
+      command: `svc-cli load ${process.argv.slice(3).join(' ')}`,
+    });
+    if (flags.out) {
+      writeFileSync(resolve(ctx.cwd, flags.out), script);
+      ctx.stderr.write(`locust scenario written to ${flags.out}\n`);
+    } else ctx.stdout.write(script);
+    return 0;
+  }
+
+  const reporter = globals.json ? 'json' : flags.reporter;
+  const streamJson = reporter === 'json' && !flags.out;
+  const out = createOutput(ctx, { json: streamJson });
+  await assertReachable(
+    target.url,
+    `the ${role === 'channel' ? 'channel' : `${role} endpoint`}`,
+    5000,
+    `run load ${role}`,
+  );
+
+  if (flags.calibrate) {
+    const { capacityPerSecond } = await calibrate({ ...base, mix, durationMs: 500 });
+    const event = { type: 'load-calibration', capacityPerSecond, rate };
+    if (streamJson) out.event(event);
+    if (rate > capacityPerSecond) {
+      out.note(
+        `warning: ${role} load at ${rate}/s is above what this machine generated against a no-op endpoint (about ${capacityPerSecond}/s): latencies will describe the generator, not the endpoint. Lower --rate, or run the same scenario distributed (--export locust).`,
+      );
+    }
+  }
+
+  const tty = Boolean(ctx.stderr.isTTY) && reporter === 'pretty';
+  const summary: LoadSummary = await runLoad({
+    target,
+    workload,
+    timeScale,
+    invalidShare,
+    thresholds,
+    abortOnFail: Boolean(flags.abortOnFail),
+    ...(maxInFlight === undefined ? {} : { maxInFlight }),
+    signal: ctx.signal,
+    emit: (event) => {
+      if (streamJson) out.event(event);
+      else if (tty) writeProgressLine(ctx.stderr, formatLoadProgress(event));
+    },
+  });
+  if (tty) writeProgressLine(ctx.stderr, undefined);
+  if (streamJson) out.event({ type: 'load-summary', ...summary });
+  if (reporter === 'pretty') out.line(formatLoadSummary(summary, out.chalk));
+  if (flags.out) {
+    const text =
+      reporter === 'junit'
+        ? loadJunit(summary)
+        : `${JSON.stringify({ type: 'load-summary', ...summary })}\n`;
+    writeFileSync(resolve(ctx.cwd, flags.out), text);
+    out.note(`report written to ${flags.out}`);
+  } else if (reporter === 'junit') ctx.stdout.write(loadJunit(summary));
+  const failed = summary.thresholds.some((t) => !t.ok) || !summary.accounted;
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,121 @@
+/**
+ * How `load` prints: a live progress line on a TTY, a summary table, JUnit (one testcase per
+ * threshold, plus the accounting check).
+ */
+import type { ChalkInstance } from 'chalk';
+import type { Writable } from 'node:stream';
+import type { LatencySummary } from '../../load/figures.js';
+import type { LoadProgressEvent, LoadSummary } from '../../load/run.js';
+import { formatThresholdValue } from '../../load/spec.js';
+import { toJunit } from './reporters/junit.js';
+
+const ms = (value: number): string =>
+  value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+
+/** One line, redrawn in place: elapsed, sent, settled, rate, this second's p50/p99. */
+export function formatLoadProgress(event: LoadProgressEvent): string {
+  return `${(event.elapsedMs / 1000).toFixed(0).padStart(4)}s  sent ${event.sent}  settled ${event.settled}  ${event.ratePerSecond}/s  p50 ${ms(event.p50Ms)} ms  p99 ${ms(event.p99Ms)} ms  in flight ${event.inFlight}  failed ${event.failed}${event.notSent > 0 ? `  not sent ${event.notSent}` : ''}`;
+}
+
+/** Draws `text` over the current line of a TTY stream; `undefined` clears it. */
+export function writeProgressLine(stream: Writable, text: string | undefined): void {
+  stream.write(`\r\x1b[2K${text ?? ''}`);
+}
+
+function latencyRow(label: string, s: LatencySummary): string {
+  const cells = [s.count, ms(s.p50), ms(s.p90), ms(s.p99), ms(s.max)].map((v) =>
+    String(v).padStart(9),
+  );
+  return `  ${label.padEnd(22)}${cells.join('')}`;
+}
+
+/** The summary a person reads at the end of a run. */
+export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): string {
+  const s = summary.states;
+  const lines = [
+    '',
+    c.bold(`load ${summary.role} -> ${summary.url}`),
+    `  planned ${summary.planned} at ${summary.plannedRate}/s; arrivals over ${(summary.arrivalWindowMs / 1000).toFixed(1)} s, settled after ${(summary.elapsedMs / 1000).toFixed(1)} s${summary.stopped ? c.yellow(` (stopped: ${summary.stopped})`) : ''}`,
+    `  sent ${summary.sent} = delivered ${s.delivered} + error reply ${s['error-reply']} + failed ${s.failed} + not sent ${s['not-sent']} + interrupted ${s.interrupted}  ${summary.accounted ? c.green('all accounted for') : c.red('NOT all accounted for')}`,
+  ];
+  if (s['not-sent'] > 0) {
+    lines.push(
+      c.yellow(
+        `  not sent: load generator saturated (${summary.generator.pool} attempts in flight); not the endpoint's failures`,
+      ),
+    );
+  }
+  if (summary.invalid.sent > 0) {
+    const i = summary.invalid.states;
+    lines.push(
+      `  broken on purpose ${summary.invalid.sent}: accepted ${i.delivered + i['error-reply']}, refused ${i.failed}`,
+    );
+  }
+  lines.push(
+    `  attempts per payload ${summary.attemptsPerSeries.toFixed(2)}; ${summary.ratePerSecond.toFixed(1)}/s delivered`,
+    c.dim(
+      `  latency (ms)${'count'.padStart(19)}${'p50'.padStart(9)}${'p90'.padStart(9)}${'p99'.padStart(9)}${'max'.padStart(9)}`,
+    ),
+    ...summary.latency.byAttempt
+      .filter((a) => a.count > 0)
+      .map((a, k) => latencyRow(`attempt ${k + 1}`, a)),
+    latencyRow('every answer', summary.latency.answers),
+    latencyRow('payload, end to end', summary.latency.series),
+  );
+  if (summary.reasons.length > 0) {
+    lines.push(
+      `  why not delivered: ${summary.reasons.map((r) => `${r.reason} x${r.count}`).join('; ')}`,
+    );
+  }
+  lines.push(
+    c.dim(
+      `  generator: peak ${summary.generator.peakInFlight} of ${summary.generator.pool} in flight, max lag ${summary.generator.maxLagMs} ms`,
+    ),
+  );
+  for (const t of summary.thresholds) {
+    const value = formatThresholdValue(t.threshold.metric, t.actual);
+    lines.push(
+      t.ok
+        ? c.green(`  ✓ ${t.threshold.text} (${value})`)
+        : c.red(`  ✗ ${t.threshold.text} (measured ${value})`),
+    );
+  }
+  return lines.join('\n');
+}
+
+/** JUnit: the accounting check and one testcase per threshold. */
+export function loadJunit(summary: LoadSummary): string {
+  const testcase = (name: string, ok: boolean, detail: string) => ({
+    name,
+    file: `load ${summary.role}`,
+    ok,
+    steps: [
+      {
+        index: 0,
+        name,
+        kind: 'expect' as const,
+        status: ok ? ('passed' as const) : ('failed' as const),
+        details: [detail],
+        protocolMs: 0,
+        wallMs: 0,
+      },
+    ],
+    protocolMs: summary.elapsedMs,
+    wallMs: summary.elapsedMs,
+  });
+  const s = summary.states;
+  return toJunit(`svc-cli load ${summary.role}`, [
+    testcase(
+      'every payload sent is accounted for',
+      summary.accounted,
+      `sent ${summary.sent}: delivered ${s.delivered}, error reply ${s['error-reply']}, failed ${s.failed}, not sent ${s['not-sent']}, interrupted ${s.interrupted}`,
+    ),
+    ...summary.thresholds.map((t) =>
+      testcase(
+        t.threshold.text,
+        t.ok,
+        `measured ${formatThresholdValue(t.threshold.metric, t.actual)}`,
+      ),
+    ),
+  ]);
+}

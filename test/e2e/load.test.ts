@@ -1,0 +1,185 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCliServer, type CliServer } from '../helpers/cli-server.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let servers: CliServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  servers = [];
+});
+
+async function listen(...args: string[]): Promise<string> {
+  const server = await startCliServer(['--json', 'listen', '--port', '0', '--quiet', ...args]);
+  servers.push(server);
+  return server.listening.url;
+}
+
+describe('svc-cli load (built CLI, issue 20)', () => {
+  it('passes its thresholds against a healthy endpoint: summary, exit 0', async () => {
+    const url = await listen();
+    const r = await runCli([
+      'load',
+      'integrator',
+      '--url',
+      url,
+      '--rate',
+      '200/s',
+      '--count',
+      '40',
+      '--threshold',
+      'failed<1%',
+      '--no-calibrate',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('sent 40 = delivered 40 + error reply 0 + failed 0');
+    expect(r.stdout).toContain('all accounted for');
+    expect(r.stdout).toMatch(/✓ failed<1% \(0%\)/);
+  });
+
+  it('names the threshold that failed and exits 1', async () => {
+    const url = await listen('--fault', 'status:503');
+    const r = await runCli([
+      '--time-scale',
+      '0.01',
+      'load',
+      'integrator',
+      '--url',
+      url,
+      '--count',
+      '5',
+      '--threshold',
+      'failed<1%',
+      '--no-calibrate',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('✗ failed<1% (measured 100%)');
+    expect(r.stdout).toContain('why not delivered: HTTP 503 x5');
+  });
+
+  it('--json: every line is one object with a type, the summary last', async () => {
+    const url = await listen();
+    const r = await runCli(['--json', 'load', 'hooks', '--url', url, '--count', '3']);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(lines.every((l) => typeof l.type === 'string')).toBe(true);
+    expect(lines.at(0)?.type).toBe('load-calibration');
+    expect(lines.at(-1)).toMatchObject({
+      type: 'load-summary',
+      role: 'hooks',
+      sent: 3,
+      accounted: true,
+    });
+  });
+
+  it('bad input is exit 2 with the example; an unreachable endpoint exit 3', async () => {
+    const missing = await runCli(['load', 'bot', '--url', 'http://127.0.0.1:9/bot']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--token is required');
+    const badRate = await runCli([
+      'load',
+      'integrator',
+      '--url',
+      'http://127.0.0.1:9',
+      '--rate',
+      'fast',
+    ]);
+    expect(badRate.code).toBe(2);
+    expect(badRate.stderr).toContain('Could not read --rate "fast"');
+    const down = await runCli([
+      'load',
+      'integrator',
+      '--url',
+      'http://127.0.0.1:9/x',
+      '--count',
+      '1',
+    ]);
+    expect(down.code).toBe(3);
+    expect(down.stderr).toContain('Could not run load integrator');
+  });
+});
+
+const locust = ['/usr/bin/locust', '/usr/local/bin/locust'].find((p) => existsSync(p));
+
+function runLocust(args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(locust as string, args, { cwd });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+describe.skipIf(!locust)('load --export locust, distributed: one master, two workers', () => {
+  it('sends what listen journals, and a failed threshold exits non-zero', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-locust-'));
+    const record = join(dir, 'listen.ndjson');
+    const url = await listen('--record', record);
+    const exported = await runCli([
+      'load',
+      'integrator',
+      '--url',
+      url,
+      '--rate',
+      '20/s',
+      '--duration',
+      '3s',
+      '--threshold',
+      'failed<1%',
+      '--threshold',
+      'p50<0ms',
+      '--export',
+      'locust',
+    ]);
+    expect(exported.code).toBe(0);
+    writeFileSync(join(dir, 'locustfile.py'), exported.stdout);
+    const port = String(20_000 + Math.floor(Math.random() * 20_000));
+    const master = runLocust(
+      [
+        '-f',
+        'locustfile.py',
+        '--headless',
+        '--master',
+        '--master-bind-host',
+        '127.0.0.1',
+        '--master-bind-port',
+        port,
+        '--expect-workers',
+        '2',
+        '--csv',
+        join(dir, 'r'),
+      ],
+      dir,
+    );
+    const workers = [1, 2].map(() =>
+      runLocust(
+        ['-f', 'locustfile.py', '--worker', '--master-host', '127.0.0.1', '--master-port', port],
+        dir,
+      ),
+    );
+    const [m] = await Promise.all([master, ...workers]);
+    // p50<0ms cannot hold: the exit code says a threshold failed, and the output names it
+    expect(m.code).toBe(1);
+    expect(m.output).toContain('threshold passed failed<1%');
+    expect(m.output).toContain('threshold FAILED p50<0ms');
+    const aggregated = readFileSync(join(dir, 'r_stats.csv'), 'utf8')
+      .split('\n')
+      .find((line) => line.includes(',Aggregated,'));
+    const requests = Number(aggregated?.split(',')[2]);
+    await servers[0]?.stop();
+    const journaled = readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type?: string; direction?: string })
+      .filter((l) => l.direction === 'in').length;
+    expect(requests).toBeGreaterThan(30);
+    expect(journaled).toBe(requests);
+  }, 60_000);
+});
