@@ -37,7 +37,11 @@ export async function calibrate(
       clock: createClock(),
     });
     const workers = options.workers ?? 32;
-    const limiter = createOutboundLimiter({ maxInFlight: workers, maxQueued: workers });
+    const limiter = createOutboundLimiter({
+      maxInFlight: workers,
+      maxQueued: workers,
+      maxSeries: workers,
+    });
     const stop = new AbortController();
     setMaxListeners(0, stop.signal); // one listener per series in flight
     const until = performance.now() + (options.durationMs ?? 500);

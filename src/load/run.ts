@@ -27,7 +27,7 @@ export interface RunLoadOptions {
   thresholds?: readonly Threshold[];
   /** stop as soon as an upper-bound threshold fails (checked every tick, after 1 s) */
   abortOnFail?: boolean;
-  /** attempts in flight at once (default: sized from rate x attempt timeout) */
+  /** payloads under way at once (default: sized from rate x the policy's whole series) */
   maxInFlight?: number;
   signal?: AbortSignal;
   emit?: (event: LoadProgressEvent) => void;
@@ -77,12 +77,12 @@ export interface LoadSummary {
   generator: { pool: number; peakInFlight: number; maxLagMs: number };
 }
 
-/** Attempts in flight the generator allows: every attempt of `rate` lasting a whole timeout, plus room. */
-export function defaultPool(rate: number, attemptTimeoutWallMs: number): number {
-  return Math.min(
-    20_000,
-    Math.max(16, Math.ceil((rate * attemptTimeoutWallMs * 1.25) / 1000) + 16),
-  );
+/**
+ * Payloads under way the generator allows: every payload of `rate` lasting its whole series
+ * (all attempts timing out), plus room. Attempts on the wire are bounded by the same number.
+ */
+export function defaultPool(rate: number, seriesWallMs: number): number {
+  return Math.min(50_000, Math.max(16, Math.ceil((rate * seriesWallMs * 1.25) / 1000) + 16));
 }
 
 /**
@@ -92,9 +92,15 @@ export function defaultPool(rate: number, attemptTimeoutWallMs: number): number 
 export async function runLoad(options: RunLoadOptions): Promise<LoadSummary> {
   const { target, workload } = options;
   const policy = target.policy;
-  const pool =
-    options.maxInFlight ?? defaultPool(workload.rate, policy.attemptTimeoutMs * options.timeScale);
-  const limiter = createOutboundLimiter({ maxInFlight: pool, maxQueued: 0 });
+  const seriesMs =
+    ((policy.attempts - 1) * policy.intervalMs + policy.attemptTimeoutMs) * options.timeScale;
+  const pool = options.maxInFlight ?? defaultPool(workload.rate, seriesMs);
+  const limiter = createOutboundLimiter({
+    maxInFlight: pool,
+    maxQueued: pool,
+    maxSeries: pool,
+    waitForSeries: false,
+  });
   const stop = new AbortController();
   setMaxListeners(0, stop.signal); // one listener per series in flight
   const planned = plannedArrivals(workload);

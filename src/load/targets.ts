@@ -211,13 +211,24 @@ async function fireSeries(
   const attempts: AttemptFigure[] = [];
   let saturated = false;
   const { limiter } = series;
-  // The shared limiter refuses at once when every slot is taken (no queue): that is the
-  // generator's limit, not the endpoint's failure, and is reported as such.
+  // The generator's limiter refuses a payload at once when every series slot is taken: that
+  // is the generator's limit, not the endpoint's failure, and is reported as "not sent".
   const watching: OutboundLimiter = {
     acquire: async (signal) => {
       const grant = await limiter.acquire(signal);
       if (!grant.ok) saturated = true;
       return grant;
+    },
+    admit: async (signal) => {
+      const grant = await limiter.admit(signal);
+      if (!grant.ok) saturated = true;
+      return grant;
+    },
+    get waitingSeries() {
+      return limiter.waitingSeries;
+    },
+    get backlogFull() {
+      return limiter.backlogFull;
     },
     get inFlight() {
       return limiter.inFlight;

@@ -43,6 +43,19 @@ export function createControlApi(core: PlatformCore): PlatformService {
   };
 }
 
+/**
+ * Back-pressure (issue 20): agent messages queue for delivery, as on the real platform; once
+ * the queue holds `maxWaitingSeries` the control API refuses more with 503 until it drains.
+ */
+function refuseWhenBacklogged(core: PlatformCore): void {
+  if (!core.limiter.backlogFull) return;
+  throw new SvcError(
+    'SVC_E_OVERLOADED',
+    'input',
+    `the delivery queue is full (${core.limiter.waitingSeries} agent messages waiting); retry when it drains`,
+  );
+}
+
 async function answer(core: PlatformCore, request: PlatformRequest): Promise<PlatformResponse> {
   const parts = request.path.split('/').filter(Boolean).slice(1);
   const route = `${request.method} /${parts.map((p) => (/^\d+$/.test(p) ? ':id' : p)).join('/')}`;
@@ -59,6 +72,7 @@ async function answer(core: PlatformCore, request: PlatformRequest): Promise<Pla
       closeChat(core, { chatId: Number(parts[1]) });
       return controlOk(describeChat(core, Number(parts[1])));
     case 'POST /agent/message': {
+      refuseWhenBacklogged(core);
       const body = parseControlBody(messageBody, request);
       const message =
         body.message ?? (body.text !== undefined ? { type: 'text', text: body.text } : undefined);
@@ -77,6 +91,7 @@ async function answer(core: PlatformCore, request: PlatformRequest): Promise<Pla
       return controlOk(result);
     }
     case 'POST /agent/typing': {
+      refuseWhenBacklogged(core);
       const body = parseControlBody(typingBody, request);
       const result = await sendAgentMessage(core, {
         ...pick(body),

@@ -31,6 +31,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   SVC_E_CHAT_CLOSED: 409,
   SVC_E_AGENTS_ONLINE: 409,
   SVC_E_NO_EXCHANGE: 404,
+  SVC_E_OVERLOADED: 503,
 };
 
 /** Maps an input error to its HTTP answer (404 unknown chat, 409 conflict, else 400); rethrows others. */

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { postJson, type PostOutcome } from '../http/client.js';
 import type { ExchangeInput, Journal } from '../journal/journal.js';
-import type { OutboundLimiter } from './outbound-limiter.js';
+import type { OutboundLimiter, SlotGrant } from './outbound-limiter.js';
 import type { DeliveryAttemptEvent, DeliveryDoneEvent, DeliveryTarget } from './events.js';
 
 /** When and how often the platform tries to hand a payload to a peer. */
@@ -84,15 +84,22 @@ const iface = { integrator: 'channel', bot: 'bot', hook: 'hook' } as const;
 /**
  * Delivers one payload with a redelivery policy: attempts at t = 0, interval, 2 x interval ...
  * each waiting at most attemptTimeoutMs; the first accepted reply ends the series. Never
- * throws for the peer or for a stop: a full outbound queue ends it as `failed` at once, the
+ * throws for the peer or for a stop: a series waits for the limiter to admit it (or is refused,
+ * `failed` at once, when the limiter refuses rather than queues), the
  * platform stopping mid-series as `interrupted` (journaled too, issue 8).
  * @example await deliver({ ...opts, policy: CHANNEL_DELIVERY_POLICY, judge: judgeChannelReply });
  */
 export async function deliver(options: DeliverOptions): Promise<DeliveryResult> {
   const { clock } = options;
-  const start = clock.now();
+  let start = clock.now();
   let attempt = 0;
+  let admission: SlotGrant | undefined;
   try {
+    // issue 20: a series waits for its turn while the limiter's series are all under way, as
+    // the real platform queues messages; it starts (attempt 1 at t = 0) once admitted.
+    admission = options.limiter ? await options.limiter.admit(options.signal) : undefined;
+    if (admission && !admission.ok) return refuse(options, start, 1, admission);
+    start = clock.now();
     return await runSeries(options, start, (n) => (attempt = n));
   } catch (error) {
     if (!options.signal?.aborted) throw error;
@@ -110,7 +117,30 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryResult> 
     };
     emitDone(options, done);
     return done;
+  } finally {
+    if (admission?.ok) admission.release();
   }
+}
+
+/** A series the limiter would not take: failed at once with the reason (issue 8). */
+function refuse(
+  options: DeliverOptions,
+  start: number,
+  attempt: number,
+  slot: Extract<SlotGrant, { ok: false }>,
+): DeliveryResult {
+  recordAttempt(options, attempt, undefined, {
+    failure: { reason: slot.reason, message: slot.message },
+    notes: [`rejected: ${slot.message}`],
+  });
+  const failed: DeliveryResult = {
+    result: 'failed',
+    attempts: attempt - 1,
+    agentNotice: `not delivered: ${slot.message}`,
+    elapsedMs: options.clock.now() - start,
+  };
+  emitDone(options, failed);
+  return failed;
 }
 
 async function runSeries(
@@ -126,21 +156,8 @@ async function runSeries(
     if (wait > 0) await clock.sleep(wait, options.signal);
     onAttempt(attempt);
     const slot = options.limiter ? await options.limiter.acquire(options.signal) : undefined;
-    if (slot && !slot.ok) {
-      // issue 8: a hanging peer must not pile up work; fail fast with the reason
-      recordAttempt(options, attempt, undefined, {
-        failure: { reason: slot.reason, message: slot.message },
-        notes: [`rejected: ${slot.message}`],
-      });
-      const failed: DeliveryResult = {
-        result: 'failed',
-        attempts: attempt - 1,
-        agentNotice: `not delivered: ${slot.message}`,
-        elapsedMs: clock.now() - start,
-      };
-      emitDone(options, failed);
-      return failed;
-    }
+    // issue 8: a hanging peer must not pile up work; fail fast with the reason
+    if (slot && !slot.ok) return refuse(options, start, attempt, slot);
     const offsetMs = clock.now() - start;
     let outcome: PostOutcome;
     let headers: Record<string, string> | undefined;

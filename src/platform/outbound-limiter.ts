@@ -1,14 +1,22 @@
 /**
- * Bounded concurrency for the platform's outbound requests (issue 8): deliveries to the
+ * Bounded concurrency for the platform's outbound requests (issues 8, 20): deliveries to the
  * integrator, bot events and hooks share one limiter per core, so a peer that hangs holds at
- * most `maxInFlight` sockets; later attempts wait in a bounded queue, and beyond it a
- * delivery fails at once with a reason instead of piling up work.
+ * most `maxInFlight` sockets. A delivery series is admitted first: at most `maxSeries` are
+ * under way, and a new one waits for its turn as the real platform queues messages (or, with
+ * `waitForSeries: false`, is refused at once: the load generator's "not sent"). Attempts of
+ * admitted series wait in a queue that admission keeps within `maxQueued`.
  */
 export interface OutboundLimits {
   /** requests in flight at once (default 256) */
   maxInFlight?: number;
-  /** attempts waiting for a free slot (default 10,000); beyond it the delivery fails fast */
+  /** attempts waiting for a free slot (default 10,000); beyond it an attempt fails fast */
   maxQueued?: number;
+  /** series under way at once (default maxInFlight + maxQueued, so attempts never overflow) */
+  maxSeries?: number;
+  /** a series over `maxSeries` waits (default) or is refused at once */
+  waitForSeries?: boolean;
+  /** series waiting for admission before the control API answers 503 (default 10,000) */
+  maxWaitingSeries?: number;
 }
 
 export const DEFAULT_OUTBOUND_LIMITS = { maxInFlight: 256, maxQueued: 10_000 } as const;
@@ -19,6 +27,12 @@ export type SlotGrant =
 export interface OutboundLimiter {
   /** Waits for a slot; `ok: false` at once when the queue is full. Rejects when `signal` aborts. */
   acquire(signal?: AbortSignal): Promise<SlotGrant>;
+  /** Enters a delivery series; release the grant when the series ends. */
+  admit(signal?: AbortSignal): Promise<SlotGrant>;
+  /** series waiting for admission */
+  readonly waitingSeries: number;
+  /** true once `maxWaitingSeries` wait: the control API answers 503 (back-pressure) */
+  readonly backlogFull: boolean;
   readonly inFlight: number;
   readonly queued: number;
   /** the most requests that were ever in flight at once (tests, bench) */
@@ -32,6 +46,12 @@ export function createOutboundLimiter(limits: OutboundLimits = {}): OutboundLimi
   const waiting = new Set<() => void>();
   let inFlight = 0;
   let peak = 0;
+  const maxWaitingSeries = Math.max(0, limits.maxWaitingSeries ?? 10_000);
+  const series = createGate(
+    Math.max(1, limits.maxSeries ?? maxInFlight + maxQueued),
+    limits.waitForSeries ?? true,
+    `load generator saturated (${limits.maxSeries ?? maxInFlight + maxQueued} payloads under way)`,
+  );
 
   const grant = (): SlotGrant => {
     inFlight++;
@@ -76,6 +96,13 @@ export function createOutboundLimiter(limits: OutboundLimits = {}): OutboundLimi
         signal?.addEventListener('abort', onAbort, { once: true });
       });
     },
+    admit: series.enter,
+    get waitingSeries() {
+      return series.waiting;
+    },
+    get backlogFull() {
+      return series.waiting >= maxWaitingSeries;
+    },
     get inFlight() {
       return inFlight;
     },
@@ -84,6 +111,55 @@ export function createOutboundLimiter(limits: OutboundLimits = {}): OutboundLimi
     },
     get peakInFlight() {
       return peak;
+    },
+  };
+}
+
+/** A counting gate: `enter` grants while fewer than `max` are inside, else waits or refuses. */
+function createGate(
+  max: number,
+  wait: boolean,
+  refusal: string,
+): { enter: (signal?: AbortSignal) => Promise<SlotGrant>; readonly waiting: number } {
+  const queue = new Set<() => void>(); // insertion order: first come, first admitted
+  let inside = 0;
+  const grant = (): SlotGrant => {
+    inside++;
+    let released = false;
+    return {
+      ok: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        inside--;
+        const next = queue.values().next();
+        if (!next.done) {
+          queue.delete(next.value);
+          next.value();
+        }
+      },
+    };
+  };
+  return {
+    enter(signal) {
+      if (signal?.aborted) return Promise.reject(abortReason(signal));
+      if (inside < max && queue.size === 0) return Promise.resolve(grant());
+      if (!wait) return Promise.resolve({ ok: false, reason: 'overloaded', message: refusal });
+      return new Promise<SlotGrant>((resolve, reject) => {
+        const wake = (): void => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(grant());
+        };
+        const onAbort = (): void => {
+          queue.delete(wake);
+          reject(abortReason(signal as AbortSignal));
+        };
+        queue.add(wake);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+    get waiting() {
+      return queue.size;
     },
   };
 }

@@ -144,7 +144,7 @@ describe('outbound limiter (per core)', () => {
     expect(limiter.queued).toBe(0);
   });
 
-  it('a hanging integrator holds at most maxInFlight requests; the rest queue, then fail fast with the reason', async () => {
+  it('a hanging integrator holds at most maxInFlight requests; the other messages queue and are delivered in turn (issue 20)', async () => {
     const c = clock();
     const hanging = await createListener({ clock: c, plan: { fault: { kind: 'hang' } } });
     closers.push(() => hanging.close(10));
@@ -166,21 +166,48 @@ describe('outbound limiter (per core)', () => {
       expect(r.status).toBe(200);
     }
     void server;
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        sendAgentMessage(platform.core, {
-          customerId: `c-${i}`,
-          message: { type: 'text', text: 'a' },
-        }),
-      ),
+    const sending = Array.from({ length: 20 }, (_, i) =>
+      sendAgentMessage(platform.core, {
+        customerId: `c-${i}`,
+        message: { type: 'text', text: 'a' },
+      }),
     );
+    await Promise.resolve();
+    // 8 series under way (maxInFlight + maxQueued), 12 waiting for their turn: none refused
+    expect(platform.core.limiter.waitingSeries).toBe(12);
+    const results = await Promise.all(sending);
     expect(platform.core.limiter.peakInFlight).toBe(4);
-    const fast = results.filter((r) => r.agentNotice?.includes('outbound limit reached'));
-    expect(fast).toHaveLength(12);
-    expect(fast.every((r) => r.result === 'failed' && r.attempts === 0)).toBe(true);
-    expect(results.filter((r) => r.result === 'failed')).toHaveLength(20); // the rest time out
-    const refused = journal.entries().filter((e) => e.failure?.reason === 'overloaded');
-    expect(refused).toHaveLength(12);
+    // every message had its whole series of 3 attempts (spec 8), then failed on the hang
+    expect(results.every((r) => r.result === 'failed' && r.attempts === 3)).toBe(true);
+    expect(journal.entries().filter((e) => e.failure?.reason === 'overloaded')).toHaveLength(0);
+  });
+
+  it('back-pressure: the control API answers 503 while the delivery queue is full', async () => {
+    const c = clock();
+    const hanging = await createListener({ clock: c, plan: { fault: { kind: 'hang' } } });
+    closers.push(() => hanging.close(10));
+    const platform = createPlatform({
+      clock: c,
+      outbound: { maxInFlight: 1, maxQueued: 0, maxWaitingSeries: 1 },
+      channels: [{ id: 'shop', integratorUrl: hanging.url }],
+    });
+    closers.push(() => platform.close());
+    const server = await platform.listen({ port: 0 });
+    const channel = platform.core.channelInfo(platform.core.state.channels.get('shop')!);
+    await fetch(channel.url, {
+      method: 'POST',
+      body: JSON.stringify({ sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } }),
+    });
+    const send = () =>
+      fetch(`${server.url}/_sim/agent/message`, {
+        method: 'POST',
+        body: JSON.stringify({ customerId: 'c-1', text: 'a', wait: false }),
+      });
+    expect((await send()).status).toBe(202); // under way
+    expect((await send()).status).toBe(202); // waits for its turn
+    const refused = await send();
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ error: { code: 'SVC_E_OVERLOADED' } });
   });
 
   it('a stop interrupts in-flight deliveries: journaled and announced as interrupted', async () => {

@@ -55,7 +55,10 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option('--abort-on-fail', 'stop as soon as a latency or failed threshold is broken')
-    .option('--max-in-flight <n>', 'attempts on the wire at once (default: rate x attempt timeout)')
+    .option(
+      '--max-in-flight <n>',
+      'payloads under way at once (default: rate x the whole redelivery series); more are "not sent"',
+    )
     .option('--no-calibrate', "skip measuring this machine's capacity first")
     .addOption(
       new Option('--reporter <name>', 'pretty | json | junit')

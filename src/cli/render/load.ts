@@ -41,7 +41,7 @@ export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): strin
   if (s['not-sent'] > 0) {
     lines.push(
       c.yellow(
-        `  not sent: load generator saturated (${summary.generator.pool} attempts in flight); not the endpoint's failures`,
+        `  not sent: load generator saturated (${summary.generator.pool} payloads under way, --max-in-flight); not the endpoint's failures`,
       ),
     );
   }
@@ -69,7 +69,7 @@ export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): strin
   }
   lines.push(
     c.dim(
-      `  generator: peak ${summary.generator.peakInFlight} of ${summary.generator.pool} in flight, max lag ${summary.generator.maxLagMs} ms`,
+      `  generator: peak ${summary.generator.peakInFlight} of ${summary.generator.pool} attempts on the wire, max lag ${summary.generator.maxLagMs} ms`,
     ),
   );
   for (const t of summary.thresholds) {
