@@ -43,59 +43,20 @@ export interface OutboundLimiter {
 export function createOutboundLimiter(limits: OutboundLimits = {}): OutboundLimiter {
   const maxInFlight = Math.max(1, limits.maxInFlight ?? DEFAULT_OUTBOUND_LIMITS.maxInFlight);
   const maxQueued = Math.max(0, limits.maxQueued ?? DEFAULT_OUTBOUND_LIMITS.maxQueued);
-  const waiting = new Set<() => void>();
-  let inFlight = 0;
-  let peak = 0;
+  const maxSeries = Math.max(1, limits.maxSeries ?? maxInFlight + maxQueued);
   const maxWaitingSeries = Math.max(0, limits.maxWaitingSeries ?? 10_000);
-  const series = createGate(
-    Math.max(1, limits.maxSeries ?? maxInFlight + maxQueued),
-    limits.waitForSeries ?? true,
-    `load generator saturated (${limits.maxSeries ?? maxInFlight + maxQueued} payloads under way)`,
+  const attempts = createGate(
+    maxInFlight,
+    maxQueued,
+    `outbound limit reached (${maxInFlight} requests in flight, ${maxQueued} queued): the peer is not answering fast enough`,
   );
-
-  const grant = (): SlotGrant => {
-    inFlight++;
-    peak = Math.max(peak, inFlight);
-    let released = false;
-    return {
-      ok: true,
-      release: () => {
-        if (released) return;
-        released = true;
-        inFlight--;
-        const next = waiting.values().next();
-        if (!next.done) {
-          waiting.delete(next.value);
-          next.value();
-        }
-      },
-    };
-  };
-
+  const series = createGate(
+    maxSeries,
+    (limits.waitForSeries ?? true) ? Number.POSITIVE_INFINITY : 0,
+    `load generator saturated (${maxSeries} payloads under way)`,
+  );
   return {
-    acquire(signal) {
-      if (signal?.aborted) return Promise.reject(abortReason(signal));
-      if (inFlight < maxInFlight && waiting.size === 0) return Promise.resolve(grant());
-      if (waiting.size >= maxQueued) {
-        return Promise.resolve({
-          ok: false,
-          reason: 'overloaded',
-          message: `outbound limit reached (${maxInFlight} requests in flight, ${maxQueued} queued): the peer is not answering fast enough`,
-        });
-      }
-      return new Promise<SlotGrant>((resolve, reject) => {
-        const onAbort = (): void => {
-          waiting.delete(wake);
-          reject(abortReason(signal as AbortSignal));
-        };
-        const wake = (): void => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(grant());
-        };
-        waiting.add(wake);
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-    },
+    acquire: attempts.enter,
     admit: series.enter,
     get waitingSeries() {
       return series.waiting;
@@ -104,27 +65,34 @@ export function createOutboundLimiter(limits: OutboundLimits = {}): OutboundLimi
       return series.waiting >= maxWaitingSeries;
     },
     get inFlight() {
-      return inFlight;
+      return attempts.inside;
     },
     get queued() {
-      return waiting.size;
+      return attempts.waiting;
     },
     get peakInFlight() {
-      return peak;
+      return attempts.peak;
     },
   };
 }
 
-/** A counting gate: `enter` grants while fewer than `max` are inside, else waits or refuses. */
-function createGate(
-  max: number,
-  wait: boolean,
-  refusal: string,
-): { enter: (signal?: AbortSignal) => Promise<SlotGrant>; readonly waiting: number } {
-  const queue = new Set<() => void>(); // insertion order: first come, first admitted
+interface Gate {
+  /** grants while fewer than `max` are inside; else waits in line, or is refused when the line is full */
+  enter: (signal?: AbortSignal) => Promise<SlotGrant>;
+  readonly inside: number;
+  readonly waiting: number;
+  /** the most that were ever inside at once */
+  readonly peak: number;
+}
+
+/** A counting gate with a first-come line of at most `maxWaiting`. */
+function createGate(max: number, maxWaiting: number, refusal: string): Gate {
+  const line = new Set<() => void>(); // insertion order: first come, first in
   let inside = 0;
+  let peak = 0;
   const grant = (): SlotGrant => {
     inside++;
+    peak = Math.max(peak, inside);
     let released = false;
     return {
       ok: true,
@@ -132,9 +100,9 @@ function createGate(
         if (released) return;
         released = true;
         inside--;
-        const next = queue.values().next();
+        const next = line.values().next();
         if (!next.done) {
-          queue.delete(next.value);
+          line.delete(next.value);
           next.value();
         }
       },
@@ -143,23 +111,31 @@ function createGate(
   return {
     enter(signal) {
       if (signal?.aborted) return Promise.reject(abortReason(signal));
-      if (inside < max && queue.size === 0) return Promise.resolve(grant());
-      if (!wait) return Promise.resolve({ ok: false, reason: 'overloaded', message: refusal });
+      if (inside < max && line.size === 0) return Promise.resolve(grant());
+      if (line.size >= maxWaiting) {
+        return Promise.resolve({ ok: false, reason: 'overloaded', message: refusal });
+      }
       return new Promise<SlotGrant>((resolve, reject) => {
         const wake = (): void => {
           signal?.removeEventListener('abort', onAbort);
           resolve(grant());
         };
         const onAbort = (): void => {
-          queue.delete(wake);
+          line.delete(wake);
           reject(abortReason(signal as AbortSignal));
         };
-        queue.add(wake);
+        line.add(wake);
         signal?.addEventListener('abort', onAbort, { once: true });
       });
     },
+    get inside() {
+      return inside;
+    },
     get waiting() {
-      return queue.size;
+      return line.size;
+    },
+    get peak() {
+      return peak;
     },
   };
 }
