@@ -7,7 +7,8 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { inputError } from '../errors.js';
 import { loadConversations } from '../conversation/load.js';
-import { FILE_MEDIA_TYPES } from '../roles/integrator/kinds.js';
+import { validate } from '../contract/validate.js';
+import { FILE_MEDIA_TYPES, kindOfChannelMessage } from '../roles/integrator/kinds.js';
 import type { MixEntry } from './targets.js';
 
 export const MIX_KINDS: readonly string[] = ['text', 'typing', ...FILE_MEDIA_TYPES, 'location'];
@@ -57,10 +58,16 @@ export function parseMixKinds(text: string): MixEntry[] {
   return entries;
 }
 
-/** A `--mix` value: a path of fixtures when one exists there, else kinds with weights. */
+/**
+ * A `--mix` value: a path of fixtures when one exists there, else kinds with weights. With
+ * `conversations`, each fixture is one entry whose `messages` are its customer steps in order
+ * (a whole conversation per arrival); else each distinct customer step is a template, weighted
+ * by how often the fixtures use it.
+ */
 export async function resolveMix(
   value: string | undefined,
   cwd: string,
+  options: { conversations?: boolean } = {},
 ): Promise<readonly MixEntry[]> {
   if (value === undefined) return DEFAULT_MIX;
   const isPath = await stat(resolve(cwd, value)).then(
@@ -69,26 +76,38 @@ export async function resolveMix(
   );
   if (!isPath) return parseMixKinds(value);
   const loaded = await loadConversations([resolve(cwd, value)], cwd);
-  const counts = new Map<string, MixEntry>();
+  const templates = new Map<string, MixEntry>();
+  const conversations: MixEntry[] = [];
   for (const { conversation } of loaded) {
-    for (const step of conversation.steps) {
-      if (!('customer' in step)) continue;
-      const message = customerStepMessage(step.customer);
-      if (!message) continue;
+    const messages = conversation.steps.flatMap((step) => {
+      const message = 'customer' in step ? customerStepMessage(step.customer) : undefined;
+      return message && isValidCustomerMessage(message) ? [message] : [];
+    });
+    if (messages.length > 0) {
+      conversations.push({ kind: 'conversation', weight: 1, messages });
+    }
+    for (const message of messages) {
       const key = JSON.stringify(message);
-      const entry = counts.get(key);
+      const entry = templates.get(key);
       if (entry) entry.weight++;
-      else counts.set(key, { kind: String(message.type), weight: 1, message });
+      else templates.set(key, { kind: String(message.type), weight: 1, message });
     }
   }
-  if (counts.size === 0) {
+  if (templates.size === 0) {
     throw inputError(
       'SVC_E_LOAD_MIX',
       `Could not use --mix ${value}: its conversations have no customer message to send.`,
       'Point --mix at fixtures with "customer" steps, or name kinds (--mix text=80,photo=20).',
     );
   }
-  return [...counts.values()];
+  return options.conversations ? conversations : [...templates.values()];
+}
+
+/** Fixtures also show refused payloads on purpose; a load run sends only valid ones (spec 2.1, 2.4). */
+function isValidCustomerMessage(message: Record<string, unknown>): boolean {
+  const body = { sender: { id: 'load-customer' }, message };
+  const kind = kindOfChannelMessage('customer', body);
+  return kind !== undefined && validate(kind, body).ok;
 }
 
 /** The message a fixture's customer step sends (raw bodies are left out: they may be invalid). */

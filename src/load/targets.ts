@@ -4,6 +4,7 @@
  * assumed; channel customers 1 attempt). Payloads are valid by the contract, except the share
  * asked for with `--invalid`, which is sent broken on purpose and reported apart.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import { checkReply } from '../roles/hooks/fire.js';
 import { buildSampleHookEvent, HOOK_LIFECYCLE } from '../roles/hooks/samples.js';
@@ -31,6 +32,8 @@ export interface MixEntry {
   weight: number;
   /** channel: a customer step's message as a fixture wrote it */
   message?: Record<string, unknown>;
+  /** channel with think time: a whole conversation's customer messages, in order */
+  messages?: Record<string, unknown>[];
 }
 
 export interface LoadTargetOptions {
@@ -49,6 +52,11 @@ export interface LoadTargetOptions {
   events?: readonly HookEventName[];
   /** a run id that makes message ids unique across runs */
   runId: string;
+  /**
+   * channel: each arrival is one customer's whole conversation (the mix's `messages`), one
+   * message after another with this many wall ms between them
+   */
+  thinkTimeMs?: number;
 }
 
 export interface AttemptFigure {
@@ -105,11 +113,21 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
           : buildAgentPayload({ ...agentMessage(pick(options.mix, i)) }, `${options.runId}-${i}`),
       );
     }
-    case 'channel':
-      return target(options, options.url, CHANNEL_POLICY, judgeStatus200, (i, invalid) => ({
+    case 'channel': {
+      const single = target(options, options.url, CHANNEL_POLICY, judgeStatus200, (i, invalid) => ({
         sender: { id: invalid ? '' : `load-customer-${i % options.customers}` },
         message: { ...customerMessage(pick(options.mix, i)), id: `${options.runId}-${i}` },
       }));
+      const thinkTimeMs = options.thinkTimeMs;
+      if (thinkTimeMs === undefined) return single;
+      return {
+        ...single,
+        fire: (i, invalid, limiter, signal) =>
+          invalid
+            ? single.fire(i, invalid, limiter, signal)
+            : fireConversation(options, thinkTimeMs, i, limiter, signal),
+      };
+    }
     case 'bot': {
       const url = `${trim(options.url)}/${encodeURIComponent(options.token ?? '')}`; // spec 4.3
       return target(options, url, BOT_DELIVERY_POLICY, judgeStatus200, (i, invalid) => ({
@@ -269,6 +287,44 @@ async function fireSeries(
       ? {}
       : { reason: last.reason }),
   };
+}
+
+/**
+ * One customer's conversation: its messages in order, `thinkTimeMs` apart, each one attempt
+ * (spec 4.1); the series ends at the first message not answered 200.
+ */
+async function fireConversation(
+  options: LoadTargetOptions,
+  thinkTimeMs: number,
+  index: number,
+  limiter: OutboundLimiter,
+  signal: AbortSignal,
+): Promise<SeriesOutcome> {
+  const entry = pick(options.mix, index);
+  const messages = entry.messages ?? [customerMessage(entry)];
+  const attempts: AttemptFigure[] = [];
+  for (const [k, message] of messages.entries()) {
+    if (k > 0) {
+      try {
+        await sleep(thinkTimeMs, undefined, { signal });
+      } catch {
+        return { state: 'interrupted', attempts };
+      }
+    }
+    const outcome = await fireSeries(options, options.url, CHANNEL_POLICY, {
+      body: JSON.stringify({
+        sender: { id: `load-customer-${index % options.customers}` },
+        message: { ...message, id: `${options.runId}-${index}-${k}` },
+      }),
+      id: `${options.runId}-${index}-${k}`,
+      judge: judgeStatus200,
+      limiter,
+      signal,
+    });
+    attempts.push(...outcome.attempts);
+    if (outcome.state !== 'delivered') return { ...outcome, attempts };
+  }
+  return { state: 'delivered', attempts };
 }
 
 function pick(mix: readonly MixEntry[], index: number): MixEntry {

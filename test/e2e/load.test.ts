@@ -78,6 +78,38 @@ describe('svc-cli load (built CLI, issue 20)', () => {
     });
   });
 
+  it('channel: whole fixture conversations as scenarios, each message answered 200 by the simulator', async () => {
+    const platform = await startCliServer(['--json', 'platform', '--port', '0', '--no-console']);
+    servers.push(platform);
+    const channels = platform.listening.channels as { url: string }[];
+    const r = await runCli([
+      '--json',
+      'load',
+      'channel',
+      '--channel-url',
+      channels[0]!.url,
+      '--mix',
+      'fixtures/conversations',
+      '--think-time',
+      '10ms',
+      '--rate',
+      '50/s',
+      '--count',
+      '10',
+      '--no-calibrate',
+    ]);
+    const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+      sent: number;
+      states: { delivered: number };
+      latency: { answers: { count: number } };
+    };
+    expect(r.code).toBe(0);
+    expect(summary.sent).toBe(10);
+    expect(summary.states.delivered).toBe(10);
+    // a conversation is several customer messages: more answers than arrivals
+    expect(summary.latency.answers.count).toBeGreaterThan(10);
+  });
+
   it('bad input is exit 2 with the example; an unreachable endpoint exit 3', async () => {
     const missing = await runCli(['load', 'bot', '--url', 'http://127.0.0.1:9/bot']);
     expect(missing.code).toBe(2);

@@ -35,6 +35,7 @@ export interface LoadFlagsInput {
   duration?: string;
   count?: string;
   rampUp?: string;
+  thinkTime?: string;
   customers?: string;
   mix?: string;
   events?: string;
@@ -133,8 +134,20 @@ export async function runLoadCommand(
     flags.maxInFlight === undefined
       ? undefined
       : parseIntegerFlag('--max-in-flight', flags.maxInFlight, { min: 1, max: 100_000 });
-  const base = toTargetOptions(role, flags, clock);
-  const mix = await resolveMix(flags.mix, ctx.cwd);
+  const thinkTimeMs =
+    flags.thinkTime === undefined ? undefined : parseDuration(flags.thinkTime, '--think-time');
+  if (thinkTimeMs !== undefined && role !== 'channel') {
+    throw inputError(
+      'SVC_E_FLAG',
+      `Could not use --think-time with load ${role}: it paces a customer's messages (channel).`,
+      'Example: svc-cli load channel --channel-url <url> --mix fixtures/conversations --think-time 2s',
+    );
+  }
+  const base = {
+    ...toTargetOptions(role, flags, clock),
+    ...(thinkTimeMs === undefined ? {} : { thinkTimeMs }),
+  };
+  const mix = await resolveMix(flags.mix, ctx.cwd, { conversations: thinkTimeMs !== undefined });
   const target = createLoadTarget({ ...base, mix });
 
   if (flags.export) {

@@ -47,6 +47,10 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       '--mix <kinds|path>',
       'payload kinds with weights (text=80,photo=10,typing=10) or conversation fixtures whose customer steps are the templates (channel)',
     )
+    .option(
+      '--think-time <time>',
+      "channel: each arrival is one customer's whole conversation (--mix fixtures or kinds), its messages this far apart",
+    )
     .option('--events <list>', 'hooks: events to send in turn (default the chat lifecycle)')
     .option('--invalid <share>', 'send this share broken on purpose, reported apart: 1%')
     .option(
