@@ -124,6 +124,16 @@ describe('svc-cli load (built CLI, issue 20)', () => {
     ]);
     expect(badRate.code).toBe(2);
     expect(badRate.stderr).toContain('Could not read --rate "fast"');
+    const out = await runCli([
+      'load',
+      'hooks',
+      '--url',
+      'http://127.0.0.1:9',
+      '--out',
+      '/nonexistent/r.xml',
+    ]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('its folder does not exist');
     const down = await runCli([
       'load',
       'integrator',

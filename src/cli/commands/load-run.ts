@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { CliContext, GlobalFlags } from '../context.js';
 import { inputError } from '../../errors.js';
 import { createClock } from '../../clock.js';
@@ -116,6 +116,14 @@ export async function runLoadCommand(
     );
   }
   const role = roleText as LoadRole;
+  // a report that cannot be written is said before the run, not after it
+  if (flags.out && !existsSync(dirname(resolve(ctx.cwd, flags.out)))) {
+    throw inputError(
+      'SVC_E_FLAG',
+      `Could not use --out ${flags.out}: its folder does not exist.`,
+      'Create the folder first, or name a file in an existing one.',
+    );
+  }
   const timeScale = parseTimeScale(globals.timeScale);
   const clock = createClock({ timeScale });
   const rate = parseRate(flags.rate ?? '10/s');
