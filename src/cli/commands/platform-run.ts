@@ -15,6 +15,7 @@ import { isNonLoopbackHost } from '../../http/server.js';
 import { createOutput, type Output } from '../render/output.js';
 import { formatPlatformEvent } from '../render/platform-events.js';
 import { createDeliveryProgress } from '../render/progress.js';
+import { isForegroundJob } from '../terminal.js';
 import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
 import { runHookConsoleAction } from '../console/hook-console.js';
 import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
@@ -87,6 +88,7 @@ export async function runPlatform(
     json: Boolean(globals.json) || flags.quiet === true, // no spinner either with --quiet
     intervalMs: () => core.channelPolicy.intervalMs,
     now: () => clock.now(),
+    flush: () => out.flush(),
   });
   const off = core.on((event) => {
     progress.around(() => out.event(event, formatPlatformEvent));
@@ -115,7 +117,13 @@ export async function runPlatform(
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );
-  if (flags.console) {
+  // issue 21: a job started with `&` must not read the terminal (it would be stopped)
+  const background = Boolean(ctx.stdin.isTTY) && !isForegroundJob(ctx.stdin);
+  const consoleOn = flags.console && !background;
+  if (flags.console && background) {
+    out.note('agent console off: this is a background job (run it in the foreground to type)');
+  }
+  if (consoleOn) {
     out.line(
       out.chalk.dim(
         'Type a line to answer the last active customer; /help for commands; Ctrl-C stops.',
@@ -123,7 +131,9 @@ export async function runPlatform(
     );
   }
 
-  const stopConsole = flags.console ? startConsole(ctx, core, out) : () => undefined;
+  const stopConsole = consoleOn
+    ? startConsole(ctx, core, out, (print) => progress.around(print))
+    : () => undefined;
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -159,9 +169,21 @@ function printBanner(
   out.line(`  control API   ${c.cyan(`${url}/_sim/state`)}`);
 }
 
-/** Reads agent actions from stdin; returns a function that stops reading. */
-function startConsole(ctx: CliContext, core: PlatformCore, out: Output): () => void {
+/**
+ * Reads agent actions from stdin; returns a function that stops reading. What it prints goes
+ * through `around`, so a running spinner is cleared first and drawn again after.
+ */
+function startConsole(
+  ctx: CliContext,
+  core: PlatformCore,
+  output: Output,
+  around: (print: () => void) => void,
+): () => void {
   const rl = createInterface({ input: ctx.stdin, terminal: false });
+  const out = {
+    line: (text: string) => around(() => output.line(text)),
+    note: (text: string) => around(() => output.note(text)),
+  };
   rl.on('line', (line) => {
     const act = parseConsoleLine(line);
     const fail = (error: unknown): void =>

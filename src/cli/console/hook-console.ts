@@ -12,7 +12,7 @@ import type { ConsoleAction } from './agent-console.js';
 export function runHookConsoleAction(
   core: PlatformCore,
   act: Extract<ConsoleAction, { kind: 'assign' | 'call' }>,
-  out: Output,
+  out: Pick<Output, 'note'>,
 ): void {
   const target = act.customerId === undefined ? {} : { customerId: act.customerId };
   if (act.kind === 'assign') {

@@ -6,10 +6,23 @@
  */
 import type { Ora } from 'ora';
 import type { CliContext } from '../context.js';
+import { isForegroundJob } from '../terminal.js';
 
-/** Whether progress may be drawn: a TTY on stderr, no --json. */
-export function isProgressShown(ctx: Pick<CliContext, 'stderr'>, json: boolean): boolean {
-  return !json && Boolean(ctx.stderr.isTTY);
+/**
+ * Whether progress may be drawn: a TTY on stderr, no --json, and not a background job (a
+ * job started with `&` keeps serving: issue 21). A spinner never reads stdin
+ * (`discardStdin: false`): the agent console and the chat read it while one runs.
+ */
+export function isProgressShown(ctx: Pick<CliContext, 'stderr' | 'stdin'>, json: boolean): boolean {
+  // a terminal that reports no width (a bare pseudo-terminal) would make ora clear lines
+  // without end: no spinner there
+  const columns = (ctx.stderr as { columns?: number }).columns ?? 0;
+  return (
+    !json &&
+    Boolean(ctx.stderr.isTTY) &&
+    columns > 0 &&
+    (!ctx.stdin.isTTY || isForegroundJob(ctx.stdin))
+  );
 }
 
 /**
@@ -24,7 +37,7 @@ export async function withSpinner<T>(
 ): Promise<T> {
   if (!isProgressShown(ctx, options.json)) return work;
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: ctx.stderr }).start();
+  const spinner = ora({ text, stream: ctx.stderr, discardStdin: false }).start();
   try {
     return await work;
   } finally {
@@ -48,7 +61,10 @@ export interface DeliveryProgressEvent {
 export interface DeliveryProgress {
   /** Feed every platform event; attempts and verdicts drive the spinner. */
   onEvent(event: DeliveryProgressEvent): void;
-  /** Prints without tearing the spinner line: clears it, prints, draws it again. */
+  /**
+   * Prints without tearing the spinner line: clears it, prints, writes what stdout buffers,
+   * draws it again.
+   */
   around(print: () => void): void;
   stop(): void;
 }
@@ -59,6 +75,8 @@ export interface DeliveryProgressOptions {
   intervalMs: (target: string) => number;
   /** the protocol clock */
   now: () => number;
+  /** writes what stdout still buffers (lines printed between two spinner frames) */
+  flush?: () => unknown;
 }
 
 const NOOP: DeliveryProgress = {
@@ -102,7 +120,8 @@ export async function createDeliveryProgress(
         `${label} in ${(Math.max(0, due - options.now()) / 1000).toFixed(1)} s`;
       stop();
       current = event.deliveryId;
-      spinner = ora({ text: text(), stream: ctx.stderr }).start();
+      void options.flush?.(); // lines already printed go above the spinner, not after it
+      spinner = ora({ text: text(), stream: ctx.stderr, discardStdin: false }).start();
       ticker = setInterval(() => {
         if (spinner) spinner.text = text();
       }, 250);
@@ -112,6 +131,8 @@ export async function createDeliveryProgress(
       if (!spinner) return print();
       spinner.clear();
       print();
+      // the log line must reach the terminal before the spinner is drawn again below it
+      void options.flush?.();
       spinner.render();
     },
     stop,

@@ -1,0 +1,70 @@
+/**
+ * The agent console and a backgrounded simulator on a real pseudo-terminal (issue 21): what a
+ * person types while the redelivery spinner runs is acted on, and a job started with `&`
+ * keeps serving instead of being stopped by the terminal.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { scriptBin, startPty, type PtySession } from '../helpers/pty.js';
+
+let pty: PtySession | undefined;
+afterEach(async () => {
+  await pty?.close();
+  pty = undefined;
+});
+
+const channel = '--random-string rs0123456789abcdef012345 --channel-id shop';
+// nothing listens on port 1: every delivery attempt is refused, so the spinner runs
+const down = '--integrator-url http://127.0.0.1:1/agent-messages';
+
+function baseUrl(screen: string): string {
+  const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(screen)?.[1];
+  if (!url) throw new Error(`no listening line:\n${screen}`);
+  return url;
+}
+
+async function customerSays(url: string, text: string): Promise<void> {
+  const r = await fetch(`${url}/rs0123456789abcdef012345/shop`, {
+    method: 'POST',
+    body: JSON.stringify({ sender: { id: 'c-1', name: 'Ann' }, message: { type: 'text', text } }),
+  });
+  expect(r.status).toBe(200);
+}
+
+describe.skipIf(!scriptBin)('on a terminal (issue 21)', () => {
+  it('the agent console keeps working through a whole redelivery series', async () => {
+    pty = startPty(`node bin/svc-cli.js --time-scale 0.5 platform --port 0 ${down} ${channel}`);
+    const url = baseUrl(await pty.waitFor(/listening on http/));
+    await customerSays(url, 'hi');
+    await pty.waitFor(/← customer c-1/);
+    pty.type('Are you still there?');
+    // typed while the spinner waits for attempt 2, and while it waits for attempt 3
+    await pty.waitFor(/attempt 1\/3/);
+    pty.type('/chats');
+    await pty.waitFor(/chat 1 {2}c-1 {2}agent/);
+    await pty.waitFor(/attempt 2\/3/);
+    pty.type('/help');
+    await pty.waitFor(/Agent console/);
+    await pty.waitFor(/failed: not delivered after 3 attempts/);
+    pty.type('/offline');
+    await pty.waitFor(/agents are offline \(status 0\)/);
+    // every log line starts on a line of its own: no spinner frame glued before it
+    expect(pty.output()).not.toMatch(/redelivery attempt \d\/3 in [\d.]+ s {2,}\d/);
+  }, 30_000);
+
+  it('a backgrounded simulator keeps serving through a redelivery series', async () => {
+    pty = startPty(
+      `bash --norc -c 'set -m; node bin/svc-cli.js --time-scale 0.1 platform --port 0 ${down} ${channel} & wait'`,
+    );
+    const url = baseUrl(await pty.waitFor(/listening on http/));
+    await pty.waitFor(/agent console off: this is a background job/);
+    await customerSays(url, 'hi');
+    // waits for the whole series (0.9 s at this scale): a stopped job would never answer
+    const reply = await fetch(`${url}/_sim/agent/message`, {
+      method: 'POST',
+      body: JSON.stringify({ customerId: 'c-1', text: 'hello' }),
+    });
+    expect(await reply.json()).toMatchObject({ result: 'failed', attempts: 3 });
+    const status = await fetch(`${url}/rs0123456789abcdef012345/shop/status`);
+    expect(await status.text()).toBe('1');
+  }, 30_000);
+});
