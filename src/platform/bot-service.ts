@@ -143,7 +143,12 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
     void send('CLIENT_MESSAGE', chat, text).then((result) => {
       if (result?.result !== 'failed' || !botState(chat)?.active) return;
       // spec 3, 8: no regular answer after 2 attempts, 3 s each -> transfer to an agent
-      handOver(chat, `bot timeout after ${result.attempts} attempts`, true);
+      // say what happened: a timeout, a 404 from a wrong path, a refused connection
+      handOver(
+        chat,
+        `no regular answer from the bot in ${result.attempts} attempts (${result.reason ?? result.agentNotice ?? 'failed'})`,
+        true,
+      );
     });
   });
 

@@ -76,6 +76,8 @@ export interface DeliveryResult {
   reply?: unknown;
   errorReply?: { code: string; message: string };
   agentNotice?: string;
+  /** why the last attempt of a failed series was not accepted (timeout, HTTP 404, ...) */
+  reason?: string;
   elapsedMs: number;
 }
 
@@ -237,6 +239,7 @@ async function runSeries(
     result: 'failed',
     attempts: policy.attempts,
     agentNotice: `not delivered after ${policy.attempts} attempts: ${lastReason}`,
+    reason: lastReason,
     elapsedMs: clock.now() - start,
   };
   emitDone(options, failed);

@@ -151,7 +151,7 @@ describe('e2e: platform + bot-sim, spawned (issue #4)', () => {
     const handover = await platform.waitFor((l) => l.type === 'bot-handover');
     expect(handover).toMatchObject({
       chatId: 1,
-      reason: 'bot timeout after 2 attempts',
+      reason: 'no regular answer from the bot in 2 attempts (timeout after 3000 ms)',
       to: 'agent',
     });
     expect(handover.protocolMs).toBeGreaterThanOrEqual(6000);

@@ -179,7 +179,7 @@ describe('bot service: hand-over (spec 3, 6.1)', () => {
     const handover = s.events.of('bot-handover')[0]!;
     expect(handover).toMatchObject({
       chatId: 1,
-      reason: 'bot timeout after 2 attempts',
+      reason: 'no regular answer from the bot in 2 attempts (timeout after 3000 ms)',
       to: 'agent',
     });
     expect(handover.protocolMs).toBeGreaterThanOrEqual(6000);

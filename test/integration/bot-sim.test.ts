@@ -118,10 +118,24 @@ describe('bot-sim default script, against the platform (spec 3, 6.1)', () => {
     });
     expect(missing.status).toBe(400);
     expect((await postTo(`${s.bot.url}/wrong-token`, {})).json.error.code).toBe('invalid_client');
-    expect((await postTo(`${s.bot.url}/a/b`, {})).status).toBe(404);
+    expect((await postTo(`${s.bot.url}/a/b`, {})).json.error.code).toBe('invalid_client');
+    expect((await postTo(`${s.bot.url}/`, {})).status).toBe(404);
     expect(s.botEvents.filter((e) => e.type === 'bot-rejected').map((e) => e.status)).toEqual([
-      400, 400, 400, 401, 404,
+      400, 400, 400, 401, 401, 404,
     ]);
+  });
+
+  it('answers under any path that ends in the token: the provider URL is free (spec 4.3)', async () => {
+    const s = await startBotSim();
+    const event = {
+      event: 'CLIENT_MESSAGE',
+      id: 'e-1',
+      client_id: 'c-1',
+      chat_id: '1',
+      message: { type: 'TEXT', text: 'hi', timestamp: 1 },
+    };
+    expect((await postTo(`${s.bot.url}/bot/sim-token`, event)).status).toBe(200);
+    expect((await postTo(`${s.bot.url}/a/b/sim-token`, { ...event, id: 'e-2' })).status).toBe(200);
   });
 
   it('--fail-first 1: the platform retries after 3 s; the bot acts once', async () => {

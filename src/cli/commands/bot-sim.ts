@@ -8,7 +8,7 @@ export function registerBotSim(program: Command, ctx: CliContext): void {
   const cmd = program
     .command('bot-sim')
     .description(
-      'run a scripted bot provider: serves POST /<token> (spec 4.3), answers 200 at once, then posts BOT_MESSAGE / INVITE_AGENT to the platform',
+      'run a scripted bot provider: serves POST <any path>/<token> (spec 4.3: the provider URL is free), answers 200 at once, then posts BOT_MESSAGE / INVITE_AGENT to the platform',
     )
     .option('--port <n>', 'port; 0 lets the OS pick (default 0)')
     .option('--host <host>', 'interface to bind (default 127.0.0.1)')

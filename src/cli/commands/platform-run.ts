@@ -113,6 +113,12 @@ export async function runPlatform(
   );
   printBanner(out, server.url, channels, integratorUrl, Boolean(globals.showSecrets));
   if (bot) printBotBanner(out, server.url, bot, Boolean(globals.showSecrets));
+  if (bot && !integratorUrl) {
+    // issue 21: the bot's answers reach the customer through the channel's integrator
+    out.note(
+      'warning: no --integrator-url: the bot answers, but its messages reach no customer endpoint (start one with svc-cli listen --port 9000 and pass --integrator-url http://127.0.0.1:9000/agent-messages)',
+    );
+  }
   if (flags.web) out.line(`  web console   ${out.chalk.cyan(`${server.url}/_sim/console/`)}`);
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,

@@ -11,7 +11,7 @@ const quote = (text: string, max = 60): string => {
 export function formatBotSimListening(event: BotListeningEvent, c: ChalkInstance): string {
   return [
     `${c.bold('svc bot-sim')} listening on ${c.cyan(event.url)}`,
-    `  events from the platform  POST ${c.cyan(event.eventsUrl)}`,
+    `  events from the platform  POST ${c.cyan(event.eventsUrl)}  ${c.dim(`(or any path before /<token>: --bot-provider-url ${event.eventsUrl.replace(/\/<token>$/, '/bot')} works)`)}`,
     `  answers to the platform   ${event.platformUrl ? c.cyan(event.platformUrl) : c.yellow('nowhere (set --platform-url)')}`,
     ...(event.tokenUrl ? [`  token endpoint            POST ${c.cyan(event.tokenUrl)}`] : []),
   ].join('\n');

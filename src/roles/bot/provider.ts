@@ -40,7 +40,7 @@ import { platformEventUrl, sendToPlatform, type PlatformTarget } from './send.js
 import { errorText } from '../../errors.js';
 
 export interface BotProviderOptions {
-  /** the token the provider generated (spec 5.2); the platform posts to /<token> */
+  /** the token the provider generated (spec 5.2); the platform posts to <any path>/<token> */
   token: string;
   /** the provider id the platform knows this provider by (spec 1.4) */
   providerId: string;
@@ -191,7 +191,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       emit({
         type: 'bot-rejected',
         method,
-        path: segments.length === 1 ? '/<token>' : path,
+        path: path.replace(/[^/]+\/?$/, '<token>'),
         status,
         code,
         message,
@@ -241,20 +241,21 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       });
       return;
     }
-    // spec 4.3: POST {bot_provider_url}/<token>
-    if (segments.length !== 1) {
+    // spec 4.3: POST {bot_provider_url}/<token>; the provider's own URL is free to choose, so
+    // any path whose last segment is the token is this bot (`--bot-provider-url .../bot`)
+    if (segments.length === 0) {
       req.resume();
       return reject(
         404,
         'not_found',
-        `no endpoint at ${path}; the platform posts to /<token> (spec 4.3)`,
+        `no endpoint at ${path}; the platform posts to {bot_provider_url}/<token> (spec 4.3)`,
       );
     }
     if (method !== 'POST') {
       req.resume();
       return reject(405, 'invalid_request', `${method} is not supported; use POST (spec 4.3)`);
     }
-    if (!secretEquals(decodeSegment(segments[0] ?? ''), options.token)) {
+    if (!secretEquals(decodeSegment(segments.at(-1) ?? ''), options.token)) {
       req.resume();
       return reject(
         401,
