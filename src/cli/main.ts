@@ -110,6 +110,14 @@ if (isEntry) {
     signal: controller.signal,
     exitCode: 0,
   };
+  // issue 21: `svc-cli replay | head -1` closes stdout early; the command ends quietly
+  // (no EPIPE stack trace), with the exit code it had so far
+  const onOutputClosed = (error: NodeJS.ErrnoException): void => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(signalled ?? ctx.exitCode);
+  };
+  process.stdout.on('error', onOutputClosed);
+  process.stderr.on('error', onOutputClosed);
   const code = await runCli(process.argv.slice(2), ctx);
   const finalCode = signalled ?? code;
   // Let stdout drain before exiting (pipes are async).

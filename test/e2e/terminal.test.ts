@@ -3,7 +3,9 @@
  * person types while the redelivery spinner runs is acted on, and a job started with `&`
  * keeps serving instead of being stopped by the terminal.
  */
+import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bin, repoRoot } from '../helpers/run-cli.js';
 import { scriptBin, startPty, type PtySession } from '../helpers/pty.js';
 
 let pty: PtySession | undefined;
@@ -67,4 +69,21 @@ describe.skipIf(!scriptBin)('on a terminal (issue 21)', () => {
     const status = await fetch(`${url}/rs0123456789abcdef012345/shop/status`);
     expect(await status.text()).toBe('1');
   }, 30_000);
+});
+
+describe('a closed stdout (issue 21: svc-cli replay | head -1)', () => {
+  it.each([
+    ['replay', ['replay', 'fixtures/conversations']],
+    ['--json replay', ['--json', 'replay', 'fixtures/conversations']],
+    ['validate', ['validate', 'fixtures/payloads']],
+    ['schema --list', ['schema', '--list']],
+  ])('%s ends quietly: no stack trace', async (_name, args) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot });
+    child.stdout.destroy(); // the reader is gone before the first line
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toMatch(/EPIPE|at .*\.js:\d+/);
+    expect(code).not.toBe(4);
+  });
 });
