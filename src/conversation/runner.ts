@@ -108,7 +108,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
   try {
     for (const [index, step] of options.conversation.steps.entries()) {
       const kind = kindOf(step);
-      const name = step.name ?? `${index + 1}. ${describeStep(step)}`;
+      const name = step.name ?? `${index + 1}. ${describeStep(step, scope)}`;
       if (failed) {
         steps.push({
           index,
@@ -166,23 +166,52 @@ function kindOf(step: Step): StepKind {
   return 'expect';
 }
 
-function describeStep(step: Step): string {
-  if ('customer' in step)
-    return step.customer.text !== undefined
-      ? `customer says ${JSON.stringify(step.customer.text.slice(0, 40))}`
-      : 'customer sends';
-  if ('agent' in step)
-    return step.agent.text !== undefined
-      ? `agent says ${JSON.stringify(step.agent.text.slice(0, 40))}`
-      : 'agent sends';
+/** A step's label in reports: what it does or expects, with `${name.path}` references resolved. */
+function describeStep(step: Step, scope: Record<string, unknown>): string {
+  const quote = (text: string): string =>
+    JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text);
+  if ('customer' in step) {
+    const c = step.customer;
+    if (c.text !== undefined) return `customer says ${quote(c.text)}`;
+    if (c.typing) return `customer typing ${c.typing}`;
+    if (c.media) return `customer sends ${c.media.type}`;
+    return 'customer sends a raw body';
+  }
+  if ('agent' in step) {
+    const a = step.agent;
+    if (a.text !== undefined) return `agent says ${quote(a.text)}`;
+    if (a.typing) return `agent typing ${a.typing}`;
+    if (a.media) return `agent sends ${a.media.type}`;
+    return 'agent sends';
+  }
   if ('agents' in step) return `agents go ${step.agents}`;
   if ('close' in step) return 'agent closes the chat';
-  if ('control' in step) return `${step.control.method} ${step.control.path}`;
+  if ('control' in step) {
+    const path = resolveRefs(step.control.path, scope);
+    return `${step.control.method} ${typeof path === 'string' ? path : step.control.path}`;
+  }
   if ('advance' in step) return `${step.advance} ms pass`;
   const party =
     (['integrator', 'bot', 'hook', 'event'] as const).find((p) => step.expect[p] !== undefined) ??
     'event';
-  return `${step.expect.absent ? 'no' : 'expect'} ${party}`;
+  return `${step.expect.absent ? 'no' : 'expect'} ${party}${expectedWhat(step.expect[party])}`;
+}
+
+/** The few fields that say what an expectation waits for: a type, an event, a text. */
+function expectedWhat(expected: unknown): string {
+  if (expected === null || typeof expected !== 'object') return '';
+  const e = expected as Record<string, unknown>;
+  const message = (e.message ?? {}) as Record<string, unknown>;
+  const what = [e.type, e.event, e.event_name, e.target, message.type]
+    .filter((v): v is string => typeof v === 'string')
+    .concat(typeof e.attempt === 'number' ? [`attempt ${e.attempt}`] : []);
+  const text = typeof message.text === 'string' ? message.text : undefined;
+  return [
+    what.length > 0 ? ` ${what.join(' ')}` : '',
+    text === undefined
+      ? ''
+      : ` ${JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text)}`,
+  ].join('');
 }
 
 /** Runs `work` while the clock moves: a virtual clock jumps from timer to timer until it ends. */

@@ -88,6 +88,8 @@ export async function runReplay(
       onResult(result) {
         if (pretty) {
           out.line(formatConversation(result, out.chalk));
+          // a green conversation is one line; its steps with --verbose or when it failed
+          if (result.ok && !flags.verbose) return;
           for (const step of result.steps)
             out.line(
               formatStep(step, out.chalk, { skipReasons: step.details[0] !== EARLIER_FAILED }),

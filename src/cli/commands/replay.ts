@@ -14,6 +14,7 @@ export interface ReplayFlags {
   seed?: string;
   reporter: 'pretty' | 'json' | 'junit';
   out?: string;
+  verbose?: boolean;
 }
 
 export function registerReplay(program: Command, ctx: CliContext): void {
@@ -46,6 +47,7 @@ export function registerReplay(program: Command, ctx: CliContext): void {
       'conversations replayed at once, each in its own world (default 4; 1 with a real peer)',
     )
     .option('--seed <n>', 'seed for everything random (fault rates)')
+    .option('--verbose', 'print every step of every conversation (default: steps of failed ones)')
     .addOption(
       new Option('--reporter <name>', 'pretty, json (NDJSON) or junit')
         .choices(['pretty', 'json', 'junit'])

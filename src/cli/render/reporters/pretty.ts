@@ -30,7 +30,8 @@ export function formatConversation(
   c: ChalkInstance,
 ): string {
   const mark = result.skipped !== undefined ? c.dim('-') : result.ok ? c.green('✓') : c.red('✗');
-  return `${mark} ${c.bold(result.name)} ${c.dim(`${result.file ?? ''}  ${result.steps.length} steps, protocol ${secs(result.protocolMs)}, wall ${Math.round(result.wallMs)} ms`)}`;
+  const where = result.file ? `${result.file} · ` : '';
+  return `${mark} ${c.bold(result.name)}  ${c.dim(`(${where}${result.steps.length} steps · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms)`)}`;
 }
 
 /** The closing line CI systems read: `N passed, N failed`. */
