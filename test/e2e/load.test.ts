@@ -129,11 +129,13 @@ describe('svc-cli load (built CLI, issue 20)', () => {
       'hooks',
       '--url',
       'http://127.0.0.1:9',
+      '--reporter',
+      'junit',
       '--out',
       '/nonexistent/r.xml',
     ]);
     expect(out.code).toBe(2);
-    expect(out.stderr).toContain('its folder does not exist');
+    expect(out.stderr).toContain('the folder /nonexistent does not exist');
     const down = await runCli([
       'load',
       'integrator',

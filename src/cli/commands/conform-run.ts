@@ -10,6 +10,7 @@ import { createOutput } from '../render/output.js';
 import { formatConversation, formatStep } from '../render/reporters/pretty.js';
 import { toJunit } from '../render/reporters/junit.js';
 import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+import { checkOutFile } from '../out-file.js';
 
 function requireFlag(suite: string, name: string, value: string | undefined): string {
   if (value === undefined) {
@@ -107,6 +108,7 @@ export async function runConform(
   globals: GlobalFlags,
 ): Promise<number> {
   const reporter = globals.json ? 'json' : flags.reporter;
+  checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
   const options = toConformOptions(suite, flags);
   const timeScale = parseTimeScale(globals.timeScale);

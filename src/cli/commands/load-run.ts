@@ -1,5 +1,5 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { CliContext, GlobalFlags } from '../context.js';
 import { inputError } from '../../errors.js';
 import { createClock } from '../../clock.js';
@@ -17,6 +17,7 @@ import {
   type LoadTargetOptions,
 } from '../../load/targets.js';
 import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+import { checkOutFile } from '../out-file.js';
 import { createOutput } from '../render/output.js';
 import {
   formatLoadProgress,
@@ -116,13 +117,13 @@ export async function runLoadCommand(
     );
   }
   const role = roleText as LoadRole;
-  // a report that cannot be written is said before the run, not after it
-  if (flags.out && !existsSync(dirname(resolve(ctx.cwd, flags.out)))) {
-    throw inputError(
-      'SVC_E_FLAG',
-      `Could not use --out ${flags.out}: its folder does not exist.`,
-      'Create the folder first, or name a file in an existing one.',
-    );
+  if (!flags.export) {
+    checkOutFile({
+      cwd: ctx.cwd,
+      out: flags.out,
+      reporter: globals.json ? 'json' : flags.reporter,
+      command: `load ${role}`,
+    });
   }
   const timeScale = parseTimeScale(globals.timeScale);
   const clock = createClock({ timeScale });

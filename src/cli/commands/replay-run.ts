@@ -9,6 +9,7 @@ import { createOutput } from '../render/output.js';
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
 import { toJunit } from '../render/reporters/junit.js';
 import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+import { checkOutFile } from '../out-file.js';
 
 const EARLIER_FAILED = 'an earlier step failed';
 
@@ -20,6 +21,7 @@ export async function runReplay(
   globals: GlobalFlags,
 ): Promise<number> {
   const reporter = globals.json ? 'json' : flags.reporter;
+  checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: 'replay' });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
   let grep: RegExp | undefined;
   if (flags.grep !== undefined) {

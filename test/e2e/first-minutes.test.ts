@@ -1,0 +1,56 @@
+/**
+ * What a newcomer trips on in the first minutes (issue 21), each pinned from the outside:
+ * the built CLI, its stdout, stderr and exit code.
+ */
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+describe('--out is checked before the run (issue 21)', () => {
+  it.each([
+    ['replay', ['replay', '--reporter', 'junit', '--out', '/nonexistent/dir/r.xml']],
+    [
+      'conform',
+      [
+        'conform',
+        'hooks',
+        '--url',
+        'http://127.0.0.1:9',
+        '--reporter',
+        'junit',
+        '--out',
+        '/nonexistent/dir/r.xml',
+      ],
+    ],
+  ])('%s: a missing folder is exit 2 at once, nothing run', async (_name, args) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'Could not use --out /nonexistent/dir/r.xml: the folder /nonexistent/dir does not exist.',
+    );
+    expect(r.stdout).toBe('');
+  });
+
+  it('--out with the pretty reporter is refused, never ignored', async () => {
+    const r = await runCli(['replay', '--out', 'report.txt']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the pretty reporter prints to the terminal');
+    expect(r.stderr).toContain('--reporter junit --out report.txt');
+  });
+});
+
+describe('npm start output (issue 21)', () => {
+  it('a green conversation is one line; --verbose shows its steps', async () => {
+    const r = await runCli(['replay', '--grep', 'hook lifecycle']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(
+      /^✓ hook lifecycle.* {2}\(fixtures\/conversations\/hook-lifecycle\.json · 10 steps · /,
+    );
+    expect(lines.at(-1)).toBe('1 passed, 0 failed');
+    expect(lines).toHaveLength(4);
+    const verbose = await runCli(['replay', '--grep', 'hook lifecycle', '--verbose']);
+    expect(verbose.stdout).toContain('✓ 6. expect hook chat_updated');
+    expect(verbose.stdout).toContain('✓ 7. POST /_sim/chats/1/assign');
+    expect(verbose.stdout).not.toContain('${');
+  });
+});
