@@ -5,6 +5,9 @@ import { endInBatch } from './response-batch.js';
 /** Default request body limit (issue 8): 1 MiB, answered with 413 beyond. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
+/** An oversized body is read and dropped up to 16 x the limit (at least 16 MiB), then cut. */
+const DISCARD_CAP = 16 * 1024 * 1024;
+
 export type TransferMode = 'content-length' | 'chunked' | 'none';
 
 export type BodyResult =
@@ -49,8 +52,9 @@ export function transferModeOf(req: IncomingMessage): TransferMode {
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Reads a JSON body with a size limit; never throws. Over the limit: 413 without reading
- * the rest; bad UTF-8 or JSON: 400 with the parser's position.
+ * Reads a JSON body with a size limit; never throws. Over the limit: 413 once the rest of the
+ * body (up to a cap) has been read and dropped; bad UTF-8 or JSON: 400 with the parser's
+ * position.
  * @example const body = await readJsonBody(req, { limit: 1024 }); if (body.ok) use(body.json);
  */
 export function readJsonBody(
@@ -72,7 +76,10 @@ export function readJsonBodyThen(
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
   const transfer = transferModeOf(req);
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
+  // issue 21: a 413 sent while the client still uploads reaches many clients as EPIPE or a
+  // reset instead; the rest of an oversized body is read and dropped first, up to a cap
+  const cap = Math.max(limit * 16, DISCARD_CAP);
+  if (Number.isFinite(declared) && declared > cap) {
     req.resume();
     done(tooLarge(limit, transfer));
     return;
@@ -91,13 +98,15 @@ export function readJsonBodyThen(
     if (settled) return;
     bytes += chunk.length;
     if (bytes > limit) {
-      req.resume(); // the rest is read and dropped
-      settle(tooLarge(limit, transfer));
+      chunks.length = 0; // the rest is read and dropped
+      if (bytes > cap) settle(tooLarge(limit, transfer));
       return;
     }
     chunks.push(chunk);
   });
-  req.on('end', () => settle(decodeJsonBody(chunks, bytes, transfer)));
+  req.on('end', () =>
+    settle(bytes > limit ? tooLarge(limit, transfer) : decodeJsonBody(chunks, bytes, transfer)),
+  );
   const onAbort = (): void =>
     settle({
       ok: false,

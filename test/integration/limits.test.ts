@@ -4,6 +4,7 @@
  * stop interrupts in-flight deliveries on the record.
  */
 import { connect, type Socket } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { startServer, type RunningServer, type ServerLimits } from '../../src/http/server.js';
@@ -57,6 +58,37 @@ describe('body limit: 413 with a JSON error on every serving role', () => {
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: { code: expect.any(String) } });
   });
+
+  it.each(Object.keys(roles))(
+    '%s: 200 oversized uploads with node:http each get their 413, none an EPIPE (issue 21)',
+    async (name) => {
+      const role = await roles[name]!();
+      closers.push(role.close);
+      const body = Buffer.alloc(256 * 1024, 'x'); // 256 x the limit, written in pieces
+      const statuses = await Promise.all(
+        Array.from(
+          { length: 200 },
+          () =>
+            new Promise<number | string>((resolve) => {
+              const req = httpRequest(
+                role.url,
+                { method: 'POST', agent: false, headers: { 'content-length': body.length } },
+                (res) => {
+                  res.resume();
+                  res.on('end', () => resolve(res.statusCode ?? 0));
+                },
+              );
+              req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+              for (let at = 0; at < body.length; at += 16 * 1024) {
+                req.write(body.subarray(at, at + 16 * 1024));
+              }
+              req.end();
+            }),
+        ),
+      );
+      expect(statuses.filter((s) => s !== 413)).toEqual([]);
+    },
+  );
 });
 
 describe('server limits', () => {
