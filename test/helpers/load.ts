@@ -4,7 +4,7 @@
  * attempts. Shared by test/integration/load.test.ts; bench/load.js runs the same at 50,000.
  */
 import { Agent, request } from 'undici';
-import { createClock } from '../../src/clock.js';
+import { createClock, createVirtualClock } from '../../src/clock.js';
 import { createJournal, type Journal } from '../../src/journal/index.js';
 import {
   createPlatform,
@@ -25,10 +25,13 @@ export interface LoadReport {
 export async function runLoad(options: {
   messages: number;
   clients: number;
-  timeScale: number;
+  /** a real clock at this scale, or the virtual clock (no result depends on the machine) */
+  timeScale: number | 'virtual';
   seed: number;
 }): Promise<LoadReport> {
-  const clock = createClock({ timeScale: options.timeScale });
+  const virtual = options.timeScale === 'virtual' ? createVirtualClock() : undefined;
+  const clock =
+    virtual ?? createClock({ timeScale: options.timeScale === 'virtual' ? 1 : options.timeScale });
   const attempts = new Map<string, AgentMessageEvent[]>();
   const listener = await createListener({
     clock,
@@ -82,6 +85,14 @@ export async function runLoad(options: {
     }
   };
   await Promise.all(Array.from({ length: options.clients }, (_, n) => client(n)));
+  if (virtual) {
+    // every answer is under way now: move the clock from timer to timer until all settled
+    let settled = 0;
+    for (const answer of answers) void answer.finally(() => settled++);
+    while (settled < answers.length) {
+      if (!(await virtual.runUntil(() => settled === answers.length))) await Promise.race(answers);
+    }
+  }
   const results = await Promise.all(answers);
   const wallMs = performance.now() - started;
   await platform.close();
