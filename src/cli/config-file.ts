@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
+import { closestNames } from '../suggest.js';
 import { SvcError } from '../errors.js';
 
 export const CONFIG_FILE = 'svc.config.json';
@@ -108,30 +109,7 @@ export function suggestKey(
   key: string,
   known: readonly string[] = CONFIG_KEYS,
 ): string | undefined {
-  let best: { key: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = measureEditDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (distance <= 3 && (best === undefined || distance < best.distance))
-      best = { key: candidate, distance };
-  }
-  return best?.key;
-}
-
-function measureEditDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + cost,
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
+  return closestNames(key, known, { maxDistance: 3 })[0];
 }
 
 export interface LoadedConfig {

@@ -18,6 +18,7 @@ import { BOT_EVENTS, botErrorSchema, botEventSchemas } from './bot.js';
 import { HOOK_EVENTS, hookEventSchemas, hookReplySchemas } from './hooks.js';
 import { widgetArgsSchemas, widgetCallbackSchemas, widgetResultSchemas } from './widget.js';
 import type { KindInfo } from './types.js';
+import { closestNames } from '../suggest.js';
 
 export interface KindEntry extends KindInfo {
   schema: z.ZodType;
@@ -216,21 +217,5 @@ export const KINDS: ReadonlyMap<string, KindEntry> = new Map(entries.map((e) => 
 
 /** Names closest to `name` (edit distance), for the unknown-kind hint. */
 export function suggestKinds(name: string, limit = 3): string[] {
-  const scored = [...KINDS.keys()].map((k) => ({ k, d: measureDistance(name, k) }));
-  scored.sort((a, b) => a.d - b.d);
-  return scored.slice(0, limit).map((s) => s.k);
-}
-
-function measureDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = current;
-    }
-  }
-  return row[b.length]!;
+  return closestNames(name, KINDS.keys(), { limit });
 }

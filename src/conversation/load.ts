@@ -1,6 +1,8 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { parseJsonText } from '../contract/json-text.js';
 import { SvcError } from '../errors.js';
+import { closestNames } from '../suggest.js';
 import { CONVERSATION_VERSION, conversationSchema, type Conversation } from './format.js';
 
 export interface LoadedConversation {
@@ -27,6 +29,25 @@ async function walk(path: string, out: string[]): Promise<void> {
   }
 }
 
+const CONVERSATION_SCHEMA_FILE = 'schemas/conversation.schema.json';
+
+/** What a step may hold (format.ts): anything else is a typo, named with its closest key. */
+const STEP_KEYS = ['name', 'customer', 'agent', 'agents', 'close', 'control', 'advance', 'expect'];
+
+function unknownStepKeys(json: unknown): string[] {
+  const steps = (json as { steps?: unknown } | null)?.steps;
+  if (!Array.isArray(steps)) return [];
+  return steps.flatMap((step: unknown, index) => {
+    if (step === null || typeof step !== 'object' || Array.isArray(step)) return [];
+    return Object.keys(step)
+      .filter((key) => !STEP_KEYS.includes(key))
+      .map((key) => {
+        const near = closestNames(key, STEP_KEYS, { maxDistance: 3 })[0];
+        return `steps.${index}: unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ''}`;
+      });
+  });
+}
+
 /** Reads and checks one conversation file; every problem is an input error naming the file. */
 export async function loadConversation(path: string, file = path): Promise<Conversation> {
   let text: string;
@@ -39,16 +60,16 @@ export async function loadConversation(path: string, file = path): Promise<Conve
       `Could not read ${file}: ${(error as Error).message}.`,
     );
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
+  const parsedText = parseJsonText(text);
+  if (!parsedText.ok) {
     throw new SvcError(
       'SVC_E_CONVERSATION',
       'input',
-      `Could not parse ${file}: ${(error as Error).message}.`,
+      `Could not parse ${file}:${parsedText.line}:${parsedText.column}: ${parsedText.message}.`,
+      'Fix the JSON at that line and column.',
     );
   }
+  const json = parsedText.value;
   const version = (json as { version?: unknown } | null)?.version;
   if (version !== CONVERSATION_VERSION) {
     throw new SvcError(
@@ -60,14 +81,17 @@ export async function loadConversation(path: string, file = path): Promise<Conve
   }
   const parsed = conversationSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues
-      .slice(0, 5)
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    // a step is one of several shapes, and zod says only "Invalid input" when none fits: an
+    // unknown key is named first, with the key it is closest to
+    const issues = [
+      ...unknownStepKeys(json),
+      ...parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+    ].slice(0, 5);
     throw new SvcError(
       'SVC_E_CONVERSATION',
       'input',
       `Could not load ${file}: ${issues.join('; ')}.`,
-      'The format is described by `svc-cli schema --kind conversation`.',
+      `The format is the JSON Schema ${CONVERSATION_SCHEMA_FILE} of svc-cli; "$schema" in a fixture gives editors completion.`,
     );
   }
   return parsed.data;
@@ -81,10 +105,37 @@ export async function loadConversations(
   paths: string[],
   cwd = process.cwd(),
 ): Promise<LoadedConversation[]> {
+  const { loaded, failures } = await loadEveryConversation(paths, cwd);
+  if (failures[0]) throw failures[0].error;
+  return loaded;
+}
+
+export interface ConversationLoadFailure {
+  file: string;
+  error: SvcError;
+}
+
+/**
+ * Loads every conversation it can and reports each file it cannot (issue 21: one broken
+ * fixture does not hide the others' results, nor the other broken ones).
+ * @example const { loaded, failures } = await loadEveryConversation(['fixtures/conversations']);
+ */
+export async function loadEveryConversation(
+  paths: string[],
+  cwd = process.cwd(),
+): Promise<{ loaded: LoadedConversation[]; failures: ConversationLoadFailure[] }> {
   const files: string[] = [];
   for (const path of paths) await walk(path, files);
   const loaded: LoadedConversation[] = [];
-  for (const file of files)
-    loaded.push({ file: relative(cwd, file) || file, conversation: await loadConversation(file) });
-  return loaded;
+  const failures: ConversationLoadFailure[] = [];
+  for (const path of files) {
+    const file = relative(cwd, path) || path;
+    try {
+      loaded.push({ file, conversation: await loadConversation(path, file) });
+    } catch (error) {
+      if (!(error instanceof SvcError)) throw error;
+      failures.push({ file, error });
+    }
+  }
+  return { loaded, failures };
 }

@@ -2,8 +2,11 @@
  * What a newcomer trips on in the first minutes (issue 21), each pinned from the outside:
  * the built CLI, its stdout, stderr and exit code.
  */
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { repoRoot, runCli } from '../helpers/run-cli.js';
 
 describe('--out is checked before the run (issue 21)', () => {
   it.each([
@@ -52,5 +55,26 @@ describe('npm start output (issue 21)', () => {
     expect(verbose.stdout).toContain('✓ 6. expect hook chat_updated');
     expect(verbose.stdout).toContain('✓ 7. POST /_sim/chats/1/assign');
     expect(verbose.stdout).not.toContain('${');
+  });
+});
+
+describe('fixture errors (issue 21)', () => {
+  it('every broken file is named with line and column or the unknown key; the good ones run; exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-fixtures-'));
+    writeFileSync(
+      join(dir, 'a-typo.json'),
+      JSON.stringify({ version: 1, name: 'typo', steps: [{ custmer: { text: 'hi' } }] }),
+    );
+    writeFileSync(join(dir, 'b-broken.json'), '{"version": 1,\n "name": "y",\n "steps": [ }\n');
+    copyFileSync(
+      join(repoRoot, 'fixtures/conversations/text-both-ways.json'),
+      join(dir, 'c-good.json'),
+    );
+    const r = await runCli(['replay', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('1 passed, 0 failed');
+    expect(r.stderr).toContain('steps.0: unknown key "custmer" (did you mean "customer"?)');
+    expect(r.stderr).toMatch(/b-broken\.json:3:13: /);
+    expect(r.stderr).toContain('2 conversation file(s) could not be loaded');
   });
 });

@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliContext, GlobalFlags } from '../context.js';
 import type { ReplayFlags } from './replay.js';
-import { SvcError } from '../../errors.js';
-import { loadConversations } from '../../conversation/load.js';
+import { EXIT_CODES, SvcError } from '../../errors.js';
+import { loadEveryConversation } from '../../conversation/load.js';
 import { replayAll } from '../../conversation/replay-all.js';
 import { createOutput } from '../render/output.js';
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
@@ -59,12 +59,19 @@ export async function runReplay(
       ? undefined
       : parseIntegerFlag('--concurrency', flags.concurrency, { min: 1 });
   const timeScale = parseTimeScale(globals.timeScale);
-  const loaded = (
-    await loadConversations(
-      paths.map((p) => resolve(ctx.cwd, p)),
-      ctx.cwd,
-    )
-  ).filter(({ file, conversation }) => !grep || grep.test(conversation.name) || grep.test(file));
+  const every = await loadEveryConversation(
+    paths.map((p) => resolve(ctx.cwd, p)),
+    ctx.cwd,
+  );
+  // issue 21: every broken file is reported, the good ones still run, and the run exits 2
+  for (const { error } of every.failures) {
+    if (reporter === 'json' && !flags.out) out.event({ ...error.toJSON(), type: 'error' });
+    else out.note(`✗ ${error.message}${error.hint ? `\n  ${error.hint}` : ''}`);
+  }
+  const loaded = every.loaded.filter(
+    ({ file, conversation }) => !grep || grep.test(conversation.name) || grep.test(file),
+  );
+  if (loaded.length === 0 && every.failures.length > 0) return EXIT_CODES.input;
   if (loaded.length === 0) {
     throw new SvcError(
       'SVC_E_NO_CONVERSATIONS',
@@ -121,6 +128,10 @@ export async function runReplay(
     } else if (reporter === 'junit') {
       ctx.stdout.write(report);
     }
+  }
+  if (every.failures.length > 0) {
+    out.note(`${every.failures.length} conversation file(s) could not be loaded (see above)`);
+    return EXIT_CODES.input;
   }
   return failed > 0 ? 1 : 0;
 }

@@ -1,0 +1,42 @@
+/**
+ * "Did you mean": the known names closest to a typed one by edit distance (Levenshtein), for
+ * unknown kinds, config keys and fixture keys alike.
+ */
+
+/** Edit distance between two strings (insertions, deletions, substitutions). */
+export function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j] ?? 0;
+      row[j] = Math.min(
+        above + 1,
+        (row[j - 1] ?? 0) + 1,
+        diagonal + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      diagonal = above;
+    }
+  }
+  return row[b.length] ?? 0;
+}
+
+/**
+ * Known names ordered by closeness to `name` (case-insensitive), at most `limit`, none further
+ * than `maxDistance` edits.
+ * @example closestNames('custmer', ['customer', 'agent']) // ['customer']
+ */
+export function closestNames(
+  name: string,
+  known: Iterable<string>,
+  options: { limit?: number; maxDistance?: number } = {},
+): string[] {
+  const max = options.maxDistance ?? Number.POSITIVE_INFINITY;
+  return [...known]
+    .map((k) => ({ k, d: editDistance(name.toLowerCase(), k.toLowerCase()) }))
+    .filter((s) => s.d <= max)
+    .sort((a, b) => a.d - b.d)
+    .slice(0, options.limit ?? 1)
+    .map((s) => s.k);
+}
