@@ -97,12 +97,15 @@ export async function runReplay(
       onResult(result) {
         if (pretty) {
           out.line(formatConversation(result, out.chalk));
-          // a green conversation is one line; its steps with --verbose or when it failed
-          if (result.ok && !flags.verbose) return;
-          for (const step of result.steps)
+          // a green conversation is one line (and its skipped steps, with the reason); every
+          // step with --verbose or when it failed
+          const brief = result.ok && !flags.verbose;
+          for (const step of result.steps) {
+            if (brief && step.status !== 'skipped') continue;
             out.line(
               formatStep(step, out.chalk, { skipReasons: step.details[0] !== EARLIER_FAILED }),
             );
+          }
         } else if (reporter === 'json' && !flags.out) {
           out.event({ type: 'conversation', ...result });
         }
