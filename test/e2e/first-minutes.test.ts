@@ -78,3 +78,14 @@ describe('fixture errors (issue 21)', () => {
     expect(r.stderr).toContain('2 conversation file(s) could not be loaded');
   });
 });
+
+describe('time (issue 21)', () => {
+  it('--json: a timed line carries the wall-clock time beside protocol time', async () => {
+    const before = Date.now();
+    const r = await runCli(['--json', 'replay', '--grep', 'text both ways']);
+    const line = JSON.parse(r.stdout.split('\n')[0]!) as { protocolMs: number; at: string };
+    expect(typeof line.protocolMs).toBe('number');
+    expect(Date.parse(line.at)).toBeGreaterThanOrEqual(before - 1000);
+    expect(line.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+});

@@ -106,7 +106,7 @@ describe('svc-cli replay', () => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as Record<string, unknown> & { steps?: StepResult[] })
-        .map(({ wallMs: _w, steps, ...rest }) => ({
+        .map(({ wallMs: _w, at: _at, steps, ...rest }) => ({
           ...rest,
           steps: steps?.map((st) => [
             st.index,

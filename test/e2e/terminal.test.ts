@@ -36,8 +36,10 @@ describe.skipIf(!scriptBin)('on a terminal (issue 21)', () => {
   it('the agent console keeps working through a whole redelivery series', async () => {
     pty = startPty(`node bin/svc-cli.js --time-scale 0.5 platform --port 0 ${down} ${channel}`);
     const url = baseUrl(await pty.waitFor(/listening on http/));
+    await pty.waitFor(/time scale {4}0\.5: protocol timers run 2x faster than the wall/);
     await customerSays(url, 'hi');
-    await pty.waitFor(/← customer c-1/);
+    // the time of day, then protocol time: windows of several commands line up
+    await pty.waitFor(/\d\d:\d\d:\d\d\.\d{3} +\d+\.\d{3}s {2}← customer c-1/);
     pty.type('Are you still there?');
     // typed while the spinner waits for attempt 2, and while it waits for attempt 3
     await pty.waitFor(/attempt 1\/3/);

@@ -112,6 +112,11 @@ export async function runPlatform(
     () => undefined,
   );
   printBanner(out, server.url, channels, integratorUrl, Boolean(globals.showSecrets));
+  if (clock.timeScale !== 1) {
+    out.line(
+      `  time scale    ${clock.timeScale}: protocol timers run ${(1 / clock.timeScale).toFixed(clock.timeScale > 1 ? 2 : 0)}x ${clock.timeScale < 1 ? 'faster' : 'slower'} than the wall (the log shows both)`,
+    );
+  }
   if (bot) printBotBanner(out, server.url, bot, Boolean(globals.showSecrets));
   if (bot && !integratorUrl) {
     // issue 21: the bot's answers reach the customer through the channel's integrator

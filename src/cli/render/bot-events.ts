@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { BotPlatformEvent } from '../../platform/bot-events.js';
+import { stamp } from './time.js';
 
-const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`.padStart(9);
 const quote = (text: string, max = 60): string => {
   const flat = text.replace(/\s+/g, ' ');
   return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
@@ -12,7 +12,7 @@ const quote = (text: string, max = 60): string => {
  * `←` comes into the platform, `→` goes out of it.
  */
 export function formatBotEvent(event: BotPlatformEvent, c: ChalkInstance): string {
-  const at = c.dim(secs(event.protocolMs));
+  const at = c.dim(stamp(event.protocolMs));
   switch (event.type) {
     case 'bot-event-sent': {
       const mark = event.result === 'delivered' ? c.green('✓') : c.red('✗');

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { BotListeningEvent, BotSimEvent } from '../../roles/bot/index.js';
+import { stamp } from './time.js';
 
-const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`.padStart(9);
 const quote = (text: string, max = 60): string => {
   const flat = text.replace(/\s+/g, ' ');
   return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
@@ -19,7 +19,7 @@ export function formatBotSimListening(event: BotListeningEvent, c: ChalkInstance
 
 /** One aligned line per exchange: `←` came in to bot-sim, `→` went out of it. */
 export function formatBotSimEvent(event: BotSimEvent, c: ChalkInstance): string {
-  const at = c.dim(secs(event.protocolMs));
+  const at = c.dim(stamp(event.protocolMs));
   switch (event.type) {
     case 'bot-received': {
       const reply = 'status' in event.reply ? event.reply.status : event.reply.noReply;

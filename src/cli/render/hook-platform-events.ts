@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { HookPlatformEvent } from '../../platform/events.js';
+import { stamp } from './time.js';
 
-const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`.padStart(9);
 const INDENT = '             ';
 
 /**
@@ -9,7 +9,7 @@ const INDENT = '             ';
  * formatPlatformEvent: protocol time, arrow, what. crm data renders as the agent sees it.
  */
 export function formatHookPlatformEvent(event: HookPlatformEvent, c: ChalkInstance): string {
-  const at = c.dim(secs(event.protocolMs));
+  const at = c.dim(stamp(event.protocolMs));
   switch (event.type) {
     case 'hook-sent':
       return `${at}  ${c.magenta('→')} hook ${c.bold(event.event)}${event.chatId === undefined ? '' : c.dim(` chat ${event.chatId}`)}  ${c.dim(`POST ${event.url}`)}`;

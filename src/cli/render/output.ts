@@ -59,7 +59,10 @@ export function createOutput(
     event(event, format) {
       if (quiet && !isEssential(event)) return;
       if (json) {
-        stdout.write(`${JSON.stringify(event)}\n`);
+        // issue 21: a timed event carries the wall-clock time too, so the NDJSON of several
+        // commands (and of --time-scale runs) can be lined up
+        const line = 'protocolMs' in event ? { ...event, at: new Date().toISOString() } : event;
+        stdout.write(`${JSON.stringify(line)}\n`);
         return;
       }
       const text = format ? format(event, chalk) : defaultFormat(event, chalk);

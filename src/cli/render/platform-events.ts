@@ -3,8 +3,8 @@ import type { PlatformEvent } from '../../platform/events.js';
 import { formatBotEvent } from './bot-events.js';
 import { formatHookPlatformEvent } from './hook-platform-events.js';
 import { formatWidgetPlatformEvent } from './widget-platform-events.js';
+import { stamp } from './time.js';
 
-const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`.padStart(9);
 const quote = (text: string, max = 60): string => {
   const flat = text.replace(/\s+/g, ' ');
   return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
@@ -24,13 +24,13 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
         : '';
       const what =
         event.text === undefined ? event.kind.replace('channel.customer.', '') : quote(event.text);
-      return `${c.dim(secs(event.protocolMs))}  ${c.green('←')} customer ${c.bold(event.customerId)} ${c.dim(`chat ${event.chatId}`)}  ${what}${cut}`;
+      return `${c.dim(stamp(event.protocolMs))}  ${c.green('←')} customer ${c.bold(event.customerId)} ${c.dim(`chat ${event.chatId}`)}  ${what}${cut}`;
     }
     case 'customer-typing':
-      return `${c.dim(secs(event.protocolMs))}  ${c.green('←')} customer ${c.bold(event.customerId)} ${c.dim(event.typing ? 'is typing…' : 'stopped typing')}`;
+      return `${c.dim(stamp(event.protocolMs))}  ${c.green('←')} customer ${c.bold(event.customerId)} ${c.dim(event.typing ? 'is typing…' : 'stopped typing')}`;
     case 'violation': {
       const colour = event.outcome === 'warned' || event.outcome === 'ignored' ? c.yellow : c.red;
-      const head = `${c.dim(secs(event.protocolMs))}  ${colour(event.outcome === 'warned' ? '!' : '✗')} ${event.source} ${event.kind ?? ''} ${colour(event.outcome)}`;
+      const head = `${c.dim(stamp(event.protocolMs))}  ${colour(event.outcome === 'warned' ? '!' : '✗')} ${event.source} ${event.kind ?? ''} ${colour(event.outcome)}`;
       const issues = event.issues.map(
         (i) =>
           `\n             ${colour('•')} ${i.path || '(root)'}: ${i.rule}${i.spec ? ` (spec ${i.spec})` : ''}`,
@@ -40,35 +40,35 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
     case 'agent-message': {
       const what =
         event.text === undefined ? event.kind.replace('channel.agent.', '') : quote(event.text);
-      return `${c.dim(secs(event.protocolMs))}  ${c.blue('→')} agent ${c.bold(event.agent)} to ${c.bold(event.customerId)}  ${what}`;
+      return `${c.dim(stamp(event.protocolMs))}  ${c.blue('→')} agent ${c.bold(event.agent)} to ${c.bold(event.customerId)}  ${what}`;
     }
     case 'delivery-attempt': {
       const mark = event.outcome === 'accepted' ? c.green('✓') : c.red('✗');
       const detail =
         event.outcome === 'accepted' ? `HTTP ${event.status ?? ''}` : (event.reason ?? '');
-      return `${c.dim(secs(event.protocolMs))}    ${mark} ${event.target} attempt ${event.attempt}/${event.attempts} at +${(event.offsetMs / 1000).toFixed(3)}s ${c.dim(`(${Math.round(event.durationMs)} ms, ${event.transfer ?? ''})`)} ${detail}`;
+      return `${c.dim(stamp(event.protocolMs))}    ${mark} ${event.target} attempt ${event.attempt}/${event.attempts} at +${(event.offsetMs / 1000).toFixed(3)}s ${c.dim(`(${attemptTime(event)}, ${event.transfer ?? ''})`)} ${detail}`;
     }
     case 'delivery-done': {
       if (event.result === 'delivered')
-        return `${c.dim(secs(event.protocolMs))}    ${c.green('delivered')} ${c.dim(`after ${event.attempts} attempt(s)`)}`;
+        return `${c.dim(stamp(event.protocolMs))}    ${c.green('delivered')} ${c.dim(`after ${event.attempts} attempt(s)`)}`;
       const colour = event.result === 'error-reply' ? c.yellow : c.red;
-      return `${c.dim(secs(event.protocolMs))}    ${colour(event.result === 'error-reply' ? 'error reply shown to the agent' : event.result)}: ${event.agentNotice ?? ''}`;
+      return `${c.dim(stamp(event.protocolMs))}    ${colour(event.result === 'error-reply' ? 'error reply shown to the agent' : event.result)}: ${event.agentNotice ?? ''}`;
     }
     case 'agents':
-      return `${c.dim(secs(event.protocolMs))}  agents are ${event.online ? c.green('online (status 1)') : c.yellow('offline (status 0)')}`;
+      return `${c.dim(stamp(event.protocolMs))}  agents are ${event.online ? c.green('online (status 1)') : c.yellow('offline (status 0)')}`;
     case 'chat-opened':
-      return `${c.dim(secs(event.protocolMs))}  ${c.dim(`chat ${event.chatId} opened for ${event.customerId}`)}`;
+      return `${c.dim(stamp(event.protocolMs))}  ${c.dim(`chat ${event.chatId} opened for ${event.customerId}`)}`;
     case 'chat-accepted':
-      return `${c.dim(secs(event.protocolMs))}  ${c.dim(`chat ${event.chatId} accepted by agent ${event.agentId}`)}`;
+      return `${c.dim(stamp(event.protocolMs))}  ${c.dim(`chat ${event.chatId} accepted by agent ${event.agentId}`)}`;
     case 'chat-closed':
-      return `${c.dim(secs(event.protocolMs))}  chat ${event.chatId} closed`;
+      return `${c.dim(stamp(event.protocolMs))}  chat ${event.chatId} closed`;
     case 'customer-updated':
-      return `${c.dim(secs(event.protocolMs))}  ${c.dim(`customer ${event.customerId} updated ${event.fields.join(', ')}`)}`;
+      return `${c.dim(stamp(event.protocolMs))}  ${c.dim(`customer ${event.customerId} updated ${event.fields.join(', ')}`)}`;
     case 'request-rejected':
-      return `${c.dim(secs(event.protocolMs))}  ${c.red('✗')} ${event.method} ${event.path} -> ${event.status} ${event.code}: ${event.message}`;
+      return `${c.dim(stamp(event.protocolMs))}  ${c.red('✗')} ${event.method} ${event.path} -> ${event.status} ${event.code}: ${event.message}`;
     case 'notice': {
       const colour = event.level === 'error' ? c.red : event.level === 'warning' ? c.yellow : c.dim;
-      return `${c.dim(secs(event.protocolMs))}  ${colour(event.message)}`;
+      return `${c.dim(stamp(event.protocolMs))}  ${colour(event.message)}`;
     }
     case 'bot-event-sent':
     case 'bot-event-received':
@@ -94,4 +94,16 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
       return JSON.stringify(never);
     }
   }
+}
+
+/**
+ * How long an attempt took: wall ms, and its protocol ms when --time-scale makes them differ
+ * (issue 21: at 0.01 a 34 ms attempt is 3388 ms of protocol time).
+ */
+function attemptTime(event: { durationMs: number; wallMs?: number }): string {
+  const protocol = Math.round(event.durationMs);
+  const wall = event.wallMs === undefined ? protocol : Math.round(event.wallMs);
+  return Math.abs(protocol - wall) <= 1
+    ? `${wall} ms`
+    : `${wall} ms wall = ${protocol} ms protocol`;
 }

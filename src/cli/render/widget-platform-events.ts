@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { WidgetPlatformEvent } from '../../platform/events.js';
+import { stamp } from './time.js';
 
-const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`.padStart(9);
 const brief = (value: unknown, max = 60): string => {
   const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value ?? null);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
@@ -12,7 +12,7 @@ const brief = (value: unknown, max = 60): string => {
  * formatPlatformEvent: `←` from a visitor's page, `→` pushed to it.
  */
 export function formatWidgetPlatformEvent(event: WidgetPlatformEvent, c: ChalkInstance): string {
-  const at = c.dim(secs(event.protocolMs));
+  const at = c.dim(stamp(event.protocolMs));
   const who = `visitor ${c.bold(`#${'visitorNumber' in event ? event.visitorNumber : '?'}`)}`;
   switch (event.type) {
     case 'widget-update': {
