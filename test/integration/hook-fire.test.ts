@@ -3,6 +3,7 @@ import { validate } from '../../src/contract/index.js';
 import { createClock } from '../../src/clock.js';
 import {
   buildSampleHookEvent,
+  defaultHookReply,
   fireAllHooks,
   fireHook,
   HOOK_LIFECYCLE,
@@ -155,5 +156,19 @@ describe('hook-target', () => {
       const result = validate(`hook.${event}`, buildSampleHookEvent(event));
       expect([result.errors, result.warnings], event).toEqual([[], []]);
     }
+  });
+});
+
+describe("hook-target's default chat_accepted reply (issue 21)", () => {
+  it("echoes the visitor's own contact data instead of renaming the customer", () => {
+    const reply = defaultHookReply('chat_accepted', {
+      event_name: 'chat_accepted',
+      visitor: { name: 'Ann Smith', email: 'ann@example.com', number: '7' },
+    });
+    expect(reply.contact_info).toEqual({ name: 'Ann Smith', email: 'ann@example.com' });
+    // a visitor without a name gets no contact_info (spec 6.2: it needs a name)
+    expect(defaultHookReply('chat_accepted', { visitor: { number: '8' } }).contact_info).toBe(
+      undefined,
+    );
   });
 });

@@ -49,7 +49,7 @@ describe('platform --hook-url: a whole chat lifecycle into hook-target', () => {
       shown: true,
       enableAssign: true,
       crmLink: SAMPLE_CRM_LINK,
-      contactInfo: { name: 'Jane Visitor' },
+      contactInfo: { name: 'Jane' }, // the visitor's own name, echoed (issue 21)
     });
     expect(core.state.chats.get(1)?.ext.hooks).toMatchObject({ crmLink: SAMPLE_CRM_LINK });
 

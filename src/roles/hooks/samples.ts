@@ -99,12 +99,25 @@ export function buildSampleHookEvent(
 }
 
 /**
- * What `hook-target` answers by default (spec 6.2): chat_accepted shows custom_data,
- * contact_info, the assign button and a crm_link; the others `{"result":"ok"}`.
+ * What `hook-target` answers by default (spec 6.2): chat_accepted shows custom_data, the
+ * assign button, a crm_link, and contact_info echoing the visitor's own name, phone and
+ * e-mail from the event (issue 21: a default reply must not rename the customer); the others
+ * `{"result":"ok"}`.
  * @example defaultHookReply('chat_finished') // { result: 'ok' }
  */
-export function defaultHookReply(name: ContractHookEventName): Record<string, unknown> {
+export function defaultHookReply(
+  name: ContractHookEventName,
+  event?: unknown,
+): Record<string, unknown> {
   if (name !== 'chat_accepted') return { result: 'ok' };
+  const visitor = (event as { visitor?: Record<string, unknown> } | undefined)?.visitor ?? {};
+  const text = (key: string): string | undefined =>
+    typeof visitor[key] === 'string' && visitor[key] !== '' ? visitor[key] : undefined;
+  const contact = {
+    ...(text('name') ? { name: text('name') } : {}),
+    ...(text('phone') ? { phone: text('phone') } : {}),
+    ...(text('email') ? { email: text('email') } : {}),
+  };
   return {
     result: 'ok',
     custom_data: [
@@ -112,7 +125,8 @@ export function defaultHookReply(name: ContractHookEventName): Record<string, un
       { title: 'Plan', content: 'Premium' },
       { title: 'Open orders', content: '#8812 (shipped)' },
     ],
-    contact_info: { name: 'Jane Visitor', phone: '+49 30 1234567', email: 'jane@example.com' },
+    // spec 6.2: contact_info needs a name; without one the visitor's data is left as it is
+    ...(contact.name ? { contact_info: contact } : {}),
     enable_assign: true,
     crm_link: SAMPLE_CRM_LINK,
   };

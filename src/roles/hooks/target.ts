@@ -171,7 +171,7 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
           warnings: [],
         };
     const normalBody = event
-      ? (options.replies?.[event] ?? defaultHookReply(event))
+      ? (options.replies?.[event] ?? defaultHookReply(event, json))
       : { result: 'FAILURE' };
     const decision = injector.decide(messageKeyOf(json, body.raw));
     const applied = await applyFault(
