@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
 import { closeAll, post, startTarget } from '../helpers/hooks.js';
 
 const BIN = fileURLToPath(new URL('../../bin/svc-cli.js', import.meta.url));
@@ -58,11 +59,25 @@ function run(args: string[]): Run {
 }
 
 describe('svc-cli hook-fire (spawned)', () => {
+  it('pretty: one aligned line per event and a summary; bodies with --verbose (issue 21)', async () => {
+    const { target } = await startTarget();
+    const r = await runCli(['hook-fire', '--all', '--url', target.url]);
+    expect(r.code).toBe(0);
+    const text = r.stdout;
+    expect(text).toMatch(/^chat_accepted +→ 200 +\d+ms +✓ reply conforms$/m);
+    expect(text).not.toContain('request ');
+    expect(text).toContain('6 event(s) fired: 6 replies conform, 0 break the contract');
+    const verbose = await runCli(['hook-fire', 'chat_updated', '--url', target.url, '--verbose']);
+    expect(verbose.code).toBe(0);
+    expect(verbose.stdout).toMatch(/request +\{"event_name":"chat_updated"/);
+  });
+
   it('fires one event, prints NDJSON and exits 0', async () => {
     const { target } = await startTarget();
     const r = run(['--json', 'hook-fire', 'chat_accepted', '--url', target.url]);
     expect(await r.exit).toBe(0);
-    expect(r.lines).toHaveLength(1);
+    expect(r.lines).toHaveLength(2);
+    expect(r.lines[1]).toEqual({ type: 'summary', fired: 1, conform: 1, broken: 0 });
     expect(r.lines[0]).toMatchObject({
       type: 'hook-fired',
       event: 'chat_accepted',
@@ -77,14 +92,16 @@ describe('svc-cli hook-fire (spawned)', () => {
     const { target } = await startTarget({ replies: { chat_finished: { result: 'nope' } } });
     const r = run(['--json', 'hook-fire', '--all', '--url', target.url]);
     expect(await r.exit).toBe(1);
-    expect(r.lines.map((l) => l.event)).toEqual([
+    expect(r.lines.map((l) => l.event ?? l.type)).toEqual([
       'chat_accepted',
       'chat_updated',
       'chat_assigned',
       'chat_finished',
       'call_event',
       'offline_message',
+      'summary',
     ]);
+    expect(r.lines[6]).toEqual({ type: 'summary', fired: 6, conform: 5, broken: 1 });
     expect(r.lines[3]!.verdict.errors).toMatchObject([{ path: 'result', spec: '6.2' }]);
   });
 
@@ -92,6 +109,8 @@ describe('svc-cli hook-fire (spawned)', () => {
     const unreachable = run(['hook-fire', 'chat_updated', '--url', 'http://127.0.0.1:1/']);
     expect(await unreachable.exit).toBe(3);
     expect(unreachable.stderr()).toContain('SVC_E_HOOK_UNREACHABLE');
+    // the hint starts a receiver on the port that was used
+    expect(unreachable.stderr()).toContain('Try: svc-cli hook-target --port 1');
     const bad = run([
       'hook-fire',
       'chat_updated',

@@ -7,7 +7,7 @@ import { EXIT_CODES, SvcError } from '../../errors.js';
 import { fireAllHooks, fireHook, type FireResult } from '../../roles/hooks/index.js';
 import type { CliContext } from '../context.js';
 import { globalSchema, resolveOptions } from '../options.js';
-import { formatHookFired, toHookFiredEvent } from '../render/hook-events.js';
+import { formatHookFired, formatHookFireSummary, toHookFiredEvent } from '../render/hook-events.js';
 import { createOutput } from '../render/output.js';
 
 export const hookFireSchema = globalSchema.extend({
@@ -20,6 +20,7 @@ export const hookFireSchema = globalSchema.extend({
   all: z.boolean().default(false),
   offlineName: z.enum(['offline_message', 'offline_messages']).optional(),
   timeout: z.coerce.number().int().positive().default(10_000),
+  verbose: z.boolean().default(false),
 });
 
 async function readBody(ctx: CliContext, file: string): Promise<unknown> {
@@ -74,7 +75,10 @@ export async function runHookFire(
     signal: ctx.signal,
     ...(options.offlineName ? { offlineName: options.offlineName } : {}),
   };
-  const print = (result: FireResult): void => out.event(toHookFiredEvent(result), formatHookFired);
+  const print = (result: FireResult): void =>
+    out.event(toHookFiredEvent(result), (event, c) =>
+      formatHookFired(event, c, { verbose: options.verbose }),
+    );
   const results = options.all
     ? await fireAllHooks(common, print)
     : [
@@ -85,5 +89,8 @@ export async function runHookFire(
         }),
       ];
   if (!options.all) print(results[0]!);
-  return results.every((r) => r.verdict.ok) ? EXIT_CODES.ok : EXIT_CODES.contract;
+  const conform = results.filter((r) => r.verdict.ok).length;
+  const summary = { fired: results.length, conform, broken: results.length - conform };
+  out.event({ type: 'summary', ...summary }, (event, c) => formatHookFireSummary(event, c));
+  return summary.broken === 0 ? EXIT_CODES.ok : EXIT_CODES.contract;
 }

@@ -22,6 +22,10 @@ export function registerHookFire(program: Command, ctx: CliContext): void {
     )
     .option('--from <file>', 'send the JSON body in <file> (the event comes from its event_name)')
     .option('--all', 'fire every event in lifecycle order, as one chat')
+    .option(
+      '--verbose',
+      'print each request and reply body (default: only bodies that break the contract)',
+    )
     .addOption(
       new Option(
         '--offline-name <name>',

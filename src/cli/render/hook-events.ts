@@ -95,9 +95,15 @@ export function toHookFiredEvent(result: FireResult): HookFiredEvent {
 }
 
 /**
- * `chat_accepted  → 200  12ms  ✓ reply conforms`, then the request and the reply, then issues.
+ * `chat_accepted  → 200  12ms  ✓ reply conforms`, then the issues. The request and the reply
+ * print with `verbose`; a body that breaks the contract prints always (issue 21: ~1.3 KB a
+ * line per event buried the verdicts).
  */
-export function formatHookFired(event: HookFiredEvent, c: ChalkInstance): string {
+export function formatHookFired(
+  event: HookFiredEvent,
+  c: ChalkInstance,
+  options: { verbose?: boolean } = {},
+): string {
   const line = formatExchangeLine([
     { text: event.event, width: 16, color: c.cyan },
     { text: `→ ${event.status}`, width: 5, color: statusColor(event.status, c) },
@@ -108,11 +114,22 @@ export function formatHookFired(event: HookFiredEvent, c: ChalkInstance): string
   ]);
   const json = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
   const requestNote = event.requestVerdict.ok ? '' : c.yellow('  (request breaks the contract)');
+  const showRequest = options.verbose || !event.requestVerdict.ok;
+  const showReply = options.verbose || !event.verdict.ok;
   return [
     line,
-    `    ${c.dim('request')}  ${json(event.request)}${requestNote}`,
+    ...(showRequest ? [`    ${c.dim('request')}  ${json(event.request)}${requestNote}`] : []),
     ...formatIssueLines(event.requestVerdict.errors, [], c).map((l) => `  ${l}`),
-    `    ${c.dim('reply  ')}  ${json(event.reply)}`,
+    ...(showReply ? [`    ${c.dim('reply  ')}  ${json(event.reply)}`] : []),
     ...formatIssueLines(event.verdict.errors, event.verdict.warnings, c),
   ].join('\n');
+}
+
+/** The closing line of `hook-fire`: how many replies conform. */
+export function formatHookFireSummary(
+  summary: { fired: number; conform: number; broken: number },
+  c: ChalkInstance,
+): string {
+  const text = `${summary.fired} event(s) fired: ${summary.conform} repl${summary.conform === 1 ? 'y conforms' : 'ies conform'}, ${summary.broken} break${summary.broken === 1 ? 's' : ''} the contract`;
+  return `\n${summary.broken > 0 ? c.red(text) : c.green(text)}`;
 }

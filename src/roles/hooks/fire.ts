@@ -139,7 +139,7 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
       `Could not fire ${event} at ${options.url}: ${outcome.message}.`,
       timeout
         ? 'The receiver took longer than --timeout (default 10 s, an assumption: spec 8 is silent).'
-        : 'Is the receiver running? Try: svc-cli hook-target --port 9100',
+        : `Is the receiver running? Try: svc-cli hook-target --port ${portOf(options.url)}`,
     );
   }
   const { verdict, reply } = checkReply(event, outcome.status, outcome.body);
@@ -208,4 +208,10 @@ export async function fireAllHooks(
     onResult?.(result);
   }
   return results;
+}
+
+/** The port a URL names (or its scheme's default), for the hint that starts a receiver there. */
+function portOf(url: string): string {
+  const parsed = new URL(url);
+  return parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
 }
