@@ -23,8 +23,14 @@ function readVersion(): string {
   }
 }
 
+/** --json anywhere before `--`: commander's own usage errors then print as NDJSON too. */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
+
 /** Builds the program for a context; exported so tests can run commands in-process. */
-export function createProgram(ctx: CliContext): Command {
+export function createProgram(ctx: CliContext, argv: readonly string[] = []): Command {
   const program = new Command('svc-cli');
   program
     .description(
@@ -43,7 +49,8 @@ export function createProgram(ctx: CliContext): Command {
     .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
-      writeErr: (s) => ctx.stderr.write(s),
+      // with --json a usage error is printed as one NDJSON error line by runCli instead
+      writeErr: (s) => (wantsJson(argv) ? true : ctx.stderr.write(s)),
     })
     .exitOverride();
   program.addHelpText(
@@ -64,7 +71,7 @@ Examples:
 
 /** Runs the CLI with argv; resolves to the exit code. */
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
-  const program = createProgram(ctx);
+  const program = createProgram(ctx, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     await flushOutputs();
@@ -78,6 +85,13 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
         error.code === 'commander.help'
       ) {
         return EXIT_CODES.ok;
+      }
+      if (wantsJson(argv)) {
+        // issue 21: every --json line is an object with a type, usage errors included
+        const message = error.message.replace(/^error: /, '');
+        ctx.stdout.write(
+          `${JSON.stringify({ type: 'error', code: 'SVC_E_USAGE', category: 'input', message, hint: 'svc-cli --help lists the commands; svc-cli <command> --help their options.' })}\n`,
+        );
       }
       return EXIT_CODES.input;
     }

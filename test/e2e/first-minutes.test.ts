@@ -89,3 +89,23 @@ describe('time (issue 21)', () => {
     expect(line.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 });
+
+describe('--json: every line is one object with a type (issue 21)', () => {
+  it.each([
+    ['an unknown command', ['--json', 'bogus'], 2],
+    ['an unknown option', ['--json', 'validate', '--bogus'], 2],
+    ['schema --kind', ['--json', 'schema', '--kind', 'channel.status'], 0],
+    ['doctor', ['--json', 'doctor'], 0],
+  ])('%s', async (_name, args, code) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(code);
+    const lines = r.stdout.trim().split('\n');
+    for (const line of lines) {
+      expect(JSON.parse(line)).toMatchObject({ type: expect.any(String) });
+    }
+    if (code === 2)
+      expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'error', code: 'SVC_E_USAGE' });
+    if (args.includes('doctor'))
+      expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: 'summary', failed: 0 });
+  });
+});

@@ -161,6 +161,22 @@ export async function runDoctor(ctx: CliContext, flags: Record<string, unknown>)
   }
   checks.push(...(await Promise.all(probes)));
   for (const check of checks) out.event(check, formatCheck);
+  // issue 21: a closing line, and one NDJSON summary with --json
+  const count = (status: CheckEvent['status']) => checks.filter((c) => c.status === status).length;
+  const summary = {
+    type: 'summary',
+    passed: count('pass'),
+    warnings: count('warn'),
+    failed: count('fail'),
+    unreachable: count('unreachable'),
+  };
+  out.event(
+    summary,
+    (e, c) =>
+      `\n${(e.failed > 0 || e.unreachable > 0 ? c.red : e.warnings > 0 ? c.yellow : c.green)(
+        `${e.passed} passed, ${e.warnings} warning(s), ${e.failed} failed, ${e.unreachable} unreachable`,
+      )}`,
+  );
   if (checks.some((c) => c.status === 'fail')) return 1;
   if (checks.some((c) => c.status === 'unreachable')) return 3;
   return 0;

@@ -59,9 +59,19 @@ Examples:
           return 0;
         }
         const schemas = collectSchemas(flags.kind);
-        // The schema document itself is the output, with or without --json.
+        // The schema document itself is the output; with --json it is one NDJSON line with a
+        // type, like every other --json line (issue 21)
         const document = flags.kind === undefined ? schemas : schemas[flags.kind];
-        ctx.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+        if (json) {
+          out.event({
+            type: 'schema',
+            ...(flags.kind === undefined
+              ? { schemas: document }
+              : { kind: flags.kind, schema: document }),
+          });
+        } else {
+          ctx.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+        }
         return 0;
       }),
     );
