@@ -6,6 +6,7 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startCliServer } from '../helpers/cli-server.js';
 import { repoRoot, runCli } from '../helpers/run-cli.js';
 
 describe('--out is checked before the run (issue 21)', () => {
@@ -108,4 +109,35 @@ describe('--json: every line is one object with a type (issue 21)', () => {
     if (args.includes('doctor'))
       expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: 'summary', failed: 0 });
   });
+});
+
+describe('conform platform (issue 21)', () => {
+  it('names the platform without its channel random string', async () => {
+    const platform = await startCliServer([
+      '--json',
+      '--time-scale',
+      '0.05',
+      'platform',
+      '--port',
+      '0',
+      '--no-console',
+    ]);
+    try {
+      const channel = (platform.listening.channels as { url: string }[])[0]!.url;
+      const secret = channel.split('/').at(-2)!;
+      const r = await runCli([
+        '--time-scale',
+        '0.05',
+        'conform',
+        'platform',
+        '--channel-url',
+        channel,
+      ]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('conform platform against http://127.0.0.1:');
+      expect(r.stdout).not.toContain(secret);
+    } finally {
+      await platform.stop();
+    }
+  }, 60_000);
 });

@@ -11,6 +11,7 @@ import { formatConversation, formatStep } from '../render/reporters/pretty.js';
 import { toJunit } from '../render/reporters/junit.js';
 import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
 import { checkOutFile } from '../out-file.js';
+import { redactChannelUrl } from './config-run.js';
 
 function requireFlag(suite: string, name: string, value: string | undefined): string {
   if (value === undefined) {
@@ -129,17 +130,22 @@ export async function runConform(
   };
   const report = await runConformSuite({ ...options, timeScale, onCase, onBotService });
   const { passed, failed, skipped, warnings, results } = report;
+  // spec 5.1: the channel URL's random string is a secret (the JUnit file redacts it too)
+  const target =
+    report.suite === 'platform' && !globals.showSecrets
+      ? redactChannelUrl(report.target)
+      : report.target;
   const counts = `${passed} passed, ${failed} failed, ${skipped} skipped${warnings > 0 ? `, ${warnings} warning(s)` : ''}`;
   if (pretty) {
     const c = out.chalk;
-    out.line(`\n${c.dim(`conform ${report.suite} against ${report.target}`)}`);
+    out.line(`\n${c.dim(`conform ${report.suite} against ${target}`)}`);
     out.line(failed > 0 ? c.red(counts) : c.green(counts));
   }
   if (reporter === 'json' && !flags.out)
     out.event({
       type: 'summary',
       suite: report.suite,
-      target: report.target,
+      target,
       passed,
       failed,
       skipped,
