@@ -5,15 +5,28 @@
  * Imported lazily (it loads zod).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { closestNames } from '../suggest.js';
 import { SvcError } from '../errors.js';
 
 export const CONFIG_FILE = 'svc.config.json';
 export const CONFIG_VERSION = 1;
-/** Where `init` points `$schema`: the copy shipped in the package. */
+/** Where `init` points `$schema` in a project that has svc-cli installed. */
 export const CONFIG_SCHEMA_REF = './node_modules/svc-cli/schemas/svc.config.schema.json';
+
+/**
+ * The `$schema` that resolves from `dir` (issue 21): the installed package's copy when the
+ * project has one, else this svc-cli's own file (a clone, a global install, npx's cache).
+ * @example configSchemaRefFor('/home/me/app') // './node_modules/svc-cli/schemas/svc.config.schema.json'
+ */
+export function configSchemaRefFor(dir: string): string {
+  if (existsSync(join(dir, CONFIG_SCHEMA_REF))) return CONFIG_SCHEMA_REF;
+  const own = fileURLToPath(new URL('../../schemas/svc.config.schema.json', import.meta.url));
+  const rel = relative(dir, own).split(sep).join('/');
+  return isAbsolute(rel) ? rel : rel.startsWith('.') ? rel : `./${rel}`;
+}
 
 /** The parts a user can play (product.md "Who uses it"). */
 export const ROLES = [

@@ -1,7 +1,7 @@
 /** The built CLI, spawned: init --yes, config, completion bash, doctor, chat over stdin. */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -14,11 +14,12 @@ describe('svc-cli init / config / doctor (e2e)', () => {
     expect(init).toMatchObject({ code: 0 });
     expect(init.stderr).toContain('init: not asking (--yes); using the flags and defaults');
     expect(init.stdout).toContain('✓ wrote svc.config.json for the role integrator');
-    expect(JSON.parse(readFileSync(join(cwd, 'svc.config.json'), 'utf8'))).toMatchObject({
-      $schema: './node_modules/svc-cli/schemas/svc.config.schema.json',
-      version: 1,
-      role: 'integrator',
-    });
+    const written = JSON.parse(readFileSync(join(cwd, 'svc.config.json'), 'utf8')) as {
+      $schema: string;
+    };
+    expect(written).toMatchObject({ version: 1, role: 'integrator' });
+    // issue 21: without svc-cli in the project, $schema points at this svc-cli's own file
+    expect(existsSync(resolve(cwd, written.$schema))).toBe(true);
 
     const config = await runCli(['config', 'listen', '--port', '9100'], {
       cwd,

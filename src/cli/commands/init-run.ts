@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { SvcError } from '../../errors.js';
 import {
-  CONFIG_SCHEMA_REF,
+  configSchemaRefFor,
   CONFIG_VERSION,
   configFileSchema,
   findConfigFile,
@@ -91,7 +91,7 @@ export async function runInit(ctx: CliContext, flags: Record<string, unknown>): 
         validateUrl,
       )
     : defaults;
-  const content = { $schema: CONFIG_SCHEMA_REF, version: CONFIG_VERSION, ...answers };
+  const content = { $schema: configSchemaRefFor(ctx.cwd), version: CONFIG_VERSION, ...answers };
   const parsed = configFileSchema.safeParse(content);
   if (!parsed.success) {
     throw new SvcError(

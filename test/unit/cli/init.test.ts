@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFileSchema } from '../../../src/cli/config-file.js';
 import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
@@ -30,11 +30,13 @@ describe('svc-cli init, interactive (prompts through injected streams)', () => {
     expect(await running).toBe(0);
     const config = readConfig(dir);
     expect(config).toEqual({
-      $schema: './node_modules/svc-cli/schemas/svc.config.schema.json',
+      $schema: expect.stringMatching(/schemas\/svc\.config\.schema\.json$/),
       version: 1,
       role: 'bot-provider',
       botProviderUrl: 'https://bot.example/hook',
     });
+    // issue 21: the $schema resolves from the project (here: this svc-cli's own file)
+    expect(existsSync(resolve(dir, (config as { $schema: string }).$schema))).toBe(true);
     expect(configFileSchema.safeParse(config).success).toBe(true);
     expect(t.stdout()).toContain('wrote svc.config.json for the role bot-provider');
   });
