@@ -13,6 +13,11 @@ const keepOutside = {
     b.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
       if (args.kind === 'dynamic-import') return { path: args.path, external: true };
+      // the option tables and their registration are plain data and commander calls: bundled
+      // too; the resolver (../options/resolve.js) is only imported lazily by the bodies
+      if (args.path.startsWith('../options/') && args.path !== '../options/resolve.js') {
+        return undefined;
+      }
       if (!args.path.startsWith('./')) return { path: args.path, external: true };
       return undefined; // ./register-module.js: bundled
     });

@@ -1,10 +1,5 @@
 import type { Command } from 'commander';
-import type { CliContext, GlobalFlags } from './context.js';
-
-/** The global flags as seen from a subcommand. */
-export function globalFlags(cmd: Command): GlobalFlags {
-  return cmd.optsWithGlobals<GlobalFlags>();
-}
+import type { CliContext } from './context.js';
 
 /**
  * Wraps a command body: it receives commander's arguments and returns an exit code, which is

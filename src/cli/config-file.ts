@@ -1,15 +1,14 @@
 /**
- * The config file `svc.config.json` as a zod schema (conventions.md 7: versioned, exported as
- * JSON Schema so editors complete and check it through `$schema`). Keys are the commands'
- * option keys (camelCase of the flags); `commands.<name>` overrides them for one command.
- * Imported lazily (it loads zod).
+ * The config file `svc.config.json` (conventions.md 7: versioned, with a JSON Schema built from
+ * the option tables so editors complete and check it through `$schema`, options/json-schema.ts).
+ * Keys are the commands' option keys (camelCase of the flags); `commands.<name>` overrides them
+ * for one command.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
-import { closestNames } from '../suggest.js';
 import { SvcError } from '../errors.js';
+import { ROLE_NAMES } from './options/roles.js';
 
 export const CONFIG_FILE = 'svc.config.json';
 export const CONFIG_VERSION = 1;
@@ -29,101 +28,8 @@ export function configSchemaRefFor(dir: string): string {
 }
 
 /** The parts a user can play (product.md "Who uses it"). */
-export const ROLES = [
-  'integrator',
-  'bot-provider',
-  'hook-receiver',
-  'web-developer',
-  'platform-qa',
-] as const;
+export const ROLES = ROLE_NAMES;
 export type Role = (typeof ROLES)[number];
-
-const url = (description: string) =>
-  z
-    .string()
-    .refine((v) => /^https?:\/\/[^\s/]+/i.test(v) && URL.canParse(v), {
-      error: 'must be an http(s) URL',
-    })
-    .meta({ description, format: 'uri' });
-
-const commandSection = z
-  .object({})
-  .loose()
-  .meta({ description: 'option keys for this command only; they override the top level' });
-
-/** Every key a command reads from the file; unknown keys are kept (doctor warns about them). */
-export const configFileSchema = z
-  .object({
-    $schema: z.string().optional().meta({ description: 'JSON Schema of this file' }),
-    version: z.literal(CONFIG_VERSION).meta({ description: 'format version; 1' }),
-    role: z.enum(ROLES).optional().meta({ description: 'the part you play (svc-cli init)' }),
-    channelUrl: url(
-      'the channel URL: {base_url}/<random_string>/<channel_public_id> (send-*, status, chat)',
-    ).optional(),
-    senderId: z.string().optional().meta({ description: "the customer's id (send-*, chat)" }),
-    name: z.string().optional().meta({ description: 'the customer name (send-*, chat)' }),
-    integratorUrl: url(
-      'your agent-message endpoint; the platform POSTs <url>/<channel_public_id> (platform)',
-    ).optional(),
-    botProviderUrl: url('your bot provider endpoint; the platform POSTs <url>/<token>').optional(),
-    hookUrl: url('your event-hook receiver URL').optional(),
-    widgetUrl: url('the page that loads the widget script (web developers)').optional(),
-    timeScale: z.number().positive().optional().meta({ description: 'protocol timer multiplier' }),
-    timeout: z.number().int().min(1).optional().meta({ description: 'reply timeout, ms' }),
-    host: z.string().optional().meta({ description: 'address serving commands bind' }),
-    port: z.number().int().min(0).max(65_535).optional().meta({ description: 'port; 0 = any' }),
-    record: z.string().optional().meta({ description: 'record exchanges to this file' }),
-    channel: z.string().optional().meta({ description: 'listen: serve only this channel id' }),
-    channelId: z.string().optional().meta({ description: 'platform: the channel public id' }),
-    channelName: z.string().optional().meta({ description: 'platform: the channel name' }),
-    randomString: z.string().optional().meta({ description: 'platform: fixed URL random string' }),
-    agents: z.enum(['online', 'offline']).optional().meta({ description: 'platform: agents' }),
-    chunked: z.boolean().optional().meta({ description: 'chunked transfer encoding' }),
-    lenient: z.boolean().optional().meta({ description: 'platform: answer violations 200' }),
-    strict: z.boolean().optional().meta({ description: 'listen: warnings count as errors' }),
-    bodyLimit: z.number().int().min(1).optional().meta({ description: 'largest body, bytes' }),
-    commands: z
-      .record(z.string(), commandSection)
-      .optional()
-      .meta({ description: 'per-command overrides: {"listen": {"port": 9000}}' }),
-  })
-  .loose()
-  .meta({
-    title: 'svc-cli config file (svc.config.json)',
-    description:
-      'Read by every svc-cli command. Precedence: this file < SVC_* environment < flags.',
-  });
-
-export type ConfigFile = z.output<typeof configFileSchema>;
-
-/** Keys the file knows (without $schema, version, commands). */
-export const CONFIG_KEYS: readonly string[] = Object.keys(configFileSchema.shape).filter(
-  (k) => k !== '$schema' && k !== 'version' && k !== 'commands',
-);
-
-/**
- * The JSON Schema of the file, as committed in schemas/svc.config.schema.json.
- * @example writeFileSync('schemas/svc.config.schema.json', JSON.stringify(createConfigJsonSchema()))
- */
-export function createConfigJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(configFileSchema, {
-    target: 'draft-2020-12',
-    io: 'input',
-  }) as Record<string, unknown>;
-  return {
-    $schema: schema.$schema,
-    $id: 'https://svc-cli.invalid/schemas/svc.config.schema.json',
-    ...schema,
-  };
-}
-
-/** `chanelUrl` -> `channelUrl`: the closest known key within 3 edits. */
-export function suggestKey(
-  key: string,
-  known: readonly string[] = CONFIG_KEYS,
-): string | undefined {
-  return closestNames(key, known, { maxDistance: 3 })[0];
-}
 
 export interface LoadedConfig {
   /** the file read, undefined when there is none */
@@ -132,6 +38,10 @@ export interface LoadedConfig {
   values: Record<string, unknown>;
   /** the top level with `commands.<name>` on top */
   forCommand(name: string): Record<string, unknown>;
+  /** `commands.<name>` alone, when the file has it */
+  section(name: string): Record<string, unknown> | undefined;
+  /** the command names under `commands` */
+  sectionNames(): string[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -155,7 +65,13 @@ export function findConfigFile(
 export function loadConfig(sources: { flags: Record<string, unknown>; cwd: string }): LoadedConfig {
   const { file, explicit } = findConfigFile(sources.flags, sources.cwd);
   if (!explicit && !existsSync(file))
-    return { file: undefined, values: {}, forCommand: () => ({}) };
+    return {
+      file: undefined,
+      values: {},
+      forCommand: () => ({}),
+      section: () => undefined,
+      sectionNames: () => [],
+    };
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
@@ -186,5 +102,10 @@ export function loadConfig(sources: { flags: Record<string, unknown>; cwd: strin
       const section = isObject(commands) ? commands[name] : undefined;
       return isObject(section) ? { ...values, ...section } : values;
     },
+    section(name) {
+      const section = isObject(commands) ? commands[name] : undefined;
+      return isObject(section) ? section : undefined;
+    },
+    sectionNames: () => (isObject(commands) ? Object.keys(commands) : []),
   };
 }

@@ -1,14 +1,5 @@
 import type { Writable, Readable } from 'node:stream';
 
-/** Global flags shared by every command (defined once in main.ts). */
-export interface GlobalFlags {
-  json?: boolean;
-  color?: boolean;
-  timeScale?: string;
-  config?: string;
-  showSecrets?: boolean;
-}
-
 /**
  * What a command gets besides its own flags: the process's streams and environment,
  * injected so e2e-free tests can run a command in-process.

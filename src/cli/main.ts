@@ -4,7 +4,7 @@
  * The ONLY place that calls process.exit.
  */
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import type { CliContext } from './context.js';
 import { registerCommands } from './commands/index.js';
 import { EXIT_CODES, toSvcError, exitCodeFor } from '../errors.js';
@@ -37,15 +37,6 @@ export function createProgram(ctx: CliContext, argv: readonly string[] = []): Co
       'Test and simulate the svc platform integration interfaces: chat channel (A), bot provider (B), page script API (C) and event hooks (D). Plays both sides of every interface.',
     )
     .version(readVersion(), '-V, --version')
-    .option('--json', 'print NDJSON on stdout, one object per line, each with a "type"')
-    .option('--no-color', 'disable colors (NO_COLOR is honoured too)')
-    .addOption(
-      new Option('--time-scale <factor>', 'multiply every protocol timer (0.01 = 100x faster)').env(
-        'SVC_TIME_SCALE',
-      ),
-    )
-    .option('--config <file>', 'config file (default: ./svc.config.json when present)')
-    .option('--show-secrets', 'print tokens and channel random strings unredacted')
     .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),

@@ -31,6 +31,14 @@ export async function buildFaultPlan(
   if (o.fault !== undefined) plan.fault = o.fault;
   if (o.faultRate !== undefined) plan.rate = o.faultRate;
   if (o.seed !== undefined) plan.seed = o.seed;
+  if (plan.rate !== undefined && plan.fault === undefined) {
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'input',
+      'Could not use --fault-rate: it says how often --fault applies, and no --fault is given.',
+      'Example: --fault status:503 --fault-rate 0.2 --seed 7',
+    );
+  }
   return plan;
 }
 

@@ -80,7 +80,7 @@ describe('svc-cli send-text / status (built CLI)', () => {
   it('bad flags: exit 2', async () => {
     const r = await run(['listen', '--port', 'abc']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--port: must be a number (got "abc")');
+    expect(r.stderr).toContain('Could not use --port "abc": must be a number.');
   });
 });
 

@@ -92,7 +92,7 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
 
     const bad = spawnCli(['platform', '--integrator-url', 'ftp://example.com']);
     expect(await bad.exit).toBe(2);
-    expect(bad.stderr()).toContain('only http and https URLs are supported');
+    expect(bad.stderr()).toContain('must be an http(s) URL');
     expect(bad.stderr()).not.toContain('    at ');
   });
 

@@ -16,7 +16,10 @@ import {
 import { buildPayload, captureAgentMessages } from './chat-io.js';
 import { CHAT_HELP, parseChatLine, type ChatAction } from '../console/chat-console.js';
 import type { CliContext } from '../context.js';
-import { chatSchema, resolveOptions, type ChatOptions } from '../options.js';
+import { resolveForCommand, type Resolved } from '../options/resolve.js';
+import { chatOptions } from './misc-options.js';
+
+type ChatOptions = Resolved<typeof chatOptions>;
 import {
   formatChatAgent,
   formatChatReady,
@@ -118,12 +121,7 @@ async function perform(session: Session, action: ChatAction): Promise<boolean> {
  * @example await runChat(ctx, { channelUrl: 'https://svc.example/r4nd0m/ch-1' });
  */
 export async function runChat(ctx: CliContext, given: Record<string, unknown>): Promise<number> {
-  const options = resolveOptions(chatSchema, {
-    flags: given,
-    env: ctx.env,
-    cwd: ctx.cwd,
-    command: 'chat',
-  });
+  const options = resolveForCommand(ctx, chatOptions, given);
   const out = createOutput(ctx, { json: options.json });
   const clock = createClock({ timeScale: options.timeScale });
   const terminal = Boolean(ctx.stdin.isTTY && ctx.stdout.isTTY) && !options.json;

@@ -1,25 +1,17 @@
 import type { Command } from 'commander';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
+import { addOptions } from '../options/register.js';
+import { chatOptions } from './misc-options.js';
 
 /** `chat`: an interactive customer console; agent replies arrive through an embedded listen. */
 export function registerChat(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('chat')
     .description(
       'interactive customer console: type to send, see the agent’s replies (embedded simulator when no channel URL)',
-    )
-    .option(
-      '--channel-url <url>',
-      'the channel URL (env SVC_CHANNEL_URL); none: embedded simulator',
-    )
-    .option('--sender-id <id>', 'the customer id (env SVC_SENDER_ID, default customer-1)')
-    .option('--name <name>', 'customer name shown to the agent (/name changes it)')
-    .option('--phone <phone>', 'customer phone')
-    .option('--email <email>', 'customer e-mail')
-    .option('--port <n>', 'port of the embedded agent-message endpoint (default 0: any)')
-    .option('--host <host>', 'address it binds (default 127.0.0.1)')
-    .option('--timeout <ms>', 'wait at most this long for each reply (default 10000)')
+    );
+  addOptions(cmd, chatOptions)
     .addHelpText(
       'after',
       `

@@ -1,9 +1,21 @@
-/** The body of `config` (imported lazily): merge the sources, print one row per key. */
-import type { z } from 'zod';
+/** The body of `config` (imported lazily): resolve a command's table, print one row per key. */
+
 import { SvcError } from '../../errors.js';
-import { CONFIG_KEYS, suggestKey } from '../config-file.js';
+import { closestNames } from '../../suggest.js';
 import type { CliContext } from '../context.js';
-import { COMMAND_SCHEMAS, ENV_VARS, mergeOptionSources, type OptionSource } from '../options.js';
+import { ALL_TABLES } from '../options/all.js';
+import { configKeySpecs, inspectOptions } from '../options/resolve.js';
+import { ROLE_NAMES } from '../options/roles.js';
+import type { OptionSpec } from '../options/table.js';
+
+/** The file's own `role` key (svc-cli init writes it), shown by `svc-cli config`. */
+const ROLE_SPEC: OptionSpec = {
+  key: 'role',
+  flag: '--role <role>',
+  type: 'choice',
+  choices: ROLE_NAMES,
+  description: 'the part you play',
+};
 import { formatConfigRow, type ConfigRowEvent } from '../render/config.js';
 import { createOutput } from '../render/output.js';
 
@@ -34,32 +46,6 @@ export function redactChannelUrl(value: string): string {
   return value.replace(/^(https?:\/\/[^/]+\/)([^/]+)(\/[^/]+\/?)$/i, '$1***$3');
 }
 
-function defaultOf(schemas: readonly z.ZodObject[], key: string): unknown {
-  for (const schema of schemas) {
-    const field = schema.shape[key] as z.ZodType | undefined;
-    const parsed = field?.safeParse(undefined);
-    if (parsed?.success && parsed.data !== undefined) return parsed.data;
-  }
-  return undefined;
-}
-
-/** The value as the command will use it (`'9000'` -> `9000`), or why it is invalid. */
-function checkValue(
-  schemas: readonly z.ZodObject[],
-  key: string,
-  value: unknown,
-): { value: unknown; problem?: string } {
-  for (const schema of schemas) {
-    const field = schema.shape[key] as z.ZodType | undefined;
-    if (!field) continue;
-    const parsed = field.safeParse(value);
-    return parsed.success
-      ? { value: parsed.data }
-      : { value, problem: parsed.error.issues[0]?.message ?? 'invalid' };
-  }
-  return { value };
-}
-
 /**
  * Prints every key's value and source; returns 2 when a value is invalid.
  * @example await runConfig(ctx, { command: 'listen', rest: ['--port', '9000'], given: {} });
@@ -68,10 +54,10 @@ export function runConfig(
   ctx: CliContext,
   input: { command: string | undefined; rest: string[]; given: Record<string, unknown> },
 ): number {
-  const schema = input.command === undefined ? undefined : COMMAND_SCHEMAS[input.command];
-  if (input.command !== undefined && schema === undefined) {
-    const known = Object.keys(COMMAND_SCHEMAS);
-    const near = suggestKey(input.command, known);
+  const table = input.command === undefined ? undefined : tableOf(input.command);
+  if (input.command !== undefined && table === undefined) {
+    const known = ALL_TABLES.map((t) => t.command);
+    const [near] = closestNames(input.command, known, { maxDistance: 3 });
     throw new SvcError(
       'SVC_E_UNKNOWN_COMMAND',
       'input',
@@ -79,48 +65,49 @@ export function runConfig(
       `Commands with options: ${known.join(', ')}.`,
     );
   }
-  const schemas = schema ? [schema] : Object.values(COMMAND_SCHEMAS);
-  const keys = schema
-    ? Object.keys(schema.shape).filter((k) => k !== 'json')
-    : [...new Set(['timeScale', ...CONFIG_KEYS])];
   const flags = { ...input.given, ...parseFlagWords(input.rest) };
-  const merged = mergeOptionSources(keys, {
+  // without a command: every key the file may hold, top level only
+  const everyKey: OptionSpec[] = [ROLE_SPEC, ...configKeySpecs()];
+  const inspection = inspectOptions(table ?? { command: '', options: everyKey }, {
     flags,
     env: ctx.env,
     cwd: ctx.cwd,
-    ...(input.command === undefined ? {} : { command: input.command }),
   });
   const out = createOutput(ctx, { json: Boolean(input.given.json) });
+  for (const warning of inspection.warnings) out.note(warning);
   out.event(
-    { type: 'config-file', file: merged.file ?? null, command: input.command ?? null },
+    { type: 'config-file', file: inspection.file ?? null, command: input.command ?? null },
     (e, c) =>
       e.file === null
         ? c.dim('no config file (svc-cli init writes svc.config.json)')
         : `config file ${c.bold(e.file)}${e.command ? c.dim(` (with commands.${e.command})`) : ''}`,
   );
   let invalid = 0;
-  for (const key of keys) {
-    const source: OptionSource = merged.source[key] ?? 'default';
-    const raw = source === 'default' ? defaultOf(schemas, key) : merged.values[key];
-    const { value, problem } =
-      raw === undefined ? { value: raw, problem: undefined } : checkValue(schemas, key, raw);
-    if (problem) invalid++;
+  for (const option of inspection.options) {
+    const { spec, source } = option;
+    if (spec.config === false && source === 'default') continue;
+    if (['json', 'config', 'color', 'showSecrets'].includes(spec.key)) continue;
+    if (option.problem) invalid++;
+    const value = option.problem ? option.raw : option.value;
+    const hidden = !input.given.showSecrets && typeof value === 'string';
     const shown =
-      typeof value === 'string' && key === 'channelUrl' && !input.given.showSecrets
-        ? redactChannelUrl(value)
-        : value;
-    const from =
-      source === 'file' ? (merged.file ?? '') : source === 'env' ? (ENV_VARS[key] ?? '') : '';
+      hidden && spec.secret
+        ? '***'
+        : hidden && spec.key === 'channelUrl'
+          ? redactChannelUrl(value)
+          : value;
     const row: ConfigRowEvent = {
       type: 'config',
-      key,
+      key: spec.key,
       ...(shown === undefined ? {} : { value: shown }),
       source,
-      ...(from ? { from } : {}),
-      ...(ENV_VARS[key] && source === 'default' ? { env: ENV_VARS[key] } : {}),
-      ...(problem ? { problem } : {}),
+      ...(option.from ? { from: option.from } : {}),
+      ...(spec.env && source === 'default' ? { env: spec.env } : {}),
+      ...(option.problem ? { problem: option.problem } : {}),
     };
     out.event(row, formatConfigRow);
   }
   return invalid > 0 ? 2 : 0;
 }
+
+const tableOf = (command: string) => ALL_TABLES.find((t) => t.command === command);

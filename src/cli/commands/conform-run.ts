@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CliContext, GlobalFlags } from '../context.js';
-import type { ConformFlags } from './conform.js';
+import type { CliContext } from '../context.js';
+import { resolveForCommand, type Resolved } from '../options/resolve.js';
+import { conformOptions } from './conform-options.js';
 import { SvcError } from '../../errors.js';
 import { runConformSuite, type RunConformOptions } from '../../conversation/conform/index.js';
 import type { ConformCaseResult } from '../../conversation/conform/case.js';
@@ -9,20 +10,25 @@ import type { BotServiceInfo } from '../../conversation/conform/bot-harness.js';
 import { createOutput } from '../render/output.js';
 import { formatConversation, formatStep } from '../render/reporters/pretty.js';
 import { toJunit } from '../render/reporters/junit.js';
-import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
 import { checkOutFile } from '../out-file.js';
 import { redactChannelUrl } from './config-run.js';
 
-function requireFlag(suite: string, name: string, value: string | undefined): string {
+type ConformOptions = Resolved<typeof conformOptions>;
+
+function requireUrl(suite: string, name: string, value: string | undefined): string {
   if (value === undefined) {
+    const fallback =
+      suite === 'platform'
+        ? ' (or set SVC_CHANNEL_URL)'
+        : ` (or ${suite === 'hooks' ? '--hook-url, SVC_HOOK_URL' : suite === 'bot' ? '--bot-provider-url, SVC_BOT_PROVIDER_URL' : '--integrator-url, SVC_INTEGRATOR_URL'})`;
     throw new SvcError(
       'SVC_E_FLAG',
       'input',
-      `Could not run conform ${suite}: ${name} is required.`,
+      `Could not run conform ${suite}: ${name} is required${fallback}.`,
       `Example: svc-cli conform ${suite} ${name} http://127.0.0.1:9000`,
     );
   }
-  return parseUrlFlag(name, value);
+  return value;
 }
 
 function requireToken(token: string | undefined): string {
@@ -36,60 +42,32 @@ function requireToken(token: string | undefined): string {
   return token;
 }
 
-/** Flags -> suite options; every problem is an input error (exit 2). */
-export function toConformOptions(suite: string, flags: ConformFlags): RunConformOptions {
+/** Options -> suite options; every problem is an input error (exit 2). */
+export function toConformOptions(suite: string, o: ConformOptions): RunConformOptions {
   switch (suite) {
     case 'integrator':
       return {
         suite,
-        url: requireFlag(suite, '--url', flags.url),
-        ...(flags.channel ? { channel: flags.channel } : {}),
+        url: requireUrl(suite, '--url', o.url ?? o.integratorUrl),
+        channel: o.channel,
       };
     case 'hooks':
-      return {
-        suite,
-        url: requireFlag(suite, '--url', flags.url),
-        ...(flags.timeout === undefined
-          ? {}
-          : { timeoutMs: parseIntegerFlag('--timeout', flags.timeout, { min: 1 }) }),
-      };
+      return { suite, url: requireUrl(suite, '--url', o.url ?? o.hookUrl), timeoutMs: o.timeout };
     case 'platform':
       return {
         suite,
-        channelUrl: requireFlag(suite, '--channel-url', flags.channelUrl),
-        ...(flags.integratorListenPort === undefined
-          ? {}
-          : {
-              integratorListenPort: parseIntegerFlag(
-                '--integrator-listen-port',
-                flags.integratorListenPort,
-                { min: 0, max: 65535 },
-              ),
-            }),
-        ...(flags.tolerance === undefined
-          ? {}
-          : { toleranceMs: parseIntegerFlag('--tolerance', flags.tolerance, { min: 0 }) }),
+        channelUrl: requireUrl(suite, '--channel-url', o.channelUrl),
+        integratorListenPort: o.integratorListenPort,
+        toleranceMs: o.tolerance,
       };
     case 'bot':
       return {
         suite,
-        url: requireFlag(suite, '--url', flags.url),
-        token: requireToken(flags.token),
-        ...(flags.providerId ? { providerId: flags.providerId } : {}),
-        ...(flags.platformListenPort === undefined
-          ? {}
-          : {
-              platformListenPort: parseIntegerFlag(
-                '--platform-listen-port',
-                flags.platformListenPort,
-                { min: 0, max: 65535 },
-              ),
-            }),
-        ...(flags.answerWithin === undefined
-          ? {}
-          : {
-              answerWithinMs: parseIntegerFlag('--answer-within', flags.answerWithin, { min: 1 }),
-            }),
+        url: requireUrl(suite, '--url', o.url ?? o.botProviderUrl),
+        token: requireToken(o.token),
+        providerId: o.providerId,
+        platformListenPort: o.platformListenPort,
+        answerWithinMs: o.answerWithin,
       };
     default:
       throw new SvcError(
@@ -105,14 +83,15 @@ export function toConformOptions(suite: string, flags: ConformFlags): RunConform
 export async function runConform(
   ctx: CliContext,
   suite: string,
-  flags: ConformFlags,
-  globals: GlobalFlags,
+  given: Readonly<Record<string, unknown>>,
 ): Promise<number> {
+  const flags = resolveForCommand(ctx, conformOptions, given);
+  const globals = flags;
   const reporter = globals.json ? 'json' : flags.reporter;
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
   const options = toConformOptions(suite, flags);
-  const timeScale = parseTimeScale(globals.timeScale);
+  const timeScale = globals.timeScale;
   const pretty = reporter === 'pretty';
   const onCase = (result: ConformCaseResult): void => {
     if (pretty) {

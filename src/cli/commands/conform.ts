@@ -1,26 +1,13 @@
 import type { Command } from 'commander';
-import { Argument, Option } from 'commander';
+import { Argument } from 'commander';
 import type { CliContext } from '../context.js';
-import { action, globalFlags } from '../action.js';
-
-export interface ConformFlags {
-  url?: string;
-  channel?: string;
-  channelUrl?: string;
-  integratorListenPort?: string;
-  tolerance?: string;
-  timeout?: string;
-  token?: string;
-  providerId?: string;
-  platformListenPort?: string;
-  answerWithin?: string;
-  reporter: 'pretty' | 'json' | 'junit';
-  out?: string;
-}
+import { action, givenFlags } from '../action.js';
+import { addOptions } from '../options/register.js';
+import { conformOptions } from './conform-options.js';
 
 /** `conform <suite>`: the contract suites against someone else's implementation (issue #6). */
 export function registerConform(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('conform')
     .description(
       "run the contract suite against someone else's implementation: an integrator endpoint, a hook receiver, a bot provider or a platform",
@@ -32,47 +19,8 @@ export function registerConform(program: Command, ctx: CliContext): void {
         'platform',
         'bot',
       ]),
-    )
-    .option(
-      '--url <url>',
-      'integrator: the integrator_url (spec 4.2); hooks: the hook URL (spec 4.4); bot: the bot_provider_url (spec 4.3)',
-    )
-    .addOption(
-      new Option('--token <token>', 'bot: the token the provider generated (spec 5.2)').env(
-        'SVC_BOT_TOKEN',
-      ),
-    )
-    .option('--provider-id <id>', 'bot: the provider id (default svc-conform)')
-    .option(
-      '--platform-listen-port <port>',
-      'bot: port of the embedded platform the bot posts to (default 0: any)',
-    )
-    .option(
-      '--answer-within <ms>',
-      "bot: protocol ms the bot's answer to a customer message may take (default 10000, an assumption)",
-    )
-    .option('--channel <id>', 'integrator: the channel public id in the path (default conform)')
-    .addOption(
-      new Option(
-        '--channel-url <url>',
-        'platform: {base_url}/<random_string>/<channel_public_id> (spec 4.1)',
-      ).env('SVC_CHANNEL_URL'),
-    )
-    .option(
-      '--integrator-listen-port <port>',
-      'platform: port of the embedded listen that watches redelivery (default 0: any)',
-    )
-    .option(
-      '--tolerance <ms>',
-      'platform: protocol ms an attempt may be early or late (default 1000)',
-    )
-    .option('--timeout <ms>', 'hooks: protocol ms a reply may take (default 10000, an assumption)')
-    .addOption(
-      new Option('--reporter <name>', 'pretty, json (NDJSON) or junit')
-        .choices(['pretty', 'json', 'junit'])
-        .default('pretty'),
-    )
-    .option('--out <file>', 'write the report to a file (junit, json) instead of stdout')
+    );
+  addOptions(cmd, conformOptions)
     .addHelpText(
       'after',
       `
@@ -105,9 +53,9 @@ Examples:
   $ svc-cli conform bot --url http://127.0.0.1:9100 --token t0k --provider-id acme --platform-listen-port 8800`,
     )
     .action(
-      action(ctx, async (suite: string, flags: ConformFlags, cmd: Command) => {
+      action(ctx, async (suite: string, _opts: unknown, cmd: Command) => {
         const { runConform } = await import('./conform-run.js');
-        return runConform(ctx, suite, flags, globalFlags(cmd));
+        return runConform(ctx, suite, givenFlags(cmd));
       }),
     );
 }

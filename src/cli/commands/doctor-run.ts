@@ -1,9 +1,10 @@
 /** The body of `doctor` (imported lazily): each check is data; render prints ✓ / ✗ / !. */
 import { SvcError, errorText } from '../../errors.js';
 import { getChannelStatus } from '../../roles/integrator/index.js';
-import { CONFIG_KEYS, configFileSchema, loadConfig, suggestKey } from '../config-file.js';
+import { loadConfig } from '../config-file.js';
 import type { CliContext } from '../context.js';
-import { mergeOptionSources } from '../options.js';
+import { checkConfigValues, inspectOptions } from '../options/resolve.js';
+import { doctorOptions } from './tool-options.js';
 import { formatCheck, type CheckEvent } from '../render/doctor.js';
 import { createOutput } from '../render/output.js';
 import { redactChannelUrl } from './config-run.js';
@@ -40,21 +41,18 @@ function checkConfig(ctx: CliContext, flags: Record<string, unknown>): CheckEven
       },
     ];
   }
-  const raw = { version: 1, ...loaded.values };
-  const parsed = configFileSchema.safeParse(raw);
+  const checked = checkConfigValues({ version: 1, ...loaded.values });
   const checks: CheckEvent[] = [
-    parsed.success
+    checked.problems.length === 0
       ? { type: 'check', name: 'config', status: 'pass', detail: `${loaded.file} is valid` }
       : {
           type: 'check',
           name: 'config',
           status: 'fail',
-          detail: `${loaded.file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+          detail: `${loaded.file}: ${checked.problems.join('; ')}`,
         },
   ];
-  for (const key of Object.keys(loaded.values)) {
-    if (CONFIG_KEYS.includes(key)) continue;
-    const near = suggestKey(key);
+  for (const { key, near } of checked.unknown) {
     checks.push({
       type: 'check',
       name: 'config',
@@ -116,21 +114,27 @@ export async function runDoctor(ctx: CliContext, flags: Record<string, unknown>)
     checkNodeVersion(process.versions.node),
     ...checkConfig(ctx, flags),
   ];
-  const timeoutMs = Number(flags.timeout ?? 2000);
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+  const urls = ['channelUrl', 'integratorUrl', 'botProviderUrl', 'hookUrl', 'widgetUrl'];
+  let inspected: ReturnType<typeof inspectOptions>['options'] = [];
+  try {
+    inspected = inspectOptions(doctorOptions, { flags, env: ctx.env, cwd: ctx.cwd }).options;
+  } catch {
+    // the config check above already reports an unreadable file
+  }
+  const timeout = inspected.find((o) => o.spec.key === 'timeout');
+  if (timeout?.problem) {
     throw new SvcError(
       'SVC_E_OPTIONS',
       'input',
-      `Could not use --timeout "${String(flags.timeout)}": expected a whole number of ms >= 1.`,
+      `Could not use --timeout "${String(timeout.raw)}": ${timeout.problem}.`,
     );
   }
-  const urls = ['channelUrl', 'integratorUrl', 'botProviderUrl', 'hookUrl', 'widgetUrl'];
-  let merged;
-  try {
-    merged = mergeOptionSources(urls, { flags, env: ctx.env, cwd: ctx.cwd });
-  } catch {
-    merged = { values: {} as Record<string, unknown> }; // the config check already failed
-  }
+  const timeoutMs = typeof timeout?.value === 'number' ? timeout.value : 2000;
+  const merged = {
+    values: Object.fromEntries(
+      inspected.map((o) => [o.spec.key, o.problem ? o.raw : o.value]),
+    ) as Record<string, unknown>,
+  };
   const probes: Promise<CheckEvent>[] = [];
   for (const key of urls) {
     const url = merged.values[key];

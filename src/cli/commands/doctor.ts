@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
+import { addOptions } from '../options/register.js';
+import { doctorOptions } from './tool-options.js';
 
 /** `doctor`: Node version, config file, reachability of the configured URLs. */
 export function registerDoctor(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('doctor')
-    .description('check Node, the config file and that the configured URLs answer')
-    .option('--timeout <ms>', 'wait at most this long per URL (default 2000)')
+    .description('check Node, the config file and that the configured URLs answer');
+  addOptions(cmd, doctorOptions)
     .addHelpText(
       'after',
       `

@@ -1,27 +1,14 @@
 /** The body of `hook-fire` (imported lazily): flags -> body -> fire -> rendered verdict. */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import { createClock } from '../../clock.js';
 import { EXIT_CODES, SvcError } from '../../errors.js';
 import { fireAllHooks, fireHook, type FireResult } from '../../roles/hooks/index.js';
 import type { CliContext } from '../context.js';
-import { globalSchema, resolveOptions } from '../options.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { hookFireOptions } from './misc-options.js';
 import { formatHookFired, formatHookFireSummary, toHookFiredEvent } from '../render/hook-events.js';
 import { createOutput } from '../render/output.js';
-
-export const hookFireSchema = globalSchema.extend({
-  event: z.string().optional(),
-  url: z.string().refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), {
-    error: 'must be an http(s) URL',
-  }),
-  set: z.array(z.string()).default([]),
-  from: z.string().optional(),
-  all: z.boolean().default(false),
-  offlineName: z.enum(['offline_message', 'offline_messages']).optional(),
-  timeout: z.coerce.number().int().positive().default(10_000),
-  verbose: z.boolean().default(false),
-});
 
 async function readBody(ctx: CliContext, file: string): Promise<unknown> {
   const path = resolve(ctx.cwd, file);
@@ -42,15 +29,20 @@ async function readBody(ctx: CliContext, file: string): Promise<unknown> {
  */
 export async function runHookFire(
   ctx: CliContext,
-  flags: Record<string, unknown>,
+  flags: Readonly<Record<string, unknown>>,
+  event: string | undefined,
 ): Promise<number> {
-  const envUrl = ctx.env.SVC_HOOK_URL;
-  const options = resolveOptions(hookFireSchema, {
-    flags: flags.url === undefined && envUrl ? { ...flags, url: envUrl } : flags,
-    env: ctx.env,
-    cwd: ctx.cwd,
-    labels: { event: '<event>' },
-  });
+  const resolved = resolveForCommand(ctx, hookFireOptions, flags);
+  const url = resolved.url ?? resolved.hookUrl;
+  if (url === undefined) {
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'input',
+      'Could not fire: no hook receiver URL.',
+      'Give --url <url> (or set SVC_HOOK_URL, or "hookUrl" in svc.config.json).',
+    );
+  }
+  const options = { ...resolved, url, event };
   if (options.all && (options.event !== undefined || options.from !== undefined)) {
     throw new SvcError(
       'SVC_E_FLAG',

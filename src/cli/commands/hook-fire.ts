@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
-import { Option } from 'commander';
-import { action, globalFlags } from '../action.js';
+import { action, givenFlags } from '../action.js';
+import { addOptions } from '../options/register.js';
+import { hookFireOptions } from './misc-options.js';
 import type { CliContext } from '../context.js';
 
 /** `hook-fire`: the platform firing one synthetic hook event at a receiver (like `stripe trigger`). */
 export function registerHookFire(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('hook-fire')
     .description(
       'fire a realistic hook event (spec 6.2) at a hook receiver and check its reply against the contract',
@@ -13,26 +14,8 @@ export function registerHookFire(program: Command, ctx: CliContext): void {
     .argument(
       '[event]',
       'call_event | chat_accepted | chat_assigned | chat_finished | chat_updated | offline_message',
-    )
-    .option('--url <url>', 'the hook receiver URL (env SVC_HOOK_URL)')
-    .option(
-      '--set <path=value>',
-      'override a field by dotted path; the value is JSON when it parses (repeatable)',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .option('--from <file>', 'send the JSON body in <file> (the event comes from its event_name)')
-    .option('--all', 'fire every event in lifecycle order, as one chat')
-    .option(
-      '--verbose',
-      'print each request and reply body (default: only bodies that break the contract)',
-    )
-    .addOption(
-      new Option(
-        '--offline-name <name>',
-        'send offline_message under this name (the spec 6.2 field table says offline_messages)',
-      ).choices(['offline_message', 'offline_messages']),
-    )
-    .option('--timeout <ms>', 'protocol ms to wait for the reply (default 10000, an assumption)')
+    );
+  addOptions(cmd, hookFireOptions)
     .addHelpText(
       'after',
       `
@@ -52,7 +35,7 @@ Examples:
     .action(
       action(ctx, async (event: string | undefined, _opts: unknown, cmd: Command) => {
         const { runHookFire } = await import('./hook-fire-run.js');
-        return runHookFire(ctx, { ...globalFlags(cmd), event });
+        return runHookFire(ctx, givenFlags(cmd), event);
       }),
     );
 }

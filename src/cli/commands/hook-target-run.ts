@@ -1,7 +1,6 @@
 /** The body of `hook-target` (imported lazily): flags -> replies + fault plan -> receiver -> serve. */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import { createClock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { SvcError } from '../../errors.js';
@@ -12,18 +11,12 @@ import {
   type HookTargetListening,
 } from '../../roles/hooks/index.js';
 import type { CliContext } from '../context.js';
-import { listenSchema, resolveOptions } from '../options.js';
+import { resolveForCommand, type Resolved } from '../options/resolve.js';
+import { hookTargetOptions } from './serving-tables.js';
 import { formatHookTargetEvent, formatHookTargetListening } from '../render/hook-events.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
 import { buildFaultPlan, openRecordJournal } from '../serving-flags.js';
-
-/** `listen`'s serving and fault flags, plus the receiver's own. */
-export const hookTargetSchema = listenSchema.omit({ channel: true, strict: true }).extend({
-  path: z.string().startsWith('/', { error: 'must start with /' }).optional(),
-  reply: z.array(z.string()).default([]),
-});
-export type HookTargetOptions = z.output<typeof hookTargetSchema>;
 
 /**
  * Reads `--reply event=file` pairs; the event must be a hook event, the file JSON.
@@ -64,10 +57,17 @@ export async function loadReplies(
  */
 export async function runHookTarget(
   ctx: CliContext,
-  flags: Record<string, unknown>,
+  flags: Readonly<Record<string, unknown>>,
 ): Promise<void> {
-  const options = resolveOptions(hookTargetSchema, { flags, env: ctx.env, cwd: ctx.cwd });
-  const out = createOutput(ctx, { json: options.json, quiet: flags.quiet === true });
+  const options = resolveForCommand(ctx, hookTargetOptions, flags);
+  if (options.path !== undefined && !options.path.startsWith('/')) {
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'input',
+      `Could not use --path "${options.path}": it must start with /.`,
+    );
+  }
+  const out = createOutput(ctx, { json: options.json, quiet: options.quiet });
   const plan = await buildFaultPlan(ctx, options);
   const replies = await loadReplies(ctx, options.reply);
   if (isNonLoopbackHost(options.host)) {
@@ -75,7 +75,7 @@ export async function runHookTarget(
       `warning: --host ${options.host} exposes the receiver beyond this machine; it has no authentication (spec 5.4 shows none).`,
     );
   }
-  const journal = openRecordJournal(ctx, options.record, flags.showSecrets === true);
+  const journal = openRecordJournal(ctx, options.record, options.showSecrets);
   const target = await createHookTarget({
     host: options.host,
     port: options.port,
@@ -95,3 +95,5 @@ export async function runHookTarget(
     journals: [journal],
   });
 }
+
+export type HookTargetOptions = Resolved<typeof hookTargetOptions>;

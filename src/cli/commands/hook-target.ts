@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { action, globalFlags } from '../action.js';
+import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
-import { addFaultOptions, addQuietOption, addRecordOptions } from './serving-options.js';
+import { addOptions } from '../options/register.js';
+import { hookTargetOptions } from './serving-tables.js';
 
 /** `hook-target`: the hook receiver (a CRM's endpoint, spec 4.4, 6.2) with scripted replies and faults. */
 export function registerHookTarget(program: Command, ctx: CliContext): void {
@@ -9,20 +10,8 @@ export function registerHookTarget(program: Command, ctx: CliContext): void {
     .command('hook-target')
     .description(
       'serve a hook receiver (spec 4.4): validate every hook event, reply with valid defaults per event, scripted replies or injected faults',
-    )
-    .option('--port <n>', 'port; 0 lets the OS pick (default 0, env SVC_PORT)')
-    .option('--host <host>', 'interface to bind (default 127.0.0.1, env SVC_HOST)')
-    .option('--path <path>', 'serve only this path (default: POST on any path)')
-    .option(
-      '--reply <event=file>',
-      'reply to <event> with the JSON in <file> (repeatable), e.g. chat_accepted=fixtures/hooks/crm-reply.json',
-      (value: string, previous: string[] = []) => [...previous, value],
     );
-  addFaultOptions(cmd, {
-    failFirst: 'fail the first N attempts of each event (by body hash)',
-    planFile: true,
-  });
-  addQuietOption(addRecordOptions(cmd))
+  addOptions(cmd, hookTargetOptions)
     .addHelpText(
       'after',
       `
@@ -41,7 +30,7 @@ Examples:
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
         const { runHookTarget } = await import('./hook-target-run.js');
-        await runHookTarget(ctx, globalFlags(cmd) as Record<string, unknown>);
+        await runHookTarget(ctx, givenFlags(cmd));
       }),
     );
 }

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { addOptions } from '../options/register.js';
+import { GLOBAL_OPTIONS } from '../options/table.js';
 import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
 import { registerPlatform } from './platform.js';
@@ -24,10 +26,11 @@ import { registerWidget } from './widget.js';
 import { registerLoad } from './load.js';
 
 /**
- * Every command, registered in the order `--help` lists them. Command modules are thin and
- * import their core lazily inside the action.
+ * The global options, then every command in the order `--help` lists them. Command modules
+ * are thin and import their core lazily inside the action.
  */
 export function registerCommands(program: Command, ctx: CliContext): void {
+  addOptions(program, GLOBAL_OPTIONS);
   registerReplay(program, ctx);
   registerConform(program, ctx);
   registerRecord(program, ctx);

@@ -2,14 +2,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { SvcError } from '../../errors.js';
-import {
-  configSchemaRefFor,
-  CONFIG_VERSION,
-  configFileSchema,
-  findConfigFile,
-  type Role,
-} from '../config-file.js';
+import { configSchemaRefFor, CONFIG_VERSION, findConfigFile, type Role } from '../config-file.js';
 import type { CliContext } from '../context.js';
+import { checkConfigValues, resolveForCommand } from '../options/resolve.js';
+import { initOptions } from './tool-options.js';
 import { askInitQuestions, QUESTIONS_BY_ROLE, type InitAnswers } from '../render/init-prompts.js';
 import { createOutput } from '../render/output.js';
 
@@ -49,7 +45,11 @@ function pickAnswers(role: Role, flags: Record<string, unknown>): InitAnswers {
  * Writes the config file; returns the exit code.
  * @example await runInit(ctx, { yes: true, role: 'integrator' });
  */
-export async function runInit(ctx: CliContext, flags: Record<string, unknown>): Promise<number> {
+export async function runInit(
+  ctx: CliContext,
+  given: Readonly<Record<string, unknown>>,
+): Promise<number> {
+  const flags: Record<string, unknown> = resolveForCommand(ctx, initOptions, given);
   const out = createOutput(ctx, { json: Boolean(flags.json) });
   const { file } = findConfigFile(flags, ctx.cwd);
   const shown = relative(ctx.cwd, file) || file;
@@ -92,12 +92,12 @@ export async function runInit(ctx: CliContext, flags: Record<string, unknown>): 
       )
     : defaults;
   const content = { $schema: configSchemaRefFor(ctx.cwd), version: CONFIG_VERSION, ...answers };
-  const parsed = configFileSchema.safeParse(content);
-  if (!parsed.success) {
+  const { problems } = checkConfigValues(content);
+  if (problems.length > 0) {
     throw new SvcError(
       'SVC_E_CONFIG',
       'input',
-      `Could not write ${shown}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}.`,
+      `Could not write ${shown}: ${problems.join('; ')}.`,
     );
   }
   writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`);

@@ -1,29 +1,15 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
+import { addOptions } from '../options/register.js';
+import { initOptions } from './tool-options.js';
 
 /** `init`: asks which part you play and your URLs, writes svc.config.json. */
 export function registerInit(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('init')
-    .description('write svc.config.json: the part you play, your endpoint URLs, the channel URL')
-    .addOption(
-      new Option('--role <role>', 'the part you play').choices([
-        'integrator',
-        'bot-provider',
-        'hook-receiver',
-        'web-developer',
-        'platform-qa',
-      ]),
-    )
-    .option('--channel-url <url>', 'the channel URL from the channel settings')
-    .option('--sender-id <id>', 'the customer id to send as')
-    .option('--integrator-url <url>', 'your agent-message endpoint')
-    .option('--bot-provider-url <url>', 'your bot provider endpoint')
-    .option('--hook-url <url>', 'your event-hook receiver URL')
-    .option('--widget-url <url>', 'the page that loads the widget')
-    .option('-y, --yes', 'ask nothing: use the flags and defaults (also without a TTY)')
-    .option('--force', 'overwrite an existing config file')
+    .description('write svc.config.json: the part you play, your endpoint URLs, the channel URL');
+  addOptions(cmd, initOptions)
     .addHelpText(
       'after',
       `

@@ -4,7 +4,8 @@ import { isNonLoopbackHost } from '../../http/server.js';
 import { createListener } from '../../roles/integrator/index.js';
 import type { ListeningEvent } from '../../roles/integrator/index.js';
 import type { CliContext } from '../context.js';
-import { listenSchema, resolveOptions } from '../options.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { listenOptions } from './serving-tables.js';
 import { formatListenerEvent, formatListening } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
@@ -15,20 +16,15 @@ import { buildFaultPlan, openRecordJournal } from '../serving-flags.js';
  * @example await runListen(ctx, { port: '0', failFirst: '2' });
  */
 export async function runListen(ctx: CliContext, flags: Record<string, unknown>): Promise<void> {
-  const options = resolveOptions(listenSchema, {
-    flags,
-    env: ctx.env,
-    cwd: ctx.cwd,
-    command: 'listen',
-  });
-  const out = createOutput(ctx, { json: options.json, quiet: flags.quiet === true });
+  const options = resolveForCommand(ctx, listenOptions, flags);
+  const out = createOutput(ctx, { json: options.json, quiet: options.quiet });
   const plan = await buildFaultPlan(ctx, options);
   if (isNonLoopbackHost(options.host)) {
     out.note(
       `warning: --host ${options.host} exposes the endpoint beyond this machine; it has no authentication (spec 5.4 shows none).`,
     );
   }
-  const journal = openRecordJournal(ctx, options.record, flags.showSecrets === true);
+  const journal = openRecordJournal(ctx, options.record, options.showSecrets);
   const listener = await createListener({
     host: options.host,
     port: options.port,

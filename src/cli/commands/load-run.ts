@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CliContext, GlobalFlags } from '../context.js';
+import type { CliContext } from '../context.js';
 import { inputError } from '../../errors.js';
 import { createClock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
@@ -16,7 +16,8 @@ import {
   type LoadRole,
   type LoadTargetOptions,
 } from '../../load/targets.js';
-import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+import { resolveForCommand, type Resolved } from '../options/resolve.js';
+import { loadOptions } from './load-options.js';
 import { checkOutFile } from '../out-file.js';
 import { createOutput } from '../render/output.js';
 import {
@@ -26,29 +27,7 @@ import {
   writeProgressLine,
 } from '../render/load.js';
 
-/** What commander hands the run body (strings as typed). */
-export interface LoadFlagsInput {
-  url?: string;
-  channelUrl?: string;
-  channel?: string;
-  token?: string;
-  rate?: string;
-  duration?: string;
-  count?: string;
-  rampUp?: string;
-  thinkTime?: string;
-  customers?: string;
-  mix?: string;
-  events?: string;
-  invalid?: string;
-  threshold?: string[];
-  abortOnFail?: boolean;
-  maxInFlight?: string;
-  calibrate: boolean;
-  reporter: 'pretty' | 'json' | 'junit';
-  out?: string;
-  export?: 'locust';
-}
+type LoadFlagsInput = Resolved<typeof loadOptions>;
 
 const EXAMPLES: Record<LoadRole, string> = {
   integrator: 'svc-cli load integrator --url http://127.0.0.1:9000/agent-messages --rate 50/s',
@@ -70,9 +49,7 @@ function toTargetOptions(role: LoadRole, flags: LoadFlagsInput, clock: LoadTarge
     return value;
   };
   const url =
-    role === 'channel'
-      ? parseUrlFlag('--channel-url', need('--channel-url', flags.channelUrl))
-      : parseUrlFlag('--url', need('--url', flags.url));
+    role === 'channel' ? need('--channel-url', flags.channelUrl) : need('--url', flags.url);
   const token = role === 'bot' ? need('--token', flags.token) : undefined;
   const events = flags.events
     ?.split(',')
@@ -91,13 +68,10 @@ function toTargetOptions(role: LoadRole, flags: LoadFlagsInput, clock: LoadTarge
     role,
     url,
     clock,
-    ...(flags.channel ? { channel: flags.channel } : {}),
+    channel: flags.channel,
     ...(token ? { token } : {}),
     ...(events ? { events: events as HookEventName[] } : {}),
-    customers:
-      flags.customers === undefined
-        ? 100
-        : parseIntegerFlag('--customers', flags.customers, { min: 1, max: 10_000_000 }),
+    customers: flags.customers,
     runId: `load-${Date.now().toString(36)}`,
   };
 }
@@ -106,9 +80,10 @@ function toTargetOptions(role: LoadRole, flags: LoadFlagsInput, clock: LoadTarge
 export async function runLoadCommand(
   ctx: CliContext,
   roleText: string,
-  flags: LoadFlagsInput,
-  globals: GlobalFlags,
+  given: Readonly<Record<string, unknown>>,
 ): Promise<number> {
+  const flags = resolveForCommand(ctx, loadOptions, given);
+  const globals = flags;
   if (!(LOAD_ROLES as readonly string[]).includes(roleText)) {
     throw inputError(
       'SVC_E_FLAG',
@@ -125,24 +100,20 @@ export async function runLoadCommand(
       command: `load ${role}`,
     });
   }
-  const timeScale = parseTimeScale(globals.timeScale);
+  const timeScale = globals.timeScale;
   const clock = createClock({ timeScale });
-  const rate = parseRate(flags.rate ?? '10/s');
-  const count =
-    flags.count === undefined ? undefined : parseIntegerFlag('--count', flags.count, { min: 1 });
+  const rate = parseRate(flags.rate);
+  const count = flags.count;
   const workload = {
     rate,
     ...(count === undefined
-      ? { durationMs: parseDuration(flags.duration ?? '10s', '--duration') }
+      ? { durationMs: parseDuration(flags.duration, '--duration') }
       : { count }),
     ...(flags.rampUp === undefined ? {} : { rampUpMs: parseDuration(flags.rampUp, '--ramp-up') }),
   };
-  const thresholds = (flags.threshold ?? []).map(parseThreshold);
+  const thresholds = flags.threshold.map(parseThreshold);
   const invalidShare = flags.invalid === undefined ? 0 : parseRatio(flags.invalid, '--invalid');
-  const maxInFlight =
-    flags.maxInFlight === undefined
-      ? undefined
-      : parseIntegerFlag('--max-in-flight', flags.maxInFlight, { min: 1, max: 100_000 });
+  const maxInFlight = flags.maxInFlight;
   const thinkTimeMs =
     flags.thinkTime === undefined ? undefined : parseDuration(flags.thinkTime, '--think-time');
   if (thinkTimeMs !== undefined && role !== 'channel') {

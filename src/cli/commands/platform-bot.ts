@@ -1,18 +1,17 @@
 /** The bot part of `svc-cli platform` (interface B): flags -> bot options, and its banner. */
 import { SvcError } from '../../errors.js';
 import { parseRateLimit, type BotServiceOptions } from '../../platform/index.js';
-import { parseUrlFlag } from '../flags.js';
 import type { Output } from '../render/output.js';
 
 export interface PlatformBotFlags {
-  botProviderUrl?: string;
-  botToken?: string;
-  providerId?: string;
-  botAuthUrl?: string;
-  botClientId?: string;
-  botClientSecret?: string;
-  botRateLimit?: string;
-  botName?: string;
+  botProviderUrl?: string | undefined;
+  botToken?: string | undefined;
+  providerId: string;
+  botAuthUrl?: string | undefined;
+  botClientId?: string | undefined;
+  botClientSecret?: string | undefined;
+  botRateLimit: string;
+  botName: string;
 }
 
 /**
@@ -30,7 +29,7 @@ export function botOptions(flags: PlatformBotFlags): BotServiceOptions | undefin
       );
     return undefined;
   }
-  const providerUrl = parseUrlFlag('--bot-provider-url', flags.botProviderUrl);
+  const providerUrl = flags.botProviderUrl;
   if (!flags.botToken)
     throw new SvcError(
       'SVC_E_FLAG',
@@ -47,30 +46,25 @@ export function botOptions(flags: PlatformBotFlags): BotServiceOptions | undefin
       'input',
       'Could not use the token exchange: give --bot-client-id and --bot-client-secret together (and with --bot-auth-url).',
     );
-  let rateLimit;
-  if (flags.botRateLimit !== undefined) {
-    rateLimit = parseRateLimit(flags.botRateLimit);
-    if (!rateLimit)
-      throw new SvcError(
-        'SVC_E_FLAG',
-        'input',
-        `Could not use --bot-rate-limit "${flags.botRateLimit}": expected <n>/<window> such as 20/1s, 100/500ms or 600/1m.`,
-      );
-  }
+  const rateLimit = parseRateLimit(flags.botRateLimit);
+  if (!rateLimit)
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'input',
+      `Could not use --bot-rate-limit "${flags.botRateLimit}": expected <n>/<window> such as 20/1s, 100/500ms or 600/1m.`,
+    );
   return {
     providerUrl,
     token: flags.botToken,
-    providerId: flags.providerId ?? 'dev-provider',
-    ...(flags.botName ? { senderName: flags.botName } : {}),
-    ...(rateLimit ? { rateLimit } : {}),
+    providerId: flags.providerId,
+    senderName: flags.botName,
+    rateLimit,
     ...(flags.botClientId && flags.botClientSecret
       ? {
           auth: {
             clientId: flags.botClientId,
             clientSecret: flags.botClientSecret,
-            ...(flags.botAuthUrl
-              ? { tokenUrl: parseUrlFlag('--bot-auth-url', flags.botAuthUrl) }
-              : {}),
+            ...(flags.botAuthUrl ? { tokenUrl: flags.botAuthUrl } : {}),
           },
         }
       : {}),

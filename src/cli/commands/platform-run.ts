@@ -1,6 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { CliContext, GlobalFlags } from '../context.js';
-import type { PlatformFlags } from './platform.js';
+import type { CliContext } from '../context.js';
 import { createClock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { createJournal, createRedactor } from '../../journal/journal.js';
@@ -18,36 +17,23 @@ import { createDeliveryProgress } from '../render/progress.js';
 import { isForegroundJob } from '../terminal.js';
 import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
 import { runHookConsoleAction } from '../console/hook-console.js';
-import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { platformOptions } from './platform-options.js';
 import { botOptions, botUrls, printBotBanner } from './platform-bot.js';
 
 /** `svc-cli platform`: flags -> simulator -> rendered events, until SIGINT/SIGTERM. */
 export async function runPlatform(
   ctx: CliContext,
-  flags: PlatformFlags,
-  globals: GlobalFlags,
+  given: Readonly<Record<string, unknown>>,
 ): Promise<number> {
-  const out = createOutput(ctx, { json: globals.json, quiet: flags.quiet === true });
-  const port = parseIntegerFlag('--port', flags.port, { min: 0, max: 65535 });
-  const bodyLimit = parseIntegerFlag('--body-limit', flags.bodyLimit ?? '1048576', { min: 1 });
-  const integratorUrl =
-    flags.integratorUrl === undefined
-      ? undefined
-      : parseUrlFlag('--integrator-url', flags.integratorUrl);
-  const hookUrl =
-    flags.hookUrl === undefined ? undefined : parseUrlFlag('--hook-url', flags.hookUrl);
+  const flags = resolveForCommand(ctx, platformOptions, given);
+  const globals = flags;
+  const out = createOutput(ctx, { json: flags.json, quiet: flags.quiet });
+  const { port, bodyLimit, integratorUrl, hookUrl } = flags;
   const hooks = hookUrl
-    ? {
-        url: hookUrl,
-        ...(flags.hookTimeout === undefined
-          ? {}
-          : { timeoutMs: parseIntegerFlag('--hook-timeout', flags.hookTimeout, { min: 1 }) }),
-        ...(flags.hookAttempts === undefined
-          ? {}
-          : { attempts: parseIntegerFlag('--hook-attempts', flags.hookAttempts, { min: 1 }) }),
-      }
+    ? { url: hookUrl, timeoutMs: flags.hookTimeout, attempts: flags.hookAttempts }
     : undefined;
-  const clock = createClock({ timeScale: parseTimeScale(globals.timeScale) });
+  const clock = createClock({ timeScale: flags.timeScale });
   const platformSecrets: string[] = [];
   // Built once the secrets are known (the channels exist before the first request).
   let redactor: ((text: string) => string) | undefined;
@@ -57,7 +43,7 @@ export async function runPlatform(
   const journal = createJournal({
     ...(flags.record ? { file: flags.record } : {}),
     ...(redact ? { redact } : {}),
-    showSecrets: Boolean(globals.showSecrets),
+    showSecrets: globals.showSecrets,
   });
   const bot = botOptions(flags);
   if (bot) platformSecrets.push(bot.token, ...(bot.auth ? [bot.auth.clientSecret] : []));
@@ -85,7 +71,7 @@ export async function runPlatform(
     out.note(`warning: binding ${flags.host} exposes the simulator beyond this machine`);
   }
   const progress = await createDeliveryProgress(ctx, {
-    json: Boolean(globals.json) || flags.quiet === true, // no spinner either with --quiet
+    json: globals.json || flags.quiet, // no spinner either with --quiet
     intervalMs: () => core.channelPolicy.intervalMs,
     now: () => clock.now(),
     flush: () => out.flush(),
@@ -107,17 +93,17 @@ export async function runPlatform(
       controlUrl: `${server.url}/_sim`,
       ...(flags.web ? { consoleUrl: `${server.url}/_sim/console/` } : {}),
       channels,
-      ...(bot ? { bot: botUrls(server.url, bot, Boolean(globals.showSecrets)) } : {}),
+      ...(bot ? { bot: botUrls(server.url, bot, globals.showSecrets) } : {}),
     },
     () => undefined,
   );
-  printBanner(out, server.url, channels, integratorUrl, Boolean(globals.showSecrets));
+  printBanner(out, server.url, channels, integratorUrl, globals.showSecrets);
   if (clock.timeScale !== 1) {
     out.line(
       `  time scale    ${clock.timeScale}: protocol timers run ${(1 / clock.timeScale).toFixed(clock.timeScale > 1 ? 2 : 0)}x ${clock.timeScale < 1 ? 'faster' : 'slower'} than the wall (the log shows both)`,
     );
   }
-  if (bot) printBotBanner(out, server.url, bot, Boolean(globals.showSecrets));
+  if (bot) printBotBanner(out, server.url, bot, globals.showSecrets);
   if (bot && !integratorUrl) {
     // issue 21: the bot's answers reach the customer through the channel's integrator
     out.note(

@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { basename, dirname, extname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CliContext } from '../context.js';
-import type { ToFixtureFlags } from './record.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { toFixtureOptions } from './tool-options.js';
 import { readRecording } from '../../conversation/record/read-recording.js';
 import { convertRecording } from '../../conversation/record/to-fixture.js';
 
@@ -19,8 +20,9 @@ export function schemaPathFor(outFile: string | undefined): string {
 export async function runToFixture(
   ctx: CliContext,
   file: string,
-  flags: ToFixtureFlags,
+  given: Readonly<Record<string, unknown>>,
 ): Promise<number> {
+  const flags = resolveForCommand(ctx, toFixtureOptions, given);
   const path = resolve(ctx.cwd, file);
   const out = flags.out === undefined ? undefined : resolve(ctx.cwd, flags.out);
   const conversation = convertRecording({

@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { action } from '../action.js';
-
-export interface ToFixtureFlags {
-  out?: string;
-  name?: string;
-}
+import { action, givenFlags } from '../action.js';
+import { addOptions } from '../options/register.js';
+import { toFixtureOptions } from './tool-options.js';
 
 /** `record to-fixture`: a recorded session becomes a conversation fixture (issue #6 item 5). */
 export function registerRecord(program: Command, ctx: CliContext): void {
@@ -19,14 +16,13 @@ Examples:
   $ svc-cli record to-fixture session.ndjson > fixtures/conversations/my-flow.json
   $ svc-cli record to-fixture session.har --name "checkout flow" --out my-flow.json`,
     );
-  record
+  const toFixture = record
     .command('to-fixture')
     .description(
       'turn a recording (platform/listen --record: NDJSON or .har) into a conversation that replay runs',
     )
-    .argument('<recording>', 'session.ndjson or session.har')
-    .option('--out <file>', 'write the conversation here (default: stdout)')
-    .option('--name <name>', 'the conversation name (default: from the file name)')
+    .argument('<recording>', 'session.ndjson or session.har');
+  addOptions(toFixture, toFixtureOptions)
     .addHelpText(
       'after',
       `
@@ -45,9 +41,9 @@ Examples:
   $ svc-cli replay fixtures/conversations/my-session.json`,
     )
     .action(
-      action(ctx, async (file: string, flags: ToFixtureFlags) => {
+      action(ctx, async (file: string, _opts: unknown, cmd: Command) => {
         const { runToFixture } = await import('./record-run.js');
-        return runToFixture(ctx, file, flags);
+        return runToFixture(ctx, file, givenFlags(cmd));
       }),
     );
 }

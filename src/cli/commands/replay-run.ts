@@ -1,14 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CliContext, GlobalFlags } from '../context.js';
-import type { ReplayFlags } from './replay.js';
+import type { CliContext } from '../context.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { replayOptions } from './replay-options.js';
 import { EXIT_CODES, SvcError } from '../../errors.js';
 import { loadEveryConversation } from '../../conversation/load.js';
 import { replayAll } from '../../conversation/replay-all.js';
 import { createOutput } from '../render/output.js';
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
 import { toJunit } from '../render/reporters/junit.js';
-import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
 import { checkOutFile } from '../out-file.js';
 
 const EARLIER_FAILED = 'an earlier step failed';
@@ -17,9 +17,10 @@ const EARLIER_FAILED = 'an earlier step failed';
 export async function runReplay(
   ctx: CliContext,
   paths: string[],
-  flags: ReplayFlags,
-  globals: GlobalFlags,
+  given: Readonly<Record<string, unknown>>,
 ): Promise<number> {
+  const flags = resolveForCommand(ctx, replayOptions, given);
+  const globals = flags;
   const reporter = globals.json ? 'json' : flags.reporter;
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: 'replay' });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
@@ -36,14 +37,10 @@ export async function runReplay(
     }
   }
   const peers = {
-    ...(flags.integratorUrl
-      ? { integratorUrl: parseUrlFlag('--integrator-url', flags.integratorUrl) }
-      : {}),
-    ...(flags.botUrl ? { botUrl: parseUrlFlag('--bot-url', flags.botUrl) } : {}),
-    ...(flags.hookUrl ? { hookUrl: parseUrlFlag('--hook-url', flags.hookUrl) } : {}),
-    ...(flags.platformUrl
-      ? { platformUrl: parseUrlFlag('--platform-url', flags.platformUrl) }
-      : {}),
+    ...(flags.integratorUrl ? { integratorUrl: flags.integratorUrl } : {}),
+    ...(flags.botUrl ? { botUrl: flags.botUrl } : {}),
+    ...(flags.hookUrl ? { hookUrl: flags.hookUrl } : {}),
+    ...(flags.platformUrl ? { platformUrl: flags.platformUrl } : {}),
   };
   if (peers.platformUrl && (peers.integratorUrl || peers.botUrl || peers.hookUrl))
     throw new SvcError(
@@ -52,13 +49,10 @@ export async function runReplay(
       'Could not replay: --platform-url replaces the embedded platform; its integrator, bot and hook URLs are the ones it was started with.',
       'Drop --integrator-url, --bot-url and --hook-url, or start the simulator with them.',
     );
-  const seed = flags.seed === undefined ? undefined : parseIntegerFlag('--seed', flags.seed);
+  const seed = flags.seed;
   // default: replayAll's (parallel embedded worlds; one at a time with a real peer)
-  const concurrency =
-    flags.concurrency === undefined
-      ? undefined
-      : parseIntegerFlag('--concurrency', flags.concurrency, { min: 1 });
-  const timeScale = parseTimeScale(globals.timeScale);
+  const concurrency = flags.concurrency;
+  const timeScale = globals.timeScale;
   const every = await loadEveryConversation(
     paths.map((p) => resolve(ctx.cwd, p)),
     ctx.cwd,

@@ -1,59 +1,17 @@
 import type { Command } from 'commander';
-import { Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { action, globalFlags } from '../action.js';
-
-export interface ReplayFlags {
-  integratorUrl?: string;
-  botUrl?: string;
-  hookUrl?: string;
-  platformUrl?: string;
-  grep?: string;
-  bail?: boolean;
-  concurrency?: string;
-  seed?: string;
-  reporter: 'pretty' | 'json' | 'junit';
-  out?: string;
-  verbose?: boolean;
-}
+import { action, givenFlags } from '../action.js';
+import { addOptions } from '../options/register.js';
+import { replayOptions } from './replay-options.js';
 
 export function registerReplay(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('replay')
     .description(
       'replay fixture conversations against the embedded simulator and roles (or real peers)',
     )
-    .argument('[paths...]', 'conversation files or folders', ['fixtures/conversations'])
-    .option(
-      '--integrator-url <url>',
-      'a real integrator endpoint instead of the embedded listen (real time)',
-    )
-    .option('--bot-url <url>', 'a real bot provider instead of the embedded bot-sim (real time)')
-    .option(
-      '--hook-url <url>',
-      'a real hook receiver instead of the embedded hook-target (real time)',
-    )
-    .option(
-      '--platform-url <url>',
-      'a running svc simulator (svc-cli platform) instead of the embedded one (real time): customer, agent and control steps and event expectations run; integrator, bot and hook expectations are skipped',
-    )
-    .option(
-      '--grep <pattern>',
-      'only conversations whose name or file matches (a regular expression)',
-    )
-    .option('--bail', 'stop at the first failing conversation')
-    .option(
-      '--concurrency <n>',
-      'conversations replayed at once, each in its own world (default 4; 1 with a real peer)',
-    )
-    .option('--seed <n>', 'seed for everything random (fault rates)')
-    .option('--verbose', 'print every step of every conversation (default: steps of failed ones)')
-    .addOption(
-      new Option('--reporter <name>', 'pretty, json (NDJSON) or junit')
-        .choices(['pretty', 'json', 'junit'])
-        .default('pretty'),
-    )
-    .option('--out <file>', 'write the report to a file (junit, json) instead of stdout')
+    .argument('[paths...]', 'conversation files or folders', ['fixtures/conversations']);
+  addOptions(cmd, replayOptions)
     .addHelpText(
       'after',
       `
@@ -84,9 +42,9 @@ Examples:
   $ svc-cli --time-scale 0.1 replay my-flows/ --platform-url http://127.0.0.1:8800`,
     )
     .action(
-      action(ctx, async (paths: string[], flags: ReplayFlags, cmd: Command) => {
+      action(ctx, async (paths: string[], _opts: unknown, cmd: Command) => {
         const { runReplay } = await import('./replay-run.js');
-        return runReplay(ctx, paths, flags, globalFlags(cmd));
+        return runReplay(ctx, paths, givenFlags(cmd));
       }),
     );
 }

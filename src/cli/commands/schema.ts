@@ -1,21 +1,15 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { action, globalFlags } from '../action.js';
-
-interface SchemaFlags {
-  kind?: string;
-  out?: string;
-  list?: boolean;
-}
+import { action, givenFlags } from '../action.js';
+import { addOptions } from '../options/register.js';
+import { schemaOptions } from './tool-options.js';
 
 /** `svc-cli schema`: JSON Schema (draft 2020-12) of the payload kinds, generated from zod. */
 export function registerSchema(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('schema')
-    .description('print or write the JSON Schema (draft 2020-12) of payload kinds; list the kinds')
-    .option('-k, --kind <kind>', 'only this kind')
-    .option('-o, --out <dir>', 'write one <kind>.schema.json per kind into this folder')
-    .option('-l, --list', 'list the kinds: name, interface, spec section, description')
+    .description('print or write the JSON Schema (draft 2020-12) of payload kinds; list the kinds');
+  addOptions(cmd, schemaOptions)
     .addHelpText(
       'after',
       `
@@ -30,8 +24,10 @@ Examples:
   $ svc-cli schema --out schemas/`,
     )
     .action(
-      action(ctx, async (flags: SchemaFlags, cmd: Command) => {
-        const { json } = globalFlags(cmd);
+      action(ctx, async (_opts: unknown, cmd: Command) => {
+        const { resolveForCommand } = await import('../options/resolve.js');
+        const flags = resolveForCommand(ctx, schemaOptions, givenFlags(cmd));
+        const { json } = flags;
         const { createOutput } = await import('../render/output.js');
         const out = createOutput(ctx, { json });
         // Lazy: --help must not load zod (conventions.md 13).

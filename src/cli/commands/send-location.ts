@@ -1,16 +1,16 @@
 import type { Command } from 'commander';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
-import { addSendFlags, SEND_HELP_AFTER } from './send-flags.js';
+import { addOptions } from '../options/register.js';
+import { SEND_HELP_AFTER } from './send-help.js';
+import { sendLocationOptions } from './send-options.js';
 
 /** `send-location --latitude --longitude` (spec 2.4). */
 export function registerSendLocation(program: Command, ctx: CliContext): void {
   const command = program
     .command('send-location')
-    .description('send a customer geo-location message (spec 2.4)')
-    .option('--latitude <deg>', 'latitude (required)')
-    .option('--longitude <deg>', 'longitude (required)');
-  addSendFlags(command)
+    .description('send a customer geo-location message (spec 2.4)');
+  addOptions(command, sendLocationOptions)
     .addHelpText(
       'after',
       `${SEND_HELP_AFTER}
@@ -21,7 +21,7 @@ Example:
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
         const { runSend } = await import('./send-run.js');
-        return runSend(ctx, 'location', givenFlags(cmd));
+        return runSend(ctx, { variant: 'location' }, givenFlags(cmd));
       }),
     );
 }

@@ -10,20 +10,26 @@ import {
   type SenderFields,
 } from '../../roles/integrator/index.js';
 import type { CliContext } from '../context.js';
-import {
-  resolveOptions,
-  sendLocationSchema,
-  sendMediaSchema,
-  sendTextSchema,
-  typingSchema,
-  type OptionSources,
-  type SendOptions,
-} from '../options.js';
+import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { formatSent, type SentEvent } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { withSpinner } from '../render/progress.js';
+import type { FileMediaType } from '../../roles/integrator/kinds.js';
+import {
+  sendLocationOptions,
+  sendMediaOptions,
+  sendTextOptions,
+  typingOptions,
+} from './send-options.js';
 
-export type SendVariant = 'text' | 'media' | 'location' | 'typing';
+/** What each of the four commands adds to the shared send options: its positional argument. */
+export type SendVariant =
+  | { variant: 'text'; text: string }
+  | { variant: 'media'; type: FileMediaType }
+  | { variant: 'location' }
+  | { variant: 'typing'; state: 'start' | 'stop' };
+
+type SendOptions = Resolved<typeof sendTextOptions>;
 
 /** Drops undefined fields (exactOptionalPropertyTypes: absent, never `undefined`). */
 const definedOnly = <T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } =>
@@ -44,21 +50,22 @@ function senderOf(o: SendOptions): SenderFields {
 
 /** flags -> options -> payload, per variant. */
 function buildPayload(
-  variant: SendVariant,
-  sources: OptionSources,
+  ctx: CliContext,
+  input: SendVariant,
+  flags: Readonly<Record<string, unknown>>,
 ): [SendOptions, CustomerPayload] {
   const base = (o: SendOptions) =>
     definedOnly({ sender: senderOf(o), messageId: o.messageId }) as {
       sender: SenderFields;
       messageId?: string;
     };
-  switch (variant) {
+  switch (input.variant) {
     case 'text': {
-      const o = resolveOptions(sendTextSchema, sources);
-      return [o, buildTextMessage({ ...base(o), text: o.text })];
+      const o = resolveForCommand(ctx, sendTextOptions, flags);
+      return [o, buildTextMessage({ ...base(o), text: input.text })];
     }
     case 'media': {
-      const o = resolveOptions(sendMediaSchema, sources);
+      const o = resolveForCommand(ctx, sendMediaOptions, flags);
       const media = definedOnly({
         file: o.file,
         fileName: o.fileName,
@@ -69,44 +76,36 @@ function buildPayload(
         height: o.height,
         text: o.caption,
       });
-      return [o, buildMediaMessage({ ...base(o), type: o.type, media })];
+      return [o, buildMediaMessage({ ...base(o), type: input.type, media })];
     }
     case 'location': {
-      const o = resolveOptions(sendLocationSchema, sources);
+      const o = resolveForCommand(ctx, sendLocationOptions, flags);
       return [
         o,
         buildLocationMessage({ ...base(o), latitude: o.latitude, longitude: o.longitude }),
       ];
     }
     case 'typing': {
-      const o = resolveOptions(typingSchema, sources);
-      return [o, buildTypingMessage({ ...base(o), state: o.state })];
+      const o = resolveForCommand(ctx, typingOptions, flags);
+      return [o, buildTypingMessage({ ...base(o), state: input.state })];
     }
     default: {
-      const never: never = variant;
-      throw new Error(`unknown variant ${String(never)}`);
+      const never: never = input;
+      throw new Error(`unknown variant ${JSON.stringify(never)}`);
     }
   }
 }
 
 /**
  * Sends one customer message and prints the platform's answer; returns the exit code.
- * @example await runSend(ctx, 'text', { ...globalFlags(cmd), text }, { text: '<text>' });
+ * @example await runSend(ctx, { variant: 'text', text: 'hi' }, givenFlags(cmd));
  */
 export async function runSend(
   ctx: CliContext,
-  variant: SendVariant,
-  flags: Record<string, unknown>,
-  labels: Record<string, string> = {},
+  input: SendVariant,
+  flags: Readonly<Record<string, unknown>>,
 ): Promise<number> {
-  const command = variant === 'typing' ? 'typing' : `send-${variant}`;
-  const [options, payload] = buildPayload(variant, {
-    flags,
-    env: ctx.env,
-    cwd: ctx.cwd,
-    labels,
-    command,
-  });
+  const [options, payload] = buildPayload(ctx, input, flags);
   const out = createOutput(ctx, { json: options.json });
   const result = await withSpinner(
     ctx,

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
-import { addSendFlags, SEND_HELP_AFTER } from './send-flags.js';
+import { addOptions } from '../options/register.js';
+import { SEND_HELP_AFTER } from './send-help.js';
+import { sendTextOptions } from './send-options.js';
 
 /** `send-text <text>`: a customer text message to the channel URL (spec 2.1, 4.1). */
 export function registerSendText(program: Command, ctx: CliContext): void {
@@ -9,7 +11,7 @@ export function registerSendText(program: Command, ctx: CliContext): void {
     .command('send-text')
     .description('send a customer text message to the platform (interface A, spec 2.1)')
     .argument('<text>', 'message text (over 1000 characters the platform cuts it)');
-  addSendFlags(command)
+  addOptions(command, sendTextOptions)
     .addHelpText(
       'after',
       `${SEND_HELP_AFTER}
@@ -20,7 +22,7 @@ Example:
     .action(
       action(ctx, async (text: string, _opts: unknown, cmd: Command) => {
         const { runSend } = await import('./send-run.js');
-        return runSend(ctx, 'text', { ...givenFlags(cmd), text }, { text: '<text>' });
+        return runSend(ctx, { variant: 'text', text }, givenFlags(cmd));
       }),
     );
 }

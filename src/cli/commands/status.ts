@@ -1,14 +1,15 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
+import { addOptions } from '../options/register.js';
+import { statusOptions } from './send-options.js';
 
 /** `status`: GET <channel URL>/status, body 0 or 1 (spec 3, 4.1). */
 export function registerStatus(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('status')
-    .description("read the channel's availability: online (1) or offline (0) (spec 3, 4.1)")
-    .addOption(new Option('--channel-url <url>', 'the channel URL (env SVC_CHANNEL_URL)'))
-    .option('--timeout <ms>', 'wait at most this long for the reply (default 10000; assumed)')
+    .description("read the channel's availability: online (1) or offline (0) (spec 3, 4.1)");
+  addOptions(cmd, statusOptions)
     .addHelpText(
       'after',
       `
@@ -21,23 +22,17 @@ Examples:
     )
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
-        const [{ resolveOptions, statusSchema }, { getChannelStatus }, { createClock }] =
-          await Promise.all([
-            import('../options.js'),
-            import('../../roles/integrator/index.js'),
-            import('../../clock.js'),
-          ]);
+        const [{ resolveForCommand }, { getChannelStatus }, { createClock }] = await Promise.all([
+          import('../options/resolve.js'),
+          import('../../roles/integrator/index.js'),
+          import('../../clock.js'),
+        ]);
         const [{ createOutput }, { formatStatus }, { withSpinner }] = await Promise.all([
           import('../render/output.js'),
           import('../render/exchange.js'),
           import('../render/progress.js'),
         ]);
-        const options = resolveOptions(statusSchema, {
-          flags: givenFlags(cmd),
-          command: 'status',
-          env: ctx.env,
-          cwd: ctx.cwd,
-        });
+        const options = resolveForCommand(ctx, statusOptions, givenFlags(cmd));
         const out = createOutput(ctx, { json: options.json });
         const status = await withSpinner(
           ctx,

@@ -1,29 +1,17 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { SvcError } from '../../errors.js';
-import { action, globalFlags } from '../action.js';
-
-interface ValidateFlags {
-  kind?: string;
-  strict?: boolean;
-  checkExpectations?: boolean;
-}
+import { action, givenFlags } from '../action.js';
+import { addOptions } from '../options/register.js';
+import { validateOptions } from './tool-options.js';
 
 /** `svc-cli validate`: flags -> options -> core (imported lazily) -> render. */
 export function registerValidate(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('validate')
     .description('validate payloads against the contract (files, folders, globs, stdin, NDJSON)')
-    .argument('[inputs...]', 'files, folders (recursive), globs, or - for stdin', ['-'])
-    .option(
-      '-k, --kind <kind>',
-      'validate as this kind instead of detecting it (see: schema --list)',
-    )
-    .option('--strict', 'warnings (unknown fields, type drift, text cut) count as errors')
-    .option(
-      '--check-expectations',
-      'compare each sample with its file name (.valid/.warning/.invalid) and <name>.expect.json; exit 0 when all match',
-    )
+    .argument('[inputs...]', 'files, folders (recursive), globs, or - for stdin', ['-']);
+  addOptions(cmd, validateOptions)
     .addHelpText(
       'after',
       `
@@ -42,8 +30,10 @@ Examples:
   $ svc-cli validate fixtures/payloads --check-expectations`,
     )
     .action(
-      action(ctx, async (inputs: string[], flags: ValidateFlags, cmd: Command) => {
-        const { json } = globalFlags(cmd);
+      action(ctx, async (inputs: string[], _opts: unknown, cmd: Command) => {
+        const { resolveForCommand } = await import('../options/resolve.js');
+        const flags = resolveForCommand(ctx, validateOptions, givenFlags(cmd));
+        const { json } = flags;
         if (inputs.length === 1 && inputs[0] === '-' && ctx.stdin.isTTY) {
           throw new SvcError(
             'SVC_E_NO_INPUT',

@@ -4,36 +4,32 @@ import { createJournal } from '../../journal/journal.js';
 import { createPlatform, type Platform } from '../../platform/index.js';
 import { isNonLoopbackHost } from '../../http/server.js';
 import { startDemoServer } from '../../web/demo-server.js';
-import type { CliContext, GlobalFlags } from '../context.js';
+import type { CliContext } from '../context.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { widgetOptions } from './misc-options.js';
 import { createOutput } from '../render/output.js';
 import { formatPlatformEvent } from '../render/platform-events.js';
 import { waitForAbort } from '../serve.js';
-import { parseIntegerFlag, parseTimeScale, parseUrlFlag } from '../flags.js';
-import type { WidgetFlags } from './widget.js';
 
 /** `svc-cli widget`: simulator (unless --platform-url) + demo page, until SIGINT/SIGTERM. */
 export async function runWidget(
   ctx: CliContext,
-  flags: WidgetFlags,
-  globals: GlobalFlags,
+  given: Readonly<Record<string, unknown>>,
 ): Promise<number> {
+  const flags = resolveForCommand(ctx, widgetOptions, given);
+  const globals = flags;
   const out = createOutput(ctx, { json: globals.json });
-  const port = parseIntegerFlag('--port', flags.port, { min: 0, max: 65535 });
-  const platformPort = parseIntegerFlag('--platform-port', flags.platformPort, {
-    min: 0,
-    max: 65535,
-  });
-  const given = flags.platformUrl && parseUrlFlag('--platform-url', flags.platformUrl);
-  const hookUrl = flags.hookUrl && parseUrlFlag('--hook-url', flags.hookUrl);
-  const host = flags.host ? { host: flags.host } : {};
-  if (flags.host && isNonLoopbackHost(flags.host)) {
+  const { port, platformPort, hookUrl } = flags;
+  const platformGiven = flags.platformUrl;
+  const host = { host: flags.host };
+  if (isNonLoopbackHost(flags.host)) {
     out.note(`warning: binding ${flags.host} exposes the simulator beyond this machine`);
   }
   let platform: Platform | undefined;
-  let platformUrl = given ? given.replace(/\/+$/, '') : '';
-  if (!given) {
+  let platformUrl = platformGiven ?? '';
+  if (!platformGiven) {
     platform = createPlatform({
-      clock: createClock({ timeScale: parseTimeScale(globals.timeScale) }),
+      clock: createClock({ timeScale: globals.timeScale }),
       journal: createJournal(flags.record ? { file: resolve(ctx.cwd, flags.record) } : {}),
       agentsOnline: flags.agents !== 'offline',
       web: true,

@@ -1,45 +1,17 @@
 import type { Command } from 'commander';
-import { Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { action, globalFlags } from '../action.js';
-
-export interface WidgetFlags {
-  port: string;
-  host?: string;
-  platformUrl?: string;
-  platformPort: string;
-  agents: 'online' | 'offline';
-  hookUrl?: string;
-  record?: string;
-}
+import { action, givenFlags } from '../action.js';
+import { addOptions } from '../options/register.js';
+import { widgetOptions } from './misc-options.js';
 
 /** `widget`: a demo page whose svc_api double talks to a simulator (interface C). */
 export function registerWidget(program: Command, ctx: CliContext): void {
-  program
+  const cmd = program
     .command('widget')
     .description(
       'serve a demo page that loads the svc_api double (spec 4.5, 6.4) wired to the simulator, with the agent web console beside it',
-    )
-    .option('-p, --port <port>', 'port of the demo page (0 = any free port)', '0')
-    .option('--host <host>', 'address to bind both servers (default 127.0.0.1)')
-    .addOption(
-      new Option(
-        '--platform-url <url>',
-        'use a running simulator (svc-cli platform --web) instead of starting one',
-      ).env('SVC_PLATFORM_URL'),
-    )
-    .option('--platform-port <port>', 'port of the simulator started here (0 = any)', '0')
-    .addOption(
-      new Option('--agents <state>', 'agents online or offline at start (chatMode())')
-        .choices(['online', 'offline'])
-        .default('online'),
-    )
-    .addOption(
-      new Option('--hook-url <url>', 'the started simulator sends event hooks here (spec 6.2)').env(
-        'SVC_HOOK_URL',
-      ),
-    )
-    .option('--record <file>', 'append every exchange to this file (NDJSON; .har writes HAR 1.2)')
+    );
+  addOptions(cmd, widgetOptions)
     .addHelpText(
       'after',
       `
@@ -53,9 +25,9 @@ Examples:
   $ svc-cli platform --web --port 8800 & svc-cli widget --platform-url http://127.0.0.1:8800`,
     )
     .action(
-      action(ctx, async (flags: WidgetFlags, cmd: Command) => {
+      action(ctx, async (_opts: unknown, cmd: Command) => {
         const { runWidget } = await import('./widget-run.js');
-        return runWidget(ctx, flags, globalFlags(cmd));
+        return runWidget(ctx, givenFlags(cmd));
       }),
     );
 }

@@ -72,7 +72,7 @@ describe('completion scripts come from the program', () => {
     const fish = generateCompletion(program, 'fish');
     expect(zsh.startsWith('#compdef svc-cli')).toBe(true);
     expect(zsh).toContain(
-      "'--agents[agents online (status 1) or offline (status 0)]:value:(online offline)'",
+      "'--agents[agents online (status 1) or offline (status 0) (default online; env SVC_AGENTS)]:value:(online offline)'",
     );
     expect(fish).toContain(
       "complete -c svc-cli -n '__fish_seen_subcommand_from platform' -l agents -x -a 'online offline'",

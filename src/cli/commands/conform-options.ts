@@ -1,0 +1,129 @@
+/** The option table of `svc-cli conform` (table.ts). */
+import { CHANNEL_URL_OPTION, TIMEOUT_OPTION } from '../options/shared.js';
+import { defineOptions, type OptionSpec } from '../options/table.js';
+import { HOOK_URL_OPTION } from './misc-options.js';
+
+/** `--reporter` and `--out`, shared by the commands that write a report. */
+export const REPORT_OPTIONS = [
+  {
+    key: 'reporter',
+    flag: '--reporter <name>',
+    type: 'choice',
+    choices: ['pretty', 'json', 'junit'],
+    default: 'pretty',
+    description: 'pretty, json (NDJSON) or junit',
+  },
+  {
+    key: 'out',
+    flag: '--out <file>',
+    type: 'path',
+    config: false,
+    description: 'write the report to a file (junit, json) instead of stdout',
+  },
+] as const satisfies readonly OptionSpec[];
+
+export const conformOptions = defineOptions('conform', [
+  {
+    key: 'url',
+    flag: '--url <url>',
+    type: 'url',
+    config: false,
+    description:
+      'the endpoint under test: integrator_url (spec 4.2), hook URL (spec 4.4) or bot_provider_url (spec 4.3)',
+  },
+  {
+    key: 'integratorUrl',
+    flag: '--integrator-url <url>',
+    type: 'url',
+    env: 'SVC_INTEGRATOR_URL',
+    group: 'integrator:',
+    description: 'integrator: the endpoint under test when --url is not given',
+  },
+  {
+    key: 'channel',
+    flag: '--channel <id>',
+    type: 'string',
+    default: 'conform',
+    group: 'integrator:',
+    description: 'integrator: the channel public id in the path',
+  },
+  {
+    ...HOOK_URL_OPTION,
+    group: 'hooks:',
+    description: 'hooks: the receiver under test when --url is not given',
+  },
+  {
+    ...TIMEOUT_OPTION,
+    group: 'hooks:',
+    description: 'hooks: protocol ms a reply may take (an assumption)',
+  },
+  {
+    key: 'botProviderUrl',
+    flag: '--bot-provider-url <url>',
+    type: 'url',
+    env: 'SVC_BOT_PROVIDER_URL',
+    group: 'bot:',
+    description: 'bot: the provider under test when --url is not given',
+  },
+  {
+    key: 'token',
+    flag: '--token <token>',
+    type: 'string',
+    env: 'SVC_BOT_TOKEN',
+    secret: true,
+    group: 'bot:',
+    description: 'bot: the token the provider generated (spec 5.2)',
+  },
+  {
+    key: 'providerId',
+    flag: '--provider-id <id>',
+    type: 'string',
+    default: 'svc-conform',
+    group: 'bot:',
+    description: 'bot: the provider id',
+  },
+  {
+    key: 'platformListenPort',
+    flag: '--platform-listen-port <port>',
+    type: 'int',
+    min: 0,
+    max: 65_535,
+    default: 0,
+    group: 'bot:',
+    description: 'bot: port of the embedded platform the bot posts to (0 = any)',
+  },
+  {
+    key: 'answerWithin',
+    flag: '--answer-within <ms>',
+    type: 'int',
+    min: 1,
+    default: 10_000,
+    group: 'bot:',
+    description: "bot: protocol ms the bot's answer to a customer message may take (an assumption)",
+  },
+  {
+    ...CHANNEL_URL_OPTION,
+    group: 'platform:',
+    description: 'platform: {base_url}/<random_string>/<channel_public_id> (spec 4.1)',
+  },
+  {
+    key: 'integratorListenPort',
+    flag: '--integrator-listen-port <port>',
+    type: 'int',
+    min: 0,
+    max: 65_535,
+    default: 0,
+    group: 'platform:',
+    description: 'platform: port of the embedded listen that watches redelivery (0 = any)',
+  },
+  {
+    key: 'tolerance',
+    flag: '--tolerance <ms>',
+    type: 'int',
+    min: 0,
+    default: 1000,
+    group: 'platform:',
+    description: 'platform: protocol ms an attempt may be early or late',
+  },
+  ...REPORT_OPTIONS,
+] as const satisfies readonly OptionSpec[]);

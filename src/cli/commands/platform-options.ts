@@ -1,0 +1,170 @@
+/** The option table of `svc-cli platform` (table.ts). */
+import { QUIET_OPTION, RECORD_OPTIONS, SERVING_OPTIONS } from '../options/shared.js';
+import { defineOptions, type OptionSpec } from '../options/table.js';
+
+/** Agents online or offline at start (spec 3: the channel status). */
+export const AGENTS_OPTION = {
+  key: 'agents',
+  flag: '--agents <state>',
+  type: 'choice',
+  choices: ['online', 'offline'],
+  default: 'online',
+  env: 'SVC_AGENTS',
+  description: 'agents online (status 1) or offline (status 0)',
+} as const satisfies OptionSpec;
+
+const BOT = 'Bot (interface B):';
+const HOOKS = 'Hooks (interface D):';
+
+export const platformOptions = defineOptions('platform', [
+  QUIET_OPTION,
+  ...SERVING_OPTIONS,
+  {
+    key: 'integratorUrl',
+    flag: '--integrator-url <url>',
+    type: 'url',
+    env: 'SVC_INTEGRATOR_URL',
+    description: 'where agent messages go: POST <url>/<channel_public_id> (spec 4.2)',
+  },
+  {
+    key: 'chunked',
+    flag: '--chunked',
+    type: 'boolean',
+    description:
+      "send agent messages with Transfer-Encoding: chunked (the channel's chunked switch)",
+  },
+  AGENTS_OPTION,
+  {
+    key: 'channelId',
+    flag: '--channel-id <id>',
+    type: 'string',
+    env: 'SVC_CHANNEL_ID',
+    description: 'the channel public id (default: random)',
+  },
+  {
+    key: 'channelName',
+    flag: '--channel-name <name>',
+    type: 'string',
+    description: 'the channel name',
+  },
+  {
+    key: 'randomString',
+    flag: '--random-string <s>',
+    type: 'string',
+    env: 'SVC_RANDOM_STRING',
+    secret: true,
+    description: 'fix the URL random string (default: 128 random bits) for a stable channel URL',
+  },
+  {
+    key: 'lenient',
+    flag: '--lenient',
+    type: 'boolean',
+    description: 'answer contract violations 200 (still not delivered) instead of 400',
+  },
+  ...RECORD_OPTIONS,
+  {
+    key: 'console',
+    flag: '--no-console',
+    type: 'boolean',
+    default: true,
+    description: 'do not read agent messages from stdin',
+  },
+  {
+    key: 'web',
+    flag: '--web',
+    type: 'boolean',
+    description:
+      'serve the agent web console at <url>/_sim/console/: live chats, replies, delivery timelines, journal',
+  },
+  {
+    key: 'hookUrl',
+    flag: '--hook-url <url>',
+    type: 'url',
+    env: 'SVC_HOOK_URL',
+    group: HOOKS,
+    description: 'send event hooks (chat_accepted, chat_finished, ...) to this URL (spec 4.4, 6.2)',
+  },
+  {
+    key: 'hookTimeout',
+    flag: '--hook-timeout <ms>',
+    type: 'int',
+    min: 1,
+    default: 10_000,
+    group: HOOKS,
+    description: 'protocol ms each hook waits for its reply (an assumption: the spec is silent)',
+  },
+  {
+    key: 'hookAttempts',
+    flag: '--hook-attempts <n>',
+    type: 'int',
+    min: 1,
+    default: 1,
+    group: HOOKS,
+    description: 'attempts per hook event, 3 s apart (1: no redelivery, an assumption)',
+  },
+  {
+    key: 'botProviderUrl',
+    flag: '--bot-provider-url <url>',
+    type: 'url',
+    env: 'SVC_BOT_PROVIDER_URL',
+    group: BOT,
+    description: 'attach a bot (spec 4.3): customer messages go first to POST <url>/<token>',
+  },
+  {
+    key: 'botToken',
+    flag: '--bot-token <token>',
+    type: 'string',
+    env: 'SVC_BOT_TOKEN',
+    secret: true,
+    group: BOT,
+    description: 'the token the bot provider generated (spec 5.2)',
+  },
+  {
+    key: 'providerId',
+    flag: '--provider-id <id>',
+    type: 'string',
+    default: 'dev-provider',
+    group: BOT,
+    description: 'the provider id of the bot (spec 1.4)',
+  },
+  {
+    key: 'botAuthUrl',
+    flag: '--bot-auth-url <url>',
+    type: 'url',
+    group: BOT,
+    description:
+      "spec 5.3: the provider's token endpoint; each request then carries Authorization: Bearer",
+  },
+  {
+    key: 'botClientId',
+    flag: '--bot-client-id <id>',
+    type: 'string',
+    group: BOT,
+    description: 'spec 5.3: client_id for the token exchange (both ways)',
+  },
+  {
+    key: 'botClientSecret',
+    flag: '--bot-client-secret <secret>',
+    type: 'string',
+    env: 'SVC_BOT_CLIENT_SECRET',
+    secret: true,
+    group: BOT,
+    description: 'spec 5.3: the secret for the token exchange',
+  },
+  {
+    key: 'botRateLimit',
+    flag: '--bot-rate-limit <n/window>',
+    type: 'string',
+    default: '100/1s',
+    group: BOT,
+    description: 'requests per token before 429, e.g. 20/1s',
+  },
+  {
+    key: 'botName',
+    flag: '--bot-name <name>',
+    type: 'string',
+    default: 'Bot',
+    group: BOT,
+    description: 'the sender name customers see on bot messages',
+  },
+] as const satisfies readonly OptionSpec[]);

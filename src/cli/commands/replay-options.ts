@@ -1,0 +1,79 @@
+/** The option table of `svc-cli replay` (table.ts). */
+import { defineOptions, type OptionSpec } from '../options/table.js';
+import { REPORT_OPTIONS } from './conform-options.js';
+
+// The real-peer URLs are flags only: a config file written for `platform` must never point a
+// replay (npm start, CI) at a real endpoint by surprise.
+const PEERS = 'Real peers (real time):';
+
+export const replayOptions = defineOptions('replay', [
+  {
+    key: 'integratorUrl',
+    flag: '--integrator-url <url>',
+    type: 'url',
+    config: false,
+    group: PEERS,
+    description: 'a real integrator endpoint instead of the embedded listen',
+  },
+  {
+    key: 'botUrl',
+    flag: '--bot-url <url>',
+    type: 'url',
+    config: false,
+    group: PEERS,
+    description: 'a real bot provider instead of the embedded bot-sim',
+  },
+  {
+    key: 'hookUrl',
+    flag: '--hook-url <url>',
+    type: 'url',
+    config: false,
+    group: PEERS,
+    description: 'a real hook receiver instead of the embedded hook-target',
+  },
+  {
+    key: 'platformUrl',
+    flag: '--platform-url <url>',
+    type: 'url',
+    config: false,
+    group: PEERS,
+    description:
+      'a running svc simulator (svc-cli platform) instead of the embedded one: customer, agent and control steps and event expectations run; integrator, bot and hook expectations are skipped',
+  },
+  {
+    key: 'grep',
+    flag: '--grep <pattern>',
+    type: 'string',
+    config: false,
+    description: 'only conversations whose name or file matches (a regular expression)',
+  },
+  {
+    key: 'bail',
+    flag: '--bail',
+    type: 'boolean',
+    description: 'stop at the first failing conversation',
+  },
+  {
+    key: 'concurrency',
+    flag: '--concurrency <n>',
+    type: 'int',
+    min: 1,
+    description:
+      'conversations replayed at once, each in its own world (default 4; 1 with a real peer)',
+  },
+  {
+    key: 'seed',
+    flag: '--seed <n>',
+    type: 'int',
+    min: -2_147_483_648,
+    max: 4_294_967_295,
+    description: 'seed for everything random (fault rates)',
+  },
+  {
+    key: 'verbose',
+    flag: '--verbose',
+    type: 'boolean',
+    description: 'print every step of every conversation (default: one line per green one)',
+  },
+  ...REPORT_OPTIONS,
+] as const satisfies readonly OptionSpec[]);

@@ -1,0 +1,100 @@
+/** The option tables of send-text, send-media, send-location, typing and status (table.ts). */
+import { CHANNEL_URL_OPTION, SEND_OPTIONS, TIMEOUT_OPTION } from '../options/shared.js';
+import { defineOptions, type OptionSpec } from '../options/table.js';
+
+export const sendTextOptions = defineOptions('send-text', SEND_OPTIONS);
+
+export const sendMediaOptions = defineOptions('send-media', [
+  {
+    key: 'file',
+    flag: '--file <url>',
+    type: 'string',
+    required: true,
+    config: false,
+    description: 'http(s) URL of the file',
+  },
+  {
+    key: 'fileName',
+    flag: '--file-name <name>',
+    type: 'string',
+    required: true,
+    config: false,
+    description: 'file name',
+  },
+  {
+    key: 'fileSize',
+    flag: '--file-size <bytes>',
+    type: 'number',
+    required: true,
+    config: false,
+    description:
+      'size in bytes, a positive integer (the contract checks it: --force sends any number)',
+  },
+  {
+    key: 'thumb',
+    flag: '--thumb <url>',
+    type: 'string',
+    config: false,
+    description: 'thumbnail URL, 320 px wide',
+  },
+  {
+    key: 'duration',
+    flag: '--duration <s>',
+    type: 'number',
+    config: false,
+    description: 'seconds, positive integer',
+  },
+  {
+    key: 'width',
+    flag: '--width <px>',
+    type: 'number',
+    config: false,
+    description: 'pixels, positive integer',
+  },
+  {
+    key: 'height',
+    flag: '--height <px>',
+    type: 'number',
+    config: false,
+    description: 'pixels, positive integer',
+  },
+  {
+    key: 'caption',
+    flag: '--caption <text>',
+    type: 'string',
+    config: false,
+    description: 'text or comment (message.text)',
+  },
+  ...SEND_OPTIONS,
+] as const satisfies readonly OptionSpec[]);
+
+export const sendLocationOptions = defineOptions('send-location', [
+  {
+    key: 'latitude',
+    flag: '--latitude <deg>',
+    type: 'number',
+    min: -90,
+    max: 90,
+    required: true,
+    config: false,
+    description: 'latitude in degrees, -90..90',
+  },
+  {
+    key: 'longitude',
+    flag: '--longitude <deg>',
+    type: 'number',
+    min: -180,
+    max: 180,
+    required: true,
+    config: false,
+    description: 'longitude in degrees, -180..180',
+  },
+  ...SEND_OPTIONS,
+] as const satisfies readonly OptionSpec[]);
+
+export const typingOptions = defineOptions('typing', SEND_OPTIONS);
+
+export const statusOptions = defineOptions('status', [
+  { ...CHANNEL_URL_OPTION, required: true },
+  TIMEOUT_OPTION,
+] as const);

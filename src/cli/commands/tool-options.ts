@@ -1,0 +1,154 @@
+/** The option tables of init, doctor, schema, validate and record to-fixture (table.ts). */
+import { ROLE_NAMES } from '../options/roles.js';
+import { CHANNEL_URL_OPTION } from '../options/shared.js';
+import { defineOptions, type OptionSpec } from '../options/table.js';
+
+/** The URLs a project's config names, one per role (`init` writes them, `doctor` probes them). */
+const PROJECT_URLS = [
+  CHANNEL_URL_OPTION,
+  {
+    key: 'integratorUrl',
+    flag: '--integrator-url <url>',
+    type: 'url',
+    env: 'SVC_INTEGRATOR_URL',
+    description: 'your agent-message endpoint',
+  },
+  {
+    key: 'botProviderUrl',
+    flag: '--bot-provider-url <url>',
+    type: 'url',
+    env: 'SVC_BOT_PROVIDER_URL',
+    description: 'your bot provider endpoint',
+  },
+  {
+    key: 'hookUrl',
+    flag: '--hook-url <url>',
+    type: 'url',
+    env: 'SVC_HOOK_URL',
+    description: 'your event-hook receiver URL',
+  },
+  {
+    key: 'widgetUrl',
+    flag: '--widget-url <url>',
+    type: 'url',
+    env: 'SVC_WIDGET_URL',
+    description: 'the page that loads the widget',
+  },
+] as const satisfies readonly OptionSpec[];
+
+export const initOptions = defineOptions(
+  'init',
+  [
+    {
+      key: 'role',
+      flag: '--role <role>',
+      type: 'choice',
+      choices: ROLE_NAMES,
+      default: 'integrator',
+      config: false,
+      description: 'the part you play',
+    },
+    ...PROJECT_URLS,
+    {
+      key: 'senderId',
+      flag: '--sender-id <id>',
+      type: 'string',
+      config: false,
+      description: 'the customer id to send as',
+    },
+    {
+      key: 'yes',
+      flag: '-y, --yes',
+      type: 'boolean',
+      config: false,
+      description: 'ask nothing: use the flags and defaults (also without a TTY)',
+    },
+    {
+      key: 'force',
+      flag: '--force',
+      type: 'boolean',
+      config: false,
+      description: 'overwrite an existing config file',
+    },
+  ] as const satisfies readonly OptionSpec[],
+  // init writes the file: it reads neither that file nor SVC_* values into it
+  { readsConfig: false },
+);
+
+export const doctorOptions = defineOptions('doctor', [
+  ...PROJECT_URLS,
+  {
+    key: 'timeout',
+    flag: '--timeout <ms>',
+    type: 'int',
+    min: 1,
+    default: 2000,
+    config: false,
+    description: 'wait at most this long per URL',
+  },
+] as const satisfies readonly OptionSpec[]);
+
+export const schemaOptions = defineOptions('schema', [
+  {
+    key: 'kind',
+    flag: '-k, --kind <kind>',
+    type: 'string',
+    config: false,
+    description: 'only this kind',
+  },
+  {
+    key: 'out',
+    flag: '-o, --out <dir>',
+    type: 'path',
+    config: false,
+    description: 'write one <kind>.schema.json per kind into this folder',
+  },
+  {
+    key: 'list',
+    flag: '-l, --list',
+    type: 'boolean',
+    config: false,
+    description: 'list the kinds: name, interface, spec section, description',
+  },
+] as const satisfies readonly OptionSpec[]);
+
+export const validateOptions = defineOptions('validate', [
+  {
+    key: 'kind',
+    flag: '-k, --kind <kind>',
+    type: 'string',
+    config: false,
+    description: 'validate as this kind instead of detecting it (see: schema --list)',
+  },
+  {
+    key: 'strict',
+    flag: '--strict',
+    type: 'boolean',
+    description: 'warnings (unknown fields, type drift, text cut) count as errors',
+  },
+  {
+    key: 'checkExpectations',
+    flag: '--check-expectations',
+    type: 'boolean',
+    config: false,
+    description:
+      'compare each sample with its file name (.valid/.warning/.invalid) and <name>.expect.json; exit 0 when all match',
+  },
+] as const satisfies readonly OptionSpec[]);
+
+export const toFixtureOptions = defineOptions('record to-fixture', [
+  {
+    key: 'out',
+    flag: '--out <file>',
+    type: 'path',
+    config: false,
+    description: 'write the conversation here (default: stdout)',
+  },
+  {
+    key: 'name',
+    flag: '--name <name>',
+    type: 'string',
+    config: false,
+    description: 'the conversation name (default: from the file name)',
+  },
+] as const satisfies readonly OptionSpec[]);

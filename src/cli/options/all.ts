@@ -1,0 +1,49 @@
+/**
+ * Every command's option table: the resolver tells another command's key from a typo with it,
+ * `svc-cli config` lists it, the config file's JSON Schema is built from it, and the
+ * table-driven test walks it.
+ */
+import { conformOptions } from '../commands/conform-options.js';
+import { loadOptions } from '../commands/load-options.js';
+import { chatOptions, hookFireOptions, widgetOptions } from '../commands/misc-options.js';
+import { platformOptions } from '../commands/platform-options.js';
+import { replayOptions } from '../commands/replay-options.js';
+import {
+  sendLocationOptions,
+  sendMediaOptions,
+  sendTextOptions,
+  statusOptions,
+  typingOptions,
+} from '../commands/send-options.js';
+import { botSimOptions, hookTargetOptions, listenOptions } from '../commands/serving-tables.js';
+import {
+  doctorOptions,
+  initOptions,
+  schemaOptions,
+  toFixtureOptions,
+  validateOptions,
+} from '../commands/tool-options.js';
+import type { OptionTable } from './table.js';
+
+export const ALL_TABLES: readonly OptionTable[] = [
+  platformOptions,
+  listenOptions,
+  hookTargetOptions,
+  botSimOptions,
+  sendTextOptions,
+  sendMediaOptions,
+  sendLocationOptions,
+  typingOptions,
+  statusOptions,
+  chatOptions,
+  hookFireOptions,
+  widgetOptions,
+  conformOptions,
+  replayOptions,
+  loadOptions,
+  initOptions,
+  doctorOptions,
+  schemaOptions,
+  validateOptions,
+  toFixtureOptions,
+];

@@ -1,0 +1,371 @@
+/**
+ * The one resolver of every command's options (issue 14; conventions.md 2): the config file
+ * (top level, then `commands.<name>`) < SVC_* environment < flags, each value checked against
+ * its table entry and remembered with its source. Loaded lazily by the `*-run.ts` bodies.
+ */
+import { parseFault } from '../../faults/fault.js';
+import { SvcError } from '../../errors.js';
+import { closestNames } from '../../suggest.js';
+import { CONFIG_FILE, CONFIG_VERSION, ROLES, loadConfig } from '../config-file.js';
+import { ALL_TABLES } from './all.js';
+import {
+  GLOBAL_OPTIONS,
+  type GlobalOptions,
+  type OptionSpec,
+  type OptionTable,
+  type OptionsOf,
+} from './table.js';
+
+/** Where a resolved value came from (`svc-cli config` prints it). */
+export type OptionSource = 'file' | 'env' | 'flag' | 'default';
+
+export interface ResolveSources {
+  /** the flags given on the command line (`givenFlags(cmd)`), camelCase */
+  flags: Readonly<Record<string, unknown>>;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+}
+
+export interface ResolvedOption {
+  spec: OptionSpec;
+  /** the value as the command uses it (undefined when unset or invalid) */
+  value: unknown;
+  /** the value as given, when invalid */
+  raw?: unknown;
+  source: OptionSource;
+  /** how a message names it: `--port (from SVC_PORT)` */
+  origin: string;
+  /** for file and env: the file or the variable */
+  from?: string;
+  problem?: string;
+}
+
+export interface Inspection {
+  file: string | undefined;
+  options: ResolvedOption[];
+  /** unknown keys of the config file, with "did you mean" */
+  warnings: string[];
+}
+
+/** The options of a table plus the global ones, as one typed object. */
+export type Resolved<T extends OptionTable> = OptionsOf<T> & GlobalOptions;
+
+const NO_CONFIG: ReturnType<typeof loadConfig> = {
+  file: undefined,
+  values: {},
+  forCommand: () => ({}),
+  section: () => undefined,
+  sectionNames: () => [],
+};
+
+/** The global options, widened to the spec type. */
+const GLOBALS: readonly OptionSpec[] = GLOBAL_OPTIONS;
+
+const kebab = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+type Checked = { ok: true; value: unknown } | { ok: false; problem: string };
+
+function toNumber(raw: unknown): number | undefined {
+  if (typeof raw === 'number') return raw;
+  if (typeof raw === 'string' && raw.trim() !== '') return Number(raw);
+  return undefined;
+}
+
+/**
+ * One value (a string from argv or env; JSON from the file) against its table entry.
+ * @example checkValue({ key: 'port', flag: '--port <n>', type: 'int', min: 0, description: '' }, '80') // { ok: true, value: 80 }
+ */
+export function checkValue(spec: OptionSpec, raw: unknown): Checked {
+  const fail = (problem: string): Checked => ({ ok: false, problem });
+  switch (spec.type) {
+    case 'string':
+    case 'path':
+      return typeof raw === 'string' ? { ok: true, value: raw } : fail('must be a string');
+    case 'url': {
+      if (typeof raw !== 'string' || !/^https?:\/\/[^\s/]+/i.test(raw) || !URL.canParse(raw)) {
+        return fail('must be an http(s) URL, e.g. http://127.0.0.1:9000/path');
+      }
+      return { ok: true, value: raw.replace(/\/+$/, '') };
+    }
+    case 'int':
+    case 'number': {
+      const n = toNumber(raw);
+      if (n === undefined || !Number.isFinite(n)) return fail('must be a number');
+      if (spec.type === 'int' && !Number.isInteger(n)) return fail('must be a whole number');
+      if (spec.min !== undefined) {
+        if (spec.type === 'number' && spec.exclusiveMin && n <= spec.min) {
+          return fail(`must be greater than ${spec.min}`);
+        }
+        if (n < spec.min) return fail(`must be at least ${spec.min}`);
+      }
+      if (spec.max !== undefined && n > spec.max) return fail(`must be at most ${spec.max}`);
+      return { ok: true, value: n };
+    }
+    case 'boolean':
+      if (typeof raw === 'boolean') return { ok: true, value: raw };
+      if (raw === 'true' || raw === '1') return { ok: true, value: true };
+      if (raw === 'false' || raw === '0') return { ok: true, value: false };
+      return fail('must be true or false');
+    case 'choice':
+      return typeof raw === 'string' && spec.choices.includes(raw)
+        ? { ok: true, value: raw }
+        : fail(`must be one of ${spec.choices.join(', ')}`);
+    case 'list': {
+      if (typeof raw === 'string') {
+        return {
+          ok: true,
+          value: raw
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        };
+      }
+      if (Array.isArray(raw) && raw.every((s) => typeof s === 'string')) {
+        return { ok: true, value: [...raw] };
+      }
+      return fail('must be a list of strings');
+    }
+    case 'fault': {
+      if (typeof raw !== 'string') return fail('must be a fault such as "status:503"');
+      const parsed = parseFault(raw);
+      return parsed.ok ? { ok: true, value: parsed.fault } : fail(parsed.message);
+    }
+    default: {
+      const unknown: never = spec;
+      throw new Error(`unknown option type ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/** What an option is without any source: its default (lists and switches have one). */
+function defaultOf(spec: OptionSpec): unknown {
+  if ('default' in spec && spec.default !== undefined) return spec.default;
+  if (spec.type === 'boolean') return false;
+  if (spec.type === 'list') return [];
+  return undefined;
+}
+
+/**
+ * Every option of `table` (globals included) from its three sources, without throwing.
+ * @example inspectOptions(listenOptions, { flags: {}, env: { SVC_PORT: '9000' }, cwd: '.' }).options
+ */
+export function inspectOptions(table: OptionTable, sources: ResolveSources): Inspection {
+  const config =
+    table.readsConfig === false
+      ? NO_CONFIG
+      : loadConfig({ flags: sources.flags, cwd: sources.cwd });
+  const fromFile = config.forCommand(table.command);
+  const fileName = config.file ?? CONFIG_FILE;
+  const specs = [...GLOBALS, ...table.options];
+  const options = specs.map((spec): ResolvedOption => {
+    const label = spec.flag.replace(/^-\w, /, '').split(' ')[0] ?? `--${kebab(spec.key)}`;
+    const name = label.startsWith('--no-') ? `--${kebab(spec.key)}` : label;
+    let raw: unknown;
+    let source: OptionSource = 'default';
+    let origin = name;
+    let from: string | undefined;
+    if (spec.config !== false && fromFile[spec.key] !== undefined) {
+      raw = fromFile[spec.key];
+      source = 'file';
+      origin = `${name} (from "${spec.key}" in ${fileName})`;
+      from = fileName;
+    }
+    const envValue =
+      spec.env === undefined || table.readsConfig === false ? undefined : sources.env[spec.env];
+    if (spec.env !== undefined && envValue !== undefined && envValue !== '') {
+      raw = envValue;
+      source = 'env';
+      origin = `${name} (from ${spec.env})`;
+      from = spec.env;
+    }
+    if (sources.flags[spec.key] !== undefined) {
+      raw = sources.flags[spec.key];
+      source = 'flag';
+      origin = name;
+      from = undefined;
+    }
+    const base = { spec, source, origin, ...(from === undefined ? {} : { from }) };
+    if (source === 'default') {
+      const value = defaultOf(spec);
+      if (value === undefined && spec.required) {
+        const where = spec.env ? ` (or set ${spec.env}, or "${spec.key}" in ${CONFIG_FILE})` : '';
+        return { ...base, value, problem: `is required${where}` };
+      }
+      return { ...base, value };
+    }
+    const checked = checkValue(spec, raw);
+    return checked.ok
+      ? { ...base, value: checked.value }
+      : { ...base, value: undefined, raw, problem: checked.problem };
+  });
+  return { file: config.file, options, warnings: unknownKeyWarnings(config, table) };
+}
+
+/**
+ * The options a command runs with; an input error (exit 2) names every bad value and its
+ * source. Unknown config keys are warned about once, on stderr.
+ * @example const o = resolveOptions(listenOptions, { flags: { port: '0' }, env: {}, cwd: '.' }) // o.port === 0
+ */
+export function resolveOptions<T extends OptionTable>(
+  table: T,
+  sources: ResolveSources & { warn?: (text: string) => void },
+): Resolved<T> {
+  const inspection = inspectOptions(table, sources);
+  for (const warning of inspection.warnings) sources.warn?.(warning);
+  const bad = inspection.options.filter((o) => o.problem !== undefined);
+  if (bad.length > 0) {
+    // one problem reads as one sentence; several are listed
+    const describe = (o: ResolvedOption) =>
+      o.raw === undefined
+        ? `${o.origin} ${o.problem}`
+        : `${o.origin} ${JSON.stringify(o.raw)}: ${o.problem}`;
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'input',
+      bad.length === 1 && bad[0]
+        ? `Could not ${bad[0].raw === undefined ? 'run' : 'use'} ${bad[0].raw === undefined ? `svc-cli ${table.command}: ` : ''}${describe(bad[0])}.`
+        : `Could not use the options: ${bad.map(describe).join('; ')}.`,
+      `Run svc-cli ${table.command} --help to see its flags.`,
+    );
+  }
+  return Object.fromEntries(inspection.options.map((o) => [o.spec.key, o.value])) as Resolved<T>;
+}
+
+/** Every key some command reads from the config file (another command's key is no typo). */
+const knownKeys: ReadonlySet<string> = new Set(
+  [...GLOBALS, ...ALL_TABLES.flatMap((t) => t.options)]
+    .filter((s) => s.config !== false)
+    .map((s) => s.key),
+);
+const knownCommands: ReadonlyMap<string, OptionTable> = new Map(
+  ALL_TABLES.map((t) => [t.command, t]),
+);
+
+const FILE_KEYS = new Set(['$schema', 'version', 'commands', 'role']);
+
+function unknownKeyWarnings(config: ReturnType<typeof loadConfig>, table: OptionTable): string[] {
+  if (config.file === undefined) return [];
+  const warnings: string[] = [];
+  const fileName = config.file;
+  const near = (key: string, known: Iterable<string>): string => {
+    const [best] = closestNames(key, [...known], { maxDistance: 3 });
+    return best ? ` Did you mean "${best}"?` : '';
+  };
+  const all = knownKeys;
+  for (const key of Object.keys(config.values)) {
+    if (!all.has(key) && !FILE_KEYS.has(key)) {
+      warnings.push(`warning: ${fileName}: unknown key "${key}" is ignored.${near(key, all)}`);
+    }
+  }
+  const section = config.section(table.command);
+  if (section) {
+    const own = new Set(
+      [...GLOBALS, ...table.options].filter((s) => s.config !== false).map((s) => s.key),
+    );
+    for (const key of Object.keys(section)) {
+      if (!own.has(key)) {
+        warnings.push(
+          `warning: ${fileName}: "${key}" in commands.${table.command} is not an option of ${table.command}; it is ignored.${near(key, own)}`,
+        );
+      }
+    }
+  }
+  for (const name of config.sectionNames()) {
+    if (!knownCommands.has(name)) {
+      warnings.push(
+        `warning: ${fileName}: commands.${name} names no command with options.${near(name, knownCommands.keys())}`,
+      );
+    }
+  }
+  return warnings;
+}
+
+/**
+ * `resolveOptions` for a command body: sources from the context, warnings on stderr.
+ * @example const o = resolveForCommand(ctx, listenOptions, givenFlags(cmd));
+ */
+export function resolveForCommand<T extends OptionTable>(
+  ctx: {
+    env: Readonly<Record<string, string | undefined>>;
+    cwd: string;
+    stderr: { write(text: string): unknown };
+  },
+  table: T,
+  flags: Readonly<Record<string, unknown>>,
+): Resolved<T> {
+  return resolveOptions(table, {
+    flags,
+    env: ctx.env,
+    cwd: ctx.cwd,
+    warn: (text) => ctx.stderr.write(`${text}\n`),
+  });
+}
+
+/** The first spec of each config key across every table (the same key has one meaning). */
+export function specsByKey(): Map<string, OptionSpec> {
+  const byKey = new Map<string, OptionSpec>();
+  for (const spec of [...GLOBALS, ...ALL_TABLES.flatMap((t) => t.options)]) {
+    if (spec.config !== false && !byKey.has(spec.key)) byKey.set(spec.key, spec);
+  }
+  return byKey;
+}
+
+export interface ConfigCheck {
+  /** `path: problem` for each bad value */
+  problems: string[];
+  /** keys no command reads, with the closest known key */
+  unknown: { key: string; near: string | undefined }[];
+}
+
+/**
+ * Checks a config file's values against the option tables (`init` before writing, `doctor`).
+ * @example checkConfigValues({ version: 1, port: 'x' }).problems // ['port: must be a number']
+ */
+export function checkConfigValues(file: Readonly<Record<string, unknown>>): ConfigCheck {
+  const byKey = specsByKey();
+  const result: ConfigCheck = { problems: [], unknown: [] };
+  if (file.version !== CONFIG_VERSION) {
+    result.problems.push(`version: must be ${CONFIG_VERSION}`);
+  }
+  if (file.role !== undefined && !(ROLES as readonly unknown[]).includes(file.role)) {
+    result.problems.push(`role: must be one of ${ROLES.join(', ')}`);
+  }
+  const check = (path: string, spec: OptionSpec, value: unknown) => {
+    const checked = checkValue(spec, value);
+    if (!checked.ok) result.problems.push(`${path}: ${checked.problem}`);
+  };
+  for (const [key, value] of Object.entries(file)) {
+    if (FILE_KEYS.has(key)) continue;
+    const spec = byKey.get(key);
+    if (spec) check(key, spec, value);
+    else
+      result.unknown.push({
+        key,
+        near: closestNames(key, [...byKey.keys()], { maxDistance: 3 })[0],
+      });
+  }
+  const commands = file.commands;
+  if (
+    commands !== undefined &&
+    (typeof commands !== 'object' || commands === null || Array.isArray(commands))
+  ) {
+    result.problems.push('commands: must be an object of command names');
+  } else if (commands) {
+    for (const [name, section] of Object.entries(commands)) {
+      const table = knownCommands.get(name);
+      if (!table || typeof section !== 'object' || section === null) continue;
+      const own = new Map([...GLOBALS, ...table.options].map((s) => [s.key, s]));
+      for (const [key, value] of Object.entries(section as Record<string, unknown>)) {
+        const spec = own.get(key);
+        if (spec) check(`commands.${name}.${key}`, spec, value);
+      }
+    }
+  }
+  return result;
+}
+
+/** Every key the config file may hold at its top level (the globals' are in every table). */
+export function configKeySpecs(): OptionSpec[] {
+  const globals = new Set(GLOBALS.map((s) => s.key));
+  return [...specsByKey().values()].filter((s) => !globals.has(s.key));
+}

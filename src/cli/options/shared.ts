@@ -1,0 +1,191 @@
+/**
+ * Option groups several commands share, declared once (table.ts); a command's table spreads
+ * the groups it takes. Plain data: registration modules load it for `--help`.
+ */
+import type { OptionSpec } from './table.js';
+
+/** 1 MiB: the largest request body a serving command accepts by default (413 beyond). */
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Where a serving command binds. */
+export const SERVING_OPTIONS = [
+  {
+    key: 'port',
+    flag: '-p, --port <port>',
+    type: 'int',
+    min: 0,
+    max: 65_535,
+    default: 0,
+    env: 'SVC_PORT',
+    description: 'port to listen on (0 = any free port)',
+  },
+  {
+    key: 'host',
+    flag: '--host <host>',
+    type: 'string',
+    default: '127.0.0.1',
+    env: 'SVC_HOST',
+    description: 'address to bind (any but 127.0.0.1 is reachable from the network)',
+  },
+] as const satisfies readonly OptionSpec[];
+
+/** `--quiet`: no line per request (the journal still records them). */
+export const QUIET_OPTION = {
+  key: 'quiet',
+  flag: '-q, --quiet',
+  type: 'boolean',
+  description:
+    'print only the listening line, warnings and errors: no line per request (--record still records every exchange)',
+} as const satisfies OptionSpec;
+
+/** `--record` and `--body-limit`. */
+export const RECORD_OPTIONS = [
+  {
+    key: 'record',
+    flag: '--record <file>',
+    type: 'path',
+    env: 'SVC_RECORD',
+    description: 'record every exchange: NDJSON, or HAR 1.2 when the name ends in .har',
+  },
+  {
+    key: 'bodyLimit',
+    flag: '--body-limit <bytes>',
+    type: 'int',
+    min: 1,
+    default: DEFAULT_BODY_LIMIT_BYTES,
+    description: 'largest request body accepted (413 beyond)',
+  },
+] as const satisfies readonly OptionSpec[];
+
+/** A fault plan file; the fault flags override it. */
+export const FAULT_PLAN_OPTION = {
+  key: 'faultPlan',
+  flag: '--fault-plan <file>',
+  type: 'path',
+  group: 'Faults:',
+  description: 'a fault plan file ({"version":1,...}); flags override it',
+} as const satisfies OptionSpec;
+
+/** The fault module's flags (src/faults), on top of FAULT_PLAN_OPTION where a command has it. */
+export function faultOptions<const F extends string>(failFirst: F) {
+  return [
+    {
+      key: 'failFirst',
+      flag: '--fail-first <n>',
+      type: 'int',
+      min: 0,
+      group: 'Faults:',
+      description: failFirst,
+    },
+    {
+      key: 'delay',
+      flag: '--delay <ms>',
+      type: 'int',
+      min: 0,
+      group: 'Faults:',
+      description: 'wait this long (protocol ms) before every reply',
+    },
+    {
+      key: 'fault',
+      flag: '--fault <spec>',
+      type: 'fault',
+      group: 'Faults:',
+      description:
+        'none | status:<code> | reset | hang | bad-json | error:<code>:<message> | slow-body[:<ms>]',
+    },
+    {
+      key: 'faultRate',
+      flag: '--fault-rate <p>',
+      type: 'number',
+      min: 0,
+      max: 1,
+      group: 'Faults:',
+      description: 'apply --fault with probability p (0..1)',
+    },
+    {
+      key: 'seed',
+      flag: '--seed <n>',
+      type: 'int',
+      min: -2_147_483_648,
+      max: 4_294_967_295,
+      group: 'Faults:',
+      description: 'seed for --fault-rate: the same seed gives the same faults',
+    },
+  ] as const satisfies readonly OptionSpec[];
+}
+
+/** The channel URL (spec 1.3). */
+export const CHANNEL_URL_OPTION = {
+  key: 'channelUrl',
+  flag: '--channel-url <url>',
+  type: 'url',
+  env: 'SVC_CHANNEL_URL',
+  description:
+    'the channel URL from the channel settings: {base_url}/<random_string>/<channel_public_id>',
+} as const satisfies OptionSpec;
+
+/** How long a command waits for a reply. */
+export const TIMEOUT_OPTION = {
+  key: 'timeout',
+  flag: '--timeout <ms>',
+  type: 'int',
+  min: 1,
+  default: 10_000,
+  env: 'SVC_TIMEOUT',
+  description: 'wait at most this long for the reply (an assumption: the spec is silent)',
+} as const satisfies OptionSpec;
+
+/** What the commands that send customer messages share (spec 2.1). */
+export const SEND_OPTIONS = [
+  { ...CHANNEL_URL_OPTION, required: true },
+
+  {
+    key: 'senderId',
+    flag: '--sender-id <id>',
+    type: 'string',
+    env: 'SVC_SENDER_ID',
+    required: true,
+    description: "the customer's id in your system",
+  },
+  {
+    key: 'name',
+    flag: '--name <name>',
+    type: 'string',
+    description: 'customer name shown to the agent',
+  },
+  { key: 'phone', flag: '--phone <phone>', type: 'string', description: 'customer phone' },
+  { key: 'email', flag: '--email <email>', type: 'string', description: 'customer e-mail' },
+  {
+    key: 'photo',
+    flag: '--photo <url>',
+    type: 'string',
+    description: 'customer avatar, http(s) URL',
+  },
+  {
+    key: 'invite',
+    flag: '--invite <text>',
+    type: 'string',
+    description: 'invitation text shown to the agent as context',
+  },
+  {
+    key: 'messageId',
+    flag: '--message-id <id>',
+    type: 'string',
+    config: false,
+    description: 'your message id (message.id)',
+  },
+  {
+    key: 'force',
+    flag: '--force',
+    type: 'boolean',
+    config: false,
+    description: 'send even when the payload breaks the contract (to test the platform)',
+  },
+  {
+    key: 'chunked',
+    flag: '--chunked',
+    type: 'boolean',
+    description: 'send the body with Transfer-Encoding: chunked',
+  },
+  TIMEOUT_OPTION,
+] as const satisfies readonly OptionSpec[];

@@ -1,0 +1,306 @@
+/**
+ * Issue 14: every option of every command is declared once, in its table, and reaches the
+ * command from each of its three sources: the config file (top level and commands.<name>),
+ * the SVC_* environment, and the flag as commander parses it.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { givenFlags } from '../../../src/cli/action.js';
+import { createProgram } from '../../../src/cli/main.js';
+import { ALL_TABLES } from '../../../src/cli/options/all.js';
+import { createConfigJsonSchema } from '../../../src/cli/options/json-schema.js';
+import { addOptions } from '../../../src/cli/options/register.js';
+import {
+  checkConfigValues,
+  inspectOptions,
+  resolveOptions,
+} from '../../../src/cli/options/resolve.js';
+import {
+  GLOBAL_OPTIONS,
+  type OptionSpec,
+  type OptionTable,
+} from '../../../src/cli/options/table.js';
+import { SvcError } from '../../../src/errors.js';
+import { createTestContext } from '../../helpers/cli-context.js';
+
+const emptyDir = mkdtempSync(join(tmpdir(), 'svc-tables-'));
+
+/** A valid value other than the default: [argv words, env text, config JSON, resolved]. */
+function sampleOf(spec: OptionSpec): [string[], string, unknown, unknown] {
+  const long = spec.flag.replace(/^-\w, /, '').split(' ')[0] ?? '';
+  switch (spec.type) {
+    case 'string':
+    case 'path':
+      return [[long, `v-${spec.key}`], `v-${spec.key}`, `v-${spec.key}`, `v-${spec.key}`];
+    case 'url': {
+      const url = `http://127.0.0.1:9/${spec.key}`;
+      return [[long, url], url, url, url];
+    }
+    case 'int': {
+      const n = Math.min((spec.min ?? 0) + 1, spec.max ?? Number.MAX_SAFE_INTEGER);
+      const value = n === spec.default ? n + 1 : n;
+      return [[long, String(value)], String(value), value, value];
+    }
+    case 'number': {
+      const value =
+        spec.min !== undefined && spec.max !== undefined
+          ? (spec.min + spec.max) / 2 + 0.25
+          : (spec.min ?? 0) + 0.5;
+      return [[long, String(value)], String(value), value, value];
+    }
+    case 'boolean': {
+      const value = spec.default !== true;
+      return [[long], String(value), value, value];
+    }
+    case 'choice': {
+      const value = spec.choices.find((c) => c !== spec.default) ?? spec.choices[0] ?? '';
+      return [[long, value], value, value, value];
+    }
+    case 'list':
+      return [[long, 'a', long, 'b'], 'a,b', ['a', 'b'], ['a', 'b']];
+    case 'fault':
+      return [[long, 'status:503'], 'status:503', 'status:503', { kind: 'status', status: 503 }];
+    default: {
+      const never: never = spec;
+      throw new Error(`no sample for ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** What every required option of a table needs, as flags, so a run can resolve. */
+function requiredFlags(table: OptionTable, except: string): Record<string, unknown> {
+  const flags: Record<string, unknown> = {};
+  for (const spec of table.options) {
+    if (spec.required && spec.key !== except) flags[spec.key] = sampleOf(spec)[3];
+  }
+  return flags;
+}
+
+/** The flags commander hands a command for argv, through the same registration. */
+function parseArgv(table: OptionTable, argv: string[]): Record<string, unknown> {
+  const cmd = new Command('t').exitOverride();
+  addOptions(cmd, GLOBAL_OPTIONS);
+  addOptions(cmd, table);
+  cmd.parse(argv, { from: 'user' });
+  return givenFlags(cmd);
+}
+
+const dirWith = (config: unknown): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-tables-'));
+  writeFileSync(join(dir, 'svc.config.json'), JSON.stringify(config));
+  return dir;
+};
+
+const cases = ALL_TABLES.flatMap((table) =>
+  [...GLOBAL_OPTIONS, ...table.options]
+    .filter((spec) => spec.key !== 'config')
+    .map((spec) => [`${table.command} ${spec.flag}`, table, spec] as const),
+);
+
+describe.each(cases)('%s', (_name, table, spec: OptionSpec) => {
+  const [argv, envText, configValue, expected] = sampleOf(spec);
+  const base = requiredFlags(table, spec.key);
+
+  it('from the flag', () => {
+    const flags = { ...base, ...parseArgv(table, argv) };
+    const resolved = resolveOptions(table, { flags, env: {}, cwd: emptyDir }) as Record<
+      string,
+      unknown
+    >;
+    expect(resolved[spec.key]).toEqual(expected);
+  });
+
+  if (spec.env !== undefined && table.readsConfig !== false)
+    it('from the environment', () => {
+      const inspected = inspectOptions(table, {
+        flags: base,
+        env: { [spec.env ?? '']: envText },
+        cwd: emptyDir,
+      }).options.find((o) => o.spec.key === spec.key);
+      expect(inspected).toMatchObject({ value: expected, source: 'env', from: spec.env });
+    });
+
+  if (spec.config !== false && table.readsConfig !== false)
+    it('from the config file, top level and commands.<name>', () => {
+      const top = dirWith({ version: 1, [spec.key]: configValue });
+      const section = dirWith({
+        version: 1,
+        commands: { [table.command]: { [spec.key]: configValue } },
+      });
+      for (const cwd of [top, section]) {
+        const inspection = inspectOptions(table, { flags: base, env: {}, cwd });
+        expect(inspection.warnings).toEqual([]);
+        expect(inspection.options.find((o) => o.spec.key === spec.key)).toMatchObject({
+          value: expected,
+          source: 'file',
+        });
+      }
+      // the generated JSON Schema accepts what the resolver accepts
+      expect(checkConfigValues({ version: 1, [spec.key]: configValue }).problems).toEqual([]);
+    });
+
+  if (spec.config === false && table.readsConfig !== false)
+    it('never from the config file', () => {
+      const cwd = dirWith({
+        version: 1,
+        commands: { [table.command]: { [spec.key]: configValue } },
+      });
+      const inspection = inspectOptions(table, { flags: base, env: {}, cwd });
+      expect(inspection.options.find((o) => o.spec.key === spec.key)?.source).toBe('default');
+    });
+});
+
+describe('registration', () => {
+  /** Every command of the real program, with its full name (`record to-fixture`). */
+  function commandsOf(cmd: Command, prefix = ''): [string, Command][] {
+    return cmd.commands.flatMap((c) => {
+      const name = `${prefix}${c.name()}`;
+      return [[name, c] as [string, Command], ...commandsOf(c, `${name} `)];
+    });
+  }
+
+  it('every flag of every command comes from its table, and every table from a command', () => {
+    const program = createProgram(createTestContext({ cwd: emptyDir }).ctx);
+    const tables = new Map(ALL_TABLES.map((t) => [t.command, t]));
+    const seen = new Set<string>();
+    for (const [name, cmd] of commandsOf(program)) {
+      const table = tables.get(name);
+      const flags = cmd.options.map((o) => o.flags).sort();
+      if (table) seen.add(name);
+      expect({ name, flags }).toEqual({
+        name,
+        flags: (table?.options ?? []).map((s) => s.flag).sort(),
+      });
+    }
+    expect(
+      program.options
+        .map((o) => o.flags)
+        .filter((f) => f !== '-V, --version')
+        .sort(),
+    ).toEqual(GLOBAL_OPTIONS.map((s) => s.flag).sort());
+    expect([...tables.keys()].filter((t) => !seen.has(t))).toEqual([]);
+  });
+
+  it('one key means one thing: the same key has the same type in every table', () => {
+    const byKey = new Map<string, OptionSpec>();
+    for (const spec of ALL_TABLES.flatMap((t) => t.options)) {
+      if (spec.config === false) continue;
+      const first = byKey.get(spec.key);
+      if (!first) byKey.set(spec.key, spec);
+      else expect(`${spec.key}: ${spec.type}`).toBe(`${spec.key}: ${first.type}`);
+    }
+  });
+});
+
+describe('the resolver', () => {
+  const error = (run: () => unknown): SvcError => {
+    try {
+      run();
+    } catch (e) {
+      if (e instanceof SvcError) return e;
+      throw e;
+    }
+    throw new Error('expected an SvcError');
+  };
+  const listen = ALL_TABLES.find((t) => t.command === 'listen')!;
+  const sendText = ALL_TABLES.find((t) => t.command === 'send-text')!;
+
+  it.each([
+    [{ timeScale: '-1' }, 'Could not use --time-scale "-1": must be greater than 0.'],
+    [{ faultRate: '2' }, 'Could not use --fault-rate "2": must be at most 1.'],
+    [{ port: '70000' }, 'Could not use --port "70000": must be at most 65535.'],
+    [{ port: 'soon' }, 'Could not use --port "soon": must be a number.'],
+    [{ delay: '1.5' }, 'Could not use --delay "1.5": must be a whole number.'],
+    [{ fault: 'explode' }, 'Could not use --fault "explode": unknown fault "explode"'],
+  ])('names the flag and the problem: %j', (flags, message) => {
+    const e = error(() => resolveOptions(listen, { flags, env: {}, cwd: emptyDir }));
+    expect(e.code).toBe('SVC_E_OPTIONS');
+    expect(e.category).toBe('input');
+    expect(e.message).toContain(message);
+  });
+
+  it('names the source of a bad value and says how to give a missing one', () => {
+    const e = error(() =>
+      resolveOptions(sendText, { flags: {}, env: { SVC_CHANNEL_URL: 'nope' }, cwd: emptyDir }),
+    );
+    expect(e.message).toMatchInlineSnapshot(
+      `"Could not use the options: --channel-url (from SVC_CHANNEL_URL) "nope": must be an http(s) URL, e.g. http://127.0.0.1:9000/path; --sender-id is required (or set SVC_SENDER_ID, or "senderId" in svc.config.json)."`,
+    );
+  });
+
+  it('precedence: file < env < flag, and a file value names its file', () => {
+    const dir = dirWith({ version: 1, port: 9000, commands: { listen: { port: 9001 } } });
+    const portOf = (flags: Record<string, unknown>, env: Record<string, string>) =>
+      inspectOptions(listen, { flags, env, cwd: dir }).options.find((o) => o.spec.key === 'port');
+    expect(portOf({}, {})).toMatchObject({ value: 9001, source: 'file' });
+    expect(portOf({}, { SVC_PORT: '9100' })).toMatchObject({ value: 9100, source: 'env' });
+    expect(portOf({}, { SVC_PORT: '' })).toMatchObject({ value: 9001, source: 'file' });
+    expect(portOf({ port: '9200' }, { SVC_PORT: '9100' })).toMatchObject({
+      value: 9200,
+      source: 'flag',
+    });
+    const bad = dirWith({ version: 1, port: 'x' });
+    expect(error(() => resolveOptions(listen, { flags: {}, env: {}, cwd: bad })).message).toContain(
+      `--port (from "port" in ${join(bad, 'svc.config.json')}) "x": must be a number`,
+    );
+  });
+
+  it('warns about unknown keys with the closest one', () => {
+    const dir = dirWith({
+      version: 1,
+      prot: 1,
+      hookUrl: 'http://127.0.0.1:1/h',
+      commands: { listen: { hookUrl: 'http://x.test' }, lisen: {} },
+    });
+    const { warnings } = inspectOptions(listen, { flags: {}, env: {}, cwd: dir });
+    expect(warnings.map((w) => w.replace(dir, '<dir>'))).toEqual([
+      'warning: <dir>/svc.config.json: unknown key "prot" is ignored. Did you mean "port"?',
+      'warning: <dir>/svc.config.json: "hookUrl" in commands.listen is not an option of listen; it is ignored.',
+      'warning: <dir>/svc.config.json: commands.lisen names no command with options. Did you mean "listen"?',
+    ]);
+  });
+
+  it('reads --config, and refuses a missing file or an unknown version', () => {
+    const dir = dirWith({ version: 2 });
+    expect(error(() => resolveOptions(listen, { flags: {}, env: {}, cwd: dir })).code).toBe(
+      'SVC_E_CONFIG_VERSION',
+    );
+    expect(
+      error(() => resolveOptions(listen, { flags: { config: 'missing.json' }, env: {}, cwd: dir }))
+        .code,
+    ).toBe('SVC_E_CONFIG');
+  });
+});
+
+describe('the JSON Schema of svc.config.json', () => {
+  const ajv = new Ajv2020({ strict: false });
+  const validate = ajv.compile(createConfigJsonSchema());
+
+  it('accepts a file that sets every key of every command, and refuses bad values', () => {
+    const file: Record<string, unknown> = { version: 1, role: 'integrator', commands: {} };
+    for (const table of ALL_TABLES) {
+      const section: Record<string, unknown> = {};
+      for (const spec of table.options) {
+        if (spec.config === false) continue;
+        section[spec.key] = sampleOf(spec)[2];
+        file[spec.key] ??= sampleOf(spec)[2];
+      }
+      (file.commands as Record<string, unknown>)[table.command] = section;
+    }
+    expect(validate(file), JSON.stringify(validate.errors)).toBe(true);
+    expect(checkConfigValues(file).problems).toEqual([]);
+    for (const bad of [
+      { version: 1, port: 70000 },
+      { version: 1, integratorUrl: 'ftp://x' },
+      { version: 1, commands: { listen: { port: 'x' } } },
+      { version: 2 },
+    ]) {
+      expect(validate(bad)).toBe(false);
+      expect(checkConfigValues(bad).problems.length).toBeGreaterThan(0);
+    }
+  });
+});
