@@ -57,7 +57,8 @@ describe.skipIf(!scriptBin)('on a terminal (issue 21)', () => {
 
   it('a backgrounded simulator keeps serving through a redelivery series', async () => {
     pty = startPty(
-      `bash --norc -c 'set -m; node bin/svc-cli.js --time-scale 0.1 platform --port 0 ${down} ${channel} & wait'`,
+      // the trap stops the job when the terminal goes away (a job of its own group gets no HUP)
+      `bash --norc -c 'set -m; node bin/svc-cli.js --time-scale 0.1 platform --port 0 ${down} ${channel} & trap "kill $! 2>/dev/null" EXIT HUP TERM; wait'`,
     );
     const url = baseUrl(await pty.waitFor(/listening on http/));
     await pty.waitFor(/agent console off: this is a background job/);
