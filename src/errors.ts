@@ -105,3 +105,27 @@ export function toSvcError(error: unknown): SvcError {
     { cause: error },
   );
 }
+
+/** Plain words for the system errors a user meets (files, ports), by errno code. */
+const SYSTEM_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+  ENOSPC: 'no space left on the disk',
+  EROFS: 'the file system is read-only',
+  EMFILE: 'too many open files',
+  EADDRINUSE: 'another program already listens on that port',
+  EADDRNOTAVAIL: 'this machine has no such address',
+};
+
+/**
+ * Why a file or socket operation failed, in plain words (never `ENOENT: ..., open '/x'`).
+ * @example systemReason(Object.assign(new Error('x'), { code: 'ENOENT' })) // 'no such file or folder'
+ */
+export function systemReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== undefined && SYSTEM_REASONS[code]) return SYSTEM_REASONS[code];
+  return errorText(error);
+}

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SvcError } from '../errors.js';
+import { SvcError, systemReason } from '../errors.js';
 import { ROLE_NAMES } from './options/roles.js';
 
 export const CONFIG_FILE = 'svc.config.json';
@@ -79,7 +79,7 @@ export function loadConfig(sources: { flags: Record<string, unknown>; cwd: strin
     throw new SvcError(
       'SVC_E_CONFIG',
       'input',
-      `Could not read the config file ${file}: ${(error as Error).message}.`,
+      `Could not read the config file ${file}: ${systemReason(error)}.`,
       'It is JSON: {"version":1,"channelUrl":"https://...","senderId":"customer-1"}; svc-cli init writes one.',
     );
   }

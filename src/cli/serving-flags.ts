@@ -3,7 +3,7 @@
  * from `--fault-plan` plus the flags on top of it, and the `--record` journal.
  */
 import { resolve } from 'node:path';
-import { SvcError } from '../errors.js';
+import { SvcError, systemReason } from '../errors.js';
 import { loadFaultPlan, type Fault, type FaultPlan } from '../faults/index.js';
 import { createJournal, type Journal } from '../journal/index.js';
 import type { CliContext } from './context.js';
@@ -55,7 +55,7 @@ export function openRecordJournal(
     throw new SvcError(
       'SVC_E_RECORD',
       'input',
-      `Could not open the record file ${record}: ${(error as Error).message}.`,
+      `Could not open the record file ${record}: ${systemReason(error)}.`,
     );
   }
 }

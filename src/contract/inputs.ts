@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parseJsonText } from './json-text.js';
-import { errorText } from '../errors.js';
+import { systemReason } from '../errors.js';
 
 /**
  * A single JSON document larger than this is refused: payloads of the spec are a few KB,
@@ -200,11 +200,11 @@ async function* readStdin(stdin: Readable, maxBytes: number): AsyncGenerator<Inp
 
 function describeFsError(error: unknown): { code: string; message: string } {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return { code: 'not_found', message: 'no such file or folder' };
-  if (code === 'EACCES' || code === 'EPERM')
-    return { code: 'no_access', message: 'permission denied' };
-  if (code === 'EISDIR') return { code: 'is_folder', message: 'is a folder' };
-  return { code: 'read_failed', message: errorText(error) };
+  const message = systemReason(error);
+  if (code === 'ENOENT') return { code: 'not_found', message };
+  if (code === 'EACCES' || code === 'EPERM') return { code: 'no_access', message };
+  if (code === 'EISDIR') return { code: 'is_folder', message };
+  return { code: 'read_failed', message };
 }
 
 /**

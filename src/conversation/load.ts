@@ -1,7 +1,7 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseJsonText } from '../contract/json-text.js';
-import { SvcError } from '../errors.js';
+import { SvcError, systemReason } from '../errors.js';
 import { closestNames } from '../suggest.js';
 import { CONVERSATION_VERSION, conversationSchema, type Conversation } from './format.js';
 
@@ -54,11 +54,7 @@ export async function loadConversation(path: string, file = path): Promise<Conve
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new SvcError(
-      'SVC_E_READ',
-      'input',
-      `Could not read ${file}: ${(error as Error).message}.`,
-    );
+    throw new SvcError('SVC_E_READ', 'input', `Could not read ${file}: ${systemReason(error)}.`);
   }
   const parsedText = parseJsonText(text);
   if (!parsedText.ok) {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { SvcError } from '../errors.js';
+import { SvcError, systemReason } from '../errors.js';
 import { FAULT_SYNTAX, parseFault, type Fault } from './fault.js';
 import type { FaultPlan } from './plan.js';
 
@@ -42,7 +42,7 @@ export async function loadFaultPlan(file: string): Promise<FaultPlan> {
     throw new SvcError(
       'SVC_E_READ',
       'input',
-      `Could not read the fault plan ${file}: ${(error as Error).message}.`,
+      `Could not read the fault plan ${file}: ${systemReason(error)}.`,
     );
   }
   let json: unknown;

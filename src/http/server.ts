@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { SvcError } from '../errors.js';
+import { SvcError, systemReason } from '../errors.js';
 
 /** Limits every serving command applies so a slow or hostile client cannot hold it (issue 8). */
 export interface ServerLimits {
@@ -194,7 +194,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         new SvcError(
           error.code === 'EADDRINUSE' ? 'SVC_E_PORT_IN_USE' : 'SVC_E_LISTEN',
           'input',
-          `Could not listen on ${host}:${options.port ?? 0}: ${error.code ?? error.message}.`,
+          `Could not listen on ${host}:${options.port ?? 0}: ${systemReason(error)}.`,
           error.code === 'EADDRINUSE'
             ? 'Pick another --port, or --port 0 for any free port.'
             : undefined,

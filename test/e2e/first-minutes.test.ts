@@ -2,6 +2,8 @@
  * What a newcomer trips on in the first minutes (issue 21), each pinned from the outside:
  * the built CLI, its stdout, stderr and exit code.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,4 +142,32 @@ describe('conform platform (issue 21)', () => {
       await platform.stop();
     }
   }, 60_000);
+});
+
+describe('system errors in plain words (issue 21)', () => {
+  it('a taken port, a missing file and a missing folder say what happened, no errno text', async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const busy = await runCli(['listen', '--port', String(port)]);
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toContain(
+        `Could not listen on 127.0.0.1:${port}: another program already listens on that port.`,
+      );
+      expect(busy.stderr).toContain('--port 0 for any free port');
+    } finally {
+      taken.close();
+    }
+    const plan = await runCli(['listen', '--fault-plan', 'no-such-plan.json']);
+    expect(plan.code).toBe(2);
+    expect(plan.stderr).toMatch(
+      /Could not read the fault plan \S+no-such-plan\.json: no such file or folder\./,
+    );
+    const record = await runCli(['listen', '--record', 'no-such-dir/x.ndjson']);
+    expect(record.stderr).toContain(
+      'Could not open the record file no-such-dir/x.ndjson: no such file or folder.',
+    );
+    for (const r of [plan, record]) expect(r.stderr).not.toMatch(/ENOENT|EADDRINUSE|open '/);
+  });
 });

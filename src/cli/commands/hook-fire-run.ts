@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createClock } from '../../clock.js';
-import { EXIT_CODES, SvcError } from '../../errors.js';
+import { EXIT_CODES, SvcError, systemReason } from '../../errors.js';
 import { fireAllHooks, fireHook, type FireResult } from '../../roles/hooks/index.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
@@ -18,7 +18,7 @@ async function readBody(ctx: CliContext, file: string): Promise<unknown> {
     throw new SvcError(
       'SVC_E_READ',
       'input',
-      `Could not read the hook body ${path}: ${(error as Error).message}.`,
+      `Could not read the hook body ${path}: ${systemReason(error)}.`,
     );
   }
 }

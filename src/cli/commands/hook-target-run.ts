@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createClock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
-import { SvcError } from '../../errors.js';
+import { SvcError, systemReason } from '../../errors.js';
 import { isNonLoopbackHost } from '../../http/server.js';
 import {
   createHookTarget,
@@ -44,7 +44,7 @@ export async function loadReplies(
       throw new SvcError(
         'SVC_E_READ',
         'input',
-        `Could not read the reply for ${event} from ${file}: ${(error as Error).message}.`,
+        `Could not read the reply for ${event} from ${file}: ${systemReason(error)}.`,
       );
     }
   }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { SvcError } from '../../errors.js';
+import { SvcError, systemReason } from '../../errors.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 
 /**
@@ -12,11 +12,7 @@ export async function readRecording(path: string): Promise<ExchangeRecord[]> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new SvcError(
-      'SVC_E_READ',
-      'input',
-      `Could not read ${path}: ${(error as Error).message}.`,
-    );
+    throw new SvcError('SVC_E_READ', 'input', `Could not read ${path}: ${systemReason(error)}.`);
   }
   return path.toLowerCase().endsWith('.har') || /^\{\s*"log"/.test(text.trimStart())
     ? parseHar(text, path)
@@ -86,7 +82,7 @@ export function parseHar(text: string, file = 'recording.har'): ExchangeRecord[]
     throw new SvcError(
       'SVC_E_RECORDING',
       'input',
-      `Could not read ${file}: ${(error as Error).message}.`,
+      `Could not read ${file}: ${systemReason(error)}.`,
     );
   }
   const entries = har.log?.entries;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { SvcError } from '../../errors.js';
+import { SvcError, systemReason } from '../../errors.js';
 
 /**
  * The bot-sim script format (conventions.md 7: versioned, a zod schema exported as JSON
@@ -177,7 +177,7 @@ export async function loadBotScript(file: string): Promise<BotScript> {
     throw new SvcError(
       'SVC_E_BOT_SCRIPT',
       'input',
-      `Could not read the bot script ${file}: ${(error as Error).message}.`,
+      `Could not read the bot script ${file}: ${systemReason(error)}.`,
     );
   }
   const version = (json as { version?: unknown } | null)?.version;
