@@ -3,9 +3,12 @@
  * Match on `code`, never on message text (conventions.md 3; undici lib/core/errors.js).
  *
  * @example
- * throw new SvcError('SVC_E_UNKNOWN_CHANNEL', 'input', 'Could not send: no channel has public id "x".', 'Check --channel-url.');
+ * throw new SvcError('SVC_E_NO_CHAT', 'input', 'Could not answer: no chat 7.', 'GET /_sim/state lists the chats.');
  */
+import type { CategoryOf, ErrorCode } from './error-codes.js';
+
 export type ErrorCategory = 'input' | 'contract' | 'network' | 'internal';
+export type { ErrorCode } from './error-codes.js';
 
 /** Exit codes, documented in the README. */
 export const EXIT_CODES = {
@@ -22,20 +25,30 @@ export const EXIT_CODES = {
   sigterm: 143,
 } as const;
 
+/** The codes the catalogue files under a category. */
+export type CodeIn<K extends ErrorCategory> = {
+  [C in ErrorCode]: CategoryOf<C> extends K ? C : never;
+}[ErrorCode];
+
+/** A code with the catalogue's category for it (src/error-codes.ts): checked by tsc. */
+type SvcErrorArgs = {
+  [K in ErrorCategory]: [
+    code: CodeIn<K>,
+    category: K,
+    message: string,
+    hint?: string | undefined,
+    options?: { cause?: unknown; details?: unknown },
+  ];
+}[ErrorCategory];
+
 export class SvcError extends Error {
   override readonly name = 'SvcError';
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly category: ErrorCategory;
   readonly hint: string | undefined;
   readonly details: unknown;
 
-  constructor(
-    code: string,
-    category: ErrorCategory,
-    message: string,
-    hint?: string,
-    options?: { cause?: unknown; details?: unknown },
-  ) {
+  constructor(...[code, category, message, hint, options]: SvcErrorArgs) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.category = category;
@@ -73,16 +86,17 @@ export function exitCodeFor(category: ErrorCategory): number {
 }
 
 /** Shorthand constructors so call sites read as the message template of conventions.md 4. */
-export const inputError = (code: string, message: string, hint?: string): SvcError =>
+
+export const inputError = (code: CodeIn<'input'>, message: string, hint?: string): SvcError =>
   new SvcError(code, 'input', message, hint);
 export const networkError = (
-  code: string,
+  code: CodeIn<'network'>,
   message: string,
   hint?: string,
   cause?: unknown,
 ): SvcError => new SvcError(code, 'network', message, hint, { cause });
 export const contractError = (
-  code: string,
+  code: CodeIn<'contract'>,
   message: string,
   hint?: string,
   details?: unknown,

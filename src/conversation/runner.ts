@@ -19,6 +19,8 @@ export interface StepResult {
   name: string;
   kind: StepKind;
   status: 'passed' | 'failed' | 'skipped';
+  /** why a step was skipped: its setup does not apply, or an earlier step failed */
+  skip?: 'not-applicable' | 'after-failure';
   /** what was expected and what came, one line each, when failed or skipped */
   details: string[];
   /** protocol ms at the end of the step */
@@ -115,6 +117,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
           name,
           kind,
           status: 'skipped',
+          skip: 'after-failure',
           details: ['an earlier step failed'],
           protocolMs: world.clock.now(),
           wallMs: 0,

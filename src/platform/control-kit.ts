@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ERRORS, type ErrorCode } from '../error-codes.js';
 import { SvcError } from '../errors.js';
 import { errorBody } from '../http/body.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
@@ -26,19 +27,17 @@ export function parseControlBody<T>(schema: z.ZodType<T>, request: PlatformReque
   return parsed.data;
 }
 
-const STATUS_BY_CODE: Record<string, number> = {
-  SVC_E_NO_CHAT: 404,
-  SVC_E_CHAT_CLOSED: 409,
-  SVC_E_AGENTS_ONLINE: 409,
-  SVC_E_NO_EXCHANGE: 404,
-  SVC_E_OVERLOADED: 503,
-};
+/** The catalogue's HTTP status for a code (src/error-codes.ts), else 400. */
+function statusOf(code: ErrorCode): number {
+  const entry = ERRORS[code];
+  return 'status' in entry ? entry.status : 400;
+}
 
 /** Maps an input error to its HTTP answer (404 unknown chat, 409 conflict, else 400); rethrows others. */
 export function answerControlError(error: unknown): PlatformResponse {
   if (error instanceof SvcError && error.category === 'input') {
     return {
-      status: STATUS_BY_CODE[error.code] ?? 400,
+      status: statusOf(error.code),
       body: errorBody(error.code, error.message),
       record: { iface: 'control' },
     };

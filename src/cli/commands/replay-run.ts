@@ -11,8 +11,6 @@ import { formatConversation, formatStep, formatSummary } from '../render/reporte
 import { toJunit } from '../render/reporters/junit.js';
 import { checkOutFile } from '../out-file.js';
 
-const EARLIER_FAILED = 'an earlier step failed';
-
 /** `svc-cli replay`: load -> replay each -> report; exit 1 when any step fails. */
 export async function runReplay(
   ctx: CliContext,
@@ -96,9 +94,7 @@ export async function runReplay(
           const brief = result.ok && !flags.verbose;
           for (const step of result.steps) {
             if (brief && step.status !== 'skipped') continue;
-            out.line(
-              formatStep(step, out.chalk, { skipReasons: step.details[0] !== EARLIER_FAILED }),
-            );
+            out.line(formatStep(step, out.chalk, { skipReasons: step.skip !== 'after-failure' }));
           }
         } else if (reporter === 'json' && !flags.out) {
           out.event({ type: 'conversation', ...result });

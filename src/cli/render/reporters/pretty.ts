@@ -13,7 +13,7 @@ export function formatStep(
     step.status === 'passed' ? c.green('✓') : step.status === 'failed' ? c.red('✗') : c.dim('-');
   const name = step.status === 'skipped' ? c.dim(step.name) : step.name;
   const head = `    ${mark} ${name} ${c.dim(`[${secs(step.protocolMs)}]`)}`;
-  // conform's skips say why (no control API ...); replay's all say "an earlier step failed"
+  // conform's skips say why (no control API ...); replay's after a failure need no reason
   if (step.status === 'skipped' && options.skipReasons && step.details[0] !== undefined)
     return `${head}\n        ${c.dim(step.details[0])}`;
   // conform: a passed check may carry a warning (something the spec allows, a careful peer avoids)
