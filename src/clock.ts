@@ -16,6 +16,11 @@ export interface Clock {
   now(): number;
   /** Wall-clock milliseconds since the clock started. */
   wallNow(): number;
+  /**
+   * Unix seconds at protocol now (the wall time the clock started, plus protocol time): the
+   * `timestamp` fields of the spec, so a virtual or scaled run stamps protocol time.
+   */
+  epochSeconds(): number;
   /** Runs `fn` after `ms` of protocol time. */
   setTimer(ms: number, fn: () => void): Timer;
   /** Resolves after `ms` of protocol time; rejects with the signal's reason when aborted. */
@@ -64,11 +69,13 @@ export function createClock(options: ClockOptions = {}): Clock {
     throw new RangeError(`timeScale must be a positive number, got ${timeScale}`);
   }
   const start = performance.now();
+  const startEpochMs = Date.now();
   const clock: Clock = {
     kind: 'real',
     timeScale,
     now: () => (performance.now() - start) / timeScale,
     wallNow: () => performance.now() - start,
+    epochSeconds: () => Math.floor((startEpochMs + (performance.now() - start) / timeScale) / 1000),
     setTimer(ms, fn) {
       // Node timers may fire up to ~1 ms before performance.now() says they are due; at a
       // small time scale that is whole protocol seconds, so re-arm for what is left.
@@ -133,6 +140,7 @@ export function createVirtualClock(options: { settleRounds?: number } = {}): Vir
   let activity = 0;
   let stalledAt = -1;
   const wallStart = performance.now();
+  const startEpochMs = Date.now();
   const timers: PendingTimer[] = [];
 
   const due = (): PendingTimer | undefined => {
@@ -183,6 +191,7 @@ export function createVirtualClock(options: { settleRounds?: number } = {}): Vir
     timeScale: 0,
     now: () => current,
     wallNow: () => performance.now() - wallStart,
+    epochSeconds: () => Math.floor((startEpochMs + current) / 1000),
     setTimer(ms, fn) {
       const t: PendingTimer = { at: current + Math.max(0, ms), seq: seq++, fn, cancelled: false };
       timers.push(t);

@@ -139,7 +139,7 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
         message: {
           type: 'TEXT',
           text: `load message ${i}`,
-          timestamp: Math.floor(Date.now() / 1000),
+          timestamp: options.clock.epochSeconds(),
         },
       }));
     }

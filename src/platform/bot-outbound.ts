@@ -70,7 +70,7 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         chat_id: String(chat.id),
         ...(name === 'CLIENT_MESSAGE'
           ? {
-              message: { type: 'TEXT', text: text ?? '', timestamp: Math.floor(Date.now() / 1000) },
+              message: { type: 'TEXT', text: text ?? '', timestamp: core.clock.epochSeconds() },
             }
           : {}),
       };

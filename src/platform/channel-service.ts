@@ -228,7 +228,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
   } else {
     const text = typeof payload.message.text === 'string' ? payload.message.text : undefined;
     appendChatLine(chat, {
-      timestamp: Math.floor(Date.now() / 1000),
+      timestamp: core.clock.epochSeconds(),
       type: 'visitor',
       kind,
       ...(text === undefined ? {} : { text }),

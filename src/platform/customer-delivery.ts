@@ -52,7 +52,7 @@ export function deliverToCustomer(
   };
   if (message.type !== 'typein' && message.type !== 'typeout') {
     const line: ChatLine = {
-      timestamp: Math.floor(Date.now() / 1000),
+      timestamp: core.clock.epochSeconds(),
       type: sender.lineType,
       kind,
       ...(sender.agentId === undefined ? {} : { agentId: sender.agentId }),

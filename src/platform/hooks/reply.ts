@@ -103,7 +103,7 @@ export function useHookReply(core: PlatformCore, input: HookReplyInput): void {
       if (info.email !== undefined) customer.email = info.email;
     }
     appendChatLine(chat, {
-      timestamp: Math.floor(Date.now() / 1000),
+      timestamp: core.clock.epochSeconds(),
       type: 'visitor',
       kind: 'hook.contact_info',
       text: [info.name, info.phone, info.email].filter(Boolean).join(', '),

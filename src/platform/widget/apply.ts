@@ -45,7 +45,7 @@ export function applyOutbound(
       current.ext.widget = visitor.profile;
       current.lastActivityMs = core.clock.now();
       appendChatLine(current, {
-        timestamp: Math.floor(Date.now() / 1000),
+        timestamp: core.clock.epochSeconds(),
         type: 'visitor',
         kind: 'channel.customer.text',
         text: event.text,

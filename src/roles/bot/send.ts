@@ -45,7 +45,7 @@ export async function sendToPlatform(
     ...(input.clientId === undefined ? {} : { client_id: input.clientId }),
     chat_id: input.chatId,
     ...(input.message
-      ? { message: { ...input.message, timestamp: Math.floor(Date.now() / 1000) } }
+      ? { message: { ...input.message, timestamp: target.clock.epochSeconds() } }
       : {}),
   };
   const summary = {
