@@ -4,6 +4,40 @@ import tseslint from 'typescript-eslint';
 
 const uiLibraries = ['commander', 'chalk', 'ora', 'inquirer', '@inquirer/*'];
 
+/** One lint block per core folder: importing a listed folder is an error. */
+function boundaries(rules) {
+  return Object.entries(rules).map(([folder, forbidden]) => ({
+    files: [`src/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: uiLibraries,
+              message: 'Only src/cli may use terminal libraries; the core emits events.',
+            },
+            {
+              group: ['**/cli/*', '**/cli/**'],
+              message: 'The core must not import the CLI layer.',
+            },
+            ...forbidden.map((name) => ({
+              group: [
+                `../${name}/*`,
+                `../../${name}/*`,
+                `../../../${name}/*`,
+                `../${name}.js`,
+                `../../${name}.js`,
+              ],
+              message: `src/${folder} must not import src/${name} (docs/ARCHITECTURE.md, may import).`,
+            })),
+          ],
+        },
+      ],
+    },
+  }));
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -55,6 +89,32 @@ export default tseslint.config(
       ],
     },
   },
+  // Folder boundaries (docs/ARCHITECTURE.md "may import"): each core folder names what it must
+  // not import. Later blocks win for the same rule, so each repeats the terminal-library ban.
+  ...boundaries({
+    contract: [
+      'platform',
+      'roles',
+      'conversation',
+      'load',
+      'msw',
+      'web',
+      'journal',
+      'http',
+      'faults',
+      'hook-events',
+    ],
+    faults: ['platform', 'roles', 'conversation', 'load', 'msw', 'web', 'contract', 'journal'],
+    'hook-events': ['platform', 'roles', 'conversation', 'load', 'msw', 'web', 'journal', 'http'],
+    http: ['platform', 'roles', 'conversation', 'load', 'msw', 'web', 'contract', 'journal'],
+    journal: ['platform', 'roles', 'conversation', 'load', 'msw', 'web', 'contract'],
+    platform: ['roles', 'conversation', 'load', 'msw', 'web'],
+    roles: ['platform', 'conversation', 'load', 'msw', 'web'],
+    conversation: ['load', 'msw', 'web'],
+    load: ['msw', 'web'],
+    msw: ['roles', 'conversation', 'load', 'web'],
+    web: ['roles', 'conversation', 'load', 'msw'],
+  }),
   {
     // The page-script double ships in a browser bundle: keep it small and self-contained.
     files: ['src/widget/**/*.ts'],

@@ -1,4 +1,4 @@
-import type { ExchangeRecord } from './journal.js';
+import type { ExchangeRecord } from './record.js';
 
 function queryOf(url: string): Array<{ name: string; value: string }> {
   try {

@@ -15,7 +15,6 @@ import {
 import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
 import { errorBody } from '../http/body.js';
 import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from './delivery.js';
-import type { BotServiceOptions } from './bot-service.js';
 import {
   createOutboundLimiter,
   type OutboundLimiter,
@@ -48,8 +47,6 @@ export interface PlatformCoreOptions {
   strict?: boolean;
   /** the channel's redelivery policy (default spec 8: 3 attempts, 3 s apart) */
   channelPolicy?: DeliveryPolicy;
-  /** attach a bot provider (interface B): createPlatform registers the bot service */
-  bot?: BotServiceOptions;
   /** bounded concurrency of deliveries, bot events and hooks (default 256 in flight) */
   outbound?: OutboundLimits;
 }

@@ -21,7 +21,7 @@ import {
   type HookBase,
   type HookChatLogItem,
   type HookEventName,
-} from './hooks/builders.js';
+} from '../hook-events/builders.js';
 import { hookDataOf } from './hooks/actions.js';
 import { useHookReply } from './hooks/reply.js';
 

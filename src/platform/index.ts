@@ -3,17 +3,22 @@ import { createChannelService } from './channel-service.js';
 import { createControlApi } from './control-api.js';
 import { servePlatform, type ServePlatformOptions } from './http-adapter.js';
 import type { RunningServer } from '../http/server.js';
-import { createBotService } from './bot-service.js';
+import { createBotService, type BotServiceOptions } from './bot-service.js';
 import { createHookService, type HookServiceOptions } from './hook-service.js';
 import { createHookControl } from './hooks/control.js';
 import { createWidgetService } from './widget/service.js';
-import { createConsoleService } from '../web/console-service.js';
+import type { PlatformService } from './types.js';
 
 export interface PlatformOptions extends PlatformCoreOptions {
+  /** attach a bot provider (interface B): the bot service is registered on the core */
+  bot?: BotServiceOptions;
   /** send event hooks here (spec 4.4, 6.2); no hooks when absent */
   hooks?: HookServiceOptions;
-  /** serve the agent web console at /_sim/console/ (`platform --web`); needs the built pages */
-  web?: boolean;
+  /**
+   * more services on the same core, served before the control API's /_sim/ fallback: the
+   * agent web console (`platform --web`, src/web/console-service.ts) is one
+   */
+  services?: PlatformService[];
 }
 
 export interface Platform {
@@ -34,11 +39,11 @@ export interface Platform {
  */
 export function registerPlatformServices(
   core: PlatformCore,
-  options: Pick<PlatformOptions, 'bot' | 'hooks' | 'web'> = {},
+  options: Pick<PlatformOptions, 'bot' | 'hooks' | 'services'> = {},
 ): void {
   core.use(createHookControl(core)); // before the control API: its /_sim/ default is a 404
   core.use(createWidgetService(core)); // /_sim/widget/: the page script's channel (spec 4.5)
-  if (options.web) core.use(createConsoleService());
+  for (const service of options.services ?? []) core.use(service);
   core.use(createControlApi(core));
   // before the channel: its /webhooks/<provider_id> would look like a channel URL
   if (options.bot) core.use(createBotService(core, options.bot));

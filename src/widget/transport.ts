@@ -21,44 +21,15 @@
  * - `callback_setting` the admin panel's callback setting changed
  * - `call_status`      spec 2.6 call status; `end` and `error` end the call (svc_onCallEnd)
  */
-import type { CallbackSetting, ContactInfo, CustomDataField, OfflineMessage } from './types.js';
 
-type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-export type WidgetOutboundEvent =
-  | { type: 'visitor_number'; visitorId: string }
-  | { type: 'visitor_message'; visitorId: string; text: string; first: boolean }
-  | { type: 'contact_info'; visitorId: string; source: 'api' | 'form'; contact: ContactInfo }
-  | { type: 'custom_data'; visitorId: string; fields: CustomDataField[] }
-  | { type: 'user_token'; visitorId: string; token: string }
-  | { type: 'rules'; visitorId: string; rules: { [key: string]: JsonValue } }
-  | { type: 'invitation'; visitorId: string; text: string; departmentId?: number }
-  | { type: 'offline_message'; visitorId: string; message: OfflineMessage }
-  | { type: 'start_call'; visitorId: string; phone: string };
-
-/** spec 2.6 call statuses. */
-export type CallStatus = 'start' | 'end' | 'agent_connected' | 'client_connected' | 'error';
-
-export type WidgetInboundEvent = { visitorId?: string } & (
-  | { type: 'agent_accepted'; agentName?: string }
-  | { type: 'agent_message'; text: string; agentName?: string }
-  | { type: 'chat_mode'; online: boolean }
-  | { type: 'callback_setting'; callback: CallbackSetting }
-  | { type: 'call_status'; status: CallStatus; reason?: string }
-);
-
-/** The platform's answer to an outbound event. */
-export type WidgetTransportReply =
-  { ok: true; visitorNumber?: number } | { ok: false; error: string };
-
-export interface WidgetTransport {
-  /** The visitor this transport speaks for, when it is bound to one (installWidget uses it). */
-  readonly visitorId?: string;
-  /** Delivers one event; rejects only when the platform cannot be reached. */
-  send(event: WidgetOutboundEvent): Promise<WidgetTransportReply>;
-  /** Listens to platform-side events; returns the unsubscribe function. */
-  subscribe(listener: (event: WidgetInboundEvent) => void): () => void;
-}
+export type {
+  CallStatus,
+  WidgetInboundEvent,
+  WidgetOutboundEvent,
+  WidgetTransport,
+  WidgetTransportReply,
+} from './types.js';
+import type { WidgetInboundEvent, WidgetOutboundEvent, WidgetTransport } from './types.js';
 
 /** A fresh visitor id: random, hard to guess. */
 export function createVisitorId(): string {

@@ -2,7 +2,6 @@
  * Types of the page-script double (spec 4.5 methods, 6.4 callbacks, 3 widget states).
  * Plain TS only: this code also ships in the browser bundle, which must stay small (no zod).
  */
-import type { WidgetTransport } from './transport.js';
 
 /** spec 3: `chat`; `call` and `chat/call` (callback form open); `label` and `chat/min` (minimized). */
 export type WidgetState = 'chat' | 'call' | 'chat/call' | 'label' | 'chat/min';
@@ -124,4 +123,43 @@ export interface WidgetOptions {
   visitorId?: string;
   /** Milliseconds for records (default Date.now). */
   now?: () => number;
+}
+
+// ---- the transport seam's events (documented in transport.ts) ----
+
+type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export type WidgetOutboundEvent =
+  | { type: 'visitor_number'; visitorId: string }
+  | { type: 'visitor_message'; visitorId: string; text: string; first: boolean }
+  | { type: 'contact_info'; visitorId: string; source: 'api' | 'form'; contact: ContactInfo }
+  | { type: 'custom_data'; visitorId: string; fields: CustomDataField[] }
+  | { type: 'user_token'; visitorId: string; token: string }
+  | { type: 'rules'; visitorId: string; rules: { [key: string]: JsonValue } }
+  | { type: 'invitation'; visitorId: string; text: string; departmentId?: number }
+  | { type: 'offline_message'; visitorId: string; message: OfflineMessage }
+  | { type: 'start_call'; visitorId: string; phone: string };
+
+/** spec 2.6 call statuses. */
+export type CallStatus = 'start' | 'end' | 'agent_connected' | 'client_connected' | 'error';
+
+export type WidgetInboundEvent = { visitorId?: string } & (
+  | { type: 'agent_accepted'; agentName?: string }
+  | { type: 'agent_message'; text: string; agentName?: string }
+  | { type: 'chat_mode'; online: boolean }
+  | { type: 'callback_setting'; callback: CallbackSetting }
+  | { type: 'call_status'; status: CallStatus; reason?: string }
+);
+
+/** The platform's answer to an outbound event. */
+export type WidgetTransportReply =
+  { ok: true; visitorNumber?: number } | { ok: false; error: string };
+
+export interface WidgetTransport {
+  /** The visitor this transport speaks for, when it is bound to one (installWidget uses it). */
+  readonly visitorId?: string;
+  /** Delivers one event; rejects only when the platform cannot be reached. */
+  send(event: WidgetOutboundEvent): Promise<WidgetTransportReply>;
+  /** Listens to platform-side events; returns the unsubscribe function. */
+  subscribe(listener: (event: WidgetInboundEvent) => void): () => void;
 }

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { CliContext } from '../context.js';
+import { createConsoleService } from '../../web/console-service.js';
 import { createClock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { createJournal, createRedactor } from '../../journal/journal.js';
@@ -53,7 +54,7 @@ export async function runPlatform(
     journal,
     agentsOnline: flags.agents !== 'offline',
     strict: !flags.lenient,
-    web: Boolean(flags.web),
+    ...(flags.web ? { services: [createConsoleService()] } : {}),
     ...(hooks ? { hooks } : {}),
     channels: [
       {

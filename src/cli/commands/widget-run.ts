@@ -5,6 +5,7 @@ import { createPlatform, type Platform } from '../../platform/index.js';
 import { isNonLoopbackHost } from '../../http/server.js';
 import { startDemoServer } from '../../web/demo-server.js';
 import type { CliContext } from '../context.js';
+import { createConsoleService } from '../../web/console-service.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { widgetOptions } from './misc-options.js';
 import { createOutput } from '../render/output.js';
@@ -32,7 +33,7 @@ export async function runWidget(
       clock: createClock({ timeScale: globals.timeScale }),
       journal: createJournal(flags.record ? { file: resolve(ctx.cwd, flags.record) } : {}),
       agentsOnline: flags.agents !== 'offline',
-      web: true,
+      services: [createConsoleService()],
       ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
     });
     platformUrl = (await platform.listen({ port: platformPort, ...host })).url;

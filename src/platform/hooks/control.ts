@@ -5,7 +5,7 @@ import type { PlatformResponse, PlatformService } from '../types.js';
 import { answerControlError, controlOk, parseControlBody } from '../control-kit.js';
 import { assignChat, rateChat, sendOfflineForm, updateVisitor } from './actions.js';
 import { startCall } from './calls.js';
-import { compact } from './builders.js';
+import { compact } from '../../hook-events/builders.js';
 
 const target = {
   chatId: z.number().int().positive().optional(),

@@ -13,8 +13,8 @@ export {
   type HookChatLogItem,
   type HookEventName,
   type HookVisitor,
-} from './builders.js';
-export { buildVisitorProfile, seedOf, type VisitorProfile } from './profile.js';
+} from '../../hook-events/builders.js';
+export { buildVisitorProfile, seedOf, type VisitorProfile } from '../../hook-events/profile.js';
 export {
   assignChat,
   hookDataOf,

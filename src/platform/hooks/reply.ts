@@ -4,7 +4,7 @@ import type { ChatAcceptedReply } from '../../contract/hooks.js';
 import type { PlatformCore } from '../core.js';
 import type { DeliveryResult } from '../delivery.js';
 import { hookDataOf } from './actions.js';
-import { compact, type HookEventName } from './builders.js';
+import { compact, type HookEventName } from '../../hook-events/builders.js';
 
 export interface HookReplyInput {
   name: HookEventName;

@@ -9,7 +9,7 @@ import {
   type HookAgent,
   type HookBase,
   type HookEventName,
-} from '../../platform/hooks/builders.js';
+} from '../../hook-events/builders.js';
 
 /**
  * Realistic synthetic hook events for `hook-fire`, built with the platform's own builders

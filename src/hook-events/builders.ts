@@ -1,4 +1,4 @@
-import { USER_TOKEN_FIELD } from '../../contract/hooks.js';
+import { USER_TOKEN_FIELD } from '../contract/hooks.js';
 import { buildVisitorProfile } from './profile.js';
 
 /**

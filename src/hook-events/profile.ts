@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createRandom } from '../../faults/plan.js';
+import { createRandom } from '../faults/plan.js';
 
 /**
  * Realistic, deterministic visitor context for hook events (spec 2.6 session, geoip,

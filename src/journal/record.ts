@@ -1,0 +1,40 @@
+/** The journal's record types, apart from the journal so the HAR writer can use them too. */
+
+/** One HTTP exchange (or attempt) as recorded: request, response, timings, verdict. */
+export interface ExchangeRecord {
+  type: 'exchange';
+  /** 1-based order in this journal */
+  seq: number;
+  /**
+   * the journal that wrote it: one random id per journal (per run of a command), so runs
+   * appended to one file can be told apart
+   */
+  run?: string;
+  /** wall time, ISO 8601 */
+  at: string;
+  /** protocol time since the clock started, ms */
+  protocolMs: number;
+  /** which interface: A channel, B bot, C widget, D hooks, or the simulator's control API */
+  iface: 'channel' | 'bot' | 'hook' | 'widget' | 'control';
+  /** relative to the process that records: `in` = it served the request, `out` = it sent it */
+  direction: 'in' | 'out';
+  /** the contract kind of the request body, when known */
+  kind?: string;
+  /** delivery attempt number (1-based), for redelivered messages */
+  attempt?: number;
+  request: { method: string; url: string; headers?: Record<string, string>; body?: string };
+  response?: { status: number; headers?: Record<string, string>; body?: string };
+  /** no response: why (timeout, refused, reset, hang, ...) */
+  failure?: { reason: string; message: string };
+  /** protocol ms from request to response (or failure) */
+  durationMs?: number;
+  /** wall ms from request to response */
+  wallMs?: number;
+  verdict?: { ok: boolean; errors: string[]; warnings: string[] };
+  /** the fault injected, in --fault syntax */
+  fault?: string;
+  /** free-form notes: transfer mode, cut text, ... */
+  notes?: string[];
+}
+
+export type ExchangeInput = Omit<ExchangeRecord, 'type' | 'seq' | 'at' | 'run'> & { at?: string };
