@@ -33,7 +33,7 @@ import {
   type SendAgentMessageOptions,
 } from '../platform/index.js';
 import { planFaultAnswer, sleepUnlessAborted } from './faults.js';
-import { responseHeaders, responseText, toPlatformRequest } from './request.js';
+import { responseHeaders, responseText, toPlatformRequest } from '../platform/fetch-adapter.js';
 
 export interface MswPlatformOptions extends PlatformOptions {
   /** the platform's base URL as your client code knows it, e.g. https://platform.test */

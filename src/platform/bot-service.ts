@@ -8,7 +8,7 @@ import { createRateLimiter, DEFAULT_BOT_RATE_LIMIT, type RateLimit } from './bot
 import type { PlatformCore } from './core.js';
 import type { DeliveryPolicy } from './delivery.js';
 import type { Chat, Customer } from './model.js';
-import type { PlatformService } from './types.js';
+import type { PlatformRequest, PlatformService } from './types.js';
 
 /** A bot attached to the platform (spec 1.4, 4.3, 5.2). */
 export interface BotServiceOptions {
@@ -187,50 +187,53 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
 
   return {
     name: 'bot',
-    route(request) {
-      const parts = request.path.split('/').filter(Boolean);
-      if (parts[0] === 'oauth' && parts[1] === 'token' && parts.length === 2) {
-        if (!issuer)
-          return {
-            status: 404,
-            body: errorBody(
-              'not_found',
-              'no token endpoint: start the platform with client credentials (spec 5.3)',
-            ),
-            record: { iface: 'bot' },
-          };
-        if (request.method !== 'POST')
-          return {
-            status: 405,
-            headers: { allow: 'POST' },
-            body: errorBody('invalid_request', 'use POST'),
-            record: { iface: 'bot' },
-          };
-        const issued = issuer.issue(request.body);
-        core.emit({
-          type: 'bot-token',
-          action: issued.ok ? 'issued' : 'refused',
-          ...(issued.ok
-            ? { expiresInMs: issued.body.expires_in * 1000 }
-            : { reason: issued.message }),
-          protocolMs: core.clock.now(),
-        });
-        return issued.ok
-          ? {
-              status: 200,
-              body: issued.body,
-              headers: { 'cache-control': 'no-store' },
-              record: { iface: 'bot', notes: ['token issued'] },
-            }
-          : {
-              status: issued.status,
-              body: errorBody(issued.code, issued.message),
+    routes: [
+      {
+        // spec 5.3 (assumed OAuth2 client credentials): the providers path's token endpoint
+        method: 'POST',
+        path: '/oauth/token',
+        handler(request) {
+          if (!issuer)
+            return {
+              status: 404,
+              body: errorBody(
+                'not_found',
+                'no token endpoint: start the platform with client credentials (spec 5.3)',
+              ),
               record: { iface: 'bot' },
             };
-      }
-      if (parts[0] !== 'webhooks' && parts[0] !== 'providers') return undefined;
-      return handleProviderRequest(inbound, request, parts);
-    },
+          const issued = issuer.issue(request.body);
+          core.emit({
+            type: 'bot-token',
+            action: issued.ok ? 'issued' : 'refused',
+            ...(issued.ok
+              ? { expiresInMs: issued.body.expires_in * 1000 }
+              : { reason: issued.message }),
+            protocolMs: core.clock.now(),
+          });
+          return issued.ok
+            ? {
+                status: 200,
+                body: issued.body,
+                headers: { 'cache-control': 'no-store' },
+                record: { iface: 'bot', notes: ['token issued'] },
+              }
+            : {
+                status: issued.status,
+                body: errorBody(issued.code, issued.message),
+                record: { iface: 'bot' },
+              };
+        },
+      },
+      // spec 4.3: {base}/webhooks|providers/<provider_id>/<token>; every shape under these
+      // prefixes is answered (and reported) by the bot service, a wrong one with its 404
+      ...['/webhooks/*', '/providers/*'].map((path) => ({
+        method: '*',
+        path,
+        handler: (request: PlatformRequest) =>
+          handleProviderRequest(inbound, request, request.path.split('/').filter(Boolean)),
+      })),
+    ],
     close() {
       off();
     },

@@ -50,30 +50,49 @@ export function createChannelService(core: PlatformCore): PlatformService {
     };
   };
 
+  /** The custom channel of the URL, when its random string matches (compared in constant time). */
+  const channelOf = (params: Readonly<Record<string, string>>): Channel | undefined => {
+    const channel = core.state.channels.get(params.channel ?? '');
+    return channel &&
+      channel.kind === 'custom' &&
+      secretEquals(params.random ?? '', channel.randomString)
+      ? channel
+      : undefined;
+  };
+
   return {
     name: 'channel',
-    route(request) {
-      const parts = request.path.split('/').filter(Boolean);
-      if (parts.length < 2 || parts.length > 3 || parts[0] === '_sim') return undefined;
-      if (parts.length === 3 && parts[2] !== 'status') return undefined;
-      const [random = '', id = ''] = parts;
-      const channel = core.state.channels.get(id);
-      if (!channel || channel.kind !== 'custom' || !secretEquals(random, channel.randomString))
-        return notFound(request);
-      if (parts.length === 3) {
-        if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
-        // spec 3: 1 available (agents online), 0 unavailable
-        const online = core.state.agentsOnline && channel.agentIds.length > 0;
-        return {
-          status: 200,
-          body: online ? '1' : '0',
-          headers: { 'content-type': 'text/plain' },
-          record: { iface: 'channel', kind: 'channel.status' },
-        };
-      }
-      if (request.method !== 'POST') return methodNotAllowed('POST');
-      return ingest(core, channel, request);
-    },
+    // spec 4.1: {base_url}/<random_string>/<channel_public_id>[/status]; an unknown channel
+    // is a 404 whatever the method, so the routes take every method and check it after
+    routes: [
+      {
+        method: '*',
+        path: '/:random/:channel',
+        handler(request, params) {
+          const channel = channelOf(params);
+          if (!channel) return notFound(request);
+          if (request.method !== 'POST') return methodNotAllowed('POST');
+          return ingest(core, channel, request);
+        },
+      },
+      {
+        method: '*',
+        path: '/:random/:channel/status',
+        handler(request, params) {
+          const channel = channelOf(params);
+          if (!channel) return notFound(request);
+          if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
+          // spec 3: 1 available (agents online), 0 unavailable
+          const online = core.state.agentsOnline && channel.agentIds.length > 0;
+          return {
+            status: 200,
+            body: online ? '1' : '0',
+            headers: { 'content-type': 'text/plain' },
+            record: { iface: 'channel', kind: 'channel.status' },
+          };
+        },
+      },
+    ],
   };
 }
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { SvcError } from '../errors.js';
-import { errorBody } from '../http/body.js';
 import { closeChat, findChat, sendAgentMessage, setAgentsOnline } from './agent.js';
 import type { PlatformCore } from './core.js';
 import { resendExchange } from './journal-resend.js';
 import type { PlatformEvent } from './events.js';
-import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
-import { answerControlError, controlOk, parseControlBody } from './control-kit.js';
+import type { PlatformService } from './types.js';
+import type { Route } from './router.js';
+import { controlOk, parseControlBody } from './control-kit.js';
 
 const target = {
   chatId: z.number().int().positive().optional(),
@@ -36,10 +36,7 @@ const integratorUrlBody = z.object({
 export function createControlApi(core: PlatformCore): PlatformService {
   return {
     name: 'control',
-    route(request) {
-      if (!request.path.startsWith('/_sim/') && request.path !== '/_sim') return undefined;
-      return answer(core, request).catch(answerControlError);
-    },
+    routes: controlRoutes(core),
   };
 }
 
@@ -56,82 +53,124 @@ function refuseWhenBacklogged(core: PlatformCore): void {
   );
 }
 
-async function answer(core: PlatformCore, request: PlatformRequest): Promise<PlatformResponse> {
-  const parts = request.path.split('/').filter(Boolean).slice(1);
-  const route = `${request.method} /${parts.map((p) => (/^\d+$/.test(p) ? ':id' : p)).join('/')}`;
-  switch (route) {
-    case 'GET /state':
-      return controlOk(describeState(core));
-    case 'GET /chats':
-      return controlOk({
-        chats: [...core.state.chats.values()].map((c) => describeChat(core, c.id)),
-      });
-    case 'GET /chats/:id':
-      return controlOk(describeChat(core, Number(parts[1])));
-    case 'POST /chats/:id/close':
-      closeChat(core, { chatId: Number(parts[1]) });
-      return controlOk(describeChat(core, Number(parts[1])));
-    case 'POST /agent/message': {
-      refuseWhenBacklogged(core);
-      const body = parseControlBody(messageBody, request);
-      const message =
-        body.message ?? (body.text !== undefined ? { type: 'text', text: body.text } : undefined);
-      if (!message) throw new SvcError('SVC_E_CONTROL_BODY', 'input', 'give "text" or "message"');
-      const sending = sendAgentMessage(core, {
-        ...pick(body),
-        message: message as Parameters<typeof sendAgentMessage>[1]['message'],
-        ...(body.agentId === undefined ? {} : { agentId: body.agentId }),
-      });
-      if (body.wait === false) {
-        findChat(core, pick(body));
-        sending.catch(() => undefined);
-        return controlOk({ accepted: true }, 202);
-      }
-      const result = await sending;
-      return controlOk(result);
+/** The routes of the control API; an input error becomes its status in the core. */
+function controlRoutes(core: PlatformCore): Route[] {
+  const chatIdOf = (params: Readonly<Record<string, string>>): number => {
+    const id = Number(params.id);
+    if (!Number.isInteger(id)) {
+      throw new SvcError('SVC_E_NO_CHAT', 'input', `Could not find chat ${params.id ?? ''}.`);
     }
-    case 'POST /agent/typing': {
-      refuseWhenBacklogged(core);
-      const body = parseControlBody(typingBody, request);
-      const result = await sendAgentMessage(core, {
-        ...pick(body),
-        message: { type: body.typing ? 'typein' : 'typeout' },
-      });
-      return controlOk(result);
-    }
-    case 'POST /agents': {
-      const body = parseControlBody(agentsBody, request);
-      setAgentsOnline(core, body.online);
-      return controlOk({ online: core.state.agentsOnline });
-    }
-    case 'POST /channels/integrator-url': {
+    return id;
+  };
+  return [
+    { method: 'GET', path: '/_sim/state', handler: () => controlOk(describeState(core)) },
+    {
+      method: 'GET',
+      path: '/_sim/chats',
+      handler: () =>
+        controlOk({
+          chats: [...core.state.chats.values()].map((c) => describeChat(core, c.id)),
+        }),
+    },
+    {
+      method: 'GET',
+      path: '/_sim/chats/:id',
+      handler: (_request, params) => controlOk(describeChat(core, chatIdOf(params))),
+    },
+    {
+      method: 'POST',
+      path: '/_sim/chats/:id/close',
+      handler(_request, params) {
+        const chatId = chatIdOf(params);
+        closeChat(core, { chatId });
+        return controlOk(describeChat(core, chatId));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/_sim/agent/message',
+      async handler(request) {
+        refuseWhenBacklogged(core);
+        const body = parseControlBody(messageBody, request);
+        const message =
+          body.message ?? (body.text !== undefined ? { type: 'text', text: body.text } : undefined);
+        if (!message) throw new SvcError('SVC_E_CONTROL_BODY', 'input', 'give "text" or "message"');
+        const sending = sendAgentMessage(core, {
+          ...pick(body),
+          message: message as Parameters<typeof sendAgentMessage>[1]['message'],
+          ...(body.agentId === undefined ? {} : { agentId: body.agentId }),
+        });
+        if (body.wait === false) {
+          findChat(core, pick(body));
+          sending.catch(() => undefined);
+          return controlOk({ accepted: true }, 202);
+        }
+        return controlOk(await sending);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/_sim/agent/typing',
+      async handler(request) {
+        refuseWhenBacklogged(core);
+        const body = parseControlBody(typingBody, request);
+        const result = await sendAgentMessage(core, {
+          ...pick(body),
+          message: { type: body.typing ? 'typein' : 'typeout' },
+        });
+        return controlOk(result);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/_sim/agents',
+      handler(request) {
+        const body = parseControlBody(agentsBody, request);
+        setAgentsOnline(core, body.online);
+        return controlOk({ online: core.state.agentsOnline });
+      },
+    },
+    {
       // where the channel delivers agent messages (spec 1.3 setup screen; `conform platform`)
-      const body = parseControlBody(integratorUrlBody, request);
-      const channel = body.channelId
-        ? core.state.channels.get(body.channelId)
-        : [...core.state.channels.values()][0];
-      if (!channel)
-        throw new SvcError(
-          'SVC_E_NO_CHANNEL',
-          'input',
-          `Could not find channel ${body.channelId}.`,
-        );
-      if (body.url === null) delete channel.integratorUrl;
-      else channel.integratorUrl = body.url.replace(/\/+$/, '');
-      return controlOk(core.channelInfo(channel));
-    }
-    case 'GET /journal': {
-      const since = Number(request.query.get('since') ?? 0) || 0; // NaN: from the start
-      const limit = Math.min(Number(request.query.get('limit') ?? 1000), 10_000);
-      return controlOk({
-        count: core.journal.count,
-        entries: core.journal.entries(since).slice(0, limit),
-      });
-    }
-    case 'POST /journal/:id/resend':
-      return controlOk(await resendExchange(core, Number(parts[1])));
-    case 'GET /events':
-      return {
+      method: 'POST',
+      path: '/_sim/channels/integrator-url',
+      handler(request) {
+        const body = parseControlBody(integratorUrlBody, request);
+        const channel = body.channelId
+          ? core.state.channels.get(body.channelId)
+          : [...core.state.channels.values()][0];
+        if (!channel)
+          throw new SvcError(
+            'SVC_E_NO_CHANNEL',
+            'input',
+            `Could not find channel ${body.channelId}.`,
+          );
+        if (body.url === null) delete channel.integratorUrl;
+        else channel.integratorUrl = body.url.replace(/\/+$/, '');
+        return controlOk(core.channelInfo(channel));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/_sim/journal',
+      handler(request) {
+        const since = Number(request.query.get('since') ?? 0) || 0; // NaN: from the start
+        const limit = Math.min(Number(request.query.get('limit') ?? 1000), 10_000);
+        return controlOk({
+          count: core.journal.count,
+          entries: core.journal.entries(since).slice(0, limit),
+        });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/_sim/journal/:id/resend',
+      handler: async (_request, params) => controlOk(await resendExchange(core, Number(params.id))),
+    },
+    {
+      method: 'GET',
+      path: '/_sim/events',
+      handler: (request) => ({
         status: 200,
         headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
         stream(write, onClose) {
@@ -144,17 +183,9 @@ async function answer(core: PlatformCore, request: PlatformRequest): Promise<Pla
           });
           onClose(off);
         },
-      };
-    default:
-      return {
-        status: 404,
-        body: errorBody(
-          'not_found',
-          `no control endpoint ${request.method} ${request.path}; see the README's Control API`,
-        ),
-        record: { iface: 'control' },
-      };
-  }
+      }),
+    },
+  ];
 }
 
 function pick(body: {

@@ -14,6 +14,10 @@ import {
 } from './model.js';
 import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
 import { errorBody } from '../http/body.js';
+import { ERRORS } from '../error-codes.js';
+import { SvcError } from '../errors.js';
+import { createRouter } from './router.js';
+import { responseHeaders, responseText, toPlatformRequest } from './fetch-adapter.js';
 import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from './delivery.js';
 import {
   createOutboundLimiter,
@@ -71,8 +75,17 @@ export interface PlatformCore {
   on(listener: (event: PlatformEvent) => void): () => void;
   use(service: PlatformService): void;
   service<T extends PlatformService>(name: string): T | undefined;
-  /** The answer of the first service that routes the request (a 404 when none does). */
+  /**
+   * The answer of the route that matches the request (routes.ts: the most specific pattern),
+   * 404 when none does, 405 with Allow when only the method differs; an input error thrown by
+   * a handler becomes its catalogue status (src/error-codes.ts).
+   */
   handle(request: PlatformRequest): Promise<PlatformResponse> | PlatformResponse;
+  /**
+   * A request without a socket, as hono's `app.request()`: in-process tests and tools.
+   * @example const res = await core.request('/_sim/state'); await res.json();
+   */
+  request(path: string, init?: RequestInit): Promise<Response>;
   addChannel(config: ChannelConfig): Channel;
   channelInfo(channel: Channel): ChannelInfo;
   /** Finds or creates the open chat of a customer. */
@@ -94,6 +107,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   const services: PlatformService[] = [];
+  const router = createRouter();
   const controller = new AbortController();
   // Every in-flight delivery listens on the platform's signal; hundreds may be in flight.
   setMaxListeners(0, controller.signal);
@@ -119,21 +133,51 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     },
     use(service) {
       services.push(service);
+      if (service.routes) router.add(service.routes);
     },
     service<T extends PlatformService>(name: string) {
       return services.find((s) => s.name === name) as T | undefined;
     },
     // not async: a synchronous route (channel ingest) is answered without a promise hop
     handle(request) {
-      for (const service of services) {
-        const answer = service.route?.(request);
-        if (answer !== undefined) return answer;
+      const found = router.match(request.method, request.path);
+      if (found.kind === 'none') {
+        return {
+          status: 404,
+          body: errorBody(
+            'not_found',
+            `no endpoint at ${request.method} ${request.path}${request.path.startsWith('/_sim') ? "; see the README's Control API" : ''}`,
+          ),
+          record: { iface: ifaceOf(request.path) },
+        };
       }
-      return {
-        status: 404,
-        body: errorBody('not_found', `no endpoint at ${request.method} ${request.path}`),
-        record: { iface: 'control' },
-      };
+      if (found.kind === 'method') {
+        return {
+          status: 405,
+          headers: { allow: found.allow.join(', ') },
+          body: errorBody('method_not_allowed', `use ${found.allow.join(' or ')}`),
+          record: { iface: ifaceOf(request.path) },
+        };
+      }
+      try {
+        const answer = found.handler(request, found.params);
+        return answer instanceof Promise
+          ? answer.catch((error: unknown) => answerError(error, request))
+          : answer;
+      } catch (error) {
+        return answerError(error, request);
+      }
+    },
+    async request(path, init) {
+      const platformRequest = await toPlatformRequest(
+        new Request(`http://svc.local${path}`, init),
+        '',
+      );
+      const answer = await core.handle(platformRequest);
+      return new Response(answer.stream ? '' : responseText(answer), {
+        status: answer.status,
+        headers: responseHeaders(answer),
+      });
     },
     addChannel(config) {
       const id = config.id ?? createRandomString(6);
@@ -210,4 +254,24 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   };
   for (const config of options.channels ?? [{}]) core.addChannel(config);
   return core;
+}
+
+/** Which interface a path belongs to, for the journal record of a 404 or 405. */
+function ifaceOf(path: string): 'channel' | 'bot' | 'control' {
+  if (path === '/' || path.startsWith('/_sim')) return 'control';
+  if (/^\/(webhooks|providers|oauth)\//.test(path)) return 'bot';
+  return 'channel';
+}
+
+/** An input error thrown by a handler is answered with its catalogue status; others rethrow. */
+function answerError(error: unknown, request: PlatformRequest): PlatformResponse {
+  if (error instanceof SvcError && error.category === 'input') {
+    const entry = ERRORS[error.code];
+    return {
+      status: 'status' in entry ? entry.status : 400,
+      body: errorBody(error.code, error.message),
+      record: { iface: ifaceOf(request.path) },
+    };
+  }
+  throw error;
 }

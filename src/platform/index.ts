@@ -15,8 +15,8 @@ export interface PlatformOptions extends PlatformCoreOptions {
   /** send event hooks here (spec 4.4, 6.2); no hooks when absent */
   hooks?: HookServiceOptions;
   /**
-   * more services on the same core, served before the control API's /_sim/ fallback: the
-   * agent web console (`platform --web`, src/web/console-service.ts) is one
+   * more services on the same core: the agent web console (`platform --web`,
+   * src/web/console-service.ts) is one
    */
   services?: PlatformService[];
 }
@@ -41,11 +41,11 @@ export function registerPlatformServices(
   core: PlatformCore,
   options: Pick<PlatformOptions, 'bot' | 'hooks' | 'services'> = {},
 ): void {
-  core.use(createHookControl(core)); // before the control API: its /_sim/ default is a 404
+  // the order does not matter: the most specific route answers (router.ts)
+  core.use(createHookControl(core));
   core.use(createWidgetService(core)); // /_sim/widget/: the page script's channel (spec 4.5)
   for (const service of options.services ?? []) core.use(service);
   core.use(createControlApi(core));
-  // before the channel: its /webhooks/<provider_id> would look like a channel URL
   if (options.bot) core.use(createBotService(core, options.bot));
   if (options.hooks) core.use(createHookService(core, options.hooks));
   core.use(createChannelService(core));

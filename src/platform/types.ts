@@ -1,4 +1,5 @@
 import type { BodyResult } from '../http/body.js';
+import type { Route } from './router.js';
 
 /** A request as the core sees it, whatever carried it (a socket, msw, the replay runner). */
 export interface PlatformRequest {
@@ -34,8 +35,8 @@ export interface PlatformResponse {
  */
 export interface PlatformService {
   readonly name: string;
-  /** Answers a request on one of its routes; undefined when the path is not its own. */
-  route?(request: PlatformRequest): Promise<PlatformResponse> | PlatformResponse | undefined;
+  /** Its routes, as data (router.ts): the core matches them, answers 404/405 and errors. */
+  readonly routes?: readonly Route[];
   /** Called once when the platform stops (abort timers, finish deliveries). */
   close?(): Promise<void> | void;
 }

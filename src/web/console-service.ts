@@ -1,4 +1,5 @@
 import type { PlatformResponse, PlatformService } from '../platform/types.js';
+import { errorBody } from '../http/body.js';
 import { readAsset, requireAsset } from './assets.js';
 
 const redirect = (location: string): PlatformResponse => ({
@@ -16,21 +17,35 @@ export function createConsoleService(): PlatformService {
   requireAsset('console', 'index.html'); // fail at start, not at the first page load
   return {
     name: 'console',
-    route(request) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-      if (request.path === '/' || request.path === '/_sim/console')
-        return redirect('/_sim/console/');
-      if (request.path === '/favicon.ico') return { status: 204, record: { iface: 'control' } };
-      if (!request.path.startsWith('/_sim/console/')) return undefined;
-      const file = request.path.slice('/_sim/console/'.length) || 'index.html';
-      const asset = readAsset('console', file);
-      if (!asset) return undefined; // the control API answers its 404
-      return {
-        status: 200,
-        body: asset.body,
-        headers: { 'content-type': asset.contentType, 'cache-control': 'no-cache' },
-        record: { iface: 'control' },
-      };
-    },
+    routes: [
+      { method: ['GET', 'HEAD'], path: '/', handler: () => redirect('/_sim/console/') },
+      {
+        method: ['GET', 'HEAD'],
+        path: '/favicon.ico',
+        handler: () => ({ status: 204, record: { iface: 'control' } }),
+      },
+      {
+        method: ['GET', 'HEAD'],
+        path: '/_sim/console/*',
+        handler(request, params) {
+          // /_sim/console (no slash): relative links need the folder URL
+          if (!request.path.endsWith('/') && params['*'] === '') return redirect('/_sim/console/');
+          const asset = readAsset('console', params['*'] || 'index.html');
+          if (!asset) {
+            return {
+              status: 404,
+              body: errorBody('not_found', `no console file ${request.path}`),
+              record: { iface: 'control' },
+            };
+          }
+          return {
+            status: 200,
+            body: asset.body,
+            headers: { 'content-type': asset.contentType, 'cache-control': 'no-cache' },
+            record: { iface: 'control' },
+          };
+        },
+      },
+    ],
   };
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { SvcError } from '../../errors.js';
 import type { PlatformCore } from '../core.js';
-import type { PlatformResponse, PlatformService } from '../types.js';
-import { answerControlError, controlOk, parseControlBody } from '../control-kit.js';
+import type { PlatformService } from '../types.js';
+import { controlOk, parseControlBody } from '../control-kit.js';
 import { assignChat, rateChat, sendOfflineForm, updateVisitor } from './actions.js';
 import { startCall } from './calls.js';
 import { compact } from '../../hook-events/builders.js';
@@ -53,60 +53,61 @@ const rateBody = z.object({
 export function createHookControl(core: PlatformCore): PlatformService {
   return {
     name: 'hook-control',
-    route(request) {
-      if (request.method !== 'POST' || !request.path.startsWith('/_sim/')) return undefined;
-      const parts = request.path.split('/').filter(Boolean).slice(1);
-      const route = parts.map((p) => (/^\d+$/.test(p) ? ':id' : p)).join('/');
-      const chatId = Number(parts[1]);
-      const run = (): PlatformResponse | undefined => {
-        switch (route) {
-          case 'chats/:id/assign': {
-            const { chat, assignTo } = assignChat(core, { chatId });
-            return controlOk({ chatId: chat.id, assignTo });
+    routes: [
+      {
+        method: 'POST',
+        path: '/_sim/chats/:id/assign',
+        handler(_request, params) {
+          const { chat, assignTo } = assignChat(core, { chatId: Number(params.id) });
+          return controlOk({ chatId: chat.id, assignTo });
+        },
+      },
+      {
+        method: 'POST',
+        path: '/_sim/chats/:id/rate',
+        handler(request, params) {
+          const chat = rateChat(
+            core,
+            { chatId: Number(params.id) },
+            compact(parseControlBody(rateBody, request)),
+          );
+          return controlOk({ chatId: chat.id, hooks: chat.ext.hooks });
+        },
+      },
+      {
+        method: 'POST',
+        path: '/_sim/visitor/update',
+        handler(request) {
+          const body = compact(parseControlBody(visitorBody, request));
+          const { chatId: id, customerId, channelId, ...update } = body;
+          const found = updateVisitor(core, compact({ chatId: id, customerId, channelId }), update);
+          return controlOk({ chatId: found.chat.id, fields: found.fields });
+        },
+      },
+      {
+        method: 'POST',
+        path: '/_sim/visitor/offline-message',
+        handler: (request) =>
+          controlOk(sendOfflineForm(core, compact(parseControlBody(offlineBody, request)))),
+      },
+      {
+        method: 'POST',
+        path: '/_sim/calls',
+        handler(request) {
+          const { outcome, reason, talkMs, ...rest } = compact(parseControlBody(callBody, request));
+          if (outcome === 'error' && reason === undefined) {
+            throw new SvcError('SVC_E_CONTROL_BODY', 'input', 'outcome "error" needs a "reason"');
           }
-          case 'chats/:id/rate': {
-            const chat = rateChat(core, { chatId }, compact(parseControlBody(rateBody, request)));
-            return controlOk({ chatId: chat.id, hooks: chat.ext.hooks });
-          }
-          case 'visitor/update': {
-            const body = compact(parseControlBody(visitorBody, request));
-            const { chatId: id, customerId, channelId, ...update } = body;
-            const found = updateVisitor(
-              core,
-              compact({ chatId: id, customerId, channelId }),
-              update,
-            );
-            return controlOk({ chatId: found.chat.id, fields: found.fields });
-          }
-          case 'visitor/offline-message':
-            return controlOk(
-              sendOfflineForm(core, compact(parseControlBody(offlineBody, request))),
-            );
-          case 'calls': {
-            const { outcome, reason, talkMs, ...rest } = compact(
-              parseControlBody(callBody, request),
-            );
-            if (outcome === 'error' && reason === undefined) {
-              throw new SvcError('SVC_E_CONTROL_BODY', 'input', 'outcome "error" needs a "reason"');
-            }
-            const { callId } = startCall(core, {
-              ...rest,
-              outcome:
-                outcome === 'error'
-                  ? { kind: 'error', reason: reason ?? '' }
-                  : { kind: 'end', ...(talkMs === undefined ? {} : { talkMs }) },
-            });
-            return controlOk({ callId }, 202);
-          }
-          default:
-            return undefined;
-        }
-      };
-      try {
-        return run();
-      } catch (error) {
-        return answerControlError(error);
-      }
-    },
+          const { callId } = startCall(core, {
+            ...rest,
+            outcome:
+              outcome === 'error'
+                ? { kind: 'error', reason: reason ?? '' }
+                : { kind: 'end', ...(talkMs === undefined ? {} : { talkMs }) },
+          });
+          return controlOk({ callId }, 202);
+        },
+      },
+    ],
   };
 }

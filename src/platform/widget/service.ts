@@ -118,32 +118,38 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
 
   return {
     name: 'widget',
-    route(request) {
-      if (!request.path.startsWith('/_sim/widget/')) return undefined;
-      const route = `${request.method} ${request.path.slice('/_sim/widget'.length)}`;
-      switch (route) {
-        case 'OPTIONS /events':
-          return { status: 204, headers: CORS, record: { iface: 'widget' } };
-        case 'GET /events':
-          return stream(request);
-        case 'POST /events':
-          return receive(request);
-        case 'GET /visitors':
-          return reply(200, {
+    routes: [
+      {
+        method: 'OPTIONS',
+        path: '/_sim/widget/events',
+        handler: () => ({ status: 204, headers: CORS, record: { iface: 'widget' } }),
+      },
+      { method: 'GET', path: '/_sim/widget/events', handler: (request) => stream(request) },
+      { method: 'POST', path: '/_sim/widget/events', handler: (request) => receive(request) },
+      {
+        method: 'GET',
+        path: '/_sim/widget/visitors',
+        handler: () =>
+          reply(200, {
             visitors: [...hub.visitors.values()].map((v) => ({
               ...v.profile,
               channelId: v.channelId,
               customer: hub.customerOf(v),
               chatId: hub.openChatOf(v)?.id,
             })),
-          });
-        default:
-          return reply(
+          }),
+      },
+      {
+        // the page reads every answer cross-origin: a 404 carries the CORS headers too
+        method: '*',
+        path: '/_sim/widget/*',
+        handler: (request) =>
+          reply(
             404,
             errorBody('not_found', `no widget endpoint ${request.method} ${request.path}`),
-          );
-      }
-    },
+          ),
+      },
+    ],
     deliverToCustomer(input) {
       const visitor = hub.byCustomerKey(input.customerKey);
       if (!visitor) return { result: 'failed', agentNotice: 'the visitor is not on a widget page' };

@@ -1,6 +1,6 @@
-/** A fetch `Request` as the platform core sees it, and the core's answer as a `Response`. */
+/** A fetch `Request` as the platform core sees it, and the core's answer as a `Response` (msw, core.request). */
 import { parseJsonBody, type BodyResult } from '../http/body.js';
-import type { PlatformRequest, PlatformResponse } from '../platform/types.js';
+import type { PlatformRequest, PlatformResponse } from './types.js';
 
 /** Reads the body the way the socket adapter does: never throws, JSON or a 400 reason. */
 export async function readRequestBody(request: Request): Promise<BodyResult> {

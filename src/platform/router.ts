@@ -1,0 +1,119 @@
+/**
+ * Routes as data (issue 14): each service declares `{ method, path, handler }`; the core
+ * matches once, answers 404 and 405 once, and maps an error to its status once. The most
+ * specific pattern wins (static segment > `:param` > trailing `*`, compared left to right),
+ * so the order services are registered in no longer decides who answers.
+ */
+import type { PlatformRequest, PlatformResponse } from './types.js';
+
+export type RouteHandler = (
+  request: PlatformRequest,
+  params: Readonly<Record<string, string>>,
+) => PlatformResponse | Promise<PlatformResponse>;
+
+export interface Route {
+  /** one method, several (`['GET', 'HEAD']`), or `*`: the handler answers every method */
+  method: string | readonly string[];
+  /** `/_sim/chats/:id/close`, `/:random/:channel`, `/_sim/console/*` */
+  path: string;
+  handler: RouteHandler;
+}
+
+type Segment =
+  { kind: 'static'; value: string } | { kind: 'param'; name: string } | { kind: 'rest' };
+
+interface CompiledRoute {
+  methods: readonly string[];
+  segments: Segment[];
+  /**
+   * one digit per segment (3 static, 2 param, 1 rest) and 2 at the end of an exact pattern;
+   * compared as strings, higher is more specific: an exact match beats a `*` that matches too
+   */
+  rank: string;
+  handler: RouteHandler;
+}
+
+export type RouteMatch =
+  | { kind: 'found'; handler: RouteHandler; params: Record<string, string> }
+  | { kind: 'method'; allow: string[] }
+  | { kind: 'none' };
+
+function compile(route: Route): CompiledRoute {
+  const segments = route.path
+    .split('/')
+    .filter(Boolean)
+    .map((part): Segment =>
+      part === '*'
+        ? { kind: 'rest' }
+        : part.startsWith(':')
+          ? { kind: 'param', name: part.slice(1) }
+          : { kind: 'static', value: part },
+    );
+  return {
+    methods: typeof route.method === 'string' ? [route.method] : [...route.method],
+    segments,
+    rank:
+      segments.map((s) => (s.kind === 'static' ? 3 : s.kind === 'param' ? 2 : 1)).join('') +
+      (segments.at(-1)?.kind === 'rest' ? '' : '2'),
+    handler: route.handler,
+  };
+}
+
+function matchSegments(
+  segments: readonly Segment[],
+  parts: readonly string[],
+): Record<string, string> | undefined {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as Segment;
+    if (segment.kind === 'rest') {
+      params['*'] = parts.slice(i).join('/');
+      return params;
+    }
+    const part = parts[i];
+    if (part === undefined) return undefined;
+    if (segment.kind === 'static') {
+      if (part !== segment.value) return undefined;
+    } else {
+      params[segment.name] = part; // as sent: the services compare raw path segments
+    }
+  }
+  return segments.length === parts.length ? params : undefined;
+}
+
+export interface Router {
+  add(routes: readonly Route[]): void;
+  match(method: string, path: string): RouteMatch;
+}
+
+/**
+ * @example const router = createRouter(); router.add([{ method: 'GET', path: '/_sim/state', handler }]);
+ */
+export function createRouter(): Router {
+  const routes: CompiledRoute[] = [];
+  return {
+    add(more) {
+      routes.push(...more.map(compile));
+      // most specific first: the first route whose path and method match answers
+      routes.sort((a, b) => (a.rank < b.rank ? 1 : a.rank > b.rank ? -1 : 0));
+    },
+    match(method, path) {
+      const parts = path.split('/').filter(Boolean);
+      let allow: string[] | undefined;
+      // the most specific pattern that matches the path owns it: a less specific one (a
+      // channel's `/:random/:channel`) never answers a path a static route claims
+      let owner: string | undefined;
+      for (const route of routes) {
+        if (owner !== undefined && route.rank !== owner) break;
+        const params = matchSegments(route.segments, parts);
+        if (!params) continue;
+        if (route.methods.includes(method) || route.methods.includes('*')) {
+          return { kind: 'found', handler: route.handler, params };
+        }
+        owner = route.rank;
+        allow = [...(allow ?? []), ...route.methods];
+      }
+      return allow ? { kind: 'method', allow: [...new Set(allow)] } : { kind: 'none' };
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { createVirtualClock } from '../../../src/clock.js';
+import { createPlatform } from '../../../src/platform/index.js';
+import { createRouter, type RouteHandler } from '../../../src/platform/router.js';
+
+const named =
+  (name: string): RouteHandler =>
+  () => ({ status: 200, body: name });
+
+describe('the router (issue 14: routes as data)', () => {
+  const router = createRouter();
+  // registered in the "wrong" order on purpose: specificity, not order, decides
+  router.add([
+    { method: '*', path: '/:random/:channel', handler: named('channel') },
+    { method: '*', path: '/:random/:channel/status', handler: named('status') },
+    { method: '*', path: '/webhooks/*', handler: named('bot') },
+    { method: 'GET', path: '/_sim/console/*', handler: named('console') },
+    { method: 'GET', path: '/_sim/chats/:id', handler: named('chat') },
+    { method: 'POST', path: '/_sim/chats/:id/close', handler: named('close') },
+    { method: ['GET', 'HEAD'], path: '/', handler: named('root') },
+  ]);
+  const nameOf = (method: string, path: string) => {
+    const m = router.match(method, path);
+    return m.kind === 'found' ? [m.handler({} as never, m.params)] : m;
+  };
+
+  it.each([
+    ['POST', '/r4nd0m/shop', [{ status: 200, body: 'channel' }]],
+    ['GET', '/r4nd0m/shop/status', [{ status: 200, body: 'status' }]],
+    ['POST', '/webhooks/dev/token', [{ status: 200, body: 'bot' }]],
+    ['POST', '/webhooks/status', [{ status: 200, body: 'bot' }]],
+    ['GET', '/_sim/console/app.js', [{ status: 200, body: 'console' }]],
+    ['GET', '/_sim/chats/7', [{ status: 200, body: 'chat' }]],
+    ['HEAD', '/', [{ status: 200, body: 'root' }]],
+  ])('%s %s goes to the most specific route', (method, path, expected) => {
+    expect(nameOf(method, path)).toEqual(expected);
+  });
+
+  it('answers 405 with every allowed method when only the method differs, else none', () => {
+    expect(router.match('DELETE', '/_sim/chats/7/close')).toEqual({
+      kind: 'method',
+      allow: ['POST'],
+    });
+    expect(router.match('GET', '/_sim/nothing/here/at/all')).toEqual({ kind: 'none' });
+  });
+
+  it('hands the params over', () => {
+    const m = router.match('POST', '/_sim/chats/42/close');
+    expect(m).toMatchObject({ kind: 'found', params: { id: '42' } });
+  });
+});
+
+describe('core.request(): the platform without a socket', () => {
+  it('serves the channel, the control API, 404 and 405 in process', async () => {
+    const platform = createPlatform({
+      clock: createVirtualClock(),
+      channels: [{ id: 'shop', randomString: 'r4nd0m' }],
+    });
+    const { core } = platform;
+    const status = await core.request('/r4nd0m/shop/status');
+    expect([status.status, await status.text()]).toEqual([200, '1']);
+    const sent = await core.request('/r4nd0m/shop', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } }),
+    });
+    expect(sent.status).toBe(200);
+    const chats = (await (await core.request('/_sim/chats')).json()) as { chats: unknown[] };
+    expect(chats.chats).toHaveLength(1);
+    const wrong = await core.request('/wrong/shop', { method: 'POST', body: '{}' });
+    expect(wrong.status).toBe(404);
+    const method = await core.request('/_sim/agents');
+    expect([method.status, method.headers.get('allow')]).toEqual([405, 'POST']);
+    const missing = await core.request('/_sim/chats/99');
+    expect([
+      missing.status,
+      ((await missing.json()) as { error: { code: string } }).error.code,
+    ]).toEqual([404, 'SVC_E_NO_CHAT']);
+    await platform.close();
+  });
+});
