@@ -90,12 +90,27 @@ export interface Router {
  * @example const router = createRouter(); router.add([{ method: 'GET', path: '/_sim/state', handler }]);
  */
 export function createRouter(): Router {
-  const routes: CompiledRoute[] = [];
+  // bucketed by the first segment (ingest is the hot path: a channel URL skips every /_sim/
+  // route at one map lookup); routes whose first segment is not static come after them, as
+  // their rank is lower
+  const byFirst = new Map<string, CompiledRoute[]>();
+  const rest: CompiledRoute[] = [];
+  const byRank = (a: CompiledRoute, b: CompiledRoute) =>
+    a.rank < b.rank ? 1 : a.rank > b.rank ? -1 : 0;
   return {
     add(more) {
-      routes.push(...more.map(compile));
-      // most specific first: the first route whose path and method match answers
-      routes.sort((a, b) => (a.rank < b.rank ? 1 : a.rank > b.rank ? -1 : 0));
+      for (const route of more.map(compile)) {
+        const first = route.segments[0];
+        if (first?.kind === 'static') {
+          const bucket = byFirst.get(first.value) ?? [];
+          bucket.push(route);
+          bucket.sort(byRank);
+          byFirst.set(first.value, bucket);
+        } else {
+          rest.push(route);
+          rest.sort(byRank);
+        }
+      }
     },
     match(method, path) {
       const parts = path.split('/').filter(Boolean);
@@ -103,15 +118,19 @@ export function createRouter(): Router {
       // the most specific pattern that matches the path owns it: a less specific one (a
       // channel's `/:random/:channel`) never answers a path a static route claims
       let owner: string | undefined;
-      for (const route of routes) {
-        if (owner !== undefined && route.rank !== owner) break;
-        const params = matchSegments(route.segments, parts);
-        if (!params) continue;
-        if (route.methods.includes(method) || route.methods.includes('*')) {
-          return { kind: 'found', handler: route.handler, params };
+      for (const list of [byFirst.get(parts[0] ?? '') ?? [], rest]) {
+        for (const route of list) {
+          if (owner !== undefined && route.rank !== owner) {
+            return { kind: 'method', allow: [...new Set(allow)] };
+          }
+          const params = matchSegments(route.segments, parts);
+          if (!params) continue;
+          if (route.methods.includes(method) || route.methods.includes('*')) {
+            return { kind: 'found', handler: route.handler, params };
+          }
+          owner = route.rank;
+          allow = [...(allow ?? []), ...route.methods];
         }
-        owner = route.rank;
-        allow = [...(allow ?? []), ...route.methods];
       }
       return allow ? { kind: 'method', allow: [...new Set(allow)] } : { kind: 'none' };
     },
