@@ -100,6 +100,18 @@ await check('npx svc-cli validate <a fixture>', () => {
   const out = run(npx, ['--no-install', 'svc-cli', 'validate', sample], project);
   return out.trim().split('\n').at(-1);
 });
+await check('npx svc-cli schema --format openapi equals the shipped schemas/openapi.json', () => {
+  const printed = JSON.parse(
+    run(npx, ['--no-install', 'svc-cli', 'schema', '--format', 'openapi'], project),
+  );
+  const shipped = readFileSync(
+    path.join(project, 'node_modules/svc-cli/schemas/openapi.json'),
+    'utf8',
+  );
+  // equal only if the installed generator found the shipped samples for its examples
+  if (JSON.stringify(printed, null, 2) + '\n' !== shipped) throw new Error('they differ');
+  return `${Object.keys(printed.paths).length} paths, ${Object.keys(printed.webhooks).length} webhooks`;
+});
 await check('npx svc-cli platform --port 0 answers its status URL', () => checkPlatform());
 
 // 4. the entry points from ESM, and the published documents
