@@ -23,3 +23,15 @@ for (const [name, schema] of Object.entries(FORMATS)) {
     `${JSON.stringify({ $id: `svc-cli/${name}.schema.json`, ...json }, null, 2)}\n`,
   );
 }
+
+// The API descriptions for other ecosystems (issue 19): OpenAPI 3.1 of every HTTP endpoint and
+// AsyncAPI 3.0 of the event flows, from the same generator `svc-cli schema --format` uses.
+const { buildOpenApi, buildAsyncApi } = await import(
+  new URL('dist/contract/api-docs/index.js', root).href
+);
+for (const [name, document] of [
+  ['openapi', buildOpenApi()],
+  ['asyncapi', buildAsyncApi()],
+]) {
+  writeFileSync(new URL(`schemas/${name}.json`, root), `${JSON.stringify(document, null, 2)}\n`);
+}

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { StepResult } from '../../src/conversation/runner.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const run = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
@@ -33,6 +34,15 @@ function writeBrokenConversation(): string {
 }
 
 describe('svc-cli replay', () => {
+  it('replays the conversations shipped in the package from a folder without fixtures', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'svc-replay-empty-'));
+    const result = await runCli(['replay', '--grep', 'typing'], { cwd: empty });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('1 passed, 0 failed');
+    const named = await runCli(['replay', 'fixtures/conversations'], { cwd: empty });
+    expect(named.code).toBe(2); // only the default falls back; a named path must exist
+  });
+
   it('replays every bundled conversation green and ends with the count line', async () => {
     const { code, stdout } = await run(['replay']);
     expect(code).toBe(0);

@@ -53,4 +53,50 @@ describe('svc-cli schema', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('SVC_E_UNKNOWN_KIND');
   });
+
+  it('prints the OpenAPI 3.1 document, one role side, and the AsyncAPI 3.0 document', async () => {
+    const whole = JSON.parse((await runCli(['schema', '--format', 'openapi'])).stdout) as {
+      openapi: string;
+      webhooks: Record<string, unknown>;
+    };
+    expect(whole.openapi).toBe('3.1.0');
+    expect(whole.webhooks).toHaveProperty(['hook.chat_accepted']);
+    const integrator = JSON.parse(
+      (await runCli(['schema', '--format', 'openapi', '--role', 'integrator'])).stdout,
+    ) as { paths: Record<string, unknown> };
+    expect(Object.keys(integrator.paths)).toEqual(['/{channel_public_id}']);
+    const asyncapi = JSON.parse((await runCli(['schema', '-f', 'asyncapi'])).stdout) as {
+      asyncapi: string;
+    };
+    expect(asyncapi.asyncapi).toBe('3.0.0');
+  });
+
+  it('writes openapi.<role>.json with --out and refuses --role without a document format', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-openapi-'));
+    try {
+      const result = await runCli([
+        'schema',
+        '-f',
+        'openapi',
+        '--role',
+        'bot-provider',
+        '--out',
+        dir,
+      ]);
+      expect(result.code).toBe(0);
+      expect(readdirSync(dir)).toEqual(['openapi.bot-provider.json']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const refused = await runCli(['schema', '--role', 'integrator']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatchInlineSnapshot(`
+      "error [SVC_E_USAGE] Could not print the schemas: --role applies to --format openapi.
+        Add --format openapi, or drop --role.
+      "
+    `);
+    const asyncRole = await runCli(['schema', '-f', 'asyncapi', '--role', 'integrator']);
+    expect(asyncRole.code).toBe(2);
+    expect(asyncRole.stderr).toContain('--role applies to --format openapi only');
+  });
 });

@@ -1,5 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { replayOptions } from './replay-options.js';
@@ -10,6 +11,19 @@ import { createOutput } from '../render/output.js';
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
 import { toJunit } from '../render/reporters/junit.js';
 import { checkOutFile } from '../out-file.js';
+
+const DEFAULT_PATH = 'fixtures/conversations';
+
+/**
+ * Without paths, `fixtures/conversations` of the working folder, else the conversations
+ * shipped in the package: `npx svc-cli replay` works in a project that installed svc-cli.
+ */
+function resolvePaths(cwd: string, paths: string[]): string[] {
+  if (paths.length > 0) return paths.map((p) => resolve(cwd, p));
+  const local = resolve(cwd, DEFAULT_PATH);
+  if (existsSync(local)) return [local];
+  return [fileURLToPath(new URL('../../../fixtures/conversations', import.meta.url))];
+}
 
 /** `svc-cli replay`: load -> replay each -> report; exit 1 when any step fails. */
 export async function runReplay(
@@ -51,10 +65,8 @@ export async function runReplay(
   // default: replayAll's (parallel embedded worlds; one at a time with a real peer)
   const concurrency = flags.concurrency;
   const timeScale = globals.timeScale;
-  const every = await loadEveryConversation(
-    paths.map((p) => resolve(ctx.cwd, p)),
-    ctx.cwd,
-  );
+  const inputs = resolvePaths(ctx.cwd, paths);
+  const every = await loadEveryConversation(inputs, ctx.cwd);
   // issue 21: every broken file is reported, the good ones still run, and the run exits 2
   for (const { error } of every.failures) {
     if (reporter === 'json' && !flags.out) out.event({ ...error.toJSON(), type: 'error' });
@@ -68,7 +80,7 @@ export async function runReplay(
     throw new SvcError(
       'SVC_E_NO_CONVERSATIONS',
       'input',
-      `Could not replay: no conversation found in ${paths.join(', ')}${grep ? ` matching /${flags.grep}/` : ''}.`,
+      `Could not replay: no conversation found in ${(paths.length > 0 ? paths : inputs).join(', ')}${grep ? ` matching /${flags.grep}/` : ''}.`,
     );
   }
   const pretty = reporter === 'pretty';

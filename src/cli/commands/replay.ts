@@ -10,7 +10,10 @@ export function registerReplay(program: Command, ctx: CliContext): void {
     .description(
       'replay fixture conversations against the embedded simulator and roles (or real peers)',
     )
-    .argument('[paths...]', 'conversation files or folders', ['fixtures/conversations']);
+    .argument(
+      '[paths...]',
+      'conversation files or folders (default: ./fixtures/conversations, else the ones shipped with svc-cli)',
+    );
   addOptions(cmd, replayOptions)
     .addHelpText(
       'after',

@@ -3,6 +3,8 @@ import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
 import { schemaOptions } from './tool-options.js';
+import { SvcError } from '../../errors.js';
+import type { Output } from '../render/output.js';
 
 /** `svc-cli schema`: JSON Schema (draft 2020-12) of the payload kinds, generated from zod. */
 export function registerSchema(program: Command, ctx: CliContext): void {
@@ -21,7 +23,10 @@ svc-cli only.
 Examples:
   $ svc-cli schema --list
   $ svc-cli schema --kind channel.customer.text
-  $ svc-cli schema --out schemas/`,
+  $ svc-cli schema --out schemas/
+  $ svc-cli schema --format openapi > openapi.json
+  $ svc-cli schema --format openapi --role integrator --out .   # writes openapi.integrator.json
+  $ svc-cli schema --format asyncapi`,
     )
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
@@ -30,6 +35,16 @@ Examples:
         const { json } = flags;
         const { createOutput } = await import('../render/output.js');
         const out = createOutput(ctx, { json });
+        if (flags.format === 'openapi' || flags.format === 'asyncapi') {
+          return printApiDocument(ctx, out, json, { ...flags, format: flags.format });
+        }
+        if (flags.role !== undefined)
+          throw new SvcError(
+            'SVC_E_USAGE',
+            'input',
+            'Could not print the schemas: --role applies to --format openapi.',
+            'Add --format openapi, or drop --role.',
+          );
         // Lazy: --help must not load zod (conventions.md 13).
         const { writeSchemas, collectSchemas } = await import('../../contract/schema-files.js');
         const { listKinds } = await import('../../contract/index.js');
@@ -71,4 +86,40 @@ Examples:
         return 0;
       }),
     );
+}
+
+/** `--format openapi|asyncapi`: the document on stdout, or written into --out. */
+async function printApiDocument(
+  ctx: CliContext,
+  out: Output,
+  json: boolean,
+  flags: {
+    kind: string | undefined;
+    list: boolean;
+    out: string | undefined;
+    role: string | undefined;
+    format: 'openapi' | 'asyncapi';
+  },
+): Promise<number> {
+  if (flags.kind !== undefined || flags.list)
+    throw new SvcError(
+      'SVC_E_USAGE',
+      'input',
+      `Could not build the ${flags.format} document: --kind and --list apply to --format json-schema.`,
+      'The document holds every kind; drop --kind and --list.',
+    );
+  const { buildApiDocument, writeApiDocument } = await import('../../contract/api-docs/index.js');
+  const options = {
+    format: flags.format,
+    ...(flags.role === undefined ? {} : { role: flags.role }),
+  };
+  if (flags.out !== undefined) {
+    const file = await writeApiDocument({ ...options, dir: flags.out, cwd: ctx.cwd });
+    out.event({ type: 'schema-written', file }, (e, c) => `${c.green('wrote')} ${String(e.file)}`);
+    return 0;
+  }
+  const document = buildApiDocument(options);
+  if (json) out.event({ type: 'schema', format: flags.format, document });
+  else ctx.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  return 0;
 }

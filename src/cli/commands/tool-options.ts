@@ -110,6 +110,25 @@ export const schemaOptions = defineOptions('schema', [
     config: false,
     description: 'list the kinds: name, interface, spec section, description',
   },
+  {
+    key: 'format',
+    flag: '-f, --format <format>',
+    type: 'choice',
+    choices: ['json-schema', 'openapi', 'asyncapi'],
+    default: 'json-schema',
+    config: false,
+    description:
+      'json-schema (one per kind), openapi (OpenAPI 3.1 of every HTTP endpoint) or asyncapi (AsyncAPI 3.0 of the event flows)',
+  },
+  {
+    key: 'role',
+    flag: '--role <role>',
+    type: 'choice',
+    choices: ['platform', 'integrator', 'bot-provider', 'hook-receiver'],
+    config: false,
+    description:
+      "with --format openapi: only this party's side, as paths for a mock or a test tool",
+  },
 ] as const satisfies readonly OptionSpec[]);
 
 export const validateOptions = defineOptions('validate', [
