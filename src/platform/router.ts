@@ -4,20 +4,9 @@
  * specific pattern wins (static segment > `:param` > trailing `*`, compared left to right),
  * so the order services are registered in no longer decides who answers.
  */
-import type { PlatformRequest, PlatformResponse } from './types.js';
+import type { Route, RouteHandler } from './types.js';
 
-export type RouteHandler = (
-  request: PlatformRequest,
-  params: Readonly<Record<string, string>>,
-) => PlatformResponse | Promise<PlatformResponse>;
-
-export interface Route {
-  /** one method, several (`['GET', 'HEAD']`), or `*`: the handler answers every method */
-  method: string | readonly string[];
-  /** `/_sim/chats/:id/close`, `/:random/:channel`, `/_sim/console/*` */
-  path: string;
-  handler: RouteHandler;
-}
+export type { Route, RouteHandler } from './types.js';
 
 type Segment =
   { kind: 'static'; value: string } | { kind: 'param'; name: string } | { kind: 'rest' };

@@ -1,5 +1,4 @@
 import type { BodyResult } from '../http/body.js';
-import type { Route } from './router.js';
 
 /** A request as the core sees it, whatever carried it (a socket, msw, the replay runner). */
 export interface PlatformRequest {
@@ -27,6 +26,20 @@ export interface PlatformResponse {
   };
   /** a streaming response (server-sent events); the adapter hands it the raw response */
   stream?: (write: (chunk: string) => boolean, onClose: (fn: () => void) => void) => void;
+}
+
+/** A route handler: the request and the pattern's params (router.ts matches them). */
+export type RouteHandler = (
+  request: PlatformRequest,
+  params: Readonly<Record<string, string>>,
+) => PlatformResponse | Promise<PlatformResponse>;
+
+export interface Route {
+  /** one method, several (`['GET', 'HEAD']`), or `*`: the handler answers every method */
+  method: string | readonly string[];
+  /** `/_sim/chats/:id/close`, `/:random/:channel`, `/_sim/console/*` */
+  path: string;
+  handler: RouteHandler;
 }
 
 /**
