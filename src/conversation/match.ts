@@ -18,7 +18,13 @@ const join = (path: string, key: string | number): string =>
  * Returns the mismatches of `actual` against `expected` (empty when it matches).
  * @example matchPartial({ message: { text: 'Hi' } }, payload) // []
  */
-export function matchPartial(expected: unknown, actual: unknown, path = ''): Mismatch[] {
+export function matchPartial(
+  expected: unknown,
+  actual: unknown,
+  path = '',
+  /** real time: a number under a key ending in `Ms` matches within this many ms */
+  toleranceMs = 0,
+): Mismatch[] {
   if (expected === '$any') return actual === undefined ? [{ path, expected, actual }] : [];
   if (expected === '$absent') return actual === undefined ? [] : [{ path, expected, actual }];
   if (expected === '$string') return typeof actual === 'string' ? [] : [{ path, expected, actual }];
@@ -31,7 +37,7 @@ export function matchPartial(expected: unknown, actual: unknown, path = ''): Mis
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual) || actual.length !== expected.length)
       return [{ path, expected, actual }];
-    return expected.flatMap((item, i) => matchPartial(item, actual[i], join(path, i)));
+    return expected.flatMap((item, i) => matchPartial(item, actual[i], join(path, i), toleranceMs));
   }
   if (isObject(expected)) {
     if (!isObject(actual)) return [{ path, expected, actual }];
@@ -40,8 +46,17 @@ export function matchPartial(expected: unknown, actual: unknown, path = ''): Mis
         value,
         Object.prototype.hasOwnProperty.call(actual, key) ? actual[key] : undefined,
         join(path, key),
+        toleranceMs,
       ),
     );
+  }
+  if (
+    toleranceMs > 0 &&
+    typeof expected === 'number' &&
+    typeof actual === 'number' &&
+    path.endsWith('Ms')
+  ) {
+    return Math.abs(expected - actual) <= toleranceMs ? [] : [{ path, expected, actual }];
   }
   return Object.is(expected, actual) ? [] : [{ path, expected, actual }];
 }

@@ -34,6 +34,10 @@ export interface ConversationResult {
   name: string;
   file?: string;
   ok: boolean;
+  /** not run, and why (its setup does not apply to a running simulator) */
+  skipped?: string;
+  /** real time: the protocol-ms tolerance timing figures were matched with */
+  timingToleranceMs?: number;
   steps: StepResult[];
   protocolMs: number;
   wallMs: number;
@@ -87,6 +91,18 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
       ...(options.file ? { file: options.file } : {}),
       ok: false,
       steps: [step],
+      protocolMs: 0,
+      wallMs: performance.now() - wallStart,
+    };
+  }
+  if (world.notApplicable !== undefined) {
+    await world.close();
+    return {
+      name: options.conversation.name,
+      ...(options.file ? { file: options.file } : {}),
+      ok: true,
+      skipped: world.notApplicable,
+      steps: [],
       protocolMs: 0,
       wallMs: performance.now() - wallStart,
     };
@@ -153,6 +169,9 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
     name: options.conversation.name,
     ...(options.file ? { file: options.file } : {}),
     ok: !failed,
+    ...(world.timingToleranceMs === undefined
+      ? {}
+      : { timingToleranceMs: world.timingToleranceMs }),
     steps,
     protocolMs: world.clock.now(),
     wallMs: performance.now() - wallStart,
@@ -308,6 +327,8 @@ async function runStep(
     const mismatches = matchPartial(
       resolveRefs(step.delivery ?? { result: 'delivered' }, scope),
       value,
+      '',
+      world.timingToleranceMs ?? 0,
     );
     return { ok: mismatches.length === 0, details: describeMismatches(mismatches), value };
   }

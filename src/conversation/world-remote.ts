@@ -20,6 +20,9 @@ type Json = Record<string, unknown>;
 const ROLE_SKIP =
   'skipped: with --platform-url the simulator talks to its own integrator, bot and hook URLs; only customer, agent, control steps and simulator events are checked';
 
+/** Protocol ms a timing figure may be off by in real time (stated in the replay report). */
+export const REAL_TIME_TOLERANCE_MS = 250;
+
 /** Fails like an unreachable peer (exit 3) or a non-svc platform (exit 2). */
 function unreachable(url: string, reason: string): SvcError {
   return new SvcError(
@@ -89,7 +92,11 @@ export async function createRemoteWorld(
   } catch (error) {
     throw unreachable(base, (error as Error).message);
   }
-  const channels = (state.json as { channels?: Array<{ id: string; url: string }> }).channels;
+  const described = state.json as {
+    channels?: Array<{ id: string; url: string; integratorUrl?: string }>;
+    agentsOnline?: boolean;
+  };
+  const channels = described.channels;
   if (state.status !== 200 || !Array.isArray(channels))
     throw new SvcError(
       'SVC_E_NOT_SVC_PLATFORM',
@@ -119,18 +126,46 @@ export async function createRemoteWorld(
     (key) =>
       setup[key] !== undefined && (key !== 'channel' || setup.channel?.chunked !== undefined),
   );
+  // issue 21: a conversation whose setup the running simulator cannot apply, or that needs an
+  // integrator it was started without, is skipped with the reason instead of failing
+  const needsIntegrator = options.conversation.steps.some((step) => 'agent' in step);
+  const notApplicable =
+    ignored.length > 0
+      ? `setup.${ignored.join(', setup.')} cannot be applied to a running simulator (it runs as it was started); replay it without --platform-url`
+      : needsIntegrator && !channel.integratorUrl && channel.id !== 'widget'
+        ? `its agent steps need an integrator: the simulator's channel ${channel.id} has no integrator URL (start it with --integrator-url, e.g. svc-cli listen's URL)`
+        : undefined;
+  if (notApplicable !== undefined) {
+    stop.abort();
+    return {
+      clock,
+      observations,
+      channelUrl: channel.url,
+      controlBase: base,
+      notApplicable,
+      collect: () => undefined,
+      unobservable: () => undefined,
+      sendAgent: () => Promise.resolve(undefined),
+      setAgents: () => Promise.resolve(),
+      closeChat: () => Promise.reject(new Error('not applicable')),
+      close: () => Promise.resolve(),
+    };
+  }
+  // restore what a conversation changed: the simulator is shared with the next one
+  const agentsAtStart = described.agentsOnline;
+  let agentsChanged = false;
   const agents = setup.agents;
-  if (agents) await control('/_sim/agents', { online: agents === 'online' });
+  if (agents) {
+    await control('/_sim/agents', { online: agents === 'online' });
+    agentsChanged = true;
+  }
   return {
     clock,
     observations,
     channelUrl: channel.url,
     controlBase: base,
-    ...(ignored.length > 0
-      ? {
-          ignoredSetup: `skipped: setup.${ignored.join(', setup.')} do not apply with --platform-url; the simulator runs as it was started`,
-        }
-      : {}),
+    // real time: a redelivery series is late by a few ms of scheduling (issue 21)
+    timingToleranceMs: REAL_TIME_TOLERANCE_MS,
     collect: () => undefined,
     unobservable: (party: Party) =>
       party === 'event' ? undefined : { reason: ROLE_SKIP, skip: true },
@@ -146,6 +181,7 @@ export async function createRemoteWorld(
     },
     async setAgents(online) {
       await control('/_sim/agents', { online });
+      agentsChanged = true;
     },
     async closeChat(customer) {
       const { chats } = (await control('/_sim/chats')) as {
@@ -158,9 +194,11 @@ export async function createRemoteWorld(
       await control(`/_sim/chats/${open.id}/close`, {});
       return { chatId: open.id };
     },
-    close() {
+    async close() {
       stop.abort();
-      return Promise.resolve();
+      if (agentsChanged && agentsAtStart !== undefined) {
+        await control('/_sim/agents', { online: agentsAtStart }).catch(() => undefined);
+      }
     },
   };
 }

@@ -69,6 +69,16 @@ export interface World {
   readonly observations: Observation[];
   /** parts of the fixture's setup this world cannot apply, with the reason */
   readonly ignoredSetup?: string;
+  /**
+   * why the whole conversation does not apply here (a running simulator started without what
+   * its setup needs): it is reported as skipped with this reason, not run
+   */
+  readonly notApplicable?: string;
+  /**
+   * real time: protocol-ms figures (`elapsedMs`) match within this many ms, as the report
+   * says; absent on the virtual clock, where they match exactly
+   */
+  readonly timingToleranceMs?: number;
   /** Pulls what the embedded roles received into the observations. */
   collect(): void;
   /** Why expectations on this party cannot be checked here (skip: report as skipped). */

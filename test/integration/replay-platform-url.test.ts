@@ -62,13 +62,13 @@ describe('replay --platform-url (a running svc simulator)', () => {
     });
   });
 
-  it('a failing expectation fails against the simulator too; setup it cannot apply is said', async () => {
+  it('a failing expectation fails against the simulator too', async () => {
     const { url } = await startSimulator();
     const result = await replayConversation({
       conversation: {
         version: 1,
         name: 'wrong on purpose',
-        setup: { integrator: { faults: { failFirst: 2 } }, agents: 'online' },
+        setup: { agents: 'online' },
         steps: [
           { customer: { text: 'Hi', sender: { id: 'c-1' } } },
           { expect: { event: { type: 'customer-message', text: 'Bye' }, within: 300 } },
@@ -78,16 +78,41 @@ describe('replay --platform-url (a running svc simulator)', () => {
       timeScale: 0.1,
     });
     expect(result.ok).toBe(false);
-    expect(result.steps[0]).toMatchObject({
-      name: 'setup',
-      status: 'skipped',
-      details: [
-        'skipped: setup.integrator do not apply with --platform-url; the simulator runs as it was started',
-      ],
-    });
-    expect(result.steps[2]?.details[0]).toBe(
+    expect(result.steps[1]?.details[0]).toBe(
       'expected event {"type":"customer-message","text":"Bye"} within 300 ms',
     );
+  });
+
+  it('a conversation whose setup the simulator cannot apply is skipped with the reason (issue 21)', async () => {
+    const { url } = await startSimulator();
+    const result = await replayConversation({
+      conversation: {
+        version: 1,
+        name: 'needs integrator faults',
+        setup: { integrator: { faults: { failFirst: 2 } } },
+        steps: [{ customer: { text: 'Hi', sender: { id: 'c-1' } } }],
+      },
+      platformUrl: url,
+    });
+    expect(result).toMatchObject({ ok: true, steps: [] });
+    expect(result.skipped).toBe(
+      'setup.integrator cannot be applied to a running simulator (it runs as it was started); replay it without --platform-url',
+    );
+  });
+
+  it('puts the agents back as it found them, and matches timings within the stated tolerance', async () => {
+    const { url } = await startSimulator();
+    const result = await replayConversation({
+      conversation: {
+        version: 1,
+        name: 'agents go offline',
+        steps: [{ agents: 'offline' }, { customer: { text: 'Hi', sender: { id: 'c-1' } } }],
+      },
+      platformUrl: url,
+    });
+    expect(result).toMatchObject({ ok: true, timingToleranceMs: 250 });
+    const state = (await (await fetch(`${url}/_sim/state`)).json()) as { agentsOnline: boolean };
+    expect(state.agentsOnline).toBe(true);
   });
 
   it('an unreachable simulator is a network error (exit 3)', async () => {

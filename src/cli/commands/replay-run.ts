@@ -8,6 +8,7 @@ import { EXIT_CODES, SvcError } from '../../errors.js';
 import { loadEveryConversation } from '../../conversation/load.js';
 import { replayAll } from '../../conversation/replay-all.js';
 import { createOutput } from '../render/output.js';
+import type { ConversationResult } from '../../conversation/runner.js';
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
 import { toJunit } from '../render/reporters/junit.js';
 import { checkOutFile } from '../out-file.js';
@@ -87,7 +88,8 @@ export async function runReplay(
   // Results come in input order (each conversation's block printed when its turn comes),
   // so the output is that of a sequential run whatever the concurrency.
   const started = performance.now();
-  const results = await replayAll(
+  const done: ConversationResult[] = [];
+  const running = replayAll(
     loaded.map(({ file, conversation }) => ({
       conversation,
       file,
@@ -99,6 +101,7 @@ export async function runReplay(
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(flags.bail ? { bail: true } : {}),
       onResult(result) {
+        done.push(result);
         if (pretty) {
           out.line(formatConversation(result, out.chalk));
           // a green conversation is one line (and its skipped steps, with the reason); every
@@ -114,10 +117,30 @@ export async function runReplay(
       },
     },
   );
+  // issue 21: Ctrl-C stops a real-time run at once, with what finished so far
+  const interrupted = new Promise<'interrupted'>((resolve) => {
+    if (ctx.signal.aborted) resolve('interrupted');
+    ctx.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
+  });
+  const outcome = await Promise.race([running, interrupted]);
+  if (outcome === 'interrupted') {
+    running.catch(() => undefined);
+    if (pretty) out.line(formatSummary(done, out.chalk, performance.now() - started));
+    out.note(`interrupted: ${done.length} of ${loaded.length} conversation(s) finished`);
+    return EXIT_CODES.sigint;
+  }
+  const results = outcome;
   const failed = results.filter((r) => !r.ok).length;
+  const skipped = results.filter((r) => r.skipped !== undefined).length;
   if (pretty) out.line(formatSummary(results, out.chalk, performance.now() - started));
   if (reporter === 'json' && !flags.out)
-    out.event({ type: 'summary', passed: results.length - failed, failed, total: results.length });
+    out.event({
+      type: 'summary',
+      passed: results.length - failed - skipped,
+      failed,
+      skipped,
+      total: results.length,
+    });
   const report =
     reporter === 'junit'
       ? toJunit('svc-cli replay', results)
@@ -128,7 +151,7 @@ export async function runReplay(
     if (flags.out) {
       writeFileSync(resolve(ctx.cwd, flags.out), report);
       out.note(
-        `report written to ${flags.out}: ${results.length - failed} passed, ${failed} failed`,
+        `report written to ${flags.out}: ${results.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`,
       );
     } else if (reporter === 'junit') {
       ctx.stdout.write(report);

@@ -25,12 +25,12 @@ export function formatStep(
 }
 
 /** The conversation's heading line, after its steps ran. */
-export function formatConversation(
-  result: ConversationResult & { skipped?: string },
-  c: ChalkInstance,
-): string {
-  const mark = result.skipped !== undefined ? c.dim('-') : result.ok ? c.green('✓') : c.red('✗');
+export function formatConversation(result: ConversationResult, c: ChalkInstance): string {
   const where = result.file ? `${result.file} · ` : '';
+  if (result.skipped !== undefined) {
+    return `${c.dim('-')} ${c.bold(result.name)}  ${c.dim(`(${result.file ?? 'skipped'})`)}\n    ${c.dim(`skipped: ${result.skipped}`)}`;
+  }
+  const mark = result.ok ? c.green('✓') : c.red('✗');
   return `${mark} ${c.bold(result.name)}  ${c.dim(`(${where}${result.steps.length} steps · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms)`)}`;
 }
 
@@ -41,9 +41,15 @@ export function formatSummary(
   /** the run's elapsed wall time (conversations replayed at once overlap); default their sum */
   elapsedMs?: number,
 ): string {
-  const passed = results.filter((r) => r.ok).length;
-  const failed = results.length - passed;
+  const skipped = results.filter((r) => r.skipped !== undefined).length;
+  const passed = results.filter((r) => r.ok).length - skipped;
+  const failed = results.length - passed - skipped;
   const wall = elapsedMs ?? results.reduce((sum, r) => sum + r.wallMs, 0);
-  const line = `${passed} passed, ${failed} failed`;
-  return `\n${c.dim(`${results.length} conversation(s) in ${Math.round(wall)} ms`)}\n${failed > 0 ? c.red(line) : c.green(line)}`;
+  const line = `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
+  const tolerance = results.find((r) => r.timingToleranceMs !== undefined)?.timingToleranceMs;
+  const note =
+    tolerance === undefined
+      ? ''
+      : `\n${c.dim(`real time: timing figures (elapsedMs) matched within ±${tolerance} protocol ms`)}`;
+  return `\n${c.dim(`${results.length} conversation(s) in ${Math.round(wall)} ms`)}${note}\n${failed > 0 ? c.red(line) : c.green(line)}`;
 }
