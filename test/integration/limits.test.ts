@@ -215,7 +215,9 @@ describe('outbound limiter (per core)', () => {
   });
 
   it('back-pressure: the control API answers 503 while the delivery queue is full', async () => {
-    const c = clock();
+    // faithful time: the hanging first series must still be under way at the third send (at
+    // 0.001 its 9 s ended in 9 ms, before the sends, when the suite ran this test alone)
+    const c = createClock();
     const hanging = await createListener({ clock: c, plan: { fault: { kind: 'hang' } } });
     closers.push(() => hanging.close(10));
     const platform = createPlatform({
