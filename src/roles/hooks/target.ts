@@ -1,31 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createClock, type Clock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { validate } from '../../contract/index.js';
 import type { ValidationResult } from '../../contract/types.js';
-import {
-  DEFAULT_BODY_LIMIT,
-  errorBody,
-  flatHeaders,
-  readJsonBody,
-  sendJson,
-} from '../../http/body.js';
-import {
-  listenAt,
-  requestPathOf,
-  startServer,
-  type RunningServer,
-  type ServerLimits,
-} from '../../http/server.js';
-import {
-  applyFault,
-  createFaultInjector,
-  describeFault,
-  messageKeyOf,
-  type FaultPlan,
-} from '../../faults/index.js';
+import { listenAt, startServer, type RunningServer, type ServerLimits } from '../../http/server.js';
+import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
 import type { Journal } from '../../journal/index.js';
 import { defaultHookReply } from './samples.js';
+import { createInboundHandler, type RoleAnswer } from '../inbound.js';
 import { errorText } from '../../errors.js';
 
 export interface HookTargetOptions {
@@ -89,6 +70,9 @@ export interface HookTarget {
   close(graceMs?: number): Promise<void>;
 }
 
+type HookBody = { event_name?: unknown; chat_id?: unknown } | null;
+type HookVerdict = Pick<ValidationResult, 'ok' | 'errors' | 'warnings'>;
+
 /** The contract event of an event_name; both spellings of the offline event (spec 6.2). */
 export function hookEventOf(name: unknown): HookEventName | undefined {
   if (name === 'offline_messages') return 'offline_message';
@@ -104,7 +88,6 @@ export function hookEventOf(name: unknown): HookEventName | undefined {
  */
 export async function createHookTarget(options: HookTargetOptions = {}): Promise<HookTarget> {
   const clock = options.clock ?? createClock();
-  const injector = createFaultInjector(options.plan ?? {});
   const emit = (event: HookTargetEvent): void => {
     try {
       options.onEvent?.(event);
@@ -112,121 +95,111 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
       // a renderer's failure must not take the receiver down
     }
   };
-  const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const arrivedAt = clock.now();
-    const wallStart = clock.wallNow();
-    const method = req.method ?? 'GET';
-    const path = requestPathOf(req.url).path;
-    const url = `http://${req.headers.host ?? 'localhost'}${path}`;
-    const reject = (status: number, code: string, message: string, raw?: string): void => {
-      req.resume();
-      sendJson(res, status, errorBody(code, message), status === 405 ? { allow: 'POST' } : {});
-      options.journal?.record({
-        protocolMs: arrivedAt,
-        iface: 'hook',
-        direction: 'in',
-        request: {
-          method,
-          url,
-          headers: flatHeaders(req),
-          ...(raw === undefined ? {} : { body: raw }),
+  /** what each admitted body was judged as (the pipeline reports it back in onAnswered) */
+  const judged = new WeakMap<
+    RoleAnswer,
+    { json: HookBody; event: HookEventName | undefined; verdict: HookVerdict }
+  >();
+  const handler = createInboundHandler({
+    iface: 'hook',
+    clock,
+    journal: options.journal,
+    plan: options.plan,
+    bodyLimit: options.bodyLimit,
+    admit({ method, path }) {
+      if (options.path !== undefined && path !== options.path) {
+        return {
+          status: 404,
+          code: 'not_found',
+          message: `no hook endpoint at ${path}; POST ${options.path}`,
+        };
+      }
+      if (method !== 'POST') {
+        return {
+          status: 405,
+          code: 'method_not_allowed',
+          message: 'hooks come by POST (spec 4.4)',
+          headers: { allow: 'POST' },
+        };
+      }
+      return undefined;
+    },
+    answer(body) {
+      const json = body.json as HookBody;
+      const event = hookEventOf(json?.event_name);
+      const verdict: HookVerdict = event
+        ? validate(`hook.${event}`, json)
+        : {
+            ok: false,
+            errors: [
+              {
+                path: 'event_name',
+                code: 'unknown_event',
+                rule: `must name a hook event: ${HOOK_EVENTS.join(', ')} or offline_messages`,
+                spec: '6.2',
+                severity: 'error',
+              },
+            ],
+            warnings: [],
+          };
+      const answer: RoleAnswer = {
+        kind: event ? `hook.${event}` : 'unknown',
+        verdict: {
+          ok: verdict.ok,
+          errors: verdict.errors.map((i) => `${i.path || '(root)'}: ${i.rule} (spec ${i.spec})`),
+          warnings: verdict.warnings.map(
+            (i) => `${i.path || '(root)'}: ${i.rule} (spec ${i.spec})`,
+          ),
         },
-        response: { status, body: JSON.stringify(errorBody(code, message)) },
-        durationMs: clock.now() - arrivedAt,
-        wallMs: clock.wallNow() - wallStart,
-        notes: [code],
-      });
+        normal: {
+          status: 200,
+          body: event
+            ? (options.replies?.[event] ?? defaultHookReply(event, json))
+            : { result: 'FAILURE' },
+        },
+        key: messageKeyOf(json, body.raw),
+      };
+      judged.set(answer, { json, event, verdict });
+      return answer;
+    },
+    onRefused(outcome) {
       emit({
         type: 'rejected-request',
-        method,
-        path,
-        status,
-        code,
-        message,
-        protocolMs: arrivedAt,
+        method: outcome.method,
+        path: outcome.path,
+        status: outcome.status,
+        code: outcome.code,
+        message: outcome.message,
+        protocolMs: outcome.protocolMs,
       });
-    };
-    if (options.path !== undefined && path !== options.path) {
-      return reject(404, 'not_found', `no hook endpoint at ${path}; POST ${options.path}`);
-    }
-    if (method !== 'POST')
-      return reject(405, 'method_not_allowed', 'hooks come by POST (spec 4.4)');
-    const body = await readJsonBody(req, { limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
-    if (!body.ok) return reject(body.status, body.code, body.message, body.raw);
-    const json = body.json as { event_name?: unknown; chat_id?: unknown } | null;
-    const event = hookEventOf(json?.event_name);
-    const verdict: Pick<ValidationResult, 'ok' | 'errors' | 'warnings'> = event
-      ? validate(`hook.${event}`, json)
-      : {
-          ok: false,
-          errors: [
-            {
-              path: 'event_name',
-              code: 'unknown_event',
-              rule: `must name a hook event: ${HOOK_EVENTS.join(', ')} or offline_messages`,
-              spec: '6.2',
-              severity: 'error',
+    },
+    onAnswered(outcome) {
+      const seen = judged.get(outcome.answer);
+      const json = seen?.json;
+      const chatId = typeof json?.chat_id === 'number' ? json.chat_id : undefined;
+      const { applied } = outcome;
+      emit({
+        type: 'hook-received',
+        request: outcome.decision.requestNumber,
+        attempt: outcome.decision.attempt,
+        path: outcome.path,
+        eventName: typeof json?.event_name === 'string' ? json.event_name : '',
+        kind: outcome.answer.kind,
+        ...(chatId === undefined ? {} : { chatId }),
+        verdict: seen?.verdict ?? { ok: false, errors: [], warnings: [] },
+        reply: applied.noReply
+          ? { noReply: applied.noReply }
+          : {
+              status: applied.status ?? 0,
+              ...(applied.body === undefined ? {} : { body: parseOr(applied.body) }),
             },
-          ],
-          warnings: [],
-        };
-    const normalBody = event
-      ? (options.replies?.[event] ?? defaultHookReply(event, json))
-      : { result: 'FAILURE' };
-    const decision = injector.decide(messageKeyOf(json, body.raw));
-    const applied = await applyFault(
-      decision.fault,
-      { req, res, clock, normal: { status: 200, body: normalBody } },
-      decision.delayMs,
-    );
-    const reply = applied.noReply
-      ? { noReply: applied.noReply }
-      : {
-          status: applied.status ?? 0,
-          ...(applied.body === undefined ? {} : { body: parseOr(applied.body) }),
-        };
-    const chatId = typeof json?.chat_id === 'number' ? json.chat_id : undefined;
-    const fault = describeFault(decision.fault);
-    options.journal?.record({
-      protocolMs: arrivedAt,
-      iface: 'hook',
-      direction: 'in',
-      kind: event ? `hook.${event}` : 'unknown',
-      attempt: decision.attempt,
-      request: { method, url, headers: flatHeaders(req), body: body.raw },
-      ...(applied.noReply
-        ? {
-            failure: {
-              reason: applied.noReply,
-              message: `no reply: ${applied.noReply} (injected)`,
-            },
-          }
-        : { response: { status: applied.status ?? 0, body: applied.body ?? '' } }),
-      durationMs: clock.now() - arrivedAt,
-      wallMs: clock.wallNow() - wallStart,
-      verdict: {
-        ok: verdict.ok,
-        errors: verdict.errors.map((i) => `${i.path || '(root)'}: ${i.rule} (spec ${i.spec})`),
-        warnings: verdict.warnings.map((i) => `${i.path || '(root)'}: ${i.rule} (spec ${i.spec})`),
-      },
-      fault,
-    });
-    emit({
-      type: 'hook-received',
-      request: decision.requestNumber,
-      attempt: decision.attempt,
-      path,
-      eventName: typeof json?.event_name === 'string' ? json.event_name : '',
-      kind: event ? `hook.${event}` : 'unknown',
-      ...(chatId === undefined ? {} : { chatId }),
-      verdict: { ok: verdict.ok, errors: verdict.errors, warnings: verdict.warnings },
-      reply,
-      fault,
-      delayMs: decision.delayMs,
-      protocolMs: arrivedAt,
-      durationMs: clock.now() - arrivedAt,
-    });
-  };
+        fault: outcome.fault,
+        delayMs: outcome.decision.delayMs,
+        protocolMs: outcome.protocolMs,
+        durationMs: outcome.durationMs,
+      });
+    },
+  });
   const server = await startServer({
     handler,
     ...listenAt(options),

@@ -1,36 +1,16 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createClock, type Clock } from '../../clock.js';
-import {
-  DEFAULT_BODY_LIMIT,
-  errorBody,
-  flatHeaders,
-  readJsonBody,
-  sendJson,
-  transferModeOf,
-} from '../../http/body.js';
 import {
   listenAt,
   decodeSegment,
-  requestPathOf,
   startServer,
   type RunningServer,
   type ServerLimits,
 } from '../../http/server.js';
-import {
-  applyFault,
-  createFaultInjector,
-  describeFault,
-  messageKeyOf,
-  type FaultPlan,
-} from '../../faults/index.js';
-import type { ExchangeInput, Journal } from '../../journal/index.js';
+import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
+import type { Journal } from '../../journal/index.js';
+import { createInboundHandler, type InboundRole, type RoleAnswer } from '../inbound.js';
 import { checkKind, detectChannelKind } from './contract-check.js';
-import type {
-  AgentMessageEvent,
-  ListenerEvent,
-  ListeningEvent,
-  RejectedRequestEvent,
-} from './events.js';
+import type { ListenerEvent, ListeningEvent, RejectedRequestEvent } from './events.js';
 import { kindOfChannelMessage, messageOf } from './kinds.js';
 import { toRecordedVerdict, unknownKindVerdict } from './verdict.js';
 import { errorText } from '../../errors.js';
@@ -71,7 +51,6 @@ const OK_REPLY = { result: 'ok' } as const;
  */
 export async function createListener(options: ListenerOptions = {}): Promise<Listener> {
   const clock = options.clock ?? createClock();
-  const injector = createFaultInjector(options.plan ?? {});
   const emit = (event: ListenerEvent): void => {
     try {
       options.onEvent?.(event);
@@ -79,9 +58,8 @@ export async function createListener(options: ListenerOptions = {}): Promise<Lis
       // a renderer's failure must not take the endpoint down
     }
   };
-  const context: HandlerContext = { options, clock, injector, emit };
   const server = await startServer({
-    handler: (req, res) => handleRequest(context, req, res),
+    handler: createInboundHandler(listenerRole(options, clock, emit)),
     ...listenAt(options),
     onHandlerError: (error) =>
       emit({
@@ -97,119 +75,97 @@ export async function createListener(options: ListenerOptions = {}): Promise<Lis
   return { url: server.url, listening, server, close: (graceMs) => server.close(graceMs) };
 }
 
-interface HandlerContext {
-  options: ListenerOptions;
-  clock: Clock;
-  injector: ReturnType<typeof createFaultInjector>;
-  emit: (event: ListenerEvent) => void;
+/** spec 2.2: the channel public id is the last path segment (the URL may have a path). */
+function channelOfPath(path: string): string | undefined {
+  const last = path
+    .split('/')
+    .filter((s) => s !== '')
+    .at(-1);
+  return last === undefined ? undefined : decodeSegment(last);
 }
 
-async function handleRequest(
-  ctx: HandlerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  const { options, clock } = ctx;
-  const arrivedAt = clock.now();
-  const wallStart = clock.wallNow();
-  const method = req.method ?? 'GET';
-  const path = requestPathOf(req.url).path;
-  const segments = path.split('/').filter((s) => s !== '');
-  // spec 4.2: POST {integrator_url}/<channel_public_id>; the integrator URL may carry a path
-  // of its own (http://host:9000/agent-messages), so the channel id is the last segment.
-  const last = segments.at(-1);
-  const channel = last === undefined ? undefined : decodeSegment(last);
-  const reject = (
-    status: RejectedRequestEvent['status'],
-    code: string,
-    message: string,
-    raw?: string,
-  ): void => {
-    sendJson(res, status, errorBody(code, message), status === 405 ? { allow: 'POST' } : {});
-    const event: RejectedRequestEvent = {
-      type: 'rejected-request',
-      method,
-      path,
-      status,
-      code,
-      message,
-      transfer: transferModeOf(req),
-      protocolMs: arrivedAt,
-    };
-    record(ctx, req, path, arrivedAt, wallStart, {
-      response: { status, body: JSON.stringify(errorBody(code, message)) },
-      ...(raw === undefined ? {} : { requestBody: raw }),
-      notes: [code],
-    });
-    ctx.emit(event);
+/** The listener's part of the inbound pipeline (src/roles/inbound.ts). */
+function listenerRole(
+  options: ListenerOptions,
+  clock: Clock,
+  emit: (event: ListenerEvent) => void,
+): InboundRole {
+  const verdicts = new WeakMap<RoleAnswer, ReturnType<typeof verdictOf>>();
+  return {
+    iface: 'channel',
+    clock,
+    journal: options.journal,
+    plan: options.plan,
+    bodyLimit: options.bodyLimit,
+    admit({ method, path }) {
+      // spec 4.2: POST {integrator_url}/<channel_public_id>
+      const channel = channelOfPath(path);
+      if (channel === undefined || (options.channel !== undefined && channel !== options.channel)) {
+        const expected = options.channel === undefined ? '<channel_public_id>' : options.channel;
+        return {
+          status: 404,
+          code: 'not_found',
+          message: `no agent-message endpoint at ${path}; expected POST /${expected} (spec 4.2)`,
+        };
+      }
+      if (method !== 'POST') {
+        return {
+          status: 405,
+          code: 'method_not_allowed',
+          message: `${method} is not served; agent messages come by POST (spec 4.2)`,
+          headers: { allow: 'POST' },
+        };
+      }
+      return undefined;
+    },
+    answer(body) {
+      const verdict = verdictOf(body.json, options.strict ?? false);
+      const answer: RoleAnswer = {
+        kind: verdict.kind,
+        verdict: toRecordedVerdict(verdict),
+        normal: { status: 200, body: OK_REPLY },
+        key: messageKeyOf(body.json, body.raw),
+        notes: [`transfer: ${body.transfer}`],
+      };
+      verdicts.set(answer, verdict);
+      return answer;
+    },
+    onRefused(outcome) {
+      emit({
+        type: 'rejected-request',
+        method: outcome.method,
+        path: outcome.path,
+        status: outcome.status as RejectedRequestEvent['status'],
+        code: outcome.code,
+        message: outcome.message,
+        transfer: outcome.transfer,
+        protocolMs: outcome.protocolMs,
+      });
+    },
+    onAnswered(outcome) {
+      const verdict = verdicts.get(outcome.answer);
+      const id = messageOf(outcome.body.json)?.id;
+      const { applied } = outcome;
+      emit({
+        type: 'agent-message',
+        request: outcome.decision.requestNumber,
+        attempt: outcome.decision.attempt,
+        channel: channelOfPath(outcome.path) ?? '',
+        kind: outcome.answer.kind,
+        ...(typeof id === 'string' || typeof id === 'number' ? { messageId: String(id) } : {}),
+        transfer: outcome.body.transfer,
+        bytes: outcome.body.bytes,
+        verdict: verdict
+          ? { ok: verdict.ok, errors: verdict.errors, warnings: verdict.warnings }
+          : { ok: false, errors: [], warnings: [] },
+        fault: outcome.fault,
+        delayMs: outcome.decision.delayMs,
+        reply: applied.noReply ? { noReply: applied.noReply } : { status: applied.status ?? 0 },
+        protocolMs: outcome.protocolMs,
+        durationMs: outcome.durationMs,
+      });
+    },
   };
-
-  // spec 4.2: POST {integrator_url}/<channel_public_id>
-  if (channel === undefined || (options.channel !== undefined && channel !== options.channel)) {
-    req.resume();
-    const expected = options.channel === undefined ? '<channel_public_id>' : options.channel;
-    reject(
-      404,
-      'not_found',
-      `no agent-message endpoint at ${path}; expected POST /${expected} (spec 4.2)`,
-    );
-    return;
-  }
-  if (method !== 'POST') {
-    req.resume();
-    reject(
-      405,
-      'method_not_allowed',
-      `${method} is not served; agent messages come by POST (spec 4.2)`,
-    );
-    return;
-  }
-  const body = await readJsonBody(req, { limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
-  if (!body.ok) {
-    reject(body.status, body.code, body.message, body.raw);
-    return;
-  }
-
-  const verdict = verdictOf(body.json, options.strict ?? false);
-  const decision = ctx.injector.decide(messageKeyOf(body.json, body.raw));
-  const applied = await applyFault(
-    decision.fault,
-    { req, res, clock, normal: { status: 200, body: OK_REPLY } },
-    decision.delayMs,
-  );
-  const reply: AgentMessageEvent['reply'] = applied.noReply
-    ? { noReply: applied.noReply }
-    : { status: applied.status ?? 0 };
-  const id = messageOf(body.json)?.id;
-  const fault = describeFault(decision.fault);
-  const event: AgentMessageEvent = {
-    type: 'agent-message',
-    request: decision.requestNumber,
-    attempt: decision.attempt,
-    channel,
-    kind: verdict.kind,
-    ...(typeof id === 'string' || typeof id === 'number' ? { messageId: String(id) } : {}),
-    transfer: body.transfer,
-    bytes: body.bytes,
-    verdict: { ok: verdict.ok, errors: verdict.errors, warnings: verdict.warnings },
-    fault,
-    delayMs: decision.delayMs,
-    reply,
-    protocolMs: arrivedAt,
-    durationMs: clock.now() - arrivedAt,
-  };
-  record(ctx, req, path, arrivedAt, wallStart, {
-    kind: verdict.kind,
-    attempt: decision.attempt,
-    requestBody: body.raw,
-    ...(applied.noReply
-      ? { failure: { reason: applied.noReply, message: `no reply: ${applied.noReply} (injected)` } }
-      : { response: { status: applied.status ?? 0, body: applied.body ?? '' } }),
-    verdict: toRecordedVerdict(verdict),
-    fault,
-    notes: [`transfer: ${body.transfer}`],
-  });
-  ctx.emit(event);
 }
 
 /** spec 2.2-2.4: an agent message of a known type; anything else is a contract violation. */
@@ -226,43 +182,4 @@ function verdictOf(json: unknown, strict: boolean): ReturnType<typeof checkKind>
     );
   }
   return checkKind(kind, json, strict ? { strict } : {});
-}
-
-interface RecordExtras {
-  kind?: string;
-  attempt?: number;
-  requestBody?: string;
-  response?: { status: number; body: string };
-  failure?: { reason: string; message: string };
-  verdict?: NonNullable<ExchangeInput['verdict']>;
-  fault?: string;
-  notes?: string[];
-}
-
-function record(
-  ctx: HandlerContext,
-  req: IncomingMessage,
-  path: string,
-  arrivedAt: number,
-  wallStart: number,
-  extras: RecordExtras,
-): void {
-  const journal = ctx.options.journal;
-  if (!journal) return;
-  const { requestBody, ...rest } = extras;
-  const headers = flatHeaders(req);
-  journal.record({
-    protocolMs: arrivedAt,
-    iface: 'channel',
-    direction: 'in',
-    request: {
-      method: req.method ?? 'GET',
-      url: `http://${req.headers.host ?? 'localhost'}${path}`,
-      headers,
-      ...(requestBody === undefined ? {} : { body: requestBody }),
-    },
-    durationMs: ctx.clock.now() - arrivedAt,
-    wallMs: ctx.clock.wallNow() - wallStart,
-    ...rest,
-  });
 }

@@ -1,0 +1,196 @@
+/**
+ * The ONE inbound pipeline of the serving roles (issue 14): read the body within the limit,
+ * refuse what the role does not serve, apply the fault plan to the role's normal answer,
+ * write the reply and journal the exchange. A role says only what is its own: which requests
+ * it admits, how it judges a body and what it would answer; it reports through two callbacks.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../clock.js';
+import {
+  applyFault,
+  createFaultInjector,
+  describeFault,
+  type FaultDecision,
+  type FaultPlan,
+} from '../faults/index.js';
+import type { AppliedReply } from '../faults/reply.js';
+import {
+  DEFAULT_BODY_LIMIT,
+  errorBody,
+  flatHeaders,
+  readJsonBody,
+  sendJson,
+  transferModeOf,
+  type TransferMode,
+} from '../http/body.js';
+import { requestPathOf } from '../http/server.js';
+import type { ExchangeInput, Journal } from '../journal/index.js';
+
+/** A request the role refuses before reading it as its own (404, 405, 401 ...). */
+export interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+/** A body as read within the limit. */
+export interface InboundBody {
+  json: unknown;
+  raw: string;
+  transfer: TransferMode;
+  bytes: number;
+}
+
+/** What the role makes of a body: its kind and verdict, and the answer it would give. */
+export interface RoleAnswer {
+  kind: string;
+  verdict: NonNullable<ExchangeInput['verdict']>;
+  /** the reply without faults */
+  normal: { status: number; body: unknown; headers?: Record<string, string> };
+  /** what redeliveries share (the fault plan counts attempts per key) */
+  key: string;
+  notes?: string[];
+}
+
+/** What happened to an admitted request: the role turns it into its own event. */
+export interface InboundOutcome {
+  method: string;
+  path: string;
+  body: InboundBody;
+  answer: RoleAnswer;
+  decision: FaultDecision;
+  applied: AppliedReply;
+  fault: string;
+  protocolMs: number;
+  durationMs: number;
+}
+
+export interface RefusedOutcome {
+  method: string;
+  path: string;
+  status: number;
+  code: string;
+  message: string;
+  transfer: TransferMode;
+  protocolMs: number;
+}
+
+export interface InboundRole {
+  iface: ExchangeInput['iface'];
+  clock: Clock;
+  journal?: Journal | undefined;
+  plan?: FaultPlan | undefined;
+  bodyLimit?: number | undefined;
+  /** undefined: the request is the role's; else why not */
+  admit(request: { method: string; path: string; req: IncomingMessage }): Refusal | undefined;
+  /** judges an admitted body (may be async: a bot checks its token first) */
+  answer(body: InboundBody, request: { path: string; req: IncomingMessage }): RoleAnswer;
+  onRefused(outcome: RefusedOutcome): void;
+  onAnswered(outcome: InboundOutcome): void;
+}
+
+/**
+ * A node:http handler that runs every request through the pipeline.
+ * @example startServer({ handler: createInboundHandler({ iface: 'hook', clock, admit, answer, onRefused, onAnswered }) })
+ */
+export function createInboundHandler(
+  role: InboundRole,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const injector = createFaultInjector(role.plan ?? {});
+  const { clock } = role;
+  return async (req, res) => {
+    const arrivedAt = clock.now();
+    const wallStart = clock.wallNow();
+    const method = req.method ?? 'GET';
+    const path = requestPathOf(req.url).path;
+    const url = `http://${req.headers.host ?? 'localhost'}${path}`;
+    const journal = (
+      extras: Omit<ExchangeInput, 'protocolMs' | 'iface' | 'direction' | 'request'>,
+      body?: string,
+    ) =>
+      role.journal?.record({
+        protocolMs: arrivedAt,
+        iface: role.iface,
+        direction: 'in',
+        request: {
+          method,
+          url,
+          headers: flatHeaders(req),
+          ...(body === undefined ? {} : { body }),
+        },
+        durationMs: clock.now() - arrivedAt,
+        wallMs: clock.wallNow() - wallStart,
+        ...extras,
+      });
+    const refuse = (refusal: Refusal, raw?: string): void => {
+      req.resume();
+      const answer = errorBody(refusal.code, refusal.message);
+      sendJson(res, refusal.status, answer, refusal.headers ?? {});
+      journal(
+        {
+          response: { status: refusal.status, body: JSON.stringify(answer) },
+          notes: [refusal.code],
+        },
+        raw,
+      );
+      role.onRefused({
+        method,
+        path,
+        status: refusal.status,
+        code: refusal.code,
+        message: refusal.message,
+        transfer: transferModeOf(req),
+        protocolMs: arrivedAt,
+      });
+    };
+    const refusal = role.admit({ method, path, req });
+    if (refusal) return refuse(refusal);
+    const read = await readJsonBody(req, { limit: role.bodyLimit ?? DEFAULT_BODY_LIMIT });
+    if (!read.ok)
+      return refuse({ status: read.status, code: read.code, message: read.message }, read.raw);
+    const body: InboundBody = {
+      json: read.json,
+      raw: read.raw,
+      transfer: read.transfer,
+      bytes: read.bytes,
+    };
+    const answer = role.answer(body, { path, req });
+    const decision = injector.decide(answer.key);
+    const applied = await applyFault(
+      decision.fault,
+      { req, res, clock, normal: answer.normal },
+      decision.delayMs,
+    );
+    const fault = describeFault(decision.fault);
+    journal(
+      {
+        kind: answer.kind,
+        attempt: decision.attempt,
+        ...(applied.noReply
+          ? {
+              failure: {
+                reason: applied.noReply,
+                message: `no reply: ${applied.noReply} (injected)`,
+              },
+            }
+          : { response: { status: applied.status ?? 0, body: applied.body ?? '' } }),
+        verdict: answer.verdict,
+        fault,
+        ...(answer.notes ? { notes: answer.notes } : {}),
+      },
+      body.raw,
+    );
+    role.onAnswered({
+      method,
+      path,
+      body,
+      answer,
+      decision,
+      applied,
+      fault,
+      protocolMs: arrivedAt,
+      durationMs: clock.now() - arrivedAt,
+    });
+  };
+}
