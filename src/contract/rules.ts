@@ -280,6 +280,42 @@ export function cutText(spec: string, required: string): z.ZodString {
   });
 }
 
-/** An object whose listed fields are checked; other fields are reported as `unknown_field` warnings. */
-export const shape = <T extends z.core.$ZodLooseShape>(spec: string, fields: T) =>
-  z.strictObject(fields, tag(spec, { rule: 'must be an object' }));
+/** Code of the warning a null optional field gets. */
+export const NULL_OPTIONAL = 'null_optional';
+
+/**
+ * An optional field that also takes `null` (issue 15: the public samples send `"user_token":
+ * null`, `"analytics": null` for "unset"): null is read as absent, with a `null_optional`
+ * warning. A field whose spec allows null itself stays as it is, silent.
+ */
+export function nullAsAbsent(field: z.ZodOptional, spec: string): z.ZodType {
+  const inner = field.unwrap() as z.ZodType;
+  // The spec allows null there itself (chat.rate, getVisitorNumber's err): no warning.
+  if (inner.safeParse(null).success) return field;
+  return inner
+    .nullable()
+    .check((ctx) => {
+      if (ctx.value === null) {
+        pushWarning(ctx, NULL_OPTIONAL, spec, 'null for an optional field (read as absent)');
+      }
+    })
+    .optional();
+}
+
+/**
+ * An object whose listed fields are checked; other fields are reported as `unknown_field`
+ * warnings; every optional field also takes null (`nullAsAbsent`). Required fields stay
+ * required: null there is a type error.
+ */
+export const shape = <T extends z.core.$ZodLooseShape>(spec: string, fields: T) => {
+  const withNulls: Record<string, z.core.$ZodType> = {};
+  for (const [key, field] of Object.entries(fields) as [string, z.core.$ZodType][]) {
+    withNulls[key] = field instanceof z.ZodOptional ? nullAsAbsent(field, spec) : field;
+  }
+  // The inferred type stays the spec's (no null): code that reads validated payloads treats
+  // null like absent (the channel ingest drops null fields before use).
+  return z.strictObject(
+    withNulls,
+    tag(spec, { rule: 'must be an object' }),
+  ) as unknown as z.ZodObject<T, z.core.$strict>;
+};
