@@ -3,7 +3,18 @@
  * MARKDOWN and BUTTONS messages, and the error body.
  */
 import { z } from 'zod';
-import { MAX_BUTTONS, idString, lit, nonEmpty, oneOf, shape, str, tag } from './rules.js';
+import {
+  MAX_BUTTONS,
+  WARNING_PREFIX,
+  encodeRule,
+  idString,
+  lit,
+  nonEmpty,
+  oneOf,
+  shape,
+  str,
+  tag,
+} from './rules.js';
 
 /** spec 6.1: the bot events, carried in the field `event`. */
 export const BOT_EVENTS = [
@@ -25,16 +36,37 @@ export const BOT_ERROR_CODES = [
 /** spec 7.2: the HTTP statuses the platform answers the provider with. */
 export const BOT_HTTP_STATUSES = [200, 400, 401, 403, 404, 405, 429, 500, 502, 503, 504] as const;
 
+/**
+ * Above this, a unix time in seconds lies past the year 5000: the value is milliseconds (the
+ * public BOT_MESSAGE sample writes one). A plausibility warning, never an error.
+ */
+export const MILLISECONDS_ABOVE = 1e11;
+
 // spec 2.5: timestamp is typed String (unix time) in the tables and a number in the samples: both.
-const timestamp = z.union(
-  [
-    z.number(tag('2.5', { rule: 'must be a unix time' })),
-    z
-      .string(tag('2.5', { rule: 'must be a unix time' }))
-      .regex(/^\d+(\.\d+)?$/, tag('2.5', { code: 'invalid_type', rule: 'must be a unix time' })),
-  ],
-  tag('2.5', { code: 'invalid_type', rule: 'must be a unix time (number or numeric string)' }),
-);
+const timestamp = z
+  .union(
+    [
+      z.number(tag('2.5', { rule: 'must be a unix time' })),
+      z
+        .string(tag('2.5', { rule: 'must be a unix time' }))
+        .regex(/^\d+(\.\d+)?$/, tag('2.5', { code: 'invalid_type', rule: 'must be a unix time' })),
+    ],
+    tag('2.5', { code: 'invalid_type', rule: 'must be a unix time (number or numeric string)' }),
+  )
+  .check((ctx) => {
+    if (Number(ctx.value) > MILLISECONDS_ABOVE) {
+      ctx.issues.push({
+        code: 'custom',
+        message: encodeRule(
+          `${WARNING_PREFIX}timestamp_ms`,
+          '2.5',
+          'looks like milliseconds; unix time counts seconds (accepted)',
+        ),
+        input: ctx.value,
+        continue: true,
+      });
+    }
+  });
 
 // spec 2.5: button ids are String in the table, a number in a sample: both, no drift warning.
 const buttonId = z.union(
@@ -87,6 +119,23 @@ export const botMessageSchema = z.discriminatedUnion(
 
 const eventId = idString('2.5', { nonEmpty: true, rule: 'must be a non-empty string' });
 
+/**
+ * Fields of CLIENT_MESSAGE the spec leaves out and the public Bot API sample shows
+ * (docs/FIDELITY.md): known here so their types are checked, all optional. The sample
+ * writes sender.id as a number: drift the platform's own payload may carry (a warning).
+ */
+const clientMessageDocumented = {
+  site_id: idString('6.1').optional(),
+  agents_online: z.boolean(tag('6.1')).optional(),
+  sender: shape('6.1', {
+    id: idString('6.1'),
+    name: str('6.1').optional(),
+    url: str('6.1').optional(),
+    has_contacts: z.boolean(tag('6.1')).optional(),
+  }).optional(),
+  channel: shape('6.1', { id: idString('6.1'), type: str('6.1') }).optional(),
+};
+
 /** spec 6.1: one schema per event; BOT_MESSAGE's sample omits chat_id and client_id. */
 export const botEventSchemas = {
   CLIENT_MESSAGE: shape('6.1', {
@@ -95,6 +144,7 @@ export const botEventSchemas = {
     client_id: eventId,
     chat_id: eventId,
     message: botMessageSchema,
+    ...clientMessageDocumented,
   }),
   BOT_MESSAGE: shape('6.1', {
     event: lit('BOT_MESSAGE', '6.1'),

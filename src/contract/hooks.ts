@@ -117,7 +117,8 @@ const call = z.discriminatedUnion(
   }),
 );
 
-// spec 2.6: a chat-log item; agent_id only when type is "agent"; its text is not shown.
+// spec 2.6: a chat-log item; agent_id only when type is "agent"; its text is not shown by
+// the spec; the public Webhooks sample carries it in `message` (docs/FIDELITY.md).
 const chatLogMessage = z.discriminatedUnion(
   'type',
   [
@@ -125,6 +126,7 @@ const chatLogMessage = z.discriminatedUnion(
       type: lit('visitor', '2.6'),
       timestamp: numberLike('2.6'),
       blacklisted: z.boolean(tag('2.6')).optional(),
+      message: optionalString(),
       text: optionalString(),
     }),
     shape('2.6', {
@@ -132,6 +134,7 @@ const chatLogMessage = z.discriminatedUnion(
       timestamp: numberLike('2.6'),
       agent_id: numberLike('2.6', { integer: true }),
       blacklisted: z.boolean(tag('2.6')).optional(),
+      message: optionalString(),
       text: optionalString(),
     }),
   ],

@@ -6,13 +6,15 @@
  * - `text_cut`: message.text over 1000 code points (JSON Schema counts differently and a
  *   warning is no verdict anyway);
  * - `type_drift`: an id sent as a number or a number as a numeric string is accepted by
- *   both, but only zod warns;
+ *   both when the platform writes the kind, and only zod warns; when the party under test
+ *   writes it, both refuse it (the drift branches become `{ "not": {} }`);
  * - `unknown_field`: fields the spec does not list are accepted by both (no
  *   `additionalProperties: false`), only zod warns;
  * - `too_deep`: nesting past MAX_DEPTH.
  * A `__proto__` key is refused by both (`propertyNames` on every object).
  */
 import { z } from 'zod';
+import { DRIFT_BRANCHES } from './rules.js';
 import { getKind } from './validate.js';
 
 const cache = new Map<string, Record<string, unknown>>();
@@ -25,6 +27,11 @@ function generate(kind: string): Record<string, unknown> {
     unrepresentable: 'any',
     override: (ctx) => {
       const json = ctx.jsonSchema as Record<string, unknown>;
+      if (entry.producer === 'party' && DRIFT_BRANCHES.has(ctx.zodSchema)) {
+        for (const key of Object.keys(json)) delete json[key];
+        json.not = {};
+        return;
+      }
       // Unknown fields are accepted (a warning in zod), so the JSON Schema must accept them.
       if (json.additionalProperties === false) delete json.additionalProperties;
       if (json.type === 'object') json.propertyNames = { not: { const: '__proto__' } };

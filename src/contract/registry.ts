@@ -20,13 +20,27 @@ import { widgetArgsSchemas, widgetCallbackSchemas, widgetResultSchemas } from '.
 import type { KindInfo } from './types.js';
 import { closestNames } from '../suggest.js';
 
+/**
+ * Who writes a payload of the kind (issue 15): the `party` under test (integrator, bot
+ * provider, hook receiver) is held to the spec's types; what the `platform` (or its page
+ * script) writes tolerates the drift its public samples show, as warnings.
+ */
+export type Producer = 'party' | 'platform';
+
 export interface KindEntry extends KindInfo {
   schema: z.ZodType;
+  producer: Producer;
+}
+
+/** The producer from the direction's left side: `integrator -> platform` is the party's. */
+export function producerOf(direction: string): Producer {
+  const from = direction.split('->')[0]?.trim() ?? '';
+  return ['integrator', 'bot', 'hook receiver'].includes(from) ? 'party' : 'platform';
 }
 
 const entries: KindEntry[] = [];
 const add = (info: KindInfo, schema: z.ZodType): void => {
-  entries.push({ ...info, schema });
+  entries.push({ ...info, schema, producer: producerOf(info.direction) });
 };
 
 const A = 'A' as const;

@@ -13,6 +13,13 @@ import { z } from 'zod';
 export const TAG_SEPARATOR = '\u001f';
 /** Prefix of the code of an issue that is a warning, not an error. */
 export const WARNING_PREFIX = 'warn:';
+/** Code of a tolerated type drift (a number for a string id, a numeric string for a number). */
+export const TYPE_DRIFT = 'type_drift';
+/**
+ * Ends the rule of a drift warning; validate() drops it when the party under test produced
+ * the payload and the drift becomes an error (issue 15).
+ */
+export const DRIFT_TOLERATED = ' (type drift, accepted)';
 
 /** spec 2.1, 8: message.text up to 1000 characters, longer text is cut. */
 export const TEXT_LIMIT = 1000;
@@ -20,6 +27,16 @@ export const TEXT_LIMIT = 1000;
 export const MAX_BUTTONS = 3;
 
 type RawIssue = z.core.$ZodRawIssue;
+
+/**
+ * The branches that accept drift (a number for a string id, a numeric string for a number):
+ * the JSON Schema of a kind the party under test produces leaves them out (json-schema.ts).
+ */
+export const DRIFT_BRANCHES = new WeakSet<z.core.$ZodType>();
+const driftBranch = <T extends z.core.$ZodType>(schema: T): T => {
+  DRIFT_BRANCHES.add(schema);
+  return schema;
+};
 
 /** Encodes a rule into an issue message (decoded by issues.ts). */
 export function encodeRule(code: string, spec: string, rule: string): string {
@@ -159,8 +176,9 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(
   z.enum(values, tag(spec, { rule: `must be one of ${values.map((v) => `"${v}"`).join(', ')}` }));
 
 /**
- * A string id that real traffic sometimes sends as a number: accepted, with a
- * `type_drift` warning (`strict` turns it into an error).
+ * A string id that real traffic sometimes sends as a number: a `type_drift` warning when
+ * the platform wrote it, an error when the party under test did (validate.ts), an error
+ * with `strict`.
  */
 export function idString(
   spec: string,
@@ -173,17 +191,12 @@ export function idString(
     : z.string(tag(spec, { rule }));
   return z
     .union(
-      [text, z.number(tag(spec, { rule }))],
+      [text, driftBranch(z.number(tag(spec, { rule })))],
       tag(spec, { code: 'invalid_type', rule, ...requiredRule(options.required) }),
     )
     .check((ctx) => {
       if (typeof ctx.value === 'number') {
-        pushWarning(
-          ctx,
-          'type_drift',
-          spec,
-          'expected a string, got a number (type drift, accepted)',
-        );
+        pushWarning(ctx, TYPE_DRIFT, spec, `expected a string, got a number${DRIFT_TOLERATED}`);
       }
     });
 }
@@ -203,14 +216,14 @@ export function numberLike(
     .regex(options.integer ? /^-?\d+$/ : NUMERIC, tag(spec, { code: 'invalid_type', rule }));
   const pattern = options.integer ? /^-?\d+$/ : NUMERIC;
   const unionTag = tag(spec, { code: 'invalid_type', rule, ...requiredRule(options.required) });
-  return z.union([num, text], unionTag).check((ctx) => {
+  return z.union([num, driftBranch(text)], unionTag).check((ctx) => {
     // Only a string that is a number drifts; any other string is already an error.
     if (typeof ctx.value === 'string' && pattern.test(ctx.value)) {
       pushWarning(
         ctx,
-        'type_drift',
+        TYPE_DRIFT,
         spec,
-        'expected a number, got a numeric string (type drift, accepted)',
+        `expected a number, got a numeric string${DRIFT_TOLERATED}`,
       );
     }
   });
@@ -226,13 +239,13 @@ export function positiveInt(spec: string, required?: string) {
     .string(tag(spec, { code: 'not_positive_integer', rule }))
     .regex(POSITIVE_INTEGER, tag(spec, { code: 'not_positive_integer', rule }));
   const unionTag = tag(spec, { code: 'not_positive_integer', rule, ...requiredRule(required) });
-  return z.union([num, text], unionTag).check((ctx) => {
+  return z.union([num, driftBranch(text)], unionTag).check((ctx) => {
     if (typeof ctx.value === 'string' && POSITIVE_INTEGER.test(ctx.value)) {
       pushWarning(
         ctx,
-        'type_drift',
+        TYPE_DRIFT,
         spec,
-        'expected a number, got a numeric string (type drift, accepted)',
+        `expected a number, got a numeric string${DRIFT_TOLERATED}`,
       );
     }
   });
@@ -280,6 +293,42 @@ export function cutText(spec: string, required: string): z.ZodString {
   });
 }
 
-/** An object whose listed fields are checked; other fields are reported as `unknown_field` warnings. */
-export const shape = <T extends z.core.$ZodLooseShape>(spec: string, fields: T) =>
-  z.strictObject(fields, tag(spec, { rule: 'must be an object' }));
+/** Code of the warning a null optional field gets. */
+export const NULL_OPTIONAL = 'null_optional';
+
+/**
+ * An optional field that also takes `null` (issue 15: the public samples send `"user_token":
+ * null`, `"analytics": null` for "unset"): null is read as absent, with a `null_optional`
+ * warning. A field whose spec allows null itself stays as it is, silent.
+ */
+export function nullAsAbsent(field: z.ZodOptional, spec: string): z.ZodType {
+  const inner = field.unwrap() as z.ZodType;
+  // The spec allows null there itself (chat.rate, getVisitorNumber's err): no warning.
+  if (inner.safeParse(null).success) return field;
+  return inner
+    .nullable()
+    .check((ctx) => {
+      if (ctx.value === null) {
+        pushWarning(ctx, NULL_OPTIONAL, spec, 'null for an optional field (read as absent)');
+      }
+    })
+    .optional();
+}
+
+/**
+ * An object whose listed fields are checked; other fields are reported as `unknown_field`
+ * warnings; every optional field also takes null (`nullAsAbsent`). Required fields stay
+ * required: null there is a type error.
+ */
+export const shape = <T extends z.core.$ZodLooseShape>(spec: string, fields: T) => {
+  const withNulls: Record<string, z.core.$ZodType> = {};
+  for (const [key, field] of Object.entries(fields) as [string, z.core.$ZodType][]) {
+    withNulls[key] = field instanceof z.ZodOptional ? nullAsAbsent(field, spec) : field;
+  }
+  // The inferred type stays the spec's (no null): code that reads validated payloads treats
+  // null like absent (the channel ingest drops null fields before use).
+  return z.strictObject(
+    withNulls,
+    tag(spec, { rule: 'must be an object' }),
+  ) as unknown as z.ZodObject<T, z.core.$strict>;
+};

@@ -5,6 +5,7 @@
 import { SvcError } from '../errors.js';
 import { detectKind } from './detect.js';
 import { collectIssues, formatPath } from './issues.js';
+import { DRIFT_TOLERATED, TYPE_DRIFT } from './rules.js';
 import { KINDS, suggestKinds, type KindEntry } from './registry.js';
 import type { ContractIssue, ValidateOptions, ValidationResult } from './types.js';
 
@@ -91,6 +92,26 @@ function scanGuards(value: unknown, errors: ContractIssue[]): boolean {
   return true;
 }
 
+/**
+ * Issue 15: what the party under test writes is held to the spec's types, so its type drift
+ * is an error (`sender.id: expected a string, got a number`); the platform's own drift stays
+ * a warning. The code stays `type_drift`: the simulator delivers a drifted value it can read.
+ */
+function holdPartyToTypes(warnings: ContractIssue[], errors: ContractIssue[]): ContractIssue[] {
+  const kept: ContractIssue[] = [];
+  for (const w of warnings) {
+    if (w.code !== TYPE_DRIFT) {
+      kept.push(w);
+      continue;
+    }
+    const rule = w.rule.endsWith(DRIFT_TOLERATED)
+      ? w.rule.slice(0, -DRIFT_TOLERATED.length)
+      : w.rule;
+    errors.push({ ...w, rule, severity: 'error' });
+  }
+  return kept;
+}
+
 function validateEntry(
   entry: KindEntry,
   value: unknown,
@@ -102,6 +123,7 @@ function validateEntry(
     const parsed = entry.schema.safeParse(value);
     if (!parsed.success) collectIssues(parsed.error.issues, [], entry.spec, errors, warnings);
   }
+  if (entry.producer === 'party') warnings = holdPartyToTypes(warnings, errors);
   if (options.strict && warnings.length > 0) {
     // --strict: warnings count as errors.
     for (const w of warnings) errors.push({ ...w, severity: 'error' });

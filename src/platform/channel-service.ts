@@ -1,6 +1,7 @@
 import { detectKind, formatIssue, validate } from '../contract/index.js';
 import type { ContractIssue } from '../contract/types.js';
 import { errorBody } from '../http/body.js';
+import { triageCustomerMessage } from './customer-triage.js';
 import type { PlatformCore } from './core.js';
 import { secretEquals } from './ids.js';
 import type { Channel, Customer } from './model.js';
@@ -189,7 +190,9 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
     errors: result.errors.map(formatIssue),
     warnings: result.warnings.map(formatIssue),
   };
-  if (!result.ok) {
+  // issue 15: only a missing or empty required field blocks delivery (customer-triage.ts)
+  const triage = triageCustomerMessage(kind, json, result);
+  if (!triage.deliverable) {
     // spec 2.1, 7.1: e.g. empty sender.id -> the message is not sent
     core.emit({
       type: 'violation',
@@ -212,7 +215,21 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
           record: { iface: 'channel', kind, verdict, notes: ['not delivered'] },
         };
   }
-  const payload = json as { sender: Json; message: Json };
+  const payload = triage.payload as { sender: Json; message: Json };
+  if (!result.ok) {
+    core.emit({
+      type: 'violation',
+      source: 'channel',
+      channelId: channel.id,
+      kind,
+      issues: result.errors,
+      outcome: 'delivered',
+      ...(triage.dropped.length > 0 ? { dropped: triage.dropped } : {}),
+      protocolMs: now,
+    });
+  }
+  const dropNote =
+    triage.dropped.length > 0 ? [`delivered without ${triage.dropped.join(', ')}`] : [];
   let cut: { from: number; to: number } | undefined;
   if (kind === 'channel.customer.text' && typeof payload.message.text === 'string') {
     const shortened = cutText(payload.message.text);
@@ -270,7 +287,14 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       iface: 'channel',
       kind,
       verdict,
-      ...(cut ? { notes: [`text cut from ${cut.from} to ${cut.to} characters`] } : {}),
+      ...(cut || dropNote.length > 0
+        ? {
+            notes: [
+              ...dropNote,
+              ...(cut ? [`text cut from ${cut.from} to ${cut.to} characters`] : []),
+            ],
+          }
+        : {}),
     },
   };
 }

@@ -38,8 +38,12 @@ export type PlatformEvent =
       channelId?: string;
       kind?: string;
       issues: ContractIssue[];
-      /** what the simulator did with the payload */
-      outcome: 'rejected' | 'not-delivered' | 'ignored' | 'warned';
+      /**
+       * what the simulator did with the payload; `delivered`: errors that do not block
+       * delivery (issue 15), the message went through without the `dropped` fields
+       */
+      outcome: 'rejected' | 'not-delivered' | 'ignored' | 'warned' | 'delivered';
+      dropped?: string[];
       protocolMs: number;
     }
   | {

@@ -43,6 +43,10 @@ Suites:
               fallbacks, timestamps; the chat's chat_id and client_id); a malformed event gets
               a 4xx (a warning only: the spec does not demand rejection).
 
+Payload checks (docs/FIDELITY.md): what the peer under test writes is held to the spec's
+types (a numeric id or a numeric-string size is an error); null optional fields and the
+drift the platform's public samples show are warnings, never failures.
+
 Exit codes: 0 every case passed, 1 a case failed, 2 bad input, 3 the peer is unreachable.
 
 Examples:

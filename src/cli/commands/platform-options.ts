@@ -59,7 +59,8 @@ export const platformOptions = defineOptions('platform', [
     key: 'lenient',
     flag: '--lenient',
     type: 'boolean',
-    description: 'answer contract violations 200 (still not delivered) instead of 400',
+    description:
+      'answer a customer message that is not delivered (missing or empty required field) 200 instead of 400',
   },
   ...RECORD_OPTIONS,
   {

@@ -21,6 +21,12 @@ Hooks: /assign [@customer] presses the crm_link button (chat_assigned); /call <p
 [error <reason>] plays a callback call (call_event). The control API adds
 POST /_sim/chats/:id/assign, /_sim/visitor/update, /_sim/visitor/offline-message, /_sim/calls.
 
+Customer messages that break the contract (issue 15, docs/FIDELITY.md): only a missing,
+empty or mistyped required field (an empty sender.id, a media message without file) blocks
+delivery: answered 400 (200 with --lenient) and not sent. An invalid optional field
+(sender.photo " ") or a null one is left out; a value the platform can read (a numeric
+sender.id) is kept; the message is delivered and the error shown with its path.
+
 Assumption (spec silent): each delivery attempt waits at most 3 s (derived from the 9 s figure).
 Assumptions for hooks (spec 5.4, 6.2, 8 silent): 10 s reply timeout, no redelivery, no auth.
 

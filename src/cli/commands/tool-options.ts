@@ -143,7 +143,8 @@ export const validateOptions = defineOptions('validate', [
     key: 'strict',
     flag: '--strict',
     type: 'boolean',
-    description: 'warnings (unknown fields, type drift, text cut) count as errors',
+    description:
+      "warnings (unknown fields, the platform's type drift, null optional fields, text cut) count as errors",
   },
   {
     key: 'checkExpectations',

@@ -18,6 +18,14 @@ export function registerValidate(program: Command, ctx: CliContext): void {
 Inputs: .json files hold one payload; .ndjson/.jsonl files and stdin with several lines
 hold one payload per line (streamed). A JSON document over 10 MB is refused.
 
+Who wrote it decides how strict (docs/FIDELITY.md): what an integrator, bot provider or
+hook receiver writes is held to the spec's types (file_size "48213", a numeric sender.id:
+errors); what the platform writes may carry the drift its public samples show (numeric
+ids, string agent.id, null optional fields): warnings, errors with --strict. The spec's
+own dual forms (timestamp number or string, numeric button id) stay valid.
+In the simulator only a missing, empty or mistyped required field blocks a customer
+message; an invalid optional field is left out and the message delivered.
+
 Exit codes: 0 all valid (warnings allowed), 1 any invalid (or, with
 --check-expectations, any sample not as its name says), 2 any input unreadable
 (the other inputs are still validated).

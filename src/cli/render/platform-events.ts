@@ -30,7 +30,11 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
       return `${c.dim(stamp(event.protocolMs))}  ${c.green('←')} customer ${c.bold(event.customerId)} ${c.dim(event.typing ? 'is typing…' : 'stopped typing')}`;
     case 'violation': {
       const colour = event.outcome === 'warned' || event.outcome === 'ignored' ? c.yellow : c.red;
-      const head = `${c.dim(stamp(event.protocolMs))}  ${colour(event.outcome === 'warned' ? '!' : '✗')} ${event.source} ${event.kind ?? ''} ${colour(event.outcome)}`;
+      const outcome =
+        event.outcome === 'delivered' && event.dropped
+          ? `delivered without ${event.dropped.join(', ')}`
+          : event.outcome;
+      const head = `${c.dim(stamp(event.protocolMs))}  ${colour(event.outcome === 'warned' ? '!' : '✗')} ${event.source} ${event.kind ?? ''} ${colour(outcome)}`;
       const issues = event.issues.map(
         (i) =>
           `\n             ${colour('•')} ${i.path || '(root)'}: ${i.rule}${i.spec ? ` (spec ${i.spec})` : ''}`,

@@ -28,10 +28,10 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 const validators = new Map(listKinds().map((k) => [k.name, ajv.compile(toJsonSchema(k.name))]));
 
 describe('fixtures/payloads', () => {
-  it('holds at least 100 samples in the four interface folders', () => {
+  it('holds at least 100 samples in the four interface folders and real/', () => {
     expect(samples.length).toBeGreaterThanOrEqual(100);
     const folders = new Set(samples.map((s) => relative(s).split(path.sep)[0]));
-    expect([...folders].sort()).toEqual(['bot', 'channel', 'hooks', 'widget']);
+    expect([...folders].sort()).toEqual(['bot', 'channel', 'hooks', 'real', 'widget']);
   });
 
   it('covers every kind with a valid sample', async () => {

@@ -221,14 +221,26 @@ describe('rules encoded in the schemas', () => {
     expect(strict.warnings).toEqual([]);
   });
 
-  it('accepts numeric strings where numbers are expected, with a warning', () => {
+  it('tolerates numeric strings from the platform, with a warning', () => {
+    const result = validate('channel.agent.photo', {
+      recipient: { id: 'c1' },
+      message: { type: 'photo', ...file, file_size: '12' },
+    });
+    expect(result.ok).toBe(true);
+    expect(result.warnings.map((w) => [w.path, w.code])).toEqual([
+      ['message.file_size', 'type_drift'],
+    ]);
+  });
+
+  it('holds the party under test to the spec types: a numeric string is an error', () => {
     const result = validate(
       'channel.customer.photo',
       media({ type: 'photo', ...file, file_size: '12' }),
     );
-    expect(result.ok).toBe(true);
-    expect(result.warnings.map((w) => [w.path, w.code])).toEqual([
-      ['message.file_size', 'type_drift'],
+    expect(result.ok).toBe(false);
+    expect(result.warnings).toEqual([]);
+    expect(result.errors.map((e) => [e.path, e.code, e.severity])).toEqual([
+      ['message.file_size', 'type_drift', 'error'],
     ]);
   });
 
