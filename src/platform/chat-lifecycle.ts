@@ -159,9 +159,18 @@ export function createChatLifecycle(options: ChatLifecycleOptions): ChatLifecycl
       arm();
     },
     touched(chat) {
-      if (!nodes.has(chat.id)) return;
-      unlink(chat.id);
-      append(chat.id, clock.now());
+      const node = nodes.get(chat.id);
+      if (!node) return;
+      node.at = clock.now();
+      if (node === newest) return; // a chat that writes on: nothing moves, nothing allocated
+      // to the end of the list, the same node
+      if (node.prev) node.prev.next = node.next;
+      else oldest = node.next;
+      if (node.next) node.next.prev = node.prev;
+      node.prev = newest;
+      node.next = undefined;
+      if (newest) newest.next = node;
+      newest = node;
     },
     closed(chat) {
       unlink(chat.id);

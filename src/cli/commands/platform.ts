@@ -28,7 +28,7 @@ Memory stays bounded in long runs (issue 18). A chat with no message either way 
 --chat-idle-timeout of protocol time (default 30m, an assumption: the real platform closes
 idle chats, the spec gives no figure) is closed, and the close fires chat_finished with
 --hook-url; --chat-idle-timeout off keeps chats open. At most --max-chats chats (default
-2000) stay in memory: the oldest closed chat leaves first (the least active open one is
+1000) stay in memory: the oldest closed chat leaves first (the least active open one is
 closed when none is), with its customer; the journal keeps every exchange.
 
 Bot (interface B): with --bot-provider-url and --bot-token, customer messages go to the
