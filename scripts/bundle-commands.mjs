@@ -36,3 +36,47 @@ await build({
   plugins: [keepOutside],
   logLevel: 'warning',
 });
+
+// issue 18: `svc-cli validate one-file.json` in a git hook paid for resolving and compiling
+// ~100 modules (zod ships as many small ESM files). The validate run path, zod included, is
+// one module next to the sources (dist/contract/), so its `../errors.js` imports still resolve
+// to the one shared module (SvcError keeps one identity for main.ts's exit codes).
+const keepErrorsShared = {
+  name: 'keep-errors-shared',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/(errors|suggest)\.js$/ }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+  },
+};
+// zod re-exports every locale (`z.locales`, 340 KB); the contract uses only the English
+// messages, which zod imports on its own: the namespace is reduced to them.
+const englishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/zod/`)
+        ? { path: 'zod-locales', namespace: 'english-only', pluginData: args.resolveDir }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'english-only' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: `${args.pluginData}/../locales`,
+    }));
+  },
+};
+await build({
+  entryPoints: ['dist/contract/run-validate.js'],
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outfile: 'dist/contract/run-validate.bundle.js',
+  sourcemap: false,
+  // less to parse on every start; identifiers kept (stack traces of an internal error)
+  minifyWhitespace: true,
+  minifySyntax: true,
+  plugins: [keepErrorsShared, englishOnly],
+  logLevel: 'warning',
+});

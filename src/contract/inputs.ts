@@ -3,8 +3,8 @@
  * NDJSON streams, yielded one payload at a time so 100k lines never sit in memory.
  * An input that cannot be read becomes an `unreadable` record; the walk goes on.
  */
-import { createReadStream } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
@@ -91,9 +91,13 @@ async function* readLines(
   }
 }
 
-/** A whole file as one JSON document, refused when empty, binary or too large. */
-async function readDocument(file: string, source: string, maxBytes: number): Promise<InputRecord> {
-  const info = await stat(file);
+/**
+ * A whole file as one JSON document, refused when empty, binary or too large. Read
+ * synchronously: a document is at most a few MB, and a one-file `validate` (a git hook) does
+ * not wait for the thread pool to start (issue 18).
+ */
+function readDocument(file: string, source: string, maxBytes: number): InputRecord {
+  const info = statSync(file);
   if (info.size > maxBytes) {
     return unreadable(
       source,
@@ -101,13 +105,7 @@ async function readDocument(file: string, source: string, maxBytes: number): Pro
       `file is ${(info.size / 1024 / 1024).toFixed(1)} MB, over the ${maxBytes / 1024 / 1024} MB limit for one JSON document (use .ndjson to stream many payloads)`,
     );
   }
-  const handle = await open(file, 'r');
-  let bytes: Buffer;
-  try {
-    bytes = await handle.readFile();
-  } finally {
-    await handle.close();
-  }
+  const bytes = readFileSync(file);
   if (bytes.subarray(0, 8192).includes(0)) {
     return unreadable(source, 'binary', 'binary file (contains NUL bytes), not JSON');
   }
@@ -145,7 +143,7 @@ async function* readFile(
       }
       return;
     }
-    yield await readDocument(file, source, maxBytes);
+    yield readDocument(file, source, maxBytes);
   } catch (error) {
     const { code, message } = describeFsError(error);
     yield unreadable(source, code, message);
@@ -221,9 +219,9 @@ export async function* walkInputs(options: WalkInputsOptions): AsyncGenerator<In
       continue;
     }
     const absolute = path.resolve(cwd, input);
-    let info: Awaited<ReturnType<typeof stat>> | undefined;
+    let info: ReturnType<typeof statSync> | undefined;
     try {
-      info = await stat(absolute);
+      info = statSync(absolute);
     } catch (error) {
       if (!GLOB_CHARS.test(input)) {
         const { code, message } = describeFsError(error);

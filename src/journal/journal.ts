@@ -1,5 +1,6 @@
 import {
   closeSync,
+  existsSync,
   fstatSync,
   openSync,
   readSync,
@@ -33,6 +34,12 @@ export interface JournalOptions {
    * sent; by default they are stored as `***` (`--show-secrets`, issue 8)
    */
   showSecrets?: boolean;
+  /**
+   * rotate the NDJSON file once it holds this many bytes (issue 18): it is renamed `<file>.1`
+   * (an older `.1` becomes `.2`, and so on; none is deleted) and a new file is started, at a
+   * batch boundary, so every record is whole in exactly one file. Absent: never rotate.
+   */
+  maxBytes?: number;
 }
 
 export interface Journal {
@@ -70,7 +77,15 @@ export function createJournal(options: JournalOptions = {}): Journal {
   /** the file is the store of `entries()` (a regular file we can read back) */
   const fileIsStore = opened?.readable ?? false;
   /** where this journal's lines start in the file (it may hold earlier sessions) */
-  const fileStart = opened?.size ?? 0;
+  let fileStart = opened?.size ?? 0;
+  /** bytes in the file now, for rotation */
+  let fileSize = opened?.size ?? 0;
+  /** how many times this journal rotated its file */
+  let rotations = 0;
+  const maxBytes =
+    options.maxBytes !== undefined && options.maxBytes > 0 && fileIsStoreOf(opened)
+      ? options.maxBytes
+      : undefined;
   /**
    * The recent records in memory — only without an NDJSON file. With one, the file is the
    * store and `entries()` reads its tail back: records kept in memory for a second under load
@@ -125,6 +140,10 @@ export function createJournal(options: JournalOptions = {}): Journal {
       const text = pending.join('');
       pending = [];
       writeSync(fd, text);
+      if (maxBytes !== undefined && options.file) {
+        fileSize += Buffer.byteLength(text);
+        if (fileSize >= maxBytes) rotate(options.file);
+      }
     }
     if (isHar && harDirty && options.file) {
       harDirty = false;
@@ -132,6 +151,20 @@ export function createJournal(options: JournalOptions = {}): Journal {
       writeFileSync(tmp, JSON.stringify(toHar(allForHar), null, 2));
       renameSync(tmp, options.file);
     }
+  };
+  /** `<file>` becomes `<file>.1` (older ones move up one number) and a new file starts. */
+  const rotate = (file: string): void => {
+    if (fd === undefined) return;
+    closeSync(fd);
+    fd = undefined;
+    let top = 1;
+    while (existsSync(`${file}.${top}`)) top++;
+    for (let n = top; n > 1; n--) renameSync(`${file}.${n - 1}`, `${file}.${n}`);
+    renameSync(file, `${file}.1`);
+    fd = openSync(file, 'a+');
+    fileStart = 0;
+    fileSize = 0;
+    rotations++;
   };
   const onExit = (): void => {
     try {
@@ -153,7 +186,15 @@ export function createJournal(options: JournalOptions = {}): Journal {
     entries: (since = 0) => {
       if (fileIsStore && fd !== undefined) {
         flush();
-        return readTail(fd, { from: fileStart, keep, since, newest: count, run });
+        let records = readTail(fd, { from: fileStart, keep, since, newest: count, run });
+        // the rest of the recent records are in the files rotated last (.1, then .2 ...)
+        for (let n = 1; n <= rotations && records.length < keep && options.file; n++) {
+          const newest = (records[0]?.seq ?? count + 1) - 1;
+          if (newest <= since) break;
+          const query = { from: 0, keep: keep - records.length, since, newest, run };
+          records = [...readTailOf(`${options.file}.${n}`, query), ...records];
+        }
+        return records;
       }
       settle();
       let last = keep === 0 ? [] : recent.length > keep ? recent.slice(-keep) : recent;
@@ -209,6 +250,10 @@ function openNdjson(file: string): { fd: number; readable: boolean; size: number
   if (stat.isFile()) return { fd, readable: true, size: stat.size };
   closeSync(fd); // replaced by something else between the stat and the open
   return { ...appendOnly, fd: openSync(file, 'a') };
+}
+
+function fileIsStoreOf(opened: { readable: boolean } | undefined): boolean {
+  return opened?.readable ?? false;
 }
 
 /** A record that could not be redacted or serialised, as the failure to record it. */

@@ -148,9 +148,6 @@ export function closeChat(
   target: { chatId?: number; customerId?: string },
 ): Chat {
   const { chat } = findChat(core, target);
-  if (chat.mode !== 'closed') {
-    chat.mode = 'closed';
-    core.emit({ type: 'chat-closed', chatId: chat.id, protocolMs: core.clock.now() });
-  }
+  core.finishChat(chat);
   return chat;
 }

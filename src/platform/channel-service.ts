@@ -252,6 +252,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
   const customer = upsertCustomer(core, channel, payload.sender);
   const { chat } = core.openChat(customer);
   chat.lastActivityMs = now;
+  core.touchChat(chat);
   if (kind === 'channel.customer.typing') {
     core.emit({
       type: 'customer-typing',

@@ -207,11 +207,19 @@ export function describeState(core: PlatformCore): unknown {
     agents: core.state.agents,
     channels: [...core.state.channels.values()].map((c) => core.channelInfo(c)),
     chats: core.state.chats.size,
+    customers: core.state.customers.size,
     journal: core.journal.count,
     protocolMs: core.clock.now(),
     /** resident memory of the simulator process, for load checks */
     rssBytes: process.memoryUsage.rss(),
+    /** the JS heap: in use, and what V8 holds for it (issue 18: RSS minus this is headroom) */
+    heap: heapOf(),
   };
+}
+
+function heapOf(): { usedBytes: number; totalBytes: number } {
+  const { heapUsed, heapTotal } = process.memoryUsage();
+  return { usedBytes: heapUsed, totalBytes: heapTotal };
 }
 
 export function describeChat(core: PlatformCore, chatId: number): unknown {

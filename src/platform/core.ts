@@ -13,6 +13,7 @@ import {
   type PlatformState,
 } from './model.js';
 import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
+import { createChatLifecycle, type AutoCloseReason, type ChatLimits } from './chat-lifecycle.js';
 import { errorBody } from '../http/body.js';
 import { ERRORS } from '../error-codes.js';
 import { SvcError } from '../errors.js';
@@ -53,6 +54,11 @@ export interface PlatformCoreOptions {
   channelPolicy?: DeliveryPolicy;
   /** bounded concurrency of deliveries, bot events and hooks (default 256 in flight) */
   outbound?: OutboundLimits;
+  /**
+   * bounded memory (issue 18): close chats idle this long, keep at most this many chats
+   * (default: no idle close, no cap; `svc-cli platform` sets both)
+   */
+  chats?: ChatLimits;
 }
 
 /**
@@ -90,6 +96,13 @@ export interface PlatformCore {
   channelInfo(channel: Channel): ChannelInfo;
   /** Finds or creates the open chat of a customer. */
   openChat(customer: Customer): { chat: Chat; opened: boolean };
+  /** A message went either way in the chat (its idle time starts again). */
+  touchChat(chat: Chat): void;
+  /**
+   * Closes an open chat and announces it (`chat-closed`: hooks send chat_finished); `reason`
+   * says why the simulator closed it when no agent did. Closing a closed chat does nothing.
+   */
+  finishChat(chat: Chat, reason?: AutoCloseReason): void;
   /** Tracks async work so stop() can wait for it. */
   track<T>(work: Promise<T>): Promise<T>;
   /**
@@ -114,6 +127,13 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   const inFlight = new Set<Promise<unknown>>();
   // customer key -> the id of their latest chat (O(1) lookups under load)
   const openChatOf = new Map<string, number>();
+  const lifecycle = createChatLifecycle({
+    clock,
+    state,
+    limits: options.chats ?? {},
+    latestChatOf: openChatOf,
+    close: (chat, reason) => core.finishChat(chat, reason),
+  });
 
   const core: PlatformCore = {
     clock,
@@ -223,6 +243,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
       };
       state.chats.set(chat.id, chat);
       openChatOf.set(customer.key, chat.id);
+      lifecycle.opened(chat);
       core.emit({
         type: 'chat-opened',
         chatId: chat.id,
@@ -231,6 +252,20 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
         protocolMs: clock.now(),
       });
       return { chat, opened: true };
+    },
+    touchChat(chat) {
+      lifecycle.touched(chat);
+    },
+    finishChat(chat, reason) {
+      if (chat.mode === 'closed') return;
+      chat.mode = 'closed';
+      core.emit({
+        type: 'chat-closed',
+        chatId: chat.id,
+        ...(reason ? { reason } : {}),
+        protocolMs: clock.now(),
+      });
+      lifecycle.closed(chat);
     },
     track(work) {
       inFlight.add(work);
@@ -246,6 +281,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
         ]);
         clearTimeout(timer);
       }
+      lifecycle.stop();
       controller.abort(new Error('platform stopped'));
       await Promise.allSettled([...inFlight]);
       for (const service of services) await service.close?.();

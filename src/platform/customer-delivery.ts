@@ -59,6 +59,7 @@ export function deliverToCustomer(
       ...(typeof message.text === 'string' ? { text: message.text } : {}),
     };
     appendChatLine(chat, line);
+    core.touchChat(chat);
   }
   // spec 4.5: a widget visitor is reached through the page's event stream, not over HTTP
   const direct = channel ? core.service<DirectDeliveryService>(channel.kind) : undefined;

@@ -67,7 +67,13 @@ export type PlatformEvent =
       protocolMs: number;
     }
   | { type: 'chat-accepted'; chatId: number; agentId: number; protocolMs: number }
-  | { type: 'chat-closed'; chatId: number; protocolMs: number }
+  | {
+      type: 'chat-closed';
+      chatId: number;
+      /** set when the simulator closed it (issue 18): idle too long, or the --max-chats cap */
+      reason?: 'idle' | 'max-chats';
+      protocolMs: number;
+    }
   | {
       type: 'customer-updated';
       chatId: number;

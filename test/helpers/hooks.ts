@@ -1,6 +1,11 @@
 import { createClock, createVirtualClock, type VirtualClock } from '../../src/clock.js';
 import { postJson } from '../../src/http/client.js';
-import { createPlatform, type Platform, type PlatformEvent } from '../../src/platform/index.js';
+import {
+  createPlatform,
+  type Platform,
+  type PlatformEvent,
+  type PlatformOptions,
+} from '../../src/platform/index.js';
 import type { HookServiceOptions } from '../../src/platform/hook-service.js';
 import {
   createHookTarget,
@@ -27,14 +32,17 @@ export async function startTarget(
 }
 
 /** A platform on a virtual clock sending hooks to `hooks.url`, its events collected. */
-export async function startHookPlatform(hooks: HookServiceOptions): Promise<{
+export async function startHookPlatform(
+  hooks: HookServiceOptions,
+  more: Pick<PlatformOptions, 'chats'> = {},
+): Promise<{
   platform: Platform;
   clock: VirtualClock;
   events: PlatformEvent[];
   channelUrl: string;
 }> {
   const clock = createVirtualClock();
-  const platform = createPlatform({ clock, hooks });
+  const platform = createPlatform({ clock, hooks, ...more });
   const events: PlatformEvent[] = [];
   platform.core.on((event) => events.push(event));
   openPlatforms.push(platform);

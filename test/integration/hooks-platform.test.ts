@@ -204,3 +204,28 @@ describe('platform --hook-url: a whole chat lifecycle into hook-target', () => {
     ]);
   });
 });
+
+describe('platform --chat-idle-timeout with hooks (issue 18)', () => {
+  it('closing an idle chat sends chat_finished with the chat log', async () => {
+    const { target, events: received } = await startTarget();
+    const { clock, events, channelUrl } = await startHookPlatform(
+      { url: target.url },
+      { chats: { idleTimeoutMs: 30 * 60_000 } },
+    );
+    expect(await post(channelUrl, customer('anyone there?'))).toMatchObject({ status: 200 });
+    await clock.runUntil(() => repliesOf(events).length >= 1);
+    expect(events.find((e) => e.type === 'chat-closed')).toMatchObject({
+      chatId: 1,
+      reason: 'idle',
+      protocolMs: 30 * 60_000,
+    });
+    expect(receivedOf(received).map((e) => [e.eventName, e.verdict.ok])).toEqual([
+      ['chat_finished', true],
+    ]);
+    const finished = sentOf(events).find((e) => e.event === 'chat_finished');
+    expect(finished?.payload).toMatchObject({
+      chat_id: 1,
+      chat: { messages: [{ type: 'visitor', text: 'anyone there?' }] },
+    });
+  });
+});

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   appendFileSync,
+  readdirSync,
   closeSync,
   constants,
   mkdtempSync,
@@ -185,5 +186,33 @@ describe('journal', () => {
     });
     expect(seq).toBe(1);
     expect(journal.entries()[0]!.request.url).toBe('http://x/***/ch-1');
+  });
+
+  it('rotates at maxBytes into .1, .2 ... and loses no record (issue 18)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-journal-'));
+    const file = join(dir, 'r.ndjson');
+    writeFileSync(`${file}.1`, 'an older rotation\n');
+    const journal = createJournal({ file, keep: 30, maxBytes: 2048 });
+    for (let i = 1; i <= 100; i++) {
+      journal.record(exchange(i));
+      if (i % 5 === 0) journal.flush(); // a batch boundary
+    }
+    // the recent records span the current file and the one rotated last
+    expect(journal.entries().map((r) => r.seq)).toEqual(
+      Array.from({ length: 30 }, (_, i) => 71 + i),
+    );
+    journal.close();
+    const files = readdirSync(dir).sort();
+    expect(files.length).toBeGreaterThan(3);
+    const seqs: number[] = [];
+    let olderSeen = 0;
+    for (const name of files) {
+      for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
+        if (line === 'an older rotation') olderSeen++;
+        else if (line) seqs.push((JSON.parse(line) as { seq: number }).seq);
+      }
+    }
+    expect(olderSeen).toBe(1); // moved up, never deleted
+    expect(seqs.sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
   });
 });

@@ -14,6 +14,16 @@ export const AGENTS_OPTION = {
 } as const satisfies OptionSpec;
 
 const BOT = 'Bot (interface B):';
+const MEMORY = 'Memory (long runs):';
+
+/** issue 18: the real platform closes idle chats; the spec gives no figure (an assumption). */
+export const DEFAULT_CHAT_IDLE_TIMEOUT = '30m';
+/**
+ * issue 18: about 2 MB of chats and customers (1.7 KB each). Chats that leave after living a
+ * while cost GC headroom beyond that: RSS after 200k customers (bench/memory.js, 2 shared
+ * cores) 128-153 MB at 1,000 in 4 runs, 135-166 at 2,000 in 7, 150-212 at 10,000.
+ */
+export const DEFAULT_MAX_CHATS = 1_000;
 const HOOKS = 'Hooks (interface D):';
 
 export const platformOptions = defineOptions('platform', [
@@ -63,6 +73,35 @@ export const platformOptions = defineOptions('platform', [
       'answer a customer message that is not delivered (missing or empty required field) 200 instead of 400',
   },
   ...RECORD_OPTIONS,
+  {
+    key: 'recordMaxSize',
+    flag: '--record-max-size <size>',
+    type: 'string',
+    group: MEMORY,
+    description:
+      'rotate the --record file at this size (e.g. 100MB): it becomes <file>.1, older ones .2, .3 ...; none is deleted',
+  },
+  {
+    key: 'chatIdleTimeout',
+    flag: '--chat-idle-timeout <duration>',
+    type: 'string',
+    default: DEFAULT_CHAT_IDLE_TIMEOUT,
+    env: 'SVC_CHAT_IDLE_TIMEOUT',
+    group: MEMORY,
+    description:
+      'close a chat after this much protocol time without a message (an assumption: the spec is silent); fires chat_finished with --hook-url; off: never',
+  },
+  {
+    key: 'maxChats',
+    flag: '--max-chats <n>',
+    type: 'int',
+    min: 1,
+    default: DEFAULT_MAX_CHATS,
+    env: 'SVC_MAX_CHATS',
+    group: MEMORY,
+    description:
+      'chats kept in memory; beyond, the oldest closed chat and its customer leave (the journal keeps the record)',
+  },
   {
     key: 'console',
     flag: '--no-console',

@@ -21,6 +21,7 @@ import { runHookConsoleAction } from '../console/hook-console.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { platformOptions } from './platform-options.js';
 import { botOptions, botUrls, printBotBanner } from './platform-bot.js';
+import { chatLimitsOf, parseSize } from './platform-limits.js';
 
 /** `svc-cli platform`: flags -> simulator -> rendered events, until SIGINT/SIGTERM. */
 export async function runPlatform(
@@ -34,6 +35,19 @@ export async function runPlatform(
   const hooks = hookUrl
     ? { url: hookUrl, timeoutMs: flags.hookTimeout, attempts: flags.hookAttempts }
     : undefined;
+  const chats = chatLimitsOf(flags);
+  const recordMaxBytes =
+    flags.recordMaxSize === undefined
+      ? undefined
+      : parseSize(flags.recordMaxSize, '--record-max-size');
+  if (recordMaxBytes !== undefined && (!flags.record || /\.har$/i.test(flags.record))) {
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'input',
+      `Could not use --record-max-size: it rotates an NDJSON --record file${flags.record ? `, and ${flags.record} is HAR (written whole)` : ', and no --record is given'}.`,
+      'Example: --record session.ndjson --record-max-size 100MB',
+    );
+  }
   const clock = createClock({ timeScale: flags.timeScale });
   const platformSecrets: string[] = [];
   // Built once the secrets are known (the channels exist before the first request).
@@ -43,6 +57,7 @@ export async function runPlatform(
     : (text: string) => (redactor ??= createRedactor(platformSecrets))(text);
   const journal = createJournal({
     ...(flags.record ? { file: flags.record } : {}),
+    ...(recordMaxBytes === undefined ? {} : { maxBytes: recordMaxBytes }),
     ...(redact ? { redact } : {}),
     showSecrets: globals.showSecrets,
   });
@@ -52,6 +67,7 @@ export async function runPlatform(
     ...(bot ? { bot } : {}),
     clock,
     journal,
+    chats,
     agentsOnline: flags.agents !== 'offline',
     strict: !flags.lenient,
     ...(flags.web ? { services: [createConsoleService()] } : {}),

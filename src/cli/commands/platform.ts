@@ -30,6 +30,13 @@ sender.id) is kept; the message is delivered and the error shown with its path.
 Assumption (spec silent): each delivery attempt waits at most 3 s (derived from the 9 s figure).
 Assumptions for hooks (spec 5.4, 6.2, 8 silent): 10 s reply timeout, no redelivery, no auth.
 
+Memory stays bounded in long runs (issue 18). A chat with no message either way for
+--chat-idle-timeout of protocol time (default 30m, an assumption: the real platform closes
+idle chats, the spec gives no figure) is closed, and the close fires chat_finished with
+--hook-url; --chat-idle-timeout off keeps chats open. At most --max-chats chats (default
+1000) stay in memory: the oldest closed chat leaves first (the least active open one is
+closed when none is), with its customer; the journal keeps every exchange.
+
 Bot (interface B): with --bot-provider-url and --bot-token, customer messages go to the
 provider as CLIENT_MESSAGE (2 attempts, 3 s each, then hand-over to an agent); the provider
 answers on {base}/webhooks/<provider_id>/<token> or {base}/providers/<provider_id>/<token>.

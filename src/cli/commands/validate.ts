@@ -4,6 +4,7 @@ import { SvcError } from '../../errors.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
 import { validateOptions } from './tool-options.js';
+import type * as RunValidate from '../../contract/run-validate.js';
 
 /** `svc-cli validate`: flags -> options -> core (imported lazily) -> render. */
 export function registerValidate(program: Command, ctx: CliContext): void {
@@ -54,7 +55,7 @@ Examples:
         const { createOutput } = await import('../render/output.js');
         const out = createOutput(ctx, { json });
         // Lazy: --help must not load zod (conventions.md 13).
-        const { validateInputs } = await import('../../contract/run-validate.js');
+        const { validateInputs } = await loadRunValidate();
         const { renderValidateEvent } = await import('../render/validate.js');
         let exitCode = 0;
         for await (const event of validateInputs({
@@ -73,4 +74,17 @@ Examples:
         return exitCode;
       }),
     );
+}
+
+type RunValidateModule = typeof RunValidate;
+/** The bundled run path (`npm run build`, issue 18: one module to load, not ~100), else the sources. */
+const BUNDLE = '../../contract/run-validate.bundle.js';
+
+async function loadRunValidate(): Promise<RunValidateModule> {
+  try {
+    return (await import(BUNDLE)) as RunValidateModule;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    return import('../../contract/run-validate.js'); // tests on the sources: no bundle
+  }
 }

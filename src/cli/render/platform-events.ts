@@ -65,7 +65,7 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
     case 'chat-accepted':
       return `${c.dim(stamp(event.protocolMs))}  ${c.dim(`chat ${event.chatId} accepted by agent ${event.agentId}`)}`;
     case 'chat-closed':
-      return `${c.dim(stamp(event.protocolMs))}  chat ${event.chatId} closed`;
+      return `${c.dim(stamp(event.protocolMs))}  chat ${event.chatId} closed${event.reason === 'idle' ? ' (idle: --chat-idle-timeout)' : event.reason === 'max-chats' ? ' (--max-chats reached)' : ''}`;
     case 'customer-updated':
       return `${c.dim(stamp(event.protocolMs))}  ${c.dim(`customer ${event.customerId} updated ${event.fields.join(', ')}`)}`;
     case 'request-rejected':

@@ -44,6 +44,7 @@ export function applyOutbound(
       const { chat: current } = core.openChat(customer);
       current.ext.widget = visitor.profile;
       current.lastActivityMs = core.clock.now();
+      core.touchChat(current);
       appendChatLine(current, {
         timestamp: core.clock.epochSeconds(),
         type: 'visitor',
