@@ -52,6 +52,9 @@ export interface HookChatLogItem {
   timestamp: number;
   type: 'visitor' | 'agent';
   agent_id?: number;
+  /** the line's text where the public Webhooks samples carry it (docs/FIDELITY.md) */
+  message?: string;
+  /** the same text under svc-cli's earlier name, kept for receivers written against it */
   text?: string;
   blacklisted?: boolean;
 }

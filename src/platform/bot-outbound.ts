@@ -1,6 +1,7 @@
 import { createTokenClient, type TokenClient } from '../http/oauth-client.js';
 import type { BotEventSentEvent } from './bot-events.js';
 import type { PlatformCore } from './core.js';
+import { buildVisitorProfile } from '../hook-events/profile.js';
 import {
   BOT_DELIVERY_POLICY,
   deliver,
@@ -70,6 +71,9 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         chat_id: String(chat.id),
         ...(name === 'CLIENT_MESSAGE'
           ? {
+              // the fields the public Bot API sample adds beyond spec 6.1 (docs/FIDELITY.md):
+              // what a provider written for the real platform reads (the brand from sender.url)
+              ...clientMessageExtras(core, chat, customer),
               message: { type: 'TEXT', text: text ?? '', timestamp: core.clock.epochSeconds() },
             }
           : {}),
@@ -110,5 +114,30 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
       });
       return result;
     },
+  };
+}
+
+/**
+ * site_id, agents_online, sender {id, name, url, has_contacts} and channel {id, type}: the
+ * public Bot API's CLIENT_MESSAGE fields the spec does not list; the page URL is the one the
+ * chat's hook events show (the same visitor profile), so both interfaces agree.
+ */
+function clientMessageExtras(
+  core: PlatformCore,
+  chat: Chat,
+  customer: Customer,
+): Record<string, unknown> {
+  const channel = core.state.channels.get(chat.channelId);
+  const page = buildVisitorProfile(customer.key).page;
+  return {
+    site_id: chat.channelId,
+    agents_online: core.state.agentsOnline,
+    sender: {
+      id: customer.senderId,
+      ...(customer.name === undefined ? {} : { name: customer.name }),
+      url: page.url,
+      has_contacts: customer.phone !== undefined || customer.email !== undefined,
+    },
+    channel: { id: chat.channelId, type: channel?.kind === 'widget' ? 'widget' : 'custom' },
   };
 }

@@ -235,7 +235,8 @@ function chatLogOf(chat: Chat): HookChatLogItem[] {
       timestamp: line.timestamp,
       type: line.type,
       ...(line.type === 'agent' && line.agentId !== undefined ? { agent_id: line.agentId } : {}),
-      ...(line.text === undefined ? {} : { text: line.text }),
+      // spec 2.6 does not show the text's field; the public samples name it `message`
+      ...(line.text === undefined ? {} : { message: line.text, text: line.text }),
     });
   }
   return items;
