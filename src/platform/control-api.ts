@@ -6,13 +6,9 @@ import { resendExchange } from './journal-resend.js';
 import type { PlatformEvent } from './events.js';
 import type { PlatformService } from './types.js';
 import type { Route } from './router.js';
-import { controlOk, parseControlBody } from './control-kit.js';
+import { controlOk, controlTarget, parseControlBody } from './control-kit.js';
 
-const target = {
-  chatId: z.number().int().positive().optional(),
-  customerId: z.string().min(1).optional(),
-  channelId: z.string().min(1).optional(),
-};
+const target = controlTarget;
 const messageBody = z.object({
   ...target,
   text: z.string().optional(),

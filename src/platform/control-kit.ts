@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { SvcError } from '../errors.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 
@@ -24,3 +24,22 @@ export function parseControlBody<T>(schema: z.ZodType<T>, request: PlatformReque
   }
   return parsed.data;
 }
+
+/** A chat id as the control API takes it everywhere: a number, or its digits as a string. */
+export const chatIdField = z.union(
+  [
+    z.number().int().positive(),
+    z
+      .string()
+      .regex(/^[1-9]\d*$/)
+      .transform(Number),
+  ],
+  { error: 'must be a chat id: a positive whole number, 7 or "7"' },
+);
+
+/** Which chat a control call is about: its id, or the customer (and channel) in it. */
+export const controlTarget = {
+  chatId: chatIdField.optional(),
+  customerId: z.string().min(1).optional(),
+  channelId: z.string().min(1).optional(),
+};

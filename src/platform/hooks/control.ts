@@ -2,16 +2,12 @@ import { z } from 'zod';
 import { SvcError } from '../../errors.js';
 import type { PlatformCore } from '../core.js';
 import type { PlatformService } from '../types.js';
-import { controlOk, parseControlBody } from '../control-kit.js';
+import { chatIdField, controlOk, controlTarget, parseControlBody } from '../control-kit.js';
 import { assignChat, rateChat, sendOfflineForm, updateVisitor } from './actions.js';
 import { startCall } from './calls.js';
 import { compact } from '../../hook-events/builders.js';
 
-const target = {
-  chatId: z.number().int().positive().optional(),
-  customerId: z.string().min(1).optional(),
-  channelId: z.string().min(1).optional(),
-};
+const target = controlTarget;
 const text = z.string().optional();
 const visitorBody = z.object({
   ...target,
@@ -32,7 +28,7 @@ const offlineBody = z.object({
 });
 const callBody = z.object({
   phone: z.string().min(1),
-  chatId: z.number().int().positive().optional(),
+  chatId: chatIdField.optional(),
   type: z.enum(['callback', 'incoming', 'outgoing']).optional(),
   /** scripted outcome: end (default) or error with a reason */
   outcome: z.enum(['end', 'error']).optional(),

@@ -79,3 +79,27 @@ describe('core.request(): the platform without a socket', () => {
     await platform.close();
   });
 });
+
+describe('control API chat ids (issue 15: string or number, like every chat id)', () => {
+  it('POST /_sim/calls and /_sim/agent/message take chatId as "1" or 1; "x" is a 400 naming it', async () => {
+    const platform = createPlatform({
+      clock: createVirtualClock(),
+      channels: [{ id: 'shop', randomString: 'r4nd0m' }],
+      hooks: { url: 'http://127.0.0.1:9/hooks', attempts: 1 },
+    });
+    const { core } = platform;
+    const post = (path: string, body: unknown) =>
+      core.request(path, { method: 'POST', body: JSON.stringify(body) });
+    await post('/r4nd0m/shop', { sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } });
+    for (const chatId of ['1', 1]) {
+      const call = await post('/_sim/calls', { phone: '+15550100', chatId });
+      expect(call.status).toBe(202);
+      const typing = await post('/_sim/agent/typing', { chatId, typing: true });
+      expect(typing.status).not.toBe(400);
+    }
+    const bad = await post('/_sim/calls', { phone: '+15550100', chatId: 'x' });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('chatId: must be a chat id');
+    await platform.close();
+  });
+});
