@@ -69,8 +69,8 @@ export async function run() {
         section: 'validate',
         metric: `svc-cli --json validate (${COUNT / 1000}k NDJSON, end to end)`,
         value: `${Math.round(endToEnd)}/s (${seconds.toFixed(2)} s)`,
-        target: '>= 50000/s',
-        ok: endToEnd >= 50_000,
+        target: '>= 70000/s',
+        ok: endToEnd >= 70_000,
       },
       {
         section: 'validate',
