@@ -63,7 +63,7 @@ describe('conform bot', () => {
     });
     expect(failures(report.results)).toEqual([]);
     expect(report.results.map((r) => r.name)).toEqual([
-      'CLIENT_MESSAGE answered 200 within 3 s',
+      'CLIENT_MESSAGE "Hello from the conformance suite" answered 200 within 3 s',
       'the answer to CLIENT_MESSAGE: BOT_MESSAGE or INVITE_AGENT',
       'AGENT_JOINED answered 200 within 3 s',
       'AGENT_UNAVAILABLE answered 200 within 3 s',
@@ -73,13 +73,34 @@ describe('conform bot', () => {
     expect(seen[0]?.webhookUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks\/acme\/<token>$/);
   });
 
+  it('--text: each text goes as its own CLIENT_MESSAGE, named in the report (issue 15)', async () => {
+    const clock = scaled();
+    const bot: BotProvider = await createBotProvider({ token: 't0k', providerId: 'acme', clock });
+    closers.push(() => bot.close(10));
+    const report = await runConformSuite({
+      suite: 'bot',
+      url: bot.url,
+      token: 't0k',
+      providerId: 'acme',
+      clock,
+      texts: ['menu', 'agent'],
+      onBotService: (info) => bot.setPlatformUrl(info.url),
+    });
+    expect(report.results[0]?.name).toBe('CLIENT_MESSAGE "menu", "agent" answered 200 within 3 s');
+    expect(report.results[0]?.steps.map((s) => s.name)).toEqual([
+      '"menu": answered HTTP 200 within 3 s (first attempt)',
+      '"agent": answered HTTP 200 within 3 s (first attempt)',
+    ]);
+    expect(failures(report.results)).toEqual([]);
+  });
+
   it('a bot answering 500 fails every exchange, naming spec 4.3 and 7.2', async () => {
     const { url } = await startBrokenBot(500);
     const report = await runConformSuite({ suite: 'bot', url, token: 't0k', clock: fast() });
     expect(report.failed).toBe(4);
     const reasons = failures(report.results);
     expect(reasons[0]).toMatchInlineSnapshot(
-      `"CLIENT_MESSAGE answered 200 within 3 s / answered HTTP 200 within 3 s (first attempt): CLIENT_MESSAGE answered HTTP 500 {"error":{"code":"boom","message":"broken"}}; the regular answer is HTTP 200 within 3 s (spec 4.3, 7.2, 8)"`,
+      `"CLIENT_MESSAGE "Hello from the conformance suite" answered 200 within 3 s / "Hello from the conformance suite": answered HTTP 200 within 3 s (first attempt): CLIENT_MESSAGE answered HTTP 500 {"error":{"code":"boom","message":"broken"}}; the regular answer is HTTP 200 within 3 s (spec 4.3, 7.2, 8)"`,
     );
     expect(reasons[1]).toMatch(/no BOT_MESSAGE or INVITE_AGENT .* \(spec 3, 6\.1;/);
     // a 500 to the malformed event is not a 4xx, yet only a warning

@@ -83,6 +83,15 @@ export const conformOptions = defineOptions('conform', [
     description: 'bot: the provider id',
   },
   {
+    key: 'text',
+    flag: '--text <text>',
+    type: 'list',
+    config: false,
+    group: 'bot:',
+    description:
+      'bot: what the customer says, sent in turn as CLIENT_MESSAGEs (default one greeting); a bot scripted on intents needs its own',
+  },
+  {
     key: 'platformListenPort',
     flag: '--platform-listen-port <port>',
     type: 'int',

@@ -68,6 +68,7 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
         providerId: o.providerId,
         platformListenPort: o.platformListenPort,
         answerWithinMs: o.answerWithin,
+        texts: o.text,
       };
     default:
       throw new SvcError(

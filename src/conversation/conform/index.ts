@@ -37,6 +37,8 @@ export type ConformOptions =
       platformListenPort?: number;
       /** protocol ms the bot's answer may take (default 10 s, an assumption) */
       answerWithinMs?: number;
+      /** the customer's texts, sent in turn (a bot scripted on intents needs its own) */
+      texts?: readonly string[];
     };
 
 export type RunConformOptions = ConformOptions & {
@@ -119,6 +121,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         clock,
         harness,
         ...(options.answerWithinMs === undefined ? {} : { answerWithinMs: options.answerWithinMs }),
+        texts: options.texts,
       });
       break;
     default: {
