@@ -144,6 +144,21 @@ describe('conform hooks', () => {
     ]);
   });
 
+  it('a receiver that takes offline_message but not offline_messages passes with a warning (issue 15)', async () => {
+    const url = await startPeer((_req, res, body) => {
+      const event = (JSON.parse(body) as { event_name: string }).event_name;
+      // as every receiver found in public code: it knows only the sample's spelling
+      json(res, 200, event === 'offline_messages' ? { error: 'unknown event' } : { result: 'ok' });
+    });
+    const report = await runConformSuite({ suite: 'hooks', url, clock: scaled() });
+    expect(report.failed).toBe(0);
+    const last = report.results.at(-1);
+    expect(last?.name).toContain('offline_messages');
+    expect(last?.warnings?.[0]).toMatch(
+      /^warning: reply: .*the receiver takes offline_message but not this spelling/,
+    );
+  });
+
   it('a receiver that never answers fails on the assumed 10 s', async () => {
     const url = await startPeer(() => undefined);
     const report = await runConformSuite({ suite: 'hooks', url, clock: fast(), timeoutMs: 1000 });
