@@ -215,7 +215,7 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
       name: 'a malformed event (missing client_id, chat_id, message)',
       spec: ['2.5', '7.2'],
       async run(ctx) {
-        await ctx.check('refused with a 4xx', async () => {
+        await ctx.check('is refused with a 4xx (spec 7.2)', async () => {
           const url = `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(options.token)}`;
           const out = await postJson({
             url,

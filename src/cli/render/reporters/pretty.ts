@@ -9,8 +9,16 @@ export function formatStep(
   c: ChalkInstance,
   options: { skipReasons?: boolean } = {},
 ): string {
-  const mark =
-    step.status === 'passed' ? c.green('✓') : step.status === 'failed' ? c.red('✗') : c.dim('-');
+  // a check that passed with a warning is not shown as done well: `!`, never `✓` (issue 15:
+  // a malformed event answered 200 was printed as "✓ refused with a 4xx")
+  const warned = step.status === 'passed' && step.details.some((d) => d.startsWith('warning: '));
+  const mark = warned
+    ? c.yellow('!')
+    : step.status === 'passed'
+      ? c.green('✓')
+      : step.status === 'failed'
+        ? c.red('✗')
+        : c.dim('-');
   const name = step.status === 'skipped' ? c.dim(step.name) : step.name;
   const head = `    ${mark} ${name} ${c.dim(`[${secs(step.protocolMs)}]`)}`;
   // conform's skips say why (no control API ...); replay's after a failure need no reason

@@ -1,0 +1,27 @@
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { formatStep } from '../../../src/cli/render/reporters/pretty.js';
+
+const c = new Chalk({ level: 0 });
+const step = (status: 'passed' | 'failed', details: string[]) => ({
+  index: 0,
+  name: 'is refused with a 4xx (spec 7.2)',
+  kind: 'expect' as const,
+  status,
+  details,
+  protocolMs: 12,
+  wallMs: 1,
+});
+
+describe('a check that passed with a warning (issue 15)', () => {
+  it('is marked ! with its warning, never ✓', () => {
+    expect(formatStep(step('passed', ['warning: answered HTTP 200 to a malformed event']), c))
+      .toMatchInlineSnapshot(`
+      "    ! is refused with a 4xx (spec 7.2) [0.012s]
+              warning: answered HTTP 200 to a malformed event"
+    `);
+    expect(formatStep(step('passed', []), c)).toBe(
+      '    ✓ is refused with a 4xx (spec 7.2) [0.012s]',
+    );
+  });
+});
