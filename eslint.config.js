@@ -4,6 +4,18 @@ import tseslint from 'typescript-eslint';
 
 const uiLibraries = ['commander', 'chalk', 'ora', 'inquirer', '@inquirer/*'];
 
+/** What no core file may import: the terminal libraries and the CLI layer. */
+const corePatterns = [
+  {
+    group: uiLibraries,
+    message: 'Only src/cli may use terminal libraries; the core emits events.',
+  },
+  {
+    group: ['**/cli/*', '**/cli/**'],
+    message: 'The core must not import the CLI layer.',
+  },
+];
+
 /** One lint block per core folder: importing a listed folder is an error. */
 function boundaries(rules) {
   return Object.entries(rules).map(([folder, forbidden]) => ({
@@ -13,14 +25,7 @@ function boundaries(rules) {
         'error',
         {
           patterns: [
-            {
-              group: uiLibraries,
-              message: 'Only src/cli may use terminal libraries; the core emits events.',
-            },
-            {
-              group: ['**/cli/*', '**/cli/**'],
-              message: 'The core must not import the CLI layer.',
-            },
+            ...corePatterns,
             ...forbidden.map((name) => ({
               group: [
                 `../${name}/*`,
@@ -72,21 +77,7 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/cli/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: uiLibraries,
-              message: 'Only src/cli may use terminal libraries; the core emits events.',
-            },
-            {
-              group: ['**/cli/*', '**/cli/**'],
-              message: 'The core must not import the CLI layer.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: corePatterns }],
     },
   },
   // Folder boundaries (docs/ARCHITECTURE.md "may import"): each core folder names what it must
