@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../../src/clock.js';
+import { botOptions } from '../../src/cli/commands/platform-bot.js';
 import { botMessage, customerText, postTo } from '../helpers/bot.js';
 import { closeBotPlatforms, startBotPlatform as start } from '../helpers/bot-platform.js';
 
@@ -157,6 +158,33 @@ describe('bot service: hand-over (spec 3, 6.1)', () => {
       'visitor',
       'agent',
     ]);
+  });
+
+  it('--bot-attempts 3 (the public docs\' "2 retries"): attempts at 0, 3 and 6 s, hand-over at >= 9 s', async () => {
+    const clock = createVirtualClock();
+    const policy = botOptions({
+      botProviderUrl: 'http://127.0.0.1:9/bot',
+      botToken: 't',
+      providerId: 'acme',
+      botRateLimit: '100/1s',
+      botName: 'Bot',
+      botAttempts: 3,
+    })?.policy;
+    const s = await start({
+      clock,
+      reply: (hit) => (hit.json?.event === 'CLIENT_MESSAGE' ? 'hang' : 200),
+      ...(policy ? { bot: { policy } } : {}),
+    });
+    await postTo(s.channelUrl, customerText('anyone?'));
+    expect(await clock.runUntil(() => s.events.of('bot-handover').length > 0, 30_000)).toBe(true);
+    const first = s.events.of('bot-event-sent')[0]!;
+    const attempts = s.events.of('delivery-attempt').filter((e) => e.deliveryId === first.eventId);
+    expect(attempts.map((a) => a.offsetMs)).toEqual([0, 3000, 6000]);
+    const handover = s.events.of('bot-handover')[0]!;
+    expect(handover.reason).toBe(
+      'no regular answer from the bot in 3 attempts (timeout after 3000 ms)',
+    );
+    expect(handover.protocolMs).toBeGreaterThanOrEqual(9000);
   });
 
   it('a silent bot: attempts at protocol 0 s and 3 s, then the customer goes to an agent at >= 6 s', async () => {

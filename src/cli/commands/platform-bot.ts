@@ -1,6 +1,10 @@
 /** The bot part of `svc-cli platform` (interface B): flags -> bot options, and its banner. */
 import { SvcError } from '../../errors.js';
-import { parseRateLimit, type BotServiceOptions } from '../../platform/index.js';
+import {
+  BOT_DELIVERY_POLICY,
+  parseRateLimit,
+  type BotServiceOptions,
+} from '../../platform/index.js';
 import type { Output } from '../render/output.js';
 
 export interface PlatformBotFlags {
@@ -12,6 +16,7 @@ export interface PlatformBotFlags {
   botClientSecret?: string | undefined;
   botRateLimit: string;
   botName: string;
+  botAttempts: number;
 }
 
 /**
@@ -59,6 +64,16 @@ export function botOptions(flags: PlatformBotFlags): BotServiceOptions | undefin
     providerId: flags.providerId,
     senderName: flags.botName,
     rateLimit,
+    // spec 8: 2 attempts; the public Bot API words it "3 s, with 2 retries" (docs/FIDELITY.md)
+    ...(flags.botAttempts === BOT_DELIVERY_POLICY.attempts
+      ? {}
+      : {
+          policy: {
+            ...BOT_DELIVERY_POLICY,
+            attempts: flags.botAttempts,
+            failAfterMs: flags.botAttempts * BOT_DELIVERY_POLICY.intervalMs,
+          },
+        }),
     ...(flags.botClientId && flags.botClientSecret
       ? {
           auth: {

@@ -200,6 +200,17 @@ export const platformOptions = defineOptions('platform', [
     description: 'requests per token before 429, e.g. 20/1s',
   },
   {
+    key: 'botAttempts',
+    flag: '--bot-attempts <n>',
+    type: 'int',
+    min: 1,
+    max: 10,
+    default: 2,
+    group: BOT,
+    description:
+      'attempts per bot event, 3 s each, before hand-over (spec 8: 2; the public Bot API says "2 retries": 3)',
+  },
+  {
     key: 'botName',
     flag: '--bot-name <name>',
     type: 'string',
