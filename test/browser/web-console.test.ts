@@ -44,6 +44,27 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     return page;
   }
 
+  it('both pages fit a 800 px window and a 390 px phone: no sideways scrolling (issue 21)', async () => {
+    const cli = await startCliServer(['widget', '--port', '0', '--json']);
+    servers.push(cli);
+    const { url, consoleUrl } = cli.listening as { url: string; consoleUrl: string };
+    for (const width of [800, 390]) {
+      for (const target of [url, consoleUrl]) {
+        const page = await browser.newPage({ viewport: { width, height: 760 } });
+        pages.push(page);
+        await page.goto(target);
+        await page.locator('h1').first().waitFor();
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        expect({ target, width, overflow }).toEqual({ target, width, overflow: 0 });
+        await page.screenshot({
+          path: `${artifacts}/${target === url ? 'demo' : 'console'}-${width}.png`,
+        });
+      }
+    }
+  });
+
   it('svc-cli widget: a visitor message reaches the console and the reply reaches the page', async () => {
     const cli = await startCliServer(['widget', '--port', '0', '--json']);
     servers.push(cli);
