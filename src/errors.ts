@@ -132,6 +132,11 @@ const SYSTEM_REASONS: Readonly<Record<string, string>> = {
   EMFILE: 'too many open files',
   EADDRINUSE: 'another program already listens on that port',
   EADDRNOTAVAIL: 'this machine has no such address',
+  ECONNREFUSED: 'nothing listens there (connection refused)',
+  ECONNRESET: 'the connection was reset',
+  ETIMEDOUT: 'the connection timed out',
+  ENOTFOUND: 'no such host',
+  EHOSTUNREACH: 'the host cannot be reached',
 };
 
 /**

@@ -175,3 +175,33 @@ describe('system errors in plain words (issue 21)', () => {
     for (const r of [plan, record]) expect(r.stderr).not.toMatch(/ENOENT|EADDRINUSE|open '/);
   });
 });
+
+describe('widget --platform-url (issue 21)', () => {
+  it('refuses a simulator that does not answer: exit 3 with the reason, not a page saying online', async () => {
+    const taken = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const notSvc = await runCli([
+        'widget',
+        '--port',
+        '0',
+        '--platform-url',
+        `http://127.0.0.1:${port}`,
+      ]);
+      expect(notSvc.code).toBe(3);
+      expect(notSvc.stderr).toContain('answered HTTP 404: not an svc simulator');
+    } finally {
+      taken.close();
+    }
+    const down = await runCli([
+      'widget',
+      '--port',
+      '0',
+      '--platform-url',
+      `http://127.0.0.1:${port}`,
+    ]);
+    expect(down.code).toBe(3);
+    expect(down.stderr).toContain('nothing listens there (connection refused)');
+  });
+});

@@ -5,6 +5,7 @@ import { createPlatform, type Platform } from '../../platform/index.js';
 import { isNonLoopbackHost } from '../../http/server.js';
 import { startDemoServer } from '../../web/demo-server.js';
 import type { CliContext } from '../context.js';
+import { SvcError, systemReason } from '../../errors.js';
 import { createConsoleService } from '../../web/console-service.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { widgetOptions } from './misc-options.js';
@@ -26,6 +27,9 @@ export async function runWidget(
   if (isNonLoopbackHost(flags.host)) {
     out.note(`warning: binding ${flags.host} exposes the simulator beyond this machine`);
   }
+  // issue 21: a page wired to nothing showed "online"; a --platform-url that answers no svc
+  // widget channel is refused at start (exit 3), as replay --platform-url does
+  if (platformGiven) await assertWidgetChannel(platformGiven);
   let platform: Platform | undefined;
   let platformUrl = platformGiven ?? '';
   if (!platformGiven) {
@@ -58,4 +62,29 @@ export async function runWidget(
   await platform?.close();
   out.note('stopped');
   return 0;
+}
+
+/** The running simulator's widget channel answers, or the command ends with why (exit 3). */
+async function assertWidgetChannel(platformUrl: string): Promise<void> {
+  let reason: string;
+  try {
+    const response = await fetch(`${platformUrl}/_sim/widget/visitors`, {
+      signal: AbortSignal.timeout(3000),
+    });
+    await response.body?.cancel();
+    if (response.ok) return;
+    reason = `GET /_sim/widget/visitors answered HTTP ${response.status}: not an svc simulator`;
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
+    reason =
+      error instanceof Error && error.name === 'TimeoutError'
+        ? 'no answer within 3 s'
+        : systemReason(cause ?? error);
+  }
+  throw new SvcError(
+    'SVC_E_PEER_UNREACHABLE',
+    'network',
+    `Could not use --platform-url ${platformUrl}: ${reason}.`,
+    'Start one with `svc-cli platform --web --port 8800`, or leave --platform-url out to start one here.',
+  );
 }

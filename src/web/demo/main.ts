@@ -30,10 +30,29 @@ el('platform-url').textContent = platformUrl;
 const consoleUrl = document.body.dataset.consoleUrl ?? '';
 if (/^https?:\/\//.test(consoleUrl)) el('console-link').setAttribute('href', consoleUrl);
 
+// issue 21: a page whose simulator is gone must not say "online"
+let reachable = true;
+async function checkSimulator(): Promise<void> {
+  let ok = false;
+  try {
+    ok = (await fetch(`${platformUrl}/_sim/widget/visitors`, { cache: 'no-store' })).ok;
+  } catch {
+    ok = false;
+  }
+  if (ok !== reachable) {
+    reachable = ok;
+    render();
+  }
+}
+
 function render(): void {
   el('messages').replaceChildren(...widget.messages.map((m) => item(m.text, m.from)));
   el('messages').scrollTop = el('messages').scrollHeight;
-  el('chat-mode').textContent = widget.session.online ? 'online' : 'offline';
+  el('chat-mode').textContent = !reachable
+    ? 'simulator unreachable'
+    : widget.session.online
+      ? 'online'
+      : 'offline';
   el('widget-state').textContent = `state ${widget.state}`;
 }
 
@@ -55,6 +74,8 @@ for (const name of [
   };
 }
 widget.transport.subscribe(() => render());
+void checkSimulator();
+setInterval(() => void checkSimulator(), 5000);
 
 const form = (id: string, run: (data: FormData) => void): void => {
   el<HTMLFormElement>(id).addEventListener('submit', (event) => {
