@@ -250,7 +250,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
     });
   }
   const customer = upsertCustomer(core, channel, payload.sender);
-  const { chat } = core.openChat(customer);
+  const { chat } = core.openChat(customer, now);
   chat.lastActivityMs = now;
   core.touchChat(chat);
   if (kind === 'channel.customer.typing') {

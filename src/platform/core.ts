@@ -94,8 +94,11 @@ export interface PlatformCore {
   request(path: string, init?: RequestInit): Promise<Response>;
   addChannel(config: ChannelConfig): Channel;
   channelInfo(channel: Channel): ChannelInfo;
-  /** Finds or creates the open chat of a customer. */
-  openChat(customer: Customer): { chat: Chat; opened: boolean };
+  /**
+   * Finds or creates the open chat of a customer; `at` (protocol ms, default now) stamps it,
+   * so a chat opened by a message is not later than that message in the log (issue 21).
+   */
+  openChat(customer: Customer, at?: number): { chat: Chat; opened: boolean };
   /** A message went either way in the chat (its idle time starts again). */
   touchChat(chat: Chat): void;
   /**
@@ -226,7 +229,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
         chunked: channel.chunked,
       };
     },
-    openChat(customer) {
+    openChat(customer, at = clock.now()) {
       const openId = openChatOf.get(customer.key);
       const open = openId === undefined ? undefined : state.chats.get(openId);
       if (open && open.mode !== 'closed') return { chat: open, opened: false };
@@ -237,8 +240,8 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
         mode: 'queue',
         agentIds: [],
         lines: [],
-        openedAt: clock.now(),
-        lastActivityMs: clock.now(),
+        openedAt: at,
+        lastActivityMs: at,
         ext: {},
       };
       state.chats.set(chat.id, chat);
@@ -249,7 +252,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
         chatId: chat.id,
         channelId: chat.channelId,
         customerId: customer.senderId,
-        protocolMs: clock.now(),
+        protocolMs: at,
       });
       return { chat, opened: true };
     },

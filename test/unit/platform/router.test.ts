@@ -103,3 +103,24 @@ describe('control API chat ids (issue 15: string or number, like every chat id)'
     await platform.close();
   });
 });
+
+describe('log order (issue 21: "chat opened" stamped after the message that opened it)', () => {
+  it("a chat opened by a customer message carries that message's protocol time", async () => {
+    const base = createVirtualClock();
+    let tick = 0;
+    // every read of the clock is 10 ms later, as on a busy real clock
+    const clock = { ...base, now: () => (tick += 10) };
+    const platform = createPlatform({ clock, channels: [{ id: 'shop', randomString: 'r4nd0m' }] });
+    const events: { type: string; protocolMs: number }[] = [];
+    platform.core.on((e) => events.push(e as { type: string; protocolMs: number }));
+    await platform.core.request('/r4nd0m/shop', {
+      method: 'POST',
+      body: JSON.stringify({ sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } }),
+    });
+    const opened = events.find((e) => e.type === 'chat-opened')!;
+    const message = events.find((e) => e.type === 'customer-message')!;
+    expect(opened.protocolMs).toBe(message.protocolMs);
+    expect(events.indexOf(opened)).toBeLessThan(events.indexOf(message));
+    await platform.close();
+  });
+});
