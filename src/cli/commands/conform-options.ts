@@ -92,6 +92,15 @@ export const conformOptions = defineOptions('conform', [
       'bot: what the customer says, sent in turn as CLIENT_MESSAGEs (default one greeting); a bot scripted on intents needs its own',
   },
   {
+    key: 'script',
+    flag: '--script <file>',
+    type: 'path',
+    config: false,
+    group: 'bot:',
+    description:
+      'bot: the customer texts from a file: one per line (# comments), or a JSON array of strings; before any --text',
+  },
+  {
     key: 'platformListenPort',
     flag: '--platform-listen-port <port>',
     type: 'int',

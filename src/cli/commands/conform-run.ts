@@ -1,9 +1,10 @@
 import { writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { conformOptions } from './conform-options.js';
-import { SvcError } from '../../errors.js';
+import { SvcError, errorText, systemReason } from '../../errors.js';
 import { runConformSuite, type RunConformOptions } from '../../conversation/conform/index.js';
 import type { ConformCaseResult } from '../../conversation/conform/case.js';
 import type { BotServiceInfo } from '../../conversation/conform/bot-harness.js';
@@ -92,6 +93,9 @@ export async function runConform(
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
   const options = toConformOptions(suite, flags);
+  if (options.suite === 'bot' && flags.script !== undefined) {
+    options.texts = [...(await readCustomerScript(ctx.cwd, flags.script)), ...flags.text];
+  }
   const timeScale = globals.timeScale;
   const pretty = reporter === 'pretty';
   const onCase = (result: ConformCaseResult): void => {
@@ -147,4 +151,53 @@ export async function runConform(
     }
   }
   return failed > 0 ? 1 : 0;
+}
+
+/**
+ * `conform bot --script`: the customer's texts, one per line (blank lines and # comments
+ * skipped), or a JSON array of strings.
+ * @example await readCustomerScript('.', 'intents.txt') // ['I want to book a table', 'menu']
+ */
+export async function readCustomerScript(cwd: string, file: string): Promise<string[]> {
+  const path = resolve(cwd, file);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new SvcError(
+      'SVC_E_READ',
+      'input',
+      `Could not read the script ${file}: ${systemReason(error)}.`,
+    );
+  }
+  let texts: unknown;
+  if (/\.json$/i.test(file)) {
+    try {
+      texts = JSON.parse(text);
+    } catch (error) {
+      throw new SvcError(
+        'SVC_E_READ',
+        'input',
+        `Could not read the script ${file}: ${errorText(error)}.`,
+      );
+    }
+  } else {
+    texts = text
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+  }
+  if (
+    !Array.isArray(texts) ||
+    texts.length === 0 ||
+    !texts.every((t) => typeof t === 'string' && t !== '')
+  ) {
+    throw new SvcError(
+      'SVC_E_READ',
+      'input',
+      `Could not use the script ${file}: it holds no customer text.`,
+      'One text per line, or a JSON array of strings: ["I want to book a table", "menu"].',
+    );
+  }
+  return texts as string[];
 }

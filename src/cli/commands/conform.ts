@@ -55,7 +55,8 @@ Examples:
   $ svc-cli --time-scale 0.05 conform platform --channel-url http://127.0.0.1:8800/s3cr3t/shop
   $ svc-cli bot-sim --port 9100 --token t0k --provider-id acme --platform-url http://127.0.0.1:8800 &
   $ svc-cli conform bot --url http://127.0.0.1:9100 --token t0k --provider-id acme --platform-listen-port 8800
-  $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --text "I want to book a table" --text menu`,
+  $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --text "I want to book a table" --text menu
+  $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --script intents.txt   # one text per line`,
     )
     .action(
       action(ctx, async (suite: string, _opts: unknown, cmd: Command) => {
