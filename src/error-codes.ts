@@ -15,6 +15,8 @@ export const ERRORS = {
   SVC_E_READ: { category: 'input' },
   SVC_E_NO_INPUT: { category: 'input' },
   SVC_E_RECORD: { category: 'input' },
+  SVC_E_TLS_FILE: { category: 'input' },
+  SVC_E_PROXY_UPSTREAM: { category: 'input' },
   SVC_E_RECORDING: { category: 'input' },
   SVC_E_LISTEN: { category: 'input' },
   SVC_E_PORT_IN_USE: { category: 'input' },
@@ -61,6 +63,7 @@ export const ERRORS = {
   // the network (exit 3)
   SVC_E_TIMEOUT: { category: 'network' },
   SVC_E_UNREACHABLE: { category: 'network' },
+  SVC_E_UNTRUSTED_CERT: { category: 'network' },
   SVC_E_PEER_UNREACHABLE: { category: 'network' },
   SVC_E_HOOK_TIMEOUT: { category: 'network' },
   SVC_E_HOOK_UNREACHABLE: { category: 'network' },

@@ -5,6 +5,12 @@
 import { resolve } from 'node:path';
 import { SvcError, systemReason } from '../errors.js';
 import { loadFaultPlan, type Fault, type FaultPlan } from '../faults/index.js';
+import { writeFile } from 'node:fs/promises';
+import {
+  generateLoopbackCertificate,
+  loadCertificate,
+  type TlsServerOptions,
+} from '../http/tls.js';
 import { createJournal, type Journal } from '../journal/index.js';
 import type { CliContext } from './context.js';
 
@@ -58,4 +64,67 @@ export function openRecordJournal(
       `Could not open the record file ${record}: ${systemReason(error)}.`,
     );
   }
+}
+
+export interface TlsFlags {
+  tls: boolean;
+  cert?: string | undefined;
+  key?: string | undefined;
+  tlsCertOut?: string | undefined;
+}
+
+/**
+ * What a serving command serves HTTPS with (issue 16): `--cert`/`--key`, or a certificate
+ * generated at start with `--tls` (written to `--tls-cert-out`); undefined for plain HTTP.
+ * `note` gets one line naming the certificate's fingerprint and where its PEM is.
+ * @example const tls = await serverTls(ctx, options, (line) => out.note(line));
+ */
+export async function serverTls(
+  ctx: Pick<CliContext, 'cwd'>,
+  o: TlsFlags,
+  note: (line: string) => void,
+): Promise<TlsServerOptions | undefined> {
+  if ((o.cert === undefined) !== (o.key === undefined)) {
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'input',
+      `Could not serve HTTPS: ${o.cert === undefined ? '--key' : '--cert'} is given without ${o.cert === undefined ? '--cert' : '--key'}.`,
+      'Give both --cert <pem> and --key <pem>, or --tls alone for a generated certificate.',
+    );
+  }
+  if (o.cert !== undefined && o.key !== undefined) {
+    const tls = await loadCertificate(resolve(ctx.cwd, o.cert), resolve(ctx.cwd, o.key));
+    note(`https: certificate ${o.cert} (SHA-256 ${tls.fingerprint})`);
+    return tls;
+  }
+  if (!o.tls) {
+    if (o.tlsCertOut !== undefined) {
+      throw new SvcError(
+        'SVC_E_OPTIONS',
+        'input',
+        'Could not use --tls-cert-out: it writes the certificate --tls generates, and --tls is not given.',
+        'Example: --tls --tls-cert-out svc-cert.pem',
+      );
+    }
+    return undefined;
+  }
+  const tls = await generateLoopbackCertificate();
+  let where = 'pass --tls-cert-out <file> to write it for your clients';
+  if (o.tlsCertOut !== undefined) {
+    const file = resolve(ctx.cwd, o.tlsCertOut);
+    try {
+      await writeFile(file, tls.cert);
+    } catch (error) {
+      throw new SvcError(
+        'SVC_E_TLS_FILE',
+        'input',
+        `Could not write --tls-cert-out ${o.tlsCertOut}: ${systemReason(error)}.`,
+      );
+    }
+    where = `PEM in ${o.tlsCertOut}: trust it with --ca ${o.tlsCertOut} or NODE_EXTRA_CA_CERTS`;
+  }
+  note(
+    `https: certificate generated for 127.0.0.1, ::1 and localhost (SHA-256 ${tls.fingerprint}); ${where}`,
+  );
+  return tls;
 }

@@ -19,7 +19,34 @@ export interface PostJsonOptions {
 }
 
 /** Why an exchange produced no HTTP response. */
-export type FailureReason = 'timeout' | 'refused' | 'reset' | 'unreachable' | 'aborted' | 'error';
+export type FailureReason =
+  | 'timeout'
+  | 'refused'
+  | 'reset'
+  | 'unreachable'
+  /** HTTPS: the server's certificate is not trusted (issue 16) */
+  | 'untrusted'
+  | 'aborted'
+  | 'error';
+
+/** The node/OpenSSL code of a certificate the client does not trust, found along `cause`. */
+export function certificateProblem(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (
+      typeof code === 'string' &&
+      /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME/.test(code)
+    )
+      return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The one line an untrusted certificate gets, naming both ways out (issue 16). */
+export const untrustedMessage = (code: string): string =>
+  `the server's certificate is not trusted (${code}): pass --ca <pem> to trust its CA, or --insecure to skip the check`;
 
 export type PostOutcome =
   | {
@@ -155,6 +182,9 @@ export function classifyFailure(
   };
   const code = err.code ?? err.cause?.code ?? '';
   const message = err.cause?.message ?? err.message ?? String(error);
+  const certificate = certificateProblem(error);
+  if (certificate !== undefined)
+    return { reason: 'untrusted', message: untrustedMessage(certificate) };
   switch (code) {
     case 'ECONNREFUSED':
       return { reason: 'refused', message: 'connection refused' };

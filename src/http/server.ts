@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { SvcError, systemReason } from '../errors.js';
+import type { TlsServerOptions } from './tls.js';
 
 /** Limits every serving command applies so a slow or hostile client cannot hold it (issue 8). */
 export interface ServerLimits {
@@ -31,6 +33,8 @@ export interface StartServerOptions {
   limits?: ServerLimits;
   /** called when a handler throws: the server answers 500 and keeps serving */
   onHandlerError?: (error: unknown, req: IncomingMessage) => void;
+  /** serve HTTPS with this key and certificate (`--tls`, issue 16) */
+  tls?: TlsServerOptions | undefined;
 }
 
 /** Where a serving role listens, as its options give it (unset ones keep startServer's defaults). */
@@ -38,14 +42,18 @@ export interface ListenAt {
   host?: string | undefined;
   port?: number | undefined;
   limits?: ServerLimits | undefined;
+  tls?: TlsServerOptions | undefined;
 }
 
 /**
  * The host, port and limits of a role's options, without the unset ones (exactOptionalPropertyTypes).
  * @example startServer({ handler, ...listenAt(options) })
  */
-export function listenAt(options: ListenAt): Pick<StartServerOptions, 'host' | 'port' | 'limits'> {
+export function listenAt(
+  options: ListenAt,
+): Pick<StartServerOptions, 'host' | 'port' | 'limits' | 'tls'> {
   return {
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
@@ -127,27 +135,31 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
   const sockets = new Set<Socket>();
   const headersTimeout = limits.headersTimeoutMs;
-  const server = createServer(
-    {
-      headersTimeout,
-      // node rejects a request timeout below the headers timeout
-      requestTimeout: Math.max(limits.requestTimeoutMs, headersTimeout),
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      // node checks both timeouts on this interval (default 30 s): a dribbling client would
-      // outlive a 10 s headers timeout threefold without it
-      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
-    },
-    (req, res) => {
-      let result: void | Promise<void>;
-      try {
-        result = options.handler(req, res);
-      } catch (error) {
-        failRequest(error, req, res);
-        return;
-      }
-      if (result instanceof Promise) result.catch((error: unknown) => failRequest(error, req, res));
-    },
-  );
+  const serverOptions = {
+    headersTimeout,
+    // node rejects a request timeout below the headers timeout
+    requestTimeout: Math.max(limits.requestTimeoutMs, headersTimeout),
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // node checks both timeouts on this interval (default 30 s): a dribbling client would
+    // outlive a 10 s headers timeout threefold without it
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
+  };
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    let result: void | Promise<void>;
+    try {
+      result = options.handler(req, res);
+    } catch (error) {
+      failRequest(error, req, res);
+      return;
+    }
+    if (result instanceof Promise) result.catch((error: unknown) => failRequest(error, req, res));
+  };
+  const server: Server = options.tls
+    ? createHttpsServer(
+        { ...serverOptions, key: options.tls.key, cert: options.tls.cert },
+        onRequest,
+      )
+    : createServer(serverOptions, onRequest);
   const failRequest = (error: unknown, req: IncomingMessage, res: ServerResponse): void => {
     options.onHandlerError?.(error, req);
     if (res.headersSent && !res.writableEnded && !res.destroyed) {
@@ -170,7 +182,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     }
   };
   server.maxConnections = limits.maxConnections;
-  server.on('connection', (socket) => {
+  // https: a client that fails the handshake (an untrusted certificate) is dropped quietly
+  if (options.tls) server.on('tlsClientError', (_error: Error, socket: Socket) => socket.destroy());
+  server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -212,7 +226,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${address.port}`,
+    url: `${options.tls ? 'https' : 'http'}://${urlHost}:${address.port}`,
     host: address.address,
     port: address.port,
     server,

@@ -7,6 +7,7 @@ import {
   type RunningServer,
   type ServerLimits,
 } from '../http/server.js';
+import type { TlsServerOptions } from '../http/tls.js';
 import type { PlatformCore } from './core.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 import { errorText } from '../errors.js';
@@ -18,6 +19,8 @@ export interface ServePlatformOptions {
   /** request body limit in bytes (default 1 MiB -> 413) */
   bodyLimit?: number;
   limits?: ServerLimits;
+  /** serve HTTPS (`--tls`, issue 16) */
+  tls?: TlsServerOptions | undefined;
 }
 
 /** Puts the core on a loopback socket: every request is read, handled, answered and journaled. */

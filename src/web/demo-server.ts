@@ -1,4 +1,5 @@
 import { listenAt, startServer, type RunningServer } from '../http/server.js';
+import type { TlsServerOptions } from '../http/tls.js';
 import { requireAsset, type Asset } from './assets.js';
 
 export interface DemoServerOptions {
@@ -8,6 +9,8 @@ export interface DemoServerOptions {
   consoleUrl?: string;
   host?: string;
   port?: number;
+  /** serve HTTPS (`--tls`, issue 16) */
+  tls?: TlsServerOptions | undefined;
 }
 
 /** HTML-escapes a value for an attribute. */

@@ -11,7 +11,7 @@ import { botSimOptions } from './serving-tables.js';
 import { formatBotSimEvent, formatBotSimListening } from '../render/bot-sim-events.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
-import { buildFaultPlan } from '../serving-flags.js';
+import { buildFaultPlan, serverTls } from '../serving-flags.js';
 
 /**
  * Serves the scripted provider until ctx.signal aborts.
@@ -42,7 +42,9 @@ export async function runBotSim(
             text.split(o.token).join('<token>').split(o.clientSecret).join('<secret>'),
         }),
   });
+  const tls = await serverTls(ctx, o, (line) => out.note(line));
   const bot = await createBotProvider({
+    tls,
     token: o.token,
     providerId: o.providerId,
     ...(o.platformUrl ? { platformUrl: o.platformUrl } : {}),

@@ -87,6 +87,8 @@ export function runConfig(
     const { spec, source } = option;
     if (spec.config === false && source === 'default') continue;
     if (['json', 'config', 'color', 'showSecrets'].includes(spec.key)) continue;
+    // the HTTPS trust globals (issue 16) are listed once they are set
+    if (['ca', 'insecure'].includes(spec.key) && source === 'default') continue;
     if (option.problem) invalid++;
     const value = option.problem ? option.raw : option.value;
     const hidden = !input.given.showSecrets && typeof value === 'string';

@@ -16,7 +16,7 @@ import { hookTargetOptions } from './serving-tables.js';
 import { formatHookTargetEvent, formatHookTargetListening } from '../render/hook-events.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
-import { buildFaultPlan, openRecordJournal } from '../serving-flags.js';
+import { buildFaultPlan, openRecordJournal, serverTls } from '../serving-flags.js';
 
 /**
  * Reads `--reply event=file` pairs; the event must be a hook event, the file JSON.
@@ -75,8 +75,10 @@ export async function runHookTarget(
       `warning: --host ${options.host} exposes the receiver beyond this machine; it has no authentication (spec 5.4 shows none).`,
     );
   }
+  const tls = await serverTls(ctx, options, (line) => out.note(line));
   const journal = openRecordJournal(ctx, options.record, options.showSecrets);
   const target = await createHookTarget({
+    tls,
     host: options.host,
     port: options.port,
     ...(options.path === undefined ? {} : { path: options.path }),

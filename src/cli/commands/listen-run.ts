@@ -9,7 +9,7 @@ import { listenOptions } from './serving-tables.js';
 import { formatListenerEvent, formatListening } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
-import { buildFaultPlan, openRecordJournal } from '../serving-flags.js';
+import { buildFaultPlan, openRecordJournal, serverTls } from '../serving-flags.js';
 
 /**
  * Serves the agent-message endpoint until ctx.signal aborts.
@@ -24,8 +24,10 @@ export async function runListen(ctx: CliContext, flags: Record<string, unknown>)
       `warning: --host ${options.host} exposes the endpoint beyond this machine; it has no authentication (spec 5.4 shows none).`,
     );
   }
+  const tls = await serverTls(ctx, options, (line) => out.note(line));
   const journal = openRecordJournal(ctx, options.record, options.showSecrets);
   const listener = await createListener({
+    tls,
     host: options.host,
     port: options.port,
     ...(options.channel === undefined ? {} : { channel: options.channel }),

@@ -1,5 +1,5 @@
 /** The option tables of hook-fire, chat and widget (table.ts). */
-import { RECORD_OPTIONS, SERVING_OPTIONS, TIMEOUT_OPTION } from '../options/shared.js';
+import { RECORD_OPTIONS, SERVING_OPTIONS, TIMEOUT_OPTION, TLS_OPTIONS } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 import { AGENTS_OPTION } from './platform-options.js';
 
@@ -94,6 +94,7 @@ export const chatOptions = defineOptions('chat', [
 export const widgetOptions = defineOptions('widget', [
   { ...SERVING_OPTIONS[0], description: 'port of the demo page (0 = any free port)' },
   { ...SERVING_OPTIONS[1], description: 'address to bind both servers' },
+  ...TLS_OPTIONS,
   {
     key: 'platformUrl',
     flag: '--platform-url <url>',

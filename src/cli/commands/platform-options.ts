@@ -1,5 +1,5 @@
 /** The option table of `svc-cli platform` (table.ts). */
-import { QUIET_OPTION, RECORD_OPTIONS, SERVING_OPTIONS } from '../options/shared.js';
+import { QUIET_OPTION, RECORD_OPTIONS, SERVING_OPTIONS, TLS_OPTIONS } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 
 /** Agents online or offline at start (spec 3: the channel status). */
@@ -29,6 +29,7 @@ const HOOKS = 'Hooks (interface D):';
 export const platformOptions = defineOptions('platform', [
   QUIET_OPTION,
   ...SERVING_OPTIONS,
+  ...TLS_OPTIONS,
   {
     key: 'integratorUrl',
     flag: '--integrator-url <url>',

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { serverTls } from '../serving-flags.js';
 import type { CliContext } from '../context.js';
 import { createConsoleService } from '../../web/console-service.js';
 import { createClock } from '../../clock.js';
@@ -97,7 +98,9 @@ export async function runPlatform(
     progress.around(() => out.event(event, formatPlatformEvent));
     progress.onEvent(event);
   });
+  const tls = await serverTls(ctx, flags, (line) => out.note(line));
   const server = await platform.listen({
+    tls,
     port,
     bodyLimit,
     ...(flags.host ? { host: flags.host } : {}),

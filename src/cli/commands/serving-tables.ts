@@ -4,12 +4,14 @@ import {
   QUIET_OPTION,
   RECORD_OPTIONS,
   SERVING_OPTIONS,
+  TLS_OPTIONS,
   faultOptions,
 } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 
 export const listenOptions = defineOptions('listen', [
   ...SERVING_OPTIONS,
+  ...TLS_OPTIONS,
   {
     key: 'channel',
     flag: '--channel <public_id>',
@@ -31,6 +33,7 @@ export const listenOptions = defineOptions('listen', [
 
 export const hookTargetOptions = defineOptions('hook-target', [
   ...SERVING_OPTIONS,
+  ...TLS_OPTIONS,
   {
     key: 'path',
     flag: '--path <path>',
@@ -52,6 +55,7 @@ export const hookTargetOptions = defineOptions('hook-target', [
 
 export const botSimOptions = defineOptions('bot-sim', [
   ...SERVING_OPTIONS,
+  ...TLS_OPTIONS,
   {
     key: 'token',
     flag: '--token <token>',

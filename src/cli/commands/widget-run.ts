@@ -4,6 +4,7 @@ import { createJournal } from '../../journal/journal.js';
 import { createPlatform, type Platform } from '../../platform/index.js';
 import { isNonLoopbackHost } from '../../http/server.js';
 import { startDemoServer } from '../../web/demo-server.js';
+import { serverTls } from '../serving-flags.js';
 import type { CliContext } from '../context.js';
 import { SvcError, systemReason } from '../../errors.js';
 import { createConsoleService } from '../../web/console-service.js';
@@ -30,6 +31,7 @@ export async function runWidget(
   // issue 21: a page wired to nothing showed "online"; a --platform-url that answers no svc
   // widget channel is refused at start (exit 3), as replay --platform-url does
   if (platformGiven) await assertWidgetChannel(platformGiven);
+  const tls = await serverTls(ctx, flags, (line) => out.note(line));
   let platform: Platform | undefined;
   let platformUrl = platformGiven ?? '';
   if (!platformGiven) {
@@ -40,10 +42,10 @@ export async function runWidget(
       services: [createConsoleService()],
       ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
     });
-    platformUrl = (await platform.listen({ port: platformPort, ...host })).url;
+    platformUrl = (await platform.listen({ port: platformPort, tls, ...host })).url;
   }
   const consoleUrl = `${platformUrl}/_sim/console/`;
-  const demo = await startDemoServer({ platformUrl, consoleUrl, port, ...host });
+  const demo = await startDemoServer({ platformUrl, consoleUrl, port, tls, ...host });
   out.event(
     { type: 'listening', url: demo.url, platformUrl, consoleUrl, started: platform !== undefined },
     () => undefined,

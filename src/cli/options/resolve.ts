@@ -4,6 +4,7 @@
  * its table entry and remembered with its source. Loaded lazily by the `*-run.ts` bodies.
  */
 import { parseFault } from '../../faults/fault.js';
+import { applyClientTrust } from '../client-trust.js';
 import { SvcError } from '../../errors.js';
 import { closestNames } from '../../suggest.js';
 import { CONFIG_FILE, CONFIG_VERSION, ROLES, loadConfig } from '../config-file.js';
@@ -293,12 +294,16 @@ export function resolveForCommand<T extends OptionTable>(
   table: T,
   flags: Readonly<Record<string, unknown>>,
 ): Resolved<T> {
-  return resolveOptions(table, {
+  const resolved = resolveOptions(table, {
     flags,
     env: ctx.env,
     cwd: ctx.cwd,
     warn: (text) => ctx.stderr.write(`${text}\n`),
   });
+  // --ca / --insecure (globals, issue 16): set once, before the body calls any URL
+  const trust = resolved as unknown as { ca?: string[]; insecure?: boolean };
+  applyClientTrust(ctx, { ca: trust.ca ?? [], insecure: trust.insecure ?? false });
+  return resolved;
 }
 
 /** The first spec of each config key across every table (the same key has one meaning). */

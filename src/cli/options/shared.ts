@@ -29,6 +29,40 @@ export const SERVING_OPTIONS = [
   },
 ] as const satisfies readonly OptionSpec[];
 
+/** `--tls` and its certificate (issue 16): every serving command can serve HTTPS. */
+export const TLS_OPTIONS = [
+  {
+    key: 'tls',
+    flag: '--tls',
+    type: 'boolean',
+    group: 'HTTPS:',
+    description:
+      'serve HTTPS with a certificate generated at start for 127.0.0.1 and localhost (its fingerprint is printed)',
+  },
+  {
+    key: 'tlsCertOut',
+    flag: '--tls-cert-out <file>',
+    type: 'path',
+    group: 'HTTPS:',
+    description: 'write the generated certificate (PEM) here, for clients to trust: --ca <file>',
+  },
+  {
+    key: 'cert',
+    flag: '--cert <pem>',
+    type: 'path',
+    group: 'HTTPS:',
+    description: 'serve HTTPS with this certificate (PEM; with --key) instead of a generated one',
+  },
+  {
+    key: 'key',
+    flag: '--key <pem>',
+    type: 'path',
+    group: 'HTTPS:',
+    secret: true,
+    description: 'the private key (PEM) of --cert',
+  },
+] as const satisfies readonly OptionSpec[];
+
 /** `--quiet`: no line per request (the journal still records them). */
 export const QUIET_OPTION = {
   key: 'quiet',

@@ -135,6 +135,20 @@ export const GLOBAL_OPTIONS = [
     description: 'config file (default: ./svc.config.json when present)',
   },
   {
+    key: 'ca',
+    flag: '--ca <pem>',
+    type: 'list',
+    env: 'SVC_CA',
+    description:
+      'trust this CA certificate (PEM file) for https:// URLs, on top of the system roots (repeatable; NODE_EXTRA_CA_CERTS is read too)',
+  },
+  {
+    key: 'insecure',
+    flag: '--insecure',
+    type: 'boolean',
+    description: 'do not verify the certificates of https:// URLs (a warning is printed)',
+  },
+  {
     key: 'showSecrets',
     flag: '--show-secrets',
     type: 'boolean',

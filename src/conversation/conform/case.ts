@@ -1,6 +1,8 @@
 import { connect } from 'node:net';
+import { request } from 'undici';
 import type { Clock } from '../../clock.js';
 import { SvcError, errorText } from '../../errors.js';
+import { certificateProblem, untrustedMessage } from '../../http/client.js';
 import type { ConversationResult, StepResult } from '../runner.js';
 
 /**
@@ -166,6 +168,34 @@ export async function assertReachable(
       'network',
       `Could not ${action}: ${who} at ${parsed.origin} is unreachable (${reason}).`,
       'Start the service first, and check the URL and port.',
+    );
+  }
+  if (parsed.protocol === 'https:') await assertTrusted(parsed, who, wallTimeoutMs, action);
+}
+
+/**
+ * HTTPS (issue 16): an untrusted certificate would fail every case with the same reason;
+ * say it once, before the suite, naming --ca and --insecure (exit 3).
+ */
+async function assertTrusted(
+  url: URL,
+  who: string,
+  wallTimeoutMs: number,
+  action: string,
+): Promise<void> {
+  try {
+    const answer = await request(url.origin, {
+      method: 'HEAD',
+      signal: AbortSignal.timeout(wallTimeoutMs),
+    });
+    await answer.body.dump();
+  } catch (error) {
+    const problem = certificateProblem(error);
+    if (problem === undefined) return; // other trouble shows in the cases themselves
+    throw new SvcError(
+      'SVC_E_UNTRUSTED_CERT',
+      'network',
+      `Could not ${action}: ${who} at ${url.origin}: ${untrustedMessage(problem)}.`,
     );
   }
 }

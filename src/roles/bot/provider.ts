@@ -27,6 +27,7 @@ import {
   type RunningServer,
   type ServerLimits,
 } from '../../http/server.js';
+import type { TlsServerOptions } from '../../http/tls.js';
 import type { Journal } from '../../journal/index.js';
 import type { BotListeningEvent, BotReceivedEvent, BotSimEvent } from './events.js';
 import {
@@ -57,6 +58,8 @@ export interface BotProviderOptions {
   /** request body limit in bytes (default 1 MiB; 413 beyond) */
   bodyLimit?: number;
   limits?: ServerLimits;
+  /** serve HTTPS (`--tls`, issue 16) */
+  tls?: TlsServerOptions | undefined;
   onEvent?: (event: BotSimEvent) => void;
 }
 

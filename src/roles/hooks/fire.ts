@@ -133,13 +133,20 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
   });
   if (!outcome.ok) {
     const timeout = outcome.reason === 'timeout';
+    const untrusted = outcome.reason === 'untrusted';
     throw new SvcError(
-      timeout ? 'SVC_E_HOOK_TIMEOUT' : 'SVC_E_HOOK_UNREACHABLE',
+      timeout
+        ? 'SVC_E_HOOK_TIMEOUT'
+        : untrusted
+          ? 'SVC_E_UNTRUSTED_CERT'
+          : 'SVC_E_HOOK_UNREACHABLE',
       'network',
       `Could not fire ${event} at ${options.url}: ${outcome.message}.`,
       timeout
         ? 'The receiver took longer than --timeout (default 10 s, an assumption: spec 8 is silent).'
-        : `Is the receiver running? Try: svc-cli hook-target --port ${portOf(options.url)}`,
+        : untrusted
+          ? undefined
+          : `Is the receiver running? Try: svc-cli hook-target --port ${portOf(options.url)}`,
     );
   }
   const { verdict, reply } = checkReply(event, outcome.status, outcome.body);

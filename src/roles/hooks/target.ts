@@ -3,6 +3,7 @@ import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { validate } from '../../contract/index.js';
 import type { ValidationResult } from '../../contract/types.js';
 import { listenAt, startServer, type RunningServer, type ServerLimits } from '../../http/server.js';
+import type { TlsServerOptions } from '../../http/tls.js';
 import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
 import type { Journal } from '../../journal/index.js';
 import { defaultHookReply } from './samples.js';
@@ -22,6 +23,8 @@ export interface HookTargetOptions {
   journal?: Journal;
   bodyLimit?: number;
   limits?: ServerLimits;
+  /** serve HTTPS (`--tls`, issue 16) */
+  tls?: TlsServerOptions | undefined;
   onEvent?: (event: HookTargetEvent) => void;
 }
 

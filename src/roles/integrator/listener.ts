@@ -6,6 +6,7 @@ import {
   type RunningServer,
   type ServerLimits,
 } from '../../http/server.js';
+import type { TlsServerOptions } from '../../http/tls.js';
 import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
 import type { Journal } from '../../journal/index.js';
 import { createInboundHandler, type InboundRole, type RoleAnswer } from '../inbound.js';
@@ -31,6 +32,8 @@ export interface ListenerOptions {
   /** contract warnings count as errors */
   strict?: boolean;
   limits?: ServerLimits;
+  /** serve HTTPS (`--tls`, issue 16) */
+  tls?: TlsServerOptions | undefined;
   onEvent?: (event: ListenerEvent) => void;
 }
 

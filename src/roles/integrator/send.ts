@@ -218,14 +218,21 @@ function unreachable(
   url: string,
   outcome: Extract<PostOutcome, { ok: false }>,
 ): SvcError {
-  const code = outcome.reason === 'timeout' ? 'SVC_E_TIMEOUT' : 'SVC_E_UNREACHABLE';
+  const code =
+    outcome.reason === 'timeout'
+      ? 'SVC_E_TIMEOUT'
+      : outcome.reason === 'untrusted'
+        ? 'SVC_E_UNTRUSTED_CERT'
+        : 'SVC_E_UNREACHABLE';
   return new SvcError(
     code,
     'network',
     `Could not ${action}: ${outcome.message} (${new URL(url).host}).`,
     outcome.reason === 'timeout'
       ? 'Raise --timeout, or check the platform.'
-      : 'Check --channel-url and that the platform is up.',
+      : outcome.reason === 'untrusted'
+        ? undefined
+        : 'Check --channel-url and that the platform is up.',
     { details: { reason: outcome.reason, latencyMs: outcome.durationMs } },
   );
 }

@@ -1,0 +1,77 @@
+/**
+ * `--ca` and `--insecure` (issue 16): the trust of every outgoing HTTPS call of this process,
+ * set once when a command resolves its options. undici's global dispatcher is shared by every
+ * undici call and node's fetch. undici is loaded with a synchronous require only when one of
+ * the flags is given, so commands that call no URL start as fast as before.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { rootCertificates } from 'node:tls';
+import type * as Undici from 'undici';
+import { SvcError, systemReason } from '../errors.js';
+
+type UndiciModule = typeof Undici;
+
+export interface ClientTrustOptions {
+  ca: readonly string[];
+  insecure: boolean;
+}
+
+function readCa(cwd: string, file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, file), 'utf8');
+  } catch (error) {
+    throw new SvcError(
+      'SVC_E_TLS_FILE',
+      'input',
+      `Could not read --ca ${file}: ${systemReason(error)}.`,
+    );
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new SvcError('SVC_E_TLS_FILE', 'input', `${file} (--ca) holds no PEM certificate.`);
+  }
+  return text;
+}
+
+/** node reads NODE_EXTRA_CA_CERTS into its default store, but an explicit `ca` replaces it. */
+function extraFromEnvironment(env: Readonly<Record<string, string | undefined>>): string[] {
+  const file = env.NODE_EXTRA_CA_CERTS;
+  if (file === undefined || file === '') return [];
+  try {
+    return [readFileSync(file, 'utf8')];
+  } catch {
+    return []; // node warns about an unreadable NODE_EXTRA_CA_CERTS itself
+  }
+}
+
+/**
+ * Applies `--ca` / `--insecure`; without them nothing changes (node's own trust applies).
+ * @example applyClientTrust(ctx, { ca: ['ca.pem'], insecure: false })
+ */
+export function applyClientTrust(
+  ctx: {
+    cwd: string;
+    env: Readonly<Record<string, string | undefined>>;
+    stderr: { write(text: string): unknown };
+  },
+  options: ClientTrustOptions,
+): void {
+  if (!options.insecure && options.ca.length === 0) return;
+  const require = createRequire(import.meta.url);
+  const undici = require('undici') as UndiciModule;
+  if (options.insecure) {
+    ctx.stderr.write(
+      'warning: --insecure: the certificates of https:// URLs are not verified; anyone on the path can read and change the traffic.\n',
+    );
+    undici.setGlobalDispatcher(new undici.Agent({ connect: { rejectUnauthorized: false } }));
+    return;
+  }
+  const ca = [
+    ...rootCertificates,
+    ...extraFromEnvironment(ctx.env),
+    ...options.ca.map((file) => readCa(ctx.cwd, file)),
+  ];
+  undici.setGlobalDispatcher(new undici.Agent({ connect: { ca } }));
+}

@@ -1,0 +1,93 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateLoopbackCertificate } from '../../src/http/tls.js';
+import { startCliServer, type CliServer } from '../helpers/cli-server.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const servers: CliServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
+});
+
+async function serve(args: string[]): Promise<CliServer> {
+  const server = await startCliServer(args);
+  servers.push(server);
+  return server;
+}
+
+const noStack = (text: string): void => expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
+
+describe('HTTPS both ways (issue 16)', () => {
+  it('serves --tls with a generated certificate that --ca trusts; a wrong CA is one clear line, exit 3; --insecure warns', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-tls-'));
+    const certFile = join(dir, 'svc.pem');
+    const target = await serve([
+      '--json',
+      'hook-target',
+      '--port',
+      '0',
+      '--tls',
+      '--tls-cert-out',
+      certFile,
+    ]);
+    expect(target.listening.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(target.stderr()).toMatch(/SHA-256 [0-9A-F:]{95}/);
+
+    const trusted = await runCli([
+      '--ca',
+      certFile,
+      'hook-fire',
+      'chat_accepted',
+      '--url',
+      `${target.listening.url}/hooks`,
+    ]);
+    expect(trusted.stderr).toBe('');
+    expect(trusted.code).toBe(0);
+
+    const other = await generateLoopbackCertificate();
+    const wrongCa = join(dir, 'other.pem');
+    writeFileSync(wrongCa, other.cert);
+    const refused = await runCli([
+      '--ca',
+      wrongCa,
+      'hook-fire',
+      'chat_accepted',
+      '--url',
+      `${target.listening.url}/hooks`,
+    ]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/not trusted.*--ca.*--insecure/);
+    noStack(refused.stderr);
+
+    const insecure = await runCli([
+      '--insecure',
+      'hook-fire',
+      'chat_accepted',
+      '--url',
+      `${target.listening.url}/hooks`,
+    ]);
+    expect(insecure.code).toBe(0);
+    expect(insecure.stderr).toMatch(/warning: --insecure/);
+  });
+
+  it('refuses a --cert without --key and a --ca that is no certificate (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-tls-'));
+    const half = await runCli(['listen', '--port', '0', '--cert', join(dir, 'c.pem')]);
+    expect(half.code).toBe(2);
+    expect(half.stderr).toMatch(/--cert is given without --key/);
+    const notPem = join(dir, 'x.pem');
+    writeFileSync(notPem, 'hello');
+    const bad = await runCli([
+      '--ca',
+      notPem,
+      'status',
+      '--channel-url',
+      'https://127.0.0.1:1/a/b',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/holds no PEM certificate/);
+    noStack(bad.stderr);
+  });
+});
