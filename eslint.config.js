@@ -105,6 +105,7 @@ export default tseslint.config(
     load: ['msw', 'web'],
     msw: ['roles', 'conversation', 'load', 'web'],
     web: ['roles', 'conversation', 'load', 'msw'],
+    proxy: ['roles', 'conversation', 'load', 'msw', 'web'],
   }),
   {
     // The page-script double ships in a browser bundle: keep it small and self-contained.

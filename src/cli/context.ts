@@ -14,4 +14,9 @@ export interface CliContext {
   signal: AbortSignal;
   /** The exit code the process ends with (main.ts is the only place that exits). */
   exitCode: number;
+  /**
+   * a verdict that wins over the signal's 130/143: `proxy --fail-on-violation` is stopped by a
+   * signal and still exits 1 when it saw a violation (issue 16)
+   */
+  verdictAfterSignal?: number;
 }

@@ -124,7 +124,7 @@ if (isEntry) {
   process.stdout.on('error', onOutputClosed);
   process.stderr.on('error', onOutputClosed);
   const code = await runCli(process.argv.slice(2), ctx);
-  const finalCode = signalled ?? code;
+  const finalCode = signalled === undefined ? code : (ctx.verdictAfterSignal ?? signalled);
   // Let stdout drain before exiting (pipes are async).
   process.stdout.write('', () => process.exit(finalCode));
 }

@@ -24,6 +24,7 @@ import { registerConform } from './conform.js';
 import { registerRecord } from './record.js';
 import { registerWidget } from './widget.js';
 import { registerLoad } from './load.js';
+import { registerProxy } from './proxy.js';
 
 /**
  * The global options, then every command in the order `--help` lists them. Command modules
@@ -36,6 +37,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerRecord(program, ctx);
   registerLoad(program, ctx);
   registerPlatform(program, ctx);
+  registerProxy(program, ctx);
   registerBotSim(program, ctx);
   registerValidate(program, ctx);
   registerSchema(program, ctx);

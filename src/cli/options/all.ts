@@ -7,6 +7,7 @@ import { conformOptions } from '../commands/conform-options.js';
 import { loadOptions } from '../commands/load-options.js';
 import { chatOptions, hookFireOptions, widgetOptions } from '../commands/misc-options.js';
 import { platformOptions } from '../commands/platform-options.js';
+import { proxyOptions } from '../commands/proxy-options.js';
 import { replayOptions } from '../commands/replay-options.js';
 import {
   sendLocationOptions,
@@ -39,6 +40,7 @@ export const ALL_TABLES: readonly OptionTable[] = [
   hookFireOptions,
   widgetOptions,
   conformOptions,
+  proxyOptions,
   replayOptions,
   loadOptions,
   initOptions,

@@ -1,0 +1,82 @@
+/** The option table of `svc-cli proxy channel|bot|hooks` (issue 16; table.ts). */
+import {
+  FAULT_PLAN_OPTION,
+  QUIET_OPTION,
+  RECORD_OPTIONS,
+  SERVING_OPTIONS,
+  TLS_OPTIONS,
+  faultOptions,
+} from '../options/shared.js';
+import { defineOptions, type OptionSpec } from '../options/table.js';
+
+export const proxyOptions = defineOptions('proxy', [
+  ...SERVING_OPTIONS,
+  {
+    key: 'platformUrl',
+    flag: '--platform-url <url>',
+    type: 'url',
+    group: 'Upstreams:',
+    description:
+      'channel: the channel URL the platform shows (spec 1.3); bot: the bot service base URL (spec 4.3)',
+  },
+  {
+    key: 'integratorUrl',
+    flag: '--integrator-url <url>',
+    type: 'url',
+    group: 'Upstreams:',
+    description: "channel: your integrator's agent-message endpoint (spec 4.2)",
+  },
+  {
+    key: 'providerUrl',
+    flag: '--provider-url <url>',
+    type: 'url',
+    group: 'Upstreams:',
+    description: "bot: your bot provider's URL; the platform posts to <url>/<token> (spec 4.3)",
+  },
+  {
+    key: 'receiverUrl',
+    flag: '--receiver-url <url>',
+    type: 'url',
+    group: 'Upstreams:',
+    description: 'hooks: your hook receiver (spec 4.4)',
+  },
+  {
+    key: 'upstreamTimeout',
+    flag: '--upstream-timeout <ms>',
+    type: 'int',
+    min: 1,
+    default: 60_000,
+    unit: 'ms',
+    group: 'Upstreams:',
+    description:
+      'answer 504 when an upstream is silent this long (protocol ms; the spec budgets are judged apart)',
+  },
+  ...TLS_OPTIONS,
+  {
+    key: 'faultOn',
+    flag: '--fault-on <leg>',
+    type: 'choice',
+    choices: ['platform', 'integrator', 'provider', 'receiver'],
+    group: 'Faults:',
+    description:
+      'the leg faults apply to (default: the one the platform calls: integrator, provider, receiver)',
+  },
+  ...faultOptions(
+    'answer the first N attempts of each message with HTTP 500 instead of forwarding them',
+  ),
+  FAULT_PLAN_OPTION,
+  ...RECORD_OPTIONS,
+  QUIET_OPTION,
+  {
+    key: 'strict',
+    flag: '--strict',
+    type: 'boolean',
+    description: 'contract warnings count as errors',
+  },
+  {
+    key: 'failOnViolation',
+    flag: '--fail-on-violation',
+    type: 'boolean',
+    description: 'exit 1 at the end when any exchange broke the contract (for staging smoke jobs)',
+  },
+] as const satisfies readonly OptionSpec[]);

@@ -1,0 +1,122 @@
+/** The body of `svc-cli proxy` (imported lazily): options -> proxy -> serve -> summary. */
+import { createClock } from '../../clock.js';
+import { SvcError } from '../../errors.js';
+import { isNonLoopbackHost } from '../../http/server.js';
+import { legsOf, startProxy, type LegName, type ProxyInterface } from '../../proxy/index.js';
+import type { CliContext } from '../context.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { createOutput } from '../render/output.js';
+import { formatProxyEvent, formatProxyListening, type ProxyListening } from '../render/proxy.js';
+import { serveUntilAborted } from '../serve.js';
+import { buildFaultPlan, openRecordJournal, serverTls } from '../serving-flags.js';
+import { proxyOptions } from './proxy-options.js';
+import { redactChannelUrl } from './config-run.js';
+
+const UPSTREAM_FLAG: Record<LegName, string> = {
+  platform: '--platform-url',
+  integrator: '--integrator-url',
+  provider: '--provider-url',
+  receiver: '--receiver-url',
+};
+
+/**
+ * Serves the proxy until ctx.signal aborts; returns 1 with --fail-on-violation when an
+ * exchange broke the contract.
+ * @example await runProxy(ctx, 'hooks', { receiverUrl: 'http://127.0.0.1:8000/hooks' });
+ */
+export async function runProxy(
+  ctx: CliContext,
+  iface: string,
+  flags: Record<string, unknown>,
+): Promise<number> {
+  const options = resolveForCommand(ctx, proxyOptions, flags);
+  const out = createOutput(ctx, { json: options.json, quiet: options.quiet });
+  const legs = legsOf(iface as ProxyInterface);
+  const upstreams: Partial<Record<LegName, string>> = Object.fromEntries(
+    Object.entries({
+      platform: options.platformUrl,
+      integrator: options.integratorUrl,
+      provider: options.providerUrl,
+      receiver: options.receiverUrl,
+    }).filter(([, url]) => url !== undefined),
+  );
+  const given = legs.filter((leg) => upstreams[leg.name] !== undefined);
+  const foreign = (Object.keys(upstreams) as LegName[]).filter(
+    (name) => upstreams[name] !== undefined && !legs.some((leg) => leg.name === name),
+  );
+  if (foreign.length > 0) {
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'input',
+      `Could not start proxy ${iface}: ${foreign.map((n) => UPSTREAM_FLAG[n]).join(', ')} is not an upstream of ${iface}.`,
+      `proxy ${iface} takes ${legs.map((l) => UPSTREAM_FLAG[l.name]).join(' and ')}.`,
+    );
+  }
+  if (given.length === 0) {
+    throw new SvcError(
+      'SVC_E_PROXY_UPSTREAM',
+      'input',
+      `Could not start proxy ${iface}: no upstream to forward to.`,
+      `Give ${legs.map((l) => UPSTREAM_FLAG[l.name]).join(' and/or ')}; see svc-cli proxy --help.`,
+    );
+  }
+  const faultLeg: LegName | undefined = options.faultOn;
+  if (faultLeg !== undefined && !given.some((leg) => leg.name === faultLeg)) {
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'input',
+      `Could not use --fault-on ${faultLeg}: proxy ${iface} forwards no ${faultLeg} leg here.`,
+      `Its legs: ${given.map((l) => l.name).join(', ')}.`,
+    );
+  }
+  const plan = await buildFaultPlan(ctx, options);
+  if (isNonLoopbackHost(options.host)) {
+    out.note(
+      `warning: --host ${options.host} exposes the proxy beyond this machine: anyone who reaches it reaches your upstreams through it.`,
+    );
+  }
+  const tls = await serverTls(ctx, options, (line) => out.note(line));
+  const journal = openRecordJournal(ctx, options.record, options.showSecrets);
+  const clock = createClock({ timeScale: options.timeScale });
+  const proxy = await startProxy({
+    iface: iface as ProxyInterface,
+    upstreams,
+    clock,
+    host: options.host,
+    port: options.port,
+    ...(tls ? { tls } : {}),
+    journal,
+    plan,
+    ...(faultLeg ? { faultLeg } : {}),
+    bodyLimit: options.bodyLimit,
+    strict: options.strict,
+    upstreamTimeoutMs: options.upstreamTimeout,
+    onEvent: (event) => out.event(event, formatProxyEvent),
+  });
+  const shown = (url: string): string => (options.showSecrets ? url : redactChannelUrl(url));
+  await serveUntilAborted<ProxyListening>(ctx, {
+    out,
+    listening: {
+      type: 'listening',
+      url: proxy.url,
+      iface,
+      legs: proxy.legs.map(({ leg, url, upstream }) => ({
+        leg: leg.name,
+        caller: leg.caller,
+        url,
+        upstream: shown(upstream),
+      })),
+    },
+    format: formatProxyListening,
+    servers: [proxy],
+    journals: [journal],
+  });
+  const summary = proxy.summary();
+  out.event(summary, formatProxyEvent);
+  await out.flush();
+  if (options.failOnViolation && summary.violations > 0) {
+    ctx.verdictAfterSignal = 1;
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,116 @@
+/**
+ * `svc-cli proxy` lines (issue 16): one per exchange (time, leg, method, kind, status,
+ * latency against the spec's budget, attempt of a series), the issues below it, and the
+ * summary on exit.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { ProxyEvent, ProxyExchangeEvent, ProxySummary } from '../../proxy/index.js';
+import { formatIssueLine } from './exchange.js';
+import { stamp } from './time.js';
+
+const arrow = (e: ProxyExchangeEvent): string =>
+  e.caller === 'platform' ? `platform → ${e.answerer}` : `${e.caller} → platform`;
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function attemptText(e: ProxyExchangeEvent): string | undefined {
+  const a = e.attempt;
+  if (!a || (a.attempt === 1 && (a.of ?? 1) <= 1)) return undefined;
+  const of = a.of === undefined ? '' : `/${a.of}`;
+  if (a.attempt === 1) return `attempt 1${of}`;
+  const expected = a.expectedGapMs === undefined ? '' : `, expected +${seconds(a.expectedGapMs)}`;
+  const beyond = a.of !== undefined && a.attempt > a.of ? ' (beyond the spec)' : '';
+  return `attempt ${a.attempt}${of} at +${seconds(a.gapMs)}${expected}${beyond}`;
+}
+
+/** One exchange: `12:00:01.204 +3.000s  platform → integrator  POST /integrator/shop  channel.agent.text  200  12 ms  ✓` */
+export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): string {
+  const errors = [...e.requestIssues, ...e.answerIssues].filter((i) => i.severity === 'error');
+  const ok = errors.length === 0 && !e.failure && !e.slow && e.accepted;
+  const mark = ok ? c.green('✓') : c.red('✗');
+  const status =
+    e.status === undefined
+      ? c.red(e.failure?.reason ?? 'no answer')
+      : e.status >= 200 && e.status < 300
+        ? c.green(String(e.status))
+        : c.yellow(String(e.status));
+  const budget =
+    e.budgetMs === undefined
+      ? seconds(e.durationMs)
+      : e.slow
+        ? c.red(
+            `${seconds(e.durationMs)} > ${seconds(e.budgetMs)}: the platform would have timed out`,
+          )
+        : seconds(e.durationMs);
+  const head = [
+    c.dim(stamp(e.protocolMs)),
+    arrow(e).padEnd(28),
+    `${e.method} ${e.path}`,
+    c.cyan(e.kind ?? '?'),
+    status,
+    budget,
+    mark,
+  ].join('  ');
+  const lines = [head];
+  const attempt = attemptText(e);
+  if (attempt) lines.push(`    ${c.yellow(attempt)}`);
+  if (e.fault !== undefined)
+    lines.push(
+      `    ${c.magenta(`fault ${e.fault}${e.forwarded ? '' : ': answered by the proxy, not forwarded'}`)}`,
+    );
+  if (e.failure) lines.push(`    ${c.red(e.failure.message)}`);
+  for (const issue of e.requestIssues)
+    lines.push(
+      `    ${(issue.severity === 'error' ? c.red : c.yellow)(`${e.caller}: ${formatIssueLine(issue)}`)}`,
+    );
+  for (const issue of e.answerIssues)
+    lines.push(
+      `    ${(issue.severity === 'error' ? c.red : c.yellow)(`${e.answerer}: ${formatIssueLine(issue)}`)}`,
+    );
+  if (e.outcome?.kind === 'delivered' && e.outcome.attempts > 1)
+    lines.push(`    ${c.green(`delivered on attempt ${e.outcome.attempts}`)}`);
+  if (e.outcome?.kind === 'gave-up')
+    lines.push(
+      `    ${c.red(`no valid answer after ${e.outcome.attempts} attempts: ${e.outcome.then}`)}`,
+    );
+  return lines.join('\n');
+}
+
+export function formatProxySummary(s: ProxySummary, c: ChalkInstance): string {
+  const legs = Object.entries(s.byLeg)
+    .map(([leg, n]) => `${leg} ${n}`)
+    .join(', ');
+  const lines = [
+    `${c.bold('proxy summary')}: ${s.exchanges} exchange${s.exchanges === 1 ? '' : 's'}${legs ? ` (${legs})` : ''}, ` +
+      `${s.violations === 0 ? c.green('0 with contract errors') : c.red(`${s.violations} with contract errors`)}, ` +
+      `${s.warnings} warning${s.warnings === 1 ? '' : 's'}, ${s.slow === 0 ? '0 slow' : c.red(`${s.slow} slow`)}, ` +
+      `${s.redelivered} redelivered, ${s.gaveUp === 0 ? '0 given up' : c.red(`${s.gaveUp} given up`)}, ` +
+      `${s.upstreamFailures === 0 ? '0 upstream failures' : c.red(`${s.upstreamFailures} upstream failures`)}`,
+  ];
+  for (const [rule, n] of Object.entries(s.byRule).sort((a, b) => b[1] - a[1]))
+    lines.push(`  ${c.red(`${n} x`)} ${rule}`);
+  return lines.join('\n');
+}
+
+export function formatProxyEvent(event: ProxyEvent, c: ChalkInstance): string {
+  return event.type === 'exchange' ? formatProxyExchange(event, c) : formatProxySummary(event, c);
+}
+
+/** The listening event of `proxy`: the URL, then which URL each caller uses and where it goes. */
+export interface ProxyListening {
+  type: 'listening';
+  url: string;
+  iface: string;
+  legs: { leg: string; caller: string; url: string; upstream: string }[];
+}
+
+export function formatProxyListening(e: ProxyListening, c: ChalkInstance): string {
+  const lines = [`svc proxy ${e.iface} listening on ${c.bold(e.url)}`];
+  for (const leg of e.legs) {
+    const who = leg.caller === 'platform' ? 'the platform calls' : `your ${leg.caller} calls`;
+    lines.push(`  ${`${who}`.padEnd(26)} ${c.cyan(leg.url)}  ->  ${leg.upstream}`);
+  }
+  return lines.join('\n');
+}

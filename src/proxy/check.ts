@@ -1,0 +1,93 @@
+/**
+ * The checks on one proxied exchange (issue 16): the request's kind from its body and the
+ * leg's direction, validated with the rules of `validate` (strict with the party, tolerant of
+ * the platform, issue 15); the answer validated as the kind the leg expects.
+ */
+import { detectKind } from '../contract/detect.js';
+import { getKind, validate } from '../contract/validate.js';
+import type { ContractIssue } from '../contract/types.js';
+import type { LegSpec } from './legs.js';
+
+export interface Checked {
+  kind?: string;
+  errors: ContractIssue[];
+  warnings: ContractIssue[];
+}
+
+const issue = (rule: string, spec: string, path = ''): ContractIssue => ({
+  path,
+  code: 'proxy',
+  rule,
+  spec,
+  severity: 'error',
+});
+
+function parse(raw: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(raw) as unknown };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * The request: GET .../status has no body (spec 4.1); every POST carries a payload whose kind
+ * must belong to the leg's direction.
+ */
+export function checkRequest(
+  leg: LegSpec,
+  method: string,
+  path: string,
+  raw: string,
+  strict = false,
+): Checked {
+  if (method === 'GET' && leg.name === 'platform' && /\/status\/?$/.test(path)) {
+    return { kind: 'channel.status', errors: [], warnings: [] };
+  }
+  if (method !== 'POST') {
+    return { errors: [issue(`${method}: the ${leg.caller} only POSTs here`, '4')], warnings: [] };
+  }
+  const parsed = parse(raw);
+  if (!parsed.ok) {
+    return { errors: [issue(`the body is not JSON: ${parsed.message}`, '4')], warnings: [] };
+  }
+  const detected = detectKind(parsed.value);
+  if (detected.kind === undefined) {
+    return { errors: [issue(`could not tell the kind: ${detected.reason}`, '2')], warnings: [] };
+  }
+  const entry = getKind(detected.kind);
+  if (entry.direction !== leg.requestDirection) {
+    return {
+      kind: detected.kind,
+      errors: [
+        issue(`${detected.kind} goes ${entry.direction}, not ${leg.requestDirection}`, entry.spec),
+      ],
+      warnings: [],
+    };
+  }
+  // the status GET's request kind names its answer; POST bodies are validated as they are
+  const result = validate(detected.kind, parsed.value, { strict });
+  return { kind: detected.kind, errors: result.errors, warnings: result.warnings };
+}
+
+/** The answer, when the leg says what it must be. */
+export function checkAnswer(
+  leg: LegSpec,
+  requestKind: string | undefined,
+  status: number,
+  raw: string,
+  strict = false,
+): Checked {
+  const kind = requestKind === undefined ? undefined : leg.answerKind(requestKind, status);
+  if (kind === undefined) return { errors: [], warnings: [] };
+  const parsed = parse(raw);
+  if (!parsed.ok) {
+    return {
+      kind,
+      errors: [issue(`the answer is not JSON: ${parsed.message}`, getKind(kind).spec)],
+      warnings: [],
+    };
+  }
+  const result = validate(kind, parsed.value, { strict });
+  return { kind, errors: result.errors, warnings: result.warnings };
+}

@@ -1,0 +1,18 @@
+/** `svc-cli proxy` (issue 16): a validating, timing, recording forwarder between real parties. */
+export {
+  startProxy,
+  upstreamUrlOf,
+  type ProxyOptions,
+  type ProxyEvent,
+  type ProxyExchangeEvent,
+  type ProxySummary,
+  type RunningProxy,
+} from './proxy.js';
+export {
+  PROXY_INTERFACES,
+  defaultFaultLeg,
+  legsOf,
+  type LegName,
+  type LegSpec,
+  type ProxyInterface,
+} from './legs.js';

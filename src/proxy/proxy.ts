@@ -1,0 +1,632 @@
+/**
+ * `svc-cli proxy` (issue 16): a transparent forwarder between real parties of one interface,
+ * both directions, that validates, times and records every exchange and can inject the fault
+ * module's faults on one leg. Requests and answers pass unchanged (status, headers, body,
+ * Content-Length or chunked as received), apart from the hop-by-hop headers a proxy must not
+ * forward (RFC 9110 7.6.1). The core never prints: it emits `ProxyEvent`s.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { request, type Dispatcher } from 'undici';
+import type { Clock } from '../clock.js';
+import type { ContractIssue } from '../contract/types.js';
+import {
+  applyFault,
+  createFaultInjector,
+  describeFault,
+  messageKeyOf,
+  type FaultInjector,
+  type FaultPlan,
+} from '../faults/index.js';
+import { DEFAULT_BODY_LIMIT, transferModeOf } from '../http/body.js';
+import { certificateProblem, untrustedMessage } from '../http/client.js';
+import {
+  requestPathOf,
+  startServer,
+  type RunningServer,
+  type ServerLimits,
+} from '../http/server.js';
+import type { TlsServerOptions } from '../http/tls.js';
+import type { ExchangeInput, Journal } from '../journal/index.js';
+import { judgeChannelReply } from '../platform/delivery.js';
+import { checkAnswer, checkRequest } from './check.js';
+import {
+  defaultFaultLeg,
+  legsOf,
+  type LegName,
+  type LegSpec,
+  type ProxyInterface,
+} from './legs.js';
+import {
+  createSeriesTracker,
+  type AttemptInfo,
+  type SeriesOutcome,
+  type SeriesTracker,
+} from './series.js';
+
+export interface ProxyOptions {
+  iface: ProxyInterface;
+  /** the real party behind each leg; a leg without one is not served */
+  upstreams: Partial<Record<LegName, string>>;
+  clock: Clock;
+  host?: string;
+  port?: number;
+  limits?: ServerLimits;
+  tls?: TlsServerOptions;
+  journal?: Journal;
+  /** faults on one leg (default: the leg the platform calls) */
+  plan?: FaultPlan;
+  faultLeg?: LegName;
+  bodyLimit?: number;
+  /** contract warnings count as errors */
+  strict?: boolean;
+  /** protocol ms the proxy waits for an upstream answer before a 504 (default 60 s) */
+  upstreamTimeoutMs?: number;
+  /** used for every upstream call (default: undici's global dispatcher) */
+  dispatcher?: Dispatcher;
+  onEvent?: (event: ProxyEvent) => void;
+}
+
+/** One proxied exchange, as it happened and as judged. */
+export interface ProxyExchangeEvent {
+  type: 'exchange';
+  /** wall time of arrival, ISO 8601 */
+  at: string;
+  protocolMs: number;
+  leg: LegName;
+  caller: string;
+  answerer: string;
+  method: string;
+  /** the path on the proxy */
+  path: string;
+  /** where it was forwarded */
+  upstream: string;
+  kind?: string;
+  answerKind?: string;
+  status?: number;
+  /** no answer from the upstream (then the caller got a 502 or 504) */
+  failure?: { reason: string; message: string };
+  /** protocol ms from arrival to the answer */
+  durationMs: number;
+  /** the spec's budget for this answer (protocol ms) */
+  budgetMs?: number;
+  /** over the budget: the real platform would have timed out */
+  slow: boolean;
+  /** the answer ends the caller's series (integrator: a valid reply, spec 2.2; others: 2xx) */
+  accepted: boolean;
+  attempt?: AttemptInfo;
+  outcome?: SeriesOutcome;
+  /** errors of the request (the caller's) and of the answer (the answerer's) */
+  requestIssues: ContractIssue[];
+  answerIssues: ContractIssue[];
+  /** the fault injected, in --fault syntax; `forwarded` false when it replaced the upstream */
+  fault?: string;
+  forwarded: boolean;
+}
+
+export interface ProxySummary {
+  type: 'summary';
+  exchanges: number;
+  byLeg: Partial<Record<LegName, number>>;
+  /** exchanges with at least one contract error */
+  violations: number;
+  /** error count per rule (`kind path: rule`) */
+  byRule: Record<string, number>;
+  warnings: number;
+  slow: number;
+  redelivered: number;
+  gaveUp: number;
+  upstreamFailures: number;
+}
+
+export type ProxyEvent = ProxyExchangeEvent | ProxySummary;
+
+export interface RunningProxy {
+  readonly url: string;
+  readonly port: number;
+  /** the proxy URL of each leg, with the upstream it forwards to */
+  readonly legs: readonly { leg: LegSpec; url: string; upstream: string }[];
+  summary(): ProxySummary;
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Hop-by-hop headers (RFC 9110 7.6.1) and the framing the forwarder sets again itself. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+]);
+
+function forwardHeaders(headers: IncomingMessage['headers']): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+  }
+  return out;
+}
+
+function flat(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** `<upstream>` + the rest of the proxy path + the query, without doubled slashes. */
+export function upstreamUrlOf(upstream: string, rest: string, search: string): string {
+  const base = upstream.replace(/\/+$/, '');
+  const tail = rest === '' || rest === '/' ? '' : rest.startsWith('/') ? rest : `/${rest}`;
+  return `${base}${tail}${search}`;
+}
+
+function readRaw(
+  req: IncomingMessage,
+  limit: number,
+): Promise<{ ok: true; body: Buffer } | { ok: false; status: 413 | 400; message: string }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) over = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () =>
+      resolve(
+        over
+          ? { ok: false, status: 413, message: `the body is over ${limit} bytes (--body-limit)` }
+          : { ok: true, body: Buffer.concat(chunks) },
+      ),
+    );
+    req.on('error', (error) => resolve({ ok: false, status: 400, message: error.message }));
+  });
+}
+
+function sendError(res: ServerResponse, status: number, code: string, message: string): string {
+  const body = JSON.stringify({ error: { code, message } });
+  if (!res.headersSent && !res.destroyed) {
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-svc-proxy': code,
+    });
+    res.end(body);
+  }
+  return body;
+}
+
+function failureOf(error: unknown): { status: 502 | 504; reason: string; message: string } {
+  if (error instanceof Error && error.name === 'CallerGone')
+    return {
+      status: 504,
+      reason: 'caller-gone',
+      message: 'the caller gave up waiting (its own timeout) before the upstream answered',
+    };
+  const code = (error as { code?: string; cause?: { code?: string } }).code;
+  const causeCode = (error as { cause?: { code?: string } }).cause?.code;
+  const any = `${code ?? ''} ${causeCode ?? ''}`;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/TIMEOUT/.test(any) || (error instanceof Error && error.name === 'TimeoutError'))
+    return { status: 504, reason: 'timeout', message: 'the upstream did not answer in time' };
+  if (/ECONNREFUSED/.test(any))
+    return { status: 502, reason: 'refused', message: 'the upstream refused the connection' };
+  if (/ECONNRESET|UND_ERR_SOCKET/.test(any))
+    return { status: 502, reason: 'reset', message: 'the upstream closed the connection' };
+  if (/ENOTFOUND|EAI_AGAIN/.test(any))
+    return { status: 502, reason: 'unreachable', message: 'the upstream host is unknown' };
+  const certificate = certificateProblem(error);
+  if (certificate !== undefined)
+    return { status: 502, reason: 'untrusted', message: untrustedMessage(certificate) };
+  return { status: 502, reason: 'error', message };
+}
+
+/** Whether an answer ends a series (the platform stops redelivering), per leg. */
+function accepted(leg: LegSpec, status: number, body: string): boolean {
+  if (leg.name === 'integrator') return judgeChannelReply({ status, body }).accepted;
+  return status >= 200 && status < 300;
+}
+
+const GAVE_UP: Record<LegName, string> = {
+  integrator: 'the platform shows the agent an error (spec 8: after 9 s)',
+  provider: 'the platform hands the chat to an agent (spec 8)',
+  receiver: 'the platform does not redeliver hooks (assumed; the spec is silent)',
+  platform: '',
+};
+
+/**
+ * Starts the proxy on its own port.
+ * @example const proxy = await startProxy({ iface: 'hooks', upstreams: { receiver: 'http://127.0.0.1:8000/hooks' }, clock });
+ */
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const { clock } = options;
+  const legs = legsOf(options.iface).filter((leg) => options.upstreams[leg.name] !== undefined);
+  const faultLeg = options.faultLeg ?? defaultFaultLeg(options.iface);
+  const hasFaults =
+    options.plan !== undefined && Object.values(options.plan).some((v) => v !== undefined);
+  const injector: FaultInjector | undefined = hasFaults
+    ? createFaultInjector(options.plan)
+    : undefined;
+  const trackers = new Map<LegName, SeriesTracker>(
+    legs.map((leg) => [leg.name, createSeriesTracker(leg.policy, GAVE_UP[leg.name])]),
+  );
+  // default: undici's global dispatcher, which carries --ca / --insecure (src/cli/client-trust.ts)
+  const dispatcher = options.dispatcher;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 60_000;
+  const summary: ProxySummary = {
+    type: 'summary',
+    exchanges: 0,
+    byLeg: {},
+    violations: 0,
+    byRule: {},
+    warnings: 0,
+    slow: 0,
+    redelivered: 0,
+    gaveUp: 0,
+    upstreamFailures: 0,
+  };
+
+  const routeOf = (path: string): { leg: LegSpec; rest: string } | undefined => {
+    for (const leg of legs) {
+      if (path === leg.prefix || path.startsWith(`${leg.prefix}/`))
+        return { leg, rest: path.slice(leg.prefix.length) };
+    }
+    return undefined;
+  };
+
+  const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const arrivedAt = clock.now();
+    const wallStart = clock.wallNow();
+    const at = new Date().toISOString();
+    const method = req.method ?? 'GET';
+    const target = req.url ?? '/';
+    const { path } = requestPathOf(target);
+    const queryAt = target.indexOf('?');
+    const search = queryAt === -1 ? '' : target.slice(queryAt);
+    const route = routeOf(path);
+    if (!route) {
+      req.resume();
+      const served = legs.map((l) => `${l.prefix} -> ${options.upstreams[l.name] ?? ''}`);
+      sendError(
+        res,
+        404,
+        'no_route',
+        `svc-cli proxy forwards only ${served.join(', ')}; ${method} ${path} is none of them`,
+      );
+      return;
+    }
+    const { leg, rest } = route;
+    const upstreamBase = options.upstreams[leg.name] ?? '';
+    const upstream = upstreamUrlOf(upstreamBase, rest, search);
+    const read = await readRaw(req, bodyLimit);
+    if (!read.ok) {
+      sendError(res, read.status, read.status === 413 ? 'body_too_large' : 'aborted', read.message);
+      return;
+    }
+    const raw = read.body.toString('utf8');
+    const requestCheck = checkRequest(leg, method, path, raw, options.strict);
+    const tracker = trackers.get(leg.name);
+    let json: unknown;
+    try {
+      json = raw === '' ? undefined : (JSON.parse(raw) as unknown);
+    } catch {
+      json = undefined;
+    }
+    const key = messageKeyOf(json, raw);
+    const attempt = method === 'POST' && leg.policy ? tracker?.attempt(key, arrivedAt) : undefined;
+    const requestHeaders = flat(req.headers);
+
+    let status: number | undefined;
+    let answerHeaders: Record<string, string> = {};
+    let answerBody = '';
+    let failure: ProxyExchangeEvent['failure'];
+    let fault: string | undefined;
+    let forwarded = true;
+
+    const decision = injector && leg.name === faultLeg ? injector.decide(key) : undefined;
+    if (decision && decision.fault.kind !== 'none') {
+      forwarded = false;
+      fault = describeFault(decision.fault);
+      const applied = await applyFault(
+        decision.fault,
+        { req, res, clock, normal: { status: 200, body: { result: 'ok' } } },
+        decision.delayMs,
+      );
+      if (applied.status !== undefined) status = applied.status;
+      answerBody = applied.body ?? '';
+      if (applied.noReply) failure = { reason: applied.noReply, message: `fault ${fault}` };
+    } else {
+      if (decision && decision.delayMs > 0) {
+        fault = `delay:${decision.delayMs}`;
+        await clock.sleep(decision.delayMs);
+      }
+      // the caller may give up first (the platform's attempt timeout): stop waiting upstream
+      const callerGone = new AbortController();
+      const onClose = (): void => {
+        if (!res.writableEnded) callerGone.abort();
+      };
+      res.once('close', onClose);
+      const forwardedOutcome = await forward({
+        callerSignal: callerGone.signal,
+        method,
+        upstream,
+        headers: forwardHeaders(req.headers),
+        body: method === 'GET' || method === 'HEAD' ? undefined : read.body,
+        chunked: transferModeOf(req) === 'chunked',
+        timeoutMs: upstreamTimeoutMs,
+        clock,
+        dispatcher,
+      });
+      res.off('close', onClose);
+      if (forwardedOutcome.ok) {
+        status = forwardedOutcome.status;
+        answerHeaders = forwardedOutcome.headers;
+        answerBody = forwardedOutcome.body.toString('utf8');
+        writeAnswer(res, forwardedOutcome);
+      } else {
+        const f = forwardedOutcome.failure;
+        failure = { reason: f.reason, message: f.message };
+        summary.upstreamFailures += 1;
+        answerBody = sendError(
+          res,
+          f.status,
+          f.status === 504 ? 'upstream_timeout' : 'upstream_unreachable',
+          `svc-cli proxy: ${f.message} (${upstream})`,
+        );
+        status = undefined;
+      }
+    }
+    const durationMs = clock.now() - arrivedAt;
+    const answerCheck =
+      status === undefined || failure
+        ? { errors: [], warnings: [] }
+        : checkAnswer(leg, requestCheck.kind, status, answerBody, options.strict);
+    const budgetMs = leg.policy?.attemptTimeoutMs;
+    const slow =
+      budgetMs !== undefined &&
+      (durationMs > budgetMs || (failure?.reason === 'caller-gone' && durationMs >= budgetMs));
+    const isAccepted = status !== undefined && !slow && accepted(leg, status, answerBody);
+    const outcome = attempt && tracker ? tracker.settle(key, isAccepted) : undefined;
+
+    const event: ProxyExchangeEvent = {
+      type: 'exchange',
+      at,
+      protocolMs: arrivedAt,
+      leg: leg.name,
+      caller: leg.caller,
+      answerer: leg.answerer,
+      method,
+      path,
+      upstream,
+      ...(requestCheck.kind === undefined ? {} : { kind: requestCheck.kind }),
+      ...(answerCheck.kind === undefined ? {} : { answerKind: answerCheck.kind }),
+      ...(status === undefined ? {} : { status }),
+      ...(failure ? { failure } : {}),
+      durationMs,
+      ...(budgetMs === undefined ? {} : { budgetMs }),
+      slow,
+      accepted: isAccepted,
+      ...(attempt ? { attempt } : {}),
+      ...(outcome ? { outcome } : {}),
+      requestIssues: [...requestCheck.errors, ...requestCheck.warnings],
+      answerIssues: [...answerCheck.errors, ...answerCheck.warnings],
+      ...(fault === undefined ? {} : { fault }),
+      forwarded,
+    };
+    count(summary, event, trackers);
+    options.journal?.record(
+      journalInput(
+        leg,
+        event,
+        requestHeaders,
+        raw,
+        answerHeaders,
+        answerBody,
+        clock.wallNow() - wallStart,
+      ),
+    );
+    options.onEvent?.(event);
+  };
+
+  const server: RunningServer = await startServer({
+    handler,
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
+  });
+  return {
+    url: server.url,
+    port: server.port,
+    legs: legs.map((leg) => ({
+      leg,
+      url: `${server.url}${leg.prefix}`,
+      upstream: options.upstreams[leg.name] ?? '',
+    })),
+    summary: () => ({ ...summary, byLeg: { ...summary.byLeg }, byRule: { ...summary.byRule } }),
+    async close(graceMs) {
+      await server.close(graceMs);
+    },
+  };
+}
+
+function count(
+  summary: ProxySummary,
+  event: ProxyExchangeEvent,
+  trackers: Map<LegName, SeriesTracker>,
+): void {
+  summary.exchanges += 1;
+  summary.byLeg[event.leg] = (summary.byLeg[event.leg] ?? 0) + 1;
+  const issues = [...event.requestIssues, ...event.answerIssues];
+  const errors = issues.filter((i) => i.severity === 'error');
+  if (errors.length > 0) summary.violations += 1;
+  summary.warnings += issues.length - errors.length;
+  for (const e of errors) {
+    const kind = event.requestIssues.includes(e) ? event.kind : event.answerKind;
+    const rule = `${kind ?? 'unknown'} ${e.path === '' ? '(root)' : e.path}: ${e.rule}`;
+    summary.byRule[rule] = (summary.byRule[rule] ?? 0) + 1;
+  }
+  if (event.slow) summary.slow += 1;
+  let redelivered = 0;
+  let gaveUp = 0;
+  for (const tracker of trackers.values()) {
+    redelivered += tracker.redelivered;
+    gaveUp += tracker.gaveUp;
+  }
+  summary.redelivered = redelivered;
+  summary.gaveUp = gaveUp;
+}
+
+function journalInput(
+  leg: LegSpec,
+  event: ProxyExchangeEvent,
+  requestHeaders: Record<string, string>,
+  requestBody: string,
+  answerHeaders: Record<string, string>,
+  answerBody: string,
+  wallMs: number,
+): ExchangeInput {
+  const errors = [...event.requestIssues, ...event.answerIssues].filter(
+    (i) => i.severity === 'error',
+  );
+  const warnings = [...event.requestIssues, ...event.answerIssues].filter(
+    (i) => i.severity !== 'error',
+  );
+  const text = (i: ContractIssue): string => `${i.path === '' ? '(root)' : i.path}: ${i.rule}`;
+  const notes = ['proxy', `leg:${leg.name}`];
+  if (event.slow) notes.push(`over the ${event.budgetMs ?? 0} ms budget`);
+  if (event.outcome?.kind === 'gave-up') notes.push('gave up');
+  if (!event.forwarded) notes.push('not forwarded: fault');
+  return {
+    at: event.at,
+    protocolMs: event.protocolMs,
+    iface: leg.iface,
+    direction: leg.direction,
+    ...(event.kind === undefined ? {} : { kind: event.kind }),
+    ...(event.attempt ? { attempt: event.attempt.attempt } : {}),
+    request: {
+      method: event.method,
+      url: event.upstream,
+      headers: requestHeaders,
+      ...(requestBody === '' ? {} : { body: requestBody }),
+    },
+    ...(event.status === undefined
+      ? {}
+      : { response: { status: event.status, headers: answerHeaders, body: answerBody } }),
+    ...(event.failure ? { failure: event.failure } : {}),
+    durationMs: event.durationMs,
+    wallMs,
+    verdict: { ok: errors.length === 0, errors: errors.map(text), warnings: warnings.map(text) },
+    ...(event.fault === undefined ? {} : { fault: event.fault }),
+    notes,
+  };
+}
+
+interface ForwardInput {
+  /** aborts when the caller closed its connection before the answer */
+  callerSignal: AbortSignal;
+  method: string;
+  upstream: string;
+  headers: Record<string, string | string[]>;
+  body: Buffer | undefined;
+  chunked: boolean;
+  timeoutMs: number;
+  clock: Clock;
+  dispatcher: Dispatcher | undefined;
+}
+
+type Forwarded =
+  | {
+      ok: true;
+      status: number;
+      rawHeaders: Record<string, string | string[]>;
+      headers: Record<string, string>;
+      chunked: boolean;
+      body: Buffer;
+    }
+  | { ok: false; failure: { status: 502 | 504; reason: string; message: string } };
+
+class CallerGone extends Error {
+  override readonly name = 'CallerGone';
+}
+
+/** One upstream exchange; the timeout runs on the proxy's clock (`--time-scale`). */
+async function forward(input: ForwardInput): Promise<Forwarded> {
+  const controller = new AbortController();
+  const timer = input.clock.setTimer(input.timeoutMs, () => {
+    const error = new Error('upstream timeout');
+    error.name = 'TimeoutError';
+    controller.abort(error);
+  });
+  const onCallerGone = (): void =>
+    controller.abort(new CallerGone('the caller closed the connection before the answer'));
+  input.callerSignal.addEventListener('abort', onCallerGone, { once: true });
+  try {
+    const body =
+      input.body === undefined
+        ? null
+        : input.chunked
+          ? Readable.from([input.body], { objectMode: false })
+          : input.body;
+    const response = await input.clock.track(
+      request(input.upstream, {
+        method: input.method,
+        headers: input.headers,
+        body,
+        signal: controller.signal,
+        ...(input.dispatcher ? { dispatcher: input.dispatcher } : {}),
+      }),
+    );
+    const chunks: Buffer[] = [];
+    for await (const chunk of response.body) chunks.push(chunk as Buffer);
+    const rawHeaders: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) rawHeaders[name] = value;
+    }
+    const te = response.headers['transfer-encoding'];
+    return {
+      ok: true,
+      status: response.statusCode,
+      rawHeaders,
+      headers: flat(rawHeaders),
+      chunked: typeof te === 'string' && /chunked/i.test(te),
+      body: Buffer.concat(chunks),
+    };
+  } catch (error) {
+    const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+    return { ok: false, failure: failureOf(reason) };
+  } finally {
+    timer.cancel();
+    input.callerSignal.removeEventListener('abort', onCallerGone);
+  }
+}
+
+/** The upstream's answer to the caller as received: status, headers, framing, body. */
+function writeAnswer(res: ServerResponse, answer: Extract<Forwarded, { ok: true }>): void {
+  if (res.headersSent || res.destroyed) return;
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(answer.rawHeaders)) {
+    if (!HOP_BY_HOP.has(name)) headers[name] = value;
+  }
+  if (answer.chunked) {
+    // as received: chunked framing (node frames the body when this header is set)
+    headers['transfer-encoding'] = 'chunked';
+    res.writeHead(answer.status, headers);
+    if (answer.body.length > 0) res.write(answer.body);
+    res.end();
+    return;
+  }
+  headers['content-length'] = String(answer.body.length);
+  res.writeHead(answer.status, headers);
+  res.end(answer.body);
+}

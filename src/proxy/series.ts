@@ -1,0 +1,94 @@
+/**
+ * Redelivery series seen on the wire (issue 16): attempts of one message recognised by
+ * `message.id` or the event `id`, else a hash of the body (`messageKeyOf`), with the gap to
+ * the first attempt against the policy's schedule (spec 8: 0, 3, 6 s to the integrator;
+ * the bot's 2 attempts of 3 s), and how the series ended.
+ */
+import type { DeliveryPolicy } from '../platform/delivery.js';
+
+export interface AttemptInfo {
+  /** 1-based attempt number of this message */
+  attempt: number;
+  /** the policy's attempt count, when the caller is the platform */
+  of?: number;
+  /** protocol ms since the first attempt */
+  gapMs: number;
+  /** where the policy puts this attempt: (attempt - 1) x interval */
+  expectedGapMs?: number;
+}
+
+export type SeriesOutcome =
+  { kind: 'delivered'; attempts: number } | { kind: 'gave-up'; attempts: number; then: string };
+
+interface Series {
+  firstAt: number;
+  attempts: number;
+  done: boolean;
+}
+
+/** Series are remembered for this many distinct messages (bounded memory). */
+const MAX_SERIES = 10_000;
+
+export interface SeriesTracker {
+  /** Counts an attempt of the message `key` arriving at protocol time `now`. */
+  attempt(key: string, now: number): AttemptInfo;
+  /** The answer to that attempt: accepted ends the series; the last failed attempt too. */
+  settle(key: string, accepted: boolean): SeriesOutcome | undefined;
+  /** messages seen more than once */
+  readonly redelivered: number;
+  readonly gaveUp: number;
+}
+
+/**
+ * @example const t = createSeriesTracker(CHANNEL_DELIVERY_POLICY, 'an error shown to the agent'); t.attempt('id:m1', 0);
+ */
+export function createSeriesTracker(
+  policy: DeliveryPolicy | undefined,
+  afterLastAttempt: string,
+): SeriesTracker {
+  const series = new Map<string, Series>();
+  let redelivered = 0;
+  let gaveUp = 0;
+  return {
+    attempt(key, now) {
+      let entry = series.get(key);
+      if (!entry || entry.done) {
+        entry = { firstAt: now, attempts: 0, done: false };
+        series.delete(key);
+        series.set(key, entry);
+        if (series.size > MAX_SERIES) {
+          const oldest = series.keys().next().value;
+          if (oldest !== undefined) series.delete(oldest);
+        }
+      }
+      entry.attempts += 1;
+      if (entry.attempts === 2) redelivered += 1;
+      const info: AttemptInfo = { attempt: entry.attempts, gapMs: now - entry.firstAt };
+      if (policy) {
+        info.of = policy.attempts;
+        info.expectedGapMs = (entry.attempts - 1) * policy.intervalMs;
+      }
+      return info;
+    },
+    settle(key, accepted) {
+      const entry = series.get(key);
+      if (!entry || entry.done) return undefined;
+      if (accepted) {
+        entry.done = true;
+        return { kind: 'delivered', attempts: entry.attempts };
+      }
+      if (policy && entry.attempts >= policy.attempts) {
+        entry.done = true;
+        gaveUp += 1;
+        return { kind: 'gave-up', attempts: entry.attempts, then: afterLastAttempt };
+      }
+      return undefined;
+    },
+    get redelivered() {
+      return redelivered;
+    },
+    get gaveUp() {
+      return gaveUp;
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCliServer, type CliServer } from '../helpers/cli-server.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const servers: CliServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
+});
+
+async function serve(args: string[]): Promise<CliServer> {
+  const server = await startCliServer(args);
+  servers.push(server);
+  return server;
+}
+
+describe('svc-cli proxy (issue 16)', () => {
+  it('proxies hooks over HTTPS to hook-target, prints one line per exchange and a summary; --fail-on-violation exits 1 on a bad reply', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-proxy-'));
+    const certFile = join(dir, 'svc.pem');
+    const badReply = join(dir, 'bad.json');
+    writeFileSync(badReply, JSON.stringify({ custom_data: 'not an array' }));
+    const target = await serve([
+      '--json',
+      'hook-target',
+      '--port',
+      '0',
+      '--tls',
+      '--tls-cert-out',
+      certFile,
+      '--reply',
+      `chat_accepted=${badReply}`,
+    ]);
+    const record = join(dir, 'hooks.ndjson');
+    const proxy = await serve([
+      '--json',
+      '--ca',
+      certFile,
+      'proxy',
+      'hooks',
+      '--port',
+      '0',
+      '--receiver-url',
+      `${target.listening.url}/hooks`,
+      '--record',
+      record,
+      '--fail-on-violation',
+    ]);
+    const lines: Record<string, unknown>[] = [];
+    proxy.child.stdout?.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+    });
+    expect(proxy.listening).toMatchObject({
+      type: 'listening',
+      iface: 'hooks',
+      legs: [{ leg: 'receiver', url: `${proxy.listening.url}/hooks` }],
+    });
+    const ok = await runCli([
+      'hook-fire',
+      'chat_finished',
+      '--url',
+      `${proxy.listening.url}/hooks`,
+    ]);
+    expect(ok.code).toBe(0);
+    const bad = await runCli([
+      'hook-fire',
+      'chat_accepted',
+      '--url',
+      `${proxy.listening.url}/hooks`,
+    ]);
+    expect(bad.code).toBe(1); // hook-fire sees the same bad reply through the proxy
+    const code = await proxy.stop();
+    expect(code).toBe(1);
+    const summary = lines.find((l) => l.type === 'summary');
+    expect(summary).toMatchObject({ exchanges: 2, violations: 1 });
+    const exchanges = lines.filter((l) => l.type === 'exchange');
+    expect(exchanges.map((e) => [e.kind, e.status])).toEqual([
+      ['hook.chat_finished', 200],
+      ['hook.chat_accepted', 200],
+    ]);
+  });
+});

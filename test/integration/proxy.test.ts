@@ -1,0 +1,337 @@
+import { createServer as createRawServer, request as rawRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createVirtualClock, type VirtualClock } from '../../src/clock.js';
+import { createJournal } from '../../src/journal/journal.js';
+import { sendAgentMessage, type AgentMessageResult } from '../../src/platform/index.js';
+import {
+  startProxy,
+  type ProxyEvent,
+  type ProxyExchangeEvent,
+  type RunningProxy,
+} from '../../src/proxy/index.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
+import { convertRecording } from '../../src/conversation/record/to-fixture.js';
+import { conversationSchema } from '../../src/conversation/format.js';
+import { replayConversation } from '../../src/conversation/runner.js';
+import { buildSampleHookEvent } from '../../src/roles/hooks/samples.js';
+import { startListener } from '../helpers/listener.js';
+import { customerText, post, startPlatform } from '../helpers/platform.js';
+import { closeBotPlatforms, startBotPlatform } from '../helpers/bot-platform.js';
+import { deadUrl } from '../helpers/hooks.js';
+
+const proxies: RunningProxy[] = [];
+const servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(proxies.splice(0).map((p) => p.close(0)));
+  await Promise.all(servers.splice(0).map((s) => s.close(0)));
+  await closeBotPlatforms();
+});
+
+async function proxy(
+  options: Omit<Parameters<typeof startProxy>[0], 'onEvent'>,
+): Promise<{ proxy: RunningProxy; events: ProxyExchangeEvent[] }> {
+  const events: ProxyExchangeEvent[] = [];
+  const running = await startProxy({
+    ...options,
+    onEvent: (e: ProxyEvent) => {
+      if (e.type === 'exchange') events.push(e);
+    },
+  });
+  proxies.push(running);
+  return { proxy: running, events };
+}
+
+async function agentReply(
+  clock: VirtualClock,
+  core: Parameters<typeof sendAgentMessage>[0],
+  customerId: string,
+  text: string,
+): Promise<AgentMessageResult> {
+  let result: AgentMessageResult | undefined;
+  const sending = sendAgentMessage(core, { customerId, message: { type: 'text', text } }).then(
+    (r) => (result = r),
+  );
+  await clock.runUntil(() => result !== undefined);
+  await sending;
+  return result!;
+}
+
+describe('proxy channel (issue 16)', () => {
+  it('sees the 3 attempts at 0, 3, 6 s between the simulator and listen --fail-first 2', async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock, plan: { failFirst: 2 } });
+    const journal = createJournal();
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url },
+      clock,
+      journal,
+    });
+    const harness = await startPlatform({
+      clock,
+      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
+    });
+    expect((await post(harness.channelUrl, customerText('c-1', 'Hello'))).status).toBe(200);
+    const result = await agentReply(clock, harness.platform.core, 'c-1', 'Hi there');
+    expect(result).toMatchObject({ result: 'delivered', attempts: 3 });
+    expect(
+      events.map((e) => [e.attempt?.attempt, e.attempt?.gapMs, e.attempt?.expectedGapMs, e.status]),
+    ).toEqual([
+      [1, 0, 0, 500],
+      [2, 3000, 3000, 500],
+      [3, 6000, 6000, 200],
+    ]);
+    expect(events.map((e) => e.kind)).toEqual(Array(3).fill('channel.agent.text'));
+    expect(events[2]?.outcome).toEqual({ kind: 'delivered', attempts: 3 });
+    expect(events.every((e) => e.path === '/integrator/shop')).toBe(true);
+    expect(p.summary()).toMatchObject({ exchanges: 3, redelivered: 1, gaveUp: 0, violations: 0 });
+    // the listener saw the message three times, unchanged (message.id kept)
+    const ids = listener.events.map((e) => (e.type === 'agent-message' ? e.attempt : 0));
+    expect(ids).toEqual([1, 2, 3]);
+  });
+
+  it('reports the end of a series that never succeeds (spec 8: the agent sees an error)', async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock, plan: { failFirst: 3 } });
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url },
+      clock,
+    });
+    const harness = await startPlatform({
+      clock,
+      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
+    });
+    await post(harness.channelUrl, customerText('c-1', 'Hello'));
+    expect((await agentReply(clock, harness.platform.core, 'c-1', 'Hi')).result).toBe('failed');
+    expect(events.at(-1)?.outcome).toMatchObject({ kind: 'gave-up', attempts: 3 });
+    expect(p.summary().gaveUp).toBe(1);
+  });
+
+  it('checks customer messages on their way to the platform: a numeric sender.id is an error', async () => {
+    const clock = createVirtualClock();
+    const harness = await startPlatform({ clock, channels: [{ id: 'shop' }] });
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { platform: harness.channelUrl },
+      clock,
+    });
+    expect((await post(`${p.url}/channel`, customerText('c-1', 'Hello'))).status).toBe(200);
+    const bad = { sender: { id: 42 }, message: { type: 'text', text: 'hi' } };
+    const answer = await post(`${p.url}/channel`, bad);
+    const status = await fetch(`${p.url}/channel/status`);
+    expect(await status.text()).toMatch(/^[01]$/);
+    expect(events.map((e) => [e.kind, e.status])).toEqual([
+      ['channel.customer.text', 200],
+      ['channel.customer.text', answer.status],
+      ['channel.status', 200],
+    ]);
+    expect(events[0]?.requestIssues).toEqual([]);
+    expect(events[1]?.requestIssues.map((i) => [i.path, i.severity])).toContainEqual([
+      'sender.id',
+      'error',
+    ]);
+    expect(p.summary().violations).toBe(1);
+  });
+
+  it('forwards bodies, statuses, headers and the framing (Content-Length or chunked) unchanged', async () => {
+    const seen: {
+      te?: string | undefined;
+      cl?: string | undefined;
+      body: string;
+      custom?: string | undefined;
+    }[] = [];
+    const upstream = await startServer({
+      handler(req, res) {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          seen.push({
+            te: req.headers['transfer-encoding'],
+            cl: req.headers['content-length'],
+            body,
+            custom: req.headers['x-trace'] as string | undefined,
+          });
+          if (req.url?.endsWith('/chunky')) {
+            res.writeHead(201, { 'content-type': 'application/json', 'x-up': 'yes' });
+            res.write('{"result":');
+            res.end('"ok"}');
+          } else {
+            res.writeHead(200, {
+              'content-type': 'application/json',
+              'content-length': 15,
+              'x-up': 'yes',
+            });
+            res.end('{"result":"ok"}');
+          }
+        });
+      },
+    });
+    servers.push(upstream);
+    const clock = createVirtualClock();
+    const { proxy: p } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: upstream.url },
+      clock,
+    });
+    const body = JSON.stringify({
+      recipient: { id: 'c-1' },
+      message: { type: 'text', text: 'hi', id: 'm-1' },
+    });
+    const send = (path: string, chunked: boolean) =>
+      new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+        (resolve, reject) => {
+          const url = new URL(`${p.url}${path}`);
+          const req = rawRequest(
+            {
+              host: url.hostname,
+              port: url.port,
+              path: url.pathname,
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                'x-trace': 't-1',
+                ...(chunked
+                  ? { 'transfer-encoding': 'chunked' }
+                  : { 'content-length': Buffer.byteLength(body) }),
+              },
+            },
+            (res) => {
+              let text = '';
+              res.on('data', (c: Buffer) => (text += c.toString()));
+              res.on('end', () =>
+                resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
+              );
+            },
+          );
+          req.on('error', reject);
+          if (chunked) {
+            req.write(body.slice(0, 10));
+            req.end(body.slice(10));
+          } else req.end(body);
+        },
+      );
+    const plain = await send('/integrator/shop', false);
+    const chunked = await send('/integrator/chunky', true);
+    expect(seen[0]).toEqual({ cl: String(Buffer.byteLength(body)), body, custom: 't-1' });
+    expect(seen[1]).toMatchObject({ te: 'chunked', body, custom: 't-1' });
+    expect(plain).toMatchObject({ status: 200, body: '{"result":"ok"}' });
+    expect(plain.headers).toMatchObject({ 'x-up': 'yes', 'content-length': '15' });
+    expect(chunked).toMatchObject({ status: 201, body: '{"result":"ok"}' });
+    expect(chunked.headers).toMatchObject({ 'x-up': 'yes', 'transfer-encoding': 'chunked' });
+  });
+
+  it('answers 502 with a JSON error when the upstream is down, and keeps serving', async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock });
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: await deadUrl(), platform: listener.listener.url },
+      clock,
+    });
+    const body = { recipient: { id: 'c-1' }, message: { type: 'text', text: 'hi', id: 'm-9' } };
+    const down = await post(`${p.url}/integrator/shop`, body);
+    expect(down.status).toBe(502);
+    expect(down.body).toMatchObject({ error: { code: 'upstream_unreachable' } });
+    expect(events[0]?.failure?.reason).toBe('refused');
+    const nowhere = await post(`${p.url}/elsewhere`, body);
+    expect(nowhere.status).toBe(404);
+    expect(JSON.stringify(nowhere.body)).toContain('/integrator');
+    expect(p.summary().upstreamFailures).toBe(1);
+  });
+
+  it('records a session that record to-fixture turns into a fixture replaying green', async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock, plan: { failFirst: 1 } });
+    const journal = createJournal();
+    const { proxy: p } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url },
+      clock,
+      journal,
+    });
+    const harness = await startPlatform({
+      clock,
+      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
+    });
+    const { proxy: front } = await proxy({
+      iface: 'channel',
+      upstreams: { platform: harness.channelUrl },
+      clock,
+      journal,
+    });
+    expect(
+      (await post(`${front.url}/channel`, customerText('c-7', 'Where is my order?'))).status,
+    ).toBe(200);
+    await agentReply(clock, harness.platform.core, 'c-7', 'On its way');
+    const fixture = convertRecording({ records: journal.entries(), name: 'from proxy' });
+    expect(fixture.steps.length).toBeGreaterThan(1);
+    const result = await replayConversation({ conversation: conversationSchema.parse(fixture) });
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+});
+
+describe('proxy bot (issue 16)', () => {
+  it('sees the 2 attempts to a silent provider and the hand-over that follows (spec 8)', async () => {
+    const clock = createVirtualClock();
+    const hang = createRawServer(() => undefined); // never answers
+    await new Promise<void>((done) => hang.listen(0, '127.0.0.1', done));
+    const silentUrl = `http://127.0.0.1:${(hang.address() as AddressInfo).port}`;
+    try {
+      const { proxy: p, events } = await proxy({
+        iface: 'bot',
+        upstreams: { provider: silentUrl },
+        clock,
+      });
+      const setup = await startBotPlatform({
+        clock,
+        bot: { providerUrl: `${p.url}/provider` },
+      });
+      await post(setup.channelUrl, customerText('c-1', 'I need help'));
+      await clock.runUntil(() => events.length >= 2, 20_000);
+      expect(events.map((e) => [e.kind, e.attempt?.attempt, e.attempt?.of])).toEqual([
+        ['bot.event.CLIENT_MESSAGE', 1, 2],
+        ['bot.event.CLIENT_MESSAGE', 2, 2],
+      ]);
+      expect(events.every((e) => e.slow && e.failure?.reason === 'caller-gone')).toBe(true);
+      expect(events[1]?.outcome).toMatchObject({ kind: 'gave-up', attempts: 2 });
+      expect(events[1]?.outcome).toMatchObject({ then: expect.stringContaining('agent') });
+    } finally {
+      hang.closeAllConnections();
+      hang.close();
+    }
+  });
+});
+
+describe('proxy hooks (issue 16)', () => {
+  it('reports a malformed reply of the receiver as a violation', async () => {
+    const receiver = await startServer({
+      handler(req, res) {
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{"custom_data":"not an array","enable_assign":"yes"}');
+        });
+      },
+    });
+    servers.push(receiver);
+    const clock = createVirtualClock();
+    const { proxy: p, events } = await proxy({
+      iface: 'hooks',
+      upstreams: { receiver: receiver.url },
+      clock,
+    });
+    const event = buildSampleHookEvent('chat_accepted');
+    const answer = await post(`${p.url}/hooks`, event);
+    expect(answer.status).toBe(200);
+    expect(events[0]).toMatchObject({
+      kind: 'hook.chat_accepted',
+      answerKind: 'hook.chat_accepted.reply',
+    });
+    expect(events[0]?.requestIssues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(events[0]?.answerIssues.some((i) => i.severity === 'error')).toBe(true);
+    expect(p.summary().violations).toBe(1);
+  });
+});
