@@ -144,4 +144,37 @@ export const conformOptions = defineOptions('conform', [
     description: 'platform: protocol ms an attempt may be early or late',
   },
   ...REPORT_OPTIONS,
+  {
+    key: 'fuzz',
+    flag: '--fuzz <n>',
+    type: 'int',
+    min: 1,
+    group: 'Fuzz (hooks, integrator):',
+    description:
+      'instead of the fixed cases: n payloads generated from the contract, each delivered and redelivered; a failure is shrunk',
+  },
+  {
+    key: 'seed',
+    flag: '--seed <n>',
+    type: 'int',
+    group: 'Fuzz (hooks, integrator):',
+    description:
+      'the generator seed (default: random, printed); the same seed gives the same payloads',
+  },
+  {
+    key: 'fuzzPath',
+    flag: '--fuzz-path <path>',
+    type: 'string',
+    config: false,
+    group: 'Fuzz (hooks, integrator):',
+    description: 'with --seed: replay exactly the failing case a run printed',
+  },
+  {
+    key: 'replayFailures',
+    flag: '--replay-failures <dir>',
+    type: 'path',
+    default: '.svc/failures',
+    group: 'Fuzz (hooks, integrator):',
+    description: 'where a failing case is written, with the command that reproduces it',
+  },
 ] as const satisfies readonly OptionSpec[]);

@@ -93,6 +93,22 @@ export async function runConform(
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
   const options = toConformOptions(suite, flags);
+  if (flags.fuzz !== undefined) {
+    options.fuzz = {
+      runs: flags.fuzz,
+      cwd: ctx.cwd,
+      failuresDir: flags.replayFailures,
+      ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+      ...(flags.fuzzPath === undefined ? {} : { path: flags.fuzzPath }),
+    };
+  } else if (flags.seed !== undefined || flags.fuzzPath !== undefined) {
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'input',
+      `Could not use ${flags.seed !== undefined ? '--seed' : '--fuzz-path'}: it replays generated traffic, and no --fuzz is given.`,
+      'Example: --fuzz 300 --seed 7',
+    );
+  }
   if (options.suite === 'bot' && flags.script !== undefined) {
     options.texts = [...(await readCustomerScript(ctx.cwd, flags.script)), ...flags.text];
   }
@@ -124,6 +140,15 @@ export async function runConform(
     const c = out.chalk;
     out.line(`\n${c.dim(`conform ${report.suite} against ${target}`)}`);
     out.line(failed > 0 ? c.red(counts) : c.green(counts));
+    if (report.fuzz) {
+      const f = report.fuzz;
+      out.line(
+        c.dim(
+          `fuzz: ${f.runs} generated case(s), seed ${f.seed}${f.failure ? `; the failing case again: --fuzz ${flags.fuzz ?? f.runs} --seed ${f.seed} --fuzz-path ${f.failure.path}` : ''}`,
+        ),
+      );
+      for (const w of f.failure?.written ?? []) out.line(`written: ${w.file}\n  ${w.command}`);
+    }
   }
   if (reporter === 'json' && !flags.out)
     out.event({
@@ -135,6 +160,7 @@ export async function runConform(
       skipped,
       warnings,
       total: results.length,
+      ...(report.fuzz ? { fuzz: report.fuzz } : {}),
     });
   const text =
     reporter === 'junit'

@@ -43,6 +43,15 @@ Suites:
               fallbacks, timestamps; the chat's chat_id and client_id); a malformed event gets
               a 4xx (a warning only: the spec does not demand rejection).
 
+Fuzz (hooks, integrator): --fuzz N replaces the fixed cases with N payloads generated from
+the contract (every hook event or agent message kind, at the edges the spec allows: empty,
+1000-code-point, astral and combining text, null or absent optional fields, both id forms,
+offline_messages, unknown fields). Each is delivered, then delivered again as a redelivery;
+the peer must survive (no 5xx, reset, hang), answer within the budget, answer validly, and
+answer the redelivery the same way. A failure is shrunk to the fewest changes, printed with
+--seed and --fuzz-path to replay it exactly, and written to --replay-failures (default
+.svc/failures) with the command that sends it again.
+
 Payload checks (docs/FIDELITY.md): what the peer under test writes is held to the spec's
 types (a numeric id or a numeric-string size is an error); null optional fields and the
 drift the platform's public samples show are warnings, never failures.
@@ -56,7 +65,9 @@ Examples:
   $ svc-cli bot-sim --port 9100 --token t0k --provider-id acme --platform-url http://127.0.0.1:8800 &
   $ svc-cli conform bot --url http://127.0.0.1:9100 --token t0k --provider-id acme --platform-listen-port 8800
   $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --text "I want to book a table" --text menu
-  $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --script intents.txt   # one text per line`,
+  $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --script intents.txt   # one text per line
+  $ svc-cli conform hooks --url http://127.0.0.1:8000/hooks --fuzz 500 --seed 7
+  $ svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages --fuzz 300`,
     )
     .action(
       action(ctx, async (suite: string, _opts: unknown, cmd: Command) => {

@@ -1,4 +1,5 @@
 import { createClock, type Clock } from '../../clock.js';
+import { SvcError } from '../../errors.js';
 import {
   assertReachable,
   runCases,
@@ -11,6 +12,7 @@ import { startBotHarness, type BotHarness, type BotServiceInfo } from './bot-har
 import { buildHooksCases } from './hooks.js';
 import { buildIntegratorCases } from './integrator.js';
 import { buildPlatformCases, parseChannelUrl } from './platform.js';
+import { buildFuzzCases, type FuzzSettings, type FuzzSummary } from './fuzz/run.js';
 
 /**
  * The conformance suites (issue #6): the contract run against someone else's
@@ -42,6 +44,8 @@ export type ConformOptions =
     };
 
 export type RunConformOptions = ConformOptions & {
+  /** hooks, integrator: generated traffic instead of the fixed cases (issue 17) */
+  fuzz?: FuzzSettings;
   /** protocol timers x timeScale on a real clock (default 1) */
   timeScale?: number;
   clock?: Clock;
@@ -60,6 +64,8 @@ export interface ConformReport {
   skipped: number;
   /** passed checks with a warning */
   warnings: number;
+  /** with --fuzz: the seed, the cases run and the shrunk failure */
+  fuzz?: FuzzSummary;
 }
 
 /**
@@ -72,10 +78,33 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
   let target: string;
   let cases: ConformCase[];
   let harness: BotHarness | undefined;
+  let fuzzSummary: (() => FuzzSummary | undefined) | undefined;
+  if (options.fuzz && options.suite !== 'hooks' && options.suite !== 'integrator') {
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'input',
+      `Could not fuzz conform ${options.suite}: --fuzz generates what the platform sends to a hook receiver or an integrator.`,
+      'Use it with conform hooks or conform integrator.',
+    );
+  }
   switch (options.suite) {
     case 'integrator':
       target = options.url;
       await assertReachable(target, 'the integrator endpoint');
+      if (options.fuzz) {
+        const built = buildFuzzCases(
+          {
+            suite: 'integrator',
+            url: options.url,
+            clock,
+            ...(options.channel === undefined ? {} : { channel: options.channel }),
+          },
+          options.fuzz,
+        );
+        cases = built.cases;
+        fuzzSummary = built.summary;
+        break;
+      }
       cases = buildIntegratorCases({
         url: options.url,
         clock,
@@ -85,6 +114,20 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     case 'hooks':
       target = options.url;
       await assertReachable(target, 'the hook receiver');
+      if (options.fuzz) {
+        const built = buildFuzzCases(
+          {
+            suite: 'hooks',
+            url: options.url,
+            clock,
+            ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+          },
+          options.fuzz,
+        );
+        cases = built.cases;
+        fuzzSummary = built.summary;
+        break;
+      }
       cases = buildHooksCases({
         url: options.url,
         clock,
@@ -141,6 +184,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
   }
   const skipped = results.filter((r) => r.skipped !== undefined).length;
   const failed = results.filter((r) => !r.ok).length;
+  const fuzz = fuzzSummary?.();
   return {
     suite: options.suite,
     target,
@@ -149,6 +193,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     failed,
     skipped,
     warnings: results.reduce((sum, r) => sum + (r.warnings?.length ?? 0), 0),
+    ...(fuzz === undefined ? {} : { fuzz }),
   };
 }
 

@@ -1,0 +1,388 @@
+/**
+ * `conform hooks|integrator --fuzz N` (issue 17): property-based traffic from the contract
+ * against a user's endpoint. Each generated payload (arbitraries.ts) is delivered as the
+ * platform would, then delivered again as a redelivery would (spec 8), and four properties
+ * are checked on the peer: it survives (no 5xx, reset or hang), it answers within the
+ * spec's budget, its answer is valid for that request, and it answers the redelivery the
+ * same way. fast-check shrinks a failure to the fewest mutations; the seed and path replay it
+ * exactly (`--seed S --fuzz-path P`), and the minimal request is written to a file with the
+ * command that reproduces it.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import type { Clock } from '../../../clock.js';
+import { validate } from '../../../contract/validate.js';
+import { postJson, type PostOutcome } from '../../../http/client.js';
+import {
+  CHANNEL_DELIVERY_POLICY,
+  HOOK_DELIVERY_POLICY,
+  judgeChannelReply,
+} from '../../../platform/delivery.js';
+import type { ConformCase } from '../case.js';
+import type { PayloadArbitrary, Mutations } from './arbitraries.js';
+import { agentMessageArbitraries, hookArbitraries } from './payloads.js';
+
+export const FUZZ_PROPERTIES = [
+  'survives: no 5xx, no reset, no hang',
+  'answers within the budget',
+  'answers validly for the request',
+  'answers a redelivery the same way',
+] as const;
+export type FuzzProperty = (typeof FUZZ_PROPERTIES)[number];
+
+export interface FuzzSettings {
+  /** generated cases */
+  runs: number;
+  /** default: random, printed */
+  seed?: number;
+  /** fast-check's path of a failure: replays exactly that case */
+  path?: string;
+  /** where the minimal failing request is written (default .svc/failures) */
+  failuresDir?: string;
+  /** cwd the failures folder is relative to */
+  cwd: string;
+}
+
+export interface FuzzTarget {
+  suite: 'hooks' | 'integrator';
+  url: string;
+  clock: Clock;
+  /** integrator: the channel public id in the path (spec 4.2) */
+  channel?: string;
+  /** hooks: protocol ms (default 10 s, assumed) */
+  timeoutMs?: number;
+}
+
+export interface FuzzFailure {
+  property: FuzzProperty;
+  reasons: string[];
+  kind: string;
+  /** what the shrunk case changed in the kind's valid sample: `visitor.name = "😀"` */
+  changes: string[];
+  /** the minimal request, as sent */
+  request: Record<string, unknown>;
+  seed: number;
+  path: string;
+  shrinks: number;
+  /** cases run before the failure */
+  runs: number;
+  /** files written and the commands that reproduce the failure */
+  written: { file: string; command: string }[];
+}
+
+export interface FuzzSummary {
+  runs: number;
+  seed: number;
+  failure?: FuzzFailure;
+}
+
+interface FuzzCase {
+  p: PayloadArbitrary;
+  m: Mutations;
+}
+
+interface Broken {
+  property: FuzzProperty;
+  reasons: string[];
+}
+
+const shortBody = (text: string): string =>
+  text.length > 120 ? `${JSON.stringify(text.slice(0, 120))}…` : JSON.stringify(text);
+
+/** What one delivery tells about the four properties (all but the redelivery one). */
+function judge(
+  target: FuzzTarget,
+  kind: string,
+  outcome: PostOutcome,
+  budgetMs: number,
+  attempt: string,
+): Broken | undefined {
+  if (!outcome.ok) {
+    if (outcome.reason === 'timeout')
+      return {
+        property: 'answers within the budget',
+        reasons: [`${attempt}: no answer within ${budgetMs} ms (spec 8)`],
+      };
+    return {
+      property: 'survives: no 5xx, no reset, no hang',
+      reasons: [`${attempt}: ${outcome.message}`],
+    };
+  }
+  if (outcome.status >= 500)
+    return {
+      property: 'survives: no 5xx, no reset, no hang',
+      reasons: [`${attempt}: HTTP ${outcome.status} ${shortBody(outcome.body)}`],
+    };
+  if (outcome.durationMs > budgetMs)
+    return {
+      property: 'answers within the budget',
+      reasons: [
+        `${attempt}: answered in ${Math.round(outcome.durationMs)} ms, over ${budgetMs} ms`,
+      ],
+    };
+  const reasons = replyProblems(target, kind, outcome);
+  return reasons.length === 0
+    ? undefined
+    : {
+        property: 'answers validly for the request',
+        reasons: reasons.map((r) => `${attempt}: ${r}`),
+      };
+}
+
+function replyProblems(
+  target: FuzzTarget,
+  kind: string,
+  outcome: Extract<PostOutcome, { ok: true }>,
+): string[] {
+  if (target.suite === 'integrator') {
+    const judged = judgeChannelReply(outcome);
+    return judged.accepted
+      ? []
+      : [
+          `HTTP ${outcome.status} ${shortBody(outcome.body)} is no valid reply; expected 200 with {"result":"ok"} or {"error":{code,message}} (spec 2.2, 4.2)`,
+        ];
+  }
+  if (outcome.status !== 200)
+    return [
+      `HTTP ${outcome.status} ${shortBody(outcome.body)}; expected 200 with the event's reply (spec 4.4)`,
+    ];
+  const replyKind = `${kind.replace('offline_messages', 'offline_message')}.reply`;
+  if (kind === 'hook.call_event' && outcome.body.trim() === '') return [];
+  let reply: unknown;
+  try {
+    reply = JSON.parse(outcome.body);
+  } catch {
+    return [`the reply ${shortBody(outcome.body)} is not JSON (spec 6.2)`];
+  }
+  const result = validate(replyKind, reply);
+  return result.errors.map(
+    (e) => `reply ${e.path === '' ? '(root)' : e.path}: ${e.rule} (spec ${e.spec})`,
+  );
+}
+
+/** The same answer, as the platform would judge it (status and acceptance). */
+function sameAnswer(
+  target: FuzzTarget,
+  kind: string,
+  first: Extract<PostOutcome, { ok: true }>,
+  second: Extract<PostOutcome, { ok: true }>,
+): string | undefined {
+  if (first.status !== second.status)
+    return `the first delivery got HTTP ${first.status}, the redelivery HTTP ${second.status}`;
+  const a = replyProblems(target, kind, first).length === 0;
+  const b = replyProblems(target, kind, second).length === 0;
+  if (a !== b) return 'the first answer and the redelivery answer differ in validity';
+  if (target.suite === 'integrator') {
+    const errorOf = (o: Extract<PostOutcome, { ok: true }>) => {
+      const judged = judgeChannelReply(o);
+      return judged.accepted ? judged.errorReply : undefined;
+    };
+    const ea = errorOf(first);
+    const eb = errorOf(second);
+    if ((ea === undefined) !== (eb === undefined))
+      return `the first answer was ${shortBody(first.body)}, the redelivery answer ${shortBody(second.body)}`;
+  }
+  return undefined;
+}
+
+/**
+ * The fuzz cases of a suite: one per property, so JUnit lists each; the first runs the
+ * generated traffic, the others report from the same run.
+ * @example const { cases, summary } = buildFuzzCases(target, { runs: 300, cwd: '.' });
+ */
+export function buildFuzzCases(
+  target: FuzzTarget,
+  settings: FuzzSettings,
+): { cases: ConformCase[]; summary: () => FuzzSummary | undefined } {
+  const payloads = target.suite === 'hooks' ? hookArbitraries() : agentMessageArbitraries();
+  const budgetMs =
+    target.suite === 'hooks'
+      ? (target.timeoutMs ?? HOOK_DELIVERY_POLICY.attemptTimeoutMs)
+      : CHANNEL_DELIVERY_POLICY.attemptTimeoutMs;
+  const url =
+    target.suite === 'integrator'
+      ? `${target.url.replace(/\/+$/, '')}/${encodeURIComponent(target.channel ?? 'conform')}`
+      : target.url;
+  const arbitrary = fc.oneof(...payloads.map((p) => p.arbitrary.map((m): FuzzCase => ({ p, m }))));
+  const broken = new WeakMap<FuzzCase, Broken>();
+  let messageSeq = 0;
+
+  const deliver = (body: Record<string, unknown>): Promise<PostOutcome> =>
+    postJson({ url, body: JSON.stringify(body), timeoutMs: budgetMs, clock: target.clock });
+
+  const property = fc.asyncProperty(arbitrary, async (c) => {
+    const request = c.p.build(c.m);
+    if (target.suite === 'integrator') {
+      // each case is its own message; its redelivery keeps the id (spec 2.2, 8)
+      const message = request.message as Record<string, unknown>;
+      message.id = `fuzz-${++messageSeq}`;
+    }
+    const first = await deliver(request);
+    const firstBroken = judge(target, c.p.kind, first, budgetMs, 'delivery');
+    if (firstBroken) {
+      broken.set(c, firstBroken);
+      return false;
+    }
+    const second = await deliver(request);
+    const secondBroken = judge(target, c.p.kind, second, budgetMs, 'redelivery');
+    if (secondBroken) {
+      broken.set(c, secondBroken);
+      return false;
+    }
+    const differ = first.ok && second.ok ? sameAnswer(target, c.p.kind, first, second) : undefined;
+    if (differ) {
+      broken.set(c, { property: 'answers a redelivery the same way', reasons: [differ] });
+      return false;
+    }
+    return true;
+  });
+
+  let run: Promise<FuzzSummary> | undefined;
+  let summary: FuzzSummary | undefined;
+  const execute = async (): Promise<FuzzSummary> => {
+    const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
+    const details = await fc.check(property, {
+      numRuns: settings.runs,
+      seed,
+      ...(settings.path === undefined ? {} : { path: settings.path }),
+      endOnFailure: false,
+    });
+    const result: FuzzSummary = { runs: details.numRuns, seed };
+    if (details.failed && details.counterexample) {
+      const c = details.counterexample[0];
+      const why = broken.get(c) ?? {
+        property: 'survives: no 5xx, no reset, no hang' as const,
+        reasons: [
+          details.errorInstance instanceof Error ? details.errorInstance.message : 'failed',
+        ],
+      };
+      const request = c.p.build(c.m);
+      const failure: FuzzFailure = {
+        ...why,
+        kind: c.p.kind,
+        changes: changesFrom(c.p.base, request),
+        request,
+        seed,
+        path: details.counterexamplePath ?? '',
+        shrinks: details.numShrinks,
+        runs: details.numRuns,
+        written: await writeReproduction(target, settings, c.p.kind, request, seed),
+      };
+      result.failure = failure;
+    }
+    summary = result;
+    return result;
+  };
+
+  const cases: ConformCase[] = FUZZ_PROPERTIES.map((name) => ({
+    name: `fuzz: ${name}`,
+    spec:
+      name.startsWith('answers within') || name.includes('redelivery')
+        ? ['8']
+        : target.suite === 'hooks'
+          ? ['6.2']
+          : ['2.2', '4.2'],
+    async run(ctx) {
+      run ??= execute();
+      const result = await run;
+      await ctx.check(`${result.runs} generated payloads (seed ${result.seed})`, () => {
+        const failure = result.failure;
+        if (!failure || failure.property !== name) return [];
+        return [
+          ...failure.reasons,
+          `${failure.kind}, shrunk ${failure.shrinks} times, after ${failure.runs} cases; the sample with ${failure.changes.length === 0 ? 'no change (the plain sample fails)' : failure.changes.join(', ')}`,
+          `request: ${JSON.stringify(failure.request)}`,
+          `replay exactly: --fuzz ${settings.runs} --seed ${failure.seed} --fuzz-path ${failure.path}`,
+          ...failure.written.map((w) => `reproduce: ${w.command}`),
+        ];
+      });
+    },
+  }));
+  return { cases, summary: () => summary };
+}
+
+/** Where `after` differs from `before`, as `path = value` (removed fields: `path absent`). */
+export function changesFrom(before: unknown, after: unknown, path = ''): string[] {
+  const isObj = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (isObj(before) && isObj(after)) {
+    const out: string[] = [];
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+      const at = path === '' ? key : `${path}.${key}`;
+      if (!(key in after)) out.push(`${at} absent`);
+      else if (!(key in before)) out.push(`${at} = ${JSON.stringify(after[key])}`);
+      else out.push(...changesFrom(before[key], after[key], at));
+    }
+    return out;
+  }
+  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  const text = JSON.stringify(after);
+  return [
+    `${path} = ${text.length > 60 ? `${text.slice(0, 60)}…(${[...String(after)].length} characters)` : text}`,
+  ];
+}
+
+/** The minimal request as a file, with the command that sends it again. */
+async function writeReproduction(
+  target: FuzzTarget,
+  settings: FuzzSettings,
+  kind: string,
+  request: Record<string, unknown>,
+  seed: number,
+): Promise<{ file: string; command: string }[]> {
+  const dir = join(settings.cwd, settings.failuresDir ?? join('.svc', 'failures'));
+  await mkdir(dir, { recursive: true });
+  const stem = `${target.suite}-${kind.replace(/^hook\.|^channel\./, '').replace(/\./g, '-')}-seed${seed}`;
+  const requestFile = join(dir, `${stem}.request.json`);
+  await writeFile(requestFile, `${JSON.stringify(request, null, 2)}\n`);
+  if (target.suite === 'hooks') {
+    return [
+      { file: requestFile, command: `svc-cli hook-fire --from ${requestFile} --url ${target.url}` },
+    ];
+  }
+  const channelUrl = `${target.url.replace(/\/+$/, '')}/${encodeURIComponent(target.channel ?? 'conform')}`;
+  const written = [
+    {
+      file: requestFile,
+      command: `curl -X POST ${channelUrl} -H 'content-type: application/json' --data @${requestFile}`,
+    },
+  ];
+  // the same message through the simulator as a conversation fixture (spec 2.2 fields the
+  // platform sets itself, such as sender, come from the simulator there)
+  const message = { ...(request.message as Record<string, unknown>) };
+  delete message.id;
+  const recipient = request.recipient as { id?: unknown } | undefined;
+  const to =
+    typeof recipient?.id === 'string' && recipient.id !== '' ? recipient.id : 'fuzz-customer';
+  const content =
+    message.type === 'text' && typeof message.text === 'string'
+      ? { text: message.text }
+      : message.type === 'typein' || message.type === 'typeout'
+        ? { typing: message.type === 'typein' ? 'start' : 'stop' }
+        : { media: message };
+  const fixtureFile = join(dir, `${stem}.conversation.json`);
+  await writeFile(
+    fixtureFile,
+    `${JSON.stringify(
+      {
+        version: 1,
+        name: `fuzz failure ${kind} (seed ${seed})`,
+        description:
+          'Written by svc-cli conform integrator --fuzz: the message the integrator failed on.',
+        tags: ['fuzz'],
+        steps: [
+          { customer: { text: 'hello', sender: { id: to } } },
+          { agent: { ...content, to }, delivery: { result: 'delivered' } },
+        ],
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  written.push({
+    file: fixtureFile,
+    command: `svc-cli replay ${fixtureFile} --integrator-url ${target.url}`,
+  });
+  return written;
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/http/server.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close(0);
+  server = undefined;
+});
+
+describe('svc-cli conform --fuzz (issue 17)', () => {
+  it('finds a receiver that crashes on astral characters, prints the seed and path, and writes a request hook-fire replays', async () => {
+    server = await startServer({
+      handler(req, res) {
+        let text = '';
+        req.on('data', (c: Buffer) => (text += c.toString()));
+        req.on('end', () => {
+          const astral = /[\u{10000}-\u{10FFFF}]/u.test(text);
+          res.writeHead(astral ? 500 : 200, { 'content-type': 'application/json' });
+          res.end(astral ? '{"error":"crashed"}' : '{"result":"ok"}');
+        });
+      },
+    });
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-fuzz-e2e-'));
+    const url = `${server.url}/hooks`;
+    const run = await runCli(['conform', 'hooks', '--url', url, '--fuzz', '300', '--seed', '7'], {
+      cwd,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/✗ fuzz: survives: no 5xx, no reset, no hang/);
+    expect(run.stdout).toMatch(/--fuzz 300 --seed 7 --fuzz-path \d+(:\d+)*/);
+    const command = /svc-cli (hook-fire --from \S+ --url \S+)/.exec(run.stdout)?.[1];
+    expect(command).toBeDefined();
+    const again = await runCli(command!.split(' '), { cwd });
+    expect(again.code).toBe(1); // the receiver answers the written request with HTTP 500 again
+    expect(again.stdout + again.stderr).toMatch(/500/);
+  });
+
+  it('refuses --seed without --fuzz and --fuzz on a suite it does not apply to (exit 2)', async () => {
+    const seedOnly = await runCli([
+      'conform',
+      'hooks',
+      '--url',
+      'http://127.0.0.1:1/h',
+      '--seed',
+      '3',
+    ]);
+    expect(seedOnly.code).toBe(2);
+    expect(seedOnly.stderr).toMatch(/no --fuzz is given/);
+    const platform = await runCli([
+      'conform',
+      'platform',
+      '--channel-url',
+      'http://127.0.0.1:1/abc/def',
+      '--fuzz',
+      '10',
+    ]);
+    expect(platform.code).toBe(2);
+    expect(platform.stderr).toMatch(/hook receiver or an integrator/);
+  });
+});

@@ -1,0 +1,147 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import { runConformSuite } from '../../src/conversation/conform/index.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
+import { createHookTarget, type HookTarget } from '../../src/roles/hooks/target.js';
+import { startListener } from '../helpers/listener.js';
+
+const servers: (RunningServer | HookTarget)[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close(0)));
+});
+
+/** A peer written for the test: answers as `reply` says, for each parsed body. */
+async function peer(
+  reply: (body: Record<string, unknown>) => { status: number; body: string; delayMs?: number },
+): Promise<string> {
+  const server = await startServer({
+    handler(req, res) {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        const answer = reply(JSON.parse(text) as Record<string, unknown>);
+        const send = () => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(answer.body);
+        };
+        if (answer.delayMs) setTimeout(send, answer.delayMs);
+        else send();
+      });
+    },
+  });
+  servers.push(server);
+  return server.url;
+}
+
+function fuzz(runs: number, seed = 11) {
+  return { runs, seed, cwd: mkdtempSync(join(tmpdir(), 'svc-fuzz-')) };
+}
+
+describe('conform --fuzz finds planted bugs and shrinks them (issue 17)', () => {
+  it('a receiver that crashes on an astral character in visitor.name', async () => {
+    const url = await peer((body) => {
+      const name = (body.visitor as { name?: unknown } | undefined)?.name;
+      if (typeof name === 'string' && /[\u{10000}-\u{10FFFF}]/u.test(name))
+        return { status: 500, body: 'TypeError: surrogate' };
+      return { status: 200, body: '{"result":"ok"}' };
+    });
+    const settings = fuzz(500);
+    const report = await runConformSuite({ suite: 'hooks', url, fuzz: settings });
+    const failure = report.fuzz?.failure;
+    expect(failure?.property).toBe('survives: no 5xx, no reset, no hang');
+    expect(failure?.changes).toHaveLength(1);
+    expect(failure?.changes[0]).toMatch(/^visitor\.name = /);
+    expect(report.failed).toBe(1);
+    expect(report.passed).toBe(3);
+    // the written request reproduces it
+    const written = failure?.written[0];
+    expect(written?.command).toContain('hook-fire --from');
+    const request = JSON.parse(readFileSync(written!.file, 'utf8')) as {
+      visitor: { name: string };
+    };
+    expect(request.visitor.name).toMatch(/[\u{10000}-\u{10FFFF}]/u);
+    // the same seed and path replay exactly that case
+    const again = await runConformSuite({
+      suite: 'hooks',
+      url,
+      fuzz: { ...fuzz(500), seed: failure!.seed, path: failure!.path },
+    });
+    expect(again.fuzz?.failure?.request).toEqual(failure?.request);
+  });
+
+  it('a receiver that fails on the offline_messages spelling', async () => {
+    const url = await peer((body) =>
+      body.event_name === 'offline_messages'
+        ? { status: 400, body: '{"error":"unknown event"}' }
+        : { status: 200, body: '{"result":"ok"}' },
+    );
+    const report = await runConformSuite({ suite: 'hooks', url, fuzz: fuzz(500) });
+    const failure = report.fuzz?.failure;
+    expect(failure?.property).toBe('answers validly for the request');
+    expect(failure?.changes).toEqual(['event_name = "offline_messages"']);
+  });
+
+  it('an integrator that answers in 3.2 s when the text is over 900 characters (spec 8)', async () => {
+    const scale = 0.05; // protocol 3 s = 150 ms of wall time; the peer takes 160 ms
+    const url = await peer((body) => {
+      const text = (body.message as { text?: unknown }).text;
+      return {
+        status: 200,
+        body: '{"result":"ok"}',
+        ...(typeof text === 'string' && [...text].length > 900 ? { delayMs: 3200 * scale } : {}),
+      };
+    });
+    const report = await runConformSuite({
+      suite: 'integrator',
+      url,
+      clock: createClock({ timeScale: scale }),
+      fuzz: fuzz(300, 5),
+    });
+    const failure = report.fuzz?.failure;
+    expect(failure?.property).toBe('answers within the budget');
+    expect(failure?.kind).toBe('channel.agent.text');
+    expect(failure?.changes).toHaveLength(1);
+    expect(failure?.changes[0]).toMatch(/^message\.text = /);
+    const fixture = failure?.written.find((w) => w.file.endsWith('.conversation.json'));
+    expect(fixture?.command).toMatch(/^svc-cli replay .* --integrator-url /);
+    expect(existsSync(fixture!.file)).toBe(true);
+  });
+
+  it('a correct receiver and a correct integrator pass 1,000 cases each', async () => {
+    const target = await createHookTarget({ clock: createClock() });
+    servers.push(target);
+    const hooks = await runConformSuite({
+      suite: 'hooks',
+      url: `${target.url}/hooks`,
+      fuzz: fuzz(1000),
+    });
+    expect(hooks.fuzz).toMatchObject({ runs: 1000 });
+    expect(hooks.fuzz?.failure).toBeUndefined();
+    expect(hooks.failed).toBe(0);
+    const listener = await startListener();
+    const integrator = await runConformSuite({
+      suite: 'integrator',
+      url: listener.listener.url,
+      fuzz: fuzz(1000),
+    });
+    expect(integrator.fuzz?.failure).toBeUndefined();
+    expect(integrator.passed).toBe(4);
+  });
+
+  it('an integrator that answers a redelivered message.id with an error object', async () => {
+    const seen = new Set<string>();
+    const url = await peer((body) => {
+      const id = String((body.message as { id?: unknown }).id);
+      if (seen.has(id))
+        return { status: 200, body: '{"error":{"code":"duplicate","message":"already have it"}}' };
+      seen.add(id);
+      return { status: 200, body: '{"result":"ok"}' };
+    });
+    const report = await runConformSuite({ suite: 'integrator', url, fuzz: fuzz(50) });
+    expect(report.fuzz?.failure?.property).toBe('answers a redelivery the same way');
+    expect(report.fuzz?.failure?.changes).toEqual([]);
+  });
+});
