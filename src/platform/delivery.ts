@@ -267,7 +267,15 @@ function recordAttempt(
     request: {
       method: 'POST',
       url: options.url,
-      ...(headers ? { headers } : {}),
+      // what went on the wire (postJson sets the type and the framing), so the journal and
+      // the console show the outbound headers (issue 21); secrets are redacted by the journal
+      headers: {
+        'content-type': 'application/json',
+        ...(options.chunked
+          ? { 'transfer-encoding': 'chunked' }
+          : { 'content-length': String(Buffer.byteLength(options.body)) }),
+        ...headers,
+      },
       body: options.body,
     },
     ...extra,

@@ -177,9 +177,114 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
       await agent.locator('#journal-detail pre', { hasText: 'blue one' }).waitFor();
       await agent.click('#journal-detail button.resend');
       await agent.locator('.resent', { hasText: 'HTTP 200' }).waitFor();
+      // the resend result sits by its button, above the request and its long body
+      const order = await agent.evaluate(() =>
+        Array.from(
+          document.querySelectorAll('#journal-detail .resent, #journal-detail h4'),
+          (el) => (el.matches('.resent') ? 'resent' : String(el.textContent)),
+        ),
+      );
+      expect(order[0]).toBe('resent');
+      // a kind column; the console's own control calls hidden until asked for; a filter
+      await agent
+        .locator('table.journal td.kind', { hasText: 'channel.agent.text' })
+        .first()
+        .waitFor();
+      expect(await agent.locator('table.journal td.kind', { hasText: /^control/ }).count()).toBe(0);
+      await agent.check('.journal-toolbar input[type=checkbox]');
+      await agent
+        .locator('table.journal td.kind', { hasText: 'control agent/message' })
+        .first()
+        .waitFor();
+      await agent.fill('.journal-toolbar input[type=search]', 'agent.text 500');
+      await agent.waitForFunction(
+        () =>
+          [...document.querySelectorAll('table.journal tbody tr')].every((tr) =>
+            tr.textContent?.includes('500'),
+          ) && document.querySelectorAll('table.journal tbody tr').length === 1,
+      );
+      // issue 21: an outbound request shows the headers it went with
+      await agent.locator('table.journal tbody tr').first().click();
+      await agent.locator('#journal-detail h3', { hasText: 'POST' }).waitFor();
+      await agent
+        .locator('#journal-detail pre', {
+          hasText: /content-type: application\/json\ncontent-length: \d+/,
+        })
+        .waitFor();
       await agent.screenshot({ path: resolve(artifacts, 'web-console-journal.png') });
+      for (const width of [800, 390]) {
+        await agent.setViewportSize({ width, height: 760 });
+        const overflow = await agent.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, `journal tab at ${width} px`).toBe(0);
+        await agent.screenshot({ path: resolve(artifacts, `web-console-journal-${width}.png`) });
+      }
+      await agent.setViewportSize({ width: 1280, height: 760 });
+      // the events tab: a readable line per event, the whole event one click away
+      await agent.click('nav button[data-tab=events-tab]');
+      const line = agent.locator('#event-log .event.delivery-done summary').first();
+      await line.waitFor();
+      expect(await line.textContent()).toMatch(/result delivered/);
+      await line.click();
+      await agent
+        .locator('#event-log .event.delivery-done pre', { hasText: '"attempts": ' })
+        .first()
+        .waitFor();
     } finally {
       await new Promise<void>((done) => integrator.close(() => done()));
     }
+  });
+
+  it('platform --web --hook-url: the chat_accepted reply shows both CRM controls, as the terminal does (issue 21)', async () => {
+    const target = await startCliServer(['hook-target', '--port', '0', '--json', '-q']);
+    servers.push(target);
+    const cli = await startCliServer([
+      'platform',
+      '--web',
+      '--port',
+      '0',
+      '--json',
+      '--hook-url',
+      `${target.listening.url}/hooks`,
+    ]);
+    servers.push(cli);
+    const { consoleUrl, channels } = cli.listening as unknown as {
+      consoleUrl: string;
+      channels: Array<{ url: string }>;
+    };
+    const agent = await open(consoleUrl);
+    agent.setDefaultTimeout(15_000);
+    await agent.locator('#status.live').waitFor();
+    await fetch(channels[0]!.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        sender: { id: 'c-7', name: 'Ann Smith' },
+        message: { type: 'text', text: 'Hello' },
+      }),
+    });
+    await agent.locator('.transcript .line.visitor', { hasText: 'Hello' }).waitFor();
+    await agent.fill('#reply-text', 'Hi Ann');
+    await agent.press('#reply-text', 'Enter');
+    // spec 6.2: enable_assign is a button before the custom fields, crm_link a link under them
+    const assign = agent.locator('#details button.assign', { hasText: 'Bind to CRM card' });
+    const link = agent.locator('#details .crm-link a', { hasText: 'Open in CRM' });
+    await assign.waitFor();
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toMatch(/^https?:\/\//);
+    const order = await agent.evaluate(() => {
+      return Array.from(
+        document.querySelectorAll(
+          '#details button.assign, #details .custom-data, #details .crm-link',
+        ),
+        (el) => String(el.className),
+      );
+    });
+    expect(order[0]).toBe('assign');
+    expect(order.at(-1)).toBe('crm-link');
+    await assign.click();
+    await agent.locator('#details', { hasText: 'assigned to' }).waitFor();
+    await agent.screenshot({ path: resolve(artifacts, 'web-console-crm.png') });
   });
 });

@@ -168,11 +168,17 @@ export function renderDetails(
     h('h3', {}, 'Custom data'),
     renderCustomData(c.customData) ?? h('p', { class: 'empty' }, 'none'),
     hooks ? h('h3', {}, 'CRM (hook reply)') : null,
-    hooks?.enableAssign === true || crmLink
+    // spec 6.2, as the terminal shows them: the assign button before the custom fields,
+    // crm_link under them
+    hooks?.enableAssign === true
       ? h(
           'button',
-          { class: 'assign', onclick: assign, title: crmLink ?? '' },
-          crmLink ? 'crm_link: link to CRM' : 'Assign to CRM card',
+          {
+            class: 'assign',
+            onclick: assign,
+            title: crmLink ? `binds the chat to ${crmLink}` : 'no crm_link was given',
+          },
+          'Bind to CRM card',
         )
       : null,
     hooks ? renderCustomData(hooks.customData) : null,
@@ -180,6 +186,14 @@ export function renderDetails(
       ? row(
           'CRM contact',
           [str(contact.name), str(contact.phone), str(contact.email)].filter(Boolean).join(', '),
+        )
+      : null,
+    crmLink
+      ? h(
+          'div',
+          { class: 'crm-link' },
+          h('a', { href: crmLink }, 'Open in CRM'),
+          h('span', { class: 'url' }, ` ${crmLink}`),
         )
       : null,
     hooks ? row('assigned to', str(hooks.assignedTo)) : null,
@@ -191,15 +205,49 @@ export function renderDetails(
   );
 }
 
-/** Any event, known or not (bot hand-overs, hooks ...): time, type, the rest as JSON. */
+/** The few fields that say what an event was, in a readable line. */
+export function summarizeEvent(rest: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const text = (v: unknown): string | undefined =>
+    typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+  if (text(rest.chatId)) parts.push(`chat ${text(rest.chatId)}`);
+  for (const key of ['customerId', 'event', 'target', 'result', 'outcome', 'status', 'action']) {
+    const v = text(rest[key]);
+    if (v !== undefined) parts.push(key === 'customerId' ? v : `${key} ${v}`);
+  }
+  if (typeof rest.attempt === 'number') parts.push(`attempt ${rest.attempt}`);
+  const message = rest.message;
+  const said =
+    text(rest.text) ??
+    (message !== null && typeof message === 'object'
+      ? text((message as Record<string, unknown>).text)
+      : text(message));
+  if (said !== undefined) parts.push(`"${said.length > 80 ? `${said.slice(0, 79)}…` : said}"`);
+  const reason = text(rest.reason) ?? text(rest.agentNotice);
+  if (reason !== undefined) parts.push(reason);
+  return parts.join(' · ');
+}
+
+/**
+ * Any event, known or not (bot hand-overs, hooks ...): time, type and a readable summary;
+ * the whole event, pretty-printed, one click away.
+ */
 export function renderActivity(event: SimEvent): HTMLElement {
   const { type, protocolMs, ...rest } = event;
-  const json = JSON.stringify(rest);
   return h(
     'li',
     { class: `event ${type}` },
-    h('span', { class: 'at' }, typeof protocolMs === 'number' ? secs(protocolMs) : ''),
-    h('span', { class: 'type' }, type),
-    h('span', { class: 'rest' }, json.length > 160 ? `${json.slice(0, 159)}…` : json),
+    h(
+      'details',
+      {},
+      h(
+        'summary',
+        {},
+        h('span', { class: 'at' }, typeof protocolMs === 'number' ? secs(protocolMs) : ''),
+        h('span', { class: 'type' }, type),
+        h('span', { class: 'rest' }, summarizeEvent(rest)),
+      ),
+      h('pre', {}, JSON.stringify(rest, null, 2)),
+    ),
   );
 }

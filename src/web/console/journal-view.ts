@@ -1,13 +1,70 @@
 import { api, type JournalEntry } from './api.js';
 import { fill, h, prettyBody } from './dom.js';
 
+/** What an exchange was: its contract kind, or for a hook its event. */
+export function kindOf(entry: JournalEntry): string {
+  if (entry.kind) return entry.kind;
+  if (entry.iface === 'control') {
+    try {
+      return `control ${new URL(entry.request.url, 'http://x').pathname.replace(/^\/_sim\//, '')}`;
+    } catch {
+      return 'control';
+    }
+  }
+  return entry.iface;
+}
+
+/** Whether an entry matches the filter text (kind, url, iface, status, method). */
+export function matchesFilter(entry: JournalEntry, text: string): boolean {
+  const needle = text.trim().toLowerCase();
+  if (needle === '') return true;
+  const hay = [
+    kindOf(entry),
+    entry.request.url,
+    entry.request.method,
+    entry.iface,
+    String(entry.response?.status ?? entry.failure?.reason ?? ''),
+  ]
+    .join(' ')
+    .toLowerCase();
+  return needle.split(/\s+/).every((word) => hay.includes(word));
+}
+
 /**
- * The journal tab: every exchange (GET /_sim/journal) with its request and response bodies;
- * one can be sent again (POST /_sim/journal/:seq/resend).
+ * The journal tab: every exchange (GET /_sim/journal) with its kind, filterable; the svc
+ * control API's own traffic (the console's replies, closes, agents) hidden unless asked for;
+ * one exchange's headers and bodies; Resend (POST /_sim/journal/:seq/resend) with its result
+ * right under the button.
  */
 export function createJournalView(list: HTMLElement, detail: HTMLElement) {
   let entries: JournalEntry[] = [];
   let selected: number | undefined;
+  let filterText = '';
+  let showControl = false;
+  const filterInput = h('input', {
+    class: 'journal-filter',
+    type: 'search',
+    placeholder: 'filter: kind, url, status… (e.g. hook 500)',
+  });
+  filterInput.addEventListener('input', () => {
+    filterText = filterInput.value;
+    render();
+  });
+  const controlToggle = h('input', { type: 'checkbox' });
+  controlToggle.addEventListener('change', () => {
+    showControl = controlToggle.checked;
+    render();
+  });
+  const toolbar = h(
+    'div',
+    { class: 'journal-toolbar' },
+    filterInput,
+    h('label', {}, controlToggle, ' svc control traffic'),
+    h('span', { class: 'count' }),
+  );
+  // the toolbar stays put (typing keeps the focus); only the table is drawn again
+  const tableHost = h('div', { class: 'journal-rows' });
+  fill(list, toolbar, tableHost);
 
   const path = (url: string): string => {
     try {
@@ -50,6 +107,7 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
         { class: 'meta' },
         `${entry.at} · ${entry.iface} · ${entry.direction}${entry.kind ? ` · ${entry.kind}` : ''}${entry.attempt ? ` · attempt ${entry.attempt}` : ''}`,
       ),
+      h('div', { class: 'resend-row' }, resend, result),
       entry.verdict && !entry.verdict.ok
         ? h('ul', { class: 'errors' }, ...entry.verdict.errors.map((e) => h('li', {}, e)))
         : null,
@@ -75,13 +133,16 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
         {},
         entry.response ? prettyBody(entry.response.body) : (entry.failure?.message ?? ''),
       ),
-      resend,
-      result,
     );
   };
 
   const render = (): void => {
-    const rows = [...entries].reverse().map((e) =>
+    const shown = entries.filter(
+      (e) => (showControl || e.iface !== 'control') && matchesFilter(e, filterText),
+    );
+    const count = toolbar.querySelector('.count');
+    if (count) count.textContent = `${shown.length} of ${entries.length}`;
+    const rows = [...shown].reverse().map((e) =>
       h(
         'tr',
         {
@@ -94,7 +155,7 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
         },
         h('td', {}, e.seq),
         h('td', {}, e.at.slice(11, 23)),
-        h('td', {}, e.iface),
+        h('td', { class: 'kind' }, kindOf(e)),
         h('td', {}, e.direction === 'in' ? '←' : '→'),
         h('td', {}, e.request.method),
         h('td', { class: 'url' }, path(e.request.url)),
@@ -102,7 +163,7 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
       ),
     );
     fill(
-      list,
+      tableHost,
       h(
         'table',
         { class: 'journal' },
@@ -112,7 +173,7 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
           h(
             'tr',
             {},
-            ...['#', 'time', 'iface', '', 'method', 'url', 'status'].map((t) => h('th', {}, t)),
+            ...['#', 'time', 'kind', '', 'method', 'url', 'status'].map((t) => h('th', {}, t)),
           ),
         ),
         h('tbody', {}, ...rows),
