@@ -199,9 +199,10 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
       await agent.fill('.journal-toolbar input[type=search]', 'agent.text 500');
       await agent.waitForFunction(
         () =>
-          [...document.querySelectorAll('table.journal tbody tr')].every((tr) =>
-            tr.textContent?.includes('500'),
-          ) && document.querySelectorAll('table.journal tbody tr').length === 1,
+          Array.from(document.querySelectorAll('table.journal tbody tr'), (tr) =>
+            String(tr.textContent),
+          ).every((text) => text.includes('500')) &&
+          document.querySelectorAll('table.journal tbody tr').length === 1,
       );
       // issue 21: an outbound request shows the headers it went with
       await agent.locator('table.journal tbody tr').first().click();

@@ -1,6 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SvcError, systemReason } from '../../errors.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { toFixtureOptions } from './tool-options.js';
@@ -34,7 +35,17 @@ export async function runToFixture(
   if (out === undefined) {
     ctx.stdout.write(text);
   } else {
-    writeFileSync(out, text);
+    // a fixture goes into a fixtures folder a new project may not have yet (mkdir -p)
+    try {
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, text);
+    } catch (error) {
+      throw new SvcError(
+        'SVC_E_RECORD',
+        'input',
+        `Could not write --out ${flags.out ?? out}: ${systemReason(error)}.`,
+      );
+    }
     ctx.stderr.write(`conversation written to ${flags.out}: ${conversation.steps.length} steps\n`);
   }
   return 0;

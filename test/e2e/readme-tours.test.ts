@@ -1,0 +1,213 @@
+/**
+ * The README's tours, run as written (issue 21: "make it stay true"). Each test reads its
+ * tour's command lines from README.md itself, so an edit there is what runs here; the ports
+ * of the README are mapped to free ones, `npx svc-cli` is the built CLI, `<...>` placeholders
+ * get what the earlier commands printed, and SVC_TIME_SCALE (an environment variable every
+ * command reads) scales the protocol timers so a 6 s redelivery series takes 300 ms.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port.js';
+import { bin, repoRoot } from '../helpers/run-cli.js';
+
+const README = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+const TIME_SCALE = '0.05';
+
+/** The command lines of the first sh block after `marker` (continuations joined, comments cut). */
+function tourLines(marker: string): string[] {
+  const at = README.indexOf(marker);
+  if (at === -1) throw new Error(`README has no ${marker}`);
+  const block = /```sh\n([\s\S]*?)```/.exec(README.slice(at))?.[1] ?? '';
+  return block
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('npx svc-cli'));
+}
+
+interface Running {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
+  exited: Promise<number | null>;
+}
+
+const running: Running[] = [];
+afterEach(async () => {
+  for (const r of running.splice(0)) {
+    if (r.child.exitCode === null) r.child.kill('SIGINT');
+    await r.exited;
+  }
+});
+
+/** A README line as argv: ports mapped, placeholders filled, `# comments` and `&` dropped. */
+function argvOf(
+  line: string,
+  ports: Map<string, number>,
+  values: Record<string, string>,
+): string[] {
+  let text = line.replace(/\s+#.*$/, '').replace(/\s*&\s*$/, '');
+  for (const [placeholder, value] of Object.entries(values))
+    text = text.split(placeholder).join(value);
+  text = text.replace(/\b(\d{4})\b/g, (port) => String(ports.get(port) ?? port));
+  const args: string[] = [];
+  for (const match of text.matchAll(/"([^"]*)"|(\S+)/g)) args.push(match[1] ?? match[2]!);
+  expect(args.slice(0, 2)).toEqual(['npx', 'svc-cli']);
+  expect(text).not.toMatch(/<[^>]+>/); // every placeholder was filled
+  return args.slice(2);
+}
+
+function start(args: string[], cwd: string): Running {
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1', SVC_TIME_SCALE: TIME_SCALE },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const waiters: { pattern: RegExp; done: (m: RegExpExecArray) => void }[] = [];
+  const check = (): void => {
+    for (const w of [...waiters]) {
+      const m = w.pattern.exec(out + err);
+      if (m) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.done(m);
+      }
+    }
+  };
+  child.stdout.setEncoding('utf8').on('data', (d: string) => ((out += d), check()));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => ((err += d), check()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const r: Running = {
+    child,
+    out: () => out,
+    err: () => err,
+    exited,
+    waitFor: (pattern) =>
+      new Promise((done, fail) => {
+        waiters.push({ pattern, done });
+        check();
+        void exited.then((code) =>
+          setTimeout(
+            () => fail(new Error(`exited ${code} before ${pattern}:\n${out}\n${err}`)),
+            50,
+          ),
+        );
+      }),
+  };
+  running.push(r);
+  return r;
+}
+
+async function run(args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
+  const r = start(args, cwd);
+  const code = await r.exited;
+  return { code, out: r.out() + r.err() };
+}
+
+async function portsFor(...readmePorts: string[]): Promise<Map<string, number>> {
+  const map = new Map<string, number>();
+  for (const port of readmePorts) map.set(port, await freePort());
+  return map;
+}
+
+describe('README tours, as written (issue 21)', () => {
+  it('Integrator: the platform redelivers to listen --fail-first 2 at 0, 3, 6 s; a healthy listen conforms', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
+    const lines = tourLines('**Integrator**');
+    expect(lines).toHaveLength(5);
+    const ports = await portsFor('9000');
+    const listen = start(argvOf(lines[0]!, ports, {}), cwd);
+    await listen.waitFor(/listening/);
+    const platform = start([...argvOf(lines[1]!, ports, {}), '--port', '0'], cwd);
+    const channelUrl = (await platform.waitFor(/channel URL\s+(\S+)/))[1]!;
+    const sent = await run(argvOf(lines[2]!, ports, { '<channel URL>': channelUrl }), cwd);
+    expect(sent.code).toBe(0);
+    await platform.waitFor(/customer c-42/);
+    platform.child.stdin!.write('Your order ships today\n');
+    await platform.waitFor(/delivered after 3 attempt/);
+    expect(platform.out()).toMatch(/attempt 3\/3 at \+6\.\d{3}s/);
+    listen.child.kill('SIGINT');
+    await listen.exited;
+    const healthy = start(argvOf(lines[3]!, ports, {}), cwd);
+    await healthy.waitFor(/listening/);
+    const conform = await run(argvOf(lines[4]!, ports, {}), cwd);
+    expect(conform.code).toBe(0);
+    expect(readFileSync(join(cwd, 'conform.xml'), 'utf8')).toMatch(/failures="0"/);
+  });
+
+  it('Bot provider: bot-sim answers "menu" through the platform; replay --grep bot is green', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
+    const lines = tourLines('**Bot provider**');
+    expect(lines).toHaveLength(5);
+    const ports = await portsFor('9000', '8800', '7000');
+    const listen = start(argvOf(lines[0]!, ports, {}), cwd);
+    await listen.waitFor(/listening/);
+    const platform = start(argvOf(lines[1]!, ports, {}), cwd);
+    const channelUrl = (await platform.waitFor(/channel URL\s+(\S+)/))[1]!;
+    const bot = start(argvOf(lines[2]!, ports, {}), cwd);
+    await bot.waitFor(/listening/);
+    const sent = await run(
+      argvOf(lines[3]!, ports, { '<channel URL from the banner>': channelUrl }),
+      cwd,
+    );
+    expect(sent.code).toBe(0);
+    // the bot's answer reaches the customer's side (listen) through the platform
+    await listen.waitFor(/channel\.agent\.\w+/);
+    const replay = await run(argvOf(lines[4]!, ports, {}), cwd);
+    expect(replay.code).toBe(0);
+    expect(replay.out).toMatch(/\d+ passed, 0 failed/);
+  });
+
+  it('Hook receiver: hook-fire --all, platform --hook-url, conform hooks against a receiver', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
+    const lines = tourLines('**Hook receiver**');
+    expect(lines).toHaveLength(3);
+    const ports = await portsFor('8000');
+    // "your receiver" on :8000: svc-cli's own stands in
+    const receiver = start(['hook-target', '--port', String(ports.get('8000'))], cwd);
+    await receiver.waitFor(/listening/);
+    const fired = await run(argvOf(lines[0]!, ports, {}), cwd);
+    expect(fired.code).toBe(0);
+    const platform = start([...argvOf(lines[1]!, ports, {}), '--port', '0'], cwd);
+    await platform.waitFor(/hooks\s+->\s+http/);
+    const conform = await run(argvOf(lines[2]!, ports, {}), cwd);
+    expect(conform.code).toBe(0);
+  });
+
+  it('Staging: proxy channel between listen and the simulator; the session replays green', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
+    const lines = tourLines('Tried on one machine, with the simulator standing in for staging');
+    expect(lines).toHaveLength(6);
+    const ports = await portsFor('9000', '8800', '8443');
+    const listen = start(argvOf(lines[0]!, ports, {}), cwd);
+    await listen.waitFor(/listening/);
+    const platform = start(argvOf(lines[1]!, ports, {}), cwd);
+    const channelUrl = (await platform.waitFor(/channel URL\s+(\S+)/))[1]!;
+    const proxy = start(
+      argvOf(lines[2]!, ports, { '<channel URL from the banner>': channelUrl }),
+      cwd,
+    );
+    await proxy.waitFor(/listening/);
+    const sent = await run(argvOf(lines[3]!, ports, {}), cwd);
+    expect(sent.code).toBe(0);
+    await platform.waitFor(/customer c-1/);
+    platform.child.stdin!.write('It ships today\n');
+    await proxy.waitFor(/delivered on attempt 2/);
+    // on a scaled clock a few wall ms of connection set-up read as tenths of protocol seconds
+    expect(proxy.out()).toMatch(/attempt 2\/3 at \+[23]\.\d s, expected \+3\.0 s/);
+    proxy.child.kill('SIGINT');
+    await proxy.waitFor(/proxy summary: 3 exchanges/);
+    await proxy.exited;
+    const converted = await run(argvOf(lines[4]!, ports, {}), cwd);
+    expect(converted.code).toBe(0);
+    expect(existsSync(join(cwd, 'fixtures/conversations/from-staging.json'))).toBe(true);
+    const replay = await run(argvOf(lines[5]!, ports, {}), cwd);
+    expect(replay.code).toBe(0);
+    expect(replay.out).toMatch(/1 passed, 0 failed/);
+  });
+});
