@@ -210,4 +210,37 @@ describe('README tours, as written (issue 21)', () => {
     expect(replay.code).toBe(0);
     expect(replay.out).toMatch(/1 passed, 0 failed/);
   });
+
+  it('Platform QA: conform platform, status and replay --platform-url against a running simulator', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
+    const lines = tourLines('**Platform QA**');
+    expect(lines).toHaveLength(3);
+    // "a platform": svc-cli's own simulator stands in
+    const platform = start(['platform', '--port', '0', '--no-console'], cwd);
+    const [, channelUrl, base] = await platform.waitFor(/channel URL\s+((http:\/\/[^/]+)\S+)/);
+    const values = { '<channel URL>': channelUrl!, '<platform base URL>': base! };
+    const conform = await run(argvOf(lines[0]!, new Map(), values), cwd);
+    expect(conform.code).toBe(0);
+    const status = await run(argvOf(lines[1]!, new Map(), values), cwd);
+    expect(status.code).toBe(0);
+    const replay = await run(argvOf(lines[2]!, new Map(), values), cwd);
+    expect(replay.code).toBe(0);
+    expect(replay.out).toMatch(/0 failed/);
+  });
+
+  it('Fuzz your endpoint: hook-target and listen pass the generated cases', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
+    const lines = tourLines('## Fuzz your endpoint');
+    expect(lines).toHaveLength(4);
+    const ports = await portsFor('8000', '9000');
+    const target = start(argvOf(lines[0]!, ports, {}), cwd);
+    await target.waitFor(/listening/);
+    const hooks = await run(argvOf(lines[1]!, ports, {}), cwd);
+    expect(hooks.code).toBe(0);
+    expect(hooks.out).toMatch(/fuzz: 500 generated case\(s\), seed 7/);
+    const listen = start(argvOf(lines[2]!, ports, {}), cwd);
+    await listen.waitFor(/listening/);
+    const integrator = await run(argvOf(lines[3]!, ports, {}), cwd);
+    expect(integrator.code).toBe(0);
+  });
 });
