@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin, repoRoot } from '../helpers/run-cli.js';
 import { scriptBin, startPty, type PtySession } from '../helpers/pty.js';
+import { freePort } from '../helpers/free-port.js';
 
 let pty: PtySession | undefined;
 afterEach(async () => {
@@ -89,4 +90,20 @@ describe('a closed stdout (issue 21: svc-cli replay | head -1)', () => {
     expect(stderr).not.toMatch(/EPIPE|at .*\.js:\d+/);
     expect(code).not.toBe(4);
   });
+});
+
+describe.skipIf(!scriptBin)('progress on a terminal (issue 21)', () => {
+  it('replay against a real peer shows which conversation runs, and Ctrl-C stops it (exit 130)', async () => {
+    const port = await freePort();
+    pty = startPty(
+      `bash --norc -c 'set -m; node bin/svc-cli.js listen --port ${port} -q & trap "kill $! 2>/dev/null" EXIT HUP TERM; sleep 0.5; node bin/svc-cli.js replay --integrator-url http://127.0.0.1:${port}; echo EXIT=$?'`,
+    );
+    // the conversations run in real time against listen: the spinner names the one running
+    await pty.waitFor(/replaying \d+ of \d+: .+ {2}\d+\.\d s/);
+    await pty.waitFor(/✓ .+fixtures\/conversations/);
+    pty.type('\x03');
+    const screen = await pty.waitFor(/EXIT=\d+/);
+    expect(screen).toMatch(/EXIT=130/);
+    expect(screen).toMatch(/interrupted: \d+ of \d+ conversation\(s\) finished/);
+  }, 30_000);
 });

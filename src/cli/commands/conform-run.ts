@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { conformOptions } from './conform-options.js';
-import { SvcError, errorText, systemReason } from '../../errors.js';
+import { EXIT_CODES, SvcError, errorText, systemReason } from '../../errors.js';
+import { createRunProgress } from '../render/progress.js';
 import { runConformSuite, type RunConformOptions } from '../../conversation/conform/index.js';
 import type { ConformCaseResult } from '../../conversation/conform/case.js';
 import type { BotServiceInfo } from '../../conversation/conform/bot-harness.js';
@@ -114,21 +115,44 @@ export async function runConform(
   }
   const timeScale = globals.timeScale;
   const pretty = reporter === 'pretty';
+  // issue 21: a suite against a real peer runs in real seconds: show that it is working
+  const progress = await createRunProgress(ctx, { json: !pretty, flush: () => out.flush() });
+  let casesDone = 0;
+  progress.update(`conform ${suite}: running the first case`);
   const onCase = (result: ConformCaseResult): void => {
-    if (pretty) {
-      out.line(formatConversation(result, out.chalk));
-      for (const step of result.steps) out.line(formatStep(step, out.chalk, { skipReasons: true }));
-    } else if (reporter === 'json' && !flags.out) {
-      out.event({ type: 'case', ...result });
-    }
+    casesDone++;
+    progress.around(() => {
+      if (pretty) {
+        out.line(formatConversation(result, out.chalk));
+        for (const step of result.steps)
+          out.line(formatStep(step, out.chalk, { skipReasons: true }));
+      } else if (reporter === 'json' && !flags.out) {
+        out.event({ type: 'case', ...result });
+      }
+    });
+    progress.update(`conform ${suite}: ${casesDone} case(s) done, running the next`);
   };
-  const onBotService = (info: BotServiceInfo): void => {
-    const text = `bot service listening at ${info.url}: point the bot at ${info.webhookUrl} (or ${info.providersUrl} with Authorization)`;
-    if (reporter === 'json' && !flags.out) out.event({ type: 'listening', ...info });
-    else if (pretty) out.line(out.chalk.dim(text));
-    else out.note(text);
-  };
-  const report = await runConformSuite({ ...options, timeScale, onCase, onBotService });
+  const onBotService = (info: BotServiceInfo): void =>
+    progress.around(() => {
+      const text = `bot service listening at ${info.url}: point the bot at ${info.webhookUrl} (or ${info.providersUrl} with Authorization)`;
+      if (reporter === 'json' && !flags.out) out.event({ type: 'listening', ...info });
+      else if (pretty) out.line(out.chalk.dim(text));
+      else out.note(text);
+    });
+  // Ctrl-C stops the suite at once (issue 21), with the cases finished so far
+  const interrupted = new Promise<'interrupted'>((resolveAbort) => {
+    if (ctx.signal.aborted) resolveAbort('interrupted');
+    ctx.signal.addEventListener('abort', () => resolveAbort('interrupted'), { once: true });
+  });
+  const running = runConformSuite({ ...options, timeScale, onCase, onBotService });
+  const outcome = await Promise.race([running, interrupted]).finally(() => progress.stop());
+  if (outcome === 'interrupted') {
+    running.catch(() => undefined);
+    out.note(`interrupted: ${casesDone} case(s) finished`);
+    await out.flush();
+    return EXIT_CODES.sigint;
+  }
+  const report = outcome;
   const { passed, failed, skipped, warnings, results } = report;
   // spec 5.1: the channel URL's random string is a secret (the JUnit file redacts it too)
   const target =

@@ -6,7 +6,8 @@ import { resolveForCommand } from '../options/resolve.js';
 import { replayOptions } from './replay-options.js';
 import { EXIT_CODES, SvcError } from '../../errors.js';
 import { loadEveryConversation } from '../../conversation/load.js';
-import { replayAll } from '../../conversation/replay-all.js';
+import { replayAll, usesRealPeer } from '../../conversation/replay-all.js';
+import { createRunProgress } from '../render/progress.js';
 import { createOutput } from '../render/output.js';
 import type { ConversationResult } from '../../conversation/runner.js';
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
@@ -89,6 +90,20 @@ export async function runReplay(
   // so the output is that of a sequential run whatever the concurrency.
   const started = performance.now();
   const done: ConversationResult[] = [];
+  // issue 21: a run against a real peer takes real seconds: say which conversation runs
+  const realTime = usesRealPeer({ conversation: loaded[0]!.conversation, ...peers });
+  const progress = await createRunProgress(ctx, {
+    json: !realTime || reporter !== 'pretty',
+    flush: () => out.flush(),
+  });
+  const announce = (): void => {
+    const next = loaded[done.length];
+    if (next)
+      progress.update(
+        `replaying ${done.length + 1} of ${loaded.length}: ${next.conversation.name}`,
+      );
+  };
+  announce();
   const running = replayAll(
     loaded.map(({ file, conversation }) => ({
       conversation,
@@ -102,18 +117,21 @@ export async function runReplay(
       ...(flags.bail ? { bail: true } : {}),
       onResult(result) {
         done.push(result);
-        if (pretty) {
-          out.line(formatConversation(result, out.chalk));
-          // a green conversation is one line (and its skipped steps, with the reason); every
-          // step with --verbose or when it failed
-          const brief = result.ok && !flags.verbose;
-          for (const step of result.steps) {
-            if (brief && step.status !== 'skipped') continue;
-            out.line(formatStep(step, out.chalk, { skipReasons: step.skip !== 'after-failure' }));
+        progress.around(() => {
+          if (pretty) {
+            out.line(formatConversation(result, out.chalk));
+            // a green conversation is one line (and its skipped steps, with the reason);
+            // every step with --verbose or when it failed
+            const brief = result.ok && !flags.verbose;
+            for (const step of result.steps) {
+              if (brief && step.status !== 'skipped') continue;
+              out.line(formatStep(step, out.chalk, { skipReasons: step.skip !== 'after-failure' }));
+            }
+          } else if (reporter === 'json' && !flags.out) {
+            out.event({ type: 'conversation', ...result });
           }
-        } else if (reporter === 'json' && !flags.out) {
-          out.event({ type: 'conversation', ...result });
-        }
+        });
+        announce();
       },
     },
   );
@@ -122,7 +140,7 @@ export async function runReplay(
     if (ctx.signal.aborted) resolve('interrupted');
     ctx.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
   });
-  const outcome = await Promise.race([running, interrupted]);
+  const outcome = await Promise.race([running, interrupted]).finally(() => progress.stop());
   if (outcome === 'interrupted') {
     running.catch(() => undefined);
     if (pretty) out.line(formatSummary(done, out.chalk, performance.now() - started));

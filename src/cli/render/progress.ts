@@ -138,3 +138,51 @@ export async function createDeliveryProgress(
     stop,
   };
 }
+
+/** A spinner line for a long run with a real peer (issue 21: no blank terminal, no torn lines). */
+export interface RunProgress {
+  /** the spinner's text, e.g. `replaying 3 of 23: order status` */
+  update(text: string): void;
+  /** prints above the spinner */
+  around(print: () => void): void;
+  stop(): void;
+}
+
+/**
+ * TTY only (never with --json, never in a background job): elapsed seconds tick beside the text.
+ * @example const progress = await createRunProgress(ctx, { json, flush: () => out.flush() });
+ */
+export async function createRunProgress(
+  ctx: CliContext,
+  options: { json: boolean; flush?: () => unknown },
+): Promise<RunProgress> {
+  if (!isProgressShown(ctx, options.json))
+    return { update: () => undefined, around: (print) => print(), stop: () => undefined };
+  const { default: ora } = await import('ora');
+  const started = performance.now();
+  let label = '';
+  const text = (): string => `${label}  ${((performance.now() - started) / 1000).toFixed(1)} s`;
+  const spinner = ora({ text: text(), stream: ctx.stderr, discardStdin: false });
+  const ticker = setInterval(() => {
+    if (spinner.isSpinning) spinner.text = text();
+  }, 250);
+  ticker.unref();
+  return {
+    update(next) {
+      label = next;
+      spinner.text = text();
+      if (!spinner.isSpinning) spinner.start();
+    },
+    around(print) {
+      if (!spinner.isSpinning) return print();
+      spinner.clear();
+      print();
+      void options.flush?.();
+      spinner.render();
+    },
+    stop() {
+      clearInterval(ticker);
+      spinner.stop();
+    },
+  };
+}
