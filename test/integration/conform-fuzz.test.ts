@@ -144,4 +144,18 @@ describe('conform --fuzz finds planted bugs and shrinks them (issue 17)', () => 
     expect(report.fuzz?.failure?.property).toBe('answers a redelivery the same way');
     expect(report.fuzz?.failure?.changes).toEqual([]);
   });
+
+  it('--fuzz-time: stops starting cases at the limit and reports how many ran', async () => {
+    const listener = await startListener();
+    let seen = 0;
+    const report = await runConformSuite({
+      suite: 'integrator',
+      url: listener.listener.url,
+      fuzz: { ...fuzz(1_000_000_000), timeLimitMs: 300, onCase: (n) => (seen = n) },
+    });
+    expect(report.fuzz?.failure).toBeUndefined();
+    expect(report.fuzz?.runs).toBeGreaterThan(0);
+    expect(report.fuzz?.runs).toBeLessThan(1_000_000_000);
+    expect(seen).toBeGreaterThanOrEqual(report.fuzz!.runs);
+  });
 });

@@ -154,6 +154,14 @@ export const conformOptions = defineOptions('conform', [
       'instead of the fixed cases: n payloads generated from the contract, each delivered and redelivered; a failure is shrunk',
   },
   {
+    key: 'fuzzTime',
+    flag: '--fuzz-time <time>',
+    type: 'string',
+    group: 'Fuzz (hooks, integrator):',
+    description:
+      'generate cases for this long instead of a count (60s, 2m); with --fuzz, whichever ends first',
+  },
+  {
     key: 'seed',
     flag: '--seed <n>',
     type: 'int',

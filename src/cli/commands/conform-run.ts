@@ -6,6 +6,7 @@ import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { conformOptions } from './conform-options.js';
 import { EXIT_CODES, SvcError, errorText, systemReason } from '../../errors.js';
 import { createRunProgress } from '../render/progress.js';
+import { parseDuration } from '../../load/spec.js';
 import { runConformSuite, type RunConformOptions } from '../../conversation/conform/index.js';
 import type { ConformCaseResult } from '../../conversation/conform/case.js';
 import type { BotServiceInfo } from '../../conversation/conform/bot-harness.js';
@@ -94,10 +95,18 @@ export async function runConform(
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
   const options = toConformOptions(suite, flags);
-  if (flags.fuzz !== undefined) {
+  if (flags.fuzz !== undefined || flags.fuzzTime !== undefined) {
+    const timeLimitMs =
+      flags.fuzzTime === undefined ? undefined : parseDuration(flags.fuzzTime, '--fuzz-time');
+    const runs = flags.fuzz ?? 1_000_000_000;
     options.fuzz = {
-      runs: flags.fuzz,
+      runs,
       cwd: ctx.cwd,
+      ...(timeLimitMs === undefined ? {} : { timeLimitMs }),
+      onCase: (n) =>
+        progress.update(
+          `conform ${suite} --fuzz: ${n}${flags.fuzz === undefined ? '' : ` of ${flags.fuzz}`} case(s)`,
+        ),
       failuresDir: flags.replayFailures,
       ...(flags.seed === undefined ? {} : { seed: flags.seed }),
       ...(flags.fuzzPath === undefined ? {} : { path: flags.fuzzPath }),
@@ -168,7 +177,7 @@ export async function runConform(
       const f = report.fuzz;
       out.line(
         c.dim(
-          `fuzz: ${f.runs} generated case(s), seed ${f.seed}${f.failure ? `; the failing case again: --fuzz ${flags.fuzz ?? f.runs} --seed ${f.seed} --fuzz-path ${f.failure.path}` : ''}`,
+          `fuzz: ${f.runs} generated case(s), seed ${f.seed}${f.failure ? `; the failing case again: --fuzz ${f.failure.runs} --seed ${f.seed} --fuzz-path ${f.failure.path}` : ''}`,
         ),
       );
       for (const w of f.failure?.written ?? []) out.line(`written: ${w.file}\n  ${w.command}`);

@@ -32,8 +32,12 @@ export const FUZZ_PROPERTIES = [
 export type FuzzProperty = (typeof FUZZ_PROPERTIES)[number];
 
 export interface FuzzSettings {
-  /** generated cases */
+  /** generated cases (with `timeLimitMs` alone: as many as fit) */
   runs: number;
+  /** wall ms after which no new case starts (`--fuzz-time`) */
+  timeLimitMs?: number;
+  /** after each case: how many ran so far */
+  onCase?: (done: number) => void;
   /** default: random, printed */
   seed?: number;
   /** fast-check's path of a failure: replays exactly that case */
@@ -211,7 +215,9 @@ export function buildFuzzCases(
   const deliver = (body: Record<string, unknown>): Promise<PostOutcome> =>
     postJson({ url, body: JSON.stringify(body), timeoutMs: budgetMs, clock: target.clock });
 
+  let casesRun = 0;
   const property = fc.asyncProperty(arbitrary, async (c) => {
+    settings.onCase?.(++casesRun);
     const request = c.p.build(c.m);
     if (target.suite === 'integrator') {
       // each case is its own message; its redelivery keeps the id (spec 2.2, 8)
@@ -242,11 +248,19 @@ export function buildFuzzCases(
   let summary: FuzzSummary | undefined;
   const execute = async (): Promise<FuzzSummary> => {
     const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
-    const details = await fc.check(property, {
+    const details = await fc.check<[FuzzCase]>(property, {
       numRuns: settings.runs,
       seed,
       ...(settings.path === undefined ? {} : { path: settings.path }),
       endOnFailure: false,
+      // --fuzz-time: no new case after the limit; what ran so far is the result
+      ...(settings.timeLimitMs === undefined
+        ? {}
+        : {
+            plugins: [
+              fc.interruptAfterTimeLimit(settings.timeLimitMs) as fc.Plugin<[FuzzCase]>,
+            ],
+          }),
     });
     const result: FuzzSummary = { runs: details.numRuns, seed };
     if (details.failed && details.counterexample) {
@@ -293,7 +307,7 @@ export function buildFuzzCases(
           ...failure.reasons,
           `${failure.kind}, shrunk ${failure.shrinks} times, after ${failure.runs} cases; the sample with ${failure.changes.length === 0 ? 'no change (the plain sample fails)' : failure.changes.join(', ')}`,
           `request: ${JSON.stringify(failure.request)}`,
-          `replay exactly: --fuzz ${settings.runs} --seed ${failure.seed} --fuzz-path ${failure.path}`,
+          `replay exactly: --fuzz ${failure.runs} --seed ${failure.seed} --fuzz-path ${failure.path}`,
           ...failure.written.map((w) => `reproduce: ${w.command}`),
         ];
       });
