@@ -243,4 +243,16 @@ describe('README tours, as written (issue 21)', () => {
     const integrator = await run(argvOf(lines[3]!, ports, {}), cwd);
     expect(integrator.code).toBe(0);
   });
+
+  it('Web developer: widget serves the demo page wired to a simulator with its agent console', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
+    const lines = tourLines('**Web developer**');
+    expect(lines).toHaveLength(1);
+    const widget = start(argvOf(lines[0]!, new Map(), {}), cwd);
+    const page = (await widget.waitFor(/demo page\s+(http:\/\/\S+)/))[1]!;
+    const consoleUrl = (await widget.waitFor(/agent console\s+(http:\/\/\S+)/))[1]!;
+    const html = await (await fetch(page)).text();
+    expect(html).toContain('svc-widget.js');
+    expect((await fetch(consoleUrl)).status).toBe(200);
+  });
 });
