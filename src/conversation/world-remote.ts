@@ -1,4 +1,5 @@
 import { createClock } from '../clock.js';
+import { certificateProblem, untrustedMessage } from '../http/client.js';
 import { SvcError } from '../errors.js';
 import {
   EventStreamStatusError,
@@ -24,12 +25,25 @@ const ROLE_SKIP =
 export const REAL_TIME_TOLERANCE_MS = 250;
 
 /** Fails like an unreachable peer (exit 3) or a non-svc platform (exit 2). */
-function unreachable(url: string, reason: string): SvcError {
+function unreachable(url: string, reason: string, cause?: unknown): SvcError {
+  const certificate = cause === undefined ? undefined : certificateProblem(cause);
+  if (certificate !== undefined)
+    return new SvcError(
+      'SVC_E_UNTRUSTED_CERT',
+      'network',
+      `Could not replay against ${url}: ${untrustedMessage(certificate)}.`,
+    );
+  let port = '8800';
+  try {
+    port = new URL(url).port || port;
+  } catch {
+    // keep the default in the hint
+  }
   return new SvcError(
     'SVC_E_PEER_UNREACHABLE',
     'network',
     `Could not replay against ${url}: ${reason}.`,
-    'Start it with `svc-cli platform --port 8800` and pass --platform-url http://127.0.0.1:8800.',
+    `Start it with \`svc-cli platform --port ${port}\` and pass --platform-url ${url}.`,
   );
 }
 
@@ -90,7 +104,7 @@ export async function createRemoteWorld(
   try {
     state = await requestJson(`${base}/_sim/state`);
   } catch (error) {
-    throw unreachable(base, (error as Error).message);
+    throw unreachable(base, (error as Error).message, error);
   }
   const described = state.json as {
     channels?: Array<{ id: string; url: string; integratorUrl?: string }>;

@@ -90,4 +90,48 @@ describe('HTTPS both ways (issue 16)', () => {
     expect(bad.stderr).toMatch(/holds no PEM certificate/);
     noStack(bad.stderr);
   });
+
+  it('the redelivery rules hold over HTTPS: listen --tls --fail-first 2 gets the 3rd attempt (spec 8)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-tls-'));
+    const certFile = join(dir, 'listen.pem');
+    const listen = await serve([
+      '--json',
+      'listen',
+      '--port',
+      '0',
+      '--tls',
+      '--tls-cert-out',
+      certFile,
+      '--fail-first',
+      '2',
+    ]);
+    expect(listen.listening.url).toMatch(/^https:/);
+    const platform = await serve([
+      '--json',
+      '--ca',
+      certFile,
+      '--time-scale',
+      '0.05',
+      'platform',
+      '--port',
+      '0',
+      '--integrator-url',
+      listen.listening.url,
+      '--random-string',
+      'rs0123456789abcdef012345',
+      '--channel-id',
+      'shop',
+    ]);
+    const base = platform.listening.url;
+    const sent = await fetch(`${base}/rs0123456789abcdef012345/shop`, {
+      method: 'POST',
+      body: JSON.stringify({ sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } }),
+    });
+    expect(sent.status).toBe(200);
+    const reply = await fetch(`${base}/_sim/agent/message`, {
+      method: 'POST',
+      body: JSON.stringify({ customerId: 'c-1', text: 'hello over TLS' }),
+    });
+    expect(await reply.json()).toMatchObject({ result: 'delivered', attempts: 3 });
+  });
 });
