@@ -78,6 +78,13 @@ export function checkAnswer(
   raw: string,
   strict = false,
 ): Checked {
+  if (leg.name === 'receiver' && status !== 200) {
+    // spec 4.4, 6.2: a hook is answered with 200 and the event's JSON reply
+    return {
+      errors: [issue(`HTTP ${status}; expected 200 with the event's JSON reply`, '4.4')],
+      warnings: [],
+    };
+  }
   const kind = requestKind === undefined ? undefined : leg.answerKind(requestKind, status);
   if (kind === undefined) return { errors: [], warnings: [] };
   const parsed = parse(raw);

@@ -472,8 +472,10 @@ function count(
   if (errors.length > 0) summary.violations += 1;
   summary.warnings += issues.length - errors.length;
   for (const e of errors) {
-    const kind = event.requestIssues.includes(e) ? event.kind : event.answerKind;
-    const rule = `${kind ?? 'unknown'} ${e.path === '' ? '(root)' : e.path}: ${e.rule}`;
+    const kind = event.requestIssues.includes(e)
+      ? (event.kind ?? 'request')
+      : (event.answerKind ?? `answer to ${event.kind ?? 'a request'}`);
+    const rule = `${kind} ${e.path === '' ? '(root)' : e.path}: ${e.rule}`;
     summary.byRule[rule] = (summary.byRule[rule] ?? 0) + 1;
   }
   if (event.slow) summary.slow += 1;

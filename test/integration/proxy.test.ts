@@ -334,4 +334,35 @@ describe('proxy hooks (issue 16)', () => {
     expect(events[0]?.answerIssues.some((i) => i.severity === 'error')).toBe(true);
     expect(p.summary().violations).toBe(1);
   });
+
+  it('counts a receiver answering 500 (an HTML traceback, as a real Flask receiver did) as a violation', async () => {
+    const receiver = await startServer({
+      handler(req, res) {
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(500, { 'content-type': 'text/html' });
+          res.end('<!doctype html><title>TypeError</title>');
+        });
+      },
+    });
+    servers.push(receiver);
+    const clock = createVirtualClock();
+    const { proxy: p, events } = await proxy({
+      iface: 'hooks',
+      upstreams: { receiver: receiver.url },
+      clock,
+    });
+    const answer = await post(
+      `${p.url}/hooks/chat_finished/k1`,
+      buildSampleHookEvent('chat_finished'),
+    );
+    expect(answer.status).toBe(500); // forwarded unchanged
+    expect(events[0]?.answerIssues.map((i) => i.rule)).toEqual([
+      "HTTP 500; expected 200 with the event's JSON reply",
+    ]);
+    expect(p.summary()).toMatchObject({ violations: 1 });
+    expect(Object.keys(p.summary().byRule)).toEqual([
+      "answer to hook.chat_finished (root): HTTP 500; expected 200 with the event's JSON reply",
+    ]);
+  });
 });

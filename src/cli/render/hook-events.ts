@@ -113,6 +113,13 @@ export function formatHookFired(
       : { text: '✗ reply breaks the contract', color: c.red },
   ]);
   const json = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+  // a receiver's error page (an HTML traceback of many KB, found running a real Flask
+  // receiver) is cut to its start unless --verbose; the verdict says what is wrong
+  const cut = (text: string): string => {
+    if (options.verbose || text.length <= 300) return text;
+    const flat = text.replace(/\s+/g, ' ');
+    return `${flat.slice(0, 240)}… ${c.dim(`(${text.length} characters; --verbose prints it all)`)}`;
+  };
   const requestNote = event.requestVerdict.ok ? '' : c.yellow('  (request breaks the contract)');
   const showRequest = options.verbose || !event.requestVerdict.ok;
   const showReply = options.verbose || !event.verdict.ok;
@@ -120,7 +127,7 @@ export function formatHookFired(
     line,
     ...(showRequest ? [`    ${c.dim('request')}  ${json(event.request)}${requestNote}`] : []),
     ...formatIssueLines(event.requestVerdict.errors, [], c).map((l) => `  ${l}`),
-    ...(showReply ? [`    ${c.dim('reply  ')}  ${json(event.reply)}`] : []),
+    ...(showReply ? [`    ${c.dim('reply  ')}  ${cut(json(event.reply))}`] : []),
     ...formatIssueLines(event.verdict.errors, event.verdict.warnings, c),
   ].join('\n');
 }

@@ -257,9 +257,7 @@ export function buildFuzzCases(
       ...(settings.timeLimitMs === undefined
         ? {}
         : {
-            plugins: [
-              fc.interruptAfterTimeLimit(settings.timeLimitMs) as fc.Plugin<[FuzzCase]>,
-            ],
+            plugins: [fc.interruptAfterTimeLimit(settings.timeLimitMs) as fc.Plugin<[FuzzCase]>],
           }),
     });
     const result: FuzzSummary = { runs: details.numRuns, seed };
