@@ -15,18 +15,14 @@ import {
   str,
   tag,
 } from './rules.js';
+import {
+  FILE_MEDIA_TYPES,
+  MEDIA_TYPES,
+  type FileMediaType,
+  type MediaType,
+} from './media-types.js';
 
-/** spec 2.4: the media types, sent like text messages with extra fields. */
-export const MEDIA_TYPES = [
-  'video',
-  'audio',
-  'voice',
-  'photo',
-  'sticker',
-  'document',
-  'location',
-] as const;
-export type MediaType = (typeof MEDIA_TYPES)[number];
+export { FILE_MEDIA_TYPES, MEDIA_TYPES, type FileMediaType, type MediaType };
 /** spec 2.3: typing start and end; any other type in this role is ignored. */
 export const TYPING_TYPES = ['typein', 'typeout'] as const;
 /** spec 3: the status endpoint body. */

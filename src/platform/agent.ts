@@ -1,3 +1,4 @@
+import type { MediaType } from '../contract/media-types.js';
 import { SvcError } from '../errors.js';
 import type { PlatformCore } from './core.js';
 import { deliverToCustomer, type CustomerDeliveryResult } from './customer-delivery.js';
@@ -8,10 +9,7 @@ import type { Agent, Chat, Customer } from './model.js';
 export type AgentMessageInput =
   | { type: 'text'; text: string }
   | { type: 'typein' | 'typeout' }
-  | ({ type: 'video' | 'audio' | 'voice' | 'photo' | 'sticker' | 'document' | 'location' } & Record<
-      string,
-      unknown
-    >);
+  | ({ type: MediaType } & Record<string, unknown>);
 
 export interface SendAgentMessageOptions {
   /** the chat; or the customer's sender.id (with channelId when several channels exist) */

@@ -2,6 +2,8 @@
  * The agent console of `svc-cli platform`: each stdin line is parsed into an action on the
  * simulator. Parsing is pure (tested as a table); running happens in the command.
  */
+import { FILE_MEDIA_TYPES } from '../../contract/media-types.js';
+
 export type ConsoleAction =
   | { kind: 'say'; customerId?: string; text: string }
   | { kind: 'typing'; customerId?: string; typing: boolean }
@@ -27,7 +29,7 @@ export const CONSOLE_HELP = `Agent console — type a line to answer the last ac
   /call <phone> [error <reason>] [@customer]   a callback call (hook call_event)
   /help                              this text`;
 
-const MEDIA = ['video', 'audio', 'voice', 'photo', 'sticker', 'document'];
+const MEDIA: readonly string[] = FILE_MEDIA_TYPES;
 
 /** Splits off a trailing or leading `@customer`. */
 function takeCustomer(words: string[]): { words: string[]; customerId?: string } {

@@ -2,16 +2,10 @@
  * Chat-channel kinds (interface A) as the contract names them: `channel.<side>.<variant>`.
  * The message `type` picks the variant (spec 2.1, 2.3, 2.4).
  */
-/** The file-carrying media types (spec 2.4); `location` is built apart, from coordinates. */
-export const FILE_MEDIA_TYPES = [
-  'video',
-  'audio',
-  'voice',
-  'photo',
-  'sticker',
-  'document',
-] as const;
-export type FileMediaType = (typeof FILE_MEDIA_TYPES)[number];
+import { FILE_MEDIA_TYPES, type FileMediaType } from '../../contract/media-types.js';
+
+/** The file-carrying media types (spec 2.4), from the contract (the one list, issue 14). */
+export { FILE_MEDIA_TYPES, type FileMediaType };
 
 /** Who wrote a channel message: the customer (to the platform) or the agent (to the integrator). */
 export type ChannelSide = 'customer' | 'agent';
