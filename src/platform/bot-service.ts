@@ -108,14 +108,6 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
   };
 
   const off = core.on((event) => {
-    if (event.type === 'chat-opened') {
-      const chat = core.state.chats.get(event.chatId);
-      if (chat && isAttached(chat) && chat.mode === 'queue') {
-        chat.ext.bot = { active: true, joined: false } satisfies BotChatState;
-        chat.mode = 'bot';
-      }
-      return;
-    }
     if (event.type === 'chat-accepted') {
       // spec 3: an agent connects after the hand-over (or answers in a bot chat) -> AGENT_JOINED
       const chat = core.state.chats.get(event.chatId);
@@ -187,6 +179,12 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
 
   return {
     name: 'bot',
+    // spec 3: with a bot attached, a new chat is the bot's first (the lifecycle asks, issue 14)
+    chatOpened(chat) {
+      if (!isAttached(chat) || chat.mode !== 'queue') return;
+      chat.ext.bot = { active: true, joined: false } satisfies BotChatState;
+      chat.mode = 'bot';
+    },
     routes: [
       {
         // spec 5.3 (assumed OAuth2 client credentials): the providers path's token endpoint

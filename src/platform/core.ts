@@ -247,6 +247,8 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
       state.chats.set(chat.id, chat);
       openChatOf.set(customer.key, chat.id);
       lifecycle.opened(chat);
+      // the lifecycle decides (the bot takes the chat), then observers hear of it
+      for (const service of services) service.chatOpened?.(chat);
       core.emit({
         type: 'chat-opened',
         chatId: chat.id,

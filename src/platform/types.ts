@@ -1,3 +1,4 @@
+import type { Chat } from './model.js';
 import type { BodyResult } from '../http/body.js';
 
 /** A request as the core sees it, whatever carried it (a socket, msw, the replay runner). */
@@ -52,6 +53,14 @@ export interface PlatformService {
   readonly routes?: readonly Route[];
   /** Called once when the platform stops (abort timers, finish deliveries). */
   close?(): Promise<void> | void;
+  /**
+   * The chat lifecycle's hook (issue 14: events observe, a lifecycle decides): called by
+   * `core.openChat` for every service, in registration order, after the chat exists and
+   * before `chat-opened` is emitted; a service that takes the chat sets its mode here
+   * (the bot service: `bot`, spec 3), so what `openChat` returns never depends on who
+   * listens to events.
+   */
+  chatOpened?(chat: Chat): void;
 }
 
 /** What a direct channel delivers: the spec 2.2 agent message as built for the integrator. */
