@@ -51,6 +51,11 @@ export interface RoleAnswer {
   /** what redeliveries share (the fault plan counts attempts per key) */
   key: string;
   notes?: string[];
+  /**
+   * false: the role refuses this body as it is (a malformed event gets its 400), and the fault
+   * plan neither applies nor counts an attempt; faults act on valid requests only
+   */
+  faults?: false;
 }
 
 /** What happened to an admitted request: the role turns it into its own event. */
@@ -156,7 +161,10 @@ export function createInboundHandler(
       bytes: read.bytes,
     };
     const answer = role.answer(body, { path, req });
-    const decision = injector.decide(answer.key);
+    const decision: FaultDecision =
+      answer.faults === false
+        ? { fault: { kind: 'none' }, delayMs: 0, attempt: 1, requestNumber: 0 }
+        : injector.decide(answer.key);
     const applied = await applyFault(
       decision.fault,
       { req, res, clock, normal: answer.normal },

@@ -2,13 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createClock, type Clock } from '../../clock.js';
 import { detectKind, formatIssue, validate } from '../../contract/index.js';
-import {
-  applyFault,
-  createFaultInjector,
-  describeFault,
-  messageKeyOf,
-  type FaultPlan,
-} from '../../faults/index.js';
+import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
 import {
   DEFAULT_BODY_LIMIT,
   errorBody,
@@ -29,7 +23,8 @@ import {
 } from '../../http/server.js';
 import type { TlsServerOptions } from '../../http/tls.js';
 import type { Journal } from '../../journal/index.js';
-import type { BotListeningEvent, BotReceivedEvent, BotSimEvent } from './events.js';
+import { createInboundHandler } from '../inbound.js';
+import type { BotListeningEvent, BotSimEvent } from './events.js';
 import {
   DEFAULT_BOT_SCRIPT,
   fillMessage,
@@ -98,7 +93,6 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
   const clock = options.clock ?? createClock();
   const script = options.script ?? DEFAULT_BOT_SCRIPT;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const injector = createFaultInjector(options.plan ?? {});
   const controller = new AbortController();
   // Every in-flight answer listens on this signal; hundreds may be in flight under load.
   setMaxListeners(0, controller.signal);
@@ -183,23 +177,28 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     }
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  /** The path with its token segment hidden, for events and lines. */
+  const shownPath = (path: string): string => path.replace(/[^/]+\/?$/, '<token>');
+  const rejected = (method: string, path: string, status: number, code: string, message: string) =>
+    emit({
+      type: 'bot-rejected',
+      method,
+      path: shownPath(path),
+      status,
+      code,
+      message,
+      protocolMs: clock.now(),
+    });
+
+  /** spec 5.3 (assumed OAuth2 client credentials): the provider's token endpoint. */
+  const handleToken = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const arrivedAt = clock.now();
     const wallStart = clock.wallNow();
     const method = req.method ?? 'GET';
     const path = requestPathOf(req.url).path;
-    const segments = path.split('/').filter(Boolean);
     const reject = (status: number, code: string, message: string, raw?: string): void => {
       sendJson(res, status, errorBody(code, message), status === 405 ? { allow: 'POST' } : {});
-      emit({
-        type: 'bot-rejected',
-        method,
-        path: path.replace(/[^/]+\/?$/, '<token>'),
-        status,
-        code,
-        message,
-        protocolMs: arrivedAt,
-      });
+      rejected(method, path, status, code, message);
       options.journal?.record({
         protocolMs: arrivedAt,
         iface: 'bot',
@@ -216,137 +215,161 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
         verdict: { ok: false, errors: [`${code}: ${message}`], warnings: [] },
       });
     };
-    // spec 5.3 (assumed OAuth2 client credentials): the provider's token endpoint
-    if (issuer && segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'token') {
-      if (method !== 'POST') return reject(405, 'invalid_request', 'use POST');
-      const tokenBody = await readJsonBody(req, { limit: bodyLimit });
-      if (!tokenBody.ok && tokenBody.status === 413)
-        return reject(413, 'invalid_request', tokenBody.message);
-      const issued = issuer.issue(tokenBody);
-      emit({
-        type: 'bot-token',
-        action: issued.ok ? 'issued' : 'refused',
-        ...(issued.ok
-          ? { expiresInMs: issued.body.expires_in * 1000 }
-          : { reason: issued.message }),
-        protocolMs: arrivedAt,
-      });
-      if (!issued.ok) return reject(issued.status, issued.code, issued.message, tokenBody.raw);
-      sendJson(res, 200, issued.body, { 'cache-control': 'no-store' });
-      options.journal?.record({
-        protocolMs: arrivedAt,
-        iface: 'bot',
-        direction: 'in',
-        request: { method, url: path, ...headersOf(req), body: tokenBody.raw ?? '' },
-        response: { status: 200, body: JSON.stringify(issued.body) },
-        durationMs: clock.now() - arrivedAt,
-        wallMs: clock.wallNow() - wallStart,
-      });
-      return;
-    }
-    // spec 4.3: POST {bot_provider_url}/<token>; the provider's own URL is free to choose, so
-    // any path whose last segment is the token is this bot (`--bot-provider-url .../bot`)
-    if (segments.length === 0) {
-      req.resume();
-      return reject(
-        404,
-        'not_found',
-        `no endpoint at ${path}; the platform posts to {bot_provider_url}/<token> (spec 4.3)`,
-      );
-    }
     if (method !== 'POST') {
       req.resume();
-      return reject(405, 'invalid_request', `${method} is not supported; use POST (spec 4.3)`);
+      return reject(405, 'invalid_request', 'use POST');
     }
-    if (!secretEquals(decodeSegment(segments.at(-1) ?? ''), options.token)) {
-      req.resume();
-      return reject(
-        401,
-        'invalid_client',
-        'the client token failed authentication (spec 5.2, 7.2)',
-      );
-    }
-    if (issuer && !issuer.verify(req.headers.authorization)) {
-      req.resume();
-      return reject(
-        401,
-        'unauthorized_client',
-        'authorization failed: send Authorization: Bearer <token from POST /oauth/token> (spec 5.3)',
-      );
-    }
-    const body = await readJsonBody(req, { limit: bodyLimit });
-    if (!body.ok) return reject(body.status, 'invalid_request', body.message, body.raw);
-    const detected = detectKind(body.json);
-    const name = detected.kind?.startsWith('bot.event.')
-      ? detected.kind.slice('bot.event.'.length)
-      : undefined;
-    if (!name || !(INCOMING as readonly string[]).includes(name)) {
-      const why = name
-        ? `${name} goes from the provider to the platform; a provider takes ${INCOMING.join(', ')} (spec 6.1)`
-        : `not a bot event: ${'reason' in detected ? detected.reason : 'unknown'} (spec 6.1)`;
-      return reject(400, 'invalid_request', why, body.raw);
-    }
-    const result = validate(`bot.event.${name}`, body.json);
-    if (!result.ok)
-      return reject(400, 'invalid_request', result.errors.map(formatIssue).join('; '), body.raw);
-    const json = body.json as Record<string, unknown>;
-    const message = (json.message ?? {}) as Record<string, unknown>;
-    const input: ScriptInput = {
-      event: name as Incoming,
-      ...(typeof message.text === 'string' ? { text: message.text } : {}),
-      ...optional('buttonId', idText(message.button_id)),
-    };
-    const decision = injector.decide(messageKeyOf(json, body.raw));
-    const applied = await applyFault(
-      decision.fault,
-      { req, res, clock, normal: { status: 200, body: {} } },
-      decision.delayMs,
-    );
-    const eventId = idText(json.id) ?? '';
-    // act once per event id, and only once it was answered 200 (the platform retries otherwise)
-    const rule =
-      applied.status === 200 && !acted.has(eventId) ? pickRule(script, input) : undefined;
-    if (applied.status === 200) acted.add(eventId);
-    const received: BotReceivedEvent = {
-      type: 'bot-received',
-      event: name,
-      eventId,
-      ...optional('chatId', idText(json.chat_id)),
-      ...(typeof json.client_id === 'string' ? { clientId: json.client_id } : {}),
-      ...(input.text === undefined ? {} : { text: input.text }),
-      ...(input.buttonId === undefined ? {} : { buttonId: input.buttonId }),
-      attempt: decision.attempt,
-      reply: applied.noReply ? { noReply: applied.noReply } : { status: applied.status ?? 0 },
-      fault: describeFault(decision.fault),
-      ...(rule?.name ? { rule: rule.name } : {}),
+    const tokenBody = await readJsonBody(req, { limit: bodyLimit });
+    if (!tokenBody.ok && tokenBody.status === 413)
+      return reject(413, 'invalid_request', tokenBody.message);
+    const issued = issuer!.issue(tokenBody);
+    emit({
+      type: 'bot-token',
+      action: issued.ok ? 'issued' : 'refused',
+      ...(issued.ok ? { expiresInMs: issued.body.expires_in * 1000 } : { reason: issued.message }),
       protocolMs: arrivedAt,
-    };
+    });
+    if (!issued.ok) return reject(issued.status, issued.code, issued.message, tokenBody.raw);
+    sendJson(res, 200, issued.body, { 'cache-control': 'no-store' });
     options.journal?.record({
       protocolMs: arrivedAt,
       iface: 'bot',
       direction: 'in',
-      kind: `bot.event.${name}`,
-      attempt: decision.attempt,
-      request: { method, url: path, ...headersOf(req), body: body.raw },
-      ...(applied.noReply
-        ? {
-            failure: {
-              reason: applied.noReply,
-              message: `no reply: ${applied.noReply} (injected)`,
-            },
-          }
-        : { response: { status: applied.status ?? 0, body: applied.body ?? '' } }),
+      request: { method, url: path, ...headersOf(req), body: tokenBody.raw ?? '' },
+      response: { status: 200, body: JSON.stringify(issued.body) },
       durationMs: clock.now() - arrivedAt,
       wallMs: clock.wallNow() - wallStart,
-      verdict: { ok: true, errors: [], warnings: result.warnings.map(formatIssue) },
-      fault: received.fault,
     });
-    emit(received);
-    if (rule) {
-      const job = act(json, input, rule).catch(() => undefined);
-      work.add(job);
-      void job.finally(() => work.delete(job));
-    }
+  };
+
+  /** What a valid event asks of the script (kept from the answer for onAnswered). */
+  const parsedEvents = new WeakMap<object, { name: Incoming; json: Record<string, unknown> }>();
+
+  // spec 4.3: POST {bot_provider_url}/<token>, through the roles' one inbound pipeline
+  // (issue 14): refusals before the body, the fault plan on valid events, one journal record
+  const events = createInboundHandler({
+    iface: 'bot',
+    clock,
+    journal: options.journal,
+    plan: options.plan,
+    bodyLimit,
+    admit({ method, path, req }) {
+      const segments = path.split('/').filter(Boolean);
+      // the provider's own URL is free to choose (spec 4.3), so any path whose last segment
+      // is the token is this bot (`--bot-provider-url .../bot`)
+      if (segments.length === 0)
+        return {
+          status: 404,
+          code: 'not_found',
+          message: `no endpoint at ${path}; the platform posts to {bot_provider_url}/<token> (spec 4.3)`,
+        };
+      if (method !== 'POST')
+        return {
+          status: 405,
+          code: 'invalid_request',
+          message: `${method} is not supported; use POST (spec 4.3)`,
+          headers: { allow: 'POST' },
+        };
+      if (!secretEquals(decodeSegment(segments.at(-1) ?? ''), options.token))
+        return {
+          status: 401,
+          code: 'invalid_client',
+          message: 'the client token failed authentication (spec 5.2, 7.2)',
+        };
+      if (issuer && !issuer.verify(req.headers.authorization))
+        return {
+          status: 401,
+          code: 'unauthorized_client',
+          message:
+            'authorization failed: send Authorization: Bearer <token from POST /oauth/token> (spec 5.3)',
+        };
+      return undefined;
+    },
+    answer(body) {
+      const detected = detectKind(body.json);
+      const name = detected.kind?.startsWith('bot.event.')
+        ? detected.kind.slice('bot.event.'.length)
+        : undefined;
+      const refuse = (message: string) => ({
+        kind: detected.kind ?? 'bot.event',
+        verdict: { ok: false, errors: [`invalid_request: ${message}`], warnings: [] },
+        normal: { status: 400, body: errorBody('invalid_request', message) },
+        key: messageKeyOf(body.json, body.raw),
+        faults: false as const,
+      });
+      if (!name || !(INCOMING as readonly string[]).includes(name))
+        return refuse(
+          name
+            ? `${name} goes from the provider to the platform; a provider takes ${INCOMING.join(', ')} (spec 6.1)`
+            : `not a bot event: ${'reason' in detected ? detected.reason : 'unknown'} (spec 6.1)`,
+        );
+      const result = validate(`bot.event.${name}`, body.json);
+      if (!result.ok) return refuse(result.errors.map(formatIssue).join('; '));
+      const json = body.json as Record<string, unknown>;
+      parsedEvents.set(body, { name: name as Incoming, json });
+      return {
+        kind: `bot.event.${name}`,
+        verdict: { ok: true, errors: [], warnings: result.warnings.map(formatIssue) },
+        normal: { status: 200, body: {} },
+        key: messageKeyOf(json, body.raw),
+      };
+    },
+    onRefused(outcome) {
+      rejected(outcome.method, outcome.path, outcome.status, outcome.code, outcome.message);
+    },
+    onAnswered(outcome) {
+      const parsed = parsedEvents.get(outcome.body);
+      if (!parsed) {
+        const message = outcome.answer.verdict.errors[0]?.replace(/^invalid_request: /, '') ?? '';
+        rejected(
+          outcome.method,
+          outcome.path,
+          outcome.applied.status ?? 400,
+          'invalid_request',
+          message,
+        );
+        return;
+      }
+      const { name, json } = parsed;
+      const message = (json.message ?? {}) as Record<string, unknown>;
+      const input: ScriptInput = {
+        event: name,
+        ...(typeof message.text === 'string' ? { text: message.text } : {}),
+        ...optional('buttonId', idText(message.button_id)),
+      };
+      const { applied, decision } = outcome;
+      const eventId = idText(json.id) ?? '';
+      // act once per event id, and only once it was answered 200 (the platform retries otherwise)
+      const rule =
+        applied.status === 200 && !acted.has(eventId) ? pickRule(script, input) : undefined;
+      if (applied.status === 200) acted.add(eventId);
+      emit({
+        type: 'bot-received',
+        event: name,
+        eventId,
+        ...optional('chatId', idText(json.chat_id)),
+        ...(typeof json.client_id === 'string' ? { clientId: json.client_id } : {}),
+        ...(input.text === undefined ? {} : { text: input.text }),
+        ...(input.buttonId === undefined ? {} : { buttonId: input.buttonId }),
+        attempt: decision.attempt,
+        reply: applied.noReply ? { noReply: applied.noReply } : { status: applied.status ?? 0 },
+        fault: outcome.fault,
+        ...(rule?.name ? { rule: rule.name } : {}),
+        protocolMs: outcome.protocolMs,
+      });
+      if (rule) {
+        const job = act(json, input, rule).catch(() => undefined);
+        work.add(job);
+        void job.finally(() => work.delete(job));
+      }
+    },
+  });
+
+  const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const segments = requestPathOf(req.url).path.split('/').filter(Boolean);
+    if (issuer && segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'token')
+      return handleToken(req, res);
+    return events(req, res);
   };
 
   const server = await startServer({
