@@ -273,6 +273,35 @@ describe('proxy channel (issue 16)', () => {
   });
 });
 
+describe('proxy faults (issue 16)', () => {
+  it('--fail-first 2 on the integrator leg: the real platform redelivers, the integrator sees one request', async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock });
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url },
+      clock,
+      plan: { failFirst: 2 },
+    });
+    const harness = await startPlatform({
+      clock,
+      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
+    });
+    await post(harness.channelUrl, customerText('c-1', 'Hello'));
+    const result = await agentReply(clock, harness.platform.core, 'c-1', 'Hi');
+    expect(result).toMatchObject({ result: 'delivered', attempts: 3 });
+    expect(
+      events.map((e) => [e.attempt?.attempt, e.status, e.forwarded, e.fault ?? 'none']),
+    ).toEqual([
+      [1, 500, false, 'status:500'],
+      [2, 500, false, 'status:500'],
+      [3, 200, true, 'none'],
+    ]);
+    // only the third attempt reached the real integrator
+    expect(listener.events.filter((e) => e.type === 'agent-message')).toHaveLength(1);
+  });
+});
+
 describe('proxy bot (issue 16)', () => {
   it('sees the 2 attempts to a silent provider and the hand-over that follows (spec 8)', async () => {
     const clock = createVirtualClock();
