@@ -59,6 +59,6 @@ describe('svc-cli conform --fuzz (issue 17)', () => {
       '10',
     ]);
     expect(platform.code).toBe(2);
-    expect(platform.stderr).toMatch(/hook receiver or an integrator/);
+    expect(platform.stderr).toMatch(/hook receiver, an integrator or a bot/);
   });
 });

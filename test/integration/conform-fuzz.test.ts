@@ -7,8 +7,10 @@ import { runConformSuite } from '../../src/conversation/conform/index.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { createHookTarget, type HookTarget } from '../../src/roles/hooks/target.js';
 import { startListener } from '../helpers/listener.js';
+import { createBotProvider, type BotProvider } from '../../src/roles/bot/index.js';
+import { postJson } from '../../src/http/client.js';
 
-const servers: (RunningServer | HookTarget)[] = [];
+const servers: (RunningServer | HookTarget | BotProvider)[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close(0)));
 });
@@ -157,5 +159,66 @@ describe('conform --fuzz finds planted bugs and shrinks them (issue 17)', () => 
     expect(report.fuzz?.runs).toBeGreaterThan(0);
     expect(report.fuzz?.runs).toBeLessThan(1_000_000_000);
     expect(seen).toBeGreaterThanOrEqual(report.fuzz!.runs);
+  });
+
+  it('conform bot --fuzz: bot-sim (one answer per event id) passes; a bot answering a redelivery twice is found', async () => {
+    const clock = createClock();
+    const good = await createBotProvider({ token: 't0k', providerId: 'acme', clock });
+    servers.push(good);
+    const passed = await runConformSuite({
+      suite: 'bot',
+      url: good.url,
+      token: 't0k',
+      providerId: 'acme',
+      clock,
+      fuzz: fuzz(40),
+      onBotService: (info) => good.setPlatformUrl(info.url),
+    });
+    expect(passed.fuzz?.failure).toBeUndefined();
+    expect(passed.passed).toBe(4);
+
+    // a bot written for the test: answers every CLIENT_MESSAGE, redelivered or not
+    let platformUrl = '';
+    const doubling = await startServer({
+      handler(req, res) {
+        let text = '';
+        req.on('data', (c: Buffer) => (text += c.toString()));
+        req.on('end', () => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{}');
+          const event = JSON.parse(text) as { event: string; chat_id?: string; client_id?: string };
+          if (event.event !== 'CLIENT_MESSAGE') return;
+          void postJson({
+            url: `${platformUrl}/webhooks/acme/t0k`,
+            body: JSON.stringify({
+              event: 'BOT_MESSAGE',
+              id: `b-${Math.random()}`,
+              client_id: event.client_id,
+              chat_id: event.chat_id,
+              message: { type: 'TEXT', text: 'Hello!', timestamp: Math.floor(Date.now() / 1000) },
+            }),
+            timeoutMs: 3000,
+            clock,
+          });
+        });
+      },
+    });
+    servers.push(doubling);
+    const report = await runConformSuite({
+      suite: 'bot',
+      url: doubling.url,
+      token: 't0k',
+      providerId: 'acme',
+      clock,
+      fuzz: fuzz(40),
+      onBotService: (info) => (platformUrl = info.url),
+    });
+    const failure = report.fuzz?.failure;
+    expect(failure?.property).toBe('answers a redelivery the same way');
+    expect(failure?.reasons[0]).toMatch(
+      /answered the redelivered CLIENT_MESSAGE \(same id\) again/,
+    );
+    expect(failure?.changes.length).toBeLessThanOrEqual(1); // shrunk: nothing in the input matters
+    expect(failure?.written[0]?.command).toMatch(/^svc-cli replay .+ --bot-url /);
   });
 });

@@ -149,7 +149,7 @@ export const conformOptions = defineOptions('conform', [
     flag: '--fuzz <n>',
     type: 'int',
     min: 1,
-    group: 'Fuzz (hooks, integrator):',
+    group: 'Fuzz (hooks, integrator, bot):',
     description:
       'instead of the fixed cases: n payloads generated from the contract, each delivered and redelivered; a failure is shrunk',
   },
@@ -157,7 +157,7 @@ export const conformOptions = defineOptions('conform', [
     key: 'fuzzTime',
     flag: '--fuzz-time <time>',
     type: 'string',
-    group: 'Fuzz (hooks, integrator):',
+    group: 'Fuzz (hooks, integrator, bot):',
     description:
       'generate cases for this long instead of a count (60s, 2m); with --fuzz, whichever ends first',
   },
@@ -165,7 +165,7 @@ export const conformOptions = defineOptions('conform', [
     key: 'seed',
     flag: '--seed <n>',
     type: 'int',
-    group: 'Fuzz (hooks, integrator):',
+    group: 'Fuzz (hooks, integrator, bot):',
     description:
       'the generator seed (default: random, printed); the same seed gives the same payloads',
   },
@@ -174,7 +174,7 @@ export const conformOptions = defineOptions('conform', [
     flag: '--fuzz-path <path>',
     type: 'string',
     config: false,
-    group: 'Fuzz (hooks, integrator):',
+    group: 'Fuzz (hooks, integrator, bot):',
     description: 'with --seed: replay exactly the failing case a run printed',
   },
   {
@@ -182,7 +182,7 @@ export const conformOptions = defineOptions('conform', [
     flag: '--replay-failures <dir>',
     type: 'path',
     default: '.svc/failures',
-    group: 'Fuzz (hooks, integrator):',
+    group: 'Fuzz (hooks, integrator, bot):',
     description: 'where a failing case is written, with the command that reproduces it',
   },
 ] as const satisfies readonly OptionSpec[]);

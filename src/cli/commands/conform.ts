@@ -43,7 +43,7 @@ Suites:
               fallbacks, timestamps; the chat's chat_id and client_id); a malformed event gets
               a 4xx (a warning only: the spec does not demand rejection).
 
-Fuzz (hooks, integrator): --fuzz N replaces the fixed cases with N payloads generated from
+Fuzz (hooks, integrator, bot): --fuzz N replaces the fixed cases with N payloads generated from
 the contract (every hook event or agent message kind, at the edges the spec allows: empty,
 1000-code-point, astral and combining text, null or absent optional fields, both id forms,
 offline_messages, unknown fields). Each is delivered, then delivered again as a redelivery;
@@ -67,7 +67,8 @@ Examples:
   $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --text "I want to book a table" --text menu
   $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --script intents.txt   # one text per line
   $ svc-cli conform hooks --url http://127.0.0.1:8000/hooks --fuzz 500 --seed 7
-  $ svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages --fuzz 300`,
+  $ svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages --fuzz 300
+  $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --fuzz 100 --fuzz-time 60s`,
     )
     .action(
       action(ctx, async (suite: string, _opts: unknown, cmd: Command) => {

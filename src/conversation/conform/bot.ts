@@ -70,7 +70,11 @@ export function judgeBotAnswer(event: string, record: ExchangeRecord | undefined
 }
 
 /** The reasons a BOT_MESSAGE / INVITE_AGENT posted to the bot service is not conforming. */
-function judgeProviderEvent(record: ExchangeRecord, chat: Chat, customer: Customer): string[] {
+export function judgeProviderEvent(
+  record: ExchangeRecord,
+  chat: Chat,
+  customer: Customer,
+): string[] {
   const json = parse(record.request.body);
   if (!json) return [`body: not a JSON object ${quote(record.request.body ?? '', 60)} (spec 2.5)`];
   const name = typeof json.event === 'string' ? json.event : undefined;

@@ -7,7 +7,8 @@ import {
   type ConformCaseResult,
   type ConformSuiteName,
 } from './case.js';
-import { buildBotCases } from './bot.js';
+import { DEFAULT_ANSWER_WITHIN_MS, buildBotCases } from './bot.js';
+import { buildBotFuzzCases } from './fuzz/bot.js';
 import { startBotHarness, type BotHarness, type BotServiceInfo } from './bot-harness.js';
 import { buildHooksCases } from './hooks.js';
 import { buildIntegratorCases } from './integrator.js';
@@ -79,12 +80,12 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
   let cases: ConformCase[];
   let harness: BotHarness | undefined;
   let fuzzSummary: (() => FuzzSummary | undefined) | undefined;
-  if (options.fuzz && options.suite !== 'hooks' && options.suite !== 'integrator') {
+  if (options.fuzz && options.suite === 'platform') {
     throw new SvcError(
       'SVC_E_OPTIONS',
       'input',
-      `Could not fuzz conform ${options.suite}: --fuzz generates what the platform sends to a hook receiver or an integrator.`,
-      'Use it with conform hooks or conform integrator.',
+      `Could not fuzz conform ${options.suite}: --fuzz generates what the platform sends to a hook receiver, an integrator or a bot.`,
+      'Use it with conform hooks, conform integrator or conform bot.',
     );
   }
   switch (options.suite) {
@@ -158,6 +159,22 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         ...(options.platformListenPort === undefined ? {} : { port: options.platformListenPort }),
       });
       options.onBotService?.(harness.info);
+      if (options.fuzz) {
+        const built = buildBotFuzzCases(
+          {
+            harness,
+            url: options.url,
+            token: options.token,
+            providerId: options.providerId ?? 'svc-conform',
+            clock,
+            answerWithinMs: options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS,
+          },
+          options.fuzz,
+        );
+        cases = built.cases;
+        fuzzSummary = built.summary;
+        break;
+      }
       cases = buildBotCases({
         url: options.url,
         token: options.token,

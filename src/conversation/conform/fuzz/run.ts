@@ -86,7 +86,7 @@ interface FuzzCase {
   m: Mutations;
 }
 
-interface Broken {
+export interface Broken {
   property: FuzzProperty;
   reasons: string[];
 }
@@ -209,46 +209,89 @@ export function buildFuzzCases(
       ? `${target.url.replace(/\/+$/, '')}/${encodeURIComponent(target.channel ?? 'conform')}`
       : target.url;
   const arbitrary = fc.oneof(...payloads.map((p) => p.arbitrary.map((m): FuzzCase => ({ p, m }))));
-  const broken = new WeakMap<FuzzCase, Broken>();
   let messageSeq = 0;
 
   const deliver = (body: Record<string, unknown>): Promise<PostOutcome> =>
     postJson({ url, body: JSON.stringify(body), timeoutMs: budgetMs, clock: target.clock });
 
+  return propertyCases(
+    {
+      arbitrary,
+      async check(c) {
+        const request = c.p.build(c.m);
+        if (target.suite === 'integrator') {
+          // each case is its own message; its redelivery keeps the id (spec 2.2, 8)
+          const message = request.message as Record<string, unknown>;
+          message.id = `fuzz-${++messageSeq}`;
+        }
+        const first = await deliver(request);
+        const firstBroken = judge(target, c.p.kind, first, budgetMs, 'delivery');
+        if (firstBroken) return firstBroken;
+        const second = await deliver(request);
+        const secondBroken = judge(target, c.p.kind, second, budgetMs, 'redelivery');
+        if (secondBroken) return secondBroken;
+        const differ =
+          first.ok && second.ok ? sameAnswer(target, c.p.kind, first, second) : undefined;
+        return differ
+          ? { property: 'answers a redelivery the same way', reasons: [differ] }
+          : undefined;
+      },
+      describe(c) {
+        const request = c.p.build(c.m);
+        return { kind: c.p.kind, request, changes: changesFrom(c.p.base, request) };
+      },
+      reproduce: (kind, request, seed) => writeReproduction(target, settings, kind, request, seed),
+      spec: (name) =>
+        name.startsWith('answers within') || name.includes('redelivery')
+          ? ['8']
+          : target.suite === 'hooks'
+            ? ['6.2']
+            : ['2.2', '4.2'],
+    },
+    settings,
+  );
+}
+
+/** What a suite gives the shared fuzz runner. */
+export interface PropertySource<C> {
+  arbitrary: fc.Arbitrary<C>;
+  /** runs one generated case against the peer; what broke, or undefined */
+  check(c: C, n: number): Promise<Broken | undefined>;
+  /** the shrunk case as a report shows it */
+  describe(c: C): { kind: string; request: Record<string, unknown>; changes: string[] };
+  /** writes the failing request with the command that sends it again */
+  reproduce(
+    kind: string,
+    request: Record<string, unknown>,
+    seed: number,
+  ): Promise<{ file: string; command: string }[]>;
+  spec(name: FuzzProperty): string[];
+}
+
+/**
+ * The shared runner of every fuzzed suite: fast-check generates, runs and shrinks; one
+ * ConformCase per property, so JUnit lists each; the first runs the traffic, the others
+ * report from the same run.
+ */
+export function propertyCases<C extends object>(
+  source: PropertySource<C>,
+  settings: FuzzSettings,
+): { cases: ConformCase[]; summary: () => FuzzSummary | undefined } {
+  const broken = new WeakMap<C, Broken>();
   let casesRun = 0;
-  const property = fc.asyncProperty(arbitrary, async (c) => {
-    settings.onCase?.(++casesRun);
-    const request = c.p.build(c.m);
-    if (target.suite === 'integrator') {
-      // each case is its own message; its redelivery keeps the id (spec 2.2, 8)
-      const message = request.message as Record<string, unknown>;
-      message.id = `fuzz-${++messageSeq}`;
-    }
-    const first = await deliver(request);
-    const firstBroken = judge(target, c.p.kind, first, budgetMs, 'delivery');
-    if (firstBroken) {
-      broken.set(c, firstBroken);
-      return false;
-    }
-    const second = await deliver(request);
-    const secondBroken = judge(target, c.p.kind, second, budgetMs, 'redelivery');
-    if (secondBroken) {
-      broken.set(c, secondBroken);
-      return false;
-    }
-    const differ = first.ok && second.ok ? sameAnswer(target, c.p.kind, first, second) : undefined;
-    if (differ) {
-      broken.set(c, { property: 'answers a redelivery the same way', reasons: [differ] });
-      return false;
-    }
-    return true;
+  const property = fc.asyncProperty(source.arbitrary, async (c) => {
+    const n = ++casesRun;
+    settings.onCase?.(n);
+    const why = await source.check(c, n);
+    if (why) broken.set(c, why);
+    return why === undefined;
   });
 
   let run: Promise<FuzzSummary> | undefined;
   let summary: FuzzSummary | undefined;
   const execute = async (): Promise<FuzzSummary> => {
     const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
-    const details = await fc.check<[FuzzCase]>(property, {
+    const details = await fc.check<[C]>(property, {
       numRuns: settings.runs,
       seed,
       ...(settings.path === undefined ? {} : { path: settings.path }),
@@ -256,9 +299,7 @@ export function buildFuzzCases(
       // --fuzz-time: no new case after the limit; what ran so far is the result
       ...(settings.timeLimitMs === undefined
         ? {}
-        : {
-            plugins: [fc.interruptAfterTimeLimit(settings.timeLimitMs) as fc.Plugin<[FuzzCase]>],
-          }),
+        : { plugins: [fc.interruptAfterTimeLimit(settings.timeLimitMs) as fc.Plugin<[C]>] }),
     });
     const result: FuzzSummary = { runs: details.numRuns, seed };
     if (details.failed && details.counterexample) {
@@ -269,19 +310,16 @@ export function buildFuzzCases(
           details.errorInstance instanceof Error ? details.errorInstance.message : 'failed',
         ],
       };
-      const request = c.p.build(c.m);
-      const failure: FuzzFailure = {
+      const shown = source.describe(c);
+      result.failure = {
         ...why,
-        kind: c.p.kind,
-        changes: changesFrom(c.p.base, request),
-        request,
+        ...shown,
         seed,
         path: details.counterexamplePath ?? '',
         shrinks: details.numShrinks,
         runs: details.numRuns,
-        written: await writeReproduction(target, settings, c.p.kind, request, seed),
+        written: await source.reproduce(shown.kind, shown.request, seed),
       };
-      result.failure = failure;
     }
     summary = result;
     return result;
@@ -289,12 +327,7 @@ export function buildFuzzCases(
 
   const cases: ConformCase[] = FUZZ_PROPERTIES.map((name) => ({
     name: `fuzz: ${name}`,
-    spec:
-      name.startsWith('answers within') || name.includes('redelivery')
-        ? ['8']
-        : target.suite === 'hooks'
-          ? ['6.2']
-          : ['2.2', '4.2'],
+    spec: source.spec(name),
     async run(ctx) {
       run ??= execute();
       const result = await run;
