@@ -221,4 +221,47 @@ describe('conform --fuzz finds planted bugs and shrinks them (issue 17)', () => 
     expect(failure?.changes.length).toBeLessThanOrEqual(1); // shrunk: nothing in the input matters
     expect(failure?.written[0]?.command).toMatch(/^svc-cli replay .+ --bot-url /);
   });
+
+  it("--fuzz-stateful: sequences of one chat, in lifecycle order; a receiver failing on a chat's third event is found", async () => {
+    const seen = new Map<string, string[]>();
+    const url = await peer((body) => {
+      const chat = String(body.chat_id ?? 'none');
+      const events = [...(seen.get(chat) ?? []), String(body.event_name)];
+      seen.set(chat, events);
+      return events.length >= 3
+        ? { status: 500, body: '{"error":"state"}' }
+        : { status: 200, body: '{"result":"ok"}' };
+    });
+    const report = await runConformSuite({
+      suite: 'hooks',
+      url,
+      fuzz: { ...fuzz(200), stateful: true },
+    });
+    const failure = report.fuzz?.failure;
+    expect(failure?.property).toBe('survives: no 5xx, no reset, no hang');
+    expect(failure?.kind).toMatch(/^sequence of \d: hook\./);
+    // a chat's events arrive in lifecycle order under one chat id
+    const lifecycle = [
+      'chat_accepted',
+      'chat_updated',
+      'chat_assigned',
+      'chat_finished',
+      'call_event',
+    ];
+    for (const [chat, events] of seen) {
+      if (chat === 'none') continue;
+      const order = events.map((e) => lifecycle.indexOf(e)).filter((i) => i >= 0);
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+    }
+    expect(failure?.written.length).toBeGreaterThanOrEqual(1);
+
+    const target = await createHookTarget({ clock: createClock() });
+    servers.push(target);
+    const passed = await runConformSuite({
+      suite: 'hooks',
+      url: `${target.url}/hooks`,
+      fuzz: { ...fuzz(100), stateful: true },
+    });
+    expect(passed.fuzz?.failure).toBeUndefined();
+  });
 });

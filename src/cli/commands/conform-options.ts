@@ -154,6 +154,14 @@ export const conformOptions = defineOptions('conform', [
       'instead of the fixed cases: n payloads generated from the contract, each delivered and redelivered; a failure is shrunk',
   },
   {
+    key: 'fuzzStateful',
+    flag: '--fuzz-stateful',
+    type: 'boolean',
+    group: 'Fuzz (hooks, integrator, bot):',
+    description:
+      "hooks, integrator: each case is one chat's sequence of 2-8 payloads (hooks in lifecycle order), delivered in turn",
+  },
+  {
     key: 'fuzzTime',
     flag: '--fuzz-time <time>',
     type: 'string',

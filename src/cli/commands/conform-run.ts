@@ -102,6 +102,7 @@ export async function runConform(
     options.fuzz = {
       runs,
       cwd: ctx.cwd,
+      ...(flags.fuzzStateful ? { stateful: true } : {}),
       ...(timeLimitMs === undefined ? {} : { timeLimitMs }),
       onCase: (n) =>
         progress.update(

@@ -22,6 +22,10 @@ import {
 import type { ConformCase } from '../case.js';
 import type { PayloadArbitrary, Mutations } from './arbitraries.js';
 import { agentMessageArbitraries, hookArbitraries } from './payloads.js';
+import { HOOK_LIFECYCLE } from '../../../roles/hooks/samples.js';
+
+/** spec 3: the order a chat's hooks come in; offline_message stands apart, last. */
+const HOOK_ORDER: readonly string[] = [...HOOK_LIFECYCLE];
 
 export const FUZZ_PROPERTIES = [
   'survives: no 5xx, no reset, no hang',
@@ -38,6 +42,11 @@ export interface FuzzSettings {
   timeLimitMs?: number;
   /** after each case: how many ran so far */
   onCase?: (done: number) => void;
+  /**
+   * `--fuzz-stateful`: each case is a sequence of 2-8 payloads of one chat, in lifecycle
+   * order (hooks) or as one conversation's agent messages (integrator), delivered in turn
+   */
+  stateful?: boolean;
   /** default: random, printed */
   seed?: number;
   /** fast-check's path of a failure: replays exactly that case */
@@ -214,39 +223,121 @@ export function buildFuzzCases(
   const deliver = (body: Record<string, unknown>): Promise<PostOutcome> =>
     postJson({ url, body: JSON.stringify(body), timeoutMs: budgetMs, clock: target.clock });
 
+  /** One payload delivered, then delivered again as a redelivery (spec 8). */
+  const checkOne = async (
+    c: FuzzCase,
+    adjust?: (request: Record<string, unknown>) => void,
+  ): Promise<Broken | undefined> => {
+    const request = c.p.build(c.m);
+    if (target.suite === 'integrator') {
+      // each case is its own message; its redelivery keeps the id (spec 2.2, 8)
+      const message = request.message as Record<string, unknown>;
+      message.id = `fuzz-${++messageSeq}`;
+    }
+    adjust?.(request);
+    const first = await deliver(request);
+    const firstBroken = judge(target, c.p.kind, first, budgetMs, 'delivery');
+    if (firstBroken) return firstBroken;
+    const second = await deliver(request);
+    const secondBroken = judge(target, c.p.kind, second, budgetMs, 'redelivery');
+    if (secondBroken) return secondBroken;
+    const differ = first.ok && second.ok ? sameAnswer(target, c.p.kind, first, second) : undefined;
+    return differ
+      ? { property: 'answers a redelivery the same way', reasons: [differ] }
+      : undefined;
+  };
+  const spec = (name: FuzzProperty): string[] =>
+    name.startsWith('answers within') || name.includes('redelivery')
+      ? ['8']
+      : target.suite === 'hooks'
+        ? ['6.2']
+        : ['2.2', '4.2'];
+  const reproduce = (kind: string, request: Record<string, unknown>, seed: number) =>
+    writeReproduction(target, settings, kind, request, seed);
+
+  if (settings.stateful) {
+    // a chat's traffic: hooks in lifecycle order with one chat id and visitor, or one
+    // customer's agent messages; the sequence shrinks to its shortest failing prefix
+    const order = (kind: string): number => {
+      const at = HOOK_ORDER.indexOf(kind.replace(/^hook\./, ''));
+      return at === -1 ? HOOK_ORDER.length : at;
+    };
+    const sequence = fc
+      .array(arbitrary, { minLength: 2, maxLength: 8 })
+      .map((steps) =>
+        target.suite === 'hooks'
+          ? [...steps].sort((a, b) => order(a.p.kind) - order(b.p.kind))
+          : steps,
+      );
+    let chatSeq = 0;
+    return propertyCases<FuzzCase[]>(
+      {
+        arbitrary: sequence,
+        async check(steps) {
+          const chat = ++chatSeq;
+          const same = (request: Record<string, unknown>): void => {
+            if (target.suite === 'hooks') {
+              if ('chat_id' in request) request.chat_id = 90_000 + chat;
+            } else if (request.recipient && typeof request.recipient === 'object') {
+              (request.recipient as Record<string, unknown>).id = `fuzz-customer-${chat}`;
+            }
+          };
+          for (const [index, step] of steps.entries()) {
+            const broken = await checkOne(step, same);
+            if (broken)
+              return {
+                ...broken,
+                reasons: broken.reasons.map(
+                  (r) => `step ${index + 1} of ${steps.length} (${step.p.kind}): ${r}`,
+                ),
+              };
+          }
+          return undefined;
+        },
+        describe(steps) {
+          const requests = steps.map((step) => step.p.build(step.m));
+          return {
+            kind: `sequence of ${steps.length}: ${steps.map((step) => step.p.kind).join(', ')}`,
+            request: { sequence: requests },
+            changes: steps.flatMap((step, i) =>
+              changesFrom(step.p.base, requests[i]).map((c) => `step ${i + 1} ${c}`),
+            ),
+          };
+        },
+        async reproduce(_kind, request, seed) {
+          const list = (request.sequence as Record<string, unknown>[]) ?? [];
+          const written: { file: string; command: string }[] = [];
+          for (const [i, step] of list.entries()) {
+            const kind =
+              target.suite === 'hooks' ? `hook.${String(step.event_name)}` : 'channel.agent';
+            for (const w of await writeReproduction(
+              target,
+              settings,
+              kind,
+              step,
+              seed,
+              `-step${i + 1}`,
+            ))
+              written.push(w);
+          }
+          return written;
+        },
+        spec,
+      },
+      settings,
+    );
+  }
+
   return propertyCases(
     {
       arbitrary,
-      async check(c) {
-        const request = c.p.build(c.m);
-        if (target.suite === 'integrator') {
-          // each case is its own message; its redelivery keeps the id (spec 2.2, 8)
-          const message = request.message as Record<string, unknown>;
-          message.id = `fuzz-${++messageSeq}`;
-        }
-        const first = await deliver(request);
-        const firstBroken = judge(target, c.p.kind, first, budgetMs, 'delivery');
-        if (firstBroken) return firstBroken;
-        const second = await deliver(request);
-        const secondBroken = judge(target, c.p.kind, second, budgetMs, 'redelivery');
-        if (secondBroken) return secondBroken;
-        const differ =
-          first.ok && second.ok ? sameAnswer(target, c.p.kind, first, second) : undefined;
-        return differ
-          ? { property: 'answers a redelivery the same way', reasons: [differ] }
-          : undefined;
-      },
+      check: (c) => checkOne(c),
       describe(c) {
         const request = c.p.build(c.m);
         return { kind: c.p.kind, request, changes: changesFrom(c.p.base, request) };
       },
-      reproduce: (kind, request, seed) => writeReproduction(target, settings, kind, request, seed),
-      spec: (name) =>
-        name.startsWith('answers within') || name.includes('redelivery')
-          ? ['8']
-          : target.suite === 'hooks'
-            ? ['6.2']
-            : ['2.2', '4.2'],
+      reproduce,
+      spec,
     },
     settings,
   );
@@ -375,10 +466,11 @@ async function writeReproduction(
   kind: string,
   request: Record<string, unknown>,
   seed: number,
+  suffix = '',
 ): Promise<{ file: string; command: string }[]> {
   const dir = join(settings.cwd, settings.failuresDir ?? join('.svc', 'failures'));
   await mkdir(dir, { recursive: true });
-  const stem = `${target.suite}-${kind.replace(/^hook\.|^channel\./, '').replace(/\./g, '-')}-seed${seed}`;
+  const stem = `${target.suite}-${kind.replace(/^hook\.|^channel\./, '').replace(/\./g, '-')}-seed${seed}${suffix}`;
   const requestFile = join(dir, `${stem}.request.json`);
   await writeFile(requestFile, `${JSON.stringify(request, null, 2)}\n`);
   if (target.suite === 'hooks') {
