@@ -225,7 +225,7 @@ describe('conform --fuzz finds planted bugs and shrinks them (issue 17)', () => 
   it("--fuzz-stateful: sequences of one chat, in lifecycle order; a receiver failing on a chat's third event is found", async () => {
     const seen = new Map<string, string[]>();
     const url = await peer((body) => {
-      const chat = String(body.chat_id ?? 'none');
+      const chat = typeof body.chat_id === 'number' ? String(body.chat_id) : 'none';
       const events = [...(seen.get(chat) ?? []), String(body.event_name)];
       seen.set(chat, events);
       return events.length >= 3
