@@ -1,4 +1,4 @@
-import { createClock } from '../../src/clock.js';
+import { createVirtualClock } from '../../src/clock.js';
 import { postJson } from '../../src/http/client.js';
 import { createJournal } from '../../src/journal/journal.js';
 import { createPlatform, sendAgentMessage, type Platform } from '../../src/platform/index.js';
@@ -13,7 +13,10 @@ export async function closeRecordedSession(): Promise<void> {
 
 /** Records a session: customer messages in, agent messages out (one redelivered, one error reply). */
 export async function recordSession(file: string, listenFile?: string): Promise<void> {
-  const clock = createClock({ timeScale: 0.1 });
+  // a virtual clock: the 3 s attempt timeout never fires on a busy machine (a wall-clock
+  // 300 ms budget turned a slow first 503 into a 'hang' under a loaded full run)
+  const clock = createVirtualClock();
+  const listenJournal = listenFile ? createJournal({ file: listenFile }) : undefined;
   const listener = await createListener({
     clock,
     plan: {
@@ -24,7 +27,7 @@ export async function recordSession(file: string, listenFile?: string): Promise<
         { kind: 'error', code: 'blocked', message: 'user blocked' },
       ],
     },
-    ...(listenFile ? { journal: createJournal({ file: listenFile }) } : {}),
+    ...(listenJournal ? { journal: listenJournal } : {}),
   });
   const platform = createPlatform({
     clock,
@@ -43,15 +46,18 @@ export async function recordSession(file: string, listenFile?: string): Promise<
     message: { type: 'photo', file: 'https://x.test/r.jpg', file_name: 'r.jpg', file_size: 12 },
   });
   await send({ sender: { id: '' }, message: { type: 'text', text: 'lost' } });
-  await sendAgentMessage(platform.core, {
-    customerId: 'c-42',
-    message: { type: 'text', text: 'Let me check.' },
-  });
-  await sendAgentMessage(platform.core, { customerId: 'c-42', message: { type: 'typein' } });
-  await sendAgentMessage(platform.core, {
-    customerId: 'c-42',
-    message: { type: 'text', text: 'Shipped today.' },
-  });
+  const agent = async (message: Parameters<typeof sendAgentMessage>[1]['message']) => {
+    let done = false;
+    const sending = sendAgentMessage(platform.core, { customerId: 'c-42', message }).finally(
+      () => (done = true),
+    );
+    await clock.runUntil(() => done);
+    await sending;
+  };
+  await agent({ type: 'text', text: 'Let me check.' });
+  await agent({ type: 'typein' });
+  await agent({ type: 'text', text: 'Shipped today.' });
   await platform.close();
   platform.core.journal.close();
+  listenJournal?.flush();
 }
