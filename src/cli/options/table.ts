@@ -140,7 +140,7 @@ export const GLOBAL_OPTIONS = [
     type: 'list',
     env: 'SVC_CA',
     description:
-      'trust this CA certificate (PEM file) for https:// URLs, on top of the system roots (repeatable; NODE_EXTRA_CA_CERTS is read too)',
+      'trust this CA certificate (PEM file) for https:// URLs, on top of the system roots (NODE_EXTRA_CA_CERTS is read too)',
   },
   {
     key: 'insecure',
