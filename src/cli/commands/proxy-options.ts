@@ -4,6 +4,7 @@ import {
   QUIET_OPTION,
   RECORD_OPTIONS,
   SERVING_OPTIONS,
+  STRICT_OPTION,
   TLS_OPTIONS,
   faultOptions,
 } from '../options/shared.js';
@@ -67,12 +68,7 @@ export const proxyOptions = defineOptions('proxy', [
   FAULT_PLAN_OPTION,
   ...RECORD_OPTIONS,
   QUIET_OPTION,
-  {
-    key: 'strict',
-    flag: '--strict',
-    type: 'boolean',
-    description: 'contract warnings count as errors',
-  },
+  STRICT_OPTION,
   {
     key: 'failOnViolation',
     flag: '--fail-on-violation',

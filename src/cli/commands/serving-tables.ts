@@ -4,6 +4,7 @@ import {
   QUIET_OPTION,
   RECORD_OPTIONS,
   SERVING_OPTIONS,
+  STRICT_OPTION,
   TLS_OPTIONS,
   faultOptions,
 } from '../options/shared.js';
@@ -23,12 +24,7 @@ export const listenOptions = defineOptions('listen', [
   FAULT_PLAN_OPTION,
   ...RECORD_OPTIONS,
   QUIET_OPTION,
-  {
-    key: 'strict',
-    flag: '--strict',
-    type: 'boolean',
-    description: 'contract warnings count as errors',
-  },
+  STRICT_OPTION,
 ] as const satisfies readonly OptionSpec[]);
 
 export const hookTargetOptions = defineOptions('hook-target', [

@@ -63,6 +63,14 @@ export const TLS_OPTIONS = [
   },
 ] as const satisfies readonly OptionSpec[];
 
+/** `--strict`: what checks payloads can make its contract warnings errors. */
+export const STRICT_OPTION = {
+  key: 'strict',
+  flag: '--strict',
+  type: 'boolean',
+  description: 'contract warnings count as errors',
+} as const satisfies OptionSpec;
+
 /** `--quiet`: no line per request (the journal still records them). */
 export const QUIET_OPTION = {
   key: 'quiet',
