@@ -91,11 +91,15 @@ function buildCommon(name: string, base: HookBase, withDepartment: boolean): Bod
       ...(v.phone === undefined ? {} : { phone: v.phone }),
       number: String(v.number), // spec 2.6: a string
       description: v.description ?? '',
+      // the public Webhooks samples carry it as an empty object (docs/FIDELITY.md)
+      social: {},
       chats_count: v.chatsCount ?? 0,
     },
     session: profile.session,
     page: profile.page,
     ...(withDepartment ? { department: profile.department } : {}),
+    // shown empty in every public sample; contents not shown (spec 2.6)
+    analytics: {},
     // spec 4.5, 6.2: the setUserToken value is included in the parameters (name assumed)
     ...(v.userToken === undefined ? {} : { [USER_TOKEN_FIELD]: v.userToken }),
   };
