@@ -82,4 +82,35 @@ describe('svc-cli proxy (issue 16)', () => {
       ['hook.chat_accepted', 200],
     ]);
   });
+
+  it("another command's upstream in svc.config.json does not stop proxy hooks; the same flag does (exit 2)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-proxy-'));
+    const config = join(dir, 'svc.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ version: 1, integratorUrl: 'http://127.0.0.1:9000/agent-messages' }),
+    );
+    const proxy = await serve([
+      '--json',
+      '--config',
+      config,
+      'proxy',
+      'hooks',
+      '--port',
+      '0',
+      '--receiver-url',
+      'http://127.0.0.1:1/hooks',
+    ]);
+    expect(proxy.listening).toMatchObject({ iface: 'hooks', legs: [{ leg: 'receiver' }] });
+    const flagged = await runCli([
+      'proxy',
+      'hooks',
+      '--integrator-url',
+      'http://127.0.0.1:9000',
+      '--receiver-url',
+      'http://127.0.0.1:1/hooks',
+    ]);
+    expect(flagged.code).toBe(2);
+    expect(flagged.stderr).toMatch(/--integrator-url is not an upstream of hooks/);
+  });
 });

@@ -41,9 +41,19 @@ export async function runProxy(
     }).filter(([, url]) => url !== undefined),
   );
   const given = legs.filter((leg) => upstreams[leg.name] !== undefined);
+  // a flag for another interface is a mistake; the same key from svc.config.json or SVC_* is
+  // another command's setting (the file's top-level integratorUrl is the platform's)
+  const flagKey: Record<LegName, string> = {
+    platform: 'platformUrl',
+    integrator: 'integratorUrl',
+    provider: 'providerUrl',
+    receiver: 'receiverUrl',
+  };
   const foreign = (Object.keys(upstreams) as LegName[]).filter(
-    (name) => upstreams[name] !== undefined && !legs.some((leg) => leg.name === name),
+    (name) => flags[flagKey[name]] !== undefined && !legs.some((leg) => leg.name === name),
   );
+  for (const name of Object.keys(upstreams) as LegName[])
+    if (!legs.some((leg) => leg.name === name)) delete upstreams[name];
   if (foreign.length > 0) {
     throw new SvcError(
       'SVC_E_OPTIONS',
