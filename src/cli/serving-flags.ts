@@ -53,10 +53,12 @@ export function openRecordJournal(
   ctx: Pick<CliContext, 'cwd'>,
   record: string | undefined,
   showSecrets: boolean,
+  redact?: (text: string) => string,
 ): Journal {
-  if (record === undefined) return createJournal({ keep: 1000, showSecrets });
+  const extra = redact ? { redact } : {};
+  if (record === undefined) return createJournal({ keep: 1000, showSecrets, ...extra });
   try {
-    return createJournal({ file: resolve(ctx.cwd, record), keep: 1000, showSecrets });
+    return createJournal({ file: resolve(ctx.cwd, record), keep: 1000, showSecrets, ...extra });
   } catch (error) {
     throw new SvcError(
       'SVC_E_RECORD',

@@ -27,7 +27,7 @@ import {
   type ServerLimits,
 } from '../http/server.js';
 import type { TlsServerOptions } from '../http/tls.js';
-import type { ExchangeInput, Journal } from '../journal/index.js';
+import { createRedactor, type ExchangeInput, type Journal } from '../journal/index.js';
 import { judgeChannelReply } from '../platform/delivery.js';
 import { checkAnswer, checkRequest } from './check.js';
 import {
@@ -127,6 +127,11 @@ export interface RunningProxy {
   /** the proxy URL of each leg, with the upstream it forwards to */
   readonly legs: readonly { leg: LegSpec; url: string; upstream: string }[];
   summary(): ProxySummary;
+  /**
+   * Hides the secrets seen so far (the channel's random string, spec 5.1; bot tokens in the
+   * paths, spec 5.2) as `***`: for the lines printed and the `--record` journal.
+   */
+  redact(text: string): string;
   close(graceMs?: number): Promise<void>;
 }
 
@@ -276,6 +281,27 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstreamFailures: 0,
   };
 
+  // the secrets in the URLs: the channel URL's random string, and a bot token as soon as a
+  // path shows it (spec 5.1, 5.2)
+  const secrets = new Set<string>();
+  const channelUrl = options.iface === 'channel' ? options.upstreams.platform : undefined;
+  if (channelUrl) {
+    const parts = new URL(channelUrl).pathname.split('/').filter(Boolean);
+    const random = parts.at(-2);
+    if (random) secrets.add(random);
+  }
+  let redactor: ((text: string) => string) | undefined;
+  const learn = (leg: LegSpec, rest: string): void => {
+    if (options.iface !== 'bot') return;
+    const parts = rest.split('/').filter(Boolean);
+    const token = leg.name === 'provider' ? parts[0] : parts.length >= 3 ? parts.at(-1) : undefined;
+    if (token && !secrets.has(token)) {
+      secrets.add(token);
+      redactor = undefined;
+    }
+  };
+  const redact = (text: string): string => (redactor ??= createRedactor(secrets))(text);
+
   const routeOf = (path: string): { leg: LegSpec; rest: string } | undefined => {
     for (const leg of legs) {
       if (path === leg.prefix || path.startsWith(`${leg.prefix}/`))
@@ -306,6 +332,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return;
     }
     const { leg, rest } = route;
+    learn(leg, rest);
     const upstreamBase = options.upstreams[leg.name] ?? '';
     const upstream = upstreamUrlOf(upstreamBase, rest, search);
     const read = await readRaw(req, bodyLimit);
@@ -454,6 +481,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       upstream: options.upstreams[leg.name] ?? '',
     })),
     summary: () => ({ ...summary, byLeg: { ...summary.byLeg }, byRule: { ...summary.byRule } }),
+    redact,
     async close(graceMs) {
       await server.close(graceMs);
     },

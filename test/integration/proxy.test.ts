@@ -133,6 +133,9 @@ describe('proxy channel (issue 16)', () => {
       'error',
     ]);
     expect(p.summary().violations).toBe(1);
+    // the channel URL's random string is a secret (spec 5.1): hidden in lines and records
+    const random = new URL(harness.channelUrl).pathname.split('/')[1]!;
+    expect(p.redact(events[0]!.upstream)).not.toContain(random);
   });
 
   it('forwards bodies, statuses, headers and the framing (Content-Length or chunked) unchanged', async () => {
@@ -327,6 +330,8 @@ describe('proxy bot (issue 16)', () => {
       expect(events.every((e) => e.slow && e.failure?.reason === 'caller-gone')).toBe(true);
       expect(events[1]?.outcome).toMatchObject({ kind: 'gave-up', attempts: 2 });
       expect(events[1]?.outcome).toMatchObject({ then: expect.stringContaining('agent') });
+      // the token seen in the path is a secret from then on (spec 5.2)
+      expect(p.redact(events[0]!.upstream)).toBe(`${silentUrl}/***`);
     } finally {
       hang.closeAllConnections();
       hang.close();

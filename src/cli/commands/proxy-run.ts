@@ -86,7 +86,15 @@ export async function runProxy(
     );
   }
   const tls = await serverTls(ctx, options, (line) => out.note(line));
-  const journal = openRecordJournal(ctx, options.record, options.showSecrets);
+  // the proxy learns its secrets from the traffic (a bot token in a path); the journal and the
+  // lines hide them as they are seen, unless --show-secrets
+  let hide = (text: string): string => text;
+  const journal = openRecordJournal(
+    ctx,
+    options.record,
+    options.showSecrets,
+    options.showSecrets ? undefined : (text) => hide(text),
+  );
   const clock = createClock({ timeScale: options.timeScale });
   const proxy = await startProxy({
     iface: iface as ProxyInterface,
@@ -101,9 +109,17 @@ export async function runProxy(
     bodyLimit: options.bodyLimit,
     strict: options.strict,
     upstreamTimeoutMs: options.upstreamTimeout,
-    onEvent: (event) => out.event(event, formatProxyEvent),
+    onEvent: (event) =>
+      out.event(
+        event.type === 'exchange' && !options.showSecrets
+          ? { ...event, path: hide(event.path), upstream: hide(event.upstream) }
+          : event,
+        formatProxyEvent,
+      ),
   });
-  const shown = (url: string): string => (options.showSecrets ? url : redactChannelUrl(url));
+  hide = proxy.redact;
+  const shown = (url: string): string =>
+    options.showSecrets ? url : redactChannelUrl(proxy.redact(url));
   await serveUntilAborted<ProxyListening>(ctx, {
     out,
     listening: {
