@@ -117,7 +117,7 @@ export async function runProxy(
         formatProxyEvent,
       ),
   });
-  hide = proxy.redact;
+  hide = (text) => proxy.redact(text);
   const shown = (url: string): string =>
     options.showSecrets ? url : redactChannelUrl(proxy.redact(url));
   await serveUntilAborted<ProxyListening>(ctx, {
