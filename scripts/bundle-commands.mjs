@@ -18,6 +18,9 @@ const keepOutside = {
       if (args.path.startsWith('../options/') && args.path !== '../options/resolve.js') {
         return undefined;
       }
+      // plain data with no identity to keep (the media types and their kinds, for send-media's
+      // choices): bundled, one module less to resolve for --help
+      if (/\/(roles\/integrator\/kinds|contract\/media-types)\.js$/.test(args.path)) return undefined;
       if (!args.path.startsWith('./')) return { path: args.path, external: true };
       return undefined; // ./register-module.js: bundled
     });
