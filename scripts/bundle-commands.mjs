@@ -20,7 +20,8 @@ const keepOutside = {
       }
       // plain data with no identity to keep (the media types and their kinds, for send-media's
       // choices): bundled, one module less to resolve for --help
-      if (/\/(roles\/integrator\/kinds|contract\/media-types)\.js$/.test(args.path)) return undefined;
+      if (/\/(roles\/integrator\/kinds|contract\/media-types)\.js$/.test(args.path))
+        return undefined;
       if (!args.path.startsWith('./')) return { path: args.path, external: true };
       return undefined; // ./register-module.js: bundled
     });
