@@ -99,6 +99,12 @@ export interface ProxyExchangeEvent {
   /** errors of the request (the caller's) and of the answer (the answerer's) */
   requestIssues: ContractIssue[];
   answerIssues: ContractIssue[];
+  /**
+   * the exchange in one word, as every role's lines carry it: ok when neither side broke the
+   * contract, nothing failed and the answer came within the budget (`--quiet` still prints
+   * the others)
+   */
+  verdict: { ok: boolean; errors: number; warnings: number };
   /** the fault injected, in --fault syntax; `forwarded` false when it replaced the upstream */
   fault?: string;
   forwarded: boolean;
@@ -447,6 +453,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       ...(outcome ? { outcome } : {}),
       requestIssues: [...requestCheck.errors, ...requestCheck.warnings],
       answerIssues: [...answerCheck.errors, ...answerCheck.warnings],
+      verdict: {
+        ok: requestCheck.errors.length + answerCheck.errors.length === 0 && !failure && !slow,
+        errors: requestCheck.errors.length + answerCheck.errors.length,
+        warnings: requestCheck.warnings.length + answerCheck.warnings.length,
+      },
       ...(fault === undefined ? {} : { fault }),
       forwarded,
     };

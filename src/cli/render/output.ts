@@ -90,15 +90,19 @@ const REJECTIONS = new Set(['violation', 'request-rejected', 'rejected-request',
 export function isEssential(event: OutputEvent): boolean {
   const e = event as OutputEvent & {
     level?: unknown;
-    verdict?: { ok?: unknown; errors?: unknown[]; warnings?: unknown[] };
+    verdict?: { ok?: unknown; errors?: unknown[] | number; warnings?: unknown[] | number };
     result?: unknown;
     action?: unknown;
   };
-  if (e.type === 'listening' || e.type === 'error' || e.type.endsWith('-error')) return true;
+  if (e.type === 'listening' || e.type === 'summary' || e.type === 'error') return true;
+  if (e.type.endsWith('-error')) return true;
   if (REJECTIONS.has(e.type)) return true;
   if (e.type === 'notice') return e.level === 'warning' || e.level === 'error';
   const verdict = e.verdict;
-  if (verdict && (verdict.ok === false || !!verdict.errors?.length || !!verdict.warnings?.length))
+  // issues as a list (the roles' lines) or as a count (the proxy's)
+  const some = (v: unknown[] | number | undefined): boolean =>
+    typeof v === 'number' ? v > 0 : !!v?.length;
+  if (verdict && (verdict.ok === false || some(verdict.errors) || some(verdict.warnings)))
     return true;
   return e.result === 'failed' || e.action === 'failed' || e.action === 'refused';
 }
