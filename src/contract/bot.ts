@@ -24,7 +24,16 @@ export const BOT_EVENTS = [
   'AGENT_JOINED',
   'AGENT_UNAVAILABLE',
 ] as const;
-export type BotEventName = (typeof BOT_EVENTS)[number];
+/**
+ * Events the public Bot API lists beyond spec 6.1 (docs/FIDELITY.md, issue 15): off by
+ * default, on with `--bot-events docs`. Their schemas are known either way, so `validate`
+ * reads a payload shaped as the docs show.
+ */
+export const DOCS_BOT_EVENTS = ['CHAT_CLOSED', 'CLIENT_INFO'] as const;
+/** Which bot events are in play: the spec's five, or those plus the public docs' two. */
+export const BOT_EVENT_SETS = ['spec', 'docs'] as const;
+export type BotEventSet = (typeof BOT_EVENT_SETS)[number];
+export type BotEventName = (typeof BOT_EVENTS)[number] | (typeof DOCS_BOT_EVENTS)[number];
 /** spec 2.5: the bot message types. */
 export const BOT_MESSAGE_TYPES = ['TEXT', 'MARKDOWN', 'BUTTONS'] as const;
 /** spec 7.2: the error codes of the error body. */
@@ -136,6 +145,19 @@ const clientMessageDocumented = {
   channel: shape('6.1', { id: idString('6.1'), type: str('6.1') }).optional(),
 };
 
+/**
+ * CLIENT_INFO's contact data. The public page names the event ("the customer's contact data",
+ * bot to platform) but its field table could not be read here; the data takes the spec's own
+ * contact structure (6.2 `contact_info`, 4.5 setContactInfo): name, email, phone,
+ * description, strings. An assumption, recorded in docs/FIDELITY.md.
+ */
+const contactInfo = shape('6.2', {
+  name: str('6.2').optional(),
+  email: str('6.2').optional(),
+  phone: str('6.2').optional(),
+  description: str('6.2').optional(),
+});
+
 /** spec 6.1: one schema per event; BOT_MESSAGE's sample omits chat_id and client_id. */
 export const botEventSchemas = {
   CLIENT_MESSAGE: shape('6.1', {
@@ -170,6 +192,22 @@ export const botEventSchemas = {
     id: eventId,
     client_id: eventId,
     chat_id: eventId,
+  }),
+  // public Bot API, platform to bot: the chat closed (the envelope of the other notices)
+  CHAT_CLOSED: shape('6.1', {
+    event: lit('CHAT_CLOSED', '6.1'),
+    id: eventId,
+    client_id: eventId,
+    chat_id: eventId,
+    site_id: idString('6.1').optional(),
+  }),
+  // public Bot API, bot to platform: the customer's contact data, e.g. after AGENT_UNAVAILABLE
+  CLIENT_INFO: shape('6.1', {
+    event: lit('CLIENT_INFO', '6.1'),
+    id: eventId,
+    client_id: eventId,
+    chat_id: eventId,
+    contact_info: contactInfo,
   }),
 } as const;
 

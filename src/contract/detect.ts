@@ -3,7 +3,7 @@
  * `message.type`, `sender` vs `recipient`, `result` / `error`, the widget argument names.
  */
 import { MEDIA_TYPES, TYPING_TYPES } from './channel.js';
-import { BOT_ERROR_CODES, BOT_EVENTS } from './bot.js';
+import { BOT_ERROR_CODES, BOT_EVENTS, DOCS_BOT_EVENTS } from './bot.js';
 import { HOOK_EVENTS } from './hooks.js';
 import { CALLBACK_FAIL_REASONS, CHAT_MODES } from './widget.js';
 import type { DetectResult } from './types.js';
@@ -101,7 +101,8 @@ export function detectKind(value: unknown): DetectResult {
     };
   }
   if (has(value, 'event')) {
-    if (includes(BOT_EVENTS, value.event)) return { kind: `bot.event.${String(value.event)}` };
+    if (includes(BOT_EVENTS, value.event) || includes(DOCS_BOT_EVENTS, value.event))
+      return { kind: `bot.event.${String(value.event)}` };
     return { reason: `event ${JSON.stringify(value.event)} is not a bot event of spec 6.1` };
   }
   if (has(value, 'recipient')) return detectChannel(value, 'agent');

@@ -14,7 +14,7 @@ import {
   customerTypingSchema,
   integratorReplySchema,
 } from './channel.js';
-import { BOT_EVENTS, botErrorSchema, botEventSchemas } from './bot.js';
+import { BOT_EVENTS, DOCS_BOT_EVENTS, botErrorSchema, botEventSchemas } from './bot.js';
 import { HOOK_EVENTS, hookEventSchemas, hookReplySchemas } from './hooks.js';
 import { widgetArgsSchemas, widgetCallbackSchemas, widgetResultSchemas } from './widget.js';
 import type { KindInfo } from './types.js';
@@ -135,6 +135,8 @@ const botDirection = {
   INVITE_AGENT: 'bot -> platform',
   AGENT_JOINED: 'platform -> bot',
   AGENT_UNAVAILABLE: 'platform -> bot',
+  CHAT_CLOSED: 'platform -> bot',
+  CLIENT_INFO: 'bot -> platform',
 } as const;
 const botDescription = {
   CLIENT_MESSAGE: 'new customer message needing an answer',
@@ -142,8 +144,10 @@ const botDescription = {
   INVITE_AGENT: 'hand the chat to an agent',
   AGENT_JOINED: 'an agent joined the conversation',
   AGENT_UNAVAILABLE: 'no agent is available',
+  CHAT_CLOSED: 'the chat closed (public docs; platform --bot-events docs)',
+  CLIENT_INFO: "the customer's contact data (public docs; platform --bot-events docs)",
 } as const;
-for (const event of BOT_EVENTS) {
+for (const event of [...BOT_EVENTS, ...DOCS_BOT_EVENTS]) {
   add(
     {
       name: `bot.event.${event}`,

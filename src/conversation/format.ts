@@ -113,6 +113,17 @@ export const stepSchema = z.union([
   }),
   z.strictObject({
     ...stepBase,
+    /** the bot provider posts this event to the platform's bot service itself (spec 4.3) */
+    bot: z
+      .looseObject({ event: z.string() })
+      .describe('an event the bot posts to {bot_service_url}/webhooks/<provider_id>/<token>'),
+    /** the bot service's HTTP answer (default status 200) */
+    response: z
+      .strictObject({ status: z.number().int().optional(), body: z.unknown().optional() })
+      .optional(),
+  }),
+  z.strictObject({
+    ...stepBase,
     advance: z.number().nonnegative().describe('protocol ms to move the clock'),
   }),
   z.strictObject({ ...stepBase, expect: expectation }),
@@ -143,6 +154,8 @@ export const conversationSchema = z
             faults: faultPlan.optional(),
             token: z.string().optional(),
             providerId: z.string().optional(),
+            /** docs: the public Bot API's CHAT_CLOSED and CLIENT_INFO too (--bot-events docs) */
+            events: z.enum(['spec', 'docs']).optional(),
           })
           .optional(),
         hooks: z

@@ -12,7 +12,8 @@ export interface ReplayOptions extends WorldOptions {
   onStep?: (step: StepResult) => void;
 }
 
-export type StepKind = 'customer' | 'agent' | 'agents' | 'close' | 'control' | 'advance' | 'expect';
+export type StepKind =
+  'customer' | 'agent' | 'agents' | 'close' | 'control' | 'bot' | 'advance' | 'expect';
 
 export interface StepResult {
   index: number;
@@ -184,6 +185,7 @@ function kindOf(step: Step): StepKind {
   if ('agents' in step) return 'agents';
   if ('close' in step) return 'close';
   if ('control' in step) return 'control';
+  if ('bot' in step) return 'bot';
   if ('advance' in step) return 'advance';
   return 'expect';
 }
@@ -212,6 +214,7 @@ function describeStep(step: Step, scope: Record<string, unknown>): string {
     const path = resolveRefs(step.control.path, scope);
     return `${step.control.method} ${typeof path === 'string' ? path : step.control.path}`;
   }
+  if ('bot' in step) return `the bot sends ${step.bot.event}`;
   if ('advance' in step) return `${step.advance} ms pass`;
   const party =
     (['integrator', 'bot', 'hook', 'event'] as const).find((p) => step.expect[p] !== undefined) ??
@@ -340,17 +343,31 @@ async function runStep(
     const value = await drive(world, world.closeChat(step.close.customer));
     return { ok: true, details: [], value };
   }
-  if ('control' in step) {
-    const path = String(resolveRefs(step.control.path, scope));
-    const url = `${world.controlBase}${path.startsWith('/') ? '' : '/'}${path}`;
-    const body =
-      step.control.body === undefined
-        ? undefined
-        : JSON.stringify(resolveRefs(step.control.body, scope));
+  if ('control' in step || 'bot' in step) {
+    let url: string;
+    let method: 'GET' | 'POST' = 'POST';
+    let body: string | undefined;
+    if ('bot' in step) {
+      if (!world.botEventsUrl)
+        return {
+          ok: false,
+          details: ['no bot service here: a bot step needs "setup": { "bot": {} } (spec 4.3)'],
+        };
+      url = world.botEventsUrl;
+      body = JSON.stringify(resolveRefs(step.bot, scope));
+    } else {
+      const path = String(resolveRefs(step.control.path, scope));
+      url = `${world.controlBase}${path.startsWith('/') ? '' : '/'}${path}`;
+      method = step.control.method;
+      body =
+        step.control.body === undefined
+          ? undefined
+          : JSON.stringify(resolveRefs(step.control.body, scope));
+    }
     // tracked like every HTTP exchange, so the virtual clock waits for the answer (and its
     // body) instead of jumping to the next timer while it is on the way
     const exchange = fetch(url, {
-      method: step.control.method,
+      method,
       ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/json' } }),
     }).then(async (response) => ({ status: response.status, text: await response.text() }));
     const response = await drive(world, world.clock.track(exchange));

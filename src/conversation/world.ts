@@ -66,6 +66,8 @@ export interface World {
   readonly channelUrl: string;
   /** where control steps go (`/_sim/...`) */
   readonly controlBase: string;
+  /** where `bot` steps post: the bot service's webhooks path (spec 4.3); none without a bot */
+  readonly botEventsUrl?: string;
   readonly observations: Observation[];
   /** parts of the fixture's setup this world cannot apply, with the reason */
   readonly ignoredSetup?: string;
@@ -174,6 +176,7 @@ async function startEmbeddedWorld(
       journal: botJournal,
       plan: planOf(botSetup.faults, options.seed),
       ...(script ? { script } : {}),
+      ...(botSetup.events ? { botEvents: botSetup.events } : {}),
     });
     started.push(() => bot?.close(0) ?? Promise.resolve());
     botUrl = bot.url;
@@ -182,7 +185,14 @@ async function startEmbeddedWorld(
     clock,
     ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
     ...(botUrl && (botSetup || options.botUrl)
-      ? { bot: { providerUrl: botUrl, token, providerId } }
+      ? {
+          bot: {
+            providerUrl: botUrl,
+            token,
+            providerId,
+            ...(botSetup?.events ? { botEvents: botSetup.events } : {}),
+          },
+        }
       : {}),
     agentsOnline: setup.agents !== 'offline',
     strict: setup.strict ?? true,
@@ -213,6 +223,11 @@ async function startEmbeddedWorld(
     observations,
     channelUrl: core.channelInfo(channel).url,
     controlBase: core.baseUrl,
+    ...(botUrl && (botSetup || options.botUrl)
+      ? {
+          botEventsUrl: `${core.baseUrl}/webhooks/${encodeURIComponent(providerId)}/${encodeURIComponent(token)}`,
+        }
+      : {}),
     collect: () => collectJournals(journals, observations),
     unobservable: (party) =>
       party === 'integrator' && !listener

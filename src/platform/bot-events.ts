@@ -12,10 +12,13 @@ export type BotPlatformEvent =
   | BotAgentUnavailableEvent
   | BotTokenEvent;
 
-/** An event the platform sent to the provider (spec 4.3: CLIENT_MESSAGE, AGENT_JOINED, AGENT_UNAVAILABLE). */
+/**
+ * An event the platform sent to the provider (spec 4.3: CLIENT_MESSAGE, AGENT_JOINED,
+ * AGENT_UNAVAILABLE; CHAT_CLOSED of the public docs with `--bot-events docs`).
+ */
 export interface BotEventSentEvent {
   type: 'bot-event-sent';
-  event: 'CLIENT_MESSAGE' | 'AGENT_JOINED' | 'AGENT_UNAVAILABLE';
+  event: 'CLIENT_MESSAGE' | 'AGENT_JOINED' | 'AGENT_UNAVAILABLE' | 'CHAT_CLOSED';
   /** the event's `id` (spec 2.5); also the delivery id of its attempts */
   eventId: string;
   chatId: number;

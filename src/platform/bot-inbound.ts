@@ -22,6 +22,8 @@ export interface BotInboundContext {
   /** Delivers a valid BOT_MESSAGE; returns issues when it cannot be delivered (no fallback text). */
   onBotMessage(chat: Chat, message: Record<string, unknown>): ContractIssue[];
   onInviteAgent(chat: Chat): void;
+  /** CLIENT_INFO (public docs): the customer's contact data; undefined when the switch is off */
+  onClientInfo?: (chat: Chat, contact: Json) => void;
 }
 
 type Json = Record<string, unknown>;
@@ -30,7 +32,7 @@ const isObject = (v: unknown): v is Json =>
 
 /** spec 6.1: the events the platform takes; the other three go the other way. */
 const INBOUND_EVENTS = ['BOT_MESSAGE', 'INVITE_AGENT'];
-const OUTBOUND_EVENTS = ['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE'];
+const OUTBOUND_EVENTS = ['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE', 'CHAT_CLOSED'];
 
 /**
  * Answers `POST {bot_service_url}/webhooks/<provider_id>/<token>` and `/providers/...`
@@ -68,7 +70,7 @@ export function handleProviderRequest(
       body: code === undefined ? { result: 'ok' } : errorBody(code, message ?? ''),
       record: {
         iface: 'bot',
-        ...(seen.event && INBOUND_EVENTS.includes(seen.event)
+        ...(seen.event && (INBOUND_EVENTS.includes(seen.event) || seen.event === 'CLIENT_INFO')
           ? { kind: `bot.event.${seen.event}` }
           : {}),
         verdict: {
@@ -144,19 +146,30 @@ export function handleProviderRequest(
     return answer(400, 'invalid_request', 'event: required, a string (spec 2.5)', 'rejected');
   const eventName = json.event;
   seen.event = eventName;
+  const takes = ctx.onClientInfo
+    ? 'BOT_MESSAGE, INVITE_AGENT and CLIENT_INFO (spec 6.1, public docs)'
+    : 'BOT_MESSAGE and INVITE_AGENT (spec 6.1)';
   // spec 7.2: 405 event not supported
   if (OUTBOUND_EVENTS.includes(eventName))
     return answer(
       405,
       'invalid_request',
-      `${eventName} goes from the platform to the provider; the platform takes BOT_MESSAGE and INVITE_AGENT (spec 6.1)`,
+      `${eventName} goes from the platform to the provider; the platform takes ${takes}`,
       'rejected',
     );
-  if (!INBOUND_EVENTS.includes(eventName))
+  // the public docs' CLIENT_INFO: taken only with the switch on (issue 15, docs/FIDELITY.md)
+  if (eventName === 'CLIENT_INFO' && !ctx.onClientInfo)
     return answer(
       405,
       'invalid_request',
-      `event "${eventName}" is not supported; the platform takes BOT_MESSAGE and INVITE_AGENT (spec 6.1)`,
+      'CLIENT_INFO is an event of the public Bot API, not of spec 6.1; start the platform with --bot-events docs to take it',
+      'rejected',
+    );
+  if (!INBOUND_EVENTS.includes(eventName) && eventName !== 'CLIENT_INFO')
+    return answer(
+      405,
+      'invalid_request',
+      `event "${eventName}" is not supported; the platform takes ${takes}`,
       'rejected',
     );
   const result = validate(`bot.event.${eventName}`, json);
@@ -182,6 +195,10 @@ export function handleProviderRequest(
     );
   if (eventName === 'INVITE_AGENT') {
     ctx.onInviteAgent(chat);
+    return answer(200, undefined, undefined, 'handled');
+  }
+  if (eventName === 'CLIENT_INFO') {
+    ctx.onClientInfo?.(chat, json.contact_info as Json);
     return answer(200, undefined, undefined, 'handled');
   }
   const issues = ctx.onBotMessage(chat, json.message as Json);

@@ -1,6 +1,8 @@
+import type { BotEventSet } from '../contract/bot.js';
 import { errorBody } from '../http/body.js';
 import { createTokenIssuer, type TokenIssuer } from '../http/oauth-issuer.js';
 import { acceptChat } from './agent.js';
+import { updateVisitor } from './hooks/actions.js';
 import { createBotCustomerMessage } from './bot-message.js';
 import { handleProviderRequest, type BotInboundContext } from './bot-inbound.js';
 import { createBotSender, type BotAuthOptions } from './bot-outbound.js';
@@ -29,6 +31,12 @@ export interface BotServiceOptions {
   rateLimit?: RateLimit;
   /** default spec 8: 2 attempts, 3 s each */
   policy?: DeliveryPolicy;
+  /**
+   * `docs` adds the public Bot API's CHAT_CLOSED (sent when a bot chat closes) and
+   * CLIENT_INFO (taken: the contact data updates the visitor, hook chat_updated). Default
+   * `spec`: the five events of spec 6.1 (issue 15, docs/FIDELITY.md).
+   */
+  botEvents?: BotEventSet;
 }
 
 /** Per-chat bot state, kept in `chat.ext.bot`. */
@@ -107,7 +115,14 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
     void send('AGENT_UNAVAILABLE', chat);
   };
 
+  const docsEvents = options.botEvents === 'docs';
   const off = core.on((event) => {
+    if (event.type === 'chat-closed') {
+      // public Bot API (--bot-events docs): the bot of a closed chat hears CHAT_CLOSED
+      const chat = core.state.chats.get(event.chatId);
+      if (docsEvents && chat && botState(chat)) void send('CHAT_CLOSED', chat);
+      return;
+    }
     if (event.type === 'chat-accepted') {
       // spec 3: an agent connects after the hand-over (or answers in a bot chat) -> AGENT_JOINED
       const chat = core.state.chats.get(event.chatId);
@@ -175,6 +190,23 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
     onInviteAgent(chat) {
       handOver(chat, 'INVITE_AGENT: the bot has no answer', false);
     },
+    ...(docsEvents
+      ? {
+          // public Bot API CLIENT_INFO: the contact data the bot collected reaches the visitor
+          // (spec 3: visitor data updated -> hook chat_updated)
+          onClientInfo(chat: Chat, contact: Record<string, unknown>) {
+            const text = (key: string) =>
+              typeof contact[key] === 'string' && contact[key] !== ''
+                ? { [key]: contact[key] }
+                : {};
+            updateVisitor(
+              core,
+              { chatId: chat.id },
+              { ...text('name'), ...text('email'), ...text('phone'), ...text('description') },
+            );
+          },
+        }
+      : {}),
   };
 
   return {

@@ -12,7 +12,7 @@ describe('svc-cli validate against docs-shaped payloads (issue 15)', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n').at(-1)).toMatchInlineSnapshot(
-      `"10 payload(s): 3 valid, 7 with warnings, 0 invalid, 0 unreadable"`,
+      `"12 payload(s): 5 valid, 7 with warnings, 0 invalid, 0 unreadable"`,
     );
   });
 

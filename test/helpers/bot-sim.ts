@@ -50,6 +50,8 @@ export async function startBotSim(
       providerUrl: bot.url,
       token: 'sim-token',
       providerId: 'acme',
+      // --bot-events docs on both sides (issue 15)
+      ...(botOptions.botEvents ? { botEvents: botOptions.botEvents } : {}),
       ...(platformAuth
         ? {
             auth: {

@@ -49,6 +49,7 @@ export async function runBotSim(
     providerId: o.providerId,
     ...(o.platformUrl ? { platformUrl: o.platformUrl } : {}),
     ...(script ? { script } : {}),
+    botEvents: o.botEvents,
     ...(o.auth ? { auth: { clientId: o.clientId, clientSecret: o.clientSecret } } : {}),
     plan,
     bodyLimit: o.bodyLimit,

@@ -1,5 +1,5 @@
 /** The option table of `svc-cli conform` (table.ts). */
-import { CHANNEL_URL_OPTION, TIMEOUT_OPTION } from '../options/shared.js';
+import { CHANNEL_URL_OPTION, TIMEOUT_OPTION, botEventsOption } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 import { HOOK_URL_OPTION } from './misc-options.js';
 
@@ -109,6 +109,12 @@ export const conformOptions = defineOptions('conform', [
     default: 0,
     group: 'bot:',
     description: 'bot: port of the embedded platform the bot posts to (0 = any)',
+  },
+  {
+    ...botEventsOption(
+      "bot: docs also sends the public Bot API's CHAT_CLOSED (a refusal is a warning) and checks any CLIENT_INFO the bot sends",
+    ),
+    group: 'bot:',
   },
   {
     key: 'answerWithin',

@@ -72,6 +72,7 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
         platformListenPort: o.platformListenPort,
         answerWithinMs: o.answerWithin,
         texts: o.text,
+        botEvents: o.botEvents,
       };
     default:
       throw new SvcError(

@@ -41,7 +41,9 @@ Suites:
               within 3 s (spec 4.3, 8); the bot's BOT_MESSAGE or INVITE_AGENT reaches the bot
               service within --answer-within and is valid (spec 2.5: at most 3 buttons, text
               fallbacks, timestamps; the chat's chat_id and client_id); a malformed event gets
-              a 4xx (a warning only: the spec does not demand rejection).
+              a 4xx (a warning only: the spec does not demand rejection). --bot-events docs
+              adds the public Bot API's CHAT_CLOSED (a refusal is a warning) and checks any
+              CLIENT_INFO the bot sends (docs/FIDELITY.md).
 
 Fuzz (hooks, integrator, bot): --fuzz N replaces the fixed cases with N payloads generated from
 the contract (every hook event or agent message kind, at the edges the spec allows: empty,
@@ -66,6 +68,7 @@ Examples:
   $ svc-cli conform bot --url http://127.0.0.1:9100 --token t0k --provider-id acme --platform-listen-port 8800
   $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --text "I want to book a table" --text menu
   $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --script intents.txt   # one text per line
+  $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --bot-events docs --text "mail me: jane@example.com"
   $ svc-cli conform hooks --url http://127.0.0.1:8000/hooks --fuzz 500 --seed 7
   $ svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages --fuzz 300
   $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --fuzz 100 --fuzz-time 60s`,

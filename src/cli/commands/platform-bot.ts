@@ -17,6 +17,8 @@ export interface PlatformBotFlags {
   botRateLimit: string;
   botName: string;
   botAttempts: number;
+  /** default spec */
+  botEvents?: 'spec' | 'docs' | undefined;
 }
 
 /**
@@ -64,6 +66,8 @@ export function botOptions(flags: PlatformBotFlags): BotServiceOptions | undefin
     providerId: flags.providerId,
     senderName: flags.botName,
     rateLimit,
+    // issue 15: the public Bot API's CHAT_CLOSED / CLIENT_INFO, off unless asked
+    ...(flags.botEvents === 'docs' ? { botEvents: 'docs' as const } : {}),
     // spec 8: 2 attempts; the public Bot API words it "3 s, with 2 retries" (docs/FIDELITY.md)
     ...(flags.botAttempts === BOT_DELIVERY_POLICY.attempts
       ? {}
@@ -108,7 +112,9 @@ export function printBotBanner(
   const c = out.chalk;
   const token = showSecrets ? bot.token : '<token>';
   const id = encodeURIComponent(bot.providerId);
-  out.line(`  bot events -> ${c.cyan(`${bot.providerUrl}/${token}`)}`);
+  out.line(
+    `  bot events -> ${c.cyan(`${bot.providerUrl}/${token}`)}${bot.botEvents === 'docs' ? c.dim('  (+ CHAT_CLOSED, CLIENT_INFO of the public Bot API)') : ''}`,
+  );
   out.line(`  bot webhook   ${c.cyan(`${url}/webhooks/${id}/${token}`)}`);
   out.line(
     `  bot providers ${c.cyan(`${url}/providers/${id}/${token}`)}${bot.auth ? '' : c.dim('  (needs --bot-client-id/--bot-client-secret)')}`,

@@ -1,5 +1,11 @@
 /** The option table of `svc-cli platform` (table.ts). */
-import { QUIET_OPTION, RECORD_OPTIONS, SERVING_OPTIONS, TLS_OPTIONS } from '../options/shared.js';
+import {
+  QUIET_OPTION,
+  RECORD_OPTIONS,
+  SERVING_OPTIONS,
+  TLS_OPTIONS,
+  botEventsOption,
+} from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 
 /** Agents online or offline at start (spec 3: the channel status). */
@@ -210,6 +216,12 @@ export const platformOptions = defineOptions('platform', [
     group: BOT,
     description:
       'attempts per bot event, 3 s each, before hand-over (spec 8: 2; the public Bot API says "2 retries": 3)',
+  },
+  {
+    ...botEventsOption(
+      "spec: the five events of spec 6.1; docs: also the public Bot API's CHAT_CLOSED (sent when a bot chat closes) and CLIENT_INFO (taken)",
+    ),
+    group: BOT,
   },
   {
     key: 'botName',

@@ -27,6 +27,12 @@ delivery: answered 400 (200 with --lenient) and not sent. An invalid optional fi
 (sender.photo " ") or a null one is left out; a value the platform can read (a numeric
 sender.id) is kept; the message is delivered and the error shown with its path.
 
+Public docs over the spec, one flag away (docs/FIDELITY.md): --bot-attempts 3 reads the Bot
+API's "2 retries" (attempts at 0, 3, 6 s); --bot-events docs adds its CHAT_CLOSED (sent to
+the bot when its chat closes) and CLIENT_INFO (the bot's contact data for the visitor, hook
+chat_updated). CLIENT_MESSAGE already carries the documented site_id, agents_online,
+sender {url, has_contacts} and channel; hook events carry visitor.social and analytics.
+
 Assumption (spec silent): each delivery attempt waits at most 3 s (derived from the 9 s figure).
 Assumptions for hooks (spec 5.4, 6.2, 8 silent): 10 s reply timeout, no redelivery, no auth.
 

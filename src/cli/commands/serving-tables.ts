@@ -6,6 +6,7 @@ import {
   SERVING_OPTIONS,
   STRICT_OPTION,
   TLS_OPTIONS,
+  botEventsOption,
   faultOptions,
 } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
@@ -106,6 +107,9 @@ export const botSimOptions = defineOptions('bot-sim', [
     secret: true,
     description: 'client secret for --auth',
   },
+  botEventsOption(
+    "docs: after a customer leaves an e-mail or phone, also send the public Bot API's CLIENT_INFO (CHAT_CLOSED is answered 200 either way)",
+  ),
   ...faultOptions('fail the first N attempts of each event (HTTP 500)'),
   ...RECORD_OPTIONS,
   QUIET_OPTION,

@@ -26,6 +26,8 @@ ids, string agent.id, null optional fields): warnings, errors with --strict. The
 own dual forms (timestamp number or string, numeric button id) stay valid.
 In the simulator only a missing, empty or mistyped required field blocks a customer
 message; an invalid optional field is left out and the message delivered.
+The public Bot API's CHAT_CLOSED and CLIENT_INFO (not in spec 6.1) are known kinds; the
+simulator uses them with platform --bot-events docs.
 
 Exit codes: 0 all valid (warnings allowed), 1 any invalid (or, with
 --check-expectations, any sample not as its name says), 2 any input unreadable

@@ -7,6 +7,22 @@ import type { OptionSpec } from './table.js';
 /** 1 MiB: the largest request body a serving command accepts by default (413 beyond). */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
+/**
+ * issue 15: the public Bot API's CHAT_CLOSED and CLIENT_INFO, beyond spec 6.1's five events;
+ * off by default (the spec is the default, the docs one flag away). `platform`, `bot-sim`
+ * and `conform bot` say what `docs` means for them.
+ */
+export function botEventsOption<const D extends string>(description: D) {
+  return {
+    key: 'botEvents',
+    flag: '--bot-events <set>',
+    type: 'choice',
+    choices: ['spec', 'docs'],
+    default: 'spec',
+    description,
+  } as const;
+}
+
 /** Where a serving command binds. */
 export const SERVING_OPTIONS = [
   {

@@ -16,6 +16,8 @@ export interface BotHarnessOptions {
   /** port of the embedded platform (default 0: any) */
   port?: number;
   host?: string;
+  /** `docs`: the bot service also sends CHAT_CLOSED and takes CLIENT_INFO (issue 15) */
+  botEvents?: 'spec' | 'docs';
 }
 
 /** Where the provider under test posts its events (spec 4.3); the token is shown as `<token>`. */
@@ -56,7 +58,12 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
   const platform: Platform = createPlatform({
     clock,
     channels: [{ id: 'conform-bot' }],
-    bot: { providerUrl: options.url, token: options.token, providerId: options.providerId },
+    bot: {
+      providerUrl: options.url,
+      token: options.token,
+      providerId: options.providerId,
+      ...(options.botEvents ? { botEvents: options.botEvents } : {}),
+    },
   });
   const server = await platform.listen({
     host: options.host ?? '127.0.0.1',

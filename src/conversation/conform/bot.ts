@@ -25,6 +25,8 @@ export interface BotSuiteOptions {
   answerWithinMs?: number;
   /** the customer's texts, sent in turn (default one greeting) */
   texts?: readonly string[] | undefined;
+  /** `docs`: CHAT_CLOSED goes to the bot too, and a CLIENT_INFO from it is checked (issue 15) */
+  botEvents?: 'spec' | 'docs';
 }
 
 /** spec 8: 3 s per attempt. */
@@ -33,6 +35,8 @@ export const DEFAULT_ANSWER_WITHIN_MS = 10_000;
 /** our own embedded channel: generous, so a small --time-scale cannot starve it */
 const EMBEDDED_MS = 60_000;
 const ANSWERS = ['BOT_MESSAGE', 'INVITE_AGENT'];
+/** With --bot-events docs the bot may also send the public Bot API's CLIENT_INFO. */
+const DOCS_ANSWERS = [...ANSWERS, 'CLIENT_INFO'];
 
 type Json = Record<string, unknown>;
 /** What the customer says when no --text is given. */
@@ -74,13 +78,14 @@ export function judgeProviderEvent(
   record: ExchangeRecord,
   chat: Chat,
   customer: Customer,
+  allowed: readonly string[] = ANSWERS,
 ): string[] {
   const json = parse(record.request.body);
   if (!json) return [`body: not a JSON object ${quote(record.request.body ?? '', 60)} (spec 2.5)`];
   const name = typeof json.event === 'string' ? json.event : undefined;
-  if (!name || !ANSWERS.includes(name))
+  if (!name || !allowed.includes(name))
     return [
-      `event: ${JSON.stringify(json.event)}; the provider sends BOT_MESSAGE or INVITE_AGENT (spec 6.1)`,
+      `event: ${JSON.stringify(json.event)}; the provider sends ${allowed.join(' or ')} (spec 6.1${allowed === ANSWERS ? '' : ', public docs'})`,
     ];
   const reasons = validate(`bot.event.${name}`, json).errors.map(
     (issue) => `${name} ${formatIssue(issue)}`,
@@ -112,8 +117,10 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
     // one attempt: the check is on the regular answer, not on the platform's patience
     policy: { ...BOT_DELIVERY_POLICY, attempts: 1, failAfterMs: 0 },
   });
+  const docs = options.botEvents === 'docs';
+  const allowed = docs ? DOCS_ANSWERS : ANSWERS;
   const noChat = { skip: 'no chat: the customer message did not open one' };
-  const sendEvent = (name: 'AGENT_JOINED' | 'AGENT_UNAVAILABLE') => async () => {
+  const sendEvent = (name: 'AGENT_JOINED' | 'AGENT_UNAVAILABLE' | 'CHAT_CLOSED') => async () => {
     const { chat, customer } = session;
     if (!chat || !customer) return noChat;
     const since = harness.mark();
@@ -188,7 +195,7 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
         );
         if (!arrived) return ctx.skip('is valid', 'nothing arrived');
         await ctx.check('is a valid BOT_MESSAGE or INVITE_AGENT for that chat', () =>
-          answers.flatMap((record) => judgeProviderEvent(record, chat, customer)),
+          answers.flatMap((record) => judgeProviderEvent(record, chat, customer, allowed)),
         );
         await ctx.check('is accepted on the bot service path (spec 4.3, 5.2)', () =>
           answers.flatMap((record) => {
@@ -215,6 +222,7 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
         await ctx.check('answered HTTP 200 within 3 s', sendEvent('AGENT_UNAVAILABLE'));
       },
     },
+    ...(docs ? docsCases() : []),
     {
       name: 'a malformed event (missing client_id, chat_id, message)',
       spec: ['2.5', '7.2'],
@@ -236,4 +244,45 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
       },
     },
   ];
+
+  /**
+   * --bot-events docs (issue 15): the public Bot API's two events beyond spec 6.1. A bot
+   * written to the spec may refuse them: warnings, never failures.
+   */
+  function docsCases(): ConformCase[] {
+    return [
+      {
+        name: 'CHAT_CLOSED (public docs) answered 200 within 3 s',
+        spec: ['4.3', '6.1'],
+        async run(ctx) {
+          await ctx.check('answered HTTP 200 within 3 s', async () => {
+            const reasons = await sendEvent('CHAT_CLOSED')();
+            if (!Array.isArray(reasons) || reasons.length === 0) return reasons;
+            return {
+              warn: `${reasons.join('; ')}; the public Bot API sends CHAT_CLOSED when the chat closes (not in spec 6.1, so not a failure)`,
+            };
+          });
+        },
+      },
+      {
+        name: 'CLIENT_INFO (public docs), when the bot sends one',
+        spec: ['6.1'],
+        async run(ctx) {
+          const { chat, customer } = session;
+          if (!chat || !customer) return ctx.skip('is valid', noChat.skip);
+          const infos = harness
+            .received(session.since)
+            .filter((record) => parse(record.request.body)?.event === 'CLIENT_INFO');
+          if (infos.length === 0)
+            return ctx.skip(
+              'is valid',
+              'the bot sent no CLIENT_INFO (a bot sends it with contact data the customer left; --text can leave some)',
+            );
+          await ctx.check(`is valid (${infos.length} sent)`, () =>
+            infos.flatMap((record) => judgeProviderEvent(record, chat, customer, allowed)),
+          );
+        },
+      },
+    ];
+  }
 }

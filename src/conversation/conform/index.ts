@@ -42,6 +42,8 @@ export type ConformOptions =
       answerWithinMs?: number;
       /** the customer's texts, sent in turn (a bot scripted on intents needs its own) */
       texts?: readonly string[];
+      /** `docs`: also CHAT_CLOSED to the bot and CLIENT_INFO from it (public Bot API, issue 15) */
+      botEvents?: 'spec' | 'docs';
     };
 
 export type RunConformOptions = ConformOptions & {
@@ -157,6 +159,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         providerId: options.providerId ?? 'svc-conform',
         clock,
         ...(options.platformListenPort === undefined ? {} : { port: options.platformListenPort }),
+        ...(options.botEvents === 'docs' ? { botEvents: 'docs' as const } : {}),
       });
       options.onBotService?.(harness.info);
       if (options.fuzz) {
@@ -182,6 +185,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         harness,
         ...(options.answerWithinMs === undefined ? {} : { answerWithinMs: options.answerWithinMs }),
         texts: options.texts,
+        ...(options.botEvents === 'docs' ? { botEvents: 'docs' as const } : {}),
       });
       break;
     default: {

@@ -45,7 +45,7 @@ export interface BotRejectedEvent {
 /** An event bot-sim sent to the platform, with the platform's answer. */
 export interface BotSentEvent {
   type: 'bot-sent';
-  event: 'BOT_MESSAGE' | 'INVITE_AGENT';
+  event: 'BOT_MESSAGE' | 'INVITE_AGENT' | 'CLIENT_INFO';
   chatId: string;
   messageType?: string;
   text?: string;

@@ -27,6 +27,7 @@ import { createInboundHandler } from '../inbound.js';
 import type { BotListeningEvent, BotSimEvent } from './events.js';
 import {
   DEFAULT_BOT_SCRIPT,
+  contactsIn,
   fillMessage,
   pickRule,
   type BotScript,
@@ -55,6 +56,8 @@ export interface BotProviderOptions {
   limits?: ServerLimits;
   /** serve HTTPS (`--tls`, issue 16) */
   tls?: TlsServerOptions | undefined;
+  /** `docs`: rules with `contact` send the public Bot API's CLIENT_INFO (issue 15) */
+  botEvents?: 'spec' | 'docs' | undefined;
   onEvent?: (event: BotSimEvent) => void;
 }
 
@@ -69,7 +72,8 @@ export interface BotProvider {
   close(graceMs?: number): Promise<void>;
 }
 
-const INCOMING = ['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE'] as const;
+// CHAT_CLOSED (public Bot API) is taken whatever --bot-events says: a receiver tolerates it
+const INCOMING = ['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE', 'CHAT_CLOSED'] as const;
 type Incoming = (typeof INCOMING)[number];
 
 /** A validated id (string or number, spec 2.5) as text. */
@@ -154,6 +158,21 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
         chatId,
         ...(clientId ? { clientId } : {}),
         message: fillMessage(message, input),
+      });
+      emit({
+        type: 'bot-sent',
+        ...sent,
+        ...(rule.name ? { rule: rule.name } : {}),
+        protocolMs: clock.now(),
+      });
+    }
+    const contactInfo = contactsIn(input.text ?? '');
+    if (rule.contact && options.botEvents === 'docs' && Object.keys(contactInfo).length > 0) {
+      const sent = await sendToPlatform(target, {
+        event: 'CLIENT_INFO',
+        chatId,
+        ...(clientId ? { clientId } : {}),
+        contactInfo,
       });
       emit({
         type: 'bot-sent',

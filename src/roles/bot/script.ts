@@ -46,7 +46,9 @@ export const scriptRuleSchema = z.object({
       /** a clicked button id (spec 2.5 TEXT.button_id); "*" for any button */
       button: z.string().optional(),
       /** the incoming event (default CLIENT_MESSAGE) */
-      event: z.enum(['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE']).optional(),
+      event: z
+        .enum(['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE', 'CHAT_CLOSED'])
+        .optional(),
     })
     .default({}),
   reply: z.array(scriptMessageSchema).default([]),
@@ -54,6 +56,11 @@ export const scriptRuleSchema = z.object({
   delayMs: z.number().int().min(0).optional(),
   /** send INVITE_AGENT after the replies (spec 6.1) */
   invite: z.boolean().optional(),
+  /**
+   * send CLIENT_INFO (public Bot API) with the e-mail and phone found in the customer's
+   * text, after the replies; only when bot-sim runs with --bot-events docs
+   */
+  contact: z.boolean().optional(),
 });
 
 export const botScriptSchema = z.object({
@@ -66,6 +73,19 @@ export const botScriptSchema = z.object({
 export type BotScript = z.output<typeof botScriptSchema>;
 export type ScriptRule = z.output<typeof scriptRuleSchema>;
 export type ScriptMessage = z.output<typeof scriptMessageSchema>;
+
+/** An e-mail address or a phone number of 7+ digits, as a script regex (flag i). */
+export const CONTACT_PATTERN = '[^\\s@]+@[^\\s@]+\\.[a-z]{2,}|\\+?\\d[\\d ()-]{5,}\\d';
+
+/**
+ * The contact data in a customer's text: the first e-mail address and phone number.
+ * @example contactsIn('mail jane@example.com or call +1 555 0100') // { email: 'jane@example.com', phone: '+1 555 0100' }
+ */
+export function contactsIn(text: string): { email?: string; phone?: string } {
+  const email = /[^\s@]+@[^\s@]+\.[a-z]{2,}/i.exec(text)?.[0];
+  const phone = /\+?\d[\d ()-]{5,}\d/.exec(text)?.[0];
+  return { ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
+}
 
 /** The default script: shows every message type and the spec 3 hand-over flow. */
 export const DEFAULT_BOT_SCRIPT: BotScript = {
@@ -112,13 +132,20 @@ export const DEFAULT_BOT_SCRIPT: BotScript = {
       ],
     },
     { name: 'agent-joined', match: { event: 'AGENT_JOINED' }, reply: [] },
+    {
+      // the customer leaves contact data; with --bot-events docs it goes on as CLIENT_INFO
+      name: 'contacts',
+      match: { regex: CONTACT_PATTERN },
+      reply: [{ type: 'TEXT', text: 'Thank you, we will contact you.' }],
+      contact: true,
+    },
     { name: 'echo', match: {}, reply: [{ type: 'TEXT', text: 'You said: {{text}}' }] },
   ],
 };
 
 /** What a rule is matched against. */
 export interface ScriptInput {
-  event: 'CLIENT_MESSAGE' | 'AGENT_JOINED' | 'AGENT_UNAVAILABLE';
+  event: 'CLIENT_MESSAGE' | 'AGENT_JOINED' | 'AGENT_UNAVAILABLE' | 'CHAT_CLOSED';
   text?: string;
   buttonId?: string;
 }

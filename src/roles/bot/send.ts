@@ -26,17 +26,19 @@ export function platformEventUrl(
 }
 
 /**
- * Posts BOT_MESSAGE or INVITE_AGENT to the platform (spec 4.3, 6.1); with a token, a 401 is
+ * Posts BOT_MESSAGE or INVITE_AGENT (spec 4.3, 6.1), or the public docs' CLIENT_INFO with
+ * its contact data, to the platform; with a token, a 401 is
  * answered by renewing the token and trying once more (spec 5.3).
  * @example await sendToPlatform(target, { event: 'INVITE_AGENT', chatId: '1', clientId: 'client-1' });
  */
 export async function sendToPlatform(
   target: PlatformTarget,
   input: {
-    event: 'BOT_MESSAGE' | 'INVITE_AGENT';
+    event: 'BOT_MESSAGE' | 'INVITE_AGENT' | 'CLIENT_INFO';
     chatId: string;
     clientId?: string;
     message?: ScriptMessage;
+    contactInfo?: Record<string, string>;
   },
 ): Promise<Omit<BotSentEvent, 'type' | 'protocolMs' | 'rule'>> {
   const body = {
@@ -47,6 +49,7 @@ export async function sendToPlatform(
     ...(input.message
       ? { message: { ...input.message, timestamp: target.clock.epochSeconds() } }
       : {}),
+    ...(input.contactInfo ? { contact_info: input.contactInfo } : {}),
   };
   const summary = {
     event: input.event,

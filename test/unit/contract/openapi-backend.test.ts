@@ -45,7 +45,7 @@ type Route =
   | { request: { method: string; path: string }; operationId: string }
   | { response: { operationId: string; status: number } };
 
-const BOT_TO_PLATFORM = ['BOT_MESSAGE', 'INVITE_AGENT'];
+const BOT_TO_PLATFORM = ['BOT_MESSAGE', 'INVITE_AGENT', 'CLIENT_INFO'];
 
 function routeOf(kind: string, folder: string, value: Json): Route {
   const post = (p: string, operationId: string): Route => ({

@@ -28,6 +28,8 @@ describe('fixtures/payloads/real (docs-shaped payloads)', () => {
     expect(kinds.sort()).toEqual([
       'bot.event.AGENT_UNAVAILABLE',
       'bot.event.BOT_MESSAGE',
+      'bot.event.CHAT_CLOSED',
+      'bot.event.CLIENT_INFO',
       'bot.event.CLIENT_MESSAGE',
       'bot.event.INVITE_AGENT',
       'hook.call_event',
