@@ -5,6 +5,7 @@
 // ~25. Everything outside the folder and every dynamic import stays an external import with
 // its path as written, so shared modules (errors, action) keep one identity and the lazy
 // `import('./x-run.js')` still resolves next to the bundle. Run by `npm run build`.
+import path from 'node:path';
 import { build } from 'esbuild';
 
 const keepOutside = {
@@ -45,16 +46,25 @@ await build({
 });
 
 // issue 18: `svc-cli validate one-file.json` in a git hook paid for resolving and compiling
-// ~100 modules (zod ships as many small ESM files). The validate run path, zod included, is
-// one module next to the sources (dist/contract/), so its `../errors.js` imports still resolve
-// to the one shared module (SvcError keeps one identity for main.ts's exit codes).
+// ~140 modules (zod ships as many small ESM files; the option resolver loads every command's
+// table; chalk four files). The validate run path, zod, chalk and the option tables included,
+// is one module next to the sources (dist/cli/commands/); the modules whose identity main.ts
+// shares stay external: errors.js (SvcError and the exit codes) and render/flush.js (the
+// stdout writers flushed before exit), with suggest.js that errors.js imports.
 const keepErrorsShared = {
   name: 'keep-errors-shared',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/(errors|suggest)\.js$/ }, (args) => ({
-      path: args.path,
-      external: true,
-    }));
+    const shared = ['dist/errors.js', 'dist/suggest.js', 'dist/cli/render/flush.js'].map((f) =>
+      path.resolve(f),
+    );
+    b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      const target = path.resolve(args.resolveDir, args.path);
+      if (!shared.includes(target)) return undefined;
+      // written relative to the importer; the bundle sits elsewhere: relative to the bundle
+      const fromBundle = path.relative(path.dirname(path.resolve(VALIDATE_BUNDLE)), target);
+      return { path: fromBundle.startsWith('.') ? fromBundle : `./${fromBundle}`, external: true };
+    });
   },
 };
 // zod re-exports every locale (`z.locales`, 340 KB); the contract uses only the English
@@ -73,13 +83,14 @@ const englishOnly = {
     }));
   },
 };
+const VALIDATE_BUNDLE = 'dist/cli/commands/validate-run.bundle.js';
 await build({
-  entryPoints: ['dist/contract/run-validate.js'],
+  entryPoints: ['dist/cli/commands/validate-run.js'],
   bundle: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  outfile: 'dist/contract/run-validate.bundle.js',
+  outfile: VALIDATE_BUNDLE,
   sourcemap: false,
   // less to parse on every start; identifiers kept (stack traces of an internal error)
   minifyWhitespace: true,

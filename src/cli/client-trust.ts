@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type * as Tls from 'node:tls';
 import { resolve } from 'node:path';
-import { rootCertificates } from 'node:tls';
 import type * as Undici from 'undici';
 import { SvcError, systemReason } from '../errors.js';
 
@@ -68,6 +68,8 @@ export function applyClientTrust(
     undici.setGlobalDispatcher(new undici.Agent({ connect: { rejectUnauthorized: false } }));
     return;
   }
+  // node:tls only when a CA is given: loading it costs every other start (issue 18)
+  const { rootCertificates } = require('node:tls') as typeof Tls;
   const ca = [
     ...rootCertificates,
     ...extraFromEnvironment(ctx.env),

@@ -10,6 +10,7 @@ import {
   idString,
   lit,
   nonEmpty,
+  once,
   oneOf,
   shape,
   str,
@@ -51,174 +52,184 @@ export const BOT_HTTP_STATUSES = [200, 400, 401, 403, 404, 405, 429, 500, 502, 5
  */
 export const MILLISECONDS_ABOVE = 1e11;
 
-// spec 2.5: timestamp is typed String (unix time) in the tables and a number in the samples: both.
-const timestamp = z
-  .union(
+/** The bot schemas, built on first use (issue 18). */
+export const botSchemas = once(() => {
+  // spec 2.5: timestamp is typed String (unix time) in the tables and a number in the samples: both.
+  const timestamp = z
+    .union(
+      [
+        z.number(tag('2.5', { rule: 'must be a unix time' })),
+        z
+          .string(tag('2.5', { rule: 'must be a unix time' }))
+          .regex(
+            /^\d+(\.\d+)?$/,
+            tag('2.5', { code: 'invalid_type', rule: 'must be a unix time' }),
+          ),
+      ],
+      tag('2.5', { code: 'invalid_type', rule: 'must be a unix time (number or numeric string)' }),
+    )
+    .check((ctx) => {
+      if (Number(ctx.value) > MILLISECONDS_ABOVE) {
+        ctx.issues.push({
+          code: 'custom',
+          message: encodeRule(
+            `${WARNING_PREFIX}timestamp_ms`,
+            '2.5',
+            'looks like milliseconds; unix time counts seconds (accepted)',
+          ),
+          input: ctx.value,
+          continue: true,
+        });
+      }
+    });
+
+  // spec 2.5: button ids are String in the table, a number in a sample: both, no drift warning.
+  const buttonId = z.union(
     [
-      z.number(tag('2.5', { rule: 'must be a unix time' })),
-      z
-        .string(tag('2.5', { rule: 'must be a unix time' }))
-        .regex(/^\d+(\.\d+)?$/, tag('2.5', { code: 'invalid_type', rule: 'must be a unix time' })),
+      z.string(tag('2.5')).min(1, tag('2.5', { code: 'empty', rule: 'must not be empty' })),
+      z.number(),
     ],
-    tag('2.5', { code: 'invalid_type', rule: 'must be a unix time (number or numeric string)' }),
-  )
-  .check((ctx) => {
-    if (Number(ctx.value) > MILLISECONDS_ABOVE) {
-      ctx.issues.push({
-        code: 'custom',
-        message: encodeRule(
-          `${WARNING_PREFIX}timestamp_ms`,
-          '2.5',
-          'looks like milliseconds; unix time counts seconds (accepted)',
-        ),
-        input: ctx.value,
-        continue: true,
-      });
-    }
+    tag('2.5', { code: 'invalid_type', rule: 'must be a string or a number' }),
+  );
+
+  const textMessage = shape('2.5', {
+    type: lit('TEXT', '2.5'),
+    timestamp,
+    text: str('2.5', { required: 'required for a TEXT message' }),
+    button_id: buttonId.optional(),
   });
 
-// spec 2.5: button ids are String in the table, a number in a sample: both, no drift warning.
-const buttonId = z.union(
-  [
-    z.string(tag('2.5')).min(1, tag('2.5', { code: 'empty', rule: 'must not be empty' })),
-    z.number(),
-  ],
-  tag('2.5', { code: 'invalid_type', rule: 'must be a string or a number' }),
-);
+  const markdownMessage = shape('2.5', {
+    type: lit('MARKDOWN', '2.5'),
+    timestamp,
+    content: str('2.5', { required: 'required for a MARKDOWN message' }),
+    // spec 2.5: the plain-text fallback; the message is not delivered without it.
+    text: str('2.5', { required: 'required: the plain-text fallback of a MARKDOWN message' }),
+    button_id: buttonId.optional(),
+  });
 
-const textMessage = shape('2.5', {
-  type: lit('TEXT', '2.5'),
-  timestamp,
-  text: str('2.5', { required: 'required for a TEXT message' }),
-  button_id: buttonId.optional(),
-});
+  const button = shape('2.5', {
+    text: nonEmpty('2.5', { required: 'required: the text of the prepared answer' }),
+    id: buttonId,
+  });
 
-const markdownMessage = shape('2.5', {
-  type: lit('MARKDOWN', '2.5'),
-  timestamp,
-  content: str('2.5', { required: 'required for a MARKDOWN message' }),
-  // spec 2.5: the plain-text fallback; the message is not delivered without it.
-  text: str('2.5', { required: 'required: the plain-text fallback of a MARKDOWN message' }),
-  button_id: buttonId.optional(),
-});
+  const buttonsMessage = shape('2.5', {
+    type: lit('BUTTONS', '2.5'),
+    timestamp,
+    title: str('2.5').optional(),
+    text: str('2.5', { required: 'required: the plain-text fallback of a BUTTONS message' }),
+    // spec 2.5, 8: at most 3 buttons.
+    buttons: z
+      .array(button, tag('2.5'))
+      .min(1, tag('2.5', { code: 'too_few', rule: 'needs at least 1 button' }))
+      .max(MAX_BUTTONS, tag('2.5', { code: 'too_many', rule: `at most ${MAX_BUTTONS} buttons` })),
+  });
 
-const button = shape('2.5', {
-  text: nonEmpty('2.5', { required: 'required: the text of the prepared answer' }),
-  id: buttonId,
-});
+  /** spec 2.5: a message of one of the three types. */
+  const botMessageSchema = z.discriminatedUnion(
+    'type',
+    [textMessage, markdownMessage, buttonsMessage],
+    tag('2.5', { code: 'invalid_value', rule: 'must be one of "TEXT", "MARKDOWN", "BUTTONS"' }),
+  );
 
-const buttonsMessage = shape('2.5', {
-  type: lit('BUTTONS', '2.5'),
-  timestamp,
-  title: str('2.5').optional(),
-  text: str('2.5', { required: 'required: the plain-text fallback of a BUTTONS message' }),
-  // spec 2.5, 8: at most 3 buttons.
-  buttons: z
-    .array(button, tag('2.5'))
-    .min(1, tag('2.5', { code: 'too_few', rule: 'needs at least 1 button' }))
-    .max(MAX_BUTTONS, tag('2.5', { code: 'too_many', rule: `at most ${MAX_BUTTONS} buttons` })),
-});
+  const eventId = idString('2.5', { nonEmpty: true, rule: 'must be a non-empty string' });
 
-/** spec 2.5: a message of one of the three types. */
-export const botMessageSchema = z.discriminatedUnion(
-  'type',
-  [textMessage, markdownMessage, buttonsMessage],
-  tag('2.5', { code: 'invalid_value', rule: 'must be one of "TEXT", "MARKDOWN", "BUTTONS"' }),
-);
-
-const eventId = idString('2.5', { nonEmpty: true, rule: 'must be a non-empty string' });
-
-/**
- * Fields of CLIENT_MESSAGE the spec leaves out and the public Bot API sample shows
- * (docs/FIDELITY.md): known here so their types are checked, all optional. The sample
- * writes sender.id as a number: drift the platform's own payload may carry (a warning).
- */
-const clientMessageDocumented = {
-  site_id: idString('6.1').optional(),
-  agents_online: z.boolean(tag('6.1')).optional(),
-  sender: shape('6.1', {
-    id: idString('6.1'),
-    name: str('6.1').optional(),
-    url: str('6.1').optional(),
-    has_contacts: z.boolean(tag('6.1')).optional(),
-  }).optional(),
-  channel: shape('6.1', { id: idString('6.1'), type: str('6.1') }).optional(),
-};
-
-/**
- * CLIENT_INFO's contact data. The public page names the event ("the customer's contact data",
- * bot to platform) but its field table could not be read here; the data takes the spec's own
- * contact structure (6.2 `contact_info`, 4.5 setContactInfo): name, email, phone,
- * description, strings. An assumption, recorded in docs/FIDELITY.md.
- */
-const contactInfo = shape('6.2', {
-  name: str('6.2').optional(),
-  email: str('6.2').optional(),
-  phone: str('6.2').optional(),
-  description: str('6.2').optional(),
-});
-
-/** spec 6.1: one schema per event; BOT_MESSAGE's sample omits chat_id and client_id. */
-export const botEventSchemas = {
-  CLIENT_MESSAGE: shape('6.1', {
-    event: lit('CLIENT_MESSAGE', '6.1'),
-    id: eventId,
-    client_id: eventId,
-    chat_id: eventId,
-    message: botMessageSchema,
-    ...clientMessageDocumented,
-  }),
-  BOT_MESSAGE: shape('6.1', {
-    event: lit('BOT_MESSAGE', '6.1'),
-    id: eventId,
-    client_id: eventId.optional(),
-    chat_id: eventId.optional(),
-    message: botMessageSchema,
-  }),
-  INVITE_AGENT: shape('6.1', {
-    event: lit('INVITE_AGENT', '6.1'),
-    id: eventId,
-    client_id: eventId,
-    chat_id: eventId,
-  }),
-  AGENT_JOINED: shape('6.1', {
-    event: lit('AGENT_JOINED', '6.1'),
-    id: eventId,
-    client_id: eventId,
-    chat_id: eventId,
-  }),
-  AGENT_UNAVAILABLE: shape('6.1', {
-    event: lit('AGENT_UNAVAILABLE', '6.1'),
-    id: eventId,
-    client_id: eventId,
-    chat_id: eventId,
-  }),
-  // public Bot API, platform to bot: the chat closed (the envelope of the other notices)
-  CHAT_CLOSED: shape('6.1', {
-    event: lit('CHAT_CLOSED', '6.1'),
-    id: eventId,
-    client_id: eventId,
-    chat_id: eventId,
+  /**
+   * Fields of CLIENT_MESSAGE the spec leaves out and the public Bot API sample shows
+   * (docs/FIDELITY.md): known here so their types are checked, all optional. The sample
+   * writes sender.id as a number: drift the platform's own payload may carry (a warning).
+   */
+  const clientMessageDocumented = {
     site_id: idString('6.1').optional(),
-  }),
-  // public Bot API, bot to platform: the customer's contact data, e.g. after AGENT_UNAVAILABLE
-  CLIENT_INFO: shape('6.1', {
-    event: lit('CLIENT_INFO', '6.1'),
-    id: eventId,
-    client_id: eventId,
-    chat_id: eventId,
-    contact_info: contactInfo,
-  }),
-} as const;
+    agents_online: z.boolean(tag('6.1')).optional(),
+    sender: shape('6.1', {
+      id: idString('6.1'),
+      name: str('6.1').optional(),
+      url: str('6.1').optional(),
+      has_contacts: z.boolean(tag('6.1')).optional(),
+    }).optional(),
+    channel: shape('6.1', { id: idString('6.1'), type: str('6.1') }).optional(),
+  };
 
-// spec 7.2: in an emergency the body carries error.code and a human-readable error.message.
-export const botErrorSchema = shape('7.2', {
-  error: shape('7.2', {
-    code: oneOf(BOT_ERROR_CODES, '7.2'),
-    message: str('7.2'),
-  }),
+  /**
+   * CLIENT_INFO's contact data. The public page names the event ("the customer's contact data",
+   * bot to platform) but its field table could not be read here; the data takes the spec's own
+   * contact structure (6.2 `contact_info`, 4.5 setContactInfo): name, email, phone,
+   * description, strings. An assumption, recorded in docs/FIDELITY.md.
+   */
+  const contactInfo = shape('6.2', {
+    name: str('6.2').optional(),
+    email: str('6.2').optional(),
+    phone: str('6.2').optional(),
+    description: str('6.2').optional(),
+  });
+
+  /** spec 6.1: one schema per event; BOT_MESSAGE's sample omits chat_id and client_id. */
+  const botEventSchemas = {
+    CLIENT_MESSAGE: shape('6.1', {
+      event: lit('CLIENT_MESSAGE', '6.1'),
+      id: eventId,
+      client_id: eventId,
+      chat_id: eventId,
+      message: botMessageSchema,
+      ...clientMessageDocumented,
+    }),
+    BOT_MESSAGE: shape('6.1', {
+      event: lit('BOT_MESSAGE', '6.1'),
+      id: eventId,
+      client_id: eventId.optional(),
+      chat_id: eventId.optional(),
+      message: botMessageSchema,
+    }),
+    INVITE_AGENT: shape('6.1', {
+      event: lit('INVITE_AGENT', '6.1'),
+      id: eventId,
+      client_id: eventId,
+      chat_id: eventId,
+    }),
+    AGENT_JOINED: shape('6.1', {
+      event: lit('AGENT_JOINED', '6.1'),
+      id: eventId,
+      client_id: eventId,
+      chat_id: eventId,
+    }),
+    AGENT_UNAVAILABLE: shape('6.1', {
+      event: lit('AGENT_UNAVAILABLE', '6.1'),
+      id: eventId,
+      client_id: eventId,
+      chat_id: eventId,
+    }),
+    // public Bot API, platform to bot: the chat closed (the envelope of the other notices)
+    CHAT_CLOSED: shape('6.1', {
+      event: lit('CHAT_CLOSED', '6.1'),
+      id: eventId,
+      client_id: eventId,
+      chat_id: eventId,
+      site_id: idString('6.1').optional(),
+    }),
+    // public Bot API, bot to platform: the customer's contact data, e.g. after AGENT_UNAVAILABLE
+    CLIENT_INFO: shape('6.1', {
+      event: lit('CLIENT_INFO', '6.1'),
+      id: eventId,
+      client_id: eventId,
+      chat_id: eventId,
+      contact_info: contactInfo,
+    }),
+  } as const;
+
+  // spec 7.2: in an emergency the body carries error.code and a human-readable error.message.
+  const botErrorSchema = shape('7.2', {
+    error: shape('7.2', {
+      code: oneOf(BOT_ERROR_CODES, '7.2'),
+      message: str('7.2'),
+    }),
+  });
+  return { botMessageSchema, botEventSchemas, botErrorSchema };
 });
 
-export type BotMessage = z.infer<typeof botMessageSchema>;
-export type BotEvent = { [K in BotEventName]: z.infer<(typeof botEventSchemas)[K]> }[BotEventName];
-export type BotError = z.infer<typeof botErrorSchema>;
+type BotSchemas = ReturnType<typeof botSchemas>;
+export type BotMessage = z.infer<BotSchemas['botMessageSchema']>;
+export type BotEvent = {
+  [K in BotEventName]: z.infer<BotSchemas['botEventSchemas'][K]>;
+}[BotEventName];
+export type BotError = z.infer<BotSchemas['botErrorSchema']>;

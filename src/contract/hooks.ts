@@ -4,7 +4,7 @@
  * here, except where the spec gives no rule at all (session, geoip), which stay optional.
  */
 import { z } from 'zod';
-import { httpUrl, idString, lit, numberLike, oneOf, shape, str, tag } from './rules.js';
+import { httpUrl, idString, lit, numberLike, once, oneOf, shape, str, tag } from './rules.js';
 
 /** spec 6.2: the hook events (offline_messages is the field table's spelling, also accepted). */
 export const HOOK_EVENTS = [
@@ -34,205 +34,210 @@ export const HOOK_RESULTS = ['ok', 'FAILURE'] as const;
  */
 export const USER_TOKEN_FIELD = 'user_token';
 
-const anyObject = z.record(z.string(), z.unknown(), tag('2.6', { rule: 'must be an object' }));
-const optionalString = () => str('2.6').optional();
+/** The hook schemas, built on first use (issue 18). */
+export const hookSchemas = once(() => {
+  const anyObject = z.record(z.string(), z.unknown(), tag('2.6', { rule: 'must be an object' }));
+  const optionalString = () => str('2.6').optional();
 
-// spec 2.6: visitor; number is the sequential visitor number.
-const visitor = shape('2.6', {
-  name: optionalString(),
-  email: optionalString(),
-  phone: optionalString(),
-  number: idString('2.6', { rule: 'must be a string (the visitor number)' }),
-  description: optionalString(),
-  social: anyObject.optional(), // spec 2.6: contents not shown
-  chats_count: numberLike('2.6', { integer: true }).optional(),
-});
+  // spec 2.6: visitor; number is the sequential visitor number.
+  const visitor = shape('2.6', {
+    name: optionalString(),
+    email: optionalString(),
+    phone: optionalString(),
+    number: idString('2.6', { rule: 'must be a string (the visitor number)' }),
+    description: optionalString(),
+    social: anyObject.optional(), // spec 2.6: contents not shown
+    chats_count: numberLike('2.6', { integer: true }).optional(),
+  });
 
-// spec 2.6: agent.id is an int.
-const agent = shape('2.6', {
-  id: numberLike('2.6', { integer: true }),
-  name: str('2.6'),
-  email: str('2.6'),
-  phone: optionalString(),
-});
+  // spec 2.6: agent.id is an int.
+  const agent = shape('2.6', {
+    id: numberLike('2.6', { integer: true }),
+    name: str('2.6'),
+    email: str('2.6'),
+    phone: optionalString(),
+  });
 
-const department = shape('2.6', {
-  id: numberLike('2.6', { integer: true }),
-  name: str('2.6'),
-});
+  const department = shape('2.6', {
+    id: numberLike('2.6', { integer: true }),
+    name: str('2.6'),
+  });
 
-// spec 2.6: geoip values are all strings, latitude and longitude included.
-const geoip = shape('2.6', {
-  region_code: optionalString(),
-  country: optionalString(),
-  country_code: optionalString(),
-  region: optionalString(),
-  city: optionalString(),
-  latitude: idString('2.6').optional(),
-  longitude: idString('2.6').optional(),
-  organization: optionalString(),
-});
+  // spec 2.6: geoip values are all strings, latitude and longitude included.
+  const geoip = shape('2.6', {
+    region_code: optionalString(),
+    country: optionalString(),
+    country_code: optionalString(),
+    region: optionalString(),
+    city: optionalString(),
+    latitude: idString('2.6').optional(),
+    longitude: idString('2.6').optional(),
+    organization: optionalString(),
+  });
 
-const utmJson = shape('2.6', {
-  source: optionalString(),
-  campaign: optionalString(),
-  content: optionalString(),
-  medium: optionalString(),
-  term: optionalString(),
-});
+  const utmJson = shape('2.6', {
+    source: optionalString(),
+    campaign: optionalString(),
+    content: optionalString(),
+    medium: optionalString(),
+    term: optionalString(),
+  });
 
-const session = shape('2.6', {
-  geoip: geoip.optional(),
-  utm: optionalString(), // spec 2.6: deprecated, superseded by utm_json
-  utm_json: utmJson.optional(),
-  ip_addr: optionalString(),
-  user_agent: optionalString(),
-});
+  const session = shape('2.6', {
+    geoip: geoip.optional(),
+    utm: optionalString(), // spec 2.6: deprecated, superseded by utm_json
+    utm_json: utmJson.optional(),
+    ip_addr: optionalString(),
+    user_agent: optionalString(),
+  });
 
-const page = shape('2.6', { url: str('2.6'), title: optionalString() });
+  const page = shape('2.6', { url: str('2.6'), title: optionalString() });
 
-// spec 2.6: reason is present when status is "error"; record_url links the mp3 recording.
-const callFields = {
-  type: oneOf(CALL_TYPES, '2.6'),
-  phone: str('2.6'),
-  record_url: httpUrl('2.6').optional(),
-};
-const call = z.discriminatedUnion(
-  'status',
-  [
-    shape('2.6', {
-      ...callFields,
-      status: lit('error', '2.6'),
-      reason: str('2.6', { required: 'required when call status is "error"' }),
+  // spec 2.6: reason is present when status is "error"; record_url links the mp3 recording.
+  const callFields = {
+    type: oneOf(CALL_TYPES, '2.6'),
+    phone: str('2.6'),
+    record_url: httpUrl('2.6').optional(),
+  };
+  const call = z.discriminatedUnion(
+    'status',
+    [
+      shape('2.6', {
+        ...callFields,
+        status: lit('error', '2.6'),
+        reason: str('2.6', { required: 'required when call status is "error"' }),
+      }),
+      shape('2.6', {
+        ...callFields,
+        status: oneOf(['start', 'end', 'agent_connected', 'client_connected'], '2.6'),
+        reason: optionalString(),
+      }),
+    ],
+    tag('2.6', {
+      code: 'invalid_value',
+      rule: `must be one of ${CALL_STATUSES.map((s) => `"${s}"`).join(', ')}`,
     }),
-    shape('2.6', {
-      ...callFields,
-      status: oneOf(['start', 'end', 'agent_connected', 'client_connected'], '2.6'),
-      reason: optionalString(),
-    }),
-  ],
-  tag('2.6', {
-    code: 'invalid_value',
-    rule: `must be one of ${CALL_STATUSES.map((s) => `"${s}"`).join(', ')}`,
-  }),
-);
+  );
 
-// spec 2.6: a chat-log item; agent_id only when type is "agent"; its text is not shown by
-// the spec; the public Webhooks sample carries it in `message` (docs/FIDELITY.md).
-const chatLogMessage = z.discriminatedUnion(
-  'type',
-  [
-    shape('2.6', {
-      type: lit('visitor', '2.6'),
-      timestamp: numberLike('2.6'),
-      blacklisted: z.boolean(tag('2.6')).optional(),
-      message: optionalString(),
-      text: optionalString(),
-    }),
-    shape('2.6', {
-      type: lit('agent', '2.6'),
-      timestamp: numberLike('2.6'),
-      agent_id: numberLike('2.6', { integer: true }),
-      blacklisted: z.boolean(tag('2.6')).optional(),
-      message: optionalString(),
-      text: optionalString(),
-    }),
-  ],
-  tag('2.6', { code: 'invalid_value', rule: 'must be "visitor" or "agent"' }),
-);
+  // spec 2.6: a chat-log item; agent_id only when type is "agent"; its text is not shown by
+  // the spec; the public Webhooks sample carries it in `message` (docs/FIDELITY.md).
+  const chatLogMessage = z.discriminatedUnion(
+    'type',
+    [
+      shape('2.6', {
+        type: lit('visitor', '2.6'),
+        timestamp: numberLike('2.6'),
+        blacklisted: z.boolean(tag('2.6')).optional(),
+        message: optionalString(),
+        text: optionalString(),
+      }),
+      shape('2.6', {
+        type: lit('agent', '2.6'),
+        timestamp: numberLike('2.6'),
+        agent_id: numberLike('2.6', { integer: true }),
+        blacklisted: z.boolean(tag('2.6')).optional(),
+        message: optionalString(),
+        text: optionalString(),
+      }),
+    ],
+    tag('2.6', { code: 'invalid_value', rule: 'must be "visitor" or "agent"' }),
+  );
 
-const chat = shape('2.6', {
-  messages: z.array(chatLogMessage, tag('2.6')),
-  rate: z.enum(['positive', 'negative'], tag('2.6')).nullable().optional(),
-  blacklisted: z.boolean(tag('2.6')).optional(),
+  const chat = shape('2.6', {
+    messages: z.array(chatLogMessage, tag('2.6')),
+    rate: z.enum(['positive', 'negative'], tag('2.6')).nullable().optional(),
+    blacklisted: z.boolean(tag('2.6')).optional(),
+  });
+
+  // spec 6.2: fields every event carries (chat_id is absent in offline_message).
+  const common = {
+    widget_id: idString('6.2', { rule: 'must be a string (the channel widget id)' }),
+    visitor,
+    session,
+    page,
+    analytics: anyObject.optional(), // spec 2.6: contents not shown
+    [USER_TOKEN_FIELD]: optionalString(),
+  };
+  const chatId = numberLike('6.2', { integer: true });
+
+  /** spec 6.2: one schema per hook event. */
+  const hookEventSchemas = {
+    call_event: shape('6.2', {
+      ...common,
+      event_name: lit('call_event', '6.2'),
+      chat_id: chatId.optional(),
+      department: department.optional(),
+      agent,
+      call,
+    }),
+    chat_accepted: shape('6.2', {
+      ...common,
+      event_name: lit('chat_accepted', '6.2'),
+      chat_id: chatId,
+      department: department.optional(),
+      agent,
+    }),
+    chat_assigned: shape('6.2', {
+      ...common,
+      event_name: lit('chat_assigned', '6.2'),
+      chat_id: chatId,
+      department: department.optional(),
+      agent,
+      assign_to: str('6.2', { required: 'required: the CRM link from the chat_accepted reply' }),
+    }),
+    chat_finished: shape('6.2', {
+      ...common,
+      event_name: lit('chat_finished', '6.2'),
+      chat_id: chatId,
+      department: department.optional(),
+      agents: z.array(agent, tag('6.2')),
+      chat,
+    }),
+    chat_updated: shape('6.2', {
+      ...common,
+      event_name: lit('chat_updated', '6.2'),
+      chat_id: chatId,
+      department: department.optional(),
+      agent,
+    }),
+    // spec 6.2: no chat_id, no agent, no department; both spellings of the name.
+    offline_message: shape('6.2', {
+      ...common,
+      event_name: oneOf(OFFLINE_MESSAGE_NAMES, '6.2'),
+      offline_message_id: idString('6.2'),
+      message: str('6.2'),
+    }),
+  } as const;
+
+  const okOrFailure = shape('6.2', { result: oneOf(HOOK_RESULTS, '6.2') });
+
+  /** spec 6.2: the reply of each event; call_event's is not shown (any object). */
+  const hookReplySchemas = {
+    call_event: z.record(z.string(), z.unknown(), tag('6.2', { rule: 'must be an object' })),
+    chat_accepted: shape('6.2', {
+      result: str('6.2', { rule: 'must be a string ("ok" passes the data to the agent)' }),
+      custom_data: z
+        .array(shape('6.2', { title: optionalString(), content: optionalString() }), tag('6.2'))
+        .optional(),
+      contact_info: shape('6.2', {
+        name: str('6.2'),
+        phone: optionalString(),
+        email: optionalString(),
+      }).optional(),
+      enable_assign: z.boolean(tag('6.2')).optional(),
+      crm_link: str('6.2').optional(),
+      page: shape('6.2', { url: str('6.2'), title: optionalString() }).optional(),
+    }),
+    chat_assigned: okOrFailure,
+    chat_finished: okOrFailure,
+    chat_updated: okOrFailure,
+    offline_message: okOrFailure,
+  } as const;
+  return { hookEventSchemas, hookReplySchemas };
 });
 
-// spec 6.2: fields every event carries (chat_id is absent in offline_message).
-const common = {
-  widget_id: idString('6.2', { rule: 'must be a string (the channel widget id)' }),
-  visitor,
-  session,
-  page,
-  analytics: anyObject.optional(), // spec 2.6: contents not shown
-  [USER_TOKEN_FIELD]: optionalString(),
-};
-const chatId = numberLike('6.2', { integer: true });
-
-/** spec 6.2: one schema per hook event. */
-export const hookEventSchemas = {
-  call_event: shape('6.2', {
-    ...common,
-    event_name: lit('call_event', '6.2'),
-    chat_id: chatId.optional(),
-    department: department.optional(),
-    agent,
-    call,
-  }),
-  chat_accepted: shape('6.2', {
-    ...common,
-    event_name: lit('chat_accepted', '6.2'),
-    chat_id: chatId,
-    department: department.optional(),
-    agent,
-  }),
-  chat_assigned: shape('6.2', {
-    ...common,
-    event_name: lit('chat_assigned', '6.2'),
-    chat_id: chatId,
-    department: department.optional(),
-    agent,
-    assign_to: str('6.2', { required: 'required: the CRM link from the chat_accepted reply' }),
-  }),
-  chat_finished: shape('6.2', {
-    ...common,
-    event_name: lit('chat_finished', '6.2'),
-    chat_id: chatId,
-    department: department.optional(),
-    agents: z.array(agent, tag('6.2')),
-    chat,
-  }),
-  chat_updated: shape('6.2', {
-    ...common,
-    event_name: lit('chat_updated', '6.2'),
-    chat_id: chatId,
-    department: department.optional(),
-    agent,
-  }),
-  // spec 6.2: no chat_id, no agent, no department; both spellings of the name.
-  offline_message: shape('6.2', {
-    ...common,
-    event_name: oneOf(OFFLINE_MESSAGE_NAMES, '6.2'),
-    offline_message_id: idString('6.2'),
-    message: str('6.2'),
-  }),
-} as const;
-
-const okOrFailure = shape('6.2', { result: oneOf(HOOK_RESULTS, '6.2') });
-
-/** spec 6.2: the reply of each event; call_event's is not shown (any object). */
-export const hookReplySchemas = {
-  call_event: z.record(z.string(), z.unknown(), tag('6.2', { rule: 'must be an object' })),
-  chat_accepted: shape('6.2', {
-    result: str('6.2', { rule: 'must be a string ("ok" passes the data to the agent)' }),
-    custom_data: z
-      .array(shape('6.2', { title: optionalString(), content: optionalString() }), tag('6.2'))
-      .optional(),
-    contact_info: shape('6.2', {
-      name: str('6.2'),
-      phone: optionalString(),
-      email: optionalString(),
-    }).optional(),
-    enable_assign: z.boolean(tag('6.2')).optional(),
-    crm_link: str('6.2').optional(),
-    page: shape('6.2', { url: str('6.2'), title: optionalString() }).optional(),
-  }),
-  chat_assigned: okOrFailure,
-  chat_finished: okOrFailure,
-  chat_updated: okOrFailure,
-  offline_message: okOrFailure,
-} as const;
-
+type HookSchemas = ReturnType<typeof hookSchemas>;
 export type HookEvent = {
-  [K in HookEventName]: z.infer<(typeof hookEventSchemas)[K]>;
+  [K in HookEventName]: z.infer<HookSchemas['hookEventSchemas'][K]>;
 }[HookEventName];
-export type ChatAcceptedReply = z.infer<typeof hookReplySchemas.chat_accepted>;
+export type ChatAcceptedReply = z.infer<HookSchemas['hookReplySchemas']['chat_accepted']>;

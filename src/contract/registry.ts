@@ -1,22 +1,17 @@
 /**
- * Every payload kind by its stable dotted name, with the schema that checks it. Built once
- * at import; `validate` looks kinds up in a Map.
+ * Every payload kind by its stable dotted name, with the schema that checks it. The list is
+ * built at import; each schema when first read (issue 18). `validate` looks kinds up in a Map.
  */
 import type { z } from 'zod';
+import { MEDIA_TYPES, channelSchemas } from './channel.js';
+import { BOT_EVENTS, DOCS_BOT_EVENTS, botSchemas } from './bot.js';
+import { HOOK_EVENTS, hookSchemas } from './hooks.js';
 import {
-  MEDIA_TYPES,
-  agentMediaSchemas,
-  agentTextSchema,
-  agentTypingSchema,
-  channelStatusSchema,
-  customerMediaSchemas,
-  customerTextSchema,
-  customerTypingSchema,
-  integratorReplySchema,
-} from './channel.js';
-import { BOT_EVENTS, DOCS_BOT_EVENTS, botErrorSchema, botEventSchemas } from './bot.js';
-import { HOOK_EVENTS, hookEventSchemas, hookReplySchemas } from './hooks.js';
-import { widgetArgsSchemas, widgetCallbackSchemas, widgetResultSchemas } from './widget.js';
+  WIDGET_ARG_METHODS,
+  WIDGET_CALLBACKS_WITH_ARGS,
+  WIDGET_RESULT_METHODS,
+  widgetSchemas,
+} from './widget.js';
 import type { KindInfo } from './types.js';
 import { closestNames } from '../suggest.js';
 
@@ -39,8 +34,18 @@ export function producerOf(direction: string): Producer {
 }
 
 const entries: KindEntry[] = [];
-const add = (info: KindInfo, schema: z.ZodType): void => {
-  entries.push({ ...info, schema, producer: producerOf(info.direction) });
+/**
+ * Registers a kind; its schema is built when first read (issue 18: a one-file `validate`
+ * builds the schema it needs, not all of them).
+ */
+const add = (info: KindInfo, build: () => z.ZodType): void => {
+  const entry = { ...info, producer: producerOf(info.direction) } as KindEntry;
+  let schema: z.ZodType | undefined;
+  Object.defineProperty(entry, 'schema', {
+    enumerable: true,
+    get: () => (schema ??= build()),
+  });
+  entries.push(entry);
 };
 
 const A = 'A' as const;
@@ -52,7 +57,7 @@ add(
     direction: 'integrator -> platform',
     description: 'customer text message',
   },
-  customerTextSchema,
+  () => channelSchemas().customerTextSchema(),
 );
 add(
   {
@@ -62,7 +67,7 @@ add(
     direction: 'integrator -> platform',
     description: 'customer typing notice (typein/typeout)',
   },
-  customerTypingSchema,
+  () => channelSchemas().customerTypingSchema(),
 );
 for (const media of MEDIA_TYPES) {
   add(
@@ -73,7 +78,7 @@ for (const media of MEDIA_TYPES) {
       direction: 'integrator -> platform',
       description: `customer ${media} message`,
     },
-    customerMediaSchemas[media],
+    () => channelSchemas().customerMedia(media),
   );
 }
 add(
@@ -84,7 +89,7 @@ add(
     direction: 'platform -> integrator',
     description: 'agent text message',
   },
-  agentTextSchema,
+  () => channelSchemas().agentTextSchema(),
 );
 add(
   {
@@ -94,7 +99,7 @@ add(
     direction: 'platform -> integrator',
     description: 'agent typing notice (typein/typeout)',
   },
-  agentTypingSchema,
+  () => channelSchemas().agentTypingSchema(),
 );
 for (const media of MEDIA_TYPES) {
   add(
@@ -105,7 +110,7 @@ for (const media of MEDIA_TYPES) {
       direction: 'platform -> integrator',
       description: `agent ${media} message`,
     },
-    agentMediaSchemas[media],
+    () => channelSchemas().agentMedia(media),
   );
 }
 add(
@@ -116,7 +121,7 @@ add(
     direction: 'integrator -> platform',
     description: 'reply to an agent message: {result:"ok"} or {error:{code,message}}',
   },
-  integratorReplySchema,
+  () => channelSchemas().integratorReplySchema(),
 );
 add(
   {
@@ -126,7 +131,7 @@ add(
     direction: 'platform -> integrator',
     description: 'channel status body: 0 unavailable, 1 available',
   },
-  channelStatusSchema,
+  () => channelSchemas().channelStatusSchema(),
 );
 
 const botDirection = {
@@ -156,7 +161,7 @@ for (const event of [...BOT_EVENTS, ...DOCS_BOT_EVENTS]) {
       direction: botDirection[event],
       description: botDescription[event],
     },
-    botEventSchemas[event],
+    () => botSchemas().botEventSchemas[event],
   );
 }
 add(
@@ -167,7 +172,7 @@ add(
     direction: 'platform -> bot',
     description: 'error body {error:{code,message}}',
   },
-  botErrorSchema,
+  () => botSchemas().botErrorSchema,
 );
 
 for (const event of HOOK_EVENTS) {
@@ -179,7 +184,7 @@ for (const event of HOOK_EVENTS) {
       direction: 'platform -> hook receiver',
       description: `${event} event`,
     },
-    hookEventSchemas[event],
+    () => hookSchemas().hookEventSchemas[event],
   );
   add(
     {
@@ -189,11 +194,11 @@ for (const event of HOOK_EVENTS) {
       direction: 'hook receiver -> platform',
       description: `reply to ${event}`,
     },
-    hookReplySchemas[event],
+    () => hookSchemas().hookReplySchemas[event],
   );
 }
 
-for (const [method, schema] of Object.entries(widgetArgsSchemas)) {
+for (const method of WIDGET_ARG_METHODS) {
   add(
     {
       name: `widget.${method}.args`,
@@ -202,10 +207,10 @@ for (const [method, schema] of Object.entries(widgetArgsSchemas)) {
       direction: 'page -> widget',
       description: `svc_api.${method} arguments`,
     },
-    schema,
+    () => widgetSchemas().widgetArgsSchemas[method],
   );
 }
-for (const [method, schema] of Object.entries(widgetResultSchemas)) {
+for (const method of WIDGET_RESULT_METHODS) {
   add(
     {
       name: `widget.${method}.result`,
@@ -214,10 +219,10 @@ for (const [method, schema] of Object.entries(widgetResultSchemas)) {
       direction: 'widget -> page',
       description: `svc_api.${method} result`,
     },
-    schema,
+    () => widgetSchemas().widgetResultSchemas[method],
   );
 }
-for (const [callback, schema] of Object.entries(widgetCallbackSchemas)) {
+for (const callback of WIDGET_CALLBACKS_WITH_ARGS) {
   add(
     {
       name: `widget.callback.${callback}.args`,
@@ -226,7 +231,7 @@ for (const [callback, schema] of Object.entries(widgetCallbackSchemas)) {
       direction: 'widget -> page',
       description: `${callback} arguments`,
     },
-    schema,
+    () => widgetSchemas().widgetCallbackSchemas[callback],
   );
 }
 

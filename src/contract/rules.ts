@@ -332,3 +332,25 @@ export const shape = <T extends z.core.$ZodLooseShape>(spec: string, fields: T) 
     tag(spec, { rule: 'must be an object' }),
   ) as unknown as z.ZodObject<T, z.core.$strict>;
 };
+
+/**
+ * A value built on first use, then kept (issue 18: schemas are built when a run needs them).
+ * @example const schemas = once(() => buildAll()); schemas().text
+ */
+export function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
+
+/**
+ * A function of one key whose result is built on first use per key, then kept.
+ * @example const media = memo((type: string) => buildMedia(type)); media('photo') === media('photo')
+ */
+export function memo<K extends string, V>(build: (key: K) => V): (key: K) => V {
+  const built = new Map<K, V>();
+  return (key) => {
+    let value = built.get(key);
+    if (value === undefined) built.set(key, (value = build(key)));
+    return value;
+  };
+}

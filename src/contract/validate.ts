@@ -112,6 +112,14 @@ function holdPartyToTypes(warnings: ContractIssue[], errors: ContractIssue[]): C
   return kept;
 }
 
+/**
+ * The first payloads of a process parse without zod's compiled fast path: compiling it costs
+ * more than a few payloads gain (issue 18: a git hook validates one file); a stream of many
+ * switches to it.
+ */
+const JIT_AFTER = 32;
+let parses = 0;
+
 function validateEntry(
   entry: KindEntry,
   value: unknown,
@@ -120,7 +128,7 @@ function validateEntry(
   const errors: ContractIssue[] = [];
   let warnings: ContractIssue[] = [];
   if (scanGuards(value, errors)) {
-    const parsed = entry.schema.safeParse(value);
+    const parsed = entry.schema.safeParse(value, parses++ < JIT_AFTER ? { jitless: true } : {});
     if (!parsed.success) collectIssues(parsed.error.issues, [], entry.spec, errors, warnings);
   }
   if (entry.producer === 'party') warnings = holdPartyToTypes(warnings, errors);

@@ -6,7 +6,7 @@
  * object (open, setContactInfo, sendOfflineMessage) takes exactly that object.
  */
 import { z } from 'zod';
-import { httpUrl, lit, numberLike, oneOf, positiveInt, shape, str, tag } from './rules.js';
+import { httpUrl, lit, numberLike, once, oneOf, positiveInt, shape, str, tag } from './rules.js';
 
 /** spec 3, 6.4: the widget states passed to svc_onChangeState. */
 export const WIDGET_STATES = ['chat', 'call', 'chat/call', 'label', 'chat/min'] as const;
@@ -45,115 +45,150 @@ export const WIDGET_CALLBACKS = [
   'svc_onChangeState',
 ] as const;
 
-const optionalString = () => str('4.5').optional();
-const ok = shape('4.5', { result: lit('ok', '4.5') });
-const failWithReason = shape('7.3', { result: lit('fail', '7.3'), reason: str('7.3') });
-const okOrFailReason = z.discriminatedUnion(
-  'result',
-  [ok, failWithReason],
-  tag('7.3', { rule: 'must be "ok" or "fail"' }),
-);
+/** spec 4.5: the methods whose arguments are checked (those that take any). */
+export const WIDGET_ARG_METHODS = [
+  'open',
+  'setContactInfo',
+  'setCustomData',
+  'setRules',
+  'setUserToken',
+  'showProactiveInvitation',
+  'startCall',
+  'sendOfflineMessage',
+] as const;
+/** spec 4.5, 7.3: the methods whose results (or callback values) are checked. */
+export const WIDGET_RESULT_METHODS = [
+  'chatMode',
+  'getContactInfo',
+  'getVisitorNumber',
+  'setCustomData',
+  'setUserToken',
+  'startCall',
+  'isCallbackEnabled',
+  'sendOfflineMessage',
+] as const;
+/** spec 6.4: the callbacks that receive arguments. */
+export const WIDGET_CALLBACKS_WITH_ARGS = ['svc_onCallEnd', 'svc_onChangeState'] as const;
 
-// spec 4.5: a setCustomData field: content (tags neutralized), title, link, key.
-export const customDataFieldSchema = shape('4.5', {
-  content: optionalString(),
-  title: optionalString(),
-  link: httpUrl('4.5').optional(),
-  key: optionalString(),
-});
+/** The page-script schemas, built on first use (issue 18). */
+export const widgetSchemas = once(() => {
+  const optionalString = () => str('4.5').optional();
+  const ok = shape('4.5', { result: lit('ok', '4.5') });
+  const failWithReason = shape('7.3', { result: lit('fail', '7.3'), reason: str('7.3') });
+  const okOrFailReason = z.discriminatedUnion(
+    'result',
+    [ok, failWithReason],
+    tag('7.3', { rule: 'must be "ok" or "fail"' }),
+  );
 
-const contactInfo = shape('4.5', {
-  name: optionalString(),
-  email: optionalString(),
-  phone: optionalString(),
-  description: optionalString(),
-});
+  // spec 4.5: a setCustomData field: content (tags neutralized), title, link, key.
+  const customDataFieldSchema = shape('4.5', {
+    content: optionalString(),
+    title: optionalString(),
+    link: httpUrl('4.5').optional(),
+    key: optionalString(),
+  });
 
-/** spec 4.5: the arguments of the methods that take any. */
-export const widgetArgsSchemas = {
-  // spec 4.5: start "call" opens the callback form with a phone field.
-  open: shape('4.5', { start: lit('call', '4.5').optional() }),
-  setContactInfo: contactInfo,
-  setCustomData: shape('4.5', {
-    fields: z.array(
-      customDataFieldSchema,
-      tag('4.5', { rule: 'must be an array (custom data must be an array)' }),
-    ),
-  }),
-  setRules: shape('4.5', {
-    rules: z.record(
-      z.string(),
-      z.unknown(),
-      tag('4.5', { rule: 'must be an object of invitation rules' }),
-    ),
-  }),
-  setUserToken: shape('4.5', { token: str('4.5') }),
-  showProactiveInvitation: shape('4.5', {
-    invitation_text: str('4.5'),
-    department_id: numberLike('4.5', { integer: true }).optional(),
-  }),
-  startCall: shape('4.5', { phone: str('4.5') }),
-  sendOfflineMessage: shape('4.5', {
+  const contactInfo = shape('4.5', {
     name: optionalString(),
     email: optionalString(),
     phone: optionalString(),
     description: optionalString(),
-    message: str('4.5'),
-  }),
-} as const;
+  });
 
-/** spec 4.5, 7.3: the results (or callback values) of the methods that return any. */
-export const widgetResultSchemas = {
-  // Assumed (spec: "return shape not shown"): the string online or offline.
-  chatMode: oneOf(CHAT_MODES, '4.5'),
-  // Assumed (spec: "fields not shown"): the contacts form fields.
-  getContactInfo: contactInfo,
-  // spec 4.5: callback(err, visitor_number); numbers are sequential from 1.
-  getVisitorNumber: shape('4.5', {
-    err: z.union([z.null(), z.string(), z.record(z.string(), z.unknown())], tag('4.5')).optional(),
-    visitor_number: positiveInt('4.5'),
-  }),
-  setCustomData: okOrFailReason,
-  setUserToken: z.discriminatedUnion(
-    'result',
-    [
-      shape('4.5', { result: lit('ok', '4.5'), token: str('4.5') }),
-      // spec 4.5: on failure the token is the given value or false.
-      shape('4.5', {
-        result: lit('fail', '4.5'),
-        token: z.union(
-          [z.string(), z.literal(false)],
-          tag('4.5', { rule: 'must be the given token or false' }),
-        ),
-      }),
-    ],
-    tag('4.5', { rule: 'must be "ok" or "fail"' }),
-  ),
-  startCall: okOrFailReason,
-  isCallbackEnabled: z.discriminatedUnion(
-    'result',
-    [ok, shape('4.5', { result: lit('fail', '4.5'), reason: oneOf(CALLBACK_FAIL_REASONS, '4.5') })],
-    tag('4.5', { rule: 'must be "ok" or "fail"' }),
-  ),
-  sendOfflineMessage: z.discriminatedUnion(
-    'result',
-    [ok, shape('7.3', { result: lit('fail', '7.3'), error: str('7.3') })],
-    tag('4.5', { rule: 'must be "ok" or "fail"' }),
-  ),
-} as const;
-
-/** spec 6.4: arguments of the callbacks that receive any. */
-export const widgetCallbackSchemas = {
-  // spec 6.4: res with optional result ok|fail and, on fail, reason.
-  svc_onCallEnd: shape('6.4', {
-    res: shape('6.4', {
-      result: oneOf(['ok', 'fail'], '6.4').optional(),
-      reason: str('6.4').optional(),
+  /** spec 4.5: the arguments of the methods that take any. */
+  const widgetArgsSchemas = {
+    // spec 4.5: start "call" opens the callback form with a phone field.
+    open: shape('4.5', { start: lit('call', '4.5').optional() }),
+    setContactInfo: contactInfo,
+    setCustomData: shape('4.5', {
+      fields: z.array(
+        customDataFieldSchema,
+        tag('4.5', { rule: 'must be an array (custom data must be an array)' }),
+      ),
     }),
-  }),
-  svc_onChangeState: shape('6.4', { state: oneOf(WIDGET_STATES, '3') }),
-} as const;
+    setRules: shape('4.5', {
+      rules: z.record(
+        z.string(),
+        z.unknown(),
+        tag('4.5', { rule: 'must be an object of invitation rules' }),
+      ),
+    }),
+    setUserToken: shape('4.5', { token: str('4.5') }),
+    showProactiveInvitation: shape('4.5', {
+      invitation_text: str('4.5'),
+      department_id: numberLike('4.5', { integer: true }).optional(),
+    }),
+    startCall: shape('4.5', { phone: str('4.5') }),
+    sendOfflineMessage: shape('4.5', {
+      name: optionalString(),
+      email: optionalString(),
+      phone: optionalString(),
+      description: optionalString(),
+      message: str('4.5'),
+    }),
+  } as const satisfies Record<(typeof WIDGET_ARG_METHODS)[number], z.ZodType>;
 
+  /** spec 4.5, 7.3: the results (or callback values) of the methods that return any. */
+  const widgetResultSchemas = {
+    // Assumed (spec: "return shape not shown"): the string online or offline.
+    chatMode: oneOf(CHAT_MODES, '4.5'),
+    // Assumed (spec: "fields not shown"): the contacts form fields.
+    getContactInfo: contactInfo,
+    // spec 4.5: callback(err, visitor_number); numbers are sequential from 1.
+    getVisitorNumber: shape('4.5', {
+      err: z
+        .union([z.null(), z.string(), z.record(z.string(), z.unknown())], tag('4.5'))
+        .optional(),
+      visitor_number: positiveInt('4.5'),
+    }),
+    setCustomData: okOrFailReason,
+    setUserToken: z.discriminatedUnion(
+      'result',
+      [
+        shape('4.5', { result: lit('ok', '4.5'), token: str('4.5') }),
+        // spec 4.5: on failure the token is the given value or false.
+        shape('4.5', {
+          result: lit('fail', '4.5'),
+          token: z.union(
+            [z.string(), z.literal(false)],
+            tag('4.5', { rule: 'must be the given token or false' }),
+          ),
+        }),
+      ],
+      tag('4.5', { rule: 'must be "ok" or "fail"' }),
+    ),
+    startCall: okOrFailReason,
+    isCallbackEnabled: z.discriminatedUnion(
+      'result',
+      [
+        ok,
+        shape('4.5', { result: lit('fail', '4.5'), reason: oneOf(CALLBACK_FAIL_REASONS, '4.5') }),
+      ],
+      tag('4.5', { rule: 'must be "ok" or "fail"' }),
+    ),
+    sendOfflineMessage: z.discriminatedUnion(
+      'result',
+      [ok, shape('7.3', { result: lit('fail', '7.3'), error: str('7.3') })],
+      tag('4.5', { rule: 'must be "ok" or "fail"' }),
+    ),
+  } as const satisfies Record<(typeof WIDGET_RESULT_METHODS)[number], z.ZodType>;
+
+  /** spec 6.4: arguments of the callbacks that receive any. */
+  const widgetCallbackSchemas = {
+    // spec 6.4: res with optional result ok|fail and, on fail, reason.
+    svc_onCallEnd: shape('6.4', {
+      res: shape('6.4', {
+        result: oneOf(['ok', 'fail'], '6.4').optional(),
+        reason: str('6.4').optional(),
+      }),
+    }),
+    svc_onChangeState: shape('6.4', { state: oneOf(WIDGET_STATES, '3') }),
+  } as const satisfies Record<(typeof WIDGET_CALLBACKS_WITH_ARGS)[number], z.ZodType>;
+  return { customDataFieldSchema, widgetArgsSchemas, widgetResultSchemas, widgetCallbackSchemas };
+});
+
+type WidgetSchemas = ReturnType<typeof widgetSchemas>;
 export type WidgetMethod = (typeof WIDGET_METHODS)[number];
-export type CustomDataField = z.infer<typeof customDataFieldSchema>;
-export type SetUserTokenResult = z.infer<typeof widgetResultSchemas.setUserToken>;
+export type CustomDataField = z.infer<WidgetSchemas['customDataFieldSchema']>;
+export type SetUserTokenResult = z.infer<WidgetSchemas['widgetResultSchemas']['setUserToken']>;

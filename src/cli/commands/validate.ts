@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { SvcError } from '../../errors.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
 import { validateOptions } from './tool-options.js';
-import type * as RunValidate from '../../contract/run-validate.js';
+import type * as ValidateRun from './validate-run.js';
 
 /** `svc-cli validate`: flags -> options -> core (imported lazily) -> render. */
 export function registerValidate(program: Command, ctx: CliContext): void {
@@ -42,51 +41,25 @@ Examples:
     )
     .action(
       action(ctx, async (inputs: string[], _opts: unknown, cmd: Command) => {
-        const { resolveForCommand } = await import('../options/resolve.js');
-        const flags = resolveForCommand(ctx, validateOptions, givenFlags(cmd));
-        const { json } = flags;
-        if (inputs.length === 1 && inputs[0] === '-' && ctx.stdin.isTTY) {
-          throw new SvcError(
-            'SVC_E_NO_INPUT',
-            'input',
-            'Could not validate: no input given and stdin is a terminal.',
-            'Pass files, folders or globs, or pipe payloads: cat body.json | svc-cli validate -',
-          );
-        }
-        // Output buffers stdout: one write per event-loop turn, not one per payload.
-        const { createOutput } = await import('../render/output.js');
-        const out = createOutput(ctx, { json });
-        // Lazy: --help must not load zod (conventions.md 13).
-        const { validateInputs } = await loadRunValidate();
-        const { renderValidateEvent } = await import('../render/validate.js');
-        let exitCode = 0;
-        for await (const event of validateInputs({
-          inputs,
-          cwd: ctx.cwd,
-          stdin: ctx.stdin,
-          strict: Boolean(flags.strict),
-          checkExpectations: Boolean(flags.checkExpectations),
-          ...(flags.kind === undefined ? {} : { kind: flags.kind }),
-        })) {
-          if (ctx.signal.aborted) break;
-          renderValidateEvent(out, event);
-          if (event.type === 'summary') exitCode = event.exitCode;
-        }
-        await out.flush();
-        return exitCode;
+        // Lazy: --help must not load zod (conventions.md 13)
+        const { runValidate } = await loadValidateRun();
+        return runValidate(ctx, inputs, givenFlags(cmd));
       }),
     );
 }
 
-type RunValidateModule = typeof RunValidate;
-/** The bundled run path (`npm run build`, issue 18: one module to load, not ~100), else the sources. */
-const BUNDLE = '../../contract/run-validate.bundle.js';
+type ValidateRunModule = typeof ValidateRun;
+/**
+ * The bundled run path (`npm run build`, issue 18: one module to load, with the option
+ * resolver, the output, zod and the contract, not ~140), else the sources.
+ */
+const BUNDLE = './validate-run.bundle.js';
 
-async function loadRunValidate(): Promise<RunValidateModule> {
+async function loadValidateRun(): Promise<ValidateRunModule> {
   try {
-    return (await import(BUNDLE)) as RunValidateModule;
+    return (await import(BUNDLE)) as ValidateRunModule;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    return import('../../contract/run-validate.js'); // tests on the sources: no bundle
+    return import('./validate-run.js'); // tests on the sources: no bundle
   }
 }
