@@ -1,0 +1,304 @@
+// Timing under load (issue 18 part 4): the protocol timers and the bot round trip while a
+// simulator ingests at full speed (autocannon, 50 connections, in a child process).
+// The world in this process: a simulator (validation, the journal to disk, a bot attached to
+// one channel), bot-sim and two listeners. Measured three times in the same run:
+//   - no load (the baseline);
+//   - the ingest bench beside it: a second simulator, `svc-cli platform --quiet --record`, in
+//     a child process, loaded by autocannon: the two compete for this machine's 2 cores;
+//   - the ingest on this very simulator's other channel: its event loop is never idle.
+// Each time: two redelivery series (a listener failing the first 2 attempts; attempts due at
+// 0 / 3000 / 6000 ms, target within 20 ms, as the simulator started them), 200 conversations
+// with bot-sim, each customer once a second (round trip from the customer's POST to the bot's
+// answer at the integrator, target p99 < 10 ms), and the event loop's delay.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { createClock } from '../dist/clock.js';
+import { postJson } from '../dist/http/client.js';
+import { createJournal } from '../dist/journal/journal.js';
+import { createPlatform, sendAgentMessage } from '../dist/platform/index.js';
+import { createBotProvider } from '../dist/roles/bot/index.js';
+import { createListener } from '../dist/roles/integrator/index.js';
+import { createInterface } from 'node:readline';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONVERSATIONS = 200;
+const bin = fileURLToPath(new URL('../bin/svc-cli.js', import.meta.url));
+const autocannonBin = fileURLToPath(
+  new URL('../node_modules/autocannon/autocannon.js', import.meta.url),
+);
+const body = JSON.stringify({
+  sender: { id: 'load-1', name: 'Ann' },
+  message: { type: 'text', text: 'Hello, where is my order?' },
+});
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** The world: simulator, listeners and bot-sim, in this process; the journal to a file. */
+async function startWorld(dir) {
+  const clock = createClock({ timeScale: 1 });
+  const fast = await createListener({ clock });
+  const failing = await createListener({ clock, plan: { failFirst: 2 } });
+  const bot = await createBotProvider({ token: 'load-token', providerId: 'load', clock });
+  const journal = createJournal({ file: join(dir, 'journal.ndjson') });
+  const platform = createPlatform({
+    clock,
+    journal,
+    channels: [
+      { id: 'ingest', integratorUrl: fast.url },
+      { id: 'bot', integratorUrl: fast.url },
+      { id: 'timed', integratorUrl: failing.url },
+    ],
+    bot: {
+      providerUrl: bot.url,
+      token: 'load-token',
+      providerId: 'load',
+      channelIds: ['bot'],
+      rateLimit: { max: 1e9, windowMs: 1000 },
+    },
+  });
+  const server = await platform.listen({ port: 0 });
+  bot.setPlatformUrl(server.url);
+  const urlOf = (id) => platform.core.channelInfo(platform.core.state.channels.get(id)).url;
+  return { clock, fast, failing, bot, journal, platform, urlOf };
+}
+
+/**
+ * One redelivery series on the `timed` channel: the attempts' offsets as the simulator
+ * started them (delivery-attempt events, protocol ms from the first attempt).
+ */
+async function redeliverySeries(world, customer) {
+  const { platform } = world;
+  await postJson({
+    url: world.urlOf('timed'),
+    body: JSON.stringify({ sender: { id: customer }, message: { type: 'text', text: 'hi' } }),
+    timeoutMs: 10_000,
+    clock: world.clock,
+  });
+  let deliveryId;
+  const offsets = [];
+  const off = platform.core.on((event) => {
+    if (event.type === 'agent-message' && event.customerId === customer)
+      deliveryId = event.deliveryId;
+    if (event.type === 'delivery-attempt' && event.deliveryId === deliveryId)
+      offsets.push(event.offsetMs);
+  });
+  await sendAgentMessage(platform.core, {
+    customerId: customer,
+    message: { type: 'text', text: 'timed' },
+  });
+  off();
+  return offsets;
+}
+
+/** 200 conversations, each customer writing once a second for `seconds`: round trips (ms). */
+async function botRoundTrips(world, tag, seconds) {
+  const { platform, clock } = world;
+  const channelUrl = world.urlOf('bot');
+  const started = new Map();
+  const chatToCustomer = new Map();
+  const deliveryToChat = new Map();
+  const waiting = new Map();
+  const latencies = [];
+  const later = []; // the messages after each conversation's first (its chat already open)
+  const nth = new Map();
+  const off = platform.core.on((event) => {
+    if (event.type === 'chat-opened') chatToCustomer.set(event.chatId, event.customerId);
+    if (event.type === 'bot-message') deliveryToChat.set(event.deliveryId, event.chatId);
+    if (
+      event.type === 'delivery-done' &&
+      event.target === 'integrator' &&
+      event.result === 'delivered'
+    ) {
+      const customer = chatToCustomer.get(deliveryToChat.get(event.deliveryId));
+      const resolve = waiting.get(customer);
+      if (resolve) {
+        const ms = performance.now() - started.get(customer);
+        latencies.push(ms);
+        if (nth.get(customer) > 0) later.push(ms);
+        waiting.delete(customer);
+        resolve();
+      }
+    }
+  });
+  const converse = (customer, text) =>
+    new Promise((resolve) => {
+      waiting.set(customer, resolve);
+      started.set(customer, performance.now());
+      nth.set(customer, text.n);
+      void postJson({
+        url: channelUrl,
+        body: JSON.stringify({ sender: { id: customer }, message: { type: 'text', text: text.s } }),
+        timeoutMs: 10_000,
+        clock,
+      });
+    });
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CONVERSATIONS }, async (_, i) => {
+      await sleep((i * 1000) / CONVERSATIONS);
+      for (let n = 0; performance.now() < until; n++) {
+        const sent = performance.now();
+        await converse(`${tag}-${i}`, { s: `message ${n}`, n });
+        await sleep(Math.max(0, 1000 - (performance.now() - sent)));
+      }
+    }),
+  );
+  off();
+  return { all: latencies.sort((a, b) => a - b), later: later.sort((a, b) => a - b) };
+}
+
+/** A simulator in a child process, as the ingest bench runs it; resolves with its channel URL. */
+async function startIngestSimulator(dir) {
+  const child = spawn(
+    process.execPath,
+    [
+      bin,
+      '--json',
+      'platform',
+      '--port',
+      '0',
+      '--no-console',
+      '--quiet',
+      '--record',
+      join(dir, 'ingest.ndjson'),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const line = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`simulator exited ${code}`)));
+  });
+  child.stdout.resume();
+  return { child, url: JSON.parse(line).channels[0].url };
+}
+
+/** Both measurements at once, optionally beside autocannon's 50 connections on `loadUrl`. */
+async function measure(world, tag, loadUrl) {
+  let loader;
+  if (loadUrl) {
+    loader = spawn(
+      process.execPath,
+      [
+        autocannonBin,
+        '--connections',
+        '50',
+        '--duration',
+        String(SECONDS + 2),
+        '--method',
+        'POST',
+        '--headers',
+        'content-type=application/json',
+        '--body',
+        body,
+        '--json',
+        loadUrl,
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    let out = '';
+    loader.stdout.on('data', (chunk) => (out += chunk));
+    loader.result = new Promise((resolve) =>
+      loader.once('close', () => {
+        try {
+          resolve(JSON.parse(out));
+        } catch {
+          resolve(undefined);
+        }
+      }),
+    );
+    await sleep(1000); // the load is on before anything is timed
+  }
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const [seriesA, seriesB, trips] = await Promise.all([
+    redeliverySeries(world, `${tag}-timed-a`),
+    sleep(1500).then(() => redeliverySeries(world, `${tag}-timed-b`)),
+    botRoundTrips(world, tag, SECONDS - 1),
+  ]);
+  loop.disable();
+  const ingest = loader ? await loader.result : undefined;
+  const drift = (offsets) =>
+    offsets.length === 3 ? Math.max(...offsets.map((o, i) => Math.abs(o - i * 3000))) : Infinity;
+  return {
+    offsets: [seriesA, seriesB],
+    drift: Math.max(drift(seriesA), drift(seriesB)),
+    p50: percentile(trips.all, 50),
+    p99: percentile(trips.all, 99),
+    laterP99: percentile(trips.later, 99),
+    messages: trips.all.length,
+    loopP99: loop.percentile(99) / 1e6,
+    loopMax: loop.max / 1e6,
+    ingest: ingest ? Math.round(ingest.requests.average) : undefined,
+    non2xx: ingest?.non2xx,
+  };
+}
+
+export async function run() {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-load-'));
+  const world = await startWorld(dir);
+  const ingest = await startIngestSimulator(dir);
+  try {
+    // warm-up, not measured
+    await botRoundTrips(world, 'warm', 1);
+    const quiet = await measure(world, 'quiet', undefined);
+    const beside = await measure(world, 'beside', ingest.url);
+    const same = await measure(world, 'same', world.urlOf('ingest'));
+    const section = 'under load';
+    const series = (m) => m.offsets.map((o) => o.map((x) => x.toFixed(1)).join('/')).join(', ');
+    const rows = [];
+    for (const [m, label, targets] of [
+      [quiet, 'no load', true],
+      [beside, `beside the ingest bench (another simulator: ${beside.ingest ?? '?'} req/s)`, true],
+      [same, `ingest on the same simulator (${same.ingest ?? '?'} req/s)`, true],
+    ]) {
+      rows.push({
+        section,
+        metric: `redelivery offsets, ${label} (ms; two series)`,
+        value: series(m),
+        target: '0/3000/6000 ± 20',
+        ok: m.drift <= 20,
+      });
+      rows.push({
+        section,
+        metric: `bot round trip p50 / p99, ${CONVERSATIONS} conversations, ${label} (ms; ${m.messages} msgs)`,
+        value: `${m.p50.toFixed(2)} / ${m.p99.toFixed(2)}`,
+        target: m === same ? '(context: one event loop)' : 'p99 < 10',
+        ...(m === same || !targets ? {} : { ok: m.p99 < 10 }),
+      });
+      rows.push({
+        section,
+        metric: `bot round trip p99 after each conversation's first message, ${label} (ms)`,
+        value: m.laterP99.toFixed(2),
+        target: '',
+      });
+      rows.push({
+        section,
+        metric: `event-loop delay p99 / max, ${label} (ms)`,
+        value: `${m.loopP99.toFixed(1)} / ${m.loopMax.toFixed(1)}`,
+        target: '',
+      });
+    }
+    return rows;
+  } finally {
+    ingest.child.kill('SIGINT');
+    await world.bot.close(10);
+    await world.platform.close();
+    await world.fast.close(10);
+    await world.failing.close(10);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const row of await run())
+    process.stdout.write(
+      `${row.metric.padEnd(70)} ${String(row.value).padStart(24)} ${row.target}\n`,
+    );
+}
