@@ -39,7 +39,7 @@ export function formatConversation(result: ConversationResult, c: ChalkInstance)
     return `${c.dim('-')} ${c.bold(result.name)}  ${c.dim(`(${result.file ?? 'skipped'})`)}\n    ${c.dim(`skipped: ${result.skipped}`)}`;
   }
   const mark = result.ok ? c.green('✓') : c.red('✗');
-  return `${mark} ${c.bold(result.name)}  ${c.dim(`(${where}${result.steps.length} steps · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms)`)}`;
+  return `${mark} ${c.bold(result.name)}  ${c.dim(`(${where}${result.steps.length} step${result.steps.length === 1 ? '' : 's'} · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms)`)}`;
 }
 
 /** The closing line CI systems read: `N passed, N failed`. */
