@@ -37,8 +37,13 @@ const body = JSON.stringify({
 });
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The p-th percentile of sorted values; NaN for none (the row then says so). */
 const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+/** An answer that never comes (a hand-over, a failed delivery) ends the wait after this. */
+const ANSWER_LIMIT_MS = 10_000;
 
 /** The world: simulator, listeners and bot-sim, in this process; the journal to a file. */
 async function startWorld(dir) {
@@ -129,7 +134,17 @@ async function botRoundTrips(world, tag, seconds) {
   });
   const converse = (customer, text) =>
     new Promise((resolve) => {
-      waiting.set(customer, resolve);
+      const limit = setTimeout(() => {
+        if (waiting.get(customer) !== done) return;
+        waiting.delete(customer);
+        latencies.push(ANSWER_LIMIT_MS); // counted as the slowest answer, not dropped
+        resolve();
+      }, ANSWER_LIMIT_MS);
+      const done = () => {
+        clearTimeout(limit);
+        resolve();
+      };
+      waiting.set(customer, done);
       started.set(customer, performance.now());
       nth.set(customer, text.n);
       void postJson({
@@ -243,8 +258,9 @@ async function measure(world, tag, loadUrl) {
 export async function run() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-load-'));
   const world = await startWorld(dir);
-  const ingest = await startIngestSimulator(dir);
+  let ingest;
   try {
+    ingest = await startIngestSimulator(dir);
     // warm-up, not measured
     await botRoundTrips(world, 'warm', 1);
     const quiet = await measure(world, 'quiet', undefined);
@@ -287,7 +303,11 @@ export async function run() {
     }
     return rows;
   } finally {
-    ingest.child.kill('SIGINT');
+    if (ingest) {
+      const exited = new Promise((resolve) => ingest.child.once('exit', resolve));
+      ingest.child.kill('SIGINT');
+      await exited;
+    }
     await world.bot.close(10);
     await world.platform.close();
     await world.fast.close(10);

@@ -8,7 +8,11 @@
  * if (!result.ok) console.error(result.errors.map(formatIssue).join('\n'));
  */
 import type { z } from 'zod';
+import { botSchemas } from './bot.js';
+import { MEDIA_TYPES, channelSchemas, type MediaType } from './channel.js';
+import { hookSchemas } from './hooks.js';
 import { KINDS } from './registry.js';
+import { widgetSchemas } from './widget.js';
 import { getKind } from './validate.js';
 import type { KindInfo } from './types.js';
 
@@ -22,6 +26,29 @@ export { formatIssue, formatPath } from './issues.js';
 export { validate, validateAuto, getKind, MAX_DEPTH } from './validate.js';
 export { detectKind } from './detect.js';
 export { toJsonSchema } from './json-schema.js';
+
+// The named zod schemas of `svc-cli/schemas`, to compose in other schemas. The CLI and the
+// simulator build each schema on first use (issue 18) and do not import this entry; a library
+// user importing it gets them all, built here, as before.
+const channel = channelSchemas();
+const mediaOf = <T>(build: (type: MediaType) => T) =>
+  Object.fromEntries(MEDIA_TYPES.map((type) => [type, build(type)])) as Record<MediaType, T>;
+export const customerTextSchema = channel.customerTextSchema();
+export const customerTypingSchema = channel.customerTypingSchema();
+export const agentTextSchema = channel.agentTextSchema();
+export const agentTypingSchema = channel.agentTypingSchema();
+export const customerMediaSchemas = mediaOf(channel.customerMedia);
+export const agentMediaSchemas = mediaOf(channel.agentMedia);
+export const integratorReplySchema = channel.integratorReplySchema();
+export const channelStatusSchema = channel.channelStatusSchema();
+export const { botMessageSchema, botEventSchemas, botErrorSchema } = botSchemas();
+export const { hookEventSchemas, hookReplySchemas } = hookSchemas();
+export const {
+  customDataFieldSchema,
+  widgetArgsSchemas,
+  widgetResultSchemas,
+  widgetCallbackSchemas,
+} = widgetSchemas();
 
 /**
  * Every kind with its interface, spec section, direction and description.

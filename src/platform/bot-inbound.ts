@@ -1,4 +1,5 @@
-import { formatIssue, validate } from '../contract/index.js';
+import { formatIssue } from '../contract/issues.js';
+import { validate } from '../contract/validate.js';
 import type { ContractIssue } from '../contract/types.js';
 import { errorBody } from '../http/body.js';
 import type { TokenIssuer } from '../http/oauth-issuer.js';

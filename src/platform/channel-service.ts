@@ -1,4 +1,6 @@
-import { detectKind, formatIssue, validate } from '../contract/index.js';
+import { detectKind } from '../contract/detect.js';
+import { formatIssue } from '../contract/issues.js';
+import { validate } from '../contract/validate.js';
 import type { ContractIssue } from '../contract/types.js';
 import { errorBody } from '../http/body.js';
 import { triageCustomerMessage } from './customer-triage.js';

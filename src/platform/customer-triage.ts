@@ -11,7 +11,7 @@
  * Blocking: a required field missing, empty or of another type, a wrong `type`, the
  * prototype / depth guards.
  */
-import { validate } from '../contract/index.js';
+import { validate } from '../contract/validate.js';
 import type { ContractIssue, ValidationResult } from '../contract/types.js';
 
 export interface CustomerTriage {

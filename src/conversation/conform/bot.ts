@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import { formatIssue, validate } from '../../contract/index.js';
+import { formatIssue } from '../../contract/issues.js';
+import { validate } from '../../contract/validate.js';
 import { postJson } from '../../http/client.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { createBotSender } from '../../platform/bot-outbound.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { formatIssue } from '../../contract/index.js';
+import { formatIssue } from '../../contract/issues.js';
 import { SvcError } from '../../errors.js';
 import { HOOK_DELIVERY_POLICY } from '../../platform/delivery.js';
 import { fireHook, type FireResult } from '../../roles/hooks/fire.js';

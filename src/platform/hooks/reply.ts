@@ -1,4 +1,4 @@
-import { validate } from '../../contract/index.js';
+import { validate } from '../../contract/validate.js';
 import { appendChatLine } from '../model.js';
 import type { ChatAcceptedReply } from '../../contract/hooks.js';
 import type { PlatformCore } from '../core.js';

@@ -1,7 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createClock, type Clock } from '../../clock.js';
-import { detectKind, formatIssue, validate } from '../../contract/index.js';
+import { detectKind } from '../../contract/detect.js';
+import { formatIssue } from '../../contract/issues.js';
+import { validate } from '../../contract/validate.js';
 import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
 import {
   DEFAULT_BODY_LIMIT,
@@ -151,7 +153,8 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     if (rule.delayMs) await clock.sleep(rule.delayMs, controller.signal);
     if (!target) return;
     const chatId = idText(json.chat_id) ?? '';
-    const clientId = typeof json.client_id === 'string' ? json.client_id : undefined;
+    // a numeric client_id (drift the platform's payload may carry) goes back as a string
+    const clientId = idText(json.client_id);
     for (const message of rule.reply) {
       const sent = await sendToPlatform(target, {
         event: 'BOT_MESSAGE',

@@ -74,16 +74,22 @@ export type BotScript = z.output<typeof botScriptSchema>;
 export type ScriptRule = z.output<typeof scriptRuleSchema>;
 export type ScriptMessage = z.output<typeof scriptMessageSchema>;
 
-/** An e-mail address or a phone number of 7+ digits, as a script regex (flag i). */
-export const CONTACT_PATTERN = '[^\\s@]+@[^\\s@]+\\.[a-z]{2,}|\\+?\\d[\\d ()-]{5,}\\d';
+/**
+ * An e-mail address, or a phone number: `+` and 7+ digits, or 9-10 digits grouped 3-3-3/4
+ * (`555 010 0100`, `(555) 010-0100`). A heuristic: dates (`2026-11-25`) and short order
+ * numbers are not phones. As a script regex (flag i).
+ */
+const EMAIL = '[^\\s@]+@[^\\s@]+\\.[a-z]{2,}';
+const PHONE = '\\+\\d[\\d ()-]{5,}\\d|\\(?\\b\\d{3}\\)?[ -]?\\d{3}[ -]?\\d{3,4}\\b';
+export const CONTACT_PATTERN = `${EMAIL}|${PHONE}`;
 
 /**
  * The contact data in a customer's text: the first e-mail address and phone number.
  * @example contactsIn('mail jane@example.com or call +1 555 0100') // { email: 'jane@example.com', phone: '+1 555 0100' }
  */
 export function contactsIn(text: string): { email?: string; phone?: string } {
-  const email = /[^\s@]+@[^\s@]+\.[a-z]{2,}/i.exec(text)?.[0];
-  const phone = /\+?\d[\d ()-]{5,}\d/.exec(text)?.[0];
+  const email = new RegExp(EMAIL, 'i').exec(text)?.[0];
+  const phone = new RegExp(PHONE).exec(text)?.[0];
   return { ...(email ? { email } : {}), ...(phone ? { phone } : {}) };
 }
 

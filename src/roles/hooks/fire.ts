@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { createClock, type Clock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
-import { validate } from '../../contract/index.js';
+import { validate } from '../../contract/validate.js';
 import type { ContractIssue, ValidationResult } from '../../contract/types.js';
 import { SvcError } from '../../errors.js';
 import { postJson } from '../../http/client.js';

@@ -1,6 +1,6 @@
 import { createClock, type Clock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
-import { validate } from '../../contract/index.js';
+import { validate } from '../../contract/validate.js';
 import type { ValidationResult } from '../../contract/types.js';
 import { listenAt, startServer, type RunningServer, type ServerLimits } from '../../http/server.js';
 import type { TlsServerOptions } from '../../http/tls.js';

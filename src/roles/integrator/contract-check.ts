@@ -1,4 +1,5 @@
-import { detectKind, validate } from '../../contract/index.js';
+import { detectKind } from '../../contract/detect.js';
+import { validate } from '../../contract/validate.js';
 import type { ValidateOptions, ValidationResult } from '../../contract/types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { formatIssue } from '../../contract/index.js';
+import { formatIssue } from '../../contract/issues.js';
 import type { ValidationResult } from '../../contract/types.js';
 
 /** A verdict as the journal stores it: issues flattened to `path: rule (spec X)` lines. */
