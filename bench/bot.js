@@ -4,13 +4,10 @@
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { createClock } from '../dist/clock.js';
-import { postJson } from '../dist/http/client.js';
 import { createPlatform } from '../dist/platform/index.js';
 import { createBotProvider } from '../dist/roles/bot/index.js';
 import { createListener } from '../dist/roles/integrator/index.js';
-
-const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+import { percentile, trackRoundTrips } from './round-trips.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -41,39 +38,7 @@ export async function run({
   bot.setPlatformUrl(server.url);
   const channelUrl = platform.core.channelInfo(platform.core.state.channels.get('bench')).url;
 
-  const started = new Map(); // customer id -> start (ms)
-  const chatToCustomer = new Map();
-  const deliveryToChat = new Map();
-  const latencies = [];
-  const waiting = new Map(); // customer id -> resolve
-  platform.core.on((event) => {
-    if (event.type === 'chat-opened') chatToCustomer.set(event.chatId, event.customerId);
-    if (event.type === 'bot-message') deliveryToChat.set(event.deliveryId, event.chatId);
-    if (
-      event.type === 'delivery-done' &&
-      event.target === 'integrator' &&
-      event.result === 'delivered'
-    ) {
-      const customer = chatToCustomer.get(deliveryToChat.get(event.deliveryId));
-      const resolve = waiting.get(customer);
-      if (resolve) {
-        latencies.push(performance.now() - started.get(customer));
-        waiting.delete(customer);
-        resolve();
-      }
-    }
-  });
-  const converse = (customer, text) =>
-    new Promise((resolve) => {
-      waiting.set(customer, resolve);
-      started.set(customer, performance.now());
-      void postJson({
-        url: channelUrl,
-        body: JSON.stringify({ sender: { id: customer }, message: { type: 'text', text } }),
-        timeoutMs: 10_000,
-        clock,
-      });
-    });
+  const { converse, latencies } = trackRoundTrips(platform, clock, channelUrl);
   // warm-up, not measured
   await Promise.all(Array.from({ length: 20 }, (_, i) => converse(`warm-${i}`, 'hi')));
   // Unloaded latency first: one conversation at a time (context for the parallel figure).

@@ -23,6 +23,7 @@ import { createJournal } from '../dist/journal/journal.js';
 import { createPlatform, sendAgentMessage } from '../dist/platform/index.js';
 import { createBotProvider } from '../dist/roles/bot/index.js';
 import { createListener } from '../dist/roles/integrator/index.js';
+import { percentile, trackRoundTrips } from './round-trips.js';
 import { createInterface } from 'node:readline';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -37,13 +38,6 @@ const body = JSON.stringify({
 });
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/** The p-th percentile of sorted values; NaN for none (the row then says so). */
-const percentile = (sorted, p) =>
-  sorted.length === 0
-    ? Number.NaN
-    : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-/** An answer that never comes (a hand-over, a failed delivery) ends the wait after this. */
-const ANSWER_LIMIT_MS = 10_000;
 
 /** The world: simulator, listeners and bot-sim, in this process; the journal to a file. */
 async function startWorld(dir) {
@@ -104,69 +98,23 @@ async function redeliverySeries(world, customer) {
 
 /** 200 conversations, each customer writing once a second for `seconds`: round trips (ms). */
 async function botRoundTrips(world, tag, seconds) {
-  const { platform, clock } = world;
-  const channelUrl = world.urlOf('bot');
-  const started = new Map();
-  const chatToCustomer = new Map();
-  const deliveryToChat = new Map();
-  const waiting = new Map();
-  const latencies = [];
-  const later = []; // the messages after each conversation's first (its chat already open)
-  const nth = new Map();
-  const off = platform.core.on((event) => {
-    if (event.type === 'chat-opened') chatToCustomer.set(event.chatId, event.customerId);
-    if (event.type === 'bot-message') deliveryToChat.set(event.deliveryId, event.chatId);
-    if (
-      event.type === 'delivery-done' &&
-      event.target === 'integrator' &&
-      event.result === 'delivered'
-    ) {
-      const customer = chatToCustomer.get(deliveryToChat.get(event.deliveryId));
-      const resolve = waiting.get(customer);
-      if (resolve) {
-        const ms = performance.now() - started.get(customer);
-        latencies.push(ms);
-        if (nth.get(customer) > 0) later.push(ms);
-        waiting.delete(customer);
-        resolve();
-      }
-    }
-  });
-  const converse = (customer, text) =>
-    new Promise((resolve) => {
-      const limit = setTimeout(() => {
-        if (waiting.get(customer) !== done) return;
-        waiting.delete(customer);
-        latencies.push(ANSWER_LIMIT_MS); // counted as the slowest answer, not dropped
-        resolve();
-      }, ANSWER_LIMIT_MS);
-      const done = () => {
-        clearTimeout(limit);
-        resolve();
-      };
-      waiting.set(customer, done);
-      started.set(customer, performance.now());
-      nth.set(customer, text.n);
-      void postJson({
-        url: channelUrl,
-        body: JSON.stringify({ sender: { id: customer }, message: { type: 'text', text: text.s } }),
-        timeoutMs: 10_000,
-        clock,
-      });
-    });
+  const trips = trackRoundTrips(world.platform, world.clock, world.urlOf('bot'));
   const until = performance.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: CONVERSATIONS }, async (_, i) => {
       await sleep((i * 1000) / CONVERSATIONS);
       for (let n = 0; performance.now() < until; n++) {
         const sent = performance.now();
-        await converse(`${tag}-${i}`, { s: `message ${n}`, n });
+        await trips.converse(`${tag}-${i}`, `message ${n}`, n);
         await sleep(Math.max(0, 1000 - (performance.now() - sent)));
       }
     }),
   );
-  off();
-  return { all: latencies.sort((a, b) => a - b), later: later.sort((a, b) => a - b) };
+  trips.stop();
+  return {
+    all: trips.latencies.sort((a, b) => a - b),
+    later: trips.later.sort((a, b) => a - b),
+  };
 }
 
 /** A simulator in a child process, as the ingest bench runs it; resolves with its channel URL. */

@@ -1,0 +1,71 @@
+// The bot round trip both bot benches time (bench/bot.js, bench/under-load.js): from a
+// customer's POST on a bot channel to the bot's answer delivered at the integrator, read off
+// the simulator's events. An answer that never comes (a hand-over, a failed delivery) ends the
+// wait after ANSWER_LIMIT_MS and counts as that slow, so a run cannot hang.
+import { performance } from 'node:perf_hooks';
+import { postJson } from '../dist/http/client.js';
+
+export const ANSWER_LIMIT_MS = 10_000;
+
+/** The p-th percentile of sorted values; NaN for none. */
+export const percentile = (sorted, p) =>
+  sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/**
+ * Starts timing round trips on `platform`; `converse(customer, text, n)` resolves when the
+ * bot's answer reached the integrator. `latencies` holds every round trip, `later` those after
+ * each customer's first message (n > 0: its chat already open). `stop()` ends the timing.
+ */
+export function trackRoundTrips(platform, clock, channelUrl) {
+  const started = new Map();
+  const chatToCustomer = new Map();
+  const deliveryToChat = new Map();
+  const waiting = new Map();
+  const nth = new Map();
+  const latencies = [];
+  const later = [];
+  const stop = platform.core.on((event) => {
+    if (event.type === 'chat-opened') chatToCustomer.set(event.chatId, event.customerId);
+    if (event.type === 'bot-message') deliveryToChat.set(event.deliveryId, event.chatId);
+    if (
+      event.type === 'delivery-done' &&
+      event.target === 'integrator' &&
+      event.result === 'delivered'
+    ) {
+      const customer = chatToCustomer.get(deliveryToChat.get(event.deliveryId));
+      const done = waiting.get(customer);
+      if (done) {
+        const ms = performance.now() - started.get(customer);
+        latencies.push(ms);
+        if (nth.get(customer) > 0) later.push(ms);
+        waiting.delete(customer);
+        done();
+      }
+    }
+  });
+  const converse = (customer, text, n = 0) =>
+    new Promise((resolve) => {
+      const limit = setTimeout(() => {
+        if (waiting.get(customer) !== done) return;
+        waiting.delete(customer);
+        latencies.push(ANSWER_LIMIT_MS);
+        resolve();
+      }, ANSWER_LIMIT_MS);
+      const done = () => {
+        clearTimeout(limit);
+        resolve();
+      };
+      waiting.set(customer, done);
+      started.set(customer, performance.now());
+      nth.set(customer, n);
+      void postJson({
+        url: channelUrl,
+        body: JSON.stringify({ sender: { id: customer }, message: { type: 'text', text } }),
+        timeoutMs: ANSWER_LIMIT_MS,
+        clock,
+      });
+    });
+  return { converse, latencies, later, stop };
+}
