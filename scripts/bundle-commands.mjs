@@ -23,6 +23,9 @@ const keepOutside = {
       // choices): bundled, one module less to resolve for --help
       if (/\/(roles\/integrator\/kinds|contract\/media-types)\.js$/.test(args.path))
         return undefined;
+      // commander: main.ts takes it from this bundle too, so there is one copy (no instanceof
+      // split) and --help loads one module instead of commander's seven
+      if (args.path === 'commander') return undefined;
       if (!args.path.startsWith('./')) return { path: args.path, external: true };
       return undefined; // ./register-module.js: bundled
     });
@@ -37,6 +40,10 @@ await build({
   target: 'node20',
   outfile: 'dist/cli/commands/index.js',
   allowOverwrite: true,
+  // commander is CommonJS: its require('node:events') needs a require in an ES module
+  banner: {
+    js: "import { createRequire as svcCreateRequire } from 'node:module'; const require = svcCreateRequire(import.meta.url);",
+  },
   sourcemap: false,
   // less to parse on every start (help texts stay as written)
   minifyWhitespace: true,

@@ -4,9 +4,8 @@
  * The ONLY place that calls process.exit.
  */
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
 import type { CliContext } from './context.js';
-import { registerCommands } from './commands/index.js';
+import { Command, CommanderError, registerCommands } from './commands/index.js';
 import { EXIT_CODES, toSvcError, exitCodeFor } from '../errors.js';
 import { flushOutputs } from './render/flush.js';
 

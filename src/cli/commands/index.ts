@@ -1,4 +1,8 @@
 import type { Command } from 'commander';
+
+// main.ts takes commander from here: the commands bundle inlines it (scripts/bundle-commands.mjs),
+// so --help loads one module for both instead of commander's seven (issue 18: start-up).
+export { Command, CommanderError } from 'commander';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
 import { GLOBAL_OPTIONS } from '../options/table.js';
