@@ -95,7 +95,12 @@ export function handleProviderRequest(
       'rejected',
     );
   if (providerId !== ctx.providerId)
-    return answer(404, 'not_found', `no provider "${providerId}" (spec 4.3)`, 'rejected');
+    return answer(
+      404,
+      'not_found',
+      `no provider "${providerId}" here; this bot service serves provider "${ctx.providerId}" (spec 4.3): give both sides the same --provider-id`,
+      'rejected',
+    );
   // spec 7.2: 405 method not supported
   if (request.method !== 'POST')
     return answer(

@@ -108,7 +108,7 @@ export const botSimOptions = defineOptions('bot-sim', [
     description: 'client secret for --auth',
   },
   botEventsOption(
-    "docs: after a customer leaves an e-mail or phone, also send the public Bot API's CLIENT_INFO (CHAT_CLOSED is answered 200 either way)",
+    "docs: when a customer's message text holds an e-mail address or a phone number, also send the public Bot API's CLIENT_INFO (CHAT_CLOSED is answered 200 either way)",
   ),
   ...faultOptions('fail the first N attempts of each event (HTTP 500)'),
   ...RECORD_OPTIONS,
