@@ -35,6 +35,8 @@ export interface StartServerOptions {
   onHandlerError?: (error: unknown, req: IncomingMessage) => void;
   /** serve HTTPS with this key and certificate (`--tls`, issue 16) */
   tls?: TlsServerOptions | undefined;
+  /** the flag that sets the port, named when it is taken (default `--port`) */
+  portFlag?: string;
 }
 
 /** Where a serving role listens, as its options give it (unset ones keep startServer's defaults). */
@@ -210,7 +212,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           'input',
           `Could not listen on ${host}:${options.port ?? 0}: ${systemReason(error)}.`,
           error.code === 'EADDRINUSE'
-            ? 'Pick another --port, or --port 0 for any free port.'
+            ? `Pick another ${options.portFlag ?? '--port'}, or ${options.portFlag ?? '--port'} 0 for any free port.`
             : undefined,
           { cause: error },
         ),

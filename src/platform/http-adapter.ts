@@ -21,6 +21,8 @@ export interface ServePlatformOptions {
   limits?: ServerLimits;
   /** serve HTTPS (`--tls`, issue 16) */
   tls?: TlsServerOptions | undefined;
+  /** the flag that sets the port, for the "port taken" hint (default `--port`) */
+  portFlag?: string;
 }
 
 /** Puts the core on a loopback socket: every request is read, handled, answered and journaled. */
@@ -30,6 +32,7 @@ export async function servePlatform(
 ): Promise<RunningServer> {
   const server = await startServer({
     ...listenAt(options),
+    ...(options.portFlag ? { portFlag: options.portFlag } : {}),
     handler: (req, res) => handleHttp(core, req, res, options.bodyLimit),
     onHandlerError: (error) =>
       core.emit({

@@ -68,6 +68,7 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
   const server = await platform.listen({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
+    portFlag: '--platform-listen-port',
   });
   const core = platform.core;
   const channel = [...core.state.channels.values()][0];
