@@ -33,7 +33,7 @@ server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ type: 'listenin
 `;
 
 /** Starts a child that prints a `listening` NDJSON line first; resolves with it and the child. */
-function startChild(args) {
+export function startChild(args) {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });

@@ -23,8 +23,8 @@ import { createJournal } from '../dist/journal/journal.js';
 import { createPlatform, sendAgentMessage } from '../dist/platform/index.js';
 import { createBotProvider } from '../dist/roles/bot/index.js';
 import { createListener } from '../dist/roles/integrator/index.js';
+import { startChild } from './channel.js';
 import { percentile, trackRoundTrips } from './round-trips.js';
-import { createInterface } from 'node:readline';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONVERSATIONS = 200;
@@ -119,27 +119,19 @@ async function botRoundTrips(world, tag, seconds) {
 
 /** A simulator in a child process, as the ingest bench runs it; resolves with its channel URL. */
 async function startIngestSimulator(dir) {
-  const child = spawn(
-    process.execPath,
-    [
-      bin,
-      '--json',
-      'platform',
-      '--port',
-      '0',
-      '--no-console',
-      '--quiet',
-      '--record',
-      join(dir, 'ingest.ndjson'),
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const line = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`simulator exited ${code}`)));
-  });
+  const { child, listening } = await startChild([
+    bin,
+    '--json',
+    'platform',
+    '--port',
+    '0',
+    '--no-console',
+    '--quiet',
+    '--record',
+    join(dir, 'ingest.ndjson'),
+  ]);
   child.stdout.resume();
-  return { child, url: JSON.parse(line).channels[0].url };
+  return { child, url: listening.channels[0].url };
 }
 
 /** Both measurements at once, optionally beside autocannon's 50 connections on `loadUrl`. */
