@@ -130,8 +130,20 @@ const idleRound = (): Promise<void> => new Promise((resolve) => setTimeout(resol
  * A clock that only moves when told: a 9 s redelivery series takes milliseconds.
  * @example const clock = createVirtualClock(); await clock.runUntil(() => delivered);
  */
-export function createVirtualClock(options: { settleRounds?: number } = {}): VirtualClock {
+export function createVirtualClock(
+  options: {
+    settleRounds?: number;
+    /**
+     * false: every party is in this process (the in-process transport, issue 18), so tracked
+     * work progresses within plain loop turns and no settle round waits a millisecond for
+     * socket IO (default true)
+     */
+    socketIo?: boolean;
+  } = {},
+): VirtualClock {
   const settleRounds = options.settleRounds ?? 12;
+  // the last rounds of a settle wait a millisecond for IO slower than one poll phase
+  const firstIdleRound = options.socketIo === false ? settleRounds : settleRounds - 2;
   let current = 0;
   let seq = 0;
   let inFlight = 0;
@@ -175,7 +187,7 @@ export function createVirtualClock(options: { settleRounds?: number } = {}): Vir
       // Loopback IO between in-process peers is ready at the next poll phase, so most rounds
       // are plain loop turns; the last ones wait a millisecond for anything slower.
       for (let round = 0; round < settleRounds && !changed; round++) {
-        await Promise.race([woken, round < settleRounds - 2 ? tick() : idleRound()]);
+        await Promise.race([woken, round < firstIdleRound ? tick() : idleRound()]);
       }
       if (!changed) {
         stalledAt = activity;

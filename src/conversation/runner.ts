@@ -1,6 +1,6 @@
 import type { VirtualClock } from '../clock.js';
 import { SvcError, errorText } from '../errors.js';
-import { postJson } from '../http/client.js';
+import { getText, postJson } from '../http/client.js';
 import type { Step } from './format.js';
 import { describeMismatches, matchPartial, resolveRefs } from './match.js';
 import { createEmbeddedWorld, type Observation, type World, type WorldOptions } from './world.js';
@@ -364,21 +364,21 @@ async function runStep(
           ? undefined
           : JSON.stringify(resolveRefs(step.control.body, scope));
     }
-    // tracked like every HTTP exchange, so the virtual clock waits for the answer (and its
+    // postJson and getText are tracked, so the virtual clock waits for the answer (and its
     // body) instead of jumping to the next timer while it is on the way
-    const exchange = fetch(url, {
-      method,
-      ...(body === undefined ? {} : { body, headers: { 'content-type': 'application/json' } }),
-    }).then(async (response) => ({ status: response.status, text: await response.text() }));
-    const response = await drive(world, world.clock.track(exchange));
-    const text = response.text;
-    let parsed: unknown = text;
+    const common = { url, timeoutMs: 10_000, clock: world.clock };
+    const out = await drive(
+      world,
+      method === 'GET' ? getText(common) : postJson({ ...common, body: body ?? '' }),
+    );
+    if (!out.ok) return { ok: false, details: [`the simulator did not answer: ${out.message}`] };
+    let parsed: unknown = out.body;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(out.body);
     } catch {
       // keep text
     }
-    const value = { status: response.status, body: parsed };
+    const value = { status: out.status, body: parsed };
     const mismatches = matchPartial(resolveRefs(step.response ?? { status: 200 }, scope), value);
     return { ok: mismatches.length === 0, details: describeMismatches(mismatches), value };
   }

@@ -3,6 +3,7 @@ import { createClock, createVirtualClock, type Clock } from '../clock.js';
 import { SvcError } from '../errors.js';
 import type { FaultPlan } from '../faults/index.js';
 import { createJournal, type Journal } from '../journal/journal.js';
+import type { Transport } from '../http/exchange.js';
 import {
   createPlatform,
   sendAgentMessage,
@@ -45,6 +46,11 @@ export interface WorldOptions extends ReplayPeers {
   /** with real peers: protocol timers x timeScale on a real clock (default 1) */
   timeScale?: number;
   seed?: number;
+  /**
+   * how the embedded parties reach each other: in process (default without real peers: no
+   * sockets, issue 18) or over loopback sockets (always with a real peer, which needs them)
+   */
+  transport?: Transport;
 }
 
 /** The delivery verdict of an agent message (spec 8), as agent steps match it. */
@@ -128,9 +134,11 @@ async function startEmbeddedWorld(
     options.integratorUrl !== undefined ||
     options.botUrl !== undefined ||
     options.hookUrl !== undefined;
+  // a real peer reaches the platform (a bot posts back) and is reached over sockets
+  const transport: Transport = real ? 'socket' : (options.transport ?? 'in-process');
   const clock: Clock = real
     ? createClock({ timeScale: options.timeScale ?? 1 })
-    : createVirtualClock();
+    : createVirtualClock({ socketIo: transport === 'socket' });
   const observations: Observation[] = [];
   const listenerJournal = createJournal({ keep: 100_000 });
   let listener: Listener | undefined;
@@ -140,6 +148,7 @@ async function startEmbeddedWorld(
       clock,
       journal: listenerJournal,
       plan: planOf(setup.integrator?.faults, options.seed),
+      transport,
     });
     started.push(() => listener?.close(0) ?? Promise.resolve());
     integratorUrl = listener.url;
@@ -153,6 +162,7 @@ async function startEmbeddedWorld(
       journal: hookJournal,
       plan: planOf(setup.hooks.faults, options.seed),
       ...(setup.hooks.replies ? { replies: setup.hooks.replies } : {}),
+      transport,
     });
     started.push(() => hookTarget?.close(0) ?? Promise.resolve());
     hookUrl = `${hookTarget.url}/hooks`;
@@ -177,6 +187,7 @@ async function startEmbeddedWorld(
       plan: planOf(botSetup.faults, options.seed),
       ...(script ? { script } : {}),
       ...(botSetup.events ? { botEvents: botSetup.events } : {}),
+      transport,
     });
     started.push(() => bot?.close(0) ?? Promise.resolve());
     botUrl = bot.url;
@@ -208,7 +219,8 @@ async function startEmbeddedWorld(
     observations.push({ party: 'event', value: event, consumed: false }),
   );
   started.push(() => platform.close());
-  await platform.listen({ port: 0 });
+  if (transport === 'in-process') platform.mount();
+  else await platform.listen({ port: 0 });
   bot?.setPlatformUrl(platform.core.baseUrl);
   const channel = [...platform.core.state.channels.values()][0];
   if (!channel) throw new SvcError('SVC_E_INTERNAL', 'internal', 'the simulator has no channel');

@@ -19,14 +19,13 @@ export async function applyFault(
 ): Promise<AppliedReply> {
   if (delayMs > 0) {
     const controller = new AbortController();
-    const onClose = (): void => controller.abort(new Error('client closed'));
-    context.res.once('close', onClose);
+    const off = context.wire.onClose(() => controller.abort(new Error('client closed')));
     try {
       await context.clock.sleep(delayMs, controller.signal);
     } catch {
       return { noReply: 'hang' };
     } finally {
-      context.res.off('close', onClose);
+      off();
     }
   }
   switch (fault.kind) {

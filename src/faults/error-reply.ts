@@ -2,9 +2,9 @@ import { writeReply, type AppliedReply, type FaultContext } from './reply.js';
 
 /** HTTP 200 with `{"error":{"code","message"}}`: a valid error reply (spec 2.2, 4.2). */
 export function applyErrorReply(
-  { res }: FaultContext,
+  { wire }: FaultContext,
   code: string,
   message: string,
 ): AppliedReply {
-  return writeReply(res, 200, JSON.stringify({ error: { code, message } }));
+  return writeReply(wire, 200, JSON.stringify({ error: { code, message } }));
 }

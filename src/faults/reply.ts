@@ -1,5 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../clock.js';
+import type { ReplyWire } from '../http/wire.js';
 
 /** What a role would answer without a fault. */
 export interface NormalReply {
@@ -8,10 +8,9 @@ export interface NormalReply {
   headers?: Record<string, string>;
 }
 
-/** Everything a fault needs to act on one request. */
+/** Everything a fault needs to act on one request: the wire it answers through. */
 export interface FaultContext {
-  req: IncomingMessage;
-  res: ServerResponse;
+  wire: ReplyWire;
   clock: Clock;
   normal: NormalReply;
 }
@@ -25,19 +24,12 @@ export interface AppliedReply {
 }
 
 export function writeReply(
-  res: ServerResponse,
+  wire: ReplyWire,
   status: number,
   body: string,
   headers: Record<string, string> = {},
 ): AppliedReply {
-  if (!res.headersSent && !res.destroyed) {
-    res.writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
-      ...headers,
-    });
-    res.end(body);
-  }
+  wire.send(status, body, headers);
   return { status, body };
 }
 

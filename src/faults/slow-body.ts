@@ -8,9 +8,9 @@ export async function applySlowBody(
   context: FaultContext,
   durationMs: number,
 ): Promise<AppliedReply> {
-  const { res, clock, normal } = context;
+  const { wire, clock, normal } = context;
   const body = bodyText(normal.body);
-  res.writeHead(normal.status, {
+  wire.start(normal.status, {
     'content-type': 'application/json; charset=utf-8',
     'transfer-encoding': 'chunked',
   });
@@ -18,21 +18,18 @@ export async function applySlowBody(
   // at most 20 pieces; the wait is split over the pieces actually written (a 21-byte body
   // goes out in 11 pieces of 2 bytes, and must still take the whole `durationMs`)
   const pieces = Math.max(1, Math.ceil(body.length / size));
-  const signal = closedSignal(res);
+  const controller = new AbortController();
+  const off = wire.onClose(() => controller.abort(new Error('client closed')));
   try {
     for (let i = 0; i < body.length; i += size) {
-      res.write(body.slice(i, i + size));
-      await clock.sleep(durationMs / pieces, signal);
+      wire.write(body.slice(i, i + size));
+      await clock.sleep(durationMs / pieces, controller.signal);
     }
-    res.end();
+    wire.end();
   } catch {
     // the client went away mid-body
+  } finally {
+    off();
   }
   return { status: normal.status, body };
-}
-
-function closedSignal(res: FaultContext['res']): AbortSignal {
-  const controller = new AbortController();
-  res.once('close', () => controller.abort(new Error('client closed')));
-  return controller.signal;
 }

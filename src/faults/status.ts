@@ -1,9 +1,9 @@
 import { writeReply, type AppliedReply, type FaultContext } from './reply.js';
 
 /** An HTTP status other than the normal one, with a JSON error body. */
-export function applyStatus({ res }: FaultContext, status: number): AppliedReply {
+export function applyStatus({ wire }: FaultContext, status: number): AppliedReply {
   const body = JSON.stringify({
     error: { code: `injected_${status}`, message: `svc-cli injected HTTP ${status}` },
   });
-  return writeReply(res, status, body);
+  return writeReply(wire, status, body);
 }

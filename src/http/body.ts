@@ -166,7 +166,8 @@ export function parseJsonBody(raw: string, transfer: TransferMode, bytes: number
   }
 }
 
-function tooLarge(limit: number, transfer: TransferMode): BodyResult {
+/** The 413 of a body over the limit. */
+export function tooLarge(limit: number, transfer: TransferMode): BodyResult {
   return {
     ok: false,
     status: 413,

@@ -1,6 +1,7 @@
 import { finished, Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
+import { callInProcess, isInProcessUrl } from './in-process.js';
 
 export interface PostJsonOptions {
   url: string;
@@ -87,6 +88,7 @@ async function exchange(
   method: 'GET' | 'POST',
   options: GetTextOptions & { body?: string; chunked?: boolean },
 ): Promise<PostOutcome> {
+  if (isInProcessUrl(options.url)) return exchangeInProcess(method, options);
   const { clock } = options;
   const started = clock.now();
   const wallStarted = clock.wallNow();
@@ -103,6 +105,7 @@ async function exchange(
   const work = (async (): Promise<PostOutcome> => {
     try {
       const text = options.body;
+      const limit = options.maxResponseBytes ?? 1024 * 1024;
       const payload =
         text === undefined
           ? null
@@ -119,7 +122,7 @@ async function exchange(
         signal: controller.signal,
         ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       });
-      const body = await readLimited(response.body, options.maxResponseBytes ?? 1024 * 1024);
+      const body = await readLimited(response.body, limit);
       const headers: Record<string, string> = {};
       for (const [key, value] of Object.entries(response.headers)) {
         if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value;
@@ -133,6 +136,80 @@ async function exchange(
     }
   })();
   return clock.track(work);
+}
+
+const replyTooLarge = (limit: number): Error =>
+  Object.assign(new Error(`reply body larger than ${limit} bytes`), {
+    code: 'SVC_REPLY_TOO_LARGE',
+  });
+
+/**
+ * `exchange` for the embedded world (issue 18): the same exchange, timeout and outcomes
+ * without a socket (src/http/in-process.ts), and without an AbortController per request.
+ */
+function exchangeInProcess(
+  method: 'GET' | 'POST',
+  options: GetTextOptions & { body?: string; chunked?: boolean },
+): Promise<PostOutcome> {
+  const { clock, signal } = options;
+  const started = clock.now();
+  const wallStarted = clock.wallNow();
+  const elapsed = () => ({
+    durationMs: clock.now() - started,
+    wallMs: clock.wallNow() - wallStarted,
+  });
+  if (signal?.aborted)
+    return Promise.resolve({
+      ok: false,
+      reason: 'aborted',
+      message: 'the request was cancelled',
+      ...elapsed(),
+    });
+  const text = options.body;
+  const call = callInProcess(options.url, {
+    method,
+    headers:
+      text === undefined
+        ? { ...options.headers }
+        : { 'content-type': 'application/json', ...options.headers },
+    body: text,
+    ...(options.chunked ? { chunked: true } : {}),
+  });
+  let stopped: FailureReason | undefined;
+  const timer = clock.setTimer(options.timeoutMs, () => {
+    stopped = 'timeout';
+    call.abort(new TimeoutError(`no complete reply within ${options.timeoutMs} ms`));
+  });
+  const onOuterAbort = (): void => {
+    stopped = 'aborted';
+    call.abort(new Error('the request was cancelled'));
+  };
+  signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const limit = options.maxResponseBytes ?? 1024 * 1024;
+  const work = call.reply.then(
+    (reply): PostOutcome =>
+      Buffer.byteLength(reply.body) > limit
+        ? { ok: false, reason: 'error', message: replyTooLarge(limit).message, ...elapsed() }
+        : { ok: true, ...reply, ...elapsed() },
+    (error: unknown): PostOutcome => {
+      if (stopped === 'timeout')
+        return {
+          ok: false,
+          reason: 'timeout',
+          message: `no complete reply within ${options.timeoutMs} ms`,
+          ...elapsed(),
+        };
+      if (stopped === 'aborted')
+        return { ok: false, reason: 'aborted', message: 'the request was cancelled', ...elapsed() };
+      return { ok: false, ...classifyFailure(error), ...elapsed() };
+    },
+  );
+  return clock.track(
+    work.finally(() => {
+      timer.cancel();
+      signal?.removeEventListener('abort', onOuterAbort);
+    }),
+  );
 }
 
 /**
@@ -150,11 +227,7 @@ function readLimited(body: Dispatcher.ResponseData['body'], limit: number): Prom
       size += chunk.length;
       if (size > limit) {
         tooLarge = true;
-        reject(
-          Object.assign(new Error(`reply body larger than ${limit} bytes`), {
-            code: 'SVC_REPLY_TOO_LARGE',
-          }),
-        );
+        reject(replyTooLarge(limit));
         body.destroy();
         return;
       }

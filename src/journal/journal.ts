@@ -57,6 +57,17 @@ export interface Journal {
   close(): void;
 }
 
+/** This process's random part of every run id; a counter tells its journals apart. */
+let runPrefix: string | undefined;
+let runCount = 0;
+
+/** A run id unique across processes (random) and within one (counted): 12+ hex digits. */
+function nextRunId(): string {
+  runPrefix ??= randomBytes(4).toString('hex');
+  runCount++;
+  return `${runPrefix}${runCount.toString(16).padStart(4, '0')}`;
+}
+
 /**
  * The exchange recorder. NDJSON lines are written whole with writeSync on the next
  * event-loop turn (at most every 10 ms under load: one syscall per batch, not per request)
@@ -68,7 +79,7 @@ export interface Journal {
  */
 export function createJournal(options: JournalOptions = {}): Journal {
   const keep = Math.max(0, options.keep ?? 1_000);
-  const run = randomBytes(6).toString('hex');
+  const run = nextRunId();
   const redact = options.showSecrets ? options.redact : withKnownSecrets(options.redact);
   const isHar = options.file?.toLowerCase().endsWith('.har') ?? false;
   const allForHar: ExchangeRecord[] = [];

@@ -10,6 +10,9 @@ import {
 import type { TlsServerOptions } from '../http/tls.js';
 import type { PlatformCore } from './core.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
+import type { PlatformEvent } from './events.js';
+import { responseHeaders, responseText } from './fetch-adapter.js';
+import { bodyOf, mountInProcess, type Mounted } from '../http/in-process.js';
 import { errorText } from '../errors.js';
 import { endInBatch } from '../http/response-batch.js';
 
@@ -34,17 +37,18 @@ export async function servePlatform(
     ...listenAt(options),
     ...(options.portFlag ? { portFlag: options.portFlag } : {}),
     handler: (req, res) => handleHttp(core, req, res, options.bodyLimit),
-    onHandlerError: (error) =>
-      core.emit({
-        type: 'notice',
-        level: 'error',
-        message: `handler failed: ${errorText(error)}`,
-        protocolMs: core.clock.now(),
-      }),
+    onHandlerError: (error) => core.emit(handlerFailed(core, error)),
   });
   core.baseUrl = server.url;
   return server;
 }
+
+const handlerFailed = (core: PlatformCore, error: unknown): PlatformEvent => ({
+  type: 'notice',
+  level: 'error',
+  message: `handler failed: ${errorText(error)}`,
+  protocolMs: core.clock.now(),
+});
 
 /**
  * Reads, handles, answers and journals one request. Callbacks rather than awaits: a
@@ -116,9 +120,29 @@ function respond(
     );
     return;
   }
-  const body = request.body;
-  const text = writeResponse(res, response, body?.ok === false && body.status === 413);
+  const text = writeResponse(
+    res,
+    response,
+    request.body?.ok === false && request.body.status === 413,
+  );
+  recordAnswer(core, request, req.url ?? '/', response, text, started, wallStarted);
+}
+
+/**
+ * The journal record of one answered request, whatever carried it (socket or in process);
+ * the control API's reads stay out of it.
+ */
+function recordAnswer(
+  core: PlatformCore,
+  request: PlatformRequest,
+  target: string,
+  response: PlatformResponse,
+  text: string,
+  started: number,
+  wallStarted: number,
+): void {
   if (request.method === 'GET' && request.path.startsWith('/_sim/')) return; // quiet reads
+  const body = request.body;
   const notes = body ? [`transfer: ${body.transfer}`] : [];
   if (response.record?.notes) notes.push(...response.record.notes);
   core.journal.record({
@@ -128,7 +152,7 @@ function respond(
     ...(response.record?.kind ? { kind: response.record.kind } : {}),
     request: {
       method: request.method,
-      url: `${core.baseUrl}${req.url ?? '/'}`,
+      url: `${core.baseUrl}${target}`,
       headers: request.headers,
       ...(body ? { body: body.ok ? body.raw : (body.raw ?? `<${body.code}>`) } : {}),
     },
@@ -138,6 +162,53 @@ function respond(
     ...(response.record?.verdict ? { verdict: response.record.verdict } : {}),
     notes,
   });
+}
+
+/**
+ * Serves the core in process (issue 18): the embedded world's roles and steps reach it by the
+ * mount's URL, without a socket; the core's baseUrl is set to it. Answers and journals as
+ * `servePlatform` does.
+ * @example const mounted = mountPlatform(core); await postJson({ url: `${core.baseUrl}/_sim/state`, ... });
+ */
+export function mountPlatform(core: PlatformCore, options: { bodyLimit?: number } = {}): Mounted {
+  const mounted = mountInProcess(
+    'platform',
+    (incoming, wire) => {
+      const started = core.clock.now();
+      const wallStarted = core.clock.wallNow();
+      const url = requestPathOf(incoming.target);
+      const request: PlatformRequest = {
+        method: incoming.method,
+        path: url.path,
+        query: url.query,
+        headers: incoming.headers,
+      };
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        request.body = bodyOf(incoming, options.bodyLimit);
+      const finish = (response: PlatformResponse): void => {
+        if (response.stream) {
+          wire.start(response.status, response.headers ?? {});
+          response.stream(
+            (chunk) => {
+              wire.write(chunk);
+              return true;
+            },
+            (fn) => void wire.onClose(fn),
+          );
+          return;
+        }
+        const text = responseText(response);
+        wire.send(response.status, text, responseHeaders(response));
+        recordAnswer(core, request, incoming.target, response, text, started, wallStarted);
+      };
+      const response = core.handle(request);
+      if (isPromise(response)) return Promise.resolve(response).then(finish);
+      finish(response);
+    },
+    (error) => core.emit(handlerFailed(core, error)),
+  );
+  core.baseUrl = mounted.url;
+  return mounted;
 }
 
 function writeResponse(

@@ -1,8 +1,9 @@
 import { createPlatformCore, type PlatformCore, type PlatformCoreOptions } from './core.js';
 import { createChannelService } from './channel-service.js';
 import { createControlApi } from './control-api.js';
-import { servePlatform, type ServePlatformOptions } from './http-adapter.js';
+import { mountPlatform, servePlatform, type ServePlatformOptions } from './http-adapter.js';
 import type { RunningServer } from '../http/server.js';
+import type { Mounted } from '../http/in-process.js';
 import { createBotService, type BotServiceOptions } from './bot-service.js';
 import { createHookService, type HookServiceOptions } from './hook-service.js';
 import { createHookControl } from './hooks/control.js';
@@ -25,6 +26,11 @@ export interface Platform {
   readonly core: PlatformCore;
   /** Binds the platform to a loopback port; the core's baseUrl is set from then on. */
   listen(options?: ServePlatformOptions): Promise<RunningServer>;
+  /**
+   * Serves the platform in process instead (issue 18, src/http/in-process.ts): the core's
+   * baseUrl is the mount's URL, reachable by `postJson` and the roles, not by a socket.
+   */
+  mount(): Mounted;
   /**
    * Stops serving, gives in-flight deliveries `graceMs` (default 0) to end, interrupts the
    * rest (journaled as `interrupted`), flushes and closes the journal.
@@ -58,12 +64,18 @@ export function registerPlatformServices(
 export function createPlatform(options: PlatformOptions = {}): Platform {
   const core = createPlatformCore(options);
   registerPlatformServices(core, options);
-  let server: RunningServer | undefined;
+  let server: RunningServer | Mounted | undefined;
   return {
     core,
     async listen(listenOptions) {
-      server = await servePlatform(core, listenOptions);
-      return server;
+      const running = await servePlatform(core, listenOptions);
+      server = running;
+      return running;
+    },
+    mount() {
+      const mounted = mountPlatform(core);
+      server = mounted;
+      return mounted;
     },
     async close(graceMs = 0) {
       const closing = server?.close(Math.max(500, graceMs));

@@ -27,8 +27,11 @@ export type RouteMatch =
   | { kind: 'method'; allow: string[] }
   | { kind: 'none' };
 
-function compile(route: Route): CompiledRoute {
-  const segments = route.path
+/** The segments and rank of each path pattern seen: every platform in a process shares them. */
+const patterns = new Map<string, Pick<CompiledRoute, 'segments' | 'rank'>>();
+
+function compilePattern(path: string): Pick<CompiledRoute, 'segments' | 'rank'> {
+  const segments = path
     .split('/')
     .filter(Boolean)
     .map((part): Segment =>
@@ -39,11 +42,23 @@ function compile(route: Route): CompiledRoute {
           : { kind: 'static', value: part },
     );
   return {
-    methods: typeof route.method === 'string' ? [route.method] : [...route.method],
     segments,
     rank:
       segments.map((s) => (s.kind === 'static' ? 3 : s.kind === 'param' ? 2 : 1)).join('') +
       (segments.at(-1)?.kind === 'rest' ? '' : '2'),
+  };
+}
+
+function compile(route: Route): CompiledRoute {
+  let pattern = patterns.get(route.path);
+  if (!pattern) {
+    pattern = compilePattern(route.path);
+    patterns.set(route.path, pattern);
+  }
+  return {
+    methods: typeof route.method === 'string' ? [route.method] : [...route.method],
+    segments: pattern.segments,
+    rank: pattern.rank,
     handler: route.handler,
   };
 }
@@ -88,18 +103,18 @@ export function createRouter(): Router {
     a.rank < b.rank ? 1 : a.rank > b.rank ? -1 : 0;
   return {
     add(more) {
+      const touched = new Set<CompiledRoute[]>();
       for (const route of more.map(compile)) {
         const first = route.segments[0];
+        let list = rest;
         if (first?.kind === 'static') {
-          const bucket = byFirst.get(first.value) ?? [];
-          bucket.push(route);
-          bucket.sort(byRank);
-          byFirst.set(first.value, bucket);
-        } else {
-          rest.push(route);
-          rest.sort(byRank);
+          list = byFirst.get(first.value) ?? [];
+          byFirst.set(first.value, list);
         }
+        list.push(route);
+        touched.add(list);
       }
+      for (const list of touched) list.sort(byRank);
     },
     match(method, path) {
       const parts = path.split('/').filter(Boolean);

@@ -27,6 +27,7 @@ import {
   type ServerLimits,
 } from '../http/server.js';
 import type { TlsServerOptions } from '../http/tls.js';
+import { socketWire } from '../http/wire.js';
 import { createRedactor, type ExchangeInput, type Journal } from '../journal/index.js';
 import { judgeChannelReply } from '../platform/delivery.js';
 import { checkAnswer, checkRequest } from './check.js';
@@ -372,7 +373,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       fault = describeFault(decision.fault);
       const applied = await applyFault(
         decision.fault,
-        { req, res, clock, normal: { status: 200, body: { result: 'ok' } } },
+        { wire: socketWire(req, res), clock, normal: { status: 200, body: { result: 'ok' } } },
         decision.delayMs,
       );
       if (applied.status !== undefined) status = applied.status;

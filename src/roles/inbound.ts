@@ -4,7 +4,6 @@
  * write the reply and journal the exchange. A role says only what is its own: which requests
  * it admits, how it judges a body and what it would answer; it reports through two callbacks.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../clock.js';
 import {
   applyFault,
@@ -14,16 +13,8 @@ import {
   type FaultPlan,
 } from '../faults/index.js';
 import type { AppliedReply } from '../faults/reply.js';
-import {
-  DEFAULT_BODY_LIMIT,
-  errorBody,
-  flatHeaders,
-  readJsonBody,
-  sendJson,
-  transferModeOf,
-  type TransferMode,
-} from '../http/body.js';
-import { requestPathOf } from '../http/server.js';
+import { DEFAULT_BODY_LIMIT, errorBody, type TransferMode } from '../http/body.js';
+import type { InboundExchange } from '../http/exchange.js';
 import type { ExchangeInput, Journal } from '../journal/index.js';
 
 /** A request the role refuses before reading it as its own (404, 405, 401 ...). */
@@ -81,6 +72,9 @@ export interface RefusedOutcome {
   protocolMs: number;
 }
 
+/** What a role sees of a request before its body. */
+export type InboundRequest = Pick<InboundExchange, 'method' | 'path' | 'headers'>;
+
 export interface InboundRole {
   iface: ExchangeInput['iface'];
   clock: Clock;
@@ -88,28 +82,27 @@ export interface InboundRole {
   plan?: FaultPlan | undefined;
   bodyLimit?: number | undefined;
   /** undefined: the request is the role's; else why not */
-  admit(request: { method: string; path: string; req: IncomingMessage }): Refusal | undefined;
-  /** judges an admitted body (may be async: a bot checks its token first) */
-  answer(body: InboundBody, request: { path: string; req: IncomingMessage }): RoleAnswer;
+  admit(request: InboundRequest): Refusal | undefined;
+  /** judges an admitted body */
+  answer(body: InboundBody, request: InboundRequest): RoleAnswer;
   onRefused(outcome: RefusedOutcome): void;
   onAnswered(outcome: InboundOutcome): void;
 }
 
 /**
- * A node:http handler that runs every request through the pipeline.
- * @example startServer({ handler: createInboundHandler({ iface: 'hook', clock, admit, answer, onRefused, onAnswered }) })
+ * The handler that runs every request through the pipeline, on a socket or in process
+ * (`serveExchanges`, src/http/exchange.ts).
+ * @example serveExchanges('hooks', createInboundHandler({ iface: 'hook', clock, admit, answer, onRefused, onAnswered }), options, onError)
  */
 export function createInboundHandler(
   role: InboundRole,
-): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+): (exchange: InboundExchange) => Promise<void> {
   const injector = createFaultInjector(role.plan ?? {});
   const { clock } = role;
-  return async (req, res) => {
+  return async (exchange) => {
     const arrivedAt = clock.now();
     const wallStart = clock.wallNow();
-    const method = req.method ?? 'GET';
-    const path = requestPathOf(req.url).path;
-    const url = `http://${req.headers.host ?? 'localhost'}${path}`;
+    const { method, path, url, wire } = exchange;
     const journal = (
       extras: Omit<ExchangeInput, 'protocolMs' | 'iface' | 'direction' | 'request'>,
       body?: string,
@@ -121,7 +114,7 @@ export function createInboundHandler(
         request: {
           method,
           url,
-          headers: flatHeaders(req),
+          headers: exchange.headers,
           ...(body === undefined ? {} : { body }),
         },
         durationMs: clock.now() - arrivedAt,
@@ -129,12 +122,12 @@ export function createInboundHandler(
         ...extras,
       });
     const refuse = (refusal: Refusal, raw?: string): void => {
-      req.resume();
-      const answer = errorBody(refusal.code, refusal.message);
-      sendJson(res, refusal.status, answer, refusal.headers ?? {});
+      exchange.skipBody();
+      const answer = JSON.stringify(errorBody(refusal.code, refusal.message));
+      wire.send(refusal.status, answer, refusal.headers ?? {});
       journal(
         {
-          response: { status: refusal.status, body: JSON.stringify(answer) },
+          response: { status: refusal.status, body: answer },
           notes: [refusal.code],
         },
         raw,
@@ -145,13 +138,13 @@ export function createInboundHandler(
         status: refusal.status,
         code: refusal.code,
         message: refusal.message,
-        transfer: transferModeOf(req),
+        transfer: exchange.transfer,
         protocolMs: arrivedAt,
       });
     };
-    const refusal = role.admit({ method, path, req });
+    const refusal = role.admit(exchange);
     if (refusal) return refuse(refusal);
-    const read = await readJsonBody(req, { limit: role.bodyLimit ?? DEFAULT_BODY_LIMIT });
+    const read = await exchange.readBody(role.bodyLimit ?? DEFAULT_BODY_LIMIT);
     if (!read.ok)
       return refuse({ status: read.status, code: read.code, message: read.message }, read.raw);
     const body: InboundBody = {
@@ -160,14 +153,14 @@ export function createInboundHandler(
       transfer: read.transfer,
       bytes: read.bytes,
     };
-    const answer = role.answer(body, { path, req });
+    const answer = role.answer(body, exchange);
     const decision: FaultDecision =
       answer.faults === false
         ? { fault: { kind: 'none' }, delayMs: 0, attempt: 1, requestNumber: 0 }
         : injector.decide(answer.key);
     const applied = await applyFault(
       decision.fault,
-      { req, res, clock, normal: answer.normal },
+      { wire, clock, normal: answer.normal },
       decision.delayMs,
     );
     const fault = describeFault(decision.fault);

@@ -263,7 +263,7 @@ describe('outbound limiter (per core)', () => {
       body: JSON.stringify({ sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } }),
     });
     const arrived = new Promise<void>((resolve) =>
-      hanging.server.server.once('request', () => resolve()),
+      hanging.server!.server.once('request', () => resolve()),
     );
     const sending = sendAgentMessage(platform.core, {
       customerId: 'c-1',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createVirtualClock, type VirtualClock } from '../../src/clock.js';
 import { applySlowBody } from '../../src/faults/slow-body.js';
+import type { ReplyWire } from '../../src/http/wire.js';
 import {
   createFaultInjector,
   describeFault,
@@ -62,17 +63,21 @@ describe('createFaultInjector', () => {
 });
 
 describe('slow-body', () => {
-  // a stand-in response that notes the protocol time of every write
+  // a stand-in wire that notes the protocol time of every write
   const fakeResponse = (clock: VirtualClock) => {
     const writes: Array<{ at: number; text: string }> = [];
     let endedAt: number | undefined;
-    const res = {
-      writeHead: () => res,
-      write: (text: string) => writes.push({ at: clock.now(), text }),
-      end: () => (endedAt = clock.now()),
-      once: () => res,
+    const wire: ReplyWire = {
+      send: () => undefined,
+      start: () => undefined,
+      write: (text: string) => void writes.push({ at: clock.now(), text }),
+      end: () => void (endedAt = clock.now()),
+      reset: () => undefined,
+      hang: () => undefined,
+      onClose: () => () => undefined,
+      sent: true,
     };
-    return { res, writes, endedAt: () => endedAt };
+    return { wire, writes, endedAt: () => endedAt };
   };
 
   it.each([
@@ -84,8 +89,7 @@ describe('slow-body', () => {
     const fake = fakeResponse(clock);
     const applying = applySlowBody(
       {
-        res: fake.res as never,
-        req: {} as never,
+        wire: fake.wire,
         clock,
         normal: { status: 200, body: JSON.parse(text) as unknown },
       },

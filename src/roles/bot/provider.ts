@@ -1,28 +1,15 @@
 import { setMaxListeners } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createClock, type Clock } from '../../clock.js';
 import { detectKind } from '../../contract/detect.js';
 import { formatIssue } from '../../contract/issues.js';
 import { validate } from '../../contract/validate.js';
 import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
-import {
-  DEFAULT_BODY_LIMIT,
-  errorBody,
-  flatHeaders,
-  readJsonBody,
-  sendJson,
-} from '../../http/body.js';
+import { DEFAULT_BODY_LIMIT, errorBody } from '../../http/body.js';
+import { serveExchanges, type InboundExchange, type Transport } from '../../http/exchange.js';
 import { createTokenClient } from '../../http/oauth-client.js';
 import { createTokenIssuer, type TokenIssuer } from '../../http/oauth-issuer.js';
 import { secretEquals } from '../../http/secret.js';
-import {
-  listenAt,
-  decodeSegment,
-  requestPathOf,
-  startServer,
-  type RunningServer,
-  type ServerLimits,
-} from '../../http/server.js';
+import { decodeSegment, type RunningServer, type ServerLimits } from '../../http/server.js';
 import type { TlsServerOptions } from '../../http/tls.js';
 import type { Journal } from '../../journal/index.js';
 import { createInboundHandler } from '../inbound.js';
@@ -61,12 +48,15 @@ export interface BotProviderOptions {
   /** `docs`: rules with `contact` send the public Bot API's CLIENT_INFO (issue 15) */
   botEvents?: 'spec' | 'docs' | undefined;
   onEvent?: (event: BotSimEvent) => void;
+  /** `in-process`: no socket, for the embedded world (src/http/in-process.ts); default socket */
+  transport?: Transport;
 }
 
 export interface BotProvider {
   readonly url: string;
   readonly listening: BotListeningEvent;
-  readonly server: RunningServer;
+  /** the socket server (absent in process) */
+  readonly server?: RunningServer;
   /** Points bot-sim at a platform started after it (in-process tests, the bench). */
   setPlatformUrl(url: string): void;
   /** Resolves when every scripted action started so far has ended. */
@@ -85,9 +75,6 @@ const idText = (v: unknown): string | undefined =>
 /** `{ [key]: value }` when value is defined, else `{}` (exactOptionalPropertyTypes). */
 const optional = <K extends string>(key: K, value: string | undefined): { [P in K]?: string } =>
   value === undefined ? {} : ({ [key]: value } as { [P in K]?: string });
-
-/** The request headers for the journal (it redacts Authorization). */
-const headersOf = (req: IncomingMessage) => ({ headers: flatHeaders(req) });
 
 /**
  * bot-sim: a scripted bot provider (interface B, provider side). Serves `POST /<token>`,
@@ -213,13 +200,16 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     });
 
   /** spec 5.3 (assumed OAuth2 client credentials): the provider's token endpoint. */
-  const handleToken = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handleToken = async (exchange: InboundExchange): Promise<void> => {
     const arrivedAt = clock.now();
     const wallStart = clock.wallNow();
-    const method = req.method ?? 'GET';
-    const path = requestPathOf(req.url).path;
+    const { method, path, headers, wire } = exchange;
     const reject = (status: number, code: string, message: string, raw?: string): void => {
-      sendJson(res, status, errorBody(code, message), status === 405 ? { allow: 'POST' } : {});
+      wire.send(
+        status,
+        JSON.stringify(errorBody(code, message)),
+        status === 405 ? { allow: 'POST' } : {},
+      );
       rejected(method, path, status, code, message);
       options.journal?.record({
         protocolMs: arrivedAt,
@@ -228,7 +218,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
         request: {
           method,
           url: path,
-          ...headersOf(req),
+          headers,
           ...(raw === undefined ? {} : { body: raw }),
         },
         response: { status, body: JSON.stringify(errorBody(code, message)) },
@@ -238,10 +228,10 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       });
     };
     if (method !== 'POST') {
-      req.resume();
+      exchange.skipBody();
       return reject(405, 'invalid_request', 'use POST');
     }
-    const tokenBody = await readJsonBody(req, { limit: bodyLimit });
+    const tokenBody = await exchange.readBody(bodyLimit);
     if (!tokenBody.ok && tokenBody.status === 413)
       return reject(413, 'invalid_request', tokenBody.message);
     const issued = issuer!.issue(tokenBody);
@@ -252,12 +242,12 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       protocolMs: arrivedAt,
     });
     if (!issued.ok) return reject(issued.status, issued.code, issued.message, tokenBody.raw);
-    sendJson(res, 200, issued.body, { 'cache-control': 'no-store' });
+    wire.send(200, JSON.stringify(issued.body), { 'cache-control': 'no-store' });
     options.journal?.record({
       protocolMs: arrivedAt,
       iface: 'bot',
       direction: 'in',
-      request: { method, url: path, ...headersOf(req), body: tokenBody.raw ?? '' },
+      request: { method, url: path, headers, body: tokenBody.raw ?? '' },
       response: { status: 200, body: JSON.stringify(issued.body) },
       durationMs: clock.now() - arrivedAt,
       wallMs: clock.wallNow() - wallStart,
@@ -275,7 +265,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     journal: options.journal,
     plan: options.plan,
     bodyLimit,
-    admit({ method, path, req }) {
+    admit({ method, path, headers }) {
       const segments = path.split('/').filter(Boolean);
       // the provider's own URL is free to choose (spec 4.3), so any path whose last segment
       // is the token is this bot (`--bot-provider-url .../bot`)
@@ -298,7 +288,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
           code: 'invalid_client',
           message: 'the client token failed authentication (spec 5.2, 7.2)',
         };
-      if (issuer && !issuer.verify(req.headers.authorization))
+      if (issuer && !issuer.verify(headers.authorization))
         return {
           status: 401,
           code: 'unauthorized_client',
@@ -387,27 +377,24 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     },
   });
 
-  const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const segments = requestPathOf(req.url).path.split('/').filter(Boolean);
+  const handle = (exchange: InboundExchange): Promise<void> => {
+    const segments = exchange.path.split('/').filter(Boolean);
     if (issuer && segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'token')
-      return handleToken(req, res);
-    return events(req, res);
+      return handleToken(exchange);
+    return events(exchange);
   };
 
-  const server = await startServer({
-    handler: handle,
-    ...listenAt(options),
-    onHandlerError: (error) =>
-      emit({
-        type: 'bot-rejected',
-        method: 'POST',
-        path: '/<token>',
-        status: 500,
-        code: 'internal',
-        message: errorText(error),
-        protocolMs: clock.now(),
-      }),
-  });
+  const server = await serveExchanges('bot', handle, options, (error) =>
+    emit({
+      type: 'bot-rejected',
+      method: 'POST',
+      path: '/<token>',
+      status: 500,
+      code: 'internal',
+      message: errorText(error),
+      protocolMs: clock.now(),
+    }),
+  );
   const listening: BotListeningEvent = {
     type: 'listening',
     url: server.url,
@@ -418,7 +405,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
   return {
     url: server.url,
     listening,
-    server,
+    ...(server.server ? { server: server.server } : {}),
     setPlatformUrl(url) {
       target = connect(url);
     },

@@ -2,7 +2,8 @@ import { createClock, type Clock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { validate } from '../../contract/validate.js';
 import type { ValidationResult } from '../../contract/types.js';
-import { listenAt, startServer, type RunningServer, type ServerLimits } from '../../http/server.js';
+import { serveExchanges, type Transport } from '../../http/exchange.js';
+import type { RunningServer, ServerLimits } from '../../http/server.js';
 import type { TlsServerOptions } from '../../http/tls.js';
 import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
 import type { Journal } from '../../journal/index.js';
@@ -26,6 +27,8 @@ export interface HookTargetOptions {
   /** serve HTTPS (`--tls`, issue 16) */
   tls?: TlsServerOptions | undefined;
   onEvent?: (event: HookTargetEvent) => void;
+  /** `in-process`: no socket, for the embedded world (src/http/in-process.ts); default socket */
+  transport?: Transport;
 }
 
 /** The receiver is bound: give `url` to the platform as the hook URL (spec 4.4). */
@@ -69,7 +72,8 @@ export type HookTargetEvent =
 export interface HookTarget {
   readonly url: string;
   readonly listening: HookTargetListening;
-  readonly server: RunningServer;
+  /** the socket server (absent in process) */
+  readonly server?: RunningServer;
   close(graceMs?: number): Promise<void>;
 }
 
@@ -203,21 +207,20 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
       });
     },
   });
-  const server = await startServer({
-    handler,
-    ...listenAt(options),
-    onHandlerError: (error) =>
-      emit({
-        type: 'target-error',
-        message: errorText(error),
-      }),
-  });
+  const serving = await serveExchanges('hooks', handler, options, (error) =>
+    emit({ type: 'target-error', message: errorText(error) }),
+  );
   const listening: HookTargetListening = {
     type: 'listening',
-    url: server.url,
+    url: serving.url,
     ...(options.path === undefined ? {} : { path: options.path }),
   };
-  return { url: server.url, listening, server, close: (graceMs) => server.close(graceMs) };
+  return {
+    url: serving.url,
+    listening,
+    ...(serving.server ? { server: serving.server } : {}),
+    close: (graceMs) => serving.close(graceMs),
+  };
 }
 
 function parseOr(text: string): unknown {

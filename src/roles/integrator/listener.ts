@@ -1,11 +1,6 @@
 import { createClock, type Clock } from '../../clock.js';
-import {
-  listenAt,
-  decodeSegment,
-  startServer,
-  type RunningServer,
-  type ServerLimits,
-} from '../../http/server.js';
+import { serveExchanges, type Transport } from '../../http/exchange.js';
+import { decodeSegment, type RunningServer, type ServerLimits } from '../../http/server.js';
 import type { TlsServerOptions } from '../../http/tls.js';
 import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
 import type { Journal } from '../../journal/index.js';
@@ -35,12 +30,15 @@ export interface ListenerOptions {
   /** serve HTTPS (`--tls`, issue 16) */
   tls?: TlsServerOptions | undefined;
   onEvent?: (event: ListenerEvent) => void;
+  /** `in-process`: no socket, for the embedded world (src/http/in-process.ts); default socket */
+  transport?: Transport;
 }
 
 export interface Listener {
   readonly url: string;
   readonly listening: ListeningEvent;
-  readonly server: RunningServer;
+  /** the socket server (absent in process) */
+  readonly server?: RunningServer;
   close(graceMs?: number): Promise<void>;
 }
 
@@ -61,21 +59,23 @@ export async function createListener(options: ListenerOptions = {}): Promise<Lis
       // a renderer's failure must not take the endpoint down
     }
   };
-  const server = await startServer({
-    handler: createInboundHandler(listenerRole(options, clock, emit)),
-    ...listenAt(options),
-    onHandlerError: (error) =>
-      emit({
-        type: 'listener-error',
-        message: errorText(error),
-      }),
-  });
+  const serving = await serveExchanges(
+    'listen',
+    createInboundHandler(listenerRole(options, clock, emit)),
+    options,
+    (error) => emit({ type: 'listener-error', message: errorText(error) }),
+  );
   const listening: ListeningEvent = {
     type: 'listening',
-    url: server.url,
+    url: serving.url,
     ...(options.channel === undefined ? {} : { channel: options.channel }),
   };
-  return { url: server.url, listening, server, close: (graceMs) => server.close(graceMs) };
+  return {
+    url: serving.url,
+    listening,
+    ...(serving.server ? { server: serving.server } : {}),
+    close: (graceMs) => serving.close(graceMs),
+  };
 }
 
 /** spec 2.2: the channel public id is the last path segment (the URL may have a path). */

@@ -1,0 +1,68 @@
+/**
+ * What a serving role answers through (issue 18): a socket's `ServerResponse`, or the
+ * in-process transport of the embedded world (`in-process.ts`). Faults act on this, so the
+ * same fault plan gives the same exchange whichever carries it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export interface ReplyWire {
+  /** a whole reply, with Content-Length */
+  send(status: number, body: string, headers?: Record<string, string>): void;
+  /** a reply whose body follows in pieces (chunked): the status and headers now */
+  start(status: number, headers: Record<string, string>): void;
+  /** one piece of a started reply */
+  write(piece: string): void;
+  /** the last piece was written */
+  end(): void;
+  /** no HTTP reply: the connection is reset (RST) */
+  reset(): void;
+  /** no HTTP reply: the request is held until the client gives up or the server closes */
+  hang(): void;
+  /** calls `fn` once the client went away (gave up, or the connection closed) */
+  onClose(fn: () => void): () => void;
+  /** a reply (or its head) was sent */
+  readonly sent: boolean;
+}
+
+/**
+ * The wire of a node:http exchange.
+ * @example applyFault(fault, { wire: socketWire(req, res), clock, normal });
+ */
+export function socketWire(req: IncomingMessage, res: ServerResponse): ReplyWire {
+  return {
+    send(status, body, headers = {}) {
+      if (res.headersSent || res.destroyed) return;
+      res.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        ...headers,
+      });
+      res.end(body);
+    },
+    start(status, headers) {
+      if (!res.headersSent && !res.destroyed) res.writeHead(status, headers);
+    },
+    write(piece) {
+      if (!res.destroyed) res.write(piece);
+    },
+    end() {
+      if (!res.destroyed) res.end();
+    },
+    reset() {
+      const socket = req.socket;
+      if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+      else socket.destroy();
+    },
+    hang() {
+      // the socket stays open without a timer of its own until the client or server ends it
+      req.socket.setTimeout(0);
+    },
+    onClose(fn) {
+      res.once('close', fn);
+      return () => res.off('close', fn);
+    },
+    get sent() {
+      return res.headersSent;
+    },
+  };
+}
