@@ -144,6 +144,9 @@ export function createVirtualClock(
   const settleRounds = options.settleRounds ?? 12;
   // the last rounds of a settle wait a millisecond for IO slower than one poll phase
   const firstIdleRound = options.socketIo === false ? settleRounds : settleRounds - 2;
+  // loop turns given before looking at tracked work, and after it changed: socket IO needs a
+  // few poll phases to land; in process, one turn runs every queued callback and microtask
+  const turns = options.socketIo === false ? 1 : 3;
   let current = 0;
   let seq = 0;
   let inFlight = 0;
@@ -171,7 +174,7 @@ export function createVirtualClock(
   // Wakes settle() whenever tracked work ends.
   let wake: (() => void) | undefined;
   const settle = async (): Promise<void> => {
-    for (let i = 0; i < 3; i++) await tick();
+    for (let i = 0; i < turns; i++) await tick();
     // Wait for tracked work (an HTTP attempt) to finish. Loopback IO that is ready arrives
     // within a few event-loop rounds; work that makes no progress for `settleRounds` rounds
     // waits on this clock (a peer that hangs until our timeout, a body that trickles).
@@ -193,7 +196,7 @@ export function createVirtualClock(
         stalledAt = activity;
         break;
       }
-      for (let i = 0; i < 3; i++) await tick();
+      for (let i = 0; i < turns; i++) await tick();
     }
     wake = undefined;
   };

@@ -25,6 +25,74 @@ export function matchPartial(
   /** real time: a number under a key ending in `Ms` matches within this many ms */
   toleranceMs = 0,
 ): Mismatch[] {
+  // most comparisons match (and an expectation polls every observation): say so without
+  // building the paths a mismatch report needs
+  if (isMatch(expected, actual, path, toleranceMs)) return [];
+  return mismatchesOf(expected, actual, path, toleranceMs);
+}
+
+/**
+ * True when `actual` matches `expected` (no mismatch `matchPartial` would report), without
+ * building the report: an expectation checks it against every observation.
+ * @example isMatch({ message: { text: 'Hi' } }, payload) // true
+ */
+export function isMatch(expected: unknown, actual: unknown, path = '', toleranceMs = 0): boolean {
+  return matches(
+    expected,
+    actual,
+    toleranceMs > 0 && path.endsWith('Ms') ? toleranceMs : 0,
+    toleranceMs,
+  );
+}
+
+/**
+ * True when `actual` matches `expected`, by the rules of `matchPartial`; `here` is the
+ * tolerance for a number at this level (its key ends in `Ms`), `tolerance` the one below.
+ */
+function matches(expected: unknown, actual: unknown, here: number, tolerance: number): boolean {
+  if (typeof expected === 'string') {
+    if (expected === '$any') return actual !== undefined;
+    if (expected === '$absent') return actual === undefined;
+    if (expected === '$string') return typeof actual === 'string';
+    if (expected === '$number') return typeof actual === 'number';
+    return expected === actual;
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) return false;
+    for (let i = 0; i < expected.length; i++)
+      if (!matches(expected[i], actual[i], 0, tolerance)) return false;
+    return true;
+  }
+  if (isObject(expected)) {
+    if (typeof expected.$regex === 'string')
+      return typeof actual === 'string' && new RegExp(expected.$regex).test(actual);
+    if (!isObject(actual)) return false;
+    for (const key in expected) {
+      if (!Object.prototype.hasOwnProperty.call(expected, key)) continue;
+      const value = Object.prototype.hasOwnProperty.call(actual, key) ? actual[key] : undefined;
+      if (
+        !matches(
+          expected[key],
+          value,
+          tolerance > 0 && key.endsWith('Ms') ? tolerance : 0,
+          tolerance,
+        )
+      )
+        return false;
+    }
+    return true;
+  }
+  if (here > 0 && typeof expected === 'number' && typeof actual === 'number')
+    return Math.abs(expected - actual) <= here;
+  return Object.is(expected, actual);
+}
+
+function mismatchesOf(
+  expected: unknown,
+  actual: unknown,
+  path: string,
+  toleranceMs: number,
+): Mismatch[] {
   if (expected === '$any') return actual === undefined ? [{ path, expected, actual }] : [];
   if (expected === '$absent') return actual === undefined ? [] : [{ path, expected, actual }];
   if (expected === '$string') return typeof actual === 'string' ? [] : [{ path, expected, actual }];
@@ -84,13 +152,29 @@ const PART = /\$\{([^}]+)\}/g;
  */
 export function resolveRefs(value: unknown, scope: Record<string, unknown>): unknown {
   if (typeof value === 'string') {
+    if (!value.includes('${')) return value;
     const whole = WHOLE.exec(value);
     if (whole) return readPath(scope, whole[1] ?? '');
     return value.replace(PART, (_m, ref: string) => String(readPath(scope, ref)));
   }
-  if (Array.isArray(value)) return value.map((v) => resolveRefs(v, scope));
-  if (isObject(value))
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, scope)]));
+  // a value without references is returned as it is (most of a fixture): no copy
+  if (Array.isArray(value)) {
+    const items = value as unknown[];
+    let copy: unknown[] | undefined;
+    items.forEach((item, i) => {
+      const resolved = resolveRefs(item, scope);
+      if (resolved !== item) (copy ??= [...items])[i] = resolved;
+    });
+    return copy ?? items;
+  }
+  if (isObject(value)) {
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, item] of Object.entries(value)) {
+      const resolved = resolveRefs(item, scope);
+      if (resolved !== item) (copy ??= { ...value })[key] = resolved;
+    }
+    return copy ?? value;
+  }
   return value;
 }
 

@@ -2,7 +2,7 @@ import type { VirtualClock } from '../clock.js';
 import { SvcError, errorText } from '../errors.js';
 import { getText, postJson } from '../http/client.js';
 import type { Step } from './format.js';
-import { describeMismatches, matchPartial, resolveRefs } from './match.js';
+import { describeMismatches, isMatch, matchPartial, resolveRefs } from './match.js';
 import { createEmbeddedWorld, type Observation, type World, type WorldOptions } from './world.js';
 
 export type { ReplayPeers } from './world.js';
@@ -407,7 +407,7 @@ async function expectStep(
   const look = (): boolean => {
     world.collect();
     found = world.observations.find(
-      (o) => o.party === party && !o.consumed && matchPartial(expected, o.value).length === 0,
+      (o) => o.party === party && !o.consumed && isMatch(expected, o.value),
     );
     return found !== undefined;
   };

@@ -287,7 +287,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
         clearTimeout(timer);
       }
       lifecycle.stop();
-      controller.abort(new Error('platform stopped'));
+      controller.abort(PLATFORM_STOPPED);
       await Promise.allSettled([...inFlight]);
       for (const service of services) await service.close?.();
       journal.flush();
@@ -296,6 +296,13 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   for (const config of options.channels ?? [{}]) core.addChannel(config);
   return core;
 }
+
+/**
+ * The reason every in-flight delivery of a stopping platform hears. One for the process: a new
+ * Error per stop captured an async stack each time, a tenth of a replayed conversation's
+ * close (issue 18).
+ */
+const PLATFORM_STOPPED = new Error('platform stopped');
 
 /** Which interface a path belongs to, for the journal record of a 404 or 405. */
 function ifaceOf(path: string): 'channel' | 'bot' | 'control' {

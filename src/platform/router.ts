@@ -99,11 +99,11 @@ export function createRouter(): Router {
   // their rank is lower
   const byFirst = new Map<string, CompiledRoute[]>();
   const rest: CompiledRoute[] = [];
+  const unsorted = new Set<CompiledRoute[]>();
   const byRank = (a: CompiledRoute, b: CompiledRoute) =>
     a.rank < b.rank ? 1 : a.rank > b.rank ? -1 : 0;
   return {
     add(more) {
-      const touched = new Set<CompiledRoute[]>();
       for (const route of more.map(compile)) {
         const first = route.segments[0];
         let list = rest;
@@ -112,11 +112,16 @@ export function createRouter(): Router {
           byFirst.set(first.value, list);
         }
         list.push(route);
-        touched.add(list);
+        unsorted.add(list);
       }
-      for (const list of touched) list.sort(byRank);
     },
     match(method, path) {
+      // sorted once, at the first request after the services were added (a platform adds
+      // them one by one; replay starts one platform per conversation, issue 18)
+      if (unsorted.size > 0) {
+        for (const list of unsorted) list.sort(byRank);
+        unsorted.clear();
+      }
       const parts = path.split('/').filter(Boolean);
       let allow: string[] | undefined;
       // the most specific pattern that matches the path owns it: a less specific one (a

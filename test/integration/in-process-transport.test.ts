@@ -78,7 +78,8 @@ const faulted = [
 
 /**
  * A report without what differs by construction: URLs (ports, in-process origins, the
- * channel's random string), random ids, wall times.
+ * channel's random string), random ids, wall times, and epoch seconds (each virtual clock
+ * starts at the wall clock's second, and the two runs may straddle one).
  */
 function comparable(result: ConversationResult): unknown {
   const text = JSON.stringify({
@@ -90,7 +91,8 @@ function comparable(result: ConversationResult): unknown {
     text
       .replace(/https?:\/\/[^"\s]+/g, '<url>')
       .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
-      .replace(/"(wallMs|usedBytes|totalBytes|rssBytes)":[0-9.e-]+/g, '"$1":0'),
+      .replace(/"(wallMs|usedBytes|totalBytes|rssBytes)":[0-9.e-]+/g, '"$1":0')
+      .replace(/"(timestamp|time|ts)":1\d{9}\b/g, '"$1":0'),
   );
 }
 

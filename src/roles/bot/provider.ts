@@ -68,6 +68,9 @@ export interface BotProvider {
 const INCOMING = ['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE', 'CHAT_CLOSED'] as const;
 type Incoming = (typeof INCOMING)[number];
 
+/** Why the scripted actions of a stopping bot-sim end (one for the process: no stack per stop). */
+const BOT_SIM_STOPPED = new Error('bot-sim stopped');
+
 /** A validated id (string or number, spec 2.5) as text. */
 const idText = (v: unknown): string | undefined =>
   typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
@@ -413,7 +416,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       while (work.size > 0) await Promise.allSettled([...work]);
     },
     async close(graceMs) {
-      controller.abort(new Error('bot-sim stopped'));
+      controller.abort(BOT_SIM_STOPPED);
       await server.close(graceMs);
       await Promise.allSettled([...work]);
     },

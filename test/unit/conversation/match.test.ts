@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeMismatches,
+  isMatch,
   matchPartial,
   readPath,
   resolveRefs,
@@ -35,6 +36,25 @@ describe('matchPartial', () => {
     ['an object for a scalar', { a: { b: 1 } }, { a: 3 }, 'a: expected {"b":1}, got 3'],
   ])('reports %s with its path', (_name, expected, actual, line) => {
     expect(describeMismatches(matchPartial(expected, actual))).toEqual([line]);
+    expect(isMatch(expected, actual)).toBe(false);
+  });
+
+  it('isMatch agrees with matchPartial, tolerance on keys ending in Ms included', () => {
+    const cases: Array<[unknown, unknown, number]> = [
+      [{ elapsedMs: 3000 }, { elapsedMs: 3004 }, 5],
+      [{ elapsedMs: 3000 }, { elapsedMs: 3006 }, 5],
+      [{ elapsedMs: 3000 }, { elapsedMs: 3004 }, 0],
+      [{ list: [3000] }, { list: [3004] }, 5],
+      [{ a: { offsetMs: 10, t: '$string' } }, { a: { offsetMs: 12, t: 'x' } }, 5],
+      [{ t: { $regex: '^x' } }, { t: 'xy' }, 0],
+      [[1, { a: '$any' }], [1, { a: null }], 0],
+      [{ a: '$absent' }, { b: 1 }, 0],
+      [{ a: '$number' }, { a: '1' }, 0],
+    ];
+    for (const [expected, actual, tolerance] of cases)
+      expect(isMatch(expected, actual, '', tolerance)).toBe(
+        matchPartial(expected, actual, '', tolerance).length === 0,
+      );
   });
 });
 
@@ -46,5 +66,15 @@ describe('references', () => {
     ).toEqual({ chat_id: 7, text: 'chat 7!' });
     expect(readPath(scope, 'hello.body.items[0].id')).toBe('x');
     expect(resolveRefs('${nothing.here}', scope)).toBeUndefined();
+  });
+
+  it('returns a value without references as it is, and copies only what changes', () => {
+    const plain = { message: { text: 'Hi', list: [1, { a: 'b' }] } };
+    expect(resolveRefs(plain, scope)).toBe(plain);
+    const mixed = { keep: { a: 1 }, ref: ['${hello.chatId}'] };
+    const resolved = resolveRefs(mixed, scope) as typeof mixed;
+    expect(resolved).toEqual({ keep: { a: 1 }, ref: [7] });
+    expect(resolved.keep).toBe(mixed.keep);
+    expect(mixed.ref).toEqual(['${hello.chatId}']);
   });
 });
