@@ -140,26 +140,32 @@ async function startEmbeddedWorld(
     ? createClock({ timeScale: options.timeScale ?? 1 })
     : createVirtualClock({ socketIo: transport === 'socket' });
   const observations: Observation[] = [];
-  const listenerJournal = createJournal({ keep: 100_000 });
+  // what each embedded role received, collected into the observations (a role that does not
+  // run here has no journal)
+  const journals: Array<{ party: RoleParty; journal: Journal; seen: number }> = [];
+  const journalOf = (party: RoleParty): Journal => {
+    const journal = createJournal({ keep: 100_000 });
+    journals.push({ party, journal, seen: 0 });
+    return journal;
+  };
   let listener: Listener | undefined;
   let integratorUrl = options.integratorUrl;
   if (integratorUrl === undefined) {
     listener = await createListener({
       clock,
-      journal: listenerJournal,
+      journal: journalOf('integrator'),
       plan: planOf(setup.integrator?.faults, options.seed),
       transport,
     });
     started.push(() => listener?.close(0) ?? Promise.resolve());
     integratorUrl = listener.url;
   }
-  const hookJournal = createJournal({ keep: 100_000 });
   let hookTarget: HookTarget | undefined;
   let hookUrl = options.hookUrl;
   if (hookUrl === undefined && setup.hooks) {
     hookTarget = await createHookTarget({
       clock,
-      journal: hookJournal,
+      journal: journalOf('hook'),
       plan: planOf(setup.hooks.faults, options.seed),
       ...(setup.hooks.replies ? { replies: setup.hooks.replies } : {}),
       transport,
@@ -167,7 +173,6 @@ async function startEmbeddedWorld(
     started.push(() => hookTarget?.close(0) ?? Promise.resolve());
     hookUrl = `${hookTarget.url}/hooks`;
   }
-  const botJournal = createJournal({ keep: 100_000 });
   let bot: BotProvider | undefined;
   const botSetup = setup.bot;
   const token = botSetup?.token ?? 'conversation-token';
@@ -183,7 +188,7 @@ async function startEmbeddedWorld(
       token,
       providerId,
       clock,
-      journal: botJournal,
+      journal: journalOf('bot'),
       plan: planOf(botSetup.faults, options.seed),
       ...(script ? { script } : {}),
       ...(botSetup.events ? { botEvents: botSetup.events } : {}),
@@ -224,11 +229,6 @@ async function startEmbeddedWorld(
   bot?.setPlatformUrl(platform.core.baseUrl);
   const channel = [...platform.core.state.channels.values()][0];
   if (!channel) throw new SvcError('SVC_E_INTERNAL', 'internal', 'the simulator has no channel');
-  const journals: Array<{ party: RoleParty; journal: Journal; seen: number }> = [
-    { party: 'bot', journal: botJournal, seen: 0 },
-    { party: 'integrator', journal: listenerJournal, seen: 0 },
-    { party: 'hook', journal: hookJournal, seen: 0 },
-  ];
   const core = platform.core;
   return {
     clock,

@@ -143,6 +143,9 @@ const replyTooLarge = (limit: number): Error =>
     code: 'SVC_REPLY_TOO_LARGE',
   });
 
+/** Why an in-process call was abandoned (one for the process: no stack per timeout). */
+const GAVE_UP = new Error('the client gave up');
+
 /**
  * `exchange` for the embedded world (issue 18): the same exchange, timeout and outcomes
  * without a socket (src/http/in-process.ts), and without an AbortController per request.
@@ -175,14 +178,15 @@ function exchangeInProcess(
     body: text,
     ...(options.chunked ? { chunked: true } : {}),
   });
+  // the outcome says why it stopped; the reason given to the call is never shown
   let stopped: FailureReason | undefined;
   const timer = clock.setTimer(options.timeoutMs, () => {
     stopped = 'timeout';
-    call.abort(new TimeoutError(`no complete reply within ${options.timeoutMs} ms`));
+    call.abort(GAVE_UP);
   });
   const onOuterAbort = (): void => {
     stopped = 'aborted';
-    call.abort(new Error('the request was cancelled'));
+    call.abort(GAVE_UP);
   };
   signal?.addEventListener('abort', onOuterAbort, { once: true });
   const limit = options.maxResponseBytes ?? 1024 * 1024;

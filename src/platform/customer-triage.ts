@@ -17,7 +17,7 @@ import type { ContractIssue, ValidationResult } from '../contract/types.js';
 export interface CustomerTriage {
   /** true when the message can be delivered (possibly without some fields) */
   deliverable: boolean;
-  /** the payload to deliver: the original without the dropped fields */
+  /** the payload to deliver: the original without the dropped fields (the original itself when none is dropped) */
   payload: unknown;
   /** paths of the optional fields left out (`sender.photo`) */
   dropped: string[];
@@ -68,6 +68,9 @@ export function triageCustomerMessage(
   const blocking = result.errors.filter((e) => e.code !== 'type_drift');
   const nulls = result.warnings.filter((w) => w.code === 'null_optional');
   if (blocking.some(isGuard)) return { deliverable: false, payload: value, dropped: [] };
+  // nothing to drop (almost every message): the body as it came, not a copy
+  if (blocking.length === 0 && nulls.length === 0)
+    return { deliverable: true, payload: value, dropped: [] };
   const copy = structuredClone(value);
   const dropped: string[] = [];
   for (const issue of [...blocking, ...nulls]) {
