@@ -405,7 +405,6 @@ async function expectStep(
   const expected = resolveRefs(expectation[party], scope);
   let found: Observation | undefined;
   const look = (): boolean => {
-    world.collect();
     found = world.observations.find(
       (o) => o.party === party && !o.consumed && isMatch(expected, o.value),
     );

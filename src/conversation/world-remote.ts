@@ -157,7 +157,6 @@ export async function createRemoteWorld(
       channelUrl: channel.url,
       controlBase: base,
       notApplicable,
-      collect: () => undefined,
       unobservable: () => undefined,
       sendAgent: () => Promise.resolve(undefined),
       setAgents: () => Promise.resolve(),
@@ -180,7 +179,6 @@ export async function createRemoteWorld(
     controlBase: base,
     // real time: a redelivery series is late by a few ms of scheduling (issue 21)
     timingToleranceMs: REAL_TIME_TOLERANCE_MS,
-    collect: () => undefined,
     unobservable: (party: Party) =>
       party === 'event' ? undefined : { reason: ROLE_SKIP, skip: true },
     async sendAgent(input) {

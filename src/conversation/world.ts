@@ -2,7 +2,6 @@ import { dirname, resolve as resolvePath } from 'node:path';
 import { createClock, createVirtualClock, type Clock } from '../clock.js';
 import { SvcError } from '../errors.js';
 import type { FaultPlan } from '../faults/index.js';
-import { createJournal, type Journal } from '../journal/journal.js';
 import type { Transport } from '../http/exchange.js';
 import {
   createPlatform,
@@ -15,6 +14,7 @@ import {
 import { createListener, type Listener } from '../roles/integrator/index.js';
 import { createHookTarget, type HookTarget } from '../roles/hooks/index.js';
 import { createBotProvider, loadBotScript, type BotProvider } from '../roles/bot/index.js';
+import type { ObservedExchange } from '../roles/inbound.js';
 import type { Conversation } from './format.js';
 
 /** Who saw a payload: a role facing the platform, or the simulator itself (its events). */
@@ -87,8 +87,6 @@ export interface World {
    * says; absent on the virtual clock, where they match exactly
    */
   readonly timingToleranceMs?: number;
-  /** Pulls what the embedded roles received into the observations. */
-  collect(): void;
   /** Why expectations on this party cannot be checked here (skip: report as skipped). */
   unobservable(party: Party): { reason: string; skip: boolean } | undefined;
   /** An agent writes; resolves with the verdict (undefined when not waited for). */
@@ -140,20 +138,23 @@ async function startEmbeddedWorld(
     ? createClock({ timeScale: options.timeScale ?? 1 })
     : createVirtualClock({ socketIo: transport === 'socket' });
   const observations: Observation[] = [];
-  // what each embedded role received, collected into the observations (a role that does not
-  // run here has no journal)
-  const journals: Array<{ party: RoleParty; journal: Journal; seen: number }> = [];
-  const journalOf = (party: RoleParty): Journal => {
-    const journal = createJournal({ keep: 100_000 });
-    journals.push({ party, journal, seen: 0 });
-    return journal;
-  };
+  // what each embedded role answered becomes an observation; `$attempt` and `$reply` ride
+  // along so expectations can match the attempt number and the answer given
+  const observe =
+    (party: RoleParty) =>
+    ({ json, attempt, reply }: ObservedExchange): void => {
+      observations.push({
+        party,
+        value: { ...(json as object), $attempt: attempt, $reply: reply },
+        consumed: false,
+      });
+    };
   let listener: Listener | undefined;
   let integratorUrl = options.integratorUrl;
   if (integratorUrl === undefined) {
     listener = await createListener({
       clock,
-      journal: journalOf('integrator'),
+      observe: observe('integrator'),
       plan: planOf(setup.integrator?.faults, options.seed),
       transport,
     });
@@ -165,7 +166,7 @@ async function startEmbeddedWorld(
   if (hookUrl === undefined && setup.hooks) {
     hookTarget = await createHookTarget({
       clock,
-      journal: journalOf('hook'),
+      observe: observe('hook'),
       plan: planOf(setup.hooks.faults, options.seed),
       ...(setup.hooks.replies ? { replies: setup.hooks.replies } : {}),
       transport,
@@ -188,7 +189,7 @@ async function startEmbeddedWorld(
       token,
       providerId,
       clock,
-      journal: journalOf('bot'),
+      observe: observe('bot'),
       plan: planOf(botSetup.faults, options.seed),
       ...(script ? { script } : {}),
       ...(botSetup.events ? { botEvents: botSetup.events } : {}),
@@ -240,7 +241,6 @@ async function startEmbeddedWorld(
           botEventsUrl: `${core.baseUrl}/webhooks/${encodeURIComponent(providerId)}/${encodeURIComponent(token)}`,
         }
       : {}),
-    collect: () => collectJournals(journals, observations),
     unobservable: (party) =>
       party === 'integrator' && !listener
         ? { reason: 'skipped: the integrator is a real peer (--integrator-url)', skip: false }
@@ -279,38 +279,4 @@ async function startEmbeddedWorld(
       await Promise.all([listener?.close(0), hookTarget?.close(0), bot?.close(0)]);
     },
   };
-}
-
-/**
- * Pulls what the embedded roles received into the observation list; `$attempt` and
- * `$reply` ride along so expectations can match the attempt number and the answer given.
- */
-function collectJournals(
-  journals: Array<{ party: RoleParty; journal: Journal; seen: number }>,
-  observations: Observation[],
-): void {
-  for (const source of journals) {
-    for (const entry of source.journal.entries()) {
-      if (entry.seq <= source.seen) continue;
-      source.seen = entry.seq;
-      if (entry.direction !== 'in' || !entry.request.body) continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(entry.request.body);
-      } catch {
-        continue; // not JSON: the role rejected it; nothing to match
-      }
-      let reply: unknown = entry.response?.body;
-      try {
-        if (typeof reply === 'string') reply = JSON.parse(reply);
-      } catch {
-        // keep the text
-      }
-      observations.push({
-        party: source.party,
-        value: { ...(value as object), $attempt: entry.attempt, $reply: reply },
-        consumed: false,
-      });
-    }
-  }
 }

@@ -87,6 +87,26 @@ export interface InboundRole {
   answer(body: InboundBody, request: InboundRequest): RoleAnswer;
   onRefused(outcome: RefusedOutcome): void;
   onAnswered(outcome: InboundOutcome): void;
+  /** hears every answered body (the embedded world's expectations, without a journal) */
+  observe?: ((seen: ObservedExchange) => void) | undefined;
+}
+
+/** A body a role answered, as the embedded world's expectations match it. */
+export interface ObservedExchange {
+  json: unknown;
+  /** the attempt of this message (the fault plan counts them) */
+  attempt: number;
+  /** the answer's body, as JSON when it is JSON; absent with no reply (reset, hang) */
+  reply: unknown;
+}
+
+/** A reply body as JSON when it parses, else as text. */
+function parsedOr(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /**
@@ -182,6 +202,11 @@ export function createInboundHandler(
       },
       body.raw,
     );
+    role.observe?.({
+      json: body.json,
+      attempt: decision.attempt,
+      reply: applied.noReply ? undefined : parsedOr(applied.body ?? ''),
+    });
     role.onAnswered({
       method,
       path,

@@ -12,7 +12,7 @@ import { secretEquals } from '../../http/secret.js';
 import { decodeSegment, type RunningServer, type ServerLimits } from '../../http/server.js';
 import type { TlsServerOptions } from '../../http/tls.js';
 import type { Journal } from '../../journal/index.js';
-import { createInboundHandler } from '../inbound.js';
+import { createInboundHandler, type ObservedExchange } from '../inbound.js';
 import type { BotListeningEvent, BotSimEvent } from './events.js';
 import {
   DEFAULT_BOT_SCRIPT,
@@ -50,6 +50,8 @@ export interface BotProviderOptions {
   onEvent?: (event: BotSimEvent) => void;
   /** `in-process`: no socket, for the embedded world (src/http/in-process.ts); default socket */
   transport?: Transport;
+  /** hears every answered body (the embedded world's expectations) */
+  observe?: (seen: ObservedExchange) => void;
 }
 
 export interface BotProvider {
@@ -268,6 +270,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     journal: options.journal,
     plan: options.plan,
     bodyLimit,
+    observe: options.observe,
     admit({ method, path, headers }) {
       const segments = path.split('/').filter(Boolean);
       // the provider's own URL is free to choose (spec 4.3), so any path whose last segment

@@ -8,7 +8,7 @@ import type { TlsServerOptions } from '../../http/tls.js';
 import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
 import type { Journal } from '../../journal/index.js';
 import { defaultHookReply } from './samples.js';
-import { createInboundHandler, type RoleAnswer } from '../inbound.js';
+import { createInboundHandler, type ObservedExchange, type RoleAnswer } from '../inbound.js';
 import { errorText } from '../../errors.js';
 
 export interface HookTargetOptions {
@@ -29,6 +29,8 @@ export interface HookTargetOptions {
   onEvent?: (event: HookTargetEvent) => void;
   /** `in-process`: no socket, for the embedded world (src/http/in-process.ts); default socket */
   transport?: Transport;
+  /** hears every answered body (the embedded world's expectations) */
+  observe?: (seen: ObservedExchange) => void;
 }
 
 /** The receiver is bound: give `url` to the platform as the hook URL (spec 4.4). */
@@ -113,6 +115,7 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
     journal: options.journal,
     plan: options.plan,
     bodyLimit: options.bodyLimit,
+    observe: options.observe,
     admit({ method, path }) {
       if (options.path !== undefined && path !== options.path) {
         return {

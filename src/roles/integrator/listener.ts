@@ -4,7 +4,12 @@ import { decodeSegment, type RunningServer, type ServerLimits } from '../../http
 import type { TlsServerOptions } from '../../http/tls.js';
 import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
 import type { Journal } from '../../journal/index.js';
-import { createInboundHandler, type InboundRole, type RoleAnswer } from '../inbound.js';
+import {
+  createInboundHandler,
+  type InboundRole,
+  type ObservedExchange,
+  type RoleAnswer,
+} from '../inbound.js';
 import { checkKind, detectChannelKind } from './contract-check.js';
 import type { ListenerEvent, ListeningEvent, RejectedRequestEvent } from './events.js';
 import { kindOfChannelMessage, messageOf } from './kinds.js';
@@ -32,6 +37,8 @@ export interface ListenerOptions {
   onEvent?: (event: ListenerEvent) => void;
   /** `in-process`: no socket, for the embedded world (src/http/in-process.ts); default socket */
   transport?: Transport;
+  /** hears every answered body (the embedded world's expectations) */
+  observe?: (seen: ObservedExchange) => void;
 }
 
 export interface Listener {
@@ -100,6 +107,7 @@ function listenerRole(
     journal: options.journal,
     plan: options.plan,
     bodyLimit: options.bodyLimit,
+    observe: options.observe,
     admit({ method, path }) {
       // spec 4.2: POST {integrator_url}/<channel_public_id>
       const channel = channelOfPath(path);
