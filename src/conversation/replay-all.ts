@@ -2,9 +2,11 @@ import { SvcError } from '../errors.js';
 import { replayConversation, type ConversationResult, type ReplayOptions } from './runner.js';
 
 /**
- * Conversations replayed at once on the embedded world. Each has its own world, virtual
- * clock and loopback servers; running several hides the short real waits of the virtual
- * clock's settle (docs/decisions/0001). Measured with `npm run bench` on 2 cores.
+ * Conversations replayed at once on the embedded world. Each has its own world and virtual
+ * clock over the in-process transport; running several overlaps the loop turns of each
+ * clock's settle (docs/decisions/0001). Measured with `BENCH_SWEEP=1 npm run bench` on 2
+ * cores (issue 18): 1, 4 and 8 are within this machine's noise of each other (~700-780/s
+ * warm), 4 was as fast as any.
  */
 export const DEFAULT_REPLAY_CONCURRENCY = 4;
 
