@@ -53,6 +53,8 @@ interface StepOutcome {
 }
 
 const DEFAULT_WITHIN = 15_000;
+/** protocol ms a step may take before it is reported stuck */
+const STEP_LIMIT_MS = 120_000;
 
 /** The embedded world, or a running svc simulator with `platformUrl` (loaded lazily). */
 async function createWorld(options: ReplayOptions): Promise<World> {
@@ -240,7 +242,7 @@ function expectedWhat(expected: unknown): string {
 }
 
 /** Runs `work` while the clock moves: a virtual clock jumps from timer to timer until it ends. */
-async function drive<T>(world: World, work: Promise<T>, limitMs = 120_000): Promise<T> {
+async function drive<T>(world: World, work: Promise<T>, limitMs = STEP_LIMIT_MS): Promise<T> {
   let done = false;
   const tracked = work.finally(() => {
     done = true;
@@ -366,7 +368,13 @@ async function runStep(
     }
     // postJson and getText are tracked, so the virtual clock waits for the answer (and its
     // body) instead of jumping to the next timer while it is on the way
-    const common = { url, timeoutMs: 10_000, clock: world.clock };
+    // as a step's own limit (drive's), and no cap on the answer (a long /_sim/journal)
+    const common = {
+      url,
+      timeoutMs: STEP_LIMIT_MS,
+      maxResponseBytes: Number.MAX_SAFE_INTEGER,
+      clock: world.clock,
+    };
     const out = await drive(
       world,
       method === 'GET' ? getText(common) : postJson({ ...common, body: body ?? '' }),

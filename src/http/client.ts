@@ -92,6 +92,15 @@ async function exchange(
   const { clock } = options;
   const started = clock.now();
   const wallStarted = clock.wallNow();
+  // a caller that already stopped sends nothing (its abort event will not fire again)
+  if (options.signal?.aborted)
+    return Promise.resolve({
+      ok: false,
+      reason: 'aborted',
+      message: 'the request was cancelled',
+      durationMs: 0,
+      wallMs: 0,
+    });
   const controller = new AbortController();
   const timer = clock.setTimer(options.timeoutMs, () =>
     controller.abort(new TimeoutError(`no complete reply within ${options.timeoutMs} ms`)),
@@ -169,17 +178,10 @@ function exchangeInProcess(
       ...elapsed(),
     });
   const text = options.body;
-  const call = callInProcess(options.url, {
-    method,
-    headers:
-      text === undefined
-        ? { ...options.headers }
-        : { 'content-type': 'application/json', ...options.headers },
-    body: text,
-    ...(options.chunked ? { chunked: true } : {}),
-  });
   // the outcome says why it stopped; the reason given to the call is never shown
   let stopped: FailureReason | undefined;
+  // the timeout is set before the handler runs, as over a socket: of two timers due at the
+  // same protocol instant, the client's fires first
   const timer = clock.setTimer(options.timeoutMs, () => {
     stopped = 'timeout';
     call.abort(GAVE_UP);
@@ -189,6 +191,16 @@ function exchangeInProcess(
     call.abort(GAVE_UP);
   };
   signal?.addEventListener('abort', onOuterAbort, { once: true });
+  // (neither callback can run before this line: timers and the signal fire on later turns)
+  const call = callInProcess(options.url, {
+    method,
+    headers:
+      text === undefined
+        ? { ...options.headers }
+        : { 'content-type': 'application/json', ...options.headers },
+    body: text,
+    ...(options.chunked ? { chunked: true } : {}),
+  });
   const limit = options.maxResponseBytes ?? 1024 * 1024;
   const work = call.reply.then(
     (reply): PostOutcome =>

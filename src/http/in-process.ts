@@ -38,7 +38,11 @@ export interface InProcessReply {
   body: string;
 }
 
-/** A mounted handler: its URL, and `close` to unmount (requests still open are reset). */
+/**
+ * A mounted handler: its URL, and `close` to unmount. Requests still open are reset at once
+ * (`graceMs` is not waited: the embedded world closes after its steps, when nothing on the
+ * way can change a report).
+ */
 export interface Mounted {
   readonly url: string;
   close(graceMs?: number): Promise<void>;
@@ -209,15 +213,21 @@ export function callInProcess(
           JSON.stringify({
             error: { code: 'internal', message: 'svc-cli failed to handle this request' },
           }),
+          { 'content-type': 'application/json' },
         );
       else cut();
     };
-    try {
-      const result = mount.handler(request, wire);
-      if (result instanceof Promise) result.catch(failed);
-    } catch (error) {
-      failed(error);
-    }
+    // the handler starts once the caller's code has run on, as a request on a socket arrives
+    // later: no serving code runs inside the client's call
+    queueMicrotask(() => {
+      if (done) return;
+      try {
+        const result = mount.handler(request, wire);
+        if (result instanceof Promise) result.catch(failed);
+      } catch (error) {
+        failed(error);
+      }
+    });
   });
   return { reply, abort: (reason) => abort(reason) };
 }

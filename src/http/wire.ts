@@ -4,10 +4,19 @@
  * same fault plan gives the same exchange whichever carries it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { endInBatch } from './response-batch.js';
 
 export interface ReplyWire {
-  /** a whole reply, with Content-Length */
-  send(status: number, body: string, headers?: Record<string, string>): void;
+  /**
+   * a whole reply, with Content-Length; `batched`: a socket ends it with the other replies of
+   * this event-loop turn (`endInBatch`), as refusals always were
+   */
+  send(
+    status: number,
+    body: string,
+    headers?: Record<string, string>,
+    options?: { batched?: boolean },
+  ): void;
   /** a reply whose body follows in pieces (chunked): the status and headers now */
   start(status: number, headers: Record<string, string>): void;
   /** one piece of a started reply */
@@ -30,14 +39,15 @@ export interface ReplyWire {
  */
 export function socketWire(req: IncomingMessage, res: ServerResponse): ReplyWire {
   return {
-    send(status, body, headers = {}) {
+    send(status, body, headers = {}, options = {}) {
       if (res.headersSent || res.destroyed) return;
       res.writeHead(status, {
         'content-type': 'application/json; charset=utf-8',
         'content-length': Buffer.byteLength(body),
         ...headers,
       });
-      res.end(body);
+      if (options.batched) endInBatch(res, body);
+      else res.end(body);
     },
     start(status, headers) {
       if (!res.headersSent && !res.destroyed) res.writeHead(status, headers);

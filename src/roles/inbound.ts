@@ -144,7 +144,7 @@ export function createInboundHandler(
     const refuse = (refusal: Refusal, raw?: string): void => {
       exchange.skipBody();
       const answer = JSON.stringify(errorBody(refusal.code, refusal.message));
-      wire.send(refusal.status, answer, refusal.headers ?? {});
+      wire.send(refusal.status, answer, refusal.headers ?? {}, { batched: true });
       journal(
         {
           response: { status: refusal.status, body: answer },

@@ -87,6 +87,23 @@ describe('the in-process transport', () => {
     await m.close();
   });
 
+  it("sets the client's timeout before the handler runs, as a socket would", async () => {
+    const clock = createVirtualClock();
+    let handled = false;
+    // the handler answers exactly at the client's timeout: the client's timer, set first, wins
+    const m = mounted((_request, wire) => {
+      handled = true;
+      clock.setTimer(3000, () => wire.send(200, '{}'));
+    });
+    const out = postJson({ url: m.url, body: '{}', timeoutMs: 3000, clock });
+    expect(handled).toBe(false); // not inside the caller's call
+    let done = false;
+    void out.then(() => (done = true));
+    await clock.runUntil(() => done);
+    expect(await out).toMatchObject({ ok: false, reason: 'timeout', durationMs: 3000 });
+    await m.close();
+  });
+
   it('waits for the last piece of a started reply', async () => {
     const clock = createVirtualClock();
     const m = mounted(async (_request, wire) => {

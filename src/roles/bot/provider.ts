@@ -214,6 +214,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
         status,
         JSON.stringify(errorBody(code, message)),
         status === 405 ? { allow: 'POST' } : {},
+        { batched: true },
       );
       rejected(method, path, status, code, message);
       options.journal?.record({
@@ -247,7 +248,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       protocolMs: arrivedAt,
     });
     if (!issued.ok) return reject(issued.status, issued.code, issued.message, tokenBody.raw);
-    wire.send(200, JSON.stringify(issued.body), { 'cache-control': 'no-store' });
+    wire.send(200, JSON.stringify(issued.body), { 'cache-control': 'no-store' }, { batched: true });
     options.journal?.record({
       protocolMs: arrivedAt,
       iface: 'bot',
