@@ -32,7 +32,22 @@ async function walk(path: string, out: string[]): Promise<void> {
 const CONVERSATION_SCHEMA_FILE = 'schemas/conversation.schema.json';
 
 /** What a step may hold (format.ts): anything else is a typo, named with its closest key. */
-const STEP_KEYS = ['name', 'customer', 'agent', 'agents', 'close', 'control', 'advance', 'expect'];
+const STEP_KEYS = [
+  'name',
+  'customer',
+  'agent',
+  'agents',
+  'close',
+  'control',
+  'bot',
+  'advance',
+  'expect',
+  'response',
+  'delivery',
+];
+
+/** Keys of an expectation that a step may be given by mistake. */
+const EXPECT_KEYS = ['within', 'absent'];
 
 function unknownStepKeys(json: unknown): string[] {
   const steps = (json as { steps?: unknown } | null)?.steps;
@@ -42,6 +57,8 @@ function unknownStepKeys(json: unknown): string[] {
     return Object.keys(step)
       .filter((key) => !STEP_KEYS.includes(key))
       .map((key) => {
+        if (EXPECT_KEYS.includes(key))
+          return `steps.${index}: unknown key "${key}" (it belongs inside "expect")`;
         const near = closestNames(key, STEP_KEYS, { maxDistance: 3 })[0];
         return `steps.${index}: unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ''}`;
       });
@@ -79,9 +96,19 @@ export async function loadConversation(path: string, file = path): Promise<Conve
   if (!parsed.success) {
     // a step is one of several shapes, and zod says only "Invalid input" when none fits: an
     // unknown key is named first, with the key it is closest to
+    const unknown = unknownStepKeys(json);
     const issues = [
-      ...unknownStepKeys(json),
-      ...parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+      ...unknown,
+      ...parsed.error.issues
+        // zod's own line for a key named above says the same
+        .filter(
+          (i) =>
+            !(
+              i.code === 'unrecognized_keys' &&
+              unknown.some((line) => line.startsWith(`${i.path.join('.')}: unknown key`))
+            ),
+        )
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
     ].slice(0, 5);
     throw new SvcError(
       'SVC_E_CONVERSATION',

@@ -80,6 +80,31 @@ describe('fixture errors (issue 21)', () => {
     expect(r.stderr).toMatch(/b-broken\.json:3:13: /);
     expect(r.stderr).toContain('2 conversation file(s) could not be loaded');
   });
+
+  it('a misplaced key is named alone: the valid steps around it are not blamed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-fixtures-'));
+    const file = join(dir, 'misplaced.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        name: 'misplaced',
+        steps: [
+          { agent: { text: 'Hello' }, delivery: { result: 'delivered' } },
+          { customer: { text: 'hi' }, response: { status: 200 } },
+          { bot: { event: 'BOT_MESSAGE' } },
+          { expect: { event: { type: 'delivery-attempt' } }, within: 100 },
+        ],
+      }),
+    );
+    const r = await runCli(['replay', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('steps.3: unknown key "within" (it belongs inside "expect")');
+    expect(r.stderr).not.toContain('steps.0');
+    expect(r.stderr).not.toContain('steps.1');
+    expect(r.stderr).not.toContain('steps.2');
+    expect(r.stderr).not.toContain('Unrecognized key');
+  });
 });
 
 describe('time (issue 21)', () => {
