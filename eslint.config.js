@@ -108,6 +108,22 @@ export default tseslint.config(
     proxy: ['roles', 'conversation', 'load', 'msw', 'web'],
   }),
   {
+    // The per-request objects of the serving path: an object literal with a getter or setter
+    // gets a hidden class of its own per instance, held in the old generation, and that kept
+    // each request's graph alive through young-generation GCs (issue 18 part 4).
+    files: ['src/http/**/*.ts', 'src/faults/**/*.ts', 'src/roles/inbound.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ObjectExpression > Property[kind=/^(get|set)$/]',
+          message:
+            'No accessors in object literals on the request path: use a method or a data property (src/http/wire.ts).',
+        },
+      ],
+    },
+  },
+  {
     // The page-script double ships in a browser bundle: keep it small and self-contained.
     files: ['src/widget/**/*.ts'],
     rules: {

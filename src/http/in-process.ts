@@ -192,9 +192,6 @@ export function callInProcess(
         closers.add(fn);
         return () => closers.delete(fn);
       },
-      get sent() {
-        return sent;
-      },
     };
     const request: InProcessRequest = {
       method: init.method,

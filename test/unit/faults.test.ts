@@ -75,7 +75,6 @@ describe('slow-body', () => {
       reset: () => undefined,
       hang: () => undefined,
       onClose: () => () => undefined,
-      sent: true,
     };
     return { wire, writes, endedAt: () => endedAt };
   };
