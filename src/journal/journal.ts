@@ -135,14 +135,14 @@ export function createJournal(options: JournalOptions = {}): Journal {
       }
       if (line !== undefined && fd !== undefined) pending.push(line);
       if (fileIsStore && !closed) continue;
-      recent.push(stored);
+      if (keep > 0) recent.push(stored);
       if (isHar && !closed) {
         allForHar.push(stored);
         harDirty = true;
       }
     }
     // Trim in batches (a quarter of `keep`): amortised O(1) per record, bounded memory.
-    if (recent.length >= keep * 1.25) recent = recent.slice(-keep);
+    if (keep > 0 && recent.length >= keep * 1.25) recent = recent.slice(-keep);
   };
   const flush = (): void => {
     scheduler.cancel();
