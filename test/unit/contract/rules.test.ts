@@ -277,6 +277,18 @@ describe('rules encoded in the schemas', () => {
     for (let i = 0; i < 10_000; i++) deep = { a: deep };
     const result = validate('channel.integrator.reply', { result: 'ok', extra: deep });
     expect(result.errors.map((e) => e.code)).toEqual(['too_deep']);
+    expect(result.errors[0]?.path).toBe(`extra${'.a'.repeat(64)}`);
+  });
+
+  it('names where a nested __proto__ key is, in an object and in an array', () => {
+    const value = JSON.parse(
+      '{"sender":{"id":"c1","__proto__":{}},"message":{"type":"text","text":"hi"},"x":[1,{"__proto__":1}]}',
+    ) as unknown;
+    const result = validate('channel.customer.text', value);
+    expect(result.errors.filter((e) => e.code === 'forbidden_key').map((e) => e.path)).toEqual([
+      'x[1].__proto__',
+      'sender.__proto__',
+    ]);
   });
 
   it('counts code points, not UTF-16 units', () => {
