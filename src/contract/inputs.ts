@@ -1,13 +1,13 @@
 /**
  * The input walker of `validate`: files, folders (recursive), globs, stdin (`-`) and
- * NDJSON streams, yielded one payload at a time so 100k lines never sit in memory.
+ * NDJSON streams, yielded a chunk of lines at a time so 100k lines never sit in memory.
  * An input that cannot be read becomes an `unreadable` record; the walk goes on.
  */
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { parseJsonText } from './json-text.js';
 import { systemReason } from '../errors.js';
 
@@ -60,34 +60,67 @@ async function* walkFolder(folder: string, shown: string): AsyncGenerator<string
   }
 }
 
-/** Streams lines: NDJSON, one payload per non-empty line. */
+/** readline's line breaks: \r\n, \n, or a lone \r. */
+const LINE_BREAK = /\r\n|\n|\r/;
+
+/**
+ * The lines of a text stream, in batches: every whole line of each chunk at once, so a 100k
+ * line stream costs a few hundred awaits instead of one per line (issue 18). Line breaks as
+ * readline splits them.
+ */
+async function* lineBatches(chunks: AsyncIterable<string | Buffer>): AsyncGenerator<string[]> {
+  const decoder = new StringDecoder('utf8'); // a character split across two chunks stays whole
+  let rest = '';
+  for await (const chunk of chunks) {
+    const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
+    // a \r at the end may be the first half of a \r\n: it waits for the next chunk
+    const end = text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
+    const lines = text.slice(0, end).split(LINE_BREAK);
+    rest = (lines.pop() ?? '') + text.slice(end);
+    if (lines.length > 0) yield lines;
+  }
+  rest += decoder.end();
+  if (rest !== '') yield [rest.endsWith('\r') ? rest.slice(0, -1) : rest];
+}
+
+/** NDJSON: one payload per non-empty line, a batch of records per batch of lines. */
 async function* readLines(
-  lines: AsyncIterable<string>,
+  batches: AsyncIterable<string[]>,
   source: string,
   maxBytes: number,
   file?: string,
-): AsyncGenerator<InputRecord> {
+): AsyncGenerator<InputRecord[]> {
   let lineNumber = 0;
-  for await (const text of lines) {
-    lineNumber++;
-    if (text.trim() === '') continue;
-    if (text.length > maxBytes) {
-      yield unreadable(source, 'too_large', `line is larger than ${maxBytes} bytes`, lineNumber);
-      continue;
+  for await (const lines of batches) {
+    const records: InputRecord[] = [];
+    for (const text of lines) {
+      lineNumber++;
+      if (text.trim() === '') continue;
+      if (text.length > maxBytes) {
+        records.push(
+          unreadable(source, 'too_large', `line is larger than ${maxBytes} bytes`, lineNumber),
+        );
+        continue;
+      }
+      const parsed = parseJsonText(text);
+      if (parsed.ok) {
+        records.push(
+          file === undefined
+            ? { type: 'payload', source, line: lineNumber, value: parsed.value }
+            : { type: 'payload', source, line: lineNumber, value: parsed.value, file },
+        );
+      } else {
+        records.push(
+          unreadable(
+            source,
+            'not_json',
+            `not JSON at column ${parsed.column}: ${parsed.message}`,
+            lineNumber,
+          ),
+        );
+      }
     }
-    const parsed = parseJsonText(text);
-    if (parsed.ok) {
-      yield file === undefined
-        ? { type: 'payload', source, line: lineNumber, value: parsed.value }
-        : { type: 'payload', source, line: lineNumber, value: parsed.value, file };
-    } else {
-      yield unreadable(
-        source,
-        'not_json',
-        `not JSON at column ${parsed.column}: ${parsed.message}`,
-        lineNumber,
-      );
-    }
+    if (records.length > 0) yield records;
   }
 }
 
@@ -127,26 +160,21 @@ async function* readFile(
   file: string,
   source: string,
   maxBytes: number,
-): AsyncGenerator<InputRecord> {
+): AsyncGenerator<InputRecord[]> {
   try {
     if (isStreamFile(file)) {
       const stream = createReadStream(file, { encoding: 'utf8' });
       try {
-        yield* readLines(
-          createInterface({ input: stream, crlfDelay: Infinity }),
-          source,
-          maxBytes,
-          file,
-        );
+        yield* readLines(lineBatches(stream as AsyncIterable<string>), source, maxBytes, file);
       } finally {
         stream.destroy();
       }
       return;
     }
-    yield readDocument(file, source, maxBytes);
+    yield [readDocument(file, source, maxBytes)];
   } catch (error) {
     const { code, message } = describeFsError(error);
-    yield unreadable(source, code, message);
+    yield [unreadable(source, code, message)];
   }
 }
 
@@ -154,46 +182,47 @@ async function* readFile(
  * stdin: NDJSON when its first non-empty line is a JSON value on its own, else one
  * (pretty-printed) document.
  */
-async function* readStdin(stdin: Readable, maxBytes: number): AsyncGenerator<InputRecord> {
-  const lines = createInterface({ input: stdin, crlfDelay: Infinity });
-  const iterator = lines[Symbol.asyncIterator]();
+async function* readStdin(stdin: Readable, maxBytes: number): AsyncGenerator<InputRecord[]> {
+  const iterator = lineBatches(stdin as AsyncIterable<string | Buffer>)[Symbol.asyncIterator]();
   const buffered: string[] = [];
-  let first: IteratorResult<string>;
-  while (!(first = await iterator.next()).done) {
-    buffered.push(first.value);
-    if (first.value.trim() !== '') break;
+  let batch: IteratorResult<string[]>;
+  while (!(batch = await iterator.next()).done) {
+    buffered.push(...batch.value);
+    if (batch.value.some((l) => l.trim() !== '')) break;
   }
-  if (buffered.every((l) => l.trim() === '')) {
-    yield unreadable('<stdin>', 'empty', 'empty input on stdin, no JSON payload');
+  const firstLine = buffered.find((l) => l.trim() !== '');
+  if (firstLine === undefined) {
+    yield [unreadable('<stdin>', 'empty', 'empty input on stdin, no JSON payload')];
     return;
   }
-  const firstLine = buffered[buffered.length - 1]!;
-  const rest: AsyncIterable<string> = { [Symbol.asyncIterator]: () => iterator };
+  const rest: AsyncIterable<string[]> = { [Symbol.asyncIterator]: () => iterator };
   if (parseJsonText(firstLine).ok) {
-    async function* all(): AsyncGenerator<string> {
-      yield* buffered;
+    async function* all(): AsyncGenerator<string[]> {
+      yield buffered;
       yield* rest;
     }
     yield* readLines(all(), '<stdin>', maxBytes);
     return;
   }
   let size = buffered.reduce((n, l) => n + l.length + 1, 0);
-  for await (const line of rest) {
-    size += line.length + 1;
+  for await (const lines of rest) {
+    for (const line of lines) size += line.length + 1;
     if (size > maxBytes) {
-      yield unreadable('<stdin>', 'too_large', `stdin document is larger than ${maxBytes} bytes`);
+      yield [unreadable('<stdin>', 'too_large', `stdin document is larger than ${maxBytes} bytes`)];
       return;
     }
-    buffered.push(line);
+    buffered.push(...lines);
   }
   const parsed = parseJsonText(buffered.join('\n'));
-  yield parsed.ok
-    ? { type: 'payload', source: '<stdin>', value: parsed.value }
-    : unreadable(
-        '<stdin>',
-        'not_json',
-        `not JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}`,
-      );
+  yield [
+    parsed.ok
+      ? { type: 'payload', source: '<stdin>', value: parsed.value }
+      : unreadable(
+          '<stdin>',
+          'not_json',
+          `not JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}`,
+        ),
+  ];
 }
 
 function describeFsError(error: unknown): { code: string; message: string } {
@@ -206,15 +235,15 @@ function describeFsError(error: unknown): { code: string; message: string } {
 }
 
 /**
- * Every payload of the inputs, in order.
- * @example for await (const record of walkInputs({ inputs: ['fixtures/payloads'] })) { ... }
+ * Every payload of the inputs, in order, in batches (the lines of a chunk of NDJSON at once).
+ * @example for await (const batch of walkInputs({ inputs: ['fixtures/payloads'] })) for (const record of batch) { ... }
  */
-export async function* walkInputs(options: WalkInputsOptions): AsyncGenerator<InputRecord> {
+export async function* walkInputs(options: WalkInputsOptions): AsyncGenerator<InputRecord[]> {
   const cwd = options.cwd ?? process.cwd();
   const maxBytes = options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
   for (const input of options.inputs) {
     if (input === '-') {
-      if (!options.stdin) yield unreadable('<stdin>', 'no_stdin', 'no standard input to read');
+      if (!options.stdin) yield [unreadable('<stdin>', 'no_stdin', 'no standard input to read')];
       else yield* readStdin(options.stdin, maxBytes);
       continue;
     }
@@ -225,7 +254,7 @@ export async function* walkInputs(options: WalkInputsOptions): AsyncGenerator<In
     } catch (error) {
       if (!GLOB_CHARS.test(input)) {
         const { code, message } = describeFsError(error);
-        yield unreadable(input, code, message);
+        yield [unreadable(input, code, message)];
         continue;
       }
     }
@@ -235,7 +264,7 @@ export async function* walkInputs(options: WalkInputsOptions): AsyncGenerator<In
         const { glob } = await import('tinyglobby');
         const matches = await glob(input, { cwd, onlyFiles: true, expandDirectories: false });
         matches.sort();
-        if (matches.length === 0) yield unreadable(input, 'no_match', 'the glob matches no file');
+        if (matches.length === 0) yield [unreadable(input, 'no_match', 'the glob matches no file')];
         for (const match of matches) yield* readFile(path.resolve(cwd, match), match, maxBytes);
       } else if (info.isDirectory()) {
         let count = 0;
@@ -244,13 +273,15 @@ export async function* walkInputs(options: WalkInputsOptions): AsyncGenerator<In
           yield* readFile(path.resolve(cwd, file), file, maxBytes);
         }
         if (count === 0)
-          yield unreadable(input, 'no_match', 'the folder holds no .json, .ndjson or .jsonl file');
+          yield [
+            unreadable(input, 'no_match', 'the folder holds no .json, .ndjson or .jsonl file'),
+          ];
       } else {
         yield* readFile(absolute, input, maxBytes);
       }
     } catch (error) {
       const { code, message } = describeFsError(error);
-      yield unreadable(input, code, message);
+      yield [unreadable(input, code, message)];
     }
   }
 }

@@ -3,7 +3,7 @@
  * renderer. Bundled with everything it loads into validate-run.bundle.js (issue 18: a git
  * hook validating one file pays for one module, not ~140).
  */
-import { validateInputs } from '../../contract/run-validate.js';
+import { validateInputBatches } from '../../contract/run-validate.js';
 import { SvcError } from '../../errors.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
@@ -32,7 +32,7 @@ export async function runValidate(
   // Output buffers stdout: one write per event-loop turn, not one per payload.
   const out = createOutput(ctx, { json: flags.json });
   let exitCode = 0;
-  for await (const event of validateInputs({
+  for await (const events of validateInputBatches({
     inputs,
     cwd: ctx.cwd,
     stdin: ctx.stdin,
@@ -41,8 +41,10 @@ export async function runValidate(
     ...(flags.kind === undefined ? {} : { kind: flags.kind }),
   })) {
     if (ctx.signal.aborted) break;
-    renderValidateEvent(out, event);
-    if (event.type === 'summary') exitCode = event.exitCode;
+    for (const event of events) {
+      renderValidateEvent(out, event);
+      if (event.type === 'summary') exitCode = event.exitCode;
+    }
   }
   await out.flush();
   return exitCode;
