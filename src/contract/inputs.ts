@@ -66,21 +66,45 @@ const LINE_BREAK = /\r\n|\n|\r/;
 /**
  * The lines of a text stream, in batches: every whole line of each chunk at once, so a 100k
  * line stream costs a few hundred awaits instead of one per line (issue 18). Line breaks as
- * readline splits them.
+ * readline splits them; a leading byte-order mark is dropped. Linear in the input: only the
+ * new chunk is searched for a break, and a line longer than a chunk is joined once.
  */
 async function* lineBatches(chunks: AsyncIterable<string | Buffer>): AsyncGenerator<string[]> {
   const decoder = new StringDecoder('utf8'); // a character split across two chunks stays whole
-  let rest = '';
+  let parts: string[] = []; // the line under way, in pieces
+  let first = true;
+  // the last chunk ended with a \r: a \n first in the next one is the same line break
+  let crAtEnd = false;
+  const take = (piece: string): string[] | undefined => {
+    let text = piece;
+    if (first && text !== '') {
+      first = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    if (crAtEnd && text !== '') {
+      crAtEnd = false;
+      if (text.charCodeAt(0) === 10) text = text.slice(1);
+    }
+    const last = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+    if (last < 0) {
+      if (text !== '') parts.push(text);
+      return undefined;
+    }
+    const head =
+      parts.length === 0 ? text.slice(0, last + 1) : parts.join('') + text.slice(0, last + 1);
+    parts = last + 1 < text.length ? [text.slice(last + 1)] : [];
+    crAtEnd = last === text.length - 1 && text.charCodeAt(last) === 13;
+    const lines = head.split(LINE_BREAK);
+    lines.pop(); // what follows the last break: the empty string
+    return lines;
+  };
   for await (const chunk of chunks) {
-    const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
-    // a \r at the end may be the first half of a \r\n: it waits for the next chunk
-    const end = text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
-    const lines = text.slice(0, end).split(LINE_BREAK);
-    rest = (lines.pop() ?? '') + text.slice(end);
-    if (lines.length > 0) yield lines;
+    const lines = take(typeof chunk === 'string' ? chunk : decoder.write(chunk));
+    if (lines && lines.length > 0) yield lines;
   }
-  rest += decoder.end();
-  if (rest !== '') yield [rest.endsWith('\r') ? rest.slice(0, -1) : rest];
+  const lines = take(decoder.end()) ?? [];
+  if (parts.length > 0) lines.push(parts.join(''));
+  if (lines.length > 0) yield lines;
 }
 
 /** NDJSON: one payload per non-empty line, a batch of records per batch of lines. */
@@ -205,6 +229,10 @@ async function* readStdin(stdin: Readable, maxBytes: number): AsyncGenerator<Inp
     return;
   }
   let size = buffered.reduce((n, l) => n + l.length + 1, 0);
+  if (size > maxBytes) {
+    yield [unreadable('<stdin>', 'too_large', `stdin document is larger than ${maxBytes} bytes`)];
+    return;
+  }
   for await (const lines of rest) {
     for (const line of lines) size += line.length + 1;
     if (size > maxBytes) {
@@ -244,7 +272,14 @@ export async function* walkInputs(options: WalkInputsOptions): AsyncGenerator<In
   for (const input of options.inputs) {
     if (input === '-') {
       if (!options.stdin) yield [unreadable('<stdin>', 'no_stdin', 'no standard input to read')];
-      else yield* readStdin(options.stdin, maxBytes);
+      else {
+        try {
+          yield* readStdin(options.stdin, maxBytes);
+        } catch (error) {
+          // stdin read twice (`- -`), or a pipe that broke: a record, and the walk goes on
+          yield [unreadable('<stdin>', 'read_failed', systemReason(error))];
+        }
+      }
       continue;
     }
     const absolute = path.resolve(cwd, input);

@@ -29,28 +29,25 @@ export function getKind(kind: string): KindEntry {
   );
 }
 
-/** The path of the first object at `target` (found again only when a guard trips). */
-function pathTo(root: object, target: object, key?: PropertyKey): string {
-  const stack: Array<{ value: object; path: PropertyKey[] }> = [{ value: root, path: [] }];
-  while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
-    if (value === target) return formatPath(key === undefined ? path : [...path, key]);
-    if (path.length > MAX_DEPTH) continue; // the target is never deeper than one past the limit
-    for (const k of Object.keys(value)) {
-      const child = (value as Record<string, unknown>)[k];
-      if (child !== null && typeof child === 'object')
-        stack.push({ value: child, path: [...path, Array.isArray(value) ? Number(k) : k] });
-    }
-  }
-  return formatPath(key === undefined ? [] : [key]);
+interface Frame {
+  value: object;
+  depth: number;
+  parent: Frame | undefined;
+  key: PropertyKey;
+}
+
+function pathOf(frame: Frame, key?: PropertyKey): string {
+  const segments: PropertyKey[] = key === undefined ? [] : [key];
+  for (let f: Frame | undefined = frame; f?.parent; f = f.parent) segments.unshift(f.key);
+  return formatPath(segments);
 }
 
 /**
  * Guards the schemas cannot give: an own `__proto__` key anywhere (prototype pollution
  * when a consumer merges the payload) and nesting past MAX_DEPTH. Iterative, so a
- * 10,000-level document cannot overflow the stack; two flat stacks and no path on the way
- * (it runs on every payload of a 100k stream, issue 18): a path is worked out only for an
- * issue. Returns false when too deep.
+ * 10,000-level document cannot overflow the stack. A first pass keeps two flat stacks and
+ * no paths (every payload of a 100k stream pays it, issue 18); only a payload that trips a
+ * guard is walked again with paths, for its issues. Returns false when too deep.
  */
 function scanGuards(value: unknown, errors: ContractIssue[]): boolean {
   if (value === null || typeof value !== 'object') return true;
@@ -59,16 +56,7 @@ function scanGuards(value: unknown, errors: ContractIssue[]): boolean {
   while (values.length > 0) {
     const current = values.pop()!;
     const depth = depths.pop()!;
-    if (depth > MAX_DEPTH) {
-      errors.push({
-        path: pathTo(value, current),
-        code: 'too_deep',
-        rule: `nested deeper than ${MAX_DEPTH} levels; not validated further`,
-        spec: '',
-        severity: 'error',
-      });
-      return false;
-    }
+    if (depth > MAX_DEPTH) return reportGuards(value, errors);
     if (Array.isArray(current)) {
       for (const item of current as unknown[]) {
         if (item !== null && typeof item === 'object') {
@@ -79,19 +67,56 @@ function scanGuards(value: unknown, errors: ContractIssue[]): boolean {
       continue;
     }
     for (const key of Object.keys(current)) {
+      if (key === '__proto__') return reportGuards(value, errors);
+      const child = (current as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object') {
+        values.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return true;
+}
+
+/** `scanGuards` again with the path of each frame, for a payload that trips a guard. */
+function reportGuards(value: object, errors: ContractIssue[]): boolean {
+  const stack: Frame[] = [{ value, depth: 0, parent: undefined, key: '' }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.depth > MAX_DEPTH) {
+      errors.push({
+        path: pathOf(frame),
+        code: 'too_deep',
+        rule: `nested deeper than ${MAX_DEPTH} levels; not validated further`,
+        spec: '',
+        severity: 'error',
+      });
+      return false;
+    }
+    if (Array.isArray(frame.value)) {
+      const items = frame.value as unknown[];
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        if (item !== null && typeof item === 'object') {
+          stack.push({ value: item, depth: frame.depth + 1, parent: frame, key: i });
+        }
+      }
+      continue;
+    }
+    for (const key in frame.value) {
+      if (!Object.prototype.hasOwnProperty.call(frame.value, key)) continue;
       if (key === '__proto__') {
         errors.push({
-          path: pathTo(value, current, key),
+          path: pathOf(frame, key),
           code: 'forbidden_key',
           rule: 'key "__proto__" is refused (prototype pollution guard)',
           spec: '',
           severity: 'error',
         });
       }
-      const child = (current as Record<string, unknown>)[key];
+      const child = (frame.value as Record<string, unknown>)[key];
       if (child !== null && typeof child === 'object') {
-        values.push(child);
-        depths.push(depth + 1);
+        stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
       }
     }
   }

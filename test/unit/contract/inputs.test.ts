@@ -53,6 +53,54 @@ describe('NDJSON lines (issue 18: read a chunk at a time)', () => {
     ]);
   });
 
+  it('drops a leading byte-order mark', async () => {
+    const { records } = await readStdinChunks(['\uFEFF{"a":1}\n{"b":2}\n']);
+    expect(payloads(records)).toEqual([
+      [1, { a: 1 }],
+      [2, { b: 2 }],
+    ]);
+  });
+
+  it('reads a line far longer than a chunk, in as many pieces as it comes', async () => {
+    const text = 'x'.repeat(2_000_000);
+    const line = JSON.stringify({ t: text });
+    const pieces = line.match(/[^]{1,1000}/g) ?? [];
+    const { records } = await readStdinChunks([...pieces, '\r', '\n{"b":2}']);
+    expect(records.map((r) => r.line)).toEqual([1, 2]);
+    expect((records[0] as { value: { t: string } }).value.t).toHaveLength(text.length);
+  });
+
+  describe('stdin', () => {
+    const read = async (chunks: string[], maxDocumentBytes?: number) => {
+      const records: InputRecord[] = [];
+      const stdin = Readable.from(chunks);
+      for await (const batch of walkInputs({
+        inputs: ['-', '-'],
+        stdin,
+        ...(maxDocumentBytes === undefined ? {} : { maxDocumentBytes }),
+      }))
+        records.push(...batch);
+      return records;
+    };
+
+    it('reads one pretty-printed document, and the second - finds nothing left', async () => {
+      const records = await read(['{\n  "result": "ok"\n', '}\n']);
+      expect(records[0]).toEqual({ type: 'payload', source: '<stdin>', value: { result: 'ok' } });
+      expect(records[1]).toMatchObject({ type: 'unreadable', source: '<stdin>' });
+      expect(records).toHaveLength(2);
+    });
+
+    it('refuses a document over the limit even when it came in one chunk', async () => {
+      const records = await read(['{\n  "result": "ok"\n}\n'], 10);
+      expect(records[0]).toMatchObject({ type: 'unreadable', code: 'too_large' });
+    });
+
+    it('says so when there are only blank lines', async () => {
+      const records = await read(['\n  \n', '\r\n']);
+      expect(records[0]).toMatchObject({ type: 'unreadable', code: 'empty' });
+    });
+  });
+
   describe('a file of 20,000 lines', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'svc-inputs-'));
     const file = path.join(dir, 'many.ndjson');
@@ -73,14 +121,37 @@ describe('NDJSON lines (issue 18: read a chunk at a time)', () => {
       expect(batches).toBeLessThan(lines.length / 50);
     });
 
-    it('gives the same events one at a time as in batches', async () => {
+    it('validates each line and ends with the summary, one at a time or in batches', async () => {
       const single = [];
       for await (const event of validateInputs({ inputs: [file] })) single.push(event);
-      const batched = [];
-      for await (const events of validateInputBatches({ inputs: [file] })) batched.push(...events);
-      expect(single).toEqual(batched);
       expect(single).toHaveLength(lines.length + 1);
-      expect(single.at(-1)).toMatchObject({ type: 'summary', payloads: 20_000, valid: 20_000 });
+      expect(single[0]).toEqual({
+        type: 'result',
+        source: file,
+        line: 1,
+        kind: 'channel.customer.text',
+        verdict: 'valid',
+        errors: [],
+        warnings: [],
+      });
+      expect(single[19_999]).toMatchObject({ line: 20_000, verdict: 'valid' });
+      expect(single.at(-1)).toEqual({
+        type: 'summary',
+        payloads: 20_000,
+        valid: 20_000,
+        warning: 0,
+        invalid: 0,
+        unreadable: 0,
+        exitCode: 0,
+      });
+      let batches = 0;
+      let events = 0;
+      for await (const batch of validateInputBatches({ inputs: [file] })) {
+        batches++;
+        events += batch.length;
+      }
+      expect(events).toBe(single.length);
+      expect(batches).toBeLessThan(lines.length / 50);
     });
   });
 });

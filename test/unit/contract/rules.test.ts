@@ -280,6 +280,14 @@ describe('rules encoded in the schemas', () => {
     expect(result.errors[0]?.path).toBe(`extra${'.a'.repeat(64)}`);
   });
 
+  it('reports 20,000 __proto__ keys each with its path', () => {
+    const items = Array.from({ length: 20_000 }, () => '{"__proto__":0}').join(',');
+    const value = JSON.parse(`{"result":"ok","x":[${items}]}`) as unknown;
+    const issues = validate('channel.integrator.reply', value).errors;
+    expect(issues.filter((e) => e.code === 'forbidden_key')).toHaveLength(20_000);
+    expect(issues[0]?.path).toBe('x[19999].__proto__');
+  });
+
   it('names where a nested __proto__ key is, in an object and in an array', () => {
     const value = JSON.parse(
       '{"sender":{"id":"c1","__proto__":{}},"message":{"type":"text","text":"hi"},"x":[1,{"__proto__":1}]}',
