@@ -27,8 +27,14 @@ export interface Output {
   /**
    * Prints one event: NDJSON with --json, else the formatter's line (skipped when undefined).
    * With --quiet only essential events print (the listening line, warnings, errors).
+   * `toJson`, for an event printed by the hundred thousand (validate), must give exactly what
+   * JSON.stringify gives, faster; events with a protocol time never take it.
    */
-  event<E extends OutputEvent>(event: E, format?: Formatter<E>): void;
+  event<E extends OutputEvent>(
+    event: E,
+    format?: Formatter<E>,
+    toJson?: (event: E) => string,
+  ): void;
   /** A human line on stdout (suppressed with --json). */
   line(text: string): void;
   /** A human line on stderr (diagnostics, warnings), also with --json. */
@@ -56,13 +62,14 @@ export function createOutput(
     json,
     quiet,
     chalk,
-    event(event, format) {
+    event(event, format, toJson) {
       if (quiet && !isEssential(event)) return;
       if (json) {
         // issue 21: a timed event carries the wall-clock time too, so the NDJSON of several
         // commands (and of --time-scale runs) can be lined up
-        const line = 'protocolMs' in event ? { ...event, at: new Date().toISOString() } : event;
-        stdout.write(`${JSON.stringify(line)}\n`);
+        if ('protocolMs' in event)
+          stdout.write(`${JSON.stringify({ ...event, at: new Date().toISOString() })}\n`);
+        else stdout.write(`${toJson ? toJson(event) : JSON.stringify(event)}\n`);
         return;
       }
       const text = format ? format(event, chalk) : defaultFormat(event, chalk);
