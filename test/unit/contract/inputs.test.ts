@@ -6,15 +6,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { walkInputs, type InputRecord } from '../../../src/contract/inputs.js';
 import { validateInputBatches, validateInputs } from '../../../src/contract/run-validate.js';
 
-/** Every record of `-` read from these stdin chunks, and how many batches carried them. */
-async function readStdinChunks(chunks: Array<string | Buffer>) {
+/** Every record of the inputs (`-` by default) read from these stdin chunks. */
+async function readStdinChunks(
+  chunks: Array<string | Buffer>,
+  options: { inputs?: string[]; maxDocumentBytes?: number } = {},
+) {
   const records: InputRecord[] = [];
-  let batches = 0;
-  for await (const batch of walkInputs({ inputs: ['-'], stdin: Readable.from(chunks) })) {
-    batches++;
+  const stdin = Readable.from(chunks);
+  for await (const batch of walkInputs({ inputs: ['-'], stdin, ...options }))
     records.push(...batch);
-  }
-  return { records, batches };
+  return { records };
 }
 
 const payloads = (records: InputRecord[]) =>
@@ -71,17 +72,13 @@ describe('NDJSON lines (issue 18: read a chunk at a time)', () => {
   });
 
   describe('stdin', () => {
-    const read = async (chunks: string[], maxDocumentBytes?: number) => {
-      const records: InputRecord[] = [];
-      const stdin = Readable.from(chunks);
-      for await (const batch of walkInputs({
-        inputs: ['-', '-'],
-        stdin,
-        ...(maxDocumentBytes === undefined ? {} : { maxDocumentBytes }),
-      }))
-        records.push(...batch);
-      return records;
-    };
+    const read = async (chunks: string[], maxDocumentBytes?: number) =>
+      (
+        await readStdinChunks(chunks, {
+          inputs: ['-', '-'],
+          ...(maxDocumentBytes === undefined ? {} : { maxDocumentBytes }),
+        })
+      ).records;
 
     it('reads one pretty-printed document, and the second - finds nothing left', async () => {
       const records = await read(['{\n  "result": "ok"\n', '}\n']);
