@@ -1,5 +1,5 @@
-import { finished, Readable } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
+import { Readable } from 'node:stream';
+import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import { callInProcess, isInProcessUrl } from './in-process.js';
 
@@ -84,67 +84,159 @@ export async function getText(options: GetTextOptions): Promise<PostOutcome> {
   return exchange('GET', options);
 }
 
-async function exchange(
+function exchange(
   method: 'GET' | 'POST',
   options: GetTextOptions & { body?: string; chunked?: boolean },
 ): Promise<PostOutcome> {
-  if (isInProcessUrl(options.url)) return exchangeInProcess(method, options);
-  const { clock } = options;
+  return isInProcessUrl(options.url)
+    ? exchangeInProcess(method, options)
+    : exchangeOverSocket(method, options);
+}
+
+/**
+ * `exchange` over a socket, through undici's `dispatch` with a handler of our own (issue 18):
+ * `request()` would add, per exchange, a body stream, an end-of-stream watcher and an
+ * AbortController; the bot round trip makes three of these exchanges, and their garbage set
+ * how often the young generation was collected. The outcomes are the same: the timeout (on
+ * the injected clock) and the caller's signal abort the exchange, and a body over the limit
+ * ends it as an error.
+ */
+function exchangeOverSocket(
+  method: 'GET' | 'POST',
+  options: GetTextOptions & { body?: string; chunked?: boolean },
+): Promise<PostOutcome> {
+  const { clock, signal } = options;
   const started = clock.now();
   const wallStarted = clock.wallNow();
-  // a caller that already stopped sends nothing (its abort event will not fire again)
-  if (options.signal?.aborted)
-    return Promise.resolve({
-      ok: false,
-      reason: 'aborted',
-      message: 'the request was cancelled',
-      durationMs: 0,
-      wallMs: 0,
-    });
-  const controller = new AbortController();
-  const timer = clock.setTimer(options.timeoutMs, () =>
-    controller.abort(new TimeoutError(`no complete reply within ${options.timeoutMs} ms`)),
-  );
-  const onOuterAbort = (): void => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const elapsed = () => ({
     durationMs: clock.now() - started,
     wallMs: clock.wallNow() - wallStarted,
   });
-  const work = (async (): Promise<PostOutcome> => {
-    try {
-      const text = options.body;
-      const limit = options.maxResponseBytes ?? 1024 * 1024;
-      const payload =
-        text === undefined
-          ? null
-          : options.chunked
-            ? Readable.from([Buffer.from(text)], { objectMode: false })
-            : text;
-      const response = await request(options.url, {
-        method,
-        body: payload,
-        headers:
-          text === undefined
-            ? { ...options.headers }
-            : { 'content-type': 'application/json', ...options.headers },
-        signal: controller.signal,
-        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-      });
-      const body = await readLimited(response.body, limit);
-      const headers: Record<string, string> = {};
-      for (const [key, value] of Object.entries(response.headers)) {
-        if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value;
-      }
-      return { ok: true, status: response.statusCode, headers, body, ...elapsed() };
-    } catch (error) {
-      return { ok: false, ...classifyFailure(error, controller.signal), ...elapsed() };
-    } finally {
+  // a caller that already stopped sends nothing (its abort event will not fire again)
+  if (signal?.aborted)
+    return Promise.resolve({
+      ok: false,
+      reason: 'aborted',
+      message: 'the request was cancelled',
+      ...elapsed(),
+    });
+  const work = new Promise<PostOutcome>((resolve) => {
+    const text = options.body;
+    const limit = options.maxResponseBytes ?? 1024 * 1024;
+    // why the exchange was stopped from this side; the outcome names it, not undici's error
+    let stopped: FailureReason | undefined;
+    let controller: Dispatcher.DispatchController | undefined;
+    // an abort before undici started the request is applied when it starts, as request() does
+    let pending: Error | undefined;
+    const stop = (why: FailureReason, error: Error): void => {
+      if (stopped !== undefined) return;
+      stopped = why;
+      if (controller) controller.abort(error);
+      else pending = error;
+    };
+    const timer = clock.setTimer(options.timeoutMs, () =>
+      stop('timeout', new TimeoutError(`no complete reply within ${options.timeoutMs} ms`)),
+    );
+    const onOuterAbort = (): void =>
+      stop('aborted', signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+    signal?.addEventListener('abort', onOuterAbort, { once: true });
+    let done = false;
+    const settle = (outcome: PostOutcome): void => {
+      if (done) return;
+      done = true;
       timer.cancel();
-      options.signal?.removeEventListener('abort', onOuterAbort);
+      signal?.removeEventListener('abort', onOuterAbort);
+      resolve(outcome);
+    };
+    const fail = (error: unknown): void => {
+      if (stopped === 'timeout')
+        settle({
+          ok: false,
+          reason: 'timeout',
+          message: `no complete reply within ${options.timeoutMs} ms`,
+          ...elapsed(),
+        });
+      else if (stopped === 'aborted')
+        settle({
+          ok: false,
+          reason: 'aborted',
+          message: 'the request was cancelled',
+          ...elapsed(),
+        });
+      else settle({ ok: false, ...classifyFailure(error), ...elapsed() });
+    };
+    let status = 0;
+    let headers: Record<string, string> = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(current) {
+        controller = current;
+        if (pending) current.abort(pending);
+      },
+      onResponseStart(_controller, statusCode, rawHeaders) {
+        if (statusCode < 200) return; // 1xx: the final response follows
+        status = statusCode;
+        headers = flattenHeaders(rawHeaders);
+      },
+      onResponseData(current, chunk) {
+        size += chunk.length;
+        if (size > limit) {
+          current.abort(replyTooLarge(limit));
+          return;
+        }
+        chunks.push(chunk);
+      },
+      onResponseEnd() {
+        settle({
+          ok: true,
+          status,
+          headers,
+          body: Buffer.concat(chunks, size).toString('utf8'),
+          ...elapsed(),
+        });
+      },
+      onResponseError(_controller, error) {
+        fail(error);
+      },
+    };
+    try {
+      const url = new URL(options.url);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new Error('Invalid URL protocol: the URL must start with `http:` or `https:`.');
+      (options.dispatcher ?? getGlobalDispatcher()).dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method,
+          body:
+            text === undefined
+              ? null
+              : options.chunked
+                ? Readable.from([Buffer.from(text)], { objectMode: false })
+                : text,
+          headers:
+            text === undefined
+              ? { ...options.headers }
+              : { 'content-type': 'application/json', ...options.headers },
+        },
+        handler,
+      );
+    } catch (error) {
+      fail(error);
     }
-  })();
+  });
   return clock.track(work);
+}
+
+/** A reply's headers as one string each (repeated headers joined with ", "). */
+function flattenHeaders(headers: Record<string, string | string[] | undefined>) {
+  const flat: Record<string, string> = {};
+  for (const key in headers) {
+    const value = headers[key];
+    if (value !== undefined) flat[key] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
 }
 
 const replyTooLarge = (limit: number): Error =>
@@ -226,34 +318,6 @@ function exchangeInProcess(
       signal?.removeEventListener('abort', onOuterAbort);
     }),
   );
-}
-
-/**
- * Reads a reply body up to `limit` bytes. 'data' listeners (an async iterator costs several
- * promise hops per chunk) and `finished`, which also settles for a body that was already
- * destroyed or ended early.
- */
-function readLimited(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    body.on('data', (chunk: Buffer) => {
-      if (tooLarge) return;
-      size += chunk.length;
-      if (size > limit) {
-        tooLarge = true;
-        reject(replyTooLarge(limit));
-        body.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    finished(body, (error) => {
-      if (error) reject(error);
-      else resolve(Buffer.concat(chunks, size).toString('utf8'));
-    });
-  });
 }
 
 /** Maps undici / socket errors onto the reasons a delivery report names. */
