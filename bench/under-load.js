@@ -11,7 +11,7 @@
 // with bot-sim, each customer once a second (round trip from the customer's POST to the bot's
 // answer at the integrator, target p99 < 10 ms), and the event loop's delay.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -38,6 +38,19 @@ const body = JSON.stringify({
 });
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * How long this thread (the event loop's) has waited for a CPU while ready to run, in ms:
+ * the kernel's run-queue wait (Linux schedstat); undefined where there is none. Beside the
+ * ingest bench, it tells the machine's share of the tail from the event loop's own.
+ */
+function runQueueWaitMs() {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[1]) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The world: simulator, listeners and bot-sim, in this process; the journal to a file. */
 async function startWorld(dir) {
@@ -172,12 +185,19 @@ async function measure(world, tag, loadUrl) {
   }
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  const waitedBefore = runQueueWaitMs();
+  const wallBefore = performance.now();
   const [seriesA, seriesB, trips] = await Promise.all([
     redeliverySeries(world, `${tag}-timed-a`),
     sleep(1500).then(() => redeliverySeries(world, `${tag}-timed-b`)),
     botRoundTrips(world, tag, SECONDS - 1),
   ]);
   loop.disable();
+  const waited = runQueueWaitMs();
+  const waitedPerSecond =
+    waited === undefined || waitedBefore === undefined
+      ? undefined
+      : ((waited - waitedBefore) * 1000) / (performance.now() - wallBefore);
   const ingest = loader ? await loader.result : undefined;
   const drift = (offsets) =>
     offsets.length === 3 ? Math.max(...offsets.map((o, i) => Math.abs(o - i * 3000))) : Infinity;
@@ -190,6 +210,7 @@ async function measure(world, tag, loadUrl) {
     messages: trips.all.length,
     loopP99: loop.percentile(99) / 1e6,
     loopMax: loop.max / 1e6,
+    waitedPerSecond,
     ingest: ingest ? Math.round(ingest.requests.average) : undefined,
     non2xx: ingest?.non2xx,
   };
@@ -240,6 +261,13 @@ export async function run() {
         value: `${m.loopP99.toFixed(1)} / ${m.loopMax.toFixed(1)}`,
         target: '',
       });
+      if (m.waitedPerSecond !== undefined)
+        rows.push({
+          section,
+          metric: `time the event loop was ready but waited for a CPU, ${label} (ms per s)`,
+          value: m.waitedPerSecond.toFixed(1),
+          target: '(context: the machine)',
+        });
     }
     return rows;
   } finally {
