@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
+import { loadCompiled } from '../compiled.js';
 import { addOptions } from '../options/register.js';
 import { validateOptions } from './tool-options.js';
 import type * as ValidateRun from './validate-run.js';
@@ -51,15 +52,11 @@ Examples:
 type ValidateRunModule = typeof ValidateRun;
 /**
  * The bundled run path (`npm run build`, issue 18: one module to load, with the option
- * resolver, the output, zod and the contract, not ~140), else the sources.
+ * resolver, the output, zod and the contract, not ~140, and its code cache), else the sources.
  */
-const BUNDLE = './validate-run.bundle.js';
-
 async function loadValidateRun(): Promise<ValidateRunModule> {
-  try {
-    return (await import(BUNDLE)) as ValidateRunModule;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    return import('./validate-run.js'); // tests on the sources: no bundle
-  }
+  const bundled = loadCompiled<ValidateRunModule>(
+    new URL('./validate-run.bundle.cjs', import.meta.url),
+  );
+  return bundled?.exports ?? import('./validate-run.js'); // tests on the sources: no bundle
 }

@@ -1,0 +1,149 @@
+/**
+ * Start-up (issue 18, conventions.md 13): the two modules a `validate` or a `--help` loads
+ * are CommonJS bundles (scripts/bundle-commands.mjs), compiled here through `vm.Script` with
+ * a V8 code cache, so a start does not parse and compile half a megabyte of JavaScript again.
+ * Node 22's `module.enableCompileCache()` does this for every module; Node 20 has no API for
+ * ES modules, and v8-compile-cache hooks `require` without a way to serve `import()`, which
+ * the bundles use for the command bodies. Here the bundle gets `svcImport` in its place.
+ *
+ * The cache is a file per bundle (named by the hash of its text the build wrote on its first
+ * line, Node's version and the architecture) in a directory only this user can write: `$SVC_COMPILE_CACHE`, else
+ * `<tmpdir>/svc-cli-<uid>/compile-cache`; `SVC_COMPILE_CACHE=0` turns it off. Nothing here
+ * fails a command: a cache that cannot be read, is rejected by V8 or cannot be written only
+ * costs the compile.
+ */
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+type Env = Record<string, string | undefined>;
+
+/** The first line of a bundle built for the cache: `// svc-compile-cache-key <hash>`. */
+export const CACHE_KEY = /^\/\/ svc-compile-cache-key ([0-9a-f]{16,64})\n/;
+
+/** The directory the code cache lives in, or undefined when it is off (or not safe to use). */
+export function compileCacheDir(env: Env = process.env): string | undefined {
+  const setting = env.SVC_COMPILE_CACHE;
+  if (setting !== undefined && ['0', 'off', 'false', ''].includes(setting.trim().toLowerCase()))
+    return undefined;
+  const uid = process.getuid?.();
+  const dir = setting ?? join(tmpdir(), `svc-cli-${uid ?? 'user'}`, 'compile-cache');
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // code read from here runs as this user: only a directory of its own that no one else
+    // can write to is used, nor one in a folder someone else could swap it in (the shared
+    // temporary directory is anyone's)
+    const own = (path: string): boolean => {
+      const stat = lstatSync(path);
+      return (
+        stat.isDirectory() && (uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0))
+      );
+    };
+    return own(dir) && (setting !== undefined || own(dirname(dir))) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a bundle's code sees in place of `import()` and `import.meta.url`. */
+type Wrapped = (
+  exports: Record<string, unknown>,
+  require: NodeJS.Require,
+  module: { exports: Record<string, unknown> },
+  svcImport: (specifier: string) => Promise<unknown>,
+  svcImportMetaUrl: string,
+) => void;
+
+export interface CompiledLoad<T> {
+  exports: T;
+  /** how the cache served this load: missing and rejected ones are written at exit */
+  cache: 'used' | 'missing' | 'rejected' | 'off';
+}
+
+/**
+ * Runs the CommonJS bundle at `url` and returns its exports, or undefined when there is no
+ * such file (tests run on the sources, which have no bundles). With a cache directory, the
+ * code V8 compiled is read from it, or written to it when the process exits.
+ * @example const commands = loadCompiled<typeof import('./commands/index.js')>(new URL('./commands/index.cjs', import.meta.url));
+ */
+export function loadCompiled<T>(
+  url: URL,
+  {
+    env = process.env,
+    atExit = (write: () => void) => process.once('exit', write),
+  }: { env?: Env; atExit?: (write: () => void) => void } = {},
+): CompiledLoad<T> | undefined {
+  const file = fileURLToPath(url);
+  let source: string;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  // the build writes a hash of the bundle's text on its first line (no hashing at each start)
+  const key = CACHE_KEY.exec(source)?.[1];
+  const dir = key === undefined ? undefined : compileCacheDir(env);
+  const name = basename(file);
+  const cacheFile =
+    dir === undefined
+      ? undefined
+      : join(dir, `${name}.${key}.${process.version}-${process.arch}.cache`);
+  let cachedData: Buffer | undefined;
+  if (cacheFile !== undefined) {
+    try {
+      cachedData = readFileSync(cacheFile);
+    } catch {
+      cachedData = undefined; // first run, or the cache was cleared
+    }
+  }
+  const script = new Script(
+    `(function (exports, require, module, svcImport, svcImportMetaUrl) {${source}\n})`,
+    { filename: file, ...(cachedData ? { cachedData } : {}) },
+  );
+  const wrapped = script.runInThisContext() as Wrapped;
+  const module = { exports: {} as Record<string, unknown> };
+  const svcImport = (specifier: string): Promise<unknown> =>
+    import(specifier.startsWith('.') ? new URL(specifier, url).href : specifier);
+  wrapped(module.exports, createRequire(url), module, svcImport, url.href);
+  let cache: CompiledLoad<T>['cache'] = 'off';
+  if (cacheFile !== undefined && dir !== undefined) {
+    if (cachedData && !script.cachedDataRejected) cache = 'used';
+    else {
+      cache = cachedData ? 'rejected' : 'missing';
+      // after the command ran: the cache then holds the functions it compiled on the way
+      atExit(() => writeCache(script, dir, name, cacheFile));
+    }
+  }
+  return { exports: module.exports as T, cache };
+}
+
+/** Writes the cache whole (a rename: a concurrent start reads all of it or none) and drops older ones. */
+function writeCache(script: Script, dir: string, name: string, cacheFile: string): void {
+  const partial = `${cacheFile}.${process.pid}.tmp`;
+  try {
+    writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+    renameSync(partial, cacheFile);
+    for (const other of readdirSync(dir)) {
+      if (other.startsWith(`${name}.`) && join(dir, other) !== cacheFile && !other.endsWith('.tmp'))
+        unlinkSync(join(dir, other));
+    }
+  } catch {
+    try {
+      unlinkSync(partial);
+    } catch {
+      // nothing was written
+    }
+  }
+}
