@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
-import { getGlobalDispatcher, type Dispatcher } from 'undici';
+import { getGlobalDispatcher, util, type Dispatcher } from 'undici';
+
+const { parseHeaders } = util;
 import type { Clock } from '../clock.js';
 import { callInProcess, isInProcessUrl } from './in-process.js';
 
@@ -125,14 +127,19 @@ function exchangeOverSocket(
     const limit = options.maxResponseBytes ?? 1024 * 1024;
     // why the exchange was stopped from this side; the outcome names it, not undici's error
     let stopped: FailureReason | undefined;
-    let controller: Dispatcher.DispatchController | undefined;
+    let abort: ((error: Error) => void) | undefined;
     // an abort before undici started the request is applied when it starts, as request() does
     let pending: Error | undefined;
     const stop = (why: FailureReason, error: Error): void => {
       if (stopped !== undefined) return;
       stopped = why;
-      if (controller) controller.abort(error);
-      else pending = error;
+      if (abort) abort(error);
+      else {
+        // still queued (behind a connect that hangs, or a busy connection): the outcome is
+        // due now, on the clock; undici drops the request when it would have started it
+        pending = error;
+        fail(error);
+      }
     };
     const timer = clock.setTimer(options.timeoutMs, () =>
       stop('timeout', new TimeoutError(`no complete reply within ${options.timeoutMs} ms`)),
@@ -169,25 +176,29 @@ function exchangeOverSocket(
     let headers: Record<string, string> = {};
     const chunks: Buffer[] = [];
     let size = 0;
+    // the handler methods every undici speaks: the global dispatcher may be the one Node's own
+    // fetch installed (its bundled undici), which knows no others
     const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(current) {
-        controller = current;
-        if (pending) current.abort(pending);
+      onConnect(abortRequest) {
+        abort = abortRequest;
+        if (pending) abortRequest(pending);
       },
-      onResponseStart(_controller, statusCode, rawHeaders) {
-        if (statusCode < 200) return; // 1xx: the final response follows
+      onHeaders(statusCode, rawHeaders) {
+        if (statusCode < 200) return true; // 1xx: the final response follows
         status = statusCode;
-        headers = flattenHeaders(rawHeaders);
+        headers = flattenHeaders(parseHeaders(rawHeaders));
+        return true;
       },
-      onResponseData(current, chunk) {
+      onData(chunk) {
         size += chunk.length;
         if (size > limit) {
-          current.abort(replyTooLarge(limit));
-          return;
+          abort?.(replyTooLarge(limit));
+          return false;
         }
         chunks.push(chunk);
+        return true;
       },
-      onResponseEnd() {
+      onComplete() {
         settle({
           ok: true,
           status,
@@ -196,7 +207,7 @@ function exchangeOverSocket(
           ...elapsed(),
         });
       },
-      onResponseError(_controller, error) {
+      onError(error) {
         fail(error);
       },
     };

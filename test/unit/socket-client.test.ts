@@ -3,6 +3,7 @@
 // a real loopback server.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Pool, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../../src/clock.js';
 import { getText, postJson, type PostOutcome } from '../../src/http/client.js';
@@ -159,6 +160,62 @@ describe('the socket client', () => {
     await reached;
     late.abort(new Error('stopped'));
     expect(await out).toMatchObject({ ok: false, reason: 'aborted' });
+  });
+
+  it('answers a request stopped while it waits for a connection at once, not when it starts', async () => {
+    let release: () => void = () => undefined;
+    let arrived: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    const { url, seen } = await serve((res) => {
+      release = () => res.end('{}');
+      arrived();
+    });
+    // one connection: the second request queues behind the first, which the server holds
+    const pool = new Pool(new URL(url).origin, { connections: 1, pipelining: 1 });
+    try {
+      const clock = createVirtualClock();
+      const first = postJson({ url, body: '{}', timeoutMs: 3000, clock, dispatcher: pool });
+      await reached;
+      const stop = new AbortController();
+      const queued = postJson({
+        url,
+        body: '{}',
+        timeoutMs: 3000,
+        clock,
+        dispatcher: pool,
+        signal: stop.signal,
+      });
+      stop.abort(new Error('stopped'));
+      expect(await queued).toMatchObject({ ok: false, reason: 'aborted' });
+      release();
+      expect(await first).toMatchObject({ ok: true, status: 200 });
+      expect(seen).toHaveLength(1); // the stopped one was never sent
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("works through a dispatcher of Node's bundled undici, which knows only the older handler", async () => {
+    // Node's own fetch, called first, installs its undici's Agent as the global dispatcher;
+    // that Agent refuses a handler without onConnect / onHeaders / onData / onComplete / onError
+    const { url } = await serve((res) => res.end('{"ok":1}'));
+    const pool = new Pool(new URL(url).origin);
+    const older = {
+      dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
+        for (const method of ['onConnect', 'onHeaders', 'onData', 'onComplete', 'onError'])
+          if (typeof (handler as Record<string, unknown>)[method] !== 'function')
+            throw new Error(`invalid ${method} method`);
+        return pool.dispatch(opts, handler);
+      },
+    } as unknown as Dispatcher;
+    try {
+      const clock = createVirtualClock();
+      expect(
+        await postJson({ url, body: '{}', timeoutMs: 3000, clock, dispatcher: older }),
+      ).toMatchObject({ ok: true, status: 200, body: '{"ok":1}' });
+    } finally {
+      await pool.close();
+    }
   });
 
   it('gives an outcome, not a throw, for a URL it cannot use', async () => {
