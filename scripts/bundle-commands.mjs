@@ -18,15 +18,33 @@ import { build } from 'esbuild';
  * loader hands in, `svcImportMetaUrl` and `svcImport` (which resolves from the bundle's place).
  */
 async function buildForCodeCache(options) {
+  // every dynamic import esbuild leaves in the output, as written: each becomes svcImport
+  const dynamic = new Set();
+  const recordDynamic = {
+    name: 'record-dynamic-imports',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind === 'dynamic-import') dynamic.add(args.path);
+        return undefined; // resolved by the plugins after this one
+      });
+    },
+  };
   const result = await build({
     ...options,
+    plugins: [recordDynamic, ...options.plugins],
     format: 'cjs',
     write: false,
     define: { 'import.meta.url': 'svcImportMetaUrl' },
+    // any other import.meta would be an empty object in CommonJS: a build error instead
+    logOverride: { 'empty-import-meta': 'error' },
   });
   const [output] = result.outputFiles;
-  const text = output.text.replace(/\bimport\((?=["'`a-zA-Z_$])/g, 'svcImport(');
-  if (/\bimport\s*\(|\bimport\.meta\b/.test(text))
+  let text = output.text;
+  for (const path of dynamic) {
+    const call = `import(${JSON.stringify(path)})`;
+    if (text.includes(call)) text = text.split(call).join(`svcImport(${JSON.stringify(path)})`);
+  }
+  if (/(?<![\w$.])import\s*\(|\bimport\.meta\b|\bimport_meta\b/.test(text))
     throw new Error(`${options.outfile}: an import() or import.meta the loader cannot serve`);
   // the key of its code cache, so a start does not hash half a megabyte (src/cli/compiled.ts)
   const key = createHash('sha256').update(text).digest('hex').slice(0, 32);

@@ -108,10 +108,10 @@ export function loadCompiled<T>(
       cachedData = undefined; // first run, or the cache was cleared
     }
   }
-  const script = new Script(
-    `(function (exports, require, module, svcImport, svcImportMetaUrl) {${source}\n})`,
-    { filename: file, ...(cachedData ? { cachedData } : {}) },
-  );
+  const script = new Script(wrapForCache(source), {
+    filename: file,
+    ...(cachedData ? { cachedData } : {}),
+  });
   const wrapped = script.runInThisContext() as Wrapped;
   const module = { exports: {} as Record<string, unknown> };
   const svcImport = (specifier: string): Promise<unknown> =>
@@ -129,15 +129,45 @@ export function loadCompiled<T>(
   return { exports: module.exports as T, cache };
 }
 
-/** Writes the cache whole (a rename: a concurrent start reads all of it or none) and drops older ones. */
+/**
+ * The exports of the bundle at `url`, or undefined when there is none (the sources) or when
+ * this Node cannot `require` the ES modules the bundle shares with the entry (require(esm)
+ * turned off with --no-experimental-require-module): the caller imports the modules then.
+ */
+export function compiledExports<T>(url: URL): T | undefined {
+  try {
+    return loadCompiled<T>(url)?.exports;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_REQUIRE_ESM') return undefined;
+    throw error;
+  }
+}
+
+/** The function a bundle's text is compiled as (the names it gets in place of import()). */
+export const wrapForCache = (source: string): string =>
+  `(function (exports, require, module, svcImport, svcImportMetaUrl) {${source}\n})`;
+
+/** A writer that died between its write and its rename left this; an hour is long enough. */
+const STALE_PARTIAL_MS = 60 * 60 * 1000;
+
+/**
+ * Writes the cache whole (a rename: a concurrent start reads all of it or none) and drops
+ * this bundle's caches of other builds for the same Node (those of another Node version or
+ * architecture stay: a user may run two), and partial files writers left behind.
+ */
 function writeCache(script: Script, dir: string, name: string, cacheFile: string): void {
   const partial = `${cacheFile}.${process.pid}.tmp`;
+  const sameNode = `.${process.version}-${process.arch}.cache`;
   try {
     writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
     renameSync(partial, cacheFile);
+    const now = Date.now();
     for (const other of readdirSync(dir)) {
-      if (other.startsWith(`${name}.`) && join(dir, other) !== cacheFile && !other.endsWith('.tmp'))
-        unlinkSync(join(dir, other));
+      if (!other.startsWith(`${name}.`) || join(dir, other) === cacheFile) continue;
+      const path = join(dir, other);
+      if (other.endsWith(sameNode)) unlinkSync(path);
+      else if (other.endsWith('.tmp') && now - lstatSync(path).mtimeMs > STALE_PARTIAL_MS)
+        unlinkSync(path);
     }
   } catch {
     try {

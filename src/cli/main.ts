@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { CliContext } from './context.js';
-import { loadCompiled } from './compiled.js';
+import { compiledExports } from './compiled.js';
 import type * as Commands from './commands/index.js';
 import { EXIT_CODES, toSvcError, exitCodeFor } from '../errors.js';
 import { flushOutputs } from './render/flush.js';
@@ -14,7 +14,7 @@ type CommandsModule = typeof Commands;
 // issue 18: the registration bundle with its code cache (src/cli/compiled.ts); on the sources
 // (tests) the modules themselves
 const { Command, CommanderError, registerCommands } =
-  loadCompiled<CommandsModule>(new URL('./commands/index.cjs', import.meta.url))?.exports ??
+  compiledExports<CommandsModule>(new URL('./commands/index.cjs', import.meta.url)) ??
   (await import('./commands/index.js'));
 type Command = InstanceType<typeof Command>;
 

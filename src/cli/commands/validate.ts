@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
-import { loadCompiled } from '../compiled.js';
+import { compiledExports } from '../compiled.js';
 import { addOptions } from '../options/register.js';
 import { validateOptions } from './tool-options.js';
 import type * as ValidateRun from './validate-run.js';
@@ -55,8 +55,8 @@ type ValidateRunModule = typeof ValidateRun;
  * resolver, the output, zod and the contract, not ~140, and its code cache), else the sources.
  */
 async function loadValidateRun(): Promise<ValidateRunModule> {
-  const bundled = loadCompiled<ValidateRunModule>(
+  const bundled = compiledExports<ValidateRunModule>(
     new URL('./validate-run.bundle.cjs', import.meta.url),
   );
-  return bundled?.exports ?? import('./validate-run.js'); // tests on the sources: no bundle
+  return bundled ?? import('./validate-run.js'); // tests on the sources: no bundle
 }

@@ -13,9 +13,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileCacheDir, loadCompiled } from '../../../src/cli/compiled.js';
+import { compileCacheDir, loadCompiled, wrapForCache } from '../../../src/cli/compiled.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -87,6 +88,13 @@ describe('loadCompiled', () => {
     expect(again?.cache).toBe('used');
     expect(again?.exports.twice(2)).toBe(4);
     expect(readdirSync(cache)).toEqual(files);
+    // V8 takes this process's second compile from memory: what was written is checked by
+    // compiling the same text under another name, as a new process would
+    const written = new Script(wrapForCache(readFileSync(fileURLToPath(url), 'utf8')), {
+      filename: join(dir, 'elsewhere.cjs'),
+      cachedData: readFileSync(join(cache, files[0] as string)),
+    });
+    expect(written.cachedDataRejected).toBe(false);
   });
 
   it('compiles anew and rewrites a cache V8 rejects', () => {
@@ -103,12 +111,17 @@ describe('loadCompiled', () => {
     expect(readFileSync(join(cache, name), 'utf8')).not.toBe('not a code cache');
   });
 
-  it("drops an older build's cache when it writes the new one", () => {
+  it("drops an older build's cache when it writes the new one, not another Node's", () => {
     const dir = tempDir();
     const cache = join(dir, 'cache');
     load(bundle(dir, BODY, 'a'.repeat(32)), cache);
+    const otherNode = `b.cjs.${'a'.repeat(32)}.v99.0.0-${process.arch}.cache`;
+    writeFileSync(join(cache, otherNode), '');
     load(bundle(dir, `${BODY}\n// changed`, 'b'.repeat(32)), cache);
-    expect(readdirSync(cache)).toEqual([expect.stringMatching(/^b\.cjs\.b{32}\./)]);
+    expect(readdirSync(cache).sort()).toEqual([
+      otherNode,
+      expect.stringMatching(/^b\.cjs\.b{32}\.v/),
+    ]);
   });
 
   it('runs without a cache when it is off, unkeyed, or has nowhere safe to go', () => {
