@@ -154,23 +154,8 @@ function exchangeOverSocket(
       signal?.removeEventListener('abort', onOuterAbort);
       resolve(outcome);
     };
-    const fail = (error: unknown): void => {
-      if (stopped === 'timeout')
-        settle({
-          ok: false,
-          reason: 'timeout',
-          message: `no complete reply within ${options.timeoutMs} ms`,
-          ...elapsed(),
-        });
-      else if (stopped === 'aborted')
-        settle({
-          ok: false,
-          reason: 'aborted',
-          message: 'the request was cancelled',
-          ...elapsed(),
-        });
-      else settle({ ok: false, ...classifyFailure(error), ...elapsed() });
-    };
+    const fail = (error: unknown): void =>
+      settle({ ok: false, ...failureOf(stopped, error, options.timeoutMs), ...elapsed() });
     let status = 0;
     let headers: Record<string, string> = {};
     const chunks: Buffer[] = [];
@@ -309,18 +294,11 @@ function exchangeInProcess(
       Buffer.byteLength(reply.body) > limit
         ? { ok: false, reason: 'error', message: replyTooLarge(limit).message, ...elapsed() }
         : { ok: true, ...reply, ...elapsed() },
-    (error: unknown): PostOutcome => {
-      if (stopped === 'timeout')
-        return {
-          ok: false,
-          reason: 'timeout',
-          message: `no complete reply within ${options.timeoutMs} ms`,
-          ...elapsed(),
-        };
-      if (stopped === 'aborted')
-        return { ok: false, reason: 'aborted', message: 'the request was cancelled', ...elapsed() };
-      return { ok: false, ...classifyFailure(error), ...elapsed() };
-    },
+    (error: unknown): PostOutcome => ({
+      ok: false,
+      ...failureOf(stopped, error, options.timeoutMs),
+      ...elapsed(),
+    }),
   );
   return clock.track(
     work.finally(() => {
@@ -328,6 +306,21 @@ function exchangeInProcess(
       signal?.removeEventListener('abort', onOuterAbort);
     }),
   );
+}
+
+/**
+ * Why an exchange failed: the reason this side stopped it for (its timeout, the caller's
+ * cancel), else what the error says. Shared by the socket and in-process exchanges.
+ */
+function failureOf(
+  stopped: FailureReason | undefined,
+  error: unknown,
+  timeoutMs: number,
+): { reason: FailureReason; message: string } {
+  if (stopped === 'timeout')
+    return { reason: 'timeout', message: `no complete reply within ${timeoutMs} ms` };
+  if (stopped === 'aborted') return { reason: 'aborted', message: 'the request was cancelled' };
+  return classifyFailure(error);
 }
 
 /** Maps undici / socket errors onto the reasons a delivery report names. */
