@@ -2,7 +2,7 @@
 // hooks --fuzz` against svc-cli's own listen and hook-target on loopback (each case is a
 // delivery and a redelivery: two requests).
 // `node bench/fuzz.js` after `npm run build`; `run()` returns rows for bench/run.js.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,10 +22,16 @@ export async function run({ runs = Number(process.env.BENCH_FUZZ_RUNS ?? 3000) }
     if (report.fuzz?.failure) throw new Error(`bench: ${suite} failed a generated case`);
     return runs / ((performance.now() - started) / 1000);
   };
-  const integrator = await rate('integrator', listener.url);
-  const hooks = await rate('hooks', `${target.url}/hooks`);
-  await listener.close(0);
-  await target.close(0);
+  let integrator;
+  let hooks;
+  try {
+    integrator = await rate('integrator', listener.url);
+    hooks = await rate('hooks', `${target.url}/hooks`);
+  } finally {
+    await listener.close(0);
+    await target.close(0);
+    rmSync(cwd, { recursive: true, force: true }); // each run left a folder in the tmpdir
+  }
   const row = (metric, value) => ({ section: 'fuzz', metric, value, target: '' });
   return [
     row('integrator cases/s (2 requests each)', Math.round(integrator)),
