@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const COUNT = 100_000;
+const RUNS = 3;
 const bin = fileURLToPath(new URL('../bin/svc-cli.js', import.meta.url));
 
 const samples = [
@@ -51,13 +52,22 @@ export async function run() {
   for (let i = 0; i < COUNT; i++) lines.push(JSON.stringify(samples[i % samples.length]));
   writeFileSync(file, `${lines.join('\n')}\n`);
   try {
-    const start = process.hrtime.bigint();
-    const cli = spawnSync(process.execPath, [bin, '--json', 'validate', file], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    if (cli.status !== 0) throw new Error(`validate exited ${cli.status}`);
+    // Three runs, the median reported with the range (a slow minute on this shared machine
+    // moves one run by 30 %; the issue's own figures are medians of 3+ runs).
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) {
+      const start = process.hrtime.bigint();
+      const cli = spawnSync(process.execPath, [bin, '--json', 'validate', file], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      if (cli.status !== 0) throw new Error(`validate exited ${cli.status}`);
+      runs.push(seconds);
+    }
+    const sorted = [...runs].sort((a, b) => a - b);
+    const seconds = sorted[Math.floor(sorted.length / 2)];
     const endToEnd = COUNT / seconds;
+    const range = `${Math.round(COUNT / sorted.at(-1))}-${Math.round(COUNT / sorted[0])}`;
 
     const { validateAuto } = await import('../dist/contract/index.js');
     const values = lines.map((l) => JSON.parse(l));
@@ -67,8 +77,8 @@ export async function run() {
     return [
       {
         section: 'validate',
-        metric: `svc-cli --json validate (${COUNT / 1000}k NDJSON, end to end)`,
-        value: `${Math.round(endToEnd)}/s (${seconds.toFixed(2)} s)`,
+        metric: `svc-cli --json validate (${COUNT / 1000}k NDJSON, end to end; median of ${RUNS}, range)`,
+        value: `${Math.round(endToEnd)}/s (${seconds.toFixed(2)} s; ${range})`,
         target: '>= 70000/s',
         ok: endToEnd >= 70_000,
       },
