@@ -7,7 +7,7 @@ import { createClock } from '../dist/clock.js';
 import { createPlatform } from '../dist/platform/index.js';
 import { createBotProvider } from '../dist/roles/bot/index.js';
 import { createListener } from '../dist/roles/integrator/index.js';
-import { percentile, trackRoundTrips } from './round-trips.js';
+import { WARM_UP_S, percentile, trackRoundTrips } from './round-trips.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -39,27 +39,31 @@ export async function run({
   const channelUrl = platform.core.channelInfo(platform.core.state.channels.get('bench')).url;
 
   const { converse, latencies } = trackRoundTrips(platform, clock, channelUrl);
-  // warm-up, not measured
+  // 200 conversations in parallel: every customer writes once a second (a brisk human pace),
+  // their first messages spread over the first second; each waits for the bot's answer.
+  const paceMs = 1000;
+  const runPaced = async (tag, forSeconds) => {
+    const until = performance.now() + forSeconds * 1000;
+    await Promise.all(
+      Array.from({ length: conversations }, async (_, i) => {
+        await sleep((i * paceMs) / conversations);
+        for (let n = 0; performance.now() < until; n++) {
+          const sent = performance.now();
+          await converse(`${tag}-${i}`, `message ${n}`);
+          await sleep(Math.max(0, paceMs - (performance.now() - sent)));
+        }
+      }),
+    );
+  };
+  // Warm-up, not measured: the same load for WARM_UP_S, as bench/under-load.js does.
   await Promise.all(Array.from({ length: 20 }, (_, i) => converse(`warm-${i}`, 'hi')));
+  await runPaced('warm', WARM_UP_S);
   // Unloaded latency first: one conversation at a time (context for the parallel figure).
   latencies.length = 0;
   for (let i = 0; i < 100; i++) await converse(`solo-${i}`, 'hello');
   const solo = [...latencies].sort((a, b) => a - b);
-  // 200 conversations in parallel: every customer writes once a second (a brisk human pace),
-  // their first messages spread over the first second; each waits for the bot's answer.
   latencies.length = 0;
-  const paceMs = 1000;
-  const until = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: conversations }, async (_, i) => {
-      await sleep((i * paceMs) / conversations);
-      for (let n = 0; performance.now() < until; n++) {
-        const sent = performance.now();
-        await converse(`p-${i}`, `message ${n}`);
-        await sleep(Math.max(0, paceMs - (performance.now() - sent)));
-      }
-    }),
-  );
+  await runPaced('p', seconds);
   const paced = [...latencies].sort((a, b) => a - b);
   latencies.length = 0;
   const wall = performance.now();

@@ -7,6 +7,14 @@ import { postJson } from '../dist/http/client.js';
 
 export const ANSWER_LIMIT_MS = 10_000;
 
+/**
+ * Seconds of the paced load both benches run before they measure, not timed. The first
+ * seconds of a process compile its code: one round trip at a time took a median 3.5 ms after
+ * 20 warm-up round trips and 1.8-2.2 ms after this; a simulator runs for minutes, so the
+ * figures are of the warm one.
+ */
+export const WARM_UP_S = 2;
+
 /** The p-th percentile of sorted values; NaN for none. */
 export const percentile = (sorted, p) =>
   sorted.length === 0

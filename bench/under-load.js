@@ -24,7 +24,7 @@ import { createPlatform, sendAgentMessage } from '../dist/platform/index.js';
 import { createBotProvider } from '../dist/roles/bot/index.js';
 import { createListener } from '../dist/roles/integrator/index.js';
 import { startChild } from './channel.js';
-import { percentile, trackRoundTrips } from './round-trips.js';
+import { WARM_UP_S, percentile, trackRoundTrips } from './round-trips.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONVERSATIONS = 200;
@@ -223,7 +223,7 @@ export async function run() {
   try {
     ingest = await startIngestSimulator(dir);
     // warm-up, not measured
-    await botRoundTrips(world, 'warm', 1);
+    await botRoundTrips(world, 'warm', WARM_UP_S);
     const quiet = await measure(world, 'quiet', undefined);
     const beside = await measure(world, 'beside', ingest.url);
     const same = await measure(world, 'same', world.urlOf('ingest'));
