@@ -3,6 +3,7 @@ import { getGlobalDispatcher, util, type Dispatcher } from 'undici';
 
 const { parseHeaders } = util;
 import type { Clock } from '../clock.js';
+import { onAbort } from '../io/on-abort.js';
 import { callInProcess, isInProcessUrl } from './in-process.js';
 
 export interface PostJsonOptions {
@@ -145,13 +146,13 @@ function exchangeOverSocket(
     );
     const onOuterAbort = (): void =>
       stop('aborted', signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
-    signal?.addEventListener('abort', onOuterAbort, { once: true });
+    const forgetAbort = signal ? onAbort(signal, onOuterAbort) : undefined;
     let done = false;
     const settle = (outcome: PostOutcome): void => {
       if (done) return;
       done = true;
       timer.cancel();
-      signal?.removeEventListener('abort', onOuterAbort);
+      forgetAbort?.();
       resolve(outcome);
     };
     const fail = (error: unknown): void =>
@@ -277,7 +278,7 @@ function exchangeInProcess(
     stopped = 'aborted';
     call.abort(GAVE_UP);
   };
-  signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const forgetAbort = signal ? onAbort(signal, onOuterAbort) : undefined;
   // (neither callback can run before this line: timers and the signal fire on later turns)
   const call = callInProcess(options.url, {
     method,
@@ -303,7 +304,7 @@ function exchangeInProcess(
   return clock.track(
     work.finally(() => {
       timer.cancel();
-      signal?.removeEventListener('abort', onOuterAbort);
+      forgetAbort?.();
     }),
   );
 }

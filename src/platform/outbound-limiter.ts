@@ -6,6 +6,7 @@
  * `waitForSeries: false`, is refused at once: the load generator's "not sent"). Attempts of
  * admitted series wait in a queue that admission keeps within `maxQueued`.
  */
+import { onAbort } from '../io/on-abort.js';
 export interface OutboundLimits {
   /** requests in flight at once (default 256) */
   maxInFlight?: number;
@@ -117,15 +118,17 @@ function createGate(max: number, maxWaiting: number, refusal: string): Gate {
       }
       return new Promise<SlotGrant>((resolve, reject) => {
         const wake = (): void => {
-          signal?.removeEventListener('abort', onAbort);
+          forget?.();
           resolve(grant());
         };
-        const onAbort = (): void => {
-          line.delete(wake);
-          reject(abortReason(signal as AbortSignal));
-        };
         line.add(wake);
-        signal?.addEventListener('abort', onAbort, { once: true });
+        // tens of thousands wait on the core's one signal under load: one listener for all
+        const forget = signal
+          ? onAbort(signal, () => {
+              line.delete(wake);
+              reject(abortReason(signal));
+            })
+          : undefined;
       });
     },
     get inside() {

@@ -1,0 +1,99 @@
+import { getEventListeners } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createClock, createVirtualClock } from '../../src/clock.js';
+import { onAbort } from '../../src/io/on-abort.js';
+import { createOutboundLimiter } from '../../src/platform/outbound-limiter.js';
+
+describe('onAbort', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('calls every remaining callback once, in the order added, with one listener on the signal', () => {
+    const controller = new AbortController();
+    const calls: number[] = [];
+    const forgets = Array.from({ length: 5 }, (_, i) =>
+      onAbort(controller.signal, () => calls.push(i)),
+    );
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    forgets[1]!();
+    forgets[3]!();
+    controller.abort();
+    controller.abort();
+    expect(calls).toEqual([0, 2, 4]);
+  });
+
+  it('keeps a second registration of the same function when the first is forgotten', () => {
+    const controller = new AbortController();
+    const fn = vi.fn();
+    const forgetFirst = onAbort(controller.signal, fn);
+    onAbort(controller.signal, fn);
+    forgetFirst();
+    controller.abort();
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+
+  it('runs the other callbacks when one throws, and reports the error as a listener would', () => {
+    const controller = new AbortController();
+    const reported: Array<() => void> = [];
+    vi.spyOn(globalThis, 'queueMicrotask').mockImplementation((task) => reported.push(task));
+    const after = vi.fn();
+    onAbort(controller.signal, () => {
+      throw new Error('listener failed');
+    });
+    onAbort(controller.signal, after);
+    controller.abort();
+    expect(after).toHaveBeenCalledTimes(1);
+    expect(reported).toHaveLength(1);
+    expect(() => reported[0]!()).toThrow('listener failed');
+  });
+
+  it('registers again on a new signal after the first one aborted', () => {
+    const first = new AbortController();
+    onAbort(first.signal, () => undefined);
+    first.abort();
+    const second = new AbortController();
+    const fn = vi.fn();
+    onAbort(second.signal, fn);
+    second.abort();
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+});
+
+// issue 18: under load tens of thousands of deliveries wait on the core's one stop signal;
+// Node's EventTarget scans its whole list on every add, so each waiter must not add one.
+describe('waiters on one long-lived signal', () => {
+  it('10,000 series queued at the limiter hold one abort listener and all reject on a stop', async () => {
+    const stop = new AbortController();
+    const limiter = createOutboundLimiter({ maxInFlight: 1, maxQueued: 0, maxSeries: 1 });
+    const first = await limiter.admit(stop.signal);
+    const waiting = Array.from({ length: 10_000 }, () => limiter.admit(stop.signal));
+    expect(limiter.waitingSeries).toBe(10_000);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    stop.abort(new Error('stopped'));
+    const settled = await Promise.allSettled(waiting);
+    expect(settled.every((s) => s.status === 'rejected')).toBe(true);
+    expect(limiter.waitingSeries).toBe(0);
+    expect(first.ok).toBe(true);
+  });
+
+  it('many sleeps on one signal hold one listener; a stop rejects those still asleep', async () => {
+    const clock = createVirtualClock();
+    const stop = new AbortController();
+    const woke: number[] = [];
+    const sleeps = Array.from({ length: 1000 }, (_, i) =>
+      clock.sleep(i < 500 ? 10 : 1000, stop.signal).then(() => woke.push(i)),
+    );
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    await clock.advance(10);
+    expect(woke).toHaveLength(500);
+    stop.abort(new Error('stopped'));
+    const settled = await Promise.allSettled(sleeps);
+    expect(settled.filter((s) => s.status === 'rejected')).toHaveLength(500);
+  });
+
+  it('a real clock sleep with a signal resolves when due', async () => {
+    const clock = createClock({ timeScale: 0.001 });
+    const stop = new AbortController();
+    await clock.sleep(10, stop.signal);
+    expect(stop.signal.aborted).toBe(false);
+  });
+});
