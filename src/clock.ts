@@ -4,7 +4,7 @@
  * redelivery series into 90 ms of wall time while reports still show protocol time.
  * The virtual clock moves only when told to (tests, `replay`).
  */
-import { onAbort } from './io/on-abort.js';
+import { offAbort, onAbort } from './io/on-abort.js';
 export interface Timer {
   cancel(): void;
 }
@@ -48,17 +48,16 @@ function sleepOn(clock: Pick<Clock, 'setTimer'>, ms: number, signal?: AbortSigna
       reject(abortReason(signal));
       return;
     }
+    // one listener per signal, not per sleep: every redelivery wait sleeps on the core's signal
+    const onStop = (): void => {
+      timer.cancel();
+      reject(abortReason(signal as AbortSignal));
+    };
     const timer = clock.setTimer(ms, () => {
-      forget?.();
+      if (signal) offAbort(signal, onStop);
       resolve();
     });
-    // one listener per signal, not per sleep: every redelivery wait sleeps on the core's signal
-    const forget = signal
-      ? onAbort(signal, () => {
-          timer.cancel();
-          reject(abortReason(signal));
-        })
-      : undefined;
+    if (signal) onAbort(signal, onStop);
   });
 }
 

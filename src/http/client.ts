@@ -3,7 +3,7 @@ import { getGlobalDispatcher, util, type Dispatcher } from 'undici';
 
 const { parseHeaders } = util;
 import type { Clock } from '../clock.js';
-import { onAbort } from '../io/on-abort.js';
+import { offAbort, onAbort } from '../io/on-abort.js';
 import { callInProcess, isInProcessUrl } from './in-process.js';
 
 export interface PostJsonOptions {
@@ -146,13 +146,13 @@ function exchangeOverSocket(
     );
     const onOuterAbort = (): void =>
       stop('aborted', signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
-    const forgetAbort = signal ? onAbort(signal, onOuterAbort) : undefined;
+    if (signal) onAbort(signal, onOuterAbort);
     let done = false;
     const settle = (outcome: PostOutcome): void => {
       if (done) return;
       done = true;
       timer.cancel();
-      forgetAbort?.();
+      if (signal) offAbort(signal, onOuterAbort);
       resolve(outcome);
     };
     const fail = (error: unknown): void =>
@@ -278,7 +278,7 @@ function exchangeInProcess(
     stopped = 'aborted';
     call.abort(GAVE_UP);
   };
-  const forgetAbort = signal ? onAbort(signal, onOuterAbort) : undefined;
+  if (signal) onAbort(signal, onOuterAbort);
   // (neither callback can run before this line: timers and the signal fire on later turns)
   const call = callInProcess(options.url, {
     method,
@@ -304,7 +304,7 @@ function exchangeInProcess(
   return clock.track(
     work.finally(() => {
       timer.cancel();
-      forgetAbort?.();
+      if (signal) offAbort(signal, onOuterAbort);
     }),
   );
 }

@@ -11,10 +11,12 @@ const waiters = new WeakMap<AbortSignal, Set<() => void>>();
 
 /**
  * Calls `fn` once when `signal` aborts (not at all when it already has: check `aborted`
- * first); returns the function that forgets it. Callbacks run in the order they were added.
- * @example const forget = onAbort(core.signal, () => reject(core.signal.reason)); ... forget();
+ * first). Callbacks run in the order they were added; adding the same function twice keeps
+ * one, as addEventListener does. Forget it with `offAbort` (no closure per waiter: under load
+ * tens of thousands wait, issue 18).
+ * @example onAbort(core.signal, onStop); ... offAbort(core.signal, onStop);
  */
-export function onAbort(signal: AbortSignal, fn: () => void): () => void {
+export function onAbort(signal: AbortSignal, fn: () => void): void {
   let set = waiters.get(signal);
   if (set === undefined) {
     const created = new Set<() => void>();
@@ -43,11 +45,10 @@ export function onAbort(signal: AbortSignal, fn: () => void): () => void {
       { once: true },
     );
   }
-  // a wrapper per call: forgetting one registration of a function leaves its others
-  const entry = (): void => fn();
-  set.add(entry);
-  const owner = set;
-  return () => {
-    owner.delete(entry);
-  };
+  set.add(fn);
+}
+
+/** Forgets a callback `onAbort` added; nothing when it ran already or was never added. */
+export function offAbort(signal: AbortSignal, fn: () => void): void {
+  waiters.get(signal)?.delete(fn);
 }

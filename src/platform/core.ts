@@ -274,7 +274,9 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     },
     track(work) {
       inFlight.add(work);
-      void work.finally(() => inFlight.delete(work)).catch(() => undefined);
+      // one reaction for both outcomes: a queued delivery holds as little as it can (issue 18)
+      const forget = (): void => void inFlight.delete(work);
+      void work.then(forget, forget);
       return work;
     },
     async stop(graceMs = 0) {

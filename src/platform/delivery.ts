@@ -91,37 +91,58 @@ const iface = { integrator: 'channel', bot: 'bot', hook: 'hook' } as const;
  * platform stopping mid-series as `interrupted` (journaled too, issue 8).
  * @example await deliver({ ...opts, policy: CHANNEL_DELIVERY_POLICY, judge: judgeChannelReply });
  */
-export async function deliver(options: DeliverOptions): Promise<DeliveryResult> {
-  const { clock } = options;
-  let start = clock.now();
+export function deliver(options: DeliverOptions): Promise<DeliveryResult> {
+  const { clock, limiter } = options;
+  if (!limiter) return runAdmitted(options, undefined);
+  // issue 20: a series waits for its turn while the limiter's series are all under way, as
+  // the real platform queues messages; it starts (attempt 1 at t = 0) once admitted. While it
+  // waits it holds no async frame: tens of thousands wait under load (issue 18).
+  const queuedAt = clock.now();
+  return limiter.admit(options.signal).then(
+    (admission) =>
+      admission.ok ? runAdmitted(options, admission) : refuse(options, queuedAt, 1, admission),
+    (error: unknown) => interrupted(options, error, 0, queuedAt),
+  );
+}
+
+/** The series of an admitted delivery; its slot is released when the series ends. */
+async function runAdmitted(
+  options: DeliverOptions,
+  admission: SlotGrant | undefined,
+): Promise<DeliveryResult> {
+  const start = options.clock.now();
   let attempt = 0;
-  let admission: SlotGrant | undefined;
   try {
-    // issue 20: a series waits for its turn while the limiter's series are all under way, as
-    // the real platform queues messages; it starts (attempt 1 at t = 0) once admitted.
-    admission = options.limiter ? await options.limiter.admit(options.signal) : undefined;
-    if (admission && !admission.ok) return refuse(options, start, 1, admission);
-    start = clock.now();
     return await runSeries(options, start, (n) => (attempt = n));
   } catch (error) {
-    if (!options.signal?.aborted) throw error;
-    const reason: unknown = options.signal.reason;
-    const why = reason instanceof Error ? reason.message : 'stopped';
-    recordAttempt(options, attempt, undefined, {
-      failure: { reason: 'interrupted', message: `interrupted: ${why}` },
-      notes: ['interrupted'],
-    });
-    const done: DeliveryResult = {
-      result: 'interrupted',
-      attempts: attempt,
-      agentNotice: `interrupted before a valid reply: ${why}`,
-      elapsedMs: clock.now() - start,
-    };
-    emitDone(options, done);
-    return done;
+    return interrupted(options, error, attempt, start);
   } finally {
     if (admission?.ok) admission.release();
   }
+}
+
+/** The platform stopped mid-series (or while it waited): journaled and announced (issue 8). */
+function interrupted(
+  options: DeliverOptions,
+  error: unknown,
+  attempt: number,
+  start: number,
+): DeliveryResult {
+  if (!options.signal?.aborted) throw error;
+  const reason: unknown = options.signal.reason;
+  const why = reason instanceof Error ? reason.message : 'stopped';
+  recordAttempt(options, attempt, undefined, {
+    failure: { reason: 'interrupted', message: `interrupted: ${why}` },
+    notes: ['interrupted'],
+  });
+  const done: DeliveryResult = {
+    result: 'interrupted',
+    attempts: attempt,
+    agentNotice: `interrupted before a valid reply: ${why}`,
+    elapsedMs: options.clock.now() - start,
+  };
+  emitDone(options, done);
+  return done;
 }
 
 /** A series the limiter would not take: failed at once with the reason (issue 8). */

@@ -6,7 +6,7 @@
  * `waitForSeries: false`, is refused at once: the load generator's "not sent"). Attempts of
  * admitted series wait in a queue that admission keeps within `maxQueued`.
  */
-import { onAbort } from '../io/on-abort.js';
+import { offAbort, onAbort } from '../io/on-abort.js';
 export interface OutboundLimits {
   /** requests in flight at once (default 256) */
   maxInFlight?: number;
@@ -88,7 +88,9 @@ interface Gate {
 
 /** A counting gate with a first-come line of at most `maxWaiting`. */
 function createGate(max: number, maxWaiting: number, refusal: string): Gate {
-  const line = new Set<() => void>(); // insertion order: first come, first in
+  // insertion order: first come, first in. A waiter is one small record: under load tens of
+  // thousands wait here (issue 18)
+  const line = new Set<Waiter>();
   let inside = 0;
   let peak = 0;
   const grant = (): SlotGrant => {
@@ -103,8 +105,10 @@ function createGate(max: number, maxWaiting: number, refusal: string): Gate {
         inside--;
         const next = line.values().next();
         if (!next.done) {
-          line.delete(next.value);
-          next.value();
+          const waiter = next.value;
+          line.delete(waiter);
+          if (waiter.signal && waiter.onStop) offAbort(waiter.signal, waiter.onStop);
+          waiter.resolve(grant());
         }
       },
     };
@@ -117,18 +121,16 @@ function createGate(max: number, maxWaiting: number, refusal: string): Gate {
         return Promise.resolve({ ok: false, reason: 'overloaded', message: refusal });
       }
       return new Promise<SlotGrant>((resolve, reject) => {
-        const wake = (): void => {
-          forget?.();
-          resolve(grant());
-        };
-        line.add(wake);
-        // tens of thousands wait on the core's one signal under load: one listener for all
-        const forget = signal
-          ? onAbort(signal, () => {
-              line.delete(wake);
-              reject(abortReason(signal));
-            })
-          : undefined;
+        const waiter: Waiter = { resolve, signal, onStop: undefined };
+        line.add(waiter);
+        // one listener on the signal for every waiter (src/io/on-abort.ts)
+        if (signal) {
+          waiter.onStop = () => {
+            line.delete(waiter);
+            reject(abortReason(signal));
+          };
+          onAbort(signal, waiter.onStop);
+        }
       });
     },
     get inside() {
@@ -141,6 +143,12 @@ function createGate(max: number, maxWaiting: number, refusal: string): Gate {
       return peak;
     },
   };
+}
+
+interface Waiter {
+  resolve: (grant: SlotGrant) => void;
+  signal: AbortSignal | undefined;
+  onStop: (() => void) | undefined;
 }
 
 function abortReason(signal: AbortSignal): Error {

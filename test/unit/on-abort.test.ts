@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClock, createVirtualClock } from '../../src/clock.js';
-import { onAbort } from '../../src/io/on-abort.js';
+import { offAbort, onAbort } from '../../src/io/on-abort.js';
 import { createOutboundLimiter } from '../../src/platform/outbound-limiter.js';
 
 describe('onAbort', () => {
@@ -10,24 +10,32 @@ describe('onAbort', () => {
   it('calls every remaining callback once, in the order added, with one listener on the signal', () => {
     const controller = new AbortController();
     const calls: number[] = [];
-    const forgets = Array.from({ length: 5 }, (_, i) =>
-      onAbort(controller.signal, () => calls.push(i)),
-    );
+    const callbacks = Array.from({ length: 5 }, (_, i) => () => void calls.push(i));
+    for (const fn of callbacks) onAbort(controller.signal, fn);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
-    forgets[1]!();
-    forgets[3]!();
+    offAbort(controller.signal, callbacks[1]!);
+    offAbort(controller.signal, callbacks[3]!);
     controller.abort();
     controller.abort();
     expect(calls).toEqual([0, 2, 4]);
   });
 
-  it('keeps a second registration of the same function when the first is forgotten', () => {
+  it('keeps one registration of a function added twice, as addEventListener does', () => {
     const controller = new AbortController();
     const fn = vi.fn();
-    const forgetFirst = onAbort(controller.signal, fn);
     onAbort(controller.signal, fn);
-    forgetFirst();
+    onAbort(controller.signal, fn);
     controller.abort();
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+
+  it('forgetting a callback that already ran, or on another signal, does nothing', () => {
+    const controller = new AbortController();
+    const fn = vi.fn();
+    onAbort(controller.signal, fn);
+    offAbort(new AbortController().signal, fn);
+    controller.abort();
+    offAbort(controller.signal, fn);
     expect(fn).toHaveBeenCalledTimes(1);
   });
 
