@@ -7,48 +7,56 @@
  * removing one is O(1).
  */
 
-const waiters = new WeakMap<AbortSignal, Set<() => void>>();
+interface Waiters {
+  callbacks: Set<() => void>;
+  listener: () => void;
+}
+
+const waiters = new WeakMap<AbortSignal, Waiters>();
 
 /**
- * Calls `fn` once when `signal` aborts (not at all when it already has: check `aborted`
- * first). Callbacks run in the order they were added; adding the same function twice keeps
- * one, as addEventListener does. Forget it with `offAbort` (no closure per waiter: under load
+ * Calls `fn` once when `signal` aborts; nothing when it already has (check `aborted` first),
+ * as a `once` listener added then would never run. Callbacks run in the order they were
+ * added; adding the same function twice keeps one, and one forgotten during the abort does not
+ * run, as with addEventListener. Forget it with `offAbort` (no closure per waiter: under load
  * tens of thousands wait, issue 18).
  * @example onAbort(core.signal, onStop); ... offAbort(core.signal, onStop);
  */
 export function onAbort(signal: AbortSignal, fn: () => void): void {
-  let set = waiters.get(signal);
-  if (set === undefined) {
-    const created = new Set<() => void>();
-    set = created;
-    waiters.set(signal, created);
-    signal.addEventListener(
-      'abort',
-      () => {
-        waiters.delete(signal);
-        let failure: { error: unknown } | undefined;
-        for (const callback of created) {
-          try {
-            callback();
-          } catch (error) {
-            failure ??= { error }; // the others still run; reported as a listener's would be
-          }
-        }
-        created.clear();
-        if (failure) {
-          const { error } = failure;
+  if (signal.aborted) return;
+  let entry = waiters.get(signal);
+  if (entry === undefined) {
+    const callbacks = new Set<() => void>();
+    const listener = (): void => {
+      // the live Set: a callback forgotten by an earlier one is skipped
+      for (const callback of callbacks) {
+        callbacks.delete(callback);
+        try {
+          callback();
+        } catch (error) {
+          // the others still run; each error is reported as a listener's would be
           queueMicrotask(() => {
             throw error;
           });
         }
-      },
-      { once: true },
-    );
+      }
+      waiters.delete(signal);
+    };
+    entry = { callbacks, listener };
+    waiters.set(signal, entry);
+    signal.addEventListener('abort', listener, { once: true });
   }
-  set.add(fn);
+  entry.callbacks.add(fn);
 }
 
-/** Forgets a callback `onAbort` added; nothing when it ran already or was never added. */
+/**
+ * Forgets a callback `onAbort` added; nothing when it ran already or was never added. The
+ * last one gone takes the signal's listener with it: a signal of `AbortSignal.any()` stays
+ * alive while it has a listener.
+ */
 export function offAbort(signal: AbortSignal, fn: () => void): void {
-  waiters.get(signal)?.delete(fn);
+  const entry = waiters.get(signal);
+  if (entry === undefined || !entry.callbacks.delete(fn) || entry.callbacks.size > 0) return;
+  waiters.delete(signal);
+  signal.removeEventListener('abort', entry.listener);
 }

@@ -102,7 +102,7 @@ export async function runLoad(options: RunLoadOptions): Promise<LoadSummary> {
     waitForSeries: false,
   });
   const stop = new AbortController();
-  setMaxListeners(0, stop.signal); // one listener per series in flight
+  setMaxListeners(0, stop.signal); // its waiters use src/io/on-abort.ts; other listeners may be many
   const planned = plannedArrivals(workload);
   const invalidShare = options.invalidShare ?? 0;
   const answers = new LatencyRecorder();

@@ -4,8 +4,7 @@
  * assumed; channel customers 1 attempt). Payloads are valid by the contract, except the share
  * asked for with `--invalid`, which is sent broken on purpose and reported apart.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Clock } from '../clock.js';
+import { createClock, type Clock } from '../clock.js';
 import { checkReply } from '../roles/hooks/fire.js';
 import { buildSampleHookEvent, HOOK_LIFECYCLE } from '../roles/hooks/samples.js';
 import { buildAgentPayload, buildSampleMedia } from '../conversation/conform/integrator.js';
@@ -290,6 +289,12 @@ async function fireSeries(
 }
 
 /**
+ * Think time is wall time, whatever the run's time scale. Its sleeps wait on the run's stop
+ * signal through one listener (src/io/on-abort.ts), not one per conversation (issue 18).
+ */
+const wallClock = createClock();
+
+/**
  * One customer's conversation: its messages in order, `thinkTimeMs` apart, each one attempt
  * (spec 4.1); the series ends at the first message not answered 200.
  */
@@ -306,7 +311,7 @@ async function fireConversation(
   for (const [k, message] of messages.entries()) {
     if (k > 0) {
       try {
-        await sleep(thinkTimeMs, undefined, { signal });
+        await wallClock.sleep(thinkTimeMs, signal);
       } catch {
         return { state: 'interrupted', attempts };
       }

@@ -125,7 +125,8 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   const services: PlatformService[] = [];
   const router = createRouter();
   const controller = new AbortController();
-  // Every in-flight delivery listens on the platform's signal; hundreds may be in flight.
+  // Deliveries wait on the platform's signal through src/io/on-abort.ts (one listener); other
+  // listeners (services, tests) may be many.
   setMaxListeners(0, controller.signal);
   const inFlight = new Set<Promise<unknown>>();
   // customer key -> the id of their latest chat (O(1) lookups under load)

@@ -39,30 +39,58 @@ describe('onAbort', () => {
     expect(fn).toHaveBeenCalledTimes(1);
   });
 
-  it('runs the other callbacks when one throws, and reports the error as a listener would', () => {
+  it('runs the other callbacks when some throw, and reports each error as a listener would', () => {
     const controller = new AbortController();
     const reported: Array<() => void> = [];
     vi.spyOn(globalThis, 'queueMicrotask').mockImplementation((task) => reported.push(task));
     const after = vi.fn();
     onAbort(controller.signal, () => {
-      throw new Error('listener failed');
+      throw new Error('first failed');
+    });
+    onAbort(controller.signal, () => {
+      throw new Error('second failed');
     });
     onAbort(controller.signal, after);
     controller.abort();
     expect(after).toHaveBeenCalledTimes(1);
-    expect(reported).toHaveLength(1);
-    expect(() => reported[0]!()).toThrow('listener failed');
+    expect(reported).toHaveLength(2);
+    expect(() => reported[0]!()).toThrow('first failed');
+    expect(() => reported[1]!()).toThrow('second failed');
   });
 
-  it('registers again on a new signal after the first one aborted', () => {
-    const first = new AbortController();
-    onAbort(first.signal, () => undefined);
-    first.abort();
-    const second = new AbortController();
+  it('does not run a callback another one forgot during the abort', () => {
+    const controller = new AbortController();
+    const later = vi.fn();
+    onAbort(controller.signal, () => offAbort(controller.signal, later));
+    onAbort(controller.signal, later);
+    controller.abort();
+    expect(later).not.toHaveBeenCalled();
+  });
+
+  it('keeps nothing for a signal that has already aborted', () => {
+    const controller = new AbortController();
+    controller.abort();
     const fn = vi.fn();
-    onAbort(second.signal, fn);
-    second.abort();
-    expect(fn).toHaveBeenCalledTimes(1);
+    onAbort(controller.signal, fn);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(fn).not.toHaveBeenCalled();
+  });
+
+  it('takes its listener off the signal when the last callback is forgotten', () => {
+    // a signal of AbortSignal.any() stays alive while it has a listener (msw's delays)
+    const controller = new AbortController();
+    const a = (): void => undefined;
+    const b = (): void => undefined;
+    onAbort(controller.signal, a);
+    onAbort(controller.signal, b);
+    offAbort(controller.signal, a);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    offAbort(controller.signal, b);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    const c = vi.fn();
+    onAbort(controller.signal, c); // and adds it again for the next waiter
+    controller.abort();
+    expect(c).toHaveBeenCalledTimes(1);
   });
 });
 
@@ -83,25 +111,54 @@ describe('waiters on one long-lived signal', () => {
     expect(first.ok).toBe(true);
   });
 
-  it('many sleeps on one signal hold one listener; a stop rejects those still asleep', async () => {
+  it('a granted series forgets its callback: the last grant leaves no listener behind', async () => {
+    const stop = new AbortController();
+    const limiter = createOutboundLimiter({ maxInFlight: 1, maxQueued: 0, maxSeries: 1 });
+    let slot = await limiter.admit(stop.signal);
+    const waiting = Array.from({ length: 3 }, () => limiter.admit(stop.signal));
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    for (const next of waiting) {
+      if (slot.ok) slot.release();
+      slot = await next;
+    }
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('many sleeps on one signal hold one listener, and forget it when they wake', async () => {
+    const clock = createVirtualClock();
+    const stop = new AbortController();
+    const woke: number[] = [];
+    void Array.from({ length: 1000 }, (_, i) =>
+      clock.sleep(i < 500 ? 10 : 1000, stop.signal).then(() => woke.push(i)),
+    );
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    await clock.advance(10);
+    expect(woke).toHaveLength(500);
+    await clock.advance(990);
+    expect(woke).toHaveLength(1000);
+    // every sleep forgot its callback when its timer fired
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('a stop rejects the sleeps still asleep', async () => {
     const clock = createVirtualClock();
     const stop = new AbortController();
     const woke: number[] = [];
     const sleeps = Array.from({ length: 1000 }, (_, i) =>
       clock.sleep(i < 500 ? 10 : 1000, stop.signal).then(() => woke.push(i)),
     );
-    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
     await clock.advance(10);
-    expect(woke).toHaveLength(500);
     stop.abort(new Error('stopped'));
     const settled = await Promise.allSettled(sleeps);
     expect(settled.filter((s) => s.status === 'rejected')).toHaveLength(500);
   });
 
-  it('a real clock sleep with a signal resolves when due', async () => {
+  it('a real clock sleep with a signal resolves when due and forgets its callback', async () => {
     const clock = createClock({ timeScale: 0.001 });
     const stop = new AbortController();
-    await clock.sleep(10, stop.signal);
-    expect(stop.signal.aborted).toBe(false);
+    const sleeping = clock.sleep(10, stop.signal);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    await sleeping;
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
   });
 });
