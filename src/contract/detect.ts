@@ -16,13 +16,27 @@ const isObject = (v: unknown): v is Json =>
 const includes = (list: readonly string[], v: unknown): boolean =>
   typeof v === 'string' && list.includes(v);
 
+/**
+ * Kind names by their discriminator, built once: a 100k-payload stream looks each kind up
+ * instead of concatenating it and hashing the new string for the registry (issue 18).
+ */
+function kindsBy(prefix: string, names: readonly string[], kind = (n: string) => n) {
+  return new Map<unknown, string>(names.map((n) => [n, `${prefix}${kind(n)}`]));
+}
+const channelKinds = (side: 'customer' | 'agent') =>
+  kindsBy(`channel.${side}.`, ['text', ...TYPING_TYPES, ...MEDIA_TYPES], (type) =>
+    includes(TYPING_TYPES, type) ? 'typing' : type,
+  );
+const CHANNEL_KINDS = { customer: channelKinds('customer'), agent: channelKinds('agent') };
+const BOT_KINDS = kindsBy('bot.event.', [...BOT_EVENTS, ...DOCS_BOT_EVENTS]);
+const HOOK_KINDS = kindsBy('hook.', HOOK_EVENTS);
+
 function detectChannel(value: Json, side: 'customer' | 'agent'): DetectResult {
   const message = value.message;
   if (!isObject(message)) return { reason: 'message is missing or not an object' };
+  const kind = CHANNEL_KINDS[side].get(message.type);
+  if (kind !== undefined) return { kind };
   const type = message.type;
-  if (type === 'text') return { kind: `channel.${side}.text` };
-  if (includes(TYPING_TYPES, type)) return { kind: `channel.${side}.typing` };
-  if (includes(MEDIA_TYPES, type)) return { kind: `channel.${side}.${String(type)}` };
   return {
     reason: `message.type ${JSON.stringify(type)} is not text, typein, typeout or a media type`,
   };
@@ -95,14 +109,15 @@ export function detectKind(value: unknown): DetectResult {
   }
   if (has(value, 'event_name')) {
     const name = value.event_name === 'offline_messages' ? 'offline_message' : value.event_name;
-    if (includes(HOOK_EVENTS, name)) return { kind: `hook.${String(name)}` };
+    const kind = HOOK_KINDS.get(name);
+    if (kind !== undefined) return { kind };
     return {
       reason: `event_name ${JSON.stringify(value.event_name)} is not a hook event of spec 6.2`,
     };
   }
   if (has(value, 'event')) {
-    if (includes(BOT_EVENTS, value.event) || includes(DOCS_BOT_EVENTS, value.event))
-      return { kind: `bot.event.${String(value.event)}` };
+    const kind = BOT_KINDS.get(value.event);
+    if (kind !== undefined) return { kind };
     return { reason: `event ${JSON.stringify(value.event)} is not a bot event of spec 6.1` };
   }
   if (has(value, 'recipient')) return detectChannel(value, 'agent');

@@ -44,36 +44,33 @@ function pathOf(frame: Frame, key?: PropertyKey): string {
 
 /**
  * Guards the schemas cannot give: an own `__proto__` key anywhere (prototype pollution
- * when a consumer merges the payload) and nesting past MAX_DEPTH. Iterative, so a
- * 10,000-level document cannot overflow the stack. A first pass keeps two flat stacks and
- * no paths (every payload of a 100k stream pays it, issue 18); only a payload that trips a
- * guard is walked again with paths, for its issues. Returns false when too deep.
+ * when a consumer merges the payload) and nesting past MAX_DEPTH. A first pass keeps no paths
+ * (every payload of a 100k stream pays it, issue 18); it recurses, but never deeper than
+ * MAX_DEPTH + 1 frames, so a 10,000-level document cannot overflow the stack. Only a payload
+ * that trips a guard is walked again with paths, for its issues. Returns false when too deep.
  */
 function scanGuards(value: unknown, errors: ContractIssue[]): boolean {
   if (value === null || typeof value !== 'object') return true;
-  const values: object[] = [value];
-  const depths: number[] = [0];
-  while (values.length > 0) {
-    const current = values.pop()!;
-    const depth = depths.pop()!;
-    if (depth > MAX_DEPTH) return reportGuards(value, errors);
-    if (Array.isArray(current)) {
-      for (const item of current as unknown[]) {
-        if (item !== null && typeof item === 'object') {
-          values.push(item);
-          depths.push(depth + 1);
-        }
-      }
-      continue;
+  return withinGuards(value, 0) || reportGuards(value, errors);
+}
+
+/** True when nothing under `value` (at `depth`) trips a guard; allocates nothing. */
+function withinGuards(value: object, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (Array.isArray(value)) {
+    const items = value as unknown[];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (item !== null && typeof item === 'object' && !withinGuards(item, depth + 1)) return false;
     }
-    for (const key of Object.keys(current)) {
-      if (key === '__proto__') return reportGuards(value, errors);
-      const child = (current as Record<string, unknown>)[key];
-      if (child !== null && typeof child === 'object') {
-        values.push(child);
-        depths.push(depth + 1);
-      }
-    }
+    return true;
+  }
+  // JSON.parse gives plain objects: for-in walks their own keys, `__proto__` included
+  for (const key in value) {
+    if (key === '__proto__') return false;
+    const child = (value as Record<string, unknown>)[key];
+    if (child !== null && typeof child === 'object' && !withinGuards(child, depth + 1))
+      return false;
   }
   return true;
 }
