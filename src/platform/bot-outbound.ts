@@ -92,7 +92,7 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
           return { accepted: false, reason: `HTTP ${reply.status}` };
         },
         ...(tokens ? { headersFor: () => tokens.headers() } : {}),
-        emit: (event) => core.emit(event),
+        emit: core.emit,
         journal: core.journal,
         kind: `bot.event.${name}`,
         signal: core.signal,

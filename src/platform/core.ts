@@ -77,7 +77,8 @@ export interface PlatformCore {
   readonly signal: AbortSignal;
   /** every outbound request takes a slot here (issue 8) */
   readonly limiter: OutboundLimiter;
-  emit(event: PlatformEvent): void;
+  /** Announces an event to every listener; a plain function, so it can be passed as is. */
+  readonly emit: (event: PlatformEvent) => void;
   on(listener: (event: PlatformEvent) => void): () => void;
   use(service: PlatformService): void;
   service<T extends PlatformService>(name: string): T | undefined;
@@ -128,7 +129,26 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   // Deliveries wait on the platform's signal through src/io/on-abort.ts (one listener); other
   // listeners (services, tests) may be many.
   setMaxListeners(0, controller.signal);
-  const inFlight = new Set<Promise<unknown>>();
+  // tracked work under way; `drained` wakes stop() when the last of it settles (issue 18: a
+  // counter, not a set with a callback per piece of work: tens of thousands queue under load)
+  let inFlight = 0;
+  let drain: { promise: Promise<void>; resolve: () => void } | undefined;
+  const settled = (): void => {
+    inFlight--;
+    if (inFlight > 0 || drain === undefined) return;
+    drain.resolve();
+    drain = undefined;
+  };
+  /** Resolves once no tracked work is under way (every caller of stop() alike). */
+  const allSettled = (): Promise<void> => {
+    if (inFlight === 0) return Promise.resolve();
+    if (drain === undefined) {
+      let resolve = (): void => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      drain = { promise, resolve };
+    }
+    return drain.promise;
+  };
   // customer key -> the id of their latest chat (O(1) lookups under load)
   const openChatOf = new Map<string, number>();
   const lifecycle = createChatLifecycle({
@@ -148,7 +168,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     baseUrl: '',
     signal: controller.signal,
     limiter: createOutboundLimiter(options.outbound),
-    emit(event) {
+    emit: (event) => {
       emitter.emit('event', event);
     },
     on(listener) {
@@ -274,24 +294,23 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
       lifecycle.closed(chat);
     },
     track(work) {
-      inFlight.add(work);
-      // one reaction for both outcomes: a queued delivery holds as little as it can (issue 18)
-      const forget = (): void => void inFlight.delete(work);
-      void work.then(forget, forget);
+      inFlight++;
+      // one shared reaction for both outcomes: a queued delivery holds as little as it can
+      void work.then(settled, settled);
       return work;
     },
     async stop(graceMs = 0) {
-      if (graceMs > 0 && inFlight.size > 0) {
+      if (graceMs > 0 && inFlight > 0) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         await Promise.race([
-          Promise.allSettled([...inFlight]),
+          allSettled(),
           new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
         ]);
         clearTimeout(timer);
       }
       lifecycle.stop();
       controller.abort(PLATFORM_STOPPED);
-      await Promise.allSettled([...inFlight]);
+      await allSettled();
       for (const service of services) await service.close?.();
       journal.flush();
     },

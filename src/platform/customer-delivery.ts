@@ -112,7 +112,7 @@ export function deliverToCustomer(
     policy: core.channelPolicy,
     clock: core.clock,
     judge: judgeChannelReply,
-    emit: (event) => core.emit(event),
+    emit: core.emit,
     journal: core.journal,
     kind,
     signal: core.signal,

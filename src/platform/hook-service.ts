@@ -94,7 +94,7 @@ export function createHookService(
       policy,
       clock: core.clock,
       judge: judgeHookReply,
-      emit: (event) => core.emit(event),
+      emit: core.emit,
       journal: core.journal,
       kind: `hook.${name}`,
       signal: core.signal,

@@ -86,13 +86,41 @@ interface Gate {
   readonly peak: number;
 }
 
-/** A counting gate with a first-come line of at most `maxWaiting`. */
+/**
+ * A counting gate with a first-come line of at most `maxWaiting`. A waiter is one small record:
+ * the waiters of one signal (all of them, in practice: the core's) share a single abort
+ * callback, registered while any of them waits (issue 18: tens of thousands wait under load).
+ */
 function createGate(max: number, maxWaiting: number, refusal: string): Gate {
-  // insertion order: first come, first in. A waiter is one small record: under load tens of
-  // thousands wait here (issue 18)
   const line = new Set<Waiter>();
+  /** per signal: how many waiters hold it, and the callback that ends them all on abort */
+  const stoppers = new Map<AbortSignal, { waiting: number; stop: () => void }>();
   let inside = 0;
   let peak = 0;
+  const hold = (signal: AbortSignal): void => {
+    const stopper = stoppers.get(signal);
+    if (stopper) {
+      stopper.waiting++;
+      return;
+    }
+    const stop = (): void => {
+      stoppers.delete(signal);
+      const reason = abortReason(signal);
+      for (const waiter of line) {
+        if (waiter.signal !== signal) continue;
+        line.delete(waiter);
+        waiter.reject(reason);
+      }
+    };
+    stoppers.set(signal, { waiting: 1, stop });
+    onAbort(signal, stop);
+  };
+  const letGo = (signal: AbortSignal): void => {
+    const stopper = stoppers.get(signal);
+    if (!stopper || --stopper.waiting > 0) return;
+    stoppers.delete(signal);
+    offAbort(signal, stopper.stop);
+  };
   const grant = (): SlotGrant => {
     inside++;
     peak = Math.max(peak, inside);
@@ -107,7 +135,7 @@ function createGate(max: number, maxWaiting: number, refusal: string): Gate {
         if (!next.done) {
           const waiter = next.value;
           line.delete(waiter);
-          if (waiter.signal && waiter.onStop) offAbort(waiter.signal, waiter.onStop);
+          if (waiter.signal) letGo(waiter.signal);
           waiter.resolve(grant());
         }
       },
@@ -121,16 +149,8 @@ function createGate(max: number, maxWaiting: number, refusal: string): Gate {
         return Promise.resolve({ ok: false, reason: 'overloaded', message: refusal });
       }
       return new Promise<SlotGrant>((resolve, reject) => {
-        const waiter: Waiter = { resolve, signal, onStop: undefined };
-        line.add(waiter);
-        // one listener on the signal for every waiter (src/io/on-abort.ts)
-        if (signal) {
-          waiter.onStop = () => {
-            line.delete(waiter);
-            reject(abortReason(signal));
-          };
-          onAbort(signal, waiter.onStop);
-        }
+        line.add({ resolve, reject, signal });
+        if (signal) hold(signal);
       });
     },
     get inside() {
@@ -147,8 +167,8 @@ function createGate(max: number, maxWaiting: number, refusal: string): Gate {
 
 interface Waiter {
   resolve: (grant: SlotGrant) => void;
+  reject: (reason: Error) => void;
   signal: AbortSignal | undefined;
-  onStop: (() => void) | undefined;
 }
 
 function abortReason(signal: AbortSignal): Error {

@@ -3,6 +3,7 @@
  * its headers is cut off, connections are bounded, outbound work is bounded per core, and a
  * stop interrupts in-flight deliveries on the record.
  */
+import { getEventListeners } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -173,6 +174,56 @@ describe('outbound limiter (per core)', () => {
     const waiting = limiter.acquire(controller.signal);
     controller.abort(new Error('stop'));
     await expect(waiting).rejects.toThrow('stop');
+    expect(limiter.queued).toBe(0);
+  });
+
+  it('an abort ends the waiters of its signal only; the others keep their turn', async () => {
+    const limiter = createOutboundLimiter({ maxInFlight: 1, maxQueued: 5 });
+    const first = await limiter.acquire();
+    const stopping = new AbortController();
+    const staying = new AbortController();
+    const order: string[] = [];
+    const wait = (name: string, signal: AbortSignal) =>
+      limiter.acquire(signal).then(
+        (grant) => {
+          order.push(`${name} granted`);
+          return grant;
+        },
+        (error: Error) => {
+          order.push(`${name} ${error.message}`);
+        },
+      );
+    const a = wait('a', stopping.signal);
+    const b = wait('b', staying.signal);
+    const c = wait('c', stopping.signal);
+    const d = wait('d', staying.signal);
+    expect(limiter.queued).toBe(4);
+    stopping.abort(new Error('stopped'));
+    await Promise.all([a, c]);
+    expect(limiter.queued).toBe(2);
+    if (first.ok) first.release();
+    const granted = await b;
+    if (granted?.ok) granted.release();
+    await d;
+    expect(order).toEqual(['a stopped', 'c stopped', 'b granted', 'd granted']);
+    // every waiter of `staying` was admitted: the line listens to its signal no more
+    expect(getEventListeners(staying.signal, 'abort')).toHaveLength(0);
+    staying.abort(new Error('late'));
+    expect(limiter.queued).toBe(0);
+    expect(limiter.inFlight).toBe(1);
+  });
+
+  it('a waiter admitted before an abort is not ended by it', async () => {
+    const limiter = createOutboundLimiter({ maxInFlight: 1, maxQueued: 5 });
+    const first = await limiter.acquire();
+    const controller = new AbortController();
+    const one = limiter.acquire(controller.signal);
+    const two = limiter.acquire(controller.signal);
+    if (first.ok) first.release();
+    const admitted = await one;
+    controller.abort(new Error('stop'));
+    await expect(two).rejects.toThrow('stop');
+    expect(admitted.ok).toBe(true);
     expect(limiter.queued).toBe(0);
   });
 
