@@ -103,7 +103,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
    * outlive the young generation (promoted at ~30 MB/s at 19k req/s, the scavenger's and the
    * marker's work), and with 1 MiB bodies 1,000 of them would be a gigabyte.
    */
-  let recent: ExchangeRecord[] = [];
+  let recent = createRecentLines();
   let pending: string[] = [];
   /** recorded, not yet redacted, kept or serialised */
   let unsettled: ExchangeRecord[] = [];
@@ -120,29 +120,31 @@ export function createJournal(options: JournalOptions = {}): Journal {
     if (unsettled.length === 0) return;
     const batch = unsettled;
     unsettled = [];
+    // kept in memory (no file store, or after close): as JSON text
+    const keepsText = keep > 0 && !(fileIsStore && !closed);
     for (const record of batch) {
       let stored: ExchangeRecord;
-      let line: string | undefined;
+      let text: string | undefined;
       try {
         stored = redact ? redactRecord(record, redact) : record;
         // HAR serialises later, whole: a record it could not serialise is caught here
-        if (fd !== undefined || isHar) line = `${JSON.stringify(stored)}\n`;
+        if (fd !== undefined || isHar || keepsText) text = JSON.stringify(stored);
       } catch (error) {
         // a record that cannot be redacted or serialised (a caller passed a non-string):
         // recorded as that failure, and the rest of the batch is kept
         stored = unrecordable(record, run, error);
-        line = `${JSON.stringify(stored)}\n`;
+        text = JSON.stringify(stored);
       }
-      if (line !== undefined && fd !== undefined) pending.push(line);
+      if (text !== undefined && fd !== undefined) pending.push(`${text}\n`);
       if (fileIsStore && !closed) continue;
-      if (keep > 0) recent.push(stored);
+      if (keep > 0) recent.add(stored.seq, text ?? JSON.stringify(stored));
       if (isHar && !closed) {
         allForHar.push(stored);
         harDirty = true;
       }
     }
     // Trim in batches (a quarter of `keep`): amortised O(1) per record, bounded memory.
-    if (keep > 0 && recent.length >= keep * 1.25) recent = recent.slice(-keep);
+    if (keep > 0 && recent.size >= keep * 1.25) recent = recent.last(keep);
   };
   const flush = (): void => {
     scheduler.cancel();
@@ -208,14 +210,14 @@ export function createJournal(options: JournalOptions = {}): Journal {
         return records;
       }
       settle();
-      let last = keep === 0 ? [] : recent.length > keep ? recent.slice(-keep) : recent;
+      let last = keep === 0 ? [] : recent.read(keep, since);
       if (fileIsStore && options.file && last.length < keep) {
         // closed: what the file holds, then what was recorded after close (in memory)
         const query = { from: fileStart, keep, since, newest: closedAt, run };
         const fromFile = readTailOf(options.file, query);
         last = [...fromFile, ...last].slice(-keep);
       }
-      return since > 0 ? last.filter((r) => r.seq > since) : last;
+      return last;
     },
     get count() {
       return count;
@@ -231,6 +233,47 @@ export function createJournal(options: JournalOptions = {}): Journal {
         closeSync(fd);
         fd = undefined;
       }
+    },
+  };
+}
+
+/**
+ * The recent records of a journal without a file store, as their JSON text with their seq:
+ * one string per record instead of a dozen small objects, so keeping the last thousand costs
+ * the young-generation collector a copy of a string each (issue 18: under a bot load the kept
+ * records were most of what each scavenge copied). `read` parses what a caller asks for.
+ */
+interface RecentLines {
+  readonly size: number;
+  add(seq: number, text: string): void;
+  /** the newest `count` of them, a new store */
+  last(count: number): RecentLines;
+  /** the newest `keep` records, those after `since` only, oldest first */
+  read(keep: number, since: number): ExchangeRecord[];
+}
+
+function createRecentLines(seqs: number[] = [], texts: string[] = []): RecentLines {
+  return {
+    get size() {
+      return seqs.length;
+    },
+    add(seq, text) {
+      seqs.push(seq);
+      texts.push(text);
+    },
+    last: (count) => createRecentLines(seqs.slice(-count), texts.slice(-count)),
+    read(keep, since) {
+      let from = Math.max(0, seqs.length - keep);
+      // seqs grow: the first one after `since` is found from the newest end
+      if (since > 0) {
+        let i = seqs.length;
+        while (i > from && seqs[i - 1]! > since) i--;
+        from = i;
+      }
+      const records: ExchangeRecord[] = [];
+      for (let i = from; i < texts.length; i++)
+        records.push(JSON.parse(texts[i]!) as ExchangeRecord);
+      return records;
     },
   };
 }

@@ -52,6 +52,22 @@ describe('journal', () => {
     expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2600);
   });
 
+  it('without a file: the last `keep` in memory, after a seq, each read a fresh copy', () => {
+    const journal = createJournal({ keep: 5 });
+    for (let n = 1; n <= 12; n++) journal.record(exchange(n));
+    // 12 kept at most until 1.25 x keep, then trimmed: the last 5 are what entries() gives
+    expect(journal.entries().map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
+    expect(journal.entries(9).map((e) => e.seq)).toEqual([10, 11, 12]);
+    expect(journal.entries(12)).toEqual([]);
+    expect(journal.entries(3).map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
+    const [first] = journal.entries(11);
+    expect(first).toMatchObject({ type: 'exchange', seq: 12, protocolMs: 12 });
+    // kept as JSON: a caller's change to what it read is not the journal's
+    (first as { protocolMs: number }).protocolMs = -1;
+    expect(journal.entries(11)[0]).toMatchObject({ protocolMs: 12 });
+    expect(createJournal({ keep: 0 }).entries()).toEqual([]);
+  });
+
   it('reads entries back from the tail of its file: this session only, after a seq', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
     // an earlier session's lines stay in the file and out of this journal's entries
