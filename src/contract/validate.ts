@@ -46,7 +46,7 @@ function pathOf(frame: Frame, key?: PropertyKey): string {
  * Guards the schemas cannot give: an own `__proto__` key anywhere (prototype pollution
  * when a consumer merges the payload) and nesting past MAX_DEPTH. A first pass keeps no paths
  * (every payload of a 100k stream pays it, issue 18); it recurses, but never deeper than
- * MAX_DEPTH + 1 frames, so a 10,000-level document cannot overflow the stack. Only a payload
+ * MAX_DEPTH + 2 frames, so a 10,000-level document cannot overflow the stack. Only a payload
  * that trips a guard is walked again with paths, for its issues. Returns false when too deep.
  */
 function scanGuards(value: unknown, errors: ContractIssue[]): boolean {
@@ -65,7 +65,8 @@ function withinGuards(value: object, depth: number): boolean {
     }
     return true;
   }
-  // JSON.parse gives plain objects: for-in walks their own keys, `__proto__` included
+  // for-in: the own keys, `__proto__` included, and inherited enumerable ones (JSON.parse's
+  // objects have none); a hit is only a suspicion, reportGuards decides on own keys
   for (const key in value) {
     if (key === '__proto__') return false;
     const child = (value as Record<string, unknown>)[key];

@@ -211,7 +211,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       }
       settle();
       let last = keep === 0 ? [] : recent.read(keep, since);
-      if (fileIsStore && options.file && last.length < keep) {
+      if (fileIsStore && options.file && recent.size < keep) {
         // closed: what the file holds, then what was recorded after close (in memory)
         const query = { from: fileStart, keep, since, newest: closedAt, run };
         const fromFile = readTailOf(options.file, query);

@@ -111,7 +111,9 @@ export interface PlatformCore {
   track<T>(work: Promise<T>): Promise<T>;
   /**
    * Lets in-flight deliveries finish for up to `graceMs` (wall), then ends the rest: they are
-   * journaled and announced as `interrupted`. Flushes the journal.
+   * journaled and announced as `interrupted`. The grace covers work started meanwhile too (a
+   * bot's answer to a message under way): stop waits until nothing tracked is left, or the
+   * grace is over. Flushes the journal.
    */
   stop(graceMs?: number): Promise<void>;
 }
@@ -129,7 +131,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   // Deliveries wait on the platform's signal through src/io/on-abort.ts (one listener); other
   // listeners (services, tests) may be many.
   setMaxListeners(0, controller.signal);
-  // tracked work under way; `drained` wakes stop() when the last of it settles (issue 18: a
+  // tracked work under way; `drain` wakes stop() when the last of it settles (issue 18: a
   // counter, not a set with a callback per piece of work: tens of thousands queue under load)
   let inFlight = 0;
   let drain: { promise: Promise<void>; resolve: () => void } | undefined;

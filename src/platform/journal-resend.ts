@@ -23,7 +23,8 @@ const RESEND_TIMEOUT_MS = 10_000;
  * @example await resendExchange(core, 3) // { seq: 3, method: 'POST', url, status: 200, body }
  */
 export async function resendExchange(core: PlatformCore, seq: number): Promise<ResendResult> {
-  const entry = core.journal.entries().find((e) => e.seq === seq);
+  // the one record after seq - 1: entries() parses only what it returns
+  const [entry] = core.journal.entries(seq - 1).filter((e) => e.seq === seq);
   if (!entry) {
     throw new SvcError(
       'SVC_E_NO_EXCHANGE',

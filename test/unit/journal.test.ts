@@ -55,7 +55,7 @@ describe('journal', () => {
   it('without a file: the last `keep` in memory, after a seq, each read a fresh copy', () => {
     const journal = createJournal({ keep: 5 });
     for (let n = 1; n <= 12; n++) journal.record(exchange(n));
-    // 12 kept at most until 1.25 x keep, then trimmed: the last 5 are what entries() gives
+    // one batch of 12, trimmed to the last 5 when it settles (at 1.25 x keep or more)
     expect(journal.entries().map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
     expect(journal.entries(9).map((e) => e.seq)).toEqual([10, 11, 12]);
     expect(journal.entries(12)).toEqual([]);
@@ -143,6 +143,19 @@ describe('journal', () => {
     ]);
     expect(entries[1]!.failure!.message).toMatch(/BigInt/);
     journal.close();
+  });
+
+  it('keeps a record it cannot serialise as that failure in memory too, as with a file', () => {
+    const journal = createJournal();
+    journal.record(exchange(1));
+    journal.record({ ...exchange(2), protocolMs: 10n as unknown as number });
+    const entries = journal.entries();
+    expect(entries.map((r) => [r.seq, r.failure?.reason])).toEqual([
+      [1, undefined],
+      [2, 'unrecordable'],
+    ]);
+    // and the control API can serialise what it reads
+    expect(() => JSON.stringify(entries)).not.toThrow();
   });
 
   it('appends to a pipe only: a reader that goes away fails the write instead of blocking it', () => {
