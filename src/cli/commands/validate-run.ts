@@ -45,6 +45,9 @@ export async function runValidate(
       renderValidateEvent(out, event);
       if (event.type === 'summary') exitCode = event.exitCode;
     }
+    // a reader slower than the validation (`| jq`, `| less`): read on once it caught up
+    const full = out.backpressure();
+    if (full) await full;
   }
   await out.flush();
   return exitCode;

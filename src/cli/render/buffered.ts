@@ -5,6 +5,12 @@ export interface BufferedWriter {
   write(text: string): boolean;
   /** Writes what is buffered; resolves once the stream took it. */
   flush(): Promise<void>;
+  /**
+   * While the stream holds more than it wants (a pipe whose reader is slower than us): a
+   * promise of its next 'drain'; undefined when it takes more. A producer that can wait (a
+   * validate stream) awaits it, so its output does not pile up in memory.
+   */
+  backpressure(): Promise<void> | undefined;
   isTTY?: boolean;
 }
 
@@ -12,20 +18,29 @@ export interface BufferedWriter {
  * Coalesces many small writes (one line per payload, 100k payloads; one event per request
  * of a simulator under load) into one write per event-loop turn, and at most one every
  * 10 ms under load: per-line writes cost a syscall each. Lines still appear as soon as the
- * producer waits for input, so streaming stays live.
+ * producer waits for input, so streaming stays live. While the stream is full, the writes go
+ * on (nothing is lost) and every flush waits for the same one 'drain'.
  */
 export function createBufferedWriter(stream: Writable & { isTTY?: boolean }): BufferedWriter {
   let pending: string[] = [];
+  /** the stream's next 'drain', while it is full: one listener however many flushes wait */
+  let full: Promise<void> | undefined;
   const scheduler = createFlushScheduler(() => void drain());
   const drain = (): Promise<void> => {
     scheduler.cancel();
-    if (pending.length === 0) return Promise.resolve();
-    const text = pending.join('');
-    pending = [];
-    return new Promise((resolve) => {
-      if (stream.write(text)) resolve();
-      else stream.once('drain', () => resolve());
-    });
+    if (pending.length > 0) {
+      const text = pending.join('');
+      pending = [];
+      if (!stream.write(text) && full === undefined) {
+        full = new Promise((resolve) =>
+          stream.once('drain', () => {
+            full = undefined;
+            resolve();
+          }),
+        );
+      }
+    }
+    return full ?? Promise.resolve();
   };
   const writer: BufferedWriter = {
     write(text) {
@@ -34,6 +49,7 @@ export function createBufferedWriter(stream: Writable & { isTTY?: boolean }): Bu
       return true;
     },
     flush: drain,
+    backpressure: () => full,
   };
   if (stream.isTTY !== undefined) writer.isTTY = stream.isTTY;
   return writer;

@@ -41,6 +41,11 @@ export interface Output {
   note(text: string): void;
   /** Writes what stdout still buffers. */
   flush(): Promise<void>;
+  /**
+   * A promise while stdout is full (a slow reader of a pipe), undefined when it takes more: a
+   * producer that can pause awaits it rather than pile its output up in memory.
+   */
+  backpressure(): Promise<void> | undefined;
 }
 
 /**
@@ -82,6 +87,7 @@ export function createOutput(
       ctx.stderr.write(`${errChalk.dim(text)}\n`);
     },
     flush: () => stdout.flush(),
+    backpressure: () => stdout.backpressure(),
   };
 }
 
