@@ -205,3 +205,16 @@ export function quote(text: string, max = 120): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
+
+/**
+ * What a protocol duration is on the wall when the clock is scaled, for a timing reason:
+ * at `--time-scale 0.05` a 3 s limit is 150 wall ms, which a busy machine can miss.
+ * Empty at scale 1.
+ * @example `no reply within 3000 ms${onTheWall(3000, clock)}`
+ */
+export function onTheWall(protocolMs: number, clock: Clock): string {
+  const scale = clock.timeScale;
+  if (scale === 1 || !(scale > 0)) return '';
+  const wall = Math.round(protocolMs * scale * 10) / 10;
+  return ` (${wall} ms of wall time at time scale ${scale}; on a busy machine raise the time scale)`;
+}

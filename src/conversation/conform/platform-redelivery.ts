@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import { postJson } from '../../http/client.js';
 import { CHANNEL_DELIVERY_POLICY } from '../../platform/delivery.js';
 import { createListener, type AgentMessageEvent } from '../../roles/integrator/index.js';
-import type { ConformCase } from './case.js';
+import { onTheWall, type ConformCase } from './case.js';
 
 /** The svc simulator's control API as found at `<base>/_sim/state`. */
 export interface SimControl {
@@ -130,7 +130,7 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
             return Math.abs(offset - want) <= tolerance
               ? []
               : [
-                  `attempt ${i + 1} arrived at ${(offset / 1000).toFixed(2)} s; expected ${want / 1000} s ± ${tolerance} ms (spec 8)`,
+                  `attempt ${i + 1} arrived at ${(offset / 1000).toFixed(2)} s; expected ${want / 1000} s ± ${tolerance} ms${onTheWall(tolerance, clock)} (spec 8)`,
                 ];
           });
         }
