@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const COUNT = 100_000;
-const RUNS = 3;
+const RUNS = 5;
 const bin = fileURLToPath(new URL('../bin/svc-cli.js', import.meta.url));
 
 const samples = [
@@ -52,8 +52,9 @@ export async function run() {
   for (let i = 0; i < COUNT; i++) lines.push(JSON.stringify(samples[i % samples.length]));
   writeFileSync(file, `${lines.join('\n')}\n`);
   try {
-    // Three runs, the median reported with the range (a slow minute on this shared machine
-    // moves one run by 30 %; the issue's own figures are medians of 3+ runs).
+    // Five runs, the median reported with the range: on this shared machine the spawns of one
+    // bench run read 61k-85k/s, so the median of three moved with a single slow spawn (the
+    // issue's own figures are medians of 3+ runs).
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
       const start = process.hrtime.bigint();
