@@ -8,7 +8,7 @@ import { createBotSender } from '../../platform/bot-outbound.js';
 import { BOT_DELIVERY_POLICY } from '../../platform/delivery.js';
 import type { Chat, Customer } from '../../platform/model.js';
 import type { BotHarness } from './bot-harness.js';
-import { quote, type ConformCase } from './case.js';
+import { onTheWall, quote, type ConformCase } from './case.js';
 
 /**
  * `conform bot`: we play the platform against someone's bot provider (spec 4.3, 6.1): every
@@ -57,13 +57,20 @@ const parse = (text: string | undefined): Json | undefined => {
 const idText = (v: unknown): string =>
   typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v);
 
-/** The reasons one attempt of `event` was not a regular answer (spec 4.3, 7.2, 8). */
-export function judgeBotAnswer(event: string, record: ExchangeRecord | undefined): string[] {
+/**
+ * The reasons one attempt of `event` was not a regular answer (spec 4.3, 7.2, 8); with the
+ * clock, a timeout says what 3 s is on the wall.
+ */
+export function judgeBotAnswer(
+  event: string,
+  record: ExchangeRecord | undefined,
+  clock?: Clock,
+): string[] {
   if (!record) return [`${event} was never sent (the platform could not start the exchange)`];
   if (record.failure)
     return record.failure.reason === 'timeout'
       ? [
-          `reply time: no answer to ${event} within ${ATTEMPT_MS} ms; the platform waits 3 s per attempt, 2 attempts, then hands the customer to an agent (spec 4.3, 8)`,
+          `reply time: no answer to ${event} within ${ATTEMPT_MS} ms${clock ? onTheWall(ATTEMPT_MS, clock) : ''}; the platform waits 3 s per attempt, 2 attempts, then hands the customer to an agent (spec 4.3, 8)`,
         ]
       : [`${event}: ${record.failure.message}; the regular answer is HTTP 200 (spec 4.3)`];
   const status = record.response?.status ?? 0;
@@ -126,7 +133,7 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
     if (!chat || !customer) return noChat;
     const since = harness.mark();
     await sender.send(name, chat, customer);
-    return judgeBotAnswer(name, harness.sent(name, since)[0]);
+    return judgeBotAnswer(name, harness.sent(name, since)[0], clock);
   };
   return [
     {
@@ -166,7 +173,7 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
                 () => harness.sent('CLIENT_MESSAGE', since)[0],
                 ATTEMPT_MS * 2,
               );
-              return judgeBotAnswer('CLIENT_MESSAGE', first);
+              return judgeBotAnswer('CLIENT_MESSAGE', first, clock);
             },
           );
         }

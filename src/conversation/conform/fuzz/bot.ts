@@ -100,7 +100,7 @@ export async function runBotCase(
   if (!chat || !customer) throw new Error('the embedded platform opened no chat');
   const first = await harness.waitFor(() => harness.sent('CLIENT_MESSAGE', since)[0], 6_000);
   const request = parse(first?.request.body);
-  const answered = judgeBotAnswer('CLIENT_MESSAGE', first);
+  const answered = judgeBotAnswer('CLIENT_MESSAGE', first, clock);
   if (answered.length > 0) {
     const timeout = first?.failure?.reason === 'timeout';
     return {
