@@ -59,7 +59,7 @@ Exit codes: 0 ok, 1 contract violation or failed check, 2 usage or input error,
             3 peer unreachable or timed out, 4 internal error, 130/143 interrupted.
 
 Examples:
-  $ svc-cli validate fixtures/payloads
+  $ svc-cli validate fixtures/payloads --check-expectations
   $ svc-cli schema --list
   $ svc-cli platform --integrator-url http://127.0.0.1:9000/agent-messages
   $ svc-cli listen --port 9000 --fail-first 2`,

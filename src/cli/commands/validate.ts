@@ -34,7 +34,7 @@ Exit codes: 0 all valid (warnings allowed), 1 any invalid (or, with
 (the other inputs are still validated).
 
 Examples:
-  $ svc-cli validate fixtures/payloads
+  $ svc-cli validate fixtures/payloads/real
   $ svc-cli validate 'fixtures/**/*.invalid.json' --json
   $ svc-cli validate --kind channel.customer.text body.json --strict
   $ cat traffic.ndjson | svc-cli validate -
