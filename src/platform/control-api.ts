@@ -206,6 +206,8 @@ export function describeState(core: PlatformCore): unknown {
     customers: core.state.customers.size,
     journal: core.journal.count,
     protocolMs: core.clock.now(),
+    /** protocol ms per wall ms, inverted (`--time-scale`); 0 on the virtual clock */
+    timeScale: core.clock.timeScale,
     /** resident memory of the simulator process, for load checks */
     rssBytes: process.memoryUsage.rss(),
     /** the JS heap: in use, and what V8 holds for it (issue 18: RSS minus this is headroom) */

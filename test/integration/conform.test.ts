@@ -204,6 +204,26 @@ describe('conform platform', () => {
     expect(p.core.state.channels.get('shop')?.integratorUrl).toBeUndefined();
   });
 
+  it('skips the redelivery schedule, saying why, when the platform runs on another time scale', async () => {
+    const { channelUrl } = await platform(); // at 0.2
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: createClock({ timeScale: 0.1 }),
+    });
+    const redelivery = report.results.at(-1)!;
+    expect(redelivery.name).toMatch(/^redelivery schedule/);
+    expect(redelivery.steps.map((s) => s.status)).toEqual([
+      'skipped',
+      'skipped',
+      'skipped',
+      'skipped',
+    ]);
+    expect(redelivery.skipped).toContain(
+      'the platform runs at time scale 0.2 and this conform at 0.1, so its 3 s would read as 6.00 s here; give both the same --time-scale',
+    );
+  });
+
   it('a platform that answers 200 for unknown ids fails 404 checks; no control API: skipped', async () => {
     const url = await startPeer((req, res) =>
       req.url?.endsWith('/status') ? res.end('1') : json(res, 200, { result: 'ok' }),
