@@ -83,6 +83,23 @@ describe('sendCustomerMessage (spec 4.1)', () => {
   });
 });
 
+describe('a --channel-url copied with /status', () => {
+  it('says to drop /status, sending or reading the status', async () => {
+    platform = await startFakePlatform();
+    const hint = `--channel-url ends in /status, which is the channel's status URL: use it without /status (${platform.channelUrl}).`;
+    const sent = await sendCustomerMessage({
+      channelUrl: `${platform.channelUrl}/status`,
+      payload: hello,
+    });
+    expect(sent.status).not.toBe(200);
+    expect(sent.problem?.hint).toBe(hint);
+    const read = await rejectionOf(
+      getChannelStatus({ channelUrl: `${platform.channelUrl}/status` }),
+    );
+    expect(read.hint).toBe(hint);
+  });
+});
+
 describe('getChannelStatus (spec 3, 4.1)', () => {
   it.each([
     ['1', 'online'],

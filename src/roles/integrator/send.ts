@@ -100,7 +100,12 @@ export async function sendCustomerMessage(
     latencyMs: outcome.durationMs,
     wallMs: outcome.wallMs,
   };
-  const problem = classifyStatus(outcome.status, outcome.body, 'send the message');
+  const problem = classifyStatus(
+    outcome.status,
+    outcome.body,
+    'send the message',
+    options.channelUrl,
+  );
   return problem ? { ...result, problem } : result;
 }
 
@@ -158,7 +163,12 @@ export async function getChannelStatus(options: GetChannelStatusOptions): Promis
       : {}),
   });
   if (!outcome.ok) throw unreachable('read the channel status', url, outcome);
-  const problem = classifyStatus(outcome.status, outcome.body, 'read the channel status');
+  const problem = classifyStatus(
+    outcome.status,
+    outcome.body,
+    'read the channel status',
+    options.channelUrl,
+  );
   if (problem) throw problem;
   if (!bodyOk) {
     throw new SvcError(
@@ -194,22 +204,38 @@ function checkChannelUrl(channelUrl: string): string {
   return channelUrl;
 }
 
+/**
+ * A hint for a --channel-url that is the status URL (`<channel URL>/status`, as the banner
+ * and the channel settings show both): the usual copy slip behind a 404 or a 405.
+ */
+function statusUrlSlip(channelUrl: string): string | undefined {
+  return /\/status\/*$/.test(channelUrl)
+    ? `--channel-url ends in /status, which is the channel's status URL: use it without /status (${channelUrl.replace(/\/status\/*$/, '')}).`
+    : undefined;
+}
+
 /** spec 4.1: 404 when no channel has that public id; other non-200: contact support. */
-function classifyStatus(status: number, body: string, action: string): SvcError | undefined {
+function classifyStatus(
+  status: number,
+  body: string,
+  action: string,
+  channelUrl: string,
+): SvcError | undefined {
   if (status === 200) return undefined;
+  const slip = statusUrlSlip(channelUrl);
   if (status === 404) {
     return new SvcError(
       'SVC_E_UNKNOWN_CHANNEL',
       'contract',
       `Could not ${action}: no channel has that public id (HTTP 404, spec 4.1).`,
-      'Check --channel-url: copy it again from the channel settings.',
+      slip ?? 'Check --channel-url: copy it again from the channel settings.',
     );
   }
   return new SvcError(
     'SVC_E_CHANNEL_STATUS',
     'contract',
     `Could not ${action}: the platform answered HTTP ${status} (spec 4.1 expects 200): ${body.slice(0, 200)}`,
-    "Spec 4.1: a status other than 200 means contacting the platform's support.",
+    slip ?? "Spec 4.1: a status other than 200 means contacting the platform's support.",
   );
 }
 
