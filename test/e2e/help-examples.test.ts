@@ -1,7 +1,8 @@
 /**
- * The first examples a newcomer copies are the top-level --help's: the ones that need no
- * running peer must pass in a fresh clone (a newcomer's pass found `validate
- * fixtures/payloads` exiting 1 on the bundled invalid samples).
+ * The first things a newcomer meets (found by a newcomer's pass on a fresh clone): the
+ * top-level --help's examples, of which those that need no running peer must pass from the
+ * repository (`validate fixtures/payloads` exited 1 on the bundled invalid samples), and the
+ * error of a command typed without its argument, which must list the choices.
  */
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -19,5 +20,22 @@ describe('svc-cli --help examples', () => {
       const run = await runCli(line.split(/\s+/));
       expect(run.code, `svc-cli ${line}\n${run.stdout.slice(-400)}${run.stderr}`).toBe(0);
     }
+  });
+});
+
+describe('a missing argument that has choices', () => {
+  it('lists them, in text and in --json (exit 2)', async () => {
+    const text = await runCli(['conform']);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toContain(
+      "missing required argument 'suite': one of integrator, hooks, platform, bot",
+    );
+    const json = await runCli(['--json', 'proxy']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout.trim())).toMatchObject({
+      type: 'error',
+      code: 'SVC_E_USAGE',
+      message: "missing required argument 'interface': one of channel, bot, hooks",
+    });
   });
 });
