@@ -42,7 +42,7 @@ function wantsJson(argv: readonly string[]): boolean {
  * value: a newcomer typing `svc-cli conform` learns them only from --help. When one command
  * has an argument of that name with choices, they are added.
  */
-function withChoices(program: Command, message: string): string {
+function addArgumentChoices(program: Command, message: string): string {
   const name = /missing required argument '([^']+)'/.exec(message)?.[1];
   if (name === undefined) return message;
   const lists = program.commands.flatMap((command) =>
@@ -67,7 +67,7 @@ export function createProgram(ctx: CliContext, argv: readonly string[] = []): Co
       writeOut: (s) => ctx.stdout.write(s),
       // with --json a usage error is printed as one NDJSON error line by runCli instead
       writeErr: (s) => (wantsJson(argv) ? true : ctx.stderr.write(s)),
-      outputError: (s, write) => write(withChoices(program, s)),
+      outputError: (s, write) => write(addArgumentChoices(program, s)),
     })
     .exitOverride();
   program.addHelpText(
@@ -105,7 +105,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       }
       if (wantsJson(argv)) {
         // issue 21: every --json line is an object with a type, usage errors included
-        const message = withChoices(program, error.message).replace(/^error: /, '');
+        const message = addArgumentChoices(program, error.message).replace(/^error: /, '');
         ctx.stdout.write(
           `${JSON.stringify({ type: 'error', code: 'SVC_E_USAGE', category: 'input', message, hint: 'svc-cli --help lists the commands; svc-cli <command> --help their options.' })}\n`,
         );

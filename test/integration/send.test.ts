@@ -97,6 +97,10 @@ describe('a --channel-url copied with /status', () => {
       getChannelStatus({ channelUrl: `${platform.channelUrl}/status` }),
     );
     expect(read.hint).toBe(hint);
+    const slash = await rejectionOf(
+      getChannelStatus({ channelUrl: `${platform.channelUrl}/status/` }),
+    );
+    expect(slash.hint).toBe(hint);
   });
 });
 

@@ -8,7 +8,7 @@ import { createBotSender } from '../../platform/bot-outbound.js';
 import { BOT_DELIVERY_POLICY } from '../../platform/delivery.js';
 import type { Chat, Customer } from '../../platform/model.js';
 import type { BotHarness } from './bot-harness.js';
-import { onTheWall, quote, type ConformCase } from './case.js';
+import { describeWallTime, quote, type ConformCase } from './case.js';
 
 /**
  * `conform bot`: we play the platform against someone's bot provider (spec 4.3, 6.1): every
@@ -70,7 +70,7 @@ export function judgeBotAnswer(
   if (record.failure)
     return record.failure.reason === 'timeout'
       ? [
-          `reply time: no answer to ${event} within ${ATTEMPT_MS} ms${clock ? onTheWall(ATTEMPT_MS, clock) : ''}; the platform waits 3 s per attempt, 2 attempts, then hands the customer to an agent (spec 4.3, 8)`,
+          `reply time: no answer to ${event} within ${ATTEMPT_MS} ms${clock ? describeWallTime(ATTEMPT_MS, clock) : ''}; the platform waits 3 s per attempt, 2 attempts, then hands the customer to an agent (spec 4.3, 8)`,
         ]
       : [`${event}: ${record.failure.message}; the regular answer is HTTP 200 (spec 4.3)`];
   const status = record.response?.status ?? 0;

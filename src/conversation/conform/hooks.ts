@@ -4,7 +4,7 @@ import { SvcError } from '../../errors.js';
 import { HOOK_DELIVERY_POLICY } from '../../platform/delivery.js';
 import { fireHook, type FireResult } from '../../roles/hooks/fire.js';
 import { HOOK_LIFECYCLE } from '../../roles/hooks/samples.js';
-import { onTheWall, type ConformCase } from './case.js';
+import { describeWallTime, type ConformCase } from './case.js';
 
 /**
  * `conform hooks`: we play the platform against someone's hook receiver (spec 4.4, 6.2):
@@ -44,7 +44,7 @@ export function buildHooksCases(options: HooksSuiteOptions): ConformCase[] {
         } catch (error) {
           if (error instanceof SvcError && error.code === 'SVC_E_HOOK_TIMEOUT')
             return [
-              `reply time: no complete reply within ${timeoutMs} ms${onTheWall(timeoutMs, options.clock)} (the assumed hook timeout; spec 6.2, 8 are silent)`,
+              `reply time: no complete reply within ${timeoutMs} ms${describeWallTime(timeoutMs, options.clock)} (the assumed hook timeout; spec 6.2, 8 are silent)`,
             ];
           throw error;
         }

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import { postJson } from '../../http/client.js';
 import { CHANNEL_DELIVERY_POLICY, judgeChannelReply } from '../../platform/delivery.js';
 import { FILE_MEDIA_TYPES } from '../../roles/integrator/kinds.js';
-import { onTheWall, quote, type ConformCase } from './case.js';
+import { describeWallTime, quote, type ConformCase } from './case.js';
 
 /**
  * `conform integrator`: we play the platform against someone's agent-message endpoint
@@ -68,7 +68,7 @@ export async function postAgentMessage(
   if (!outcome.ok) {
     return outcome.reason === 'timeout'
       ? [
-          `reply time: no complete reply within ${REPLY_LIMIT_MS} ms${onTheWall(REPLY_LIMIT_MS, options.clock)}; the platform waits at most 3 s per attempt, then redelivers (spec 8)`,
+          `reply time: no complete reply within ${REPLY_LIMIT_MS} ms${describeWallTime(REPLY_LIMIT_MS, options.clock)}; the platform waits at most 3 s per attempt, then redelivers (spec 8)`,
         ]
       : [`reply: ${outcome.message}; ${VALID_REPLY}`];
   }

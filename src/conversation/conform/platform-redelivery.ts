@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import { postJson } from '../../http/client.js';
 import { CHANNEL_DELIVERY_POLICY } from '../../platform/delivery.js';
 import { createListener, type AgentMessageEvent } from '../../roles/integrator/index.js';
-import { onTheWall, type ConformCase } from './case.js';
+import { describeWallTime, type ConformCase } from './case.js';
 
 /** The svc simulator's control API as found at `<base>/_sim/state`. */
 export interface SimControl {
@@ -51,18 +51,9 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
         return;
       }
       // spec 8's 0/3/6 s are read on this clock: a platform on another scale cannot match them
-      const theirs = control.state.timeScale;
-      if (
-        typeof theirs === 'number' &&
-        theirs > 0 &&
-        clock.timeScale > 0 &&
-        theirs !== clock.timeScale
-      ) {
-        for (const name of names)
-          ctx.skip(
-            name,
-            `the platform runs at time scale ${theirs} and this conform at ${clock.timeScale}, so its 3 s would read as ${((3 * theirs) / clock.timeScale).toFixed(2)} s here; give both the same --time-scale`,
-          );
+      const mismatch = describeScaleMismatch(control.state.timeScale, clock.timeScale, tolerance);
+      if (mismatch !== undefined) {
+        for (const name of names) ctx.skip(name, mismatch);
         return;
       }
       const attempts: AgentMessageEvent[] = [];
@@ -145,7 +136,7 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
             return Math.abs(offset - want) <= tolerance
               ? []
               : [
-                  `attempt ${i + 1} arrived at ${(offset / 1000).toFixed(2)} s; expected ${want / 1000} s ± ${tolerance} ms${onTheWall(tolerance, clock)} (spec 8)`,
+                  `attempt ${i + 1} arrived at ${(offset / 1000).toFixed(2)} s; expected ${want / 1000} s ± ${tolerance} ms${describeWallTime(tolerance, clock)} (spec 8)`,
                 ];
           });
         }
@@ -177,4 +168,25 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
       }
     },
   };
+}
+
+/**
+ * Why the schedule cannot be judged when the platform's clock (its `/_sim/state` timeScale)
+ * and conform's differ by more than the tolerance over the 6 s series; undefined when they
+ * agree or the platform does not say. 0 is the virtual clock.
+ */
+export function describeScaleMismatch(
+  theirs: unknown,
+  ours: number,
+  toleranceMs: number,
+): string | undefined {
+  if (typeof theirs !== 'number' || theirs === ours) return undefined;
+  const advice = 'give both the same --time-scale';
+  if (theirs === 0)
+    return `the platform runs on a virtual clock and this conform on a real one at time scale ${ours}; ${advice}`;
+  if (ours === 0)
+    return `the platform runs at time scale ${theirs} and this conform on a virtual clock; ${advice}`;
+  const seriesMs = 2 * CHANNEL_DELIVERY_POLICY.intervalMs;
+  if (seriesMs * Math.abs(theirs / ours - 1) <= toleranceMs) return undefined;
+  return `the platform runs at time scale ${theirs} and this conform at ${ours}, so its 3 s would read as ${((3 * theirs) / ours).toFixed(2)} s here; ${advice}`;
 }

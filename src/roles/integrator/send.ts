@@ -208,7 +208,7 @@ function checkChannelUrl(channelUrl: string): string {
  * A hint for a --channel-url that is the status URL (`<channel URL>/status`, as the banner
  * and the channel settings show both): the usual copy slip behind a 404 or a 405.
  */
-function statusUrlSlip(channelUrl: string): string | undefined {
+function hintStatusUrlSlip(channelUrl: string): string | undefined {
   return /\/status\/*$/.test(channelUrl)
     ? `--channel-url ends in /status, which is the channel's status URL: use it without /status (${channelUrl.replace(/\/status\/*$/, '')}).`
     : undefined;
@@ -222,7 +222,7 @@ function classifyStatus(
   channelUrl: string,
 ): SvcError | undefined {
   if (status === 200) return undefined;
-  const slip = statusUrlSlip(channelUrl);
+  const slip = hintStatusUrlSlip(channelUrl);
   if (status === 404) {
     return new SvcError(
       'SVC_E_UNKNOWN_CHANNEL',
