@@ -63,7 +63,8 @@ Exit codes: 0 every case passed, 1 a case failed, 2 bad input, 3 the peer is unr
 Examples:
   $ svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages
   $ svc-cli conform hooks --url http://127.0.0.1:9100/hooks --reporter junit --out hooks.xml
-  $ svc-cli --time-scale 0.05 conform platform --channel-url http://127.0.0.1:8800/s3cr3t/shop
+  $ svc-cli --time-scale 0.2 platform --port 8800 --channel-id shop --random-string dev-only-secret-1234 --no-console &
+  $ svc-cli --time-scale 0.2 conform platform --channel-url http://127.0.0.1:8800/dev-only-secret-1234/shop
   $ svc-cli bot-sim --port 9100 --token t0k --provider-id acme --platform-url http://127.0.0.1:8800 &
   $ svc-cli conform bot --url http://127.0.0.1:9100 --token t0k --provider-id acme --platform-listen-port 8800
   $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --text "I want to book a table" --text menu

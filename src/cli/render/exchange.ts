@@ -58,7 +58,7 @@ const statusColor = (status: number, c: ChalkInstance) =>
 export function formatListening(event: ListeningEvent, c: ChalkInstance): string {
   const path = event.channel === undefined ? '<channel_public_id>' : event.channel;
   return `${c.cyan('listening')}  ${c.bold(event.url)}  ${c.dim(
-    `give the platform this integrator URL, or it with a path (${event.url}/agent-messages); agent messages arrive as POST <that URL>/${path}`,
+    `give the platform this integrator URL, or that URL plus a path (${event.url}/agent-messages); agent messages arrive as POST <that URL>/${path}`,
   )}`;
 }
 
