@@ -9,7 +9,9 @@
 // Each time: two redelivery series (a listener failing the first 2 attempts; attempts due at
 // 0 / 3000 / 6000 ms, target within 20 ms, as the simulator started them), 200 conversations
 // with bot-sim, each customer once a second (round trip from the customer's POST to the bot's
-// answer at the integrator, target p99 < 10 ms), and the event loop's delay.
+// answer at the integrator, target p99 < 10 ms), and the event loop's delay. With no load and
+// beside the ingest bench, the same round trips are timed once more between bare node:http
+// servers (bench/bare-round-trip.js): the machine's floor, a baseline in the same run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +25,7 @@ import { createJournal } from '../dist/journal/journal.js';
 import { createPlatform, sendAgentMessage } from '../dist/platform/index.js';
 import { createBotProvider } from '../dist/roles/bot/index.js';
 import { createListener } from '../dist/roles/integrator/index.js';
+import { startBareWorld } from './bare-round-trip.js';
 import { startChild } from './channel.js';
 import { WARM_UP_S, percentile, trackRoundTrips } from './round-trips.js';
 
@@ -78,7 +81,8 @@ async function startWorld(dir) {
   const server = await platform.listen({ port: 0 });
   bot.setPlatformUrl(server.url);
   const urlOf = (id) => platform.core.channelInfo(platform.core.state.channels.get(id)).url;
-  return { clock, fast, failing, bot, journal, platform, urlOf };
+  const trips = trackRoundTrips(platform, clock, urlOf('bot'));
+  return { clock, fast, failing, bot, journal, platform, urlOf, trips };
 }
 
 /**
@@ -109,9 +113,13 @@ async function redeliverySeries(world, customer) {
   return offsets;
 }
 
-/** 200 conversations, each customer writing once a second for `seconds`: round trips (ms). */
-async function botRoundTrips(world, tag, seconds) {
-  const trips = trackRoundTrips(world.platform, world.clock, world.urlOf('bot'));
+/**
+ * 200 conversations, each customer writing once a second for `seconds`: round trips (ms).
+ * `trips` times them: the world's simulator (trackRoundTrips) or the bare baseline.
+ */
+async function botRoundTrips(trips, tag, seconds) {
+  trips.latencies.length = 0;
+  trips.later.length = 0;
   const until = performance.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: CONVERSATIONS }, async (_, i) => {
@@ -123,10 +131,9 @@ async function botRoundTrips(world, tag, seconds) {
       }
     }),
   );
-  trips.stop();
   return {
-    all: trips.latencies.sort((a, b) => a - b),
-    later: trips.later.sort((a, b) => a - b),
+    all: [...trips.latencies].sort((a, b) => a - b),
+    later: [...trips.later].sort((a, b) => a - b),
   };
 }
 
@@ -147,50 +154,56 @@ async function startIngestSimulator(dir) {
   return { child, url: listening.channels[0].url };
 }
 
-/** Both measurements at once, optionally beside autocannon's 50 connections on `loadUrl`. */
-async function measure(world, tag, loadUrl) {
-  let loader;
-  if (loadUrl) {
-    loader = spawn(
-      process.execPath,
-      [
-        autocannonBin,
-        '--connections',
-        '50',
-        '--duration',
-        String(SECONDS + 2),
-        '--method',
-        'POST',
-        '--headers',
-        'content-type=application/json',
-        '--body',
-        body,
-        '--json',
-        loadUrl,
-      ],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
-    );
-    let out = '';
-    loader.stdout.on('data', (chunk) => (out += chunk));
-    loader.result = new Promise((resolve) =>
-      loader.once('close', () => {
-        try {
-          resolve(JSON.parse(out));
-        } catch {
-          resolve(undefined);
-        }
-      }),
-    );
-    await sleep(1000); // the load is on before anything is timed
-  }
+/** autocannon's 50 connections on `loadUrl` for the measurement's length, in a child. */
+async function startLoad(loadUrl) {
+  const loader = spawn(
+    process.execPath,
+    [
+      autocannonBin,
+      '--connections',
+      '50',
+      '--duration',
+      String(SECONDS + 2),
+      '--method',
+      'POST',
+      '--headers',
+      'content-type=application/json',
+      '--body',
+      body,
+      '--json',
+      loadUrl,
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  let out = '';
+  loader.stdout.on('data', (chunk) => (out += chunk));
+  loader.result = new Promise((resolve) =>
+    loader.once('close', () => {
+      try {
+        resolve(JSON.parse(out));
+      } catch {
+        resolve(undefined);
+      }
+    }),
+  );
+  await sleep(1000); // the load is on before anything is timed
+  return loader;
+}
+
+/**
+ * Both measurements at once, optionally beside autocannon's 50 connections on `loadUrl`; with
+ * `bare`, the bare baseline's round trips instead (no redelivery series).
+ */
+async function measure(world, tag, loadUrl, bare) {
+  const loader = loadUrl ? await startLoad(loadUrl) : undefined;
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const waitedBefore = runQueueWaitMs();
   const wallBefore = performance.now();
   const [seriesA, seriesB, trips] = await Promise.all([
-    redeliverySeries(world, `${tag}-timed-a`),
-    sleep(1500).then(() => redeliverySeries(world, `${tag}-timed-b`)),
-    botRoundTrips(world, tag, SECONDS - 1),
+    bare ? [] : redeliverySeries(world, `${tag}-timed-a`),
+    bare ? [] : sleep(1500).then(() => redeliverySeries(world, `${tag}-timed-b`)),
+    botRoundTrips(bare ?? world.trips, tag, SECONDS - 1),
   ]);
   loop.disable();
   const waited = runQueueWaitMs();
@@ -219,21 +232,29 @@ async function measure(world, tag, loadUrl) {
 export async function run() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-load-'));
   const world = await startWorld(dir);
+  const bare = await startBareWorld();
   let ingest;
   try {
     ingest = await startIngestSimulator(dir);
     // warm-up, not measured
-    await botRoundTrips(world, 'warm', WARM_UP_S);
+    await botRoundTrips(world.trips, 'warm', WARM_UP_S);
+    await botRoundTrips(bare, 'warm', WARM_UP_S);
     const quiet = await measure(world, 'quiet', undefined);
+    const quietBare = await measure(world, 'quiet-bare', undefined, bare);
     const beside = await measure(world, 'beside', ingest.url);
+    const besideBare = await measure(world, 'beside-bare', ingest.url, bare);
     const same = await measure(world, 'same', world.urlOf('ingest'));
     const section = 'under load';
     const series = (m) => m.offsets.map((o) => o.map((x) => x.toFixed(1)).join('/')).join(', ');
     const rows = [];
-    for (const [m, label, targets] of [
-      [quiet, 'no load', true],
-      [beside, `beside the ingest bench (another simulator: ${beside.ingest ?? '?'} req/s)`, true],
-      [same, `ingest on the same simulator (${same.ingest ?? '?'} req/s)`, true],
+    for (const [m, label, floor] of [
+      [quiet, 'no load', quietBare],
+      [
+        beside,
+        `beside the ingest bench (another simulator: ${beside.ingest ?? '?'} req/s)`,
+        besideBare,
+      ],
+      [same, `ingest on the same simulator (${same.ingest ?? '?'} req/s)`, undefined],
     ]) {
       rows.push({
         section,
@@ -247,8 +268,15 @@ export async function run() {
         metric: `bot round trip p50 / p99, ${CONVERSATIONS} conversations, ${label} (ms; ${m.messages} msgs)`,
         value: `${m.p50.toFixed(2)} / ${m.p99.toFixed(2)}`,
         target: m === same ? '(context: one event loop)' : 'p99 < 10',
-        ...(m === same || !targets ? {} : { ok: m.p99 < 10 }),
+        ...(m === same ? {} : { ok: m.p99 < 10 }),
       });
+      if (floor)
+        rows.push({
+          section,
+          metric: `the same 4 exchanges in bare node:http (the machine's floor), ${label} (ms; p50 / p99)`,
+          value: `${floor.p50.toFixed(2)} / ${floor.p99.toFixed(2)}`,
+          target: `(baseline: svc-cli's p99 is ${(m.p99 / floor.p99).toFixed(2)}x)`,
+        });
       rows.push({
         section,
         metric: `bot round trip p99 after each conversation's first message, ${label} (ms)`,
@@ -280,6 +308,8 @@ export async function run() {
     await world.platform.close();
     await world.fast.close(10);
     await world.failing.close(10);
+    world.trips.stop();
+    await bare.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
