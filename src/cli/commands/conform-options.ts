@@ -22,6 +22,23 @@ export const REPORT_OPTIONS = [
   },
 ] as const satisfies readonly OptionSpec[];
 
+/** The help group of the fuzz flags, which the platform suite has none of. */
+export const FUZZ_GROUP = 'Fuzz (hooks, integrator, bot):';
+
+/** The suites whose run reads a help group's flags; a flag without a group is every suite's. */
+export const GROUP_SUITES: Readonly<Record<string, readonly string[]>> = {
+  'integrator:': ['integrator'],
+  'hooks:': ['hooks'],
+  'platform:': ['platform'],
+  'bot:': ['bot'],
+  [FUZZ_GROUP]: ['hooks', 'integrator', 'bot'],
+};
+
+/** The same for a flag outside the suites' groups that not every suite reads. */
+export const FLAG_SUITES: Readonly<Record<string, readonly string[]>> = {
+  '--url': ['integrator', 'hooks', 'bot'],
+};
+
 export const conformOptions = defineOptions('conform', [
   {
     key: 'url',
@@ -155,7 +172,7 @@ export const conformOptions = defineOptions('conform', [
     flag: '--fuzz <n>',
     type: 'int',
     min: 1,
-    group: 'Fuzz (hooks, integrator, bot):',
+    group: FUZZ_GROUP,
     description:
       'instead of the fixed cases: n payloads generated from the contract, each delivered and redelivered; a failure is shrunk',
   },
@@ -163,7 +180,7 @@ export const conformOptions = defineOptions('conform', [
     key: 'fuzzStateful',
     flag: '--fuzz-stateful',
     type: 'boolean',
-    group: 'Fuzz (hooks, integrator, bot):',
+    group: FUZZ_GROUP,
     description:
       "hooks, integrator: each case is one chat's sequence of 2-8 payloads (hooks in lifecycle order), delivered in turn",
   },
@@ -171,7 +188,7 @@ export const conformOptions = defineOptions('conform', [
     key: 'fuzzTime',
     flag: '--fuzz-time <time>',
     type: 'string',
-    group: 'Fuzz (hooks, integrator, bot):',
+    group: FUZZ_GROUP,
     description:
       'generate cases for this long instead of a count (60s, 2m); with --fuzz, whichever ends first',
   },
@@ -179,7 +196,7 @@ export const conformOptions = defineOptions('conform', [
     key: 'seed',
     flag: '--seed <n>',
     type: 'int',
-    group: 'Fuzz (hooks, integrator, bot):',
+    group: FUZZ_GROUP,
     description:
       'the generator seed (default: random, printed); the same seed gives the same payloads',
   },
@@ -188,7 +205,7 @@ export const conformOptions = defineOptions('conform', [
     flag: '--fuzz-path <path>',
     type: 'string',
     config: false,
-    group: 'Fuzz (hooks, integrator, bot):',
+    group: FUZZ_GROUP,
     description: 'with --seed: replay exactly the failing case a run printed',
   },
   {
@@ -196,7 +213,7 @@ export const conformOptions = defineOptions('conform', [
     flag: '--replay-failures <dir>',
     type: 'path',
     default: '.svc/failures',
-    group: 'Fuzz (hooks, integrator, bot):',
+    group: FUZZ_GROUP,
     description: 'where a failing case is written, with the command that reproduces it',
   },
 ] as const satisfies readonly OptionSpec[]);

@@ -1,9 +1,120 @@
 import type { Command } from 'commander';
-import { Argument } from 'commander';
+import { Argument, Help } from 'commander';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
-import { conformOptions } from './conform-options.js';
+import { FLAG_SUITES, GROUP_SUITES, conformOptions } from './conform-options.js';
+
+const SUITES = ['integrator', 'hooks', 'platform', 'bot'] as const;
+type Suite = (typeof SUITES)[number];
+
+/** What each suite checks, for `--help` (spec sections as in the cases). */
+const SUITE_HELP: Record<Suite, string> = {
+  integrator: `we play the platform: every agent message kind (text, typein/typeout, each
+              media type of spec 2.4) with Content-Length and chunked bodies, a redelivery of
+              one message.id; replies must be 200 {"result":"ok"} or {"error":{code,message}}
+              within 3 s (spec 2.2, 4.2, 8).`,
+  hooks: `we play the platform: every hook event, offline_message and offline_messages;
+              replies checked per event (spec 6.2) within 10 s (an assumption: spec 8 is silent).`,
+  platform: `we play the integrator: 404 for an unknown public id and a wrong random string,
+              status 0/1, text over 1000 characters cut, empty sender.id not delivered, media.
+              With the svc control API (/_sim/) also the redelivery schedule 0, 3, 6 s seen by
+              an embedded listen that fails twice; run both sides with the same --time-scale.`,
+  bot: `we play the platform: an embedded simulator on 127.0.0.1 whose bot service URL
+              is printed first (point the bot at it; fix it with --platform-listen-port).
+              CLIENT_MESSAGE, AGENT_JOINED, AGENT_UNAVAILABLE to <url>/<token> answered 200
+              within 3 s (spec 4.3, 8); the bot's BOT_MESSAGE or INVITE_AGENT reaches the bot
+              service within --answer-within and is valid (spec 2.5: at most 3 buttons, text
+              fallbacks, timestamps; the chat's chat_id and client_id); a malformed event gets
+              a 4xx (a warning only: the spec does not demand rejection). --bot-events docs
+              adds the public Bot API's CHAT_CLOSED (a refusal is a warning) and checks any
+              CLIENT_INFO the bot sends (docs/FIDELITY.md).`,
+};
+
+const FUZZ_HELP = `Fuzz (hooks, integrator, bot): --fuzz N replaces the fixed cases with N payloads generated from
+the contract (every hook event or agent message kind, at the edges the spec allows: empty,
+1000-code-point, astral and combining text, null or absent optional fields, both id forms,
+offline_messages, unknown fields). Each is delivered, then delivered again as a redelivery;
+the peer must survive (no 5xx, reset, hang), answer within the budget, answer validly, and
+answer the redelivery the same way. A failure is shrunk to the fewest changes, printed with
+--seed and --fuzz-path to replay it exactly, and written to --replay-failures (default
+.svc/failures) with the command that sends it again.`;
+
+const CHECKS_HELP = `Payload checks (docs/FIDELITY.md): what the peer under test writes is held to the spec's
+types (a numeric id or a numeric-string size is an error); null optional fields and the
+drift the platform's public samples show are warnings, never failures.
+
+Exit codes: 0 every case passed, 1 a case failed, 2 bad input, 3 the peer is unreachable.`;
+
+/** Examples, each with the suite it shows (a line that starts a peer goes with its suite). */
+const EXAMPLES: ReadonlyArray<readonly [Suite, string]> = [
+  ['integrator', 'svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages'],
+  [
+    'hooks',
+    'svc-cli conform hooks --url http://127.0.0.1:9100/hooks --reporter junit --out hooks.xml',
+  ],
+  [
+    'platform',
+    'svc-cli --time-scale 0.2 platform --port 8800 --channel-id shop --random-string dev-only-secret-1234 --no-console &',
+  ],
+  [
+    'platform',
+    'svc-cli --time-scale 0.2 conform platform --channel-url http://127.0.0.1:8800/dev-only-secret-1234/shop',
+  ],
+  [
+    'bot',
+    'svc-cli bot-sim --port 9100 --token t0k --provider-id acme --platform-url http://127.0.0.1:8800 &',
+  ],
+  [
+    'bot',
+    'svc-cli conform bot --url http://127.0.0.1:9100 --token t0k --provider-id acme --platform-listen-port 8800',
+  ],
+  [
+    'bot',
+    'svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --text "I want to book a table" --text menu',
+  ],
+  [
+    'bot',
+    'svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --script intents.txt   # one text per line',
+  ],
+  [
+    'bot',
+    'svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --bot-events docs --text "mail me: jane@example.com"',
+  ],
+  ['hooks', 'svc-cli conform hooks --url http://127.0.0.1:8000/hooks --fuzz 500 --seed 7'],
+  [
+    'integrator',
+    'svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages --fuzz 300',
+  ],
+  [
+    'bot',
+    'svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --fuzz 100 --fuzz-time 60s',
+  ],
+];
+
+/** The suite a `conform <suite> --help` names, if it names one. */
+function suiteAsked(command: Command): Suite | undefined {
+  const first = command.args[0];
+  return SUITES.find((suite) => suite === first);
+}
+
+/**
+ * The text after the flags: every suite's, or one suite's (its checks, fuzz unless it is
+ * platform, its examples) with the way back to all of them.
+ */
+export function conformHelpAfter(suite?: Suite): string {
+  const shown = suite === undefined ? SUITES : [suite];
+  const suites = shown.map((s) => `  ${s.padEnd(10)}  ${SUITE_HELP[s]}`).join('\n');
+  const parts = [`${suite === undefined ? 'Suites' : 'Suite'}:\n${suites}`];
+  if (suite !== 'platform') parts.push(FUZZ_HELP);
+  parts.push(CHECKS_HELP);
+  const examples = EXAMPLES.filter(([s]) => suite === undefined || s === suite).map(
+    ([, line]) => `  $ ${line}`,
+  );
+  parts.push(`Examples:\n${examples.join('\n')}`);
+  if (suite !== undefined) parts.push('Every suite and its flags: svc-cli conform --help');
+  return `\n${parts.join('\n\n')}`;
+}
 
 /** `conform <suite>`: the contract suites against someone else's implementation (issue #6). */
 export function registerConform(program: Command, ctx: CliContext): void {
@@ -21,63 +132,25 @@ export function registerConform(program: Command, ctx: CliContext): void {
       ]),
     );
   addOptions(cmd, conformOptions)
-    .addHelpText(
-      'after',
-      `
-Suites:
-  integrator  we play the platform: every agent message kind (text, typein/typeout, each
-              media type of spec 2.4) with Content-Length and chunked bodies, a redelivery of
-              one message.id; replies must be 200 {"result":"ok"} or {"error":{code,message}}
-              within 3 s (spec 2.2, 4.2, 8).
-  hooks       we play the platform: every hook event, offline_message and offline_messages;
-              replies checked per event (spec 6.2) within 10 s (an assumption: spec 8 is silent).
-  platform    we play the integrator: 404 for an unknown public id and a wrong random string,
-              status 0/1, text over 1000 characters cut, empty sender.id not delivered, media.
-              With the svc control API (/_sim/) also the redelivery schedule 0, 3, 6 s seen by
-              an embedded listen that fails twice; run both sides with the same --time-scale.
-  bot         we play the platform: an embedded simulator on 127.0.0.1 whose bot service URL
-              is printed first (point the bot at it; fix it with --platform-listen-port).
-              CLIENT_MESSAGE, AGENT_JOINED, AGENT_UNAVAILABLE to <url>/<token> answered 200
-              within 3 s (spec 4.3, 8); the bot's BOT_MESSAGE or INVITE_AGENT reaches the bot
-              service within --answer-within and is valid (spec 2.5: at most 3 buttons, text
-              fallbacks, timestamps; the chat's chat_id and client_id); a malformed event gets
-              a 4xx (a warning only: the spec does not demand rejection). --bot-events docs
-              adds the public Bot API's CHAT_CLOSED (a refusal is a warning) and checks any
-              CLIENT_INFO the bot sends (docs/FIDELITY.md).
-
-Fuzz (hooks, integrator, bot): --fuzz N replaces the fixed cases with N payloads generated from
-the contract (every hook event or agent message kind, at the edges the spec allows: empty,
-1000-code-point, astral and combining text, null or absent optional fields, both id forms,
-offline_messages, unknown fields). Each is delivered, then delivered again as a redelivery;
-the peer must survive (no 5xx, reset, hang), answer within the budget, answer validly, and
-answer the redelivery the same way. A failure is shrunk to the fewest changes, printed with
---seed and --fuzz-path to replay it exactly, and written to --replay-failures (default
-.svc/failures) with the command that sends it again.
-
-Payload checks (docs/FIDELITY.md): what the peer under test writes is held to the spec's
-types (a numeric id or a numeric-string size is an error); null optional fields and the
-drift the platform's public samples show are warnings, never failures.
-
-Exit codes: 0 every case passed, 1 a case failed, 2 bad input, 3 the peer is unreachable.
-
-Examples:
-  $ svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages
-  $ svc-cli conform hooks --url http://127.0.0.1:9100/hooks --reporter junit --out hooks.xml
-  $ svc-cli --time-scale 0.2 platform --port 8800 --channel-id shop --random-string dev-only-secret-1234 --no-console &
-  $ svc-cli --time-scale 0.2 conform platform --channel-url http://127.0.0.1:8800/dev-only-secret-1234/shop
-  $ svc-cli bot-sim --port 9100 --token t0k --provider-id acme --platform-url http://127.0.0.1:8800 &
-  $ svc-cli conform bot --url http://127.0.0.1:9100 --token t0k --provider-id acme --platform-listen-port 8800
-  $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --text "I want to book a table" --text menu
-  $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --script intents.txt   # one text per line
-  $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --bot-events docs --text "mail me: jane@example.com"
-  $ svc-cli conform hooks --url http://127.0.0.1:8000/hooks --fuzz 500 --seed 7
-  $ svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages --fuzz 300
-  $ svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --fuzz 100 --fuzz-time 60s`,
-    )
-    .action(
-      action(ctx, async (suite: string, _opts: unknown, cmd: Command) => {
-        const { runConform } = await import('./conform-run.js');
-        return runConform(ctx, suite, givenFlags(cmd));
-      }),
-    );
+    .configureHelp({
+      // `conform platform --help` lists the flags that suite reads, not every suite's
+      visibleOptions(this: Help, command: Command) {
+        const all = Help.prototype.visibleOptions.call(this, command);
+        const suite = suiteAsked(command);
+        if (suite === undefined) return all;
+        return all.filter((option) => {
+          const suites =
+            (option.long && FLAG_SUITES[option.long]) ??
+            (option.helpGroupHeading && GROUP_SUITES[option.helpGroupHeading]);
+          return !suites || suites.includes(suite);
+        });
+      },
+    })
+    .addHelpText('after', ({ command }) => conformHelpAfter(suiteAsked(command)));
+  cmd.action(
+    action(ctx, async (suite: string, _opts: unknown, cmd: Command) => {
+      const { runConform } = await import('./conform-run.js');
+      return runConform(ctx, suite, givenFlags(cmd));
+    }),
+  );
 }

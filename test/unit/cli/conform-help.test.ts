@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
+
+const cwd = process.cwd();
+
+async function help(args: string[]): Promise<string> {
+  const t = createTestContext({ cwd });
+  expect(await runInProcess(t, ['conform', ...args, '--help'])).toBe(0);
+  return t.stdout();
+}
+
+/** The long flags a help text lists at the start of a line. */
+const flagsOf = (text: string): string[] =>
+  [...text.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1] as string);
+
+describe('conform <suite> --help shows that suite (newcomer pass)', () => {
+  it('conform --help lists every suite, its flags and examples', async () => {
+    const text = await help([]);
+    const flags = flagsOf(text);
+    for (const flag of ['--url', '--channel-url', '--token', '--hook-url', '--fuzz', '--channel'])
+      expect(flags).toContain(flag);
+    for (const suite of ['integrator', 'hooks', 'platform', 'bot'])
+      expect(text).toMatch(new RegExp(`^  ${suite} +we play`, 'm'));
+    expect(text).not.toContain('Every suite and its flags');
+  });
+
+  it('conform platform --help lists only what the platform suite reads', async () => {
+    const text = await help(['platform']);
+    const flags = flagsOf(text);
+    expect(flags).toEqual(
+      expect.arrayContaining([
+        '--reporter',
+        '--out',
+        '--channel-url',
+        '--integrator-listen-port',
+        '--tolerance',
+      ]),
+    );
+    for (const other of ['--url', '--token', '--hook-url', '--fuzz', '--seed', '--channel'])
+      expect(flags).not.toContain(other);
+    expect(text).toMatch(/^Suite:\n {2}platform +we play the integrator/m);
+    expect(text).not.toMatch(/^ {2}bot +we play/m);
+    expect(text).not.toContain('Fuzz (hooks, integrator, bot)');
+    const examples = text.split('Examples:\n')[1]?.split('\n\n')[0] ?? '';
+    expect(examples).toContain('conform platform --channel-url');
+    expect(examples).not.toMatch(/conform (bot|hooks|integrator)/);
+    expect(text.trimEnd().endsWith('Every suite and its flags: svc-cli conform --help')).toBe(true);
+  });
+
+  it('conform bot --help keeps --url and the fuzz flags, not the platform suite', async () => {
+    const flags = flagsOf(await help(['bot']));
+    for (const flag of ['--url', '--token', '--script', '--fuzz', '--replay-failures'])
+      expect(flags).toContain(flag);
+    for (const other of ['--channel-url', '--hook-url', '--tolerance'])
+      expect(flags).not.toContain(other);
+  });
+});
