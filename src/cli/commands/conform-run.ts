@@ -28,7 +28,7 @@ function requireUrl(suite: string, name: string, value: string | undefined): str
       'SVC_E_FLAG',
       'input',
       `Could not run conform ${suite}: ${name} is required${fallback}.`,
-      `Example: svc-cli conform ${suite} ${name} http://127.0.0.1:9000`,
+      `Example: svc-cli conform ${suite} ${name} http://127.0.0.1:${suite === 'platform' ? '8800/<random_string>/<channel_public_id>' : '9000'}`,
     );
   }
   return value;
@@ -57,6 +57,13 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
     case 'hooks':
       return { suite, url: requireUrl(suite, '--url', o.url ?? o.hookUrl), timeoutMs: o.timeout };
     case 'platform':
+      if (o.channelUrl === undefined && o.url !== undefined)
+        throw new SvcError(
+          'SVC_E_FLAG',
+          'input',
+          'Could not run conform platform: it reads the channel URL from --channel-url, not --url (spec 4.1).',
+          `Example: svc-cli conform platform --channel-url ${o.url}`,
+        );
       return {
         suite,
         channelUrl: requireUrl(suite, '--channel-url', o.channelUrl),

@@ -55,3 +55,18 @@ describe('conform <suite> --help shows that suite (newcomer pass)', () => {
       expect(flags).not.toContain(other);
   });
 });
+
+describe('conform platform with --url', () => {
+  it('says the suite reads --channel-url and shows the command with it (exit 2)', async () => {
+    const t = createTestContext({ cwd });
+    expect(
+      await runInProcess(t, ['conform', 'platform', '--url', 'http://127.0.0.1:1/s/shop']),
+    ).toBe(2);
+    expect(t.stderr()).toContain(
+      'Could not run conform platform: it reads the channel URL from --channel-url, not --url (spec 4.1).',
+    );
+    expect(t.stderr()).toContain(
+      'svc-cli conform platform --channel-url http://127.0.0.1:1/s/shop',
+    );
+  });
+});
