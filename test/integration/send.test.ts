@@ -6,6 +6,7 @@ import { SvcError } from '../../src/errors.js';
 import { createJournal } from '../../src/journal/index.js';
 import {
   buildTextMessage,
+  createListener,
   getChannelStatus,
   sendCustomerMessage,
 } from '../../src/roles/integrator/index.js';
@@ -101,6 +102,32 @@ describe('a --channel-url copied with /status', () => {
       getChannelStatus({ channelUrl: `${platform.channelUrl}/status/` }),
     );
     expect(slash.hint).toBe(hint);
+  });
+});
+
+describe('a --channel-url that is svc-cli listen (the integrator side)', () => {
+  it('says so, sending or reading the status, instead of reporting it delivered', async () => {
+    const listener = await createListener();
+    try {
+      const channelUrl = `${listener.url}/agent-messages`;
+      const sent = await sendCustomerMessage({ channelUrl, payload: hello });
+      expect(sent.status).toBe(200);
+      expect(sent.problem).toMatchObject({ code: 'SVC_E_NOT_A_CHANNEL', category: 'input' });
+      expect(sent.problem?.message).toBe(
+        `Could not send the message: ${new URL(listener.url).host} is svc-cli listen, which plays the integrator and receives agent messages (spec 4.2), not a channel of the platform.`,
+      );
+      const read = await rejectionOf(getChannelStatus({ channelUrl }));
+      expect(read.code).toBe('SVC_E_NOT_A_CHANNEL');
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('a real channel (no x-svc-role) is still delivered', async () => {
+    platform = await startFakePlatform();
+    expect(
+      (await sendCustomerMessage({ channelUrl: platform.channelUrl, payload: hello })).problem,
+    ).toBeUndefined();
   });
 });
 

@@ -5,6 +5,7 @@ import { SvcError } from '../../errors.js';
 import { getText, postJson, type PostOutcome } from '../../http/client.js';
 import type { Journal } from '../../journal/index.js';
 import { checkKind } from './contract-check.js';
+import { LISTEN_ROLE_HEADER } from './role-header.js';
 import { kindOfChannelMessage } from './kinds.js';
 import { toRecordedVerdict, unknownKindVerdict } from './verdict.js';
 
@@ -100,12 +101,7 @@ export async function sendCustomerMessage(
     latencyMs: outcome.durationMs,
     wallMs: outcome.wallMs,
   };
-  const problem = classifyStatus(
-    outcome.status,
-    outcome.body,
-    'send the message',
-    options.channelUrl,
-  );
+  const problem = classifyStatus(outcome, 'send the message', options.channelUrl);
   return problem ? { ...result, problem } : result;
 }
 
@@ -163,12 +159,7 @@ export async function getChannelStatus(options: GetChannelStatusOptions): Promis
       : {}),
   });
   if (!outcome.ok) throw unreachable('read the channel status', url, outcome);
-  const problem = classifyStatus(
-    outcome.status,
-    outcome.body,
-    'read the channel status',
-    options.channelUrl,
-  );
+  const problem = classifyStatus(outcome, 'read the channel status', options.channelUrl);
   if (problem) throw problem;
   if (!bodyOk) {
     throw new SvcError(
@@ -216,11 +207,19 @@ function hintStatusUrlSlip(channelUrl: string): string | undefined {
 
 /** spec 4.1: 404 when no channel has that public id; other non-200: contact support. */
 function classifyStatus(
-  status: number,
-  body: string,
+  { status, body, headers }: Extract<PostOutcome, { ok: true }>,
   action: string,
   channelUrl: string,
 ): SvcError | undefined {
+  if (headers['x-svc-role'] === LISTEN_ROLE_HEADER['x-svc-role']) {
+    // listen answers 200 to anything POSTed (spec 2.2); it is the wrong side of the channel
+    return new SvcError(
+      'SVC_E_NOT_A_CHANNEL',
+      'input',
+      `Could not ${action}: ${new URL(channelUrl).host} is svc-cli listen, which plays the integrator and receives agent messages (spec 4.2), not a channel of the platform.`,
+      'Give --channel-url the channel URL the platform prints: {base_url}/<random_string>/<channel_public_id> (spec 4.1), e.g. from `svc-cli platform`.',
+    );
+  }
   if (status === 200) return undefined;
   const slip = hintStatusUrlSlip(channelUrl);
   if (status === 404) {
