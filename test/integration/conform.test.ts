@@ -202,6 +202,10 @@ describe('conform platform', () => {
     ]);
     // the suite leaves the channel as it found it
     expect(p.core.state.channels.get('shop')?.integratorUrl).toBeUndefined();
+    // and closes the chats it opened: the console's "last active customer" is not one of them
+    const chats = [...p.core.state.chats.values()];
+    expect(chats.length).toBeGreaterThan(0);
+    expect(chats.filter((c) => c.mode !== 'closed')).toEqual([]);
   });
 
   it('skips the redelivery schedule, saying why, when the platform runs on another time scale', async () => {

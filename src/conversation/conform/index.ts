@@ -12,7 +12,7 @@ import { buildBotFuzzCases } from './fuzz/bot.js';
 import { startBotHarness, type BotHarness, type BotServiceInfo } from './bot-harness.js';
 import { buildHooksCases } from './hooks.js';
 import { buildIntegratorCases } from './integrator.js';
-import { buildPlatformCases, parseChannelUrl } from './platform.js';
+import { buildPlatformSuite, parseChannelUrl } from './platform.js';
 import { buildFuzzCases, type FuzzSettings, type FuzzSummary } from './fuzz/run.js';
 
 /**
@@ -81,6 +81,8 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
   let target: string;
   let cases: ConformCase[];
   let harness: BotHarness | undefined;
+  /** after the cases: undoes what they left on the peer (conform platform's open chats) */
+  let cleanup: (() => Promise<void>) | undefined;
   let fuzzSummary: (() => FuzzSummary | undefined) | undefined;
   if (options.fuzz && options.suite === 'platform') {
     throw new SvcError(
@@ -141,14 +143,18 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
       target = options.channelUrl;
       parseChannelUrl(target);
       await assertReachable(target, 'the platform');
-      cases = buildPlatformCases({
-        channelUrl: options.channelUrl,
-        clock,
-        ...(options.integratorListenPort === undefined
-          ? {}
-          : { integratorListenPort: options.integratorListenPort }),
-        ...(options.toleranceMs === undefined ? {} : { toleranceMs: options.toleranceMs }),
-      });
+      {
+        const suite = buildPlatformSuite({
+          channelUrl: options.channelUrl,
+          clock,
+          ...(options.integratorListenPort === undefined
+            ? {}
+            : { integratorListenPort: options.integratorListenPort }),
+          ...(options.toleranceMs === undefined ? {} : { toleranceMs: options.toleranceMs }),
+        });
+        cases = suite.cases;
+        cleanup = suite.cleanup;
+      }
       break;
     case 'bot':
       target = options.url;
@@ -202,6 +208,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     });
   } finally {
     await harness?.close();
+    await cleanup?.();
   }
   const skipped = results.filter((r) => r.skipped !== undefined).length;
   const failed = results.filter((r) => !r.ok).length;

@@ -101,6 +101,24 @@ function expect404(options: PlatformSuiteOptions, url: string): ConformCase['run
 
 /** The cases of `conform platform`, in the order they run. */
 export function buildPlatformCases(options: PlatformSuiteOptions): ConformCase[] {
+  return buildPlatformSuite(options).cases;
+}
+
+/**
+ * The cases, and `cleanup()` for after them: on a platform with the svc control API it closes
+ * the chats the cases opened, so a simulator's agent console does not answer a synthetic
+ * customer next (its "last active customer"). Best effort: a failure there fails no case.
+ */
+export function buildPlatformSuite(options: PlatformSuiteOptions): {
+  cases: ConformCase[];
+  cleanup: () => Promise<void>;
+} {
+  const opened = new Set<string>();
+  const chatSender = (tag: string): { id: string } => {
+    const who = sender(tag);
+    opened.add(who.id);
+    return who;
+  };
   const parts = parseChannelUrl(options.channelUrl);
   const url = `${parts.base}/${parts.randomString}/${parts.publicId}`;
   const flipped = `${parts.randomString.slice(0, -1)}${parts.randomString.endsWith('A') ? 'B' : 'A'}`;
@@ -111,7 +129,7 @@ export function buildPlatformCases(options: PlatformSuiteOptions): ConformCase[]
       ? []
       : [`${name}: HTTP ${r.status} ${quote(r.body, 80)}; expected 200 (spec ${spec})`];
   };
-  return [
+  const cases: ConformCase[] = [
     {
       name: 'unknown public id',
       spec: ['4.1', '7.1'],
@@ -147,7 +165,7 @@ export function buildPlatformCases(options: PlatformSuiteOptions): ConformCase[]
       spec: ['2.1', '4.1'],
       async run(ctx) {
         const body = {
-          sender: { ...sender('text'), name: 'Conform Customer' },
+          sender: { ...chatSender('text'), name: 'Conform Customer' },
           message: { type: 'text', text: 'Hello' },
         };
         await ctx.check('POST text: 200', accepted('POST text', body, '4.1'));
@@ -159,7 +177,7 @@ export function buildPlatformCases(options: PlatformSuiteOptions): ConformCase[]
       async run(ctx) {
         // 998 letters and 3 emoji: 1001 code points; a cut must not split a surrogate pair
         const text = `${'x'.repeat(998)}😀😀😀`;
-        const who = sender('long');
+        const who = chatSender('long');
         await ctx.check(
           'POST 1001 characters: 200, no error',
           accepted('POST', { sender: who, message: { type: 'text', text } }, '2.1, 7.1'),
@@ -218,7 +236,7 @@ export function buildPlatformCases(options: PlatformSuiteOptions): ConformCase[]
       name: 'media and typing accepted',
       spec: ['2.3', '2.4', '4.1'],
       async run(ctx) {
-        const who = sender('media');
+        const who = chatSender('media');
         const photo = {
           type: 'photo',
           file: 'https://files.example.com/svc-conform/p.jpg',
@@ -252,16 +270,39 @@ export function buildPlatformCases(options: PlatformSuiteOptions): ConformCase[]
       channelUrl: url,
       publicId: parts.publicId,
       control: () => control,
-      newSender: () => sender('redelivery').id,
+      newSender: () => chatSender('redelivery').id,
     }),
   ];
+  const cleanup = async (): Promise<void> => {
+    if (control === undefined || opened.size === 0) return;
+    try {
+      for (const chat of await readChats(control, options.clock)) {
+        const senderId = chat.customer?.senderId;
+        if (senderId === undefined || !opened.has(senderId) || chat.mode === 'closed') continue;
+        await postJson({
+          url: `${control.base}/_sim/chats/${chat.id}/close`,
+          body: '{}',
+          timeoutMs: TIMEOUT_MS,
+          clock: options.clock,
+        });
+      }
+    } catch {
+      // the verdicts stand; an open synthetic chat is only a nuisance
+    }
+  };
+  return { cases, cleanup };
 }
 
 async function readChats(
   control: SimControl,
   clock: Clock,
 ): Promise<
-  Array<{ customer?: { senderId?: string }; lines?: Array<{ type?: string; text?: string }> }>
+  Array<{
+    id?: number;
+    mode?: string;
+    customer?: { senderId?: string };
+    lines?: Array<{ type?: string; text?: string }>;
+  }>
 > {
   const r = await getText({ url: `${control.base}/_sim/chats`, timeoutMs: TIMEOUT_MS, clock });
   if (!r.ok || r.status !== 200)
