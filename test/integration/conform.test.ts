@@ -200,6 +200,10 @@ describe('conform platform', () => {
       ['attempt 3 at 6 s', 'passed'],
       ["attempt 3's ok ends the series", 'passed'],
     ]);
+    // each attempt's check says when it arrived (its own time is when it was checked)
+    expect(redelivery.steps[1]?.details).toEqual([
+      expect.stringMatching(/^note: arrived at \+(2|3)\.\d{3} s$/),
+    ]);
     // the suite leaves the channel as it found it
     expect(p.core.state.channels.get('shop')?.integratorUrl).toBeUndefined();
     // and closes the chats it opened: the console's "last active customer" is not one of them

@@ -24,10 +24,11 @@ export interface ConformCaseResult extends ConversationResult {
 }
 
 /**
- * What a check returns: the reasons it failed (empty or nothing: passed), a skip, or a
- * warning (passed, but worth saying: something the spec allows and a careful peer avoids).
+ * What a check returns: the reasons it failed (empty or nothing: passed), a skip, a warning
+ * (passed, but worth saying: something the spec allows and a careful peer avoids), or a note
+ * (passed, with what was measured: "arrived at +3.004 s"; the step's own time is the check's).
  */
-export type CheckOutcome = string[] | void | { skip: string } | { warn: string };
+export type CheckOutcome = string[] | void | { skip: string } | { warn: string } | { note: string };
 
 export interface CaseContext {
   readonly clock: Clock;
@@ -94,6 +95,10 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
       const wallMs = performance.now() - started;
       if (outcome && 'warn' in outcome) {
         push(name, 'passed', [`warning: ${outcome.warn}`], wallMs);
+        return true;
+      }
+      if (outcome && 'note' in outcome) {
+        push(name, 'passed', [`note: ${outcome.note}`], wallMs);
         return true;
       }
       if (outcome && 'skip' in outcome) {

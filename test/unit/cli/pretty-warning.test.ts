@@ -25,3 +25,11 @@ describe('a check that passed with a warning (issue 15)', () => {
     );
   });
 });
+
+describe('a check that passed with a note of what it measured', () => {
+  it('shows the note after the name, so the bracketed check time is not read as it', () => {
+    expect(formatStep(step('passed', ['note: arrived at +3.004 s']), c)).toBe(
+      '    ✓ is refused with a 4xx (spec 7.2): arrived at +3.004 s [0.012s]',
+    );
+  });
+});

@@ -19,7 +19,15 @@ export function formatStep(
       : step.status === 'failed'
         ? c.red('✗')
         : c.dim('-');
-  const name = step.status === 'skipped' ? c.dim(step.name) : step.name;
+  // conform: a passed check may carry a note of what it measured ("arrived at +3.004 s")
+  const note =
+    step.status === 'passed' ? step.details.find((d) => d.startsWith('note: ')) : undefined;
+  const name =
+    step.status === 'skipped'
+      ? c.dim(step.name)
+      : note === undefined
+        ? step.name
+        : `${step.name}: ${note.slice('note: '.length)}`;
   const head = `    ${mark} ${name} ${c.dim(`[${secs(step.protocolMs)}]`)}`;
   // conform's skips say why (no control API ...); replay's after a failure need no reason
   if (step.status === 'skipped' && options.skipReasons && step.details[0] !== undefined)
