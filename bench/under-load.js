@@ -273,7 +273,7 @@ export async function run() {
       if (floor)
         rows.push({
           section,
-          metric: `the same 4 exchanges in bare node:http (the machine's floor), ${label} (ms; p50 / p99)`,
+          metric: `bare node:http floor (the same 4 exchanges), ${label} (ms; p50 / p99)`,
           value: `${floor.p50.toFixed(2)} / ${floor.p99.toFixed(2)}`,
           target: `(baseline: svc-cli's p99 is ${(m.p99 / floor.p99).toFixed(2)}x)`,
         });
