@@ -56,6 +56,28 @@ describe.skipIf(!scriptBin)('on a terminal (issue 21)', () => {
     expect(pty.output()).not.toMatch(/redelivery attempt \d\/3 in [\d.]+ s {2,}\d/);
   }, 30_000);
 
+  it('what the agent types stays on the prompt line, under log lines and beside the countdown', async () => {
+    // at time scale 1 attempt 2 is 3 s away: time enough on a loaded machine to see the countdown
+    pty = startPty(`node bin/svc-cli.js platform --port 0 ${down} ${channel}`);
+    const url = baseUrl(await pty.waitFor(/listening on http/));
+    await pty.waitFor(/agent> /);
+    await customerSays(url, 'hi');
+    pty.type('Hello Ann');
+    // the countdown stands before the prompt while attempt 2 is due
+    await pty.waitFor(/redelivery attempt [23]\/3 in [\d.]+ s {2}agent> /);
+    // half a line typed (no Enter), then a log line arrives: the half line is drawn again below it
+    pty.write('half typ');
+    await pty.waitFor(/redelivery attempt [23]\/3 in [\d.]+ s {2}agent> half typ/);
+    await customerSays(url, 'are you there');
+    const screen = await pty.waitFor(/are you there"[\s\S]*agent> half typ/);
+    expect(screen).not.toMatch(/half typ\d\d:\d\d/); // never glued to a log line
+    pty.write('ed\r');
+    await pty.waitFor(/→ agent Alice Agent to c-1 {2}"half typed"/);
+    // Ctrl-C on the raw-mode prompt stops the simulator as the signal does
+    pty.write('\x03');
+    await pty.waitFor(/stopped; \d+ exchanges/);
+  }, 30_000);
+
   it('a backgrounded simulator keeps serving through a redelivery series', async () => {
     pty = startPty(
       // the trap stops the job when the terminal goes away (a job of its own group gets no HUP)

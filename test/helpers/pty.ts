@@ -8,6 +8,8 @@ export const scriptBin = ['/usr/bin/script', '/bin/script'].find((p) => existsSy
 export interface PtySession {
   /** types a line, Enter included */
   type(line: string): void;
+  /** types keys as they are (no Enter): `\x03` is Ctrl-C */
+  write(keys: string): void;
   /** resolves with the whole screen output once it matches (no sleeps: it waits for output) */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
   output(): string;
@@ -34,6 +36,7 @@ export function startPty(command: string): PtySession {
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   return {
     type: (line) => child.stdin.write(`${line}\r`),
+    write: (keys) => child.stdin.write(keys),
     output: () => output,
     waitFor(pattern, timeoutMs = 15_000) {
       return new Promise((resolve, reject) => {

@@ -19,6 +19,7 @@ import { createDeliveryProgress } from '../render/progress.js';
 import { isForegroundJob } from '../terminal.js';
 import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
 import { runHookConsoleAction } from '../console/hook-console.js';
+import { createPromptLine, type PromptLine } from '../console/prompt-line.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { platformOptions } from './platform-options.js';
 import { botOptions, botUrls, printBotBanner } from './platform-bot.js';
@@ -88,14 +89,26 @@ export async function runPlatform(
   if (flags.host && isNonLoopbackHost(flags.host)) {
     out.note(`warning: binding ${flags.host} exposes the simulator beyond this machine`);
   }
+  // issue 21: a job started with `&` must not read the terminal (it would be stopped)
+  const background = Boolean(ctx.stdin.isTTY) && !isForegroundJob(ctx.stdin);
+  const consoleOn = flags.console && !background;
+  // On a terminal the console types on a prompt line that log lines and the countdown keep
+  // intact (src/cli/console/prompt-line.ts); piped, it reads plain lines as before.
+  const onTerminal =
+    consoleOn && !flags.json && Boolean(ctx.stdin.isTTY) && Boolean(ctx.stdout.isTTY);
+  let promptLine: PromptLine | undefined;
   const progress = await createDeliveryProgress(ctx, {
     json: globals.json || flags.quiet, // no spinner either with --quiet
     intervalMs: () => core.channelPolicy.intervalMs,
     now: () => clock.now(),
     flush: () => out.flush(),
+    ...(onTerminal && !flags.quiet ? { status: (text) => promptLine?.status(text) } : {}),
   });
+  /** Prints without tearing the countdown or what the agent is typing. */
+  const around = (print: () => void): void =>
+    promptLine ? promptLine.around(print) : progress.around(print);
   const off = core.on((event) => {
-    progress.around(() => out.event(event, formatPlatformEvent));
+    around(() => out.event(event, formatPlatformEvent));
     progress.onEvent(event);
   });
   const tls = await serverTls(ctx, flags, (line) => out.note(line));
@@ -134,9 +147,6 @@ export async function runPlatform(
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );
-  // issue 21: a job started with `&` must not read the terminal (it would be stopped)
-  const background = Boolean(ctx.stdin.isTTY) && !isForegroundJob(ctx.stdin);
-  const consoleOn = flags.console && !background;
   if (flags.console && background) {
     out.note('agent console off: this is a background job (run it in the foreground to type)');
   }
@@ -148,8 +158,16 @@ export async function runPlatform(
     );
   }
 
+  if (onTerminal) {
+    await out.flush(); // the banner stands above the prompt line
+    promptLine = createPromptLine(ctx, {
+      prompt: 'agent> ',
+      style: (text) => out.chalk.dim(text),
+      flush: () => out.flush(),
+    });
+  }
   const stopConsole = consoleOn
-    ? startConsole(ctx, core, out, (print) => progress.around(print))
+    ? startConsole(ctx, core, out, around, promptLine)
     : () => undefined;
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
@@ -195,13 +213,19 @@ function startConsole(
   core: PlatformCore,
   output: Output,
   around: (print: () => void) => void,
+  promptLine: PromptLine | undefined,
 ): () => void {
-  const rl = createInterface({ input: ctx.stdin, terminal: false });
+  const rl = promptLine?.readline ?? createInterface({ input: ctx.stdin, terminal: false });
+  // on a terminal readline has the keyboard in raw mode: Ctrl-C comes as its SIGINT, and
+  // stops the simulator as the signal does
+  if (promptLine) rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
   const out = {
     line: (text: string) => around(() => output.line(text)),
     note: (text: string) => around(() => output.note(text)),
   };
   rl.on('line', (line) => {
+    // the line typed stays above a fresh prompt, whatever the action prints
+    if (promptLine) promptLine.around(() => undefined);
     const act = parseConsoleLine(line);
     const fail = (error: unknown): void =>
       out.note(
@@ -264,5 +288,5 @@ function startConsole(
       fail(error);
     }
   });
-  return () => rl.close();
+  return () => (promptLine ? promptLine.close() : rl.close());
 }

@@ -77,6 +77,11 @@ export interface DeliveryProgressOptions {
   now: () => number;
   /** writes what stdout still buffers (lines printed between two spinner frames) */
   flush?: () => unknown;
+  /**
+   * Shows the countdown here instead of a spinner (the agent console's prompt line: a spinner
+   * on the line the person types on would wipe the typing); undefined takes it away.
+   */
+  status?: (text: string | undefined) => void;
 }
 
 const NOOP: DeliveryProgress = {
@@ -92,8 +97,9 @@ export async function createDeliveryProgress(
   ctx: CliContext,
   options: DeliveryProgressOptions,
 ): Promise<DeliveryProgress> {
-  if (!isProgressShown(ctx, options.json)) return NOOP;
-  const { default: ora } = await import('ora');
+  const { status } = options;
+  if (status === undefined && !isProgressShown(ctx, options.json)) return NOOP;
+  const ora = status === undefined ? (await import('ora')).default : undefined;
   let spinner: Ora | undefined;
   let ticker: NodeJS.Timeout | undefined;
   let current: string | undefined;
@@ -102,6 +108,7 @@ export async function createDeliveryProgress(
     ticker = undefined;
     spinner?.stop();
     spinner = undefined;
+    if (current !== undefined) status?.(undefined);
     current = undefined;
   };
   return {
@@ -120,8 +127,14 @@ export async function createDeliveryProgress(
         `${label} in ${(Math.max(0, due - options.now()) / 1000).toFixed(1)} s`;
       stop();
       current = event.deliveryId;
+      if (status) {
+        status(text());
+        ticker = setInterval(() => status(text()), 250);
+        ticker.unref();
+        return;
+      }
       void options.flush?.(); // lines already printed go above the spinner, not after it
-      spinner = ora({ text: text(), stream: ctx.stderr, discardStdin: false }).start();
+      spinner = ora?.({ text: text(), stream: ctx.stderr, discardStdin: false }).start();
       ticker = setInterval(() => {
         if (spinner) spinner.text = text();
       }, 250);
