@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable } from 'node:stream';
 import { getGlobalDispatcher, util, type Dispatcher } from 'undici';
 
@@ -91,9 +92,35 @@ function exchange(
   method: 'GET' | 'POST',
   options: GetTextOptions & { body?: string; chunked?: boolean },
 ): Promise<PostOutcome> {
-  return isInProcessUrl(options.url)
+  const outcome = isInProcessUrl(options.url)
     ? exchangeInProcess(method, options)
     : exchangeOverSocket(method, options);
+  const observe = replyObservers.getStore();
+  if (observe === undefined) return outcome;
+  return outcome.then((reply) => {
+    if (reply.ok) observe({ url: options.url, headers: reply.headers });
+    return reply;
+  });
+}
+
+/** What `observeReplies` hears of each reply. */
+export interface ObservedReply {
+  url: string;
+  headers: Readonly<Record<string, string>>;
+}
+
+const replyObservers = new AsyncLocalStorage<(reply: ObservedReply) => void>();
+
+/**
+ * Runs `work`; `observe` hears the headers of every reply an exchange started within it gets
+ * (conform reads there which svc-cli role a failing peer is, without a request of its own).
+ * @example await observeReplies((r) => seen.push(r.headers), () => runCases(cases, options));
+ */
+export function observeReplies<T>(
+  observe: (reply: ObservedReply) => void,
+  work: () => Promise<T>,
+): Promise<T> {
+  return replyObservers.run(observe, work);
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   type RunningServer,
 } from './server.js';
 import { socketWire, type ReplyWire } from './wire.js';
+import { ROLE_COMMANDS, SVC_ROLE_HEADER } from './role-header.js';
 
 export interface InboundExchange {
   method: string;
@@ -106,8 +107,12 @@ export async function serveExchanges(
       (request, wire) => handler(inProcessExchange(request, wire)),
       onHandlerError,
     );
+  const role = ROLE_COMMANDS[name] ?? name;
   const server = await startServer({
-    handler: (req, res) => handler(socketExchange(req, res)),
+    handler: (req, res) => {
+      res.setHeader(SVC_ROLE_HEADER, role); // on every reply, faults and refusals included
+      return handler(socketExchange(req, res));
+    },
     ...listenAt(options),
     ...(options.portFlag ? { portFlag: options.portFlag } : {}),
     onHandlerError,

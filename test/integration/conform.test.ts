@@ -124,6 +124,16 @@ describe('conform hooks', () => {
     expect(report.failed).toBe(0);
     expect(report.results).toHaveLength(7);
     expect(report.results.at(-1)?.name).toContain('offline_messages');
+    expect(report.hint).toBeUndefined();
+  });
+
+  it('pointed at svc-cli listen, the failure says which role the URL is', async () => {
+    const l = await listener();
+    const report = await runConformSuite({ suite: 'hooks', url: l.url, clock: scaled() });
+    expect(report.failed).toBeGreaterThan(0);
+    expect(report.hint).toBe(
+      `${l.url} is svc-cli listen (it plays the integrator and receives agent messages, spec 4.2); conform hooks tests a hook receiver (spec 4.4), such as svc-cli hook-target.`,
+    );
   });
 
   it('a bad chat_accepted reply fails with the path and spec 6.2', async () => {

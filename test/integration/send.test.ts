@@ -10,6 +10,8 @@ import {
   getChannelStatus,
   sendCustomerMessage,
 } from '../../src/roles/integrator/index.js';
+import { createBotProvider } from '../../src/roles/bot/index.js';
+import { createHookTarget } from '../../src/roles/hooks/index.js';
 import { startFakePlatform, type FakePlatform } from '../helpers/fake-platform.js';
 
 let platform: FakePlatform | undefined;
@@ -105,7 +107,7 @@ describe('a --channel-url copied with /status', () => {
   });
 });
 
-describe('a --channel-url that is svc-cli listen (the integrator side)', () => {
+describe("a --channel-url that is one of svc-cli's serving roles", () => {
   it('says so, sending or reading the status, instead of reporting it delivered', async () => {
     const listener = await createListener();
     try {
@@ -114,12 +116,31 @@ describe('a --channel-url that is svc-cli listen (the integrator side)', () => {
       expect(sent.status).toBe(200);
       expect(sent.problem).toMatchObject({ code: 'SVC_E_NOT_A_CHANNEL', category: 'input' });
       expect(sent.problem?.message).toBe(
-        `Could not send the message: ${new URL(listener.url).host} is svc-cli listen, which plays the integrator and receives agent messages (spec 4.2), not a channel of the platform.`,
+        `Could not send the message: ${new URL(listener.url).host} is svc-cli listen (it plays the integrator and receives agent messages, spec 4.2), not a channel of the platform.`,
       );
       const read = await rejectionOf(getChannelStatus({ channelUrl }));
       expect(read.code).toBe('SVC_E_NOT_A_CHANNEL');
     } finally {
       await listener.close();
+    }
+  });
+
+  it.each([
+    [
+      'listen failing its first attempts',
+      () => createListener({ plan: { failFirst: 2 } }),
+      'listen',
+    ],
+    ['bot-sim', () => createBotProvider({ token: 't0k', providerId: 'acme' }), 'bot-sim'],
+    ['hook-target', () => createHookTarget(), 'hook-target'],
+  ])('names %s, whatever its status', async (_, start, command) => {
+    const role = await start();
+    try {
+      const sent = await sendCustomerMessage({ channelUrl: `${role.url}/x/shop`, payload: hello });
+      expect(sent.problem?.code).toBe('SVC_E_NOT_A_CHANNEL');
+      expect(sent.problem?.message).toContain(` is svc-cli ${command} (it plays `);
+    } finally {
+      await role.close();
     }
   });
 

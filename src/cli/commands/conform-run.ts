@@ -182,6 +182,7 @@ export async function runConform(
     const c = out.chalk;
     out.line(`\n${c.dim(`conform ${report.suite} against ${target}`)}`);
     out.line(failed > 0 ? c.red(counts) : c.green(counts));
+    if (report.hint) out.line(c.yellow(report.hint));
     if (report.fuzz) {
       const f = report.fuzz;
       out.line(
@@ -203,7 +204,9 @@ export async function runConform(
       warnings,
       total: results.length,
       ...(report.fuzz ? { fuzz: report.fuzz } : {}),
+      ...(report.hint ? { hint: report.hint } : {}),
     });
+  else if (!pretty && report.hint) out.note(report.hint);
   const text =
     reporter === 'junit'
       ? toJunit(`svc-cli conform ${report.suite}`, results)

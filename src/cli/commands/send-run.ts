@@ -134,6 +134,8 @@ export async function runSend(
       warnings: result.verdict.warnings,
     },
   };
+  // an svc-cli role's "200 ok" is no delivery: the error alone says what happened
+  if (result.problem?.code === 'SVC_E_NOT_A_CHANNEL') throw result.problem;
   out.event(event, formatSent);
   if (result.problem) throw result.problem;
   return 0;

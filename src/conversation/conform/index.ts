@@ -1,5 +1,6 @@
 import { createClock, type Clock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
+import { observeReplies, type ObservedReply } from '../../http/client.js';
 import {
   assertReachable,
   runCases,
@@ -13,6 +14,7 @@ import { startBotHarness, type BotHarness, type BotServiceInfo } from './bot-har
 import { buildHooksCases } from './hooks.js';
 import { buildIntegratorCases } from './integrator.js';
 import { buildPlatformSuite, parseChannelUrl } from './platform.js';
+import { describeWrongPeer } from './wrong-peer.js';
 import { buildFuzzCases, type FuzzSettings, type FuzzSummary } from './fuzz/run.js';
 
 /**
@@ -69,6 +71,8 @@ export interface ConformReport {
   warnings: number;
   /** with --fuzz: the seed, the cases run and the shrunk failure */
   fuzz?: FuzzSummary;
+  /** after a failure: the URL is another of svc-cli's roles (src/conversation/conform/wrong-peer.ts) */
+  hint?: string;
 }
 
 /**
@@ -200,12 +204,20 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     }
   }
   let results: ConformCaseResult[];
+  /** the first replies the cases got: which svc-cli role a failing peer is (wrong-peer.ts) */
+  const replies: ObservedReply[] = [];
   try {
-    results = await runCases(cases, {
-      suite: options.suite,
-      clock,
-      ...(options.onCase ? { onCase: options.onCase } : {}),
-    });
+    results = await observeReplies(
+      (reply) => {
+        if (replies.length < 100) replies.push(reply);
+      },
+      () =>
+        runCases(cases, {
+          suite: options.suite,
+          clock,
+          ...(options.onCase ? { onCase: options.onCase } : {}),
+        }),
+    );
   } finally {
     await harness?.close();
     await cleanup?.();
@@ -213,6 +225,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
   const skipped = results.filter((r) => r.skipped !== undefined).length;
   const failed = results.filter((r) => !r.ok).length;
   const fuzz = fuzzSummary?.();
+  const hint = failed > 0 ? describeWrongPeer(options.suite, target, replies) : undefined;
   return {
     suite: options.suite,
     target,
@@ -222,6 +235,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     skipped,
     warnings: results.reduce((sum, r) => sum + (r.warnings?.length ?? 0), 0),
     ...(fuzz === undefined ? {} : { fuzz }),
+    ...(hint === undefined ? {} : { hint }),
   };
 }
 

@@ -13,7 +13,6 @@ import {
 import { checkKind, detectChannelKind } from './contract-check.js';
 import type { ListenerEvent, ListeningEvent, RejectedRequestEvent } from './events.js';
 import { kindOfChannelMessage, messageOf } from './kinds.js';
-import { LISTEN_ROLE_HEADER } from './role-header.js';
 import { toRecordedVerdict, unknownKindVerdict } from './verdict.js';
 import { errorText } from '../../errors.js';
 
@@ -118,7 +117,6 @@ function listenerRole(
           status: 404,
           code: 'not_found',
           message: `no agent-message endpoint at ${path}; expected POST /${expected} (spec 4.2)`,
-          headers: { ...LISTEN_ROLE_HEADER },
         };
       }
       if (method !== 'POST') {
@@ -126,7 +124,7 @@ function listenerRole(
           status: 405,
           code: 'method_not_allowed',
           message: `${method} is not served; agent messages come by POST (spec 4.2)`,
-          headers: { allow: 'POST', ...LISTEN_ROLE_HEADER },
+          headers: { allow: 'POST' },
         };
       }
       return undefined;
@@ -136,7 +134,7 @@ function listenerRole(
       const answer: RoleAnswer = {
         kind: verdict.kind,
         verdict: toRecordedVerdict(verdict),
-        normal: { status: 200, body: OK_REPLY, headers: LISTEN_ROLE_HEADER },
+        normal: { status: 200, body: OK_REPLY },
         key: messageKeyOf(body.json, body.raw),
         notes: [`transfer: ${body.transfer}`],
       };

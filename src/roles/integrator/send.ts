@@ -3,9 +3,9 @@ import { createClock, type Clock } from '../../clock.js';
 import type { ValidationResult } from '../../contract/types.js';
 import { SvcError } from '../../errors.js';
 import { getText, postJson, type PostOutcome } from '../../http/client.js';
+import { svcRoleOf } from '../../http/role-header.js';
 import type { Journal } from '../../journal/index.js';
 import { checkKind } from './contract-check.js';
-import { LISTEN_ROLE_HEADER } from './role-header.js';
 import { kindOfChannelMessage } from './kinds.js';
 import { toRecordedVerdict, unknownKindVerdict } from './verdict.js';
 
@@ -211,12 +211,13 @@ function classifyStatus(
   action: string,
   channelUrl: string,
 ): SvcError | undefined {
-  if (headers['x-svc-role'] === LISTEN_ROLE_HEADER['x-svc-role']) {
-    // listen answers 200 to anything POSTed (spec 2.2); it is the wrong side of the channel
+  const role = svcRoleOf(headers);
+  if (role) {
+    // listen answers 200 to anything POSTed (spec 2.2): the wrong side of the channel
     return new SvcError(
       'SVC_E_NOT_A_CHANNEL',
       'input',
-      `Could not ${action}: ${new URL(channelUrl).host} is svc-cli listen, which plays the integrator and receives agent messages (spec 4.2), not a channel of the platform.`,
+      `Could not ${action}: ${new URL(channelUrl).host} is svc-cli ${role.command} (${role.plays}), not a channel of the platform.`,
       'Give --channel-url the channel URL the platform prints: {base_url}/<random_string>/<channel_public_id> (spec 4.1), e.g. from `svc-cli platform`.',
     );
   }
