@@ -274,6 +274,10 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     await assign.waitFor();
     await link.waitFor();
     expect(await link.getAttribute('href')).toMatch(/^https?:\/\//);
+    // spec 6.2: contact_info is shown as if typed by the visitor, labelled with where it came from
+    await agent
+      .locator('.transcript .line.visitor .from', { hasText: 'from the CRM (contact_info)' })
+      .waitFor();
     const order = await agent.evaluate(() => {
       return Array.from(
         document.querySelectorAll(

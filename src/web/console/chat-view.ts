@@ -100,10 +100,22 @@ export function renderTranscript(store: ConsoleStore, chat: ChatView): HTMLEleme
       if (delivery) timeline = renderTimeline(delivery);
     }
     const text = line.text ?? `[${line.kind.split('.').pop() ?? line.kind}]`;
+    // spec 6.2: the hook reply's contact_info is shown as if the visitor typed it; say where it
+    // came from, or it reads as something the customer said (newcomer pass)
+    const from =
+      line.kind === 'hook.contact_info' ? 'visitor · from the CRM (contact_info)' : line.type;
     return h(
       'li',
-      { class: `line ${line.type}` },
-      h('span', { class: 'from' }, line.type),
+      {
+        class: `line ${line.type}`,
+        ...(from === line.type
+          ? {}
+          : {
+              title:
+                "spec 6.2: the chat_accepted reply's contact_info, shown as if typed by the visitor",
+            }),
+      },
+      h('span', { class: 'from' }, from),
       h('span', { class: 'text' }, text),
       timeline,
     );
