@@ -73,6 +73,8 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
 
     const shop = await open(url);
     await shop.waitForFunction(() => 'svc_widget' in window);
+    // fired while demo.js was loading: the list still shows it (it did on 1 load of 7)
+    await shop.locator('#callbacks li', { hasText: 'svc_onLoadCallback' }).waitFor();
     const agent = await open(consoleUrl);
     await agent.locator('#status.live').waitFor();
 

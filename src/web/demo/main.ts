@@ -57,6 +57,12 @@ function render(): void {
 }
 
 // spec 6.4: the page's callbacks, each one noted as it fires
+const noteCallback = (name: string, args: readonly unknown[]): void => {
+  el('callbacks').prepend(item(`${name}(${args.map((a) => JSON.stringify(a)).join(', ')})`));
+};
+// what fired before this script ran (svc_onLoadCallback, as the double connected while this
+// file was still loading): the double keeps the record; the list showed it on 1 load of 7
+for (const record of widget.callbacks) noteCallback(record.name, record.args);
 for (const name of [
   'svc_onOpen',
   'svc_onClose',
@@ -69,7 +75,7 @@ for (const name of [
   'svc_onLoadCallback',
 ]) {
   win[name] = (...args: unknown[]) => {
-    el('callbacks').prepend(item(`${name}(${args.map((a) => JSON.stringify(a)).join(', ')})`));
+    noteCallback(name, args);
     render();
   };
 }
