@@ -54,6 +54,23 @@ function addArgumentChoices(program: Command, message: string): string {
   return message.replace(/'([^']+)'(\.?)(\n?)$/, `'$1': one of ${lists[0]!.join(', ')}$2$3`);
 }
 
+/**
+ * commander suggests a flag within a small edit distance; a flag typed short (`--integrator`
+ * for `--integrator-url`, `--platform` for `--platform-url`) is further away and got no
+ * suggestion (newcomer pass). When the unknown flag starts exactly one flag of the command
+ * named in argv (or of the program), that flag is suggested.
+ */
+function addOptionSuggestion(program: Command, argv: readonly string[], message: string): string {
+  const typed = /unknown option '(--[^'=]+)'/.exec(message)?.[1];
+  if (typed === undefined || /Did you mean/.test(message)) return message;
+  const command = program.commands.find((c) => argv.includes(c.name()));
+  const flags = [...(command?.options ?? []), ...program.options]
+    .map((option) => option.long)
+    .filter((long): long is string => long !== undefined && long.startsWith(typed));
+  if (flags.length !== 1) return message;
+  return `${message.replace(/\n?$/, '')}\n(Did you mean ${flags[0]}?)\n`;
+}
+
 /** Builds the program for a context; exported so tests can run commands in-process. */
 export function createProgram(ctx: CliContext, argv: readonly string[] = []): Command {
   const program = new Command('svc-cli');
@@ -67,7 +84,8 @@ export function createProgram(ctx: CliContext, argv: readonly string[] = []): Co
       writeOut: (s) => ctx.stdout.write(s),
       // with --json a usage error is printed as one NDJSON error line by runCli instead
       writeErr: (s) => (wantsJson(argv) ? true : ctx.stderr.write(s)),
-      outputError: (s, write) => write(addArgumentChoices(program, s)),
+      outputError: (s, write) =>
+        write(addOptionSuggestion(program, argv, addArgumentChoices(program, s))),
     })
     .exitOverride();
   program.addHelpText(
@@ -105,7 +123,13 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       }
       if (wantsJson(argv)) {
         // issue 21: every --json line is an object with a type, usage errors included
-        const message = addArgumentChoices(program, error.message).replace(/^error: /, '');
+        const message = addOptionSuggestion(
+          program,
+          argv,
+          addArgumentChoices(program, error.message),
+        )
+          .trimEnd()
+          .replace(/^error: /, '');
         ctx.stdout.write(
           `${JSON.stringify({ type: 'error', code: 'SVC_E_USAGE', category: 'input', message, hint: 'svc-cli --help lists the commands; svc-cli <command> --help their options.' })}\n`,
         );

@@ -28,6 +28,12 @@ describe('typos get the closest command or flag', () => {
     ],
     [['platform', '--integrator-ur', 'x'], '(Did you mean --integrator-url?)'],
     [['--jsno', 'status'], '(Did you mean --json?)'],
+    // typed short: too far for commander's edit distance, but the start of exactly one flag
+    [
+      ['platform', '--integrator', 'x'],
+      "error: unknown option '--integrator'\n(Did you mean --integrator-url?)",
+    ],
+    [['bot-sim', '--platform', 'x'], '(Did you mean --platform-url?)'],
   ])('%j', async (argv, message) => {
     const t = createTestContext({ cwd });
     expect(await runInProcess(t, argv)).toBe(2);
