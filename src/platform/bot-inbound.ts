@@ -114,7 +114,12 @@ export function handleProviderRequest(
     );
   // spec 5.2, 7.2: the token is the last path segment; wrong -> 401 invalid_client
   if (!secretEquals(decode(token), ctx.token))
-    return answer(401, 'invalid_client', 'the client token failed authentication', 'rejected');
+    return answer(
+      401,
+      'invalid_client',
+      "the client token failed authentication: the last path segment must be the platform's --bot-token, bot-sim's --token",
+      'rejected',
+    );
   // spec 5.3, 7.2: /providers/... also needs a valid Authorization header -> 401 unauthorized_client
   if (base === 'providers' && !ctx.issuer?.verify(request.headers.authorization))
     return answer(

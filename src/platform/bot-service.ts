@@ -188,7 +188,7 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
       });
     },
     onInviteAgent(chat) {
-      handOver(chat, 'INVITE_AGENT: the bot has no answer', false);
+      handOver(chat, 'INVITE_AGENT: the bot invited an agent', false);
     },
     ...(docsEvents
       ? {

@@ -293,7 +293,8 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
         return {
           status: 401,
           code: 'invalid_client',
-          message: 'the client token failed authentication (spec 5.2, 7.2)',
+          message:
+            "the client token failed authentication (spec 5.2, 7.2): the last path segment must be bot-sim's --token, the platform's --bot-token",
         };
       if (issuer && !issuer.verify(headers.authorization))
         return {
