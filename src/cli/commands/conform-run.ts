@@ -136,9 +136,13 @@ export async function runConform(
   // issue 21: a suite against a real peer runs in real seconds: show that it is working
   const progress = await createRunProgress(ctx, { json: !pretty, flush: () => out.flush() });
   let casesDone = 0;
+  let casesFailed = 0;
+  let casesSkipped = 0;
   progress.update(`conform ${suite}: running the first case`);
   const onCase = (result: ConformCaseResult): void => {
     casesDone++;
+    if (result.skipped !== undefined) casesSkipped++;
+    else if (!result.ok) casesFailed++;
     progress.around(() => {
       if (pretty) {
         out.line(formatConversation(result, out.chalk));
@@ -166,7 +170,9 @@ export async function runConform(
   const outcome = await Promise.race([running, interrupted]).finally(() => progress.stop());
   if (outcome === 'interrupted') {
     running.catch(() => undefined);
-    out.note(`interrupted: ${casesDone} case(s) finished`);
+    out.note(
+      `interrupted: ${casesDone} case(s) finished: ${casesDone - casesFailed - casesSkipped} passed, ${casesFailed} failed, ${casesSkipped} skipped`,
+    );
     await out.flush();
     return EXIT_CODES.sigint;
   }
