@@ -176,9 +176,15 @@ export async function runPlatform(
   stopConsole();
   off();
   progress.stop();
+  // what the stop cut short is said, not only journaled (newcomer pass)
+  let interrupted = 0;
+  const offInterrupted = core.on((event) => {
+    if (event.type === 'delivery-done' && event.result === 'interrupted') interrupted++;
+  });
   await platform.close(1000); // in-flight deliveries get 1 s, then are recorded interrupted
+  offInterrupted();
   out.note(
-    `stopped; ${journal.count} exchanges${flags.record ? ` recorded in ${flags.record}` : ''}`,
+    `stopped; ${journal.count} exchanges${flags.record ? ` recorded in ${flags.record}` : ''}${interrupted > 0 ? `; ${interrupted} delivery series cut short (journaled as interrupted)` : ''}`,
   );
   return 0;
 }
