@@ -12,6 +12,11 @@ export interface CliContext {
   cwd: string;
   /** Aborted on SIGINT / SIGTERM; serving commands close when it fires. */
   signal: AbortSignal;
+  /**
+   * What a Ctrl-C does when the terminal cannot send it as a signal (readline's raw mode, the
+   * agent console's prompt line): the same as SIGINT. Absent in tests run in process.
+   */
+  interrupt?: () => void;
   /** The exit code the process ends with (main.ts is the only place that exits). */
   exitCode: number;
   /**

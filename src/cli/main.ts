@@ -163,6 +163,7 @@ if (isEntry) {
     env: process.env,
     cwd: process.cwd(),
     signal: controller.signal,
+    interrupt: onSignal(EXIT_CODES.sigint),
     exitCode: 0,
   };
   // issue 21: `svc-cli replay | head -1` closes stdout early; the command ends quietly

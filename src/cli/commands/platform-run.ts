@@ -224,7 +224,7 @@ function startConsole(
   const rl = promptLine?.readline ?? createInterface({ input: ctx.stdin, terminal: false });
   // on a terminal readline has the keyboard in raw mode: Ctrl-C comes as its SIGINT, and
   // stops the simulator as the signal does
-  if (promptLine) rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
+  if (promptLine) rl.on('SIGINT', () => ctx.interrupt?.());
   const out = {
     line: (text: string) => around(() => output.line(text)),
     note: (text: string) => around(() => output.note(text)),

@@ -4,7 +4,13 @@
  * front of the prompt. Before, the terminal echoed the typing and the spinner's frames wiped
  * it, and a log line arriving mid-word was glued to the half-typed text (newcomer pass).
  */
-import { clearLine, createInterface, cursorTo, type Interface } from 'node:readline';
+import {
+  clearScreenDown,
+  createInterface,
+  cursorTo,
+  moveCursor,
+  type Interface,
+} from 'node:readline';
 import type { CliContext } from '../context.js';
 
 export interface PromptLine {
@@ -41,19 +47,31 @@ export function createPromptLine(ctx: CliContext, options: PromptLineOptions): P
   let shown = options.prompt;
   let closed = false;
   rl.once('close', () => (closed = true));
+  /**
+   * Clears the prompt line, all its rows when what was typed wraps, and leaves the cursor at
+   * its start; readline then draws the prompt there (its own record of the rows is reset, or
+   * it would move up into what was printed meanwhile).
+   */
+  const wipe = (): void => {
+    const { rows } = rl.getCursorPos();
+    if (rows > 0) moveCursor(ctx.stdout, 0, -rows);
+    cursorTo(ctx.stdout, 0);
+    clearScreenDown(ctx.stdout);
+    (rl as unknown as { prevRows?: number }).prevRows = 0;
+  };
   const redraw = (): void => {
     if (closed) return;
-    clearLine(ctx.stdout, 0);
-    cursorTo(ctx.stdout, 0);
+    wipe();
     rl.prompt(true);
   };
+  // after Ctrl-Z and `fg` readline leaves the input paused until a prompt: draw it at once
+  rl.on('SIGCONT', redraw);
   redraw();
   return {
     readline: rl,
     around(print) {
       if (closed) return print();
-      clearLine(ctx.stdout, 0);
-      cursorTo(ctx.stdout, 0);
+      wipe();
       print();
       void options.flush?.();
       rl.prompt(true);
@@ -70,8 +88,7 @@ export function createPromptLine(ctx: CliContext, options: PromptLineOptions): P
     },
     close() {
       if (closed) return;
-      clearLine(ctx.stdout, 0);
-      cursorTo(ctx.stdout, 0);
+      wipe();
       rl.close();
     },
   };
