@@ -63,7 +63,9 @@ function addArgumentChoices(program: Command, message: string): string {
 function addOptionSuggestion(program: Command, argv: readonly string[], message: string): string {
   const typed = /unknown option '(--[^'=]+)'/.exec(message)?.[1];
   if (typed === undefined || /Did you mean/.test(message)) return message;
-  const command = program.commands.find((c) => argv.includes(c.name()));
+  // the first word of argv that names a command (a flag's value may name one later on)
+  const name = argv.find((word) => program.commands.some((c) => c.name() === word));
+  const command = program.commands.find((c) => c.name() === name);
   const flags = [...(command?.options ?? []), ...program.options]
     .map((option) => option.long)
     .filter((long): long is string => long !== undefined && long.startsWith(typed));
