@@ -124,16 +124,31 @@ describe('conform hooks', () => {
     expect(report.failed).toBe(0);
     expect(report.results).toHaveLength(7);
     expect(report.results.at(-1)?.name).toContain('offline_messages');
-    expect(report.hint).toBeUndefined();
+    expect(report.wrongPeer).toBeUndefined();
   });
 
   it('pointed at svc-cli listen, the failure says which role the URL is', async () => {
     const l = await listener();
     const report = await runConformSuite({ suite: 'hooks', url: l.url, clock: scaled() });
     expect(report.failed).toBeGreaterThan(0);
-    expect(report.hint).toBe(
-      `${l.url} is svc-cli listen (it plays the integrator and receives agent messages, spec 4.2); conform hooks tests a hook receiver (spec 4.4), such as svc-cli hook-target.`,
-    );
+    expect(report.wrongPeer).toEqual({
+      url: l.url,
+      command: 'listen',
+      plays: 'it plays the integrator and receives agent messages, spec 4.2',
+      wants: 'a hook receiver (spec 4.4)',
+      wantsCommand: 'hook-target',
+    });
+  });
+
+  it('conform platform pointed at listen says so too (svc-cli platform sends no role)', async () => {
+    const l = await listener();
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl: `${l.url}/r4nd0m/shop`,
+      clock: scaled(),
+    });
+    expect(report.failed).toBeGreaterThan(0);
+    expect(report.wrongPeer).toMatchObject({ command: 'listen', wantsCommand: 'platform' });
   });
 
   it('a bad chat_accepted reply fails with the path and spec 6.2', async () => {

@@ -12,6 +12,7 @@ import type { ConformCaseResult } from '../../conversation/conform/case.js';
 import type { BotServiceInfo } from '../../conversation/conform/bot-harness.js';
 import { createOutput } from '../render/output.js';
 import { formatConversation, formatStep } from '../render/reporters/pretty.js';
+import { formatWrongPeer } from '../render/wrong-peer.js';
 import { toJunit } from '../render/reporters/junit.js';
 import { checkOutFile } from '../out-file.js';
 import { redactChannelUrl } from './config-run.js';
@@ -183,12 +184,13 @@ export async function runConform(
     report.suite === 'platform' && !globals.showSecrets
       ? redactChannelUrl(report.target)
       : report.target;
+  const hint = report.wrongPeer && formatWrongPeer(report.suite, report.wrongPeer);
   const counts = `${passed} passed, ${failed} failed, ${skipped} skipped${warnings > 0 ? `, ${warnings} warning(s)` : ''}`;
   if (pretty) {
     const c = out.chalk;
     out.line(`\n${c.dim(`conform ${report.suite} against ${target}`)}`);
     out.line(failed > 0 ? c.red(counts) : c.green(counts));
-    if (report.hint) out.line(c.yellow(report.hint));
+    if (hint) out.line(c.yellow(hint));
     if (report.fuzz) {
       const f = report.fuzz;
       out.line(
@@ -210,9 +212,9 @@ export async function runConform(
       warnings,
       total: results.length,
       ...(report.fuzz ? { fuzz: report.fuzz } : {}),
-      ...(report.hint ? { hint: report.hint } : {}),
+      ...(report.wrongPeer ? { wrongPeer: report.wrongPeer, hint } : {}),
     });
-  else if (!pretty && report.hint) out.note(report.hint);
+  else if (!pretty && hint) out.note(hint);
   const text =
     reporter === 'junit'
       ? toJunit(`svc-cli conform ${report.suite}`, results)

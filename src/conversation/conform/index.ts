@@ -14,7 +14,7 @@ import { startBotHarness, type BotHarness, type BotServiceInfo } from './bot-har
 import { buildHooksCases } from './hooks.js';
 import { buildIntegratorCases } from './integrator.js';
 import { buildPlatformSuite, parseChannelUrl } from './platform.js';
-import { describeWrongPeer } from './wrong-peer.js';
+import { findWrongPeer, type WrongPeer } from './wrong-peer.js';
 import { buildFuzzCases, type FuzzSettings, type FuzzSummary } from './fuzz/run.js';
 
 /**
@@ -72,7 +72,7 @@ export interface ConformReport {
   /** with --fuzz: the seed, the cases run and the shrunk failure */
   fuzz?: FuzzSummary;
   /** after a failure: the URL is another of svc-cli's roles (src/conversation/conform/wrong-peer.ts) */
-  hint?: string;
+  wrongPeer?: WrongPeer;
 }
 
 /**
@@ -225,7 +225,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
   const skipped = results.filter((r) => r.skipped !== undefined).length;
   const failed = results.filter((r) => !r.ok).length;
   const fuzz = fuzzSummary?.();
-  const hint = failed > 0 ? describeWrongPeer(options.suite, target, replies) : undefined;
+  const wrongPeer = failed > 0 ? findWrongPeer(options.suite, target, replies) : undefined;
   return {
     suite: options.suite,
     target,
@@ -235,7 +235,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     skipped,
     warnings: results.reduce((sum, r) => sum + (r.warnings?.length ?? 0), 0),
     ...(fuzz === undefined ? {} : { fuzz }),
-    ...(hint === undefined ? {} : { hint }),
+    ...(wrongPeer === undefined ? {} : { wrongPeer }),
   };
 }
 
