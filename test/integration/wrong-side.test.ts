@@ -40,29 +40,12 @@ describe('pointed at svc-cli listen', () => {
   it('a failed conform hooks run says which role the URL is, pretty and --reporter json', async () => {
     listener = await createListener();
     const hint = `${listener.url} is svc-cli listen (it plays the integrator and receives agent messages, spec 4.2); conform hooks tests a hook receiver (spec 4.4), such as svc-cli hook-target.`;
+    const conformHooks = ['--time-scale', '0.1', 'conform', 'hooks', '--url', listener.url];
     const pretty = createTestContext({ cwd });
-    expect(
-      await runInProcess(pretty, [
-        '--time-scale',
-        '0.1',
-        'conform',
-        'hooks',
-        '--url',
-        listener.url,
-      ]),
-    ).toBe(1);
+    expect(await runInProcess(pretty, conformHooks)).toBe(1);
     expect(pretty.stdout()).toContain(`failed, 0 skipped\n${hint}\n`);
     const json = createTestContext({ cwd });
-    await runInProcess(json, [
-      '--time-scale',
-      '0.1',
-      'conform',
-      'hooks',
-      '--url',
-      listener.url,
-      '--reporter',
-      'json',
-    ]);
+    await runInProcess(json, [...conformHooks, '--reporter', 'json']);
     const summary = json
       .stdout()
       .trim()
