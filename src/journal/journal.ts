@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { errorText } from '../errors.js';
 import { createFlushScheduler } from '../io/flush-scheduler.js';
 import { toHar } from './har.js';
+import { createRecentLines } from './recent-ring.js';
 
 import type { ExchangeInput, ExchangeRecord } from './record.js';
 
@@ -101,9 +102,11 @@ export function createJournal(options: JournalOptions = {}): Journal {
    * The recent records in memory — only without an NDJSON file. With one, the file is the
    * store and `entries()` reads its tail back: records kept in memory for a second under load
    * outlive the young generation (promoted at ~30 MB/s at 19k req/s, the scavenger's and the
-   * marker's work), and with 1 MiB bodies 1,000 of them would be a gigabyte.
+   * marker's work), and with 1 MiB bodies 1,000 of them would be a gigabyte. Without a file,
+   * they are kept as text in a ring of bytes off the JS heap (recent-ring.ts), for the same
+   * reason.
    */
-  let recent = createRecentLines();
+  const recent = keep > 0 ? createRecentLines(keep) : undefined;
   let pending: string[] = [];
   /** recorded, not yet redacted, kept or serialised */
   let unsettled: ExchangeRecord[] = [];
@@ -137,14 +140,12 @@ export function createJournal(options: JournalOptions = {}): Journal {
       }
       if (text !== undefined && fd !== undefined) pending.push(`${text}\n`);
       if (fileIsStore && !closed) continue;
-      if (keep > 0) recent.add(stored.seq, text ?? JSON.stringify(stored));
+      recent?.add(stored.seq, text ?? JSON.stringify(stored));
       if (isHar && !closed) {
         allForHar.push(stored);
         harDirty = true;
       }
     }
-    // Trim in batches (a quarter of `keep`): amortised O(1) per record, bounded memory.
-    if (keep > 0 && recent.size >= keep * 1.25) recent = recent.last(keep);
   };
   const flush = (): void => {
     scheduler.cancel();
@@ -210,8 +211,8 @@ export function createJournal(options: JournalOptions = {}): Journal {
         return records;
       }
       settle();
-      let last = keep === 0 ? [] : recent.read(keep, since);
-      if (fileIsStore && options.file && recent.size < keep) {
+      let last = recent?.read(keep, since) ?? [];
+      if (fileIsStore && options.file && recent && recent.size < keep) {
         // closed: what the file holds, then what was recorded after close (in memory)
         const query = { from: fileStart, keep, since, newest: closedAt, run };
         const fromFile = readTailOf(options.file, query);
@@ -233,47 +234,6 @@ export function createJournal(options: JournalOptions = {}): Journal {
         closeSync(fd);
         fd = undefined;
       }
-    },
-  };
-}
-
-/**
- * The recent records of a journal without a file store, as their JSON text with their seq:
- * one string per record instead of a dozen small objects, so keeping the last thousand costs
- * the young-generation collector a copy of a string each (issue 18: under a bot load the kept
- * records were most of what each scavenge copied). `read` parses what a caller asks for.
- */
-interface RecentLines {
-  readonly size: number;
-  add(seq: number, text: string): void;
-  /** the newest `count` of them, a new store */
-  last(count: number): RecentLines;
-  /** the newest `keep` records, those after `since` only, oldest first */
-  read(keep: number, since: number): ExchangeRecord[];
-}
-
-function createRecentLines(seqs: number[] = [], texts: string[] = []): RecentLines {
-  return {
-    get size() {
-      return seqs.length;
-    },
-    add(seq, text) {
-      seqs.push(seq);
-      texts.push(text);
-    },
-    last: (count) => createRecentLines(seqs.slice(-count), texts.slice(-count)),
-    read(keep, since) {
-      let from = Math.max(0, seqs.length - keep);
-      // seqs grow: the first one after `since` is found from the newest end
-      if (since > 0) {
-        let i = seqs.length;
-        while (i > from && seqs[i - 1]! > since) i--;
-        from = i;
-      }
-      const records: ExchangeRecord[] = [];
-      for (let i = from; i < texts.length; i++)
-        records.push(JSON.parse(texts[i]!) as ExchangeRecord);
-      return records;
     },
   };
 }

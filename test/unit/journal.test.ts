@@ -55,7 +55,7 @@ describe('journal', () => {
   it('without a file: the last `keep` in memory, after a seq, each read a fresh copy', () => {
     const journal = createJournal({ keep: 5 });
     for (let n = 1; n <= 12; n++) journal.record(exchange(n));
-    // one batch of 12, trimmed to the last 5 when it settles (at 1.25 x keep or more)
+    // one batch of 12: the ring holds the last 5
     expect(journal.entries().map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
     expect(journal.entries(9).map((e) => e.seq)).toEqual([10, 11, 12]);
     expect(journal.entries(12)).toEqual([]);
