@@ -4,6 +4,7 @@ import type { ContractIssue } from '../contract/types.js';
 import { errorBody } from '../http/body.js';
 import type { TokenIssuer } from '../http/oauth-issuer.js';
 import type { BotEventReceivedEvent } from './bot-events.js';
+import { channelTextOf } from './bot-message.js';
 import type { RateLimiter } from './bot-rate-limit.js';
 import type { PlatformCore } from './core.js';
 import { secretEquals } from './ids.js';
@@ -20,8 +21,11 @@ export interface BotInboundContext {
   /** Finds the chat an event is about (chat_id, else client_id, else the last bot chat). */
   findChat(json: Record<string, unknown>): Chat | undefined;
   isAttached(chat: Chat): boolean;
-  /** Delivers a valid BOT_MESSAGE; returns issues when it cannot be delivered (no fallback text). */
-  onBotMessage(chat: Chat, message: Record<string, unknown>): ContractIssue[];
+  /**
+   * Delivers a valid BOT_MESSAGE, or reports why it cannot be delivered (no fallback text,
+   * `channelTextOf`); the answer has already said which.
+   */
+  onBotMessage(chat: Chat, message: Record<string, unknown>): void;
   onInviteAgent(chat: Chat): void;
   /** CLIENT_INFO (public docs): the customer's contact data; undefined when the switch is off */
   onClientInfo?: (chat: Chat, contact: Json) => void;
@@ -204,18 +208,26 @@ export function handleProviderRequest(
       `chat ${chat.id} is not on a channel with this bot attached`,
       'rejected',
     );
+  // The event is reported received before what it causes (a delivery, a hand-over), so the
+  // log and the event stream read in the order things happened.
   if (eventName === 'INVITE_AGENT') {
+    const response = answer(200, undefined, undefined, 'handled');
     ctx.onInviteAgent(chat);
-    return answer(200, undefined, undefined, 'handled');
+    return response;
   }
   if (eventName === 'CLIENT_INFO') {
+    const response = answer(200, undefined, undefined, 'handled');
     ctx.onClientInfo?.(chat, json.contact_info as Json);
-    return answer(200, undefined, undefined, 'handled');
+    return response;
   }
-  const issues = ctx.onBotMessage(chat, json.message as Json);
-  if (issues.length > 0)
-    return answer(200, undefined, issues.map(formatIssue).join('; '), 'not-delivered');
-  return answer(200, undefined, undefined, 'handled');
+  const message = json.message as Json;
+  const converted = channelTextOf(message);
+  const response =
+    'issue' in converted
+      ? answer(200, undefined, formatIssue(converted.issue), 'not-delivered')
+      : answer(200, undefined, undefined, 'handled');
+  ctx.onBotMessage(chat, message);
+  return response;
 }
 
 /**

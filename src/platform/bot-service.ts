@@ -181,8 +181,8 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
     },
     onBotMessage(chat, message) {
       const customer = customerOf(chat);
-      if (!customer) return [];
-      return createBotCustomerMessage(core, chat, customer, message, {
+      if (!customer) return;
+      createBotCustomerMessage(core, chat, customer, message, {
         name: senderName,
         ...(options.senderPhoto ? { photo: options.senderPhoto } : {}),
       });

@@ -91,6 +91,44 @@ describe('bot service: customer -> CLIENT_MESSAGE -> BOT_MESSAGE (spec 3, 4.3)',
   });
 });
 
+describe('bot service: the event stream reads in the order things happened', () => {
+  it('reports a BOT_MESSAGE, a MARKDOWN without fallback and an INVITE_AGENT received before what each causes', async () => {
+    const s = await start();
+    await postTo(s.channelUrl, customerText('hi'));
+    await s.provider.waitForHits(1);
+    const order = (from: number) =>
+      s.events.events
+        .slice(from)
+        .filter((e) => e.type !== 'delivery-attempt' || e.target === 'integrator')
+        .map((e) => e.type)
+        .filter((t) =>
+          [
+            'bot-event-received',
+            'bot-message',
+            'delivery-attempt',
+            'violation',
+            'bot-handover',
+          ].includes(t),
+        );
+    let from = s.events.events.length;
+    await postTo(s.webhook, botMessage('1', { type: 'TEXT', text: 'Hi' }));
+    await s.events.waitFor('delivery-attempt', (e) => e.target === 'integrator');
+    expect(order(from)).toEqual(['bot-event-received', 'bot-message', 'delivery-attempt']);
+    from = s.events.events.length;
+    await postTo(s.webhook, botMessage('1', { type: 'MARKDOWN', content: '*x*' }));
+    expect(order(from)).toEqual(['bot-event-received', 'violation']);
+    from = s.events.events.length;
+    await postTo(s.webhook, {
+      event: 'INVITE_AGENT',
+      id: 'inv-1',
+      client_id: 'client-1',
+      chat_id: '1',
+    });
+    await s.events.waitFor('bot-handover');
+    expect(order(from)).toEqual(['bot-event-received', 'bot-handover']);
+  });
+});
+
 describe('bot service: hand-over (spec 3, 6.1)', () => {
   it('INVITE_AGENT with agents online: an agent joins, AGENT_JOINED goes to the bot, the bot is no longer asked', async () => {
     const s = await start();
