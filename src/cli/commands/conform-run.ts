@@ -58,12 +58,14 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
     case 'hooks':
       return { suite, url: requireUrl(suite, '--url', o.url ?? o.hookUrl), timeoutMs: o.timeout };
     case 'platform':
-      if (o.channelUrl === undefined && o.url !== undefined)
+      if (o.url !== undefined)
         throw new SvcError(
           'SVC_E_FLAG',
           'input',
-          'Could not run conform platform: it reads the channel URL from --channel-url, not --url (spec 4.1).',
-          `Example: svc-cli conform platform --channel-url ${o.url}`,
+          o.channelUrl === undefined
+            ? 'Could not run conform platform: it reads the channel URL from --channel-url, not --url (spec 4.1).'
+            : `Could not run conform platform: it takes no --url (${o.url}); it tests the channel URL given with --channel-url (spec 4.1). Drop --url.`,
+          `Example: svc-cli conform platform --channel-url ${o.channelUrl ?? o.url}`,
         );
       return {
         suite,

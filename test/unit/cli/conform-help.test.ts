@@ -69,4 +69,21 @@ describe('conform platform with --url', () => {
       'svc-cli conform platform --channel-url http://127.0.0.1:1/s/shop',
     );
   });
+
+  it('conform platform with both --url and --channel-url says --url is not its flag', async () => {
+    const t = createTestContext({ cwd });
+    expect(
+      await runInProcess(t, [
+        'conform',
+        'platform',
+        '--channel-url',
+        'http://127.0.0.1:1/s/shop',
+        '--url',
+        'http://127.0.0.1:2',
+      ]),
+    ).toBe(2);
+    expect(t.stderr()).toContain(
+      'it takes no --url (http://127.0.0.1:2); it tests the channel URL given with --channel-url (spec 4.1). Drop --url.',
+    );
+  });
 });
