@@ -276,6 +276,10 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     await assign.waitFor();
     await link.waitFor();
     expect(await link.getAttribute('href')).toMatch(/^https?:\/\//);
+    // the URL beside the link reads whole, and may wrap after a "/" (not mid-word) when narrow
+    const shown = agent.locator('#details .crm-link .url');
+    expect(await shown.textContent()).toBe(await link.getAttribute('href'));
+    expect(await shown.locator('wbr').count()).toBeGreaterThan(2);
     // spec 6.2: contact_info is shown as if typed by the visitor, labelled with where it came from
     await agent
       .locator('.transcript .line.visitor .from', { hasText: 'from the CRM (contact_info)' })

@@ -1,5 +1,5 @@
 import type { ChatView } from './api.js';
-import { h, secs, type Child } from './dom.js';
+import { breakableUrl, h, secs, type Child } from './dom.js';
 import { deliveriesOf, type ConsoleStore, type Delivery, type SimEvent } from './store.js';
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -132,7 +132,7 @@ const row = (label: string, value: string | number | undefined | null | false): 
         'div',
         { class: 'field' },
         h('span', { class: 'key' }, label),
-        h('span', { class: 'value' }, String(value)),
+        h('span', { class: 'value' }, breakableUrl(String(value))),
       );
 
 /** spec 4.5 setCustomData fields, in array order: title, bold key, content, link. */
@@ -149,7 +149,7 @@ function renderCustomData(fields: unknown): Child {
         { class: 'custom-field' },
         str(f.title) ? h('div', { class: 'title' }, str(f.title)) : null,
         str(f.key) ? h('b', {}, `${str(f.key)}: `) : null,
-        link ? h('a', { href: link }, content || link) : content,
+        link ? h('a', { href: link }, breakableUrl(content || link)) : breakableUrl(content),
       );
     }),
   );
@@ -205,7 +205,8 @@ export function renderDetails(
           'div',
           { class: 'crm-link' },
           h('a', { href: crmLink }, 'Open in CRM'),
-          h('span', { class: 'url' }, ` ${crmLink}`),
+          ' ',
+          h('span', { class: 'url' }, breakableUrl(crmLink)),
         )
       : null,
     hooks ? row('assigned to', str(hooks.assignedTo)) : null,

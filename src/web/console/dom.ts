@@ -50,6 +50,21 @@ export function isSafeUrl(url: string): boolean {
   return /^https?:\/\//i.test(url);
 }
 
+/**
+ * A URL as text with a line-break opportunity (`<wbr>`) after each `/`, `?`, `&`, `#` and
+ * `=`, so a long one wraps between its parts in a narrow panel rather than mid-word; any
+ * other text as it is.
+ */
+export function breakableUrl(text: string): Child {
+  if (!isSafeUrl(text)) return text;
+  const out = document.createDocumentFragment();
+  for (const part of text.split(/(?<=[/?&#=])/)) {
+    if (out.childNodes.length > 0) out.append(document.createElement('wbr'));
+    out.append(document.createTextNode(part));
+  }
+  return out;
+}
+
 /** Replaces an element's children. */
 export function fill(el: Element, ...children: Child[]): void {
   el.replaceChildren();
