@@ -50,13 +50,15 @@ export function deliverToCustomer(
     recipient: { id: customer.senderId }, // spec 2.2: returned unchanged
     message: { ...message, id: messageId },
   };
+  let line: ChatLine | undefined;
   if (message.type !== 'typein' && message.type !== 'typeout') {
-    const line: ChatLine = {
+    line = {
       timestamp: core.clock.epochSeconds(),
       type: sender.lineType,
       kind,
       ...(sender.agentId === undefined ? {} : { agentId: sender.agentId }),
       ...(typeof message.text === 'string' ? { text: message.text } : {}),
+      deliveryId: messageId,
     };
     appendChatLine(chat, line);
     core.touchChat(chat);
@@ -83,6 +85,7 @@ export function deliverToCustomer(
   }
   if (!channel?.integratorUrl) {
     const agentNotice = 'no integrator URL is configured for this channel';
+    if (line) line.delivery = { result: 'failed', attempts: 0, agentNotice };
     core.emit({
       type: 'delivery-done',
       deliveryId: messageId,
@@ -117,6 +120,14 @@ export function deliverToCustomer(
     kind,
     signal: core.signal,
     limiter: core.limiter,
-  }).then((result) => ({ ...result, deliveryId: messageId, chatId: chat.id, payload }));
+  }).then((result) => {
+    if (line)
+      line.delivery = {
+        result: result.result,
+        attempts: result.attempts,
+        ...(result.agentNotice === undefined ? {} : { agentNotice: result.agentNotice }),
+      };
+    return { ...result, deliveryId: messageId, chatId: chat.id, payload };
+  });
   return core.track(work);
 }

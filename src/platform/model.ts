@@ -60,6 +60,13 @@ export interface ChatLine {
   agentId?: number;
   text?: string;
   kind: string;
+  /** an agent or bot line: the platform message id its delivery goes by (spec 2.2) */
+  deliveryId?: string;
+  /**
+   * how that delivery ended (spec 4.2, 8), once it has: so a console opened later still shows
+   * a failed delivery, not only one it saw happen
+   */
+  delivery?: { result: string; attempts: number; agentNotice?: string };
 }
 
 export interface Chat {

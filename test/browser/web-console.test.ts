@@ -239,6 +239,71 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     }
   });
 
+  it('platform --web: a console opened after the deliveries still shows how each ended', async () => {
+    // the integrator refuses the message that asks for it (every attempt), accepts the others
+    const integrator: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        if (body.includes('fail me')) res.writeHead(500).end('down');
+        else res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok"}');
+      });
+    });
+    await new Promise<void>((done) => integrator.listen(0, '127.0.0.1', done));
+    const integratorUrl = `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`;
+    try {
+      const cli = await startCliServer([
+        'platform',
+        '--web',
+        '--port',
+        '0',
+        '--json',
+        '--time-scale',
+        '0.01',
+        '--integrator-url',
+        integratorUrl,
+      ]);
+      servers.push(cli);
+      const { consoleUrl, controlUrl, channels } = cli.listening as unknown as {
+        consoleUrl: string;
+        controlUrl: string;
+        channels: Array<{ url: string }>;
+      };
+      const post = (url: string, body: unknown) =>
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      await post(channels[0]!.url, {
+        sender: { id: 'c-9', name: 'Lee' },
+        message: { type: 'text', text: 'Hello?' },
+      });
+      // both series end before the page opens (wait: the answer comes when the series ended)
+      for (const text of ['First answer', 'Please fail me'])
+        expect(
+          (await post(`${controlUrl}/agent/message`, { customerId: 'c-9', text })).status,
+        ).toBe(200);
+      const agent = await open(consoleUrl);
+      agent.setDefaultTimeout(15_000);
+      await agent.locator('#status.live').waitFor();
+      await agent.locator('.chat-item').first().click();
+      await agent
+        .locator('.line.agent', { hasText: 'First answer' })
+        .locator('.delivery.past .verdict.delivered', { hasText: 'delivered (1 attempt)' })
+        .waitFor();
+      await agent
+        .locator('.line.agent', { hasText: 'Please fail me' })
+        .locator('.delivery.past .verdict.failed', {
+          hasText: /^failed: not delivered after 3 attempts: HTTP 500$/,
+        })
+        .waitFor();
+      await agent.screenshot({ path: resolve(artifacts, 'web-console-past.png') });
+    } finally {
+      await new Promise<void>((done) => integrator.close(() => done()));
+    }
+  });
+
   it('platform --web --hook-url: the chat_accepted reply shows both CRM controls, as the terminal does (issue 21)', async () => {
     const target = await startCliServer(['hook-target', '--port', '0', '--json', '-q']);
     servers.push(target);

@@ -4,7 +4,15 @@ export interface ChatView {
   channelId: string;
   mode: 'bot' | 'queue' | 'agent' | 'closed';
   agentId?: number;
-  lines: Array<{ timestamp: number; type: string; text?: string; kind: string; agentId?: number }>;
+  lines: Array<{
+    timestamp: number;
+    type: string;
+    text?: string;
+    kind: string;
+    agentId?: number;
+    deliveryId?: string;
+    delivery?: { result: string; attempts: number; agentNotice?: string };
+  }>;
   openedAt: number;
   lastActivityMs: number;
   ext: Record<string, unknown>;

@@ -87,6 +87,33 @@ export function renderTimeline(delivery: Delivery): HTMLElement {
   );
 }
 
+/**
+ * A delivery that ended before this page opened: how it ended, from the chat line (the
+ * attempts themselves are in the Journal tab).
+ */
+export function renderPastDelivery(past: {
+  result: string;
+  attempts: number;
+  agentNotice?: string;
+}): HTMLElement {
+  const attempts = `${past.attempts} attempt${past.attempts === 1 ? '' : 's'}`;
+  return h(
+    'div',
+    {
+      class: 'delivery past',
+      title: 'delivered before this page opened; its attempts are in the Journal tab',
+    },
+    h(
+      'span',
+      { class: `verdict ${past.result}` },
+      past.result === 'delivered'
+        ? `delivered (${attempts})`
+        : // as the live verdict reads; the notice names the attempts (spec 8)
+          `${past.result}: ${past.agentNotice ?? `after ${attempts}`}`,
+    ),
+  );
+}
+
 /** The transcript: chat lines; each agent line with its delivery (tails of both aligned). */
 export function renderTranscript(store: ConsoleStore, chat: ChatView): HTMLElement {
   const deliveries = deliveriesOf(store, chat.id);
@@ -95,9 +122,13 @@ export function renderTranscript(store: ConsoleStore, chat: ChatView): HTMLEleme
   const items = chat.lines.map((line) => {
     let timeline: Child = null;
     if (line.type === 'agent') {
-      const delivery = deliveries[deliveries.length - agentLines + agentIndex];
+      // by its id where the line has one; a delivery this page did not see shows how it ended
+      const delivery = line.deliveryId
+        ? store.deliveries.get(line.deliveryId)
+        : deliveries[deliveries.length - agentLines + agentIndex];
       agentIndex++;
       if (delivery) timeline = renderTimeline(delivery);
+      else if (line.delivery) timeline = renderPastDelivery(line.delivery);
     }
     const text = line.text ?? `[${line.kind.split('.').pop() ?? line.kind}]`;
     // spec 6.2: the hook reply's contact_info is shown as if the visitor typed it; say where it
