@@ -79,7 +79,7 @@ function nextRunId(): string {
  * @example const journal = createJournal({ file: 'session.ndjson' });
  */
 export function createJournal(options: JournalOptions = {}): Journal {
-  const keep = Math.max(0, options.keep ?? 1_000);
+  const keep = Math.max(0, Math.floor(options.keep ?? 1_000)) || 0;
   const run = nextRunId();
   const redact = options.showSecrets ? options.redact : withKnownSecrets(options.redact);
   const isHar = options.file?.toLowerCase().endsWith('.har') ?? false;
