@@ -66,7 +66,7 @@ describe('conform platform with --url', () => {
       'Could not run conform platform: it reads the channel URL from --channel-url, not --url (spec 4.1).',
     );
     expect(t.stderr()).toContain(
-      'svc-cli conform platform --channel-url http://127.0.0.1:1/s/shop',
+      'svc-cli conform platform --channel-url http://127.0.0.1:1/***/shop',
     );
   });
 
