@@ -74,6 +74,12 @@ export function deliverToCustomer(
       senderName: sender.name,
       message,
     });
+    if (line)
+      line.delivery = {
+        result: pushed.result,
+        attempts: pushed.result === 'delivered' ? 1 : 0,
+        ...(pushed.agentNotice === undefined ? {} : { agentNotice: pushed.agentNotice }),
+      };
     return Promise.resolve({
       deliveryId: messageId,
       chatId: chat.id,

@@ -101,7 +101,7 @@ export function renderPastDelivery(past: {
     'div',
     {
       class: 'delivery past',
-      title: 'delivered before this page opened; its attempts are in the Journal tab',
+      title: 'this delivery ended before the page opened; its attempts are in the Journal tab',
     },
     h(
       'span',
