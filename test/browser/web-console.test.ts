@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCliServer, type CliServer } from '../helpers/cli-server.js';
+import { freePort } from '../helpers/free-port.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const artifacts = resolve(fileURLToPath(import.meta.url), '../../../artifacts');
@@ -299,6 +300,78 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
         })
         .waitFor();
       await agent.screenshot({ path: resolve(artifacts, 'web-console-past.png') });
+    } finally {
+      await new Promise<void>((done) => integrator.close(() => done()));
+    }
+  });
+
+  it("platform --web with a bot: the bot's answer shows its delivery as an agent's does", async () => {
+    // the integrator refuses the bot's first answer once (HTTP 500): attempts at 0 and 3 s
+    let texts = 0;
+    const integrator: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        if (body.includes('"type":"text"') && texts++ === 0) res.writeHead(500).end('down');
+        else res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok"}');
+      });
+    });
+    await new Promise<void>((done) => integrator.listen(0, '127.0.0.1', done));
+    const integratorUrl = `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`;
+    try {
+      const botPort = await freePort();
+      const bot = ['--token', 'web-bot', '--provider-id', 'acme'];
+      const cli = await startCliServer([
+        'platform',
+        '--web',
+        '--port',
+        '0',
+        '--json',
+        '--time-scale',
+        '0.1',
+        '--integrator-url',
+        integratorUrl,
+        '--bot-provider-url',
+        `http://127.0.0.1:${botPort}`,
+        '--bot-token',
+        'web-bot',
+        '--provider-id',
+        'acme',
+      ]);
+      servers.push(cli);
+      const { url, consoleUrl, channels } = cli.listening as unknown as {
+        url: string;
+        consoleUrl: string;
+        channels: Array<{ url: string }>;
+      };
+      const sim = await startCliServer([
+        'bot-sim',
+        '--port',
+        String(botPort),
+        '--json',
+        '-q',
+        '--platform-url',
+        url,
+        ...bot,
+      ]);
+      servers.push(sim);
+      const agent = await open(consoleUrl);
+      agent.setDefaultTimeout(15_000);
+      await agent.locator('#status.live').waitFor();
+      await fetch(channels[0]!.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          sender: { id: 'c-5', name: 'Kim' },
+          message: { type: 'text', text: 'hello bot' },
+        }),
+      });
+      await agent.locator('.chat-item').first().click();
+      const line = agent.locator('.line.bot', { hasText: 'hello bot' });
+      await line.locator('.verdict.delivered').waitFor();
+      await line.locator('.attempts .fail', { hasText: /1\/3 .* ✗ HTTP 500/ }).waitFor();
+      await line.locator('.attempts .ok', { hasText: /2\/3 .* ✓ HTTP 200/ }).waitFor();
+      await agent.screenshot({ path: resolve(artifacts, 'web-console-bot.png') });
     } finally {
       await new Promise<void>((done) => integrator.close(() => done()));
     }

@@ -121,12 +121,14 @@ export function renderTranscript(store: ConsoleStore, chat: ChatView): HTMLEleme
   let agentIndex = 0;
   const items = chat.lines.map((line) => {
     let timeline: Child = null;
-    if (line.type === 'agent') {
+    if (line.type === 'agent' || line.type === 'bot') {
       // by its id where the line has one; a delivery this page did not see shows how it ended
       const delivery = line.deliveryId
         ? store.deliveries.get(line.deliveryId)
-        : deliveries[deliveries.length - agentLines + agentIndex];
-      agentIndex++;
+        : line.type === 'agent'
+          ? deliveries[deliveries.length - agentLines + agentIndex]
+          : undefined;
+      if (line.type === 'agent') agentIndex++;
       if (delivery) timeline = renderTimeline(delivery);
       else if (line.delivery) timeline = renderPastDelivery(line.delivery);
     }

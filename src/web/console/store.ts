@@ -68,6 +68,7 @@ export function applyEvent(store: ConsoleStore, event: SimEvent): number | undef
       store.agentsOnline = event.online === true;
       break;
     case 'agent-message':
+    case 'bot-message': // the bot's answer goes to the customer with the same attempts
       if (chatId !== undefined && deliveryId && event.kind !== 'channel.agent.typing') {
         store.deliveries.set(deliveryId, {
           deliveryId,
