@@ -11,8 +11,11 @@
  */
 import type { ExchangeRecord } from './record.js';
 
-/** The ring starts this large (at its first record) and doubles while the newest do not fit. */
-const FIRST_BYTES = 256 * 1024;
+/**
+ * The ring starts this large (at its first record) and doubles while the newest do not fit:
+ * small, as a replay makes a journal per conversation and most hold a few dozen records.
+ */
+const FIRST_BYTES = 16 * 1024;
 /** Room for this many records' places at first; doubled as needed, up to `keep`. */
 const FIRST_SLOTS = 64;
 /**

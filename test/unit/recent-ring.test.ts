@@ -16,9 +16,9 @@ describe('recent ring (the journal without a file store, issue 18)', () => {
     expect(ring.read(4, 10)).toEqual([]);
   });
 
-  it('grows past its first 256 KiB to keep the newest records whole', () => {
+  it('grows past its first 16 KiB to keep the newest records whole', () => {
     const ring = createRecentLines(10);
-    // 10 records of 100 KB: 1 MB, four times the first ring, written around it twice over
+    // 10 records of 100 KB: 1 MB, 64 times the first ring, written around it twice over
     for (let seq = 1; seq <= 25; seq++) ring.add(seq, line(seq, 100_000, String(seq % 10)));
     const records = ring.read(10, 0) as unknown as { seq: number; text: string }[];
     expect(seqsOf(records)).toEqual([16, 17, 18, 19, 20, 21, 22, 23, 24, 25]);
