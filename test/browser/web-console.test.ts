@@ -113,18 +113,11 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
   it('platform --web: delivery attempts as a timeline, journal with resend', async () => {
     // the integrator fails the first attempt (HTTP 500), then accepts: attempts at 0 and 3 s
     let texts = 0;
-    const integrator: Server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        // typing notices (spec 2.3) pass; the first text attempt fails
-        const isText = body.includes('"type":"text"');
-        if (isText && texts++ === 0) res.writeHead(500).end('down');
-        else res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok"}');
-      });
-    });
-    await new Promise<void>((done) => integrator.listen(0, '127.0.0.1', done));
-    const integratorUrl = `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`;
+    // typing notices (spec 2.3) pass; the first text attempt fails
+    const integrator = await startIntegrator(
+      (body) => body.includes('"type":"text"') && texts++ === 0,
+    );
+    const integratorUrl = integrator.url;
     try {
       const cli = await startCliServer([
         'platform',
@@ -236,22 +229,14 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
         .first()
         .waitFor();
     } finally {
-      await new Promise<void>((done) => integrator.close(() => done()));
+      await integrator.close();
     }
   });
 
   it('platform --web: a console opened after the deliveries still shows how each ended', async () => {
     // the integrator refuses the message that asks for it (every attempt), accepts the others
-    const integrator: Server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        if (body.includes('fail me')) res.writeHead(500).end('down');
-        else res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok"}');
-      });
-    });
-    await new Promise<void>((done) => integrator.listen(0, '127.0.0.1', done));
-    const integratorUrl = `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`;
+    const integrator = await startIntegrator((body) => body.includes('fail me'));
+    const integratorUrl = integrator.url;
     try {
       const cli = await startCliServer([
         'platform',
@@ -301,23 +286,17 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
         .waitFor();
       await agent.screenshot({ path: resolve(artifacts, 'web-console-past.png') });
     } finally {
-      await new Promise<void>((done) => integrator.close(() => done()));
+      await integrator.close();
     }
   });
 
   it("platform --web with a bot: the bot's answer shows its delivery as an agent's does", async () => {
     // the integrator refuses the bot's first answer once (HTTP 500): attempts at 0 and 3 s
     let texts = 0;
-    const integrator: Server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        if (body.includes('"type":"text"') && texts++ === 0) res.writeHead(500).end('down');
-        else res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok"}');
-      });
-    });
-    await new Promise<void>((done) => integrator.listen(0, '127.0.0.1', done));
-    const integratorUrl = `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`;
+    const integrator = await startIntegrator(
+      (body) => body.includes('"type":"text"') && texts++ === 0,
+    );
+    const integratorUrl = integrator.url;
     try {
       const botPort = await freePort();
       const bot = ['--token', 'web-bot', '--provider-id', 'acme'];
@@ -373,7 +352,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
       await line.locator('.attempts .ok', { hasText: /2\/3 .* ✓ HTTP 200/ }).waitFor();
       await agent.screenshot({ path: resolve(artifacts, 'web-console-bot.png') });
     } finally {
-      await new Promise<void>((done) => integrator.close(() => done()));
+      await integrator.close();
     }
   });
 
@@ -437,3 +416,22 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     await agent.screenshot({ path: resolve(artifacts, 'web-console-crm.png') });
   });
 });
+
+/** An integrator on loopback: HTTP 500 to the bodies `refuse` picks, 200 `{"result":"ok"}` else. */
+async function startIntegrator(
+  refuse: (body: string) => boolean,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (refuse(body)) res.writeHead(500).end('down');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok"}');
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
