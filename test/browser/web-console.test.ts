@@ -119,17 +119,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     );
     const integratorUrl = integrator.url;
     try {
-      const cli = await startCliServer([
-        'platform',
-        '--web',
-        '--port',
-        '0',
-        '--json',
-        '--time-scale',
-        '0.1',
-        '--integrator-url',
-        integratorUrl,
-      ]);
+      const cli = await startWebPlatform(integratorUrl, '0.1');
       servers.push(cli);
       const { consoleUrl, channels } = cli.listening as unknown as {
         consoleUrl: string;
@@ -139,14 +129,11 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
       // below the test's timeout, so a wait that fails names its locator
       agent.setDefaultTimeout(15_000);
       await agent.locator('#status.live').waitFor();
-      const posted = await fetch(channels[0]!.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          sender: { id: 'c-42', name: 'Sam Customer', email: 'sam@example.com' },
-          message: { type: 'text', text: 'Is the blue one in stock?' },
-        }),
-      });
+      const posted = await postCustomer(
+        channels[0]!.url,
+        { id: 'c-42', name: 'Sam Customer', email: 'sam@example.com' },
+        'Is the blue one in stock?',
+      );
       expect(posted.status).toBe(200);
       await agent.locator('.transcript .line.visitor', { hasText: 'blue one' }).waitFor();
 
@@ -238,17 +225,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     const integrator = await startIntegrator((body) => body.includes('fail me'));
     const integratorUrl = integrator.url;
     try {
-      const cli = await startCliServer([
-        'platform',
-        '--web',
-        '--port',
-        '0',
-        '--json',
-        '--time-scale',
-        '0.01',
-        '--integrator-url',
-        integratorUrl,
-      ]);
+      const cli = await startWebPlatform(integratorUrl, '0.01');
       servers.push(cli);
       const { consoleUrl, controlUrl, channels } = cli.listening as unknown as {
         consoleUrl: string;
@@ -300,16 +277,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     try {
       const botPort = await freePort();
       const bot = ['--token', 'web-bot', '--provider-id', 'acme'];
-      const cli = await startCliServer([
-        'platform',
-        '--web',
-        '--port',
-        '0',
-        '--json',
-        '--time-scale',
-        '0.1',
-        '--integrator-url',
-        integratorUrl,
+      const cli = await startWebPlatform(integratorUrl, '0.1', [
         '--bot-provider-url',
         `http://127.0.0.1:${botPort}`,
         '--bot-token',
@@ -337,14 +305,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
       const agent = await open(consoleUrl);
       agent.setDefaultTimeout(15_000);
       await agent.locator('#status.live').waitFor();
-      await fetch(channels[0]!.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          sender: { id: 'c-5', name: 'Kim' },
-          message: { type: 'text', text: 'hello bot' },
-        }),
-      });
+      await postCustomer(channels[0]!.url, { id: 'c-5', name: 'Kim' }, 'hello bot');
       await agent.locator('.chat-item').first().click();
       const line = agent.locator('.line.bot', { hasText: 'hello bot' });
       await line.locator('.verdict.delivered').waitFor();
@@ -376,14 +337,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     const agent = await open(consoleUrl);
     agent.setDefaultTimeout(15_000);
     await agent.locator('#status.live').waitFor();
-    await fetch(channels[0]!.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        sender: { id: 'c-7', name: 'Ann Smith' },
-        message: { type: 'text', text: 'Hello' },
-      }),
-    });
+    await postCustomer(channels[0]!.url, { id: 'c-7', name: 'Ann Smith' }, 'Hello');
     await agent.locator('.transcript .line.visitor', { hasText: 'Hello' }).waitFor();
     await agent.fill('#reply-text', 'Hi Ann');
     await agent.press('#reply-text', 'Enter');
@@ -434,4 +388,37 @@ async function startIntegrator(
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
+}
+
+/** `platform --web` on a free port with JSON output, at a time scale, delivering to `integratorUrl`. */
+function startWebPlatform(
+  integratorUrl: string,
+  timeScale: string,
+  more: string[] = [],
+): Promise<CliServer> {
+  return startCliServer([
+    'platform',
+    '--web',
+    '--port',
+    '0',
+    '--json',
+    '--time-scale',
+    timeScale,
+    '--integrator-url',
+    integratorUrl,
+    ...more,
+  ]);
+}
+
+/** A customer's text message on the channel URL (spec 2.1), as an integrator sends it. */
+async function postCustomer(
+  channelUrl: string,
+  sender: { id: string; name?: string; email?: string },
+  text: string,
+): Promise<Response> {
+  return fetch(channelUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ sender, message: { type: 'text', text } }),
+  });
 }
