@@ -48,6 +48,8 @@ export interface BotSender {
  */
 export function createBotSender(core: PlatformCore, options: BotOutboundOptions): BotSender {
   const url = `${options.providerUrl.replace(/\/+$/, '')}/${encodeURIComponent(options.token)}`;
+  // the token is a secret (spec 5.2): events and the console show it masked, as the journal does
+  const shownUrl = `${options.providerUrl.replace(/\/+$/, '')}/***`;
   const auth = options.auth;
   const tokens: TokenClient | undefined = auth?.tokenUrl
     ? createTokenClient({
@@ -82,6 +84,7 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         deliveryId: eventId,
         target: 'bot',
         url,
+        shownUrl,
         body: JSON.stringify(body),
         policy: options.policy ?? BOT_DELIVERY_POLICY,
         clock: core.clock,

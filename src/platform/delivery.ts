@@ -52,6 +52,8 @@ export interface DeliverOptions {
   deliveryId: string;
   target: DeliveryTarget;
   url: string;
+  /** the URL as the events show it, a secret in it masked (the bot token, spec 5.2) */
+  shownUrl?: string;
   /** JSON text */
   body: string;
   chunked?: boolean;
@@ -224,7 +226,7 @@ async function runSeries(
       type: 'delivery-attempt',
       deliveryId: options.deliveryId,
       target: options.target,
-      url: options.url,
+      url: options.shownUrl ?? options.url,
       attempt,
       attempts: policy.attempts,
       offsetMs,

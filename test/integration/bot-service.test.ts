@@ -22,6 +22,10 @@ describe('bot service: customer -> CLIENT_MESSAGE -> BOT_MESSAGE (spec 3, 4.3)',
     expect(typeof hit!.json.message.timestamp).toBe('number');
     const sent = await s.events.waitFor('bot-event-sent');
     expect(sent).toMatchObject({ event: 'CLIENT_MESSAGE', result: 'delivered', attempts: 1 });
+    // spec 5.2: the token is a secret; the event stream (console, --json) shows it masked
+    const attempt = s.events.of('delivery-attempt').find((e) => e.target === 'bot');
+    expect(attempt?.url).toMatch(/\/\*\*\*$/);
+    expect(JSON.stringify(s.events.events)).not.toContain('bot-token-1');
 
     const res = await postTo(
       s.webhook,
