@@ -64,7 +64,7 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
           'input',
           o.channelUrl === undefined
             ? 'Could not run conform platform: it reads the channel URL from --channel-url, not --url (spec 4.1).'
-            : `Could not run conform platform: it takes no --url (${o.url}); it tests the channel URL given with --channel-url (spec 4.1). Drop --url.`,
+            : `Could not run conform platform: it takes no --url (${redactChannelUrl(o.url)}); it tests the channel URL given with --channel-url (spec 4.1). Drop --url.`,
           // the random string is a secret (spec 1.3): CI logs keep stderr
           `Example: svc-cli conform platform --channel-url ${redactChannelUrl(o.channelUrl ?? o.url)}`,
         );
