@@ -8,6 +8,7 @@ import {
   type ConformCaseResult,
 } from '../../src/conversation/conform/index.js';
 import { createPlatform, type Platform } from '../../src/platform/index.js';
+import { createBotProvider } from '../../src/roles/bot/index.js';
 import { createHookTarget, type HookTarget } from '../../src/roles/hooks/index.js';
 import { createListener, type Listener } from '../../src/roles/integrator/index.js';
 import { closePeers, deadPeerUrl, json, startPeer } from '../helpers/broken-peers.js';
@@ -235,6 +236,35 @@ describe('conform platform', () => {
     const chats = [...p.core.state.chats.values()];
     expect(chats.length).toBeGreaterThan(0);
     expect(chats.filter((c) => c.mode !== 'closed')).toEqual([]);
+  });
+
+  it("with a bot on the channel, counts only its own message's attempts, not the bot's answer", async () => {
+    // bot-sim answers every customer message; its answer reaches the embedded listener too,
+    // and is failed twice as well (newcomer pass: attempt 2 "arrived at 0.21 s")
+    const clock = redeliveryScale();
+    const bot = await createBotProvider({ token: 'bt', providerId: 'pv', clock });
+    closers.push(() => bot.close(10));
+    const p = createPlatform({
+      clock,
+      channels: [{ id: 'shop' }],
+      bot: { providerUrl: bot.url, token: 'bt', providerId: 'pv' },
+    });
+    const server = await p.listen({ port: 0 });
+    closers.push(() => p.close());
+    bot.setPlatformUrl(server.url);
+    const channel = [...p.core.state.channels.values()][0]!;
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl: p.core.channelInfo(channel).url,
+      clock: redeliveryScale(),
+    });
+    expect(reasons(report.results)).toEqual([]);
+    expect(report.results.at(-1)!.steps.map((s) => s.status)).toEqual([
+      'passed',
+      'passed',
+      'passed',
+      'passed',
+    ]);
   });
 
   it('skips the redelivery schedule, saying why, when the platform runs on another time scale', async () => {
