@@ -156,6 +156,15 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
         .or(agent.locator('table.journal tr', { hasText: 'POST' }).first())
         .first()
         .waitFor();
+      // the status column is in sight beside the detail pane, not past its edge (newcomer pass)
+      const statusInSight = await agent.evaluate(() => {
+        const cell = document.querySelector('table.journal tbody td.status');
+        const detail = document.querySelector('#journal-detail');
+        return cell && detail
+          ? cell.getBoundingClientRect().right <= detail.getBoundingClientRect().left + 1
+          : false;
+      });
+      expect(statusInSight).toBe(true);
       await agent.locator('table.journal tr', { hasText: 'POST' }).last().click();
       await agent.locator('#journal-detail pre', { hasText: 'blue one' }).waitFor();
       await agent.click('#journal-detail button.resend');

@@ -158,8 +158,9 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
         h('td', { class: 'kind' }, kindOf(e)),
         h('td', {}, e.direction === 'in' ? '←' : '→'),
         h('td', {}, e.request.method),
-        h('td', { class: 'url' }, path(e.request.url)),
-        h('td', {}, e.response ? e.response.status : (e.failure?.reason ?? '')),
+        // the status before the URL: the URL is cut to the column, the status must stay seen
+        h('td', { class: 'status' }, e.response ? e.response.status : (e.failure?.reason ?? '')),
+        h('td', { class: 'url', title: e.request.url }, path(e.request.url)),
       ),
     );
     fill(
@@ -173,7 +174,7 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
           h(
             'tr',
             {},
-            ...['#', 'time', 'kind', '', 'method', 'url', 'status'].map((t) => h('th', {}, t)),
+            ...['#', 'time', 'kind', '', 'method', 'status', 'url'].map((t) => h('th', {}, t)),
           ),
         ),
         h('tbody', {}, ...rows),
