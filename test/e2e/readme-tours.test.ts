@@ -142,17 +142,17 @@ describe('README tours, as written (issue 21)', () => {
     expect(readFileSync(join(cwd, 'conform.xml'), 'utf8')).toMatch(/failures="0"/);
   });
 
-  it('Bot provider: bot-sim answers "menu" through the platform; replay --grep bot is green', async () => {
+  it('Bot provider: bot-sim answers "menu" through the platform; replay --grep bot- is green', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
     const lines = tourLines('**Bot provider**');
     expect(lines).toHaveLength(5);
-    const ports = await portsFor('9000', '8800', '7000');
+    const ports = await portsFor('9000', '8800', '9100');
     const listen = start(argvOf(lines[0]!, ports, {}), cwd);
     await listen.waitFor(/listening/);
-    const platform = start(argvOf(lines[1]!, ports, {}), cwd);
-    const channelUrl = (await platform.waitFor(/channel URL\s+(\S+)/))[1]!;
-    const bot = start(argvOf(lines[2]!, ports, {}), cwd);
+    const bot = start(argvOf(lines[1]!, ports, {}), cwd);
     await bot.waitFor(/listening/);
+    const platform = start(argvOf(lines[2]!, ports, {}), cwd);
+    const channelUrl = (await platform.waitFor(/channel URL\s+(\S+)/))[1]!;
     const sent = await run(
       argvOf(lines[3]!, ports, { '<channel URL from the banner>': channelUrl }),
       cwd,
