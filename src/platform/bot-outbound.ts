@@ -98,6 +98,7 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         emit: core.emit,
         journal: core.journal,
         kind: `bot.event.${name}`,
+        chatId: chat.id,
         signal: core.signal,
         limiter: core.limiter,
       });

@@ -96,6 +96,8 @@ export function deliverToCustomer(
       type: 'delivery-done',
       deliveryId: messageId,
       target: 'integrator',
+      chatId: chat.id,
+      kind,
       result: 'failed',
       attempts: 0,
       agentNotice,
@@ -124,6 +126,7 @@ export function deliverToCustomer(
     emit: core.emit,
     journal: core.journal,
     kind,
+    chatId: chat.id,
     signal: core.signal,
     limiter: core.limiter,
   }).then((result) => {

@@ -66,6 +66,8 @@ export interface DeliverOptions {
   emit: (event: DeliveryAttemptEvent | DeliveryDoneEvent) => void;
   journal?: Journal;
   kind?: string;
+  /** the chat the payload belongs to; events carry it so overlapping series can be told apart */
+  chatId?: number;
   signal?: AbortSignal;
   /** the core's outbound limiter: bounded concurrency across every delivery (issue 8) */
   limiter?: OutboundLimiter;
@@ -226,6 +228,7 @@ async function runSeries(
       type: 'delivery-attempt',
       deliveryId: options.deliveryId,
       target: options.target,
+      ...seriesRef(options),
       url: options.shownUrl ?? options.url,
       attempt,
       attempts: policy.attempts,
@@ -309,11 +312,20 @@ function recordAttempt(
   });
 }
 
+/** The chat and kind a series' events name, when the caller gave them. */
+function seriesRef(options: DeliverOptions): { chatId?: number; kind?: string } {
+  return {
+    ...(options.chatId === undefined ? {} : { chatId: options.chatId }),
+    ...(options.kind === undefined ? {} : { kind: options.kind }),
+  };
+}
+
 function emitDone(options: DeliverOptions, result: DeliveryResult): void {
   options.emit({
     type: 'delivery-done',
     deliveryId: options.deliveryId,
     target: options.target,
+    ...seriesRef(options),
     result: result.result,
     attempts: result.attempts,
     ...(result.agentNotice === undefined ? {} : { agentNotice: result.agentNotice }),

@@ -112,6 +112,10 @@ export interface DeliveryAttemptEvent {
   type: 'delivery-attempt';
   deliveryId: string;
   target: DeliveryTarget;
+  /** the chat the payload belongs to, when it belongs to one (series of several chats overlap) */
+  chatId?: number;
+  /** what is delivered, as the journal names it: channel.agent.text, bot.event.CLIENT_MESSAGE, hook.chat_accepted */
+  kind?: string;
   url: string;
   attempt: number;
   attempts: number;
@@ -133,6 +137,8 @@ export interface DeliveryDoneEvent {
   type: 'delivery-done';
   deliveryId: string;
   target: DeliveryTarget;
+  chatId?: number;
+  kind?: string;
   /**
    * delivered: valid ok reply; error-reply: a valid error object, shown to the agent; failed:
    * attempts exhausted (or the outbound queue was full); interrupted: the platform stopped

@@ -97,6 +97,7 @@ export function createHookService(
       emit: core.emit,
       journal: core.journal,
       kind: `hook.${name}`,
+      ...chatRef(chatId),
       signal: core.signal,
       limiter: core.limiter,
     }).then((result) => useHookReply(core, { name, deliveryId, result, ...chatRef(chatId) }));

@@ -1,5 +1,7 @@
+import { Chalk } from 'chalk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../../src/clock.js';
+import { formatPlatformEvent } from '../../src/cli/render/platform-events.js';
 import { botOptions } from '../../src/cli/commands/platform-bot.js';
 import { botMessage, customerText, postTo } from '../helpers/bot.js';
 import { closeBotPlatforms, startBotPlatform as start } from '../helpers/bot-platform.js';
@@ -51,6 +53,32 @@ describe('bot service: customer -> CLIENT_MESSAGE -> BOT_MESSAGE (spec 3, 4.3)',
       recipient: { id: 'cust-1' },
       message: { type: 'text', text: 'Hi, I am the bot' },
     });
+  });
+
+  it('names the chat and event of every attempt, so overlapping series can be told apart', async () => {
+    const s = await start();
+    await postTo(s.channelUrl, customerText('hello bot'));
+    await s.events.waitFor('bot-event-sent');
+    await postTo(s.webhook, botMessage('1', { type: 'TEXT', text: 'Hi' }));
+    await s.harness.waitForEvents(1);
+    await s.clock.settle();
+    const series = (target: string) =>
+      s.events.events.filter(
+        (e) => (e.type === 'delivery-attempt' || e.type === 'delivery-done') && e.target === target,
+      );
+    for (const e of series('bot'))
+      expect(e).toMatchObject({ chatId: 1, kind: 'bot.event.CLIENT_MESSAGE' });
+    for (const e of series('integrator'))
+      expect(e).toMatchObject({ chatId: 1, kind: 'channel.agent.text' });
+    const plain = new Chalk({ level: 0 });
+    const lines = s.events.events.map((e) => formatPlatformEvent(e, plain));
+    const [botAttempt] = series('bot');
+    expect(formatPlatformEvent(botAttempt!, plain)).toMatch(
+      /✓ bot attempt 1\/2 at \+0\.000s .* HTTP 200 {2}CLIENT_MESSAGE chat 1$/,
+    );
+    // the bot event's verdict is its `→ bot` line alone, not a second `delivered` line too
+    expect(lines.filter((l) => l?.includes('delivered after'))).toHaveLength(1);
+    expect(lines.find((l) => l?.includes('delivered after'))).toMatch(/ {2}chat 1$/);
   });
 
   it('delivers BUTTONS and MARKDOWN as their text fallback on the custom channel', async () => {

@@ -50,13 +50,15 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
       const mark = event.outcome === 'accepted' ? c.green('✓') : c.red('✗');
       const detail =
         event.outcome === 'accepted' ? `HTTP ${event.status ?? ''}` : (event.reason ?? '');
-      return `${c.dim(stamp(event.protocolMs))}    ${mark} ${event.target} attempt ${event.attempt}/${event.attempts} at +${(event.offsetMs / 1000).toFixed(3)}s ${c.dim(`(${attemptTime(event)}, ${event.transfer ?? ''})`)} ${detail}`;
+      return `${c.dim(stamp(event.protocolMs))}    ${mark} ${event.target} attempt ${event.attempt}/${event.attempts} at +${(event.offsetMs / 1000).toFixed(3)}s ${c.dim(`(${attemptTime(event)}, ${event.transfer ?? ''})`)} ${detail}${seriesOf(event, c)}`;
     }
     case 'delivery-done': {
+      // a bot event's verdict is its `→ bot ... ✓ after n attempt(s)` line (bot-event-sent)
+      if (event.target === 'bot') return undefined;
       if (event.result === 'delivered')
-        return `${c.dim(stamp(event.protocolMs))}    ${c.green('delivered')} ${c.dim(`after ${event.attempts} attempt(s)`)}`;
+        return `${c.dim(stamp(event.protocolMs))}    ${c.green('delivered')} ${c.dim(`after ${event.attempts} attempt(s)`)}${seriesOf(event, c)}`;
       const colour = event.result === 'error-reply' ? c.yellow : c.red;
-      return `${c.dim(stamp(event.protocolMs))}    ${colour(event.result === 'error-reply' ? 'error reply shown to the agent' : event.result)}: ${event.agentNotice ?? ''}`;
+      return `${c.dim(stamp(event.protocolMs))}    ${colour(event.result === 'error-reply' ? 'error reply shown to the agent' : event.result)}: ${event.agentNotice ?? ''}${seriesOf(event, c)}`;
     }
     case 'agents':
       return `${c.dim(stamp(event.protocolMs))}  agents are ${event.online ? c.green('online (status 1)') : c.yellow('offline (status 0)')}`;
@@ -98,6 +100,21 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
       return JSON.stringify(never);
     }
   }
+}
+
+/**
+ * Which series an attempt or verdict belongs to, dimmed at the end of its line: the bot event
+ * or hook it carries and its chat. Series of several chats overlap (3 s apart, spec 8), and a
+ * bot event's attempts print before its `→ bot` summary, so a line names its own.
+ * @example seriesOf({ kind: 'bot.event.CLIENT_MESSAGE', chatId: 3 }, c) // '  CLIENT_MESSAGE chat 3' (dimmed)
+ */
+function seriesOf(event: { kind?: string; chatId?: number }, c: ChalkInstance): string {
+  const what = event.kind?.replace(/^bot\.event\.|^hook\./, '');
+  const parts = [
+    ...(what !== undefined && what !== event.kind ? [what] : []),
+    ...(event.chatId === undefined ? [] : [`chat ${event.chatId}`]),
+  ];
+  return parts.length === 0 ? '' : `  ${c.dim(parts.join(' '))}`;
 }
 
 /**
