@@ -4,6 +4,7 @@ import { closeChat, findChat, sendAgentMessage, setAgentsOnline } from './agent.
 import type { PlatformCore } from './core.js';
 import { resendExchange } from './journal-resend.js';
 import type { PlatformEvent } from './events.js';
+import type { NumberedEvent } from './event-history.js';
 import type { PlatformService } from './types.js';
 import type { Route } from './router.js';
 import { controlOk, controlTarget, parseControlBody } from './control-kit.js';
@@ -173,11 +174,30 @@ function controlRoutes(core: PlatformCore): Route[] {
           write(': svc-cli events\n\n');
           // ?plain=1: unnamed messages, so EventSource.onmessage sees every type, even new ones
           const named = request.query.get('plain') === null;
-          const off = core.on((event: PlatformEvent) => {
+          const history = core.history;
+          if (!history) {
+            const off = core.on((event: PlatformEvent) => {
+              const name = named ? `event: ${event.type}\n` : '';
+              write(`${name}data: ${JSON.stringify(event)}\n\n`);
+            });
+            onClose(off);
+            return;
+          }
+          // numbered (`id:`): an EventSource that reconnects sends Last-Event-ID and gets what
+          // it missed; ?history=1 sends the kept events first (a page opened late, a reload)
+          const send = (event: NumberedEvent): void => {
             const name = named ? `event: ${event.type}\n` : '';
-            write(`${name}data: ${JSON.stringify(event)}\n\n`);
-          });
-          onClose(off);
+            write(`id: ${event.seq}\n${name}data: ${event.text}\n\n`);
+          };
+          const lastId = request.headers['last-event-id'];
+          const since =
+            lastId !== undefined && /^\d+$/.test(lastId)
+              ? Number(lastId)
+              : request.query.get('history') === '1'
+                ? 0
+                : undefined;
+          if (since !== undefined) for (const event of history.after(since)) send(event);
+          onClose(history.follow(send));
         },
       }),
     },

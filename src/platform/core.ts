@@ -17,6 +17,7 @@ import { createChatLifecycle, type AutoCloseReason, type ChatLimits } from './ch
 import { errorBody } from '../http/body.js';
 import { ERRORS } from '../error-codes.js';
 import { SvcError } from '../errors.js';
+import { createEventHistory, type EventHistory } from './event-history.js';
 import { createRouter } from './router.js';
 import { responseHeaders, responseText, toPlatformRequest } from './fetch-adapter.js';
 import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from './delivery.js';
@@ -59,6 +60,11 @@ export interface PlatformCoreOptions {
    * (default: no idle close, no cap; `svc-cli platform` sets both)
    */
   chats?: ChatLimits;
+  /**
+   * keep the newest this many events, numbered, for GET /_sim/events?history=1 and an
+   * EventSource that reconnects (`platform --web` keeps 1,000; default none)
+   */
+  eventHistory?: number;
 }
 
 /**
@@ -77,6 +83,8 @@ export interface PlatformCore {
   readonly signal: AbortSignal;
   /** every outbound request takes a slot here (issue 8) */
   readonly limiter: OutboundLimiter;
+  /** the newest events, numbered, when `eventHistory` asked for them */
+  readonly history: EventHistory | undefined;
   /** Announces an event to every listener; a plain function, so it can be passed as is. */
   readonly emit: (event: PlatformEvent) => void;
   on(listener: (event: PlatformEvent) => void): () => void;
@@ -161,7 +169,15 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     close: (chat, reason) => core.finishChat(chat, reason),
   });
 
+  const history = options.eventHistory
+    ? createEventHistory((listener) => {
+        emitter.on('event', listener);
+        return () => emitter.off('event', listener);
+      }, options.eventHistory)
+    : undefined;
+
   const core: PlatformCore = {
+    history,
     clock,
     journal,
     state,

@@ -9,6 +9,12 @@ const redirect = (location: string): PlatformResponse => ({
 });
 
 /**
+ * How many of the newest events a platform serving the console keeps, so a console opened or
+ * reloaded later shows the Activity panel and delivery timelines it did not see happen.
+ */
+export const CONSOLE_EVENT_HISTORY = 1000;
+
+/**
  * The agent web console (`svc-cli platform --web`): static files under /_sim/console/ (read
  * quietly: GETs under /_sim/ stay out of the journal); `/` leads there. The page itself talks
  * to the control API (GET /_sim/events, /_sim/chats, /_sim/journal ...).

@@ -229,7 +229,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     }
   });
 
-  it('platform --web: a console opened after the deliveries still shows how each ended', async () => {
+  it('platform --web: a console opened after the deliveries shows them, and how each ended once they aged out', async () => {
     // the integrator refuses the message that asks for it (every attempt), accepts the others
     const integrator = await startIntegrator((body) => body.includes('fail me'));
     const integratorUrl = integrator.url;
@@ -260,6 +260,47 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
       agent.setDefaultTimeout(15_000);
       await agent.locator('#status.live').waitFor();
       await agent.locator('.chat-item').first().click();
+      // the events before the page opened: each delivery's attempts, the Activity log and the
+      // chat's own activity
+      const activity = async () => {
+        await agent
+          .locator('.line.agent', { hasText: 'First answer' })
+          .locator('.delivery:not(.past) .verdict.delivered')
+          .waitFor();
+        await agent
+          .locator('.line.agent', { hasText: 'Please fail me' })
+          .locator('.delivery:not(.past)', { hasText: '3/3 +6.' })
+          .locator('.verdict.failed', {
+            hasText: /^failed: not delivered after 3 attempts: HTTP 500$/,
+          })
+          .waitFor();
+        await agent.locator('#details .activity .event.chat-opened').waitFor();
+        await agent.locator('nav button[data-tab="events-tab"]').click();
+        await agent.locator('#event-log .event.chat-opened', { hasText: 'chat 1' }).waitFor();
+        await agent
+          .locator('#event-log .event.delivery-done', { hasText: 'result failed' })
+          .waitFor();
+        await agent.locator('nav button[data-tab="chats-tab"]').click();
+      };
+      await activity();
+      await agent.screenshot({ path: resolve(artifacts, 'web-console-past.png') });
+      // and after a reload, each event once
+      await agent.reload();
+      await agent.locator('#status.live').waitFor();
+      await agent.locator('.chat-item').first().click();
+      await activity();
+      expect(await agent.locator('#event-log .event.chat-opened').count()).toBe(1);
+      // once 1,000 newer events pushed them out of the platform's history, a page opened
+      // later still shows how each delivery ended, from the chat lines
+      for (let batch = 0; batch < 40; batch++)
+        await Promise.all(
+          Array.from({ length: 25 }, (_, i) =>
+            postCustomer(channels[0]!.url, { id: 'c-filler' }, `filler ${batch * 25 + i}`),
+          ),
+        );
+      await agent.reload();
+      await agent.locator('#status.live').waitFor();
+      await agent.locator('.chat-item', { hasText: 'Lee' }).click();
       await agent
         .locator('.line.agent', { hasText: 'First answer' })
         .locator('.delivery.past .verdict.delivered', { hasText: 'delivered (1 attempt)' })
@@ -270,7 +311,6 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
           hasText: /^failed: not delivered after 3 attempts: HTTP 500$/,
         })
         .waitFor();
-      await agent.screenshot({ path: resolve(artifacts, 'web-console-past.png') });
     } finally {
       await integrator.close();
     }

@@ -91,4 +91,64 @@ describe('journal resend', () => {
     expect(text).toContain('data: {"type":"chat-opened"');
     expect(text).not.toContain('event: ');
   });
+
+  /** Reads an SSE response until `until` shows, then stops. */
+  async function readUntil(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    until: string,
+    controller: AbortController,
+  ) {
+    let text = '';
+    while (!text.includes(until)) {
+      const { value } = await reader.read();
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    return text;
+  }
+
+  it('with eventHistory, ?history=1 sends the events before the page opened, numbered', async () => {
+    const { url, channelUrl } = await startPlatform({
+      clock: createVirtualClock(),
+      eventHistory: 10,
+    });
+    await post(channelUrl, customerText('c-1', 'before'));
+    const controller = new AbortController();
+    const response = await fetch(`${url}/_sim/events?plain=1&history=1`, {
+      signal: controller.signal,
+    });
+    const text = await readUntil(response.body!.getReader(), '"before"', controller);
+    expect(text).toMatch(/id: 1\ndata: \{"type":"chat-opened"/);
+    expect(text).toMatch(/id: 2\ndata: \{"type":"customer-message".*"before"/);
+  });
+
+  it('with eventHistory, a reconnect with Last-Event-ID gets only what it missed', async () => {
+    const { url, channelUrl } = await startPlatform({
+      clock: createVirtualClock(),
+      eventHistory: 10,
+    });
+    for (const text of ['one', 'two', 'three']) await post(channelUrl, customerText('c-1', text));
+    const controller = new AbortController();
+    const response = await fetch(`${url}/_sim/events?history=1`, {
+      headers: { 'last-event-id': '2' },
+      signal: controller.signal,
+    });
+    const text = await readUntil(response.body!.getReader(), '"three"', controller);
+    expect(text).not.toContain('"one"');
+    expect(text).toMatch(/id: 3\nevent: customer-message\ndata: .*"two"/);
+    expect(text).toMatch(/id: 4\nevent: customer-message\ndata: .*"three"/);
+  });
+
+  it('without eventHistory the stream sends only what happens from now on, unnumbered', async () => {
+    const { url, channelUrl } = await startPlatform({ clock: createVirtualClock() });
+    await post(channelUrl, customerText('c-1', 'before'));
+    const controller = new AbortController();
+    const response = await fetch(`${url}/_sim/events?history=1`, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read(); // the comment line: the stream is open
+    await post(channelUrl, customerText('c-1', 'after'));
+    const text = await readUntil(reader, '"after"', controller);
+    expect(text).not.toContain('"before"');
+    expect(text).not.toContain('id: ');
+  });
 });

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { serverTls } from '../serving-flags.js';
 import type { CliContext } from '../context.js';
-import { createConsoleService } from '../../web/console-service.js';
+import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
 import { createClock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { createJournal, createRedactor } from '../../journal/journal.js';
@@ -72,7 +72,9 @@ export async function runPlatform(
     chats,
     agentsOnline: flags.agents !== 'offline',
     strict: !flags.lenient,
-    ...(flags.web ? { services: [createConsoleService()] } : {}),
+    ...(flags.web
+      ? { services: [createConsoleService()], eventHistory: CONSOLE_EVENT_HISTORY }
+      : {}),
     ...(hooks ? { hooks } : {}),
     channels: [
       {

@@ -7,7 +7,7 @@ import { startDemoServer } from '../../web/demo-server.js';
 import { serverTls } from '../serving-flags.js';
 import type { CliContext } from '../context.js';
 import { SvcError, systemReason } from '../../errors.js';
-import { createConsoleService } from '../../web/console-service.js';
+import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { widgetOptions } from './misc-options.js';
 import { createOutput } from '../render/output.js';
@@ -40,6 +40,7 @@ export async function runWidget(
       journal: createJournal(flags.record ? { file: resolve(ctx.cwd, flags.record) } : {}),
       agentsOnline: flags.agents !== 'offline',
       services: [createConsoleService()],
+      eventHistory: CONSOLE_EVENT_HISTORY,
       ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
     });
     platformUrl = (await platform.listen({ port: platformPort, tls, ...host })).url;

@@ -87,7 +87,9 @@ function refreshChat(id: number): void {
 }
 
 function connect(): void {
-  const source = new EventSource('/_sim/events?plain=1'); // every event type, known or not
+  // plain: every event type, known or not; history: the events before this page loaded (a
+  // reload, a console opened late), and after a reconnect the ones missed (Last-Event-ID)
+  const source = new EventSource('/_sim/events?plain=1&history=1');
   source.onopen = () => {
     store.connected = true;
     void load();
