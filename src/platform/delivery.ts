@@ -264,7 +264,7 @@ async function runSeries(
   const failed: DeliveryResult = {
     result: 'failed',
     attempts: policy.attempts,
-    agentNotice: `not delivered after ${policy.attempts} attempts: ${lastReason}`,
+    agentNotice: `not delivered after ${policy.attempts} attempt${policy.attempts === 1 ? '' : 's'}: ${lastReason}`,
     reason: lastReason,
     elapsedMs: clock.now() - start,
   };
