@@ -19,7 +19,7 @@ export function formatBotEvent(event: BotPlatformEvent, c: ChalkInstance): strin
       const text = event.text === undefined ? '' : ` ${quote(event.text)}`;
       const how =
         event.result === 'delivered'
-          ? c.dim(`after ${event.attempts} attempt(s)`)
+          ? c.dim(`after ${event.attempts} attempt${event.attempts === 1 ? '' : 's'}`)
           : c.red(event.reason ?? 'failed');
       return `${at}  ${c.magenta('→')} bot ${c.bold(event.event)} ${c.dim(`chat ${event.chatId}`)}${text}  ${mark} ${how}`;
     }

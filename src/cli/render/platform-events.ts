@@ -53,10 +53,10 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
       return `${c.dim(stamp(event.protocolMs))}    ${mark} ${event.target} attempt ${event.attempt}/${event.attempts} at +${(event.offsetMs / 1000).toFixed(3)}s ${c.dim(`(${attemptTime(event)}, ${event.transfer ?? ''})`)} ${detail}${seriesOf(event, c)}`;
     }
     case 'delivery-done': {
-      // a bot event's verdict is its `→ bot ... ✓ after n attempt(s)` line (bot-event-sent)
+      // a bot event's verdict is its `→ bot ... ✓ after n attempts` line (bot-event-sent)
       if (event.target === 'bot') return undefined;
       if (event.result === 'delivered')
-        return `${c.dim(stamp(event.protocolMs))}    ${c.green('delivered')} ${c.dim(`after ${event.attempts} attempt(s)`)}${seriesOf(event, c)}`;
+        return `${c.dim(stamp(event.protocolMs))}    ${c.green('delivered')} ${c.dim(`after ${attemptsText(event.attempts)}`)}${seriesOf(event, c)}`;
       const colour = event.result === 'error-reply' ? c.yellow : c.red;
       return `${c.dim(stamp(event.protocolMs))}    ${colour(event.result === 'error-reply' ? 'error reply shown to the agent' : event.result)}: ${event.agentNotice ?? ''}${seriesOf(event, c)}`;
     }
@@ -101,6 +101,9 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
     }
   }
 }
+
+/** `1 attempt`, `3 attempts`. */
+const attemptsText = (n: number): string => `${n} attempt${n === 1 ? '' : 's'}`;
 
 /**
  * Which series an attempt or verdict belongs to, dimmed at the end of its line: the bot event
