@@ -135,7 +135,7 @@ export async function runPlatform(
   printBanner(out, server.url, channels, integratorUrl, globals.showSecrets);
   if (clock.timeScale !== 1) {
     out.line(
-      `  time scale    ${clock.timeScale}: protocol timers run ${(1 / clock.timeScale).toFixed(clock.timeScale > 1 ? 2 : 0)}x ${clock.timeScale < 1 ? 'faster' : 'slower'} than the wall (the log shows both)`,
+      `  time scale    ${clock.timeScale}: ${describeTimeScale(clock.timeScale)} (the log shows both)`,
     );
   }
   if (bot) printBotBanner(out, server.url, bot, globals.showSecrets);
@@ -297,4 +297,16 @@ function startConsole(
     }
   });
   return () => (promptLine ? promptLine.close() : rl.close());
+}
+
+/**
+ * What --time-scale does to the protocol's timers, in words: a 3 s timer takes 3 x scale s of
+ * the wall.
+ * @example describeTimeScale(0.1) // 'protocol timers run 10x faster than the wall'
+ * @example describeTimeScale(2) // 'protocol timers run 2x slower than the wall'
+ */
+export function describeTimeScale(scale: number): string {
+  const factor = scale < 1 ? 1 / scale : scale;
+  const shown = Number(factor.toFixed(2)); // 3.33, 2, 1.5
+  return `protocol timers run ${shown}x ${scale < 1 ? 'faster' : 'slower'} than the wall`;
 }
