@@ -2,14 +2,17 @@
  * What a newcomer trips on in the first minutes (issue 21), each pinned from the outside:
  * the built CLI, its stdout, stderr and exit code.
  */
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startCliServer } from '../helpers/cli-server.js';
-import { repoRoot, runCli } from '../helpers/run-cli.js';
+import { freePort } from '../helpers/free-port.js';
+import { bin, repoRoot, runCli } from '../helpers/run-cli.js';
 
 describe('--out is checked before the run (issue 21)', () => {
   it.each([
@@ -225,8 +228,50 @@ describe('widget --platform-url (issue 21)', () => {
       '0',
       '--platform-url',
       `http://127.0.0.1:${port}`,
+      '--platform-wait',
+      '0',
     ]);
     expect(down.code).toBe(3);
     expect(down.stderr).toContain('nothing listens there (connection refused)');
+  });
+
+  it('waits for a simulator started in the same line (`platform --web & widget`)', async () => {
+    const port = await freePort();
+    const platformUrl = `http://127.0.0.1:${port}`;
+    const widget = spawn(
+      process.execPath,
+      [bin, '--json', 'widget', '--port', '0', '--platform-url', platformUrl],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      let stderr = '';
+      const waiting = new Promise<void>((done) =>
+        widget.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (stderr.includes('waiting for the simulator')) done();
+        }),
+      );
+      const listening = new Promise<string>((done) =>
+        createInterface({ input: widget.stdout }).once('line', done),
+      );
+      await waiting;
+      expect(stderr).toContain(
+        `waiting for the simulator at ${platformUrl} (nothing listens there`,
+      );
+      const platform = await startCliServer([
+        'platform',
+        '--web',
+        '--json',
+        '--port',
+        String(port),
+      ]);
+      try {
+        expect(JSON.parse(await listening)).toMatchObject({ type: 'listening', platformUrl });
+      } finally {
+        await platform.stop();
+      }
+    } finally {
+      widget.kill('SIGINT');
+    }
   });
 });

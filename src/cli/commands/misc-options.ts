@@ -103,6 +103,17 @@ export const widgetOptions = defineOptions('widget', [
     description: 'use a running simulator (svc-cli platform --web) instead of starting one',
   },
   {
+    key: 'platformWait',
+    flag: '--platform-wait <seconds>',
+    type: 'int',
+    min: 0,
+    max: 600,
+    default: 10,
+    unit: 's',
+    description:
+      'how long to wait for --platform-url to listen (a simulator started in the same line); 0: not at all',
+  },
+  {
     key: 'platformPort',
     flag: '--platform-port <port>',
     type: 'int',

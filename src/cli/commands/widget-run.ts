@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { resolve } from 'node:path';
 import { createClock } from '../../clock.js';
 import { createJournal } from '../../journal/journal.js';
@@ -30,7 +31,12 @@ export async function runWidget(
   }
   // issue 21: a page wired to nothing showed "online"; a --platform-url that answers no svc
   // widget channel is refused at start (exit 3), as replay --platform-url does
-  if (platformGiven) await assertWidgetChannel(platformGiven);
+  const consoleThere = platformGiven
+    ? await assertWidgetChannel(platformGiven, flags.platformWait * 1000, ctx.signal, (reason) =>
+        out.note(`waiting for the simulator at ${platformGiven} (${reason}) …`),
+      )
+    : true;
+  if (ctx.signal.aborted) return 0; // stopped while waiting for it
   const tls = await serverTls(ctx, flags, (line) => out.note(line));
   let platform: Platform | undefined;
   let platformUrl = platformGiven ?? '';
@@ -55,7 +61,7 @@ export async function runWidget(
   out.line(`${c.bold('svc widget demo')} page     ${c.cyan(demo.url)}`);
   out.line(`  agent console  ${c.cyan(consoleUrl)}`);
   out.line(
-    `  simulator      ${c.cyan(platformUrl)}${platform ? c.dim(' (started here)') : c.dim(' (needs --web for the console)')}`,
+    `  simulator      ${c.cyan(platformUrl)}${platform ? c.dim(' (started here)') : consoleThere ? '' : c.yellow(' (no console there: start it with --web)')}`,
   );
   out.line(c.dim('Open the page, type in its chat box, answer in the console; Ctrl-C stops.'));
   const off = platform?.core.on((event) => out.event(event, formatPlatformEvent));
@@ -67,27 +73,68 @@ export async function runWidget(
   return 0;
 }
 
-/** The running simulator's widget channel answers, or the command ends with why (exit 3). */
-async function assertWidgetChannel(platformUrl: string): Promise<void> {
-  let reason: string;
-  try {
-    const response = await fetch(`${platformUrl}/_sim/widget/visitors`, {
-      signal: AbortSignal.timeout(3000),
-    });
-    await response.body?.cancel();
-    if (response.ok) return;
-    reason = `GET /_sim/widget/visitors answered HTTP ${response.status}: not an svc simulator`;
-  } catch (error) {
-    const cause = (error as { cause?: unknown }).cause;
-    reason =
-      error instanceof Error && error.name === 'TimeoutError'
-        ? 'no answer within 3 s'
-        : systemReason(cause ?? error);
+/** How often a widget asks a --platform-url that refused it again. */
+const PLATFORM_POLL_MS = 200;
+
+/**
+ * The running simulator's widget channel answers, or the command ends with why (exit 3). A
+ * platform started in the same line (`platform --web & widget --platform-url ...`) may not
+ * listen yet: a refused connection is tried again for up to `waitMs` (--platform-wait).
+ * Resolves to whether the simulator serves the agent console (`--web`).
+ */
+async function assertWidgetChannel(
+  platformUrl: string,
+  waitMs: number,
+  signal: AbortSignal,
+  onWait: (reason: string) => void,
+): Promise<boolean> {
+  const started = Date.now();
+  let waited = false;
+  for (;;) {
+    let reason: string;
+    let refused = false;
+    try {
+      const response = await fetch(`${platformUrl}/_sim/widget/visitors`, {
+        signal: AbortSignal.any([signal, AbortSignal.timeout(3000)]),
+      });
+      await response.body?.cancel();
+      if (response.ok) return await servesConsole(platformUrl, signal);
+      reason = `GET /_sim/widget/visitors answered HTTP ${response.status}: not an svc simulator`;
+    } catch (error) {
+      if (signal.aborted) return false;
+      const cause = (error as { cause?: unknown }).cause;
+      refused = (cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED';
+      reason =
+        error instanceof Error && error.name === 'TimeoutError'
+          ? 'no answer within 3 s'
+          : systemReason(cause ?? error);
+    }
+    if (refused && Date.now() - started < waitMs) {
+      if (!waited) onWait(reason);
+      waited = true;
+      // Ctrl-C while waiting: the caller sees the aborted signal
+      const stopped = await delay(PLATFORM_POLL_MS, false, { signal }).catch(() => true);
+      if (stopped) return false;
+      continue;
+    }
+    throw new SvcError(
+      'SVC_E_PEER_UNREACHABLE',
+      'network',
+      `Could not use --platform-url ${platformUrl}: ${reason}${waited ? ` (waited ${waitMs / 1000} s)` : ''}.`,
+      'Start one with `svc-cli platform --web --port 8800`, or leave --platform-url out to start one here.',
+    );
   }
-  throw new SvcError(
-    'SVC_E_PEER_UNREACHABLE',
-    'network',
-    `Could not use --platform-url ${platformUrl}: ${reason}.`,
-    'Start one with `svc-cli platform --web --port 8800`, or leave --platform-url out to start one here.',
-  );
+}
+
+/** Whether the simulator at `platformUrl` serves the agent console (`platform --web`). */
+async function servesConsole(platformUrl: string, signal: AbortSignal): Promise<boolean> {
+  try {
+    const response = await fetch(`${platformUrl}/_sim/console/`, {
+      method: 'HEAD',
+      signal: AbortSignal.any([signal, AbortSignal.timeout(3000)]),
+    });
+    return response.ok;
+  } catch {
+    return false;
+  }
 }
