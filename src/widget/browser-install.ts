@@ -6,6 +6,7 @@
  * HTTP); the driver is exposed as `window.svc_widget`.
  */
 import { installWidget, type Widget } from './install.js';
+import { createVisitorId } from './transport.js';
 import type { CallbackSetting, WidgetOptions } from './types.js';
 
 const CALLBACK_SETTINGS: readonly string[] = ['enabled', 'disabled', 'unavailable'];
@@ -37,7 +38,33 @@ export function installFromPage(win: Window): Widget {
   const script = win.document.currentScript;
   const fromTag =
     script !== null && 'dataset' in script ? readDataOptions({ ...script.dataset }) : {};
-  const widget = installWidget(win, { ...fromWindow, ...fromTag });
+  const options: WidgetOptions = { ...fromWindow, ...fromTag };
+  // the real widget knows its visitor again after a reload (a cookie): the same visitor, the
+  // same chat, the agent's next answer reaches this page
+  if (options.visitorId === undefined && options.platformUrl !== undefined) {
+    const remembered = rememberVisitor(win, options.platformUrl);
+    if (remembered !== undefined) options.visitorId = remembered;
+  }
+  const widget = installWidget(win, options);
   host.svc_widget = widget;
   return widget;
+}
+
+/**
+ * This browser's visitor id for the simulator at `platformUrl`, kept in localStorage (made the
+ * first time); undefined where the page may not store anything (a sandboxed frame, privacy
+ * settings): a new visitor each load then, as before.
+ */
+export function rememberVisitor(win: Window, platformUrl: string): string | undefined {
+  const key = `svc_widget_visitor:${platformUrl.replace(/\/+$/, '')}`;
+  try {
+    const storage = win.localStorage;
+    const known = storage.getItem(key);
+    if (known !== null && known !== '' && known.length <= 200) return known;
+    const made = createVisitorId();
+    storage.setItem(key, made);
+    return made;
+  } catch {
+    return undefined;
+  }
 }

@@ -146,6 +146,15 @@ export function applyInbound(session: WidgetSession, event: WidgetInboundEvent):
       session.messages.push({ from: 'agent', text: event.text, time: session.now() });
       session.chatStarted = true;
       return;
+    case 'transcript':
+      // the chat before this page loaded (a reload): history, not news, so no callback fires
+      session.messages.splice(
+        0,
+        session.messages.length,
+        ...event.messages.map((m) => ({ from: m.from, text: m.text, time: session.now() })),
+      );
+      if (event.messages.length > 0) session.chatStarted = true;
+      return;
     case 'chat_mode':
       session.online = event.online;
       return;

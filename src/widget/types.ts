@@ -149,6 +149,11 @@ export type WidgetInboundEvent = { visitorId?: string } & (
   | { type: 'chat_mode'; online: boolean }
   | { type: 'callback_setting'; callback: CallbackSetting }
   | { type: 'call_status'; status: CallStatus; reason?: string }
+  /**
+   * the visitor's open chat so far, sent to a page that loads after it began (a reload, a
+   * second tab): shown as the chat's history, no callback fires for it
+   */
+  | { type: 'transcript'; messages: Array<{ from: 'visitor' | 'agent'; text: string }> }
 );
 
 /** The platform's answer to an outbound event. */

@@ -108,6 +108,18 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
 
     await agent.screenshot({ path: resolve(artifacts, 'web-console-widget.png') });
     await shop.screenshot({ path: resolve(artifacts, 'widget-demo.png') });
+
+    // a reload: the same visitor (one chat in the console), the chat so far, and the agent's
+    // next answer reaches the page
+    await shop.reload();
+    await shop.waitForFunction(() => 'svc_widget' in window);
+    await shop.locator('#messages li', { hasText: 'It ships today.' }).waitFor();
+    await shop.locator('#messages li', { hasText: 'Where is my order?' }).waitFor();
+    await agent.fill('#reply-text', 'Anything else?');
+    await agent.press('#reply-text', 'Enter');
+    await shop.locator('#messages li', { hasText: 'Anything else?' }).waitFor();
+    expect(await agent.locator('.chat-item').count()).toBe(1);
+    expect(await shop.locator('#messages li', { hasText: 'It ships today.' }).count()).toBe(1);
   });
 
   it('platform --web: delivery attempts as a timeline, journal with resend', async () => {

@@ -108,8 +108,39 @@ describe('widget channel in the platform core', () => {
     open.push({ transport });
     const got: WidgetInboundEvent[] = [];
     transport.subscribe((e) => got.push(e));
-    await until(() => got.some((e) => e.type === 'agent_message'));
-    expect(got.map((e) => e.type)).toEqual(['chat_mode', 'agent_accepted', 'agent_message']);
+    await until(() => got.some((e) => e.type === 'agent_accepted'));
+    // the agent's message comes in the chat's transcript, not a second time from the backlog
+    expect(got.map((e) => e.type)).toEqual(['chat_mode', 'transcript', 'agent_accepted']);
+    expect(got[1]).toEqual({
+      type: 'transcript',
+      messages: [
+        { from: 'visitor', text: 'hi' },
+        { from: 'agent', text: 'hello' },
+      ],
+    });
+  });
+
+  it('a page loaded again by the same visitor shows the chat so far and gets what follows', async () => {
+    const { widget, core, url } = await setup();
+    widget.visitor.send('Where is my order?');
+    await widget.flush();
+    await sendAgentMessage(core, { customerId: 'v-1', message: { type: 'text', text: 'Today.' } });
+    await until(() => widget.messages.some((m) => m.from === 'agent'));
+    // a reload: the same visitor id, a fresh event stream (no Last-Event-ID)
+    const transport = createHttpTransport(url, { visitorId: 'v-1', EventSource: TestEventSource });
+    const win: Record<string, unknown> = { location: { origin: 'https://shop.example' } };
+    const reloaded = installWidget(win, { transport });
+    open.push({ transport, widget: reloaded });
+    await transport.connected();
+    await until(() => reloaded.messages.length === 2);
+    expect(reloaded.messages.map((m) => [m.from, m.text])).toEqual([
+      ['visitor', 'Where is my order?'],
+      ['agent', 'Today.'],
+    ]);
+    expect(reloaded.fired('svc_onAccept')).toHaveLength(0); // history: no callback fires
+    await sendAgentMessage(core, { customerId: 'v-1', message: { type: 'text', text: 'Sent.' } });
+    await until(() => reloaded.messages.length === 3);
+    expect(reloaded.messages.at(-1)).toMatchObject({ from: 'agent', text: 'Sent.' });
   });
 
   it('setCustomData, setContactInfo and setUserToken are visible in the chat state', async () => {

@@ -109,17 +109,20 @@ export function createVisitorHub(core: PlatformCore) {
 
   /**
    * A page starts listening. It gets what it missed: after `lastEventId` when reconnecting
-   * (EventSource's Last-Event-ID), else what no page has seen yet.
+   * (EventSource's Last-Event-ID), else what no page has seen yet, but for the events
+   * `covered` says the page already has (its chat's transcript holds the agent's messages).
    */
   const connect = (
     visitor: WidgetVisitor,
     page: (event: WidgetInboundEvent, id?: number) => void,
     lastEventId?: number,
+    covered: (event: WidgetInboundEvent) => boolean = () => false,
   ): (() => void) => {
     for (const entry of visitor.backlog) {
       const missed = lastEventId === undefined ? !entry.live : entry.id > lastEventId;
       if (!missed) continue;
       entry.live = true;
+      if (lastEventId === undefined && covered(entry.event)) continue;
       page(entry.event, entry.id);
     }
     visitor.pages.add(page);

@@ -2,7 +2,7 @@ import { errorBody } from '../../http/body.js';
 import type { WidgetInboundEvent } from '../../widget/transport.js';
 import type { PlatformCore } from '../core.js';
 import type { PlatformEvent } from '../events.js';
-import type { Channel } from '../model.js';
+import type { Channel, Chat } from '../model.js';
 import type { DirectDeliveryService, PlatformRequest, PlatformResponse } from '../types.js';
 import { applyOutbound } from './apply.js';
 import { createVisitorHub } from './hub.js';
@@ -98,7 +98,17 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
         };
         write('retry: 1000\n\n');
         send({ type: 'chat_mode', online: core.state.agentsOnline }); // chatMode() follows the agents
-        onClose(hub.connect(visitor, send, Number.isInteger(last) ? last : undefined));
+        const resumed = Number.isInteger(last) ? last : undefined;
+        // a page loaded while the visitor's chat is open (a reload, a second tab): the chat so
+        // far, as the real widget shows its history; the agent messages in it are not pushed
+        // again from the backlog
+        const transcript = resumed === undefined ? transcriptOf(hub.openChatOf(visitor)) : [];
+        if (transcript.length > 0) send({ type: 'transcript', messages: transcript });
+        onClose(
+          hub.connect(visitor, send, resumed, (event) =>
+            transcript.length > 0 ? event.type === 'agent_message' : false,
+          ),
+        );
       },
     };
   };
@@ -168,4 +178,16 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
     },
     close: off,
   };
+}
+
+/** A chat's lines as the widget shows them: the visitor's and the agents' (and bot's) texts. */
+function transcriptOf(chat: Chat | undefined): Array<{ from: 'visitor' | 'agent'; text: string }> {
+  if (!chat) return [];
+  const messages: Array<{ from: 'visitor' | 'agent'; text: string }> = [];
+  for (const line of chat.lines) {
+    // a CRM's contact_info is shown to the agent as if typed (spec 6.2), never to the visitor
+    if (line.text === undefined || line.kind === 'hook.contact_info') continue;
+    messages.push({ from: line.type === 'visitor' ? 'visitor' : 'agent', text: line.text });
+  }
+  return messages;
 }
