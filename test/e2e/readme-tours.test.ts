@@ -168,7 +168,7 @@ describe('README tours, as written (issue 21)', () => {
   it('Hook receiver: hook-fire --all, platform --hook-url, conform hooks against a receiver', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
     const lines = tourLines('**Hook receiver**');
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     const ports = await portsFor('8000');
     // "your receiver" on :8000: svc-cli's own stands in
     const receiver = start(['hook-target', '--port', String(ports.get('8000'))], cwd);
@@ -177,7 +177,14 @@ describe('README tours, as written (issue 21)', () => {
     expect(fired.code, fired.out).toBe(0);
     const platform = start([...argvOf(lines[1]!, ports, {}), '--port', '0'], cwd);
     await platform.waitFor(/hooks\s+->\s+http/);
-    const conform = await run(argvOf(lines[2]!, ports, {}), cwd);
+    const channelUrl = (await platform.waitFor(/channel URL\s+(\S+)/))[1]!;
+    const sent = await run(
+      argvOf(lines[2]!, ports, { '<channel URL from the banner>': channelUrl }),
+      cwd,
+    );
+    expect(sent.code, sent.out).toBe(0);
+    await platform.waitFor(/customer c-1/);
+    const conform = await run(argvOf(lines[3]!, ports, {}), cwd);
     expect(conform.code, conform.out).toBe(0);
   });
 

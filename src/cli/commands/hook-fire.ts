@@ -19,8 +19,9 @@ export function registerHookFire(program: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
-Prints the request, the reply, the latency and the reply's validation
-(issues as "path: rule (spec X)"). Exit 0 when every reply conforms, 1 when a reply breaks
+Prints a line per event: its status, latency and the reply's verdict, with the issues as
+"path: rule (spec X)"; the bodies of a request or reply that breaks the contract (--verbose:
+every body). Exit 0 when every reply conforms, 1 when a reply breaks
 the contract, 2 for bad input, 3 when the receiver is unreachable or times out.
 
 Assumptions (the spec is silent): the platform waits 10 s for a hook reply and does not
