@@ -307,7 +307,12 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
       for (let batch = 0; batch < 40; batch++)
         await Promise.all(
           Array.from({ length: 25 }, (_, i) =>
-            postCustomer(channels[0]!.url, { id: 'c-filler' }, `filler ${batch * 25 + i}`),
+            // a new name each time: a customer-updated event each, for the Activity below
+            postCustomer(
+              channels[0]!.url,
+              { id: 'c-filler', name: `Filler ${batch * 25 + i}` },
+              `filler ${batch * 25 + i}`,
+            ),
           ),
         );
       await agent.reload();
@@ -323,6 +328,12 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
           hasText: /^failed: not delivered after 3 attempts: HTTP 500$/,
         })
         .waitFor();
+      // a chat with more activity than its panel lists says so
+      await agent.locator('.chat-item', { hasText: 'Filler' }).click();
+      await agent
+        .locator('#details .activity-hidden', { hasText: /^\d+ earlier not shown/ })
+        .waitFor();
+      expect(await agent.locator('#details .activity .event').count()).toBe(30);
     } finally {
       await integrator.close();
     }

@@ -247,9 +247,19 @@ export function renderDetails(
       h('details', {}, h('summary', {}, key), h('pre', {}, JSON.stringify(value, null, 2))),
     ),
     h('h3', {}, 'Activity'),
-    h('ol', { class: 'activity' }, ...activity.slice(-30).map(renderActivity)),
+    activity.length > ACTIVITY_SHOWN
+      ? h(
+          'p',
+          { class: 'activity-hidden' },
+          `${activity.length - ACTIVITY_SHOWN} earlier not shown: all are in the Events tab`,
+        )
+      : null,
+    h('ol', { class: 'activity' }, ...activity.slice(-ACTIVITY_SHOWN).map(renderActivity)),
   );
 }
+
+/** The newest events a chat's Activity lists; the Events tab has the rest. */
+const ACTIVITY_SHOWN = 30;
 
 /** The few fields that say what an event was, in a readable line. */
 export function summarizeEvent(rest: Record<string, unknown>): string {
