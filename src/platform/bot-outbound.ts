@@ -62,6 +62,20 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
           core.emit({ type: 'bot-token', ...report, protocolMs: core.clock.now() }),
       })
     : undefined;
+  // a bot written as a chat webhook answers in its HTTP reply, which the platform never reads:
+  // said once, or the customer waits for an answer that is never sent (a public sample does)
+  let warnedInline = false;
+  const warnInlineAnswer = (name: OutboundEventName, body: string): void => {
+    const answer = inlineAnswerOf(body);
+    if (answer === undefined) return;
+    warnedInline = true;
+    core.emit({
+      type: 'notice',
+      level: 'warning',
+      message: `the bot answered ${name} with ${answer} in its HTTP reply: the platform reads only the 200 (spec 4.3); a bot answers the customer with a BOT_MESSAGE POSTed to the bot webhook in the banner (spec 6.1)`,
+      protocolMs: core.clock.now(),
+    });
+  };
   return {
     async send(name, chat, customer, text) {
       const eventId = createMessageId();
@@ -90,7 +104,10 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         clock: core.clock,
         // spec 4.3, 8: the regular answer is HTTP 200 within the attempt's 3 s
         judge: (reply) => {
-          if (reply.status === 200) return { accepted: true };
+          if (reply.status === 200) {
+            if (!warnedInline) warnInlineAnswer(name, reply.body);
+            return { accepted: true };
+          }
           if (reply.status === 401) tokens?.invalidate('refused with 401');
           return { accepted: false, reason: `HTTP ${reply.status}` };
         },
@@ -160,4 +177,26 @@ function clientMessageExtras(
     },
     channel: { id: chat.channelId, type: channel?.kind === 'widget' ? 'widget' : 'custom' },
   };
+}
+
+/** Keys an answer written into the reply body goes by (`{"message": "..."}`, a BOT_MESSAGE). */
+const ANSWER_KEYS = ['message', 'messages', 'text', 'answer', 'reply', 'event'];
+
+/**
+ * The reply body of a bot that answers inline, shortened for a notice; undefined for an empty
+ * body or an acknowledgement (`{}`, `{"result":"ok"}`).
+ * @example inlineAnswerOf('{"message":"Hi"}') // '{"message":"Hi"}'
+ */
+export function inlineAnswerOf(body: string): string | undefined {
+  const text = body.trim();
+  if (text === '' || text.length > 64 * 1024) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
+  if (!Object.keys(json).some((key) => ANSWER_KEYS.includes(key))) return undefined;
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

@@ -81,6 +81,31 @@ describe('bot service: customer -> CLIENT_MESSAGE -> BOT_MESSAGE (spec 3, 4.3)',
     expect(lines.find((l) => l?.includes('delivered after'))).toMatch(/ {2}chat 1$/);
   });
 
+  it('warns once when the bot answers in its HTTP reply, which the platform never reads', async () => {
+    const s = await start({
+      reply: () => ({ status: 200, body: { message: 'Hi from the reply' } }),
+    });
+    await postTo(s.channelUrl, customerText('one'));
+    await s.events.waitFor('bot-event-sent');
+    await postTo(s.channelUrl, customerText('two'));
+    await s.provider.waitForHits(2);
+    await s.clock.settle();
+    const notices = s.events.of('notice').filter((n) => n.level === 'warning');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.message).toBe(
+      'the bot answered CLIENT_MESSAGE with {"message":"Hi from the reply"} in its HTTP reply: the platform reads only the 200 (spec 4.3); a bot answers the customer with a BOT_MESSAGE POSTed to the bot webhook in the banner (spec 6.1)',
+    );
+  });
+
+  it('takes an empty or acknowledging 200 without a word', async () => {
+    for (const body of [{}, { result: 'ok' }]) {
+      const s = await start({ reply: () => ({ status: 200, body }) });
+      await postTo(s.channelUrl, customerText('hi'));
+      await s.events.waitFor('bot-event-sent');
+      expect(s.events.of('notice')).toEqual([]);
+    }
+  });
+
   it('delivers BUTTONS and MARKDOWN as their text fallback on the custom channel', async () => {
     const s = await start({ bot: { senderName: 'Shop bot' } });
     await postTo(s.channelUrl, customerText('menu'));
