@@ -13,6 +13,7 @@ export const ERRORS = {
   SVC_E_CONFIG_EXISTS: { category: 'input' },
   SVC_E_CONFIG_VERSION: { category: 'input' },
   SVC_E_READ: { category: 'input' },
+  SVC_E_WRITE: { category: 'input' },
   SVC_E_NO_INPUT: { category: 'input' },
   SVC_E_RECORD: { category: 'input' },
   SVC_E_TLS_FILE: { category: 'input' },

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,6 +43,31 @@ describe('svc-cli schema', () => {
       expect(files).toContain('widget.setCustomData.args.schema.json');
       const schema = JSON.parse(readFileSync(path.join(dir, 'channel.status.schema.json'), 'utf8'));
       expect(schema.title).toBe('channel.status');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('writes one kind into a .json file, and names a path it cannot write (exit 2)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-schema-'));
+    try {
+      writeFileSync(path.join(dir, 'afile'), '');
+      const one = await runCli(['schema', '--kind', 'bot.error', '--out', 'one.json'], {
+        cwd: dir,
+      });
+      expect(one.code).toBe(0);
+      expect(JSON.parse(readFileSync(path.join(dir, 'one.json'), 'utf8')).title).toBe('bot.error');
+      for (const args of [
+        ['schema', '--out', 'afile/x'],
+        ['schema', '--format', 'openapi', '--out', 'afile/x'],
+      ]) {
+        const bad = await runCli(args, { cwd: dir });
+        expect(bad.code).toBe(2);
+        expect(bad.stderr).toContain(
+          'error [SVC_E_WRITE] Could not write into afile/x: a part of the path is not a folder.',
+        );
+        expect(bad.stderr).not.toContain('SVC_E_INTERNAL');
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -101,7 +101,8 @@ export const schemaOptions = defineOptions('schema', [
     flag: '-o, --out <dir>',
     type: 'path',
     config: false,
-    description: 'write one <kind>.schema.json per kind into this folder',
+    description:
+      'write one <kind>.schema.json per kind into this folder (with --kind, a path ending in .json is the file)',
   },
   {
     key: 'list',

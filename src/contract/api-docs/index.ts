@@ -2,7 +2,7 @@
  * API descriptions of the interfaces for other ecosystems: OpenAPI 3.1 and AsyncAPI 3.0,
  * from one generator and one set of schema components.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeInto } from '../schema-files.js';
 import path from 'node:path';
 import { SvcError } from '../../errors.js';
 import { buildAsyncApi } from './asyncapi.js';
@@ -70,8 +70,6 @@ export interface WriteApiDocumentOptions extends BuildApiDocumentOptions {
 export async function writeApiDocument(options: WriteApiDocumentOptions): Promise<string> {
   const document = buildApiDocument(options);
   const name = apiDocumentFileName(options.format, options.role);
-  const target = path.resolve(options.cwd ?? process.cwd(), options.dir);
-  await mkdir(target, { recursive: true });
-  await writeFile(path.join(target, name), `${JSON.stringify(document, null, 2)}\n`);
+  await writeInto(options, options.dir, [[name, `${JSON.stringify(document, null, 2)}\n`]]);
   return path.join(options.dir, name);
 }
