@@ -297,9 +297,19 @@ export async function* walkInputs(options: WalkInputsOptions): AsyncGenerator<In
       if (info === undefined) {
         // Not an existing path but a pattern: a small, maintained matcher (Node 20 has no fs.glob).
         const { glob } = await import('tinyglobby');
-        const matches = await glob(input, { cwd, onlyFiles: true, expandDirectories: false });
-        matches.sort();
-        if (matches.length === 0) yield [unreadable(input, 'no_match', 'the glob matches no file')];
+        const found = await glob(input, { cwd, onlyFiles: true, expandDirectories: false });
+        // as a folder walk does: a sample's sidecar (x.expect.json) is not a payload
+        const matches = found.filter((f) => !f.endsWith('.expect.json')).sort();
+        if (matches.length === 0)
+          yield [
+            unreadable(
+              input,
+              'no_match',
+              found.length === 0
+                ? 'the glob matches no file'
+                : 'the glob matches only sidecar expectations (.expect.json), no payload',
+            ),
+          ];
         for (const match of matches) yield* readFile(path.resolve(cwd, match), match, maxBytes);
       } else if (info.isDirectory()) {
         let count = 0;

@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { repoRoot, runCli } from '../helpers/run-cli.js';
 
 const good = JSON.stringify({ sender: { id: 'c1' }, message: { type: 'text', text: 'hi' } });
 const bad = JSON.stringify({ sender: { id: '' }, message: { type: 'text', text: 'hi' } });
@@ -155,6 +155,27 @@ describe('svc-cli validate', () => {
     const result = await run(['validate', '*o*d.json']);
     expect(result.stdout).toContain('good.json');
     expect(result.code).toBe(0);
+  });
+
+  it('leaves sidecar expectations out of a glob, as a folder walk does', async () => {
+    const root = repoRoot;
+    const globbed = await runCli(['validate', '--json', 'fixtures/payloads/hooks/*.json'], {
+      cwd: root,
+    });
+    const walked = await runCli(['validate', '--json', 'fixtures/payloads/hooks'], { cwd: root });
+    const sources = (r: { stdout: string }) =>
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { source?: string })
+        .flatMap((e) => (e.source === undefined ? [] : [path.basename(e.source)]));
+    expect(sources(globbed).some((s) => s.endsWith('.expect.json'))).toBe(false);
+    expect(sources(globbed)).toEqual(sources(walked));
+    const only = await runCli(['validate', 'fixtures/payloads/hooks/*.expect.json'], { cwd: root });
+    expect(only.code).toBe(2);
+    expect(only.stdout + only.stderr).toContain(
+      'the glob matches only sidecar expectations (.expect.json), no payload',
+    );
   });
 
   it('refuses an unknown --kind as a usage error with suggestions', async () => {
