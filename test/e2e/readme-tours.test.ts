@@ -214,7 +214,7 @@ describe('README tours, as written (issue 21)', () => {
     await proxy.exited;
     const converted = await run(argvOf(lines[4]!, ports, {}), cwd);
     expect(converted.code, converted.out).toBe(0);
-    expect(existsSync(join(cwd, 'fixtures/conversations/from-staging.json'))).toBe(true);
+    expect(existsSync(join(cwd, 'my-flows/from-staging.json'))).toBe(true);
     const replay = await run(argvOf(lines[5]!, ports, {}), cwd);
     expect(replay.code, replay.out).toBe(0);
     expect(replay.out).toMatch(/1 passed, 0 failed/);
