@@ -143,7 +143,7 @@ describe('svc-cli replay', () => {
       'fixtures/conversations/typing-both-ways.json',
     ];
     for (const concurrency of ['1', '4']) {
-      const { code, stdout } = await run([
+      const { code, stdout, stderr } = await run([
         'replay',
         ...paths,
         '--bail',
@@ -151,6 +151,8 @@ describe('svc-cli replay', () => {
         concurrency,
       ]);
       expect(code).toBe(1);
+      // the counts are of what ran: the rest is named, not silently dropped
+      expect(stderr).toContain('--bail: 2 of 4 conversation(s) not run after the failure');
       const names = stdout.split('\n').filter((l) => /^[✓✗] /.test(l));
       expect(names).toHaveLength(2);
       expect(names[0]).toMatch(/^✓ .*slow-integrator\.json/);

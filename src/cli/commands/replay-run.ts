@@ -151,6 +151,12 @@ export async function runReplay(
   const failed = results.filter((r) => !r.ok).length;
   const skipped = results.filter((r) => r.skipped !== undefined).length;
   if (pretty) out.line(formatSummary(results, out.chalk, performance.now() - started));
+  // --bail stopped at a failure: say what was never run, or the counts read as the whole suite
+  const notRun = loaded.length - results.length;
+  if (notRun > 0 && reporter !== 'json') {
+    await out.flush(); // under the summary, in a terminal too
+    out.note(`--bail: ${notRun} of ${loaded.length} conversation(s) not run after the failure`);
+  }
   if (reporter === 'json' && !flags.out)
     out.event({
       type: 'summary',
@@ -158,6 +164,7 @@ export async function runReplay(
       failed,
       skipped,
       total: results.length,
+      ...(notRun > 0 ? { notRun } : {}),
     });
   const report =
     reporter === 'junit'
