@@ -107,6 +107,17 @@ async function* lineBatches(chunks: AsyncIterable<string | Buffer>): AsyncGenera
   if (lines.length > 0) yield lines;
 }
 
+/** Whether the first 8 KiB of a stream's lines hold a NUL byte, as a binary file does. */
+function startsBinary(lines: readonly string[]): boolean {
+  let seen = 0;
+  for (const line of lines) {
+    if (line.slice(0, 8192 - seen).includes('\u0000')) return true;
+    seen += line.length + 1;
+    if (seen >= 8192) return false;
+  }
+  return false;
+}
+
 /** NDJSON: one payload per non-empty line, a batch of records per batch of lines. */
 async function* readLines(
   batches: AsyncIterable<string[]>,
@@ -115,7 +126,15 @@ async function* readLines(
   file?: string,
 ): AsyncGenerator<InputRecord[]> {
   let lineNumber = 0;
+  let first = true;
   for await (const lines of batches) {
+    // as for a document: binary bytes are one clear error, not a not-JSON line per NUL-split
+    // piece with control bytes echoed to the terminal
+    if (first && startsBinary(lines)) {
+      yield [unreadable(source, 'binary', 'binary input (contains NUL bytes), not NDJSON')];
+      return;
+    }
+    first = false;
     const records: InputRecord[] = [];
     for (const text of lines) {
       lineNumber++;
@@ -213,6 +232,10 @@ async function* readStdin(stdin: Readable, maxBytes: number): AsyncGenerator<Inp
   while (!(batch = await iterator.next()).done) {
     buffered.push(...batch.value);
     if (batch.value.some((l) => l.trim() !== '')) break;
+  }
+  if (startsBinary(buffered)) {
+    yield [unreadable('<stdin>', 'binary', 'binary input on stdin (contains NUL bytes), not JSON')];
+    return;
   }
   const firstLine = buffered.find((l) => l.trim() !== '');
   if (firstLine === undefined) {

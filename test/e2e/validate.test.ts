@@ -23,6 +23,9 @@ beforeAll(() => {
   writeFileSync(path.join(dir, 'broken.json'), '{\n  "sender": {"id": "c1"},\n  "message": }\n');
   writeFileSync(path.join(dir, 'empty.json'), '   \n');
   writeFileSync(path.join(dir, 'binary.json'), Buffer.from([0x7b, 0x00, 0x01, 0xff, 0x7d]));
+  // random bytes with line breaks in them: a binary file named as NDJSON
+  const noise = Buffer.from(Array.from({ length: 20_000 }, (_, i) => (i * 7919) % 256));
+  writeFileSync(path.join(dir, 'binary.ndjson'), noise);
   writeFileSync(path.join(dir, 'proto.json'), '{"result":"ok","__proto__":{"polluted":true}}');
   writeFileSync(path.join(dir, 'deep.json'), `${'['.repeat(10_000)}${']'.repeat(10_000)}`);
   writeFileSync(
@@ -102,6 +105,7 @@ describe('svc-cli validate', () => {
   it.each([
     ['empty.json', 'empty file, no JSON payload'],
     ['binary.json', 'binary file (contains NUL bytes), not JSON'],
+    ['binary.ndjson', 'binary input (contains NUL bytes), not NDJSON'],
     ['missing.json', 'no such file or folder'],
     ['nothing/**/*.json', 'the glob matches no file'],
   ])('%s: one clear line, exit 2, other inputs still validated', async (input, message) => {
@@ -111,6 +115,14 @@ describe('svc-cli validate', () => {
     expect(result.stdout).toContain(`error   ${message}`);
     expect(result.stdout).toContain('✓ channel.customer.text                  good.json');
     expect(result.stderr).toBe('');
+  });
+
+  it('says binary input on stdin is binary, once', async () => {
+    const noise = Buffer.from(Array.from({ length: 20_000 }, (_, i) => (i * 7919) % 256));
+    const result = await runCli(['validate', '-'], { input: noise.toString('latin1') });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('error   binary input on stdin (contains NUL bytes), not JSON');
+    expect(result.stdout).toContain('1 unreadable');
   });
 
   it('refuses a 50 MB JSON file with a clear message', async () => {
