@@ -7,6 +7,7 @@ import {
   sendAgentMessage,
   type Platform,
 } from '../../src/platform/index.js';
+import { assignChat } from '../../src/platform/hooks/index.js';
 import { createHookTarget, type HookTarget } from '../../src/roles/hooks/index.js';
 import { createListener, type Listener } from '../../src/roles/integrator/index.js';
 
@@ -30,7 +31,11 @@ export const RECORDED_ACCEPTED_REPLY = {
  * CRM reply), the chat is linked to the CRM through the control API (chat_assigned) and
  * closed in the agent application (chat_finished, answered FAILURE).
  */
-export async function recordHooksSession(file: string): Promise<void> {
+export async function recordHooksSession(
+  file: string,
+  /** control: the control API (recorded); console: the agent console's /assign (not recorded) */
+  assignVia: 'control' | 'console' = 'control',
+): Promise<void> {
   const clock = createClock({ timeScale: 0.1 });
   const listener = await createListener({ clock });
   const target = await createHookTarget({
@@ -71,11 +76,13 @@ export async function recordHooksSession(file: string): Promise<void> {
     message: { type: 'text', text: 'Yes, it ships today.' },
   });
   await hooks(1);
-  await fetch(`${platform.core.baseUrl}/_sim/chats/1/assign`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({}),
-  });
+  if (assignVia === 'console') assignChat(platform.core, { chatId: 1 });
+  else
+    await fetch(`${platform.core.baseUrl}/_sim/chats/1/assign`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({}),
+    });
   await hooks(2);
   closeChat(platform.core, { customerId: 'c-7' });
   await hooks(3);

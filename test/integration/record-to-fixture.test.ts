@@ -139,6 +139,22 @@ describe('record to-fixture with hooks', () => {
 });
 
 describe('HAR written by the journal', () => {
+  it('a CRM link pressed in the agent console (no control request recorded) replays as one', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-record-')), 'console.ndjson');
+    await recordHooksSession(file, 'console');
+    const records = await readRecording(file);
+    expect(records.some((r) => r.request.url.includes('/assign'))).toBe(false);
+    const conversation = convertRecording({ records });
+    expect(conversation.steps).toContainEqual({
+      control: { method: 'POST', path: '/_sim/chats/1/assign', body: {} },
+    });
+    const result = await replayConversation({
+      conversation: conversationSchema.parse(conversation),
+    });
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+
   it('has the fields HAR 1.2 viewers require', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-har-'));
     const file = join(dir, 'session.har');

@@ -120,6 +120,12 @@ export function controlStepOf(r: ExchangeRecord): StepInput | undefined {
   };
 }
 
+/** The chat a recorded control assign (crm_link, spec 6.2 chat_assigned) is about. */
+export function assignedChatOf(r: ExchangeRecord): number | undefined {
+  const match = /^\/_sim\/chats\/(\d+)\/assign$/.exec(new URL(r.request.url, 'http://x').pathname);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** The chat a recorded control close is about. */
 export function closedChatOf(r: ExchangeRecord): number | undefined {
   const match = /^\/_sim\/chats\/(\d+)\/close$/.exec(new URL(r.request.url, 'http://x').pathname);

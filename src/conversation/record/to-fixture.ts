@@ -2,6 +2,7 @@ import { SvcError } from '../../errors.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { CONVERSATION_VERSION, type ConversationInput } from '../format.js';
 import {
+  assignedChatOf,
   closedChatOf,
   controlStepOf,
   hookChatId,
@@ -125,6 +126,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     }
   };
   const closed = new Set<number>();
+  const assigned = new Set<number>();
   const hookSent = records.filter(isHookSent);
   const hookSteps: StepInput[] = [];
   // delivery attempts of one agent message, by message.id, in arrival order
@@ -147,6 +149,8 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
       const control = controlStepOf(r);
       if (!control) continue;
       steps.push(control);
+      const assignedChat = assignedChatOf(r);
+      if (assignedChat !== undefined) assigned.add(assignedChat);
       const chatId = closedChatOf(r);
       if (chatId !== undefined) {
         closed.add(chatId);
@@ -163,6 +167,12 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
         const customer = chatOf.get(chatId);
         if (customer !== undefined) openChat.delete(customer);
         steps.push({ close: customer === undefined ? {} : { customer } });
+      }
+      if (hookEventName(r) === 'chat_assigned' && chatId !== undefined && !assigned.has(chatId)) {
+        // linked to the CRM in the agent application (the console's /assign), which leaves no
+        // control request in the recording: replay presses the button through the control API
+        assigned.add(chatId);
+        steps.push({ control: { method: 'POST', path: `/_sim/chats/${chatId}/assign`, body: {} } });
       }
       const expectation = hookExpectation(r);
       if (expectation) hookSteps.push(expectation); // at the end: hooks may overtake their trigger
