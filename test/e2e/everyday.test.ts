@@ -31,6 +31,12 @@ describe('svc-cli init / config / doctor (e2e)', () => {
     expect(config.stdout).toMatch(/^bodyLimit +1048576 +default$/m);
     const whole = await runCli(['config'], { cwd });
     expect(whole.stdout).toMatch(/^role +"integrator" +file +\S+svc\.config\.json$/m);
+    // right after init: what the file sets, no command's required keys as errors (exit 0)
+    expect(whole.code).toBe(0);
+    expect(whole.stdout).not.toContain('is required');
+    expect(whole.stdout).toMatch(
+      /^\d+ more key\(s\) at their defaults; .*svc-cli config listen\)$/m,
+    );
 
     // integratorUrl from init points at 127.0.0.1:9000: probably nothing listens there
     const doctor = await runCli(['doctor', '--timeout', '500'], { cwd });

@@ -83,12 +83,22 @@ export function runConfig(
         : `config file ${c.bold(e.file)}${e.command ? c.dim(` (with commands.${e.command})`) : ''}`,
   );
   let invalid = 0;
+  let atDefault = 0;
+  const whole = input.command === undefined;
   for (const option of inspection.options) {
     const { spec, source } = option;
     if (spec.config === false && source === 'default') continue;
     if (['json', 'config', 'color', 'showSecrets'].includes(spec.key)) continue;
     // the HTTPS trust globals (issue 16) are listed once they are set
     if (['ca', 'insecure'].includes(spec.key) && source === 'default') continue;
+    // without a command, a key one command requires (send-text's channelUrl) is not missing:
+    // it is given when that command runs
+    if (whole && option.problem?.startsWith('is required')) delete option.problem;
+    // ... and the keys nobody set are counted, not listed: every command's would be ~110 rows
+    if (whole && source === 'default' && !option.problem && !out.json) {
+      atDefault++;
+      continue;
+    }
     if (option.problem) invalid++;
     const value = option.problem ? option.raw : option.value;
     const hidden = !input.given.showSecrets && typeof value === 'string';
@@ -109,6 +119,12 @@ export function runConfig(
     };
     out.event(row, formatConfigRow);
   }
+  if (atDefault > 0)
+    out.line(
+      out.chalk.dim(
+        `${atDefault} more key(s) at their defaults; one command's, with the defaults: svc-cli config <command> (e.g. svc-cli config listen)`,
+      ),
+    );
   return invalid > 0 ? 2 : 0;
 }
 
