@@ -411,10 +411,13 @@ async function expectStep(
   const unobservable = world.unobservable(party);
   if (unobservable) return { ok: true, details: [unobservable.reason], skipped: unobservable.skip };
   const expected = resolveRefs(expectation[party], scope);
+  // real time (a real peer): `...Ms` figures of events (offsetMs, elapsedMs) match within the
+  // world's tolerance, as delivery verdicts do; exactly on the virtual clock
+  const tolerance = world.timingToleranceMs ?? 0;
   let found: Observation | undefined;
   const look = (): boolean => {
     found = world.observations.find(
-      (o) => o.party === party && !o.consumed && isMatch(expected, o.value),
+      (o) => o.party === party && !o.consumed && isMatch(expected, o.value, '', tolerance),
     );
     return found !== undefined;
   };
@@ -437,7 +440,7 @@ async function expectStep(
   // Say what came instead: the closest unconsumed observation of that party.
   const candidates = world.observations.filter((o) => o.party === party && !o.consumed);
   const closest = candidates
-    .map((o) => ({ o, mismatches: matchPartial(expected, o.value) }))
+    .map((o) => ({ o, mismatches: matchPartial(expected, o.value, '', tolerance) }))
     .sort((a, b) => a.mismatches.length - b.mismatches.length)[0];
   const details = [`expected ${party} ${JSON.stringify(expected)} within ${within} ms`];
   if (closest)

@@ -6,7 +6,14 @@ import {
   openEventStream,
   type EventStreamReader,
 } from '../http/event-stream.js';
-import type { AgentVerdict, Observation, Party, World, WorldOptions } from './world.js';
+import {
+  REAL_TIME_TOLERANCE_MS,
+  type AgentVerdict,
+  type Observation,
+  type Party,
+  type World,
+  type WorldOptions,
+} from './world.js';
 
 /**
  * `replay --platform-url`: the conversation runs against a running svc simulator
@@ -20,9 +27,6 @@ type Json = Record<string, unknown>;
 
 const ROLE_SKIP =
   'skipped: with --platform-url the simulator talks to its own integrator, bot and hook URLs; only customer, agent, control steps and simulator events are checked';
-
-/** Protocol ms a timing figure may be off by in real time (stated in the replay report). */
-export const REAL_TIME_TOLERANCE_MS = 250;
 
 /** Fails like an unreachable peer (exit 3) or a non-svc platform (exit 2). */
 function unreachable(url: string, reason: string, cause?: unknown): SvcError {

@@ -123,6 +123,9 @@ export async function createEmbeddedWorld(options: WorldOptions): Promise<World>
   }
 }
 
+/** Protocol ms a timing figure may be off by in real time (stated in the replay report). */
+export const REAL_TIME_TOLERANCE_MS = 250;
+
 async function startEmbeddedWorld(
   options: WorldOptions,
   started: Array<() => Promise<void>>,
@@ -231,7 +234,23 @@ async function startEmbeddedWorld(
   const channel = [...platform.core.state.channels.values()][0];
   if (!channel) throw new SvcError('SVC_E_INTERNAL', 'internal', 'the simulator has no channel');
   const core = platform.core;
+  // a fixture that makes its peer misbehave (redelivery, a slow or broken reply) tests the
+  // platform against that behaviour: a real peer answers as it does, so the conversation
+  // does not apply, as with --platform-url
+  const needsFaults = (
+    [
+      ['integrator', options.integratorUrl, setup.integrator?.faults],
+      ['hooks', options.hookUrl, setup.hooks?.faults],
+      ['bot', options.botUrl, setup.bot?.faults],
+    ] as const
+  ).find(([, url, faults]) => url !== undefined && faults !== undefined);
+  const notApplicable = needsFaults
+    ? `its setup.${needsFaults[0]}.faults make the embedded ${needsFaults[0] === 'hooks' ? 'hook-target' : needsFaults[0] === 'bot' ? 'bot-sim' : 'listen'} misbehave; the real peer (--${needsFaults[0] === 'hooks' ? 'hook' : needsFaults[0]}-url) answers as it does`
+    : undefined;
   return {
+    ...(notApplicable === undefined ? {} : { notApplicable }),
+    // a real peer puts the world on a real clock: timing figures match within a tolerance
+    ...(real ? { timingToleranceMs: REAL_TIME_TOLERANCE_MS } : {}),
     clock,
     observations,
     channelUrl: core.channelInfo(channel).url,
