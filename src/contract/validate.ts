@@ -141,6 +141,12 @@ function holdPartyToTypes(warnings: ContractIssue[], errors: ContractIssue[]): C
   return kept;
 }
 
+/** The parts of a warning's rule that say it passes, which --strict makes untrue. */
+const strictRule = (rule: string): string =>
+  rule
+    .replace(/ \(accepted; [^)]*\)$/, ' (refused: --strict)')
+    .replace(/, accepted\)/, ', refused: --strict)');
+
 /**
  * The first payloads of a process parse without zod's compiled fast path: compiling it costs
  * more than a few payloads gain (issue 18: a git hook validates one file); a stream of many
@@ -162,8 +168,13 @@ function validateEntry(
   }
   if (entry.producer === 'party') warnings = holdPartyToTypes(warnings, errors);
   if (options.strict && warnings.length > 0) {
-    // --strict: warnings count as errors.
-    for (const w of warnings) errors.push({ ...w, severity: 'error' });
+    // --strict: warnings count as errors; a rule that says it is accepted says so no more
+    for (const w of warnings)
+      errors.push({
+        ...w,
+        rule: strictRule(w.rule),
+        severity: 'error',
+      });
     warnings = [];
   }
   const ok = errors.length === 0;

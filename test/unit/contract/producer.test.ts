@@ -175,12 +175,25 @@ describe('who wrote the payload (issue 15 item 2)', () => {
     expect(lines(validate('channel.agent.text', value, { strict: true }))).toMatchInlineSnapshot(`
       {
         "errors": [
-          "recipient.id: expected a string, got a number (type drift, accepted) (spec 2.2)",
+          "recipient.id: expected a string, got a number (type drift, refused: --strict) (spec 2.2)",
         ],
         "ok": false,
         "warnings": [],
       }
     `);
+  });
+
+  it('--strict does not call a refused field accepted', () => {
+    const value = {
+      sender: { id: 'c1', loyalty_tier: 'gold' },
+      message: { type: 'text', text: 'hi' },
+    };
+    expect(validate('channel.customer.text', value).warnings[0]?.rule).toBe(
+      'not in the spec (accepted; real traffic carries extra fields)',
+    );
+    expect(validate('channel.customer.text', value, { strict: true }).errors[0]?.rule).toBe(
+      'not in the spec (refused: --strict)',
+    );
   });
 
   it('the JSON Schema of a party kind refuses drift, of a platform kind accepts it', () => {
