@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,6 +88,19 @@ describe('record to-fixture', () => {
     expect(() => convertRecording({ records: [] })).toThrow(
       expect.objectContaining({ code: 'SVC_E_RECORDING' }),
     );
+  });
+
+  it('a binary file, or one line that is not JSON, is said to be so, not an empty recording', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-record-'));
+    writeFileSync(join(dir, 'bin.ndjson'), Buffer.from([0x7b, 0x00, 0xff, 0x0a, 0x01]));
+    await expect(readRecording(join(dir, 'bin.ndjson'))).rejects.toMatchObject({
+      code: 'SVC_E_RECORDING',
+      message: expect.stringContaining('it is binary (NUL bytes), not an NDJSON or HAR recording'),
+    });
+    writeFileSync(join(dir, 'one.ndjson'), 'not json'); // no newline: the last line too
+    await expect(readRecording(join(dir, 'one.ndjson'))).rejects.toMatchObject({
+      message: expect.stringContaining('line 1 is not JSON'),
+    });
   });
 });
 

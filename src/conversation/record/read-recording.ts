@@ -14,6 +14,13 @@ export async function readRecording(path: string): Promise<ExchangeRecord[]> {
   } catch (error) {
     throw new SvcError('SVC_E_READ', 'input', `Could not read ${path}: ${systemReason(error)}.`);
   }
+  if (text.slice(0, 8192).includes('\u0000'))
+    throw new SvcError(
+      'SVC_E_RECORDING',
+      'input',
+      `Could not read ${path}: it is binary (NUL bytes), not an NDJSON or HAR recording.`,
+      'Record with `svc-cli platform --record session.ndjson` (or listen --record).',
+    );
   return path.toLowerCase().endsWith('.har') || /^\{\s*"log"/.test(text.trimStart())
     ? parseHar(text, path)
     : parseNdjson(text, path);
@@ -29,7 +36,8 @@ export function parseNdjson(text: string, file = 'recording'): ExchangeRecord[] 
     try {
       value = JSON.parse(line);
     } catch {
-      if (i === lines.length - 1) break;
+      // a torn last line (a crash mid-write) is ignored, unless it is all there is
+      if (i === lines.length - 1 && records.length > 0) break;
       throw new SvcError(
         'SVC_E_RECORDING',
         'input',
