@@ -59,6 +59,8 @@ describe('config file and environment reach every command (issue 14)', () => {
       env: { SVC_BOT_PROVIDER_URL: 'http://127.0.0.1:9/bot' },
     });
     expect(r.code).toBe(0);
+    // the file has no commands.platform section: the header does not claim one
+    expect(r.stdout).toMatch(/^config file \S+svc\.config\.json$/m);
     expect(r.stdout).toMatch(/^hookUrl +"http:\/\/127\.0\.0\.1:9\/hooks" +file /m);
     expect(r.stdout).toMatch(
       /^botProviderUrl +"http:\/\/127\.0\.0\.1:9\/bot" +env +SVC_BOT_PROVIDER_URL$/m,

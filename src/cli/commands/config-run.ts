@@ -76,11 +76,16 @@ export function runConfig(
   const out = createOutput(ctx, { json: Boolean(input.given.json) });
   for (const warning of inspection.warnings) out.note(warning);
   out.event(
-    { type: 'config-file', file: inspection.file ?? null, command: input.command ?? null },
+    {
+      type: 'config-file',
+      file: inspection.file ?? null,
+      command: input.command ?? null,
+      section: inspection.hasSection,
+    },
     (e, c) =>
       e.file === null
         ? c.dim('no config file (svc-cli init writes svc.config.json)')
-        : `config file ${c.bold(e.file)}${e.command ? c.dim(` (with commands.${e.command})`) : ''}`,
+        : `config file ${c.bold(e.file)}${e.command && e.section ? c.dim(` (with commands.${e.command})`) : ''}`,
   );
   let invalid = 0;
   let atDefault = 0;

@@ -43,6 +43,8 @@ export interface ResolvedOption {
 
 export interface Inspection {
   file: string | undefined;
+  /** whether the file has a `commands.<command>` section */
+  hasSection: boolean;
   options: ResolvedOption[];
   /** unknown keys of the config file, with "did you mean" */
   warnings: string[];
@@ -199,7 +201,12 @@ export function inspectOptions(table: OptionTable, sources: ResolveSources): Ins
       ? { ...base, value: checked.value }
       : { ...base, value: undefined, raw, problem: checked.problem };
   });
-  return { file: config.file, options, warnings: unknownKeyWarnings(config, table) };
+  return {
+    file: config.file,
+    hasSection: config.section(table.command) !== undefined,
+    options,
+    warnings: unknownKeyWarnings(config, table),
+  };
 }
 
 /**
