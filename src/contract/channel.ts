@@ -85,8 +85,20 @@ export const channelSchemas = once(() => {
       return shape('2.4', {
         ...mediaOptional(),
         type: lit(type, '2.4'),
-        latitude: numberLike('2.4', { rule: 'must be a real latitude', required }),
-        longitude: numberLike('2.4', { rule: 'must be a real longitude', required }),
+        latitude: numberLike('2.4', {
+          rule: 'must be a real latitude',
+          required,
+          range: { min: -90, max: 90, rule: 'not a real latitude: outside -90 to 90' },
+        }),
+        longitude: numberLike('2.4', {
+          rule: 'must be a real longitude',
+          required,
+          range: {
+            min: -180,
+            max: 180,
+            rule: 'not a real longitude: outside -180 to 180',
+          },
+        }),
         file: httpUrl('2.4').optional(),
         file_name: str('2.4').optional(),
         file_size: positiveInt('2.4').optional(),

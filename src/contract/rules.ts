@@ -207,7 +207,13 @@ const POSITIVE_INTEGER = /^[1-9]\d*$/;
 /** A number that real traffic sometimes sends as a numeric string: accepted with a warning. */
 export function numberLike(
   spec: string,
-  options: { integer?: boolean; rule?: string; required?: string } = {},
+  options: {
+    integer?: boolean;
+    rule?: string;
+    required?: string;
+    /** a value outside is a warning (a latitude of 1000000 is a number, not a place) */
+    range?: { min: number; max: number; rule: string };
+  } = {},
 ) {
   const rule = options.rule ?? (options.integer ? 'must be an integer' : 'must be a number');
   const num = options.integer ? z.int(tag(spec, { rule })) : z.number(tag(spec, { rule }));
@@ -226,6 +232,10 @@ export function numberLike(
         `expected a number, got a numeric string${DRIFT_TOLERATED}`,
       );
     }
+    const range = options.range;
+    const n = typeof ctx.value === 'number' ? ctx.value : Number(ctx.value);
+    if (range && Number.isFinite(n) && (n < range.min || n > range.max))
+      pushWarning(ctx, 'out_of_range', spec, range.rule);
   });
 }
 

@@ -84,6 +84,23 @@ const cases: {
     path: 'message.latitude',
     code: 'required',
   },
+  ...(
+    [
+      ['latitude', 1_000_000],
+      ['longitude', -181],
+    ] as const
+  ).map(([field, value]) => ({
+    rule: `a ${field} outside the globe is a warning (spec 2.4: a real ${field})`,
+    kind: 'channel.customer.location',
+    pass: { sender: { id: 'c' }, message: { type: 'location', latitude: -90, longitude: 180 } },
+    fail: {
+      sender: { id: 'c' },
+      message: { type: 'location', latitude: 52.5, longitude: 13.4, [field]: value },
+    },
+    path: `message.${field}`,
+    code: 'out_of_range',
+    severity: 'warning' as const,
+  })),
   {
     rule: 'BUTTONS at most 3 (spec 2.5)',
     kind: 'bot.event.BOT_MESSAGE',
