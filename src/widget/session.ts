@@ -148,9 +148,11 @@ export function applyInbound(session: WidgetSession, event: WidgetInboundEvent):
       return;
     case 'transcript':
       // the chat before this page loaded (a reload): history, not news, so no callback fires
+      // the page's own invitations (shown before the stream opened) stay, first
       session.messages.splice(
         0,
         session.messages.length,
+        ...session.messages.filter((m) => m.from === 'invitation'),
         ...event.messages.map((m) => ({ from: m.from, text: m.text, time: session.now() })),
       );
       if (event.messages.length > 0) session.chatStarted = true;

@@ -104,11 +104,20 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
         // again from the backlog
         const transcript = resumed === undefined ? transcriptOf(hub.openChatOf(visitor)) : [];
         if (transcript.length > 0) send({ type: 'transcript', messages: transcript });
-        onClose(
-          hub.connect(visitor, send, resumed, (event) =>
-            transcript.length > 0 ? event.type === 'agent_message' : false,
-          ),
-        );
+        // each agent line of the transcript covers one backlog push of it (a media push
+        // `[photo] <url>` is covered by its `[photo]` line); any other push is sent as before
+        const shown = new Map<string, number>();
+        for (const m of transcript)
+          if (m.from === 'agent') shown.set(m.text, (shown.get(m.text) ?? 0) + 1);
+        const covered = (event: WidgetInboundEvent): boolean => {
+          if (event.type !== 'agent_message') return false;
+          const key = /^\[\w+\]/.exec(event.text)?.[0] ?? event.text;
+          const left = shown.get(key) ?? 0;
+          if (left === 0) return false;
+          shown.set(key, left - 1);
+          return true;
+        };
+        onClose(hub.connect(visitor, send, resumed, covered));
       },
     };
   };
@@ -186,8 +195,10 @@ function transcriptOf(chat: Chat | undefined): Array<{ from: 'visitor' | 'agent'
   const messages: Array<{ from: 'visitor' | 'agent'; text: string }> = [];
   for (const line of chat.lines) {
     // a CRM's contact_info is shown to the agent as if typed (spec 6.2), never to the visitor
-    if (line.text === undefined || line.kind === 'hook.contact_info') continue;
-    messages.push({ from: line.type === 'visitor' ? 'visitor' : 'agent', text: line.text });
+    if (line.kind === 'hook.contact_info' || line.kind.endsWith('.typing')) continue;
+    // a media line keeps no text: its type, as the page shows a media push (`[photo]`)
+    const text = line.text ?? `[${line.kind.split('.').pop() ?? line.kind}]`;
+    messages.push({ from: line.type === 'visitor' ? 'visitor' : 'agent', text });
   }
   return messages;
 }
