@@ -194,6 +194,15 @@ describe('who wrote the payload (issue 15 item 2)', () => {
     expect(validate('channel.customer.text', value, { strict: true }).errors[0]?.rule).toBe(
       'not in the spec (refused: --strict)',
     );
+    const ms = {
+      event: 'BOT_MESSAGE',
+      id: 'e',
+      message: { type: 'TEXT', text: 'hi', timestamp: 1_700_000_000_000 },
+    };
+    expect(validate('bot.event.BOT_MESSAGE', ms).warnings[0]?.rule).toMatch(/\(accepted\)$/);
+    expect(validate('bot.event.BOT_MESSAGE', ms, { strict: true }).errors[0]?.rule).toMatch(
+      /\(refused: --strict\)$/,
+    );
   });
 
   it('the JSON Schema of a party kind refuses drift, of a platform kind accepts it', () => {
