@@ -107,8 +107,13 @@ async function* lineBatches(chunks: AsyncIterable<string | Buffer>): AsyncGenera
   if (lines.length > 0) yield lines;
 }
 
-/** Whether the first 8 KiB of a stream's lines hold a NUL byte, as a binary file does. */
+/**
+ * Whether a stream looks binary: a NUL byte in its first 8 KiB, and a first line that is not
+ * JSON (one corrupt record in a good file stays one not-JSON line).
+ */
 function startsBinary(lines: readonly string[]): boolean {
+  const head = lines.find((l) => l.trim() !== '');
+  if (head !== undefined && parseJsonText(head).ok) return false;
   let seen = 0;
   for (const line of lines) {
     if (line.slice(0, 8192 - seen).includes('\u0000')) return true;

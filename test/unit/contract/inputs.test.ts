@@ -62,6 +62,15 @@ describe('NDJSON lines (issue 18: read a chunk at a time)', () => {
     ]);
   });
 
+  it('keeps one corrupt line with a NUL in a good stream as one not-JSON line', async () => {
+    const { records } = await readStdinChunks(['{"a":1}\n', 'x\u0000y\n', '{"b":2}\n']);
+    expect(payloads(records)).toEqual([
+      [1, { a: 1 }],
+      [2, 'not_json'],
+      [3, { b: 2 }],
+    ]);
+  });
+
   it('reads a line far longer than a chunk, in as many pieces as it comes', async () => {
     const text = 'x'.repeat(2_000_000);
     const line = JSON.stringify({ t: text });
