@@ -240,7 +240,18 @@ describe('widget --platform-url (issue 21)', () => {
     const platformUrl = `http://127.0.0.1:${port}`;
     const widget = spawn(
       process.execPath,
-      [bin, '--json', 'widget', '--port', '0', '--platform-url', platformUrl],
+      // a generous wait: the test must not depend on how fast this machine starts a platform
+      [
+        bin,
+        '--json',
+        'widget',
+        '--port',
+        '0',
+        '--platform-url',
+        platformUrl,
+        '--platform-wait',
+        '120',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     try {
@@ -251,9 +262,11 @@ describe('widget --platform-url (issue 21)', () => {
           if (stderr.includes('waiting for the simulator')) done();
         }),
       );
-      const listening = new Promise<string>((done) =>
-        createInterface({ input: widget.stdout }).once('line', done),
-      );
+      const listening = new Promise<string>((done, fail) => {
+        createInterface({ input: widget.stdout }).once('line', done);
+        widget.once('exit', (code) => fail(new Error(`widget exited ${code}: ${stderr}`)));
+      });
+      listening.catch(() => undefined); // awaited below; a failure before then is not unhandled
       await waiting;
       expect(stderr).toContain(
         `waiting for the simulator at ${platformUrl} (nothing listens there`,

@@ -100,7 +100,8 @@ describe('journal resend', () => {
   ) {
     let text = '';
     while (!text.includes(until)) {
-      const { value } = await reader.read();
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended before ${until}: ${text}`);
       text += new TextDecoder().decode(value);
     }
     controller.abort();

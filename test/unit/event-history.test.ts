@@ -47,7 +47,7 @@ describe('event history (platform --web: the console after a reload)', () => {
     expect(history.after(0).map((e) => e.seq)).toEqual([2, 3]);
   });
 
-  it('stays within twice `keep` however many events pass', () => {
+  it('gives only the newest `keep` however many events passed', () => {
     const { history, emit } = fed(4);
     emit(1000);
     expect(history.after(0).map((e) => e.seq)).toEqual([997, 998, 999, 1000]);
