@@ -156,6 +156,24 @@ function pushWarning(
   });
 }
 
+/**
+ * Lets the values `accepts` names skip zod's machinery for a schema (issue 18): an id that
+ * may drift runs a union, two fresh payloads and two check passes per field, and a 100k line
+ * stream pays that for every id. `accepts` must hold only for values the schema passes
+ * unchanged and with no issue (rules.test.ts holds each fast path to its schema on a spread
+ * of values); anything else still runs the schema, so every issue and warning is as before.
+ * Apply it last: zod's methods (`.check`, `.describe`) return a new instance without it,
+ * while wrappers (`.optional()`, `.nullable()`) keep calling it.
+ */
+export function fastAccept<T extends z.core.$ZodType>(
+  schema: T,
+  accepts: (value: unknown) => boolean,
+): T {
+  const run = schema._zod.run.bind(schema._zod);
+  schema._zod.run = (payload, ctx) => (accepts(payload.value) ? payload : run(payload, ctx));
+  return schema;
+}
+
 /** A string. */
 export const str = (spec: string, options?: TagOptions): z.ZodString =>
   z.string(tag(spec, options));
@@ -189,7 +207,7 @@ export function idString(
   const text = options.nonEmpty
     ? z.string(tag(spec, { rule })).min(1, tag(spec, { code: 'empty', rule }))
     : z.string(tag(spec, { rule }));
-  return z
+  const union = z
     .union(
       [text, driftBranch(z.number(tag(spec, { rule })))],
       tag(spec, { code: 'invalid_type', rule, ...requiredRule(options.required) }),
@@ -199,6 +217,9 @@ export function idString(
         pushWarning(ctx, TYPE_DRIFT, spec, `expected a string, got a number${DRIFT_TOLERATED}`);
       }
     });
+  return options.nonEmpty
+    ? fastAccept(union, (value) => typeof value === 'string' && value !== '')
+    : fastAccept(union, (value) => typeof value === 'string');
 }
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
@@ -222,7 +243,7 @@ export function numberLike(
     .regex(options.integer ? /^-?\d+$/ : NUMERIC, tag(spec, { code: 'invalid_type', rule }));
   const pattern = options.integer ? /^-?\d+$/ : NUMERIC;
   const unionTag = tag(spec, { code: 'invalid_type', rule, ...requiredRule(options.required) });
-  return z.union([num, driftBranch(text)], unionTag).check((ctx) => {
+  const union = z.union([num, driftBranch(text)], unionTag).check((ctx) => {
     // Only a string that is a number drifts; any other string is already an error.
     if (typeof ctx.value === 'string' && pattern.test(ctx.value)) {
       pushWarning(
@@ -237,6 +258,15 @@ export function numberLike(
     if (range && Number.isFinite(n) && (n < range.min || n > range.max))
       pushWarning(ctx, 'out_of_range', spec, range.rule);
   });
+  const { integer, range } = options;
+  // z.int() takes safe integers only; z.number() finite numbers
+  return fastAccept(
+    union,
+    (value) =>
+      typeof value === 'number' &&
+      (integer ? Number.isSafeInteger(value) : Number.isFinite(value)) &&
+      (range === undefined || (value >= range.min && value <= range.max)),
+  );
 }
 
 /** spec 2.4: bytes, seconds, pixels: positive integers (a numeric string drifts). */
@@ -249,7 +279,7 @@ export function positiveInt(spec: string, required?: string) {
     .string(tag(spec, { code: 'not_positive_integer', rule }))
     .regex(POSITIVE_INTEGER, tag(spec, { code: 'not_positive_integer', rule }));
   const unionTag = tag(spec, { code: 'not_positive_integer', rule, ...requiredRule(required) });
-  return z.union([num, driftBranch(text)], unionTag).check((ctx) => {
+  const union = z.union([num, driftBranch(text)], unionTag).check((ctx) => {
     if (typeof ctx.value === 'string' && POSITIVE_INTEGER.test(ctx.value)) {
       pushWarning(
         ctx,
@@ -259,6 +289,7 @@ export function positiveInt(spec: string, required?: string) {
       );
     }
   });
+  return fastAccept(union, (value) => Number.isSafeInteger(value) && (value as number) > 0);
 }
 
 /** spec 2.1, 2.4: links must begin with http:// or https:// (a pattern JSON Schema keeps). */
@@ -315,14 +346,16 @@ export function nullAsAbsent(field: z.ZodOptional, spec: string): z.ZodType {
   const inner = field.unwrap() as z.ZodType;
   // The spec allows null there itself (chat.rate, getVisitorNumber's err): no warning.
   if (inner.safeParse(null).success) return field;
-  return inner
-    .nullable()
-    .check((ctx) => {
-      if (ctx.value === null) {
-        pushWarning(ctx, NULL_OPTIONAL, spec, 'null for an optional field (read as absent)');
-      }
-    })
-    .optional();
+  const orNull = inner.nullable().check((ctx) => {
+    if (ctx.value === null) {
+      pushWarning(ctx, NULL_OPTIONAL, spec, 'null for an optional field (read as absent)');
+    }
+  });
+  // only a null needs the nullable and its check; any other value goes straight to `inner`
+  const run = orNull._zod.run.bind(orNull._zod);
+  orNull._zod.run = (payload, ctx) =>
+    payload.value === null ? run(payload, ctx) : inner._zod.run(payload, ctx);
+  return orNull.optional();
 }
 
 /**

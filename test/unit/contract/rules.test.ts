@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { countCodePoints, formatIssue, validate } from '../../../src/contract/index.js';
+import { idString, numberLike, positiveInt } from '../../../src/contract/rules.js';
 
 const text = (sender: unknown, message: unknown) => ({ sender, message });
 const media = (message: Record<string, unknown>) => ({ sender: { id: 'c1' }, message });
@@ -319,5 +321,69 @@ describe('rules encoded in the schemas', () => {
   it('counts code points, not UTF-16 units', () => {
     expect(countCodePoints('😀a')).toBe(2);
     expect(countCodePoints('\ud800')).toBe(1);
+  });
+});
+
+describe('fast paths (issue 18)', () => {
+  // every fast-pathed builder, with each option that changes what it accepts
+  const builders: [string, () => z.ZodType][] = [
+    ['idString', () => idString('2.1')],
+    ['idString non-empty', () => idString('2.1', { nonEmpty: true })],
+    ['numberLike', () => numberLike('2.6')],
+    ['numberLike integer', () => numberLike('2.6', { integer: true })],
+    [
+      'numberLike in a range',
+      () => numberLike('2.4', { range: { min: -90, max: 90, rule: 'outside' } }),
+    ],
+    ['positiveInt', () => positiveInt('2.4')],
+  ];
+  const values: unknown[] = [
+    'c1',
+    '',
+    ' ',
+    '12',
+    '-3',
+    '1.5',
+    '0',
+    '007',
+    0,
+    -0,
+    1,
+    -1,
+    1.5,
+    -90,
+    90,
+    90.0001,
+    -180.5,
+    Number.MAX_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER + 1,
+    1e300,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    null,
+    undefined,
+    true,
+    {},
+    [],
+    ['c1'],
+  ];
+
+  it.each(builders)('%s: gives what its schema without the fast path gives', (_, build) => {
+    const fast = build();
+    // clone() builds the same schema again, without the fast path
+    const slow = fast.clone();
+    expect(slow._zod.run === fast._zod.run).toBe(false);
+    for (const value of values) {
+      expect([value, fast.safeParse(value)]).toEqual([value, slow.safeParse(value)]);
+    }
+  });
+
+  it('holds inside an object too, where zod calls the field itself', () => {
+    const payload = { sender: { id: '' }, message: { type: 'text', id: 7, text: 'x' } };
+    const result = validate('channel.customer.text', payload);
+    expect(result.errors.map((e) => [e.path, e.code])).toEqual([
+      ['sender.id', 'empty'],
+      ['message.id', 'type_drift'],
+    ]);
   });
 });
