@@ -97,10 +97,13 @@ export function parseConsoleLine(line: string): ConsoleAction {
     case 'assign':
       return withCustomer({ kind: 'assign' as const }, customerId);
     case 'call': {
-      const [phone, mode, ...reason] = words;
-      if (phone === undefined || (mode !== undefined && (mode !== 'error' || reason.length === 0)))
+      // the phone may be written with spaces (+49 30 1234567): it runs up to `error`
+      const at = words.indexOf('error');
+      const phone = (at < 0 ? words : words.slice(0, at)).join(' ');
+      const reason = at < 0 ? '' : words.slice(at + 1).join(' ');
+      if (phone === '' || (at >= 0 && reason === ''))
         return { kind: 'error', message: '/call <phone> [error <reason>]' };
-      const errorReason = reason.length > 0 ? { errorReason: reason.join(' ') } : {};
+      const errorReason = reason === '' ? {} : { errorReason: reason };
       return withCustomer({ kind: 'call' as const, phone, ...errorReason }, customerId);
     }
     case 'help':

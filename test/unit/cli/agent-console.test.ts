@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseConsoleLine } from '../../../src/cli/console/agent-console.js';
+
+describe('agent console lines', () => {
+  it.each([
+    ['/call +49301234567', { kind: 'call', phone: '+49301234567' }],
+    // the number as the bad-phone hint writes it (SVC_E_PHONE: "Example: +49 30 1234567")
+    ['/call +49 30 1234567', { kind: 'call', phone: '+49 30 1234567' }],
+    [
+      '/call +49 30 1234567 error no answer @c-7',
+      { kind: 'call', phone: '+49 30 1234567', errorReason: 'no answer', customerId: 'c-7' },
+    ],
+    ['/call', { kind: 'error', message: '/call <phone> [error <reason>]' }],
+    ['/call +49301234567 error', { kind: 'error', message: '/call <phone> [error <reason>]' }],
+    ['/call error busy', { kind: 'error', message: '/call <phone> [error <reason>]' }],
+  ])('%s', (line, action) => {
+    expect(parseConsoleLine(line)).toEqual(action);
+  });
+
+  it('answers, with or without a customer', () => {
+    expect(parseConsoleLine('Hello there')).toEqual({ kind: 'say', text: 'Hello there' });
+    expect(parseConsoleLine('@c-42 Hello')).toEqual({
+      kind: 'say',
+      customerId: 'c-42',
+      text: 'Hello',
+    });
+  });
+});
