@@ -7,6 +7,8 @@ import { FAULT_SYNTAX, parseFault, type Fault } from '../faults/fault.js';
  * Schema (`svc-cli schema --kind conversation`), so fixtures start with `$schema`.
  */
 export const CONVERSATION_VERSION = 1;
+/** Protocol ms an expectation waits for its payload when it sets no `within`. */
+export const DEFAULT_WITHIN_MS = 15_000;
 
 const fault = z
   .string()
@@ -72,7 +74,7 @@ const expectation = z
     hook: json.optional(),
     /** a simulator event (`svc-cli --json platform` lines) */
     event: json.optional(),
-    /** protocol ms to wait for it (default 15000) */
+    /** protocol ms to wait for it (default DEFAULT_WITHIN_MS, 15000) */
     within: z.number().nonnegative().optional(),
     /** assert that nothing matching arrives within `within` */
     absent: z.boolean().optional(),

@@ -1,7 +1,7 @@
 import type { VirtualClock } from '../clock.js';
 import { SvcError, errorText } from '../errors.js';
 import { getText, postJson } from '../http/client.js';
-import type { Step } from './format.js';
+import { DEFAULT_WITHIN_MS, type Step } from './format.js';
 import { describeMismatches, isMatch, matchPartial, resolveRefs } from './match.js';
 import { createEmbeddedWorld, type Observation, type World, type WorldOptions } from './world.js';
 
@@ -52,7 +52,6 @@ interface StepOutcome {
   skipped?: boolean;
 }
 
-const DEFAULT_WITHIN = 15_000;
 /** protocol ms a step may take before it is reported stuck */
 const STEP_LIMIT_MS = 120_000;
 
@@ -421,7 +420,7 @@ async function expectStep(
     );
     return found !== undefined;
   };
-  const within = expectation.within ?? DEFAULT_WITHIN;
+  const within = expectation.within ?? DEFAULT_WITHIN_MS;
   const matched = await waitFor(world, look, within);
   if (expectation.absent) {
     return matched

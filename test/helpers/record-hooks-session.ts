@@ -9,6 +9,8 @@ import {
 } from '../../src/platform/index.js';
 import { assignChat } from '../../src/platform/hooks/index.js';
 import { createHookTarget, type HookTarget } from '../../src/roles/hooks/index.js';
+import { parseConsoleLine } from '../../src/cli/console/agent-console.js';
+import { runHookConsoleAction } from '../../src/cli/console/hook-console.js';
 import { createListener, type Listener } from '../../src/roles/integrator/index.js';
 
 let open: { platform: Platform; listener: Listener; target: HookTarget } | undefined;
@@ -27,16 +29,11 @@ export const RECORDED_ACCEPTED_REPLY = {
 };
 
 /**
- * Records a session with hooks: a customer writes, the agent answers (chat_accepted, with a
- * CRM reply), the chat is linked to the CRM through the control API (chat_assigned) and
- * closed in the agent application (chat_finished, answered FAILURE).
+ * A recording platform with hooks to an embedded hook-target: a customer has written and the
+ * agent answered (chat_accepted, with a CRM reply). `hooks(n)` waits for the n-th hook.
  */
-export async function recordHooksSession(
-  file: string,
-  /** control: the control API (recorded); console: the agent console's /assign (not recorded) */
-  assignVia: 'control' | 'console' = 'control',
-): Promise<void> {
-  const clock = createClock({ timeScale: 0.1 });
+async function startHooksSession(file: string, timeScale: number) {
+  const clock = createClock({ timeScale });
   const listener = await createListener({ clock });
   const target = await createHookTarget({
     clock,
@@ -76,6 +73,20 @@ export async function recordHooksSession(
     message: { type: 'text', text: 'Yes, it ships today.' },
   });
   await hooks(1);
+  return { platform, hooks };
+}
+
+/**
+ * Records a session with hooks: a customer writes, the agent answers (chat_accepted, with a
+ * CRM reply), the chat is linked to the CRM through the control API (chat_assigned) and
+ * closed in the agent application (chat_finished, answered FAILURE).
+ */
+export async function recordHooksSession(
+  file: string,
+  /** control: the control API (recorded); console: the agent console's /assign (not recorded) */
+  assignVia: 'control' | 'console' = 'control',
+): Promise<void> {
+  const { platform, hooks } = await startHooksSession(file, 0.1);
   if (assignVia === 'console') assignChat(platform.core, { chatId: 1 });
   else
     await fetch(`${platform.core.baseUrl}/_sim/chats/1/assign`, {
@@ -86,5 +97,22 @@ export async function recordHooksSession(
   await hooks(2);
   closeChat(platform.core, { customerId: 'c-7' });
   await hooks(3);
+  await platform.close();
+}
+
+/**
+ * Records a session in which the agent types a `/call` line in the console (call_event, not
+ * a control request), waits for the call's last status and closes the chat. Protocol time
+ * runs 100x faster: a call lasts 40 s.
+ */
+export async function recordConsoleCallSession(file: string, line: string): Promise<void> {
+  const { platform, hooks } = await startHooksSession(file, 0.01);
+  const action = parseConsoleLine(line);
+  if (action.kind !== 'call') throw new Error(`not a /call line: ${line}`);
+  runHookConsoleAction(platform.core, action, { note: () => undefined });
+  // start, agent_connected, then error, or client_connected and end
+  await hooks(action.errorReason === undefined ? 5 : 4);
+  closeChat(platform.core, { customerId: 'c-7' });
+  await hooks(action.errorReason === undefined ? 6 : 5);
   await platform.close();
 }

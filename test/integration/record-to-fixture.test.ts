@@ -9,6 +9,7 @@ import { readRecording } from '../../src/conversation/record/read-recording.js';
 import { replayConversation } from '../../src/conversation/runner.js';
 import {
   closeHooksSession,
+  recordConsoleCallSession,
   recordHooksSession,
   RECORDED_ACCEPTED_REPLY,
 } from '../helpers/record-hooks-session.js';
@@ -167,6 +168,42 @@ describe('HAR written by the journal', () => {
     expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
     expect(result.ok).toBe(true);
   });
+
+  it.each([
+    ['/call +49 30 1234567', { phone: '+49 30 1234567', chatId: 1 }, 'end'],
+    [
+      '/call +49301234567 error busy',
+      { phone: '+49301234567', chatId: 1, outcome: 'error', reason: 'busy' },
+      'error',
+    ],
+  ])(
+    'a call started in the agent console (%s) replays as a control call',
+    async (line, body, last) => {
+      const file = join(mkdtempSync(join(tmpdir(), 'svc-record-')), 'call.ndjson');
+      await recordConsoleCallSession(file, line);
+      const records = await readRecording(file);
+      expect(records.some((r) => r.request.url.includes('/_sim/calls'))).toBe(false);
+      const conversation = convertRecording({ records });
+      expect(conversation.steps).toContainEqual({
+        control: { method: 'POST', path: '/_sim/calls', body },
+        response: { status: 202 },
+      });
+      // the last status comes 40 s (end) or 10 s (error) after the start: replay waits for it
+      const statuses = conversation.steps.flatMap((s) =>
+        'expect' in s && (s.expect.hook as { event_name?: string })?.event_name === 'call_event'
+          ? [{ call: (s.expect.hook as { call: unknown }).call, within: s.expect.within }]
+          : [],
+      );
+      expect(statuses.at(-1)?.call).toEqual({ type: 'callback', status: last });
+      // the default 15 s, and the delay rounded up to a second (wall jitter at 100x adds ms)
+      expect(statuses.at(-1)?.within).toBeGreaterThanOrEqual(last === 'end' ? 55_000 : 25_000);
+      const result = await replayConversation({
+        conversation: conversationSchema.parse(conversation),
+      });
+      expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+      expect(result.ok).toBe(true);
+    },
+  );
 
   it('has the fields HAR 1.2 viewers require', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-har-'));

@@ -1,5 +1,5 @@
 import type { ExchangeRecord } from '../../journal/journal.js';
-import type { ConversationInput } from '../format.js';
+import { DEFAULT_WITHIN_MS, type ConversationInput } from '../format.js';
 
 /**
  * The hook half of `record to-fixture` (spec 4.4, 6.2): each hook event the platform sent
@@ -61,12 +61,18 @@ function hookFaultOf(r: ExchangeRecord): string {
   return replyOf(r) ? 'none' : 'bad-json';
 }
 
-/** A hook expectation for one recorded hook event, or undefined when its body is not JSON. */
-export function hookExpectation(r: ExchangeRecord): StepInput | undefined {
+/**
+ * A hook expectation for one recorded hook event, or undefined when its body is not JSON.
+ * `afterMs`: how long after its trigger it came (a call's status), added to the default wait.
+ */
+export function hookExpectation(r: ExchangeRecord, afterMs = 0): StepInput | undefined {
   const body = parseJson(r.request.body);
   if (!isObject(body) || typeof body.event_name !== 'string') return undefined;
   const reply = replyOf(r);
-  return { expect: { hook: { ...stableFields(body), ...(reply ? { $reply: reply } : {}) } } };
+  const hook = { ...stableFields(body), ...(reply ? { $reply: reply } : {}) };
+  return afterMs >= 1000
+    ? { expect: { hook, within: DEFAULT_WITHIN_MS + Math.ceil(afterMs / 1000) * 1000 } }
+    : { expect: { hook } };
 }
 
 /** The chat id a hook event is about (spec 6.2 chat_id), if any. */
@@ -130,4 +136,103 @@ export function assignedChatOf(r: ExchangeRecord): number | undefined {
 export function closedChatOf(r: ExchangeRecord): number | undefined {
   const match = /^\/_sim\/chats\/(\d+)\/close$/.exec(new URL(r.request.url, 'http://x').pathname);
   return match ? Number(match[1]) : undefined;
+}
+
+/** A recorded call_event's call (spec 2.6 call, 6.2 call_event). */
+interface RecordedCall {
+  status: string;
+  phone: string;
+  type: string;
+  reason?: string;
+  chatId?: number;
+}
+
+function callOf(r: ExchangeRecord): RecordedCall | undefined {
+  const body = parseJson(r.request.body);
+  if (!isObject(body) || body.event_name !== 'call_event' || !isObject(body.call)) return undefined;
+  const { status, phone, type, reason } = body.call;
+  if (typeof status !== 'string' || typeof phone !== 'string' || typeof type !== 'string')
+    return undefined;
+  return {
+    status,
+    phone,
+    type,
+    ...(typeof reason === 'string' ? { reason } : {}),
+    ...(typeof body.chat_id === 'number' ? { chatId: body.chat_id } : {}),
+  };
+}
+
+/** A call's identity across its statuses: the events carry no call id (spec 2.6). */
+const callKey = (phone: string, chatId: number | undefined): string =>
+  `${phone.trim()}|${chatId ?? ''}`;
+
+/** What `record to-fixture` needs of the recorded calls. */
+export interface RecordedCalls {
+  /**
+   * By the seq of a call's `start` hook: the control step that starts it when nothing in the
+   * recording did (the console's /call leaves no control request)
+   */
+  steps: Map<number, StepInput>;
+  /** by the seq of each call_event: protocol ms since its call's `start` */
+  delays: Map<number, number>;
+}
+
+/**
+ * The recorded calls. A call the control API started (`POST /_sim/calls`) replays through
+ * that recorded request; one the agent started in the console gets a control step that
+ * starts it the same way: the phone, chat and type of its `start`, and `error` with its
+ * reason when it failed. Each call_event's delay lets replay wait for it: a call ends 40 s
+ * after it starts, past an expectation's default wait.
+ */
+export function recordedCalls(
+  hooks: readonly ExchangeRecord[],
+  controls: readonly ExchangeRecord[],
+): RecordedCalls {
+  // the calls the control API started, by phone and chat, as many as there were
+  const controlled = new Map<string, number>();
+  for (const r of controls) {
+    const path = new URL(r.request.url, 'http://x').pathname;
+    if (r.request.method !== 'POST' || path !== '/_sim/calls') continue;
+    const body = parseJson(r.request.body);
+    if (!isObject(body) || typeof body.phone !== 'string') continue;
+    const key = callKey(body.phone, typeof body.chatId === 'number' ? body.chatId : undefined);
+    controlled.set(key, (controlled.get(key) ?? 0) + 1);
+  }
+  const result: RecordedCalls = { steps: new Map(), delays: new Map() };
+  const open = new Map<string, { start: ExchangeRecord; call: RecordedCall }>();
+  const finish = (key: string, last?: RecordedCall): void => {
+    const started = open.get(key);
+    if (!started) return;
+    open.delete(key);
+    const left = controlled.get(key) ?? 0;
+    if (left > 0) {
+      controlled.set(key, left - 1);
+      return;
+    }
+    const { phone, type, chatId } = started.call;
+    const body: Json = {
+      phone,
+      ...(chatId === undefined ? {} : { chatId }),
+      ...(type === 'callback' ? {} : { type }),
+      ...(last?.status === 'error' ? { outcome: 'error', reason: last.reason ?? 'error' } : {}),
+    };
+    result.steps.set(started.start.seq, {
+      control: { method: 'POST', path: '/_sim/calls', body },
+      response: { status: 202 }, // accepted: the call goes on on the clock
+    });
+  };
+  for (const r of hooks) {
+    const call = callOf(r);
+    if (!call) continue;
+    const key = callKey(call.phone, call.chatId);
+    if (call.status === 'start') {
+      finish(key); // a new start with the same phone and chat: the last call's end is not recorded
+      open.set(key, { start: r, call });
+    }
+    const started = open.get(key);
+    if (started) result.delays.set(r.seq, r.protocolMs - started.start.protocolMs);
+    if (call.status === 'end' || call.status === 'error') finish(key, call);
+  }
+  for (const key of [...open.keys()]) finish(key);
+  return result;
 }

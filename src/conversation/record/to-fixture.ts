@@ -10,6 +10,7 @@ import {
   hookExpectation,
   hooksSetupOf,
   isHookSent,
+  recordedCalls,
 } from './hooks.js';
 
 /**
@@ -128,6 +129,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
   const closed = new Set<number>();
   const assigned = new Set<number>();
   const hookSent = records.filter(isHookSent);
+  const calls = recordedCalls(hookSent, all.filter(isControl));
   const hookSteps: StepInput[] = [];
   // delivery attempts of one agent message, by message.id, in arrival order
   const series = new Map<string, ExchangeRecord[]>();
@@ -174,7 +176,10 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
         assigned.add(chatId);
         steps.push({ control: { method: 'POST', path: `/_sim/chats/${chatId}/assign`, body: {} } });
       }
-      const expectation = hookExpectation(r);
+      // a call the agent started in the console: replay starts it through the control API
+      const callStep = calls.steps.get(r.seq);
+      if (callStep) steps.push(callStep);
+      const expectation = hookExpectation(r, calls.delays.get(r.seq));
       if (expectation) hookSteps.push(expectation); // at the end: hooks may overtake their trigger
       continue;
     }
