@@ -152,7 +152,7 @@ describe('svc-cli replay', () => {
       ]);
       expect(code).toBe(1);
       // the counts are of what ran: the rest is named, not silently dropped
-      expect(stderr).toContain('--bail: 2 of 4 conversation(s) not run after the failure');
+      expect(stderr).toContain('--bail: 2 of 4 conversations not run after the failure');
       const names = stdout.split('\n').filter((l) => /^[✓✗] /.test(l));
       expect(names).toHaveLength(2);
       expect(names[0]).toMatch(/^✓ .*slow-integrator\.json/);

@@ -144,7 +144,9 @@ export async function runReplay(
   if (outcome === 'interrupted') {
     running.catch(() => undefined);
     if (pretty) out.line(formatSummary(done, out.chalk, performance.now() - started));
-    out.note(`interrupted: ${done.length} of ${loaded.length} conversation(s) finished`);
+    out.note(
+      `interrupted: ${done.length} of ${loaded.length} conversation${loaded.length === 1 ? '' : 's'} finished`,
+    );
     return EXIT_CODES.sigint;
   }
   const results = outcome;
@@ -155,7 +157,9 @@ export async function runReplay(
   const notRun = loaded.length - results.length;
   if (notRun > 0 && reporter !== 'json') {
     await out.flush(); // under the summary, in a terminal too
-    out.note(`--bail: ${notRun} of ${loaded.length} conversation(s) not run after the failure`);
+    out.note(
+      `--bail: ${notRun} of ${loaded.length} conversation${loaded.length === 1 ? '' : 's'} not run after the failure`,
+    );
   }
   if (reporter === 'json' && !flags.out)
     out.event({

@@ -67,5 +67,5 @@ export function formatSummary(
     tolerance === undefined
       ? ''
       : `\n${c.dim(`real time: timing figures (elapsedMs) matched within ±${tolerance} protocol ms`)}`;
-  return `\n${c.dim(`${results.length} conversation(s) in ${Math.round(wall)} ms`)}${note}\n${failed > 0 ? c.red(line) : c.green(line)}`;
+  return `\n${c.dim(`${results.length} conversation${results.length === 1 ? '' : 's'} in ${Math.round(wall)} ms`)}${note}\n${failed > 0 ? c.red(line) : c.green(line)}`;
 }
