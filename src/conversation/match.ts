@@ -7,6 +7,8 @@ export interface Mismatch {
   path: string;
   expected: unknown;
   actual: unknown;
+  /** the ± it was matched within (a `...Ms` figure in real time) */
+  toleranceMs?: number;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -124,7 +126,9 @@ function mismatchesOf(
     typeof actual === 'number' &&
     path.endsWith('Ms')
   ) {
-    return Math.abs(expected - actual) <= toleranceMs ? [] : [{ path, expected, actual }];
+    return Math.abs(expected - actual) <= toleranceMs
+      ? []
+      : [{ path, expected, actual, toleranceMs }];
   }
   return Object.is(expected, actual) ? [] : [{ path, expected, actual }];
 }
@@ -180,8 +184,10 @@ export function resolveRefs(value: unknown, scope: Record<string, unknown>): unk
 
 /** One line per mismatch: `message.text: expected "Hi", got "Hello"`. */
 export function describeMismatches(mismatches: Mismatch[]): string[] {
-  return mismatches.map(
-    (m) =>
-      `${m.path || '(root)'}: expected ${JSON.stringify(m.expected)}, got ${m.actual === undefined ? 'nothing' : JSON.stringify(m.actual)}`,
+  return mismatches.map((m) =>
+    m.toleranceMs !== undefined && typeof m.actual === 'number'
+      ? // a real-time figure: to the millisecond, with the ± it had
+        `${m.path}: expected ${JSON.stringify(m.expected)} ±${m.toleranceMs} ms, got ${Math.round(m.actual)}`
+      : `${m.path || '(root)'}: expected ${JSON.stringify(m.expected)}, got ${m.actual === undefined ? 'nothing' : JSON.stringify(m.actual)}`,
   );
 }

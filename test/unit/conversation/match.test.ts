@@ -39,6 +39,12 @@ describe('matchPartial', () => {
     expect(isMatch(expected, actual)).toBe(false);
   });
 
+  it('says a real-time figure to the millisecond, with the ± it was matched within', () => {
+    expect(
+      describeMismatches(matchPartial({ elapsedMs: 6000 }, { elapsedMs: 6412.337189 }, '', 250)),
+    ).toEqual(['elapsedMs: expected 6000 ±250 ms, got 6412']);
+  });
+
   it('isMatch agrees with matchPartial, tolerance on keys ending in Ms included', () => {
     const cases: Array<[unknown, unknown, number]> = [
       [{ elapsedMs: 3000 }, { elapsedMs: 3004 }, 5],
