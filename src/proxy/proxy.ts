@@ -124,6 +124,8 @@ export interface ProxySummary {
   redelivered: number;
   gaveUp: number;
   upstreamFailures: number;
+  /** exchanges the proxy's own --fault changed (its answers are not the upstream's) */
+  injected: number;
 }
 
 export type ProxyEvent = ProxyExchangeEvent | ProxySummary;
@@ -286,6 +288,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     redelivered: 0,
     gaveUp: 0,
     upstreamFailures: 0,
+    injected: 0,
   };
 
   // the secrets in the URLs: the channel URL's random string, and a bot token as soon as a
@@ -519,6 +522,7 @@ function count(
     summary.byRule[rule] = (summary.byRule[rule] ?? 0) + 1;
   }
   if (event.slow) summary.slow += 1;
+  if (event.fault !== undefined) summary.injected += 1;
   let redelivered = 0;
   let gaveUp = 0;
   for (const tracker of trackers.values()) {

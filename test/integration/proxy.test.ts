@@ -1,6 +1,8 @@
 import { createServer as createRawServer, request as rawRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Chalk } from 'chalk';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatProxySummary } from '../../src/cli/render/proxy.js';
 import { createVirtualClock, type VirtualClock } from '../../src/clock.js';
 import { createJournal } from '../../src/journal/journal.js';
 import { sendAgentMessage, type AgentMessageResult } from '../../src/platform/index.js';
@@ -302,6 +304,11 @@ describe('proxy faults (issue 16)', () => {
     ]);
     // only the third attempt reached the real integrator
     expect(listener.events.filter((e) => e.type === 'agent-message')).toHaveLength(1);
+    // the summary says the two 500s were the proxy's, not the integrator's
+    expect(p.summary()).toMatchObject({ exchanges: 3, redelivered: 1, injected: 2 });
+    expect(formatProxySummary(p.summary(), new Chalk({ level: 0 }))).toContain(
+      "; 2 changed by --fault (not the upstream's doing)",
+    );
   });
 });
 

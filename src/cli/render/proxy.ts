@@ -89,6 +89,9 @@ export function formatProxySummary(s: ProxySummary, c: ChalkInstance): string {
       `${s.redelivered} redelivered, ${s.gaveUp === 0 ? '0 given up' : c.red(`${s.gaveUp} given up`)}, ` +
       `${s.upstreamFailures === 0 ? '0 upstream failures' : c.red(`${s.upstreamFailures} upstream failures`)}`,
   ];
+  // an injected 500 is redelivered, not a contract error: say where it came from
+  if (s.injected > 0)
+    lines[0] += `; ${c.yellow(`${s.injected} changed by --fault`)} (not the upstream's doing)`;
   for (const [rule, n] of Object.entries(s.byRule).sort((a, b) => b[1] - a[1]))
     lines.push(`  ${c.red(`${n} x`)} ${rule}`);
   return lines.join('\n');
