@@ -205,6 +205,36 @@ describe('HAR written by the journal', () => {
     },
   );
 
+  it('two runs recorded into one file replay one after the other, chat ids counted on', async () => {
+    // --record appends; each run's seq and chat ids start at 1 again
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-record-')), 'twice.ndjson');
+    await recordSession(file); // leaves its chat open
+    await closeRecordedSession();
+    await recordHooksSession(file, 'console'); // chat 1 of its run: assigned and closed
+    const records = await readRecording(file);
+    expect(new Set(records.map((r) => r.run)).size).toBe(2);
+    const conversation = convertRecording({ records });
+    const customers = conversation.steps.flatMap((s) =>
+      'customer' in s ? [(s.customer as { sender?: { id?: string } }).sender?.id] : [],
+    );
+    // the first run's customer writes before the second run's, and is closed in between
+    expect(customers).toEqual(['c-42', 'c-42', '', 'c-7']); // '': a refused message
+    const firstOfRun2 = conversation.steps.findIndex(
+      (s) => 'customer' in s && (s.customer as { sender?: { id?: string } }).sender?.id === 'c-7',
+    );
+    expect(conversation.steps[firstOfRun2 - 1]).toEqual({ close: { customer: 'c-42' } });
+    // the second run's chat 1 is the replay's chat 2
+    expect(conversation.steps).toContainEqual({
+      control: { method: 'POST', path: '/_sim/chats/2/assign', body: {} },
+    });
+    expect(conversation.description).toContain('The recording holds 2 runs');
+    const result = await replayConversation({
+      conversation: conversationSchema.parse(conversation),
+    });
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+
   it('has the fields HAR 1.2 viewers require', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-har-'));
     const file = join(dir, 'session.har');

@@ -51,6 +51,31 @@ function messageIdOf(body: Json | undefined, seq: number): string {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : `seq-${seq}`;
 }
 
+/**
+ * A control step of a later recorded run, with its chat ids (`/_sim/chats/<id>/...`, a
+ * body's `chatId`) moved past the chats of the runs before it.
+ */
+function shiftChatIds(step: StepInput, base: number): StepInput {
+  if (!('control' in step)) return step;
+  const { path, body } = step.control;
+  const shifted = path.replace(
+    /^\/_sim\/chats\/(\d+)\//,
+    (_m, id: string) => `/_sim/chats/${Number(id) + base}/`,
+  );
+  const withChat =
+    isObject(body) && typeof body.chatId === 'number'
+      ? { ...body, chatId: body.chatId + base }
+      : body;
+  return {
+    ...step,
+    control: {
+      ...step.control,
+      path: shifted,
+      ...(withChat === undefined ? {} : { body: withChat }),
+    },
+  };
+}
+
 const isControl = (r: ExchangeRecord): boolean =>
   new URL(r.request.url, 'http://x').pathname.startsWith('/_sim');
 
@@ -110,7 +135,11 @@ function integratorExpectation(message: Json, attempt: number): StepInput {
  * @example const conversation = convertRecording({ records: await readRecording('session.ndjson') });
  */
 export function convertRecording(options: ToFixtureOptions): ConversationInput {
-  const all = [...options.records].sort((a, b) => a.seq - b.seq);
+  // `--record` appends: runs keep the order they ran in, and seq counts within a run
+  const runOrder = new Map<string | undefined, number>();
+  for (const r of options.records) if (!runOrder.has(r.run)) runOrder.set(r.run, runOrder.size);
+  const runIndex = (r: ExchangeRecord): number => runOrder.get(r.run) ?? 0;
+  const all = [...options.records].sort((a, b) => runIndex(a) - runIndex(b) || a.seq - b.seq);
   const records = all.filter((r) => !isControl(r));
   const steps: StepInput[] = [];
   const sequence: string[] = [];
@@ -146,14 +175,29 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     series.get(id)?.push(r);
   }
   const emitted = new Set<string>();
+  // chat ids of a later run count from 1 again: replay, one platform, counts on
+  let run = all[0]?.run;
+  let chatBase = 0;
+  const inReplay = (chatId: number | undefined): number | undefined =>
+    chatId === undefined ? undefined : chatId + chatBase;
   for (const r of all) {
+    if (r.run !== run) {
+      // a new run started a new platform, with no chat open: replay closes the open ones
+      run = r.run;
+      for (const [customer, chatId] of openChat) {
+        closed.add(chatId);
+        steps.push({ close: { customer } });
+      }
+      openChat.clear();
+      chatBase = chatOf.size;
+    }
     if (isControl(r)) {
       const control = controlStepOf(r);
       if (!control) continue;
-      steps.push(control);
-      const assignedChat = assignedChatOf(r);
+      steps.push(chatBase === 0 ? control : shiftChatIds(control, chatBase));
+      const assignedChat = inReplay(assignedChatOf(r));
       if (assignedChat !== undefined) assigned.add(assignedChat);
-      const chatId = closedChatOf(r);
+      const chatId = inReplay(closedChatOf(r));
       if (chatId !== undefined) {
         closed.add(chatId);
         const senderId = chatOf.get(chatId);
@@ -162,7 +206,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
       continue;
     }
     if (isHookSent(r)) {
-      const chatId = hookChatId(r);
+      const chatId = inReplay(hookChatId(r));
       if (hookEventName(r) === 'chat_finished' && chatId !== undefined && !closed.has(chatId)) {
         // closed in the agent application (console): replay closes it with a close step
         closed.add(chatId);
@@ -178,7 +222,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
       }
       // a call the agent started in the console: replay starts it through the control API
       const callStep = calls.steps.get(r.seq);
-      if (callStep) steps.push(callStep);
+      if (callStep) steps.push(chatBase === 0 ? callStep : shiftChatIds(callStep, chatBase));
       const expectation = hookExpectation(r, calls.delays.get(r.seq));
       if (expectation) hookSteps.push(expectation); // at the end: hooks may overtake their trigger
       continue;
@@ -235,6 +279,10 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     );
   }
   steps.push(...hookSteps);
+  if (runOrder.size > 1)
+    notes.push(
+      `The recording holds ${runOrder.size} runs (--record appends): they replay one after the other, and the chats a run left open are closed before the next.`,
+    );
   const hooks = hookSent.length > 0 ? hooksSetupOf(hookSent, notes) : undefined;
   const faults = sequence.some((f) => f !== 'none') ? { sequence } : undefined;
   return {
