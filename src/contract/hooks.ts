@@ -216,8 +216,17 @@ export const hookSchemas = once(() => {
     call_event: z.record(z.string(), z.unknown(), tag('6.2', { rule: 'must be an object' })),
     chat_accepted: shape('6.2', {
       result: str('6.2', { rule: 'must be a string ("ok" passes the data to the agent)' }),
+      // "like setCustomData" (spec 6.2): its fields are content, title, link and key (spec 4.5)
       custom_data: z
-        .array(shape('6.2', { title: optionalString(), content: optionalString() }), tag('6.2'))
+        .array(
+          shape('6.2', {
+            title: optionalString(),
+            content: optionalString(),
+            link: httpUrl('6.2').optional(),
+            key: optionalString(),
+          }),
+          tag('6.2'),
+        )
         .optional(),
       contact_info: shape('6.2', {
         name: str('6.2'),

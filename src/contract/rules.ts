@@ -370,11 +370,20 @@ export const shape = <T extends z.core.$ZodLooseShape>(spec: string, fields: T) 
   }
   // The inferred type stays the spec's (no null): code that reads validated payloads treats
   // null like absent (the channel ingest drops null fields before use).
-  return z.strictObject(
-    withNulls,
-    tag(spec, { rule: 'must be an object' }),
-  ) as unknown as z.ZodObject<T, z.core.$strict>;
+  const objectTag = tag(spec, { rule: 'must be an object' });
+  return z.strictObject(withNulls, {
+    error: (issue) =>
+      // PHP's json_encode writes an empty array as [] (a public webhook library for the
+      // platform sends `"contact_info": []`): say so, and how to send an object
+      issue.code === 'invalid_type' && Array.isArray(issue.input) && issue.input.length === 0
+        ? encodeRule('invalid_type', spec, EMPTY_ARRAY_RULE)
+        : objectTag.error(issue),
+  }) as unknown as z.ZodObject<T, z.core.$strict>;
 };
+
+/** The rule an object field given `[]` breaks. */
+export const EMPTY_ARRAY_RULE =
+  "must be an object, got an empty array (PHP's json_encode writes [] for an empty array: leave the field out, or send (object) [], which it writes as {})";
 
 /**
  * A value built on first use, then kept (issue 18: schemas are built when a run needs them).

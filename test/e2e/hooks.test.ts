@@ -66,7 +66,7 @@ describe('svc-cli hook-fire (spawned)', () => {
     const text = r.stdout;
     expect(text).toMatch(/^chat_accepted +→ 200 +\d+ms +✓ reply conforms$/m);
     expect(text).not.toContain('request ');
-    expect(text).toContain('6 event(s) fired: 6 replies conform, 0 break the contract');
+    expect(text).toContain('6 events fired: 6 replies conform, 0 break the contract');
     const verbose = await runCli(['hook-fire', 'chat_updated', '--url', target.url, '--verbose']);
     expect(verbose.code).toBe(0);
     expect(verbose.stdout).toMatch(/request +\{"event_name":"chat_updated"/);

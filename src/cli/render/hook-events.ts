@@ -137,6 +137,6 @@ export function formatHookFireSummary(
   summary: { fired: number; conform: number; broken: number },
   c: ChalkInstance,
 ): string {
-  const text = `${summary.fired} event(s) fired: ${summary.conform} repl${summary.conform === 1 ? 'y conforms' : 'ies conform'}, ${summary.broken} break${summary.broken === 1 ? 's' : ''} the contract`;
+  const text = `${summary.fired} event${summary.fired === 1 ? '' : 's'} fired: ${summary.conform} repl${summary.conform === 1 ? 'y conforms' : 'ies conform'}, ${summary.broken} break${summary.broken === 1 ? 's' : ''} the contract`;
   return `\n${summary.broken > 0 ? c.red(text) : c.green(text)}`;
 }

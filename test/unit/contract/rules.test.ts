@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { countCodePoints, formatIssue, validate } from '../../../src/contract/index.js';
-import { idString, numberLike, positiveInt } from '../../../src/contract/rules.js';
+import {
+  EMPTY_ARRAY_RULE,
+  idString,
+  numberLike,
+  positiveInt,
+} from '../../../src/contract/rules.js';
 
 const text = (sender: unknown, message: unknown) => ({ sender, message });
 const media = (message: Record<string, unknown>) => ({ sender: { id: 'c1' }, message });
@@ -385,5 +390,40 @@ describe('fast paths (issue 18)', () => {
       ['sender.id', 'empty'],
       ['message.id', 'type_drift'],
     ]);
+  });
+});
+
+describe('what a public PHP webhook library replies (chat_accepted)', () => {
+  // its Response class: custom_data fields with a link, contact_info always written, and
+  // PHP's json_encode turns an empty contact_info into []
+  const reply = {
+    result: 'ok',
+    custom_data: [
+      { title: 'Order', content: '#4711', link: 'https://crm.example.com/orders/4711', key: 'No' },
+    ],
+    enable_assign: true,
+    crm_link: 'https://crm.example.com/contacts/42',
+  };
+
+  it('takes link and key in custom_data, as setCustomData has them (spec 6.2, 4.5)', () => {
+    const result = validate('hook.chat_accepted.reply', reply);
+    expect([...result.errors, ...result.warnings].map(formatIssue)).toEqual([]);
+    const ftp = { ...reply, custom_data: [{ title: 'Order', link: 'ftp://crm/4711' }] };
+    expect(validate('hook.chat_accepted.reply', ftp).errors.map((e) => [e.path, e.code])).toEqual([
+      ['custom_data[0].link', 'not_http_url'],
+    ]);
+  });
+
+  it('says an empty array for an object is PHP writing {} as [], and what to send', () => {
+    const result = validate('hook.chat_accepted.reply', { ...reply, contact_info: [] });
+    expect(result.errors.map(formatIssue)).toEqual([
+      `contact_info: ${EMPTY_ARRAY_RULE} (spec 6.2)`,
+    ]);
+    // any other non-object still reads as before
+    expect(
+      validate('hook.chat_accepted.reply', { ...reply, contact_info: ['Jane'] }).errors.map(
+        formatIssue,
+      ),
+    ).toEqual(['contact_info: must be an object (spec 6.2)']);
   });
 });
