@@ -36,6 +36,20 @@ describe('hook-fire against hook-target', () => {
     expect(events).toHaveLength(6);
   });
 
+  it('carries each chat_finished line in message, as the public samples do, and in text', () => {
+    // a public PHP webhook library reads the line's text from `message` only
+    const body = buildSampleHookEvent('chat_finished') as {
+      chat: { messages: { message?: string; text?: string }[] };
+    };
+    expect(body.chat.messages.map((m) => m.message)).toEqual([
+      'Hi, can I return shoes I wore once?',
+      'Yes, within 30 days.',
+      'Great, thanks!',
+    ]);
+    expect(body.chat.messages.every((m) => m.text === m.message)).toBe(true);
+    expect(validate('hook.chat_finished', body)).toMatchObject({ ok: true, warnings: [] });
+  });
+
   it('sends offline_messages, the field table spelling, and the target accepts it', async () => {
     const { target, events } = await startTarget();
     const result = await fireHook({

@@ -53,6 +53,9 @@ export interface SampleOptions {
   now?: number;
 }
 
+/** A chat-log line's text, under both names the simulator writes it. */
+const said = (text: string) => ({ message: text, text });
+
 /**
  * A valid, realistic body for one event; every sample of one run is the same chat.
  * @example buildSampleHookEvent('chat_accepted').agent.name // 'Alice Agent'
@@ -71,10 +74,12 @@ export function buildSampleHookEvent(
       return buildChatAssigned(SAMPLE_BASE, SAMPLE_AGENT, options.assignTo ?? SAMPLE_CRM_LINK);
     case 'chat_finished':
       return buildChatFinished(SAMPLE_BASE, [SAMPLE_AGENT], {
+        // the text in `message`, as the public samples carry it, and in `text`, as the
+        // simulator's own chat_finished does (docs/FIDELITY.md, 2.6 chat-log item text)
         messages: [
-          { timestamp: now, type: 'visitor', text: 'Hi, can I return shoes I wore once?' },
-          { timestamp: now + 40, type: 'agent', agent_id: 1, text: 'Yes, within 30 days.' },
-          { timestamp: now + 75, type: 'visitor', text: 'Great, thanks!' },
+          { timestamp: now, type: 'visitor', ...said('Hi, can I return shoes I wore once?') },
+          { timestamp: now + 40, type: 'agent', agent_id: 1, ...said('Yes, within 30 days.') },
+          { timestamp: now + 75, type: 'visitor', ...said('Great, thanks!') },
         ],
         rate: 'positive',
         blacklisted: false,
