@@ -8,6 +8,7 @@
  * is looked up per call.
  */
 import { z } from 'zod';
+import { plural } from '../plural.js';
 
 /** Separator of the encoded issue message: a control character no rule text contains. */
 export const TAG_SEPARATOR = '\u001f';
@@ -73,12 +74,12 @@ export function describeIssue(issue: RawIssue): { code: string; rule: string } {
         return { code: 'empty', rule: 'must not be empty' };
       }
       if (issue.origin === 'array') {
-        return { code: 'too_few', rule: `needs at least ${String(issue.minimum)} item(s)` };
+        return { code: 'too_few', rule: `needs at least ${plural(Number(issue.minimum), 'item')}` };
       }
       return { code: 'too_small', rule: `must be at least ${String(issue.minimum)}` };
     case 'too_big':
       if (issue.origin === 'array') {
-        return { code: 'too_many', rule: `at most ${String(issue.maximum)} item(s)` };
+        return { code: 'too_many', rule: `at most ${plural(Number(issue.maximum), 'item')}` };
       }
       return { code: 'too_big', rule: `must be at most ${String(issue.maximum)}` };
     case 'invalid_value':

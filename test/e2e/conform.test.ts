@@ -167,9 +167,7 @@ describe('svc-cli conform bot', () => {
       'CLIENT_MESSAGE answered HTTP 500 {}; the regular answer is HTTP 200 within 3 s (spec 4.3, 7.2, 8)',
     );
     expect(run.stdout).toContain('warning: answered HTTP 500');
-    expect(run.stdout.trim().split('\n').at(-1)).toBe(
-      '1 passed, 4 failed, 0 skipped, 1 warning(s)',
-    );
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('1 passed, 4 failed, 0 skipped, 1 warning');
     const missing = await runCli(['conform', 'bot', '--url', url]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--token is required');

@@ -12,7 +12,7 @@ describe('svc-cli validate against docs-shaped payloads (issue 15)', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n').at(-1)).toMatchInlineSnapshot(
-      `"12 payload(s): 5 valid, 7 with warnings, 0 invalid, 0 unreadable"`,
+      `"12 payloads: 5 valid, 7 with warnings, 0 invalid, 0 unreadable"`,
     );
   });
 
@@ -31,7 +31,7 @@ describe('svc-cli validate against docs-shaped payloads (issue 15)', () => {
     expect(result.stdout).toMatchInlineSnapshot(`
       "✗ channel.customer.document              <stdin>:1
           error   message.file_size: expected a number, got a numeric string (spec 2.4)
-      1 payload(s): 0 valid, 0 with warnings, 1 invalid, 0 unreadable
+      1 payload: 0 valid, 0 with warnings, 1 invalid, 0 unreadable
       "
     `);
   });

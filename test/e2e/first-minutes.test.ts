@@ -81,7 +81,7 @@ describe('fixture errors (issue 21)', () => {
     expect(r.stdout).toContain('1 passed, 0 failed');
     expect(r.stderr).toContain('steps.0: unknown key "custmer" (did you mean "customer"?)');
     expect(r.stderr).toMatch(/b-broken\.json:3:13: /);
-    expect(r.stderr).toContain('2 conversation file(s) could not be loaded');
+    expect(r.stderr).toContain('2 conversation files could not be loaded');
   });
 
   it('a misplaced key is named alone: the valid steps around it are not blamed', async () => {

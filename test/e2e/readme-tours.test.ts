@@ -246,7 +246,7 @@ describe('README tours, as written (issue 21)', () => {
     await target.waitFor(/listening/);
     const hooks = await run(argvOf(lines[1]!, ports, {}), cwd);
     expect(hooks.code, hooks.out).toBe(0);
-    expect(hooks.out).toMatch(/fuzz: 500 generated case\(s\), seed 7/);
+    expect(hooks.out).toMatch(/fuzz: 500 generated cases, seed 7/);
     const listen = start(argvOf(lines[2]!, ports, {}), cwd);
     await listen.waitFor(/listening/);
     const integrator = await run(argvOf(lines[3]!, ports, {}), cwd);

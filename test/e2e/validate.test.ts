@@ -47,7 +47,7 @@ describe('svc-cli validate', () => {
       "✓ channel.customer.text                  good.json
       ✗ channel.customer.text                  bad.json
           error   sender.id: must be a non-empty string (an empty id means the message is not sent) (spec 2.1)
-      2 payload(s): 1 valid, 0 with warnings, 1 invalid, 0 unreadable
+      2 payloads: 1 valid, 0 with warnings, 1 invalid, 0 unreadable
       "
     `);
   });
@@ -97,7 +97,7 @@ describe('svc-cli validate', () => {
       "! unreadable                             broken.json
           error   not JSON at line 3, column 14: Unexpected token '}'
       ✓ channel.customer.text                  good.json
-      1 payload(s): 1 valid, 0 with warnings, 0 invalid, 1 unreadable
+      1 payload: 1 valid, 0 with warnings, 0 invalid, 1 unreadable
       "
     `);
   });

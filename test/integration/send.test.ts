@@ -234,7 +234,7 @@ describe('send-text command', () => {
     const r = await cli(['send-text', 'Hello', '--sender-id', '', '--channel-url', refusedUrl]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatchInlineSnapshot(`
-      "error [SVC_E_INVALID_PAYLOAD] Could not send: the payload breaks the contract (1 error(s)).
+      "error [SVC_E_INVALID_PAYLOAD] Could not send: the payload breaks the contract (1 error).
         ✗ sender.id: must be a non-empty string (an empty id means the message is not sent) (spec 2.1)
         Fix the fields listed, or pass --force to send it anyway and watch how the platform handles it.
       "

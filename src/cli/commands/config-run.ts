@@ -7,6 +7,7 @@ import { ALL_TABLES } from '../options/all.js';
 import { configKeySpecs, inspectOptions } from '../options/resolve.js';
 import { ROLE_NAMES } from '../options/roles.js';
 import type { OptionSpec } from '../options/table.js';
+import { plural } from '../../plural.js';
 
 /** The file's own `role` key (svc-cli init writes it), shown by `svc-cli config`. */
 const ROLE_SPEC: OptionSpec = {
@@ -127,7 +128,7 @@ export function runConfig(
   if (atDefault > 0)
     out.line(
       out.chalk.dim(
-        `${atDefault} more key(s) at their defaults; one command's, with the defaults: svc-cli config <command> (e.g. svc-cli config listen)`,
+        `${plural(atDefault, 'more key', 'more keys')} at their defaults; one command's, with the defaults: svc-cli config <command> (e.g. svc-cli config listen)`,
       ),
     );
   return invalid > 0 ? 2 : 0;

@@ -16,6 +16,7 @@ import { formatWrongPeer } from '../render/wrong-peer.js';
 import { toJunit } from '../render/reporters/junit.js';
 import { checkOutFile } from '../out-file.js';
 import { redactChannelUrl } from './config-run.js';
+import { plural } from '../../plural.js';
 
 type ConformOptions = Resolved<typeof conformOptions>;
 
@@ -118,7 +119,7 @@ export async function runConform(
       ...(timeLimitMs === undefined ? {} : { timeLimitMs }),
       onCase: (n) =>
         progress.update(
-          `conform ${suite} --fuzz: ${n}${flags.fuzz === undefined ? '' : ` of ${flags.fuzz}`} case(s)`,
+          `conform ${suite} --fuzz: ${flags.fuzz === undefined ? plural(n, 'case') : `${n} of ${plural(flags.fuzz, 'case')}`}`,
         ),
       failuresDir: flags.replayFailures,
       ...(flags.seed === undefined ? {} : { seed: flags.seed }),
@@ -156,7 +157,7 @@ export async function runConform(
         out.event({ type: 'case', ...result });
       }
     });
-    progress.update(`conform ${suite}: ${casesDone} case(s) done, running the next`);
+    progress.update(`conform ${suite}: ${plural(casesDone, 'case')} done, running the next`);
   };
   const onBotService = (info: BotServiceInfo): void =>
     progress.around(() => {
@@ -175,7 +176,7 @@ export async function runConform(
   if (outcome === 'interrupted') {
     running.catch(() => undefined);
     out.note(
-      `interrupted: ${casesDone} case(s) finished: ${casesDone - casesFailed - casesSkipped} passed, ${casesFailed} failed, ${casesSkipped} skipped`,
+      `interrupted: ${plural(casesDone, 'case')} finished: ${casesDone - casesFailed - casesSkipped} passed, ${casesFailed} failed, ${casesSkipped} skipped`,
     );
     await out.flush();
     return EXIT_CODES.sigint;
@@ -188,7 +189,7 @@ export async function runConform(
       ? redactChannelUrl(report.target)
       : report.target;
   const hint = report.wrongPeer && formatWrongPeer(report.suite, report.wrongPeer);
-  const counts = `${passed} passed, ${failed} failed, ${skipped} skipped${warnings > 0 ? `, ${warnings} warning(s)` : ''}`;
+  const counts = `${passed} passed, ${failed} failed, ${skipped} skipped${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}`;
   if (pretty) {
     const c = out.chalk;
     out.line(`\n${c.dim(`conform ${report.suite} against ${target}`)}`);
@@ -198,7 +199,7 @@ export async function runConform(
       const f = report.fuzz;
       out.line(
         c.dim(
-          `fuzz: ${f.runs} generated case(s), seed ${f.seed}${f.failure ? `; the failing case again: --fuzz ${f.failure.runs} --seed ${f.seed} --fuzz-path ${f.failure.path}` : ''}`,
+          `fuzz: ${plural(f.runs, 'generated case')}, seed ${f.seed}${f.failure ? `; the failing case again: --fuzz ${f.failure.runs} --seed ${f.seed} --fuzz-path ${f.failure.path}` : ''}`,
         ),
       );
       for (const w of f.failure?.written ?? []) out.line(`written: ${w.file}\n  ${w.command}`);

@@ -8,6 +8,7 @@ import { doctorOptions } from './tool-options.js';
 import { formatCheck, type CheckEvent } from '../render/doctor.js';
 import { createOutput } from '../render/output.js';
 import { redactChannelUrl } from './config-run.js';
+import { plural } from '../../plural.js';
 
 export const MIN_NODE = [20, 19] as const;
 
@@ -178,7 +179,7 @@ export async function runDoctor(ctx: CliContext, flags: Record<string, unknown>)
     summary,
     (e, c) =>
       `\n${(e.failed > 0 || e.unreachable > 0 ? c.red : e.warnings > 0 ? c.yellow : c.green)(
-        `${e.passed} passed, ${e.warnings} warning(s), ${e.failed} failed, ${e.unreachable} unreachable`,
+        `${e.passed} passed, ${plural(e.warnings, 'warning')}, ${e.failed} failed, ${e.unreachable} unreachable`,
       )}`,
   );
   if (checks.some((c) => c.status === 'fail')) return 1;

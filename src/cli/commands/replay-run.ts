@@ -13,6 +13,7 @@ import type { ConversationResult } from '../../conversation/runner.js';
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
 import { toJunit } from '../render/reporters/junit.js';
 import { checkOutFile } from '../out-file.js';
+import { plural } from '../../plural.js';
 
 const DEFAULT_PATH = 'fixtures/conversations';
 
@@ -187,7 +188,9 @@ export async function runReplay(
     }
   }
   if (every.failures.length > 0) {
-    out.note(`${every.failures.length} conversation file(s) could not be loaded (see above)`);
+    out.note(
+      `${plural(every.failures.length, 'conversation file')} could not be loaded (see above)`,
+    );
     return EXIT_CODES.input;
   }
   return failed > 0 ? 1 : 0;

@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { HookPlatformEvent } from '../../platform/events.js';
 import { stamp } from './time.js';
+import { plural } from '../../plural.js';
 
 const INDENT = '             ';
 
@@ -20,7 +21,9 @@ export function formatHookPlatformEvent(event: HookPlatformEvent, c: ChalkInstan
         event.result === undefined ? '' : c.dim(` result ${JSON.stringify(event.result)}`);
       if (event.verdict === 'ok') {
         const warn =
-          event.warnings.length > 0 ? c.yellow(`  ${event.warnings.length} warning(s)`) : '';
+          event.warnings.length > 0
+            ? c.yellow(`  ${plural(event.warnings.length, 'warning')}`)
+            : '';
         return `${at}    ${c.green('✓')} hook ${event.event} reply conforms${result}${warn}`;
       }
       const issues = event.errors.map(

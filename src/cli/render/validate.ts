@@ -10,6 +10,7 @@ import type {
   ValidateSummaryEvent,
 } from '../../contract/run-validate.js';
 import type { Output } from './output.js';
+import { plural } from '../../plural.js';
 
 /** Wide enough for the longest kind name (`widget.callback.svc_onChangeState.args`). */
 const KIND_WIDTH = 38;
@@ -67,7 +68,7 @@ export function formatSummary(event: ValidateSummaryEvent, c: ChalkInstance): st
     (event.invalid > 0 ? c.red : c.dim)(`${event.invalid} invalid`),
     (event.unreadable > 0 ? c.red : c.dim)(`${event.unreadable} unreadable`),
   ];
-  let line = `${event.payloads} payload(s): ${parts.join(', ')}`;
+  let line = `${plural(event.payloads, 'payload')}: ${parts.join(', ')}`;
   if (event.checked !== undefined) {
     const unmet = event.unmet ?? 0;
     line +=

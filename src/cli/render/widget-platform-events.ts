@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { WidgetPlatformEvent } from '../../platform/events.js';
 import { stamp } from './time.js';
+import { plural } from '../../plural.js';
 
 const brief = (value: unknown, max = 60): string => {
   const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value ?? null);
@@ -23,7 +24,7 @@ export function formatWidgetPlatformEvent(event: WidgetPlatformEvent, c: ChalkIn
     case 'widget-push': {
       const where =
         event.pages > 0
-          ? c.dim(`to ${event.pages} page(s)`)
+          ? c.dim(`to ${plural(event.pages, 'page')}`)
           : c.yellow('queued: no page listening');
       return `${at}  ${c.blue('→')} visitor ${c.bold(event.visitorId)} ${event.event}  ${where}`;
     }

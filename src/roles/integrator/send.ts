@@ -8,6 +8,7 @@ import type { Journal } from '../../journal/index.js';
 import { checkKind } from './contract-check.js';
 import { kindOfChannelMessage } from './kinds.js';
 import { toRecordedVerdict, unknownKindVerdict } from './verdict.js';
+import { plural } from '../../plural.js';
 
 /** Default wait for the platform's reply; the spec gives none for this direction (assumed). */
 export const DEFAULT_SEND_TIMEOUT_MS = 10_000;
@@ -64,7 +65,7 @@ export async function sendCustomerMessage(
     throw new SvcError(
       'SVC_E_INVALID_PAYLOAD',
       'input',
-      `Could not send: the payload breaks the contract (${verdict.errors.length} error(s)).`,
+      `Could not send: the payload breaks the contract (${plural(verdict.errors.length, 'error')}).`,
       'Fix the fields listed, or pass --force to send it anyway and watch how the platform handles it.',
       { details: { issues: [...verdict.errors, ...verdict.warnings] } },
     );

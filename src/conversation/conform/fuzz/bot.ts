@@ -19,6 +19,7 @@ import { judgeBotAnswer, judgeProviderEvent } from '../bot.js';
 import type { ConformCase } from '../case.js';
 import { edgeString } from './arbitraries.js';
 import { changesFrom, propertyCases, type FuzzSettings, type FuzzSummary } from './run.js';
+import { plural } from '../../../plural.js';
 
 export interface BotFuzzCase {
   text: string;
@@ -164,7 +165,7 @@ export async function runBotCase(
     return {
       property: 'answers a redelivery the same way',
       reasons: [
-        `the bot answered the redelivered CLIENT_MESSAGE (same id) again: ${twice.length} more event(s) for chat ${chat.id}; the customer would see the answer twice (spec 8)`,
+        `the bot answered the redelivered CLIENT_MESSAGE (same id) again: ${plural(twice.length, 'more event', 'more events')} for chat ${chat.id}; the customer would see the answer twice (spec 8)`,
       ],
       ...(request ? { request } : {}),
     };
