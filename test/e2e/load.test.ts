@@ -100,11 +100,16 @@ describe('svc-cli load (built CLI, issue 20)', () => {
       '--no-calibrate',
     ]);
     const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+      url: string;
       sent: number;
       states: { delivered: number };
       latency: { answers: { count: number } };
     };
     expect(r.code).toBe(0);
+    // spec 5.1: the channel URL's random string stays out of the report
+    const secret = new URL(channels[0]!.url).pathname.split('/')[1]!;
+    expect(r.stdout + r.stderr).not.toContain(secret);
+    expect(summary.url).toMatch(/\/\*\*\*\/[^/]+$/);
     expect(summary.sent).toBe(10);
     expect(summary.states.delivered).toBe(10);
     // a conversation is several customer messages: more answers than arrivals

@@ -18,6 +18,7 @@ import {
 } from '../../load/targets.js';
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { loadOptions } from './load-options.js';
+import { redactChannelUrl } from './config-run.js';
 import { checkOutFile } from '../out-file.js';
 import { createOutput } from '../render/output.js';
 import {
@@ -168,7 +169,7 @@ export async function runLoadCommand(
   }
 
   const tty = Boolean(ctx.stderr.isTTY) && reporter === 'pretty';
-  const summary: LoadSummary = await runLoad({
+  const measured: LoadSummary = await runLoad({
     target,
     workload,
     timeScale,
@@ -183,6 +184,11 @@ export async function runLoadCommand(
     },
   });
   if (tty) writeProgressLine(ctx.stderr, undefined);
+  // spec 5.1: the channel URL's random string is a secret, in the report as on the terminal
+  const summary =
+    role === 'channel' && !globals.showSecrets
+      ? { ...measured, url: redactChannelUrl(measured.url) }
+      : measured;
   if (streamJson) out.event({ type: 'load-summary', ...summary });
   if (reporter === 'pretty') out.line(formatLoadSummary(summary, out.chalk));
   if (flags.out) {
