@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'svc-e2e-'));
@@ -79,6 +80,22 @@ describe('svc-cli chat driven through stdin (e2e)', () => {
     expect(run.stdout).toContain('Alice Agent: Hi Ann!');
     expect(run.stdout.match(/✓ 200/g)).toHaveLength(3);
     expect(run.stderr).toBe('');
+  });
+
+  it('a message that did not go through is listed and sets the exit code: 1 refused, 3 unreachable', async () => {
+    const refused = await runCli(['chat'], { cwd: freshDir(), input: 'Hi\n/photo notaurl\n' });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/✓ 200 text \d+ms/);
+    expect(refused.stderr).toContain('the payload breaks the contract (1 error). Not sent:');
+    expect(refused.stderr).toContain('  • message.file: must be an http(s) URL (spec 2.4)');
+    expect(refused.stderr).not.toContain('pass --force'); // chat has no --force
+    const port = await freePort();
+    const unreachable = await runCli(
+      ['chat', '--channel-url', `http://127.0.0.1:${port}/r4nd0m/ch-1`],
+      { cwd: freshDir(), input: 'Hi\n/photo notaurl\n' },
+    );
+    expect(unreachable.code).toBe(3);
+    expect(unreachable.stderr).toContain('connection refused');
   });
 
   it('--json: one object per line', async () => {

@@ -4,7 +4,8 @@
  */
 import { clearLine, createInterface, cursorTo } from 'node:readline';
 import { createClock, type Clock } from '../../clock.js';
-import { SvcError, errorText } from '../../errors.js';
+import { EXIT_CODES, SvcError, errorText, exitCodeFor } from '../../errors.js';
+import { formatIssue, type ContractIssue } from '../../contract/index.js';
 import { createJournal } from '../../journal/index.js';
 import { createPlatform, sendAgentMessage, type Platform } from '../../platform/index.js';
 import {
@@ -41,6 +42,18 @@ interface Session {
   sender: SenderFields;
   platform: Platform | undefined;
   signal: AbortSignal;
+  /**
+   * the exit code a session ends with when a message did not go through: 3 the platform
+   * was unreachable, else 1 (refused by the platform or by the contract); the worst wins
+   */
+  failed?: number;
+}
+
+/** Notes a message that did not go through (see Session.failed). */
+function noteFailure(session: Session, error: SvcError | undefined): void {
+  const code = error ? exitCodeFor(error.category) : 1;
+  const worst = code === EXIT_CODES.network ? code : 1;
+  session.failed = Math.max(session.failed ?? 0, worst);
 }
 
 async function send(session: Session, payload: CustomerPayload): Promise<void> {
@@ -52,6 +65,7 @@ async function send(session: Session, payload: CustomerPayload): Promise<void> {
       timeoutMs: session.options.timeout,
       signal: session.signal,
     });
+    if (r.problem) noteFailure(session, r.problem);
     const notes = r.problem
       ? [r.problem.message, r.body.slice(0, 200)]
       : r.verdict.warnings.map((w) => `${w.path}: ${w.rule}`);
@@ -68,6 +82,19 @@ async function send(session: Session, payload: CustomerPayload): Promise<void> {
     );
   } catch (error) {
     const e = error instanceof SvcError ? error : undefined;
+    noteFailure(session, e);
+    if (e?.code === 'SVC_E_INVALID_PAYLOAD') {
+      // the issues themselves; chat sends valid messages only (send-text --force does not)
+      const { issues = [] } = (e.details ?? {}) as { issues?: ContractIssue[] };
+      session.out.note(
+        [
+          `${e.message} Not sent:`,
+          ...issues.map((issue) => `  • ${formatIssue(issue)}`),
+          'chat sends only messages the platform accepts; to send a broken one on purpose, use send-text or send-media with --force.',
+        ].join('\n'),
+      );
+      return;
+    }
     session.out.note(e ? `${e.message}${e.hint ? ` ${e.hint}` : ''}` : String(error));
   }
 }
@@ -221,7 +248,8 @@ function readLines(
     let chain = Promise.resolve();
     /** set by /quit, Ctrl-C or a signal: queued lines are dropped */
     let stopped: number | undefined;
-    const finish = (exitCode: number): void => void chain.then(() => resolve(exitCode));
+    const finish = (exitCode: number): void =>
+      void chain.then(() => resolve(exitCode === 0 ? (session.failed ?? 0) : exitCode));
     const stop = (exitCode: number): void => {
       if (stopped !== undefined) return;
       stopped = exitCode;
@@ -235,7 +263,8 @@ function readLines(
         else if (terminal) rl.prompt();
       });
     });
-    // end of input (Ctrl-D, a pipe that ends): the queued lines still run, then exit 0
+    // end of input (Ctrl-D, a pipe that ends): the queued lines still run, then exit 0, or
+    // 3 or 1 when a message did not go through (a script piping lines can tell)
     rl.on('close', () => finish(stopped ?? 0));
     rl.on('SIGINT', () => stop(130)); // Ctrl-C on a terminal (raw mode: no process signal)
     if (ctx.signal.aborted) stop(130);
