@@ -59,7 +59,7 @@ export const ERRORS = {
   SVC_E_RESEND: { category: 'input', status: 409 },
   SVC_E_OVERLOADED: { category: 'input', status: 503 },
   // the contract (exit 1)
-  /** the platform answered 404: no channel has that public id (spec 4.1) */
+  /** the platform answered 404: no channel at that URL (unknown public id or wrong random string, spec 4.1) */
   SVC_E_UNKNOWN_CHANNEL: { category: 'contract' },
   SVC_E_STATUS_BODY: { category: 'contract' },
   SVC_E_CHANNEL_STATUS: { category: 'contract' },

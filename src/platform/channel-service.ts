@@ -30,25 +30,36 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** spec 4.1, 7.1: the 404's message, the same for an unknown public id or a wrong random string. */
+export const NO_CHANNEL = 'no channel at this URL: unknown public id, or a wrong random string';
+
 /**
  * The chat channel's platform side (spec 4.1): the channel URL that takes customer messages
  * and its status endpoint. Paths are `/<random_string>/<channel_public_id>[/status]`.
  */
 export function createChannelService(core: PlatformCore): PlatformService {
-  const notFound = (request: PlatformRequest): PlatformResponse => {
+  const notFound = (
+    request: PlatformRequest,
+    params: Readonly<Record<string, string>>,
+  ): PlatformResponse => {
+    // the simulator's own log may say which part is wrong; the answer does not (it would
+    // tell a caller which public ids exist)
+    const known = core.state.channels.get(params.channel ?? '')?.kind === 'custom';
     core.emit({
       type: 'request-rejected',
       method: request.method,
       path: request.path,
       status: 404,
       code: 'not_found',
-      message: 'no channel has that public id',
+      message: known
+        ? `wrong random string for channel "${params.channel ?? ''}"`
+        : `no channel has the public id "${params.channel ?? ''}"`,
       protocolMs: core.clock.now(),
     });
     // spec 4.1, 7.1: unknown public id (or wrong random string) -> 404
     return {
       status: 404,
-      body: errorBody('not_found', 'no channel has that public id'),
+      body: errorBody('not_found', NO_CHANNEL),
       record: { iface: 'channel' },
     };
   };
@@ -73,7 +84,7 @@ export function createChannelService(core: PlatformCore): PlatformService {
         path: '/:random/:channel',
         handler(request, params) {
           const channel = channelOf(params);
-          if (!channel) return notFound(request);
+          if (!channel) return notFound(request, params);
           if (request.method !== 'POST') return methodNotAllowed('POST');
           return ingest(core, channel, request);
         },
@@ -83,7 +94,7 @@ export function createChannelService(core: PlatformCore): PlatformService {
         path: '/:random/:channel/status',
         handler(request, params) {
           const channel = channelOf(params);
-          if (!channel) return notFound(request);
+          if (!channel) return notFound(request, params);
           if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
           // spec 3: 1 available (agents online), 0 unavailable
           const online = core.state.agentsOnline && channel.agentIds.length > 0;

@@ -74,7 +74,7 @@ describe('svc-cli send-text / status (built CLI)', () => {
     expect(ok.stdout).toMatch(/^online +body 1 +\d+ms\n$/);
     const missing = await run(['status', '--channel-url', `${platform.url}/r/nope`]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('no channel has that public id');
+    expect(missing.stderr).toContain('no channel at this URL');
   });
 
   it('bad flags: exit 2', async () => {

@@ -210,6 +210,18 @@ describe('conform platform', () => {
     return { platform: p, channelUrl: p.core.channelInfo(channel).url };
   }
 
+  it('a mistyped random string in --channel-url is said to be the likely cause', async () => {
+    const { channelUrl } = await platform();
+    const wrong = channelUrl.replace(/\/[^/]+\/shop$/, '/wrong/shop');
+    const report = await runConformSuite({ suite: 'platform', channelUrl: wrong, clock: fast() });
+    const details = reasons(report.results);
+    expect(details.length).toBeGreaterThan(0);
+    expect(details.filter((d) => d.includes('HTTP 404'))).toEqual(
+      details.filter((d) => d.includes('check --channel-url, its random string and public id')),
+    );
+    expect(details.some((d) => d.startsWith('POST text: HTTP 404'))).toBe(true);
+  });
+
   it('our own platform passes, the redelivery schedule included (0, 3, 6 s)', async () => {
     const { channelUrl, platform: p } = await platform();
     const report = await runConformSuite({

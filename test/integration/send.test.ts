@@ -52,7 +52,7 @@ describe('sendCustomerMessage (spec 4.1)', () => {
     expect(journal.entries()[0]).toMatchObject({ direction: 'out', response: { status: 200 } });
   });
 
-  it('classifies 404 as "no channel has that public id" (contract, exit 1)', async () => {
+  it('classifies 404 as no channel at that URL (contract, exit 1)', async () => {
     platform = await startFakePlatform();
     const result = await sendCustomerMessage({
       channelUrl: `${platform.url}/r4nd0m/nope`,
@@ -216,7 +216,7 @@ describe('send-text command', () => {
     `);
   });
 
-  it('404: says no channel has that public id (exit 1)', async () => {
+  it('404: says no channel is at that URL, and which two parts to check (exit 1)', async () => {
     platform = await startFakePlatform();
     const r = await cli([
       'send-text',
@@ -227,7 +227,9 @@ describe('send-text command', () => {
       `${platform.url}/r/x`,
     ]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('no channel has that public id (HTTP 404, spec 4.1)');
+    expect(r.stderr).toContain(
+      'no channel at this URL: its public id is unknown or its random string is wrong (HTTP 404, spec 4.1)',
+    );
   });
 
   it('invalid payload: lists the issues (exit 2)', async () => {

@@ -13,7 +13,7 @@ export function registerStatus(program: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
-Exit codes: 0 online or offline, 1 404 (no channel has that public id) or a body other
+Exit codes: 0 online or offline, 1 404 (no channel at that URL) or a body other
 than 0/1, 2 invalid flags, 3 platform unreachable or timed out.
 
 Examples:

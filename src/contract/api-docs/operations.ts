@@ -88,7 +88,8 @@ function botStatuses(): Record<string, ApiResponse> {
 }
 
 const notFound: ApiResponse = {
-  description: 'no channel has that public id (spec 4.1, 7.1)',
+  description:
+    'no channel at this URL: unknown public id, or a wrong random string (spec 4.1, 7.1)',
   kinds: ['svc.error-body'],
 };
 

@@ -123,11 +123,16 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
   const url = `${parts.base}/${parts.randomString}/${parts.publicId}`;
   const flipped = `${parts.randomString.slice(0, -1)}${parts.randomString.endsWith('A') ? 'B' : 'A'}`;
   let control: SimControl | undefined;
+  // a 404 on the channel URL itself is most likely a mistyped --channel-url, not the platform
+  const CHECK_URL =
+    ' (the channel URL given answers 404: check --channel-url, its random string and public id)';
   const accepted = (name: string, body: unknown, spec: string) => async () => {
     const r = await post(options, url, body);
     return r.status === 200
       ? []
-      : [`${name}: HTTP ${r.status} ${quote(r.body, 80)}; expected 200 (spec ${spec})`];
+      : [
+          `${name}: HTTP ${r.status} ${quote(r.body, 80)}; expected 200 (spec ${spec})${r.status === 404 ? CHECK_URL : ''}`,
+        ];
   };
   const cases: ConformCase[] = [
     {
@@ -152,7 +157,10 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
             clock: options.clock,
           });
           if (!r.ok) return [`GET status: ${r.message}`];
-          if (r.status !== 200) return [`GET status: HTTP ${r.status}; expected 200 (spec 4.1)`];
+          if (r.status !== 200)
+            return [
+              `GET status: HTTP ${r.status}; expected 200 (spec 4.1)${r.status === 404 ? CHECK_URL : ''}`,
+            ];
           const body = r.body.trim();
           return body === '0' || body === '1'
             ? []

@@ -206,7 +206,7 @@ function hintStatusUrlSlip(channelUrl: string): string | undefined {
     : undefined;
 }
 
-/** spec 4.1: 404 when no channel has that public id; other non-200: contact support. */
+/** spec 4.1: 404 for an unknown public id or a wrong random string; other non-200: contact support. */
 function classifyStatus(
   { status, body, headers }: Extract<PostOutcome, { ok: true }>,
   action: string,
@@ -228,8 +228,9 @@ function classifyStatus(
     return new SvcError(
       'SVC_E_UNKNOWN_CHANNEL',
       'contract',
-      `Could not ${action}: no channel has that public id (HTTP 404, spec 4.1).`,
-      slip ?? 'Check --channel-url: copy it again from the channel settings.',
+      `Could not ${action}: no channel at this URL: its public id is unknown or its random string is wrong (HTTP 404, spec 4.1).`,
+      slip ??
+        'Check --channel-url: copy it again from the channel settings (the simulator prints it in its banner).',
     );
   }
   return new SvcError(
