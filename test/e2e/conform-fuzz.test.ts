@@ -60,5 +60,12 @@ describe('svc-cli conform --fuzz (issue 17)', () => {
     ]);
     expect(platform.code).toBe(2);
     expect(platform.stderr).toMatch(/hook receiver, an integrator or a bot/);
+    const hooks = ['conform', 'hooks', '--url', 'http://127.0.0.1:1/h', '--fuzz', '5'];
+    const garbage = await runCli([...hooks, '--seed', '1', '--fuzz-path', 'garbage']);
+    expect(garbage.code).toBe(2);
+    expect(garbage.stderr).toContain('Could not use --fuzz-path "garbage"');
+    const unseeded = await runCli([...hooks, '--fuzz-path', '1:2']);
+    expect(unseeded.code).toBe(2);
+    expect(unseeded.stderr).toContain('Could not use --fuzz-path without --seed');
   });
 });

@@ -108,6 +108,23 @@ export async function runConform(
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
   const options = toConformOptions(suite, flags);
+  if (flags.fuzzPath !== undefined) {
+    // fast-check's path: the run and shrink steps of one case, e.g. 41:0:2
+    if (!/^\d+(:\d+)*$/.test(flags.fuzzPath))
+      throw new SvcError(
+        'SVC_E_OPTIONS',
+        'input',
+        `Could not use --fuzz-path "${flags.fuzzPath}": it is the path a failing run printed, numbers joined by colons.`,
+        'Example: --fuzz 300 --seed 7 --fuzz-path 41:0:2 (copy the "replay exactly" line)',
+      );
+    if (flags.seed === undefined && (flags.fuzz !== undefined || flags.fuzzTime !== undefined))
+      throw new SvcError(
+        'SVC_E_OPTIONS',
+        'input',
+        'Could not use --fuzz-path without --seed: the path names a case of one seeded run.',
+        'Example: --fuzz 300 --seed 7 --fuzz-path 41:0:2 (copy the "replay exactly" line)',
+      );
+  }
   if (flags.fuzz !== undefined || flags.fuzzTime !== undefined) {
     const timeLimitMs =
       flags.fuzzTime === undefined ? undefined : parseDuration(flags.fuzzTime, '--fuzz-time');

@@ -83,4 +83,9 @@ describe('fuzz payloads from the contract (issue 17)', () => {
       changesFrom({ a: { b: 'x', c: 1 }, d: 2 }, { a: { b: '😀', e: null }, d: 2, f: true }),
     ).toEqual(['a.b = "😀"', 'a.c absent', 'a.e = null', 'f = true']);
   });
+
+  it('shows the end of a long value too: the character that breaks a receiver is often last', () => {
+    const [line] = changesFrom({ name: 'x' }, { name: `${'é'.repeat(999)}😀` });
+    expect(line).toBe(`name = "${'é'.repeat(39)}…${'é'.repeat(14)}😀" (1000 characters)`);
+  });
 });

@@ -21,6 +21,7 @@ import {
 } from '../../../platform/delivery.js';
 import type { ConformCase } from '../case.js';
 import type { PayloadArbitrary, Mutations } from './arbitraries.js';
+import { plural } from '../../../plural.js';
 import { agentMessageArbitraries, hookArbitraries } from './payloads.js';
 import { HOOK_LIFECYCLE } from '../../../roles/hooks/samples.js';
 
@@ -422,12 +423,16 @@ export function propertyCases<C extends object>(
     async run(ctx) {
       run ??= execute();
       const result = await run;
-      await ctx.check(`${result.runs} generated payloads (seed ${result.seed})`, () => {
+      const replayed =
+        settings.path === undefined || result.failure
+          ? ''
+          : `; the case at --fuzz-path ${settings.path} and those after it passed`;
+      await ctx.check(`${result.runs} generated payloads (seed ${result.seed}${replayed})`, () => {
         const failure = result.failure;
         if (!failure || failure.property !== name) return [];
         return [
           ...failure.reasons,
-          `${failure.kind}, shrunk ${failure.shrinks} times, after ${failure.runs} cases; the sample with ${failure.changes.length === 0 ? 'no change (the plain sample fails)' : failure.changes.join(', ')}`,
+          `${failure.kind}, shrunk ${failure.shrinks} times, after ${plural(failure.runs, 'case')}; the sample with ${failure.changes.length === 0 ? 'no change (the plain sample fails)' : failure.changes.join(', ')}`,
           `request: ${JSON.stringify(failure.request)}`,
           `replay exactly: --fuzz ${failure.runs} --seed ${failure.seed} --fuzz-path ${failure.path}`,
           ...failure.written.map((w) => `reproduce: ${w.command}`),
@@ -454,8 +459,11 @@ export function changesFrom(before: unknown, after: unknown, path = ''): string[
   }
   if (JSON.stringify(before) === JSON.stringify(after)) return [];
   const text = JSON.stringify(after);
+  if (text.length <= 60) return [`${path} = ${text}`];
+  // its start and its end: what breaks a receiver is often the last character (an emoji)
+  const chars = [...text];
   return [
-    `${path} = ${text.length > 60 ? `${text.slice(0, 60)}…(${[...String(after)].length} characters)` : text}`,
+    `${path} = ${chars.slice(0, 40).join('')}…${chars.slice(-16).join('')} (${[...String(after)].length} characters)`,
   ];
 }
 
