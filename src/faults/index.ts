@@ -16,4 +16,4 @@ export {
 } from './plan.js';
 export { applyFault } from './apply.js';
 export type { AppliedReply, FaultContext, NormalReply } from './reply.js';
-export { loadFaultPlan, faultPlanSchema } from './plan-file.js';
+export { checkFaultPlan, loadFaultPlan, faultPlanSchema } from './plan-file.js';

@@ -70,3 +70,43 @@ export async function loadFaultPlan(file: string): Promise<FaultPlan> {
   const { $schema: _s, version: _v, ...plan } = parsed.data;
   return Object.fromEntries(Object.entries(plan).filter(([, v]) => v !== undefined));
 }
+
+/** A fault as an object (the library API: msw's `faults`, `setFaults`). */
+const faultObjectSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('none') }),
+  z.strictObject({ kind: z.literal('status'), status: z.number().int().min(100).max(599) }),
+  z.strictObject({ kind: z.literal('reset') }),
+  z.strictObject({ kind: z.literal('hang') }),
+  z.strictObject({ kind: z.literal('bad-json') }),
+  z.strictObject({ kind: z.literal('error'), code: z.string(), message: z.string() }),
+  z.strictObject({ kind: z.literal('slow-body'), durationMs: z.number().nonnegative() }),
+]);
+
+const faultPlanObjectSchema = z.strictObject({
+  delayMs: z.number().nonnegative().optional(),
+  failFirst: z.number().int().nonnegative().optional(),
+  failWith: faultObjectSchema.optional(),
+  fault: faultObjectSchema.optional(),
+  rate: z.number().min(0).max(1).optional(),
+  seed: z.number().int().optional(),
+  sequence: z.array(faultObjectSchema).optional(),
+});
+
+/**
+ * A fault plan given in code, checked where it comes in: a typo (`{ kind: 'bogus' }`) is an
+ * input error naming the field, not a 500 with a stack on the first request.
+ * @example checkFaultPlan({ failFirst: 2, failWith: { kind: 'status', status: 503 } }, 'setFaults')
+ */
+export function checkFaultPlan(plan: unknown, where: string): FaultPlan {
+  const parsed = faultPlanObjectSchema.safeParse(plan);
+  if (parsed.success) return plan as FaultPlan;
+  const issues = parsed.error.issues
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+  throw new SvcError(
+    'SVC_E_FAULT_PLAN',
+    'input',
+    `Could not use the fault plan given to ${where}: ${issues}.`,
+    "A plan looks like { failFirst: 2, failWith: { kind: 'status', status: 503 } }; fault kinds: none, status, reset, hang, bad-json, error, slow-body.",
+  );
+}

@@ -12,7 +12,9 @@
  * sim.received.length; // 1
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
+import { SvcError } from '../errors.js';
 import {
+  checkFaultPlan,
   createFaultInjector,
   describeFault,
   messageKeyOf,
@@ -87,6 +89,15 @@ export interface MswPlatform {
  * @example const sim = createMswPlatform({ baseUrl: 'https://platform.test', faults: { failFirst: 1 } });
  */
 export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
+  const given = options as MswPlatformOptions | undefined;
+  if (typeof given?.baseUrl !== 'string' || !/^https?:\/\/[^/]/i.test(given.baseUrl)) {
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'input',
+      `Could not create the msw platform: baseUrl must be an absolute http(s) URL, got ${JSON.stringify(given?.baseUrl)}.`,
+      "Example: createMswPlatform({ baseUrl: 'https://platform.test' })",
+    );
+  }
   const { baseUrl: rawBase, faults, ...coreOptions } = options;
   const baseUrl = rawBase.replace(/\/+$/, '');
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
@@ -96,7 +107,9 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
   const received: ReceivedRequest[] = [];
   const events: PlatformEvent[] = [];
   core.on((event) => events.push(event));
-  let injector: FaultInjector = createFaultInjector(faults ?? {});
+  let injector: FaultInjector = createFaultInjector(
+    checkFaultPlan(faults ?? {}, 'createMswPlatform({ faults })'),
+  );
   const closing = new AbortController();
 
   const resolve = async (request: Request): Promise<Response> => {
@@ -165,7 +178,7 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
     events,
     journal: () => core.journal.entries(),
     setFaults(plan) {
-      injector = createFaultInjector(plan);
+      injector = createFaultInjector(checkFaultPlan(plan, 'setFaults'));
     },
     sendAgentMessage: (input) => sendAgentMessage(core, input),
     setAgentsOnline: (online) => setAgentsOnline(core, online),

@@ -92,6 +92,22 @@ describe('svc-cli/msw: the platform without a socket', () => {
     expect(sim.received.at(-1)).toMatchObject({ fault: 'hang' });
   });
 
+  it('refuses bad options and fault plans where they are given, with the field named', () => {
+    const build = (options: unknown) => () =>
+      createMswPlatform(options as Parameters<typeof createMswPlatform>[0]);
+    expect(build(undefined)).toThrow(/baseUrl must be an absolute http\(s\) URL, got undefined/);
+    expect(build({ baseUrl: 'platform.test' })).toThrow(
+      'baseUrl must be an absolute http(s) URL, got "platform.test"',
+    );
+    const bogus = { failWith: { kind: 'bogus' } } as unknown as Parameters<typeof sim.setFaults>[0];
+    expect(() => sim.setFaults(bogus)).toThrow(
+      /Could not use the fault plan given to setFaults: failWith\.kind: /,
+    );
+    expect(() => sim.setFaults({ fault: { kind: 'status', status: 42 } })).toThrow(
+      /fault\.status: /,
+    );
+  });
+
   it('delays answers by protocol time (slow-body, delay)', async () => {
     sim.setFaults({ delayMs: 3000, fault: { kind: 'slow-body', durationMs: 3000 } });
     const response = await post(sim.channelUrl, hello);
