@@ -62,7 +62,7 @@ export function runConfig(
     throw new SvcError(
       'SVC_E_UNKNOWN_COMMAND',
       'input',
-      `Could not show the options of "${input.command}": it reads no options.${near ? ` Did you mean ${near}?` : ''}`,
+      `Could not show the options of "${input.command}": no command of that name reads options.${near ? ` Did you mean ${near}?` : ''}`,
       `Commands with options: ${known.join(', ')}.`,
     );
   }

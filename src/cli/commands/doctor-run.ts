@@ -81,7 +81,13 @@ async function probe(name: string, url: string, timeoutMs: number): Promise<Chec
       detail: `${url} answers (HTTP ${response.status})`,
     };
   } catch (error) {
-    return { type: 'check', name, status: 'unreachable', detail: `${url}: ${reasonOf(error)}` };
+    // a sentence, as the channel's check gives: what failed, and what to look at
+    return {
+      type: 'check',
+      name,
+      status: 'unreachable',
+      detail: `${url}: could not connect (${reasonOf(error)}); check the URL and that the ${name} endpoint is up`,
+    };
   }
 }
 
@@ -137,13 +143,15 @@ export async function runDoctor(ctx: CliContext, flags: Record<string, unknown>)
     ) as Record<string, unknown>,
   };
   const probes: Promise<CheckEvent>[] = [];
+  let configured = 0;
   for (const key of urls) {
     const url = merged.values[key];
     if (typeof url !== 'string') continue;
+    configured++;
     if (!URL.canParse(url)) {
       checks.push({
         type: 'check',
-        name: key,
+        name: key === 'channelUrl' ? 'channel' : key.replace(/Url$/, ''),
         status: 'fail',
         detail: `${key} "${url}" is not a URL`,
       });
@@ -156,7 +164,7 @@ export async function runDoctor(ctx: CliContext, flags: Record<string, unknown>)
         : probe(key.replace(/Url$/, ''), url, timeoutMs),
     );
   }
-  if (probes.length === 0) {
+  if (configured === 0) {
     checks.push({
       type: 'check',
       name: 'urls',

@@ -69,7 +69,14 @@ describe('svc-cli doctor', () => {
     const dead = await closedPort();
     const t = createTestContext({ cwd: dirWith({ version: 1 }), env: { SVC_HOOK_URL: dead } });
     expect(await runInProcess(t, ['doctor', '--timeout', '1000'])).toBe(3);
-    expect(t.stdout()).toContain(`✗ hook         ${dead}: ECONNREFUSED`);
+    expect(t.stdout()).toContain(`✗ hook         ${dead}: could not connect (ECONNREFUSED)`);
+  });
+
+  it('a URL flag that is not a URL fails once, without a "no URL configured" warning', async () => {
+    const t = createTestContext({ cwd: dirWith({ version: 1 }) });
+    expect(await runInProcess(t, ['doctor', '--integrator-url', 'notaurl'])).toBe(1);
+    expect(t.stdout()).toContain('✗ integrator   integratorUrl "notaurl" is not a URL');
+    expect(t.stdout()).not.toContain('no URL configured');
   });
 
   it('an invalid config file: ✗ and exit 1; unknown keys get a suggestion', async () => {
