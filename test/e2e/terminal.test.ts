@@ -81,6 +81,22 @@ describe.skipIf(!scriptBin)('on a terminal (issue 21)', () => {
     await pty.waitFor(/stopped; \d+ exchanges/);
   }, 30_000);
 
+  it('chat: the prompt comes after the banner and after what each line printed', async () => {
+    pty = startPty('node bin/svc-cli.js chat');
+    await pty.waitFor(/You are customer-1\./);
+    await pty.waitFor(/you> /);
+    pty.type('Hello there');
+    await pty.waitFor(/✓ 200 text \d+ms/);
+    pty.type('/agent Hi, how can I help?');
+    // the next prompt, after the agent's line
+    await pty.waitFor(/Alice Agent: Hi, how can I help\?[\s\S]*you> /);
+    const screen = pty.output();
+    pty.type('/quit');
+    // the banner before the first prompt; no output glued after a prompt
+    expect(screen.indexOf('You are customer-1.')).toBeLessThan(screen.indexOf('you> '));
+    expect(screen).not.toMatch(/you> +(✓|Alice Agent|svc chat)/);
+  }, 30_000);
+
   it('a backgrounded simulator keeps serving through a redelivery series', async () => {
     pty = startPty(
       // the trap stops the job when the terminal goes away (a job of its own group gets no HUP)

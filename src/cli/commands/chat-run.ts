@@ -160,7 +160,8 @@ export async function runChat(ctx: CliContext, given: Record<string, unknown>): 
       cursorTo(ctx.stdout, 0);
     }
     emit();
-    if (rl && terminal) rl.prompt(true);
+    // stdout is written once per loop turn: the prompt follows what was printed, not precedes it
+    if (rl && terminal) void out.flush().then(() => rl?.prompt(true));
   };
   const seen = new Set<string>();
   const journal = captureAgentMessages(createJournal({ keep: 100 }), (body) => {
@@ -260,7 +261,10 @@ function readLines(
         if (stopped !== undefined) return;
         const more = await perform(session, parseChatLine(line));
         if (!more) stop(0);
-        else if (terminal) rl.prompt();
+        else if (terminal) {
+          await session.out.flush(); // what the line printed comes before the next prompt
+          rl.prompt();
+        }
       });
     });
     // end of input (Ctrl-D, a pipe that ends): the queued lines still run, then exit 0, or
@@ -269,6 +273,7 @@ function readLines(
     rl.on('SIGINT', () => stop(130)); // Ctrl-C on a terminal (raw mode: no process signal)
     if (ctx.signal.aborted) stop(130);
     ctx.signal.addEventListener('abort', () => stop(130), { once: true });
-    if (terminal) rl.prompt();
+    // the first prompt after the banner (stdout is written once per loop turn)
+    if (terminal) void session.out.flush().then(() => stopped === undefined && rl.prompt());
   });
 }
