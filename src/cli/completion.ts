@@ -50,7 +50,11 @@ export function describeProgram(program: Command): {
       name: cmd.name(),
       description: cmd.description().split('\n')[0] ?? '',
       flags: [...cmd.options.map(describeFlag), HELP],
-      argChoices: cmd.registeredArguments[0]?.argChoices ?? [],
+      // a command's subcommands (record to-fixture) complete where its argument would
+      argChoices: [
+        ...(cmd.registeredArguments[0]?.argChoices ?? []),
+        ...cmd.commands.map((sub) => sub.name()),
+      ],
     })),
   };
 }
@@ -81,8 +85,13 @@ function generateBash(program: Command): string {
       `    ${key}) COMPREPLY=( $(compgen -W ${quoteSingle(f.choices.join(' '))} -- "$cur") ); return ;;`,
   );
   const commandCases = commands.map((c) => {
-    const words = [...c.flags.flatMap((f) => f.names), ...c.argChoices].join(' ');
-    return `    ${c.name}) COMPREPLY=( $(compgen -W ${quoteSingle(`${words} ${globalWords}`)} -- "$cur") ) ;;`;
+    // -h/--help is the command's and the program's: once
+    const words = new Set([
+      ...c.flags.flatMap((f) => f.names),
+      ...c.argChoices,
+      ...globals.flatMap((f) => f.names),
+    ]);
+    return `    ${c.name}) COMPREPLY=( $(compgen -W ${quoteSingle([...words].join(' '))} -- "$cur") ) ;;`;
   });
   return `# svc-cli completion for bash. Load it with:
 #   source <(svc-cli completion bash)

@@ -71,6 +71,10 @@ describe('completion scripts come from the program', () => {
     expect(complete('svc-cli --time-scale 0.1 platform --age')).toEqual(['--agents']);
     expect(complete('svc-cli platform --agents o')).toEqual(['online', 'offline']);
     expect(complete('svc-cli completion z')).toEqual(['zsh']);
+    // a subcommand completes, and -h/--help comes once
+    expect(complete('svc-cli record to')).toEqual(['to-fixture']);
+    const all = complete('svc-cli completion ');
+    expect(all.filter((w) => w === '--help')).toHaveLength(1);
   });
 
   it('zsh and fish name every command and the choices', () => {
