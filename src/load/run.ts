@@ -227,7 +227,11 @@ export async function runLoad(options: RunLoadOptions): Promise<LoadSummary> {
     let next = 0;
     const step = (): void => {
       if (stop.signal.aborted || next >= planned) {
-        arrivalEnd = elapsed();
+        // N arrivals at r/s span N/r seconds: the window ends where arrival N + 1 would be
+        // (the last one is at (N - 1)/r; 10 at 10/s read as 11.1/s over 0.9 s)
+        arrivalEnd = stop.signal.aborted
+          ? elapsed()
+          : Math.max(elapsed(), arrivalAt(planned, workload));
         done();
         return;
       }

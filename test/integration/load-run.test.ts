@@ -50,6 +50,13 @@ describe('runLoad against listen (issue 20)', () => {
     expect(summary.thresholds.map((t) => t.ok)).toEqual([true]);
   });
 
+  it('N arrivals at r/s span N/r seconds: 2 at 1/s is a 2 s window, not the 1 s to the last', async () => {
+    const summary = await loadAgainstListener({}, { workload: { rate: 1, count: 2 } });
+    expect(summary.sent).toBe(2);
+    expect(summary.arrivalWindowMs).toBeGreaterThanOrEqual(2000);
+    expect(summary.arrivalWindowMs).toBeLessThan(2500);
+  });
+
   it('the platform redelivers as spec 8 says: --fail-first 2 gives three attempts per payload', async () => {
     const summary = await loadAgainstListener({ failFirst: 2 });
     expect(summary.states.delivered).toBe(20);
