@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FAULT_SYNTAX, parseFault, type Fault } from '../faults/fault.js';
+import { faultPlanFields } from '../faults/plan-file.js';
 
 /**
  * The conversation fixture format, version 1 (product.md "Fixtures"; conventions.md 7):
@@ -24,15 +25,7 @@ const fault = z
 
 /** What an embedded serving role does to its replies (the fault module's plan). */
 const faultPlan = z
-  .strictObject({
-    delayMs: z.number().nonnegative().optional(),
-    failFirst: z.number().int().nonnegative().optional(),
-    failWith: fault.optional(),
-    fault: fault.optional(),
-    rate: z.number().min(0).max(1).optional(),
-    seed: z.number().int().optional(),
-    sequence: z.array(fault).optional(),
-  })
+  .strictObject(faultPlanFields(fault))
   .describe('faults the embedded role injects into its replies');
 
 const json = z.record(z.string(), z.unknown());

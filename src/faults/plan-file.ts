@@ -15,6 +15,22 @@ const faultSchema = z.string().transform((text, ctx): Fault => {
 });
 
 /**
+ * A plan's fields (FaultPlan), its faults written as `fault` reads them: the plan file, a
+ * fixture's `setup.<role>.faults` and the library API share them.
+ */
+export function faultPlanFields<F extends z.ZodType>(fault: F) {
+  return {
+    delayMs: z.number().nonnegative().optional(),
+    failFirst: z.number().int().nonnegative().optional(),
+    failWith: fault.optional(),
+    fault: fault.optional(),
+    rate: z.number().min(0).max(1).optional(),
+    seed: z.number().int().optional(),
+    sequence: z.array(fault).optional(),
+  };
+}
+
+/**
  * The fault-plan file (`--fault-plan plan.json`), versioned like every on-disk format
  * (conventions.md 7).
  */
@@ -22,16 +38,14 @@ export const faultPlanSchema = z
   .object({
     $schema: z.string().optional(),
     version: z.literal(1),
-    delayMs: z.number().nonnegative().optional(),
-    failFirst: z.number().int().nonnegative().optional(),
-    failWith: faultSchema.optional(),
-    fault: faultSchema.optional(),
-    rate: z.number().min(0).max(1).optional(),
-    seed: z.number().int().optional(),
-    sequence: z.array(faultSchema).optional(),
+    ...faultPlanFields(faultSchema),
   })
   .strict()
   .describe(`svc-cli fault plan. Faults use the --fault syntax: ${FAULT_SYNTAX}`);
+
+/** A plan's problems, each as `path: message`. */
+const issueList = (error: z.ZodError): string =>
+  error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
 
 /** Reads and checks a fault-plan file; every problem is an input error naming the file. */
 export async function loadFaultPlan(file: string): Promise<FaultPlan> {
@@ -57,13 +71,10 @@ export async function loadFaultPlan(file: string): Promise<FaultPlan> {
   }
   const parsed = faultPlanSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-      .join('; ');
     throw new SvcError(
       'SVC_E_FAULT_PLAN',
       'input',
-      `Could not use the fault plan ${file}: ${issues}.`,
+      `Could not use the fault plan ${file}: ${issueList(parsed.error)}.`,
       'A plan looks like {"version":1,"failFirst":2,"sequence":["status:503","reset"]}.',
     );
   }
@@ -82,15 +93,7 @@ const faultObjectSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('slow-body'), durationMs: z.number().nonnegative() }),
 ]);
 
-const faultPlanObjectSchema = z.strictObject({
-  delayMs: z.number().nonnegative().optional(),
-  failFirst: z.number().int().nonnegative().optional(),
-  failWith: faultObjectSchema.optional(),
-  fault: faultObjectSchema.optional(),
-  rate: z.number().min(0).max(1).optional(),
-  seed: z.number().int().optional(),
-  sequence: z.array(faultObjectSchema).optional(),
-});
+const faultPlanObjectSchema = z.strictObject(faultPlanFields(faultObjectSchema));
 
 /**
  * A fault plan given in code, checked where it comes in: a typo (`{ kind: 'bogus' }`) is an
@@ -100,13 +103,10 @@ const faultPlanObjectSchema = z.strictObject({
 export function checkFaultPlan(plan: unknown, where: string): FaultPlan {
   const parsed = faultPlanObjectSchema.safeParse(plan);
   if (parsed.success) return plan as FaultPlan;
-  const issues = parsed.error.issues
-    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-    .join('; ');
   throw new SvcError(
     'SVC_E_FAULT_PLAN',
     'input',
-    `Could not use the fault plan given to ${where}: ${issues}.`,
+    `Could not use the fault plan given to ${where}: ${issueList(parsed.error)}.`,
     "A plan looks like { failFirst: 2, failWith: { kind: 'status', status: 503 } }; fault kinds: none, status, reset, hang, bad-json, error, slow-body.",
   );
 }
