@@ -162,53 +162,73 @@ function callOf(r: ExchangeRecord): RecordedCall | undefined {
   };
 }
 
-/** A call's identity across its statuses: the events carry no call id (spec 2.6). */
-const callKey = (phone: string, chatId: number | undefined): string =>
-  `${phone.trim()}|${chatId ?? ''}`;
+/** A chat id as the control API takes it: a number, or a string of digits. */
+export const chatIdOf = (value: unknown): number | undefined =>
+  typeof value === 'number'
+    ? value
+    : typeof value === 'string' && /^\d+$/.test(value)
+      ? Number(value)
+      : undefined;
 
-/** What `record to-fixture` needs of the recorded calls. */
+/**
+ * A call's identity across its statuses, within one recorded run: the events carry no call
+ * id (spec 2.6), and each run's chat ids start at 1 again.
+ */
+const callKey = (run: string | undefined, phone: string, chatId: number | undefined): string =>
+  `${run ?? ''}|${phone.trim()}|${chatId ?? ''}`;
+
+/** A record's identity in a file: `seq` counts within its run (`--record` appends runs). */
+export const recordId = (r: ExchangeRecord): string => `${r.run ?? ''}#${r.seq}`;
+
+/** What `record to-fixture` needs of the recorded calls, by `recordId`. */
 export interface RecordedCalls {
   /**
-   * By the seq of a call's `start` hook: the control step that starts it when nothing in the
-   * recording did (the console's /call leaves no control request)
+   * By a call's `start` hook: the control step that starts it when nothing in the recording
+   * did (the console's /call leaves no control request)
    */
-  steps: Map<number, StepInput>;
-  /** by the seq of each call_event: protocol ms since its call's `start` */
-  delays: Map<number, number>;
+  steps: Map<string, StepInput>;
+  /** by each call_event: protocol ms since its call's `start` */
+  delays: Map<string, number>;
 }
 
 /**
- * The recorded calls. A call the control API started (`POST /_sim/calls`) replays through
- * that recorded request; one the agent started in the console gets a control step that
- * starts it the same way: the phone, chat and type of its `start`, and `error` with its
- * reason when it failed. Each call_event's delay lets replay wait for it: a call ends 40 s
- * after it starts, past an expectation's default wait.
+ * The recorded calls. A call the control API started (an accepted `POST /_sim/calls`, no
+ * later than its `start` hook) replays through that recorded request; one the agent started
+ * in the console gets a control step that starts it the same way: the phone, chat and type of
+ * its `start`, and `error` with its reason when it failed. Each call_event's delay lets replay
+ * wait for it: a call ends 40 s after it starts, past an expectation's default wait.
  */
 export function recordedCalls(
   hooks: readonly ExchangeRecord[],
   controls: readonly ExchangeRecord[],
 ): RecordedCalls {
-  // the calls the control API started, by phone and chat, as many as there were
-  const controlled = new Map<string, number>();
+  // the calls the control API started, by run, phone and chat, in the order they came
+  const controlled = new Map<string, ExchangeRecord[]>();
   for (const r of controls) {
     const path = new URL(r.request.url, 'http://x').pathname;
     if (r.request.method !== 'POST' || path !== '/_sim/calls') continue;
+    if (r.response?.status !== 202) continue; // refused: it started no call
     const body = parseJson(r.request.body);
     if (!isObject(body) || typeof body.phone !== 'string') continue;
-    const key = callKey(body.phone, typeof body.chatId === 'number' ? body.chatId : undefined);
-    controlled.set(key, (controlled.get(key) ?? 0) + 1);
+    const key = callKey(r.run, body.phone, chatIdOf(body.chatId));
+    controlled.set(key, [...(controlled.get(key) ?? []), r]);
   }
+  /** Takes the control request that started a call: the latest one before its `start`. */
+  const takeControl = (key: string, start: ExchangeRecord): boolean => {
+    const list = controlled.get(key) ?? [];
+    let found = -1;
+    for (const [i, r] of list.entries()) if (r.protocolMs <= start.protocolMs) found = i;
+    if (found < 0) return false;
+    list.splice(found, 1);
+    return true;
+  };
   const result: RecordedCalls = { steps: new Map(), delays: new Map() };
   const open = new Map<string, { start: ExchangeRecord; call: RecordedCall }>();
   const finish = (key: string, last?: RecordedCall): void => {
     const started = open.get(key);
     if (!started) return;
     open.delete(key);
-    const left = controlled.get(key) ?? 0;
-    if (left > 0) {
-      controlled.set(key, left - 1);
-      return;
-    }
+    if (takeControl(key, started.start)) return;
     const { phone, type, chatId } = started.call;
     const body: Json = {
       phone,
@@ -216,7 +236,7 @@ export function recordedCalls(
       ...(type === 'callback' ? {} : { type }),
       ...(last?.status === 'error' ? { outcome: 'error', reason: last.reason ?? 'error' } : {}),
     };
-    result.steps.set(started.start.seq, {
+    result.steps.set(recordId(started.start), {
       control: { method: 'POST', path: '/_sim/calls', body },
       response: { status: 202 }, // accepted: the call goes on on the clock
     });
@@ -224,13 +244,13 @@ export function recordedCalls(
   for (const r of hooks) {
     const call = callOf(r);
     if (!call) continue;
-    const key = callKey(call.phone, call.chatId);
+    const key = callKey(r.run, call.phone, call.chatId);
     if (call.status === 'start') {
       finish(key); // a new start with the same phone and chat: the last call's end is not recorded
       open.set(key, { start: r, call });
     }
     const started = open.get(key);
-    if (started) result.delays.set(r.seq, r.protocolMs - started.start.protocolMs);
+    if (started) result.delays.set(recordId(r), r.protocolMs - started.start.protocolMs);
     if (call.status === 'end' || call.status === 'error') finish(key, call);
   }
   for (const key of [...open.keys()]) finish(key);

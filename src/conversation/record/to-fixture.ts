@@ -9,8 +9,10 @@ import {
   hookEventName,
   hookExpectation,
   hooksSetupOf,
+  chatIdOf,
   isHookSent,
   recordedCalls,
+  recordId,
 } from './hooks.js';
 
 /**
@@ -62,10 +64,9 @@ function shiftChatIds(step: StepInput, base: number): StepInput {
     /^\/_sim\/chats\/(\d+)\//,
     (_m, id: string) => `/_sim/chats/${Number(id) + base}/`,
   );
+  const chatId = isObject(body) ? chatIdOf(body.chatId) : undefined;
   const withChat =
-    isObject(body) && typeof body.chatId === 'number'
-      ? { ...body, chatId: body.chatId + base }
-      : body;
+    isObject(body) && chatId !== undefined ? { ...body, chatId: chatId + base } : body;
   return {
     ...step,
     control: {
@@ -221,9 +222,9 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
         steps.push({ control: { method: 'POST', path: `/_sim/chats/${chatId}/assign`, body: {} } });
       }
       // a call the agent started in the console: replay starts it through the control API
-      const callStep = calls.steps.get(r.seq);
+      const callStep = calls.steps.get(recordId(r));
       if (callStep) steps.push(chatBase === 0 ? callStep : shiftChatIds(callStep, chatBase));
-      const expectation = hookExpectation(r, calls.delays.get(r.seq));
+      const expectation = hookExpectation(r, calls.delays.get(recordId(r)));
       if (expectation) hookSteps.push(expectation); // at the end: hooks may overtake their trigger
       continue;
     }

@@ -1,0 +1,152 @@
+/**
+ * record to-fixture on recorded calls (spec 2.6 call, 6.2 call_event), with hand-built
+ * records for the cases a session rarely shows: a console call and a control-API call on the
+ * same chat, a chat id sent as a string, and two runs appended to one file.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ExchangeRecord } from '../../../src/journal/journal.js';
+import { convertRecording } from '../../../src/conversation/record/to-fixture.js';
+
+type Step = ReturnType<typeof convertRecording>['steps'][number];
+
+function recording(run: string) {
+  let seq = 0;
+  const base = (protocolMs: number) => ({
+    type: 'exchange' as const,
+    seq: ++seq,
+    run,
+    at: new Date(0).toISOString(),
+    protocolMs,
+  });
+  return {
+    customer: (protocolMs: number): ExchangeRecord => ({
+      ...base(protocolMs),
+      iface: 'channel',
+      direction: 'in',
+      kind: 'channel.customer.text',
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:8800/r4nd0m/shop',
+        body: JSON.stringify({ sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } }),
+      },
+      response: { status: 200, body: '{"result":"ok"}' },
+    }),
+    hook: (protocolMs: number, body: Record<string, unknown>): ExchangeRecord => ({
+      ...base(protocolMs),
+      iface: 'hook',
+      direction: 'out',
+      attempt: 1,
+      request: { method: 'POST', url: 'http://127.0.0.1:9100/hooks', body: JSON.stringify(body) },
+      response: { status: 200, body: '{"result":"ok"}' },
+    }),
+    call: (protocolMs: number, status: string, reason?: string): ExchangeRecord => ({
+      ...base(protocolMs),
+      iface: 'hook',
+      direction: 'out',
+      attempt: 1,
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:9100/hooks',
+        body: JSON.stringify({
+          event_name: 'call_event',
+          chat_id: 1,
+          call: {
+            type: 'callback',
+            phone: '+49301234567',
+            status,
+            ...(reason ? { reason } : {}),
+          },
+        }),
+      },
+      response: { status: 200, body: '{"result":"ok"}' },
+    }),
+    control: (protocolMs: number, body: unknown, status = 202): ExchangeRecord => ({
+      ...base(protocolMs),
+      iface: 'control',
+      direction: 'in',
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:8800/_sim/calls',
+        body: JSON.stringify(body),
+      },
+      response: { status, body: '{}' },
+    }),
+  };
+}
+
+const callSteps = (steps: Step[]) =>
+  steps.filter((s) => 'control' in s && s.control.path === '/_sim/calls');
+
+describe('record to-fixture: calls', () => {
+  it('a console call, then a control call on the same chat: one step each, in their order', () => {
+    const r = recording('a');
+    const records = [
+      r.customer(0),
+      r.call(10_000, 'start'),
+      r.call(15_000, 'agent_connected'),
+      r.call(20_000, 'error', 'busy'),
+      // the control API takes a chat id as a string of digits too
+      r.control(60_000, { phone: '+49301234567', chatId: '1' }),
+      r.call(60_000, 'start'),
+      r.call(100_000, 'end'),
+    ];
+    const steps = convertRecording({ records }).steps;
+    expect(callSteps(steps)).toEqual([
+      {
+        control: {
+          method: 'POST',
+          path: '/_sim/calls',
+          body: { phone: '+49301234567', chatId: 1, outcome: 'error', reason: 'busy' },
+        },
+        response: { status: 202 },
+      },
+      {
+        control: {
+          method: 'POST',
+          path: '/_sim/calls',
+          body: { phone: '+49301234567', chatId: '1' },
+        },
+        response: { status: 202 },
+      },
+    ]);
+  });
+
+  it('a refused control call started nothing: the console call after it gets its step', () => {
+    const r = recording('a');
+    const records = [
+      r.customer(0),
+      r.control(5_000, { phone: '+49301234567', chatId: 9 }, 400),
+      r.control(5_000, { phone: '+49301234567', chatId: 1 }, 400),
+      r.call(10_000, 'start'),
+      r.call(50_000, 'end'),
+    ];
+    const generated = callSteps(convertRecording({ records }).steps).filter(
+      (s) => !('response' in s) || s.response?.status === 202,
+    );
+    expect(generated.map((s) => ('control' in s ? s.control.body : undefined))).toContainEqual({
+      phone: '+49301234567',
+      chatId: 1,
+    });
+  });
+
+  it("a later run's records with the same seq get none of an earlier run's call steps", () => {
+    const a = recording('run-a');
+    const b = recording('run-b');
+    const records = [
+      a.customer(0),
+      a.call(10_000, 'start'),
+      a.call(50_000, 'end'),
+      b.customer(0),
+      b.hook(1_000, { event_name: 'chat_accepted', chat_id: 1 }),
+      b.hook(2_000, { event_name: 'chat_assigned', chat_id: 1 }),
+    ];
+    const steps = convertRecording({ records }).steps;
+    expect(callSteps(steps)).toHaveLength(1);
+    const expectations = steps.flatMap((s) => ('expect' in s ? [s.expect] : []));
+    const assigned = expectations.find(
+      (e) => (e.hook as { event_name?: string } | undefined)?.event_name === 'chat_assigned',
+    );
+    expect(assigned).toBeDefined();
+    expect(assigned?.within).toBeUndefined();
+  });
+});
