@@ -144,7 +144,8 @@ async function perform(session: Session, action: ChatAction): Promise<boolean> {
 }
 
 /**
- * The interactive customer console; resolves to 0 (/quit, end of input) or 130 (Ctrl-C).
+ * The interactive customer console; resolves to 0 at /quit or end of input (3 or 1 when a
+ * message did not go through) or 130 (Ctrl-C).
  * @example await runChat(ctx, { channelUrl: 'https://svc.example/r4nd0m/ch-1' });
  */
 export async function runChat(ctx: CliContext, given: Record<string, unknown>): Promise<number> {
