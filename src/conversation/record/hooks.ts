@@ -89,12 +89,19 @@ export const hookEventName = (r: ExchangeRecord): string | undefined => {
 /**
  * `setup.hooks` from the recorded replies: the first usable reply per event (later different
  * ones are noted: the hook-target answers one reply per event), and a fault sequence when a
- * reply was not usable.
+ * reply was not usable. The sequence counts the hook-target's requests, so `unrecorded` says
+ * how many hooks replay sends that the recording lacks, before which recorded one (its index
+ * in `records`): each gets `none`, and the recorded faults stay on their own events.
  */
-export function hooksSetupOf(records: readonly ExchangeRecord[], notes: string[]): HooksSetup {
+export function hooksSetupOf(
+  records: readonly ExchangeRecord[],
+  notes: string[],
+  unrecorded: ReadonlyMap<number, number> = new Map(),
+): HooksSetup {
   const replies: Record<string, unknown> = {};
   const sequence: string[] = [];
-  for (const r of records) {
+  for (const [i, r] of records.entries()) {
+    for (let n = unrecorded.get(i) ?? 0; n > 0; n--) sequence.push('none');
     const name = hookEventName(r);
     const fault = hookFaultOf(r);
     sequence.push(fault);

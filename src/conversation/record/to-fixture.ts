@@ -179,6 +179,9 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
   // chat ids of a later run count from 1 again: replay, one platform, counts on
   let run = all[0]?.run;
   let chatBase = 0;
+  // hooks replay sends that the recording lacks, by the index of the recorded hook they precede
+  const unrecordedHooks = new Map<number, number>();
+  let hooksSeen = 0;
   const inReplay = (chatId: number | undefined): number | undefined =>
     chatId === undefined ? undefined : chatId + chatBase;
   for (const r of all) {
@@ -189,6 +192,8 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
         closed.add(chatId);
         steps.push({ close: { customer } });
       }
+      // each close sends a chat_finished the recording lacks (its platform had stopped)
+      if (openChat.size > 0) unrecordedHooks.set(hooksSeen, openChat.size);
       openChat.clear();
       chatBase = chatOf.size;
     }
@@ -207,6 +212,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
       continue;
     }
     if (isHookSent(r)) {
+      hooksSeen++;
       const chatId = inReplay(hookChatId(r));
       if (hookEventName(r) === 'chat_finished' && chatId !== undefined && !closed.has(chatId)) {
         // closed in the agent application (console): replay closes it with a close step
@@ -284,7 +290,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     notes.push(
       `The recording holds ${runOrder.size} runs (--record appends): they replay one after the other, and the chats a run left open are closed before the next.`,
     );
-  const hooks = hookSent.length > 0 ? hooksSetupOf(hookSent, notes) : undefined;
+  const hooks = hookSent.length > 0 ? hooksSetupOf(hookSent, notes, unrecordedHooks) : undefined;
   const faults = sequence.some((f) => f !== 'none') ? { sequence } : undefined;
   return {
     $schema: options.schema ?? '../../schemas/conversation.schema.json',

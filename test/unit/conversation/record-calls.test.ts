@@ -31,13 +31,13 @@ function recording(run: string) {
       },
       response: { status: 200, body: '{"result":"ok"}' },
     }),
-    hook: (protocolMs: number, body: Record<string, unknown>): ExchangeRecord => ({
+    hook: (protocolMs: number, body: Record<string, unknown>, status = 200): ExchangeRecord => ({
       ...base(protocolMs),
       iface: 'hook',
       direction: 'out',
       attempt: 1,
       request: { method: 'POST', url: 'http://127.0.0.1:9100/hooks', body: JSON.stringify(body) },
-      response: { status: 200, body: '{"result":"ok"}' },
+      response: { status, body: status === 200 ? '{"result":"ok"}' : 'oops' },
     }),
     call: (protocolMs: number, status: string, reason?: string): ExchangeRecord => ({
       ...base(protocolMs),
@@ -148,5 +148,27 @@ describe('record to-fixture: calls', () => {
     );
     expect(assigned).toBeDefined();
     expect(assigned?.within).toBeUndefined();
+  });
+});
+
+describe('record to-fixture: runs appended to one file', () => {
+  it('the close between runs sends a hook the recording lacks: the hook faults keep to their events', () => {
+    // replay closes run a's open chat before run b (spec 3: chat_finished), the hook-target's
+    // request 2; run b's failed chat_accepted is request 3, and its fault must stay there
+    const a = recording('run-a');
+    const b = recording('run-b');
+    const records = [
+      a.customer(0),
+      a.hook(1_000, { event_name: 'chat_accepted', chat_id: 1 }),
+      b.customer(0),
+      b.hook(1_000, { event_name: 'chat_accepted', chat_id: 1 }, 500),
+    ];
+    const conversation = convertRecording({ records });
+    expect(conversation.steps.filter((s) => 'close' in s)).toEqual([
+      { close: { customer: 'c-1' } },
+    ]);
+    expect(conversation.setup?.hooks?.faults).toEqual({
+      sequence: ['none', 'none', 'status:500'],
+    });
   });
 });
