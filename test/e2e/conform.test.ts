@@ -175,12 +175,12 @@ describe('svc-cli conform bot', () => {
 });
 
 describe('svc-cli record to-fixture', () => {
-  it('turns a recording into a conversation that replay runs green', async () => {
+  it('turns a recording into a conversation that replay runs green (-o is --out)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-to-fixture-'));
     const recording = join(dir, 'session.ndjson');
     await recordSession(recording);
     const fixture = join(dir, 'session.json');
-    const convert = await runCli(['record', 'to-fixture', recording, '--out', fixture]);
+    const convert = await runCli(['record', 'to-fixture', recording, '-o', fixture]);
     expect(convert.code).toBe(0);
     expect(convert.stderr).toMatch(/conversation written to .*session\.json: \d+ steps/);
     const written = JSON.parse(readFileSync(fixture, 'utf8')) as { $schema: string; name: string };

@@ -15,7 +15,7 @@ export const REPORT_OPTIONS = [
   },
   {
     key: 'out',
-    flag: '--out <file>',
+    flag: '-o, --out <file>',
     type: 'path',
     config: false,
     description: 'write the report to a file (junit, json) instead of stdout',

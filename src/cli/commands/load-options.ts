@@ -137,7 +137,7 @@ export const loadOptions = defineOptions('load', [
   REPORT_OPTIONS[0],
   {
     key: 'out',
-    flag: '--out <file>',
+    flag: '-o, --out <file>',
     type: 'path',
     config: false,
     description: 'write the junit or json report (or the --export script) here',

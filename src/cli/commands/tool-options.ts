@@ -160,7 +160,7 @@ export const validateOptions = defineOptions('validate', [
 export const toFixtureOptions = defineOptions('record to-fixture', [
   {
     key: 'out',
-    flag: '--out <file>',
+    flag: '-o, --out <file>',
     type: 'path',
     config: false,
     description: 'write the conversation here (default: stdout)',
