@@ -21,6 +21,8 @@ interface CommandInfo {
   flags: FlagInfo[];
   /** choices of the first positional argument (e.g. completion's <shell>) */
   argChoices: readonly string[];
+  /** its subcommands (record to-fixture), each with its own flags */
+  subcommands: Array<{ name: string; flags: FlagInfo[] }>;
 }
 
 const describeFlag = (option: Option): FlagInfo => ({
@@ -55,6 +57,10 @@ export function describeProgram(program: Command): {
         ...(cmd.registeredArguments[0]?.argChoices ?? []),
         ...cmd.commands.map((sub) => sub.name()),
       ],
+      subcommands: cmd.commands.map((sub) => ({
+        name: sub.name(),
+        flags: [...sub.options.map(describeFlag), HELP],
+      })),
     })),
   };
 }
@@ -84,33 +90,35 @@ function generateBash(program: Command): string {
     ({ key, f }) =>
       `    ${key}) COMPREPLY=( $(compgen -W ${quoteSingle(f.choices.join(' '))} -- "$cur") ); return ;;`,
   );
-  const commandCases = commands.map((c) => {
-    // -h/--help is the command's and the program's: once
-    const words = new Set([
-      ...c.flags.flatMap((f) => f.names),
-      ...c.argChoices,
-      ...globals.flatMap((f) => f.names),
-    ]);
-    return `    ${c.name}) COMPREPLY=( $(compgen -W ${quoteSingle([...words].join(' '))} -- "$cur") ) ;;`;
-  });
+  // -h/--help is the command's and the program's: once
+  const wordsCase = (key: string, words: Iterable<string>): string =>
+    `    ${key}) COMPREPLY=( $(compgen -W ${quoteSingle([...new Set(words)].join(' '))} -- "$cur") ) ;;`;
+  const globalNames = globals.flatMap((f) => f.names);
+  const commandCases = commands.flatMap((c) => [
+    // a subcommand's own flags once it is typed (record to-fixture --out)
+    ...c.subcommands.map((sub) =>
+      wordsCase(`${c.name}:${sub.name}`, [...sub.flags.flatMap((f) => f.names), ...globalNames]),
+    ),
+    wordsCase(`${c.name}:*`, [...c.flags.flatMap((f) => f.names), ...c.argChoices, ...globalNames]),
+  ]);
   return `# svc-cli completion for bash. Load it with:
 #   source <(svc-cli completion bash)
 # or save it as ~/.local/share/bash-completion/completions/svc-cli
 _svc_cli() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" i w
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" sub="" i w
   for (( i = 1; i < COMP_CWORD; i++ )); do
     w="\${COMP_WORDS[i]}"
     case "$w" in
       ${valueGlobals || '--never'}) (( i++ )) ;;
       -*) ;;
-      *) cmd="$w"; break ;;
+      *) if [[ -z $cmd ]]; then cmd="$w"; else sub="$w"; break; fi ;;
     esac
   done
   case "\${cmd:-*}:$prev" in
 ${choiceCases.join('\n')}
   esac
-  case "$cmd" in
-    "") COMPREPLY=( $(compgen -W ${quoteSingle(`${commands.map((c) => c.name).join(' ')} ${globalWords}`)} -- "$cur") ) ;;
+  case "$cmd:$sub" in
+    ":") COMPREPLY=( $(compgen -W ${quoteSingle(`${commands.map((c) => c.name).join(' ')} ${globalWords}`)} -- "$cur") ) ;;
 ${commandCases.join('\n')}
   esac
 }
@@ -129,7 +137,8 @@ function generateZsh(program: Command): string {
   const { globals, commands } = describeProgram(program);
   const list = commands.map((c) => `    ${quoteSingle(`${c.name}:${zshText(c.description)}`)}`);
   const cases = commands.map((c) => {
-    const specs = [...c.flags, ...globals].flatMap(zshSpec);
+    const subFlags = c.subcommands.flatMap((sub) => sub.flags.filter((f) => f.long !== '--help'));
+    const specs = [...c.flags, ...subFlags, ...globals].flatMap(zshSpec);
     if (c.argChoices.length > 0) specs.push(quoteSingle(`1:argument:(${c.argChoices.join(' ')})`));
     return `    ${c.name}) _arguments -s \\\n      ${specs.join(' \\\n      ')} ;;`;
   });
@@ -188,6 +197,12 @@ function generateFish(program: Command): string {
   for (const c of commands) {
     const when = `__fish_seen_subcommand_from ${c.name}`;
     lines.push(...c.flags.map((f) => fishLine(when, f)));
+    for (const sub of c.subcommands)
+      lines.push(
+        ...sub.flags
+          .filter((f) => f.long !== '--help')
+          .map((f) => fishLine(`${when}; and __fish_seen_subcommand_from ${sub.name}`, f)),
+      );
     if (c.argChoices.length > 0)
       lines.push(
         `complete -c svc-cli -n ${quoteSingle(when)} -a ${quoteSingle(c.argChoices.join(' '))}`,

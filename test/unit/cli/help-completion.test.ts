@@ -44,7 +44,7 @@ describe('typos get the closest command or flag', () => {
 describe('completion scripts come from the program', () => {
   it('bash: every command, its flags and choices; valid syntax', () => {
     const script = generateCompletion(program, 'bash');
-    for (const name of commandNames) expect(script).toContain(`    ${name}) COMPREPLY=`);
+    for (const name of commandNames) expect(script).toContain(`    ${name}:*) COMPREPLY=`);
     expect(script).toContain(
       'platform:--agents) COMPREPLY=( $(compgen -W \'online offline\' -- "$cur") )',
     );
@@ -52,7 +52,7 @@ describe('completion scripts come from the program', () => {
       "init:--role) COMPREPLY=( $(compgen -W 'integrator bot-provider hook-receiver web-developer platform-qa'",
     );
     expect(script).toMatch(
-      /completion\) COMPREPLY=\( \$\(compgen -W '--help -h bash zsh fish|completion\) COMPREPLY=\( \$\(compgen -W '-h --help bash zsh fish/,
+      /completion:\*\) COMPREPLY=\( \$\(compgen -W '--help -h bash zsh fish|completion:\*\) COMPREPLY=\( \$\(compgen -W '-h --help bash zsh fish/,
     );
     const file = join(mkdtempSync(join(tmpdir(), 'svc-completion-')), 'svc-cli.bash');
     writeFileSync(file, script);
@@ -73,6 +73,14 @@ describe('completion scripts come from the program', () => {
     expect(complete('svc-cli completion z')).toEqual(['zsh']);
     // a subcommand completes, and -h/--help comes once
     expect(complete('svc-cli record to')).toEqual(['to-fixture']);
+    // and then its own flags, not its parent's
+    expect(complete('svc-cli record to-fixture session.ndjson --o')).toEqual(['--out']);
+    expect(complete('svc-cli record to-fixture -')).toEqual(
+      expect.arrayContaining(['-o', '--out', '--name', '--help']),
+    );
+    expect(complete('svc-cli record --o')).toEqual([]);
+    // a command's value is not taken for a subcommand
+    expect(complete('svc-cli platform --port 0 --age')).toEqual(['--agents']);
     const all = complete('svc-cli completion ');
     expect(all.filter((w) => w === '--help')).toHaveLength(1);
   });
@@ -87,6 +95,10 @@ describe('completion scripts come from the program', () => {
     expect(fish).toContain(
       "complete -c svc-cli -n '__fish_seen_subcommand_from platform' -l agents -x -a 'online offline'",
     );
+    expect(fish).toContain(
+      "complete -c svc-cli -n '__fish_seen_subcommand_from record; and __fish_seen_subcommand_from to-fixture' -s o -l out -r",
+    );
+    expect(zsh).toMatch(/ {4}record\) _arguments[^;]*'--out\[/);
     for (const name of commandNames) {
       expect(zsh).toContain(`    ${name}) _arguments`);
       expect(fish).toContain(`-a ${name} -d`);
