@@ -7,3 +7,13 @@
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+/**
+ * Words joined as a sentence lists them.
+ * @example listed(['a', 'b', 'c']) // 'a, b and c'
+ */
+export function listed(words: readonly string[]): string {
+  return words.length < 2
+    ? (words[0] ?? '')
+    : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}

@@ -39,6 +39,14 @@ export const FLAG_SUITES: Readonly<Record<string, readonly string[]>> = {
   '--url': ['integrator', 'hooks', 'bot'],
 };
 
+/**
+ * The suites that read a flag (its long name and help group), or undefined for every suite.
+ * @example suitesReading('--channel-url', 'platform:') // ['platform']
+ */
+export function suitesReading(long: string | undefined, group: string | undefined) {
+  return (long && FLAG_SUITES[long]) ?? (group ? GROUP_SUITES[group] : undefined);
+}
+
 export const conformOptions = defineOptions('conform', [
   {
     key: 'url',

@@ -3,7 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
-import { conformOptions } from './conform-options.js';
+import { FUZZ_GROUP, conformOptions, suitesReading } from './conform-options.js';
+import type { OptionSpec } from '../options/table.js';
+import { listed } from '../../plural.js';
 import { EXIT_CODES, SvcError, errorText, systemReason } from '../../errors.js';
 import { createRunProgress } from '../render/progress.js';
 import { parseDuration } from '../../load/spec.js';
@@ -102,6 +104,19 @@ export async function runConform(
   suite: string,
   given: Readonly<Record<string, unknown>>,
 ): Promise<number> {
+  for (const spec of conformOptions.options as readonly OptionSpec[]) {
+    // a flag of another suite would be ignored: say so (a config file may hold any suite's)
+    const long = /--[\w-]+/.exec(spec.flag)?.[0];
+    const suites = suitesReading(long, spec.group);
+    // conform platform --url has its own message, with the command as it should be
+    if (spec.key in given && suites && !suites.includes(suite) && long !== '--url')
+      throw new SvcError(
+        'SVC_E_FLAG',
+        'input',
+        `Could not run conform ${suite}: ${long} is a flag of ${listed(suites.map((s) => `conform ${s}`))}, which conform ${suite} does not read${spec.group === FUZZ_GROUP ? ' (fuzzing generates what the platform sends, and conform platform tests a platform)' : ''}.`,
+        `The flags conform ${suite} reads: svc-cli conform ${suite} --help`,
+      );
+  }
   const flags = resolveForCommand(ctx, conformOptions, given);
   const globals = flags;
   const reporter = globals.json ? 'json' : flags.reporter;

@@ -3,7 +3,7 @@ import { Argument, Help } from 'commander';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
-import { FLAG_SUITES, GROUP_SUITES, conformOptions } from './conform-options.js';
+import { conformOptions, suitesReading } from './conform-options.js';
 
 const SUITES = ['integrator', 'hooks', 'platform', 'bot'] as const;
 type Suite = (typeof SUITES)[number];
@@ -138,15 +138,26 @@ export function registerConform(program: Command, ctx: CliContext): void {
         const all = Help.prototype.visibleOptions.call(this, command);
         const suite = suiteAsked(command);
         if (suite === undefined) return all;
+        if (suggesting) return all; // a mistyped flag may be meant for another suite
         return all.filter((option) => {
-          const suites =
-            (option.long && FLAG_SUITES[option.long]) ??
-            (option.helpGroupHeading && GROUP_SUITES[option.helpGroupHeading]);
+          const suites = suitesReading(option.long, option.helpGroupHeading);
           return !suites || suites.includes(suite);
         });
       },
     })
     .addHelpText('after', ({ command }) => conformHelpAfter(suiteAsked(command)));
+  // commander suggests a mistyped flag from the visible ones: every suite's, for that
+  let suggesting = false;
+  const withSuggestions = cmd as unknown as { unknownOption(flag: string): void };
+  const unknownOption = withSuggestions.unknownOption.bind(cmd);
+  withSuggestions.unknownOption = (flag) => {
+    suggesting = true;
+    try {
+      unknownOption(flag);
+    } finally {
+      suggesting = false;
+    }
+  };
   cmd.action(
     action(ctx, async (suite: string, _opts: unknown, cmd: Command) => {
       const { runConform } = await import('./conform-run.js');

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
 
@@ -85,5 +88,46 @@ describe('conform platform with --url', () => {
     expect(t.stderr()).toContain(
       'it takes no --url (http://127.0.0.1:2); it tests the channel URL given with --channel-url (spec 4.1). Drop --url.',
     );
+  });
+});
+
+describe('a flag of another suite (newcomer pass: it was silently ignored)', () => {
+  it.each([
+    [
+      ['integrator', '--url', 'http://127.0.0.1:1', '--channel-url', 'http://127.0.0.1:1/s/shop'],
+      '--channel-url is a flag of conform platform, which conform integrator does not read.',
+    ],
+    [
+      ['hooks', '--url', 'http://127.0.0.1:1/h', '--token', 't0k'],
+      '--token is a flag of conform bot, which conform hooks does not read.',
+    ],
+    [
+      ['platform', '--channel-url', 'http://127.0.0.1:1/s/shop', '--seed', '7'],
+      '--seed is a flag of conform hooks, conform integrator and conform bot, which conform platform does not read (fuzzing',
+    ],
+  ])('conform %j: exit 2, and where the flag belongs', async (args, message) => {
+    const t = createTestContext({ cwd });
+    expect(await runInProcess(t, ['conform', ...args])).toBe(2);
+    expect(t.stderr()).toContain(message);
+    expect(t.stderr()).toContain(
+      `The flags conform ${args[0]} reads: svc-cli conform ${args[0]} --help`,
+    );
+  });
+
+  it('a mistyped flag of another suite gets its suggestion', async () => {
+    const t = createTestContext({ cwd });
+    expect(await runInProcess(t, ['conform', 'integrator', '--chanel-url', 'http://x'])).toBe(2);
+    expect(t.stderr()).toContain('(Did you mean --channel-url?)');
+  });
+
+  it('the same flag in a config file is not an error: the file serves every suite', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-conform-config-'));
+    writeFileSync(
+      join(dir, 'svc.config.json'),
+      JSON.stringify({ version: 1, token: 't0k', channelUrl: 'http://127.0.0.1:1/s/shop' }),
+    );
+    const t = createTestContext({ cwd: dir });
+    expect(await runInProcess(t, ['conform', 'hooks', '--url', 'http://127.0.0.1:1/h'])).toBe(3);
+    expect(t.stderr()).not.toContain('is a flag of');
   });
 });
