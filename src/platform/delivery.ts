@@ -3,6 +3,7 @@ import { postJson, type PostOutcome } from '../http/client.js';
 import type { ExchangeInput, Journal } from '../journal/journal.js';
 import type { OutboundLimiter, SlotGrant } from './outbound-limiter.js';
 import type { DeliveryAttemptEvent, DeliveryDoneEvent, DeliveryTarget } from './events.js';
+import { plural } from '../plural.js';
 
 /** When and how often the platform tries to hand a payload to a peer. */
 export interface DeliveryPolicy {
@@ -264,7 +265,7 @@ async function runSeries(
   const failed: DeliveryResult = {
     result: 'failed',
     attempts: policy.attempts,
-    agentNotice: `not delivered after ${policy.attempts} attempt${policy.attempts === 1 ? '' : 's'}: ${lastReason}`,
+    agentNotice: `not delivered after ${plural(policy.attempts, 'attempt')}: ${lastReason}`,
     reason: lastReason,
     elapsedMs: clock.now() - start,
   };

@@ -145,9 +145,7 @@ export async function runReplay(
   if (outcome === 'interrupted') {
     running.catch(() => undefined);
     if (pretty) out.line(formatSummary(done, out.chalk, performance.now() - started));
-    out.note(
-      `interrupted: ${done.length} of ${loaded.length} conversation${loaded.length === 1 ? '' : 's'} finished`,
-    );
+    out.note(`interrupted: ${done.length} of ${plural(loaded.length, 'conversation')} finished`);
     return EXIT_CODES.sigint;
   }
   const results = outcome;
@@ -159,7 +157,7 @@ export async function runReplay(
   if (notRun > 0 && reporter !== 'json') {
     await out.flush(); // under the summary, in a terminal too
     out.note(
-      `--bail: ${notRun} of ${loaded.length} conversation${loaded.length === 1 ? '' : 's'} not run after the failure`,
+      `--bail: ${notRun} of ${plural(loaded.length, 'conversation')} not run after the failure`,
     );
   }
   if (reporter === 'json' && !flags.out)

@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { BotPlatformEvent } from '../../platform/bot-events.js';
 import { stamp } from './time.js';
+import { plural } from '../../plural.js';
 
 const quote = (text: string, max = 60): string => {
   const flat = text.replace(/\s+/g, ' ');
@@ -19,7 +20,7 @@ export function formatBotEvent(event: BotPlatformEvent, c: ChalkInstance): strin
       const text = event.text === undefined ? '' : ` ${quote(event.text)}`;
       const how =
         event.result === 'delivered'
-          ? c.dim(`after ${event.attempts} attempt${event.attempts === 1 ? '' : 's'}`)
+          ? c.dim(`after ${plural(event.attempts, 'attempt')}`)
           : c.red(event.reason ?? 'failed');
       return `${at}  ${c.magenta('→')} bot ${c.bold(event.event)} ${c.dim(`chat ${event.chatId}`)}${text}  ${mark} ${how}`;
     }

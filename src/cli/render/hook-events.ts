@@ -7,6 +7,7 @@ import type { ContractIssue } from '../../contract/types.js';
 import type { FireResult } from '../../roles/hooks/fire.js';
 import type { HookTargetEvent, HookTargetListening } from '../../roles/hooks/target.js';
 import { formatExchangeLine, formatIssueLines, formatMs } from './exchange.js';
+import { plural } from '../../plural.js';
 
 const statusColor = (status: number, c: ChalkInstance) =>
   status >= 200 && status < 300 ? c.green : status >= 400 ? c.red : c.yellow;
@@ -137,6 +138,6 @@ export function formatHookFireSummary(
   summary: { fired: number; conform: number; broken: number },
   c: ChalkInstance,
 ): string {
-  const text = `${summary.fired} event${summary.fired === 1 ? '' : 's'} fired: ${summary.conform} repl${summary.conform === 1 ? 'y conforms' : 'ies conform'}, ${summary.broken} break${summary.broken === 1 ? 's' : ''} the contract`;
+  const text = `${plural(summary.fired, 'event')} fired: ${plural(summary.conform, 'reply conforms', 'replies conform')}, ${summary.broken} ${summary.broken === 1 ? 'breaks' : 'break'} the contract`;
   return `\n${summary.broken > 0 ? c.red(text) : c.green(text)}`;
 }

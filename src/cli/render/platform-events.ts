@@ -4,6 +4,7 @@ import { formatBotEvent } from './bot-events.js';
 import { formatHookPlatformEvent } from './hook-platform-events.js';
 import { formatWidgetPlatformEvent } from './widget-platform-events.js';
 import { stamp } from './time.js';
+import { plural } from '../../plural.js';
 
 const quote = (text: string, max = 60): string => {
   const flat = text.replace(/\s+/g, ' ');
@@ -103,7 +104,7 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
 }
 
 /** `1 attempt`, `3 attempts`. */
-const attemptsText = (n: number): string => `${n} attempt${n === 1 ? '' : 's'}`;
+const attemptsText = (n: number): string => plural(n, 'attempt');
 
 /**
  * Which series an attempt or verdict belongs to, dimmed at the end of its line: the bot event

@@ -7,6 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import type { ProxyEvent, ProxyExchangeEvent, ProxySummary } from '../../proxy/index.js';
 import { formatIssueLine } from './exchange.js';
 import { stamp } from './time.js';
+import { plural } from '../../plural.js';
 
 const arrow = (e: ProxyExchangeEvent): string =>
   e.caller === 'platform' ? `platform → ${e.answerer}` : `${e.caller} → platform`;
@@ -83,9 +84,9 @@ export function formatProxySummary(s: ProxySummary, c: ChalkInstance): string {
     .map(([leg, n]) => `${leg} ${n}`)
     .join(', ');
   const lines = [
-    `${c.bold('proxy summary')}: ${s.exchanges} exchange${s.exchanges === 1 ? '' : 's'}${legs ? ` (${legs})` : ''}, ` +
+    `${c.bold('proxy summary')}: ${plural(s.exchanges, 'exchange')}${legs ? ` (${legs})` : ''}, ` +
       `${s.violations === 0 ? c.green('0 with contract errors') : c.red(`${s.violations} with contract errors`)}, ` +
-      `${s.warnings} warning${s.warnings === 1 ? '' : 's'}, ${s.slow === 0 ? '0 slow' : c.red(`${s.slow} slow`)}, ` +
+      `${plural(s.warnings, 'warning')}, ${s.slow === 0 ? '0 slow' : c.red(`${s.slow} slow`)}, ` +
       `${s.redelivered} redelivered, ${s.gaveUp === 0 ? '0 given up' : c.red(`${s.gaveUp} given up`)}, ` +
       `${s.upstreamFailures === 0 ? '0 upstream failures' : c.red(`${s.upstreamFailures} upstream failures`)}`,
   ];

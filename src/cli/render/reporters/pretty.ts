@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { ConversationResult, StepResult } from '../../../conversation/runner.js';
+import { plural } from '../../../plural.js';
 
 const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`;
 
@@ -47,7 +48,7 @@ export function formatConversation(result: ConversationResult, c: ChalkInstance)
     return `${c.dim('-')} ${c.bold(result.name)}  ${c.dim(`(${result.file ?? 'skipped'})`)}\n    ${c.dim(`skipped: ${result.skipped}`)}`;
   }
   const mark = result.ok ? c.green('✓') : c.red('✗');
-  return `${mark} ${c.bold(result.name)}  ${c.dim(`(${where}${result.steps.length} step${result.steps.length === 1 ? '' : 's'} · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms)`)}`;
+  return `${mark} ${c.bold(result.name)}  ${c.dim(`(${where}${plural(result.steps.length, 'step')} · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms)`)}`;
 }
 
 /** The closing line CI systems read: `N passed, N failed`. */
@@ -67,5 +68,5 @@ export function formatSummary(
     tolerance === undefined
       ? ''
       : `\n${c.dim(`real time: timing figures (elapsedMs) matched within ±${tolerance} protocol ms`)}`;
-  return `\n${c.dim(`${results.length} conversation${results.length === 1 ? '' : 's'} in ${Math.round(wall)} ms`)}${note}\n${failed > 0 ? c.red(line) : c.green(line)}`;
+  return `\n${c.dim(`${plural(results.length, 'conversation')} in ${Math.round(wall)} ms`)}${note}\n${failed > 0 ? c.red(line) : c.green(line)}`;
 }
