@@ -211,13 +211,13 @@ function exchangeOverSocket(
         return true;
       },
       onComplete() {
-        settle({
-          ok: true,
-          status,
-          headers,
-          body: Buffer.concat(chunks, size).toString('utf8'),
-          ...elapsed(),
-        });
+        const body = Buffer.concat(chunks, size).toString('utf8');
+        const behindProxy = proxyFailureOf(headers, body);
+        settle(
+          behindProxy
+            ? { ok: false, ...behindProxy, ...elapsed() }
+            : { ok: true, status, headers, body, ...elapsed() },
+        );
       },
       onError(error) {
         fail(error);
@@ -349,6 +349,38 @@ function failureOf(
     return { reason: 'timeout', message: `no complete reply within ${timeoutMs} ms` };
   if (stopped === 'aborted') return { reason: 'aborted', message: 'the request was cancelled' };
   return classifyFailure(error);
+}
+
+const PROXY_REASONS: Readonly<Record<string, FailureReason>> = {
+  refused: 'refused',
+  reset: 'reset',
+  unreachable: 'unreachable',
+  untrusted: 'untrusted',
+  timeout: 'timeout',
+  'caller-gone': 'timeout',
+};
+
+/**
+ * An answer `svc-cli proxy` gave itself because the party behind it could not be reached
+ * (`x-svc-proxy-reason`): that party's failure, not an HTTP answer of its own.
+ */
+function proxyFailureOf(
+  headers: Readonly<Record<string, string>>,
+  body: string,
+): { reason: FailureReason; message: string } | undefined {
+  const why = headers['x-svc-proxy-reason'];
+  if (why === undefined) return undefined;
+  let said = '';
+  try {
+    const message = (JSON.parse(body) as { error?: { message?: unknown } }).error?.message;
+    if (typeof message === 'string') said = message.replace(/^svc-cli proxy: /, '');
+  } catch {
+    // the reason header alone says enough
+  }
+  return {
+    reason: PROXY_REASONS[why] ?? 'error',
+    message: `through svc-cli proxy: ${said || why}`,
+  };
 }
 
 /** Maps undici / socket errors onto the reasons a delivery report names. */

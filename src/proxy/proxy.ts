@@ -206,13 +206,25 @@ function readRaw(
   });
 }
 
-function sendError(res: ServerResponse, status: number, code: string, message: string): string {
+/**
+ * The proxy's own answer (not the upstream's): `x-svc-proxy` names it, and for an upstream that
+ * could not be reached `x-svc-proxy-reason` says how (refused, reset, timeout, ...), so svc-cli's
+ * own clients report the party behind the proxy as unreachable, not a 502 as its answer.
+ */
+function sendError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  reason?: string,
+): string {
   const body = JSON.stringify({ error: { code, message } });
   if (!res.headersSent && !res.destroyed) {
     res.writeHead(status, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
       'x-svc-proxy': code,
+      ...(reason === undefined ? {} : { 'x-svc-proxy-reason': reason }),
     });
     res.end(body);
   }
@@ -332,12 +344,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const route = routeOf(path);
     if (!route) {
       req.resume();
-      const served = legs.map((l) => `${l.prefix} -> ${options.upstreams[l.name] ?? ''}`);
+      // whoever reaches the port (a tunnel) learns the paths, not the upstreams: a channel URL's
+      // random string is its only protection (spec 5.1)
       sendError(
         res,
         404,
         'no_route',
-        `svc-cli proxy forwards only ${served.join(', ')}; ${method} ${path} is none of them`,
+        `svc-cli proxy forwards only ${legs.map((l) => `${l.prefix}/...`).join(', ')}; ${method} ${redact(path)} is none of them`,
       );
       return;
     }
@@ -418,7 +431,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           res,
           f.status,
           f.status === 504 ? 'upstream_timeout' : 'upstream_unreachable',
-          `svc-cli proxy: ${f.message} (${upstream})`,
+          `svc-cli proxy: ${f.message} (${redact(upstream)})`,
+          f.reason,
         );
         status = undefined;
       }

@@ -128,6 +128,16 @@ describe('hook-fire against hook-target', () => {
     ).rejects.toMatchObject({ code: 'SVC_E_HOOK_TIMEOUT', category: 'network' });
   });
 
+  it('a receiver that closes the connection (plain HTTP to an HTTPS port) gets its own hint', async () => {
+    const { target } = await startTarget({ plan: { fault: { kind: 'reset' } } });
+    await expect(
+      fireHook({ url: target.url, event: 'chat_accepted', clock: clock() }),
+    ).rejects.toMatchObject({
+      code: 'SVC_E_HOOK_UNREACHABLE',
+      hint: expect.stringContaining('if it serves HTTPS, use an https:// URL'),
+    });
+  });
+
   it('rejects an unknown event as an input error', async () => {
     await expect(
       fireHook({ url: 'http://127.0.0.1:1', event: 'chat_started' }),

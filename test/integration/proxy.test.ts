@@ -13,6 +13,7 @@ import {
   type RunningProxy,
 } from '../../src/proxy/index.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
+import { postJson } from '../../src/http/client.js';
 import { convertRecording } from '../../src/conversation/record/to-fixture.js';
 import { conversationSchema } from '../../src/conversation/format.js';
 import { replayConversation } from '../../src/conversation/runner.js';
@@ -244,6 +245,40 @@ describe('proxy channel (issue 16)', () => {
     expect(nowhere.status).toBe(404);
     expect(JSON.stringify(nowhere.body)).toContain('/integrator');
     expect(p.summary().upstreamFailures).toBe(1);
+  });
+
+  it("keeps the channel's random string out of its own answers, and says the party behind it is down", async () => {
+    // spec 5.1: the random string is the channel URL's only protection, and the proxy's port
+    // may be reached through a tunnel by anyone (newcomer pass: the 404 listed the upstreams)
+    const clock = createVirtualClock();
+    const platformUrl = `${await deadUrl()}/s3cr3tR4nd0m/shop`;
+    const { proxy: p } = await proxy({
+      iface: 'channel',
+      upstreams: { platform: platformUrl, integrator: 'http://127.0.0.1:9/int' },
+      clock,
+    });
+    const nowhere = await post(`${p.url}/elsewhere`, {});
+    expect(nowhere.status).toBe(404);
+    expect(JSON.stringify(nowhere.body)).toContain('/channel/...');
+    expect(JSON.stringify(nowhere.body)).not.toMatch(/s3cr3tR4nd0m|127\.0\.0\.1:9\b/);
+    const customer = { sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } };
+    const down = await post(`${p.url}/channel`, customer);
+    expect(down.status).toBe(502);
+    expect(JSON.stringify(down.body)).not.toContain('s3cr3tR4nd0m');
+    // svc-cli's own clients (send-text, hook-fire, the platform) name the party, not a 502
+    const outcome = await postJson({
+      url: `${p.url}/channel`,
+      body: JSON.stringify(customer),
+      timeoutMs: 5000,
+      clock,
+    });
+    expect(outcome).toMatchObject({
+      ok: false,
+      reason: 'refused',
+      message: expect.stringContaining(
+        'through svc-cli proxy: the upstream refused the connection',
+      ),
+    });
   });
 
   it('records a session that record to-fixture turns into a fixture replaying green', async () => {

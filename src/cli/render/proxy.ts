@@ -74,7 +74,7 @@ export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): st
     lines.push(`    ${c.green(`delivered on attempt ${e.outcome.attempts}`)}`);
   if (e.outcome?.kind === 'gave-up')
     lines.push(
-      `    ${c.red(`no valid answer after ${e.outcome.attempts} attempts: ${e.outcome.then}`)}`,
+      `    ${c.red(`no valid answer after ${plural(e.outcome.attempts, 'attempt')}: ${e.outcome.then}`)}`,
     );
   return lines.join('\n');
 }

@@ -93,6 +93,15 @@ function buildBody(event: HookEventName, options: FireHookOptions): Record<strin
  * Throws SvcError: bad input (input), receiver unreachable or timed out (network).
  * @example const r = await fireHook({ url: 'http://127.0.0.1:9100/hooks', event: 'chat_accepted' }); r.verdict.ok
  */
+/** What to try when the receiver gave no answer (refused, reset, or the party behind a proxy). */
+function unreachableHint(outcome: { reason: string; message: string }, url: string): string {
+  if (outcome.message.startsWith('through svc-cli proxy'))
+    return "svc-cli proxy answered at this URL, but the receiver behind it did not: start it, or check the proxy's --receiver-url.";
+  if (outcome.reason === 'reset')
+    return `The receiver closed the connection without an answer; if it serves HTTPS, use an https:// URL.`;
+  return `Is the receiver running? Try: svc-cli hook-target --port ${portOf(url)}`;
+}
+
 export async function fireHook(options: FireHookOptions): Promise<FireResult> {
   const fromBody =
     options.body !== null && typeof options.body === 'object'
@@ -146,7 +155,7 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
         ? 'The receiver took longer than --timeout (default 10 s, an assumption: spec 8 is silent).'
         : untrusted
           ? undefined
-          : `Is the receiver running? Try: svc-cli hook-target --port ${portOf(options.url)}`,
+          : unreachableHint(outcome, options.url),
     );
   }
   const { verdict, reply } = checkReply(event, outcome.status, outcome.body);
