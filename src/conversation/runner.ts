@@ -147,7 +147,9 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
       try {
         outcome = await runStep(world, step, scope);
       } catch (error) {
-        outcome = { ok: false, details: [errorText(error)] };
+        // an SvcError's hint says what to change (a chat starts with a customer step)
+        const hint = error instanceof SvcError ? error.hint : undefined;
+        outcome = { ok: false, details: [errorText(error), ...(hint ? [hint] : [])] };
       }
       if (step.name && outcome.value !== undefined) scope[step.name] = outcome.value;
       const result: StepResult = {
@@ -246,6 +248,9 @@ async function drive<T>(world: World, work: Promise<T>, limitMs = STEP_LIMIT_MS)
   const tracked = work.finally(() => {
     done = true;
   });
+  // a step that fails at once (an agent step with no chat) rejects while the clock runs:
+  // handled here for the process, and still returned to the caller below
+  tracked.catch(() => undefined);
   if (world.clock.kind === 'virtual') {
     const finished = await (world.clock as VirtualClock).runUntil(() => done, limitMs);
     if (!finished) {

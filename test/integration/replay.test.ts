@@ -61,6 +61,28 @@ describe('a failing expectation', () => {
   });
 });
 
+describe('an agent step before any customer step', () => {
+  it('fails that step with the hint, and the process lives on (it crashed the run)', async () => {
+    // a hand-edited fixture whose first customer step was deleted (newcomer pass)
+    const result = await replayConversation({
+      conversation: {
+        version: 1,
+        name: 'no chat yet',
+        steps: [
+          { agent: { text: 'Hello', to: 'c-1' } },
+          { customer: { text: 'Hi', sender: { id: 'c-1' } } },
+        ],
+      },
+    });
+    expect(result.ok).toBe(false);
+    expect(result.steps.map((s) => s.status)).toEqual(['failed', 'skipped']);
+    expect(result.steps[0]!.details).toEqual([
+      'Could not find a chat with customer "c-1".',
+      'A chat starts when a customer sends a message to the channel URL.',
+    ]);
+  });
+});
+
 describe('a setup that cannot start', () => {
   it('fails the conversation and closes the servers it had started', async () => {
     // open servers once closed handles left the list (in the close phase of a later loop turn)
