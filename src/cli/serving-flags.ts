@@ -11,7 +11,7 @@ import {
   loadCertificate,
   type TlsServerOptions,
 } from '../http/tls.js';
-import { createJournal, type Journal } from '../journal/index.js';
+import { createJournal, type Journal, type JournalOptions } from '../journal/index.js';
 import type { CliContext } from './context.js';
 
 export interface FaultFlags {
@@ -48,6 +48,28 @@ export async function buildFaultPlan(
   return plan;
 }
 
+/**
+ * A journal appended to `--record` when given (relative to the cwd), in memory otherwise; a
+ * file that cannot be opened (no such folder, a folder) is an input error, not a crash.
+ */
+export function createRecordJournal(
+  ctx: Pick<CliContext, 'cwd'>,
+  record: string | undefined,
+  options: Omit<JournalOptions, 'file'> = {},
+): Journal {
+  if (record === undefined) return createJournal(options);
+  try {
+    return createJournal({ ...options, file: resolve(ctx.cwd, record) });
+  } catch (error) {
+    throw new SvcError(
+      'SVC_E_RECORD',
+      'input',
+      `Could not open the record file ${record}: ${systemReason(error)}.`,
+      'Give a file in a folder that exists, e.g. --record session.ndjson',
+    );
+  }
+}
+
 /** The role's journal: in memory, and appended to `--record` when given. */
 export function openRecordJournal(
   ctx: Pick<CliContext, 'cwd'>,
@@ -55,17 +77,11 @@ export function openRecordJournal(
   showSecrets: boolean,
   redact?: (text: string) => string,
 ): Journal {
-  const extra = redact ? { redact } : {};
-  if (record === undefined) return createJournal({ keep: 1000, showSecrets, ...extra });
-  try {
-    return createJournal({ file: resolve(ctx.cwd, record), keep: 1000, showSecrets, ...extra });
-  } catch (error) {
-    throw new SvcError(
-      'SVC_E_RECORD',
-      'input',
-      `Could not open the record file ${record}: ${systemReason(error)}.`,
-    );
-  }
+  return createRecordJournal(ctx, record, {
+    keep: 1000,
+    showSecrets,
+    ...(redact ? { redact } : {}),
+  });
 }
 
 export interface TlsFlags {

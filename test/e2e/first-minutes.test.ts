@@ -202,6 +202,18 @@ describe('system errors in plain words (issue 21)', () => {
     );
     for (const r of [plan, record]) expect(r.stderr).not.toMatch(/ENOENT|EADDRINUSE|open '/);
   });
+
+  it.each([['platform', '--no-console'], ['widget'], ['bot-sim']])(
+    '%s --record into a folder that does not exist: exit 2, not an internal error',
+    async (...command) => {
+      const run = await runCli([...command, '--port', '0', '--record', 'no-such-dir/x.ndjson']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(
+        'Could not open the record file no-such-dir/x.ndjson: no such file or folder.',
+      );
+      expect(run.stderr).not.toMatch(/SVC_E_INTERNAL|ENOENT/);
+    },
+  );
 });
 
 describe('widget --platform-url (issue 21)', () => {

@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { createClock } from '../../clock.js';
 import type { FaultPlan } from '../../faults/index.js';
 import { isNonLoopbackHost } from '../../http/server.js';
-import { createJournal } from '../../journal/index.js';
 import { createBotProvider, loadBotScript, type BotListeningEvent } from '../../roles/bot/index.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
@@ -11,7 +10,7 @@ import { botSimOptions } from './serving-tables.js';
 import { formatBotSimEvent, formatBotSimListening } from '../render/bot-sim-events.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
-import { buildFaultPlan, serverTls } from '../serving-flags.js';
+import { buildFaultPlan, createRecordJournal, serverTls } from '../serving-flags.js';
 
 /**
  * Serves the scripted provider until ctx.signal aborts.
@@ -36,9 +35,8 @@ export async function runBotSim(
       : 'bot events: spec (no CLIENT_INFO; --bot-events docs sends it).',
   );
   const showSecrets = o.showSecrets;
-  const journal = createJournal({
+  const journal = createRecordJournal(ctx, o.record, {
     keep: 1000,
-    ...(o.record ? { file: resolve(ctx.cwd, o.record) } : {}),
     showSecrets,
     ...(showSecrets
       ? {}

@@ -1,10 +1,10 @@
 import { createInterface } from 'node:readline';
-import { serverTls } from '../serving-flags.js';
+import { createRecordJournal, serverTls } from '../serving-flags.js';
 import type { CliContext } from '../context.js';
 import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
 import { createClock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
-import { createJournal, createRedactor } from '../../journal/journal.js';
+import { createRedactor } from '../../journal/journal.js';
 import {
   createPlatform,
   closeChat,
@@ -57,8 +57,7 @@ export async function runPlatform(
   const redact = globals.showSecrets
     ? undefined
     : (text: string) => (redactor ??= createRedactor(platformSecrets))(text);
-  const journal = createJournal({
-    ...(flags.record ? { file: flags.record } : {}),
+  const journal = createRecordJournal(ctx, flags.record, {
     ...(recordMaxBytes === undefined ? {} : { maxBytes: recordMaxBytes }),
     ...(redact ? { redact } : {}),
     showSecrets: globals.showSecrets,

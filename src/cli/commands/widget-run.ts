@@ -1,11 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { resolve } from 'node:path';
 import { createClock } from '../../clock.js';
-import { createJournal } from '../../journal/journal.js';
 import { createPlatform, type Platform } from '../../platform/index.js';
 import { isNonLoopbackHost } from '../../http/server.js';
 import { startDemoServer } from '../../web/demo-server.js';
-import { serverTls } from '../serving-flags.js';
+import { createRecordJournal, serverTls } from '../serving-flags.js';
 import type { CliContext } from '../context.js';
 import { SvcError, systemReason } from '../../errors.js';
 import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
@@ -43,7 +41,7 @@ export async function runWidget(
   if (!platformGiven) {
     platform = createPlatform({
       clock: createClock({ timeScale: globals.timeScale }),
-      journal: createJournal(flags.record ? { file: resolve(ctx.cwd, flags.record) } : {}),
+      journal: createRecordJournal(ctx, flags.record),
       agentsOnline: flags.agents !== 'offline',
       services: [createConsoleService()],
       eventHistory: CONSOLE_EVENT_HISTORY,
