@@ -56,7 +56,13 @@ function answerLater(session: WidgetSession, method: string, run: () => void): v
       try {
         run();
       } catch (error) {
-        noteIssue(session, method, 'callback_threw', `${method} callback threw: ${String(error)}`);
+        noteIssue(
+          session,
+          method,
+          'callback_threw',
+          `${method} callback threw: ${String(error)}`,
+          error,
+        );
       }
     }),
   );
@@ -74,6 +80,8 @@ export function checkCallback(session: WidgetSession): string | undefined {
 }
 
 function startCall(session: WidgetSession, phone: unknown): ReasonResult {
+  // spec 4.5: phone (string); a number or an object is the page's mistake, not a bad number
+  if (typeof phone !== 'string') return { result: 'fail', reason: REASONS.phoneNotString };
   if (!isValidPhone(phone)) return { result: 'fail', reason: REASONS.invalidPhone };
   if (session.callback === 'disabled') return { result: 'fail', reason: REASONS.callbackDisabled };
   if (session.callback === 'unavailable' || session.callActive) {
@@ -161,7 +169,14 @@ export function createSvcApi(session: WidgetSession): SvcApi {
     },
     setContactInfo(info) {
       recordCall(session, 'setContactInfo', [info]);
-      const { contact, dropped } = pickContactInfo(info);
+      const { contact, dropped, unknown } = pickContactInfo(info);
+      for (const field of unknown)
+        noteIssue(
+          session,
+          'setContactInfo',
+          'unknown_field',
+          `setContactInfo: unknown field "${field}" ignored (spec 4.5: name, email, phone, description)`,
+        );
       if (dropped.length > 0) {
         noteIssue(
           session,
@@ -178,7 +193,8 @@ export function createSvcApi(session: WidgetSession): SvcApi {
       const checked = checkCustomData(fields, session.linkPolicy);
       if (!checked.ok)
         return finish<ReasonResult>(record, { result: 'fail', reason: checked.reason });
-      session.issues.push(...checked.issues);
+      for (const issue of checked.issues)
+        noteIssue(session, issue.method, issue.code, issue.message);
       session.customData = checked.fields; // spec 4.5: may be called repeatedly; replaces
       void sendEvent(session, { type: 'custom_data', visitorId, fields: checked.fields });
       return finish<ReasonResult>(record, { result: 'ok' });
@@ -249,8 +265,18 @@ export function createSvcApi(session: WidgetSession): SvcApi {
       record.result = result;
       answerLater(session, 'isCallbackEnabled', () => callback(result));
     },
-    sendOfflineMessage(message) {
-      const record = recordCall(session, 'sendOfflineMessage', [message]);
+    sendOfflineMessage(...args: unknown[]) {
+      const record = recordCall(session, 'sendOfflineMessage', args);
+      // spec 4.5 lists five strings; one object of them is read too (assumption, README)
+      const [first] = args;
+      const message =
+        args.length > 1 || typeof first === 'string'
+          ? Object.fromEntries(
+              (['name', 'email', 'phone', 'description', 'message'] as const).flatMap((key, i) =>
+                args[i] === undefined ? [] : [[key, args[i]]],
+              ),
+            )
+          : first;
       const checked = checkOfflineMessage(message, session.online);
       if (!checked.ok)
         return finish<OfflineMessageResult>(record, { result: 'fail', error: checked.error });

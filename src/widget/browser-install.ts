@@ -6,22 +6,50 @@
  * HTTP); the driver is exposed as `window.svc_widget`.
  */
 import { installWidget, type Widget } from './install.js';
+import { noteIssue } from './session.js';
 import { createVisitorId } from './transport.js';
 import type { CallbackSetting, WidgetOptions } from './types.js';
 
 const CALLBACK_SETTINGS: readonly string[] = ['enabled', 'disabled', 'unavailable'];
 
-/** Reads data-* attributes into widget options; unknown or malformed values keep the defaults. */
-export function readDataOptions(dataset: Record<string, string | undefined>): WidgetOptions {
+const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, '': true, false: false };
+
+/**
+ * Reads data-* attributes into widget options; an unknown or malformed value keeps the
+ * default and is said in `problems` (the page then notes it as an issue).
+ */
+export function readDataOptions(
+  dataset: Record<string, string | undefined>,
+  problems: string[] = [],
+): WidgetOptions {
   const options: WidgetOptions = {};
-  if (dataset.online !== undefined) options.online = dataset.online !== 'false';
-  if (dataset.callback !== undefined && CALLBACK_SETTINGS.includes(dataset.callback)) {
-    options.callback = dataset.callback as CallbackSetting;
+  const flag = (name: string, value: string | undefined): boolean | undefined => {
+    if (value === undefined) return undefined;
+    const known = BOOLEANS[value];
+    if (known === undefined)
+      problems.push(`data-${name}="${value}" is not true or false: the default is kept`);
+    return known;
+  };
+  const online = flag('online', dataset.online);
+  if (online !== undefined) options.online = online;
+  if (dataset.callback !== undefined) {
+    if (CALLBACK_SETTINGS.includes(dataset.callback))
+      options.callback = dataset.callback as CallbackSetting;
+    else
+      problems.push(
+        `data-callback="${dataset.callback}" is none of ${CALLBACK_SETTINGS.join(', ')}: the default (enabled) is kept`,
+      );
   }
-  if (dataset.callBalance !== undefined && Number.isFinite(Number(dataset.callBalance))) {
-    options.callBalance = Number(dataset.callBalance);
+  if (dataset.callBalance !== undefined) {
+    if (dataset.callBalance.trim() !== '' && Number.isFinite(Number(dataset.callBalance)))
+      options.callBalance = Number(dataset.callBalance);
+    else
+      problems.push(
+        `data-call-balance="${dataset.callBalance}" is not a number: the default (100) is kept`,
+      );
   }
-  if (dataset.safeUrl !== undefined) options.safeUrl = dataset.safeUrl !== 'false';
+  const safeUrl = flag('safe-url', dataset.safeUrl);
+  if (safeUrl !== undefined) options.safeUrl = safeUrl;
   if (dataset.pageOrigin !== undefined) options.pageOrigin = dataset.pageOrigin;
   if (dataset.visitorId !== undefined) options.visitorId = dataset.visitorId;
   if (dataset.platformUrl !== undefined) options.platformUrl = dataset.platformUrl;
@@ -36,9 +64,16 @@ export function installFromPage(win: Window): Widget {
   const host = win as unknown as Record<string, unknown>;
   const fromWindow = (host.svc_widget_options ?? {}) as WidgetOptions;
   const script = win.document.currentScript;
+  const problems: string[] = [];
   const fromTag =
-    script !== null && 'dataset' in script ? readDataOptions({ ...script.dataset }) : {};
-  const options: WidgetOptions = { ...fromWindow, ...fromTag };
+    script !== null && 'dataset' in script ? readDataOptions({ ...script.dataset }, problems) : {};
+  // in a browser, what the double notes is told in the page's console too
+  const pageConsole = host.console as Console | undefined;
+  const options: WidgetOptions = {
+    ...(pageConsole ? { console: pageConsole } : {}),
+    ...fromWindow,
+    ...fromTag,
+  };
   // the real widget knows its visitor again after a reload (a cookie): the same visitor, the
   // same chat, the agent's next answer reaches this page
   if (options.visitorId === undefined && options.platformUrl !== undefined) {
@@ -46,6 +81,7 @@ export function installFromPage(win: Window): Widget {
     if (remembered !== undefined) options.visitorId = remembered;
   }
   const widget = installWidget(win, options);
+  for (const problem of problems) noteIssue(widget.session, 'script tag', 'bad_option', problem);
   host.svc_widget = widget;
   return widget;
 }

@@ -13,6 +13,8 @@ export const REASONS = {
   /** spec 4.5 isCallbackEnabled, spelled so */
   callbackUnavailable: 'Callback unavaiable',
   invalidPhone: 'invalid phone number',
+  /** spec 4.5 startCall: phone (string) */
+  phoneNotString: 'phone must be a string',
   noCallBalance: 'call balance is not positive',
 } as const;
 
@@ -58,17 +60,22 @@ export const failedTokenValue = (token: unknown): unknown => token || false;
  * spec 4.5 setContactInfo: name, email, phone, description, all strings. Keeps the string
  * fields; returns the names of fields dropped for not being strings.
  */
-export function pickContactInfo(value: unknown): { contact: ContactInfo; dropped: string[] } {
+export function pickContactInfo(value: unknown): {
+  contact: ContactInfo;
+  dropped: string[];
+  unknown: string[];
+} {
   const contact: ContactInfo = {};
   const dropped: string[] = [];
-  if (!isRecord(value)) return { contact, dropped: ['(argument)'] };
+  if (!isRecord(value)) return { contact, dropped: ['(argument)'], unknown: [] };
   for (const field of CONTACT_FIELDS) {
     const v = value[field];
     if (v === undefined) continue;
     if (typeof v === 'string') contact[field] = v;
     else dropped.push(field);
   }
-  return { contact, dropped };
+  const known: readonly string[] = CONTACT_FIELDS;
+  return { contact, dropped, unknown: Object.keys(value).filter((k) => !known.includes(k)) };
 }
 
 /**

@@ -97,6 +97,7 @@ export function installWidget(win: object, options: WidgetOptions = {}): Widget 
     callbacks: [],
     issues: [],
     pending: new Set(),
+    console: options.console,
   };
   const api = createSvcApi(session);
   host.svc_api = api;
@@ -104,12 +105,22 @@ export function installWidget(win: object, options: WidgetOptions = {}): Widget 
   const unsubscribe = transport.subscribe((event: WidgetInboundEvent) => {
     if (installed) applyInbound(session, event);
   });
-  // spec 6.4: svc_onLoadCallback once initialisation is finished, never synchronously
+  // spec 6.4: svc_onLoadCallback once initialisation is finished, never synchronously. The
+  // real script loads asynchronously, after the page's own scripts: a page that defines its
+  // callbacks below the script tag still gets them (the double waits for the parse to end)
   const ready = new Promise<void>((resolve) => {
-    setTimeout(() => {
-      if (installed) fireCallback(session, 'svc_onLoadCallback');
-      resolve();
-    }, 0);
+    const fire = (): void => {
+      setTimeout(() => {
+        if (installed) fireCallback(session, 'svc_onLoadCallback');
+        resolve();
+      }, 0);
+    };
+    const document = host.document as
+      | { readyState?: string; addEventListener?: (type: string, fn: () => void) => void }
+      | undefined;
+    if (document?.readyState === 'loading' && document.addEventListener)
+      document.addEventListener('DOMContentLoaded', fire);
+    else fire();
   });
   const driver = createWidgetDriver(session);
   return {

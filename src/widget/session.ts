@@ -52,6 +52,8 @@ export interface WidgetSession {
   readonly callbacks: CallbackRecord[];
   readonly issues: WidgetIssue[];
   readonly pending: Set<Promise<unknown>>;
+  /** Told of each issue as it is noted (WidgetOptions.console). */
+  readonly console?: Pick<Console, 'warn' | 'error'> | undefined;
 }
 
 /** spec 3: `chat`, `call`, `chat/call` show the window; `label`, `chat/min` are minimized. */
@@ -63,8 +65,11 @@ export function noteIssue(
   method: string,
   code: string,
   message: string,
+  error?: unknown,
 ): void {
   session.issues.push({ method, code, message });
+  if (error === undefined) session.console?.warn(`svc_api double: ${message}`);
+  else session.console?.error(`svc_api double: ${message}`, error);
 }
 
 /** Runs `window[name]` if the page defined it; a throwing callback is recorded, never rethrown. */
@@ -82,7 +87,7 @@ export function fireCallback(session: WidgetSession, name: CallbackName, ...args
     (fn as (...a: unknown[]) => unknown).apply(session.win, args);
   } catch (error) {
     record.error = error;
-    noteIssue(session, name, 'callback_threw', `${name} threw: ${String(error)}`);
+    noteIssue(session, name, 'callback_threw', `${name} threw: ${String(error)}`, error);
   }
 }
 

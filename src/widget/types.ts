@@ -61,7 +61,15 @@ export interface SvcApi {
   showProactiveInvitation(invitationText: string, departmentId?: number): void;
   startCall(phone: string): ReasonResult;
   isCallbackEnabled(callback: (result: ReasonResult) => void): void;
+  /** One object, or the five strings in the spec's order: name, email, phone, description, message. */
   sendOfflineMessage(message: Partial<OfflineMessage>): OfflineMessageResult;
+  sendOfflineMessage(
+    name: string,
+    email?: string,
+    phone?: string,
+    description?: string,
+    message?: string,
+  ): OfflineMessageResult;
 }
 
 /** spec 6.4: names of the functions the page may define on `window`. */
@@ -123,6 +131,11 @@ export interface WidgetOptions {
   visitorId?: string;
   /** Milliseconds for records (default Date.now). */
   now?: () => number;
+  /**
+   * Where each issue is also told as it happens (the browser bundle passes the page's
+   * console: a callback that threw shows there with its stack); default: only `issues`.
+   */
+  console?: Pick<Console, 'warn' | 'error'>;
 }
 
 // ---- the transport seam's events (documented in transport.ts) ----

@@ -55,6 +55,20 @@ describe('svc_api basics (spec 4.5)', () => {
     });
   });
 
+  it('setContactInfo notes a field the spec does not list (a typo)', () => {
+    const widget = install();
+    widget.api.setContactInfo({ nmae: 'Ann', email: 'ann@shop.test' } as never);
+    expect(widget.api.getContactInfo()).toEqual({ email: 'ann@shop.test' });
+    expect(widget.issues).toEqual([
+      {
+        method: 'setContactInfo',
+        code: 'unknown_field',
+        message:
+          'setContactInfo: unknown field "nmae" ignored (spec 4.5: name, email, phone, description)',
+      },
+    ]);
+  });
+
   it('setContactInfo ignores fields that are not strings and notes it', () => {
     const widget = install();
     widget.api.setContactInfo({ name: 'Ann', phone: 5550100 } as never);

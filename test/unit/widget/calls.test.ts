@@ -77,7 +77,8 @@ describe('startCall (spec 4.5) and call callbacks (spec 6.4)', () => {
   it.each([
     ['a malformed number', {}, 'call me', REASONS.invalidPhone],
     ['too few digits', {}, '12345', REASONS.invalidPhone],
-    ['a non-string', {}, 5550100, REASONS.invalidPhone],
+    ['a non-string', {}, 5550100, REASONS.phoneNotString],
+    ['an object', {}, { phone: '+15550100' }, REASONS.phoneNotString],
     ['callback disabled', { callback: 'disabled' as const }, '+15550100', 'Callback disabled'],
     [
       'callback unavailable',

@@ -21,6 +21,22 @@ describe('sendOfflineMessage (spec 4.5, 7.3)', () => {
     ]);
   });
 
+  it("takes the spec's five strings in order as well as one object (newcomer pass)", async () => {
+    const widget = install({ online: false, visitorId: 'v1' });
+    const { name, email, phone, description, message } = valid;
+    expect(widget.api.sendOfflineMessage(name, email, phone, description, message)).toEqual({
+      result: 'ok',
+    });
+    expect(widget.api.sendOfflineMessage('Ann', 'ann@shop.test')).toEqual({
+      result: 'fail',
+      error: OFFLINE_ERRORS.messageRequired,
+    });
+    await widget.flush();
+    expect(sentEvents(widget)).toEqual([
+      { type: 'offline_message', visitorId: 'v1', message: valid },
+    ]);
+  });
+
   it('accepts a phone alone as the way to answer', () => {
     const widget = install({ online: false });
     expect(widget.api.sendOfflineMessage({ phone: '+15550100', message: 'hi' })).toEqual({
@@ -29,7 +45,7 @@ describe('sendOfflineMessage (spec 4.5, 7.3)', () => {
   });
 
   it.each([
-    ['not an object', 'hello', OFFLINE_ERRORS.notObject],
+    ['not an object', 42, OFFLINE_ERRORS.notObject],
     ['a non-string field', { ...valid, phone: 5550100 }, 'phone must be a string'],
     ['no message', { ...valid, message: undefined }, OFFLINE_ERRORS.messageRequired],
     ['a blank message', { ...valid, message: '  ' }, OFFLINE_ERRORS.messageRequired],

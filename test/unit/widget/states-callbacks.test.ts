@@ -11,6 +11,47 @@ describe('window states (spec 3) and open/close callbacks (spec 6.4)', () => {
     expect(loaded).toEqual([[]]);
   });
 
+  it('waits for the page to finish parsing: a callback defined below the script tag runs', async () => {
+    // newcomer pass: the page's next inline script defined it after the double had fired
+    const parsing = Object.getOwnPropertyDescriptor(Document.prototype, 'readyState');
+    Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'loading' });
+    try {
+      const widget = install();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const loaded = defineCallback('svc_onLoadCallback'); // the next <script> on the page
+      expect(widget.callbacks).toEqual([]);
+      document.dispatchEvent(new Event('DOMContentLoaded'));
+      await widget.ready;
+      expect(loaded).toEqual([[]]);
+    } finally {
+      delete (document as unknown as Record<string, unknown>).readyState;
+      if (parsing) expect(document.readyState).not.toBe('loading');
+    }
+  });
+
+  it("tells the page's console what it notes: a callback that threw, with its error", async () => {
+    const said: unknown[][] = [];
+    const log = {
+      warn: (...a: unknown[]) => said.push(['warn', ...a]),
+      error: (...a: unknown[]) => said.push(['error', ...a]),
+    };
+    const boom = new Error('boom');
+    page().svc_onLoadCallback = () => {
+      throw boom;
+    };
+    const widget = install({ console: log });
+    await widget.ready;
+    widget.api.setContactInfo({ nmae: 'x' } as never);
+    expect(said).toEqual([
+      ['error', 'svc_api double: svc_onLoadCallback threw: Error: boom', boom],
+      [
+        'warn',
+        'svc_api double: setContactInfo: unknown field "nmae" ignored (spec 4.5: name, email, phone, description)',
+      ],
+    ]);
+    expect(widget.issues).toHaveLength(2);
+  });
+
   it('looks callbacks up at call time, so one defined after install still runs', async () => {
     const widget = install();
     const loaded = defineCallback('svc_onLoadCallback');

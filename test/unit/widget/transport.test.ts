@@ -140,7 +140,16 @@ describe('browser bundle options', () => {
       pageOrigin: 'https://shop.test',
       visitorId: 'v9',
     });
-    expect(readDataOptions({ callback: 'maybe', callBalance: 'lots' })).toEqual({});
+    const problems: string[] = [];
+    expect(
+      readDataOptions({ callback: 'disabeld', callBalance: 'lots', online: 'no' }, problems),
+    ).toEqual({});
+    // each said, so the page notes it (newcomer pass: "no" read as online, silently)
+    expect(problems).toEqual([
+      'data-online="no" is not true or false: the default is kept',
+      'data-callback="disabeld" is none of enabled, disabled, unavailable: the default (enabled) is kept',
+      'data-call-balance="lots" is not a number: the default (100) is kept',
+    ]);
   });
 });
 
