@@ -97,6 +97,13 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     await shop.fill('#contacts-form input[name=email]', 'jane@example.com');
     await shop.click('#contacts-form button');
     await agent.locator('.custom-data', { hasText: '#1042' }).waitFor();
+    // spec 4.5: tags in content are neutralised; the agent reads them as typed, not as entities
+    await shop.evaluate(() =>
+      (
+        window as unknown as { svc_api: { setCustomData(f: unknown): unknown } }
+      ).svc_api.setCustomData([{ title: 'Note', content: '<b>bold</b> & co' }]),
+    );
+    await agent.locator('.custom-data', { hasText: '<b>bold</b> & co' }).waitFor();
     await agent.locator('.chat-item .who', { hasText: 'Jane Roe' }).waitFor();
 
     await agent.fill('#reply-text', 'It ships today.');

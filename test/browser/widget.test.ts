@@ -38,14 +38,19 @@ const CALLBACKS = [
 
 /** The page: callbacks defined before the tag; query parameters become data-* attributes. */
 function renderPage(query: URLSearchParams): string {
+  // ?below: the callbacks are defined in a script after the tag, as many pages do
+  const below = query.has('below');
+  query.delete('below');
   const data = [...query].map(([k, v]) => ` data-${k}="${v.replace(/[^\w:/.-]/g, '')}"`).join('');
-  return `<!doctype html><html><head><title>shop</title><script>
+  const callbacks = `<script>
 window.loaded = 0; window.events = [];
 window.svc_onLoadCallback = function () { window.loaded++; };
 ${JSON.stringify(CALLBACKS)}.forEach(function (name) {
   window[name] = function () { window.events.push([name].concat([].slice.call(arguments))); };
 });
-</script><script src="/svc-widget.js"${data}></script></head><body><h1>shop</h1></body></html>`;
+</script>`;
+  const tag = `<script src="/svc-widget.js"${data}></script>`;
+  return `<!doctype html><html><head><title>shop</title>${below ? tag + callbacks : callbacks + tag}</head><body><h1>shop</h1></body></html>`;
 }
 
 describe.skipIf(!existsSync(CHROMIUM))('page-script double in headless Chromium', () => {
@@ -218,7 +223,27 @@ describe.skipIf(!existsSync(CHROMIUM))('page-script double in headless Chromium'
     });
   });
 
-  it('survives a page callback that throws', async () => {
+  it('runs svc_onLoadCallback defined in a script below the tag (newcomer pass)', async () => {
+    await load('?below=1');
+    expect(await page.evaluate(() => (window as unknown as TestWindow).loaded)).toBe(1);
+  });
+
+  it("says a bad data-* value in the page's console and in issues", async () => {
+    const said: string[] = [];
+    page.on('console', (message) => said.push(`${message.type()}: ${message.text()}`));
+    await load('?online=no');
+    const issues = await page.evaluate(() =>
+      (window as unknown as TestWindow).svc_widget.issues.map((i) => i.code),
+    );
+    expect(issues).toEqual(['bad_option']);
+    expect(said).toContain(
+      'warning: svc_api double: data-online="no" is not true or false: the default is kept',
+    );
+  });
+
+  it('survives a page callback that throws, and shows it in the console', async () => {
+    const said: string[] = [];
+    page.on('console', (message) => said.push(`${message.type()}: ${message.text()}`));
     await load();
     const after = await page.evaluate(() => {
       const w = window as unknown as TestWindow & { svc_onOpen: () => void };
@@ -229,5 +254,8 @@ describe.skipIf(!existsSync(CHROMIUM))('page-script double in headless Chromium'
       return { state: w.svc_widget.state, issues: w.svc_widget.issues.map((i) => i.code) };
     });
     expect(after).toEqual({ state: 'chat', issues: ['callback_threw'] });
+    expect(
+      said.some((line) => /^error: svc_api double: svc_onOpen threw: Error: page bug/.test(line)),
+    ).toBe(true);
   });
 });

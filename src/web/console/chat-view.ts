@@ -169,13 +169,20 @@ const row = (label: string, value: string | number | undefined | null | false): 
       );
 
 /** spec 4.5 setCustomData fields, in array order: title, bold key, content, link. */
-function renderCustomData(fields: unknown): Child {
+/**
+ * spec 4.5: the page's custom data comes with its tags neutralised (`&lt;b&gt;`); the agent
+ * application shows that as the literal `<b>`, so the console, which inserts text, decodes it.
+ */
+const shownAsAgentSees = (text: string): string => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+
+function renderCustomData(fields: unknown, neutralised = false): Child {
   if (!Array.isArray(fields) || fields.length === 0) return null;
   return h(
     'div',
     { class: 'custom-data' },
     ...fields.map((f: Record<string, unknown>) => {
-      const content = str(f.content) ?? '';
+      const raw = str(f.content) ?? '';
+      const content = neutralised ? shownAsAgentSees(raw) : raw;
       const link = str(f.link);
       return h(
         'div',
@@ -211,7 +218,7 @@ export function renderDetails(
     row('contact info', str(widget.contactSource) && `from the ${str(widget.contactSource)}`),
     row('user token', str(c.userToken)),
     h('h3', {}, 'Custom data'),
-    renderCustomData(c.customData) ?? h('p', { class: 'empty' }, 'none'),
+    renderCustomData(c.customData, true) ?? h('p', { class: 'empty' }, 'none'),
     hooks ? h('h3', {}, 'CRM (hook reply)') : null,
     // spec 6.2, as the terminal shows them: the assign button before the custom fields,
     // crm_link under them

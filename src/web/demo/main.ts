@@ -53,7 +53,7 @@ function render(): void {
     : widget.session.online
       ? 'online'
       : 'offline';
-  el('widget-state').textContent = `state ${widget.state}`;
+  el('widget-state').textContent = `widget state: ${widget.state}`;
 }
 
 // spec 6.4: the page's callbacks, each one noted as it fires
