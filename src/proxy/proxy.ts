@@ -123,6 +123,8 @@ export interface ProxySummary {
   slow: number;
   redelivered: number;
   gaveUp: number;
+  /** of those, series the party failed by its own doing: what --fail-on-violation counts */
+  gaveUpByParty: number;
   upstreamFailures: number;
   /** exchanges the proxy's own --fault changed (its answers are not the upstream's) */
   injected: number;
@@ -299,6 +301,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     slow: 0,
     redelivered: 0,
     gaveUp: 0,
+    gaveUpByParty: 0,
     upstreamFailures: 0,
     injected: 0,
   };
@@ -438,8 +441,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
     }
     const durationMs = clock.now() - arrivedAt;
+    // an answer the proxy's --fault made is not the upstream's: nothing of it to judge
     const answerCheck =
-      status === undefined || failure
+      status === undefined || failure || !forwarded
         ? { errors: [], warnings: [] }
         : checkAnswer(leg, requestCheck.kind, status, answerBody, options.strict);
     const budgetMs = leg.policy?.attemptTimeoutMs;
@@ -447,7 +451,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       budgetMs !== undefined &&
       (durationMs > budgetMs || (failure?.reason === 'caller-gone' && durationMs >= budgetMs));
     const isAccepted = status !== undefined && !slow && accepted(leg, status, answerBody);
-    const outcome = attempt && tracker ? tracker.settle(key, isAccepted) : undefined;
+    // the proxy's own fault answered this attempt, or its injected delay made it late
+    const injected = !forwarded || (slow && fault?.startsWith('delay') === true);
+    const outcome = attempt && tracker ? tracker.settle(key, isAccepted, injected) : undefined;
 
     const event: ProxyExchangeEvent = {
       type: 'exchange',
@@ -539,12 +545,15 @@ function count(
   if (event.fault !== undefined) summary.injected += 1;
   let redelivered = 0;
   let gaveUp = 0;
+  let gaveUpByParty = 0;
   for (const tracker of trackers.values()) {
     redelivered += tracker.redelivered;
     gaveUp += tracker.gaveUp;
+    gaveUpByParty += tracker.gaveUpByParty;
   }
   summary.redelivered = redelivered;
   summary.gaveUp = gaveUp;
+  summary.gaveUpByParty = gaveUpByParty;
 }
 
 function journalInput(

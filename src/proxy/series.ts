@@ -24,6 +24,8 @@ interface Series {
   firstAt: number;
   attempts: number;
   done: boolean;
+  /** an attempt failed by the upstream party's own doing (not the proxy's --fault) */
+  partyFailed: boolean;
 }
 
 /** Series are remembered for this many distinct messages (bounded memory). */
@@ -32,11 +34,16 @@ const MAX_SERIES = 10_000;
 export interface SeriesTracker {
   /** Counts an attempt of the message `key` arriving at protocol time `now`. */
   attempt(key: string, now: number): AttemptInfo;
-  /** The answer to that attempt: accepted ends the series; the last failed attempt too. */
-  settle(key: string, accepted: boolean): SeriesOutcome | undefined;
+  /**
+   * The answer to that attempt: accepted ends the series; the last failed attempt too.
+   * `injected`: the proxy's own fault answered (or slowed) it, not the party.
+   */
+  settle(key: string, accepted: boolean, injected?: boolean): SeriesOutcome | undefined;
   /** messages seen more than once */
   readonly redelivered: number;
   readonly gaveUp: number;
+  /** series given up with at least one failure of the party's own doing */
+  readonly gaveUpByParty: number;
 }
 
 /**
@@ -49,11 +56,12 @@ export function createSeriesTracker(
   const series = new Map<string, Series>();
   let redelivered = 0;
   let gaveUp = 0;
+  let gaveUpByParty = 0;
   return {
     attempt(key, now) {
       let entry = series.get(key);
       if (!entry || entry.done) {
-        entry = { firstAt: now, attempts: 0, done: false };
+        entry = { firstAt: now, attempts: 0, done: false, partyFailed: false };
         series.delete(key);
         series.set(key, entry);
         if (series.size > MAX_SERIES) {
@@ -70,22 +78,27 @@ export function createSeriesTracker(
       }
       return info;
     },
-    settle(key, accepted) {
+    settle(key, accepted, injected = false) {
       const entry = series.get(key);
       if (!entry || entry.done) return undefined;
       if (accepted) {
         entry.done = true;
         return { kind: 'delivered', attempts: entry.attempts };
       }
+      if (!injected) entry.partyFailed = true;
       if (policy && entry.attempts >= policy.attempts) {
         entry.done = true;
         gaveUp += 1;
+        if (entry.partyFailed) gaveUpByParty += 1;
         return { kind: 'gave-up', attempts: entry.attempts, then: afterLastAttempt };
       }
       return undefined;
     },
     get redelivered() {
       return redelivered;
+    },
+    get gaveUpByParty() {
+      return gaveUpByParty;
     },
     get gaveUp() {
       return gaveUp;

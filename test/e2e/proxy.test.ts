@@ -83,6 +83,45 @@ describe('svc-cli proxy (issue 16)', () => {
     ]);
   });
 
+  it('--fail-on-violation exits 1 for a receiver that never answers, not for --fault (newcomer pass)', async () => {
+    // a receiver that is down: the platform gives up on the hook (no redelivery, assumed)
+    const down = await serve([
+      '--json',
+      'proxy',
+      'hooks',
+      '--port',
+      '0',
+      '--receiver-url',
+      'http://127.0.0.1:1/hooks',
+      '--fail-on-violation',
+    ]);
+    const fired = await runCli([
+      'hook-fire',
+      'chat_finished',
+      '--url',
+      `${down.listening.url}/hooks`,
+    ]);
+    expect(fired.code).toBe(3); // the receiver behind the proxy is unreachable, as it is
+    expect(fired.stderr).toContain('through svc-cli proxy');
+    expect(await down.stop()).toBe(1);
+    // the proxy's own fault on a healthy receiver: its doing, not the receiver's
+    const target = await serve(['--json', 'hook-target', '--port', '0']);
+    const faulty = await serve([
+      '--json',
+      'proxy',
+      'hooks',
+      '--port',
+      '0',
+      '--receiver-url',
+      `${target.listening.url}/hooks`,
+      '--fault',
+      'status:500',
+      '--fail-on-violation',
+    ]);
+    await runCli(['hook-fire', 'chat_finished', '--url', `${faulty.listening.url}/hooks`]);
+    expect(await faulty.stop()).toBe(130); // stopped, with nothing of the receiver's to fail
+  });
+
   it("another command's upstream in svc.config.json does not stop proxy hooks; the same flag does (exit 2)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-proxy-'));
     const config = join(dir, 'svc.config.json');

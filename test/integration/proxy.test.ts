@@ -340,7 +340,12 @@ describe('proxy faults (issue 16)', () => {
     // only the third attempt reached the real integrator
     expect(listener.events.filter((e) => e.type === 'agent-message')).toHaveLength(1);
     // the summary says the two 500s were the proxy's, not the integrator's
-    expect(p.summary()).toMatchObject({ exchanges: 3, redelivered: 1, injected: 2 });
+    expect(p.summary()).toMatchObject({
+      exchanges: 3,
+      redelivered: 1,
+      injected: 2,
+      gaveUpByParty: 0,
+    });
     expect(formatProxySummary(p.summary(), new Chalk({ level: 0 }))).toContain(
       "; 2 changed by --fault (not the upstream's doing)",
     );
@@ -372,6 +377,8 @@ describe('proxy bot (issue 16)', () => {
       expect(events.every((e) => e.slow && e.failure?.reason === 'caller-gone')).toBe(true);
       expect(events[1]?.outcome).toMatchObject({ kind: 'gave-up', attempts: 2 });
       expect(events[1]?.outcome).toMatchObject({ then: expect.stringContaining('agent') });
+      // the provider's own silence: what --fail-on-violation counts
+      expect(p.summary()).toMatchObject({ gaveUp: 1, gaveUpByParty: 1 });
       // the token seen in the path is a secret from then on (spec 5.2)
       expect(p.redact(events[0]!.upstream)).toBe(`${silentUrl}/***`);
     } finally {

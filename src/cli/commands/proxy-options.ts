@@ -73,6 +73,7 @@ export const proxyOptions = defineOptions('proxy', [
     key: 'failOnViolation',
     flag: '--fail-on-violation',
     type: 'boolean',
-    description: 'exit 1 at the end when any exchange broke the contract (for staging smoke jobs)',
+    description:
+      'exit 1 at the end when any exchange broke the contract, or the platform gave up on a message the upstream never answered validly (for staging smoke jobs)',
   },
 ] as const satisfies readonly OptionSpec[]);

@@ -140,7 +140,9 @@ export async function runProxy(
   const summary = proxy.summary();
   out.event(summary, formatProxyEvent);
   await out.flush();
-  if (options.failOnViolation && summary.violations > 0) {
+  // a smoke job fails on a broken payload and on a party that never answered a message
+  // validly (the platform gave up on it), but not on what the proxy's own --fault did
+  if (options.failOnViolation && (summary.violations > 0 || summary.gaveUpByParty > 0)) {
     ctx.verdictAfterSignal = 1;
     return 1;
   }

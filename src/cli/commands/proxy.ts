@@ -34,7 +34,9 @@ upstream that is down gets the caller a 502 with a JSON error body; the proxy ke
 svc-cli binds 127.0.0.1: to let the real platform reach the proxy, expose the port through
 your own tunnel (or --host, with the warning it prints).
 
-Exit codes: 0 stopped; 1 with --fail-on-violation when an exchange broke the contract;
+Exit codes: 130 (Ctrl-C) or 143 (SIGTERM) when stopped; with --fail-on-violation, 1 when
+an exchange broke the contract or the platform gave up on a message the upstream never
+answered validly (refused, reset, too slow, an error status; not what --fault did);
 2 bad input.
 
 Examples:
@@ -43,7 +45,7 @@ Examples:
   $ svc-cli proxy bot --platform-url https://<bot service> --provider-url http://127.0.0.1:7000/bot
   $ svc-cli proxy hooks --receiver-url http://127.0.0.1:8000/hooks --fail-on-violation
   $ svc-cli proxy channel --integrator-url http://127.0.0.1:9000 --fail-first 2   # watch the platform redeliver
-  $ svc-cli record to-fixture staging.ndjson > fixtures/conversations/from-staging.json`,
+  $ svc-cli record to-fixture staging.ndjson -o my-flows/from-staging.json`,
     )
     .action(
       action(ctx, async (iface: string, _opts: unknown, cmd: Command) => {
