@@ -211,6 +211,8 @@ export const hookSchemas = once(() => {
 
   const okOrFailure = shape('6.2', { result: oneOf(HOOK_RESULTS, '6.2') });
 
+  // a reply's fields are defined in 6.2 (the events' shared objects in 2.6)
+  const replyString = () => str('6.2').optional();
   /** spec 6.2: the reply of each event; call_event's is not shown (any object). */
   const hookReplySchemas = {
     call_event: z.record(z.string(), z.unknown(), tag('6.2', { rule: 'must be an object' })),
@@ -220,22 +222,22 @@ export const hookSchemas = once(() => {
       custom_data: z
         .array(
           shape('6.2', {
-            title: optionalString(),
-            content: optionalString(),
+            title: replyString(),
+            content: replyString(),
             link: httpUrl('6.2').optional(),
-            key: optionalString(),
+            key: replyString(),
           }),
           tag('6.2'),
         )
         .optional(),
       contact_info: shape('6.2', {
         name: str('6.2'),
-        phone: optionalString(),
-        email: optionalString(),
+        phone: replyString(),
+        email: replyString(),
       }).optional(),
       enable_assign: z.boolean(tag('6.2')).optional(),
       crm_link: str('6.2').optional(),
-      page: shape('6.2', { url: str('6.2'), title: optionalString() }).optional(),
+      page: shape('6.2', { url: str('6.2'), title: replyString() }).optional(),
     }),
     chat_assigned: okOrFailure,
     chat_finished: okOrFailure,

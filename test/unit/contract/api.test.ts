@@ -51,6 +51,18 @@ describe('public API of svc-cli/schemas', () => {
     expect(detectKind(value)).toEqual({ kind });
   });
 
+  it("names 6.2 for a hook reply's own fields (it said 2.6, the events' shared objects)", () => {
+    const result = validate('hook.chat_accepted.reply', {
+      result: 'ok',
+      custom_data: [{ title: 5, content: 'x' }],
+      contact_info: { name: 'Ann', phone: 3 },
+    });
+    expect(result.errors.map((i) => `${i.path} ${i.spec}`)).toEqual([
+      'custom_data[0].title 6.2',
+      'contact_info.phone 6.2',
+    ]);
+  });
+
   it('explains what it cannot detect', () => {
     expect(detectKind({ result: 'FAILURE' })).toMatchObject({
       ambiguous: expect.arrayContaining(['hook.chat_finished.reply']) as unknown,
