@@ -65,6 +65,25 @@ function unknownStepKeys(json: unknown): string[] {
   });
 }
 
+interface LoadIssue {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+  errors?: LoadIssue[][];
+}
+
+/**
+ * A step that fits none of the step shapes is one zod issue, "Invalid input": the shape it
+ * came closest to (fewest issues: `customer` for a step that has it) says what is wrong,
+ * with the whole path (`steps.3.customer.sender.id: expected string, received number`).
+ */
+function closestBranch(issue: LoadIssue): LoadIssue[] {
+  if (issue.code !== 'invalid_union' || !issue.errors || issue.errors.length === 0) return [issue];
+  const best = [...issue.errors].sort((a, b) => a.length - b.length)[0] ?? [];
+  if (best.length === 0) return [issue];
+  return best.flatMap((inner) => closestBranch({ ...inner, path: [...issue.path, ...inner.path] }));
+}
+
 /** Reads and checks one conversation file; every problem is an input error naming the file. */
 export async function loadConversation(path: string, file = path): Promise<Conversation> {
   let text: string;
@@ -99,15 +118,13 @@ export async function loadConversation(path: string, file = path): Promise<Conve
     const unknown = unknownStepKeys(json);
     const issues = [
       ...unknown,
-      ...parsed.error.issues
-        // zod's own line for a key named above says the same
-        .filter(
-          (i) =>
-            !(
-              i.code === 'unrecognized_keys' &&
-              unknown.some((line) => line.startsWith(`${i.path.join('.')}: unknown key`))
-            ),
-        )
+      ...(parsed.error.issues as LoadIssue[])
+        .flatMap(closestBranch)
+        // a step with an unknown key is named above; what zod says of it follows from that
+        .filter((i) => {
+          const step = i.path.slice(0, 2).join('.');
+          return !(i.path[0] === 'steps' && unknown.some((line) => line.startsWith(`${step}: `)));
+        })
         .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
     ].slice(0, 5);
     throw new SvcError(

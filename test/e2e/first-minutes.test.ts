@@ -108,6 +108,22 @@ describe('fixture errors (issue 21)', () => {
     expect(r.stderr).not.toContain('steps.2');
     expect(r.stderr).not.toContain('Unrecognized key');
   });
+
+  it('a step that fits no shape names the field, not "Invalid input" of the whole step', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-fixtures-'));
+    const file = join(dir, 'edited.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        name: 'edited',
+        steps: [{ customer: { text: 'hi', sender: { id: 42 } } }],
+      }),
+    );
+    const r = await runCli(['replay', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('steps.0.customer.sender.id: Invalid input: expected string');
+  });
 });
 
 describe('time (issue 21)', () => {

@@ -242,10 +242,15 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
       const sender = isObject(body?.sender) ? body.sender : undefined;
       const message = isObject(body?.message) ? body.message : undefined;
       const valid = r.kind?.startsWith('channel.customer.') && sender && message;
-      const customer = valid ? { ...contentOf(message), sender } : { raw: body ?? r.request.body };
-      if (typeof sender?.id === 'string') openedFor.add(sender.id);
-      if (valid && r.response?.status === 200 && typeof sender.id === 'string' && sender.id)
-        open(sender.id);
+      // a numeric sender.id (type drift the platform accepts) is sent again exactly as it came
+      const senderId = typeof sender?.id === 'number' ? String(sender.id) : sender?.id;
+      const customer =
+        valid && typeof sender.id !== 'number'
+          ? { ...contentOf(message), sender }
+          : { raw: body ?? r.request.body };
+      if (typeof senderId === 'string') openedFor.add(senderId);
+      if (valid && r.response?.status === 200 && typeof senderId === 'string' && senderId)
+        open(senderId);
       steps.push({ customer, ...(r.response ? { response: { status: r.response.status } } : {}) });
       continue;
     }

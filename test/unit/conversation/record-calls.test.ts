@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExchangeRecord } from '../../../src/journal/journal.js';
 import { convertRecording } from '../../../src/conversation/record/to-fixture.js';
+import { conversationSchema } from '../../../src/conversation/format.js';
 
 type Step = ReturnType<typeof convertRecording>['steps'][number];
 
@@ -170,5 +171,37 @@ describe('record to-fixture: runs appended to one file', () => {
     expect(conversation.setup?.hooks?.faults).toEqual({
       sequence: ['none', 'none', 'status:500'],
     });
+  });
+
+  it('a numeric sender.id (accepted by the platform) is sent again as recorded', () => {
+    const a = recording('run-a');
+    const customer = a.customer(0);
+    customer.request.body = JSON.stringify({
+      sender: { id: 42 },
+      message: { type: 'text', text: 'hi' },
+    });
+    const agent: ExchangeRecord = {
+      ...a.customer(1_000),
+      direction: 'out',
+      kind: 'channel.agent.text',
+      attempt: 1,
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:9000/shop',
+        body: JSON.stringify({
+          recipient: { id: '42' },
+          message: { type: 'text', text: 'hello', id: 'm-1' },
+        }),
+      },
+    };
+    const conversation = convertRecording({ records: [customer, agent] });
+    // the fixture format's sender.id is a string: the raw body keeps the number, and the
+    // agent's answer to "42" finds that chat (no placeholder customer message)
+    expect(conversation.steps[0]).toEqual({
+      customer: { raw: { sender: { id: 42 }, message: { type: 'text', text: 'hi' } } },
+      response: { status: 200 },
+    });
+    expect(conversation.steps.filter((s) => 'customer' in s)).toHaveLength(1);
+    expect(conversationSchema.safeParse(conversation).success).toBe(true);
   });
 });
