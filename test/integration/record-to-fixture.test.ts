@@ -89,6 +89,22 @@ describe('record to-fixture', () => {
     expect(() => convertRecording({ records: [] })).toThrow(
       expect.objectContaining({ code: 'SVC_E_RECORDING' }),
     );
+    // a proxy hooks recording: what it holds is said (newcomer pass)
+    const hook = {
+      type: 'exchange' as const,
+      seq: 1,
+      at: new Date(0).toISOString(),
+      protocolMs: 0,
+      iface: 'hook' as const,
+      direction: 'in' as const,
+      request: { method: 'POST', url: 'http://127.0.0.1:8731/hooks', body: '{}' },
+      response: { status: 200, body: '{"result":"ok"}' },
+    };
+    expect(() => convertRecording({ records: [hook] })).toThrow(
+      expect.objectContaining({
+        message: expect.stringContaining('no chat-channel messages (only hook exchanges)'),
+      }),
+    );
   });
 
   it('a binary file, or one line that is not JSON, is said to be so, not an empty recording', async () => {

@@ -82,8 +82,12 @@ const isControl = (r: ExchangeRecord): boolean =>
 
 /** The fault that makes the embedded listener answer like the recorded integrator did. */
 function faultOf(r: ExchangeRecord): string {
-  if (!r.response)
-    return r.failure?.reason === 'timeout' || r.failure?.reason === 'hang' ? 'hang' : 'reset';
+  // spec 8: an answer after the 3 s the platform waits is no answer (the proxy notes it, and
+  // records the caller giving up first as caller-gone): replay's listener does not answer
+  const late = (r.notes ?? []).some((n) => /^over the \d+ ms budget$/.test(n));
+  const why = r.failure?.reason;
+  if (late || why === 'timeout' || why === 'hang' || why === 'caller-gone') return 'hang';
+  if (!r.response) return 'reset';
   if (r.response.status !== 200) return `status:${r.response.status}`;
   const body = parseBody(r.response.body);
   if (body?.result === 'ok') return 'none';
@@ -283,11 +287,13 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     for (const [i] of attempts.entries()) steps.push(integratorExpectation(message, i + 1));
   }
   if (steps.length === 0) {
+    // a proxy bot / proxy hooks recording: say what it holds, and what converts
+    const held = [...new Set(all.map((r) => r.iface))].filter((i) => i !== 'channel');
     throw new SvcError(
       'SVC_E_RECORDING',
       'input',
-      'Could not convert the recording: it holds no chat-channel messages.',
-      'Record a session with `svc-cli platform --record session.ndjson` and send messages through it.',
+      `Could not convert the recording: it holds no chat-channel messages${held.length > 0 ? ` (only ${held.join(' and ')} exchanges)` : ''}; a conversation is built from those.`,
+      'Record the platform with `svc-cli platform --record session.ndjson` (add --hook-url for hooks, a bot for bot events) or `svc-cli proxy channel --record`, and send messages through it.',
     );
   }
   steps.push(...hookSteps);

@@ -204,4 +204,40 @@ describe('record to-fixture: runs appended to one file', () => {
     expect(conversation.steps.filter((s) => 'customer' in s)).toHaveLength(1);
     expect(conversationSchema.safeParse(conversation).success).toBe(true);
   });
+
+  it('an answer later than the platform waited (proxy recording) replays as no answer', () => {
+    const a = recording('run-a');
+    const attempt = (ms: number, late: 'slow' | 'caller-gone'): ExchangeRecord => {
+      const { response, ...sent } = a.customer(ms);
+      return {
+        ...sent,
+        ...(late === 'slow' ? { response } : {}),
+        direction: 'out',
+        kind: 'channel.agent.text',
+        attempt: 1,
+        request: {
+          method: 'POST',
+          url: 'http://127.0.0.1:9000/shop',
+          body: JSON.stringify({
+            recipient: { id: 'c-1' },
+            message: { type: 'text', text: 'hi', id: 'm-1' },
+          }),
+        },
+        ...(late === 'slow'
+          ? { notes: ['proxy', 'leg:integrator', 'over the 3000 ms budget'] }
+          : { failure: { reason: 'caller-gone', message: 'gave up' } }),
+      };
+    };
+    const conversation = convertRecording({
+      records: [
+        a.customer(0),
+        attempt(1_000, 'slow'),
+        attempt(4_000, 'caller-gone'),
+        attempt(7_000, 'slow'),
+      ],
+    });
+    // spec 8: 3 s per attempt; they were not answers, not resets
+    expect(conversation.setup?.integrator?.faults).toEqual({ sequence: ['hang', 'hang', 'hang'] });
+    expect(conversation.steps[1]).toMatchObject({ delivery: { result: 'failed', attempts: 3 } });
+  });
 });
