@@ -95,7 +95,8 @@ export interface ProxyExchangeEvent {
   slow: boolean;
   /** the answer ends the caller's series (integrator: a valid reply, spec 2.2; others: 2xx) */
   accepted: boolean;
-  attempt?: AttemptInfo;
+  /** `message`: the series' message.id (or event id), else `body sha1:...` */
+  attempt?: AttemptInfo & { message?: string };
   outcome?: SeriesOutcome;
   /** errors of the request (the caller's) and of the answer (the answerer's) */
   requestIssues: ContractIssue[];
@@ -232,6 +233,10 @@ function sendError(
   }
   return body;
 }
+
+/** What a series is called in its lines: the message (or event) id, else the body's hash. */
+const seriesName = (key: string): string =>
+  key.startsWith('id:') ? key.slice(3) : `body ${key.slice(0, 12)}`;
 
 function failureOf(error: unknown): { status: 502 | 504; reason: string; message: string } {
   if (error instanceof Error && error.name === 'CallerGone')
@@ -473,7 +478,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       ...(budgetMs === undefined ? {} : { budgetMs }),
       slow,
       accepted: isAccepted,
-      ...(attempt ? { attempt } : {}),
+      ...(attempt ? { attempt: { ...attempt, message: seriesName(key) } } : {}),
       ...(outcome ? { outcome } : {}),
       requestIssues: [...requestCheck.errors, ...requestCheck.warnings],
       answerIssues: [...answerCheck.errors, ...answerCheck.warnings],

@@ -2,7 +2,7 @@ import { createServer as createRawServer, request as rawRequest } from 'node:htt
 import type { AddressInfo } from 'node:net';
 import { Chalk } from 'chalk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatProxySummary } from '../../src/cli/render/proxy.js';
+import { formatProxyExchange, formatProxySummary } from '../../src/cli/render/proxy.js';
 import { createVirtualClock, type VirtualClock } from '../../src/clock.js';
 import { createJournal } from '../../src/journal/journal.js';
 import { sendAgentMessage, type AgentMessageResult } from '../../src/platform/index.js';
@@ -337,6 +337,13 @@ describe('proxy faults (issue 16)', () => {
       [2, 500, false, 'status:500'],
       [3, 200, true, 'none'],
     ]);
+    // each line names its message: interleaved series are told apart (newcomer pass)
+    const ids = events.map((e) => e.attempt?.message);
+    expect(new Set(ids).size).toBe(1);
+    expect(ids[0]).toMatch(/^(?!body )\S+$/);
+    expect(formatProxyExchange(events[1]!, new Chalk({ level: 0 }))).toContain(
+      `attempt 2/3 of ${ids[0]} at +3.0 s`,
+    );
     // only the third attempt reached the real integrator
     expect(listener.events.filter((e) => e.type === 'agent-message')).toHaveLength(1);
     // the summary says the two 500s were the proxy's, not the integrator's

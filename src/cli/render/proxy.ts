@@ -19,7 +19,8 @@ function seconds(ms: number): string {
 function attemptText(e: ProxyExchangeEvent): string | undefined {
   const a = e.attempt;
   if (!a || (a.attempt === 1 && (a.of ?? 1) <= 1)) return undefined;
-  const of = a.of === undefined ? '' : `/${a.of}`;
+  // interleaved series (a second agent message while the first is redelivered) tell apart
+  const of = `${a.of === undefined ? '' : `/${a.of}`}${a.message === undefined ? '' : ` of ${a.message}`}`;
   if (a.attempt === 1) return `attempt 1${of}`;
   const expected = a.expectedGapMs === undefined ? '' : `, expected +${seconds(a.expectedGapMs)}`;
   const beyond = a.of !== undefined && a.attempt > a.of ? ' (beyond the spec)' : '';
