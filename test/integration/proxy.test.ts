@@ -382,6 +382,10 @@ describe('proxy bot (issue 16)', () => {
         ['bot.event.CLIENT_MESSAGE', 2, 2],
       ]);
       expect(events.every((e) => e.slow && e.failure?.reason === 'caller-gone')).toBe(true);
+      // one wording for the platform's own timeout (it read 'would have timed out' for some)
+      expect(formatProxyExchange(events[0]!, new Chalk({ level: 0 }))).toContain(
+        'caller-gone  3.0 s: the platform timed out (3.0 s, spec 8)',
+      );
       expect(events[1]?.outcome).toMatchObject({ kind: 'gave-up', attempts: 2 });
       expect(events[1]?.outcome).toMatchObject({ then: expect.stringContaining('agent') });
       // the provider's own silence: what --fail-on-violation counts

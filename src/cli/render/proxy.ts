@@ -41,11 +41,13 @@ export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): st
   const budget =
     e.budgetMs === undefined
       ? seconds(e.durationMs)
-      : e.slow
-        ? c.red(
-            `${seconds(e.durationMs)} > ${seconds(e.budgetMs)}: the platform would have timed out`,
-          )
-        : seconds(e.durationMs);
+      : e.failure?.reason === 'caller-gone' && e.caller === 'platform'
+        ? c.red(`${seconds(e.durationMs)}: the platform timed out (${seconds(e.budgetMs)}, spec 8)`)
+        : e.slow
+          ? c.red(
+              `${seconds(e.durationMs)} > ${seconds(e.budgetMs)}: the platform would have timed out`,
+            )
+          : seconds(e.durationMs);
   const head = [
     c.dim(stamp(e.protocolMs)),
     arrow(e).padEnd(28),
