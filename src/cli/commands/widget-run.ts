@@ -22,7 +22,9 @@ export async function runWidget(
   const globals = flags;
   const out = createOutput(ctx, { json: globals.json });
   const { port, platformPort, hookUrl } = flags;
-  const platformGiven = flags.platformUrl;
+  const platformGiven = flags.platformUrl && simulatorBase(flags.platformUrl);
+  if (platformGiven && flags.platformUrl?.includes('/_sim'))
+    out.note(`--platform-url: using the simulator at ${platformGiven}`);
   const host = { host: flags.host };
   if (isNonLoopbackHost(flags.host)) {
     out.note(`warning: binding ${flags.host} exposes the simulator beyond this machine`);
@@ -73,6 +75,17 @@ export async function runWidget(
 
 /** How often a widget asks a --platform-url that refused it again. */
 const PLATFORM_POLL_MS = 200;
+
+/**
+ * The simulator's base URL from what a user pastes: the console's or the control API's URL
+ * (`.../_sim/console/`, the address the banner prints) names the simulator in front of `/_sim`;
+ * a trailing slash goes.
+ * @example simulatorBase('http://127.0.0.1:8800/_sim/console/') // 'http://127.0.0.1:8800'
+ */
+export function simulatorBase(url: string): string {
+  const at = url.indexOf('/_sim');
+  return (at === -1 ? url : url.slice(0, at)).replace(/\/+$/, '');
+}
 
 /**
  * The running simulator's widget channel answers, or the command ends with why (exit 3). A
