@@ -204,6 +204,12 @@ describe('system errors in plain words (issue 21)', () => {
         `Could not listen on 127.0.0.1:${port}: another program already listens on that port.`,
       );
       expect(busy.stderr).toContain('--port 0 for any free port');
+      // the flag that named the port, not --port (newcomer pass)
+      const simulator = await runCli(['widget', '--port', '0', '--platform-port', String(port)]);
+      expect(simulator.code).toBe(2);
+      expect(simulator.stderr).toContain(
+        'Pick another --platform-port, or --platform-port 0 for any free port.',
+      );
     } finally {
       taken.close();
     }

@@ -49,7 +49,9 @@ export async function runWidget(
       eventHistory: CONSOLE_EVENT_HISTORY,
       ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
     });
-    platformUrl = (await platform.listen({ port: platformPort, tls, ...host })).url;
+    platformUrl = (
+      await platform.listen({ port: platformPort, portFlag: '--platform-port', tls, ...host })
+    ).url;
   }
   const consoleUrl = `${platformUrl}/_sim/console/`;
   const demo = await startDemoServer({ platformUrl, consoleUrl, port, tls, ...host });
