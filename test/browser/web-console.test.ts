@@ -112,6 +112,12 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     await shop.locator('#callbacks li', { hasText: 'svc_onAccept' }).waitFor();
     await agent.locator('.delivery.pushed', { hasText: 'pushed to the page' }).waitFor();
     await agent.locator('.field', { hasText: 'user token' }).waitFor();
+    // agents go offline: the chat box points at the offline form (spec 3: status 0)
+    expect(await shop.locator('#messages li.notice').count()).toBe(0);
+    await agent.click('#agents');
+    await shop.locator('#messages li.notice', { hasText: 'Agents are offline' }).waitFor();
+    await agent.click('#agents');
+    await shop.locator('#messages li.notice').waitFor({ state: 'detached' });
 
     await agent.screenshot({ path: resolve(artifacts, 'web-console-widget.png') });
     await shop.screenshot({ path: resolve(artifacts, 'widget-demo.png') });

@@ -46,7 +46,18 @@ async function checkSimulator(): Promise<void> {
 }
 
 function render(): void {
-  el('messages').replaceChildren(...widget.messages.map((m) => item(m.text, m.from)));
+  // spec 3: with agents offline (status 0) the real widget offers its offline form; a line
+  // typed here still reaches the simulator, so say where the offline form is
+  const offline =
+    reachable && !widget.session.online
+      ? [
+          item(
+            'Agents are offline: a site shows its offline form now. Try "Offline form" (sendOfflineMessage).',
+            'notice',
+          ),
+        ]
+      : [];
+  el('messages').replaceChildren(...offline, ...widget.messages.map((m) => item(m.text, m.from)));
   el('messages').scrollTop = el('messages').scrollHeight;
   el('chat-mode').textContent = !reachable
     ? 'simulator unreachable'
