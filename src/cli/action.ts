@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
+import { SvcError } from '../errors.js';
 
 /**
  * Wraps a command body: it receives commander's arguments and returns an exit code, which is
@@ -10,9 +11,32 @@ export function action<A extends unknown[]>(
   body: (...args: A) => Promise<number | void>,
 ): (...args: A) => Promise<void> {
   return async (...args: A) => {
-    const code = await body(...args);
+    let code: number | void;
+    try {
+      code = await body(...args);
+    } catch (error) {
+      throw withPortSource(ctx, args.at(-1), error);
+    }
     if (typeof code === 'number') ctx.exitCode = code;
   };
+}
+
+/**
+ * A taken port that came from SVC_PORT, not --port: say so. Every serving command reads it,
+ * so one set for `platform` makes `widget --platform-url` bind the simulator's own port.
+ */
+function withPortSource(ctx: CliContext, cmd: unknown, error: unknown): unknown {
+  const fromEnv = ctx.env.SVC_PORT;
+  if (!(error instanceof SvcError) || error.code !== 'SVC_E_PORT_IN_USE' || !fromEnv) return error;
+  const given = (cmd as Partial<Command> | undefined)?.getOptionValueSource?.('port');
+  if (given === 'cli' || !error.message.includes(`:${fromEnv}:`)) return error;
+  return new SvcError(
+    'SVC_E_PORT_IN_USE',
+    'input',
+    error.message,
+    `That port came from SVC_PORT=${fromEnv}, which every serving command reads: pass --port 0 here, or unset it.`,
+    { cause: error },
+  );
 }
 
 /**

@@ -210,6 +210,12 @@ describe('system errors in plain words (issue 21)', () => {
       expect(simulator.stderr).toContain(
         'Pick another --platform-port, or --platform-port 0 for any free port.',
       );
+      // SVC_PORT set for another serving command: the hint says where the port came from
+      const fromEnv = await runCli(['listen'], { env: { SVC_PORT: String(port) } });
+      expect(fromEnv.code).toBe(2);
+      expect(fromEnv.stderr).toContain(
+        `That port came from SVC_PORT=${port}, which every serving command reads`,
+      );
     } finally {
       taken.close();
     }
