@@ -273,6 +273,18 @@ describe('widget --platform-url (issue 21)', () => {
     ]);
     expect(down.code).toBe(3);
     expect(down.stderr).toContain('nothing listens there (connection refused)');
+    // a port the fetch standard blocks: said in words, not "bad port" (newcomer pass)
+    const blocked = await runCli([
+      'widget',
+      '--port',
+      '0',
+      '--platform-url',
+      'http://127.0.0.1:6000',
+    ]);
+    expect(blocked.code).toBe(3);
+    expect(blocked.stderr).toContain(
+      'port 6000 is one that browsers and fetch refuse to connect to',
+    );
   });
 
   it('waits for a simulator started in the same line (`platform --web & widget`)', async () => {

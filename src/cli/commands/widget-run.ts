@@ -120,7 +120,10 @@ async function assertWidgetChannel(
       reason =
         error instanceof Error && error.name === 'TimeoutError'
           ? 'no answer within 3 s'
-          : systemReason(cause ?? error);
+          : (cause as Error | undefined)?.message === 'bad port'
+            ? // the fetch standard's blocked ports (1, 6000, 6667 ...): the page could not either
+              `port ${new URL(platformUrl).port} is one that browsers and fetch refuse to connect to, so the demo page could not reach it either; run the simulator on another port`
+            : systemReason(cause ?? error);
     }
     if (refused && Date.now() - started < waitMs) {
       if (!waited) onWait(reason);
