@@ -351,13 +351,12 @@ function failureOf(
   return classifyFailure(error);
 }
 
+// the proxy's own limit (--upstream-timeout) or its trust of the upstream's certificate are
+// not this command's --timeout or --ca: those come back as 'error', the message says which
 const PROXY_REASONS: Readonly<Record<string, FailureReason>> = {
   refused: 'refused',
   reset: 'reset',
   unreachable: 'unreachable',
-  untrusted: 'untrusted',
-  timeout: 'timeout',
-  'caller-gone': 'timeout',
 };
 
 /**

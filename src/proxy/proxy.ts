@@ -234,6 +234,9 @@ function sendError(
   return body;
 }
 
+/** A caller leaving after this share of the budget is the platform's own timeout. */
+const CALLER_GONE_AT = 0.9;
+
 /** What a series is called in its lines: the message (or event) id, else the body's hash. */
 const seriesName = (key: string): string =>
   key.startsWith('id:') ? key.slice(3) : `body ${key.slice(0, 12)}`;
@@ -454,12 +457,18 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const budgetMs = leg.policy?.attemptTimeoutMs;
     const slow =
       budgetMs !== undefined &&
-      // the caller giving up is the platform's timeout itself, whatever the clock read a few
-      // ms short of the budget (it printed 'caller-gone' beside '3.0 s > 3.0 s' before)
-      (durationMs > budgetMs || failure?.reason === 'caller-gone');
+      // the caller giving up near the budget is the platform's timeout itself, though the
+      // clock read a few ms short of it (it printed 'caller-gone' beside '3.0 s > 3.0 s');
+      // a caller that left long before (its own shorter limit) is not
+      (durationMs > budgetMs ||
+        (failure?.reason === 'caller-gone' && durationMs >= budgetMs * CALLER_GONE_AT));
     const isAccepted = status !== undefined && !slow && accepted(leg, status, answerBody);
-    // the proxy's own fault answered this attempt, or its injected delay made it late
-    const injected = !forwarded || (slow && fault?.startsWith('delay') === true);
+    // not the upstream's failure: the proxy's own fault answered this attempt, its injected
+    // delay made it late, or the caller left long before the budget
+    const injected =
+      !forwarded ||
+      (slow && fault?.startsWith('delay') === true) ||
+      (failure?.reason === 'caller-gone' && !slow);
     const outcome = attempt && tracker ? tracker.settle(key, isAccepted, injected) : undefined;
 
     const event: ProxyExchangeEvent = {

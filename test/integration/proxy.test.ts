@@ -429,6 +429,37 @@ describe('proxy hooks (issue 16)', () => {
     expect(p.summary().violations).toBe(1);
   });
 
+  it('a caller that leaves long before the budget is not the receiver failing (a second reader)', async () => {
+    const hang = createRawServer(() => undefined); // never answers
+    await new Promise<void>((done) => hang.listen(0, '127.0.0.1', done));
+    try {
+      const clock = createVirtualClock();
+      const { proxy: p, events } = await proxy({
+        iface: 'hooks',
+        upstreams: { receiver: `http://127.0.0.1:${(hang.address() as AddressInfo).port}` },
+        clock,
+      });
+      // hook-fire --timeout 1000: its own limit, a tenth of the 10 s hooks are given
+      const sending = postJson({
+        url: `${p.url}/hooks`,
+        body: JSON.stringify(buildSampleHookEvent('chat_accepted')),
+        timeoutMs: 1000,
+        clock,
+      });
+      await clock.runUntil(() => events.length > 0, 20_000);
+      await sending;
+      expect(events[0]?.failure?.reason).toBe('caller-gone');
+      expect(events[0]?.slow).toBe(false);
+      expect(p.summary()).toMatchObject({ slow: 0, gaveUpByParty: 0 });
+      expect(formatProxyExchange(events[0]!, new Chalk({ level: 0 }))).not.toContain(
+        'the platform timed out',
+      );
+    } finally {
+      hang.closeAllConnections();
+      hang.close();
+    }
+  });
+
   it('counts a receiver answering 500 (an HTML traceback, as a real Flask receiver did) as a violation', async () => {
     const receiver = await startServer({
       handler(req, res) {

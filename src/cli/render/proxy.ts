@@ -41,7 +41,7 @@ export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): st
   const budget =
     e.budgetMs === undefined
       ? seconds(e.durationMs)
-      : e.failure?.reason === 'caller-gone' && e.caller === 'platform'
+      : e.failure?.reason === 'caller-gone' && e.caller === 'platform' && e.slow
         ? c.red(`${seconds(e.durationMs)}: the platform timed out (${seconds(e.budgetMs)}, spec 8)`)
         : e.slow
           ? c.red(
