@@ -73,13 +73,26 @@ interface LoadIssue {
 }
 
 /**
- * A step that fits none of the step shapes is one zod issue, "Invalid input": the shape it
- * came closest to (fewest issues: `customer` for a step that has it) says what is wrong,
- * with the whole path (`steps.3.customer.sender.id: expected string, received number`).
+ * How far a shape is from the step itself: its key is missing (`customer: received
+ * undefined`) or the step holds keys it does not take. The step's own shape has neither.
+ */
+const shapeMisses = (issues: readonly LoadIssue[]): number =>
+  issues.filter(
+    (i) =>
+      (i.path.length === 0 && i.code === 'unrecognized_keys') ||
+      (i.path.length === 1 && i.code === 'invalid_type' && /received undefined/.test(i.message)),
+  ).length;
+
+/**
+ * A step that fits none of the step shapes is one zod issue, "Invalid input": the shape of
+ * the step's own key (`control` for a control step), else the one with the fewest issues,
+ * says what is wrong, with the whole path (`steps.3.customer.sender.id: expected string`).
  */
 function closestBranch(issue: LoadIssue): LoadIssue[] {
   if (issue.code !== 'invalid_union' || !issue.errors || issue.errors.length === 0) return [issue];
-  const best = [...issue.errors].sort((a, b) => a.length - b.length)[0] ?? [];
+  const best =
+    [...issue.errors].sort((a, b) => shapeMisses(a) - shapeMisses(b) || a.length - b.length)[0] ??
+    [];
   if (best.length === 0) return [issue];
   return best.flatMap((inner) => closestBranch({ ...inner, path: [...issue.path, ...inner.path] }));
 }
