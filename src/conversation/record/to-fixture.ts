@@ -197,7 +197,8 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
         steps.push({ close: { customer } });
       }
       // each close sends a chat_finished the recording lacks (its platform had stopped)
-      if (openChat.size > 0) unrecordedHooks.set(hooksSeen, openChat.size);
+      if (openChat.size > 0)
+        unrecordedHooks.set(hooksSeen, (unrecordedHooks.get(hooksSeen) ?? 0) + openChat.size);
       openChat.clear();
       chatBase = chatOf.size;
     }

@@ -173,6 +173,24 @@ describe('record to-fixture: runs appended to one file', () => {
     });
   });
 
+  it('two boundaries before the same recorded hook add up (a run in between had no hooks)', () => {
+    const a = recording('run-a');
+    const b = recording('run-b');
+    const c = recording('run-c');
+    const records = [
+      a.customer(0),
+      a.hook(1_000, { event_name: 'chat_accepted', chat_id: 1 }),
+      b.customer(0), // no hook in this run
+      c.customer(0),
+      c.hook(1_000, { event_name: 'chat_accepted', chat_id: 1 }, 500),
+    ];
+    const conversation = convertRecording({ records });
+    expect(conversation.steps.filter((s) => 'close' in s)).toHaveLength(2);
+    expect(conversation.setup?.hooks?.faults).toEqual({
+      sequence: ['none', 'none', 'none', 'status:500'],
+    });
+  });
+
   it('a numeric sender.id (accepted by the platform) is sent again as recorded', () => {
     const a = recording('run-a');
     const customer = a.customer(0);
