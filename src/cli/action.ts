@@ -29,7 +29,9 @@ function withPortSource(ctx: CliContext, cmd: unknown, error: unknown): unknown 
   const fromEnv = ctx.env.SVC_PORT;
   if (!(error instanceof SvcError) || error.code !== 'SVC_E_PORT_IN_USE' || !fromEnv) return error;
   const given = (cmd as Partial<Command> | undefined)?.getOptionValueSource?.('port');
-  if (given === 'cli' || !error.message.includes(`:${fromEnv}:`)) return error;
+  // only the bind --port named (a --platform-port or --platform-listen-port has its own hint)
+  const ofPort = error.hint?.startsWith('Pick another --port,') === true;
+  if (given === 'cli' || !ofPort || !error.message.includes(`:${fromEnv}:`)) return error;
   return new SvcError(
     'SVC_E_PORT_IN_USE',
     'input',

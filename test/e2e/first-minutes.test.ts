@@ -216,6 +216,12 @@ describe('system errors in plain words (issue 21)', () => {
       expect(fromEnv.stderr).toContain(
         `That port came from SVC_PORT=${port}, which every serving command reads`,
       );
+      // not when another flag named the taken port (a second reader)
+      const platformPort = await runCli(['widget', '--platform-port', String(port)], {
+        env: { SVC_PORT: String(port) },
+      });
+      expect(platformPort.stderr).toContain('Pick another --platform-port');
+      expect(platformPort.stderr).not.toContain('came from SVC_PORT');
     } finally {
       taken.close();
     }
