@@ -270,7 +270,7 @@ export function createSvcApi(session: WidgetSession): SvcApi {
       // spec 4.5 lists five strings; one object of them is read too (assumption, README)
       const [first] = args;
       const message =
-        args.length > 1 || typeof first === 'string'
+        typeof first === 'string'
           ? Object.fromEntries(
               (['name', 'email', 'phone', 'description', 'message'] as const).flatMap((key, i) =>
                 args[i] === undefined ? [] : [[key, args[i]]],

@@ -25,7 +25,7 @@ export function readDataOptions(
   const options: WidgetOptions = {};
   const flag = (name: string, value: string | undefined): boolean | undefined => {
     if (value === undefined) return undefined;
-    const known = BOOLEANS[value];
+    const known = Object.hasOwn(BOOLEANS, value) ? BOOLEANS[value] : undefined;
     if (known === undefined)
       problems.push(`data-${name}="${value}" is not true or false: the default is kept`);
     return known;

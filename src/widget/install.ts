@@ -118,8 +118,14 @@ export function installWidget(win: object, options: WidgetOptions = {}): Widget 
     const document = host.document as
       | { readyState?: string; addEventListener?: (type: string, fn: () => void) => void }
       | undefined;
+    const on = host.addEventListener as
+      ((type: string, fn: () => void, options?: { once: boolean }) => void) | undefined;
     if (document?.readyState === 'loading' && document.addEventListener)
       document.addEventListener('DOMContentLoaded', fire);
+    // a deferred or module script runs while 'interactive', DOMContentLoaded maybe still to
+    // come (and maybe gone): the window's load is sure to come after the page's scripts
+    else if (document?.readyState === 'interactive' && on)
+      on.call(host, 'load', fire, { once: true });
     else fire();
   });
   const driver = createWidgetDriver(session);

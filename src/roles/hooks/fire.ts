@@ -88,11 +88,6 @@ function buildBody(event: HookEventName, options: FireHookOptions): Record<strin
   return body;
 }
 
-/**
- * Fires one synthetic hook event at a receiver (like `stripe trigger`) and checks its reply.
- * Throws SvcError: bad input (input), receiver unreachable or timed out (network).
- * @example const r = await fireHook({ url: 'http://127.0.0.1:9100/hooks', event: 'chat_accepted' }); r.verdict.ok
- */
 /** What to try when the receiver gave no answer (refused, reset, or the party behind a proxy). */
 function unreachableHint(outcome: { reason: string; message: string }, url: string): string {
   if (outcome.message.startsWith('through svc-cli proxy'))
@@ -102,6 +97,11 @@ function unreachableHint(outcome: { reason: string; message: string }, url: stri
   return `Is the receiver running? Try: svc-cli hook-target --port ${portOf(url)}`;
 }
 
+/**
+ * Fires one synthetic hook event at a receiver (like `stripe trigger`) and checks its reply.
+ * Throws SvcError: bad input (input), receiver unreachable or timed out (network).
+ * @example const r = await fireHook({ url: 'http://127.0.0.1:9100/hooks', event: 'chat_accepted' }); r.verdict.ok
+ */
 export async function fireHook(options: FireHookOptions): Promise<FireResult> {
   const fromBody =
     options.body !== null && typeof options.body === 'object'

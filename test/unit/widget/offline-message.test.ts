@@ -27,12 +27,17 @@ describe('sendOfflineMessage (spec 4.5, 7.3)', () => {
     expect(widget.api.sendOfflineMessage(name, email, phone, description, message)).toEqual({
       result: 'ok',
     });
+    // a wrapper forwarding (message, undefined) still passes one object
+    expect(widget.api.sendOfflineMessage(valid, ...([undefined] as unknown as []))).toEqual({
+      result: 'ok',
+    });
     expect(widget.api.sendOfflineMessage('Ann', 'ann@shop.test')).toEqual({
       result: 'fail',
       error: OFFLINE_ERRORS.messageRequired,
     });
     await widget.flush();
     expect(sentEvents(widget)).toEqual([
+      { type: 'offline_message', visitorId: 'v1', message: valid },
       { type: 'offline_message', visitorId: 'v1', message: valid },
     ]);
   });

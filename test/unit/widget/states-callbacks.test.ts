@@ -29,6 +29,21 @@ describe('window states (spec 3) and open/close callbacks (spec 6.4)', () => {
     }
   });
 
+  it('a deferred script (readyState interactive) waits for the window load', async () => {
+    Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'interactive' });
+    try {
+      const widget = install();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const loaded = defineCallback('svc_onLoadCallback'); // a later deferred script
+      expect(widget.callbacks).toEqual([]);
+      window.dispatchEvent(new Event('load'));
+      await widget.ready;
+      expect(loaded).toEqual([[]]);
+    } finally {
+      delete (document as unknown as Record<string, unknown>).readyState;
+    }
+  });
+
   it("tells the page's console what it notes: a callback that threw, with its error", async () => {
     const said: unknown[][] = [];
     const log = {

@@ -150,6 +150,10 @@ describe('browser bundle options', () => {
       'data-callback="disabeld" is none of enabled, disabled, unavailable: the default (enabled) is kept',
       'data-call-balance="lots" is not a number: the default (100) is kept',
     ]);
+    // a name of Object.prototype is no boolean either
+    const more: string[] = [];
+    expect(readDataOptions({ online: 'constructor' }, more)).toEqual({});
+    expect(more).toHaveLength(1);
   });
 });
 
