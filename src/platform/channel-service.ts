@@ -288,6 +288,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       channelId: channel.id,
       chatId: chat.id,
       customerId: customer.senderId,
+      ...(customer.name ? { customerName: customer.name } : {}),
       kind,
       ...(text === undefined ? {} : { text }),
       ...(cut ? { cut } : {}),

@@ -17,6 +17,8 @@ export type PlatformEvent =
       channelId: string;
       chatId: number;
       customerId: string;
+      /** sender.name, shown to the agent (spec 2.1) */
+      customerName?: string;
       kind: string;
       text?: string;
       /** text was longer than 1000 code points and was cut (spec 2.1, 8) */

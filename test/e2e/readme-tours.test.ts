@@ -129,7 +129,7 @@ describe('README tours, as written (issue 21)', () => {
     const channelUrl = (await platform.waitFor(/channel URL\s+(\S+)/))[1]!;
     const sent = await run(argvOf(lines[2]!, ports, { '<channel URL>': channelUrl }), cwd);
     expect(sent.code, sent.out).toBe(0);
-    await platform.waitFor(/customer c-42/);
+    await platform.waitFor(/customer Ann \(c-42\)/);
     platform.child.stdin!.write('Your order ships today\n');
     await platform.waitFor(/delivered after 3 attempt/);
     expect(platform.out()).toMatch(/attempt 3\/3 at \+6\.\d{3}s/);

@@ -40,7 +40,8 @@ describe.skipIf(!scriptBin)('on a terminal (issue 21)', () => {
     await pty.waitFor(/time scale {4}0\.5: protocol timers run 2x faster than the wall/);
     await customerSays(url, 'hi');
     // the time of day, then protocol time: windows of several commands line up
-    await pty.waitFor(/\d\d:\d\d:\d\d\.\d{3} +\d+\.\d{3}s {2}← customer c-1/);
+    // spec 2.1: the name is shown to the agent, the id beside it
+    await pty.waitFor(/\d\d:\d\d:\d\d\.\d{3} +\d+\.\d{3}s {2}← customer Ann \(c-1\)/);
     pty.type('Are you still there?');
     // typed while the spinner waits for attempt 2, and while it waits for attempt 3
     await pty.waitFor(/attempt 1\/3/);

@@ -78,7 +78,8 @@ describe('bot service: customer -> CLIENT_MESSAGE -> BOT_MESSAGE (spec 3, 4.3)',
     );
     // the bot event's verdict is its `→ bot` line alone, not a second `delivered` line too
     expect(lines.filter((l) => l?.includes('delivered after'))).toHaveLength(1);
-    expect(lines.find((l) => l?.includes('delivered after'))).toMatch(/ {2}chat 1$/);
+    // the integrator's series names its agent message too (msg + the start of message.id)
+    expect(lines.find((l) => l?.includes('delivered after'))).toMatch(/ {2}msg [\w-]{8} chat 1$/);
   });
 
   it('warns once when the bot answers in its HTTP reply, which the platform never reads', async () => {

@@ -25,7 +25,11 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
         : '';
       const what =
         event.text === undefined ? event.kind.replace('channel.customer.', '') : quote(event.text);
-      return `${c.dim(stamp(event.protocolMs))}  ${c.green('←')} customer ${c.bold(event.customerId)} ${c.dim(`chat ${event.chatId}`)}  ${what}${cut}`;
+      // spec 2.1: the name is shown to the agent; the id is what /reply and control calls take
+      const who = event.customerName
+        ? `${c.bold(event.customerName)} ${c.dim(`(${event.customerId})`)}`
+        : c.bold(event.customerId);
+      return `${c.dim(stamp(event.protocolMs))}  ${c.green('←')} customer ${who} ${c.dim(`chat ${event.chatId}`)}  ${what}${cut}`;
     }
     case 'customer-typing':
       return `${c.dim(stamp(event.protocolMs))}  ${c.green('←')} customer ${c.bold(event.customerId)} ${c.dim(event.typing ? 'is typing…' : 'stopped typing')}`;
@@ -45,7 +49,7 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
     case 'agent-message': {
       const what =
         event.text === undefined ? event.kind.replace('channel.agent.', '') : quote(event.text);
-      return `${c.dim(stamp(event.protocolMs))}  ${c.blue('→')} agent ${c.bold(event.agent)} to ${c.bold(event.customerId)}  ${what}`;
+      return `${c.dim(stamp(event.protocolMs))}  ${c.blue('→')} agent ${c.bold(event.agent)} to ${c.bold(event.customerId)}  ${what}  ${c.dim(messageTag(event.deliveryId))}`;
     }
     case 'delivery-attempt': {
       const mark = event.outcome === 'accepted' ? c.green('✓') : c.red('✗');
@@ -103,6 +107,9 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
   }
 }
 
+/** An agent message as its lines name it: `msg 13434dc2` (its message.id's start). */
+const messageTag = (deliveryId: string): string => `msg ${deliveryId.slice(0, 8)}`;
+
 /** `1 attempt`, `3 attempts`. */
 const attemptsText = (n: number): string => plural(n, 'attempt');
 
@@ -112,9 +119,14 @@ const attemptsText = (n: number): string => plural(n, 'attempt');
  * bot event's attempts print before its `→ bot` summary, so a line names its own.
  * @example seriesOf({ kind: 'bot.event.CLIENT_MESSAGE', chatId: 3 }, c) // '  CLIENT_MESSAGE chat 3' (dimmed)
  */
-function seriesOf(event: { kind?: string; chatId?: number }, c: ChalkInstance): string {
+function seriesOf(
+  event: { kind?: string; chatId?: number; deliveryId?: string; target?: string },
+  c: ChalkInstance,
+): string {
   const what = event.kind?.replace(/^bot\.event\.|^hook\./, '');
   const parts = [
+    // two agent messages redelivered at once (one typed while the other waits) tell apart
+    ...(event.target === 'integrator' && event.deliveryId ? [messageTag(event.deliveryId)] : []),
     ...(what !== undefined && what !== event.kind ? [what] : []),
     ...(event.chatId === undefined ? [] : [`chat ${event.chatId}`]),
   ];
