@@ -366,6 +366,24 @@ export function judgeChannelReply(reply: { status: number; body: string }): Repl
   }
   return {
     accepted: false,
-    reason: 'invalid reply shape: expected {"result":"ok"} or {"error":{"code","message"}}',
+    reason: `invalid reply shape: ${shapeProblem(json)} (spec 2.2: {"result":"ok"} or {"error":{"code","message"}})`,
   };
+}
+
+/** What is wrong with a JSON reply that is neither form of spec 2.2, in a few words. */
+export function shapeProblem(json: unknown): string {
+  const text = JSON.stringify(json) ?? String(json);
+  const got = `got ${text.length > 60 ? `${text.slice(0, 59)}…` : text}`;
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return got;
+  const obj = json as { result?: unknown; error?: unknown };
+  if ('result' in obj) return `result is ${JSON.stringify(obj.result)}, not "ok"`;
+  if (!('error' in obj)) return got;
+  const error = obj.error;
+  if (error === null || typeof error !== 'object' || Array.isArray(error))
+    return 'error is not an object';
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code === undefined) return 'error.code is missing';
+  if (typeof code !== 'string' && typeof code !== 'number')
+    return 'error.code must be a string or a number';
+  return message === undefined ? 'error.message is missing' : 'error.message must be a string';
 }

@@ -75,7 +75,18 @@ describe('conform integrator', () => {
     const report = await runConformSuite({ suite: 'integrator', url, clock: scaled() });
     expect(report.failed).toBe(11);
     expect(reasons(report.results)[0]).toBe(
-      'reply: {"result":"okay"} is not a valid reply; expected 200 with {"result":"ok"} or {"error":{code,message}} (spec 2.2, 4.2)',
+      'reply: {"result":"okay"} (result is "okay", not "ok") is not a valid reply; expected 200 with {"result":"ok"} or {"error":{code,message}} (spec 2.2, 4.2)',
+    );
+  });
+
+  it('an error object without a message, and a 404, say what to change (newcomer pass)', async () => {
+    const half = await startPeer((_req, res) => json(res, 200, { error: { code: 'E1' } }));
+    const report = await runConformSuite({ suite: 'integrator', url: half, clock: scaled() });
+    expect(reasons(report.results)[0]).toContain('(error.message is missing)');
+    const missing = await startPeer((_req, res) => json(res, 404, {}));
+    const wrongPath = await runConformSuite({ suite: 'integrator', url: missing, clock: scaled() });
+    expect(reasons(wrongPath.results)[0]).toBe(
+      `reply: HTTP 404 at ${missing}/conform: the platform posts to <integrator URL>/<channel public id> (spec 4.2); serve that path, or give the id your endpoint serves with --channel (default "conform")`,
     );
   });
 

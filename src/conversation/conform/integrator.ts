@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { postJson } from '../../http/client.js';
-import { CHANNEL_DELIVERY_POLICY, judgeChannelReply } from '../../platform/delivery.js';
+import {
+  CHANNEL_DELIVERY_POLICY,
+  judgeChannelReply,
+  shapeProblem,
+} from '../../platform/delivery.js';
 import { FILE_MEDIA_TYPES } from '../../roles/integrator/kinds.js';
 import { describeWallTime, quote, type ConformCase } from './case.js';
 
@@ -58,8 +62,9 @@ export async function postAgentMessage(
   options: IntegratorSuiteOptions & { payload: unknown; chunked: boolean },
 ): Promise<string[]> {
   const channel = options.channel ?? 'conform';
+  const url = `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(channel)}`; // spec 4.2
   const outcome = await postJson({
-    url: `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(channel)}`, // spec 4.2
+    url,
     body: JSON.stringify(options.payload),
     chunked: options.chunked,
     timeoutMs: REPLY_LIMIT_MS,
@@ -74,12 +79,17 @@ export async function postAgentMessage(
   }
   const judged = judgeChannelReply(outcome);
   if (judged.accepted) return [];
+  if (outcome.status === 404)
+    // newcomer pass: 11 bare 404s, the path posted to never said
+    return [
+      `reply: HTTP 404 at ${url}: the platform posts to <integrator URL>/<channel public id> (spec 4.2); serve that path, or give the id your endpoint serves with --channel (default "conform")`,
+    ];
   const what =
     outcome.status !== 200
       ? `HTTP ${outcome.status}`
       : judged.reason === 'reply is not JSON'
         ? `a body that is not JSON (${JSON.stringify(quote(outcome.body, 60))})`
-        : quote(outcome.body);
+        : `${quote(outcome.body)} (${shapeProblem(JSON.parse(outcome.body) as unknown)})`;
   return [`reply: ${what} is not a valid reply; ${VALID_REPLY}`];
 }
 

@@ -1,0 +1,36 @@
+/** spec 2.2, 4.2: what the platform makes of an integrator's reply, in the words it logs. */
+import { describe, expect, it } from 'vitest';
+import { judgeChannelReply } from '../../../src/platform/delivery.js';
+
+const judge = (body: string, status = 200) => judgeChannelReply({ status, body });
+
+describe('judgeChannelReply', () => {
+  it('accepts both forms of spec 2.2', () => {
+    expect(judge('{"result":"ok"}')).toMatchObject({ accepted: true });
+    expect(judge('{"error":{"code":"E1","message":"blocked"}}')).toMatchObject({
+      accepted: true,
+      errorReply: { code: 'E1', message: 'blocked' },
+    });
+  });
+
+  it.each([
+    ['{"status":"ok"}', 'got {"status":"ok"}'],
+    ['{"result":"OK"}', 'result is "OK", not "ok"'],
+    ['{"result":true}', 'result is true, not "ok"'],
+    ['{"error":{"code":"E1"}}', 'error.message is missing'],
+    ['{"error":{"message":"m"}}', 'error.code is missing'],
+    ['{"error":"blocked"}', 'error is not an object'],
+    ['[1,2]', 'got [1,2]'],
+  ])('%s: says what is wrong (newcomer pass: one line for all of them)', (body, problem) => {
+    const judgement = judge(body);
+    expect(judgement.accepted).toBe(false);
+    expect(judgement).toMatchObject({
+      reason: `invalid reply shape: ${problem} (spec 2.2: {"result":"ok"} or {"error":{"code","message"}})`,
+    });
+  });
+
+  it('a status or a body that is not JSON keeps its own reason', () => {
+    expect(judge('{"result":"ok"}', 500)).toMatchObject({ reason: 'HTTP 500' });
+    expect(judge('<html>')).toMatchObject({ reason: 'reply is not JSON' });
+  });
+});
