@@ -42,6 +42,16 @@ export function createChannelService(core: PlatformCore): PlatformService {
     request: PlatformRequest,
     params: Readonly<Record<string, string>>,
   ): PlatformResponse => {
+    // /_sim/<x> is a mistyped control path, not a channel URL (newcomer pass)
+    if (request.path.startsWith('/_sim/'))
+      return {
+        status: 404,
+        body: errorBody(
+          'not_found',
+          `no endpoint at ${request.method} ${request.path}; see the README's Control API`,
+        ),
+        record: { iface: 'control' },
+      };
     // the simulator's own log may say which part is wrong; the answer does not (it would
     // tell a caller which public ids exist)
     const known = core.state.channels.get(params.channel ?? '')?.kind === 'custom';

@@ -144,6 +144,15 @@ describe('channel endpoints (spec 4.1, 7.1)', () => {
     expect((await post(`${url}/wrong-random/shop`, customerText('c', 'x'))).status).toBe(404);
     expect((await fetch(`${url}/${random}/nope/status`)).status).toBe(404);
     expect((await fetch(statusUrl)).status).toBe(200);
+    // a mistyped control path is said to be one, not a channel URL (newcomer pass)
+    const control = await fetch(`${url}/_sim/nothing`);
+    expect(control.status).toBe(404);
+    expect(await control.json()).toEqual({
+      error: {
+        code: 'not_found',
+        message: "no endpoint at GET /_sim/nothing; see the README's Control API",
+      },
+    });
   });
 
   it('generates a URL-safe random string of at least 128 bits', async () => {
