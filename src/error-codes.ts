@@ -49,6 +49,7 @@ export const ERRORS = {
   SVC_E_NOT_SVC_PLATFORM: { category: 'input' },
   // the control API's own answers (exit 2 from a command; the HTTP status from the API)
   SVC_E_CONTROL_BODY: { category: 'input', status: 400 },
+  SVC_E_AGENT_MESSAGE: { category: 'input', status: 400 },
   SVC_E_NO_CHAT: { category: 'input', status: 404 },
   SVC_E_NO_CHANNEL: { category: 'input', status: 404 },
   SVC_E_NO_AGENT: { category: 'input', status: 404 },

@@ -1,4 +1,6 @@
 import type { MediaType } from '../contract/media-types.js';
+import { formatIssue } from '../contract/issues.js';
+import { validateAuto } from '../contract/validate.js';
 import { SvcError } from '../errors.js';
 import type { PlatformCore } from './core.js';
 import { deliverToCustomer, type CustomerDeliveryResult } from './customer-delivery.js';
@@ -90,6 +92,7 @@ export async function sendAgentMessage(
     throw new SvcError('SVC_E_CHAT_CLOSED', 'input', `Could not send: chat ${chat.id} is closed.`);
   const agent = agentFor(core, chat, options.agentId);
   const messageId = createMessageId();
+  checkAgentMessage(agent, customer, options.message, messageId);
   const isTyping = options.message.type === 'typein' || options.message.type === 'typeout';
   if (!isTyping) acceptChat(core, chat, agent);
   const kind = isTyping ? 'channel.agent.typing' : `channel.agent.${options.message.type}`;
@@ -118,6 +121,38 @@ export async function sendAgentMessage(
     messageId,
     kind,
   });
+}
+
+/**
+ * The agent application sends only what spec 2.2 and 2.4 describe: a message the contract
+ * refuses (a type it does not know, a photo without its file fields) is refused here, before
+ * the chat is touched, instead of reaching the integrator as no real platform would send it.
+ */
+function checkAgentMessage(
+  agent: Agent,
+  customer: Customer,
+  message: SendAgentMessageOptions['message'],
+  messageId: string,
+): void {
+  const checked = validateAuto({
+    sender: { name: agent.name },
+    recipient: { id: customer.senderId },
+    message: { ...message, id: messageId },
+  });
+  if (checked.ok) return;
+  if (checked.kind === 'unknown')
+    throw new SvcError(
+      'SVC_E_AGENT_MESSAGE',
+      'input',
+      `Could not send the agent message: message.type ${JSON.stringify(message.type)} is not one the platform sends: text, typein, typeout or a media type (spec 2.2, 2.4).`,
+      'svc-cli schema --list names every kind (channel.agent.*).',
+    );
+  throw new SvcError(
+    'SVC_E_AGENT_MESSAGE',
+    'input',
+    `Could not send the agent message: ${checked.errors.map(formatIssue).join('; ')}.`,
+    `The platform sends what spec 2.2 and 2.4 describe; the fields of this type: svc-cli schema --kind ${checked.kind}`,
+  );
 }
 
 /** The agent presses Reply: the chat is the agent's from now on (spec 3: chat_accepted). */

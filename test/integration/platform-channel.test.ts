@@ -155,6 +155,33 @@ describe('channel endpoints (spec 4.1, 7.1)', () => {
     });
   });
 
+  it('refuses an agent message the contract does not allow, before the chat is touched', async () => {
+    // newcomer pass: type "banana" and a photo without its file fields reached the integrator
+    const harness = await startPlatform({ clock: createVirtualClock() });
+    expect((await post(harness.channelUrl, customerText('c-1', 'hi'))).status).toBe(200);
+    const send = (message: unknown) =>
+      post(`${harness.url}/_sim/agent/message`, { customerId: 'c-1', message });
+    const banana = await send({ type: 'banana' });
+    expect(banana.status).toBe(400);
+    expect(JSON.stringify(banana.body)).toContain(
+      'message.type \\"banana\\" is not one the platform sends',
+    );
+    const photo = await send({ type: 'photo', file: 'https://x.test/a.jpg' });
+    expect(photo.status).toBe(400);
+    expect(JSON.stringify(photo.body)).toContain(
+      'message.file_name: required for type \\"photo\\" (spec 2.4)',
+    );
+    expect(harness.of('agent-message')).toHaveLength(0);
+    expect(harness.of('chat-accepted')).toHaveLength(0);
+    const ok = await send({
+      type: 'photo',
+      file: 'https://x.test/a.jpg',
+      file_name: 'a.jpg',
+      file_size: 10,
+    });
+    expect(ok.status).toBe(200);
+  });
+
   it('generates a URL-safe random string of at least 128 bits', async () => {
     const { channelUrl } = await startPlatform({ clock: createVirtualClock() });
     const random = channelUrl.split('/').at(-2)!;
