@@ -84,17 +84,10 @@ describe('svc-cli proxy (issue 16)', () => {
   });
 
   it('--fail-on-violation exits 1 for a receiver that never answers, not for --fault (newcomer pass)', async () => {
+    const proxyHooks = (receiverUrl: string, ...more: string[]) =>
+      serve(['--json', 'proxy', 'hooks', '--port', '0', '--receiver-url', receiverUrl, ...more]);
     // a receiver that is down: the platform gives up on the hook (no redelivery, assumed)
-    const down = await serve([
-      '--json',
-      'proxy',
-      'hooks',
-      '--port',
-      '0',
-      '--receiver-url',
-      'http://127.0.0.1:1/hooks',
-      '--fail-on-violation',
-    ]);
+    const down = await proxyHooks('http://127.0.0.1:1/hooks', '--fail-on-violation');
     const fired = await runCli([
       'hook-fire',
       'chat_finished',
@@ -106,18 +99,12 @@ describe('svc-cli proxy (issue 16)', () => {
     expect(await down.stop()).toBe(1);
     // the proxy's own fault on a healthy receiver: its doing, not the receiver's
     const target = await serve(['--json', 'hook-target', '--port', '0']);
-    const faulty = await serve([
-      '--json',
-      'proxy',
-      'hooks',
-      '--port',
-      '0',
-      '--receiver-url',
+    const faulty = await proxyHooks(
       `${target.listening.url}/hooks`,
       '--fault',
       'status:500',
       '--fail-on-violation',
-    ]);
+    );
     await runCli(['hook-fire', 'chat_finished', '--url', `${faulty.listening.url}/hooks`]);
     expect(await faulty.stop()).toBe(130); // stopped, with nothing of the receiver's to fail
   });

@@ -61,6 +61,23 @@ function recording(run: string) {
       },
       response: { status: 200, body: '{"result":"ok"}' },
     }),
+    /** one delivery attempt of an agent message to the integrator, answered ok */
+    agent: (protocolMs: number, to: string, messageId = 'm-1'): ExchangeRecord => ({
+      ...base(protocolMs),
+      iface: 'channel',
+      direction: 'out',
+      kind: 'channel.agent.text',
+      attempt: 1,
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:9000/shop',
+        body: JSON.stringify({
+          recipient: { id: to },
+          message: { type: 'text', text: 'hello', id: messageId },
+        }),
+      },
+      response: { status: 200, body: '{"result":"ok"}' },
+    }),
     control: (protocolMs: number, body: unknown, status = 202): ExchangeRecord => ({
       ...base(protocolMs),
       iface: 'control',
@@ -198,21 +215,7 @@ describe('record to-fixture: runs appended to one file', () => {
       sender: { id: 42 },
       message: { type: 'text', text: 'hi' },
     });
-    const agent: ExchangeRecord = {
-      ...a.customer(1_000),
-      direction: 'out',
-      kind: 'channel.agent.text',
-      attempt: 1,
-      request: {
-        method: 'POST',
-        url: 'http://127.0.0.1:9000/shop',
-        body: JSON.stringify({
-          recipient: { id: '42' },
-          message: { type: 'text', text: 'hello', id: 'm-1' },
-        }),
-      },
-    };
-    const conversation = convertRecording({ records: [customer, agent] });
+    const conversation = convertRecording({ records: [customer, a.agent(1_000, '42')] });
     // the fixture format's sender.id is a string: the raw body keeps the number, and the
     // agent's answer to "42" finds that chat (no placeholder customer message)
     expect(conversation.steps[0]).toEqual({
@@ -226,25 +229,11 @@ describe('record to-fixture: runs appended to one file', () => {
   it('an answer later than the platform waited (proxy recording) replays as no answer', () => {
     const a = recording('run-a');
     const attempt = (ms: number, late: 'slow' | 'caller-gone'): ExchangeRecord => {
-      const { response, ...sent } = a.customer(ms);
-      return {
-        ...sent,
-        ...(late === 'slow' ? { response } : {}),
-        direction: 'out',
-        kind: 'channel.agent.text',
-        attempt: 1,
-        request: {
-          method: 'POST',
-          url: 'http://127.0.0.1:9000/shop',
-          body: JSON.stringify({
-            recipient: { id: 'c-1' },
-            message: { type: 'text', text: 'hi', id: 'm-1' },
-          }),
-        },
-        ...(late === 'slow'
-          ? { notes: ['proxy', 'leg:integrator', 'over the 3000 ms budget'] }
-          : { failure: { reason: 'caller-gone', message: 'gave up' } }),
-      };
+      const sent = a.agent(ms, 'c-1');
+      if (late === 'slow')
+        return { ...sent, notes: ['proxy', 'leg:integrator', 'over the 3000 ms budget'] };
+      const { response: _answer, ...unanswered } = sent;
+      return { ...unanswered, failure: { reason: 'caller-gone', message: 'gave up' } };
     };
     const conversation = convertRecording({
       records: [
