@@ -90,12 +90,18 @@ describe('conform integrator', () => {
     );
   });
 
-  it('an error object is a valid reply (spec 2.2)', async () => {
+  it('an error object is a valid reply (spec 2.2), with a warning that the agent sees an error', async () => {
     const url = await startPeer((_req, res) =>
       json(res, 200, { error: { code: 'busy', message: 'try later' } }),
     );
     const report = await runConformSuite({ suite: 'integrator', url, clock: scaled() });
     expect(report.failed).toBe(0);
+    // newcomer pass: an endpoint refusing every message passed without a word
+    const warnings = report.results.flatMap((r) => r.warnings ?? []);
+    expect(warnings).toHaveLength(22); // 11 cases, each with two deliveries
+    expect(warnings[0]).toBe(
+      'warning: the endpoint answered an error object (busy: "try later"): a valid reply (spec 2.2), but the agent is shown an error instead of a delivered message',
+    );
   });
 
   it('a slow integrator fails on reply time (spec 8)', async () => {

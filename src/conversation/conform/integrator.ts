@@ -7,7 +7,7 @@ import {
   shapeProblem,
 } from '../../platform/delivery.js';
 import { FILE_MEDIA_TYPES } from '../../roles/integrator/kinds.js';
-import { describeWallTime, quote, type ConformCase } from './case.js';
+import { describeWallTime, quote, type CheckOutcome, type ConformCase } from './case.js';
 
 /**
  * `conform integrator`: we play the platform against someone's agent-message endpoint
@@ -56,11 +56,11 @@ export function buildAgentPayload(message: AgentMessage, id = `conform-${randomU
 
 /**
  * POSTs one agent message the way the platform does and judges the reply; returns the
- * reasons it is not conforming (empty when it is).
+ * reasons it is not conforming (empty when it is), or a warning for an error reply.
  */
 export async function postAgentMessage(
   options: IntegratorSuiteOptions & { payload: unknown; chunked: boolean },
-): Promise<string[]> {
+): Promise<CheckOutcome> {
   const channel = options.channel ?? 'conform';
   const url = `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(channel)}`; // spec 4.2
   const outcome = await postJson({
@@ -78,6 +78,12 @@ export async function postAgentMessage(
       : [`reply: ${outcome.message}; ${VALID_REPLY}`];
   }
   const judged = judgeChannelReply(outcome);
+  if (judged.accepted && judged.errorReply)
+    // a valid reply (spec 2.2), but the agent sees an error for this message (spec 7.1): an
+    // endpoint that answers every case so passed the suite without a word (newcomer pass)
+    return {
+      warn: `the endpoint answered an error object (${judged.errorReply.code}: ${JSON.stringify(judged.errorReply.message)}): a valid reply (spec 2.2), but the agent is shown an error instead of a delivered message`,
+    };
   if (judged.accepted) return [];
   if (outcome.status === 404)
     // newcomer pass: 11 bare 404s, the path posted to never said
