@@ -168,8 +168,12 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
       expect(await agent.locator('.delivery .mark').count()).toBeGreaterThanOrEqual(2);
       // spec 8: attempt 2 follows 3 s of protocol time later. At --time-scale 0.1 one wall
       // millisecond is ten protocol ones, so attempt 1 reads +0.0xx s, or more when the busy
-      // machine (a full test run beside Chromium) holds the simulator for a few milliseconds
-      await agent.locator('.attempts .fail', { hasText: /1\/3 \+0\.\d{3}s ✗ HTTP 500/ }).waitFor();
+      // machine (a full test run beside Chromium) holds the simulator for a few milliseconds.
+      // The failure reads HTTP 500, or a timeout when that machine held this process's
+      // integrator past the 300 wall ms an attempt has at this scale
+      await agent
+        .locator('.attempts .fail', { hasText: /1\/3 \+0\.\d{3}s ✗ (HTTP 500|timeout)/ })
+        .waitFor();
       await agent
         .locator('.attempts .ok', { hasText: /[23]\/3 \+\d+\.\d{3}s ✓ HTTP 200/ })
         .waitFor();
