@@ -21,7 +21,7 @@ Hooks: /assign [@customer] presses the crm_link button (chat_assigned); /call <p
 [error <reason>] plays a callback call (call_event). The control API adds
 POST /_sim/chats/:id/assign, /_sim/visitor/update, /_sim/visitor/offline-message, /_sim/calls.
 
-Customer messages that break the contract (issue 15, docs/FIDELITY.md): only a missing,
+Customer messages that break the contract (docs/FIDELITY.md): only a missing,
 empty or mistyped required field (an empty sender.id, a media message without file) blocks
 delivery: answered 400 (200 with --lenient) and not sent. An invalid optional field
 (sender.photo " ") or a null one is left out; a value the platform can read (a numeric
@@ -36,7 +36,7 @@ sender {url, has_contacts} and channel; hook events carry visitor.social and ana
 Assumption (spec silent): each delivery attempt waits at most 3 s (derived from the 9 s figure).
 Assumptions for hooks (spec 5.4, 6.2, 8 silent): 10 s reply timeout, no redelivery, no auth.
 
-Memory stays bounded in long runs (issue 18). A chat with no message either way for
+Memory stays bounded in long runs. A chat with no message either way for
 --chat-idle-timeout of protocol time (default 30m, an assumption: the real platform closes
 idle chats, the spec gives no figure) is closed, and the close fires chat_finished with
 --hook-url; --chat-idle-timeout off keeps chats open. At most --max-chats chats (default
