@@ -11,38 +11,37 @@ describe('window states (spec 3) and open/close callbacks (spec 6.4)', () => {
     expect(loaded).toEqual([[]]);
   });
 
-  it('waits for the page to finish parsing: a callback defined below the script tag runs', async () => {
-    // newcomer pass: the page's next inline script defined it after the double had fired
-    const parsing = Object.getOwnPropertyDescriptor(Document.prototype, 'readyState');
-    Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'loading' });
+  /**
+   * While the page is `state`, the double holds svc_onLoadCallback until `event` fires on
+   * `target`: a callback a later script defines is still found.
+   */
+  async function loadCallbackWaitsFor(
+    state: 'loading' | 'interactive',
+    target: EventTarget,
+    event: string,
+  ): Promise<void> {
+    Object.defineProperty(document, 'readyState', { configurable: true, get: () => state });
     try {
       const widget = install();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      const loaded = defineCallback('svc_onLoadCallback'); // the next <script> on the page
+      // a turn in which the double would have fired (it fires on the next timer turn)
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const loaded = defineCallback('svc_onLoadCallback'); // the later script
       expect(widget.callbacks).toEqual([]);
-      document.dispatchEvent(new Event('DOMContentLoaded'));
+      target.dispatchEvent(new Event(event));
       await widget.ready;
       expect(loaded).toEqual([[]]);
     } finally {
       delete (document as unknown as Record<string, unknown>).readyState;
-      if (parsing) expect(document.readyState).not.toBe('loading');
     }
-  });
+    expect(document.readyState).not.toBe(state);
+  }
 
-  it('a deferred script (readyState interactive) waits for the window load', async () => {
-    Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'interactive' });
-    try {
-      const widget = install();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      const loaded = defineCallback('svc_onLoadCallback'); // a later deferred script
-      expect(widget.callbacks).toEqual([]);
-      window.dispatchEvent(new Event('load'));
-      await widget.ready;
-      expect(loaded).toEqual([[]]);
-    } finally {
-      delete (document as unknown as Record<string, unknown>).readyState;
-    }
-  });
+  it('waits for the page to finish parsing: a callback defined below the script tag runs', () =>
+    // newcomer pass: the page's next inline script defined it after the double had fired
+    loadCallbackWaitsFor('loading', document, 'DOMContentLoaded'));
+
+  it('a deferred script (readyState interactive) waits for the window load', () =>
+    loadCallbackWaitsFor('interactive', window, 'load'));
 
   it("tells the page's console what it notes: a callback that threw, with its error", async () => {
     const said: unknown[][] = [];
