@@ -1,125 +1,137 @@
 #!/usr/bin/env node
-// Start-up is a feature (conventions.md 13): `svc-cli --help` loads every command's
-// registration module. Bundle those (src/cli/commands/*.ts minus the lazily imported
-// `*-run` bodies) into dist/cli/commands/index.cjs, next to them, so one module loads instead
-// of ~25, compiled with a code cache (src/cli/compiled.ts). Everything outside the folder and
-// every dynamic import stays an external import with its path as written, so shared modules
-// (errors, action) keep one identity (a require of an ES module gets the instance main.ts
-// imported) and the lazy `import('./x-run.js')` still resolves next to the bundle. Run by
-// `npm run build`.
+// Start-up is a feature (conventions.md 13, issue 18). Run by `npm run build`, after tsc.
+// Node 20 compiles ES modules with no code cache and sets up its ES module loader for the
+// first one (~10 ms here): a start that loads CommonJS only, from few files, with a V8 code
+// cache (src/cli/compiled.ts), is what keeps `svc-cli --help` and a one-file `validate` near
+// `node -e 0`. So the start path is three CommonJS files:
+//   - dist/cli/boot.cjs (src/cli/boot.ts with the loader, compiled.ts): bin/svc-cli.js
+//     requires it; it loads the next one through the code cache;
+//   - dist/cli/main.bundle.cjs: main.ts, the program, every command's registration and
+//     option table, commander, and the few modules those import (errors, the flush registry);
+//     the lazily imported `*-run` bodies stay ES modules, loaded on use;
+//   - dist/cli/commands/validate-run.bundle.cjs: the validate run path with zod and chalk.
+// A bundle holds its own copy of errors.ts and render/flush.ts beside the ones the ES module
+// bodies load: SvcError is recognised by a brand and the writers' registry is one per process
+// (src/errors.ts, src/cli/render/flush.ts), so the copies agree.
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
+const DIST = path.resolve('dist');
+
 /**
- * Builds a CommonJS bundle for src/cli/compiled.ts, which compiles it with a V8 code cache
- * (Node 20 has none for ES modules): `import.meta.url` and `import()` become the two names the
- * loader hands in, `svcImportMetaUrl` and `svcImport` (which resolves from the bundle's place).
+ * Keeps each module's own `import.meta.url` and relative `import()` in a bundle compiled by
+ * src/cli/compiled.ts: `import.meta.url` becomes the module's URL computed from the bundle's
+ * (`svcImportMetaUrl`), and a dynamic import of a module outside the bundle is written
+ * relative to the bundle, for `svcImport`, the loader's stand-in for `import()`.
  */
-async function buildForCodeCache(options) {
-  // every dynamic import esbuild leaves in the output, as written: each becomes svcImport
-  const dynamic = new Set();
-  const recordDynamic = {
-    name: 'record-dynamic-imports',
+function locationsFromBundle(outfile) {
+  const bundleDir = path.dirname(path.resolve(outfile));
+  const fromBundle = (target) => {
+    const relative = path.relative(bundleDir, target).split(path.sep).join('/');
+    return relative.startsWith('.') ? relative : `./${relative}`;
+  };
+  return {
+    name: 'locations-from-bundle',
     setup(b) {
-      b.onResolve({ filter: /.*/ }, (args) => {
-        if (args.kind === 'dynamic-import') dynamic.add(args.path);
-        return undefined; // resolved by the plugins after this one
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        return { path: fromBundle(path.resolve(args.resolveDir, args.path)), external: true };
+      });
+      b.onResolve({ filter: /.*/ }, (args) =>
+        args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+      );
+      b.onLoad({ filter: /\.js$/ }, async (args) => {
+        if (!args.path.startsWith(`${DIST}${path.sep}`)) return undefined;
+        const { readFile } = await import('node:fs/promises');
+        const text = await readFile(args.path, 'utf8');
+        if (!/\bimport\.meta\b/.test(text)) return { contents: text, loader: 'js' };
+        const own = `new URL(${JSON.stringify(fromBundle(args.path))}, svcImportMetaUrl).href`;
+        return { contents: text.replace(/\bimport\.meta\.url\b/g, own), loader: 'js' };
       });
     },
   };
+}
+
+/**
+ * Builds a CommonJS bundle for src/cli/compiled.ts, which compiles it with a V8 code cache.
+ * `allowed(input)` says which node_modules files may be bundled: anything else bundled is a
+ * build error (zod or undici on the --help path would be a silent regression), as is a
+ * `require` of anything but a Node builtin (it would load an ES module, and Node's ES module
+ * loader with it, on every start).
+ */
+async function buildForCodeCache({ allowed, plugins, ...options }) {
   const result = await build({
     ...options,
-    plugins: [recordDynamic, ...options.plugins],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
     format: 'cjs',
+    sourcemap: false,
+    // less to parse on a start without a cache; identifiers kept (stack traces, help texts)
+    minifyWhitespace: true,
+    minifySyntax: true,
+    metafile: true,
     write: false,
-    define: { 'import.meta.url': 'svcImportMetaUrl' },
+    plugins: [locationsFromBundle(options.outfile), ...plugins],
     // any other import.meta would be an empty object in CommonJS: a build error instead
     logOverride: { 'empty-import-meta': 'error' },
+    logLevel: 'warning',
   });
   const [output] = result.outputFiles;
-  let text = output.text;
-  for (const path of dynamic) {
-    const call = `import(${JSON.stringify(path)})`;
-    if (text.includes(call)) text = text.split(call).join(`svcImport(${JSON.stringify(path)})`);
-  }
-  if (/(?<![\w$.])import\s*\(|\bimport\.meta\b|\bimport_meta\b/.test(text))
+  const strays = Object.keys(result.metafile.inputs).filter(
+    (input) => input.includes('node_modules/') && !allowed(input),
+  );
+  if (strays.length > 0)
+    throw new Error(`${options.outfile}: bundles what start-up must not load: ${strays[0]}`);
+  // every import() becomes the loader's svcImport: relative ones were written relative to the
+  // bundle above; a computed one (compiled.ts's own, when it is bundled) is a URL already
+  const text = output.text.replace(/(?<![\w$.])import\s*\(/g, 'svcImport(');
+  if (/\bimport\.meta\b|\bimport_meta\b/.test(text))
     throw new Error(`${options.outfile}: an import() or import.meta the loader cannot serve`);
+  const required = [...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]);
+  const foreign = required.find((specifier) => !specifier.startsWith('node:'));
+  if (foreign !== undefined)
+    throw new Error(`${options.outfile}: requires ${foreign}; start-up loads Node builtins only`);
   // the key of its code cache, so a start does not hash half a megabyte (src/cli/compiled.ts)
   const key = createHash('sha256').update(text).digest('hex').slice(0, 32);
   writeFileSync(options.outfile, `// svc-compile-cache-key ${key}\n${text}`);
 }
 
-const keepOutside = {
-  name: 'keep-outside-and-lazy',
+// commander requires node:child_process at load for executable subcommands, which this
+// program has none of; child_process brings net, dgram and the stream stack (17 internal
+// modules, ~5 ms of every --help here): commander gets a stand-in that loads it on use
+const childProcessOnUse = {
+  name: 'child-process-on-use',
   setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => {
-      if (args.kind === 'entry-point') return undefined;
-      if (args.kind === 'dynamic-import') return { path: args.path, external: true };
-      // the option tables and their registration are plain data and commander calls: bundled
-      // too; the resolver (../options/resolve.js) is only imported lazily by the bodies
-      if (args.path.startsWith('../options/') && args.path !== '../options/resolve.js') {
-        return undefined;
-      }
-      // plain data with no identity to keep (the media types and their kinds, for send-media's
-      // choices): bundled, one module less to resolve for --help
-      if (/\/(roles\/integrator\/kinds|contract\/media-types)\.js$/.test(args.path))
-        return undefined;
-      // commander: main.ts takes it from this bundle too, so there is one copy (no instanceof
-      // split) and --help loads one module instead of commander's seven
-      if (args.path === 'commander') return undefined;
-      // commander requires node:child_process at load for executable subcommands, which this
-      // program has none of; child_process brings net, dgram and the stream stack (17 internal
-      // modules, ~5 ms of every --help here): commander gets a stand-in that loads it on use
-      if (args.path === 'node:child_process' && args.importer.includes('node_modules/commander/'))
-        return { path: 'child-process-on-use', namespace: 'on-use' };
-      if (!args.path.startsWith('./')) return { path: args.path, external: true };
-      return undefined; // ./register-module.js: bundled
-    });
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      args.importer.includes('node_modules/commander/')
+        ? { path: 'child-process-on-use', namespace: 'on-use' }
+        : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'on-use' }, () => ({
       contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
       loader: 'js',
     }));
   },
 };
-
-await buildForCodeCache({
-  entryPoints: ['dist/cli/commands/index.js'],
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  outfile: 'dist/cli/commands/index.cjs',
-  sourcemap: false,
-  // less to parse on a start without a cache (help texts stay as written)
-  minifyWhitespace: true,
-  minifySyntax: true,
-  plugins: [keepOutside],
-  logLevel: 'warning',
-});
-
-// issue 18: `svc-cli validate one-file.json` in a git hook paid for resolving and compiling
-// ~140 modules (zod ships as many small ESM files; the option resolver loads every command's
-// table; chalk four files). The validate run path, zod, chalk and the option tables included,
-// is one module next to the sources (dist/cli/commands/); the modules whose identity main.ts
-// shares stay external: errors.js (SvcError and the exit codes) and render/flush.js (the
-// stdout writers flushed before exit), with suggest.js that errors.js imports.
-const keepErrorsShared = {
-  name: 'keep-errors-shared',
+// Node builtins stay requires (never bundled)
+const builtinsOutside = {
+  name: 'builtins-outside',
   setup(b) {
-    const shared = ['dist/errors.js', 'dist/suggest.js', 'dist/cli/render/flush.js'].map((f) =>
-      path.resolve(f),
-    );
-    b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
-      if (args.kind === 'entry-point') return undefined;
-      const target = path.resolve(args.resolveDir, args.path);
-      if (!shared.includes(target)) return undefined;
-      // written relative to the importer; the bundle sits elsewhere: relative to the bundle
-      const fromBundle = path.relative(path.dirname(path.resolve(VALIDATE_BUNDLE)), target);
-      return { path: fromBundle.startsWith('.') ? fromBundle : `./${fromBundle}`, external: true };
-    });
+    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, external: true }));
   },
 };
+
+await buildForCodeCache({
+  entryPoints: ['dist/cli/main.js'],
+  outfile: 'dist/cli/main.bundle.cjs',
+  // commander only: main.ts takes it from the commands' registration, one copy
+  allowed: (input) => input.includes('node_modules/commander/'),
+  plugins: [childProcessOnUse, builtinsOutside],
+});
+
 // zod re-exports every locale (`z.locales`, 340 KB); the contract uses only the English
 // messages, which zod imports on its own: the namespace is reduced to them.
 const englishOnly = {
@@ -136,25 +148,29 @@ const englishOnly = {
     }));
   },
 };
-// globs are the rare input: tinyglobby (with picomatch and fdir, 57 KB) stays a lazy import
-// of the installed package instead of source every start parses
-const globsOutside = {
-  name: 'globs-outside',
-  setup(b) {
-    b.onResolve({ filter: /^tinyglobby$/ }, () => ({ path: 'tinyglobby', external: true }));
-  },
-};
-const VALIDATE_BUNDLE = 'dist/cli/commands/validate-run.bundle.cjs';
+// issue 18: `svc-cli validate one-file.json` in a git hook paid for resolving and compiling
+// ~140 modules (zod ships as many small ESM files; the option resolver loads every command's
+// table; chalk four files): the validate run path, zod, chalk and the option tables included,
+// is one module next to the sources. Globs are the rare input: tinyglobby (with picomatch and
+// fdir, 57 KB) stays a lazy import of the installed package.
 await buildForCodeCache({
   entryPoints: ['dist/cli/commands/validate-run.js'],
+  outfile: 'dist/cli/commands/validate-run.bundle.cjs',
+  allowed: (input) => /node_modules\/(zod|chalk|#?supports-color)\//.test(input),
+  plugins: [englishOnly, builtinsOutside],
+});
+
+// the loader bin/svc-cli.js requires: boot.ts with compiled.ts, plain CommonJS (no cache of
+// its own); import('./main.js') stays the fallback for a build without the bundle
+await build({
+  entryPoints: ['dist/cli/boot.js'],
+  outfile: 'dist/cli/boot.cjs',
   bundle: true,
   platform: 'node',
   target: 'node20',
-  outfile: VALIDATE_BUNDLE,
-  sourcemap: false,
-  // less to parse on every start; identifiers kept (stack traces of an internal error)
-  minifyWhitespace: true,
-  minifySyntax: true,
-  plugins: [keepErrorsShared, englishOnly, globsOutside],
+  format: 'cjs',
+  external: ['./main.js'],
+  define: { 'import.meta.url': 'svcBootUrl' },
+  banner: { js: 'const svcBootUrl = require("node:url").pathToFileURL(__filename).href;' },
   logLevel: 'warning',
 });

@@ -41,7 +41,18 @@ type SvcErrorArgs = {
   ];
 }[ErrorCategory];
 
+/**
+ * The brand every SvcError carries. The start-up bundles (scripts/bundle-commands.mjs) hold
+ * their own copy of this module beside the one the lazily imported command bodies load, so
+ * `instanceof` asks for the brand, not for one class object (issue 18).
+ */
+const BRAND = Symbol.for('svc-cli.SvcError');
+
 export class SvcError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && BRAND in value;
+  }
+
   override readonly name = 'SvcError';
   readonly code: ErrorCode;
   readonly category: ErrorCategory;
@@ -66,6 +77,8 @@ export class SvcError extends Error {
     };
   }
 }
+// on the prototype: a spread or JSON copy of an error is not branded
+Object.defineProperty(SvcError.prototype, BRAND, { value: true });
 
 /** Maps an error category to the process exit code. */
 export function exitCodeFor(category: ErrorCategory): number {

@@ -1,10 +1,10 @@
 /**
- * Start-up (issue 18, conventions.md 13): the two modules a `validate` or a `--help` loads
- * are CommonJS bundles (scripts/bundle-commands.mjs), compiled here through `vm.Script` with
- * a V8 code cache, so a start does not parse and compile half a megabyte of JavaScript again.
- * Node 22's `module.enableCompileCache()` does this for every module; Node 20 has no API for
- * ES modules, and v8-compile-cache hooks `require` without a way to serve `import()`, which
- * the bundles use for the command bodies. Here the bundle gets `svcImport` in its place.
+ * Start-up (issue 18, conventions.md 13): the program and the validate run path are CommonJS
+ * bundles (scripts/bundle-commands.mjs), compiled here through `vm.Script` with a V8 code
+ * cache, so a start does not parse and compile half a megabyte of JavaScript again. Node 22's
+ * `module.enableCompileCache()` does this for every module; Node 20 has no API for ES modules,
+ * and v8-compile-cache hooks `require` without a way to serve `import()`, which the bundles use
+ * for the command bodies. Here the bundle gets `svcImport` in its place.
  *
  * The cache is a file per bundle (named by the hash of its text the build wrote on its first
  * line, Node's version and the architecture) in a directory only this user can write: `$SVC_COMPILE_CACHE`, else
@@ -75,7 +75,7 @@ export interface CompiledLoad<T> {
  * Runs the CommonJS bundle at `url` and returns its exports, or undefined when there is no
  * such file (tests run on the sources, which have no bundles). With a cache directory, the
  * code V8 compiled is read from it, or written to it when the process exits.
- * @example const commands = loadCompiled<typeof import('./commands/index.js')>(new URL('./commands/index.cjs', import.meta.url));
+ * @example const main = loadCompiled<typeof import('./main.js')>(new URL('./main.bundle.cjs', import.meta.url));
  */
 export function loadCompiled<T>(
   url: URL,
@@ -114,9 +114,10 @@ export function loadCompiled<T>(
   });
   const wrapped = script.runInThisContext() as Wrapped;
   const module = { exports: {} as Record<string, unknown> };
-  const svcImport = (specifier: string): Promise<unknown> =>
+  // not named svcImport: in a bundle holding this module, its import() is the outer svcImport
+  const importFromBundle = (specifier: string): Promise<unknown> =>
     import(specifier.startsWith('.') ? new URL(specifier, url).href : specifier);
-  wrapped(module.exports, createRequire(url), module, svcImport, url.href);
+  wrapped(module.exports, createRequire(url), module, importFromBundle, url.href);
   let cache: CompiledLoad<T>['cache'] = 'off';
   if (cacheFile !== undefined && dir !== undefined) {
     if (cachedData && !script.cachedDataRejected) cache = 'used';
@@ -130,17 +131,11 @@ export function loadCompiled<T>(
 }
 
 /**
- * The exports of the bundle at `url`, or undefined when there is none (the sources) or when
- * this Node cannot `require` the ES modules the bundle shares with the entry (require(esm)
- * turned off with --no-experimental-require-module): the caller imports the modules then.
+ * The exports of the bundle at `url`, or undefined when there is none (the sources): the
+ * caller imports the modules then.
  */
 export function compiledExports<T>(url: URL): T | undefined {
-  try {
-    return loadCompiled<T>(url)?.exports;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_REQUIRE_ESM') return undefined;
-    throw error;
-  }
+  return loadCompiled<T>(url)?.exports;
 }
 
 /** The function a bundle's text is compiled as (the names it gets in place of import()). */

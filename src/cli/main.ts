@@ -1,154 +1,16 @@
 /**
- * The commander program. Registers every command; each command imports its core lazily,
- * so `svc-cli --help` loads no schema code, undici, msw or simulator (conventions.md 13).
- * The ONLY place that calls process.exit.
+ * The process around the program (program.ts): signals, the context of the real streams, the
+ * exit code. The ONLY place that calls process.exit. bin/svc-cli.js runs `main` from the
+ * start-up bundle of this module (dist/cli/main.bundle.cjs, src/cli/boot.ts).
  */
-import { readFileSync } from 'node:fs';
 import type { CliContext } from './context.js';
-import { compiledExports } from './compiled.js';
-import type * as Commands from './commands/index.js';
-import { EXIT_CODES, toSvcError, exitCodeFor } from '../errors.js';
-import { flushOutputs } from './render/flush.js';
+import { EXIT_CODES } from '../errors.js';
+import { runCli } from './program.js';
 
-type CommandsModule = typeof Commands;
-// issue 18: the registration bundle with its code cache (src/cli/compiled.ts); on the sources
-// (tests) the modules themselves
-const { Command, CommanderError, registerCommands } =
-  compiledExports<CommandsModule>(new URL('./commands/index.cjs', import.meta.url)) ??
-  (await import('./commands/index.js'));
-type Command = InstanceType<typeof Command>;
+export { createProgram, runCli } from './program.js';
 
-function readVersion(): string {
-  try {
-    const pkg = JSON.parse(
-      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-    ) as {
-      version?: string;
-    };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
-
-/** --json anywhere before `--`: commander's own usage errors then print as NDJSON too. */
-function wantsJson(argv: readonly string[]): boolean {
-  const end = argv.indexOf('--');
-  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
-}
-
-/**
- * Commander says "missing required argument 'suite'" without the choices it lists for a wrong
- * value: a newcomer typing `svc-cli conform` learns them only from --help. When one command
- * has an argument of that name with choices, they are added.
- */
-function addArgumentChoices(program: Command, message: string): string {
-  const name = /missing required argument '([^']+)'/.exec(message)?.[1];
-  if (name === undefined) return message;
-  const lists = program.commands.flatMap((command) =>
-    command.registeredArguments
-      .filter((argument) => argument.name() === name && argument.argChoices)
-      .map((argument) => argument.argChoices!),
-  );
-  if (lists.length !== 1) return message;
-  return message.replace(/'([^']+)'(\.?)(\n?)$/, `'$1': one of ${lists[0]!.join(', ')}$2$3`);
-}
-
-/**
- * commander suggests a flag within a small edit distance; a flag typed short (`--integrator`
- * for `--integrator-url`, `--platform` for `--platform-url`) is further away and got no
- * suggestion (newcomer pass). When the unknown flag starts exactly one flag of the command
- * named in argv (or of the program), that flag is suggested.
- */
-function addOptionSuggestion(program: Command, argv: readonly string[], message: string): string {
-  const typed = /unknown option '(--[^'=]+)'/.exec(message)?.[1];
-  if (typed === undefined || /Did you mean/.test(message)) return message;
-  // the first word of argv that names a command (a flag's value may name one later on)
-  const name = argv.find((word) => program.commands.some((c) => c.name() === word));
-  const command = program.commands.find((c) => c.name() === name);
-  const flags = [...(command?.options ?? []), ...program.options]
-    .map((option) => option.long)
-    .filter((long): long is string => long !== undefined && long.startsWith(typed));
-  if (flags.length !== 1) return message;
-  return `${message.replace(/\n?$/, '')}\n(Did you mean ${flags[0]}?)\n`;
-}
-
-/** Builds the program for a context; exported so tests can run commands in-process. */
-export function createProgram(ctx: CliContext, argv: readonly string[] = []): Command {
-  const program = new Command('svc-cli');
-  program
-    .description(
-      'Test and simulate the svc platform integration interfaces: chat channel (A), bot provider (B), page script API (C) and event hooks (D). Plays both sides of every interface.',
-    )
-    .version(readVersion(), '-V, --version')
-    .showSuggestionAfterError(true)
-    .configureOutput({
-      writeOut: (s) => ctx.stdout.write(s),
-      // with --json a usage error is printed as one NDJSON error line by runCli instead
-      writeErr: (s) => (wantsJson(argv) ? true : ctx.stderr.write(s)),
-      outputError: (s, write) =>
-        write(addOptionSuggestion(program, argv, addArgumentChoices(program, s))),
-    })
-    .exitOverride();
-  program.addHelpText(
-    'after',
-    `
-Exit codes: 0 ok, 1 contract violation or failed check, 2 usage or input error,
-            3 peer unreachable or timed out, 4 internal error, 130/143 interrupted.
-
-Examples:
-  $ svc-cli validate fixtures/payloads --check-expectations
-  $ svc-cli schema --list
-  $ svc-cli platform --integrator-url http://127.0.0.1:9000/agent-messages
-  $ svc-cli listen --port 9000 --fail-first 2`,
-  );
-  registerCommands(program, ctx);
-  return program;
-}
-
-/** Runs the CLI with argv; resolves to the exit code. */
-export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
-  const program = createProgram(ctx, argv);
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-    await flushOutputs();
-    return ctx.exitCode;
-  } catch (error) {
-    await flushOutputs();
-    if (error instanceof CommanderError) {
-      if (
-        error.code === 'commander.helpDisplayed' ||
-        error.code === 'commander.version' ||
-        error.code === 'commander.help'
-      ) {
-        return EXIT_CODES.ok;
-      }
-      if (wantsJson(argv)) {
-        // issue 21: every --json line is an object with a type, usage errors included
-        const message = addOptionSuggestion(
-          program,
-          argv,
-          addArgumentChoices(program, error.message),
-        )
-          .trimEnd()
-          .replace(/^error: /, '');
-        ctx.stdout.write(
-          `${JSON.stringify({ type: 'error', code: 'SVC_E_USAGE', category: 'input', message, hint: 'svc-cli --help lists the commands; svc-cli <command> --help their options.' })}\n`,
-        );
-      }
-      return EXIT_CODES.input;
-    }
-    const svcError = toSvcError(error);
-    const json = Boolean(program.opts<{ json?: boolean }>().json);
-    // Loaded only when an error is printed: chalk stays off the --help path.
-    const { printError } = await import('./render/errors.js');
-    printError(ctx, svcError, { json });
-    return exitCodeFor(svcError.category);
-  }
-}
-
-const isEntry = process.argv[1] !== undefined && /svc-cli(\.js)?$|main\.js$/.test(process.argv[1]);
-if (isEntry) {
+/** Runs svc-cli for `argv` in this process and exits with its code. */
+export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   const controller = new AbortController();
   let signalled: number | undefined;
   const onSignal = (code: number) => () => {
@@ -161,7 +23,10 @@ if (isEntry) {
   const ctx: CliContext = {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // on first use: process.stdin opens a stream (3-4 ms) no --help or validate reads
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     cwd: process.cwd(),
     signal: controller.signal,
@@ -176,8 +41,11 @@ if (isEntry) {
   };
   process.stdout.on('error', onOutputClosed);
   process.stderr.on('error', onOutputClosed);
-  const code = await runCli(process.argv.slice(2), ctx);
+  const code = await runCli(argv, ctx);
   const finalCode = signalled === undefined ? code : (ctx.verdictAfterSignal ?? signalled);
   // Let stdout drain before exiting (pipes are async).
   process.stdout.write('', () => process.exit(finalCode));
 }
+
+// `node dist/cli/main.js ...` runs it too (bin/svc-cli.js calls main itself)
+if (process.argv[1] !== undefined && /[\\/]cli[\\/]main\.js$/.test(process.argv[1])) void main();

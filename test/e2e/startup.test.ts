@@ -26,8 +26,11 @@ describe('start-up loads no schema code (conventions.md 13)', () => {
     ['completion', 'bash'],
   ])('svc-cli %s', async (...args) => {
     const urls = await recordImports(args);
-    // --version alone answers from bin/svc-cli.js without the program
-    expect(urls.some((u) => u.includes('/dist/cli/main.js'))).toBe(args[0] !== '--version');
+    // --version alone answers from bin/svc-cli.js without the program; the rest runs it from
+    // its start-up bundle (scripts/bundle-commands.mjs, compiled by boot.cjs), not from the ES
+    // modules
+    expect(urls.some((u) => u.endsWith('/dist/cli/boot.cjs'))).toBe(args[0] !== '--version');
+    expect(urls.filter((u) => u.endsWith('/dist/cli/main.js'))).toEqual([]);
     // media-types.js is the contract's one zod-free list (issue 14), plain data for --help
     const heavy = urls.filter(
       (u) =>
@@ -36,6 +39,19 @@ describe('start-up loads no schema code (conventions.md 13)', () => {
     );
     expect(heavy).toEqual([]);
   });
+
+  it.each([['--help'], ['validate', 'fixtures/payloads/channel/customer-text.valid.json']])(
+    'svc-cli %s loads CommonJS only: no ES module loader on the way (issue 18)',
+    async (...args) => {
+      const urls = await recordImports(args);
+      const project = urls.filter((u) => !u.includes('/test/helpers/'));
+      expect(project.filter((u) => !u.endsWith('.cjs') && !u.endsWith('/bin/svc-cli.js'))).toEqual(
+        [],
+      );
+      // bin/svc-cli.js and boot.cjs; the bundles are read and compiled by boot.cjs (compiled.ts)
+      expect(project.length).toBeGreaterThanOrEqual(2);
+    },
+  );
 
   it('the recorder does see zod when a command needs it', async () => {
     const urls = await recordImports(['schema', '--list']);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 
-// main.ts takes commander from here: the commands bundle inlines it (scripts/bundle-commands.mjs),
-// so --help loads one module for both instead of commander's seven (issue 18: start-up).
+// program.ts takes commander from here, one import for the program and the commands (the
+// start-up bundle inlines it, scripts/bundle-commands.mjs).
 export { Command, CommanderError } from 'commander';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';

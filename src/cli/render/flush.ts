@@ -6,7 +6,11 @@ export interface Flushable {
   flush(): Promise<void>;
 }
 
-const writers = new Set<Flushable>();
+// one registry in the process: the start-up bundle (scripts/bundle-commands.mjs) that flushes
+// holds its own copy of this module beside the one the command bodies register with
+const REGISTRY = Symbol.for('svc-cli.writers');
+const writers = ((globalThis as { [REGISTRY]?: Set<Flushable> })[REGISTRY] ??=
+  new Set<Flushable>());
 
 export function registerWriter(writer: Flushable): void {
   writers.add(writer);

@@ -1,0 +1,139 @@
+/**
+ * The commander program: every command registered, run for an argv. Each command imports its
+ * core lazily, so `svc-cli --help` loads no schema code, undici, msw or simulator
+ * (conventions.md 13). Nothing here exits: main.ts does.
+ */
+import { readFileSync } from 'node:fs';
+import type { CliContext } from './context.js';
+import { Command, CommanderError, registerCommands } from './commands/index.js';
+import { EXIT_CODES, toSvcError, exitCodeFor } from '../errors.js';
+import { flushOutputs } from './render/flush.js';
+
+function readVersion(): string {
+  try {
+    const pkg = JSON.parse(
+      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as {
+      version?: string;
+    };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** --json anywhere before `--`: commander's own usage errors then print as NDJSON too. */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+/**
+ * Commander says "missing required argument 'suite'" without the choices it lists for a wrong
+ * value: a newcomer typing `svc-cli conform` learns them only from --help. When one command
+ * has an argument of that name with choices, they are added.
+ */
+function addArgumentChoices(program: Command, message: string): string {
+  const name = /missing required argument '([^']+)'/.exec(message)?.[1];
+  if (name === undefined) return message;
+  const lists = program.commands.flatMap((command) =>
+    command.registeredArguments
+      .filter((argument) => argument.name() === name && argument.argChoices)
+      .map((argument) => argument.argChoices!),
+  );
+  if (lists.length !== 1) return message;
+  return message.replace(/'([^']+)'(\.?)(\n?)$/, `'$1': one of ${lists[0]!.join(', ')}$2$3`);
+}
+
+/**
+ * commander suggests a flag within a small edit distance; a flag typed short (`--integrator`
+ * for `--integrator-url`, `--platform` for `--platform-url`) is further away and got no
+ * suggestion (newcomer pass). When the unknown flag starts exactly one flag of the command
+ * named in argv (or of the program), that flag is suggested.
+ */
+function addOptionSuggestion(program: Command, argv: readonly string[], message: string): string {
+  const typed = /unknown option '(--[^'=]+)'/.exec(message)?.[1];
+  if (typed === undefined || /Did you mean/.test(message)) return message;
+  // the first word of argv that names a command (a flag's value may name one later on)
+  const name = argv.find((word) => program.commands.some((c) => c.name() === word));
+  const command = program.commands.find((c) => c.name() === name);
+  const flags = [...(command?.options ?? []), ...program.options]
+    .map((option) => option.long)
+    .filter((long): long is string => long !== undefined && long.startsWith(typed));
+  if (flags.length !== 1) return message;
+  return `${message.replace(/\n?$/, '')}\n(Did you mean ${flags[0]}?)\n`;
+}
+
+/** Builds the program for a context; exported so tests can run commands in-process. */
+export function createProgram(ctx: CliContext, argv: readonly string[] = []): Command {
+  const program = new Command('svc-cli');
+  program
+    .description(
+      'Test and simulate the svc platform integration interfaces: chat channel (A), bot provider (B), page script API (C) and event hooks (D). Plays both sides of every interface.',
+    )
+    .version(readVersion(), '-V, --version')
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      // with --json a usage error is printed as one NDJSON error line by runCli instead
+      writeErr: (s) => (wantsJson(argv) ? true : ctx.stderr.write(s)),
+      outputError: (s, write) =>
+        write(addOptionSuggestion(program, argv, addArgumentChoices(program, s))),
+    })
+    .exitOverride();
+  program.addHelpText(
+    'after',
+    `
+Exit codes: 0 ok, 1 contract violation or failed check, 2 usage or input error,
+            3 peer unreachable or timed out, 4 internal error, 130/143 interrupted.
+
+Examples:
+  $ svc-cli validate fixtures/payloads --check-expectations
+  $ svc-cli schema --list
+  $ svc-cli platform --integrator-url http://127.0.0.1:9000/agent-messages
+  $ svc-cli listen --port 9000 --fail-first 2`,
+  );
+  registerCommands(program, ctx);
+  return program;
+}
+
+/** Runs the CLI with argv; resolves to the exit code. */
+export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
+  const program = createProgram(ctx, argv);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    await flushOutputs();
+    return ctx.exitCode;
+  } catch (error) {
+    await flushOutputs();
+    if (error instanceof CommanderError) {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      ) {
+        return EXIT_CODES.ok;
+      }
+      if (wantsJson(argv)) {
+        // issue 21: every --json line is an object with a type, usage errors included
+        const message = addOptionSuggestion(
+          program,
+          argv,
+          addArgumentChoices(program, error.message),
+        )
+          .trimEnd()
+          .replace(/^error: /, '');
+        ctx.stdout.write(
+          `${JSON.stringify({ type: 'error', code: 'SVC_E_USAGE', category: 'input', message, hint: 'svc-cli --help lists the commands; svc-cli <command> --help their options.' })}\n`,
+        );
+      }
+      return EXIT_CODES.input;
+    }
+    const svcError = toSvcError(error);
+    const json = Boolean(program.opts<{ json?: boolean }>().json);
+    // Loaded only when an error is printed: chalk stays off the --help path.
+    const { printError } = await import('./render/errors.js');
+    printError(ctx, svcError, { json });
+    return exitCodeFor(svcError.category);
+  }
+}
