@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseJsonText } from '../contract/json-text.js';
 import { SvcError, systemReason } from '../errors.js';
 import { ROLE_NAMES } from './options/roles.js';
 
@@ -72,17 +73,29 @@ export function loadConfig(sources: { flags: Record<string, unknown>; cwd: strin
       section: () => undefined,
       sectionNames: () => [],
     };
-  let json: unknown;
+  const hint =
+    'It is JSON: {"version":1,"channelUrl":"https://...","senderId":"customer-1"}; svc-cli init writes one.';
+  let text: string;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new SvcError(
       'SVC_E_CONFIG',
       'input',
       `Could not read the config file ${file}: ${systemReason(error)}.`,
-      'It is JSON: {"version":1,"channelUrl":"https://...","senderId":"customer-1"}; svc-cli init writes one.',
+      hint,
     );
   }
+  // where an editor shows it: line and column, not V8's character offset
+  const parsed = parseJsonText(text);
+  if (!parsed.ok)
+    throw new SvcError(
+      'SVC_E_CONFIG',
+      'input',
+      `Could not read the config file ${file}: not JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}.`,
+      hint,
+    );
+  const json = parsed.value;
   if (!isObject(json)) {
     throw new SvcError('SVC_E_CONFIG', 'input', `Could not use ${file}: it is not a JSON object.`);
   }

@@ -75,6 +75,15 @@ describe('svc-cli config', () => {
     ]);
   });
 
+  it('locates a JSON syntax error by line and column, as an editor shows it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
+    writeFileSync(join(dir, 'svc.config.json'), '{\n  "version": 1,\n  "port": 9000,,\n}\n');
+    const t = createTestContext({ cwd: dir });
+    expect(await runInProcess(t, ['config', 'listen'])).toBe(2);
+    expect(t.stderr()).toContain('not JSON at line 3, column 16');
+    expect(t.stderr()).not.toMatch(/position \d+/);
+  });
+
   it('exits 2 on an invalid value and marks it', async () => {
     const dir = dirWith({ version: 1, port: 'soon' });
     const t = createTestContext({ cwd: dir });
