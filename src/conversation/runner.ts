@@ -24,7 +24,7 @@ export interface StepResult {
   skip?: 'not-applicable' | 'after-failure';
   /** what was expected and what came, one line each, when failed or skipped */
   details: string[];
-  /** protocol ms at the end of the step */
+  /** replay: protocol ms at the end of the step; conform: the check's own protocol ms */
   protocolMs: number;
   wallMs: number;
   /** the step's result, referenced by later steps as ${name.path} */

@@ -72,20 +72,29 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
   const wallStart = performance.now();
   const protocolStart = clock.now();
   const steps: StepResult[] = [];
-  const push = (name: string, status: StepResult['status'], details: string[], wallMs: number) =>
+  // a check's own protocol time, not the time since its case began: "[5.037s]" on a check
+  // of a 3 s limit read as over it when earlier checks of the case had taken 5 s
+  const push = (
+    name: string,
+    status: StepResult['status'],
+    details: string[],
+    wallMs: number,
+    since = clock.now(),
+  ) =>
     steps.push({
       index: steps.length,
       name,
       kind: 'expect',
       status,
       details,
-      protocolMs: clock.now() - protocolStart,
+      protocolMs: clock.now() - since,
       wallMs,
     });
   const ctx: CaseContext = {
     clock,
     async check(name, run) {
       const started = performance.now();
+      const since = clock.now();
       let outcome: CheckOutcome;
       try {
         outcome = await run();
@@ -94,19 +103,19 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
       }
       const wallMs = performance.now() - started;
       if (outcome && 'warn' in outcome) {
-        push(name, 'passed', [`warning: ${outcome.warn}`], wallMs);
+        push(name, 'passed', [`warning: ${outcome.warn}`], wallMs, since);
         return true;
       }
       if (outcome && 'note' in outcome) {
-        push(name, 'passed', [`note: ${outcome.note}`], wallMs);
+        push(name, 'passed', [`note: ${outcome.note}`], wallMs, since);
         return true;
       }
       if (outcome && 'skip' in outcome) {
-        push(name, 'skipped', [outcome.skip], wallMs);
+        push(name, 'skipped', [outcome.skip], wallMs, since);
         return true;
       }
       const reasons = outcome ?? [];
-      push(name, reasons.length === 0 ? 'passed' : 'failed', reasons, wallMs);
+      push(name, reasons.length === 0 ? 'passed' : 'failed', reasons, wallMs, since);
       return reasons.length === 0;
     },
     skip(name, reason) {
@@ -116,7 +125,7 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
   try {
     await item.run(ctx);
   } catch (error) {
-    push('case', 'failed', [errorText(error)], 0);
+    push('case', 'failed', [errorText(error)], 0, protocolStart);
   }
   const failed = steps.some((s) => s.status === 'failed');
   const allSkipped = steps.length > 0 && steps.every((s) => s.status === 'skipped');
