@@ -87,6 +87,19 @@ export async function sendAgentMessage(
   core: PlatformCore,
   options: SendAgentMessageOptions,
 ): Promise<AgentMessageResult> {
+  return startAgentMessage(core, options).delivered;
+}
+
+/**
+ * sendAgentMessage without waiting: what would refuse the message (no such chat, a closed
+ * chat, a message the contract refuses) throws now; the delivery runs on. For the control
+ * API's `"wait": false`, which answers 202 with the message id the delivery goes by.
+ * @example const { deliveryId } = startAgentMessage(core, { customerId: 'c-42', message: { type: 'text', text: 'Hi' } });
+ */
+export function startAgentMessage(
+  core: PlatformCore,
+  options: SendAgentMessageOptions,
+): { deliveryId: string; chatId: number; delivered: Promise<AgentMessageResult> } {
   const { chat, customer } = findChat(core, options);
   if (chat.mode === 'closed')
     throw new SvcError('SVC_E_CHAT_CLOSED', 'input', `Could not send: chat ${chat.id} is closed.`);
@@ -108,7 +121,7 @@ export async function sendAgentMessage(
     agent: agent.name,
     protocolMs: core.clock.now(),
   });
-  return deliverToCustomer(core, {
+  const delivered = deliverToCustomer(core, {
     chat,
     customer,
     sender: {
@@ -121,6 +134,7 @@ export async function sendAgentMessage(
     messageId,
     kind,
   });
+  return { deliveryId: messageId, chatId: chat.id, delivered };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SvcError } from '../errors.js';
-import { closeChat, findChat, sendAgentMessage, setAgentsOnline } from './agent.js';
+import { closeChat, sendAgentMessage, setAgentsOnline, startAgentMessage } from './agent.js';
 import type { PlatformCore } from './core.js';
 import { resendExchange } from './journal-resend.js';
 import type { PlatformEvent } from './events.js';
@@ -92,17 +92,21 @@ function controlRoutes(core: PlatformCore): Route[] {
         const message =
           body.message ?? (body.text !== undefined ? { type: 'text', text: body.text } : undefined);
         if (!message) throw new SvcError('SVC_E_CONTROL_BODY', 'input', 'give "text" or "message"');
-        const sending = sendAgentMessage(core, {
+        // a refusal (no such chat, a closed one, a message the contract refuses) answers now,
+        // "wait": false included: a 202 says the delivery runs
+        const sending = startAgentMessage(core, {
           ...pick(body),
           message: message as Parameters<typeof sendAgentMessage>[1]['message'],
           ...(body.agentId === undefined ? {} : { agentId: body.agentId }),
         });
         if (body.wait === false) {
-          findChat(core, pick(body));
-          sending.catch(() => undefined);
-          return controlOk({ accepted: true }, 202);
+          sending.delivered.catch(() => undefined);
+          return controlOk(
+            { accepted: true, chatId: sending.chatId, deliveryId: sending.deliveryId },
+            202,
+          );
         }
-        return controlOk(await sending);
+        return controlOk(await sending.delivered);
       },
     },
     {

@@ -104,6 +104,42 @@ describe('control API chat ids (issue 15: string or number, like every chat id)'
   });
 });
 
+describe('control API "wait": false', () => {
+  it('answers 202 with the chat and delivery ids, and refuses what it would not send', async () => {
+    const platform = createPlatform({
+      clock: createVirtualClock(),
+      channels: [{ id: 'shop', randomString: 'r4nd0m' }],
+    });
+    const { core } = platform;
+    const post = (path: string, body: unknown) =>
+      core.request(path, { method: 'POST', body: JSON.stringify(body) });
+    const announced: string[] = [];
+    core.on((e) => {
+      if (e.type === 'agent-message') announced.push(e.deliveryId);
+    });
+    await post('/r4nd0m/shop', { sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } });
+    const sent = await post('/_sim/agent/message', { customerId: 'c-1', text: 'a', wait: false });
+    expect(sent.status).toBe(202);
+    const body = (await sent.json()) as { accepted: boolean; chatId: number; deliveryId: string };
+    expect(body).toMatchObject({ accepted: true, chatId: 1 });
+    expect(body.deliveryId).toMatch(/\S{8,}/);
+    expect(announced).toEqual([body.deliveryId]); // the id the delivery events carry
+    // refused now, not answered 202 for a message that is never sent
+    const refused = await post('/_sim/agent/message', {
+      customerId: 'c-1',
+      message: { type: 'banana' },
+      wait: false,
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('SVC_E_AGENT_MESSAGE');
+    await post('/_sim/chats/1/close', {});
+    const closed = await post('/_sim/agent/message', { customerId: 'c-1', text: 'b', wait: false });
+    expect(closed.status).toBe(409);
+    expect(await closed.text()).toContain('SVC_E_CHAT_CLOSED');
+    await platform.close();
+  });
+});
+
 describe('log order (issue 21: "chat opened" stamped after the message that opened it)', () => {
   it("a chat opened by a customer message carries that message's protocol time", async () => {
     const base = createVirtualClock();
