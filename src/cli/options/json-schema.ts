@@ -17,6 +17,7 @@ export function optionJsonSchema(spec: OptionSpec): JsonSchema {
   switch (spec.type) {
     case 'string':
     case 'path':
+    case 'host':
       return { type: 'string', ...base, ...withDefault(spec) };
     case 'url':
       return { type: 'string', format: 'uri', pattern: '^[hH][tT][tT][pP][sS]?://', ...base };

@@ -3,6 +3,7 @@
  * (top level, then `commands.<name>`) < SVC_* environment < flags, each value checked against
  * its table entry and remembered with its source. Loaded lazily by the `*-run.ts` bodies.
  */
+import { isIP } from 'node:net';
 import { parseFault } from '../../faults/fault.js';
 import { applyClientTrust } from '../client-trust.js';
 import { SvcError } from '../../errors.js';
@@ -74,6 +75,16 @@ function toNumber(raw: unknown): number | undefined {
   return undefined;
 }
 
+const HOST_NAME =
+  /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
+/** An IP address, or a host name that is not a mistyped IPv4 address (`999.1.1.1`). */
+function isHost(value: string): boolean {
+  if (isIP(value) !== 0) return true;
+  if (/^[\d.]+$/.test(value) || value.includes(':')) return false;
+  return value.length <= 253 && HOST_NAME.test(value);
+}
+
 /**
  * One value (a string from argv or env; JSON from the file) against its table entry.
  * @example checkValue({ key: 'port', flag: '--port <n>', type: 'int', min: 0, description: '' }, '80') // { ok: true, value: 80 }
@@ -84,6 +95,11 @@ export function checkValue(spec: OptionSpec, raw: unknown): Checked {
     case 'string':
     case 'path':
       return typeof raw === 'string' ? { ok: true, value: raw } : fail('must be a string');
+    case 'host':
+      // refused here, not after a warning that binding it exposes the server to the network
+      return typeof raw === 'string' && isHost(raw)
+        ? { ok: true, value: raw }
+        : fail('must be an IP address or a host name, e.g. 127.0.0.1 or 0.0.0.0');
     case 'url': {
       if (typeof raw !== 'string' || !/^https?:\/\/[^\s/]+/i.test(raw) || !URL.canParse(raw)) {
         return fail('must be an http(s) URL, e.g. http://127.0.0.1:9000/path');

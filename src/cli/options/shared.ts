@@ -38,7 +38,7 @@ export const SERVING_OPTIONS = [
   {
     key: 'host',
     flag: '--host <host>',
-    type: 'string',
+    type: 'host',
     default: '127.0.0.1',
     env: 'SVC_HOST',
     description: 'address to bind (any but 127.0.0.1 is reachable from the network)',

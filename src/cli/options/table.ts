@@ -29,6 +29,8 @@ interface OptionBase<K extends string> {
 export type OptionSpec<K extends string = string> = OptionBase<K> &
   (
     | { readonly type: 'string' | 'path'; readonly default?: string }
+    /** an address to bind: an IP address or a host name (checked before it is used) */
+    | { readonly type: 'host'; readonly default?: string }
     | { readonly type: 'url'; readonly default?: string }
     | {
         readonly type: 'int';

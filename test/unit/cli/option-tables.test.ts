@@ -36,6 +36,8 @@ function sampleOf(spec: OptionSpec): [string[], string, unknown, unknown] {
     case 'string':
     case 'path':
       return [[long, `v-${spec.key}`], `v-${spec.key}`, `v-${spec.key}`, `v-${spec.key}`];
+    case 'host':
+      return [[long, 'localhost'], 'localhost', 'localhost', 'localhost'];
     case 'url': {
       const url = `http://127.0.0.1:9/${spec.key}`;
       return [[long, url], url, url, url];
@@ -216,12 +218,23 @@ describe('the resolver', () => {
     [{ port: 'soon' }, 'Could not use --port "soon": must be a number.'],
     [{ delay: '1.5' }, 'Could not use --delay "1.5": must be a whole number.'],
     [{ fault: 'explode' }, 'Could not use --fault "explode": unknown fault "explode"'],
+    // refused before a warning that binding it exposes the server (then "no such host")
+    [{ host: '999.1.1.1' }, 'Could not use --host "999.1.1.1": must be an IP address or a host'],
+    [{ host: 'my host' }, 'Could not use --host "my host": must be an IP address or a host'],
   ])('names the flag and the problem: %j', (flags, message) => {
     const e = error(() => resolveOptions(listen, { flags, env: {}, cwd: emptyDir }));
     expect(e.code).toBe('SVC_E_OPTIONS');
     expect(e.category).toBe('input');
     expect(e.message).toContain(message);
   });
+
+  it.each(['127.0.0.1', '0.0.0.0', '::1', '::', 'localhost', 'svc-sim.internal'])(
+    'takes --host %s',
+    (host) => {
+      const { options } = inspectOptions(listen, { flags: { host }, env: {}, cwd: emptyDir });
+      expect(options.find((o) => o.spec.key === 'host')?.value).toBe(host);
+    },
+  );
 
   it('names the source of a bad value and says how to give a missing one', () => {
     const e = error(() =>
