@@ -58,8 +58,9 @@ function locationsFromBundle(outfile) {
  * Builds a CommonJS bundle for src/cli/compiled.ts, which compiles it with a V8 code cache.
  * `allowed(input)` says which node_modules files may be bundled: anything else bundled is a
  * build error (zod or undici on the --help path would be a silent regression), as is a
- * `require` of anything but a Node builtin (it would load an ES module, and Node's ES module
- * loader with it, on every start).
+ * bundle's own `require("...")` of anything but a Node builtin (it would load an ES module,
+ * and Node's ES module loader with it, on every start). A `createRequire` a module makes for
+ * itself (client-trust.ts: undici for --ca) is not seen here; it loads on use.
  */
 async function buildForCodeCache({ allowed, plugins, ...options }) {
   const result = await build({
@@ -87,9 +88,18 @@ async function buildForCodeCache({ allowed, plugins, ...options }) {
     throw new Error(`${options.outfile}: bundles what start-up must not load: ${strays[0]}`);
   // every import() becomes the loader's svcImport: relative ones were written relative to the
   // bundle above; a computed one (compiled.ts's own, when it is bundled) is a URL already
-  const text = output.text.replace(/(?<![\w$.])import\s*\(/g, 'svcImport(');
+  const text = output.text.replace(/(?<![\w$.])import\(/g, 'svcImport(');
   if (/\bimport\.meta\b|\bimport_meta\b/.test(text))
     throw new Error(`${options.outfile}: an import() or import.meta the loader cannot serve`);
+  // each literal one replaced is a dynamic import esbuild recorded (not text in a string)
+  const recorded = new Set(
+    Object.values(result.metafile.outputs)
+      .flatMap((out) => out.imports)
+      .filter((record) => record.kind === 'dynamic-import')
+      .map((record) => record.path),
+  );
+  const stray = [...text.matchAll(/svcImport\("([^"]+)"\)/g)].find((m) => !recorded.has(m[1]));
+  if (stray) throw new Error(`${options.outfile}: ${stray[0]} is no import() esbuild recorded`);
   const required = [...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]);
   const foreign = required.find((specifier) => !specifier.startsWith('node:'));
   if (foreign !== undefined)

@@ -1,10 +1,25 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, runCli } from '../helpers/run-cli.js';
+import { bin, repoRoot, runCli } from '../helpers/run-cli.js';
 
 const recorder = path.join(repoRoot, 'test/helpers/record-imports.mjs');
+
+const requireRecorder = path.join(repoRoot, 'test/helpers/record-requires.cjs');
+
+/** Runs `node -r record-requires.cjs <args>`: what `require` resolved, which ESM loader parts. */
+function recordRequires(args: string[]): { required: string[]; esmLoader: string[] } {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'svc-requires-')), 'requires.json');
+  const result = spawnSync(process.execPath, ['-r', requireRecorder, ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, SVC_RECORD_REQUIRES: file },
+    stdio: 'ignore',
+  });
+  expect(result.status).toBe(0);
+  return JSON.parse(readFileSync(file, 'utf8')) as { required: string[]; esmLoader: string[] };
+}
 
 async function recordImports(args: string[]): Promise<string[]> {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'svc-imports-')), 'imports.txt');
@@ -42,16 +57,24 @@ describe('start-up loads no schema code (conventions.md 13)', () => {
 
   it.each([['--help'], ['validate', 'fixtures/payloads/channel/customer-text.valid.json']])(
     'svc-cli %s loads CommonJS only: no ES module loader on the way (issue 18)',
-    async (...args) => {
-      const urls = await recordImports(args);
-      const project = urls.filter((u) => !u.includes('/test/helpers/'));
-      expect(project.filter((u) => !u.endsWith('.cjs') && !u.endsWith('/bin/svc-cli.js'))).toEqual(
-        [],
-      );
-      // bin/svc-cli.js and boot.cjs; the bundles are read and compiled by boot.cjs (compiled.ts)
-      expect(project.length).toBeGreaterThanOrEqual(2);
+    (...args) => {
+      const baseline = recordRequires(['-e', '0']);
+      const run = recordRequires([bin, ...args]);
+      // the parts of Node's ES module loader `node -e 0` loads, no more
+      expect(run.esmLoader).toEqual(baseline.esmLoader);
+      // the bin and its loader; the bundles are read and compiled by boot.cjs (compiled.ts)
+      expect(run.required.map((f) => path.relative(repoRoot, f))).toEqual([
+        'bin/svc-cli.js',
+        'dist/cli/boot.cjs',
+      ]);
     },
   );
+
+  it('the ES module loader does load when a command imports its body', () => {
+    const baseline = recordRequires(['-e', '0']);
+    const run = recordRequires([bin, 'schema', '--list']);
+    expect(run.esmLoader.length).toBeGreaterThan(baseline.esmLoader.length);
+  });
 
   it('the recorder does see zod when a command needs it', async () => {
     const urls = await recordImports(['schema', '--list']);
