@@ -67,6 +67,27 @@ describe('svc-cli send-text / status (built CLI)', () => {
     `);
   });
 
+  it('send-text: a platform answering 400 shows its body once, exit 1', async () => {
+    const body = '{"error":{"code":"invalid_request","message":"sender.id: too long"}}';
+    platform = await startFakePlatform({ refuse: { status: 400, body } });
+    const r = await run([
+      'send-text',
+      'Hi',
+      '--channel-url',
+      platform.channelUrl,
+      '--sender-id',
+      'c-1',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^400 {2}channel\.customer\.text +\d+ms +\{"error":/);
+    expect(`${r.stdout}${r.stderr}`.split('sender.id: too long')).toHaveLength(2);
+    expect(r.stderr).toMatchInlineSnapshot(`
+      "error [SVC_E_CHANNEL_STATUS] Could not send the message: the platform answered HTTP 400 (spec 4.1 expects 200).
+        Spec 4.1: a status other than 200 means contacting the platform's support.
+      "
+    `);
+  });
+
   it('status: online, exit 0; unknown channel exit 1', async () => {
     platform = await startFakePlatform({ statusBody: '1' });
     const ok = await run(['status', '--channel-url', platform.channelUrl]);

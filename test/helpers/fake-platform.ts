@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A tiny platform double for the channel URL (spec 4.1): known channel `ch-1`, status body. */
+/**
+ * A tiny platform double for the channel URL (spec 4.1): known channel `ch-1`, status body;
+ * `refuse` answers every message with that status and body instead of 200.
+ */
 export interface FakePlatform {
   url: string;
   channelUrl: string;
@@ -10,7 +13,7 @@ export interface FakePlatform {
 }
 
 export async function startFakePlatform(
-  options: { statusBody?: string } = {},
+  options: { statusBody?: string; refuse?: { status: number; body: string } } = {},
 ): Promise<FakePlatform> {
   const received: unknown[] = [];
   const server: Server = createServer((req, res) => {
@@ -22,7 +25,8 @@ export async function startFakePlatform(
         res.end(options.statusBody ?? '1');
       } else if (path === '/r4nd0m/ch-1' && req.method === 'POST') {
         received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        res.end();
+        if (options.refuse) res.writeHead(options.refuse.status).end(options.refuse.body);
+        else res.end();
       } else {
         res.writeHead(404).end('Not Found');
       }

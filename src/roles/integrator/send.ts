@@ -236,8 +236,10 @@ function classifyStatus(
   return new SvcError(
     'SVC_E_CHANNEL_STATUS',
     'contract',
-    `Could not ${action}: the platform answered HTTP ${status} (spec 4.1 expects 200): ${body.slice(0, 200)}`,
+    // the body is the answer's: the answer line shows it (text and --json), so it is details here
+    `Could not ${action}: the platform answered HTTP ${status} (spec 4.1 expects 200).`,
     slip ?? "Spec 4.1: a status other than 200 means contacting the platform's support.",
+    { details: { status, body: body.slice(0, 200) } },
   );
 }
 
