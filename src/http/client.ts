@@ -88,8 +88,18 @@ export async function getText(options: GetTextOptions): Promise<PostOutcome> {
   return exchange('GET', options);
 }
 
+/**
+ * HEADs a URL: the status and headers, no body (a media file's size, file-size.ts).
+ * @example const out = await headOf({ url: 'https://cdn.example/cat.jpg', timeoutMs: 3000, clock });
+ */
+export async function headOf(options: GetTextOptions): Promise<PostOutcome> {
+  return exchange('HEAD', options);
+}
+
+type Method = 'GET' | 'HEAD' | 'POST';
+
 function exchange(
-  method: 'GET' | 'POST',
+  method: Method,
   options: GetTextOptions & { body?: string; chunked?: boolean },
 ): Promise<PostOutcome> {
   const outcome = isInProcessUrl(options.url)
@@ -132,7 +142,7 @@ export function observeReplies<T>(
  * ends it as an error.
  */
 function exchangeOverSocket(
-  method: 'GET' | 'POST',
+  method: Method,
   options: GetTextOptions & { body?: string; chunked?: boolean },
 ): Promise<PostOutcome> {
   const { clock, signal } = options;
@@ -275,7 +285,7 @@ const GAVE_UP = new Error('the client gave up');
  * without a socket (src/http/in-process.ts), and without an AbortController per request.
  */
 function exchangeInProcess(
-  method: 'GET' | 'POST',
+  method: Method,
   options: GetTextOptions & { body?: string; chunked?: boolean },
 ): Promise<PostOutcome> {
   const { clock, signal } = options;

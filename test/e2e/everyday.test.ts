@@ -1,8 +1,11 @@
 /** The built CLI, spawned: init --yes, config, completion bash, doctor, chat over stdin. */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startFakePlatform } from '../helpers/fake-platform.js';
 import { freePort } from '../helpers/free-port.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -83,7 +86,10 @@ describe('svc-cli chat driven through stdin (e2e)', () => {
   });
 
   it('a message that did not go through is listed and sets the exit code: 1 refused, 3 unreachable', async () => {
-    const refused = await runCli(['chat'], { cwd: freshDir(), input: 'Hi\n/photo notaurl\n' });
+    const refused = await runCli(['chat'], {
+      cwd: freshDir(),
+      input: 'Hi\n/photo notaurl cat.jpg 48213\n',
+    });
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/✓ 200 text \d+ms/);
     expect(refused.stderr).toContain('the payload breaks the contract (1 error). Not sent:');
@@ -96,6 +102,41 @@ describe('svc-cli chat driven through stdin (e2e)', () => {
     );
     expect(unreachable.code).toBe(3);
     expect(unreachable.stderr).toContain('connection refused');
+  });
+
+  it("/photo without a size sends the file server's Content-Length, or nothing", async () => {
+    const files = createServer((req, res) => {
+      if (req.url === '/cat.jpg') res.setHeader('content-length', '48213');
+      else res.writeHead(404);
+      res.end();
+    });
+    await new Promise<void>((done) => files.listen(0, '127.0.0.1', done));
+    const platform = await startFakePlatform();
+    try {
+      const base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+      const run = await runCli(['chat', '--channel-url', platform.channelUrl], {
+        cwd: freshDir(),
+        input: `/photo ${base}/cat.jpg\n/photo ${base}/gone.jpg\n`,
+      });
+      expect(platform.received).toEqual([
+        {
+          sender: { id: expect.any(String) as string },
+          message: {
+            type: 'photo',
+            file: `${base}/cat.jpg`,
+            file_name: 'cat.jpg',
+            file_size: 48213,
+          },
+        },
+      ]);
+      expect(run.stderr).toContain(
+        `Not sent: could not learn the size of ${base}/gone.jpg (HTTP 404). Give it: /photo <url> <name> <size in bytes>`,
+      );
+      expect(run.code).toBe(1);
+    } finally {
+      await platform.close();
+      await new Promise((done) => files.close(done));
+    }
   });
 
   it('--json: one object per line', async () => {

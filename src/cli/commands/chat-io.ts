@@ -34,6 +34,10 @@ export function captureAgentMessages(
   };
 }
 
+/**
+ * The payload a line sends; a media line without its size must have it learned first
+ * (learnFileSize) and comes back undefined until then.
+ */
 export function buildPayload(
   action: ChatAction,
   sender: SenderFields,
@@ -44,6 +48,7 @@ export function buildPayload(
     case 'typing':
       return buildTypingMessage({ sender, state: action.on ? 'start' : 'stop' });
     case 'media':
+      if (action.fileSize === undefined) return undefined;
       return buildMediaMessage({
         sender,
         type: action.type,

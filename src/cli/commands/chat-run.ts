@@ -14,6 +14,7 @@ import {
   type CustomerPayload,
   type SenderFields,
 } from '../../roles/integrator/index.js';
+import { learnFileSize } from '../../http/file-size.js';
 import { buildPayload, captureAgentMessages } from './chat-io.js';
 import { CHAT_HELP, parseChatLine, type ChatAction } from '../console/chat-console.js';
 import type { CliContext } from '../context.js';
@@ -99,9 +100,34 @@ async function send(session: Session, payload: CustomerPayload): Promise<void> {
   }
 }
 
+/**
+ * A media line typed without a size gets the file's own (spec 2.4 file_size), asked of its
+ * server; undefined (noted, counted as not sent) when the server does not tell it.
+ */
+async function withFileSize(
+  session: Session,
+  action: Extract<ChatAction, { kind: 'media' }>,
+): Promise<ChatAction | undefined> {
+  if (action.fileSize !== undefined) return action;
+  const learned = await learnFileSize({
+    url: action.file,
+    clock: session.clock,
+    timeoutMs: session.options.timeout,
+    signal: session.signal,
+  });
+  if (learned.ok) return { ...action, fileSize: learned.size };
+  noteFailure(session, undefined);
+  session.out.note(
+    `Not sent: could not learn the size of ${action.file} (${learned.reason}). Give it: /${action.type === 'photo' ? 'photo' : `media ${action.type}`} <url> <name> <size in bytes>`,
+  );
+  return undefined;
+}
+
 /** Runs one parsed line; returns false when the session should end. */
-async function perform(session: Session, action: ChatAction): Promise<boolean> {
+async function perform(session: Session, given: ChatAction): Promise<boolean> {
   const { out } = session;
+  const action = given.kind === 'media' ? await withFileSize(session, given) : given;
+  if (action === undefined) return true;
   const payload = buildPayload(action, session.sender);
   if (payload) {
     await send(session, payload);

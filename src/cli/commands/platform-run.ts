@@ -3,6 +3,7 @@ import { createRecordJournal, serverTls } from '../serving-flags.js';
 import type { CliContext } from '../context.js';
 import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
 import { createClock } from '../../clock.js';
+import { learnFileSize } from '../../http/file-size.js';
 import { SvcError } from '../../errors.js';
 import { createRedactor } from '../../journal/journal.js';
 import {
@@ -212,6 +213,26 @@ function printBanner(
 }
 
 /**
+ * An agent's file message typed without a size gets the file's own (file_size), asked of its
+ * server; a server that does not tell it stops the message with a reason.
+ */
+async function withFileSize(
+  core: PlatformCore,
+  message: Record<string, unknown> & { type: string },
+): Promise<Record<string, unknown>> {
+  if (message.type === 'location' || message.file_size !== undefined) return message;
+  const file = String(message.file);
+  const learned = await learnFileSize({ url: file, clock: core.clock, timeoutMs: 10_000 });
+  if (learned.ok) return { ...message, file_size: learned.size };
+  throw new SvcError(
+    'SVC_E_AGENT_MESSAGE',
+    'input',
+    `Not sent: could not learn the size of ${file} (${learned.reason}).`,
+    `Give it: /media ${message.type} <url> <file name> <size in bytes>`,
+  );
+}
+
+/**
  * Reads agent actions from stdin; returns a function that stops reading. What it prints goes
  * through `around`, so a running spinner is cleared first and drawn again after.
  */
@@ -263,10 +284,14 @@ function startConsole(
           }).catch(fail);
           return;
         case 'media':
-          sendAgentMessage(core, {
-            ...(act.customerId ? { customerId: act.customerId } : {}),
-            message: act.message as never,
-          }).catch(fail);
+          withFileSize(core, act.message)
+            .then((message) =>
+              sendAgentMessage(core, {
+                ...(act.customerId ? { customerId: act.customerId } : {}),
+                message: message as never,
+              }),
+            )
+            .catch(fail);
           return;
         case 'agents':
           setAgentsOnline(core, act.online);

@@ -21,6 +21,7 @@ export const CONSOLE_HELP = `Agent console — type a line to answer the last ac
   @<customer> <text>                 answer one customer (their sender.id)
   /typing on|off [@customer]         typing notice (typein / typeout)
   /media <video|audio|voice|photo|sticker|document> <url> [file name] [size] [@customer]
+                                     no size: the file's server is asked (Content-Length)
   /location <latitude> <longitude> [@customer]
   /offline  /online                  agents go offline / online (status 0 / 1)
   /close [@customer]                 close the chat
@@ -70,9 +71,10 @@ export function parseConsoleLine(line: string): ConsoleAction {
         return { kind: 'error', message: `/media <${MEDIA.join('|')}> <url> [file name] [size]` };
       }
       const name = fileName ?? decodeURIComponent(file.split('/').pop() || 'file');
-      const fileSize = size === undefined ? 1024 : Number(size);
+      // no size typed: the command asks the file's server (http/file-size.ts)
+      const fileSize = size === undefined ? {} : { file_size: Number(size) };
       return withCustomer(
-        { kind: 'media' as const, message: { type, file, file_name: name, file_size: fileSize } },
+        { kind: 'media' as const, message: { type, file, file_name: name, ...fileSize } },
         customerId,
       );
     }

@@ -7,7 +7,14 @@ import { FILE_MEDIA_TYPES, type FileMediaType } from '../../roles/integrator/kin
 export type ChatAction =
   | { kind: 'text'; text: string }
   | { kind: 'typing'; on: boolean }
-  | { kind: 'media'; type: FileMediaType; file: string; fileName: string; fileSize: number }
+  | {
+      kind: 'media';
+      type: FileMediaType;
+      file: string;
+      fileName: string;
+      /** absent when not typed: the console asks the file's server (http/file-size.ts) */
+      fileSize?: number;
+    }
   | { kind: 'location'; latitude: number; longitude: number }
   | { kind: 'sender'; field: 'name' | 'email' | 'phone'; value: string }
   | { kind: 'agent'; text: string }
@@ -20,6 +27,7 @@ export const CHAT_HELP = `Customer console — type a line to send it as a text 
   /typing on|off                 typing notice (typein / typeout, spec 2.3)
   /photo <url> [name] [size]     a photo message (spec 2.4)
   /media <${FILE_MEDIA_TYPES.join('|')}> <url> [name] [size]
+                                 no size: the file's server is asked (Content-Length)
   /location <latitude> <longitude>
   /name <name>   /email <email>   /phone <phone>   sender fields for the next messages
   /agent <text>                  (embedded simulator) the agent answers
@@ -38,8 +46,8 @@ function parseMedia(type: string, words: string[]): ChatAction {
   if (!(FILE_MEDIA_TYPES as readonly string[]).includes(type) || file === '') {
     return { kind: 'error', message: `/media <${FILE_MEDIA_TYPES.join('|')}> <url> [name] [size]` };
   }
-  const fileSize = size === undefined ? 1024 : Number(size);
-  if (!Number.isInteger(fileSize) || fileSize <= 0) {
+  const fileSize = size === undefined ? undefined : Number(size);
+  if (fileSize !== undefined && (!Number.isInteger(fileSize) || fileSize <= 0)) {
     return { kind: 'error', message: `size must be a positive integer (spec 2.4), got "${size}"` };
   }
   return {
@@ -47,7 +55,7 @@ function parseMedia(type: string, words: string[]): ChatAction {
     type: type as FileMediaType,
     file,
     fileName: name ?? fileNameOf(file),
-    fileSize,
+    ...(fileSize === undefined ? {} : { fileSize }),
   };
 }
 

@@ -17,6 +17,23 @@ describe('agent console lines', () => {
     expect(parseConsoleLine(line)).toEqual(action);
   });
 
+  it('a file with or without its size (the command asks the server for one not typed)', () => {
+    expect(parseConsoleLine('/media photo https://cdn.example/cat.jpg cat.jpg 48213')).toEqual({
+      kind: 'media',
+      message: {
+        type: 'photo',
+        file: 'https://cdn.example/cat.jpg',
+        file_name: 'cat.jpg',
+        file_size: 48213,
+      },
+    });
+    expect(parseConsoleLine('/media photo https://cdn.example/cat.jpg @c-1')).toEqual({
+      kind: 'media',
+      customerId: 'c-1',
+      message: { type: 'photo', file: 'https://cdn.example/cat.jpg', file_name: 'cat.jpg' },
+    });
+  });
+
   it('answers, with or without a customer', () => {
     expect(parseConsoleLine('Hello there')).toEqual({ kind: 'say', text: 'Hello there' });
     expect(parseConsoleLine('@c-42 Hello')).toEqual({

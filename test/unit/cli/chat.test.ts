@@ -23,7 +23,6 @@ describe('parseChatLine', () => {
         type: 'photo',
         file: 'https://cdn.example/cat%201.jpg',
         fileName: 'cat 1.jpg',
-        fileSize: 1024,
       },
     ],
     [
@@ -47,6 +46,10 @@ describe('parseChatLine', () => {
     ['/nope', { kind: 'error' }],
   ])('%j', (line, expected) => {
     expect(parseChatLine(line)).toMatchObject(expected);
+  });
+
+  it('leaves out a size not typed: the console asks the file server, never makes one up', () => {
+    expect(parseChatLine('/photo https://cdn.example/cat.jpg')).not.toHaveProperty('fileSize');
   });
 });
 
