@@ -35,8 +35,8 @@ function parseOrigin(origin: string): URL | undefined {
  * silent): the link is resolved against the page origin; an unparsable link or one whose
  * scheme is not http(s) is always dropped (no `javascript:`); with safeUrl on, its host
  * name must equal the page's (case-insensitive; port and scheme ignored; a subdomain is
- * another domain), so relative links are kept and, on a page with no origin, absolute ones
- * are all dropped.
+ * another domain), so relative links are kept (checkCustomData makes them absolute) and, on
+ * a page with no origin, absolute ones are all dropped.
  */
 export function checkLink(link: string, policy: LinkPolicy): string | undefined {
   const page = parseOrigin(policy.pageOrigin);
@@ -90,6 +90,16 @@ export function checkCustomData(value: unknown, policy: LinkPolicy): CustomDataC
           message: `custom data item ${i}: link "${field.link}" dropped (${code})`,
         });
         delete field.link;
+      } else if (!/^[a-z][a-z\d+.-]*:/i.test(field.link)) {
+        // a relative link means the page's: the agent opens it away from the page, so it
+        // is kept as the absolute URL it names there (checkLink resolved it the same way)
+        const absolute = new URL(field.link, policy.pageOrigin).href;
+        issues.push({
+          method: 'setCustomData',
+          code: 'relative_link_resolved',
+          message: `custom data item ${i}: relative link "${field.link}" kept as ${absolute}, against the page's origin`,
+        });
+        field.link = absolute;
       }
     }
     fields.push(field);

@@ -97,11 +97,12 @@ describe('setCustomData (spec 4.5)', () => {
     expect(result).toEqual({ result: 'ok' });
     expect(widget.session.customData).toEqual([
       { content: 'same', link: 'https://shop.test/orders/1' },
-      { content: 'relative', link: '/orders/2' },
+      { content: 'relative', link: 'https://shop.test/orders/2' },
       { content: 'other' },
       { content: 'sub' },
     ]);
     expect(widget.issues.map((i) => i.message)).toEqual([
+      'custom data item 1: relative link "/orders/2" kept as https://shop.test/orders/2, against the page\'s origin',
       'custom data item 2: link "https://crm.example/card/1" dropped (link_blocked_by_safe_url)',
       'custom data item 3: link "https://www.shop.test/x" dropped (link_blocked_by_safe_url)',
     ]);
