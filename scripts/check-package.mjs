@@ -3,7 +3,8 @@
 // npm pack (its prepare script builds) -> npm install <tarball> (+ msw, the optional peer
 // svc-cli/msw needs) in a fresh temporary project, never this repository's dev dependencies
 // -> the CLI runs (--version, replay, validate, platform answering its status URL), the
-// entry points import from ESM and type-check with TypeScript (node16 and bundler) -> publint
+// entry points import from ESM, require from CommonJS, and type-check with TypeScript (node16,
+// bundler, and nodenext from a CommonJS .cts file) -> publint
 // and attw judge the package. Prints one line per check and the tarball size; exit 1 on any
 // failure. Needs the npm registry for the tarball's own dependencies.
 import { execFileSync, spawn } from 'node:child_process';
@@ -134,6 +135,26 @@ console.log(['svc-cli', 'svc-cli/schemas', 'svc-cli/msw', 'svc-cli/widget', 'ope
 );
 await check('ESM imports', () => run(process.execPath, ['check.mjs'], project).trim());
 
+// 4b. the same entry points from CommonJS: Node >= 20.19 (engines) requires an ES module that
+// has no top-level await, and the exports' "default" condition lets `require` find it
+writeFileSync(
+  path.join(project, 'check.cjs'),
+  `const main = require('svc-cli');
+const schemas = require('svc-cli/schemas');
+const msw = require('svc-cli/msw');
+const widget = require('svc-cli/widget');
+const need = (ok, what) => { if (!ok) throw new Error(what); };
+need(typeof main.createClock === 'function', 'svc-cli: createClock');
+need(schemas.validate('channel.customer.text', { sender: { id: 'c' }, message: { type: 'text', text: 'hi' } }).ok, 'svc-cli/schemas: validate');
+need(typeof msw.createMswPlatform === 'function', 'svc-cli/msw: createMswPlatform');
+need(Object.keys(widget).length > 0, 'svc-cli/widget exports');
+console.log(['svc-cli', 'svc-cli/schemas', 'svc-cli/msw', 'svc-cli/widget'].join(', '));
+`,
+);
+await check('CommonJS require (Node >= 20.19)', () =>
+  run(process.execPath, ['--no-warnings', 'check.cjs'], project).trim(),
+);
+
 // 5. TypeScript: the types resolve and check under node16 and bundler resolution
 writeFileSync(
   path.join(project, 'check.ts'),
@@ -147,10 +168,22 @@ const kinds: string[] = listKinds().map((k) => k.name);
 export { createClock, ok, kinds, msw, widget };
 `,
 );
+// the README's msw test in a CommonJS project (a .cts file): TypeScript >= 5.8 models
+// Node's require of an ES module under module nodenext
+writeFileSync(
+  path.join(project, 'check-cjs.cts'),
+  `import { createMswPlatform } from 'svc-cli/msw';
+import { validate } from 'svc-cli/schemas';
+const sim = createMswPlatform({ baseUrl: 'https://platform.test' });
+const ok: boolean = validate('channel.customer.text', {}).ok;
+export { sim, ok };
+`,
+);
 const typescript = path.join(repo, 'node_modules/typescript/bin/tsc');
-for (const [resolution, module] of [
-  ['node16', 'node16'],
-  ['bundler', 'esnext'],
+for (const [resolution, module, file] of [
+  ['node16', 'node16', 'check.ts'],
+  ['bundler', 'esnext', 'check.ts'],
+  ['nodenext', 'nodenext', 'check-cjs.cts'],
 ]) {
   const config = `tsconfig.${resolution}.json`;
   writeFileSync(
@@ -167,10 +200,10 @@ for (const [resolution, module] of [
         typeRoots: [path.join(repo, 'node_modules/@types')],
         skipLibCheck: false,
       },
-      files: ['check.ts'],
+      files: [file],
     }),
   );
-  await check(`tsc --noEmit, moduleResolution ${resolution}`, () => {
+  await check(`tsc --noEmit, moduleResolution ${resolution} (${file})`, () => {
     run(process.execPath, [typescript, '-p', config], project);
   });
 }
@@ -180,8 +213,8 @@ await check('publint --strict', () => {
   const out = run(npx, ['--no-install', 'publint', '--strict', tarball], repo);
   return out.trim().split('\n').at(-1);
 });
-// esm-only: the package is ESM (engines node >=20.19), so the node10 and CJS-require columns
-// are out of scope. ./widget/browser is a classic <script> file (an IIFE that sets
+// esm-only: the package is ESM (engines node >=20.19). attw's node10 and CJS-require columns
+// predate require() of an ES module; step 4b runs that instead. ./widget/browser is a classic <script> file (an IIFE that sets
 // window.svc_api), not a module: it has nothing to type.
 await check('attw (@arethetypeswrong/cli), profile esm-only', () => {
   run(
