@@ -10,7 +10,7 @@ export interface ServerLimits {
   headersTimeoutMs?: number;
   /** max time to receive the whole request (default 30 s) */
   requestTimeoutMs?: number;
-  /** idle keep-alive sockets are closed after this (default 5 s) */
+  /** idle keep-alive sockets are closed after this (default 65 s) */
   keepAliveTimeoutMs?: number;
   /** concurrent connections; beyond it new sockets are closed at once (default 1024) */
   maxConnections?: number;
@@ -20,7 +20,12 @@ export interface ServerLimits {
 export const DEFAULT_SERVER_LIMITS = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
+  // node's own 5 s closes a client's pooled connection in any pause longer than that, and the
+  // next burst reconnects: 200 conversations after 8 s of quiet opened 48 connections in their
+  // first second, the bot round trips' worst (issue 18). Front ends keep an idle connection
+  // about a minute (docs/FIDELITY.md); clients that honour `Keep-Alive: timeout=65` (undici)
+  // close theirs first, so none is reused as the server closes it.
+  keepAliveTimeoutMs: 65_000,
   maxConnections: 1024,
 } as const;
 

@@ -5,7 +5,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { startServer, type RunningServer, type ServerLimits } from '../../src/http/server.js';
@@ -123,6 +123,20 @@ describe('server limits', () => {
     expect(elapsed).toBeGreaterThanOrEqual(250);
     expect(elapsed).toBeLessThan(3000); // node's own default check interval would be 30 s
     expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
+  });
+
+  it('keeps an idle connection 65 s by default and says so (Keep-Alive: timeout=65)', async () => {
+    const server = await serve({});
+    expect(server.server.keepAliveTimeout).toBe(65_000);
+    const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      httpRequest(`${server.url}/`, { agent: new Agent({ keepAlive: true }) }, (res) => {
+        res.resume();
+        resolve(res.headers);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(headers).toMatchObject({ connection: 'keep-alive', 'keep-alive': 'timeout=65' });
   });
 
   it('closes connections beyond maxConnections and keeps serving the others', async () => {
