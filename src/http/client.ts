@@ -21,6 +21,11 @@ export interface PostJsonOptions {
   dispatcher?: Dispatcher;
   /** largest response body read, in bytes (default 1 MiB) */
   maxResponseBytes?: number;
+  /**
+   * settle on the final status and headers, with an empty body, and stop reading (a file's
+   * size from a GET, file-size.ts); over a socket only
+   */
+  headersOnly?: boolean;
 }
 
 /** Why an exchange produced no HTTP response. */
@@ -209,6 +214,11 @@ function exchangeOverSocket(
         if (statusCode < 200) return true; // 1xx: the final response follows
         status = statusCode;
         headers = flattenHeaders(parseHeaders(rawHeaders));
+        if (options.headersOnly) {
+          settle({ ok: true, status, headers, body: '', ...elapsed() });
+          abort?.(new Error('headers only: the body is not read'));
+          return false;
+        }
         return true;
       },
       onData(chunk) {

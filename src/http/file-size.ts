@@ -1,21 +1,42 @@
 /**
  * A media file's size from its server (spec 2.4: `file_size` is the file's size in bytes), for
  * the consoles' `/photo <url>` and `/media` typed without a size: the reply's Content-Length
- * to a HEAD, else the total of a one-byte ranged GET's Content-Range. Nothing is made up: a
- * server that tells neither gives a reason, and the console asks for the size.
+ * to a HEAD, else a GET's (the total of a one-byte range's Content-Range, or the whole reply's
+ * Content-Length, read without its body). Redirects are followed, as a browser would. Nothing
+ * is made up: a server that tells neither gives a reason, and the console asks for the size.
  */
+import { getGlobalDispatcher, interceptors, type Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import { getText, headOf, type PostOutcome } from './client.js';
 
 export type FileSize = { ok: true; size: number; from: string } | { ok: false; reason: string };
 
-const positive = (text: string | undefined): number | undefined => {
-  const n = text !== undefined && /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+const MAX_REDIRECTIONS = 5;
+
+const lengthOf = (text: string | undefined): number | undefined => {
+  const n = text !== undefined && /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+  return Number.isSafeInteger(n) ? n : undefined;
 };
 
 const failure = (outcome: PostOutcome): string =>
   outcome.ok ? `HTTP ${outcome.status}` : outcome.message;
+
+const EMPTY = 'the file is empty (a size of 0; spec 2.4 wants a positive size)';
+
+/** A size read off a reply, or why there is none. */
+function sizeOf(outcome: PostOutcome): FileSize | undefined {
+  if (!outcome.ok) return undefined;
+  const { status, headers } = outcome;
+  const size =
+    status === 206
+      ? lengthOf(/\/\s*(\d+)\s*$/.exec(headers['content-range'] ?? '')?.[1])
+      : status === 200
+        ? lengthOf(headers['content-length'])
+        : undefined;
+  if (size === undefined) return undefined;
+  if (size === 0) return { ok: false, reason: EMPTY };
+  return { ok: true, size, from: status === 206 ? 'Content-Range' : 'Content-Length' };
+}
 
 /**
  * @example await learnFileSize({ url: 'https://cdn.example/cat.jpg', clock, timeoutMs: 5000 }) // { ok: true, size: 48213, from: 'Content-Length' }
@@ -38,26 +59,37 @@ export async function learnFileSize(options: {
     url: options.url,
     clock: options.clock,
     timeoutMs: options.timeoutMs,
+    // the global dispatcher keeps --ca and --insecure; redirects as a browser follows them
+    dispatcher: redirecting(),
     ...(options.signal ? { signal: options.signal } : {}),
   };
   const head = await headOf(common);
-  if (head.ok && head.status === 200) {
-    const size = positive(head.headers['content-length']);
-    if (size !== undefined) return { ok: true, size, from: 'Content-Length' };
-  }
-  if (!head.ok) return { ok: false, reason: failure(head) };
-  // a server that refuses HEAD or leaves its length out may still answer a range
-  const ranged = await getText({
-    ...common,
-    headers: { range: 'bytes=0-0' },
-    maxResponseBytes: 64,
-  });
-  if (ranged.ok && ranged.status === 206) {
-    const size = positive(/\/(\d+)\s*$/.exec(ranged.headers['content-range'] ?? '')?.[1]);
-    if (size !== undefined) return { ok: true, size, from: 'Content-Range' };
-  }
-  return {
-    ok: false,
-    reason: head.status === 200 ? 'the server did not say its size' : failure(head),
-  };
+  if (!head.ok) return { ok: false, reason: head.message };
+  const fromHead = head.status === 200 ? sizeOf(head) : undefined;
+  if (fromHead) return fromHead;
+  // a server that refuses HEAD or leaves its length out may still say it to a GET
+  const got = await getText({ ...common, headers: { range: 'bytes=0-0' }, headersOnly: true });
+  const fromGet = sizeOf(got);
+  if (fromGet) return fromGet;
+  if (!got.ok) return { ok: false, reason: got.message };
+  if (got.status !== 200 && got.status !== 206)
+    return {
+      ok: false,
+      reason:
+        head.status === got.status ? failure(got) : `HEAD: ${failure(head)}; GET: ${failure(got)}`,
+    };
+  return { ok: false, reason: 'the server did not say its size' };
+}
+
+let dispatcher: { base: Dispatcher; composed: Dispatcher } | undefined;
+
+/** The global dispatcher (set once per command: --ca, --insecure) following redirects. */
+function redirecting(): Dispatcher {
+  const base = getGlobalDispatcher();
+  if (dispatcher?.base !== base)
+    dispatcher = {
+      base,
+      composed: base.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS })),
+    };
+  return dispatcher.composed;
 }

@@ -130,8 +130,9 @@ describe('svc-cli chat driven through stdin (e2e)', () => {
         },
       ]);
       expect(run.stderr).toContain(
-        `Not sent: could not learn the size of ${base}/gone.jpg (HTTP 404). Give it: /photo <url> <name> <size in bytes>`,
+        `Not sent: could not learn the size of ${base}/gone.jpg (HTTP 404). Give it: /photo <url> [name] <size in bytes>`,
       );
+      expect(run.stderr).toContain('asking 127.0.0.1:');
       expect(run.code).toBe(1);
     } finally {
       await platform.close();

@@ -88,6 +88,26 @@ describe('svc-cli send-text / status (built CLI)', () => {
     `);
   });
 
+  it('send-text --force: a refusal of the broken payload is the expected answer, not a support case', async () => {
+    const body = '{"error":{"code":"invalid_request","message":"sender.id: empty"}}';
+    platform = await startFakePlatform({ refuse: { status: 400, body } });
+    const r = await run([
+      'send-text',
+      'Hi',
+      '--channel-url',
+      platform.channelUrl,
+      '--sender-id',
+      '',
+      '--force',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('(sent with --force)');
+    expect(r.stderr).toContain(
+      'Sent with --force: the platform refused the payload the contract check flagged, as it should.',
+    );
+    expect(r.stderr).not.toContain('support');
+  });
+
   it('status: online, exit 0; unknown channel exit 1', async () => {
     platform = await startFakePlatform({ statusBody: '1' });
     const ok = await run(['status', '--channel-url', platform.channelUrl]);

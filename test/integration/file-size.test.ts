@@ -24,6 +24,16 @@ beforeAll(async () => {
           res.writeHead(206, { 'content-range': 'bytes 0-0/777' }).end('x');
         else res.end('x'.repeat(777));
         return;
+      case '/redirect': // a CDN link: the file is elsewhere
+        res.writeHead(302, { location: '/cat.jpg' }).end();
+        return;
+      case '/no-ranges.bin': // HEAD refused, ranges ignored: the whole file's length, over the 1 MiB a reply may have, unread
+        if (req.method === 'HEAD') res.writeHead(405).end();
+        else res.writeHead(200, { 'content-length': '2000000' }).end('x'.repeat(2_000_000));
+        return;
+      case '/empty.txt':
+        res.writeHead(200, { 'content-length': '0' }).end();
+        return;
       case '/streamed.mp4': // no length, no ranges: a body too long to read
         res.writeHead(200, { 'transfer-encoding': 'chunked' });
         if (req.method === 'HEAD') res.end();
@@ -57,7 +67,24 @@ describe('learnFileSize', () => {
     });
   });
 
-  it('makes up nothing: no length, a 404, no server, no http(s) URL', async () => {
+  it('follows a redirect, and reads a GET without its body where HEAD is refused', async () => {
+    expect(await learn(`${base}/redirect`)).toEqual({
+      ok: true,
+      size: 48213,
+      from: 'Content-Length',
+    });
+    expect(await learn(`${base}/no-ranges.bin`)).toEqual({
+      ok: true,
+      size: 2_000_000,
+      from: 'Content-Length',
+    });
+  });
+
+  it('makes up nothing: an empty file, no length, a 404, no server, no http(s) URL', async () => {
+    expect(await learn(`${base}/empty.txt`)).toEqual({
+      ok: false,
+      reason: 'the file is empty (a size of 0; spec 2.4 wants a positive size)',
+    });
     expect(await learn(`${base}/streamed.mp4`)).toEqual({
       ok: false,
       reason: 'the server did not say its size',

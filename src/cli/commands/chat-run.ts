@@ -109,6 +109,13 @@ async function withFileSize(
   action: Extract<ChatAction, { kind: 'media' }>,
 ): Promise<ChatAction | undefined> {
   if (action.fileSize !== undefined) return action;
+  let host: string | undefined;
+  try {
+    host = new URL(action.file).host;
+  } catch {
+    // not a URL: learnFileSize says so
+  }
+  if (host) session.out.note(`asking ${host} for the size of ${action.fileName}`);
   const learned = await learnFileSize({
     url: action.file,
     clock: session.clock,
@@ -118,7 +125,9 @@ async function withFileSize(
   if (learned.ok) return { ...action, fileSize: learned.size };
   noteFailure(session, undefined);
   session.out.note(
-    `Not sent: could not learn the size of ${action.file} (${learned.reason}). Give it: /${action.type === 'photo' ? 'photo' : `media ${action.type}`} <url> <name> <size in bytes>`,
+    learned.reason.startsWith('not ')
+      ? `Not sent: "${action.file}" is ${learned.reason}.`
+      : `Not sent: could not learn the size of ${action.file} (${learned.reason}). Give it: /${action.type === 'photo' ? 'photo' : `media ${action.type}`} <url> [name] <size in bytes>`,
   );
   return undefined;
 }

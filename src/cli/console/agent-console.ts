@@ -66,7 +66,11 @@ export function parseConsoleLine(line: string): ConsoleAction {
       return withCustomer({ kind: 'typing' as const, typing: state === 'on' }, customerId);
     }
     case 'media': {
-      const [type = '', file = '', fileName, size] = words;
+      // a lone number after the URL is its size: a file is rarely named "48213"
+      const [type = '', file = '', fileName, size] =
+        words.length === 3 && /^\d+$/.test(words[2] ?? '')
+          ? [words[0], words[1], undefined, words[2]]
+          : words;
       if (!MEDIA.includes(type) || file === '') {
         return { kind: 'error', message: `/media <${MEDIA.join('|')}> <url> [file name] [size]` };
       }

@@ -41,11 +41,18 @@ const fileNameOf = (url: string): string => {
   }
 };
 
-function parseMedia(type: string, words: string[]): ChatAction {
+function parseMedia(type: string, given: string[], command: 'photo' | 'media'): ChatAction {
+  const usage =
+    command === 'photo'
+      ? '/photo <url> [name] [size]'
+      : `/media <${FILE_MEDIA_TYPES.join('|')}> <url> [name] [size]`;
+  if (command === 'media' && type !== '' && !(FILE_MEDIA_TYPES as readonly string[]).includes(type))
+    return { kind: 'error', message: `"${type}" is not a media type (spec 2.4): ${usage}` };
+  // a lone number after the URL is its size: a file is rarely named "48213"
+  const words =
+    given.length === 2 && /^\d+$/.test(given[1] ?? '') ? [given[0], undefined, given[1]] : given;
   const [file = '', name, size] = words;
-  if (!(FILE_MEDIA_TYPES as readonly string[]).includes(type) || file === '') {
-    return { kind: 'error', message: `/media <${FILE_MEDIA_TYPES.join('|')}> <url> [name] [size]` };
-  }
+  if (type === '' || file === '') return { kind: 'error', message: usage };
   const fileSize = size === undefined ? undefined : Number(size);
   if (fileSize !== undefined && (!Number.isInteger(fileSize) || fileSize <= 0)) {
     return { kind: 'error', message: `size must be a positive integer (spec 2.4), got "${size}"` };
@@ -77,9 +84,9 @@ export function parseChatLine(line: string): ChatAction {
       return { kind: 'typing', on: state === 'on' };
     }
     case 'photo':
-      return parseMedia('photo', words);
+      return parseMedia('photo', words, 'photo');
     case 'media':
-      return parseMedia(words[0] ?? '', words.slice(1));
+      return parseMedia(words[0] ?? '', words.slice(1), 'media');
     case 'location': {
       const [lat, lon] = words.map(Number);
       if (lat === undefined || lon === undefined || Number.isNaN(lat) || Number.isNaN(lon))

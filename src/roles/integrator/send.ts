@@ -103,7 +103,20 @@ export async function sendCustomerMessage(
     wallMs: outcome.wallMs,
   };
   const problem = classifyStatus(outcome, 'send the message', options.channelUrl);
-  return problem ? { ...result, problem } : result;
+  if (!problem) return result;
+  // a broken payload sent on purpose and refused: no support to call, that is the answer
+  if (forced && problem.code === 'SVC_E_CHANNEL_STATUS' && outcome.status < 500)
+    return {
+      ...result,
+      problem: new SvcError(
+        'SVC_E_CHANNEL_STATUS',
+        'contract',
+        problem.message,
+        'Sent with --force: the platform refused the payload the contract check flagged, as it should.',
+        { details: problem.details },
+      ),
+    };
+  return { ...result, problem };
 }
 
 export interface GetChannelStatusOptions {

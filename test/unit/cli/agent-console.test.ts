@@ -27,6 +27,10 @@ describe('agent console lines', () => {
         file_size: 48213,
       },
     });
+    // a lone number after the URL is its size
+    expect(parseConsoleLine('/media photo https://cdn.example/cat.jpg 999')).toMatchObject({
+      message: { file_name: 'cat.jpg', file_size: 999 },
+    });
     expect(parseConsoleLine('/media photo https://cdn.example/cat.jpg @c-1')).toEqual({
       kind: 'media',
       customerId: 'c-1',

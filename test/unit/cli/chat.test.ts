@@ -36,6 +36,18 @@ describe('parseChatLine', () => {
       },
     ],
     ['/media gif https://x', { kind: 'error' }],
+    [
+      '/photo https://cdn.example/a.png 999',
+      { kind: 'media', type: 'photo', fileName: 'a.png', fileSize: 999 },
+    ],
+    ['/photo', { kind: 'error', message: '/photo <url> [name] [size]' }],
+    [
+      '/media pdf https://x/a.pdf',
+      {
+        kind: 'error',
+        message: expect.stringMatching(/^"pdf" is not a media type \(spec 2\.4\): \/media </),
+      },
+    ],
     ['/media photo https://x/a.png a.png -1', { kind: 'error' }],
     ['/location 55.75 -37.6', { kind: 'location', latitude: 55.75, longitude: -37.6 }],
     ['/location north', { kind: 'error', message: '/location <latitude> <longitude>' }],
