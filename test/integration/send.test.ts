@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
@@ -295,6 +297,53 @@ describe('send-text command', () => {
       { sender: { id: 'c-9' }, message: { type: 'location', latitude: 55.75, longitude: -37.6 } },
       { sender: { id: 'c-9' }, message: { type: 'typein' } },
     ]);
+  });
+
+  it("send-media without --file-name and --file-size: the URL's name, its server's size", async () => {
+    const files = createServer((req, res) => {
+      if (req.url === '/docs/terms%20v2.pdf') res.setHeader('content-length', '48213');
+      else res.writeHead(404);
+      res.end();
+    });
+    await new Promise<void>((done) => files.listen(0, '127.0.0.1', done));
+    try {
+      platform = await startFakePlatform();
+      const env = { SVC_CHANNEL_URL: platform.channelUrl, SVC_SENDER_ID: 'c-9' };
+      const base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+      const sent = await cli(
+        ['send-media', 'document', '--file', `${base}/docs/terms%20v2.pdf`],
+        env,
+      );
+      expect(sent.code).toBe(0);
+      expect(platform.received).toEqual([
+        {
+          sender: { id: 'c-9' },
+          message: {
+            type: 'document',
+            file: `${base}/docs/terms%20v2.pdf`,
+            file_name: 'terms v2.pdf',
+            file_size: 48213,
+          },
+        },
+      ]);
+      const missing = await cli(['send-media', 'photo', '--file', `${base}/gone.png`], env);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toBe(
+        `error [SVC_E_FLAG] Could not learn the size of ${base}/gone.png: HTTP 404.\n  Pass --file-size <bytes> (or --force to send the message without one).\n`,
+      );
+      // --force sends it without a size, as asked: the contract check flags it
+      const forced = await cli(
+        ['send-media', 'photo', '--file', `${base}/gone.png`, '--force'],
+        env,
+      );
+      expect(forced.code).toBe(0);
+      expect(platform.received.at(-1)).toEqual({
+        sender: { id: 'c-9' },
+        message: { type: 'photo', file: `${base}/gone.png`, file_name: 'gone.png' },
+      });
+    } finally {
+      await new Promise((done) => files.close(done));
+    }
   });
 
   it('status prints online / offline', async () => {

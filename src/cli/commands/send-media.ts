@@ -18,7 +18,8 @@ export function registerSendMedia(program: Command, ctx: CliContext): void {
       `${SEND_HELP_AFTER}
 
 Example:
-  $ svc-cli send-media photo --file https://cdn.example/cat.jpg --file-name cat.jpg --file-size 48213 --sender-id c-1`,
+  $ svc-cli send-media photo --file https://cdn.example/cat.jpg --file-name cat.jpg --file-size 48213 --sender-id c-1
+  $ svc-cli send-media document --file https://cdn.example/terms.pdf --sender-id c-1   # name from the URL, size from its server`,
     )
     .action(
       action(ctx, async (type: (typeof FILE_MEDIA_TYPES)[number], _opts: unknown, cmd: Command) => {

@@ -17,18 +17,16 @@ export const sendMediaOptions = defineOptions('send-media', [
     key: 'fileName',
     flag: '--file-name <name>',
     type: 'string',
-    required: true,
     config: false,
-    description: 'file name',
+    description: "file name (default: the URL's last path segment)",
   },
   {
     key: 'fileSize',
     flag: '--file-size <bytes>',
     type: 'number',
-    required: true,
     config: false,
     description:
-      'size in bytes, a positive integer (the contract checks it: --force sends any number)',
+      "size in bytes, a positive integer (the contract checks it: --force sends any number); without it, the file's server is asked (Content-Length)",
   },
   {
     key: 'thumb',

@@ -1,5 +1,7 @@
 /** The body shared by send-text, send-media, send-location and typing (imported lazily). */
 import { createClock } from '../../clock.js';
+import { SvcError } from '../../errors.js';
+import { learnFileSize } from '../../http/file-size.js';
 import {
   buildLocationMessage,
   buildMediaMessage,
@@ -48,12 +50,47 @@ function senderOf(o: SendOptions): SenderFields {
   });
 }
 
+/** The last path segment of a file URL, decoded: a media message's default file name. */
+const fileNameOf = (url: string): string | undefined => {
+  try {
+    const segment = new URL(url).pathname.split('/').pop();
+    return segment ? decodeURIComponent(segment) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * --file-size, or the size the file's server tells (learnFileSize). Not told: an input error
+ * naming the flag, or with --force no size at all (the contract check flags it).
+ */
+async function fileSizeOf(
+  o: Resolved<typeof sendMediaOptions>,
+  signal: AbortSignal | undefined,
+): Promise<number | undefined> {
+  if (o.fileSize !== undefined) return o.fileSize;
+  const learned = await learnFileSize({
+    url: o.file,
+    clock: createClock({ timeScale: o.timeScale }),
+    timeoutMs: o.timeout,
+    ...(signal ? { signal } : {}),
+  });
+  if (learned.ok) return learned.size;
+  if (o.force) return undefined;
+  throw new SvcError(
+    'SVC_E_FLAG',
+    'input',
+    `Could not learn the size of ${o.file}: ${learned.reason}.`,
+    'Pass --file-size <bytes> (or --force to send the message without one).',
+  );
+}
+
 /** flags -> options -> payload, per variant. */
-function buildPayload(
+async function buildPayload(
   ctx: CliContext,
   input: SendVariant,
   flags: Readonly<Record<string, unknown>>,
-): [SendOptions, CustomerPayload] {
+): Promise<[SendOptions, CustomerPayload]> {
   const base = (o: SendOptions) =>
     definedOnly({ sender: senderOf(o), messageId: o.messageId }) as {
       sender: SenderFields;
@@ -68,8 +105,8 @@ function buildPayload(
       const o = resolveForCommand(ctx, sendMediaOptions, flags);
       const media = definedOnly({
         file: o.file,
-        fileName: o.fileName,
-        fileSize: o.fileSize,
+        fileName: o.fileName ?? fileNameOf(o.file),
+        fileSize: await fileSizeOf(o, ctx.signal),
         thumb: o.thumb,
         duration: o.duration,
         width: o.width,
@@ -105,7 +142,7 @@ export async function runSend(
   input: SendVariant,
   flags: Readonly<Record<string, unknown>>,
 ): Promise<number> {
-  const [options, payload] = buildPayload(ctx, input, flags);
+  const [options, payload] = await buildPayload(ctx, input, flags);
   const out = createOutput(ctx, { json: options.json });
   const result = await withSpinner(
     ctx,
