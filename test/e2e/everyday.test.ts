@@ -95,6 +95,7 @@ describe('svc-cli chat driven through stdin (e2e)', () => {
     expect(refused.stderr).toContain('the payload breaks the contract (1 error). Not sent:');
     expect(refused.stderr).toContain('  • message.file: must be an http(s) URL (spec 2.4)');
     expect(refused.stderr).not.toContain('pass --force'); // chat has no --force
+    expect(refused.stderr).toMatch(/1 message did not go through \(listed above\): exit 1\n$/);
     const port = await freePort();
     const unreachable = await runCli(
       ['chat', '--channel-url', `http://127.0.0.1:${port}/r4nd0m/ch-1`],

@@ -15,6 +15,7 @@ import {
   type SenderFields,
 } from '../../roles/integrator/index.js';
 import { learnFileSize } from '../../http/file-size.js';
+import { plural } from '../../plural.js';
 import { buildPayload, captureAgentMessages } from './chat-io.js';
 import { CHAT_HELP, parseChatLine, type ChatAction } from '../console/chat-console.js';
 import type { CliContext } from '../context.js';
@@ -48,6 +49,8 @@ interface Session {
    * was unreachable, else 1 (refused by the platform or by the contract); the worst wins
    */
   failed?: number;
+  /** how many lines did not go through */
+  notSent?: number;
 }
 
 /** Notes a message that did not go through (see Session.failed). */
@@ -55,6 +58,7 @@ function noteFailure(session: Session, error: SvcError | undefined): void {
   const code = error ? exitCodeFor(error.category) : 1;
   const worst = code === EXIT_CODES.network ? code : 1;
   session.failed = Math.max(session.failed ?? 0, worst);
+  session.notSent = (session.notSent ?? 0) + 1;
 }
 
 async function send(session: Session, payload: CustomerPayload): Promise<void> {
@@ -286,7 +290,14 @@ function readLines(
     /** set by /quit, Ctrl-C or a signal: queued lines are dropped */
     let stopped: number | undefined;
     const finish = (exitCode: number): void =>
-      void chain.then(() => resolve(exitCode === 0 ? (session.failed ?? 0) : exitCode));
+      void chain.then(() => {
+        // a session that leaves with a failure says which (the exit code alone does not)
+        if (exitCode === 0 && session.failed !== undefined)
+          session.out.note(
+            `${plural(session.notSent ?? 1, 'message')} did not go through (listed above): exit ${session.failed}`,
+          );
+        resolve(exitCode === 0 ? (session.failed ?? 0) : exitCode);
+      });
     const stop = (exitCode: number): void => {
       if (stopped !== undefined) return;
       stopped = exitCode;
