@@ -22,6 +22,10 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
+/** send-text "Hi" to a channel URL as a sender, with more flags. */
+const sendHi = (channelUrl: string, senderId: string, ...flags: string[]) =>
+  run(['send-text', 'Hi', '--channel-url', channelUrl, '--sender-id', senderId, ...flags]);
+
 let platform: FakePlatform | undefined;
 let child: ChildProcessWithoutNullStreams | undefined;
 afterEach(async () => {
@@ -34,14 +38,7 @@ afterEach(async () => {
 describe('svc-cli send-text / status (built CLI)', () => {
   it('send-text: 200 on stdout, exit 0', async () => {
     platform = await startFakePlatform();
-    const r = await run([
-      'send-text',
-      'Hi',
-      '--channel-url',
-      platform.channelUrl,
-      '--sender-id',
-      'c-1',
-    ]);
+    const r = await sendHi(platform.channelUrl, 'c-1');
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toMatch(/^200 {2}channel\.customer\.text +\d+ms\n$/);
     expect(platform.received).toEqual([
@@ -50,14 +47,7 @@ describe('svc-cli send-text / status (built CLI)', () => {
   });
 
   it('send-text: refused -> exit 3 with the reason on stderr', async () => {
-    const r = await run([
-      'send-text',
-      'Hi',
-      '--channel-url',
-      'http://127.0.0.1:1/r/c',
-      '--sender-id',
-      'c',
-    ]);
+    const r = await sendHi('http://127.0.0.1:1/r/c', 'c');
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatchInlineSnapshot(`
@@ -70,14 +60,7 @@ describe('svc-cli send-text / status (built CLI)', () => {
   it('send-text: a platform answering 400 shows its body once, exit 1', async () => {
     const body = '{"error":{"code":"invalid_request","message":"sender.id: too long"}}';
     platform = await startFakePlatform({ refuse: { status: 400, body } });
-    const r = await run([
-      'send-text',
-      'Hi',
-      '--channel-url',
-      platform.channelUrl,
-      '--sender-id',
-      'c-1',
-    ]);
+    const r = await sendHi(platform.channelUrl, 'c-1');
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^400 {2}channel\.customer\.text +\d+ms +\{"error":/);
     expect(`${r.stdout}${r.stderr}`.split('sender.id: too long')).toHaveLength(2);
@@ -91,15 +74,7 @@ describe('svc-cli send-text / status (built CLI)', () => {
   it('send-text --force: a refusal of the broken payload is the expected answer, not a support case', async () => {
     const body = '{"error":{"code":"invalid_request","message":"sender.id: empty"}}';
     platform = await startFakePlatform({ refuse: { status: 400, body } });
-    const r = await run([
-      'send-text',
-      'Hi',
-      '--channel-url',
-      platform.channelUrl,
-      '--sender-id',
-      '',
-      '--force',
-    ]);
+    const r = await sendHi(platform.channelUrl, '', '--force');
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('(sent with --force)');
     expect(r.stderr).toContain(
