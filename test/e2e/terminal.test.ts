@@ -77,6 +77,8 @@ describe.skipIf(!scriptBin)('on a terminal (issue 21)', () => {
     expect(screen).not.toMatch(/half typ\d\d:\d\d/); // never glued to a log line
     pty.write('ed\r');
     await pty.waitFor(/→ agent Alice Agent to c-1 {2}"half typed"/);
+    // the line entered stays in the scrollback as typed, without the countdown before it
+    expect(pty.output()).toMatch(/agent> half typed\r?\n/);
     // Ctrl-C on the raw-mode prompt stops the simulator as the signal does
     pty.write('\x03');
     await pty.waitFor(/stopped; \d+ exchanges/);

@@ -11,6 +11,7 @@ import {
   moveCursor,
   type Interface,
 } from 'node:readline';
+import { stripVTControlCharacters } from 'node:util';
 import type { CliContext } from '../context.js';
 
 export interface PromptLine {
@@ -66,6 +67,17 @@ export function createPromptLine(ctx: CliContext, options: PromptLineOptions): P
   };
   // after Ctrl-Z and `fg` readline leaves the input paused until a prompt: draw it at once
   rl.on('SIGCONT', redraw);
+  // a line entered while the countdown stood before the prompt stays in the scrollback as
+  // typed, without the countdown (newcomer pass: "redelivery attempt 2/3 in 1.0 s  agent> hi")
+  rl.on('line', (line) => {
+    if (closed || shown === options.prompt) return;
+    const width = stripVTControlCharacters(shown).length + line.length;
+    const columns = Math.max(1, (ctx.stdout as { columns?: number }).columns ?? 80);
+    moveCursor(ctx.stdout, 0, -Math.max(1, Math.ceil(width / columns)));
+    cursorTo(ctx.stdout, 0);
+    clearScreenDown(ctx.stdout);
+    ctx.stdout.write(`${options.prompt}${line}\n`);
+  });
   redraw();
   return {
     readline: rl,
