@@ -1,6 +1,7 @@
 /** The body shared by send-text, send-media, send-location and typing (imported lazily). */
 import { createClock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
+import { fileNameOf } from '../../http/file-name.js';
 import { learnFileSize } from '../../http/file-size.js';
 import {
   buildLocationMessage,
@@ -49,16 +50,6 @@ function senderOf(o: SendOptions): SenderFields {
     invite: o.invite,
   });
 }
-
-/** The last path segment of a file URL, decoded: a media message's default file name. */
-const fileNameOf = (url: string): string | undefined => {
-  try {
-    const segment = new URL(url).pathname.split('/').pop();
-    return segment ? decodeURIComponent(segment) : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 /**
  * --file-size, or the size the file's server tells (learnFileSize). Not told: an input error

@@ -3,6 +3,7 @@
  * simulator. Parsing is pure (tested as a table); running happens in the command.
  */
 import { FILE_MEDIA_TYPES } from '../../contract/media-types.js';
+import { fileNameOf } from '../../http/file-name.js';
 
 export type ConsoleAction =
   | { kind: 'say'; customerId?: string; text: string }
@@ -74,7 +75,7 @@ export function parseConsoleLine(line: string): ConsoleAction {
       if (!MEDIA.includes(type) || file === '') {
         return { kind: 'error', message: `/media <${MEDIA.join('|')}> <url> [file name] [size]` };
       }
-      const name = fileName ?? decodeURIComponent(file.split('/').pop() || 'file');
+      const name = fileName ?? fileNameOf(file) ?? 'file';
       // no size typed: the command asks the file's server (http/file-size.ts)
       const fileSize = size === undefined ? {} : { file_size: Number(size) };
       return withCustomer(

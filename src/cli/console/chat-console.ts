@@ -2,6 +2,7 @@
  * The customer console of `svc-cli chat`: each line is parsed into an action. Parsing is
  * pure (tested as a table); the command sends.
  */
+import { fileNameOf } from '../../http/file-name.js';
 import { FILE_MEDIA_TYPES, type FileMediaType } from '../../roles/integrator/kinds.js';
 
 export type ChatAction =
@@ -33,14 +34,6 @@ export const CHAT_HELP = `Customer console — type a line to send it as a text 
   /agent <text>                  (embedded simulator) the agent answers
   /help   /quit                  (Ctrl-D quits too; Ctrl-C exits 130)`;
 
-const fileNameOf = (url: string): string => {
-  try {
-    return decodeURIComponent(new URL(url).pathname.split('/').pop() || 'file');
-  } catch {
-    return 'file';
-  }
-};
-
 function parseMedia(type: string, given: string[], command: 'photo' | 'media'): ChatAction {
   const usage =
     command === 'photo'
@@ -61,7 +54,7 @@ function parseMedia(type: string, given: string[], command: 'photo' | 'media'): 
     kind: 'media',
     type: type as FileMediaType,
     file,
-    fileName: name ?? fileNameOf(file),
+    fileName: name ?? fileNameOf(file) ?? 'file',
     ...(fileSize === undefined ? {} : { fileSize }),
   };
 }

@@ -27,6 +27,10 @@ describe('agent console lines', () => {
         file_size: 48213,
       },
     });
+    // a malformed escape in the URL is no crash of the simulator: the name is taken as typed
+    expect(parseConsoleLine('/media photo http://x/a%E0%A4%A.png 12')).toMatchObject({
+      message: { file_name: 'a%E0%A4%A.png', file_size: 12 },
+    });
     // a lone number after the URL is its size
     expect(parseConsoleLine('/media photo https://cdn.example/cat.jpg 999')).toMatchObject({
       message: { file_name: 'cat.jpg', file_size: 999 },

@@ -42,6 +42,11 @@ describe('parseChatLine', () => {
     ],
     ['/photo', { kind: 'error', message: '/photo <url> [name] [size]' }],
     [
+      '/photo http://x/a%E0%A4%A.png 12',
+      { kind: 'media', fileName: 'a%E0%A4%A.png', fileSize: 12 },
+    ],
+    ['/photo https://cdn.example/', { kind: 'media', fileName: 'file' }],
+    [
       '/media pdf https://x/a.pdf',
       {
         kind: 'error',
