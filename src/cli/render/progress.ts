@@ -102,43 +102,72 @@ export async function createDeliveryProgress(
   const ora = status === undefined ? (await import('ora')).default : undefined;
   let spinner: Ora | undefined;
   let ticker: NodeJS.Timeout | undefined;
-  let current: string | undefined;
+  /** every series waiting for its next attempt: the label and when the attempt is due */
+  const waiting = new Map<string, { label: string; due: number }>();
+  /** whether a countdown is on the prompt line or in a spinner */
+  let shown = false;
+  /** the soonest next attempt, and how many other series wait beside it */
+  const text = (): string | undefined => {
+    let next: { label: string; due: number } | undefined;
+    for (const entry of waiting.values()) if (!next || entry.due < next.due) next = entry;
+    if (!next) return undefined;
+    const others = waiting.size - 1;
+    const more = others > 0 ? ` (+${others} more waiting)` : '';
+    return `${next.label} in ${(Math.max(0, next.due - options.now()) / 1000).toFixed(1)} s${more}`;
+  };
   const stop = (): void => {
     if (ticker) clearInterval(ticker);
     ticker = undefined;
     spinner?.stop();
     spinner = undefined;
-    if (current !== undefined) status?.(undefined);
-    current = undefined;
+    if (shown) status?.(undefined);
+    shown = false;
+    waiting.clear();
+  };
+  /** Draws the countdown again, starting it if none runs, ending it when nothing waits. */
+  const show = (): void => {
+    const now = text();
+    if (now === undefined) {
+      stop();
+      return;
+    }
+    shown = true;
+    if (ticker === undefined) {
+      ticker = setInterval(() => {
+        const next = text();
+        if (next === undefined) return;
+        if (status) status(next);
+        else if (spinner) spinner.text = next;
+      }, 250);
+      ticker.unref();
+    }
+    if (status) {
+      status(now);
+      return;
+    }
+    if (spinner) {
+      spinner.text = now;
+      return;
+    }
+    void options.flush?.(); // lines already printed go above the spinner, not after it
+    spinner = ora?.({ text: now, stream: ctx.stderr, discardStdin: false }).start();
   };
   return {
     onEvent(event) {
-      if (event.type === 'delivery-done' && event.deliveryId === current) stop();
-      if (event.type !== 'delivery-attempt') return;
-      if (event.deliveryId === current) stop();
-      const { attempt = 0, attempts = 0, offsetMs = 0, durationMs = 0 } = event;
-      if (event.outcome === 'accepted' || attempt >= attempts) return;
-      const interval = options.intervalMs(event.target ?? 'integrator');
-      const due =
-        (event.protocolMs ?? options.now()) +
-        Math.max(0, interval * attempt - offsetMs - durationMs);
-      const label = `redelivery attempt ${attempt + 1}/${attempts}`;
-      const text = (): string =>
-        `${label} in ${(Math.max(0, due - options.now()) / 1000).toFixed(1)} s`;
-      stop();
-      current = event.deliveryId;
-      if (status) {
-        status(text());
-        ticker = setInterval(() => status(text()), 250);
-        ticker.unref();
-        return;
-      }
-      void options.flush?.(); // lines already printed go above the spinner, not after it
-      spinner = ora?.({ text: text(), stream: ctx.stderr, discardStdin: false }).start();
-      ticker = setInterval(() => {
-        if (spinner) spinner.text = text();
-      }, 250);
-      ticker.unref();
+      if (event.type !== 'delivery-attempt' && event.type !== 'delivery-done') return;
+      const id = event.deliveryId ?? '';
+      const had = waiting.delete(id);
+      if (event.type === 'delivery-attempt') {
+        const { attempt = 0, attempts = 0, offsetMs = 0, durationMs = 0 } = event;
+        if (event.outcome !== 'accepted' && attempt < attempts) {
+          const interval = options.intervalMs(event.target ?? 'integrator');
+          const due =
+            (event.protocolMs ?? options.now()) +
+            Math.max(0, interval * attempt - offsetMs - durationMs);
+          waiting.set(id, { label: `redelivery attempt ${attempt + 1}/${attempts}`, due });
+        } else if (!had) return;
+      } else if (!had) return;
+      show();
     },
     around(print) {
       if (!spinner) return print();

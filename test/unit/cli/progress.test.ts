@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { createDeliveryProgress, withSpinner } from '../../../src/cli/render/progress.js';
 import { createTestContext } from '../../helpers/cli-context.js';
 
-const rejected = (attempt: number) => ({
+const rejected = (attempt: number, deliveryId = 'd-1', at = 0) => ({
   type: 'delivery-attempt',
-  deliveryId: 'd-1',
+  deliveryId,
   target: 'integrator',
   attempt,
   attempts: 3,
   offsetMs: (attempt - 1) * 3000,
   durationMs: 12,
   outcome: 'rejected',
-  protocolMs: (attempt - 1) * 3000 + 12,
+  protocolMs: at + (attempt - 1) * 3000 + 12,
 });
 
 describe('progress (spinners only on a TTY, never with --json)', () => {
@@ -62,5 +62,33 @@ describe('progress (spinners only on a TTY, never with --json)', () => {
     progress.onEvent(rejected(1));
     progress.stop();
     expect(t.stderr()).toContain('redelivery attempt 2/3 in 3.0 s');
+  });
+
+  it('counts down to the soonest of several series and keeps the others until they end', async () => {
+    const t = createTestContext({ cwd: process.cwd() });
+    let now = 12;
+    const shown: (string | undefined)[] = [];
+    const progress = await createDeliveryProgress(t.ctx, {
+      json: false,
+      intervalMs: () => 3000,
+      now: () => now,
+      status: (text) => shown.push(text),
+    });
+    progress.onEvent(rejected(1, 'd-1'));
+    expect(shown.at(-1)).toBe('redelivery attempt 2/3 in 3.0 s');
+    now = 1012;
+    // a second message fails while the first one waits: the first is still the soonest
+    progress.onEvent(rejected(1, 'd-2', 1000));
+    expect(shown.at(-1)).toBe('redelivery attempt 2/3 in 2.0 s (+1 more waiting)');
+    now = 3012;
+    // the first one's second attempt is accepted: the second one's countdown stays
+    progress.onEvent({ ...rejected(2, 'd-1'), outcome: 'accepted' });
+    expect(shown.at(-1)).toBe('redelivery attempt 2/3 in 1.0 s');
+    // a verdict for a series nobody waits on changes nothing
+    progress.onEvent({ type: 'delivery-done', deliveryId: 'd-9' });
+    expect(shown.at(-1)).toBe('redelivery attempt 2/3 in 1.0 s');
+    progress.onEvent({ type: 'delivery-done', deliveryId: 'd-2' });
+    expect(shown.at(-1)).toBeUndefined();
+    progress.stop();
   });
 });
