@@ -5,6 +5,7 @@
  */
 import type { Journal } from '../journal/index.js';
 import type { CliContext } from './context.js';
+import { boundHeapGrowth } from './heap.js';
 import type { Formatter, Output, OutputEvent } from './render/output.js';
 
 export interface Closable {
@@ -32,6 +33,7 @@ export async function serveUntilAborted<E extends OutputEvent>(
   ctx: Pick<CliContext, 'signal'>,
   options: ServeOptions<E>,
 ): Promise<void> {
+  boundHeapGrowth();
   options.out.event(options.listening, options.format);
   try {
     await waitForAbort(ctx.signal);

@@ -17,6 +17,7 @@ import { isNonLoopbackHost } from '../../http/server.js';
 import { createOutput, type Output } from '../render/output.js';
 import { formatPlatformEvent } from '../render/platform-events.js';
 import { createDeliveryProgress } from '../render/progress.js';
+import { boundHeapGrowth } from '../heap.js';
 import { isForegroundJob } from '../terminal.js';
 import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
 import { runHookConsoleAction } from '../console/hook-console.js';
@@ -113,6 +114,7 @@ export async function runPlatform(
     around(() => out.event(event, formatPlatformEvent));
     progress.onEvent(event);
   });
+  boundHeapGrowth(); // a simulator runs for hours: its RSS stays near what is live
   const tls = await serverTls(ctx, flags, (line) => out.note(line));
   const server = await platform.listen({
     tls,
