@@ -10,8 +10,11 @@
 // 0 / 3000 / 6000 ms, target within 20 ms, as the simulator started them), 200 conversations
 // with bot-sim, each customer once a second (round trip from the customer's POST to the bot's
 // answer at the integrator, target p99 < 10 ms), and the event loop's delay. With no load and
-// beside the ingest bench, the same round trips are timed once more between bare node:http
-// servers (bench/bare-round-trip.js): the machine's floor, a baseline in the same run.
+// beside the ingest bench, the same round trips are timed between bare node:http servers
+// (bench/bare-round-trip.js) in the same window, second by second in turn with the world's:
+// the machine's floor, a baseline met under the same load at the same moments (a floor timed
+// in a window of its own met another minute of this shared host, and another phase of the
+// ingest simulator: its first seconds under load are its slowest).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,26 +118,31 @@ async function redeliverySeries(world, customer) {
 
 /**
  * 200 conversations, each customer writing once a second for `seconds`: round trips (ms).
- * `trips` times them: the world's simulator (trackRoundTrips) or the bare baseline.
+ * Each second goes to one of `worlds` in turn (the world's simulator, trackRoundTrips, or
+ * the bare baseline), so each is timed over every other second of the same window; each
+ * world's `latencies` and `later` (after its first message to that customer) fill up.
  */
-async function botRoundTrips(trips, tag, seconds) {
-  trips.latencies.length = 0;
-  trips.later.length = 0;
+async function botRoundTrips(worlds, tag, seconds) {
+  for (const trips of worlds) {
+    trips.latencies.length = 0;
+    trips.later.length = 0;
+  }
   const until = performance.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: CONVERSATIONS }, async (_, i) => {
       await sleep((i * 1000) / CONVERSATIONS);
       for (let n = 0; performance.now() < until; n++) {
         const sent = performance.now();
-        await trips.converse(`${tag}-${i}`, `message ${n}`, n);
+        const trips = worlds[n % worlds.length];
+        await trips.converse(`${tag}-${i}`, `message ${n}`, Math.floor(n / worlds.length));
         await sleep(Math.max(0, 1000 - (performance.now() - sent)));
       }
     }),
   );
-  return {
+  return worlds.map((trips) => ({
     all: [...trips.latencies].sort((a, b) => a - b),
     later: [...trips.later].sort((a, b) => a - b),
-  };
+  }));
 }
 
 /** A simulator in a child process, as the ingest bench runs it; resolves with its channel URL. */
@@ -154,8 +162,8 @@ async function startIngestSimulator(dir) {
   return { child, url: listening.channels[0].url };
 }
 
-/** autocannon's 50 connections on `loadUrl` for the measurement's length, in a child. */
-async function startLoad(loadUrl) {
+/** autocannon's 50 connections on `loadUrl` for `seconds` after a lead-in, in a child. */
+async function startLoad(loadUrl, seconds) {
   const loader = spawn(
     process.execPath,
     [
@@ -163,7 +171,7 @@ async function startLoad(loadUrl) {
       '--connections',
       '50',
       '--duration',
-      String(SECONDS + 2),
+      String(seconds + 2),
       '--method',
       'POST',
       '--headers',
@@ -190,20 +198,29 @@ async function startLoad(loadUrl) {
   return loader;
 }
 
+const timed = (trips) => ({
+  p50: percentile(trips.all, 50),
+  p99: percentile(trips.all, 99),
+  laterP99: percentile(trips.later, 99),
+  messages: trips.all.length,
+});
+
 /**
- * Both measurements at once, optionally beside autocannon's 50 connections on `loadUrl`; with
- * `bare`, the bare baseline's round trips instead (no redelivery series).
+ * Both measurements at once, optionally beside autocannon's 50 connections on `loadUrl`;
+ * with `bare`, the bare baseline's round trips too, in the same window (every other second).
  */
 async function measure(world, tag, loadUrl, bare) {
-  const loader = loadUrl ? await startLoad(loadUrl) : undefined;
+  const worlds = bare ? [world.trips, bare] : [world.trips];
+  const seconds = (SECONDS - 1) * worlds.length;
+  const loader = loadUrl ? await startLoad(loadUrl, seconds) : undefined;
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const waitedBefore = runQueueWaitMs();
   const wallBefore = performance.now();
-  const [seriesA, seriesB, trips] = await Promise.all([
-    bare ? [] : redeliverySeries(world, `${tag}-timed-a`),
-    bare ? [] : sleep(1500).then(() => redeliverySeries(world, `${tag}-timed-b`)),
-    botRoundTrips(bare ?? world.trips, tag, SECONDS - 1),
+  const [seriesA, seriesB, [trips, floor]] = await Promise.all([
+    redeliverySeries(world, `${tag}-timed-a`),
+    sleep(1500).then(() => redeliverySeries(world, `${tag}-timed-b`)),
+    botRoundTrips(worlds, tag, seconds),
   ]);
   loop.disable();
   const waited = runQueueWaitMs();
@@ -217,10 +234,8 @@ async function measure(world, tag, loadUrl, bare) {
   return {
     offsets: [seriesA, seriesB],
     drift: Math.max(drift(seriesA), drift(seriesB)),
-    p50: percentile(trips.all, 50),
-    p99: percentile(trips.all, 99),
-    laterP99: percentile(trips.later, 99),
-    messages: trips.all.length,
+    ...timed(trips),
+    floor: floor ? timed(floor) : undefined,
     loopP99: loop.percentile(99) / 1e6,
     loopMax: loop.max / 1e6,
     waitedPerSecond,
@@ -237,25 +252,20 @@ export async function run() {
   try {
     ingest = await startIngestSimulator(dir);
     // warm-up, not measured
-    await botRoundTrips(world.trips, 'warm', WARM_UP_S);
-    await botRoundTrips(bare, 'warm', WARM_UP_S);
-    const quiet = await measure(world, 'quiet', undefined);
-    const quietBare = await measure(world, 'quiet-bare', undefined, bare);
-    const beside = await measure(world, 'beside', ingest.url);
-    const besideBare = await measure(world, 'beside-bare', ingest.url, bare);
+    await botRoundTrips([world.trips], 'warm', WARM_UP_S);
+    await botRoundTrips([bare], 'warm', WARM_UP_S);
+    const quiet = await measure(world, 'quiet', undefined, bare);
+    const beside = await measure(world, 'beside', ingest.url, bare);
     const same = await measure(world, 'same', world.urlOf('ingest'));
     const section = 'under load';
     const series = (m) => m.offsets.map((o) => o.map((x) => x.toFixed(1)).join('/')).join(', ');
     const rows = [];
-    for (const [m, label, floor] of [
-      [quiet, 'no load', quietBare],
-      [
-        beside,
-        `beside the ingest bench (another simulator: ${beside.ingest ?? '?'} req/s)`,
-        besideBare,
-      ],
-      [same, `ingest on the same simulator (${same.ingest ?? '?'} req/s)`, undefined],
+    for (const [m, label] of [
+      [quiet, 'no load'],
+      [beside, `beside the ingest bench (another simulator: ${beside.ingest ?? '?'} req/s)`],
+      [same, `ingest on the same simulator (${same.ingest ?? '?'} req/s)`],
     ]) {
+      const floor = m.floor;
       rows.push({
         section,
         metric: `redelivery offsets, ${label} (ms; two series)`,
@@ -273,7 +283,7 @@ export async function run() {
       if (floor)
         rows.push({
           section,
-          metric: `bare node:http floor (the same 4 exchanges), ${label} (ms; p50 / p99)`,
+          metric: `bare node:http floor (the same 4 exchanges, every other second), ${label} (ms; p50 / p99)`,
           value: `${floor.p50.toFixed(2)} / ${floor.p99.toFixed(2)}`,
           target: `(baseline: svc-cli's p99 is ${(m.p99 / floor.p99).toFixed(2)}x)`,
         });
