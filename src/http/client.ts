@@ -79,7 +79,7 @@ class TimeoutError extends Error {
  * runs on the injected clock, so `--time-scale` and virtual clocks apply to it.
  * @example const out = await postJson({ url, body: '{}', timeoutMs: 3000, clock });
  */
-export async function postJson(options: PostJsonOptions): Promise<PostOutcome> {
+export function postJson(options: PostJsonOptions): Promise<PostOutcome> {
   return exchange('POST', options);
 }
 
@@ -89,7 +89,7 @@ export type GetTextOptions = Omit<PostJsonOptions, 'body' | 'chunked'>;
  * GETs a URL and classifies what happened, like `postJson` (status endpoint, spec 4.1).
  * @example const out = await getText({ url: `${channelUrl}/status`, timeoutMs: 3000, clock });
  */
-export async function getText(options: GetTextOptions): Promise<PostOutcome> {
+export function getText(options: GetTextOptions): Promise<PostOutcome> {
   return exchange('GET', options);
 }
 
@@ -97,7 +97,7 @@ export async function getText(options: GetTextOptions): Promise<PostOutcome> {
  * HEADs a URL: the status and headers, no body (a media file's size, file-size.ts).
  * @example const out = await headOf({ url: 'https://cdn.example/cat.jpg', timeoutMs: 3000, clock });
  */
-export async function headOf(options: GetTextOptions): Promise<PostOutcome> {
+export function headOf(options: GetTextOptions): Promise<PostOutcome> {
   return exchange('HEAD', options);
 }
 
@@ -244,13 +244,11 @@ function exchangeOverSocket(
       },
     };
     try {
-      const url = new URL(options.url);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new Error('Invalid URL protocol: the URL must start with `http:` or `https:`.');
+      const target = dispatchTarget(options.url);
       (options.dispatcher ?? getGlobalDispatcher()).dispatch(
         {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
+          origin: target.origin,
+          path: target.path,
           method,
           body:
             text === undefined
@@ -272,8 +270,45 @@ function exchangeOverSocket(
   return clock.track(work);
 }
 
-/** A reply's headers as one string each (repeated headers joined with ", "). */
+/** Where a URL is dispatched: undici's origin and path. */
+interface DispatchTarget {
+  origin: string;
+  path: string;
+}
+
+/**
+ * The last URLs parsed for dispatch (issue 18): a simulator posts to the same few peers all
+ * the time, and a URL object per exchange was garbage the young generation collected.
+ */
+const targets = new Map<string, DispatchTarget>();
+const TARGETS_KEPT = 256;
+
+/** The origin and path of an http(s) URL; throws for another protocol or a malformed URL. */
+function dispatchTarget(text: string): DispatchTarget {
+  const known = targets.get(text);
+  if (known) return known;
+  const url = new URL(text);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error('Invalid URL protocol: the URL must start with `http:` or `https:`.');
+  const target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+  if (targets.size >= TARGETS_KEPT) targets.clear();
+  targets.set(text, target);
+  return target;
+}
+
+/**
+ * A reply's headers as one string each (repeated headers joined with ", "): the same object
+ * when no header repeats (undici's parse made it for this reply alone).
+ */
 function flattenHeaders(headers: Record<string, string | string[] | undefined>) {
+  let repeated = false;
+  for (const key in headers) {
+    if (typeof headers[key] !== 'string') {
+      repeated = true;
+      break;
+    }
+  }
+  if (!repeated) return headers as Record<string, string>;
   const flat: Record<string, string> = {};
   for (const key in headers) {
     const value = headers[key];

@@ -223,11 +223,27 @@ describe('the socket client', () => {
     }
   });
 
+  it('sends each URL to its own path and query, the same URL again as before', async () => {
+    const paths: (string | undefined)[] = [];
+    const { url } = await serve((res, req) => {
+      paths.push(req.url);
+      res.end('{"ok":1}');
+    });
+    const clock = createVirtualClock();
+    const other = url.replace('/in?x=1', '/other/path?y=2&z');
+    for (const target of [url, other, url, other])
+      expect(await postJson({ url: target, body: '{}', timeoutMs: 3000, clock })).toMatchObject({
+        ok: true,
+      });
+    expect(paths).toEqual(['/in?x=1', '/other/path?y=2&z', '/in?x=1', '/other/path?y=2&z']);
+  });
+
   it('gives an outcome, not a throw, for a URL it cannot use', async () => {
     const clock = createVirtualClock();
-    expect(
-      await postJson({ url: 'ftp://127.0.0.1/x', body: '{}', timeoutMs: 3000, clock }),
-    ).toEqual(expect.objectContaining({ ok: false, reason: 'error' }));
+    for (let n = 0; n < 2; n++)
+      expect(
+        await postJson({ url: 'ftp://127.0.0.1/x', body: '{}', timeoutMs: 3000, clock }),
+      ).toEqual(expect.objectContaining({ ok: false, reason: 'error' }));
     expect(await postJson({ url: 'not a url', body: '{}', timeoutMs: 3000, clock })).toEqual(
       expect.objectContaining({ ok: false, reason: 'error' }),
     );
