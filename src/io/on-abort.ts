@@ -14,6 +14,22 @@ interface Waiters {
 
 const waiters = new WeakMap<AbortSignal, Waiters>();
 
+/** Signals whose one listener stays when their last waiter goes (keepAbortListener). */
+const kept = new WeakSet<AbortSignal>();
+
+/**
+ * Keeps `signal`'s one listener (and its Set) when its last waiter goes, for a signal that
+ * lives as long as its owner (the core's stop signal). Each exchange of a round trip waits on
+ * it and is done within a millisecond, so the Set would otherwise empty and be rebuilt, and
+ * the listener removed and added again, several times per round trip at a human pace: ~20 us
+ * of CPU and a few hundred bytes of garbage each (issue 18, timing under load). Not for
+ * a signal of `AbortSignal.any()`: a listener keeps that one alive.
+ * @example keepAbortListener(controller.signal);
+ */
+export function keepAbortListener(signal: AbortSignal): void {
+  kept.add(signal);
+}
+
 /**
  * Calls `fn` once when `signal` aborts; nothing when it already has (check `aborted` first),
  * as a `once` listener added then would never run. Callbacks run in the order they were
@@ -57,6 +73,7 @@ export function onAbort(signal: AbortSignal, fn: () => void): void {
 export function offAbort(signal: AbortSignal, fn: () => void): void {
   const entry = waiters.get(signal);
   if (entry === undefined || !entry.callbacks.delete(fn) || entry.callbacks.size > 0) return;
+  if (kept.has(signal)) return;
   waiters.delete(signal);
   signal.removeEventListener('abort', entry.listener);
 }

@@ -19,6 +19,7 @@ import { ERRORS } from '../error-codes.js';
 import { SvcError } from '../errors.js';
 import { createEventHistory, type EventHistory } from './event-history.js';
 import { createRouter } from './router.js';
+import { keepAbortListener } from '../io/on-abort.js';
 import { responseHeaders, responseText, toPlatformRequest } from './fetch-adapter.js';
 import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from './delivery.js';
 import {
@@ -139,6 +140,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   // Deliveries wait on the platform's signal through src/io/on-abort.ts (one listener); other
   // listeners (services, tests) may be many.
   setMaxListeners(0, controller.signal);
+  keepAbortListener(controller.signal); // it lives as long as the core: no churn per exchange
   // tracked work under way; `drain` wakes stop() when the last of it settles (issue 18: a
   // counter, not a set with a callback per piece of work: tens of thousands queue under load)
   let inFlight = 0;

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClock, createVirtualClock } from '../../src/clock.js';
-import { offAbort, onAbort } from '../../src/io/on-abort.js';
+import { keepAbortListener, offAbort, onAbort } from '../../src/io/on-abort.js';
 import { createOutboundLimiter } from '../../src/platform/outbound-limiter.js';
 
 describe('onAbort', () => {
@@ -91,6 +91,24 @@ describe('onAbort', () => {
     onAbort(controller.signal, c); // and adds it again for the next waiter
     controller.abort();
     expect(c).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the listener of a long-lived signal between waiters, and still calls each once', () => {
+    const controller = new AbortController();
+    keepAbortListener(controller.signal);
+    const listeners = (): number => getEventListeners(controller.signal, 'abort').length;
+    const gone = vi.fn();
+    for (let i = 0; i < 5; i++) {
+      onAbort(controller.signal, gone);
+      offAbort(controller.signal, gone);
+      expect(listeners()).toBe(1); // the same one, not removed and added again
+    }
+    const waiting = vi.fn();
+    onAbort(controller.signal, waiting);
+    controller.abort();
+    expect(waiting).toHaveBeenCalledTimes(1);
+    expect(gone).not.toHaveBeenCalled();
+    expect(listeners()).toBe(0); // a `once` listener: gone after the abort
   });
 });
 
