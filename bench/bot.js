@@ -7,7 +7,7 @@ import { createClock } from '../dist/clock.js';
 import { createPlatform } from '../dist/platform/index.js';
 import { createBotProvider } from '../dist/roles/bot/index.js';
 import { createListener } from '../dist/roles/integrator/index.js';
-import { WARM_UP_S, percentile, trackRoundTrips } from './round-trips.js';
+import { WARM_UP_S, asServed, percentile, trackRoundTrips } from './round-trips.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -21,6 +21,7 @@ export async function run({
   rounds = 3,
   seconds = Number(process.env.BENCH_SECONDS ?? 8),
 } = {}) {
+  asServed();
   const clock = createClock();
   const listener = await createListener({ clock });
   const bot = await createBotProvider({ token: 'bench-token', providerId: 'bench', clock });

@@ -3,6 +3,7 @@
 // the simulator's events. An answer that never comes (a hand-over, a failed delivery) ends the
 // wait after ANSWER_LIMIT_MS and counts as that slow, so a run cannot hang.
 import { performance } from 'node:perf_hooks';
+import { boundHeapGrowth } from '../dist/cli/heap.js';
 import { postJson } from '../dist/http/client.js';
 
 export const ANSWER_LIMIT_MS = 10_000;
@@ -15,6 +16,16 @@ export const ANSWER_LIMIT_MS = 10_000;
  * figures are of the warm one; bench/bot.js prints the warm-up's own p99 for context.
  */
 export const WARM_UP_S = 10;
+
+/**
+ * The world's heap as the serving commands size it (src/cli/heap.ts): `platform` and
+ * `bot-sim` fix V8's heap growth factor at 2x before they serve, where a process of its own
+ * would let V8 pick 1.1 at this pace and run a full collection every 7-8 s instead of every
+ * 18 s (each a cluster of slow round trips beside a load). The benches' world is that
+ * simulator and that bot in one process, so it runs with the same setting; the bare floor
+ * timed in the same process shares it.
+ */
+export const asServed = () => boundHeapGrowth();
 
 /** The p-th percentile of sorted values; NaN for none. */
 export const percentile = (sorted, p) =>

@@ -30,7 +30,7 @@ import { createBotProvider } from '../dist/roles/bot/index.js';
 import { createListener } from '../dist/roles/integrator/index.js';
 import { startBareWorld } from './bare-round-trip.js';
 import { startChild } from './channel.js';
-import { WARM_UP_S, percentile, trackRoundTrips } from './round-trips.js';
+import { WARM_UP_S, asServed, percentile, trackRoundTrips } from './round-trips.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONVERSATIONS = 200;
@@ -60,6 +60,7 @@ function runQueueWaitMs() {
 
 /** The world: simulator, listeners and bot-sim, in this process; the journal to a file. */
 async function startWorld(dir) {
+  asServed();
   const clock = createClock({ timeScale: 1 });
   const fast = await createListener({ clock });
   const failing = await createListener({ clock, plan: { failFirst: 2 } });
