@@ -40,6 +40,19 @@ describe('journal', () => {
     ]);
   });
 
+  it('writes a batch larger than a write chunk whole and in order (issue 18)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
+    const journal = createJournal({ file });
+    const body = `{"text":"${'é'.repeat(1000)}"}`; // ~1 KB lines: 300 make ~10 chunks
+    for (let i = 1; i <= 300; i++)
+      journal.record({ ...exchange(i), request: { ...exchange(i).request, body } });
+    journal.close();
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines.at(-1)).toBe('');
+    const records = lines.slice(0, -1).map((l) => JSON.parse(l) as { seq: number });
+    expect(records.map((r) => r.seq)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+  });
+
   it('keeps the last 1,000 in memory by default while the file gets every record', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
     const journal = createJournal({ file });

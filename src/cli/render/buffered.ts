@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import { createFlushScheduler } from '../../io/flush-scheduler.js';
+import { joinInChunks } from '../../io/join-in-chunks.js';
 
 export interface BufferedWriter {
   write(text: string): boolean;
@@ -16,8 +17,9 @@ export interface BufferedWriter {
 
 /**
  * Coalesces many small writes (one line per payload, 100k payloads; one event per request
- * of a simulator under load) into one write per event-loop turn, and at most one every
- * 10 ms under load: per-line writes cost a syscall each. Lines still appear as soon as the
+ * of a simulator under load) into one write per event-loop turn (per 48 Ki characters of
+ * it: join-in-chunks.ts), and at most one every 10 ms under load: per-line writes cost a
+ * syscall each. Lines still appear as soon as the
  * producer waits for input, so streaming stays live. While the stream is full, the writes go
  * on (nothing is lost) and every flush waits for the same one 'drain'.
  */
@@ -29,9 +31,13 @@ export function createBufferedWriter(stream: Writable & { isTTY?: boolean }): Bu
   const drain = (): Promise<void> => {
     scheduler.cancel();
     if (pending.length > 0) {
-      const text = pending.join('');
+      const lines = pending;
       pending = [];
-      if (!stream.write(text) && full === undefined) {
+      let took = true;
+      joinInChunks(lines, (text) => {
+        took = stream.write(text);
+      });
+      if (!took && full === undefined) {
         full = new Promise((resolve) =>
           stream.once('drain', () => {
             full = undefined;

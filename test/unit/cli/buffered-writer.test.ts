@@ -50,6 +50,18 @@ describe('buffered stdout writer: a full pipe (issue 18)', () => {
     );
   });
 
+  it('writes a batch larger than a chunk in pieces, whole lines in order', async () => {
+    const { stream, received, release } = stalledStream();
+    release();
+    const writer = createBufferedWriter(stream);
+    const lines = Array.from({ length: 400 }, (_, i) => `${String(i).padStart(299, '.')}\n`);
+    for (const line of lines) writer.write(line);
+    await writer.flush();
+    expect(received.length).toBeGreaterThan(1); // 120,000 characters: more than one piece
+    for (const piece of received) expect(piece.endsWith('\n')).toBe(true);
+    expect(received.join('')).toBe(lines.join(''));
+  });
+
   it('resolves a flush at once while the stream takes more', async () => {
     const { stream, release } = stalledStream();
     release();
