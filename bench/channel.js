@@ -60,11 +60,22 @@ async function stop(child) {
 }
 
 /**
+ * Seconds each server is loaded before the timed rounds, not timed. A simulator compiles its
+ * code in its first seconds under load: in six alternating 2 s rounds (two runs), its first
+ * served 16.0-16.3k req/s and the others 20.2-23.7k, while the bare server's first was like
+ * its others; the ratio read 0.51-0.54x in the first round against 0.53-0.72x after. A
+ * simulator serves for minutes, so the figure is of the warm one, as the bot benches' are
+ * (bench/round-trips.js WARM_UP_S).
+ */
+const WARM_UP_S = 2;
+
+/**
  * Loads each URL in turn, `rounds` times (A B A B ...): drift in machine load hits both alike.
  * Four short rounds rather than two long ones: on a shared 2-core machine single runs of the
  * same server vary by +-15%, and more alternation averages that out.
  */
 async function alternate(urls, rounds = 4) {
+  for (const url of urls) await load(url, { duration: WARM_UP_S });
   const totals = urls.map(() => ({ requests: 0, seconds: 0, total: 0, non2xx: 0 }));
   for (let r = 0; r < rounds; r++) {
     for (const [i, url] of urls.entries()) {
