@@ -19,9 +19,9 @@ export interface BufferedWriter {
  * Coalesces many small writes (one line per payload, 100k payloads; one event per request
  * of a simulator under load) into one write per event-loop turn (per 48 Ki characters of
  * it: join-in-chunks.ts), and at most one every 10 ms under load: per-line writes cost a
- * syscall each. Lines still appear as soon as the
- * producer waits for input, so streaming stays live. While the stream is full, the writes go
- * on (nothing is lost) and every flush waits for the same one 'drain'.
+ * syscall each. Lines still appear as soon as the producer waits for input, so streaming
+ * stays live. While the stream is full, the writes go on (nothing is lost) and every flush
+ * waits for the same one 'drain'.
  */
 export function createBufferedWriter(stream: Writable & { isTTY?: boolean }): BufferedWriter {
   let pending: string[] = [];
