@@ -15,30 +15,24 @@ export const JOIN_CHUNK_CHARS = 48 * 1024;
 
 /**
  * Hands `write` the texts joined, in order, a chunk at a time; a text longer than a chunk is
- * a chunk of its own. Returns how many chunks were written.
+ * a chunk of its own.
  * @example joinInChunks(lines, (text) => writeSync(fd, text));
  */
 export function joinInChunks(
   texts: readonly string[],
   write: (text: string) => void,
   maxChars = JOIN_CHUNK_CHARS,
-): number {
-  let chunks = 0;
+): void {
   let from = 0;
   let size = 0;
   for (let i = 0; i < texts.length; i++) {
     const length = (texts[i] as string).length;
     if (size > 0 && size + length > maxChars) {
       write(texts.slice(from, i).join(''));
-      chunks++;
       from = i;
       size = 0;
     }
     size += length;
   }
-  if (from < texts.length) {
-    write(from === 0 ? texts.join('') : texts.slice(from).join(''));
-    chunks++;
-  }
-  return chunks;
+  if (from < texts.length) write(from === 0 ? texts.join('') : texts.slice(from).join(''));
 }

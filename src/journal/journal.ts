@@ -73,10 +73,11 @@ function nextRunId(): string {
 /**
  * The exchange recorder. NDJSON lines are written whole with writeSync on the next
  * event-loop turn (at most every 10 ms under load: a syscall per 48 Ki characters of a batch,
- * not per request; join-in-chunks.ts) and on exit, so Ctrl-C or a crash loses nothing that was answered and a SIGKILL never
- * leaves a torn line. `record()` only stamps and queues the exchange: redacting, storing and
- * serialising it happen in that batch, after the turn's responses went out (a simulator
- * under load answers first and writes its journal while the clients read their answers).
+ * not per request; join-in-chunks.ts) and on exit, so Ctrl-C or a crash loses nothing that
+ * was answered and a SIGKILL never leaves a torn line. `record()` only stamps and queues the
+ * exchange: redacting, storing and serialising it happen in that batch, after the turn's
+ * responses went out (a simulator under load answers first and writes its journal while the
+ * clients read their answers).
  * @example const journal = createJournal({ file: 'session.ndjson' });
  */
 export function createJournal(options: JournalOptions = {}): Journal {
