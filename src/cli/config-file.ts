@@ -6,10 +6,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseJsonText } from '../contract/json-text.js';
 import { SvcError, systemReason } from '../errors.js';
 import { ROLE_NAMES } from './options/roles.js';
+import { packageFiles } from '../package-files.js';
 
 export const CONFIG_FILE = 'svc.config.json';
 export const CONFIG_VERSION = 1;
@@ -18,12 +18,14 @@ export const CONFIG_SCHEMA_REF = './node_modules/svc-cli/schemas/svc.config.sche
 
 /**
  * The `$schema` that resolves from `dir` (issue 21): the installed package's copy when the
- * project has one, else this svc-cli's own file (a clone, a global install, npx's cache).
+ * project has one, else this svc-cli's own file (a clone, a global install, npx's cache);
+ * undefined from the single binary, which has no schema file on disk to point at.
  * @example configSchemaRefFor('/home/me/app') // './node_modules/svc-cli/schemas/svc.config.schema.json'
  */
-export function configSchemaRefFor(dir: string): string {
+export function configSchemaRefFor(dir: string): string | undefined {
   if (existsSync(join(dir, CONFIG_SCHEMA_REF))) return CONFIG_SCHEMA_REF;
-  const own = fileURLToPath(new URL('../../schemas/svc.config.schema.json', import.meta.url));
+  const own = packageFiles().pathOf('schemas/svc.config.schema.json');
+  if (own === undefined) return undefined;
   const rel = relative(dir, own).split(sep).join('/');
   return isAbsolute(rel) ? rel : rel.startsWith('.') ? rel : `./${rel}`;
 }

@@ -3,24 +3,11 @@
  * core lazily, so `svc-cli --help` loads no schema code, undici, msw or simulator
  * (conventions.md 13). Nothing here exits: main.ts does.
  */
-import { readFileSync } from 'node:fs';
 import type { CliContext } from './context.js';
 import { Command, CommanderError, registerCommands } from './commands/index.js';
 import { EXIT_CODES, toSvcError, exitCodeFor } from '../errors.js';
 import { flushOutputs } from './render/flush.js';
-
-function readVersion(): string {
-  try {
-    const pkg = JSON.parse(
-      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-    ) as {
-      version?: string;
-    };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
+import { readPackageVersion } from '../package-files.js';
 
 /** --json anywhere before `--`: commander's own usage errors then print as NDJSON too. */
 function wantsJson(argv: readonly string[]): boolean {
@@ -71,7 +58,7 @@ export function createProgram(ctx: CliContext, argv: readonly string[] = []): Co
     .description(
       'Test and simulate the svc platform integration interfaces: chat channel (A), bot provider (B), page script API (C) and event hooks (D). Plays both sides of every interface.',
     )
-    .version(readVersion(), '-V, --version')
+    .version(readPackageVersion(), '-V, --version')
     .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),

@@ -1,14 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname } from 'node:path';
 import { SvcError } from '../errors.js';
-
-/** The built browser files: dist/web/<page>/ and dist/widget/svc-widget.js (scripts/build-*.js). */
-const here = fileURLToPath(new URL('.', import.meta.url));
-/** Running from the sources (tests): the built files are in dist/ beside src/. */
-const distRoot = existsSync(join(here, 'console', 'console.js'))
-  ? resolve(here, '..')
-  : resolve(here, '../../dist');
+import { packageFiles } from '../package-files.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -27,9 +19,12 @@ export interface Asset {
  */
 export function readAsset(page: 'console' | 'demo' | 'widget', file: string): Asset | undefined {
   if (!/^[\w-]+\.(html|css|js)$/.test(file)) return undefined; // no path segments, no dot files
-  const path = join(distRoot, page === 'widget' ? 'widget' : join('web', page), file);
-  if (!existsSync(path)) return undefined;
-  return { body: readFileSync(path, 'utf8'), contentType: TYPES[extname(file)] ?? 'text/plain' };
+  // the built browser files: dist/web/<page>/ and dist/widget/svc-widget.js (scripts/build-*.js)
+  const body = packageFiles().read(
+    page === 'widget' ? `dist/widget/${file}` : `dist/web/${page}/${file}`,
+  );
+  if (body === undefined) return undefined;
+  return { body, contentType: TYPES[extname(file)] ?? 'text/plain' };
 }
 
 /** Like readAsset, for files the command cannot run without. */

@@ -91,7 +91,12 @@ export async function runInit(
         validateUrl,
       )
     : defaults;
-  const content = { $schema: configSchemaRefFor(ctx.cwd), version: CONFIG_VERSION, ...answers };
+  const schema = configSchemaRefFor(ctx.cwd);
+  const content = {
+    ...(schema === undefined ? {} : { $schema: schema }),
+    version: CONFIG_VERSION,
+    ...answers,
+  };
   const { problems } = checkConfigValues(content);
   if (problems.length > 0) {
     throw new SvcError(

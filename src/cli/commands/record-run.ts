@@ -1,19 +1,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SvcError, systemReason } from '../../errors.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { toFixtureOptions } from './tool-options.js';
 import { readRecording } from '../../conversation/record/read-recording.js';
 import { convertRecording } from '../../conversation/record/to-fixture.js';
+import { packageFiles } from '../../package-files.js';
 
-/** The bundled JSON Schema of the conversation format, as a path relative to `outFile`. */
+/**
+ * The bundled JSON Schema of the conversation format, as a path relative to `outFile`; without
+ * one (or from the single binary, which has no schema file on disk), where it is from a
+ * project's fixtures/conversations.
+ */
 export function schemaPathFor(outFile: string | undefined): string {
-  if (outFile === undefined) return '../../schemas/conversation.schema.json';
-  const schema = fileURLToPath(
-    new URL('../../../schemas/conversation.schema.json', import.meta.url),
-  );
+  const schema = packageFiles().pathOf('schemas/conversation.schema.json');
+  if (outFile === undefined || schema === undefined) return '../../schemas/conversation.schema.json';
   return relative(dirname(outFile), schema).split(sep).join('/');
 }
 

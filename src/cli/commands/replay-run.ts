@@ -1,11 +1,11 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { replayOptions } from './replay-options.js';
 import { EXIT_CODES, SvcError } from '../../errors.js';
 import { loadEveryConversation } from '../../conversation/load.js';
+import { packageFiles } from '../../package-files.js';
 import { replayAll, usesRealPeer } from '../../conversation/replay-all.js';
 import { createRunProgress } from '../render/progress.js';
 import { createOutput } from '../render/output.js';
@@ -19,13 +19,14 @@ const DEFAULT_PATH = 'fixtures/conversations';
 
 /**
  * Without paths, `fixtures/conversations` of the working folder, else the conversations
- * shipped in the package: `npx svc-cli replay` works in a project that installed svc-cli.
+ * shipped in the package: `npx svc-cli replay` works in a project that installed svc-cli (and
+ * the single binary, from a copy of its assets: a fixture names files beside it, bot scripts).
  */
 function resolvePaths(cwd: string, paths: string[]): string[] {
   if (paths.length > 0) return paths.map((p) => resolve(cwd, p));
   const local = resolve(cwd, DEFAULT_PATH);
   if (existsSync(local)) return [local];
-  return [fileURLToPath(new URL('../../../fixtures/conversations', import.meta.url))];
+  return [packageFiles().folderOf(DEFAULT_PATH)];
 }
 
 /** `svc-cli replay`: load -> replay each -> report; exit 1 when any step fails. */

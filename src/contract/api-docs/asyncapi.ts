@@ -7,7 +7,8 @@
 import { buildComponentSchemas, refTo } from './components.js';
 import { collectExamples, type PayloadExample } from './examples.js';
 import { API_OPERATIONS, PATH_PARAMETERS, type ApiOperation } from './operations.js';
-import { INTERFACE_TAGS, ROLE_TAG_DESCRIPTIONS, readPackageVersion } from './openapi.js';
+import { INTERFACE_TAGS, ROLE_TAG_DESCRIPTIONS } from './openapi.js';
+import { readPackageVersion } from '../../package-files.js';
 import { HOOK_EVENTS } from '../hooks.js';
 import { API_ROLES } from './operations.js';
 

@@ -5,9 +5,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { detectKind } from '../detect.js';
 import { validate } from '../validate.js';
+import { packageFiles } from '../../package-files.js';
 
 export interface PayloadExample {
   /** the sample's file name without `.valid.json` */
@@ -17,30 +17,50 @@ export interface PayloadExample {
   value: unknown;
 }
 
-/** fixtures/payloads of this package (dist/contract/api-docs -> package root). */
-export const DEFAULT_PAYLOADS_DIR = fileURLToPath(
-  new URL('../../../fixtures/payloads/', import.meta.url),
-);
-
-function listValid(dir: string): string[] {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return []; // no samples shipped: the documents simply carry no examples
-  }
-  return entries
-    .flatMap((e) => {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) return listValid(full);
-      return e.name.endsWith('.valid.json') ? [full] : [];
-    })
-    .sort();
+/** The files of a payloads folder, by their path relative to it (`/`-separated). */
+interface Samples {
+  files: string[];
+  read(file: string): string | undefined;
 }
 
-function readJson(file: string): unknown {
+function walk(dir: string, prefix = ''): string[] {
+  let entries;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    entries = readdirSync(path.join(dir, prefix), { withFileTypes: true });
+  } catch {
+    return []; // no samples: the documents simply carry no examples
+  }
+  return entries.flatMap((e) =>
+    e.isDirectory() ? walk(dir, `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
+  );
+}
+
+/** `dir` on disk, else this package's fixtures/payloads (assets in the single binary). */
+function samplesIn(dir: string | undefined): Samples {
+  if (dir !== undefined) {
+    return {
+      files: walk(dir),
+      read(file) {
+        try {
+          return readFileSync(path.join(dir, file), 'utf8');
+        } catch {
+          return undefined;
+        }
+      },
+    };
+  }
+  const own = packageFiles();
+  const root = 'fixtures/payloads/';
+  return {
+    files: own.list(root).map((file) => file.slice(root.length)),
+    read: (file) => own.read(`${root}${file}`),
+  };
+}
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
@@ -50,21 +70,19 @@ function readJson(file: string): unknown {
  * Valid samples by kind.
  * @example collectExamples().get('channel.customer.text')?.[0]?.value
  */
-export function collectExamples(dir: string = DEFAULT_PAYLOADS_DIR): Map<string, PayloadExample[]> {
+export function collectExamples(dir?: string): Map<string, PayloadExample[]> {
   const byKind = new Map<string, PayloadExample[]>();
-  for (const file of listValid(dir)) {
-    const value = readJson(file);
+  const samples = samplesIn(dir);
+  for (const file of samples.files.filter((f) => f.endsWith('.valid.json')).sort()) {
+    const value = parseJson(samples.read(file));
     if (value === undefined) continue;
-    const sidecar = readJson(file.replace(/\.json$/, '.expect.json')) as
-      { kind?: unknown } | undefined;
+    const sidecar = parseJson(samples.read(file.replace(/\.json$/, '.expect.json'))) as
+      | { kind?: unknown }
+      | undefined;
     const kind = typeof sidecar?.kind === 'string' ? sidecar.kind : detectKind(value).kind;
     if (kind === undefined || !validate(kind, value).ok) continue;
     const list = byKind.get(kind) ?? [];
-    list.push({
-      name: path.basename(file).replace(/\.valid\.json$/, ''),
-      file: path.relative(dir, file).split(path.sep).join('/'),
-      value,
-    });
+    list.push({ name: path.posix.basename(file).replace(/\.valid\.json$/, ''), file, value });
     byKind.set(kind, list);
   }
   return byKind;

@@ -8,7 +8,6 @@
  * Prism or Schemathesis can mock or test that party's server. Hooks stay webhooks, one per
  * event with its own reply, and the hook receiver's one URL is also a path taking any event.
  */
-import { readFileSync } from 'node:fs';
 import { buildComponentSchemas, refTo } from './components.js';
 import { collectExamples, type PayloadExample } from './examples.js';
 import {
@@ -21,6 +20,7 @@ import {
   type ApiRole,
 } from './operations.js';
 import { HOOK_EVENTS } from '../hooks.js';
+import { readPackageVersion } from '../../package-files.js';
 
 type Json = Record<string, unknown>;
 
@@ -50,17 +50,6 @@ export const ROLE_TAG_DESCRIPTIONS: Record<ApiRole, string> = {
   'hook-receiver': 'served at the hook URL (svc-cli hook-target simulates it)',
 };
 
-/** The package version, for `info.version`. */
-export function readPackageVersion(): string {
-  try {
-    const pkg = JSON.parse(
-      readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
-    ) as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 const specRefs = (spec: readonly string[]): string =>
   `Spec: ${spec.map((s) => `section ${s}`).join(', ')} of the integration interfaces.`;
