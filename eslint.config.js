@@ -47,6 +47,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      'dist-bin/**',
       '.tmp/**',
       '.scratch/**',
       'node_modules/**',
