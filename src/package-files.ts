@@ -6,8 +6,16 @@
  * (`npm run build:binary`), which has no package folder: there the files are assets built into
  * the executable (Node's single executable applications, `node:sea`).
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import sea from 'node:sea';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -134,7 +142,12 @@ function copyAssets(store: AssetStore, list: AssetList, copies: string): string 
     const uid = process.getuid?.();
     if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || stat.mode & 0o022)
       throw Object.assign(new Error('the folder is not this user’s own'), { code: 'EACCES' });
-    if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory()) return folder;
+    // a cleaner of old temporary files may have taken some of them: copied again then
+    const whole = (): boolean => list.files.every((file) => existsSync(join(folder, file)));
+    if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+      if (whole()) return folder;
+      rmSync(folder, { recursive: true, force: true });
+    }
     for (const file of list.files) {
       const target = join(partial, ...file.split('/'));
       mkdirSync(dirname(target), { recursive: true });
@@ -144,7 +157,7 @@ function copyAssets(store: AssetStore, list: AssetList, copies: string): string 
       renameSync(partial, folder);
     } catch (error) {
       // another start copied them first: theirs is as good
-      if (!lstatSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw error;
+      if (!whole()) throw error;
       rmSync(partial, { recursive: true, force: true });
     }
     return folder;

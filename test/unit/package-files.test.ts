@@ -111,6 +111,11 @@ describe('package files in the single binary (SEA assets)', () => {
     // a second start (any process) takes the copy that is there
     createPackageFiles({ root, store, copies }).folderOf('fixtures');
     expect(store.rawReads).toBe(3);
+    // a cleaner of old temporary files took one: the copy is made again
+    rmSync(join(folder, 'a.json'));
+    createPackageFiles({ root, store, copies }).folderOf('fixtures');
+    expect(store.rawReads).toBe(6);
+    expect(readFileSync(join(folder, 'a.json'), 'utf8')).toBe('{"version":1}');
   });
 
   it('refuses a folder others can write, as an error with a code', () => {
