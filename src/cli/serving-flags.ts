@@ -6,6 +6,9 @@ import { resolve } from 'node:path';
 import { SvcError, systemReason } from '../errors.js';
 import { loadFaultPlan, type Fault, type FaultPlan } from '../faults/index.js';
 import { writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { isNonLoopbackHost } from '../http/server.js';
+import type { ControlAccessOptions } from '../platform/control-access.js';
 import {
   generateLoopbackCertificate,
   loadCertificate,
@@ -145,4 +148,57 @@ export async function serverTls(
     `https: certificate generated for 127.0.0.1, ::1 and localhost (SHA-256 ${tls.fingerprint}); ${where}`,
   );
   return tls;
+}
+
+export interface AccessFlags {
+  host?: string | undefined;
+  allowOrigin?: readonly string[] | undefined;
+  controlToken?: string | undefined;
+}
+
+/** The control API's access as the flags give it, and whether its token was generated here. */
+export interface ControlAccess {
+  access: ControlAccessOptions;
+  /** the token, when one is required */
+  token?: string;
+  /** true: generated at start (the banner prints it once); false: --control-token gave it */
+  generated: boolean;
+}
+
+/**
+ * `--allow-origin` (each an origin: scheme, host, port) and the control token: `--control-token`,
+ * else a random one when `--host` is not loopback (docs/SECURITY.md).
+ * @example controlAccessOf({ host: '0.0.0.0', allowOrigin: [] }).generated // true
+ */
+export function controlAccessOf(o: AccessFlags): ControlAccess {
+  const allowOrigins = (o.allowOrigin ?? []).map(originOf);
+  const given = o.controlToken === '' ? undefined : o.controlToken;
+  const token =
+    given ??
+    (o.host !== undefined && isNonLoopbackHost(o.host)
+      ? randomBytes(24).toString('base64url')
+      : undefined);
+  return {
+    access: { allowOrigins, ...(token === undefined ? {} : { token }) },
+    ...(token === undefined ? {} : { token }),
+    generated: token !== undefined && given === undefined,
+  };
+}
+
+/** An `--allow-origin` entry as browsers send Origin: `http://localhost:5173`, no path. */
+function originOf(entry: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(entry);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname.length > 1)
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'input',
+      `Could not use --allow-origin ${entry}: it takes an origin, the scheme, host and port of a page.`,
+      'Example: --allow-origin http://localhost:5173',
+    );
+  return url.origin;
 }

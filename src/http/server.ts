@@ -3,6 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { SvcError, systemReason } from '../errors.js';
 import type { TlsServerOptions } from './tls.js';
+import { createHostCheck, hostRefusal } from './host-check.js';
 
 /** Limits every serving command applies so a slow or hostile client cannot hold it (issue 8). */
 export interface ServerLimits {
@@ -42,6 +43,13 @@ export interface StartServerOptions {
   tls?: TlsServerOptions | undefined;
   /** the flag that sets the port, named when it is taken (default `--port`) */
   portFlag?: string;
+  /**
+   * Host names served beside localhost, IP addresses and `host` (`--allowed-host`); any other
+   * Host is answered 403 (src/http/host-check.ts)
+   */
+  allowedHosts?: readonly string[] | undefined;
+  /** told of each request refused for its Host, e.g. to print a hint */
+  onHostRefused?: (host: string) => void;
 }
 
 /** Where a serving role listens, as its options give it (unset ones keep startServer's defaults). */
@@ -50,6 +58,8 @@ export interface ListenAt {
   port?: number | undefined;
   limits?: ServerLimits | undefined;
   tls?: TlsServerOptions | undefined;
+  /** `--allowed-host`: Host names served beside localhost, IP addresses and `host` */
+  allowedHosts?: readonly string[] | undefined;
 }
 
 /**
@@ -58,8 +68,9 @@ export interface ListenAt {
  */
 export function listenAt(
   options: ListenAt,
-): Pick<StartServerOptions, 'host' | 'port' | 'limits' | 'tls'> {
+): Pick<StartServerOptions, 'host' | 'port' | 'limits' | 'tls' | 'allowedHosts'> {
   return {
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     ...(options.tls === undefined ? {} : { tls: options.tls }),
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.port === undefined ? {} : { port: options.port }),
@@ -124,6 +135,18 @@ function clientErrorAnswer(code: string | undefined): [number, string, string, s
   }
 }
 
+/** Answers 403 without reading the body; the connection closes after it. */
+function refuseHost(req: IncomingMessage, res: ServerResponse, host: string): void {
+  const body = hostRefusal(host);
+  res.writeHead(403, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  });
+  res.end(body);
+  req.resume();
+}
+
 /** decodeURIComponent that keeps a malformed segment as it is instead of throwing. */
 export function decodeSegment(segment: string): string {
   try {
@@ -151,7 +174,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // outlive a 10 s headers timeout threefold without it
     connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
   };
+  const hostAllowed = createHostCheck(host, options.allowedHosts);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    // DNS rebinding (docs/SECURITY.md): one string compare for a client seen before
+    const requestHost = req.headers.host;
+    if (!hostAllowed(requestHost)) {
+      refuseHost(req, res, requestHost ?? '');
+      options.onHostRefused?.(requestHost ?? '');
+      return;
+    }
     let result: void | Promise<void>;
     try {
       result = options.handler(req, res);

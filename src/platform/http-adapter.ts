@@ -15,6 +15,13 @@ import { responseHeaders, responseText } from './fetch-adapter.js';
 import { bodyOf, mountInProcess, type Mounted } from '../http/in-process.js';
 import { errorText } from '../errors.js';
 import { endInBatch } from '../http/response-batch.js';
+import {
+  createControlGuard,
+  isControlPath,
+  withCors,
+  type ControlAccessOptions,
+  type ControlVerdict,
+} from './control-access.js';
 
 export interface ServePlatformOptions {
   host?: string;
@@ -26,18 +33,27 @@ export interface ServePlatformOptions {
   tls?: TlsServerOptions | undefined;
   /** the flag that sets the port, for the "port taken" hint (default `--port`) */
   portFlag?: string;
+  /** `--allowed-host`: Host names served beside localhost, IP addresses and `host` */
+  allowedHosts?: readonly string[] | undefined;
+  /** who may use /_sim/ beside the server's own origin, and its token (control-access.ts) */
+  access?: ControlAccessOptions | undefined;
 }
+
+type Guard = (request: PlatformRequest) => ControlVerdict;
 
 /** Puts the core on a loopback socket: every request is read, handled, answered and journaled. */
 export async function servePlatform(
   core: PlatformCore,
   options: ServePlatformOptions = {},
 ): Promise<RunningServer> {
+  const guard = createControlGuard(options.access ?? {}, options.tls !== undefined);
   const server = await startServer({
     ...listenAt(options),
     ...(options.portFlag ? { portFlag: options.portFlag } : {}),
-    handler: (req, res) => handleHttp(core, req, res, options.bodyLimit),
+    handler: (req, res) => handleHttp(core, guard, req, res, options.bodyLimit),
     onHandlerError: (error) => core.emit(handlerFailed(core, error)),
+    onHostRefused: (host) =>
+      core.emit(refusedNotice(core, `a request for Host ${host} (--allowed-host admits it)`)),
   });
   core.baseUrl = server.url;
   return server;
@@ -50,6 +66,13 @@ const handlerFailed = (core: PlatformCore, error: unknown): PlatformEvent => ({
   protocolMs: core.clock.now(),
 });
 
+const refusedNotice = (core: PlatformCore, what: string): PlatformEvent => ({
+  type: 'notice',
+  level: 'warning',
+  message: `refused ${what} (docs/SECURITY.md)`,
+  protocolMs: core.clock.now(),
+});
+
 /**
  * Reads, handles, answers and journals one request. Callbacks rather than awaits: a
  * synchronous route (the channel's ingest) is answered in the turn its body arrived, with no
@@ -57,6 +80,7 @@ const handlerFailed = (core: PlatformCore, error: unknown): PlatformEvent => ({
  */
 function handleHttp(
   core: PlatformCore,
+  guard: Guard,
   req: IncomingMessage,
   res: ServerResponse,
   bodyLimit?: number,
@@ -72,6 +96,17 @@ function handleHttp(
     headers: flatHeaders(req),
   };
   const exchange: Exchange = { core, req, res, request, started, wallStarted };
+  // the channel's ingest never gets here: one startsWith on the hot path
+  if (isControlPath(url.path)) {
+    const verdict = guard(request);
+    if (verdict.kind !== 'pass') {
+      if (verdict.kind === 'refuse') core.emit(refusedNotice(core, verdict.reason));
+      req.resume(); // the body is not read: the connection closes after the answer
+      respond(exchange, verdict.response);
+      return;
+    }
+    exchange.cors = verdict.cors ?? '';
+  }
   if (method === 'GET' || method === 'HEAD') return answer(exchange);
   return new Promise<void>((resolve, reject) =>
     readJsonBodyThen(req, bodyLimit === undefined ? {} : { limit: bodyLimit }, (body) => {
@@ -94,6 +129,8 @@ interface Exchange {
   request: PlatformRequest;
   started: number;
   wallStarted: number;
+  /** a /_sim/ request: the admitted cross-origin caller ('' for none) */
+  cors?: string;
 }
 
 function answer(exchange: Exchange): void | Promise<void> {
@@ -109,9 +146,10 @@ const isPromise = (
 ): value is Promise<PlatformResponse> => typeof (value as { then?: unknown }).then === 'function';
 
 function respond(
-  { core, req, res, request, started, wallStarted }: Exchange,
-  response: PlatformResponse,
+  { core, req, res, request, started, wallStarted, cors }: Exchange,
+  answered: PlatformResponse,
 ): void {
+  const response = cors === undefined ? answered : withCors(answered, cors || undefined);
   if (response.stream) {
     res.writeHead(response.status, response.headers ?? {});
     response.stream(

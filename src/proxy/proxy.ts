@@ -22,6 +22,7 @@ import { DEFAULT_BODY_LIMIT, transferModeOf } from '../http/body.js';
 import { certificateProblem, untrustedMessage } from '../http/client.js';
 import {
   requestPathOf,
+  listenAt,
   startServer,
   type RunningServer,
   type ServerLimits,
@@ -54,6 +55,8 @@ export interface ProxyOptions {
   port?: number;
   limits?: ServerLimits;
   tls?: TlsServerOptions;
+  /** `--allowed-host`: Host names served beside localhost, IP addresses and `host` */
+  allowedHosts?: readonly string[];
   journal?: Journal;
   /** faults on one leg (default: the leg the platform calls) */
   plan?: FaultPlan;
@@ -516,13 +519,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     options.onEvent?.(event);
   };
 
-  const server: RunningServer = await startServer({
-    handler,
-    ...(options.host === undefined ? {} : { host: options.host }),
-    ...(options.port === undefined ? {} : { port: options.port }),
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
-    ...(options.tls === undefined ? {} : { tls: options.tls }),
-  });
+  const server: RunningServer = await startServer({ handler, ...listenAt(options) });
   return {
     url: server.url,
     port: server.port,

@@ -11,6 +11,8 @@ export interface DemoServerOptions {
   port?: number;
   /** serve HTTPS (`--tls`, issue 16) */
   tls?: TlsServerOptions | undefined;
+  /** `--allowed-host`: Host names served beside localhost, IP addresses and `host` */
+  allowedHosts?: readonly string[] | undefined;
 }
 
 /** HTML-escapes a value for an attribute. */

@@ -90,10 +90,12 @@ export function createHttpTransport(
     visitorId,
     platformUrl: base,
     async send(event): Promise<WidgetTransportReply> {
-      // text/plain keeps the cross-origin POST a simple request (no preflight)
+      // JSON: the simulator refuses a state-changing text/plain request, which any page could
+      // send cross-origin unasked; the preflight this costs is answered for pages on loopback
+      // and --allow-origin entries (docs/SECURITY.md)
       const response = await doFetch(`${base}/_sim/widget/events${channel ? `?${channel}` : ''}`, {
         method: 'POST',
-        headers: { 'content-type': 'text/plain;charset=UTF-8' },
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify(event),
       });
       const text = await response.text();

@@ -111,6 +111,7 @@ describe.skipIf(!scriptBin)('on a terminal (issue 21)', () => {
     // waits for the whole series (0.9 s at this scale): a stopped job would never answer
     const reply = await fetch(`${url}/_sim/agent/message`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ customerId: 'c-1', text: 'hello' }),
     });
     expect(await reply.json()).toMatchObject({ result: 'failed', attempts: 3 });

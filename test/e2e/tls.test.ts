@@ -132,6 +132,7 @@ describe('HTTPS both ways (issue 16)', () => {
     expect(sent.status).toBe(200);
     const reply = await fetch(`${base}/_sim/agent/message`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ customerId: 'c-1', text: 'hello over TLS' }),
     });
     expect(await reply.json()).toMatchObject({ result: 'delivered', attempts: 3 });

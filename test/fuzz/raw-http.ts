@@ -13,7 +13,7 @@ export interface RawAnswer {
 /**
  * Writes `chunks` in order and half-closes when `end` is set; resolves when the server closes
  * the socket or after `timeoutMs` (then `timedOut`).
- * @example await sendRaw(port, ['GET / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n'])
+ * @example await sendRaw(port, ['GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n'])
  */
 export function sendRaw(
   port: number,

@@ -110,7 +110,7 @@ describe('server limits', () => {
     const socket = connect(server.port, '127.0.0.1');
     socket.on('error', () => undefined);
     const started = performance.now();
-    const text = 'GET / HTTP/1.1\r\nhost: x\r\nx-slow: ' + 'a'.repeat(1000);
+    const text = 'GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nx-slow: ' + 'a'.repeat(1000);
     let i = 0;
     const drip = setInterval(() => socket.write(text[i++ % text.length]!), 20);
     const answer = await new Promise<string>((resolve) => {
@@ -161,7 +161,7 @@ describe('server limits', () => {
     await new Promise<void>((resolve) => third.once('close', () => resolve()));
     const reply = await new Promise<string>((resolve) => {
       first.once('data', (d: Buffer) => resolve(d.toString()));
-      first.write('GET / HTTP/1.1\r\nhost: x\r\n\r\n');
+      first.write('GET / HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n');
     });
     expect(reply.startsWith('HTTP/1.1 200')).toBe(true);
   });
@@ -300,6 +300,7 @@ describe('outbound limiter (per core)', () => {
     const send = () =>
       fetch(`${server.url}/_sim/agent/message`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ customerId: 'c-1', text: 'a', wait: false }),
       });
     expect((await send()).status).toBe(202); // under way

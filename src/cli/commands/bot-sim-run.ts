@@ -57,6 +57,7 @@ export async function runBotSim(
     plan,
     bodyLimit: o.bodyLimit,
     host: o.host,
+    allowedHosts: o.allowedHost,
     port: o.port,
     clock: createClock({ timeScale: o.timeScale }),
     journal,

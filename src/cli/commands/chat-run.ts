@@ -217,6 +217,7 @@ export async function runChat(ctx: CliContext, given: Record<string, unknown>): 
   });
   const listener = await createListener({
     host: options.host,
+    allowedHosts: options.allowedHost,
     port: options.port,
     clock,
     journal,

@@ -80,6 +80,7 @@ export async function runHookTarget(
   const target = await createHookTarget({
     tls,
     host: options.host,
+    allowedHosts: options.allowedHost,
     port: options.port,
     ...(options.path === undefined ? {} : { path: options.path }),
     replies,

@@ -29,6 +29,7 @@ export async function runListen(ctx: CliContext, flags: Record<string, unknown>)
   const listener = await createListener({
     tls,
     host: options.host,
+    allowedHosts: options.allowedHost,
     port: options.port,
     ...(options.channel === undefined ? {} : { channel: options.channel }),
     plan,

@@ -1,5 +1,12 @@
 /** The option tables of hook-fire, chat and widget (table.ts). */
-import { RECORD_OPTIONS, SERVING_OPTIONS, TIMEOUT_OPTION, TLS_OPTIONS } from '../options/shared.js';
+import {
+  ALLOWED_HOST_OPTION,
+  CONTROL_ACCESS_OPTIONS,
+  RECORD_OPTIONS,
+  SERVING_OPTIONS,
+  TIMEOUT_OPTION,
+  TLS_OPTIONS,
+} from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 import { AGENTS_OPTION } from './platform-options.js';
 
@@ -88,12 +95,15 @@ export const chatOptions = defineOptions('chat', [
     description: 'port of the embedded agent-message endpoint (0 = any free port)',
   },
   SERVING_OPTIONS[1],
+  ALLOWED_HOST_OPTION,
   { ...TIMEOUT_OPTION, description: 'wait at most this long for each reply' },
 ] as const satisfies readonly OptionSpec[]);
 
 export const widgetOptions = defineOptions('widget', [
   { ...SERVING_OPTIONS[0], description: 'port of the demo page (0 = any free port)' },
   { ...SERVING_OPTIONS[1], description: 'address to bind both servers' },
+  ALLOWED_HOST_OPTION,
+  ...CONTROL_ACCESS_OPTIONS,
   ...TLS_OPTIONS,
   {
     key: 'platformUrl',

@@ -1,5 +1,6 @@
 /** The option table of `svc-cli platform` (table.ts). */
 import {
+  CONTROL_ACCESS_OPTIONS,
   QUIET_OPTION,
   RECORD_OPTIONS,
   SERVING_OPTIONS,
@@ -35,6 +36,7 @@ const HOOKS = 'Hooks (interface D):';
 export const platformOptions = defineOptions('platform', [
   QUIET_OPTION,
   ...SERVING_OPTIONS,
+  ...CONTROL_ACCESS_OPTIONS,
   ...TLS_OPTIONS,
   {
     key: 'integratorUrl',

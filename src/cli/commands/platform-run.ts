@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
-import { createRecordJournal, serverTls } from '../serving-flags.js';
+import { controlAccessOf, createRecordJournal, serverTls } from '../serving-flags.js';
+import { consoleUrlOf, printControlToken } from '../control-banner.js';
 import type { CliContext } from '../context.js';
 import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
 import { createClock } from '../../clock.js';
@@ -89,8 +90,12 @@ export async function runPlatform(
   });
   const { core } = platform;
   for (const channel of core.state.channels.values()) platformSecrets.push(channel.randomString);
+  const control = controlAccessOf(flags);
+  if (control.token !== undefined) platformSecrets.push(control.token);
   if (flags.host && isNonLoopbackHost(flags.host)) {
-    out.note(`warning: binding ${flags.host} exposes the simulator beyond this machine`);
+    out.note(
+      `warning: binding ${flags.host} exposes the simulator beyond this machine; its control API and console want the control token${control.generated ? ' printed below' : ' --control-token gave'}`,
+    );
   }
   // issue 21: a job started with `&` must not read the terminal (it would be stopped)
   const background = Boolean(ctx.stdin.isTTY) && !isForegroundJob(ctx.stdin);
@@ -121,14 +126,18 @@ export async function runPlatform(
     port,
     bodyLimit,
     ...(flags.host ? { host: flags.host } : {}),
+    allowedHosts: flags.allowedHost,
+    access: control.access,
   });
   const channels = [...core.state.channels.values()].map((c) => core.channelInfo(c));
+  const consoleUrl = consoleUrlOf(server.url, control);
   out.event(
     {
       type: 'listening',
       url: server.url,
       controlUrl: `${server.url}/_sim`,
-      ...(flags.web ? { consoleUrl: `${server.url}/_sim/console/` } : {}),
+      ...(flags.web ? { consoleUrl } : {}),
+      ...(control.generated ? { controlToken: control.token } : {}),
       channels,
       ...(bot ? { bot: botUrls(server.url, bot, globals.showSecrets) } : {}),
     },
@@ -147,7 +156,8 @@ export async function runPlatform(
       'warning: no --integrator-url: the bot answers, but its messages reach no customer endpoint (start one with svc-cli listen --port 9000 and pass --integrator-url http://127.0.0.1:9000/agent-messages)',
     );
   }
-  if (flags.web) out.line(`  web console   ${out.chalk.cyan(`${server.url}/_sim/console/`)}`);
+  printControlToken(out, control);
+  if (flags.web) out.line(`  web console   ${out.chalk.cyan(consoleUrl)}`);
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );

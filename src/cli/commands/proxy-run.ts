@@ -101,6 +101,7 @@ export async function runProxy(
     upstreams,
     clock,
     host: options.host,
+    allowedHosts: options.allowedHost,
     port: options.port,
     ...(tls ? { tls } : {}),
     journal,

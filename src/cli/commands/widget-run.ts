@@ -3,7 +3,8 @@ import { createClock } from '../../clock.js';
 import { createPlatform, type Platform } from '../../platform/index.js';
 import { isNonLoopbackHost } from '../../http/server.js';
 import { startDemoServer } from '../../web/demo-server.js';
-import { createRecordJournal, serverTls } from '../serving-flags.js';
+import { controlAccessOf, createRecordJournal, serverTls } from '../serving-flags.js';
+import { consoleUrlOf, printControlToken } from '../control-banner.js';
 import type { CliContext } from '../context.js';
 import { SvcError, systemReason } from '../../errors.js';
 import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
@@ -25,9 +26,13 @@ export async function runWidget(
   const platformGiven = flags.platformUrl && simulatorBase(flags.platformUrl);
   if (platformGiven && flags.platformUrl?.includes('/_sim'))
     out.note(`--platform-url: using the simulator at ${platformGiven}`);
-  const host = { host: flags.host };
+  const host = { host: flags.host, allowedHosts: flags.allowedHost };
+  // the token guards the simulator started here; a --platform-url one has its own
+  const control = controlAccessOf(platformGiven ? { ...flags, host: '127.0.0.1' } : flags);
   if (isNonLoopbackHost(flags.host)) {
-    out.note(`warning: binding ${flags.host} exposes the simulator beyond this machine`);
+    out.note(
+      `warning: binding ${flags.host} exposes the simulator beyond this machine${platformGiven ? '' : `; its control API and console want the control token${control.generated ? ' printed below' : ' --control-token gave'}`}`,
+    );
   }
   // issue 21: a page wired to nothing showed "online"; a --platform-url that answers no svc
   // widget channel is refused at start (exit 3), as replay --platform-url does
@@ -50,18 +55,32 @@ export async function runWidget(
       ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
     });
     platformUrl = (
-      await platform.listen({ port: platformPort, portFlag: '--platform-port', tls, ...host })
+      await platform.listen({
+        port: platformPort,
+        portFlag: '--platform-port',
+        tls,
+        ...host,
+        access: control.access,
+      })
     ).url;
   }
-  const consoleUrl = `${platformUrl}/_sim/console/`;
+  const consoleUrl = platform ? consoleUrlOf(platformUrl, control) : `${platformUrl}/_sim/console/`;
   const demo = await startDemoServer({ platformUrl, consoleUrl, port, tls, ...host });
   out.event(
-    { type: 'listening', url: demo.url, platformUrl, consoleUrl, started: platform !== undefined },
+    {
+      type: 'listening',
+      url: demo.url,
+      platformUrl,
+      consoleUrl,
+      started: platform !== undefined,
+      ...(platform && control.generated ? { controlToken: control.token } : {}),
+    },
     () => undefined,
   );
   const c = out.chalk;
   out.line(`${c.bold('svc widget demo')} page     ${c.cyan(demo.url)}`);
   out.line(`  agent console  ${c.cyan(consoleUrl)}`);
+  if (platform) printControlToken(out, control);
   out.line(
     `  simulator      ${c.cyan(platformUrl)}${platform ? c.dim(' (started here)') : consoleThere ? '' : c.yellow(' (no console there: start it with --web)')}`,
   );

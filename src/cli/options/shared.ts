@@ -23,6 +23,42 @@ export function botEventsOption<const D extends string>(description: D) {
   } as const;
 }
 
+const ACCESS = 'Access (docs/SECURITY.md):';
+
+/** Host names a serving command answers beside localhost, IP addresses and its --host. */
+export const ALLOWED_HOST_OPTION = {
+  key: 'allowedHost',
+  flag: '--allowed-host <name>',
+  type: 'list',
+  env: 'SVC_ALLOWED_HOSTS',
+  group: ACCESS,
+  description:
+    'also answer requests for this Host name (repeatable; .example.test admits names under it); others get 403',
+} as const satisfies OptionSpec;
+
+/** Who may use the control API, the console and the page-script routes (platform, widget). */
+export const CONTROL_ACCESS_OPTIONS = [
+  {
+    key: 'allowOrigin',
+    flag: '--allow-origin <origin>',
+    type: 'list',
+    env: 'SVC_ALLOW_ORIGINS',
+    group: ACCESS,
+    description:
+      'let pages from this origin (http://localhost:5173) use the control API and console cross-origin (repeatable)',
+  },
+  {
+    key: 'controlToken',
+    flag: '--control-token <token>',
+    type: 'string',
+    env: 'SVC_CONTROL_TOKEN',
+    secret: true,
+    group: ACCESS,
+    description:
+      'require this bearer token on the control API and console (default with a non-loopback --host: a random one, printed once)',
+  },
+] as const satisfies readonly OptionSpec[];
+
 /** Where a serving command binds. */
 export const SERVING_OPTIONS = [
   {
@@ -43,6 +79,7 @@ export const SERVING_OPTIONS = [
     env: 'SVC_HOST',
     description: 'address to bind (any but 127.0.0.1 is reachable from the network)',
   },
+  ALLOWED_HOST_OPTION,
 ] as const satisfies readonly OptionSpec[];
 
 /** `--tls` and its certificate (issue 16): every serving command can serve HTTPS. */

@@ -36,6 +36,8 @@ export interface BotProviderOptions {
   /** spec 5.3: serve POST /oauth/token, require Authorization, and use the platform's /providers path */
   auth?: { clientId: string; clientSecret: string; ttlMs?: number };
   plan?: FaultPlan;
+  /** `--allowed-host`: Host names served beside localhost, IP addresses and `host` */
+  allowedHosts?: readonly string[] | undefined;
   host?: string;
   port?: number;
   clock?: Clock;

@@ -12,6 +12,8 @@ import { createInboundHandler, type ObservedExchange, type RoleAnswer } from '..
 import { errorText } from '../../errors.js';
 
 export interface HookTargetOptions {
+  /** `--allowed-host`: Host names served beside localhost, IP addresses and `host` */
+  allowedHosts?: readonly string[] | undefined;
   host?: string;
   /** default 0: the OS picks (the `listening` event tells the URL) */
   port?: number;

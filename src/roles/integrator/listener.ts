@@ -18,6 +18,8 @@ import { errorText } from '../../errors.js';
 
 export interface ListenerOptions {
   /** default 127.0.0.1 */
+  /** `--allowed-host`: Host names served beside localhost, IP addresses and `host` */
+  allowedHosts?: readonly string[] | undefined;
   host?: string;
   /** default 0: the OS picks a port (the `listening` URL tells it) */
   port?: number;

@@ -34,13 +34,46 @@ export interface JournalEntry {
   notes?: string[];
 }
 
-/** Calls one endpoint; a non-2xx answer throws with the API's error message. */
+const TOKEN_KEY = 'svc-control-token';
+let token: string | null | undefined;
+
+/**
+ * The control token a simulator reachable beyond this machine wants (docs/SECURITY.md): the
+ * banner's console URL carries it after `#token=` (a fragment never reaches a server); the tab
+ * keeps it and the address bar drops it.
+ */
+export function controlToken(): string | null {
+  if (token !== undefined) return token;
+  const given = /(?:^#|&)token=([^&]*)/.exec(location.hash)?.[1];
+  if (given !== undefined) {
+    token = decodeURIComponent(given);
+    sessionStorage.setItem(TOKEN_KEY, token);
+    history.replaceState(null, '', `${location.pathname}${location.search}`);
+  } else {
+    token = sessionStorage.getItem(TOKEN_KEY);
+  }
+  return token;
+}
+
+/** The event stream's URL: EventSource sends no headers, so the token goes in the query. */
+export function eventsUrl(query: string): string {
+  const t = controlToken();
+  return `/_sim/events?${query}${t === null ? '' : `&token=${encodeURIComponent(t)}`}`;
+}
+
+/**
+ * Calls one endpoint; a non-2xx answer throws with the API's error message. A POST always
+ * sends JSON (`{}` when it has nothing to say): the simulator refuses any other state-changing
+ * request, as a page of another origin could send it without asking.
+ */
 export async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const t = controlToken();
+  const headers: Record<string, string> = t === null ? {} : { authorization: `Bearer ${t}` };
+  if (method === 'POST') headers['content-type'] = 'application/json';
   const response = await fetch(path, {
     method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    headers,
+    ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
   });
   const text = await response.text();
   const json: unknown = text === '' ? undefined : JSON.parse(text);

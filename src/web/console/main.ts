@@ -2,7 +2,7 @@
  * The agent web console (`svc-cli platform --web`, served at /_sim/console/): the chats of
  * the simulator live from GET /_sim/events, the agent's actions through the control API.
  */
-import { api } from './api.js';
+import { api, eventsUrl } from './api.js';
 import {
   customerLabel,
   renderActivity,
@@ -89,7 +89,7 @@ function refreshChat(id: number): void {
 function connect(): void {
   // plain: every event type, known or not; history: the events before this page loaded (a
   // reload, a console opened late), and after a reconnect the ones missed (Last-Event-ID)
-  const source = new EventSource('/_sim/events?plain=1&history=1');
+  const source = new EventSource(eventsUrl('plain=1&history=1'));
   source.onopen = () => {
     store.connected = true;
     void load();
