@@ -12,7 +12,7 @@ import {
   type Customer,
   type PlatformState,
 } from './model.js';
-import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
+import type { PlatformRequest, PlatformResponse, PlatformService, Route } from './types.js';
 import { createChatLifecycle, type AutoCloseReason, type ChatLimits } from './chat-lifecycle.js';
 import { errorBody } from '../http/body.js';
 import { ERRORS } from '../error-codes.js';
@@ -90,6 +90,8 @@ export interface PlatformCore {
   readonly emit: (event: PlatformEvent) => void;
   on(listener: (event: PlatformEvent) => void): () => void;
   use(service: PlatformService): void;
+  /** Every route of the services in use, as they declared them (tests walk the table). */
+  routes(): readonly Route[];
   service<T extends PlatformService>(name: string): T | undefined;
   /**
    * The answer of the route that matches the request (routes.ts: the most specific pattern),
@@ -198,6 +200,9 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     use(service) {
       services.push(service);
       if (service.routes) router.add(service.routes);
+    },
+    routes() {
+      return services.flatMap((s) => s.routes ?? []);
     },
     service<T extends PlatformService>(name: string) {
       return services.find((s) => s.name === name) as T | undefined;
