@@ -135,6 +135,37 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     expect(await shop.locator('#messages li', { hasText: 'It ships today.' }).count()).toBe(1);
   });
 
+  it('platform --web --control-token: the console carries the token from #token= and works', async () => {
+    const token = 'console-token-0123';
+    const cli = await startCliServer([
+      '--json',
+      'platform',
+      '--web',
+      '--no-console',
+      '--port',
+      '0',
+      '--control-token',
+      token,
+    ]);
+    servers.push(cli);
+    const { url, consoleUrl } = cli.listening as { url: string; consoleUrl: string };
+    // without the token the console's API calls and event stream are refused
+    expect((await fetch(`${url}/_sim/state`)).status).toBe(401);
+    const agent = await open(`${consoleUrl}#token=${token}`);
+    agent.setDefaultTimeout(15_000);
+    await agent.locator('#status.live').waitFor();
+    // the token left the address bar, and a reload still has it (kept for the tab)
+    expect(agent.url()).toBe(consoleUrl);
+    await agent.reload();
+    await agent.locator('#status.live').waitFor();
+    await agent.locator('#agents.online').click();
+    await agent.locator('#agents.offline').waitFor();
+    const state = await fetch(`${url}/_sim/state`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(((await state.json()) as { agentsOnline: boolean }).agentsOnline).toBe(false);
+  });
+
   it('platform --web: delivery attempts as a timeline, journal with resend', async () => {
     // the integrator fails the first attempt (HTTP 500), then accepts: attempts at 0 and 3 s
     let texts = 0;
