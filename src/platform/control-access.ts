@@ -13,6 +13,7 @@
  * The channel, bot and hook endpoints keep the protection the spec gives them.
  */
 import { errorBody } from '../http/body.js';
+import { hostNameOf } from '../http/host-check.js';
 import { secretEquals } from '../http/secret.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 
@@ -36,6 +37,18 @@ const LOOPBACK_ORIGIN =
 
 /** Whether an `Origin` is a page served from this machine's loopback (any port). */
 export const isLoopbackOrigin = (origin: string): boolean => LOOPBACK_ORIGIN.test(origin);
+
+/**
+ * A page the page-script routes answer: on loopback, or served from the host name the
+ * simulator is reached by on another port (the demo page of `widget --host 0.0.0.0`, opened
+ * from another machine); the Host allow-list has already refused names nobody gave.
+ */
+function pageOnThisMachine(origin: string, host: string | undefined): boolean {
+  if (isLoopbackOrigin(origin)) return true;
+  if (host === undefined) return false;
+  const at = origin.indexOf('://');
+  return at !== -1 && hostNameOf(origin.slice(at + 3)) === hostNameOf(host);
+}
 
 /** True for a path the guard looks at: the control API, the console, the page-script routes. */
 export const isControlPath = (path: string): boolean =>
@@ -73,7 +86,8 @@ export function createControlGuard(
     const origin = headers.origin;
     let cors: string | undefined;
     if (origin !== undefined && origin !== `${scheme}${headers.host ?? ''}`) {
-      if (allowed.has(origin) || (pageScript && isLoopbackOrigin(origin))) cors = origin;
+      if (allowed.has(origin) || (pageScript && pageOnThisMachine(origin, headers.host)))
+        cors = origin;
       else
         return refuse(
           403,

@@ -214,6 +214,15 @@ describe('control API: cross-origin use is refused (docs/SECURITY.md)', () => {
       expect(posted.headers['access-control-allow-origin']).toBe(origin);
       expect(posted.json.error?.code).toBeUndefined();
     }
+    // the demo page of `widget --host 0.0.0.0` opened from another machine: the same host name
+    const lan = await send(`${url}/_sim/widget/visitors`, {
+      headers: { host: '10.1.2.3:8800', origin: 'http://10.1.2.3:8801' },
+    });
+    expect(lan.headers['access-control-allow-origin']).toBe('http://10.1.2.3:8801');
+    const otherLan = await send(`${url}/_sim/widget/visitors`, {
+      headers: { host: '10.1.2.3:8800', origin: 'http://10.1.2.4:8801' },
+    });
+    expect(otherLan.status).toBe(403);
     const foreign = await send(`${url}/_sim/widget/visitors`, { headers: { origin: EVIL } });
     expect(foreign.status).toBe(403);
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
