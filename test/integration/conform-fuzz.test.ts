@@ -74,6 +74,25 @@ describe('conform --fuzz finds planted bugs and shrinks them (issue 17)', () => 
     expect(again.fuzz?.failure?.request).toEqual(failure?.request);
   });
 
+  it('--replay-failures takes an absolute folder as it is, a relative one from the cwd', async () => {
+    const url = await peer((body) =>
+      body.event_name === 'chat_accepted'
+        ? { status: 500, body: 'boom' }
+        : { status: 200, body: '{"result":"ok"}' },
+    );
+    const absolute = mkdtempSync(join(tmpdir(), 'svc-failures-'));
+    const settings = { ...fuzz(50), failuresDir: absolute };
+    const report = await runConformSuite({ suite: 'hooks', url, fuzz: settings });
+    const file = report.fuzz?.failure?.written[0]?.file ?? '';
+    expect(file.startsWith(`${absolute}/`)).toBe(true);
+    expect(existsSync(file)).toBe(true);
+    const relative = { ...fuzz(50), failuresDir: 'out/failures' };
+    const again = await runConformSuite({ suite: 'hooks', url, fuzz: relative });
+    expect(again.fuzz?.failure?.written[0]?.file).toMatch(
+      new RegExp(`^${relative.cwd}/out/failures/hooks-`),
+    );
+  });
+
   it('a receiver that fails on the offline_messages spelling', async () => {
     const url = await peer((body) =>
       body.event_name === 'offline_messages'

@@ -8,7 +8,7 @@
  * that chat reaches the bot service; the redelivery gets 200 again and no second answer.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import type { Clock } from '../../../clock.js';
 import { postJson } from '../../../http/client.js';
@@ -209,7 +209,7 @@ export function buildBotFuzzCases(
         changes: changesFrom(customerMessage(SAMPLE), customerMessage(c)),
       }),
       async reproduce(_kind, request, seed) {
-        const dir = join(settings.cwd, settings.failuresDir ?? join('.svc', 'failures'));
+        const dir = resolve(settings.cwd, settings.failuresDir ?? join('.svc', 'failures'));
         await mkdir(dir, { recursive: true });
         const file = join(dir, `bot-client-message-seed${seed}.conversation.json`);
         const sender = (request.sender ?? {}) as Record<string, unknown>;

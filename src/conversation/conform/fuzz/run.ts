@@ -9,7 +9,7 @@
  * command that reproduces it.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import type { Clock } from '../../../clock.js';
 import { validate } from '../../../contract/validate.js';
@@ -476,7 +476,7 @@ async function writeReproduction(
   seed: number,
   suffix = '',
 ): Promise<{ file: string; command: string }[]> {
-  const dir = join(settings.cwd, settings.failuresDir ?? join('.svc', 'failures'));
+  const dir = resolve(settings.cwd, settings.failuresDir ?? join('.svc', 'failures'));
   await mkdir(dir, { recursive: true });
   const stem = `${target.suite}-${kind.replace(/^hook\.|^channel\./, '').replace(/\./g, '-')}-seed${seed}${suffix}`;
   const requestFile = join(dir, `${stem}.request.json`);
