@@ -337,7 +337,7 @@ function upsertCustomer(core: PlatformCore, channel: Channel, sender: Json): Cus
       key,
       channelId: channel.id,
       senderId,
-      clientId: `client-${number}`,
+      clientId: `${core.state.clientIdPrefix}${number}`,
       visitorNumber: number,
     };
     core.state.customers.set(key, customer);

@@ -10,6 +10,7 @@ import {
   type Channel,
   type Chat,
   type Customer,
+  type IdSeed,
   type PlatformState,
 } from './model.js';
 import type { PlatformRequest, PlatformResponse, PlatformService, Route } from './types.js';
@@ -66,6 +67,8 @@ export interface PlatformCoreOptions {
    * EventSource that reconnects (`platform --web` keeps 1,000; default none)
    */
   eventHistory?: number;
+  /** where chat and client ids start (default chat 1, `client-1`) */
+  ids?: IdSeed;
 }
 
 /**
@@ -133,7 +136,11 @@ export interface PlatformCore {
 export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformCore {
   const clock = options.clock ?? createClock();
   const journal = options.journal ?? createJournal();
-  const state = createState(options.agents ?? DEFAULT_AGENTS, options.agentsOnline ?? true);
+  const state = createState(
+    options.agents ?? DEFAULT_AGENTS,
+    options.agentsOnline ?? true,
+    options.ids,
+  );
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   const services: PlatformService[] = [];

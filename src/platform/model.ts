@@ -95,18 +95,37 @@ export interface PlatformState {
   chats: Map<number, Chat>;
   nextChatId: number;
   nextVisitorNumber: number;
+  /** client ids are this prefix and the visitor number (`client-1`, `client-<run>-1`) */
+  clientIdPrefix: string;
+}
+
+/**
+ * Where a platform's ids start. Ids are unique within the account (spec 2.2), so a peer that
+ * keeps state across runs (a bot with a database) must not see a second run's chat 1 as the
+ * first run's: `conform` starts each run's ids from a run id.
+ */
+export interface IdSeed {
+  /** the first chat id (default 1) */
+  firstChatId?: number;
+  /** the client ids' prefix (default `client-`) */
+  clientIdPrefix?: string;
 }
 
 /** Creates an empty state with the given agents. */
-export function createState(agents: Agent[], agentsOnline: boolean): PlatformState {
+export function createState(
+  agents: Agent[],
+  agentsOnline: boolean,
+  ids: IdSeed = {},
+): PlatformState {
   return {
     channels: new Map(),
     agents,
     agentsOnline,
     customers: new Map(),
     chats: new Map(),
-    nextChatId: 1,
+    nextChatId: ids.firstChatId ?? 1,
     nextVisitorNumber: 1,
+    clientIdPrefix: ids.clientIdPrefix ?? 'client-',
   };
 }
 

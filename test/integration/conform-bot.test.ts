@@ -152,10 +152,75 @@ describe('conform bot', () => {
     expect(reasons[0]).toContain('is a valid BOT_MESSAGE or INVITE_AGENT for that chat');
     expect(reasons[0]).toMatch(/BOT_MESSAGE message\.buttons: .*\(spec 2\.5/);
     expect(reasons[0]).toMatch(
-      /client_id: "someone-else"; expected "client-1", .*\(spec 2\.5, 6\.1\)/,
+      /client_id: "someone-else"; expected "client-\d+-1", .*\(spec 2\.5, 6\.1\)/,
     );
     expect(reasons[1]).toMatch(/the bot service answered HTTP 400 invalid_request: .*buttons/);
     // the 200 to the malformed event: a warning, not a failure
     expect(report.results.at(-1)?.warnings).toHaveLength(1);
+  });
+
+  /**
+   * A bot with a database, as third parties write them: it remembers every chat id it has
+   * answered and stays silent for one it already knows (an old chat, in its eyes).
+   */
+  async function startStatefulBot() {
+    const known = new Set<unknown>();
+    const service: { info?: BotServiceInfo } = {};
+    const url = await startPeer((_req, res, body) => {
+      json(res, 200, {});
+      const event = JSON.parse(body) as Record<string, unknown>;
+      if (event.event !== 'CLIENT_MESSAGE' || !service.info || known.has(event.chat_id)) return;
+      known.add(event.chat_id);
+      void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          event: 'BOT_MESSAGE',
+          id: `b-${known.size}`,
+          chat_id: event.chat_id,
+          client_id: event.client_id,
+          message: { type: 'TEXT', text: 'Hi', timestamp: 1700000000 },
+        }),
+      }).catch(() => undefined);
+    });
+    return { url, service };
+  }
+
+  it("runs twice against a bot that keeps state: each run's ids are new (spec 2.2)", async () => {
+    const { url, service } = await startStatefulBot();
+    const runs: BotServiceInfo[] = [];
+    for (const _ of [1, 2]) {
+      const report = await runConformSuite({
+        suite: 'bot',
+        url,
+        token: 't0k',
+        clock: scaled(),
+        answerWithinMs: 3000,
+        onBotService: (info) => {
+          service.info = info;
+          runs.push(info);
+        },
+      });
+      expect(failures(report.results)).toEqual([]);
+    }
+    expect(runs[0]?.runId).not.toBe(runs[1]?.runId);
+    expect(runs[0]?.firstChatId).toBe((runs[0]?.runId ?? 0) * 1000 + 1);
+  });
+
+  it("--run-id repeats a run's ids: the stateful bot then stays silent, and the run fails", async () => {
+    const { url, service } = await startStatefulBot();
+    const run = () =>
+      runConformSuite({
+        suite: 'bot',
+        url,
+        token: 't0k',
+        clock: scaled(),
+        answerWithinMs: 3000,
+        runId: 4242,
+        onBotService: (info) => (service.info = info),
+      });
+    expect(failures((await run()).results)).toEqual([]);
+    const again = failures((await run()).results);
+    expect(again[0]).toMatch(/no BOT_MESSAGE or INVITE_AGENT .* \(spec 3, 6\.1;/);
   });
 });

@@ -142,6 +142,16 @@ export const conformOptions = defineOptions('conform', [
     group: 'bot:',
   },
   {
+    key: 'runId',
+    flag: '--run-id <n>',
+    type: 'int',
+    min: 1,
+    max: 999_999,
+    group: 'bot:',
+    description:
+      "bot: this run's chat and client ids start from it (chat <n>001, client-<n>-1); default random, printed. Ids are unique in the account (spec 2.2): a bot with a database sees each run's chats as new",
+  },
+  {
     key: 'answerWithin',
     flag: '--answer-within <ms>',
     type: 'int',

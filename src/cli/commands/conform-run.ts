@@ -87,6 +87,7 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
         answerWithinMs: o.answerWithin,
         texts: o.text,
         botEvents: o.botEvents,
+        ...(o.runId === undefined ? {} : { runId: o.runId }),
       };
     default:
       throw new SvcError(
@@ -193,7 +194,7 @@ export async function runConform(
   };
   const onBotService = (info: BotServiceInfo): void =>
     progress.around(() => {
-      const text = `bot service listening at ${info.url}: point the bot at ${info.webhookUrl} (or ${info.providersUrl} with Authorization)`;
+      const text = `bot service listening at ${info.url}: point the bot at ${info.webhookUrl} (or ${info.providersUrl} with Authorization); run id ${info.runId}: chats from ${info.firstChatId} (--run-id ${info.runId} repeats them)`;
       if (reporter === 'json' && !flags.out) out.event({ type: 'listening', ...info });
       else if (pretty) out.line(out.chalk.dim(text));
       else out.note(text);

@@ -18,6 +18,11 @@ export interface BotHarnessOptions {
   host?: string;
   /** `docs`: the bot service also sends CHAT_CLOSED and takes CLIENT_INFO (issue 15) */
   botEvents?: 'spec' | 'docs';
+  /**
+   * this run's ids start from it: chats `<run>001`, clients `client-<run>-1` (ids are unique
+   * in the account, spec 2.2, so a bot that keeps state sees a rerun's chats as new ones)
+   */
+  runId: number;
 }
 
 /** Where the provider under test posts its events (spec 4.3); the token is shown as `<token>`. */
@@ -26,6 +31,10 @@ export interface BotServiceInfo {
   url: string;
   webhookUrl: string;
   providersUrl: string;
+  /** the run id the chat and client ids start from (`--run-id` repeats them) */
+  runId: number;
+  /** the first chat id of this run */
+  firstChatId: number;
 }
 
 export interface BotHarness {
@@ -54,9 +63,11 @@ const isBotPath = (url: string): boolean => {
  * @example const harness = await startBotHarness({ url, token, providerId: 'acme', clock });
  */
 export async function startBotHarness(options: BotHarnessOptions): Promise<BotHarness> {
-  const { clock } = options;
+  const { clock, runId } = options;
+  const firstChatId = runId * 1000 + 1;
   const platform: Platform = createPlatform({
     clock,
+    ids: { firstChatId, clientIdPrefix: `client-${runId}-` },
     channels: [{ id: 'conform-bot' }],
     bot: {
       providerUrl: options.url,
@@ -80,6 +91,8 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
       url: server.url,
       webhookUrl: `${server.url}/webhooks/${id}/<token>`,
       providersUrl: `${server.url}/providers/${id}/<token>`,
+      runId,
+      firstChatId,
     },
     channelUrl: channel ? core.channelInfo(channel).url : '',
     mark: () => core.journal.count,

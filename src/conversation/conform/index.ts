@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { createClock, type Clock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { observeReplies, type ObservedReply } from '../../http/client.js';
@@ -46,6 +47,8 @@ export type ConformOptions =
       texts?: readonly string[];
       /** `docs`: also CHAT_CLOSED to the bot and CLIENT_INFO from it (public Bot API, issue 15) */
       botEvents?: 'spec' | 'docs';
+      /** where this run's chat and client ids start (default random 1-999999) */
+      runId?: number;
     };
 
 export type RunConformOptions = ConformOptions & {
@@ -168,6 +171,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         token: options.token,
         providerId: options.providerId ?? 'svc-conform',
         clock,
+        runId: options.runId ?? randomInt(1, 1_000_000),
         ...(options.platformListenPort === undefined ? {} : { port: options.platformListenPort }),
         ...(options.botEvents === 'docs' ? { botEvents: 'docs' as const } : {}),
       });
