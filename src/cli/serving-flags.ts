@@ -14,7 +14,12 @@ import {
   loadCertificate,
   type TlsServerOptions,
 } from '../http/tls.js';
-import { createJournal, type Journal, type JournalOptions } from '../journal/index.js';
+import {
+  createJournal,
+  type Journal,
+  type JournalOptions,
+  type Redactor,
+} from '../journal/index.js';
 import type { CliContext } from './context.js';
 
 export interface FaultFlags {
@@ -78,7 +83,7 @@ export function openRecordJournal(
   ctx: Pick<CliContext, 'cwd'>,
   record: string | undefined,
   showSecrets: boolean,
-  redact?: (text: string) => string,
+  redact?: Redactor,
 ): Journal {
   return createRecordJournal(ctx, record, {
     keep: 1000,

@@ -5,5 +5,6 @@ export {
   type JournalOptions,
   type ExchangeRecord,
   type ExchangeInput,
+  type Redactor,
 } from './journal.js';
 export { toHar } from './har.js';

@@ -30,7 +30,7 @@ export interface JournalOptions {
    */
   keep?: number;
   /** applied to every string before it is stored (secret redaction) */
-  redact?: (text: string) => string;
+  redact?: Redactor;
   /**
    * keep Authorization / Cookie headers and token fields (access_token, client_secret) as
    * sent; by default they are stored as `***` (`--show-secrets`, issue 8)
@@ -387,19 +387,29 @@ function isoNow(): string {
 }
 
 /**
- * Replaces every occurrence of the given secrets by `***`; the identity when there are none.
+ * Masks secrets in one string of a record. `where` is `body` for a request or response body:
+ * there a secret is masked only as a path segment of a URL (after a `/`), since the secrets a
+ * journal hides by value (the channel's random string, a bot token) travel in paths (spec
+ * 4.1, 4.3), while a body's own values may equal one by chance (a bot whose token is its
+ * name would otherwise lose every `"id":"<name>"`).
+ */
+export type Redactor = (text: string, where?: 'body') => string;
+
+/**
+ * Replaces every occurrence of the given secrets by `***` (in a body, those in a URL path);
+ * the identity when there are none.
  * @example createRedactor(['t0k3n'])('/bot/t0k3n') // '/bot/***'
  */
-export function createRedactor(secrets: Iterable<string>): (text: string) => string {
+export function createRedactor(secrets: Iterable<string>): Redactor {
   const list = [...secrets].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
   if (list.length === 0) return (text) => text;
-  const pattern = new RegExp(
-    list.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
-    'g',
-  );
+  const alternatives = list.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const anywhere = new RegExp(alternatives, 'g');
+  const inPath = new RegExp(`(?<=/)(?:${alternatives})`, 'g');
   // includes() first: most strings hold no secret, and a plain search beats the regex scan
-  return (text) => {
-    for (const secret of list) if (text.includes(secret)) return text.replace(pattern, '***');
+  return (text, where) => {
+    for (const secret of list)
+      if (text.includes(secret)) return text.replace(where === 'body' ? inPath : anywhere, '***');
     return text;
   };
 }
@@ -408,17 +418,15 @@ const SECRET_FIELDS =
   /("(?:access_token|refresh_token|client_secret)"\s*:\s*")(?:[^"\\]|\\.)*"|((?:^|&)(?:access_token|refresh_token|client_secret)=)[^&]*/g;
 
 /** Adds the secrets every journal hides (token fields of JSON and form bodies) to a redactor. */
-function withKnownSecrets(
-  redact: ((text: string) => string) | undefined,
-): (text: string) => string {
-  return (text) => {
+function withKnownSecrets(redact: Redactor | undefined): Redactor {
+  return (text, where) => {
     const masked =
       text.includes('token') || text.includes('secret')
         ? text.replace(SECRET_FIELDS, (_m, json?: string, form?: string) =>
             json === undefined ? `${form ?? ''}***` : `${json}***"`,
           )
         : text;
-    return redact ? redact(masked) : masked;
+    return redact ? redact(masked, where) : masked;
   };
 }
 
@@ -429,11 +437,11 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
  * bodies). The record is the journal's own (made by `record()`); the request, response and
  * header objects are the caller's, so they are copied, and only when something changes.
  */
-function redactRecord(record: ExchangeRecord, redact: (text: string) => string): ExchangeRecord {
+function redactRecord(record: ExchangeRecord, redact: Redactor): ExchangeRecord {
   const { request, response } = record;
   const url = redact(request.url);
   const headers = request.headers && redactHeaders(request.headers, redact);
-  const body = request.body === undefined ? undefined : redact(request.body);
+  const body = request.body === undefined ? undefined : redact(request.body, 'body');
   if (url !== request.url || headers !== request.headers || body !== request.body) {
     const copy: ExchangeRecord['request'] = { ...request, url };
     if (headers) copy.headers = headers;
@@ -442,7 +450,7 @@ function redactRecord(record: ExchangeRecord, redact: (text: string) => string):
   }
   if (response) {
     const responseHeaders = response.headers && redactHeaders(response.headers, redact);
-    const responseBody = response.body === undefined ? undefined : redact(response.body);
+    const responseBody = response.body === undefined ? undefined : redact(response.body, 'body');
     if (responseHeaders !== response.headers || responseBody !== response.body) {
       const copy = { ...response };
       if (responseHeaders) copy.headers = responseHeaders;

@@ -29,7 +29,12 @@ import {
 } from '../http/server.js';
 import type { TlsServerOptions } from '../http/tls.js';
 import { socketWire } from '../http/wire.js';
-import { createRedactor, type ExchangeInput, type Journal } from '../journal/index.js';
+import {
+  createRedactor,
+  type ExchangeInput,
+  type Journal,
+  type Redactor,
+} from '../journal/index.js';
 import { judgeChannelReply } from '../platform/delivery.js';
 import { checkAnswer, checkRequest } from './check.js';
 import {
@@ -326,7 +331,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const random = parts.at(-2);
     if (random) secrets.add(random);
   }
-  let redactor: ((text: string) => string) | undefined;
+  let redactor: Redactor | undefined;
   const learn = (leg: LegSpec, rest: string): void => {
     if (options.iface !== 'bot') return;
     const parts = rest.split('/').filter(Boolean);
@@ -336,7 +341,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       redactor = undefined;
     }
   };
-  const redact = (text: string): string => (redactor ??= createRedactor(secrets))(text);
+  const redact: Redactor = (text, where) => (redactor ??= createRedactor(secrets))(text, where);
 
   const routeOf = (path: string): { leg: LegSpec; rest: string } | undefined => {
     for (const leg of legs) {

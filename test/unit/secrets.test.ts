@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { secretEquals } from '../../src/http/secret.js';
-import { createJournal } from '../../src/journal/index.js';
+import { createJournal, createRedactor } from '../../src/journal/index.js';
 import { parseSetFlag, setPath } from '../../src/roles/hooks/set-path.js';
 
 const exchange = {
@@ -34,6 +34,24 @@ describe('journal redaction', () => {
     journal.record(input);
     expect(journal.entries()[0]!.request.headers!.authorization).toBe('Bearer ***');
     expect(input).toEqual(exchange);
+  });
+  it('masks a token in URLs and paths, not a body value that equals it by chance', () => {
+    const journal = createJournal({ redact: createRedactor(['acme-bot']) });
+    journal.record({
+      ...exchange,
+      request: {
+        method: 'POST',
+        url: '/webhooks/acme/acme-bot',
+        body: '{"id":"acme-bot","client_id":"c","note":"see http://x/webhooks/acme/acme-bot"}',
+      },
+      response: { status: 200, body: '{"url":"/webhooks/acme/acme-bot","name":"acme-bot"}' },
+    });
+    const [entry] = journal.entries();
+    expect(entry?.request.url).toBe('/webhooks/acme/***');
+    expect(entry?.request.body).toBe(
+      '{"id":"acme-bot","client_id":"c","note":"see http://x/webhooks/acme/***"}',
+    );
+    expect(entry?.response?.body).toBe('{"url":"/webhooks/acme/***","name":"acme-bot"}');
   });
   it('keeps them with showSecrets (--show-secrets)', () => {
     const journal = createJournal({ showSecrets: true });

@@ -6,7 +6,7 @@ import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-s
 import { createClock } from '../../clock.js';
 import { learnFileSize } from '../../http/file-size.js';
 import { SvcError } from '../../errors.js';
-import { createRedactor } from '../../journal/journal.js';
+import { createRedactor, type Redactor } from '../../journal/journal.js';
 import {
   createPlatform,
   closeChat,
@@ -56,10 +56,10 @@ export async function runPlatform(
   const clock = createClock({ timeScale: flags.timeScale });
   const platformSecrets: string[] = [];
   // Built once the secrets are known (the channels exist before the first request).
-  let redactor: ((text: string) => string) | undefined;
+  let redactor: Redactor | undefined;
   const redact = globals.showSecrets
     ? undefined
-    : (text: string) => (redactor ??= createRedactor(platformSecrets))(text);
+    : (text: string, where?: 'body') => (redactor ??= createRedactor(platformSecrets))(text, where);
   const journal = createRecordJournal(ctx, flags.record, {
     ...(recordMaxBytes === undefined ? {} : { maxBytes: recordMaxBytes }),
     ...(redact ? { redact } : {}),
