@@ -230,10 +230,13 @@ export const hookSchemas = once(() => {
           tag('6.2'),
         )
         .optional(),
+      // shown to the agent as if the visitor typed it: the contact structure of setContactInfo
+      // (spec 4.5), whose description the reply may carry too
       contact_info: shape('6.2', {
         name: str('6.2'),
         phone: replyString(),
         email: replyString(),
+        description: replyString(),
       }).optional(),
       enable_assign: z.boolean(tag('6.2')).optional(),
       crm_link: str('6.2').optional(),

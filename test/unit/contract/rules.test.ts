@@ -414,6 +414,19 @@ describe('what a public PHP webhook library replies (chat_accepted)', () => {
     ]);
   });
 
+  it('takes contact_info.description, as the contact structure of setContactInfo has it (spec 4.5)', () => {
+    const contact = { name: 'Jane', phone: '+1 555 0100', description: 'VIP since 2019' };
+    const result = validate('hook.chat_accepted.reply', { ...reply, contact_info: contact });
+    expect([...result.errors, ...result.warnings].map(formatIssue)).toEqual([]);
+    const typed = validate('hook.chat_accepted.reply', {
+      ...reply,
+      contact_info: { ...contact, description: 7 },
+    });
+    expect([...typed.errors, ...typed.warnings].map((i) => i.path)).toEqual([
+      'contact_info.description',
+    ]);
+  });
+
   it('says an empty array for an object is PHP writing {} as [], and what to send', () => {
     const result = validate('hook.chat_accepted.reply', { ...reply, contact_info: [] });
     expect(result.errors.map(formatIssue)).toEqual([
