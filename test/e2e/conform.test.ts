@@ -140,6 +140,8 @@ describe('svc-cli conform bot', () => {
       url: `http://127.0.0.1:${port}`,
       webhookUrl: `http://127.0.0.1:${port}/webhooks/acme/<token>`,
       providersUrl: `http://127.0.0.1:${port}/providers/acme/<token>`,
+      runId: expect.any(Number),
+      firstChatId: expect.any(Number),
     });
     expect(lines.at(-1)).toMatchObject({ type: 'summary', suite: 'bot', passed: 5, failed: 0 });
     expect(run.code).toBe(0);

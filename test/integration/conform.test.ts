@@ -187,6 +187,16 @@ describe('conform hooks', () => {
     expect(failed?.name).toBe('chat_accepted');
     expect(reasons(report.results)).toEqual([
       expect.stringMatching(/^reply: enable_assign: .*\(spec 6\.2\)$/),
+      'the receiver answered HTTP 200 {"result":"ok","enable_assign":"yes"}',
+    ]);
+  });
+
+  it('a reply that passes with warnings shows them, as hook-fire does', async () => {
+    const url = await startPeer((_req, res) => json(res, 200, { result: 'ok', colour: 'red' }));
+    const report = await runConformSuite({ suite: 'hooks', url, clock: scaled() });
+    expect(report.failed).toBe(0);
+    expect(report.results[0]?.warnings).toEqual([
+      expect.stringMatching(/^warning: reply: colour: .*\(spec 6\.2\)/),
     ]);
   });
 

@@ -60,13 +60,26 @@ export function buildHooksCases(options: HooksSuiteOptions): ConformCase[] {
       await ctx.check(`reply matches hook.${fired.event}.reply`, () => {
         const problems = fired.verdict.errors.map((issue) => `reply: ${formatIssue(issue)}`);
         if (name === 'offline_message' && problems.length === 0) offlineAccepted = true;
+        // what hook-fire prints too: the reply as it came, so a failure can be read here
+        const answered = `the receiver answered HTTP ${fired.status} ${quoteReply(fired.replyText)}`;
         if (name === 'offline_messages' && offlineAccepted && problems.length > 0) {
           return {
-            warn: `${problems.join('; ')}; the receiver takes offline_message but not this spelling (the spec 6.2 note asks for both)`,
+            warn: `${problems.join('; ')}; ${answered}; the receiver takes offline_message but not this spelling (the spec 6.2 note asks for both)`,
           };
         }
-        return problems;
+        if (problems.length > 0) return [...problems, answered];
+        const warnings = fired.verdict.warnings.map((issue) => `reply: ${formatIssue(issue)}`);
+        return warnings.length > 0 ? { warn: warnings.join('; ') } : [];
       });
     },
   }));
+}
+
+/** A reply body for a message line: empty said so, a long one cut. */
+function quoteReply(text: string): string {
+  if (text === '') return '(empty body)';
+  const chars = [...text];
+  return chars.length <= 200
+    ? text
+    : `${chars.slice(0, 200).join('')}… (${chars.length} characters)`;
 }
