@@ -8,7 +8,8 @@ import { createBotSender } from '../../platform/bot-outbound.js';
 import { BOT_DELIVERY_POLICY } from '../../platform/delivery.js';
 import type { Chat, Customer } from '../../platform/model.js';
 import type { BotHarness } from './bot-harness.js';
-import { describeWallTime, quote, type ConformCase } from './case.js';
+import { describeWallTime, quote, type CheckOutcome, type ConformCase } from './case.js';
+import { plural } from '../../plural.js';
 
 /**
  * `conform bot`: we play the platform against someone's bot provider (spec 4.3, 6.1): every
@@ -78,6 +79,47 @@ export function judgeBotAnswer(
   const body = record.response?.body ? ` ${quote(record.response.body, 80)}` : '';
   return [
     `${event} answered HTTP ${status}${body}; the regular answer is HTTP 200 within 3 s (spec 4.3, 7.2, 8)`,
+  ];
+}
+
+/**
+ * The platform's attempts at one CLIENT_MESSAGE, once the series has ended: a 200, or every
+ * attempt of the policy (spec 4.3, 8: 2 attempts, 3 s each) made and answered or timed out.
+ */
+async function waitForSeries(harness: BotHarness, since: number): Promise<ExchangeRecord[]> {
+  const { attempts } = BOT_DELIVERY_POLICY;
+  const series = () => harness.sent('CLIENT_MESSAGE', since);
+  // the platform's own timers end every series (an attempt is journaled once it is answered
+  // or timed out): the bound only guards against a series that never started
+  const ended = await harness.waitFor(() => {
+    const sent = series();
+    const done = sent.some((r) => r.response?.status === 200) || sent.length >= attempts;
+    return done ? sent : undefined;
+  }, EMBEDDED_MS);
+  return ended ?? series();
+}
+
+/**
+ * Each attempt's verdict: the first answered 200 passes; a later 200 passes with a warning
+ * (the customer waited through a retry, as a bot that starts cold makes them); none fails
+ * with every attempt's reason and the hand-over that followed (spec 3, 4.3, 8).
+ */
+function judgeSeries(attempts: ExchangeRecord[], clock: Clock): CheckOutcome {
+  const first = judgeBotAnswer('CLIENT_MESSAGE', attempts[0], clock);
+  if (first.length === 0) return [];
+  const reasons = attempts.map((record, index) =>
+    judgeBotAnswer('CLIENT_MESSAGE', record, clock)
+      .map((reason) => `attempt ${index + 1}: ${reason}`)
+      .join('; '),
+  );
+  const answered = attempts.findIndex((r) => r.response?.status === 200);
+  if (answered > 0)
+    return {
+      warn: `${reasons.slice(0, answered).join('; ')}; attempt ${answered + 1} answered HTTP 200: the platform retried after 3 s, and the customer waited that long (spec 4.3, 8)`,
+    };
+  return [
+    ...reasons,
+    `after ${plural(attempts.length, 'attempt')} without a regular answer the platform hands the customer to an agent (spec 3, 8)`,
   ];
 }
 
@@ -168,13 +210,7 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
           }
           await ctx.check(
             `${JSON.stringify(text)}: answered HTTP 200 within 3 s (first attempt)`,
-            async () => {
-              const first = await harness.waitFor(
-                () => harness.sent('CLIENT_MESSAGE', since)[0],
-                ATTEMPT_MS * 2,
-              );
-              return judgeBotAnswer('CLIENT_MESSAGE', first, clock);
-            },
+            async () => judgeSeries(await waitForSeries(harness, since), clock),
           );
         }
       },
