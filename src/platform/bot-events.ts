@@ -45,6 +45,8 @@ export interface BotEventReceivedEvent {
   message?: string;
   /** what the service did: handled, rejected (4xx), or accepted but not delivered */
   outcome: 'handled' | 'rejected' | 'not-delivered';
+  /** the contract's warnings on an accepted event (`path: rule (spec X)`), as validate gives them */
+  warnings?: string[];
   protocolMs: number;
 }
 

@@ -51,7 +51,7 @@ export function handleProviderRequest(
   const { core } = ctx;
   const now = core.clock.now();
   // filled in as the request is read; every answer reports what was known by then
-  const seen: { event?: string; chatId?: number } = {};
+  const seen: { event?: string; chatId?: number; warnings?: string[] } = {};
   const answer = (
     status: number,
     code: string | undefined,
@@ -68,6 +68,7 @@ export function handleProviderRequest(
       ...(code === undefined ? {} : { code }),
       ...(message === undefined ? {} : { message }),
       outcome,
+      ...(seen.warnings ? { warnings: seen.warnings } : {}),
       protocolMs: now,
     });
     return {
@@ -82,7 +83,7 @@ export function handleProviderRequest(
           ok: status === 200 && outcome === 'handled',
           errors:
             status === 200 && outcome === 'handled' ? [] : [`${code ?? ''}: ${message ?? ''}`],
-          warnings: [],
+          warnings: seen.warnings ?? [],
         },
       },
       ...extra,
@@ -191,6 +192,9 @@ export function handleProviderRequest(
   const missingFallback = isFallbackOnly(result.errors, json);
   if (!result.ok && !missingFallback)
     return answer(400, 'invalid_request', result.errors.map(formatIssue).join('; '), 'rejected');
+  // accepted with warnings (a millisecond timestamp): said in the log and the record, as
+  // validate and proxy say them for the same body
+  if (result.warnings.length > 0) seen.warnings = result.warnings.map(formatIssue);
   const chat = ctx.findChat(json);
   if (!chat)
     return answer(

@@ -55,6 +55,30 @@ describe('bot service: customer -> CLIENT_MESSAGE -> BOT_MESSAGE (spec 3, 4.3)',
     });
   });
 
+  it('says a millisecond timestamp in a BOT_MESSAGE it accepts, as validate and proxy do', async () => {
+    const s = await start();
+    await postTo(s.channelUrl, customerText('hello bot'));
+    await s.provider.waitForHits(1);
+    const res = await postTo(
+      s.webhook,
+      botMessage('1', { type: 'TEXT', text: 'Hi', timestamp: 1_700_000_000_000 }),
+    );
+    expect(res.status).toBe(200);
+    const received = await s.events.waitFor('bot-event-received');
+    expect(received.warnings).toEqual([
+      'message.timestamp: looks like milliseconds; unix time counts seconds (accepted) (spec 2.5)',
+    ]);
+    const line = formatPlatformEvent(received, new Chalk({ level: 0 }));
+    expect(line).toContain(
+      'warning: message.timestamp: looks like milliseconds; unix time counts seconds (accepted) (spec 2.5)',
+    );
+    await s.clock.settle();
+    const record = s.platform.core.journal
+      .entries()
+      .find((e) => e.iface === 'bot' && e.kind === 'bot.event.BOT_MESSAGE');
+    expect(record?.verdict?.warnings).toHaveLength(1);
+  });
+
   it('names the chat and event of every attempt, so overlapping series can be told apart', async () => {
     const s = await start();
     await postTo(s.channelUrl, customerText('hello bot'));

@@ -31,7 +31,8 @@ export function formatBotEvent(event: BotPlatformEvent, c: ChalkInstance): strin
       const why = event.code ? ` ${c.red(event.code)}: ${event.message ?? ''}` : '';
       const note =
         event.outcome === 'not-delivered' ? c.yellow(` not delivered: ${event.message ?? ''}`) : '';
-      return `${at}  ${c.magenta('←')} bot ${c.bold(event.event ?? '?')}${chat} ${c.dim(event.path)} -> ${mark}${why}${note}`;
+      const warnings = (event.warnings ?? []).map((w) => `\n      ${c.yellow(`warning: ${w}`)}`);
+      return `${at}  ${c.magenta('←')} bot ${c.bold(event.event ?? '?')}${chat} ${c.dim(event.path)} -> ${mark}${why}${note}${warnings.join('')}`;
     }
     case 'bot-message': {
       const fallback = event.fallback ? c.dim(` (${event.messageType} as its text fallback)`) : '';
