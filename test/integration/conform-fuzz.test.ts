@@ -9,6 +9,7 @@ import { createHookTarget, type HookTarget } from '../../src/roles/hooks/target.
 import { startListener } from '../helpers/listener.js';
 import { createBotProvider, type BotProvider } from '../../src/roles/bot/index.js';
 import { postJson } from '../../src/http/client.js';
+import { buildSampleHookEvent } from '../../src/roles/hooks/samples.js';
 
 const servers: (RunningServer | HookTarget | BotProvider)[] = [];
 afterEach(async () => {
@@ -93,16 +94,61 @@ describe('conform --fuzz finds planted bugs and shrinks them (issue 17)', () => 
     );
   });
 
-  it('a receiver that fails on the offline_messages spelling', async () => {
+  it('a receiver that refuses only the offline_messages spelling gets a warning, as in fixed conform', async () => {
     const url = await peer((body) =>
       body.event_name === 'offline_messages'
         ? { status: 400, body: '{"error":"unknown event"}' }
         : { status: 200, body: '{"result":"ok"}' },
     );
-    const report = await runConformSuite({ suite: 'hooks', url, fuzz: fuzz(500) });
-    const failure = report.fuzz?.failure;
-    expect(failure?.property).toBe('answers validly for the request');
-    expect(failure?.changes).toEqual(['event_name = "offline_messages"']);
+    const report = await runConformSuite({ suite: 'hooks', url, fuzz: fuzz(200) });
+    expect(report.fuzz?.failures).toEqual([]);
+    expect(report.failed).toBe(0);
+    const [warning] = report.fuzz?.warnings ?? [];
+    expect(warning?.property).toBe('answers validly for the request');
+    expect(warning?.changes).toEqual(['event_name = "offline_messages"']);
+    const valid = report.results.find((r) => r.name === 'fuzz: answers validly for the request');
+    expect(valid?.warnings?.[0]).toMatch(
+      /^warning: the receiver refuses the offline_messages spelling/,
+    );
+  });
+
+  it('goes on past a failure and reports each distinct one, shrunk, with its repro', async () => {
+    const url = await peer((body) =>
+      body.event_name === 'chat_accepted'
+        ? { status: 500, body: 'boom' }
+        : body.event_name === 'chat_finished'
+          ? { status: 200, body: '{"result":7}' }
+          : { status: 200, body: '{"result":"ok"}' },
+    );
+    const report = await runConformSuite({ suite: 'hooks', url, fuzz: fuzz(150) });
+    const failures = report.fuzz?.failures ?? [];
+    expect(failures.map((f) => [f.property, f.kind]).sort()).toEqual([
+      ['answers validly for the request', 'hook.chat_finished'],
+      ['survives: no 5xx, no reset, no hang', 'hook.chat_accepted'],
+    ]);
+    for (const f of failures) {
+      expect(f.changes).toEqual([]);
+      expect(f.written[0]?.command).toContain('hook-fire --from');
+    }
+    expect(report.fuzz?.runs).toBe(150);
+    expect(report.failed).toBe(2);
+  });
+
+  it('finds a bug in the plain offline_message alone with every one of 20 seeds', async () => {
+    const plain = JSON.stringify(buildSampleHookEvent('offline_message'));
+    const url = await peer((body) =>
+      JSON.stringify(body) === plain
+        ? { status: 500, body: 'KeyError' }
+        : { status: 200, body: '{"result":"ok"}' },
+    );
+    for (let seed = 1; seed <= 20; seed++) {
+      const report = await runConformSuite({ suite: 'hooks', url, fuzz: fuzz(30, seed) });
+      expect(report.fuzz?.failure, `seed ${seed}`).toMatchObject({
+        property: 'survives: no 5xx, no reset, no hang',
+        kind: 'hook.offline_message',
+        changes: [],
+      });
+    }
   });
 
   it('an integrator that answers in 4.5 s when the text is over 900 characters (spec 8)', async () => {
@@ -133,24 +179,28 @@ describe('conform --fuzz finds planted bugs and shrinks them (issue 17)', () => 
     expect(existsSync(fixture!.file)).toBe(true);
   });
 
-  it('a correct receiver and a correct integrator pass 1,000 cases each', async () => {
+  it('a correct receiver and a correct integrator pass 300 cases each, every edge met', async () => {
     const target = await createHookTarget({ clock: createClock() });
     servers.push(target);
     const hooks = await runConformSuite({
       suite: 'hooks',
       url: `${target.url}/hooks`,
-      fuzz: fuzz(1000),
+      fuzz: fuzz(300),
     });
-    expect(hooks.fuzz).toMatchObject({ runs: 1000 });
+    expect(hooks.fuzz).toMatchObject({ runs: 300 });
     expect(hooks.fuzz?.failure).toBeUndefined();
+    // every edge of the generator is met within the run, whatever the seed
+    expect(hooks.fuzz?.edges?.uncovered).toEqual([]);
+    expect(hooks.fuzz?.edges?.covered).toBeGreaterThan(500);
     expect(hooks.failed).toBe(0);
     const listener = await startListener();
     const integrator = await runConformSuite({
       suite: 'integrator',
       url: listener.listener.url,
-      fuzz: fuzz(1000),
+      fuzz: fuzz(300),
     });
     expect(integrator.fuzz?.failure).toBeUndefined();
+    expect(integrator.fuzz?.edges?.uncovered).toEqual([]);
     expect(integrator.passed).toBe(4);
   });
 

@@ -195,6 +195,17 @@ export const conformOptions = defineOptions('conform', [
       'instead of the fixed cases: n payloads generated from the contract, each delivered and redelivered; a failure is shrunk',
   },
   {
+    key: 'fuzzChanges',
+    flag: '--fuzz-changes <n>',
+    type: 'number',
+    min: 0.5,
+    max: 50,
+    default: 2,
+    group: FUZZ_GROUP,
+    description:
+      'places a generated case changes in the valid sample, on average; every run first sends each plain sample and each edge of the generator alone',
+  },
+  {
     key: 'fuzzStateful',
     flag: '--fuzz-stateful',
     type: 'boolean',

@@ -155,6 +155,7 @@ export async function runConform(
           `conform ${suite} --fuzz: ${flags.fuzz === undefined ? plural(n, 'case') : `${n} of ${plural(flags.fuzz, 'case')}`}`,
         ),
       failuresDir: flags.replayFailures,
+      changes: flags.fuzzChanges,
       ...(flags.seed === undefined ? {} : { seed: flags.seed }),
       ...(flags.fuzzPath === undefined ? {} : { path: flags.fuzzPath }),
     };
@@ -230,12 +231,18 @@ export async function runConform(
     if (hint) out.line(c.yellow(hint));
     if (report.fuzz) {
       const f = report.fuzz;
+      const edges = f.edges ? `, ${f.edges.covered} of ${plural(f.edges.total, 'edge')} met` : '';
+      const distinct =
+        f.failures.length > 0 ? `; ${plural(f.failures.length, 'distinct failure')}` : '';
       out.line(
-        c.dim(
-          `fuzz: ${plural(f.runs, 'generated case')}, seed ${f.seed}${f.failure ? `; the failing case again: --fuzz ${f.failure.runs} --seed ${f.seed} --fuzz-path ${f.failure.path}` : ''}`,
-        ),
+        c.dim(`fuzz: ${plural(f.runs, 'generated case')}, seed ${f.seed}${edges}${distinct}`),
       );
-      for (const w of f.failure?.written ?? []) out.line(`written: ${w.file}\n  ${w.command}`);
+      for (const failure of [...f.failures, ...f.warnings]) {
+        out.line(
+          `${failure.warning ? c.yellow('warning') : c.red('failure')}: ${failure.property} (${[failure.kind, ...(failure.alsoIn ?? [])].join(', ')}); again: --fuzz ${failure.runs} --seed ${f.seed} --fuzz-path ${failure.path}`,
+        );
+        for (const w of failure.written) out.line(`  written: ${w.file}\n    ${w.command}`);
+      }
     }
   }
   if (reporter === 'json' && !flags.out)

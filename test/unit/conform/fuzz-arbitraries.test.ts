@@ -5,6 +5,7 @@ import { changesFrom } from '../../../src/conversation/conform/fuzz/run.js';
 import {
   agentMessageArbitraries,
   hookArbitraries,
+  sweepCases,
 } from '../../../src/conversation/conform/fuzz/payloads.js';
 
 const all = [...hookArbitraries(), ...agentMessageArbitraries()];
@@ -28,6 +29,41 @@ describe('fuzz payloads from the contract (issue 17)', () => {
       'channel.agent.document',
       'channel.agent.location',
     ]);
+  });
+
+  it('changes about two places a case by default, and as many as --fuzz-changes asks', () => {
+    const mean = (list: typeof all) => {
+      let changed = 0;
+      let cases = 0;
+      for (const p of list)
+        for (const m of fc.sample(p.arbitrary, { numRuns: 300, seed: 3 })) {
+          changed += m.filter((x) => x !== undefined).length;
+          cases++;
+        }
+      return changed / cases;
+    };
+    const byDefault = mean(all);
+    expect(byDefault).toBeGreaterThanOrEqual(1.5);
+    expect(byDefault).toBeLessThanOrEqual(2.5);
+    expect(mean([...hookArbitraries(5), ...agentMessageArbitraries(5)])).toBeGreaterThan(4);
+    // the plain sample is not a rarity: a one-event bug is met in every seed's run
+    const plain = fc
+      .sample(hookArbitraries()[5]!.arbitrary, { numRuns: 300, seed: 9 })
+      .filter((m) => m.every((x) => x === undefined)).length;
+    expect(plain).toBeGreaterThan(15);
+  });
+
+  it("the sweep starts with each kind's plain sample, then meets every edge", () => {
+    const sweep = sweepCases(all);
+    expect(sweep.slice(0, all.length).map((c) => c.p.kind)).toEqual(all.map((p) => p.kind));
+    expect(sweep.slice(0, all.length).every((c) => c.m.every((x) => x === undefined))).toBe(true);
+    for (const p of all) {
+      const met = new Set(sweep.filter((c) => c.p === p).flatMap((c) => p.edgesOf(c.m)));
+      expect(met.size, p.kind).toBe(p.edges.length);
+      for (const c of sweep.filter((x) => x.p === p))
+        expect(validate(p.kind, p.build(c.m)).ok, p.kind).toBe(true);
+    }
+    expect(sweep.length).toBeLessThan(300);
   });
 
   it('generates only payloads validate accepts: fuzzing tests the peer, not the schema', () => {

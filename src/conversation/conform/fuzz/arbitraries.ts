@@ -6,8 +6,13 @@
  * contract leaves room into a mutation: strings at the edges (empty, one character, 999 and
  * 1000 code points, astral characters, combining marks, markup), optional fields absent or
  * null, integers at their bounds, ids and numbers in both forms the spec allows, both
- * spellings of offline_message(s), unknown extra fields as real traffic carries them. Each
- * mutation is an `fc.option`, so fast-check shrinks a failure to the fewest mutations.
+ * spellings of offline_message(s), unknown extra fields as real traffic carries them.
+ *
+ * Each place (a slot) is changed with probability changes / slots, so a case changes about
+ * `changes` places (default 2) and a receiver's one-field bug is not hidden under twenty
+ * others; a change that is not needed shrinks back to "unchanged". Every alternative of every
+ * slot is an edge; `sweep()` lists cases that cover each edge on its own, after the plain
+ * sample, so a run meets every edge within its first cases whatever the seed.
  */
 import fc from 'fast-check';
 import { toJsonSchema } from '../../../contract/json-schema.js';
@@ -22,7 +27,14 @@ type Mutation = unknown;
 
 interface Slot {
   path: Path;
-  arbitrary: fc.Arbitrary<Mutation>;
+  /** what the value may become, each an edge of the generator */
+  options: fc.Arbitrary<Mutation>[];
+}
+
+/** One change as generated: the option (edge) it came from and the value. */
+export interface Change {
+  edge: number;
+  value: unknown;
 }
 
 const isObject = (v: unknown): v is Json =>
@@ -145,15 +157,22 @@ function collect(node: Schema, value: unknown, path: Path, slots: Slot[], requir
       options.push(fc.constant({ [EXTRA]: true }));
     }
   }
-  if (options.length > 0) {
-    slots.push({ path, arbitrary: fc.oneof(...options) });
-  }
+  if (options.length > 0) slots.push({ path, options });
 }
 
 const EXTRA = '__svc_extra__';
 
-/** A set of mutations, keyed by the slot's index (undefined: the slot is unchanged; a null mutation sets null). */
-export type Mutations = readonly Mutation[];
+/** A set of changes, one place per slot's index (undefined: the slot is unchanged). */
+export type Mutations = readonly (Change | undefined)[];
+
+/** An edge of the generator: one alternative of one slot of a kind. */
+export interface Edge {
+  kind: string;
+  /** the field's path (`(root)` for the payload itself) */
+  path: string;
+  /** the alternative's index among the slot's */
+  option: number;
+}
 
 export interface PayloadArbitrary {
   kind: string;
@@ -162,6 +181,12 @@ export interface PayloadArbitrary {
   arbitrary: fc.Arbitrary<Mutations>;
   /** the payload a set of mutations makes */
   build(mutations: Mutations): Json;
+  /** every edge of this kind's generator, in slot order */
+  edges: readonly Edge[];
+  /** the edges a set of mutations takes, as indexes into `edges` */
+  edgesOf(mutations: Mutations): number[];
+  /** the plain sample, then one case per edge, each changing that place alone */
+  sweep(): Mutations[];
 }
 
 function setAt(target: Json, path: Path, value: unknown): void {
@@ -187,41 +212,87 @@ export function payloadArbitrary(
   kind: string,
   base: Json,
   extra: { path: Path; arbitrary: fc.Arbitrary<unknown> }[] = [],
+  changes = DEFAULT_CHANGES,
 ): PayloadArbitrary {
   const schema = toJsonSchema(kind);
   const slots: Slot[] = [];
   collect(schema, base, [], slots, true);
   // the root slot only adds unknown fields: it must never remove or replace the payload
   const rootAt = slots.findIndex((s) => s.path.length === 0);
-  if (rootAt !== -1) {
-    slots[rootAt] = {
-      path: [],
-      arbitrary: fc.constant({ [EXTRA]: true }),
-    };
-  }
-  for (const e of extra) slots.push({ path: e.path, arbitrary: e.arbitrary });
-  // about three mutations per payload on average; fc.option shrinks towards "unchanged"
-  const freq = Math.max(2, Math.round(slots.length / 3));
+  if (rootAt !== -1) slots[rootAt] = { path: [], options: [fc.constant({ [EXTRA]: true })] };
+  for (const e of extra) slots.push({ path: e.path, options: [e.arbitrary] });
+  // each slot changes with probability changes / slots: about `changes` places a case; the
+  // unchanged alternative comes first, so a change that is not needed shrinks away
+  const wanted = Math.min(Math.max(changes, 0), slots.length);
+  const keep = Math.max(1, Math.round((slots.length - wanted) * 100));
+  const change = Math.max(1, Math.round(wanted * 100));
   const arbitrary = fc.tuple(
-    ...slots.map((slot) => fc.option(slot.arbitrary, { freq, nil: undefined })),
+    ...slots.map((slot) =>
+      fc.oneof(
+        { withCrossShrink: true },
+        // fallbackValue, as fc.option gives its nil: a case fast-check did not generate (the
+        // sweep's) shrinks a change back to "unchanged" too
+        { arbitrary: fc.constant(undefined), weight: keep, fallbackValue: { default: undefined } },
+        {
+          arbitrary: fc.oneof(
+            ...slot.options.map((option, edge) =>
+              option.map(
+                (value): Change => ({ edge, value }),
+                // so fast-check can shrink a case it did not generate (the sweep's)
+                (change) => {
+                  if (isObject(change) && change.edge === edge && 'value' in change)
+                    return change.value;
+                  throw new Error('not a change of this alternative');
+                },
+              ),
+            ),
+          ),
+          weight: change,
+        },
+      ),
+    ),
   ) as fc.Arbitrary<Mutations>;
+  const edges: Edge[] = [];
+  const firstEdge: number[] = [];
+  for (const slot of slots) {
+    firstEdge.push(edges.length);
+    const path = slot.path.length === 0 ? '(root)' : slot.path.join('.');
+    slot.options.forEach((_o, option) => edges.push({ kind, path, option }));
+  }
   return {
     kind,
     base,
     arbitrary,
+    edges,
+    edgesOf: (mutations) =>
+      mutations.flatMap((m, slot) => (m === undefined ? [] : [(firstEdge[slot] ?? 0) + m.edge])),
+    sweep() {
+      const out: Mutations[] = [slots.map(() => undefined)];
+      slots.forEach((slot, at) =>
+        slot.options.forEach((option, edge) => {
+          // one value of the alternative, the same in every run: the sweep is seed-free
+          const [value] = fc.sample(option, { seed: 42 + edge, numRuns: 1 });
+          out.push(slots.map((_s, i) => (i === at ? { edge, value } : undefined)));
+        }),
+      );
+      return out;
+    },
     build(mutations) {
       const value = structuredClone(base);
       mutations.forEach((mutation, i) => {
         const slot = slots[i];
         if (mutation === undefined || slot === undefined) return;
         if (slot.path.length === 0) {
-          if (isObject(mutation) && mutation[EXTRA] === true)
+          if (isObject(mutation.value) && mutation.value[EXTRA] === true)
             value.x_svc_fuzz_unknown = { since: 'a later platform version', n: 1 };
           return;
         }
-        setAt(value, slot.path, mutation);
+        setAt(value, slot.path, mutation.value);
       });
       return value;
     },
   };
 }
+
+/** Places a generated case changes on average (`--fuzz-changes`). */
+export const DEFAULT_CHANGES = 2;

@@ -22,7 +22,7 @@ import {
 import type { ConformCase } from '../case.js';
 import type { PayloadArbitrary, Mutations } from './arbitraries.js';
 import { plural } from '../../../plural.js';
-import { agentMessageArbitraries, hookArbitraries } from './payloads.js';
+import { agentMessageArbitraries, hookArbitraries, sweepCases } from './payloads.js';
 import { HOOK_LIFECYCLE } from '../../../roles/hooks/samples.js';
 
 /** spec 3: the order a chat's hooks come in; offline_message stands apart, last. */
@@ -56,6 +56,8 @@ export interface FuzzSettings {
   failuresDir?: string;
   /** cwd the failures folder is relative to */
   cwd: string;
+  /** places a generated case changes on average (`--fuzz-changes`, default 2) */
+  changes?: number;
 }
 
 export interface FuzzTarget {
@@ -83,18 +85,32 @@ export interface FuzzFailure {
   runs: number;
   /** files written and the commands that reproduce the failure */
   written: { file: string; command: string }[];
+  /** set when fixed conform calls this a warning: why */
+  warning?: string;
+  /** other kinds that failed the same way at the same places */
+  alsoIn?: string[];
 }
 
 export interface FuzzSummary {
   runs: number;
   seed: number;
+  /** the first distinct failure (the one `failures` starts with) */
   failure?: FuzzFailure;
+  /** each distinct failure (by property and kind), shrunk, with its repro */
+  failures: FuzzFailure[];
+  /** what fixed conform calls a warning (a refused offline_messages spelling), shrunk too */
+  warnings: FuzzFailure[];
+  /** the generator's edges this run took: every one is in the run's first cases */
+  edges?: { total: number; covered: number; uncovered: string[] };
 }
 
 interface FuzzCase {
   p: PayloadArbitrary;
   m: Mutations;
 }
+
+const isFuzzCase = (value: unknown): value is FuzzCase =>
+  value !== null && typeof value === 'object' && 'p' in value && 'm' in value;
 
 export interface Broken {
   property: FuzzProperty;
@@ -209,7 +225,10 @@ export function buildFuzzCases(
   target: FuzzTarget,
   settings: FuzzSettings,
 ): { cases: ConformCase[]; summary: () => FuzzSummary | undefined } {
-  const payloads = target.suite === 'hooks' ? hookArbitraries() : agentMessageArbitraries();
+  const payloads =
+    target.suite === 'hooks'
+      ? hookArbitraries(settings.changes)
+      : agentMessageArbitraries(settings.changes);
   const budgetMs =
     target.suite === 'hooks'
       ? (target.timeoutMs ?? HOOK_DELIVERY_POLICY.attemptTimeoutMs)
@@ -218,7 +237,39 @@ export function buildFuzzCases(
     target.suite === 'integrator'
       ? `${target.url.replace(/\/+$/, '')}/${encodeURIComponent(target.channel ?? 'conform')}`
       : target.url;
-  const arbitrary = fc.oneof(...payloads.map((p) => p.arbitrary.map((m): FuzzCase => ({ p, m }))));
+  // the unmapper lets fast-check shrink the sweep's cases, which it did not generate
+  const arbitrary = fc.oneof(
+    ...payloads.map((p) =>
+      p.arbitrary.map(
+        (m): FuzzCase => ({ p, m }),
+        (value) => {
+          if (isFuzzCase(value) && value.p === p) return value.m;
+          throw new Error('not a case of this kind');
+        },
+      ),
+    ),
+  );
+  // every edge of every kind, numbered across the kinds, for the run's edge coverage
+  const offsets = new Map<PayloadArbitrary, number>();
+  const labels: string[] = [];
+  for (const p of payloads) {
+    offsets.set(p, labels.length);
+    for (const e of p.edges) labels.push(`${e.kind} ${e.path} #${e.option + 1}`);
+  }
+  const edgesOf = (c: FuzzCase): number[] =>
+    c.p.edgesOf(c.m).map((e) => (offsets.get(c.p) ?? 0) + e);
+  /** spec 6.2 note: fixed conform warns when only this spelling is refused; so does fuzz */
+  const warning = (c: FuzzCase, why: Broken): string | undefined =>
+    target.suite === 'hooks' &&
+    why.property === 'answers validly for the request' &&
+    c.p.build(c.m).event_name === 'offline_messages'
+      ? 'the receiver refuses the offline_messages spelling (the spec 6.2 note asks for both)'
+      : undefined;
+  const describeCase = (c: FuzzCase) => {
+    const request = c.p.build(c.m);
+    const kind = request.event_name === 'offline_messages' ? 'hook.offline_messages' : c.p.kind;
+    return { kind, request, changes: changesFrom(c.p.base, request) };
+  };
   let messageSeq = 0;
 
   const deliver = (body: Record<string, unknown>): Promise<PostOutcome> =>
@@ -274,6 +325,7 @@ export function buildFuzzCases(
     return propertyCases<FuzzCase[]>(
       {
         arbitrary: sequence,
+        coverage: { labels, edgesOf: (steps) => steps.flatMap(edgesOf) },
         async check(steps) {
           const chat = ++chatSeq;
           const same = (request: Record<string, unknown>): void => {
@@ -332,11 +384,11 @@ export function buildFuzzCases(
   return propertyCases(
     {
       arbitrary,
+      examples: sweepCases(payloads),
+      coverage: { labels, edgesOf },
       check: (c) => checkOne(c),
-      describe(c) {
-        const request = c.p.build(c.m);
-        return { kind: c.p.kind, request, changes: changesFrom(c.p.base, request) };
-      },
+      describe: describeCase,
+      warning,
       reproduce,
       spec,
     },
@@ -347,10 +399,19 @@ export function buildFuzzCases(
 /** What a suite gives the shared fuzz runner. */
 export interface PropertySource<C> {
   arbitrary: fc.Arbitrary<C>;
+  /**
+   * cases run first, before the generated ones, the same for every seed (the plain samples,
+   * then every edge of the generator); they count within the run's cases
+   */
+  examples?: readonly C[];
+  /** the generator's edges, and the ones a case takes (for the edge coverage of a run) */
+  coverage?: { labels: readonly string[]; edgesOf(c: C): number[] };
   /** runs one generated case against the peer; what broke, or undefined */
   check(c: C, n: number): Promise<Broken | undefined>;
   /** the shrunk case as a report shows it */
   describe(c: C): { kind: string; request: Record<string, unknown>; changes: string[] };
+  /** a broken case that fixed `conform` calls a warning (a refused offline_messages spelling) */
+  warning?(c: C, why: Broken): string | undefined;
   /** writes the failing request with the command that sends it again */
   reproduce(
     kind: string,
@@ -360,59 +421,156 @@ export interface PropertySource<C> {
   spec(name: FuzzProperty): string[];
 }
 
+/** At most this many distinct failures are shrunk and reported in one run. */
+const MAX_DISTINCT = 8;
+
 /**
- * The shared runner of every fuzzed suite: fast-check generates, runs and shrinks; one
- * ConformCase per property, so JUnit lists each; the first runs the traffic, the others
- * report from the same run.
+ * The shared runner of every fuzzed suite. One pass runs every case (the examples first) and
+ * notes what broke, without stopping at the first failure; then each distinct failure (by
+ * property and kind) is replayed from its place in the run and shrunk by fast-check, each
+ * with its own repro. One ConformCase per property, so JUnit lists each; the first runs the
+ * traffic, the others report from the same run.
  */
 export function propertyCases<C extends object>(
   source: PropertySource<C>,
   settings: FuzzSettings,
 ): { cases: ConformCase[]; summary: () => FuzzSummary | undefined } {
-  const broken = new WeakMap<C, Broken>();
-  let casesRun = 0;
-  const property = fc.asyncProperty(source.arbitrary, async (c) => {
-    const n = ++casesRun;
-    settings.onCase?.(n);
-    const why = await source.check(c, n);
-    if (why) broken.set(c, why);
-    return why === undefined;
-  });
-
+  const examples = (source.examples ?? []).map((c): [C] => [c]);
   let run: Promise<FuzzSummary> | undefined;
   let summary: FuzzSummary | undefined;
+
+  /** fast-check's shrink of one failure, replayed from `path`: what it shrank to. */
+  const shrinkAt = async (
+    seed: number,
+    path: string,
+    fails: (why: Broken, c: C) => boolean,
+    numRuns: number,
+  ) => {
+    const broken = new WeakMap<C, Broken>();
+    const details = await fc.check<[C]>(
+      fc.asyncProperty(source.arbitrary, async (c) => {
+        const why = await source.check(c, 0);
+        if (why && fails(why, c)) {
+          broken.set(c, why);
+          return false;
+        }
+        return true;
+      }),
+      { numRuns, seed, path, examples, endOnFailure: false },
+    );
+    if (!details.failed || !details.counterexample) return undefined;
+    const c = details.counterexample[0];
+    return {
+      c,
+      why: broken.get(c),
+      path: details.counterexamplePath ?? path,
+      shrinks: details.numShrinks,
+    };
+  };
+
+  const report = async (
+    c: C,
+    why: Broken,
+    seed: number,
+    path: string,
+    shrinks: number,
+    runs: number,
+  ): Promise<FuzzFailure> => {
+    const shown = source.describe(c);
+    const warning = source.warning?.(c, why);
+    return {
+      ...why,
+      ...shown,
+      seed,
+      path,
+      shrinks,
+      runs,
+      written: await source.reproduce(shown.kind, shown.request, seed),
+      ...(warning === undefined ? {} : { warning }),
+    };
+  };
+
   const execute = async (): Promise<FuzzSummary> => {
     const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
-    const details = await fc.check<[C]>(property, {
-      numRuns: settings.runs,
-      seed,
-      ...(settings.path === undefined ? {} : { path: settings.path }),
-      endOnFailure: false,
-      // --fuzz-time: no new case after the limit; what ran so far is the result
-      ...(settings.timeLimitMs === undefined
-        ? {}
-        : { plugins: [fc.interruptAfterTimeLimit(settings.timeLimitMs) as fc.Plugin<[C]>] }),
-    });
-    const result: FuzzSummary = { runs: details.numRuns, seed };
-    if (details.failed && details.counterexample) {
-      const c = details.counterexample[0];
-      const why = broken.get(c) ?? {
-        property: 'survives: no 5xx, no reset, no hang' as const,
-        reasons: [
-          details.errorInstance instanceof Error ? details.errorInstance.message : 'failed',
-        ],
-      };
-      const shown = source.describe(c);
-      result.failure = {
-        ...why,
-        ...shown,
+    if (settings.path !== undefined) {
+      // --fuzz-path: exactly the case a run printed, shrunk again
+      const found = await shrinkAt(seed, settings.path, () => true, settings.runs);
+      const result: FuzzSummary = { runs: settings.runs, seed, failures: [], warnings: [] };
+      if (found) {
+        const why = found.why ?? { property: FUZZ_PROPERTIES[0], reasons: ['failed'] };
+        const failure = await report(found.c, why, seed, found.path, found.shrinks, settings.runs);
+        if (failure.warning === undefined) {
+          result.failure = failure;
+          result.failures.push(failure);
+        } else result.warnings.push(failure);
+      }
+      summary = result;
+      return result;
+    }
+    // the pass: every case runs; the first of each distinct failure is kept by its index
+    const firsts = new Map<string, { indices: number[]; why: Broken }>();
+    const keyOf = (c: C, why: Broken) =>
+      `${why.property}\u0000${source.describe(c).kind}\u0000${source.warning?.(c, why) ? 'w' : ''}`;
+    const covered = new Set<number>();
+    let casesRun = 0;
+    const details = await fc.check<[C]>(
+      fc.asyncProperty(source.arbitrary, async (c) => {
+        const n = ++casesRun;
+        settings.onCase?.(n);
+        for (const edge of source.coverage?.edgesOf(c) ?? []) covered.add(edge);
+        const why = await source.check(c, n);
+        if (why) {
+          const key = keyOf(c, why);
+          const seen = firsts.get(key);
+          // a few of each: a peer that failed once by chance (a slow answer) does not hide
+          // the same failure met later for a reason
+          if (!seen) firsts.set(key, { indices: [n - 1], why });
+          else if (seen.indices.length < 3) seen.indices.push(n - 1);
+        }
+        return true;
+      }),
+      {
+        numRuns: settings.runs,
         seed,
-        path: details.counterexamplePath ?? '',
-        shrinks: details.numShrinks,
-        runs: details.numRuns,
-        written: await source.reproduce(shown.kind, shown.request, seed),
+        examples,
+        // --fuzz-time: no new case after the limit; what ran so far is the result
+        ...(settings.timeLimitMs === undefined
+          ? {}
+          : { plugins: [fc.interruptAfterTimeLimit(settings.timeLimitMs) as fc.Plugin<[C]>] }),
+      },
+    );
+    const runs = details.numRuns;
+    const result: FuzzSummary = { runs, seed, failures: [], warnings: [] };
+    if (source.coverage) {
+      const { labels } = source.coverage;
+      result.edges = {
+        total: labels.length,
+        covered: covered.size,
+        uncovered: labels.filter((_l, i) => !covered.has(i)),
       };
     }
+    for (const [key, first] of [...firsts].slice(0, MAX_DISTINCT)) {
+      let found: Awaited<ReturnType<typeof shrinkAt>>;
+      for (const index of first.indices) {
+        found = await shrinkAt(seed, String(index), (why, c) => keyOf(c, why) === key, 1);
+        if (found) break;
+      }
+      // a failure that did not come back when its case was sent again is not reported
+      if (!found) continue;
+      const failure = await report(
+        found.c,
+        found.why ?? first.why,
+        seed,
+        found.path,
+        found.shrinks,
+        runs,
+      );
+      if (failure.warning === undefined) result.failures.push(failure);
+      else result.warnings.push(failure);
+    }
+    result.failures = mergeSame(result.failures);
+    result.warnings = mergeSame(result.warnings);
+    if (result.failures[0]) result.failure = result.failures[0];
     summary = result;
     return result;
   };
@@ -428,19 +586,43 @@ export function propertyCases<C extends object>(
           ? ''
           : `; the case at --fuzz-path ${settings.path} and those after it passed`;
       await ctx.check(`${result.runs} generated payloads (seed ${result.seed}${replayed})`, () => {
-        const failure = result.failure;
-        if (!failure || failure.property !== name) return [];
-        return [
-          ...failure.reasons,
-          `${failure.kind}, shrunk ${failure.shrinks} times, after ${plural(failure.runs, 'case')}; the sample with ${failure.changes.length === 0 ? 'no change (the plain sample fails)' : failure.changes.join(', ')}`,
-          `request: ${JSON.stringify(failure.request)}`,
-          `replay exactly: --fuzz ${failure.runs} --seed ${failure.seed} --fuzz-path ${failure.path}`,
-          ...failure.written.map((w) => `reproduce: ${w.command}`),
-        ];
+        const failing = result.failures.filter((f) => f.property === name);
+        if (failing.length > 0) return failing.flatMap(describeFailure);
+        const warned = result.warnings.filter((f) => f.property === name);
+        return warned.length > 0
+          ? { warn: warned.map((w) => `${w.warning ?? ''}: ${w.reasons.join('; ')}`).join(' | ') }
+          : [];
       });
     },
   }));
   return { cases, summary: () => summary };
+}
+
+/**
+ * One failure per property and set of changed places: a receiver that crashes on an emoji in
+ * `visitor.name` does so in every event that carries a visitor, which is one bug, not six.
+ */
+function mergeSame(failures: FuzzFailure[]): FuzzFailure[] {
+  const byPlaces = new Map<string, FuzzFailure>();
+  for (const failure of failures) {
+    const places = failure.changes.map((c) => c.replace(/ = .*$| absent$/s, '')).sort();
+    const key = `${failure.property}\u0000${places.join('\u0000')}`;
+    const first = byPlaces.get(key);
+    if (first) first.alsoIn = [...(first.alsoIn ?? []), failure.kind];
+    else byPlaces.set(key, failure);
+  }
+  return [...byPlaces.values()];
+}
+
+/** The lines a report shows for one shrunk failure. */
+function describeFailure(failure: FuzzFailure): string[] {
+  return [
+    ...failure.reasons,
+    `${failure.kind}${failure.alsoIn ? ` (the same in ${failure.alsoIn.join(', ')})` : ''}, shrunk ${failure.shrinks} times, after ${plural(failure.runs, 'case')}; the sample with ${failure.changes.length === 0 ? 'no change (the plain sample fails)' : failure.changes.join(', ')}`,
+    `request: ${JSON.stringify(failure.request)}`,
+    `replay exactly: --fuzz ${failure.runs} --seed ${failure.seed} --fuzz-path ${failure.path}`,
+    ...failure.written.map((w) => `reproduce: ${w.command}`),
+  ];
 }
 
 /** Where `after` differs from `before`, as `path = value` (removed fields: `path absent`). */
