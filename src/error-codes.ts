@@ -77,9 +77,14 @@ export const ERRORS = {
   SVC_E_STEP_STUCK: { category: 'internal' },
   /** the built web pages are missing (npm run build) */
   SVC_E_WEB_ASSETS: { category: 'internal' },
+  // the machine under svc-cli (exit 5)
+  /** a file could not be written whole: a full disk, a quota, an I/O error, a read-only file system */
+  SVC_E_DISK: { category: 'system' },
+  /** too many open files: the process's limit (ulimit -n) or the system's */
+  SVC_E_FILE_LIMIT: { category: 'system' },
 } as const satisfies Record<
   string,
-  { category: 'input' | 'contract' | 'network' | 'internal'; status?: number }
+  { category: 'input' | 'contract' | 'network' | 'internal' | 'system'; status?: number }
 >;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -6,8 +6,10 @@
  * throw new SvcError('SVC_E_NO_CHAT', 'input', 'Could not answer: no chat 7.', 'GET /_sim/state lists the chats.');
  */
 import type { CategoryOf, ErrorCode } from './error-codes.js';
+import { describeFileLimit, fileLimit, isFileLimitError } from './io/file-limit.js';
+import { failureOf } from './journal/recording.js';
 
-export type ErrorCategory = 'input' | 'contract' | 'network' | 'internal';
+export type ErrorCategory = 'input' | 'contract' | 'network' | 'internal' | 'system';
 export type { ErrorCode } from './error-codes.js';
 
 /** Exit codes, documented in the README. */
@@ -21,6 +23,11 @@ export const EXIT_CODES = {
   network: 3,
   /** a bug in svc-cli */
   internal: 4,
+  /**
+   * the machine failed under the run: a file could not be written (a full disk, a quota, an
+   * I/O error, a read-only file system; a `--record` that stopped) or too many files are open
+   */
+  system: 5,
   sigint: 130,
   sigterm: 143,
 } as const;
@@ -91,6 +98,8 @@ export function exitCodeFor(category: ErrorCategory): number {
       return EXIT_CODES.network;
     case 'internal':
       return EXIT_CODES.internal;
+    case 'system':
+      return EXIT_CODES.system;
     default: {
       const never: never = category;
       throw new Error(`unknown category ${String(never)}`);
@@ -115,6 +124,42 @@ export const contractError = (
   details?: unknown,
 ): SvcError => new SvcError(code, 'contract', message, hint, { details });
 
+/** The system codes of a write the disk refused: full, over quota, failing, read-only. */
+export const DISK_CODES: ReadonlySet<string> = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EIO',
+  'EROFS',
+  'EFBIG',
+]);
+
+/**
+ * A fault of the machine (the file limit, a disk that refuses writes) as an error of category
+ * `system` (exit 5), wherever it was thrown: it is no bug of svc-cli.
+ */
+export function machineFault(error: unknown): SvcError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string') return undefined;
+  if (isFileLimitError(error)) {
+    return new SvcError(
+      'SVC_E_FILE_LIMIT',
+      'system',
+      `Could not run: ${describeFileLimit(fileLimit(), code)}.`,
+      undefined,
+      { cause: error },
+    );
+  }
+  if (!DISK_CODES.has(code)) return undefined;
+  const path = (error as NodeJS.ErrnoException).path;
+  return new SvcError(
+    'SVC_E_DISK',
+    'system',
+    `Could not write${path ? ` ${path}` : ''}: ${failureOf(error).reason} (${code}).`,
+    'Free space on the disk (or write to another one) and run it again.',
+    { cause: error },
+  );
+}
+
 /** Wraps anything thrown into an SvcError; unknown throwables become internal errors. */
 /** The message of anything thrown (an Error's message, else its string form). */
 export function errorText(error: unknown): string {
@@ -123,6 +168,8 @@ export function errorText(error: unknown): string {
 
 export function toSvcError(error: unknown): SvcError {
   if (error instanceof SvcError) return error;
+  const machine = machineFault(error);
+  if (machine) return machine;
   const message = errorText(error);
   return new SvcError(
     'SVC_E_INTERNAL',

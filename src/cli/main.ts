@@ -5,12 +5,15 @@
  */
 import type { CliContext } from './context.js';
 import { EXIT_CODES } from '../errors.js';
+import { readFileLimitNow } from '../io/file-limit.js';
 import { runCli } from './program.js';
 
 export { createProgram, runCli } from './program.js';
 
 /** Runs svc-cli for `argv` in this process and exits with its code. */
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  // the message about too many open files names the limit: read while a file can be opened
+  readFileLimitNow();
   const controller = new AbortController();
   let signalled: number | undefined;
   const onSignal = (code: number) => () => {

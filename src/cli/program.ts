@@ -8,6 +8,8 @@ import { Command, CommanderError, registerCommands } from './commands/index.js';
 import { EXIT_CODES, toSvcError, exitCodeFor } from '../errors.js';
 import { flushOutputs } from './render/flush.js';
 import { readPackageVersion } from '../package-files.js';
+// at start, not on the error: the error may be that no file can be opened (render/errors.ts)
+import { printError } from './render/errors.js';
 
 /** --json anywhere before `--`: commander's own usage errors then print as NDJSON too. */
 function wantsJson(argv: readonly string[]): boolean {
@@ -118,8 +120,6 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     }
     const svcError = toSvcError(error);
     const json = Boolean(program.opts<{ json?: boolean }>().json);
-    // Loaded only when an error is printed: chalk stays off the --help path.
-    const { printError } = await import('./render/errors.js');
     printError(ctx, svcError, { json });
     return exitCodeFor(svcError.category);
   }

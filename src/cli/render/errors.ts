@@ -1,13 +1,26 @@
+/**
+ * The error renderer. It is part of the start-up bundle, not imported when an error happens:
+ * an error may be that no file can be opened (too many open files), and loading a module then
+ * would fail too and end in Node's stack trace. So it holds no chalk (plain ANSI codes) and
+ * imports nothing that is not loaded at start.
+ */
 import type { ContractIssue } from '../../contract/types.js';
 import type { SvcError } from '../../errors.js';
 import type { CliContext } from '../context.js';
-import { formatIssueLine } from './exchange.js';
-import { makeChalk } from './style.js';
+import { colorEnabled } from './color.js';
 
 /** Contract issues an error carries in `details.issues` (e.g. an invalid payload). */
 function issuesOf(error: SvcError): ContractIssue[] {
   const details = error.details as { issues?: unknown } | undefined;
   return Array.isArray(details?.issues) ? (details.issues as ContractIssue[]) : [];
+}
+
+/** `path: rule (spec X)`, as render/exchange.ts prints an issue. */
+function issueLine(issue: ContractIssue): string {
+  const where = issue.path === '' ? '(root)' : issue.path;
+  return issue.spec === ''
+    ? `${where}: ${issue.rule}`
+    : `${where}: ${issue.rule} (spec ${issue.spec})`;
 }
 
 /**
@@ -21,11 +34,16 @@ export function printError(ctx: CliContext, error: SvcError, options: { json: bo
     ctx.stdout.write(`${JSON.stringify(object)}\n`);
     return;
   }
-  const c = makeChalk(ctx, ctx.stderr);
-  ctx.stderr.write(`${c.red('error')} ${c.dim(`[${error.code}]`)} ${error.message}\n`);
+  const on = colorEnabled(ctx, ctx.stderr);
+  const paint = (code: number, close: number) => (text: string) =>
+    on ? `\u001b[${code}m${text}\u001b[${close}m` : text;
+  const red = paint(31, 39);
+  const yellow = paint(33, 39);
+  const dim = paint(2, 22);
+  ctx.stderr.write(`${red('error')} ${dim(`[${error.code}]`)} ${error.message}\n`);
   for (const issue of issues) {
-    const mark = issue.severity === 'warning' ? c.yellow('!') : c.red('✗');
-    ctx.stderr.write(`  ${mark} ${formatIssueLine(issue)}\n`);
+    const mark = issue.severity === 'warning' ? yellow('!') : red('✗');
+    ctx.stderr.write(`  ${mark} ${issueLine(issue)}\n`);
   }
-  if (error.hint) ctx.stderr.write(`  ${c.dim(error.hint)}\n`);
+  if (error.hint) ctx.stderr.write(`  ${dim(error.hint)}\n`);
 }

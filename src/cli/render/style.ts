@@ -1,13 +1,8 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CliContext } from '../context.js';
+import { colorEnabled } from './color.js';
 
-/** Colour only on a TTY, never with NO_COLOR or --no-color (argv is checked directly). */
-export function colorEnabled(ctx: Pick<CliContext, 'env'>, stream: { isTTY?: boolean }): boolean {
-  if (ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== '') return false;
-  if (process.argv.includes('--no-color')) return false;
-  if (ctx.env.FORCE_COLOR !== undefined && ctx.env.FORCE_COLOR !== '0') return true;
-  return Boolean(stream.isTTY);
-}
+export { colorEnabled } from './color.js';
 
 export function makeChalk(
   ctx: Pick<CliContext, 'env'>,
