@@ -14,13 +14,13 @@
 export const JOIN_CHUNK_CHARS = 48 * 1024;
 
 /**
- * Hands `write` the texts joined, in order, a chunk at a time; a text longer than a chunk is
- * a chunk of its own.
+ * Hands `write` the texts joined, in order, a chunk at a time, with how many texts the chunk
+ * holds; a text longer than a chunk is a chunk of its own.
  * @example joinInChunks(lines, (text) => writeSync(fd, text));
  */
 export function joinInChunks(
   texts: readonly string[],
-  write: (text: string) => void,
+  write: (text: string, count: number) => void,
   maxChars = JOIN_CHUNK_CHARS,
 ): void {
   let from = 0;
@@ -28,11 +28,12 @@ export function joinInChunks(
   for (let i = 0; i < texts.length; i++) {
     const length = (texts[i] as string).length;
     if (size > 0 && size + length > maxChars) {
-      write(texts.slice(from, i).join(''));
+      write(texts.slice(from, i).join(''), i - from);
       from = i;
       size = 0;
     }
     size += length;
   }
-  if (from < texts.length) write(from === 0 ? texts.join('') : texts.slice(from).join(''));
+  if (from < texts.length)
+    write(from === 0 ? texts.join('') : texts.slice(from).join(''), texts.length - from);
 }

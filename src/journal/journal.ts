@@ -2,12 +2,13 @@ import {
   closeSync,
   existsSync,
   fstatSync,
+  ftruncateSync,
   openSync,
   readSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { errorText } from '../errors.js';
@@ -15,10 +16,19 @@ import { createFlushScheduler } from '../io/flush-scheduler.js';
 import { joinInChunks } from '../io/join-in-chunks.js';
 import { toHar } from './har.js';
 import { createRecentLines } from './recent-ring.js';
+import {
+  failureOf,
+  syncFile,
+  writeWhole,
+  type RecordingFailure,
+  type RecordingStatus,
+  type RecordSync,
+} from './recording.js';
 
 import type { ExchangeInput, ExchangeRecord } from './record.js';
 
 export type { ExchangeInput, ExchangeRecord } from './record.js';
+export type { RecordingFailure, RecordingStatus, RecordSync } from './recording.js';
 
 export interface JournalOptions {
   /** append NDJSON here (or HAR 1.2 when the name ends in .har) */
@@ -42,6 +52,18 @@ export interface JournalOptions {
    * batch boundary, so every record is whole in exactly one file. Absent: never rotate.
    */
   maxBytes?: number;
+  /**
+   * when a record reaches the file (`--record-sync`): `batched` (default) on the next
+   * event-loop turn; `write` and `fsync` on every `flush()`, which the owner calls before it
+   * sends the answers of a turn (`fsync` also syncs the file to the device then)
+   */
+  sync?: RecordSync;
+  /**
+   * called once when a write to the file fails (a full disk, a quota, an I/O error, a
+   * read-only file system): the journal has cut the file back to its last whole line and
+   * stopped writing it; records are still counted and the recent ones kept in memory
+   */
+  onStop?: (status: RecordingStatus) => void;
 }
 
 export interface Journal {
@@ -54,6 +76,8 @@ export interface Journal {
   entries(since?: number): readonly ExchangeRecord[];
   /** How many records were stored in all. */
   readonly count: number;
+  /** The state of the file: recording, stopped by a failed write (and why), or off. */
+  readonly recording: RecordingStatus;
   /** Writes what is buffered. Synchronous, so it is safe in exit handlers. */
   flush(): void;
   close(): void;
@@ -117,6 +141,13 @@ export function createJournal(options: JournalOptions = {}): Journal {
   let closed = false;
   /** the count at close: the file holds the records up to it */
   let closedAt = 0;
+  const sync: RecordSync = options.sync ?? 'batched';
+  /** records whole in the file (NDJSON: one line each, in seq order; HAR: the last rewrite) */
+  let written = 0;
+  /** why the file is no longer written */
+  let failure: RecordingFailure | undefined;
+  /** closed, or stopped by a failed write: new records are kept in memory, not in the file */
+  const detached = (): boolean => closed || failure !== undefined;
 
   // HAR is rewritten whole on each flush, so it is batched more coarsely than NDJSON.
   const scheduler = createFlushScheduler(() => flush(), { minIntervalMs: isHar ? 250 : 10 });
@@ -126,7 +157,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
     const batch = unsettled;
     unsettled = [];
     // kept in memory (no file store, or after close): as JSON text
-    const keepsText = keep > 0 && !(fileIsStore && !closed);
+    const keepsText = keep > 0 && !(fileIsStore && !detached());
     for (const record of batch) {
       let stored: ExchangeRecord;
       let text: string | undefined;
@@ -141,9 +172,9 @@ export function createJournal(options: JournalOptions = {}): Journal {
         text = JSON.stringify(stored);
       }
       if (text !== undefined && fd !== undefined) pending.push(`${text}\n`);
-      if (fileIsStore && !closed) continue;
+      if (fileIsStore && !detached()) continue;
       recent?.add(stored.seq, text ?? JSON.stringify(stored));
-      if (isHar && !closed) {
+      if (isHar && !detached()) {
         allForHar.push(stored);
         harDirty = true;
       }
@@ -156,18 +187,62 @@ export function createJournal(options: JournalOptions = {}): Journal {
       const lines = pending;
       pending = [];
       const target = fd;
-      joinInChunks(lines, (text) => {
-        writeSync(target, text);
-        if (maxBytes !== undefined) fileSize += Buffer.byteLength(text);
-      });
-      if (maxBytes !== undefined && options.file && fileSize >= maxBytes) rotate(options.file);
+      try {
+        joinInChunks(lines, (text, lineCount) => {
+          fileSize += writeWhole(target, text);
+          written += lineCount;
+        });
+        if (sync === 'fsync') syncFile(target);
+        if (maxBytes !== undefined && options.file && fileSize >= maxBytes) rotate(options.file);
+      } catch (error) {
+        stop(error);
+      }
     }
-    if (isHar && harDirty && options.file) {
+    if (isHar && harDirty && options.file && !failure) {
       harDirty = false;
+      // rewritten whole under another name, then renamed: the file is always a whole HAR
       const tmp = `${options.file}.tmp`;
-      writeFileSync(tmp, JSON.stringify(toHar(allForHar), null, 2));
-      renameSync(tmp, options.file);
+      try {
+        writeFileSync(tmp, JSON.stringify(toHar(allForHar), null, 2));
+        renameSync(tmp, options.file);
+        written = allForHar.length;
+      } catch (error) {
+        rmSync(tmp, { force: true });
+        stop(error);
+      }
     }
+  };
+  /**
+   * A write failed: the file is cut back to its last whole line (a line written in part is
+   * not a record), closed, and no longer written. Serving goes on; the owner hears it once.
+   */
+  const stop = (error: unknown): void => {
+    failure = failureOf(error);
+    pending = [];
+    if (fd !== undefined) {
+      // best effort: a file system that fails every call (EIO) may refuse these too
+      try {
+        if (fileIsStore) ftruncateSync(fd, fileSize);
+      } catch {
+        // the torn line stays; readers skip a line that does not parse
+      }
+      try {
+        closeSync(fd);
+      } catch {
+        // already unusable
+      }
+      fd = undefined;
+    }
+    // entries() reads the file up to here, then what is kept in memory
+    closedAt = written;
+    allForHar.length = 0;
+    options.onStop?.(status());
+  };
+  const status = (): RecordingStatus => {
+    const file = options.file;
+    if (file === undefined) return { state: 'off', sync, written: 0, notWritten: 0 };
+    if (!failure) return { state: 'recording', file, sync, written, notWritten: 0 };
+    return { state: 'stopped', file, sync, written, notWritten: count - written, failure };
   };
   /** `<file>` becomes `<file>.1` (older ones move up one number) and a new file starts. */
   const rotate = (file: string): void => {
@@ -225,6 +300,9 @@ export function createJournal(options: JournalOptions = {}): Journal {
     },
     get count() {
       return count;
+    },
+    get recording() {
+      return status();
     },
     flush,
     close() {

@@ -29,6 +29,9 @@ export function captureAgentMessages(
     get count() {
       return journal.count;
     },
+    get recording() {
+      return journal.recording;
+    },
     flush: () => journal.flush(),
     close: () => journal.close(),
   };
