@@ -6,5 +6,8 @@ export {
   type ExchangeRecord,
   type ExchangeInput,
   type Redactor,
+  type RecordingFailure,
+  type RecordingStatus,
+  type RecordSync,
 } from './journal.js';
 export { toHar } from './har.js';
