@@ -43,6 +43,13 @@ export async function serveUntilAborted<E extends OutputEvent>(
   }
   const reason: unknown = ctx.signal.reason;
   options.out.note(`stopped (${reason instanceof Error ? reason.message : 'signal'})`);
+  for (const journal of options.journals ?? []) {
+    const { state, written, file, failure } = journal.recording;
+    if (state === 'stopped')
+      options.out.note(
+        `the recording is incomplete: ${file ?? ''} holds ${written} of ${journal.count} exchanges (${failure?.reason ?? 'a write failed'}); exit code 5`,
+      );
+  }
 }
 
 /** Resolves once `signal` aborts (at once when it already has). */

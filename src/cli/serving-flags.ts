@@ -19,8 +19,13 @@ import {
   type Journal,
   type JournalOptions,
   type Redactor,
+  type RecordingStatus,
+  type RecordSync,
 } from '../journal/index.js';
+import { EXIT_CODES } from '../errors.js';
+import { holdAnswersFor } from '../http/response-batch.js';
 import type { CliContext } from './context.js';
+import type { Output } from './render/output.js';
 
 export interface FaultFlags {
   faultPlan?: string | undefined;
@@ -56,18 +61,73 @@ export async function buildFaultPlan(
   return plan;
 }
 
+/** What a serving command does with its `--record` file: when it writes, and when it cannot. */
+export interface RecordPolicy {
+  /** `--record-sync` (not for the proxy) */
+  recordSync?: RecordSync | undefined;
+  /** `--record-on-error` */
+  recordOnError: 'keep-serving' | 'exit';
+  /** prints the one line that says the recording stopped (stderr) */
+  note: (line: string) => void;
+  /** the same as an event, for --json (`{"type":"recording-stopped",...}`) */
+  event?: (event: RecordingStoppedEvent) => void;
+}
+
+/** What --json prints once when the `--record` file can no longer be written. */
+export interface RecordingStoppedEvent extends RecordingStatus {
+  type: 'recording-stopped';
+  /** what the command does now */
+  then: 'keep-serving' | 'exit';
+  /** the exit code the run will end with */
+  exitCode: number;
+}
+
+/**
+ * The line a stopped recording prints.
+ * @example recordingStoppedLine(status, 'keep-serving', 'run.ndjson')
+ */
+export function recordingStoppedLine(
+  status: RecordingStatus,
+  then: 'keep-serving' | 'exit',
+  shown: string,
+): string {
+  const reason = status.failure?.reason ?? 'a write failed';
+  const records = `${status.written} record${status.written === 1 ? '' : 's'}`;
+  const what =
+    then === 'exit' ? 'svc-cli exits now (--record-on-error exit)' : 'the simulator keeps serving';
+  const way =
+    status.failure?.code === 'ENOSPC' || status.failure?.code === 'EDQUOT'
+      ? 'free space or record to another disk, then run it again'
+      : 'record to another file, then run it again';
+  return `recording stopped: ${reason} after ${records}; ${what}. ${shown} holds those ${records}, each line whole (${status.failure?.code ?? 'error'}); ${way}. Exit code ${EXIT_CODES.system} at the end.`;
+}
+
 /**
  * A journal appended to `--record` when given (relative to the cwd), in memory otherwise; a
- * file that cannot be opened (no such folder, a folder) is an input error, not a crash.
+ * file that cannot be opened (no such folder, a folder) is an input error, not a crash. With
+ * a policy: `--record-sync` holds every batch of answers until the journal has written the
+ * turn's records, and a write that fails prints one line, makes the exit code 5 and, with
+ * `--record-on-error exit`, stops the command at once.
  */
 export function createRecordJournal(
-  ctx: Pick<CliContext, 'cwd'>,
+  ctx: Pick<CliContext, 'cwd'> & Partial<Pick<CliContext, 'interrupt' | 'verdictAfterSignal'>>,
   record: string | undefined,
-  options: Omit<JournalOptions, 'file'> = {},
+  options: Omit<JournalOptions, 'file' | 'sync' | 'onStop'> = {},
+  policy?: RecordPolicy,
 ): Journal {
   if (record === undefined) return createJournal(options);
+  const sync = policy?.recordSync ?? 'batched';
+  const onStop = (status: RecordingStatus): void => {
+    if (!policy) return;
+    const then = policy.recordOnError;
+    ctx.verdictAfterSignal = EXIT_CODES.system;
+    policy.note(recordingStoppedLine(status, then, record));
+    policy.event?.({ type: 'recording-stopped', ...status, then, exitCode: EXIT_CODES.system });
+    if (then === 'exit') ctx.interrupt?.();
+  };
+  let journal: Journal;
   try {
-    return createJournal({ ...options, file: resolve(ctx.cwd, record) });
+    journal = createJournal({ ...options, file: resolve(ctx.cwd, record), sync, onStop });
   } catch (error) {
     throw new SvcError(
       'SVC_E_RECORD',
@@ -76,20 +136,31 @@ export function createRecordJournal(
       'Give a file in a folder that exists, e.g. --record session.ndjson',
     );
   }
+  if (sync !== 'batched') {
+    const release = holdAnswersFor(() => journal.flush());
+    const close = journal.close.bind(journal);
+    journal.close = () => {
+      release();
+      close();
+    };
+  }
+  return journal;
 }
 
 /** The role's journal: in memory, and appended to `--record` when given. */
 export function openRecordJournal(
-  ctx: Pick<CliContext, 'cwd'>,
+  ctx: Pick<CliContext, 'cwd'> & Partial<Pick<CliContext, 'interrupt' | 'verdictAfterSignal'>>,
   record: string | undefined,
   showSecrets: boolean,
   redact?: Redactor,
+  policy?: RecordPolicy,
 ): Journal {
-  return createRecordJournal(ctx, record, {
-    keep: 1000,
-    showSecrets,
-    ...(redact ? { redact } : {}),
-  });
+  return createRecordJournal(
+    ctx,
+    record,
+    { keep: 1000, showSecrets, ...(redact ? { redact } : {}) },
+    policy,
+  );
 }
 
 export interface TlsFlags {
@@ -206,4 +277,23 @@ function originOf(entry: string): string {
       'Example: --allow-origin http://localhost:5173',
     );
   return url.origin;
+}
+
+/**
+ * The record policy of a serving command's flags: its line on stderr, and with --json the
+ * `recording-stopped` event on stdout too.
+ * @example openRecordJournal(ctx, o.record, o.showSecrets, undefined, recordPolicyOf(o, out));
+ */
+export function recordPolicyOf(
+  o: { recordSync?: RecordSync | undefined; recordOnError: 'keep-serving' | 'exit' },
+  out: Pick<Output, 'json' | 'note' | 'event'>,
+): RecordPolicy {
+  return {
+    recordSync: o.recordSync,
+    recordOnError: o.recordOnError,
+    note: (line) => out.note(line),
+    event: (event) => {
+      if (out.json) out.event(event);
+    },
+  };
 }

@@ -14,9 +14,36 @@ let queue: Array<ServerResponse | string | undefined> = [];
 
 let exitHooked = false;
 
+/** Run before a batch goes out (`--record-sync`: the journal writes the turn's records). */
+const barriers = new Set<() => void>();
+
+/**
+ * Calls `before` ahead of every batch of answers, until the returned function is called.
+ * While one is set, every socket answer joins the batch (`answersWaitForBarrier`), so no
+ * answer leaves before what `before` writes.
+ * @example const off = holdAnswersFor(() => journal.flush());
+ */
+export function holdAnswersFor(before: () => void): () => void {
+  barriers.add(before);
+  return () => void barriers.delete(before);
+}
+
+/** True while an answer must wait for the batch's barrier (see holdAnswersFor). */
+export function answersWaitForBarrier(): boolean {
+  return barriers.size > 0;
+}
+
 function drain(): void {
   const batch = queue;
   queue = [];
+  for (const before of barriers) {
+    try {
+      before();
+    } catch {
+      // a barrier that fails (it should not: the journal catches its own write errors)
+      // must not keep the answers from going out
+    }
+  }
   for (let i = 0; i < batch.length; i += 2) {
     const res = batch[i] as ServerResponse;
     // the client may have gone while the response waited: nothing to write to

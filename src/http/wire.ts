@@ -4,7 +4,7 @@
  * same fault plan gives the same exchange whichever carries it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { endInBatch } from './response-batch.js';
+import { answersWaitForBarrier, endInBatch } from './response-batch.js';
 
 export interface ReplyWire {
   /**
@@ -47,7 +47,7 @@ export function socketWire(req: IncomingMessage, res: ServerResponse): ReplyWire
         'content-length': Buffer.byteLength(body),
         ...headers,
       });
-      if (options.batched) endInBatch(res, body);
+      if (options.batched || answersWaitForBarrier()) endInBatch(res, body);
       else res.end(body);
     },
     start(status, headers) {

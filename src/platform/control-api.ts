@@ -159,6 +159,8 @@ function controlRoutes(core: PlatformCore): Route[] {
         const limit = Math.min(Number(request.query.get('limit') ?? 1000), 10_000);
         return controlOk({
           count: core.journal.count,
+          // the --record file: recording, stopped by a failed write (and why), or off
+          recording: core.journal.recording,
           entries: core.journal.entries(since).slice(0, limit),
         });
       },
@@ -229,6 +231,7 @@ export function describeState(core: PlatformCore): unknown {
     chats: core.state.chats.size,
     customers: core.state.customers.size,
     journal: core.journal.count,
+    recording: core.journal.recording,
     protocolMs: core.clock.now(),
     /** protocol ms per wall ms, inverted (`--time-scale`); 0 on the virtual clock */
     timeScale: core.clock.timeScale,

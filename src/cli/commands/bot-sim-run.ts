@@ -10,7 +10,12 @@ import { botSimOptions } from './serving-tables.js';
 import { formatBotSimEvent, formatBotSimListening } from '../render/bot-sim-events.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
-import { buildFaultPlan, createRecordJournal, serverTls } from '../serving-flags.js';
+import {
+  buildFaultPlan,
+  createRecordJournal,
+  recordPolicyOf,
+  serverTls,
+} from '../serving-flags.js';
 
 /**
  * Serves the scripted provider until ctx.signal aborts.
@@ -35,16 +40,21 @@ export async function runBotSim(
       : 'bot events: spec (no CLIENT_INFO; --bot-events docs sends it).',
   );
   const showSecrets = o.showSecrets;
-  const journal = createRecordJournal(ctx, o.record, {
-    keep: 1000,
-    showSecrets,
-    ...(showSecrets
-      ? {}
-      : {
-          redact: (text: string) =>
-            text.split(o.token).join('<token>').split(o.clientSecret).join('<secret>'),
-        }),
-  });
+  const journal = createRecordJournal(
+    ctx,
+    o.record,
+    {
+      keep: 1000,
+      showSecrets,
+      ...(showSecrets
+        ? {}
+        : {
+            redact: (text: string) =>
+              text.split(o.token).join('<token>').split(o.clientSecret).join('<secret>'),
+          }),
+    },
+    recordPolicyOf(o, out),
+  );
   const tls = await serverTls(ctx, o, (line) => out.note(line));
   const bot = await createBotProvider({
     tls,

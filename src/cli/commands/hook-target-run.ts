@@ -16,7 +16,7 @@ import { hookTargetOptions } from './serving-tables.js';
 import { formatHookTargetEvent, formatHookTargetListening } from '../render/hook-events.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
-import { buildFaultPlan, openRecordJournal, serverTls } from '../serving-flags.js';
+import { buildFaultPlan, openRecordJournal, recordPolicyOf, serverTls } from '../serving-flags.js';
 
 /**
  * Reads `--reply event=file` pairs; the event must be a hook event, the file JSON.
@@ -76,7 +76,13 @@ export async function runHookTarget(
     );
   }
   const tls = await serverTls(ctx, options, (line) => out.note(line));
-  const journal = openRecordJournal(ctx, options.record, options.showSecrets);
+  const journal = openRecordJournal(
+    ctx,
+    options.record,
+    options.showSecrets,
+    undefined,
+    recordPolicyOf(options, out),
+  );
   const target = await createHookTarget({
     tls,
     host: options.host,

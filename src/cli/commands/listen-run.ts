@@ -9,7 +9,7 @@ import { listenOptions } from './serving-tables.js';
 import { formatListenerEvent, formatListening } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
-import { buildFaultPlan, openRecordJournal, serverTls } from '../serving-flags.js';
+import { buildFaultPlan, openRecordJournal, recordPolicyOf, serverTls } from '../serving-flags.js';
 
 /**
  * Serves the agent-message endpoint until ctx.signal aborts.
@@ -25,7 +25,13 @@ export async function runListen(ctx: CliContext, flags: Record<string, unknown>)
     );
   }
   const tls = await serverTls(ctx, options, (line) => out.note(line));
-  const journal = openRecordJournal(ctx, options.record, options.showSecrets);
+  const journal = openRecordJournal(
+    ctx,
+    options.record,
+    options.showSecrets,
+    undefined,
+    recordPolicyOf(options, out),
+  );
   const listener = await createListener({
     tls,
     host: options.host,

@@ -3,6 +3,7 @@ import {
   CONTROL_ACCESS_OPTIONS,
   QUIET_OPTION,
   RECORD_OPTIONS,
+  RECORD_SYNC_OPTION,
   SERVING_OPTIONS,
   TLS_OPTIONS,
   botEventsOption,
@@ -82,6 +83,7 @@ export const platformOptions = defineOptions('platform', [
       'answer a customer message that is not delivered (missing or empty required field) 200 instead of 400',
   },
   ...RECORD_OPTIONS,
+  RECORD_SYNC_OPTION,
   {
     key: 'recordMaxSize',
     flag: '--record-max-size <size>',

@@ -1,5 +1,10 @@
 import { createInterface } from 'node:readline';
-import { controlAccessOf, createRecordJournal, serverTls } from '../serving-flags.js';
+import {
+  controlAccessOf,
+  createRecordJournal,
+  recordPolicyOf,
+  serverTls,
+} from '../serving-flags.js';
 import { consoleUrlOf, printControlToken } from '../control-banner.js';
 import type { CliContext } from '../context.js';
 import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
@@ -60,11 +65,16 @@ export async function runPlatform(
   const redact = globals.showSecrets
     ? undefined
     : (text: string, where?: 'body') => (redactor ??= createRedactor(platformSecrets))(text, where);
-  const journal = createRecordJournal(ctx, flags.record, {
-    ...(recordMaxBytes === undefined ? {} : { maxBytes: recordMaxBytes }),
-    ...(redact ? { redact } : {}),
-    showSecrets: globals.showSecrets,
-  });
+  const journal = createRecordJournal(
+    ctx,
+    flags.record,
+    {
+      ...(recordMaxBytes === undefined ? {} : { maxBytes: recordMaxBytes }),
+      ...(redact ? { redact } : {}),
+      showSecrets: globals.showSecrets,
+    },
+    recordPolicyOf(flags, out),
+  );
   const bot = botOptions(flags);
   if (bot) platformSecrets.push(bot.token, ...(bot.auth ? [bot.auth.clientSecret] : []));
   const platform = createPlatform({
@@ -197,8 +207,15 @@ export async function runPlatform(
   });
   await platform.close(1000); // in-flight deliveries get 1 s, then are recorded interrupted
   offInterrupted();
+  const recording = journal.recording;
+  const recorded =
+    recording.state === 'stopped'
+      ? `; only ${recording.written} recorded in ${flags.record ?? ''} (the recording stopped: ${recording.failure?.reason ?? 'a write failed'}; exit code 5)`
+      : flags.record
+        ? ` recorded in ${flags.record}`
+        : '';
   out.note(
-    `stopped; ${journal.count} exchanges${flags.record ? ` recorded in ${flags.record}` : ''}${interrupted > 0 ? `; ${interrupted} delivery series cut short (journaled as interrupted)` : ''}`,
+    `stopped; ${journal.count} exchanges${recorded}${interrupted > 0 ? `; ${interrupted} delivery series cut short (journaled as interrupted)` : ''}`,
   );
   return 0;
 }

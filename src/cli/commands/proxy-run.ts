@@ -8,7 +8,7 @@ import { resolveForCommand } from '../options/resolve.js';
 import { createOutput } from '../render/output.js';
 import { formatProxyEvent, formatProxyListening, type ProxyListening } from '../render/proxy.js';
 import { serveUntilAborted } from '../serve.js';
-import { buildFaultPlan, openRecordJournal, serverTls } from '../serving-flags.js';
+import { buildFaultPlan, openRecordJournal, recordPolicyOf, serverTls } from '../serving-flags.js';
 import { proxyOptions } from './proxy-options.js';
 import { redactChannelUrl } from './config-run.js';
 
@@ -94,6 +94,7 @@ export async function runProxy(
     options.record,
     options.showSecrets,
     options.showSecrets ? undefined : (text) => hide(text),
+    recordPolicyOf(options, out),
   );
   const clock = createClock({ timeScale: options.timeScale });
   const proxy = await startProxy({

@@ -3,6 +3,7 @@ import {
   FAULT_PLAN_OPTION,
   QUIET_OPTION,
   RECORD_OPTIONS,
+  RECORD_SYNC_OPTION,
   SERVING_OPTIONS,
   STRICT_OPTION,
   TLS_OPTIONS,
@@ -24,6 +25,7 @@ export const listenOptions = defineOptions('listen', [
   ...faultOptions('fail the first N attempts of each message (by message.id, else body hash)'),
   FAULT_PLAN_OPTION,
   ...RECORD_OPTIONS,
+  RECORD_SYNC_OPTION,
   QUIET_OPTION,
   STRICT_OPTION,
 ] as const satisfies readonly OptionSpec[]);
@@ -47,6 +49,7 @@ export const hookTargetOptions = defineOptions('hook-target', [
   ...faultOptions('fail the first N attempts of each event (by body hash)'),
   FAULT_PLAN_OPTION,
   ...RECORD_OPTIONS,
+  RECORD_SYNC_OPTION,
   QUIET_OPTION,
 ] as const satisfies readonly OptionSpec[]);
 
@@ -112,6 +115,7 @@ export const botSimOptions = defineOptions('bot-sim', [
   ),
   ...faultOptions('fail the first N attempts of each event (HTTP 500)'),
   ...RECORD_OPTIONS,
+  RECORD_SYNC_OPTION,
   QUIET_OPTION,
   {
     key: 'silent',

@@ -33,6 +33,7 @@ export function createCommanderOption(spec: OptionSpec): Option {
     );
   }
   if (spec.type === 'choice') option.choices(spec.choices);
+  if (spec.type === 'choice' && spec.preset !== undefined) option.preset(spec.preset);
   if (spec.type === 'list') option.argParser(collect);
   if (spec.group) option.helpGroup(spec.group);
   return option;

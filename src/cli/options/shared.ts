@@ -133,7 +133,7 @@ export const QUIET_OPTION = {
     'print only the listening line, warnings and errors: no line per request (--record still records every exchange)',
 } as const satisfies OptionSpec;
 
-/** `--record` and `--body-limit`. */
+/** `--record` with when and how it writes, and `--body-limit`. */
 export const RECORD_OPTIONS = [
   {
     key: 'record',
@@ -141,6 +141,15 @@ export const RECORD_OPTIONS = [
     type: 'path',
     env: 'SVC_RECORD',
     description: 'record every exchange: NDJSON, or HAR 1.2 when the name ends in .har',
+  },
+  {
+    key: 'recordOnError',
+    flag: '--record-on-error <action>',
+    type: 'choice',
+    choices: ['keep-serving', 'exit'],
+    default: 'keep-serving',
+    description:
+      'when the --record file cannot be written (a full disk): keep-serving without it, or exit at once; either way the exit code is 5',
   },
   {
     key: 'bodyLimit',
@@ -151,6 +160,22 @@ export const RECORD_OPTIONS = [
     description: 'largest request body accepted (413 beyond)',
   },
 ] as const satisfies readonly OptionSpec[];
+
+/**
+ * `--record-sync`: the roles whose every answer goes out in the end-of-turn batch
+ * (src/http/response-batch.ts), where the journal is written first. The proxy relays answers
+ * as they arrive, so it has no such point.
+ */
+export const RECORD_SYNC_OPTION = {
+  key: 'recordSync',
+  flag: '--record-sync [mode]',
+  type: 'choice',
+  choices: ['batched', 'write', 'fsync'],
+  preset: 'write',
+  default: 'batched',
+  description:
+    'when a record reaches the --record file: batched (every 10 ms under load), write (given bare: before its answer is sent) or fsync (written and synced to the disk first); docs/RELIABILITY.md',
+} as const satisfies OptionSpec;
 
 /** A fault plan file; the fault flags override it. */
 export const FAULT_PLAN_OPTION = {

@@ -49,7 +49,13 @@ export type OptionSpec<K extends string = string> = OptionBase<K> &
         readonly default?: number;
       }
     | { readonly type: 'boolean'; readonly default?: boolean }
-    | { readonly type: 'choice'; readonly choices: readonly string[]; readonly default?: string }
+    | {
+        readonly type: 'choice';
+        readonly choices: readonly string[];
+        readonly default?: string;
+        /** the value of the flag given bare (its value is optional: `--flag [value]`) */
+        readonly preset?: string;
+      }
     /** repeatable: `--text a --text b`; env comma-separated; a JSON array in the file */
     | { readonly type: 'list' }
     /** the fault module's syntax (`status:503`, `reset`, ...), parsed by the resolver */

@@ -107,6 +107,7 @@ export function isEssential(event: OutputEvent): boolean {
     result?: unknown;
     action?: unknown;
   };
+  if (e.type === 'recording-stopped') return true; // the run's record is incomplete
   if (e.type === 'listening' || e.type === 'summary' || e.type === 'error') return true;
   if (e.type.endsWith('-error')) return true;
   if (REJECTIONS.has(e.type)) return true;

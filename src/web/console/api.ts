@@ -95,10 +95,24 @@ export const api = {
   close: (chatId: number) => call('POST', `/_sim/chats/${chatId}/close`),
   assign: (chatId: number) => call('POST', `/_sim/chats/${chatId}/assign`),
   agents: (online: boolean) => call('POST', '/_sim/agents', { online }),
-  journal: () => call<{ count: number; entries: JournalEntry[] }>('GET', '/_sim/journal'),
+  journal: () =>
+    call<{ count: number; recording?: RecordingState; entries: JournalEntry[] }>(
+      'GET',
+      '/_sim/journal',
+    ),
   resend: (seq: number) =>
     call<{ status?: number; body?: string; failure?: { message: string } }>(
       'POST',
       `/_sim/journal/${seq}/resend`,
     ),
 };
+
+/** The --record file's state, as GET /_sim/journal gives it. */
+export interface RecordingState {
+  state: 'off' | 'recording' | 'stopped';
+  file?: string;
+  sync: string;
+  written: number;
+  notWritten: number;
+  failure?: { code: string; reason: string };
+}

@@ -1,4 +1,4 @@
-import { api, type JournalEntry } from './api.js';
+import { api, type JournalEntry, type RecordingState } from './api.js';
 import { fill, h, prettyBody } from './dom.js';
 
 /** What an exchange was: its contract kind, or for a hook its event. */
@@ -61,6 +61,7 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
     filterInput,
     h('label', {}, controlToggle, ' svc control traffic'),
     h('span', { class: 'count' }),
+    h('span', { class: 'recording' }),
   );
   // the toolbar stays put (typing keeps the focus); only the table is drawn again
   const tableHost = h('div', { class: 'journal-rows' });
@@ -182,8 +183,22 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
     );
   };
 
+  /** Where the exchanges are recorded, and a stopped recording in plain words. */
+  const showRecording = (recording: RecordingState | undefined): void => {
+    const span = toolbar.querySelector<HTMLElement>('.recording');
+    if (!span) return;
+    span.classList.toggle('stopped', recording?.state === 'stopped');
+    span.textContent =
+      recording?.state === 'stopped'
+        ? `recording stopped: ${recording.failure?.reason ?? 'a write failed'} after ${recording.written} records (${recording.file ?? ''}); ${recording.notWritten} not written`
+        : recording?.state === 'recording'
+          ? `recording to ${recording.file ?? ''}`
+          : '';
+  };
   const refresh = async (): Promise<void> => {
-    entries = (await api.journal()).entries;
+    const page = await api.journal();
+    entries = page.entries;
+    showRecording(page.recording);
     render();
   };
 
