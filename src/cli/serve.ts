@@ -7,6 +7,7 @@ import type { Journal } from '../journal/index.js';
 import type { CliContext } from './context.js';
 import { boundHeapGrowth } from './heap.js';
 import type { Formatter, Output, OutputEvent } from './render/output.js';
+import { watchRefusals } from './serving-flags.js';
 
 export interface Closable {
   close(graceMs?: number): Promise<void>;
@@ -35,12 +36,16 @@ export async function serveUntilAborted<E extends OutputEvent>(
 ): Promise<void> {
   boundHeapGrowth();
   options.out.event(options.listening, options.format);
+  const refusals = watchRefusals((line) => options.out.note(line));
   try {
     await waitForAbort(ctx.signal);
   } finally {
     for (const server of options.servers) await server.close(options.graceMs ?? 500);
     for (const journal of options.journals ?? []) journal.close();
+    refusals.stop();
   }
+  const refused = refusals.summary();
+  if (refused) options.out.note(refused);
   const reason: unknown = ctx.signal.reason;
   options.out.note(`stopped (${reason instanceof Error ? reason.message : 'signal'})`);
   for (const journal of options.journals ?? []) {

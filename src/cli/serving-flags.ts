@@ -24,6 +24,8 @@ import {
 } from '../journal/index.js';
 import { EXIT_CODES } from '../errors.js';
 import { holdAnswersFor } from '../http/response-batch.js';
+import { onConnectionRefused, refusedConnections } from '../http/connection-refusals.js';
+import { describeFileLimit, fileLimit } from '../io/file-limit.js';
 import type { CliContext } from './context.js';
 import type { Output } from './render/output.js';
 
@@ -294,6 +296,36 @@ export function recordPolicyOf(
     note: (line) => out.note(line),
     event: (event) => {
       if (out.json) out.event(event);
+    },
+  };
+}
+
+/**
+ * Warns once when connections are refused for want of file descriptors (or beyond the cap),
+ * naming the limit and how to raise it; `summary()` is the line for the end of the run.
+ * Everything it prints is built from what was read at start: no file is opened on this path.
+ * @example const refusals = watchRefusals((line) => out.note(line)); ... out.note(refusals.summary() ?? '');
+ */
+export function watchRefusals(note: (line: string) => void): {
+  stop(): void;
+  summary(): string | undefined;
+} {
+  const before = refusedConnections();
+  const off = onConnectionRefused((refusal) => {
+    if (refusal.total !== before + 1) return;
+    note(
+      refusal.reason === 'file-limit'
+        ? `warning: refusing new connections beyond ${refusal.budget} open ones (open ones are served); ${describeFileLimit(fileLimit(), refusal.code ?? 'EMFILE')}`
+        : `warning: refusing new connections beyond ${refusal.budget} open ones (open ones are served)`,
+    );
+  });
+  return {
+    stop: off,
+    summary() {
+      const refused = refusedConnections() - before;
+      return refused === 0
+        ? undefined
+        : `${refused} connection${refused === 1 ? '' : 's'} refused (too many open at once; see the warning above)`;
     },
   };
 }

@@ -4,6 +4,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { SvcError, systemReason } from '../errors.js';
 import type { TlsServerOptions } from './tls.js';
 import { createHostCheck, hostRefusal } from './host-check.js';
+import { fileLimit, isFileLimitError } from '../io/file-limit.js';
+import { connectionBudget, noteRefusal } from './connection-refusals.js';
 
 /** Limits every serving command applies so a slow or hostile client cannot hold it (issue 8). */
 export interface ServerLimits {
@@ -219,7 +221,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       res.destroy();
     }
   };
-  server.maxConnections = limits.maxConnections;
+  // under a low file limit the connections get what the journal and the deliveries leave:
+  // node closes a connection beyond the budget at once ('drop') instead of the process
+  // running out of descriptors for everything (libuv then resets pending connections
+  // unseen, and a write of the journal or a delivery fails)
+  const { budget, byFiles } = connectionBudget(limits.maxConnections, fileLimit().soft);
+  server.maxConnections = budget;
+  server.on('drop', () =>
+    noteRefusal({ reason: byFiles ? 'file-limit' : 'max-connections', budget }),
+  );
   // https: a client that fails the handshake (an untrusted certificate) is dropped quietly
   if (options.tls) server.on('tlsClientError', (_error: Error, socket: Socket) => socket.destroy());
   server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
@@ -257,6 +267,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     server.once('error', onError);
     server.listen(options.port ?? 0, host, () => {
       server.off('error', onError);
+      // after listen, node reports an accept that failed (EMFILE, ENFILE: libuv could not
+      // even reset the connection) as an 'error': without a listener, the process would end
+      server.on('error', (error: NodeJS.ErrnoException) => {
+        noteRefusal({
+          reason: isFileLimitError(error) ? 'file-limit' : 'max-connections',
+          ...(error.code === undefined ? {} : { code: error.code }),
+          budget,
+        });
+      });
       resolve();
     });
   });

@@ -10,7 +10,12 @@ export interface FileLimit {
   hard: number | undefined;
 }
 
-let known: FileLimit | undefined;
+/**
+ * Kept on globalThis: the start-up bundle (which reads it) and the ES module bodies (the
+ * servers, which use it) each hold a copy of this module (scripts/bundle-commands.mjs).
+ */
+const KEY = Symbol.for('svc-cli.fileLimit');
+const store = globalThis as { [KEY]?: FileLimit };
 
 /** Parses `Max open files  1024  1048576  files` of /proc/<pid>/limits. */
 export function parseFileLimit(text: string): FileLimit {
@@ -26,16 +31,16 @@ export function parseFileLimit(text: string): FileLimit {
  */
 export function readFileLimitNow(): FileLimit {
   try {
-    known = parseFileLimit(readFileSync('/proc/self/limits', 'utf8'));
+    store[KEY] = parseFileLimit(readFileSync('/proc/self/limits', 'utf8'));
   } catch {
-    known = { soft: undefined, hard: undefined };
+    store[KEY] = { soft: undefined, hard: undefined };
   }
-  return known;
+  return store[KEY];
 }
 
 /** The limit read at start (undefined fields when it was not read or not known). */
 export function fileLimit(): FileLimit {
-  return known ?? { soft: undefined, hard: undefined };
+  return store[KEY] ?? { soft: undefined, hard: undefined };
 }
 
 /** Whether a thrown error is the file limit: the process's (EMFILE) or the system's (ENFILE). */

@@ -4,6 +4,7 @@ import {
   createRecordJournal,
   recordPolicyOf,
   serverTls,
+  watchRefusals,
 } from '../serving-flags.js';
 import { consoleUrlOf, printControlToken } from '../control-banner.js';
 import type { CliContext } from '../context.js';
@@ -130,6 +131,7 @@ export async function runPlatform(
     progress.onEvent(event);
   });
   boundHeapGrowth(); // a simulator runs for hours: its RSS stays near what is live
+  const refusals = watchRefusals((line) => around(() => out.note(line)));
   const tls = await serverTls(ctx, flags, (line) => out.note(line));
   const server = await platform.listen({
     tls,
@@ -207,6 +209,9 @@ export async function runPlatform(
   });
   await platform.close(1000); // in-flight deliveries get 1 s, then are recorded interrupted
   offInterrupted();
+  refusals.stop();
+  const refused = refusals.summary();
+  if (refused) out.note(refused);
   const recording = journal.recording;
   const recorded =
     recording.state === 'stopped'

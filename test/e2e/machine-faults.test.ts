@@ -1,0 +1,206 @@
+/**
+ * The machine failing under a serving command, for real: a full disk (a tmpfs of 1 MB), a low
+ * file limit (`ulimit -n` in the child's shell) and a SIGKILL mid-load. Every assertion
+ * counts exchanges; none times them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tmpfsOrSkip } from '../helpers/tmpfs.js';
+
+const root = resolve(fileURLToPath(import.meta.url), '../../..');
+
+interface Run {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `platform --json` in a shell that may lower the file limit first; resolves once it listens. */
+async function startPlatform(args: string[], fileLimit?: number): Promise<Run> {
+  const command = `${fileLimit === undefined ? '' : `ulimit -n ${fileLimit}; `}exec "$0" bin/svc-cli.js platform --port 0 --json --quiet --no-console "$@"`;
+  const child = spawn('bash', ['-c', command, process.execPath, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const lines = createInterface({ input: child.stdout! });
+  const first = await new Promise<string>((done, fail) => {
+    lines.once('line', done);
+    void exited.then((code) => fail(new Error(`svc-cli exited ${code}: ${stderr}`)));
+  });
+  return { child, url: (JSON.parse(first) as { url: string }).url, stderr: () => stderr, exited };
+}
+
+/** One POST on `agent`; resolves true when answered, false when the connection failed. */
+function post(url: string, body: string, agent?: http.Agent): Promise<boolean> {
+  return new Promise((done) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'text/plain' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => done(true));
+        res.on('error', () => done(false));
+      },
+    );
+    req.on('error', () => done(false));
+    req.end(body);
+  });
+}
+
+/** Every line of an NDJSON file parses (the last one ends in a newline); their seqs. */
+function wholeLines(file: string): Array<{ seq: number; request: { url: string } }> {
+  const text = readFileSync(file, 'utf8');
+  if (text === '') return [];
+  expect(text.endsWith('\n')).toBe(true);
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line) as { seq: number; request: { url: string } });
+}
+
+const noStackTrace = (stderr: string): void => expect(stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+
+const disk = tmpfsOrSkip('1m');
+afterAll(() => disk?.unmount());
+
+describe.skipIf(disk === undefined)('a full disk under --record', () => {
+  it('keeps serving, says so in one line, leaves whole lines and exits 5', async () => {
+    const file = join(disk!.dir, 'keep.ndjson');
+    const run = await startPlatform(['--record', file]);
+    const body = 'x'.repeat(60_000);
+    let answered = 0;
+    // 40 x 60 KB cannot fit in 1 MB: the recording stops on the way
+    for (let i = 0; i < 40; i++) if (await post(`${run.url}/nothing`, body)) answered++;
+    expect(answered).toBe(40);
+    const page = (await (await fetch(`${run.url}/_sim/journal?limit=0`)).json()) as {
+      count: number;
+      recording: { state: string; written: number; failure: { code: string } };
+    };
+    expect(page.count).toBe(40);
+    expect(page.recording).toMatchObject({ state: 'stopped', failure: { code: 'ENOSPC' } });
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(5);
+    const stopped = run
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('recording stopped'));
+    expect(stopped).toEqual([
+      `recording stopped: the disk is full after ${page.recording.written} records; the simulator keeps serving. ${file} holds those ${page.recording.written} records, each line whole (ENOSPC); free space or record to another disk, then run it again. Exit code 5 at the end.`,
+    ]);
+    noStackTrace(run.stderr());
+    expect(wholeLines(file).map((r) => r.seq)).toEqual(
+      Array.from({ length: page.recording.written }, (_, i) => i + 1),
+    );
+  });
+
+  it('with --record-on-error exit, stops at once with exit code 5', async () => {
+    const file = join(disk!.dir, 'exit.ndjson');
+    const run = await startPlatform(['--record', file, '--record-on-error', 'exit']);
+    const body = 'x'.repeat(60_000);
+    // until the process is gone (bounded: 1 MB holds fewer than 20 such records)
+    for (let i = 0; i < 40 && run.child.exitCode === null; i++)
+      await post(`${run.url}/nothing`, body);
+    expect(await run.exited).toBe(5);
+    expect(run.stderr()).toContain('svc-cli exits now (--record-on-error exit)');
+    noStackTrace(run.stderr());
+    wholeLines(file);
+  });
+});
+
+describe('a low file limit', () => {
+  it('names the limit in one line when it cannot even start (ulimit -n 40)', async () => {
+    const child = spawn(
+      'bash',
+      [
+        '-c',
+        `ulimit -n 40; exec "$0" bin/svc-cli.js platform --port 0 --no-console`,
+        process.execPath,
+      ],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.once('exit', done));
+    expect(code).toBe(5);
+    expect(stderr.trim().split('\n')[0]).toMatch(
+      /too many open files \(EMFILE: the limit, ulimit -n, is 40\); raise it/,
+    );
+    noStackTrace(stderr);
+  });
+
+  it('serves 200 concurrent clients under ulimit -n 128, counting what it refused', async () => {
+    const run = await startPlatform([], 128);
+    let answered = 0;
+    let refused = 0;
+    // 200 clients with a connection each; a refused connection is tried again (bounded)
+    await Promise.all(
+      Array.from({ length: 200 }, async (_, client) => {
+        const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+        for (let i = 0; i < 3; i++) {
+          let tries = 0;
+          while (!(await post(`${run.url}/c${client}/${i}`, '{}', agent))) {
+            refused++;
+            if (++tries > 500) throw new Error('never served');
+          }
+          answered++;
+        }
+        agent.destroy();
+      }),
+    );
+    expect(answered).toBe(600);
+    expect(await post(`${run.url}/after`, '{}')).toBe(true);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    if (refused > 0) {
+      expect(run.stderr()).toMatch(/warning: refusing new connections beyond 64 open ones/);
+      expect(run.stderr()).toMatch(/\d+ connections? refused/);
+    }
+    noStackTrace(run.stderr());
+  });
+});
+
+describe('SIGKILL mid-load', () => {
+  for (const mode of ['batched', 'write'] as const) {
+    it(`leaves whole lines${mode === 'write' ? ' and every acknowledged exchange (--record-sync)' : ''}`, async () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'svc-kill-')), 'run.ndjson');
+      const args = ['--record', file, ...(mode === 'write' ? ['--record-sync'] : [])];
+      const run = await startPlatform(args);
+      const acknowledged: string[] = [];
+      let stop = false;
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
+      const clients = Array.from({ length: 20 }, async (_, client) => {
+        for (let i = 0; !stop; i++) {
+          const path = `/k/${client}/${i}`;
+          if (await post(`${run.url}${path}`, `{"n":${i}}`, agent)) acknowledged.push(path);
+          // the kill comes once 2,000 exchanges were acknowledged
+          if (acknowledged.length === 2000) {
+            run.child.kill('SIGKILL');
+            stop = true;
+          }
+        }
+      });
+      await Promise.all(clients);
+      agent.destroy();
+      await run.exited;
+      const records = wholeLines(file);
+      expect(records.length).toBeGreaterThan(0);
+      if (mode === 'write') {
+        const recorded = new Set(records.map((r) => new URL(r.request.url).pathname));
+        expect(acknowledged.filter((p) => !recorded.has(p))).toEqual([]);
+      }
+    });
+  }
+});
