@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
@@ -19,6 +18,7 @@ import { toJunit } from '../render/reporters/junit.js';
 import { checkOutFile } from '../out-file.js';
 import { redactChannelUrl } from './config-run.js';
 import { plural } from '../../plural.js';
+import { writeFileWhole } from '../../io/write-whole.js';
 
 type ConformOptions = Resolved<typeof conformOptions>;
 
@@ -267,7 +267,7 @@ export async function runConform(
         : undefined;
   if (text !== undefined) {
     if (flags.out) {
-      writeFileSync(resolve(ctx.cwd, flags.out), text);
+      writeFileWhole(resolve(ctx.cwd, flags.out), text, flags.out);
       out.note(`report written to ${flags.out}: ${counts}`);
     } else if (reporter === 'junit') {
       ctx.stdout.write(text);

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { inputError } from '../../errors.js';
@@ -27,6 +26,7 @@ import {
   loadJunit,
   writeProgressLine,
 } from '../render/load.js';
+import { writeFileWhole } from '../../io/write-whole.js';
 
 type LoadFlagsInput = Resolved<typeof loadOptions>;
 
@@ -141,7 +141,7 @@ export async function runLoadCommand(
       command: `svc-cli load ${process.argv.slice(3).join(' ')}`,
     });
     if (flags.out) {
-      writeFileSync(resolve(ctx.cwd, flags.out), script);
+      writeFileWhole(resolve(ctx.cwd, flags.out), script, flags.out);
       ctx.stderr.write(`locust scenario written to ${flags.out}\n`);
     } else ctx.stdout.write(script);
     return 0;
@@ -196,7 +196,7 @@ export async function runLoadCommand(
       reporter === 'junit'
         ? loadJunit(summary)
         : `${JSON.stringify({ type: 'load-summary', ...summary })}\n`;
-    writeFileSync(resolve(ctx.cwd, flags.out), text);
+    writeFileWhole(resolve(ctx.cwd, flags.out), text, flags.out);
     out.note(`report written to ${flags.out}`);
   } else if (reporter === 'junit') ctx.stdout.write(loadJunit(summary));
   const failed = summary.thresholds.some((t) => !t.ok) || !summary.accounted;

@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { writeFileWhole } from '../../io/write-whole.js';
 import { basename, dirname, extname, relative, resolve, sep } from 'node:path';
 import { SvcError, systemReason } from '../../errors.js';
 import type { CliContext } from '../context.js';
@@ -40,8 +41,9 @@ export async function runToFixture(
     // a fixture goes into a fixtures folder a new project may not have yet (mkdir -p)
     try {
       mkdirSync(dirname(out), { recursive: true });
-      writeFileSync(out, text);
+      writeFileWhole(out, text);
     } catch (error) {
+      if (error instanceof SvcError) throw error; // the disk refused it: said as such
       throw new SvcError(
         'SVC_E_RECORD',
         'input',

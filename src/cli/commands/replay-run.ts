@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
@@ -14,6 +14,7 @@ import { formatConversation, formatStep, formatSummary } from '../render/reporte
 import { toJunit } from '../render/reporters/junit.js';
 import { checkOutFile } from '../out-file.js';
 import { plural } from '../../plural.js';
+import { writeFileWhole } from '../../io/write-whole.js';
 
 const DEFAULT_PATH = 'fixtures/conversations';
 
@@ -178,7 +179,7 @@ export async function runReplay(
         : undefined;
   if (report !== undefined) {
     if (flags.out) {
-      writeFileSync(resolve(ctx.cwd, flags.out), report);
+      writeFileWhole(resolve(ctx.cwd, flags.out), report, flags.out);
       out.note(
         `report written to ${flags.out}: ${results.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`,
       );

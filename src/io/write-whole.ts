@@ -1,0 +1,57 @@
+/**
+ * Writes a file whole or not at all: to a temporary name beside it, then renamed over it. A
+ * disk that fills up mid-write leaves the old file (or none), never half a report that reads
+ * as complete; the temporary is removed. A write the machine refused (a full disk, a quota,
+ * an I/O error, a read-only file system) is an error of category `system` (exit 5).
+ */
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
+import { DISK_CODES, SvcError, systemReason } from '../errors.js';
+import { failureOf } from '../journal/recording.js';
+
+/** The error for a file that could not be written; `shown` is the name the user gave. */
+function writeError(error: unknown, shown: string): SvcError {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  if (DISK_CODES.has(code)) {
+    return new SvcError(
+      'SVC_E_DISK',
+      'system',
+      `Could not write ${shown}: ${failureOf(error).reason} (${code}); nothing was written to it.`,
+      'Free space on the disk, or write to another one, and run it again.',
+      { cause: error },
+    );
+  }
+  return new SvcError('SVC_E_WRITE', 'input', `Could not write ${shown}: ${systemReason(error)}.`);
+}
+
+const temporaryOf = (path: string): string => `${path}.${process.pid}.tmp`;
+
+/**
+ * @example writeFileWhole(resolve(cwd, 'report.xml'), xml, 'report.xml');
+ */
+export function writeFileWhole(path: string, text: string | Uint8Array, shown = path): void {
+  const tmp = temporaryOf(path);
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw writeError(error, shown);
+  }
+}
+
+/** `writeFileWhole` without blocking. */
+export async function writeFileWholeAsync(
+  path: string,
+  text: string | Uint8Array,
+  shown = path,
+): Promise<void> {
+  const tmp = temporaryOf(path);
+  try {
+    await fs.writeFile(tmp, text);
+    await fs.rename(tmp, path);
+  } catch (error) {
+    await fs.rm(tmp, { force: true });
+    throw writeError(error, shown);
+  }
+}
