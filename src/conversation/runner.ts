@@ -39,6 +39,12 @@ export interface ConversationResult {
   skipped?: string;
   /** real time: the protocol-ms tolerance timing figures were matched with */
   timingToleranceMs?: number;
+  /**
+   * with a real peer: the peers (one phrase each) and how many expectations were checked and
+   * how many could not be observed (skipped, with the reason in the step)
+   */
+  realPeers?: readonly string[];
+  expectations?: { checked: number; skipped: number };
   steps: StepResult[];
   protocolMs: number;
   wallMs: number;
@@ -169,6 +175,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
   } finally {
     await world.close();
   }
+  const expects = steps.filter((s) => s.kind === 'expect' && s.skip !== 'after-failure');
   return {
     name: options.conversation.name,
     ...(options.file ? { file: options.file } : {}),
@@ -176,6 +183,15 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
     ...(world.timingToleranceMs === undefined
       ? {}
       : { timingToleranceMs: world.timingToleranceMs }),
+    ...(world.realPeers === undefined ? {} : { realPeers: world.realPeers }),
+    ...(world.realPeers === undefined && !expects.some((s) => s.status === 'skipped')
+      ? {}
+      : {
+          expectations: {
+            checked: expects.filter((s) => s.status !== 'skipped').length,
+            skipped: expects.filter((s) => s.status === 'skipped').length,
+          },
+        }),
     steps,
     protocolMs: world.clock.now(),
     wallMs: performance.now() - wallStart,

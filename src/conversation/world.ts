@@ -16,6 +16,8 @@ import { createHookTarget, type HookTarget } from '../roles/hooks/index.js';
 import { createBotProvider, loadBotScript, type BotProvider } from '../roles/bot/index.js';
 import type { ObservedExchange } from '../roles/inbound.js';
 import type { Conversation } from './format.js';
+import { tapOutgoing, type PeerParty } from './peer-tap.js';
+import { createJournal } from '../journal/journal.js';
 
 /** Who saw a payload: a role facing the platform, or the simulator itself (its events). */
 export type Party = 'integrator' | 'bot' | 'hook' | 'event';
@@ -37,6 +39,11 @@ export interface ReplayPeers {
   hookUrl?: string;
   /** a running svc simulator (`svc-cli platform`) instead of the embedded platform */
   platformUrl?: string;
+  /**
+   * with a real peer: the embedded platform's port (default any free one); a real bot is
+   * configured with the platform URL it posts its answers to, so it must be known beforehand
+   */
+  platformPort?: number;
 }
 
 export interface WorldOptions extends ReplayPeers {
@@ -87,6 +94,11 @@ export interface World {
    * says; absent on the virtual clock, where they match exactly
    */
   readonly timingToleranceMs?: number;
+  /**
+   * the real peers, one phrase each ("the hook receiver at <url>"): what they received is
+   * read from the requests the simulator sent them, not from their side
+   */
+  readonly realPeers?: readonly string[];
   /** Why expectations on this party cannot be checked here (skip: report as skipped). */
   unobservable(party: Party): { reason: string; skip: boolean } | undefined;
   /** An agent writes; resolves with the verdict (undefined when not waited for). */
@@ -201,8 +213,28 @@ async function startEmbeddedWorld(
     started.push(() => bot?.close(0) ?? Promise.resolve());
     botUrl = bot.url;
   }
+  // What a real peer received is what the simulator sent it: its outgoing requests (and the
+  // answers it got) become that party's observations, as an embedded role's would.
+  const realParties = new Set<PeerParty>(
+    (
+      [
+        ['integrator', options.integratorUrl],
+        ['bot', options.botUrl],
+        ['hook', options.hookUrl],
+      ] as const
+    )
+      .filter(([, url]) => url !== undefined)
+      .map(([party]) => party),
+  );
+  const journal =
+    realParties.size > 0
+      ? tapOutgoing(createJournal(), realParties, ({ party, value }) =>
+          observations.push({ party, value, consumed: false }),
+        )
+      : undefined;
   const platform = createPlatform({
     clock,
+    ...(journal ? { journal } : {}),
     ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
     ...(botUrl && (botSetup || options.botUrl)
       ? {
@@ -229,7 +261,7 @@ async function startEmbeddedWorld(
   );
   started.push(() => platform.close());
   if (transport === 'in-process') platform.mount();
-  else await platform.listen({ port: 0 });
+  else await platform.listen({ port: options.platformPort ?? 0 });
   bot?.setPlatformUrl(platform.core.baseUrl);
   const channel = [...platform.core.state.channels.values()][0];
   if (!channel) throw new SvcError('SVC_E_INTERNAL', 'internal', 'the simulator has no channel');
@@ -260,10 +292,18 @@ async function startEmbeddedWorld(
           botEventsUrl: `${core.baseUrl}/webhooks/${encodeURIComponent(providerId)}/${encodeURIComponent(token)}`,
         }
       : {}),
-    unobservable: (party) =>
-      party === 'integrator' && !listener
-        ? { reason: 'skipped: the integrator is a real peer (--integrator-url)', skip: false }
-        : undefined,
+    ...(realParties.size > 0
+      ? {
+          realPeers: [
+            ...(options.integratorUrl ? [`the integrator at ${options.integratorUrl}`] : []),
+            ...(options.botUrl ? [`the bot at ${options.botUrl}`] : []),
+            ...(options.hookUrl ? [`the hook receiver at ${options.hookUrl}`] : []),
+          ],
+        }
+      : {}),
+    // every party is observable here: an embedded role reports what it got, and a real peer's
+    // requests are the simulator's own outgoing ones (tapOutgoing above)
+    unobservable: () => undefined,
     async sendAgent(input) {
       const sending = sendAgentMessage(core, {
         ...(input.to ? { customerId: input.to } : {}),

@@ -9,6 +9,7 @@ import { conversationSchema } from '../../src/conversation/format.js';
 import { loadConversations } from '../../src/conversation/load.js';
 import { replayConversation } from '../../src/conversation/runner.js';
 import { createListener, type Listener } from '../../src/roles/integrator/index.js';
+import { createHookTarget } from '../../src/roles/hooks/index.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -66,5 +67,74 @@ describe('replay --integrator-url (a real integrator)', () => {
     });
     expect(result.steps.filter((s) => s.status === 'failed')).toEqual([]);
     expect(result.timingToleranceMs).toBe(250);
+  });
+});
+
+describe('replay --hook-url / --integrator-url: what the real peer received', () => {
+  async function realHookReceiver(replies?: Record<string, unknown>): Promise<string> {
+    const target = await createHookTarget({
+      clock: createClock({ timeScale: 0.2 }),
+      ...(replies ? { replies } : {}),
+    });
+    closers.push(() => target.close(10));
+    return `${target.url}/hooks`;
+  }
+
+  it('checks hook expectations from the requests the simulator sent and the replies it got', async () => {
+    const [lifecycle] = await loadConversations(['fixtures/conversations/hook-lifecycle.json']);
+    const hookUrl = await realHookReceiver();
+    const result = await replayConversation({
+      conversation: lifecycle!.conversation,
+      hookUrl,
+      timeScale: 0.2,
+    });
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.expectations).toEqual({ checked: 5, skipped: 0 });
+    expect(result.realPeers).toEqual([`the hook receiver at ${hookUrl}`]);
+  });
+
+  it('fails when the real receiver answers otherwise than the fixture expects', async () => {
+    const [lifecycle] = await loadConversations(['fixtures/conversations/hook-lifecycle.json']);
+    // this receiver gives no crm_link: the fixture's "$reply": { "crm_link": "$string" } is red
+    const hookUrl = await realHookReceiver({ chat_accepted: { result: 'ok' } });
+    const result = await replayConversation({
+      conversation: lifecycle!.conversation,
+      hookUrl,
+      timeScale: 0.2,
+    });
+    expect(result.ok).toBe(false);
+    const failed = result.steps.find((s) => s.status === 'failed');
+    expect(failed?.name).toBe('accepted');
+    expect(failed?.details.join('\n')).toContain('crm_link');
+  });
+
+  it('checks integrator expectations against what the simulator delivered', async () => {
+    const integratorUrl = await realIntegrator();
+    const result = await replayConversation({
+      conversation: conversationSchema.parse({
+        version: 1,
+        name: 'a real integrator, what it received',
+        steps: [
+          { customer: { text: 'hi', sender: { id: 'c-1' } } },
+          { agent: { text: 'hello' } },
+          {
+            expect: {
+              integrator: {
+                recipient: { id: 'c-1' },
+                message: { text: 'hello' },
+                $attempt: 1,
+                $status: 200,
+                $reply: { result: 'ok' },
+              },
+            },
+          },
+          { expect: { integrator: { message: { text: 'never sent' } }, within: 200 } },
+        ],
+      }),
+      integratorUrl,
+      timeScale: 0.05,
+    });
+    expect(result.steps.map((s) => s.status)).toEqual(['passed', 'passed', 'passed', 'failed']);
+    expect(result.expectations).toEqual({ checked: 2, skipped: 0 });
   });
 });

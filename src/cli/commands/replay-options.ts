@@ -32,6 +32,17 @@ export const replayOptions = defineOptions('replay', [
     description: 'a real hook receiver instead of the embedded hook-target',
   },
   {
+    key: 'platformPort',
+    flag: '--platform-port <port>',
+    type: 'int',
+    min: 0,
+    max: 65_535,
+    config: false,
+    group: PEERS,
+    description:
+      'with a real peer: the port the embedded platform listens on (a real bot posts its answers to http://127.0.0.1:<port>/webhooks/...); default any free port',
+  },
+  {
     key: 'platformUrl',
     flag: '--platform-url <url>',
     type: 'url',

@@ -68,5 +68,23 @@ export function formatSummary(
     tolerance === undefined
       ? ''
       : `\n${c.dim(`real time: timing figures (elapsedMs) matched within ±${tolerance} protocol ms`)}`;
-  return `\n${c.dim(`${plural(results.length, 'conversation')} in ${Math.round(wall)} ms`)}${note}\n${failed > 0 ? c.red(line) : c.green(line)}`;
+  return `\n${c.dim(`${plural(results.length, 'conversation')} in ${Math.round(wall)} ms`)}${note}${formatObservability(results, c)}\n${failed > 0 ? c.red(line) : c.green(line)}`;
+}
+
+/**
+ * With a real peer or unobservable parties: how many expectations were checked and skipped,
+ * and where what a real peer received was read from.
+ */
+function formatObservability(results: readonly ConversationResult[], c: ChalkInstance): string {
+  const counted = results.filter((r) => r.expectations !== undefined);
+  if (counted.length === 0) return '';
+  const checked = counted.reduce((sum, r) => sum + (r.expectations?.checked ?? 0), 0);
+  const skipped = counted.reduce((sum, r) => sum + (r.expectations?.skipped ?? 0), 0);
+  const peers = [...new Set(counted.flatMap((r) => r.realPeers ?? []))];
+  const lines = [`expectations: ${checked} checked, ${skipped} skipped (not observable)`];
+  if (peers.length > 0)
+    lines.push(
+      `${peers.join(', ')} ${peers.length === 1 ? 'is' : 'are'} yours: what ${peers.length === 1 ? 'it' : 'they'} received is read from the requests the simulator sent and the replies it got`,
+    );
+  return `\n${c.dim(lines.join('\n'))}`;
 }
