@@ -1,0 +1,87 @@
+/**
+ * The foreign peers (test/peers/) start, answer as their headers say, and keep their state
+ * across a restart. Skipped with one line when python3-flask or php-cli is missing.
+ */
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  NO_FLASK,
+  NO_PHP,
+  hasFlask,
+  hasPhp,
+  removeForeignState,
+  startForeignPeer,
+  type ForeignPeer,
+} from '../helpers/foreign-peer.js';
+
+const running: ForeignPeer[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((peer) => peer.stop()));
+});
+afterAll(removeForeignState);
+
+async function post(url: string, body: unknown): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+const accepted = { event_name: 'chat_accepted', chat_id: 7, visitor: { name: 'Ann' } };
+
+describe.skipIf(!hasFlask)(
+  `the Flask hook receiver${hasFlask ? '' : ` (skipped: ${NO_FLASK})`}`,
+  () => {
+    it('hands out one CRM link per chat, also after a restart', async () => {
+      const first = await startForeignPeer({ kind: 'flask-hooks' });
+      running.push(first);
+      const before = JSON.parse((await post(first.url, accepted)).text) as { crm_link: string };
+      await first.stop();
+      const again = await startForeignPeer({ kind: 'flask-hooks', stateDir: first.stateDir });
+      running.push(again);
+      const after = JSON.parse((await post(again.url, accepted)).text) as { crm_link: string };
+      expect(after.crm_link).toBe(before.crm_link);
+    });
+
+    it('answers 503 twice when cold, and 500 on the event it crashes on', async () => {
+      const cold = await startForeignPeer({ kind: 'flask-hooks', mode: 'cold' });
+      running.push(cold);
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await post(cold.url, accepted)).status);
+      expect(statuses).toEqual([503, 503, 200]);
+      const crashing = await startForeignPeer({ kind: 'flask-hooks', mode: 'crash:chat_updated' });
+      running.push(crashing);
+      expect((await post(crashing.url, { ...accepted, event_name: 'chat_updated' })).status).toBe(
+        500,
+      );
+      expect((await post(crashing.url, accepted)).status).toBe(200);
+    });
+  },
+);
+
+describe.skipIf(!hasPhp)(`the PHP receiver${hasPhp ? '' : ` (skipped: ${NO_PHP})`}`, () => {
+  it('answers {} or {"data": ...} and counts per chat across restarts', async () => {
+    const first = await startForeignPeer({ kind: 'php-hooks' });
+    running.push(first);
+    expect((await post(first.url, { ...accepted, event_name: 'chat_updated' })).text).toBe('{}');
+    await first.stop();
+    const data = await startForeignPeer({
+      kind: 'php-hooks',
+      mode: 'data',
+      stateDir: first.stateDir,
+    });
+    running.push(data);
+    expect(JSON.parse((await post(data.url, accepted)).text)).toEqual({
+      data: { result: 'ok', custom_data: [{ title: 'Chats so far', content: '2' }] },
+    });
+  });
+
+  it('answers 500 on the event it crashes on', async () => {
+    const crashing = await startForeignPeer({ kind: 'php-hooks', mode: 'crash:chat_finished' });
+    running.push(crashing);
+    expect((await post(crashing.url, { ...accepted, event_name: 'chat_finished' })).status).toBe(
+      500,
+    );
+  });
+});
