@@ -166,6 +166,9 @@ export const conversationSchema = z
   })
   .describe('svc-cli conversation: ordered steps across the roles with expectations');
 
+/** The tag of a fixture whose bot side was recorded from a real bot (`record to-fixture`). */
+export const RECORDED_BOT_TAG = 'recorded-bot';
+
 export type Conversation = z.output<typeof conversationSchema>;
 export type ConversationInput = z.input<typeof conversationSchema>;
 export type Step = z.output<typeof stepSchema>;

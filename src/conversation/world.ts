@@ -15,7 +15,7 @@ import { createListener, type Listener } from '../roles/integrator/index.js';
 import { createHookTarget, type HookTarget } from '../roles/hooks/index.js';
 import { createBotProvider, loadBotScript, type BotProvider } from '../roles/bot/index.js';
 import type { ObservedExchange } from '../roles/inbound.js';
-import type { Conversation } from './format.js';
+import { RECORDED_BOT_TAG, type Conversation } from './format.js';
 import { tapOutgoing, type PeerParty } from './peer-tap.js';
 import { createJournal } from '../journal/journal.js';
 
@@ -157,10 +157,15 @@ async function startEmbeddedWorld(
   // along so expectations can match the attempt number and the answer given
   const observe =
     (party: RoleParty) =>
-    ({ json, attempt, reply }: ObservedExchange): void => {
+    ({ json, attempt, reply, status }: ObservedExchange): void => {
       observations.push({
         party,
-        value: { ...(json as object), $attempt: attempt, $reply: reply },
+        value: {
+          ...(json as object),
+          $attempt: attempt,
+          $reply: reply,
+          ...(status === undefined ? {} : { $status: status }),
+        },
         consumed: false,
       });
     };
@@ -269,18 +274,29 @@ async function startEmbeddedWorld(
   // a fixture that makes its peer misbehave (redelivery, a slow or broken reply) tests the
   // platform against that behaviour: a real peer answers as it does, so the conversation
   // does not apply, as with --platform-url
-  const needsFaults = (
+  // A recorded fixture's faults are what the real peer did when it was recorded (a 500 on
+  // one event): against that peer they are its own behaviour, expected again, not applied.
+  const recorded = options.conversation.tags?.includes('recorded') ?? false;
+  const withFaults = (
     [
       ['integrator', options.integratorUrl, setup.integrator?.faults],
       ['hooks', options.hookUrl, setup.hooks?.faults],
       ['bot', options.botUrl, setup.bot?.faults],
     ] as const
-  ).find(([, url, faults]) => url !== undefined && faults !== undefined);
+  ).filter(([, url, faults]) => url !== undefined && faults !== undefined);
+  const needsFaults = recorded ? undefined : withFaults[0];
   const notApplicable = needsFaults
     ? `its setup.${needsFaults[0]}.faults make the embedded ${needsFaults[0] === 'hooks' ? 'hook-target' : needsFaults[0] === 'bot' ? 'bot-sim' : 'listen'} misbehave; the real peer (--${needsFaults[0] === 'hooks' ? 'hook' : needsFaults[0]}-url) answers as it does`
-    : undefined;
+    : options.conversation.tags?.includes(RECORDED_BOT_TAG) && options.botUrl === undefined
+      ? 'its bot side was recorded from a real bot, which the embedded bot-sim does not play: replay it with --bot-url <that bot> --platform-port <the port it posts to>'
+      : undefined;
+  const ignoredSetup =
+    recorded && withFaults.length > 0
+      ? `setup.${withFaults.map(([role]) => role).join(', setup.')}.faults not applied: they are what the real peer did when recorded, and its expectations check it does so again`
+      : undefined;
   return {
     ...(notApplicable === undefined ? {} : { notApplicable }),
+    ...(ignoredSetup === undefined ? {} : { ignoredSetup }),
     // a real peer puts the world on a real clock: timing figures match within a tolerance
     ...(real ? { timingToleranceMs: REAL_TIME_TOLERANCE_MS } : {}),
     clock,

@@ -98,6 +98,8 @@ export interface ObservedExchange {
   attempt: number;
   /** the answer's body, as JSON when it is JSON; absent with no reply (reset, hang) */
   reply: unknown;
+  /** the answer's HTTP status; absent with no reply */
+  status?: number;
 }
 
 /** A reply body as JSON when it parses, else as text. */
@@ -206,6 +208,7 @@ export function createInboundHandler(
       json: body.json,
       attempt: decision.attempt,
       reply: applied.noReply ? undefined : parsedOr(applied.body ?? ''),
+      ...(applied.noReply || applied.status === undefined ? {} : { status: applied.status }),
     });
     role.onAnswered({
       method,

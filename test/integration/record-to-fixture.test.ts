@@ -102,7 +102,9 @@ describe('record to-fixture', () => {
     };
     expect(() => convertRecording({ records: [hook] })).toThrow(
       expect.objectContaining({
-        message: expect.stringContaining('no chat-channel messages (only hook exchanges)'),
+        message: expect.stringContaining(
+          'no customer message, agent message or control request (only hook exchanges, as a `proxy hooks` recording holds)',
+        ),
       }),
     );
   });

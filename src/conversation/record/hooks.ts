@@ -69,7 +69,9 @@ export function hookExpectation(r: ExchangeRecord, afterMs = 0): StepInput | und
   const body = parseJson(r.request.body);
   if (!isObject(body) || typeof body.event_name !== 'string') return undefined;
   const reply = replyOf(r);
-  const hook = { ...stableFields(body), ...(reply ? { $reply: reply } : {}) };
+  // a receiver's error status is part of what it did: replay against it expects it again
+  const status = r.response && r.response.status !== 200 ? { $status: r.response.status } : {};
+  const hook = { ...stableFields(body), ...(reply ? { $reply: reply } : {}), ...status };
   return afterMs >= 1000
     ? { expect: { hook, within: DEFAULT_WITHIN_MS + Math.ceil(afterMs / 1000) * 1000 } }
     : { expect: { hook } };

@@ -1,6 +1,6 @@
 import { SvcError } from '../../errors.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
-import { CONVERSATION_VERSION, type ConversationInput } from '../format.js';
+import { CONVERSATION_VERSION, RECORDED_BOT_TAG, type ConversationInput } from '../format.js';
 import {
   assignedChatOf,
   closedChatOf,
@@ -14,6 +14,14 @@ import {
   recordedCalls,
   recordId,
 } from './hooks.js';
+import {
+  botAnswerTexts,
+  botSteps,
+  failedSeriesEnds,
+  isBotRecord,
+  noMoreAnswers,
+  providerIdOf,
+} from './bot.js';
 
 /**
  * `record to-fixture`: a recorded session (the journal of `platform --record` or
@@ -135,6 +143,20 @@ function integratorExpectation(message: Json, attempt: number): StepInput {
   };
 }
 
+/** An `agents` step for a recorded `POST /_sim/agents {"online": ...}` that was accepted. */
+function agentsStepOf(r: ExchangeRecord): StepInput | undefined {
+  if (r.request.method !== 'POST') return undefined;
+  if (new URL(r.request.url, 'http://x').pathname !== '/_sim/agents') return undefined;
+  if (r.response !== undefined && r.response.status >= 300) return undefined;
+  const online = parseBody(r.request.body)?.online;
+  return typeof online === 'boolean' ? { agents: online ? 'online' : 'offline' } : undefined;
+}
+
+function botSetupOf(records: readonly ExchangeRecord[]): { providerId?: string } {
+  const providerId = providerIdOf(records);
+  return providerId === undefined ? {} : { providerId };
+}
+
 /**
  * Converts recorded exchanges into a conversation (format version 1).
  * @example const conversation = convertRecording({ records: await readRecording('session.ndjson') });
@@ -180,6 +202,11 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     series.get(id)?.push(r);
   }
   const emitted = new Set<string>();
+  // the bot's answers reach the customer as channel messages: expectations, not agent steps
+  const botTexts = botAnswerTexts(records);
+  const botAnswered: string[] = [];
+  const failedBotSeries = failedSeriesEnds(records);
+  let sawBot = false;
   // chat ids of a later run count from 1 again: replay, one platform, counts on
   let run = all[0]?.run;
   let chatBase = 0;
@@ -203,6 +230,13 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
       chatBase = chatOf.size;
     }
     if (isControl(r)) {
+      // agents going offline or online changes what follows (an offline form is refused
+      // while an agent is online, spec 3): replay sets them the same way
+      const agents = agentsStepOf(r);
+      if (agents) {
+        steps.push(agents);
+        continue;
+      }
       const control = controlStepOf(r);
       if (!control) continue;
       steps.push(chatBase === 0 ? control : shiftChatIds(control, chatBase));
@@ -237,6 +271,11 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
       if (callStep) steps.push(chatBase === 0 ? callStep : shiftChatIds(callStep, chatBase));
       const expectation = hookExpectation(r, calls.delays.get(recordId(r)));
       if (expectation) hookSteps.push(expectation); // at the end: hooks may overtake their trigger
+      continue;
+    }
+    if (isBotRecord(r)) {
+      sawBot = true;
+      steps.push(...botSteps(r, failedBotSeries.has(r)));
       continue;
     }
     if (r.iface !== 'channel' || r.request.method !== 'POST') continue;
@@ -280,6 +319,13 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     }
     if ((last.notes ?? []).includes('transfer: chunked')) chunked = true;
     for (const attempt of attempts) sequence.push(faultOf(attempt));
+    const botAnswer = typeof message.text === 'string' ? botTexts.indexOf(message.text) : -1;
+    if (botAnswer >= 0 && typeof message.text === 'string') {
+      botTexts.splice(botAnswer, 1);
+      botAnswered.push(message.text);
+      for (const [i] of attempts.entries()) steps.push(integratorExpectation(message, i + 1));
+      continue;
+    }
     const result = resultOf(last);
     steps.push({
       agent: { ...contentOf(message), ...(to === undefined ? {} : { to }) },
@@ -287,14 +333,25 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     });
     for (const [i] of attempts.entries()) steps.push(integratorExpectation(message, i + 1));
   }
-  if (steps.length === 0) {
-    // a proxy bot / proxy hooks recording: say what it holds, and what converts
+  // a proxy bot / proxy hooks recording holds what the peer got, not what made the platform
+  // send it: without a customer message, an agent message or a control request replay has
+  // nothing to start with (its first step would be about a chat that does not exist)
+  const drives = steps.some(
+    (s) => 'customer' in s || 'agent' in s || 'control' in s || 'agents' in s,
+  );
+  if (!drives) {
     const held = [...new Set(all.map((r) => r.iface))].filter((i) => i !== 'channel');
     throw new SvcError(
       'SVC_E_RECORDING',
       'input',
-      `Could not convert the recording: it holds no chat-channel messages${held.length > 0 ? ` (only ${held.join(' and ')} exchanges)` : ''}; a conversation is built from those.`,
-      'Record the platform with `svc-cli platform --record session.ndjson` (add --hook-url for hooks, a bot for bot events) or `svc-cli proxy channel --record`, and send messages through it.',
+      `Could not convert the recording: it holds no customer message, agent message or control request${held.length > 0 ? ` (only ${held.join(' and ')} exchanges, as a \`proxy ${held.map((i) => (i === 'hook' ? 'hooks' : i)).join('/')}\` recording holds)` : ''}, so a replay would have nothing to start its chats with.`,
+      'Record the platform side instead: `svc-cli platform --record session.ndjson --hook-url <your receiver, or the proxy>` (--bot-provider-url for a bot), send messages through it, and convert that file.',
+    );
+  }
+  if (sawBot) {
+    steps.push(...noMoreAnswers(botAnswered));
+    notes.push(
+      'The bot traffic was recorded from a real bot: replay it against that bot with --bot-url <its URL> --platform-port <the port it posts to>.',
     );
   }
   steps.push(...hookSteps);
@@ -309,10 +366,11 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     version: CONVERSATION_VERSION,
     name: options.name ?? 'recorded session',
     description: ['Converted by `svc-cli record to-fixture`.', ...notes].join(' '),
-    tags: ['recorded'],
-    ...(faults || chunked || hooks
+    tags: sawBot ? ['recorded', RECORDED_BOT_TAG] : ['recorded'],
+    ...(faults || chunked || hooks || sawBot
       ? {
           setup: {
+            ...(sawBot ? { bot: botSetupOf(all) } : {}),
             ...(chunked ? { channel: { chunked: true } } : {}),
             ...(faults ? { integrator: { faults } } : {}),
             ...(hooks ? { hooks } : {}),

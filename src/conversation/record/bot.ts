@@ -1,0 +1,107 @@
+import type { ExchangeRecord } from '../../journal/journal.js';
+import type { ConversationInput } from '../format.js';
+import { parseJson } from './hooks.js';
+
+/**
+ * The bot half of `record to-fixture` (spec 4.3, 6.1, 8): what the platform sent a real bot
+ * (each attempt, with the status it got) becomes `bot` expectations; what the bot sent back
+ * (BOT_MESSAGE, INVITE_AGENT) and what the platform did with it (the answer delivered to the
+ * customer, a hand-over after INVITE_AGENT or two failed attempts) becomes `event` and
+ * `integrator` expectations. The bot's answers are not agent steps: no agent wrote them.
+ * An answer recorded once is expected once: a second one is red.
+ */
+type Json = Record<string, unknown>;
+type StepInput = ConversationInput['steps'][number];
+
+const isObject = (v: unknown): v is Json =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** protocol ms a second answer to one customer message would come within (spec 8: 2 x 3 s) */
+export const DUPLICATE_WINDOW_MS = 7000;
+
+export const isBotRecord = (r: ExchangeRecord): boolean => r.iface === 'bot';
+
+/** What the customer sees of a BOT_MESSAGE (spec 2.5: TEXT's text, else the fallback text). */
+function answerText(body: Json): string | undefined {
+  const message = body.message;
+  return isObject(message) && typeof message.text === 'string' ? message.text : undefined;
+}
+
+/** The texts of the bot's accepted BOT_MESSAGEs, in order: their channel deliveries are the bot's. */
+export function botAnswerTexts(records: readonly ExchangeRecord[]): string[] {
+  const texts: string[] = [];
+  for (const r of records) {
+    if (r.iface !== 'bot' || r.direction !== 'in' || r.response?.status !== 200) continue;
+    const body = parseJson(r.request.body);
+    if (isObject(body) && body.event === 'BOT_MESSAGE') {
+      const text = answerText(body);
+      if (text !== undefined) texts.push(text);
+    }
+  }
+  return texts;
+}
+
+/** The provider id the bot posted to (`/webhooks/<provider_id>/<token>`), when recorded. */
+export function providerIdOf(records: readonly ExchangeRecord[]): string | undefined {
+  for (const r of records) {
+    if (r.iface !== 'bot' || r.direction !== 'in') continue;
+    const match = /\/(?:webhooks|providers)\/([^/]+)\/[^/]+$/.exec(
+      new URL(r.request.url, 'http://x').pathname,
+    );
+    if (match?.[1]) return decodeURIComponent(match[1]);
+  }
+  return undefined;
+}
+
+/**
+ * The steps one bot record gives, in the order it came. `failedSeries` tells whether the
+ * platform's series of this event ended without a regular answer (spec 8: then it hands over).
+ */
+export function botSteps(r: ExchangeRecord, lastOfFailedSeries: boolean): StepInput[] {
+  const body = parseJson(r.request.body);
+  if (!isObject(body) || typeof body.event !== 'string') return [];
+  if (r.direction === 'out') {
+    // what the platform sent the bot, attempt by attempt, and the status the bot answered
+    const text = answerText(body);
+    const steps: StepInput[] = [
+      {
+        expect: {
+          bot: {
+            event: body.event,
+            ...(text === undefined ? {} : { message: { text } }),
+            $attempt: r.attempt ?? 1,
+            ...(r.response ? { $status: r.response.status } : {}),
+          },
+        },
+      },
+    ];
+    if (lastOfFailedSeries && body.event === 'CLIENT_MESSAGE')
+      steps.push({ expect: { event: { type: 'bot-handover' } } });
+    return steps;
+  }
+  if (r.response?.status !== 200) return [];
+  if (body.event === 'INVITE_AGENT') return [{ expect: { event: { type: 'bot-handover' } } }];
+  if (body.event === 'BOT_MESSAGE') {
+    const text = answerText(body);
+    return text === undefined ? [] : [{ expect: { event: { type: 'bot-message', text } } }];
+  }
+  return [];
+}
+
+/** After the recorded answers: no further answer with the same text (a duplicate is red). */
+export function noMoreAnswers(texts: readonly string[]): StepInput[] {
+  return [...new Set(texts)].map((text) => ({
+    expect: { event: { type: 'bot-message', text }, absent: true, within: DUPLICATE_WINDOW_MS },
+  }));
+}
+
+/** Whether a bot event's series (by its `id`, spec 2.5) ended without a 200. */
+export function failedSeriesEnds(records: readonly ExchangeRecord[]): Set<ExchangeRecord> {
+  const last = new Map<string, ExchangeRecord>();
+  for (const r of records) {
+    if (r.iface !== 'bot' || r.direction !== 'out') continue;
+    const body = parseJson(r.request.body);
+    if (isObject(body) && typeof body.id === 'string') last.set(body.id, r);
+  }
+  return new Set([...last.values()].filter((r) => r.response?.status !== 200));
+}
