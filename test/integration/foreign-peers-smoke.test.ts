@@ -61,7 +61,7 @@ describe.skipIf(!hasFlask)(
 );
 
 describe.skipIf(!hasPhp)(`the PHP receiver${hasPhp ? '' : ` (skipped: ${NO_PHP})`}`, () => {
-  it('answers {} or {"data": ...} and counts per chat across restarts', async () => {
+  it('answers {} or {"data": ...} and keeps its state file across restarts', async () => {
     const first = await startForeignPeer({ kind: 'php-hooks' });
     running.push(first);
     expect((await post(first.url, { ...accepted, event_name: 'chat_updated' })).text).toBe('{}');
@@ -73,7 +73,11 @@ describe.skipIf(!hasPhp)(`the PHP receiver${hasPhp ? '' : ` (skipped: ${NO_PHP})
     });
     running.push(data);
     expect(JSON.parse((await post(data.url, accepted)).text)).toEqual({
-      data: { result: 'ok', custom_data: [{ title: 'Chats so far', content: '2' }] },
+      data: {
+        result: 'ok',
+        crm_link: 'https://crm.example.test/php/7',
+        custom_data: [{ title: 'Visitor', content: 'Ann' }],
+      },
     });
   });
 

@@ -59,7 +59,8 @@ file_put_contents($file, json_encode($state));
 if ($name === 'chat_accepted') {
     reply([
         'result' => 'ok',
-        'custom_data' => [['title' => 'Chats so far', 'content' => (string)count($state['events'])]],
+        'crm_link' => "https://crm.example.test/php/$chat",
+        'custom_data' => [['title' => 'Visitor', 'content' => (string)($event['visitor']['name'] ?? 'unknown')]],
     ], $mode);
     exit;
 }

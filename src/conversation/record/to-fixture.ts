@@ -207,6 +207,8 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
   const botAnswered: string[] = [];
   const failedBotSeries = failedSeriesEnds(records);
   let sawBot = false;
+  /** a recorded customer, agent or control request: what a replay starts from */
+  let driven = false;
   // chat ids of a later run count from 1 again: replay, one platform, counts on
   let run = all[0]?.run;
   let chatBase = 0;
@@ -234,13 +236,19 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
       // while an agent is online, spec 3): replay sets them the same way
       const agents = agentsStepOf(r);
       if (agents) {
+        driven = true;
         steps.push(agents);
         continue;
       }
       const control = controlStepOf(r);
       if (!control) continue;
-      steps.push(chatBase === 0 ? control : shiftChatIds(control, chatBase));
+      driven = true;
       const assignedChat = inReplay(assignedChatOf(r));
+      // the CRM link comes with the chat_accepted reply (spec 6.2): in real time (a real
+      // receiver) the assign waits until the platform used that reply, as it did when recorded
+      if (assignedChat !== undefined && (r.response?.status ?? 0) < 300)
+        steps.push({ expect: { event: { type: 'crm-data', chatId: assignedChat } } });
+      steps.push(chatBase === 0 ? control : shiftChatIds(control, chatBase));
       if (assignedChat !== undefined) assigned.add(assignedChat);
       const chatId = inReplay(closedChatOf(r));
       if (chatId !== undefined) {
@@ -264,6 +272,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
         // linked to the CRM in the agent application (the console's /assign), which leaves no
         // control request in the recording: replay presses the button through the control API
         assigned.add(chatId);
+        steps.push({ expect: { event: { type: 'crm-data', chatId } } });
         steps.push({ control: { method: 'POST', path: `/_sim/chats/${chatId}/assign`, body: {} } });
       }
       // a call the agent started in the console: replay starts it through the control API
@@ -295,9 +304,11 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
       if (typeof senderId === 'string') openedFor.add(senderId);
       if (valid && r.response?.status === 200 && typeof senderId === 'string' && senderId)
         open(senderId);
+      driven = true;
       steps.push({ customer, ...(r.response ? { response: { status: r.response.status } } : {}) });
       continue;
     }
+    driven = true;
     const message: Json = isObject(body?.message) ? body.message : {};
     const id = messageIdOf(body, r.seq);
     if (emitted.has(id)) continue;
@@ -336,10 +347,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
   // a proxy bot / proxy hooks recording holds what the peer got, not what made the platform
   // send it: without a customer message, an agent message or a control request replay has
   // nothing to start with (its first step would be about a chat that does not exist)
-  const drives = steps.some(
-    (s) => 'customer' in s || 'agent' in s || 'control' in s || 'agents' in s,
-  );
-  if (!drives) {
+  if (!driven) {
     const held = [...new Set(all.map((r) => r.iface))].filter((i) => i !== 'channel');
     throw new SvcError(
       'SVC_E_RECORDING',
