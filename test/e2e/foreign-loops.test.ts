@@ -21,6 +21,7 @@ import {
   type ForeignPeer,
   type ForeignPeerKind,
 } from '../helpers/foreign-peer.js';
+import { freePort } from '../helpers/free-port.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const SCALE = '0.2';
@@ -194,5 +195,113 @@ describe.skipIf(!hasPhp)(
     // recorded while it crashed on chat_updated: the 500 is expected again of it, and a fixed
     // receiver (200) is red, as the recording said the receiver answers 500 there
     hookLoop('php-hooks', 'crash:chat_updated', 'ok');
+  },
+);
+
+/** A customer writes to a bot-attached channel; recorded through `proxy bot` to the Flask bot. */
+async function recordBotSession(dir: string): Promise<{ platform: string; stateDir: string }> {
+  const recording = join(dir, 'bot-platform.ndjson');
+  const platformPort = await freePort();
+  // the bot is configured with the platform URL it posts to (the proxy's /platform), so the
+  // proxy's port is chosen before either starts
+  const proxyPort = await freePort();
+  const bot = await startForeignPeer({
+    kind: 'flask-bot',
+    mode: 'echo',
+    platformUrl: `http://127.0.0.1:${proxyPort}/platform`,
+  });
+  stops.push(() => bot.stop());
+  const botProxy = await server([
+    'proxy',
+    'bot',
+    '--port',
+    String(proxyPort),
+    '--platform-url',
+    `http://127.0.0.1:${platformPort}`,
+    '--provider-url',
+    bot.url,
+  ]);
+  const listen = await server(['listen', '--port', '0']);
+  const platform = spawnCli([
+    '--json',
+    '--time-scale',
+    BOT_SCALE,
+    'platform',
+    '--port',
+    String(platformPort),
+    '--no-console',
+    '--integrator-url',
+    listen.listening.url,
+    '--bot-provider-url',
+    `${botProxy.listening.url}/provider`,
+    '--bot-token',
+    'conversation-token',
+    '--provider-id',
+    'conversation-provider',
+    '--record',
+    recording,
+  ]);
+  const listening = (await platform.next((o) => o.type === 'listening')) as { url: string };
+  const state = (await (await fetch(`${listening.url}/_sim/state`)).json()) as {
+    channels: Array<{ url: string }>;
+  };
+  await post(state.channels[0]!.url, {
+    sender: { id: 'c-b1', name: 'Ann' },
+    message: { type: 'text', text: 'hello bot' },
+  });
+  await platform.next((o) => o.type === 'delivery-done' && o.target === 'integrator');
+  platform.child.kill('SIGINT');
+  await platform.exit;
+  await bot.stop();
+  return { platform: recording, stateDir: bot.stateDir };
+}
+
+const BOT_SCALE = '0.5';
+
+describe.skipIf(!hasFlask)(
+  `foreign peers: the Flask bot${hasFlask ? '' : ` (skipped: ${NO_FLASK})`}`,
+  () => {
+    it('records through proxy bot, converts, replays green against the same bot and red once it answers a redelivered CLIENT_MESSAGE again', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-foreign-bot-'));
+      const recorded = await recordBotSession(dir);
+      const fixture = await toFixture(recorded.platform, dir);
+      expect(fixture.code, fixture.stderr).toBe(0);
+      const converted = JSON.parse(readFileSync(fixture.file, 'utf8')) as { steps: unknown[] };
+      // the bot's answer is an expectation, not an agent step: no agent wrote it
+      expect(converted.steps.some((s) => typeof s === 'object' && s !== null && 'agent' in s)).toBe(
+        false,
+      );
+
+      const replayPort = await freePort();
+      const replayBot = async (mode: string): Promise<Awaited<ReturnType<typeof runCli>>> => {
+        const bot = await startForeignPeer({
+          kind: 'flask-bot',
+          mode,
+          stateDir: recorded.stateDir,
+          platformUrl: `http://127.0.0.1:${replayPort}`,
+          env: { PEER_SLOW_MS: '2500' },
+        });
+        try {
+          return await runCli([
+            '--time-scale',
+            BOT_SCALE,
+            'replay',
+            fixture.file,
+            '--bot-url',
+            bot.url,
+            '--platform-port',
+            String(replayPort),
+            '--verbose',
+          ]);
+        } finally {
+          await bot.stop();
+        }
+      };
+      const green = await replayBot('echo');
+      expect(green.code, green.stdout + green.stderr).toBe(0);
+      expect(green.stdout).toContain('is yours');
+      const red = await replayBot('slow-first,answer-twice');
+      expect(red.code, red.stdout + red.stderr).toBe(1);
+    }, 120_000);
   },
 );
