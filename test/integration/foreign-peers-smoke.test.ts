@@ -89,3 +89,23 @@ describe.skipIf(!hasPhp)(`the PHP receiver${hasPhp ? '' : ` (skipped: ${NO_PHP})
     );
   });
 });
+
+describe('the slow Node receiver', () => {
+  it('answers {"data": ...} after its delay and keeps its state file across restarts', async () => {
+    const first = await startForeignPeer({ kind: 'node-slow-hooks', env: { PEER_SLOW_MS: '50' } });
+    running.push(first);
+    expect(JSON.parse((await post(first.url, accepted)).text)).toEqual({
+      data: { result: 'ok', seen: 1 },
+    });
+    await first.stop();
+    const again = await startForeignPeer({
+      kind: 'node-slow-hooks',
+      stateDir: first.stateDir,
+      env: { PEER_SLOW_MS: '50' },
+    });
+    running.push(again);
+    expect(JSON.parse((await post(again.url, accepted)).text)).toEqual({
+      data: { result: 'ok', seen: 2 },
+    });
+  });
+});
