@@ -7,6 +7,7 @@ import type { CliContext } from './context.js';
 import { EXIT_CODES } from '../errors.js';
 import { readFileLimitNow } from '../io/file-limit.js';
 import { runCli } from './program.js';
+import { releaseTerminal } from './terminal.js';
 
 export { createProgram, runCli } from './program.js';
 
@@ -16,8 +17,14 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   readFileLimitNow();
   const controller = new AbortController();
   let signalled: number | undefined;
+  let stdinOpened = false;
+  /** Every exit leaves the terminal's modes as this process found them (terminal.ts). */
+  const exit = (code: number): never => {
+    releaseTerminal(stdinOpened ? process.stdin : undefined);
+    return process.exit(code);
+  };
   const onSignal = (code: number) => () => {
-    if (signalled !== undefined) process.exit(code); // second Ctrl-C: leave now
+    if (signalled !== undefined) exit(code); // second Ctrl-C: leave now
     signalled = code;
     controller.abort(new Error(code === EXIT_CODES.sigint ? 'SIGINT' : 'SIGTERM'));
   };
@@ -28,6 +35,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     stderr: process.stderr,
     // on first use: process.stdin opens a stream (3-4 ms) no --help or validate reads
     get stdin() {
+      stdinOpened = true;
       return process.stdin;
     },
     env: process.env,
@@ -40,14 +48,14 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   // (no EPIPE stack trace), with the exit code it had so far
   const onOutputClosed = (error: NodeJS.ErrnoException): void => {
     if (error.code !== 'EPIPE') throw error;
-    process.exit(signalled ?? ctx.exitCode);
+    exit(signalled ?? ctx.exitCode);
   };
   process.stdout.on('error', onOutputClosed);
   process.stderr.on('error', onOutputClosed);
   const code = await runCli(argv, ctx);
   const finalCode = signalled === undefined ? code : (ctx.verdictAfterSignal ?? signalled);
   // Let stdout drain before exiting (pipes are async).
-  process.stdout.write('', () => process.exit(finalCode));
+  process.stdout.write('', () => exit(finalCode));
 }
 
 // `node dist/cli/main.js ...` runs it too (bin/svc-cli.js calls main itself)

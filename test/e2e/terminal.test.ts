@@ -4,6 +4,9 @@
  * and a job started with `&` keeps serving instead of being stopped by the terminal.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin, repoRoot } from '../helpers/run-cli.js';
 import { scriptBin, startPty, type PtySession } from '../helpers/pty.js';
@@ -118,6 +121,74 @@ describe.skipIf(!scriptBin)('on a terminal (issue 21)', () => {
     const status = await fetch(`${url}/rs0123456789abcdef012345/shop/status`);
     expect(await status.text()).toBe('1');
   }, 30_000);
+});
+
+/** An interactive shell with job control on the terminal, as a person's is. */
+function startShell(): PtySession {
+  return startPty(`env PS1='sh$ ' bash --norc --noprofile -i`);
+}
+
+/** The terminal's modes as `stty -g` prints them, read by the shell under `label`. */
+async function modes(session: PtySession, label: string): Promise<string> {
+  session.type(`echo "${label}=$(stty -g)"`);
+  const screen = await session.waitFor(new RegExp(`${label}=[0-9a-f:]{20,}`));
+  return new RegExp(`${label}=([0-9a-f:]{20,})`).exec(screen)?.[1] ?? '';
+}
+
+describe.skipIf(!scriptBin)('the terminal as found: job control beside the console', () => {
+  it('a svc-cli started in the background while the console has the terminal raw leaves it as found', async () => {
+    pty = startShell();
+    const before = await modes(pty, 'before');
+    // the background job starts once the console has the keyboard raw (the README's bot tour
+    // with a slow npx start): a file the test writes lets it go
+    const go = join(mkdtempSync(join(tmpdir(), 'svc-tty-')), 'go');
+    pty.type(
+      `(until [ -e ${go} ]; do sleep 0.05; done; exec node bin/svc-cli.js bot-sim --port 0) & node bin/svc-cli.js platform --port 0`,
+    );
+    await pty.waitFor(/agent> /);
+    writeFileSync(go, '');
+    await pty.waitFor(/svc bot-sim.* listening on/);
+    pty.write('\x03');
+    await pty.waitFor(/stopped; \d+ exchanges/);
+    pty.type('kill %1; wait');
+    await pty.waitFor(/stopped \(SIGTERM\)/);
+    expect(await modes(pty, 'after')).toBe(before);
+  }, 40_000);
+
+  it('Ctrl-Z, bg: the simulator keeps serving; fg: the console is back; Ctrl-C stops it', async () => {
+    pty = startShell();
+    const before = await modes(pty, 'before');
+    pty.type(`node bin/svc-cli.js platform --port 0 ${channel}`);
+    const url = baseUrl(await pty.waitFor(/listening on http/));
+    await pty.waitFor(/agent> /);
+    pty.write('\x1a');
+    await pty.waitFor(/Stopped/);
+    pty.type('bg');
+    await pty.waitFor(/platform --port 0 .*&/);
+    await customerSays(url, 'hi'); // a job stopped again by its terminal would never answer
+    pty.type('fg');
+    pty.type('/chats');
+    await pty.waitFor(/chat 1 {2}c-1/);
+    pty.write('\x03');
+    await pty.waitFor(/stopped; \d+ exchanges/);
+    expect(await modes(pty, 'after')).toBe(before);
+  }, 40_000);
+
+  it('started with & and brought back with fg: the console opens; Ctrl-C stops it', async () => {
+    pty = startShell();
+    const before = await modes(pty, 'before');
+    pty.type(`node bin/svc-cli.js platform --port 0 ${channel} &`);
+    const url = baseUrl(await pty.waitFor(/listening on http/));
+    await pty.waitFor(/agent console off: this is a background job/);
+    pty.type('fg');
+    await pty.waitFor(/agent console on: this job has the terminal now/);
+    await customerSays(url, 'hi');
+    pty.type('/chats');
+    await pty.waitFor(/chat 1 {2}c-1/);
+    pty.write('\x03');
+    await pty.waitFor(/stopped; \d+ exchanges/);
+    expect(await modes(pty, 'after')).toBe(before);
+  }, 40_000);
 });
 
 describe('a closed stdout (issue 21: svc-cli replay | head -1)', () => {

@@ -25,7 +25,7 @@ import { createOutput, type Output } from '../render/output.js';
 import { formatPlatformEvent } from '../render/platform-events.js';
 import { createDeliveryProgress } from '../render/progress.js';
 import { boundHeapGrowth } from '../heap.js';
-import { isForegroundJob } from '../terminal.js';
+import { isForegroundJob, whenForeground } from '../terminal.js';
 import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
 import { runHookConsoleAction } from '../console/hook-console.js';
 import { createPromptLine, type PromptLine } from '../console/prompt-line.js';
@@ -108,13 +108,14 @@ export async function runPlatform(
       `warning: binding ${flags.host} exposes the simulator beyond this machine; its control API and console want the control token${control.generated ? ' printed below' : ' --control-token gave'}`,
     );
   }
-  // issue 21: a job started with `&` must not read the terminal (it would be stopped)
+  // issue 21: a job started with `&` must not read the terminal (it would be stopped); it
+  // opens the console once `fg` gives it the terminal
   const background = Boolean(ctx.stdin.isTTY) && !isForegroundJob(ctx.stdin);
   const consoleOn = flags.console && !background;
   // On a terminal the console types on a prompt line that log lines and the countdown keep
   // intact (src/cli/console/prompt-line.ts); piped, it reads plain lines as before.
   const onTerminal =
-    consoleOn && !flags.json && Boolean(ctx.stdin.isTTY) && Boolean(ctx.stdout.isTTY);
+    flags.console && !flags.json && Boolean(ctx.stdin.isTTY) && Boolean(ctx.stdout.isTTY);
   let promptLine: PromptLine | undefined;
   const progress = await createDeliveryProgress(ctx, {
     json: globals.json || flags.quiet, // no spinner either with --quiet
@@ -174,31 +175,39 @@ export async function runPlatform(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );
   if (flags.console && background) {
-    out.note('agent console off: this is a background job (run it in the foreground to type)');
+    out.note('agent console off: this is a background job (fg brings it to the foreground)');
   }
-  if (consoleOn) {
+  let stopConsole = (): void => undefined;
+  const openConsole = async (): Promise<void> => {
     out.line(
       out.chalk.dim(
         'Type a line to answer the last active customer; /help for commands; Ctrl-C stops.',
       ),
     );
-  }
-
-  if (onTerminal) {
-    await out.flush(); // the banner stands above the prompt line
-    promptLine = createPromptLine(ctx, {
-      prompt: 'agent> ',
-      style: (text) => out.chalk.dim(text),
-      flush: () => out.flush(),
+    if (onTerminal) {
+      await out.flush(); // the banner stands above the prompt line
+      promptLine = createPromptLine(ctx, {
+        prompt: 'agent> ',
+        style: (text) => out.chalk.dim(text),
+        flush: () => out.flush(),
+      });
+    }
+    stopConsole = startConsole(ctx, core, out, around, promptLine);
+  };
+  let stopWaiting = (): void => undefined;
+  if (consoleOn) await openConsole();
+  else if (flags.console && background && onTerminal) {
+    stopWaiting = whenForeground(ctx.stdin, () => {
+      if (ctx.signal.aborted) return;
+      out.note('agent console on: this job has the terminal now');
+      void openConsole();
     });
   }
-  const stopConsole = consoleOn
-    ? startConsole(ctx, core, out, around, promptLine)
-    : () => undefined;
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  stopWaiting();
   stopConsole();
   off();
   progress.stop();

@@ -13,6 +13,7 @@ import {
 } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
 import type { CliContext } from '../context.js';
+import { isForegroundJob, whenForeground } from '../terminal.js';
 
 export interface PromptLine {
   /** the readline that reads the console's lines (raw mode: Ctrl-C arrives as its SIGINT) */
@@ -60,13 +61,44 @@ export function createPromptLine(ctx: CliContext, options: PromptLineOptions): P
     clearScreenDown(ctx.stdout);
     (rl as unknown as { prevRows?: number }).prevRows = 0;
   };
+  let suspended = false; // Ctrl-Z: the keyboard is given back until the job has it again
   const redraw = (): void => {
-    if (closed) return;
+    if (closed || suspended) return; // a prompt reads the keyboard
     wipe();
     rl.prompt(true);
   };
-  // after Ctrl-Z and `fg` readline leaves the input paused until a prompt: draw it at once
-  rl.on('SIGCONT', redraw);
+  // Ctrl-Z arrives as a key in raw mode. The line gives the keyboard back and stops the job
+  // as the terminal would; continued (`fg`, `bg`), it takes the keyboard again only in the
+  // foreground: raw mode or a read from a background job would stop it again (SIGTTOU,
+  // SIGTTIN), and a simulator sent on with `bg` keeps serving. A later `fg` sends no signal
+  // to a running job, so a background one looks until it has the terminal.
+  const setRaw = (on: boolean): void => {
+    (ctx.stdin as { setRawMode?: (on: boolean) => unknown }).setRawMode?.(on);
+  };
+  let stopWaiting = (): void => undefined;
+  const takeKeyboard = (): void => {
+    if (closed || !suspended) return;
+    suspended = false;
+    setRaw(true);
+    redraw(); // prompts, which resumes the input
+  };
+  const onContinue = (): void => {
+    if (closed || !suspended) return;
+    if (isForegroundJob(ctx.stdin)) takeKeyboard();
+    else stopWaiting = whenForeground(ctx.stdin, takeKeyboard);
+  };
+  rl.on('SIGTSTP', () => {
+    wipe();
+    suspended = true;
+    rl.pause();
+    setRaw(false);
+    process.kill(process.pid, 'SIGTSTP');
+  });
+  process.on('SIGCONT', onContinue);
+  rl.once('close', () => {
+    process.off('SIGCONT', onContinue);
+    stopWaiting();
+  });
   // a line entered while the countdown stood before the prompt stays in the scrollback as
   // typed, without the countdown (newcomer pass: "redelivery attempt 2/3 in 1.0 s  agent> hi")
   rl.on('line', (line) => {
@@ -82,7 +114,7 @@ export function createPromptLine(ctx: CliContext, options: PromptLineOptions): P
   return {
     readline: rl,
     around(print) {
-      if (closed) return print();
+      if (closed || suspended) return print();
       wipe();
       print();
       void options.flush?.();
