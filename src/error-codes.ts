@@ -68,6 +68,8 @@ export const ERRORS = {
   SVC_E_TIMEOUT: { category: 'network' },
   SVC_E_UNREACHABLE: { category: 'network' },
   SVC_E_UNTRUSTED_CERT: { category: 'network' },
+  /** an https:// URL whose server does not complete a TLS handshake (plain HTTP, say) */
+  SVC_E_TLS: { category: 'network' },
   SVC_E_PEER_UNREACHABLE: { category: 'network' },
   SVC_E_HOOK_TIMEOUT: { category: 'network' },
   SVC_E_HOOK_UNREACHABLE: { category: 'network' },

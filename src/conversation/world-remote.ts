@@ -1,5 +1,5 @@
 import { createClock } from '../clock.js';
-import { certificateProblem, untrustedMessage } from '../http/client.js';
+import { tlsProblem } from '../http/client.js';
 import { SvcError } from '../errors.js';
 import {
   EventStreamStatusError,
@@ -30,12 +30,12 @@ const ROLE_SKIP =
 
 /** Fails like an unreachable peer (exit 3) or a non-svc platform (exit 2). */
 function unreachable(url: string, reason: string, cause?: unknown): SvcError {
-  const certificate = cause === undefined ? undefined : certificateProblem(cause);
-  if (certificate !== undefined)
+  const tls = cause === undefined ? undefined : tlsProblem(cause);
+  if (tls !== undefined)
     return new SvcError(
-      'SVC_E_UNTRUSTED_CERT',
+      tls.reason === 'tls' ? 'SVC_E_TLS' : 'SVC_E_UNTRUSTED_CERT',
       'network',
-      `Could not replay against ${url}: ${untrustedMessage(certificate)}.`,
+      `Could not replay against ${url}: ${tls.message}.`,
     );
   let port = '8800';
   try {

@@ -36,27 +36,103 @@ export type FailureReason =
   | 'unreachable'
   /** HTTPS: the server's certificate is not trusted (issue 16) */
   | 'untrusted'
+  /** HTTPS: the handshake failed (the server speaks plain HTTP, or no TLS this side accepts) */
+  | 'tls'
   | 'aborted'
   | 'error';
 
-/** The node/OpenSSL code of a certificate the client does not trust, found along `cause`. */
-export function certificateProblem(error: unknown): string | undefined {
+/** A TLS failure in one line: what went wrong and the way out, without OpenSSL's words. */
+export interface TlsProblem {
+  /** the node/OpenSSL code, e.g. `DEPTH_ZERO_SELF_SIGNED_CERT` */
+  code: string;
+  /** a certificate this side does not accept (`untrusted`), or the handshake itself (`tls`) */
+  reason: 'untrusted' | 'tls';
+  message: string;
+}
+
+const SKIP_CHECK = 'or --insecure to skip the check';
+
+/**
+ * What went wrong in a TLS connection, found along `cause` (undici wraps node's error, and
+ * node's carries OpenSSL's text: "ssl3_get_record:wrong version number"); undefined for any
+ * other failure.
+ * @example tlsProblem(error)?.message // "the server speaks plain HTTP, not TLS: use http://..."
+ */
+export function tlsProblem(error: unknown): TlsProblem | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (
-      typeof code === 'string' &&
-      /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME/.test(code)
-    )
-      return code;
+    const { code, message, cert } = current as {
+      code?: unknown;
+      message?: unknown;
+      cert?: { subjectaltname?: unknown };
+    };
+    const text = typeof message === 'string' ? message : '';
+    if (typeof code === 'string' || /SSL routines/.test(text)) {
+      const found = describeTls(typeof code === 'string' ? code : '', text, cert?.subjectaltname);
+      if (found) return found;
+    }
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
 }
 
+function describeTls(code: string, text: string, names: unknown): TlsProblem | undefined {
+  const untrusted = (message: string): TlsProblem => ({ code, reason: 'untrusted', message });
+  // an https:// URL at a port that answers plain HTTP: OpenSSL reads "HTTP/1.1" as a record
+  if (
+    /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/.test(code) ||
+    /wrong version number|packet length too long/.test(text)
+  )
+    return {
+      code: code || 'ERR_SSL_WRONG_VERSION_NUMBER',
+      reason: 'tls',
+      message: 'the server speaks plain HTTP, not TLS: use an http:// URL instead of https://',
+    };
+  if (/SELF_SIGNED/.test(code))
+    return untrusted(
+      `the server's certificate is self-signed (${code}): pass --ca <pem> to trust it, ${SKIP_CHECK}`,
+    );
+  if (code === 'CERT_HAS_EXPIRED')
+    return untrusted(
+      `the server's certificate has expired (${code}): renew it on the server, ${SKIP_CHECK}`,
+    );
+  if (code === 'CERT_NOT_YET_VALID')
+    return untrusted(
+      `the server's certificate is not valid yet (${code}): check both clocks, ${SKIP_CHECK}`,
+    );
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    const listed = typeof names === 'string' && names ? ` (it names ${names})` : '';
+    return untrusted(
+      `the server's certificate is for another host name${listed}: use a host name it names, ${SKIP_CHECK}`,
+    );
+  }
+  if (/CERT|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code))
+    return untrusted(untrustedMessage(code));
+  if (code === 'ERR_TLS_HANDSHAKE_TIMEOUT')
+    return {
+      code,
+      reason: 'tls',
+      message:
+        'the TLS handshake did not finish in time: check that the server serves HTTPS on this port (for plain HTTP use http://)',
+    };
+  if (/^ERR_SSL_|^ERR_TLS_/.test(code) || /SSL routines/.test(text))
+    return {
+      code: code || 'ERR_SSL',
+      reason: 'tls',
+      message: `the TLS handshake failed (${code || 'OpenSSL error'}): check that the server serves HTTPS on this port, with a TLS version node supports`,
+    };
+  return undefined;
+}
+
+/** The node/OpenSSL code of a certificate the client does not trust, found along `cause`. */
+export function certificateProblem(error: unknown): string | undefined {
+  const problem = tlsProblem(error);
+  return problem?.reason === 'untrusted' ? problem.code : undefined;
+}
+
 /** The one line an untrusted certificate gets, naming both ways out (issue 16). */
 export const untrustedMessage = (code: string): string =>
-  `the server's certificate is not trusted (${code}): pass --ca <pem> to trust its CA, or --insecure to skip the check`;
+  `the server's certificate is not trusted (${code}): pass --ca <pem> to trust its CA, ${SKIP_CHECK}`;
 
 export type PostOutcome =
   | {
@@ -452,10 +528,17 @@ export function classifyFailure(
   };
   const code = err.code ?? err.cause?.code ?? '';
   const message = err.cause?.message ?? err.message ?? String(error);
-  const certificate = certificateProblem(error);
-  if (certificate !== undefined)
-    return { reason: 'untrusted', message: untrustedMessage(certificate) };
+  const tls = tlsProblem(error);
+  if (tls !== undefined) return { reason: tls.reason, message: tls.message };
   switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      // undici's connect timeout covers the TLS handshake: a port that accepts and never
+      // answers it (not a TLS server) ends here
+      return {
+        reason: 'timeout',
+        message:
+          'the connection did not complete in time (for an https:// URL, the TLS handshake: check that the server serves HTTPS on this port)',
+      };
     case 'ECONNREFUSED':
       return { reason: 'refused', message: 'connection refused' };
     case 'ECONNRESET':

@@ -19,7 +19,7 @@ import {
   type FaultPlan,
 } from '../faults/index.js';
 import { DEFAULT_BODY_LIMIT, transferModeOf } from '../http/body.js';
-import { certificateProblem, untrustedMessage } from '../http/client.js';
+import { tlsProblem } from '../http/client.js';
 import {
   requestPathOf,
   listenAt,
@@ -268,9 +268,8 @@ function failureOf(error: unknown): { status: 502 | 504; reason: string; message
     return { status: 502, reason: 'reset', message: 'the upstream closed the connection' };
   if (/ENOTFOUND|EAI_AGAIN/.test(any))
     return { status: 502, reason: 'unreachable', message: 'the upstream host is unknown' };
-  const certificate = certificateProblem(error);
-  if (certificate !== undefined)
-    return { status: 502, reason: 'untrusted', message: untrustedMessage(certificate) };
+  const tls = tlsProblem(error);
+  if (tls !== undefined) return { status: 502, reason: tls.reason, message: tls.message };
   return { status: 502, reason: 'error', message };
 }
 

@@ -58,7 +58,7 @@ describe('HTTPS both ways (issue 16)', () => {
       `${target.listening.url}/hooks`,
     ]);
     expect(refused.code).toBe(3);
-    expect(refused.stderr).toMatch(/not trusted.*--ca.*--insecure/);
+    expect(refused.stderr).toMatch(/self-signed.*--ca.*--insecure/);
     noStack(refused.stderr);
 
     const insecure = await runCli([

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { request } from 'undici';
 import type { Clock } from '../../clock.js';
 import { SvcError, errorText } from '../../errors.js';
-import { certificateProblem, untrustedMessage } from '../../http/client.js';
+import { tlsProblem } from '../../http/client.js';
 import type { ConversationResult, StepResult } from '../runner.js';
 
 /**
@@ -204,12 +204,12 @@ async function assertTrusted(
     });
     await answer.body.dump();
   } catch (error) {
-    const problem = certificateProblem(error);
+    const problem = tlsProblem(error);
     if (problem === undefined) return; // other trouble shows in the cases themselves
     throw new SvcError(
-      'SVC_E_UNTRUSTED_CERT',
+      problem.reason === 'tls' ? 'SVC_E_TLS' : 'SVC_E_UNTRUSTED_CERT',
       'network',
-      `Could not ${action}: ${who} at ${url.origin}: ${untrustedMessage(problem)}.`,
+      `Could not ${action}: ${who} at ${url.origin}: ${problem.message}.`,
     );
   }
 }

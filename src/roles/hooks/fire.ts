@@ -142,13 +142,16 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
   });
   if (!outcome.ok) {
     const timeout = outcome.reason === 'timeout';
-    const untrusted = outcome.reason === 'untrusted';
+    // a TLS failure's message carries its own way out (tlsProblem in src/http/client.ts)
+    const untrusted = outcome.reason === 'untrusted' || outcome.reason === 'tls';
     throw new SvcError(
       timeout
         ? 'SVC_E_HOOK_TIMEOUT'
-        : untrusted
-          ? 'SVC_E_UNTRUSTED_CERT'
-          : 'SVC_E_HOOK_UNREACHABLE',
+        : outcome.reason === 'tls'
+          ? 'SVC_E_TLS'
+          : untrusted
+            ? 'SVC_E_UNTRUSTED_CERT'
+            : 'SVC_E_HOOK_UNREACHABLE',
       'network',
       `Could not fire ${event} at ${options.url}: ${outcome.message}.`,
       timeout

@@ -266,15 +266,17 @@ function unreachable(
       ? 'SVC_E_TIMEOUT'
       : outcome.reason === 'untrusted'
         ? 'SVC_E_UNTRUSTED_CERT'
-        : 'SVC_E_UNREACHABLE';
+        : outcome.reason === 'tls'
+          ? 'SVC_E_TLS'
+          : 'SVC_E_UNREACHABLE';
   return new SvcError(
     code,
     'network',
     `Could not ${action}: ${outcome.message} (${new URL(url).host}).`,
     outcome.reason === 'timeout'
       ? 'Raise --timeout, or check the platform.'
-      : outcome.reason === 'untrusted'
-        ? undefined
+      : outcome.reason === 'untrusted' || outcome.reason === 'tls'
+        ? undefined // the message says the way out
         : 'Check --channel-url and that the platform is up.',
     { details: { reason: outcome.reason, latencyMs: outcome.durationMs } },
   );
