@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/http/server.js';
-import { runCli } from '../helpers/run-cli.js';
+import { spawn } from 'node:child_process';
+import { bin, runCli } from '../helpers/run-cli.js';
 
 let server: RunningServer | undefined;
 afterEach(async () => {
@@ -12,6 +13,51 @@ afterEach(async () => {
 });
 
 describe('svc-cli conform --fuzz (issue 17)', () => {
+  it('Ctrl-C on a --fuzz-time run prints the figures of the cases finished so far (exit 130)', async () => {
+    let seen = 0;
+    let onTwenty: () => void = () => undefined;
+    const twenty = new Promise<void>((resolve) => (onTwenty = resolve));
+    server = await startServer({
+      handler(req, res) {
+        req.resume();
+        req.on('end', () => {
+          if (++seen === 20) onTwenty();
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{"result":"ok"}');
+        });
+      },
+    });
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        'conform',
+        'hooks',
+        '--url',
+        `${server.url}/hooks`,
+        '--fuzz-time',
+        '60s',
+        '--seed',
+        '3',
+      ],
+      { cwd: mkdtempSync(join(tmpdir(), 'svc-fuzz-int-')), env: { ...process.env, NO_COLOR: '1' } },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout.resume();
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await twenty; // twenty requests answered: some cases have finished
+    child.kill('SIGINT');
+    expect(await code).toBe(130);
+    const figures =
+      /interrupted: (\d+) generated cases? finished: (\d+) passed, 0 failed \(seed 3; --fuzz \1 --seed 3 runs them again\)/.exec(
+        stderr,
+      );
+    expect(figures, stderr).not.toBeNull();
+    expect(Number(figures?.[1])).toBeGreaterThan(0);
+    expect(figures?.[2]).toBe(figures?.[1]);
+  });
+
   it('finds a receiver that crashes on astral characters, prints the seed and path, and writes a request hook-fire replays', async () => {
     server = await startServer({
       handler(req, res) {

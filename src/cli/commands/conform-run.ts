@@ -11,6 +11,7 @@ import { parseDuration } from '../../load/spec.js';
 import { runConformSuite, type RunConformOptions } from '../../conversation/conform/index.js';
 import type { ConformCaseResult } from '../../conversation/conform/case.js';
 import type { BotServiceInfo } from '../../conversation/conform/bot-harness.js';
+import type { FuzzTally } from '../../conversation/conform/fuzz/run.js';
 import { createOutput } from '../render/output.js';
 import { formatConversation, formatStep } from '../render/reporters/pretty.js';
 import { formatWrongPeer } from '../render/wrong-peer.js';
@@ -141,6 +142,8 @@ export async function runConform(
         'Example: --fuzz 300 --seed 7 --fuzz-path 41:0:2 (copy the "replay exactly" line)',
       );
   }
+  // the generated cases finished so far: a fuzz run's one result comes only at its end
+  let fuzzTally: FuzzTally | undefined;
   if (flags.fuzz !== undefined || flags.fuzzTime !== undefined) {
     const timeLimitMs =
       flags.fuzzTime === undefined ? undefined : parseDuration(flags.fuzzTime, '--fuzz-time');
@@ -150,6 +153,7 @@ export async function runConform(
       cwd: ctx.cwd,
       ...(flags.fuzzStateful ? { stateful: true } : {}),
       ...(timeLimitMs === undefined ? {} : { timeLimitMs }),
+      onCaseDone: (tally) => (fuzzTally = tally),
       onCase: (n) =>
         progress.update(
           `conform ${suite} --fuzz: ${flags.fuzz === undefined ? plural(n, 'case') : `${n} of ${plural(flags.fuzz, 'case')}`}`,
@@ -209,8 +213,11 @@ export async function runConform(
   const outcome = await Promise.race([running, interrupted]).finally(() => progress.stop());
   if (outcome === 'interrupted') {
     running.catch(() => undefined);
+    const tally = fuzzTally;
     out.note(
-      `interrupted: ${plural(casesDone, 'case')} finished: ${casesDone - casesFailed - casesSkipped} passed, ${casesFailed} failed, ${casesSkipped} skipped`,
+      tally
+        ? `interrupted: ${plural(tally.finished, 'generated case')} finished: ${tally.finished - tally.failed} passed, ${tally.failed} failed (seed ${tally.seed}; --fuzz ${tally.finished} --seed ${tally.seed} runs them again)`
+        : `interrupted: ${plural(casesDone, 'case')} finished: ${casesDone - casesFailed - casesSkipped} passed, ${casesFailed} failed, ${casesSkipped} skipped`,
     );
     await out.flush();
     return EXIT_CODES.sigint;

@@ -36,13 +36,25 @@ export const FUZZ_PROPERTIES = [
 ] as const;
 export type FuzzProperty = (typeof FUZZ_PROPERTIES)[number];
 
+/** The generated cases finished so far in one run, and its seed. */
+export interface FuzzTally {
+  finished: number;
+  failed: number;
+  seed: number;
+}
+
 export interface FuzzSettings {
   /** generated cases (with `timeLimitMs` alone: as many as fit) */
   runs: number;
   /** wall ms after which no new case starts (`--fuzz-time`) */
   timeLimitMs?: number;
-  /** after each case: how many ran so far */
+  /** as each case starts: how many ran so far */
   onCase?: (done: number) => void;
+  /**
+   * as each case ends: the tally so far, which an interrupted run reports (the suite's own
+   * result exists only once fast-check has finished)
+   */
+  onCaseDone?: (tally: FuzzTally) => void;
   /**
    * `--fuzz-stateful`: each case is a sequence of 2-8 payloads of one chat, in lifecycle
    * order (hooks) or as one conversation's agent messages (integrator), delivered in turn
@@ -513,12 +525,17 @@ export function propertyCases<C extends object>(
       `${why.property}\u0000${source.describe(c).kind}\u0000${source.warning?.(c, why) ? 'w' : ''}`;
     const covered = new Set<number>();
     let casesRun = 0;
+    let finished = 0;
+    let failed = 0;
     const details = await fc.check<[C]>(
       fc.asyncProperty(source.arbitrary, async (c) => {
         const n = ++casesRun;
         settings.onCase?.(n);
         for (const edge of source.coverage?.edgesOf(c) ?? []) covered.add(edge);
         const why = await source.check(c, n);
+        finished++;
+        if (why) failed++;
+        settings.onCaseDone?.({ finished, failed, seed });
         if (why) {
           const key = keyOf(c, why);
           const seen = firsts.get(key);
