@@ -68,8 +68,10 @@ export interface LoadSummary {
   invalid: { sent: number; states: Record<FinalState, number> };
   attemptsPerSeries: number;
   latency: { answers: LatencySummary; byAttempt: LatencySummary[]; series: LatencySummary };
-  /** delivered + error-reply per second of the arrival window */
+  /** delivered per second of the arrival window (the `rate` threshold's figure) */
   ratePerSecond: number;
+  /** error replies per second of the same window: answered, not delivered */
+  errorReplyPerSecond: number;
   reasons: { reason: string; count: number }[];
   thresholds: ThresholdResult[];
   /** why the run stopped before its plan, when it did */
@@ -166,7 +168,7 @@ export async function runLoad(options: RunLoadOptions): Promise<LoadSummary> {
 
   const figures = () => {
     const a = answers.summary();
-    const ok = states.counts.delivered + states.counts['error-reply'];
+    const window = Math.max(0.001, (arrivalEnd || elapsed()) / 1000);
     return {
       latencyMs: {
         p50: a.p50,
@@ -178,7 +180,9 @@ export async function runLoad(options: RunLoadOptions): Promise<LoadSummary> {
         mean: a.mean,
       },
       failedShare: sent === 0 ? 0 : states.counts.failed / sent,
-      ratePerSecond: ok / Math.max(0.001, (arrivalEnd || elapsed()) / 1000),
+      // delivered only (the `rate` threshold's figure): an error reply is counted apart
+      ratePerSecond: states.counts.delivered / window,
+      errorReplyPerSecond: states.counts['error-reply'] / window,
     };
   };
 
@@ -266,6 +270,7 @@ export async function runLoad(options: RunLoadOptions): Promise<LoadSummary> {
       series: series.summary(),
     },
     ratePerSecond: figures().ratePerSecond,
+    errorReplyPerSecond: figures().errorReplyPerSecond,
     reasons: [...reasons.entries()]
       .map(([reason, count]) => ({ reason, count }))
       .sort((a, b) => b.count - a.count)

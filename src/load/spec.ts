@@ -149,7 +149,16 @@ function compare(actual: number, op: ThresholdOp, value: number): boolean {
 export function formatThresholdValue(metric: ThresholdMetric, value: number): string {
   if (metric === 'failed') return `${round(value * 100, 3)}%`;
   if (metric === 'rate') return `${round(value, 1)}/s`;
-  return `${round(value, 2)}ms`;
+  return `${formatMs(value)}ms`;
+}
+
+/**
+ * A latency as the summary table shows it (3 significant figures, as the histogram keeps
+ * them): a threshold's "measured" value reads the same as the table's cell.
+ * @example formatMs(192.51) // '193'
+ */
+export function formatMs(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 }
 
 function round(value: number, digits: number): number {

@@ -41,6 +41,35 @@ describe('svc-cli load (built CLI, issue 20)', () => {
     expect(r.stdout).toMatch(/✓ failed<1% \(0%\)/);
   });
 
+  it('error replies are answers, not deliveries: the delivered rate is 0, each rate named', async () => {
+    const url = await listen('--fault', 'error:busy');
+    const r = await runCli([
+      '--json',
+      'load',
+      'integrator',
+      '--url',
+      url,
+      '--rate',
+      '100/s',
+      '--count',
+      '20',
+      '--threshold',
+      'rate>=1/s',
+      '--no-calibrate',
+    ]);
+    const summary = r.stdout
+      .split('\n')
+      .filter((line) => line.includes('"load-summary"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)[0];
+    expect(summary).toMatchObject({
+      url: `${url}/load`,
+      states: { delivered: 0, 'error-reply': 20 },
+      ratePerSecond: 0,
+    });
+    expect(summary?.errorReplyPerSecond).toBeGreaterThan(0);
+    expect(r.code).toBe(1); // rate>=1/s counts deliveries only
+  });
+
   it('names the threshold that failed and exits 1', async () => {
     const url = await listen('--fault', 'status:503');
     const r = await runCli([

@@ -6,15 +6,12 @@ import type { ChalkInstance } from 'chalk';
 import type { Writable } from 'node:stream';
 import type { LatencySummary } from '../../load/figures.js';
 import type { LoadProgressEvent, LoadSummary } from '../../load/run.js';
-import { formatThresholdValue } from '../../load/spec.js';
+import { formatMs as ms, formatThresholdValue } from '../../load/spec.js';
 import { toJunit } from './reporters/junit.js';
-
-const ms = (value: number): string =>
-  value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 
 /** One line, redrawn in place: elapsed, sent, settled, rate, this second's p50/p99. */
 export function formatLoadProgress(event: LoadProgressEvent): string {
-  return `${(event.elapsedMs / 1000).toFixed(0).padStart(4)}s  sent ${event.sent}  settled ${event.settled}  ${event.ratePerSecond}/s  p50 ${ms(event.p50Ms)} ms  p99 ${ms(event.p99Ms)} ms  in flight ${event.inFlight}  failed ${event.failed}${event.notSent > 0 ? `  not sent ${event.notSent}` : ''}`;
+  return `${(event.elapsedMs / 1000).toFixed(0).padStart(4)}s  sent ${event.sent}  settled ${event.settled} (${event.ratePerSecond}/s)  p50 ${ms(event.p50Ms)} ms  p99 ${ms(event.p99Ms)} ms  in flight ${event.inFlight}  failed ${event.failed}${event.notSent > 0 ? `  not sent ${event.notSent}` : ''}`;
 }
 
 /** Draws `text` over the current line of a TTY stream; `undefined` clears it. */
@@ -29,12 +26,22 @@ function latencyRow(label: string, s: LatencySummary): string {
   return `  ${label.padEnd(22)}${cells.join('')}`;
 }
 
+/**
+ * Where an integrator load posts is not --url itself: spec 4.2 puts the channel id after it
+ * (`--channel`, default `load`). The header says so, or a reader compares it with --url.
+ */
+function postedTo(summary: LoadSummary, c: ChalkInstance): string {
+  if (summary.role !== 'integrator') return '';
+  const channel = /\/([^/]+)$/.exec(summary.url)?.[1] ?? 'load';
+  return c.dim(`  (--url + /${channel}: the channel id, spec 4.2; --channel <id> sets it)`);
+}
+
 /** The summary a person reads at the end of a run. */
 export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): string {
   const s = summary.states;
   const lines = [
     '',
-    c.bold(`load ${summary.role} -> ${summary.url}`),
+    c.bold(`load ${summary.role} -> ${summary.url}`) + postedTo(summary, c),
     `  planned ${summary.planned} at ${summary.plannedRate}/s; arrivals over ${(summary.arrivalWindowMs / 1000).toFixed(1)} s, settled after ${(summary.elapsedMs / 1000).toFixed(1)} s${summary.stopped ? c.yellow(` (stopped: ${summary.stopped})`) : ''}`,
     `  sent ${summary.sent} = delivered ${s.delivered} + error reply ${s['error-reply']} + failed ${s.failed} + not sent ${s['not-sent']} + interrupted ${s.interrupted}  ${summary.accounted ? c.green('all accounted for') : c.red('NOT all accounted for')}`,
   ];
@@ -52,7 +59,8 @@ export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): strin
     );
   }
   lines.push(
-    `  attempts per payload ${summary.attemptsPerSeries.toFixed(2)}; ${summary.ratePerSecond.toFixed(1)}/s delivered`,
+    // each rate named: an error reply is an answer, not a delivery
+    `  attempts per payload ${summary.attemptsPerSeries.toFixed(2)}; delivered ${summary.ratePerSecond.toFixed(1)}/s, error reply ${summary.errorReplyPerSecond.toFixed(1)}/s`,
     c.dim(
       `  latency (ms)${'count'.padStart(19)}${'p50'.padStart(9)}${'p90'.padStart(9)}${'p99'.padStart(9)}${'max'.padStart(9)}`,
     ),
