@@ -185,9 +185,10 @@ describe('svc-cli record to-fixture', () => {
     const convert = await runCli(['record', 'to-fixture', recording, '-o', fixture]);
     expect(convert.code).toBe(0);
     expect(convert.stderr).toMatch(/conversation written to .*session\.json: \d+ steps/);
-    const written = JSON.parse(readFileSync(fixture, 'utf8')) as { $schema: string; name: string };
+    const written = JSON.parse(readFileSync(fixture, 'utf8')) as { $schema?: string; name: string };
     expect(written.name).toBe('recorded session');
-    expect(written.$schema).toMatch(/schemas\/conversation\.schema\.json$/);
+    // outside this tree and with no svc-cli installed there: no path into this checkout
+    expect(written.$schema).toBeUndefined();
     const replay = await runCli(['replay', fixture]);
     expect(replay.stdout.trim().split('\n').at(-1)).toBe('1 passed, 0 failed');
     expect(replay.code).toBe(0);

@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { writeFileWhole } from '../../io/write-whole.js';
-import { basename, dirname, extname, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SvcError, systemReason } from '../../errors.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
@@ -9,15 +9,43 @@ import { readRecording } from '../../conversation/record/read-recording.js';
 import { convertRecording } from '../../conversation/record/to-fixture.js';
 import { packageFiles } from '../../package-files.js';
 
+const SCHEMA = 'schemas/conversation.schema.json';
+
 /**
- * The bundled JSON Schema of the conversation format, as a path relative to `outFile`; without
- * one (or from the single binary, which has no schema file on disk), where it is from a
- * project's fixtures/conversations.
+ * The fixture's `$schema`: a path that resolves wherever the fixture is used, or none (null).
+ * A project with svc-cli installed gets the path to the package's schema in its own
+ * node_modules; a fixture inside this svc-cli's own tree the path to its schemas folder.
+ * Anything else would be a path into the checkout that ran the command (`../../<somewhere>`),
+ * which no one else has: no `$schema` then (`svc-cli schema --kind conversation` prints it).
+ * @example schemaPathFor('/work/app/fixtures/a.json', '/work/app') // '../node_modules/svc-cli/schemas/conversation.schema.json'
  */
-export function schemaPathFor(outFile: string | undefined): string {
-  const schema = packageFiles().pathOf('schemas/conversation.schema.json');
-  if (outFile === undefined || schema === undefined) return '../../schemas/conversation.schema.json';
-  return relative(dirname(outFile), schema).split(sep).join('/');
+export function schemaPathFor(outFile: string | undefined, cwd: string): string | null {
+  // this svc-cli's own tree on disk (none in the single binary: its schema is not a file)
+  const own = packageFiles().folderOf('.');
+  const from = outFile === undefined ? cwd : dirname(outFile);
+  const installed = installedSchema(from);
+  if (outFile === undefined) {
+    // printed: where it will be saved is unknown; this tree's fixtures folder keeps its path
+    return own !== undefined && inside(own, cwd) && installed === undefined
+      ? `../../${SCHEMA}`
+      : null;
+  }
+  const target =
+    installed ?? (own !== undefined && inside(own, outFile) ? join(own, SCHEMA) : undefined);
+  return target === undefined ? null : relative(from, target).split(sep).join('/');
+}
+
+function installedSchema(dir: string): string | undefined {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    const candidate = join(at, 'node_modules', 'svc-cli', SCHEMA);
+    if (existsSync(candidate)) return candidate;
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /** `svc-cli record to-fixture`: read -> convert -> print (or write) the conversation. */
@@ -32,7 +60,7 @@ export async function runToFixture(
   const conversation = convertRecording({
     records: await readRecording(path),
     name: flags.name ?? `recorded ${basename(file, extname(file))}`,
-    schema: schemaPathFor(out),
+    schema: schemaPathFor(out, ctx.cwd),
   });
   const text = `${JSON.stringify(conversation, null, 2)}\n`;
   if (out === undefined) {

@@ -35,8 +35,11 @@ export interface ToFixtureOptions {
   records: readonly ExchangeRecord[];
   /** the conversation's name (default: "recorded session") */
   name?: string;
-  /** `$schema` as written into the fixture (default ../../schemas/conversation.schema.json) */
-  schema?: string;
+  /**
+   * `$schema` as written into the fixture (default ../../schemas/conversation.schema.json);
+   * null writes none
+   */
+  schema?: string | null;
 }
 
 type Json = Record<string, unknown>;
@@ -370,7 +373,9 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
   const hooks = hookSent.length > 0 ? hooksSetupOf(hookSent, notes, unrecordedHooks) : undefined;
   const faults = sequence.some((f) => f !== 'none') ? { sequence } : undefined;
   return {
-    $schema: options.schema ?? '../../schemas/conversation.schema.json',
+    ...(options.schema === null
+      ? {}
+      : { $schema: options.schema ?? '../../schemas/conversation.schema.json' }),
     version: CONVERSATION_VERSION,
     name: options.name ?? 'recorded session',
     description: ['Converted by `svc-cli record to-fixture`.', ...notes].join(' '),
