@@ -10,6 +10,7 @@ import type * as Tls from 'node:tls';
 import { resolve } from 'node:path';
 import type * as Undici from 'undici';
 import { SvcError, systemReason } from '../errors.js';
+import { noticeLine } from './render/notice.js';
 
 type UndiciModule = typeof Undici;
 
@@ -57,13 +58,17 @@ export function applyClientTrust(
     stderr: { write(text: string): unknown };
   },
   options: ClientTrustOptions,
+  json = false,
 ): void {
   if (!options.insecure && options.ca.length === 0) return;
   const require = createRequire(import.meta.url);
   const undici = require('undici') as UndiciModule;
   if (options.insecure) {
     ctx.stderr.write(
-      'warning: --insecure: the certificates of https:// URLs are not verified; anyone on the path can read and change the traffic.\n',
+      noticeLine(
+        'warning: --insecure: the certificates of https:// URLs are not verified; anyone on the path can read and change the traffic.',
+        json,
+      ),
     );
     undici.setGlobalDispatcher(new undici.Agent({ connect: { rejectUnauthorized: false } }));
     return;

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { startCliServer } from '../helpers/cli-server.js';
 
 let plain: Server;
 let origin: string;
@@ -68,5 +69,36 @@ describe('TLS failures in one line with the way out', () => {
     const said = `${run.stdout}${run.stderr}`;
     expect(said).toMatch(PLAIN_HTTP);
     expect(said).not.toMatch(/SSL routines|wrong version number/);
+  });
+});
+
+describe('--json: every line a run prints is a typed object', () => {
+  it('the generated certificate notice and the --insecure warning are notice objects', async () => {
+    const target = await startCliServer(['--json', 'hook-target', '--port', '0', '--tls']);
+    try {
+      const fired = await runCli([
+        '--json',
+        '--insecure',
+        'hook-fire',
+        'chat_accepted',
+        '--url',
+        `${target.listening.url}/hooks`,
+      ]);
+      expect(fired.code).toBe(0);
+      const lines = [fired.stdout, fired.stderr, target.stderr()]
+        .join('\n')
+        .split('\n')
+        .filter((line) => line.trim() !== '');
+      for (const line of lines) {
+        expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+        expect(JSON.parse(line) as { type?: unknown }, line).toHaveProperty('type');
+      }
+      expect(fired.stderr).toContain('"type":"notice","level":"warning","message":"--insecure:');
+      expect(target.stderr()).toMatch(
+        /"type":"notice","level":"info","message":"https: certificate generated/,
+      );
+    } finally {
+      await target.stop();
+    }
   });
 });

@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import { parseFault } from '../../faults/fault.js';
 import { applyClientTrust } from '../client-trust.js';
+import { noticeLine } from '../render/notice.js';
 import { SvcError } from '../../errors.js';
 import { closestNames } from '../../suggest.js';
 import { CONFIG_FILE, CONFIG_VERSION, ROLES, loadConfig } from '../config-file.js';
@@ -317,15 +318,28 @@ export function resolveForCommand<T extends OptionTable>(
   table: T,
   flags: Readonly<Record<string, unknown>>,
 ): Resolved<T> {
-  const resolved = resolveOptions(table, {
-    flags,
-    env: ctx.env,
-    cwd: ctx.cwd,
-    warn: (text) => ctx.stderr.write(`${text}\n`),
-  });
+  // a warning is printed once --json is known (a flag, the environment or the config file)
+  const warnings: string[] = [];
+  const say = (json: boolean): void => {
+    for (const text of warnings.splice(0)) ctx.stderr.write(noticeLine(text, json));
+  };
+  let resolved: Resolved<T>;
+  try {
+    resolved = resolveOptions(table, {
+      flags,
+      env: ctx.env,
+      cwd: ctx.cwd,
+      warn: (text) => warnings.push(text),
+    });
+  } catch (error) {
+    say(flags['json'] === true);
+    throw error;
+  }
+  const json = (resolved as unknown as { json?: boolean }).json === true;
+  say(json);
   // --ca / --insecure (globals, issue 16): set once, before the body calls any URL
   const trust = resolved as unknown as { ca?: string[]; insecure?: boolean };
-  applyClientTrust(ctx, { ca: trust.ca ?? [], insecure: trust.insecure ?? false });
+  applyClientTrust(ctx, { ca: trust.ca ?? [], insecure: trust.insecure ?? false }, json);
   return resolved;
 }
 

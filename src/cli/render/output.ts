@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { makeChalk } from './style.js';
 import { createBufferedWriter } from './buffered.js';
 import { registerWriter } from './flush.js';
+import { noticeLine } from './notice.js';
 
 export { flushOutputs } from './flush.js';
 
@@ -84,7 +85,7 @@ export function createOutput(
       if (!json) stdout.write(`${text}\n`);
     },
     note(text) {
-      ctx.stderr.write(`${errChalk.dim(text)}\n`);
+      ctx.stderr.write(json ? noticeLine(text, true) : `${errChalk.dim(text)}\n`);
     },
     flush: () => stdout.flush(),
     backpressure: () => stdout.backpressure(),
