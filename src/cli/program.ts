@@ -4,6 +4,7 @@
  * (conventions.md 13). Nothing here exits: main.ts does.
  */
 import type { CliContext } from './context.js';
+import { closestNames } from '../suggest.js';
 import { Command, CommanderError, registerCommands } from './commands/index.js';
 import { EXIT_CODES, toSvcError, exitCodeFor } from '../errors.js';
 import { flushOutputs } from './render/flush.js';
@@ -32,6 +33,19 @@ function addArgumentChoices(program: Command, message: string): string {
   );
   if (lists.length !== 1) return message;
   return message.replace(/'([^']+)'(\.?)(\n?)$/, `'$1': one of ${lists[0]!.join(', ')}$2$3`);
+}
+
+/**
+ * commander suggests a command or a flag, never a choice of an argument: `conform integratr`
+ * got only "is invalid ... Allowed choices are ...". The closest choice is suggested too.
+ */
+function addChoiceSuggestion(message: string): string {
+  const match =
+    /command-argument value '([^']+)' is invalid .*Allowed choices are (.+?)\.?\n?$/.exec(message);
+  if (!match) return message;
+  const [closest] = closestNames(match[1]!, match[2]!.split(/,\s*/), { limit: 1, maxDistance: 3 });
+  if (closest === undefined) return message;
+  return `${message.replace(/\n?$/, '')}\n(Did you mean ${closest}?)\n`;
 }
 
 /**
@@ -67,7 +81,9 @@ export function createProgram(ctx: CliContext, argv: readonly string[] = []): Co
       // with --json a usage error is printed as one NDJSON error line by runCli instead
       writeErr: (s) => (wantsJson(argv) ? true : ctx.stderr.write(s)),
       outputError: (s, write) =>
-        write(addOptionSuggestion(program, argv, addArgumentChoices(program, s))),
+        write(
+          addChoiceSuggestion(addOptionSuggestion(program, argv, addArgumentChoices(program, s))),
+        ),
     })
     .exitOverride();
   program.addHelpText(
@@ -105,10 +121,8 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       }
       if (wantsJson(argv)) {
         // issue 21: every --json line is an object with a type, usage errors included
-        const message = addOptionSuggestion(
-          program,
-          argv,
-          addArgumentChoices(program, error.message),
+        const message = addChoiceSuggestion(
+          addOptionSuggestion(program, argv, addArgumentChoices(program, error.message)),
         )
           .trimEnd()
           .replace(/^error: /, '');
