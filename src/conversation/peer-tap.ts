@@ -72,6 +72,9 @@ export function tapOutgoing(
     get count() {
       return inner.count;
     },
+    get recording() {
+      return inner.recording;
+    },
     flush: () => inner.flush(),
     close: () => inner.close(),
   };
