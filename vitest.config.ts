@@ -1,12 +1,73 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { fuzzTimeoutMs } from './test/fuzz/runs.js';
+
+/**
+ * One vitest project per tier (docs/TESTING.md). Unit files share one module graph on worker
+ * threads, as they neither spawn nor keep state between files; the files below change what
+ * others would see (module mocks, fake timers, happy-dom globals, fresh module copies), so they
+ * keep a fresh module graph each. Integration, e2e and browser files start servers and CLIs:
+ * forks, isolated.
+ *
+ * `SVC_TEST_FULL=1` (npm run test:slow) runs only the volume tests, at full size.
+ */
+const ISOLATED_UNIT = [
+  'test/unit/widget/**/*.test.ts',
+  'test/unit/msw/**/*.test.ts',
+  'test/unit/cli/heap.test.ts',
+  'test/unit/cli/compiled.test.ts',
+  'test/unit/conversation/replay-all.test.ts',
+  'test/unit/flush-scheduler.test.ts',
+];
+
+/** The files whose volume tests grow with SVC_TEST_FULL (test/helpers/size.ts). */
+const VOLUME = [
+  'test/integration/platform-channel.test.ts',
+  'test/integration/load.test.ts',
+  'test/integration/conform-fuzz.test.ts',
+  'test/e2e/load.test.ts',
+];
+
+const tier = (
+  name: string,
+  include: string[],
+  more: TestProjectInlineConfiguration['test'] = {},
+): TestProjectInlineConfiguration => ({
+  extends: true,
+  test: { name, include, pool: 'forks', ...more },
+});
+
+const full = process.env.SVC_TEST_FULL === '1';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
-    pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Timeouts guard against hangs, they are no budgets: a 2-core machine shared with other
+    // work runs a test several times slower than a quiet one, so they are generous
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // two cores: vitest's default (one less than the cores) would run one file at a time
+    maxWorkers: 2,
+    minWorkers: 1,
+    reporters: ['default', './test/slowest-files.ts'],
+    coverage: {
+      provider: 'v8',
+      include: ['src/**'],
+      reporter: ['text-summary', 'json-summary'],
+    },
+    projects: full
+      ? [tier('slow', VOLUME, { testTimeout: 600_000 })]
+      : [
+          tier('unit', ['test/unit/**/*.test.ts'], {
+            exclude: ISOLATED_UNIT,
+            pool: 'threads',
+            isolate: false,
+          }),
+          tier('unit-isolated', ISOLATED_UNIT, { pool: 'threads' }),
+          tier('integration', ['test/integration/**/*.test.ts']),
+          tier('e2e', ['test/e2e/**/*.test.ts'], { testTimeout: 120_000 }),
+          tier('browser', ['test/browser/**/*.test.ts'], { testTimeout: 120_000 }),
+          // a property's timeout follows its run count (FC_RUNS, npm run fuzz)
+          tier('fuzz', ['test/fuzz/**/*.test.ts'], { testTimeout: fuzzTimeoutMs() }),
+        ],
   },
 });

@@ -386,7 +386,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     }
     // a guard against a hang, not a timing: 1,000 filler messages stream to the open page,
     // 8 s alone and past 20 s beside a full run on two cores
-  }, 60_000);
+  }, 120_000);
 
   it("platform --web with a bot: the bot's answer shows its delivery as an agent's does", async () => {
     // the integrator refuses the bot's first answer once (HTTP 500): attempts at 0 and 3 s

@@ -189,7 +189,7 @@ describe('conform platform (issue 21)', () => {
     } finally {
       await platform.stop();
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('system errors in plain words (issue 21)', () => {

@@ -254,7 +254,7 @@ describe('README tours, as written (issue 21)', () => {
     const integrator = await run(['--time-scale', '5', ...argvOf(lines[3]!, ports, {})], cwd);
     // the seed is random (the README's line has none): a failure shows its report
     expect(integrator.code, integrator.out).toBe(0);
-  }, 60_000); // 800 cases of CPU work: a loaded 2-core machine took 20 s
+  }, 120_000); // 800 cases of CPU work: a loaded 2-core machine took 20 s
 
   it('Web developer: widget serves the demo page wired to a simulator with its agent console', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));

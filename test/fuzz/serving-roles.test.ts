@@ -1,15 +1,17 @@
 /**
  * Property-based fuzzing of every serving role (issue 8). `npm test` runs a bounded number of
- * cases; `npm run fuzz` runs FC_RUNS (default 2000) per property. A failure prints fast-check's
+ * cases; `npm run fuzz` runs FC_RUNS (default 2000) per property, each with a timeout that
+ * follows the count (./runs.ts). A failure prints fast-check's
  * `seed` and `path`: replay it with `FC_SEED=<seed> FC_PATH=<path> npm run fuzz`.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodeRequest, requestOf } from './arbitraries.js';
+import { FC_RUNS } from './runs.js';
 import { sendRaw } from './raw-http.js';
 import { startTargets, type FuzzTarget } from './targets.js';
 
-const RUNS = Number(process.env.FC_RUNS ?? 250);
+const RUNS = FC_RUNS;
 const SEED = process.env.FC_SEED === undefined ? {} : { seed: Number(process.env.FC_SEED) };
 const PATH = process.env.FC_PATH === undefined ? {} : { path: process.env.FC_PATH };
 const params = (numRuns: number) => ({ numRuns, ...SEED, ...PATH, endOnFailure: true });

@@ -24,7 +24,7 @@ async function problems(document: Json): Promise<string[]> {
 describe('asyncapi document', () => {
   it('passes @asyncapi/parser without errors or warnings', async () => {
     expect(await problems(doc)).toEqual([]);
-  }, 30_000);
+  }, 60_000);
 
   it('refuses a broken document (the parser is no rubber stamp)', async () => {
     const broken = structuredClone(doc);
@@ -32,7 +32,7 @@ describe('asyncapi document', () => {
       { $ref: '#/channels/agentMessages/messages/hook.chat_accepted' },
     ];
     expect((await problems(broken)).length).toBeGreaterThan(0);
-  }, 30_000);
+  }, 60_000);
 
   it('shares the schema components with the OpenAPI document', () => {
     const openapi: Json = buildOpenApi();
