@@ -10,6 +10,7 @@ import { startListener } from '../helpers/listener.js';
 import { createBotProvider, type BotProvider } from '../../src/roles/bot/index.js';
 import { postJson } from '../../src/http/client.js';
 import { buildSampleHookEvent } from '../../src/roles/hooks/samples.js';
+import { sized } from '../helpers/size.js';
 
 const servers: (RunningServer | HookTarget | BotProvider)[] = [];
 afterEach(async () => {
@@ -179,15 +180,17 @@ describe('conform --fuzz finds planted bugs and shrinks them (issue 17)', () => 
     expect(existsSync(fixture!.file)).toBe(true);
   });
 
-  it('a correct receiver and a correct integrator pass 300 cases each, every edge met', async () => {
+  // 200 cases meet every edge (the sweep comes first) and every kind; npm run test:slow runs 1,000
+  const CASES = sized(200, 1000);
+  it(`a correct receiver and a correct integrator pass ${CASES} cases each, every edge met`, async () => {
     const target = await createHookTarget({ clock: createClock() });
     servers.push(target);
     const hooks = await runConformSuite({
       suite: 'hooks',
       url: `${target.url}/hooks`,
-      fuzz: fuzz(300),
+      fuzz: fuzz(CASES),
     });
-    expect(hooks.fuzz).toMatchObject({ runs: 300 });
+    expect(hooks.fuzz).toMatchObject({ runs: CASES });
     expect(hooks.fuzz?.failure).toBeUndefined();
     // every edge of the generator is met within the run, whatever the seed
     expect(hooks.fuzz?.edges?.uncovered).toEqual([]);
@@ -197,7 +200,7 @@ describe('conform --fuzz finds planted bugs and shrinks them (issue 17)', () => 
     const integrator = await runConformSuite({
       suite: 'integrator',
       url: listener.listener.url,
-      fuzz: fuzz(300),
+      fuzz: fuzz(CASES),
     });
     expect(integrator.fuzz?.failure).toBeUndefined();
     expect(integrator.fuzz?.edges?.uncovered).toEqual([]);
