@@ -1,4 +1,4 @@
-import { createClock } from '../../src/clock.js';
+import { createVirtualClock } from '../../src/clock.js';
 import { createPlatform, type Platform } from '../../src/platform/index.js';
 import {
   createBotProvider,
@@ -27,10 +27,13 @@ export async function startBotSim(
   const waiters: Array<{ pred: (e: BotSimEvent) => boolean; resolve: (e: BotSimEvent) => void }> =
     [];
   const { agentsOnline, platformAuth, ...botOptions } = options;
+  // protocol time stands still (nothing here waits on a timer): the 3 s bot timeout cannot run
+  // out while a busy machine delivers an event, as it did at 1/10 (300 ms of wall time)
+  const clock = createVirtualClock();
   const bot = await createBotProvider({
     token: 'sim-token',
     providerId: 'acme',
-    clock: createClock({ timeScale: 0.1 }),
+    clock,
     ...botOptions,
     onEvent: (event) => {
       botEvents.push(event);
@@ -43,7 +46,7 @@ export async function startBotSim(
   });
   const harness = await startListener();
   const platform = createPlatform({
-    clock: createClock({ timeScale: 0.1 }),
+    clock,
     agentsOnline: agentsOnline ?? true,
     channels: [{ id: 'shop', integratorUrl: harness.listener.url }],
     bot: {
@@ -69,6 +72,7 @@ export async function startBotSim(
   bot.setPlatformUrl(server.url);
   const channelUrl = platform.core.channelInfo(platform.core.state.channels.get('shop')!).url;
   return {
+    clock,
     bot,
     platform,
     harness,
@@ -84,9 +88,12 @@ export async function startBotSim(
         e.type === type && pred(e as Extract<BotSimEvent, { type: T }>);
       const past = botEvents.find(match);
       if (past) return Promise.resolve(past as Extract<BotSimEvent, { type: T }>);
-      return new Promise((resolve) =>
+      const next = new Promise<Extract<BotSimEvent, { type: T }>>((resolve) =>
         waiters.push({ pred: match, resolve: resolve as (e: BotSimEvent) => void }),
       );
+      // a redelivery waits on a timer: move to it once nothing is in flight
+      void clock.runUntil(() => botEvents.some(match), 60_000);
+      return next;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { createClock } from '../../src/clock.js';
+import { createVirtualClock } from '../../src/clock.js';
 import { postJson } from '../../src/http/client.js';
 import { createJournal } from '../../src/journal/journal.js';
 import {
@@ -32,8 +32,10 @@ export const RECORDED_ACCEPTED_REPLY = {
  * A recording platform with hooks to an embedded hook-target: a customer has written and the
  * agent answered (chat_accepted, with a CRM reply). `hooks(n)` waits for the n-th hook.
  */
-async function startHooksSession(file: string, timeScale: number) {
-  const clock = createClock({ timeScale });
+async function startHooksSession(file: string) {
+  // protocol time moves only when every exchange in flight is answered: on a busy machine a
+  // scaled clock ran the 10 s hook timeout out (100 ms at 1/100) and recorded another session
+  const clock = createVirtualClock();
   const listener = await createListener({ clock });
   const target = await createHookTarget({
     clock,
@@ -55,7 +57,11 @@ async function startHooksSession(file: string, timeScale: number) {
     }
   });
   const hooks = async (count: number) => {
-    while (hooksDone < count) await new Promise<void>((resolve) => waiters.push(resolve));
+    while (hooksDone < count) {
+      // the call's statuses are timers: move to them once nothing is in flight
+      if (await clock.runUntil(() => hooksDone >= count, 120_000)) return;
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
   };
   await platform.listen({ port: 0 });
   const url = platform.core.channelInfo(platform.core.state.channels.get('shop')!).url;
@@ -86,7 +92,7 @@ export async function recordHooksSession(
   /** control: the control API (recorded); console: the agent console's /assign (not recorded) */
   assignVia: 'control' | 'console' = 'control',
 ): Promise<void> {
-  const { platform, hooks } = await startHooksSession(file, 0.1);
+  const { platform, hooks } = await startHooksSession(file);
   if (assignVia === 'console') assignChat(platform.core, { chatId: 1 });
   else
     await fetch(`${platform.core.baseUrl}/_sim/chats/1/assign`, {
@@ -102,11 +108,11 @@ export async function recordHooksSession(
 
 /**
  * Records a session in which the agent types a `/call` line in the console (call_event, not
- * a control request), waits for the call's last status and closes the chat. Protocol time
- * runs 100x faster: a call lasts 40 s.
+ * a control request), waits for the call's last status and closes the chat. On the virtual
+ * clock the call's 40 s pass at once.
  */
 export async function recordConsoleCallSession(file: string, line: string): Promise<void> {
-  const { platform, hooks } = await startHooksSession(file, 0.01);
+  const { platform, hooks } = await startHooksSession(file);
   const action = parseConsoleLine(line);
   if (action.kind !== 'call') throw new Error(`not a /call line: ${line}`);
   runHookConsoleAction(platform.core, action, { note: () => undefined });
