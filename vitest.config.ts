@@ -53,6 +53,8 @@ export default defineConfig({
       provider: 'v8',
       include: ['src/**'],
       reporter: ['text-summary', 'json-summary'],
+      // a figure even when a test failed: the report is for comparing runs
+      reportOnFailure: true,
     },
     projects: full
       ? [tier('slow', VOLUME, { testTimeout: 600_000 })]
