@@ -57,5 +57,5 @@ describe('load without loss', () => {
       const timedOut = byId.get(id)?.some((e) => e.failure?.reason === 'timeout');
       expect(timedOut, `message ${id}`).toBe(true);
     }
-  }, 60_000);
+  }, 180_000); // a hang guard, not a budget
 });
