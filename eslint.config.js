@@ -107,6 +107,7 @@ export default tseslint.config(
     msw: ['roles', 'conversation', 'load', 'web'],
     web: ['roles', 'conversation', 'load', 'msw'],
     proxy: ['roles', 'conversation', 'load', 'msw', 'web'],
+    reference: ['roles', 'conversation', 'load', 'msw', 'web', 'journal', 'proxy'],
   }),
   {
     // The per-request objects of the serving path: an object literal with a getter or setter

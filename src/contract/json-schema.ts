@@ -14,12 +14,39 @@
  * A `__proto__` key is refused by both (`propertyNames` on every object).
  */
 import { z } from 'zod';
+import { describeField } from './field-docs.js';
 import { DRIFT_BRANCHES } from './rules.js';
 import { getKind } from './validate.js';
 
-const cache = new Map<string, Record<string, unknown>>();
+type Json = Record<string, unknown>;
 
-function generate(kind: string): Record<string, unknown> {
+const cache = new Map<string, Json>();
+const driftCache = new Map<string, Json>();
+
+/** Writes each field's line of `field-docs.ts` as its `description` (through unions and arrays). */
+function describeFields(kind: string, json: Json, path: string): void {
+  for (const branch of [...asList(json.anyOf), ...asList(json.oneOf)])
+    describeFields(kind, branch, path);
+  if (isJson(json.items)) describeFields(kind, json.items, `${path}[]`);
+  if (!isJson(json.properties)) return;
+  for (const [name, child] of Object.entries(json.properties)) {
+    if (!isJson(child)) continue;
+    const childPath = path === '' ? name : `${path}.${name}`;
+    const line = describeField(kind, childPath);
+    if (line !== undefined && child.description === undefined) child.description = line;
+    describeFields(kind, child, childPath);
+  }
+}
+
+const isJson = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const asList = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isJson) : []);
+
+/**
+ * `refuseDrift`: the drift branches become `{ "not": {} }` whoever produces the kind (the
+ * party's view); docs/CONTRACT.md reads the spec's own types from it.
+ */
+function generate(kind: string, refuseDrift = false): Json {
   const entry = getKind(kind);
   const schema = z.toJSONSchema(entry.schema, {
     target: 'draft-2020-12',
@@ -27,7 +54,7 @@ function generate(kind: string): Record<string, unknown> {
     unrepresentable: 'any',
     override: (ctx) => {
       const json = ctx.jsonSchema as Record<string, unknown>;
-      if (entry.producer === 'party' && DRIFT_BRANCHES.has(ctx.zodSchema)) {
+      if ((refuseDrift || entry.producer === 'party') && DRIFT_BRANCHES.has(ctx.zodSchema)) {
         for (const key of Object.keys(json)) delete json[key];
         json.not = {};
         return;
@@ -36,7 +63,8 @@ function generate(kind: string): Record<string, unknown> {
       if (json.additionalProperties === false) delete json.additionalProperties;
       if (json.type === 'object') json.propertyNames = { not: { const: '__proto__' } };
     },
-  }) as Record<string, unknown>;
+  }) as Json;
+  describeFields(kind, schema, '');
   return {
     $schema: schema.$schema,
     $id: `https://svc-cli.invalid/schemas/${kind}.schema.json`,
@@ -55,6 +83,20 @@ export function toJsonSchema(kind: string): Record<string, unknown> {
   if (!schema) {
     schema = generate(kind);
     cache.set(kind, schema);
+  }
+  return structuredClone(schema);
+}
+
+/**
+ * The JSON Schema of a kind with every tolerated drift branch written `{ "not": {} }`, whoever
+ * produces it: the spec's own types, with the places drift is possible marked.
+ * @example toDriftMarkedSchema('hook.chat_finished')
+ */
+export function toDriftMarkedSchema(kind: string): Record<string, unknown> {
+  let schema = driftCache.get(kind);
+  if (!schema) {
+    schema = generate(kind, true);
+    driftCache.set(kind, schema);
   }
   return structuredClone(schema);
 }

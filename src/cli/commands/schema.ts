@@ -26,7 +26,8 @@ Examples:
   $ svc-cli schema --out schemas/
   $ svc-cli schema --format openapi > openapi.json
   $ svc-cli schema --format openapi --role integrator --out .   # writes openapi.integrator.json
-  $ svc-cli schema --format asyncapi`,
+  $ svc-cli schema --format asyncapi
+  $ svc-cli schema --format markdown > CONTRACT.md   # the contract reference`,
     )
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
@@ -35,6 +36,7 @@ Examples:
         const { json } = flags;
         const { createOutput } = await import('../render/output.js');
         const out = createOutput(ctx, { json });
+        if (flags.format === 'markdown') return printContract(ctx, out, json, flags);
         if (flags.format === 'openapi' || flags.format === 'asyncapi') {
           return printApiDocument(ctx, out, json, { ...flags, format: flags.format });
         }
@@ -86,6 +88,40 @@ Examples:
         return 0;
       }),
     );
+}
+
+/** `--format markdown`: the contract reference on stdout, or written as --out. */
+async function printContract(
+  ctx: CliContext,
+  out: Output,
+  json: boolean,
+  flags: {
+    kind: string | undefined;
+    list: boolean;
+    out: string | undefined;
+    role: string | undefined;
+  },
+): Promise<number> {
+  if (flags.kind !== undefined || flags.list || flags.role !== undefined)
+    throw new SvcError(
+      'SVC_E_USAGE',
+      'input',
+      'Could not build the contract reference: --kind, --list and --role apply to other formats.',
+      'The reference holds every kind; `svc-cli explain <kind>` prints one.',
+    );
+  const { contractMarkdown } = await import('../../reference/render.js');
+  const text = contractMarkdown();
+  if (flags.out !== undefined) {
+    const { writeInto } = await import('../../contract/schema-files.js');
+    const { default: path } = await import('node:path');
+    const file = flags.out.endsWith('.md') ? flags.out : path.join(flags.out, 'CONTRACT.md');
+    await writeInto(ctx, path.dirname(file), [[path.basename(file), text]]);
+    out.event({ type: 'schema-written', file }, (e, c) => `${c.green('wrote')} ${String(e.file)}`);
+    return 0;
+  }
+  if (json) out.event({ type: 'schema', format: 'markdown', document: text });
+  else ctx.stdout.write(text);
+  return 0;
 }
 
 /** `--format openapi|asyncapi`: the document on stdout, or written into --out. */

@@ -115,11 +115,11 @@ export const schemaOptions = defineOptions('schema', [
     key: 'format',
     flag: '-f, --format <format>',
     type: 'choice',
-    choices: ['json-schema', 'openapi', 'asyncapi'],
+    choices: ['json-schema', 'openapi', 'asyncapi', 'markdown'],
     default: 'json-schema',
     config: false,
     description:
-      'json-schema (one per kind), openapi (OpenAPI 3.1 of every HTTP endpoint) or asyncapi (AsyncAPI 3.0 of the event flows)',
+      'json-schema (one per kind), openapi (OpenAPI 3.1 of every HTTP endpoint), asyncapi (AsyncAPI 3.0 of the event flows) or markdown (the contract reference, docs/CONTRACT.md)',
   },
   {
     key: 'role',
