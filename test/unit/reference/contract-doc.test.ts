@@ -63,3 +63,24 @@ describe('docs/CONTRACT.md', () => {
     expect(undescribed).toEqual([]);
   });
 });
+
+describe('the README and docs/', () => {
+  const pages = [
+    'README.md',
+    ...readdirSync(path.join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+
+  it('link the contract reference and never a path outside the repository', () => {
+    for (const page of pages) {
+      const text = readFileSync(path.join(root, page), 'utf8');
+      expect(text, page).not.toMatch(/shared\/spec|interfaces\.md/);
+      for (const [, target] of text.matchAll(/\]\((?!https?:|#|mailto:)([^)\s#]+)/g)) {
+        const resolved = path.resolve(path.dirname(path.join(root, page)), target!);
+        expect(resolved.startsWith(`${root}${path.sep}`), `${page} -> ${target}`).toBe(true);
+      }
+    }
+    expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toContain('docs/CONTRACT.md');
+  });
+});
