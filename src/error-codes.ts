@@ -34,6 +34,8 @@ export const ERRORS = {
   SVC_E_HOOK_BODY: { category: 'input' },
   SVC_E_UNKNOWN_EVENT: { category: 'input' },
   SVC_E_UNKNOWN_KIND: { category: 'input' },
+  /** svc-cli explain: no section, kind, field, rule code or error code by that name */
+  SVC_E_UNKNOWN_TOPIC: { category: 'input' },
   SVC_E_CHANNEL_URL: { category: 'input' },
   /** send-text or status pointed at svc-cli listen, the integrator's side (spec 4.1, 4.2) */
   SVC_E_NOT_A_CHANNEL: { category: 'input' },

@@ -53,6 +53,7 @@ describe('svc-cli send-text / status (built CLI)', () => {
     expect(r.stderr).toMatchInlineSnapshot(`
       "error [SVC_E_UNREACHABLE] Could not send the message: connection refused (127.0.0.1:1).
         Check --channel-url and that the platform is up.
+        more: svc-cli explain SVC_E_UNREACHABLE
       "
     `);
   });
@@ -67,6 +68,7 @@ describe('svc-cli send-text / status (built CLI)', () => {
     expect(r.stderr).toMatchInlineSnapshot(`
       "error [SVC_E_CHANNEL_STATUS] Could not send the message: the platform answered HTTP 400 (spec 4.1 expects 200).
         Spec 4.1: a status other than 200 means contacting the platform's support.
+        more: svc-cli explain SVC_E_CHANNEL_STATUS
       "
     `);
   });

@@ -47,6 +47,7 @@ describe('svc-cli validate', () => {
       "✓ channel.customer.text                  good.json
       ✗ channel.customer.text                  bad.json
           error   sender.id: must be a non-empty string (an empty id means the message is not sent) (spec 2.1)
+          more: svc-cli explain channel.customer.text sender.id
       2 payloads: 1 valid, 0 with warnings, 1 invalid, 0 unreadable
       "
     `);
@@ -196,6 +197,7 @@ describe('svc-cli validate', () => {
     expect(result.stderr).toMatchInlineSnapshot(`
       "error [SVC_E_UNKNOWN_KIND] Could not find payload kind "channel.customer.txt": the contract has no such kind.
         Did you mean "channel.customer.text", "channel.customer.photo", "channel.customer.typing"? List them with: svc-cli schema --list
+        more: svc-cli explain SVC_E_UNKNOWN_KIND
       "
     `);
   });

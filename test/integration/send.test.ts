@@ -241,6 +241,7 @@ describe('send-text command', () => {
       "error [SVC_E_INVALID_PAYLOAD] Could not send: the payload breaks the contract (1 error).
         ✗ sender.id: must be a non-empty string (an empty id means the message is not sent) (spec 2.1)
         Fix the fields listed, or pass --force to send it anyway and watch how the platform handles it.
+        more: svc-cli explain 2.1
       "
     `);
   });
@@ -329,7 +330,7 @@ describe('send-text command', () => {
       const missing = await cli(['send-media', 'photo', '--file', `${base}/gone.png`], env);
       expect(missing.code).toBe(2);
       expect(missing.stderr).toBe(
-        `error [SVC_E_FLAG] Could not learn the size of ${base}/gone.png: HTTP 404.\n  Pass --file-size <bytes> (or --force to send the message without one).\n`,
+        `error [SVC_E_FLAG] Could not learn the size of ${base}/gone.png: HTTP 404.\n  Pass --file-size <bytes> (or --force to send the message without one).\n  more: svc-cli explain SVC_E_FLAG\n`,
       );
       // --force sends it without a size, as asked: the contract check flags it
       const forced = await cli(

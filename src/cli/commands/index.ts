@@ -7,6 +7,7 @@ import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
 import { GLOBAL_OPTIONS } from '../options/table.js';
 import { registerSchema } from './schema.js';
+import { registerExplain } from './explain.js';
 import { registerValidate } from './validate.js';
 import { registerPlatform } from './platform.js';
 import { registerBotSim } from './bot-sim.js';
@@ -45,6 +46,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerBotSim(program, ctx);
   registerValidate(program, ctx);
   registerSchema(program, ctx);
+  registerExplain(program, ctx);
   registerSendText(program, ctx);
   registerSendMedia(program, ctx);
   registerSendLocation(program, ctx);

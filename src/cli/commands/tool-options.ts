@@ -1,4 +1,4 @@
-/** The option tables of init, doctor, schema, validate and record to-fixture (table.ts). */
+/** The option tables of init, doctor, schema, explain, validate and record to-fixture (table.ts). */
 import { ROLE_NAMES } from '../options/roles.js';
 import { CHANNEL_URL_OPTION } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
@@ -131,6 +131,9 @@ export const schemaOptions = defineOptions('schema', [
       "with --format openapi: only this party's side, as paths for a mock or a test tool",
   },
 ] as const satisfies readonly OptionSpec[]);
+
+/** `explain` takes its topic as arguments; --json is global. */
+export const explainOptions = defineOptions('explain', [] as const satisfies readonly OptionSpec[]);
 
 export const validateOptions = defineOptions('validate', [
   {

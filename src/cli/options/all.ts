@@ -19,6 +19,7 @@ import {
 import { botSimOptions, hookTargetOptions, listenOptions } from '../commands/serving-tables.js';
 import {
   doctorOptions,
+  explainOptions,
   initOptions,
   schemaOptions,
   toFixtureOptions,
@@ -46,6 +47,7 @@ export const ALL_TABLES: readonly OptionTable[] = [
   initOptions,
   doctorOptions,
   schemaOptions,
+  explainOptions,
   validateOptions,
   toFixtureOptions,
 ];

@@ -8,6 +8,7 @@ import type { ContractIssue } from '../../contract/types.js';
 import type { SvcError } from '../../errors.js';
 import type { CliContext } from '../context.js';
 import { colorEnabled } from './color.js';
+import { explainCommandFor, explainCommandForError } from '../../reference/hint.js';
 
 /** Contract issues an error carries in `details.issues` (e.g. an invalid payload). */
 function issuesOf(error: SvcError): ContractIssue[] {
@@ -23,9 +24,27 @@ function issueLine(issue: ContractIssue): string {
     : `${where}: ${issue.rule} (spec ${issue.spec})`;
 }
 
+/** The kind the issues were found in, when the error says (`details.kind`). */
+function kindOf(error: SvcError): string | undefined {
+  const details = error.details as { kind?: unknown } | undefined;
+  return typeof details?.kind === 'string' ? details.kind : undefined;
+}
+
 /**
- * Prints an error: one line, its contract issues as `path: rule (spec X)`, and a hint on
- * stderr; or an NDJSON `error` object (with `issues`) on stdout with --json.
+ * The one `svc-cli explain ...` that helps most: the first contract issue's field or rule,
+ * else the error code.
+ */
+export function explainLineFor(error: SvcError): string {
+  const [first] = issuesOf(error).filter((i) => i.severity === 'error');
+  return first === undefined
+    ? explainCommandForError(error.code)
+    : explainCommandFor(first, kindOf(error));
+}
+
+/**
+ * Prints an error: one line, its contract issues as `path: rule (spec X)`, a hint and the
+ * explain command that helps on stderr (as rustc --explain); or an NDJSON `error` object
+ * (with `issues`) on stdout with --json.
  */
 export function printError(ctx: CliContext, error: SvcError, options: { json: boolean }): void {
   const issues = issuesOf(error);
@@ -46,4 +65,5 @@ export function printError(ctx: CliContext, error: SvcError, options: { json: bo
     ctx.stderr.write(`  ${mark} ${issueLine(issue)}\n`);
   }
   if (error.hint) ctx.stderr.write(`  ${dim(error.hint)}\n`);
+  ctx.stderr.write(`  ${dim(`more: ${explainLineFor(error)}`)}\n`);
 }

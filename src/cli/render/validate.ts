@@ -11,6 +11,7 @@ import type {
 } from '../../contract/run-validate.js';
 import type { Output } from './output.js';
 import { plural } from '../../plural.js';
+import { explainCommandFor } from '../../reference/hint.js';
 
 /** Wide enough for the longest kind name (`widget.callback.svc_onChangeState.args`). */
 const KIND_WIDTH = 38;
@@ -51,6 +52,10 @@ export function formatResult(event: ValidateResultEvent, c: ChalkInstance): stri
   }
   for (const issue of event.warnings)
     lines.push(`    ${c.yellow('warning')} ${formatIssueLine(issue)}`);
+  // One line that helps with the first issue (the rest share its kind and most its rule).
+  const first = event.verdict === 'unreadable' ? undefined : (event.errors[0] ?? event.warnings[0]);
+  if (first !== undefined)
+    lines.push(`    ${c.dim(`more: ${explainCommandFor(first, event.kind)}`)}`);
   if (event.mismatches !== undefined) {
     if (event.mismatches.length === 0) {
       lines[0] += c.dim(`  (expected ${event.expected ?? 'as sidecar says'}: met)`);

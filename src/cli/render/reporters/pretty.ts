@@ -38,7 +38,13 @@ export function formatStep(
   if (step.status === 'passed' && warnings.length > 0)
     return [head, ...warnings.map((d) => `        ${c.yellow(d)}`)].join('\n');
   if (step.status !== 'failed') return head;
-  return [head, ...step.details.map((d) => `        ${c.red(d)}`)].join('\n');
+  // The first section the failure cites, as the one explain line that helps (rustc --explain).
+  const cited = /\(spec (\d+(?:\.\d+)?)/.exec([step.name, ...step.details].join('\n'))?.[1];
+  return [
+    head,
+    ...step.details.map((d) => `        ${c.red(d)}`),
+    ...(cited === undefined ? [] : [`        ${c.dim(`more: svc-cli explain ${cited}`)}`]),
+  ].join('\n');
 }
 
 /** The conversation's heading line, after its steps ran. */

@@ -1,0 +1,18 @@
+/** The body of `explain` (imported lazily): look the topic up, render it. */
+import type { CliContext } from '../context.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { renderExplanation } from '../render/explain.js';
+import { createOutput } from '../render/output.js';
+import { explainOptions } from './tool-options.js';
+import { explain } from '../../reference/explain.js';
+
+export function runExplain(
+  ctx: CliContext,
+  what: string[],
+  given: Record<string, unknown>,
+): number {
+  const { json } = resolveForCommand(ctx, explainOptions, given);
+  const out = createOutput(ctx, { json });
+  renderExplanation(out, explain(what));
+  return 0;
+}

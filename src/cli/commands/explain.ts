@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { action, givenFlags } from '../action.js';
+import type { CliContext } from '../context.js';
+import { addOptions } from '../options/register.js';
+import { explainOptions } from './tool-options.js';
+
+/** `svc-cli explain <what...>`: the part of docs/CONTRACT.md a message points at. */
+export function registerExplain(program: Command, ctx: CliContext): void {
+  const cmd = program
+    .command('explain')
+    .argument('<what...>', 'a section, kind, kind and field, rule code or error code')
+    .description(
+      'print the part of the contract a message points at: a section, kind, field, rule or error code',
+    );
+  addOptions(cmd, explainOptions)
+    .addHelpText(
+      'after',
+      `
+Every "spec N.N" in svc-cli's messages is a section of docs/CONTRACT.md (in the package
+too); explain prints it in the terminal. Error lines and contract issues print the
+explain command that helps. An unknown name suggests the closest ones (exit 2).
+
+Examples:
+  $ svc-cli explain 2.5                                  # a section
+  $ svc-cli explain bot.event.BOT_MESSAGE                # a payload kind's field table
+  $ svc-cli explain hook.chat_finished chat.messages     # one field (and what is under it)
+  $ svc-cli explain type_drift                           # a rule code of validate and conform
+  $ svc-cli explain SVC_E_UNTRUSTED_CERT                 # an error code, with what to do
+  $ svc-cli --json explain 8`,
+    )
+    .action(
+      action(ctx, async (what: string[], _opts: unknown, cmd: Command) => {
+        const { runExplain } = await import('./explain-run.js');
+        return runExplain(ctx, what, givenFlags(cmd));
+      }),
+    );
+}

@@ -1,0 +1,65 @@
+/**
+ * `svc-cli explain`: the reference's Markdown as it is (it reads well in a terminal), headings
+ * in bold, and for a rule or error code what it means and what to do. --json prints the
+ * explanation as one `explain` object.
+ */
+import type { Explanation } from '../../reference/explain.js';
+import type { FieldRow } from '../../reference/fields.js';
+import type { Output } from './output.js';
+
+const CONTRACT = 'docs/CONTRACT.md';
+
+function fieldLines(rows: readonly FieldRow[]): string[] {
+  return rows.flatMap((row) => {
+    const facts = [
+      row.types.join(' or '),
+      row.required ? 'required' : 'optional',
+      ...(row.when === undefined ? [] : [`when ${row.when}`]),
+      ...row.limits,
+      ...(row.values.length > 0 ? [`one of ${row.values.join(', ')}`] : []),
+      ...(row.nullable ? ['null = absent'] : []),
+      ...(row.drift ? ['drift possible'] : []),
+    ];
+    return [
+      `  ${row.path}: ${facts.join('; ')}`,
+      ...(row.description ? [`    ${row.description}`] : []),
+    ];
+  });
+}
+
+function textOf(e: Explanation, bold: (s: string) => string): string {
+  switch (e.topic) {
+    case 'section':
+    case 'kind':
+      return `${e.text.replace(/^(#{2,4}) (.*)$/gm, (_m, _h: string, title: string) => bold(title))}\n\n(${CONTRACT}, section ${e.section})`;
+    case 'field':
+      return [
+        bold(`${e.kind} ${e.path}`),
+        ...fieldLines(e.fields),
+        `(${CONTRACT}, section ${e.section}; the whole kind: svc-cli explain ${e.kind})`,
+      ].join('\n');
+    case 'rule':
+      return [
+        bold(`${e.code}`) +
+          ` (${e.severity === 'either' ? 'error or warning' : e.severity}, section ${e.section})`,
+        `  ${e.summary}.`,
+        `  What to do: ${e.todo}`,
+      ].join('\n');
+    case 'error':
+      return [
+        bold(e.code) +
+          ` (${e.category}, exit ${e.exitCode}${e.section === undefined ? '' : `, section ${e.section}`})`,
+        `  ${e.summary}.`,
+        `  What to do: ${e.todo}`,
+      ].join('\n');
+    default: {
+      const never: never = e;
+      return String(never);
+    }
+  }
+}
+
+/** Prints one explanation. */
+export function renderExplanation(out: Output, explanation: Explanation): void {
+  out.event({ type: 'explain', ...explanation }, (_e, c) => textOf(explanation, (s) => c.bold(s)));
+}

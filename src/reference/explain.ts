@@ -1,0 +1,152 @@
+/**
+ * `svc-cli explain <what>`: the part of the contract reference a message points at, as data.
+ * A section number (`2.5`), a payload kind (`bot.event.BOT_MESSAGE`, or just `BOT_MESSAGE`), a
+ * kind and a field path (`hook.chat_finished chat.messages`), a rule code (`type_drift`) or an
+ * error code (`SVC_E_UNTRUSTED_CERT`).
+ */
+import { ERRORS, type ErrorCode } from '../error-codes.js';
+import { ERROR_HELP } from '../error-help.js';
+import { EXIT_CODES, SvcError } from '../errors.js';
+import { KINDS } from '../contract/registry.js';
+import { RULE_CODES, type RuleCode } from '../contract/rule-codes.js';
+import { closestNames } from '../suggest.js';
+import { contractSections } from './contract.js';
+import { fieldRows, type FieldRow } from './fields.js';
+import { flatten, headingOf, type Section } from './model.js';
+import { kindMarkdown, sectionMarkdown } from './render.js';
+
+export type Explanation =
+  | { topic: 'section'; section: string; title: string; text: string }
+  | { topic: 'kind'; kind: string; section: string; text: string }
+  | { topic: 'field'; kind: string; path: string; section: string; fields: FieldRow[] }
+  | {
+      topic: 'rule';
+      code: string;
+      section: string;
+      summary: string;
+      todo: string;
+      severity: string;
+    }
+  | {
+      topic: 'error';
+      code: string;
+      category: string;
+      exitCode: number;
+      summary: string;
+      todo: string;
+      section?: string;
+    };
+
+/**
+ * A path without its array marks (`buttons[3].id`, `buttons[].id` -> `buttons.id`): messages
+ * write indexes, the reference writes `[]`, and a shell would read either as a pattern.
+ */
+const bare = (path: string): string => path.replace(/\[\d*\]/g, '').replace(/^\$\.?/, '');
+
+function sectionsById(): Map<string, Section> {
+  return new Map(flatten(contractSections()).map((s) => [s.id, s]));
+}
+
+/** A kind named in full, or by its last segments when only one kind ends so (`BOT_MESSAGE`). */
+function findKind(name: string): string | undefined {
+  if (KINDS.has(name)) return name;
+  const matches = [...KINDS.keys()].filter((k) => k.endsWith(`.${name}`));
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/** Every name explain answers to, for suggestions and the catalogue test. */
+export function explainTopics(): string[] {
+  return [
+    ...sectionsById().keys(),
+    ...KINDS.keys(),
+    ...Object.keys(RULE_CODES),
+    ...Object.keys(ERRORS),
+  ];
+}
+
+function unknown(what: string, known: Iterable<string>, kind?: string): never {
+  const suggestions = closestNames(what, known, { limit: 3 });
+  const hint =
+    suggestions.length > 0
+      ? `Did you mean ${suggestions.map((s) => (kind === undefined ? s : `${kind} ${s}`)).join(', ')}?`
+      : 'Try a section number (2.5), a kind (svc-cli schema --list), a rule code or an SVC_E_ code.';
+  throw new SvcError(
+    'SVC_E_UNKNOWN_TOPIC',
+    'input',
+    kind === undefined
+      ? `Could not explain ${JSON.stringify(what)}: it is no section, kind, rule code or error code.`
+      : `Could not explain ${JSON.stringify(what)}: ${kind} has no such field.`,
+    hint,
+    { details: { suggestions } },
+  );
+}
+
+/**
+ * What the reference says about `words` (the command's arguments).
+ * @example explain(['hook.chat_finished', 'chat.messages'])
+ */
+export function explain(words: readonly string[]): Explanation {
+  const args = words[0]?.toLowerCase() === 'spec' ? words.slice(1) : [...words];
+  const [first, second] = args;
+  if (first === undefined || first === '')
+    throw new SvcError(
+      'SVC_E_USAGE',
+      'input',
+      'Could not explain: name a section, kind, field, rule code or error code.',
+      'Example: svc-cli explain 2.5',
+    );
+  const sections = sectionsById();
+  const id = first.replace(/[.:]$/, '');
+  const section = sections.get(id) ?? sections.get(id.toLowerCase());
+  if (section !== undefined && second === undefined)
+    return {
+      topic: 'section',
+      section: section.id,
+      title: headingOf(section),
+      text: sectionMarkdown(section),
+    };
+  const kind = findKind(first);
+  if (kind !== undefined) {
+    const entry = KINDS.get(kind)!;
+    if (second === undefined)
+      return { topic: 'kind', kind, section: entry.spec, text: kindMarkdown(kind) };
+    const path = bare(second);
+    const rows = fieldRows(kind);
+    const fields = rows.filter((r) => bare(r.path) === path || bare(r.path).startsWith(`${path}.`));
+    if (fields.length === 0)
+      unknown(
+        second,
+        rows.map((r) => bare(r.path)),
+        kind,
+      );
+    return { topic: 'field', kind, path: fields[0]!.path, section: entry.spec, fields };
+  }
+  const upper = first.toUpperCase();
+  if (Object.hasOwn(ERRORS, upper)) {
+    const code = upper as ErrorCode;
+    const category = ERRORS[code].category;
+    const help = ERROR_HELP[code];
+    return {
+      topic: 'error',
+      code,
+      category,
+      exitCode: EXIT_CODES[category],
+      summary: help.summary,
+      todo: help.todo,
+      ...(help.spec === undefined ? {} : { section: help.spec }),
+    };
+  }
+  const rule = first.replace(/^warn:/, '').toLowerCase();
+  if (Object.hasOwn(RULE_CODES, rule)) {
+    const info = RULE_CODES[rule as RuleCode];
+    return {
+      topic: 'rule',
+      code: rule,
+      section: info.spec,
+      summary: info.summary,
+      todo: info.todo,
+      severity: info.severity,
+    };
+  }
+  return unknown(first, explainTopics());
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { ERRORS } from '../../../src/error-codes.js';
+import { SvcError } from '../../../src/errors.js';
+import { KINDS } from '../../../src/contract/registry.js';
+import { RULE_CODES } from '../../../src/contract/rule-codes.js';
+import { explain } from '../../../src/reference/explain.js';
+import { fieldRows } from '../../../src/reference/fields.js';
+import { explainCommandFor } from '../../../src/reference/hint.js';
+import { sectionIds } from '../../../src/reference/render.js';
+
+const thrown = (words: string[]): SvcError => {
+  try {
+    explain(words);
+  } catch (error) {
+    if (error instanceof SvcError) return error;
+    throw error;
+  }
+  throw new Error(`explain ${words.join(' ')} did not throw`);
+};
+
+describe('svc-cli explain answers for every catalogue entry', () => {
+  it('every section', () => {
+    for (const id of sectionIds()) {
+      const e = explain([id]);
+      expect(e.topic, id).toBe('section');
+    }
+    expect(explain(['spec', '2.5'])).toMatchObject({ topic: 'section', section: '2.5' });
+  });
+
+  it('every kind, and every field of every kind', () => {
+    for (const kind of KINDS.keys()) {
+      expect(explain([kind])).toMatchObject({ topic: 'kind', kind });
+      for (const row of fieldRows(kind)) {
+        if (row.path === '(body)') continue;
+        expect(explain([kind, row.path]), `${kind} ${row.path}`).toMatchObject({ topic: 'field' });
+      }
+    }
+    expect(explain(['BOT_MESSAGE'])).toMatchObject({ kind: 'bot.event.BOT_MESSAGE' });
+  });
+
+  it('a field path as messages write it, with indexes', () => {
+    const e = explain(['bot.event.BOT_MESSAGE', 'message.buttons[3].id']);
+    expect(e).toMatchObject({ topic: 'field', path: 'message.buttons[].id' });
+    expect(explain(['hook.chat_finished', 'chat.messages'])).toMatchObject({
+      topic: 'field',
+      path: 'chat.messages',
+    });
+  });
+
+  it('every error code and every rule code, with what to do', () => {
+    for (const code of Object.keys(ERRORS)) {
+      const e = explain([code]);
+      expect(e, code).toMatchObject({ topic: 'error', code });
+      if (e.topic === 'error') expect(e.todo.length).toBeGreaterThan(5);
+    }
+    for (const code of Object.keys(RULE_CODES))
+      expect(explain([code]), code).toMatchObject({ topic: 'rule', code });
+    expect(explain(['warn:type_drift'])).toMatchObject({ topic: 'rule', code: 'type_drift' });
+  });
+
+  it('suggests the closest names for an unknown one (exit 2)', () => {
+    const error = thrown(['type_drfit']);
+    expect(error.code).toBe('SVC_E_UNKNOWN_TOPIC');
+    expect(error.category).toBe('input');
+    expect(error.hint).toContain('type_drift');
+    expect(thrown(['hook.chat_finished', 'chat.mesages']).hint).toContain(
+      'hook.chat_finished chat.messages',
+    );
+  });
+
+  it('names the one explain command that helps with an issue', () => {
+    const issue = { code: 'empty', path: 'sender.id', spec: '2.1' };
+    expect(explainCommandFor(issue, 'channel.customer.text')).toBe(
+      'svc-cli explain channel.customer.text sender.id',
+    );
+    expect(explainCommandFor({ ...issue, code: 'warn:type_drift' })).toBe(
+      'svc-cli explain type_drift',
+    );
+    expect(explainCommandFor({ code: 'x', path: '', spec: '8' })).toBe('svc-cli explain 8');
+  });
+});
