@@ -2,13 +2,13 @@
 // `npm run check:package` (issue 19): the packed tarball works in an empty project.
 // npm pack (its prepare script builds) -> npm install <tarball> (+ msw, the optional peer
 // svc-cli/msw needs) in a fresh temporary project, never this repository's dev dependencies
-// -> the CLI runs (--version, replay, validate, platform answering its status URL), the
+// -> every relative link of the packed README resolves inside the package -> the CLI runs (--version, replay, validate, platform answering its status URL), the
 // entry points import from ESM, require from CommonJS, and type-check with TypeScript (node16,
 // bundler, and nodenext from a CommonJS .cts file) -> publint
 // and attw judge the package. Prints one line per check and the tarball size; exit 1 on any
 // failure. Needs the npm registry for the tarball's own dependencies.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +82,31 @@ await check('npm install <tarball> msw', () => {
     readFileSync(path.join(project, 'node_modules/svc-cli/package.json'), 'utf8'),
   );
   return `svc-cli ${installed.version}`;
+});
+
+// the documentation: every relative link of the packed README (and of the pages it links)
+// resolves to a file inside the installed package, so a citation never leads outside it
+await check('README links resolve inside the package', () => {
+  const installed = path.join(project, 'node_modules/svc-cli');
+  const seen = new Set();
+  const pages = ['README.md'];
+  const broken = [];
+  while (pages.length > 0) {
+    const page = pages.pop();
+    if (seen.has(page)) continue;
+    seen.add(page);
+    const text = readFileSync(path.join(installed, page), 'utf8');
+    for (const [, target] of text.matchAll(/\]\((?!https?:|#|mailto:)([^)\s#]+)/g)) {
+      const file = path.posix.normalize(path.posix.join(path.posix.dirname(page), target));
+      if (file.startsWith('..') || !existsSync(path.join(installed, file)))
+        broken.push(`${page} -> ${target}`);
+      else if (file.endsWith('.md')) pages.push(file);
+    }
+  }
+  if (!existsSync(path.join(installed, 'docs/CONTRACT.md')))
+    broken.push('docs/CONTRACT.md missing');
+  if (broken.length > 0) throw new Error(`broken: ${broken.join(', ')}`);
+  return `${seen.size} pages`;
 });
 
 // 3. the CLI
