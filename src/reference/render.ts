@@ -171,7 +171,8 @@ function htmlBlock(block: Block): string {
         block.under === undefined
           ? kindSummary(block.kind)
           : `As in \`${block.kind}\` (\`${block.under}\`).`;
-      return `<div class="kind" data-kind="${escape(block.under === undefined ? block.kind : `${block.kind} ${block.under}`)}"><h4 id="${id}">${title}</h4><p>${inlineHtml(intro)}</p>${htmlTable(table.head, table.rows)}</div>`;
+      const named = block.under === undefined ? ` id="kind-${escape(block.kind)}"` : '';
+      return `<div class="kind"${named} data-kind="${escape(block.under === undefined ? block.kind : `${block.kind} ${block.under}`)}"><h4 id="${id}">${title}</h4><p>${inlineHtml(intro)}</p>${htmlTable(table.head, table.rows)}</div>`;
     }
     default:
       throw new Error(`unknown block ${JSON.stringify(block)}`);
@@ -180,7 +181,8 @@ function htmlBlock(block: Block): string {
 
 function htmlSection(section: Section, depth: number): string {
   const level = Math.min(depth, 6);
-  return `<section data-section="${escape(section.id)}"><h${level} id="${anchorOf(section)}">${inlineHtml(headingOf(section))}</h${level}>${section.blocks
+  // `spec-2.5`: the id the web console's journal links a violation's citation to
+  return `<section id="spec-${escape(section.id)}" data-section="${escape(section.id)}"><h${level} id="${anchorOf(section)}">${inlineHtml(headingOf(section))}</h${level}>${section.blocks
     .map(htmlBlock)
     .join('')}${section.sections.map((s) => htmlSection(s, depth + 1)).join('')}</section>`;
 }

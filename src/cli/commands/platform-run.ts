@@ -9,6 +9,7 @@ import {
 import { consoleUrlOf, printControlToken } from '../control-banner.js';
 import type { CliContext } from '../context.js';
 import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
+import { createDocsService } from '../../web/docs-service.js';
 import { createClock } from '../../clock.js';
 import { learnFileSize } from '../../http/file-size.js';
 import { SvcError } from '../../errors.js';
@@ -86,7 +87,10 @@ export async function runPlatform(
     agentsOnline: flags.agents !== 'offline',
     strict: !flags.lenient,
     ...(flags.web
-      ? { services: [createConsoleService()], eventHistory: CONSOLE_EVENT_HISTORY }
+      ? {
+          services: [createConsoleService(), createDocsService()],
+          eventHistory: CONSOLE_EVENT_HISTORY,
+        }
       : {}),
     ...(hooks ? { hooks } : {}),
     channels: [

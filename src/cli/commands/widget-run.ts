@@ -8,6 +8,7 @@ import { consoleUrlOf, printControlToken } from '../control-banner.js';
 import type { CliContext } from '../context.js';
 import { SvcError, systemReason } from '../../errors.js';
 import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
+import { createDocsService } from '../../web/docs-service.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { widgetOptions } from './misc-options.js';
 import { createOutput } from '../render/output.js';
@@ -50,7 +51,7 @@ export async function runWidget(
       clock: createClock({ timeScale: globals.timeScale }),
       journal: createRecordJournal(ctx, flags.record),
       agentsOnline: flags.agents !== 'offline',
-      services: [createConsoleService()],
+      services: [createConsoleService(), createDocsService()],
       eventHistory: CONSOLE_EVENT_HISTORY,
       ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
     });

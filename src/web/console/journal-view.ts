@@ -1,5 +1,17 @@
 import { api, type JournalEntry, type RecordingState } from './api.js';
-import { fill, h, prettyBody } from './dom.js';
+import { fill, h, prettyBody, type Child } from './dom.js';
+
+/** A violation's text with its "(spec N.N)" linked to that section of the contract page. */
+function cited(text: string): Child[] {
+  const match = /\(spec (\d+(?:\.\d+)?)[^)]*\)/.exec(text);
+  if (!match) return [text];
+  const link = h(
+    'a',
+    { href: `/_sim/docs#spec-${match[1]!}`, title: 'the contract section' },
+    match[0],
+  );
+  return [text.slice(0, match.index), link, text.slice(match.index + match[0].length)];
+}
 
 /** What an exchange was: its contract kind, or for a hook its event. */
 export function kindOf(entry: JournalEntry): string {
@@ -110,7 +122,7 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
       ),
       h('div', { class: 'resend-row' }, resend, result),
       entry.verdict && !entry.verdict.ok
-        ? h('ul', { class: 'errors' }, ...entry.verdict.errors.map((e) => h('li', {}, e)))
+        ? h('ul', { class: 'errors' }, ...entry.verdict.errors.map((e) => h('li', {}, ...cited(e))))
         : null,
       entry.notes?.length ? h('div', { class: 'notes' }, entry.notes.join(' · ')) : null,
       h('h4', {}, 'Request'),
