@@ -1,6 +1,6 @@
 /**
  * The README's tours, run as written (issue 21: "make it stay true"). Each test reads its
- * tour's command lines from README.md itself, so an edit there is what runs here; the ports
+ * tour's command lines from README.md and the docs/ pages themselves, so an edit there is what runs here; the ports
  * of the README are mapped to free ones, `npx svc-cli` is the built CLI, `<...>` placeholders
  * get what the earlier commands printed, and SVC_TIME_SCALE (an environment variable every
  * command reads) scales the protocol timers so a 6 s redelivery series takes 3 s. Not less:
@@ -8,14 +8,22 @@
  * read attempt 3 at 7.14 s instead of 6; at 0.05 (50 ms) a cold first attempt made it 4.3 s.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port.js';
 import { bin, repoRoot } from '../helpers/run-cli.js';
 
-const README = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+/** The README and the docs/ pages its tours continue in, searched as one text. */
+const README = [
+  'README.md',
+  ...readdirSync(join(repoRoot, 'docs'))
+    .filter((name) => name.endsWith('.md') && name !== 'CONTRACT.md')
+    .map((name) => join('docs', name)),
+]
+  .map((file) => readFileSync(join(repoRoot, file), 'utf8'))
+  .join('\n');
 const TIME_SCALE = '0.5';
 
 /** The command lines of the first sh block after `marker` (continuations joined, comments cut). */
