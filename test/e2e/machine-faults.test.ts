@@ -30,9 +30,9 @@ async function startPlatform(args: string[], fileLimit?: number): Promise<Run> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const first = await new Promise<string>((done, fail) => {
     lines.once('line', done);
     void exited.then((code) => fail(new Error(`svc-cli exited ${code}: ${stderr}`)));

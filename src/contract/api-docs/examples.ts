@@ -77,8 +77,7 @@ export function collectExamples(dir?: string): Map<string, PayloadExample[]> {
     const value = parseJson(samples.read(file));
     if (value === undefined) continue;
     const sidecar = parseJson(samples.read(file.replace(/\.json$/, '.expect.json'))) as
-      | { kind?: unknown }
-      | undefined;
+      { kind?: unknown } | undefined;
     const kind = typeof sidecar?.kind === 'string' ? sidecar.kind : detectKind(value).kind;
     if (kind === undefined || !validate(kind, value).ok) continue;
     const list = byKind.get(kind) ?? [];

@@ -50,7 +50,6 @@ export const ROLE_TAG_DESCRIPTIONS: Record<ApiRole, string> = {
   'hook-receiver': 'served at the hook URL (svc-cli hook-target simulates it)',
 };
 
-
 const specRefs = (spec: readonly string[]): string =>
   `Spec: ${spec.map((s) => `section ${s}`).join(', ')} of the integration interfaces.`;
 
