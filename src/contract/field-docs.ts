@@ -171,6 +171,7 @@ const FIELD_DOCS: Readonly<Record<string, FieldTable>> = {
     'contact_info.name': "visitor's name",
     'contact_info.phone': "visitor's phone",
     'contact_info.email': "visitor's e-mail",
+    'contact_info.description': 'extra information about the visitor, as setContactInfo takes it',
     enable_assign: 'show the agent a button binding the visitor to a CRM card',
     crm_link: 'link for a separate button under the custom fields',
     page: 'a page to show the agent',
