@@ -31,6 +31,7 @@ describe('svc-cli validate against docs-shaped payloads (issue 15)', () => {
     expect(result.stdout).toMatchInlineSnapshot(`
       "✗ channel.customer.document              <stdin>:1
           error   message.file_size: expected a number, got a numeric string (spec 2.4)
+          more: svc-cli explain type_drift
       1 payload: 0 valid, 0 with warnings, 1 invalid, 0 unreadable
       "
     `);

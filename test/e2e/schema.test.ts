@@ -118,6 +118,7 @@ describe('svc-cli schema', () => {
     expect(refused.stderr).toMatchInlineSnapshot(`
       "error [SVC_E_USAGE] Could not print the schemas: --role applies to --format openapi.
         Add --format openapi, or drop --role.
+        more: svc-cli explain SVC_E_USAGE
       "
     `);
     const asyncRole = await runCli(['schema', '-f', 'asyncapi', '--role', 'integrator']);
