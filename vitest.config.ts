@@ -19,6 +19,12 @@ const ISOLATED_UNIT = [
   'test/unit/flush-scheduler.test.ts',
 ];
 
+/**
+ * The loops against third-party peers (Flask, PHP): each records, converts and replays against
+ * real processes in real time, over a minute in all. `npm run test:slow` runs them, as CI does.
+ */
+const SLOW_ONLY = ['test/e2e/foreign-loops.test.ts'];
+
 /** The files whose volume tests grow with SVC_TEST_FULL (test/helpers/size.ts). */
 const VOLUME = [
   'test/integration/platform-channel.test.ts',
@@ -57,7 +63,7 @@ export default defineConfig({
       reportOnFailure: true,
     },
     projects: full
-      ? [tier('slow', VOLUME, { testTimeout: 600_000 })]
+      ? [tier('slow', [...VOLUME, ...SLOW_ONLY], { testTimeout: 600_000 })]
       : [
           tier('unit', ['test/unit/**/*.test.ts'], {
             exclude: ISOLATED_UNIT,
@@ -66,7 +72,7 @@ export default defineConfig({
           }),
           tier('unit-isolated', ISOLATED_UNIT, { pool: 'threads' }),
           tier('integration', ['test/integration/**/*.test.ts']),
-          tier('e2e', ['test/e2e/**/*.test.ts'], { testTimeout: 120_000 }),
+          tier('e2e', ['test/e2e/**/*.test.ts'], { exclude: SLOW_ONLY, testTimeout: 120_000 }),
           tier('browser', ['test/browser/**/*.test.ts'], { testTimeout: 120_000 }),
           // a property's timeout follows its run count (FC_RUNS, npm run fuzz)
           tier('fuzz', ['test/fuzz/**/*.test.ts'], { testTimeout: fuzzTimeoutMs() }),
