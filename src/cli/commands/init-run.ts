@@ -1,5 +1,6 @@
 /** The body of `init` (imported lazily): answers (prompted or not) -> validated file. */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { writeFileWhole } from '../../io/write-whole.js';
 import { relative } from 'node:path';
 import { SvcError } from '../../errors.js';
 import { configSchemaRefFor, CONFIG_VERSION, findConfigFile, type Role } from '../config-file.js';
@@ -105,7 +106,7 @@ export async function runInit(
       `Could not write ${shown}: ${problems.join('; ')}.`,
     );
   }
-  writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`);
+  writeFileWhole(file, `${JSON.stringify(content, null, 2)}\n`);
   out.event({ type: 'config-written', file, role: answers.role, config: content }, (e, c) =>
     [
       `${c.green('✓')} wrote ${c.bold(shown)} for the role ${c.cyan(e.role)}`,

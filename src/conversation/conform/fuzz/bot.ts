@@ -7,7 +7,8 @@
  * Properties: the provider answers 200 within 3 s; a valid BOT_MESSAGE or INVITE_AGENT for
  * that chat reaches the bot service; the redelivery gets 200 again and no second answer.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeFileWholeAsync } from '../../../io/write-whole.js';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import type { Clock } from '../../../clock.js';
@@ -214,7 +215,7 @@ export function buildBotFuzzCases(
         const file = join(dir, `bot-client-message-seed${seed}.conversation.json`);
         const sender = (request.sender ?? {}) as Record<string, unknown>;
         const message = (request.message ?? {}) as Record<string, unknown>;
-        await writeFile(
+        await writeFileWholeAsync(
           file,
           `${JSON.stringify(
             {

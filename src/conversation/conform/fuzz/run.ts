@@ -8,7 +8,8 @@
  * exactly (`--seed S --fuzz-path P`), and the minimal request is written to a file with the
  * command that reproduces it.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeFileWholeAsync } from '../../../io/write-whole.js';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import type { Clock } from '../../../clock.js';
@@ -679,7 +680,7 @@ async function writeReproduction(
   await mkdir(dir, { recursive: true });
   const stem = `${target.suite}-${kind.replace(/^hook\.|^channel\./, '').replace(/\./g, '-')}-seed${seed}${suffix}`;
   const requestFile = join(dir, `${stem}.request.json`);
-  await writeFile(requestFile, `${JSON.stringify(request, null, 2)}\n`);
+  await writeFileWholeAsync(requestFile, `${JSON.stringify(request, null, 2)}\n`);
   if (target.suite === 'hooks') {
     return [
       { file: requestFile, command: `svc-cli hook-fire --from ${requestFile} --url ${target.url}` },
@@ -706,7 +707,7 @@ async function writeReproduction(
         ? { typing: message.type === 'typein' ? 'start' : 'stop' }
         : { media: message };
   const fixtureFile = join(dir, `${stem}.conversation.json`);
-  await writeFile(
+  await writeFileWholeAsync(
     fixtureFile,
     `${JSON.stringify(
       {
