@@ -5,12 +5,13 @@
  */
 import type { CliContext } from './context.js';
 import { closestNames } from '../suggest.js';
-import { Command, CommanderError, registerCommands } from './commands/index.js';
+import { Command, CommanderError, Help, registerCommands } from './commands/index.js';
 import { EXIT_CODES, toSvcError, exitCodeFor } from '../errors.js';
 import { flushOutputs } from './render/flush.js';
 import { readPackageVersion } from '../package-files.js';
 // at start, not on the error: the error may be that no file can be opened (render/errors.ts)
 import { printError } from './render/errors.js';
+import { HONOURED_GLOBALS, type GlobalKey } from './options/honoured.js';
 
 /** --json anywhere before `--`: commander's own usage errors then print as NDJSON too. */
 function wantsJson(argv: readonly string[]): boolean {
@@ -99,7 +100,37 @@ Examples:
   $ svc-cli listen --port 9000 --fail-first 2`,
   );
   registerCommands(program, ctx);
+  showHonouredGlobals(program);
   return program;
+}
+
+/** `parent sub` for a subcommand, the name for a command. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * The global flags were listed only by `svc-cli --help`: a user reading `send-text --help`
+ * never learned of `--ca` or `--json`. Each command's help now lists, under "Global Options:",
+ * the globals it reads (options/honoured.ts). Merged into each command's own help settings
+ * (conform filters its options by suite).
+ */
+function showHonouredGlobals(parent: Command): void {
+  for (const command of parent.commands) {
+    const honoured = HONOURED_GLOBALS[commandPath(command)];
+    command.configureHelp({
+      ...command.configureHelp(),
+      showGlobalOptions: true,
+      visibleGlobalOptions(this: Help, cmd: Command) {
+        const all = Help.prototype.visibleGlobalOptions.call(this, cmd);
+        if (honoured === undefined) return all;
+        return all.filter((option) => honoured.includes(option.attributeName() as GlobalKey));
+      },
+    });
+    showHonouredGlobals(command);
+  }
 }
 
 /** Runs the CLI with argv; resolves to the exit code. */

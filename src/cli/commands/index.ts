@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 
 // program.ts takes commander from here, one import for the program and the commands (the
 // start-up bundle inlines it, scripts/bundle-commands.mjs).
-export { Command, CommanderError } from 'commander';
+export { Command, CommanderError, Help } from 'commander';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
 import { GLOBAL_OPTIONS } from '../options/table.js';
