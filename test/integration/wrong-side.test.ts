@@ -1,9 +1,11 @@
 /**
  * A command pointed at the wrong side, as a user sees it (newcomer passes): send-text at
  * svc-cli listen stops with SVC_E_NOT_A_CHANNEL and prints no "200 ok" line first; a failed
- * conform run names the svc-cli role its URL is, in pretty and in the JSON summary.
+ * conform run names the svc-cli role its URL is, in pretty and in the JSON summary; hook-fire
+ * at listen, whose reply conforms, says listen answered.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { createHookTarget } from '../../src/roles/hooks/index.js';
 import { createListener, type Listener } from '../../src/roles/integrator/index.js';
 import { createTestContext, runInProcess } from '../helpers/cli-context.js';
 
@@ -53,5 +55,40 @@ describe('pointed at svc-cli listen', () => {
       .map((line) => JSON.parse(line) as { type: string })
       .find((event) => event.type === 'summary');
     expect(summary).toMatchObject({ hint, wrongPeer: { command: 'listen' } });
+  });
+
+  it('hook-fire says listen answered, not a hook receiver: one warning line, a JSON field', async () => {
+    listener = await createListener();
+    const url = `${listener.url}/hooks`;
+    const warning = `warning: ${new URL(url).host} is svc-cli listen (it plays the integrator and receives agent messages, spec 4.2), not a hook receiver (spec 4.4): fire at svc-cli hook-target to test hooks.`;
+    const pretty = createTestContext({ cwd });
+    await runInProcess(pretty, ['hook-fire', 'chat_accepted', '--url', url]);
+    expect(pretty.stdout()).toContain(`✓ reply conforms\n\n${warning}\n1 event fired`);
+    expect(pretty.stdout().split(warning)).toHaveLength(2);
+    const json = createTestContext({ cwd });
+    await runInProcess(json, ['--json', 'hook-fire', 'chat_accepted', '--url', url]);
+    const events = json
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(events.find((e) => e.type === 'hook-fired')).toMatchObject({
+      answeredBy: { command: 'listen' },
+    });
+    expect(events.find((e) => e.type === 'summary')).toMatchObject({
+      answeredBy: { command: 'listen', url },
+    });
+  });
+
+  it('hook-fire at hook-target prints no such warning', async () => {
+    const target = await createHookTarget();
+    try {
+      const t = createTestContext({ cwd });
+      await runInProcess(t, ['hook-fire', 'chat_accepted', '--url', target.url]);
+      expect(t.stdout()).toContain('✓ reply conforms');
+      expect(t.stdout()).not.toContain('warning');
+    } finally {
+      await target.close();
+    }
   });
 });

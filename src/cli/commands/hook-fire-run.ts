@@ -7,7 +7,12 @@ import { fireAllHooks, fireHook, type FireResult } from '../../roles/hooks/index
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { hookFireOptions } from './misc-options.js';
-import { formatHookFired, formatHookFireSummary, toHookFiredEvent } from '../render/hook-events.js';
+import {
+  formatHookFired,
+  formatHookFireSummary,
+  toHookFiredEvent,
+  type HookFireSummary,
+} from '../render/hook-events.js';
 import { createOutput } from '../render/output.js';
 
 async function readBody(ctx: CliContext, file: string): Promise<unknown> {
@@ -82,7 +87,14 @@ export async function runHookFire(
       ];
   if (!options.all) print(results[0]!);
   const conform = results.filter((r) => r.verdict.ok).length;
-  const summary = { fired: results.length, conform, broken: results.length - conform };
-  out.event({ type: 'summary', ...summary }, (event, c) => formatHookFireSummary(event, c));
+  const wrong = results.find((r) => r.answeredBy);
+  const summary: HookFireSummary = {
+    type: 'summary',
+    fired: results.length,
+    conform,
+    broken: results.length - conform,
+    ...(wrong?.answeredBy ? { answeredBy: { ...wrong.answeredBy, url: wrong.url } } : {}),
+  };
+  out.event(summary, (event, c) => formatHookFireSummary(event, c));
   return summary.broken === 0 ? EXIT_CODES.ok : EXIT_CODES.contract;
 }

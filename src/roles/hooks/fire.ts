@@ -5,6 +5,7 @@ import { validate } from '../../contract/validate.js';
 import type { ContractIssue, ValidationResult } from '../../contract/types.js';
 import { SvcError } from '../../errors.js';
 import { postJson } from '../../http/client.js';
+import { svcRoleOf } from '../../http/role-header.js';
 import type { Journal } from '../../journal/index.js';
 import { buildSampleHookEvent, HOOK_LIFECYCLE } from './samples.js';
 import { parseSetFlag, setPath } from './set-path.js';
@@ -48,6 +49,11 @@ export interface FireResult {
   /** protocol ms from request to complete reply */
   latencyMs: number;
   wallMs: number;
+  /**
+   * Another of svc-cli's serving roles answered (its `x-svc-role` header): `listen` answers
+   * 200 `{"result":"ok"}`, a valid hook reply, so the verdict alone cannot tell.
+   */
+  answeredBy?: { command: string; plays: string };
 }
 
 /** The contract event for a name; `offline_messages` is offline_message (spec 6.2 note). */
@@ -162,6 +168,7 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
     );
   }
   const { verdict, reply } = checkReply(event, outcome.status, outcome.body);
+  const role = svcRoleOf(outcome.headers);
   return {
     event,
     url: options.url,
@@ -173,6 +180,7 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
     verdict,
     latencyMs: outcome.durationMs,
     wallMs: outcome.wallMs,
+    ...(role && role.command !== 'hook-target' ? { answeredBy: role } : {}),
   };
 }
 
