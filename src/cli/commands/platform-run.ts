@@ -27,7 +27,12 @@ import { formatPlatformEvent } from '../render/platform-events.js';
 import { createDeliveryProgress } from '../render/progress.js';
 import { boundHeapGrowth } from '../heap.js';
 import { isForegroundJob, whenForeground } from '../terminal.js';
-import { CONSOLE_HELP, parseConsoleLine } from '../console/agent-console.js';
+import {
+  CONSOLE_HELP,
+  consoleChatsOf,
+  createAddressee,
+  parseConsoleLine,
+} from '../console/agent-console.js';
 import { runHookConsoleAction } from '../console/hook-console.js';
 import { createPromptLine, type PromptLine } from '../console/prompt-line.js';
 import { resolveForCommand } from '../options/resolve.js';
@@ -298,10 +303,11 @@ function startConsole(
     line: (text: string) => around(() => output.line(text)),
     note: (text: string) => around(() => output.note(text)),
   };
+  const address = createAddressee(consoleChatsOf(core));
   rl.on('line', (line) => {
     // the line typed stays above a fresh prompt, whatever the action prints
     if (promptLine) promptLine.around(() => undefined);
-    const act = parseConsoleLine(line);
+    const act = address(parseConsoleLine(line));
     const fail = (error: unknown): void =>
       out.note(
         error instanceof SvcError

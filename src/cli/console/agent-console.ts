@@ -4,6 +4,7 @@
  */
 import { FILE_MEDIA_TYPES } from '../../contract/media-types.js';
 import { fileNameOf } from '../../http/file-name.js';
+import type { PlatformCore } from '../../platform/core.js';
 
 export type ConsoleAction =
   | { kind: 'say'; customerId?: string; text: string }
@@ -18,7 +19,8 @@ export type ConsoleAction =
   | { kind: 'none' }
   | { kind: 'error'; message: string };
 
-export const CONSOLE_HELP = `Agent console — type a line to answer the last active customer.
+export const CONSOLE_HELP = `Agent console — type a line to answer the last active customer
+(the one you last @addressed, unless another customer wrote since).
   @<customer> <text>                 answer one customer (their sender.id)
   /typing on|off [@customer]         typing notice (typein / typeout)
   /media <video|audio|voice|photo|sticker|document> <url> [file name] [size] [@customer]
@@ -120,3 +122,67 @@ export function parseConsoleLine(line: string): ConsoleAction {
       return { kind: 'error', message: `unknown console command /${command}; /help lists them` };
   }
 }
+
+/** What the console needs to know of the simulator's chats to pick the addressee. */
+export interface ConsoleChats {
+  /** protocol ms now (the clock the chats' activity is stamped with) */
+  now(): number;
+  /** the customer of the open chat with the latest customer activity, and when it was */
+  lastWriter(): { customerId: string; atMs: number } | undefined;
+  /** whether the customer has an open chat */
+  isOpen(customerId: string): boolean;
+}
+
+/**
+ * "The last active customer" a line without `@customer` answers is whom the agent last
+ * addressed, unless a customer wrote since: after `@c-1 just for you`, `/typing on` goes to
+ * c-1, as the agent expects, not to whichever customer wrote last before that.
+ * @example const address = createAddressee(chats); address(parseConsoleLine('/typing on'))
+ */
+export function createAddressee(chats: ConsoleChats): (act: ConsoleAction) => ConsoleAction {
+  let addressed: { customerId: string; atMs: number } | undefined;
+  return (act) => {
+    if (!ADDRESSED_KINDS.has(act.kind)) return act;
+    const named = (act as { customerId?: string }).customerId;
+    if (named !== undefined) {
+      addressed = { customerId: named, atMs: chats.now() };
+      return act;
+    }
+    if (addressed === undefined || !chats.isOpen(addressed.customerId)) return act;
+    const writer = chats.lastWriter();
+    // a customer who wrote after the agent addressed someone is the one to answer
+    if (writer !== undefined && writer.atMs > addressed.atMs) return act;
+    return { ...act, customerId: addressed.customerId } as ConsoleAction;
+  };
+}
+
+/**
+ * The simulator's chats as the agent console's addressee sees them.
+ * @example createAddressee(consoleChatsOf(core))
+ */
+export function consoleChatsOf(core: PlatformCore): ConsoleChats {
+  const open = () => [...core.state.chats.values()].filter((chat) => chat.mode !== 'closed');
+  const senderOf = (chat: { customerKey: string }) =>
+    core.state.customers.get(chat.customerKey)?.senderId;
+  return {
+    now: () => core.clock.now(),
+    lastWriter: () => {
+      const chat = open().sort((a, b) => b.lastActivityMs - a.lastActivityMs)[0];
+      const customerId = chat && senderOf(chat);
+      return chat && customerId !== undefined
+        ? { customerId, atMs: chat.lastActivityMs }
+        : undefined;
+    },
+    isOpen: (customerId) => open().some((chat) => senderOf(chat) === customerId),
+  };
+}
+
+/** The actions that go to one customer (`@customer` or the last active one). */
+const ADDRESSED_KINDS: ReadonlySet<ConsoleAction['kind']> = new Set([
+  'say',
+  'typing',
+  'media',
+  'close',
+  'assign',
+  'call',
+]);

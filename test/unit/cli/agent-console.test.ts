@@ -1,5 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { parseConsoleLine } from '../../../src/cli/console/agent-console.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  consoleChatsOf,
+  createAddressee,
+  parseConsoleLine,
+} from '../../../src/cli/console/agent-console.js';
+import { createVirtualClock } from '../../../src/clock.js';
+import { createPlatformCore, type PlatformCore } from '../../../src/platform/index.js';
+import { findChat } from '../../../src/platform/agent.js';
 
 describe('agent console lines', () => {
   it.each([
@@ -49,5 +56,49 @@ describe('agent console lines', () => {
       customerId: 'c-42',
       text: 'Hello',
     });
+  });
+});
+
+describe('the last active customer follows whom the agent last addressed', () => {
+  const cores: PlatformCore[] = [];
+  afterEach(async () => {
+    await Promise.all(cores.splice(0).map((c) => c.stop()));
+  });
+
+  it('after @c-1, /typing on goes to c-1 until another customer writes', async () => {
+    const clock = createVirtualClock();
+    const core = createPlatformCore({ clock, channels: [{ id: 'ch', randomString: 'r' }] });
+    cores.push(core);
+    /** a customer writes now, as the channel service stamps it */
+    const writes = (senderId: string) => {
+      const customer = {
+        key: `ch/${senderId}`,
+        channelId: 'ch',
+        senderId,
+        clientId: `client-${senderId}`,
+        visitorNumber: core.state.customers.size + 1,
+      };
+      core.state.customers.set(customer.key, customer);
+      core.openChat(customer).chat.lastActivityMs = clock.now();
+    };
+    /** the customer an action reaches: the one it names, else the platform's default */
+    const address = createAddressee(consoleChatsOf(core));
+    const reaches = (line: string) => {
+      const act = address(parseConsoleLine(line)) as { customerId?: string };
+      return findChat(core, act.customerId === undefined ? {} : { customerId: act.customerId })
+        .customer.senderId;
+    };
+    writes('c-1');
+    await clock.advance(1000);
+    writes('c-2');
+    await clock.advance(1000);
+    expect(reaches('@c-1 just for you')).toBe('c-1');
+    expect(reaches('/typing on')).toBe('c-1');
+    expect(reaches('and a plain line')).toBe('c-1');
+    await clock.advance(1000);
+    writes('c-2');
+    expect(reaches('/typing on')).toBe('c-2');
+    // /chats and /agents name no customer and change nothing
+    expect(address(parseConsoleLine('/chats'))).toEqual({ kind: 'chats' });
   });
 });
