@@ -85,17 +85,32 @@ describe('svc-cli chat driven through stdin (e2e)', () => {
     expect(run.stderr).toBe('');
   });
 
-  it('a message that did not go through is listed and sets the exit code: 1 refused, 3 unreachable', async () => {
-    const refused = await runCli(['chat'], {
+  it('a line refused before sending is shown at once and leaves the exit code 0', async () => {
+    const local = await runCli(['chat'], {
       cwd: freshDir(),
-      input: 'Hi\n/photo notaurl cat.jpg 48213\n',
+      input: 'Hi\n/photo notaurl cat.jpg 48213\n/quit\n',
     });
-    expect(refused.code).toBe(1);
-    expect(refused.stdout).toMatch(/✓ 200 text \d+ms/);
-    expect(refused.stderr).toContain('the payload breaks the contract (1 error). Not sent:');
-    expect(refused.stderr).toContain('  • message.file: must be an http(s) URL (spec 2.4)');
-    expect(refused.stderr).not.toContain('pass --force'); // chat has no --force
-    expect(refused.stderr).toMatch(/1 message did not go through \(listed above\): exit 1\n$/);
+    // exit 1 means the platform refused a message (docs/integrator.md); this one never left
+    expect(local.code).toBe(0);
+    expect(local.stdout).toMatch(/✓ 200 text \d+ms/);
+    expect(local.stderr).toContain('the payload breaks the contract (1 error). Not sent:');
+    expect(local.stderr).toContain('  • message.file: must be an http(s) URL (spec 2.4)');
+    expect(local.stderr).not.toContain('pass --force'); // chat has no --force
+    expect(local.stderr).not.toContain('did not go through');
+  });
+
+  it('a message that did not go through is listed and sets the exit code: 1 refused, 3 unreachable', async () => {
+    const platform = await startFakePlatform({ refuse: { status: 404, body: 'no such channel' } });
+    try {
+      const refused = await runCli(['chat', '--channel-url', platform.channelUrl], {
+        cwd: freshDir(),
+        input: 'Hi\n/photo notaurl cat.jpg 48213\n',
+      });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/1 message did not go through \(listed above\): exit 1\n$/);
+    } finally {
+      await platform.close();
+    }
     const port = await freePort();
     const unreachable = await runCli(
       ['chat', '--channel-url', `http://127.0.0.1:${port}/r4nd0m/ch-1`],
@@ -134,7 +149,8 @@ describe('svc-cli chat driven through stdin (e2e)', () => {
         `Not sent: could not learn the size of ${base}/gone.jpg (HTTP 404). Give it: /photo <url> [name] <size in bytes>`,
       );
       expect(run.stderr).toContain('asking 127.0.0.1:');
-      expect(run.code).toBe(1);
+      // refused before sending, at once: no platform refused anything
+      expect(run.code).toBe(0);
     } finally {
       await platform.close();
       await new Promise((done) => files.close(done));

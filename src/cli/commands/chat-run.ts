@@ -46,7 +46,9 @@ interface Session {
   signal: AbortSignal;
   /**
    * the exit code a session ends with when a message did not go through: 3 the platform
-   * was unreachable, else 1 (refused by the platform or by the contract); the worst wins
+   * was unreachable, else 1 (the platform refused it); the worst wins. A line refused here
+   * before sending (the contract check, a file size its server does not tell) is a usage
+   * error shown at once and counts not: exit 1 means the platform refused one (docs).
    */
   failed?: number;
   /** how many lines did not go through */
@@ -87,7 +89,6 @@ async function send(session: Session, payload: CustomerPayload): Promise<void> {
     );
   } catch (error) {
     const e = error instanceof SvcError ? error : undefined;
-    noteFailure(session, e);
     if (e?.code === 'SVC_E_INVALID_PAYLOAD') {
       // the issues themselves; chat sends valid messages only (send-text --force does not)
       const { issues = [] } = (e.details ?? {}) as { issues?: ContractIssue[] };
@@ -100,13 +101,15 @@ async function send(session: Session, payload: CustomerPayload): Promise<void> {
       );
       return;
     }
+    noteFailure(session, e);
     session.out.note(e ? `${e.message}${e.hint ? ` ${e.hint}` : ''}` : String(error));
   }
 }
 
 /**
  * A media line typed without a size gets the file's own (spec 2.4 file_size), asked of its
- * server; undefined (noted, counted as not sent) when the server does not tell it.
+ * server; undefined (noted at once; not a platform refusal, so no exit code) when the server
+ * does not tell it.
  */
 async function withFileSize(
   session: Session,
@@ -127,7 +130,6 @@ async function withFileSize(
     signal: session.signal,
   });
   if (learned.ok) return { ...action, fileSize: learned.size };
-  noteFailure(session, undefined);
   session.out.note(
     learned.reason.startsWith('not ')
       ? `Not sent: "${action.file}" is ${learned.reason}.`
