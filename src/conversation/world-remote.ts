@@ -53,13 +53,15 @@ function unreachable(url: string, reason: string, cause?: unknown): SvcError {
 
 async function requestJson(
   url: string,
-  init: { method?: string; body?: unknown } = {},
+  init: { method?: string; body?: unknown; token?: string | undefined } = {},
 ): Promise<{ status: number; json: unknown }> {
+  const headers: Record<string, string> = {};
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
   const response = await fetch(url, {
     method: init.method ?? 'GET',
-    ...(init.body === undefined
-      ? {}
-      : { body: JSON.stringify(init.body), headers: { 'content-type': 'application/json' } }),
+    headers,
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     signal: AbortSignal.timeout(120_000),
   });
   const text = await response.text();
@@ -77,10 +79,13 @@ async function subscribeEvents(
   base: string,
   observations: Observation[],
   signal: AbortSignal,
+  token: string | undefined,
 ): Promise<void> {
   let read: EventStreamReader;
+  // the event stream takes its token in the query, as a browser's EventSource must send it
+  const auth = token === undefined ? '' : `&token=${encodeURIComponent(token)}`;
   try {
-    read = await openEventStream(`${base}/_sim/events?plain=1`, signal);
+    read = await openEventStream(`${base}/_sim/events?plain=1${auth}`, signal);
   } catch (error) {
     if (error instanceof EventStreamStatusError)
       throw unreachable(base, `GET /_sim/events answered HTTP ${error.status}`);
@@ -106,7 +111,7 @@ export async function createRemoteWorld(
   const clock = createClock({ timeScale: options.timeScale ?? 1 });
   let state: { status: number; json: unknown };
   try {
-    state = await requestJson(`${base}/_sim/state`);
+    state = await requestJson(`${base}/_sim/state`, { token: options.controlToken });
   } catch (error) {
     throw unreachable(base, (error as Error).message, error);
   }
@@ -115,6 +120,13 @@ export async function createRemoteWorld(
     agentsOnline?: boolean;
   };
   const channels = described.channels;
+  if (state.status === 401)
+    throw new SvcError(
+      'SVC_E_NOT_SVC_PLATFORM',
+      'input',
+      `Could not replay against ${base}: its control API wants ${options.controlToken === undefined ? 'a' : 'another'} control token (HTTP 401).`,
+      'Pass --control-token with the token its banner printed (or set SVC_CONTROL_TOKEN).',
+    );
   if (state.status !== 200 || !Array.isArray(channels))
     throw new SvcError(
       'SVC_E_NOT_SVC_PLATFORM',
@@ -127,9 +139,10 @@ export async function createRemoteWorld(
     throw new SvcError('SVC_E_NO_CHANNEL', 'input', `Could not replay: ${base} has no channel.`);
   const observations: Observation[] = [];
   const stop = new AbortController();
-  await subscribeEvents(base, observations, stop.signal);
+  await subscribeEvents(base, observations, stop.signal, options.controlToken);
   const control = async (path: string, body?: unknown): Promise<unknown> => {
     const answer = await requestJson(`${base}${path}`, {
+      token: options.controlToken,
       method: body === undefined ? 'GET' : 'POST',
       ...(body === undefined ? {} : { body }),
     });

@@ -39,6 +39,8 @@ export interface ReplayPeers {
   hookUrl?: string;
   /** a running svc simulator (`svc-cli platform`) instead of the embedded platform */
   platformUrl?: string;
+  /** the bearer token of the simulator at `platformUrl`, when it wants one (docs/SECURITY.md) */
+  controlToken?: string;
   /**
    * with a real peer: the embedded platform's port (default any free one); a real bot is
    * configured with the platform URL it posts its answers to, so it must be known beforehand

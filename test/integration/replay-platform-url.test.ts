@@ -13,14 +13,17 @@ afterEach(async () => {
 });
 
 /** A running simulator (as `svc-cli platform` would be) with a listener as its integrator. */
-async function startSimulator(): Promise<{ url: string; platform: Platform }> {
+async function startSimulator(token?: string): Promise<{ url: string; platform: Platform }> {
   const clock = createClock({ timeScale: 0.1 });
   const listener: Listener = await createListener({ clock });
   const platform = createPlatform({
     clock,
     channels: [{ id: 'shop', integratorUrl: listener.url }],
   });
-  const server = await platform.listen({ port: 0 });
+  const server = await platform.listen({
+    port: 0,
+    ...(token === undefined ? {} : { access: { allowOrigins: [], token } }),
+  });
   closers.push(async () => {
     await platform.close();
     await listener.close(10);
@@ -60,6 +63,32 @@ describe('replay --platform-url (a running svc simulator)', () => {
       result: 'delivered',
       attempts: 1,
     });
+  });
+
+  it('sends the control token to a simulator that wants one (--control-token)', async () => {
+    const { url } = await startSimulator('s3cret-t0ken');
+    const [textBothWays] = await loadConversations(['fixtures/conversations/text-both-ways.json']);
+    const conversation: Conversation = {
+      ...textBothWays!.conversation,
+      steps: [
+        ...textBothWays!.conversation.steps,
+        { agents: 'offline' },
+        { expect: { event: { type: 'agents', online: false } } },
+        { agents: 'online' },
+      ],
+    };
+    const withToken = await replayConversation({
+      conversation,
+      platformUrl: url,
+      controlToken: 's3cret-t0ken',
+      timeScale: 0.1,
+    });
+    expect(withToken.steps.filter((s) => s.status === 'failed')).toEqual([]);
+    const without = await replayConversation({ conversation, platformUrl: url, timeScale: 0.1 });
+    expect(without.ok).toBe(false);
+    expect(without.steps[0]?.details[0]).toMatch(
+      /its control API wants a control token \(HTTP 401\)/,
+    );
   });
 
   it('a failing expectation fails against the simulator too', async () => {

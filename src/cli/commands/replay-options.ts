@@ -52,6 +52,16 @@ export const replayOptions = defineOptions('replay', [
       'a running svc simulator (svc-cli platform) instead of the embedded one: customer, agent and control steps and event expectations run; integrator, bot and hook expectations are skipped',
   },
   {
+    key: 'controlToken',
+    flag: '--control-token <token>',
+    type: 'string',
+    env: 'SVC_CONTROL_TOKEN',
+    secret: true,
+    group: PEERS,
+    description:
+      "with --platform-url: the simulator's control token, for one started with --control-token or a non-loopback --host (its banner prints it)",
+  },
+  {
     key: 'grep',
     flag: '--grep <pattern>',
     type: 'string',

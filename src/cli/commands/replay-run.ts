@@ -58,6 +58,7 @@ export async function runReplay(
     ...(flags.botUrl ? { botUrl: flags.botUrl } : {}),
     ...(flags.hookUrl ? { hookUrl: flags.hookUrl } : {}),
     ...(flags.platformUrl ? { platformUrl: flags.platformUrl } : {}),
+    ...(flags.platformUrl && flags.controlToken ? { controlToken: flags.controlToken } : {}),
     ...(flags.platformPort === undefined ? {} : { platformPort: flags.platformPort }),
   };
   if (peers.platformUrl && (peers.integratorUrl || peers.botUrl || peers.hookUrl))
