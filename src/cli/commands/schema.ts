@@ -1,3 +1,4 @@
+import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
@@ -113,9 +114,8 @@ async function printContract(
   const text = contractMarkdown();
   if (flags.out !== undefined) {
     const { writeInto } = await import('../../contract/schema-files.js');
-    const { default: path } = await import('node:path');
-    const file = flags.out.endsWith('.md') ? flags.out : path.join(flags.out, 'CONTRACT.md');
-    await writeInto(ctx, path.dirname(file), [[path.basename(file), text]]);
+    const file = flags.out.endsWith('.md') ? flags.out : join(flags.out, 'CONTRACT.md');
+    await writeInto(ctx, dirname(file), [[basename(file), text]]);
     out.event({ type: 'schema-written', file }, (e, c) => `${c.green('wrote')} ${String(e.file)}`);
     return 0;
   }
