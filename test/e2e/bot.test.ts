@@ -62,10 +62,12 @@ async function freePort(): Promise<number> {
 describe('e2e: platform + bot-sim, spawned (issue #4)', () => {
   it('a customer message goes to bot-sim and its answer back to the customer; SIGINT exits 130', async () => {
     const botPort = await freePort();
+    // 0.5 on both sides: nothing here waits for a timer, and each side's reply budget (1.5 s)
+    // outlasts a turn on a 2-core machine with a CPU hog on both cores (at 0.1, 300 ms did not)
     const platform = run([
       '--json',
       '--time-scale',
-      '0.1',
+      '0.5',
       'platform',
       '--port',
       '0',
@@ -86,7 +88,7 @@ describe('e2e: platform + bot-sim, spawned (issue #4)', () => {
     const bot = run([
       '--json',
       '--time-scale',
-      '0.1',
+      '0.5',
       'bot-sim',
       '--port',
       String(botPort),

@@ -75,7 +75,7 @@ describe('svc-cli load (built CLI, issue 20)', () => {
     const url = await listen('--fault', 'status:503');
     const r = await runCli([
       '--time-scale',
-      '0.01',
+      '0.1',
       'load',
       'integrator',
       '--url',
@@ -88,8 +88,9 @@ describe('svc-cli load (built CLI, issue 20)', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('✗ failed<1% (measured 100%)');
-    // at --time-scale 0.01 a busy machine may time an attempt out (30 ms): HTTP 503 leads
-    expect(r.stdout).toMatch(/why not delivered: HTTP 503 x\d/);
+    // the reasons are counted per kind; a machine busy enough to time an attempt out (300 ms
+    // at this scale) adds a timeout reason beside the 503s, which must still be named
+    expect(r.stdout).toMatch(/why not delivered: .*HTTP 503 x\d/);
   });
 
   it('--json: every line is one object with a type, the summary last', async () => {
