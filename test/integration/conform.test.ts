@@ -229,12 +229,15 @@ describe('conform platform', () => {
    * machine keeps (at 0.05, 50 ms, a cold first delivery made attempt 3 read as 4.3 s).
    */
   const redeliveryScale = () => createClock({ timeScale: 0.2 });
-  async function platform(): Promise<{ platform: Platform; channelUrl: string }> {
+  async function platform(token?: string): Promise<{ platform: Platform; channelUrl: string }> {
     const p = createPlatform({
       clock: redeliveryScale(),
       channels: [{ id: 'shop' }],
     });
-    await p.listen({ port: 0 });
+    await p.listen({
+      port: 0,
+      ...(token === undefined ? {} : { access: { allowOrigins: [], token } }),
+    });
     closers.push(() => p.close());
     const channel = [...p.core.state.channels.values()][0]!;
     return { platform: p, channelUrl: p.core.channelInfo(channel).url };
@@ -278,6 +281,29 @@ describe('conform platform', () => {
     const chats = [...p.core.state.chats.values()];
     expect(chats.length).toBeGreaterThan(0);
     expect(chats.filter((c) => c.mode !== 'closed')).toEqual([]);
+  });
+
+  it('a simulator that wants a control token: said in each skip without one, all checks with it', async () => {
+    const { channelUrl } = await platform('t0ken-for-conform');
+    const without = await runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: redeliveryScale(),
+    });
+    expect(without.failed).toBe(0);
+    const skips = without.results.flatMap((r) =>
+      r.steps.filter((s) => s.status === 'skipped').flatMap((s) => s.details),
+    );
+    expect(skips.length).toBeGreaterThanOrEqual(6); // the cut, the empty sender, 4 attempts
+    for (const skip of skips) expect(skip).toMatch(/wants a control token .*--control-token/);
+    const withToken = await runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: redeliveryScale(),
+      controlToken: 't0ken-for-conform',
+    });
+    expect(reasons(withToken.results)).toEqual([]);
+    expect(withToken.skipped).toBe(0);
   });
 
   it("with a bot on the channel, counts only its own message's attempts, not the bot's answer", async () => {

@@ -176,6 +176,16 @@ export const conformOptions = defineOptions('conform', [
     description: 'platform: port of the embedded listen that watches redelivery (0 = any)',
   },
   {
+    key: 'controlToken',
+    flag: '--control-token <token>',
+    type: 'string',
+    env: 'SVC_CONTROL_TOKEN',
+    secret: true,
+    group: 'platform:',
+    description:
+      "platform: the svc simulator's control token, for one started with --control-token or a non-loopback --host (its banner prints it)",
+  },
+  {
     key: 'tolerance',
     flag: '--tolerance <ms>',
     type: 'int',

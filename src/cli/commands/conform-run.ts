@@ -77,6 +77,7 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
         channelUrl: requireUrl(suite, '--channel-url', o.channelUrl),
         integratorListenPort: o.integratorListenPort,
         toleranceMs: o.tolerance,
+        ...(o.controlToken ? { controlToken: o.controlToken } : {}),
       };
     case 'bot':
       return {

@@ -31,6 +31,7 @@ export type ConformOptions =
       channelUrl: string;
       integratorListenPort?: number;
       toleranceMs?: number;
+      controlToken?: string;
     }
   | {
       suite: 'bot';
@@ -158,6 +159,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
             ? {}
             : { integratorListenPort: options.integratorListenPort }),
           ...(options.toleranceMs === undefined ? {} : { toleranceMs: options.toleranceMs }),
+          ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
         });
         cases = suite.cases;
         cleanup = suite.cleanup;

@@ -7,6 +7,8 @@ import { describeWallTime, type ConformCase } from './case.js';
 /** The svc simulator's control API as found at `<base>/_sim/state`. */
 export interface SimControl {
   base: string;
+  /** `Authorization` for a simulator started with a control token; empty otherwise */
+  headers: Record<string, string>;
   state: { channels: Array<{ id: string; integratorUrl?: string }>; timeScale?: unknown };
 }
 
@@ -17,6 +19,8 @@ export interface RedeliveryCaseOptions {
   integratorListenPort?: number;
   toleranceMs?: number;
   control: () => SimControl | undefined;
+  /** why `control()` is undefined: no control API, or one that wants a token */
+  controlProblem?: () => string;
   newSender: () => string;
 }
 
@@ -43,10 +47,13 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
       ];
       const control = options.control();
       if (!control) {
+        const problem = options.controlProblem?.();
         for (const name of names)
           ctx.skip(
             name,
-            'the platform exposes no svc control API (GET /_sim/state, POST /_sim/agent/message) to make an agent write; run `svc-cli listen --fail-first 2` as its integrator and watch the attempts',
+            problem?.includes('control token') === true
+              ? `${problem}: no agent message can be sent to watch its attempts`
+              : 'the platform exposes no svc control API (GET /_sim/state, POST /_sim/agent/message) to make an agent write; run `svc-cli listen --fail-first 2` as its integrator and watch the attempts',
           );
         return;
       }
@@ -74,6 +81,7 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
         if (previous !== listener.url) {
           const set = await postJson({
             url: `${control.base}/_sim/channels/integrator-url`,
+            headers: control.headers,
             body: JSON.stringify({ channelId: options.publicId, url: listener.url }),
             timeoutMs: TIMEOUT_MS,
             clock,
@@ -103,6 +111,7 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
           );
         const sent = await postJson({
           url: `${control.base}/_sim/agent/message`,
+          headers: control.headers,
           body: JSON.stringify({
             customerId,
             channelId: options.publicId,
@@ -165,6 +174,7 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
         if (previous !== listener.url)
           await postJson({
             url: `${control.base}/_sim/channels/integrator-url`,
+            headers: control.headers,
             body: JSON.stringify({ channelId: options.publicId, url: previous ?? null }),
             timeoutMs: TIMEOUT_MS,
             clock,
@@ -208,7 +218,12 @@ async function agentLineDeliveryId(
   clock: Clock,
 ): Promise<string | undefined> {
   for (let tries = 0; tries < 10; tries++) {
-    const r = await getText({ url: `${control.base}/_sim/chats`, timeoutMs: TIMEOUT_MS, clock });
+    const r = await getText({
+      url: `${control.base}/_sim/chats`,
+      headers: control.headers,
+      timeoutMs: TIMEOUT_MS,
+      clock,
+    });
     if (!r.ok || r.status !== 200) return undefined;
     const { chats } = JSON.parse(r.body) as {
       chats: Array<{

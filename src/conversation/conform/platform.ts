@@ -18,6 +18,8 @@ export interface PlatformSuiteOptions {
   integratorListenPort?: number;
   /** protocol ms an attempt may be early or late (default 1000) */
   toleranceMs?: number;
+  /** the simulator's control token, sent as `Authorization: Bearer` to its control API */
+  controlToken?: string;
 }
 
 export interface ChannelUrlParts {
@@ -56,15 +58,35 @@ async function post(options: PlatformSuiteOptions, url: string, body: unknown) {
   return outcome;
 }
 
-/** Reads the svc simulator's control API, when the platform exposes one (`GET <base>/_sim/state`). */
-export async function findSimControl(base: string, clock: Clock): Promise<SimControl | undefined> {
-  const state = await getText({ url: `${base}/_sim/state`, timeoutMs: TIMEOUT_MS, clock });
-  if (!state.ok || state.status !== 200) return undefined;
+/** Why the control API cannot be used, for the checks that need it; undefined when it can. */
+export type ControlProblem = string;
+
+/**
+ * Reads the svc simulator's control API, when the platform exposes one (`GET <base>/_sim/state`).
+ * A simulator started with a control token (docs/SECURITY.md) answers 401 without it: that is
+ * a control API all the same, and the checks that need it say which flag opens it.
+ */
+export async function findSimControl(
+  base: string,
+  clock: Clock,
+  controlToken?: string,
+): Promise<SimControl | ControlProblem> {
+  const headers: Record<string, string> =
+    controlToken === undefined ? {} : { authorization: `Bearer ${controlToken}` };
+  const state = await getText({ url: `${base}/_sim/state`, timeoutMs: TIMEOUT_MS, clock, headers });
+  const none = 'the platform exposes no svc control API (GET /_sim/state)';
+  if (state.ok && state.status === 401)
+    return controlToken === undefined
+      ? "the platform's control API wants a control token (GET /_sim/state: HTTP 401): pass --control-token with the token its banner printed"
+      : "the platform's control API refused the --control-token given (GET /_sim/state: HTTP 401)";
+  if (!state.ok || state.status !== 200) return none;
   try {
     const json = JSON.parse(state.body) as { channels?: unknown };
-    return Array.isArray(json.channels) ? { base, state: json as SimControl['state'] } : undefined;
+    return Array.isArray(json.channels)
+      ? { base, headers, state: json as SimControl['state'] }
+      : none;
   } catch {
-    return undefined;
+    return none;
   }
 }
 
@@ -123,6 +145,7 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
   const url = `${parts.base}/${parts.randomString}/${parts.publicId}`;
   const flipped = `${parts.randomString.slice(0, -1)}${parts.randomString.endsWith('A') ? 'B' : 'A'}`;
   let control: SimControl | undefined;
+  let controlProblem = 'the platform exposes no svc control API (GET /_sim/state)';
   // a 404 on the channel URL itself is most likely a mistyped --channel-url, not the platform
   const CHECK_URL =
     ' (the channel URL given answers 404: check --channel-url, its random string and public id)';
@@ -149,7 +172,9 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
       name: 'status body 0 or 1',
       spec: ['3', '4.1'],
       async run(ctx) {
-        control = await findSimControl(parts.base, options.clock);
+        const found = await findSimControl(parts.base, options.clock, options.controlToken);
+        if (typeof found === 'string') controlProblem = found;
+        else control = found;
         await ctx.check('GET status', async () => {
           const r = await getText({
             url: `${url}/status`,
@@ -193,7 +218,7 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
         await ctx.check('delivered cut to 1000 code points', async () => {
           if (!control)
             return {
-              skip: 'the platform exposes no svc control API (GET /_sim/state): the cut cannot be observed',
+              skip: `${controlProblem}: the cut cannot be observed`,
             };
           const lines = await readVisitorLines(control, who.id, options.clock);
           const last = lines.at(-1);
@@ -229,7 +254,7 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
         await ctx.check('not delivered to an agent', async () => {
           if (!control)
             return {
-              skip: 'the platform exposes no svc control API (GET /_sim/state): delivery cannot be observed',
+              skip: `${controlProblem}: delivery cannot be observed`,
             };
           const after = await countChats(control, options.clock);
           return after === before
@@ -278,6 +303,7 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
       channelUrl: url,
       publicId: parts.publicId,
       control: () => control,
+      controlProblem: () => controlProblem,
       newSender: () => chatSender('redelivery').id,
     }),
   ];
@@ -290,6 +316,7 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
         await postJson({
           url: `${control.base}/_sim/chats/${chat.id}/close`,
           body: '{}',
+          headers: control.headers,
           timeoutMs: TIMEOUT_MS,
           clock: options.clock,
         });
@@ -312,7 +339,12 @@ async function readChats(
     lines?: Array<{ type?: string; text?: string }>;
   }>
 > {
-  const r = await getText({ url: `${control.base}/_sim/chats`, timeoutMs: TIMEOUT_MS, clock });
+  const r = await getText({
+    url: `${control.base}/_sim/chats`,
+    headers: control.headers,
+    timeoutMs: TIMEOUT_MS,
+    clock,
+  });
   if (!r.ok || r.status !== 200)
     throw new Error(`GET /_sim/chats: ${r.ok ? `HTTP ${r.status}` : r.message}`);
   return (JSON.parse(r.body) as { chats: [] }).chats;
