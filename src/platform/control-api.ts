@@ -168,7 +168,16 @@ function controlRoutes(core: PlatformCore): Route[] {
     {
       method: 'POST',
       path: '/_sim/journal/:id/resend',
-      handler: async (_request, params) => controlOk(await resendExchange(core, Number(params.id))),
+      handler: async (request, params) =>
+        controlOk(
+          await resendExchange(core, Number(params.id), {
+            // the control guard accepted this request's token: a resent control request
+            // carries it, as the journal holds the one it recorded only as `Bearer ***`
+            ...(request.headers.authorization === undefined
+              ? {}
+              : { controlAuthorization: request.headers.authorization }),
+          }),
+        ),
     },
     {
       method: 'GET',

@@ -22,7 +22,11 @@ const RESEND_TIMEOUT_MS = 10_000;
  * request it sent (agent message, hook, bot event) goes to the same URL once more, no redelivery.
  * @example await resendExchange(core, 3) // { seq: 3, method: 'POST', url, status: 200, body }
  */
-export async function resendExchange(core: PlatformCore, seq: number): Promise<ResendResult> {
+export async function resendExchange(
+  core: PlatformCore,
+  seq: number,
+  options: { controlAuthorization?: string } = {},
+): Promise<ResendResult> {
   // the one record after seq - 1: entries() parses only what it returns
   const [entry] = core.journal.entries(seq - 1).filter((e) => e.seq === seq);
   if (!entry) {
@@ -45,6 +49,14 @@ export async function resendExchange(core: PlatformCore, seq: number): Promise<R
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(entry.request.headers ?? {})) {
     if (!HOP_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  }
+  // the journal keeps Authorization as `Bearer ***`: sent back as that, a control request to a
+  // simulator with a control token would be refused (401), so it carries the resend's own
+  const own = entry.direction === 'in' && new URL(url).pathname.startsWith('/_sim/');
+  if (own && options.controlAuthorization !== undefined) {
+    for (const name of Object.keys(headers))
+      if (name.toLowerCase() === 'authorization') delete headers[name];
+    headers.authorization = options.controlAuthorization;
   }
   const common = {
     url,

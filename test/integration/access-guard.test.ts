@@ -300,6 +300,22 @@ describe('--control-token opens the control API to its bearer', () => {
       body: '{"online":false}',
     });
     expect(authorized.status).toBe(200);
+    // resent from the journal, the control request carries the resend's token, not the
+    // `Bearer ***` the journal keeps (which the guard would refuse)
+    const bearer = { authorization: `Bearer ${token}` };
+    const journal = await send(`${url}/_sim/journal`, { headers: bearer });
+    type Entry = { seq: number; request: { url: string }; response?: { status: number } };
+    const entries = (journal.json as { entries: Entry[] }).entries;
+    const recorded = entries.find(
+      (e) => e.request.url.endsWith('/_sim/agents') && e.response?.status === 200,
+    );
+    expect(recorded).toBeDefined();
+    const resent = await send(`${url}/_sim/journal/${recorded!.seq}/resend`, {
+      method: 'POST',
+      headers: { ...JSON_TYPE, ...bearer },
+      body: '{}',
+    });
+    expect([resent.status, resent.json.status], resent.text).toEqual([200, 200]);
     expect(await streamStatus(`${url}/_sim/events`)).toBe(401);
     expect(await streamStatus(`${url}/_sim/events?token=wrong`)).toBe(401);
     expect(await streamStatus(`${url}/_sim/events?plain=1&token=${token}`)).toBe(200);
