@@ -4,7 +4,7 @@
  * its last complete line.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -110,5 +110,37 @@ describe('SIGKILL mid-load', () => {
     expect(last).toBe(''); // whole lines only: the file ends with a newline
     expect(lines.length).toBeGreaterThan(100);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ type: 'exchange' });
+  });
+});
+
+describe('under npx', () => {
+  /**
+   * Ctrl-C in a terminal signals the whole foreground process group: npx and the svc-cli it
+   * started. What the shell then sees is npx's exit: it must still say "interrupted" (130, or
+   * death by SIGINT, which a shell reads as 130), never 0, or `npx svc-cli listen && next`
+   * would go on. The project here has svc-cli as a dependency, as a user's does.
+   */
+  it('Ctrl-C on `npx svc-cli listen` ends it as interrupted, not 0', async () => {
+    const project = dir();
+    writeFileSync(path.join(project, 'package.json'), '{"name":"user-project","private":true}');
+    mkdirSync(path.join(project, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(bin, path.join(project, 'node_modules', '.bin', 'svc-cli'));
+    const npx = spawn('npx', ['--no-install', 'svc-cli', '--json', 'listen', '--port', '0'], {
+      cwd: project,
+      detached: true, // its own process group, as a terminal's foreground job is
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    children.push(npx);
+    const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      npx.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    await new Promise<void>((resolve, reject) => {
+      createInterface({ input: npx.stdout }).once('line', () => resolve());
+      void ended.then(() => reject(new Error('npx exited before listening')));
+    });
+    process.kill(-npx.pid!, 'SIGINT');
+    const { code, signal } = await ended;
+    expect(code === 130 || signal === 'SIGINT', `code ${code}, signal ${signal}`).toBe(true);
   });
 });
