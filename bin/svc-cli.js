@@ -10,5 +10,18 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(require.resolve('../package.json'), 'utf8'));
   process.stdout.write(`${pkg.version ?? '0.0.0'}\n`);
 } else {
-  void require('../dist/cli/boot.cjs').boot(args);
+  let boot;
+  try {
+    boot = require('../dist/cli/boot.cjs').boot;
+  } catch (error) {
+    // a clone that was never built: dist/ comes from a build, not from `npm ci`
+    if (error && error.code === 'MODULE_NOT_FOUND' && /boot\.cjs/.test(String(error.message))) {
+      process.stderr.write(
+        'svc-cli is not built in this folder: run `npm run build` once (npm start and npm test build on their own).\n',
+      );
+      process.exit(2);
+    }
+    throw error;
+  }
+  void boot(args);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run check:package` (issue 19): the packed tarball works in an empty project.
-// npm pack (its prepare script builds) -> npm install <tarball> (+ msw, the optional peer
+// npm pack (its prepack script builds) -> npm install <tarball> (+ msw, the optional peer
 // svc-cli/msw needs) in a fresh temporary project, never this repository's dev dependencies
 // -> every relative link of the packed README resolves inside the package -> the CLI runs (--version, replay, validate, platform answering its status URL), the
 // entry points import from ESM, require from CommonJS, and type-check with TypeScript (node16,
@@ -49,7 +49,7 @@ async function check(name, fn) {
 
 const kB = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
 
-// 1. the tarball (npm pack runs `prepare`, which builds)
+// 1. the tarball (npm pack runs `prepack`, which builds)
 let tarball;
 await check('npm pack', () => {
   const [info] = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', work], repo));

@@ -116,7 +116,10 @@ describe('svc-cli/msw: the platform without a socket', () => {
   });
 
   it('is exported as svc-cli/msw', async () => {
-    const module = await import('svc-cli/msw');
+    // resolved through the package's own exports map, at run time: its types are the packed
+    // package's, which `npm run check:package` compiles against
+    const specifier = 'svc-cli/msw';
+    const module = (await import(specifier)) as { createMswPlatform?: unknown };
     expect(typeof module.createMswPlatform).toBe('function');
   });
 });
