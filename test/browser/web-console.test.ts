@@ -201,6 +201,13 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
       await agent.press('#reply-text', 'Enter');
       await agent.locator('.verdict.delivered').waitFor();
       expect(await agent.locator('.delivery .mark').count()).toBeGreaterThanOrEqual(2);
+      // the track's protocol seconds are written under it (spec 8's 0, 3, 6 s and the 9 s end)
+      expect(await agent.locator('.delivery .scale span').allTextContents()).toEqual([
+        '0 s',
+        '3 s',
+        '6 s',
+        '9 s',
+      ]);
       // spec 8: attempt 2 follows 3 s of protocol time later; attempt 1 reads +0.xxx s
       await agent.locator('.attempts .fail', { hasText: /1\/3 \+0\.\d{3}s ✗ HTTP 500/ }).waitFor();
       await agent
@@ -269,6 +276,18 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
         );
         expect(overflow, `journal tab at ${width} px`).toBe(0);
+        if (width === 390) {
+          // on a phone the filter has the toolbar's first row to itself: beside it, the
+          // control-traffic switch ran into the window's edge
+          const below = await agent.evaluate(() => {
+            const input = document.querySelector('.journal-toolbar input[type=search]');
+            const label = document.querySelector('.journal-toolbar label');
+            return input && label
+              ? label.getBoundingClientRect().top >= input.getBoundingClientRect().bottom
+              : false;
+          });
+          expect(below, 'the control-traffic switch below the filter at 390 px').toBe(true);
+        }
         await agent.screenshot({ path: resolve(artifacts, `web-console-journal-${width}.png`) });
       }
       await agent.setViewportSize({ width: 1280, height: 760 });

@@ -82,6 +82,14 @@ export function renderTimeline(delivery: Delivery): HTMLElement {
       h('span', { class: 'tick t6' }),
       ...marks,
     ),
+    h(
+      'div',
+      { class: 'scale', title: 'protocol seconds since the first attempt (spec 8)' },
+      h('span', { class: 's0' }, '0 s'),
+      h('span', { class: 's3' }, '3 s'),
+      h('span', { class: 's6' }, '6 s'),
+      h('span', { class: 's9' }, '9 s'),
+    ),
     h('ul', { class: 'attempts' }, ...labels),
     verdict,
   );
