@@ -293,7 +293,10 @@ describe('conform --fuzz finds planted bugs and shrinks them (issue 17)', () => 
       /answered the redelivered CLIENT_MESSAGE \(same id\) again/,
     );
     expect(failure?.changes.length).toBeLessThanOrEqual(1); // shrunk: nothing in the input matters
-    expect(failure?.written[0]?.command).toMatch(/^svc-cli replay .+ --bot-url /);
+    // the replay listens where this run's platform did: the bot answers to that address
+    expect(failure?.written[0]?.command).toMatch(
+      /^svc-cli replay .+ --bot-url \S+ --platform-port \d+$/,
+    );
   });
 
   it("--fuzz-stateful: sequences of one chat, in lifecycle order; a receiver failing on a chat's third event is found", async () => {

@@ -239,7 +239,15 @@ export function buildBotFuzzCases(
             2,
           )}\n`,
         );
-        return [{ file, command: `svc-cli replay ${file} --bot-url ${options.url}` }];
+        // the bot answers to the platform address it was given: the replay's platform must
+        // listen where this run's did, or the bot's answers are refused connections
+        const port = new URL(options.harness.channelUrl).port;
+        return [
+          {
+            file,
+            command: `svc-cli replay ${file} --bot-url ${options.url}${port ? ` --platform-port ${port}` : ''}`,
+          },
+        ];
       },
       spec: (name) =>
         name.startsWith('answers within') || name.includes('redelivery')
