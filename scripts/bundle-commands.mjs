@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Start-up is a feature (conventions.md 13, issue 18). Run by `npm run build`, after tsc.
+// Start-up is a feature (every start pays for what it loads). Run by `npm run build`, after tsc.
 // Node 20 compiles ES modules with no code cache and sets up its ES module loader for the
 // first one (~10 ms here): a start that loads CommonJS only, from few files, with a V8 code
 // cache (src/cli/compiled.ts), is what keeps `svc-cli --help` and a one-file `validate` near
@@ -158,7 +158,7 @@ const englishOnly = {
     }));
   },
 };
-// issue 18: `svc-cli validate one-file.json` in a git hook paid for resolving and compiling
+// Why: `svc-cli validate one-file.json` in a git hook paid for resolving and compiling
 // ~140 modules (zod ships as many small ESM files; the option resolver loads every command's
 // table; chalk four files): the validate run path, zod, chalk and the option tables included,
 // is one module next to the sources. Globs are the rare input: tinyglobby (with picomatch and

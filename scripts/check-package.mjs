@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run check:package` (issue 19): the packed tarball works in an empty project.
+// `npm run check:package`: the packed tarball works in an empty project.
 // npm pack (its prepack script builds) -> npm install <tarball> (+ msw, the optional peer
 // svc-cli/msw needs) in a fresh temporary project, never this repository's dev dependencies
 // -> every relative link of the packed README resolves inside the package -> the CLI runs (--version, replay, validate, platform answering its status URL), the

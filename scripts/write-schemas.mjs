@@ -24,7 +24,7 @@ for (const [name, schema] of Object.entries(FORMATS)) {
   );
 }
 
-// The API descriptions for other ecosystems (issue 19): OpenAPI 3.1 of every HTTP endpoint and
+// The API descriptions for other ecosystems: OpenAPI 3.1 of every HTTP endpoint and
 // AsyncAPI 3.0 of the event flows, from the same generator `svc-cli schema --format` uses.
 const { buildOpenApi, buildAsyncApi } = await import(
   new URL('dist/contract/api-docs/index.js', root).href

@@ -1,5 +1,5 @@
 /**
- * One clock for every protocol timer (product.md "Time"): redelivery 3 s, bot timeout 3 s,
+ * One clock for every protocol timer, so tests and `--time-scale` change time in one place: redelivery 3 s, bot timeout 3 s,
  * hook timeout. `timeScale` multiplies every protocol duration: 0.01 turns the 9 s
  * redelivery series into 90 ms of wall time while reports still show protocol time.
  * The virtual clock moves only when told to (tests, `replay`).
@@ -136,7 +136,7 @@ export function createVirtualClock(
   options: {
     settleRounds?: number;
     /**
-     * false: every party is in this process (the in-process transport, issue 18), so tracked
+     * false: every party is in this process (the in-process transport), so tracked
      * work progresses within plain loop turns and no settle round waits a millisecond for
      * socket IO (default true)
      */

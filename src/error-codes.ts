@@ -1,5 +1,5 @@
 /**
- * The closed catalogue of error codes (issue 14; conventions.md 3): every `SvcError` names one
+ * The closed catalogue of error codes (so callers match on a code, never on text): every `SvcError` names one
  * of these, with the category that picks its exit code, and, for the control API, the HTTP
  * status it answers. Match on the code, never on message text.
  */

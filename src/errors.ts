@@ -1,6 +1,6 @@
 /**
  * Errors as data: a stable `code`, a `category` that picks the exit code, and a hint.
- * Match on `code`, never on message text (conventions.md 3; undici lib/core/errors.js).
+ * Match on `code`, never on message text (the message may be reworded; the code is stable).
  *
  * @example
  * throw new SvcError('SVC_E_NO_CHAT', 'input', 'Could not answer: no chat 7.', 'GET /_sim/state lists the chats.');
@@ -51,7 +51,7 @@ type SvcErrorArgs = {
 /**
  * The brand every SvcError carries. The start-up bundles (scripts/bundle-commands.mjs) hold
  * their own copy of this module beside the one the lazily imported command bodies load, so
- * `instanceof` asks for the brand, not for one class object (issue 18).
+ * `instanceof` asks for the brand, not for one class object.
  */
 const BRAND = Symbol.for('svc-cli.SvcError');
 
@@ -107,7 +107,7 @@ export function exitCodeFor(category: ErrorCategory): number {
   }
 }
 
-/** Shorthand constructors so call sites read as the message template of conventions.md 4. */
+/** Shorthand constructors so call sites read as the one message template ("Could not <action>: <reason>. <what to do>"). */
 
 export const inputError = (code: CodeIn<'input'>, message: string, hint?: string): SvcError =>
   new SvcError(code, 'input', message, hint);

@@ -44,7 +44,7 @@ function withPortSource(ctx: CliContext, cmd: unknown, error: unknown): unknown 
 /**
  * The flags given on the command line, globals included: commander's defaults and its own
  * env fallbacks are left out, so the option schemas' defaults, the config file and SVC_* apply
- * (precedence file < env < flag, src/cli/options.ts).
+ * (precedence file < env < flag, src/cli/options/resolve.ts).
  */
 export function givenFlags(cmd: Command): Record<string, unknown> {
   const all = cmd.optsWithGlobals<Record<string, unknown>>();

@@ -1,5 +1,5 @@
 /**
- * What bin/svc-cli.js runs (issue 18, conventions.md 13): main.ts from its start-up bundle,
+ * What bin/svc-cli.js runs (start-up is a feature): main.ts from its start-up bundle,
  * dist/cli/main.bundle.cjs (scripts/bundle-commands.mjs), compiled with a V8 code cache
  * (compiled.ts); without the bundle (a build that did not write it), main.ts itself. The build
  * writes this module as dist/cli/boot.cjs, so a start loads CommonJS only: Node 20 sets up its

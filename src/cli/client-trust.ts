@@ -1,5 +1,5 @@
 /**
- * `--ca` and `--insecure` (issue 16): the trust of every outgoing HTTPS call of this process,
+ * `--ca` and `--insecure`: the trust of every outgoing HTTPS call of this process,
  * set once when a command resolves its options. undici's global dispatcher is shared by every
  * undici call and node's fetch. undici is loaded with a synchronous require only when one of
  * the flags is given, so commands that call no URL start as fast as before.
@@ -73,7 +73,7 @@ export function applyClientTrust(
     undici.setGlobalDispatcher(new undici.Agent({ connect: { rejectUnauthorized: false } }));
     return;
   }
-  // node:tls only when a CA is given: loading it costs every other start (issue 18)
+  // node:tls only when a CA is given: loading it costs every other start
   const { rootCertificates } = require('node:tls') as typeof Tls;
   const ca = [
     ...rootCertificates,

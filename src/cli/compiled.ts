@@ -1,5 +1,5 @@
 /**
- * Start-up (issue 18, conventions.md 13): the program and the validate run path are CommonJS
+ * Start-up is a feature: the program and the validate run path are CommonJS
  * bundles (scripts/bundle-commands.mjs), compiled here through `vm.Script` with a V8 code
  * cache, so a start does not parse and compile half a megabyte of JavaScript again. Node 22's
  * `module.enableCompileCache()` does this for every module; Node 20 has no API for ES modules,

@@ -1,5 +1,5 @@
 /**
- * The config file `svc.config.json` (conventions.md 7: versioned, with a JSON Schema built from
+ * The config file `svc.config.json` (versioned, with a JSON Schema built from
  * the option tables so editors complete and check it through `$schema`, options/json-schema.ts).
  * Keys are the commands' option keys (camelCase of the flags); `commands.<name>` overrides them
  * for one command.
@@ -17,7 +17,7 @@ export const CONFIG_VERSION = 1;
 export const CONFIG_SCHEMA_REF = './node_modules/svc-cli/schemas/svc.config.schema.json';
 
 /**
- * The `$schema` that resolves from `dir` (issue 21): the installed package's copy when the
+ * The `$schema` that resolves from `dir`: the installed package's copy when the
  * project has one, else this svc-cli's own file (a clone, a global install, npx's cache);
  * undefined from the single binary, which has no schema file on disk to point at.
  * @example configSchemaRefFor('/home/me/app') // './node_modules/svc-cli/schemas/svc.config.schema.json'
@@ -30,7 +30,7 @@ export function configSchemaRefFor(dir: string): string | undefined {
   return isAbsolute(rel) ? rel : rel.startsWith('.') ? rel : `./${rel}`;
 }
 
-/** The parts a user can play (product.md "Who uses it"). */
+/** The parts a user can play (who uses svc-cli). */
 export const ROLES = ROLE_NAMES;
 export type Role = (typeof ROLES)[number];
 
@@ -102,7 +102,7 @@ export function loadConfig(sources: { flags: Record<string, unknown>; cwd: strin
     throw new SvcError('SVC_E_CONFIG', 'input', `Could not use ${file}: it is not a JSON object.`);
   }
   const { $schema: _schema, version, commands, ...values } = json;
-  // conventions.md 7: every on-disk format is versioned; an unknown version is an input error.
+  // every on-disk format is versioned; an unknown version is an input error.
   if (version !== CONFIG_VERSION) {
     throw new SvcError(
       'SVC_E_CONFIG_VERSION',

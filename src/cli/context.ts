@@ -21,7 +21,7 @@ export interface CliContext {
   exitCode: number;
   /**
    * a verdict that wins over the signal's 130/143: `proxy --fail-on-violation` is stopped by a
-   * signal and still exits 1 when it saw a violation (issue 16)
+   * signal and still exits 1 when it saw a violation
    */
   verdictAfterSignal?: number;
 }

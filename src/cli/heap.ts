@@ -1,5 +1,5 @@
 /**
- * The old generation's growth in a serving command (issue 18, bounded memory). Between two
+ * The old generation's growth in a serving command (bounded memory). Between two
  * full collections V8 lets the old generation grow to a multiple of what was live after the
  * last one. V8 picks that factor from its allocation rate, between 1.1 and 4: a simulator
  * ingesting 15k messages/s with ~22 MB live swung between 125 and 161 MB RSS (the heap in use

@@ -44,7 +44,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     interrupt: onSignal(EXIT_CODES.sigint),
     exitCode: 0,
   };
-  // issue 21: `svc-cli replay | head -1` closes stdout early; the command ends quietly
+  // `svc-cli replay | head -1` closes stdout early; the command ends quietly
   // (no EPIPE stack trace), with the exit code it had so far
   const onOutputClosed = (error: NodeJS.ErrnoException): void => {
     if (error.code !== 'EPIPE') throw error;

@@ -1,5 +1,5 @@
 /**
- * `--out <file>` is checked before a run (issue 21): a report that cannot be written is said
+ * `--out <file>` is checked before a run: a report that cannot be written is said
  * at once, not after minutes of work, and `--out` is never silently ignored.
  */
 import { existsSync, statSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * The commander program: every command registered, run for an argv. Each command imports its
  * core lazily, so `svc-cli --help` loads no schema code, undici, msw or simulator
- * (conventions.md 13). Nothing here exits: main.ts does.
+ * (start-up is a feature). Nothing here exits: main.ts does.
  */
 import type { CliContext } from './context.js';
 import { closestNames } from '../suggest.js';
@@ -151,7 +151,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
         return EXIT_CODES.ok;
       }
       if (wantsJson(argv)) {
-        // issue 21: every --json line is an object with a type, usage errors included
+        // every --json line is an object with a type, usage errors included
         const message = addChoiceSuggestion(
           addOptionSuggestion(program, argv, addArgumentChoices(program, error.message)),
         )

@@ -173,7 +173,7 @@ export interface TlsFlags {
 }
 
 /**
- * What a serving command serves HTTPS with (issue 16): `--cert`/`--key`, or a certificate
+ * What a serving command serves HTTPS with: `--cert`/`--key`, or a certificate
  * generated at start with `--tls` (written to `--tls-cert-out`); undefined for plain HTTP.
  * `note` gets one line naming the certificate's fingerprint and where its PEM is.
  * @example const tls = await serverTls(ctx, options, (line) => out.note(line));

@@ -26,7 +26,7 @@ export const BOT_EVENTS = [
   'AGENT_UNAVAILABLE',
 ] as const;
 /**
- * Events the public Bot API lists beyond spec 6.1 (docs/FIDELITY.md, issue 15): off by
+ * Events the public Bot API lists beyond spec 6.1 (docs/FIDELITY.md): off by
  * default, on with `--bot-events docs`. Their schemas are known either way, so `validate`
  * reads a payload shaped as the docs show.
  */
@@ -52,7 +52,7 @@ export const BOT_HTTP_STATUSES = [200, 400, 401, 403, 404, 405, 429, 500, 502, 5
  */
 export const MILLISECONDS_ABOVE = 1e11;
 
-/** The bot schemas, built on first use (issue 18). */
+/** The bot schemas, built on first use. */
 export const botSchemas = once(() => {
   // spec 2.5: timestamp is typed String (unix time) in the tables and a number in the samples: both.
   const timestamp = z

@@ -31,7 +31,7 @@ export const TYPING_TYPES = ['typein', 'typeout'] as const;
 export const CHANNEL_STATUSES = [0, 1] as const;
 
 /**
- * The channel schemas, each built on first use (issue 18): a one-file `validate` builds the
+ * The channel schemas, each built on first use: a one-file `validate` builds the
  * schema it reads and its parts, not every schema; media schemas are built per type.
  */
 export const channelSchemas = once(() => {

@@ -18,7 +18,7 @@ const includes = (list: readonly string[], v: unknown): boolean =>
 
 /**
  * Kind names by their discriminator, built once: a 100k-payload stream looks each kind up
- * instead of concatenating it and hashing the new string for the registry (issue 18).
+ * instead of concatenating it and hashing the new string for the registry.
  */
 function kindsBy(prefix: string, names: readonly string[], kind = (n: string) => n) {
   return new Map<unknown, string>(names.map((n) => [n, `${prefix}${kind(n)}`]));

@@ -34,7 +34,7 @@ export const HOOK_RESULTS = ['ok', 'FAILURE'] as const;
  */
 export const USER_TOKEN_FIELD = 'user_token';
 
-/** The hook schemas, built on first use (issue 18). */
+/** The hook schemas, built on first use. */
 export const hookSchemas = once(() => {
   const anyObject = z.record(z.string(), z.unknown(), tag('2.6', { rule: 'must be an object' }));
   const optionalString = () => str('2.6').optional();

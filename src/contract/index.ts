@@ -28,7 +28,7 @@ export { detectKind } from './detect.js';
 export { toJsonSchema } from './json-schema.js';
 
 // The named zod schemas of `svc-cli/schemas`, to compose in other schemas. The CLI and the
-// simulator build each schema on first use (issue 18) and do not import this entry; a library
+// simulator build each schema on first use and do not import this entry; a library
 // user importing it gets them all, built here, as before.
 const channel = channelSchemas();
 const mediaOf = <T>(build: (type: MediaType) => T) =>

@@ -65,7 +65,7 @@ const LINE_BREAK = /\r\n|\n|\r/;
 
 /**
  * The lines of a text stream, in batches: every whole line of each chunk at once, so a 100k
- * line stream costs a few hundred awaits instead of one per line (issue 18). Line breaks as
+ * line stream costs a few hundred awaits instead of one per line. Line breaks as
  * readline splits them; a leading byte-order mark is dropped. Linear in the input: only the
  * new chunk is searched for a break, and a line longer than a chunk is joined once.
  */
@@ -175,7 +175,7 @@ async function* readLines(
 /**
  * A whole file as one JSON document, refused when empty, binary or too large. Read
  * synchronously: a document is at most a few MB, and a one-file `validate` (a git hook) does
- * not wait for the thread pool to start (issue 18).
+ * not wait for the thread pool to start.
  */
 function readDocument(file: string, source: string, maxBytes: number): InputRecord {
   const info = statSync(file);

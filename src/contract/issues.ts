@@ -1,5 +1,5 @@
 /**
- * zod issues -> ContractIssues (conventions.md 5: issues as data, never a raw ZodError).
+ * zod issues -> ContractIssues (issues as data, never a raw ZodError).
  * Rules tagged in rules.ts decode to their code, spec section and words; anything else
  * gets a generic description and the kind's spec section.
  */
@@ -27,7 +27,7 @@ export function formatPath(segments: readonly Segment[]): string {
 }
 
 /**
- * One line per issue, the conventions.md 4 template:
+ * One line per issue, the one message template of every violation:
  * `message.text: required when type is "text" (spec 2.1)`.
  */
 export function formatIssue(issue: ContractIssue): string {

@@ -1,5 +1,5 @@
 /**
- * The media types of spec 2.4, the one list (issue 14): the contract's schemas, the roles, the
+ * The media types of spec 2.4, the one list: the contract's schemas, the roles, the
  * platform and the agent console all read it. No zod here, so the console parser and the
  * browser bundles can import it for nothing.
  */

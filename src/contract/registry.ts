@@ -1,6 +1,6 @@
 /**
  * Every payload kind by its stable dotted name, with the schema that checks it. The list is
- * built at import; each schema when first read (issue 18). `validate` looks kinds up in a Map.
+ * built at import; each schema when first read. `validate` looks kinds up in a Map.
  */
 import type { z } from 'zod';
 import { MEDIA_TYPES, channelSchemas } from './channel.js';
@@ -16,7 +16,7 @@ import type { KindInfo } from './types.js';
 import { closestNames } from '../suggest.js';
 
 /**
- * Who writes a payload of the kind (issue 15): the `party` under test (integrator, bot
+ * Who writes a payload of the kind: the `party` under test (integrator, bot
  * provider, hook receiver) is held to the spec's types; what the `platform` (or its page
  * script) writes tolerates the drift its public samples show, as warnings.
  */
@@ -35,7 +35,7 @@ export function producerOf(direction: string): Producer {
 
 const entries: KindEntry[] = [];
 /**
- * Registers a kind; its schema is built when first read (issue 18: a one-file `validate`
+ * Registers a kind; its schema is built when first read (a one-file `validate`
  * builds the schema it needs, not all of them).
  */
 const add = (info: KindInfo, build: () => z.ZodType): void => {

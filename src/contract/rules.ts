@@ -18,7 +18,7 @@ export const WARNING_PREFIX = 'warn:';
 export const TYPE_DRIFT = 'type_drift';
 /**
  * Ends the rule of a drift warning; validate() drops it when the party under test produced
- * the payload and the drift becomes an error (issue 15).
+ * the payload and the drift becomes an error.
  */
 export const DRIFT_TOLERATED = ' (type drift, accepted)';
 
@@ -158,7 +158,7 @@ function pushWarning(
 }
 
 /**
- * Lets the values `accepts` names skip zod's machinery for a schema (issue 18): an id that
+ * Lets the values `accepts` names skip zod's machinery for a schema: an id that
  * may drift runs a union, two fresh payloads and two check passes per field, and a 100k line
  * stream pays that for every id. `accepts` must hold only for values the schema passes
  * unchanged and with no issue (rules.test.ts holds each fast path to its schema on a spread
@@ -339,7 +339,7 @@ export function cutText(spec: string, required: string): z.ZodString {
 export const NULL_OPTIONAL = 'null_optional';
 
 /**
- * An optional field that also takes `null` (issue 15: the public samples send `"user_token":
+ * An optional field that also takes `null` (the public samples send `"user_token":
  * null`, `"analytics": null` for "unset"): null is read as absent, with a `null_optional`
  * warning. A field whose spec allows null itself stays as it is, silent.
  */
@@ -387,7 +387,7 @@ export const EMPTY_ARRAY_RULE =
   "must be an object, got an empty array (PHP's json_encode writes [] for an empty array: leave the field out, or send (object) [], which it writes as {})";
 
 /**
- * A value built on first use, then kept (issue 18: schemas are built when a run needs them).
+ * A value built on first use, then kept (schemas are built when a run needs them).
  * @example const schemas = once(() => buildAll()); schemas().text
  */
 export function once<T>(build: () => T): () => T {

@@ -1,6 +1,6 @@
 /**
  * The core of `svc-cli validate`: walks the inputs, validates each payload and emits one
- * `result` event per payload, then a `summary`. It never prints (conventions.md); the
+ * `result` event per payload, then a `summary`. It never prints (the CLI renders); the
  * CLI renders the events as they come, so a 100k-line stream is never held in memory.
  */
 import type { Readable } from 'node:stream';
@@ -80,7 +80,7 @@ export async function* validateInputs(
 
 /**
  * `validateInputs` in batches: the events of a chunk of NDJSON lines at once, so a consumer
- * pays one await per chunk rather than one per payload (the CLI; issue 18).
+ * pays one await per chunk rather than one per payload (the CLI).
  * @example for await (const events of validateInputBatches({ inputs: ['big.ndjson'] })) for (const e of events) render(e);
  */
 export async function* validateInputBatches(

@@ -1,5 +1,5 @@
 /**
- * Validation results as data (conventions.md 5): only src/cli/render formats them.
+ * Validation results as data: only src/cli/render formats them.
  */
 export type Severity = 'error' | 'warning';
 

@@ -45,7 +45,7 @@ function pathOf(frame: Frame, key?: PropertyKey): string {
 /**
  * Guards the schemas cannot give: an own `__proto__` key anywhere (prototype pollution
  * when a consumer merges the payload) and nesting past MAX_DEPTH. A first pass keeps no paths
- * (every payload of a 100k stream pays it, issue 18); it recurses, but never deeper than
+ * (every payload of a 100k stream pays it); it recurses, but never deeper than
  * MAX_DEPTH + 2 frames, so a 10,000-level document cannot overflow the stack. Only a payload
  * that trips a guard is walked again with paths, for its issues. Returns false when too deep.
  */
@@ -122,7 +122,7 @@ function reportGuards(value: object, errors: ContractIssue[]): boolean {
 }
 
 /**
- * Issue 15: what the party under test writes is held to the spec's types, so its type drift
+ * What the party under test writes is held to the spec's types, so its type drift
  * is an error (`sender.id: expected a string, got a number`); the platform's own drift stays
  * a warning. The code stays `type_drift`: the simulator delivers a drifted value it can read.
  */
@@ -149,7 +149,7 @@ const strictRule = (rule: string): string =>
 
 /**
  * The first payloads of a process parse without zod's compiled fast path: compiling it costs
- * more than a few payloads gain (issue 18: a git hook validates one file); a stream of many
+ * more than a few payloads gain (a git hook validates one file); a stream of many
  * switches to it.
  */
 const JIT_AFTER = 32;

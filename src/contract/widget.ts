@@ -70,7 +70,7 @@ export const WIDGET_RESULT_METHODS = [
 /** spec 6.4: the callbacks that receive arguments. */
 export const WIDGET_CALLBACKS_WITH_ARGS = ['svc_onCallEnd', 'svc_onChangeState'] as const;
 
-/** The page-script schemas, built on first use (issue 18). */
+/** The page-script schemas, built on first use. */
 export const widgetSchemas = once(() => {
   const optionalString = () => str('4.5').optional();
   const ok = shape('4.5', { result: lit('ok', '4.5') });

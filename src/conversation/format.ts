@@ -3,7 +3,7 @@ import { FAULT_SYNTAX, parseFault, type Fault } from '../faults/fault.js';
 import { faultPlanFields } from '../faults/plan-file.js';
 
 /**
- * The conversation fixture format, version 1 (product.md "Fixtures"; conventions.md 7):
+ * The conversation fixture format, version 1 (versioned, so an unknown version is an input error):
  * ordered, named steps across roles with partial-match expectations. Exported as JSON
  * Schema (`svc-cli schema --kind conversation`), so fixtures start with `$schema`.
  */

@@ -169,7 +169,7 @@ export interface ConversationLoadFailure {
 }
 
 /**
- * Loads every conversation it can and reports each file it cannot (issue 21: one broken
+ * Loads every conversation it can and reports each file it cannot (one broken
  * fixture does not hide the others' results, nor the other broken ones).
  * @example const { loaded, failures } = await loadEveryConversation(['fixtures/conversations']);
  */

@@ -4,8 +4,8 @@ import { replayConversation, type ConversationResult, type ReplayOptions } from 
 /**
  * Conversations replayed at once on the embedded world. Each has its own world and virtual
  * clock over the in-process transport; running several overlaps the loop turns of each
- * clock's settle (docs/decisions/0001). Measured with `BENCH_SWEEP=1 npm run bench` on 2
- * cores (issue 18): 1, 4 and 8 are within this machine's noise of each other (~700-780/s
+ * clock's settle (docs/decisions/0001-virtual-clock-settling.md). Measured with `BENCH_SWEEP=1 npm run bench` on 2
+ * cores: 1, 4 and 8 are within this machine's noise of each other (~700-780/s
  * warm), 4 was as fast as any.
  */
 export const DEFAULT_REPLAY_CONCURRENCY = 4;
@@ -38,7 +38,7 @@ type Settled = { result: ConversationResult } | { error: unknown };
 /**
  * How long a conversation keeps its virtual clock waiting in real time: every fault that
  * stalls a request on the clock (a body that trickles, a peer that hangs, a delay) costs
- * the settle window at each clock jump (docs/decisions/0001). Such conversations start
+ * the settle window at each clock jump (docs/decisions/0001-virtual-clock-settling.md). Such conversations start
  * first, so a long one does not end the run alone while the other slots stand idle (the
  * longest-first rule of test runners); results are still reported in input order.
  */

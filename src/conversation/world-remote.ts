@@ -157,7 +157,7 @@ export async function createRemoteWorld(
     (key) =>
       setup[key] !== undefined && (key !== 'channel' || setup.channel?.chunked !== undefined),
   );
-  // issue 21: a conversation whose setup the running simulator cannot apply, or that needs an
+  // a conversation whose setup the running simulator cannot apply, or that needs an
   // integrator it was started without, is skipped with the reason instead of failing
   const needsIntegrator = options.conversation.steps.some((step) => 'agent' in step);
   const notApplicable =
@@ -194,7 +194,7 @@ export async function createRemoteWorld(
     observations,
     channelUrl: channel.url,
     controlBase: base,
-    // real time: a redelivery series is late by a few ms of scheduling (issue 21)
+    // real time: a redelivery series is late by a few ms of scheduling
     timingToleranceMs: REAL_TIME_TOLERANCE_MS,
     unobservable: (party: Party) =>
       party === 'event' ? undefined : { reason: ROLE_SKIP, skip: true },

@@ -57,7 +57,7 @@ export interface WorldOptions extends ReplayPeers {
   seed?: number;
   /**
    * how the embedded parties reach each other: in process (default without real peers: no
-   * sockets, issue 18) or over loopback sockets (always with a real peer, which needs them)
+   * sockets) or over loopback sockets (always with a real peer, which needs them)
    */
   transport?: Transport;
 }

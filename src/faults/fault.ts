@@ -1,6 +1,6 @@
 /**
  * Faults a serving role (listen, bot-sim, hook-target) can inject into its replies: a closed
- * union (conventions.md 6). A fault plan is plain data that a flag, a config file and a
+ * union, so a new fault cannot be forgotten in a switch. A fault plan is plain data that a flag, a config file and a
  * fixture can all produce.
  */
 export type Fault =

@@ -32,7 +32,7 @@ export function faultPlanFields<F extends z.ZodType>(fault: F) {
 
 /**
  * The fault-plan file (`--fault-plan plan.json`), versioned like every on-disk format
- * (conventions.md 7).
+ * (every on-disk format is versioned, so an old file fails loudly).
  */
 export const faultPlanSchema = z
   .object({

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorText } from '../errors.js';
 import { endInBatch } from './response-batch.js';
 
-/** Default request body limit (issue 8): 1 MiB, answered with 413 beyond. */
+/** Default request body limit: 1 MiB, answered with 413 beyond. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** An oversized body is read and dropped up to 16 x the limit (at least 16 MiB), then cut. */
@@ -76,7 +76,7 @@ export function readJsonBodyThen(
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
   const transfer = transferModeOf(req);
   const declared = Number(req.headers['content-length']);
-  // issue 21: a 413 sent while the client still uploads reaches many clients as EPIPE or a
+  // a 413 sent while the client still uploads reaches many clients as EPIPE or a
   // reset instead; the rest of an oversized body is read and dropped first, up to a cap
   const cap = Math.max(limit * 16, DISCARD_CAP);
   if (Number.isFinite(declared) && declared > cap) {

@@ -34,7 +34,7 @@ export type FailureReason =
   | 'refused'
   | 'reset'
   | 'unreachable'
-  /** HTTPS: the server's certificate is not trusted (issue 16) */
+  /** HTTPS: the server's certificate is not trusted */
   | 'untrusted'
   /** HTTPS: the handshake failed (the server speaks plain HTTP, or no TLS this side accepts) */
   | 'tls'
@@ -130,7 +130,7 @@ export function certificateProblem(error: unknown): string | undefined {
   return problem?.reason === 'untrusted' ? problem.code : undefined;
 }
 
-/** The one line an untrusted certificate gets, naming both ways out (issue 16). */
+/** The one line an untrusted certificate gets, naming both ways out. */
 export const untrustedMessage = (code: string): string =>
   `the server's certificate is not trusted (${code}): pass --ca <pem> to trust its CA, ${SKIP_CHECK}`;
 
@@ -215,7 +215,7 @@ export function observeReplies<T>(
 }
 
 /**
- * `exchange` over a socket, through undici's `dispatch` with a handler of our own (issue 18):
+ * `exchange` over a socket, through undici's `dispatch` with a handler of our own:
  * `request()` would add, per exchange, a body stream, an end-of-stream watcher and an
  * AbortController; the bot round trip makes three of these exchanges, and their garbage set
  * how often the young generation was collected. The outcomes are the same: the timeout (on
@@ -353,7 +353,7 @@ interface DispatchTarget {
 }
 
 /**
- * The last URLs parsed for dispatch (issue 18): a simulator posts to the same few peers all
+ * The last URLs parsed for dispatch: a simulator posts to the same few peers all
  * the time, and a URL object per exchange was garbage the young generation collected.
  */
 const targets = new Map<string, DispatchTarget>();
@@ -402,7 +402,7 @@ const replyTooLarge = (limit: number): Error =>
 const GAVE_UP = new Error('the client gave up');
 
 /**
- * `exchange` for the embedded world (issue 18): the same exchange, timeout and outcomes
+ * `exchange` for the embedded world: the same exchange, timeout and outcomes
  * without a socket (src/http/in-process.ts), and without an AbortController per request.
  */
 function exchangeInProcess(

@@ -1,5 +1,5 @@
 /**
- * One request to a serving role, whatever carried it (issue 18): a loopback socket (the
+ * One request to a serving role, whatever carried it: a loopback socket (the
  * serving commands, real peers) or the in-process transport (the embedded world). A role
  * written against `InboundExchange` serves both the same way.
  */
@@ -40,7 +40,7 @@ export interface InboundExchange {
 
 export type ExchangeHandler = (exchange: InboundExchange) => void | Promise<void>;
 
-/** Where the embedded world's roles answer: a socket, or in process (issue 18). */
+/** Where the embedded world's roles answer: a socket, or in process. */
 export type Transport = 'socket' | 'in-process';
 
 export interface ServeExchangesOptions extends ListenAt {

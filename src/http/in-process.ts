@@ -1,5 +1,5 @@
 /**
- * The in-process transport (issue 18): the embedded world's platform and roles answer each
+ * The in-process transport: the embedded world's platform and roles answer each
  * other without sockets. A serving side mounts a handler under an origin of its own
  * (`http://listen-3.in-process.invalid`, a reserved name no resolver answers); `postJson` and
  * `getText` (client.ts) hand a request for such an origin to the handler, which answers through

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 
 /**
  * Compares secrets (channel random strings, bot tokens, client secrets, access tokens) in
- * constant time (issue 8): every comparison of a secret in svc-cli goes through here.
+ * constant time: every comparison of a secret in svc-cli goes through here.
  * @example secretEquals(segment, channel.randomString)
  */
 export function secretEquals(a: string, expected: string): boolean {

@@ -7,7 +7,7 @@ import { createHostCheck, hostRefusal } from './host-check.js';
 import { fileLimit, isFileLimitError } from '../io/file-limit.js';
 import { connectionBudget, noteRefusal } from './connection-refusals.js';
 
-/** Limits every serving command applies so a slow or hostile client cannot hold it (issue 8). */
+/** Limits every serving command applies so a slow or hostile client cannot hold it. */
 export interface ServerLimits {
   /** max time to receive the request headers (default 10 s) */
   headersTimeoutMs?: number;
@@ -25,7 +25,7 @@ export const DEFAULT_SERVER_LIMITS = {
   requestTimeoutMs: 30_000,
   // node's own 5 s closes a client's pooled connection in any pause longer than that, and the
   // next burst reconnects: 200 conversations after 8 s of quiet opened 48 connections in their
-  // first second, the bot round trips' worst (issue 18). Front ends keep an idle connection
+  // first second, the bot round trips' worst. Front ends keep an idle connection
   // about a minute (docs/FIDELITY.md); clients that honour `Keep-Alive: timeout=65` (undici)
   // close theirs first, so none is reused as the server closes it.
   keepAliveTimeoutMs: 65_000,
@@ -41,7 +41,7 @@ export interface StartServerOptions {
   limits?: ServerLimits;
   /** called when a handler throws: the server answers 500 and keeps serving */
   onHandlerError?: (error: unknown, req: IncomingMessage) => void;
-  /** serve HTTPS with this key and certificate (`--tls`, issue 16) */
+  /** serve HTTPS with this key and certificate (`--tls`) */
   tls?: TlsServerOptions | undefined;
   /** the flag that sets the port, named when it is taken (default `--port`) */
   portFlag?: string;
@@ -101,7 +101,7 @@ const PLAIN_PATH = /^\/[A-Za-z0-9_\-/]*$/;
 
 /**
  * The path and query of a request target, never throwing: `//x`, `*`, `http://h/p` (absolute
- * form) and bad percent-escapes all give an answer (found by fuzzing, issue 8).
+ * form) and bad percent-escapes all give an answer (found by fuzzing).
  * @example requestPathOf('//a?b=1') // { path: '//a', query: URLSearchParams { b: '1' } }
  */
 export function requestPathOf(target: string | undefined): {

@@ -1,5 +1,5 @@
 /**
- * What a serving role answers through (issue 18): a socket's `ServerResponse`, or the
+ * What a serving role answers through: a socket's `ServerResponse`, or the
  * in-process transport of the embedded world (`in-process.ts`). Faults act on this, so the
  * same fault plan gives the same exchange whichever carries it.
  */
@@ -35,7 +35,7 @@ export interface ReplyWire {
  * The wire of a node:http exchange. Plain methods only: an object literal with a getter gets
  * a hidden class of its own in the old generation, which kept each request's whole graph
  * alive through young-generation GCs (2.5x the bytes promoted per scavenge, 3 ms -> 7 ms
- * pauses at 800 req/s; issue 18 part 4). `in-process.ts` builds its wires the same way.
+ * pauses at 800 req/s). `in-process.ts` builds its wires the same way.
  * @example applyFault(fault, { wire: socketWire(req, res), clock, normal });
  */
 export function socketWire(req: IncomingMessage, res: ServerResponse): ReplyWire {

@@ -4,7 +4,7 @@
  * is a large object in V8: each gets pages of its own, mapped, faulted in and unmapped. A
  * simulator ingesting ~20k messages/s batches ~200 journal lines of ~700 bytes every 10 ms
  * (140 KB): joined whole, with its write, that cost 3.4-4.0 µs per line; in chunks of at
- * most 48 Ki characters, 0.38-0.42 µs (issue 18, docs/RELIABILITY.md).
+ * most 48 Ki characters, 0.38-0.42 µs (docs/RELIABILITY.md).
  */
 
 /**

@@ -2,7 +2,7 @@
  * Many waiters on one long-lived AbortSignal (the core's stop signal: every queued delivery,
  * every redelivery wait). Node's EventTarget scans its whole listener list on each
  * addEventListener (it refuses duplicates), so 28,000 waiters cost 28,000 scans of up to
- * 28,000 entries: 1.9 s of CPU for 30,000 adds here (issue 18, the load bench's queue).
+ * 28,000 entries: 1.9 s of CPU for 30,000 adds here (the load bench's queue).
  * `onAbort` registers one listener per signal and keeps the callbacks in a Set: adding and
  * removing one is O(1).
  */
@@ -22,7 +22,7 @@ const kept = new WeakSet<AbortSignal>();
  * lives as long as its owner (the core's stop signal). Each exchange of a round trip waits on
  * it and is done within a millisecond, so the Set would otherwise empty and be rebuilt, and
  * the listener removed and added again, several times per round trip at a human pace: ~20 us
- * of CPU and a few hundred bytes of garbage each (issue 18, timing under load). Not for
+ * of CPU and a few hundred bytes of garbage each (timing under load). Not for
  * a signal of `AbortSignal.any()`: a listener keeps that one alive.
  * @example keepAbortListener(controller.signal);
  */
@@ -35,7 +35,7 @@ export function keepAbortListener(signal: AbortSignal): void {
  * as a `once` listener added then would never run. Callbacks run in the order they were
  * added; adding the same function twice keeps one, and one forgotten during the abort does not
  * run, as with addEventListener. Forget it with `offAbort` (no closure per waiter: under load
- * tens of thousands wait, issue 18).
+ * tens of thousands wait).
  * @example onAbort(core.signal, onStop); ... offAbort(core.signal, onStop);
  */
 export function onAbort(signal: AbortSignal, fn: () => void): void {

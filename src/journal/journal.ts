@@ -43,11 +43,11 @@ export interface JournalOptions {
   redact?: Redactor;
   /**
    * keep Authorization / Cookie headers and token fields (access_token, client_secret) as
-   * sent; by default they are stored as `***` (`--show-secrets`, issue 8)
+   * sent; by default they are stored as `***` (`--show-secrets`)
    */
   showSecrets?: boolean;
   /**
-   * rotate the NDJSON file once it holds this many bytes (issue 18): it is renamed `<file>.1`
+   * rotate the NDJSON file once it holds this many bytes: it is renamed `<file>.1`
    * (an older `.1` becomes `.2`, and so on; none is deleted) and a new file is started, at a
    * batch boundary, so every record is whole in exactly one file. Absent: never rotate.
    */

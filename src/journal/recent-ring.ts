@@ -1,5 +1,5 @@
 /**
- * The recent records of a journal without a file store (issue 18): each record's JSON text in
+ * The recent records of a journal without a file store: each record's JSON text in
  * one ring of bytes outside the JS heap, with its seq.
  *
  * Kept as strings on the heap, a record outlived two young-generation collections before the

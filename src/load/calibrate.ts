@@ -1,5 +1,5 @@
 /**
- * How fast this machine can generate a role's load (issue 20, honest limits): a short closed
+ * How fast this machine can generate a role's load (honest limits): a short closed
  * loop against an in-process endpoint that answers at once. The endpoint shares the process,
  * so the figure is a floor, not a ceiling; `load` warns when the asked rate is above it.
  */

@@ -1,5 +1,5 @@
 /**
- * `load --export locust` (issue 20): the same scenario as a locustfile, so one machine runs
+ * `load --export locust`: the same scenario as a locustfile, so one machine runs
  * `svc-cli load` and many machines run Locust's distributed mode (one master, N workers) with
  * the same payloads, rate, delivery policy and thresholds. The script is generated, never
  * hand-kept: the scenario is embedded as JSON and read by a fixed Python body.

@@ -1,5 +1,5 @@
 /**
- * The load engine (issue 20): starts series at the planned arrival times (open model),
+ * The load engine: starts series at the planned arrival times (open model),
  * measures every attempt and every series, accounts for every payload sent, checks
  * thresholds, and reports progress as events. Never prints.
  */

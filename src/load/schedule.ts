@@ -1,5 +1,5 @@
 /**
- * Open-model arrivals (issue 20): series start at planned times whatever the endpoint does,
+ * Open-model arrivals: series start at planned times whatever the endpoint does,
  * so a slow answer cannot hold the next request back (no coordinated omission). With a
  * ramp-up the rate grows linearly from 0 to the asked rate.
  */

@@ -290,7 +290,7 @@ async function fireSeries(
 
 /**
  * Think time is wall time, whatever the run's time scale. Its sleeps wait on the run's stop
- * signal through one listener (src/io/on-abort.ts), not one per conversation (issue 18).
+ * signal through one listener (src/io/on-abort.ts), not one per conversation.
  */
 const wallClock = createClock();
 

@@ -173,7 +173,7 @@ export function handleProviderRequest(
       `${eventName} goes from the platform to the provider; the platform takes ${takes}`,
       'rejected',
     );
-  // the public docs' CLIENT_INFO: taken only with the switch on (issue 15, docs/FIDELITY.md)
+  // the public docs' CLIENT_INFO: taken only with the switch on (docs/FIDELITY.md)
   if (eventName === 'CLIENT_INFO' && !ctx.onClientInfo)
     return answer(
       405,

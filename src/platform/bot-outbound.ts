@@ -141,7 +141,7 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
 /**
  * The page URL of a customer's visitor profile, built once per customer: the profile is a
  * function of the customer's key, and building it (a SHA-256 and a dozen objects) for every
- * CLIENT_MESSAGE was 1 % of the bot round trip's CPU (issue 18). Weak: an evicted customer's
+ * CLIENT_MESSAGE was 1 % of the bot round trip's CPU. Weak: an evicted customer's
  * entry goes with it.
  */
 const pageUrls = new WeakMap<Customer, string>();

@@ -34,7 +34,7 @@ export interface BotServiceOptions {
   /**
    * `docs` adds the public Bot API's CHAT_CLOSED (sent when a bot chat closes) and
    * CLIENT_INFO (taken: the contact data updates the visitor, hook chat_updated). Default
-   * `spec`: the five events of spec 6.1 (issue 15, docs/FIDELITY.md).
+   * `spec`: the five events of spec 6.1 (docs/FIDELITY.md).
    */
   botEvents?: BotEventSet;
 }
@@ -211,7 +211,7 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
 
   return {
     name: 'bot',
-    // spec 3: with a bot attached, a new chat is the bot's first (the lifecycle asks, issue 14)
+    // spec 3: with a bot attached, a new chat is the bot's first (the lifecycle asks)
     chatOpened(chat) {
       if (!isAttached(chat) || chat.mode !== 'queue') return;
       chat.ext.bot = { active: true, joined: false } satisfies BotChatState;

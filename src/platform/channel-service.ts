@@ -13,7 +13,7 @@ import type { PlatformRequest, PlatformResponse, PlatformService } from './types
 /** spec 2.1, 8: message.text longer than this many characters is cut, not refused. */
 export const TEXT_CUT_LIMIT = 1000;
 
-/** Cuts to `limit` code points, never splitting a surrogate pair (product.md). */
+/** Cuts to `limit` code points, never splitting a surrogate pair (a cut emoji would be invalid text). */
 export function cutText(
   text: string,
   limit = TEXT_CUT_LIMIT,
@@ -213,7 +213,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
     errors: result.errors.map(formatIssue),
     warnings: result.warnings.map(formatIssue),
   };
-  // issue 15: only a missing or empty required field blocks delivery (customer-triage.ts)
+  // only a missing or empty required field blocks delivery (customer-triage.ts)
   const triage = triageCustomerMessage(kind, json, result);
   if (!triage.deliverable) {
     // spec 2.1, 7.1: e.g. empty sender.id -> the message is not sent

@@ -1,5 +1,5 @@
 /**
- * Bounded simulator memory (issue 18): chats idle longer than a protocol-time limit are
+ * Bounded simulator memory: chats idle longer than a protocol-time limit are
  * closed, as the real platform closes idle chats; at a hard cap of chats in memory the oldest
  * closed chat leaves first (the least recently active open one is closed first when none is
  * closed). A chat that leaves takes its customer along once the customer has no chat left;

@@ -38,7 +38,7 @@ export function createControlApi(core: PlatformCore): PlatformService {
 }
 
 /**
- * Back-pressure (issue 20): agent messages queue for delivery, as on the real platform; once
+ * Back-pressure: agent messages queue for delivery, as on the real platform; once
  * the queue holds `maxWaitingSeries` the control API refuses more with 503 until it drains.
  */
 function refuseWhenBacklogged(core: PlatformCore): void {
@@ -246,7 +246,7 @@ export function describeState(core: PlatformCore): unknown {
     timeScale: core.clock.timeScale,
     /** resident memory of the simulator process, for load checks */
     rssBytes: process.memoryUsage.rss(),
-    /** the JS heap: in use, and what V8 holds for it (issue 18: RSS minus this is headroom) */
+    /** the JS heap: in use, and what V8 holds for it (RSS minus this is headroom) */
     heap: heapOf(),
   };
 }

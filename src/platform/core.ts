@@ -58,7 +58,7 @@ export interface PlatformCoreOptions {
   /** bounded concurrency of deliveries, bot events and hooks (default 256 in flight) */
   outbound?: OutboundLimits;
   /**
-   * bounded memory (issue 18): close chats idle this long, keep at most this many chats
+   * bounded memory: close chats idle this long, keep at most this many chats
    * (default: no idle close, no cap; `svc-cli platform` sets both)
    */
   chats?: ChatLimits;
@@ -85,7 +85,7 @@ export interface PlatformCore {
   baseUrl: string;
   /** aborted when the platform stops: in-flight deliveries end */
   readonly signal: AbortSignal;
-  /** every outbound request takes a slot here (issue 8) */
+  /** every outbound request takes a slot here */
   readonly limiter: OutboundLimiter;
   /** the newest events, numbered, when `eventHistory` asked for them */
   readonly history: EventHistory | undefined;
@@ -111,7 +111,7 @@ export interface PlatformCore {
   channelInfo(channel: Channel): ChannelInfo;
   /**
    * Finds or creates the open chat of a customer; `at` (protocol ms, default now) stamps it,
-   * so a chat opened by a message is not later than that message in the log (issue 21).
+   * so a chat opened by a message is not later than that message in the log.
    */
   openChat(customer: Customer, at?: number): { chat: Chat; opened: boolean };
   /** A message went either way in the chat (its idle time starts again). */
@@ -150,7 +150,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   // listeners (services, tests) may be many.
   setMaxListeners(0, controller.signal);
   keepAbortListener(controller.signal); // it lives as long as the core: no churn per exchange
-  // tracked work under way; `drain` wakes stop() when the last of it settles (issue 18: a
+  // tracked work under way; `drain` wakes stop() when the last of it settles (a
   // counter, not a set with a callback per piece of work: tens of thousands queue under load)
   let inFlight = 0;
   let drain: { promise: Promise<void>; resolve: () => void } | undefined;
@@ -354,7 +354,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
 /**
  * The reason every in-flight delivery of a stopping platform hears. One for the process: a new
  * Error per stop captured an async stack each time, a tenth of a replayed conversation's
- * close (issue 18).
+ * close.
  */
 const PLATFORM_STOPPED = new Error('platform stopped');
 

@@ -1,5 +1,5 @@
 /**
- * Which contract violations of a customer message block its delivery (issue 15, item 5).
+ * Which contract violations of a customer message block its delivery.
  *
  * spec 2.1, 7.1: only an empty sender.id means "not sent"; a missing required field leaves
  * nothing to deliver. Anything else is delivered and reported as an error with its path:

@@ -19,7 +19,7 @@ export interface DeliveryPolicy {
 /**
  * spec 8: "3 attempts, 3 seconds apart, until a valid reply ... an unreachable server yields
  * an error after 9 seconds". The 3 s per-attempt wait is derived from the 9 s figure
- * (product.md, assumption).
+ * (an assumption: the spec gives no per-attempt figure).
  */
 export const CHANNEL_DELIVERY_POLICY: DeliveryPolicy = {
   attempts: 3,
@@ -70,7 +70,7 @@ export interface DeliverOptions {
   /** the chat the payload belongs to; events carry it so overlapping series can be told apart */
   chatId?: number;
   signal?: AbortSignal;
-  /** the core's outbound limiter: bounded concurrency across every delivery (issue 8) */
+  /** the core's outbound limiter: bounded concurrency across every delivery */
   limiter?: OutboundLimiter;
 }
 
@@ -93,15 +93,15 @@ const iface = { integrator: 'channel', bot: 'bot', hook: 'hook' } as const;
  * each waiting at most attemptTimeoutMs; the first accepted reply ends the series. Never
  * throws for the peer or for a stop: a series waits for the limiter to admit it (or is refused,
  * `failed` at once, when the limiter refuses rather than queues), the
- * platform stopping mid-series as `interrupted` (journaled too, issue 8).
+ * platform stopping mid-series as `interrupted` (journaled too).
  * @example await deliver({ ...opts, policy: CHANNEL_DELIVERY_POLICY, judge: judgeChannelReply });
  */
 export function deliver(options: DeliverOptions): Promise<DeliveryResult> {
   const { clock, limiter } = options;
   if (!limiter) return runAdmitted(options, undefined);
-  // issue 20: a series waits for its turn while the limiter's series are all under way, as
+  // a series waits for its turn while the limiter's series are all under way, as
   // the real platform queues messages; it starts (attempt 1 at t = 0) once admitted. While it
-  // waits it holds no async frame: tens of thousands wait under load (issue 18).
+  // waits it holds no async frame: tens of thousands wait under load.
   const queuedAt = clock.now();
   return limiter.admit(options.signal).then(
     (admission) =>
@@ -126,7 +126,7 @@ async function runAdmitted(
   }
 }
 
-/** The platform stopped mid-series (or while it waited): journaled and announced (issue 8). */
+/** The platform stopped mid-series (or while it waited): journaled and announced. */
 function interrupted(
   options: DeliverOptions,
   error: unknown,
@@ -150,7 +150,7 @@ function interrupted(
   return done;
 }
 
-/** A series the limiter would not take: failed at once with the reason (issue 8). */
+/** A series the limiter would not take: failed at once with the reason. */
 function refuse(
   options: DeliverOptions,
   start: number,
@@ -184,7 +184,7 @@ async function runSeries(
     if (wait > 0) await clock.sleep(wait, options.signal);
     onAttempt(attempt);
     const slot = options.limiter ? await options.limiter.acquire(options.signal) : undefined;
-    // issue 8: a hanging peer must not pile up work; fail fast with the reason
+    // a hanging peer must not pile up work; fail fast with the reason
     if (slot && !slot.ok) return refuse(options, start, attempt, slot);
     const offsetMs = clock.now() - start;
     let outcome: PostOutcome;
@@ -295,7 +295,7 @@ function recordAttempt(
       method: 'POST',
       url: options.url,
       // what went on the wire (postJson sets the type and the framing), so the journal and
-      // the console show the outbound headers (issue 21); secrets are redacted by the journal
+      // the console show the outbound headers; secrets are redacted by the journal
       headers: {
         'content-type': 'application/json',
         ...(options.chunked

@@ -11,7 +11,7 @@ export interface NumberedEvent {
  * The newest events of a platform, numbered, for a page that opens or reloads after they
  * happened (`platform --web`: the console's Activity panel and delivery timelines) and for an
  * EventSource that reconnects with `Last-Event-ID`. Kept only when asked for: the simulator
- * under load keeps none (issue 18: what outlives a scavenge costs the round trip's tail).
+ * under load keeps none (what outlives a scavenge costs the round trip's tail).
  */
 export interface EventHistory {
   /** the kept events after `seq`, oldest first (all kept when `seq` is beyond the newest) */

@@ -42,7 +42,7 @@ export type PlatformEvent =
       issues: ContractIssue[];
       /**
        * what the simulator did with the payload; `delivered`: errors that do not block
-       * delivery (issue 15), the message went through without the `dropped` fields
+       * delivery, the message went through without the `dropped` fields
        */
       outcome: 'rejected' | 'not-delivered' | 'ignored' | 'warned' | 'delivered';
       dropped?: string[];
@@ -72,7 +72,7 @@ export type PlatformEvent =
   | {
       type: 'chat-closed';
       chatId: number;
-      /** set when the simulator closed it (issue 18): idle too long, or the --max-chats cap */
+      /** set when the simulator closed it: idle too long, or the --max-chats cap */
       reason?: 'idle' | 'max-chats';
       protocolMs: number;
     }

@@ -29,7 +29,7 @@ export interface ServePlatformOptions {
   /** request body limit in bytes (default 1 MiB -> 413) */
   bodyLimit?: number;
   limits?: ServerLimits;
-  /** serve HTTPS (`--tls`, issue 16) */
+  /** serve HTTPS (`--tls`) */
   tls?: TlsServerOptions | undefined;
   /** the flag that sets the port, for the "port taken" hint (default `--port`) */
   portFlag?: string;
@@ -76,7 +76,7 @@ const refusedNotice = (core: PlatformCore, what: string): PlatformEvent => ({
 /**
  * Reads, handles, answers and journals one request. Callbacks rather than awaits: a
  * synchronous route (the channel's ingest) is answered in the turn its body arrived, with no
- * promise hops (part of the ingest bench, issue 3).
+ * promise hops (part of the ingest bench).
  */
 function handleHttp(
   core: PlatformCore,
@@ -203,7 +203,7 @@ function recordAnswer(
 }
 
 /**
- * Serves the core in process (issue 18): the embedded world's roles and steps reach it by the
+ * Serves the core in process: the embedded world's roles and steps reach it by the
  * mount's URL, without a socket; the core's baseUrl is set to it. Answers and journals as
  * `servePlatform` does.
  * @example const mounted = mountPlatform(core); await postJson({ url: `${core.baseUrl}/_sim/state`, ... });

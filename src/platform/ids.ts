@@ -5,7 +5,7 @@ export { secretEquals } from '../http/secret.js';
 /**
  * CSPRNG bytes drawn a page at a time (as `randomUUID` buffers its own): one call to the
  * system's generator serves many channels, which the embedded world of `replay` opens one
- * per conversation (issue 18).
+ * per conversation.
  */
 const pool = Buffer.alloc(4096);
 let taken = pool.length;

@@ -27,7 +27,7 @@ export interface Platform {
   /** Binds the platform to a loopback port; the core's baseUrl is set from then on. */
   listen(options?: ServePlatformOptions): Promise<RunningServer>;
   /**
-   * Serves the platform in process instead (issue 18, src/http/in-process.ts): the core's
+   * Serves the platform in process instead (src/http/in-process.ts): the core's
    * baseUrl is the mount's URL, reachable by `postJson` and the roles, not by a socket.
    */
   mount(): Mounted;

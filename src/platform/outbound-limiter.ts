@@ -1,5 +1,5 @@
 /**
- * Bounded concurrency for the platform's outbound requests (issues 8, 20): deliveries to the
+ * Bounded concurrency for the platform's outbound requests: deliveries to the
  * integrator, bot events and hooks share one limiter per core, so a peer that hangs holds at
  * most `maxInFlight` sockets. A delivery series is admitted first: at most `maxSeries` are
  * under way, and a new one waits for its turn as the real platform queues messages (or, with
@@ -89,7 +89,7 @@ interface Gate {
 /**
  * A counting gate with a first-come line of at most `maxWaiting`. A waiter is one small record:
  * the waiters of one signal (all of them, in practice: the core's) share a single abort
- * callback, registered while any of them waits (issue 18: tens of thousands wait under load).
+ * callback, registered while any of them waits (tens of thousands wait under load).
  */
 function createGate(max: number, maxWaiting: number, refusal: string): Gate {
   const line = new Set<Waiter>();

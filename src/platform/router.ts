@@ -1,5 +1,5 @@
 /**
- * Routes as data (issue 14): each service declares `{ method, path, handler }`; the core
+ * Routes as data: each service declares `{ method, path, handler }`; the core
  * matches once, answers 404 and 405 once, and maps an error to its status once. The most
  * specific pattern wins (static segment > `:param` > trailing `*`, compared left to right),
  * so the order services are registered in no longer decides who answers.
@@ -117,7 +117,7 @@ export function createRouter(): Router {
     },
     match(method, path) {
       // sorted once, at the first request after the services were added (a platform adds
-      // them one by one; replay starts one platform per conversation, issue 18)
+      // them one by one; replay starts one platform per conversation)
       if (unsorted.size > 0) {
         for (const list of unsorted) list.sort(byRank);
         unsorted.clear();

@@ -54,7 +54,7 @@ export interface PlatformService {
   /** Called once when the platform stops (abort timers, finish deliveries). */
   close?(): Promise<void> | void;
   /**
-   * The chat lifecycle's hook (issue 14: events observe, a lifecycle decides): called by
+   * The chat lifecycle's hook (events observe, a lifecycle decides): called by
    * `core.openChat` for every service, in registration order, after the chat exists and
    * before `chat-opened` is emitted; a service that takes the chat sets its mode here
    * (the bot service: `bot`, spec 3), so what `openChat` returns never depends on who

@@ -1,7 +1,7 @@
 /**
- * The checks on one proxied exchange (issue 16): the request's kind from its body and the
+ * The checks on one proxied exchange: the request's kind from its body and the
  * leg's direction, validated with the rules of `validate` (strict with the party, tolerant of
- * the platform, issue 15); the answer validated as the kind the leg expects.
+ * the platform); the answer validated as the kind the leg expects.
  */
 import { detectKind } from '../contract/detect.js';
 import { getKind, validate } from '../contract/validate.js';

@@ -1,4 +1,4 @@
-/** `svc-cli proxy` (issue 16): a validating, timing, recording forwarder between real parties. */
+/** `svc-cli proxy`: a validating, timing, recording forwarder between real parties. */
 export {
   startProxy,
   upstreamUrlOf,

@@ -1,5 +1,5 @@
 /**
- * The legs of `svc-cli proxy` (issue 16): for each interface, which path prefix on the proxy
+ * The legs of `svc-cli proxy`: for each interface, which path prefix on the proxy
  * forwards to which real party, who calls and who answers, the contract direction of the
  * request, what the answer is judged as, and the spec's budget and redelivery policy.
  */

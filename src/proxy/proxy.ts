@@ -1,5 +1,5 @@
 /**
- * `svc-cli proxy` (issue 16): a transparent forwarder between real parties of one interface,
+ * `svc-cli proxy`: a transparent forwarder between real parties of one interface,
  * both directions, that validates, times and records every exchange and can inject the fault
  * module's faults on one leg. Requests and answers pass unchanged (status, headers, body,
  * Content-Length or chunked as received), apart from the hop-by-hop headers a proxy must not

@@ -1,5 +1,5 @@
 /**
- * Redelivery series seen on the wire (issue 16): attempts of one message recognised by
+ * Redelivery series seen on the wire: attempts of one message recognised by
  * `message.id` or the event `id`, else a hash of the body (`messageKeyOf`), with the gap to
  * the first attempt against the policy's schedule (spec 8: 0, 3, 6 s to the integrator;
  * the bot's 2 attempts of 3 s), and how the series ended.

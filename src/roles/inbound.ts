@@ -1,5 +1,5 @@
 /**
- * The ONE inbound pipeline of the serving roles (issue 14): read the body within the limit,
+ * The ONE inbound pipeline of the serving roles: read the body within the limit,
  * refuse what the role does not serve, apply the fault plan to the role's normal answer,
  * write the reply and journal the exchange. A role says only what is its own: which requests
  * it admits, how it judges a body and what it would answer; it reports through two callbacks.

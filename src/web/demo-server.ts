@@ -9,7 +9,7 @@ export interface DemoServerOptions {
   consoleUrl?: string;
   host?: string;
   port?: number;
-  /** serve HTTPS (`--tls`, issue 16) */
+  /** serve HTTPS (`--tls`) */
   tls?: TlsServerOptions | undefined;
   /** `--allowed-host`: Host names served beside localhost, IP addresses and `host` */
   allowedHosts?: readonly string[] | undefined;

@@ -45,7 +45,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     return page;
   }
 
-  it('both pages fit a 800 px window and a 390 px phone: no sideways scrolling (issue 21)', async () => {
+  it('both pages fit a 800 px window and a 390 px phone: no sideways scrolling', async () => {
     const cli = await startCliServer(['widget', '--port', '0', '--json']);
     servers.push(cli);
     const { url, consoleUrl } = cli.listening as { url: string; consoleUrl: string };
@@ -261,7 +261,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
           ).every((text) => text.includes('500')) &&
           document.querySelectorAll('table.journal tbody tr').length === 1,
       );
-      // issue 21: an outbound request shows the headers it went with
+      // an outbound request shows the headers it went with
       await agent.locator('table.journal tbody tr').first().click();
       await agent.locator('#journal-detail h3', { hasText: 'POST' }).waitFor();
       await agent
@@ -461,7 +461,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Ch
     }
   });
 
-  it('platform --web --hook-url: the chat_accepted reply shows both CRM controls, as the terminal does (issue 21)', async () => {
+  it('platform --web --hook-url: the chat_accepted reply shows both CRM controls, as the terminal does', async () => {
     const target = await startCliServer(['hook-target', '--port', '0', '--json', '-q']);
     servers.push(target);
     const cli = await startCliServer([

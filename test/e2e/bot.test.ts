@@ -59,7 +59,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-describe('e2e: platform + bot-sim, spawned (issue #4)', () => {
+describe('e2e: platform + bot-sim, spawned', () => {
   it('a customer message goes to bot-sim and its answer back to the customer; SIGINT exits 130', async () => {
     const botPort = await freePort();
     // 0.5 on both sides: nothing here waits for a timer, and each side's reply budget (1.5 s)

@@ -1,7 +1,7 @@
 /**
- * Issue 14's bug, end to end: values in svc.config.json and SVC_* reach every command that
- * declares them (platform ignored hookUrl and botProviderUrl; conform hooks ignored
- * SVC_HOOK_URL), and a typo in the file is named with its closest key.
+ * End to end: values in svc.config.json and SVC_* reach every command that declares them
+ * (a regression guard: platform once ignored hookUrl and botProviderUrl, and conform hooks
+ * ignored SVC_HOOK_URL), and a typo in the file is named with its closest key.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ function bannerOf(args: string[], cwd: string, until: RegExp): Promise<[string, 
   });
 }
 
-describe('config file and environment reach every command (issue 14)', () => {
+describe('config file and environment reach every command', () => {
   it('platform attaches the hooks and the bot named in svc.config.json', async () => {
     const cwd = dirWith({
       version: 1,

@@ -12,7 +12,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe('svc-cli conform --fuzz (issue 17)', () => {
+describe('svc-cli conform --fuzz', () => {
   it('Ctrl-C on a --fuzz-time run prints the figures of the cases finished so far (exit 130)', async () => {
     let seen = 0;
     let onTwenty: () => void = () => undefined;

@@ -22,7 +22,7 @@ describe('svc-cli init / config / doctor (e2e)', () => {
       $schema: string;
     };
     expect(written).toMatchObject({ version: 1, role: 'integrator' });
-    // issue 21: without svc-cli in the project, $schema points at this svc-cli's own file
+    // without svc-cli in the project, $schema points at this svc-cli's own file
     expect(existsSync(resolve(cwd, written.$schema))).toBe(true);
 
     const config = await runCli(['config', 'listen', '--port', '9100'], {

@@ -1,12 +1,12 @@
 /**
- * Issue 15, done-when: the built CLI accepts every payload shaped as the public
+ * Fidelity: the built CLI accepts every payload shaped as the public
  * documentation's samples (exit 0, warnings allowed) and refuses a customer message whose
  * file_size is a string (exit 1).
  */
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 
-describe('svc-cli validate against docs-shaped payloads (issue 15)', () => {
+describe('svc-cli validate against docs-shaped payloads', () => {
   it('accepts every payload of fixtures/payloads/real: exit 0', async () => {
     const result = await runCli(['validate', 'fixtures/payloads/real']);
     expect(result.stderr).toBe('');

@@ -1,5 +1,5 @@
 /**
- * What a newcomer trips on in the first minutes (issue 21), each pinned from the outside:
+ * What a newcomer trips on in the first minutes, each pinned from the outside:
  * the built CLI, its stdout, stderr and exit code.
  */
 import { spawn } from 'node:child_process';
@@ -14,7 +14,7 @@ import { startCliServer } from '../helpers/cli-server.js';
 import { freePort } from '../helpers/free-port.js';
 import { bin, repoRoot, runCli } from '../helpers/run-cli.js';
 
-describe('--out is checked before the run (issue 21)', () => {
+describe('--out is checked before the run', () => {
   it.each([
     ['replay', ['replay', '--reporter', 'junit', '--out', '/nonexistent/dir/r.xml']],
     [
@@ -47,7 +47,7 @@ describe('--out is checked before the run (issue 21)', () => {
   });
 });
 
-describe('npm start output (issue 21)', () => {
+describe('npm start output', () => {
   it('a green conversation is one line; --verbose shows its steps', async () => {
     const r = await runCli(['replay', '--grep', 'hook lifecycle']);
     expect(r.code).toBe(0);
@@ -64,7 +64,7 @@ describe('npm start output (issue 21)', () => {
   });
 });
 
-describe('fixture errors (issue 21)', () => {
+describe('fixture errors', () => {
   it('every broken file is named with line and column or the unknown key; the good ones run; exit 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-fixtures-'));
     writeFileSync(
@@ -126,7 +126,7 @@ describe('fixture errors (issue 21)', () => {
   });
 });
 
-describe('time (issue 21)', () => {
+describe('time', () => {
   it('--json: a timed line carries the wall-clock time beside protocol time', async () => {
     const before = Date.now();
     const r = await runCli(['--json', 'replay', '--grep', 'text both ways']);
@@ -137,7 +137,7 @@ describe('time (issue 21)', () => {
   });
 });
 
-describe('--json: every line is one object with a type (issue 21)', () => {
+describe('--json: every line is one object with a type', () => {
   it.each([
     ['an unknown command', ['--json', 'bogus'], 2],
     ['an unknown option', ['--json', 'validate', '--bogus'], 2],
@@ -157,7 +157,7 @@ describe('--json: every line is one object with a type (issue 21)', () => {
   });
 });
 
-describe('conform platform (issue 21)', () => {
+describe('conform platform', () => {
   it('names the platform without its channel random string', async () => {
     const platform = await startCliServer([
       '--json',
@@ -192,7 +192,7 @@ describe('conform platform (issue 21)', () => {
   }, 120_000);
 });
 
-describe('system errors in plain words (issue 21)', () => {
+describe('system errors in plain words', () => {
   it('a taken port, a missing file and a missing folder say what happened, no errno text', async () => {
     const taken = createServer();
     await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
@@ -250,7 +250,7 @@ describe('system errors in plain words (issue 21)', () => {
   );
 });
 
-describe('widget --platform-url (issue 21)', () => {
+describe('widget --platform-url', () => {
   it('refuses a simulator that does not answer: exit 3 with the reason, not a page saying online', async () => {
     const taken = createServer((_req, res) => res.writeHead(404).end());
     await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));

@@ -59,7 +59,7 @@ function run(args: string[]): Run {
 }
 
 describe('svc-cli hook-fire (spawned)', () => {
-  it('pretty: one aligned line per event and a summary; bodies with --verbose (issue 21)', async () => {
+  it('pretty: one aligned line per event and a summary; bodies with --verbose', async () => {
     const { target } = await startTarget();
     const r = await runCli(['hook-fire', '--all', '--url', target.url]);
     expect(r.code).toBe(0);

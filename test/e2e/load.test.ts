@@ -19,7 +19,7 @@ async function listen(...args: string[]): Promise<string> {
   return server.listening.url;
 }
 
-describe('svc-cli load (built CLI, issue 20)', () => {
+describe('svc-cli load (built CLI)', () => {
   it('passes its thresholds against a healthy endpoint: summary, exit 0', async () => {
     const url = await listen();
     const r = await runCli([

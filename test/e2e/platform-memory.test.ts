@@ -1,4 +1,4 @@
-/** Issue 18's flags on the built CLI: bad values are input errors that say what would be right. */
+/** The platform's memory flags on the built CLI: bad values are input errors that say what would be right. */
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 

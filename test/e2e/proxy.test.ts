@@ -16,7 +16,7 @@ async function serve(args: string[]): Promise<CliServer> {
   return server;
 }
 
-describe('svc-cli proxy (issue 16)', () => {
+describe('svc-cli proxy', () => {
   it('proxies hooks over HTTPS to hook-target, prints one line per exchange and a summary; --fail-on-violation exits 1 on a bad reply', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-proxy-'));
     const certFile = join(dir, 'svc.pem');

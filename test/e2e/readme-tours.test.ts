@@ -1,5 +1,5 @@
 /**
- * The README's tours, run as written (issue 21: "make it stay true"). Each test reads its
+ * The README's tours, run as written ("make it stay true"). Each test reads its
  * tour's command lines from README.md and the docs/ pages themselves, so an edit there is what runs here; the ports
  * of the README are mapped to free ones, `npx svc-cli` is the built CLI, `<...>` placeholders
  * get what the earlier commands printed, and SVC_TIME_SCALE (an environment variable every
@@ -125,7 +125,7 @@ async function portsFor(...readmePorts: string[]): Promise<Map<string, number>> 
   return map;
 }
 
-describe('README tours, as written (issue 21)', () => {
+describe('README tours, as written', () => {
   it('Integrator: the platform redelivers to listen --fail-first 2 at 0, 3, 6 s; a healthy listen conforms', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
     const lines = tourLines('**Integrator**');

@@ -1,5 +1,5 @@
 /**
- * Shutdown and crash (issue 8): every serving command exits 130 on SIGINT and 143 on SIGTERM
+ * Shutdown and crash: every serving command exits 130 on SIGINT and 143 on SIGTERM
  * with its record flushed; a SIGKILL mid-load leaves the platform's NDJSON record intact up to
  * its last complete line.
  */

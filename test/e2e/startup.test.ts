@@ -31,7 +31,7 @@ async function recordImports(args: string[]): Promise<string[]> {
   return readFileSync(file, 'utf8').split('\n').filter(Boolean);
 }
 
-describe('start-up loads no schema code (conventions.md 13)', () => {
+describe('start-up loads no schema code (start-up is a feature)', () => {
   it.each([
     ['--help'],
     ['--version'],
@@ -46,7 +46,7 @@ describe('start-up loads no schema code (conventions.md 13)', () => {
     // modules
     expect(urls.some((u) => u.endsWith('/dist/cli/boot.cjs'))).toBe(args[0] !== '--version');
     expect(urls.filter((u) => u.endsWith('/dist/cli/main.js'))).toEqual([]);
-    // media-types.js is the contract's one zod-free list (issue 14), plain data for --help
+    // media-types.js is the contract's one zod-free list, plain data for --help
     const heavy = urls.filter(
       (u) =>
         /\/node_modules\/(zod|undici|msw|tinyglobby)\/|\/dist\/contract\//.test(u) &&
@@ -56,7 +56,7 @@ describe('start-up loads no schema code (conventions.md 13)', () => {
   });
 
   it.each([['--help'], ['validate', 'fixtures/payloads/channel/customer-text.valid.json']])(
-    'svc-cli %s loads CommonJS only: no ES module loader on the way (issue 18)',
+    'svc-cli %s loads CommonJS only: no ES module loader on the way',
     (...args) => {
       const baseline = recordRequires(['-e', '0']);
       const run = recordRequires([bin, ...args]);

@@ -1,5 +1,5 @@
 /**
- * The agent console and a backgrounded simulator on a real pseudo-terminal (issue 21): what a
+ * The agent console and a backgrounded simulator on a real pseudo-terminal: what a
  * person types while the redelivery countdown runs is acted on and stays on the prompt line,
  * and a job started with `&` keeps serving instead of being stopped by the terminal.
  */
@@ -36,7 +36,7 @@ async function customerSays(url: string, text: string): Promise<void> {
   expect(r.status).toBe(200);
 }
 
-describe.skipIf(!scriptBin)('on a terminal (issue 21)', () => {
+describe.skipIf(!scriptBin)('on a terminal', () => {
   it('the agent console keeps working through a whole redelivery series', async () => {
     pty = startPty(`node bin/svc-cli.js --time-scale 0.5 platform --port 0 ${down} ${channel}`);
     const url = baseUrl(await pty.waitFor(/listening on http/));
@@ -191,7 +191,7 @@ describe.skipIf(!scriptBin)('the terminal as found: job control beside the conso
   }, 40_000);
 });
 
-describe('a closed stdout (issue 21: svc-cli replay | head -1)', () => {
+describe('a closed stdout (svc-cli replay | head -1)', () => {
   it.each([
     ['replay', ['replay', 'fixtures/conversations']],
     ['--json replay', ['--json', 'replay', 'fixtures/conversations']],
@@ -208,7 +208,7 @@ describe('a closed stdout (issue 21: svc-cli replay | head -1)', () => {
   });
 });
 
-describe.skipIf(!scriptBin)('progress on a terminal (issue 21)', () => {
+describe.skipIf(!scriptBin)('progress on a terminal', () => {
   it('replay against a real peer shows which conversation runs, and Ctrl-C stops it (exit 130)', async () => {
     const port = await freePort();
     pty = startPty(

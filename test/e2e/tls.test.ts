@@ -19,7 +19,7 @@ async function serve(args: string[]): Promise<CliServer> {
 
 const noStack = (text: string): void => expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
 
-describe('HTTPS both ways (issue 16)', () => {
+describe('HTTPS both ways', () => {
   it('serves --tls with a generated certificate that --ca trusts; a wrong CA is one clear line, exit 3; --insecure warns', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-tls-'));
     const certFile = join(dir, 'svc.pem');

@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing of every serving role (issue 8). `npm test` runs a bounded number of
+ * Property-based fuzzing of every serving role. `npm test` runs a bounded number of
  * cases; `npm run fuzz` runs FC_RUNS (default 2000) per property, each with a timeout that
  * follows the count (./runs.ts). A failure prints fast-check's
  * `seed` and `path`: replay it with `FC_SEED=<seed> FC_PATH=<path> npm run fuzz`.

@@ -53,7 +53,7 @@ export async function startBotSim(
       providerUrl: bot.url,
       token: 'sim-token',
       providerId: 'acme',
-      // --bot-events docs on both sides (issue 15)
+      // --bot-events docs on both sides
       ...(botOptions.botEvents ? { botEvents: botOptions.botEvents } : {}),
       ...(platformAuth
         ? {

@@ -1,5 +1,5 @@
 /**
- * Load without loss (issue 8): `clients` customers post `messages` in all to a platform while
+ * Load without loss: `clients` customers post `messages` in all to a platform while
  * the agent side answers each one, delivered to a `listen` that fails a seeded third of the
  * attempts. Shared by test/integration/load.test.ts; bench/load.js runs the same at 50,000.
  */

@@ -10,7 +10,7 @@ import { closePeers, json, startPeer } from '../helpers/broken-peers.js';
 
 afterEach(closeBotPlatforms);
 
-// issue 15 item 4: the public Bot API's CHAT_CLOSED and CLIENT_INFO, behind --bot-events docs
+// the public Bot API's CHAT_CLOSED and CLIENT_INFO, behind --bot-events docs
 describe('bot service with --bot-events docs (public Bot API, beyond spec 6.1)', () => {
   it('sends CHAT_CLOSED with the chat envelope when a bot chat closes', async () => {
     const s = await start({ bot: { botEvents: 'docs' } });

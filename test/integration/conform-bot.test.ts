@@ -76,7 +76,7 @@ describe('conform bot', () => {
     expect(seen[0]?.webhookUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks\/acme\/<token>$/);
   });
 
-  it('--text: each text goes as its own CLIENT_MESSAGE, named in the report (issue 15)', async () => {
+  it('--text: each text goes as its own CLIENT_MESSAGE, named in the report', async () => {
     const clock = scaled();
     const bot: BotProvider = await createBotProvider({ token: 't0k', providerId: 'acme', clock });
     closers.push(() => bot.close(10));

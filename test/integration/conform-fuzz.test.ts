@@ -44,7 +44,7 @@ function fuzz(runs: number, seed = 11) {
   return { runs, seed, cwd: mkdtempSync(join(tmpdir(), 'svc-fuzz-')) };
 }
 
-describe('conform --fuzz finds planted bugs and shrinks them (issue 17)', () => {
+describe('conform --fuzz finds planted bugs and shrinks them', () => {
   it('a receiver that crashes on an astral character in visitor.name', async () => {
     const url = await peer((body) => {
       const name = (body.visitor as { name?: unknown } | undefined)?.name;

@@ -200,7 +200,7 @@ describe('conform hooks', () => {
     ]);
   });
 
-  it('a receiver that takes offline_message but not offline_messages passes with a warning (issue 15)', async () => {
+  it('a receiver that takes offline_message but not offline_messages passes with a warning', async () => {
     const url = await startPeer((_req, res, body) => {
       const event = (JSON.parse(body) as { event_name: string }).event_name;
       // as every receiver found in public code: it knows only the sample's spelling

@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 5: an invalid optional field does not block a customer message. The
+ * An invalid optional field does not block a customer message. The
  * simulator delivers it without the bad field and reports the error with its path; only a
  * missing or empty required field means "not sent" (spec 2.1, 7.1).
  */
@@ -16,7 +16,7 @@ async function platform(strict = true) {
   return startPlatform({ clock: createVirtualClock(), channels: [{ id: 'shop' }], strict });
 }
 
-describe('customer messages with contract errors (issue 15 item 5)', () => {
+describe('customer messages with contract errors', () => {
   it('delivers sender.photo " " without the photo and reports the error with its path', async () => {
     const { channelUrl, of, platform: p } = await platform();
     const answer = await post(

@@ -1,5 +1,5 @@
 /**
- * Issue 15 item 3: what the simulator sends carries the fields the public documentation shows,
+ * What the simulator sends carries the fields the public documentation shows,
  * read back by a plain node:http receiver that knows only the documented field names.
  */
 import { createServer, type Server } from 'node:http';
@@ -44,7 +44,7 @@ async function plainReceiver(): Promise<{
   };
 }
 
-describe('the simulator sends the documented fields (issue 15)', () => {
+describe('the simulator sends the documented fields', () => {
   it('CLIENT_MESSAGE carries site_id, agents_online, sender.url and channel; chat_finished lines carry message', async () => {
     const bot = await plainReceiver();
     const hooks = await plainReceiver();

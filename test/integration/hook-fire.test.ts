@@ -183,7 +183,7 @@ describe('hook-target', () => {
   });
 });
 
-describe("hook-target's default chat_accepted reply (issue 21)", () => {
+describe("hook-target's default chat_accepted reply", () => {
   it("echoes the visitor's own contact data instead of renaming the customer", () => {
     const reply = defaultHookReply('chat_accepted', {
       event_name: 'chat_accepted',

@@ -49,7 +49,7 @@ describe('platform --hook-url: a whole chat lifecycle into hook-target', () => {
       shown: true,
       enableAssign: true,
       crmLink: SAMPLE_CRM_LINK,
-      contactInfo: { name: 'Jane' }, // the visitor's own name, echoed (issue 21)
+      contactInfo: { name: 'Jane' }, // the visitor's own name, echoed
     });
     expect(core.state.chats.get(1)?.ext.hooks).toMatchObject({ crmLink: SAMPLE_CRM_LINK });
 
@@ -205,7 +205,7 @@ describe('platform --hook-url: a whole chat lifecycle into hook-target', () => {
   });
 });
 
-describe('platform --chat-idle-timeout with hooks (issue 18)', () => {
+describe('platform --chat-idle-timeout with hooks', () => {
   it('closing an idle chat sends chat_finished with the chat log', async () => {
     const { target, events: received } = await startTarget();
     const { clock, events, channelUrl } = await startHookPlatform(

@@ -1,4 +1,4 @@
-// Issue 18: the embedded world runs over the in-process transport. Every conversation must
+// The embedded world runs over the in-process transport. Every conversation must
 // behave exactly as over loopback sockets: the same steps pass, with the same values and the
 // same protocol times. Each conversation is replayed both ways and the reports compared.
 import { describe, expect, it } from 'vitest';

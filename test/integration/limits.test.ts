@@ -1,5 +1,5 @@
 /**
- * Limits and timeouts (issue 8): body size -> 413 on every serving role, a client dribbling
+ * Limits and timeouts: body size -> 413 on every serving role, a client dribbling
  * its headers is cut off, connections are bounded, outbound work is bounded per core, and a
  * stop interrupts in-flight deliveries on the record.
  */
@@ -61,7 +61,7 @@ describe('body limit: 413 with a JSON error on every serving role', () => {
   });
 
   it.each(Object.keys(roles))(
-    '%s: 200 oversized uploads with node:http each get their 413, none an EPIPE (issue 21)',
+    '%s: 200 oversized uploads with node:http each get their 413, none an EPIPE',
     async (name) => {
       const role = await roles[name]!();
       closers.push(role.close);
@@ -241,7 +241,7 @@ describe('outbound limiter (per core)', () => {
     expect(limiter.queued).toBe(0);
   });
 
-  it('a hanging integrator holds at most maxInFlight requests; the other messages queue and are delivered in turn (issue 20)', async () => {
+  it('a hanging integrator holds at most maxInFlight requests; the other messages queue and are delivered in turn', async () => {
     const c = clock();
     const hanging = await createListener({ clock: c, plan: { fault: { kind: 'hang' } } });
     closers.push(() => hanging.close(10));

@@ -35,7 +35,7 @@ async function loadAgainstListener(
   });
 }
 
-describe('runLoad against listen (issue 20)', () => {
+describe('runLoad against listen', () => {
   it('a healthy endpoint: every payload delivered in one attempt, all accounted for', async () => {
     // answers come at once and nothing waits: the real clock, whose 3 s attempt timeout no
     // busy machine reaches (at 1/5 a loaded run once timed out an answer and redelivered it)

@@ -1,8 +1,8 @@
 /**
- * Load without loss (issue 8): 1,000 customer messages (5,000 in `npm run test:slow`) from 200
+ * Load without loss: 1,000 customer messages (5,000 in `npm run test:slow`) from 200
  * concurrent clients; the agent answers each; the integrator fails a seeded third of the
  * attempts. Every answer reaches a final state, everything is journaled, nothing is
- * redelivered after a success. On the virtual clock (issue 21): no result depends on the
+ * redelivered after a success. On the virtual clock: no result depends on the
  * machine's speed; the 50,000-message figures are `npm run bench`'s.
  */
 import { describe, expect, it } from 'vitest';

@@ -60,7 +60,7 @@ async function agentReply(
   return result!;
 }
 
-describe('proxy channel (issue 16)', () => {
+describe('proxy channel', () => {
   it('sees the 3 attempts at 0, 3, 6 s between the simulator and listen --fail-first 2', async () => {
     const clock = createVirtualClock();
     const listener = await startListener({ clock, plan: { failFirst: 2 } });
@@ -313,7 +313,7 @@ describe('proxy channel (issue 16)', () => {
   });
 });
 
-describe('proxy faults (issue 16)', () => {
+describe('proxy faults', () => {
   it('--fail-first 2 on the integrator leg: the real platform redelivers, the integrator sees one request', async () => {
     const clock = createVirtualClock();
     const listener = await startListener({ clock });
@@ -359,7 +359,7 @@ describe('proxy faults (issue 16)', () => {
   });
 });
 
-describe('proxy bot (issue 16)', () => {
+describe('proxy bot', () => {
   it('sees the 2 attempts to a silent provider and the hand-over that follows (spec 8)', async () => {
     const clock = createVirtualClock();
     const hang = createRawServer(() => undefined); // never answers
@@ -399,7 +399,7 @@ describe('proxy bot (issue 16)', () => {
   });
 });
 
-describe('proxy hooks (issue 16)', () => {
+describe('proxy hooks', () => {
   it('reports a malformed reply of the receiver as a violation', async () => {
     const receiver = await startServer({
       handler(req, res) {

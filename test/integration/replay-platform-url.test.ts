@@ -112,7 +112,7 @@ describe('replay --platform-url (a running svc simulator)', () => {
     );
   });
 
-  it('a conversation whose setup the simulator cannot apply is skipped with the reason (issue 21)', async () => {
+  it('a conversation whose setup the simulator cannot apply is skipped with the reason', async () => {
     const { url } = await startSimulator();
     const result = await replayConversation({
       conversation: {

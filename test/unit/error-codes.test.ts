@@ -12,7 +12,7 @@ function sources(dir: string): string[] {
   });
 }
 
-describe('the error catalogue (issue 14)', () => {
+describe('the error catalogue', () => {
   it('every code the source names is in the catalogue, and every catalogued code is used', () => {
     const used = new Set<string>();
     for (const file of sources('src')) {

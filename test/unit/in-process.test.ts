@@ -1,4 +1,4 @@
-// Issue 18: the in-process transport gives a client what a socket would: the reply, a reset,
+// The in-process transport gives a client what a socket would: the reply, a reset,
 // a refusal, or its own timeout, on the same clock.
 import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../../src/clock.js';

@@ -40,7 +40,7 @@ describe('journal', () => {
     ]);
   });
 
-  it('writes a batch larger than a write chunk whole and in order (issue 18)', () => {
+  it('writes a batch larger than a write chunk whole and in order', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
     const journal = createJournal({ file });
     const body = `{"text":"${'é'.repeat(1000)}"}`; // ~1 KB lines: 300 make ~10 chunks
@@ -231,7 +231,7 @@ describe('journal', () => {
     expect(journal.entries()[0]!.request.url).toBe('http://x/***/ch-1');
   });
 
-  it('rotates at maxBytes into .1, .2 ... and loses no record (issue 18)', () => {
+  it('rotates at maxBytes into .1, .2 ... and loses no record', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-journal-'));
     const file = join(dir, 'r.ndjson');
     writeFileSync(`${file}.1`, 'an older rotation\n');

@@ -112,7 +112,7 @@ describe('onAbort', () => {
   });
 });
 
-// issue 18: under load tens of thousands of deliveries wait on the core's one stop signal;
+// under load tens of thousands of deliveries wait on the core's one stop signal;
 // Node's EventTarget scans its whole list on every add, so each waiter must not add one.
 describe('waiters on one long-lived signal', () => {
   it('10,000 series queued at the limiter hold one abort listener and all reject on a stop', async () => {

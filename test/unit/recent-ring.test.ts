@@ -5,7 +5,7 @@ const line = (seq: number, pad = 0, text = 'x'): string =>
   JSON.stringify({ seq, text: text.repeat(pad) });
 const seqsOf = (records: readonly { seq: number }[]): number[] => records.map((r) => r.seq);
 
-describe('recent ring (the journal without a file store, issue 18)', () => {
+describe('recent ring (the journal without a file store)', () => {
   it('returns the newest `keep` records, oldest first, after `since` only', () => {
     const ring = createRecentLines(4);
     for (let seq = 1; seq <= 10; seq++) ring.add(seq, line(seq));

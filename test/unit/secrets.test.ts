@@ -1,4 +1,4 @@
-/** Secrets and hostile input (issue 8): journal redaction, constant-time compares, --set paths. */
+/** Secrets and hostile input: journal redaction, constant-time compares, --set paths. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

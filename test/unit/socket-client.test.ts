@@ -1,4 +1,4 @@
-// Issue 18: the socket client (src/http/client.ts) speaks to undici's dispatcher with a handler
+// The socket client (src/http/client.ts) speaks to undici's dispatcher with a handler
 // of its own instead of request(); every outcome a delivery report names stays as it was, on
 // a real loopback server.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

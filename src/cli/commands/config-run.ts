@@ -95,7 +95,7 @@ export function runConfig(
     const { spec, source } = option;
     if (spec.config === false && source === 'default') continue;
     if (['json', 'config', 'color', 'showSecrets'].includes(spec.key)) continue;
-    // the HTTPS trust globals (issue 16) are listed once they are set
+    // the HTTPS trust globals are listed once they are set
     if (['ca', 'insecure'].includes(spec.key) && source === 'default') continue;
     // without a command, a key one command requires (send-text's channelUrl) is not missing:
     // it is given when that command runs

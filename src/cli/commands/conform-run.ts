@@ -177,7 +177,7 @@ export async function runConform(
   }
   const timeScale = globals.timeScale;
   const pretty = reporter === 'pretty';
-  // issue 21: a suite against a real peer runs in real seconds: show that it is working
+  // a suite against a real peer runs in real seconds: show that it is working
   const progress = await createRunProgress(ctx, { json: !pretty, flush: () => out.flush() });
   let casesDone = 0;
   let casesFailed = 0;
@@ -205,7 +205,7 @@ export async function runConform(
       else if (pretty) out.line(out.chalk.dim(text));
       else out.note(text);
     });
-  // Ctrl-C stops the suite at once (issue 21), with the cases finished so far
+  // Ctrl-C stops the suite at once, with the cases finished so far
   const interrupted = new Promise<'interrupted'>((resolveAbort) => {
     if (ctx.signal.aborted) resolveAbort('interrupted');
     ctx.signal.addEventListener('abort', () => resolveAbort('interrupted'), { once: true });

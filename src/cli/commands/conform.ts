@@ -116,7 +116,7 @@ export function conformHelpAfter(suite?: Suite): string {
   return `\n${parts.join('\n\n')}`;
 }
 
-/** `conform <suite>`: the contract suites against someone else's implementation (issue #6). */
+/** `conform <suite>`: the contract suites against someone else's implementation. */
 export function registerConform(program: Command, ctx: CliContext): void {
   const cmd = program
     .command('conform')

@@ -174,7 +174,7 @@ export async function runDoctor(ctx: CliContext, flags: Record<string, unknown>)
   }
   checks.push(...(await Promise.all(probes)));
   for (const check of checks) out.event(check, formatCheck);
-  // issue 21: a closing line, and one NDJSON summary with --json
+  // a closing line, and one NDJSON summary with --json
   const count = (status: CheckEvent['status']) => checks.filter((c) => c.status === status).length;
   const summary = {
     type: 'summary',

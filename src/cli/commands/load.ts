@@ -5,7 +5,7 @@ import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
 import { loadOptions } from './load-options.js';
 
-/** `load <role>`: the platform's traffic (or customers') at a rate, with thresholds (issue 20). */
+/** `load <role>`: the platform's traffic (or customers') at a rate, with thresholds. */
 export function registerLoad(program: Command, ctx: CliContext): void {
   const cmd = program
     .command('load')

@@ -66,7 +66,7 @@ export function botOptions(flags: PlatformBotFlags): BotServiceOptions | undefin
     providerId: flags.providerId,
     senderName: flags.botName,
     rateLimit,
-    // issue 15: the public Bot API's CHAT_CLOSED / CLIENT_INFO, off unless asked
+    // the public Bot API's CHAT_CLOSED / CLIENT_INFO, off unless asked
     ...(flags.botEvents === 'docs' ? { botEvents: 'docs' as const } : {}),
     // spec 8: 2 attempts; the public Bot API words it "3 s, with 2 retries" (docs/FIDELITY.md)
     ...(flags.botAttempts === BOT_DELIVERY_POLICY.attempts

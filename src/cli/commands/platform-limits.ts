@@ -1,5 +1,5 @@
 /**
- * `platform`'s memory flags (issue 18) as numbers: `--chat-idle-timeout` (a protocol-time
+ * `platform`'s memory flags as numbers: `--chat-idle-timeout` (a protocol-time
  * duration, or off) and `--record-max-size` (bytes with an optional unit).
  */
 import { inputError } from '../../errors.js';

@@ -24,10 +24,10 @@ export const AGENTS_OPTION = {
 const BOT = 'Bot (interface B):';
 const MEMORY = 'Memory (long runs):';
 
-/** issue 18: the real platform closes idle chats; the spec gives no figure (an assumption). */
+/** the real platform closes idle chats; the spec gives no figure (an assumption). */
 export const DEFAULT_CHAT_IDLE_TIMEOUT = '30m';
 /**
- * issue 18: about 2 MB of chats and customers (1.7 KB each). Chats that leave after living a
+ * about 2 MB of chats and customers (1.7 KB each). Chats that leave after living a
  * while cost GC headroom beyond that: RSS after 200k customers (bench/memory.js, 2 shared
  * cores) 128-153 MB at 1,000 in 4 runs, 135-166 at 2,000 in 7, 150-212 at 10,000.
  */

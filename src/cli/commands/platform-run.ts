@@ -117,7 +117,7 @@ export async function runPlatform(
       `warning: binding ${flags.host} exposes the simulator beyond this machine; its control API and console want the control token${control.generated ? ' printed below' : ' --control-token gave'}`,
     );
   }
-  // issue 21: a job started with `&` must not read the terminal (it would be stopped); it
+  // a job started with `&` must not read the terminal (it would be stopped); it
   // opens the console once `fg` gives it the terminal
   const background = Boolean(ctx.stdin.isTTY) && !isForegroundJob(ctx.stdin);
   const consoleOn = flags.console && !background;
@@ -173,7 +173,7 @@ export async function runPlatform(
   }
   if (bot) printBotBanner(out, server.url, bot, globals.showSecrets);
   if (bot && !integratorUrl) {
-    // issue 21: the bot's answers reach the customer through the channel's integrator
+    // the bot's answers reach the customer through the channel's integrator
     out.note(
       'warning: no --integrator-url: the bot answers, but its messages reach no customer endpoint (start one with svc-cli listen --port 9000 and pass --integrator-url http://127.0.0.1:9000/agent-messages)',
     );

@@ -1,4 +1,4 @@
-/** The option table of `svc-cli proxy channel|bot|hooks` (issue 16; table.ts). */
+/** The option table of `svc-cli proxy channel|bot|hooks` (table.ts). */
 import {
   FAULT_PLAN_OPTION,
   QUIET_OPTION,

@@ -5,7 +5,7 @@ import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
 import { proxyOptions } from './proxy-options.js';
 
-/** `proxy channel|bot|hooks`: between real parties, forward, check, time and record (issue 16). */
+/** `proxy channel|bot|hooks`: between real parties, forward, check, time and record. */
 export function registerProxy(program: Command, ctx: CliContext): void {
   const cmd = program
     .command('proxy')

@@ -4,7 +4,7 @@ import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
 import { toFixtureOptions } from './tool-options.js';
 
-/** `record to-fixture`: a recorded session becomes a conversation fixture (issue #6 item 5). */
+/** `record to-fixture`: a recorded session becomes a conversation fixture. */
 export function registerRecord(program: Command, ctx: CliContext): void {
   const record = program
     .command('record')

@@ -74,7 +74,7 @@ export async function runReplay(
   const timeScale = globals.timeScale;
   const inputs = resolvePaths(ctx.cwd, paths);
   const every = await loadEveryConversation(inputs, ctx.cwd);
-  // issue 21: every broken file is reported, the good ones still run, and the run exits 2
+  // every broken file is reported, the good ones still run, and the run exits 2
   for (const { error } of every.failures) {
     if (reporter === 'json' && !flags.out) out.event({ ...error.toJSON(), type: 'error' });
     else out.note(`✗ ${error.message}${error.hint ? `\n  ${error.hint}` : ''}`);
@@ -95,7 +95,7 @@ export async function runReplay(
   // so the output is that of a sequential run whatever the concurrency.
   const started = performance.now();
   const done: ConversationResult[] = [];
-  // issue 21: a run against a real peer takes real seconds: say which conversation runs
+  // a run against a real peer takes real seconds: say which conversation runs
   const realTime = usesRealPeer({ conversation: loaded[0]!.conversation, ...peers });
   const progress = await createRunProgress(ctx, {
     json: !realTime || reporter !== 'pretty',
@@ -140,7 +140,7 @@ export async function runReplay(
       },
     },
   );
-  // issue 21: Ctrl-C stops a real-time run at once, with what finished so far
+  // Ctrl-C stops a real-time run at once, with what finished so far
   const interrupted = new Promise<'interrupted'>((resolve) => {
     if (ctx.signal.aborted) resolve('interrupted');
     ctx.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });

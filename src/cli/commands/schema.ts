@@ -48,7 +48,7 @@ Examples:
             'Could not print the schemas: --role applies to --format openapi.',
             'Add --format openapi, or drop --role.',
           );
-        // Lazy: --help must not load zod (conventions.md 13).
+        // Lazy: --help must not load zod (start-up is a feature).
         const { writeSchemas, collectSchemas } = await import('../../contract/schema-files.js');
         const { listKinds } = await import('../../contract/index.js');
         const { renderKindList } = await import('../render/schema.js');
@@ -74,7 +74,7 @@ Examples:
         }
         const schemas = collectSchemas(flags.kind);
         // The schema document itself is the output; with --json it is one NDJSON line with a
-        // type, like every other --json line (issue 21)
+        // type, like every other --json line
         const document = flags.kind === undefined ? schemas : schemas[flags.kind];
         if (json) {
           out.event({

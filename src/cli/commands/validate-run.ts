@@ -1,6 +1,6 @@
 /**
  * The body of `svc-cli validate`: options, then the contract's validation (core), then the
- * renderer. Bundled with everything it loads into validate-run.bundle.cjs (issue 18: a git
+ * renderer. Bundled with everything it loads into validate-run.bundle.cjs (a git
  * hook validating one file pays for one module, not ~140).
  */
 import { validateInputBatches } from '../../contract/run-validate.js';

@@ -42,7 +42,7 @@ Examples:
     )
     .action(
       action(ctx, async (inputs: string[], _opts: unknown, cmd: Command) => {
-        // Lazy: --help must not load zod (conventions.md 13)
+        // Lazy: --help must not load zod (start-up is a feature)
         const { runValidate } = await loadValidateRun();
         return runValidate(ctx, inputs, givenFlags(cmd));
       }),
@@ -51,7 +51,7 @@ Examples:
 
 type ValidateRunModule = typeof ValidateRun;
 /**
- * The bundled run path (`npm run build`, issue 18: one module to load, with the option
+ * The bundled run path (`npm run build`: one module to load, with the option
  * resolver, the output, zod and the contract, not ~140, and its code cache), else the sources.
  */
 async function loadValidateRun(): Promise<ValidateRunModule> {

@@ -35,7 +35,7 @@ export async function runWidget(
       `warning: binding ${flags.host} exposes the simulator beyond this machine${platformGiven ? '' : `; its control API and console want the control token${control.generated ? ' printed below' : ' --control-token gave'}`}`,
     );
   }
-  // issue 21: a page wired to nothing showed "online"; a --platform-url that answers no svc
+  // a page wired to nothing showed "online"; a --platform-url that answers no svc
   // widget channel is refused at start (exit 3), as replay --platform-url does
   const consoleThere = platformGiven
     ? await assertWidgetChannel(platformGiven, flags.platformWait * 1000, ctx.signal, (reason) =>

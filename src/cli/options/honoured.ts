@@ -2,7 +2,7 @@
  * Which global options each command reads. A command's `--help` lists these under "Global
  * Options:" (program.ts), so `svc-cli validate --help` does not offer `--time-scale`, which it
  * never reads, and `svc-cli send-text --help` shows `--ca` and `--insecure`, which it does.
- * Plain data: `--help` loads it (conventions.md 13).
+ * Plain data: `--help` loads it (start-up is a feature).
  */
 import type { GLOBAL_OPTIONS } from './table.js';
 

@@ -1,5 +1,5 @@
 /**
- * The JSON Schema of `svc.config.json`, built from the option tables (issue 14): one property
+ * The JSON Schema of `svc.config.json`, built from the option tables: one property
  * per config key at the top level, and under `commands.<name>` each command's own keys.
  * `npm run build` writes it to schemas/svc.config.schema.json; a test keeps that file current.
  */

@@ -1,5 +1,5 @@
 /**
- * The one resolver of every command's options (issue 14; conventions.md 2): the config file
+ * The one resolver of every command's options, so a flag is normalised in one place: the config file
  * (top level, then `commands.<name>`) < SVC_* environment < flags, each value checked against
  * its table entry and remembered with its source. Loaded lazily by the `*-run.ts` bodies.
  */
@@ -337,7 +337,7 @@ export function resolveForCommand<T extends OptionTable>(
   }
   const json = (resolved as unknown as { json?: boolean }).json === true;
   say(json);
-  // --ca / --insecure (globals, issue 16): set once, before the body calls any URL
+  // --ca / --insecure (globals): set once, before the body calls any URL
   const trust = resolved as unknown as { ca?: string[]; insecure?: boolean };
   applyClientTrust(ctx, { ca: trust.ca ?? [], insecure: trust.insecure ?? false }, json);
   return resolved;

@@ -1,4 +1,4 @@
-/** The parts a user can play (product.md "Who uses it"); `init --role` offers them. */
+/** The parts a user can play (who uses svc-cli); `init --role` offers them. */
 export const ROLE_NAMES = [
   'integrator',
   'bot-provider',

@@ -8,7 +8,7 @@ import type { OptionSpec } from './table.js';
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
- * issue 15: the public Bot API's CHAT_CLOSED and CLIENT_INFO, beyond spec 6.1's five events;
+ * the public Bot API's CHAT_CLOSED and CLIENT_INFO, beyond spec 6.1's five events;
  * off by default (the spec is the default, the docs one flag away). `platform`, `bot-sim`
  * and `conform bot` say what `docs` means for them.
  */
@@ -82,7 +82,7 @@ export const SERVING_OPTIONS = [
   ALLOWED_HOST_OPTION,
 ] as const satisfies readonly OptionSpec[];
 
-/** `--tls` and its certificate (issue 16): every serving command can serve HTTPS. */
+/** `--tls` and its certificate: every serving command can serve HTTPS. */
 export const TLS_OPTIONS = [
   {
     key: 'tls',

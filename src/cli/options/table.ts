@@ -1,11 +1,11 @@
 /**
- * Every option of every command is declared ONCE, as data (issue 14; vitest's `cli-config.ts`
+ * Every option of every command is declared ONCE, as data (vitest's `cli-config.ts`
  * is the model): flag, description, environment variable, type with its range or choices,
  * default, secret or not. From a table come the commander registration and `--help`
  * (register.ts), the resolver with config file < env < flag (resolve.ts, loaded lazily), the
  * JSON Schema of `svc.config.json` (json-schema.ts, at build time) and `svc-cli config`.
  * Plain data with no runtime imports: registration modules load it for `--help`
- * (conventions.md 13).
+ * (start-up is a feature: `--help` must not load them).
  */
 import type { Fault } from '../../faults/index.js';
 

@@ -1,6 +1,6 @@
 /**
  * Whether a stream gets colour, without chalk: the error renderer (errors.ts) is part of the
- * start-up bundle and must not load chalk (conventions.md 13).
+ * start-up bundle and must not load chalk (start-up is a feature).
  */
 import type { CliContext } from '../context.js';
 

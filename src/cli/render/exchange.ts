@@ -29,7 +29,7 @@ export function formatExchangeLine(cells: readonly Cell[]): string {
     .trimEnd();
 }
 
-/** `path: rule (spec X)`, the conventions.md 4 template. */
+/** `path: rule (spec X)`, the one template of a violation. */
 export function formatIssueLine(issue: ContractIssue): string {
   const where = issue.path === '' ? '(root)' : issue.path;
   return issue.spec === ''

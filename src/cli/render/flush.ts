@@ -1,6 +1,6 @@
 /**
  * The registry of buffered stdout writers, apart from output.ts so that main.ts can flush
- * them without loading chalk on the `--help` path (conventions.md 13).
+ * them without loading chalk on the `--help` path (start-up is a feature).
  */
 export interface Flushable {
   flush(): Promise<void>;

@@ -100,7 +100,7 @@ export function toHookFiredEvent(result: FireResult): HookFiredEvent {
 
 /**
  * `chat_accepted  → 200  12ms  ✓ reply conforms`, then the issues. The request and the reply
- * print with `verbose`; a body that breaks the contract prints always (issue 21: ~1.3 KB a
+ * print with `verbose`; a body that breaks the contract prints always (~1.3 KB a
  * line per event buried the verdicts).
  */
 export function formatHookFired(

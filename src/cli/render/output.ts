@@ -71,7 +71,7 @@ export function createOutput(
     event(event, format, toJson) {
       if (quiet && !isEssential(event)) return;
       if (json) {
-        // issue 21: a timed event carries the wall-clock time too, so the NDJSON of several
+        // a timed event carries the wall-clock time too, so the NDJSON of several
         // commands (and of --time-scale runs) can be lined up
         if ('protocolMs' in event)
           stdout.write(`${JSON.stringify({ ...event, at: new Date().toISOString() })}\n`);

@@ -135,7 +135,7 @@ function seriesOf(
 
 /**
  * How long an attempt took: wall ms, and its protocol ms when --time-scale makes them differ
- * (issue 21: at 0.01 a 34 ms attempt is 3388 ms of protocol time).
+ * (at 0.01 a 34 ms attempt is 3388 ms of protocol time).
  */
 function attemptTime(event: { durationMs: number; wallMs?: number }): string {
   const protocol = Math.round(event.durationMs);

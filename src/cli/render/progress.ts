@@ -10,7 +10,7 @@ import { isForegroundJob } from '../terminal.js';
 
 /**
  * Whether progress may be drawn: a TTY on stderr, no --json, and not a background job (a
- * job started with `&` keeps serving: issue 21). A spinner never reads stdin
+ * job started with `&` keeps serving, and drawing would stop it). A spinner never reads stdin
  * (`discardStdin: false`): the agent console and the chat read it while one runs.
  */
 export function isProgressShown(ctx: Pick<CliContext, 'stderr' | 'stdin'>, json: boolean): boolean {
@@ -181,7 +181,7 @@ export async function createDeliveryProgress(
   };
 }
 
-/** A spinner line for a long run with a real peer (issue 21: no blank terminal, no torn lines). */
+/** A spinner line for a long run with a real peer (no blank terminal, no torn lines). */
 export interface RunProgress {
   /** the spinner's text, e.g. `replaying 3 of 23: order status` */
   update(text: string): void;

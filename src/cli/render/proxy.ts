@@ -1,5 +1,5 @@
 /**
- * `svc-cli proxy` lines (issue 16): one per exchange (time, leg, method, kind, status,
+ * `svc-cli proxy` lines: one per exchange (time, leg, method, kind, status,
  * latency against the spec's budget, attempt of a series), the issues below it, and the
  * summary on exit.
  */

@@ -1,5 +1,5 @@
 /**
- * The time column of every serving command's log (issue 21): the wall-clock time of day, so
+ * The time column of every serving command's log: the wall-clock time of day, so
  * the windows of platform, bot-sim and listen line up, then protocol time since start (what
  * the platform's timers see; it runs faster than the wall under --time-scale).
  */

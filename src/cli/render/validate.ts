@@ -103,7 +103,7 @@ const kindJson = new Map<string, string>();
 /**
  * JSON.stringify of a validate event, byte for byte; a plain result (no expectation) is
  * written from a template with its source and kind quoted once, not walked key by key: a 100k
- * line stream spent a tenth of its time in JSON.stringify (issue 18). The template's keys are
+ * line stream spent a tenth of its time in JSON.stringify. The template's keys are
  * in the order `run-validate.ts` sets them; a result with an expectation is stringified.
  */
 export function validateEventJson(event: ValidateEvent): string {

@@ -1,5 +1,5 @@
 /**
- * Every HTTP endpoint of the four interfaces as data (routes as data, conventions.md 15):
+ * Every HTTP endpoint of the four interfaces as data (routes as data):
  * who serves it, the interface, the spec section, the request kinds and the responses.
  * Both documents are rendered from this table.
  */

@@ -16,7 +16,7 @@ export interface BotHarnessOptions {
   /** port of the embedded platform (default 0: any) */
   port?: number;
   host?: string;
-  /** `docs`: the bot service also sends CHAT_CLOSED and takes CLIENT_INFO (issue 15) */
+  /** `docs`: the bot service also sends CHAT_CLOSED and takes CLIENT_INFO */
   botEvents?: 'spec' | 'docs';
   /**
    * this run's ids start from it: chats `<run>001`, clients `client-<run>-1` (ids are unique

@@ -27,7 +27,7 @@ export interface BotSuiteOptions {
   answerWithinMs?: number;
   /** the customer's texts, sent in turn (default one greeting) */
   texts?: readonly string[] | undefined;
-  /** `docs`: CHAT_CLOSED goes to the bot too, and a CLIENT_INFO from it is checked (issue 15) */
+  /** `docs`: CHAT_CLOSED goes to the bot too, and a CLIENT_INFO from it is checked */
   botEvents?: 'spec' | 'docs';
 }
 
@@ -156,7 +156,7 @@ export function judgeProviderEvent(
 export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
   const { harness, clock } = options;
   const answerWithin = options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS;
-  // issue 15: a bot scripted on intents does not answer a fixed greeting; --text says what
+  // a bot scripted on intents does not answer a fixed greeting; --text says what
   const texts = options.texts && options.texts.length > 0 ? options.texts : [DEFAULT_TEXT];
   const session: { chat?: Chat | undefined; customer?: Customer | undefined; since: number } = {
     since: 0,
@@ -290,7 +290,7 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
   ];
 
   /**
-   * --bot-events docs (issue 15): the public Bot API's two events beyond spec 6.1. A bot
+   * --bot-events docs: the public Bot API's two events beyond spec 6.1. A bot
    * written to the spec may refuse them: warnings, never failures.
    */
   function docsCases(): ConformCase[] {

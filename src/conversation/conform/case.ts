@@ -188,7 +188,7 @@ export async function assertReachable(
 }
 
 /**
- * HTTPS (issue 16): an untrusted certificate would fail every case with the same reason;
+ * HTTPS: an untrusted certificate would fail every case with the same reason;
  * say it once, before the suite, naming --ca and --insecure (exit 3).
  */
 async function assertTrusted(

@@ -22,7 +22,7 @@ export interface HooksSuiteOptions {
 export function buildHooksCases(options: HooksSuiteOptions): ConformCase[] {
   const timeoutMs = options.timeoutMs ?? HOOK_DELIVERY_POLICY.attemptTimeoutMs;
   let assignTo: string | undefined;
-  // issue 15: spec 6.2 asks receivers to take both spellings; none found in public code takes
+  // spec 6.2 asks receivers to take both spellings; none found in public code takes
   // offline_messages, so refusing it after accepting offline_message is a warning, not a fail
   let offlineAccepted = false;
   const names = [...HOOK_LIFECYCLE, 'offline_messages' as const];

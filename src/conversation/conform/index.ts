@@ -19,7 +19,7 @@ import { findWrongPeer, type WrongPeer } from './wrong-peer.js';
 import { buildFuzzCases, type FuzzSettings, type FuzzSummary } from './fuzz/run.js';
 
 /**
- * The conformance suites (issue #6): the contract run against someone else's
+ * The conformance suites: the contract run against someone else's
  * implementation. Each case is a ConversationResult-shaped object, so replay's reporters
  * print it. The core never prints.
  */
@@ -46,14 +46,14 @@ export type ConformOptions =
       answerWithinMs?: number;
       /** the customer's texts, sent in turn (a bot scripted on intents needs its own) */
       texts?: readonly string[];
-      /** `docs`: also CHAT_CLOSED to the bot and CLIENT_INFO from it (public Bot API, issue 15) */
+      /** `docs`: also CHAT_CLOSED to the bot and CLIENT_INFO from it (public Bot API) */
       botEvents?: 'spec' | 'docs';
       /** where this run's chat and client ids start (default random 1-999999) */
       runId?: number;
     };
 
 export type RunConformOptions = ConformOptions & {
-  /** hooks, integrator: generated traffic instead of the fixed cases (issue 17) */
+  /** hooks, integrator: generated traffic instead of the fixed cases */
   fuzz?: FuzzSettings;
   /** protocol timers x timeScale on a real clock (default 1) */
   timeScale?: number;

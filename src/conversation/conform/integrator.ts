@@ -23,7 +23,7 @@ export interface IntegratorSuiteOptions {
 }
 
 const VALID_REPLY = 'expected 200 with {"result":"ok"} or {"error":{code,message}} (spec 2.2, 4.2)';
-/** spec 8: each attempt waits at most 3 s (derived from the 9 s figure, product.md). */
+/** spec 8: each attempt waits at most 3 s (derived from the 9 s figure: an assumption). */
 const REPLY_LIMIT_MS = CHANNEL_DELIVERY_POLICY.attemptTimeoutMs;
 
 type AgentMessage = { type: string } & Record<string, unknown>;

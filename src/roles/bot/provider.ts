@@ -45,9 +45,9 @@ export interface BotProviderOptions {
   /** request body limit in bytes (default 1 MiB; 413 beyond) */
   bodyLimit?: number;
   limits?: ServerLimits;
-  /** serve HTTPS (`--tls`, issue 16) */
+  /** serve HTTPS (`--tls`) */
   tls?: TlsServerOptions | undefined;
-  /** `docs`: rules with `contact` send the public Bot API's CLIENT_INFO (issue 15) */
+  /** `docs`: rules with `contact` send the public Bot API's CLIENT_INFO */
   botEvents?: 'spec' | 'docs' | undefined;
   onEvent?: (event: BotSimEvent) => void;
   /** `in-process`: no socket, for the embedded world (src/http/in-process.ts); default socket */
@@ -266,7 +266,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
   const parsedEvents = new WeakMap<object, { name: Incoming; json: Record<string, unknown> }>();
 
   // spec 4.3: POST {bot_provider_url}/<token>, through the roles' one inbound pipeline
-  // (issue 14): refusals before the body, the fault plan on valid events, one journal record
+  // so every role refuses alike: refusals before the body, the fault plan on valid events, one journal record
   const events = createInboundHandler({
     iface: 'bot',
     clock,

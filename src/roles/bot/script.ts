@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SvcError, systemReason } from '../../errors.js';
 
 /**
- * The bot-sim script format (conventions.md 7: versioned, a zod schema exported as JSON
+ * The bot-sim script format (versioned, a zod schema exported as JSON
  * Schema `schemas/bot-script.schema.json`). Rules are tried in order; the first that matches
  * an incoming event sends its messages (spec 2.5), after `delayMs`, then INVITE_AGENT when
  * `invite` is set. Text may hold `{{text}}` and `{{button}}`, filled from the event.

@@ -106,7 +106,7 @@ export function buildSampleHookEvent(
 /**
  * What `hook-target` answers by default (spec 6.2): chat_accepted shows custom_data, the
  * assign button, a crm_link, and contact_info echoing the visitor's own name, phone and
- * e-mail from the event (issue 21: a default reply must not rename the customer); the others
+ * e-mail from the event (a default reply must not rename the customer); the others
  * `{"result":"ok"}`.
  * @example defaultHookReply('chat_finished') // { result: 'ok' }
  */

@@ -26,7 +26,7 @@ export interface HookTargetOptions {
   journal?: Journal;
   bodyLimit?: number;
   limits?: ServerLimits;
-  /** serve HTTPS (`--tls`, issue 16) */
+  /** serve HTTPS (`--tls`) */
   tls?: TlsServerOptions | undefined;
   onEvent?: (event: HookTargetEvent) => void;
   /** `in-process`: no socket, for the embedded world (src/http/in-process.ts); default socket */

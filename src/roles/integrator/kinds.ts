@@ -4,7 +4,7 @@
  */
 import { FILE_MEDIA_TYPES, type FileMediaType } from '../../contract/media-types.js';
 
-/** The file-carrying media types (spec 2.4), from the contract (the one list, issue 14). */
+/** The file-carrying media types (spec 2.4), from the contract (the one list). */
 export { FILE_MEDIA_TYPES, type FileMediaType };
 
 /** Who wrote a channel message: the customer (to the platform) or the agent (to the integrator). */

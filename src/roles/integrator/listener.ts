@@ -34,7 +34,7 @@ export interface ListenerOptions {
   /** contract warnings count as errors */
   strict?: boolean;
   limits?: ServerLimits;
-  /** serve HTTPS (`--tls`, issue 16) */
+  /** serve HTTPS (`--tls`) */
   tls?: TlsServerOptions | undefined;
   onEvent?: (event: ListenerEvent) => void;
   /** `in-process`: no socket, for the embedded world (src/http/in-process.ts); default socket */

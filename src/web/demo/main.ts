@@ -30,7 +30,7 @@ el('platform-url').textContent = platformUrl;
 const consoleUrl = document.body.dataset.consoleUrl ?? '';
 if (/^https?:\/\//.test(consoleUrl)) el('console-link').setAttribute('href', consoleUrl);
 
-// issue 21: a page whose simulator is gone must not say "online"
+// a page whose simulator is gone must not say "online"
 let reachable = true;
 async function checkSimulator(): Promise<void> {
   let ok = false;

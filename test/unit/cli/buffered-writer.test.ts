@@ -22,7 +22,7 @@ function stalledStream(): { stream: Writable; received: string[]; release: () =>
   return { stream, received, release };
 }
 
-describe('buffered stdout writer: a full pipe (issue 18)', () => {
+describe('buffered stdout writer: a full pipe', () => {
   it('waits for one drain however many flushes come, and loses nothing', async () => {
     const { stream, received, release } = stalledStream();
     const writer = createBufferedWriter(stream);

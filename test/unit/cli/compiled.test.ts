@@ -1,4 +1,4 @@
-// Issue 18: the start-up bundles run through vm.Script with a V8 code cache kept per user
+// The start-up bundles run through vm.Script with a V8 code cache kept per user
 // (src/cli/compiled.ts). A cache that is missing, rejected, unsafe or unwritable only costs
 // the compile; the bundle's code gets `svcImport` and `svcImportMetaUrl` for import() and
 // import.meta.url.

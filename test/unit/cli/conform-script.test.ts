@@ -10,7 +10,7 @@ const file = (name: string, text: string): string => {
   return name;
 };
 
-describe('conform bot --script (issue 15)', () => {
+describe('conform bot --script', () => {
   it('reads one text per line, skipping blanks and # comments, or a JSON array', async () => {
     expect(
       await readCustomerScript(

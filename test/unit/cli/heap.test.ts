@@ -7,7 +7,7 @@ async function fresh(): Promise<typeof Heap> {
   return import('../../../src/cli/heap.js');
 }
 
-describe('boundHeapGrowth (issue 18: a serving command caps the old generation at 2x live)', () => {
+describe('boundHeapGrowth (a serving command caps the old generation at 2x live)', () => {
   it('keeps a --heap-growing-percent given to node, and does not set it later', async () => {
     const { boundHeapGrowth } = await fresh();
     expect(boundHeapGrowth(['--heap-growing-percent=30'])).toBe('given');

@@ -35,7 +35,7 @@ describe('svc-cli init, interactive (prompts through injected streams)', () => {
       role: 'bot-provider',
       botProviderUrl: 'https://bot.example/hook',
     });
-    // issue 21: the $schema resolves from the project (here: this svc-cli's own file)
+    // the $schema resolves from the project (here: this svc-cli's own file)
     expect(existsSync(resolve(dir, (config as { $schema: string }).$schema))).toBe(true);
     expect(checkConfigValues(config as Record<string, unknown>).problems).toEqual([]);
     expect(t.stdout()).toContain('wrote svc.config.json for the role bot-provider');

@@ -1,5 +1,5 @@
 /**
- * Issue 14: every option of every command is declared once, in its table, and reaches the
+ * Every option of every command is declared once, in its table, and reaches the
  * command from each of its three sources: the config file (top level and commands.<name>),
  * the SVC_* environment, and the flag as commander parses it.
  */

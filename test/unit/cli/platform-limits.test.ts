@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseIdleTimeout, parseSize } from '../../../src/cli/commands/platform-limits.js';
 import { SvcError } from '../../../src/errors.js';
 
-describe('platform memory flags (issue 18)', () => {
+describe('platform memory flags', () => {
   it.each([
     ['30m', 1_800_000],
     ['90s', 90_000],

@@ -13,7 +13,7 @@ const step = (status: 'passed' | 'failed', details: string[]) => ({
   wallMs: 1,
 });
 
-describe('a check that passed with a warning (issue 15)', () => {
+describe('a check that passed with a warning', () => {
   it('is marked ! with its warning, never ✓', () => {
     expect(formatStep(step('passed', ['warning: answered HTTP 200 to a malformed event']), c))
       .toMatchInlineSnapshot(`

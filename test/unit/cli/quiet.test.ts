@@ -28,7 +28,7 @@ describe('--quiet keeps what must be seen', () => {
     [{ type: 'delivery-attempt', outcome: 'accepted' }, false],
     [{ type: 'delivery-done', result: 'delivered' }, false],
     [{ type: 'bot-token', action: 'obtained' }, false],
-    // the proxy's lines count their issues (issue 16), and its summary always shows
+    // the proxy's lines count their issues, and its summary always shows
     [{ type: 'exchange', verdict: { ok: false, errors: 1, warnings: 0 } }, true],
     [{ type: 'exchange', verdict: { ok: true, errors: 0, warnings: 2 } }, true],
     [{ type: 'exchange', verdict: { ok: true, errors: 0, warnings: 0 } }, false],

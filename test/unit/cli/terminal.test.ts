@@ -5,7 +5,7 @@ import { isForegroundJob } from '../../../src/cli/terminal.js';
 const stat = (pgrp: number, tpgid: number, comm = 'node') =>
   `4242 (${comm}) S 100 ${pgrp} 100 34816 ${tpgid} 4194560 1234 0 0 0`;
 
-describe('isForegroundJob (issue 21: a job started with & keeps serving)', () => {
+describe('isForegroundJob (a job started with & keeps serving)', () => {
   it('the foreground job owns the terminal', () => {
     expect(isForegroundJob({ isTTY: true }, () => stat(4242, 4242))).toBe(true);
   });

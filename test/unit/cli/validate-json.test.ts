@@ -12,7 +12,7 @@ async function eventsOf(inputs: string[], checkExpectations = false): Promise<Va
   return events;
 }
 
-describe('validate --json lines (issue 18: written without a key-by-key walk)', () => {
+describe('validate --json lines (written without a key-by-key walk)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-validate-json-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -10,7 +10,7 @@ import {
 
 const all = [...hookArbitraries(), ...agentMessageArbitraries()];
 
-describe('fuzz payloads from the contract (issue 17)', () => {
+describe('fuzz payloads from the contract', () => {
   it('covers every hook event and every agent message kind', () => {
     expect(all.map((p) => p.kind)).toEqual([
       'hook.call_event',

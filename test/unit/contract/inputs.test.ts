@@ -21,7 +21,7 @@ async function readStdinChunks(
 const payloads = (records: InputRecord[]) =>
   records.map((r) => (r.type === 'payload' ? [r.line, r.value] : [r.line, r.code]));
 
-describe('NDJSON lines (issue 18: read a chunk at a time)', () => {
+describe('NDJSON lines (read a chunk at a time)', () => {
   it('keeps a \\r\\n split across two chunks as one line break', async () => {
     const { records } = await readStdinChunks(['{"a":1}\r', '\n{"b":2}\r\n']);
     expect(payloads(records)).toEqual([

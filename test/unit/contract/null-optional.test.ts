@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 1: null is accepted wherever a field is optional (a `null_optional`
+ * Null is accepted wherever a field is optional (a `null_optional`
  * warning at most), for every kind; a required field set to null stays an error.
  * Walks every valid sample of fixtures/payloads: a field whose removal keeps the sample
  * valid is optional, so null must pass there too; any other field must refuse null.
@@ -47,7 +47,7 @@ function edit(value: unknown, at: (string | number)[], replace: unknown): unknow
 
 const samples = listValid(root);
 
-describe('null for an optional field (issue 15 item 1)', () => {
+describe('null for an optional field', () => {
   it('checks samples of every interface', () => {
     expect(samples.length).toBeGreaterThan(50);
   });

@@ -1,6 +1,7 @@
 /**
  * The OpenAPI 3.1 document: it passes an independent validator (@readme/openapi-parser) for
- * the whole document and each role's side, and carries what issue 19 asks for.
+ * the whole document and each role's side, and carries every endpoint of the
+ * channel, bot and hook interfaces with a filter per role.
  */
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 2: strict with the party under test, tolerant of the platform. The
+ * Strict with the party under test, tolerant of the platform. The
  * registry's direction names who wrote a kind; the user-visible lines are pinned.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -32,7 +32,7 @@ const botMessage = (timestamp: unknown) => ({
   message: { type: 'TEXT', text: 'Hello', timestamp },
 });
 
-describe('who wrote the payload (issue 15 item 2)', () => {
+describe('who wrote the payload', () => {
   it('reads the producer from the direction of each kind', () => {
     expect(producerOf('integrator -> platform')).toBe('party');
     expect(producerOf('bot -> platform')).toBe('party');

@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 7: fixtures/payloads/real/ holds payloads rebuilt from the public
+ * `fixtures/payloads/real/` holds payloads rebuilt from the public
  * documentation's samples (own values, the documented shapes), one per event. Each must be
  * accepted by validate (warnings allowed); the drift the samples show must stay visible.
  */

@@ -329,7 +329,7 @@ describe('rules encoded in the schemas', () => {
   });
 });
 
-describe('fast paths (issue 18)', () => {
+describe('fast paths', () => {
   // every fast-pathed builder, with each option that changes what it accepts
   const builders: [string, () => z.ZodType][] = [
     ['idString', () => idString('2.1')],

@@ -40,7 +40,7 @@ function start(chats: ChatLimits) {
   return { clock, core, events, write, closed };
 }
 
-describe('chat lifecycle (issue 18)', () => {
+describe('chat lifecycle', () => {
   it('closes a chat idle for the timeout, on protocol time, and says why', async () => {
     const { clock, core, write, closed } = start({ idleTimeoutMs: 60_000 });
     await write('a');

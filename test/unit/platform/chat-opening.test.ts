@@ -35,7 +35,7 @@ const customer = (c: PlatformCore) => {
   return value;
 };
 
-describe('the chat lifecycle decides, events observe (issue 14)', () => {
+describe('the chat lifecycle decides, events observe', () => {
   it("a chat opened with a bot attached is the bot's as openChat returns it, with no listener involved", () => {
     const c = core(true);
     let modeSeenByObserver: string | undefined;

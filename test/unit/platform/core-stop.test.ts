@@ -13,7 +13,7 @@ function deferred(): { promise: Promise<string>; resolve: () => void; reject: ()
   return { promise, resolve, reject };
 }
 
-describe('core.stop waits for tracked work (counted, not kept one by one: issue 18)', () => {
+describe('core.stop waits for tracked work (counted, not kept one by one, so memory stays flat)', () => {
   it('every caller of stop() waits until the last tracked piece of work settles', async () => {
     const core = createPlatformCore({ clock: createVirtualClock() });
     const one = deferred();

@@ -7,7 +7,7 @@ const named =
   (name: string): RouteHandler =>
   () => ({ status: 200, body: name });
 
-describe('the router (issue 14: routes as data)', () => {
+describe('the router (routes as data)', () => {
   const router = createRouter();
   // registered in the "wrong" order on purpose: specificity, not order, decides
   router.add([
@@ -80,7 +80,7 @@ describe('core.request(): the platform without a socket', () => {
   });
 });
 
-describe('control API chat ids (issue 15: string or number, like every chat id)', () => {
+describe('control API chat ids (string or number, like every chat id)', () => {
   it('POST /_sim/calls and /_sim/agent/message take chatId as "1" or 1; "x" is a 400 naming it', async () => {
     const platform = createPlatform({
       clock: createVirtualClock(),
@@ -140,7 +140,7 @@ describe('control API "wait": false', () => {
   });
 });
 
-describe('log order (issue 21: "chat opened" stamped after the message that opened it)', () => {
+describe('log order ("chat opened" stamped after the message that opened it)', () => {
   it("a chat opened by a customer message carries that message's protocol time", async () => {
     const base = createVirtualClock();
     let tick = 0;

@@ -10,8 +10,8 @@ export function formatStep(
   c: ChalkInstance,
   options: { skipReasons?: boolean } = {},
 ): string {
-  // a check that passed with a warning is not shown as done well: `!`, never `✓` (issue 15:
-  // a malformed event answered 200 was printed as "✓ refused with a 4xx")
+  // a check that passed with a warning is not shown as done well: `!`, never `✓`
+  // (a malformed event answered 200 would otherwise read as "✓ refused with a 4xx")
   const warned = step.status === 'passed' && step.details.some((d) => d.startsWith('warning: '));
   const mark = warned
     ? c.yellow('!')

@@ -1,5 +1,5 @@
 /**
- * Payloads generated from the contract for `conform --fuzz` (issue 17). No well-kept bridge
+ * Payloads generated from the contract for `conform --fuzz`. No well-kept bridge
  * from zod v4 to fast-check exists (zod-fast-check targets zod 3), so this one small module
  * walks the JSON Schema our zod schemas export (`toJsonSchema`, the same schema `validate`
  * is checked against) alongside a valid sample of the kind, and turns every place the

@@ -1,5 +1,5 @@
 /**
- * `conform bot --fuzz N` (issue 17): generated customers and texts through the embedded
+ * `conform bot --fuzz N`: generated customers and texts through the embedded
  * platform to the bot under test. Each case opens a chat with a generated customer (text at
  * the edges: empty-ish, 1000 code points, astral, combining marks, markup; name present,
  * odd or absent), so the CLIENT_MESSAGE the provider gets is the platform's own; then the

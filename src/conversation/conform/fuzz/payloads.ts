@@ -1,5 +1,5 @@
 /**
- * The payloads the platform sends to each party (issue 17), as generated arbitraries: every
+ * The payloads the platform sends to each party, as generated arbitraries: every
  * hook event of spec 6.2 (offline_message under both spellings), and every agent message
  * kind of spec 2.2-2.4 (text, typein/typeout, the media types).
  */

@@ -1,5 +1,5 @@
 /**
- * `conform hooks|integrator --fuzz N` (issue 17): property-based traffic from the contract
+ * `conform hooks|integrator --fuzz N`: property-based traffic from the contract
  * against a user's endpoint. Each generated payload (arbitraries.ts) is delivered as the
  * platform would, then delivered again as a redelivery would (spec 8), and four properties
  * are checked on the peer: it survives (no 5xx, reset or hang), it answers within the
