@@ -1,3 +1,4 @@
+import { errorBody, userErrorCode } from '../wire-errors.js';
 import { writeReply, type AppliedReply, type FaultContext } from './reply.js';
 
 /** HTTP 200 with `{"error":{"code","message"}}`: a valid error reply (spec 2.2, 4.2). */
@@ -6,5 +7,5 @@ export function applyErrorReply(
   code: string,
   message: string,
 ): AppliedReply {
-  return writeReply(wire, 200, JSON.stringify({ error: { code, message } }));
+  return writeReply(wire, 200, JSON.stringify(errorBody(userErrorCode(code), message)));
 }

@@ -194,10 +194,5 @@ export function sendJson(
   endInBatch(res, text);
 }
 
-/** The error body shape the platform uses (spec 7.2): `{"error":{"code","message"}}`. */
-export function errorBody(
-  code: string,
-  message: string,
-): { error: { code: string; message: string } } {
-  return { error: { code, message } };
-}
+// the one builder of an error reply body, beside its catalogue (src/wire-errors.ts)
+export { errorBody } from '../wire-errors.js';

@@ -5,6 +5,7 @@
  * Names the user did not give are refused; an IP address cannot be rebound, so any address
  * is served (as Vite and webpack-dev-server do), which keeps peers that call by IP working.
  */
+import { errorBody } from '../wire-errors.js';
 
 /** Says whether a Host header names this server; built once per server. */
 export type HostCheck = (host: string | undefined) => boolean;
@@ -74,10 +75,10 @@ export function createHostCheck(bindHost: string, allowed: readonly string[] = [
  */
 export function hostRefusal(host: string): string {
   const name = hostNameOf(host);
-  return JSON.stringify({
-    error: {
-      code: 'host_not_allowed',
-      message: `svc-cli does not serve requests for Host ${JSON.stringify(name)}: it serves localhost, IP addresses, its --host and the names given with --allowed-host. If you reach it by this name on purpose, start it with --allowed-host ${name} (docs/SECURITY.md).`,
-    },
-  });
+  return JSON.stringify(
+    errorBody(
+      'host_not_allowed',
+      `svc-cli does not serve requests for Host ${JSON.stringify(name)}: it serves localhost, IP addresses, its --host and the names given with --allowed-host. If you reach it by this name on purpose, start it with --allowed-host ${name} (docs/SECURITY.md).`,
+    ),
+  );
 }

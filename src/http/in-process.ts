@@ -15,6 +15,7 @@ import {
   type TransferMode,
 } from './body.js';
 import type { ReplyWire } from './wire.js';
+import { errorBody } from '../wire-errors.js';
 
 export interface InProcessRequest {
   method: string;
@@ -207,9 +208,7 @@ export function callInProcess(
       if (!sent)
         wire.send(
           500,
-          JSON.stringify({
-            error: { code: 'internal', message: 'svc-cli failed to handle this request' },
-          }),
+          JSON.stringify(errorBody('internal', 'svc-cli failed to handle this request')),
           { 'content-type': 'application/json' },
         );
       else cut();

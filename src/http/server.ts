@@ -6,6 +6,7 @@ import type { TlsServerOptions } from './tls.js';
 import { createHostCheck, hostRefusal } from './host-check.js';
 import { fileLimit, isFileLimitError } from '../io/file-limit.js';
 import { connectionBudget, noteRefusal } from './connection-refusals.js';
+import { errorBody, type WireErrorCode } from '../wire-errors.js';
 
 /** Limits every serving command applies so a slow or hostile client cannot hold it. */
 export interface ServerLimits {
@@ -121,7 +122,7 @@ export function requestPathOf(target: string | undefined): {
 }
 
 /** The status of a request node could not parse or that came too slowly. */
-function clientErrorAnswer(code: string | undefined): [number, string, string, string] {
+function clientErrorAnswer(code: string | undefined): [number, string, WireErrorCode, string] {
   switch (code ?? '') {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return [408, 'Request Timeout', 'request_timeout', 'the request did not arrive in time'];
@@ -212,11 +213,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     }
     if (!res.headersSent && !res.destroyed) {
       res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          error: { code: 'internal', message: 'svc-cli failed to handle this request' },
-        }),
-      );
+      res.end(JSON.stringify(errorBody('internal', 'svc-cli failed to handle this request')));
     } else {
       res.destroy();
     }
@@ -246,7 +243,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const [status, text, code, message] = clientErrorAnswer(error.code);
     socket.end(
       `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n` +
-        JSON.stringify({ error: { code, message } }),
+        JSON.stringify(errorBody(code, message)),
     );
   });
 

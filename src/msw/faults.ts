@@ -6,8 +6,9 @@
  */
 import { HttpResponse } from 'msw';
 import type { Clock } from '../clock.js';
-import { errorBody } from '../http/body.js';
 import type { Fault } from '../faults/index.js';
+import { injectedMessage } from '../faults/status.js';
+import { errorBody, userErrorCode } from '../wire-errors.js';
 
 /** What to do with a request once a fault is decided. */
 export type MswFaultAction =
@@ -29,7 +30,7 @@ export function planFaultAnswer(fault: Fault, signal: AbortSignal): MswFaultActi
         kind: 'replace',
         response: () =>
           Promise.resolve(
-            HttpResponse.json(errorBody('injected', `injected status ${fault.status}`), {
+            HttpResponse.json(errorBody('injected', injectedMessage(fault.status)), {
               status: fault.status,
             }),
           ),
@@ -52,7 +53,8 @@ export function planFaultAnswer(fault: Fault, signal: AbortSignal): MswFaultActi
     case 'error':
       return {
         kind: 'replace',
-        response: () => Promise.resolve(HttpResponse.json(errorBody(fault.code, fault.message))),
+        response: () =>
+          Promise.resolve(HttpResponse.json(errorBody(userErrorCode(fault.code), fault.message))),
       };
     default: {
       const never: never = fault;

@@ -2,6 +2,7 @@ import { formatIssue } from '../contract/issues.js';
 import { validate } from '../contract/validate.js';
 import type { ContractIssue } from '../contract/types.js';
 import { errorBody } from '../http/body.js';
+import type { WireErrorCode } from '../wire-errors.js';
 import type { TokenIssuer } from '../http/oauth-issuer.js';
 import type { BotEventReceivedEvent } from './bot-events.js';
 import { channelTextOf } from './bot-message.js';
@@ -54,7 +55,7 @@ export function handleProviderRequest(
   const seen: { event?: string; chatId?: number; warnings?: string[] } = {};
   const answer = (
     status: number,
-    code: string | undefined,
+    code: WireErrorCode | undefined,
     message: string | undefined,
     outcome: BotEventReceivedEvent['outcome'],
     extra: Partial<PlatformResponse> = {},

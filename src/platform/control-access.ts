@@ -13,6 +13,7 @@
  * The channel, bot and hook endpoints keep the protection the spec gives them.
  */
 import { errorBody } from '../http/body.js';
+import type { WireErrorCode } from '../wire-errors.js';
 import { hostNameOf } from '../http/host-check.js';
 import { secretEquals } from '../http/secret.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
@@ -55,7 +56,12 @@ export const isControlPath = (path: string): boolean =>
   path.startsWith('/_sim/') || path === '/_sim';
 
 /** A refusal: `reason` names the request for the simulator's log, `message` tells its sender. */
-const refuse = (status: number, code: string, reason: string, message: string): ControlVerdict => ({
+const refuse = (
+  status: number,
+  code: WireErrorCode,
+  reason: string,
+  message: string,
+): ControlVerdict => ({
   kind: 'refuse',
   reason,
   response: {

@@ -36,6 +36,7 @@ import {
   type Redactor,
 } from '../journal/index.js';
 import { judgeChannelReply } from '../platform/delivery.js';
+import { errorBody, type WireErrorCode } from '../wire-errors.js';
 import { checkAnswer, checkRequest } from './check.js';
 import {
   defaultFaultLeg,
@@ -225,11 +226,11 @@ function readRaw(
 function sendError(
   res: ServerResponse,
   status: number,
-  code: string,
+  code: WireErrorCode,
   message: string,
   reason?: string,
 ): string {
-  const body = JSON.stringify({ error: { code, message } });
+  const body = JSON.stringify(errorBody(code, message));
   if (!res.headersSent && !res.destroyed) {
     res.writeHead(status, {
       'content-type': 'application/json; charset=utf-8',

@@ -16,11 +16,12 @@ import type { AppliedReply } from '../faults/reply.js';
 import { DEFAULT_BODY_LIMIT, errorBody, type TransferMode } from '../http/body.js';
 import type { InboundExchange } from '../http/exchange.js';
 import type { ExchangeInput, Journal } from '../journal/index.js';
+import type { WireErrorCode } from '../wire-errors.js';
 
 /** A request the role refuses before reading it as its own (404, 405, 401 ...). */
 export interface Refusal {
   status: number;
-  code: string;
+  code: WireErrorCode;
   message: string;
   headers?: Record<string, string>;
 }
@@ -66,7 +67,7 @@ export interface RefusedOutcome {
   method: string;
   path: string;
   status: number;
-  code: string;
+  code: WireErrorCode;
   message: string;
   transfer: TransferMode;
   protocolMs: number;

@@ -5,6 +5,7 @@ import { formatIssue } from '../../contract/issues.js';
 import { validate } from '../../contract/validate.js';
 import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
 import { DEFAULT_BODY_LIMIT, errorBody } from '../../http/body.js';
+import type { WireErrorCode } from '../../wire-errors.js';
 import { serveExchanges, type InboundExchange, type Transport } from '../../http/exchange.js';
 import { createTokenClient } from '../../http/oauth-client.js';
 import { createTokenIssuer, type TokenIssuer } from '../../http/oauth-issuer.js';
@@ -195,7 +196,13 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
 
   /** The path with its token segment hidden, for events and lines. */
   const shownPath = (path: string): string => path.replace(/[^/]+\/?$/, '<token>');
-  const rejected = (method: string, path: string, status: number, code: string, message: string) =>
+  const rejected = (
+    method: string,
+    path: string,
+    status: number,
+    code: WireErrorCode,
+    message: string,
+  ) =>
     emit({
       type: 'bot-rejected',
       method,
@@ -211,7 +218,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     const arrivedAt = clock.now();
     const wallStart = clock.wallNow();
     const { method, path, headers, wire } = exchange;
-    const reject = (status: number, code: string, message: string, raw?: string): void => {
+    const reject = (status: number, code: WireErrorCode, message: string, raw?: string): void => {
       wire.send(
         status,
         JSON.stringify(errorBody(code, message)),
