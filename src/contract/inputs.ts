@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { parseJsonText } from './json-text.js';
 import { systemReason } from '../errors.js';
+import type { UnreadableCode } from './types.js';
 
 /**
  * A single JSON document larger than this is refused: payloads of the spec are a few KB,
@@ -20,7 +21,7 @@ export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
 export type InputRecord =
   | { type: 'payload'; source: string; line?: number; value: unknown; file?: string }
-  | { type: 'unreadable'; source: string; line?: number; code: string; message: string };
+  | { type: 'unreadable'; source: string; line?: number; code: UnreadableCode; message: string };
 
 export interface WalkInputsOptions {
   inputs: readonly string[];
@@ -44,7 +45,12 @@ export function isPayloadFile(name: string): boolean {
 
 const isStreamFile = (name: string): boolean => STREAM_EXTENSIONS.some((ext) => name.endsWith(ext));
 
-const unreadable = (source: string, code: string, message: string, line?: number): InputRecord =>
+const unreadable = (
+  source: string,
+  code: UnreadableCode,
+  message: string,
+  line?: number,
+): InputRecord =>
   line === undefined
     ? { type: 'unreadable', source, code, message }
     : { type: 'unreadable', source, line, code, message };
@@ -281,7 +287,7 @@ async function* readStdin(stdin: Readable, maxBytes: number): AsyncGenerator<Inp
   ];
 }
 
-function describeFsError(error: unknown): { code: string; message: string } {
+function describeFsError(error: unknown): { code: UnreadableCode; message: string } {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const message = systemReason(error);
   if (code === 'ENOENT') return { code: 'not_found', message };

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { TAG_SEPARATOR, WARNING_PREFIX, describeIssue } from './rules.js';
+import type { RuleCode } from './rule-codes.js';
 import type { ContractIssue } from './types.js';
 
 type Issue = z.core.$ZodIssue;
@@ -40,7 +41,7 @@ export function formatIssue(issue: ContractIssue): string {
 
 function decode(
   message: string,
-): { code: string; spec: string; rule: string; warning: boolean } | undefined {
+): { code: RuleCode; spec: string; rule: string; warning: boolean } | undefined {
   const first = message.indexOf(TAG_SEPARATOR);
   if (first < 0) return undefined;
   const second = message.indexOf(TAG_SEPARATOR, first + 1);
@@ -48,7 +49,13 @@ function decode(
   let code = message.slice(0, first);
   const warning = code.startsWith(WARNING_PREFIX);
   if (warning) code = code.slice(WARNING_PREFIX.length);
-  return { code, spec: message.slice(first + 1, second), rule: message.slice(second + 1), warning };
+  // encoded by encodeRule, which takes a RuleCode only
+  return {
+    code: code as RuleCode,
+    spec: message.slice(first + 1, second),
+    rule: message.slice(second + 1),
+    warning,
+  };
 }
 
 /**

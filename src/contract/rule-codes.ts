@@ -154,6 +154,24 @@ export const RULE_CODES = {
     todo: 'Send the kind the endpoint takes (section 4 lists each endpoint with its kinds).',
     severity: 'error',
   },
+  wrong_method: {
+    summary: 'a request with a method the endpoint does not take (the interfaces POST)',
+    spec: '4',
+    todo: 'Send the request with the method the endpoint table names.',
+    severity: 'error',
+  },
+  unknown_event: {
+    summary: 'a hook event whose event_name names no hook event',
+    spec: '6.2',
+    todo: 'Send one of the event names of section 6.2.',
+    severity: 'error',
+  },
+  no_fallback: {
+    summary: 'a BUTTONS or MARKDOWN bot message without its plain-text "text"',
+    spec: '2.5',
+    todo: 'Send "text" with every bot message: a channel that cannot show buttons shows it.',
+    severity: 'error',
+  },
   http_status: {
     summary: 'the peer answered with an HTTP status the contract does not expect here',
     spec: '4.2',

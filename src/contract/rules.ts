@@ -9,13 +9,14 @@
  */
 import { z } from 'zod';
 import { plural } from '../plural.js';
+import type { RuleCode } from './rule-codes.js';
 
 /** Separator of the encoded issue message: a control character no rule text contains. */
 export const TAG_SEPARATOR = '\u001f';
 /** Prefix of the code of an issue that is a warning, not an error. */
-export const WARNING_PREFIX = 'warn:';
+export const WARNING_PREFIX = 'warn:' as const;
 /** Code of a tolerated type drift (a number for a string id, a numeric string for a number). */
-export const TYPE_DRIFT = 'type_drift';
+export const TYPE_DRIFT = 'type_drift' as const;
 /**
  * Ends the rule of a drift warning; validate() drops it when the party under test produced
  * the payload and the drift becomes an error.
@@ -40,7 +41,11 @@ const driftBranch = <T extends z.core.$ZodType>(schema: T): T => {
 };
 
 /** Encodes a rule into an issue message (decoded by issues.ts). */
-export function encodeRule(code: string, spec: string, rule: string): string {
+export function encodeRule(
+  code: RuleCode | `${typeof WARNING_PREFIX}${RuleCode}`,
+  spec: string,
+  rule: string,
+): string {
   return `${code}${TAG_SEPARATOR}${spec}${TAG_SEPARATOR}${rule}`;
 }
 
@@ -64,7 +69,7 @@ function describeExpected(expected: unknown): string {
 }
 
 /** The rule a zod issue breaks, in words, when the schema gave none. */
-export function describeIssue(issue: RawIssue): { code: string; rule: string } {
+export function describeIssue(issue: RawIssue): { code: RuleCode; rule: string } {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return { code: 'required', rule: 'required' };
@@ -97,7 +102,7 @@ export function describeIssue(issue: RawIssue): { code: string; rule: string } {
     case 'not_multiple_of':
     case 'unrecognized_keys':
     case undefined:
-      return { code: issue.code ?? 'invalid', rule: 'is invalid' };
+      return { code: 'invalid_value', rule: 'is invalid' };
   }
 }
 
@@ -105,7 +110,7 @@ export interface TagOptions {
   /** The rule when the value is present but wrong (default: derived from the issue). */
   rule?: string;
   /** Stable code for that rule (default: derived from the issue). */
-  code?: string;
+  code?: RuleCode;
   /** The rule when the value is missing (default: `required`). */
   required?: string;
 }
@@ -145,7 +150,7 @@ const requiredRule = (required: string | undefined): { required?: string } =>
 /** Pushes a warning from a `.check()`: it never aborts, so sibling rules still run. */
 function pushWarning(
   ctx: z.core.ParsePayload<unknown>,
-  code: string,
+  code: RuleCode,
   spec: string,
   rule: string,
 ): void {
@@ -336,7 +341,7 @@ export function cutText(spec: string, required: string): z.ZodString {
 }
 
 /** Code of the warning a null optional field gets. */
-export const NULL_OPTIONAL = 'null_optional';
+export const NULL_OPTIONAL = 'null_optional' as const;
 
 /**
  * An optional field that also takes `null` (the public samples send `"user_token":

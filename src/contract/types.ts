@@ -1,13 +1,31 @@
 /**
  * Validation results as data: only src/cli/render formats them.
  */
+import type { RuleCode } from './rule-codes.js';
+
 export type Severity = 'error' | 'warning';
+
+/**
+ * Why an input could not be read at all (`validate` on a file, stdin or a folder): no rule of
+ * the contract, so not in the rule catalogue; `validate` reports it as its result's one issue.
+ */
+export type UnreadableCode =
+  | 'binary'
+  | 'empty'
+  | 'too_large'
+  | 'not_json'
+  | 'no_stdin'
+  | 'no_match'
+  | 'not_found'
+  | 'no_access'
+  | 'is_folder'
+  | 'read_failed';
 
 export interface ContractIssue {
   /** JSON path with dots and [i], '' for the root: `message.text`, `buttons[3]` */
   path: string;
-  /** Stable machine code: `required`, `too_long`, `not_http_url`, `unknown_field`, `type_drift`, ... */
-  code: string;
+  /** Stable machine code from the rule catalogue (rule-codes.ts): `required`, `not_http_url` ... */
+  code: RuleCode | UnreadableCode;
   /** Human rule: `required when type is "text"` */
   rule: string;
   /** Spec section the rule comes from: `2.1` */

@@ -5,6 +5,7 @@
  */
 import { detectKind } from '../contract/detect.js';
 import { getKind, validate } from '../contract/validate.js';
+import type { RuleCode } from '../contract/rule-codes.js';
 import type { ContractIssue } from '../contract/types.js';
 import type { LegSpec } from './legs.js';
 
@@ -14,9 +15,9 @@ export interface Checked {
   warnings: ContractIssue[];
 }
 
-const issue = (rule: string, spec: string, path = ''): ContractIssue => ({
+const issue = (code: RuleCode, rule: string, spec: string, path = ''): ContractIssue => ({
   path,
-  code: 'proxy',
+  code,
   rule,
   spec,
   severity: 'error',
@@ -45,22 +46,35 @@ export function checkRequest(
     return { kind: 'channel.status', errors: [], warnings: [] };
   }
   if (method !== 'POST') {
-    return { errors: [issue(`${method}: the ${leg.caller} only POSTs here`, '4')], warnings: [] };
+    return {
+      errors: [issue('wrong_method', `${method}: the ${leg.caller} only POSTs here`, '4')],
+      warnings: [],
+    };
   }
   const parsed = parse(raw);
   if (!parsed.ok) {
-    return { errors: [issue(`the body is not JSON: ${parsed.message}`, '4')], warnings: [] };
+    return {
+      errors: [issue('invalid_json', `the body is not JSON: ${parsed.message}`, '4')],
+      warnings: [],
+    };
   }
   const detected = detectKind(parsed.value);
   if (detected.kind === undefined) {
-    return { errors: [issue(`could not tell the kind: ${detected.reason}`, '2')], warnings: [] };
+    return {
+      errors: [issue('unknown_kind', `could not tell the kind: ${detected.reason}`, '2')],
+      warnings: [],
+    };
   }
   const entry = getKind(detected.kind);
   if (entry.direction !== leg.requestDirection) {
     return {
       kind: detected.kind,
       errors: [
-        issue(`${detected.kind} goes ${entry.direction}, not ${leg.requestDirection}`, entry.spec),
+        issue(
+          'wrong_kind',
+          `${detected.kind} goes ${entry.direction}, not ${leg.requestDirection}`,
+          entry.spec,
+        ),
       ],
       warnings: [],
     };
@@ -81,7 +95,9 @@ export function checkAnswer(
   if (leg.name === 'receiver' && status !== 200) {
     // spec 4.4, 6.2: a hook is answered with 200 and the event's JSON reply
     return {
-      errors: [issue(`HTTP ${status}; expected 200 with the event's JSON reply`, '4.4')],
+      errors: [
+        issue('http_status', `HTTP ${status}; expected 200 with the event's JSON reply`, '4.4'),
+      ],
       warnings: [],
     };
   }
@@ -91,7 +107,9 @@ export function checkAnswer(
   if (!parsed.ok) {
     return {
       kind,
-      errors: [issue(`the answer is not JSON: ${parsed.message}`, getKind(kind).spec)],
+      errors: [
+        issue('invalid_json', `the answer is not JSON: ${parsed.message}`, getKind(kind).spec),
+      ],
       warnings: [],
     };
   }

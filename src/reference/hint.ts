@@ -20,7 +20,8 @@ const POLICY_CODES = new Set([
  * @example explainCommandFor({ path: 'sender.id', code: 'empty', ... }, 'channel.customer.text')
  */
 export function explainCommandFor(
-  issue: Pick<ContractIssue, 'code' | 'path' | 'spec'>,
+  // a code as printed, a warning's `warn:` prefix included
+  issue: { readonly code: string } & Pick<ContractIssue, 'path' | 'spec'>,
   kind?: string,
 ): string {
   const code = issue.code.replace(/^warn:/, '');

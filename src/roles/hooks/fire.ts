@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { createClock, type Clock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { validate } from '../../contract/validate.js';
+import type { RuleCode } from '../../contract/rule-codes.js';
 import type { ContractIssue, ValidationResult } from '../../contract/types.js';
 import { SvcError } from '../../errors.js';
 import { postJson } from '../../http/client.js';
@@ -184,7 +185,7 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
   };
 }
 
-const issue = (code: string, rule: string, spec: string): ContractIssue => ({
+const issue = (code: RuleCode, rule: string, spec: string): ContractIssue => ({
   path: '',
   code,
   rule,
