@@ -1,11 +1,12 @@
 /**
  * Errors as data: a stable `code`, a `category` that picks the exit code, and a hint.
  * Match on `code`, never on message text (the message may be reworded; the code is stable).
+ * The category is the catalogue's for the code (src/error-codes.ts), never restated by a caller.
  *
  * @example
- * throw new SvcError('SVC_E_NO_CHAT', 'input', 'Could not answer: no chat 7.', 'GET /_sim/state lists the chats.');
+ * throw new SvcError('SVC_E_NO_CHAT', 'Could not answer: no chat 7.', 'GET /_sim/state lists the chats.');
  */
-import type { CategoryOf, ErrorCode } from './error-codes.js';
+import { ERRORS, type CategoryOf, type ErrorCode } from './error-codes.js';
 import { describeFileLimit, fileLimit, isFileLimitError } from './io/file-limit.js';
 import { failureOf } from './journal/recording.js';
 
@@ -37,17 +38,6 @@ export type CodeIn<K extends ErrorCategory> = {
   [C in ErrorCode]: CategoryOf<C> extends K ? C : never;
 }[ErrorCode];
 
-/** A code with the catalogue's category for it (src/error-codes.ts): checked by tsc. */
-type SvcErrorArgs = {
-  [K in ErrorCategory]: [
-    code: CodeIn<K>,
-    category: K,
-    message: string,
-    hint?: string | undefined,
-    options?: { cause?: unknown; details?: unknown },
-  ];
-}[ErrorCategory];
-
 /**
  * The brand every SvcError carries. The start-up bundles (scripts/bundle-commands.mjs) hold
  * their own copy of this module beside the one the lazily imported command bodies load, so
@@ -62,14 +52,20 @@ export class SvcError extends Error {
 
   override readonly name = 'SvcError';
   readonly code: ErrorCode;
+  /** the catalogue's category of `code`: it picks the exit code */
   readonly category: ErrorCategory;
   readonly hint: string | undefined;
   readonly details: unknown;
 
-  constructor(...[code, category, message, hint, options]: SvcErrorArgs) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    hint?: string,
+    options?: { cause?: unknown; details?: unknown },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.category = category;
+    this.category = ERRORS[code].category;
     this.hint = hint;
     this.details = options?.details;
   }
@@ -110,19 +106,19 @@ export function exitCodeFor(category: ErrorCategory): number {
 /** Shorthand constructors so call sites read as the one message template ("Could not <action>: <reason>. <what to do>"). */
 
 export const inputError = (code: CodeIn<'input'>, message: string, hint?: string): SvcError =>
-  new SvcError(code, 'input', message, hint);
+  new SvcError(code, message, hint);
 export const networkError = (
   code: CodeIn<'network'>,
   message: string,
   hint?: string,
   cause?: unknown,
-): SvcError => new SvcError(code, 'network', message, hint, { cause });
+): SvcError => new SvcError(code, message, hint, { cause });
 export const contractError = (
   code: CodeIn<'contract'>,
   message: string,
   hint?: string,
   details?: unknown,
-): SvcError => new SvcError(code, 'contract', message, hint, { details });
+): SvcError => new SvcError(code, message, hint, { details });
 
 /** The system codes of a write the disk refused: full, over quota, failing, read-only. */
 export const DISK_CODES: ReadonlySet<string> = new Set([
@@ -143,7 +139,6 @@ export function machineFault(error: unknown): SvcError | undefined {
   if (isFileLimitError(error)) {
     return new SvcError(
       'SVC_E_FILE_LIMIT',
-      'system',
       `Could not run: ${describeFileLimit(fileLimit(), code)}.`,
       undefined,
       { cause: error },
@@ -153,7 +148,6 @@ export function machineFault(error: unknown): SvcError | undefined {
   const path = (error as NodeJS.ErrnoException).path;
   return new SvcError(
     'SVC_E_DISK',
-    'system',
     `Could not write${path ? ` ${path}` : ''}: ${failureOf(error).reason} (${code}).`,
     'Free space on the disk (or write to another one) and run it again.',
     { cause: error },
@@ -173,7 +167,6 @@ export function toSvcError(error: unknown): SvcError {
   const message = errorText(error);
   return new SvcError(
     'SVC_E_INTERNAL',
-    'internal',
     `Unexpected error: ${message}`,
     'This is a bug in svc-cli; please report it with the command you ran.',
     { cause: error },

@@ -165,7 +165,6 @@ function copyAssets(store: AssetStore, list: AssetList, copies: string): string 
     rmSync(partial, { recursive: true, force: true });
     throw new SvcError(
       'SVC_E_WRITE',
-      'input',
       `Could not copy svc-cli's own files to ${folder}: ${systemReason(error)}.`,
       'Point TMPDIR at a folder you can write, or name the files to use.',
     );

@@ -34,7 +34,6 @@ function withPortSource(ctx: CliContext, cmd: unknown, error: unknown): unknown 
   if (given === 'cli' || !ofPort || !error.message.includes(`:${fromEnv}:`)) return error;
   return new SvcError(
     'SVC_E_PORT_IN_USE',
-    'input',
     error.message,
     `That port came from SVC_PORT=${fromEnv}, which every serving command reads: pass --port 0 here, or unset it.`,
     { cause: error },

@@ -24,14 +24,10 @@ function readCa(cwd: string, file: string): string {
   try {
     text = readFileSync(resolve(cwd, file), 'utf8');
   } catch (error) {
-    throw new SvcError(
-      'SVC_E_TLS_FILE',
-      'input',
-      `Could not read --ca ${file}: ${systemReason(error)}.`,
-    );
+    throw new SvcError('SVC_E_TLS_FILE', `Could not read --ca ${file}: ${systemReason(error)}.`);
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new SvcError('SVC_E_TLS_FILE', 'input', `${file} (--ca) holds no PEM certificate.`);
+    throw new SvcError('SVC_E_TLS_FILE', `${file} (--ca) holds no PEM certificate.`);
   }
   return text;
 }

@@ -83,7 +83,6 @@ export function loadConfig(sources: { flags: Record<string, unknown>; cwd: strin
   } catch (error) {
     throw new SvcError(
       'SVC_E_CONFIG',
-      'input',
       `Could not read the config file ${file}: ${systemReason(error)}.`,
       hint,
     );
@@ -93,20 +92,18 @@ export function loadConfig(sources: { flags: Record<string, unknown>; cwd: strin
   if (!parsed.ok)
     throw new SvcError(
       'SVC_E_CONFIG',
-      'input',
       `Could not read the config file ${file}: not JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}.`,
       hint,
     );
   const json = parsed.value;
   if (!isObject(json)) {
-    throw new SvcError('SVC_E_CONFIG', 'input', `Could not use ${file}: it is not a JSON object.`);
+    throw new SvcError('SVC_E_CONFIG', `Could not use ${file}: it is not a JSON object.`);
   }
   const { $schema: _schema, version, commands, ...values } = json;
   // every on-disk format is versioned; an unknown version is an input error.
   if (version !== CONFIG_VERSION) {
     throw new SvcError(
       'SVC_E_CONFIG_VERSION',
-      'input',
       `Could not use ${file}: "version" is ${JSON.stringify(version)}; this svc-cli reads version 1.`,
     );
   }

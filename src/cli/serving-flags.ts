@@ -55,7 +55,6 @@ export async function buildFaultPlan(
   if (plan.rate !== undefined && plan.fault === undefined) {
     throw new SvcError(
       'SVC_E_OPTIONS',
-      'input',
       'Could not use --fault-rate: it says how often --fault applies, and no --fault is given.',
       'Example: --fault status:503 --fault-rate 0.2 --seed 7',
     );
@@ -133,7 +132,6 @@ export function createRecordJournal(
   } catch (error) {
     throw new SvcError(
       'SVC_E_RECORD',
-      'input',
       `Could not open the record file ${record}: ${systemReason(error)}.`,
       'Give a file in a folder that exists, e.g. --record session.ndjson',
     );
@@ -186,7 +184,6 @@ export async function serverTls(
   if ((o.cert === undefined) !== (o.key === undefined)) {
     throw new SvcError(
       'SVC_E_OPTIONS',
-      'input',
       `Could not serve HTTPS: ${o.cert === undefined ? '--key' : '--cert'} is given without ${o.cert === undefined ? '--cert' : '--key'}.`,
       'Give both --cert <pem> and --key <pem>, or --tls alone for a generated certificate.',
     );
@@ -200,7 +197,6 @@ export async function serverTls(
     if (o.tlsCertOut !== undefined) {
       throw new SvcError(
         'SVC_E_OPTIONS',
-        'input',
         'Could not use --tls-cert-out: it writes the certificate --tls generates, and --tls is not given.',
         'Example: --tls --tls-cert-out svc-cert.pem',
       );
@@ -216,7 +212,6 @@ export async function serverTls(
     } catch (error) {
       throw new SvcError(
         'SVC_E_TLS_FILE',
-        'input',
         `Could not write --tls-cert-out ${o.tlsCertOut}: ${systemReason(error)}.`,
       );
     }
@@ -274,7 +269,6 @@ function originOf(entry: string): string {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname.length > 1)
     throw new SvcError(
       'SVC_E_OPTIONS',
-      'input',
       `Could not use --allow-origin ${entry}: it takes an origin, the scheme, host and port of a page.`,
       'Example: --allow-origin http://localhost:5173',
     );

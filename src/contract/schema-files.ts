@@ -61,7 +61,6 @@ export async function writeInto(
   } catch (error) {
     throw new SvcError(
       'SVC_E_WRITE',
-      'input',
       `Could not write into ${dir}: ${systemReason(error)}.`,
       'Give --out a folder that can be made (or a .json file for one --kind).',
     );

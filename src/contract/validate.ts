@@ -22,7 +22,6 @@ export function getKind(kind: string): KindEntry {
   const closest = suggestKinds(kind);
   throw new SvcError(
     'SVC_E_UNKNOWN_KIND',
-    'input',
     `Could not find payload kind "${kind}": the contract has no such kind.`,
     `Did you mean ${closest.map((k) => `"${k}"`).join(', ')}? List them with: svc-cli schema --list`,
     { details: { closest } },

@@ -15,7 +15,7 @@ async function walk(path: string, out: string[]): Promise<void> {
   try {
     info = await stat(path);
   } catch {
-    throw new SvcError('SVC_E_READ', 'input', `Could not read ${path}: no such file or folder.`);
+    throw new SvcError('SVC_E_READ', `Could not read ${path}: no such file or folder.`);
   }
   if (info.isDirectory()) {
     const entries = (await readdir(path)).sort();
@@ -103,13 +103,12 @@ export async function loadConversation(path: string, file = path): Promise<Conve
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new SvcError('SVC_E_READ', 'input', `Could not read ${file}: ${systemReason(error)}.`);
+    throw new SvcError('SVC_E_READ', `Could not read ${file}: ${systemReason(error)}.`);
   }
   const parsedText = parseJsonText(text);
   if (!parsedText.ok) {
     throw new SvcError(
       'SVC_E_CONVERSATION',
-      'input',
       `Could not parse ${file}:${parsedText.line}:${parsedText.column}: ${parsedText.message}.`,
       'Fix the JSON at that line and column.',
     );
@@ -119,7 +118,6 @@ export async function loadConversation(path: string, file = path): Promise<Conve
   if (version !== CONVERSATION_VERSION) {
     throw new SvcError(
       'SVC_E_CONVERSATION_VERSION',
-      'input',
       `Could not load ${file}: conversation version ${JSON.stringify(version)} is not supported (this svc-cli reads version ${CONVERSATION_VERSION}).`,
       'Set "version": 1, or upgrade svc-cli.',
     );
@@ -142,7 +140,6 @@ export async function loadConversation(path: string, file = path): Promise<Conve
     ].slice(0, 5);
     throw new SvcError(
       'SVC_E_CONVERSATION',
-      'input',
       `Could not load ${file}: ${issues.join('; ')}.`,
       `The format is the JSON Schema ${CONVERSATION_SCHEMA_FILE} of svc-cli; "$schema" in a fixture gives editors completion.`,
     );

@@ -72,7 +72,6 @@ export async function replayAll(
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new SvcError(
       'SVC_E_CONCURRENCY',
-      'input',
       `Could not replay: concurrency must be a whole number >= 1, got ${concurrency}.`,
     );
   const settled: Array<Settled | undefined> = [];

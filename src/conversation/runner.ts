@@ -282,7 +282,6 @@ async function drive<T>(world: World, work: Promise<T>, limitMs = STEP_LIMIT_MS)
       if (!settled) {
         throw new SvcError(
           'SVC_E_STEP_STUCK',
-          'internal',
           `the step did not finish within ${limitMs} ms of protocol time and nothing is left to wait for`,
         );
       }

@@ -34,7 +34,6 @@ function unreachable(url: string, reason: string, cause?: unknown): SvcError {
   if (tls !== undefined)
     return new SvcError(
       tls.reason === 'tls' ? 'SVC_E_TLS' : 'SVC_E_UNTRUSTED_CERT',
-      'network',
       `Could not replay against ${url}: ${tls.message}.`,
     );
   let port = '8800';
@@ -45,7 +44,6 @@ function unreachable(url: string, reason: string, cause?: unknown): SvcError {
   }
   return new SvcError(
     'SVC_E_PEER_UNREACHABLE',
-    'network',
     `Could not replay against ${url}: ${reason}.`,
     `Start it with \`svc-cli platform --port ${port}\` and pass --platform-url ${url}.`,
   );
@@ -123,20 +121,17 @@ export async function createRemoteWorld(
   if (state.status === 401)
     throw new SvcError(
       'SVC_E_NOT_SVC_PLATFORM',
-      'input',
       `Could not replay against ${base}: its control API wants ${options.controlToken === undefined ? 'a' : 'another'} control token (HTTP 401).`,
       'Pass --control-token with the token its banner printed (or set SVC_CONTROL_TOKEN).',
     );
   if (state.status !== 200 || !Array.isArray(channels))
     throw new SvcError(
       'SVC_E_NOT_SVC_PLATFORM',
-      'input',
       `Could not replay against ${base}: GET /_sim/state answered HTTP ${state.status} without channels; --platform-url takes an svc simulator (svc-cli platform).`,
     );
   const wanted = options.conversation.setup?.channel?.id;
   const channel = channels.find((c) => c.id === wanted) ?? channels[0];
-  if (!channel)
-    throw new SvcError('SVC_E_NO_CHANNEL', 'input', `Could not replay: ${base} has no channel.`);
+  if (!channel) throw new SvcError('SVC_E_NO_CHANNEL', `Could not replay: ${base} has no channel.`);
   const observations: Observation[] = [];
   const stop = new AbortController();
   await subscribeEvents(base, observations, stop.signal, options.controlToken);

@@ -271,7 +271,7 @@ async function startEmbeddedWorld(
   else await platform.listen({ port: options.platformPort ?? 0 });
   bot?.setPlatformUrl(platform.core.baseUrl);
   const channel = [...platform.core.state.channels.values()][0];
-  if (!channel) throw new SvcError('SVC_E_INTERNAL', 'internal', 'the simulator has no channel');
+  if (!channel) throw new SvcError('SVC_E_INTERNAL', 'the simulator has no channel');
   const core = platform.core;
   // a fixture that makes its peer misbehave (redelivery, a slow or broken reply) tests the
   // platform against that behaviour: a real peer answers as it does, so the conversation

@@ -55,7 +55,6 @@ export async function loadFaultPlan(file: string): Promise<FaultPlan> {
   } catch (error) {
     throw new SvcError(
       'SVC_E_READ',
-      'input',
       `Could not read the fault plan ${file}: ${systemReason(error)}.`,
     );
   }
@@ -65,7 +64,6 @@ export async function loadFaultPlan(file: string): Promise<FaultPlan> {
   } catch (error) {
     throw new SvcError(
       'SVC_E_FAULT_PLAN',
-      'input',
       `Could not parse the fault plan ${file}: ${(error as Error).message}.`,
     );
   }
@@ -73,7 +71,6 @@ export async function loadFaultPlan(file: string): Promise<FaultPlan> {
   if (!parsed.success) {
     throw new SvcError(
       'SVC_E_FAULT_PLAN',
-      'input',
       `Could not use the fault plan ${file}: ${issueList(parsed.error)}.`,
       'A plan looks like {"version":1,"failFirst":2,"sequence":["status:503","reset"]}.',
     );
@@ -105,7 +102,6 @@ export function checkFaultPlan(plan: unknown, where: string): FaultPlan {
   if (parsed.success) return plan as FaultPlan;
   throw new SvcError(
     'SVC_E_FAULT_PLAN',
-    'input',
     `Could not use the fault plan given to ${where}: ${issueList(parsed.error)}.`,
     "A plan looks like { failFirst: 2, failWith: { kind: 'status', status: 503 } }; fault kinds: none, status, reset, hang, bad-json, error, slow-body.",
   );

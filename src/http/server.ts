@@ -252,7 +252,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       reject(
         new SvcError(
           error.code === 'EADDRINUSE' ? 'SVC_E_PORT_IN_USE' : 'SVC_E_LISTEN',
-          'input',
           `Could not listen on ${host}:${options.port ?? 0}: ${systemReason(error)}.`,
           error.code === 'EADDRINUSE'
             ? `Pick another ${options.portFlag ?? '--port'}, or ${options.portFlag ?? '--port'} 0 for any free port.`

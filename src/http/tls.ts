@@ -76,7 +76,6 @@ export async function loadCertificate(
     } catch (error) {
       throw new SvcError(
         'SVC_E_TLS_FILE',
-        'input',
         `Could not read ${flag} ${file}: ${systemReason(error)}.`,
       );
     }
@@ -84,10 +83,10 @@ export async function loadCertificate(
   const cert = await read(certFile, '--cert');
   const key = await read(keyFile, '--key');
   if (!cert.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new SvcError('SVC_E_TLS_FILE', 'input', `${certFile} (--cert) holds no PEM certificate.`);
+    throw new SvcError('SVC_E_TLS_FILE', `${certFile} (--cert) holds no PEM certificate.`);
   }
   if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key)) {
-    throw new SvcError('SVC_E_TLS_FILE', 'input', `${keyFile} (--key) holds no PEM private key.`);
+    throw new SvcError('SVC_E_TLS_FILE', `${keyFile} (--key) holds no PEM private key.`);
   }
   return { key, cert, fingerprint: fingerprintOf(cert), generated: false };
 }

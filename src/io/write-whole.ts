@@ -15,13 +15,12 @@ function writeError(error: unknown, shown: string): SvcError {
   if (DISK_CODES.has(code)) {
     return new SvcError(
       'SVC_E_DISK',
-      'system',
       `Could not write ${shown}: ${failureOf(error).reason} (${code}); nothing was written to it.`,
       'Free space on the disk, or write to another one, and run it again.',
       { cause: error },
     );
   }
-  return new SvcError('SVC_E_WRITE', 'input', `Could not write ${shown}: ${systemReason(error)}.`);
+  return new SvcError('SVC_E_WRITE', `Could not write ${shown}: ${systemReason(error)}.`);
 }
 
 const temporaryOf = (path: string): string => `${path}.${process.pid}.tmp`;

@@ -93,7 +93,6 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
   if (typeof given?.baseUrl !== 'string' || !/^https?:\/\/[^/]/i.test(given.baseUrl)) {
     throw new SvcError(
       'SVC_E_OPTIONS',
-      'input',
       `Could not create the msw platform: baseUrl must be an absolute http(s) URL, got ${JSON.stringify(given?.baseUrl)}.`,
       "Example: createMswPlatform({ baseUrl: 'https://platform.test' })",
     );

@@ -57,7 +57,6 @@ export function findChat(
           : 'an open chat';
     throw new SvcError(
       'SVC_E_NO_CHAT',
-      'input',
       `Could not find ${what}.`,
       'A chat starts when a customer sends a message to the channel URL.',
     );
@@ -71,7 +70,6 @@ function agentFor(core: PlatformCore, chat: Chat, agentId?: number): Agent {
   if (!agent)
     throw new SvcError(
       'SVC_E_NO_AGENT',
-      'input',
       'Could not send as an agent: the simulator has no agents.',
     );
   return agent;
@@ -102,7 +100,7 @@ export function startAgentMessage(
 ): { deliveryId: string; chatId: number; delivered: Promise<AgentMessageResult> } {
   const { chat, customer } = findChat(core, options);
   if (chat.mode === 'closed')
-    throw new SvcError('SVC_E_CHAT_CLOSED', 'input', `Could not send: chat ${chat.id} is closed.`);
+    throw new SvcError('SVC_E_CHAT_CLOSED', `Could not send: chat ${chat.id} is closed.`);
   const agent = agentFor(core, chat, options.agentId);
   const messageId = createMessageId();
   checkAgentMessage(agent, customer, options.message, messageId);
@@ -157,13 +155,11 @@ function checkAgentMessage(
   if (checked.kind === 'unknown')
     throw new SvcError(
       'SVC_E_AGENT_MESSAGE',
-      'input',
       `Could not send the agent message: message.type ${JSON.stringify(message.type)} is not one the platform sends: text, typein, typeout or a media type (spec 2.2, 2.4).`,
       'svc-cli schema --list names every kind (channel.agent.*).',
     );
   throw new SvcError(
     'SVC_E_AGENT_MESSAGE',
-    'input',
     `Could not send the agent message: ${checked.errors.map(formatIssue).join('; ')}.`,
     `The platform sends what spec 2.2 and 2.4 describe; the fields of this type: svc-cli schema --kind ${checked.kind}`,
   );

@@ -45,7 +45,6 @@ function refuseWhenBacklogged(core: PlatformCore): void {
   if (!core.limiter.backlogFull) return;
   throw new SvcError(
     'SVC_E_OVERLOADED',
-    'input',
     `the delivery queue is full (${core.limiter.waitingSeries} agent messages waiting); retry when it drains`,
   );
 }
@@ -55,7 +54,7 @@ function controlRoutes(core: PlatformCore): Route[] {
   const chatIdOf = (params: Readonly<Record<string, string>>): number => {
     const id = Number(params.id);
     if (!Number.isInteger(id)) {
-      throw new SvcError('SVC_E_NO_CHAT', 'input', `Could not find chat ${params.id ?? ''}.`);
+      throw new SvcError('SVC_E_NO_CHAT', `Could not find chat ${params.id ?? ''}.`);
     }
     return id;
   };
@@ -91,7 +90,7 @@ function controlRoutes(core: PlatformCore): Route[] {
         const body = parseControlBody(messageBody, request);
         const message =
           body.message ?? (body.text !== undefined ? { type: 'text', text: body.text } : undefined);
-        if (!message) throw new SvcError('SVC_E_CONTROL_BODY', 'input', 'give "text" or "message"');
+        if (!message) throw new SvcError('SVC_E_CONTROL_BODY', 'give "text" or "message"');
         // a refusal (no such chat, a closed one, a message the contract refuses) answers now,
         // "wait": false included: a 202 says the delivery runs
         const sending = startAgentMessage(core, {
@@ -141,11 +140,7 @@ function controlRoutes(core: PlatformCore): Route[] {
           ? core.state.channels.get(body.channelId)
           : [...core.state.channels.values()][0];
         if (!channel)
-          throw new SvcError(
-            'SVC_E_NO_CHANNEL',
-            'input',
-            `Could not find channel ${body.channelId}.`,
-          );
+          throw new SvcError('SVC_E_NO_CHANNEL', `Could not find channel ${body.channelId}.`);
         if (body.url === null) delete channel.integratorUrl;
         else channel.integratorUrl = body.url.replace(/\/+$/, '');
         return controlOk(core.channelInfo(channel));
@@ -258,7 +253,7 @@ function heapOf(): { usedBytes: number; totalBytes: number } {
 
 export function describeChat(core: PlatformCore, chatId: number): unknown {
   const chat = core.state.chats.get(chatId);
-  if (!chat) throw new SvcError('SVC_E_NO_CHAT', 'input', `Could not find chat ${chatId}.`);
+  if (!chat) throw new SvcError('SVC_E_NO_CHAT', `Could not find chat ${chatId}.`);
   const customer = core.state.customers.get(chat.customerKey);
   return { ...chat, customer };
 }

@@ -13,14 +13,14 @@ export const controlOk = (body: unknown, status = 200): PlatformResponse => ({
 export function parseControlBody<T>(schema: z.ZodType<T>, request: PlatformRequest): T {
   const body = request.body;
   if (!body?.ok) {
-    throw new SvcError('SVC_E_CONTROL_BODY', 'input', body?.message ?? 'a JSON body is required');
+    throw new SvcError('SVC_E_CONTROL_BODY', body?.message ?? 'a JSON body is required');
   }
   const parsed = schema.safeParse(body.json);
   if (!parsed.success) {
     const issues = parsed.error.issues
       .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
       .join('; ');
-    throw new SvcError('SVC_E_CONTROL_BODY', 'input', issues);
+    throw new SvcError('SVC_E_CONTROL_BODY', issues);
   }
   return parsed.data;
 }

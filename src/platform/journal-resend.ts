@@ -32,7 +32,6 @@ export async function resendExchange(
   if (!entry) {
     throw new SvcError(
       'SVC_E_NO_EXCHANGE',
-      'input',
       `Could not resend exchange ${seq}: it is not in the journal.`,
       'GET /_sim/journal lists the recent exchanges with their seq.',
     );
@@ -41,7 +40,6 @@ export async function resendExchange(
   if (method !== 'GET' && method !== 'POST') {
     throw new SvcError(
       'SVC_E_RESEND',
-      'input',
       `Could not resend exchange ${seq}: ${method} is not resent.`,
     );
   }

@@ -72,7 +72,6 @@ function unknown(what: string, known: Iterable<string>, kind?: string): never {
       : 'Try a section number (2.5), a kind (svc-cli schema --list), a rule code or an SVC_E_ code.';
   throw new SvcError(
     'SVC_E_UNKNOWN_TOPIC',
-    'input',
     kind === undefined
       ? `Could not explain ${JSON.stringify(what)}: it is no section, kind, rule code or error code.`
       : `Could not explain ${JSON.stringify(what)}: ${kind} has no such field.`,
@@ -91,7 +90,6 @@ export function explain(words: readonly string[]): Explanation {
   if (first === undefined || first === '')
     throw new SvcError(
       'SVC_E_USAGE',
-      'input',
       'Could not explain: name a section, kind, field, rule code or error code.',
       'Example: svc-cli explain 2.5',
     );

@@ -33,7 +33,6 @@ export function requireAsset(page: 'console' | 'demo' | 'widget', file: string):
   if (!asset) {
     throw new SvcError(
       'SVC_E_WEB_ASSETS',
-      'internal',
       `Could not find the built page file ${page}/${file}.`,
       'Run `npm run build` (it bundles the web console, the demo page and svc-widget.js).',
     );

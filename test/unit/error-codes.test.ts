@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/error-codes.js';
-import { exitCodeFor } from '../../src/errors.js';
+import { SvcError, exitCodeFor, type ErrorCode } from '../../src/errors.js';
 
 /** Every .ts file under src. */
 function sources(dir: string): string[] {
@@ -30,5 +30,21 @@ describe('the error catalogue', () => {
     expect(
       ['input', 'contract', 'network', 'internal'].map((c) => exitCodeFor(c as never)),
     ).toEqual([2, 1, 3, 4]);
+  });
+
+  it('an SvcError takes its category from the catalogue; its JSON shape is unchanged', () => {
+    for (const [code, entry] of Object.entries(ERRORS)) {
+      expect(new SvcError(code as ErrorCode, 'm').category).toBe(entry.category);
+    }
+    const error = new SvcError('SVC_E_NO_CHAT', 'Could not find chat 7.', 'GET /_sim/state');
+    expect(error.toJSON()).toEqual({
+      type: 'error',
+      code: 'SVC_E_NO_CHAT',
+      category: 'input',
+      message: 'Could not find chat 7.',
+      hint: 'GET /_sim/state',
+    });
+    expect(exitCodeFor(new SvcError('SVC_E_TIMEOUT', 'x').category)).toBe(3);
+    expect(exitCodeFor(new SvcError('SVC_E_DISK', 'x').category)).toBe(5);
   });
 });

@@ -61,7 +61,6 @@ export function runConfig(
     const [near] = closestNames(input.command, known, { maxDistance: 3 });
     throw new SvcError(
       'SVC_E_UNKNOWN_COMMAND',
-      'input',
       `Could not show the options of "${input.command}": no command of that name reads options.${near ? ` Did you mean ${near}?` : ''}`,
       `Commands with options: ${known.join(', ')}.`,
     );

@@ -31,7 +31,6 @@ function requireUrl(suite: string, name: string, value: string | undefined): str
         : ` (or ${suite === 'hooks' ? '--hook-url, SVC_HOOK_URL' : suite === 'bot' ? '--bot-provider-url, SVC_BOT_PROVIDER_URL' : '--integrator-url, SVC_INTEGRATOR_URL'})`;
     throw new SvcError(
       'SVC_E_FLAG',
-      'input',
       `Could not run conform ${suite}: ${name} is required${fallback}.`,
       `Example: svc-cli conform ${suite} ${name} http://127.0.0.1:${suite === 'platform' ? '8800/<random_string>/<channel_public_id>' : '9000'}`,
     );
@@ -43,7 +42,6 @@ function requireToken(token: string | undefined): string {
   if (!token)
     throw new SvcError(
       'SVC_E_FLAG',
-      'input',
       'Could not run conform bot: --token is required (spec 5.2: the last path segment both ways).',
       'Example: svc-cli conform bot --url http://127.0.0.1:9100 --token t0k',
     );
@@ -65,7 +63,6 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
       if (o.url !== undefined)
         throw new SvcError(
           'SVC_E_FLAG',
-          'input',
           o.channelUrl === undefined
             ? 'Could not run conform platform: it reads the channel URL from --channel-url, not --url (spec 4.1).'
             : `Could not run conform platform: it takes no --url (${redactChannelUrl(o.url)}); it tests the channel URL given with --channel-url (spec 4.1). Drop --url.`,
@@ -94,7 +91,6 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
     default:
       throw new SvcError(
         'SVC_E_FLAG',
-        'input',
         `Could not run conform ${suite}: no such suite.`,
         'Suites: integrator, hooks, platform, bot.',
       );
@@ -115,7 +111,6 @@ export async function runConform(
     if (spec.key in given && suites && !suites.includes(suite) && long !== '--url')
       throw new SvcError(
         'SVC_E_FLAG',
-        'input',
         `Could not run conform ${suite}: ${long} is a flag of ${listed(suites.map((s) => `conform ${s}`))}, which conform ${suite} does not read${spec.group === FUZZ_GROUP ? ' (fuzzing generates what the platform sends, and conform platform tests a platform)' : ''}.`,
         `The flags conform ${suite} reads: svc-cli conform ${suite} --help`,
       );
@@ -131,14 +126,12 @@ export async function runConform(
     if (!/^\d+(:\d+)*$/.test(flags.fuzzPath))
       throw new SvcError(
         'SVC_E_OPTIONS',
-        'input',
         `Could not use --fuzz-path "${flags.fuzzPath}": it is the path a failing run printed, numbers joined by colons.`,
         'Example: --fuzz 300 --seed 7 --fuzz-path 41:0:2 (copy the "replay exactly" line)',
       );
     if (flags.seed === undefined && (flags.fuzz !== undefined || flags.fuzzTime !== undefined))
       throw new SvcError(
         'SVC_E_OPTIONS',
-        'input',
         'Could not use --fuzz-path without --seed: the path names a case of one seeded run.',
         'Example: --fuzz 300 --seed 7 --fuzz-path 41:0:2 (copy the "replay exactly" line)',
       );
@@ -167,7 +160,6 @@ export async function runConform(
   } else if (flags.seed !== undefined || flags.fuzzPath !== undefined) {
     throw new SvcError(
       'SVC_E_OPTIONS',
-      'input',
       `Could not use ${flags.seed !== undefined ? '--seed' : '--fuzz-path'}: it replays generated traffic, and no --fuzz is given.`,
       'Example: --fuzz 300 --seed 7',
     );
@@ -295,22 +287,14 @@ export async function readCustomerScript(cwd: string, file: string): Promise<str
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new SvcError(
-      'SVC_E_READ',
-      'input',
-      `Could not read the script ${file}: ${systemReason(error)}.`,
-    );
+    throw new SvcError('SVC_E_READ', `Could not read the script ${file}: ${systemReason(error)}.`);
   }
   let texts: unknown;
   if (/\.json$/i.test(file)) {
     try {
       texts = JSON.parse(text);
     } catch (error) {
-      throw new SvcError(
-        'SVC_E_READ',
-        'input',
-        `Could not read the script ${file}: ${errorText(error)}.`,
-      );
+      throw new SvcError('SVC_E_READ', `Could not read the script ${file}: ${errorText(error)}.`);
     }
   } else {
     texts = text
@@ -325,7 +309,6 @@ export async function readCustomerScript(cwd: string, file: string): Promise<str
   ) {
     throw new SvcError(
       'SVC_E_READ',
-      'input',
       `Could not use the script ${file}: it holds no customer text.`,
       'One text per line, or a JSON array of strings: ["I want to book a table", "menu"].',
     );

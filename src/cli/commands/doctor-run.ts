@@ -132,7 +132,6 @@ export async function runDoctor(ctx: CliContext, flags: Record<string, unknown>)
   if (timeout?.problem) {
     throw new SvcError(
       'SVC_E_OPTIONS',
-      'input',
       `Could not use --timeout "${String(timeout.raw)}": ${timeout.problem}.`,
     );
   }

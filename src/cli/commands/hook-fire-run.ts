@@ -22,7 +22,6 @@ async function readBody(ctx: CliContext, file: string): Promise<unknown> {
   } catch (error) {
     throw new SvcError(
       'SVC_E_READ',
-      'input',
       `Could not read the hook body ${path}: ${systemReason(error)}.`,
     );
   }
@@ -42,23 +41,17 @@ export async function runHookFire(
   if (url === undefined) {
     throw new SvcError(
       'SVC_E_OPTIONS',
-      'input',
       'Could not fire: no hook receiver URL.',
       'Give --url <url> (or set SVC_HOOK_URL, or "hookUrl" in svc.config.json).',
     );
   }
   const options = { ...resolved, url, event };
   if (options.all && (options.event !== undefined || options.from !== undefined)) {
-    throw new SvcError(
-      'SVC_E_FLAG',
-      'input',
-      'Could not fire: --all takes no <event> and no --from.',
-    );
+    throw new SvcError('SVC_E_FLAG', 'Could not fire: --all takes no <event> and no --from.');
   }
   if (!options.all && options.event === undefined && options.from === undefined) {
     throw new SvcError(
       'SVC_E_FLAG',
-      'input',
       'Could not fire: name an <event>, or give --from <file> or --all.',
       'Example: svc-cli hook-fire chat_accepted --url http://127.0.0.1:9100',
     );

@@ -33,7 +33,6 @@ export async function loadReplies(
     if (eq <= 0 || event === undefined) {
       throw new SvcError(
         'SVC_E_REPLY_FLAG',
-        'input',
         `Could not use --reply "${pair}": expected <event>=<file> with an event of ${HOOK_EVENTS.join(', ')}.`,
       );
     }
@@ -43,7 +42,6 @@ export async function loadReplies(
     } catch (error) {
       throw new SvcError(
         'SVC_E_READ',
-        'input',
         `Could not read the reply for ${event} from ${file}: ${systemReason(error)}.`,
       );
     }
@@ -63,7 +61,6 @@ export async function runHookTarget(
   if (options.path !== undefined && !options.path.startsWith('/')) {
     throw new SvcError(
       'SVC_E_OPTIONS',
-      'input',
       `Could not use --path "${options.path}": it must start with /.`,
     );
   }

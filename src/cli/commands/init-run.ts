@@ -71,7 +71,6 @@ export async function runInit(
     if (!overwrite) {
       throw new SvcError(
         'SVC_E_CONFIG_EXISTS',
-        'input',
         `Could not write ${shown}: it exists.`,
         'Pass --force to overwrite it, or --config <file> to write another file.',
       );
@@ -82,7 +81,7 @@ export async function runInit(
   for (const [key, value] of Object.entries(defaults) as [string, string][]) {
     const check = key === 'role' || key === 'senderId' ? true : validateUrl(value);
     if (check !== true) {
-      throw new SvcError('SVC_E_OPTIONS', 'input', `Could not use --${kebab(key)}: ${check}.`);
+      throw new SvcError('SVC_E_OPTIONS', `Could not use --${kebab(key)}: ${check}.`);
     }
   }
   const answers = interactive
@@ -100,11 +99,7 @@ export async function runInit(
   };
   const { problems } = checkConfigValues(content);
   if (problems.length > 0) {
-    throw new SvcError(
-      'SVC_E_CONFIG',
-      'input',
-      `Could not write ${shown}: ${problems.join('; ')}.`,
-    );
+    throw new SvcError('SVC_E_CONFIG', `Could not write ${shown}: ${problems.join('; ')}.`);
   }
   writeFileWhole(file, `${JSON.stringify(content, null, 2)}\n`);
   out.event({ type: 'config-written', file, role: answers.role, config: content }, (e, c) =>

@@ -30,7 +30,6 @@ export function botOptions(flags: PlatformBotFlags): BotServiceOptions | undefin
     if (flags.botToken || flags.botAuthUrl || flags.botClientId)
       throw new SvcError(
         'SVC_E_FLAG',
-        'input',
         'Could not attach a bot: --bot-provider-url is missing.',
         'Example: --bot-provider-url http://127.0.0.1:9100 --bot-token dev-bot-token',
       );
@@ -40,7 +39,6 @@ export function botOptions(flags: PlatformBotFlags): BotServiceOptions | undefin
   if (!flags.botToken)
     throw new SvcError(
       'SVC_E_FLAG',
-      'input',
       'Could not attach a bot: --bot-token is missing.',
       'The token the provider generated (spec 5.2), e.g. --bot-token dev-bot-token',
     );
@@ -50,14 +48,12 @@ export function botOptions(flags: PlatformBotFlags): BotServiceOptions | undefin
   )
     throw new SvcError(
       'SVC_E_FLAG',
-      'input',
       'Could not use the token exchange: give --bot-client-id and --bot-client-secret together (and with --bot-auth-url).',
     );
   const rateLimit = parseRateLimit(flags.botRateLimit);
   if (!rateLimit)
     throw new SvcError(
       'SVC_E_FLAG',
-      'input',
       `Could not use --bot-rate-limit "${flags.botRateLimit}": expected <n>/<window> such as 20/1s, 100/500ms or 600/1m.`,
     );
   return {

@@ -60,7 +60,6 @@ export async function runPlatform(
   if (recordMaxBytes !== undefined && (!flags.record || /\.har$/i.test(flags.record))) {
     throw new SvcError(
       'SVC_E_OPTIONS',
-      'input',
       `Could not use --record-max-size: it rotates an NDJSON --record file${flags.record ? `, and ${flags.record} is HAR (written whole)` : ', and no --record is given'}.`,
       'Example: --record session.ndjson --record-max-size 100MB',
     );
@@ -278,7 +277,6 @@ async function withFileSize(
   if (learned.ok) return { ...message, file_size: learned.size };
   throw new SvcError(
     'SVC_E_AGENT_MESSAGE',
-    'input',
     `Not sent: could not learn the size of ${file} (${learned.reason}).`,
     `Give it: /media ${message.type} <url> <file name> <size in bytes>`,
   );

@@ -57,7 +57,6 @@ export async function runProxy(
   if (foreign.length > 0) {
     throw new SvcError(
       'SVC_E_OPTIONS',
-      'input',
       `Could not start proxy ${iface}: ${foreign.map((n) => UPSTREAM_FLAG[n]).join(', ')} is not an upstream of ${iface}.`,
       `proxy ${iface} takes ${legs.map((l) => UPSTREAM_FLAG[l.name]).join(' and ')}.`,
     );
@@ -65,7 +64,6 @@ export async function runProxy(
   if (given.length === 0) {
     throw new SvcError(
       'SVC_E_PROXY_UPSTREAM',
-      'input',
       `Could not start proxy ${iface}: no upstream to forward to.`,
       `Give ${legs.map((l) => UPSTREAM_FLAG[l.name]).join(' and/or ')}; see svc-cli proxy --help.`,
     );
@@ -74,7 +72,6 @@ export async function runProxy(
   if (faultLeg !== undefined && !given.some((leg) => leg.name === faultLeg)) {
     throw new SvcError(
       'SVC_E_OPTIONS',
-      'input',
       `Could not use --fault-on ${faultLeg}: proxy ${iface} forwards no ${faultLeg} leg here.`,
       `Its legs: ${given.map((l) => l.name).join(', ')}.`,
     );

@@ -74,7 +74,6 @@ export async function runToFixture(
       if (error instanceof SvcError) throw error; // the disk refused it: said as such
       throw new SvcError(
         'SVC_E_RECORD',
-        'input',
         `Could not write --out ${flags.out ?? out}: ${systemReason(error)}.`,
       );
     }

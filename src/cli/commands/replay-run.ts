@@ -48,7 +48,6 @@ export async function runReplay(
     } catch (error) {
       throw new SvcError(
         'SVC_E_FLAG',
-        'input',
         `Could not use --grep "${flags.grep}": ${(error as Error).message}.`,
       );
     }
@@ -64,7 +63,6 @@ export async function runReplay(
   if (peers.platformUrl && (peers.integratorUrl || peers.botUrl || peers.hookUrl))
     throw new SvcError(
       'SVC_E_FLAG',
-      'input',
       'Could not replay: --platform-url replaces the embedded platform; its integrator, bot and hook URLs are the ones it was started with.',
       'Drop --integrator-url, --bot-url and --hook-url, or start the simulator with them.',
     );
@@ -86,7 +84,6 @@ export async function runReplay(
   if (loaded.length === 0) {
     throw new SvcError(
       'SVC_E_NO_CONVERSATIONS',
-      'input',
       `Could not replay: no conversation found in ${(paths.length > 0 ? paths : inputs).join(', ')}${grep ? ` matching /${flags.grep}/` : ''}.`,
     );
   }

@@ -44,7 +44,6 @@ Examples:
         if (flags.role !== undefined)
           throw new SvcError(
             'SVC_E_USAGE',
-            'input',
             'Could not print the schemas: --role applies to --format openapi.',
             'Add --format openapi, or drop --role.',
           );
@@ -106,7 +105,6 @@ async function printContract(
   if (flags.kind !== undefined || flags.list || flags.role !== undefined)
     throw new SvcError(
       'SVC_E_USAGE',
-      'input',
       'Could not build the contract reference: --kind, --list and --role apply to other formats.',
       'The reference holds every kind; `svc-cli explain <kind>` prints one.',
     );
@@ -140,7 +138,6 @@ async function printApiDocument(
   if (flags.kind !== undefined || flags.list)
     throw new SvcError(
       'SVC_E_USAGE',
-      'input',
       `Could not build the ${flags.format} document: --kind and --list apply to --format json-schema.`,
       'The document holds every kind; drop --kind and --list.',
     );

@@ -70,7 +70,6 @@ async function fileSizeOf(
   if (o.force) return undefined;
   throw new SvcError(
     'SVC_E_FLAG',
-    'input',
     `Could not learn the size of ${o.file}: ${learned.reason}.`,
     'Pass --file-size <bytes> (or --force to send the message without one).',
   );

@@ -24,7 +24,6 @@ export async function runValidate(
   if (inputs.length === 1 && inputs[0] === '-' && ctx.stdin.isTTY) {
     throw new SvcError(
       'SVC_E_NO_INPUT',
-      'input',
       'Could not validate: no input given and stdin is a terminal.',
       'Pass files, folders or globs, or pipe payloads: cat body.json | svc-cli validate -',
     );

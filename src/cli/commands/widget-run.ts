@@ -155,7 +155,6 @@ async function assertWidgetChannel(
     }
     throw new SvcError(
       'SVC_E_PEER_UNREACHABLE',
-      'network',
       `Could not use --platform-url ${platformUrl}: ${reason}${waited ? ` (waited ${waitMs / 1000} s)` : ''}.`,
       'Start one with `svc-cli platform --web --port 8800`, or leave --platform-url out to start one here.',
     );

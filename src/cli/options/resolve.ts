@@ -246,7 +246,6 @@ export function resolveOptions<T extends OptionTable>(
         : `${o.origin} ${JSON.stringify(o.raw)}: ${o.problem}`;
     throw new SvcError(
       'SVC_E_OPTIONS',
-      'input',
       bad.length === 1 && bad[0]
         ? `Could not ${bad[0].raw === undefined ? 'run' : 'use'} ${bad[0].raw === undefined ? `svc-cli ${table.command}: ` : ''}${describe(bad[0])}.`
         : `Could not use the options: ${bad.map(describe).join('; ')}.`,

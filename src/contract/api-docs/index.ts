@@ -27,7 +27,6 @@ function checkRole(role: string | undefined): ApiRole | undefined {
   if ((API_ROLES as readonly string[]).includes(role)) return role as ApiRole;
   throw new SvcError(
     'SVC_E_USAGE',
-    'input',
     `Could not build the API document: unknown role "${role}".`,
     `Use one of ${API_ROLES.join(', ')}.`,
   );
@@ -44,7 +43,6 @@ export function buildApiDocument(options: BuildApiDocumentOptions): Record<strin
     if (role !== undefined)
       throw new SvcError(
         'SVC_E_USAGE',
-        'input',
         'Could not build the AsyncAPI document: --role applies to --format openapi only.',
         'The AsyncAPI document describes every flow from the platform side; drop --role.',
       );

@@ -179,7 +179,6 @@ export async function assertReachable(
   if (reason !== undefined) {
     throw new SvcError(
       'SVC_E_PEER_UNREACHABLE',
-      'network',
       `Could not ${action}: ${who} at ${parsed.origin} is unreachable (${reason}).`,
       'Start the service first, and check the URL and port.',
     );
@@ -208,7 +207,6 @@ async function assertTrusted(
     if (problem === undefined) return; // other trouble shows in the cases themselves
     throw new SvcError(
       problem.reason === 'tls' ? 'SVC_E_TLS' : 'SVC_E_UNTRUSTED_CERT',
-      'network',
       `Could not ${action}: ${who} at ${url.origin}: ${problem.message}.`,
     );
   }

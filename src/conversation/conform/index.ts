@@ -95,7 +95,6 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
   if (options.fuzz && options.suite === 'platform') {
     throw new SvcError(
       'SVC_E_OPTIONS',
-      'input',
       `Could not fuzz conform ${options.suite}: --fuzz generates what the platform sends to a hook receiver, an integrator or a bot.`,
       'Use it with conform hooks, conform integrator or conform bot.',
     );

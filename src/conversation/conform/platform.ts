@@ -37,7 +37,6 @@ export function parseChannelUrl(channelUrl: string): ChannelUrlParts {
   if (!publicId || !randomString) {
     throw new SvcError(
       'SVC_E_CHANNEL_URL',
-      'input',
       `Could not use the channel URL ${channelUrl}: expected {base_url}/<random_string>/<channel_public_id> (spec 4.1).`,
     );
   }

@@ -12,12 +12,11 @@ export async function readRecording(path: string): Promise<ExchangeRecord[]> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new SvcError('SVC_E_READ', 'input', `Could not read ${path}: ${systemReason(error)}.`);
+    throw new SvcError('SVC_E_READ', `Could not read ${path}: ${systemReason(error)}.`);
   }
   if (text.slice(0, 8192).includes('\u0000'))
     throw new SvcError(
       'SVC_E_RECORDING',
-      'input',
       `Could not read ${path}: it is binary (NUL bytes), not an NDJSON or HAR recording.`,
       'Record with `svc-cli platform --record session.ndjson` (or listen --record).',
     );
@@ -38,17 +37,12 @@ export function parseNdjson(text: string, file = 'recording'): ExchangeRecord[] 
     } catch {
       // a torn last line (a crash mid-write) is ignored, unless it is all there is
       if (i === lines.length - 1 && records.length > 0) break;
-      throw new SvcError(
-        'SVC_E_RECORDING',
-        'input',
-        `Could not read ${file}: line ${i + 1} is not JSON.`,
-      );
+      throw new SvcError('SVC_E_RECORDING', `Could not read ${file}: line ${i + 1} is not JSON.`);
     }
     const record = value as Partial<ExchangeRecord>;
     if (record.type !== 'exchange' || !record.request || !record.iface) {
       throw new SvcError(
         'SVC_E_RECORDING',
-        'input',
         `Could not read ${file}: line ${i + 1} is not an exchange record.`,
         'Record with `svc-cli platform --record session.ndjson` (or listen --record).',
       );
@@ -87,19 +81,11 @@ export function parseHar(text: string, file = 'recording.har'): ExchangeRecord[]
   try {
     har = JSON.parse(text) as typeof har;
   } catch (error) {
-    throw new SvcError(
-      'SVC_E_RECORDING',
-      'input',
-      `Could not read ${file}: ${systemReason(error)}.`,
-    );
+    throw new SvcError('SVC_E_RECORDING', `Could not read ${file}: ${systemReason(error)}.`);
   }
   const entries = har.log?.entries;
   if (!Array.isArray(entries))
-    throw new SvcError(
-      'SVC_E_RECORDING',
-      'input',
-      `Could not read ${file}: no log.entries (HAR 1.2).`,
-    );
+    throw new SvcError('SVC_E_RECORDING', `Could not read ${file}: no log.entries (HAR 1.2).`);
   return entries.map((entry, i): ExchangeRecord => {
     const svc = entry._svc ?? {};
     const [iface, direction, kind, , attempt] = (entry.comment ?? '').split(' ');

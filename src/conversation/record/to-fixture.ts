@@ -354,7 +354,6 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     const held = [...new Set(all.map((r) => r.iface))].filter((i) => i !== 'channel');
     throw new SvcError(
       'SVC_E_RECORDING',
-      'input',
       `Could not convert the recording: it holds no customer message, agent message or control request${held.length > 0 ? ` (only ${held.join(' and ')} exchanges, as a \`proxy ${held.map((i) => (i === 'hook' ? 'hooks' : i)).join('/')}\` recording holds)` : ''}, so a replay would have nothing to start its chats with.`,
       'Record the platform side instead: `svc-cli platform --record session.ndjson --hook-url <your receiver, or the proxy>` (--bot-provider-url for a bot), send messages through it, and convert that file.',
     );

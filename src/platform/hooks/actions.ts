@@ -39,7 +39,6 @@ export function assignChat(core: PlatformCore, target: Target): { chat: Chat; as
   if (data.crmLink === undefined) {
     throw new SvcError(
       'SVC_E_NO_CRM_LINK',
-      'input',
       `Could not assign chat ${chat.id}: no chat_accepted reply gave it a crm_link button.`,
       'The hook receiver must reply to chat_accepted with {"result":"ok","crm_link":"..."} (spec 6.2).',
     );
@@ -133,7 +132,6 @@ export function sendOfflineForm(
   if (core.state.agentsOnline) {
     throw new SvcError(
       'SVC_E_AGENTS_ONLINE',
-      'input',
       'Could not send the offline form: agents are online, so the widget shows the chat instead.',
       'Set agents offline first: POST /_sim/agents {"online":false} or /offline in the console.',
     );

@@ -40,13 +40,12 @@ export function startCall(
   if (!PHONE.test(options.phone.trim())) {
     throw new SvcError(
       'SVC_E_PHONE',
-      'input',
       `Could not start a call: "${options.phone}" is not a phone number.`,
       'Example: +49 30 1234567',
     );
   }
   if (options.chatId !== undefined && !core.state.chats.has(options.chatId)) {
-    throw new SvcError('SVC_E_NO_CHAT', 'input', `Could not find chat ${options.chatId}.`);
+    throw new SvcError('SVC_E_NO_CHAT', `Could not find chat ${options.chatId}.`);
   }
   const callId = randomUUID();
   const chat = options.chatId === undefined ? undefined : core.state.chats.get(options.chatId);

@@ -92,7 +92,7 @@ export function createHookControl(core: PlatformCore): PlatformService {
         handler(request) {
           const { outcome, reason, talkMs, ...rest } = compact(parseControlBody(callBody, request));
           if (outcome === 'error' && reason === undefined) {
-            throw new SvcError('SVC_E_CONTROL_BODY', 'input', 'outcome "error" needs a "reason"');
+            throw new SvcError('SVC_E_CONTROL_BODY', 'outcome "error" needs a "reason"');
           }
           const { callId } = startCall(core, {
             ...rest,

@@ -209,7 +209,6 @@ export async function loadBotScript(file: string): Promise<BotScript> {
   } catch (error) {
     throw new SvcError(
       'SVC_E_BOT_SCRIPT',
-      'input',
       `Could not read the bot script ${file}: ${systemReason(error)}.`,
     );
   }
@@ -217,7 +216,6 @@ export async function loadBotScript(file: string): Promise<BotScript> {
   if (version !== 1)
     throw new SvcError(
       'SVC_E_BOT_SCRIPT_VERSION',
-      'input',
       `Could not use the bot script ${file}: "version" is ${JSON.stringify(version)}; this svc-cli reads version 1.`,
     );
   const parsed = botScriptSchema.safeParse(json);
@@ -227,7 +225,6 @@ export async function loadBotScript(file: string): Promise<BotScript> {
       .join('; ');
     throw new SvcError(
       'SVC_E_BOT_SCRIPT',
-      'input',
       `Could not use the bot script ${file}: ${problems}.`,
       'See schemas/bot-script.schema.json.',
     );
@@ -239,7 +236,6 @@ export async function loadBotScript(file: string): Promise<BotScript> {
     } catch (error) {
       throw new SvcError(
         'SVC_E_BOT_SCRIPT',
-        'input',
         `Could not use the bot script ${file}: regex ${JSON.stringify(rule.match.regex)}: ${(error as Error).message}.`,
       );
     }

@@ -63,7 +63,6 @@ export function resolveHookEvent(name: string): HookEventName {
   if ((HOOK_EVENTS as readonly string[]).includes(name)) return name as HookEventName;
   throw new SvcError(
     'SVC_E_UNKNOWN_EVENT',
-    'input',
     `Could not fire "${name}": it is not a hook event of spec 6.2.`,
     `Events: ${HOOK_EVENTS.join(', ')} (or offline_messages).`,
   );
@@ -81,11 +80,7 @@ function buildBody(event: HookEventName, options: FireHookOptions): Record<strin
         })
       : structuredClone(options.body);
   if (base === null || typeof base !== 'object' || Array.isArray(base)) {
-    throw new SvcError(
-      'SVC_E_HOOK_BODY',
-      'input',
-      'Could not fire: the body must be a JSON object.',
-    );
+    throw new SvcError('SVC_E_HOOK_BODY', 'Could not fire: the body must be a JSON object.');
   }
   const body = base as Record<string, unknown>;
   for (const set of options.sets ?? []) {
@@ -118,7 +113,6 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
   if (name === undefined) {
     throw new SvcError(
       'SVC_E_UNKNOWN_EVENT',
-      'input',
       'Could not fire: name an event.',
       `Events: ${HOOK_EVENTS.join(', ')}.`,
     );
@@ -159,7 +153,6 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
           : untrusted
             ? 'SVC_E_UNTRUSTED_CERT'
             : 'SVC_E_HOOK_UNREACHABLE',
-      'network',
       `Could not fire ${event} at ${options.url}: ${outcome.message}.`,
       timeout
         ? 'The receiver took longer than --timeout (default 10 s, an assumption: spec 8 is silent).'

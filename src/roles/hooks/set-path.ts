@@ -13,7 +13,6 @@ export function parseSetFlag(text: string): { path: string[]; value: unknown } {
   if (eq <= 0) {
     throw new SvcError(
       'SVC_E_SET',
-      'input',
       `Could not use --set "${text}": expected path=value.`,
       'Example: --set visitor.name=Jane --set chat_id=7 --set call.status=error',
     );
@@ -24,16 +23,11 @@ export function parseSetFlag(text: string): { path: string[]; value: unknown } {
     .split('.');
   for (const key of path) {
     if (key === '') {
-      throw new SvcError(
-        'SVC_E_SET',
-        'input',
-        `Could not use --set "${text}": empty path segment.`,
-      );
+      throw new SvcError('SVC_E_SET', `Could not use --set "${text}": empty path segment.`);
     }
     if (FORBIDDEN.has(key)) {
       throw new SvcError(
         'SVC_E_SET_FORBIDDEN_KEY',
-        'input',
         `Could not use --set "${text}": the key "${key}" is refused (prototype pollution guard).`,
       );
     }
@@ -64,7 +58,7 @@ export function setPath(
   for (let i = 0; i < path.length; i++) {
     const key = path[i] ?? '';
     if (FORBIDDEN.has(key)) {
-      throw new SvcError('SVC_E_SET_FORBIDDEN_KEY', 'input', `The key "${key}" is refused.`);
+      throw new SvcError('SVC_E_SET_FORBIDDEN_KEY', `The key "${key}" is refused.`);
     }
     const last = i === path.length - 1;
     const record = node as Record<string, unknown>;

@@ -64,7 +64,6 @@ export async function sendCustomerMessage(
   if (forced && !options.force) {
     throw new SvcError(
       'SVC_E_INVALID_PAYLOAD',
-      'input',
       `Could not send: the payload breaks the contract (${plural(verdict.errors.length, 'error')}).`,
       'Fix the fields listed, or pass --force to send it anyway and watch how the platform handles it.',
       { details: { issues: [...verdict.errors, ...verdict.warnings] } },
@@ -110,7 +109,6 @@ export async function sendCustomerMessage(
       ...result,
       problem: new SvcError(
         'SVC_E_CHANNEL_STATUS',
-        'contract',
         problem.message,
         'Sent with --force: the platform refused the payload the contract check flagged, as it should.',
         { details: problem.details },
@@ -178,7 +176,6 @@ export async function getChannelStatus(options: GetChannelStatusOptions): Promis
   if (!bodyOk) {
     throw new SvcError(
       'SVC_E_STATUS_BODY',
-      'contract',
       `Could not read the channel status: the body is ${JSON.stringify(outcome.body.slice(0, 80))}, expected 0 or 1 (spec 3).`,
     );
   }
@@ -201,7 +198,6 @@ function checkChannelUrl(channelUrl: string): string {
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     throw new SvcError(
       'SVC_E_CHANNEL_URL',
-      'input',
       `Could not use the channel URL ${JSON.stringify(channelUrl)}: it is not an http(s) URL.`,
       'The platform shows it in the channel settings: {base_url}/<random_string>/<channel_public_id>.',
     );
@@ -230,7 +226,6 @@ function classifyStatus(
     // listen answers 200 to anything POSTed (spec 2.2): the wrong side of the channel
     return new SvcError(
       'SVC_E_NOT_A_CHANNEL',
-      'input',
       `Could not ${action}: ${new URL(channelUrl).host} is svc-cli ${role.command} (${role.plays}), not a channel of the platform.`,
       'Give --channel-url the channel URL the platform prints: {base_url}/<random_string>/<channel_public_id> (spec 4.1), e.g. from `svc-cli platform`.',
     );
@@ -240,7 +235,6 @@ function classifyStatus(
   if (status === 404) {
     return new SvcError(
       'SVC_E_UNKNOWN_CHANNEL',
-      'contract',
       `Could not ${action}: no channel at this URL: its public id is unknown or its random string is wrong (HTTP 404, spec 4.1).`,
       slip ??
         'Check --channel-url: copy it again from the channel settings (the simulator prints it in its banner).',
@@ -248,7 +242,6 @@ function classifyStatus(
   }
   return new SvcError(
     'SVC_E_CHANNEL_STATUS',
-    'contract',
     // the body is the answer's: the answer line shows it (text and --json), so it is details here
     `Could not ${action}: the platform answered HTTP ${status} (spec 4.1 expects 200).`,
     slip ?? "Spec 4.1: a status other than 200 means contacting the platform's support.",
@@ -271,7 +264,6 @@ function unreachable(
           : 'SVC_E_UNREACHABLE';
   return new SvcError(
     code,
-    'network',
     `Could not ${action}: ${outcome.message} (${new URL(url).host}).`,
     outcome.reason === 'timeout'
       ? 'Raise --timeout, or check the platform.'
