@@ -135,6 +135,21 @@ export type UserErrorCode = string & { readonly __userErrorCode: true };
 /** Marks a code the user wrote (a fault plan, a flag) as one a reply body may carry. */
 export const userErrorCode = (code: string): UserErrorCode => code as UserErrorCode;
 
+/**
+ * The one event every serving side emits for a request it refused before answering it as its
+ * own (the platform, listen, hook-target, bot-sim): one name, so `--json` readers and
+ * `--quiet` match one type whatever the role.
+ */
+export interface RequestRejectedEvent {
+  type: 'request-rejected';
+  method: string;
+  path: string;
+  status: number;
+  code: WireErrorCode;
+  message: string;
+  protocolMs: number;
+}
+
 /** The body of an error reply (spec 7.2): `{"error":{"code","message"}}`. */
 export function errorBody(
   code: WireErrorCode | ErrorCode | UserErrorCode,

@@ -1,4 +1,5 @@
 import type { ContractIssue } from '../contract/types.js';
+import type { RequestRejectedEvent } from '../wire-errors.js';
 // The bot service's events (interface B) live in bot-events.ts.
 import type { BotPlatformEvent } from './bot-events.js';
 
@@ -83,15 +84,7 @@ export type PlatformEvent =
       fields: string[];
       protocolMs: number;
     }
-  | {
-      type: 'request-rejected';
-      method: string;
-      path: string;
-      status: number;
-      code: string;
-      message: string;
-      protocolMs: number;
-    }
+  | RequestRejectedEvent
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; protocolMs: number }
   | BotPlatformEvent
   | HookPlatformEvent

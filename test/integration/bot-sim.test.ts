@@ -120,7 +120,7 @@ describe('bot-sim default script, against the platform (spec 3, 6.1)', () => {
     expect((await postTo(`${s.bot.url}/wrong-token`, {})).json.error.code).toBe('invalid_client');
     expect((await postTo(`${s.bot.url}/a/b`, {})).json.error.code).toBe('invalid_client');
     expect((await postTo(`${s.bot.url}/`, {})).status).toBe(404);
-    expect(s.botEvents.filter((e) => e.type === 'bot-rejected').map((e) => e.status)).toEqual([
+    expect(s.botEvents.filter((e) => e.type === 'request-rejected').map((e) => e.status)).toEqual([
       400, 400, 400, 401, 401, 404,
     ]);
   });

@@ -172,7 +172,7 @@ describe('hook-target', () => {
     await expect(
       fireHook({ url: `${target.url}/other`, event: 'chat_updated', clock: clock() }),
     ).resolves.toMatchObject({ status: 404 });
-    expect(events).toMatchObject([{ type: 'rejected-request', status: 404 }]);
+    expect(events).toMatchObject([{ type: 'request-rejected', status: 404 }]);
   });
 
   it('every sample validates as its kind', () => {

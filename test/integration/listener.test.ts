@@ -71,7 +71,7 @@ describe('listener: requests that are not agent messages', () => {
     expect(out).toMatchObject({ ok: true, status: 404 });
     expect(JSON.parse(out.ok ? out.body : '{}')).toMatchObject({ error: { code: 'not_found' } });
     expect(await h.waitForEvents(1)).toMatchObject([
-      { type: 'rejected-request', status: 404, path: '/' },
+      { type: 'request-rejected', status: 404, path: '/' },
     ]);
   });
 

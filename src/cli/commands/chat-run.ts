@@ -224,7 +224,7 @@ export async function runChat(ctx: CliContext, given: Record<string, unknown>): 
     clock,
     journal,
     onEvent: (e) => {
-      if (e.type === 'rejected-request')
+      if (e.type === 'request-rejected')
         print(() => out.note(`agent endpoint: ${e.method} ${e.path} -> ${e.status} ${e.message}`));
       if (e.type === 'listener-error') print(() => out.note(`agent endpoint error: ${e.message}`));
     },

@@ -33,7 +33,7 @@ export function formatBotSimEvent(event: BotSimEvent, c: ChalkInstance): string 
       const rule = event.rule ? c.dim(` rule ${event.rule}`) : '';
       return `${at}  ${c.green('←')} ${c.bold(event.event.padEnd(17))} ${c.dim(`chat ${event.chatId ?? '?'} #${event.attempt}`)} ${what} -> ${mark}${fault}${rule}`;
     }
-    case 'bot-rejected':
+    case 'request-rejected':
       return `${at}  ${c.red('✗')} ${event.method} ${event.path} -> ${event.status} ${event.code}: ${event.message}`;
     case 'bot-sent': {
       const ok = event.status === 200;

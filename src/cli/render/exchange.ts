@@ -99,7 +99,7 @@ export function formatListenerEvent(event: ListenerEvent, c: ChalkInstance): str
   switch (event.type) {
     case 'agent-message':
       return formatAgentMessage(event, c);
-    case 'rejected-request':
+    case 'request-rejected':
       return formatRejected(event, c);
     case 'listener-error':
       return `${c.red('error')}  ${event.message}`;

@@ -40,7 +40,7 @@ export function formatHookTargetEvent(event: HookTargetEvent, c: ChalkInstance):
         '\n',
       );
     }
-    case 'rejected-request':
+    case 'request-rejected':
       return formatExchangeLine([
         { text: '#-', width: 4, color: c.dim },
         { text: `${event.method} ${event.path}`, width: 36 },

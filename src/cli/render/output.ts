@@ -93,7 +93,7 @@ export function createOutput(
 }
 
 /** Events that report a rejected request or a broken contract, whatever the role. */
-const REJECTIONS = new Set(['violation', 'request-rejected', 'rejected-request', 'bot-rejected']);
+const REJECTIONS = new Set(['violation', 'request-rejected']);
 
 /**
  * What --quiet still prints: the `listening` line (it carries the URLs), warnings and errors —

@@ -2,6 +2,8 @@
  * What bot-sim (`createBotProvider`) reports: a discriminated union on `type`. The CLI
  * renders these, one aligned line each; `--json` prints them as they are.
  */
+import type { RequestRejectedEvent } from '../../wire-errors.js';
+
 export interface BotListeningEvent {
   type: 'listening';
   url: string;
@@ -32,15 +34,7 @@ export interface BotReceivedEvent {
 }
 
 /** A request bot-sim refused as a strict provider would (spec 7.2 shape). */
-export interface BotRejectedEvent {
-  type: 'bot-rejected';
-  method: string;
-  path: string;
-  status: number;
-  code: string;
-  message: string;
-  protocolMs: number;
-}
+export type BotRejectedEvent = RequestRejectedEvent;
 
 /** An event bot-sim sent to the platform, with the platform's answer. */
 export interface BotSentEvent {

@@ -204,7 +204,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     message: string,
   ) =>
     emit({
-      type: 'bot-rejected',
+      type: 'request-rejected',
       method,
       path: shownPath(path),
       status,
@@ -403,7 +403,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
 
   const server = await serveExchanges('bot', handle, options, (error) =>
     emit({
-      type: 'bot-rejected',
+      type: 'request-rejected',
       method: 'POST',
       path: '/<token>',
       status: 500,

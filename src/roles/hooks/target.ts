@@ -4,6 +4,7 @@ import { validate } from '../../contract/validate.js';
 import type { ValidationResult } from '../../contract/types.js';
 import { serveExchanges, type Transport } from '../../http/exchange.js';
 import type { RunningServer, ServerLimits } from '../../http/server.js';
+import type { RequestRejectedEvent } from '../../wire-errors.js';
 import type { TlsServerOptions } from '../../http/tls.js';
 import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
 import type { Journal } from '../../journal/index.js';
@@ -62,15 +63,7 @@ export type HookTargetEvent =
       protocolMs: number;
       durationMs: number;
     }
-  | {
-      type: 'rejected-request';
-      method: string;
-      path: string;
-      status: number;
-      code: string;
-      message: string;
-      protocolMs: number;
-    }
+  | RequestRejectedEvent
   | { type: 'target-error'; message: string };
 
 export interface HookTarget {
@@ -176,7 +169,7 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
     },
     onRefused(outcome) {
       emit({
-        type: 'rejected-request',
+        type: 'request-rejected',
         method: outcome.method,
         path: outcome.path,
         status: outcome.status,

@@ -1,5 +1,6 @@
 import type { ContractIssue } from '../../contract/types.js';
 import type { TransferMode } from '../../http/body.js';
+import type { RequestRejectedEvent } from '../../wire-errors.js';
 
 /**
  * What the integrator's agent-message endpoint (`createListener`) reports: a discriminated
@@ -50,15 +51,9 @@ export interface AgentMessageEvent {
 }
 
 /** A request that is not an agent message: unknown path, wrong method, too large, bad JSON. */
-export interface RejectedRequestEvent {
-  type: 'rejected-request';
-  method: string;
-  path: string;
+export interface RejectedRequestEvent extends RequestRejectedEvent {
   status: 400 | 404 | 405 | 413 | 415;
-  code: string;
-  message: string;
   transfer: TransferMode;
-  protocolMs: number;
 }
 
 /** The listener failed to handle a request (a bug); it answered 500 and keeps serving. */

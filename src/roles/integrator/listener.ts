@@ -145,7 +145,7 @@ function listenerRole(
     },
     onRefused(outcome) {
       emit({
-        type: 'rejected-request',
+        type: 'request-rejected',
         method: outcome.method,
         path: outcome.path,
         status: outcome.status as RejectedRequestEvent['status'],

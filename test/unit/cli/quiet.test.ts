@@ -11,8 +11,6 @@ describe('--quiet keeps what must be seen', () => {
     [{ type: 'target-error', message: 'boom' }, true],
     [{ type: 'violation', issues: [issue] }, true],
     [{ type: 'request-rejected', status: 400 }, true],
-    [{ type: 'rejected-request', status: 404 }, true],
-    [{ type: 'bot-rejected', status: 401 }, true],
     [{ type: 'notice', level: 'warning', message: 'm' }, true],
     [{ type: 'notice', level: 'error', message: 'm' }, true],
     [{ type: 'agent-message', verdict: { ok: false, errors: [issue], warnings: [] } }, true],
