@@ -12,11 +12,11 @@ import {
   BOT_DELIVERY_POLICY,
   CHANNEL_DELIVERY_POLICY,
   HOOK_DELIVERY_POLICY,
-  deliver,
   judgeChannelReply,
   type DeliveryPolicy,
   type ReplyJudgement,
-} from '../platform/delivery.js';
+} from '../contract/timing.js';
+import { deliver } from '../platform/delivery.js';
 import type { OutboundLimiter } from '../platform/outbound-limiter.js';
 import type { FinalState } from './figures.js';
 import type { HookEventName } from '../contract/hooks.js';

@@ -5,49 +5,18 @@ import type { OutboundLimiter, SlotGrant } from './outbound-limiter.js';
 import type { DeliveryAttemptEvent, DeliveryDoneEvent, DeliveryTarget } from './events.js';
 import { plural } from '../plural.js';
 
-/** When and how often the platform tries to hand a payload to a peer. */
-export interface DeliveryPolicy {
-  attempts: number;
-  /** attempt k starts at (k - 1) x intervalMs after the first */
-  intervalMs: number;
-  /** each attempt waits at most this long for the whole reply */
-  attemptTimeoutMs: number;
-  /** a failed series is announced no earlier than this after the first attempt */
-  failAfterMs: number;
-}
-
-/**
- * spec 8: "3 attempts, 3 seconds apart, until a valid reply ... an unreachable server yields
- * an error after 9 seconds". The 3 s per-attempt wait is derived from the 9 s figure
- * (an assumption: the spec gives no per-attempt figure).
- */
-export const CHANNEL_DELIVERY_POLICY: DeliveryPolicy = {
-  attempts: 3,
-  intervalMs: 3000,
-  attemptTimeoutMs: 3000,
-  failAfterMs: 9000,
-};
-
-/** spec 8: bot exchange timeout, 3 seconds per attempt, 2 attempts, then hand-over. */
-export const BOT_DELIVERY_POLICY: DeliveryPolicy = {
-  attempts: 2,
-  intervalMs: 3000,
-  attemptTimeoutMs: 3000,
-  failAfterMs: 6000,
-};
-
-/** Hooks: timeout and redelivery are not in the spec (6.2, 8); assumed 10 s, one attempt. */
-export const HOOK_DELIVERY_POLICY: DeliveryPolicy = {
-  attempts: 1,
-  intervalMs: 0,
-  attemptTimeoutMs: 10_000,
-  failAfterMs: 0,
-};
-
-/** How a peer's HTTP reply is judged: accepted ends the series, rejected asks for another attempt. */
-export type ReplyJudgement =
-  | { accepted: true; json?: unknown; errorReply?: { code: string; message: string } }
-  | { accepted: false; reason: string };
+// the timing rules are the contract's (src/contract/timing.ts); re-exported for the platform's
+// own modules, which deliver by them
+export {
+  BOT_DELIVERY_POLICY,
+  CHANNEL_DELIVERY_POLICY,
+  HOOK_DELIVERY_POLICY,
+  judgeChannelReply,
+  shapeProblem,
+  type DeliveryPolicy,
+  type ReplyJudgement,
+} from '../contract/timing.js';
+import type { DeliveryPolicy, ReplyJudgement } from '../contract/timing.js';
 
 export interface DeliverOptions {
   deliveryId: string;
@@ -333,57 +302,4 @@ function emitDone(options: DeliverOptions, result: DeliveryResult): void {
     elapsedMs: result.elapsedMs,
     protocolMs: options.clock.now(),
   });
-}
-
-/**
- * spec 2.2, 4.2: a valid integrator reply is HTTP 200 with `{"result":"ok"}` or
- * `{"error":{"code","message"}}`; anything else asks for redelivery.
- */
-export function judgeChannelReply(reply: { status: number; body: string }): ReplyJudgement {
-  if (reply.status !== 200) return { accepted: false, reason: `HTTP ${reply.status}` };
-  let json: unknown;
-  try {
-    json = JSON.parse(reply.body);
-  } catch {
-    return { accepted: false, reason: 'reply is not JSON' };
-  }
-  if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
-    const obj = json as { result?: unknown; error?: unknown };
-    if (obj.result === 'ok') return { accepted: true, json };
-    const error = obj.error as { code?: unknown; message?: unknown } | undefined;
-    if (
-      error &&
-      typeof error === 'object' &&
-      (typeof error.code === 'string' || typeof error.code === 'number') &&
-      typeof error.message === 'string'
-    ) {
-      return {
-        accepted: true,
-        json,
-        errorReply: { code: String(error.code), message: error.message },
-      };
-    }
-  }
-  return {
-    accepted: false,
-    reason: `invalid reply shape: ${shapeProblem(json)} (spec 2.2: {"result":"ok"} or {"error":{"code","message"}})`,
-  };
-}
-
-/** What is wrong with a JSON reply that is neither form of spec 2.2, in a few words. */
-export function shapeProblem(json: unknown): string {
-  const text = JSON.stringify(json) ?? String(json);
-  const got = `got ${text.length > 60 ? `${text.slice(0, 59)}…` : text}`;
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return got;
-  const obj = json as { result?: unknown; error?: unknown };
-  if ('result' in obj) return `result is ${JSON.stringify(obj.result)}, not "ok"`;
-  if (!('error' in obj)) return got;
-  const error = obj.error;
-  if (error === null || typeof error !== 'object' || Array.isArray(error))
-    return 'error is not an object';
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  if (code === undefined) return 'error.code is missing';
-  if (typeof code !== 'string' && typeof code !== 'number')
-    return 'error.code must be a string or a number';
-  return message === undefined ? 'error.message is missing' : 'error.message must be a string';
 }

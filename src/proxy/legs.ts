@@ -8,7 +8,7 @@ import {
   CHANNEL_DELIVERY_POLICY,
   HOOK_DELIVERY_POLICY,
   type DeliveryPolicy,
-} from '../platform/delivery.js';
+} from '../contract/timing.js';
 import type { ExchangeRecord } from '../journal/index.js';
 
 export const PROXY_INTERFACES = ['channel', 'bot', 'hooks'] as const;

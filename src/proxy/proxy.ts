@@ -35,7 +35,7 @@ import {
   type Journal,
   type Redactor,
 } from '../journal/index.js';
-import { judgeChannelReply } from '../platform/delivery.js';
+import { judgeChannelReply } from '../contract/timing.js';
 import { errorBody, type WireErrorCode } from '../wire-errors.js';
 import { checkAnswer, checkRequest } from './check.js';
 import {

@@ -4,7 +4,7 @@
  * the first attempt against the policy's schedule (spec 8: 0, 3, 6 s to the integrator;
  * the bot's 2 attempts of 3 s), and how the series ended.
  */
-import type { DeliveryPolicy } from '../platform/delivery.js';
+import type { DeliveryPolicy } from '../contract/timing.js';
 
 export interface AttemptInfo {
   /** 1-based attempt number of this message */

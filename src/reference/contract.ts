@@ -31,7 +31,7 @@ import {
   CHANNEL_DELIVERY_POLICY,
   HOOK_DELIVERY_POLICY,
   type DeliveryPolicy,
-} from '../platform/delivery.js';
+} from '../contract/timing.js';
 import { kindAnchor, type Block, type Section } from './model.js';
 
 const code = (text: string | number): string => `\`${String(text)}\``;

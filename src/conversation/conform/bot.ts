@@ -5,7 +5,7 @@ import { validate } from '../../contract/validate.js';
 import { postJson } from '../../http/client.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { createBotSender } from '../../platform/bot-outbound.js';
-import { BOT_DELIVERY_POLICY } from '../../platform/delivery.js';
+import { BOT_DELIVERY_POLICY } from '../../contract/timing.js';
 import type { Chat, Customer } from '../../platform/model.js';
 import type { BotHarness } from './bot-harness.js';
 import { describeWallTime, quote, type CheckOutcome, type ConformCase } from './case.js';

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { formatIssue } from '../../contract/issues.js';
 import { SvcError } from '../../errors.js';
-import { HOOK_DELIVERY_POLICY } from '../../platform/delivery.js';
+import { HOOK_DELIVERY_POLICY } from '../../contract/timing.js';
 import { fireHook, type FireResult } from '../../roles/hooks/fire.js';
 import { HOOK_LIFECYCLE } from '../../roles/hooks/samples.js';
 import { describeWallTime, type ConformCase } from './case.js';

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { postJson } from '../../http/client.js';
-import {
-  CHANNEL_DELIVERY_POLICY,
-  judgeChannelReply,
-  shapeProblem,
-} from '../../platform/delivery.js';
+import { CHANNEL_DELIVERY_POLICY, judgeChannelReply, shapeProblem } from '../../contract/timing.js';
 import { FILE_MEDIA_TYPES } from '../../roles/integrator/kinds.js';
 import { describeWallTime, quote, type CheckOutcome, type ConformCase } from './case.js';
 

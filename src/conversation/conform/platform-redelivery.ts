@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { getText, postJson } from '../../http/client.js';
-import { CHANNEL_DELIVERY_POLICY } from '../../platform/delivery.js';
+import { CHANNEL_DELIVERY_POLICY } from '../../contract/timing.js';
 import { createListener, type AgentMessageEvent } from '../../roles/integrator/index.js';
 import { describeWallTime, type ConformCase } from './case.js';
 

@@ -1,6 +1,6 @@
 /** spec 2.2, 4.2: what the platform makes of an integrator's reply, in the words it logs. */
 import { describe, expect, it } from 'vitest';
-import { judgeChannelReply } from '../../../src/platform/delivery.js';
+import { judgeChannelReply } from '../../../src/contract/timing.js';
 
 const judge = (body: string, status = 200) => judgeChannelReply({ status, body });
 

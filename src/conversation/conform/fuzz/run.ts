@@ -19,7 +19,7 @@ import {
   CHANNEL_DELIVERY_POLICY,
   HOOK_DELIVERY_POLICY,
   judgeChannelReply,
-} from '../../../platform/delivery.js';
+} from '../../../contract/timing.js';
 import type { ConformCase } from '../case.js';
 import type { PayloadArbitrary, Mutations } from './arbitraries.js';
 import { plural } from '../../../plural.js';
