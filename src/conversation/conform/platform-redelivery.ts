@@ -95,36 +95,7 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
             return;
           }
         }
-        const customerId = options.newSender();
-        const opened = await postJson({
-          url: options.channelUrl,
-          body: JSON.stringify({
-            sender: { id: customerId },
-            message: { type: 'text', text: 'Please answer me twice late' },
-          }),
-          timeoutMs: TIMEOUT_MS,
-          clock,
-        });
-        if (!opened.ok || opened.status !== 200)
-          throw new Error(
-            `could not open a chat: ${opened.ok ? `HTTP ${opened.status}` : opened.message}`,
-          );
-        const sent = await postJson({
-          url: `${control.base}/_sim/agent/message`,
-          headers: control.headers,
-          body: JSON.stringify({
-            customerId,
-            channelId: options.publicId,
-            text: 'Redelivery check',
-            wait: false,
-          }),
-          timeoutMs: TIMEOUT_MS,
-          clock,
-        });
-        if (!sent.ok || sent.status >= 300)
-          throw new Error(
-            `POST /_sim/agent/message: ${sent.ok ? `HTTP ${sent.status} ${sent.body}` : sent.message}`,
-          );
+        const customerId = await sendAgentLine(options, control, 'Redelivery check');
         // Only this message's attempts count: with a bot on the channel, its answer to the
         // customer's message reaches the same listener, failed twice too (newcomer pass).
         const id = await agentLineDeliveryId(control, customerId, 'Redelivery check', clock);
@@ -183,6 +154,44 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
       }
     },
   };
+}
+
+/**
+ * Opens a chat as a new customer and has the agent answer `text` through the control API, so
+ * the platform starts one delivery series to the integrator; returns the customer's id.
+ */
+async function sendAgentLine(
+  options: RedeliveryCaseOptions,
+  control: SimControl,
+  text: string,
+): Promise<string> {
+  const { clock } = options;
+  const customerId = options.newSender();
+  const opened = await postJson({
+    url: options.channelUrl,
+    body: JSON.stringify({
+      sender: { id: customerId },
+      message: { type: 'text', text: 'Please answer me twice late' },
+    }),
+    timeoutMs: TIMEOUT_MS,
+    clock,
+  });
+  if (!opened.ok || opened.status !== 200)
+    throw new Error(
+      `could not open a chat: ${opened.ok ? `HTTP ${opened.status}` : opened.message}`,
+    );
+  const sent = await postJson({
+    url: `${control.base}/_sim/agent/message`,
+    headers: control.headers,
+    body: JSON.stringify({ customerId, channelId: options.publicId, text, wait: false }),
+    timeoutMs: TIMEOUT_MS,
+    clock,
+  });
+  if (!sent.ok || sent.status >= 300)
+    throw new Error(
+      `POST /_sim/agent/message: ${sent.ok ? `HTTP ${sent.status} ${sent.body}` : sent.message}`,
+    );
+  return customerId;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { PlatformEvent } from '../events.js';
 import type { Channel, Chat } from '../model.js';
 import type { DirectDeliveryService, PlatformRequest, PlatformResponse } from '../types.js';
 import { applyOutbound } from './apply.js';
-import { createVisitorHub } from './hub.js';
+import { createVisitorHub, type VisitorHub } from './hub.js';
 import { parseOutboundEvent } from './schema.js';
 
 /** The page may be served from another origin (svc-cli widget, a developer's own page). */
@@ -50,35 +50,7 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
     });
   };
 
-  const onEvent = (event: PlatformEvent): void => {
-    if (event.type === 'agents') {
-      hub.broadcast({ type: 'chat_mode', online: event.online });
-    } else if (event.type === 'chat-accepted') {
-      const chat = core.state.chats.get(event.chatId);
-      const visitor = chat && hub.byCustomerKey(chat.customerKey);
-      const agent = core.state.agents.find((a) => a.id === event.agentId);
-      // spec 6.4 svc_onAccept: the agent pressed Reply
-      if (visitor) {
-        hub.push(
-          visitor,
-          { type: 'agent_accepted', ...(agent ? { agentName: agent.name } : {}) },
-          { chatId: event.chatId },
-        );
-      }
-    } else if (event.type === 'call-status') {
-      for (const visitor of hub.visitors.values()) {
-        if (!visitor.callIds.has(event.callId)) continue;
-        hub.push(visitor, {
-          type: 'call_status',
-          status: event.status,
-          ...(event.reason === undefined ? {} : { reason: event.reason }),
-        });
-        if (event.status === 'end' || event.status === 'error')
-          visitor.callIds.delete(event.callId);
-      }
-    }
-  };
-  const off = core.on(onEvent);
+  const off = core.on((event) => tellVisitors(core, hub, event));
 
   const stream = (request: PlatformRequest): PlatformResponse => {
     const visitorId = request.query.get('visitor') ?? '';
@@ -104,20 +76,7 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
         // again from the backlog
         const transcript = resumed === undefined ? transcriptOf(hub.openChatOf(visitor)) : [];
         if (transcript.length > 0) send({ type: 'transcript', messages: transcript });
-        // each agent line of the transcript covers one backlog push of it (a media push
-        // `[photo] <url>` is covered by its `[photo]` line); any other push is sent as before
-        const shown = new Map<string, number>();
-        for (const m of transcript)
-          if (m.from === 'agent') shown.set(m.text, (shown.get(m.text) ?? 0) + 1);
-        const covered = (event: WidgetInboundEvent): boolean => {
-          if (event.type !== 'agent_message') return false;
-          const key = /^\[\w+\]/.exec(event.text)?.[0] ?? event.text;
-          const left = shown.get(key) ?? 0;
-          if (left === 0) return false;
-          shown.set(key, left - 1);
-          return true;
-        };
-        onClose(hub.connect(visitor, send, resumed, covered));
+        onClose(hub.connect(visitor, send, resumed, coveredBy(transcript)));
       },
     };
   };
@@ -190,6 +149,56 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
 }
 
 /** A chat's lines as the widget shows them: the visitor's and the agents' (and bot's) texts. */
+/** What the open pages hear of the platform's events: agents online, Reply pressed, calls. */
+function tellVisitors(core: PlatformCore, hub: VisitorHub, event: PlatformEvent): void {
+  if (event.type === 'agents') {
+    hub.broadcast({ type: 'chat_mode', online: event.online });
+  } else if (event.type === 'chat-accepted') {
+    const chat = core.state.chats.get(event.chatId);
+    const visitor = chat && hub.byCustomerKey(chat.customerKey);
+    const agent = core.state.agents.find((a) => a.id === event.agentId);
+    // spec 6.4 svc_onAccept: the agent pressed Reply
+    if (visitor) {
+      hub.push(
+        visitor,
+        { type: 'agent_accepted', ...(agent ? { agentName: agent.name } : {}) },
+        { chatId: event.chatId },
+      );
+    }
+  } else if (event.type === 'call-status') {
+    for (const visitor of hub.visitors.values()) {
+      if (!visitor.callIds.has(event.callId)) continue;
+      hub.push(visitor, {
+        type: 'call_status',
+        status: event.status,
+        ...(event.reason === undefined ? {} : { reason: event.reason }),
+      });
+      if (event.status === 'end' || event.status === 'error') visitor.callIds.delete(event.callId);
+    }
+  }
+}
+
+/**
+ * Which backlog pushes a page's transcript already shows: each agent line of the transcript
+ * covers one push of it (a media push `[photo] <url>` is covered by its `[photo]` line); any
+ * other push is sent as before.
+ */
+function coveredBy(
+  transcript: ReadonlyArray<{ from: 'visitor' | 'agent'; text: string }>,
+): (event: WidgetInboundEvent) => boolean {
+  const shown = new Map<string, number>();
+  for (const m of transcript)
+    if (m.from === 'agent') shown.set(m.text, (shown.get(m.text) ?? 0) + 1);
+  return (event) => {
+    if (event.type !== 'agent_message') return false;
+    const key = /^\[\w+\]/.exec(event.text)?.[0] ?? event.text;
+    const left = shown.get(key) ?? 0;
+    if (left === 0) return false;
+    shown.set(key, left - 1);
+    return true;
+  };
+}
+
 function transcriptOf(chat: Chat | undefined): Array<{ from: 'visitor' | 'agent'; text: string }> {
   if (!chat) return [];
   const messages: Array<{ from: 'visitor' | 'agent'; text: string }> = [];

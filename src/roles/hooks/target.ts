@@ -1,7 +1,7 @@
 import { createClock, type Clock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { validate } from '../../contract/validate.js';
-import type { ValidationResult } from '../../contract/types.js';
+import type { ContractIssue, ValidationResult } from '../../contract/types.js';
 import { serveExchanges, type Transport } from '../../http/exchange.js';
 import type { RunningServer, ServerLimits } from '../../http/server.js';
 import type { RequestRejectedEvent } from '../../wire-errors.js';
@@ -9,7 +9,14 @@ import type { TlsServerOptions } from '../../http/tls.js';
 import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
 import type { Journal } from '../../journal/index.js';
 import { defaultHookReply } from './samples.js';
-import { createInboundHandler, type ObservedExchange, type RoleAnswer } from '../inbound.js';
+import {
+  createInboundHandler,
+  type InboundOutcome,
+  type InboundRequest,
+  type ObservedExchange,
+  type Refusal,
+  type RoleAnswer,
+} from '../inbound.js';
 import { errorText } from '../../errors.js';
 
 export interface HookTargetOptions {
@@ -111,50 +118,16 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
     plan: options.plan,
     bodyLimit: options.bodyLimit,
     observe: options.observe,
-    admit({ method, path }) {
-      if (options.path !== undefined && path !== options.path) {
-        return {
-          status: 404,
-          code: 'not_found',
-          message: `no hook endpoint at ${path}; POST ${options.path}`,
-        };
-      }
-      if (method !== 'POST') {
-        return {
-          status: 405,
-          code: 'method_not_allowed',
-          message: 'hooks come by POST (spec 4.4)',
-          headers: { allow: 'POST' },
-        };
-      }
-      return undefined;
-    },
+    admit: (request) => admitHook(request, options.path),
     answer(body) {
       const json = body.json as HookBody;
-      const event = hookEventOf(json?.event_name);
-      const verdict: HookVerdict = event
-        ? validate(`hook.${event}`, json)
-        : {
-            ok: false,
-            errors: [
-              {
-                path: 'event_name',
-                code: 'unknown_event',
-                rule: `must name a hook event: ${HOOK_EVENTS.join(', ')} or offline_messages`,
-                spec: '6.2',
-                severity: 'error',
-              },
-            ],
-            warnings: [],
-          };
+      const { event, verdict } = judgeHook(json);
       const answer: RoleAnswer = {
         kind: event ? `hook.${event}` : 'unknown',
         verdict: {
           ok: verdict.ok,
-          errors: verdict.errors.map((i) => `${i.path || '(root)'}: ${i.rule} (spec ${i.spec})`),
-          warnings: verdict.warnings.map(
-            (i) => `${i.path || '(root)'}: ${i.rule} (spec ${i.spec})`,
-          ),
+          errors: verdict.errors.map(issueLine),
+          warnings: verdict.warnings.map(issueLine),
         },
         normal: {
           status: 200,
@@ -180,29 +153,7 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
     },
     onAnswered(outcome) {
       const seen = judged.get(outcome.answer);
-      const json = seen?.json;
-      const chatId = typeof json?.chat_id === 'number' ? json.chat_id : undefined;
-      const { applied } = outcome;
-      emit({
-        type: 'hook-received',
-        request: outcome.decision.requestNumber,
-        attempt: outcome.decision.attempt,
-        path: outcome.path,
-        eventName: typeof json?.event_name === 'string' ? json.event_name : '',
-        kind: outcome.answer.kind,
-        ...(chatId === undefined ? {} : { chatId }),
-        verdict: seen?.verdict ?? { ok: false, errors: [], warnings: [] },
-        reply: applied.noReply
-          ? { noReply: applied.noReply }
-          : {
-              status: applied.status ?? 0,
-              ...(applied.body === undefined ? {} : { body: parseOr(applied.body) }),
-            },
-        fault: outcome.fault,
-        delayMs: outcome.decision.delayMs,
-        protocolMs: outcome.protocolMs,
-        durationMs: outcome.durationMs,
-      });
+      emit(receivedEvent(outcome, seen?.json, seen?.verdict));
     },
   });
   const serving = await serveExchanges('hooks', handler, options, (error) =>
@@ -218,6 +169,84 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
     listening,
     ...(serving.server ? { server: serving.server } : {}),
     close: (graceMs) => serving.close(graceMs),
+  };
+}
+
+/** Which requests are hooks: POST (spec 4.4), to `--path` when one is given. */
+function admitHook(
+  { method, path }: InboundRequest,
+  expectedPath: string | undefined,
+): Refusal | undefined {
+  if (expectedPath !== undefined && path !== expectedPath) {
+    return {
+      status: 404,
+      code: 'not_found',
+      message: `no hook endpoint at ${path}; POST ${expectedPath}`,
+    };
+  }
+  if (method !== 'POST') {
+    return {
+      status: 405,
+      code: 'method_not_allowed',
+      message: 'hooks come by POST (spec 4.4)',
+      headers: { allow: 'POST' },
+    };
+  }
+  return undefined;
+}
+
+/** spec 6.2: a body is judged as its event's kind; an event_name that names none fails. */
+function judgeHook(json: HookBody): { event: HookEventName | undefined; verdict: HookVerdict } {
+  const event = hookEventOf(json?.event_name);
+  if (event) return { event, verdict: validate(`hook.${event}`, json) };
+  return {
+    event,
+    verdict: {
+      ok: false,
+      errors: [
+        {
+          path: 'event_name',
+          code: 'unknown_event',
+          rule: `must name a hook event: ${HOOK_EVENTS.join(', ')} or offline_messages`,
+          spec: '6.2',
+          severity: 'error',
+        },
+      ],
+      warnings: [],
+    },
+  };
+}
+
+/** An issue as the journal's verdict lines show it. */
+const issueLine = (i: ContractIssue): string => `${i.path || '(root)'}: ${i.rule} (spec ${i.spec})`;
+
+/** What the receiver reports of one answered hook: the body's verdict and the reply it got. */
+function receivedEvent(
+  outcome: InboundOutcome,
+  json: HookBody | undefined,
+  verdict: HookVerdict | undefined,
+): HookTargetEvent {
+  const chatId = typeof json?.chat_id === 'number' ? json.chat_id : undefined;
+  const { applied } = outcome;
+  return {
+    type: 'hook-received',
+    request: outcome.decision.requestNumber,
+    attempt: outcome.decision.attempt,
+    path: outcome.path,
+    eventName: typeof json?.event_name === 'string' ? json.event_name : '',
+    kind: outcome.answer.kind,
+    ...(chatId === undefined ? {} : { chatId }),
+    verdict: verdict ?? { ok: false, errors: [], warnings: [] },
+    reply: applied.noReply
+      ? { noReply: applied.noReply }
+      : {
+          status: applied.status ?? 0,
+          ...(applied.body === undefined ? {} : { body: parseOr(applied.body) }),
+        },
+    fault: outcome.fault,
+    delayMs: outcome.decision.delayMs,
+    protocolMs: outcome.protocolMs,
+    durationMs: outcome.durationMs,
   };
 }
 
