@@ -18,6 +18,7 @@ import type { ObservedExchange } from '../roles/inbound.js';
 import { RECORDED_BOT_TAG, type Conversation } from './format.js';
 import { tapOutgoing, type PeerParty } from './peer-tap.js';
 import { createJournal } from '../journal/journal.js';
+import { compact } from '../compact.js';
 
 /** Who saw a payload: a role facing the platform, or the simulator itself (its events). */
 export type Party = 'integrator' | 'bot' | 'hook' | 'event';
@@ -297,8 +298,7 @@ async function startEmbeddedWorld(
       ? `setup.${withFaults.map(([role]) => role).join(', setup.')}.faults not applied: they are what the real peer did when recorded, and its expectations check it does so again`
       : undefined;
   return {
-    ...(notApplicable === undefined ? {} : { notApplicable }),
-    ...(ignoredSetup === undefined ? {} : { ignoredSetup }),
+    ...compact({ notApplicable, ignoredSetup }),
     // a real peer puts the world on a real clock: timing figures match within a tolerance
     ...(real ? { timingToleranceMs: REAL_TIME_TOLERANCE_MS } : {}),
     clock,

@@ -173,12 +173,5 @@ export function buildCallEvent(base: HookBase, agent: HookAgent, call: HookCall)
   };
 }
 
-/** T with its possibly-undefined properties made optional and defined. */
-export type Compact<T> = {
-  [K in keyof T as undefined extends T[K] ? never : K]: T[K];
-} & { [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined> };
-
-/** Drops undefined values (exactOptionalPropertyTypes). @example compact({ a: 1, b: undefined }) // { a: 1 } */
-export function compact<T extends Record<string, unknown>>(value: T): Compact<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Compact<T>;
-}
+// compact() lives in src/compact.ts, where every folder may import it
+export { compact, type Compact } from '../compact.js';

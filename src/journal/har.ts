@@ -1,4 +1,5 @@
 import type { ExchangeRecord } from './record.js';
+import { compact } from '../compact.js';
 
 function queryOf(url: string): Array<{ name: string; value: string }> {
   try {
@@ -73,10 +74,7 @@ export function toHar(records: readonly ExchangeRecord[]): unknown {
             seq: r.seq,
             iface: r.iface,
             direction: r.direction,
-            ...(r.kind === undefined ? {} : { kind: r.kind }),
-            ...(r.attempt === undefined ? {} : { attempt: r.attempt }),
-            ...(r.fault === undefined ? {} : { fault: r.fault }),
-            ...(r.notes === undefined ? {} : { notes: r.notes }),
+            ...compact({ kind: r.kind, attempt: r.attempt, fault: r.fault, notes: r.notes }),
             protocolMs: r.protocolMs,
             durationMs: r.durationMs,
             verdict: r.verdict,

@@ -8,6 +8,7 @@ import type { NumberedEvent } from './event-history.js';
 import type { PlatformService } from './types.js';
 import type { Route } from './router.js';
 import { controlOk, controlTarget, parseControlBody } from './control-kit.js';
+import { compact } from '../compact.js';
 
 const target = controlTarget;
 const messageBody = z.object({
@@ -220,9 +221,7 @@ function pick(body: {
   channelId?: string | undefined;
 }): { chatId?: number; customerId?: string; channelId?: string } {
   return {
-    ...(body.chatId === undefined ? {} : { chatId: body.chatId }),
-    ...(body.customerId === undefined ? {} : { customerId: body.customerId }),
-    ...(body.channelId === undefined ? {} : { channelId: body.channelId }),
+    ...compact({ chatId: body.chatId, customerId: body.customerId, channelId: body.channelId }),
   };
 }
 

@@ -32,6 +32,7 @@ import {
 } from '../render/chat.js';
 import { createOutput, type Output } from '../render/output.js';
 import { redactChannelUrl } from './config-run.js';
+import { compact } from '../../compact.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -259,9 +260,7 @@ export async function runChat(ctx: CliContext, given: Record<string, unknown>): 
     channelUrl: ready.simulator ? ready.channelUrl : (options.channelUrl ?? ''),
     sender: {
       id: options.senderId,
-      ...(options.name === undefined ? {} : { name: options.name }),
-      ...(options.phone === undefined ? {} : { phone: options.phone }),
-      ...(options.email === undefined ? {} : { email: options.email }),
+      ...compact({ name: options.name, phone: options.phone, email: options.email }),
     },
     platform,
     signal: ctx.signal,

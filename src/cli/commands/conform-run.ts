@@ -20,6 +20,7 @@ import { checkOutFile } from '../out-file.js';
 import { redactChannelUrl } from './config-run.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
+import { compact } from '../../compact.js';
 
 type ConformOptions = Resolved<typeof conformOptions>;
 
@@ -154,8 +155,7 @@ export async function runConform(
         ),
       failuresDir: flags.replayFailures,
       changes: flags.fuzzChanges,
-      ...(flags.seed === undefined ? {} : { seed: flags.seed }),
-      ...(flags.fuzzPath === undefined ? {} : { path: flags.fuzzPath }),
+      ...compact({ seed: flags.seed, path: flags.fuzzPath }),
     };
   } else if (flags.seed !== undefined || flags.fuzzPath !== undefined) {
     throw new SvcError(

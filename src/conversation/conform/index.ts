@@ -17,6 +17,7 @@ import { buildIntegratorCases } from './integrator.js';
 import { buildPlatformSuite, parseChannelUrl } from './platform.js';
 import { findWrongPeer, type WrongPeer } from './wrong-peer.js';
 import { buildFuzzCases, type FuzzSettings, type FuzzSummary } from './fuzz/run.js';
+import { compact } from '../../compact.js';
 
 /**
  * The conformance suites: the contract run against someone else's
@@ -239,8 +240,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     failed,
     skipped,
     warnings: results.reduce((sum, r) => sum + (r.warnings?.length ?? 0), 0),
-    ...(fuzz === undefined ? {} : { fuzz }),
-    ...(wrongPeer === undefined ? {} : { wrongPeer }),
+    ...compact({ fuzz, wrongPeer }),
   };
 }
 

@@ -115,8 +115,7 @@ export function useHookReply(core: PlatformCore, input: HookReplyInput): void {
     shown: true,
     ...(data.customData ? { customData: data.customData } : {}),
     ...(data.contactInfo ? { contactInfo: data.contactInfo } : {}),
-    ...(data.enableAssign === undefined ? {} : { enableAssign: data.enableAssign }),
-    ...(data.crmLink === undefined ? {} : { crmLink: data.crmLink }),
+    ...compact({ enableAssign: data.enableAssign, crmLink: data.crmLink }),
     protocolMs: now,
   });
 }
