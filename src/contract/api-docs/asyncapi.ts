@@ -10,6 +10,7 @@ import { API_OPERATIONS, PATH_PARAMETERS, type ApiOperation } from './operations
 import { INTERFACE_TAGS, ROLE_TAG_DESCRIPTIONS } from './openapi.js';
 import { readPackageVersion } from '../../package-files.js';
 import { HOOK_EVENTS } from '../hooks.js';
+import { BOT_DELIVERY_POLICY, CHANNEL_DELIVERY_POLICY } from '../timing.js';
 import { API_ROLES } from './operations.js';
 
 type Json = Record<string, unknown>;
@@ -135,13 +136,11 @@ function specNote(spec: readonly string[]): string {
   return `Spec: ${spec.map((s) => `section ${s}`).join(', ')} of the integration interfaces.`;
 }
 
-/**
- * The AsyncAPI 3.0 document.
- * @example JSON.stringify(buildAsyncApi())
- */
-export function buildAsyncApi(options: BuildAsyncApiOptions = {}): Json {
-  const examples = collectExamples(options.payloadsDir);
-  const schemas = buildComponentSchemas();
+/** The channels of the document and the messages they carry, each message once. */
+function buildChannels(
+  examples: ReturnType<typeof collectExamples>,
+  schemas: ReturnType<typeof buildComponentSchemas>,
+): { channels: Json; messages: Json } {
   const messages: Json = {};
   const channels: Json = {};
   for (const plan of CHANNELS) {
@@ -167,19 +166,19 @@ export function buildAsyncApi(options: BuildAsyncApiOptions = {}): Json {
     }
     channels[plan.key] = channel;
   }
+  return { channels, messages };
+}
 
-  const tags = (op: ApiOperation): Json[] => [
-    { name: INTERFACE_TAGS[op.iface].name },
-    { name: op.role, description: ROLE_TAG_DESCRIPTIONS[op.role] },
-  ];
-  const operation = (
-    action: 'send' | 'receive',
-    channel: string,
-    op: ApiOperation,
-    kinds: readonly string[],
-    replyKinds: readonly string[],
-    extra: Json = {},
-  ): Json => ({
+/** One operation of the document: what the platform sends or receives on a channel. */
+function operation(
+  action: 'send' | 'receive',
+  channel: string,
+  op: ApiOperation,
+  kinds: readonly string[],
+  replyKinds: readonly string[],
+  extra: Json = {},
+): Json {
+  return {
     action,
     channel: { $ref: `#/channels/${channel}` },
     title: op.summary,
@@ -195,10 +194,21 @@ export function buildAsyncApi(options: BuildAsyncApiOptions = {}): Json {
         }
       : {}),
     bindings: HTTP_POST,
-    tags: tags(op),
+    tags: [
+      { name: INTERFACE_TAGS[op.iface].name },
+      { name: op.role, description: ROLE_TAG_DESCRIPTIONS[op.role] },
+    ],
     ...extra,
-  });
+  };
+}
 
+/**
+ * The AsyncAPI 3.0 document.
+ * @example JSON.stringify(buildAsyncApi())
+ */
+export function buildAsyncApi(options: BuildAsyncApiOptions = {}): Json {
+  const schemas = buildComponentSchemas();
+  const { channels, messages } = buildChannels(collectExamples(options.payloadsDir), schemas);
   const customer = opById('postCustomerMessage');
   const agent = opById('postAgentMessage');
   const botIn = opById('postBotEvent');
@@ -222,10 +232,10 @@ export function buildAsyncApi(options: BuildAsyncApiOptions = {}): Json {
         // spec 8: the redelivery policy, as a note beside the HTTP binding (the binding
         // itself has no field for it)
         'x-svc-redelivery': {
-          attempts: 3,
-          intervalSeconds: 3,
+          attempts: CHANNEL_DELIVERY_POLICY.attempts,
+          intervalSeconds: CHANNEL_DELIVERY_POLICY.intervalMs / 1000,
           until: 'a valid reply',
-          unreachableErrorAfterSeconds: 9,
+          unreachableErrorAfterSeconds: CHANNEL_DELIVERY_POLICY.failAfterMs / 1000,
           spec: '8',
         },
       },
@@ -244,8 +254,8 @@ export function buildAsyncApi(options: BuildAsyncApiOptions = {}): Json {
     ),
     sendBotEvent: operation('send', 'botEventsToProvider', botOut, botOut.requestKinds ?? [], [], {
       'x-svc-timeout': {
-        attemptSeconds: 3,
-        attempts: 2,
+        attemptSeconds: BOT_DELIVERY_POLICY.attemptTimeoutMs / 1000,
+        attempts: BOT_DELIVERY_POLICY.attempts,
         then: 'the customer goes to an agent',
         spec: '8',
       },
