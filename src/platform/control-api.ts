@@ -164,16 +164,7 @@ function controlRoutes(core: PlatformCore): Route[] {
     {
       method: 'POST',
       path: '/_sim/journal/:id/resend',
-      handler: async (request, params) =>
-        controlOk(
-          await resendExchange(core, Number(params.id), {
-            // the control guard accepted this request's token: a resent control request
-            // carries it, as the journal holds the one it recorded only as `Bearer ***`
-            ...(request.headers.authorization === undefined
-              ? {}
-              : { controlAuthorization: request.headers.authorization }),
-          }),
-        ),
+      handler: async (req, p) => controlOk(await resendExchange(core, Number(p.id), authOf(req))),
     },
     {
       method: 'GET',
@@ -255,4 +246,15 @@ export function describeChat(core: PlatformCore, chatId: number): unknown {
   if (!chat) throw new SvcError('SVC_E_NO_CHAT', `Could not find chat ${chatId}.`);
   const customer = core.state.customers.get(chat.customerKey);
   return { ...chat, customer };
+}
+
+/**
+ * The control guard accepted this request's token: a resent control request carries it, as
+ * the journal holds the one it recorded only as `Bearer ***`.
+ */
+function authOf(request: { headers: Record<string, string | undefined> }): {
+  controlAuthorization?: string;
+} {
+  const given = request.headers.authorization;
+  return given === undefined ? {} : { controlAuthorization: given };
 }
