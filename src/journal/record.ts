@@ -22,6 +22,16 @@ export interface ExchangeRecord {
   kind?: string;
   /** delivery attempt number (1-based), for redelivered messages */
   attempt?: number;
+  /**
+   * the chat the exchange belongs to (the conversation id of `svc-cli trace`), when the
+   * recorder knew it; a trace infers it for the rest (chat_id in the body, the customer's chat)
+   */
+  chat?: number;
+  /**
+   * the seq of the exchange in this journal that caused this one, when the recorder knew it
+   * (a redelivery attempt names the attempt before it); a trace infers the other links
+   */
+  cause?: number;
   request: { method: string; url: string; headers?: Record<string, string>; body?: string };
   response?: { status: number; headers?: Record<string, string>; body?: string };
   /** no response: why (timeout, refused, reset, hang, ...) */

@@ -77,6 +77,7 @@ export function handleProviderRequest(
       body: code === undefined ? { result: 'ok' } : errorBody(code, message ?? ''),
       record: {
         iface: 'bot',
+        ...(seen.chatId === undefined ? {} : { chat: seen.chatId }),
         ...(seen.event && (INBOUND_EVENTS.includes(seen.event) || seen.event === 'CLIENT_INFO')
           ? { kind: `bot.event.${seen.event}` }
           : {}),

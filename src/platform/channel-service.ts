@@ -311,6 +311,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
     record: {
       iface: 'channel',
       kind,
+      chat: chat.id,
       verdict,
       ...(cut || dropNote.length > 0
         ? {

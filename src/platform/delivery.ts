@@ -147,6 +147,8 @@ async function runSeries(
 ): Promise<DeliveryResult> {
   const { clock, policy } = options;
   let lastReason = 'no attempt made';
+  // the journal seq of the attempt before: a redelivery names it as its cause (the trace)
+  let previous: number | undefined;
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     const scheduled = start + (attempt - 1) * policy.intervalMs;
     const wait = scheduled - clock.now();
@@ -186,7 +188,8 @@ async function runSeries(
               ? `timeout after ${policy.attemptTimeoutMs} ms`
               : outcome.message,
         };
-    recordAttempt(options, attempt, headers, {
+    previous = recordAttempt(options, attempt, headers, {
+      cause: previous,
       ...(outcome.ok
         ? { response: { status: outcome.status, headers: outcome.headers, body: outcome.body } }
         : { failure: { reason: outcome.reason, message: outcome.message } }),
@@ -245,21 +248,27 @@ async function runSeries(
 type AttemptRecord = Pick<
   ExchangeInput,
   'response' | 'failure' | 'durationMs' | 'wallMs' | 'notes'
->;
+> & { cause?: number | undefined };
 
-/** One journal line per attempt (or per refusal / interruption), direction `out`. */
+/**
+ * One journal line per attempt (or per refusal / interruption), direction `out`; returns its
+ * seq. It names its chat and, for a redelivery, the attempt before it (`cause`): two numbers
+ * the series already holds, so the trace costs the ingest path nothing else.
+ */
 function recordAttempt(
   options: DeliverOptions,
   attempt: number,
   headers: Record<string, string> | undefined,
-  extra: AttemptRecord,
-): void {
-  options.journal?.record({
+  { cause, ...extra }: AttemptRecord,
+): number | undefined {
+  return options.journal?.record({
     protocolMs: options.clock.now(),
     iface: iface[options.target],
     direction: 'out',
     ...(options.kind ? { kind: options.kind } : {}),
     ...(attempt > 0 ? { attempt } : {}),
+    ...(options.chatId === undefined ? {} : { chat: options.chatId }),
+    ...(cause === undefined ? {} : { cause }),
     request: {
       method: 'POST',
       url: options.url,

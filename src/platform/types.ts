@@ -22,6 +22,8 @@ export interface PlatformResponse {
   record?: {
     iface: 'channel' | 'bot' | 'hook' | 'widget' | 'control';
     kind?: string;
+    /** the chat the request was about, for the journal's conversation id */
+    chat?: number;
     verdict?: { ok: boolean; errors: string[]; warnings: string[] };
     notes?: string[];
   };
