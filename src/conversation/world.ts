@@ -61,6 +61,11 @@ export interface WorldOptions extends ReplayPeers {
    * sockets) or over loopback sockets (always with a real peer, which needs them)
    */
   transport?: Transport;
+  /**
+   * append the platform's journal (every exchange of the conversation, NDJSON) to this file:
+   * `replay --record`, read by `svc-cli trace`
+   */
+  recordFile?: string;
 }
 
 /** The delivery verdict of an agent message (spec 8), as agent steps match it. */
@@ -234,12 +239,13 @@ async function startEmbeddedWorld(
       .filter(([, url]) => url !== undefined)
       .map(([party]) => party),
   );
+  const base = options.recordFile ? createJournal({ file: options.recordFile }) : undefined;
   const journal =
     realParties.size > 0
-      ? tapOutgoing(createJournal(), realParties, ({ party, value }) =>
+      ? tapOutgoing(base ?? createJournal(), realParties, ({ party, value }) =>
           observations.push({ party, value, consumed: false }),
         )
-      : undefined;
+      : base;
   const platform = createPlatform({
     clock,
     ...(journal ? { journal } : {}),

@@ -96,5 +96,13 @@ export const replayOptions = defineOptions('replay', [
     type: 'boolean',
     description: 'print every step of every conversation (default: one line per green one)',
   },
+  {
+    key: 'record',
+    flag: '--record <file>',
+    type: 'path',
+    config: false,
+    description:
+      "append every conversation's exchanges to this NDJSON journal (read it with svc-cli trace)",
+  },
   ...REPORT_OPTIONS,
 ] as const satisfies readonly OptionSpec[]);

@@ -66,6 +66,14 @@ export async function runReplay(
       'Could not replay: --platform-url replaces the embedded platform; its integrator, bot and hook URLs are the ones it was started with.',
       'Drop --integrator-url, --bot-url and --hook-url, or start the simulator with them.',
     );
+  if (flags.record !== undefined && flags.record.toLowerCase().endsWith('.har'))
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'input',
+      `Could not record to ${flags.record}: replay records NDJSON (each conversation appends its own run).`,
+      'Name a .ndjson file; svc-cli trace reads it.',
+    );
+  const recordFile = flags.record === undefined ? undefined : resolve(ctx.cwd, flags.record);
   const seed = flags.seed;
   // default: replayAll's (parallel embedded worlds; one at a time with a real peer)
   const concurrency = flags.concurrency;
@@ -113,6 +121,7 @@ export async function runReplay(
       ...peers,
       timeScale,
       ...(seed === undefined ? {} : { seed }),
+      ...(recordFile === undefined ? {} : { recordFile }),
     })),
     {
       ...(concurrency === undefined ? {} : { concurrency }),
