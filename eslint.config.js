@@ -157,6 +157,7 @@ export default tseslint.config(
     // the proxy stands between real parties: the contract (timing rules included) is all it
     // needs to judge them, never the simulator
     proxy: ['platform', 'roles', 'conversation', 'load', 'msw', 'web'],
+    trace: ['platform', 'roles', 'conversation', 'load', 'msw', 'web', 'contract', 'proxy'],
     reference: ['roles', 'conversation', 'load', 'msw', 'web', 'journal', 'proxy'],
   }),
   ...functionLength(),

@@ -30,6 +30,7 @@ import { registerRecord } from './record.js';
 import { registerWidget } from './widget.js';
 import { registerLoad } from './load.js';
 import { registerProxy } from './proxy.js';
+import { registerTrace } from './trace.js';
 
 /**
  * The global options, then every command in the order `--help` lists them. Command modules
@@ -40,6 +41,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerReplay(program, ctx);
   registerConform(program, ctx);
   registerRecord(program, ctx);
+  registerTrace(program, ctx);
   registerLoad(program, ctx);
   registerPlatform(program, ctx);
   registerProxy(program, ctx);

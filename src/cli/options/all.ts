@@ -9,6 +9,7 @@ import { chatOptions, hookFireOptions, widgetOptions } from '../commands/misc-op
 import { platformOptions } from '../commands/platform-options.js';
 import { proxyOptions } from '../commands/proxy-options.js';
 import { replayOptions } from '../commands/replay-options.js';
+import { traceOptions } from '../commands/trace-options.js';
 import {
   sendLocationOptions,
   sendMediaOptions,
@@ -50,4 +51,5 @@ export const ALL_TABLES: readonly OptionTable[] = [
   explainOptions,
   validateOptions,
   toFixtureOptions,
+  traceOptions,
 ];

@@ -45,6 +45,7 @@ export const HONOURED_GLOBALS: Readonly<Record<string, readonly GlobalKey[]>> = 
   explain: CONFIG,
   record: CONFIG,
   'record to-fixture': CONFIG,
+  trace: CONFIG,
   // writes the config file; reads none
   init: OUTPUT,
   // prints a shell script: no output format, no config

@@ -7,8 +7,9 @@
 import { Option, type Command } from 'commander';
 import type { OptionSpec, OptionTable } from './table.js';
 
-const collect = (value: string, previous: string[] | undefined): string[] => [
-  ...(previous ?? []),
+// a `--no-x <name>` list starts from commander's negation default (true), not an array
+const collect = (value: string, previous: unknown): string[] => [
+  ...(Array.isArray(previous) ? (previous as string[]) : []),
   value,
 ];
 

@@ -1,0 +1,110 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CliContext } from '../context.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { traceOptions } from './trace-options.js';
+import { readTrace, type TracedConversation } from '../../trace/read.js';
+import { otlpEnvelope, spanIdOf, toOtlpSpans, traceIdOf } from '../../trace/otlp.js';
+import { readPackageVersion } from '../../package-files.js';
+import { createOutput } from '../render/output.js';
+import { formatTimeline, spanEvent } from '../render/trace.js';
+import { plural } from '../../plural.js';
+import { SvcError, systemReason } from '../../errors.js';
+
+/** Where the output goes: stdout through the CLI's writer, or a file written as it comes. */
+interface Sink {
+  write(text: string): void | Promise<void>;
+  close(): Promise<void>;
+}
+
+function fileSink(path: string, shown: string): Sink {
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (error) {
+    throw new SvcError('SVC_E_WRITE', 'input', `Could not write ${shown}: ${systemReason(error)}.`);
+  }
+  return {
+    write(text) {
+      writeSync(fd, text);
+    },
+    close() {
+      closeSync(fd);
+      return Promise.resolve();
+    },
+  };
+}
+
+/** `svc-cli trace`: stream the journal -> link each conversation -> print it as it completes. */
+export async function runTrace(
+  ctx: CliContext,
+  file: string,
+  given: Readonly<Record<string, unknown>>,
+): Promise<number> {
+  const flags = resolveForCommand(ctx, traceOptions, given);
+  const format = flags.json ? 'json' : flags.format;
+  const out = createOutput(ctx, { json: format === 'json' });
+  const sink: Sink = flags.out
+    ? fileSink(resolve(ctx.cwd, flags.out), flags.out)
+    : {
+        async write(text) {
+          ctx.stdout.write(text);
+          await out.backpressure();
+        },
+        close: () => out.flush(),
+      };
+  let spans = 0;
+  let first = true;
+  if (format === 'otlp-json') await sink.write(otlpEnvelope(readPackageVersion()).head);
+  const onConversation = async (c: TracedConversation): Promise<void> => {
+    spans += c.spans.length;
+    if (format === 'otlp-json') {
+      for (const span of toOtlpSpans(c)) {
+        await sink.write(`${first ? '' : ','}\n${JSON.stringify(span)}`);
+        first = false;
+      }
+      return;
+    }
+    if (format === 'json') {
+      const traceId = traceIdOf(c.run, c.chat);
+      const present = new Set(c.spans.map((s) => s.seq));
+      let text = '';
+      for (const s of c.spans) {
+        const parent =
+          s.cause !== undefined && present.has(s.cause) ? spanIdOf(c.run, s.cause) : undefined;
+        text += `${JSON.stringify(spanEvent(c, s, traceId, spanIdOf(c.run, s.seq), parent))}\n`;
+      }
+      await sink.write(text);
+      return;
+    }
+    await sink.write(`${first ? '' : '\n'}${formatTimeline(c, out.chalk).join('\n')}\n`);
+    first = false;
+  };
+  const summary = await readTrace({
+    file: resolve(ctx.cwd, file),
+    ...(flags.chat === undefined ? {} : { chat: flags.chat }),
+    onConversation,
+  });
+  if (format === 'otlp-json') await sink.write(`\n${otlpEnvelope('').tail}`);
+  if (format === 'json')
+    await sink.write(
+      `${JSON.stringify({ type: 'summary', conversations: summary.conversations, spans, records: summary.records, outside: summary.outside, skipped: summary.skipped })}\n`,
+    );
+  await sink.close();
+  const what = `${plural(summary.conversations, 'conversation')}, ${plural(spans, 'exchange')}`;
+  const extra = [
+    summary.outside > 0 ? `${summary.outside} outside any chat` : '',
+    summary.skipped > 0 ? `${plural(summary.skipped, 'line')} not a journal record` : '',
+  ].filter(Boolean);
+  if (format === 'text' || flags.out)
+    out.note(
+      `${what}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}${flags.out ? ` written to ${flags.out}` : ''}`,
+    );
+  if (summary.conversations === 0 && flags.chat !== undefined)
+    throw new SvcError(
+      'SVC_E_NO_CHAT',
+      'input',
+      `Could not trace chat ${flags.chat}: no exchange of that chat in ${file}.`,
+    );
+  return 0;
+}

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { action, givenFlags } from '../action.js';
+import { addOptions } from '../options/register.js';
+import { traceOptions } from './trace-options.js';
+
+/** `svc-cli trace <recording>`: each conversation of a journal as a causal timeline. */
+export function registerTrace(program: Command, ctx: CliContext): void {
+  const cmd = program
+    .command('trace')
+    .description(
+      'print each conversation of a recording as a timeline across the channel, bot, hook and widget interfaces, with what caused each exchange',
+    )
+    .argument(
+      '<recording>',
+      'an NDJSON journal written with --record (replay, platform, listen, proxy)',
+    );
+  addOptions(cmd, traceOptions)
+    .addHelpText(
+      'after',
+      `
+A conversation is a chat of one run: every exchange of the journal about that chat, one lane
+per party (integrator, platform, bot, hooks, widget), protocol time from the chat's first
+exchange, the gap since the one before, attempt numbers, and "← #n": the exchange (journal
+seq) that caused it. Redelivery attempts name the attempt before them in the journal itself;
+the other links are inferred from the chat, the message ids and texts, the attempt numbers
+and the order the platform works in (docs/trace.md). The input is read a line at a time.
+
+Examples:
+  $ svc-cli replay fixtures/conversations/redelivery-transcript.json --record session.ndjson
+  $ svc-cli trace session.ndjson
+  $ svc-cli trace session.ndjson --chat 1 --json
+  $ svc-cli trace session.ndjson --format otlp-json --out trace.json`,
+    )
+    .action(
+      action(ctx, async (file: string, _opts: unknown, cmd: Command) => {
+        const { runTrace } = await import('./trace-run.js');
+        return runTrace(ctx, file, givenFlags(cmd));
+      }),
+    );
+}

@@ -1,0 +1,136 @@
+import type { ChalkInstance } from 'chalk';
+import { LANES, type Lane, type TraceSpan } from '../../trace/span.js';
+import type { TracedConversation } from '../../trace/read.js';
+import { failedSpan } from '../../trace/otlp.js';
+
+/** Column width of one lane in the timeline. */
+const WIDTH = 12;
+const LANE_TITLES: Record<Lane, string> = {
+  integrator: 'integrator',
+  platform: 'platform',
+  bot: 'bot',
+  hooks: 'hooks',
+  widget: 'widget',
+};
+
+const secs = (ms: number): string => `${(ms / 1000).toFixed(3)} s`;
+const center = (lane: Lane): number => LANES.indexOf(lane) * WIDTH + Math.floor(WIDTH / 2);
+
+/**
+ * The lanes of one exchange: a line from the party's lane to the platform's, the arrow head
+ * at the receiving end (`○────▶●` a request the platform served, `●────▶○` one it sent).
+ */
+export function laneArt(span: TraceSpan): string {
+  const cells = Array.from({ length: LANES.length * WIDTH }, () => ' ');
+  for (const lane of LANES) cells[center(lane)] = '┆';
+  const platform = center('platform');
+  if (span.lane === 'platform') {
+    cells[platform] = '●';
+    return cells.join('').trimEnd();
+  }
+  const party = center(span.lane);
+  const [from, to] = span.direction === 'in' ? [party, platform] : [platform, party];
+  const step = to > from ? 1 : -1;
+  for (let i = from; i !== to; i += step) cells[i] = '─';
+  cells[party] = '○';
+  cells[platform] = '●';
+  cells[to - step] = step > 0 ? '▶' : '◀';
+  return cells.join('').trimEnd();
+}
+
+function quote(text: string | undefined): string {
+  if (text === undefined) return '';
+  const line = text.replace(/\s+/g, ' ');
+  return ` "${line.length > 40 ? `${line.slice(0, 39)}…` : line}"`;
+}
+
+/** What happened to an exchange: the status and the platform's verdict on a delivery. */
+function outcomeOf(s: TraceSpan): string {
+  if (s.failure !== undefined) return s.failure;
+  const status = s.status === undefined ? '' : String(s.status);
+  if (s.accepted === true) return `${status} accepted`;
+  if (s.accepted === false) return `${status} rejected`;
+  return status;
+}
+
+/** A one-line heading of a conversation: chat, run, exchanges, protocol time it spans. */
+export function conversationHeading(c: TracedConversation): string {
+  const first = c.spans[0]?.startMs ?? 0;
+  const last = c.spans.reduce((end, s) => Math.max(end, s.endMs), first);
+  const dropped = c.dropped > 0 ? ` (${c.dropped} more not kept)` : '';
+  return `chat ${c.chat} · run ${c.run} · ${c.spans.length} exchanges${dropped} over ${secs(last - first)}`;
+}
+
+/**
+ * One conversation as a timeline: a lane per party, protocol time from the chat's first
+ * exchange, the gap since the exchange before, attempts, and each exchange's cause.
+ * @example for (const line of formatTimeline(conversation, chalk)) out.line(line);
+ */
+export function formatTimeline(c: TracedConversation, chalk: ChalkInstance): string[] {
+  const lines = [chalk.bold(conversationHeading(c))];
+  const heads = Array.from({ length: LANES.length * WIDTH }, () => ' ');
+  for (const lane of LANES) {
+    const title = LANE_TITLES[lane];
+    const at = Math.max(0, center(lane) - Math.floor(title.length / 2));
+    for (let i = 0; i < title.length; i++) heads[at + i] = title[i] ?? ' ';
+  }
+  lines.push(
+    chalk.dim(`  ${'offset'.padStart(9)}  ${'gap'.padStart(9)}  ${heads.join('').trimEnd()}`),
+  );
+  const start = c.spans[0]?.startMs ?? 0;
+  let previous = start;
+  for (const s of c.spans) {
+    const gap = s.startMs - previous;
+    previous = s.startMs;
+    const attempt =
+      s.attempt !== undefined && (s.attempt > 1 || s.cause !== undefined)
+        ? ` attempt ${s.attempt}`
+        : '';
+    const cause =
+      s.cause === undefined
+        ? ''
+        : chalk.dim(` ← #${s.cause}${s.causeBy === 'inferred' ? '' : ' (recorded)'}`);
+    const outcome = outcomeOf(s);
+    const paint = failedSpan(s) ? chalk.red : s.accepted ? chalk.green : (t: string) => t;
+    const art = laneArt(s).padEnd(LANES.length * WIDTH);
+    lines.push(
+      `  ${`+${secs(s.startMs - start)}`.padStart(9)}  ${(gap > 0 ? `+${secs(gap)}` : '').padStart(9)}  ${paint(art)} #${s.seq} ${s.name}${attempt}${quote(s.text)} ${paint(outcome)}${cause}`.trimEnd(),
+    );
+  }
+  return lines;
+}
+
+/** The NDJSON line of one exchange of a conversation (`trace --json`). */
+export function spanEvent(
+  c: TracedConversation,
+  s: TraceSpan,
+  traceId: string,
+  spanId: string,
+  parentSpanId: string | undefined,
+) {
+  const start = c.spans[0]?.startMs ?? 0;
+  return {
+    type: 'span' as const,
+    traceId,
+    spanId,
+    ...(parentSpanId === undefined ? {} : { parentSpanId }),
+    run: c.run,
+    chat: c.chat,
+    seq: s.seq,
+    ...(s.cause === undefined ? {} : { cause: s.cause, causeBy: s.causeBy }),
+    lane: s.lane,
+    interface: s.iface,
+    direction: s.direction,
+    ...(s.kind === undefined ? {} : { kind: s.kind }),
+    name: s.name,
+    ...(s.attempt === undefined ? {} : { attempt: s.attempt }),
+    offsetMs: s.startMs - start,
+    startMs: s.startMs,
+    durationMs: s.endMs - s.startMs,
+    ...(s.status === undefined ? {} : { status: s.status }),
+    ...(s.failure === undefined ? {} : { failure: s.failure }),
+    ...(s.accepted === undefined ? {} : { accepted: s.accepted }),
+    ...(s.messageId === undefined ? {} : { messageId: s.messageId }),
+    ...(s.event === undefined ? {} : { event: s.event }),
+  };
+}

@@ -1,0 +1,249 @@
+import type { TraceSpan } from './span.js';
+
+/*
+ * The causal links of one conversation. The recorder writes the links it holds for free (a
+ * redelivery names the attempt before it: `causeBy: 'record'`); the rest are inferred here
+ * (`causeBy: 'inferred'`) from what each exchange is, its chat, its message ids and texts,
+ * its attempt number and the protocol time it started, following the order the platform
+ * works in (spec 3, 4.3, 6.2, 8):
+ *
+ *   customer message -> CLIENT_MESSAGE attempts -> the bot's answer or INVITE_AGENT ->
+ *   AGENT_JOINED -> the agent's message -> its delivery attempts -> the hooks it caused
+ *
+ * Causes are looked for among the spans that started no later than the effect: the simulator
+ * records a served request when it came in and a delivery attempt when its reply came, so the
+ * journal's seq order is not the order things started in.
+ */
+
+const isCustomerMessage = (s: TraceSpan): boolean =>
+  s.iface === 'channel' &&
+  s.direction === 'in' &&
+  (s.kind?.startsWith('channel.customer.') ?? false);
+const isAgentMessage = (s: TraceSpan): boolean => s.iface === 'channel' && s.direction === 'out';
+const isBotOut =
+  (event: string) =>
+  (s: TraceSpan): boolean =>
+    s.iface === 'bot' && s.direction === 'out' && s.event === event;
+const isBotIn =
+  (event?: string) =>
+  (s: TraceSpan): boolean =>
+    s.iface === 'bot' && s.direction === 'in' && (event === undefined || s.event === event);
+const isClose = (s: TraceSpan): boolean => s.iface === 'control' && /\/close(\?|$)/.test(s.path);
+
+/**
+ * Where a span stands among those that started in the same protocol ms. A served request is
+ * recorded as it comes in, so its seq is its place; a delivery attempt is recorded when it
+ * ends: it stands just after its cause once linked, else just before its own record.
+ */
+type Rank = (s: TraceSpan) => number;
+
+/**
+ * The latest span that started before `effect` (the same ms: ranked before it) and matches.
+ */
+function latest(
+  spans: readonly TraceSpan[],
+  effect: TraceSpan,
+  match: (s: TraceSpan) => boolean,
+  rank: Rank,
+): TraceSpan | undefined {
+  const own = rank(effect);
+  let best: TraceSpan | undefined;
+  let bestRank = 0;
+  for (const s of spans) {
+    if (s === effect || s.startMs > effect.startMs || !match(s)) continue;
+    const r = rank(s);
+    if (s.startMs === effect.startMs && r >= own) continue;
+    if (!best || s.startMs > best.startMs || (s.startMs === best.startMs && r > bestRank)) {
+      best = s;
+      bestRank = r;
+    }
+  }
+  return best;
+}
+
+/** The span matching that started nearest to `effect`, before or after it. */
+function nearest(
+  spans: readonly TraceSpan[],
+  effect: TraceSpan,
+  match: (s: TraceSpan) => boolean,
+): TraceSpan | undefined {
+  let best: TraceSpan | undefined;
+  for (const s of spans) {
+    if (s === effect || !match(s)) continue;
+    const d = Math.abs(s.startMs - effect.startMs);
+    if (!best || d < Math.abs(best.startMs - effect.startMs)) best = s;
+  }
+  return best;
+}
+
+/** The attempt a redelivery repeats: same interface, kind and message or event id. */
+function previousAttempt(
+  spans: readonly TraceSpan[],
+  retry: TraceSpan,
+  rank: Rank,
+): TraceSpan | undefined {
+  const want = (retry.attempt ?? 1) - 1;
+  return latest(
+    spans,
+    retry,
+    (s) =>
+      s.attempt === want &&
+      s.iface === retry.iface &&
+      s.direction === retry.direction &&
+      s.kind === retry.kind &&
+      s.messageId === retry.messageId,
+    rank,
+  );
+}
+
+/** What caused one span, inferred; undefined for a root (a customer's message, a control call). */
+function inferCause(spans: readonly TraceSpan[], s: TraceSpan, rank: Rank): TraceSpan | undefined {
+  if ((s.attempt ?? 1) > 1) return previousAttempt(spans, s, rank);
+  if (isCustomerMessage(s)) return undefined;
+  // bot interface (spec 4.3): the customer's message goes to the bot; the bot answers while
+  // (or after) it is asked; the platform says AGENT_JOINED after an invitation, or after the
+  // bot's attempts ran out (spec 8: hand-over)
+  if (s.iface === 'bot' && s.direction === 'out') {
+    if (s.event === 'CLIENT_MESSAGE') return latest(spans, s, isCustomerMessage, rank);
+    if (s.event === 'AGENT_JOINED' || s.event === 'AGENT_UNAVAILABLE')
+      return (
+        latest(spans, s, isBotIn('INVITE_AGENT'), rank) ??
+        latest(spans, s, isBotOut('CLIENT_MESSAGE'), rank) ??
+        latest(spans, s, isCustomerMessage, rank)
+      );
+    if (s.event === 'CHAT_CLOSED')
+      return latest(spans, s, isClose, rank) ?? latestExchange(spans, s, rank);
+    return latest(spans, s, isCustomerMessage, rank);
+  }
+  if (s.iface === 'bot') return latest(spans, s, isBotOut('CLIENT_MESSAGE'), rank);
+  // channel, platform -> integrator: a bot's message repeats the text of its BOT_MESSAGE; an
+  // agent's first message after AGENT_JOINED follows it; else it answers the customer
+  if (isAgentMessage(s)) {
+    const fromBot = latest(
+      spans,
+      s,
+      (b) => isBotIn()(b) && b.text !== undefined && b.text === s.text,
+      rank,
+    );
+    if (fromBot) return fromBot;
+    const joined = latest(spans, s, isBotOut('AGENT_JOINED'), rank);
+    const answeredSinceJoined =
+      joined !== undefined &&
+      latest(
+        spans,
+        s,
+        (a) =>
+          isAgentMessage(a) &&
+          (a.attempt ?? 1) === 1 &&
+          (a.startMs > joined.startMs || (a.startMs === joined.startMs && rank(a) > rank(joined))),
+        rank,
+      ) !== undefined;
+    if (joined && !answeredSinceJoined) return joined;
+    return latest(spans, s, isCustomerMessage, rank);
+  }
+  // hooks (spec 6.2): accepted by the agent's first message, updated by the customer's,
+  // finished after the chat's last exchange (or the close that ended it)
+  if (s.iface === 'hook') {
+    switch (s.event ?? '') {
+      case 'chat_accepted':
+        return (
+          nearest(spans, s, (a) => isAgentMessage(a) && (a.attempt ?? 1) === 1) ??
+          latest(spans, s, isBotOut('AGENT_JOINED'), rank) ??
+          latest(spans, s, isCustomerMessage, rank)
+        );
+      case 'chat_updated':
+      case 'offline_message':
+        return latest(spans, s, isCustomerMessage, rank);
+      case 'chat_finished':
+        return latest(spans, s, isClose, rank) ?? latestExchange(spans, s, rank);
+      default:
+        return (
+          latest(spans, s, (c) => c.iface === 'control', rank) ?? latestExchange(spans, s, rank)
+        );
+    }
+  }
+  if (s.iface === 'control') return undefined;
+  return latestExchange(spans, s, rank);
+}
+
+/** The last exchange with a party other than the hook receiver before `s`. */
+function latestExchange(
+  spans: readonly TraceSpan[],
+  s: TraceSpan,
+  rank: Rank,
+): TraceSpan | undefined {
+  return latest(spans, s, (c) => c.iface !== 'hook' && c.iface !== 'control', rank);
+}
+
+/**
+ * The order causes are looked for in: the roots, then each step of the platform's work, so a
+ * span's cause is linked (and ranked) before the spans it may cause are.
+ */
+function phaseOf(s: TraceSpan): number {
+  if (s.causeBy === 'record' || isCustomerMessage(s) || s.iface === 'control') return 0;
+  if (s.iface === 'bot' && s.direction === 'out' && s.event === 'CLIENT_MESSAGE') return 1;
+  if (s.iface === 'bot' && s.direction === 'in') return 2;
+  if (s.iface === 'bot') return 3;
+  if (isAgentMessage(s)) return 4;
+  if (s.iface === 'hook') return 5;
+  return 6;
+}
+
+/**
+ * Links the spans of one conversation (each gets `cause`, recorded or inferred) and returns
+ * them in the order they started: by protocol time, then by rank (a cause before what it
+ * caused), then journal order.
+ * @example const ordered = linkConversation(spans);
+ */
+export function linkConversation(spans: TraceSpan[]): TraceSpan[] {
+  const bySeq = new Map<number, TraceSpan>();
+  for (const s of spans) bySeq.set(s.seq, s);
+  for (const s of spans) {
+    if (s.cause !== undefined && bySeq.has(s.cause)) continue;
+    delete s.cause;
+    delete s.causeBy;
+  }
+  const ranks = new Map<TraceSpan, number>();
+  const rank: Rank = (s) => {
+    const known = ranks.get(s);
+    if (known !== undefined) return known;
+    const cause = s.cause === undefined ? undefined : bySeq.get(s.cause);
+    ranks.set(s, s.seq); // a cycle (a broken recording) stops here
+    const r =
+      s.direction === 'in'
+        ? s.seq
+        : cause && cause.startMs === s.startMs
+          ? rank(cause) + 1e-3
+          : s.seq - 0.5;
+    ranks.set(s, r);
+    return r;
+  };
+  const pending = spans
+    .filter((s) => s.causeBy !== 'record')
+    .sort((a, b) => phaseOf(a) - phaseOf(b) || a.seq - b.seq);
+  for (const s of pending) {
+    const cause = inferCause(spans, s, rank);
+    ranks.delete(s);
+    if (cause && cause !== s) {
+      s.cause = cause.seq;
+      s.causeBy = 'inferred';
+    }
+  }
+  ranks.clear();
+  return [...spans].sort((a, b) => a.startMs - b.startMs || rank(a) - rank(b) || a.seq - b.seq);
+}
+
+/** The chain of causes from a span back to its root, the span first. */
+export function causalChain(spans: readonly TraceSpan[], from: TraceSpan): TraceSpan[] {
+  const bySeq = new Map(spans.map((s) => [s.seq, s] as const));
+  const chain = [from];
+  const seen = new Set([from.seq]);
+  for (let s = from; s.cause !== undefined;) {
+    const parent = bySeq.get(s.cause);
+    if (!parent || seen.has(parent.seq)) break;
+    chain.push(parent);
+    seen.add(parent.seq);
+    s = parent;
+  }
+  return chain;
+}

@@ -1,0 +1,167 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { SvcError } from '../errors.js';
+import type { ExchangeRecord } from '../journal/record.js';
+import { linkConversation } from './links.js';
+import { spanOf, type TraceSpan } from './span.js';
+
+/** One conversation of a recording: a chat of one run, its exchanges linked and in order. */
+export interface TracedConversation {
+  run: string;
+  chat: number;
+  spans: TraceSpan[];
+  /** exchanges past the per-conversation cap, counted and not kept */
+  dropped: number;
+}
+
+export interface ReadTraceOptions {
+  /** an NDJSON journal (`--record`): a platform, listen, proxy or replay recording */
+  file: string;
+  /** only this chat (of every run in the file) */
+  chat?: number;
+  /** called for each conversation once it is complete (or the input ended) */
+  onConversation: (conversation: TracedConversation) => void | Promise<void>;
+  /** memory bounds (tests lower them) */
+  limits?: Partial<TraceLimits>;
+}
+
+export interface TraceLimits {
+  /** a finished chat (chat_finished seen) is complete after this many more records */
+  settleRecords: number;
+  /** a chat this many records without one of its own is complete (a recording without hooks) */
+  idleRecords: number;
+  /** exchanges kept per conversation */
+  maxSpans: number;
+}
+
+const DEFAULT_LIMITS: TraceLimits = { settleRecords: 1_000, idleRecords: 20_000, maxSpans: 50_000 };
+
+export interface TraceSummary {
+  records: number;
+  conversations: number;
+  /** records outside any chat (status checks, control reads, rejected requests) */
+  outside: number;
+  /** lines that were not journal records */
+  skipped: number;
+}
+
+interface Open {
+  run: string;
+  chat: number;
+  spans: TraceSpan[];
+  dropped: number;
+  /** the reader's record count at this chat's last record, and when chat_finished came */
+  lastAt: number;
+  finishedAt?: number;
+}
+
+function isRecord(value: unknown): value is ExchangeRecord {
+  const r = value as Partial<ExchangeRecord> | null;
+  return (
+    r !== null &&
+    typeof r === 'object' &&
+    r.type === 'exchange' &&
+    typeof r.seq === 'number' &&
+    typeof r.protocolMs === 'number' &&
+    typeof r.request?.url === 'string'
+  );
+}
+
+/**
+ * Reads a journal a line at a time and hands out each conversation (a chat of one run) as it
+ * completes, linked. Memory holds the open conversations' spans (a few fields each), never
+ * the file: a conversation is handed out once its chat_finished hook is `settleRecords` behind,
+ * or when it was idle for `idleRecords`, and at the end of the input.
+ * @example await readTrace({ file: 'session.ndjson', onConversation: (c) => print(c) });
+ */
+export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary> {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const open = new Map<string, Open>();
+  /** per run: the chat of each customer (sender.id, recipient.id, client_id) */
+  const chatOfCustomer = new Map<string, number>();
+  const summary: TraceSummary = { records: 0, conversations: 0, outside: 0, skipped: 0 };
+  const hand = async (key: string, conv: Open): Promise<void> => {
+    open.delete(key);
+    summary.conversations++;
+    await options.onConversation({
+      run: conv.run,
+      chat: conv.chat,
+      spans: linkConversation(conv.spans),
+      dropped: conv.dropped,
+    });
+  };
+  const sweep = async (): Promise<void> => {
+    for (const [key, conv] of open) {
+      const settled =
+        conv.finishedAt !== undefined && summary.records - conv.finishedAt >= limits.settleRecords;
+      if (settled || summary.records - conv.lastAt >= limits.idleRecords) await hand(key, conv);
+    }
+  };
+  let stream: ReturnType<typeof createReadStream>;
+  try {
+    stream = createReadStream(options.file, { encoding: 'utf8' });
+    const opening = stream;
+    await new Promise<void>((resolve, reject) => {
+      opening.once('open', () => resolve());
+      opening.once('error', reject);
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new SvcError(
+      'SVC_E_READ',
+      'input',
+      `Could not read ${options.file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : ((error as Error).message ?? String(error))}.`,
+      'Name an NDJSON journal written with --record (replay, platform, listen, proxy).',
+    );
+  }
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      summary.skipped++;
+      continue;
+    }
+    if (!isRecord(value)) {
+      summary.skipped++;
+      continue;
+    }
+    summary.records++;
+    const span = spanOf(value);
+    const customerKey =
+      span.customer === undefined ? undefined : `${span.run}\u0000${span.customer}`;
+    // the chat: recorded, in the body, in a control path, else the customer's chat so far
+    if (span.chat === undefined && span.iface === 'control') {
+      const inPath = /\/chats\/(\d+)(\/|$)/.exec(span.path)?.[1];
+      if (inPath !== undefined) span.chat = Number(inPath);
+    }
+    if (span.chat === undefined && customerKey !== undefined) {
+      const known = chatOfCustomer.get(customerKey);
+      if (known !== undefined) span.chat = known;
+    }
+    if (span.chat === undefined) {
+      summary.outside++;
+      continue;
+    }
+    if (customerKey !== undefined) chatOfCustomer.set(customerKey, span.chat);
+    if (options.chat !== undefined && span.chat !== options.chat) continue;
+    const key = `${span.run}\u0000${span.chat}`;
+    let conv = open.get(key);
+    if (!conv) {
+      conv = { run: span.run, chat: span.chat, spans: [], dropped: 0, lastAt: summary.records };
+      open.set(key, conv);
+    }
+    conv.lastAt = summary.records;
+    if (conv.spans.length < limits.maxSpans) conv.spans.push(span);
+    else conv.dropped++;
+    if (span.event === 'chat_finished' && span.iface === 'hook') conv.finishedAt = summary.records;
+    if (summary.records % 256 === 0) await sweep();
+  }
+  for (const [key, conv] of [...open].sort(
+    (a, b) => (a[1].spans[0]?.seq ?? 0) - (b[1].spans[0]?.seq ?? 0),
+  ))
+    await hand(key, conv);
+  return summary;
+}

@@ -1,0 +1,165 @@
+import type { ExchangeRecord } from '../journal/record.js';
+
+/** The party on the other side of an exchange: a lane of the timeline. */
+export type Lane = 'integrator' | 'platform' | 'bot' | 'hooks' | 'widget';
+
+/** Lanes left to right: the customer's side, the simulator, then the parties it calls. */
+export const LANES: readonly Lane[] = ['integrator', 'platform', 'bot', 'hooks', 'widget'];
+
+const laneOf: Record<ExchangeRecord['iface'], Lane> = {
+  channel: 'integrator',
+  bot: 'bot',
+  hook: 'hooks',
+  widget: 'widget',
+  control: 'platform',
+};
+
+/** One message of a `chat_finished` transcript (spec 2.6), as the invariants compare it. */
+export interface TranscriptLine {
+  type: string;
+  text?: string;
+}
+
+/**
+ * One exchange of a trace: the journal record reduced to what a timeline, the causal links
+ * and the invariants read (a few fields of its body, never the body itself), so a long
+ * recording is held as small objects.
+ */
+export interface TraceSpan {
+  /** the journal (one run of a command) that wrote it */
+  run: string;
+  seq: number;
+  /** the conversation: the chat id, recorded or inferred */
+  chat?: number;
+  lane: Lane;
+  iface: ExchangeRecord['iface'];
+  direction: ExchangeRecord['direction'];
+  kind?: string;
+  /** a short name: the kind without its interface (`customer.text`, `CLIENT_MESSAGE`) */
+  name: string;
+  attempt?: number;
+  /** protocol ms when the request started and when it ended */
+  startMs: number;
+  endMs: number;
+  /** wall clock (epoch ms) matching `startMs`, from the record's `at` */
+  wallStartMs: number;
+  status?: number;
+  /** no reply: why (timeout, reset, interrupted, ...) */
+  failure?: string;
+  /** a delivery attempt the platform accepted (true) or asked again for (false) */
+  accepted?: boolean;
+  /** request path, for control requests (`/_sim/chats/1/close`) */
+  path: string;
+  /** message.id (channel, spec 2.2) or the bot event id (spec 4.3) */
+  messageId?: string;
+  /** message.text, when the request has one */
+  text?: string;
+  /** the bot event (`event`) or hook event (`event_name`) */
+  event?: string;
+  /** sender.id (customer message), recipient.id (agent message) or client_id (bot event) */
+  customer?: string;
+  /** chat.messages of a chat_finished hook (spec 2.6) */
+  transcript?: TranscriptLine[];
+  /** the seq of the exchange that caused this one, in the same run */
+  cause?: number;
+  /** where the link came from: written by the recorder, or inferred by the trace */
+  causeBy?: 'record' | 'inferred';
+}
+
+type Json = Record<string, unknown>;
+
+const asObject = (value: unknown): Json | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Json)
+    : undefined;
+const asString = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+
+function parseBody(text: string | undefined): Json | undefined {
+  if (text === undefined || text === '' || text[0] !== '{') return undefined;
+  try {
+    return asObject(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+function pathOf(url: string): string {
+  const scheme = url.indexOf('://');
+  const slash = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+  return slash < 0 ? '/' : url.slice(slash);
+}
+
+function transcriptOf(body: Json): TranscriptLine[] | undefined {
+  const messages = asObject(body.chat)?.messages;
+  if (!Array.isArray(messages)) return undefined;
+  return messages.map((m) => {
+    const line = asObject(m) ?? {};
+    const text = asString(line.text);
+    return { type: asString(line.type) ?? '?', ...(text === undefined ? {} : { text }) };
+  });
+}
+
+/**
+ * The span of one journal record. Protocol times: a record the simulator served is stamped
+ * when the request came in; a delivery attempt when its reply came (or it failed), so its
+ * start is that minus its duration.
+ */
+export function spanOf(record: ExchangeRecord): TraceSpan {
+  const duration = record.durationMs ?? 0;
+  const startMs = record.direction === 'out' ? record.protocolMs - duration : record.protocolMs;
+  const endMs = startMs + duration;
+  const wallAt = Date.parse(record.at);
+  const body = parseBody(record.request.body);
+  const message = asObject(body?.message);
+  const eventName = asString(body?.event_name) ?? asString(body?.event);
+  const kind = record.kind;
+  const name =
+    kind === undefined
+      ? `${record.request.method} ${pathOf(record.request.url).split('?')[0] ?? ''}`
+      : kind.startsWith('bot.event.')
+        ? kind.slice('bot.event.'.length)
+        : kind.slice(kind.indexOf('.') + 1);
+  const notes = record.notes ?? [];
+  const accepted = notes.includes('accepted')
+    ? true
+    : notes.some((n) => n.startsWith('rejected'))
+      ? false
+      : undefined;
+  const customer =
+    asString(asObject(body?.sender)?.id) ??
+    asString(asObject(body?.recipient)?.id) ??
+    asString(body?.client_id);
+  const chatInBody = asString(body?.chat_id);
+  const chat =
+    record.chat ??
+    (chatInBody !== undefined && /^\d+$/.test(chatInBody) ? Number(chatInBody) : undefined);
+  const messageId =
+    asString(message?.id) ?? (record.iface === 'bot' ? asString(body?.id) : undefined);
+  const text = asString(message?.text) ?? asString(body?.text);
+  const transcript = eventName === 'chat_finished' && body ? transcriptOf(body) : undefined;
+  return {
+    run: record.run ?? '',
+    seq: record.seq,
+    ...(chat === undefined ? {} : { chat }),
+    lane: laneOf[record.iface] ?? 'platform',
+    iface: record.iface,
+    direction: record.direction,
+    ...(kind === undefined ? {} : { kind }),
+    name,
+    ...(record.attempt === undefined ? {} : { attempt: record.attempt }),
+    startMs,
+    endMs,
+    wallStartMs: Number.isFinite(wallAt) ? wallAt - (record.protocolMs - startMs) : 0,
+    ...(record.response ? { status: record.response.status } : {}),
+    ...(record.failure ? { failure: record.failure.reason } : {}),
+    ...(accepted === undefined ? {} : { accepted }),
+    path: pathOf(record.request.url),
+    ...(messageId === undefined ? {} : { messageId }),
+    ...(text === undefined ? {} : { text }),
+    ...(eventName === undefined ? {} : { event: eventName }),
+    ...(customer === undefined ? {} : { customer }),
+    ...(transcript === undefined ? {} : { transcript }),
+    ...(record.cause === undefined ? {} : { cause: record.cause, causeBy: 'record' as const }),
+  };
+}

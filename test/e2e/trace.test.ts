@@ -1,0 +1,94 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+let dir: string;
+let recording: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-trace-e2e-'));
+  recording = join(dir, 'session.ndjson');
+  const replay = await runCli([
+    'replay',
+    'fixtures/conversations/redelivery-transcript.json',
+    'fixtures/conversations/bot-handover-online.json',
+    '--record',
+    recording,
+  ]);
+  expect(replay.code, replay.stderr).toBe(0);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Span = {
+  type: string;
+  seq: number;
+  cause?: number;
+  name: string;
+  attempt?: number;
+  chat: number;
+  run: string;
+  offsetMs: number;
+};
+
+describe('svc-cli trace', () => {
+  it('prints the causal chain of a redelivered agent message through to chat_finished (--json)', async () => {
+    const run = await runCli(['trace', recording, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Span);
+    expect(lines.at(-1)).toMatchObject({ type: 'summary', conversations: 2, spans: 12 });
+    const spans = lines.filter((l) => l.type === 'span' && l.run === lines[0]!.run);
+    const bySeq = new Map(spans.map((s) => [s.seq, s]));
+    const chain: string[] = [];
+    for (
+      let s = spans.find((x) => x.name === 'chat_finished');
+      s;
+      s = s.cause === undefined ? undefined : bySeq.get(s.cause)
+    )
+      chain.push(
+        `${s.name}${s.attempt && s.name !== 'chat_finished' ? `#${s.attempt}` : ''}@${s.offsetMs}`,
+      );
+    expect(chain).toEqual([
+      'chat_finished@6000',
+      'agent.text#3@6000',
+      'agent.text#2@3000',
+      'agent.text#1@0',
+      'customer.text@0',
+    ]);
+  });
+
+  it('prints a timeline with a lane per party, gaps and attempts', async () => {
+    const run = await runCli(['trace', recording, '--chat', '1']);
+    expect(run.code, run.stderr).toBe(0);
+    const [first] = run.stdout.split('\n\n');
+    expect(first).toMatch(/^chat 1 · run [0-9a-f]+ · 6 exchanges over 6\.000 s/);
+    expect(first).toMatch(/integrator +platform +bot +hooks +widget/);
+    expect(first).toMatch(
+      /\+3\.000 s +\+3\.000 s .*#4 agent\.text attempt 2 "Checking now\." 500 rejected ← #3 \(recorded\)/,
+    );
+    expect(first).toMatch(/#6 chat_finished attempt 1 200 accepted ← #5/);
+    expect(run.stderr).toContain('2 conversations, 12 exchanges');
+  });
+
+  it('writes an OTLP/JSON document to a file', async () => {
+    const out = join(dir, 'otlp.json');
+    const run = await runCli(['trace', recording, '--format', 'otlp-json', '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(out, 'utf8')) as {
+      resourceSpans: { scopeSpans: { spans: { traceId: string; parentSpanId?: string }[] }[] }[];
+    };
+    const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans;
+    expect(spans).toHaveLength(12);
+    expect(new Set(spans.map((s) => s.traceId)).size).toBe(2);
+  });
+
+  it('fails with exit 2 on a missing recording, without a stack trace', async () => {
+    const run = await runCli(['trace', join(dir, 'nope.ndjson')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no such file');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ExchangeRecord } from '../../../src/journal/record.js';
+import { readTrace, type TracedConversation } from '../../../src/trace/read.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+let seq = 0;
+function record(
+  chat: number | undefined,
+  body: unknown,
+  extra: Partial<ExchangeRecord> = {},
+): string {
+  seq++;
+  const r: ExchangeRecord = {
+    type: 'exchange',
+    seq,
+    run: 'r1',
+    at: new Date(1_700_000_000_000 + seq).toISOString(),
+    protocolMs: seq,
+    iface: 'channel',
+    direction: 'in',
+    kind: 'channel.customer.text',
+    ...(chat === undefined ? {} : { chat }),
+    request: { method: 'POST', url: 'http://p.test/ch', body: JSON.stringify(body) },
+    response: { status: 200, body: '{"result":"ok"}' },
+    ...extra,
+  };
+  return JSON.stringify(r);
+}
+
+function write(lines: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-trace-read-'));
+  dirs.push(dir);
+  const file = join(dir, 'j.ndjson');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+const text = (id: string, t: string) => ({ sender: { id }, message: { type: 'text', text: t } });
+
+describe('readTrace', () => {
+  it('hands a finished chat out before the input ends, and the rest at the end', async () => {
+    seq = 0;
+    const lines = [record(2, text('b', 'first of chat 2'))];
+    lines.push(record(1, text('a', 'hello')));
+    lines.push(
+      record(
+        1,
+        { event_name: 'chat_finished', chat_id: 1, chat: { messages: [] } },
+        {
+          iface: 'hook',
+          direction: 'out',
+          kind: 'hook.chat_finished',
+          attempt: 1,
+        },
+      ),
+    );
+    for (let i = 0; i < 600; i++) lines.push(record(2, text('b', `more ${i}`)));
+    lines.push('not json', '{"type":"other"}');
+    const order: TracedConversation[] = [];
+    const summary = await readTrace({
+      file: write(lines),
+      onConversation: (c) => void order.push(c),
+      limits: { settleRecords: 2 },
+    });
+    expect(order.map((c) => [c.chat, c.spans.length])).toEqual([
+      [1, 2],
+      [2, 601],
+    ]);
+    expect(summary).toEqual({ records: 603, conversations: 2, outside: 0, skipped: 2 });
+  });
+
+  it('keeps at most maxSpans per conversation and counts the rest', async () => {
+    seq = 0;
+    const lines = Array.from({ length: 10 }, (_, i) => record(1, text('a', `m${i}`)));
+    const got: TracedConversation[] = [];
+    await readTrace({
+      file: write(lines),
+      onConversation: (c) => void got.push(c),
+      limits: { maxSpans: 4 },
+    });
+    expect(got.map((c) => [c.spans.length, c.dropped])).toEqual([[4, 6]]);
+  });
+
+  it('puts a record without a chat in its customer chat, and only one chat with --chat', async () => {
+    seq = 0;
+    const lines = [
+      record(1, text('a', 'hi')),
+      record(2, text('b', 'hi')),
+      // an agent message recorded by another recorder: no chat, the recipient names it
+      record(
+        undefined,
+        { recipient: { id: 'b' }, message: { type: 'text', text: 'yes', id: 'm1' } },
+        {
+          direction: 'out',
+          kind: 'channel.agent.text',
+          attempt: 1,
+        },
+      ),
+    ];
+    const got: TracedConversation[] = [];
+    await readTrace({ file: write(lines), chat: 2, onConversation: (c) => void got.push(c) });
+    expect(got.map((c) => [c.chat, c.spans.map((s) => s.name)])).toEqual([
+      [2, ['customer.text', 'agent.text']],
+    ]);
+    expect(got[0]!.spans[1]!.cause).toBe(2);
+  });
+});
