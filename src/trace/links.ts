@@ -32,8 +32,11 @@ const isClose = (s: TraceSpan): boolean => s.iface === 'control' && /\/close(\?|
 
 /**
  * Where a span stands among those that started in the same protocol ms. A served request is
- * recorded as it comes in, so its seq is its place; a delivery attempt is recorded when it
- * ends: it stands just after its cause once linked, else just before its own record.
+ * recorded as it comes in, so its seq is its place. A delivery attempt is recorded when it
+ * ends, so it started before its own record: a bot event just after its cause (the bot
+ * answers while it is asked, so its answer is recorded first), any other just before its
+ * record (hooks and agent messages are sent as the state changed, and answered without a
+ * call back).
  */
 type Rank = (s: TraceSpan) => number;
 
@@ -212,7 +215,7 @@ export function linkConversation(spans: TraceSpan[]): TraceSpan[] {
     const r =
       s.direction === 'in'
         ? s.seq
-        : cause && cause.startMs === s.startMs
+        : s.iface === 'bot' && cause && cause.startMs === s.startMs
           ? rank(cause) + 1e-3
           : s.seq - 0.5;
     ranks.set(s, r);
@@ -230,7 +233,22 @@ export function linkConversation(spans: TraceSpan[]): TraceSpan[] {
     }
   }
   ranks.clear();
-  return [...spans].sort((a, b) => a.startMs - b.startMs || rank(a) - rank(b) || a.seq - b.seq);
+  const sorted = [...spans].sort(
+    (a, b) => a.startMs - b.startMs || rank(a) - rank(b) || a.seq - b.seq,
+  );
+  // within one ms a cause comes before what it caused, whatever the ranks guessed
+  const ordered: TraceSpan[] = [];
+  const placed = new Set<TraceSpan>();
+  const place = (s: TraceSpan, visiting: Set<TraceSpan>): void => {
+    if (placed.has(s) || visiting.has(s)) return;
+    visiting.add(s);
+    const cause = s.cause === undefined ? undefined : bySeq.get(s.cause);
+    if (cause && cause.startMs === s.startMs) place(cause, visiting);
+    placed.add(s);
+    ordered.push(s);
+  };
+  for (const s of sorted) place(s, new Set());
+  return ordered;
 }
 
 /** The chain of causes from a span back to its root, the span first. */

@@ -95,7 +95,8 @@ function transcriptOf(body: Json): TranscriptLine[] | undefined {
   if (!Array.isArray(messages)) return undefined;
   return messages.map((m) => {
     const line = asObject(m) ?? {};
-    const text = asString(line.text);
+    // spec 2.6 shows no name for the text; the public samples say `message`, older `text`
+    const text = asString(line.text) ?? asString(line.message);
     return { type: asString(line.type) ?? '?', ...(text === undefined ? {} : { text }) };
   });
 }
