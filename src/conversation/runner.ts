@@ -4,12 +4,18 @@ import { getText, postJson } from '../http/client.js';
 import { DEFAULT_WITHIN_MS, type Step } from './format.js';
 import { describeMismatches, isMatch, matchPartial, resolveRefs } from './match.js';
 import { createEmbeddedWorld, type Observation, type World, type WorldOptions } from './world.js';
+import { checkRecords, type InvariantOptions } from '../trace/invariants.js';
 
 export type { ReplayPeers } from './world.js';
 
 export interface ReplayOptions extends WorldOptions {
   /** called as each step ends (reporters stream with it) */
   onStep?: (step: StepResult) => void;
+  /**
+   * the cross-interface invariants checked on the platform's journal once the steps ran
+   * (src/trace/invariants.ts); `disabled` names those not checked
+   */
+  invariants?: Pick<InvariantOptions, 'disabled' | 'botBudgetMs'>;
 }
 
 export type StepKind =
@@ -172,6 +178,12 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
       options.onStep?.(result);
       if (!outcome.ok) failed = true;
     }
+    const broken = checkInvariants(world, options);
+    if (broken) {
+      steps.push(broken);
+      options.onStep?.(broken);
+      failed = true;
+    }
   } finally {
     await world.close();
   }
@@ -195,6 +207,35 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
     steps,
     protocolMs: world.clock.now(),
     wallMs: performance.now() - wallStart,
+  };
+}
+
+/**
+ * The invariants over what the platform recorded (every exchange of the conversation, across
+ * the channel, bot and hook interfaces): a failed step naming each broken rule, its spec
+ * section and the two exchanges (journal seqs), or undefined when all hold. A running
+ * simulator (`--platform-url`) keeps its journal to itself: nothing is checked there.
+ */
+function checkInvariants(world: World, options: ReplayOptions): StepResult | undefined {
+  const records = world.records?.();
+  if (!records) return undefined;
+  const started = performance.now();
+  const violations = checkRecords(records, {
+    ...options.invariants,
+    ...(world.timingToleranceMs === undefined ? {} : { toleranceMs: world.timingToleranceMs }),
+  });
+  if (violations.length === 0) return undefined;
+  return {
+    index: options.conversation.steps.length,
+    name: 'invariants',
+    kind: 'expect',
+    status: 'failed',
+    details: violations.map(
+      (v) =>
+        `${v.rule} (spec ${v.spec}): ${v.message} [exchanges ${v.exchanges.map((n) => `#${n}`).join(' and ')}; --no-invariant ${v.rule} switches it off]`,
+    ),
+    protocolMs: world.clock.now(),
+    wallMs: performance.now() - started,
   };
 }
 

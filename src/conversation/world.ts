@@ -17,7 +17,7 @@ import { createBotProvider, loadBotScript, type BotProvider } from '../roles/bot
 import type { ObservedExchange } from '../roles/inbound.js';
 import { RECORDED_BOT_TAG, type Conversation } from './format.js';
 import { tapOutgoing, type PeerParty } from './peer-tap.js';
-import { createJournal } from '../journal/journal.js';
+import { createJournal, type ExchangeRecord } from '../journal/journal.js';
 import { compact } from '../compact.js';
 
 /** Who saw a payload: a role facing the platform, or the simulator itself (its events). */
@@ -107,6 +107,11 @@ export interface World {
    * read from the requests the simulator sent them, not from their side
    */
   readonly realPeers?: readonly string[];
+  /**
+   * What the platform recorded so far (its journal's recent records), for the invariants;
+   * absent when the platform is not ours to read (a running simulator)
+   */
+  records?(): readonly ExchangeRecord[];
   /** Why expectations on this party cannot be checked here (skip: report as skipped). */
   unobservable(party: Party): { reason: string; skip: boolean } | undefined;
   /** An agent writes; resolves with the verdict (undefined when not waited for). */
@@ -328,6 +333,7 @@ async function startEmbeddedWorld(
     // every party is observable here: an embedded role reports what it got, and a real peer's
     // requests are the simulator's own outgoing ones (tapOutgoing above)
     unobservable: () => undefined,
+    records: () => core.journal.entries(),
     async sendAgent(input) {
       const sending = sendAgentMessage(core, {
         ...(input.to ? { customerId: input.to } : {}),

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ beforeAll(async () => {
   recording = join(dir, 'session.ndjson');
   const replay = await runCli([
     'replay',
-    'fixtures/conversations/redelivery-transcript.json',
+    'fixtures/conversations/transcript-redelivered.json',
     'fixtures/conversations/bot-handover-online.json',
     '--record',
     recording,
@@ -90,5 +90,53 @@ describe('svc-cli trace', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('no such file');
     expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('invariants on the command line', () => {
+  // the embedded platform assigns a closed chat: chat_assigned after chat_finished
+  const lateHook = {
+    version: 1,
+    name: 'a hook after chat_finished',
+    setup: { hooks: {} },
+    steps: [
+      { customer: { text: 'Hello', sender: { id: 'c-late' } } },
+      { name: 'answer', agent: { text: 'Hi.' } },
+      { close: {} },
+      { control: { method: 'POST', path: '/_sim/chats/${answer.chatId}/assign', body: {} } },
+    ],
+  };
+
+  it('replay fails on a broken invariant, passes with --no-invariant, and trace prints it (exit 1)', async () => {
+    const file = join(dir, 'late-hook.json');
+    writeFileSync(file, JSON.stringify(lateHook));
+    const rec = join(dir, 'late.ndjson');
+    const failed = await runCli(['replay', file, '--record', rec]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain(
+      'hook-after-finish (spec 6.2): #6 chat_assigned at 0.000 s went to the hook receiver after #4 chat_finished at 0.000 s',
+    );
+    const off = await runCli(['replay', file, '--no-invariant', 'hook-after-finish']);
+    expect(off.code, off.stdout).toBe(0);
+    const traced = await runCli(['trace', rec]);
+    expect(traced.code).toBe(1);
+    expect(traced.stdout).toContain('✗ hook-after-finish (spec 6.2)');
+    expect(traced.stderr).toContain('1 invariant violation');
+    const quiet = await runCli(['trace', rec, '--no-invariant', 'hook-after-finish']);
+    expect(quiet.code).toBe(0);
+  });
+
+  it('refuses an unknown invariant name with the known ones (exit 2)', async () => {
+    const run = await runCli([
+      'replay',
+      'fixtures/conversations/text-both-ways.json',
+      '--no-invariant',
+      'transcripts',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'Could not switch off invariant "transcripts": no invariant by that name.',
+    );
+    expect(run.stderr).toContain('Known invariants: transcript, bot-after-close');
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConversation } from '../../src/conversation/load.js';
+import { conversationSchema } from '../../src/conversation/format.js';
 import { replayConversation } from '../../src/conversation/runner.js';
 import { causalChain } from '../../src/trace/links.js';
 import { readTrace, type TracedConversation } from '../../src/trace/read.js';
@@ -82,7 +83,7 @@ const otlpDocument = z
 
 describe('trace of a replayed conversation', () => {
   it('links a redelivered agent message from the customer to chat_finished', async () => {
-    const [conversation] = await recordAndTrace('redelivery-transcript.json');
+    const [conversation] = await recordAndTrace('transcript-redelivered.json');
     expect(conversation).toBeDefined();
     const spans = conversation!.spans;
     const finished = spans.find((s) => s.event === 'chat_finished');
@@ -120,7 +121,7 @@ describe('trace of a replayed conversation', () => {
   });
 
   it('writes OTLP/JSON that holds to the OpenTelemetry trace format', async () => {
-    const conversations = await recordAndTrace('redelivery-transcript.json', 'bot-timeout.json');
+    const conversations = await recordAndTrace('transcript-redelivered.json', 'bot-timeout.json');
     const { head, tail } = otlpEnvelope('0.0.0');
     const text =
       head +
@@ -144,5 +145,40 @@ describe('trace of a replayed conversation', () => {
       Number(BigInt(attempts.at(-1)!.startTimeUnixNano) - BigInt(attempts[0]!.startTimeUnixNano)) /
         1e6,
     ).toBe(6000);
+  });
+});
+
+describe('invariants at the end of a replay', () => {
+  // The embedded platform still assigns a chat an agent closed (POST /_sim/chats/:id/assign),
+  // so chat_assigned reaches the hook receiver after chat_finished: a cross-interface bug no
+  // single expectation names, caught by hook-after-finish.
+  const lateHook = {
+    version: 1,
+    name: 'a hook after chat_finished',
+    setup: { hooks: {} },
+    steps: [
+      { customer: { text: 'Hello', sender: { id: 'c-late' } } },
+      { name: 'answer', agent: { text: 'Hi.' } },
+      { close: {} },
+      { control: { method: 'POST', path: '/_sim/chats/${answer.chatId}/assign', body: {} } },
+    ],
+  };
+
+  it('fails the conversation naming the rule, its spec section and the two exchanges', async () => {
+    const result = await replayConversation({ conversation: conversationSchema.parse(lateHook) });
+    expect(result.ok).toBe(false);
+    const step = result.steps.at(-1)!;
+    expect(step).toMatchObject({ name: 'invariants', status: 'failed' });
+    expect(step.details).toEqual([
+      'hook-after-finish (spec 6.2): #6 chat_assigned at 0.000 s went to the hook receiver after #4 chat_finished at 0.000 s [exchanges #4 and #6; --no-invariant hook-after-finish switches it off]',
+    ]);
+  });
+
+  it('passes with that invariant switched off', async () => {
+    const result = await replayConversation({
+      conversation: conversationSchema.parse(lateHook),
+      invariants: { disabled: ['hook-after-finish'] },
+    });
+    expect(result.ok).toBe(true);
   });
 });

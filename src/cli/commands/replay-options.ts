@@ -6,6 +6,10 @@ import { REPORT_OPTIONS } from './conform-options.js';
 // replay (npm start, CI) at a real endpoint by surprise.
 const PEERS = 'Real peers (real time):';
 
+/** The invariants' names, spelled here: --help must not load the trace core (conventions 13). */
+export const INVARIANT_LIST =
+  'transcript, bot-after-close, hook-after-finish, agent-joined, redelivery-id, handover-budget';
+
 export const replayOptions = defineOptions('replay', [
   {
     key: 'integratorUrl',
@@ -103,6 +107,13 @@ export const replayOptions = defineOptions('replay', [
     config: false,
     description:
       "append every conversation's exchanges to this NDJSON journal (read it with svc-cli trace)",
+  },
+  {
+    key: 'invariant',
+    flag: '--no-invariant <name>',
+    type: 'list',
+    config: false,
+    description: `do not check this invariant (${INVARIANT_LIST}); every other one is checked on each conversation`,
   },
   ...REPORT_OPTIONS,
 ] as const satisfies readonly OptionSpec[]);

@@ -15,6 +15,7 @@ import { toJunit } from '../render/reporters/junit.js';
 import { checkOutFile } from '../out-file.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
+import { checkInvariantNames } from '../../trace/invariants.js';
 
 const DEFAULT_PATH = 'fixtures/conversations';
 
@@ -73,6 +74,7 @@ export async function runReplay(
       `Could not record to ${flags.record}: replay records NDJSON (each conversation appends its own run).`,
       'Name a .ndjson file; svc-cli trace reads it.',
     );
+  const disabled = checkInvariantNames(flags.invariant ?? []);
   const recordFile = flags.record === undefined ? undefined : resolve(ctx.cwd, flags.record);
   const seed = flags.seed;
   // default: replayAll's (parallel embedded worlds; one at a time with a real peer)
@@ -122,6 +124,7 @@ export async function runReplay(
       timeScale,
       ...(seed === undefined ? {} : { seed }),
       ...(recordFile === undefined ? {} : { recordFile }),
+      ...(disabled.length > 0 ? { invariants: { disabled } } : {}),
     })),
     {
       ...(concurrency === undefined ? {} : { concurrency }),

@@ -1,5 +1,6 @@
 /** The option table of `svc-cli trace` (table.ts). */
 import { defineOptions, type OptionSpec } from '../options/table.js';
+import { INVARIANT_LIST } from './replay-options.js';
 
 export const traceOptions = defineOptions('trace', [
   {
@@ -19,6 +20,13 @@ export const traceOptions = defineOptions('trace', [
     config: false,
     description:
       'text (a timeline per conversation), json (NDJSON: one span per line; also --json) or otlp-json (an OpenTelemetry OTLP/JSON document)',
+  },
+  {
+    key: 'invariant',
+    flag: '--no-invariant <name>',
+    type: 'list',
+    config: false,
+    description: `do not check this invariant (${INVARIANT_LIST})`,
   },
   {
     key: 'out',

@@ -7,7 +7,8 @@ import { readTrace, type TracedConversation } from '../../trace/read.js';
 import { otlpEnvelope, spanIdOf, toOtlpSpans, traceIdOf } from '../../trace/otlp.js';
 import { readPackageVersion } from '../../package-files.js';
 import { createOutput } from '../render/output.js';
-import { formatTimeline, spanEvent } from '../render/trace.js';
+import { formatTimeline, formatViolation, spanEvent } from '../render/trace.js';
+import { checkConversation, checkInvariantNames } from '../../trace/invariants.js';
 import { plural } from '../../plural.js';
 import { SvcError, systemReason } from '../../errors.js';
 
@@ -44,6 +45,8 @@ export async function runTrace(
   const flags = resolveForCommand(ctx, traceOptions, given);
   const format = flags.json ? 'json' : flags.format;
   const out = createOutput(ctx, { json: format === 'json' });
+  const disabled = checkInvariantNames(flags.invariant ?? []);
+  let violations = 0;
   const sink: Sink = flags.out
     ? fileSink(resolve(ctx.cwd, flags.out), flags.out)
     : {
@@ -58,6 +61,8 @@ export async function runTrace(
   if (format === 'otlp-json') await sink.write(otlpEnvelope(readPackageVersion()).head);
   const onConversation = async (c: TracedConversation): Promise<void> => {
     spans += c.spans.length;
+    const broken = checkConversation(c, { disabled });
+    violations += broken.length;
     if (format === 'otlp-json') {
       for (const span of toOtlpSpans(c)) {
         await sink.write(`${first ? '' : ','}\n${JSON.stringify(span)}`);
@@ -74,10 +79,15 @@ export async function runTrace(
           s.cause !== undefined && present.has(s.cause) ? spanIdOf(c.run, s.cause) : undefined;
         text += `${JSON.stringify(spanEvent(c, s, traceId, spanIdOf(c.run, s.seq), parent))}\n`;
       }
+      for (const v of broken) text += `${JSON.stringify({ type: 'violation', traceId, ...v })}\n`;
       await sink.write(text);
       return;
     }
-    await sink.write(`${first ? '' : '\n'}${formatTimeline(c, out.chalk).join('\n')}\n`);
+    const lines = [
+      ...formatTimeline(c, out.chalk),
+      ...broken.map((v) => formatViolation(v, out.chalk)),
+    ];
+    await sink.write(`${first ? '' : '\n'}${lines.join('\n')}\n`);
     first = false;
   };
   const summary = await readTrace({
@@ -88,11 +98,12 @@ export async function runTrace(
   if (format === 'otlp-json') await sink.write(`\n${otlpEnvelope('').tail}`);
   if (format === 'json')
     await sink.write(
-      `${JSON.stringify({ type: 'summary', conversations: summary.conversations, spans, records: summary.records, outside: summary.outside, skipped: summary.skipped })}\n`,
+      `${JSON.stringify({ type: 'summary', conversations: summary.conversations, spans, records: summary.records, violations, outside: summary.outside, skipped: summary.skipped })}\n`,
     );
   await sink.close();
   const what = `${plural(summary.conversations, 'conversation')}, ${plural(spans, 'exchange')}`;
   const extra = [
+    violations > 0 ? `${plural(violations, 'invariant violation')}` : '',
     summary.outside > 0 ? `${summary.outside} outside any chat` : '',
     summary.skipped > 0 ? `${plural(summary.skipped, 'line')} not a journal record` : '',
   ].filter(Boolean);
@@ -106,5 +117,6 @@ export async function runTrace(
       'input',
       `Could not trace chat ${flags.chat}: no exchange of that chat in ${file}.`,
     );
-  return 0;
+  // a broken invariant fails the run, as it fails a replay (exit 1)
+  return violations > 0 ? 1 : 0;
 }

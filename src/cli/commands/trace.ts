@@ -27,7 +27,7 @@ the other links are inferred from the chat, the message ids and texts, the attem
 and the order the platform works in (docs/trace.md). The input is read a line at a time.
 
 Examples:
-  $ svc-cli replay fixtures/conversations/redelivery-transcript.json --record session.ndjson
+  $ svc-cli replay fixtures/conversations/transcript-redelivered.json --record session.ndjson
   $ svc-cli trace session.ndjson
   $ svc-cli trace session.ndjson --chat 1 --json
   $ svc-cli trace session.ndjson --format otlp-json --out trace.json`,

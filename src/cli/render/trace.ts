@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import { LANES, type Lane, type TraceSpan } from '../../trace/span.js';
 import type { TracedConversation } from '../../trace/read.js';
 import { failedSpan } from '../../trace/otlp.js';
+import type { Violation } from '../../trace/invariants.js';
 
 /** Column width of one lane in the timeline. */
 const WIDTH = 12;
@@ -133,4 +134,10 @@ export function spanEvent(
     ...(s.messageId === undefined ? {} : { messageId: s.messageId }),
     ...(s.event === undefined ? {} : { event: s.event }),
   };
+}
+
+/** A broken invariant under its conversation's timeline, in red. */
+export function formatViolation(v: Violation, chalk: ChalkInstance): string {
+  const between = v.exchanges.map((n) => `#${n}`).join(' and ');
+  return chalk.red(`  ✗ ${v.rule} (spec ${v.spec}): ${v.message} [${between}]`);
 }

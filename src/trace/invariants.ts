@@ -1,0 +1,364 @@
+import { SvcError } from '../errors.js';
+import type { ExchangeRecord } from '../journal/record.js';
+import { linkConversation } from './links.js';
+import { spanOf, type TraceSpan } from './span.js';
+import type { TracedConversation } from './read.js';
+
+/*
+ * Rules that hold across interfaces for one finished conversation: each reads the linked
+ * spans of a chat (src/trace/links.ts) and names the two exchanges (journal seqs) a violation
+ * relates. They check the platform's side as recorded; an embedded role or a real peer only
+ * appears through what the platform sent it and was answered.
+ */
+
+/** One broken rule in one conversation. */
+export interface Violation {
+  /** the invariant's name (`--no-invariant <name>` switches it off) */
+  rule: InvariantName;
+  /** the contract section it comes from (`svc-cli explain <spec>`) */
+  spec: string;
+  run: string;
+  chat: number;
+  /** what went wrong, naming both exchanges */
+  message: string;
+  /** the journal seqs of the exchanges it relates: the earlier one first */
+  exchanges: [number] | [number, number];
+}
+
+export interface InvariantOptions {
+  /** invariants not checked, by name */
+  disabled?: ReadonlySet<string> | readonly string[];
+  /**
+   * the bot budget (spec 8: 2 attempts 3 s apart, 3 s each: the customer goes to an agent at
+   * 6 s); `platform --bot-attempts` changes it
+   */
+  botBudgetMs?: number;
+  /** protocol ms a timing may be off by (real time: the replay's tolerance; virtual: 0) */
+  toleranceMs?: number;
+}
+
+type Check = (
+  spans: readonly TraceSpan[],
+  options: Required<InvariantOptions>,
+) => Omit<Violation, 'run' | 'chat' | 'rule' | 'spec'>[];
+
+interface Invariant {
+  name: InvariantName;
+  spec: string;
+  /** one line for docs and --help */
+  summary: string;
+  check: Check;
+}
+
+export const INVARIANT_NAMES = [
+  'transcript',
+  'bot-after-close',
+  'hook-after-finish',
+  'agent-joined',
+  'redelivery-id',
+  'handover-budget',
+] as const;
+export type InvariantName = (typeof INVARIANT_NAMES)[number];
+
+/** spec 8: the bot's 2 attempts, 3 s apart, each waiting 3 s: the hand-over comes at 6 s. */
+export const BOT_BUDGET_MS = 6000;
+
+/** spec 2.1, 8: customer text longer than this is delivered (and logged) cut. */
+const TEXT_CUT = 1000;
+
+const describe = (s: TraceSpan): string =>
+  `#${s.seq} ${s.name}${s.attempt !== undefined && s.attempt > 1 ? ` attempt ${s.attempt}` : ''} at ${(s.startMs / 1000).toFixed(3)} s`;
+
+const isCustomerText = (s: TraceSpan): boolean =>
+  s.iface === 'channel' &&
+  s.direction === 'in' &&
+  s.kind === 'channel.customer.text' &&
+  s.status === 200;
+
+/** Sent by the platform to the integrator on an agent's behalf (not a bot's: spec 2.6 logs no bot line). */
+function agentMessages(spans: readonly TraceSpan[]): TraceSpan[] {
+  const bySeq = new Map(spans.map((s) => [s.seq, s] as const));
+  const seen = new Set<string>();
+  const firsts: TraceSpan[] = [];
+  for (const s of spans) {
+    if (s.iface !== 'channel' || s.direction !== 'out' || s.kind !== 'channel.agent.text') continue;
+    const cause = s.cause === undefined ? undefined : bySeq.get(s.cause);
+    if (cause?.iface === 'bot') continue;
+    // a redelivery belongs to its first attempt's message (its id is redelivery-id's business)
+    if ((s.attempt ?? 1) > 1) continue;
+    const key = s.messageId ?? `#${s.seq}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    firsts.push(s);
+  }
+  return firsts;
+}
+
+const cut = (text: string): string => [...text].slice(0, TEXT_CUT).join('');
+
+/**
+ * spec 2.6 (chat with its log items), 8: the chat_finished transcript holds each message the
+ * chat exchanged, in order, a redelivered one once, customer text as cut at 1000.
+ */
+const transcript: Check = (spans) => {
+  const finished = spans.find(
+    (s) => s.iface === 'hook' && s.event === 'chat_finished' && s.transcript,
+  );
+  if (!finished?.transcript) return [];
+  const exchanged = [
+    ...spans.filter(isCustomerText).map((s) => ({
+      span: s,
+      type: 'visitor',
+      text: s.text === undefined ? undefined : cut(s.text),
+    })),
+    ...agentMessages(spans).map((s) => ({ span: s, type: 'agent', text: s.text })),
+  ]
+    .filter((m) => m.text !== undefined && m.span.startMs <= finished.startMs)
+    .sort((a, b) => spans.indexOf(a.span) - spans.indexOf(b.span));
+  const lines = finished.transcript;
+  const problems: ReturnType<Check> = [];
+  let at = 0;
+  for (const m of exchanged) {
+    const found = lines.findIndex((l, i) => i >= at && l.type === m.type && l.text === m.text);
+    if (found < 0) {
+      const anywhere = lines.some((l) => l.type === m.type && l.text === m.text);
+      problems.push({
+        message: `chat_finished ${describe(finished)} ${anywhere ? 'has out of order' : 'misses'} the ${m.type} message ${describe(m.span)} "${m.text ?? ''}"`,
+        exchanges: [m.span.seq, finished.seq],
+      });
+      continue;
+    }
+    at = found + 1;
+  }
+  // a message logged twice (a redelivery counted as a new line)
+  for (const m of exchanged) {
+    const sent = exchanged.filter((o) => o.type === m.type && o.text === m.text).length;
+    const logged = lines.filter((l) => l.type === m.type && l.text === m.text).length;
+    if (logged > sent && exchanged.find((o) => o.type === m.type && o.text === m.text) === m)
+      problems.push({
+        message: `chat_finished ${describe(finished)} logs the ${m.type} message ${describe(m.span)} "${m.text ?? ''}" ${logged} times; it was sent ${sent === 1 ? 'once' : `${sent} times`}`,
+        exchanges: [m.span.seq, finished.seq],
+      });
+  }
+  return problems;
+};
+
+/**
+ * The spans that started after `mark`: later in protocol time, or in the same ms and after it
+ * in the trace's order (links.ts).
+ */
+const after = (spans: readonly TraceSpan[], mark: TraceSpan): TraceSpan[] =>
+  spans.slice(spans.indexOf(mark) + 1).filter((s) => s.startMs >= mark.startMs);
+
+/** spec 2.5 (CHAT_CLOSED), 4.3: nothing more goes to the bot about a chat it was told closed. */
+const botAfterClose: Check = (spans) => {
+  const closed = spans.find(
+    (s) => s.iface === 'bot' && s.direction === 'out' && s.event === 'CHAT_CLOSED',
+  );
+  if (!closed) return [];
+  return after(spans, closed)
+    .filter((s) => s.iface === 'bot' && s.direction === 'out' && s.event !== 'CHAT_CLOSED')
+    .map((s) => ({
+      message: `${describe(s)} went to the bot after ${describe(closed)}`,
+      exchanges: [closed.seq, s.seq],
+    }));
+};
+
+/** spec 3, 6.2: chat_finished is the chat's last hook; nothing is sent about it afterwards. */
+const hookAfterFinish: Check = (spans) => {
+  const finished = spans.find((s) => s.iface === 'hook' && s.event === 'chat_finished');
+  if (!finished) return [];
+  return after(spans, finished)
+    .filter((s) => s.iface === 'hook' && s.event !== 'chat_finished')
+    .map((s) => ({
+      message: `${describe(s)} went to the hook receiver after ${describe(finished)}`,
+      exchanges: [finished.seq, s.seq],
+    }));
+};
+
+/** A CLIENT_MESSAGE series that ended without a regular answer (spec 8: the hand-over). */
+function failedBotSeries(spans: readonly TraceSpan[]): TraceSpan[][] {
+  const series = new Map<string, TraceSpan[]>();
+  for (const s of spans) {
+    if (s.iface !== 'bot' || s.direction !== 'out' || s.event !== 'CLIENT_MESSAGE') continue;
+    const key = s.messageId ?? `#${s.seq}`;
+    series.set(key, [...(series.get(key) ?? []), s]);
+  }
+  return [...series.values()].filter((attempts) =>
+    attempts.every((a) => a.accepted === false || a.failure !== undefined),
+  );
+}
+
+/** spec 3, 2.5: AGENT_JOINED follows the bot's INVITE_AGENT or a hand-over. */
+const agentJoined: Check = (spans) => {
+  const problems: ReturnType<Check> = [];
+  const handovers = failedBotSeries(spans).map((attempts) => attempts.at(-1) as TraceSpan);
+  for (const joined of spans) {
+    if (joined.iface !== 'bot' || joined.direction !== 'out' || joined.event !== 'AGENT_JOINED')
+      continue;
+    if ((joined.attempt ?? 1) > 1) continue;
+    const before = spans.slice(0, spans.indexOf(joined));
+    const invited = before.some(
+      (s) => s.iface === 'bot' && s.direction === 'in' && s.event === 'INVITE_AGENT',
+    );
+    if (invited || handovers.some((h) => before.includes(h))) continue;
+    const last =
+      [...before].reverse().find((s) => s.iface === 'bot' && s.event === 'CLIENT_MESSAGE') ??
+      before.at(-1);
+    problems.push({
+      message: `${describe(joined)} without an INVITE_AGENT or a hand-over before it${last ? ` (the exchange before: ${describe(last)})` : ''}`,
+      exchanges: last ? [last.seq, joined.seq] : [joined.seq],
+    });
+  }
+  return problems;
+};
+
+/** spec 2.2, 8: a redelivery repeats the message as it was, its id included. */
+const redeliveryId: Check = (spans) => {
+  const bySeq = new Map(spans.map((s) => [s.seq, s] as const));
+  const problems: ReturnType<Check> = [];
+  for (const retry of spans) {
+    if ((retry.attempt ?? 1) < 2 || retry.cause === undefined) continue;
+    const previous = bySeq.get(retry.cause);
+    if (!previous || previous.iface !== retry.iface || previous.messageId === retry.messageId)
+      continue;
+    problems.push({
+      message: `${describe(retry)} carries id ${retry.messageId ?? '(none)'}; the attempt before, ${describe(previous)}, carried ${previous.messageId ?? '(none)'}`,
+      exchanges: [previous.seq, retry.seq],
+    });
+  }
+  return problems;
+};
+
+/** spec 8: without a regular answer the customer goes to an agent within the bot budget. */
+const handoverBudget: Check = (spans, options) => {
+  const problems: ReturnType<Check> = [];
+  for (const attempts of failedBotSeries(spans)) {
+    const first = attempts[0] as TraceSpan;
+    const last = attempts.at(-1) as TraceSpan;
+    const took = last.endMs - first.startMs;
+    if (took <= options.botBudgetMs + options.toleranceMs) continue;
+    problems.push({
+      message: `the bot was asked for ${(took / 1000).toFixed(3)} s, from ${describe(first)} to the end of ${describe(last)}; the hand-over is due at ${(options.botBudgetMs / 1000).toFixed(3)} s`,
+      exchanges: [first.seq, last.seq],
+    });
+  }
+  return problems;
+};
+
+/** Every invariant, in the order a report lists them. */
+export const INVARIANTS: readonly Invariant[] = [
+  {
+    name: 'transcript',
+    spec: '2.6',
+    summary:
+      'the chat_finished transcript holds each message exchanged, in order, a redelivered one once, customer text cut at 1000',
+    check: transcript,
+  },
+  {
+    name: 'bot-after-close',
+    spec: '2.5',
+    summary: 'nothing is sent to the bot about a chat after CHAT_CLOSED',
+    check: botAfterClose,
+  },
+  {
+    name: 'hook-after-finish',
+    spec: '6.2',
+    summary: 'no hook is sent about a chat after chat_finished',
+    check: hookAfterFinish,
+  },
+  {
+    name: 'agent-joined',
+    spec: '3',
+    summary: "AGENT_JOINED only after the bot's INVITE_AGENT or a hand-over",
+    check: agentJoined,
+  },
+  {
+    name: 'redelivery-id',
+    spec: '8',
+    summary: 'a redelivered message keeps its id',
+    check: redeliveryId,
+  },
+  {
+    name: 'handover-budget',
+    spec: '8',
+    summary:
+      'without a regular answer from the bot, the hand-over comes within the bot budget (6 s)',
+    check: handoverBudget,
+  },
+];
+
+/**
+ * The names given to `--no-invariant`, checked: an unknown one is an input error naming the
+ * known ones.
+ */
+export function checkInvariantNames(names: readonly string[]): InvariantName[] {
+  const unknown = names.filter((n) => !(INVARIANT_NAMES as readonly string[]).includes(n));
+  if (unknown.length > 0)
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'input',
+      `Could not switch off invariant ${unknown.map((n) => `"${n}"`).join(', ')}: no invariant by that name.`,
+      `Known invariants: ${INVARIANT_NAMES.join(', ')}.`,
+    );
+  return names as InvariantName[];
+}
+
+/**
+ * The violations of one conversation (linked spans of one chat).
+ * @example checkConversation(conversation, { disabled: ['handover-budget'] })
+ */
+export function checkConversation(
+  conversation: Pick<TracedConversation, 'run' | 'chat' | 'spans'>,
+  options: InvariantOptions = {},
+): Violation[] {
+  const disabled = new Set(options.disabled ?? []);
+  const settled: Required<InvariantOptions> = {
+    disabled,
+    botBudgetMs: options.botBudgetMs ?? BOT_BUDGET_MS,
+    toleranceMs: options.toleranceMs ?? 0,
+  };
+  const violations: Violation[] = [];
+  for (const invariant of INVARIANTS) {
+    if (disabled.has(invariant.name)) continue;
+    for (const found of invariant.check(conversation.spans, settled))
+      violations.push({
+        rule: invariant.name,
+        spec: invariant.spec,
+        run: conversation.run,
+        chat: conversation.chat,
+        ...found,
+      });
+  }
+  return violations;
+}
+
+/**
+ * The violations in a set of journal records (one run: a replayed conversation's platform
+ * journal), chat by chat; records without a chat are left out.
+ * @example checkRecords(platform.core.journal.entries())
+ */
+export function checkRecords(
+  records: readonly ExchangeRecord[],
+  options: InvariantOptions = {},
+): Violation[] {
+  const chats = new Map<string, { run: string; chat: number; spans: TraceSpan[] }>();
+  const chatOfCustomer = new Map<string, number>();
+  for (const record of records) {
+    const span = spanOf(record);
+    if (span.chat === undefined && span.customer !== undefined) {
+      const known = chatOfCustomer.get(`${span.run}\u0000${span.customer}`);
+      if (known !== undefined) span.chat = known;
+    }
+    if (span.chat === undefined) continue;
+    if (span.customer !== undefined)
+      chatOfCustomer.set(`${span.run}\u0000${span.customer}`, span.chat);
+    const key = `${span.run}\u0000${span.chat}`;
+    let chat = chats.get(key);
+    if (!chat) chats.set(key, (chat = { run: span.run, chat: span.chat, spans: [] }));
+    chat.spans.push(span);
+  }
+  return [...chats.values()].flatMap((c) =>
+    checkConversation({ run: c.run, chat: c.chat, spans: linkConversation(c.spans) }, options),
+  );
+}
