@@ -5,6 +5,7 @@ import { DEFAULT_WITHIN_MS, type Step } from './format.js';
 import { describeMismatches, isMatch, matchPartial, resolveRefs } from './match.js';
 import { createEmbeddedWorld, type Observation, type World, type WorldOptions } from './world.js';
 import { checkRecords, type InvariantOptions } from '../trace/invariants.js';
+import type { ExchangeRecord } from '../journal/record.js';
 
 export type { ReplayPeers } from './world.js';
 
@@ -50,6 +51,8 @@ export interface ConversationResult {
    * how many could not be observed (skipped, with the reason in the step)
    */
   realPeers?: readonly string[];
+  /** the run id of its exchanges in the `recordFile` journal (replay --record, --report) */
+  run?: string;
   expectations?: { checked: number; skipped: number };
   steps: StepResult[];
   protocolMs: number;
@@ -123,6 +126,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
   }
   const scope: Record<string, unknown> = {};
   const steps: StepResult[] = [];
+  let journalRun: string | undefined;
   let failed = false;
   if (world.ignoredSetup !== undefined) {
     const step: StepResult = {
@@ -178,7 +182,10 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
       options.onStep?.(result);
       if (!outcome.ok) failed = true;
     }
-    const broken = checkInvariants(world, options);
+    const records = world.records?.();
+    // with a recording, the journal run names the conversation in it (replay --report)
+    if (options.recordFile) journalRun = records?.[0]?.run;
+    const broken = records && checkInvariants(world, records, options);
     if (broken) {
       steps.push(broken);
       options.onStep?.(broken);
@@ -192,6 +199,7 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
     name: options.conversation.name,
     ...(options.file ? { file: options.file } : {}),
     ok: !failed,
+    ...(journalRun === undefined ? {} : { run: journalRun }),
     ...(world.timingToleranceMs === undefined
       ? {}
       : { timingToleranceMs: world.timingToleranceMs }),
@@ -216,9 +224,11 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
  * section and the two exchanges (journal seqs), or undefined when all hold. A running
  * simulator (`--platform-url`) keeps its journal to itself: nothing is checked there.
  */
-function checkInvariants(world: World, options: ReplayOptions): StepResult | undefined {
-  const records = world.records?.();
-  if (!records) return undefined;
+function checkInvariants(
+  world: World,
+  records: readonly ExchangeRecord[],
+  options: ReplayOptions,
+): StepResult | undefined {
   const started = performance.now();
   const violations = checkRecords(records, {
     ...options.invariants,

@@ -140,3 +140,33 @@ describe('invariants on the command line', () => {
     expect(run.stderr).toContain('Known invariants: transcript, bot-after-close');
   });
 });
+
+describe('svc-cli report and replay --report', () => {
+  it('writes one self-contained HTML file with a section per conversation', async () => {
+    const out = join(dir, 'report.html');
+    const run = await runCli(['report', recording, '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('report written to');
+    const html = readFileSync(out, 'utf8');
+    expect(html.match(/<section class="conv/g)).toHaveLength(2);
+    // no network: nothing is loaded from elsewhere
+    expect(html).not.toMatch(/<(link|img|script)[^>]+(src|href)=/);
+  });
+
+  it('replay --report names each conversation in the file', async () => {
+    const out = join(dir, 'replay.html');
+    const run = await runCli([
+      'replay',
+      'fixtures/conversations/transcript-redelivered.json',
+      '--report',
+      out,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      `HTML report written to ${out}: 1 conversation, 0 invariant violations`,
+    );
+    expect(readFileSync(out, 'utf8')).toContain(
+      'redelivered agent message: in the chat_finished transcript once · chat 1',
+    );
+  });
+});

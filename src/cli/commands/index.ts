@@ -31,6 +31,7 @@ import { registerWidget } from './widget.js';
 import { registerLoad } from './load.js';
 import { registerProxy } from './proxy.js';
 import { registerTrace } from './trace.js';
+import { registerReport } from './report.js';
 
 /**
  * The global options, then every command in the order `--help` lists them. Command modules
@@ -42,6 +43,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerConform(program, ctx);
   registerRecord(program, ctx);
   registerTrace(program, ctx);
+  registerReport(program, ctx);
   registerLoad(program, ctx);
   registerPlatform(program, ctx);
   registerProxy(program, ctx);

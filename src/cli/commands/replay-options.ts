@@ -115,5 +115,13 @@ export const replayOptions = defineOptions('replay', [
     config: false,
     description: `do not check this invariant (${INVARIANT_LIST}); every other one is checked on each conversation`,
   },
+  {
+    key: 'report',
+    flag: '--report <file>',
+    type: 'path',
+    config: false,
+    description:
+      'also write an HTML report: a swimlane timeline per conversation, broken invariants in red (svc-cli report)',
+  },
   ...REPORT_OPTIONS,
 ] as const satisfies readonly OptionSpec[]);

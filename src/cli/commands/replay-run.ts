@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { replayOptions } from './replay-options.js';
@@ -75,7 +76,17 @@ export async function runReplay(
       'Name a .ndjson file; svc-cli trace reads it.',
     );
   const disabled = checkInvariantNames(flags.invariant ?? []);
-  const recordFile = flags.record === undefined ? undefined : resolve(ctx.cwd, flags.record);
+  // --report reads what the conversations recorded: the --record file, else a temporary one
+  const scratch =
+    flags.report !== undefined && flags.record === undefined
+      ? mkdtempSync(join(tmpdir(), 'svc-report-'))
+      : undefined;
+  const recordFile =
+    flags.record !== undefined
+      ? resolve(ctx.cwd, flags.record)
+      : scratch === undefined
+        ? undefined
+        : join(scratch, 'session.ndjson');
   const seed = flags.seed;
   // default: replayAll's (parallel embedded worlds; one at a time with a real peer)
   const concurrency = flags.concurrency;
@@ -196,6 +207,27 @@ export async function runReplay(
       );
     } else if (reporter === 'junit') {
       ctx.stdout.write(report);
+    }
+  }
+  if (flags.report !== undefined && recordFile !== undefined) {
+    const names = new Map(
+      results.flatMap((r) => (r.run === undefined ? [] : [[r.run, r.name] as const])),
+    );
+    try {
+      const { writeHtmlReport } = await import('./report-write.js');
+      const html = await writeHtmlReport({
+        recording: recordFile,
+        out: resolve(ctx.cwd, flags.report),
+        shownOut: flags.report,
+        title: 'svc-cli replay',
+        disabled,
+        names,
+      });
+      out.note(
+        `HTML report written to ${flags.report}: ${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}`,
+      );
+    } finally {
+      if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
     }
   }
   if (every.failures.length > 0) {

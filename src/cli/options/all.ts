@@ -10,6 +10,7 @@ import { platformOptions } from '../commands/platform-options.js';
 import { proxyOptions } from '../commands/proxy-options.js';
 import { replayOptions } from '../commands/replay-options.js';
 import { traceOptions } from '../commands/trace-options.js';
+import { reportOptions } from '../commands/report-options.js';
 import {
   sendLocationOptions,
   sendMediaOptions,
@@ -52,4 +53,5 @@ export const ALL_TABLES: readonly OptionTable[] = [
   validateOptions,
   toFixtureOptions,
   traceOptions,
+  reportOptions,
 ];

@@ -46,6 +46,7 @@ export const HONOURED_GLOBALS: Readonly<Record<string, readonly GlobalKey[]>> = 
   record: CONFIG,
   'record to-fixture': CONFIG,
   trace: CONFIG,
+  report: CONFIG,
   // writes the config file; reads none
   init: OUTPUT,
   // prints a shell script: no output format, no config

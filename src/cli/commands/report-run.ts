@@ -1,0 +1,33 @@
+import { resolve } from 'node:path';
+import type { CliContext } from '../context.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { reportOptions } from './report-options.js';
+import { writeHtmlReport } from './report-write.js';
+import { createOutput } from '../render/output.js';
+import { checkInvariantNames } from '../../trace/invariants.js';
+import { plural } from '../../plural.js';
+
+/** `svc-cli report`: stream the recording into one HTML file; exit 1 on a broken invariant. */
+export async function runReport(
+  ctx: CliContext,
+  file: string,
+  given: Readonly<Record<string, unknown>>,
+): Promise<number> {
+  const flags = resolveForCommand(ctx, reportOptions, given);
+  const out = createOutput(ctx, { json: flags.json });
+  const disabled = checkInvariantNames(flags.invariant ?? []);
+  const summary = await writeHtmlReport({
+    recording: resolve(ctx.cwd, file),
+    out: resolve(ctx.cwd, flags.out),
+    shownOut: flags.out,
+    title: `svc-cli report: ${file}`,
+    disabled,
+    ...(flags.chat === undefined ? {} : { chat: flags.chat }),
+  });
+  if (flags.json) out.event({ type: 'report', file: flags.out, ...summary });
+  else
+    out.note(
+      `report written to ${flags.out}: ${plural(summary.conversations, 'conversation')}, ${plural(summary.exchanges, 'exchange')}, ${plural(summary.violations, 'invariant violation')}`,
+    );
+  return summary.violations > 0 ? 1 : 0;
+}

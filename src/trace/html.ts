@@ -1,0 +1,169 @@
+import { LANES, type TraceSpan } from './span.js';
+import type { TracedConversation } from './read.js';
+import type { Violation } from './invariants.js';
+import { failedSpan } from './otlp.js';
+
+/*
+ * The HTML report: one self-contained file (inline CSS and script, no network, opens from
+ * disk), a swimlane timeline per conversation, its broken invariants in red. Written in
+ * pieces (head, a section per conversation, tail) so a long recording streams into it.
+ */
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const secs = (ms: number): string => `${(ms / 1000).toFixed(3)} s`;
+
+const CSS = `
+:root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--dim:#5b6470;--line:#c9d1d9;--ok:#1a7f37;--bad:#cf222e;--bad-bg:#ffebe9;--card:#f6f8fa;--arrow:#0969da}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--dim:#9198a1;--line:#30363d;--ok:#3fb950;--bad:#ff7b72;--bad-bg:#3c1618;--card:#161b22;--arrow:#58a6ff}}
+*{box-sizing:border-box}
+body{margin:0;padding:1rem;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;background:var(--bg);color:var(--fg)}
+h1{font-size:1.3rem;margin:0 0 .5rem}
+h2{font-size:1.05rem;margin:0;display:flex;flex-wrap:wrap;gap:.5rem;align-items:baseline}
+a{color:var(--arrow)}
+.summary{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;margin:0 0 1rem;color:var(--dim)}
+.summary b{color:var(--fg)}
+nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
+.conv{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:.75rem;margin:0 0 1rem}
+.conv:focus{outline:2px solid var(--arrow)}
+.badge{font-size:.8rem;padding:0 .45rem;border-radius:1rem;border:1px solid var(--line);color:var(--dim)}
+.badge.bad{border-color:var(--bad);color:var(--bad)}
+.violations{margin:.5rem 0;padding:0;list-style:none}
+.violation{color:var(--bad);background:var(--bad-bg);border-left:4px solid var(--bad);padding:.35rem .6rem;margin:.25rem 0;border-radius:4px}
+.lanes{display:grid;grid-template-columns:6.5rem repeat(5,minmax(0,1fr));column-gap:0;margin-top:.5rem;overflow-x:auto}
+.lanes .head{display:contents}
+.lanes .head span{font-weight:600;text-align:center;padding:.25rem 0;border-bottom:1px solid var(--line);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.lanes .head span:first-child{text-align:left}
+.x{display:contents}
+.x .t{grid-column:1;font:12px ui-monospace,SFMono-Regular,Menlo,monospace;color:var(--dim);padding:.2rem 0;white-space:nowrap}
+.x .t .gap{display:block;color:var(--dim);opacity:.8}
+.x .lane{position:relative;min-height:1.4rem}
+.x .lane::before{content:"";position:absolute;left:50%;top:0;bottom:0;border-left:1px dashed var(--line)}
+.x .arrow{position:relative;align-self:center;height:0;border-top:2px solid var(--arrow);margin:0 calc(50% / var(--span));z-index:1}
+.x.failed .arrow{border-top-color:var(--bad);border-top-style:dashed}
+.x .arrow::after{content:"";position:absolute;top:-6px;border:5px solid transparent}
+.x .arrow.right::after{right:-2px;border-left:8px solid var(--arrow)}
+.x .arrow.left::after{left:-2px;border-right:8px solid var(--arrow)}
+.x.failed .arrow.right::after{border-left-color:var(--bad)}
+.x.failed .arrow.left::after{border-right-color:var(--bad)}
+.x .dot{position:absolute;top:-5px;width:8px;height:8px;border-radius:50%;background:var(--arrow)}
+.x .label{grid-column:2/-1;font-size:.85rem;padding:0 0 .35rem;overflow-wrap:anywhere}
+.x .label .seq{font-weight:600}
+.x .label .cause{color:var(--dim)}
+.x .label .bad{color:var(--bad);font-weight:600}
+.x .label .ok{color:var(--ok)}
+.x.violating .label{background:var(--bad-bg);border-radius:4px}
+.x:target .label{outline:2px solid var(--arrow)}
+.x .self{align-self:center;justify-self:center;width:10px;height:10px;border-radius:50%;background:var(--arrow);z-index:1}
+label.only{display:inline-flex;gap:.35rem;align-items:center;margin:0 0 1rem}
+body.only-bad .conv:not(.has-bad){display:none}
+@media (max-width:600px){body{padding:.5rem}.lanes{grid-template-columns:4.5rem repeat(5,minmax(0,1fr))}.lanes .head span{font-size:.7rem}.x .t{font-size:10px}}
+`;
+
+const SCRIPT = `
+document.getElementById('only-bad').addEventListener('change',function(e){document.body.classList.toggle('only-bad',e.target.checked)});
+document.addEventListener('keydown',function(e){if(e.target.tagName==='INPUT')return;var s=[].slice.call(document.querySelectorAll('.conv')).filter(function(c){return c.offsetParent!==null});if(!s.length)return;var i=s.indexOf(document.activeElement);if(e.key==='j'){s[Math.min(s.length-1,i+1)].focus();e.preventDefault()}if(e.key==='k'){s[Math.max(0,i-1)].focus();e.preventDefault()}});
+`;
+
+export interface ReportSummary {
+  conversations: number;
+  exchanges: number;
+  violations: number;
+}
+
+/** The file's start: the page head, the title, and the filter. */
+export function reportHead(title: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main><h1>${escapeHtml(title)}</h1><label class="only"><input type="checkbox" id="only-bad"> only conversations with violations</label><p class="summary" style="margin-top:-.5rem">j / k: next / previous conversation</p>\n`;
+}
+
+function laneIndex(span: TraceSpan): number {
+  return LANES.indexOf(span.lane);
+}
+
+function row(
+  c: TracedConversation,
+  s: TraceSpan,
+  prev: number,
+  id: string,
+  marked: ReadonlySet<number>,
+): string {
+  const start = c.spans[0]?.startMs ?? 0;
+  const gap = s.startMs - prev;
+  const platform = LANES.indexOf('platform');
+  const party = laneIndex(s);
+  const cells = LANES.map((_, i) => `<span class="lane" style="grid-column:${i + 2}"></span>`).join(
+    '',
+  );
+  let arrow: string;
+  if (party === platform)
+    arrow = `<span class="self" style="grid-column:${platform + 2}" title="platform"></span>`;
+  else {
+    const from = Math.min(party, platform);
+    const to = Math.max(party, platform);
+    const toRight = s.direction === 'in' ? platform > party : party > platform;
+    arrow = `<span class="arrow ${toRight ? 'right' : 'left'}" style="grid-column:${from + 2}/${to + 3};--span:${to - from + 1}"></span>`;
+  }
+  const failed = failedSpan(s);
+  const outcome =
+    s.failure ??
+    `${s.status ?? ''}${s.accepted === true ? ' accepted' : s.accepted === false ? ' rejected' : ''}`;
+  const text =
+    s.text === undefined
+      ? ''
+      : ` “${escapeHtml(s.text.length > 80 ? `${s.text.slice(0, 79)}…` : s.text)}”`;
+  const attempt = s.attempt !== undefined && s.direction === 'out' ? ` attempt ${s.attempt}` : '';
+  const cause =
+    s.cause === undefined
+      ? ''
+      : ` <a class="cause" href="#${id}-${s.cause}">← #${s.cause}</a>${s.causeBy === 'record' ? ' <span class="cause">(recorded)</span>' : ''}`;
+  const classes = ['x', failed ? 'failed' : '', marked.has(s.seq) ? 'violating' : '']
+    .filter(Boolean)
+    .join(' ');
+  return `<div class="${classes}" id="${id}-${s.seq}" data-lane="${s.lane}" data-seq="${s.seq}"><span class="t">+${secs(s.startMs - start)}${gap > 0 ? `<span class="gap">gap ${secs(gap)}</span>` : ''}</span>${cells}${arrow}<span class="label"><span class="seq">#${s.seq}</span> ${escapeHtml(s.name)}${attempt}${text} <span class="${failed ? 'bad' : s.accepted ? 'ok' : ''}">${escapeHtml(outcome.trim())}</span>${cause}</span></div>`;
+}
+
+/**
+ * One conversation's section: heading, its violations (red, each linking to both exchanges),
+ * and the swimlane timeline.
+ * @example sink.write(reportSection(conversation, checkConversation(conversation), 'redelivery'));
+ */
+export function reportSection(
+  c: TracedConversation,
+  violations: readonly Violation[],
+  name?: string,
+): string {
+  const id = `c-${c.run}-${c.chat}`;
+  const first = c.spans[0]?.startMs ?? 0;
+  const last = c.spans.reduce((end, s) => Math.max(end, s.endMs), first);
+  const marked = new Set(violations.flatMap((v) => v.exchanges));
+  const badge =
+    violations.length > 0
+      ? `<span class="badge bad">${violations.length} violation${violations.length === 1 ? '' : 's'}</span>`
+      : '<span class="badge">invariants hold</span>';
+  const list =
+    violations.length === 0
+      ? ''
+      : `<ul class="violations">${violations
+          .map(
+            (v) =>
+              `<li class="violation" data-rule="${v.rule}"><b>${v.rule}</b> (spec ${escapeHtml(v.spec)}): ${escapeHtml(v.message)} ${v.exchanges.map((n) => `<a href="#${id}-${n}">#${n}</a>`).join(' ')}</li>`,
+          )
+          .join('')}</ul>`;
+  const head = `<div class="head"><span>time</span>${LANES.map((l) => `<span>${l}</span>`).join('')}</div>`;
+  let prev = first;
+  const rows = c.spans
+    .map((s) => {
+      const html = row(c, s, prev, id, marked);
+      prev = s.startMs;
+      return html;
+    })
+    .join('');
+  const title = name ? `${escapeHtml(name)} · chat ${c.chat}` : `chat ${c.chat}`;
+  return `<section class="conv${violations.length > 0 ? ' has-bad' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} <span class="badge">run ${escapeHtml(c.run)}</span> <span class="badge">${c.spans.length} exchanges · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div></section>\n`;
+}
+
+/** The file's end: the run's summary and the script (the filter, j / k between conversations). */
+export function reportTail(summary: ReportSummary): string {
+  return `<p class="summary"><span><b>${summary.conversations}</b> conversations</span><span><b>${summary.exchanges}</b> exchanges</span><span><b class="${summary.violations > 0 ? 'bad' : ''}">${summary.violations}</b> invariant violations</span></p></main><script>${SCRIPT}</script></body></html>\n`;
+}

@@ -1,0 +1,141 @@
+/**
+ * The HTML report (`svc-cli report`, `replay --report`) in headless Chromium at three widths,
+ * light and dark: the lanes, the exchanges and the broken invariants are there and readable.
+ * Screenshots (svc-report-<width>.png) go to $SVC_SCREENSHOTS when set (a person looks at them),
+ * else to the run's temp folder, removed with it.
+ * Skipped when /usr/bin/chromium is missing (.ci/run installs it).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConversation } from '../../src/conversation/load.js';
+import { conversationSchema } from '../../src/conversation/format.js';
+import { replayConversation } from '../../src/conversation/runner.js';
+import { writeHtmlReport } from '../../src/cli/commands/report-write.js';
+import { repoRoot } from '../helpers/run-cli.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+// the embedded platform assigns a closed chat: chat_assigned after chat_finished
+const lateHook = conversationSchema.parse({
+  version: 1,
+  name: 'a hook after chat_finished',
+  setup: { hooks: {} },
+  steps: [
+    { customer: { text: 'Hello', sender: { id: 'c-late' } } },
+    { name: 'answer', agent: { text: 'Hi.' } },
+    { close: {} },
+    { control: { method: 'POST', path: '/_sim/chats/${answer.chatId}/assign', body: {} } },
+  ],
+});
+
+describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', () => {
+  let dir: string;
+  let url: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-report-'));
+    const recordFile = join(dir, 'session.ndjson');
+    const names = new Map<string, string>();
+    for (const name of ['transcript-redelivered.json', 'bot-handover-online.json']) {
+      const file = join(repoRoot, 'fixtures/conversations', name);
+      const r = await replayConversation({
+        file,
+        conversation: await loadConversation(file),
+        recordFile,
+      });
+      if (r.run) names.set(r.run, r.name);
+    }
+    const late = await replayConversation({ conversation: lateHook, recordFile });
+    expect(late.ok).toBe(false);
+    if (late.run) names.set(late.run, late.name);
+    const out = join(dir, 'report.html');
+    const summary = await writeHtmlReport({
+      recording: recordFile,
+      out,
+      shownOut: 'report.html',
+      title: 'svc-cli replay',
+      names,
+    });
+    expect(summary).toEqual({ conversations: 3, exchanges: 18, violations: 1 });
+    url = pathToFileURL(out).href;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const [width, scheme] of [
+    [1280, 'light'],
+    [800, 'dark'],
+    [390, 'light'],
+  ] as const) {
+    it(`shows the lanes, the exchanges and the violation at ${width} px (${scheme})`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
+      // no network: the page must not ask for anything but itself
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(r.url()));
+      await page.goto(url);
+      expect(requests).toEqual([url]);
+      const seen = await page.evaluate(() => ({
+        conversations: Array.from(document.querySelectorAll('.conv h2')).map(
+          (h) => h.textContent ?? '',
+        ),
+        lanes: Array.from(document.querySelectorAll('.conv:first-of-type .lanes .head span')).map(
+          (s) => s.textContent,
+        ),
+        rows: document.querySelectorAll('.x').length,
+        arrows: document.querySelectorAll('.x .arrow').length,
+        violations: Array.from(document.querySelectorAll('.violation')).map((v) => ({
+          text: v.textContent ?? '',
+          color: getComputedStyle(v).color,
+          visible: (v as HTMLElement).offsetHeight > 0,
+        })),
+        marked: document.querySelectorAll('.x.violating').length,
+        overflow: document.documentElement.scrollWidth - window.innerWidth,
+        laneWidths: Array.from(
+          document.querySelectorAll('.conv:first-of-type .lanes .head span'),
+        ).map((s) => s.getBoundingClientRect().width),
+      }));
+      expect(seen.conversations).toHaveLength(3);
+      expect(seen.conversations[0]).toContain('redelivered agent message');
+      expect(seen.lanes).toEqual(['time', 'integrator', 'platform', 'bot', 'hooks', 'widget']);
+      expect(seen.rows).toBe(18);
+      expect(seen.arrows).toBe(17); // the control request stays in the platform's lane
+      expect(seen.violations).toHaveLength(1);
+      expect(seen.violations[0]!.text).toContain('hook-after-finish (spec 6.2)');
+      expect(seen.violations[0]!.visible).toBe(true);
+      // red: the red channel dominates
+      const [r, g, b] = (seen.violations[0]!.color.match(/\d+/g) ?? []).map(Number);
+      expect(r! > g! + 60 && r! > b! + 60, seen.violations[0]!.color).toBe(true);
+      expect(seen.marked).toBe(2);
+      // nothing wider than the window; every lane keeps some room
+      expect(seen.overflow).toBeLessThanOrEqual(0);
+      for (const w of seen.laneWidths) expect(w).toBeGreaterThan(width < 500 ? 40 : 80);
+      await page.screenshot({
+        path: join(process.env.SVC_SCREENSHOTS ?? dir, `svc-report-${width}.png`),
+        fullPage: true,
+      });
+      await page.close();
+    });
+  }
+
+  it('filters to the conversations with violations and moves between them with j / k', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(url);
+    await page.check('#only-bad');
+    expect(await page.locator('.conv:visible').count()).toBe(1);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('j');
+    expect(await page.evaluate(() => document.activeElement?.id ?? '')).toMatch(/^c-/);
+    await page.close();
+  });
+});
