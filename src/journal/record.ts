@@ -24,9 +24,11 @@ export interface ExchangeRecord {
   attempt?: number;
   /**
    * the chat the exchange belongs to (the conversation id of `svc-cli trace`), when the
-   * recorder knew it; a trace infers it for the rest (chat_id in the body, the customer's chat)
+   * recorder knew it; a trace infers it for the rest (chat_id in the body, the customer's chat).
+   * `undefined` is allowed so the ingest path sets it without building a spread object; it is
+   * not serialised.
    */
-  chat?: number;
+  chat?: number | undefined;
   /**
    * the seq of the exchange in this journal that caused this one, when the recorder knew it
    * (a redelivery attempt names the attempt before it); a trace infers the other links

@@ -145,7 +145,7 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
       iface: answer.record?.iface ?? 'control',
       direction: 'in',
       ...(answer.record?.kind ? { kind: answer.record.kind } : {}),
-      ...(answer.record?.chat === undefined ? {} : { chat: answer.record.chat }),
+      chat: answer.record?.chat,
       request: {
         method: request.method,
         url: request.url,

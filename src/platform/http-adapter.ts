@@ -188,7 +188,7 @@ function recordAnswer(
     iface: response.record?.iface ?? 'control',
     direction: 'in',
     ...(response.record?.kind ? { kind: response.record.kind } : {}),
-    ...(response.record?.chat === undefined ? {} : { chat: response.record.chat }),
+    chat: response.record?.chat,
     request: {
       method: request.method,
       url: `${core.baseUrl}${target}`,
