@@ -297,7 +297,6 @@ export function checkInvariantNames(names: readonly string[]): InvariantName[] {
   if (unknown.length > 0)
     throw new SvcError(
       'SVC_E_FLAG',
-      'input',
       `Could not switch off invariant ${unknown.map((n) => `"${n}"`).join(', ')}: no invariant by that name.`,
       `Known invariants: ${INVARIANT_NAMES.join(', ')}.`,
     );

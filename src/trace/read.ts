@@ -109,7 +109,6 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
     const code = (error as NodeJS.ErrnoException).code;
     throw new SvcError(
       'SVC_E_READ',
-      'input',
       `Could not read ${options.file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : ((error as Error).message ?? String(error))}.`,
       'Name an NDJSON journal written with --record (replay, platform, listen, proxy).',
     );

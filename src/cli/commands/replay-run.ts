@@ -71,7 +71,6 @@ export async function runReplay(
   if (flags.record !== undefined && flags.record.toLowerCase().endsWith('.har'))
     throw new SvcError(
       'SVC_E_FLAG',
-      'input',
       `Could not record to ${flags.record}: replay records NDJSON (each conversation appends its own run).`,
       'Name a .ndjson file; svc-cli trace reads it.',
     );

@@ -29,7 +29,6 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
   } catch (error) {
     throw new SvcError(
       'SVC_E_WRITE',
-      'input',
       `Could not write ${options.shownOut}: ${systemReason(error)}.`,
     );
   }

@@ -23,7 +23,7 @@ function fileSink(path: string, shown: string): Sink {
   try {
     fd = openSync(path, 'w');
   } catch (error) {
-    throw new SvcError('SVC_E_WRITE', 'input', `Could not write ${shown}: ${systemReason(error)}.`);
+    throw new SvcError('SVC_E_WRITE', `Could not write ${shown}: ${systemReason(error)}.`);
   }
   return {
     write(text) {
@@ -114,7 +114,6 @@ export async function runTrace(
   if (summary.conversations === 0 && flags.chat !== undefined)
     throw new SvcError(
       'SVC_E_NO_CHAT',
-      'input',
       `Could not trace chat ${flags.chat}: no exchange of that chat in ${file}.`,
     );
   // a broken invariant fails the run, as it fails a replay (exit 1)
