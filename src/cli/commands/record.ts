@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
-import { toFixtureOptions } from './tool-options.js';
+import { recordDiffOptions, toFixtureOptions } from './tool-options.js';
 
 /** `record to-fixture`: a recorded session becomes a conversation fixture. */
 export function registerRecord(program: Command, ctx: CliContext): void {
@@ -14,7 +14,8 @@ export function registerRecord(program: Command, ctx: CliContext): void {
       `
 Examples:
   $ svc-cli record to-fixture session.ndjson > fixtures/conversations/my-flow.json
-  $ svc-cli record to-fixture session.har --name "checkout flow" --out my-flow.json`,
+  $ svc-cli record to-fixture session.har --name "checkout flow" --out my-flow.json
+  $ svc-cli record diff real.ndjson sim.ndjson --timing-tolerance 500ms`,
     );
   const toFixture = record
     .command('to-fixture')
@@ -44,6 +45,42 @@ Examples:
       action(ctx, async (file: string, _opts: unknown, cmd: Command) => {
         const { runToFixture } = await import('./record-run.js');
         return runToFixture(ctx, file, givenFlags(cmd));
+      }),
+    );
+  registerRecordDiff(record, ctx);
+}
+
+function registerRecordDiff(record: Command, ctx: CliContext): void {
+  const diff = record
+    .command('diff')
+    .description(
+      'compare two recordings: payload shapes, statuses, redelivery, bot timing, order, headers',
+    )
+    .argument('<a>', 'the first recording (e.g. made through proxy against the real platform)')
+    .argument('<b>', 'the second recording (e.g. the simulator replaying the same conversations)');
+  addOptions(diff, recordDiffOptions)
+    .addHelpText(
+      'after',
+      `
+Both files are read a line at a time and summed up per payload kind, so recordings of any
+length compare in bounded memory. Differences come in three groups: behaviour (kinds sent,
+status codes, attempts per message and how a series ended, redelivery offsets, attempt
+timeouts, bot hand-over times, the order of kinds across interfaces, Keep-Alive), shape
+(fields present, absent or typed differently, numeric strings and ms timestamps told apart,
+Content-Type) and cosmetic (how often an optional field shows, chunked or sized bodies).
+Exit 1 when there is a behaviour difference, else 0.
+
+Examples:
+  $ svc-cli proxy channel --platform-url https://<platform>/<random>/<id> \\
+      --integrator-url http://127.0.0.1:9000/agent-messages --record real.ndjson
+  $ svc-cli platform --integrator-url http://127.0.0.1:9000/agent-messages --record sim.ndjson
+  $ svc-cli record diff real.ndjson sim.ndjson
+  $ svc-cli record diff real.ndjson sim.ndjson --timing-tolerance 1s --json`,
+    )
+    .action(
+      action(ctx, async (a: string, b: string, _opts: unknown, cmd: Command) => {
+        const { runRecordDiff } = await import('./record-diff-run.js');
+        return runRecordDiff(ctx, a, b, givenFlags(cmd));
       }),
     );
 }

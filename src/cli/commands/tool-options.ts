@@ -176,3 +176,13 @@ export const toFixtureOptions = defineOptions('record to-fixture', [
     description: 'the conversation name (default: from the file name)',
   },
 ] as const satisfies readonly OptionSpec[]);
+
+export const recordDiffOptions = defineOptions('record diff', [
+  {
+    key: 'timingTolerance',
+    flag: '--timing-tolerance <duration>',
+    type: 'string',
+    default: '250ms',
+    description: 'timing figures closer than this are the same (ms, s)',
+  },
+] as const satisfies readonly OptionSpec[]);

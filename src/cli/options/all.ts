@@ -24,6 +24,7 @@ import {
   explainOptions,
   initOptions,
   schemaOptions,
+  recordDiffOptions,
   toFixtureOptions,
   validateOptions,
 } from '../commands/tool-options.js';
@@ -54,4 +55,5 @@ export const ALL_TABLES: readonly OptionTable[] = [
   toFixtureOptions,
   traceOptions,
   reportOptions,
+  recordDiffOptions,
 ];

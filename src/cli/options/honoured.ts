@@ -47,6 +47,7 @@ export const HONOURED_GLOBALS: Readonly<Record<string, readonly GlobalKey[]>> = 
   'record to-fixture': CONFIG,
   trace: CONFIG,
   report: CONFIG,
+  'record diff': CONFIG,
   // writes the config file; reads none
   init: OUTPUT,
   // prints a shell script: no output format, no config

@@ -1,0 +1,49 @@
+import { resolve } from 'node:path';
+import { SvcError } from '../../errors.js';
+import { diffObservations } from '../../conversation/record/diff.js';
+import { observeRecordings } from '../../conversation/record/observe.js';
+import type { CliContext } from '../context.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { renderDiff } from '../render/drift.js';
+import { createOutput } from '../render/output.js';
+import { recordDiffOptions } from './tool-options.js';
+
+/**
+ * Milliseconds from `250ms`, `1s`, `1.5s` or a bare number of milliseconds.
+ * @example parseTolerance('1s') // 1000
+ */
+export function parseTolerance(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/i.exec(text);
+  if (!match)
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'input',
+      `Could not read --timing-tolerance "${text}": expected a duration such as 250ms or 1s.`,
+    );
+  return Number(match[1]) * (match[2]?.toLowerCase() === 's' ? 1000 : 1);
+}
+
+/** `svc-cli record diff a b`: observe both, compare, print; exit 1 on a behaviour difference. */
+export async function runRecordDiff(
+  ctx: CliContext,
+  a: string,
+  b: string,
+  given: Readonly<Record<string, unknown>>,
+): Promise<number> {
+  const flags = resolveForCommand(ctx, recordDiffOptions, given);
+  const timingToleranceMs = parseTolerance(flags.timingTolerance);
+  const out = createOutput(ctx, { json: flags.json });
+  const [seenA, seenB] = [
+    await observeRecordings([resolve(ctx.cwd, a)]),
+    await observeRecordings([resolve(ctx.cwd, b)]),
+  ];
+  const result = diffObservations(seenA, seenB, { timingToleranceMs });
+  renderDiff(out, {
+    a: { file: a, records: seenA.records, kinds: Object.keys(seenA.kinds).length },
+    b: { file: b, records: seenB.records, kinds: Object.keys(seenB.kinds).length },
+    timingToleranceMs,
+    ...result,
+  });
+  await out.flush();
+  return result.counts.behaviour > 0 ? 1 : 0;
+}

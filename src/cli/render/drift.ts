@@ -1,0 +1,56 @@
+/**
+ * `record diff` output: a header naming the two sides, the differences grouped by severity
+ * (behaviour first), and a summary line. --json: one `difference` object per difference,
+ * then one `diff-summary`.
+ */
+import type { DiffResult, Difference, Severity } from '../../conversation/record/diff.js';
+import { SEVERITIES } from '../../conversation/record/diff.js';
+import type { Output } from './output.js';
+
+export interface DiffReport extends DiffResult {
+  a: { file: string; records: number; kinds: number };
+  b: { file: string; records: number; kinds: number };
+  timingToleranceMs: number;
+}
+
+const TITLES: Record<Severity, string> = {
+  behaviour: 'behaviour (what a peer sees happen)',
+  shape: 'shape (fields, forms, Content-Type)',
+  cosmetic: 'cosmetic',
+};
+
+/** @example renderDiff(out, report) */
+export function renderDiff(out: Output, report: DiffReport): void {
+  const c = out.chalk;
+  out.line(
+    `a: ${report.a.file} (${report.a.records} exchanges, ${report.a.kinds} kinds)\nb: ${report.b.file} (${report.b.records} exchanges, ${report.b.kinds} kinds)`,
+  );
+  for (const severity of SEVERITIES) {
+    const group = report.differences.filter((d) => d.severity === severity);
+    if (group.length === 0) continue;
+    out.line(
+      `\n${severity === 'behaviour' ? c.red(TITLES[severity]) : c.yellow(TITLES[severity])}`,
+    );
+    for (const d of group)
+      out.event(
+        { type: 'difference', ...d },
+        (e: Difference & { type: string }) => `  ${c.bold(e.kind)}  ${e.detail}`,
+      );
+  }
+  const { behaviour, shape, cosmetic } = report.counts;
+  out.event(
+    {
+      type: 'diff-summary',
+      a: report.a,
+      b: report.b,
+      timingToleranceMs: report.timingToleranceMs,
+      behaviour,
+      shape,
+      cosmetic,
+    },
+    () =>
+      behaviour + shape + cosmetic === 0
+        ? `\n${c.green('no differences')}`
+        : `\n${behaviour} behaviour, ${shape} shape, ${cosmetic} cosmetic difference${behaviour + shape + cosmetic === 1 ? '' : 's'}`,
+  );
+}

@@ -1,0 +1,285 @@
+/**
+ * `record diff`: two observations (observe.ts) compared point by point. Each difference has
+ * a severity: `behaviour` (what a peer sees happen: kinds sent, statuses, attempts, timings,
+ * ordering, connection reuse), `shape` (fields, their forms, Content-Type) or `cosmetic`
+ * (how often an optional field shows, the transfer framing).
+ */
+import type { Figure, KindObservation, RecordingObservation, Tally } from './observe.js';
+
+export type Severity = 'behaviour' | 'shape' | 'cosmetic';
+export const SEVERITIES: readonly Severity[] = ['behaviour', 'shape', 'cosmetic'];
+
+export type DiffAspect =
+  | 'kind'
+  | 'status'
+  | 'field'
+  | 'response-field'
+  | 'content-type'
+  | 'transfer'
+  | 'keep-alive'
+  | 'attempts'
+  | 'outcome'
+  | 'offset'
+  | 'timeout'
+  | 'hand-over'
+  | 'order';
+
+export interface Difference {
+  severity: Severity;
+  /** the payload kind, or `order` for the order across interfaces */
+  kind: string;
+  aspect: DiffAspect;
+  /** the field path, attempt number or pair of kinds the difference is about */
+  subject?: string;
+  /** one line: what differs, with the counts behind it */
+  detail: string;
+  a: unknown;
+  b: unknown;
+}
+
+export interface DiffOptions {
+  /** timing figures (means) closer than this are the same; default 250 ms */
+  timingToleranceMs?: number;
+  /** the names the lines give the two sides (default `a` and `b`) */
+  names?: [string, string];
+}
+
+export interface DiffResult {
+  differences: Difference[];
+  counts: Record<Severity, number>;
+}
+
+/** @example formatTally({ '200': 3, '503': 1 }) // '200 x3, 503 x1' */
+export function formatTally(tally: Tally | undefined): string {
+  const entries = Object.entries(tally ?? {});
+  if (entries.length === 0) return 'none';
+  return entries
+    .sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))
+    .map(([k, n]) => `${k} x${n}`)
+    .join(', ');
+}
+
+const sameKeys = (a: Tally, b: Tally): boolean => {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => k in b);
+};
+
+const total = (tally: Tally | undefined): number =>
+  Object.values(tally ?? {}).reduce((s, n) => s + n, 0);
+
+const ms = (figure: Figure): string =>
+  figure.n === 1 || figure.min === figure.max
+    ? `${Math.round(figure.mean)} ms`
+    : `${Math.round(figure.mean)} ms (${Math.round(figure.min)}-${Math.round(figure.max)})`;
+
+/** The path a field hangs from: `a.b` of `a.b.c`, `a` of `a[]`; '' at the top. */
+function parentOf(path: string): string {
+  const cut = Math.max(path.lastIndexOf('.'), path.endsWith('[]') ? path.length - 2 : -1);
+  return cut <= 0 ? '' : path.slice(0, cut);
+}
+
+/**
+ * Compares two recordings' observations.
+ * @example diffObservations(await observeRecordings(['a.ndjson']), await observeRecordings(['b.ndjson'])).counts.behaviour
+ */
+export function diffObservations(
+  a: RecordingObservation,
+  b: RecordingObservation,
+  options: DiffOptions = {},
+): DiffResult {
+  const tolerance = options.timingToleranceMs ?? 250;
+  const [na, nb] = options.names ?? ['a', 'b'];
+  const out: Difference[] = [];
+  const push = (d: Difference) => out.push(d);
+
+  const kinds = [...new Set([...Object.keys(a.kinds), ...Object.keys(b.kinds)])].sort();
+  for (const kind of kinds) {
+    const ka = a.kinds[kind];
+    const kb = b.kinds[kind];
+    if (!ka || !kb) {
+      const [has, name] = ka ? [ka, na] : [kb!, nb];
+      push({
+        severity: 'behaviour',
+        kind,
+        aspect: 'kind',
+        detail: `sent only in ${name} (${has.count} exchanges)`,
+        a: ka?.count ?? 0,
+        b: kb?.count ?? 0,
+      });
+      continue;
+    }
+    compareKind(ka, kb, { na, nb, tolerance, push });
+  }
+
+  for (const pair of [...new Set([...Object.keys(a.order), ...Object.keys(b.order)])].sort()) {
+    const [from, to] = pair.split(' -> ');
+    if (!from || !to || !a.kinds[from] || !a.kinds[to] || !b.kinds[from] || !b.kinds[to]) continue;
+    if ((a.order[pair] ?? 0) > 0 !== (b.order[pair] ?? 0) > 0)
+      push({
+        severity: 'behaviour',
+        kind: 'order',
+        aspect: 'order',
+        subject: pair,
+        detail: `${pair} follows each other only in ${a.order[pair] ? na : nb} (x${a.order[pair] ?? b.order[pair]})`,
+        a: a.order[pair] ?? 0,
+        b: b.order[pair] ?? 0,
+      });
+  }
+
+  const counts: Record<Severity, number> = { behaviour: 0, shape: 0, cosmetic: 0 };
+  for (const d of out) counts[d.severity] += 1;
+  const rank = (s: Severity) => SEVERITIES.indexOf(s);
+  out.sort((x, y) => rank(x.severity) - rank(y.severity));
+  return { differences: out, counts };
+}
+
+interface Ctx {
+  na: string;
+  nb: string;
+  tolerance: number;
+  push: (d: Difference) => void;
+}
+
+function compareKind(ka: KindObservation, kb: KindObservation, ctx: Ctx): void {
+  const { na, nb, tolerance, push } = ctx;
+  const kind = ka.kind;
+  const tallies = (
+    severity: Severity,
+    aspect: DiffAspect,
+    what: string,
+    x: Tally,
+    y: Tally,
+    subject?: string,
+  ) => {
+    if (total(x) === 0 || total(y) === 0 || sameKeys(x, y)) return;
+    push({
+      severity,
+      kind,
+      aspect,
+      ...(subject === undefined ? {} : { subject }),
+      detail: `${what}: ${na} ${formatTally(x)}; ${nb} ${formatTally(y)}`,
+      a: x,
+      b: y,
+    });
+  };
+  tallies('behaviour', 'status', 'status codes', ka.statuses, kb.statuses);
+  compareFields(ka.fields, ka.count, kb.fields, kb.count, 'field', ctx, kind);
+  compareFields(
+    ka.responseFields,
+    ka.count,
+    kb.responseFields,
+    kb.count,
+    'response-field',
+    ctx,
+    kind,
+  );
+  tallies(
+    'shape',
+    'content-type',
+    'request Content-Type',
+    ka.headers.requestContentType,
+    kb.headers.requestContentType,
+    'request',
+  );
+  tallies(
+    'shape',
+    'content-type',
+    'answer Content-Type',
+    ka.headers.responseContentType,
+    kb.headers.responseContentType,
+    'response',
+  );
+  tallies('cosmetic', 'transfer', 'request framing', ka.headers.transfer, kb.headers.transfer);
+  tallies(
+    'behaviour',
+    'keep-alive',
+    'answer Keep-Alive',
+    ka.headers.keepAlive,
+    kb.headers.keepAlive,
+  );
+
+  const timing = (aspect: DiffAspect, what: string, x?: Figure, y?: Figure, subject?: string) => {
+    if (!x || !y || Math.abs(x.mean - y.mean) <= tolerance) return;
+    push({
+      severity: 'behaviour',
+      kind,
+      aspect,
+      ...(subject === undefined ? {} : { subject }),
+      detail: `${what}: ${na} ${ms(x)}; ${nb} ${ms(y)} (tolerance ${tolerance} ms)`,
+      a: x,
+      b: y,
+    });
+  };
+  timing('timeout', 'an attempt times out after', ka.timeouts, kb.timeouts);
+  const sa = ka.series;
+  const sb = kb.series;
+  if (sa && sb) {
+    tallies('behaviour', 'attempts', 'attempts per message', sa.attempts, sb.attempts);
+    tallies('behaviour', 'outcome', 'how the series ended', sa.outcomes, sb.outcomes);
+    for (const n of Object.keys(sa.offsets).sort())
+      timing('offset', `attempt ${n} starts after the first by`, sa.offsets[n], sb.offsets[n], n);
+    timing(
+      'hand-over',
+      ka.iface === 'bot' ? 'the platform hands over after' : 'the platform gives up after',
+      sa.gaveUpAfter,
+      sb.gaveUpAfter,
+    );
+  }
+}
+
+function compareFields(
+  fa: Record<string, Tally>,
+  countA: number,
+  fb: Record<string, Tally>,
+  countB: number,
+  aspect: 'field' | 'response-field',
+  ctx: Ctx,
+  kind: string,
+): void {
+  const { na, nb, push } = ctx;
+  const where = aspect === 'field' ? '' : 'answer ';
+  for (const path of [...new Set([...Object.keys(fa), ...Object.keys(fb)])].sort()) {
+    const x = fa[path];
+    const y = fb[path];
+    if (!x || !y) {
+      // only the top of a missing subtree is worth a line
+      const parent = parentOf(path);
+      if (parent !== '' && !(x ? fb[parent] : fa[parent])) continue;
+      const [has, count, name, other] = x ? [x, countA, na, nb] : [y!, countB, nb, na];
+      push({
+        severity: 'shape',
+        kind,
+        aspect,
+        subject: path,
+        detail: `${where}${path}: present in ${name} (${total(has)} of ${count}, ${formatTally(has)}), absent in ${other}`,
+        a: x ?? null,
+        b: y ?? null,
+      });
+      continue;
+    }
+    if (!sameKeys(x, y)) {
+      push({
+        severity: 'shape',
+        kind,
+        aspect,
+        subject: path,
+        detail: `${where}${path}: typed differently: ${na} ${formatTally(x)}; ${nb} ${formatTally(y)}`,
+        a: x,
+        b: y,
+      });
+      continue;
+    }
+    const alwaysA = total(x) >= countA;
+    const alwaysB = total(y) >= countB;
+    if (alwaysA !== alwaysB && parentOf(path) === '')
+      push({
+        severity: 'cosmetic',
+        kind,
+        aspect,
+        subject: path,
+        detail: `${where}${path}: in ${total(x)} of ${countA} in ${na}, ${total(y)} of ${countB} in ${nb}`,
+        a: total(x),
+        b: total(y),
+      });
+  }
+}

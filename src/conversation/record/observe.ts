@@ -1,0 +1,326 @@
+/**
+ * What a recording shows, aggregated per payload kind while it is read (`record diff`,
+ * `record profile`): the fields and the forms of their values, status codes, the headers
+ * that change how a peer reads an answer, redelivery series (attempts, offsets, how they
+ * ended), timed-out attempts, and the order of kinds across interfaces. Memory grows with
+ * the number of kinds and field paths, not with the number of exchanges.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { SvcError, systemReason } from '../../errors.js';
+import { messageKeyOf } from '../../faults/plan.js';
+import type { ExchangeRecord } from '../../journal/journal.js';
+import { parseHar } from './read-recording.js';
+
+/** value -> how many times it was seen */
+export type Tally = Record<string, number>;
+
+/** A running figure: count, extremes and mean, in protocol milliseconds. */
+export interface Figure {
+  n: number;
+  min: number;
+  max: number;
+  mean: number;
+}
+
+/** Redelivery series of one kind (records that carry an attempt number). */
+export interface SeriesObservation {
+  /** attempts per message -> messages */
+  attempts: Tally;
+  /** `accepted` or `gave-up` -> messages */
+  outcomes: Tally;
+  /** attempt number (2, 3, ...) -> its start after the first attempt's start */
+  offsets: Record<string, Figure>;
+  /** series that were never accepted: from the first attempt's start to the last one's end */
+  gaveUpAfter?: Figure;
+}
+
+export interface KindObservation {
+  kind: string;
+  iface: ExchangeRecord['iface'];
+  direction: ExchangeRecord['direction'];
+  count: number;
+  /** request body: JSON path -> value form -> count */
+  fields: Record<string, Tally>;
+  /** answer body: JSON path -> value form -> count */
+  responseFields: Record<string, Tally>;
+  /** HTTP status, or `no answer: <reason>` -> count */
+  statuses: Tally;
+  headers: {
+    requestContentType: Tally;
+    responseContentType: Tally;
+    /** `chunked` or `content-length` */
+    transfer: Tally;
+    /** the answer's Keep-Alive header, `none` when it has none */
+    keepAlive: Tally;
+  };
+  /** attempts that ended in a timeout: how long the caller waited */
+  timeouts?: Figure;
+  series?: SeriesObservation;
+}
+
+export interface RecordingObservation {
+  files: string[];
+  /** exchanges read (control API calls of the simulator are not counted: no platform has them) */
+  records: number;
+  kinds: Record<string, KindObservation>;
+  /** `a -> b`, consecutive exchanges on different interfaces -> count */
+  order: Tally;
+}
+
+/** Distinct field paths kept per kind: a body with generated keys must not grow without end. */
+const MAX_PATHS = 400;
+/** Open redelivery series remembered at once; the oldest is closed beyond it. */
+const MAX_OPEN_SERIES = 10_000;
+const MAX_DEPTH = 8;
+const MAX_ITEMS = 20;
+
+const TIME_KEY = /(^|_)(time|timestamp|date)$|_at$|^ts$/i;
+
+/**
+ * The form of a JSON value as a drift check cares about: its type, with numeric strings
+ * and seconds / milliseconds timestamps told apart.
+ * @example formOf('123', 'id') // 'numeric string'
+ */
+export function formOf(value: unknown, key: string): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'string') return /^-?\d+(\.\d+)?$/.test(value) ? 'numeric string' : 'string';
+  if (typeof value === 'number') {
+    if (TIME_KEY.test(key) && Number.isFinite(value) && value > 0)
+      return value > 1e11 ? 'number (ms timestamp)' : 'number (s timestamp)';
+    return 'number';
+  }
+  return typeof value === 'boolean' ? 'boolean' : 'object';
+}
+
+function bump(tally: Tally, key: string, by = 1): void {
+  tally[key] = (tally[key] ?? 0) + by;
+}
+
+function addFigure(figure: Figure | undefined, value: number): Figure {
+  if (!figure) return { n: 1, min: value, max: value, mean: value };
+  figure.n += 1;
+  figure.min = Math.min(figure.min, value);
+  figure.max = Math.max(figure.max, value);
+  figure.mean += (value - figure.mean) / figure.n;
+  return figure;
+}
+
+function walk(value: unknown, path: string, key: string, out: Record<string, Tally>, depth = 0) {
+  if (path !== '') {
+    const tally = out[path];
+    if (tally) bump(tally, formOf(value, key));
+    else if (Object.keys(out).length < MAX_PATHS) out[path] = { [formOf(value, key)]: 1 };
+  }
+  if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value.slice(0, MAX_ITEMS)) walk(item, `${path}[]`, key, out, depth + 1);
+    return;
+  }
+  for (const [k, v] of Object.entries(value))
+    walk(v, path === '' ? k : `${path}.${k}`, k, out, depth + 1);
+}
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const contentType = (headers: Record<string, string> | undefined): string | undefined =>
+  headers?.['content-type']?.toLowerCase().replace(/\s+/g, '');
+
+interface OpenSeries {
+  kind: string;
+  firstStart: number;
+  lastEnd: number;
+  attempts: number;
+  accepted: boolean;
+}
+
+/** A record's acceptance as the sender judged it (its notes), else a 2xx answer. */
+function acceptedOf(record: ExchangeRecord): boolean {
+  if (record.notes?.includes('accepted')) return true;
+  if (record.notes?.some((n) => n.startsWith('rejected'))) return false;
+  const status = record.response?.status;
+  return status !== undefined && status >= 200 && status < 300;
+}
+
+/** The aggregation, fed one record at a time. */
+export interface Observer {
+  add(record: ExchangeRecord): void;
+  /** Closes the open series and gives the observation. */
+  finish(): RecordingObservation;
+}
+
+/** @example const o = createObserver(['a.ndjson']); o.add(record); o.finish().kinds */
+export function createObserver(files: string[]): Observer {
+  const kinds: Record<string, KindObservation> = {};
+  const order: Tally = {};
+  const open = new Map<string, OpenSeries>();
+  let records = 0;
+  let last: { iface: string; kind: string } | undefined;
+
+  const close = (key: string, series: OpenSeries) => {
+    open.delete(key);
+    const obs = kinds[series.kind];
+    if (!obs) return;
+    const s = (obs.series ??= { attempts: {}, outcomes: {}, offsets: {} });
+    bump(s.attempts, String(series.attempts));
+    bump(s.outcomes, series.accepted ? 'accepted' : 'gave-up');
+    if (!series.accepted)
+      s.gaveUpAfter = addFigure(s.gaveUpAfter, series.lastEnd - series.firstStart);
+  };
+
+  return {
+    add(record) {
+      if (record.iface === 'control') return;
+      records += 1;
+      const kind = record.kind ?? `${record.iface}.${record.direction}.unknown`;
+      const obs = (kinds[kind] ??= {
+        kind,
+        iface: record.iface,
+        direction: record.direction,
+        count: 0,
+        fields: {},
+        responseFields: {},
+        statuses: {},
+        headers: { requestContentType: {}, responseContentType: {}, transfer: {}, keepAlive: {} },
+      });
+      obs.count += 1;
+      const body = parseJson(record.request.body);
+      if (body !== undefined) walk(body, '', '', obs.fields);
+      const answer = parseJson(record.response?.body);
+      if (answer !== undefined) walk(answer, '', '', obs.responseFields);
+      bump(
+        obs.statuses,
+        record.response
+          ? String(record.response.status)
+          : `no answer: ${record.failure?.reason ?? 'unknown'}`,
+      );
+      const reqType = contentType(record.request.headers);
+      if (reqType) bump(obs.headers.requestContentType, reqType);
+      const transfer = record.notes?.find((n) => n.startsWith('transfer: '))?.slice(10);
+      const chunked =
+        transfer ?? (record.request.headers?.['transfer-encoding'] ? 'chunked' : undefined);
+      bump(obs.headers.transfer, chunked ?? 'content-length');
+      if (record.response) {
+        const resType = contentType(record.response.headers);
+        if (resType) bump(obs.headers.responseContentType, resType);
+        if (record.response.headers && Object.keys(record.response.headers).length > 0)
+          bump(obs.headers.keepAlive, record.response.headers['keep-alive'] ?? 'none');
+      }
+      const end = record.protocolMs;
+      const start = end - (record.durationMs ?? 0);
+      if (record.failure?.reason === 'timeout' && record.durationMs !== undefined)
+        obs.timeouts = addFigure(obs.timeouts, record.durationMs);
+      if (record.attempt !== undefined) {
+        const key = `${kind} ${messageKeyOf(body, record.request.body ?? '')}`;
+        let series = open.get(key);
+        if (series && record.attempt === 1) {
+          close(key, series);
+          series = undefined;
+        }
+        if (!series) {
+          series = { kind, firstStart: start, lastEnd: end, attempts: 0, accepted: false };
+          open.set(key, series);
+          if (open.size > MAX_OPEN_SERIES) {
+            const [oldKey, oldest] = open.entries().next().value as [string, OpenSeries];
+            close(oldKey, oldest);
+          }
+        }
+        series.attempts += 1;
+        series.lastEnd = end;
+        if (series.attempts > 1) {
+          const s = (obs.series ??= { attempts: {}, outcomes: {}, offsets: {} });
+          s.offsets[String(series.attempts)] = addFigure(
+            s.offsets[String(series.attempts)],
+            start - series.firstStart,
+          );
+        }
+        if (acceptedOf(record)) {
+          series.accepted = true;
+          close(key, series);
+        }
+      }
+      if (last && last.iface !== record.iface) bump(order, `${last.kind} -> ${kind}`);
+      last = { iface: record.iface, kind };
+    },
+    finish() {
+      for (const [key, series] of [...open]) close(key, series);
+      return { files, records, kinds, order };
+    },
+  };
+}
+
+/**
+ * Reads recordings a line at a time (NDJSON; a HAR file is one JSON document, read whole)
+ * into one observation.
+ * @example const seen = await observeRecordings(['real.ndjson']);
+ */
+export async function observeRecordings(paths: string[]): Promise<RecordingObservation> {
+  const observer = createObserver(paths);
+  for (const path of paths) {
+    if (path.toLowerCase().endsWith('.har')) {
+      const { readFile } = await import('node:fs/promises');
+      let text: string;
+      try {
+        text = await readFile(path, 'utf8');
+      } catch (error) {
+        throw readError(path, error);
+      }
+      for (const record of parseHar(text, path)) observer.add(record);
+      continue;
+    }
+    await readNdjsonLines(path, (record) => observer.add(record));
+  }
+  return observer.finish();
+}
+
+function readError(path: string, error: unknown): SvcError {
+  return new SvcError('SVC_E_READ', 'input', `Could not read ${path}: ${systemReason(error)}.`);
+}
+
+async function readNdjsonLines(path: string, each: (record: ExchangeRecord) => void) {
+  const stream = createReadStream(path, { encoding: 'utf8' });
+  const failed = new Promise<never>((_, reject) =>
+    stream.once('error', (error) => reject(readError(path, error))),
+  );
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let n = 0;
+  let torn: number | undefined;
+  const reading = (async () => {
+    for await (const line of lines) {
+      n += 1;
+      if (line.trim() === '') continue;
+      if (torn !== undefined) throw notJson(path, torn);
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        // a torn last line (a crash mid-write) is ignored; one in the middle is an error
+        torn = n;
+        continue;
+      }
+      const record = value as Partial<ExchangeRecord>;
+      if (record.type !== 'exchange' || !record.request || !record.iface)
+        throw new SvcError(
+          'SVC_E_RECORDING',
+          'input',
+          `Could not read ${path}: line ${n} is not an exchange record.`,
+          'Record with `svc-cli platform --record session.ndjson` (or proxy, listen --record).',
+        );
+      each(record as ExchangeRecord);
+    }
+  })();
+  failed.catch(() => undefined); // an error after the last line changes nothing read
+  await Promise.race([reading, failed]);
+  if (torn !== undefined && n === 1) throw notJson(path, torn);
+}
+
+const notJson = (path: string, line: number) =>
+  new SvcError('SVC_E_RECORDING', 'input', `Could not read ${path}: line ${line} is not JSON.`);
