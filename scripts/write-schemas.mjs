@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes the JSON Schemas of svc-cli's own on-disk formats (conversation fixtures, fault
-// plans) into schemas/, from the zod schemas in dist/. Fixtures point at them with $schema.
+// plans, platform profiles) into schemas/, from the zod schemas in dist/. Fixtures point at them with $schema.
 // Run by `npm run build`; a test checks the committed files are current.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -8,11 +8,13 @@ import { z } from 'zod';
 const root = new URL('../', import.meta.url);
 const { conversationSchema } = await import(new URL('dist/conversation/format.js', root).href);
 const { faultPlanSchema } = await import(new URL('dist/faults/plan-file.js', root).href);
+const { profileSchema } = await import(new URL('dist/conversation/record/profile.js', root).href);
 
 /** The on-disk formats; the input side of each schema is what a file may contain. */
 export const FORMATS = {
   conversation: conversationSchema,
   'fault-plan': faultPlanSchema,
+  profile: profileSchema,
 };
 
 mkdirSync(new URL('schemas/', root), { recursive: true });

@@ -19,6 +19,7 @@ export const ERRORS = {
   SVC_E_TLS_FILE: { category: 'input' },
   SVC_E_PROXY_UPSTREAM: { category: 'input' },
   SVC_E_RECORDING: { category: 'input' },
+  SVC_E_PROFILE: { category: 'input' },
   SVC_E_LISTEN: { category: 'input' },
   SVC_E_PORT_IN_USE: { category: 'input' },
   SVC_E_FAULT_PLAN: { category: 'input' },

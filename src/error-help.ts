@@ -69,6 +69,10 @@ export const ERROR_HELP: Record<ErrorCode, ErrorHelp> = {
     summary: 'a recording holds nothing record to-fixture can turn into a conversation',
     todo: 'Record with `svc-cli platform --record session.ndjson` and send messages through it.',
   },
+  SVC_E_PROFILE: {
+    summary: 'a --profile is neither spec, docs nor a readable profile file of a known version',
+    todo: 'Give --profile spec, --profile docs, or a file written by `svc-cli record profile`.',
+  },
   SVC_E_LISTEN: {
     summary: 'a server could not start listening',
     todo: 'Check --host and --port; the message gives the system reason.',

@@ -1,4 +1,5 @@
 import { dirname, resolve as resolvePath } from 'node:path';
+import type { SimulatorSettings } from './record/profile.js';
 import { createClock, createVirtualClock, type Clock } from '../clock.js';
 import { SvcError } from '../errors.js';
 import type { FaultPlan } from '../faults/index.js';
@@ -66,6 +67,8 @@ export interface WorldOptions extends ReplayPeers {
    * `replay --record`, read by `svc-cli trace`
    */
   recordFile?: string;
+  /** what the embedded platform follows beyond the spec (`--profile`; default the spec's) */
+  settings?: SimulatorSettings;
 }
 
 /** The delivery verdict of an agent message (spec 8), as agent steps match it. */
@@ -261,10 +264,16 @@ async function startEmbeddedWorld(
             providerUrl: botUrl,
             token,
             providerId,
-            ...(botSetup?.events ? { botEvents: botSetup.events } : {}),
+            ...(botSetup?.events
+              ? { botEvents: botSetup.events }
+              : options.settings?.botEvents === 'docs'
+                ? { botEvents: 'docs' as const }
+                : {}),
+            ...(options.settings ? { policy: options.settings.botPolicy } : {}),
           },
         }
       : {}),
+    ...(options.settings ? { channelPolicy: options.settings.channelPolicy } : {}),
     agentsOnline: setup.agents !== 'offline',
     strict: setup.strict ?? true,
     channels: [

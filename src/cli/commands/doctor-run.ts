@@ -1,4 +1,5 @@
 /** The body of `doctor` (imported lazily): each check is data; render prints ✓ / ✗ / !. */
+import { describeSettings, loadProfile, settingsOf } from '../../conversation/record/profile.js';
 import { SvcError, errorText } from '../../errors.js';
 import { getChannelStatus } from '../../roles/integrator/index.js';
 import { loadConfig } from '../config-file.js';
@@ -111,6 +112,31 @@ async function probeChannel(url: string, timeoutMs: number, shown: string): Prom
   }
 }
 
+/** The profile `platform` and `replay` would follow here, and what it changes over the spec. */
+async function checkProfile(
+  ctx: CliContext,
+  option: { value?: unknown; raw?: unknown; source: string } | undefined,
+): Promise<CheckEvent> {
+  const name = typeof option?.value === 'string' ? option.value : 'spec';
+  const from = option && option.source !== 'default' ? ` (from ${option.source})` : ' (default)';
+  try {
+    const settings = settingsOf(await loadProfile(name, ctx.cwd));
+    return {
+      type: 'check',
+      name: 'profile',
+      status: 'pass',
+      detail: `profile ${name}${from}: ${describeSettings(settings)}`,
+    };
+  } catch (error) {
+    return {
+      type: 'check',
+      name: 'profile',
+      status: 'fail',
+      detail: error instanceof SvcError ? error.message : String(error),
+    };
+  }
+}
+
 /**
  * Runs every check; returns 0, 1 (a check failed) or 3 (only reachability failed).
  * @example await runDoctor(ctx, { timeout: '500' });
@@ -171,6 +197,12 @@ export async function runDoctor(ctx: CliContext, flags: Record<string, unknown>)
       detail: 'no URL configured to check (channelUrl, integratorUrl, ...)',
     });
   }
+  checks.push(
+    await checkProfile(
+      ctx,
+      inspected.find((o) => o.spec.key === 'profile'),
+    ),
+  );
   checks.push(...(await Promise.all(probes)));
   for (const check of checks) out.event(check, formatCheck);
   // a closing line, and one NDJSON summary with --json

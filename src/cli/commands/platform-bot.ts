@@ -6,6 +6,7 @@ import {
   type BotServiceOptions,
 } from '../../platform/index.js';
 import type { Output } from '../render/output.js';
+import type { SimulatorSettings } from '../../conversation/record/profile.js';
 
 export interface PlatformBotFlags {
   botProviderUrl?: string | undefined;
@@ -25,7 +26,10 @@ export interface PlatformBotFlags {
  * The bot service options from the platform's flags; undefined without --bot-provider-url.
  * @example botOptions({ botProviderUrl: 'http://127.0.0.1:9100', botToken: 't' })?.providerId // 'dev-provider'
  */
-export function botOptions(flags: PlatformBotFlags): BotServiceOptions | undefined {
+export function botOptions(
+  flags: PlatformBotFlags,
+  settings?: Pick<SimulatorSettings, 'botPolicy' | 'botEvents'>,
+): BotServiceOptions | undefined {
   if (flags.botProviderUrl === undefined) {
     if (flags.botToken || flags.botAuthUrl || flags.botClientId)
       throw new SvcError(
@@ -62,18 +66,24 @@ export function botOptions(flags: PlatformBotFlags): BotServiceOptions | undefin
     providerId: flags.providerId,
     senderName: flags.botName,
     rateLimit,
-    // the public Bot API's CHAT_CLOSED / CLIENT_INFO, off unless asked
-    ...(flags.botEvents === 'docs' ? { botEvents: 'docs' as const } : {}),
-    // spec 8: 2 attempts; the public Bot API words it "3 s, with 2 retries" (docs/FIDELITY.md)
-    ...(flags.botAttempts === BOT_DELIVERY_POLICY.attempts
-      ? {}
-      : {
+    // the public Bot API's CHAT_CLOSED / CLIENT_INFO: --bot-events docs, or the profile's
+    ...(flags.botEvents === 'docs' || settings?.botEvents === 'docs'
+      ? { botEvents: 'docs' as const }
+      : {}),
+    // spec 8: 2 attempts; the public Bot API words it "3 s, with 2 retries" (docs/FIDELITY.md).
+    // --bot-attempts other than the spec's figure wins over the profile (it is the older alias)
+    ...(flags.botAttempts !== BOT_DELIVERY_POLICY.attempts
+      ? {
           policy: {
-            ...BOT_DELIVERY_POLICY,
+            ...(settings?.botPolicy ?? BOT_DELIVERY_POLICY),
             attempts: flags.botAttempts,
-            failAfterMs: flags.botAttempts * BOT_DELIVERY_POLICY.intervalMs,
+            failAfterMs:
+              flags.botAttempts * (settings?.botPolicy ?? BOT_DELIVERY_POLICY).intervalMs,
           },
-        }),
+        }
+      : settings && settings.botPolicy !== BOT_DELIVERY_POLICY
+        ? { policy: settings.botPolicy }
+        : {}),
     ...(flags.botClientId && flags.botClientSecret
       ? {
           auth: {

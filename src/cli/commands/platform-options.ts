@@ -5,6 +5,7 @@ import {
   RECORD_OPTIONS,
   RECORD_SYNC_OPTION,
   SERVING_OPTIONS,
+  PROFILE_OPTION,
   TLS_OPTIONS,
   botEventsOption,
 } from '../options/shared.js';
@@ -54,6 +55,7 @@ export const platformOptions = defineOptions('platform', [
       "send agent messages with Transfer-Encoding: chunked (the channel's chunked switch)",
   },
   AGENTS_OPTION,
+  PROFILE_OPTION,
   {
     key: 'channelId',
     flag: '--channel-id <id>',
@@ -219,7 +221,7 @@ export const platformOptions = defineOptions('platform', [
     default: 2,
     group: BOT,
     description:
-      'attempts per bot event, 3 s each, before hand-over (spec 8: 2; the public Bot API says "2 retries": 3)',
+      'attempts per bot event, 3 s each, before hand-over (spec 8: 2; the public Bot API says "2 retries": 3, as --profile docs); another figure than 2 wins over the profile',
   },
   {
     ...botEventsOption(

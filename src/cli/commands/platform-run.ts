@@ -38,6 +38,7 @@ import { createPromptLine, type PromptLine } from '../console/prompt-line.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { platformOptions } from './platform-options.js';
 import { botOptions, botUrls, printBotBanner } from './platform-bot.js';
+import { describeSettings, loadProfile, settingsOf } from '../../conversation/record/profile.js';
 import { chatLimitsOf, parseSize } from './platform-limits.js';
 
 /** `svc-cli platform`: flags -> simulator -> rendered events, until SIGINT/SIGTERM. */
@@ -81,13 +82,15 @@ export async function runPlatform(
     },
     recordPolicyOf(flags, out),
   );
-  const bot = botOptions(flags);
+  const settings = settingsOf(await loadProfile(flags.profile, ctx.cwd));
+  const bot = botOptions(flags, settings);
   if (bot) platformSecrets.push(bot.token, ...(bot.auth ? [bot.auth.clientSecret] : []));
   const platform = createPlatform({
     ...(bot ? { bot } : {}),
     clock,
     journal,
     chats,
+    channelPolicy: settings.channelPolicy,
     agentsOnline: flags.agents !== 'offline',
     strict: !flags.lenient,
     ...(flags.web
@@ -149,6 +152,9 @@ export async function runPlatform(
     ...(flags.host ? { host: flags.host } : {}),
     allowedHosts: flags.allowedHost,
     access: control.access,
+    ...(settings.keepAliveTimeoutMs === undefined
+      ? {}
+      : { limits: { keepAliveTimeoutMs: settings.keepAliveTimeoutMs } }),
   });
   const channels = [...core.state.channels.values()].map((c) => core.channelInfo(c));
   const consoleUrl = consoleUrlOf(server.url, control);
@@ -170,6 +176,8 @@ export async function runPlatform(
       `  time scale    ${clock.timeScale}: ${describeTimeScale(clock.timeScale)} (the log shows both)`,
     );
   }
+  if (flags.profile !== 'spec')
+    out.line(`  profile       ${flags.profile}: ${describeSettings(settings)}`);
   if (bot) printBotBanner(out, server.url, bot, globals.showSecrets);
   if (bot && !integratorUrl) {
     // the bot's answers reach the customer through the channel's integrator

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
-import { recordDiffOptions, toFixtureOptions } from './tool-options.js';
+import { recordDiffOptions, recordProfileOptions, toFixtureOptions } from './tool-options.js';
 
 /** `record to-fixture`: a recorded session becomes a conversation fixture. */
 export function registerRecord(program: Command, ctx: CliContext): void {
@@ -15,7 +15,8 @@ export function registerRecord(program: Command, ctx: CliContext): void {
 Examples:
   $ svc-cli record to-fixture session.ndjson > fixtures/conversations/my-flow.json
   $ svc-cli record to-fixture session.har --name "checkout flow" --out my-flow.json
-  $ svc-cli record diff real.ndjson sim.ndjson --timing-tolerance 500ms`,
+  $ svc-cli record diff real.ndjson sim.ndjson --timing-tolerance 500ms
+  $ svc-cli record profile real.ndjson --out real.profile.json`,
     );
   const toFixture = record
     .command('to-fixture')
@@ -48,6 +49,7 @@ Examples:
       }),
     );
   registerRecordDiff(record, ctx);
+  registerRecordProfile(record, ctx);
 }
 
 function registerRecordDiff(record: Command, ctx: CliContext): void {
@@ -81,6 +83,38 @@ Examples:
       action(ctx, async (a: string, b: string, _opts: unknown, cmd: Command) => {
         const { runRecordDiff } = await import('./record-diff-run.js');
         return runRecordDiff(ctx, a, b, givenFlags(cmd));
+      }),
+    );
+}
+
+function registerRecordProfile(record: Command, ctx: CliContext): void {
+  const profile = record
+    .command('profile')
+    .description(
+      'learn a platform profile from recordings: retry schedule, bot timeouts, field forms, statuses',
+    )
+    .argument('<recordings...>', 'one or more recordings (NDJSON or HAR)');
+  addOptions(profile, recordProfileOptions)
+    .addHelpText(
+      'after',
+      `
+The profile says what the recordings showed, each figure with the number of observations
+behind it: the attempts, interval, per-attempt wait and give-up time of agent messages to the
+integrator and of bot events (the bot's hand-over), the public Bot API's extra events when
+seen, the platform's Keep-Alive, and per payload kind its statuses and the forms of its fields
+(numeric ids, millisecond timestamps, extra fields). platform --profile and replay --profile
+make the simulator follow it; the spec fills what it does not say. JSON Schema:
+schemas/profile.schema.json.
+
+Examples:
+  $ svc-cli record profile real.ndjson --out real.profile.json
+  $ svc-cli platform --profile real.profile.json --integrator-url http://127.0.0.1:9000/agent-messages
+  $ svc-cli replay fixtures/conversations/hello.json --profile real.profile.json`,
+    )
+    .action(
+      action(ctx, async (files: string[], _opts: unknown, cmd: Command) => {
+        const { runRecordProfile } = await import('./record-profile-run.js');
+        return runRecordProfile(ctx, files, givenFlags(cmd));
       }),
     );
 }

@@ -1,4 +1,5 @@
 /** The option table of `svc-cli replay` (table.ts). */
+import { PROFILE_OPTION } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 import { REPORT_OPTIONS } from './conform-options.js';
 
@@ -11,6 +12,11 @@ export const INVARIANT_LIST =
   'transcript, bot-after-close, hook-after-finish, agent-joined, redelivery-id, handover-budget';
 
 export const replayOptions = defineOptions('replay', [
+  {
+    ...PROFILE_OPTION,
+    description:
+      'what the embedded platform follows beyond the spec: spec, docs or a profile file (not with --platform-url: that simulator runs its own)',
+  },
   {
     key: 'integratorUrl',
     flag: '--integrator-url <url>',

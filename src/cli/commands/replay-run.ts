@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { loadProfile, settingsOf } from '../../conversation/record/profile.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { replayOptions } from './replay-options.js';
@@ -86,6 +87,14 @@ export async function runReplay(
       : scratch === undefined
         ? undefined
         : join(scratch, 'session.ndjson');
+  if (peers.platformUrl && flags.profile !== 'spec')
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'Could not replay with --profile: --platform-url replaces the embedded platform, which follows the profile it was started with.',
+      `Start that simulator with platform --profile ${flags.profile}.`,
+    );
+  const settings =
+    flags.profile === 'spec' ? undefined : settingsOf(await loadProfile(flags.profile, ctx.cwd));
   const seed = flags.seed;
   // default: replayAll's (parallel embedded worlds; one at a time with a real peer)
   const concurrency = flags.concurrency;
@@ -135,6 +144,7 @@ export async function runReplay(
       ...(seed === undefined ? {} : { seed }),
       ...(recordFile === undefined ? {} : { recordFile }),
       ...(disabled.length > 0 ? { invariants: { disabled } } : {}),
+      ...(settings ? { settings } : {}),
     })),
     {
       ...(concurrency === undefined ? {} : { concurrency }),

@@ -1,6 +1,6 @@
 /** The option tables of init, doctor, schema, explain, validate and record to-fixture (table.ts). */
 import { ROLE_NAMES } from '../options/roles.js';
-import { CHANNEL_URL_OPTION } from '../options/shared.js';
+import { CHANNEL_URL_OPTION, PROFILE_OPTION } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 
 /** The URLs a project's config names, one per role (`init` writes them, `doctor` probes them). */
@@ -77,6 +77,10 @@ export const initOptions = defineOptions(
 
 export const doctorOptions = defineOptions('doctor', [
   ...PROJECT_URLS,
+  {
+    ...PROFILE_OPTION,
+    description: 'the platform profile to check and show (spec, docs or a profile file)',
+  },
   {
     key: 'timeout',
     flag: '--timeout <ms>',
@@ -184,5 +188,21 @@ export const recordDiffOptions = defineOptions('record diff', [
     type: 'string',
     default: '250ms',
     description: 'timing figures closer than this are the same (ms, s)',
+  },
+] as const satisfies readonly OptionSpec[]);
+export const recordProfileOptions = defineOptions('record profile', [
+  {
+    key: 'out',
+    flag: '-o, --out <file>',
+    type: 'path',
+    config: false,
+    description: 'write the profile here (default: stdout)',
+  },
+  {
+    key: 'name',
+    flag: '--name <name>',
+    type: 'string',
+    config: false,
+    description: 'the profile name (default: from the first recording)',
   },
 ] as const satisfies readonly OptionSpec[]);

@@ -25,6 +25,7 @@ import {
   initOptions,
   schemaOptions,
   recordDiffOptions,
+  recordProfileOptions,
   toFixtureOptions,
   validateOptions,
 } from '../commands/tool-options.js';
@@ -56,4 +57,5 @@ export const ALL_TABLES: readonly OptionTable[] = [
   traceOptions,
   reportOptions,
   recordDiffOptions,
+  recordProfileOptions,
 ];

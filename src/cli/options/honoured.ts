@@ -48,6 +48,7 @@ export const HONOURED_GLOBALS: Readonly<Record<string, readonly GlobalKey[]>> = 
   trace: CONFIG,
   report: CONFIG,
   'record diff': CONFIG,
+  'record profile': CONFIG,
   // writes the config file; reads none
   init: OUTPUT,
   // prints a shell script: no output format, no config

@@ -23,6 +23,20 @@ export function botEventsOption<const D extends string>(description: D) {
   } as const;
 }
 
+/**
+ * The platform profile the simulator follows where the spec is silent (docs/drift.md): the
+ * built-in `spec` and `docs`, or a file `record profile` wrote.
+ */
+export const PROFILE_OPTION = {
+  key: 'profile',
+  flag: '--profile <spec|docs|file>',
+  type: 'string',
+  default: 'spec',
+  env: 'SVC_PROFILE',
+  description:
+    "what the simulator follows beyond the spec: spec, docs (the public docs' readings) or a profile file from record profile",
+} as const satisfies OptionSpec;
+
 const ACCESS = 'Access (docs/SECURITY.md):';
 
 /** Host names a serving command answers beside localhost, IP addresses and its --host. */

@@ -1,0 +1,49 @@
+import { basename, dirname, extname, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { SvcError, systemReason } from '../../errors.js';
+import { writeFileWhole } from '../../io/write-whole.js';
+import { observeRecordings } from '../../conversation/record/observe.js';
+import { learnProfile } from '../../conversation/record/profile.js';
+import type { CliContext } from '../context.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { recordProfileOptions } from './tool-options.js';
+
+/** `svc-cli record profile <recordings...>`: observe them all, learn, print or write. */
+export async function runRecordProfile(
+  ctx: CliContext,
+  files: string[],
+  given: Readonly<Record<string, unknown>>,
+): Promise<number> {
+  const flags = resolveForCommand(ctx, recordProfileOptions, given);
+  const seen = await observeRecordings(files.map((f) => resolve(ctx.cwd, f)));
+  seen.files = files; // as the user named them: a profile does not carry this machine's paths
+  const first = files[0] ?? 'recording';
+  const profile = learnProfile(seen, flags.name ?? basename(first, extname(first)));
+  const text = `${JSON.stringify(profile, null, 2)}\n`;
+  if (flags.out === undefined) {
+    ctx.stdout.write(text);
+    return 0;
+  }
+  const out = resolve(ctx.cwd, flags.out);
+  try {
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileWhole(out, text);
+  } catch (error) {
+    if (error instanceof SvcError) throw error;
+    throw new SvcError(
+      'SVC_E_WRITE',
+      'input',
+      `Could not write --out ${flags.out}: ${systemReason(error)}.`,
+    );
+  }
+  const learned = [
+    profile.channel?.attempts && `channel attempts ${profile.channel.attempts.value}`,
+    profile.bot?.attempts && `bot attempts ${profile.bot.attempts.value}`,
+    profile.bot?.failAfterMs && `hand-over after ${profile.bot.failAfterMs.value} ms`,
+    profile.keepAliveMs && `keep-alive ${profile.keepAliveMs.value} ms`,
+  ].filter(Boolean);
+  ctx.stderr.write(
+    `profile written to ${flags.out}: ${seen.records} exchanges, ${Object.keys(seen.kinds).length} kinds${learned.length > 0 ? `; ${learned.join(', ')}` : ''}\n`,
+  );
+  return 0;
+}
