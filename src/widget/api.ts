@@ -114,6 +114,55 @@ function toJsonObject(
 
 /** Builds the `svc_api` object bound to one widget session. */
 export function createSvcApi(session: WidgetSession): SvcApi {
+  const api = createSpecApi(session);
+  const limit = session.attributeCallsPerHour;
+  if (limit !== undefined)
+    api.setClientAttributes = (attributes) => setClientAttributes(session, attributes, limit);
+  return api;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The public JS API's setClientAttributes (docs profile): a key/value object merged into the
+ * visitor's attributes, at most `limit` calls per visitor in any hour. **Assumption**: the
+ * refused call's answer; the docs give the limit, not what the script returns beyond it.
+ */
+function setClientAttributes(
+  session: WidgetSession,
+  attributes: unknown,
+  limit: number,
+): ReasonResult {
+  const record = recordCall(session, 'setClientAttributes', [attributes]);
+  const now = session.now();
+  session.attributeCalls = session.attributeCalls.filter((at) => now - at < HOUR_MS);
+  if (session.attributeCalls.length >= limit) {
+    noteIssue(
+      session,
+      'setClientAttributes',
+      'rate_limited',
+      `setClientAttributes: refused, call ${session.attributeCalls.length + 1} within an hour; the public JS API allows ${limit} calls per visitor and hour`,
+    );
+    return finish<ReasonResult>(record, {
+      result: 'fail',
+      reason: `limit of ${limit} calls per hour reached`,
+    });
+  }
+  if (!isRecord(attributes)) {
+    noteIssue(
+      session,
+      'setClientAttributes',
+      'invalid_argument',
+      'setClientAttributes: attributes must be an object of keys and values',
+    );
+    return finish<ReasonResult>(record, { result: 'fail', reason: 'attributes must be an object' });
+  }
+  session.attributeCalls.push(now);
+  session.attributes = { ...session.attributes, ...attributes };
+  return finish<ReasonResult>(record, { result: 'ok' });
+}
+
+function createSpecApi(session: WidgetSession): SvcApi {
   const { visitorId } = session;
   return {
     open(options) {

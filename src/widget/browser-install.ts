@@ -3,7 +3,7 @@
  * object set before the script tag), overridden by the loading tag's data attributes
  * (`data-online`, `data-callback`, `data-call-balance`, `data-safe-url`,
  * `data-page-origin`, `data-visitor-id`, `data-platform-url`: talk to a running simulator over
- * HTTP); the driver is exposed as `window.svc_widget`.
+ * HTTP; `data-profile="docs"`: the public docs' setClientAttributes and its limit); the driver is exposed as `window.svc_widget`.
  */
 import { installWidget, type Widget } from './install.js';
 import { noteIssue } from './session.js';
@@ -53,6 +53,13 @@ export function readDataOptions(
   if (dataset.pageOrigin !== undefined) options.pageOrigin = dataset.pageOrigin;
   if (dataset.visitorId !== undefined) options.visitorId = dataset.visitorId;
   if (dataset.platformUrl !== undefined) options.platformUrl = dataset.platformUrl;
+  if (dataset.profile !== undefined) {
+    if (dataset.profile === 'spec' || dataset.profile === 'docs') options.profile = dataset.profile;
+    else
+      problems.push(
+        `data-profile="${dataset.profile}" is none of spec, docs: the default (spec) is kept`,
+      );
+  }
   return options;
 }
 

@@ -80,6 +80,10 @@ export function installWidget(win: object, options: WidgetOptions = {}): Widget 
       safeUrl: options.safeUrl ?? false,
       pageOrigin: options.pageOrigin ?? readOrigin(host),
     },
+    // the public JS API: 10 setClientAttributes calls per visitor and hour (docs profile)
+    ...(options.profile === 'docs' ? { attributeCallsPerHour: 10 } : {}),
+    attributeCalls: [],
+    attributes: {},
     online: options.online ?? true,
     callback: options.callback ?? 'enabled',
     callBalance: options.callBalance ?? 100,

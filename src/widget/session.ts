@@ -34,6 +34,12 @@ export interface WidgetSession {
   readonly visitorId: string;
   readonly now: () => number;
   readonly linkPolicy: LinkPolicy;
+  /** setClientAttributes calls allowed per visitor and hour; undefined: no such method */
+  readonly attributeCallsPerHour?: number | undefined;
+  /** when each accepted setClientAttributes call was made (the last hour's only) */
+  attributeCalls: number[];
+  /** the visitor attributes set so far */
+  attributes: Record<string, unknown>;
   online: boolean;
   callback: CallbackSetting;
   callBalance: number;

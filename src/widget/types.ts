@@ -60,6 +60,11 @@ export interface SvcApi {
   setUserToken(token: unknown): UserTokenResult;
   showProactiveInvitation(invitationText: string, departmentId?: number): void;
   startCall(phone: string): ReasonResult;
+  /**
+   * The public JS API's visitor attributes (not in spec 4.5): present only under the `docs`
+   * profile, which also holds it to the documented 10 calls per visitor and hour.
+   */
+  setClientAttributes?: (attributes: unknown) => ReasonResult;
   isCallbackEnabled(callback: (result: ReasonResult) => void): void;
   /** One object, or the five strings in the spec's order: name, email, phone, description, message. */
   sendOfflineMessage(message: Partial<OfflineMessage>): OfflineMessageResult;
@@ -131,6 +136,11 @@ export interface WidgetOptions {
   visitorId?: string;
   /** Milliseconds for records (default Date.now). */
   now?: () => number;
+  /**
+   * `docs`: the public docs' readings beyond spec 4.5 (docs/drift.md): `setClientAttributes`,
+   * at most 10 calls per visitor and hour (default `spec`).
+   */
+  profile?: 'spec' | 'docs';
   /**
    * Where each issue is also told as it happens (the browser bundle passes the page's
    * console: a callback that threw shows there with its stack); default: only `issues`.
