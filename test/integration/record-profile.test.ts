@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { diffObservations } from '../../src/conversation/record/diff.js';
 import { observeRecordings } from '../../src/conversation/record/observe.js';
 import {
@@ -148,5 +149,16 @@ describe('--bot-attempts, the older switch', () => {
     expect(botOptions({ ...flags, botAttempts: 2 }, docs)?.policy?.attempts).toBe(3);
     expect(botOptions({ ...flags, botAttempts: 2 }, docs)?.botEvents).toBe('docs');
     expect(botOptions({ ...flags, botAttempts: 3 })?.policy?.attempts).toBe(3);
+  });
+});
+
+describe('JSON Schema of the profile', () => {
+  it('is current in schemas/profile.schema.json (npm run build writes it)', () => {
+    const committed = JSON.parse(readFileSync('schemas/profile.schema.json', 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const fresh = z.toJSONSchema(profileSchema, { io: 'input', unrepresentable: 'any' });
+    expect({ ...committed, $id: undefined }).toEqual({ ...fresh, $id: undefined });
   });
 });
