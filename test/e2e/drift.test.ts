@@ -1,0 +1,59 @@
+/** The built CLI: record diff and record profile on two recordings, platform --profile. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOT_DELIVERY_POLICY } from '../../src/platform/delivery.js';
+import { startCliServer } from '../helpers/cli-server.js';
+import { recordDriftSession } from '../helpers/drift-session.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-drift-e2e-'));
+  await recordDriftSession(join(dir, 'two.ndjson'));
+  await recordDriftSession(join(dir, 'three.ndjson'), {
+    bot: { policy: { ...BOT_DELIVERY_POLICY, attempts: 3, failAfterMs: 9000 } },
+  });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('svc-cli record diff / record profile / --profile (e2e)', () => {
+  it('diff: NDJSON differences and a summary, exit 1 on behaviour; 0 against itself', async () => {
+    const run = await runCli(['record', 'diff', 'two.ndjson', 'three.ndjson', '--json'], {
+      cwd: dir,
+    });
+    expect(run.code).toBe(1);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.type, l.aspect])).toEqual([
+      ['difference', 'attempts'],
+      ['difference', 'hand-over'],
+      ['diff-summary', undefined],
+    ]);
+    const same = await runCli(['record', 'diff', 'three.ndjson', 'three.ndjson'], { cwd: dir });
+    expect(same.code).toBe(0);
+    expect(same.stdout).toContain('no differences');
+  });
+
+  it('profile: learned, written, followed by platform; a bad profile is an input error', async () => {
+    const learn = await runCli(['record', 'profile', 'three.ndjson', '-o', 'p.json'], { cwd: dir });
+    expect(learn.code).toBe(0);
+    expect(learn.stderr).toContain('bot attempts 3, hand-over after 9000 ms');
+    const bad = await runCli(['platform', '--profile', join(dir, 'none.json'), '--port', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Could not read the profile');
+    const server = await startCliServer([
+      'platform',
+      '--json',
+      '--port',
+      '0',
+      '--profile',
+      join(dir, 'p.json'),
+    ]);
+    expect(server.listening.type).toBe('listening');
+    expect(await server.stop()).toBe(130); // stopped by SIGINT, as a serving command is
+  });
+});
