@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { formOf, observeRecordings } from '../../../src/conversation/record/observe.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-observe-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const write = (name: string, text: string) => {
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+};
+const record = (seq: number, body: unknown) =>
+  JSON.stringify({
+    type: 'exchange',
+    seq,
+    at: '2026-01-01T00:00:00.000Z',
+    protocolMs: seq * 10,
+    iface: 'channel',
+    direction: 'in',
+    kind: 'channel.customer.text',
+    request: { method: 'POST', url: '/x', body: JSON.stringify(body) },
+    response: { status: 200, headers: { 'keep-alive': 'timeout=65' }, body: '{"result":"ok"}' },
+  });
+
+describe('formOf', () => {
+  it.each([
+    ['1', 'id', 'numeric string'],
+    ['a1', 'id', 'string'],
+    [7, 'id', 'number'],
+    [1_700_000_000, 'timestamp', 'number (s timestamp)'],
+    [1_700_000_000_000, 'timestamp', 'number (ms timestamp)'],
+    [null, 'x', 'null'],
+    [[], 'x', 'array'],
+    [{}, 'x', 'object'],
+    [true, 'x', 'boolean'],
+  ])('%j under %s: %s', (value, key, form) => expect(formOf(value, key)).toBe(form));
+});
+
+describe('observeRecordings', () => {
+  it('sums fields, statuses and Keep-Alive per kind; a torn last line is ignored', async () => {
+    const file = write(
+      'a.ndjson',
+      `${record(1, { sender: { id: 'c1' } })}\n${record(2, { sender: { id: 5 } })}\n{"type":"exch`,
+    );
+    const seen = await observeRecordings([file]);
+    expect(seen.records).toBe(2);
+    const kind = seen.kinds['channel.customer.text']!;
+    expect(kind.fields).toEqual({
+      sender: { object: 2 },
+      'sender.id': { string: 1, number: 1 },
+    });
+    expect(kind.statuses).toEqual({ '200': 2 });
+    expect(kind.headers.keepAlive).toEqual({ 'timeout=65': 2 });
+    expect(kind.responseFields).toEqual({ result: { string: 2 } });
+  });
+
+  it('a broken line in the middle, a line that is not an exchange, a missing file: input errors', async () => {
+    await expect(
+      observeRecordings([write('b.ndjson', `{"type":\n${record(1, {})}\n`)]),
+    ).rejects.toMatchObject({
+      code: 'SVC_E_RECORDING',
+      message: expect.stringContaining('line 1 is not JSON') as string,
+    });
+    await expect(
+      observeRecordings([write('c.ndjson', '{"type":"other"}\n')]),
+    ).rejects.toMatchObject({
+      code: 'SVC_E_RECORDING',
+      message: expect.stringContaining('line 1 is not an exchange record') as string,
+    });
+    await expect(observeRecordings([join(dir, 'none.ndjson')])).rejects.toMatchObject({
+      code: 'SVC_E_READ',
+    });
+  });
+});
