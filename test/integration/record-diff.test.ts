@@ -39,6 +39,12 @@ describe('record diff', () => {
     expect(result.differences).toEqual([]);
   });
 
+  it('the same session recorded as HAR diffs clean against its NDJSON', async () => {
+    await recordDriftSession(file('spec.har'), { integrator: [{ kind: 'status', status: 503 }] });
+    const result = await diff('spec.ndjson', 'spec.har');
+    expect(result.differences).toEqual([]);
+  });
+
   it('3 bot attempts against 2: the attempts and the hand-over time, nothing else', async () => {
     const result = await diff('spec.ndjson', 'three.ndjson');
     expect(result.differences.map((d) => [d.severity, d.kind, d.aspect, d.detail])).toEqual([

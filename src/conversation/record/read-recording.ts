@@ -118,6 +118,8 @@ export function parseHar(text: string, file = 'recording.har'): ExchangeRecord[]
               body: entry.response?.content?.text ?? '',
             },
           }),
+      // the attempt's protocol duration: where it started (record diff's offsets, timeouts)
+      ...(svc.durationMs === undefined ? {} : { durationMs: svc.durationMs }),
       ...(svc.failure ? { failure: svc.failure } : {}),
       ...(svc.verdict ? { verdict: svc.verdict } : {}),
       ...(svc.fault ? { fault: svc.fault } : {}),
