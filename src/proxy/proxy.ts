@@ -35,7 +35,7 @@ import {
   type Journal,
   type Redactor,
 } from '../journal/index.js';
-import { judgeChannelReply } from '../contract/timing.js';
+import { judgeChannelReply, type DeliveryPolicy } from '../contract/timing.js';
 import { errorBody, type WireErrorCode } from '../wire-errors.js';
 import { checkAnswer, checkRequest } from './check.js';
 import {
@@ -74,8 +74,16 @@ export interface ProxyOptions {
   upstreamTimeoutMs?: number;
   /** used for every upstream call (default: undici's global dispatcher) */
   dispatcher?: Dispatcher;
+  /**
+   * a platform profile's delivery policies (`--profile`): each attempt is placed against its
+   * schedule instead of the spec's, and one that departs from it is flagged
+   */
+  profile?: { name: string; policies: Partial<Record<LegName, DeliveryPolicy>> };
   onEvent?: (event: ProxyEvent) => void;
 }
+
+/** An attempt further than this from the profile's schedule departs from it. */
+const PROFILE_TOLERANCE_MS = 500;
 
 /** One proxied exchange, as it happened and as judged. */
 export interface ProxyExchangeEvent {
@@ -105,7 +113,11 @@ export interface ProxyExchangeEvent {
   /** the answer ends the caller's series (integrator: a valid reply, spec 2.2; others: 2xx) */
   accepted: boolean;
   /** `message`: the series' message.id (or event id), else `body sha1:...` */
-  attempt?: AttemptInfo & { message?: string };
+  /**
+   * `against`: the profile the attempt is placed against (`--profile`; absent: the spec);
+   * `departs`: it is off that profile's schedule or beyond its attempts
+   */
+  attempt?: AttemptInfo & { message?: string; against?: string; departs?: boolean };
   outcome?: SeriesOutcome;
   /** errors of the request (the caller's) and of the answer (the answerer's) */
   requestIssues: ContractIssue[];
@@ -288,11 +300,26 @@ const GAVE_UP: Record<LegName, string> = {
 };
 
 /**
+ * Under a profile: the profile's name, and whether the attempt departs from its schedule (more
+ * attempts than it makes, or further than the tolerance from where it puts this one).
+ */
+function profileMarkOf(name: string | undefined) {
+  return (a: AttemptInfo): { against?: string; departs?: boolean } => {
+    if (name === undefined) return {};
+    const late =
+      a.expectedGapMs !== undefined && Math.abs(a.gapMs - a.expectedGapMs) > PROFILE_TOLERANCE_MS;
+    const beyond = a.of !== undefined && a.attempt > a.of;
+    return { against: name, ...(late || beyond ? { departs: true } : {}) };
+  };
+}
+
+/**
  * Starts the proxy on its own port.
  * @example const proxy = await startProxy({ iface: 'hooks', upstreams: { receiver: 'http://127.0.0.1:8000/hooks' }, clock });
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const { clock } = options;
+  const profileMark = profileMarkOf(options.profile?.name);
   const legs = legsOf(options.iface).filter((leg) => options.upstreams[leg.name] !== undefined);
   const faultLeg = options.faultLeg ?? defaultFaultLeg(options.iface);
   const hasFaults =
@@ -300,8 +327,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const injector: FaultInjector | undefined = hasFaults
     ? createFaultInjector(options.plan)
     : undefined;
+  const policyOf = (leg: LegSpec): DeliveryPolicy | undefined =>
+    leg.policy && (options.profile?.policies[leg.name] ?? leg.policy);
   const trackers = new Map<LegName, SeriesTracker>(
-    legs.map((leg) => [leg.name, createSeriesTracker(leg.policy, GAVE_UP[leg.name])]),
+    legs.map((leg) => [leg.name, createSeriesTracker(policyOf(leg), GAVE_UP[leg.name])]),
   );
   // default: undici's global dispatcher, which carries --ca / --insecure (src/cli/client-trust.ts)
   const dispatcher = options.dispatcher;
@@ -462,7 +491,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       status === undefined || failure || !forwarded
         ? { errors: [], warnings: [] }
         : checkAnswer(leg, requestCheck.kind, status, answerBody, options.strict);
-    const budgetMs = leg.policy?.attemptTimeoutMs;
+    const budgetMs = policyOf(leg)?.attemptTimeoutMs;
     const slow =
       budgetMs !== undefined &&
       // the caller giving up near the budget is the platform's timeout itself, though the
@@ -497,7 +526,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       ...(budgetMs === undefined ? {} : { budgetMs }),
       slow,
       accepted: isAccepted,
-      ...(attempt ? { attempt: { ...attempt, message: seriesName(key) } } : {}),
+      ...(attempt
+        ? { attempt: { ...attempt, message: seriesName(key), ...profileMark(attempt) } }
+        : {}),
       ...(outcome ? { outcome } : {}),
       requestIssues: [...requestCheck.errors, ...requestCheck.warnings],
       answerIssues: [...answerCheck.errors, ...answerCheck.warnings],

@@ -94,6 +94,42 @@ describe('proxy channel', () => {
     expect(ids).toEqual([1, 2, 3]);
   });
 
+  it('--profile: attempts placed against a learned schedule; one off it is flagged', async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock, plan: { failFirst: 1 } });
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url },
+      clock,
+      // the real platform was seen resending after 5 s; this simulator follows the spec's 3 s
+      profile: {
+        name: 'real',
+        policies: {
+          integrator: {
+            attempts: 3,
+            intervalMs: 5000,
+            attemptTimeoutMs: 3000,
+            failAfterMs: 13_000,
+          },
+        },
+      },
+    });
+    const harness = await startPlatform({
+      clock,
+      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
+    });
+    expect((await post(harness.channelUrl, customerText('c-1', 'Hello'))).status).toBe(200);
+    await agentReply(clock, harness.platform.core, 'c-1', 'Hi there');
+    expect(events.map((e) => e.attempt)).toMatchObject([
+      { attempt: 1, gapMs: 0, expectedGapMs: 0, against: 'real' },
+      { attempt: 2, gapMs: 3000, expectedGapMs: 5000, against: 'real', departs: true },
+    ]);
+    expect(events[0]?.attempt?.departs).toBeUndefined();
+    const line = formatProxyExchange(events[1]!, new Chalk({ level: 0 }));
+    expect(line).toContain('attempt 2/3');
+    expect(line).toContain('at +3.0 s, expected +5.0 s (off the schedule of profile real)');
+  });
+
   it('reports the end of a series that never succeeds (spec 8: the agent sees an error)', async () => {
     const clock = createVirtualClock();
     const listener = await startListener({ clock, plan: { failFirst: 3 } });

@@ -6,6 +6,7 @@ import {
   SERVING_OPTIONS,
   STRICT_OPTION,
   TLS_OPTIONS,
+  PROFILE_OPTION,
   faultOptions,
 } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
@@ -75,5 +76,10 @@ export const proxyOptions = defineOptions('proxy', [
     type: 'boolean',
     description:
       'exit 1 at the end when any exchange broke the contract, or the platform gave up on a message the upstream never answered validly (for staging smoke jobs)',
+  },
+  {
+    ...PROFILE_OPTION,
+    description:
+      'place redelivery attempts against this profile (spec, docs or a file from record profile): one off its schedule or beyond its attempts is flagged',
   },
 ] as const satisfies readonly OptionSpec[]);

@@ -1,4 +1,5 @@
 /** The body of `svc-cli proxy` (imported lazily): options -> proxy -> serve -> summary. */
+import { loadProfile, settingsOf } from '../../conversation/record/profile.js';
 import { createClock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { isNonLoopbackHost } from '../../http/server.js';
@@ -94,6 +95,15 @@ export async function runProxy(
     recordPolicyOf(options, out),
   );
   const clock = createClock({ timeScale: options.timeScale });
+  // the schedules attempts are placed against: the spec's, or a profile's (docs/drift.md)
+  const settings =
+    options.profile === 'spec'
+      ? undefined
+      : settingsOf(await loadProfile(options.profile, ctx.cwd));
+  const profile = settings && {
+    name: options.profile,
+    policies: { integrator: settings.channelPolicy, provider: settings.botPolicy },
+  };
   const proxy = await startProxy({
     iface: iface as ProxyInterface,
     upstreams,
@@ -108,6 +118,7 @@ export async function runProxy(
     bodyLimit: options.bodyLimit,
     strict: options.strict,
     upstreamTimeoutMs: options.upstreamTimeout,
+    ...(profile ? { profile } : {}),
     onEvent: (event) =>
       out.event(
         event.type === 'exchange' && !options.showSecrets

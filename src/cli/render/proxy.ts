@@ -23,7 +23,12 @@ function attemptText(e: ProxyExchangeEvent): string | undefined {
   const of = `${a.of === undefined ? '' : `/${a.of}`}${a.message === undefined ? '' : ` of ${a.message}`}`;
   if (a.attempt === 1) return `attempt 1${of}`;
   const expected = a.expectedGapMs === undefined ? '' : `, expected +${seconds(a.expectedGapMs)}`;
-  const beyond = a.of !== undefined && a.attempt > a.of ? ' (beyond the spec)' : '';
+  const beyond =
+    a.of !== undefined && a.attempt > a.of
+      ? ` (beyond the ${a.against === undefined ? 'spec' : `profile ${a.against}`})`
+      : a.departs
+        ? ` (off the schedule of profile ${a.against ?? ''})`
+        : '';
   return `attempt ${a.attempt}${of} at +${seconds(a.gapMs)}${expected}${beyond}`;
 }
 
