@@ -125,7 +125,7 @@ async function checkProfile(
       type: 'check',
       name: 'profile',
       status: 'pass',
-      detail: `profile ${name}${from}: ${describeSettings(settings)}`,
+      detail: `${name}${from}: ${describeSettings(settings)}`,
     };
   } catch (error) {
     return {
