@@ -17,7 +17,6 @@ export function parseTolerance(text: string): number {
   if (!match)
     throw new SvcError(
       'SVC_E_FLAG',
-      'input',
       `Could not read --timing-tolerance "${text}": expected a duration such as 250ms or 1s.`,
     );
   return Number(match[1]) * (match[2]?.toLowerCase() === 's' ? 1000 : 1);

@@ -32,7 +32,6 @@ export async function runRecordProfile(
     if (error instanceof SvcError) throw error;
     throw new SvcError(
       'SVC_E_WRITE',
-      'input',
       `Could not write --out ${flags.out}: ${systemReason(error)}.`,
     );
   }

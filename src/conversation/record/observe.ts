@@ -281,7 +281,7 @@ export async function observeRecordings(paths: string[]): Promise<RecordingObser
 }
 
 function readError(path: string, error: unknown): SvcError {
-  return new SvcError('SVC_E_READ', 'input', `Could not read ${path}: ${systemReason(error)}.`);
+  return new SvcError('SVC_E_READ', `Could not read ${path}: ${systemReason(error)}.`);
 }
 
 /**
@@ -309,7 +309,6 @@ async function readNdjsonLines(path: string, each: (record: ExchangeRecord) => v
     if (record.type !== 'exchange' || !record.request || !record.iface)
       throw new SvcError(
         'SVC_E_RECORDING',
-        'input',
         `Could not read ${path}: line ${n} is not an exchange record.`,
         'Record with `svc-cli platform --record session.ndjson` (or proxy, listen --record).',
       );
@@ -334,4 +333,4 @@ async function readNdjsonLines(path: string, each: (record: ExchangeRecord) => v
 }
 
 const notJson = (path: string, line: number) =>
-  new SvcError('SVC_E_RECORDING', 'input', `Could not read ${path}: line ${line} is not JSON.`);
+  new SvcError('SVC_E_RECORDING', `Could not read ${path}: line ${line} is not JSON.`);

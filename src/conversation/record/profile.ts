@@ -281,7 +281,6 @@ export async function loadProfile(nameOrFile: string, cwd: string): Promise<Prof
   } catch (error) {
     throw new SvcError(
       'SVC_E_PROFILE',
-      'input',
       `Could not read the profile ${nameOrFile}: ${systemReason(error)}.`,
       'Give spec, docs, or a file written by `svc-cli record profile`.',
     );
@@ -292,7 +291,6 @@ export async function loadProfile(nameOrFile: string, cwd: string): Promise<Prof
   } catch (error) {
     throw new SvcError(
       'SVC_E_PROFILE',
-      'input',
       `Could not read the profile ${nameOrFile}: ${systemReason(error)}.`,
     );
   }
@@ -300,14 +298,12 @@ export async function loadProfile(nameOrFile: string, cwd: string): Promise<Prof
   if (version !== 1)
     throw new SvcError(
       'SVC_E_PROFILE',
-      'input',
       `Could not read the profile ${nameOrFile}: version ${JSON.stringify(version)} is not known (this svc-cli reads version 1).`,
     );
   const parsed = profileSchema.safeParse(json);
   if (!parsed.success)
     throw new SvcError(
       'SVC_E_PROFILE',
-      'input',
       `Could not read the profile ${nameOrFile}: ${parsed.error.issues
         .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
         .join('; ')}.`,
