@@ -161,6 +161,7 @@ export default tseslint.config(
     proxy: ['platform', 'roles', 'conversation', 'load', 'msw', 'web'],
     trace: ['platform', 'roles', 'conversation', 'load', 'msw', 'web', 'contract', 'proxy'],
     reference: ['roles', 'conversation', 'load', 'msw', 'web', 'journal', 'proxy'],
+    coverage: ['roles', 'load', 'msw', 'web', 'proxy'],
   }),
   ...functionLength(),
   {

@@ -32,6 +32,7 @@ import { registerLoad } from './load.js';
 import { registerProxy } from './proxy.js';
 import { registerTrace } from './trace.js';
 import { registerReport } from './report.js';
+import { registerCoverage } from './coverage.js';
 
 /**
  * The global options, then every command in the order `--help` lists them. Command modules
@@ -44,6 +45,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerRecord(program, ctx);
   registerTrace(program, ctx);
   registerReport(program, ctx);
+  registerCoverage(program, ctx);
   registerLoad(program, ctx);
   registerPlatform(program, ctx);
   registerProxy(program, ctx);

@@ -204,5 +204,28 @@ export const recordProfileOptions = defineOptions('record profile', [
     type: 'string',
     config: false,
     description: 'the profile name (default: from the first recording)',
+export const coverageOptions = defineOptions('coverage', [
+  {
+    key: 'min',
+    flag: '--min <percent>',
+    type: 'number',
+    min: 0,
+    max: 100,
+    config: false,
+    description: 'exit 1 when the overall coverage is below this percentage',
+  },
+  {
+    key: 'junit',
+    flag: '--junit <file>',
+    type: 'path',
+    config: false,
+    description: 'also write the figures as JUnit properties (one test case: the --min gate)',
+  },
+  {
+    key: 'uncovered',
+    flag: '--uncovered',
+    type: 'boolean',
+    config: false,
+    description: 'list every item the run did not exercise, under its interface',
   },
 ] as const satisfies readonly OptionSpec[]);

@@ -20,6 +20,7 @@ import {
 } from '../commands/send-options.js';
 import { botSimOptions, hookTargetOptions, listenOptions } from '../commands/serving-tables.js';
 import {
+  coverageOptions,
   doctorOptions,
   explainOptions,
   initOptions,
@@ -58,4 +59,5 @@ export const ALL_TABLES: readonly OptionTable[] = [
   reportOptions,
   recordDiffOptions,
   recordProfileOptions,
+  coverageOptions,
 ];

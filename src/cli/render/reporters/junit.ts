@@ -1,6 +1,6 @@
 import type { ConversationResult } from '../../../conversation/runner.js';
 
-const escapeXml = (text: string): string =>
+export const escapeXml = (text: string): string =>
   text
     .replace(
       /[<>&'"]/g,

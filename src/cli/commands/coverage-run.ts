@@ -1,0 +1,44 @@
+/** The body of `coverage` (imported lazily): stream the recordings through a tally, render. */
+import { resolve } from 'node:path';
+import type { CliContext } from '../context.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { createOutput } from '../render/output.js';
+import { coverageJunit, formatCoverage } from '../render/coverage.js';
+import { coverageOptions } from './tool-options.js';
+import { createCoverageTally, readRecords } from '../../coverage/index.js';
+import { writeFileWhole } from '../../io/write-whole.js';
+
+export async function runCoverage(
+  ctx: CliContext,
+  recordings: string[],
+  given: Record<string, unknown>,
+): Promise<number> {
+  const flags = resolveForCommand(ctx, coverageOptions, given);
+  const out = createOutput(ctx, { json: flags.json });
+  const tally = createCoverageTally();
+  for (const recording of recordings) {
+    const path = recording === '-' ? '-' : resolve(ctx.cwd, recording);
+    for await (const record of readRecords(path, ctx.stdin)) tally.add(record);
+  }
+  const report = tally.report();
+  const below = flags.min !== undefined && report.overall.percent < flags.min;
+  if (flags.json) {
+    out.event({
+      type: 'coverage',
+      ...report,
+      ...(flags.min === undefined ? {} : { min: flags.min, pass: !below }),
+    });
+  } else {
+    for (const line of formatCoverage(report, out.chalk, {
+      files: recordings.length,
+      ...(flags.uncovered ? { uncovered: true } : {}),
+    }))
+      out.line(line);
+  }
+  if (flags.junit !== undefined) {
+    writeFileWhole(resolve(ctx.cwd, flags.junit), coverageJunit(report, flags.min), flags.junit);
+    if (!flags.json) out.note(`JUnit properties written to ${flags.junit}`);
+  }
+  if (below) out.note(`coverage ${report.overall.percent}% is below --min ${flags.min}%`);
+  return below ? 1 : 0;
+}

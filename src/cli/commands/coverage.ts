@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { action, givenFlags } from '../action.js';
+import type { CliContext } from '../context.js';
+import { addOptions } from '../options/register.js';
+import { coverageOptions } from './tool-options.js';
+
+/** `svc-cli coverage <recordings...>`: what a run exercised of the contract. */
+export function registerCoverage(program: Command, ctx: CliContext): void {
+  const cmd = program
+    .command('coverage')
+    .argument('<recordings...>', 'recordings (--record NDJSON or .har) or journals; - for stdin')
+    .description(
+      'contract coverage of a recorded run: which kinds, fields, forms, statuses, timing paths and hook replies it exercised, per interface',
+    );
+  addOptions(cmd, coverageOptions)
+    .addHelpText(
+      'after',
+      `
+The items come from the contract itself (every payload kind, each kind's optional fields,
+closed value sets and fields that arrive in two forms, the statuses of every endpoint, the
+delivery policies), so a new part of the contract is counted on the next run. The widget
+counts only when widget traffic was recorded. docs/coverage.md explains each category.
+
+Exit codes: 0 ok, 1 below --min, 2 a recording could not be read.
+
+Examples:
+  $ svc-cli replay --record run.ndjson && svc-cli coverage run.ndjson
+  $ svc-cli platform --record session.ndjson     # your tests run against it, then:
+  $ svc-cli coverage session.ndjson --min 80 --junit coverage.xml
+  $ svc-cli coverage session.ndjson --uncovered
+  $ svc-cli --json coverage a.ndjson b.har`,
+    )
+    .action(
+      action(ctx, async (recordings: string[], _opts: unknown, cmd: Command) => {
+        const { runCoverage } = await import('./coverage-run.js');
+        return runCoverage(ctx, recordings, givenFlags(cmd));
+      }),
+    );
+}

@@ -1,0 +1,74 @@
+/** The coverage report as a table, and as JUnit properties. */
+import type { ChalkInstance } from 'chalk';
+import type { CoverageReport } from '../../coverage/index.js';
+import { escapeXml } from './reporters/junit.js';
+
+const pct = (p: number): string => `${p.toFixed(1)}%`.padStart(6);
+
+/** One line per interface and category; the overall figure last. */
+export function formatCoverage(
+  report: CoverageReport,
+  chalk: ChalkInstance,
+  options: { uncovered?: boolean; files: number },
+): string[] {
+  const lines = [
+    `contract coverage of ${report.records} exchanges (${options.files} ${options.files === 1 ? 'recording' : 'recordings'})`,
+    '',
+  ];
+  for (const group of report.groups) {
+    const head = `${group.iface} ${group.name}`.padEnd(26);
+    lines.push(
+      group.counted
+        ? chalk.bold(`${head}${pct(group.percent)}  ${group.covered}/${group.total}`)
+        : chalk.dim(`${head}     -  not recorded (not counted)`),
+    );
+    if (!group.counted) continue;
+    for (const c of group.categories) {
+      lines.push(`  ${c.category.padEnd(24)}${pct(c.percent)}  ${c.covered}/${c.total}`);
+    }
+    if (options.uncovered) {
+      for (const item of report.items.filter((i) => i.iface === group.iface && i.hits === 0)) {
+        lines.push(chalk.dim(`    - ${item.label} (spec ${item.spec})`));
+      }
+    }
+  }
+  lines.push(
+    '',
+    chalk.bold(
+      `${'overall'.padEnd(26)}${pct(report.overall.percent)}  ${report.overall.covered}/${report.overall.total}`,
+    ),
+  );
+  return lines;
+}
+
+/** JUnit XML: the figures as properties, one test case for the --min gate. */
+export function coverageJunit(report: CoverageReport, min: number | undefined): string {
+  const props: Array<[string, string]> = [
+    ['coverage.records', String(report.records)],
+    ['coverage.overall', String(report.overall.percent)],
+    ['coverage.overall.covered', String(report.overall.covered)],
+    ['coverage.overall.total', String(report.overall.total)],
+  ];
+  for (const g of report.groups) {
+    if (!g.counted) continue;
+    props.push([`coverage.${g.iface}`, String(g.percent)]);
+    for (const c of g.categories)
+      props.push([`coverage.${g.iface}.${c.category.replace(/ /g, '-')}`, String(c.percent)]);
+  }
+  const below = min !== undefined && report.overall.percent < min;
+  const name = min === undefined ? 'contract coverage' : `contract coverage >= ${min}%`;
+  const failure = below
+    ? `\n      <failure message="${escapeXml(`coverage ${report.overall.percent}% is below ${min}%`)}" type="CoverageBelowMinimum"/>`
+    : '';
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="svc-cli coverage" tests="1" failures="${below ? 1 : 0}">
+  <testsuite name="svc-cli coverage" tests="1" failures="${below ? 1 : 0}" errors="0" skipped="0">
+    <properties>
+${props.map(([k, v]) => `      <property name="${escapeXml(k)}" value="${escapeXml(v)}"/>`).join('\n')}
+    </properties>
+    <testcase name="${escapeXml(name)}" classname="svc-cli coverage">${failure}
+    </testcase>
+  </testsuite>
+</testsuites>
+`;
+}

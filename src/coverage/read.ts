@@ -1,0 +1,122 @@
+/**
+ * Reads recordings as a stream of exchange records: NDJSON a line at a time (a recording of
+ * any size), a HAR or a `/_sim/journal` answer (`{"entries": [...]}`) whole.
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { SvcError, systemReason } from '../errors.js';
+import type { ExchangeRecord } from '../journal/record.js';
+import { parseHar } from '../conversation/record/read-recording.js';
+
+const RECORD_HINT =
+  'Record with `svc-cli replay --record run.ndjson` or `svc-cli platform --record run.ndjson`.';
+
+function asRecord(value: unknown, where: string): ExchangeRecord {
+  const record = value as Partial<ExchangeRecord> | null;
+  if (!record || record.type !== 'exchange' || !record.request || !record.iface)
+    throw new SvcError(
+      'SVC_E_RECORDING',
+      'input',
+      `Could not read ${where}: it is not an exchange record.`,
+      RECORD_HINT,
+    );
+  return record as ExchangeRecord;
+}
+
+async function* lines(stream: Readable, name: string): AsyncGenerator<ExchangeRecord> {
+  const reader = createInterface({ input: stream, crlfDelay: Infinity });
+  let n = 0;
+  /** a document over several lines (a pretty HAR, a journal answer): read whole */
+  let whole: string[] | undefined;
+  /** a line that was not JSON: an error unless it was the last (a torn write) */
+  let torn: number | undefined;
+  for await (const line of reader) {
+    n++;
+    if (whole) {
+      whole.push(line);
+      continue;
+    }
+    if (line.trim() === '') continue;
+    if (torn !== undefined)
+      throw new SvcError(
+        'SVC_E_RECORDING',
+        'input',
+        `Could not read ${name}: line ${torn} is not JSON.`,
+        RECORD_HINT,
+      );
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      if (n === 1) whole = [line];
+      else torn = n;
+      continue;
+    }
+    if (n === 1 && value !== null && typeof value === 'object' && !('type' in value)) {
+      yield* documentRecords(value, name);
+      return;
+    }
+    yield asRecord(value, `${name} line ${n}`);
+  }
+  if (whole) {
+    let value: unknown;
+    try {
+      value = JSON.parse(whole.join('\n'));
+    } catch {
+      throw new SvcError(
+        'SVC_E_RECORDING',
+        'input',
+        `Could not read ${name}: it is neither NDJSON records nor a HAR or journal document.`,
+        RECORD_HINT,
+      );
+    }
+    yield* documentRecords(value, name);
+  }
+}
+
+function* documentRecords(value: unknown, name: string): Generator<ExchangeRecord> {
+  const doc = value as { log?: unknown; entries?: unknown };
+  if (doc.log !== undefined) {
+    yield* parseHar(JSON.stringify(value), name);
+    return;
+  }
+  if (Array.isArray(doc.entries)) {
+    for (const [i, entry] of doc.entries.entries()) yield asRecord(entry, `${name} entry ${i + 1}`);
+    return;
+  }
+  throw new SvcError(
+    'SVC_E_RECORDING',
+    'input',
+    `Could not read ${name}: it is neither NDJSON records nor a HAR or journal document.`,
+    RECORD_HINT,
+  );
+}
+
+/**
+ * The exchange records of one input: a file path, or `-` for stdin.
+ * @example for await (const record of readRecords('run.ndjson')) tally.add(record);
+ */
+export async function* readRecords(
+  path: string,
+  stdin: Readable = process.stdin,
+): AsyncGenerator<ExchangeRecord> {
+  if (path === '-') {
+    yield* lines(stdin, 'stdin');
+    return;
+  }
+  // opened first, so a missing file is an input error with the system's reason
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    throw new SvcError('SVC_E_READ', 'input', `Could not read ${path}: ${systemReason(error)}.`);
+  }
+  const stream = createReadStream('', { fd: handle.fd, autoClose: true, encoding: 'utf8' });
+  try {
+    yield* lines(stream, path);
+  } finally {
+    stream.destroy();
+  }
+}

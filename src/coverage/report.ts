@@ -1,0 +1,94 @@
+/**
+ * Coverage figures: hits per item, grouped by interface and category, with a percentage per
+ * interface and overall. The widget interface counts only when the run recorded widget
+ * traffic: its results and callbacks happen on a page and never cross a recording.
+ */
+import {
+  COVERAGE_CATEGORIES,
+  COVERAGE_INTERFACES,
+  INTERFACE_NAMES,
+  coverageItems,
+  type CoverageCategory,
+  type CoverageInterface,
+  type CoverageItem,
+} from './catalogue.js';
+import type { ExchangeRecord } from '../journal/record.js';
+import { itemsOfRecord } from './match.js';
+
+export interface CoverageFigure {
+  covered: number;
+  total: number;
+  /** covered / total x 100, one decimal; 0 when nothing is counted */
+  percent: number;
+}
+
+export interface CoverageGroup extends CoverageFigure {
+  iface: CoverageInterface;
+  name: string;
+  /** false: no exchange of this interface was recorded (the widget): left out of the overall figure */
+  counted: boolean;
+  categories: Array<CoverageFigure & { category: CoverageCategory }>;
+}
+
+export interface CoverageReport {
+  /** exchanges read (control API requests included) */
+  records: number;
+  groups: CoverageGroup[];
+  overall: CoverageFigure;
+  /** every item with how many exchanges hit it */
+  items: Array<CoverageItem & { hits: number }>;
+}
+
+const figure = (covered: number, total: number): CoverageFigure => ({
+  covered,
+  total,
+  percent: total === 0 ? 0 : Math.floor((covered / total) * 1000) / 10,
+});
+
+/** Counts what records exercise; `report()` at any point gives the figures so far. */
+export interface CoverageTally {
+  add(record: ExchangeRecord): void;
+  report(): CoverageReport;
+}
+
+/**
+ * A tally fed one record at a time, so a recording of any size streams through it.
+ * @example const tally = createCoverageTally(); for (const r of records) tally.add(r); tally.report().overall.percent
+ */
+export function createCoverageTally(): CoverageTally {
+  const hits = new Map<string, number>();
+  const ifaces = new Set<string>();
+  let records = 0;
+  return {
+    add(record) {
+      records++;
+      ifaces.add(record.iface);
+      for (const id of itemsOfRecord(record)) hits.set(id, (hits.get(id) ?? 0) + 1);
+    },
+    report() {
+      const items = coverageItems().map((item) => ({ ...item, hits: hits.get(item.id) ?? 0 }));
+      const groups: CoverageGroup[] = COVERAGE_INTERFACES.map((iface) => {
+        const mine = items.filter((i) => i.iface === iface);
+        const categories = COVERAGE_CATEGORIES.flatMap((category) => {
+          const inCategory = mine.filter((i) => i.category === category);
+          if (inCategory.length === 0) return [];
+          const covered = inCategory.filter((i) => i.hits > 0).length;
+          return [{ category, ...figure(covered, inCategory.length) }];
+        });
+        return {
+          iface,
+          name: INTERFACE_NAMES[iface],
+          counted: iface !== 'C' || ifaces.has('widget'),
+          ...figure(mine.filter((i) => i.hits > 0).length, mine.length),
+          categories,
+        };
+      });
+      const counted = groups.filter((g) => g.counted);
+      const overall = figure(
+        counted.reduce((n, g) => n + g.covered, 0),
+        counted.reduce((n, g) => n + g.total, 0),
+      );
+      return { records, groups, overall, items };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+/** One recording of the bundled fixtures, replayed on the virtual clock (about a second). */
+const dir = mkdtempSync(join(tmpdir(), 'svc-coverage-'));
+const recording = join(dir, 'run.ndjson');
+
+describe('svc-cli coverage', () => {
+  beforeAll(async () => {
+    const replay = await runCli(['replay', '--record', recording]);
+    expect(replay.code).toBe(0);
+  });
+
+  it('prints a table per interface with a figure, and exits 0 without a floor', async () => {
+    const result = await runCli(['coverage', recording]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^contract coverage of \d+ exchanges \(1 recording\)/);
+    for (const head of ['A chat channel', 'B bot', 'D event hooks', 'overall'])
+      expect(result.stdout).toMatch(new RegExp(`${head}\\s+\\d+\\.\\d%`));
+    expect(result.stdout).toContain('C widget');
+    expect(result.stdout).toContain('not recorded (not counted)');
+  });
+
+  it('gates with --min (exit 1 below, 0 at or above) and writes JUnit properties', async () => {
+    const junit = join(dir, 'coverage.xml');
+    const below = await runCli(['coverage', recording, '--min', '99', '--junit', junit]);
+    expect(below.code).toBe(1);
+    expect(below.stderr).toContain('is below --min 99%');
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/<property name="coverage.overall" value="[\d.]+"\/>/);
+    expect(xml).toContain('<property name="coverage.B.timing"');
+    expect(xml).toContain('type="CoverageBelowMinimum"');
+    const above = await runCli(['coverage', recording, '--min', '1']);
+    expect(above.code).toBe(0);
+  });
+
+  it('prints one typed JSON object with --json, and reads stdin', async () => {
+    const result = await runCli(['--json', 'coverage', '-'], {
+      input: readFileSync(recording, 'utf8'),
+    });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const report = JSON.parse(lines[0]!) as {
+      type: string;
+      overall: { percent: number };
+      items: Array<{ id: string; hits: number }>;
+    };
+    expect(report.type).toBe('coverage');
+    expect(report.overall.percent).toBeGreaterThan(20);
+    const hit = (id: string): number => report.items.find((i) => i.id === id)?.hits ?? -1;
+    // the bundled fixtures redeliver, exhaust a series, chunk and hand over
+    expect(hit('timing:channel:attempt-3')).toBeGreaterThan(0);
+    expect(hit('timing:channel:failed')).toBeGreaterThan(0);
+    expect(hit('timing:channel:chunked')).toBeGreaterThan(0);
+    expect(hit('kind:bot.event.AGENT_UNAVAILABLE')).toBeGreaterThan(0);
+    expect(hit('value:hook events:event_name="offline_messages"')).toBe(0);
+  });
+
+  it('exits 2 on a file that is no recording', async () => {
+    const bad = join(dir, 'bad.ndjson');
+    writeFileSync(bad, '{"hello":1}\n');
+    const result = await runCli(['coverage', bad]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('SVC_E_RECORDING');
+  });
+});
