@@ -35,6 +35,10 @@ export const ERRORS = {
   SVC_E_HOOK_BODY: { category: 'input' },
   SVC_E_UNKNOWN_EVENT: { category: 'input' },
   SVC_E_UNKNOWN_KIND: { category: 'input' },
+  /** --mutant or SVC_MUTANT names no simulator mutant */
+  SVC_E_UNKNOWN_MUTANT: { category: 'input' },
+  /** svc-cli mutate: the test command failed before any mutant ran */
+  SVC_E_MUTATE_CLEAN_RUN: { category: 'input' },
   /** svc-cli explain: no section, kind, field, rule code or error code by that name */
   SVC_E_UNKNOWN_TOPIC: { category: 'input' },
   SVC_E_CHANNEL_URL: { category: 'input' },

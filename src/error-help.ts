@@ -136,6 +136,14 @@ export const ERROR_HELP: Record<ErrorCode, ErrorHelp> = {
     todo: '`svc-cli schema --list` lists the kinds; the message suggests the closest name.',
     spec: '2.1',
   },
+  SVC_E_UNKNOWN_MUTANT: {
+    summary: 'no simulator mutant by that name (--mutant, SVC_MUTANT)',
+    todo: '`svc-cli mutate --list` lists the mutants; unset SVC_MUTANT for a clean run.',
+  },
+  SVC_E_MUTATE_CLEAN_RUN: {
+    summary: 'the test command failed against the unmutated simulator',
+    todo: 'Make the suite pass first: a mutant is only killed when the clean run is green.',
+  },
   SVC_E_UNKNOWN_TOPIC: {
     summary: 'svc-cli explain knows no section, kind, field, rule code or error code by that name',
     todo: 'Take the suggestion, or look through docs/CONTRACT.md (svc-cli schema --list lists the kinds).',

@@ -69,6 +69,8 @@ export interface WorldOptions extends ReplayPeers {
   recordFile?: string;
   /** what the embedded platform follows beyond the spec (`--profile`; default the spec's) */
   settings?: SimulatorSettings;
+  /** a simulator mutant for the embedded platform (default SVC_MUTANT; src/platform/mutants.ts) */
+  mutant?: string;
 }
 
 /** The delivery verdict of an agent message (spec 8), as agent steps match it. */
@@ -276,6 +278,7 @@ async function startEmbeddedWorld(
     ...(options.settings ? { channelPolicy: options.settings.channelPolicy } : {}),
     agentsOnline: setup.agents !== 'offline',
     strict: setup.strict ?? true,
+    ...(options.mutant === undefined ? {} : { mutant: options.mutant }),
     channels: [
       {
         id: setup.channel?.id ?? 'conversation',

@@ -1,3 +1,4 @@
+import { fireOnce } from './mutants.js';
 import { formatIssue } from '../contract/issues.js';
 import { validate } from '../contract/validate.js';
 import type { ContractIssue } from '../contract/types.js';
@@ -139,6 +140,10 @@ export function handleProviderRequest(
     );
   // spec 7.2, 8: 429 request limit exceeded (per token, on the one clock)
   const waitMs = ctx.limiter.take(ctx.token);
+  if (core.mutant === 'bot-429-once' && fireOnce(core, 'bot-429-once'))
+    return answer(429, 'rate_limited', 'request limit exceeded; retry in 1000 ms', 'rejected', {
+      headers: { 'retry-after': '1' },
+    });
   if (waitMs > 0)
     return answer(
       429,

@@ -1,3 +1,4 @@
+import { mutateBotPolicy } from './mutants.js';
 import { createTokenClient, type TokenClient } from '../http/oauth-client.js';
 import type { BotEventSentEvent } from './bot-events.js';
 import type { PlatformCore } from './core.js';
@@ -80,17 +81,27 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
     async send(name, chat, customer, text) {
       const eventId = createMessageId();
       // spec 2.5, 6.1: event, id, client_id, chat_id (+ message for CLIENT_MESSAGE)
+      const numeric = core.mutant === 'numeric-bot-ids';
       const body = {
         event: name,
-        id: eventId,
+        // spec 2.5: ids are strings; the mutant sends numbers
+        id: numeric ? parseInt(eventId.replace(/-/g, '').slice(0, 12), 16) : eventId,
         client_id: customer.clientId,
-        chat_id: String(chat.id),
+        chat_id: numeric ? chat.id : String(chat.id),
         ...(name === 'CLIENT_MESSAGE'
           ? {
               // the fields the public Bot API sample adds beyond spec 6.1 (docs/FIDELITY.md):
               // what a provider written for the real platform reads (the brand from sender.url)
               ...clientMessageExtras(core, chat, customer),
-              message: { type: 'TEXT', text: text ?? '', timestamp: core.clock.epochSeconds() },
+              message: {
+                type: 'TEXT',
+                text: text ?? '',
+                // spec 2.5: unix time in seconds; the mutant stamps milliseconds
+                timestamp:
+                  core.mutant === 'millisecond-timestamps'
+                    ? core.clock.epochSeconds() * 1000
+                    : core.clock.epochSeconds(),
+              },
             }
           : {}),
       };
@@ -100,7 +111,7 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         url,
         shownUrl,
         body: JSON.stringify(body),
-        policy: options.policy ?? BOT_DELIVERY_POLICY,
+        policy: mutateBotPolicy(options.policy ?? BOT_DELIVERY_POLICY, core.mutant),
         clock: core.clock,
         // spec 4.3, 8: the regular answer is HTTP 200 within the attempt's 3 s
         judge: (reply) => {

@@ -112,7 +112,7 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
       protocolMs: now,
     });
     core.emit({ type: 'bot-agent-unavailable', chatId: chat.id, protocolMs: now });
-    void send('AGENT_UNAVAILABLE', chat);
+    if (core.mutant !== 'no-agent-unavailable') void send('AGENT_UNAVAILABLE', chat);
   };
 
   const docsEvents = options.botEvents === 'docs';
@@ -136,7 +136,7 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
         agentId: event.agentId,
         protocolMs: core.clock.now(),
       });
-      void send('AGENT_JOINED', chat);
+      if (core.mutant !== 'no-agent-joined') void send('AGENT_JOINED', chat);
       return;
     }
     if (event.type !== 'customer-message') return;

@@ -1,3 +1,4 @@
+import { fireOnce, type MutantName } from './mutants.js';
 import { detectKind } from '../contract/detect.js';
 import { formatIssue } from '../contract/issues.js';
 import { validate } from '../contract/validate.js';
@@ -22,6 +23,21 @@ export function cutText(
   const points = Array.from(text);
   if (points.length <= limit) return undefined;
   return { text: points.slice(0, limit).join(''), from: points.length };
+}
+
+/** spec 7.1: an empty sender.id is not sent; the mutant fills it in and delivers. */
+function withEmptySenderFilled(json: unknown, mutant: MutantName | undefined): unknown {
+  if (mutant !== 'empty-sender-delivered' || !isObject(json) || !isObject(json.sender)) return json;
+  if (json.sender.id !== '') return json;
+  return { ...json, sender: { ...json.sender, id: 'anonymous' } };
+}
+
+/** The cut limit, or none, under a limits mutant (spec 8). */
+function cutLimitOf(mutant: MutantName | undefined): number | undefined {
+  if (mutant === 'no-text-cut') return undefined;
+  if (mutant === 'cut-at-999') return TEXT_CUT_LIMIT - 1;
+  if (mutant === 'cut-at-1001') return TEXT_CUT_LIMIT + 1;
+  return TEXT_CUT_LIMIT;
 }
 
 const SENDER_FIELDS = ['name', 'phone', 'email', 'photo', 'invite'] as const;
@@ -94,6 +110,9 @@ export function createChannelService(core: PlatformCore): PlatformService {
         path: '/:random/:channel',
         handler(request, params) {
           const channel = channelOf(params);
+          // spec 7.1: an unknown channel is a 404; the mutant answers 200 and drops the message
+          if (!channel && core.mutant === 'unknown-channel-200')
+            return { status: 200, body: { result: 'ok' }, record: { iface: 'channel' } };
           if (!channel) return notFound(request, params);
           if (request.method !== 'POST') return methodNotAllowed('POST');
           return ingest(core, channel, request);
@@ -107,7 +126,8 @@ export function createChannelService(core: PlatformCore): PlatformService {
           if (!channel) return notFound(request, params);
           if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
           // spec 3: 1 available (agents online), 0 unavailable
-          const online = core.state.agentsOnline && channel.agentIds.length > 0;
+          const available = core.state.agentsOnline && channel.agentIds.length > 0;
+          const online = core.mutant === 'status-inverted' ? !available : available;
           return {
             status: 200,
             body: online ? '1' : '0',
@@ -131,6 +151,13 @@ function methodNotAllowed(allow: string): PlatformResponse {
 
 function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest): PlatformResponse {
   const now = core.clock.now();
+  // spec 4.1: a status other than 200 means the message was not taken
+  if (core.mutant === 'customer-500-once' && fireOnce(core, 'customer-500-once'))
+    return {
+      status: 500,
+      body: errorBody('internal_error', 'simulated failure'),
+      record: { iface: 'channel', notes: ['mutant customer-500-once'] },
+    };
   const body = request.body;
   if (!body || !body.ok) {
     const status = body?.status ?? 400;
@@ -151,7 +178,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       record: { iface: 'channel', notes: [message] },
     };
   }
-  const json = body.json;
+  const json = withEmptySenderFilled(body.json, core.mutant);
   const detected = detectKind(json);
   const type = isObject(json) && isObject(json.message) ? json.message.type : undefined;
   if (!detected.kind || !detected.kind.startsWith('channel.customer.')) {
@@ -255,10 +282,11 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
     triage.dropped.length > 0 ? [`delivered without ${triage.dropped.join(', ')}`] : [];
   let cut: { from: number; to: number } | undefined;
   if (kind === 'channel.customer.text' && typeof payload.message.text === 'string') {
-    const shortened = cutText(payload.message.text);
+    const limit = cutLimitOf(core.mutant);
+    const shortened = limit === undefined ? undefined : cutText(payload.message.text, limit);
     if (shortened) {
       payload.message.text = shortened.text; // spec 2.1, 8: longer text is cut, no error
-      cut = { from: shortened.from, to: TEXT_CUT_LIMIT };
+      cut = { from: shortened.from, to: limit ?? TEXT_CUT_LIMIT };
     }
   }
   if (result.warnings.length > 0) {

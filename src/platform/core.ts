@@ -23,6 +23,7 @@ import { createRouter } from './router.js';
 import { keepAbortListener } from '../io/on-abort.js';
 import { responseHeaders, responseText, toPlatformRequest } from './fetch-adapter.js';
 import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from './delivery.js';
+import { mutateChannelPolicy, resolveMutant, type MutantName } from './mutants.js';
 import {
   createOutboundLimiter,
   type OutboundLimiter,
@@ -69,6 +70,11 @@ export interface PlatformCoreOptions {
   eventHistory?: number;
   /** where chat and client ids start (default chat 1, `client-1`) */
   ids?: IdSeed;
+  /**
+   * a simulator mutant to run (mutants.ts): a named deviation from the contract; default
+   * `SVC_MUTANT` from the environment, so any harness that starts the simulator runs it
+   */
+  mutant?: string;
 }
 
 /**
@@ -81,6 +87,8 @@ export interface PlatformCore {
   readonly state: PlatformState;
   readonly strict: boolean;
   readonly channelPolicy: DeliveryPolicy;
+  /** the active simulator mutant, when a mutation run asked for one (mutants.ts) */
+  readonly mutant: MutantName | undefined;
   /** the base URL once listening ('' before) */
   baseUrl: string;
   /** aborted when the platform stops: in-flight deliveries end */
@@ -135,6 +143,7 @@ export interface PlatformCore {
 /** @example const core = createPlatformCore({ clock: createVirtualClock() }); */
 export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformCore {
   const clock = options.clock ?? createClock();
+  const mutant = resolveMutant(options.mutant);
   const journal = options.journal ?? createJournal();
   const state = createState(
     options.agents ?? DEFAULT_AGENTS,
@@ -193,7 +202,8 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     journal,
     state,
     strict: options.strict ?? true,
-    channelPolicy: options.channelPolicy ?? CHANNEL_DELIVERY_POLICY,
+    channelPolicy: mutateChannelPolicy(options.channelPolicy ?? CHANNEL_DELIVERY_POLICY, mutant),
+    mutant,
     baseUrl: '',
     signal: controller.signal,
     limiter: createOutboundLimiter(options.outbound),

@@ -1,5 +1,10 @@
 import type { PlatformCore } from './core.js';
-import { deliver, judgeChannelReply, type DeliveryResult } from './delivery.js';
+import {
+  deliver,
+  judgeChannelReply,
+  type DeliverOptions,
+  type DeliveryResult,
+} from './delivery.js';
 import type { Chat, ChatLine, Customer } from './model.js';
 import { appendChatLine } from './model.js';
 import type { DirectDeliveryService } from './types.js';
@@ -45,10 +50,21 @@ export function deliverToCustomer(
 ): Promise<CustomerDeliveryResult> {
   const { chat, customer, sender, message, messageId, kind } = options;
   const channel = core.state.channels.get(chat.channelId);
+  const mutant = core.mutant;
   const payload = {
-    sender: { name: sender.name, ...(sender.photo ? { photo: sender.photo } : {}) },
+    sender: {
+      ...(mutant === 'drop-agent-name' ? {} : { name: sender.name }),
+      ...(sender.photo && mutant !== 'drop-agent-photo' ? { photo: sender.photo } : {}),
+    },
     recipient: { id: customer.senderId }, // spec 2.2: returned unchanged
-    message: { ...message, id: messageId },
+    message: {
+      ...message,
+      // spec 2.2: message.id is a string; the mutant sends a number made from it
+      id:
+        mutant === 'numeric-message-ids'
+          ? parseInt(messageId.replace(/-/g, '').slice(0, 12), 16)
+          : messageId,
+    },
   };
   let line: ChatLine | undefined;
   if (message.type !== 'typein' && message.type !== 'typeout') {
@@ -114,12 +130,29 @@ export function deliverToCustomer(
       elapsedMs: 0,
     });
   }
-  const work = deliver({
+  const typing = message.type === 'typein' || message.type === 'typeout';
+  if (typing && mutant === 'drop-agent-typing') {
+    // spec 2.3: the mutant never sends the notice, and says it did
+    return Promise.resolve({
+      deliveryId: messageId,
+      chatId: chat.id,
+      payload,
+      result: 'delivered',
+      attempts: 1,
+      elapsedMs: 0,
+    });
+  }
+  // the first agent line of a chat waits 1 s under the mutant, so the next one overtakes it
+  const held =
+    mutant === 'reorder-agent-messages' &&
+    line !== undefined &&
+    chat.lines.filter((l) => l.type !== 'visitor').length === 1;
+  const options_: DeliverOptions = {
     deliveryId: messageId,
     target: 'integrator',
     url: `${channel.integratorUrl}/${encodeURIComponent(channel.id)}`, // spec 4.2
     body: JSON.stringify(payload),
-    chunked: channel.chunked,
+    chunked: mutant === 'flip-chunked' ? !channel.chunked : channel.chunked,
     policy: core.channelPolicy,
     clock: core.clock,
     judge: judgeChannelReply,
@@ -129,7 +162,13 @@ export function deliverToCustomer(
     chatId: chat.id,
     signal: core.signal,
     limiter: core.limiter,
-  }).then((result) => {
+  };
+  const sent = held
+    ? core.clock.sleep(1000, core.signal).then(() => deliver(options_))
+    : deliver(options_);
+  const work = sent.then(async (result) => {
+    if (mutant === 'duplicate-agent-message' && result.result === 'delivered')
+      await deliver({ ...options_, deliveryId: `${messageId}.again` });
     if (line)
       line.delivery = {
         result: result.result,

@@ -76,6 +76,11 @@ export function createHookService(
   const url = options.url;
 
   const send = (name: HookEventName, body: Record<string, unknown>, chatId?: number): void => {
+    // spec 6.2: chat_finished follows a closed chat; the mutant never sends it
+    if (name === 'chat_finished' && core.mutant === 'no-chat-finished') return;
+    // spec 6.2: the field table's spelling, which a receiver must accept too
+    if (name === 'offline_message' && core.mutant === 'offline-messages-spelling')
+      body = { ...body, event_name: 'offline_messages' };
     const deliveryId = createMessageId();
     core.emit({
       type: 'hook-sent',
@@ -117,7 +122,7 @@ export function createHookService(
         email: customer.email,
         phone: customer.phone,
         description: customer.description,
-        userToken: customer.userToken,
+        ...(core.mutant === 'hook-without-user-token' ? {} : { userToken: customer.userToken }),
       }),
       chatsCount: chat.lines.filter((l) => l.type === 'visitor').length,
     },
@@ -186,7 +191,7 @@ export function createHookService(
             email: event.email,
             phone: event.phone,
             description: event.description,
-            userToken: event.userToken,
+            ...(core.mutant === 'hook-without-user-token' ? {} : { userToken: event.userToken }),
           }),
         },
       };

@@ -78,6 +78,15 @@ export const platformOptions = defineOptions('platform', [
     description: 'fix the URL random string (default: 128 random bits) for a stable channel URL',
   },
   {
+    key: 'mutant',
+    flag: '--mutant <name>',
+    type: 'string',
+    env: 'SVC_MUTANT',
+    config: false,
+    description:
+      'run a simulator mutant: a named deviation from the contract (svc-cli mutate --list); svc-cli mutate sets it',
+  },
+  {
     key: 'lenient',
     flag: '--lenient',
     type: 'boolean',

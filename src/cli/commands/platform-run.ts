@@ -93,6 +93,7 @@ export async function runPlatform(
     channelPolicy: settings.channelPolicy,
     agentsOnline: flags.agents !== 'offline',
     strict: !flags.lenient,
+    ...(flags.mutant === undefined ? {} : { mutant: flags.mutant }),
     ...(flags.web
       ? {
           services: [createConsoleService(), createDocsService()],
@@ -111,6 +112,8 @@ export async function runPlatform(
     ],
   });
   const { core } = platform;
+  if (core.mutant !== undefined)
+    out.note(`mutant ${core.mutant}: this simulator deviates from the contract on purpose`);
   for (const channel of core.state.channels.values()) platformSecrets.push(channel.randomString);
   const control = controlAccessOf(flags);
   if (control.token !== undefined) platformSecrets.push(control.token);

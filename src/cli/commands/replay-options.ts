@@ -107,6 +107,15 @@ export const replayOptions = defineOptions('replay', [
     description: 'print every step of every conversation (default: one line per green one)',
   },
   {
+    key: 'mutant',
+    flag: '--mutant <name>',
+    type: 'string',
+    env: 'SVC_MUTANT',
+    config: false,
+    description:
+      'run a simulator mutant: a named deviation from the contract (svc-cli mutate --list); svc-cli mutate sets it',
+  },
+  {
     key: 'record',
     flag: '--record <file>',
     type: 'path',

@@ -18,6 +18,7 @@ import { checkOutFile } from '../out-file.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { checkInvariantNames } from '../../trace/invariants.js';
+import { resolveMutant } from '../../platform/mutants.js';
 
 const DEFAULT_PATH = 'fixtures/conversations';
 
@@ -95,6 +96,8 @@ export async function runReplay(
     );
   const settings =
     flags.profile === 'spec' ? undefined : settingsOf(await loadProfile(flags.profile, ctx.cwd));
+  // an unknown mutant is one input error, not a failure in every conversation
+  resolveMutant(flags.mutant);
   const seed = flags.seed;
   // default: replayAll's (parallel embedded worlds; one at a time with a real peer)
   const concurrency = flags.concurrency;
@@ -145,6 +148,7 @@ export async function runReplay(
       ...(recordFile === undefined ? {} : { recordFile }),
       ...(disabled.length > 0 ? { invariants: { disabled } } : {}),
       ...(settings ? { settings } : {}),
+      ...(flags.mutant === undefined ? {} : { mutant: flags.mutant }),
     })),
     {
       ...(concurrency === undefined ? {} : { concurrency }),

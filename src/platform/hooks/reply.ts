@@ -88,10 +88,13 @@ export function useHookReply(core: PlatformCore, input: HookReplyInput): void {
   }
   const reply = result.reply as ChatAcceptedReply;
   const data = hookDataOf(chat);
-  if (reply.custom_data) data.customData = reply.custom_data.map((f) => compact(f));
+  // spec 6.2: custom_data and crm_link are shown to the agent; two mutants ignore them
+  if (reply.custom_data && core.mutant !== 'ignore-custom-data')
+    data.customData = reply.custom_data.map((f) => compact(f));
   if (reply.contact_info) data.contactInfo = compact(reply.contact_info);
   if (reply.enable_assign !== undefined) data.enableAssign = reply.enable_assign;
-  if (reply.crm_link !== undefined) data.crmLink = reply.crm_link;
+  if (reply.crm_link !== undefined && core.mutant !== 'ignore-crm-link')
+    data.crmLink = reply.crm_link;
   if (reply.page) data.page = compact(reply.page);
   if (reply.contact_info) {
     // spec 6.2: contact_info is shown as if typed by the visitor and kept in the archive
