@@ -162,6 +162,7 @@ export default tseslint.config(
     trace: ['platform', 'roles', 'conversation', 'load', 'msw', 'web', 'contract', 'proxy'],
     reference: ['roles', 'conversation', 'load', 'msw', 'web', 'journal', 'proxy'],
     coverage: ['roles', 'load', 'msw', 'web', 'proxy'],
+    mutate: ['roles', 'conversation', 'load', 'msw', 'web', 'proxy', 'journal'],
   }),
   ...functionLength(),
   {
@@ -244,8 +245,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    // Plain Node scripts (build helpers, benchmarks) print and use Node's globals.
-    files: ['scripts/**/*.{js,mjs}', 'bench/**/*.{js,mjs}'],
+    // Plain Node scripts (build helpers, benchmarks, example projects) print and use Node's globals.
+    files: ['scripts/**/*.{js,mjs}', 'bench/**/*.{js,mjs}', 'test/examples/**/*.{js,mjs}'],
     languageOptions: {
       globals: {
         console: 'readonly',

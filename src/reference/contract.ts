@@ -1,3 +1,4 @@
+import { MUTANTS } from '../platform/mutants.js';
 /**
  * The sections of the contract reference, numbered as svc-cli's messages cite them ("spec 2.5",
  * "spec 8"). The prose is short and says what the code does; every list of kinds, fields,
@@ -536,6 +537,17 @@ export function contractSections(): Section[] {
           info.spec,
           info.todo,
         ]),
+      },
+    ]),
+    section('mutants', 'Simulator mutants', [
+      {
+        type: 'p',
+        text: 'Named deviations of the simulator from this contract, for `svc-cli mutate` (or `--mutant`, `SVC_MUTANT`): a test suite that stays green under one would not notice the platform behaving that way. `svc-cli mutate --list` prints the same catalogue.',
+      },
+      {
+        type: 'table',
+        head: ['mutant', 'family', 'section', 'the simulator', 'a survivor means'],
+        rows: MUTANTS.map((m) => [code(m.name), m.family, m.spec, m.deviation, m.survivor]),
       },
     ]),
     section('assumptions', 'Assumptions', [

@@ -33,6 +33,7 @@ import { registerProxy } from './proxy.js';
 import { registerTrace } from './trace.js';
 import { registerReport } from './report.js';
 import { registerCoverage } from './coverage.js';
+import { registerMutate } from './mutate.js';
 
 /**
  * The global options, then every command in the order `--help` lists them. Command modules
@@ -46,6 +47,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerTrace(program, ctx);
   registerReport(program, ctx);
   registerCoverage(program, ctx);
+  registerMutate(program, ctx);
   registerLoad(program, ctx);
   registerPlatform(program, ctx);
   registerProxy(program, ctx);

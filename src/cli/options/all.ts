@@ -22,6 +22,7 @@ import { botSimOptions, hookTargetOptions, listenOptions } from '../commands/ser
 import {
   coverageOptions,
   doctorOptions,
+  mutateOptions,
   explainOptions,
   initOptions,
   schemaOptions,
@@ -60,4 +61,5 @@ export const ALL_TABLES: readonly OptionTable[] = [
   recordDiffOptions,
   recordProfileOptions,
   coverageOptions,
+  mutateOptions,
 ];

@@ -1,0 +1,92 @@
+/** The body of `mutate` (imported lazily): list the catalogue, or run the mutation run. */
+import type { CliContext } from '../context.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { createOutput } from '../render/output.js';
+import { mutateOptions } from './tool-options.js';
+import { MUTANTS } from '../../platform/mutants.js';
+import { runMutation, selectMutants, type MutantResult } from '../../mutate/run.js';
+import { SvcError } from '../../errors.js';
+
+const words = (list: readonly string[] | undefined): string[] =>
+  (list ?? [])
+    .flatMap((w) => w.split(','))
+    .map((w) => w.trim())
+    .filter((w) => w !== '');
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+export async function runMutate(
+  ctx: CliContext,
+  command: string[],
+  given: Record<string, unknown>,
+): Promise<number> {
+  const flags = resolveForCommand(ctx, mutateOptions, given);
+  const out = createOutput(ctx, { json: flags.json });
+  const only = words(flags.only);
+  const skip = words(flags.skip);
+  if (flags.list) {
+    const listed = selectMutants({ only, skip });
+    if (flags.json) for (const m of listed) out.event({ type: 'mutant', ...m });
+    else {
+      for (const m of listed) {
+        out.line(`${out.chalk.bold(m.name)}  ${m.family}, spec ${m.spec}`);
+        out.line(`  ${m.deviation}`);
+        out.line(out.chalk.dim(`  survivor: ${m.survivor}`));
+      }
+      out.line(`${listed.length} of ${MUTANTS.length} mutants`);
+    }
+    return 0;
+  }
+  if (command.length === 0)
+    throw new SvcError(
+      'SVC_E_USAGE',
+      'input',
+      'Could not mutate: no test command given.',
+      'Give it after --, e.g. svc-cli mutate -- npm test (or --list for the catalogue).',
+    );
+  const line = (r: MutantResult): void => {
+    if (flags.json) {
+      out.event({ type: 'mutant-result', ...r });
+      return;
+    }
+    const head =
+      r.outcome === 'survived'
+        ? out.chalk.yellow('survived')
+        : r.outcome === 'timeout'
+          ? out.chalk.cyan('timeout ')
+          : out.chalk.green('killed  ');
+    out.line(`${head}  ${r.name} (spec ${r.spec})  ${seconds(r.wallMs)}`);
+    if (r.outcome === 'survived') out.line(out.chalk.dim(`          ${r.survivor}`));
+  };
+  const report = await runMutation({
+    command,
+    cwd: ctx.cwd,
+    jobs: flags.jobs,
+    only,
+    skip,
+    ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
+    onClean: (ms) => {
+      if (!flags.json) out.line(`clean run passed in ${seconds(ms)}`);
+    },
+    onResult: line,
+  });
+  const below = flags.minScore !== undefined && report.score < flags.minScore;
+  if (flags.json)
+    out.event({
+      type: 'summary',
+      score: report.score,
+      killed: report.killed,
+      survived: report.survived,
+      timedOut: report.timedOut,
+      total: report.results.length,
+      cleanWallMs: report.clean.wallMs,
+      survivors: report.results.filter((r) => r.outcome === 'survived').map((r) => r.name),
+      ...(flags.minScore === undefined ? {} : { minScore: flags.minScore, pass: !below }),
+    });
+  else
+    out.line(
+      `mutation score ${report.score.toFixed(1)}% (${report.killed} killed, ${report.timedOut} timed out, ${report.survived} survived of ${report.results.length})`,
+    );
+  if (below) out.note(`mutation score ${report.score}% is below --min-score ${flags.minScore}%`);
+  return below ? 1 : 0;
+}

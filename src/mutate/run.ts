@@ -1,0 +1,176 @@
+/**
+ * A mutation run over the simulator (`svc-cli mutate`): the user's test command once against
+ * the clean simulator (it must pass), then once per mutant with `SVC_MUTANT` set. A mutant
+ * the command fails under is killed; one it passes under survived: the suite would not notice
+ * the platform behaving that way. Never prints: results are handed to `onResult`.
+ */
+import { spawn } from 'node:child_process';
+import { SvcError } from '../errors.js';
+import { MUTANTS, type MutantInfo } from '../platform/mutants.js';
+
+export type MutantOutcome = 'killed' | 'survived' | 'timeout';
+
+export interface MutantResult extends MutantInfo {
+  outcome: MutantOutcome;
+  /** the command's exit code (null when it was stopped) */
+  exitCode: number | null;
+  wallMs: number;
+}
+
+export interface MutationReport {
+  clean: { wallMs: number };
+  results: MutantResult[];
+  killed: number;
+  survived: number;
+  timedOut: number;
+  /** (killed + timed out) / mutants run x 100, one decimal */
+  score: number;
+}
+
+export interface MutateOptions {
+  /** the test command: argv, or one string run by the shell */
+  command: readonly string[];
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** mutants run at once (default 1: a suite may bind fixed ports) */
+  jobs?: number;
+  /** only these mutants: by name, family or spec section */
+  only?: readonly string[];
+  /** leave these out: by name, family or spec section */
+  skip?: readonly string[];
+  /** stop a mutant's run after this long (default 3x the clean run + 5 s): a timeout */
+  timeoutMs?: number;
+  onClean?: (wallMs: number) => void;
+  onResult?: (result: MutantResult) => void;
+}
+
+const matches = (m: MutantInfo, words: readonly string[]): boolean =>
+  words.some((w) => {
+    const word = w.replace(/^spec\s*/i, '');
+    return m.name === word || m.family === word || m.spec === word;
+  });
+
+/**
+ * The mutants a run takes, in catalogue order.
+ * @example selectMutants({ only: ['redelivery'] }).map((m) => m.name)
+ */
+export function selectMutants(options: Pick<MutateOptions, 'only' | 'skip'>): MutantInfo[] {
+  const only = options.only ?? [];
+  const skip = options.skip ?? [];
+  for (const word of [...only, ...skip]) {
+    if (!MUTANTS.some((m) => matches(m, [word])))
+      throw new SvcError(
+        'SVC_E_UNKNOWN_MUTANT',
+        'input',
+        `Could not select mutants by "${word}": no mutant has that name, family or spec section.`,
+        'List them with `svc-cli mutate --list`.',
+      );
+  }
+  return MUTANTS.filter((m) => (only.length === 0 || matches(m, only)) && !matches(m, skip));
+}
+
+interface Exit {
+  code: number | null;
+  timedOut: boolean;
+  wallMs: number;
+}
+
+function runOnce(
+  options: MutateOptions,
+  mutant: string,
+  timeoutMs: number | undefined,
+): Promise<Exit> {
+  const started = performance.now();
+  const [file, ...args] = options.command;
+  const shell = options.command.length === 1;
+  return new Promise((resolve, reject) => {
+    const child = spawn(file!, args, {
+      cwd: options.cwd ?? process.cwd(),
+      // an empty SVC_MUTANT is the clean simulator, whatever the caller's environment says
+      env: { ...(options.env ?? process.env), SVC_MUTANT: mutant },
+      stdio: 'ignore',
+      shell,
+      // its own process group: a timeout stops the command and everything it started
+      detached: process.platform !== 'win32',
+    });
+    let timedOut = false;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            try {
+              if (child.pid !== undefined && process.platform !== 'win32')
+                process.kill(-child.pid, 'SIGKILL');
+              else child.kill('SIGKILL');
+            } catch {
+              // already gone
+            }
+          }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(
+        new SvcError(
+          'SVC_E_MUTATE_CLEAN_RUN',
+          'input',
+          `Could not run ${options.command.join(' ')}: ${error.message}.`,
+          'Give the test command after --, e.g. svc-cli mutate -- npm test',
+        ),
+      );
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, timedOut, wallMs: performance.now() - started });
+    });
+  });
+}
+
+/**
+ * Runs the command clean, then under each selected mutant (`jobs` at once); results in
+ * catalogue order.
+ * @example await runMutation({ command: ['npx', 'vitest', 'run'], only: ['redelivery'] })
+ */
+export async function runMutation(options: MutateOptions): Promise<MutationReport> {
+  const mutants = selectMutants(options);
+  const clean = await runOnce(options, '', undefined);
+  if (clean.code !== 0)
+    throw new SvcError(
+      'SVC_E_MUTATE_CLEAN_RUN',
+      'input',
+      `Could not start the mutation run: the test command exited ${clean.code ?? 'on a signal'} against the clean simulator.`,
+      'Make the suite pass without a mutant first (svc-cli mutate runs it with SVC_MUTANT empty).',
+    );
+  options.onClean?.(clean.wallMs);
+  const timeoutMs = options.timeoutMs ?? Math.ceil(clean.wallMs * 3 + 5000);
+  const jobs = Math.max(1, Math.floor(options.jobs ?? 1));
+  const results = new Array<MutantResult | undefined>(mutants.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < mutants.length) {
+      const index = next++;
+      const mutant = mutants[index]!;
+      const exit = await runOnce(options, mutant.name, timeoutMs);
+      const result: MutantResult = {
+        ...mutant,
+        outcome: exit.timedOut ? 'timeout' : exit.code === 0 ? 'survived' : 'killed',
+        exitCode: exit.code,
+        wallMs: Math.round(exit.wallMs),
+      };
+      results[index] = result;
+      options.onResult?.(result);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, mutants.length) }, worker));
+  const done = results.filter((r): r is MutantResult => r !== undefined);
+  const killed = done.filter((r) => r.outcome === 'killed').length;
+  const timedOut = done.filter((r) => r.outcome === 'timeout').length;
+  const survived = done.filter((r) => r.outcome === 'survived').length;
+  return {
+    clean: { wallMs: Math.round(clean.wallMs) },
+    results: done,
+    killed,
+    survived,
+    timedOut,
+    score: done.length === 0 ? 0 : Math.floor(((killed + timedOut) / done.length) * 1000) / 10,
+  };
+}
