@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { SvcError } from '../errors.js';
 import { MUTANTS, type MutantInfo } from '../platform/mutants.js';
 
-export type MutantOutcome = 'killed' | 'survived' | 'timeout';
+/** `not-exercised`: the run's coverage shows nothing the mutant changes, so it is not run */
+export type MutantOutcome = 'killed' | 'survived' | 'timeout' | 'not-exercised';
 
 export interface MutantResult extends MutantInfo {
   outcome: MutantOutcome;
@@ -23,6 +24,7 @@ export interface MutationReport {
   killed: number;
   survived: number;
   timedOut: number;
+  notExercised: number;
   /** (killed + timed out) / mutants run x 100, one decimal */
   score: number;
 }
@@ -40,6 +42,11 @@ export interface MutateOptions {
   skip?: readonly string[];
   /** stop a mutant's run after this long (default 3x the clean run + 5 s): a timeout */
   timeoutMs?: number;
+  /**
+   * coverage item ids the suite exercised (`svc-cli coverage` of its recording): a mutant
+   * none of whose `exercisedBy` items is among them is reported `not-exercised`, not run
+   */
+  exercised?: ReadonlySet<string>;
   onClean?: (wallMs: number) => void;
   onResult?: (result: MutantResult) => void;
 }
@@ -149,6 +156,17 @@ export async function runMutation(options: MutateOptions): Promise<MutationRepor
     while (next < mutants.length) {
       const index = next++;
       const mutant = mutants[index]!;
+      if (options.exercised && !mutant.exercisedBy.some((id) => options.exercised!.has(id))) {
+        const result: MutantResult = {
+          ...mutant,
+          outcome: 'not-exercised',
+          exitCode: null,
+          wallMs: 0,
+        };
+        results[index] = result;
+        options.onResult?.(result);
+        continue;
+      }
       const exit = await runOnce(options, mutant.name, timeoutMs);
       const result: MutantResult = {
         ...mutant,
@@ -165,12 +183,14 @@ export async function runMutation(options: MutateOptions): Promise<MutationRepor
   const killed = done.filter((r) => r.outcome === 'killed').length;
   const timedOut = done.filter((r) => r.outcome === 'timeout').length;
   const survived = done.filter((r) => r.outcome === 'survived').length;
+  const run = killed + timedOut + survived;
   return {
     clean: { wallMs: Math.round(clean.wallMs) },
     results: done,
     killed,
     survived,
     timedOut,
-    score: done.length === 0 ? 0 : Math.floor(((killed + timedOut) / done.length) * 1000) / 10,
+    notExercised: done.length - run,
+    score: run === 0 ? 0 : Math.floor(((killed + timedOut) / run) * 1000) / 10,
   };
 }

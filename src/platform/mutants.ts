@@ -28,6 +28,11 @@ export interface MutantInfo {
   deviation: string;
   /** what a suite that stays green under it does not check, in plain words */
   survivor: string;
+  /**
+   * the `svc-cli coverage` items a run must exercise for the mutant to be observable at all:
+   * a run that hit none of them cannot kill it (`mutate --coverage` reports it unrun)
+   */
+  exercisedBy: readonly string[];
 }
 
 export const MUTANTS = [
@@ -38,6 +43,7 @@ export const MUTANTS = [
     deviation: 'redelivers an agent message 2.5 s after a failed attempt instead of 3 s',
     survivor:
       'your tests would not notice the platform retrying sooner than 3 s: do they pin the redelivery interval?',
+    exercisedBy: ['timing:channel:attempt-2', 'timing:channel:attempt-3', 'timing:channel:failed'],
   },
   {
     name: 'skip-third-attempt',
@@ -46,6 +52,7 @@ export const MUTANTS = [
     deviation: 'gives up on an agent message after 2 attempts instead of 3',
     survivor:
       'your tests would not notice a lost third attempt: does a test recover only on the third attempt?',
+    exercisedBy: ['timing:channel:attempt-3', 'timing:channel:failed'],
   },
   {
     name: 'extra-attempt',
@@ -54,6 +61,7 @@ export const MUTANTS = [
     deviation: 'tries an agent message 4 times instead of 3',
     survivor:
       'your tests would not notice a fourth delivery attempt: do they count the attempts of a failed series?',
+    exercisedBy: ['timing:channel:failed'],
   },
   {
     name: 'no-redelivery',
@@ -62,6 +70,7 @@ export const MUTANTS = [
     deviation: 'sends an agent message once, with no redelivery',
     survivor:
       'your tests never depend on redelivery: does your endpoint ever fail once and get the message again?',
+    exercisedBy: ['timing:channel:attempt-2', 'timing:channel:attempt-3', 'timing:channel:failed'],
   },
   {
     name: 'bot-handover-after-one-attempt',
@@ -70,6 +79,7 @@ export const MUTANTS = [
     deviation: 'hands the chat over after one unanswered bot attempt instead of 2',
     survivor:
       'your tests would not notice the platform giving up on the bot after one attempt: does your bot ever answer on the second?',
+    exercisedBy: ['timing:bot:attempt-2', 'timing:bot:failed'],
   },
   {
     name: 'bot-redeliver-early',
@@ -77,6 +87,7 @@ export const MUTANTS = [
     spec: '8',
     deviation: 'retries a bot event 2.5 s after a failed attempt instead of 3 s',
     survivor: 'your tests do not pin the bot retry interval of 3 s',
+    exercisedBy: ['timing:bot:attempt-2', 'timing:bot:failed'],
   },
   {
     name: 'duplicate-agent-message',
@@ -85,6 +96,7 @@ export const MUTANTS = [
     deviation: 'delivers every agent message twice (same message.id)',
     survivor:
       'your tests would not notice the platform delivering an agent message twice: does your code de-duplicate by message id?',
+    exercisedBy: ['kind:channel.agent.text'],
   },
   {
     name: 'reorder-agent-messages',
@@ -93,6 +105,7 @@ export const MUTANTS = [
     deviation: 'holds the first agent message of a chat for 1 s, so the next one overtakes it',
     survivor:
       'your tests would not notice two agent messages arriving out of order: do they check the order the customer sees?',
+    exercisedBy: ['kind:channel.agent.text'],
   },
   {
     name: 'drop-agent-typing',
@@ -100,6 +113,7 @@ export const MUTANTS = [
     spec: '2.3',
     deviation: 'never sends agent typing notices (typein/typeout)',
     survivor: 'your tests never check that the customer sees the agent typing',
+    exercisedBy: ['kind:channel.agent.typing'],
   },
   {
     name: 'flip-chunked',
@@ -108,6 +122,7 @@ export const MUTANTS = [
     deviation: "sends agent messages with the other framing than the channel's chunked switch says",
     survivor:
       'your tests would not notice the body framing change: does your endpoint read chunked bodies and Content-Length bodies alike?',
+    exercisedBy: ['timing:channel:chunked', 'timing:channel:content-length'],
   },
   {
     name: 'numeric-message-ids',
@@ -116,6 +131,7 @@ export const MUTANTS = [
     deviation: 'sends message.id of agent messages as a number',
     survivor:
       'your tests would not notice a numeric message id: does your code treat message.id as a string?',
+    exercisedBy: ['kind:channel.agent.text'],
   },
   {
     name: 'drop-agent-name',
@@ -124,6 +140,7 @@ export const MUTANTS = [
     deviation: 'leaves sender.name out of agent messages',
     survivor:
       'your tests never read the agent name: would your UI show an agent message without one?',
+    exercisedBy: ['kind:channel.agent.text'],
   },
   {
     name: 'drop-agent-photo',
@@ -131,6 +148,7 @@ export const MUTANTS = [
     spec: '2.2',
     deviation: 'leaves sender.photo out of agent messages',
     survivor: 'your tests never read the agent avatar (sender.photo)',
+    exercisedBy: ['kind:channel.agent.text'],
   },
   {
     name: 'numeric-bot-ids',
@@ -139,6 +157,7 @@ export const MUTANTS = [
     deviation: 'sends id and chat_id of bot events as numbers',
     survivor:
       'your tests would not notice numeric bot event ids: does your bot treat chat_id as a string?',
+    exercisedBy: ['kind:bot.event.CLIENT_MESSAGE'],
   },
   {
     name: 'millisecond-timestamps',
@@ -147,6 +166,7 @@ export const MUTANTS = [
     deviation: 'stamps CLIENT_MESSAGE with unix milliseconds instead of seconds',
     survivor:
       'your tests would not notice a timestamp 1000 times too large: does your bot read message.timestamp as seconds?',
+    exercisedBy: ['kind:bot.event.CLIENT_MESSAGE'],
   },
   {
     name: 'cut-at-999',
@@ -155,6 +175,7 @@ export const MUTANTS = [
     deviation: 'cuts customer text at 999 code points instead of 1000',
     survivor:
       'your tests never send a text of exactly 1000 characters: the limit could be one lower',
+    exercisedBy: ['flow:channel:text-cut'],
   },
   {
     name: 'cut-at-1001',
@@ -162,6 +183,7 @@ export const MUTANTS = [
     spec: '8',
     deviation: 'cuts customer text at 1001 code points instead of 1000',
     survivor: 'your tests never send a text of 1001 characters: the limit could be one higher',
+    exercisedBy: ['flow:channel:text-cut'],
   },
   {
     name: 'no-text-cut',
@@ -169,6 +191,7 @@ export const MUTANTS = [
     spec: '8',
     deviation: 'delivers customer text of any length uncut',
     survivor: 'your tests never send a text over 1000 characters and check what the agent gets',
+    exercisedBy: ['flow:channel:text-cut'],
   },
   {
     name: 'customer-500-once',
@@ -177,6 +200,7 @@ export const MUTANTS = [
     deviation: 'answers the first customer message 500 (and drops it)',
     survivor:
       'your tests would not notice a message the platform refused: does your client check the status and retry or report it?',
+    exercisedBy: ['kind:channel.customer.text'],
   },
   {
     name: 'unknown-channel-200',
@@ -184,6 +208,7 @@ export const MUTANTS = [
     spec: '7.1',
     deviation: 'answers 200 for an unknown channel public id instead of 404',
     survivor: 'your tests never send to a wrong channel URL and expect the 404',
+    exercisedBy: ['status:postCustomerMessage:404', 'status:getChannelStatus:404'],
   },
   {
     name: 'status-inverted',
@@ -191,6 +216,7 @@ export const MUTANTS = [
     spec: '4.1',
     deviation: 'answers the channel status 1 when agents are offline and 0 when online',
     survivor: 'your tests never read the channel status with agents online and offline',
+    exercisedBy: ['kind:channel.status'],
   },
   {
     name: 'empty-sender-delivered',
@@ -198,6 +224,7 @@ export const MUTANTS = [
     spec: '7.1',
     deviation: 'accepts and delivers a customer message with an empty sender.id',
     survivor: 'your tests never check that a message without a sender id is refused',
+    exercisedBy: ['error:channel.customer:rejected'],
   },
   {
     name: 'no-agent-joined',
@@ -206,6 +233,7 @@ export const MUTANTS = [
     deviation: 'never sends AGENT_JOINED to the bot',
     survivor:
       'your tests would not notice the bot never hearing that an agent joined: does your bot stop answering then?',
+    exercisedBy: ['kind:bot.event.AGENT_JOINED'],
   },
   {
     name: 'no-agent-unavailable',
@@ -214,6 +242,7 @@ export const MUTANTS = [
     deviation: 'never sends AGENT_UNAVAILABLE to the bot',
     survivor:
       'your tests never hand over with no agent online: does your bot ask for contact data then?',
+    exercisedBy: ['kind:bot.event.AGENT_UNAVAILABLE'],
   },
   {
     name: 'bot-429-once',
@@ -222,6 +251,7 @@ export const MUTANTS = [
     deviation: "answers the bot's first event 429 Too Many Requests (and drops it)",
     survivor:
       'your tests would not notice a rate-limited bot answer: does your bot retry after a 429?',
+    exercisedBy: ['kind:bot.event.BOT_MESSAGE', 'kind:bot.event.INVITE_AGENT'],
   },
   {
     name: 'ignore-custom-data',
@@ -230,6 +260,7 @@ export const MUTANTS = [
     deviation: "ignores the chat_accepted reply's custom_data",
     survivor:
       'your tests would not notice the agent never seeing your custom_data: do they check what the agent is shown?',
+    exercisedBy: ['field:hook.chat_accepted.reply:custom_data:present'],
   },
   {
     name: 'ignore-crm-link',
@@ -237,6 +268,7 @@ export const MUTANTS = [
     spec: '6.2',
     deviation: "ignores the chat_accepted reply's crm_link (no CRM button, no chat_assigned)",
     survivor: 'your tests never follow a crm_link to chat_assigned',
+    exercisedBy: ['field:hook.chat_accepted.reply:crm_link:present'],
   },
   {
     name: 'offline-messages-spelling',
@@ -245,6 +277,7 @@ export const MUTANTS = [
     deviation: 'names the offline hook event offline_messages (the field-table spelling)',
     survivor:
       'your tests would not notice the other spelling of the offline event: does your receiver accept both?',
+    exercisedBy: ['kind:hook.offline_message'],
   },
   {
     name: 'no-chat-finished',
@@ -253,6 +286,7 @@ export const MUTANTS = [
     deviation: 'closes a chat without sending chat_finished',
     survivor:
       'your tests would not notice a chat closing without chat_finished: does anything wait for it?',
+    exercisedBy: ['kind:hook.chat_finished'],
   },
   {
     name: 'hook-without-user-token',
@@ -260,6 +294,7 @@ export const MUTANTS = [
     spec: '6.2',
     deviation: 'leaves the visitor id set with setUserToken out of hook events',
     survivor: 'your tests never match a hook event to your user by the visitor id',
+    exercisedBy: ['field:hook events:user_token:present'],
   },
 ] as const satisfies readonly MutantInfo[];
 

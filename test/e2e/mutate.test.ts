@@ -1,3 +1,5 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bin, repoRoot, runCli } from '../helpers/run-cli.js';
@@ -50,14 +52,16 @@ describe('svc-cli mutate', () => {
         'customer-500-once,status-inverted,unknown-channel-200',
         '--jobs',
         '3',
+        '--min-score',
+        '80',
         '--',
         'node',
         'platform-check.mjs',
       ],
       { cwd: project },
     );
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('below --min-score 80%');
+    expect(result.code).toBe(1);
     const { by, summary } = outcomes(result.stdout);
     expect(by).toEqual({
       'customer-500-once': 'killed',
@@ -73,14 +77,16 @@ describe('svc-cli mutate', () => {
     });
   });
 
-  it('a replayed conversation kills the redelivery mutants it pins; --min-score gates', async () => {
+  it('a replayed conversation kills what it pins; --coverage leaves the unexercised unrun', async () => {
     const fixture = join(repoRoot, 'fixtures/conversations/redelivery-recovered.json');
+    const recording = join(mkdtempSync(join(tmpdir(), 'svc-mutate-')), 'run.ndjson');
+    expect((await runCli(['replay', '--record', recording, fixture])).code).toBe(0);
     const result = await runCli([
       'mutate',
       '--only',
-      'skip-third-attempt,extra-attempt',
-      '--jobs',
-      '2',
+      'skip-third-attempt,extra-attempt,drop-agent-typing',
+      '--coverage',
+      recording,
       '--min-score',
       '90',
       '--',
@@ -89,16 +95,15 @@ describe('svc-cli mutate', () => {
       'replay',
       fixture,
     ]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^clean run passed in/);
     expect(result.stdout).toMatch(/killed {4}skip-third-attempt \(spec 8\)/);
-    // the series recovers on attempt 3: a fourth attempt is never reached
-    expect(result.stdout).toMatch(/survived {2}extra-attempt \(spec 8\)/);
-    expect(result.stdout).toContain('do they count the attempts of a failed series?');
+    // the series recovers on attempt 3 and no agent types: neither can be seen by this run
+    expect(result.stdout).toContain('extra-attempt (spec 8): never exercised by the recorded run');
+    expect(result.stdout).toContain('drop-agent-typing (spec 2.3): never exercised');
     expect(result.stdout).toContain(
-      'mutation score 50.0% (1 killed, 0 timed out, 1 survived of 2)',
+      'mutation score 100.0% (1 killed, 0 timed out, 0 survived of 1; 2 never exercised, not run)',
     );
-    expect(result.stderr).toContain('below --min-score 90%');
   });
 
   it('refuses to run mutants when the clean run fails (exit 2)', async () => {

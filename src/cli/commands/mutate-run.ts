@@ -1,4 +1,5 @@
 /** The body of `mutate` (imported lazily): list the catalogue, or run the mutation run. */
+import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { createOutput } from '../render/output.js';
@@ -6,6 +7,7 @@ import { mutateOptions } from './tool-options.js';
 import { MUTANTS } from '../../platform/mutants.js';
 import { runMutation, selectMutants, type MutantResult } from '../../mutate/run.js';
 import { SvcError } from '../../errors.js';
+import { createCoverageTally, readRecords } from '../../coverage/index.js';
 
 const words = (list: readonly string[] | undefined): string[] =>
   (list ?? [])
@@ -49,6 +51,12 @@ export async function runMutate(
       out.event({ type: 'mutant-result', ...r });
       return;
     }
+    if (r.outcome === 'not-exercised') {
+      out.line(
+        `${out.chalk.dim('unrun   ')}  ${r.name} (spec ${r.spec}): never exercised by the recorded run`,
+      );
+      return;
+    }
     const head =
       r.outcome === 'survived'
         ? out.chalk.yellow('survived')
@@ -58,7 +66,20 @@ export async function runMutate(
     out.line(`${head}  ${r.name} (spec ${r.spec})  ${seconds(r.wallMs)}`);
     if (r.outcome === 'survived') out.line(out.chalk.dim(`          ${r.survivor}`));
   };
+  let exercised: Set<string> | undefined;
+  if (flags.coverage !== undefined && flags.coverage.length > 0) {
+    const tally = createCoverageTally();
+    for (const file of flags.coverage)
+      for await (const record of readRecords(resolve(ctx.cwd, file), ctx.stdin)) tally.add(record);
+    exercised = new Set(
+      tally
+        .report()
+        .items.filter((i) => i.hits > 0)
+        .map((i) => i.id),
+    );
+  }
   const report = await runMutation({
+    ...(exercised ? { exercised } : {}),
     command,
     cwd: ctx.cwd,
     jobs: flags.jobs,
@@ -78,6 +99,7 @@ export async function runMutate(
       killed: report.killed,
       survived: report.survived,
       timedOut: report.timedOut,
+      notExercised: report.notExercised,
       total: report.results.length,
       cleanWallMs: report.clean.wallMs,
       survivors: report.results.filter((r) => r.outcome === 'survived').map((r) => r.name),
@@ -85,7 +107,7 @@ export async function runMutate(
     });
   else
     out.line(
-      `mutation score ${report.score.toFixed(1)}% (${report.killed} killed, ${report.timedOut} timed out, ${report.survived} survived of ${report.results.length})`,
+      `mutation score ${report.score.toFixed(1)}% (${report.killed} killed, ${report.timedOut} timed out, ${report.survived} survived of ${report.results.length - report.notExercised}${report.notExercised > 0 ? `; ${report.notExercised} never exercised, not run` : ''})`,
     );
   if (below) out.note(`mutation score ${report.score}% is below --min-score ${flags.minScore}%`);
   return below ? 1 : 0;

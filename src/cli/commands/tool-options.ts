@@ -273,6 +273,14 @@ export const mutateOptions = defineOptions('mutate', [
       "stop a mutant's run after this long, counted as timed out (default 3x the clean run + 5 s)",
   },
   {
+    key: 'coverage',
+    flag: '--coverage <recording>',
+    type: 'list',
+    config: false,
+    description:
+      "your suite's recording (as svc-cli coverage reads it): mutants it never exercises are reported as such, not run",
+  },
+  {
     key: 'minScore',
     flag: '--min-score <percent>',
     type: 'number',

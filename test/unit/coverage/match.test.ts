@@ -3,6 +3,7 @@ import { coverageItems, createCoverageTally, itemsOfRecord } from '../../../src/
 import type { ExchangeRecord } from '../../../src/journal/record.js';
 import { KINDS } from '../../../src/contract/registry.js';
 import { BOT_ERROR_CODES } from '../../../src/contract/bot.js';
+import { MUTANTS } from '../../../src/platform/mutants.js';
 
 let seq = 0;
 function record(partial: Partial<ExchangeRecord> & Pick<ExchangeRecord, 'iface'>): ExchangeRecord {
@@ -34,6 +35,16 @@ describe('coverage items', () => {
     ])
       expect(ids).toContain(id);
     expect(ids.size).toBe(coverageItems().length); // ids are unique
+  });
+});
+
+describe('the mutants of the simulator', () => {
+  it('each name coverage items that show a run could observe them', () => {
+    const ids = new Set(coverageItems().map((i) => i.id));
+    for (const mutant of MUTANTS) {
+      expect(mutant.exercisedBy.length, mutant.name).toBeGreaterThan(0);
+      for (const id of mutant.exercisedBy) expect(ids, `${mutant.name}: ${id}`).toContain(id);
+    }
   });
 });
 
