@@ -147,7 +147,7 @@ export function deliverToCustomer(
     mutant === 'reorder-agent-messages' &&
     line !== undefined &&
     chat.lines.filter((l) => l.type !== 'visitor').length === 1;
-  const options_: DeliverOptions = {
+  const delivery: DeliverOptions = {
     deliveryId: messageId,
     target: 'integrator',
     url: `${channel.integratorUrl}/${encodeURIComponent(channel.id)}`, // spec 4.2
@@ -164,11 +164,15 @@ export function deliverToCustomer(
     limiter: core.limiter,
   };
   const sent = held
-    ? core.clock.sleep(1000, core.signal).then(() => deliver(options_))
-    : deliver(options_);
+    ? core.clock
+        .sleep(1000, core.signal)
+        // a stop during the hold: deliver() sees the aborted signal and reports it
+        .catch(() => undefined)
+        .then(() => deliver(delivery))
+    : deliver(delivery);
   const work = sent.then(async (result) => {
     if (mutant === 'duplicate-agent-message' && result.result === 'delivered')
-      await deliver({ ...options_, deliveryId: `${messageId}.again` });
+      await deliver({ ...delivery, deliveryId: `${messageId}.again` });
     if (line)
       line.delivery = {
         result: result.result,
