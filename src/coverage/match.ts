@@ -155,7 +155,11 @@ export function itemsOfRecord(record: ExchangeRecord): Set<string> {
     if (method && KINDS.has(`widget.${method}.args`)) hit(`kind:widget.${method}.args`);
     return hits;
   }
-  const kind = kindOf(record, body);
+  // GET status carries no payload: its answer is the channel.status body (spec 4.1)
+  const statusRead =
+    record.kind === 'channel.status' ||
+    (record.iface === 'channel' && record.request.method === 'GET');
+  const kind = statusRead ? undefined : kindOf(record, body);
   const status = record.response?.status;
   const answer = parse(record.response?.body);
   const op = operationOf(record, kind);

@@ -107,6 +107,22 @@ describe('itemsOfRecord', () => {
     expect(attempt(3, false)).toContain('timing:channel:failed');
   });
 
+  it('reads a status read: the answer is the channel.status body', () => {
+    const hits = itemsOfRecord(
+      record({
+        iface: 'channel',
+        kind: 'channel.status',
+        request: { method: 'GET', url: 'http://127.0.0.1/rand/ch/status' },
+        response: { status: 200, body: '0' },
+      }),
+    );
+    expect([...hits].sort()).toEqual([
+      'kind:channel.status',
+      'status:getChannelStatus:200',
+      'value:channel.status:(body)=0',
+    ]);
+  });
+
   it('reads a bot refusal: the status of the endpoint and the error code', () => {
     const hits = itemsOfRecord(
       record({
