@@ -106,6 +106,15 @@ describe('svc-cli mutate', () => {
     );
   });
 
+  it('replay --mutant runs the conversations against it; an unknown name exits 2', async () => {
+    const fixture = join(repoRoot, 'fixtures/conversations/redelivery-recovered.json');
+    const mutated = await runCli(['replay', '--mutant', 'skip-third-attempt', fixture]);
+    expect(mutated.code).toBe(1);
+    const unknown = await runCli(['replay', '--mutant', 'skip-3rd-attempt', fixture]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('SVC_E_UNKNOWN_MUTANT');
+  });
+
   it('refuses to run mutants when the clean run fails (exit 2)', async () => {
     const result = await runCli(['mutate', '--', process.execPath, '-e', 'process.exit(3)']);
     expect(result.code).toBe(2);
