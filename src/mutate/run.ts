@@ -47,6 +47,8 @@ export interface MutateOptions {
    * none of whose `exercisedBy` items is among them is reported `not-exercised`, not run
    */
   exercised?: ReadonlySet<string>;
+  /** Ctrl-C: the running commands are stopped with all they started, and no mutant starts */
+  signal?: AbortSignal;
   onClean?: (wallMs: number) => void;
   onResult?: (result: MutantResult) => void;
 }
@@ -101,19 +103,24 @@ function runOnce(
       detached: process.platform !== 'win32',
     });
     let timedOut = false;
+    const stop = (): void => {
+      try {
+        if (child.pid !== undefined && process.platform !== 'win32')
+          process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
     const timer =
       timeoutMs === undefined
         ? undefined
         : setTimeout(() => {
             timedOut = true;
-            try {
-              if (child.pid !== undefined && process.platform !== 'win32')
-                process.kill(-child.pid, 'SIGKILL');
-              else child.kill('SIGKILL');
-            } catch {
-              // already gone
-            }
+            stop();
           }, timeoutMs);
+    // its own process group hears no Ctrl-C from the terminal: pass the stop on
+    options.signal?.addEventListener('abort', stop, { once: true });
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(
@@ -127,6 +134,7 @@ function runOnce(
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stop);
       resolve({ code, timedOut, wallMs: performance.now() - started });
     });
   });
@@ -140,6 +148,16 @@ function runOnce(
 export async function runMutation(options: MutateOptions): Promise<MutationReport> {
   const mutants = selectMutants(options);
   const clean = await runOnce(options, '', undefined);
+  if (options.signal?.aborted)
+    return {
+      clean: { wallMs: Math.round(clean.wallMs) },
+      results: [],
+      killed: 0,
+      survived: 0,
+      timedOut: 0,
+      notExercised: 0,
+      score: 0,
+    };
   if (clean.code !== 0)
     throw new SvcError(
       'SVC_E_MUTATE_CLEAN_RUN',
@@ -153,7 +171,7 @@ export async function runMutation(options: MutateOptions): Promise<MutationRepor
   const results = new Array<MutantResult | undefined>(mutants.length);
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < mutants.length) {
+    while (next < mutants.length && !options.signal?.aborted) {
       const index = next++;
       const mutant = mutants[index]!;
       if (options.exercised && !mutant.exercisedBy.some((id) => options.exercised!.has(id))) {
@@ -168,6 +186,7 @@ export async function runMutation(options: MutateOptions): Promise<MutationRepor
         continue;
       }
       const exit = await runOnce(options, mutant.name, timeoutMs);
+      if (options.signal?.aborted) return; // stopped, not killed: no result
       const result: MutantResult = {
         ...mutant,
         outcome: exit.timedOut ? 'timeout' : exit.code === 0 ? 'survived' : 'killed',

@@ -6,7 +6,7 @@ import { createOutput } from '../render/output.js';
 import { mutateOptions } from './tool-options.js';
 import { MUTANTS } from '../../platform/mutants.js';
 import { runMutation, selectMutants, type MutantResult } from '../../mutate/run.js';
-import { SvcError } from '../../errors.js';
+import { EXIT_CODES, SvcError } from '../../errors.js';
 import { createCoverageTally, readRecords } from '../../coverage/index.js';
 
 const words = (list: readonly string[] | undefined): string[] =>
@@ -82,6 +82,7 @@ export async function runMutate(
     ...(exercised ? { exercised } : {}),
     command,
     cwd: ctx.cwd,
+    signal: ctx.signal,
     jobs: flags.jobs,
     only,
     skip,
@@ -91,6 +92,10 @@ export async function runMutate(
     },
     onResult: line,
   });
+  if (ctx.signal.aborted) {
+    out.note(`interrupted: ${report.results.length} of the mutants finished`);
+    return EXIT_CODES.sigint;
+  }
   const below = flags.minScore !== undefined && report.score < flags.minScore;
   if (flags.json)
     out.event({
