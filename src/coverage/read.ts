@@ -18,7 +18,6 @@ function asRecord(value: unknown, where: string): ExchangeRecord {
   if (!record || record.type !== 'exchange' || !record.request || !record.iface)
     throw new SvcError(
       'SVC_E_RECORDING',
-      'input',
       `Could not read ${where}: it is not an exchange record.`,
       RECORD_HINT,
     );
@@ -42,7 +41,6 @@ async function* lines(stream: Readable, name: string): AsyncGenerator<ExchangeRe
     if (torn !== undefined)
       throw new SvcError(
         'SVC_E_RECORDING',
-        'input',
         `Could not read ${name}: line ${torn} is not JSON.`,
         RECORD_HINT,
       );
@@ -67,7 +65,6 @@ async function* lines(stream: Readable, name: string): AsyncGenerator<ExchangeRe
     } catch {
       throw new SvcError(
         'SVC_E_RECORDING',
-        'input',
         `Could not read ${name}: it is neither NDJSON records nor a HAR or journal document.`,
         RECORD_HINT,
       );
@@ -88,7 +85,6 @@ function* documentRecords(value: unknown, name: string): Generator<ExchangeRecor
   }
   throw new SvcError(
     'SVC_E_RECORDING',
-    'input',
     `Could not read ${name}: it is neither NDJSON records nor a HAR or journal document.`,
     RECORD_HINT,
   );
@@ -111,7 +107,7 @@ export async function* readRecords(
   try {
     handle = await open(path, 'r');
   } catch (error) {
-    throw new SvcError('SVC_E_READ', 'input', `Could not read ${path}: ${systemReason(error)}.`);
+    throw new SvcError('SVC_E_READ', `Could not read ${path}: ${systemReason(error)}.`);
   }
   const stream = createReadStream('', { fd: handle.fd, autoClose: true, encoding: 'utf8' });
   try {

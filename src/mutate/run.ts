@@ -70,7 +70,6 @@ export function selectMutants(options: Pick<MutateOptions, 'only' | 'skip'>): Mu
     if (!MUTANTS.some((m) => matches(m, [word])))
       throw new SvcError(
         'SVC_E_UNKNOWN_MUTANT',
-        'input',
         `Could not select mutants by "${word}": no mutant has that name, family or spec section.`,
         'List them with `svc-cli mutate --list`.',
       );
@@ -126,7 +125,6 @@ function runOnce(
       reject(
         new SvcError(
           'SVC_E_MUTATE_CLEAN_RUN',
-          'input',
           `Could not run ${options.command.join(' ')}: ${error.message}.`,
           'Give the test command after --, e.g. svc-cli mutate -- npm test',
         ),
@@ -161,7 +159,6 @@ export async function runMutation(options: MutateOptions): Promise<MutationRepor
   if (clean.code !== 0)
     throw new SvcError(
       'SVC_E_MUTATE_CLEAN_RUN',
-      'input',
       `Could not start the mutation run: the test command exited ${clean.code ?? 'on a signal'} against the clean simulator.`,
       'Make the suite pass without a mutant first (svc-cli mutate runs it with SVC_MUTANT empty).',
     );

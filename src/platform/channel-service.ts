@@ -155,7 +155,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
   if (core.mutant === 'customer-500-once' && fireOnce(core, 'customer-500-once'))
     return {
       status: 500,
-      body: errorBody('internal_error', 'simulated failure'),
+      body: errorBody('internal', 'simulated failure'),
       record: { iface: 'channel', notes: ['mutant customer-500-once'] },
     };
   const body = request.body;

@@ -321,7 +321,6 @@ export function resolveMutant(
   if (NAMES.has(value)) return value as MutantName;
   throw new SvcError(
     'SVC_E_UNKNOWN_MUTANT',
-    'input',
     `Could not start the simulator with mutant "${value}": no mutant by that name.`,
     'List them with `svc-cli mutate --list`.',
   );

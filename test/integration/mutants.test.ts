@@ -2,12 +2,13 @@
  * Each simulator mutant changes what the simulator does: a conversation that passes on the
  * clean simulator fails under the mutant. Everything runs in process on the virtual clock.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConversation } from '../../src/conversation/load.js';
 import { replayConversation } from '../../src/conversation/runner.js';
 import { conversationSchema, type Conversation } from '../../src/conversation/format.js';
-import { createJournal } from '../../src/journal/journal.js';
 import { createPlatform } from '../../src/platform/index.js';
 import { createVirtualClock } from '../../src/clock.js';
 import {
@@ -135,14 +136,18 @@ describe('simulator mutants', () => {
   it('millisecond-timestamps stamps CLIENT_MESSAGE in unix milliseconds', async () => {
     const conversation = await loadConversation(fixture('bot-text.json'));
     const stamp = async (mutant?: MutantName): Promise<number> => {
-      const journal = createJournal();
+      const recordFile = join(mkdtempSync(join(tmpdir(), 'svc-mutants-')), 'run.ndjson');
       await replayConversation({
         conversation,
         file: fixture('bot-text.json'),
-        journal,
+        recordFile,
         ...(mutant ? { mutant } : {}),
       });
-      const sent = journal.entries().find((r) => r.kind === 'bot.event.CLIENT_MESSAGE');
+      const sent = readFileSync(recordFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { kind?: string; request: { body?: string } })
+        .find((r) => r.kind === 'bot.event.CLIENT_MESSAGE');
       return (JSON.parse(sent!.request.body!) as { message: { timestamp: number } }).message
         .timestamp;
     };

@@ -42,7 +42,6 @@ export async function runMutate(
   if (command.length === 0)
     throw new SvcError(
       'SVC_E_USAGE',
-      'input',
       'Could not mutate: no test command given.',
       'Give it after --, e.g. svc-cli mutate -- npm test (or --list for the catalogue).',
     );

@@ -204,6 +204,9 @@ export const recordProfileOptions = defineOptions('record profile', [
     type: 'string',
     config: false,
     description: 'the profile name (default: from the first recording)',
+  },
+] as const satisfies readonly OptionSpec[]);
+
 export const coverageOptions = defineOptions('coverage', [
   {
     key: 'min',

@@ -49,6 +49,8 @@ export const HONOURED_GLOBALS: Readonly<Record<string, readonly GlobalKey[]>> = 
   report: CONFIG,
   'record diff': CONFIG,
   'record profile': CONFIG,
+  coverage: CONFIG,
+  mutate: CONFIG,
   // writes the config file; reads none
   init: OUTPUT,
   // prints a shell script: no output format, no config
