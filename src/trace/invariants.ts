@@ -164,12 +164,24 @@ const botAfterClose: Check = (spans) => {
     }));
 };
 
+/**
+ * Hooks about something other than the chat's life: a call (spec 3: "operators get a call";
+ * a visitor may ask to be called back after the chat closed) and an offline message (spec
+ * 6.2: no chat_id). They may follow chat_finished.
+ */
+const NOT_ABOUT_THE_CHAT = new Set(['call_event', 'offline_message', 'offline_messages']);
+
 /** spec 3, 6.2: chat_finished is the chat's last hook; nothing is sent about it afterwards. */
 const hookAfterFinish: Check = (spans) => {
   const finished = spans.find((s) => s.iface === 'hook' && s.event === 'chat_finished');
   if (!finished) return [];
   return after(spans, finished)
-    .filter((s) => s.iface === 'hook' && s.event !== 'chat_finished')
+    .filter(
+      (s) =>
+        s.iface === 'hook' &&
+        s.event !== 'chat_finished' &&
+        (s.event === undefined || !NOT_ABOUT_THE_CHAT.has(s.event)),
+    )
     .map((s) => ({
       message: `${describe(s)} went to the hook receiver after ${describe(finished)}`,
       exchanges: [finished.seq, s.seq],

@@ -156,6 +156,16 @@ describe('invariants: planted violations', () => {
     ]);
   });
 
+  it('hook-after-finish: a call or an offline message after chat_finished is no violation', () => {
+    const j = journal();
+    j.customer('Hi');
+    j.hook('chat_finished', 1000, finished({ type: 'visitor', text: 'Hi' }));
+    // a visitor asks to be called back, or leaves an offline message, after the chat closed
+    j.hook('call_event', 2000);
+    j.hook('offline_message', 3000);
+    expect(rules(j.records)).toEqual([]);
+  });
+
   it('bot-after-close: a bot event after CHAT_CLOSED', () => {
     const j = journal();
     j.customer('Hi');
