@@ -176,23 +176,23 @@ describe('README tours, as written', () => {
   it('Hook receiver: hook-fire --all, platform --hook-url, conform hooks against a receiver', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
     const lines = tourLines('**Hook receiver**');
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     const ports = await portsFor('8000');
-    // "your receiver" on :8000: svc-cli's own stands in
-    const receiver = start(['hook-target', '--port', String(ports.get('8000'))], cwd);
+    // the tour starts its own stand-in receiver on :8000
+    const receiver = start(argvOf(lines[0]!, ports, {}), cwd);
     await receiver.waitFor(/listening/);
-    const fired = await run(argvOf(lines[0]!, ports, {}), cwd);
+    const fired = await run(argvOf(lines[1]!, ports, {}), cwd);
     expect(fired.code, fired.out).toBe(0);
-    const platform = start([...argvOf(lines[1]!, ports, {}), '--port', '0'], cwd);
+    const platform = start([...argvOf(lines[2]!, ports, {}), '--port', '0'], cwd);
     await platform.waitFor(/hooks\s+->\s+http/);
     const channelUrl = (await platform.waitFor(/channel URL\s+(\S+)/))[1]!;
     const sent = await run(
-      argvOf(lines[2]!, ports, { '<channel URL from the banner>': channelUrl }),
+      argvOf(lines[3]!, ports, { '<channel URL from the banner>': channelUrl }),
       cwd,
     );
     expect(sent.code, sent.out).toBe(0);
     await platform.waitFor(/customer c-1/);
-    const conform = await run(argvOf(lines[3]!, ports, {}), cwd);
+    const conform = await run(argvOf(lines[4]!, ports, {}), cwd);
     expect(conform.code, conform.out).toBe(0);
   });
 
@@ -231,16 +231,17 @@ describe('README tours, as written', () => {
   it('Platform QA: conform platform, status and replay --platform-url against a running simulator', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
     const lines = tourLines('**Platform QA**');
-    expect(lines).toHaveLength(3);
-    // "a platform": svc-cli's own simulator stands in
-    const platform = start(['platform', '--port', '0', '--no-console'], cwd);
-    const [, channelUrl, base] = await platform.waitFor(/channel URL\s+((http:\/\/[^/]+)\S+)/);
-    const values = { '<channel URL>': channelUrl!, '<platform base URL>': base! };
-    const conform = await run(argvOf(lines[0]!, new Map(), values), cwd);
+    expect(lines).toHaveLength(4);
+    const ports = await portsFor('8800');
+    // the tour starts its own stand-in platform on :8800
+    const platform = start(argvOf(lines[0]!, ports, {}), cwd);
+    const [, channelUrl] = await platform.waitFor(/channel URL\s+(http:\/\/\S+)/);
+    const values = { '<channel URL>': channelUrl! };
+    const conform = await run(argvOf(lines[1]!, ports, values), cwd);
     expect(conform.code, conform.out).toBe(0);
-    const status = await run(argvOf(lines[1]!, new Map(), values), cwd);
+    const status = await run(argvOf(lines[2]!, ports, values), cwd);
     expect(status.code, status.out).toBe(0);
-    const replay = await run(argvOf(lines[2]!, new Map(), values), cwd);
+    const replay = await run(argvOf(lines[3]!, ports, values), cwd);
     expect(replay.code, replay.out).toBe(0);
     expect(replay.out).toMatch(/0 failed/);
   });
