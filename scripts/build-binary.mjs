@@ -71,9 +71,13 @@ const undiciInside = {
   setup(b) {
     b.onLoad({ filter: /[\\/]dist[\\/]cli[\\/]client-trust\.js$/ }, async (args) => {
       const text = await readFile(args.path, 'utf8');
-      const own = /const require = createRequire\(import\.meta\.url\);/;
-      if (!own.test(text)) throw new Error(`${args.path}: its createRequire was not found`);
-      return { contents: text.replace(own, ''), loader: 'js' };
+      // tsc keeps the name `require`; esbuild's per-file build (npm run build:js) renames it
+      // (`require2`), and only calls of `require` itself are bundled: they get that name back
+      const own = /const (require\d*) = createRequire\(import\.meta\.url\);/;
+      const name = own.exec(text)?.[1];
+      if (name === undefined) throw new Error(`${args.path}: its createRequire was not found`);
+      const calls = new RegExp(`\\b${name}\\(`, 'g');
+      return { contents: text.replace(own, '').replace(calls, 'require('), loader: 'js' };
     });
   },
 };

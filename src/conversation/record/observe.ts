@@ -6,6 +6,7 @@
  * the number of kinds and field paths, not with the number of exchanges.
  */
 import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { SvcError, systemReason } from '../../errors.js';
 import { messageKeyOf } from '../../faults/plan.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
@@ -265,7 +266,6 @@ export async function observeRecordings(paths: string[]): Promise<RecordingObser
   const observer = createObserver(paths);
   for (const path of paths) {
     if (path.toLowerCase().endsWith('.har')) {
-      const { readFile } = await import('node:fs/promises');
       let text: string;
       try {
         text = await readFile(path, 'utf8');
