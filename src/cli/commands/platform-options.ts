@@ -1,6 +1,7 @@
 /** The option table of `svc-cli platform` (table.ts). */
 import {
   CONTROL_ACCESS_OPTIONS,
+  MUTANT_OPTION,
   QUIET_OPTION,
   RECORD_OPTIONS,
   RECORD_SYNC_OPTION,
@@ -77,15 +78,7 @@ export const platformOptions = defineOptions('platform', [
     secret: true,
     description: 'fix the URL random string (default: 128 random bits) for a stable channel URL',
   },
-  {
-    key: 'mutant',
-    flag: '--mutant <name>',
-    type: 'string',
-    env: 'SVC_MUTANT',
-    config: false,
-    description:
-      'run a simulator mutant: a named deviation from the contract (svc-cli mutate --list); svc-cli mutate sets it',
-  },
+  MUTANT_OPTION,
   {
     key: 'lenient',
     flag: '--lenient',

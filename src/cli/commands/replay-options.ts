@@ -1,5 +1,5 @@
 /** The option table of `svc-cli replay` (table.ts). */
-import { PROFILE_OPTION } from '../options/shared.js';
+import { INVARIANT_LIST, MUTANT_OPTION, PROFILE_OPTION } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 import { REPORT_OPTIONS } from './conform-options.js';
 
@@ -8,9 +8,6 @@ import { REPORT_OPTIONS } from './conform-options.js';
 const PEERS = 'Real peers (real time):';
 
 /** The invariants' names, spelled here: --help must not load the trace core (conventions 13). */
-export const INVARIANT_LIST =
-  'transcript, bot-after-close, hook-after-finish, agent-joined, redelivery-id, handover-budget';
-
 export const replayOptions = defineOptions('replay', [
   {
     ...PROFILE_OPTION,
@@ -106,15 +103,7 @@ export const replayOptions = defineOptions('replay', [
     type: 'boolean',
     description: 'print every step of every conversation (default: one line per green one)',
   },
-  {
-    key: 'mutant',
-    flag: '--mutant <name>',
-    type: 'string',
-    env: 'SVC_MUTANT',
-    config: false,
-    description:
-      'run a simulator mutant: a named deviation from the contract (svc-cli mutate --list); svc-cli mutate sets it',
-  },
+  MUTANT_OPTION,
   {
     key: 'record',
     flag: '--record <file>',

@@ -1,6 +1,6 @@
 /** The option table of `svc-cli report` (table.ts). */
 import { defineOptions, type OptionSpec } from '../options/table.js';
-import { INVARIANT_LIST } from './replay-options.js';
+import { CHAT_OPTION, NO_INVARIANT_OPTION } from '../options/shared.js';
 
 export const reportOptions = defineOptions('report', [
   {
@@ -11,19 +11,6 @@ export const reportOptions = defineOptions('report', [
     default: 'report.html',
     description: 'the HTML file to write',
   },
-  {
-    key: 'chat',
-    flag: '--chat <id>',
-    type: 'int',
-    min: 0,
-    config: false,
-    description: 'only this chat (of every run in the recording)',
-  },
-  {
-    key: 'invariant',
-    flag: '--no-invariant <name>',
-    type: 'list',
-    config: false,
-    description: `do not check this invariant (${INVARIANT_LIST})`,
-  },
+  CHAT_OPTION,
+  NO_INVARIANT_OPTION,
 ] as const satisfies readonly OptionSpec[]);

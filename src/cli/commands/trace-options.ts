@@ -1,16 +1,9 @@
 /** The option table of `svc-cli trace` (table.ts). */
 import { defineOptions, type OptionSpec } from '../options/table.js';
-import { INVARIANT_LIST } from './replay-options.js';
+import { CHAT_OPTION, NO_INVARIANT_OPTION } from '../options/shared.js';
 
 export const traceOptions = defineOptions('trace', [
-  {
-    key: 'chat',
-    flag: '--chat <id>',
-    type: 'int',
-    min: 0,
-    config: false,
-    description: 'only this chat (of every run in the recording)',
-  },
+  CHAT_OPTION,
   {
     key: 'format',
     flag: '--format <format>',
@@ -21,13 +14,7 @@ export const traceOptions = defineOptions('trace', [
     description:
       'text (a timeline per conversation), json (NDJSON: one span per line; also --json) or otlp-json (an OpenTelemetry OTLP/JSON document)',
   },
-  {
-    key: 'invariant',
-    flag: '--no-invariant <name>',
-    type: 'list',
-    config: false,
-    description: `do not check this invariant (${INVARIANT_LIST})`,
-  },
+  NO_INVARIANT_OPTION,
   {
     key: 'out',
     flag: '-o, --out <file>',

@@ -258,6 +258,40 @@ export const CHANNEL_URL_OPTION = {
     'the channel URL from the channel settings: {base_url}/<random_string>/<channel_public_id>',
 } as const satisfies OptionSpec;
 
+/** The simulator mutant the embedded platform runs (platform, replay; `svc-cli mutate` sets it). */
+export const MUTANT_OPTION = {
+  key: 'mutant',
+  flag: '--mutant <name>',
+  type: 'string',
+  env: 'SVC_MUTANT',
+  config: false,
+  description:
+    'run a simulator mutant: a named deviation from the contract (svc-cli mutate --list); svc-cli mutate sets it',
+} as const satisfies OptionSpec;
+
+/** The invariants `replay`, `trace` and `report` check (src/trace/invariants.ts). */
+export const INVARIANT_LIST =
+  'transcript, bot-after-close, hook-after-finish, agent-joined, redelivery-id, handover-budget';
+
+/** One invariant left unchecked (replay, trace, report). */
+export const NO_INVARIANT_OPTION = {
+  key: 'invariant',
+  flag: '--no-invariant <name>',
+  type: 'list',
+  config: false,
+  description: `do not check this invariant (${INVARIANT_LIST})`,
+} as const satisfies OptionSpec;
+
+/** One chat of a recording (trace, report). */
+export const CHAT_OPTION = {
+  key: 'chat',
+  flag: '--chat <id>',
+  type: 'int',
+  min: 0,
+  config: false,
+  description: 'only this chat (of every run in the recording)',
+} as const satisfies OptionSpec;
+
 /** How long a command waits for a reply. */
 export const TIMEOUT_OPTION = {
   key: 'timeout',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExchangeRecord } from '../../../src/journal/record.js';
-import { INVARIANT_LIST } from '../../../src/cli/commands/replay-options.js';
+import { INVARIANT_LIST } from '../../../src/cli/options/shared.js';
 import {
   checkInvariantNames,
   checkRecords,
