@@ -3,6 +3,9 @@ import type { TracedConversation } from './read.js';
 import type { Violation } from './invariants.js';
 import { failedSpan } from './otlp.js';
 
+/** The word after a count: "1 exchange", "2 exchanges". */
+const noun = (count: number, one: string): string => (count === 1 ? one : `${one}s`);
+
 /*
  * The HTML report: one self-contained file (inline CSS and script, no network, opens from
  * disk), a swimlane timeline per conversation, its broken invariants in red. Written in
@@ -165,5 +168,5 @@ export function reportSection(
 
 /** The file's end: the run's summary and the script (the filter, j / k between conversations). */
 export function reportTail(summary: ReportSummary): string {
-  return `<p class="summary"><span><b>${summary.conversations}</b> conversations</span><span><b>${summary.exchanges}</b> exchanges</span><span><b class="${summary.violations > 0 ? 'bad' : ''}">${summary.violations}</b> invariant violations</span></p></main><script>${SCRIPT}</script></body></html>\n`;
+  return `<p class="summary"><span><b>${summary.conversations}</b> ${noun(summary.conversations, 'conversation')}</span><span><b>${summary.exchanges}</b> ${noun(summary.exchanges, 'exchange')}</span><span><b class="${summary.violations > 0 ? 'bad' : ''}">${summary.violations}</b> ${noun(summary.violations, 'invariant violation')}</span></p></main><script>${SCRIPT}</script></body></html>\n`;
 }

@@ -111,6 +111,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', (
       expect(seen.rows).toBe(18);
       expect(seen.arrows).toBe(17); // the control request stays in the platform's lane
       expect(seen.violations).toHaveLength(1);
+      // counted in words that agree with the count
+      expect(await page.locator('p.summary').last().textContent()).toMatch(
+        /3 conversations.*18 exchanges.*1 invariant violation$/,
+      );
       expect(seen.violations[0]!.text).toContain('hook-after-finish (spec 6.2)');
       expect(seen.violations[0]!.visible).toBe(true);
       // red: the red channel dominates
