@@ -16,21 +16,11 @@ import { conversationSchema } from '../../src/conversation/format.js';
 import { replayConversation } from '../../src/conversation/runner.js';
 import { writeHtmlReport } from '../../src/cli/commands/report-write.js';
 import { repoRoot } from '../helpers/run-cli.js';
+import { LATE_HOOK } from '../helpers/late-hook.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-// the embedded platform assigns a closed chat: chat_assigned after chat_finished
-const lateHook = conversationSchema.parse({
-  version: 1,
-  name: 'a hook after chat_finished',
-  setup: { hooks: {} },
-  steps: [
-    { customer: { text: 'Hello', sender: { id: 'c-late' } } },
-    { name: 'answer', agent: { text: 'Hi.' } },
-    { close: {} },
-    { control: { method: 'POST', path: '/_sim/chats/${answer.chatId}/assign', body: {} } },
-  ],
-});
+const lateHook = conversationSchema.parse(LATE_HOOK);
 
 describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', () => {
   let dir: string;

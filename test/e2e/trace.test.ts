@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { LATE_HOOK } from '../helpers/late-hook.js';
 
 let dir: string;
 let recording: string;
@@ -94,18 +95,7 @@ describe('svc-cli trace', () => {
 });
 
 describe('invariants on the command line', () => {
-  // the embedded platform assigns a closed chat: chat_assigned after chat_finished
-  const lateHook = {
-    version: 1,
-    name: 'a hook after chat_finished',
-    setup: { hooks: {} },
-    steps: [
-      { customer: { text: 'Hello', sender: { id: 'c-late' } } },
-      { name: 'answer', agent: { text: 'Hi.' } },
-      { close: {} },
-      { control: { method: 'POST', path: '/_sim/chats/${answer.chatId}/assign', body: {} } },
-    ],
-  };
+  const lateHook = LATE_HOOK;
 
   it('replay fails on a broken invariant, passes with --no-invariant, and trace prints it (exit 1)', async () => {
     const file = join(dir, 'late-hook.json');

@@ -10,6 +10,7 @@ import { causalChain } from '../../src/trace/links.js';
 import { readTrace, type TracedConversation } from '../../src/trace/read.js';
 import { otlpEnvelope, toOtlpSpans } from '../../src/trace/otlp.js';
 import { repoRoot } from '../helpers/run-cli.js';
+import { LATE_HOOK } from '../helpers/late-hook.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -149,20 +150,7 @@ describe('trace of a replayed conversation', () => {
 });
 
 describe('invariants at the end of a replay', () => {
-  // The embedded platform still assigns a chat an agent closed (POST /_sim/chats/:id/assign),
-  // so chat_assigned reaches the hook receiver after chat_finished: a cross-interface bug no
-  // single expectation names, caught by hook-after-finish.
-  const lateHook = {
-    version: 1,
-    name: 'a hook after chat_finished',
-    setup: { hooks: {} },
-    steps: [
-      { customer: { text: 'Hello', sender: { id: 'c-late' } } },
-      { name: 'answer', agent: { text: 'Hi.' } },
-      { close: {} },
-      { control: { method: 'POST', path: '/_sim/chats/${answer.chatId}/assign', body: {} } },
-    ],
-  };
+  const lateHook = LATE_HOOK;
 
   it('fails the conversation naming the rule, its spec section and the two exchanges', async () => {
     const result = await replayConversation({ conversation: conversationSchema.parse(lateHook) });
