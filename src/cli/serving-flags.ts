@@ -113,7 +113,7 @@ export function recordingStoppedLine(
 export function createRecordJournal(
   ctx: Pick<CliContext, 'cwd'> & Partial<Pick<CliContext, 'interrupt' | 'verdictAfterSignal'>>,
   record: string | undefined,
-  options: Omit<JournalOptions, 'file' | 'sync' | 'onStop'> = {},
+  options: Omit<JournalOptions, 'file' | 'sync' | 'onStop' | 'onRepair'> = {},
   policy?: RecordPolicy,
 ): Journal {
   if (record === undefined) return createJournal(options);
@@ -128,7 +128,17 @@ export function createRecordJournal(
   };
   let journal: Journal;
   try {
-    journal = createJournal({ ...options, file: resolve(ctx.cwd, record), sync, onStop });
+    const onRepair = (bytes: number): void =>
+      policy?.note(
+        `${record} ended in a cut line (${bytes} bytes: an earlier run was killed while it wrote); it was dropped, and the records before it are kept.`,
+      );
+    journal = createJournal({
+      ...options,
+      file: resolve(ctx.cwd, record),
+      sync,
+      onStop,
+      onRepair,
+    });
   } catch (error) {
     throw new SvcError(
       'SVC_E_RECORD',

@@ -64,6 +64,11 @@ export interface JournalOptions {
    * stopped writing it; records are still counted and the recent ones kept in memory
    */
   onStop?: (status: RecordingStatus) => void;
+  /**
+   * called once at open when the file ended in a cut line (an earlier run was killed while
+   * it wrote) and that part, `bytes` long, was dropped so that new records start on a line
+   */
+  onRepair?: (bytes: number) => void;
 }
 
 export interface Journal {
@@ -98,7 +103,9 @@ function nextRunId(): string {
  * The exchange recorder. NDJSON lines are written whole with writeSync on the next
  * event-loop turn (at most every 10 ms under load: a syscall per 48 Ki characters of a batch,
  * not per request; join-in-chunks.ts) and on exit, so Ctrl-C or a crash loses nothing that
- * was answered and a SIGKILL never leaves a torn line. `record()` only stamps and queues the
+ * was answered. A SIGKILL in the middle of a write can cut the last line (the kernel stops a
+ * write between pages when the writer is killed); readers skip it, and the next run that
+ * appends to the file drops it first. `record()` only stamps and queues the
  * exchange: redacting, storing and serialising it happen in that batch, after the turn's
  * responses went out (a simulator under load answers first and writes its journal while the
  * clients read their answers).
@@ -110,7 +117,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
   const redact = options.showSecrets ? options.redact : withKnownSecrets(options.redact);
   const isHar = options.file?.toLowerCase().endsWith('.har') ?? false;
   const allForHar: ExchangeRecord[] = [];
-  const opened = options.file && !isHar ? openNdjson(options.file) : undefined;
+  const opened = options.file && !isHar ? openNdjson(options.file, options.onRepair) : undefined;
   let fd = opened?.fd;
   /** the file is the store of `entries()` (a regular file we can read back) */
   const fileIsStore = opened?.readable ?? false;
@@ -325,7 +332,10 @@ export function createJournal(options: JournalOptions = {}): Journal {
  * and the journal keeps its recent records in memory: read-write would make this process a
  * reader of its own pipe, and a write would block instead of failing once the reader goes.
  */
-function openNdjson(file: string): { fd: number; readable: boolean; size: number } {
+function openNdjson(
+  file: string,
+  onRepair?: (bytes: number) => void,
+): { fd: number; readable: boolean; size: number } {
   const appendOnly = { fd: -1, readable: false, size: 0 };
   let existing: ReturnType<typeof statSync> | undefined;
   try {
@@ -342,9 +352,35 @@ function openNdjson(file: string): { fd: number; readable: boolean; size: number
     return { ...appendOnly, fd: openSync(file, 'a') };
   }
   const stat = fstatSync(fd);
-  if (stat.isFile()) return { fd, readable: true, size: stat.size };
+  if (stat.isFile()) {
+    const size = wholeLinesEnd(fd, stat.size);
+    if (size < stat.size) {
+      ftruncateSync(fd, size);
+      onRepair?.(stat.size - size);
+    }
+    return { fd, readable: true, size };
+  }
   closeSync(fd); // replaced by something else between the stat and the open
   return { ...appendOnly, fd: openSync(file, 'a') };
+}
+
+/**
+ * Where the file's last whole line ends. A process killed (SIGKILL) while it wrote a batch
+ * can leave the last line cut: Linux stops a write to a regular file between pages when the
+ * writer is killed. Appending after such a line would glue the next record onto it, so the
+ * cut part is dropped first (it was never a record).
+ */
+function wholeLinesEnd(fd: number, size: number): number {
+  const piece = Buffer.alloc(64 * 1024);
+  for (let end = size; end > 0;) {
+    const start = Math.max(0, end - piece.length);
+    const read = readSync(fd, piece, 0, end - start, start);
+    const newline = piece.subarray(0, read).lastIndexOf(0x0a);
+    if (end === size && newline === read - 1) return size;
+    if (newline >= 0) return start + newline + 1;
+    end = start;
+  }
+  return 0;
 }
 
 function fileIsStoreOf(opened: { readable: boolean } | undefined): boolean {

@@ -53,6 +53,40 @@ describe('journal', () => {
     expect(records.map((r) => r.seq)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
   });
 
+  it('drops a cut last line (a killed run) before it appends, even one longer than 64 KiB', () => {
+    for (const cut of [`{"seq":9,"a":"x`, `{"seq":9,"a":"${'x'.repeat(70_000)}`]) {
+      const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
+      const first = createJournal({ file });
+      first.record(exchange(1));
+      first.close();
+      const whole = readFileSync(file, 'utf8');
+      appendFileSync(file, cut);
+      const repaired: number[] = [];
+      const next = createJournal({ file, onRepair: (bytes) => repaired.push(bytes) });
+      next.record(exchange(2));
+      next.close();
+      expect(repaired).toEqual([Buffer.byteLength(cut)]);
+      const text = readFileSync(file, 'utf8');
+      expect(text.startsWith(whole)).toBe(true);
+      expect(
+        text
+          .slice(whole.length)
+          .split('\n')
+          .slice(0, -1)
+          .map((l) => JSON.parse(l) as { attempt: number })
+          .map((r) => r.attempt),
+      ).toEqual([2]);
+    }
+    // a file that is only a cut line is emptied; a whole file is left as it is
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
+    writeFileSync(file, '{"seq":1');
+    const repaired: number[] = [];
+    createJournal({ file, onRepair: (bytes) => repaired.push(bytes) }).close();
+    expect(readFileSync(file, 'utf8')).toBe('');
+    createJournal({ file, onRepair: (bytes) => repaired.push(bytes) }).close();
+    expect(repaired).toEqual([8]);
+  });
+
   it('keeps the last 1,000 in memory by default while the file gets every record', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
     const journal = createJournal({ file });
