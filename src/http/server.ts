@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { SvcError, systemReason } from '../errors.js';
 import type { TlsServerOptions } from './tls.js';
 import { createHostCheck, hostRefusal } from './host-check.js';
-import { fileLimit, isFileLimitError } from '../io/file-limit.js';
+import { describeFileLimit, fileLimit, isFileLimitError } from '../io/file-limit.js';
 import { connectionBudget, noteRefusal } from './connection-refusals.js';
 import { errorBody, type WireErrorCode } from '../wire-errors.js';
 
@@ -249,6 +249,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
+      // no descriptor left for the socket: the machine's limit, said as such (exit 5)
+      if (isFileLimitError(error))
+        return reject(
+          new SvcError(
+            'SVC_E_FILE_LIMIT',
+            `Could not listen on ${host}:${options.port ?? 0}: ${describeFileLimit(fileLimit(), error.code ?? 'EMFILE')}.`,
+            undefined,
+            { cause: error },
+          ),
+        );
       reject(
         new SvcError(
           error.code === 'EADDRINUSE' ? 'SVC_E_PORT_IN_USE' : 'SVC_E_LISTEN',
