@@ -2,7 +2,6 @@
  * Reads recordings as a stream of exchange records: NDJSON a line at a time (a recording of
  * any size), a HAR or a `/_sim/journal` answer (`{"entries": [...]}`) whole.
  */
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
@@ -109,7 +108,9 @@ export async function* readRecords(
   } catch (error) {
     throw new SvcError('SVC_E_READ', `Could not read ${path}: ${systemReason(error)}.`);
   }
-  const stream = createReadStream('', { fd: handle.fd, autoClose: true, encoding: 'utf8' });
+  // the handle's own stream closes the handle: a stream on its bare fd would close the fd
+  // under it, and the handle's close on garbage collection then fails (EBADF) and ends the run
+  const stream = handle.createReadStream({ encoding: 'utf8' });
   try {
     yield* lines(stream, path);
   } finally {
