@@ -14,7 +14,8 @@
 // bodies load: SvcError is recognised by a brand and the writers' registry is one per process
 // (src/errors.ts, src/cli/render/flush.ts), so the copies agree.
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -26,7 +27,7 @@ const DIST = path.resolve('dist');
  * (`svcImportMetaUrl`), and a dynamic import of a module outside the bundle is written
  * relative to the bundle, for `svcImport`, the loader's stand-in for `import()`.
  */
-function locationsFromBundle(outfile) {
+function locationsFromBundle(outfile, { inlineRelative = false } = {}) {
   const bundleDir = path.dirname(path.resolve(outfile));
   const fromBundle = (target) => {
     const relative = path.relative(bundleDir, target).split(path.sep).join('/');
@@ -36,11 +37,13 @@ function locationsFromBundle(outfile) {
     name: 'locations-from-bundle',
     setup(b) {
       b.onResolve({ filter: /^\.\.?\// }, (args) => {
-        if (args.kind !== 'dynamic-import') return undefined;
+        if (args.kind !== 'dynamic-import' || inlineRelative) return undefined;
         return { path: fromBundle(path.resolve(args.resolveDir, args.path)), external: true };
       });
       b.onResolve({ filter: /.*/ }, (args) =>
-        args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+        args.kind === 'dynamic-import' && !(inlineRelative && /^\.\.?\//.test(args.path))
+          ? { path: args.path, external: true }
+          : undefined,
       );
       b.onLoad({ filter: /\.js$/ }, async (args) => {
         if (!args.path.startsWith(`${DIST}${path.sep}`)) return undefined;
@@ -62,7 +65,7 @@ function locationsFromBundle(outfile) {
  * and Node's ES module loader with it, on every start). A `createRequire` a module makes for
  * itself (client-trust.ts: undici for --ca) is not seen here; it loads on use.
  */
-async function buildForCodeCache({ allowed, plugins, ...options }) {
+async function buildForCodeCache({ allowed, plugins, inlineRelative, ...options }) {
   const result = await build({
     ...options,
     bundle: true,
@@ -75,7 +78,7 @@ async function buildForCodeCache({ allowed, plugins, ...options }) {
     minifySyntax: true,
     metafile: true,
     write: false,
-    plugins: [locationsFromBundle(options.outfile), ...plugins],
+    plugins: [locationsFromBundle(options.outfile, { inlineRelative }), ...plugins],
     // any other import.meta would be an empty object in CommonJS: a build error instead
     logOverride: { 'empty-import-meta': 'error' },
     logLevel: 'warning',
@@ -101,7 +104,9 @@ async function buildForCodeCache({ allowed, plugins, ...options }) {
   const stray = [...text.matchAll(/svcImport\("([^"]+)"\)/g)].find((m) => !recorded.has(m[1]));
   if (stray) throw new Error(`${options.outfile}: ${stray[0]} is no import() esbuild recorded`);
   const required = [...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]);
-  const foreign = required.find((specifier) => !specifier.startsWith('node:'));
+  const foreign = required.find(
+    (specifier) => !specifier.startsWith('node:') && !builtinModules.includes(specifier),
+  );
   if (foreign !== undefined)
     throw new Error(`${options.outfile}: requires ${foreign}; start-up loads Node builtins only`);
   // the key of its code cache, so a start does not hash half a megabyte (src/cli/compiled.ts)
@@ -131,6 +136,10 @@ const builtinsOutside = {
   name: 'builtins-outside',
   setup(b) {
     b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, external: true }));
+    // a package's `require('zlib')`, without the prefix
+    b.onResolve({ filter: /^[a-z_]+(\/[a-z_]+)?$/ }, (args) =>
+      builtinModules.includes(args.path) ? { path: args.path, external: true } : undefined,
+    );
   },
 };
 
@@ -167,6 +176,34 @@ await buildForCodeCache({
   entryPoints: ['dist/cli/commands/validate-run.js'],
   outfile: 'dist/cli/commands/validate-run.bundle.cjs',
   allowed: (input) => /node_modules\/(zod|chalk|#?supports-color)\//.test(input),
+  plugins: [englishOnly, builtinsOutside],
+});
+
+// Every other command's run path (`<command>-run.js`, which its registration imports when the
+// command runs) is one bundle too, dist/cli/commands/run-paths.bundle.cjs: a start of
+// `platform` or `replay` loaded ~300 ES modules one by one, with no code cache (about 0.2 s of
+// CPU here, for every spawned command). One bundle for all of them, not one each: the paths
+// share most of their modules and packages (a bundle each would add ~25 MB to the package).
+// Its entry maps each path's name to an import() of it, which esbuild turns into a lazy
+// initialiser: loading the bundle runs no module, and a command runs only its own path's
+// modules. The modules a path imports with import() are bundled in as well (one copy of each
+// module per process, none behind a lazy import); packages imported so (ora, the prompts,
+// selfsigned, tinyglobby) stay lazy imports of the installed package.
+const runPaths = readdirSync(path.join(DIST, 'cli/commands'))
+  .filter((name) => name.endsWith('-run.js') && name !== 'validate-run.js')
+  .sort();
+await buildForCodeCache({
+  stdin: {
+    contents: `export const runPaths = {\n${runPaths
+      .map((name) => `  ${JSON.stringify(name.slice(0, -3))}: () => import('./${name}'),`)
+      .join('\n')}\n};\n`,
+    resolveDir: path.join(DIST, 'cli/commands'),
+    sourcefile: 'run-paths.js',
+    loader: 'js',
+  },
+  outfile: 'dist/cli/commands/run-paths.bundle.cjs',
+  allowed: () => true,
+  inlineRelative: true,
   plugins: [englishOnly, builtinsOutside],
 });
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
@@ -32,7 +33,7 @@ Examples:
     )
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
-        const { runBotSim } = await import('./bot-sim-run.js');
+        const { runBotSim } = await loadRunPath('bot-sim-run', () => import('./bot-sim-run.js'));
         await runBotSim(ctx, givenFlags(cmd));
       }),
     );

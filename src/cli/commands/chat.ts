@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
@@ -31,7 +32,7 @@ Examples:
     )
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
-        const { runChat } = await import('./chat-run.js');
+        const { runChat } = await loadRunPath('chat-run', () => import('./chat-run.js'));
         return runChat(ctx, givenFlags(cmd));
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 
@@ -26,7 +27,7 @@ Examples:
       action(
         ctx,
         async (command: string | undefined, rest: string[], _o: unknown, cmd: Command) => {
-          const { runConfig } = await import('./config-run.js');
+          const { runConfig } = await loadRunPath('config-run', () => import('./config-run.js'));
           return runConfig(ctx, { command, rest, given: givenFlags(cmd) });
         },
       ),

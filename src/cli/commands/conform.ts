@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { Argument, Help } from 'commander';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
@@ -160,7 +161,7 @@ export function registerConform(program: Command, ctx: CliContext): void {
   };
   cmd.action(
     action(ctx, async (suite: string, _opts: unknown, cmd: Command) => {
-      const { runConform } = await import('./conform-run.js');
+      const { runConform } = await loadRunPath('conform-run', () => import('./conform-run.js'));
       return runConform(ctx, suite, givenFlags(cmd));
     }),
   );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
@@ -32,7 +33,10 @@ Examples:
     )
     .action(
       action(ctx, async (recordings: string[], _opts: unknown, cmd: Command) => {
-        const { runCoverage } = await import('./coverage-run.js');
+        const { runCoverage } = await loadRunPath(
+          'coverage-run',
+          () => import('./coverage-run.js'),
+        );
         return runCoverage(ctx, recordings, givenFlags(cmd));
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
@@ -26,7 +27,7 @@ Examples:
     )
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
-        const { runDoctor } = await import('./doctor-run.js');
+        const { runDoctor } = await loadRunPath('doctor-run', () => import('./doctor-run.js'));
         return runDoctor(ctx, givenFlags(cmd));
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
@@ -30,7 +31,7 @@ Examples:
     )
     .action(
       action(ctx, async (what: string[], _opts: unknown, cmd: Command) => {
-        const { runExplain } = await import('./explain-run.js');
+        const { runExplain } = await loadRunPath('explain-run', () => import('./explain-run.js'));
         return runExplain(ctx, what, givenFlags(cmd));
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
 import { hookFireOptions } from './misc-options.js';
@@ -35,7 +36,10 @@ Examples:
     )
     .action(
       action(ctx, async (event: string | undefined, _opts: unknown, cmd: Command) => {
-        const { runHookFire } = await import('./hook-fire-run.js');
+        const { runHookFire } = await loadRunPath(
+          'hook-fire-run',
+          () => import('./hook-fire-run.js'),
+        );
         return runHookFire(ctx, givenFlags(cmd), event);
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
@@ -29,7 +30,10 @@ Examples:
     )
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
-        const { runHookTarget } = await import('./hook-target-run.js');
+        const { runHookTarget } = await loadRunPath(
+          'hook-target-run',
+          () => import('./hook-target-run.js'),
+        );
         await runHookTarget(ctx, givenFlags(cmd));
       }),
     );

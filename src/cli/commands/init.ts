@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
@@ -24,7 +25,7 @@ Examples:
     )
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
-        const { runInit } = await import('./init-run.js');
+        const { runInit } = await loadRunPath('init-run', () => import('./init-run.js'));
         return runInit(ctx, givenFlags(cmd));
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
@@ -24,7 +25,7 @@ Examples:
     )
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
-        const { runListen } = await import('./listen-run.js');
+        const { runListen } = await loadRunPath('listen-run', () => import('./listen-run.js'));
         await runListen(ctx, givenFlags(cmd));
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { Argument } from 'commander';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
@@ -42,7 +43,7 @@ Examples:
     )
     .action(
       action(ctx, async (role: string, _opts: unknown, cmd: Command) => {
-        const { runLoadCommand } = await import('./load-run.js');
+        const { runLoadCommand } = await loadRunPath('load-run', () => import('./load-run.js'));
         return runLoadCommand(ctx, role, givenFlags(cmd));
       }),
     );

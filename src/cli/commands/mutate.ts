@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
@@ -33,7 +34,7 @@ Examples:
     )
     .action(
       action(ctx, async (command: string[], _opts: unknown, cmd: Command) => {
-        const { runMutate } = await import('./mutate-run.js');
+        const { runMutate } = await loadRunPath('mutate-run', () => import('./mutate-run.js'));
         return runMutate(ctx, command, givenFlags(cmd));
       }),
     );

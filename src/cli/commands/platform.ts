@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
@@ -63,7 +64,10 @@ Examples:
     )
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
-        const { runPlatform } = await import('./platform-run.js');
+        const { runPlatform } = await loadRunPath(
+          'platform-run',
+          () => import('./platform-run.js'),
+        );
         return runPlatform(ctx, givenFlags(cmd));
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { Argument } from 'commander';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
@@ -49,7 +50,7 @@ Examples:
     )
     .action(
       action(ctx, async (iface: string, _opts: unknown, cmd: Command) => {
-        const { runProxy } = await import('./proxy-run.js');
+        const { runProxy } = await loadRunPath('proxy-run', () => import('./proxy-run.js'));
         return runProxy(ctx, iface, givenFlags(cmd));
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
@@ -44,7 +45,7 @@ Examples:
     )
     .action(
       action(ctx, async (file: string, _opts: unknown, cmd: Command) => {
-        const { runToFixture } = await import('./record-run.js');
+        const { runToFixture } = await loadRunPath('record-run', () => import('./record-run.js'));
         return runToFixture(ctx, file, givenFlags(cmd));
       }),
     );
@@ -81,7 +82,10 @@ Examples:
     )
     .action(
       action(ctx, async (a: string, b: string, _opts: unknown, cmd: Command) => {
-        const { runRecordDiff } = await import('./record-diff-run.js');
+        const { runRecordDiff } = await loadRunPath(
+          'record-diff-run',
+          () => import('./record-diff-run.js'),
+        );
         return runRecordDiff(ctx, a, b, givenFlags(cmd));
       }),
     );
@@ -113,7 +117,10 @@ Examples:
     )
     .action(
       action(ctx, async (files: string[], _opts: unknown, cmd: Command) => {
-        const { runRecordProfile } = await import('./record-profile-run.js');
+        const { runRecordProfile } = await loadRunPath(
+          'record-profile-run',
+          () => import('./record-profile-run.js'),
+        );
         return runRecordProfile(ctx, files, givenFlags(cmd));
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
@@ -46,7 +47,7 @@ Examples:
     )
     .action(
       action(ctx, async (paths: string[], _opts: unknown, cmd: Command) => {
-        const { runReplay } = await import('./replay-run.js');
+        const { runReplay } = await loadRunPath('replay-run', () => import('./replay-run.js'));
         return runReplay(ctx, paths, givenFlags(cmd));
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
@@ -31,7 +32,7 @@ Examples:
     )
     .action(
       action(ctx, async (file: string, _opts: unknown, cmd: Command) => {
-        const { runReport } = await import('./report-run.js');
+        const { runReport } = await loadRunPath('report-run', () => import('./report-run.js'));
         return runReport(ctx, file, givenFlags(cmd));
       }),
     );

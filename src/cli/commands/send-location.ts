@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
@@ -20,7 +21,7 @@ Example:
     )
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
-        const { runSend } = await import('./send-run.js');
+        const { runSend } = await loadRunPath('send-run', () => import('./send-run.js'));
         return runSend(ctx, { variant: 'location' }, givenFlags(cmd));
       }),
     );

@@ -1,4 +1,5 @@
 import { Argument, type Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { FILE_MEDIA_TYPES } from '../../roles/integrator/kinds.js';
@@ -23,7 +24,7 @@ Example:
     )
     .action(
       action(ctx, async (type: (typeof FILE_MEDIA_TYPES)[number], _opts: unknown, cmd: Command) => {
-        const { runSend } = await import('./send-run.js');
+        const { runSend } = await loadRunPath('send-run', () => import('./send-run.js'));
         return runSend(ctx, { variant: 'media', type }, givenFlags(cmd));
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
@@ -34,7 +35,7 @@ Examples:
     )
     .action(
       action(ctx, async (file: string, _opts: unknown, cmd: Command) => {
-        const { runTrace } = await import('./trace-run.js');
+        const { runTrace } = await loadRunPath('trace-run', () => import('./trace-run.js'));
         return runTrace(ctx, file, givenFlags(cmd));
       }),
     );

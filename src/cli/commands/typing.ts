@@ -1,4 +1,5 @@
 import { Argument, type Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
@@ -24,7 +25,7 @@ Examples:
     )
     .action(
       action(ctx, async (state: 'start' | 'stop', _opts: unknown, cmd: Command) => {
-        const { runSend } = await import('./send-run.js');
+        const { runSend } = await loadRunPath('send-run', () => import('./send-run.js'));
         return runSend(ctx, { variant: 'typing', state }, givenFlags(cmd));
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadRunPath } from './run-path.js';
 import type { CliContext } from '../context.js';
 import { action, givenFlags } from '../action.js';
 import { addOptions } from '../options/register.js';
@@ -26,7 +27,7 @@ Examples:
     )
     .action(
       action(ctx, async (_opts: unknown, cmd: Command) => {
-        const { runWidget } = await import('./widget-run.js');
+        const { runWidget } = await loadRunPath('widget-run', () => import('./widget-run.js'));
         return runWidget(ctx, givenFlags(cmd));
       }),
     );
