@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,21 @@ import { describe, expect, it } from 'vitest';
 import { bin, repoRoot, runCli } from '../helpers/run-cli.js';
 
 const project = join(repoRoot, 'test/examples/mutate-project');
+/** the example's own suites run as its users would: `vitest run <file>` in its folder */
+const vitest = [process.execPath, join(repoRoot, 'node_modules/vitest/vitest.mjs'), 'run'];
+
+/**
+ * A handful of the catalogue, one per family the example's bridge touches and one it never
+ * does (hooks): the full run over every mutant is bench/mutate.js's.
+ */
+const SAMPLE = [
+  'customer-500-once',
+  'status-inverted',
+  'duplicate-agent-message',
+  'redeliver-early',
+  'cut-at-1001',
+  'no-chat-finished',
+];
 
 interface MutantLine {
   type: string;
@@ -75,6 +91,80 @@ describe('svc-cli mutate', () => {
       total: 3,
       survivors: ['unknown-channel-200'],
     });
+  });
+
+  it('the vitest + msw example, weak suite: a low score that names its survivors', async () => {
+    const result = await runCli(
+      [
+        '--json',
+        'mutate',
+        '--only',
+        SAMPLE.join(','),
+        '--jobs',
+        '2',
+        '--',
+        ...vitest,
+        'weak.test.mjs',
+      ],
+      { cwd: project },
+    );
+    expect(result.code).toBe(0);
+    const { by, summary } = outcomes(result.stdout);
+    // it sends a message, sees an answer arrive and the chat button shown, and checks no more
+    expect(by).toEqual({
+      'customer-500-once': 'killed',
+      'status-inverted': 'killed',
+      'duplicate-agent-message': 'survived',
+      'redeliver-early': 'survived',
+      'cut-at-1001': 'survived',
+      'no-chat-finished': 'survived',
+    });
+    expect(summary).toMatchObject({
+      score: 33.3,
+      survivors: ['redeliver-early', 'duplicate-agent-message', 'cut-at-1001', 'no-chat-finished'],
+    });
+  });
+
+  it('the vitest + msw example, strong suite: every channel mutant killed; what its recording never reached unrun; JUnit and HTML', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mutate-'));
+    const recording = join(dir, 'strong.ndjson');
+    // the suite run once as usual, writing what the msw handlers journaled (harness.mjs)
+    const recorded = await new Promise<number | null>((done) =>
+      spawn(vitest[0]!, [...vitest.slice(1), 'strong.test.mjs'], {
+        cwd: project,
+        env: { ...process.env, SHOP_RECORD: recording },
+        stdio: 'ignore',
+      }).on('exit', done),
+    );
+    expect(recorded).toBe(0);
+    const result = await runCli(
+      [
+        'mutate',
+        '--only',
+        SAMPLE.join(','),
+        '--jobs',
+        '2',
+        '--coverage',
+        recording,
+        '--min-score',
+        '100',
+        '--',
+        ...vitest,
+        'strong.test.mjs',
+      ],
+      { cwd: project },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    for (const name of SAMPLE.slice(0, -1))
+      expect(result.stdout).toMatch(new RegExp(`^killed {4}${name} `, 'm'));
+    // the bridge takes no hooks: the recording has no chat_finished to lose
+    expect(result.stdout).toContain(
+      'no-chat-finished (spec 6.2): never exercised by the recorded run',
+    );
+    expect(result.stdout).toContain(
+      'mutation score 100.0% (5 killed, 0 timed out, 0 survived of 5; 1 never exercised, not run)',
+    );
   });
 
   it('a replayed conversation kills what it pins; --coverage leaves the unexercised unrun', async () => {

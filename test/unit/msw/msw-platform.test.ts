@@ -115,6 +115,28 @@ describe('svc-cli/msw: the platform without a socket', () => {
     expect(sim.received.at(-1)).toMatchObject({ fault: 'slow-body:3000', status: 200 });
   });
 
+  it('runs the simulator mutant named by SVC_MUTANT or the mutant option', async () => {
+    const before = process.env.SVC_MUTANT;
+    process.env.SVC_MUTANT = 'status-inverted';
+    try {
+      const fromEnv = createMswPlatform({ baseUrl: 'https://env.test' });
+      const given = createMswPlatform({ baseUrl: 'https://given.test', mutant: 'cut-at-999' });
+      expect([fromEnv.core.mutant, given.core.mutant]).toEqual(['status-inverted', 'cut-at-999']);
+      server.use(...fromEnv.handlers);
+      try {
+        // agents are online: the mutant says 0 (spec 4.1)
+        expect(await (await fetch(fromEnv.statusUrl)).text()).toBe('0');
+      } finally {
+        server.resetHandlers();
+        await fromEnv.close();
+        await given.close();
+      }
+    } finally {
+      if (before === undefined) delete process.env.SVC_MUTANT;
+      else process.env.SVC_MUTANT = before;
+    }
+  });
+
   it('is exported as svc-cli/msw', async () => {
     // resolved through the package's own exports map, at run time: its types are the packed
     // package's, which `npm run check:package` compiles against
