@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,6 +166,47 @@ describe('svc-cli mutate', () => {
       'mutation score 100.0% (5 killed, 0 timed out, 0 survived of 5; 1 never exercised, not run)',
     );
   });
+
+  const pytest =
+    spawnSync('python3', ['-m', 'pytest', '--version'], { stdio: 'ignore' }).status === 0;
+  it.skipIf(!pytest)(
+    pytest
+      ? 'the pytest example starting svc-cli platform: killed and survived by name'
+      : 'the pytest example: skipped, `python3 -m pytest` is not available on this machine',
+    async () => {
+      const result = await runCli(
+        [
+          '--json',
+          'mutate',
+          '--only',
+          'customer-500-once,status-inverted,flip-chunked,redeliver-early,drop-agent-photo,cut-at-1001',
+          '--jobs',
+          '2',
+          '--',
+          'python3',
+          '-m',
+          'pytest',
+          '-q',
+        ],
+        { cwd: join(project, 'python'), env: { PYTHONDONTWRITEBYTECODE: '1' } },
+      );
+      expect(result.code).toBe(0);
+      const { by, summary } = outcomes(result.stdout);
+      expect(by).toEqual({
+        'customer-500-once': 'killed',
+        'status-inverted': 'killed',
+        // the bridge reads only Content-Length bodies: the bug the example shows
+        'flip-chunked': 'killed',
+        'redeliver-early': 'survived',
+        'drop-agent-photo': 'survived',
+        'cut-at-1001': 'survived',
+      });
+      expect(summary).toMatchObject({
+        score: 50,
+        survivors: ['redeliver-early', 'drop-agent-photo', 'cut-at-1001'],
+      });
+    },
+  );
 
   it('a replayed conversation kills what it pins; --coverage leaves the unexercised unrun', async () => {
     const fixture = join(repoRoot, 'fixtures/conversations/redelivery-recovered.json');
