@@ -15,8 +15,11 @@ export function checkOutFile(options: {
   out: string | undefined;
   reporter: string;
   command: string;
+  /** the flag that named the file (default --out) */
+  flag?: string;
 }): void {
   const { out, reporter, command } = options;
+  const flag = options.flag ?? '--out';
   if (out === undefined) return;
   if (reporter === 'pretty') {
     throw inputError(
@@ -30,11 +33,11 @@ export function checkOutFile(options: {
   if (!existsSync(folder) || !statSync(folder).isDirectory()) {
     throw inputError(
       'SVC_E_FLAG',
-      `Could not use --out ${out}: the folder ${dirname(out)} does not exist.`,
+      `Could not use ${flag} ${out}: the folder ${dirname(out)} does not exist.`,
       'Create the folder first, or name a file in an existing one.',
     );
   }
   if (existsSync(path) && statSync(path).isDirectory()) {
-    throw inputError('SVC_E_FLAG', `Could not use --out ${out}: it is a folder.`, 'Name a file.');
+    throw inputError('SVC_E_FLAG', `Could not use ${flag} ${out}: it is a folder.`, 'Name a file.');
   }
 }

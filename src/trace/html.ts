@@ -73,11 +73,57 @@ export interface ReportSummary {
   conversations: number;
   exchanges: number;
   violations: number;
+  /** a mutation run's figures (`svc-cli mutate --report`), shown before the conversations' */
+  mutation?: MutationFigures;
 }
 
-/** The file's start: the page head, the title, and the filter. */
-export function reportHead(title: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main><h1>${escapeHtml(title)}</h1><label class="only"><input type="checkbox" id="only-bad"> only conversations with violations</label><p class="summary" style="margin-top:-.5rem">j / k: next / previous conversation</p>\n`;
+export interface MutationFigures {
+  score: number;
+  killed: number;
+  timedOut: number;
+  survived: number;
+  notExercised: number;
+}
+
+/** One mutant's outcome, as `svc-cli mutate` ran it (src/mutate/run.ts). */
+export interface MutantRow {
+  name: string;
+  family: string;
+  spec: string;
+  deviation: string;
+  survivor: string;
+  outcome: 'killed' | 'survived' | 'timeout' | 'not-exercised';
+  wallMs: number;
+}
+
+const OUTCOME_WORDS: Record<MutantRow['outcome'], string> = {
+  killed: 'killed: your tests noticed',
+  timeout: 'timed out: counted as killed',
+  survived: 'survived',
+  'not-exercised': 'never exercised by the recorded run: not run',
+};
+
+/**
+ * One mutant's section, in the same cards as the conversations: its name, family, contract
+ * section and outcome; a survivor in red with what the suite does not check.
+ * @example sink.write(mutantSection(result));
+ */
+export function mutantSection(m: MutantRow): string {
+  const survived = m.outcome === 'survived';
+  const time = m.outcome === 'not-exercised' ? '' : ` <span class="badge">${secs(m.wallMs)}</span>`;
+  const outcome = `<span class="badge${survived ? ' bad' : ''}">${OUTCOME_WORDS[m.outcome]}</span>`;
+  const why = survived
+    ? `<ul class="violations"><li class="violation" data-mutant="${escapeHtml(m.name)}">${escapeHtml(m.survivor)}</li></ul>`
+    : '';
+  return `<section class="conv mutant${survived ? ' has-bad' : ''}" id="mutant-${escapeHtml(m.name)}" data-outcome="${m.outcome}" tabindex="0" aria-label="mutant ${escapeHtml(m.name)}"><h2>${escapeHtml(m.name)} <span class="badge">${escapeHtml(m.family)}, spec ${escapeHtml(m.spec)}</span>${time} ${outcome}</h2><p class="summary">the simulator ${escapeHtml(m.deviation)}</p>${why}</section>\n`;
+}
+
+/**
+ * The file's start: the page head, the title, and the filter (its label says what it keeps:
+ * the sections marked bad, conversations with violations or surviving mutants).
+ */
+export function reportHead(title: string, filter = 'only conversations with violations'): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main><h1>${escapeHtml(title)}</h1><label class="only"><input type="checkbox" id="only-bad"> ${escapeHtml(filter)}</label><p class="summary" style="margin-top:-.5rem">j / k: next / previous section</p>\n`;
 }
 
 function laneIndex(span: TraceSpan): number {
@@ -168,5 +214,15 @@ export function reportSection(
 
 /** The file's end: the run's summary and the script (the filter, j / k between conversations). */
 export function reportTail(summary: ReportSummary): string {
-  return `<p class="summary"><span><b>${summary.conversations}</b> ${noun(summary.conversations, 'conversation')}</span><span><b>${summary.exchanges}</b> ${noun(summary.exchanges, 'exchange')}</span><span><b class="${summary.violations > 0 ? 'bad' : ''}">${summary.violations}</b> ${noun(summary.violations, 'invariant violation')}</span></p></main><script>${SCRIPT}</script></body></html>\n`;
+  const m = summary.mutation;
+  const mutation =
+    m === undefined
+      ? ''
+      : `<span>mutation score <b>${m.score.toFixed(1)}%</b></span><span><b>${m.killed}</b> killed</span><span><b>${m.timedOut}</b> timed out</span><span><b class="${m.survived > 0 ? 'bad' : ''}">${m.survived}</b> survived</span>${m.notExercised > 0 ? `<span><b>${m.notExercised}</b> never exercised</span>` : ''}`;
+  // a mutation run without a recording has no conversations to count
+  const conversations =
+    m !== undefined && summary.conversations === 0
+      ? ''
+      : `<span><b>${summary.conversations}</b> ${noun(summary.conversations, 'conversation')}</span><span><b>${summary.exchanges}</b> ${noun(summary.exchanges, 'exchange')}</span><span><b class="${summary.violations > 0 ? 'bad' : ''}">${summary.violations}</b> ${noun(summary.violations, 'invariant violation')}</span>`;
+  return `<p class="summary">${mutation}${conversations}</p></main><script>${SCRIPT}</script></body></html>\n`;
 }

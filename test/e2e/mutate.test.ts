@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -148,13 +148,18 @@ describe('svc-cli mutate', () => {
         recording,
         '--min-score',
         '100',
+        '--junit',
+        join(dir, 'mutants.xml'),
+        '--report',
+        join(dir, 'mutants.html'),
         '--',
         ...vitest,
         'strong.test.mjs',
       ],
       { cwd: project },
     );
-    expect(result.stderr).toBe('');
+    expect(result.stderr).toContain(`JUnit written to ${join(dir, 'mutants.xml')}: 6 mutants`);
+    expect(result.stderr).toMatch(/HTML report written to .*: 6 mutants, \d+ conversations of the/);
     expect(result.code).toBe(0);
     for (const name of SAMPLE.slice(0, -1))
       expect(result.stdout).toMatch(new RegExp(`^killed {4}${name} `, 'm'));
@@ -165,6 +170,55 @@ describe('svc-cli mutate', () => {
     expect(result.stdout).toContain(
       'mutation score 100.0% (5 killed, 0 timed out, 0 survived of 5; 1 never exercised, not run)',
     );
+    const xml = readFileSync(join(dir, 'mutants.xml'), 'utf8');
+    expect(xml).toContain('<property name="mutation.score" value="100"/>');
+    expect(xml).toMatch(
+      /<testcase name="redeliver-early \(spec 8\)" classname="svc-cli mutate.redelivery" time="[\d.]+"><\/testcase>/,
+    );
+    expect(xml).toContain('<skipped message="never exercised by the recorded run: not run"/>');
+    expect(xml).toMatch(
+      /<testcase name="mutation score &gt;= 100%" classname="svc-cli mutate"><\/testcase>/,
+    );
+    expect(xml).not.toContain('<failure');
+    // the trace report's page: a card per mutant, then the recorded run's conversations
+    const html = readFileSync(join(dir, 'mutants.html'), 'utf8');
+    expect(html.match(/<section class="conv mutant/g)).toHaveLength(6);
+    expect(html).toContain('data-outcome="not-exercised"');
+    expect(html).toMatch(/<section class="conv" id="c-/);
+    expect(html).toContain('mutation score <b>100.0%</b>');
+  });
+
+  it('--junit fails each survivor with what it means; a report that cannot be written stops first', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mutate-'));
+    const result = await runCli(
+      [
+        'mutate',
+        '--only',
+        'customer-500-once,unknown-channel-200',
+        '--min-score',
+        '80',
+        '--junit',
+        join(dir, 'mutants.xml'),
+        '--',
+        'node',
+        'platform-check.mjs',
+      ],
+      { cwd: project },
+    );
+    expect(result.code).toBe(1);
+    const xml = readFileSync(join(dir, 'mutants.xml'), 'utf8');
+    expect(xml).toContain('tests="3" failures="2"');
+    expect(xml).toContain(
+      '<failure message="your tests never send to a wrong channel URL and expect the 404" type="MutantSurvived">',
+    );
+    expect(xml).toContain('type="MutationScoreBelowMinimum"');
+    const nowhere = await runCli(
+      ['mutate', '--report', join(dir, 'no-such-folder/r.html'), '--', 'node', '-e', '0'],
+      { cwd: project },
+    );
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toContain('Could not use --report');
+    expect(nowhere.stderr).not.toContain('clean run');
   });
 
   const pytest =

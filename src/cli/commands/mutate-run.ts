@@ -8,6 +8,12 @@ import { MUTANTS } from '../../platform/mutants.js';
 import { runMutation, selectMutants, type MutantResult } from '../../mutate/run.js';
 import { EXIT_CODES, SvcError } from '../../errors.js';
 import { createCoverageTally, readRecords } from '../../coverage/index.js';
+import { checkOutFile } from '../out-file.js';
+import { writeFileWhole } from '../../io/write-whole.js';
+import { mutationJunit } from '../render/mutate.js';
+import { plural } from '../../plural.js';
+import type { Output } from '../render/output.js';
+import type { MutationReport } from '../../mutate/run.js';
 
 const words = (list: readonly string[] | undefined): string[] =>
   (list ?? [])
@@ -65,6 +71,12 @@ export async function runMutate(
     out.line(`${head}  ${r.name} (spec ${r.spec})  ${seconds(r.wallMs)}`);
     if (r.outcome === 'survived') out.line(out.chalk.dim(`          ${r.survivor}`));
   };
+  // a report that cannot be written is said now, not after every mutant ran
+  for (const [flag, file] of [
+    ['--junit', flags.junit],
+    ['--report', flags.report],
+  ] as const)
+    checkOutFile({ cwd: ctx.cwd, out: file, reporter: 'junit', command: 'mutate', flag });
   let exercised: Set<string> | undefined;
   if (flags.coverage !== undefined && flags.coverage.length > 0) {
     const tally = createCoverageTally();
@@ -113,6 +125,46 @@ export async function runMutate(
     out.line(
       `mutation score ${report.score.toFixed(1)}% (${report.killed} killed, ${report.timedOut} timed out, ${report.survived} survived of ${report.results.length - report.notExercised}${report.notExercised > 0 ? `; ${report.notExercised} never exercised, not run` : ''})`,
     );
+  await writeReports(ctx, out, report, {
+    ...flags,
+    // --coverage's NDJSON recordings are the run's conversations in the HTML report
+    recordings: (flags.coverage ?? []).filter((f) => f !== '-' && !/\.(har|json)$/i.test(f)),
+  });
   if (below) out.note(`mutation score ${report.score}% is below --min-score ${flags.minScore}%`);
   return below ? 1 : 0;
+}
+
+/** Writes --junit and --report, each said in one line. */
+async function writeReports(
+  ctx: CliContext,
+  out: Output,
+  report: MutationReport,
+  options: {
+    junit?: string | undefined;
+    report?: string | undefined;
+    minScore?: number | undefined;
+    recordings: readonly string[];
+  },
+): Promise<void> {
+  if (options.junit !== undefined) {
+    writeFileWhole(
+      resolve(ctx.cwd, options.junit),
+      mutationJunit(report, options.minScore),
+      options.junit,
+    );
+    out.note(`JUnit written to ${options.junit}: ${plural(report.results.length, 'mutant')}`);
+  }
+  if (options.report !== undefined) {
+    const { writeHtmlReport } = await import('./report-write.js');
+    const html = await writeHtmlReport({
+      recording: options.recordings.map((f) => resolve(ctx.cwd, f)),
+      out: resolve(ctx.cwd, options.report),
+      shownOut: options.report,
+      title: 'svc-cli mutate',
+      mutation: report,
+    });
+    out.note(
+      `HTML report written to ${options.report}: ${plural(report.results.length, 'mutant')}${html.conversations > 0 ? `, ${plural(html.conversations, 'conversation')} of the recorded run` : ''}`,
+    );
+  }
 }

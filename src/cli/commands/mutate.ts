@@ -30,6 +30,7 @@ Examples:
   $ svc-cli mutate -- npm test
   $ svc-cli mutate --only redelivery,hooks -- npx vitest run test/integration
   $ svc-cli mutate --skip 6.2 --jobs 2 --min-score 80 -- ./run-tests.sh
+  $ svc-cli mutate --coverage run.ndjson --junit mutants.xml --report mutants.html -- npm test
   $ svc-cli --json mutate -- pytest -q`,
     )
     .action(

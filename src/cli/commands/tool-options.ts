@@ -292,4 +292,20 @@ export const mutateOptions = defineOptions('mutate', [
     config: false,
     description: 'exit 1 when the mutation score is below this percentage',
   },
+  {
+    key: 'junit',
+    flag: '--junit <file>',
+    type: 'path',
+    config: false,
+    description:
+      'also write JUnit XML: a test case per mutant (a survivor fails, one never exercised is skipped), the score as properties',
+  },
+  {
+    key: 'report',
+    flag: '--report <file>',
+    type: 'path',
+    config: false,
+    description:
+      "also write an HTML report: a card per mutant, survivors in red, then the --coverage recording's conversations (svc-cli report)",
+  },
 ] as const satisfies readonly OptionSpec[]);

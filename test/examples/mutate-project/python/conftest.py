@@ -23,7 +23,7 @@ class Platform:
         self.channel = listening["channels"][0]
 
     def control(self, path, body):
-        """The platform's control API (svc-cli's docs/reference.md): agent actions."""
+        """The platform's control API (svc-cli's docs/platform.md): agent actions."""
         request = urllib.request.Request(
             self.control_url + path,
             data=json.dumps(body).encode(),
