@@ -57,6 +57,22 @@ describe('svc-cli mutate', () => {
       .map((l) => (JSON.parse(l) as { name: string }).name);
     expect(names).toContain('no-chat-finished');
     expect(names.length).toBeGreaterThan(3);
+    // a section, less a name and a family
+    const section = await runCli([
+      '--json',
+      'mutate',
+      '--list',
+      '--only',
+      'spec 8',
+      '--skip',
+      'redeliver-early,limits',
+    ]);
+    expect(
+      section.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { name: string }).name),
+    ).toEqual(['skip-third-attempt', 'extra-attempt', 'no-redelivery', 'bot-redeliver-early']);
   });
 
   it('kills and spares by name: an integrator script that starts svc-cli platform', async () => {
