@@ -13,7 +13,7 @@ describe('bridge (weak suite)', () => {
 
   it('shows an agent answer', async () => {
     await shop.bridge.send('c-1', 'hello');
-    await shop.sim.sendAgentMessage({ customerId: 'c-1', message: { type: 'text', text: 'Hi' } });
+    await shop.agentSays('c-1', { type: 'text', text: 'Hi' });
     expect(shop.bridge.inbox('c-1').length).toBeGreaterThan(0);
   });
 
