@@ -209,7 +209,7 @@ export function reportSection(
     })
     .join('');
   const title = name ? `${escapeHtml(name)} · chat ${c.chat}` : `chat ${c.chat}`;
-  return `<section class="conv${violations.length > 0 ? ' has-bad' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} <span class="badge">run ${escapeHtml(c.run)}</span> <span class="badge">${c.spans.length} exchanges · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div></section>\n`;
+  return `<section class="conv${violations.length > 0 ? ' has-bad' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} <span class="badge">run ${escapeHtml(c.run)}</span> <span class="badge">${c.spans.length} ${noun(c.spans.length, 'exchange')} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div></section>\n`;
 }
 
 /** The file's end: the run's summary and the script (the filter, j / k between conversations). */
