@@ -81,6 +81,19 @@ export async function run() {
       ok: ratio < 1.5,
     });
   }
+  // the bridge uses the chat channel only: what survives is what the bot and hooks do
+  const survivors = report.results.filter((r) => r.outcome === 'survived');
+  const elsewhere = (r) => r.exercisedBy.every((item) => /bot|hook/.test(item));
+  const expected =
+    survivors.every(elsewhere) &&
+    report.results.every((r) => r.outcome === 'survived' || !elsewhere(r));
+  rows.push({
+    section: 'mutate',
+    metric: `survivors all of the bot and hook interfaces the bridge never uses (${survivors.length} survived)`,
+    value: String(expected),
+    target: 'true',
+    ok: expected,
+  });
   const ratios = report.results.map((r) => r.wallMs / baseline).sort((a, b) => a - b);
   const slowest = ratios.at(-1);
   rows.push({
