@@ -1,5 +1,5 @@
 // The example project's own vitest configuration (not the svc-cli repository's): one worker,
-// as a small project has.
+// as a small project has, and no results cache: `svc-cli mutate --jobs 2` runs two at once.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,5 +9,6 @@ export default defineConfig({
     maxWorkers: 1,
     minWorkers: 1,
     testTimeout: 30_000,
+    cache: false,
   },
 });
