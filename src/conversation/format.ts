@@ -71,6 +71,27 @@ const expectation = z
     within: z.number().nonnegative().optional(),
     /** assert that nothing matching arrives within `within` */
     absent: z.boolean().optional(),
+    /**
+     * how many times the bot answered one event it was sent (spec 6.1, 8), counted once
+     * `within` has passed
+     */
+    answers: z
+      .strictObject({
+        to: z
+          .string()
+          .optional()
+          .describe(
+            "the event's id (e.g. ${asked.id}); default the last CLIENT_MESSAGE the bot was sent",
+          ),
+        count: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe(
+            'BOT_MESSAGE and INVITE_AGENT the bot service accepted for its chat, over all its attempts',
+          ),
+      })
+      .optional(),
   })
   .describe('wait until a party saw a payload that matches partially');
 
@@ -113,6 +134,23 @@ export const stepSchema = z.union([
       .looseObject({ event: z.string() })
       .describe('an event the bot posts to {bot_service_url}/webhooks/<provider_id>/<token>'),
     /** the bot service's HTTP answer (default status 200) */
+    response: z
+      .strictObject({ status: z.number().int().optional(), body: z.unknown().optional() })
+      .optional(),
+  }),
+  z.strictObject({
+    ...stepBase,
+    /** the platform sends a bot event again: one more attempt, same body and id (spec 8) */
+    redeliver: z
+      .strictObject({
+        to: z.literal('bot'),
+        id: z
+          .string()
+          .optional()
+          .describe('the event id (e.g. ${asked.id}); default the last CLIENT_MESSAGE'),
+      })
+      .describe("the platform's next attempt at an event it sent the bot, as after a lost 200"),
+    /** the bot's HTTP answer to it (default status 200) */
     response: z
       .strictObject({ status: z.number().int().optional(), body: z.unknown().optional() })
       .optional(),

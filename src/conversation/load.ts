@@ -40,6 +40,7 @@ const STEP_KEYS = [
   'close',
   'control',
   'bot',
+  'redeliver',
   'advance',
   'expect',
   'response',
@@ -47,7 +48,7 @@ const STEP_KEYS = [
 ];
 
 /** Keys of an expectation that a step may be given by mistake. */
-const EXPECT_KEYS = ['within', 'absent'];
+const EXPECT_KEYS = ['within', 'absent', 'answers'];
 
 function unknownStepKeys(json: unknown): string[] {
   const steps = (json as { steps?: unknown } | null)?.steps;

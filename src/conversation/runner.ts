@@ -6,6 +6,8 @@ import { describeMismatches, isMatch, matchPartial, resolveRefs } from './match.
 import { createEmbeddedWorld, type Observation, type World, type WorldOptions } from './world.js';
 import { checkRecords, type InvariantOptions } from '../trace/invariants.js';
 import type { ExchangeRecord } from '../journal/record.js';
+import { countBotAnswers, findBotEvent } from './bot-answers.js';
+import { plural } from '../plural.js';
 
 export type { ReplayPeers } from './world.js';
 
@@ -20,7 +22,15 @@ export interface ReplayOptions extends WorldOptions {
 }
 
 export type StepKind =
-  'customer' | 'agent' | 'agents' | 'close' | 'control' | 'bot' | 'advance' | 'expect';
+  | 'customer'
+  | 'agent'
+  | 'agents'
+  | 'close'
+  | 'control'
+  | 'bot'
+  | 'redeliver'
+  | 'advance'
+  | 'expect';
 
 export interface StepResult {
   index: number;
@@ -256,6 +266,7 @@ function kindOf(step: Step): StepKind {
   if ('close' in step) return 'close';
   if ('control' in step) return 'control';
   if ('bot' in step) return 'bot';
+  if ('redeliver' in step) return 'redeliver';
   if ('advance' in step) return 'advance';
   return 'expect';
 }
@@ -285,7 +296,15 @@ function describeStep(step: Step, scope: Record<string, unknown>): string {
     return `${step.control.method} ${typeof path === 'string' ? path : step.control.path}`;
   }
   if ('bot' in step) return `the bot sends ${step.bot.event}`;
+  if ('redeliver' in step) {
+    const id = resolveRefs(step.redeliver.id, scope);
+    return `the platform sends the bot ${typeof id === 'string' ? `event ${id}` : 'the last CLIENT_MESSAGE'} again`;
+  }
   if ('advance' in step) return `${step.advance} ms pass`;
+  if (step.expect.answers) {
+    const to = resolveRefs(step.expect.answers.to, scope);
+    return `expect the bot to answer ${typeof to === 'string' ? `event ${to}` : 'the last CLIENT_MESSAGE'} ${plural(step.expect.answers.count, 'time')}`;
+  }
   const party =
     (['integrator', 'bot', 'hook', 'event'] as const).find((p) => step.expect[p] !== undefined) ??
     'event';
@@ -460,6 +479,7 @@ async function runStep(
     const mismatches = matchPartial(resolveRefs(step.response ?? { status: 200 }, scope), value);
     return { ok: mismatches.length === 0, details: describeMismatches(mismatches), value };
   }
+  if ('redeliver' in step) return redeliverStep(world, step, scope);
   if ('advance' in step) {
     if (world.clock.kind === 'virtual') await (world.clock as VirtualClock).advance(step.advance);
     else await world.clock.sleep(step.advance);
@@ -473,6 +493,7 @@ async function expectStep(
   expectation: Extract<Step, { expect: unknown }>['expect'],
   scope: Record<string, unknown>,
 ): Promise<StepOutcome> {
+  if (expectation.answers) return answersStep(world, expectation, scope);
   const party = (['integrator', 'bot', 'hook', 'event'] as const).find(
     (p) => expectation[p] !== undefined,
   );
@@ -520,4 +541,88 @@ async function expectStep(
     );
   else details.push(`nothing was received by the ${party === 'event' ? 'simulator' : party}`);
   return { ok: false, details };
+}
+
+/** `redeliver`: the platform sends the bot an event again; `response` checks its answer. */
+async function redeliverStep(
+  world: World,
+  step: Extract<Step, { redeliver: unknown }>,
+  scope: Record<string, unknown>,
+): Promise<StepOutcome> {
+  if (!world.redeliverBot)
+    return {
+      ok: false,
+      details: [
+        'no bot here: a redeliver step needs "setup": { "bot": {} } or --bot-url (spec 4.3)',
+      ],
+    };
+  const id = resolveRefs(step.redeliver.id, scope);
+  const out = await drive(world, world.redeliverBot(typeof id === 'string' ? id : undefined));
+  if (!out.ok)
+    return {
+      ok: false,
+      details: [
+        out.id === undefined
+          ? out.message
+          : `the bot did not answer the redelivered event ${out.id}: ${out.message} (spec 8: it answers 200 within 3 s)`,
+      ],
+    };
+  let parsed: unknown = out.body;
+  try {
+    parsed = JSON.parse(out.body);
+  } catch {
+    // keep text
+  }
+  const value = { id: out.id, attempt: out.attempt, status: out.status, body: parsed };
+  const mismatches = matchPartial(resolveRefs(step.response ?? { status: 200 }, scope), value);
+  return { ok: mismatches.length === 0, details: describeMismatches(mismatches), value };
+}
+
+/**
+ * `answers`: once `within` has passed, how many answers the bot's service accepted for one
+ * event it was sent (all its attempts, redeliveries included), read from the journal.
+ */
+async function answersStep(
+  world: World,
+  expectation: Extract<Step, { expect: unknown }>['expect'],
+  scope: Record<string, unknown>,
+): Promise<StepOutcome> {
+  const answers = expectation.answers!;
+  if (!world.records)
+    return {
+      ok: true,
+      skipped: true,
+      details: ["not observable: a running simulator's journal is not read by replay"],
+    };
+  const within = expectation.within ?? DEFAULT_WITHIN_MS;
+  // every answer that may still come counts: wait the whole window, then count once
+  await waitFor(world, () => false, within);
+  const records = world.records();
+  const to = resolveRefs(answers.to, scope);
+  const event = findBotEvent(records, typeof to === 'string' ? to : undefined);
+  if (!event)
+    return {
+      ok: false,
+      details: [
+        typeof to === 'string'
+          ? `the bot was sent no event with id ${to}`
+          : 'the bot was sent no CLIENT_MESSAGE',
+      ],
+    };
+  const counted = countBotAnswers(records, event);
+  const got = counted.accepted.length;
+  const value = { id: event.id, chatId: event.chatId, count: got, answers: counted.accepted };
+  if (got === answers.count) return { ok: true, details: [], value };
+  const attempts = event.attempts.length;
+  const details = [
+    `expected the bot to answer ${event.event} ${event.id} (chat ${String(event.chatId)}, ${plural(attempts, 'attempt')}) ${plural(answers.count, 'time')} within ${within} ms, it answered ${plural(got, 'time')}${got > answers.count && attempts > 1 ? ': a redelivered event (same id) was answered again, so the customer sees the answer twice (spec 8)' : ''}`,
+    ...counted.accepted.map(
+      (a) =>
+        `  ${a.event}${a.text === undefined ? '' : ` ${JSON.stringify(a.text)}`} at ${Math.round(a.protocolMs)} ms`,
+    ),
+    ...counted.refused.map(
+      (a) => `  ${a.event} refused by the bot service (HTTP ${String(a.status)}): not counted`,
+    ),
+  ];
+  return { ok: false, details, value };
 }

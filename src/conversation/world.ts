@@ -20,6 +20,7 @@ import { RECORDED_BOT_TAG, type Conversation } from './format.js';
 import { tapOutgoing, type PeerParty } from './peer-tap.js';
 import { createJournal, type ExchangeRecord } from '../journal/journal.js';
 import { compact } from '../compact.js';
+import { botRedeliverer, type RedeliverOutcome } from './bot-redeliver.js';
 
 /** Who saw a payload: a role facing the platform, or the simulator itself (its events). */
 export type Party = 'integrator' | 'bot' | 'hook' | 'event';
@@ -128,6 +129,8 @@ export interface World {
   setAgents(online: boolean): Promise<void>;
   /** The agent closes the customer's chat (default: the last active). */
   closeChat(customer?: string): Promise<{ chatId: number }>;
+  /** The platform sends the bot an event again (`redeliver`); absent without a bot here. */
+  redeliverBot?: (id?: string) => Promise<RedeliverOutcome>;
   close(): Promise<void>;
 }
 
@@ -331,6 +334,7 @@ async function startEmbeddedWorld(
     ...(botUrl && (botSetup || options.botUrl)
       ? {
           botEventsUrl: `${core.baseUrl}/webhooks/${encodeURIComponent(providerId)}/${encodeURIComponent(token)}`,
+          redeliverBot: botRedeliverer({ journal: core.journal, clock, botUrl, token }),
         }
       : {}),
     ...(realParties.size > 0
@@ -365,10 +369,7 @@ async function startEmbeddedWorld(
         chatId: result.chatId,
       };
     },
-    setAgents(online) {
-      setAgentsOnline(core, online);
-      return Promise.resolve();
-    },
+    setAgents: (online) => Promise.resolve(void setAgentsOnline(core, online)),
     closeChat(customer) {
       const chat = closeChat(core, customer ? { customerId: customer } : {});
       return Promise.resolve({ chatId: chat.id });

@@ -303,5 +303,69 @@ describe.skipIf(!hasFlask)(
       const red = await replayBot('slow-first,answer-twice');
       expect(red.code, red.stdout + red.stderr).toBe(1);
     }, 120_000);
+
+    it('conform bot --fuzz finds the bot answering a redelivery twice, and its repro as printed is red against that bot and green once fixed', async () => {
+      const cwd = mkdtempSync(join(tmpdir(), 'svc-foreign-fuzz-'));
+      const platformPort = await freePort();
+      const botPort = await freePort();
+      const stateDir = mkdtempSync(join(tmpdir(), 'svc-foreign-fuzz-state-'));
+      const bot = async (mode: string): Promise<ForeignPeer> => {
+        const started = await startForeignPeer({
+          kind: 'flask-bot',
+          mode,
+          port: botPort,
+          stateDir,
+          platformUrl: `http://127.0.0.1:${platformPort}`,
+        });
+        stops.push(() => started.stop());
+        return started;
+      };
+      const broken = await bot('answer-twice');
+      const fuzzed = await runCli(
+        [
+          'conform',
+          'bot',
+          '--url',
+          broken.url,
+          '--token',
+          'conversation-token',
+          '--provider-id',
+          'conversation-provider',
+          '--platform-listen-port',
+          String(platformPort),
+          '--fuzz',
+          '5',
+          '--seed',
+          '7',
+        ],
+        { cwd },
+      );
+      expect(fuzzed.code, fuzzed.stdout + fuzzed.stderr).toBe(1);
+      expect(fuzzed.stdout).toContain('✗ fuzz: answers a redelivery the same way');
+      const printed = /reproduce: (svc-cli replay .+)$/m.exec(fuzzed.stdout)?.[1];
+      expect(printed, fuzzed.stdout).toMatch(
+        /^svc-cli replay \S+\.conversation\.json --bot-url \S+ --platform-port \d+$/,
+      );
+      // the command as printed; only the global --time-scale before it shortens the 10 s
+      // window in which a second answer is waited for
+      const args = printed!.split(' ').slice(1);
+      const replayed = (): ReturnType<typeof runCli> =>
+        runCli(['--time-scale', '0.2', ...args, '--verbose'], { cwd });
+
+      const red = await replayed();
+      expect(red.code, red.stdout + red.stderr).toBe(1);
+      expect(red.stdout).toMatch(
+        /✗ \d+\. expect the bot to answer event \S+ 1 time[^\n]*\n\s+expected the bot to answer CLIENT_MESSAGE \S+ \(chat \d+, 2 attempts\) 1 time within \d+ ms, it answered 2 times: a redelivered event \(same id\) was answered again/,
+      );
+
+      await broken.stop();
+      await bot('echo');
+      const green = await replayed();
+      expect(green.code, green.stdout + green.stderr).toBe(0);
+      expect(green.stdout).toContain('expectations: 2 checked, 0 skipped');
+      // twice in a row against the same stateful bot: the event ids are fresh each run
+      const again = await replayed();
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+    }, 120_000);
   },
 );

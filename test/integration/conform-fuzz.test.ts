@@ -11,6 +11,9 @@ import { createBotProvider, type BotProvider } from '../../src/roles/bot/index.j
 import { postJson } from '../../src/http/client.js';
 import { buildSampleHookEvent } from '../../src/roles/hooks/samples.js';
 import { sized } from '../helpers/size.js';
+import { freePort } from '../helpers/free-port.js';
+import { loadConversation } from '../../src/conversation/load.js';
+import { replayConversation } from '../../src/conversation/runner.js';
 
 const servers: (RunningServer | HookTarget | BotProvider)[] = [];
 afterEach(async () => {
@@ -297,6 +300,37 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     expect(failure?.written[0]?.command).toMatch(
       /^svc-cli replay .+ --bot-url \S+ --platform-port \d+$/,
     );
+
+    // the written conversation holds the property that failed: replayed against the doubling
+    // bot it is red for the second answer; against a bot answering once per id, green
+    const file = failure!.written[0]!.file;
+    const conversation = await loadConversation(file);
+    const replayPort = await freePort();
+    platformUrl = `http://127.0.0.1:${replayPort}`;
+    const red = await replayConversation({
+      conversation,
+      file,
+      botUrl: doubling.url,
+      platformPort: replayPort,
+      timeScale: 0.2,
+    });
+    expect(red.ok).toBe(false);
+    const failed = red.steps.find((s) => s.status === 'failed');
+    expect(failed?.name).toMatch(/expect the bot to answer event \S+ 1 time/);
+    expect(failed?.details[0]).toMatch(/answered 2 times: a redelivered event \(same id\)/);
+
+    const once = await createBotProvider({ token: 't0k', providerId: 'acme', clock });
+    servers.push(once);
+    once.setPlatformUrl(platformUrl);
+    const green = await replayConversation({
+      conversation,
+      file,
+      botUrl: once.url,
+      platformPort: replayPort,
+      timeScale: 0.2,
+    });
+    expect(green.ok, JSON.stringify(green.steps)).toBe(true);
+    expect(green.expectations).toEqual({ checked: 2, skipped: 0 });
   });
 
   it("--fuzz-stateful: sequences of one chat, in lifecycle order; a receiver failing on a chat's third event is found", async () => {

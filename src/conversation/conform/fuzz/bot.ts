@@ -173,6 +173,45 @@ export async function runBotCase(
   return undefined;
 }
 
+/**
+ * The conversation a failure is written as: every property of the case as a step, so its
+ * replay against the same bot is red for what failed (a 5xx or a late 200 on the first
+ * attempt, no valid answer, a second answer to the redelivered event) and green once fixed.
+ * @example botFailureFixture({ seed: 7, token, providerId, text: 'a', sender: {}, answerWithinMs: 10_000 })
+ */
+export function botFailureFixture(options: {
+  seed: number;
+  token: string;
+  providerId: string;
+  text: string;
+  sender: Record<string, unknown>;
+  answerWithinMs: number;
+}): Record<string, unknown> {
+  return {
+    version: 1,
+    name: `fuzz failure bot CLIENT_MESSAGE (seed ${options.seed})`,
+    description:
+      "Written by svc-cli conform bot --fuzz: the customer message the bot failed on, then the same CLIENT_MESSAGE again as the platform's second attempt; the bot answers each attempt 200 and the customer once.",
+    tags: ['fuzz'],
+    spec: ['4.3', '6.1', '8'],
+    setup: { bot: { token: options.token, providerId: options.providerId } },
+    steps: [
+      { customer: { text: options.text, sender: { ...options.sender } } },
+      // spec 4.3, 8: the first attempt is answered 200 within 3 s
+      {
+        name: 'asked',
+        expect: { bot: { event: 'CLIENT_MESSAGE', $attempt: 1, $status: 200 } },
+      },
+      // spec 8: the platform's second attempt, same id: answered 200 again
+      { redeliver: { to: 'bot', id: '${asked.id}' } },
+      // spec 6.1, 8: one BOT_MESSAGE or INVITE_AGENT for the chat, not one per attempt
+      {
+        expect: { answers: { to: '${asked.id}', count: 1 }, within: options.answerWithinMs },
+      },
+    ],
+  };
+}
+
 /** Where shrinking ends: the shortest text, no name (changes are reported against it). */
 const SAMPLE: BotFuzzCase = { text: 'a', name: undefined };
 
@@ -218,23 +257,14 @@ export function buildBotFuzzCases(
         await writeFileWholeAsync(
           file,
           `${JSON.stringify(
-            {
-              version: 1,
-              name: `fuzz failure bot CLIENT_MESSAGE (seed ${seed})`,
-              description:
-                'Written by svc-cli conform bot --fuzz: the customer message the bot failed on.',
-              tags: ['fuzz'],
-              setup: { bot: { token: options.token, providerId: options.providerId } },
-              steps: [
-                {
-                  customer: {
-                    text: typeof message.text === 'string' ? message.text : '',
-                    sender: { ...sender },
-                  },
-                },
-                { expect: { bot: { event: 'CLIENT_MESSAGE' } } },
-              ],
-            },
+            botFailureFixture({
+              seed,
+              token: options.token,
+              providerId: options.providerId,
+              text: typeof message.text === 'string' ? message.text : '',
+              sender,
+              answerWithinMs: options.answerWithinMs,
+            }),
             null,
             2,
           )}\n`,

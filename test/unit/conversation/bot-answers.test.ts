@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { countBotAnswers, findBotEvent } from '../../../src/conversation/bot-answers.js';
+import type { ExchangeRecord } from '../../../src/journal/record.js';
+
+let seq = 0;
+/** The platform sent the bot `event` (an attempt that took `durationMs`, stamped at its end). */
+function sent(
+  at: number,
+  body: Record<string, unknown>,
+  attempt = 1,
+  durationMs = 5,
+): ExchangeRecord {
+  return {
+    type: 'exchange',
+    seq: ++seq,
+    at: '',
+    protocolMs: at + durationMs,
+    durationMs,
+    iface: 'bot',
+    direction: 'out',
+    kind: `bot.event.${String(body.event)}`,
+    attempt,
+    request: { method: 'POST', url: 'http://bot/t', body: JSON.stringify(body) },
+    response: { status: 200, body: '{}' },
+  };
+}
+/** The bot posted `body` to the bot service, which answered `status`. */
+function answered(at: number, body: Record<string, unknown>, status = 200): ExchangeRecord {
+  return {
+    type: 'exchange',
+    seq: ++seq,
+    at: '',
+    protocolMs: at,
+    iface: 'bot',
+    direction: 'in',
+    request: { method: 'POST', url: 'http://p/webhooks/acme/t', body: JSON.stringify(body) },
+    response: { status, body: '{}' },
+  };
+}
+const client = (id: string, chat: string) => ({
+  event: 'CLIENT_MESSAGE',
+  id,
+  chat_id: chat,
+  client_id: 'c',
+  message: { type: 'TEXT', text: 'hi' },
+});
+const reply = (chat: string, text: string) => ({
+  event: 'BOT_MESSAGE',
+  id: `b-${text}`,
+  chat_id: chat,
+  message: { type: 'TEXT', text },
+});
+
+describe('a bot answers to one event, from the journal', () => {
+  it('counts every answer for the chat from the first attempt to the next customer message', () => {
+    const records = [
+      sent(100, client('e1', '1')),
+      // before the attempt was stamped (its answer came first): still the answer to e1
+      answered(102, reply('1', 'first')),
+      answered(110, reply('2', 'another chat')),
+      sent(200, client('e1', '1'), 2),
+      answered(210, reply('1', 'again')),
+      answered(220, { event: 'INVITE_AGENT', id: 'i', chat_id: '1' }, 400),
+      sent(300, client('e2', '1')),
+      answered(310, reply('1', 'to e2')),
+    ];
+    const e1 = findBotEvent(records, 'e1')!;
+    expect(e1.attempts).toHaveLength(2);
+    const counted = countBotAnswers(records, e1);
+    expect(counted.accepted.map((a) => a.text)).toEqual(['first', 'again']);
+    expect(counted.refused).toEqual([{ event: 'INVITE_AGENT', status: 400 }]);
+    // without an id: the last CLIENT_MESSAGE sent
+    const last = findBotEvent(records, undefined)!;
+    expect(last.id).toBe('e2');
+    expect(countBotAnswers(records, last).accepted.map((a) => a.text)).toEqual(['to e2']);
+    expect(findBotEvent(records, 'nope')).toBeUndefined();
+  });
+});
