@@ -8,6 +8,7 @@ import { checkRecords, type InvariantOptions } from '../trace/invariants.js';
 import type { ExchangeRecord } from '../journal/record.js';
 import { countBotAnswers, findBotEvent } from './bot-answers.js';
 import { plural } from '../plural.js';
+import { shiftChatIds } from './run-ids.js';
 
 export type { ReplayPeers } from './world.js';
 
@@ -63,6 +64,8 @@ export interface ConversationResult {
   realPeers?: readonly string[];
   /** the run id of its exchanges in the `recordFile` journal (replay --record, --report) */
   run?: string;
+  /** the run id its chat and client ids were numbered by (fresh ids against a real peer) */
+  runId?: number;
   expectations?: { checked: number; skipped: number };
   steps: StepResult[];
   protocolMs: number;
@@ -94,6 +97,17 @@ async function createWorld(options: ReplayOptions): Promise<World> {
  * @example const result = await replayConversation({ conversation });
  */
 export async function replayConversation(options: ReplayOptions): Promise<ConversationResult> {
+  if (options.runId === undefined) return replayIn(options);
+  // fresh ids (a real peer's database remembers the last run's chat 1): the fixture's literal
+  // chat ids move into the run's block with the platform's
+  const result = await replayIn({
+    ...options,
+    conversation: shiftChatIds(options.conversation, options.runId),
+  });
+  return { ...result, runId: options.runId };
+}
+
+async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
   const wallStart = performance.now();
   let world: World;
   try {

@@ -21,6 +21,7 @@ import { tapOutgoing, type PeerParty } from './peer-tap.js';
 import { createJournal, type ExchangeRecord } from '../journal/journal.js';
 import { compact } from '../compact.js';
 import { botRedeliverer, type RedeliverOutcome } from './bot-redeliver.js';
+import { runIds } from './run-ids.js';
 
 /** Who saw a payload: a role facing the platform, or the simulator itself (its events). */
 export type Party = 'integrator' | 'bot' | 'hook' | 'event';
@@ -72,6 +73,11 @@ export interface WorldOptions extends ReplayPeers {
   settings?: SimulatorSettings;
   /** a simulator mutant for the embedded platform (default SVC_MUTANT; src/platform/mutants.ts) */
   mutant?: string;
+  /**
+   * the embedded platform numbers chats from `runId * 1000 + 1` and clients `client-<runId>-`
+   * (src/conversation/run-ids.ts); default from 1, as a fixture's literal ids say
+   */
+  runId?: number;
 }
 
 /** The delivery verdict of an agent message (spec 8), as agent steps match it. */
@@ -282,6 +288,7 @@ async function startEmbeddedWorld(
     agentsOnline: setup.agents !== 'offline',
     strict: setup.strict ?? true,
     ...(options.mutant === undefined ? {} : { mutant: options.mutant }),
+    ...(options.runId === undefined ? {} : { ids: runIds(options.runId) }),
     channels: [
       {
         id: setup.channel?.id ?? 'conversation',

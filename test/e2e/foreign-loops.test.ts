@@ -160,6 +160,9 @@ function hookLoop(kind: ForeignPeerKind, recordedMode: string, misbehaving: stri
     const converted = JSON.parse(readFileSync(fixture.file, 'utf8')) as { steps: unknown[] };
     // agents going offline before the offline form is kept (else the form is refused, 409)
     expect(converted.steps).toContainEqual({ agents: 'offline' });
+    // the receiver's CRM link names the chat: any chat id matches, as a replay numbers its
+    // chats afresh (a receiver with a database must not see the recording's chat 1 again)
+    expect(readFileSync(fixture.file, 'utf8')).toMatch(/"crm_link": \{\s*"\$regex": "\^https:/);
 
     const green = await replay(fixture.file, receiver.url);
     expect(green.code, green.stdout + green.stderr).toBe(0);
@@ -199,7 +202,10 @@ describe.skipIf(!hasPhp)(
 );
 
 /** A customer writes to a bot-attached channel; recorded through `proxy bot` to the Flask bot. */
-async function recordBotSession(dir: string): Promise<{ platform: string; stateDir: string }> {
+async function recordBotSession(
+  dir: string,
+  mode = 'echo',
+): Promise<{ platform: string; stateDir: string }> {
   const recording = join(dir, 'bot-platform.ndjson');
   const platformPort = await freePort();
   // the bot is configured with the platform URL it posts to (the proxy's /platform), so the
@@ -207,7 +213,7 @@ async function recordBotSession(dir: string): Promise<{ platform: string; stateD
   const proxyPort = await freePort();
   const bot = await startForeignPeer({
     kind: 'flask-bot',
-    mode: 'echo',
+    mode,
     platformUrl: `http://127.0.0.1:${proxyPort}/platform`,
   });
   stops.push(() => bot.stop());
@@ -302,6 +308,54 @@ describe.skipIf(!hasFlask)(
       expect(green.stdout).toContain('is yours');
       const red = await replayBot('slow-first,answer-twice');
       expect(red.code, red.stdout + red.stderr).toBe(1);
+    }, 120_000);
+
+    it('replays twice in a row against a bot that greets new chats: fresh chat ids per run (a repeated --run-id goes red)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-foreign-welcome-'));
+      const recorded = await recordBotSession(dir, 'welcome');
+      const fixture = await toFixture(recorded.platform, dir);
+      expect(fixture.code, fixture.stderr).toBe(0);
+      // the recording's chat was new to the bot: its greeting is what the fixture expects
+      expect(readFileSync(fixture.file, 'utf8')).toContain('Welcome! You said: hello bot');
+      const replayPort = await freePort();
+      const bot = await startForeignPeer({
+        kind: 'flask-bot',
+        mode: 'welcome',
+        stateDir: recorded.stateDir,
+        platformUrl: `http://127.0.0.1:${replayPort}`,
+      });
+      stops.push(() => bot.stop());
+      const replayed = (...extra: string[]): ReturnType<typeof runCli> =>
+        runCli([
+          '--time-scale',
+          BOT_SCALE,
+          'replay',
+          fixture.file,
+          '--bot-url',
+          bot.url,
+          '--platform-port',
+          String(replayPort),
+          ...extra,
+        ]);
+      const runIds: string[] = [];
+      for (const run of [1, 2]) {
+        const out = await replayed();
+        expect(out.code, `run ${run}: ${out.stdout}${out.stderr}`).toBe(0);
+        const printed = /run id (\d+): fresh chat ids from (\d+)/.exec(out.stdout);
+        expect(printed, out.stdout).not.toBeNull();
+        expect(printed![2]).toBe(`${printed![1]}001`);
+        runIds.push(printed![1]!);
+      }
+      expect(runIds[0]).not.toBe(runIds[1]);
+      // the same ids twice: the bot knows the chat from the first run and greets no more
+      const first = await replayed('--run-id', '77');
+      expect(first.code, first.stdout + first.stderr).toBe(0);
+      expect(first.stdout).toContain(
+        'run id 77: fresh chat ids from 77001; --run-id 77 repeats them',
+      );
+      const repeated = await replayed('--run-id', '77', '--verbose');
+      expect(repeated.code, repeated.stdout + repeated.stderr).toBe(1);
+      expect(repeated.stdout).toContain('Welcome! You said: hello bot');
     }, 120_000);
 
     it('conform bot --fuzz finds the bot answering a redelivery twice, and its repro as printed is red against that bot and green once fixed', async () => {

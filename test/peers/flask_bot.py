@@ -10,6 +10,8 @@ posts BOT_MESSAGE or INVITE_AGENT to <platform-url>/webhooks/<provider-id>/<toke
 
 MODES (comma-separated, or PEER_MODE):
   echo           answer every new customer message with "You said: <text>" (the default)
+  welcome        greet a chat it has not seen: "Welcome! You said: <text>"; a chat it knows from
+                 before (its database) gets "You said: <text>"
   faq            answer only the texts it knows; anything else is handed to an agent
   faq-silent     answer only the texts it knows; stay silent on anything else
   answer-twice   misbehave: answer a redelivered CLIENT_MESSAGE again (no de-duplication)
@@ -72,7 +74,7 @@ def post_to_platform(payload):
         print("could not post %s: %s" % (payload["event"], error), flush=True)
 
 
-def answer(event):
+def answer(event, new_chat):
     text = ((event.get("message") or {}).get("text") or "").strip()
     if "faq" in modes or "faq-silent" in modes:
         reply = FAQ.get(text.lower())
@@ -88,6 +90,8 @@ def answer(event):
             return
     else:
         reply = "You said: " + text
+        if "welcome" in modes and new_chat:
+            reply = "Welcome! " + reply
     post_to_platform({
         "event": "BOT_MESSAGE",
         "id": str(uuid.uuid4()),
@@ -113,6 +117,10 @@ def events(token):
     with lock, db() as conn:
         known = conn.execute("select 1 from answered where event_id = ?", (event_id,)).fetchone()
         first = known is None
+        chat_seen = conn.execute(
+            "select 1 from messages where chat_id = ?", (str(event.get("chat_id")),)
+        ).fetchone()
+        new_chat = chat_seen is None
         if first:
             conn.execute("insert into answered (event_id) values (?)", (event_id,))
             conn.execute(
@@ -125,7 +133,7 @@ def events(token):
                 ),
             )
     if first or "answer-twice" in modes:
-        threading.Thread(target=answer, args=(event,), daemon=True).start()
+        threading.Thread(target=answer, args=(event, new_chat), daemon=True).start()
     if first and "slow-first" in modes:
         time.sleep(int(os.environ.get("PEER_SLOW_MS", "4000")) / 1000)
     return jsonify({})

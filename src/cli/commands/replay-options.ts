@@ -50,6 +50,17 @@ export const replayOptions = defineOptions('replay', [
       'with a real peer: the port the embedded platform listens on (a real bot posts its answers to http://127.0.0.1:<port>/webhooks/...); default any free port',
   },
   {
+    key: 'runId',
+    flag: '--run-id <n>',
+    type: 'int',
+    min: 1,
+    max: 999_999,
+    config: false,
+    group: PEERS,
+    description:
+      'with a real peer: number chats from <n>001 and clients client-<n>-1 (the next conversation takes <n>+1); default a random run id, printed, so a peer with a database sees new chats on every run',
+  },
+  {
     key: 'platformUrl',
     flag: '--platform-url <url>',
     type: 'url',

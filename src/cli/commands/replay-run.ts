@@ -1,9 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadProfile, settingsOf } from '../../conversation/record/profile.js';
 import type { CliContext } from '../context.js';
-import { resolveForCommand } from '../options/resolve.js';
+import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { replayOptions } from './replay-options.js';
 import { EXIT_CODES, SvcError } from '../../errors.js';
 import { loadEveryConversation } from '../../conversation/load.js';
@@ -11,7 +12,7 @@ import { packageFiles } from '../../package-files.js';
 import { replayAll, usesRealPeer } from '../../conversation/replay-all.js';
 import { createRunProgress } from '../render/progress.js';
 import { createOutput } from '../render/output.js';
-import type { ConversationResult } from '../../conversation/runner.js';
+import type { ConversationResult, ReplayPeers } from '../../conversation/runner.js';
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
 import { toJunit } from '../render/reporters/junit.js';
 import { checkOutFile } from '../out-file.js';
@@ -56,20 +57,8 @@ export async function runReplay(
       );
     }
   }
-  const peers = {
-    ...(flags.integratorUrl ? { integratorUrl: flags.integratorUrl } : {}),
-    ...(flags.botUrl ? { botUrl: flags.botUrl } : {}),
-    ...(flags.hookUrl ? { hookUrl: flags.hookUrl } : {}),
-    ...(flags.platformUrl ? { platformUrl: flags.platformUrl } : {}),
-    ...(flags.platformUrl && flags.controlToken ? { controlToken: flags.controlToken } : {}),
-    ...(flags.platformPort === undefined ? {} : { platformPort: flags.platformPort }),
-  };
-  if (peers.platformUrl && (peers.integratorUrl || peers.botUrl || peers.hookUrl))
-    throw new SvcError(
-      'SVC_E_FLAG',
-      'Could not replay: --platform-url replaces the embedded platform; its integrator, bot and hook URLs are the ones it was started with.',
-      'Drop --integrator-url, --bot-url and --hook-url, or start the simulator with them.',
-    );
+  const peers = peersOf(flags);
+  const runId = runIdOf(flags, peers);
   if (flags.record !== undefined && flags.record.toLowerCase().endsWith('.har'))
     throw new SvcError(
       'SVC_E_FLAG',
@@ -139,9 +128,10 @@ export async function runReplay(
   };
   announce();
   const running = replayAll(
-    loaded.map(({ file, conversation }) => ({
+    loaded.map(({ file, conversation }, index) => ({
       conversation,
       file,
+      ...(runId === undefined ? {} : { runId: runId + index }),
       ...peers,
       timeScale,
       ...(seed === undefined ? {} : { seed }),
@@ -250,4 +240,45 @@ export async function runReplay(
     return EXIT_CODES.input;
   }
   return failed > 0 ? 1 : 0;
+}
+
+type ReplayFlags = Resolved<typeof replayOptions>;
+
+/** The real peers the flags name; --platform-url replaces the other three. */
+function peersOf(flags: ReplayFlags): ReplayPeers {
+  const peers = {
+    ...(flags.integratorUrl ? { integratorUrl: flags.integratorUrl } : {}),
+    ...(flags.botUrl ? { botUrl: flags.botUrl } : {}),
+    ...(flags.hookUrl ? { hookUrl: flags.hookUrl } : {}),
+    ...(flags.platformUrl ? { platformUrl: flags.platformUrl } : {}),
+    ...(flags.platformUrl && flags.controlToken ? { controlToken: flags.controlToken } : {}),
+    ...(flags.platformPort === undefined ? {} : { platformPort: flags.platformPort }),
+  };
+  if (peers.platformUrl && (peers.integratorUrl || peers.botUrl || peers.hookUrl))
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'Could not replay: --platform-url replaces the embedded platform; its integrator, bot and hook URLs are the ones it was started with.',
+      'Drop --integrator-url, --bot-url and --hook-url, or start the simulator with them.',
+    );
+  return peers;
+}
+
+/**
+ * The run id the first conversation's chat and client ids are numbered by, when a peer is
+ * yours and the platform embedded: a database on the peer's side remembers the last run's
+ * chats (src/conversation/run-ids.ts). Random unless --run-id; a running simulator
+ * (--platform-url) numbers its own.
+ */
+function runIdOf(flags: ReplayFlags, peers: ReplayPeers): number | undefined {
+  const yours = Boolean(peers.integratorUrl ?? peers.botUrl ?? peers.hookUrl);
+  if (flags.runId !== undefined && !yours)
+    throw new SvcError(
+      'SVC_E_FLAG',
+      "Could not use --run-id: it numbers the embedded platform's chats when a peer is yours (--integrator-url, --bot-url, --hook-url).",
+      peers.platformUrl
+        ? 'A running simulator (--platform-url) numbers its own chats.'
+        : 'Name your peer, or drop --run-id.',
+    );
+  // room for the next conversations' run ids below the flag's maximum
+  return yours ? (flags.runId ?? randomInt(1, 900_000)) : undefined;
 }

@@ -37,10 +37,17 @@ another: each conversation's block is printed when its turn in input order comes
 --bot-url, --hook-url, --platform-url) the default is 1: a real peer may not handle parallel
 conversations on the same channel; pass --concurrency to run several anyway.
 
+With --integrator-url, --bot-url or --hook-url the embedded platform numbers chats from a
+random run id (chats <n>001, <n>002 ..., clients client-<n>-1 ...; printed under the
+summary): a peer with a database sees new chats on every run, as the spec's ids unique within
+the account promise. A fixture's literal chat ids (/_sim/chats/1/assign, "chatId": 1) move
+with them. --run-id <n> repeats a run's ids.
+
 Examples:
   $ svc-cli replay                                       # every bundled conversation
   $ svc-cli replay fixtures/conversations/redelivery-exhausted.json
   $ svc-cli replay my-flows/ --integrator-url http://127.0.0.1:9000 --reporter junit --out report.xml
+  $ svc-cli replay my-flows/session.json --hook-url http://127.0.0.1:8000/hooks --run-id 42
   $ svc-cli replay --grep bot- --bail
   $ svc-cli replay --concurrency 1                       # one conversation at a time
   $ svc-cli --time-scale 0.1 replay my-flows/ --platform-url http://127.0.0.1:8800`,

@@ -61,6 +61,27 @@ function hookFaultOf(r: ExchangeRecord): string {
   return replyOf(r) ? 'none' : 'bad-json';
 }
 
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The recorded reply with the chat's id, where a string holds it (a CRM link
+ * `.../deals/1`), matched as any id: a replay numbers its chats afresh against a real
+ * receiver (src/conversation/run-ids.ts), and the receiver answers for that chat.
+ */
+function anyChatIn(value: unknown, chatId: number): unknown {
+  if (typeof value === 'string') {
+    const parts = value.split(new RegExp(`(?<!\\d)${chatId}(?!\\d)`));
+    if (parts.length === 1) return value;
+    return { $regex: `^${parts.map(escapeRegex).join('\\d+')}$` };
+  }
+  if (Array.isArray(value)) return value.map((item) => anyChatIn(item, chatId));
+  if (isObject(value))
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, anyChatIn(item, chatId)]),
+    );
+  return value;
+}
+
 /**
  * A hook expectation for one recorded hook event, or undefined when its body is not JSON.
  * `afterMs`: how long after its trigger it came (a call's status), added to the default wait.
@@ -71,7 +92,9 @@ export function hookExpectation(r: ExchangeRecord, afterMs = 0): StepInput | und
   const reply = replyOf(r);
   // a receiver's error status is part of what it did: replay against it expects it again
   const status = r.response && r.response.status !== 200 ? { $status: r.response.status } : {};
-  const hook = { ...stableFields(body), ...(reply ? { $reply: reply } : {}), ...status };
+  const chatId = typeof body.chat_id === 'number' ? body.chat_id : undefined;
+  const expected = reply && chatId !== undefined ? anyChatIn(reply, chatId) : reply;
+  const hook = { ...stableFields(body), ...(expected ? { $reply: expected } : {}), ...status };
   return afterMs >= 1000
     ? { expect: { hook, within: DEFAULT_WITHIN_MS + Math.ceil(afterMs / 1000) * 1000 } }
     : { expect: { hook } };

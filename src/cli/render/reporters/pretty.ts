@@ -92,5 +92,11 @@ function formatObservability(results: readonly ConversationResult[], c: ChalkIns
     lines.push(
       `${peers.join(', ')} ${peers.length === 1 ? 'is' : 'are'} yours: what ${peers.length === 1 ? 'it' : 'they'} received is read from the requests the simulator sent and the replies it got`,
     );
+  const runs = results.flatMap((r) => (r.runId === undefined ? [] : [r.runId]));
+  const first = runs[0];
+  if (first !== undefined)
+    lines.push(
+      `run id ${first}: fresh chat ids from ${first * 1000 + 1}${runs.length > 1 ? `, one block of 1000 per conversation (run ids ${first}-${runs.at(-1)})` : ''}; --run-id ${first} repeats them`,
+    );
   return `\n${c.dim(lines.join('\n'))}`;
 }
