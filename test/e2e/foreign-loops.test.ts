@@ -1,9 +1,12 @@
 /**
  * The loops that bring a user's own peer in, against peers written as third parties write
- * them (test/peers/: Flask with SQLite, PHP under php -S): record through `svc-cli proxy`
- * between the simulator and the peer, `record to-fixture`, `replay --hook-url` against the
- * same peer (green), then against the peer switched to misbehave (red); `conform hooks` twice
- * against a stateful receiver. Each suite skips with one line when its tool is missing.
+ * them (test/peers/: Flask with SQLite, Python's standard library, PHP under php -S, plain
+ * node:http): record through `svc-cli proxy` between the simulator and the peer, `record
+ * to-fixture`, `replay --hook-url / --bot-url / --integrator-url` against the same peer
+ * (green), then against the peer switched to misbehave (red); `conform hooks` and `conform
+ * integrator` twice against a stateful peer; replay twice against a bot that greets new chats
+ * (fresh chat ids); `conform bot --fuzz` and its repro as printed. Each suite skips with one
+ * line when its tool is missing.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +17,10 @@ import { startCliServer, type CliServer } from '../helpers/cli-server.js';
 import {
   NO_FLASK,
   NO_PHP,
+  NO_PYTHON,
   hasFlask,
   hasPhp,
+  hasPython,
   removeForeignState,
   startForeignPeer,
   type ForeignPeer,
@@ -31,8 +36,18 @@ afterEach(async () => {
 });
 afterAll(removeForeignState);
 
-async function peer(kind: ForeignPeerKind, mode: string, stateDir?: string): Promise<ForeignPeer> {
-  const started = await startForeignPeer({ kind, mode, ...(stateDir ? { stateDir } : {}) });
+async function peer(
+  kind: ForeignPeerKind,
+  mode: string,
+  stateDir?: string,
+  env?: Record<string, string>,
+): Promise<ForeignPeer> {
+  const started = await startForeignPeer({
+    kind,
+    mode,
+    ...(stateDir ? { stateDir } : {}),
+    ...(env ? { env } : {}),
+  });
   stops.push(() => started.stop());
   return started;
 }
@@ -66,6 +81,8 @@ function hookReply(platform: CliRun, event: string): Promise<unknown> {
 async function recordSession(
   receiverUrl: string,
   dir: string,
+  /** press the CRM link (needs a receiver whose chat_accepted reply gives one) */
+  assign = true,
 ): Promise<{ platform: string; proxy: string }> {
   const recordings = { platform: join(dir, 'platform.ndjson'), proxy: join(dir, 'proxy.ndjson') };
   const proxy = await server([
@@ -115,8 +132,10 @@ async function recordSession(
     message: { type: 'text', text: 'My phone is +49 30 555' },
   });
   await hookReply(platform, 'chat_updated');
-  await control('/_sim/chats/1/assign', {});
-  await hookReply(platform, 'chat_assigned');
+  if (assign) {
+    await control('/_sim/chats/1/assign', {});
+    await hookReply(platform, 'chat_assigned');
+  }
   await control('/_sim/chats/1/close', {});
   await hookReply(platform, 'chat_finished');
   await control('/_sim/agents', { online: false });
@@ -192,6 +211,135 @@ describe.skipIf(!hasFlask)(
   },
 );
 
+describe('foreign peers: the slow plain node:http receiver', () => {
+  // it answers {"data": {...}} after PEER_SLOW_MS; the platform waits 10 s of protocol time for
+  // a hook reply (2 s at --time-scale 0.2)
+  it('records through proxy hooks, converts, replays green against it and red once it is slower than the hook timeout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-foreign-slow-'));
+    const receiver = await peer('node-slow-hooks', 'slow', undefined, { PEER_SLOW_MS: '400' });
+    // its chat_accepted reply gives no CRM link: nothing to press
+    const recorded = await recordSession(receiver.url, dir, false);
+    const fixture = await toFixture(recorded.platform, dir);
+    expect(fixture.code, fixture.stderr).toBe(0);
+    const converted = JSON.parse(readFileSync(fixture.file, 'utf8')) as { steps: unknown[] };
+    expect(converted.steps).toContainEqual({
+      expect: {
+        hook: expect.objectContaining({
+          event_name: 'chat_accepted',
+          $reply: { data: { result: 'ok', seen: 1 } },
+        }) as unknown,
+      },
+    });
+
+    const green = await replay(fixture.file, receiver.url);
+    expect(green.code, green.stdout + green.stderr).toBe(0);
+    expect(green.stdout).toMatch(/expectations: \d+ checked, 0 skipped/);
+
+    await receiver.stop();
+    const slower = await peer('node-slow-hooks', 'slow', receiver.stateDir, {
+      PEER_SLOW_MS: '2600',
+    });
+    const red = await replay(fixture.file, slower.url);
+    expect(red.code, red.stdout + red.stderr).toBe(1);
+    expect(red.stdout).toMatch(/✗ .*expect hook chat_accepted/);
+  }, 120_000);
+});
+
+/** One agent answer recorded through `proxy channel` between the simulator and `integratorUrl`. */
+async function recordIntegratorSession(integratorUrl: string, dir: string): Promise<string> {
+  const recording = join(dir, 'platform.ndjson');
+  const proxy = await server([
+    'proxy',
+    'channel',
+    '--port',
+    '0',
+    '--integrator-url',
+    integratorUrl,
+    '--record',
+    join(dir, 'proxy.ndjson'),
+  ]);
+  const platform = spawnCli([
+    '--json',
+    '--time-scale',
+    SCALE,
+    'platform',
+    '--port',
+    '0',
+    '--no-console',
+    '--integrator-url',
+    `${proxy.listening.url}/integrator`,
+    '--record',
+    recording,
+  ]);
+  const listening = (await platform.next((o) => o.type === 'listening')) as { url: string };
+  const state = (await (await fetch(`${listening.url}/_sim/state`)).json()) as {
+    channels: Array<{ url: string }>;
+  };
+  await post(state.channels[0]!.url, {
+    sender: { id: 'c-i1', name: 'Ann' },
+    message: { type: 'text', text: 'Where is my order?' },
+  });
+  await post(`${listening.url}/_sim/agent/message`, {
+    message: { type: 'text', text: 'Checking now.' },
+    wait: true,
+  });
+  platform.child.kill('SIGINT');
+  await platform.exit;
+  return recording;
+}
+
+describe.skipIf(!hasPython)(
+  `foreign peers: the Python standard-library integrator${hasPython ? '' : ` (skipped: ${NO_PYTHON})`}`,
+  () => {
+    it('records through proxy channel, converts, replays --integrator-url green against it (two 503s, then 200) and red once it answers at once', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-foreign-integrator-'));
+      const cold = await peer('python-integrator', 'cold');
+      const recording = await recordIntegratorSession(cold.url, dir);
+      const fixture = await toFixture(recording, dir);
+      expect(fixture.code, fixture.stderr).toBe(0);
+      const converted = JSON.parse(readFileSync(fixture.file, 'utf8')) as { steps: unknown[] };
+      // the redelivery series survives the conversion: three attempts, the first two 503
+      expect(converted.steps).toContainEqual({
+        agent: { text: 'Checking now.', to: 'c-i1' },
+        delivery: { result: 'delivered', attempts: 3 },
+      });
+      for (const attempt of [1, 2])
+        expect(converted.steps).toContainEqual({
+          expect: {
+            integrator: {
+              message: { type: 'text', text: 'Checking now.' },
+              $attempt: attempt,
+              $status: 503,
+            },
+          },
+        });
+
+      const replayIntegrator = (url: string): ReturnType<typeof runCli> =>
+        runCli(['--time-scale', SCALE, 'replay', fixture.file, '--integrator-url', url]);
+      await cold.stop();
+      const restarted = await peer('python-integrator', 'cold', cold.stateDir);
+      const green = await replayIntegrator(restarted.url);
+      expect(green.code, green.stdout + green.stderr).toBe(0);
+      expect(green.stdout).toContain('expectations: 3 checked, 0 skipped');
+      expect(green.stdout).toContain(`the integrator at ${restarted.url} is yours`);
+
+      await restarted.stop();
+      const warm = await peer('python-integrator', 'ok', cold.stateDir);
+      const red = await replayIntegrator(warm.url);
+      expect(red.code, red.stdout + red.stderr).toBe(1);
+      expect(red.stdout).toContain('attempts: expected 3, got 1');
+    }, 120_000);
+
+    it('passes conform integrator twice in a row (its database keeps every message)', async () => {
+      const integrator = await peer('python-integrator', 'ok');
+      for (const run of [1, 2]) {
+        const out = await runCli(['conform', 'integrator', '--url', integrator.url]);
+        expect(out.code, `run ${run}: ${out.stdout}${out.stderr}`).toBe(0);
+      }
+    }, 120_000);
+  },
+);
+
 describe.skipIf(!hasPhp)(
   `foreign peers: the PHP receiver${hasPhp ? '' : ` (skipped: ${NO_PHP})`}`,
   () => {
@@ -205,6 +353,7 @@ describe.skipIf(!hasPhp)(
 async function recordBotSession(
   dir: string,
   mode = 'echo',
+  text = 'hello bot',
 ): Promise<{ platform: string; stateDir: string }> {
   const recording = join(dir, 'bot-platform.ndjson');
   const platformPort = await freePort();
@@ -253,9 +402,13 @@ async function recordBotSession(
   };
   await post(state.channels[0]!.url, {
     sender: { id: 'c-b1', name: 'Ann' },
-    message: { type: 'text', text: 'hello bot' },
+    message: { type: 'text', text },
   });
-  await platform.next((o) => o.type === 'delivery-done' && o.target === 'integrator');
+  // the bot's answer reached the customer, or the chat left the bot (INVITE_AGENT, or two
+  // failed attempts: spec 3, 8)
+  await platform.next(
+    (o) => (o.type === 'delivery-done' && o.target === 'integrator') || o.type === 'bot-handover',
+  );
   platform.child.kill('SIGINT');
   await platform.exit;
   await bot.stop();
@@ -263,6 +416,62 @@ async function recordBotSession(
 }
 
 const BOT_SCALE = '0.5';
+
+/** Replays a recorded bot fixture against the Flask bot (its state kept) running as `mode`. */
+async function replayAgainstBot(
+  file: string,
+  stateDir: string,
+  mode: string,
+): Promise<Awaited<ReturnType<typeof runCli>>> {
+  const port = await freePort();
+  const bot = await startForeignPeer({
+    kind: 'flask-bot',
+    mode,
+    stateDir,
+    platformUrl: `http://127.0.0.1:${port}`,
+  });
+  try {
+    return await runCli([
+      '--time-scale',
+      BOT_SCALE,
+      'replay',
+      file,
+      '--bot-url',
+      bot.url,
+      '--platform-port',
+      String(port),
+      '--verbose',
+    ]);
+  } finally {
+    await bot.stop();
+  }
+}
+
+/**
+ * A bot loop: recorded through `proxy bot` while the Flask bot ran as `recorded` (a customer
+ * writes `text`), converted, replayed green against the same bot and red once it runs as
+ * `misbehaving`; `converted` checks what the conversion kept.
+ */
+function botLoop(
+  recorded: string,
+  text: string,
+  misbehaving: string,
+  converted: (steps: unknown[]) => void,
+): void {
+  it(`records the ${recorded} bot through proxy bot, converts, replays green against it and red once it runs as ${misbehaving}`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), `svc-foreign-bot-${recorded}-`));
+    const session = await recordBotSession(dir, recorded, text);
+    const fixture = await toFixture(session.platform, dir);
+    expect(fixture.code, fixture.stderr).toBe(0);
+    converted((JSON.parse(readFileSync(fixture.file, 'utf8')) as { steps: unknown[] }).steps);
+    const green = await replayAgainstBot(fixture.file, session.stateDir, recorded);
+    expect(green.code, green.stdout + green.stderr).toBe(0);
+    expect(green.stdout).toMatch(/expectations: \d+ checked, 0 skipped/);
+    const red = await replayAgainstBot(fixture.file, session.stateDir, misbehaving);
+    expect(red.code, red.stdout + red.stderr).toBe(1);
+    expect(red.stdout).toMatch(/✗ \d+\. expect (bot|event)/);
+  }, 120_000);
+}
 
 describe.skipIf(!hasFlask)(
   `foreign peers: the Flask bot${hasFlask ? '' : ` (skipped: ${NO_FLASK})`}`,
@@ -309,6 +518,28 @@ describe.skipIf(!hasFlask)(
       const red = await replayBot('slow-first,answer-twice');
       expect(red.code, red.stdout + red.stderr).toBe(1);
     }, 120_000);
+
+    // a cold start: the first two requests get 503, so the platform hands the chat over
+    botLoop('cold', 'hello bot', 'echo', (steps) => {
+      for (const attempt of [1, 2])
+        expect(steps).toContainEqual({
+          expect: {
+            bot: {
+              event: 'CLIENT_MESSAGE',
+              message: { text: 'hello bot' },
+              $attempt: attempt,
+              $status: 503,
+            },
+          },
+        });
+      expect(steps).toContainEqual({ expect: { event: { type: 'bot-handover' } } });
+    });
+
+    // a bot that answers only the texts it knows hands anything else to an agent
+    botLoop('faq', 'I want a refund', 'echo', (steps) => {
+      expect(steps).toContainEqual({ expect: { event: { type: 'bot-handover' } } });
+      expect(JSON.stringify(steps)).not.toContain('bot-message');
+    });
 
     it('replays twice in a row against a bot that greets new chats: fresh chat ids per run (a repeated --run-id goes red)', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-foreign-welcome-'));

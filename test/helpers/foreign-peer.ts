@@ -1,5 +1,5 @@
 /**
- * Starts a foreign peer (test/peers/: Python Flask, PHP under `php -S`, plain Node) as its own
+ * Starts a foreign peer (test/peers/: Python Flask or standard library, PHP under `php -S`, plain Node) as its own
  * process on a free port, waits for its ready line, and stops it. These peers are written
  * the way third parties write them, not with svc-cli's code, so a loop tested against them
  * cannot agree with svc-cli by construction.
@@ -19,13 +19,17 @@ function runs(command: string, args: string[]): boolean {
 
 /** python3 with Flask (Debian: python3-flask) is here. */
 export const hasFlask = runs('python3', ['-c', 'import flask, sqlite3']);
+/** python3 with its standard library's sqlite3 is here (Debian: python3). */
+export const hasPython = runs('python3', ['-c', 'import sqlite3, http.server']);
 /** php-cli is here (`php -S`). */
 export const hasPhp = runs('php', ['-r', 'exit(0);']);
 /** One line for a skipped suite: what is missing and how to get it. */
 export const NO_FLASK = 'python3 with Flask is not installed (apt-get install python3-flask)';
+export const NO_PYTHON = 'python3 is not installed (apt-get install python3)';
 export const NO_PHP = 'php-cli is not installed (apt-get install php-cli)';
 
-export type ForeignPeerKind = 'flask-hooks' | 'flask-bot' | 'php-hooks' | 'node-slow-hooks';
+export type ForeignPeerKind =
+  'flask-hooks' | 'flask-bot' | 'php-hooks' | 'node-slow-hooks' | 'python-integrator';
 
 export interface ForeignPeerOptions {
   kind: ForeignPeerKind;
@@ -41,7 +45,7 @@ export interface ForeignPeerOptions {
 }
 
 export interface ForeignPeer {
-  /** where the platform reaches it: .../hooks for receivers, the base URL for the bot */
+  /** where the platform reaches it: .../hooks for receivers, .../agent-messages for the integrator, the base URL for the bot */
   url: string;
   port: number;
   stateDir: string;
@@ -81,6 +85,17 @@ function commandOf(
           join(stateDir, 'bot.sqlite'),
           '--platform-url',
           options.platformUrl ?? 'http://127.0.0.1:9',
+        ],
+      };
+    case 'python-integrator':
+      return {
+        command: 'python3',
+        args: [
+          join(PEERS, 'integrator.py'),
+          '--port',
+          String(port),
+          '--db',
+          join(stateDir, 'integrator.sqlite'),
         ],
       };
     case 'php-hooks':
@@ -130,7 +145,12 @@ export async function startForeignPeer(options: ForeignPeerOptions): Promise<For
       fail(new Error(`${options.kind} exited (${String(code)}) before it was ready:\n${output}`)),
     );
   });
-  const path = options.kind === 'flask-bot' ? '' : '/hooks';
+  const path =
+    options.kind === 'flask-bot'
+      ? ''
+      : options.kind === 'python-integrator'
+        ? '/agent-messages'
+        : '/hooks';
   return {
     url: `http://127.0.0.1:${port}${path}`,
     port,

@@ -1,13 +1,15 @@
 /**
  * The foreign peers (test/peers/) start, answer as their headers say, and keep their state
- * across a restart. Skipped with one line when python3-flask or php-cli is missing.
+ * across a restart. Skipped with one line when python3, python3-flask or php-cli is missing.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   NO_FLASK,
   NO_PHP,
+  NO_PYTHON,
   hasFlask,
   hasPhp,
+  hasPython,
   removeForeignState,
   startForeignPeer,
   type ForeignPeer,
@@ -109,3 +111,34 @@ describe('the slow Node receiver', () => {
     });
   });
 });
+
+describe.skipIf(!hasPython)(
+  `the Python standard-library integrator${hasPython ? '' : ` (skipped: ${NO_PYTHON})`}`,
+  () => {
+    const agentMessage = {
+      sender: { name: 'Alice' },
+      recipient: { id: 'c-1' },
+      message: { type: 'text', id: 'm-1', text: 'Hello' },
+    };
+
+    it('answers 503 twice when cold, then {"result":"ok"}; an error reply in error mode', async () => {
+      const cold = await startForeignPeer({ kind: 'python-integrator', mode: 'cold' });
+      running.push(cold);
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push((await post(`${cold.url}/ch`, agentMessage)).status);
+      expect(answers).toEqual([503, 503, 200]);
+      await cold.stop();
+      const refusing = await startForeignPeer({
+        kind: 'python-integrator',
+        mode: 'error:blocked',
+        stateDir: cold.stateDir,
+      });
+      running.push(refusing);
+      const refused = await post(`${refusing.url}/ch`, agentMessage);
+      expect(refused.status).toBe(200);
+      expect(JSON.parse(refused.text)).toEqual({
+        error: { code: 'blocked', message: 'customer unreachable' },
+      });
+    });
+  },
+);

@@ -59,7 +59,14 @@ describe('record to-fixture', () => {
           delivery: { result: 'delivered', attempts: 2 },
         },
         {
-          expect: { integrator: { message: { type: 'text', text: 'Let me check.' }, $attempt: 1 } },
+          // the integrator's 503 on the first attempt is expected of it again
+          expect: {
+            integrator: {
+              message: { type: 'text', text: 'Let me check.' },
+              $attempt: 1,
+              $status: 503,
+            },
+          },
         },
       ]);
       expect(conversation.steps).toContainEqual({

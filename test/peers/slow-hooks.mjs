@@ -28,9 +28,11 @@ const server = createServer((req, res) => {
     const chat = String(event.chat_id ?? event.offline_message_id);
     (state[chat] ??= []).push(event.event_name);
     writeFileSync(stateFile, JSON.stringify(state));
+    // the answer is decided now (how many events of this chat it has seen), sent later
+    const seen = state[chat].length;
     setTimeout(() => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ data: { result: 'ok', seen: state[chat].length } }));
+      res.end(JSON.stringify({ data: { result: 'ok', seen } }));
     }, slowMs);
   });
 });

@@ -132,7 +132,9 @@ function contentOf(
 }
 
 /** The integrator expectation for one attempt: type and text, by message (spec 2.2). */
-function integratorExpectation(message: Json, attempt: number): StepInput {
+function integratorExpectation(message: Json, attempt: number, r?: ExchangeRecord): StepInput {
+  // an error status is what the integrator did: replayed against it, it is expected again
+  const status = r?.response && r.response.status !== 200 ? { $status: r.response.status } : {};
   return {
     expect: {
       integrator: {
@@ -141,6 +143,7 @@ function integratorExpectation(message: Json, attempt: number): StepInput {
           ...(typeof message.text === 'string' ? { text: message.text } : {}),
         },
         $attempt: attempt,
+        ...status,
       },
     },
   };
@@ -337,7 +340,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     if (botAnswer >= 0 && typeof message.text === 'string') {
       botTexts.splice(botAnswer, 1);
       botAnswered.push(message.text);
-      for (const [i] of attempts.entries()) steps.push(integratorExpectation(message, i + 1));
+      for (const [i, a] of attempts.entries()) steps.push(integratorExpectation(message, i + 1, a));
       continue;
     }
     const result = resultOf(last);
@@ -345,7 +348,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
       agent: { ...contentOf(message), ...(to === undefined ? {} : { to }) },
       delivery: { result, attempts: result === 'failed' ? 3 : attempts.length },
     });
-    for (const [i] of attempts.entries()) steps.push(integratorExpectation(message, i + 1));
+    for (const [i, a] of attempts.entries()) steps.push(integratorExpectation(message, i + 1, a));
   }
   // a proxy bot / proxy hooks recording holds what the peer got, not what made the platform
   // send it: without a customer message, an agent message or a control request replay has
