@@ -265,6 +265,71 @@ describe('README tours, as written', () => {
     expect(integrator.code, integrator.out).toBe(0);
   }, 120_000); // 800 cases of CPU work: a loaded 2-core machine took 20 s
 
+  it('Your own peer: record through proxy hooks, convert, replay against the receiver, conform, fuzz a bot', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
+    const lines = tourLines('**Your own peer**');
+    expect(lines).toHaveLength(10);
+    const ports = await portsFor('8000', '9000', '8443', '8800', '9100', '8801');
+    const receiver = start(argvOf(lines[0]!, ports, {}), cwd);
+    await receiver.waitFor(/listening/);
+    const listen = start(argvOf(lines[1]!, ports, {}), cwd);
+    await listen.waitFor(/listening/);
+    const proxy = start(argvOf(lines[2]!, ports, {}), cwd);
+    await proxy.waitFor(/listening/);
+    const platform = start(argvOf(lines[3]!, ports, {}), cwd);
+    const channelUrl = (await platform.waitFor(/channel URL\s+(\S+)/))[1]!;
+    const sent = await run(
+      argvOf(lines[4]!, ports, { '<channel URL from the banner>': channelUrl }),
+      cwd,
+    );
+    expect(sent.code, sent.out).toBe(0);
+    await platform.waitFor(/customer c-1/);
+    platform.child.stdin!.write('Let me check\n');
+    await proxy.waitFor(/chat_accepted/);
+    platform.child.kill('SIGINT');
+    await platform.exited;
+    const converted = await run(argvOf(lines[5]!, ports, {}), cwd);
+    expect(converted.code, converted.out).toBe(0);
+    const replay = await run(argvOf(lines[6]!, ports, {}), cwd);
+    expect(replay.code, replay.out).toBe(0);
+    expect(replay.out).toMatch(/expectations: [1-9]\d* checked, 0 skipped/);
+    expect(replay.out).toMatch(/run id \d+: fresh chat ids/);
+    for (const round of [1, 2]) {
+      const conform = await run(argvOf(lines[7]!, ports, {}), cwd);
+      expect(conform.code, `round ${round}: ${conform.out}`).toBe(0);
+    }
+    const bot = start(argvOf(lines[8]!, ports, {}), cwd);
+    await bot.waitFor(/listening/);
+    const fuzzed = await run(argvOf(lines[9]!, ports, {}), cwd);
+    expect(fuzzed.code, fuzzed.out).toBe(0);
+    expect(fuzzed.out).toMatch(/fuzz: 20 generated cases/);
+  }, 120_000);
+
+  it('Bring your own peer page: replay against a receiver and a bot (fresh ids), fuzz the bot', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
+    const hooks = tourLines('## Replay against your endpoint');
+    const bots = tourLines('A bot posts its answers to the platform URL');
+    const fuzz = tourLines('## Fuzz, and replay what broke');
+    expect([hooks.length, bots.length, fuzz.length]).toEqual([2, 2, 1]);
+    const ports = await portsFor('9090', '9200', '8801');
+    const receiver = start(argvOf(hooks[0]!, ports, {}), cwd);
+    await receiver.waitFor(/listening/);
+    // the bundled fixtures the page names are the clone's
+    const hookReplay = await run(argvOf(hooks[1]!, ports, {}), repoRoot);
+    expect(hookReplay.code, hookReplay.out).toBe(0);
+    expect(hookReplay.out).toContain('expectations: 5 checked, 0 skipped (not observable)');
+    expect(hookReplay.out).toMatch(/run id \d+: fresh chat ids from \d+001/);
+    const bot = start(argvOf(bots[0]!, ports, {}), cwd);
+    await bot.waitFor(/listening/);
+    const botReplay = await run(argvOf(bots[1]!, ports, {}), repoRoot);
+    expect(botReplay.code, botReplay.out).toBe(0);
+    expect(botReplay.out).toMatch(/1 passed, 0 failed/);
+    // the bot's platform port is free again: conform's embedded platform takes it
+    const fuzzed = await run(argvOf(fuzz[0]!, ports, {}), cwd);
+    expect(fuzzed.code, fuzzed.out).toBe(0);
+    expect(fuzzed.out).toMatch(/fuzz: 100 generated cases/);
+  }, 120_000);
+
   it('Web developer: widget serves the demo page wired to a simulator with its agent console', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
     const lines = tourLines('**Web developer**');
