@@ -159,6 +159,24 @@ async function toFixture(
   return { code: out.code, file, stderr: out.stderr };
 }
 
+/**
+ * `conform <suite> --fuzz` against a peer with a planted bug, in `cwd`: the svc-cli repro
+ * commands it printed (a curl line is not ours to run), each as argv.
+ */
+async function fuzzRepros(cwd: string, conform: string[]): Promise<string[][]> {
+  const fuzzed = await runCli(['conform', ...conform, '--fuzz', '30', '--seed', '3'], { cwd });
+  expect(fuzzed.code, fuzzed.stdout + fuzzed.stderr).toBe(1);
+  const printed = [...fuzzed.stdout.matchAll(/^\s+reproduce: svc-cli (.+)$/gm)].map((m) =>
+    m[1]!.split(' '),
+  );
+  expect(printed.length, fuzzed.stdout).toBeGreaterThan(0);
+  return printed;
+}
+
+/** A repro as printed; only the global --time-scale before it shortens protocol waits. */
+const runRepro = (argv: string[], cwd: string): ReturnType<typeof runCli> =>
+  runCli(['--time-scale', SCALE, ...argv], { cwd });
+
 function replay(file: string, hookUrl: string): ReturnType<typeof runCli> {
   return runCli(['--time-scale', SCALE, 'replay', file, '--hook-url', hookUrl, '--verbose']);
 }
@@ -200,6 +218,30 @@ describe.skipIf(!hasFlask)(
   `foreign peers: the Flask hook receiver${hasFlask ? '' : ` (skipped: ${NO_FLASK})`}`,
   () => {
     hookLoop('flask-hooks', 'ok', 'crash:chat_finished');
+
+    it('conform hooks --fuzz finds its crash on chat_finished; the repro as printed fails against it and passes once fixed', async () => {
+      const cwd = mkdtempSync(join(tmpdir(), 'svc-foreign-hooks-fuzz-'));
+      const crashing = await peer('flask-hooks', 'crash:chat_finished');
+      const repros = await fuzzRepros(cwd, ['hooks', '--url', crashing.url]);
+      const fire = repros.find((argv) => argv[0] === 'hook-fire');
+      expect(fire?.join(' ')).toMatch(
+        /^hook-fire --from \S+chat_finished\S+\.request\.json --url /,
+      );
+      const red = await runRepro(fire!, cwd);
+      expect(red.code, red.stdout + red.stderr).toBe(1);
+      expect(red.stdout).toContain('HTTP 500');
+      await crashing.stop();
+      // the same port: the printed URL names it
+      const fixed = await startForeignPeer({
+        kind: 'flask-hooks',
+        mode: 'ok',
+        port: crashing.port,
+        stateDir: crashing.stateDir,
+      });
+      stops.push(() => fixed.stop());
+      const green = await runRepro(fire!, cwd);
+      expect(green.code, green.stdout + green.stderr).toBe(0);
+    }, 120_000);
 
     it('passes conform hooks twice in a row (its state survives between the runs)', async () => {
       const receiver = await peer('flask-hooks', 'ok');
@@ -328,6 +370,29 @@ describe.skipIf(!hasPython)(
       const red = await replayIntegrator(warm.url);
       expect(red.code, red.stdout + red.stderr).toBe(1);
       expect(red.stdout).toContain('attempts: expected 3, got 1');
+    }, 120_000);
+
+    it('conform integrator --fuzz finds its crash on photos; the replay repro as printed is red against it and green once fixed', async () => {
+      const cwd = mkdtempSync(join(tmpdir(), 'svc-foreign-integrator-fuzz-'));
+      const crashing = await peer('python-integrator', 'crash:photo');
+      const repros = await fuzzRepros(cwd, ['integrator', '--url', crashing.url]);
+      const replayed = repros.find((argv) => argv[0] === 'replay');
+      expect(replayed?.join(' ')).toMatch(
+        /^replay \S+photo\S+\.conversation\.json --integrator-url \S+$/,
+      );
+      const red = await runRepro(replayed!, cwd);
+      expect(red.code, red.stdout + red.stderr).toBe(1);
+      expect(red.stdout).toContain('result: expected "delivered", got "failed"');
+      await crashing.stop();
+      const fixed = await startForeignPeer({
+        kind: 'python-integrator',
+        mode: 'ok',
+        port: crashing.port,
+        stateDir: crashing.stateDir,
+      });
+      stops.push(() => fixed.stop());
+      const green = await runRepro(replayed!, cwd);
+      expect(green.code, green.stdout + green.stderr).toBe(0);
     }, 120_000);
 
     it('passes conform integrator twice in a row (its database keeps every message)', async () => {

@@ -15,6 +15,8 @@ MODE (or PEER_MODE):
   error:<code>   answers 200 with {"error": {"code": <code>, "message": ...}}: the customer
                  could not be reached, which the agent is shown
   crash          every agent message gets 500 (an unhandled exception)
+  crash:<type>   agent messages of that message.type (photo, location, ...) get 500: the
+                 handler for it has a bug; the rest as usual
 
 What it keeps (survives restarts): every agent message by message.id, per customer. A message
 id it stored before (a redelivery) is answered ok and not stored twice.
@@ -57,6 +59,13 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def crash(self):
+        self.send_response(500)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", "21")
+        self.end_headers()
+        self.wfile.write(b"Internal Server Error")
+
     def read_body(self):
         # the platform may send Content-Length or chunked transfer encoding (spec 4.2)
         if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
@@ -77,19 +86,14 @@ class Handler(BaseHTTPRequestHandler):
             seen = counter["requests"]
         if args.mode == "cold" and seen <= 2:
             return self.reply(503, {"error": {"code": "starting", "message": "deploy in progress"}})
-        if args.mode == "crash":
-            self.send_response(500)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Content-Length", "21")
-            self.end_headers()
-            self.wfile.write(b"Internal Server Error")
-            return
         try:
             message = json.loads(raw or b"{}")
         except ValueError:
             return self.reply(400, {"error": {"code": "bad_json", "message": "not JSON"}})
         body = message.get("message") or {}
         kind = body.get("type")
+        if args.mode == "crash" or args.mode == "crash:" + str(kind):
+            return self.crash()
         if kind in ("typein", "typeout"):
             return self.reply(200, {"result": "ok"})
         if args.mode.startswith("error:"):
