@@ -654,6 +654,39 @@ describe.skipIf(!hasFlask)(
       expect(repeated.stdout).toContain('Welcome! You said: hello bot');
     }, 120_000);
 
+    it('passes conform bot twice in a row against a bot that answers only chats it has not seen; a repeated --run-id fails', async () => {
+      const platformPort = await freePort();
+      const bot = await startForeignPeer({
+        kind: 'flask-bot',
+        mode: 'greeter',
+        platformUrl: `http://127.0.0.1:${platformPort}`,
+      });
+      stops.push(() => bot.stop());
+      const conform = (...extra: string[]): ReturnType<typeof runCli> =>
+        runCli([
+          'conform',
+          'bot',
+          '--url',
+          bot.url,
+          '--token',
+          'conversation-token',
+          '--provider-id',
+          'conversation-provider',
+          '--platform-listen-port',
+          String(platformPort),
+          ...extra,
+        ]);
+      for (const run of [1, 2]) {
+        const out = await conform();
+        expect(out.code, `run ${run}: ${out.stdout}${out.stderr}`).toBe(0);
+      }
+      // the same ids twice: the second run's chats are old to the bot, which stays silent
+      const first = await conform('--run-id', '31');
+      expect(first.code, first.stdout + first.stderr).toBe(0);
+      const repeated = await conform('--run-id', '31');
+      expect(repeated.code, repeated.stdout + repeated.stderr).toBe(1);
+    }, 120_000);
+
     it('conform bot --fuzz finds the bot answering a redelivery twice, and its repro as printed is red against that bot and green once fixed', async () => {
       const cwd = mkdtempSync(join(tmpdir(), 'svc-foreign-fuzz-'));
       const platformPort = await freePort();

@@ -12,6 +12,8 @@ MODES (comma-separated, or PEER_MODE):
   echo           answer every new customer message with "You said: <text>" (the default)
   welcome        greet a chat it has not seen: "Welcome! You said: <text>"; a chat it knows from
                  before (its database) gets "You said: <text>"
+  greeter        answer only a chat it has not seen (its database): a chat it knows is an
+                 agent's by then, so it stays silent there
   faq            answer only the texts it knows; anything else is handed to an agent
   faq-silent     answer only the texts it knows; stay silent on anything else
   answer-twice   misbehave: answer a redelivered CLIENT_MESSAGE again (no de-duplication)
@@ -76,6 +78,8 @@ def post_to_platform(payload):
 
 def answer(event, new_chat):
     text = ((event.get("message") or {}).get("text") or "").strip()
+    if "greeter" in modes and not new_chat:
+        return
     if "faq" in modes or "faq-silent" in modes:
         reply = FAQ.get(text.lower())
         if reply is None:
