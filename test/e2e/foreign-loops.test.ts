@@ -243,6 +243,29 @@ describe.skipIf(!hasFlask)(
       expect(green.code, green.stdout + green.stderr).toBe(0);
     }, 120_000);
 
+    it('conform hooks --fuzz finds a bug in the usual offline_message path with each of 20 seeds', async () => {
+      const receiver = await peer('flask-hooks', 'callback-bug');
+      const seeds = Array.from({ length: 20 }, (_, i) => i + 1);
+      const found: number[] = [];
+      // two at a time: each run is a second or two of real requests
+      const next = async (): Promise<void> => {
+        for (let seed = seeds.shift(); seed !== undefined; seed = seeds.shift()) {
+          const cwd = mkdtempSync(join(tmpdir(), 'svc-foreign-seeds-'));
+          const out = await runCli(
+            ['conform', 'hooks', '--url', receiver.url, '--fuzz', '30', '--seed', String(seed)],
+            { cwd },
+          );
+          expect(out.code, `seed ${seed}: ${out.stdout}`).toBe(1);
+          expect(out.stdout, `seed ${seed}`).toContain(
+            'failure: survives: no 5xx, no reset, no hang (hook.offline_message)',
+          );
+          found.push(seed);
+        }
+      };
+      await Promise.all([next(), next()]);
+      expect(found).toHaveLength(20);
+    }, 180_000);
+
     it('passes conform hooks twice in a row (its state survives between the runs)', async () => {
       const receiver = await peer('flask-hooks', 'ok');
       for (const run of [1, 2]) {

@@ -7,6 +7,8 @@ Not svc-cli code: it stands for a user's own receiver in svc-cli's tests.
 MODE (or PEER_MODE):
   ok                 every event answered 200 (the default)
   crash:<event>      answers 500 to that event (an unhandled exception), the rest as usual
+  callback-bug       the offline form's usual path has a bug: a form that leaves both an email
+                     and a phone number (a callback is booked) gets 500; odd forms pass
   cold               the first two requests after start get 503
   slow               every reply waits PEER_SLOW_MS milliseconds (default 2000)
 
@@ -74,6 +76,10 @@ def hooks():
     with lock, db() as conn:
         if name == "offline_message":
             visitor = event.get("visitor") or {}
+            if args.mode == "callback-bug" and isinstance(visitor, dict):
+                if isinstance(visitor.get("email"), str) and isinstance(visitor.get("phone"), str):
+                    # the bug: the callback queue was never created
+                    raise RuntimeError("no callback queue for " + visitor["phone"])
             conn.execute(
                 "insert or replace into offline (id, email, message) values (?, ?, ?)",
                 (event.get("offline_message_id"), visitor.get("email"), event.get("message")),
