@@ -53,6 +53,8 @@ export function sentBotEvents(records: readonly ExchangeRecord[]): SentBotEvent[
   const byId = new Map<string, SentBotEvent>();
   for (const r of records) {
     if (r.iface !== 'bot' || r.direction !== 'out') continue;
+    // the platform stopped before an answer (a recording ended mid-series): no attempt of it
+    if (r.failure?.reason === 'interrupted') continue;
     const body = bodyOf(r);
     if (!body || typeof body.event !== 'string') continue;
     // spec 2.5: a string (a numeric id is read as its digits)

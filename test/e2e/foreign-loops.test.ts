@@ -492,8 +492,10 @@ async function recordBotSession(
     sender: { id: 'c-b1', name: 'Ann' },
     message: { type: 'text', text },
   });
-  // the bot's answer reached the customer, or the chat left the bot (INVITE_AGENT, or two
-  // failed attempts: spec 3, 8)
+  // the platform's series of the CLIENT_MESSAGE ended (a slow bot gets a second attempt)...
+  await platform.next((o) => o.type === 'bot-event-sent' && o.event === 'CLIENT_MESSAGE');
+  // ...and the bot's answer reached the customer, or the chat left the bot (INVITE_AGENT, or
+  // two failed attempts: spec 3, 8)
   await platform.next(
     (o) => (o.type === 'delivery-done' && o.target === 'integrator') || o.type === 'bot-handover',
   );
@@ -510,6 +512,7 @@ async function replayAgainstBot(
   file: string,
   stateDir: string,
   mode: string,
+  env?: Record<string, string>,
 ): Promise<Awaited<ReturnType<typeof runCli>>> {
   const port = await freePort();
   const bot = await startForeignPeer({
@@ -517,6 +520,7 @@ async function replayAgainstBot(
     mode,
     stateDir,
     platformUrl: `http://127.0.0.1:${port}`,
+    ...(env ? { env } : {}),
   });
   try {
     return await runCli([
@@ -557,7 +561,8 @@ function botLoop(
     expect(green.stdout).toMatch(/expectations: \d+ checked, 0 skipped/);
     const red = await replayAgainstBot(fixture.file, session.stateDir, misbehaving);
     expect(red.code, red.stdout + red.stderr).toBe(1);
-    expect(red.stdout).toMatch(/✗ \d+\. expect (bot|event)/);
+    // a failed expectation, by its description or (the first attempt) its name
+    expect(red.stdout).toMatch(/✗ (\d+\. expect (bot|event)|client-message-1)/);
   }, 120_000);
 }
 
@@ -611,6 +616,8 @@ describe.skipIf(!hasFlask)(
     botLoop('cold', 'hello bot', 'echo', (steps) => {
       for (const attempt of [1, 2])
         expect(steps).toContainEqual({
+          // the first attempt is named: the answer count at the end refers to its id
+          ...(attempt === 1 ? { name: 'client-message-1' } : {}),
           expect: {
             bot: {
               event: 'CLIENT_MESSAGE',
@@ -620,6 +627,10 @@ describe.skipIf(!hasFlask)(
             },
           },
         });
+      // no answer came: none is expected
+      expect(steps).toContainEqual({
+        expect: { answers: { to: '${client-message-1.id}', count: 0 }, within: 7000 },
+      });
       expect(steps).toContainEqual({ expect: { event: { type: 'bot-handover' } } });
     });
 
@@ -675,6 +686,38 @@ describe.skipIf(!hasFlask)(
       const repeated = await replayed('--run-id', '77', '--verbose');
       expect(repeated.code, repeated.stdout + repeated.stderr).toBe(1);
       expect(repeated.stdout).toContain('Welcome! You said: hello bot');
+    }, 120_000);
+
+    it('a second answer in other words to a redelivered CLIENT_MESSAGE survives the conversion as a count: red', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-foreign-count-'));
+      // recorded while slow on first attempts: the platform sent the message twice, the bot
+      // answered once (it knew the event id the second time)
+      const recorded = await recordBotSession(dir, 'welcome,slow-first');
+      const fixture = await toFixture(recorded.platform, dir);
+      expect(fixture.code, fixture.stderr).toBe(0);
+      const steps = (JSON.parse(readFileSync(fixture.file, 'utf8')) as { steps: unknown[] }).steps;
+      expect(steps).toContainEqual({
+        expect: { answers: { to: '${client-message-1.id}', count: 1 }, within: 7000 },
+      });
+      expect(steps).toContainEqual(
+        expect.objectContaining({
+          name: 'client-message-1',
+          expect: { bot: expect.objectContaining({ $attempt: 1 }) as unknown },
+        }),
+      );
+      const green = await replayAgainstBot(fixture.file, recorded.stateDir, 'welcome,slow-first');
+      expect(green.code, green.stdout + green.stderr).toBe(0);
+      // now it answers the redelivery too, and as the chat is known by then, without its
+      // greeting: no text is repeated, only the count tells
+      const red = await replayAgainstBot(
+        fixture.file,
+        recorded.stateDir,
+        'welcome,slow-first,answer-twice',
+      );
+      expect(red.code, red.stdout + red.stderr).toBe(1);
+      expect(red.stdout).toMatch(
+        /it answered 2 times: a redelivered event \(same id\) was answered again[\s\S]*"Welcome! You said: hello bot"[\s\S]*"You said: hello bot"/,
+      );
     }, 120_000);
 
     it('passes conform bot twice in a row against a bot that answers only chats it has not seen; a repeated --run-id fails', async () => {

@@ -1,5 +1,6 @@
 import type { ExchangeRecord } from '../../journal/journal.js';
 import type { ConversationInput } from '../format.js';
+import { countBotAnswers, sentBotEvents } from '../bot-answers.js';
 import { parseJson } from './hooks.js';
 
 /**
@@ -57,14 +58,24 @@ export function providerIdOf(records: readonly ExchangeRecord[]): string | undef
  * The steps one bot record gives, in the order it came. `failedSeries` tells whether the
  * platform's series of this event ended without a regular answer (spec 8: then it hands over).
  */
-export function botSteps(r: ExchangeRecord, lastOfFailedSeries: boolean): StepInput[] {
+export function botSteps(
+  r: ExchangeRecord,
+  lastOfFailedSeries: boolean,
+  /** step names of the CLIENT_MESSAGEs, by event id (`clientMessageNames`) */
+  names: ReadonlyMap<string, string> = new Map(),
+): StepInput[] {
   const body = parseJson(r.request.body);
   if (!isObject(body) || typeof body.event !== 'string') return [];
+  // the recording stopped in the middle of the attempt: nothing the bot did
+  if (r.failure?.reason === 'interrupted') return [];
   if (r.direction === 'out') {
     // what the platform sent the bot, attempt by attempt, and the status the bot answered
     const text = answerText(body);
+    // the first attempt is named: the `answers` count at the end refers to its id
+    const name = (r.attempt ?? 1) === 1 ? names.get(String(body.id)) : undefined;
     const steps: StepInput[] = [
       {
+        ...(name === undefined ? {} : { name }),
         expect: {
           bot: {
             event: body.event,
@@ -100,8 +111,41 @@ export function failedSeriesEnds(records: readonly ExchangeRecord[]): Set<Exchan
   const last = new Map<string, ExchangeRecord>();
   for (const r of records) {
     if (r.iface !== 'bot' || r.direction !== 'out') continue;
+    // an attempt the recording's end interrupted did not end its series
+    if (r.failure?.reason === 'interrupted') continue;
     const body = parseJson(r.request.body);
     if (isObject(body) && typeof body.id === 'string') last.set(body.id, r);
   }
   return new Set([...last.values()].filter((r) => r.response?.status !== 200));
+}
+
+/** The step name of each CLIENT_MESSAGE the platform sent the bot, by event id, in order. */
+export function clientMessageNames(records: readonly ExchangeRecord[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const event of sentBotEvents(records))
+    if (event.event === 'CLIENT_MESSAGE') names.set(event.id, `client-message-${names.size + 1}`);
+  return names;
+}
+
+/**
+ * After the recorded traffic: how many times the bot answered each CLIENT_MESSAGE (every
+ * attempt of its id), as recorded. A bot that starts answering a redelivery again is red
+ * even when its second answer has other words than its first; one that stops answering too.
+ */
+export function answerCounts(
+  records: readonly ExchangeRecord[],
+  names: ReadonlyMap<string, string>,
+): StepInput[] {
+  return sentBotEvents(records)
+    .filter((event) => names.has(event.id))
+    .map((event, index) => ({
+      expect: {
+        answers: {
+          to: `\${${names.get(event.id)}.id}`,
+          count: countBotAnswers(records, event).accepted.length,
+        },
+        // a second answer comes within the series' time; after the first count, no more wait
+        within: index === 0 ? DUPLICATE_WINDOW_MS : 0,
+      },
+    }));
 }

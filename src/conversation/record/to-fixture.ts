@@ -15,8 +15,10 @@ import {
   recordId,
 } from './hooks.js';
 import {
+  answerCounts,
   botAnswerTexts,
   botSteps,
+  clientMessageNames,
   failedSeriesEnds,
   isBotRecord,
   noMoreAnswers,
@@ -211,7 +213,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
   // the bot's answers reach the customer as channel messages: expectations, not agent steps
   const botTexts = botAnswerTexts(records);
   const botAnswered: string[] = [];
-  const failedBotSeries = failedSeriesEnds(records);
+  const bot = { failed: failedSeriesEnds(records), names: clientMessageNames(records) };
   let sawBot = false;
   /** a recorded customer, agent or control request: what a replay starts from */
   let driven = false;
@@ -290,7 +292,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     }
     if (isBotRecord(r)) {
       sawBot = true;
-      steps.push(...botSteps(r, failedBotSeries.has(r)));
+      steps.push(...botSteps(r, bot.failed.has(r), bot.names));
       continue;
     }
     if (r.iface !== 'channel' || r.request.method !== 'POST') continue;
@@ -362,7 +364,7 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     );
   }
   if (sawBot) {
-    steps.push(...noMoreAnswers(botAnswered));
+    steps.push(...noMoreAnswers(botAnswered), ...answerCounts(records, bot.names));
     notes.push(
       'The bot traffic was recorded from a real bot: replay it against that bot with --bot-url <its URL> --platform-port <the port it posts to>.',
     );

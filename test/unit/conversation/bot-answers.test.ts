@@ -75,4 +75,13 @@ describe('a bot answers to one event, from the journal', () => {
     expect(countBotAnswers(records, last).accepted.map((a) => a.text)).toEqual(['to e2']);
     expect(findBotEvent(records, 'nope')).toBeUndefined();
   });
+
+  it('leaves out an attempt the platform interrupted when it stopped (a recording cut mid-series)', () => {
+    const { response: _answered, durationMs: _took, ...attempt } = sent(400, client('e3', '1'));
+    const cut: ExchangeRecord = {
+      ...attempt,
+      failure: { reason: 'interrupted', message: 'interrupted: stopped' },
+    };
+    expect(findBotEvent([sent(300, client('e2', '1')), cut], undefined)?.id).toBe('e2');
+  });
 });
