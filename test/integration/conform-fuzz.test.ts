@@ -181,6 +181,44 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     const fixture = failure?.written.find((w) => w.file.endsWith('.conversation.json'));
     expect(fixture?.command).toMatch(/^svc-cli replay .* --integrator-url /);
     expect(existsSync(fixture!.file)).toBe(true);
+
+    // the written conversation expects the first attempt accepted: red against the slow
+    // integrator, green against one that answers at once
+    const conversation = await loadConversation(fixture!.file);
+    const red = await replayConversation({
+      conversation,
+      file: fixture!.file,
+      integratorUrl: url,
+      timeScale: scale,
+    });
+    expect(red.ok).toBe(false);
+    const fast = await peer(() => ({ status: 200, body: '{"result":"ok"}' }));
+    const green = await replayConversation({
+      conversation,
+      file: fixture!.file,
+      integratorUrl: fast,
+      timeScale: scale,
+    });
+    expect(green.ok, JSON.stringify(green.steps)).toBe(true);
+    expect(green.expectations).toEqual({ checked: 1, skipped: 0 });
+    // slow on a message's first attempt only: delivered on the second, still red
+    const seen = new Set<unknown>();
+    const slowFirst = await peer((body) => {
+      const id = (body.message as { id?: unknown }).id;
+      const first = !seen.has(id);
+      seen.add(id);
+      return { status: 200, body: '{"result":"ok"}', ...(first ? { delayMs: 4500 * scale } : {}) };
+    });
+    const late = await replayConversation({
+      conversation,
+      file: fixture!.file,
+      integratorUrl: slowFirst,
+      timeScale: scale,
+    });
+    expect(late.ok).toBe(false);
+    expect(late.steps.find((s) => s.status === 'failed')?.details).toContain(
+      'attempts: expected 1, got 2',
+    );
   });
 
   // 200 cases meet every edge (the sweep comes first) and every kind; npm run test:slow runs 1,000

@@ -714,11 +714,17 @@ async function writeReproduction(
         version: 1,
         name: `fuzz failure ${kind} (seed ${seed})`,
         description:
-          'Written by svc-cli conform integrator --fuzz: the message the integrator failed on.',
+          'Written by svc-cli conform integrator --fuzz: the message the integrator failed on, accepted on its first attempt (HTTP 200 with {"result": "ok"} within 3 s, spec 2.2, 8).',
         tags: ['fuzz'],
         steps: [
           { customer: { text: 'hello', sender: { id: to } } },
-          { agent: { ...content, to }, delivery: { result: 'delivered' } },
+          // a 5xx, a late or an invalid reply makes the platform try again: one attempt
+          { agent: { ...content, to }, delivery: { result: 'delivered', attempts: 1 } },
+          {
+            expect: {
+              integrator: { message: { type: message.type }, $attempt: 1, $status: 200 },
+            },
+          },
         ],
       },
       null,
