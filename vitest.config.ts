@@ -51,8 +51,11 @@ export default defineConfig({
     // work runs a test several times slower than a quiet one, so they are generous
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // two cores: vitest's default (one less than the cores) would run one file at a time
-    maxWorkers: 2,
+    // Four files at once on two cores: most e2e and integration files wait (on protocol timers
+    // at a scaled clock, on the CLIs they spawn), so two workers left the cores idle about half
+    // the time. Beside other jobs, time out guards, never budgets, keep this safe (busy-test).
+    // `npx vitest run --maxWorkers 2` for a machine with less memory.
+    maxWorkers: 4,
     minWorkers: 1,
     reporters: ['default', './test/slowest-files.ts'],
     coverage: {
