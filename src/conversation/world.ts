@@ -1,5 +1,5 @@
 import { dirname, resolve as resolvePath } from 'node:path';
-import type { SimulatorSettings } from './record/profile.js';
+import { coreOptionsOf, type SimulatorSettings } from './record/profile.js';
 import { createClock, createVirtualClock, type Clock } from '../clock.js';
 import { SvcError } from '../errors.js';
 import type { FaultPlan } from '../faults/index.js';
@@ -284,7 +284,7 @@ async function startEmbeddedWorld(
           },
         }
       : {}),
-    ...(options.settings ? { channelPolicy: options.settings.channelPolicy } : {}),
+    ...(options.settings ? coreOptionsOf(options.settings) : {}),
     agentsOnline: setup.agents !== 'offline',
     strict: setup.strict ?? true,
     ...(options.mutant === undefined ? {} : { mutant: options.mutant }),

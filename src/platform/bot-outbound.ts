@@ -10,6 +10,7 @@ import {
   type DeliveryResult,
 } from './delivery.js';
 import { createMessageId } from './ids.js';
+import { shapeSent } from './payload-forms.js';
 import type { Chat, Customer } from './model.js';
 
 /** Credentials of the spec 5.3 temporary-token flow, both directions. */
@@ -110,7 +111,7 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         target: 'bot',
         url,
         shownUrl,
-        body: JSON.stringify(body),
+        body: shapeSent(core, `bot.event.${name}`, JSON.stringify(body)),
         policy: mutateBotPolicy(options.policy ?? BOT_DELIVERY_POLICY, core.mutant),
         clock: core.clock,
         // spec 4.3, 8: the regular answer is HTTP 200 within the attempt's 3 s

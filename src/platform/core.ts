@@ -13,7 +13,13 @@ import {
   type IdSeed,
   type PlatformState,
 } from './model.js';
-import type { PlatformRequest, PlatformResponse, PlatformService, Route } from './types.js';
+import type {
+  PlatformRequest,
+  PlatformResponse,
+  PlatformService,
+  Route,
+  RouteHandler,
+} from './types.js';
 import { createChatLifecycle, type AutoCloseReason, type ChatLimits } from './chat-lifecycle.js';
 import { errorBody } from '../http/body.js';
 import { ERRORS } from '../error-codes.js';
@@ -23,6 +29,7 @@ import { createRouter } from './router.js';
 import { keepAbortListener } from '../io/on-abort.js';
 import { responseHeaders, responseText, toPlatformRequest } from './fetch-adapter.js';
 import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from './delivery.js';
+import { shapeAnswer, type PayloadForms } from './payload-forms.js';
 import { mutateChannelPolicy, resolveMutant, type MutantName } from './mutants.js';
 import {
   createOutboundLimiter,
@@ -75,6 +82,11 @@ export interface PlatformCoreOptions {
    * `SVC_MUTANT` from the environment, so any harness that starts the simulator runs it
    */
   mutant?: string;
+  /**
+   * the payload forms a profile asks for (payload-forms.ts): ids as numbers or strings, time
+   * fields in seconds or milliseconds, extra fields, the success status (default: the spec's)
+   */
+  forms?: PayloadForms;
 }
 
 /**
@@ -89,6 +101,8 @@ export interface PlatformCore {
   readonly channelPolicy: DeliveryPolicy;
   /** the active simulator mutant, when a mutation run asked for one (mutants.ts) */
   readonly mutant: MutantName | undefined;
+  /** the payload forms a profile asks for; the services send and answer in them */
+  readonly forms: PayloadForms | undefined;
   /** the base URL once listening ('' before) */
   baseUrl: string;
   /** aborted when the platform stops: in-flight deliveries end */
@@ -204,6 +218,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     strict: options.strict ?? true,
     channelPolicy: mutateChannelPolicy(options.channelPolicy ?? CHANNEL_DELIVERY_POLICY, mutant),
     mutant,
+    forms: options.forms,
     baseUrl: '',
     signal: controller.signal,
     limiter: createOutboundLimiter(options.outbound),
@@ -245,14 +260,9 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
           record: { iface: ifaceOf(request.path) },
         };
       }
-      try {
-        const answer = found.handler(request, found.params);
-        return answer instanceof Promise
-          ? answer.catch((error: unknown) => answerError(error, request))
-          : answer;
-      } catch (error) {
-        return answerError(error, request);
-      }
+      const answer = answerRoute(found.handler, found.params, request);
+      // a profile's forms (payload-forms.ts): its success status and answer shape
+      return options.forms === undefined ? answer : shapeAnswered(options.forms, answer, clock);
     },
     async request(path, init) {
       const platformRequest = await toPlatformRequest(
@@ -373,6 +383,32 @@ function ifaceOf(path: string): 'channel' | 'bot' | 'control' {
   if (path === '/' || path.startsWith('/_sim')) return 'control';
   if (/^\/(webhooks|providers|oauth)\//.test(path)) return 'bot';
   return 'channel';
+}
+
+/** A route's answer; an input error it throws (or rejects with) answered as data. */
+function answerRoute(
+  handler: RouteHandler,
+  params: Readonly<Record<string, string>>,
+  request: PlatformRequest,
+): PlatformResponse | Promise<PlatformResponse> {
+  try {
+    const answer = handler(request, params);
+    return answer instanceof Promise
+      ? answer.catch((error: unknown) => answerError(error, request))
+      : answer;
+  } catch (error) {
+    return answerError(error, request);
+  }
+}
+
+/** An answer in a profile's forms, synchronous when the route's was. */
+function shapeAnswered(
+  forms: PayloadForms,
+  answer: PlatformResponse | Promise<PlatformResponse>,
+  clock: Clock,
+): PlatformResponse | Promise<PlatformResponse> {
+  const shape = (r: PlatformResponse) => shapeAnswer(forms, r, clock.epochSeconds() * 1000);
+  return answer instanceof Promise ? answer.then(shape) : shape(answer);
 }
 
 /** An input error thrown by a handler is answered with its catalogue status; others rethrow. */

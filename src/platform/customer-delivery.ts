@@ -8,6 +8,7 @@ import {
 import type { Chat, ChatLine, Customer } from './model.js';
 import { appendChatLine } from './model.js';
 import type { DirectDeliveryService } from './types.js';
+import { shapeSent } from './payload-forms.js';
 
 /** Who speaks to the customer: an agent or the bot (spec 2.2 sender.name, sender.photo). */
 export interface CustomerSender {
@@ -151,7 +152,8 @@ export function deliverToCustomer(
     deliveryId: messageId,
     target: 'integrator',
     url: `${channel.integratorUrl}/${encodeURIComponent(channel.id)}`, // spec 4.2
-    body: JSON.stringify(payload),
+    // the forms a profile asks for (payload-forms.ts); the spec's when none
+    body: shapeSent(core, kind, JSON.stringify(payload)),
     chunked: mutant === 'flip-chunked' ? !channel.chunked : channel.chunked,
     policy: core.channelPolicy,
     clock: core.clock,

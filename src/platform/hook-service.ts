@@ -8,6 +8,7 @@ import {
 } from './delivery.js';
 import type { PlatformEvent } from './events.js';
 import { createMessageId } from './ids.js';
+import { shapeSent } from './payload-forms.js';
 import type { Agent, Chat, Customer } from './model.js';
 import type { PlatformService } from './types.js';
 import {
@@ -95,7 +96,7 @@ export function createHookService(
       deliveryId,
       target: 'hook',
       url,
-      body: JSON.stringify(body),
+      body: shapeSent(core, `hook.${name}`, JSON.stringify(body)),
       policy,
       clock: core.clock,
       judge: judgeHookReply,

@@ -2,6 +2,7 @@ import { createVirtualClock } from '../../src/clock.js';
 import type { FaultPlan } from '../../src/faults/plan.js';
 import { postJson } from '../../src/http/client.js';
 import type { DeliveryPolicy } from '../../src/platform/delivery.js';
+import type { PayloadForms } from '../../src/platform/payload-forms.js';
 import { createJournal } from '../../src/journal/journal.js';
 import {
   createPlatform,
@@ -19,6 +20,8 @@ export interface DriftSessionOptions {
   integrator?: FaultPlan['sequence'];
   /** the platform's channel delivery policy (default: the spec's) */
   channelPolicy?: DeliveryPolicy;
+  /** the payload forms a profile asks for (default: the spec's) */
+  forms?: PayloadForms;
 }
 
 /**
@@ -45,6 +48,7 @@ export async function recordDriftSession(
     agentsOnline: true,
     channels: [{ id: 'shop', integratorUrl: listener.url }],
     ...(options.channelPolicy ? { channelPolicy: options.channelPolicy } : {}),
+    ...(options.forms ? { forms: options.forms } : {}),
     bot: {
       providerUrl: provider.url,
       token: 'bot-token-1',

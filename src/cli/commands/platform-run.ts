@@ -38,7 +38,12 @@ import { createPromptLine, type PromptLine } from '../console/prompt-line.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { platformOptions } from './platform-options.js';
 import { botOptions, botUrls, printBotBanner } from './platform-bot.js';
-import { describeSettings, loadProfile, settingsOf } from '../../conversation/record/profile.js';
+import {
+  coreOptionsOf,
+  describeSettings,
+  loadProfile,
+  settingsOf,
+} from '../../conversation/record/profile.js';
 import { chatLimitsOf, parseSize } from './platform-limits.js';
 
 /** `svc-cli platform`: flags -> simulator -> rendered events, until SIGINT/SIGTERM. */
@@ -90,7 +95,7 @@ export async function runPlatform(
     clock,
     journal,
     chats,
-    channelPolicy: settings.channelPolicy,
+    ...coreOptionsOf(settings),
     agentsOnline: flags.agents !== 'offline',
     strict: !flags.lenient,
     ...(flags.mutant === undefined ? {} : { mutant: flags.mutant }),

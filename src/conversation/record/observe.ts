@@ -11,6 +11,7 @@ import { SvcError, systemReason } from '../../errors.js';
 import { messageKeyOf } from '../../faults/plan.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { parseHar } from './read-recording.js';
+import { formOf } from '../../contract/value-form.js';
 
 /** value -> how many times it was seen */
 export type Tally = Record<string, number>;
@@ -75,24 +76,7 @@ const MAX_OPEN_SERIES = 10_000;
 const MAX_DEPTH = 8;
 const MAX_ITEMS = 20;
 
-const TIME_KEY = /(^|_)(time|timestamp|date)$|_at$|^ts$/i;
-
-/**
- * The form of a JSON value as a drift check cares about: its type, with numeric strings
- * and seconds / milliseconds timestamps told apart.
- * @example formOf('123', 'id') // 'numeric string'
- */
-export function formOf(value: unknown, key: string): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'string') return /^-?\d+(\.\d+)?$/.test(value) ? 'numeric string' : 'string';
-  if (typeof value === 'number') {
-    if (TIME_KEY.test(key) && Number.isFinite(value) && value > 0)
-      return value > 1e11 ? 'number (ms timestamp)' : 'number (s timestamp)';
-    return 'number';
-  }
-  return typeof value === 'boolean' ? 'boolean' : 'object';
-}
+export { formOf };
 
 function bump(tally: Tally, key: string, by = 1): void {
   tally[key] = (tally[key] ?? 0) + by;
