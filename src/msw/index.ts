@@ -35,6 +35,13 @@ import {
   type SendAgentMessageOptions,
 } from '../platform/index.js';
 import { planFaultAnswer, sleepUnlessAborted } from './faults.js';
+import {
+  BUILT_IN_PROFILES,
+  coreOptionsOf,
+  profileSchema,
+  settingsOf,
+  type Profile,
+} from '../platform/profile.js';
 import { responseHeaders, responseText, toPlatformRequest } from '../platform/fetch-adapter.js';
 
 export interface MswPlatformOptions extends PlatformOptions {
@@ -42,6 +49,12 @@ export interface MswPlatformOptions extends PlatformOptions {
   baseUrl: string;
   /** faults applied to the answers (same plan as `listen --fault-plan`) */
   faults?: FaultPlan;
+  /**
+   * the platform profile to follow, as `platform --profile` does: `spec` (default), `docs`,
+   * or a profile object (a file `svc-cli record profile` wrote, read with JSON.parse): its
+   * delivery policies, bot events and payload forms; options given here win over it
+   */
+  profile?: 'spec' | 'docs' | Profile;
 }
 
 /** One request the handlers received, with what they answered. */
@@ -97,7 +110,8 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
       "Example: createMswPlatform({ baseUrl: 'https://platform.test' })",
     );
   }
-  const { baseUrl: rawBase, faults, ...coreOptions } = options;
+  const { baseUrl: rawBase, faults, profile, ...explicit } = options;
+  const coreOptions = profile === undefined ? explicit : withProfile(explicit, profile);
   const baseUrl = rawBase.replace(/\/+$/, '');
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
   const core = createPlatformCore(coreOptions);
@@ -193,4 +207,50 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
   };
 }
 
+/**
+ * The core options under a profile: its policies, bot events and payload forms, under what
+ * the caller gave explicitly. A profile object that is not one is refused with its path.
+ */
+function withProfile(
+  given: PlatformOptions,
+  profile: NonNullable<MswPlatformOptions['profile']>,
+): PlatformOptions {
+  let chosen: Profile;
+  if (typeof profile === 'string') {
+    const builtIn = (BUILT_IN_PROFILES as Record<string, Profile | undefined>)[profile];
+    if (!builtIn)
+      throw new SvcError(
+        'SVC_E_OPTIONS',
+        `Could not create the msw platform: profile ${JSON.stringify(profile)} is not known.`,
+        "Give 'spec', 'docs' or a profile object (JSON.parse of a file `svc-cli record profile` wrote).",
+      );
+    chosen = builtIn;
+  } else {
+    const parsed = profileSchema.safeParse(profile);
+    if (!parsed.success)
+      throw new SvcError(
+        'SVC_E_OPTIONS',
+        `Could not create the msw platform: the profile is not one: ${parsed.error.issues
+          .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+          .join('; ')}.`,
+      );
+    chosen = parsed.data;
+  }
+  const settings = settingsOf(chosen);
+  return {
+    ...coreOptionsOf(settings),
+    ...given,
+    ...(given.bot
+      ? {
+          bot: {
+            policy: settings.botPolicy,
+            ...(settings.botEvents === 'docs' ? { botEvents: 'docs' as const } : {}),
+            ...given.bot,
+          },
+        }
+      : {}),
+  };
+}
+
+export type { Profile } from '../platform/profile.js';
 export type { FaultPlan, Fault } from '../faults/index.js';

@@ -1,5 +1,10 @@
 /** The option table of `svc-cli conform` (table.ts). */
-import { CHANNEL_URL_OPTION, TIMEOUT_OPTION, botEventsOption } from '../options/shared.js';
+import {
+  CHANNEL_URL_OPTION,
+  PROFILE_OPTION,
+  TIMEOUT_OPTION,
+  botEventsOption,
+} from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 import { HOOK_URL_OPTION } from './misc-options.js';
 
@@ -55,6 +60,11 @@ export const conformOptions = defineOptions('conform', [
     config: false,
     description:
       'the endpoint under test: integrator_url (spec 4.2), hook URL (spec 4.4) or bot_provider_url (spec 4.3)',
+  },
+  {
+    ...PROFILE_OPTION,
+    description:
+      'the platform to play: spec, docs or a profile file from record profile (payloads in its forms, its bot policy and events; conform platform expects its channel schedule)',
   },
   {
     key: 'integratorUrl',

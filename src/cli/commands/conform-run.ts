@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { loadProfile, settingsOf } from '../../conversation/record/profile.js';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
@@ -98,6 +99,16 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
   }
 }
 
+/** The suite's options under `--profile` (the spec's: as they are). */
+async function withProfile(
+  options: RunConformOptions,
+  profile: string,
+  cwd: string,
+): Promise<RunConformOptions> {
+  if (profile === 'spec') return options;
+  return { ...options, settings: settingsOf(await loadProfile(profile, cwd)) };
+}
+
 /** `svc-cli conform <suite>`: run the suite, report each case; exit 1 when any case fails. */
 export async function runConform(
   ctx: CliContext,
@@ -121,7 +132,7 @@ export async function runConform(
   const reporter = globals.json ? 'json' : flags.reporter;
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
-  const options = toConformOptions(suite, flags);
+  const options = await withProfile(toConformOptions(suite, flags), flags.profile, ctx.cwd);
   if (flags.fuzzPath !== undefined) {
     // fast-check's path: the run and shrink steps of one case, e.g. 41:0:2
     if (!/^\d+(:\d+)*$/.test(flags.fuzzPath))

@@ -82,6 +82,10 @@ const EXAMPLES: ReadonlyArray<readonly [Suite, string]> = [
     'bot',
     'svc-cli conform bot --url http://127.0.0.1:7000/bot --token t0k --bot-events docs --text "mail me: jane@example.com"',
   ],
+  [
+    'integrator',
+    'svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages --profile real.profile.json   # as the recorded platform sends',
+  ],
   ['hooks', 'svc-cli conform hooks --url http://127.0.0.1:8000/hooks --fuzz 500 --seed 7'],
   [
     'integrator',

@@ -1,6 +1,8 @@
 import type { Clock } from '../../clock.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { createPlatform, type Platform, type PlatformCore } from '../../platform/index.js';
+import type { DeliveryPolicy } from '../../contract/timing.js';
+import type { PayloadForms } from '../../platform/payload-forms.js';
 
 /**
  * The embedded platform of `conform bot`: the bot service points at the provider under test
@@ -18,6 +20,10 @@ export interface BotHarnessOptions {
   host?: string;
   /** `docs`: the bot service also sends CHAT_CLOSED and takes CLIENT_INFO */
   botEvents?: 'spec' | 'docs';
+  /** a profile's bot policy (attempts, their wait, the hand-over; default spec 8's) */
+  policy?: DeliveryPolicy;
+  /** a profile's payload forms: the events go to the bot in them */
+  forms?: PayloadForms;
   /**
    * this run's ids start from it: chats `<run>001`, clients `client-<run>-1` (ids are unique
    * in the account, spec 2.2, so a bot that keeps state sees a rerun's chats as new ones)
@@ -69,7 +75,9 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
     clock,
     ids: { firstChatId, clientIdPrefix: `client-${runId}-` },
     channels: [{ id: 'conform-bot' }],
+    ...(options.forms ? { forms: options.forms } : {}),
     bot: {
+      ...(options.policy ? { policy: options.policy } : {}),
       providerUrl: options.url,
       token: options.token,
       providerId: options.providerId,

@@ -5,6 +5,7 @@ import { HOOK_DELIVERY_POLICY } from '../../contract/timing.js';
 import { fireHook, type FireResult } from '../../roles/hooks/fire.js';
 import { HOOK_LIFECYCLE } from '../../roles/hooks/samples.js';
 import { describeWallTime, type ConformCase } from './case.js';
+import { shapeSent, type PayloadForms } from '../../platform/payload-forms.js';
 
 /**
  * `conform hooks`: we play the platform against someone's hook receiver (spec 4.4, 6.2):
@@ -16,6 +17,8 @@ export interface HooksSuiteOptions {
   clock: Clock;
   /** protocol ms a reply may take (default 10 s: an assumption, spec 8 is silent) */
   timeoutMs?: number;
+  /** a profile's payload forms (`--profile`): events sent in them */
+  forms?: PayloadForms;
 }
 
 /** The cases of `conform hooks`, in lifecycle order (spec 3); offline_messages last. */
@@ -40,6 +43,12 @@ export function buildHooksCases(options: HooksSuiteOptions): ConformCase[] {
             ...(name === 'chat_assigned' && assignTo ? { assignTo } : {}),
             timeoutMs,
             clock: options.clock,
+            ...(options.forms
+              ? {
+                  reshape: (kind: string, text: string) =>
+                    shapeSent({ forms: options.forms, clock: options.clock }, kind, text),
+                }
+              : {}),
           });
         } catch (error) {
           if (error instanceof SvcError && error.code === 'SVC_E_HOOK_TIMEOUT')

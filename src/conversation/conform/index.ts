@@ -11,13 +11,19 @@ import {
 } from './case.js';
 import { DEFAULT_ANSWER_WITHIN_MS, buildBotCases } from './bot.js';
 import { buildBotFuzzCases } from './fuzz/bot.js';
-import { startBotHarness, type BotHarness, type BotServiceInfo } from './bot-harness.js';
+import {
+  startBotHarness,
+  type BotHarness,
+  type BotHarnessOptions,
+  type BotServiceInfo,
+} from './bot-harness.js';
 import { buildHooksCases } from './hooks.js';
 import { buildIntegratorCases } from './integrator.js';
 import { buildPlatformSuite, parseChannelUrl } from './platform.js';
 import { findWrongPeer, type WrongPeer } from './wrong-peer.js';
 import { buildFuzzCases, type FuzzSettings, type FuzzSummary } from './fuzz/run.js';
 import { compact } from '../../compact.js';
+import type { SimulatorSettings } from '../../platform/profile.js';
 
 /**
  * The conformance suites: the contract run against someone else's
@@ -54,6 +60,12 @@ export type ConformOptions =
     };
 
 export type RunConformOptions = ConformOptions & {
+  /**
+   * a profile's settings (`--profile`): what the suites send comes in its payload forms, the
+   * embedded bot platform follows its bot policy and events, conform platform expects its
+   * channel schedule (default: the spec's)
+   */
+  settings?: SimulatorSettings;
   /** hooks, integrator: generated traffic instead of the fixed cases */
   fuzz?: FuzzSettings;
   /** protocol timers x timeScale on a real clock (default 1) */
@@ -121,6 +133,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
       cases = buildIntegratorCases({
         url: options.url,
         clock,
+        ...profiled(options.settings),
         ...(options.channel === undefined ? {} : { channel: options.channel }),
       });
       break;
@@ -144,6 +157,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
       cases = buildHooksCases({
         url: options.url,
         clock,
+        ...(options.settings?.forms ? { forms: options.settings.forms } : {}),
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
       break;
@@ -155,6 +169,9 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         const suite = buildPlatformSuite({
           channelUrl: options.channelUrl,
           clock,
+          ...(options.settings
+            ? { policy: options.settings.channelPolicy, profile: options.settings.profile }
+            : {}),
           ...(options.integratorListenPort === undefined
             ? {}
             : { integratorListenPort: options.integratorListenPort }),
@@ -168,15 +185,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     case 'bot':
       target = options.url;
       await assertReachable(target, 'the bot provider');
-      harness = await startBotHarness({
-        url: options.url,
-        token: options.token,
-        providerId: options.providerId ?? 'svc-conform',
-        clock,
-        runId: options.runId ?? randomInt(1, 1_000_000),
-        ...(options.platformListenPort === undefined ? {} : { port: options.platformListenPort }),
-        ...(options.botEvents === 'docs' ? { botEvents: 'docs' as const } : {}),
-      });
+      harness = await startBotHarness(harnessOptionsOf(options, clock));
       options.onBotService?.(harness.info);
       if (options.fuzz) {
         const built = buildBotFuzzCases(
@@ -201,7 +210,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         harness,
         ...(options.answerWithinMs === undefined ? {} : { answerWithinMs: options.answerWithinMs }),
         texts: options.texts,
-        ...(options.botEvents === 'docs' ? { botEvents: 'docs' as const } : {}),
+        ...(botEventsOf(options) === 'docs' ? { botEvents: 'docs' as const } : {}),
       });
       break;
     default: {
@@ -242,6 +251,42 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     warnings: results.reduce((sum, r) => sum + (r.warnings?.length ?? 0), 0),
     ...compact({ fuzz, wrongPeer }),
   };
+}
+
+/** The integrator suite under a profile: its payload forms and its wait per attempt. */
+function profiled(settings: SimulatorSettings | undefined) {
+  if (!settings) return {};
+  return {
+    replyLimitMs: settings.channelPolicy.attemptTimeoutMs,
+    ...(settings.forms ? { forms: settings.forms } : {}),
+  };
+}
+
+/** The embedded platform of conform bot: the bot under test, a profile's policy and forms. */
+function harnessOptionsOf(
+  options: Extract<RunConformOptions, { suite: 'bot' }>,
+  clock: Clock,
+): BotHarnessOptions {
+  return {
+    url: options.url,
+    token: options.token,
+    providerId: options.providerId ?? 'svc-conform',
+    clock,
+    runId: options.runId ?? randomInt(1, 1_000_000),
+    ...(options.platformListenPort === undefined ? {} : { port: options.platformListenPort }),
+    ...(botEventsOf(options) === 'docs' ? { botEvents: 'docs' as const } : {}),
+    ...(options.settings
+      ? {
+          policy: options.settings.botPolicy,
+          ...(options.settings.forms ? { forms: options.settings.forms } : {}),
+        }
+      : {}),
+  };
+}
+
+/** `--bot-events docs`, or a profile's docs events (the older switch stays an alias). */
+function botEventsOf(options: Extract<RunConformOptions, { suite: 'bot' }>): 'spec' | 'docs' {
+  return options.botEvents === 'docs' || options.settings?.botEvents === 'docs' ? 'docs' : 'spec';
 }
 
 export { buildIntegratorCases, buildAgentPayload, buildSampleMedia } from './integrator.js';

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import { postJson } from '../../http/client.js';
 import { CHANNEL_DELIVERY_POLICY, judgeChannelReply, shapeProblem } from '../../contract/timing.js';
 import { FILE_MEDIA_TYPES } from '../../roles/integrator/kinds.js';
+import { shapeSent, type PayloadForms } from '../../platform/payload-forms.js';
 import { describeWallTime, quote, type CheckOutcome, type ConformCase } from './case.js';
 
 /**
@@ -16,6 +17,10 @@ export interface IntegratorSuiteOptions {
   /** the channel public id in the path (default `conform`) */
   channel?: string;
   clock: Clock;
+  /** a profile's payload forms (`--profile`): agent messages sent in them */
+  forms?: PayloadForms;
+  /** protocol ms an attempt waits for the reply (default spec 8's 3 s; a profile's own) */
+  replyLimitMs?: number;
 }
 
 const VALID_REPLY = 'expected 200 with {"result":"ok"} or {"error":{code,message}} (spec 2.2, 4.2)';
@@ -59,17 +64,25 @@ export async function postAgentMessage(
 ): Promise<CheckOutcome> {
   const channel = options.channel ?? 'conform';
   const url = `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(channel)}`; // spec 4.2
+  const limitMs = options.replyLimitMs ?? REPLY_LIMIT_MS;
+  const type = (options.payload as { message?: { type?: unknown } }).message?.type;
+  const kind = type === 'typein' || type === 'typeout' ? 'typing' : String(type);
   const outcome = await postJson({
     url,
-    body: JSON.stringify(options.payload),
+    // a profile's forms (numeric ids ...), as the platform it was learned from sends them
+    body: shapeSent(
+      { forms: options.forms, clock: options.clock },
+      `channel.agent.${kind}`,
+      JSON.stringify(options.payload),
+    ),
     chunked: options.chunked,
-    timeoutMs: REPLY_LIMIT_MS,
+    timeoutMs: limitMs,
     clock: options.clock,
   });
   if (!outcome.ok) {
     return outcome.reason === 'timeout'
       ? [
-          `reply time: no complete reply within ${REPLY_LIMIT_MS} ms${describeWallTime(REPLY_LIMIT_MS, options.clock)}; the platform waits at most 3 s per attempt, then redelivers (spec 8)`,
+          `reply time: no complete reply within ${limitMs} ms${describeWallTime(limitMs, options.clock)}; the platform waits at most ${limitMs / 1000} s per attempt, then redelivers (spec 8)`,
         ]
       : [`reply: ${outcome.message}; ${VALID_REPLY}`];
   }

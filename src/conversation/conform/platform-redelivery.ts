@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { getText, postJson } from '../../http/client.js';
-import { CHANNEL_DELIVERY_POLICY } from '../../contract/timing.js';
+import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from '../../contract/timing.js';
 import { createListener, type AgentMessageEvent } from '../../roles/integrator/index.js';
 import { describeWallTime, type ConformCase } from './case.js';
 
@@ -22,6 +22,10 @@ export interface RedeliveryCaseOptions {
   /** why `control()` is undefined: no control API, or one that wants a token */
   controlProblem?: () => string;
   newSender: () => string;
+  /** the schedule to expect (a profile's; default spec 8's 3 attempts 3 s apart) */
+  policy?: DeliveryPolicy;
+  /** the profile it is from, named in the checks */
+  profile?: string;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -34,17 +38,11 @@ const TIMEOUT_MS = 10_000;
 export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase {
   const { clock } = options;
   const tolerance = options.toleranceMs ?? 1000;
-  const interval = CHANNEL_DELIVERY_POLICY.intervalMs;
+  const { policy, interval, count, offsets, source, names } = scheduleOf(options);
   return {
-    name: 'redelivery schedule seen from the integrator (0, 3, 6 s)',
+    name: `redelivery schedule seen from the integrator (${offsets.join(', ')} s)`,
     spec: ['4.2', '8'],
     async run(ctx) {
-      const names = [
-        'attempt 1 at 0 s',
-        'attempt 2 at 3 s',
-        'attempt 3 at 6 s',
-        "attempt 3's ok ends the series",
-      ];
       const control = options.control();
       if (!control) {
         const problem = options.controlProblem?.();
@@ -66,7 +64,7 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
       const attempts: AgentMessageEvent[] = [];
       const listener = await createListener({
         clock,
-        plan: { failFirst: 2 },
+        plan: { failFirst: count - 1 },
         ...(options.integratorListenPort === undefined
           ? {}
           : { port: options.integratorListenPort }),
@@ -101,43 +99,46 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
         const id = await agentLineDeliveryId(control, customerId, 'Redelivery check', clock);
         const ours = (): AgentMessageEvent[] =>
           id === undefined ? attempts : attempts.filter((a) => a.messageId === id);
-        // Wait until the third attempt (or the series' 9 s), then 3 s more for a stray fourth.
-        const waitFor = async (count: number, until: number): Promise<void> => {
-          while (ours().length < count && clock.now() < until)
+        // Wait until the last attempt (or the series' end), then an interval more for a stray one.
+        const waitFor = async (n: number, until: number): Promise<void> => {
+          while (ours().length < n && clock.now() < until)
             await clock.sleep(Math.max(1, Math.min(100, until - clock.now())));
         };
         const startedAt = clock.now();
-        await waitFor(3, startedAt + 2 * interval + 3000 + tolerance * 2);
+        await waitFor(
+          count,
+          startedAt + (count - 1) * interval + policy.attemptTimeoutMs + tolerance * 2,
+        );
         const first = ours()[0]?.protocolMs;
-        for (const [i, name] of names.slice(0, 3).entries()) {
+        for (const [i, name] of names.slice(0, count).entries()) {
           await ctx.check(name, () => {
             const at = ours()[i]?.protocolMs;
             if (at === undefined || first === undefined)
               return [
-                `attempt ${i + 1} never arrived; expected 3 attempts, 3 s apart, until a valid reply (spec 8)`,
+                `attempt ${i + 1} never arrived; expected ${count} attempts, ${interval / 1000} s apart, until a valid reply (${source})`,
               ];
             const offset = at - first;
             const want = i * interval;
             return Math.abs(offset - want) <= tolerance
               ? { note: `arrived at +${(offset / 1000).toFixed(3)} s` }
               : [
-                  `attempt ${i + 1} arrived at ${(offset / 1000).toFixed(2)} s; expected ${want / 1000} s ± ${tolerance} ms${describeWallTime(tolerance, clock)} (spec 8)`,
+                  `attempt ${i + 1} arrived at ${(offset / 1000).toFixed(2)} s; expected ${want / 1000} s ± ${tolerance} ms${describeWallTime(tolerance, clock)} (${source})`,
                 ];
           });
         }
-        const third = ours()[2]?.protocolMs;
-        if (third === undefined) {
+        const last = ours()[count - 1]?.protocolMs;
+        if (last === undefined) {
           ctx.skip(
-            names[3] ?? '',
-            'attempt 3 never arrived, so there was no valid reply to end the series',
+            names[count] ?? '',
+            `attempt ${count} never arrived, so there was no valid reply to end the series`,
           );
         } else {
-          await waitFor(4, third + interval + tolerance);
-          await ctx.check(names[3] ?? '', () =>
-            ours().length <= 3
+          await waitFor(count + 1, last + interval + tolerance);
+          await ctx.check(names[count] ?? '', () =>
+            ours().length <= count
               ? []
               : [
-                  `a fourth attempt arrived after the valid reply to attempt 3; a valid reply ends the series (spec 8)`,
+                  `another attempt arrived after the valid reply to attempt ${count}; a valid reply ends the series (spec 8)`,
                 ],
           );
         }
@@ -154,6 +155,23 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
       }
     },
   };
+}
+
+/**
+ * The schedule the case expects (a profile's, else spec 8's): the endpoint fails every attempt
+ * but the last, whose ok must end the series; a check per attempt and one for the end.
+ */
+function scheduleOf(options: RedeliveryCaseOptions) {
+  const policy = options.policy ?? CHANNEL_DELIVERY_POLICY;
+  const interval = policy.intervalMs;
+  const count = policy.attempts;
+  const offsets = Array.from({ length: count }, (_, i) => `${(i * interval) / 1000}`);
+  const source = options.profile === undefined ? 'spec 8' : `profile ${options.profile}`;
+  const names = [
+    ...offsets.map((at, i) => `attempt ${i + 1} at ${at} s`),
+    `attempt ${count}'s ok ends the series`,
+  ];
+  return { policy, interval, count, offsets, source, names };
 }
 
 /**

@@ -4,6 +4,7 @@ import { SvcError } from '../../errors.js';
 import { getText, postJson } from '../../http/client.js';
 import { quote, type ConformCase } from './case.js';
 import { buildRedeliveryCase, type SimControl } from './platform-redelivery.js';
+import type { DeliveryPolicy } from '../../contract/timing.js';
 
 /**
  * `conform platform`: we play the integrator and its customers against a platform's
@@ -20,6 +21,10 @@ export interface PlatformSuiteOptions {
   toleranceMs?: number;
   /** the simulator's control token, sent as `Authorization: Bearer` to its control API */
   controlToken?: string;
+  /** the redelivery schedule to expect (`--profile`; default spec 8's) */
+  policy?: DeliveryPolicy;
+  /** the profile the schedule is from, named in the checks */
+  profile?: string;
 }
 
 export interface ChannelUrlParts {

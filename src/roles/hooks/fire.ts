@@ -33,6 +33,8 @@ export interface FireHookOptions {
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
   journal?: Journal;
+  /** the body's JSON text as sent (a profile's payload forms, `conform hooks --profile`) */
+  reshape?: (kind: string, text: string) => string;
 }
 
 export interface FireResult {
@@ -120,7 +122,9 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
   const event = resolveHookEvent(name);
   const body = buildBody(event, options);
   const clock = options.clock ?? createClock();
-  const text = JSON.stringify(body);
+  const text = options.reshape
+    ? options.reshape(`hook.${event}`, JSON.stringify(body))
+    : JSON.stringify(body);
   const outcome = await postJson({
     url: options.url,
     body: text,
