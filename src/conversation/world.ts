@@ -162,6 +162,11 @@ export async function createEmbeddedWorld(options: WorldOptions): Promise<World>
   }
 }
 
+/** The embedded platform's hooks: the profile's docs events, when it has them. */
+function hooksOf(url: string, settings: SimulatorSettings | undefined) {
+  return { url, ...(settings?.hookEvents === 'docs' ? { events: 'docs' as const } : {}) };
+}
+
 /** Protocol ms a timing figure may be off by in real time (stated in the replay report). */
 export const REAL_TIME_TOLERANCE_MS = 250;
 
@@ -268,7 +273,7 @@ async function startEmbeddedWorld(
   const platform = createPlatform({
     clock,
     ...(journal ? { journal } : {}),
-    ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
+    ...(hookUrl ? { hooks: hooksOf(hookUrl, options.settings) } : {}),
     ...(botUrl && (botSetup || options.botUrl)
       ? {
           bot: {

@@ -175,3 +175,57 @@ export function buildCallEvent(base: HookBase, agent: HookAgent, call: HookCall)
 
 // compact() lives in src/compact.ts, where every folder may import it
 export { compact, type Compact } from '../compact.js';
+
+/**
+ * Hook events of the public Webhooks page that the contract does not list (docs profile,
+ * docs/FIDELITY.md): `client_updated` (a client's data changed) and `client_attribute_updated`
+ * (its attributes changed). Neither carries a chat_id.
+ */
+export type DocsHookEventName = 'client_updated' | 'client_attribute_updated';
+
+/** The visitor object of the docs events: the contract's, without social (the sample's). */
+function docsVisitorOf(v: HookVisitor): Body {
+  return {
+    ...(v.name === undefined ? {} : { name: v.name }),
+    ...(v.email === undefined ? {} : { email: v.email }),
+    ...(v.phone === undefined ? {} : { phone: v.phone }),
+    description: v.description ?? '',
+    number: String(v.number),
+    chats_count: v.chatsCount ?? 0,
+  };
+}
+
+/**
+ * client_updated (public Webhooks page): a client's data changed; with `client_id`.
+ * @example buildClientUpdated(base, 'client-1').client_id // 'client-1'
+ */
+export function buildClientUpdated(base: HookBase, clientId: string): Body {
+  const v = base.visitor;
+  return {
+    event_name: 'client_updated',
+    widget_id: base.widgetId,
+    ...(v.userToken === undefined ? {} : { [USER_TOKEN_FIELD]: v.userToken }),
+    visitor: docsVisitorOf(v),
+    client_id: clientId,
+  };
+}
+
+/**
+ * client_attribute_updated (public Webhooks page): the client's attributes changed (the page
+ * called setClientAttributes); `attributes` a key/value map, as the sample lists them.
+ * @example buildClientAttributeUpdated(base, 'client-1', { plan: 'pro' }).attributes
+ */
+export function buildClientAttributeUpdated(
+  base: HookBase,
+  clientId: string,
+  attributes: Record<string, unknown>,
+): Body {
+  const v = base.visitor;
+  return {
+    event_name: 'client_attribute_updated',
+    widget_id: base.widgetId,
+    ...(v.userToken === undefined ? {} : { [USER_TOKEN_FIELD]: v.userToken }),
+    client_id: clientId,
+    attributes,
+  };
+}

@@ -7,7 +7,6 @@ import {
   type ReplyJudgement,
 } from './delivery.js';
 import type { PlatformEvent } from './events.js';
-import { createMessageId } from './ids.js';
 import { shapeSent } from './payload-forms.js';
 import type { Agent, Chat, Customer } from './model.js';
 import type { PlatformService } from './types.js';
@@ -25,6 +24,7 @@ import {
 } from '../hook-events/builders.js';
 import { hookDataOf } from './hooks/actions.js';
 import { useHookReply } from './hooks/reply.js';
+import { announceHookSent, docsHooksOf } from './hooks/docs-events.js';
 
 /** `createPlatform({ hooks })`: where hook events go and how long each may take. */
 export interface HookServiceOptions {
@@ -38,6 +38,11 @@ export interface HookServiceOptions {
   intervalMs?: number;
   /** spec 6.2 widget_id (default: the chat's channel public id) */
   widgetId?: string;
+  /**
+   * `docs`: also the public Webhooks page's client_updated (visitor data changed) and
+   * client_attribute_updated (the page's setClientAttributes); default `spec`
+   */
+  events?: 'spec' | 'docs';
 }
 
 /** The hook policy for the options: spec-silent values are the documented assumptions. */
@@ -82,16 +87,7 @@ export function createHookService(
     // spec 6.2: the field table's spelling, which a receiver must accept too
     if (name === 'offline_message' && core.mutant === 'offline-messages-spelling')
       body = { ...body, event_name: 'offline_messages' };
-    const deliveryId = createMessageId();
-    core.emit({
-      type: 'hook-sent',
-      deliveryId,
-      event: String(body.event_name),
-      ...(chatId === undefined ? {} : { chatId }),
-      url,
-      payload: body,
-      protocolMs: core.clock.now(),
-    });
+    const deliveryId = announceHookSent(core, { url, body, ...chatRef(chatId) });
     const work = deliver({
       deliveryId,
       target: 'hook',
@@ -111,6 +107,7 @@ export function createHookService(
   };
 
   const chatRef = (chatId?: number) => (chatId === undefined ? {} : { chatId });
+  const docs = docsHooksOf(core, { ...options, policy, baseOf: (c, u) => baseOf(c, u) });
 
   const baseOf = (chat: Chat, customer: Customer): HookBase => ({
     widgetId: options.widgetId ?? chat.channelId,
@@ -153,12 +150,14 @@ export function createHookService(
         const agent = agentOf(chat, event.agentId);
         if (agent) send('chat_accepted', buildChatAccepted(baseOf(chat, customer), agent), chat.id);
       }),
-    // spec 3: visitor data updated
+    // spec 3: visitor data updated (docs: client_updated too, with client_id)
     'customer-updated': (event) =>
       withChat(event.chatId, (chat, customer) => {
         const agent = agentOf(chat);
         if (agent) send('chat_updated', buildChatUpdated(baseOf(chat, customer), agent), chat.id);
+        docs?.clientUpdated(chat, customer);
       }),
+    'widget-update': (event) => docs?.attributesChanged(event),
     // spec 3: chat linked to the CRM through crm_link
     'chat-assigned': (event) =>
       withChat(event.chatId, (chat, customer) => {

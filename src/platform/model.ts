@@ -48,6 +48,8 @@ export interface Customer {
   userToken?: string;
   /** the widget's setCustomData fields, in array order, for the agent panel (spec 4.5) */
   customData?: Array<{ content?: string; title?: string; link?: string; key?: string }>;
+  /** the public JS API's setClientAttributes (docs profile): key/value attributes */
+  attributes?: Record<string, unknown>;
 }
 
 export type ChatMode = 'bot' | 'queue' | 'agent' | 'closed';

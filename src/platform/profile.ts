@@ -79,6 +79,17 @@ export const profileSchema = z
       .strict()
       .optional()
       .describe('events to the bot provider (spec 8: 2 attempts of 3 s, then hand-over)'),
+    hooks: z
+      .object({
+        events: figure(z.enum(['spec', 'docs']))
+          .optional()
+          .describe(
+            "docs: the public Webhooks page's client_updated and client_attribute_updated too",
+          ),
+      })
+      .strict()
+      .optional()
+      .describe('event hooks (spec 6.2)'),
     keepAliveMs: ms.optional().describe('how long an idle connection is kept (Keep-Alive)'),
     widget: z
       .object({
@@ -125,6 +136,7 @@ export const DOCS_PROFILE: Profile = {
     failAfterMs: { value: 9000, observations: 0 },
     events: { value: 'docs', observations: 0 },
   },
+  hooks: { events: { value: 'docs', observations: 0 } },
   widget: { attributeCallsPerHour: { value: 10, observations: 0 } },
 };
 
@@ -136,6 +148,8 @@ export interface SimulatorSettings {
   channelPolicy: DeliveryPolicy;
   botPolicy: DeliveryPolicy;
   botEvents: 'spec' | 'docs';
+  /** docs: the hook service also sends client_updated and client_attribute_updated */
+  hookEvents: 'spec' | 'docs';
   keepAliveTimeoutMs?: number;
   attributeCallsPerHour?: number;
   /** the payload forms the profile's kinds ask for (none: the spec's) */
@@ -215,6 +229,7 @@ export function settingsOf(profile: Profile): SimulatorSettings {
       : CHANNEL_DELIVERY_POLICY,
     botPolicy: profile.bot ? policyOf(BOT_DELIVERY_POLICY, profile.bot) : BOT_DELIVERY_POLICY,
     botEvents: profile.bot?.events?.value ?? 'spec',
+    hookEvents: profile.hooks?.events?.value ?? 'spec',
     ...(profile.keepAliveMs ? { keepAliveTimeoutMs: profile.keepAliveMs.value } : {}),
     ...(profile.widget?.attributeCallsPerHour
       ? { attributeCallsPerHour: profile.widget.attributeCallsPerHour.value }
@@ -247,6 +262,7 @@ export function describeSettings(s: SimulatorSettings): string {
   return [
     `channel ${policy(s.channelPolicy)}`,
     `bot ${policy(s.botPolicy)}, hand-over at ${s.botPolicy.failAfterMs} ms, events ${s.botEvents}`,
+    ...(s.hookEvents === 'docs' ? ['hook events docs'] : []),
     `keep-alive ${(s.keepAliveTimeoutMs ?? DEFAULT_SERVER_LIMITS.keepAliveTimeoutMs) / 1000} s`,
     ...(s.attributeCallsPerHour === undefined
       ? []

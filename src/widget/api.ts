@@ -26,6 +26,7 @@ import {
 import type {
   CallRecord,
   ChatMode,
+  ContactInfo,
   OfflineMessageResult,
   ReasonResult,
   SvcApi,
@@ -103,11 +104,13 @@ function startCall(session: WidgetSession, phone: unknown): ReasonResult {
 function toJsonObject(
   session: WidgetSession,
   rules: Record<string, unknown>,
+  method: 'setRules' | 'setClientAttributes' = 'setRules',
 ): Record<string, never> | undefined {
   try {
     return JSON.parse(JSON.stringify(rules)) as Record<string, never>;
   } catch (error) {
-    noteIssue(session, 'setRules', 'not_json', `setRules: rules are not JSON: ${String(error)}`);
+    const what = method === 'setRules' ? 'rules' : 'attributes';
+    noteIssue(session, method, 'not_json', `${method}: ${what} are not JSON: ${String(error)}`);
     return undefined;
   }
 }
@@ -159,7 +162,25 @@ function setClientAttributes(
   }
   session.attributeCalls.push(now);
   session.attributes = { ...session.attributes, ...attributes };
+  const sent = toJsonObject(session, attributes, 'setClientAttributes');
+  // the platform tells the hook receiver (client_attribute_updated, public Webhooks page)
+  if (sent)
+    void sendEvent(session, {
+      type: 'client_attributes',
+      visitorId: session.visitorId,
+      attributes: sent,
+    });
   return finish<ReasonResult>(record, { result: 'ok' });
+}
+
+/**
+ * What getContactInfo answers: the contact as set; under the docs profile the name under the
+ * public JS API's key, `client_name`. **Assumption**: the other fields keep their names.
+ */
+function contactAnswer(session: WidgetSession): ContactInfo {
+  const { name, ...rest } = session.contact;
+  if (session.contactNameKey !== 'client_name' || name === undefined) return { ...session.contact };
+  return { client_name: name, ...rest };
 }
 
 function createSpecApi(session: WidgetSession): SvcApi {
@@ -191,7 +212,7 @@ function createSpecApi(session: WidgetSession): SvcApi {
     },
     getContactInfo() {
       const record = recordCall(session, 'getContactInfo', []);
-      return finish(record, { ...session.contact });
+      return finish(record, contactAnswer(session));
     },
     getVisitorNumber(callback) {
       const record = recordCall(session, 'getVisitorNumber', [callback]);

@@ -81,7 +81,10 @@ export function installWidget(win: object, options: WidgetOptions = {}): Widget 
       pageOrigin: options.pageOrigin ?? readOrigin(host),
     },
     // the public JS API: 10 setClientAttributes calls per visitor and hour (docs profile)
-    ...(options.profile === 'docs' ? { attributeCallsPerHour: 10 } : {}),
+    // and getContactInfo answers the name as client_name
+    ...(options.profile === 'docs'
+      ? { attributeCallsPerHour: 10, contactNameKey: 'client_name' as const }
+      : {}),
     attributeCalls: [],
     attributes: {},
     online: options.online ?? true,

@@ -18,6 +18,8 @@ export type CallbackSetting = 'enabled' | 'disabled' | 'unavailable';
  */
 export interface ContactInfo {
   name?: string;
+  /** the docs profile's spelling of `name` (the public JS API's getContactInfo answers it) */
+  client_name?: string;
   email?: string;
   phone?: string;
   description?: string;
@@ -138,7 +140,8 @@ export interface WidgetOptions {
   now?: () => number;
   /**
    * `docs`: the public docs' readings beyond spec 4.5 (docs/drift.md): `setClientAttributes`,
-   * at most 10 calls per visitor and hour (default `spec`).
+   * at most 10 calls per visitor and hour, sent to the platform (hook
+   * client_attribute_updated); `getContactInfo` answering `client_name` (default `spec`).
    */
   profile?: 'spec' | 'docs';
   /**
@@ -161,7 +164,9 @@ export type WidgetOutboundEvent =
   | { type: 'rules'; visitorId: string; rules: { [key: string]: JsonValue } }
   | { type: 'invitation'; visitorId: string; text: string; departmentId?: number }
   | { type: 'offline_message'; visitorId: string; message: OfflineMessage }
-  | { type: 'start_call'; visitorId: string; phone: string };
+  | { type: 'start_call'; visitorId: string; phone: string }
+  /** the public JS API's setClientAttributes (docs profile): the attributes set by this call */
+  | { type: 'client_attributes'; visitorId: string; attributes: { [key: string]: JsonValue } };
 
 /** spec 2.6 call statuses. */
 export type CallStatus = 'start' | 'end' | 'agent_connected' | 'client_connected' | 'error';

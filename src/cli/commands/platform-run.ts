@@ -105,7 +105,7 @@ export async function runPlatform(
           eventHistory: CONSOLE_EVENT_HISTORY,
         }
       : {}),
-    ...(hooks ? { hooks } : {}),
+    ...(hooks ? { hooks: { ...hooks, events: settings.hookEvents } } : {}),
     channels: [
       {
         ...(flags.channelId ? { id: flags.channelId } : {}),

@@ -108,6 +108,13 @@ export function learnProfile(seen: RecordingObservation, name: string): Profile 
   if (docsEvents.length > 0)
     bot.events = { value: 'docs', observations: docsEvents.reduce((s, k) => s + k.count, 0) };
   if (Object.keys(bot).length > 0) profile.bot = bot;
+  const docsHooks = all.filter(
+    (k) => k.kind === 'hook.client_updated' || k.kind === 'hook.client_attribute_updated',
+  );
+  if (docsHooks.length > 0)
+    profile.hooks = {
+      events: { value: 'docs', observations: docsHooks.reduce((s, k) => s + k.count, 0) },
+    };
   // the platform's own answers (it served the request) tell its Keep-Alive
   const keepAlive: Tally = {};
   for (const k of all.filter((k) => k.direction === 'in'))

@@ -105,6 +105,21 @@ export function applyOutbound(
           ...(customer.userToken === undefined ? {} : { userToken: customer.userToken }),
         });
       });
+    case 'client_attributes': {
+      // public JS API setClientAttributes: merged into the visitor's; hook client_attribute_updated
+      customer.attributes = { ...customer.attributes, ...event.attributes };
+      core.emit({
+        type: 'widget-update',
+        visitorId: visitor.profile.visitorId,
+        visitorNumber: visitor.profile.visitorNumber,
+        ...(chat ? { chatId: chat.id } : {}),
+        what: 'client_attributes',
+        customerKey: customer.key,
+        data: event.attributes,
+        protocolMs: core.clock.now(),
+      });
+      return { ok: true };
+    }
     case 'start_call':
       return refusalOf(() => {
         // spec 6.2 call_event; the status changes go back to the page as call_status

@@ -11,7 +11,16 @@ export interface WidgetUpdateEvent {
   visitorNumber: number;
   /** the open chat of the visitor, when there is one (the agent panel updates live) */
   chatId?: number;
-  what: 'contact_info' | 'custom_data' | 'user_token' | 'rules' | 'invitation' | 'offline_message';
+  what:
+    | 'contact_info'
+    | 'custom_data'
+    | 'user_token'
+    | 'rules'
+    | 'invitation'
+    | 'offline_message'
+    | 'client_attributes';
+  /** the visitor as a customer of the state (`<channel id>/<sender id>`), where it matters */
+  customerKey?: string;
   /** contact info: typed through the API or the contacts form (spec 6.4 svc_onIntroduction) */
   source?: 'api' | 'form';
   data: unknown;

@@ -49,6 +49,12 @@ export const outboundEventSchema = z.discriminatedUnion('type', [
     message: contact.extend({ message: z.string() }),
   }),
   z.object({ type: z.literal('start_call'), visitorId, phone: z.string().min(1) }),
+  // the public JS API's setClientAttributes (the page's docs profile)
+  z.object({
+    type: z.literal('client_attributes'),
+    visitorId,
+    attributes: z.record(z.string(), z.json()),
+  }),
 ]);
 
 /** Parses a POSTed event; the error text names the first problem with its path. */

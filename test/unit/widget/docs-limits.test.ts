@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { readDataOptions } from '../../../src/widget/browser-install.js';
-import { install } from './setup.js';
+import { install, sentEvents } from './setup.js';
 
 describe('the page-script double under the docs profile', () => {
   it('has no setClientAttributes under the spec (spec 4.5 does not list it)', () => {
@@ -34,6 +34,28 @@ describe('the page-script double under the docs profile', () => {
     now = 60_000 + 3_600_000;
     expect(set({ plan: 'later' })).toEqual({ result: 'ok' });
     expect(widget.calls.filter((c) => c.method === 'setClientAttributes')).toHaveLength(12);
+  });
+
+  it('sends each accepted setClientAttributes to the platform (hook client_attribute_updated)', () => {
+    const widget = install({ profile: 'docs' });
+    widget.api.setClientAttributes!({ plan: 'pro', seats: 3 });
+    widget.api.setClientAttributes!('not an object');
+    expect(sentEvents(widget).filter((e) => e.type === 'client_attributes')).toEqual([
+      {
+        type: 'client_attributes',
+        visitorId: widget.visitorId,
+        attributes: { plan: 'pro', seats: 3 },
+      },
+    ]);
+  });
+
+  it('getContactInfo answers the name as client_name under docs, as name under the spec', () => {
+    const docs = install({ profile: 'docs' });
+    docs.api.setContactInfo({ name: 'Ann', email: 'ann@shop.test' });
+    expect(docs.api.getContactInfo()).toEqual({ client_name: 'Ann', email: 'ann@shop.test' });
+    const spec = install();
+    spec.api.setContactInfo({ name: 'Ann' });
+    expect(spec.api.getContactInfo()).toEqual({ name: 'Ann' });
   });
 
   it('data-profile="docs" on the script tag turns it on; another value is a problem', () => {
