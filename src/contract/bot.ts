@@ -30,7 +30,7 @@ export const BOT_EVENTS = [
  * default, on with `--bot-events docs`. Their schemas are known either way, so `validate`
  * reads a payload shaped as the docs show.
  */
-export const DOCS_BOT_EVENTS = ['CHAT_CLOSED', 'CLIENT_INFO'] as const;
+export const DOCS_BOT_EVENTS = ['CHAT_CLOSED', 'CLIENT_INFO', 'AGENT_MESSAGE'] as const;
 /** Which bot events are in play: the spec's five, or those plus the public docs' two. */
 export const BOT_EVENT_SETS = ['spec', 'docs'] as const;
 export type BotEventSet = (typeof BOT_EVENT_SETS)[number];
@@ -206,6 +206,15 @@ export const botSchemas = once(() => {
       client_id: eventId,
       chat_id: eventId,
       site_id: idString('6.1').optional(),
+    }),
+    // public Bot API (one version of the page), platform to bot: an agent's message in a
+    // chat the bot is part of, for the bot to take into account; the CLIENT_MESSAGE envelope
+    AGENT_MESSAGE: shape('6.1', {
+      event: lit('AGENT_MESSAGE', '6.1'),
+      id: eventId,
+      client_id: eventId,
+      chat_id: eventId,
+      message: botMessageSchema,
     }),
     // public Bot API, bot to platform: the customer's contact data, e.g. after AGENT_UNAVAILABLE
     CLIENT_INFO: shape('6.1', {

@@ -142,6 +142,7 @@ const botDirection = {
   AGENT_UNAVAILABLE: 'platform -> bot',
   CHAT_CLOSED: 'platform -> bot',
   CLIENT_INFO: 'bot -> platform',
+  AGENT_MESSAGE: 'platform -> bot',
 } as const;
 const botDescription = {
   CLIENT_MESSAGE: 'new customer message needing an answer',
@@ -151,6 +152,7 @@ const botDescription = {
   AGENT_UNAVAILABLE: 'no agent is available',
   CHAT_CLOSED: 'the chat closed (public docs; platform --bot-events docs)',
   CLIENT_INFO: "the customer's contact data (public docs; platform --bot-events docs)",
+  AGENT_MESSAGE: "an agent's message in the bot's chat (public docs; platform --bot-events docs)",
 } as const;
 for (const event of [...BOT_EVENTS, ...DOCS_BOT_EVENTS]) {
   add(

@@ -18,7 +18,7 @@ export type BotPlatformEvent =
  */
 export interface BotEventSentEvent {
   type: 'bot-event-sent';
-  event: 'CLIENT_MESSAGE' | 'AGENT_JOINED' | 'AGENT_UNAVAILABLE' | 'CHAT_CLOSED';
+  event: 'CLIENT_MESSAGE' | 'AGENT_JOINED' | 'AGENT_UNAVAILABLE' | 'CHAT_CLOSED' | 'AGENT_MESSAGE';
   /** the event's `id` (spec 2.5); also the delivery id of its attempts */
   eventId: string;
   chatId: number;

@@ -89,11 +89,11 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         id: numeric ? parseInt(eventId.replace(/-/g, '').slice(0, 12), 16) : eventId,
         client_id: customer.clientId,
         chat_id: numeric ? chat.id : String(chat.id),
-        ...(name === 'CLIENT_MESSAGE'
+        ...(name === 'CLIENT_MESSAGE' || name === 'AGENT_MESSAGE'
           ? {
               // the fields the public Bot API sample adds beyond spec 6.1 (docs/FIDELITY.md):
               // what a provider written for the real platform reads (the brand from sender.url)
-              ...clientMessageExtras(core, chat, customer),
+              ...(name === 'CLIENT_MESSAGE' ? clientMessageExtras(core, chat, customer) : {}),
               message: {
                 type: 'TEXT',
                 text: text ?? '',

@@ -123,6 +123,13 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
       if (docsEvents && chat && botState(chat)) void send('CHAT_CLOSED', chat);
       return;
     }
+    if (event.type === 'agent-message') {
+      // public Bot API (docs): an agent's message in a chat the bot is part of -> AGENT_MESSAGE
+      const chat = core.state.chats.get(event.chatId);
+      if (docsEvents && chat && botState(chat)?.joined && event.text !== undefined)
+        void send('AGENT_MESSAGE', chat, event.text);
+      return;
+    }
     if (event.type === 'chat-accepted') {
       // spec 3: an agent connects after the hand-over (or answers in a bot chat) -> AGENT_JOINED
       const chat = core.state.chats.get(event.chatId);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { runConformSuite } from '../../src/conversation/conform/index.js';
-import { closeChat } from '../../src/platform/agent.js';
+import { closeChat, sendAgentMessage } from '../../src/platform/agent.js';
 import { createBotProvider } from '../../src/roles/bot/index.js';
 import { customerText, postTo } from '../helpers/bot.js';
 import { closeBotPlatforms, startBotPlatform as start } from '../helpers/bot-platform.js';
@@ -28,6 +28,28 @@ describe('bot service with --bot-events docs (public Bot API, beyond spec 6.1)',
     expect(
       await s.events.waitFor('bot-event-sent', (e) => e.event === 'CHAT_CLOSED'),
     ).toMatchObject({ result: 'delivered' });
+  });
+
+  it('sends AGENT_MESSAGE with the text when an agent writes in a chat the bot is part of', async () => {
+    const s = await start({ bot: { botEvents: 'docs' } });
+    await postTo(s.channelUrl, customerText('hello'));
+    await s.provider.waitForHits(1);
+    await sendAgentMessage(s.platform.core, {
+      customerId: 'cust-1',
+      message: { type: 'text', text: 'Anna here, I will take it from here' },
+    });
+    const hits = await s.provider.waitForHits(3);
+    expect(hits.map((h) => String(h.json.event))).toEqual([
+      'CLIENT_MESSAGE',
+      'AGENT_JOINED',
+      'AGENT_MESSAGE',
+    ]);
+    expect(hits[2]!.json).toMatchObject({
+      chat_id: '1',
+      client_id: 'client-1',
+      message: { type: 'TEXT', text: 'Anna here, I will take it from here' },
+    });
+    expect(typeof (hits[2]!.json.message as { timestamp: unknown }).timestamp).toBe('number');
   });
 
   it('without the switch a closing chat sends nothing more to the bot (spec 6.1: five events)', async () => {

@@ -237,7 +237,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Bot event to the provider',
     description:
       'The platform POSTs CLIENT_MESSAGE, AGENT_JOINED or AGENT_UNAVAILABLE to ' +
-      '{bot_provider_url}/<token> (spec 4.3); CHAT_CLOSED of the public Bot API with the ' +
+      '{bot_provider_url}/<token> (spec 4.3); CHAT_CLOSED and AGENT_MESSAGE of the public Bot API with the ' +
       "simulator's --bot-events docs. With the 5.3 exchange configured it carries the " +
       'Authorization header. No regular answer within 3 s, twice: the customer goes to an agent ' +
       '(spec 3, 8).',
@@ -246,6 +246,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
       'bot.event.AGENT_JOINED',
       'bot.event.AGENT_UNAVAILABLE',
       'bot.event.CHAT_CLOSED',
+      'bot.event.AGENT_MESSAGE',
     ],
     responses: { 200: { description: 'regular answer (spec 4.3, 7.2); body not shown' } },
     authorization: 'optional',

@@ -69,8 +69,15 @@ export interface BotProvider {
   close(graceMs?: number): Promise<void>;
 }
 
-// CHAT_CLOSED (public Bot API) is taken whatever --bot-events says: a receiver tolerates it
-const INCOMING = ['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE', 'CHAT_CLOSED'] as const;
+// CHAT_CLOSED and AGENT_MESSAGE (public Bot API) are taken whatever --bot-events says: a
+// receiver tolerates them
+const INCOMING = [
+  'CLIENT_MESSAGE',
+  'AGENT_JOINED',
+  'AGENT_UNAVAILABLE',
+  'CHAT_CLOSED',
+  'AGENT_MESSAGE',
+] as const;
 type Incoming = (typeof INCOMING)[number];
 
 /** Why the scripted actions of a stopping bot-sim end (one for the process: no stack per stop). */

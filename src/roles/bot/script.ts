@@ -47,7 +47,13 @@ export const scriptRuleSchema = z.object({
       button: z.string().optional(),
       /** the incoming event (default CLIENT_MESSAGE) */
       event: z
-        .enum(['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE', 'CHAT_CLOSED'])
+        .enum([
+          'CLIENT_MESSAGE',
+          'AGENT_JOINED',
+          'AGENT_UNAVAILABLE',
+          'CHAT_CLOSED',
+          'AGENT_MESSAGE',
+        ])
         .optional(),
     })
     .default({}),
@@ -151,7 +157,7 @@ export const DEFAULT_BOT_SCRIPT: BotScript = {
 
 /** What a rule is matched against. */
 export interface ScriptInput {
-  event: 'CLIENT_MESSAGE' | 'AGENT_JOINED' | 'AGENT_UNAVAILABLE' | 'CHAT_CLOSED';
+  event: 'CLIENT_MESSAGE' | 'AGENT_JOINED' | 'AGENT_UNAVAILABLE' | 'CHAT_CLOSED' | 'AGENT_MESSAGE';
   text?: string;
   buttonId?: string;
 }

@@ -26,6 +26,7 @@ describe('fixtures/payloads/real (docs-shaped payloads)', () => {
   it('holds one payload per documented event', () => {
     const kinds = files.map((f) => validateAuto(JSON.parse(readFileSync(f, 'utf8'))).kind);
     expect(kinds.sort()).toEqual([
+      'bot.event.AGENT_MESSAGE',
       'bot.event.AGENT_UNAVAILABLE',
       'bot.event.BOT_MESSAGE',
       'bot.event.CHAT_CLOSED',
