@@ -32,10 +32,11 @@ export async function runRecordDiff(
   const flags = resolveForCommand(ctx, recordDiffOptions, given);
   const timingToleranceMs = parseTolerance(flags.timingTolerance);
   const out = createOutput(ctx, { json: flags.json });
-  const [seenA, seenB] = [
-    await observeRecordings([resolve(ctx.cwd, a)]),
-    await observeRecordings([resolve(ctx.cwd, b)]),
-  ];
+  // both files at once: one is parsed while the other's next chunk is read (bench/drift.js)
+  const [seenA, seenB] = await Promise.all([
+    observeRecordings([resolve(ctx.cwd, a)]),
+    observeRecordings([resolve(ctx.cwd, b)]),
+  ]);
   const result = diffObservations(seenA, seenB, { timingToleranceMs });
   renderDiff(out, {
     a: { file: a, records: seenA.records, kinds: Object.keys(seenA.kinds).length },
