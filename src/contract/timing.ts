@@ -15,6 +15,19 @@ export interface DeliveryPolicy {
   attemptTimeoutMs: number;
   /** a failed series is announced no earlier than this after the first attempt */
   failAfterMs: number;
+  /**
+   * when attempt k starts after the first, where the gaps differ (a schedule learned from a
+   * platform that resends at 3 s, then 10 s); else (k - 1) x intervalMs
+   */
+  offsetsMs?: readonly number[];
+}
+
+/**
+ * When attempt `attempt` (1-based) of a series starts after the first, under a policy.
+ * @example attemptOffsetMs(CHANNEL_DELIVERY_POLICY, 3) // 6000
+ */
+export function attemptOffsetMs(policy: DeliveryPolicy, attempt: number): number {
+  return policy.offsetsMs?.[attempt - 1] ?? (attempt - 1) * policy.intervalMs;
 }
 
 /**

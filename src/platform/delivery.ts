@@ -16,7 +16,7 @@ export {
   type DeliveryPolicy,
   type ReplyJudgement,
 } from '../contract/timing.js';
-import type { DeliveryPolicy, ReplyJudgement } from '../contract/timing.js';
+import { attemptOffsetMs, type DeliveryPolicy, type ReplyJudgement } from '../contract/timing.js';
 
 export interface DeliverOptions {
   deliveryId: string;
@@ -150,7 +150,7 @@ async function runSeries(
   // the journal seq of the attempt before: a redelivery names it as its cause (the trace)
   let previous: number | undefined;
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
-    const scheduled = start + (attempt - 1) * policy.intervalMs;
+    const scheduled = start + attemptOffsetMs(policy, attempt);
     const wait = scheduled - clock.now();
     if (wait > 0) await clock.sleep(wait, options.signal);
     onAttempt(attempt);

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { KINDS } from '../contract/registry.js';
 import {
+  attemptOffsetMs,
   BOT_DELIVERY_POLICY,
   CHANNEL_DELIVERY_POLICY,
   type DeliveryPolicy,
@@ -27,6 +28,11 @@ const deliverySchema = z
   .object({
     attempts: count.optional().describe('attempts per payload before the platform gives up'),
     intervalMs: ms.optional().describe('attempt k starts (k - 1) x this after the first'),
+    scheduleMs: figure(z.array(z.number().nonnegative()).min(1).max(10))
+      .optional()
+      .describe(
+        'when each attempt starts after the first (0 first), where the gaps differ; over intervalMs',
+      ),
     attemptTimeoutMs: ms.optional().describe('how long one attempt waits for the reply'),
     failAfterMs: ms
       .optional()
@@ -156,18 +162,26 @@ export interface SimulatorSettings {
   forms?: PayloadForms;
 }
 
-function policyOf(base: DeliveryPolicy, d: z.infer<typeof deliverySchema> | undefined) {
+function policyOf(
+  base: DeliveryPolicy,
+  d: z.infer<typeof deliverySchema> | undefined,
+): DeliveryPolicy {
   const attempts = d?.attempts?.value ?? base.attempts;
   const intervalMs = d?.intervalMs?.value ?? base.intervalMs;
   const attemptTimeoutMs = d?.attemptTimeoutMs?.value ?? base.attemptTimeoutMs;
-  return {
+  const offsetsMs = d?.scheduleMs?.value;
+  const policy: DeliveryPolicy = {
     attempts,
     intervalMs,
     attemptTimeoutMs,
-    // spec 8: the give-up comes once the last attempt's wait is over
-    failAfterMs:
-      d?.failAfterMs?.value ?? (attempts - 1) * intervalMs + Math.min(attemptTimeoutMs, intervalMs),
+    failAfterMs: 0,
+    ...(offsetsMs ? { offsetsMs } : {}),
   };
+  // spec 8: the give-up comes once the last attempt's wait is over
+  policy.failAfterMs =
+    d?.failAfterMs?.value ??
+    attemptOffsetMs(policy, attempts) + Math.min(attemptTimeoutMs, intervalMs);
+  return policy;
 }
 
 /** Kinds a peer sends the platform (it answers them); the rest the platform sends. */
@@ -258,7 +272,9 @@ export function coreOptionsOf(settings: SimulatorSettings): {
  */
 export function describeSettings(s: SimulatorSettings): string {
   const policy = (p: DeliveryPolicy) =>
-    `${p.attempts} attempts ${p.intervalMs} ms apart, ${p.attemptTimeoutMs} ms each`;
+    p.offsetsMs
+      ? `${p.attempts} attempts at ${p.offsetsMs.slice(0, p.attempts).join(', ')} ms, ${p.attemptTimeoutMs} ms each`
+      : `${p.attempts} attempts ${p.intervalMs} ms apart, ${p.attemptTimeoutMs} ms each`;
   return [
     `channel ${policy(s.channelPolicy)}`,
     `bot ${policy(s.botPolicy)}, hand-over at ${s.botPolicy.failAfterMs} ms, events ${s.botEvents}`,

@@ -4,7 +4,7 @@
  * the first attempt against the policy's schedule (spec 8: 0, 3, 6 s to the integrator;
  * the bot's 2 attempts of 3 s), and how the series ended.
  */
-import type { DeliveryPolicy } from '../contract/timing.js';
+import { attemptOffsetMs, type DeliveryPolicy } from '../contract/timing.js';
 
 export interface AttemptInfo {
   /** 1-based attempt number of this message */
@@ -74,7 +74,7 @@ export function createSeriesTracker(
       const info: AttemptInfo = { attempt: entry.attempts, gapMs: now - entry.firstAt };
       if (policy) {
         info.of = policy.attempts;
-        info.expectedGapMs = (entry.attempts - 1) * policy.intervalMs;
+        info.expectedGapMs = attemptOffsetMs(policy, entry.attempts);
       }
       return info;
     },

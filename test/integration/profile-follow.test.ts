@@ -107,6 +107,13 @@ const EXTRA: Profile = {
   },
 };
 
+/** A platform that resends at 3 s, then 10 s: uneven gaps, within the public 3-60 s window. */
+const UNEVEN: Profile = {
+  version: 1,
+  name: 'uneven',
+  channel: { scheduleMs: { value: [0, 3000, 10_000], observations: 0 } },
+};
+
 const diff = async (a: string, b: string) =>
   diffObservations(await observeRecordings([file(a)]), await observeRecordings([file(b)]));
 
@@ -118,6 +125,7 @@ beforeAll(async () => {
   );
   await recordDriftSession(file('other.ndjson'), underProfile(settingsOf(OTHER)));
   await recordDriftSession(file('extra.ndjson'), underProfile(settingsOf(EXTRA)));
+  await recordDriftSession(file('uneven.ndjson'), underProfile(settingsOf(UNEVEN)));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -182,7 +190,25 @@ describe('the simulator follows a profile', () => {
     ]);
   });
 
-  it.each(['other', 'extra', 'spec'])(
+  it('an uneven resend schedule: the attempt that is off it, and the give-up', async () => {
+    const result = await diff('spec.ndjson', 'uneven.ndjson');
+    expect(result.differences.map((d) => [d.severity, d.kind, d.detail])).toEqual([
+      [
+        'behaviour',
+        'channel.agent.text',
+        'attempt 3 starts after the first by: a 6000 ms; b 10000 ms (tolerance 250 ms)',
+      ],
+      [
+        'behaviour',
+        'channel.agent.text',
+        'the platform gives up after: a 6000 ms; b 10000 ms (tolerance 250 ms)',
+      ],
+    ]);
+    const learned = learnProfile(await observeRecordings([file('uneven.ndjson')]), 'u');
+    expect(learned.channel?.scheduleMs).toEqual({ value: [0, 3000, 10_000], observations: 1 });
+  });
+
+  it.each(['other', 'extra', 'uneven', 'spec'])(
     'a profile learned from the %s recording makes a recording that diffs clean against it',
     async (name) => {
       writeFileSync(

@@ -1,6 +1,10 @@
 import type { Clock } from '../../clock.js';
 import { getText, postJson } from '../../http/client.js';
-import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from '../../contract/timing.js';
+import {
+  attemptOffsetMs,
+  CHANNEL_DELIVERY_POLICY,
+  type DeliveryPolicy,
+} from '../../contract/timing.js';
 import { createListener, type AgentMessageEvent } from '../../roles/integrator/index.js';
 import { describeWallTime, type ConformCase } from './case.js';
 
@@ -107,7 +111,7 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
         const startedAt = clock.now();
         await waitFor(
           count,
-          startedAt + (count - 1) * interval + policy.attemptTimeoutMs + tolerance * 2,
+          startedAt + attemptOffsetMs(policy, count) + policy.attemptTimeoutMs + tolerance * 2,
         );
         const first = ours()[0]?.protocolMs;
         for (const [i, name] of names.slice(0, count).entries()) {
@@ -118,7 +122,7 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
                 `attempt ${i + 1} never arrived; expected ${count} attempts, ${interval / 1000} s apart, until a valid reply (${source})`,
               ];
             const offset = at - first;
-            const want = i * interval;
+            const want = attemptOffsetMs(policy, i + 1);
             return Math.abs(offset - want) <= tolerance
               ? { note: `arrived at +${(offset / 1000).toFixed(3)} s` }
               : [
@@ -165,7 +169,10 @@ function scheduleOf(options: RedeliveryCaseOptions) {
   const policy = options.policy ?? CHANNEL_DELIVERY_POLICY;
   const interval = policy.intervalMs;
   const count = policy.attempts;
-  const offsets = Array.from({ length: count }, (_, i) => `${(i * interval) / 1000}`);
+  const offsets = Array.from(
+    { length: count },
+    (_, i) => `${attemptOffsetMs(policy, i + 1) / 1000}`,
+  );
   const source = options.profile === undefined ? 'spec 8' : `profile ${options.profile}`;
   const names = [
     ...offsets.map((at, i) => `attempt ${i + 1} at ${at} s`),

@@ -74,11 +74,36 @@ function learnDelivery(kinds: KindObservation[]) {
   if (given.length > 0) out.attempts = { value: Math.max(...given), observations: gaveUp };
   const interval = fig(merge(intervals));
   if (interval) out.intervalMs = interval;
+  const schedule = interval ? unevenSchedule(kinds, interval.value) : undefined;
+  if (schedule) out.scheduleMs = schedule;
   const timeout = fig(merge(kinds.map((k) => k.timeouts)));
   if (timeout) out.attemptTimeoutMs = timeout;
   const failAfter = fig(merge(kinds.map((k) => k.series?.gaveUpAfter)));
   if (failAfter) out.failAfterMs = failAfter;
   return out;
+}
+
+/** Beyond this an attempt's start is off the even schedule (record diff's default tolerance). */
+const SCHEDULE_TOLERANCE_MS = 250;
+
+/**
+ * When each attempt started after the first (0 first), when the gaps are not even: a platform
+ * that resends at 3 s, then 10 s, is followed as it is, not at the mean interval.
+ */
+function unevenSchedule(kinds: KindObservation[], intervalMs: number) {
+  const offsets = new Map<number, Figure>();
+  for (const k of kinds)
+    for (const [n, f] of Object.entries(k.series?.offsets ?? {}))
+      offsets.set(Number(n), merge([offsets.get(Number(n)), f])!);
+  const value = [0];
+  let observations = Infinity;
+  for (let n = 2; offsets.has(n); n++) {
+    const f = offsets.get(n)!;
+    value.push(round(f.mean));
+    observations = Math.min(observations, f.n);
+  }
+  const even = value.every((at, i) => Math.abs(at - i * intervalMs) <= SCHEDULE_TOLERANCE_MS);
+  return even || value.length < 2 ? undefined : { value, observations };
 }
 
 const sum = (t: Tally) => Object.values(t).reduce((s, n) => s + n, 0);
