@@ -4,7 +4,7 @@
  */
 import { MEDIA_TYPES, TYPING_TYPES } from './channel.js';
 import { BOT_ERROR_CODES, BOT_EVENTS, DOCS_BOT_EVENTS } from './bot.js';
-import { HOOK_EVENTS } from './hooks.js';
+import { DOCS_HOOK_EVENTS, HOOK_EVENTS } from './hooks.js';
 import { CALLBACK_FAIL_REASONS, CHAT_MODES } from './widget.js';
 import type { DetectResult } from './types.js';
 
@@ -29,7 +29,7 @@ const channelKinds = (side: 'customer' | 'agent') =>
   );
 const CHANNEL_KINDS = { customer: channelKinds('customer'), agent: channelKinds('agent') };
 const BOT_KINDS = kindsBy('bot.event.', [...BOT_EVENTS, ...DOCS_BOT_EVENTS]);
-const HOOK_KINDS = kindsBy('hook.', HOOK_EVENTS);
+const HOOK_KINDS = kindsBy('hook.', [...HOOK_EVENTS, ...DOCS_HOOK_EVENTS]);
 
 function detectChannel(value: Json, side: 'customer' | 'agent'): DetectResult {
   const message = value.message;

@@ -96,6 +96,13 @@ const hookShared: FieldTable = {
   message: 'text of the offline message',
   offline_message: 'text of the offline message (the name in the samples)',
   offline_messages: 'text of the offline message (the name in the field table)',
+  // the public Webhooks page's client events (docs profile)
+  client_id: 'id of the client in the account (public docs)',
+  attributes: "the client's attributes: name -> value (public docs)",
+  organization: "the client card's organisation (public docs)",
+  status: "the client card's category (public docs)",
+  assigned_agent: 'the agent responsible for the client (public docs)',
+  tags: 'tags set on the client (public docs)',
 };
 
 const FIELD_DOCS: Readonly<Record<string, FieldTable>> = {

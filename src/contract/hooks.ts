@@ -16,6 +16,15 @@ export const HOOK_EVENTS = [
   'offline_message',
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
+/**
+ * Events the public Webhooks page documents beyond spec 6.2 (docs/FIDELITY.md): sent by the
+ * simulator under `--profile docs`; their schemas are known either way, so `validate` and a
+ * hook receiver read them.
+ */
+export const DOCS_HOOK_EVENTS = ['client_updated', 'client_attribute_updated'] as const;
+export type DocsHookEventName = (typeof DOCS_HOOK_EVENTS)[number];
+/** The spec's hook events and the public docs' (the API documents list both). */
+export const ALL_HOOK_EVENTS = [...HOOK_EVENTS, ...DOCS_HOOK_EVENTS] as const;
 export const OFFLINE_MESSAGE_NAMES = ['offline_message', 'offline_messages'] as const;
 /** spec 2.6, 3: call status and call type value sets. */
 export const CALL_STATUSES = [
@@ -209,6 +218,33 @@ export const hookSchemas = once(() => {
     }),
   } as const;
 
+  /**
+   * The public Webhooks page's client events (no chat_id): client_updated carries the visitor
+   * and the client id; client_attribute_updated the client id and an attributes map. The CRM
+   * card objects of client_updated's sample are optional objects (the simulator has no card).
+   */
+  const clientId = idString('6.2', { rule: 'must be a string (the client id)' });
+  const docsHookEventSchemas = {
+    client_updated: shape('6.2', {
+      event_name: lit('client_updated', '6.2'),
+      widget_id: common.widget_id,
+      [USER_TOKEN_FIELD]: optionalString(),
+      visitor,
+      organization: anyObject.optional(),
+      status: anyObject.optional(),
+      assigned_agent: anyObject.optional(),
+      tags: z.array(anyObject, tag('6.2')).optional(),
+      client_id: clientId,
+    }),
+    client_attribute_updated: shape('6.2', {
+      event_name: lit('client_attribute_updated', '6.2'),
+      widget_id: common.widget_id,
+      [USER_TOKEN_FIELD]: optionalString(),
+      client_id: clientId,
+      attributes: anyObject,
+    }),
+  } as const;
+
   const okOrFailure = shape('6.2', { result: oneOf(HOOK_RESULTS, '6.2') });
 
   // a reply's fields are defined in 6.2 (the events' shared objects in 2.6)
@@ -247,7 +283,16 @@ export const hookSchemas = once(() => {
     chat_updated: okOrFailure,
     offline_message: okOrFailure,
   } as const;
-  return { hookEventSchemas, hookReplySchemas };
+  /** The page documents client_updated's answer as {"result":"ok"} or an error text: any object. */
+  const docsHookReplySchemas = {
+    client_updated: z.record(z.string(), z.unknown(), tag('6.2', { rule: 'must be an object' })),
+    client_attribute_updated: z.record(
+      z.string(),
+      z.unknown(),
+      tag('6.2', { rule: 'must be an object' }),
+    ),
+  } as const;
+  return { hookEventSchemas, hookReplySchemas, docsHookEventSchemas, docsHookReplySchemas };
 });
 
 type HookSchemas = ReturnType<typeof hookSchemas>;

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { MEDIA_TYPES, channelSchemas } from './channel.js';
 import { BOT_EVENTS, DOCS_BOT_EVENTS, botSchemas } from './bot.js';
-import { HOOK_EVENTS, hookSchemas } from './hooks.js';
+import { DOCS_HOOK_EVENTS, HOOK_EVENTS, hookSchemas } from './hooks.js';
 import {
   WIDGET_ARG_METHODS,
   WIDGET_CALLBACKS_WITH_ARGS,
@@ -197,6 +197,29 @@ for (const event of HOOK_EVENTS) {
       description: `reply to ${event}`,
     },
     () => hookSchemas().hookReplySchemas[event],
+  );
+}
+
+for (const event of DOCS_HOOK_EVENTS) {
+  add(
+    {
+      name: `hook.${event}`,
+      interface: 'D',
+      spec: '6.2',
+      direction: 'platform -> hook receiver',
+      description: `${event} event (public docs; platform --profile docs)`,
+    },
+    () => hookSchemas().docsHookEventSchemas[event],
+  );
+  add(
+    {
+      name: `hook.${event}.reply`,
+      interface: 'D',
+      spec: '6.2',
+      direction: 'hook receiver -> platform',
+      description: `reply to ${event} (public docs)`,
+    },
+    () => hookSchemas().docsHookReplySchemas[event],
   );
 }
 

@@ -12,7 +12,7 @@ describe('svc-cli validate against docs-shaped payloads', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n').at(-1)).toMatchInlineSnapshot(
-      `"13 payloads: 6 valid, 7 with warnings, 0 invalid, 0 unreadable"`,
+      `"15 payloads: 7 valid, 8 with warnings, 0 invalid, 0 unreadable"`,
     );
   });
 

@@ -9,7 +9,7 @@ describe('svc-cli schema', () => {
     const result = await runCli(['schema', '--list']);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
-    expect(lines).toHaveLength(60);
+    expect(lines).toHaveLength(64);
     expect(lines.slice(0, 2).join('\n')).toMatchInlineSnapshot(`
       "kind                                    if  spec  description
       channel.customer.text                   A   2.1   customer text message (integrator -> platform)"
@@ -29,7 +29,7 @@ describe('svc-cli schema', () => {
 
   it('prints every kind keyed by name without flags', async () => {
     const all = JSON.parse((await runCli(['schema'])).stdout) as Record<string, unknown>;
-    expect(Object.keys(all)).toHaveLength(59);
+    expect(Object.keys(all)).toHaveLength(63);
     expect(all).toHaveProperty(['hook.offline_message']);
   });
 
@@ -39,7 +39,7 @@ describe('svc-cli schema', () => {
       const result = await runCli(['schema', '--out', dir]);
       expect(result.code).toBe(0);
       const files = readdirSync(dir);
-      expect(files).toHaveLength(59);
+      expect(files).toHaveLength(63);
       expect(files).toContain('widget.setCustomData.args.schema.json');
       const schema = JSON.parse(readFileSync(path.join(dir, 'channel.status.schema.json'), 'utf8'));
       expect(schema.title).toBe('channel.status');

@@ -8,6 +8,9 @@ import { createVirtualClock } from '../../src/clock.js';
 import { createPlatform } from '../../src/platform/index.js';
 import { DOCS_PROFILE, settingsOf } from '../../src/conversation/record/profile.js';
 import { closePeers, json, startPeer } from '../helpers/broken-peers.js';
+import { validateAuto } from '../../src/contract/index.js';
+import { createHookTarget, type HookTargetEvent } from '../../src/roles/hooks/index.js';
+import { postJson } from '../../src/http/client.js';
 
 afterEach(() => closePeers());
 
@@ -59,6 +62,37 @@ describe('hook events of the docs profile', () => {
       { plan: 'pro', seats: 3 },
     ]);
     expect(attributes[1]).toMatchObject({ client_id: updated.client_id, widget_id: 'site' });
+  });
+
+  it('validate and hook-target know both kinds: what the simulator sends passes', async () => {
+    const bodies = (await session('docs')).filter((b) =>
+      ['client_updated', 'client_attribute_updated'].includes(String(b.event_name)),
+    );
+    expect(bodies.map((b) => validateAuto(b)).map((r) => [r.kind, r.ok])).toEqual(
+      bodies.map((b) => [`hook.${String(b.event_name)}`, true]),
+    );
+    const received: HookTargetEvent[] = [];
+    const target = await createHookTarget({ port: 0, onEvent: (e) => received.push(e) });
+    try {
+      for (const body of bodies)
+        await postJson({
+          url: target.url,
+          body: JSON.stringify(body),
+          timeoutMs: 5000,
+          clock: createVirtualClock(),
+        });
+    } finally {
+      await target.close();
+    }
+    expect(
+      received
+        .filter((e) => e.type === 'hook-received')
+        .map((e) => e.type === 'hook-received' && [e.kind, e.verdict.ok, e.reply]),
+    ).toEqual([
+      ['hook.client_attribute_updated', true, { status: 200, body: { result: 'ok' } }],
+      ['hook.client_updated', true, { status: 200, body: { result: 'ok' } }],
+      ['hook.client_attribute_updated', true, { status: 200, body: { result: 'ok' } }],
+    ]);
   });
 
   it('under the spec: neither is sent', async () => {

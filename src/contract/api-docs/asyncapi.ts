@@ -9,7 +9,7 @@ import { collectExamples, type PayloadExample } from './examples.js';
 import { API_OPERATIONS, PATH_PARAMETERS, type ApiOperation } from './operations.js';
 import { INTERFACE_TAGS, ROLE_TAG_DESCRIPTIONS } from './openapi.js';
 import { readPackageVersion } from '../../package-files.js';
-import { HOOK_EVENTS } from '../hooks.js';
+import { ALL_HOOK_EVENTS } from '../hooks.js';
 import { BOT_DELIVERY_POLICY, CHANNEL_DELIVERY_POLICY } from '../timing.js';
 import { API_ROLES } from './operations.js';
 
@@ -73,10 +73,10 @@ const CHANNELS: ChannelPlan[] = [
       id: 'hookEvents',
       summary: 'Hook events',
       description: 'The hook URL set in the admin panel receives every event (spec 4.4, 6.2).',
-      requestKinds: HOOK_EVENTS.map((e) => `hook.${e}`),
+      requestKinds: ALL_HOOK_EVENTS.map((e) => `hook.${e}`),
     },
     server: 'hookReceiver',
-    replyKinds: HOOK_EVENTS.map((e) => `hook.${e}.reply`),
+    replyKinds: ALL_HOOK_EVENTS.map((e) => `hook.${e}.reply`),
   },
 ];
 
@@ -261,7 +261,7 @@ export function buildAsyncApi(options: BuildAsyncApiOptions = {}): Json {
       },
     }),
   };
-  for (const event of HOOK_EVENTS) {
+  for (const event of ALL_HOOK_EVENTS) {
     const op = opById(`hook.${event}`);
     operations[`sendHook.${event}`] = operation(
       'send',

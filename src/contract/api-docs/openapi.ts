@@ -19,7 +19,7 @@ import {
   type ApiResponse,
   type ApiRole,
 } from './operations.js';
-import { HOOK_EVENTS } from '../hooks.js';
+import { ALL_HOOK_EVENTS } from '../hooks.js';
 import { readPackageVersion } from '../../package-files.js';
 
 type Json = Record<string, unknown>;
@@ -147,11 +147,11 @@ function hookUrlOperation(): ApiOperation {
     description:
       'One URL receives every hook event; event_name tells them apart. The reply per event is ' +
       'in the webhooks of this document (spec 6.2).',
-    requestKinds: HOOK_EVENTS.map((e) => `hook.${e}`),
+    requestKinds: ALL_HOOK_EVENTS.map((e) => `hook.${e}`),
     responses: {
       200: {
         description: 'the reply of the event (spec 6.2)',
-        kinds: HOOK_EVENTS.map((e) => `hook.${e}.reply`),
+        kinds: ALL_HOOK_EVENTS.map((e) => `hook.${e}.reply`),
       },
     },
   };

@@ -4,7 +4,7 @@
  * Both documents are rendered from this table.
  */
 import { BOT_HTTP_STATUSES } from '../bot.js';
-import { HOOK_EVENTS, type HookEventName } from '../hooks.js';
+import { ALL_HOOK_EVENTS, type DocsHookEventName, type HookEventName } from '../hooks.js';
 import { MEDIA_TYPES } from '../channel.js';
 
 /** The party that serves an endpoint. */
@@ -40,7 +40,7 @@ export interface ApiOperation {
   /** spec 5.3: the Authorization header is required / optional */
   authorization?: 'required' | 'optional';
   /** a hook operation: rendered as one webhook per event */
-  hookEvent?: HookEventName;
+  hookEvent?: HookEventName | DocsHookEventName;
 }
 
 const customerKinds = [
@@ -93,7 +93,7 @@ const notFound: ApiResponse = {
   kinds: ['svc.error-body'],
 };
 
-const hookOperations: ApiOperation[] = HOOK_EVENTS.map((event) => ({
+const hookOperations: ApiOperation[] = ALL_HOOK_EVENTS.map((event) => ({
   id: `hook.${event}`,
   role: 'hook-receiver',
   iface: 'D',
@@ -106,7 +106,9 @@ const hookOperations: ApiOperation[] = HOOK_EVENTS.map((event) => ({
     `fields and reply per spec 6.2, shared objects per 2.6.` +
     (event === 'offline_message'
       ? ' The field table names it offline_messages, the sample offline_message: both are accepted.'
-      : ''),
+      : event === 'client_updated' || event === 'client_attribute_updated'
+        ? " Not in the spec: the public Webhooks page's event, sent by the simulator under --profile docs."
+        : ''),
   requestKinds: [`hook.${event}`],
   responses: {
     200: {

@@ -1,5 +1,5 @@
 import { createClock, type Clock } from '../../clock.js';
-import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
+import { DOCS_HOOK_EVENTS, HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { validate } from '../../contract/validate.js';
 import type { ContractIssue, ValidationResult } from '../../contract/types.js';
 import { serveExchanges, type Transport } from '../../http/exchange.js';
@@ -121,9 +121,9 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
     admit: (request) => admitHook(request, options.path),
     answer(body) {
       const json = body.json as HookBody;
-      const { event, verdict } = judgeHook(json);
+      const { event, kind, verdict } = judgeHook(json);
       const answer: RoleAnswer = {
-        kind: event ? `hook.${event}` : 'unknown',
+        kind: kind ?? 'unknown',
         verdict: {
           ok: verdict.ok,
           errors: verdict.errors.map(issueLine),
@@ -133,7 +133,8 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
           status: 200,
           body: event
             ? (options.replies?.[event] ?? defaultHookReply(event, json))
-            : { result: 'FAILURE' },
+            : // the public docs' client events: {"result":"ok"}, as the page's sample answers
+              { result: kind ? 'ok' : 'FAILURE' },
         },
         key: messageKeyOf(json, body.raw),
       };
@@ -196,9 +197,19 @@ function admitHook(
 }
 
 /** spec 6.2: a body is judged as its event's kind; an event_name that names none fails. */
-function judgeHook(json: HookBody): { event: HookEventName | undefined; verdict: HookVerdict } {
+function judgeHook(json: HookBody): {
+  event: HookEventName | undefined;
+  kind?: string;
+  verdict: HookVerdict;
+} {
   const event = hookEventOf(json?.event_name);
-  if (event) return { event, verdict: validate(`hook.${event}`, json) };
+  if (event) return { event, kind: `hook.${event}`, verdict: validate(`hook.${event}`, json) };
+  // the public Webhooks page's client events (docs profile): known kinds, no scripted reply
+  const name = json?.event_name;
+  if ((DOCS_HOOK_EVENTS as readonly unknown[]).includes(name)) {
+    const kind = `hook.${String(name)}`;
+    return { event, kind, verdict: validate(kind, json) };
+  }
   return {
     event,
     verdict: {

@@ -11,7 +11,7 @@ import {
 describe('public API of svc-cli/schemas', () => {
   it('lists every kind with interface, spec section, direction and description', () => {
     const kinds = listKinds();
-    expect(kinds.length).toBe(59);
+    expect(kinds.length).toBe(63);
     expect(kinds.find((k) => k.name === 'bot.event.CLIENT_MESSAGE')).toEqual({
       name: 'bot.event.CLIENT_MESSAGE',
       interface: 'B',

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../../src/contract/api-docs/openapi.js';
 import { API_ROLES } from '../../../src/contract/api-docs/operations.js';
 import { BOT_HTTP_STATUSES } from '../../../src/contract/bot.js';
-import { HOOK_EVENTS } from '../../../src/contract/hooks.js';
+import { ALL_HOOK_EVENTS } from '../../../src/contract/hooks.js';
 import { listKinds } from '../../../src/contract/index.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -57,7 +57,7 @@ describe('openapi document', () => {
   });
 
   it('has one webhook per hook event with its own reply, and the parties endpoints', () => {
-    for (const event of HOOK_EVENTS) {
+    for (const event of ALL_HOOK_EVENTS) {
       const op = whole.webhooks[`hook.${event}`].post;
       expect(op.requestBody.content['application/json'].schema.$ref).toBe(
         `#/components/schemas/hook.${event}`,
@@ -78,7 +78,7 @@ describe('openapi document', () => {
     expect(Object.keys(provider.paths).sort()).toEqual(['/oauth/token', '/{token}']);
     const receiver: Json = buildOpenApi({ role: 'hook-receiver' });
     expect(Object.keys(receiver.paths)).toEqual(['/']);
-    expect(Object.keys(receiver.webhooks)).toHaveLength(HOOK_EVENTS.length);
+    expect(Object.keys(receiver.webhooks)).toHaveLength(ALL_HOOK_EVENTS.length);
     const platform: Json = buildOpenApi({ role: 'platform' });
     expect(Object.keys(platform.paths)).toEqual(Object.keys(whole.paths));
     expect(platform.webhooks).toBeUndefined();

@@ -38,6 +38,8 @@ describe('fixtures/payloads/real (docs-shaped payloads)', () => {
       'hook.chat_accepted.reply',
       'hook.chat_finished',
       'hook.chat_updated',
+      'hook.client_attribute_updated',
+      'hook.client_updated',
       'hook.offline_message',
     ]);
   });
