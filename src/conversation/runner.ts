@@ -255,6 +255,8 @@ function checkInvariants(
 ): StepResult | undefined {
   const started = performance.now();
   const violations = checkRecords(records, {
+    // a profile's bot policy moves the hand-over (docs: 3 attempts, at 9 s)
+    ...(options.settings ? { botBudgetMs: options.settings.botPolicy.failAfterMs } : {}),
     ...options.invariants,
     ...(world.timingToleranceMs === undefined ? {} : { toleranceMs: world.timingToleranceMs }),
   });

@@ -115,3 +115,18 @@ describe('JSON Schema of the format', () => {
     expect({ ...committed, $id: undefined }).toEqual({ ...fresh, $id: undefined });
   });
 });
+
+describe('under --profile docs', () => {
+  it("the hand-over invariant follows the profile's bot policy: only the pinned count differs", async () => {
+    const { DOCS_PROFILE, settingsOf } = await import('../../src/conversation/record/profile.js');
+    const timeout = bundled.find((b) => b.file.endsWith('bot-timeout.json'))!;
+    const result = await replayConversation({
+      conversation: timeout.conversation,
+      file: timeout.file,
+      settings: settingsOf(DOCS_PROFILE),
+    });
+    const failed = result.steps.filter((s) => s.status === 'failed');
+    // the fixture pins the spec's 2 attempts; the docs' third one is the whole difference
+    expect(failed.map((s) => s.name)).toEqual(['4. expect event bot-handover']);
+  });
+});
