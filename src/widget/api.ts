@@ -12,7 +12,7 @@ import {
   isValidUserToken,
   pickContactInfo,
 } from './checks.js';
-import { checkCustomData } from './custom-data.js';
+import { checkCustomData, type CustomDataCheck } from './custom-data.js';
 import {
   changeState,
   endCall,
@@ -183,6 +183,25 @@ function contactAnswer(session: WidgetSession): ContactInfo {
   return { client_name: name, ...rest };
 }
 
+/**
+ * setCustomData's fields checked (spec 4.5); under the docs profile at most 10 of them, as the
+ * public JS API says. **Assumption**: more are refused whole, as the double's other refusals,
+ * rather than cut to the first 10.
+ */
+function checkFieldsOf(session: WidgetSession, fields: unknown): CustomDataCheck {
+  const limit = session.customDataFields;
+  if (limit !== undefined && Array.isArray(fields) && fields.length > limit) {
+    noteIssue(
+      session,
+      'setCustomData',
+      'too_many_fields',
+      `setCustomData: refused, ${fields.length} fields; the public JS API allows ${limit}`,
+    );
+    return { ok: false, reason: `at most ${limit} fields` };
+  }
+  return checkCustomData(fields, session.linkPolicy);
+}
+
 function createSpecApi(session: WidgetSession): SvcApi {
   const { visitorId } = session;
   return {
@@ -260,7 +279,7 @@ function createSpecApi(session: WidgetSession): SvcApi {
     },
     setCustomData(fields) {
       const record = recordCall(session, 'setCustomData', [fields]);
-      const checked = checkCustomData(fields, session.linkPolicy);
+      const checked = checkFieldsOf(session, fields);
       if (!checked.ok)
         return finish<ReasonResult>(record, { result: 'fail', reason: checked.reason });
       for (const issue of checked.issues)

@@ -83,7 +83,7 @@ export function installWidget(win: object, options: WidgetOptions = {}): Widget 
     // the public JS API: 10 setClientAttributes calls per visitor and hour (docs profile)
     // and getContactInfo answers the name as client_name
     ...(options.profile === 'docs'
-      ? { attributeCallsPerHour: 10, contactNameKey: 'client_name' as const }
+      ? { attributeCallsPerHour: 10, customDataFields: 10, contactNameKey: 'client_name' as const }
       : {}),
     attributeCalls: [],
     attributes: {},

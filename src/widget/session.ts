@@ -36,6 +36,8 @@ export interface WidgetSession {
   readonly linkPolicy: LinkPolicy;
   /** setClientAttributes calls allowed per visitor and hour; undefined: no such method */
   readonly attributeCallsPerHour?: number | undefined;
+  /** setCustomData fields allowed per call (the public JS API: 10, docs); undefined: no limit */
+  readonly customDataFields?: number | undefined;
   /** `client_name`: getContactInfo answers the name under the public JS API's key (docs) */
   readonly contactNameKey?: 'name' | 'client_name';
   /** when each accepted setClientAttributes call was made (the last hour's only) */

@@ -141,7 +141,8 @@ export interface WidgetOptions {
   /**
    * `docs`: the public docs' readings beyond spec 4.5 (docs/drift.md): `setClientAttributes`,
    * at most 10 calls per visitor and hour, sent to the platform (hook
-   * client_attribute_updated); `getContactInfo` answering `client_name` (default `spec`).
+   * client_attribute_updated); `setCustomData` at most 10 fields; `getContactInfo` answering
+   * `client_name` (default `spec`).
    */
   profile?: 'spec' | 'docs';
   /**

@@ -49,6 +49,25 @@ describe('the page-script double under the docs profile', () => {
     ]);
   });
 
+  it('refuses setCustomData with more than 10 fields under docs, with a warning naming the limit', () => {
+    const warnings: string[] = [];
+    const widget = install({
+      profile: 'docs',
+      console: { warn: (line: string) => warnings.push(line), error: () => undefined },
+    });
+    const fields = (n: number) => Array.from({ length: n }, (_, i) => ({ content: `f${i}` }));
+    expect(widget.api.setCustomData(fields(10))).toEqual({ result: 'ok' });
+    expect(widget.api.setCustomData(fields(11))).toEqual({
+      result: 'fail',
+      reason: 'at most 10 fields',
+    });
+    expect(warnings).toEqual([
+      'svc_api double: setCustomData: refused, 11 fields; the public JS API allows 10',
+    ]);
+    expect(widget.session.customData).toHaveLength(10);
+    expect(install().api.setCustomData(fields(11))).toEqual({ result: 'ok' });
+  });
+
   it('getContactInfo answers the name as client_name under docs, as name under the spec', () => {
     const docs = install({ profile: 'docs' });
     docs.api.setContactInfo({ name: 'Ann', email: 'ann@shop.test' });
