@@ -13,6 +13,8 @@ export interface DemoServerOptions {
   tls?: TlsServerOptions | undefined;
   /** `--allowed-host`: Host names served beside localhost, IP addresses and `host` */
   allowedHosts?: readonly string[] | undefined;
+  /** `docs`: the page's double follows the public JS API's readings (`data-profile`) */
+  profile?: 'spec' | 'docs';
 }
 
 /** HTML-escapes a value for an attribute. */
@@ -27,7 +29,8 @@ export async function startDemoServer(options: DemoServerOptions): Promise<Runni
   const page = requireAsset('demo', 'index.html');
   const html = page.body
     .replaceAll('{{PLATFORM_URL}}', attr(options.platformUrl.replace(/\/+$/, '')))
-    .replaceAll('{{CONSOLE_URL}}', attr(options.consoleUrl ?? ''));
+    .replaceAll('{{CONSOLE_URL}}', attr(options.consoleUrl ?? ''))
+    .replaceAll('{{PROFILE}}', attr(options.profile ?? 'spec'));
   const files: Record<string, Asset> = {
     '/': { body: html, contentType: page.contentType },
     '/svc-widget.js': requireAsset('widget', 'svc-widget.js'),

@@ -2,6 +2,7 @@
 import {
   ALLOWED_HOST_OPTION,
   CONTROL_ACCESS_OPTIONS,
+  PROFILE_OPTION,
   RECORD_OPTIONS,
   SERVING_OPTIONS,
   TIMEOUT_OPTION,
@@ -111,6 +112,11 @@ export const widgetOptions = defineOptions('widget', [
     type: 'url',
     env: 'SVC_PLATFORM_URL',
     description: 'use a running simulator (svc-cli platform --web) instead of starting one',
+  },
+  {
+    ...PROFILE_OPTION,
+    description:
+      "what the simulator and the page's double follow beyond the spec: spec, docs (the page's double then has setClientAttributes and the JS API limits) or a profile file",
   },
   {
     key: 'platformWait',

@@ -11,6 +11,7 @@ import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-s
 import { createDocsService } from '../../web/docs-service.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { widgetOptions } from './misc-options.js';
+import { coreOptionsOf, loadProfile, settingsOf } from '../../conversation/record/profile.js';
 import { createOutput } from '../render/output.js';
 import { formatPlatformEvent } from '../render/platform-events.js';
 import { waitForAbort } from '../serve.js';
@@ -46,14 +47,16 @@ export async function runWidget(
   const tls = await serverTls(ctx, flags, (line) => out.note(line));
   let platform: Platform | undefined;
   let platformUrl = platformGiven ?? '';
+  const settings = settingsOf(await loadProfile(flags.profile, ctx.cwd));
   if (!platformGiven) {
     platform = createPlatform({
+      ...coreOptionsOf(settings),
       clock: createClock({ timeScale: globals.timeScale }),
       journal: createRecordJournal(ctx, flags.record),
       agentsOnline: flags.agents !== 'offline',
       services: [createConsoleService(), createDocsService()],
       eventHistory: CONSOLE_EVENT_HISTORY,
-      ...(hookUrl ? { hooks: { url: hookUrl } } : {}),
+      ...(hookUrl ? { hooks: { url: hookUrl, events: settings.hookEvents } } : {}),
     });
     platformUrl = (
       await platform.listen({
@@ -66,7 +69,17 @@ export async function runWidget(
     ).url;
   }
   const consoleUrl = platform ? consoleUrlOf(platformUrl, control) : `${platformUrl}/_sim/console/`;
-  const demo = await startDemoServer({ platformUrl, consoleUrl, port, tls, ...host });
+  // the page's double follows the docs readings of the JS API when the profile has them
+  const pageProfile =
+    settings.attributeCallsPerHour === undefined ? {} : { profile: 'docs' as const };
+  const demo = await startDemoServer({
+    platformUrl,
+    consoleUrl,
+    port,
+    tls,
+    ...host,
+    ...pageProfile,
+  });
   out.event(
     {
       type: 'listening',
