@@ -5,7 +5,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { runConformSuite } from '../../src/conversation/conform/index.js';
-import { settingsOf, type Profile } from '../../src/conversation/record/profile.js';
+import { DOCS_PROFILE, settingsOf, type Profile } from '../../src/conversation/record/profile.js';
+import { createHookTarget } from '../../src/roles/hooks/index.js';
+import type { ConformCaseResult } from '../../src/conversation/conform/index.js';
+
+const reasons = (results: ConformCaseResult[]): string[] =>
+  results.flatMap((r) => r.steps.flatMap((s) => (s.status === 'failed' ? s.details : [])));
 import { CHANNEL_DELIVERY_POLICY } from '../../src/platform/delivery.js';
 import { createPlatform } from '../../src/platform/index.js';
 import { createTestContext, runInProcess } from '../helpers/cli-context.js';
@@ -69,6 +74,34 @@ describe('conform --profile', () => {
     ) as { chat_id: unknown };
     expect(typeof accepted.chat_id).toBe('string');
     expect(typeof finished.chat_id).toBe('number');
+  });
+
+  it('hooks under docs: the client events too, and hook-target passes them', async () => {
+    const target = await createHookTarget({ port: 0 });
+    closers.push(() => target.close());
+    const clock = createClock({ timeScale: 0.5 });
+    const report = await runConformSuite({
+      suite: 'hooks',
+      url: target.url,
+      clock,
+      settings: settingsOf(DOCS_PROFILE),
+    });
+    expect(report.failed).toBe(0);
+    expect(report.results.map((r) => r.name).slice(-2)).toEqual([
+      'client_updated (public Webhooks page, --profile docs)',
+      'client_attribute_updated (public Webhooks page, --profile docs)',
+    ]);
+    const refusing = await startPeer((_req, res) => json(res, 404, { error: 'no such event' }));
+    const refused = await runConformSuite({
+      suite: 'hooks',
+      url: refusing,
+      clock,
+      settings: settingsOf(DOCS_PROFILE),
+    });
+    expect(reasons(refused.results.slice(-2))).toEqual([
+      'reply: HTTP 404; a receiver answers the event it takes with 2xx',
+      'reply: HTTP 404; a receiver answers the event it takes with 2xx',
+    ]);
   });
 
   it("platform: the profile's schedule is the one expected", async () => {

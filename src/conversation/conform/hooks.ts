@@ -2,8 +2,11 @@ import type { Clock } from '../../clock.js';
 import { formatIssue } from '../../contract/issues.js';
 import { SvcError } from '../../errors.js';
 import { HOOK_DELIVERY_POLICY } from '../../contract/timing.js';
+import { DOCS_HOOK_EVENTS, type DocsHookEventName } from '../../contract/hooks.js';
+import { validate } from '../../contract/validate.js';
+import { postJson } from '../../http/client.js';
 import { fireHook, type FireResult } from '../../roles/hooks/fire.js';
-import { HOOK_LIFECYCLE } from '../../roles/hooks/samples.js';
+import { buildSampleDocsHookEvent, HOOK_LIFECYCLE } from '../../roles/hooks/samples.js';
 import { describeWallTime, type ConformCase } from './case.js';
 import { shapeSent, type PayloadForms } from '../../platform/payload-forms.js';
 
@@ -19,10 +22,62 @@ export interface HooksSuiteOptions {
   timeoutMs?: number;
   /** a profile's payload forms (`--profile`): events sent in them */
   forms?: PayloadForms;
+  /** `docs` (`--profile docs`): the public Webhooks page's client events too */
+  events?: 'spec' | 'docs';
 }
 
 /** The cases of `conform hooks`, in lifecycle order (spec 3); offline_messages last. */
 export function buildHooksCases(options: HooksSuiteOptions): ConformCase[] {
+  const docs = options.events === 'docs' ? DOCS_HOOK_EVENTS.map((e) => docsCase(options, e)) : [];
+  return [...specCases(options), ...docs];
+}
+
+/**
+ * A client event of the public Webhooks page (docs profile): delivered, answered 2xx within
+ * the timeout; its answer is any object (`{"result":"ok"}` in the page's sample).
+ */
+function docsCase(options: HooksSuiteOptions, name: DocsHookEventName): ConformCase {
+  const timeoutMs = options.timeoutMs ?? HOOK_DELIVERY_POLICY.attemptTimeoutMs;
+  return {
+    name: `${name} (public Webhooks page, --profile docs)`,
+    spec: ['4.4', '6.2'],
+    async run(ctx) {
+      await ctx.check(`a 2xx JSON answer within ${timeoutMs} ms`, async () => {
+        const body = buildSampleDocsHookEvent(name);
+        const outcome = await postJson({
+          url: options.url,
+          body: shapeSent(
+            { forms: options.forms, clock: options.clock },
+            `hook.${name}`,
+            JSON.stringify(body),
+          ),
+          timeoutMs,
+          clock: options.clock,
+        });
+        if (!outcome.ok)
+          return [
+            `reply: ${outcome.reason === 'timeout' ? `no complete reply within ${timeoutMs} ms${describeWallTime(timeoutMs, options.clock)}` : outcome.message}`,
+          ];
+        if (outcome.status < 200 || outcome.status > 299)
+          return [`reply: HTTP ${outcome.status}; a receiver answers the event it takes with 2xx`];
+        const verdict = validate(`hook.${name}.reply`, parseReply(outcome.body));
+        return verdict.ok ? [] : verdict.errors.map((issue) => `reply: ${formatIssue(issue)}`);
+      });
+    },
+  };
+}
+
+/** A reply body as JSON, or the text itself (validated as what it is). */
+function parseReply(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The spec's events, in lifecycle order (spec 3); offline_messages last. */
+function specCases(options: HooksSuiteOptions): ConformCase[] {
   const timeoutMs = options.timeoutMs ?? HOOK_DELIVERY_POLICY.attemptTimeoutMs;
   let assignTo: string | undefined;
   // spec 6.2 asks receivers to take both spellings; none found in public code takes

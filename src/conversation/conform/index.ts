@@ -158,6 +158,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         url: options.url,
         clock,
         ...(options.settings?.forms ? { forms: options.settings.forms } : {}),
+        ...(options.settings?.hookEvents === 'docs' ? { events: 'docs' as const } : {}),
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
       break;

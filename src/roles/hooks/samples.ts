@@ -1,11 +1,14 @@
 import type { HookEventName as ContractHookEventName } from '../../contract/hooks.js';
 import {
   buildCallEvent,
+  buildClientAttributeUpdated,
+  buildClientUpdated,
   buildChatAccepted,
   buildChatAssigned,
   buildChatFinished,
   buildChatUpdated,
   buildOfflineMessage,
+  type DocsHookEventName,
   type HookAgent,
   type HookBase,
   type HookEventName,
@@ -43,6 +46,17 @@ const SAMPLE_BASE: HookBase = {
     chatsCount: 3,
   },
 };
+
+/**
+ * The public Webhooks page's client events (docs profile) with the sample visitor: what
+ * `conform hooks --profile docs` sends beside the spec's events.
+ * @example buildSampleDocsHookEvent('client_updated').client_id // 'client-17'
+ */
+export function buildSampleDocsHookEvent(name: DocsHookEventName): Record<string, unknown> {
+  return name === 'client_updated'
+    ? buildClientUpdated(SAMPLE_BASE, 'client-17')
+    : buildClientAttributeUpdated(SAMPLE_BASE, 'client-17', { plan: 'pro', seats: 3 });
+}
 
 export interface SampleOptions {
   /** spec 6.2 note: the field table's spelling of the offline event */
