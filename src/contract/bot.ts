@@ -52,6 +52,56 @@ export const BOT_HTTP_STATUSES = [200, 400, 401, 403, 404, 405, 429, 500, 502, 5
  */
 export const MILLISECONDS_ABOVE = 1e11;
 
+/**
+ * The public Bot API's events beyond spec 6.1 (DOCS_BOT_EVENTS), on the envelope the spec's
+ * events share.
+ */
+function docsBotEventSchemas<I extends z.ZodType, M extends z.ZodType>(
+  eventId: I,
+  botMessageSchema: M,
+) {
+  /**
+   * CLIENT_INFO's contact data. The public page names the event ("the customer's contact data",
+   * bot to platform) but its field table could not be read here; the data takes the spec's own
+   * contact structure (6.2 `contact_info`, 4.5 setContactInfo): name, email, phone,
+   * description, strings. An assumption, recorded in docs/FIDELITY.md.
+   */
+  const contactInfo = shape('6.2', {
+    name: str('6.2').optional(),
+    email: str('6.2').optional(),
+    phone: str('6.2').optional(),
+    description: str('6.2').optional(),
+  });
+
+  return {
+    // public Bot API, platform to bot: the chat closed (the envelope of the other notices)
+    CHAT_CLOSED: shape('6.1', {
+      event: lit('CHAT_CLOSED', '6.1'),
+      id: eventId,
+      client_id: eventId,
+      chat_id: eventId,
+      site_id: idString('6.1').optional(),
+    }),
+    // public Bot API (one version of the page), platform to bot: an agent's message in a
+    // chat the bot is part of, for the bot to take into account; the CLIENT_MESSAGE envelope
+    AGENT_MESSAGE: shape('6.1', {
+      event: lit('AGENT_MESSAGE', '6.1'),
+      id: eventId,
+      client_id: eventId,
+      chat_id: eventId,
+      message: botMessageSchema,
+    }),
+    // public Bot API, bot to platform: the customer's contact data, e.g. after AGENT_UNAVAILABLE
+    CLIENT_INFO: shape('6.1', {
+      event: lit('CLIENT_INFO', '6.1'),
+      id: eventId,
+      client_id: eventId,
+      chat_id: eventId,
+      contact_info: contactInfo,
+    }),
+  } as const;
+}
+
 /** The bot schemas, built on first use. */
 export const botSchemas = once(() => {
   // spec 2.5: timestamp is typed String (unix time) in the tables and a number in the samples: both.
@@ -151,19 +201,6 @@ export const botSchemas = once(() => {
     channel: shape('6.1', { id: idString('6.1'), type: str('6.1') }).optional(),
   };
 
-  /**
-   * CLIENT_INFO's contact data. The public page names the event ("the customer's contact data",
-   * bot to platform) but its field table could not be read here; the data takes the spec's own
-   * contact structure (6.2 `contact_info`, 4.5 setContactInfo): name, email, phone,
-   * description, strings. An assumption, recorded in docs/FIDELITY.md.
-   */
-  const contactInfo = shape('6.2', {
-    name: str('6.2').optional(),
-    email: str('6.2').optional(),
-    phone: str('6.2').optional(),
-    description: str('6.2').optional(),
-  });
-
   /** spec 6.1: one schema per event; BOT_MESSAGE's sample omits chat_id and client_id. */
   const botEventSchemas = {
     CLIENT_MESSAGE: shape('6.1', {
@@ -199,31 +236,7 @@ export const botSchemas = once(() => {
       client_id: eventId,
       chat_id: eventId,
     }),
-    // public Bot API, platform to bot: the chat closed (the envelope of the other notices)
-    CHAT_CLOSED: shape('6.1', {
-      event: lit('CHAT_CLOSED', '6.1'),
-      id: eventId,
-      client_id: eventId,
-      chat_id: eventId,
-      site_id: idString('6.1').optional(),
-    }),
-    // public Bot API (one version of the page), platform to bot: an agent's message in a
-    // chat the bot is part of, for the bot to take into account; the CLIENT_MESSAGE envelope
-    AGENT_MESSAGE: shape('6.1', {
-      event: lit('AGENT_MESSAGE', '6.1'),
-      id: eventId,
-      client_id: eventId,
-      chat_id: eventId,
-      message: botMessageSchema,
-    }),
-    // public Bot API, bot to platform: the customer's contact data, e.g. after AGENT_UNAVAILABLE
-    CLIENT_INFO: shape('6.1', {
-      event: lit('CLIENT_INFO', '6.1'),
-      id: eventId,
-      client_id: eventId,
-      chat_id: eventId,
-      contact_info: contactInfo,
-    }),
+    ...docsBotEventSchemas(eventId, botMessageSchema),
   } as const;
 
   // spec 7.2: in an emergency the body carries error.code and a human-readable error.message.

@@ -43,6 +43,51 @@ export const HOOK_RESULTS = ['ok', 'FAILURE'] as const;
  */
 export const USER_TOKEN_FIELD = 'user_token';
 
+/**
+ * The public Webhooks page's client events beyond spec 6.2 (DOCS_HOOK_EVENTS) and their
+ * answers, on the visitor and widget id of the spec's events.
+ */
+function docsHookSchemas<V extends z.ZodType, W extends z.ZodType>(visitor: V, widgetId: W) {
+  const anyObject = z.record(z.string(), z.unknown(), tag('2.6', { rule: 'must be an object' }));
+  const optionalString = () => str('2.6').optional();
+  /**
+   * The public Webhooks page's client events (no chat_id): client_updated carries the visitor
+   * and the client id; client_attribute_updated the client id and an attributes map. The CRM
+   * card objects of client_updated's sample are optional objects (the simulator has no card).
+   */
+  const clientId = idString('6.2', { rule: 'must be a string (the client id)' });
+  const docsHookEventSchemas = {
+    client_updated: shape('6.2', {
+      event_name: lit('client_updated', '6.2'),
+      widget_id: widgetId,
+      [USER_TOKEN_FIELD]: optionalString(),
+      visitor,
+      organization: anyObject.optional(),
+      status: anyObject.optional(),
+      assigned_agent: anyObject.optional(),
+      tags: z.array(anyObject, tag('6.2')).optional(),
+      client_id: clientId,
+    }),
+    client_attribute_updated: shape('6.2', {
+      event_name: lit('client_attribute_updated', '6.2'),
+      widget_id: widgetId,
+      [USER_TOKEN_FIELD]: optionalString(),
+      client_id: clientId,
+      attributes: anyObject,
+    }),
+  } as const;
+  /** The page documents client_updated's answer as {"result":"ok"} or an error text: any object. */
+  const docsHookReplySchemas = {
+    client_updated: z.record(z.string(), z.unknown(), tag('6.2', { rule: 'must be an object' })),
+    client_attribute_updated: z.record(
+      z.string(),
+      z.unknown(),
+      tag('6.2', { rule: 'must be an object' }),
+    ),
+  } as const;
+  return { docsHookEventSchemas, docsHookReplySchemas };
+}
+
 /** The hook schemas, built on first use. */
 export const hookSchemas = once(() => {
   const anyObject = z.record(z.string(), z.unknown(), tag('2.6', { rule: 'must be an object' }));
@@ -218,33 +263,6 @@ export const hookSchemas = once(() => {
     }),
   } as const;
 
-  /**
-   * The public Webhooks page's client events (no chat_id): client_updated carries the visitor
-   * and the client id; client_attribute_updated the client id and an attributes map. The CRM
-   * card objects of client_updated's sample are optional objects (the simulator has no card).
-   */
-  const clientId = idString('6.2', { rule: 'must be a string (the client id)' });
-  const docsHookEventSchemas = {
-    client_updated: shape('6.2', {
-      event_name: lit('client_updated', '6.2'),
-      widget_id: common.widget_id,
-      [USER_TOKEN_FIELD]: optionalString(),
-      visitor,
-      organization: anyObject.optional(),
-      status: anyObject.optional(),
-      assigned_agent: anyObject.optional(),
-      tags: z.array(anyObject, tag('6.2')).optional(),
-      client_id: clientId,
-    }),
-    client_attribute_updated: shape('6.2', {
-      event_name: lit('client_attribute_updated', '6.2'),
-      widget_id: common.widget_id,
-      [USER_TOKEN_FIELD]: optionalString(),
-      client_id: clientId,
-      attributes: anyObject,
-    }),
-  } as const;
-
   const okOrFailure = shape('6.2', { result: oneOf(HOOK_RESULTS, '6.2') });
 
   // a reply's fields are defined in 6.2 (the events' shared objects in 2.6)
@@ -283,16 +301,7 @@ export const hookSchemas = once(() => {
     chat_updated: okOrFailure,
     offline_message: okOrFailure,
   } as const;
-  /** The page documents client_updated's answer as {"result":"ok"} or an error text: any object. */
-  const docsHookReplySchemas = {
-    client_updated: z.record(z.string(), z.unknown(), tag('6.2', { rule: 'must be an object' })),
-    client_attribute_updated: z.record(
-      z.string(),
-      z.unknown(),
-      tag('6.2', { rule: 'must be an object' }),
-    ),
-  } as const;
-  return { hookEventSchemas, hookReplySchemas, docsHookEventSchemas, docsHookReplySchemas };
+  return { hookEventSchemas, hookReplySchemas, ...docsHookSchemas(visitor, common.widget_id) };
 });
 
 type HookSchemas = ReturnType<typeof hookSchemas>;

@@ -5,9 +5,10 @@ import { acceptChat } from './agent.js';
 import { updateVisitor } from './hooks/actions.js';
 import { createBotCustomerMessage } from './bot-message.js';
 import { handleProviderRequest, type BotInboundContext } from './bot-inbound.js';
-import { createBotSender, type BotAuthOptions } from './bot-outbound.js';
+import { createBotSender, type BotAuthOptions, type OutboundEventName } from './bot-outbound.js';
 import { createRateLimiter, DEFAULT_BOT_RATE_LIMIT, type RateLimit } from './bot-rate-limit.js';
 import type { PlatformCore } from './core.js';
+import type { PlatformEvent } from './events.js';
 import type { DeliveryPolicy } from './delivery.js';
 import type { Chat, Customer } from './model.js';
 import type { PlatformRequest, PlatformService } from './types.js';
@@ -48,6 +49,23 @@ interface BotChatState {
 }
 
 const botState = (chat: Chat): BotChatState | undefined => chat.ext.bot as BotChatState | undefined;
+
+/**
+ * The public Bot API's notices (--bot-events docs): CHAT_CLOSED to the bot of a chat that
+ * closed; AGENT_MESSAGE, an agent's text the bot should take into account, in a chat the bot
+ * is part of (after AGENT_JOINED).
+ */
+function sendDocsNotice(
+  core: PlatformCore,
+  event: Extract<PlatformEvent, { type: 'chat-closed' | 'agent-message' }>,
+  send: (name: OutboundEventName, chat: Chat, text?: string) => unknown,
+): void {
+  const chat = core.state.chats.get(event.chatId);
+  const state = chat ? botState(chat) : undefined;
+  if (!chat || !state) return;
+  if (event.type === 'chat-closed') void send('CHAT_CLOSED', chat);
+  else if (state.joined && event.text !== undefined) void send('AGENT_MESSAGE', chat, event.text);
+}
 
 /**
  * The bot service: customer messages on a bot-attached channel go to the provider first
@@ -117,17 +135,8 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
 
   const docsEvents = options.botEvents === 'docs';
   const off = core.on((event) => {
-    if (event.type === 'chat-closed') {
-      // public Bot API (--bot-events docs): the bot of a closed chat hears CHAT_CLOSED
-      const chat = core.state.chats.get(event.chatId);
-      if (docsEvents && chat && botState(chat)) void send('CHAT_CLOSED', chat);
-      return;
-    }
-    if (event.type === 'agent-message') {
-      // public Bot API (docs): an agent's message in a chat the bot is part of -> AGENT_MESSAGE
-      const chat = core.state.chats.get(event.chatId);
-      if (docsEvents && chat && botState(chat)?.joined && event.text !== undefined)
-        void send('AGENT_MESSAGE', chat, event.text);
+    if (event.type === 'chat-closed' || event.type === 'agent-message') {
+      if (docsEvents) sendDocsNotice(core, event, send);
       return;
     }
     if (event.type === 'chat-accepted') {
