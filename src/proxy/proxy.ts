@@ -5,6 +5,8 @@
  * Content-Length or chunked as received), apart from the hop-by-hop headers a proxy must not
  * forward (RFC 9110 7.6.1). The core never prints: it emits `ProxyEvent`s.
  */
+import { compact } from '../compact.js';
+import { answerDepartures, sentDepartures, type KindProfile } from './drift.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
@@ -78,7 +80,12 @@ export interface ProxyOptions {
    * a platform profile's delivery policies (`--profile`): each attempt is placed against its
    * schedule instead of the spec's, and one that departs from it is flagged
    */
-  profile?: { name: string; policies: Partial<Record<LegName, DeliveryPolicy>> };
+  profile?: {
+    name: string;
+    policies: Partial<Record<LegName, DeliveryPolicy>>;
+    /** what the profile learned of each payload kind: the forms sent, the statuses answered */
+    kinds?: Readonly<Record<string, KindProfile>>;
+  };
   onEvent?: (event: ProxyEvent) => void;
 }
 
@@ -119,6 +126,11 @@ export interface ProxyExchangeEvent {
    */
   attempt?: AttemptInfo & { message?: string; against?: string; departs?: boolean };
   outcome?: SeriesOutcome;
+  /**
+   * `--profile`: how the exchange departs from what the profile learned of its kind (a field
+   * form the platform never sent, a field it never had, an answer status it never gave)
+   */
+  drift?: string[];
   /** errors of the request (the caller's) and of the answer (the answerer's) */
   requestIssues: ContractIssue[];
   answerIssues: ContractIssue[];
@@ -311,6 +323,25 @@ function profileMarkOf(name: string | undefined) {
     const beyond = a.of !== undefined && a.attempt > a.of;
     return { against: name, ...(late || beyond ? { departs: true } : {}) };
   };
+}
+
+/** The exchange's departures from the profile's kinds, when there are any (`drift`). */
+function driftOf(
+  leg: LegSpec,
+  kinds: Readonly<Record<string, KindProfile>> | undefined,
+  kind: string | undefined,
+  body: string,
+  status: number | undefined,
+): { drift?: string[] } {
+  const learned = kinds && kind ? kinds[kind] : undefined;
+  if (!learned) return {};
+  const drift =
+    leg.caller === 'platform'
+      ? sentDepartures(learned, body)
+      : leg.answerer === 'platform'
+        ? answerDepartures(learned, status)
+        : [];
+  return drift.length > 0 ? { drift } : {};
 }
 
 /**
@@ -518,8 +549,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       method,
       path,
       upstream,
-      ...(requestCheck.kind === undefined ? {} : { kind: requestCheck.kind }),
-      ...(answerCheck.kind === undefined ? {} : { answerKind: answerCheck.kind }),
+      ...compact({ kind: requestCheck.kind, answerKind: answerCheck.kind }),
       ...(status === undefined ? {} : { status }),
       ...(failure ? { failure } : {}),
       durationMs,
@@ -530,6 +560,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         ? { attempt: { ...attempt, message: seriesName(key), ...profileMark(attempt) } }
         : {}),
       ...(outcome ? { outcome } : {}),
+      ...driftOf(leg, options.profile?.kinds, requestCheck.kind, raw, status),
       requestIssues: [...requestCheck.errors, ...requestCheck.warnings],
       answerIssues: [...answerCheck.errors, ...answerCheck.warnings],
       verdict: {

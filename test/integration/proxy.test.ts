@@ -130,6 +130,58 @@ describe('proxy channel', () => {
     expect(line).toContain('at +3.0 s, expected +5.0 s (off the schedule of profile real)');
   });
 
+  it('--profile: forms and statuses the profile never saw are flagged as drift', async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock });
+    const harness = await startPlatform({ clock, channels: [{ id: 'shop' }] });
+    const fields = (photo: boolean) =>
+      Object.fromEntries(
+        [
+          'sender',
+          'sender.name',
+          ...(photo ? ['sender.photo'] : []),
+          'recipient',
+          'recipient.id',
+          'message',
+          'message.type',
+          'message.text',
+        ].map((path) => [path, { [path.includes('.') ? 'string' : 'object']: 4 }]),
+      );
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url, platform: harness.channelUrl },
+      clock,
+      // the real platform sent numeric message ids, no agent photo, and answered 202
+      profile: {
+        name: 'real',
+        policies: {},
+        kinds: {
+          'channel.agent.text': {
+            observations: 4,
+            statuses: { '200': 4 },
+            fields: { ...fields(false), 'message.id': { number: 4 } },
+          },
+          'channel.customer.text': { observations: 3, statuses: { '202': 3 }, fields: {} },
+        },
+      },
+    });
+    harness.platform.core.state.channels.get('shop')!.integratorUrl = `${p.url}/integrator`;
+    expect((await post(`${p.url}/channel`, customerText('c-1', 'Hello'))).status).toBe(200);
+    await agentReply(clock, harness.platform.core, 'c-1', 'Hi there');
+    expect(events.map((e) => [e.kind, e.drift])).toEqual([
+      ['channel.customer.text', ['status 200: the profile saw 202 x3']],
+      [
+        'channel.agent.text',
+        [
+          'sender.photo: not in the profile (string)',
+          'message.id: string, the profile saw number x4',
+        ],
+      ],
+    ]);
+    const line = formatProxyExchange(events[1]!, new Chalk({ level: 0 }));
+    expect(line).toContain('drift from the profile: message.id: string, the profile saw number x4');
+  });
+
   it('reports the end of a series that never succeeds (spec 8: the agent sees an error)', async () => {
     const clock = createVirtualClock();
     const listener = await startListener({ clock, plan: { failFirst: 3 } });

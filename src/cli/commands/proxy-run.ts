@@ -96,13 +96,13 @@ export async function runProxy(
   );
   const clock = createClock({ timeScale: options.timeScale });
   // the schedules attempts are placed against: the spec's, or a profile's (docs/drift.md)
-  const settings =
-    options.profile === 'spec'
-      ? undefined
-      : settingsOf(await loadProfile(options.profile, ctx.cwd));
+  const loaded =
+    options.profile === 'spec' ? undefined : await loadProfile(options.profile, ctx.cwd);
+  const settings = loaded && settingsOf(loaded);
   const profile = settings && {
     name: options.profile,
     policies: { integrator: settings.channelPolicy, provider: settings.botPolicy },
+    ...(loaded?.kinds ? { kinds: loaded.kinds } : {}),
   };
   const proxy = await startProxy({
     iface: iface as ProxyInterface,

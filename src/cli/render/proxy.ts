@@ -70,6 +70,9 @@ export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): st
       `    ${c.magenta(`fault ${e.fault}${e.forwarded ? '' : ': answered by the proxy, not forwarded'}`)}`,
     );
   if (e.failure) lines.push(`    ${c.red(e.failure.message)}`);
+  // the real platform changed since the profile was learned
+  for (const line of e.drift ?? [])
+    lines.push(`    ${c.yellow(`drift from the profile: ${line}`)}`);
   for (const issue of e.requestIssues)
     lines.push(
       `    ${(issue.severity === 'error' ? c.red : c.yellow)(`${e.caller}: ${formatIssueLine(issue)}`)}`,
