@@ -162,3 +162,29 @@ describe('JSON Schema of the profile', () => {
     expect({ ...committed, $id: undefined }).toEqual({ ...fresh, $id: undefined });
   });
 });
+
+describe('learned from a recording with the docs hook events', () => {
+  it('the profile turns the hook service to docs; a kind without them leaves it spec', async () => {
+    const { createObserver } = await import('../../src/conversation/record/observe.js');
+    const observe = (kind: string) => {
+      const o = createObserver(['x.ndjson']);
+      o.add({
+        type: 'exchange',
+        seq: 1,
+        run: 'r',
+        at: '2026-01-01T00:00:00.000Z',
+        protocolMs: 0,
+        iface: 'hook',
+        direction: 'out',
+        kind,
+        request: { method: 'POST', url: 'http://x/hooks', body: '{"event_name":"x"}' },
+        response: { status: 200, body: '{"result":"ok"}' },
+      } as never);
+      return o.finish();
+    };
+    const docs = learnProfile(observe('hook.client_updated'), 'real');
+    expect(docs.hooks).toEqual({ events: { value: 'docs', observations: 1 } });
+    expect(settingsOf(docs).hookEvents).toBe('docs');
+    expect(learnProfile(observe('hook.chat_updated'), 'real').hooks).toBeUndefined();
+  });
+});
