@@ -4,7 +4,7 @@ import { getText, postJson } from '../http/client.js';
 import { DEFAULT_WITHIN_MS, type Step } from './format.js';
 import { describeMismatches, isMatch, matchPartial, resolveRefs } from './match.js';
 import { createEmbeddedWorld, type Observation, type World, type WorldOptions } from './world.js';
-import { checkRecords, type InvariantOptions } from '../trace/invariants.js';
+import { checkRecords, violationLine, type InvariantOptions } from '../trace/invariants.js';
 import type { ExchangeRecord } from '../journal/record.js';
 import { countBotAnswers, findBotEvent } from './bot-answers.js';
 import { plural } from '../plural.js';
@@ -266,10 +266,7 @@ function checkInvariants(
     name: 'invariants',
     kind: 'expect',
     status: 'failed',
-    details: violations.map(
-      (v) =>
-        `${v.rule} (spec ${v.spec}): ${v.message} [exchanges ${v.exchanges.map((n) => `#${n}`).join(' and ')}; --no-invariant ${v.rule} switches it off]`,
-    ),
+    details: violations.map(violationLine),
     protocolMs: world.clock.now(),
     wallMs: performance.now() - started,
   };

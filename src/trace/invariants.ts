@@ -301,6 +301,15 @@ export const INVARIANTS: readonly Invariant[] = [
 ];
 
 /**
+ * A violation as one line: the rule, its contract section, what went wrong, the two exchanges
+ * and the flag that switches the rule off.
+ * @example violationLine(v) // 'hook-after-finish (spec 6.2): #6 ... [exchanges #4 and #6; ...]'
+ */
+export function violationLine(v: Violation): string {
+  return `${v.rule} (spec ${v.spec}): ${v.message} [exchanges ${v.exchanges.map((n) => `#${n}`).join(' and ')}; --no-invariant ${v.rule} switches it off]`;
+}
+
+/**
  * The names given to `--no-invariant`, checked: an unknown one is an input error naming the
  * known ones.
  */
@@ -345,14 +354,13 @@ export function checkConversation(
 }
 
 /**
- * The violations in a set of journal records (one run: a replayed conversation's platform
- * journal), chat by chat; records without a chat are left out.
- * @example checkRecords(platform.core.journal.entries())
+ * The conversations in a set of journal records (one run, or a few), chat by chat, linked;
+ * records without a chat (recorded, in the body, or their customer's) are left out.
+ * @example for (const c of conversationsOf(records)) checkConversation(c);
  */
-export function checkRecords(
+export function conversationsOf(
   records: readonly ExchangeRecord[],
-  options: InvariantOptions = {},
-): Violation[] {
+): Array<Pick<TracedConversation, 'run' | 'chat' | 'spans'>> {
   const chats = new Map<string, { run: string; chat: number; spans: TraceSpan[] }>();
   const chatOfCustomer = new Map<string, number>();
   for (const record of records) {
@@ -369,7 +377,17 @@ export function checkRecords(
     if (!chat) chats.set(key, (chat = { run: span.run, chat: span.chat, spans: [] }));
     chat.spans.push(span);
   }
-  return [...chats.values()].flatMap((c) =>
-    checkConversation({ run: c.run, chat: c.chat, spans: linkConversation(c.spans) }, options),
-  );
+  return [...chats.values()].map((c) => ({ ...c, spans: linkConversation(c.spans) }));
+}
+
+/**
+ * The violations in a set of journal records (one run: a replayed conversation's platform
+ * journal), chat by chat; records without a chat are left out.
+ * @example checkRecords(platform.core.journal.entries())
+ */
+export function checkRecords(
+  records: readonly ExchangeRecord[],
+  options: InvariantOptions = {},
+): Violation[] {
+  return conversationsOf(records).flatMap((c) => checkConversation(c, options));
 }

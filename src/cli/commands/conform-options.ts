@@ -2,6 +2,8 @@
 import {
   CHANNEL_URL_OPTION,
   PROFILE_OPTION,
+  INVARIANT_LIST,
+  NO_INVARIANT_OPTION,
   TIMEOUT_OPTION,
   botEventsOption,
 } from '../options/shared.js';
@@ -42,6 +44,8 @@ export const GROUP_SUITES: Readonly<Record<string, readonly string[]>> = {
 /** The same for a flag outside the suites' groups that not every suite reads. */
 export const FLAG_SUITES: Readonly<Record<string, readonly string[]>> = {
   '--url': ['integrator', 'hooks', 'bot'],
+  // elsewhere svc-cli is the platform: its conduct, which the invariants judge, is the cases'
+  '--no-invariant': ['platform'],
 };
 
 /**
@@ -203,6 +207,20 @@ export const conformOptions = defineOptions('conform', [
     default: 1000,
     group: 'platform:',
     description: 'platform: protocol ms an attempt may be early or late',
+  },
+  {
+    key: 'hookListenPort',
+    flag: '--hook-listen-port <port>',
+    type: 'int',
+    min: 0,
+    max: 65_535,
+    group: 'platform:',
+    description:
+      "platform: serve a hook receiver on this port (0 = any) and point the platform's hooks at it: the invariants then read the hooks too (chat_finished's transcript, nothing after it)",
+  },
+  {
+    ...NO_INVARIANT_OPTION,
+    description: `platform: do not check this invariant on the conversations the run saw (${INVARIANT_LIST})`,
   },
   ...REPORT_OPTIONS,
   {

@@ -9,11 +9,17 @@ import { listed } from '../../plural.js';
 import { EXIT_CODES, SvcError, errorText, systemReason } from '../../errors.js';
 import { createRunProgress } from '../render/progress.js';
 import { parseDuration } from '../../load/spec.js';
-import { runConformSuite, type RunConformOptions } from '../../conversation/conform/index.js';
+import {
+  runConformSuite,
+  type ConformReport,
+  type RunConformOptions,
+} from '../../conversation/conform/index.js';
 import type { ConformCaseResult } from '../../conversation/conform/case.js';
 import type { BotServiceInfo } from '../../conversation/conform/bot-harness.js';
 import type { FuzzTally } from '../../conversation/conform/fuzz/run.js';
-import { createOutput } from '../render/output.js';
+import type { InvariantsTally } from '../../conversation/conform/observed.js';
+import { checkInvariantNames } from '../../trace/invariants.js';
+import { createOutput, type Output } from '../render/output.js';
 import { formatConversation, formatStep } from '../render/reporters/pretty.js';
 import { formatWrongPeer } from '../render/wrong-peer.js';
 import { toJunit } from '../render/reporters/junit.js';
@@ -77,6 +83,8 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
         integratorListenPort: o.integratorListenPort,
         toleranceMs: o.tolerance,
         ...(o.controlToken ? { controlToken: o.controlToken } : {}),
+        ...(o.hookListenPort === undefined ? {} : { hookListenPort: o.hookListenPort }),
+        invariants: { disabled: checkInvariantNames(o.invariant ?? []) },
       };
     case 'bot':
       return {
@@ -213,7 +221,11 @@ export async function runConform(
     if (ctx.signal.aborted) resolveAbort('interrupted');
     ctx.signal.addEventListener('abort', () => resolveAbort('interrupted'), { once: true });
   });
-  const running = runConformSuite({ ...options, timeScale, onCase, onBotService });
+  const onHookReceiver = (url: string): void =>
+    progress.around(() =>
+      out.note(`hook receiver listening at ${url}: point the platform's hooks here`),
+    );
+  const running = runConformSuite({ ...options, timeScale, onCase, onBotService, onHookReceiver });
   const outcome = await Promise.race([running, interrupted]).finally(() => progress.stop());
   if (outcome === 'interrupted') {
     running.catch(() => undefined);
@@ -235,27 +247,7 @@ export async function runConform(
       : report.target;
   const hint = report.wrongPeer && formatWrongPeer(report.suite, report.wrongPeer);
   const counts = `${passed} passed, ${failed} failed, ${skipped} skipped${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}`;
-  if (pretty) {
-    const c = out.chalk;
-    out.line(`\n${c.dim(`conform ${report.suite} against ${target}`)}`);
-    out.line(failed > 0 ? c.red(counts) : c.green(counts));
-    if (hint) out.line(c.yellow(hint));
-    if (report.fuzz) {
-      const f = report.fuzz;
-      const edges = f.edges ? `, ${f.edges.covered} of ${plural(f.edges.total, 'edge')} met` : '';
-      const distinct =
-        f.failures.length > 0 ? `; ${plural(f.failures.length, 'distinct failure')}` : '';
-      out.line(
-        c.dim(`fuzz: ${plural(f.runs, 'generated case')}, seed ${f.seed}${edges}${distinct}`),
-      );
-      for (const failure of [...f.failures, ...f.warnings]) {
-        out.line(
-          `${failure.warning ? c.yellow('warning') : c.red('failure')}: ${failure.property} (${[failure.kind, ...(failure.alsoIn ?? [])].join(', ')}); again: --fuzz ${failure.runs} --seed ${f.seed} --fuzz-path ${failure.path}`,
-        );
-        for (const w of failure.written) out.line(`  written: ${w.file}\n    ${w.command}`);
-      }
-    }
-  }
+  if (pretty) printSummary(out, report, { target, counts, hint });
   if (reporter === 'json' && !flags.out)
     out.event({
       type: 'summary',
@@ -266,7 +258,7 @@ export async function runConform(
       skipped,
       warnings,
       total: results.length,
-      ...(report.fuzz ? { fuzz: report.fuzz } : {}),
+      ...compact({ fuzz: report.fuzz, invariants: report.invariants }),
       ...(report.wrongPeer ? { wrongPeer: report.wrongPeer, hint } : {}),
     });
   else if (!pretty && hint) out.note(hint);
@@ -285,6 +277,38 @@ export async function runConform(
     }
   }
   return failed > 0 ? 1 : 0;
+}
+
+/** The pretty reporter's lines after the cases: the peer, the invariants, the counts, fuzz. */
+function printSummary(
+  out: Output,
+  report: ConformReport,
+  { target, counts, hint }: { target: string; counts: string; hint: string | undefined },
+): void {
+  const { failed } = report;
+  const c = out.chalk;
+  out.line(`\n${c.dim(`conform ${report.suite} against ${target}`)}`);
+  if (report.invariants) out.line(c.dim(invariantsLine(report.invariants)));
+  out.line(failed > 0 ? c.red(counts) : c.green(counts));
+  if (hint) out.line(c.yellow(hint));
+  if (report.fuzz) {
+    const f = report.fuzz;
+    const edges = f.edges ? `, ${f.edges.covered} of ${plural(f.edges.total, 'edge')} met` : '';
+    const distinct =
+      f.failures.length > 0 ? `; ${plural(f.failures.length, 'distinct failure')}` : '';
+    out.line(c.dim(`fuzz: ${plural(f.runs, 'generated case')}, seed ${f.seed}${edges}${distinct}`));
+    for (const failure of [...f.failures, ...f.warnings]) {
+      out.line(
+        `${failure.warning ? c.yellow('warning') : c.red('failure')}: ${failure.property} (${[failure.kind, ...(failure.alsoIn ?? [])].join(', ')}); again: --fuzz ${failure.runs} --seed ${f.seed} --fuzz-path ${failure.path}`,
+      );
+      for (const w of failure.written) out.line(`  written: ${w.file}\n    ${w.command}`);
+    }
+  }
+}
+
+/** `invariants: 6 checked on 3 conversations (21 exchanges), 1 violation` */
+function invariantsLine(t: InvariantsTally): string {
+  return `invariants: ${t.checked.length} checked on ${plural(t.conversations, 'conversation')} (${plural(t.exchanges, 'exchange')})${t.violations > 0 ? `, ${plural(t.violations, 'violation')}` : ''}`;
 }
 
 /**

@@ -20,7 +20,8 @@ const SUITE_HELP: Record<Suite, string> = {
   platform: `we play the integrator: 404 for an unknown public id and a wrong random string,
               status 0/1, text over 1000 characters cut, empty sender.id not delivered, media.
               With the svc control API (/_sim/) also the redelivery schedule 0, 3, 6 s seen by
-              an embedded listen that fails twice; run both sides with the same --time-scale.`,
+              an embedded listen that fails twice; run both sides with the same --time-scale.
+              --hook-listen-port serves a hook receiver the platform's hooks go to.`,
   bot: `we play the platform: an embedded simulator on 127.0.0.1 whose bot service URL
               is printed first (point the bot at it; fix it with --platform-listen-port).
               CLIENT_MESSAGE, AGENT_JOINED, AGENT_UNAVAILABLE to <url>/<token> answered 200
@@ -31,6 +32,12 @@ const SUITE_HELP: Record<Suite, string> = {
               adds the public Bot API's CHAT_CLOSED (a refusal is a warning) and checks any
               CLIENT_INFO the bot sends (docs/FIDELITY.md).`,
 };
+
+const INVARIANTS_HELP = `Invariants (platform): after the cases, the conversations the run saw (the customer's
+messages, the agent's deliveries and, with --hook-listen-port, the platform's hooks) are
+checked against the cross-interface rules of docs/trace.md, e.g. chat_finished's transcript
+holds each message once. A broken one fails a "cross-interface invariants" case naming the
+rule, its contract section and the two exchanges; --no-invariant <name> switches one off.`;
 
 const FUZZ_HELP = `Fuzz (hooks, integrator, bot): --fuzz N replaces the fixed cases with N payloads generated from
 the contract (every hook event or agent message kind, at the edges the spec allows: empty,
@@ -61,6 +68,14 @@ const EXAMPLES: ReadonlyArray<readonly [Suite, string]> = [
   [
     'platform',
     'svc-cli --time-scale 0.2 conform platform --channel-url http://127.0.0.1:8800/dev-only-secret-1234/shop',
+  ],
+  [
+    'platform',
+    'svc-cli --time-scale 0.2 platform --port 8801 --channel-id shop --random-string dev-only-secret-1234 --hook-url http://127.0.0.1:8900/hooks --no-console &',
+  ],
+  [
+    'platform',
+    'svc-cli --time-scale 0.2 conform platform --channel-url http://127.0.0.1:8801/dev-only-secret-1234/shop --hook-listen-port 8900',
   ],
   [
     'bot',
@@ -112,6 +127,7 @@ export function conformHelpAfter(suite?: Suite): string {
   const suites = shown.map((s) => `  ${s.padEnd(10)}  ${SUITE_HELP[s]}`).join('\n');
   const parts = [`${suite === undefined ? 'Suites' : 'Suite'}:\n${suites}`];
   if (suite !== 'platform') parts.push(FUZZ_HELP);
+  if (suite === undefined || suite === 'platform') parts.push(INVARIANTS_HELP);
   parts.push(CHECKS_HELP);
   const examples = EXAMPLES.filter(([s]) => suite === undefined || s === suite).map(
     ([, line]) => `  $ ${line}`,

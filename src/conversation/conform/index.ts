@@ -19,7 +19,13 @@ import {
 } from './bot-harness.js';
 import { buildHooksCases } from './hooks.js';
 import { buildIntegratorCases } from './integrator.js';
-import { buildPlatformSuite, parseChannelUrl } from './platform.js';
+import type { InvariantsOutcome, InvariantsTally } from './observed.js';
+import {
+  preparePlatform,
+  type ConformInvariants,
+  type Observation,
+  type PlatformRunOptions,
+} from './observation.js';
 import { findWrongPeer, type WrongPeer } from './wrong-peer.js';
 import { buildFuzzCases, type FuzzSettings, type FuzzSummary } from './fuzz/run.js';
 import { compact } from '../../compact.js';
@@ -33,13 +39,7 @@ import type { SimulatorSettings } from '../../platform/profile.js';
 export type ConformOptions =
   | { suite: 'integrator'; url: string; channel?: string }
   | { suite: 'hooks'; url: string; timeoutMs?: number }
-  | {
-      suite: 'platform';
-      channelUrl: string;
-      integratorListenPort?: number;
-      toleranceMs?: number;
-      controlToken?: string;
-    }
+  | ({ suite: 'platform' } & Omit<PlatformRunOptions, 'invariants' | 'onHookReceiver'>)
   | {
       suite: 'bot';
       /** `{bot_provider_url}` (spec 4.3) */
@@ -74,6 +74,10 @@ export type RunConformOptions = ConformOptions & {
   onCase?: (result: ConformCaseResult) => void;
   /** `bot`: the embedded platform listens; configure the bot with these URLs */
   onBotService?: (info: BotServiceInfo) => void;
+  /** `platform` with `hookListenPort`: the hook receiver listens; point the platform's hooks here */
+  onHookReceiver?: (url: string) => void;
+  /** the cross-interface invariants checked on what the run saw (`--no-invariant`) */
+  invariants?: ConformInvariants;
 };
 
 export interface ConformReport {
@@ -90,6 +94,8 @@ export interface ConformReport {
   fuzz?: FuzzSummary;
   /** after a failure: the URL is another of svc-cli's roles (src/conversation/conform/wrong-peer.ts) */
   wrongPeer?: WrongPeer;
+  /** platform: the cross-interface invariants checked on what the run saw */
+  invariants?: InvariantsTally;
 }
 
 /**
@@ -103,7 +109,9 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
   let cases: ConformCase[];
   let harness: BotHarness | undefined;
   /** after the cases: undoes what they left on the peer (conform platform's open chats) */
-  let cleanup: (() => Promise<void>) | undefined;
+  let cleanup: (() => Promise<number[]>) | undefined;
+  /** what the run saw of its conversations, checked against the invariants after the cases */
+  let observation: Observation | undefined;
   let fuzzSummary: (() => FuzzSummary | undefined) | undefined;
   if (options.fuzz && options.suite === 'platform') {
     throw new SvcError(
@@ -162,27 +170,11 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
       break;
-    case 'platform':
-      target = options.channelUrl;
-      parseChannelUrl(target);
-      await assertReachable(target, 'the platform');
-      {
-        const suite = buildPlatformSuite({
-          channelUrl: options.channelUrl,
-          clock,
-          ...(options.settings
-            ? { policy: options.settings.channelPolicy, profile: options.settings.profile }
-            : {}),
-          ...(options.integratorListenPort === undefined
-            ? {}
-            : { integratorListenPort: options.integratorListenPort }),
-          ...(options.toleranceMs === undefined ? {} : { toleranceMs: options.toleranceMs }),
-          ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
-        });
-        cases = suite.cases;
-        cleanup = suite.cleanup;
-      }
+    case 'platform': {
+      const prepared = await preparePlatform(options, clock);
+      ({ target, cases, cleanup, observation } = prepared);
       break;
+    }
     case 'bot':
       target = options.url;
       await assertReachable(target, 'the bot provider');
@@ -220,6 +212,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     }
   }
   let results: ConformCaseResult[];
+  let checked: InvariantsOutcome | undefined;
   /** the first replies the cases got: which svc-cli role a failing peer is (wrong-peer.ts) */
   const replies: ObservedReply[] = [];
   try {
@@ -235,8 +228,17 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         }),
     );
   } finally {
-    await harness?.close();
-    await cleanup?.();
+    try {
+      const closed = await cleanup?.();
+      checked = await observation?.finish(closed);
+    } finally {
+      await harness?.close();
+      await observation?.close();
+    }
+  }
+  if (checked?.broken) {
+    results.push(checked.broken);
+    options.onCase?.(checked.broken);
   }
   const skipped = results.filter((r) => r.skipped !== undefined).length;
   const failed = results.filter((r) => !r.ok).length;
@@ -250,7 +252,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     failed,
     skipped,
     warnings: results.reduce((sum, r) => sum + (r.warnings?.length ?? 0), 0),
-    ...compact({ fuzz, wrongPeer }),
+    ...compact({ fuzz, wrongPeer, invariants: checked?.tally }),
   };
 }
 

@@ -6,7 +6,10 @@ import {
   type DeliveryPolicy,
 } from '../../contract/timing.js';
 import { createListener, type AgentMessageEvent } from '../../roles/integrator/index.js';
+import { compact } from '../../compact.js';
+import type { Journal } from '../../journal/index.js';
 import { describeWallTime, type ConformCase } from './case.js';
+import { recordPost } from './observed.js';
 
 /** The svc simulator's control API as found at `<base>/_sim/state`. */
 export interface SimControl {
@@ -30,6 +33,8 @@ export interface RedeliveryCaseOptions {
   policy?: DeliveryPolicy;
   /** the profile it is from, named in the checks */
   profile?: string;
+  /** the run's observations (observed.ts): the embedded listener journals into it */
+  journal?: Journal;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -69,9 +74,7 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
       const listener = await createListener({
         clock,
         plan: { failFirst: count - 1 },
-        ...(options.integratorListenPort === undefined
-          ? {}
-          : { port: options.integratorListenPort }),
+        ...compact({ journal: options.journal, port: options.integratorListenPort }),
         onEvent: (event) => {
           if (event.type !== 'agent-message') return;
           attempts.push(event);
@@ -192,15 +195,18 @@ async function sendAgentLine(
 ): Promise<string> {
   const { clock } = options;
   const customerId = options.newSender();
+  const body = {
+    sender: { id: customerId },
+    message: { type: 'text', text: 'Please answer me twice late' },
+  };
+  const startedAt = clock.now();
   const opened = await postJson({
     url: options.channelUrl,
-    body: JSON.stringify({
-      sender: { id: customerId },
-      message: { type: 'text', text: 'Please answer me twice late' },
-    }),
+    body: JSON.stringify(body),
     timeoutMs: TIMEOUT_MS,
     clock,
   });
+  recordPost(options.journal, clock, { url: options.channelUrl, body, startedAt, outcome: opened });
   if (!opened.ok || opened.status !== 200)
     throw new Error(
       `could not open a chat: ${opened.ok ? `HTTP ${opened.status}` : opened.message}`,

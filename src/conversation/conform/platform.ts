@@ -3,6 +3,8 @@ import type { Clock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { getText, postJson } from '../../http/client.js';
 import { quote, type ConformCase } from './case.js';
+import type { Journal } from '../../journal/index.js';
+import { recordPost } from './observed.js';
 import { buildRedeliveryCase, type SimControl } from './platform-redelivery.js';
 import type { DeliveryPolicy } from '../../contract/timing.js';
 
@@ -25,6 +27,11 @@ export interface PlatformSuiteOptions {
   policy?: DeliveryPolicy;
   /** the profile the schedule is from, named in the checks */
   profile?: string;
+  /**
+   * the run's observations (the customer messages sent, the embedded listener's agent
+   * messages), for the cross-interface invariants (observed.ts)
+   */
+  journal?: Journal;
 }
 
 export interface ChannelUrlParts {
@@ -52,12 +59,14 @@ export function parseChannelUrl(channelUrl: string): ChannelUrlParts {
 const TIMEOUT_MS = 10_000;
 
 async function post(options: PlatformSuiteOptions, url: string, body: unknown) {
+  const startedAt = options.clock.now();
   const outcome = await postJson({
     url,
     body: JSON.stringify(body),
     timeoutMs: TIMEOUT_MS,
     clock: options.clock,
   });
+  recordPost(options.journal, options.clock, { url, body, startedAt, outcome });
   if (!outcome.ok) throw new Error(`POST ${url}: ${outcome.message}`);
   return outcome;
 }
@@ -133,11 +142,17 @@ export function buildPlatformCases(options: PlatformSuiteOptions): ConformCase[]
 /**
  * The cases, and `cleanup()` for after them: on a platform with the svc control API it closes
  * the chats the cases opened, so a simulator's agent console does not answer a synthetic
- * customer next (its "last active customer"). Best effort: a failure there fails no case.
+ * customer next (its "last active customer").
  */
 export function buildPlatformSuite(options: PlatformSuiteOptions): {
   cases: ConformCase[];
-  cleanup: () => Promise<void>;
+  /** closes the chats the cases left open; the ids of those it closed */
+  cleanup: () => Promise<number[]>;
+  /**
+   * the chat of each customer the cases wrote as (sender.id -> chat id), from the control
+   * API's chat list; empty without one
+   */
+  chatsOfCustomers: () => Promise<Map<string, number>>;
 } {
   const opened = new Set<string>();
   const chatSender = (tag: string): { id: string } => {
@@ -311,25 +326,57 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
       newSender: () => chatSender('redelivery').id,
     }),
   ];
-  const cleanup = async (): Promise<void> => {
-    if (control === undefined || opened.size === 0) return;
+  return { cases, ...housekeeping(() => control, opened, options.clock) };
+}
+
+/**
+ * After the cases, on a platform with the svc control API: close the chats they opened, and
+ * the chat of each of their customers (for the invariants, observed.ts). Best effort: a
+ * failure here fails no case.
+ */
+function housekeeping(
+  controlOf: () => SimControl | undefined,
+  opened: ReadonlySet<string>,
+  clock: Clock,
+): { cleanup: () => Promise<number[]>; chatsOfCustomers: () => Promise<Map<string, number>> } {
+  const cleanup = async (): Promise<number[]> => {
+    const control = controlOf();
+    const closed: number[] = [];
+    if (control === undefined || opened.size === 0) return closed;
     try {
-      for (const chat of await readChats(control, options.clock)) {
+      for (const chat of await readChats(control, clock)) {
         const senderId = chat.customer?.senderId;
         if (senderId === undefined || !opened.has(senderId) || chat.mode === 'closed') continue;
+        if (chat.id !== undefined) closed.push(chat.id);
         await postJson({
           url: `${control.base}/_sim/chats/${chat.id}/close`,
           body: '{}',
           headers: control.headers,
           timeoutMs: TIMEOUT_MS,
-          clock: options.clock,
+          clock,
         });
       }
     } catch {
       // the verdicts stand; an open synthetic chat is only a nuisance
     }
+    return closed;
   };
-  return { cases, cleanup };
+  const chatsOfCustomers = async (): Promise<Map<string, number>> => {
+    const control = controlOf();
+    const chats = new Map<string, number>();
+    if (control === undefined) return chats;
+    try {
+      for (const chat of await readChats(control, clock)) {
+        const senderId = chat.customer?.senderId;
+        if (senderId !== undefined && opened.has(senderId) && chat.id !== undefined)
+          chats.set(senderId, chat.id);
+      }
+    } catch {
+      // without the chat list the channel records stay outside any chat
+    }
+    return chats;
+  };
+  return { cleanup, chatsOfCustomers };
 }
 
 async function readChats(

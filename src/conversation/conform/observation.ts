@@ -1,0 +1,134 @@
+import type { Clock } from '../../clock.js';
+import { HOOK_DELIVERY_POLICY } from '../../contract/timing.js';
+import { createJournal, type ExchangeRecord, type Journal } from '../../journal/index.js';
+import { createHookTarget, type HookTarget } from '../../roles/hooks/index.js';
+import type { InvariantOptions } from '../../trace/invariants.js';
+import type { SimulatorSettings } from '../../platform/profile.js';
+import { assertReachable, type ConformCase } from './case.js';
+import { asPlatformRecorded, checkObserved, type InvariantsOutcome } from './observed.js';
+import { buildPlatformSuite, parseChannelUrl } from './platform.js';
+
+/*
+ * The cross-interface invariants on a conform run (src/trace/invariants.ts): what the run saw
+ * of its conversations, as the platform would have recorded it, checked once the cases ran.
+ * `conform platform` sees the customer messages it sent, the agent messages its embedded
+ * listener was sent, and with `hookListenPort` the hooks the platform sent its embedded
+ * receiver. The rules are on the platform's conduct: in the other suites svc-cli is the
+ * platform, its conduct scripted by the cases (conform bot sends AGENT_JOINED unasked), so
+ * they have no peer to hold there.
+ */
+
+/** The invariants settings every suite takes (`--no-invariant`). */
+export interface ConformInvariants {
+  /** invariants not checked, by name */
+  disabled?: readonly string[];
+}
+
+/** What a run saw, checked after the cases (and the cleanup) ran. */
+export interface Observation {
+  /** the invariants checked; `closed`: the chats the cleanup closed */
+  finish(closed?: readonly number[]): Promise<InvariantsOutcome>;
+  close(): Promise<void>;
+}
+
+export interface PlatformRunOptions {
+  channelUrl: string;
+  integratorListenPort?: number;
+  toleranceMs?: number;
+  controlToken?: string;
+  /** serve a hook receiver on this port (0: any) for the platform's hooks (spec 4.4) */
+  hookListenPort?: number;
+  /** the receiver is listening: point the platform's hooks at `url` */
+  onHookReceiver?: (url: string) => void;
+  invariants?: ConformInvariants;
+  /** a profile's settings (`--profile`): the redelivery schedule to expect */
+  settings?: Pick<SimulatorSettings, 'channelPolicy' | 'profile'>;
+}
+
+/** Protocol ms a late hook (one after chat_finished) is waited for once every chat finished. */
+const LATE_HOOK_MS = 1000;
+
+/**
+ * The cases of `conform platform`, the cleanup, and the observation of the run.
+ * @example const { cases, cleanup, observation } = await preparePlatform(options, clock);
+ */
+export async function preparePlatform(
+  options: PlatformRunOptions,
+  clock: Clock,
+): Promise<{
+  target: string;
+  cases: ConformCase[];
+  cleanup: () => Promise<number[]>;
+  observation: Observation;
+}> {
+  const target = options.channelUrl;
+  parseChannelUrl(target);
+  await assertReachable(target, 'the platform');
+  const journal = createJournal({ keep: 20_000 });
+  let receiver: HookTarget | undefined;
+  if (options.hookListenPort !== undefined) {
+    receiver = await createHookTarget({ port: options.hookListenPort, clock, journal });
+    options.onHookReceiver?.(receiver.url);
+  }
+  const suite = buildPlatformSuite({
+    channelUrl: options.channelUrl,
+    clock,
+    journal,
+    ...(options.settings
+      ? { policy: options.settings.channelPolicy, profile: options.settings.profile }
+      : {}),
+    ...(options.integratorListenPort === undefined
+      ? {}
+      : { integratorListenPort: options.integratorListenPort }),
+    ...(options.toleranceMs === undefined ? {} : { toleranceMs: options.toleranceMs }),
+    ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
+  });
+  const observation: Observation = {
+    async finish(closed = []) {
+      if (receiver) await awaitFinished(journal, closed, clock);
+      const records = asPlatformRecorded(journal.entries(), await suite.chatsOfCustomers());
+      return checkObserved('platform', records, settingsOf(options), clock);
+    },
+    async close() {
+      await receiver?.close(100);
+      journal.close();
+    },
+  };
+  return { target, cases: suite.cases, cleanup: suite.cleanup, observation };
+}
+
+const settingsOf = (options: {
+  invariants?: ConformInvariants;
+  toleranceMs?: number;
+}): InvariantOptions => ({
+  ...(options.invariants?.disabled ? { disabled: options.invariants.disabled } : {}),
+  ...(options.toleranceMs === undefined ? {} : { toleranceMs: options.toleranceMs }),
+});
+
+const finishedChat = (record: ExchangeRecord): number | undefined => {
+  if (record.iface !== 'hook' || record.kind !== 'hook.chat_finished') return undefined;
+  try {
+    const id = (JSON.parse(record.request.body ?? '{}') as { chat_id?: unknown }).chat_id;
+    return typeof id === 'number' ? id : typeof id === 'string' ? Number(id) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Waits until the receiver heard chat_finished for each chat the cleanup closed (at most the
+ * hook budget, spec 8 as assumed), then a moment more for a hook that should not come.
+ */
+async function awaitFinished(
+  journal: Journal,
+  closed: readonly number[],
+  clock: Clock,
+): Promise<void> {
+  const deadline = clock.now() + HOOK_DELIVERY_POLICY.attemptTimeoutMs;
+  const missing = (): boolean => {
+    const finished = new Set(journal.entries().map(finishedChat));
+    return closed.some((chat) => !finished.has(chat));
+  };
+  while (missing() && clock.now() < deadline) await clock.sleep(50);
+  await clock.sleep(LATE_HOOK_MS);
+}

@@ -1,0 +1,144 @@
+import type { Clock } from '../../clock.js';
+import { detectKind } from '../../contract/detect.js';
+import type { PostOutcome } from '../../http/client.js';
+import type { ExchangeRecord, Journal } from '../../journal/index.js';
+import {
+  INVARIANTS,
+  checkConversation,
+  conversationsOf,
+  violationLine,
+  type InvariantOptions,
+} from '../../trace/invariants.js';
+import type { ConformCaseResult, ConformSuiteName } from './case.js';
+
+/*
+ * What a conform run saw of a conversation, for the cross-interface invariants
+ * (src/trace/invariants.ts). The suite's own roles journal what they served (`in`: the agent
+ * messages on the embedded listener, the hooks on the embedded receiver) and the customer
+ * messages conform sent are journaled as sent (`out`); the invariants read a conversation as
+ * the platform would have recorded it, so each record is turned around before they are checked.
+ */
+
+/** The name of the case a broken invariant fails (it appears only then, as in replay). */
+export const INVARIANTS_CASE = 'cross-interface invariants';
+
+/**
+ * Journals one POST conform made (a customer message to the channel URL) with its answer.
+ * @example recordPost(journal, clock, { url, body, startedAt, outcome });
+ */
+export function recordPost(
+  journal: Journal | undefined,
+  clock: Clock,
+  post: { url: string; body: unknown; startedAt: number; outcome: PostOutcome },
+): void {
+  if (!journal) return;
+  const { outcome } = post;
+  const kind = detectKind(post.body).kind;
+  journal.record({
+    protocolMs: post.startedAt,
+    iface: 'channel',
+    direction: 'out',
+    ...(kind === undefined ? {} : { kind }),
+    request: { method: 'POST', url: post.url, body: JSON.stringify(post.body) },
+    ...(outcome.ok
+      ? { response: { status: outcome.status, body: outcome.body } }
+      : { failure: { reason: outcome.reason, message: outcome.message } }),
+    durationMs: clock.now() - post.startedAt,
+  });
+}
+
+/** The customer a channel record is about: sender.id of a customer message, recipient.id of an agent's. */
+function customerOf(record: ExchangeRecord): string | undefined {
+  if (record.iface !== 'channel' || record.request.body === undefined) return undefined;
+  try {
+    const body = JSON.parse(record.request.body) as {
+      sender?: { id?: unknown };
+      recipient?: { id?: unknown };
+    };
+    const id = body.sender?.id ?? body.recipient?.id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The records as the platform would have journaled them: each direction turned around, and a
+ * channel record given the chat of its customer when `chatOf` knows it (the svc control API's
+ * chat list; a hook names its chat itself).
+ */
+export function asPlatformRecorded(
+  records: readonly ExchangeRecord[],
+  chatOf: ReadonlyMap<string, number>,
+): ExchangeRecord[] {
+  return records.map((record) => {
+    const customer = customerOf(record);
+    const chat = customer === undefined ? undefined : chatOf.get(customer);
+    return {
+      ...record,
+      direction: record.direction === 'in' ? 'out' : 'in',
+      ...(chat === undefined ? {} : { chat }),
+    };
+  });
+}
+
+/** What the invariants were checked on, for the run's summary. */
+export interface InvariantsTally {
+  /** the invariants checked: those not switched off */
+  checked: string[];
+  /** chats seen, and the exchanges in them */
+  conversations: number;
+  exchanges: number;
+  violations: number;
+}
+
+/** What a run's check found: the tally, and the case a broken invariant fails. */
+export interface InvariantsOutcome {
+  tally: InvariantsTally;
+  /** one failed step per violation; absent when all hold (as in replay) */
+  broken?: ConformCaseResult;
+}
+
+/**
+ * The invariants on the conversations in `records`: a failed step per violation (the rule,
+ * its contract section and the two exchanges, by their seq in the run's observations).
+ * @example const { broken } = checkObserved('platform', records, { toleranceMs: 1000 }, clock);
+ */
+export function checkObserved(
+  suite: ConformSuiteName,
+  records: readonly ExchangeRecord[],
+  options: InvariantOptions,
+  clock: Clock,
+): InvariantsOutcome {
+  const started = performance.now();
+  const conversations = conversationsOf(records);
+  const violations = conversations.flatMap((c) => checkConversation(c, options));
+  const disabled = [...(options.disabled ?? [])];
+  const tally: InvariantsTally = {
+    checked: INVARIANTS.map((i) => i.name).filter((name) => !disabled.includes(name)),
+    conversations: conversations.length,
+    exchanges: conversations.reduce((sum, c) => sum + c.spans.length, 0),
+    violations: violations.length,
+  };
+  if (violations.length === 0) return { tally };
+  const specs = [...new Set(violations.map((v) => v.spec))];
+  const broken: ConformCaseResult = {
+    suite,
+    name: INVARIANTS_CASE,
+    file: `spec ${specs.join(', ')}`,
+    spec: specs,
+    ok: false,
+    steps: violations.map((v, index) => ({
+      index,
+      name: `${v.rule} (chat ${v.chat})`,
+      kind: 'expect' as const,
+      status: 'failed' as const,
+      details: [violationLine(v)],
+      protocolMs: clock.now(),
+      wallMs: 0,
+    })),
+    protocolMs: 0,
+    wallMs: performance.now() - started,
+  };
+  return { tally, broken };
+}

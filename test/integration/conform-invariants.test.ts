@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import { runConformSuite, type ConformCaseResult } from '../../src/conversation/conform/index.js';
+import { createPlatform } from '../../src/platform/index.js';
+import { freePort } from '../helpers/free-port.js';
+import { agentLinesTwice, startHookRelay } from '../helpers/hook-relay.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+/** the redelivery case's 0/3/6 s within 1000 protocol ms: 200 wall ms at 0.2 */
+const scale = () => createClock({ timeScale: 0.2 });
+
+const failures = (results: ConformCaseResult[]): string[] =>
+  results.flatMap((r) => r.steps.flatMap((s) => (s.status === 'failed' ? s.details : [])));
+
+/**
+ * The peer under test: svc-cli's platform whose hooks reach conform's receiver through a
+ * relay; with `tamper` the relay plants a cross-interface bug no single exchange shows.
+ */
+async function peer(tamper?: Parameters<typeof startHookRelay>[1]) {
+  const hookPort = await freePort();
+  const relay = await startHookRelay(() => `http://127.0.0.1:${hookPort}/hooks`, tamper);
+  closers.push(() => relay.close());
+  const platform = createPlatform({
+    clock: scale(),
+    channels: [{ id: 'shop' }],
+    hooks: { url: relay.url },
+  });
+  await platform.listen({ port: 0 });
+  closers.push(() => platform.close());
+  const channel = [...platform.core.state.channels.values()][0]!;
+  return { channelUrl: platform.core.channelInfo(channel).url, hookPort, relay };
+}
+
+describe('conform platform checks the cross-interface invariants', () => {
+  it('a platform whose chat_finished logs a redelivered message twice fails transcript', async () => {
+    const { channelUrl, hookPort, relay } = await peer(agentLinesTwice);
+    let receiver: string | undefined;
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: scale(),
+      hookListenPort: hookPort,
+      onHookReceiver: (url) => (receiver = url),
+    });
+    expect(receiver).toBe(`http://127.0.0.1:${hookPort}`);
+    expect(relay.relayed).toContain('chat_finished');
+    const last = report.results.at(-1)!;
+    expect(last.name).toBe('cross-interface invariants');
+    expect(last.ok).toBe(false);
+    expect(report.failed).toBe(1);
+    // the rule, its section, both exchanges (the agent message and chat_finished), the switch
+    expect(failures(report.results)).toEqual([
+      expect.stringMatching(
+        /^transcript \(spec 2\.6\): chat_finished #\d+ chat_finished at [\d.]+ s logs the agent message #\d+ agent\.text at [\d.]+ s "Redelivery check" 2 times; it was sent once \[exchanges #\d+ and #\d+; --no-invariant transcript switches it off\]$/,
+      ),
+    ]);
+    // the other cases passed: only the conversation across the interfaces is wrong
+    expect(report.results.slice(0, -1).every((r) => r.ok)).toBe(true);
+  });
+
+  it('passes when the bug is fixed, and with the invariant switched off', async () => {
+    const fixed = await peer();
+    const clean = await runConformSuite({
+      suite: 'platform',
+      channelUrl: fixed.channelUrl,
+      clock: scale(),
+      hookListenPort: fixed.hookPort,
+    });
+    expect(failures(clean.results)).toEqual([]);
+    expect(clean.results.map((r) => r.name)).not.toContain('cross-interface invariants');
+    expect(fixed.relay.relayed.filter((e) => e === 'chat_finished').length).toBeGreaterThan(0);
+
+    const broken = await peer(agentLinesTwice);
+    const off = await runConformSuite({
+      suite: 'platform',
+      channelUrl: broken.channelUrl,
+      clock: scale(),
+      hookListenPort: broken.hookPort,
+      invariants: { disabled: ['transcript'] },
+    });
+    expect(failures(off.results)).toEqual([]);
+  });
+});
