@@ -34,11 +34,14 @@ import { socketWire } from '../http/wire.js';
 import {
   createRedactor,
   type ExchangeInput,
+  type ExchangeRecord,
   type Journal,
   type Redactor,
 } from '../journal/index.js';
 import { judgeChannelReply, type DeliveryPolicy } from '../contract/timing.js';
 import { errorBody, type WireErrorCode } from '../wire-errors.js';
+import type { InvariantOptions, Violation } from '../trace/invariants.js';
+import { watchInvariants } from '../trace/watch.js';
 import { checkAnswer, checkRequest } from './check.js';
 import {
   defaultFaultLeg,
@@ -86,6 +89,11 @@ export interface ProxyOptions {
     /** what the profile learned of each payload kind: the forms sent, the statuses answered */
     kinds?: Readonly<Record<string, KindProfile>>;
   };
+  /**
+   * the cross-interface invariants checked on the conversations passing through
+   * (src/trace/invariants.ts); `disabled` names those not checked
+   */
+  invariants?: Pick<InvariantOptions, 'disabled'>;
   onEvent?: (event: ProxyEvent) => void;
 }
 
@@ -162,9 +170,21 @@ export interface ProxySummary {
   upstreamFailures: number;
   /** exchanges the proxy's own --fault changed (its answers are not the upstream's) */
   injected: number;
+  /** broken cross-interface invariants, and their count per rule */
+  invariantViolations: number;
+  byInvariant: Record<string, number>;
 }
 
-export type ProxyEvent = ProxyExchangeEvent | ProxySummary;
+/**
+ * A broken invariant in a conversation that passed through: the rule, its contract section,
+ * and the two exchanges it relates (their seq in the `--record` journal, else the proxy's
+ * own count of exchanges).
+ */
+export interface ProxyViolationEvent extends Violation {
+  type: 'violation';
+}
+
+export type ProxyEvent = ProxyExchangeEvent | ProxySummary | ProxyViolationEvent;
 
 export interface RunningProxy {
   readonly url: string;
@@ -367,20 +387,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const dispatcher = options.dispatcher;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 60_000;
-  const summary: ProxySummary = {
-    type: 'summary',
-    exchanges: 0,
-    byLeg: {},
-    violations: 0,
-    byRule: {},
-    warnings: 0,
-    slow: 0,
-    redelivered: 0,
-    gaveUp: 0,
-    gaveUpByParty: 0,
-    upstreamFailures: 0,
-    injected: 0,
-  };
+  const summary = emptySummary();
+  const invariants = invariantFlags(options, summary);
 
   // the secrets in the URLs: the channel URL's random string, and a bot token as soon as a
   // path shows it (spec 5.1, 5.2)
@@ -572,18 +580,18 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       forwarded,
     };
     count(summary, event, trackers);
-    options.journal?.record(
-      journalInput(
-        leg,
-        event,
-        requestHeaders,
-        raw,
-        answerHeaders,
-        answerBody,
-        clock.wallNow() - wallStart,
-      ),
+    const input = journalInput(
+      leg,
+      event,
+      requestHeaders,
+      raw,
+      answerHeaders,
+      answerBody,
+      clock.wallNow() - wallStart,
     );
+    const seq = invariants.record(input);
     options.onEvent?.(event);
+    invariants.check({ type: 'exchange', seq, ...input, at: event.at });
   };
 
   const server: RunningServer = await startServer({ handler, ...listenAt(options) });
@@ -595,11 +603,63 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       url: `${server.url}${leg.prefix}`,
       upstream: options.upstreams[leg.name] ?? '',
     })),
-    summary: () => ({ ...summary, byLeg: { ...summary.byLeg }, byRule: { ...summary.byRule } }),
+    summary: () => copyOf(summary),
     redact,
     async close(graceMs) {
       await server.close(graceMs);
+      invariants.finish();
     },
+  };
+}
+
+const emptySummary = (): ProxySummary => ({
+  type: 'summary',
+  exchanges: 0,
+  byLeg: {},
+  violations: 0,
+  byRule: {},
+  warnings: 0,
+  slow: 0,
+  redelivered: 0,
+  gaveUp: 0,
+  gaveUpByParty: 0,
+  upstreamFailures: 0,
+  injected: 0,
+  invariantViolations: 0,
+  byInvariant: {},
+});
+
+const copyOf = (s: ProxySummary): ProxySummary => ({
+  ...s,
+  byLeg: { ...s.byLeg },
+  byRule: { ...s.byRule },
+  byInvariant: { ...s.byInvariant },
+});
+
+/**
+ * The invariants on the conversations passing through (src/trace/watch.ts): each exchange
+ * numbered as the `--record` journal numbers it (else counted), each violation counted in the
+ * summary and emitted as it shows.
+ */
+function invariantFlags(options: ProxyOptions, summary: ProxySummary) {
+  const watch = watchInvariants(options.invariants);
+  let seq = 0;
+  const flag = (violations: readonly Violation[]): void => {
+    for (const violation of violations) {
+      summary.invariantViolations += 1;
+      summary.byInvariant[violation.rule] = (summary.byInvariant[violation.rule] ?? 0) + 1;
+      options.onEvent?.({ type: 'violation', ...violation });
+    }
+  };
+  return {
+    /** journals the exchange; its seq */
+    record(input: ExchangeInput): number {
+      seq = options.journal?.record(input) ?? seq + 1;
+      return seq;
+    },
+    check: (record: ExchangeRecord): void => flag(watch.add(record)),
+    /** at close: the conversations still open, checked once more */
+    finish: (): void => flag(watch.finish()),
   };
 }
 

@@ -109,6 +109,48 @@ describe('svc-cli proxy', () => {
     expect(await faulty.stop()).toBe(130); // stopped, with nothing of the receiver's to fail
   });
 
+  it('flags a hook after chat_finished (a broken invariant) and --fail-on-violation exits 1 for it', async () => {
+    const target = await serve(['--json', 'hook-target', '--port', '0']);
+    const run = async (events: string[], ...more: string[]) => {
+      const proxy = await serve([
+        '--json',
+        'proxy',
+        'hooks',
+        '--port',
+        '0',
+        '--receiver-url',
+        `${target.listening.url}/hooks`,
+        '--fail-on-violation',
+        ...more,
+      ]);
+      const lines: Record<string, unknown>[] = [];
+      proxy.child.stdout?.on('data', (chunk: Buffer) => {
+        for (const line of chunk.toString().split('\n').filter(Boolean))
+          lines.push(JSON.parse(line) as Record<string, unknown>);
+      });
+      // the platform under test: each hook valid, the second about a chat already finished
+      for (const event of events)
+        expect(
+          (await runCli(['hook-fire', event, '--url', `${proxy.listening.url}/hooks`])).code,
+        ).toBe(0);
+      return { code: await proxy.stop(), lines };
+    };
+    const late = await run(['chat_finished', 'chat_updated']);
+    expect(late.code).toBe(1);
+    expect(late.lines.filter((l) => l.type === 'violation')).toMatchObject([
+      { rule: 'hook-after-finish', spec: '6.2', exchanges: [1, 2] },
+    ]);
+    expect(late.lines.find((l) => l.type === 'summary')).toMatchObject({
+      violations: 0,
+      invariantViolations: 1,
+    });
+    // fixed: chat_finished comes last; and a rule switched off is not checked
+    expect((await run(['chat_updated', 'chat_finished'])).code).toBe(130);
+    expect(
+      (await run(['chat_finished', 'chat_updated'], '--no-invariant', 'hook-after-finish')).code,
+    ).toBe(130);
+  });
+
   it("another command's upstream in svc.config.json does not stop proxy hooks; the same flag does (exit 2)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-proxy-'));
     const config = join(dir, 'svc.config.json');

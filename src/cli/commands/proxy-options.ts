@@ -7,6 +7,8 @@ import {
   STRICT_OPTION,
   TLS_OPTIONS,
   PROFILE_OPTION,
+  INVARIANT_LIST,
+  NO_INVARIANT_OPTION,
   faultOptions,
 } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
@@ -75,7 +77,11 @@ export const proxyOptions = defineOptions('proxy', [
     flag: '--fail-on-violation',
     type: 'boolean',
     description:
-      'exit 1 at the end when any exchange broke the contract, or the platform gave up on a message the upstream never answered validly (for staging smoke jobs)',
+      'exit 1 at the end when any exchange broke the contract, the platform gave up on a message the upstream never answered validly, or a conversation broke an invariant (for staging smoke jobs)',
+  },
+  {
+    ...NO_INVARIANT_OPTION,
+    description: `do not check this invariant on the conversations passing through (${INVARIANT_LIST})`,
   },
   {
     ...PROFILE_OPTION,

@@ -3,7 +3,13 @@ import { loadProfile, settingsOf } from '../../conversation/record/profile.js';
 import { createClock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { isNonLoopbackHost } from '../../http/server.js';
-import { legsOf, startProxy, type LegName, type ProxyInterface } from '../../proxy/index.js';
+import {
+  legsOf,
+  startProxy,
+  type LegName,
+  type ProxyInterface,
+  type ProxySummary,
+} from '../../proxy/index.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { createOutput } from '../render/output.js';
@@ -11,6 +17,7 @@ import { formatProxyEvent, formatProxyListening, type ProxyListening } from '../
 import { serveUntilAborted } from '../serve.js';
 import { buildFaultPlan, openRecordJournal, recordPolicyOf, serverTls } from '../serving-flags.js';
 import { proxyOptions } from './proxy-options.js';
+import { checkInvariantNames } from '../../trace/invariants.js';
 import { redactChannelUrl } from './config-run.js';
 
 const UPSTREAM_FLAG: Record<LegName, string> = {
@@ -19,6 +26,21 @@ const UPSTREAM_FLAG: Record<LegName, string> = {
   provider: '--provider-url',
   receiver: '--receiver-url',
 };
+
+/** The option key of each upstream flag. */
+const FLAG_KEY: Record<LegName, string> = {
+  platform: 'platformUrl',
+  integrator: 'integratorUrl',
+  provider: 'providerUrl',
+  receiver: 'receiverUrl',
+};
+
+/**
+ * A smoke job fails on a broken payload, on a party that never answered a message validly (the
+ * platform gave up on it) and on a broken invariant, but not on what the proxy's own --fault did.
+ */
+const failedRun = (s: ProxySummary): boolean =>
+  s.violations + s.gaveUpByParty + s.invariantViolations > 0;
 
 /**
  * Serves the proxy until ctx.signal aborts; returns 1 with --fail-on-violation when an
@@ -31,6 +53,7 @@ export async function runProxy(
   flags: Record<string, unknown>,
 ): Promise<number> {
   const options = resolveForCommand(ctx, proxyOptions, flags);
+  const disabled = checkInvariantNames(options.invariant ?? []);
   const out = createOutput(ctx, { json: options.json, quiet: options.quiet });
   const legs = legsOf(iface as ProxyInterface);
   const upstreams: Partial<Record<LegName, string>> = Object.fromEntries(
@@ -44,14 +67,8 @@ export async function runProxy(
   const given = legs.filter((leg) => upstreams[leg.name] !== undefined);
   // a flag for another interface is a mistake; the same key from svc.config.json or SVC_* is
   // another command's setting (the file's top-level integratorUrl is the platform's)
-  const flagKey: Record<LegName, string> = {
-    platform: 'platformUrl',
-    integrator: 'integratorUrl',
-    provider: 'providerUrl',
-    receiver: 'receiverUrl',
-  };
   const foreign = (Object.keys(upstreams) as LegName[]).filter(
-    (name) => flags[flagKey[name]] !== undefined && !legs.some((leg) => leg.name === name),
+    (name) => flags[FLAG_KEY[name]] !== undefined && !legs.some((leg) => leg.name === name),
   );
   for (const name of Object.keys(upstreams) as LegName[])
     if (!legs.some((leg) => leg.name === name)) delete upstreams[name];
@@ -119,6 +136,7 @@ export async function runProxy(
     strict: options.strict,
     upstreamTimeoutMs: options.upstreamTimeout,
     ...(profile ? { profile } : {}),
+    invariants: { disabled },
     onEvent: (event) =>
       out.event(
         event.type === 'exchange' && !options.showSecrets
@@ -150,9 +168,7 @@ export async function runProxy(
   const summary = proxy.summary();
   out.event(summary, formatProxyEvent);
   await out.flush();
-  // a smoke job fails on a broken payload and on a party that never answered a message
-  // validly (the platform gave up on it), but not on what the proxy's own --fault did
-  if (options.failOnViolation && (summary.violations > 0 || summary.gaveUpByParty > 0)) {
+  if (options.failOnViolation && failedRun(summary)) {
     ctx.verdictAfterSignal = 1;
     return 1;
   }

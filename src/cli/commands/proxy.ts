@@ -30,21 +30,24 @@ Routes (one port, a path prefix per direction; the rest of the path and the quer
 Each exchange is validated (the rules of validate: strict with your party, tolerant of the
 platform), timed against the spec's budget (3 s per attempt for the integrator and the bot,
 spec 8; 10 s assumed for hooks), and redeliveries are recognised by message.id or event id
-(else the body hash) with their gap against 0, 3, 6 s. A summary is printed on Ctrl-C. An
+(else the body hash) with their gap against 0, 3, 6 s. The conversations passing through are
+checked against the cross-interface invariants (docs/trace.md: e.g. no hook about a chat after
+its chat_finished); a broken one prints a red line. A summary is printed on Ctrl-C. An
 upstream that is down gets the caller a 502 with a JSON error body; the proxy keeps serving.
 svc-cli binds 127.0.0.1: to let the real platform reach the proxy, expose the port through
 your own tunnel (or --host, with the warning it prints).
 
 Exit codes: 130 (Ctrl-C) or 143 (SIGTERM) when stopped; with --fail-on-violation, 1 when
 an exchange broke the contract or the platform gave up on a message the upstream never
-answered validly (refused, reset, too slow, an error status; not what --fault did);
-2 bad input.
+answered validly (refused, reset, too slow, an error status; not what --fault did), or a
+conversation broke an invariant; 2 bad input.
 
 Examples:
   $ svc-cli proxy channel --platform-url https://<platform>/<random>/<id> \\
       --integrator-url http://127.0.0.1:9000/agent-messages --port 8443 --tls --record staging.ndjson
   $ svc-cli proxy bot --platform-url https://<bot service> --provider-url http://127.0.0.1:7000/bot
   $ svc-cli proxy hooks --receiver-url http://127.0.0.1:8000/hooks --fail-on-violation
+  $ svc-cli proxy bot --platform-url https://<bot service> --provider-url http://127.0.0.1:7000/bot --no-invariant handover-budget
   $ svc-cli proxy channel --integrator-url http://127.0.0.1:9000 --fail-first 2   # watch the platform redeliver
   $ svc-cli record to-fixture staging.ndjson -o my-flows/from-staging.json`,
     )

@@ -4,7 +4,13 @@
  * summary on exit.
  */
 import type { ChalkInstance } from 'chalk';
-import type { ProxyEvent, ProxyExchangeEvent, ProxySummary } from '../../proxy/index.js';
+import type {
+  ProxyEvent,
+  ProxyExchangeEvent,
+  ProxySummary,
+  ProxyViolationEvent,
+} from '../../proxy/index.js';
+import { violationLine } from '../../trace/invariants.js';
 import { formatIssueLine } from './exchange.js';
 import { stamp } from './time.js';
 import { plural } from '../../plural.js';
@@ -104,13 +110,24 @@ export function formatProxySummary(s: ProxySummary, c: ChalkInstance): string {
   // an injected 500 is redelivered, not a contract error: say where it came from
   if (s.injected > 0)
     lines[0] += `; ${c.yellow(`${s.injected} changed by --fault`)} (not the upstream's doing)`;
+  if (s.invariantViolations > 0)
+    lines[0] += `, ${c.red(plural(s.invariantViolations, 'broken invariant'))}`;
   for (const [rule, n] of Object.entries(s.byRule).sort((a, b) => b[1] - a[1]))
     lines.push(`  ${c.red(`${n} x`)} ${rule}`);
+  for (const [rule, n] of Object.entries(s.byInvariant).sort((a, b) => b[1] - a[1]))
+    lines.push(`  ${c.red(`${n} x`)} invariant ${rule} (--no-invariant ${rule} switches it off)`);
   return lines.join('\n');
 }
 
+/** A broken invariant: `✗ invariant transcript (spec 2.6): ... [exchanges #3 and #9; ...]` */
+export function formatProxyViolation(v: ProxyViolationEvent, c: ChalkInstance): string {
+  return `${c.red('✗')} ${c.red(`invariant ${violationLine(v)}`)}`;
+}
+
 export function formatProxyEvent(event: ProxyEvent, c: ChalkInstance): string {
-  return event.type === 'exchange' ? formatProxyExchange(event, c) : formatProxySummary(event, c);
+  if (event.type === 'exchange') return formatProxyExchange(event, c);
+  if (event.type === 'violation') return formatProxyViolation(event, c);
+  return formatProxySummary(event, c);
 }
 
 /** The listening event of `proxy`: the URL, then which URL each caller uses and where it goes. */
