@@ -219,6 +219,24 @@ export const conformOptions = defineOptions('conform', [
       "platform: serve a hook receiver on this port (0 = any) and point the platform's hooks at it: the invariants then read the hooks too (chat_finished's transcript, nothing after it)",
   },
   {
+    key: 'record',
+    flag: '--record <file>',
+    type: 'path',
+    config: false,
+    group: 'platform:',
+    description:
+      'platform: append what the run saw of its chats, as the platform would journal it, to this NDJSON file (svc-cli trace, svc-cli report)',
+  },
+  {
+    key: 'report',
+    flag: '--report <file>',
+    type: 'path',
+    config: false,
+    group: 'platform:',
+    description:
+      'platform: also write an HTML report: a swimlane timeline per chat the run saw, broken invariants in red (svc-cli report)',
+  },
+  {
     ...NO_INVARIANT_OPTION,
     description: `platform: do not check this invariant on the conversations the run saw (${INVARIANT_LIST})`,
   },

@@ -1,6 +1,8 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { loadProfile, settingsOf } from '../../conversation/record/profile.js';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { FUZZ_GROUP, conformOptions, suitesReading } from './conform-options.js';
@@ -141,6 +143,9 @@ export async function runConform(
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
   const options = await withProfile(toConformOptions(suite, flags), flags.profile, ctx.cwd);
+  // --report reads what the run recorded: the --record file, else a temporary one
+  const recording = recordingOf(ctx, flags);
+  if (options.suite === 'platform' && recording) options.recordFile = recording.file;
   if (flags.fuzzPath !== undefined) {
     // fast-check's path: the run and shrink steps of one case, e.g. 41:0:2
     if (!/^\d+(:\d+)*$/.test(flags.fuzzPath))
@@ -276,7 +281,46 @@ export async function runConform(
       ctx.stdout.write(text);
     }
   }
+  if (recording) await writeConformReport(ctx, flags, report, recording, out);
   return failed > 0 ? 1 : 0;
+}
+
+/** Where `--record` / `--report` go: the file, and a scratch folder to remove after. */
+function recordingOf(
+  ctx: CliContext,
+  flags: ConformOptions,
+): { file: string; scratch?: string } | undefined {
+  if (flags.record !== undefined) return { file: resolve(ctx.cwd, flags.record) };
+  if (flags.report === undefined) return undefined;
+  const scratch = mkdtempSync(join(tmpdir(), 'svc-report-'));
+  return { file: join(scratch, 'conform.ndjson'), scratch };
+}
+
+/** `--report`: the HTML report of what the run saw (src/cli/commands/report-write.ts). */
+async function writeConformReport(
+  ctx: CliContext,
+  flags: ConformOptions,
+  report: ConformReport,
+  recording: { file: string; scratch?: string },
+  out: Output,
+): Promise<void> {
+  try {
+    if (flags.report === undefined || !existsSync(recording.file)) return;
+    const { writeHtmlReport } = await import('./report-write.js');
+    const html = await writeHtmlReport({
+      recording: recording.file,
+      out: resolve(ctx.cwd, flags.report),
+      shownOut: flags.report,
+      title: `svc-cli conform ${report.suite}`,
+      disabled: flags.invariant ?? [],
+    });
+    out.note(
+      `HTML report written to ${flags.report}: ${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}`,
+    );
+  } finally {
+    if (recording.scratch !== undefined)
+      rmSync(recording.scratch, { recursive: true, force: true });
+  }
 }
 
 /** The pretty reporter's lines after the cases: the peer, the invariants, the counts, fuzz. */

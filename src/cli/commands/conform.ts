@@ -37,7 +37,8 @@ const INVARIANTS_HELP = `Invariants (platform): after the cases, the conversatio
 messages, the agent's deliveries and, with --hook-listen-port, the platform's hooks) are
 checked against the cross-interface rules of docs/trace.md, e.g. chat_finished's transcript
 holds each message once. A broken one fails a "cross-interface invariants" case naming the
-rule, its contract section and the two exchanges; --no-invariant <name> switches one off.`;
+rule, its contract section and the two exchanges; --no-invariant <name> switches one off.
+--report <file> draws those chats as replay --report does (--record <file>: their NDJSON).`;
 
 const FUZZ_HELP = `Fuzz (hooks, integrator, bot): --fuzz N replaces the fixed cases with N payloads generated from
 the contract (every hook event or agent message kind, at the edges the spec allows: empty,
@@ -75,7 +76,7 @@ const EXAMPLES: ReadonlyArray<readonly [Suite, string]> = [
   ],
   [
     'platform',
-    'svc-cli --time-scale 0.2 conform platform --channel-url http://127.0.0.1:8801/dev-only-secret-1234/shop --hook-listen-port 8900',
+    'svc-cli --time-scale 0.2 conform platform --channel-url http://127.0.0.1:8801/dev-only-secret-1234/shop --hook-listen-port 8900 --report conform.html',
   ],
   [
     'bot',

@@ -1,6 +1,13 @@
+import { appendFileSync } from 'node:fs';
 import type { Clock } from '../../clock.js';
+import { SvcError, systemReason } from '../../errors.js';
 import { HOOK_DELIVERY_POLICY } from '../../contract/timing.js';
-import { createJournal, type ExchangeRecord, type Journal } from '../../journal/index.js';
+import {
+  createJournal,
+  createRedactor,
+  type ExchangeRecord,
+  type Journal,
+} from '../../journal/index.js';
 import { createHookTarget, type HookTarget } from '../../roles/hooks/index.js';
 import type { InvariantOptions } from '../../trace/invariants.js';
 import type { SimulatorSettings } from '../../platform/profile.js';
@@ -43,6 +50,11 @@ export interface PlatformRunOptions {
   invariants?: ConformInvariants;
   /** a profile's settings (`--profile`): the redelivery schedule to expect */
   settings?: Pick<SimulatorSettings, 'channelPolicy' | 'profile'>;
+  /**
+   * append what the run saw, as the platform would have journaled it, to this NDJSON file
+   * (`--record`: `svc-cli trace` and `report` read it)
+   */
+  recordFile?: string;
 }
 
 /** Protocol ms a late hook (one after chat_finished) is waited for once every chat finished. */
@@ -62,9 +74,12 @@ export async function preparePlatform(
   observation: Observation;
 }> {
   const target = options.channelUrl;
-  parseChannelUrl(target);
+  const { randomString } = parseChannelUrl(target);
   await assertReachable(target, 'the platform');
-  const journal = createJournal({ keep: 20_000 });
+  // the channel URL's random string is a secret (spec 5.1): kept out of the --record file, and
+  // so is all but its last character, which the "wrong random string" case changes
+  const redact = createRedactor([randomString, randomString.slice(0, -1)]);
+  const journal = createJournal({ keep: 20_000, redact });
   let receiver: HookTarget | undefined;
   if (options.hookListenPort !== undefined) {
     receiver = await createHookTarget({ port: options.hookListenPort, clock, journal });
@@ -87,6 +102,7 @@ export async function preparePlatform(
     async finish(closed = []) {
       if (receiver) await awaitFinished(journal, closed, clock);
       const records = asPlatformRecorded(journal.entries(), await suite.chatsOfCustomers());
+      if (options.recordFile !== undefined) writeRecords(options.recordFile, records);
       return checkObserved('platform', records, settingsOf(options), clock);
     },
     async close() {
@@ -95,6 +111,15 @@ export async function preparePlatform(
     },
   };
   return { target, cases: suite.cases, cleanup: suite.cleanup, observation };
+}
+
+/** Appends the records as NDJSON, one line each (the journal's own format). */
+function writeRecords(file: string, records: readonly ExchangeRecord[]): void {
+  try {
+    appendFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  } catch (error) {
+    throw new SvcError('SVC_E_WRITE', `Could not write ${file}: ${systemReason(error)}.`);
+  }
 }
 
 const settingsOf = (options: {

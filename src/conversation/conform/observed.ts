@@ -63,7 +63,8 @@ function customerOf(record: ExchangeRecord): string | undefined {
 }
 
 /**
- * The records as the platform would have journaled them: each direction turned around, and a
+ * The records as the platform would have journaled them: each direction turned around (and
+ * what it sent stamped at its answer, as the platform's journal does), and a
  * channel record given the chat of its customer when `chatOf` knows it (the svc control API's
  * chat list; a hook names its chat itself).
  */
@@ -74,9 +75,12 @@ export function asPlatformRecorded(
   return records.map((record) => {
     const customer = customerOf(record);
     const chat = customer === undefined ? undefined : chatOf.get(customer);
+    // the platform stamps what it sends when the answer came, what it serves when it came in
+    const served = record.direction === 'in';
     return {
       ...record,
-      direction: record.direction === 'in' ? 'out' : 'in',
+      direction: served ? 'out' : 'in',
+      protocolMs: record.protocolMs + (served ? (record.durationMs ?? 0) : 0),
       ...(chat === undefined ? {} : { chat }),
     };
   });
