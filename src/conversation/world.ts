@@ -4,12 +4,14 @@ import { createClock, createVirtualClock, type Clock } from '../clock.js';
 import { SvcError } from '../errors.js';
 import type { FaultPlan } from '../faults/index.js';
 import type { Transport } from '../http/exchange.js';
+import { postJson } from '../http/client.js';
 import {
   createPlatform,
   sendAgentMessage,
   setAgentsOnline,
   closeChat,
   type AgentMessageInput,
+  type PlatformCore,
   type PlatformEvent,
 } from '../platform/index.js';
 import { createListener, type Listener } from '../roles/integrator/index.js';
@@ -381,7 +383,7 @@ async function startEmbeddedWorld(
         chatId: result.chatId,
       };
     },
-    setAgents: (online) => Promise.resolve(void setAgentsOnline(core, online)),
+    setAgents: (online) => setAgents(core, clock, online),
     closeChat(customer) {
       const chat = closeChat(core, customer ? { customerId: customer } : {});
       return Promise.resolve({ chatId: chat.id });
@@ -393,4 +395,18 @@ async function startEmbeddedWorld(
       await Promise.all([listener?.close(0), hookTarget?.close(0), bot?.close(0)]);
     },
   };
+}
+
+/**
+ * Agents come or go through the control API, as a user's `POST /_sim/agents` would: the journal
+ * then shows when (the offline-message invariant reads it).
+ */
+async function setAgents(core: PlatformCore, clock: Clock, online: boolean): Promise<void> {
+  const answer = await postJson({
+    url: `${core.baseUrl}/_sim/agents`,
+    body: JSON.stringify({ online }),
+    timeoutMs: 10_000,
+    clock,
+  });
+  if (!answer.ok || answer.status !== 200) setAgentsOnline(core, online);
 }

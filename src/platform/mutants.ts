@@ -280,6 +280,15 @@ export const MUTANTS = [
     exercisedBy: ['kind:hook.offline_message'],
   },
   {
+    name: 'offline-form-while-online',
+    family: 'hooks',
+    spec: '3',
+    deviation: 'takes the offline form while agents are online and sends its offline_message hook',
+    survivor:
+      'your tests never send the offline form with agents online: the platform must refuse it (the widget shows the chat)',
+    exercisedBy: ['kind:hook.offline_message'],
+  },
+  {
     name: 'no-chat-finished',
     family: 'hooks',
     spec: '6.2',

@@ -1,5 +1,5 @@
 import { MUTANTS } from '../platform/mutants.js';
-import { INVARIANTS } from '../trace/invariants.js';
+import { ALL_INVARIANTS } from '../trace/invariants.js';
 /**
  * The sections of the contract reference, numbered as svc-cli's messages cite them ("spec 2.5",
  * "spec 8"). The prose is short and says what the code does; every list of kinds, fields,
@@ -540,28 +540,8 @@ export function contractSections(): Section[] {
         ]),
       },
     ]),
-    section('mutants', 'Simulator mutants', [
-      {
-        type: 'p',
-        text: 'Named deviations of the simulator from this contract, for `svc-cli mutate` (or `--mutant`, `SVC_MUTANT`): a test suite that stays green under one would not notice the platform behaving that way. `svc-cli mutate --list` prints the same catalogue.',
-      },
-      {
-        type: 'table',
-        head: ['mutant', 'family', 'section', 'the simulator', 'a survivor means'],
-        rows: MUTANTS.map((m) => [code(m.name), m.family, m.spec, m.deviation, m.survivor]),
-      },
-    ]),
-    section('invariants', 'Cross-interface invariants', [
-      {
-        type: 'p',
-        text: "Rules that hold across the interfaces of one conversation (a chat), which no single exchange shows. They are checked on every `replay` (the embedded platform's journal), every `conform platform` run (what it saw of its chats: the customer messages it sent, the agent messages its integrator got, the hooks of `--hook-listen-port`), every `proxy` (the conversations passing through) and by `trace` and `report` on a recording. A broken one fails the run naming the rule, its section and the two exchanges it relates; `--no-invariant <name>` switches it off. [trace.md](trace.md#invariants) shows them on a timeline.",
-      },
-      {
-        type: 'table',
-        head: ['invariant', 'section', 'holds when'],
-        rows: INVARIANTS.map((i) => [code(i.name), i.spec, i.summary]),
-      },
-    ]),
+    mutantsSection(),
+    invariantsSection(),
     section('assumptions', 'Assumptions', [
       {
         type: 'p',
@@ -569,4 +549,34 @@ export function contractSections(): Section[] {
       },
     ]),
   ];
+}
+
+/** The cross-interface invariants (src/trace/invariants.ts), as the reference lists them. */
+function invariantsSection(): Section {
+  return section('invariants', 'Cross-interface invariants', [
+    {
+      type: 'p',
+      text: "Rules that hold across the interfaces of one conversation (a chat), which no single exchange shows. They are checked on every `replay` (the embedded platform's journal), every `conform platform` run (what it saw of its chats: the customer messages it sent, the agent messages its integrator got, the hooks of `--hook-listen-port`), every `proxy` (the conversations passing through) and by `trace` and `report` on a recording; `offline-message` is a rule on the whole run (the offline form opens no chat), checked by `replay` and `conform platform` only. A broken one fails the run naming the rule, its section and the two exchanges it relates; `--no-invariant <name>` switches it off. [trace.md](trace.md#invariants) shows them on a timeline.",
+    },
+    {
+      type: 'table',
+      head: ['invariant', 'section', 'holds when'],
+      rows: ALL_INVARIANTS.map((i) => [code(i.name), i.spec, i.summary]),
+    },
+  ]);
+}
+
+/** The simulator mutants (src/platform/mutants.ts), as the reference lists them. */
+function mutantsSection(): Section {
+  return section('mutants', 'Simulator mutants', [
+    {
+      type: 'p',
+      text: 'Named deviations of the simulator from this contract, for `svc-cli mutate` (or `--mutant`, `SVC_MUTANT`): a test suite that stays green under one would not notice the platform behaving that way. `svc-cli mutate --list` prints the same catalogue.',
+    },
+    {
+      type: 'table',
+      head: ['mutant', 'family', 'section', 'the simulator', 'a survivor means'],
+      rows: MUTANTS.map((m) => [code(m.name), m.family, m.spec, m.deviation, m.survivor]),
+    },
+  ]);
 }

@@ -18,7 +18,8 @@ export interface Violation {
   /** the contract section it comes from (`svc-cli explain <spec>`) */
   spec: string;
   run: string;
-  chat: number;
+  /** the conversation; absent for a rule on the run (an offline message belongs to no chat) */
+  chat?: number;
   /** what went wrong, naming both exchanges */
   message: string;
   /** the journal seqs of the exchanges it relates: the earlier one first */
@@ -57,6 +58,7 @@ export const INVARIANT_NAMES = [
   'agent-joined',
   'redelivery-id',
   'handover-budget',
+  'offline-message',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
@@ -301,6 +303,114 @@ export const INVARIANTS: readonly Invariant[] = [
 ];
 
 /**
+ * A rule on a whole run rather than one chat: it reads the run's records in journal order
+ * (some belong to no chat). Checked where the run's every record is at hand (replay, conform
+ * platform), not by `trace` and `report`, which keep only the chats of a recording.
+ */
+interface RunInvariant {
+  name: InvariantName;
+  spec: string;
+  summary: string;
+  check: (
+    records: readonly ExchangeRecord[],
+  ) => Omit<Violation, 'run' | 'chat' | 'rule' | 'spec'>[];
+}
+
+/**
+ * What an exchange says of agent availability (spec 3: the status body is 1 while agents are
+ * online): a control request setting it, or a status read answering it.
+ */
+function availabilityOf(record: ExchangeRecord): boolean | undefined {
+  const status = record.response?.status;
+  if (status === undefined || status < 200 || status >= 300) return undefined;
+  if (record.iface === 'control' && /\/_sim\/agents(\?|$)/.test(record.request.url)) {
+    try {
+      const online = (JSON.parse(record.request.body ?? '{}') as { online?: unknown }).online;
+      return typeof online === 'boolean' ? online : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  if (record.kind === 'channel.status' && record.direction === 'in') {
+    const body = record.response?.body?.trim();
+    return body === '1' ? true : body === '0' ? false : undefined;
+  }
+  return undefined;
+}
+
+const describeRecord = (r: ExchangeRecord): string => {
+  const span = spanOf(r);
+  return `#${r.seq} ${span.name} at ${(span.startMs / 1000).toFixed(3)} s`;
+};
+
+/**
+ * spec 3 (offline form sent: hook offline_message; status 1: agents online), 6.2: the offline
+ * form, and so its hook, comes only while no agent is online. Judged from what the run shows of
+ * availability: the last control request setting it, or status read, before the hook.
+ */
+const offlineMessage: RunInvariant['check'] = (records) => {
+  const problems: ReturnType<RunInvariant['check']> = [];
+  let known: { online: boolean; record: ExchangeRecord } | undefined;
+  for (const record of records) {
+    const online = availabilityOf(record);
+    if (online !== undefined) known = { online, record };
+    if (record.iface !== 'hook' || record.direction !== 'out') continue;
+    if (record.kind !== 'hook.offline_message') continue;
+    if (!known?.online) continue;
+    problems.push({
+      message: `${describeRecord(record)} (an offline form) went out while agents were online, as ${describeRecord(known.record)} showed`,
+      exchanges: [known.record.seq, record.seq],
+    });
+  }
+  return problems;
+};
+
+/** The rules on a whole run. */
+const RUN_INVARIANTS: readonly RunInvariant[] = [
+  {
+    name: 'offline-message',
+    spec: '3',
+    summary:
+      'offline_message only while no agent is online (the last availability the run showed: a control request or a status read)',
+    check: offlineMessage,
+  },
+];
+
+/** Every invariant by name, section and summary, the rules on a chat first (docs, reference). */
+export const ALL_INVARIANTS: readonly Pick<Invariant, 'name' | 'spec' | 'summary'>[] = [
+  ...INVARIANTS,
+  ...RUN_INVARIANTS,
+];
+
+/**
+ * The violations of the rules on a whole run, run by run (records in journal order).
+ * @example checkRuns(platform.core.journal.entries(), { disabled: ['offline-message'] })
+ */
+export function checkRuns(
+  records: readonly ExchangeRecord[],
+  options: Pick<InvariantOptions, 'disabled'> = {},
+): Violation[] {
+  const disabled = new Set(options.disabled ?? []);
+  const runs = new Map<string, ExchangeRecord[]>();
+  for (const record of records) {
+    const run = record.run ?? '';
+    let list = runs.get(run);
+    if (!list) runs.set(run, (list = []));
+    list.push(record);
+  }
+  const violations: Violation[] = [];
+  for (const [run, list] of runs) {
+    list.sort((a, b) => a.seq - b.seq);
+    for (const invariant of RUN_INVARIANTS) {
+      if (disabled.has(invariant.name)) continue;
+      for (const found of invariant.check(list))
+        violations.push({ rule: invariant.name, spec: invariant.spec, run, ...found });
+    }
+  }
+  return violations;
+}
+
+/**
  * A violation as one line: the rule, its contract section, what went wrong, the two exchanges
  * and the flag that switches the rule off.
  * @example violationLine(v) // 'hook-after-finish (spec 6.2): #6 ... [exchanges #4 and #6; ...]'
@@ -382,12 +492,15 @@ export function conversationsOf(
 
 /**
  * The violations in a set of journal records (one run: a replayed conversation's platform
- * journal), chat by chat; records without a chat are left out.
+ * journal), chat by chat, then the rules on the whole run.
  * @example checkRecords(platform.core.journal.entries())
  */
 export function checkRecords(
   records: readonly ExchangeRecord[],
   options: InvariantOptions = {},
 ): Violation[] {
-  return conversationsOf(records).flatMap((c) => checkConversation(c, options));
+  return [
+    ...conversationsOf(records).flatMap((c) => checkConversation(c, options)),
+    ...checkRuns(records, options),
+  ];
 }

@@ -33,6 +33,7 @@ async function passes(conversation: Conversation, file: string | undefined, muta
 /** A bundled fixture that pins the behaviour each mutant changes. */
 const KILLED_BY_FIXTURE: ReadonlyArray<[MutantName, string]> = [
   ['redeliver-early', 'redelivery-recovered.json'],
+  ['offline-form-while-online', 'hook-offline-message.json'],
   ['skip-third-attempt', 'redelivery-recovered.json'],
   ['extra-attempt', 'redelivery-exhausted.json'],
   ['no-redelivery', 'redelivery-recovered.json'],

@@ -170,3 +170,32 @@ describe('invariants at the end of a replay', () => {
     expect(result.ok).toBe(true);
   });
 });
+
+describe('the offline-message invariant (a rule on the run: the offline hook has no chat)', () => {
+  const file = join(repoRoot, 'fixtures/conversations/hook-offline-message.json');
+
+  it('catches a platform that takes the offline form with agents online, naming both exchanges', async () => {
+    const conversation = await loadConversation(file);
+    // fixed: the form is refused while agents are online, and the invariant holds
+    expect((await replayConversation({ file, conversation })).ok).toBe(true);
+    // the planted bug: the simulator mutant that takes the form anyway
+    const broken = await replayConversation({
+      file,
+      conversation,
+      mutant: 'offline-form-while-online',
+    });
+    const step = broken.steps.at(-1)!;
+    expect(step).toMatchObject({ name: 'invariants', status: 'failed' });
+    // the agents step shows in the journal as the control request it is
+    expect(step.details).toEqual([
+      'offline-message (spec 3): #5 offline_message at 0.000 s (an offline form) went out while agents were online, as #3 POST /_sim/agents at 0.000 s showed [exchanges #3 and #5; --no-invariant offline-message switches it off]',
+    ]);
+    const off = await replayConversation({
+      file,
+      conversation,
+      mutant: 'offline-form-while-online',
+      invariants: { disabled: ['offline-message'] },
+    });
+    expect(off.steps.map((s) => s.name)).not.toContain('invariants');
+  });
+});

@@ -3,8 +3,9 @@ import { detectKind } from '../../contract/detect.js';
 import type { PostOutcome } from '../../http/client.js';
 import type { ExchangeRecord, Journal } from '../../journal/index.js';
 import {
-  INVARIANTS,
+  ALL_INVARIANTS,
   checkConversation,
+  checkRuns,
   conversationsOf,
   violationLine,
   type InvariantOptions,
@@ -116,10 +117,13 @@ export function checkObserved(
 ): InvariantsOutcome {
   const started = performance.now();
   const conversations = conversationsOf(records);
-  const violations = conversations.flatMap((c) => checkConversation(c, options));
+  const violations = [
+    ...conversations.flatMap((c) => checkConversation(c, options)),
+    ...checkRuns(records, options),
+  ];
   const disabled = [...(options.disabled ?? [])];
   const tally: InvariantsTally = {
-    checked: INVARIANTS.map((i) => i.name).filter((name) => !disabled.includes(name)),
+    checked: ALL_INVARIANTS.map((i) => i.name).filter((name) => !disabled.includes(name)),
     conversations: conversations.length,
     exchanges: conversations.reduce((sum, c) => sum + c.spans.length, 0),
     violations: violations.length,
@@ -134,7 +138,7 @@ export function checkObserved(
     ok: false,
     steps: violations.map((v, index) => ({
       index,
-      name: `${v.rule} (chat ${v.chat})`,
+      name: v.chat === undefined ? v.rule : `${v.rule} (chat ${v.chat})`,
       kind: 'expect' as const,
       status: 'failed' as const,
       details: [violationLine(v)],

@@ -129,7 +129,7 @@ export function sendOfflineForm(
   core: PlatformCore,
   form: OfflineForm,
 ): { offlineMessageId: string; visitorNumber: number } {
-  if (core.state.agentsOnline) {
+  if (core.state.agentsOnline && core.mutant !== 'offline-form-while-online') {
     throw new SvcError(
       'SVC_E_AGENTS_ONLINE',
       'Could not send the offline form: agents are online, so the widget shows the chat instead.',

@@ -224,6 +224,69 @@ describe('invariants: planted violations', () => {
   });
 });
 
+describe('invariants: offline-message (on the run)', () => {
+  /** a record outside any chat: a control request, a status read, the offline hook */
+  const run = (
+    ...records: Array<Pick<ExchangeRecord, 'iface' | 'direction' | 'kind' | 'request' | 'response'>>
+  ): ExchangeRecord[] =>
+    records.map((r, i) => ({
+      type: 'exchange',
+      seq: i + 1,
+      run: 'r',
+      at: '2026-01-01T00:00:00.000Z',
+      protocolMs: i * 100,
+      ...r,
+    }));
+  const agents = (online: boolean) =>
+    ({
+      iface: 'control',
+      direction: 'in',
+      request: {
+        method: 'POST',
+        url: 'http://p.test/_sim/agents',
+        body: JSON.stringify({ online }),
+      },
+      response: { status: 200 },
+    }) as const;
+  const status = (body: string) =>
+    ({
+      iface: 'channel',
+      direction: 'in',
+      kind: 'channel.status',
+      request: { method: 'GET', url: 'http://p.test/r/shop/status' },
+      response: { status: 200, body },
+    }) as const;
+  const offline = {
+    iface: 'hook',
+    direction: 'out',
+    kind: 'hook.offline_message',
+    request: {
+      method: 'POST',
+      url: 'http://h.test/hooks',
+      body: JSON.stringify({ event_name: 'offline_message', message: 'Call me' }),
+    },
+    response: { status: 200 },
+  } as const;
+
+  it('holds while agents are offline, and with nothing said of them', () => {
+    expect(rules(run(agents(false), offline))).toEqual([]);
+    expect(rules(run(offline))).toEqual([]);
+    expect(rules(run(agents(true), status('0'), offline))).toEqual([]);
+  });
+
+  it('names the exchange that showed agents online and the hook (a control request or a status read)', () => {
+    expect(rules(run(agents(true), offline))).toEqual([
+      { rule: 'offline-message', spec: '3', exchanges: [1, 2] },
+    ]);
+    expect(rules(run(agents(false), status('1'), offline))).toEqual([
+      { rule: 'offline-message', spec: '3', exchanges: [2, 3] },
+    ]);
+    expect(checkRecords(run(agents(true), offline))[0]).toMatchObject({ run: 'r' });
+    expect(checkRecords(run(agents(true), offline))[0]?.chat).toBeUndefined();
+    expect(rules(run(agents(true), offline), ['offline-message'])).toEqual([]);
+  });
+});
+
 describe('invariant names', () => {
   it('are spelled the same in the replay and trace --help (which must not load the core)', () => {
     expect(INVARIANT_LIST).toBe(INVARIANT_NAMES.join(', '));
