@@ -56,6 +56,20 @@ const agentStep = z
   })
   .describe('an agent writes; the platform delivers to the integrator (spec 4.2)');
 
+/** A time budget: protocol ms, or a duration such as "2s", "1.5s", "500ms". */
+const duration = z
+  .union([
+    z.number().nonnegative(),
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?(ms|s)$/, 'a duration such as "2s" or "500ms"')
+      .transform((text) => {
+        const value = Number.parseFloat(text);
+        return text.endsWith('ms') ? value : value * 1000;
+      }),
+  ])
+  .describe('protocol ms, or a duration such as "2s" or "500ms"');
+
 /** Partial-match expectations on what each party saw. */
 const expectation = z
   .strictObject({
@@ -63,12 +77,15 @@ const expectation = z
     integrator: json.optional(),
     /** the event the bot provider received (spec 6.1) */
     bot: json.optional(),
-    /** the hook event the receiver got (spec 6.2) */
-    hook: json.optional(),
+    /** the hook event the receiver got (spec 6.2); a string names its event_name */
+    hook: z.union([json, z.string().describe('the event_name alone: "chat_finished"')]).optional(),
     /** a simulator event (`svc-cli --json platform` lines) */
     event: json.optional(),
-    /** protocol ms to wait for it (default DEFAULT_WITHIN_MS, 15000) */
-    within: z.number().nonnegative().optional(),
+    /**
+     * protocol ms to wait for it (default DEFAULT_WITHIN_MS, 15000); with `after`, counted from
+     * the end of that step: the payload must have come by then
+     */
+    within: duration.optional(),
     /** assert that nothing matching arrives within `within` */
     absent: z.boolean().optional(),
     /**
@@ -92,8 +109,37 @@ const expectation = z
           ),
       })
       .optional(),
+    /**
+     * the name of an earlier step: the payload must come after that step began, and within
+     * `within` of its end (a time budget across interfaces)
+     */
+    after: z
+      .string()
+      .optional()
+      .describe('the name of an earlier step the payload must follow, within `within` of its end'),
+    /** dotted paths into the payload and the values they must match (`.length` counts) */
+    where: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('dotted paths into the payload and their values: {"chat.messages.length": 3}'),
+    /**
+     * the order the parties saw things in, each `party:what` (`hook:<event_name>`,
+     * `bot:<event>`, `integrator:<message.type>` or `integrator:agent-message` for any,
+     * `event:<type>`): the first of each must have come in this order
+     */
+    order: z
+      .array(
+        z.string().regex(/^(hook|bot|integrator|event):.+$/, 'party:what, e.g. hook:chat_accepted'),
+      )
+      .min(2)
+      .optional()
+      .describe(
+        'the order things came in across the interfaces: ["hook:chat_accepted", "integrator:agent-message"]',
+      ),
   })
-  .describe('wait until a party saw a payload that matches partially');
+  .describe(
+    'wait until a party saw a payload that matches partially (optionally after a named step, within a budget, where paths hold values), or until things came in a given order',
+  );
 
 const stepBase = {
   name: z.string().optional().describe('a name; later steps reference its result as ${name.path}'),

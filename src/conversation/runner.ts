@@ -4,6 +4,13 @@ import { getText, postJson } from '../http/client.js';
 import { DEFAULT_WITHIN_MS, type Step } from './format.js';
 import { describeMismatches, isMatch, matchPartial, resolveRefs } from './match.js';
 import { createEmbeddedWorld, type Observation, type World, type WorldOptions } from './world.js';
+import {
+  inWindow,
+  missingLabels,
+  orderProblems,
+  whereMismatches,
+  type StepTimes,
+} from './cross-expect.js';
 import { checkRecords, violationLine, type InvariantOptions } from '../trace/invariants.js';
 import type { ExchangeRecord } from '../journal/record.js';
 import { countBotAnswers, findBotEvent } from './bot-answers.js';
@@ -115,26 +122,7 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
   } catch (error) {
     // an unreachable --platform-url ends the run (exit 3): no conversation can say anything
     if (error instanceof SvcError && error.category === 'network') throw error;
-    // A setup that cannot start (a missing bot script, a port) fails the conversation, not the run.
-    const message = errorText(error);
-    const step: StepResult = {
-      index: 0,
-      name: 'setup',
-      kind: 'control',
-      status: 'failed',
-      details: [message],
-      protocolMs: 0,
-      wallMs: performance.now() - wallStart,
-    };
-    options.onStep?.(step);
-    return {
-      name: options.conversation.name,
-      ...(options.file ? { file: options.file } : {}),
-      ok: false,
-      steps: [step],
-      protocolMs: 0,
-      wallMs: performance.now() - wallStart,
-    };
+    return setupFailed(options, error, wallStart);
   }
   if (world.notApplicable !== undefined) {
     await world.close();
@@ -149,6 +137,7 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
     };
   }
   const scope: Record<string, unknown> = {};
+  const times = new Map<string, { startMs: number; endMs: number }>();
   const steps: StepResult[] = [];
   let journalRun: string | undefined;
   let failed = false;
@@ -183,14 +172,16 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
         continue;
       }
       const started = performance.now();
+      const startMs = world.clock.now();
       let outcome: StepOutcome;
       try {
-        outcome = await runStep(world, step, scope);
+        outcome = await runStep(world, step, scope, times);
       } catch (error) {
         // an SvcError's hint says what to change (a chat starts with a customer step)
         const hint = error instanceof SvcError ? error.hint : undefined;
         outcome = { ok: false, details: [errorText(error), ...(hint ? [hint] : [])] };
       }
+      if (step.name) times.set(step.name, { startMs, endMs: world.clock.now() });
       if (step.name && outcome.value !== undefined) scope[step.name] = outcome.value;
       const result: StepResult = {
         index,
@@ -238,6 +229,32 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
         }),
     steps,
     protocolMs: world.clock.now(),
+    wallMs: performance.now() - wallStart,
+  };
+}
+
+/** A setup that cannot start (a missing bot script, a port) fails the conversation, not the run. */
+function setupFailed(
+  options: ReplayOptions,
+  error: unknown,
+  wallStart: number,
+): ConversationResult {
+  const step: StepResult = {
+    index: 0,
+    name: 'setup',
+    kind: 'control',
+    status: 'failed',
+    details: [errorText(error)],
+    protocolMs: 0,
+    wallMs: performance.now() - wallStart,
+  };
+  options.onStep?.(step);
+  return {
+    name: options.conversation.name,
+    ...(options.file ? { file: options.file } : {}),
+    ok: false,
+    steps: [step],
+    protocolMs: 0,
     wallMs: performance.now() - wallStart,
   };
 }
@@ -321,11 +338,14 @@ function describeStep(step: Step, scope: Record<string, unknown>): string {
   const party =
     (['integrator', 'bot', 'hook', 'event'] as const).find((p) => step.expect[p] !== undefined) ??
     'event';
-  return `${step.expect.absent ? 'no' : 'expect'} ${party}${expectedWhat(step.expect[party])}`;
+  if (step.expect.order) return `expect order ${step.expect.order.join(' → ')}`;
+  const after = step.expect.after === undefined ? '' : ` after ${step.expect.after}`;
+  return `${step.expect.absent ? 'no' : 'expect'} ${party}${expectedWhat(step.expect[party])}${after}`;
 }
 
 /** The few fields that say what an expectation waits for: a type, an event, a text. */
 function expectedWhat(expected: unknown): string {
+  if (typeof expected === 'string') return ` ${expected}`;
   if (expected === null || typeof expected !== 'object') return '';
   const e = expected as Record<string, unknown>;
   const message = (e.message ?? {}) as Record<string, unknown>;
@@ -388,6 +408,7 @@ async function runStep(
   world: World,
   step: Step,
   scope: Record<string, unknown>,
+  times: StepTimes,
 ): Promise<StepOutcome> {
   if ('customer' in step) {
     const c = resolveRefs(step.customer, scope) as typeof step.customer;
@@ -498,41 +519,65 @@ async function runStep(
     else await world.clock.sleep(step.advance);
     return { ok: true, details: [] };
   }
-  return expectStep(world, step.expect, scope);
+  return expectStep(world, step.expect, scope, times);
 }
+
+type Expectation = Extract<Step, { expect: unknown }>['expect'];
 
 async function expectStep(
   world: World,
-  expectation: Extract<Step, { expect: unknown }>['expect'],
+  expectation: Expectation,
   scope: Record<string, unknown>,
+  times: StepTimes,
 ): Promise<StepOutcome> {
   if (expectation.answers) return answersStep(world, expectation, scope);
+  const within = expectation.within ?? DEFAULT_WITHIN_MS;
+  if (expectation.order) return expectOrder(world, expectation.order, within);
   const party = (['integrator', 'bot', 'hook', 'event'] as const).find(
     (p) => expectation[p] !== undefined,
   );
   if (!party)
-    return { ok: false, details: ['an expectation names integrator, bot, hook or event'] };
+    return { ok: false, details: ['an expectation names integrator, bot, hook, event or order'] };
   const unobservable = world.unobservable(party);
   if (unobservable) return { ok: true, details: [unobservable.reason], skipped: unobservable.skip };
-  const expected = resolveRefs(expectation[party], scope);
+  const named = expectation[party];
+  const expected = resolveRefs(typeof named === 'string' ? { event_name: named } : named, scope);
+  const where = resolveRefs(expectation.where, scope) as Record<string, unknown> | undefined;
+  // `after`: the payload comes once that step began, and by its end plus `within`
+  let window: { fromMs: number; byMs: number } | undefined;
+  if (expectation.after !== undefined) {
+    const step = times.get(expectation.after);
+    if (!step)
+      return {
+        ok: false,
+        details: [`after: no earlier step is named ${JSON.stringify(expectation.after)}`],
+      };
+    window = { fromMs: step.startMs, byMs: step.endMs + within };
+  }
   // real time (a real peer): `...Ms` figures of events (offsetMs, elapsedMs) match within the
   // world's tolerance, as delivery verdicts do; exactly on the virtual clock
   const tolerance = world.timingToleranceMs ?? 0;
+  const fits = (o: Observation): boolean =>
+    o.party === party &&
+    !o.consumed &&
+    isMatch(expected, o.value, '', tolerance) &&
+    whereMismatches(where, o.value, tolerance).length === 0;
   let found: Observation | undefined;
   const look = (): boolean => {
-    found = world.observations.find(
-      (o) => o.party === party && !o.consumed && isMatch(expected, o.value, '', tolerance),
-    );
+    found = world.observations.find((o) => fits(o) && inWindow(o, window));
     return found !== undefined;
   };
-  const within = expectation.within ?? DEFAULT_WITHIN_MS;
-  const matched = await waitFor(world, look, within);
+  const wait = window ? Math.max(0, window.byMs - world.clock.now()) : within;
+  const matched = await waitFor(world, look, wait);
+  const budget = window
+    ? `within ${within} ms of the end of step ${expectation.after}`
+    : `within ${within} ms`;
   if (expectation.absent) {
     return matched
       ? {
           ok: false,
           details: [
-            `expected no ${party} payload matching ${JSON.stringify(expected)} within ${within} ms, got ${JSON.stringify(found?.value)}`,
+            `expected no ${party} payload matching ${JSON.stringify(expected)} ${budget}, got ${JSON.stringify(found?.value)}`,
           ],
         }
       : { ok: true, details: [] };
@@ -541,16 +586,35 @@ async function expectStep(
     found.consumed = true;
     return { ok: true, details: [], value: found.value };
   }
+  const details = [
+    `expected ${party} ${JSON.stringify(expected)}${where ? ` where ${JSON.stringify(where)}` : ''} ${budget}`,
+  ];
+  // the payload came, but outside the budget: say when
+  const late = world.observations.find((o) => fits(o));
+  if (late && window && late.at !== undefined) {
+    const step = times.get(expectation.after ?? '');
+    details.push(
+      late.at < window.fromMs
+        ? `it came at ${(late.at / 1000).toFixed(3)} s, before step ${expectation.after} began`
+        : `it came ${((late.at - (step?.endMs ?? 0)) / 1000).toFixed(3)} s after step ${expectation.after} ended; the budget is ${(within / 1000).toFixed(3)} s`,
+    );
+    return { ok: false, details };
+  }
   // Say what came instead: the closest unconsumed observation of that party.
   const candidates = world.observations.filter((o) => o.party === party && !o.consumed);
   const closest = candidates
-    .map((o) => ({ o, mismatches: matchPartial(expected, o.value, '', tolerance) }))
+    .map((o) => ({
+      o,
+      mismatches: [
+        ...describeMismatches(matchPartial(expected, o.value, '', tolerance)),
+        ...whereMismatches(where, o.value, tolerance),
+      ],
+    }))
     .sort((a, b) => a.mismatches.length - b.mismatches.length)[0];
-  const details = [`expected ${party} ${JSON.stringify(expected)} within ${within} ms`];
   if (closest)
     details.push(
       `closest of ${candidates.length} received:`,
-      ...describeMismatches(closest.mismatches).map((l) => `  ${l}`),
+      ...closest.mismatches.map((l) => `  ${l}`),
     );
   else details.push(`nothing was received by the ${party === 'event' ? 'simulator' : party}`);
   return { ok: false, details };
@@ -638,4 +702,26 @@ async function answersStep(
     ),
   ];
   return { ok: false, details, value };
+}
+
+/** `order`: the first of each `party:what` came in the order given (format.ts). */
+async function expectOrder(
+  world: World,
+  labels: readonly string[],
+  within: number,
+): Promise<StepOutcome> {
+  let problems: string[] | undefined;
+  await waitFor(
+    world,
+    () => (problems = orderProblems(world.observations, labels)) !== undefined,
+    within,
+  );
+  if (problems === undefined)
+    return {
+      ok: false,
+      details: [
+        `expected ${labels.join(' → ')} within ${within} ms; never seen: ${missingLabels(world.observations, labels).join(', ')}`,
+      ],
+    };
+  return { ok: problems.length === 0, details: problems };
 }

@@ -33,6 +33,8 @@ export interface Observation {
   party: Party;
   value: unknown;
   consumed: boolean;
+  /** protocol ms when it was seen (an expectation's `after` budget reads it) */
+  at?: number;
 }
 
 /** Where each side lives: embedded (default) or a real peer by URL. */
@@ -201,6 +203,7 @@ async function startEmbeddedWorld(
           ...(status === undefined ? {} : { $status: status }),
         },
         consumed: false,
+        at: clock.now(),
       });
     };
   let listener: Listener | undefined;
@@ -269,7 +272,7 @@ async function startEmbeddedWorld(
   const journal =
     realParties.size > 0
       ? tapOutgoing(base ?? createJournal(), realParties, ({ party, value }) =>
-          observations.push({ party, value, consumed: false }),
+          observations.push({ party, value, consumed: false, at: clock.now() }),
         )
       : base;
   const platform = createPlatform({
@@ -305,7 +308,7 @@ async function startEmbeddedWorld(
     ],
   });
   platform.core.on((event: PlatformEvent) =>
-    observations.push({ party: 'event', value: event, consumed: false }),
+    observations.push({ party: 'event', value: event, consumed: false, at: clock.now() }),
   );
   started.push(() => platform.close());
   if (transport === 'in-process') platform.mount();

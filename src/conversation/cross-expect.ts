@@ -1,0 +1,121 @@
+import { describeMismatches, isMatch, matchPartial } from './match.js';
+import type { Observation } from './world.js';
+
+/*
+ * The cross-interface parts of an expectation (format.ts): `after` a named step within a time
+ * budget, `where` dotted paths hold values, and `order` across the parties.
+ */
+
+/** When each named step began and ended (protocol ms), for `after`. */
+export type StepTimes = ReadonlyMap<string, { startMs: number; endMs: number }>;
+
+/** The value at a dotted path (`chat.messages.length`, `messages.0.text`), or undefined. */
+export function valueAt(value: unknown, path: string): unknown {
+  let here: unknown = value;
+  for (const key of path.split('.')) {
+    if (here === null || typeof here !== 'object') return undefined;
+    if (key === 'length' && Array.isArray(here)) here = here.length;
+    else here = (here as Record<string, unknown>)[key];
+  }
+  return here;
+}
+
+/** The lines that say which `where` paths do not hold on `value` (empty: all hold). */
+export function whereMismatches(
+  where: Readonly<Record<string, unknown>> | undefined,
+  value: unknown,
+  toleranceMs = 0,
+): string[] {
+  if (!where) return [];
+  return Object.entries(where).flatMap(([path, expected]) => {
+    const actual = valueAt(value, path);
+    if (isMatch(expected, actual, '', toleranceMs)) return [];
+    const inner = describeMismatches(matchPartial(expected, actual, '', toleranceMs));
+    return [
+      `where ${path}: expected ${JSON.stringify(expected)}, got ${actual === undefined ? 'nothing' : JSON.stringify(actual)}${inner.length > 1 ? ` (${inner.join('; ')})` : ''}`,
+    ];
+  });
+}
+
+/**
+ * Whether an observation falls in the window of `after`: it came once the step began, and by
+ * its end plus `within`. An observation without a time (a remote simulator's event) only has
+ * to exist.
+ */
+export function inWindow(
+  o: Observation,
+  window: { fromMs: number; byMs: number } | undefined,
+): boolean {
+  if (!window || o.at === undefined) return true;
+  return o.at >= window.fromMs && o.at <= window.byMs;
+}
+
+/** What one `order` label names: `hook:chat_accepted`, `integrator:agent-message`, ... */
+export function matchesLabel(o: Observation, label: string): boolean {
+  const at = label.indexOf(':');
+  const party = label.slice(0, at);
+  const what = label.slice(at + 1);
+  if (o.party !== party) return false;
+  const v = (o.value ?? {}) as Record<string, unknown>;
+  switch (o.party) {
+    case 'hook':
+      return (
+        v.event_name === what || (what === 'offline_message' && v.event_name === 'offline_messages')
+      );
+    case 'bot':
+      return v.event === what;
+    case 'integrator': {
+      if (what === 'agent-message') return true;
+      const message = (v.message ?? {}) as Record<string, unknown>;
+      return message.type === what;
+    }
+    case 'event':
+      return v.type === what;
+  }
+}
+
+/** A short name of an observation for a failure line: `hook:chat_finished`. */
+function labelOf(o: Observation): string {
+  const v = (o.value ?? {}) as Record<string, unknown>;
+  const message = (v.message ?? {}) as Record<string, unknown>;
+  const what =
+    o.party === 'hook'
+      ? v.event_name
+      : o.party === 'bot'
+        ? v.event
+        : o.party === 'integrator'
+          ? message.type
+          : v.type;
+  return `${o.party}:${typeof what === 'string' ? what : '?'}`;
+}
+
+/**
+ * The first observation of each label, in the order given: the problems (empty: in order),
+ * or undefined while one has not come yet.
+ */
+export function orderProblems(
+  observations: readonly Observation[],
+  labels: readonly string[],
+): string[] | undefined {
+  const firsts = labels.map((label) => observations.findIndex((o) => matchesLabel(o, label)));
+  if (firsts.some((i) => i < 0)) return undefined;
+  for (let i = 1; i < firsts.length; i++) {
+    if ((firsts[i] ?? 0) > (firsts[i - 1] ?? 0)) continue;
+    const seen = observations
+      .filter((o) => labels.some((label) => matchesLabel(o, label)))
+      .map(labelOf);
+    return [
+      `expected ${labels.join(' → ')}; ${labels[i]} came before ${labels[i - 1]}`,
+      `in the order they came: ${[...new Set(seen)].join(' → ')}`,
+    ];
+  }
+  return [];
+}
+
+/** The labels not seen at all, for the failure line of an `order` that timed out. */
+export function missingLabels(
+  observations: readonly Observation[],
+  labels: readonly string[],
+): string[] {
+  return labels.filter((label) => !observations.some((o) => matchesLabel(o, label)));
+}
