@@ -18,6 +18,8 @@ type Body = Record<string, unknown>;
 export async function startHookRelay(
   target: () => string,
   tamper?: (body: Body) => Body,
+  /** more hooks to send once this one was answered (a late hook) */
+  then?: (body: Body) => Body[],
 ): Promise<HookRelay> {
   const relayed: string[] = [];
   const server: Server = createServer((req, res) => {
@@ -35,6 +37,14 @@ export async function startHookRelay(
         .then(async (answer) => {
           const text = await answer.text();
           res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
+          for (const more of then?.(body) ?? []) {
+            relayed.push(String(more.event_name));
+            await fetch(target(), {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(more),
+            });
+          }
         })
         .catch(() => res.writeHead(502).end());
     });
@@ -66,4 +76,12 @@ export function agentLinesTwice(body: Body): Body {
       messages: chat.messages.flatMap((m) => (m.type === 'agent' ? [m, m] : [m])),
     },
   };
+}
+
+/**
+ * The planted bug: after chat_finished, a chat_updated about the same chat (spec 6.2:
+ * chat_finished is the chat's last hook).
+ */
+export function updateAfterFinish(body: Body): Body[] {
+  return body.event_name === 'chat_finished' ? [{ ...body, event_name: 'chat_updated' }] : [];
 }

@@ -3,7 +3,7 @@ import { createClock } from '../../src/clock.js';
 import { runConformSuite, type ConformCaseResult } from '../../src/conversation/conform/index.js';
 import { createPlatform } from '../../src/platform/index.js';
 import { freePort } from '../helpers/free-port.js';
-import { agentLinesTwice, startHookRelay } from '../helpers/hook-relay.js';
+import { agentLinesTwice, startHookRelay, updateAfterFinish } from '../helpers/hook-relay.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -20,9 +20,12 @@ const failures = (results: ConformCaseResult[]): string[] =>
  * The peer under test: svc-cli's platform whose hooks reach conform's receiver through a
  * relay; with `tamper` the relay plants a cross-interface bug no single exchange shows.
  */
-async function peer(tamper?: Parameters<typeof startHookRelay>[1]) {
+async function peer(
+  tamper?: Parameters<typeof startHookRelay>[1],
+  then?: Parameters<typeof startHookRelay>[2],
+) {
   const hookPort = await freePort();
-  const relay = await startHookRelay(() => `http://127.0.0.1:${hookPort}/hooks`, tamper);
+  const relay = await startHookRelay(() => `http://127.0.0.1:${hookPort}/hooks`, tamper, then);
   closers.push(() => relay.close());
   const platform = createPlatform({
     clock: scale(),
@@ -60,6 +63,24 @@ describe('conform platform checks the cross-interface invariants', () => {
     ]);
     // the other cases passed: only the conversation across the interfaces is wrong
     expect(report.results.slice(0, -1).every((r) => r.ok)).toBe(true);
+  });
+
+  it('a platform that sends a hook after chat_finished fails hook-after-finish', async () => {
+    const { channelUrl, hookPort } = await peer(undefined, updateAfterFinish);
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: scale(),
+      hookListenPort: hookPort,
+    });
+    const found = failures(report.results);
+    // one per chat the suite opened and closed
+    expect(found.length).toBeGreaterThanOrEqual(3);
+    for (const line of found)
+      expect(line).toMatch(
+        /^hook-after-finish \(spec 6\.2\): #\d+ chat_updated at [\d.]+ s went to the hook receiver after #\d+ chat_finished at [\d.]+ s \[exchanges #\d+ and #\d+; --no-invariant hook-after-finish switches it off\]$/,
+      );
+    expect(report.invariants).toMatchObject({ violations: found.length });
   });
 
   it('passes when the bug is fixed, and with the invariant switched off', async () => {
