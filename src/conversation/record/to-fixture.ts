@@ -24,6 +24,7 @@ import {
   noMoreAnswers,
   providerIdOf,
 } from './bot.js';
+import { orderSteps } from './order.js';
 
 /**
  * `record to-fixture`: a recorded session (the journal of `platform --record` or
@@ -369,7 +370,8 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
       'The bot traffic was recorded from a real bot: replay it against that bot with --bot-url <its URL> --platform-port <the port it posts to>.',
     );
   }
-  steps.push(...hookSteps);
+  // then the order things came in, one run's worth (a real bot's answers need that bot)
+  steps.push(...hookSteps, ...orderSteps(runOrder.size === 1 && !sawBot ? records : []));
   if (runOrder.size > 1)
     notes.push(
       `The recording holds ${runOrder.size} runs (--record appends): they replay one after the other, and the chats a run left open are closed before the next.`,
