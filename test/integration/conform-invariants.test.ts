@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { runConformSuite, type ConformCaseResult } from '../../src/conversation/conform/index.js';
 import { createPlatform } from '../../src/platform/index.js';
+import { createBotProvider } from '../../src/roles/bot/index.js';
 import { freePort } from '../helpers/free-port.js';
 import { agentLinesTwice, startHookRelay, updateAfterFinish } from '../helpers/hook-relay.js';
 
@@ -104,5 +105,30 @@ describe('conform platform checks the cross-interface invariants', () => {
       invariants: { disabled: ['transcript'] },
     });
     expect(failures(off.results)).toEqual([]);
+  });
+
+  it('with a bot on the channel, its answers are not held against the transcript (spec 2.6 logs no bot line)', async () => {
+    const clock = scale();
+    const hookPort = await freePort();
+    const bot = await createBotProvider({ token: 'bt', providerId: 'pv', clock });
+    closers.push(() => bot.close(10));
+    const platform = createPlatform({
+      clock,
+      channels: [{ id: 'shop' }],
+      bot: { providerUrl: bot.url, token: 'bt', providerId: 'pv' },
+      hooks: { url: `http://127.0.0.1:${hookPort}/hooks` },
+    });
+    const server = await platform.listen({ port: 0 });
+    closers.push(() => platform.close());
+    bot.setPlatformUrl(server.url);
+    const channel = [...platform.core.state.channels.values()][0]!;
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl: platform.core.channelInfo(channel).url,
+      clock: scale(),
+      hookListenPort: hookPort,
+    });
+    expect(failures(report.results)).toEqual([]);
+    expect(report.invariants?.conversations).toBeGreaterThanOrEqual(4);
   });
 });

@@ -12,7 +12,13 @@ import { createHookTarget, type HookTarget } from '../../roles/hooks/index.js';
 import type { InvariantOptions } from '../../trace/invariants.js';
 import type { SimulatorSettings } from '../../platform/profile.js';
 import { assertReachable, type ConformCase } from './case.js';
-import { asPlatformRecorded, checkObserved, type InvariantsOutcome } from './observed.js';
+import {
+  asPlatformRecorded,
+  checkObserved,
+  ownAgentMessages,
+  type InvariantsOutcome,
+} from './observed.js';
+import { REDELIVERY_TEXT } from './platform-redelivery.js';
 import { buildPlatformSuite, parseChannelUrl } from './platform.js';
 
 /*
@@ -101,7 +107,8 @@ export async function preparePlatform(
   const observation: Observation = {
     async finish(closed = []) {
       if (receiver) await awaitFinished(journal, closed, clock);
-      const records = asPlatformRecorded(journal.entries(), await suite.chatsOfCustomers());
+      const seen = ownAgentMessages(journal.entries(), new Set([REDELIVERY_TEXT]));
+      const records = asPlatformRecorded(seen, await suite.chatsOfCustomers());
       if (options.recordFile !== undefined) writeRecords(options.recordFile, records);
       return checkObserved('platform', records, settingsOf(options), clock);
     },

@@ -63,6 +63,34 @@ function customerOf(record: ExchangeRecord): string | undefined {
   }
 }
 
+/** message.text of an agent message the embedded listener was sent, else undefined. */
+function agentTextOf(record: ExchangeRecord): string | undefined {
+  if (record.iface !== 'channel' || !(record.kind ?? '').startsWith('channel.agent.'))
+    return undefined;
+  try {
+    const text = (JSON.parse(record.request.body ?? '{}') as { message?: { text?: unknown } })
+      .message?.text;
+    return typeof text === 'string' ? text : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The records without the agent messages conform did not have the agent write: with a bot on
+ * the channel its answers reach the listener too, and nothing on the channel says who wrote a
+ * message, while the transcript logs no bot line (spec 2.6). What conform caused it can judge.
+ */
+export function ownAgentMessages(
+  records: readonly ExchangeRecord[],
+  texts: ReadonlySet<string>,
+): ExchangeRecord[] {
+  return records.filter((r) => {
+    const text = agentTextOf(r);
+    return text === undefined || texts.has(text);
+  });
+}
+
 /**
  * The records as the platform would have journaled them: each direction turned around (and
  * what it sent stamped at its answer, as the platform's journal does), and a

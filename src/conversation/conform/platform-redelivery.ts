@@ -39,6 +39,9 @@ export interface RedeliveryCaseOptions {
 
 const TIMEOUT_MS = 10_000;
 
+/** What the agent writes in the redelivery case (the one agent message conform has sent). */
+export const REDELIVERY_TEXT = 'Redelivery check';
+
 /**
  * spec 8: "3 attempts, 3 seconds apart, until a valid reply". An embedded `listen` fails
  * the first two attempts; the platform is driven through its control API to send one agent
@@ -100,10 +103,10 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
             return;
           }
         }
-        const customerId = await sendAgentLine(options, control, 'Redelivery check');
+        const customerId = await sendAgentLine(options, control, REDELIVERY_TEXT);
         // Only this message's attempts count: with a bot on the channel, its answer to the
         // customer's message reaches the same listener, failed twice too (newcomer pass).
-        const id = await agentLineDeliveryId(control, customerId, 'Redelivery check', clock);
+        const id = await agentLineDeliveryId(control, customerId, REDELIVERY_TEXT, clock);
         const ours = (): AgentMessageEvent[] =>
           id === undefined ? attempts : attempts.filter((a) => a.messageId === id);
         // Wait until the last attempt (or the series' end), then an interval more for a stray one.
