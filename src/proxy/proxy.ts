@@ -591,7 +591,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     );
     const seq = invariants.record(input);
     options.onEvent?.(event);
-    invariants.check({ type: 'exchange', seq, ...input, at: event.at });
+    // the platform stamps what it sends when the answer came (the proxy's record, its arrival)
+    const endMs = input.protocolMs + (leg.direction === 'out' ? durationMs : 0);
+    invariants.check({ type: 'exchange', seq, ...input, at: event.at, protocolMs: endMs });
   };
 
   const server: RunningServer = await startServer({ handler, ...listenAt(options) });
@@ -713,6 +715,14 @@ function journalInput(
   );
   const text = (i: ContractIssue): string => `${i.path === '' ? '(root)' : i.path}: ${i.rule}`;
   const notes = ['proxy', `leg:${leg.name}`];
+  // an attempt of the platform's, judged as the platform's journal judges it (spec 8): a slow
+  // 200 did not end the series; what read it (trace, coverage, record diff) sees the same
+  if (event.attempt)
+    notes.push(
+      event.accepted
+        ? 'accepted'
+        : `rejected: ${event.failure?.reason ?? (event.slow ? 'over the budget' : `HTTP ${event.status ?? ''}`)}`,
+    );
   if (event.slow) notes.push(`over the ${event.budgetMs ?? 0} ms budget`);
   if (event.outcome?.kind === 'gave-up') notes.push('gave up');
   if (!event.forwarded) notes.push('not forwarded: fault');

@@ -1,7 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Chalk } from 'chalk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatProxyEvent } from '../../src/cli/render/proxy.js';
-import { createVirtualClock } from '../../src/clock.js';
+import { createClock, createVirtualClock } from '../../src/clock.js';
 import { createJournal } from '../../src/journal/journal.js';
 import {
   startProxy,
@@ -133,5 +135,45 @@ describe('proxy: the invariants on the conversations passing through', () => {
     expect(violations(events)).toMatchObject([
       { rule: 'agent-joined', chat: 77, exchanges: [1, 2] },
     ]);
+  });
+
+  it('a provider too slow for the platform leaves the chat to a hand-over: AGENT_JOINED is no violation', async () => {
+    // the provider answers 200 after 40 ms of wall time: 4 s at 0.01, over the 3 s budget, so
+    // the platform took neither attempt (spec 8) and handed the chat over
+    const provider = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => setTimeout(() => res.writeHead(200).end('{}'), 40));
+    });
+    await new Promise<void>((done) => provider.listen(0, '127.0.0.1', done));
+    closers.push(() => new Promise((done) => provider.close(() => done())));
+    const events: ProxyEvent[] = [];
+    const journal = createJournal();
+    const proxy = await startProxy({
+      iface: 'bot',
+      upstreams: { provider: `http://127.0.0.1:${(provider.address() as AddressInfo).port}` },
+      clock: createClock({ timeScale: 0.01 }),
+      journal,
+      invariants: { disabled: ['handover-budget'] },
+      onEvent: (e) => events.push(e),
+    });
+    closers.push(() => proxy.close(0));
+    const base = { chat_id: 78, client_id: 'c-78', timestamp: 1795894815 };
+    const message = {
+      ...base,
+      id: 'e-1',
+      event: 'CLIENT_MESSAGE',
+      message: { type: 'text', text: 'Hi' },
+    };
+    await post(`${proxy.url}/provider/t0k`, message);
+    await post(`${proxy.url}/provider/t0k`, message);
+    await post(`${proxy.url}/provider/t0k`, { ...base, id: 'e-2', event: 'AGENT_JOINED' });
+    await proxy.close(0);
+    // judged as the platform judges them, in the journal too
+    expect(journal.entries().map((r) => r.notes?.[2])).toEqual([
+      'rejected: over the budget',
+      'rejected: over the budget',
+      'rejected: over the budget',
+    ]);
+    expect(violations(events)).toEqual([]);
   });
 });
