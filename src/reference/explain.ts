@@ -1,8 +1,8 @@
 /**
  * `svc-cli explain <what>`: the part of the contract reference a message points at, as data.
  * A section number (`2.5`), a payload kind (`bot.event.BOT_MESSAGE`, or just `BOT_MESSAGE`), a
- * kind and a field path (`hook.chat_finished chat.messages`), a rule code (`type_drift`) or an
- * error code (`SVC_E_UNTRUSTED_CERT`).
+ * kind and a field path (`hook.chat_finished chat.messages`), a rule code (`type_drift`), an
+ * error code (`SVC_E_UNTRUSTED_CERT`) or an invariant (`hook-after-finish`).
  */
 import { ERRORS, type ErrorCode } from '../error-codes.js';
 import { ERROR_HELP } from '../error-help.js';
@@ -10,6 +10,7 @@ import { EXIT_CODES, SvcError } from '../errors.js';
 import { KINDS } from '../contract/registry.js';
 import { RULE_CODES, type RuleCode } from '../contract/rule-codes.js';
 import { closestNames } from '../suggest.js';
+import { ALL_INVARIANTS, INVARIANTS } from '../trace/invariants.js';
 import { contractSections } from './contract.js';
 import { fieldRows, type FieldRow } from './fields.js';
 import { flatten, headingOf, type Section } from './model.js';
@@ -35,6 +36,14 @@ export type Explanation =
       summary: string;
       todo: string;
       section?: string;
+    }
+  | {
+      topic: 'invariant';
+      name: string;
+      section: string;
+      summary: string;
+      /** the commands that check it */
+      checkedBy: string[];
     };
 
 /**
@@ -54,6 +63,13 @@ function findKind(name: string): string | undefined {
   return matches.length === 1 ? matches[0] : undefined;
 }
 
+/** The invariants on a whole run (not in INVARIANTS, the rules on one chat). */
+const RUN_INVARIANT_NAMES = new Set(
+  ALL_INVARIANTS.filter((i) => !INVARIANTS.includes(i as (typeof INVARIANTS)[number])).map(
+    (i) => i.name,
+  ),
+);
+
 /** Every name explain answers to, for suggestions and the catalogue test. */
 export function explainTopics(): string[] {
   return [
@@ -61,6 +77,7 @@ export function explainTopics(): string[] {
     ...KINDS.keys(),
     ...Object.keys(RULE_CODES),
     ...Object.keys(ERRORS),
+    ...ALL_INVARIANTS.map((i) => i.name),
   ];
 }
 
@@ -73,7 +90,7 @@ function unknown(what: string, known: Iterable<string>, kind?: string): never {
   throw new SvcError(
     'SVC_E_UNKNOWN_TOPIC',
     kind === undefined
-      ? `Could not explain ${JSON.stringify(what)}: it is no section, kind, rule code or error code.`
+      ? `Could not explain ${JSON.stringify(what)}: it is no section, kind, rule code, error code or invariant.`
       : `Could not explain ${JSON.stringify(what)}: ${kind} has no such field.`,
     hint,
     { details: { suggestions } },
@@ -146,5 +163,17 @@ export function explain(words: readonly string[]): Explanation {
       severity: info.severity,
     };
   }
+  const invariant = ALL_INVARIANTS.find((i) => i.name === first.toLowerCase());
+  if (invariant !== undefined)
+    return {
+      topic: 'invariant',
+      name: invariant.name,
+      section: invariant.spec,
+      summary: invariant.summary,
+      // a rule on the whole run reads records outside any chat, which trace, report and proxy drop
+      checkedBy: RUN_INVARIANT_NAMES.has(invariant.name)
+        ? ['replay', 'conform platform']
+        : ['replay', 'conform platform', 'proxy', 'trace', 'report'],
+    };
   return unknown(first, explainTopics());
 }

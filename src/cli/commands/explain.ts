@@ -27,6 +27,7 @@ Examples:
   $ svc-cli explain hook.chat_finished chat.messages     # one field (and what is under it)
   $ svc-cli explain type_drift                           # a rule code of validate and conform
   $ svc-cli explain SVC_E_UNTRUSTED_CERT                 # an error code, with what to do
+  $ svc-cli explain hook-after-finish                    # a cross-interface invariant
   $ svc-cli --json explain 8`,
     )
     .action(

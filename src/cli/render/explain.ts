@@ -52,6 +52,14 @@ function textOf(e: Explanation, bold: (s: string) => string): string {
         `  ${e.summary}.`,
         `  What to do: ${e.todo}`,
       ].join('\n');
+    case 'invariant':
+      return [
+        bold(e.name) + ` (cross-interface invariant, section ${e.section})`,
+        `  ${e.summary[0]?.toUpperCase() ?? ''}${e.summary.slice(1)}.`,
+        `  Checked by: ${e.checkedBy.join(', ')}; a broken one names the two exchanges it relates.`,
+        `  Switch it off: --no-invariant ${e.name}`,
+        `(${CONTRACT}, Cross-interface invariants; docs/trace.md)`,
+      ].join('\n');
     default: {
       const never: never = e;
       return String(never);

@@ -33,3 +33,17 @@ describe('a check that passed with a note of what it measured', () => {
     );
   });
 });
+
+describe('a broken invariant', () => {
+  it('points at the explanation of the invariant by its name, not at its section', () => {
+    const broken = {
+      ...step('failed', [
+        'hook-after-finish (spec 6.2): #6 chat_assigned at 0.000 s went to the hook receiver after #4 chat_finished at 0.000 s [exchanges #4 and #6; --no-invariant hook-after-finish switches it off]',
+      ]),
+      name: 'invariants',
+    };
+    expect(formatStep(broken, c).split('\n').at(-1)).toBe(
+      '        more: svc-cli explain hook-after-finish',
+    );
+  });
+});

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../../src/error-codes.js';
 import { SvcError } from '../../../src/errors.js';
 import { KINDS } from '../../../src/contract/registry.js';
+import { INVARIANT_NAMES } from '../../../src/trace/invariants.js';
 import { RULE_CODES } from '../../../src/contract/rule-codes.js';
 import { explain } from '../../../src/reference/explain.js';
 import { fieldRows } from '../../../src/reference/fields.js';
@@ -56,6 +57,20 @@ describe('svc-cli explain answers for every catalogue entry', () => {
     for (const code of Object.keys(RULE_CODES))
       expect(explain([code]), code).toMatchObject({ topic: 'rule', code });
     expect(explain(['warn:type_drift'])).toMatchObject({ topic: 'rule', code: 'type_drift' });
+  });
+
+  it('every invariant, with its section and the commands that check it', () => {
+    for (const name of INVARIANT_NAMES)
+      expect(explain([name]), name).toMatchObject({ topic: 'invariant', name });
+    expect(explain(['hook-after-finish'])).toMatchObject({
+      section: '6.2',
+      checkedBy: ['replay', 'conform platform', 'proxy', 'trace', 'report'],
+    });
+    // a rule on the whole run: the commands that keep only chats do not check it
+    expect(explain(['offline-message'])).toMatchObject({
+      section: '3',
+      checkedBy: ['replay', 'conform platform'],
+    });
   });
 
   it('suggests the closest names for an unknown one (exit 2)', () => {

@@ -38,8 +38,12 @@ export function formatStep(
   if (step.status === 'passed' && warnings.length > 0)
     return [head, ...warnings.map((d) => `        ${c.yellow(d)}`)].join('\n');
   if (step.status !== 'failed') return head;
-  // The first section the failure cites, as the one explain line that helps (rustc --explain).
-  const cited = /\(spec (\d+(?:\.\d+)?)/.exec([step.name, ...step.details].join('\n'))?.[1];
+  // The first section the failure cites, as the one explain line that helps (rustc --explain);
+  // a broken invariant is explained by its own name
+  const text = [step.name, ...step.details].join('\n');
+  const cited =
+    /^([a-z-]+) \(spec [\d.]+\): .*--no-invariant \1 switches it off/m.exec(text)?.[1] ??
+    /\(spec (\d+(?:\.\d+)?)/.exec(text)?.[1];
   return [
     head,
     ...step.details.map((d) => `        ${c.red(d)}`),
