@@ -61,11 +61,21 @@ nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
 .x .self{align-self:center;justify-self:center;width:10px;height:10px;border-radius:50%;background:var(--arrow);z-index:1}
 label.only{display:inline-flex;gap:.35rem;align-items:center;margin:0 0 1rem}
 body.only-bad .conv:not(.has-bad){display:none}
+h3{font-size:.95rem;margin:.75rem 0 .25rem}
+.bars{display:grid;grid-template-columns:3.5rem minmax(0,1fr);gap:.2rem .6rem;align-items:center;margin:.25rem 0 .5rem}
+.bars .name{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;color:var(--dim)}
+.bars .track{display:flex;align-items:center;gap:.4rem;min-width:0}
+.bars .bar{height:1rem;background:var(--arrow);border-radius:3px;min-width:2px;flex:none}
+.bars .v{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;white-space:nowrap}
+.ok-line{color:var(--ok);padding:.2rem .6rem;list-style:none}
+table.states{border-collapse:collapse;margin:.5rem 0}
+table.states td,table.states th{border-bottom:1px solid var(--line);padding:.15rem .6rem;text-align:right}
+table.states th{text-align:left;font-weight:600}
 @media (max-width:600px){body{padding:.5rem}.lanes{grid-template-columns:4.5rem repeat(5,minmax(0,1fr))}.lanes .head span{font-size:.7rem}.x .t{font-size:10px}}
 `;
 
 const SCRIPT = `
-document.getElementById('only-bad').addEventListener('change',function(e){document.body.classList.toggle('only-bad',e.target.checked)});
+var only=document.getElementById('only-bad');if(only)only.addEventListener('change',function(e){document.body.classList.toggle('only-bad',e.target.checked)});
 document.addEventListener('keydown',function(e){if(e.target.tagName==='INPUT')return;var s=[].slice.call(document.querySelectorAll('.conv')).filter(function(c){return c.offsetParent!==null});if(!s.length)return;var i=s.indexOf(document.activeElement);if(e.key==='j'){s[Math.min(s.length-1,i+1)].focus();e.preventDefault()}if(e.key==='k'){s[Math.max(0,i-1)].focus();e.preventDefault()}});
 `;
 
@@ -120,10 +130,18 @@ export function mutantSection(m: MutantRow): string {
 
 /**
  * The file's start: the page head, the title, and the filter (its label says what it keeps:
- * the sections marked bad, conversations with violations or surviving mutants).
+ * the sections marked bad, conversations with violations or surviving mutants; false: no
+ * filter, for a report of one section such as `load --report`).
  */
-export function reportHead(title: string, filter = 'only conversations with violations'): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main><h1>${escapeHtml(title)}</h1><label class="only"><input type="checkbox" id="only-bad"> ${escapeHtml(filter)}</label><p class="summary" style="margin-top:-.5rem">j / k: next / previous section</p>\n`;
+export function reportHead(
+  title: string,
+  filter: string | false = 'only conversations with violations',
+): string {
+  const only =
+    filter === false
+      ? ''
+      : `<label class="only"><input type="checkbox" id="only-bad"> ${escapeHtml(filter)}</label><p class="summary" style="margin-top:-.5rem">j / k: next / previous section</p>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main><h1>${escapeHtml(title)}</h1>${only}\n`;
 }
 
 function laneIndex(span: TraceSpan): number {
@@ -224,5 +242,13 @@ export function reportTail(summary: ReportSummary): string {
     m !== undefined && summary.conversations === 0
       ? ''
       : `<span><b>${summary.conversations}</b> ${noun(summary.conversations, 'conversation')}</span><span><b>${summary.exchanges}</b> ${noun(summary.exchanges, 'exchange')}</span><span><b class="${summary.violations > 0 ? 'bad' : ''}">${summary.violations}</b> ${noun(summary.violations, 'invariant violation')}</span>`;
-  return `<p class="summary">${mutation}${conversations}</p></main><script>${SCRIPT}</script></body></html>\n`;
+  return `<p class="summary">${mutation}${conversations}</p>${reportEnd()}`;
 }
+
+/** The closing tags and the script, after whatever a report put in its page. */
+export function reportEnd(): string {
+  return `</main><script>${SCRIPT}</script></body></html>\n`;
+}
+
+/** Text made safe inside HTML, for the other pieces of a report (`load --report`). */
+export const htmlText = escapeHtml;

@@ -143,6 +143,14 @@ export const loadOptions = defineOptions('load', [
     description: 'write the junit or json report (or the --export script) here',
   },
   {
+    key: 'report',
+    flag: '--report <file>',
+    type: 'path',
+    config: false,
+    description:
+      'also write an HTML report: the thresholds (broken ones in red), the final states, latency percentile bars per attempt and end to end',
+  },
+  {
     key: 'export',
     flag: '--export <engine>',
     type: 'choice',

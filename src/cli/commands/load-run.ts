@@ -19,7 +19,7 @@ import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { loadOptions } from './load-options.js';
 import { redactChannelUrl } from './config-run.js';
 import { checkOutFile } from '../out-file.js';
-import { createOutput } from '../render/output.js';
+import { createOutput, type Output } from '../render/output.js';
 import {
   formatLoadProgress,
   formatLoadSummary,
@@ -189,6 +189,24 @@ export async function runLoadCommand(
     role === 'channel' && !globals.showSecrets
       ? { ...measured, url: redactChannelUrl(measured.url) }
       : measured;
+  await writeSummary(ctx, out, { flags, summary, reporter, streamJson, role });
+  const failed = summary.thresholds.some((t) => !t.ok) || !summary.accounted;
+  return failed ? 1 : 0;
+}
+
+/** The summary where it goes: the terminal, the --json stream, --out, and --report. */
+async function writeSummary(
+  ctx: CliContext,
+  out: Output,
+  run: {
+    flags: { out?: string | undefined; report?: string | undefined };
+    summary: LoadSummary;
+    reporter: string;
+    streamJson: boolean;
+    role: LoadRole;
+  },
+): Promise<void> {
+  const { flags, summary, reporter, streamJson, role } = run;
   if (streamJson) out.event({ type: 'load-summary', ...summary });
   if (reporter === 'pretty') out.line(formatLoadSummary(summary, out.chalk));
   if (flags.out) {
@@ -199,6 +217,13 @@ export async function runLoadCommand(
     writeFileWhole(resolve(ctx.cwd, flags.out), text, flags.out);
     out.note(`report written to ${flags.out}`);
   } else if (reporter === 'junit') ctx.stdout.write(loadJunit(summary));
-  const failed = summary.thresholds.some((t) => !t.ok) || !summary.accounted;
-  return failed ? 1 : 0;
+  if (flags.report !== undefined) {
+    const { loadReportHtml } = await import('../render/load-report.js');
+    writeFileWhole(
+      resolve(ctx.cwd, flags.report),
+      loadReportHtml(summary, `svc-cli load ${role}`),
+      flags.report,
+    );
+    out.note(`HTML report written to ${flags.report}`);
+  }
 }

@@ -1,0 +1,68 @@
+/**
+ * `load --report`: the load run as one self-contained HTML file, in the report's own page (the
+ * styles, dark mode, the filter and j / k of src/trace/html.ts): the thresholds (a broken one in
+ * red, as a broken invariant is), the final states, and the latency of every answer, of each
+ * attempt and of each payload end to end as bars of its percentiles (each block to its own
+ * scale), read from the run's hdr histograms.
+ */
+import type { LatencySummary } from '../../load/figures.js';
+import type { LoadSummary } from '../../load/run.js';
+import { formatMs, formatThresholdValue } from '../../load/spec.js';
+import { htmlText as esc, reportEnd, reportHead } from '../../trace/html.js';
+
+const PERCENTILES = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'] as const;
+
+/** One block's bars, scaled to its own max (the figures beside them are absolute). */
+function latencyBlock(name: string, l: LatencySummary): string {
+  const scaleMs = l.max;
+  const bars = PERCENTILES.map((p) => {
+    const width = scaleMs > 0 ? Math.max(0.5, (l[p] / scaleMs) * 85) : 0.5;
+    return `<span class="name">${p}</span><span class="track"><span class="bar" data-p="${p}" style="width:${width.toFixed(1)}%"></span><span class="v">${esc(formatMs(l[p]))} ms</span></span>`;
+  }).join('');
+  return `<h3>${esc(name)} <span class="badge">${l.count} answers</span></h3><div class="bars" role="img" aria-label="${esc(name)} latency percentiles">${bars}</div>`;
+}
+
+/**
+ * The whole page of a load run.
+ * @example writeFileSync('load.html', loadReportHtml(summary, 'svc-cli load integrator'));
+ */
+export function loadReportHtml(summary: LoadSummary, title: string): string {
+  const broken = summary.thresholds.filter((t) => !t.ok);
+  const problems = [
+    ...broken.map(
+      (t) =>
+        `<li class="violation" data-threshold="${esc(t.threshold.text)}"><b>${esc(t.threshold.text)}</b>: measured ${esc(formatThresholdValue(t.threshold.metric, t.actual))}</li>`,
+    ),
+    ...(summary.accounted
+      ? []
+      : [
+          '<li class="violation"><b>accounting</b>: the final states do not add up to the payloads sent</li>',
+        ]),
+  ];
+  const held = summary.thresholds
+    .filter((t) => t.ok)
+    .map(
+      (t) =>
+        `<li class="ok-line">✓ ${esc(t.threshold.text)} (${esc(formatThresholdValue(t.threshold.metric, t.actual))})</li>`,
+    );
+  const states = Object.entries(summary.states)
+    .map(([state, n]) => `<tr><th>${esc(state)}</th><td>${n}</td></tr>`)
+    .join('');
+  const blocks: Array<[string, LatencySummary]> = [
+    ...summary.latency.byAttempt
+      .map((l, k) => [`attempt ${k + 1}`, l] as [string, LatencySummary])
+      .filter(([, l]) => l.count > 0),
+    ['every answer', summary.latency.answers],
+    ['payload, end to end', summary.latency.series],
+  ];
+  const badge =
+    problems.length > 0
+      ? `<span class="badge bad">${problems.length} broken</span>`
+      : '<span class="badge">thresholds hold</span>';
+  const reasons =
+    summary.reasons.length === 0
+      ? ''
+      : `<p>why not delivered: ${summary.reasons.map((r) => `${esc(r.reason)} ×${r.count}`).join('; ')}</p>`;
+  const section = `<section class="conv${problems.length > 0 ? ' has-bad' : ''}" id="load" tabindex="0" aria-label="load ${esc(summary.role)}"><h2>load ${esc(summary.role)} → ${esc(summary.url)} ${badge}</h2><p class="summary"><span><b>${summary.sent}</b> sent</span><span><b>${summary.plannedRate}</b>/s planned</span><span><b>${summary.ratePerSecond.toFixed(1)}</b>/s delivered</span><span><b>${summary.attemptsPerSeries.toFixed(2)}</b> attempts per payload</span><span>settled after <b>${(summary.elapsedMs / 1000).toFixed(1)} s</b></span></p>${problems.length > 0 ? `<ul class="violations">${problems.join('')}</ul>` : ''}${held.length > 0 ? `<ul class="violations">${held.join('')}</ul>` : ''}<table class="states">${states}</table>${reasons}${blocks.map(([name, l]) => latencyBlock(name, l)).join('')}<p class="summary">generator: peak ${summary.generator.peakInFlight} of ${summary.generator.pool} attempts on the wire, max lag ${summary.generator.maxLagMs} ms</p></section>\n`;
+  return `${reportHead(title, false)}${section}${reportEnd()}`;
+}

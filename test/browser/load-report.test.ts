@@ -1,0 +1,124 @@
+/**
+ * `load --report` in headless Chromium at three widths: the report's own page (no network),
+ * the broken threshold in red as a broken invariant is, the held ones in green, and the latency
+ * percentile bars of each attempt, every answer and each payload end to end. Screenshots
+ * (svc-load-report-<width>.png) go to $SVC_SCREENSHOTS when set, else to the run's temp folder.
+ * Skipped when /usr/bin/chromium is missing.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import { createListener, type Listener } from '../../src/roles/integrator/index.js';
+import { createTestContext, runInProcess } from '../helpers/cli-context.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+describe.skipIf(!existsSync(CHROMIUM))('the load HTML report in Chromium', () => {
+  let dir: string;
+  let url: string;
+  let browser: Browser;
+  let listener: Listener;
+  let code: number;
+  let output = '';
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-load-report-'));
+    // an integrator that refuses each message's first attempt: every payload takes two
+    listener = await createListener({
+      clock: createClock({ timeScale: 0.05 }),
+      plan: { failFirst: 1 },
+    });
+    const t = createTestContext({ cwd: dir });
+    code = await runInProcess(t, [
+      '--time-scale',
+      '0.05',
+      'load',
+      'integrator',
+      '--url',
+      listener.url,
+      '--rate',
+      '100/s',
+      '--count',
+      '30',
+      '--threshold',
+      'failed<1%',
+      '--threshold',
+      'p99<0.001ms',
+      '--no-calibrate',
+      '--report',
+      'load.html',
+    ]);
+    output = t.stdout() + t.stderr();
+    url = pathToFileURL(join(dir, 'load.html')).href;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await listener?.close(10);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fails the run on the broken threshold and says where the report went', () => {
+    expect(code).toBe(1);
+    expect(output).toContain('HTML report written to load.html');
+  });
+
+  for (const [width, scheme] of [
+    [1280, 'light'],
+    [800, 'dark'],
+    [390, 'light'],
+  ] as const) {
+    it(`shows the thresholds and the latency bars at ${width} px (${scheme})`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(r.url()));
+      await page.goto(url);
+      expect(requests).toEqual([url]);
+      const seen = await page.evaluate(() => ({
+        title: document.querySelector('h1')?.textContent ?? '',
+        blocks: Array.from(document.querySelectorAll('.conv h3')).map((h) => h.textContent ?? ''),
+        bars: Array.from(document.querySelectorAll('.bars .bar')).map(
+          (b) => (b as HTMLElement).getBoundingClientRect().width,
+        ),
+        violations: Array.from(document.querySelectorAll('.violation')).map((v) => ({
+          text: v.textContent ?? '',
+          color: getComputedStyle(v).color,
+          visible: (v as HTMLElement).offsetHeight > 0,
+        })),
+        held: Array.from(document.querySelectorAll('.ok-line')).map((v) => v.textContent ?? ''),
+        states: document.querySelector('table.states')?.textContent ?? '',
+        overflow: document.documentElement.scrollWidth - window.innerWidth,
+      }));
+      expect(seen.title).toBe('svc-cli load integrator');
+      expect(seen.blocks.map((b) => b.replace(/ \d+ answers$/, ''))).toEqual([
+        'attempt 1',
+        'attempt 2',
+        'every answer',
+        'payload, end to end',
+      ]);
+      expect(seen.blocks[2]).toBe('every answer 60 answers');
+      expect(seen.bars).toHaveLength(24); // six percentiles per block
+      for (const w of seen.bars) expect(w).toBeGreaterThan(0);
+      expect(seen.violations).toHaveLength(1);
+      expect(seen.violations[0]!.text).toMatch(/^p99<0\.001ms: measured /);
+      expect(seen.violations[0]!.visible).toBe(true);
+      const [r, g, b] = (seen.violations[0]!.color.match(/\d+/g) ?? []).map(Number);
+      expect(r! > g! + 60 && r! > b! + 60, seen.violations[0]!.color).toBe(true);
+      expect(seen.held).toEqual(['✓ failed<1% (0%)']);
+      expect(seen.states).toContain('delivered30');
+      expect(seen.overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({
+        path: join(process.env.SVC_SCREENSHOTS ?? dir, `svc-load-report-${width}.png`),
+        fullPage: true,
+      });
+      await page.close();
+    });
+  }
+});
