@@ -163,6 +163,34 @@ export function decodeSegment(segment: string): string {
  * Starts a node:http server with limits, bound to loopback unless told otherwise.
  * @example const srv = await startServer({ handler, port: 0 }); console.log(srv.url);
  */
+/**
+ * Why a server could not listen, in one line: no descriptor left for the socket is the
+ * machine's limit (exit 5); a port in use says how to pick another.
+ */
+function listenError(
+  error: NodeJS.ErrnoException,
+  host: string,
+  options: Pick<StartServerOptions, 'port' | 'portFlag'>,
+): SvcError {
+  const at = `${host}:${options.port ?? 0}`;
+  if (isFileLimitError(error))
+    return new SvcError(
+      'SVC_E_FILE_LIMIT',
+      `Could not listen on ${at}: ${describeFileLimit(fileLimit(), error.code ?? 'EMFILE')}.`,
+      undefined,
+      { cause: error },
+    );
+  const flag = options.portFlag ?? '--port';
+  return new SvcError(
+    error.code === 'EADDRINUSE' ? 'SVC_E_PORT_IN_USE' : 'SVC_E_LISTEN',
+    `Could not listen on ${at}: ${systemReason(error)}.`,
+    error.code === 'EADDRINUSE'
+      ? `Pick another ${flag}, or ${flag} 0 for any free port.`
+      : undefined,
+    { cause: error },
+  );
+}
+
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
@@ -248,28 +276,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
 
   await new Promise<void>((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException): void => {
-      // no descriptor left for the socket: the machine's limit, said as such (exit 5)
-      if (isFileLimitError(error))
-        return reject(
-          new SvcError(
-            'SVC_E_FILE_LIMIT',
-            `Could not listen on ${host}:${options.port ?? 0}: ${describeFileLimit(fileLimit(), error.code ?? 'EMFILE')}.`,
-            undefined,
-            { cause: error },
-          ),
-        );
-      reject(
-        new SvcError(
-          error.code === 'EADDRINUSE' ? 'SVC_E_PORT_IN_USE' : 'SVC_E_LISTEN',
-          `Could not listen on ${host}:${options.port ?? 0}: ${systemReason(error)}.`,
-          error.code === 'EADDRINUSE'
-            ? `Pick another ${options.portFlag ?? '--port'}, or ${options.portFlag ?? '--port'} 0 for any free port.`
-            : undefined,
-          { cause: error },
-        ),
-      );
-    };
+    const onError = (error: NodeJS.ErrnoException): void =>
+      reject(listenError(error, host, options));
     server.once('error', onError);
     server.listen(options.port ?? 0, host, () => {
       server.off('error', onError);
