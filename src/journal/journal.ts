@@ -353,7 +353,10 @@ function openNdjson(
   }
   const stat = fstatSync(fd);
   if (stat.isFile()) {
-    const size = wholeLinesEnd(fd, stat.size);
+    // a file written in the last second may be another process's write in progress (both
+    // append: the kernel keeps whole writes apart), not a killed run's cut line
+    const size =
+      Date.now() - stat.mtimeMs < WRITER_QUIET_MS ? stat.size : wholeLinesEnd(fd, stat.size);
     if (size < stat.size) {
       ftruncateSync(fd, size);
       onRepair?.(stat.size - size);
@@ -363,6 +366,9 @@ function openNdjson(
   closeSync(fd); // replaced by something else between the stat and the open
   return { ...appendOnly, fd: openSync(file, 'a') };
 }
+
+/** How long a record file must have been left alone before a cut last line is dropped. */
+const WRITER_QUIET_MS = 1000;
 
 /**
  * Where the file's last whole line ends. A process killed (SIGKILL) while it wrote a batch

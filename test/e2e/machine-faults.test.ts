@@ -4,7 +4,7 @@
  * counts exchanges; none times them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, utimesSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -228,6 +228,8 @@ describe('a record file an earlier run left with a cut last line', () => {
     const whole = readFileSync(file, 'utf8');
     // what a kill inside a write leaves: the start of a record, no newline
     appendFileSync(file, whole.slice(0, 40));
+    const then = new Date(Date.now() - 60_000); // left by a run killed a minute ago
+    utimesSync(file, then, then);
     const next = await startPlatform(['--record', file]);
     expect(await post(`${next.url}/after`, '{}')).toBe(true);
     next.child.kill('SIGINT');
@@ -274,6 +276,9 @@ describe('SIGKILL mid-load', () => {
         expect(acknowledged.filter((p) => !recorded.has(p))).toEqual([]);
       }
       // the next run appending to the file drops a cut line first: then every line is whole
+      // (a run a second or more later: a fresher tail may be another writer's write in progress)
+      const then = new Date(Date.now() - 60_000);
+      utimesSync(file, then, then);
       const next = await startPlatform(['--record', file]);
       expect(await post(`${next.url}/after-the-kill`, '{}')).toBe(true);
       next.child.kill('SIGINT');

@@ -8,6 +8,7 @@ import {
   openSync,
   readFileSync,
   readSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,12 @@ const exchange = (n: number): ExchangeInput => ({
   durationMs: 1,
   wallMs: 1,
 });
+
+/** The file's times set a minute back: what a run killed earlier left. */
+function killedLongAgo(file: string): void {
+  const then = new Date(Date.now() - 60_000);
+  utimesSync(file, then, then);
+}
 
 describe('journal', () => {
   it('writes whole NDJSON lines, one per exchange', () => {
@@ -61,6 +68,7 @@ describe('journal', () => {
       first.close();
       const whole = readFileSync(file, 'utf8');
       appendFileSync(file, cut);
+      killedLongAgo(file);
       const repaired: number[] = [];
       const next = createJournal({ file, onRepair: (bytes) => repaired.push(bytes) });
       next.record(exchange(2));
@@ -80,11 +88,21 @@ describe('journal', () => {
     // a file that is only a cut line is emptied; a whole file is left as it is
     const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
     writeFileSync(file, '{"seq":1');
+    killedLongAgo(file);
     const repaired: number[] = [];
     createJournal({ file, onRepair: (bytes) => repaired.push(bytes) }).close();
     expect(readFileSync(file, 'utf8')).toBe('');
     createJournal({ file, onRepair: (bytes) => repaired.push(bytes) }).close();
     expect(repaired).toEqual([8]);
+  });
+
+  it('leaves a tail written in the last second alone: another process may be writing it', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-journal-')), 'x.ndjson');
+    writeFileSync(file, '{"seq":1,"a":"x'); // just now: a write in progress elsewhere
+    const repaired: number[] = [];
+    createJournal({ file, onRepair: (bytes) => repaired.push(bytes) }).close();
+    expect(repaired).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe('{"seq":1,"a":"x');
   });
 
   it('keeps the last 1,000 in memory by default while the file gets every record', () => {
