@@ -21,7 +21,7 @@ import {
   type FaultInjector,
   type FaultPlan,
 } from '../faults/index.js';
-import type { ExchangeRecord } from '../journal/index.js';
+import { createJournal, type ExchangeRecord } from '../journal/index.js';
 import {
   createPlatformCore,
   registerPlatformServices,
@@ -55,6 +55,12 @@ export interface MswPlatformOptions extends PlatformOptions {
    * delivery policies, bot events and payload forms; options given here win over it
    */
   profile?: 'spec' | 'docs' | Profile;
+  /**
+   * append every exchange to this NDJSON file, as `platform --record` does (for
+   * `svc-cli coverage`, `trace`, `mutate --coverage`); default the `SVC_RECORD` environment
+   * variable, so a test suite records without a change: `SVC_RECORD=run.ndjson npx vitest run`
+   */
+  record?: string;
 }
 
 /** One request the handlers received, with what they answered. */
@@ -110,8 +116,15 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
       "Example: createMswPlatform({ baseUrl: 'https://platform.test' })",
     );
   }
-  const { baseUrl: rawBase, faults, profile, ...explicit } = options;
+  const { baseUrl: rawBase, faults, profile, record, ...explicit } = options;
   const coreOptions = profile === undefined ? explicit : withProfile(explicit, profile);
+  const recordFile =
+    record ?? (typeof process === 'undefined' ? undefined : process.env.SVC_RECORD);
+  const ownJournal =
+    recordFile && coreOptions.journal === undefined
+      ? createJournal({ file: recordFile })
+      : undefined;
+  if (ownJournal) coreOptions.journal = ownJournal;
   const baseUrl = rawBase.replace(/\/+$/, '');
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
   const core = createPlatformCore(coreOptions);
@@ -203,6 +216,7 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
     async close() {
       closing.abort(new Error('msw platform closed'));
       await core.stop();
+      ownJournal?.close();
     },
   };
 }
