@@ -34,7 +34,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the conform platform HTML report in Chro
     const hookPort = await freePort();
     relay = await startHookRelay(() => `http://127.0.0.1:${hookPort}/hooks`, agentLinesTwice);
     platform = createPlatform({
-      clock: createClock({ timeScale: 0.2 }),
+      clock: createClock({ timeScale: 0.5 }),
       channels: [{ id: 'shop' }],
       hooks: { url: relay.url },
     });
@@ -43,7 +43,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the conform platform HTML report in Chro
     const t = createTestContext({ cwd: dir });
     code = await runInProcess(t, [
       '--time-scale',
-      '0.2',
+      '0.5',
       'conform',
       'platform',
       '--channel-url',
