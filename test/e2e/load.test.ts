@@ -262,6 +262,8 @@ describe.skipIf(!locust)(`load --export locust, ${LOCUST_RUN}`, () => {
       .map((l) => JSON.parse(l) as { type?: string; direction?: string })
       .filter((l) => l.direction === 'in').length;
     expect(requests).toBeGreaterThan(30);
-    expect(journaled).toBe(requests);
+    // every request locust counted reached listen; a request in flight when the run ended is
+    // journaled by listen but dropped from locust's counts (76 vs 63 on a loaded machine)
+    expect(journaled).toBeGreaterThanOrEqual(requests);
   }, 120_000);
 });
