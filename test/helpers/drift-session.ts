@@ -1,7 +1,9 @@
+import { botOptions } from '../../src/cli/commands/platform-bot.js';
 import { createVirtualClock } from '../../src/clock.js';
+import type { SimulatorSettings } from '../../src/conversation/record/profile.js';
 import type { FaultPlan } from '../../src/faults/plan.js';
 import { postJson } from '../../src/http/client.js';
-import type { DeliveryPolicy } from '../../src/platform/delivery.js';
+import { BOT_DELIVERY_POLICY, type DeliveryPolicy } from '../../src/platform/delivery.js';
 import type { PayloadForms } from '../../src/platform/payload-forms.js';
 import { createJournal } from '../../src/journal/journal.js';
 import {
@@ -22,6 +24,38 @@ export interface DriftSessionOptions {
   channelPolicy?: DeliveryPolicy;
   /** the payload forms a profile asks for (default: the spec's) */
   forms?: PayloadForms;
+}
+
+/** the agent's first message is refused to the end: the channel's schedule shows in full */
+export const refusing: DriftSessionOptions['integrator'] = [
+  { kind: 'status', status: 503 },
+  { kind: 'status', status: 503 },
+  { kind: 'status', status: 503 },
+];
+
+/** the simulator under a profile's settings, set up as platform --profile does (platform-run.ts) */
+export function underProfile(settings: SimulatorSettings): DriftSessionOptions {
+  const bot = botOptions(
+    {
+      botProviderUrl: 'http://127.0.0.1:9/bot',
+      botToken: 't',
+      providerId: 'acme',
+      botRateLimit: '100/1s',
+      botName: 'Bot',
+      botAttempts: BOT_DELIVERY_POLICY.attempts,
+      botEvents: 'spec',
+    },
+    settings,
+  );
+  return {
+    integrator: refusing,
+    channelPolicy: settings.channelPolicy,
+    ...(settings.forms ? { forms: settings.forms } : {}),
+    bot: {
+      ...(bot?.policy ? { policy: bot.policy } : {}),
+      ...(bot?.botEvents ? { botEvents: bot.botEvents } : {}),
+    },
+  };
 }
 
 /**

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botOptions } from '../../src/cli/commands/platform-bot.js';
 import { diffObservations } from '../../src/conversation/record/diff.js';
 import { observeRecordings } from '../../src/conversation/record/observe.js';
 import {
@@ -10,44 +9,11 @@ import {
   loadProfile,
   settingsOf,
   type Profile,
-  type SimulatorSettings,
 } from '../../src/conversation/record/profile.js';
-import { BOT_DELIVERY_POLICY } from '../../src/platform/delivery.js';
-import { recordDriftSession, type DriftSessionOptions } from '../helpers/drift-session.js';
+import { recordDriftSession, underProfile } from '../helpers/drift-session.js';
 
 let dir: string;
 const file = (name: string) => join(dir, name);
-/** the agent's first message is refused to the end: the channel's schedule shows in full */
-const refusing: DriftSessionOptions['integrator'] = [
-  { kind: 'status', status: 503 },
-  { kind: 'status', status: 503 },
-  { kind: 'status', status: 503 },
-];
-
-/** the simulator under a profile's settings, set up as platform --profile does */
-function underProfile(settings: SimulatorSettings): DriftSessionOptions {
-  const bot = botOptions(
-    {
-      botProviderUrl: 'http://127.0.0.1:9/bot',
-      botToken: 't',
-      providerId: 'acme',
-      botRateLimit: '100/1s',
-      botName: 'Bot',
-      botAttempts: BOT_DELIVERY_POLICY.attempts,
-      botEvents: 'spec',
-    },
-    settings,
-  );
-  return {
-    integrator: refusing,
-    channelPolicy: settings.channelPolicy,
-    ...(settings.forms ? { forms: settings.forms } : {}),
-    bot: {
-      ...(bot?.policy ? { policy: bot.policy } : {}),
-      ...(bot?.botEvents ? { botEvents: bot.botEvents } : {}),
-    },
-  };
-}
 
 /**
  * Another platform, written by hand: three bot attempts, agent messages resent 5 s apart,

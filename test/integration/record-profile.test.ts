@@ -11,44 +11,14 @@ import {
   loadProfile,
   profileSchema,
   settingsOf,
-  type SimulatorSettings,
 } from '../../src/conversation/record/profile.js';
 import { botOptions } from '../../src/cli/commands/platform-bot.js';
 import { BOT_DELIVERY_POLICY, CHANNEL_DELIVERY_POLICY } from '../../src/platform/delivery.js';
 import { createTestContext, runInProcess } from '../helpers/cli-context.js';
-import { recordDriftSession, type DriftSessionOptions } from '../helpers/drift-session.js';
+import { recordDriftSession, refusing, underProfile } from '../helpers/drift-session.js';
 
 let dir: string;
 const file = (name: string) => join(dir, name);
-const refusing: DriftSessionOptions['integrator'] = [
-  { kind: 'status', status: 503 },
-  { kind: 'status', status: 503 },
-  { kind: 'status', status: 503 },
-];
-/** the simulator under a profile, set up as platform --profile does (platform-run.ts) */
-function underProfile(settings: SimulatorSettings): DriftSessionOptions {
-  const bot = botOptions(
-    {
-      botProviderUrl: 'http://127.0.0.1:9/bot',
-      botToken: 't',
-      providerId: 'acme',
-      botRateLimit: '100/1s',
-      botName: 'Bot',
-      botAttempts: BOT_DELIVERY_POLICY.attempts,
-      botEvents: 'spec',
-    },
-    settings,
-  );
-  return {
-    integrator: refusing,
-    channelPolicy: settings.channelPolicy,
-    bot: {
-      ...(bot?.policy ? { policy: bot.policy } : {}),
-      ...(bot?.botEvents ? { botEvents: bot.botEvents } : {}),
-    },
-  };
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-profile-'));
   // "the real platform": three bot attempts, agent messages resent 5 s apart
