@@ -162,7 +162,7 @@ describe('conform platform', () => {
     const platform = await startCliServer([
       '--json',
       '--time-scale',
-      '0.05',
+      '0.2',
       'platform',
       '--port',
       '0',
@@ -173,15 +173,16 @@ describe('conform platform', () => {
       const secret = channel.split('/').at(-2)!;
       const r = await runCli([
         '--time-scale',
-        '0.05',
+        '0.2',
         'conform',
         'platform',
         '--channel-url',
         channel,
-        // a busy machine is late by more than 1000 protocol ms (50 ms wall) at this scale;
-        // the redaction is what this test is about
+        // the redaction is what this test is about, not the schedule: a machine with other
+        // work is late by more than 1000 protocol ms, so the redelivery case gets all the
+        // slack it can have (2900 ms, 580 ms of wall time at 0.2)
         '--tolerance',
-        '2500',
+        '2900',
       ]);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('conform platform against http://127.0.0.1:');

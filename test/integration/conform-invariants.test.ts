@@ -13,6 +13,12 @@ afterEach(async () => {
 
 /** the redelivery case's 0/3/6 s within 1000 protocol ms: 200 wall ms at 0.2 */
 const scale = () => createClock({ timeScale: 0.2 });
+/**
+ * These tests are about the invariants, not the schedule: the redelivery case's timing gets
+ * all the slack it can have (580 wall ms at 0.2), as a machine with other work is late by more
+ * than 1000 protocol ms here. Its timing is tested in conform.test.ts.
+ */
+const SLACK = 2900;
 
 const failures = (results: ConformCaseResult[]): string[] =>
   results.flatMap((r) => r.steps.flatMap((s) => (s.status === 'failed' ? s.details : [])));
@@ -47,6 +53,7 @@ describe('conform platform checks the cross-interface invariants', () => {
       suite: 'platform',
       channelUrl,
       clock: scale(),
+      toleranceMs: SLACK,
       hookListenPort: hookPort,
       onHookReceiver: (url) => (receiver = url),
     });
@@ -72,6 +79,7 @@ describe('conform platform checks the cross-interface invariants', () => {
       suite: 'platform',
       channelUrl,
       clock: scale(),
+      toleranceMs: SLACK,
       hookListenPort: hookPort,
     });
     const found = failures(report.results);
@@ -90,6 +98,7 @@ describe('conform platform checks the cross-interface invariants', () => {
       suite: 'platform',
       channelUrl: fixed.channelUrl,
       clock: scale(),
+      toleranceMs: SLACK,
       hookListenPort: fixed.hookPort,
     });
     expect(failures(clean.results)).toEqual([]);
@@ -101,6 +110,7 @@ describe('conform platform checks the cross-interface invariants', () => {
       suite: 'platform',
       channelUrl: broken.channelUrl,
       clock: scale(),
+      toleranceMs: SLACK,
       hookListenPort: broken.hookPort,
       invariants: { disabled: ['transcript'] },
     });
@@ -126,6 +136,7 @@ describe('conform platform checks the cross-interface invariants', () => {
       suite: 'platform',
       channelUrl: platform.core.channelInfo(channel).url,
       clock: scale(),
+      toleranceMs: SLACK,
       hookListenPort: hookPort,
     });
     expect(failures(report.results)).toEqual([]);
