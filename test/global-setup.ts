@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,6 +11,12 @@ import { join } from 'node:path';
  */
 export default function setup(): () => void {
   if (process.env.SVC_TEST_RUN_DIR) return () => undefined;
+  // the browser tier skips its files without Chromium: a contributor should know why
+  // (test/helpers/chromium.ts)
+  if (!existsSync('/usr/bin/chromium'))
+    process.stderr.write(
+      'svc-cli tests: /usr/bin/chromium is missing, so the browser tests are skipped (Debian: apt-get install chromium)\n',
+    );
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-run-'));
   process.env.SVC_TEST_RUN_DIR = dir;
   process.env.TMPDIR = dir;

@@ -5,11 +5,12 @@
  * broke in red. Screenshots (svc-conform-report-<width>.png) go to $SVC_SCREENSHOTS when set,
  * else to the run's temp folder, removed with it. Skipped when /usr/bin/chromium is missing.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { createPlatform, type Platform } from '../../src/platform/index.js';
@@ -17,9 +18,7 @@ import { createTestContext, runInProcess } from '../helpers/cli-context.js';
 import { freePort } from '../helpers/free-port.js';
 import { agentLinesTwice, startHookRelay, type HookRelay } from '../helpers/hook-relay.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-describe.skipIf(!existsSync(CHROMIUM))('the conform platform HTML report in Chromium', () => {
+describe.skipIf(!hasChromium)('the conform platform HTML report in Chromium', () => {
   let dir: string;
   let url: string;
   let browser: Browser;
@@ -57,10 +56,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the conform platform HTML report in Chro
     ]);
     stdout = t.stdout() + t.stderr();
     url = pathToFileURL(join(dir, 'report.html')).href;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -5,19 +5,18 @@
  * (svc-load-report-<width>.png) go to $SVC_SCREENSHOTS when set, else to the run's temp folder.
  * Skipped when /usr/bin/chromium is missing.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { createListener, type Listener } from '../../src/roles/integrator/index.js';
 import { createTestContext, runInProcess } from '../helpers/cli-context.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-describe.skipIf(!existsSync(CHROMIUM))('the load HTML report in Chromium', () => {
+describe.skipIf(!hasChromium)('the load HTML report in Chromium', () => {
   let dir: string;
   let url: string;
   let browser: Browser;
@@ -51,10 +50,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the load HTML report in Chromium', () =>
     ]);
     output = t.stdout() + t.stderr();
     url = pathToFileURL(join(dir, 'load.html')).href;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -5,11 +5,12 @@
  * else to the run's temp folder, removed with it.
  * Skipped when /usr/bin/chromium is missing (.ci/run installs it).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConversation } from '../../src/conversation/load.js';
 import { conversationSchema } from '../../src/conversation/format.js';
@@ -18,11 +19,9 @@ import { writeHtmlReport } from '../../src/cli/commands/report-write.js';
 import { repoRoot } from '../helpers/run-cli.js';
 import { LATE_HOOK } from '../helpers/late-hook.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-
 const lateHook = conversationSchema.parse(LATE_HOOK);
 
-describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', () => {
+describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
   let dir: string;
   let url: string;
   let browser: Browser;
@@ -53,10 +52,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the HTML report in headless Chromium', (
     });
     expect(summary).toEqual({ conversations: 3, exchanges: 18, violations: 1 });
     url = pathToFileURL(out).href;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -4,30 +4,27 @@
  * in the demo page, the agent answers in the console. Screenshots go to artifacts/.
  * Skipped when /usr/bin/chromium is missing.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/chromium.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCliServer, type CliServer } from '../helpers/cli-server.js';
 import { freePort } from '../helpers/free-port.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const artifacts = resolve(fileURLToPath(import.meta.url), '../../../artifacts');
 
-describe.skipIf(!existsSync(CHROMIUM))('web console and demo page in headless Chromium', () => {
+describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', () => {
   let browser: Browser;
   const servers: CliServer[] = [];
   const pages: Page[] = [];
 
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

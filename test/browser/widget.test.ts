@@ -4,17 +4,17 @@
  * Skipped when /usr/bin/chromium is missing (.ci/run installs it).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/chromium.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SvcApi, Widget } from '../../src/widget/index.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 
 /** What the test page puts on window, as seen inside page.evaluate. */
@@ -53,7 +53,7 @@ ${JSON.stringify(CALLBACKS)}.forEach(function (name) {
   return `<!doctype html><html><head><title>shop</title>${below ? tag + callbacks : callbacks + tag}</head><body><h1>shop</h1></body></html>`;
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('page-script double in headless Chromium', () => {
+describe.skipIf(!hasChromium)('page-script double in headless Chromium', () => {
   let dir: string;
   let server: Server;
   let browser: Browser;
@@ -80,10 +80,7 @@ describe.skipIf(!existsSync(CHROMIUM))('page-script double in headless Chromium'
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
