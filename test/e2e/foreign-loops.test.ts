@@ -177,6 +177,32 @@ async function fuzzRepros(cwd: string, conform: string[]): Promise<string[][]> {
 const runRepro = (argv: string[], cwd: string): ReturnType<typeof runCli> =>
   runCli(['--time-scale', SCALE, ...argv], { cwd });
 
+/**
+ * The repro as printed is red against the crashing peer (its output names `redText`), then
+ * green against the same kind of peer fixed, on the same port: the printed URL names it.
+ */
+async function reproRedThenGreen(
+  crashing: ForeignPeer,
+  kind: ForeignPeerKind,
+  argv: string[],
+  cwd: string,
+  redText: string,
+): Promise<void> {
+  const red = await runRepro(argv, cwd);
+  expect(red.code, red.stdout + red.stderr).toBe(1);
+  expect(red.stdout).toContain(redText);
+  await crashing.stop();
+  const fixed = await startForeignPeer({
+    kind,
+    mode: 'ok',
+    port: crashing.port,
+    stateDir: crashing.stateDir,
+  });
+  stops.push(() => fixed.stop());
+  const green = await runRepro(argv, cwd);
+  expect(green.code, green.stdout + green.stderr).toBe(0);
+}
+
 function replay(file: string, hookUrl: string): ReturnType<typeof runCli> {
   return runCli(['--time-scale', SCALE, 'replay', file, '--hook-url', hookUrl, '--verbose']);
 }
@@ -227,20 +253,7 @@ describe.skipIf(!hasFlask)(
       expect(fire?.join(' ')).toMatch(
         /^hook-fire --from \S+chat_finished\S+\.request\.json --url /,
       );
-      const red = await runRepro(fire!, cwd);
-      expect(red.code, red.stdout + red.stderr).toBe(1);
-      expect(red.stdout).toContain('HTTP 500');
-      await crashing.stop();
-      // the same port: the printed URL names it
-      const fixed = await startForeignPeer({
-        kind: 'flask-hooks',
-        mode: 'ok',
-        port: crashing.port,
-        stateDir: crashing.stateDir,
-      });
-      stops.push(() => fixed.stop());
-      const green = await runRepro(fire!, cwd);
-      expect(green.code, green.stdout + green.stderr).toBe(0);
+      await reproRedThenGreen(crashing, 'flask-hooks', fire!, cwd, 'HTTP 500');
     }, 120_000);
 
     it('conform hooks --fuzz finds a bug in the usual offline_message path with each of 20 seeds', async () => {
@@ -403,19 +416,13 @@ describe.skipIf(!hasPython)(
       expect(replayed?.join(' ')).toMatch(
         /^replay \S+photo\S+\.conversation\.json --integrator-url \S+$/,
       );
-      const red = await runRepro(replayed!, cwd);
-      expect(red.code, red.stdout + red.stderr).toBe(1);
-      expect(red.stdout).toContain('result: expected "delivered", got "failed"');
-      await crashing.stop();
-      const fixed = await startForeignPeer({
-        kind: 'python-integrator',
-        mode: 'ok',
-        port: crashing.port,
-        stateDir: crashing.stateDir,
-      });
-      stops.push(() => fixed.stop());
-      const green = await runRepro(replayed!, cwd);
-      expect(green.code, green.stdout + green.stderr).toBe(0);
+      await reproRedThenGreen(
+        crashing,
+        'python-integrator',
+        replayed!,
+        cwd,
+        'result: expected "delivered", got "failed"',
+      );
     }, 120_000);
 
     it('passes conform integrator twice in a row (its database keeps every message)', async () => {
