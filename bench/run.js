@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const sections = (
   process.env.BENCH_ONLY ??
-  './startup.js,./binary.js,./validate.js,./channel.js,./record-sync.js,./memory.js,./bot.js,./under-load.js,./conversations.js,./load.js,./load-generator.js,./proxy.js,./fuzz.js,./mutate.js,./drift.js'
+  './startup.js,./binary.js,./validate.js,./channel.js,./record-sync.js,./memory.js,./bot.js,./under-load.js,./conversations.js,./load.js,./load-generator.js,./proxy.js,./fuzz.js,./mutate.js,./drift.js,./trace.js'
 ).split(',');
 
 /** Runs one section in a child process; its rows come back as the last stdout line. */

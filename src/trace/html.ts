@@ -34,15 +34,17 @@ nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
 .badge.bad{border-color:var(--bad);color:var(--bad)}
 .violations{margin:.5rem 0;padding:0;list-style:none}
 .violation{color:var(--bad);background:var(--bad-bg);border-left:4px solid var(--bad);padding:.35rem .6rem;margin:.25rem 0;border-radius:4px}
-.lanes{display:grid;grid-template-columns:6.5rem repeat(5,minmax(0,1fr));column-gap:0;margin-top:.5rem;overflow-x:auto}
+.conv{content-visibility:auto;contain-intrinsic-size:auto 30rem}
+.lanes{--tc:6.5rem;display:grid;grid-template-columns:var(--tc) repeat(5,minmax(0,1fr));column-gap:0;margin-top:.5rem;overflow-x:auto;background-image:var(--dash),var(--dash),var(--dash),var(--dash),var(--dash);background-size:1px 100%;background-repeat:no-repeat;background-position:calc(var(--tc)*.9 + 10%) 0,calc(var(--tc)*.7 + 30%) 0,calc(var(--tc)*.5 + 50%) 0,calc(var(--tc)*.3 + 70%) 0,calc(var(--tc)*.1 + 90%) 0}
+:root{--dash:repeating-linear-gradient(var(--line) 0 4px,transparent 4px 8px)}
+.more{grid-column:1/-1;color:var(--dim);font-size:.85rem;padding:.35rem 0;text-align:center;background:var(--card);z-index:1}
+.brief{margin:0;padding:.2rem .75rem;color:var(--dim);font-size:.85rem}
 .lanes .head{display:contents}
 .lanes .head span{font-weight:600;text-align:center;padding:.25rem 0;border-bottom:1px solid var(--line);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .lanes .head span:first-child{text-align:left}
 .x{display:contents}
-.x .t{grid-column:1;font:12px ui-monospace,SFMono-Regular,Menlo,monospace;color:var(--dim);padding:.2rem 0;white-space:nowrap}
+.x .t{grid-column:1;font:12px ui-monospace,SFMono-Regular,Menlo,monospace;color:var(--dim);padding:.2rem 0;white-space:nowrap;min-height:1.4rem}
 .x .t .gap{display:block;color:var(--dim);opacity:.8}
-.x .lane{position:relative;min-height:1.4rem}
-.x .lane::before{content:"";position:absolute;left:50%;top:0;bottom:0;border-left:1px dashed var(--line)}
 .x .arrow{position:relative;align-self:center;height:0;border-top:2px solid var(--arrow);margin:0 calc(50% / var(--span));z-index:1}
 .x.failed .arrow{border-top-color:var(--bad);border-top-style:dashed}
 .x .arrow::after{content:"";position:absolute;top:-6px;border:5px solid transparent}
@@ -71,7 +73,7 @@ h3{font-size:.95rem;margin:.75rem 0 .25rem}
 table.states{border-collapse:collapse;margin:.5rem 0}
 table.states td,table.states th{border-bottom:1px solid var(--line);padding:.15rem .6rem;text-align:right}
 table.states th{text-align:left;font-weight:600}
-@media (max-width:600px){body{padding:.5rem}.lanes{grid-template-columns:4.5rem repeat(5,minmax(0,1fr))}.lanes .head span{font-size:.7rem}.x .t{font-size:10px}}
+@media (max-width:600px){body{padding:.5rem}.lanes{--tc:4.5rem}.lanes .head span{font-size:.7rem}.x .t{font-size:10px}}
 `;
 
 const SCRIPT = `
@@ -159,9 +161,6 @@ function row(
   const gap = s.startMs - prev;
   const platform = LANES.indexOf('platform');
   const party = laneIndex(s);
-  const cells = LANES.map((_, i) => `<span class="lane" style="grid-column:${i + 2}"></span>`).join(
-    '',
-  );
   let arrow: string;
   if (party === platform)
     arrow = `<span class="self" style="grid-column:${platform + 2}" title="platform"></span>`;
@@ -187,7 +186,63 @@ function row(
   const classes = ['x', failed ? 'failed' : '', marked.has(s.seq) ? 'violating' : '']
     .filter(Boolean)
     .join(' ');
-  return `<div class="${classes}" id="${id}-${s.seq}" data-lane="${s.lane}" data-seq="${s.seq}"><span class="t">+${secs(s.startMs - start)}${gap > 0 ? `<span class="gap">gap ${secs(gap)}</span>` : ''}</span>${cells}${arrow}<span class="label"><span class="seq">#${s.seq}</span> ${escapeHtml(s.name)}${attempt}${text} <span class="${failed ? 'bad' : s.accepted ? 'ok' : ''}">${escapeHtml(outcome.trim())}</span>${cause}</span></div>`;
+  return `<div class="${classes}" id="${id}-${s.seq}" data-lane="${s.lane}" data-seq="${s.seq}"><span class="t">+${secs(s.startMs - start)}${gap > 0 ? `<span class="gap">gap ${secs(gap)}</span>` : ''}</span>${arrow}<span class="label"><span class="seq">#${s.seq}</span> ${escapeHtml(s.name)}${attempt}${text} <span class="${failed ? 'bad' : s.accepted ? 'ok' : ''}">${escapeHtml(outcome.trim())}</span>${cause}</span></div>`;
+}
+
+/**
+ * The timeline's rows: every exchange, or past `maxRows` the first three quarters of them,
+ * the last quarter and every exchange a violation names, with a line saying how many were
+ * left out between (a 100k-exchange run stays a file a browser opens: bench/trace.js).
+ */
+function drawnRows(
+  c: TracedConversation,
+  id: string,
+  marked: ReadonlySet<number>,
+  maxRows: number,
+): string {
+  const n = c.spans.length;
+  const head = Math.ceil(maxRows * 0.75);
+  const tail = Math.floor(maxRows - head);
+  const keep = (i: number): boolean =>
+    n <= maxRows || i < head || i >= n - tail || marked.has(c.spans[i]!.seq);
+  const out: string[] = [];
+  let skipped = 0;
+  let from = 0;
+  for (let i = 0; i < n; i++) {
+    const s = c.spans[i]!;
+    if (!keep(i)) {
+      if (skipped === 0) from = s.seq;
+      skipped++;
+      continue;
+    }
+    if (skipped > 0) {
+      out.push(more(skipped, from, c.spans[i - 1]!.seq, c.chat));
+      skipped = 0;
+    }
+    out.push(row(c, s, i === 0 ? s.startMs : c.spans[i - 1]!.startMs, id, marked));
+  }
+  if (skipped > 0) out.push(more(skipped, from, c.spans[n - 1]!.seq, c.chat));
+  return out.join('');
+}
+
+const more = (count: number, from: number, to: number, chat: number): string =>
+  `<div class="more">${count} ${noun(count, 'exchange')} not drawn (#${from} to #${to}): <code>svc-cli report &lt;recording&gt; --chat ${chat}</code> draws them all</div>`;
+
+/**
+ * A conversation listed and not drawn: past the report's row budget, one line with its
+ * figures (bench/trace.js: a long run's report stays under 20 MB).
+ * @example sink.write(reportBrief(conversation));
+ */
+export function reportBrief(c: TracedConversation, name?: string): string {
+  const first = c.spans[0]?.startMs ?? 0;
+  const last = c.spans.reduce((end, s) => Math.max(end, s.endMs), first);
+  const title = name ? `${escapeHtml(name)} · chat ${c.chat}` : `chat ${c.chat}`;
+  return `<p class="brief" id="c-${escapeHtml(c.run)}-${c.chat}">${title} · run ${escapeHtml(c.run)} · ${c.spans.length} ${noun(c.spans.length, 'exchange')} · ${secs(last - first)} · invariants hold</p>\n`;
+}
+
+/** The line before the first listed conversation: why the rest are not drawn. */
+export function briefNote(drawn: number): string {
+  return `<h3>More conversations, not drawn</h3><p class="summary">The first ${drawn} ${noun(drawn, 'conversation')} are drawn; the others without violations are listed. <code>svc-cli report &lt;recording&gt; --chat &lt;id&gt;</code> draws one.</p>\n`;
 }
 
 /**
@@ -199,6 +254,7 @@ export function reportSection(
   c: TracedConversation,
   violations: readonly Violation[],
   name?: string,
+  maxRows = Infinity,
 ): string {
   const id = `c-${c.run}-${c.chat}`;
   const first = c.spans[0]?.startMs ?? 0;
@@ -218,14 +274,7 @@ export function reportSection(
           )
           .join('')}</ul>`;
   const head = `<div class="head"><span>time</span>${LANES.map((l) => `<span>${l}</span>`).join('')}</div>`;
-  let prev = first;
-  const rows = c.spans
-    .map((s) => {
-      const html = row(c, s, prev, id, marked);
-      prev = s.startMs;
-      return html;
-    })
-    .join('');
+  const rows = drawnRows(c, id, marked, maxRows);
   const title = name ? `${escapeHtml(name)} · chat ${c.chat}` : `chat ${c.chat}`;
   return `<section class="conv${violations.length > 0 ? ' has-bad' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} <span class="badge">run ${escapeHtml(c.run)}</span> <span class="badge">${c.spans.length} ${noun(c.spans.length, 'exchange')} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div></section>\n`;
 }

@@ -3,7 +3,9 @@ import { SvcError, systemReason } from '../../errors.js';
 import { checkConversation } from '../../trace/invariants.js';
 import { readTrace } from '../../trace/read.js';
 import {
+  briefNote,
   mutantSection,
+  reportBrief,
   reportHead,
   reportSection,
   reportTail,
@@ -25,7 +27,22 @@ export interface HtmlReportOptions {
   names?: ReadonlyMap<string, string>;
   /** a mutation run: a section per mutant before the conversations, its figures in the summary */
   mutation?: MutationFigures & { results: readonly MutantRow[] };
+  /** how much is drawn (tests lower it); --chat draws every exchange of its conversation */
+  budget?: Partial<DrawBudget>;
 }
+
+export interface DrawBudget {
+  /** exchanges drawn per conversation (the first and last ones, and those a violation names) */
+  rowsPerConversation: number;
+  /**
+   * exchanges drawn in the whole report: past it, conversations without violations get one
+   * line each. 20k rows is about 7 MB of HTML (bench/trace.js: a 100k-exchange run's report
+   * is to stay under 20 MB and render in under 3 s).
+   */
+  rows: number;
+}
+
+const DEFAULT_BUDGET: DrawBudget = { rowsPerConversation: 200, rows: 20_000 };
 
 /**
  * Streams a recording into the HTML report: the head, a section per conversation as the
@@ -69,6 +86,14 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     );
     for (const m of mutation?.results ?? []) writeSync(fd, mutantSection(m));
     const files = typeof options.recording === 'string' ? [options.recording] : options.recording;
+    const budget = {
+      ...DEFAULT_BUDGET,
+      ...(options.chat === undefined ? {} : { rowsPerConversation: Infinity }),
+      ...options.budget,
+    };
+    let drawnRows = 0;
+    let drawn = 0;
+    let listed = 0;
     for (const file of files)
       await readTrace({
         file,
@@ -78,7 +103,15 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
           summary.conversations++;
           summary.exchanges += c.spans.length;
           summary.violations += violations.length;
-          writeSync(fd, reportSection(c, violations, options.names?.get(c.run)));
+          const name = options.names?.get(c.run);
+          if (violations.length === 0 && drawnRows >= budget.rows) {
+            if (listed++ === 0) writeSync(fd, briefNote(drawn));
+            writeSync(fd, reportBrief(c, name));
+            return;
+          }
+          drawn++;
+          drawnRows += Math.min(c.spans.length, budget.rowsPerConversation);
+          writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation));
         },
       });
     writeSync(fd, reportTail(summary));
