@@ -7,8 +7,8 @@ export class EventStreamStatusError extends Error {
   }
 }
 
-/** Reads an open event stream to its end, calling `onData` with each event's data. */
-export type EventStreamReader = (onData: (data: string) => void) => Promise<void>;
+/** Reads an open event stream to its end, calling `onData` with each event's data and id. */
+export type EventStreamReader = (onData: (data: string, id?: string) => void) => Promise<void>;
 
 /**
  * Opens a server-sent event stream with fetch; resolves once the server answered, with a
@@ -24,7 +24,7 @@ export async function openEventStream(
   if (!response.ok || !response.body) throw new EventStreamStatusError(response.status);
   const body = response.body;
   return async (onData) => {
-    const parser = createParser({ onEvent: (event) => onData(event.data) });
+    const parser = createParser({ onEvent: (event) => onData(event.data, event.id) });
     const decoder = new TextDecoder();
     const reader = body.getReader();
     for (;;) {

@@ -59,6 +59,7 @@ export const INVARIANT_NAMES = [
   'redelivery-id',
   'handover-budget',
   'offline-message',
+  'callback-order',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
@@ -260,6 +261,28 @@ const handoverBudget: Check = (spans, options) => {
   return problems;
 };
 
+/**
+ * spec 6.4: each page callback runs when the event it reflects happens (svc_onAccept when the
+ * agent presses Reply, svc_onCallEnd when the call ends), so the callbacks the widget reports
+ * come in the order of the pushes they reflect: the pushes' stream ids only grow.
+ */
+const callbackOrder: Check = (spans) => {
+  const problems: ReturnType<Check> = [];
+  let latest: TraceSpan | undefined;
+  for (const s of spans) {
+    if (!s.callback || s.status !== 200) continue;
+    if (latest?.callback && s.callback.eventId < latest.callback.eventId) {
+      problems.push({
+        message: `${describe(s)} reports ${s.callback.name} for pushed event ${s.callback.eventId} (${s.callback.event}) after ${describe(latest)} reported ${latest.callback.name} for the later push ${latest.callback.eventId} (${latest.callback.event})`,
+        exchanges: [latest.seq, s.seq],
+      });
+      continue;
+    }
+    latest = s;
+  }
+  return problems;
+};
+
 /** Every invariant, in the order a report lists them. */
 export const INVARIANTS: readonly Invariant[] = [
   {
@@ -299,6 +322,13 @@ export const INVARIANTS: readonly Invariant[] = [
     summary:
       'without a regular answer from the bot, the hand-over comes within the bot budget (6 s)',
     check: handoverBudget,
+  },
+  {
+    name: 'callback-order',
+    spec: '6.4',
+    summary:
+      "the page script's callbacks follow the order of the pushed events they reflect (the widget reports each with the event's stream id)",
+    check: callbackOrder,
   },
 ];
 

@@ -60,6 +60,11 @@ export interface TraceSpan {
   customer?: string;
   /** chat.messages of a chat_finished hook (spec 2.6) */
   transcript?: TranscriptLine[];
+  /**
+   * a page callback the widget reported (spec 6.4): its name, and the stream id and type of
+   * the pushed event it reflects
+   */
+  callback?: { name: string; eventId: number; event: string };
   /** the seq of the exchange that caused this one, in the same run */
   cause?: number;
   /** where the link came from: written by the recorder, or inferred by the trace */
@@ -139,6 +144,14 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
     asString(message?.id) ?? (record.iface === 'bot' ? asString(body?.id) : undefined);
   const text = asString(message?.text) ?? asString(body?.text);
   const transcript = eventName === 'chat_finished' && body ? transcriptOf(body) : undefined;
+  const callback =
+    record.iface === 'widget' && body?.type === 'callback' && typeof body.eventId === 'number'
+      ? {
+          name: asString(body.name) ?? '?',
+          eventId: body.eventId,
+          event: asString(body.event) ?? '?',
+        }
+      : undefined;
   return {
     run: record.run ?? '',
     seq: record.seq,
@@ -147,7 +160,7 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
     iface: record.iface,
     direction: record.direction,
     ...(kind === undefined ? {} : { kind }),
-    name,
+    name: callback === undefined ? name : `${name} ${callback.name}`,
     ...(record.attempt === undefined ? {} : { attempt: record.attempt }),
     startMs,
     endMs,
@@ -161,6 +174,7 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
     ...(eventName === undefined ? {} : { event: eventName }),
     ...(customer === undefined ? {} : { customer }),
     ...(transcript === undefined ? {} : { transcript }),
+    ...(callback === undefined ? {} : { callback }),
     ...(record.cause === undefined ? {} : { cause: record.cause, causeBy: 'record' as const }),
   };
 }

@@ -14,7 +14,7 @@ import {
 /** The part of EventSource the transport uses. */
 export interface EventSourceLike {
   onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: string }) => void) | null;
+  onmessage: ((event: { data: string; lastEventId?: string }) => void) | null;
   onerror: ((event: unknown) => void) | null;
   close(): void;
 }
@@ -54,7 +54,7 @@ export function createHttpTransport(
     options.EventSource ??
     (globalThis as unknown as { EventSource?: EventSourceFactory }).EventSource;
   const channel = options.channelId ? `channel=${encodeURIComponent(options.channelId)}` : '';
-  const listeners = new Set<(event: WidgetInboundEvent) => void>();
+  const listeners = new Set<(event: WidgetInboundEvent, eventId?: number) => void>();
   let source: EventSourceLike | undefined;
   let opened: Promise<void> | undefined;
   let markOpen: () => void = () => undefined;
@@ -74,7 +74,12 @@ export function createHttpTransport(
       } catch {
         return; // not ours; the simulator only sends JSON
       }
-      for (const listener of [...listeners]) listener(event);
+      // the stream's id of a pushed event (the backlog's): the page reports callbacks by it
+      const id = message.lastEventId ? Number(message.lastEventId) : NaN;
+      for (const listener of [...listeners]) {
+        if (Number.isInteger(id)) listener(event, id);
+        else listener(event);
+      }
     };
   };
 

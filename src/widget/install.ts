@@ -109,8 +109,8 @@ export function installWidget(win: object, options: WidgetOptions = {}): Widget 
   const api = createSvcApi(session);
   host.svc_api = api;
   let installed = true;
-  const unsubscribe = transport.subscribe((event: WidgetInboundEvent) => {
-    if (installed) applyInbound(session, event);
+  const unsubscribe = transport.subscribe((event: WidgetInboundEvent, eventId?: number) => {
+    if (installed) applyInbound(session, event, eventId);
   });
   // spec 6.4: svc_onLoadCallback once initialisation is finished, never synchronously. The
   // real script loads asynchronously, after the page's own scripts: a page that defines its

@@ -150,12 +150,38 @@ export function endCall(session: WidgetSession, res: CallEndResult): void {
   fireCallback(session, 'svc_onCallEnd', res);
 }
 
+/**
+ * Tells the platform a callback ran for its pushed event `eventId` (spec 6.4): the journal
+ * then shows the page's callbacks against the pushes they reflect (the trace's
+ * `callback-order` invariant). Events without an id (a memory transport's) are not reported.
+ */
+function reportCallback(
+  session: WidgetSession,
+  name: CallbackName,
+  event: WidgetInboundEvent,
+  eventId: number | undefined,
+): void {
+  if (eventId === undefined) return;
+  void sendEvent(session, {
+    type: 'callback',
+    visitorId: session.visitorId,
+    name,
+    eventId,
+    event: event.type,
+  });
+}
+
 /** Applies a platform-side event (from the transport or a driver helper). */
-export function applyInbound(session: WidgetSession, event: WidgetInboundEvent): void {
+export function applyInbound(
+  session: WidgetSession,
+  event: WidgetInboundEvent,
+  eventId?: number,
+): void {
   if (event.visitorId !== undefined && event.visitorId !== session.visitorId) return;
   switch (event.type) {
     case 'agent_accepted':
       fireCallback(session, 'svc_onAccept'); // spec 6.4: agent pressed Reply
+      reportCallback(session, 'svc_onAccept', event, eventId);
       return;
     case 'agent_message':
       session.messages.push({ from: 'agent', text: event.text, time: session.now() });
@@ -181,10 +207,11 @@ export function applyInbound(session: WidgetSession, event: WidgetInboundEvent):
     case 'call_status':
       session.callStatus = event.status;
       // spec 2.6 statuses; `end` and `error` close the call (spec 6.4 svc_onCallEnd)
+      if (event.status !== 'end' && event.status !== 'error') return;
+      if (!session.callActive) return;
       if (event.status === 'end') endCall(session, { result: 'ok' });
-      if (event.status === 'error') {
-        endCall(session, { result: 'fail', reason: event.reason ?? 'call error' });
-      }
+      else endCall(session, { result: 'fail', reason: event.reason ?? 'call error' });
+      reportCallback(session, 'svc_onCallEnd', event, eventId);
       return;
     default: {
       const never: never = event;

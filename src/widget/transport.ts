@@ -13,6 +13,8 @@
  * - `invitation`       showProactiveInvitation()
  * - `offline_message`  sendOfflineMessage(); becomes hook offline_message (spec 6.2)
  * - `start_call`       startCall(); becomes hook call_event (spec 6.2)
+ * - `callback`         a callback ran for a pushed event (`eventId`, its id on the stream):
+ *                      journaled, so the trace checks the callbacks' order (spec 6.4)
  *
  * Inbound (platform -> page), optionally addressed with `visitorId` (absent: every visitor):
  * - `agent_accepted`   an agent pressed Reply (spec 3, 6.4 svc_onAccept)

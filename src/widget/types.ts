@@ -167,7 +167,12 @@ export type WidgetOutboundEvent =
   | { type: 'offline_message'; visitorId: string; message: OfflineMessage }
   | { type: 'start_call'; visitorId: string; phone: string }
   /** the public JS API's setClientAttributes (docs profile): the attributes set by this call */
-  | { type: 'client_attributes'; visitorId: string; attributes: { [key: string]: JsonValue } };
+  | { type: 'client_attributes'; visitorId: string; attributes: { [key: string]: JsonValue } }
+  /**
+   * a page callback ran because of a pushed event (spec 6.4): which one, and the event's id on
+   * the stream, so the platform's journal shows the callbacks against the pushes they reflect
+   */
+  | { type: 'callback'; visitorId: string; name: CallbackName; eventId: number; event: string };
 
 /** spec 2.6 call statuses. */
 export type CallStatus = 'start' | 'end' | 'agent_connected' | 'client_connected' | 'error';
@@ -194,6 +199,9 @@ export interface WidgetTransport {
   readonly visitorId?: string;
   /** Delivers one event; rejects only when the platform cannot be reached. */
   send(event: WidgetOutboundEvent): Promise<WidgetTransportReply>;
-  /** Listens to platform-side events; returns the unsubscribe function. */
-  subscribe(listener: (event: WidgetInboundEvent) => void): () => void;
+  /**
+   * Listens to platform-side events; returns the unsubscribe function. `eventId` is the
+   * event's id on the platform's stream, when it has one (the HTTP transport's pushes).
+   */
+  subscribe(listener: (event: WidgetInboundEvent, eventId?: number) => void): () => void;
 }

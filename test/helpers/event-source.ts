@@ -7,7 +7,7 @@ import type { EventSourceLike } from '../../src/widget/index.js';
  */
 export class TestEventSource implements EventSourceLike {
   onopen: ((event: unknown) => void) | null = null;
-  onmessage: ((event: { data: string }) => void) | null = null;
+  onmessage: ((event: { data: string; lastEventId?: string }) => void) | null = null;
   onerror: ((event: unknown) => void) | null = null;
   private readonly controller = new AbortController();
 
@@ -19,7 +19,12 @@ export class TestEventSource implements EventSourceLike {
     try {
       const read = await openEventStream(this.url, this.controller.signal);
       this.onopen?.({});
-      await read((data) => this.onmessage?.({ data }));
+      // EventSource keeps the last id it saw as every later event's lastEventId
+      let lastEventId = '';
+      await read((data, id) => {
+        if (id !== undefined) lastEventId = id;
+        this.onmessage?.({ data, lastEventId });
+      });
     } catch (error) {
       if (!this.controller.signal.aborted) this.onerror?.(error);
     }

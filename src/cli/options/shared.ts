@@ -271,7 +271,7 @@ export const MUTANT_OPTION = {
 
 /** The invariants `replay`, `trace` and `report` check (src/trace/invariants.ts). */
 export const INVARIANT_LIST =
-  'transcript, bot-after-close, hook-after-finish, agent-joined, redelivery-id, handover-budget, offline-message';
+  'transcript, bot-after-close, hook-after-finish, agent-joined, redelivery-id, handover-budget, offline-message, callback-order';
 
 /** One invariant left unchecked (replay, trace, report). */
 export const NO_INVARIANT_OPTION = {

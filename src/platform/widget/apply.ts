@@ -129,6 +129,9 @@ export function applyOutbound(
         });
         visitor.callIds.add(callId);
       });
+    case 'callback':
+      // the journal record of this request is the report (spec 6.4); nothing changes
+      return { ok: true };
     default: {
       const never: never = event;
       return { ok: false, error: `unknown event ${JSON.stringify(never)}` };

@@ -20,7 +20,13 @@ export interface WidgetVisitor {
   /** calls this visitor started: their status changes go back to the page */
   readonly callIds: Set<string>;
   /** inbound events in order; `live` once a listening page got it */
-  readonly backlog: Array<{ id: number; event: WidgetInboundEvent; live: boolean }>;
+  readonly backlog: Array<{
+    id: number;
+    event: WidgetInboundEvent;
+    live: boolean;
+    /** the chat it was about, when it was about one */
+    chatId?: number;
+  }>;
   readonly pages: Set<(event: WidgetInboundEvent, id?: number) => void>;
   nextId: number;
 }
@@ -89,7 +95,12 @@ export function createVisitorHub(core: PlatformCore) {
   ): void => {
     const id = visitor.nextId++;
     const live = visitor.pages.size > 0;
-    visitor.backlog.push({ id, event, live });
+    visitor.backlog.push({
+      id,
+      event,
+      live,
+      ...(meta.chatId === undefined ? {} : { chatId: meta.chatId }),
+    });
     if (visitor.backlog.length > BACKLOG_LIMIT) visitor.backlog.shift();
     for (const page of visitor.pages) page(event, id);
     core.emit({
@@ -152,6 +163,9 @@ export function createVisitorHub(core: PlatformCore) {
     customerOf,
     openChatOf,
     byCustomerKey: (key: string) => byCustomer.get(key),
+    /** the chat a pushed event (by its stream id) was about, while the backlog keeps it */
+    chatOfPush: (visitor: WidgetVisitor, id: number): number | undefined =>
+      visitor.backlog.find((entry) => entry.id === id)?.chatId,
   };
 }
 

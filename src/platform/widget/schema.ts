@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { WidgetOutboundEvent } from '../../widget/transport.js';
+import { CALLBACK_NAMES } from '../../widget/types.js';
 
 /**
  * The page script's outbound events as the widget channel accepts them (see
@@ -54,6 +55,14 @@ export const outboundEventSchema = z.discriminatedUnion('type', [
     type: z.literal('client_attributes'),
     visitorId,
     attributes: z.record(z.string(), z.json()),
+  }),
+  // spec 6.4: a page callback ran for the pushed event with this stream id
+  z.object({
+    type: z.literal('callback'),
+    visitorId,
+    name: z.enum(CALLBACK_NAMES),
+    eventId: z.number().int().min(1),
+    event: z.string().max(100),
   }),
 ]);
 

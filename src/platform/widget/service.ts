@@ -15,11 +15,11 @@ const CORS = {
   'access-control-allow-headers': 'content-type, last-event-id',
 };
 
-const reply = (status: number, body: unknown, kind?: string): PlatformResponse => ({
+const reply = (status: number, body: unknown, kind?: string, chat?: number): PlatformResponse => ({
   status,
   body,
   headers: CORS,
-  record: { iface: 'widget', ...(kind ? { kind } : {}) },
+  record: { iface: 'widget', ...(kind ? { kind } : {}), ...(chat === undefined ? {} : { chat }) },
 });
 
 /**
@@ -91,7 +91,13 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
     if (!parsed.ok) return reply(400, { ok: false, error: parsed.error });
     const visitor = hub.ensure(parsed.event.visitorId, channel);
     const answer = applyOutbound(core, hub, visitor, parsed.event);
-    return reply(200, answer, `widget.${parsed.event.type}`);
+    // a callback's record belongs to the chat of the push it reflects (the trace's
+    // callback-order invariant, spec 6.4), else the visitor's open chat
+    const chat =
+      parsed.event.type === 'callback'
+        ? (hub.chatOfPush(visitor, parsed.event.eventId) ?? hub.openChatOf(visitor)?.id)
+        : undefined;
+    return reply(200, answer, `widget.${parsed.event.type}`, chat);
   };
 
   return {
@@ -168,11 +174,15 @@ function tellVisitors(core: PlatformCore, hub: VisitorHub, event: PlatformEvent)
   } else if (event.type === 'call-status') {
     for (const visitor of hub.visitors.values()) {
       if (!visitor.callIds.has(event.callId)) continue;
-      hub.push(visitor, {
-        type: 'call_status',
-        status: event.status,
-        ...(event.reason === undefined ? {} : { reason: event.reason }),
-      });
+      hub.push(
+        visitor,
+        {
+          type: 'call_status',
+          status: event.status,
+          ...(event.reason === undefined ? {} : { reason: event.reason }),
+        },
+        event.chatId === undefined ? {} : { chatId: event.chatId },
+      );
       if (event.status === 'end' || event.status === 'error') visitor.callIds.delete(event.callId);
     }
   }

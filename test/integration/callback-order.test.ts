@@ -1,0 +1,124 @@
+/**
+ * The `callback-order` invariant (spec 6.4: each page callback runs when the event it reflects
+ * happens): the page-script double on the HTTP transport reports each callback a push caused
+ * to the widget channel with the push's stream id, the platform journals it in the push's chat,
+ * and the invariant reads the journal. A planted bug, a page that queues the accept notice
+ * behind the call's end, is caught; the same conversation on the plain transport passes.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import { sendAgentMessage } from '../../src/platform/index.js';
+import { checkRecords, conversationsOf } from '../../src/trace/invariants.js';
+import {
+  createHttpTransport,
+  installWidget,
+  type HttpTransport,
+  type Widget,
+  type WidgetInboundEvent,
+  type WidgetTransport,
+} from '../../src/widget/index.js';
+import { TestEventSource } from '../helpers/event-source.js';
+import { startPlatform } from '../helpers/platform.js';
+
+const open: Array<{ transport: HttpTransport; widget: Widget }> = [];
+afterEach(() => {
+  for (const { transport, widget } of open.splice(0)) {
+    widget.uninstall();
+    transport.close();
+  }
+});
+
+/**
+ * The planted bug: a page whose event handling holds the agent's accept notice until the
+ * call's end arrived, then hands the end over first (svc_onCallEnd before svc_onAccept).
+ */
+function acceptAfterCallEnd(inner: WidgetTransport): WidgetTransport {
+  return {
+    ...(inner.visitorId === undefined ? {} : { visitorId: inner.visitorId }),
+    send: (event) => inner.send(event),
+    subscribe(listener) {
+      let held: Array<[WidgetInboundEvent, number | undefined]> = [];
+      return inner.subscribe((event, id) => {
+        if (event.type === 'agent_accepted') {
+          held.push([event, id]);
+          return;
+        }
+        listener(event, id);
+        if (event.type === 'call_status' && event.status === 'end') {
+          for (const [e, i] of held) listener(e, i);
+          held = [];
+        }
+      });
+    },
+  };
+}
+
+/** A visitor writes, the agent answers (accepting the chat), the visitor calls; the call ends. */
+async function conversation(wrap: (t: WidgetTransport) => WidgetTransport = (t) => t) {
+  // spec 2.6 call statuses come 5 s apart and the call talks 30 s: 40 ms at this scale
+  const harness = await startPlatform({ clock: createClock({ timeScale: 0.001 }) });
+  const transport = createHttpTransport(harness.url, {
+    visitorId: 'v-1',
+    EventSource: TestEventSource,
+  });
+  let ended: () => void = () => undefined;
+  const callEnded = new Promise<void>((resolve) => (ended = resolve));
+  const win: Record<string, unknown> = {
+    location: { origin: 'https://shop.example' },
+    svc_onCallEnd: () => ended(),
+  };
+  const widget = installWidget(win, { transport: wrap(transport) });
+  open.push({ transport, widget });
+  await transport.connected();
+  await widget.ready;
+  widget.api.open();
+  widget.visitor.send('Can you call me?');
+  await widget.flush();
+  const core = harness.platform.core;
+  await sendAgentMessage(core, {
+    customerId: 'v-1',
+    message: { type: 'text', text: 'Sure, starting the call.' },
+  });
+  expect(widget.api.startCall('+49 30 1234567')).toEqual({ result: 'ok' });
+  await callEnded;
+  await widget.flush(); // the callback reports are sent
+  return { widget, records: core.journal.entries() };
+}
+
+describe('callback-order (spec 6.4)', () => {
+  it('journals each reported callback in the chat of the push it reflects', async () => {
+    const { widget, records } = await conversation();
+    expect(widget.fired('svc_onAccept')).toHaveLength(1);
+    const callbacks = records.filter((r) => r.kind === 'widget.callback');
+    expect(callbacks.map((r) => JSON.parse(r.request.body ?? '{}') as unknown)).toEqual([
+      expect.objectContaining({ name: 'svc_onAccept', event: 'agent_accepted' }),
+      expect.objectContaining({ name: 'svc_onCallEnd', event: 'call_status' }),
+    ]);
+    expect(callbacks.every((r) => r.chat === 1 && r.response?.status === 200)).toBe(true);
+    // the trace sees them in the conversation, in the widget lane
+    const [chat] = conversationsOf(records);
+    const spans = chat!.spans.filter((s) => s.callback);
+    expect(spans.map((s) => [s.lane, s.callback!.name])).toEqual([
+      ['widget', 'svc_onAccept'],
+      ['widget', 'svc_onCallEnd'],
+    ]);
+    expect(spans[0]!.callback!.eventId).toBeLessThan(spans[1]!.callback!.eventId);
+    expect(checkRecords(records)).toEqual([]);
+  });
+
+  it('catches a page whose svc_onAccept runs after the call it preceded ended', async () => {
+    const { widget, records } = await conversation(acceptAfterCallEnd);
+    expect(widget.fired('svc_onAccept')).toHaveLength(1);
+    const violations = checkRecords(records);
+    expect(violations).toHaveLength(1);
+    const [v] = violations;
+    expect(v).toMatchObject({ rule: 'callback-order', spec: '6.4', chat: 1 });
+    expect(v!.message).toMatch(
+      /reports svc_onAccept for pushed event \d+ \(agent_accepted\) after #\d+ callback .* reported svc_onCallEnd for the later push \d+ \(call_status\)/,
+    );
+    const callbackSeqs = records.filter((r) => r.kind === 'widget.callback').map((r) => r.seq);
+    expect(v!.exchanges).toEqual(callbackSeqs);
+    // switched off by name
+    expect(checkRecords(records, { disabled: ['callback-order'] })).toEqual([]);
+  });
+});
