@@ -273,7 +273,7 @@ const callbackOrder: Check = (spans) => {
     if (!s.callback || s.status !== 200) continue;
     if (latest?.callback && s.callback.eventId < latest.callback.eventId) {
       problems.push({
-        message: `${describe(s)} reports ${s.callback.name} for pushed event ${s.callback.eventId} (${s.callback.event}) after ${describe(latest)} reported ${latest.callback.name} for the later push ${latest.callback.eventId} (${latest.callback.event})`,
+        message: `${describe(s)} reflects pushed event ${s.callback.eventId} (${s.callback.event}) yet came after ${describe(latest)}, which reflects the later push ${latest.callback.eventId} (${latest.callback.event})`,
         exchanges: [latest.seq, s.seq],
       });
       continue;

@@ -114,7 +114,7 @@ describe('callback-order (spec 6.4)', () => {
     const [v] = violations;
     expect(v).toMatchObject({ rule: 'callback-order', spec: '6.4', chat: 1 });
     expect(v!.message).toMatch(
-      /reports svc_onAccept for pushed event \d+ \(agent_accepted\) after #\d+ callback .* reported svc_onCallEnd for the later push \d+ \(call_status\)/,
+      /callback svc_onAccept at .* reflects pushed event \d+ \(agent_accepted\) yet came after #\d+ callback svc_onCallEnd .* which reflects the later push \d+ \(call_status\)/,
     );
     const callbackSeqs = records.filter((r) => r.kind === 'widget.callback').map((r) => r.seq);
     expect(v!.exchanges).toEqual(callbackSeqs);

@@ -82,6 +82,15 @@ function journal() {
         response: { status: 200 },
         body: { event, id: `b-${event}`, chat_id: '1' },
       }),
+    callback: (name: string, eventId: number, event: string, at = 0) =>
+      add({
+        protocolMs: at,
+        iface: 'widget',
+        direction: 'in',
+        kind: 'widget.callback',
+        response: { status: 200 },
+        body: { type: 'callback', visitorId: 'v', name, eventId, event },
+      }),
   };
 }
 
@@ -113,6 +122,26 @@ describe('invariants: a clean conversation', () => {
 });
 
 describe('invariants: planted violations', () => {
+  it('callback-order: a page callback for an earlier push after one for a later push (spec 6.4)', () => {
+    const j = journal();
+    j.customer('Call me');
+    const end = j.callback('svc_onCallEnd', 7, 'call_status', 100);
+    const accept = j.callback('svc_onAccept', 3, 'agent_accepted', 120);
+    expect(rules(j.records)).toEqual([
+      { rule: 'callback-order', spec: '6.4', exchanges: [end, accept] },
+    ]);
+    expect(checkRecords(j.records)[0]!.message).toBe(
+      '#3 callback svc_onAccept at 0.120 s reflects pushed event 3 (agent_accepted) yet came after #2 callback svc_onCallEnd at 0.100 s, which reflects the later push 7 (call_status)',
+    );
+    expect(rules(j.records, ['callback-order'])).toEqual([]);
+    // in the pushes' order it holds
+    const fixed = journal();
+    fixed.customer('Call me');
+    fixed.callback('svc_onAccept', 3, 'agent_accepted', 100);
+    fixed.callback('svc_onCallEnd', 7, 'call_status', 120);
+    expect(rules(fixed.records)).toEqual([]);
+  });
+
   it('transcript: a redelivered message logged twice', () => {
     const j = journal();
     j.customer('Hi');
