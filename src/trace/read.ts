@@ -52,6 +52,8 @@ interface Open {
   dropped: number;
   /** the reader's record count at this chat's last record, and when chat_finished came */
   lastAt: number;
+  /** the customer keys that pointed at this chat (forgotten with it) */
+  customers: Set<string>;
   finishedAt?: number;
 }
 
@@ -82,6 +84,10 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
   const summary: TraceSummary = { records: 0, conversations: 0, outside: 0, skipped: 0 };
   const hand = async (key: string, conv: Open): Promise<void> => {
     open.delete(key);
+    // a customer's later records without a chat of their own start nothing: memory stays
+    // bounded by the open conversations, not by every customer the recording ever saw
+    for (const customer of conv.customers)
+      if (chatOfCustomer.get(customer) === conv.chat) chatOfCustomer.delete(customer);
     summary.conversations++;
     await options.onConversation({
       run: conv.run,
@@ -149,9 +155,17 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
     const key = `${span.run}\u0000${span.chat}`;
     let conv = open.get(key);
     if (!conv) {
-      conv = { run: span.run, chat: span.chat, spans: [], dropped: 0, lastAt: summary.records };
+      conv = {
+        run: span.run,
+        chat: span.chat,
+        spans: [],
+        dropped: 0,
+        lastAt: summary.records,
+        customers: new Set(),
+      };
       open.set(key, conv);
     }
+    if (customerKey !== undefined) conv.customers.add(customerKey);
     conv.lastAt = summary.records;
     if (conv.spans.length < limits.maxSpans) conv.spans.push(span);
     else conv.dropped++;
