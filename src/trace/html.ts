@@ -240,6 +240,11 @@ export function reportBrief(c: TracedConversation, name?: string): string {
   return `<p class="brief" id="c-${escapeHtml(c.run)}-${c.chat}">${title} · run ${escapeHtml(c.run)} · ${c.spans.length} ${noun(c.spans.length, 'exchange')} · ${secs(last - first)} · invariants hold</p>\n`;
 }
 
+/** The line after the listed conversations: how many more the report only counted. */
+export function unlistedNote(count: number): string {
+  return `<p class="brief">and ${count} more ${noun(count, 'conversation')} without violations, not listed: <code>svc-cli trace &lt;recording&gt;</code> prints every one</p>\n`;
+}
+
 /** The line before the first listed conversation: why the rest are not drawn. */
 export function briefNote(drawn: number): string {
   return `<h3>More conversations, not drawn</h3><p class="summary">The first ${drawn} ${noun(drawn, 'conversation')} are drawn; the others without violations are listed. <code>svc-cli report &lt;recording&gt; --chat &lt;id&gt;</code> draws one.</p>\n`;

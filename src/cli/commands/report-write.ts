@@ -4,6 +4,7 @@ import { checkConversation } from '../../trace/invariants.js';
 import { readTrace } from '../../trace/read.js';
 import {
   briefNote,
+  unlistedNote,
   mutantSection,
   reportBrief,
   reportHead,
@@ -40,9 +41,11 @@ export interface DrawBudget {
    * is to stay under 20 MB and render in under 3 s).
    */
   rows: number;
+  /** conversations listed past the rows (about 110 bytes each); the rest are only counted */
+  listed: number;
 }
 
-const DEFAULT_BUDGET: DrawBudget = { rowsPerConversation: 200, rows: 20_000 };
+const DEFAULT_BUDGET: DrawBudget = { rowsPerConversation: 200, rows: 20_000, listed: 20_000 };
 
 /**
  * Streams a recording into the HTML report: the head, a section per conversation as the
@@ -105,8 +108,8 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
           summary.violations += violations.length;
           const name = options.names?.get(c.run);
           if (violations.length === 0 && drawnRows >= budget.rows) {
-            if (listed++ === 0) writeSync(fd, briefNote(drawn));
-            writeSync(fd, reportBrief(c, name));
+            if (listed === 0) writeSync(fd, briefNote(drawn));
+            if (listed++ < budget.listed) writeSync(fd, reportBrief(c, name));
             return;
           }
           drawn++;
@@ -114,6 +117,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
           writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation));
         },
       });
+    if (listed > budget.listed) writeSync(fd, unlistedNote(listed - budget.listed));
     writeSync(fd, reportTail(summary));
   } finally {
     closeSync(fd);

@@ -137,6 +137,18 @@ describe('writeHtmlReport draw budget', () => {
     expect(html.match(/<p class="brief"/g)).toHaveLength(3);
     expect(html).toContain('The first 2 conversations are drawn');
     expect(html).toContain('chat 5 · run r1 · 4 exchanges');
+    // past the listed budget they are counted
+    const counted = `${file}.counted.html`;
+    await writeHtmlReport({
+      recording: file,
+      out: counted,
+      shownOut: 'r.html',
+      title: 't',
+      budget: { rows: 8, listed: 1 },
+    });
+    const short = readFileSync(counted, 'utf8');
+    expect(short.match(/<p class="brief" id=/g)).toHaveLength(1);
+    expect(short).toContain('and 2 more conversations without violations, not listed');
   });
 
   it('draws every exchange of the one conversation --chat names', async () => {
