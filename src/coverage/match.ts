@@ -153,6 +153,10 @@ export function itemsOfRecord(record: ExchangeRecord): Set<string> {
   if (record.iface === 'widget') {
     const method = isJson(body) ? WIDGET_EVENT_METHODS[String(body.type)] : undefined;
     if (method && KINDS.has(`widget.${method}.args`)) hit(`kind:widget.${method}.args`);
+    // a callback the page script reported running (spec 6.4): its arguments' kind, if it has one
+    const callback = isJson(body) && body.type === 'callback' ? String(body.name) : undefined;
+    if (callback && KINDS.has(`widget.callback.${callback}.args`))
+      hit(`kind:widget.callback.${callback}.args`);
     return hits;
   }
   // GET status carries no payload: its answer is the channel.status body (spec 4.1)

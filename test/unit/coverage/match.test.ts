@@ -204,6 +204,21 @@ describe('createCoverageTally', () => {
     const after = tally.report();
     expect(after.groups.find((g) => g.iface === 'C')?.counted).toBe(true);
     expect(after.items.find((i) => i.id === 'kind:widget.setUserToken.args')?.hits).toBe(1);
+    // a callback the page reported (spec 6.4) counts its arguments' kind
+    tally.add(
+      record({
+        iface: 'widget',
+        kind: 'widget.callback',
+        request: {
+          method: 'POST',
+          url: 'http://127.0.0.1/_sim/widget/events',
+          body: '{"type":"callback","visitorId":"v","name":"svc_onCallEnd","eventId":4,"event":"call_status"}',
+        },
+      }),
+    );
+    expect(
+      tally.report().items.find((i) => i.id === 'kind:widget.callback.svc_onCallEnd.args')?.hits,
+    ).toBe(1);
     expect(after.overall.total).toBeGreaterThan(before.overall.total);
   });
 });
