@@ -34,7 +34,8 @@ nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
 .badge.bad{border-color:var(--bad);color:var(--bad)}
 .violations{margin:.5rem 0;padding:0;list-style:none}
 .violation{color:var(--bad);background:var(--bad-bg);border-left:4px solid var(--bad);padding:.35rem .6rem;margin:.25rem 0;border-radius:4px}
-.conv{content-visibility:auto;contain-intrinsic-size:auto 30rem}
+.conv.lazy{content-visibility:auto;contain-intrinsic-size:auto 30rem}
+@media print{.conv.lazy{content-visibility:visible}}
 .lanes{--tc:6.5rem;display:grid;grid-template-columns:var(--tc) repeat(5,minmax(0,1fr));column-gap:0;margin-top:.5rem;overflow-x:auto;background-image:var(--dash),var(--dash),var(--dash),var(--dash),var(--dash);background-size:1px 100%;background-repeat:no-repeat;background-position:calc(var(--tc)*.9 + 10%) 0,calc(var(--tc)*.7 + 30%) 0,calc(var(--tc)*.5 + 50%) 0,calc(var(--tc)*.3 + 70%) 0,calc(var(--tc)*.1 + 90%) 0}
 :root{--dash:repeating-linear-gradient(var(--line) 0 4px,transparent 4px 8px)}
 .more{grid-column:1/-1;color:var(--dim);font-size:.85rem;padding:.35rem 0;text-align:center;background:var(--card);z-index:1}
@@ -260,6 +261,7 @@ export function reportSection(
   violations: readonly Violation[],
   name?: string,
   maxRows = Infinity,
+  lazy = false,
 ): string {
   const id = `c-${c.run}-${c.chat}`;
   const first = c.spans[0]?.startMs ?? 0;
@@ -281,7 +283,7 @@ export function reportSection(
   const head = `<div class="head"><span>time</span>${LANES.map((l) => `<span>${l}</span>`).join('')}</div>`;
   const rows = drawnRows(c, id, marked, maxRows);
   const title = name ? `${escapeHtml(name)} · chat ${c.chat}` : `chat ${c.chat}`;
-  return `<section class="conv${violations.length > 0 ? ' has-bad' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} <span class="badge">run ${escapeHtml(c.run)}</span> <span class="badge">${c.spans.length} ${noun(c.spans.length, 'exchange')} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div></section>\n`;
+  return `<section class="conv${violations.length > 0 ? ' has-bad' : ''}${lazy ? ' lazy' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} <span class="badge">run ${escapeHtml(c.run)}</span> <span class="badge">${c.spans.length} ${noun(c.spans.length, 'exchange')} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div></section>\n`;
 }
 
 /** The file's end: the run's summary and the script (the filter, j / k between conversations). */

@@ -45,6 +45,9 @@ export interface DrawBudget {
   listed: number;
 }
 
+/** Sections laid out at once; later ones when scrolled near (a full-page screenshot of a short report shows them all). */
+const EAGER_SECTIONS = 20;
+
 const DEFAULT_BUDGET: DrawBudget = { rowsPerConversation: 200, rows: 20_000, listed: 20_000 };
 
 /**
@@ -112,9 +115,11 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
             if (listed++ < budget.listed) writeSync(fd, reportBrief(c, name));
             return;
           }
+          // past the first screens, the browser lays a section out once it is scrolled near
+          const lazy = drawn >= EAGER_SECTIONS;
           drawn++;
           drawnRows += Math.min(c.spans.length, budget.rowsPerConversation);
-          writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation));
+          writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation, lazy));
         },
       });
     if (listed > budget.listed) writeSync(fd, unlistedNote(listed - budget.listed));
