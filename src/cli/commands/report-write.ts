@@ -37,7 +37,7 @@ export interface DrawBudget {
   rowsPerConversation: number;
   /**
    * exchanges drawn in the whole report: past it, conversations without violations get one
-   * line each. 20k rows is about 7 MB of HTML (bench/trace.js: a 100k-exchange run's report
+   * line each. 10k rows are about 3.5 MB of HTML (bench/trace.js: a 100k-exchange run's report
    * is to stay under 20 MB and render in under 3 s).
    */
   rows: number;
@@ -45,10 +45,13 @@ export interface DrawBudget {
   listed: number;
 }
 
-/** Sections laid out at once; later ones when scrolled near (a full-page screenshot of a short report shows them all). */
-const EAGER_SECTIONS = 20;
+/**
+ * Exchanges in sections laid out at once; later sections are laid out when scrolled near (a
+ * full-page screenshot or a print of a short report shows them all).
+ */
+const EAGER_ROWS = 1_000;
 
-const DEFAULT_BUDGET: DrawBudget = { rowsPerConversation: 200, rows: 20_000, listed: 20_000 };
+const DEFAULT_BUDGET: DrawBudget = { rowsPerConversation: 200, rows: 10_000, listed: 10_000 };
 
 /**
  * Streams a recording into the HTML report: the head, a section per conversation as the
@@ -116,7 +119,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
             return;
           }
           // past the first screens, the browser lays a section out once it is scrolled near
-          const lazy = drawn >= EAGER_SECTIONS;
+          const lazy = drawnRows >= EAGER_ROWS;
           drawn++;
           drawnRows += Math.min(c.spans.length, budget.rowsPerConversation);
           writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation, lazy));
