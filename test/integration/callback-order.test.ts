@@ -5,10 +5,14 @@
  * and the invariant reads the journal. A planted bug, a page that queues the accept notice
  * behind the call's end, is caught; the same conversation on the plain transport passes.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { sendAgentMessage } from '../../src/platform/index.js';
-import { checkRecords, conversationsOf } from '../../src/trace/invariants.js';
+import { checkConversation, checkRecords, conversationsOf } from '../../src/trace/invariants.js';
+import { readTrace } from '../../src/trace/read.js';
 import {
   createHttpTransport,
   installWidget,
@@ -120,5 +124,19 @@ describe('callback-order (spec 6.4)', () => {
     expect(v!.exchanges).toEqual(callbackSeqs);
     // switched off by name
     expect(checkRecords(records, { disabled: ['callback-order'] })).toEqual([]);
+    // and `trace` / `report` find it in the recording (`platform --record`)
+    const dir = mkdtempSync(join(tmpdir(), 'svc-callback-order-'));
+    try {
+      const file = join(dir, 'session.ndjson');
+      writeFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      const found: string[] = [];
+      await readTrace({
+        file,
+        onConversation: (c) => void found.push(...checkConversation(c).map((x) => x.rule)),
+      });
+      expect(found).toEqual(['callback-order']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
