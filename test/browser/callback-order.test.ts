@@ -7,25 +7,25 @@
  * Skipped when /usr/bin/chromium is missing (.ci/run installs it).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { createPlatform, sendAgentMessage, type Platform } from '../../src/platform/index.js';
 import { checkRecords } from '../../src/trace/invariants.js';
 import type { SvcApi, Widget } from '../../src/widget/index.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 
 type TestWindow = Window & { svc_api: SvcApi; svc_widget: Widget; ended: boolean };
 
-describe.skipIf(!existsSync(CHROMIUM))('widget callbacks journaled from Chromium', () => {
+describe.skipIf(!hasChromium)('widget callbacks journaled from Chromium', () => {
   let dir: string;
   let server: Server;
   let browser: Browser;
@@ -54,10 +54,7 @@ describe.skipIf(!existsSync(CHROMIUM))('widget callbacks journaled from Chromium
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
