@@ -84,6 +84,8 @@ export const ERRORS = {
   SVC_E_INTERNAL: { category: 'internal' },
   /** a replay step waits for nothing that can still happen */
   SVC_E_STEP_STUCK: { category: 'internal' },
+  /** an event listener changed chat state (the core's checkObservers) */
+  SVC_E_OBSERVER_CHANGED_STATE: { category: 'internal' },
   /** the built web pages are missing (npm run build) */
   SVC_E_WEB_ASSETS: { category: 'internal' },
   // the machine under svc-cli (exit 5)

@@ -296,6 +296,10 @@ export const ERROR_HELP: Record<ErrorCode, ErrorHelp> = {
     summary: 'a replay step waits for something that can no longer happen',
     todo: 'Check the step the message names against what happened before it.',
   },
+  SVC_E_OBSERVER_CHANGED_STATE: {
+    summary: 'an event listener changed the chat state (checked with checkObservers)',
+    todo: 'Listeners observe: move the decision into a lifecycle hook of the service (PlatformService.lifecycle).',
+  },
   SVC_E_WEB_ASSETS: {
     summary: 'the built web pages are missing',
     todo: 'Run `npm run build`.',

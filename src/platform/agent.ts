@@ -107,7 +107,7 @@ export function startAgentMessage(
   const isTyping = options.message.type === 'typein' || options.message.type === 'typeout';
   if (!isTyping) acceptChat(core, chat, agent);
   const kind = isTyping ? 'channel.agent.typing' : `channel.agent.${options.message.type}`;
-  core.emit({
+  core.moment({
     type: 'agent-message',
     chatId: chat.id,
     customerId: customer.senderId,
@@ -171,7 +171,7 @@ export function acceptChat(core: PlatformCore, chat: Chat, agent: Agent): void {
   if (chat.mode === 'agent' && chat.agentId !== undefined) return;
   chat.mode = 'agent';
   chat.agentId = agent.id;
-  core.emit({
+  core.moment({
     type: 'chat-accepted',
     chatId: chat.id,
     agentId: agent.id,

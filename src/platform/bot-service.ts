@@ -8,7 +8,7 @@ import { handleProviderRequest, type BotInboundContext } from './bot-inbound.js'
 import { createBotSender, type BotAuthOptions, type OutboundEventName } from './bot-outbound.js';
 import { createRateLimiter, DEFAULT_BOT_RATE_LIMIT, type RateLimit } from './bot-rate-limit.js';
 import type { PlatformCore } from './core.js';
-import type { PlatformEvent } from './events.js';
+import type { LifecycleHooks } from './lifecycle-hooks.js';
 import type { DeliveryPolicy } from './delivery.js';
 import type { Chat, Customer } from './model.js';
 import type { PlatformRequest, PlatformService } from './types.js';
@@ -55,16 +55,18 @@ const botState = (chat: Chat): BotChatState | undefined => chat.ext.bot as BotCh
  * closed; AGENT_MESSAGE, an agent's text the bot should take into account, in a chat the bot
  * is part of (after AGENT_JOINED).
  */
-function sendDocsNotice(
-  core: PlatformCore,
-  event: Extract<PlatformEvent, { type: 'chat-closed' | 'agent-message' }>,
+function docsNotices(
   send: (name: OutboundEventName, chat: Chat, text?: string) => unknown,
-): void {
-  const chat = core.state.chats.get(event.chatId);
-  const state = chat ? botState(chat) : undefined;
-  if (!chat || !state) return;
-  if (event.type === 'chat-closed') void send('CHAT_CLOSED', chat);
-  else if (state.joined && event.text !== undefined) void send('AGENT_MESSAGE', chat, event.text);
+): Pick<LifecycleHooks, 'chatClosed' | 'agentMessage'> {
+  return {
+    chatClosed(_event, chat) {
+      if (botState(chat)) void send('CHAT_CLOSED', chat);
+    },
+    agentMessage(event, chat) {
+      if (botState(chat)?.joined && event.text !== undefined)
+        void send('AGENT_MESSAGE', chat, event.text);
+    },
+  };
 }
 
 /**
@@ -115,7 +117,7 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
     if (agent) {
       state.active = false;
       core.emit({ type: 'bot-handover', chatId: chat.id, reason, to: 'agent', protocolMs: now });
-      acceptChat(core, chat, agent); // the chat-accepted listener sends AGENT_JOINED
+      acceptChat(core, chat, agent); // the chatAccepted hook sends AGENT_JOINED
       return;
     }
     // spec 3: no agent available -> AGENT_UNAVAILABLE; the bot keeps the chat to ask for
@@ -134,16 +136,36 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
   };
 
   const docsEvents = options.botEvents === 'docs';
-  const off = core.on((event) => {
-    if (event.type === 'chat-closed' || event.type === 'agent-message') {
-      if (docsEvents) sendDocsNotice(core, event, send);
-      return;
-    }
-    if (event.type === 'chat-accepted') {
-      // spec 3: an agent connects after the hand-over (or answers in a bot chat) -> AGENT_JOINED
-      const chat = core.state.chats.get(event.chatId);
-      const state = chat ? botState(chat) : undefined;
-      if (!chat || !state || state.joined) return;
+  // the bot's decisions, at the moments the core announces (events only observe)
+  const lifecycle: Partial<LifecycleHooks> = {
+    // spec 3: with a bot attached, a new chat is the bot's first
+    chatOpened(_event, chat) {
+      if (!isAttached(chat) || chat.mode !== 'queue') return;
+      chat.ext.bot = { active: true, joined: false } satisfies BotChatState;
+      chat.mode = 'bot';
+    },
+    customerMessage(event, chat) {
+      const state = botState(chat);
+      // spec 3: with a bot attached the customer message goes to the provider first;
+      // after an agent joined the bot is no longer asked.
+      if (!state?.active || chat.mode === 'agent' || chat.mode === 'closed') return;
+      lastBotChat = chat.id;
+      const text = event.text ?? `[${event.kind.replace('channel.customer.', '')}]`;
+      void send('CLIENT_MESSAGE', chat, text).then((result) => {
+        if (result?.result !== 'failed' || !botState(chat)?.active) return;
+        // spec 3, 8: no regular answer after 2 attempts, 3 s each -> transfer to an agent
+        // say what happened: a timeout, a 404 from a wrong path, a refused connection
+        handOver(
+          chat,
+          `no regular answer from the bot in ${result.attempts} attempts (${result.reason ?? result.agentNotice ?? 'failed'})`,
+          true,
+        );
+      });
+    },
+    // spec 3: an agent connects after the hand-over (or answers in a bot chat) -> AGENT_JOINED
+    chatAccepted(event, chat) {
+      const state = botState(chat);
+      if (!state || state.joined) return;
       state.active = false;
       state.joined = true;
       core.emit({
@@ -153,27 +175,9 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
         protocolMs: core.clock.now(),
       });
       if (core.mutant !== 'no-agent-joined') void send('AGENT_JOINED', chat);
-      return;
-    }
-    if (event.type !== 'customer-message') return;
-    const chat = core.state.chats.get(event.chatId);
-    const state = chat ? botState(chat) : undefined;
-    // spec 3: with a bot attached the customer message goes to the provider first;
-    // after an agent joined the bot is no longer asked.
-    if (!chat || !state?.active || chat.mode === 'agent' || chat.mode === 'closed') return;
-    lastBotChat = chat.id;
-    const text = event.text ?? `[${event.kind.replace('channel.customer.', '')}]`;
-    void send('CLIENT_MESSAGE', chat, text).then((result) => {
-      if (result?.result !== 'failed' || !botState(chat)?.active) return;
-      // spec 3, 8: no regular answer after 2 attempts, 3 s each -> transfer to an agent
-      // say what happened: a timeout, a 404 from a wrong path, a refused connection
-      handOver(
-        chat,
-        `no regular answer from the bot in ${result.attempts} attempts (${result.reason ?? result.agentNotice ?? 'failed'})`,
-        true,
-      );
-    });
-  });
+    },
+    ...(docsEvents ? docsNotices(send) : {}),
+  };
 
   const inbound: BotInboundContext = {
     core,
@@ -227,12 +231,7 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
 
   return {
     name: 'bot',
-    // spec 3: with a bot attached, a new chat is the bot's first (the lifecycle asks)
-    chatOpened(chat) {
-      if (!isAttached(chat) || chat.mode !== 'queue') return;
-      chat.ext.bot = { active: true, joined: false } satisfies BotChatState;
-      chat.mode = 'bot';
-    },
+    lifecycle,
     routes: [
       {
         // spec 5.3 (assumed OAuth2 client credentials): the providers path's token endpoint
@@ -280,8 +279,5 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
           handleProviderRequest(inbound, request, request.path.split('/').filter(Boolean)),
       })),
     ],
-    close() {
-      off();
-    },
   };
 }

@@ -321,7 +321,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       kind,
       ...(text === undefined ? {} : { text }),
     });
-    core.emit({
+    core.moment({
       type: 'customer-message',
       channelId: channel.id,
       chatId: chat.id,
@@ -380,7 +380,7 @@ function upsertCustomer(core: PlatformCore, channel: Channel, sender: Json): Cus
   }
   if (changed.length > 0) {
     const { chat } = core.openChat(customer);
-    core.emit({
+    core.moment({
       type: 'customer-updated',
       chatId: chat.id,
       customerId: senderId,

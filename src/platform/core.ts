@@ -1,7 +1,15 @@
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { createClock, type Clock } from '../clock.js';
 import { createJournal, type Journal } from '../journal/journal.js';
-import type { ChannelInfo, PlatformEvent } from './events.js';
+import type { ChannelInfo } from './events.js';
+import {
+  checkedListener,
+  createLifecycle,
+  type MomentEvent,
+  type ObservedEvent,
+  type ObserverView,
+  type PlatformListener,
+} from './lifecycle-hooks.js';
 import { createRandomString } from './ids.js';
 import {
   createState,
@@ -87,6 +95,12 @@ export interface PlatformCoreOptions {
    * fields in seconds or milliseconds, extra fields, the success status (default: the spec's)
    */
   forms?: PayloadForms;
+  /**
+   * check that event listeners only observe: the chats' state is compared before and after
+   * every listener call, and a change is recorded in `observerFailures` naming the listener
+   * (tests turn it on; off by default, and then costs nothing)
+   */
+  checkObservers?: boolean;
 }
 
 /**
@@ -111,9 +125,24 @@ export interface PlatformCore {
   readonly limiter: OutboundLimiter;
   /** the newest events, numbered, when `eventHistory` asked for them */
   readonly history: EventHistory | undefined;
-  /** Announces an event to every listener; a plain function, so it can be passed as is. */
-  readonly emit: (event: PlatformEvent) => void;
-  on(listener: (event: PlatformEvent) => void): () => void;
+  /**
+   * Announces an event to every listener; a plain function, so it can be passed as is. A
+   * moment of the chat lifecycle goes through `moment()` instead (its hooks decide first).
+   */
+  readonly emit: (event: ObservedEvent) => void;
+  /**
+   * A moment happened (lifecycle-hooks.ts): every service's lifecycle hook for it runs, in
+   * `use()` order, and decides (the bot sends CLIENT_MESSAGE, AGENT_JOINED; hooks are sent);
+   * then the event is emitted to the listeners, which only observe.
+   */
+  moment(event: MomentEvent): void;
+  /**
+   * Listens to every event with a read-only view of the state; `name` names the listener in
+   * an `observerFailures` entry (default: the function's name).
+   */
+  on(listener: PlatformListener, name?: string): () => void;
+  /** listeners that changed chat state, when `checkObservers` was asked for (else empty) */
+  readonly observerFailures: readonly SvcError[];
   use(service: PlatformService): void;
   /** Every route of the services in use, as they declared them (tests walk the table). */
   routes(): readonly Route[];
@@ -166,6 +195,9 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   );
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
+  const view: ObserverView = { state };
+  const hooks = createLifecycle(state);
+  const observerFailures: SvcError[] = [];
   const services: PlatformService[] = [];
   const router = createRouter();
   const controller = new AbortController();
@@ -173,26 +205,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   // listeners (services, tests) may be many.
   setMaxListeners(0, controller.signal);
   keepAbortListener(controller.signal); // it lives as long as the core: no churn per exchange
-  // tracked work under way; `drain` wakes stop() when the last of it settles (a
-  // counter, not a set with a callback per piece of work: tens of thousands queue under load)
-  let inFlight = 0;
-  let drain: { promise: Promise<void>; resolve: () => void } | undefined;
-  const settled = (): void => {
-    inFlight--;
-    if (inFlight > 0 || drain === undefined) return;
-    drain.resolve();
-    drain = undefined;
-  };
-  /** Resolves once no tracked work is under way (every caller of stop() alike). */
-  const allSettled = (): Promise<void> => {
-    if (inFlight === 0) return Promise.resolve();
-    if (drain === undefined) {
-      let resolve = (): void => {};
-      const promise = new Promise<void>((r) => (resolve = r));
-      drain = { promise, resolve };
-    }
-    return drain.promise;
-  };
+  const work = createWorkTracker();
   // customer key -> the id of their latest chat (O(1) lookups under load)
   const openChatOf = new Map<string, number>();
   const lifecycle = createChatLifecycle({
@@ -223,14 +236,28 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     signal: controller.signal,
     limiter: createOutboundLimiter(options.outbound),
     emit: (event) => {
-      emitter.emit('event', event);
+      emitter.emit('event', event, view);
     },
-    on(listener) {
-      emitter.on('event', listener);
-      return () => emitter.off('event', listener);
+    moment(event) {
+      hooks.run(event); // decide (spec 3's triggers), services in use() order
+      emitter.emit('event', event, view); // then observe
     },
+    on(listener, name) {
+      const called = options.checkObservers
+        ? checkedListener(
+            state,
+            listener,
+            name ?? (listener.name || 'a listener'),
+            observerFailures,
+          )
+        : listener;
+      emitter.on('event', called);
+      return () => emitter.off('event', called);
+    },
+    observerFailures,
     use(service) {
       services.push(service);
+      hooks.add(service.lifecycle);
       if (service.routes) router.add(service.routes);
     },
     routes() {
@@ -321,8 +348,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
       openChatOf.set(customer.key, chat.id);
       lifecycle.opened(chat);
       // the lifecycle decides (the bot takes the chat), then observers hear of it
-      for (const service of services) service.chatOpened?.(chat);
-      core.emit({
+      core.moment({
         type: 'chat-opened',
         chatId: chat.id,
         channelId: chat.channelId,
@@ -337,7 +363,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     finishChat(chat, reason) {
       if (chat.mode === 'closed') return;
       chat.mode = 'closed';
-      core.emit({
+      core.moment({
         type: 'chat-closed',
         chatId: chat.id,
         ...(reason ? { reason } : {}),
@@ -345,30 +371,63 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
       });
       lifecycle.closed(chat);
     },
-    track(work) {
-      inFlight++;
-      // one shared reaction for both outcomes: a queued delivery holds as little as it can
-      void work.then(settled, settled);
-      return work;
-    },
+    track: (promise) => work.track(promise),
     async stop(graceMs = 0) {
-      if (graceMs > 0 && inFlight > 0) {
+      if (graceMs > 0 && work.busy()) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         await Promise.race([
-          allSettled(),
+          work.allSettled(),
           new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
         ]);
         clearTimeout(timer);
       }
       lifecycle.stop();
       controller.abort(PLATFORM_STOPPED);
-      await allSettled();
+      await work.allSettled();
       for (const service of services) await service.close?.();
       journal.flush();
     },
   };
   for (const config of options.channels ?? [{}]) core.addChannel(config);
   return core;
+}
+
+/**
+ * Tracked work under way; `allSettled` wakes stop() when the last of it settles (a counter,
+ * not a set with a callback per piece of work: tens of thousands queue under load).
+ */
+function createWorkTracker(): {
+  track<T>(work: Promise<T>): Promise<T>;
+  busy(): boolean;
+  /** Resolves once no tracked work is under way (every caller of stop() alike). */
+  allSettled(): Promise<void>;
+} {
+  let inFlight = 0;
+  let drain: { promise: Promise<void>; resolve: () => void } | undefined;
+  const settled = (): void => {
+    inFlight--;
+    if (inFlight > 0 || drain === undefined) return;
+    drain.resolve();
+    drain = undefined;
+  };
+  return {
+    track(work) {
+      inFlight++;
+      // one shared reaction for both outcomes: a queued delivery holds as little as it can
+      void work.then(settled, settled);
+      return work;
+    },
+    busy: () => inFlight > 0,
+    allSettled() {
+      if (inFlight === 0) return Promise.resolve();
+      if (drain === undefined) {
+        let resolve = (): void => {};
+        const promise = new Promise<void>((r) => (resolve = r));
+        drain = { promise, resolve };
+      }
+      return drain.promise;
+    },
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   type DeliveryPolicy,
   type ReplyJudgement,
 } from './delivery.js';
-import type { PlatformEvent } from './events.js';
+import type { LifecycleHooks } from './lifecycle-hooks.js';
 import { shapeSent } from './payload-forms.js';
 import type { Agent, Chat, Customer } from './model.js';
 import type { PlatformService } from './types.js';
@@ -70,8 +70,9 @@ export function judgeHookReply(reply: Extract<PostOutcome, { ok: true }>): Reply
 }
 
 /**
- * Interface D on the platform side: listens to the core's events and POSTs the matching hook
- * event (spec 3 triggers, 6.2 bodies) with `deliver()`; every reply is checked and used.
+ * Interface D on the platform side: at the moments the core announces (its lifecycle hooks)
+ * POSTs the matching hook event (spec 3 triggers, 6.2 bodies) with `deliver()`; every reply
+ * is checked and used.
  * @example core.use(createHookService(core, { url: 'http://127.0.0.1:9100/hooks' }));
  */
 export function createHookService(
@@ -134,40 +135,37 @@ export function createHookService(
     return core.state.agents.find((a) => a.id === id) ?? core.state.agents[0];
   };
 
-  const withChat = (chatId: number, fn: (chat: Chat, customer: Customer) => void): void => {
-    const chat = core.state.chats.get(chatId);
-    const customer = chat ? core.state.customers.get(chat.customerKey) : undefined;
-    if (chat && customer) fn(chat, customer);
+  const withCustomer = (chat: Chat, fn: (customer: Customer) => void): void => {
+    const customer = core.state.customers.get(chat.customerKey);
+    if (customer) fn(customer);
   };
 
-  type Handlers = {
-    [T in PlatformEvent['type']]?: (event: Extract<PlatformEvent, { type: T }>) => void;
-  };
-  const handlers: Handlers = {
+  // the hook service's decisions, at the moments the core announces (spec 3's triggers)
+  const lifecycle: Partial<LifecycleHooks> = {
     // spec 3: agent presses Reply
-    'chat-accepted': (event) =>
-      withChat(event.chatId, (chat, customer) => {
+    chatAccepted: (event, chat) =>
+      withCustomer(chat, (customer) => {
         const agent = agentOf(chat, event.agentId);
         if (agent) send('chat_accepted', buildChatAccepted(baseOf(chat, customer), agent), chat.id);
       }),
     // spec 3: visitor data updated (docs: client_updated too, with client_id)
-    'customer-updated': (event) =>
-      withChat(event.chatId, (chat, customer) => {
+    customerUpdated: (_event, chat) =>
+      withCustomer(chat, (customer) => {
         const agent = agentOf(chat);
         if (agent) send('chat_updated', buildChatUpdated(baseOf(chat, customer), agent), chat.id);
         docs?.clientUpdated(chat, customer);
       }),
-    'widget-update': (event) => docs?.attributesChanged(event),
+    widgetUpdate: (event) => docs?.attributesChanged(event),
     // spec 3: chat linked to the CRM through crm_link
-    'chat-assigned': (event) =>
-      withChat(event.chatId, (chat, customer) => {
+    chatAssigned: (event, chat) =>
+      withCustomer(chat, (customer) => {
         const agent = agentOf(chat, event.agentId);
         const body = agent && buildChatAssigned(baseOf(chat, customer), agent, event.assignTo);
         if (body) send('chat_assigned', body, chat.id);
       }),
     // spec 3: chat closed in the agent application
-    'chat-closed': (event) =>
-      withChat(event.chatId, (chat, customer) => {
+    chatClosed: (_event, chat) =>
+      withCustomer(chat, (customer) => {
         const agents = chat.agentIds
           .map((id) => core.state.agents.find((a) => a.id === id))
           .filter((a): a is Agent => a !== undefined);
@@ -180,7 +178,7 @@ export function createHookService(
         send('chat_finished', body, chat.id);
       }),
     // spec 3: offline form sent; no chat, no agent, no department (spec 6.2)
-    'offline-message': (event) => {
+    offlineMessage: (event) => {
       const base: HookBase = {
         widgetId: options.widgetId ?? event.channelId,
         seed: `offline/${event.email ?? event.phone ?? event.offlineMessageId}`,
@@ -202,8 +200,7 @@ export function createHookService(
       send('offline_message', body);
     },
     // spec 3: a call begins or its status changes
-    'call-status': (event) => {
-      const chat = event.chatId === undefined ? undefined : core.state.chats.get(event.chatId);
+    callStatus: (event, chat) => {
       const customer = chat ? core.state.customers.get(chat.customerKey) : undefined;
       const agent = agentOf(chat, event.agentId);
       if (!agent) return;
@@ -224,12 +221,7 @@ export function createHookService(
       send('call_event', body, event.chatId);
     },
   };
-  const onEvent = (event: PlatformEvent): void => {
-    const handler = handlers[event.type] as ((e: PlatformEvent) => void) | undefined;
-    handler?.(event);
-  };
-  const off = core.on(onEvent);
-  return { name: 'hooks', close: off };
+  return { name: 'hooks', lifecycle };
 }
 
 /** spec 2.6: the chat log of chat_finished: visitor and agent lines, agent_id on agent lines. */

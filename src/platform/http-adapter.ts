@@ -59,14 +59,17 @@ export async function servePlatform(
   return server;
 }
 
-const handlerFailed = (core: PlatformCore, error: unknown): PlatformEvent => ({
+/** what the adapter announces of itself: notices, never a moment of a chat */
+type NoticeEvent = Extract<PlatformEvent, { type: 'notice' }>;
+
+const handlerFailed = (core: PlatformCore, error: unknown): NoticeEvent => ({
   type: 'notice',
   level: 'error',
   message: `handler failed: ${errorText(error)}`,
   protocolMs: core.clock.now(),
 });
 
-const refusedNotice = (core: PlatformCore, what: string): PlatformEvent => ({
+const refusedNotice = (core: PlatformCore, what: string): NoticeEvent => ({
   type: 'notice',
   level: 'warning',
   message: `refused ${what} (docs/SECURITY.md)`,

@@ -1,4 +1,4 @@
-import type { Chat } from './model.js';
+import type { LifecycleHooks } from './lifecycle-hooks.js';
 import type { BodyResult } from '../http/body.js';
 
 /** A request as the core sees it, whatever carried it (a socket, msw, the replay runner). */
@@ -56,13 +56,12 @@ export interface PlatformService {
   /** Called once when the platform stops (abort timers, finish deliveries). */
   close?(): Promise<void> | void;
   /**
-   * The chat lifecycle's hook (events observe, a lifecycle decides): called by
-   * `core.openChat` for every service, in registration order, after the chat exists and
-   * before `chat-opened` is emitted; a service that takes the chat sets its mode here
-   * (the bot service: `bot`, spec 3), so what `openChat` returns never depends on who
-   * listens to events.
+   * What the service decides at the moments of a chat's life (lifecycle-hooks.ts): the core
+   * calls these for every service, in `use()` order, where the moment happens and before its
+   * event is emitted; listeners (`core.on`) only observe. The bot service takes a new chat
+   * here (spec 3), so what `openChat` returns never depends on who listens to events.
    */
-  chatOpened?(chat: Chat): void;
+  readonly lifecycle?: Partial<LifecycleHooks>;
 }
 
 /** What a direct channel delivers: the spec 2.2 agent message as built for the integrator. */

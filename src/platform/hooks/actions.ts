@@ -45,7 +45,7 @@ export function assignChat(core: PlatformCore, target: Target): { chat: Chat; as
   }
   data.assignedTo = data.crmLink;
   const agentId = chat.agentId ?? core.state.agents[0]?.id ?? 0;
-  core.emit({
+  core.moment({
     type: 'chat-assigned',
     chatId: chat.id,
     agentId,
@@ -86,7 +86,7 @@ export function updateVisitor(
     }
   }
   if (fields.length > 0) {
-    core.emit({
+    core.moment({
       type: 'customer-updated',
       chatId: chat.id,
       customerId: customer.senderId,
@@ -139,7 +139,7 @@ export function sendOfflineForm(
   const channelId = form.channelId ?? core.state.channels.keys().next().value ?? '';
   const offlineMessageId = randomUUID();
   const visitorNumber = core.state.nextVisitorNumber++;
-  core.emit({
+  core.moment({
     type: 'offline-message',
     offlineMessageId,
     channelId,

@@ -54,7 +54,7 @@ export function startCall(
   const step = options.stepMs ?? CALL_STEP_MS;
   const outcome = options.outcome ?? { kind: 'end' };
   const emit = (status: CallStatusEvent['status'], extra: Partial<CallStatusEvent> = {}): void =>
-    core.emit({
+    core.moment({
       type: 'call-status',
       callId,
       ...(options.chatId === undefined ? {} : { chatId: options.chatId }),

@@ -22,7 +22,7 @@ export function applyOutbound(
   const customer = hub.customerOf(visitor);
   const chat = hub.openChatOf(visitor);
   const update = (what: WidgetUpdateEvent['what'], data: unknown, at?: Chat): void =>
-    core.emit({
+    core.moment({
       type: 'widget-update',
       visitorId: visitor.profile.visitorId,
       visitorNumber: visitor.profile.visitorNumber,
@@ -51,7 +51,7 @@ export function applyOutbound(
         kind: 'channel.customer.text',
         text: event.text,
       });
-      core.emit({
+      core.moment({
         type: 'customer-message',
         channelId: visitor.channelId,
         chatId: current.id,
@@ -70,7 +70,7 @@ export function applyOutbound(
     case 'custom_data': // spec 4.5: the agent panel updates live when a chat exists
       customer.customData = event.fields;
       if (chat) {
-        core.emit({
+        core.moment({
           type: 'customer-updated',
           chatId: chat.id,
           customerId: customer.senderId,
@@ -108,7 +108,7 @@ export function applyOutbound(
     case 'client_attributes': {
       // public JS API setClientAttributes: merged into the visitor's; hook client_attribute_updated
       customer.attributes = { ...customer.attributes, ...event.attributes };
-      core.emit({
+      core.moment({
         type: 'widget-update',
         visitorId: visitor.profile.visitorId,
         visitorNumber: visitor.profile.visitorNumber,

@@ -2,6 +2,7 @@ import { errorBody } from '../../http/body.js';
 import type { WidgetInboundEvent } from '../../widget/transport.js';
 import type { PlatformCore } from '../core.js';
 import type { PlatformEvent } from '../events.js';
+import type { ReadonlyPlatformState } from '../lifecycle-hooks.js';
 import type { Channel, Chat } from '../model.js';
 import type { DirectDeliveryService, PlatformRequest, PlatformResponse } from '../types.js';
 import { applyOutbound } from './apply.js';
@@ -50,7 +51,7 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
     });
   };
 
-  const off = core.on((event) => tellVisitors(core, hub, event));
+  const off = core.on((event, view) => tellVisitors(view.state, hub, event), 'the widget pages');
 
   const stream = (request: PlatformRequest): PlatformResponse => {
     const visitorId = request.query.get('visitor') ?? '';
@@ -154,15 +155,17 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
   };
 }
 
-/** A chat's lines as the widget shows them: the visitor's and the agents' (and bot's) texts. */
-/** What the open pages hear of the platform's events: agents online, Reply pressed, calls. */
-function tellVisitors(core: PlatformCore, hub: VisitorHub, event: PlatformEvent): void {
+/**
+ * What the open pages hear of the platform's events: agents online, Reply pressed, calls. An
+ * observer (server-sent events to the pages): it reads the state, never changes a chat.
+ */
+function tellVisitors(state: ReadonlyPlatformState, hub: VisitorHub, event: PlatformEvent): void {
   if (event.type === 'agents') {
     hub.broadcast({ type: 'chat_mode', online: event.online });
   } else if (event.type === 'chat-accepted') {
-    const chat = core.state.chats.get(event.chatId);
+    const chat = state.chats.get(event.chatId);
     const visitor = chat && hub.byCustomerKey(chat.customerKey);
-    const agent = core.state.agents.find((a) => a.id === event.agentId);
+    const agent = state.agents.find((a) => a.id === event.agentId);
     // spec 6.4 svc_onAccept: the agent pressed Reply
     if (visitor) {
       hub.push(
@@ -209,6 +212,7 @@ function coveredBy(
   };
 }
 
+/** A chat's lines as the widget shows them: the visitor's and the agents' (and bot's) texts. */
 function transcriptOf(chat: Chat | undefined): Array<{ from: 'visitor' | 'agent'; text: string }> {
   if (!chat) return [];
   const messages: Array<{ from: 'visitor' | 'agent'; text: string }> = [];
