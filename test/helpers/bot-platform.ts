@@ -1,5 +1,10 @@
 import { createVirtualClock, type VirtualClock } from '../../src/clock.js';
-import { createPlatform, type Platform, type BotServiceOptions } from '../../src/platform/index.js';
+import {
+  createPlatform,
+  type BotServiceOptions,
+  type Platform,
+  type PlatformOptions,
+} from '../../src/platform/index.js';
 import {
   closeFakeProviders,
   collectEvents,
@@ -22,6 +27,8 @@ export interface Setup {
   agentsOnline?: boolean;
   /** bot options, or a function of the fake provider's URL (for a token URL on it) */
   bot?: Partial<BotServiceOptions> | ((providerUrl: string) => Partial<BotServiceOptions>);
+  /** more platform options: hooks beside the bot, the observer check */
+  platform?: Pick<PlatformOptions, 'hooks' | 'checkObservers'>;
 }
 
 /** A platform with a bot attached to channel `shop`, a fake provider and a listener. */
@@ -31,6 +38,7 @@ export async function startBotPlatform(setup: Setup = {}) {
   // a virtual clock: no attempt times out unless a test moves time on
   const clock = setup.clock ?? createVirtualClock();
   const platform = createPlatform({
+    ...setup.platform,
     clock,
     agentsOnline: setup.agentsOnline ?? true,
     channels: [{ id: 'shop', integratorUrl: harness.listener.url }],
