@@ -32,6 +32,7 @@ import { createChatLifecycle, type AutoCloseReason, type ChatLimits } from './ch
 import { errorBody } from '../http/body.js';
 import { ERRORS } from '../error-codes.js';
 import { SvcError } from '../errors.js';
+import { ProtocolError } from '../protocol-error.js';
 import { createEventHistory, type EventHistory } from './event-history.js';
 import { createRouter } from './router.js';
 import { keepAbortListener } from '../io/on-abort.js';
@@ -149,8 +150,9 @@ export interface PlatformCore {
   service<T extends PlatformService>(name: string): T | undefined;
   /**
    * The answer of the route that matches the request (routes.ts: the most specific pattern),
-   * 404 when none does, 405 with Allow when only the method differs; an input error thrown by
-   * a handler becomes its catalogue status (src/error-codes.ts).
+   * 404 when none does, 405 with Allow when only the method differs; a `ProtocolError` thrown
+   * by a handler becomes its status and error body (src/protocol-error.ts), an input error its
+   * catalogue status (src/error-codes.ts).
    */
   handle(request: PlatformRequest): Promise<PlatformResponse> | PlatformResponse;
   /**
@@ -470,8 +472,19 @@ function shapeAnswered(
   return answer instanceof Promise ? answer.then(shape) : shape(answer);
 }
 
-/** An input error thrown by a handler is answered with its catalogue status; others rethrow. */
+/**
+ * A refusal thrown by a handler answered once, here: a protocol refusal (spec 7) with its
+ * status, headers and record; an input error with its catalogue status. Others rethrow.
+ */
 function answerError(error: unknown, request: PlatformRequest): PlatformResponse {
+  if (error instanceof ProtocolError) {
+    return {
+      status: error.status,
+      ...(error.headers ? { headers: { ...error.headers } } : {}),
+      body: errorBody(error.code, error.message),
+      record: { iface: ifaceOf(request.path), ...error.record },
+    };
+  }
   if (error instanceof SvcError && error.category === 'input') {
     const entry = ERRORS[error.code];
     return {
