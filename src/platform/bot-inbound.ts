@@ -2,7 +2,7 @@ import { fireOnce } from './mutants.js';
 import { formatIssue } from '../contract/issues.js';
 import { validate } from '../contract/validate.js';
 import type { ContractIssue } from '../contract/types.js';
-import { errorBody } from '../http/body.js';
+import { ProtocolError, type ProtocolRecord } from '../protocol-error.js';
 import type { WireErrorCode } from '../wire-errors.js';
 import type { TokenIssuer } from '../http/oauth-issuer.js';
 import type { BotEventReceivedEvent } from './bot-events.js';
@@ -41,204 +41,230 @@ const isObject = (v: unknown): v is Json =>
 const INBOUND_EVENTS = ['BOT_MESSAGE', 'INVITE_AGENT'];
 const OUTBOUND_EVENTS = ['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE', 'CHAT_CLOSED'];
 
+/** What is known of a provider request as it is read; every answer reports it. */
+interface Seen {
+  /** protocol ms the request arrived */
+  at: number;
+  event?: string;
+  chatId?: number;
+  warnings?: string[];
+}
+
 /**
  * Answers `POST {bot_service_url}/webhooks/<provider_id>/<token>` and `/providers/...`
- * (spec 4.3) with the statuses and error codes of spec 7.2.
+ * (spec 4.3) with the statuses and error codes of spec 7.2: a refusal is thrown as a
+ * `ProtocolError` (the core answers it), reported here first as `bot-event-received`.
  */
 export function handleProviderRequest(
   ctx: BotInboundContext,
   request: PlatformRequest,
   parts: string[],
 ): PlatformResponse {
-  const { core } = ctx;
-  const now = core.clock.now();
-  // filled in as the request is read; every answer reports what was known by then
-  const seen: { event?: string; chatId?: number; warnings?: string[] } = {};
-  const answer = (
-    status: number,
-    code: WireErrorCode | undefined,
-    message: string | undefined,
-    outcome: BotEventReceivedEvent['outcome'],
-    extra: Partial<PlatformResponse> = {},
-  ): PlatformResponse => {
-    core.emit({
-      type: 'bot-event-received',
-      ...(seen.event === undefined ? {} : { event: seen.event }),
-      path: redactPath(parts),
-      ...(seen.chatId === undefined ? {} : { chatId: seen.chatId }),
-      status,
-      ...(code === undefined ? {} : { code }),
-      ...(message === undefined ? {} : { message }),
-      outcome,
-      ...(seen.warnings ? { warnings: seen.warnings } : {}),
-      protocolMs: now,
-    });
-    return {
-      status,
-      body: code === undefined ? { result: 'ok' } : errorBody(code, message ?? ''),
-      record: {
-        iface: 'bot',
-        ...(seen.chatId === undefined ? {} : { chat: seen.chatId }),
-        ...(seen.event && (INBOUND_EVENTS.includes(seen.event) || seen.event === 'CLIENT_INFO')
-          ? { kind: `bot.event.${seen.event}` }
-          : {}),
-        verdict: {
-          ok: status === 200 && outcome === 'handled',
-          errors:
-            status === 200 && outcome === 'handled' ? [] : [`${code ?? ''}: ${message ?? ''}`],
-          warnings: seen.warnings ?? [],
-        },
-      },
-      ...extra,
-    };
-  };
+  const seen: Seen = { at: ctx.core.clock.now() };
+  try {
+    return takeProviderRequest(ctx, request, parts, seen);
+  } catch (error) {
+    if (!(error instanceof ProtocolError)) throw error;
+    reportReceived(ctx.core, parts, seen, error.status, error, 'rejected');
+    throw error.withRecord(recordOf(seen, error.status, error, 'rejected'));
+  }
+}
 
+/** The `bot-event-received` event of an answered provider request. */
+function reportReceived(
+  core: PlatformCore,
+  parts: string[],
+  seen: Seen,
+  status: number,
+  refusal: { code?: WireErrorCode; message?: string },
+  outcome: BotEventReceivedEvent['outcome'],
+): void {
+  core.emit({
+    type: 'bot-event-received',
+    ...(seen.event === undefined ? {} : { event: seen.event }),
+    path: redactPath(parts),
+    ...(seen.chatId === undefined ? {} : { chatId: seen.chatId }),
+    status,
+    ...(refusal.code === undefined ? {} : { code: refusal.code }),
+    ...(refusal.message === undefined ? {} : { message: refusal.message }),
+    outcome,
+    ...(seen.warnings ? { warnings: seen.warnings } : {}),
+    protocolMs: seen.at,
+  });
+}
+
+/** The journal record of a provider request: its chat, its event kind, the verdict. */
+function recordOf(
+  seen: Seen,
+  status: number,
+  refusal: { code?: WireErrorCode; message?: string },
+  outcome: BotEventReceivedEvent['outcome'],
+): ProtocolRecord {
+  const ok = status === 200 && outcome === 'handled';
+  return {
+    ...(seen.chatId === undefined ? {} : { chat: seen.chatId }),
+    ...(seen.event && (INBOUND_EVENTS.includes(seen.event) || seen.event === 'CLIENT_INFO')
+      ? { kind: `bot.event.${seen.event}` }
+      : {}),
+    verdict: {
+      ok,
+      errors: ok ? [] : [`${refusal.code ?? ''}: ${refusal.message ?? ''}`],
+      warnings: seen.warnings ?? [],
+    },
+  };
+}
+
+/** spec 7.2: 200 `{"result":"ok"}`; `notice` says why a taken message is not delivered. */
+function taken(
+  ctx: BotInboundContext,
+  parts: string[],
+  seen: Seen,
+  notice?: string,
+): PlatformResponse {
+  const outcome = notice === undefined ? 'handled' : 'not-delivered';
+  const said = notice === undefined ? {} : { message: notice };
+  reportReceived(ctx.core, parts, seen, 200, said, outcome);
+  return {
+    status: 200,
+    body: { result: 'ok' },
+    record: { iface: 'bot', ...recordOf(seen, 200, said, outcome) },
+  };
+}
+
+/** Admits a provider request (spec 4.3, 5.2, 5.3, 7.2) and takes its event; refusals throw. */
+function takeProviderRequest(
+  ctx: BotInboundContext,
+  request: PlatformRequest,
+  parts: string[],
+  seen: Seen,
+): PlatformResponse {
+  const { core } = ctx;
   const [base = '', providerId, token] = parts;
   // spec 7.2: 404 endpoint malformed
   if (parts.length !== 3 || !providerId || !token)
-    return answer(
-      404,
+    throw new ProtocolError(
       'not_found',
       `endpoint malformed: expected POST /${base}/<provider_id>/<token> (spec 4.3)`,
-      'rejected',
     );
   if (providerId !== ctx.providerId)
-    return answer(
-      404,
+    throw new ProtocolError(
       'not_found',
       `no provider "${providerId}" here; this bot service serves provider "${ctx.providerId}" (spec 4.3): give both sides the same --provider-id`,
-      'rejected',
+      { section: '4.3' },
     );
   // spec 7.2: 405 method not supported
   if (request.method !== 'POST')
-    return answer(
-      405,
+    throw new ProtocolError(
       'method_not_allowed',
       `${request.method} is not supported; use POST (spec 4.3)`,
-      'rejected',
-      {
-        headers: { allow: 'POST' },
-      },
+      { headers: { allow: 'POST' } },
     );
   // spec 5.2, 7.2: the token is the last path segment; wrong -> 401 invalid_client
   if (!secretEquals(decode(token), ctx.token))
-    return answer(
-      401,
+    throw new ProtocolError(
       'invalid_client',
       "the client token failed authentication: the last path segment must be the platform's --bot-token, bot-sim's --token",
-      'rejected',
     );
   // spec 5.3, 7.2: /providers/... also needs a valid Authorization header -> 401 unauthorized_client
   if (base === 'providers' && !ctx.issuer?.verify(request.headers.authorization))
-    return answer(
-      401,
+    throw new ProtocolError(
       'unauthorized_client',
       ctx.issuer
         ? 'authorization failed: send Authorization: Bearer <token from POST /oauth/token> (spec 5.3)'
         : 'authorization failed: this platform has no client credentials configured (spec 5.3)',
-      'rejected',
     );
   // spec 7.2, 8: 429 request limit exceeded (per token, on the one clock)
   const waitMs = ctx.limiter.take(ctx.token);
   if (core.mutant === 'bot-429-once' && fireOnce(core, 'bot-429-once'))
-    return answer(429, 'rate_limited', 'request limit exceeded; retry in 1000 ms', 'rejected', {
+    throw new ProtocolError('rate_limited', 'request limit exceeded; retry in 1000 ms', {
       headers: { 'retry-after': '1' },
     });
-  if (waitMs > 0)
-    return answer(
-      429,
+  if (waitMs > 0) {
+    const retrySeconds = Math.ceil((waitMs * Math.max(core.clock.timeScale, 0)) / 1000);
+    throw new ProtocolError(
       'rate_limited',
       `request limit exceeded; retry in ${Math.ceil(waitMs)} ms`,
-      'rejected',
-      {
-        headers: {
-          'retry-after': String(
-            Math.max(1, Math.ceil((waitMs * Math.max(core.clock.timeScale, 0)) / 1000)),
-          ),
-        },
-      },
+      { headers: { 'retry-after': String(Math.max(1, retrySeconds)) } },
     );
-  const body = request.body;
-  // spec 7.2: 400 invalid_request: the format must match the API
-  if (!body?.ok)
-    return answer(400, 'invalid_request', body?.message ?? 'a JSON body is required', 'rejected');
-  const json = body.json;
-  if (!isObject(json))
-    return answer(400, 'invalid_request', 'the body must be a JSON object (spec 2.5)', 'rejected');
-  if (typeof json.event !== 'string')
-    return answer(400, 'invalid_request', 'event: required, a string (spec 2.5)', 'rejected');
-  const eventName = json.event;
-  seen.event = eventName;
-  const takes = ctx.onClientInfo
-    ? 'BOT_MESSAGE, INVITE_AGENT and CLIENT_INFO (spec 6.1, public docs)'
-    : 'BOT_MESSAGE and INVITE_AGENT (spec 6.1)';
-  // spec 7.2: 405 event not supported
-  if (OUTBOUND_EVENTS.includes(eventName))
-    return answer(
-      405,
-      'invalid_request',
-      `${eventName} goes from the platform to the provider; the platform takes ${takes}`,
-      'rejected',
-    );
-  // the public docs' CLIENT_INFO: taken only with the switch on (docs/FIDELITY.md)
-  if (eventName === 'CLIENT_INFO' && !ctx.onClientInfo)
-    return answer(
-      405,
-      'invalid_request',
-      'CLIENT_INFO is an event of the public Bot API, not of spec 6.1; start the platform with --bot-events docs to take it',
-      'rejected',
-    );
-  if (!INBOUND_EVENTS.includes(eventName) && eventName !== 'CLIENT_INFO')
-    return answer(
-      405,
-      'invalid_request',
-      `event "${eventName}" is not supported; the platform takes ${takes}`,
-      'rejected',
-    );
+  }
+  const json = eventOf(ctx, request, seen);
+  const eventName = seen.event ?? '';
   const result = validate(`bot.event.${eventName}`, json);
   const missingFallback = isFallbackOnly(result.errors, json);
+  // spec 7.2: 400 invalid_request: the format must match the API
   if (!result.ok && !missingFallback)
-    return answer(400, 'invalid_request', result.errors.map(formatIssue).join('; '), 'rejected');
+    throw new ProtocolError('invalid_request', result.errors.map(formatIssue).join('; '));
   // accepted with warnings (a millisecond timestamp): said in the log and the record, as
   // validate and proxy say them for the same body
   if (result.warnings.length > 0) seen.warnings = result.warnings.map(formatIssue);
   const chat = ctx.findChat(json);
   if (!chat)
-    return answer(
-      400,
-      'invalid_request',
-      'chat_id: no open chat with that id (spec 2.5)',
-      'rejected',
-    );
+    throw new ProtocolError('invalid_request', 'chat_id: no open chat with that id (spec 2.5)');
   seen.chatId = chat.id;
   // spec 7.2: 403 access denied: the chat's channel has no bot of this provider attached
   if (!ctx.isAttached(chat))
-    return answer(
-      403,
+    throw new ProtocolError(
       'access_denied',
       `chat ${chat.id} is not on a channel with this bot attached`,
-      'rejected',
     );
   // The event is reported received before what it causes (a delivery, a hand-over), so the
   // log and the event stream read in the order things happened.
   if (eventName === 'INVITE_AGENT') {
-    const response = answer(200, undefined, undefined, 'handled');
+    const response = taken(ctx, parts, seen);
     ctx.onInviteAgent(chat);
     return response;
   }
   if (eventName === 'CLIENT_INFO') {
-    const response = answer(200, undefined, undefined, 'handled');
+    const response = taken(ctx, parts, seen);
     ctx.onClientInfo?.(chat, json.contact_info as Json);
     return response;
   }
   const message = json.message as Json;
   const converted = channelTextOf(message);
-  const response =
-    'issue' in converted
-      ? answer(200, undefined, formatIssue(converted.issue), 'not-delivered')
-      : answer(200, undefined, undefined, 'handled');
+  const response = taken(
+    ctx,
+    parts,
+    seen,
+    'issue' in converted ? formatIssue(converted.issue) : undefined,
+  );
   ctx.onBotMessage(chat, message);
   return response;
+}
+
+/**
+ * The event of a provider request's body, one the platform takes (spec 2.5, 6.1); its name
+ * goes into `seen`. Refusals throw: 400 for a body that is no event, 405 for an event the
+ * platform does not take (spec 7.2).
+ */
+function eventOf(ctx: BotInboundContext, request: PlatformRequest, seen: Seen): Json {
+  const body = request.body;
+  if (!body?.ok)
+    throw new ProtocolError('invalid_request', body?.message ?? 'a JSON body is required');
+  const json = body.json;
+  if (!isObject(json))
+    throw new ProtocolError('invalid_request', 'the body must be a JSON object (spec 2.5)');
+  if (typeof json.event !== 'string')
+    throw new ProtocolError('invalid_request', 'event: required, a string (spec 2.5)');
+  const eventName = json.event;
+  seen.event = eventName;
+  const takes = ctx.onClientInfo
+    ? 'BOT_MESSAGE, INVITE_AGENT and CLIENT_INFO (spec 6.1, public docs)'
+    : 'BOT_MESSAGE and INVITE_AGENT (spec 6.1)';
+  // spec 7.2: 405 event not supported (with the API format's code)
+  const notTaken = (message: string) =>
+    new ProtocolError('invalid_request', message, { status: 405 });
+  if (OUTBOUND_EVENTS.includes(eventName))
+    throw notTaken(
+      `${eventName} goes from the platform to the provider; the platform takes ${takes}`,
+    );
+  // the public docs' CLIENT_INFO: taken only with the switch on (docs/FIDELITY.md)
+  if (eventName === 'CLIENT_INFO' && !ctx.onClientInfo)
+    throw notTaken(
+      'CLIENT_INFO is an event of the public Bot API, not of spec 6.1; start the platform with --bot-events docs to take it',
+    );
+  if (!INBOUND_EVENTS.includes(eventName) && eventName !== 'CLIENT_INFO')
+    throw notTaken(`event "${eventName}" is not supported; the platform takes ${takes}`);
+  return json;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { BotEventSet } from '../contract/bot.js';
-import { errorBody } from '../http/body.js';
+import { ProtocolError } from '../protocol-error.js';
 import { createTokenIssuer, type TokenIssuer } from '../http/oauth-issuer.js';
 import { acceptChat } from './agent.js';
 import { updateVisitor } from './hooks/actions.js';
@@ -239,14 +239,10 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
         path: '/oauth/token',
         handler(request) {
           if (!issuer)
-            return {
-              status: 404,
-              body: errorBody(
-                'not_found',
-                'no token endpoint: start the platform with client credentials (spec 5.3)',
-              ),
-              record: { iface: 'bot' },
-            };
+            throw new ProtocolError(
+              'not_found',
+              'no token endpoint: start the platform with client credentials (spec 5.3)',
+            );
           const issued = issuer.issue(request.body);
           core.emit({
             type: 'bot-token',
@@ -256,18 +252,15 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
               : { reason: issued.message }),
             protocolMs: core.clock.now(),
           });
-          return issued.ok
-            ? {
-                status: 200,
-                body: issued.body,
-                headers: { 'cache-control': 'no-store' },
-                record: { iface: 'bot', notes: ['token issued'] },
-              }
-            : {
-                status: issued.status,
-                body: errorBody(issued.code, issued.message),
-                record: { iface: 'bot' },
-              };
+          // RFC 6749 5.2: a refused token request is answered with its own status
+          if (!issued.ok)
+            throw new ProtocolError(issued.code, issued.message, { status: issued.status });
+          return {
+            status: 200,
+            body: issued.body,
+            headers: { 'cache-control': 'no-store' },
+            record: { iface: 'bot', notes: ['token issued'] },
+          };
         },
       },
       // spec 4.3: {base}/webhooks|providers/<provider_id>/<token>; every shape under these

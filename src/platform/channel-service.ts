@@ -4,6 +4,7 @@ import { formatIssue } from '../contract/issues.js';
 import { validate } from '../contract/validate.js';
 import type { ContractIssue } from '../contract/types.js';
 import { errorBody } from '../http/body.js';
+import { ProtocolError } from '../protocol-error.js';
 import { triageCustomerMessage } from './customer-triage.js';
 import type { PlatformCore } from './core.js';
 import { secretEquals } from './ids.js';
@@ -54,20 +55,13 @@ export const NO_CHANNEL = 'no channel at this URL: unknown public id, or a wrong
  * and its status endpoint. Paths are `/<random_string>/<channel_public_id>[/status]`.
  */
 export function createChannelService(core: PlatformCore): PlatformService {
-  const notFound = (
-    request: PlatformRequest,
-    params: Readonly<Record<string, string>>,
-  ): PlatformResponse => {
+  const notFound = (request: PlatformRequest, params: Readonly<Record<string, string>>): never => {
     // /_sim/<x> is a mistyped control path, not a channel URL (newcomer pass)
     if (request.path.startsWith('/_sim/'))
-      return {
-        status: 404,
-        body: errorBody(
-          'not_found',
-          `no endpoint at ${request.method} ${request.path}; see the README's Control API`,
-        ),
-        record: { iface: 'control' },
-      };
+      throw new ProtocolError(
+        'not_found',
+        `no endpoint at ${request.method} ${request.path}; see the README's Control API`,
+      );
     // the simulator's own log may say which part is wrong; the answer does not (it would
     // tell a caller which public ids exist)
     const known = core.state.channels.get(params.channel ?? '')?.kind === 'custom';
@@ -83,11 +77,7 @@ export function createChannelService(core: PlatformCore): PlatformService {
       protocolMs: core.clock.now(),
     });
     // spec 4.1, 7.1: unknown public id (or wrong random string) -> 404
-    return {
-      status: 404,
-      body: errorBody('not_found', NO_CHANNEL),
-      record: { iface: 'channel' },
-    };
+    throw new ProtocolError('not_found', NO_CHANNEL);
   };
 
   /** The custom channel of the URL, when its random string matches (compared in constant time). */
@@ -140,13 +130,8 @@ export function createChannelService(core: PlatformCore): PlatformService {
   };
 }
 
-function methodNotAllowed(allow: string): PlatformResponse {
-  return {
-    status: 405,
-    headers: { allow },
-    body: errorBody('method_not_allowed', `use ${allow}`),
-    record: { iface: 'channel' },
-  };
+function methodNotAllowed(allow: string): never {
+  throw new ProtocolError('method_not_allowed', `use ${allow}`, { headers: { allow } });
 }
 
 function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest): PlatformResponse {
@@ -172,11 +157,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       message,
       protocolMs: now,
     });
-    return {
-      status,
-      body: errorBody(code, message),
-      record: { iface: 'channel', notes: [message] },
-    };
+    throw new ProtocolError(code, message, { status, record: { notes: [message] } });
   }
   const json = withEmptySenderFilled(body.json, core.mutant);
   const detected = detectKind(json);
@@ -227,11 +208,10 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       outcome: 'rejected',
       protocolMs: now,
     });
-    return {
-      status: 400,
-      body: errorBody('invalid_request', reason),
-      record: { iface: 'channel', verdict: { ok: false, errors: [reason], warnings: [] } },
-    };
+    throw new ProtocolError('invalid_request', reason, {
+      section: '2.1',
+      record: { verdict: { ok: false, errors: [reason], warnings: [] } },
+    });
   }
   const kind = detected.kind;
   const result = validate(kind, json);
@@ -253,17 +233,16 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       outcome: core.strict ? 'rejected' : 'not-delivered',
       protocolMs: now,
     });
-    return core.strict
-      ? {
-          status: 400,
-          body: errorBody('invalid_request', verdict.errors.join('; ')),
-          record: { iface: 'channel', kind, verdict },
-        }
-      : {
-          status: 200,
-          body: { result: 'ok' },
-          record: { iface: 'channel', kind, verdict, notes: ['not delivered'] },
-        };
+    if (core.strict)
+      throw new ProtocolError('invalid_request', verdict.errors.join('; '), {
+        section: '7.1',
+        record: { kind, verdict },
+      });
+    return {
+      status: 200,
+      body: { result: 'ok' },
+      record: { iface: 'channel', kind, verdict, notes: ['not delivered'] },
+    };
   }
   const payload = triage.payload as { sender: Json; message: Json };
   if (!result.ok) {
