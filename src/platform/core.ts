@@ -271,23 +271,17 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     // not async: a synchronous route (channel ingest) is answered without a promise hop
     handle(request) {
       const found = router.match(request.method, request.path);
+      // spec 7.1, 7.2: no endpoint, or not this method; answered as a route's refusal is
       if (found.kind === 'none') {
-        return {
-          status: 404,
-          body: errorBody(
-            'not_found',
-            `no endpoint at ${request.method} ${request.path}${request.path.startsWith('/_sim') ? "; see the README's Control API" : ''}`,
-          ),
-          record: { iface: ifaceOf(request.path) },
-        };
+        const hint = request.path.startsWith('/_sim') ? "; see the README's Control API" : '';
+        const message = `no endpoint at ${request.method} ${request.path}${hint}`;
+        return answerError(new ProtocolError('not_found', message), request);
       }
       if (found.kind === 'method') {
-        return {
-          status: 405,
+        const refusal = new ProtocolError('method_not_allowed', `use ${found.allow.join(' or ')}`, {
           headers: { allow: found.allow.join(', ') },
-          body: errorBody('method_not_allowed', `use ${found.allow.join(' or ')}`),
-          record: { iface: ifaceOf(request.path) },
-        };
+        });
+        return answerError(refusal, request);
       }
       const answer = answerRoute(found.handler, found.params, request);
       // a profile's forms (payload-forms.ts): its success status and answer shape
