@@ -15,10 +15,17 @@ import {
 import { closeListeners, startListener } from './listener.js';
 
 const platforms: Platform[] = [];
+/** platforms whose listeners were checked by default: a listener that decided fails the test */
+const guarded = new Set<Platform>();
 export async function closeBotPlatforms(): Promise<void> {
-  await Promise.all(platforms.splice(0).map((p) => p.close()));
+  const closing = platforms.splice(0);
+  await Promise.all(closing.map((p) => p.close()));
   await closeListeners();
   await closeFakeProviders();
+  const failures = closing.filter((p) => guarded.delete(p)).flatMap((p) => p.core.observerFailures);
+  // events observe, lifecycle hooks decide: every bot test checks it (checkObservers)
+  const [first] = failures;
+  if (first) throw first;
 }
 
 export interface Setup {
@@ -27,7 +34,10 @@ export interface Setup {
   agentsOnline?: boolean;
   /** bot options, or a function of the fake provider's URL (for a token URL on it) */
   bot?: Partial<BotServiceOptions> | ((providerUrl: string) => Partial<BotServiceOptions>);
-  /** more platform options: hooks beside the bot, the observer check */
+  /**
+   * more platform options: hooks beside the bot; the observer check (default on: closing
+   * fails on a listener that changed a chat, unless the test set it itself)
+   */
   platform?: Pick<PlatformOptions, 'hooks' | 'checkObservers'>;
 }
 
@@ -39,6 +49,7 @@ export async function startBotPlatform(setup: Setup = {}) {
   const clock = setup.clock ?? createVirtualClock();
   const platform = createPlatform({
     ...setup.platform,
+    checkObservers: setup.platform?.checkObservers ?? true,
     clock,
     agentsOnline: setup.agentsOnline ?? true,
     channels: [{ id: 'shop', integratorUrl: harness.listener.url }],
@@ -50,6 +61,7 @@ export async function startBotPlatform(setup: Setup = {}) {
     },
   });
   platforms.push(platform);
+  if (setup.platform?.checkObservers === undefined) guarded.add(platform);
   const events = collectEvents(platform.core);
   const server = await platform.listen({ port: 0 });
   const channel = platform.core.channelInfo(platform.core.state.channels.get('shop')!);

@@ -42,7 +42,8 @@ export async function startHookPlatform(
   channelUrl: string;
 }> {
   const clock = createVirtualClock();
-  const platform = createPlatform({ clock, hooks, ...more });
+  // a listener that changed a chat fails the test at closeAll (events observe, hooks decide)
+  const platform = createPlatform({ clock, hooks, checkObservers: true, ...more });
   const events: PlatformEvent[] = [];
   platform.core.on((event) => events.push(event));
   openPlatforms.push(platform);
@@ -52,8 +53,11 @@ export async function startHookPlatform(
 }
 
 export async function closeAll(): Promise<void> {
-  await Promise.all(openPlatforms.splice(0).map((p) => p.close()));
+  const closing = openPlatforms.splice(0);
+  await Promise.all(closing.map((p) => p.close()));
   await Promise.all(openTargets.splice(0).map((t) => t.close(10)));
+  const [failure] = closing.flatMap((p) => p.core.observerFailures);
+  if (failure) throw failure;
 }
 
 /** POSTs JSON on a fast real clock. */

@@ -18,14 +18,21 @@ export interface PlatformHarness {
 
 const running: Platform[] = [];
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((p) => p.close()));
+  const closing = running.splice(0);
+  await Promise.all(closing.map((p) => p.close()));
+  // events observe, lifecycle hooks decide: a listener that changed a chat fails the test
+  const [failure] = closing.flatMap((p) => p.core.observerFailures);
+  if (failure) throw failure;
 });
 
-/** A platform on 127.0.0.1 port 0 whose events are collected; closed after each test. */
+/**
+ * A platform on 127.0.0.1 port 0 whose events are collected; closed after each test, which
+ * fails when a listener changed a chat (`checkObservers`, on unless the test says otherwise).
+ */
 export async function startPlatform(
   options: PlatformOptions & { clock: Clock },
 ): Promise<PlatformHarness> {
-  const platform = createPlatform(options);
+  const platform = createPlatform({ checkObservers: true, ...options });
   const events: PlatformEvent[] = [];
   platform.core.on((event) => events.push(event));
   const server = await platform.listen({ port: 0 });

@@ -81,8 +81,17 @@ describe('listeners observe, lifecycle hooks decide (checkObservers)', () => {
     expect(core.observerFailures[0]?.message).toContain('chat-opened');
   });
 
-  it('off by default: the same listener is not checked (and costs no snapshot)', async () => {
+  it('every bot test checks by default: closing its platform fails on a listener that decided', async () => {
     const s = await startBotPlatform();
+    plantDecider(s.platform.core);
+    await postTo(s.channelUrl, customerText('hello'));
+    await expect(closeBotPlatforms()).rejects.toMatchObject({
+      code: 'SVC_E_OBSERVER_CHANGED_STATE',
+    });
+  });
+
+  it('off (the default outside tests): the same listener is not checked, no snapshot taken', async () => {
+    const s = await startBotPlatform({ platform: { checkObservers: false } });
     plantDecider(s.platform.core);
     await postTo(s.channelUrl, customerText('hello'));
     expect(s.platform.core.state.chats.get(1)?.mode).toBe('queue');
