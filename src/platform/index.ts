@@ -121,6 +121,14 @@ export type {
   DeliveryTarget,
 } from './events.js';
 export type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
+export type {
+  LifecycleHooks,
+  MomentEvent,
+  ObservedEvent,
+  ObserverView,
+  PlatformListener,
+  ReadonlyPlatformState,
+} from './lifecycle-hooks.js';
 export type { Channel, Chat, Customer, Agent, PlatformState } from './model.js';
 export { servePlatform, type ServePlatformOptions } from './http-adapter.js';
 export { createBotService, type BotServiceOptions } from './bot-service.js';
