@@ -59,7 +59,10 @@ export interface LifecycleHooks {
 export type LifecycleHookName = keyof LifecycleHooks;
 type AnyHook = (event: MomentEvent, chat: Chat | undefined) => void;
 
-/** The moments that are about a chat: their hooks are skipped when the chat is gone. */
+/**
+ * The moments that may come without a chat: their hooks run with none. The others are about
+ * a chat, and their hooks are skipped when it is gone.
+ */
 const CHATLESS: ReadonlySet<MomentType> = new Set([
   'offline-message',
   'call-status',
