@@ -1,21 +1,13 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import { action, givenFlags } from '../action.js';
-import type { CliContext } from '../context.js';
-import { addOptions } from '../options/register.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 import { botSimOptions } from './serving-tables.js';
 
 /** `bot-sim`: a scripted bot provider (interface B, provider side). */
-export function registerBotSim(program: Command, ctx: CliContext): void {
-  const cmd = program
-    .command('bot-sim')
-    .description(
-      'run a scripted bot provider: serves POST <any path>/<token> (spec 4.3: the provider URL is free), answers 200 at once, then posts BOT_MESSAGE / INVITE_AGENT to the platform',
-    );
-  addOptions(cmd, botSimOptions)
-    .addHelpText(
-      'after',
-      `
+export const botSimCommand: CommandSpec = {
+  name: 'bot-sim',
+  description:
+    'run a scripted bot provider: serves POST <any path>/<token> (spec 4.3: the provider URL is free), answers 200 at once, then posts BOT_MESSAGE / INVITE_AGENT to the platform',
+  options: botSimOptions,
+  helpAfter: `
 Default script: text is echoed as TEXT; "menu" gets BUTTONS (3 buttons); a button click
 (button_id) gets MARKDOWN with a text fallback; "agent" or "operator" gets INVITE_AGENT;
 after AGENT_UNAVAILABLE it asks the customer for contact data (spec 3).
@@ -30,11 +22,9 @@ Examples:
   $ svc-cli bot-sim --port 9100 --platform-url http://127.0.0.1:8800
   $ svc-cli bot-sim --port 0 --json --silent
   $ svc-cli bot-sim --script fixtures/bots/shop.json --platform-url http://127.0.0.1:8800`,
-    )
-    .action(
-      action(ctx, async (_opts: unknown, cmd: Command) => {
-        const { runBotSim } = await loadRunPath('bot-sim-run', () => import('./bot-sim-run.js'));
-        await runBotSim(ctx, givenFlags(cmd));
-      }),
-    );
-}
+  run: fromRunPaths(
+    'bot-sim-run',
+    () => import('./bot-sim-run.js'),
+    (m, ctx, { flags }) => m.runBotSim(ctx, flags),
+  ),
+};

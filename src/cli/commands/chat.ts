@@ -1,21 +1,13 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import { action, givenFlags } from '../action.js';
-import type { CliContext } from '../context.js';
-import { addOptions } from '../options/register.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 import { chatOptions } from './misc-options.js';
 
 /** `chat`: an interactive customer console; agent replies arrive through an embedded listen. */
-export function registerChat(program: Command, ctx: CliContext): void {
-  const cmd = program
-    .command('chat')
-    .description(
-      'interactive customer console: type to send, see the agent’s replies (embedded simulator when no channel URL)',
-    );
-  addOptions(cmd, chatOptions)
-    .addHelpText(
-      'after',
-      `
+export const chatCommand: CommandSpec = {
+  name: 'chat',
+  description:
+    'interactive customer console: type to send, see the agent’s replies (embedded simulator when no channel URL)',
+  options: chatOptions,
+  helpAfter: `
 Lines are text messages; /help lists /typing, /photo, /media, /location, /name, /quit.
 Agent replies arrive at an embedded agent-message endpoint (like svc-cli listen): with a
 channel URL, give the platform that endpoint's URL as the integrator URL; without one, an
@@ -29,11 +21,9 @@ Examples:
   $ svc-cli chat
   $ svc-cli chat --channel-url https://svc.example/r4nd0m/ch-1 --sender-id c-1 --port 9000
   $ printf 'Hello\\n/agent Hi, how can I help?\\n' | svc-cli chat --json`,
-    )
-    .action(
-      action(ctx, async (_opts: unknown, cmd: Command) => {
-        const { runChat } = await loadRunPath('chat-run', () => import('./chat-run.js'));
-        return runChat(ctx, givenFlags(cmd));
-      }),
-    );
-}
+  run: fromRunPaths(
+    'chat-run',
+    () => import('./chat-run.js'),
+    (m, ctx, { flags }) => m.runChat(ctx, flags),
+  ),
+};

@@ -1,27 +1,24 @@
-import { Argument, type Command } from 'commander';
-import { action } from '../action.js';
-import type { CliContext } from '../context.js';
+import type { Command } from 'commander';
+import { fromModule, type CommandSpec } from './spec.js';
 
 /** `completion <shell>`: a completion script generated from this program. */
-export function registerCompletion(program: Command, ctx: CliContext): void {
-  program
-    .command('completion')
-    .description('print a shell completion script (commands, flags, choices)')
-    .addArgument(new Argument('<shell>', 'bash | zsh | fish').choices(['bash', 'zsh', 'fish']))
-    .addHelpText(
-      'after',
-      `
+export const completionCommand: CommandSpec = {
+  name: 'completion',
+  description: 'print a shell completion script (commands, flags, choices)',
+  arguments: [
+    { name: 'shell', description: 'bash | zsh | fish', choices: ['bash', 'zsh', 'fish'] },
+  ],
+  helpAfter: `
 Examples:
   $ svc-cli completion bash > ~/.local/share/bash-completion/completions/svc-cli
   $ source <(svc-cli completion bash)           # or add this line to ~/.bashrc
   $ svc-cli completion zsh > "\${fpath[1]}/_svc-cli"
   $ svc-cli completion fish > ~/.config/fish/completions/svc-cli.fish`,
-    )
-    .action(
-      action(ctx, async (shell: 'bash' | 'zsh' | 'fish') => {
-        const { generateCompletion } = await import('../completion.js');
-        ctx.stdout.write(generateCompletion(program, shell));
-        return 0;
-      }),
-    );
-}
+  // its own module, not the run paths' bundle: a completion script loads little
+  run: fromModule(
+    'completion-run',
+    () => import('./completion-run.js'),
+    (m, ctx, { args, command }) =>
+      m.runCompletion(ctx, command.parent as Command, args.shell as 'bash' | 'zsh' | 'fish'),
+  ),
+};

@@ -1,19 +1,24 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import { action, givenFlags } from '../action.js';
-import type { CliContext } from '../context.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 
 /** `config [command]`: the resolved options and where each came from (file, env, flag, default). */
-export function registerConfig(program: Command, ctx: CliContext): void {
-  program
-    .command('config')
-    .description('print the resolved options and where each came from: file, env, flag or default')
-    .argument('[command]', "show one command's options (its commands.<name> section applies)")
-    .argument('[flags...]', "that command's flags, to see how they combine")
-    .allowUnknownOption()
-    .addHelpText(
-      'after',
-      `
+export const configCommand: CommandSpec = {
+  name: 'config',
+  description: 'print the resolved options and where each came from: file, env, flag or default',
+  arguments: [
+    {
+      name: 'command',
+      optional: true,
+      description: "show one command's options (its commands.<name> section applies)",
+    },
+    {
+      name: 'flags',
+      optional: true,
+      variadic: true,
+      description: "that command's flags, to see how they combine",
+    },
+  ],
+  allowUnknownOption: true,
+  helpAfter: `
 Precedence: ${'svc.config.json'} < SVC_* environment < flags. --config <file> reads another file.
 Secrets (the channel URL's random string) are redacted unless --show-secrets.
 Exit codes: 0 every value valid, 2 a value (or the file) is invalid.
@@ -22,14 +27,14 @@ Examples:
   $ svc-cli config
   $ svc-cli config listen --port 9100
   $ SVC_PORT=9000 svc-cli --json config listen`,
-    )
-    .action(
-      action(
-        ctx,
-        async (command: string | undefined, rest: string[], _o: unknown, cmd: Command) => {
-          const { runConfig } = await loadRunPath('config-run', () => import('./config-run.js'));
-          return runConfig(ctx, { command, rest, given: givenFlags(cmd) });
-        },
-      ),
-    );
-}
+  run: fromRunPaths(
+    'config-run',
+    () => import('./config-run.js'),
+    (m, ctx, { args, flags }) =>
+      m.runConfig(ctx, {
+        command: args.command as string | undefined,
+        rest: args.flags as string[],
+        given: flags,
+      }),
+  ),
+};

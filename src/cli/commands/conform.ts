@@ -1,10 +1,6 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import { Argument, Help } from 'commander';
-import type { CliContext } from '../context.js';
-import { action, givenFlags } from '../action.js';
-import { addOptions } from '../options/register.js';
+import { Help, type Command } from 'commander';
 import { conformOptions, suitesReading } from './conform-options.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 
 const SUITES = ['integrator', 'hooks', 'platform', 'bot'] as const;
 type Suite = (typeof SUITES)[number];
@@ -138,38 +134,25 @@ export function conformHelpAfter(suite?: Suite): string {
   return `\n${parts.join('\n\n')}`;
 }
 
-/** `conform <suite>`: the contract suites against someone else's implementation. */
-export function registerConform(program: Command, ctx: CliContext): void {
-  const cmd = program
-    .command('conform')
-    .description(
-      "run the contract suite against someone else's implementation: an integrator endpoint, a hook receiver, a bot provider or a platform",
-    )
-    .addArgument(
-      new Argument('<suite>', 'integrator | hooks | platform | bot').choices([
-        'integrator',
-        'hooks',
-        'platform',
-        'bot',
-      ]),
-    );
-  addOptions(cmd, conformOptions)
-    .configureHelp({
-      // `conform platform --help` lists the flags that suite reads, not every suite's
-      visibleOptions(this: Help, command: Command) {
-        const all = Help.prototype.visibleOptions.call(this, command);
-        const suite = suiteAsked(command);
-        if (suite === undefined) return all;
-        if (suggesting) return all; // a mistyped flag may be meant for another suite
-        return all.filter((option) => {
-          const suites = suitesReading(option.long, option.helpGroupHeading);
-          return !suites || suites.includes(suite);
-        });
-      },
-    })
-    .addHelpText('after', ({ command }) => conformHelpAfter(suiteAsked(command)));
-  // commander suggests a mistyped flag from the visible ones: every suite's, for that
+/**
+ * `conform platform --help` lists the flags that suite reads, not every suite's; a mistyped
+ * flag still gets a suggestion from every suite's (it may be meant for another one).
+ */
+function showSuiteFlags(cmd: Command): void {
   let suggesting = false;
+  cmd.configureHelp({
+    visibleOptions(this: Help, command: Command) {
+      const all = Help.prototype.visibleOptions.call(this, command);
+      const suite = suiteAsked(command);
+      if (suite === undefined) return all;
+      if (suggesting) return all; // a mistyped flag may be meant for another suite
+      return all.filter((option) => {
+        const suites = suitesReading(option.long, option.helpGroupHeading);
+        return !suites || suites.includes(suite);
+      });
+    },
+  });
+  // commander suggests a mistyped flag from the visible ones: every suite's, for that
   const withSuggestions = cmd as unknown as { unknownOption(flag: string): void };
   const unknownOption = withSuggestions.unknownOption.bind(cmd);
   withSuggestions.unknownOption = (flag) => {
@@ -180,10 +163,22 @@ export function registerConform(program: Command, ctx: CliContext): void {
       suggesting = false;
     }
   };
-  cmd.action(
-    action(ctx, async (suite: string, _opts: unknown, cmd: Command) => {
-      const { runConform } = await loadRunPath('conform-run', () => import('./conform-run.js'));
-      return runConform(ctx, suite, givenFlags(cmd));
-    }),
-  );
 }
+
+/** `conform <suite>`: the contract suites against someone else's implementation. */
+export const conformCommand: CommandSpec = {
+  name: 'conform',
+  description:
+    "run the contract suite against someone else's implementation: an integrator endpoint, a hook receiver, a bot provider or a platform",
+  arguments: [
+    { name: 'suite', description: 'integrator | hooks | platform | bot', choices: SUITES },
+  ],
+  options: conformOptions,
+  helpAfter: ({ command }) => conformHelpAfter(suiteAsked(command)),
+  configure: showSuiteFlags,
+  run: fromRunPaths(
+    'conform-run',
+    () => import('./conform-run.js'),
+    (m, ctx, { args, flags }) => m.runConform(ctx, args.suite as string, flags),
+  ),
+};

@@ -1,22 +1,20 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import { action, givenFlags } from '../action.js';
-import type { CliContext } from '../context.js';
-import { addOptions } from '../options/register.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 import { coverageOptions } from './tool-options.js';
 
 /** `svc-cli coverage <recordings...>`: what a run exercised of the contract. */
-export function registerCoverage(program: Command, ctx: CliContext): void {
-  const cmd = program
-    .command('coverage')
-    .argument('<recordings...>', 'recordings (--record NDJSON or .har) or journals; - for stdin')
-    .description(
-      'contract coverage of a recorded run: which kinds, fields, forms, statuses, timing paths and hook replies it exercised, per interface',
-    );
-  addOptions(cmd, coverageOptions)
-    .addHelpText(
-      'after',
-      `
+export const coverageCommand: CommandSpec = {
+  name: 'coverage',
+  description:
+    'contract coverage of a recorded run: which kinds, fields, forms, statuses, timing paths and hook replies it exercised, per interface',
+  arguments: [
+    {
+      name: 'recordings',
+      variadic: true,
+      description: 'recordings (--record NDJSON or .har) or journals; - for stdin',
+    },
+  ],
+  options: coverageOptions,
+  helpAfter: `
 The items come from the contract itself (every payload kind, each kind's optional fields,
 closed value sets and fields that arrive in two forms, the statuses of every endpoint, the
 delivery policies), so a new part of the contract is counted on the next run. The widget
@@ -30,14 +28,9 @@ Examples:
   $ svc-cli coverage session.ndjson --min 80 --junit coverage.xml
   $ svc-cli coverage session.ndjson --uncovered
   $ svc-cli --json coverage a.ndjson b.har`,
-    )
-    .action(
-      action(ctx, async (recordings: string[], _opts: unknown, cmd: Command) => {
-        const { runCoverage } = await loadRunPath(
-          'coverage-run',
-          () => import('./coverage-run.js'),
-        );
-        return runCoverage(ctx, recordings, givenFlags(cmd));
-      }),
-    );
-}
+  run: fromRunPaths(
+    'coverage-run',
+    () => import('./coverage-run.js'),
+    (m, ctx, { args, flags }) => m.runCoverage(ctx, args.recordings as string[], flags),
+  ),
+};

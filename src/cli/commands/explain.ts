@@ -1,22 +1,20 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import { action, givenFlags } from '../action.js';
-import type { CliContext } from '../context.js';
-import { addOptions } from '../options/register.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 import { explainOptions } from './tool-options.js';
 
 /** `svc-cli explain <what...>`: the part of docs/CONTRACT.md a message points at. */
-export function registerExplain(program: Command, ctx: CliContext): void {
-  const cmd = program
-    .command('explain')
-    .argument('<what...>', 'a section, kind, kind and field, rule code or error code')
-    .description(
-      'print the part of the contract a message points at: a section, kind, field, rule or error code',
-    );
-  addOptions(cmd, explainOptions)
-    .addHelpText(
-      'after',
-      `
+export const explainCommand: CommandSpec = {
+  name: 'explain',
+  description:
+    'print the part of the contract a message points at: a section, kind, field, rule or error code',
+  arguments: [
+    {
+      name: 'what',
+      variadic: true,
+      description: 'a section, kind, kind and field, rule code or error code',
+    },
+  ],
+  options: explainOptions,
+  helpAfter: `
 Every "spec N.N" in svc-cli's messages is a section of docs/CONTRACT.md (in the package
 too); explain prints it in the terminal. Error lines and contract issues print the
 explain command that helps. An unknown name suggests the closest ones (exit 2).
@@ -29,11 +27,9 @@ Examples:
   $ svc-cli explain SVC_E_UNTRUSTED_CERT                 # an error code, with what to do
   $ svc-cli explain hook-after-finish                    # a cross-interface invariant
   $ svc-cli --json explain 8`,
-    )
-    .action(
-      action(ctx, async (what: string[], _opts: unknown, cmd: Command) => {
-        const { runExplain } = await loadRunPath('explain-run', () => import('./explain-run.js'));
-        return runExplain(ctx, what, givenFlags(cmd));
-      }),
-    );
-}
+  run: fromRunPaths(
+    'explain-run',
+    () => import('./explain-run.js'),
+    (m, ctx, { args, flags }) => m.runExplain(ctx, args.what as string[], flags),
+  ),
+};

@@ -1,25 +1,21 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import { action, givenFlags } from '../action.js';
-import { addOptions } from '../options/register.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 import { hookFireOptions } from './misc-options.js';
-import type { CliContext } from '../context.js';
 
 /** `hook-fire`: the platform firing one synthetic hook event at a receiver (like `stripe trigger`). */
-export function registerHookFire(program: Command, ctx: CliContext): void {
-  const cmd = program
-    .command('hook-fire')
-    .description(
-      'fire a realistic hook event (spec 6.2) at a hook receiver and check its reply against the contract',
-    )
-    .argument(
-      '[event]',
-      'call_event | chat_accepted | chat_assigned | chat_finished | chat_updated | offline_message',
-    );
-  addOptions(cmd, hookFireOptions)
-    .addHelpText(
-      'after',
-      `
+export const hookFireCommand: CommandSpec = {
+  name: 'hook-fire',
+  description:
+    'fire a realistic hook event (spec 6.2) at a hook receiver and check its reply against the contract',
+  arguments: [
+    {
+      name: 'event',
+      optional: true,
+      description:
+        'call_event | chat_accepted | chat_assigned | chat_finished | chat_updated | offline_message',
+    },
+  ],
+  options: hookFireOptions,
+  helpAfter: `
 Prints a line per event: its status, latency and the reply's verdict, with the issues as
 "path: rule (spec X)"; the bodies of a request or reply that breaks the contract (--verbose:
 every body). Exit 0 when every reply conforms, 1 when a reply breaks
@@ -33,14 +29,9 @@ Examples:
   $ svc-cli hook-fire chat_finished --url http://127.0.0.1:9100 --set chat.rate=negative
   $ svc-cli hook-fire call_event --url http://127.0.0.1:9100 --set call.status=error --set call.reason=busy
   $ svc-cli --json hook-fire --all --url http://127.0.0.1:9100`,
-    )
-    .action(
-      action(ctx, async (event: string | undefined, _opts: unknown, cmd: Command) => {
-        const { runHookFire } = await loadRunPath(
-          'hook-fire-run',
-          () => import('./hook-fire-run.js'),
-        );
-        return runHookFire(ctx, givenFlags(cmd), event);
-      }),
-    );
-}
+  run: fromRunPaths(
+    'hook-fire-run',
+    () => import('./hook-fire-run.js'),
+    (m, ctx, { args, flags }) => m.runHookFire(ctx, flags, args.event as string | undefined),
+  ),
+};

@@ -1,21 +1,13 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import { action, givenFlags } from '../action.js';
-import type { CliContext } from '../context.js';
-import { addOptions } from '../options/register.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 import { hookTargetOptions } from './serving-tables.js';
 
 /** `hook-target`: the hook receiver (a CRM's endpoint, spec 4.4, 6.2) with scripted replies and faults. */
-export function registerHookTarget(program: Command, ctx: CliContext): void {
-  const cmd = program
-    .command('hook-target')
-    .description(
-      'serve a hook receiver (spec 4.4): validate every hook event, reply with valid defaults per event, scripted replies or injected faults',
-    );
-  addOptions(cmd, hookTargetOptions)
-    .addHelpText(
-      'after',
-      `
+export const hookTargetCommand: CommandSpec = {
+  name: 'hook-target',
+  description:
+    'serve a hook receiver (spec 4.4): validate every hook event, reply with valid defaults per event, scripted replies or injected faults',
+  options: hookTargetOptions,
+  helpAfter: `
 Accepts both offline_message and offline_messages (spec 6.2 note). Default replies:
 chat_accepted shows custom_data, contact_info, enable_assign and crm_link; the other
 events get {"result":"ok"}. Prints "listening" first (with --json: {"type":"listening",...}),
@@ -27,14 +19,9 @@ Examples:
   $ svc-cli hook-target --port 9100
   $ svc-cli hook-target --port 9100 --reply chat_accepted=fixtures/hooks/crm-reply.json
   $ svc-cli --json hook-target --port 0 --fault status:500 --fault-rate 0.5 --seed 7`,
-    )
-    .action(
-      action(ctx, async (_opts: unknown, cmd: Command) => {
-        const { runHookTarget } = await loadRunPath(
-          'hook-target-run',
-          () => import('./hook-target-run.js'),
-        );
-        await runHookTarget(ctx, givenFlags(cmd));
-      }),
-    );
-}
+  run: fromRunPaths(
+    'hook-target-run',
+    () => import('./hook-target-run.js'),
+    (m, ctx, { flags }) => m.runHookTarget(ctx, flags),
+  ),
+};

@@ -6,67 +6,73 @@ export { Command, CommanderError, Help } from 'commander';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
 import { GLOBAL_OPTIONS } from '../options/table.js';
-import { registerSchema } from './schema.js';
-import { registerExplain } from './explain.js';
-import { registerValidate } from './validate.js';
-import { registerPlatform } from './platform.js';
-import { registerBotSim } from './bot-sim.js';
-import { registerReplay } from './replay.js';
-import { registerSendText } from './send-text.js';
-import { registerSendMedia } from './send-media.js';
-import { registerSendLocation } from './send-location.js';
-import { registerTyping } from './typing.js';
-import { registerStatus } from './status.js';
-import { registerListen } from './listen.js';
-import { registerHookFire } from './hook-fire.js';
-import { registerHookTarget } from './hook-target.js';
-import { registerInit } from './init.js';
-import { registerConfig } from './config.js';
-import { registerChat } from './chat.js';
-import { registerCompletion } from './completion.js';
-import { registerDoctor } from './doctor.js';
-import { registerConform } from './conform.js';
-import { registerRecord } from './record.js';
-import { registerWidget } from './widget.js';
-import { registerLoad } from './load.js';
-import { registerProxy } from './proxy.js';
-import { registerTrace } from './trace.js';
-import { registerReport } from './report.js';
-import { registerCoverage } from './coverage.js';
-import { registerMutate } from './mutate.js';
+import { addCommand, type CommandSpec } from './spec.js';
+import { replayCommand } from './replay.js';
+import { conformCommand } from './conform.js';
+import { recordCommand } from './record.js';
+import { traceCommand } from './trace.js';
+import { reportCommand } from './report.js';
+import { coverageCommand } from './coverage.js';
+import { mutateCommand } from './mutate.js';
+import { loadCommand } from './load.js';
+import { platformCommand } from './platform.js';
+import { proxyCommand } from './proxy.js';
+import { botSimCommand } from './bot-sim.js';
+import { validateCommand } from './validate.js';
+import { schemaCommand } from './schema.js';
+import { explainCommand } from './explain.js';
+import { sendTextCommand } from './send-text.js';
+import { sendMediaCommand } from './send-media.js';
+import { sendLocationCommand } from './send-location.js';
+import { typingCommand } from './typing.js';
+import { statusCommand } from './status.js';
+import { listenCommand } from './listen.js';
+import { hookFireCommand } from './hook-fire.js';
+import { hookTargetCommand } from './hook-target.js';
+import { widgetCommand } from './widget.js';
+import { chatCommand } from './chat.js';
+import { initCommand } from './init.js';
+import { configCommand } from './config.js';
+import { doctorCommand } from './doctor.js';
+import { completionCommand } from './completion.js';
 
 /**
- * The global options, then every command in the order `--help` lists them. Command modules
- * are thin and import their core lazily inside the action.
+ * Every command, in the order `--help` lists them: data only (name, arguments, option table,
+ * help, a lazy run), so registering them loads no command's body.
  */
+export const COMMANDS: readonly CommandSpec[] = [
+  replayCommand,
+  conformCommand,
+  recordCommand,
+  traceCommand,
+  reportCommand,
+  coverageCommand,
+  mutateCommand,
+  loadCommand,
+  platformCommand,
+  proxyCommand,
+  botSimCommand,
+  validateCommand,
+  schemaCommand,
+  explainCommand,
+  sendTextCommand,
+  sendMediaCommand,
+  sendLocationCommand,
+  typingCommand,
+  statusCommand,
+  listenCommand,
+  hookFireCommand,
+  hookTargetCommand,
+  widgetCommand,
+  chatCommand,
+  initCommand,
+  configCommand,
+  doctorCommand,
+  completionCommand,
+];
+
+/** The global options, then every command of `COMMANDS`. */
 export function registerCommands(program: Command, ctx: CliContext): void {
   addOptions(program, GLOBAL_OPTIONS);
-  registerReplay(program, ctx);
-  registerConform(program, ctx);
-  registerRecord(program, ctx);
-  registerTrace(program, ctx);
-  registerReport(program, ctx);
-  registerCoverage(program, ctx);
-  registerMutate(program, ctx);
-  registerLoad(program, ctx);
-  registerPlatform(program, ctx);
-  registerProxy(program, ctx);
-  registerBotSim(program, ctx);
-  registerValidate(program, ctx);
-  registerSchema(program, ctx);
-  registerExplain(program, ctx);
-  registerSendText(program, ctx);
-  registerSendMedia(program, ctx);
-  registerSendLocation(program, ctx);
-  registerTyping(program, ctx);
-  registerStatus(program, ctx);
-  registerListen(program, ctx);
-  registerHookFire(program, ctx);
-  registerHookTarget(program, ctx);
-  registerWidget(program, ctx);
-  registerChat(program, ctx);
-  registerInit(program, ctx);
-  registerConfig(program, ctx);
-  registerDoctor(program, ctx);
-  registerCompletion(program, ctx);
+  for (const spec of COMMANDS) addCommand(program, spec, ctx);
 }

@@ -1,30 +1,20 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import { Argument } from 'commander';
-import type { CliContext } from '../context.js';
-import { action, givenFlags } from '../action.js';
-import { addOptions } from '../options/register.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 import { loadOptions } from './load-options.js';
 
 /** `load <role>`: the platform's traffic (or customers') at a rate, with thresholds. */
-export function registerLoad(program: Command, ctx: CliContext): void {
-  const cmd = program
-    .command('load')
-    .description(
-      "send the platform's traffic to YOUR endpoint at a rate (integrator, hooks, bot), or customers to a channel, with live figures and pass/fail thresholds",
-    )
-    .addArgument(
-      new Argument('<role>', 'integrator | channel | hooks | bot').choices([
-        'integrator',
-        'channel',
-        'hooks',
-        'bot',
-      ]),
-    );
-  addOptions(cmd, loadOptions)
-    .addHelpText(
-      'after',
-      `
+export const loadCommand: CommandSpec = {
+  name: 'load',
+  description:
+    "send the platform's traffic to YOUR endpoint at a rate (integrator, hooks, bot), or customers to a channel, with live figures and pass/fail thresholds",
+  arguments: [
+    {
+      name: 'role',
+      description: 'integrator | channel | hooks | bot',
+      choices: ['integrator', 'channel', 'hooks', 'bot'],
+    },
+  ],
+  options: loadOptions,
+  helpAfter: `
 Open model: payloads start at the planned times whatever the endpoint does, so a slow answer
 cannot hold the next one back; latency counts from when a payload was due. integrator, bot and
 hooks go through the platform's delivery engine: integrator 3 attempts at 0/3/6 s, 3 s each
@@ -40,11 +30,9 @@ Examples:
   $ svc-cli load hooks --url http://127.0.0.1:8000/hooks --rate 100/s
   $ svc-cli load bot --url http://127.0.0.1:7000/bot --token t --rate 50/s
   $ svc-cli load integrator --url http://127.0.0.1:9000/agent-messages --rate 20000/s --export locust > locustfile.py`,
-    )
-    .action(
-      action(ctx, async (role: string, _opts: unknown, cmd: Command) => {
-        const { runLoadCommand } = await loadRunPath('load-run', () => import('./load-run.js'));
-        return runLoadCommand(ctx, role, givenFlags(cmd));
-      }),
-    );
-}
+  run: fromRunPaths(
+    'load-run',
+    () => import('./load-run.js'),
+    (m, ctx, { args, flags }) => m.runLoadCommand(ctx, args.role as string, flags),
+  ),
+};

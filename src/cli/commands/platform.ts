@@ -1,19 +1,12 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import type { CliContext } from '../context.js';
-import { action, givenFlags } from '../action.js';
-import { addOptions } from '../options/register.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 import { platformOptions } from './platform-options.js';
 
-export function registerPlatform(program: Command, ctx: CliContext): void {
-  const cmd = program.command('platform');
-  cmd.description(
+export const platformCommand: CommandSpec = {
+  name: 'platform',
+  description:
     'run the platform simulator: channel URL + status, agent messages to your integrator URL with the redelivery policy',
-  );
-  addOptions(cmd, platformOptions)
-    .addHelpText(
-      'after',
-      `
+  options: platformOptions,
+  helpAfter: `
 The agent console reads stdin: a plain line answers the last active customer,
 "@<customer> text" one customer; /help lists /typing, /media, /location, /offline, /close.
 Tests and tools drive the agent side through the control API under /_sim/ (README).
@@ -61,14 +54,9 @@ Examples:
   $ svc-cli platform --hook-url http://127.0.0.1:9100/hooks --hook-timeout 5000
   $ svc-cli platform --web --port 8800   # then open http://127.0.0.1:8800/_sim/console/
   $ svc-cli platform --quiet --record load.ndjson   # under load: no line per message`,
-    )
-    .action(
-      action(ctx, async (_opts: unknown, cmd: Command) => {
-        const { runPlatform } = await loadRunPath(
-          'platform-run',
-          () => import('./platform-run.js'),
-        );
-        return runPlatform(ctx, givenFlags(cmd));
-      }),
-    );
-}
+  run: fromRunPaths(
+    'platform-run',
+    () => import('./platform-run.js'),
+    (m, ctx, { flags }) => m.runPlatform(ctx, flags),
+  ),
+};

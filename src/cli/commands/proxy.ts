@@ -1,25 +1,20 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import { Argument } from 'commander';
-import { action, givenFlags } from '../action.js';
-import type { CliContext } from '../context.js';
-import { addOptions } from '../options/register.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 import { proxyOptions } from './proxy-options.js';
 
 /** `proxy channel|bot|hooks`: between real parties, forward, check, time and record. */
-export function registerProxy(program: Command, ctx: CliContext): void {
-  const cmd = program
-    .command('proxy')
-    .description(
-      'sit between real parties (your app and the real platform): forward every exchange unchanged, validate and time it against the spec, record it, optionally inject faults',
-    )
-    .addArgument(
-      new Argument('<interface>', 'channel | bot | hooks').choices(['channel', 'bot', 'hooks']),
-    );
-  addOptions(cmd, proxyOptions)
-    .addHelpText(
-      'after',
-      `
+export const proxyCommand: CommandSpec = {
+  name: 'proxy',
+  description:
+    'sit between real parties (your app and the real platform): forward every exchange unchanged, validate and time it against the spec, record it, optionally inject faults',
+  arguments: [
+    {
+      name: 'interface',
+      description: 'channel | bot | hooks',
+      choices: ['channel', 'bot', 'hooks'],
+    },
+  ],
+  options: proxyOptions,
+  helpAfter: `
 Routes (one port, a path prefix per direction; the rest of the path and the query follow):
   channel  /channel/...     -> --platform-url     your app posts customer messages here (spec 4.1)
            /integrator/...  -> --integrator-url   put this URL in the platform's channel settings (spec 4.2)
@@ -50,11 +45,9 @@ Examples:
   $ svc-cli proxy bot --platform-url https://<bot service> --provider-url http://127.0.0.1:7000/bot --no-invariant handover-budget
   $ svc-cli proxy channel --integrator-url http://127.0.0.1:9000 --fail-first 2   # watch the platform redeliver
   $ svc-cli record to-fixture staging.ndjson -o my-flows/from-staging.json`,
-    )
-    .action(
-      action(ctx, async (iface: string, _opts: unknown, cmd: Command) => {
-        const { runProxy } = await loadRunPath('proxy-run', () => import('./proxy-run.js'));
-        return runProxy(ctx, iface, givenFlags(cmd));
-      }),
-    );
-}
+  run: fromRunPaths(
+    'proxy-run',
+    () => import('./proxy-run.js'),
+    (m, ctx, { args, flags }) => m.runProxy(ctx, args.interface as string, flags),
+  ),
+};

@@ -1,34 +1,13 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import type { CliContext } from '../context.js';
-import { action, givenFlags } from '../action.js';
-import { addOptions } from '../options/register.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 import { recordDiffOptions, recordProfileOptions, toFixtureOptions } from './tool-options.js';
 
-/** `record to-fixture`: a recorded session becomes a conversation fixture. */
-export function registerRecord(program: Command, ctx: CliContext): void {
-  const record = program
-    .command('record')
-    .description('work with recordings written by --record (NDJSON or HAR 1.2)')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ svc-cli record to-fixture session.ndjson > fixtures/conversations/my-flow.json
-  $ svc-cli record to-fixture session.har --name "checkout flow" --out my-flow.json
-  $ svc-cli record diff real.ndjson sim.ndjson --timing-tolerance 500ms
-  $ svc-cli record profile real.ndjson --out real.profile.json`,
-    );
-  const toFixture = record
-    .command('to-fixture')
-    .description(
-      'turn a recording (platform/listen --record: NDJSON or .har) into a conversation that replay runs',
-    )
-    .argument('<recording>', 'session.ndjson or session.har');
-  addOptions(toFixture, toFixtureOptions)
-    .addHelpText(
-      'after',
-      `
+const toFixtureCommand: CommandSpec = {
+  name: 'to-fixture',
+  description:
+    'turn a recording (platform/listen --record: NDJSON or .har) into a conversation that replay runs',
+  arguments: [{ name: 'recording', description: 'session.ndjson or session.har' }],
+  options: toFixtureOptions,
+  helpAfter: `
 Customer messages become customer steps (with the recorded sender), agent messages agent
 steps with delivery expectations (result, attempts) and one integrator expectation per
 attempt; the integrator's recorded replies become the embedded listen's fault sequence,
@@ -42,29 +21,29 @@ Examples:
   $ svc-cli platform --record session.ndjson --integrator-url http://127.0.0.1:9000 --hook-url http://127.0.0.1:9100/hooks
   $ svc-cli record to-fixture session.ndjson --out fixtures/conversations/my-session.json
   $ svc-cli replay fixtures/conversations/my-session.json`,
-    )
-    .action(
-      action(ctx, async (file: string, _opts: unknown, cmd: Command) => {
-        const { runToFixture } = await loadRunPath('record-run', () => import('./record-run.js'));
-        return runToFixture(ctx, file, givenFlags(cmd));
-      }),
-    );
-  registerRecordDiff(record, ctx);
-  registerRecordProfile(record, ctx);
-}
+  run: fromRunPaths(
+    'record-run',
+    () => import('./record-run.js'),
+    (m, ctx, { args, flags }) => m.runToFixture(ctx, args.recording as string, flags),
+  ),
+};
 
-function registerRecordDiff(record: Command, ctx: CliContext): void {
-  const diff = record
-    .command('diff')
-    .description(
-      'compare two recordings: payload shapes, statuses, redelivery, bot timing, order, headers',
-    )
-    .argument('<a>', 'the first recording (e.g. made through proxy against the real platform)')
-    .argument('<b>', 'the second recording (e.g. the simulator replaying the same conversations)');
-  addOptions(diff, recordDiffOptions)
-    .addHelpText(
-      'after',
-      `
+const recordDiffCommand: CommandSpec = {
+  name: 'diff',
+  description:
+    'compare two recordings: payload shapes, statuses, redelivery, bot timing, order, headers',
+  arguments: [
+    {
+      name: 'a',
+      description: 'the first recording (e.g. made through proxy against the real platform)',
+    },
+    {
+      name: 'b',
+      description: 'the second recording (e.g. the simulator replaying the same conversations)',
+    },
+  ],
+  options: recordDiffOptions,
+  helpAfter: `
 Both files are read a line at a time and summed up per payload kind, so recordings of any
 length compare in bounded memory. Differences come in three groups: behaviour (kinds sent,
 status codes, attempts per message and how a series ended, redelivery offsets, attempt
@@ -79,29 +58,22 @@ Examples:
   $ svc-cli platform --integrator-url http://127.0.0.1:9000/agent-messages --record sim.ndjson
   $ svc-cli record diff real.ndjson sim.ndjson
   $ svc-cli record diff real.ndjson sim.ndjson --timing-tolerance 1s --json`,
-    )
-    .action(
-      action(ctx, async (a: string, b: string, _opts: unknown, cmd: Command) => {
-        const { runRecordDiff } = await loadRunPath(
-          'record-diff-run',
-          () => import('./record-diff-run.js'),
-        );
-        return runRecordDiff(ctx, a, b, givenFlags(cmd));
-      }),
-    );
-}
+  run: fromRunPaths(
+    'record-diff-run',
+    () => import('./record-diff-run.js'),
+    (m, ctx, { args, flags }) => m.runRecordDiff(ctx, args.a as string, args.b as string, flags),
+  ),
+};
 
-function registerRecordProfile(record: Command, ctx: CliContext): void {
-  const profile = record
-    .command('profile')
-    .description(
-      'learn a platform profile from recordings: retry schedule, bot timeouts, field forms, statuses',
-    )
-    .argument('<recordings...>', 'one or more recordings (NDJSON or HAR)');
-  addOptions(profile, recordProfileOptions)
-    .addHelpText(
-      'after',
-      `
+const recordProfileCommand: CommandSpec = {
+  name: 'profile',
+  description:
+    'learn a platform profile from recordings: retry schedule, bot timeouts, field forms, statuses',
+  arguments: [
+    { name: 'recordings', variadic: true, description: 'one or more recordings (NDJSON or HAR)' },
+  ],
+  options: recordProfileOptions,
+  helpAfter: `
 The profile says what the recordings showed, each figure with the number of observations
 behind it: the attempts, interval, per-attempt wait and give-up time of agent messages to the
 integrator and of bot events (the bot's hand-over), the public Bot API's extra events when
@@ -114,14 +86,22 @@ Examples:
   $ svc-cli record profile real.ndjson --out real.profile.json
   $ svc-cli platform --profile real.profile.json --integrator-url http://127.0.0.1:9000/agent-messages
   $ svc-cli replay fixtures/conversations/hello.json --profile real.profile.json`,
-    )
-    .action(
-      action(ctx, async (files: string[], _opts: unknown, cmd: Command) => {
-        const { runRecordProfile } = await loadRunPath(
-          'record-profile-run',
-          () => import('./record-profile-run.js'),
-        );
-        return runRecordProfile(ctx, files, givenFlags(cmd));
-      }),
-    );
-}
+  run: fromRunPaths(
+    'record-profile-run',
+    () => import('./record-profile-run.js'),
+    (m, ctx, { args, flags }) => m.runRecordProfile(ctx, args.recordings as string[], flags),
+  ),
+};
+
+/** `record to-fixture|diff|profile`: work with recorded sessions. */
+export const recordCommand: CommandSpec = {
+  name: 'record',
+  description: 'work with recordings written by --record (NDJSON or HAR 1.2)',
+  helpAfter: `
+Examples:
+  $ svc-cli record to-fixture session.ndjson > fixtures/conversations/my-flow.json
+  $ svc-cli record to-fixture session.har --name "checkout flow" --out my-flow.json
+  $ svc-cli record diff real.ndjson sim.ndjson --timing-tolerance 500ms
+  $ svc-cli record profile real.ndjson --out real.profile.json`,
+  subcommands: [toFixtureCommand, recordDiffCommand, recordProfileCommand],
+};

@@ -1,24 +1,22 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import type { CliContext } from '../context.js';
-import { action, givenFlags } from '../action.js';
-import { addOptions } from '../options/register.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 import { replayOptions } from './replay-options.js';
 
-export function registerReplay(program: Command, ctx: CliContext): void {
-  const cmd = program
-    .command('replay')
-    .description(
-      'replay fixture conversations against the embedded simulator and roles (or real peers)',
-    )
-    .argument(
-      '[paths...]',
-      'conversation files or folders (default: ./fixtures/conversations, else the ones shipped with svc-cli)',
-    );
-  addOptions(cmd, replayOptions)
-    .addHelpText(
-      'after',
-      `
+/** `replay [paths...]`: fixture conversations against the embedded world or real peers. */
+export const replayCommand: CommandSpec = {
+  name: 'replay',
+  description:
+    'replay fixture conversations against the embedded simulator and roles (or real peers)',
+  arguments: [
+    {
+      name: 'paths',
+      optional: true,
+      variadic: true,
+      description:
+        'conversation files or folders (default: ./fixtures/conversations, else the ones shipped with svc-cli)',
+    },
+  ],
+  options: replayOptions,
+  helpAfter: `
 Everything runs in one process on a virtual clock by default: a conversation with a 9 s
 redelivery series takes milliseconds. Naming a real peer switches to real time (scale it
 with --time-scale).
@@ -51,11 +49,9 @@ Examples:
   $ svc-cli replay --grep bot- --bail
   $ svc-cli replay --concurrency 1                       # one conversation at a time
   $ svc-cli --time-scale 0.1 replay my-flows/ --platform-url http://127.0.0.1:8800`,
-    )
-    .action(
-      action(ctx, async (paths: string[], _opts: unknown, cmd: Command) => {
-        const { runReplay } = await loadRunPath('replay-run', () => import('./replay-run.js'));
-        return runReplay(ctx, paths, givenFlags(cmd));
-      }),
-    );
-}
+  run: fromRunPaths(
+    'replay-run',
+    () => import('./replay-run.js'),
+    (m, ctx, { args, flags }) => m.runReplay(ctx, args.paths as string[], flags),
+  ),
+};

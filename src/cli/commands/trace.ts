@@ -1,25 +1,19 @@
-import type { Command } from 'commander';
-import { loadRunPath } from './run-path.js';
-import type { CliContext } from '../context.js';
-import { action, givenFlags } from '../action.js';
-import { addOptions } from '../options/register.js';
+import { fromRunPaths, type CommandSpec } from './spec.js';
 import { traceOptions } from './trace-options.js';
 
 /** `svc-cli trace <recording>`: each conversation of a journal as a causal timeline. */
-export function registerTrace(program: Command, ctx: CliContext): void {
-  const cmd = program
-    .command('trace')
-    .description(
-      'print each conversation of a recording as a timeline across the channel, bot, hook and widget interfaces, with what caused each exchange',
-    )
-    .argument(
-      '<recording>',
-      'an NDJSON journal written with --record (replay, platform, listen, proxy)',
-    );
-  addOptions(cmd, traceOptions)
-    .addHelpText(
-      'after',
-      `
+export const traceCommand: CommandSpec = {
+  name: 'trace',
+  description:
+    'print each conversation of a recording as a timeline across the channel, bot, hook and widget interfaces, with what caused each exchange',
+  arguments: [
+    {
+      name: 'recording',
+      description: 'an NDJSON journal written with --record (replay, platform, listen, proxy)',
+    },
+  ],
+  options: traceOptions,
+  helpAfter: `
 A conversation is a chat of one run: every exchange of the journal about that chat, one lane
 per party (integrator, platform, bot, hooks, widget), protocol time from the chat's first
 exchange, the gap since the one before, attempt numbers, and "← #n": the exchange (journal
@@ -32,11 +26,9 @@ Examples:
   $ svc-cli trace session.ndjson
   $ svc-cli trace session.ndjson --chat 1 --json
   $ svc-cli trace session.ndjson --format otlp-json --out trace.json`,
-    )
-    .action(
-      action(ctx, async (file: string, _opts: unknown, cmd: Command) => {
-        const { runTrace } = await loadRunPath('trace-run', () => import('./trace-run.js'));
-        return runTrace(ctx, file, givenFlags(cmd));
-      }),
-    );
-}
+  run: fromRunPaths(
+    'trace-run',
+    () => import('./trace-run.js'),
+    (m, ctx, { args, flags }) => m.runTrace(ctx, args.recording as string, flags),
+  ),
+};

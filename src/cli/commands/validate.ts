@@ -1,21 +1,36 @@
-import type { Command } from 'commander';
-import type { CliContext } from '../context.js';
-import { action, givenFlags } from '../action.js';
 import { compiledExports } from '../compiled.js';
-import { addOptions } from '../options/register.js';
 import { validateOptions } from './tool-options.js';
+import { fromModule, type CommandSpec } from './spec.js';
 import type * as ValidateRun from './validate-run.js';
 
+type ValidateRunModule = typeof ValidateRun;
+/**
+ * The bundled run path (`npm run build`: one module to load, with the option
+ * resolver, the output, zod and the contract, not ~140, and its code cache), else the sources.
+ * Lazy: --help must not load zod (start-up is a feature).
+ */
+async function loadValidateRun(): Promise<ValidateRunModule> {
+  const bundled = compiledExports<ValidateRunModule>(
+    new URL('./validate-run.bundle.cjs', import.meta.url),
+  );
+  return bundled ?? import('./validate-run.js'); // tests on the sources: no bundle
+}
+
 /** `svc-cli validate`: flags -> options -> core (imported lazily) -> render. */
-export function registerValidate(program: Command, ctx: CliContext): void {
-  const cmd = program
-    .command('validate')
-    .description('validate payloads against the contract (files, folders, globs, stdin, NDJSON)')
-    .argument('[inputs...]', 'files, folders (recursive), globs, or - for stdin', ['-']);
-  addOptions(cmd, validateOptions)
-    .addHelpText(
-      'after',
-      `
+export const validateCommand: CommandSpec = {
+  name: 'validate',
+  description: 'validate payloads against the contract (files, folders, globs, stdin, NDJSON)',
+  arguments: [
+    {
+      name: 'inputs',
+      optional: true,
+      variadic: true,
+      description: 'files, folders (recursive), globs, or - for stdin',
+      default: ['-'],
+    },
+  ],
+  options: validateOptions,
+  helpAfter: `
 Inputs: .json files hold one payload; .ndjson/.jsonl files and stdin with several lines
 hold one payload per line (streamed). A JSON document over 10 MB is refused.
 
@@ -39,24 +54,7 @@ Examples:
   $ svc-cli validate --kind channel.customer.text body.json --strict
   $ cat traffic.ndjson | svc-cli validate -
   $ svc-cli validate fixtures/payloads --check-expectations`,
-    )
-    .action(
-      action(ctx, async (inputs: string[], _opts: unknown, cmd: Command) => {
-        // Lazy: --help must not load zod (start-up is a feature)
-        const { runValidate } = await loadValidateRun();
-        return runValidate(ctx, inputs, givenFlags(cmd));
-      }),
-    );
-}
-
-type ValidateRunModule = typeof ValidateRun;
-/**
- * The bundled run path (`npm run build`: one module to load, with the option
- * resolver, the output, zod and the contract, not ~140, and its code cache), else the sources.
- */
-async function loadValidateRun(): Promise<ValidateRunModule> {
-  const bundled = compiledExports<ValidateRunModule>(
-    new URL('./validate-run.bundle.cjs', import.meta.url),
-  );
-  return bundled ?? import('./validate-run.js'); // tests on the sources: no bundle
-}
+  run: fromModule('validate-run', loadValidateRun, (m, ctx, { args, flags }) =>
+    m.runValidate(ctx, args.inputs as string[], flags),
+  ),
+};

@@ -1,0 +1,37 @@
+import type { CliContext } from '../context.js';
+import { createClock } from '../../clock.js';
+import { getChannelStatus } from '../../roles/integrator/index.js';
+import { resolveForCommand } from '../options/resolve.js';
+import { formatStatus } from '../render/exchange.js';
+import { createOutput } from '../render/output.js';
+import { withSpinner } from '../render/progress.js';
+import { statusOptions } from './send-options.js';
+
+/** `status`: GET <channel URL>/status, body 0 or 1 (spec 3, 4.1). */
+export async function runStatus(
+  ctx: CliContext,
+  given: Readonly<Record<string, unknown>>,
+): Promise<number> {
+  const options = resolveForCommand(ctx, statusOptions, given);
+  const out = createOutput(ctx, { json: options.json });
+  const status = await withSpinner(
+    ctx,
+    { json: options.json },
+    'reading the channel status',
+    getChannelStatus({
+      channelUrl: options.channelUrl,
+      clock: createClock({ timeScale: options.timeScale }),
+      timeoutMs: options.timeout,
+      signal: ctx.signal,
+    }),
+  );
+  const event = {
+    type: 'status' as const,
+    availability: status.availability,
+    status: status.status,
+    body: status.body,
+    latencyMs: Math.round(status.latencyMs),
+  };
+  out.event(event, formatStatus);
+  return 0;
+}
