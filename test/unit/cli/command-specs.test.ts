@@ -1,0 +1,85 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../../src/cli/commands/index.js';
+import type { CommandSpec } from '../../../src/cli/commands/spec.js';
+import { createProgram } from '../../../src/cli/main.js';
+import { createTestContext } from '../../helpers/cli-context.js';
+
+const commandsDir = join(process.cwd(), 'src/cli/commands');
+
+/** Every spec with its place: `record diff` for a subcommand. */
+function walk(specs: readonly CommandSpec[], parents: string[] = []): [string, CommandSpec][] {
+  return specs.flatMap((spec) => {
+    const path = [...parents, spec.name];
+    return [[path.join(' '), spec] as [string, CommandSpec], ...walk(spec.subcommands ?? [], path)];
+  });
+}
+
+/** The tree of names commander holds: what `--help` and completion see. */
+function names(command: Command): unknown[] {
+  return command.commands.map((sub) =>
+    sub.commands.length > 0 ? [sub.name(), names(sub)] : sub.name(),
+  );
+}
+function specNames(specs: readonly CommandSpec[]): unknown[] {
+  return specs.map((spec) =>
+    spec.subcommands ? [spec.name, specNames(spec.subcommands)] : spec.name,
+  );
+}
+
+describe('commands are data: COMMANDS is the one list', () => {
+  it('the program holds exactly the commands of COMMANDS, in their order', () => {
+    const program = createProgram(createTestContext({ cwd: process.cwd() }).ctx);
+    expect(names(program)).toEqual(specNames(COMMANDS));
+  });
+
+  it('no command module builds a commander command itself: spec.ts does', () => {
+    const builders = readdirSync(commandsDir)
+      .filter((file) => file.endsWith('.ts') && file !== 'spec.ts')
+      .filter((file) =>
+        /\.command\(|\.action\(|export function register(?!Commands\b)/.test(
+          readFileSync(join(commandsDir, file), 'utf8'),
+        ),
+      );
+    expect(builders).toEqual([]);
+  });
+
+  it('names are unique among siblings', () => {
+    const places = walk(COMMANDS).map(([place]) => place);
+    expect(new Set(places).size).toBe(places.length);
+  });
+
+  it('every command but a group of subcommands has a run; a group has none', () => {
+    for (const [place, spec] of walk(COMMANDS)) {
+      expect({ place, runs: spec.run !== undefined }).toEqual({
+        place,
+        runs: spec.subcommands === undefined,
+      });
+    }
+  });
+});
+
+describe("every spec's run path is a *-run.ts module, and its loader loads that module", () => {
+  const runs = walk(COMMANDS).flatMap(([place, spec]) =>
+    spec.run ? [[place, spec.run] as const] : [],
+  );
+
+  it.each(runs)('%s', async (_place, run) => {
+    expect(run.path).toMatch(/^[a-z][a-z-]*-run$/);
+    expect(existsSync(join(commandsDir, `${run.path}.ts`))).toBe(true);
+    // the literal import() beside the name is that module, not another one
+    const loaded = await run.load();
+    const own: unknown = await import(/* @vite-ignore */ join(commandsDir, `${run.path}.ts`));
+    expect(loaded).toBe(own);
+  });
+
+  it("every *-run.ts module is some command's run path", () => {
+    const files = readdirSync(commandsDir)
+      .filter((file) => file.endsWith('-run.ts'))
+      .map((file) => file.slice(0, -3))
+      .sort();
+    expect([...new Set(runs.map(([, run]) => run.path))].sort()).toEqual(files);
+  });
+});
