@@ -179,7 +179,7 @@ await buildForCodeCache({
   plugins: [englishOnly, builtinsOutside],
 });
 
-// Every other command's run path (`<command>-run.js`, which its registration imports when the
+// Every other command's run path (`<command>-run.js`, which its spec's `run` imports when the
 // command runs) is one bundle too, dist/cli/commands/run-paths.bundle.cjs: a start of
 // `platform` or `replay` loaded ~300 ES modules one by one, with no code cache (about 0.2 s of
 // CPU here, for every spawned command). One bundle for all of them, not one each: the paths
@@ -189,8 +189,12 @@ await buildForCodeCache({
 // modules. The modules a path imports with import() are bundled in as well (one copy of each
 // module per process, none behind a lazy import); packages imported so (ora, the prompts,
 // selfsigned, tinyglobby) stay lazy imports of the installed package.
+// Three run paths have loaders of their own (their specs' `fromModule`): validate its bundle
+// above; schema and completion their ES modules (a completion script loads little; schema
+// loads zod as the installed package).
+const OWN_LOADERS = new Set(['validate-run.js', 'schema-run.js', 'completion-run.js']);
 const runPaths = readdirSync(path.join(DIST, 'cli/commands'))
-  .filter((name) => name.endsWith('-run.js') && name !== 'validate-run.js')
+  .filter((name) => name.endsWith('-run.js') && !OWN_LOADERS.has(name))
   .sort();
 await buildForCodeCache({
   stdin: {
