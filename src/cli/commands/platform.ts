@@ -1,6 +1,7 @@
 import { fromRunPaths, type CommandSpec } from './spec.js';
 import { platformOptions } from './platform-options.js';
 
+/** `platform`: the simulator of the platform, serving every interface the flags switch on. */
 export const platformCommand: CommandSpec = {
   name: 'platform',
   description:

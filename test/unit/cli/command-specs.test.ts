@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../src/cli/commands/index.js';
+import { ALL_TABLES } from '../../../src/cli/options/all.js';
 import type { CommandSpec } from '../../../src/cli/commands/spec.js';
 import { createProgram } from '../../../src/cli/main.js';
 import { createTestContext } from '../../helpers/cli-context.js';
@@ -44,6 +45,11 @@ describe('commands are data: COMMANDS is the one list', () => {
         ),
       );
     expect(builders).toEqual([]);
+  });
+
+  it("the commands' option tables are ALL_TABLES (config, the config file's schema)", () => {
+    const tables = walk(COMMANDS).flatMap(([, spec]) => (spec.options ? [spec.options] : []));
+    expect(new Set(tables)).toEqual(new Set(ALL_TABLES));
   });
 
   it('names are unique among siblings', () => {
