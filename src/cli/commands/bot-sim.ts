@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { botSimOptions } from './serving-tables.js';
 
 /** `bot-sim`: a scripted bot provider (interface B, provider side). */
-export const botSimCommand: CommandSpec = {
+export const botSimCommand = defineCommand({
   name: 'bot-sim',
   description:
     'run a scripted bot provider: serves POST <any path>/<token> (spec 4.3: the provider URL is free), answers 200 at once, then posts BOT_MESSAGE / INVITE_AGENT to the platform',
@@ -22,9 +22,9 @@ Examples:
   $ svc-cli bot-sim --port 9100 --platform-url http://127.0.0.1:8800
   $ svc-cli bot-sim --port 0 --json --silent
   $ svc-cli bot-sim --script fixtures/bots/shop.json --platform-url http://127.0.0.1:8800`,
-  run: fromRunPaths(
-    'bot-sim-run',
-    () => import('./bot-sim-run.js'),
-    (m, ctx, { flags }) => m.runBotSim(ctx, flags),
-  ),
-};
+  run: {
+    path: 'bot-sim-run',
+    sources: () => import('./bot-sim-run.js'),
+    call: (m, ctx, { flags }) => m.runBotSim(ctx, flags),
+  },
+});

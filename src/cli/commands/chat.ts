@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { chatOptions } from './misc-options.js';
 
 /** `chat`: an interactive customer console; agent replies arrive through an embedded listen. */
-export const chatCommand: CommandSpec = {
+export const chatCommand = defineCommand({
   name: 'chat',
   description:
     'interactive customer console: type to send, see the agent’s replies (embedded simulator when no channel URL)',
@@ -21,9 +21,9 @@ Examples:
   $ svc-cli chat
   $ svc-cli chat --channel-url https://svc.example/r4nd0m/ch-1 --sender-id c-1 --port 9000
   $ printf 'Hello\\n/agent Hi, how can I help?\\n' | svc-cli chat --json`,
-  run: fromRunPaths(
-    'chat-run',
-    () => import('./chat-run.js'),
-    (m, ctx, { flags }) => m.runChat(ctx, flags),
-  ),
-};
+  run: {
+    path: 'chat-run',
+    sources: () => import('./chat-run.js'),
+    call: (m, ctx, { flags }) => m.runChat(ctx, flags),
+  },
+});

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { fromModule, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 
 /** `completion <shell>`: a completion script generated from this program. */
-export const completionCommand: CommandSpec = {
+export const completionCommand = defineCommand({
   name: 'completion',
   description: 'print a shell completion script (commands, flags, choices)',
   arguments: [
@@ -15,10 +15,10 @@ Examples:
   $ svc-cli completion zsh > "\${fpath[1]}/_svc-cli"
   $ svc-cli completion fish > ~/.config/fish/completions/svc-cli.fish`,
   // its own module, not the run paths' bundle: a completion script loads little
-  run: fromModule(
-    'completion-run',
-    () => import('./completion-run.js'),
-    (m, ctx, { args, command }) =>
-      m.runCompletion(ctx, command.parent as Command, args.shell as 'bash' | 'zsh' | 'fish'),
-  ),
-};
+  run: {
+    path: 'completion-run',
+    load: () => import('./completion-run.js'),
+    call: (m, ctx, { args, command }) =>
+      m.runCompletion(ctx, command.parent as Command, args.shell),
+  },
+});

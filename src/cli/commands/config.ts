@@ -1,7 +1,7 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 
 /** `config [command]`: the resolved options and where each came from (file, env, flag, default). */
-export const configCommand: CommandSpec = {
+export const configCommand = defineCommand({
   name: 'config',
   description: 'print the resolved options and where each came from: file, env, flag or default',
   arguments: [
@@ -27,14 +27,14 @@ Examples:
   $ svc-cli config
   $ svc-cli config listen --port 9100
   $ SVC_PORT=9000 svc-cli --json config listen`,
-  run: fromRunPaths(
-    'config-run',
-    () => import('./config-run.js'),
-    (m, ctx, { args, flags }) =>
+  run: {
+    path: 'config-run',
+    sources: () => import('./config-run.js'),
+    call: (m, ctx, { args, flags }) =>
       m.runConfig(ctx, {
-        command: args.command as string | undefined,
-        rest: args.flags as string[],
+        command: args.command,
+        rest: args.flags,
         given: flags,
       }),
-  ),
-};
+  },
+});

@@ -1,6 +1,6 @@
 import { Help, type Command } from 'commander';
 import { conformOptions, suitesReading } from './conform-options.js';
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 
 const SUITES = ['integrator', 'hooks', 'platform', 'bot'] as const;
 type Suite = (typeof SUITES)[number];
@@ -166,7 +166,7 @@ function showSuiteFlags(cmd: Command): void {
 }
 
 /** `conform <suite>`: the contract suites against someone else's implementation. */
-export const conformCommand: CommandSpec = {
+export const conformCommand = defineCommand({
   name: 'conform',
   description:
     "run the contract suite against someone else's implementation: an integrator endpoint, a hook receiver, a bot provider or a platform",
@@ -176,9 +176,9 @@ export const conformCommand: CommandSpec = {
   options: conformOptions,
   helpAfter: ({ command }) => conformHelpAfter(suiteAsked(command)),
   configure: showSuiteFlags,
-  run: fromRunPaths(
-    'conform-run',
-    () => import('./conform-run.js'),
-    (m, ctx, { args, flags }) => m.runConform(ctx, args.suite as string, flags),
-  ),
-};
+  run: {
+    path: 'conform-run',
+    sources: () => import('./conform-run.js'),
+    call: (m, ctx, { args, flags }) => m.runConform(ctx, args.suite, flags),
+  },
+});

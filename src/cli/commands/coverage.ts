@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { coverageOptions } from './tool-options.js';
 
 /** `svc-cli coverage <recordings...>`: what a run exercised of the contract. */
-export const coverageCommand: CommandSpec = {
+export const coverageCommand = defineCommand({
   name: 'coverage',
   description:
     'contract coverage of a recorded run: which kinds, fields, forms, statuses, timing paths and hook replies it exercised, per interface',
@@ -28,9 +28,9 @@ Examples:
   $ svc-cli coverage session.ndjson --min 80 --junit coverage.xml
   $ svc-cli coverage session.ndjson --uncovered
   $ svc-cli --json coverage a.ndjson b.har`,
-  run: fromRunPaths(
-    'coverage-run',
-    () => import('./coverage-run.js'),
-    (m, ctx, { args, flags }) => m.runCoverage(ctx, args.recordings as string[], flags),
-  ),
-};
+  run: {
+    path: 'coverage-run',
+    sources: () => import('./coverage-run.js'),
+    call: (m, ctx, { args, flags }) => m.runCoverage(ctx, args.recordings, flags),
+  },
+});

@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { doctorOptions } from './tool-options.js';
 
 /** `doctor`: Node version, config file, reachability of the configured URLs. */
-export const doctorCommand: CommandSpec = {
+export const doctorCommand = defineCommand({
   name: 'doctor',
   description: 'check Node, the config file and that the configured URLs answer',
   options: doctorOptions,
@@ -17,9 +17,9 @@ Examples:
   $ svc-cli doctor
   $ SVC_CHANNEL_URL=https://svc.example/r4nd0m/ch-1 svc-cli doctor --timeout 500
   $ svc-cli --json doctor`,
-  run: fromRunPaths(
-    'doctor-run',
-    () => import('./doctor-run.js'),
-    (m, ctx, { flags }) => m.runDoctor(ctx, flags),
-  ),
-};
+  run: {
+    path: 'doctor-run',
+    sources: () => import('./doctor-run.js'),
+    call: (m, ctx, { flags }) => m.runDoctor(ctx, flags),
+  },
+});

@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { explainOptions } from './tool-options.js';
 
 /** `svc-cli explain <what...>`: the part of docs/CONTRACT.md a message points at. */
-export const explainCommand: CommandSpec = {
+export const explainCommand = defineCommand({
   name: 'explain',
   description:
     'print the part of the contract a message points at: a section, kind, field, rule or error code',
@@ -27,9 +27,9 @@ Examples:
   $ svc-cli explain SVC_E_UNTRUSTED_CERT                 # an error code, with what to do
   $ svc-cli explain hook-after-finish                    # a cross-interface invariant
   $ svc-cli --json explain 8`,
-  run: fromRunPaths(
-    'explain-run',
-    () => import('./explain-run.js'),
-    (m, ctx, { args, flags }) => m.runExplain(ctx, args.what as string[], flags),
-  ),
-};
+  run: {
+    path: 'explain-run',
+    sources: () => import('./explain-run.js'),
+    call: (m, ctx, { args, flags }) => m.runExplain(ctx, args.what, flags),
+  },
+});

@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { hookFireOptions } from './misc-options.js';
 
 /** `hook-fire`: the platform firing one synthetic hook event at a receiver (like `stripe trigger`). */
-export const hookFireCommand: CommandSpec = {
+export const hookFireCommand = defineCommand({
   name: 'hook-fire',
   description:
     'fire a realistic hook event (spec 6.2) at a hook receiver and check its reply against the contract',
@@ -29,9 +29,9 @@ Examples:
   $ svc-cli hook-fire chat_finished --url http://127.0.0.1:9100 --set chat.rate=negative
   $ svc-cli hook-fire call_event --url http://127.0.0.1:9100 --set call.status=error --set call.reason=busy
   $ svc-cli --json hook-fire --all --url http://127.0.0.1:9100`,
-  run: fromRunPaths(
-    'hook-fire-run',
-    () => import('./hook-fire-run.js'),
-    (m, ctx, { args, flags }) => m.runHookFire(ctx, flags, args.event as string | undefined),
-  ),
-};
+  run: {
+    path: 'hook-fire-run',
+    sources: () => import('./hook-fire-run.js'),
+    call: (m, ctx, { args, flags }) => m.runHookFire(ctx, flags, args.event),
+  },
+});

@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { hookTargetOptions } from './serving-tables.js';
 
 /** `hook-target`: the hook receiver (a CRM's endpoint, spec 4.4, 6.2) with scripted replies and faults. */
-export const hookTargetCommand: CommandSpec = {
+export const hookTargetCommand = defineCommand({
   name: 'hook-target',
   description:
     'serve a hook receiver (spec 4.4): validate every hook event, reply with valid defaults per event, scripted replies or injected faults',
@@ -19,9 +19,9 @@ Examples:
   $ svc-cli hook-target --port 9100
   $ svc-cli hook-target --port 9100 --reply chat_accepted=fixtures/hooks/crm-reply.json
   $ svc-cli --json hook-target --port 0 --fault status:500 --fault-rate 0.5 --seed 7`,
-  run: fromRunPaths(
-    'hook-target-run',
-    () => import('./hook-target-run.js'),
-    (m, ctx, { flags }) => m.runHookTarget(ctx, flags),
-  ),
-};
+  run: {
+    path: 'hook-target-run',
+    sources: () => import('./hook-target-run.js'),
+    call: (m, ctx, { flags }) => m.runHookTarget(ctx, flags),
+  },
+});

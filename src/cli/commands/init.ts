@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { initOptions } from './tool-options.js';
 
 /** `init`: asks which part you play and your URLs, writes svc.config.json. */
-export const initCommand: CommandSpec = {
+export const initCommand = defineCommand({
   name: 'init',
   description: 'write svc.config.json: the part you play, your endpoint URLs, the channel URL',
   options: initOptions,
@@ -15,9 +15,9 @@ Examples:
   $ svc-cli init
   $ svc-cli init --yes --role integrator --integrator-url http://127.0.0.1:9000
   $ svc-cli init --yes --role platform-qa --channel-url https://svc.example/r4nd0m/ch-1 --force`,
-  run: fromRunPaths(
-    'init-run',
-    () => import('./init-run.js'),
-    (m, ctx, { flags }) => m.runInit(ctx, flags),
-  ),
-};
+  run: {
+    path: 'init-run',
+    sources: () => import('./init-run.js'),
+    call: (m, ctx, { flags }) => m.runInit(ctx, flags),
+  },
+});

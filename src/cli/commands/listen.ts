@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { listenOptions } from './serving-tables.js';
 
 /** `listen`: the integrator's agent-message endpoint with fault injection (spec 4.2). */
-export const listenCommand: CommandSpec = {
+export const listenCommand = defineCommand({
   name: 'listen',
   description:
     'serve the integrator\'s agent-message endpoint POST /<channel_public_id> (spec 4.2): validate each agent message, reply {"result":"ok"} or inject faults',
@@ -14,9 +14,9 @@ request. Runs until Ctrl-C (exit 130) or SIGTERM (exit 143).
 Examples:
   $ svc-cli listen --port 9000 --fail-first 2        # watch the platform redeliver (spec 8)
   $ svc-cli listen --port 0 --json --fault hang --record session.ndjson`,
-  run: fromRunPaths(
-    'listen-run',
-    () => import('./listen-run.js'),
-    (m, ctx, { flags }) => m.runListen(ctx, flags),
-  ),
-};
+  run: {
+    path: 'listen-run',
+    sources: () => import('./listen-run.js'),
+    call: (m, ctx, { flags }) => m.runListen(ctx, flags),
+  },
+});

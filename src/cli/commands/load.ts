@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { loadOptions } from './load-options.js';
 
 /** `load <role>`: the platform's traffic (or customers') at a rate, with thresholds. */
-export const loadCommand: CommandSpec = {
+export const loadCommand = defineCommand({
   name: 'load',
   description:
     "send the platform's traffic to YOUR endpoint at a rate (integrator, hooks, bot), or customers to a channel, with live figures and pass/fail thresholds",
@@ -30,9 +30,9 @@ Examples:
   $ svc-cli load hooks --url http://127.0.0.1:8000/hooks --rate 100/s
   $ svc-cli load bot --url http://127.0.0.1:7000/bot --token t --rate 50/s
   $ svc-cli load integrator --url http://127.0.0.1:9000/agent-messages --rate 20000/s --export locust > locustfile.py`,
-  run: fromRunPaths(
-    'load-run',
-    () => import('./load-run.js'),
-    (m, ctx, { args, flags }) => m.runLoadCommand(ctx, args.role as string, flags),
-  ),
-};
+  run: {
+    path: 'load-run',
+    sources: () => import('./load-run.js'),
+    call: (m, ctx, { args, flags }) => m.runLoadCommand(ctx, args.role, flags),
+  },
+});

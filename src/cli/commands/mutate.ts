@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { mutateOptions } from './tool-options.js';
 
 /** `svc-cli mutate -- <test command>`: would your tests notice the platform misbehaving? */
-export const mutateCommand: CommandSpec = {
+export const mutateCommand = defineCommand({
   name: 'mutate',
   description:
     'run your test command against simulator mutants (named deviations from the contract): which would your tests not notice?',
@@ -26,9 +26,9 @@ Examples:
   $ svc-cli mutate --skip 6.2 --jobs 2 --min-score 80 -- ./run-tests.sh
   $ svc-cli mutate --coverage run.ndjson --junit mutants.xml --report mutants.html -- npm test
   $ svc-cli --json mutate -- pytest -q`,
-  run: fromRunPaths(
-    'mutate-run',
-    () => import('./mutate-run.js'),
-    (m, ctx, { args, flags }) => m.runMutate(ctx, args.command as string[], flags),
-  ),
-};
+  run: {
+    path: 'mutate-run',
+    sources: () => import('./mutate-run.js'),
+    call: (m, ctx, { args, flags }) => m.runMutate(ctx, args.command, flags),
+  },
+});

@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { platformOptions } from './platform-options.js';
 
 /** `platform`: the simulator of the platform, serving every interface the flags switch on. */
-export const platformCommand: CommandSpec = {
+export const platformCommand = defineCommand({
   name: 'platform',
   description:
     'run the platform simulator: channel URL + status, agent messages to your integrator URL with the redelivery policy',
@@ -55,9 +55,9 @@ Examples:
   $ svc-cli platform --hook-url http://127.0.0.1:9100/hooks --hook-timeout 5000
   $ svc-cli platform --web --port 8800   # then open http://127.0.0.1:8800/_sim/console/
   $ svc-cli platform --quiet --record load.ndjson   # under load: no line per message`,
-  run: fromRunPaths(
-    'platform-run',
-    () => import('./platform-run.js'),
-    (m, ctx, { flags }) => m.runPlatform(ctx, flags),
-  ),
-};
+  run: {
+    path: 'platform-run',
+    sources: () => import('./platform-run.js'),
+    call: (m, ctx, { flags }) => m.runPlatform(ctx, flags),
+  },
+});

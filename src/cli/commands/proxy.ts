@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { proxyOptions } from './proxy-options.js';
 
 /** `proxy channel|bot|hooks`: between real parties, forward, check, time and record. */
-export const proxyCommand: CommandSpec = {
+export const proxyCommand = defineCommand({
   name: 'proxy',
   description:
     'sit between real parties (your app and the real platform): forward every exchange unchanged, validate and time it against the spec, record it, optionally inject faults',
@@ -45,9 +45,9 @@ Examples:
   $ svc-cli proxy bot --platform-url https://<bot service> --provider-url http://127.0.0.1:7000/bot --no-invariant handover-budget
   $ svc-cli proxy channel --integrator-url http://127.0.0.1:9000 --fail-first 2   # watch the platform redeliver
   $ svc-cli record to-fixture staging.ndjson -o my-flows/from-staging.json`,
-  run: fromRunPaths(
-    'proxy-run',
-    () => import('./proxy-run.js'),
-    (m, ctx, { args, flags }) => m.runProxy(ctx, args.interface as string, flags),
-  ),
-};
+  run: {
+    path: 'proxy-run',
+    sources: () => import('./proxy-run.js'),
+    call: (m, ctx, { args, flags }) => m.runProxy(ctx, args.interface, flags),
+  },
+});

@@ -1,7 +1,7 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { recordDiffOptions, recordProfileOptions, toFixtureOptions } from './tool-options.js';
 
-const toFixtureCommand: CommandSpec = {
+const toFixtureCommand = defineCommand({
   name: 'to-fixture',
   description:
     'turn a recording (platform/listen --record: NDJSON or .har) into a conversation that replay runs',
@@ -21,14 +21,14 @@ Examples:
   $ svc-cli platform --record session.ndjson --integrator-url http://127.0.0.1:9000 --hook-url http://127.0.0.1:9100/hooks
   $ svc-cli record to-fixture session.ndjson --out fixtures/conversations/my-session.json
   $ svc-cli replay fixtures/conversations/my-session.json`,
-  run: fromRunPaths(
-    'record-run',
-    () => import('./record-run.js'),
-    (m, ctx, { args, flags }) => m.runToFixture(ctx, args.recording as string, flags),
-  ),
-};
+  run: {
+    path: 'record-run',
+    sources: () => import('./record-run.js'),
+    call: (m, ctx, { args, flags }) => m.runToFixture(ctx, args.recording, flags),
+  },
+});
 
-const recordDiffCommand: CommandSpec = {
+const recordDiffCommand = defineCommand({
   name: 'diff',
   description:
     'compare two recordings: payload shapes, statuses, redelivery, bot timing, order, headers',
@@ -58,14 +58,14 @@ Examples:
   $ svc-cli platform --integrator-url http://127.0.0.1:9000/agent-messages --record sim.ndjson
   $ svc-cli record diff real.ndjson sim.ndjson
   $ svc-cli record diff real.ndjson sim.ndjson --timing-tolerance 1s --json`,
-  run: fromRunPaths(
-    'record-diff-run',
-    () => import('./record-diff-run.js'),
-    (m, ctx, { args, flags }) => m.runRecordDiff(ctx, args.a as string, args.b as string, flags),
-  ),
-};
+  run: {
+    path: 'record-diff-run',
+    sources: () => import('./record-diff-run.js'),
+    call: (m, ctx, { args, flags }) => m.runRecordDiff(ctx, args.a, args.b, flags),
+  },
+});
 
-const recordProfileCommand: CommandSpec = {
+const recordProfileCommand = defineCommand({
   name: 'profile',
   description:
     'learn a platform profile from recordings: retry schedule, bot timeouts, field forms, statuses',
@@ -86,15 +86,15 @@ Examples:
   $ svc-cli record profile real.ndjson --out real.profile.json
   $ svc-cli platform --profile real.profile.json --integrator-url http://127.0.0.1:9000/agent-messages
   $ svc-cli replay fixtures/conversations/hello.json --profile real.profile.json`,
-  run: fromRunPaths(
-    'record-profile-run',
-    () => import('./record-profile-run.js'),
-    (m, ctx, { args, flags }) => m.runRecordProfile(ctx, args.recordings as string[], flags),
-  ),
-};
+  run: {
+    path: 'record-profile-run',
+    sources: () => import('./record-profile-run.js'),
+    call: (m, ctx, { args, flags }) => m.runRecordProfile(ctx, args.recordings, flags),
+  },
+});
 
 /** `record to-fixture|diff|profile`: work with recorded sessions. */
-export const recordCommand: CommandSpec = {
+export const recordCommand = defineCommand({
   name: 'record',
   description: 'work with recordings written by --record (NDJSON or HAR 1.2)',
   helpAfter: `
@@ -104,4 +104,4 @@ Examples:
   $ svc-cli record diff real.ndjson sim.ndjson --timing-tolerance 500ms
   $ svc-cli record profile real.ndjson --out real.profile.json`,
   subcommands: [toFixtureCommand, recordDiffCommand, recordProfileCommand],
-};
+});

@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { replayOptions } from './replay-options.js';
 
 /** `replay [paths...]`: fixture conversations against the embedded world or real peers. */
-export const replayCommand: CommandSpec = {
+export const replayCommand = defineCommand({
   name: 'replay',
   description:
     'replay fixture conversations against the embedded simulator and roles (or real peers)',
@@ -49,9 +49,9 @@ Examples:
   $ svc-cli replay --grep bot- --bail
   $ svc-cli replay --concurrency 1                       # one conversation at a time
   $ svc-cli --time-scale 0.1 replay my-flows/ --platform-url http://127.0.0.1:8800`,
-  run: fromRunPaths(
-    'replay-run',
-    () => import('./replay-run.js'),
-    (m, ctx, { args, flags }) => m.runReplay(ctx, args.paths as string[], flags),
-  ),
-};
+  run: {
+    path: 'replay-run',
+    sources: () => import('./replay-run.js'),
+    call: (m, ctx, { args, flags }) => m.runReplay(ctx, args.paths, flags),
+  },
+});

@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { reportOptions } from './report-options.js';
 
 /** `svc-cli report <recording>`: the trace as one self-contained HTML file. */
-export const reportCommand: CommandSpec = {
+export const reportCommand = defineCommand({
   name: 'report',
   description:
     'write a recording as one self-contained HTML file: a swimlane timeline per conversation, broken invariants in red',
@@ -23,9 +23,9 @@ Examples:
   $ svc-cli replay fixtures/conversations --record session.ndjson
   $ svc-cli report session.ndjson --out report.html
   $ svc-cli replay fixtures/conversations --report report.html     # both at once`,
-  run: fromRunPaths(
-    'report-run',
-    () => import('./report-run.js'),
-    (m, ctx, { args, flags }) => m.runReport(ctx, args.recording as string, flags),
-  ),
-};
+  run: {
+    path: 'report-run',
+    sources: () => import('./report-run.js'),
+    call: (m, ctx, { args, flags }) => m.runReport(ctx, args.recording, flags),
+  },
+});

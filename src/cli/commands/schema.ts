@@ -1,8 +1,8 @@
 import { schemaOptions } from './tool-options.js';
-import { fromModule, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 
 /** `svc-cli schema`: JSON Schema (draft 2020-12) of the payload kinds, generated from zod. */
-export const schemaCommand: CommandSpec = {
+export const schemaCommand = defineCommand({
   name: 'schema',
   description: 'print or write the JSON Schema (draft 2020-12) of payload kinds; list the kinds',
   options: schemaOptions,
@@ -21,9 +21,9 @@ Examples:
   $ svc-cli schema --format asyncapi
   $ svc-cli schema --format markdown > CONTRACT.md   # the contract reference`,
   // its own ES modules, not the run paths' bundle: zod loads as the installed package
-  run: fromModule(
-    'schema-run',
-    () => import('./schema-run.js'),
-    (m, ctx, { flags }) => m.runSchema(ctx, flags),
-  ),
-};
+  run: {
+    path: 'schema-run',
+    load: () => import('./schema-run.js'),
+    call: (m, ctx, { flags }) => m.runSchema(ctx, flags),
+  },
+});

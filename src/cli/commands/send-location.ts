@@ -1,9 +1,9 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { SEND_HELP_AFTER } from './send-help.js';
 import { sendLocationOptions } from './send-options.js';
 
 /** `send-location --latitude --longitude` (spec 2.4). */
-export const sendLocationCommand: CommandSpec = {
+export const sendLocationCommand = defineCommand({
   name: 'send-location',
   description: 'send a customer geo-location message (spec 2.4)',
   options: sendLocationOptions,
@@ -11,9 +11,9 @@ export const sendLocationCommand: CommandSpec = {
 
 Example:
   $ svc-cli send-location --latitude 55.7558 --longitude=-37.6173 --sender-id c-1`,
-  run: fromRunPaths(
-    'send-run',
-    () => import('./send-run.js'),
-    (m, ctx, { flags }) => m.runSend(ctx, { variant: 'location' }, flags),
-  ),
-};
+  run: {
+    path: 'send-run',
+    sources: () => import('./send-run.js'),
+    call: (m, ctx, { flags }) => m.runSend(ctx, { variant: 'location' }, flags),
+  },
+});

@@ -1,9 +1,9 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { SEND_HELP_AFTER } from './send-help.js';
 import { sendTextOptions } from './send-options.js';
 
 /** `send-text <text>`: a customer text message to the channel URL (spec 2.1, 4.1). */
-export const sendTextCommand: CommandSpec = {
+export const sendTextCommand = defineCommand({
   name: 'send-text',
   description: 'send a customer text message to the platform (interface A, spec 2.1)',
   arguments: [
@@ -14,10 +14,9 @@ export const sendTextCommand: CommandSpec = {
 
 Example:
   $ svc-cli send-text "Hello" --channel-url https://svc.example/r4nd0m/ch-1 --sender-id c-1`,
-  run: fromRunPaths(
-    'send-run',
-    () => import('./send-run.js'),
-    (m, ctx, { args, flags }) =>
-      m.runSend(ctx, { variant: 'text', text: args.text as string }, flags),
-  ),
-};
+  run: {
+    path: 'send-run',
+    sources: () => import('./send-run.js'),
+    call: (m, ctx, { args, flags }) => m.runSend(ctx, { variant: 'text', text: args.text }, flags),
+  },
+});

@@ -1,8 +1,9 @@
 /**
  * Commands as data: each command module exports a `CommandSpec` (name, description,
- * arguments, option table, help text, subcommands, a lazy `run`), src/cli/commands/index.ts
- * lists them in `COMMANDS`, and `addCommand` below is the one place that turns a spec into a
- * commander command. Registration loads data only; a command's body (`<command>-run.ts`) is
+ * arguments, option table, help text, subcommands, a lazy `run`) written with
+ * `defineCommand`, which types the run's arguments from the argument specs;
+ * src/cli/commands/index.ts lists them in `COMMANDS`, and `addCommand` below is the one place
+ * that turns a spec into a commander command. Registration loads data only; a command's body (`<command>-run.ts`) is
  * imported when it runs (start-up is a feature).
  */
 import { Argument, type Command } from 'commander';
@@ -25,28 +26,64 @@ export interface ArgumentSpec {
   readonly default?: unknown;
 }
 
+/**
+ * The value commander hands over for an argument: a string[] for a variadic one, one of the
+ * choices when it has them, undefined when optional and not given (nor defaulted).
+ */
+type ArgumentValue<A extends ArgumentSpec> = A extends { readonly variadic: true }
+  ? string[]
+  : | (A extends { readonly choices: readonly (infer C extends string)[] } ? C : string)
+    | (A extends { readonly optional: true } ? undefined : never);
+
+/** A command's arguments by name, typed from its argument specs. */
+export type ArgumentsOf<As extends readonly ArgumentSpec[]> = {
+  readonly [A in As[number] as A['name']]: ArgumentValue<A>;
+};
+
 /** What a command's run receives: its arguments by name and the flags given. */
-export interface CommandInput {
-  /** a string, or a string[] for a variadic argument; undefined for an optional one not given */
-  readonly args: Readonly<Record<string, unknown>>;
+export interface CommandInput<Args = Readonly<Record<string, unknown>>> {
+  readonly args: Args;
   /** the flags given on the command line, globals included (src/cli/action.ts `givenFlags`) */
   readonly flags: Record<string, unknown>;
   readonly command: Command;
 }
 
 /** Calls into a loaded run path; the exit code, if it returns one (src/cli/action.ts). */
-type Call<M> = (
+type Call<M, Args> = (
   module: M,
   ctx: CliContext,
-  input: CommandInput,
+  input: CommandInput<Args>,
 ) => Promise<number | void> | number | void;
+
+/**
+ * A command's body as a command module writes it: the run path's name, how to load it, and
+ * the call into it with the arguments typed from the command's argument specs.
+ */
+export type RunDefinition<M, Args> = {
+  /** the module's name: src/cli/commands/<path>.ts */
+  readonly path: string;
+  readonly call: Call<M, Args>;
+} & (
+  | {
+      /**
+       * `() => import('./<path>.js')`, literal: the bundles and the single binary resolve the
+       * static import (scripts/bundle-commands.mjs, scripts/build-binary.mjs). Loaded from
+       * dist/cli/commands/run-paths.bundle.cjs when there is one (src/cli/commands/run-path.ts).
+       */
+      readonly sources: () => Promise<M>;
+    }
+  | {
+      /** a loader of its own instead of the run paths' bundle (validate's; schema's modules) */
+      readonly load: () => Promise<M>;
+    }
+);
 
 /** A command's body, loaded on use: its module `<command>-run` and the call into it. */
 export interface RunSpec {
   /** the module's name: src/cli/commands/<path>.ts */
   readonly path: string;
   readonly load: () => Promise<unknown>;
-  readonly call: Call<unknown>;
+  readonly call: Call<unknown, Readonly<Record<string, unknown>>>;
 }
 
 /** The text after the flags in `--help`: fixed, or computed for the command asked about. */
@@ -68,20 +105,27 @@ export interface CommandSpec {
   readonly run?: RunSpec;
 }
 
-/**
- * A run path from dist/cli/commands/run-paths.bundle.cjs, else the sources
- * (src/cli/commands/run-path.ts). `sources` must stay a literal `import('./<path>.js')`: the
- * bundles and the single binary resolve the static import (scripts/bundle-commands.mjs,
- * scripts/build-binary.mjs).
- * @example run: fromRunPaths('listen-run', () => import('./listen-run.js'), (m, ctx, { flags }) => m.runListen(ctx, flags))
- */
-export function fromRunPaths<M>(path: string, sources: () => Promise<M>, call: Call<M>): RunSpec {
-  return { path, load: () => loadRunPath(path, sources), call: call as RunSpec['call'] };
-}
+/** A spec as a command module writes it: `run` typed from `arguments`. */
+export type CommandDefinition<As extends readonly ArgumentSpec[], M> = Omit<
+  CommandSpec,
+  'arguments' | 'run'
+> & {
+  readonly arguments?: As;
+  readonly run?: RunDefinition<M, ArgumentsOf<As>>;
+};
 
-/** A run path with a loader of its own (validate's bundle; schema's ES modules). */
-export function fromModule<M>(path: string, load: () => Promise<M>, call: Call<M>): RunSpec {
-  return { path, load, call: call as RunSpec['call'] };
+/**
+ * A command's spec, its run's arguments typed from its argument specs.
+ * @example export const listenCommand = defineCommand({ name: 'listen', description: '...', options: listenOptions, run: { path: 'listen-run', sources: () => import('./listen-run.js'), call: (m, ctx, { flags }) => m.runListen(ctx, flags) } });
+ */
+export function defineCommand<const As extends readonly ArgumentSpec[] = readonly [], M = never>(
+  definition: CommandDefinition<As, M>,
+): CommandSpec {
+  const { run, ...spec } = definition;
+  if (run === undefined) return spec;
+  const { path } = run;
+  const load = 'sources' in run ? () => loadRunPath(path, run.sources) : run.load;
+  return { ...spec, run: { path, load, call: run.call as RunSpec['call'] } };
 }
 
 /** `<name>`, `[name...]`: commander's form of an argument. */

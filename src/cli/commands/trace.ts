@@ -1,8 +1,8 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { traceOptions } from './trace-options.js';
 
 /** `svc-cli trace <recording>`: each conversation of a journal as a causal timeline. */
-export const traceCommand: CommandSpec = {
+export const traceCommand = defineCommand({
   name: 'trace',
   description:
     'print each conversation of a recording as a timeline across the channel, bot, hook and widget interfaces, with what caused each exchange',
@@ -26,9 +26,9 @@ Examples:
   $ svc-cli trace session.ndjson
   $ svc-cli trace session.ndjson --chat 1 --json
   $ svc-cli trace session.ndjson --format otlp-json --out trace.json`,
-  run: fromRunPaths(
-    'trace-run',
-    () => import('./trace-run.js'),
-    (m, ctx, { args, flags }) => m.runTrace(ctx, args.recording as string, flags),
-  ),
-};
+  run: {
+    path: 'trace-run',
+    sources: () => import('./trace-run.js'),
+    call: (m, ctx, { args, flags }) => m.runTrace(ctx, args.recording, flags),
+  },
+});

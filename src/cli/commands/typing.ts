@@ -1,9 +1,9 @@
-import { fromRunPaths, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import { SEND_HELP_AFTER } from './send-help.js';
 import { typingOptions } from './send-options.js';
 
 /** `typing <start|stop>`: the customer's typing notice, typein / typeout (spec 2.3). */
-export const typingCommand: CommandSpec = {
+export const typingCommand = defineCommand({
   name: 'typing',
   description: 'send a customer typing notice: start = typein, stop = typeout (spec 2.3)',
   arguments: [
@@ -15,10 +15,10 @@ export const typingCommand: CommandSpec = {
 Examples:
   $ svc-cli typing start --channel-url https://svc.example/r4nd0m/ch-1 --sender-id c-1
   $ SVC_CHANNEL_URL=https://svc.example/r4nd0m/ch-1 svc-cli typing stop --sender-id c-1`,
-  run: fromRunPaths(
-    'send-run',
-    () => import('./send-run.js'),
-    (m, ctx, { args, flags }) =>
-      m.runSend(ctx, { variant: 'typing', state: args.state as 'start' | 'stop' }, flags),
-  ),
-};
+  run: {
+    path: 'send-run',
+    sources: () => import('./send-run.js'),
+    call: (m, ctx, { args, flags }) =>
+      m.runSend(ctx, { variant: 'typing', state: args.state }, flags),
+  },
+});

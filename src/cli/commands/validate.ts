@@ -1,6 +1,6 @@
 import { compiledExports } from '../compiled.js';
 import { validateOptions } from './tool-options.js';
-import { fromModule, type CommandSpec } from './spec.js';
+import { defineCommand } from './spec.js';
 import type * as ValidateRun from './validate-run.js';
 
 type ValidateRunModule = typeof ValidateRun;
@@ -17,7 +17,7 @@ async function loadValidateRun(): Promise<ValidateRunModule> {
 }
 
 /** `svc-cli validate`: flags -> options -> core (imported lazily) -> render. */
-export const validateCommand: CommandSpec = {
+export const validateCommand = defineCommand({
   name: 'validate',
   description: 'validate payloads against the contract (files, folders, globs, stdin, NDJSON)',
   arguments: [
@@ -54,7 +54,9 @@ Examples:
   $ svc-cli validate --kind channel.customer.text body.json --strict
   $ cat traffic.ndjson | svc-cli validate -
   $ svc-cli validate fixtures/payloads --check-expectations`,
-  run: fromModule('validate-run', loadValidateRun, (m, ctx, { args, flags }) =>
-    m.runValidate(ctx, args.inputs as string[], flags),
-  ),
-};
+  run: {
+    path: 'validate-run',
+    load: loadValidateRun,
+    call: (m, ctx, { args, flags }) => m.runValidate(ctx, args.inputs, flags),
+  },
+});
