@@ -8,67 +8,26 @@
 import { z } from 'zod';
 import { httpUrl, lit, numberLike, once, oneOf, positiveInt, shape, str, tag } from './rules.js';
 
-/** spec 3, 6.4: the widget states passed to svc_onChangeState. */
-export const WIDGET_STATES = ['chat', 'call', 'chat/call', 'label', 'chat/min'] as const;
-export type WidgetState = (typeof WIDGET_STATES)[number];
-/** spec 4.5: isCallbackEnabled's failure reasons, spelled as the platform spells them. */
-export const CALLBACK_FAIL_REASONS = ['Callback disabled', 'Callback unavaiable'] as const;
-/** spec 4.5 (assumed shape, "not shown"): chatMode() returns one of these. */
-export const CHAT_MODES = ['online', 'offline'] as const;
-/** spec 4.5: the methods of `svc_api`. */
-export const WIDGET_METHODS = [
-  'open',
-  'close',
-  'chatMode',
-  'getContactInfo',
-  'getVisitorNumber',
-  'setContactInfo',
-  'setCustomData',
-  'setRules',
-  'setUserToken',
-  'showProactiveInvitation',
-  'startCall',
-  'isCallbackEnabled',
-  'sendOfflineMessage',
-] as const;
-/** spec 6.4: the callbacks a page may define. */
-export const WIDGET_CALLBACKS = [
-  'svc_onLoadCallback',
-  'svc_onOpen',
-  'svc_onMessageSent',
-  'svc_onAccept',
-  'svc_onClose',
-  'svc_onIntroduction',
-  'svc_onResizeCallback',
-  'svc_onCallStart',
-  'svc_onCallEnd',
-  'svc_onChangeState',
-] as const;
-
-/** spec 4.5: the methods whose arguments are checked (those that take any). */
-export const WIDGET_ARG_METHODS = [
-  'open',
-  'setContactInfo',
-  'setCustomData',
-  'setRules',
-  'setUserToken',
-  'showProactiveInvitation',
-  'startCall',
-  'sendOfflineMessage',
-] as const;
-/** spec 4.5, 7.3: the methods whose results (or callback values) are checked. */
-export const WIDGET_RESULT_METHODS = [
-  'chatMode',
-  'getContactInfo',
-  'getVisitorNumber',
-  'setCustomData',
-  'setUserToken',
-  'startCall',
-  'isCallbackEnabled',
-  'sendOfflineMessage',
-] as const;
-/** spec 6.4: the callbacks that receive arguments. */
-export const WIDGET_CALLBACKS_WITH_ARGS = ['svc_onCallEnd', 'svc_onChangeState'] as const;
+export {
+  CALLBACK_FAIL_REASONS,
+  CHAT_MODES,
+  WIDGET_ARG_METHODS,
+  WIDGET_CALLBACKS,
+  WIDGET_CALLBACKS_WITH_ARGS,
+  WIDGET_METHODS,
+  WIDGET_RESULT_METHODS,
+  WIDGET_STATES,
+  type WidgetState,
+} from './widget-protocol.js';
+import {
+  CALLBACK_FAIL_REASONS,
+  CHAT_MODES,
+  WIDGET_STATES,
+  type WIDGET_ARG_METHODS,
+  type WIDGET_CALLBACKS_WITH_ARGS,
+  type WIDGET_METHODS,
+  type WIDGET_RESULT_METHODS,
+} from './widget-protocol.js';
 
 /** The page-script schemas, built on first use. */
 export const widgetSchemas = once(() => {

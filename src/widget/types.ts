@@ -3,39 +3,34 @@
  * Plain TS only: this code also ships in the browser bundle, which must stay small (no zod).
  */
 
-/** spec 3: `chat`; `call` and `chat/call` (callback form open); `label` and `chat/min` (minimized). */
-export type WidgetState = 'chat' | 'call' | 'chat/call' | 'label' | 'chat/min';
+import {
+  WIDGET_CALLBACKS,
+  type CallbackName,
+  type CallbackSetting,
+  type ChatMode,
+  type ContactInfo,
+  type OfflineMessage,
+  type WidgetInboundEvent,
+  type WidgetOutboundEvent,
+  type WidgetTransportReply,
+} from '../contract/widget-protocol.js';
 
-/** Assumption (spec 4.5 "Return shape: not shown"): chatMode() returns one of these strings. */
-export type ChatMode = 'online' | 'offline';
+export type {
+  CallbackName,
+  CallbackSetting,
+  CallStatus,
+  ChatMode,
+  ContactInfo,
+  CustomDataField,
+  OfflineMessage,
+  WidgetInboundEvent,
+  WidgetOutboundEvent,
+  WidgetState,
+  WidgetTransportReply,
+} from '../contract/widget-protocol.js';
 
-/** Admin-panel callback setting; `unavailable` stands for day of week, time, call in progress. */
-export type CallbackSetting = 'enabled' | 'disabled' | 'unavailable';
-
-/**
- * Assumption (spec 4.5 "Fields of that structure: not shown"): getContactInfo() returns
- * the fields setContactInfo() takes, each present only once known.
- */
-export interface ContactInfo {
-  name?: string;
-  /** the docs profile's spelling of `name` (the public JS API's getContactInfo answers it) */
-  client_name?: string;
-  email?: string;
-  phone?: string;
-  description?: string;
-}
-
-/** spec 4.5 setCustomData: one field of the agent's side panel, after sanitising. */
-export interface CustomDataField {
-  content?: string;
-  title?: string;
-  link?: string;
-  key?: string;
-}
-
-export interface OfflineMessage extends ContactInfo {
-  message: string;
-}
+/** spec 6.4: names of the functions the page may define on `window` (the contract's list). */
+export const CALLBACK_NAMES = WIDGET_CALLBACKS;
 
 export type OkResult = { result: 'ok' };
 /** spec 7.3: failures of setCustomData, startCall, isCallbackEnabled carry `reason`. */
@@ -78,21 +73,6 @@ export interface SvcApi {
     message?: string,
   ): OfflineMessageResult;
 }
-
-/** spec 6.4: names of the functions the page may define on `window`. */
-export const CALLBACK_NAMES = [
-  'svc_onLoadCallback',
-  'svc_onOpen',
-  'svc_onMessageSent',
-  'svc_onAccept',
-  'svc_onClose',
-  'svc_onIntroduction',
-  'svc_onResizeCallback',
-  'svc_onCallStart',
-  'svc_onCallEnd',
-  'svc_onChangeState',
-] as const;
-export type CallbackName = (typeof CALLBACK_NAMES)[number];
 
 /** One svc_api call. For callback-style methods `result` is what the callback got, once it ran. */
 export interface CallRecord {
@@ -151,48 +131,6 @@ export interface WidgetOptions {
    */
   console?: Pick<Console, 'warn' | 'error'>;
 }
-
-// ---- the transport seam's events (documented in transport.ts) ----
-
-type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-export type WidgetOutboundEvent =
-  | { type: 'visitor_number'; visitorId: string }
-  | { type: 'visitor_message'; visitorId: string; text: string; first: boolean }
-  | { type: 'contact_info'; visitorId: string; source: 'api' | 'form'; contact: ContactInfo }
-  | { type: 'custom_data'; visitorId: string; fields: CustomDataField[] }
-  | { type: 'user_token'; visitorId: string; token: string }
-  | { type: 'rules'; visitorId: string; rules: { [key: string]: JsonValue } }
-  | { type: 'invitation'; visitorId: string; text: string; departmentId?: number }
-  | { type: 'offline_message'; visitorId: string; message: OfflineMessage }
-  | { type: 'start_call'; visitorId: string; phone: string }
-  /** the public JS API's setClientAttributes (docs profile): the attributes set by this call */
-  | { type: 'client_attributes'; visitorId: string; attributes: { [key: string]: JsonValue } }
-  /**
-   * a page callback ran because of a pushed event (spec 6.4): which one, and the event's id on
-   * the stream, so the platform's journal shows the callbacks against the pushes they reflect
-   */
-  | { type: 'callback'; visitorId: string; name: CallbackName; eventId: number; event: string };
-
-/** spec 2.6 call statuses. */
-export type CallStatus = 'start' | 'end' | 'agent_connected' | 'client_connected' | 'error';
-
-export type WidgetInboundEvent = { visitorId?: string } & (
-  | { type: 'agent_accepted'; agentName?: string }
-  | { type: 'agent_message'; text: string; agentName?: string }
-  | { type: 'chat_mode'; online: boolean }
-  | { type: 'callback_setting'; callback: CallbackSetting }
-  | { type: 'call_status'; status: CallStatus; reason?: string }
-  /**
-   * the visitor's open chat so far, sent to a page that loads after it began (a reload, a
-   * second tab): shown as the chat's history, no callback fires for it
-   */
-  | { type: 'transcript'; messages: Array<{ from: 'visitor' | 'agent'; text: string }> }
-);
-
-/** The platform's answer to an outbound event. */
-export type WidgetTransportReply =
-  { ok: true; visitorNumber?: number } | { ok: false; error: string };
 
 export interface WidgetTransport {
   /** The visitor this transport speaks for, when it is bound to one (installWidget uses it). */

@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js';
-import type { WidgetOutboundEvent, WidgetTransportReply } from '../../widget/transport.js';
+import type { WidgetOutboundEvent, WidgetTransportReply } from '../../contract/widget-protocol.js';
 import type { PlatformCore } from '../core.js';
 import { sendOfflineForm, updateVisitor, type VisitorUpdate } from '../hooks/actions.js';
 import { startCall } from '../hooks/calls.js';

@@ -1,4 +1,4 @@
-import type { WidgetInboundEvent } from '../../widget/transport.js';
+import type { WidgetInboundEvent } from '../../contract/widget-protocol.js';
 import type { PlatformCore } from '../core.js';
 import type { Channel, Chat, Customer } from '../model.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { WidgetOutboundEvent } from '../../widget/transport.js';
-import { CALLBACK_NAMES } from '../../widget/types.js';
+import type { WidgetOutboundEvent } from '../../contract/widget-protocol.js';
+import { WIDGET_CALLBACKS as CALLBACK_NAMES } from '../../contract/widget-protocol.js';
 
 /**
  * The page script's outbound events as the widget channel accepts them (see

@@ -1,5 +1,5 @@
 import { errorBody } from '../../http/body.js';
-import type { WidgetInboundEvent } from '../../widget/transport.js';
+import type { WidgetInboundEvent } from '../../contract/widget-protocol.js';
 import type { PlatformCore } from '../core.js';
 import type { PlatformEvent } from '../events.js';
 import type { ReadonlyPlatformState } from '../lifecycle-hooks.js';
