@@ -3,6 +3,7 @@ import { postJson } from '../http/client.js';
 import type { Journal } from '../journal/journal.js';
 import { BOT_DELIVERY_POLICY } from '../contract/timing.js';
 import { findBotEvent } from './bot-answers.js';
+import { recordExchange } from '../journal/index.js';
 
 /** What the bot answered the redelivered event: its HTTP answer, or why none came. */
 export type RedeliverOutcome =
@@ -42,7 +43,7 @@ export function botRedeliverer(options: {
       timeoutMs: BOT_DELIVERY_POLICY.attemptTimeoutMs,
       clock: options.clock,
     });
-    options.journal.record({
+    recordExchange(options.journal, {
       protocolMs: options.clock.now(),
       iface: 'bot',
       direction: 'out',

@@ -1,4 +1,5 @@
 import type { ExchangeInput, Journal } from '../journal/journal.js';
+import { recordExchange } from '../journal/index.js';
 
 /** A role a real peer plays, as expectations name it. */
 export type PeerParty = 'integrator' | 'bot' | 'hook';
@@ -66,7 +67,7 @@ export function tapOutgoing(
           },
         });
       }
-      return inner.record(input);
+      return recordExchange(inner, input);
     },
     entries: (since) => inner.entries(since),
     get count() {

@@ -43,6 +43,7 @@ import {
   type Profile,
 } from '../platform/profile.js';
 import { responseHeaders, responseText, toPlatformRequest } from '../platform/fetch-adapter.js';
+import { recordExchange } from '../journal/index.js';
 
 export interface MswPlatformOptions extends PlatformOptions {
   /** the platform's base URL as your client code knows it, e.g. https://platform.test */
@@ -167,7 +168,7 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
     const answer = await core.handle(platformRequest);
     const text = responseText(answer);
     entry.status = answer.status;
-    core.journal.record({
+    recordExchange(core.journal, {
       protocolMs: started,
       iface: answer.record?.iface ?? 'control',
       direction: 'in',

@@ -17,6 +17,7 @@ export {
   type ReplyJudgement,
 } from '../contract/timing.js';
 import { attemptOffsetMs, type DeliveryPolicy, type ReplyJudgement } from '../contract/timing.js';
+import { recordExchange } from '../journal/index.js';
 
 export interface DeliverOptions {
   deliveryId: string;
@@ -261,7 +262,7 @@ function recordAttempt(
   headers: Record<string, string> | undefined,
   { cause, ...extra }: AttemptRecord,
 ): number | undefined {
-  return options.journal?.record({
+  return recordExchange(options.journal, {
     protocolMs: options.clock.now(),
     iface: iface[options.target],
     direction: 'out',

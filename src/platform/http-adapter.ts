@@ -22,6 +22,7 @@ import {
   type ControlAccessOptions,
   type ControlVerdict,
 } from './control-access.js';
+import { recordExchange } from '../journal/index.js';
 
 export interface ServePlatformOptions {
   host?: string;
@@ -186,7 +187,7 @@ function recordAnswer(
   const body = request.body;
   const notes = body ? [`transfer: ${body.transfer}`] : [];
   if (response.record?.notes) notes.push(...response.record.notes);
-  core.journal.record({
+  recordExchange(core.journal, {
     protocolMs: started,
     iface: response.record?.iface ?? 'control',
     direction: 'in',

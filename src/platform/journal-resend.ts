@@ -1,6 +1,7 @@
 import { SvcError } from '../errors.js';
 import { getText, postJson } from '../http/client.js';
 import type { PlatformCore } from './core.js';
+import { recordExchange } from '../journal/index.js';
 
 export interface ResendResult {
   /** the exchange that was resent */
@@ -70,7 +71,7 @@ export async function resendExchange(
       : await postJson({ ...common, body: entry.request.body ?? '' });
   if (entry.direction === 'out') {
     // requests the simulator sends are journaled by their sender; record this one here
-    core.journal.record({
+    recordExchange(core.journal, {
       protocolMs: started,
       iface: entry.iface,
       direction: 'out',

@@ -56,6 +56,7 @@ import {
   type SeriesOutcome,
   type SeriesTracker,
 } from './series.js';
+import { recordExchange } from '../journal/index.js';
 
 export interface ProxyOptions {
   iface: ProxyInterface;
@@ -656,7 +657,7 @@ function invariantFlags(options: ProxyOptions, summary: ProxySummary) {
   return {
     /** journals the exchange; its seq */
     record(input: ExchangeInput): number {
-      seq = options.journal?.record(input) ?? seq + 1;
+      seq = recordExchange(options.journal, input) ?? seq + 1;
       return seq;
     },
     check: (record: ExchangeRecord): void => flag(watch.add(record)),

@@ -17,6 +17,7 @@ import { DEFAULT_BODY_LIMIT, errorBody, type TransferMode } from '../http/body.j
 import type { InboundExchange } from '../http/exchange.js';
 import type { ExchangeInput, Journal } from '../journal/index.js';
 import type { WireErrorCode } from '../wire-errors.js';
+import { recordExchange } from '../journal/index.js';
 
 /** A request the role refuses before reading it as its own (404, 405, 401 ...). */
 export interface Refusal {
@@ -130,7 +131,7 @@ export function createInboundHandler(
       extras: Omit<ExchangeInput, 'protocolMs' | 'iface' | 'direction' | 'request'>,
       body?: string,
     ) =>
-      role.journal?.record({
+      recordExchange(role.journal, {
         protocolMs: arrivedAt,
         iface: role.iface,
         direction: 'in',

@@ -9,6 +9,7 @@ import {
   type SenderFields,
 } from '../../roles/integrator/index.js';
 import type { ChatAction } from '../console/chat-console.js';
+import { recordExchange } from '../../journal/index.js';
 
 /** A journal that also hands every received agent message (its JSON body) to `onMessage`. */
 export function captureAgentMessages(
@@ -17,7 +18,7 @@ export function captureAgentMessages(
 ): Journal {
   return {
     record(input) {
-      const stored = journal.record(input);
+      const stored = recordExchange(journal, input);
       try {
         if (input.request.body !== undefined) onMessage(JSON.parse(input.request.body));
       } catch {

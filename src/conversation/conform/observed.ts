@@ -11,6 +11,7 @@ import {
   type InvariantOptions,
 } from '../../trace/invariants.js';
 import type { ConformCaseResult, ConformSuiteName } from './case.js';
+import { recordExchange } from '../../journal/index.js';
 
 /*
  * What a conform run saw of a conversation, for the cross-interface invariants
@@ -35,7 +36,7 @@ export function recordPost(
   if (!journal) return;
   const { outcome } = post;
   const kind = detectKind(post.body).kind;
-  journal.record({
+  recordExchange(journal, {
     protocolMs: post.startedAt,
     iface: 'channel',
     direction: 'out',

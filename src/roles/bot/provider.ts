@@ -25,6 +25,7 @@ import {
 } from './script.js';
 import { platformEventUrl, sendToPlatform, type PlatformTarget } from './send.js';
 import { errorText } from '../../errors.js';
+import { recordExchange } from '../../journal/index.js';
 
 export interface BotProviderOptions {
   /** the token the provider generated (spec 5.2); the platform posts to <any path>/<token> */
@@ -233,7 +234,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
         { batched: true },
       );
       rejected(method, path, status, code, message);
-      options.journal?.record({
+      recordExchange(options.journal, {
         protocolMs: arrivedAt,
         iface: 'bot',
         direction: 'in',
@@ -265,7 +266,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     });
     if (!issued.ok) return reject(issued.status, issued.code, issued.message, tokenBody.raw);
     wire.send(200, JSON.stringify(issued.body), { 'cache-control': 'no-store' }, { batched: true });
-    options.journal?.record({
+    recordExchange(options.journal, {
       protocolMs: arrivedAt,
       iface: 'bot',
       direction: 'in',

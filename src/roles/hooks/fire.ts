@@ -10,6 +10,7 @@ import { svcRoleOf } from '../../http/role-header.js';
 import type { Journal } from '../../journal/index.js';
 import { buildSampleHookEvent, HOOK_LIFECYCLE } from './samples.js';
 import { parseSetFlag, setPath } from './set-path.js';
+import { recordExchange } from '../../journal/index.js';
 
 /** Assumed wait for a hook reply (spec 8 is silent): the platform's 10 s. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
@@ -133,7 +134,7 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
   });
-  options.journal?.record({
+  recordExchange(options.journal, {
     protocolMs: clock.now(),
     iface: 'hook',
     direction: 'out',

@@ -9,6 +9,7 @@ import { checkKind } from './contract-check.js';
 import { kindOfChannelMessage } from './kinds.js';
 import { toRecordedVerdict, unknownKindVerdict } from './verdict.js';
 import { plural } from '../../plural.js';
+import { recordExchange } from '../../journal/index.js';
 
 /** Default wait for the platform's reply; the spec gives none for this direction (assumed). */
 export const DEFAULT_SEND_TIMEOUT_MS = 10_000;
@@ -81,7 +82,7 @@ export async function sendCustomerMessage(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
   });
-  options.journal?.record({
+  recordExchange(options.journal, {
     protocolMs: startedAt,
     iface: 'channel',
     direction: 'out',
@@ -153,7 +154,7 @@ export async function getChannelStatus(options: GetChannelStatusOptions): Promis
   });
   const text = outcome.ok ? outcome.body.trim() : '';
   const bodyOk = text === '0' || text === '1';
-  options.journal?.record({
+  recordExchange(options.journal, {
     protocolMs: startedAt,
     iface: 'channel',
     direction: 'out',
