@@ -22,3 +22,27 @@ export function recordExchange(
 ): number | undefined {
   return journal?.record(input);
 }
+
+/**
+ * The journal step of the request pipeline (src/http/pipeline.ts): after the rest of the
+ * pipeline has answered, records the exchange `recordOf` reads from the context (nothing when
+ * it gives none: a stream, a quiet read). Built once per server side; `recordOf` is not called
+ * without a journal.
+ * @example compose([journalStep((ctx) => ctx.core.journal, platformRecord), bodyStep(...)], handle)
+ */
+export function journalStep<C>(
+  journalOf: (ctx: C) => Journal | undefined,
+  recordOf: (ctx: C) => ExchangeInput | undefined,
+): (ctx: C, next: (ctx: C) => void | Promise<void>) => void | Promise<void> {
+  const write = (ctx: C): void => {
+    const journal = journalOf(ctx);
+    if (!journal) return;
+    const input = recordOf(ctx);
+    if (input) recordExchange(journal, input);
+  };
+  return (ctx, next) => {
+    const done = next(ctx);
+    if (done) return done.then(() => write(ctx));
+    write(ctx);
+  };
+}

@@ -12,7 +12,7 @@
  * sim.received.length; // 1
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import { SvcError } from '../errors.js';
+import { SvcError, errorText } from '../errors.js';
 import {
   checkFaultPlan,
   createFaultInjector,
@@ -42,8 +42,14 @@ import {
   settingsOf,
   type Profile,
 } from '../platform/profile.js';
-import { responseHeaders, responseText, toPlatformRequest } from '../platform/fetch-adapter.js';
-import { recordExchange } from '../journal/index.js';
+import {
+  platformRequestHead,
+  readRequestBody,
+  responseHeaders,
+  responseText,
+} from '../platform/fetch-adapter.js';
+import { handleWith, journalPlatform, type PlatformContext } from '../platform/http-adapter.js';
+import { bodyStep, compose, type Middleware, type Next } from '../http/pipeline.js';
 
 export interface MswPlatformOptions extends PlatformOptions {
   /** the platform's base URL as your client code knows it, e.g. https://platform.test */
@@ -134,61 +140,25 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
   const received: ReceivedRequest[] = [];
   const events: PlatformEvent[] = [];
   core.on((event) => events.push(event));
-  let injector: FaultInjector = createFaultInjector(
+  const injector: FaultInjector = createFaultInjector(
     checkFaultPlan(faults ?? {}, 'createMswPlatform({ faults })'),
   );
   const closing = new AbortController();
 
+  const faulting = { injector };
+  const run = mswPipeline(faulting, received, closing.signal);
   const resolve = async (request: Request): Promise<Response> => {
-    const started = core.clock.now();
-    const platformRequest = await toPlatformRequest(request, basePath);
-    const body = platformRequest.body;
-    const key = body?.ok
-      ? messageKeyOf(body.json, body.raw)
-      : `${request.method} ${platformRequest.path}`;
-    const decision = injector.decide(key);
-    const entry: ReceivedRequest = {
+    const ctx: MswContext = {
       method: request.method,
+      started: core.clock.now(),
+      wallStarted: core.clock.wallNow(),
+      core,
+      request: platformRequestHead(request, basePath),
       url: request.url,
-      path: platformRequest.path,
-      headers: platformRequest.headers,
-      ...(body === undefined ? {} : { body: body.ok ? body.json : body.raw }),
-      fault: describeFault(decision.fault),
+      fetched: request,
     };
-    received.push(entry);
-    const signal = AbortSignal.any([request.signal, closing.signal]);
-    await sleepUnlessAborted(core.clock, decision.delayMs, signal);
-    const action = planFaultAnswer(decision.fault, signal);
-    if (action.kind === 'replace') {
-      const response = await action.response();
-      if (response.type !== 'error') entry.status = response.status;
-      return response;
-    }
-    if (action.kind === 'delay-answer') await sleepUnlessAborted(core.clock, action.ms, signal);
-    const answer = await core.handle(platformRequest);
-    const text = responseText(answer);
-    entry.status = answer.status;
-    recordExchange(core.journal, {
-      protocolMs: started,
-      iface: answer.record?.iface ?? 'control',
-      direction: 'in',
-      ...(answer.record?.kind ? { kind: answer.record.kind } : {}),
-      chat: answer.record?.chat,
-      request: {
-        method: request.method,
-        url: request.url,
-        headers: platformRequest.headers,
-        ...(body ? { body: body.ok ? body.raw : (body.raw ?? `<${body.code}>`) } : {}),
-      },
-      response: { status: answer.status, body: text },
-      durationMs: core.clock.now() - started,
-      ...(answer.record?.verdict ? { verdict: answer.record.verdict } : {}),
-      notes: ['msw', ...(answer.record?.notes ?? [])],
-    });
-    return new HttpResponse(text === '' ? null : text, {
-      status: answer.status,
-      headers: responseHeaders(answer),
-    });
+    await run(ctx);
+    return ctx.reply ?? HttpResponse.error();
   };
 
   const channels = (): ChannelInfo[] =>
@@ -206,7 +176,7 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
     events,
     journal: () => core.journal.entries(),
     setFaults(plan) {
-      injector = createFaultInjector(checkFaultPlan(plan, 'setFaults'));
+      faulting.injector = createFaultInjector(checkFaultPlan(plan, 'setFaults'));
     },
     sendAgentMessage: (input) => sendAgentMessage(core, input),
     setAgentsOnline: (online) => setAgentsOnline(core, online),
@@ -220,6 +190,87 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
       ownJournal?.close();
     },
   };
+}
+
+/** One request to the msw handlers on its way through the platform's pipeline. */
+interface MswContext extends PlatformContext {
+  fetched: Request;
+  /** what the client gets: the core's answer, or the fault's */
+  reply?: Response;
+  /** what `received` lists of it */
+  entry?: ReceivedRequest;
+}
+
+/**
+ * The msw handlers' pipeline, composed once per platform: the body, the fault plan on the
+ * answer (msw's reading of a fault: `planFaultAnswer`; a replaced answer is not journaled), the
+ * platform's journal step, the core. The body is read whole (no limit: there is no socket
+ * to protect).
+ */
+function mswPipeline(
+  faulting: { injector: FaultInjector },
+  received: ReceivedRequest[],
+  closing: AbortSignal,
+): Next<MswContext> {
+  const faultStep: Middleware<MswContext> = async (ctx, next) => {
+    const { fetched: request, request: platformRequest, core } = ctx;
+    const body = ctx.body;
+    const key = body?.ok
+      ? messageKeyOf(body.json, body.raw)
+      : `${request.method} ${platformRequest.path}`;
+    const decision = faulting.injector.decide(key);
+    const entry: ReceivedRequest = {
+      method: request.method,
+      url: request.url,
+      path: platformRequest.path,
+      headers: platformRequest.headers,
+      ...(body === undefined ? {} : { body: body.ok ? body.json : body.raw }),
+      fault: describeFault(decision.fault),
+    };
+    received.push(entry);
+    ctx.entry = entry;
+    const signal = AbortSignal.any([request.signal, closing]);
+    await sleepUnlessAborted(core.clock, decision.delayMs, signal);
+    const action = planFaultAnswer(decision.fault, signal);
+    if (action.kind === 'replace') {
+      const response = await action.response();
+      if (response.type !== 'error') entry.status = response.status;
+      ctx.reply = response;
+      return;
+    }
+    if (action.kind === 'delay-answer') await sleepUnlessAborted(core.clock, action.ms, signal);
+    await next(ctx);
+  };
+  return compose<MswContext>(
+    [
+      bodyStep<MswContext>({
+        limit: Number.POSITIVE_INFINITY,
+        wants: (ctx) => ctx.method !== 'GET' && ctx.method !== 'HEAD',
+        read: (ctx, _limit, then) =>
+          void readRequestBody(ctx.fetched).then(then, (error) =>
+            then({
+              ok: false,
+              status: 400,
+              code: 'aborted',
+              message: `the request body could not be read: ${errorText(error)}`,
+              transfer: 'chunked',
+            }),
+          ),
+      }),
+      faultStep,
+      journalPlatform<MswContext>('msw'),
+    ],
+    handleWith<MswContext>((ctx, answer) => {
+      const text = responseText(answer);
+      if (ctx.entry) ctx.entry.status = answer.status;
+      ctx.answered = answer;
+      ctx.text = text;
+      ctx.reply = new HttpResponse(text === '' ? null : text, {
+        status: answer.status,
+        headers: responseHeaders(answer),
+      });
+    }),
+  );
 }
 
 /**

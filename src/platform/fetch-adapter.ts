@@ -17,22 +17,26 @@ export async function toPlatformRequest(
   request: Request,
   basePath: string,
 ): Promise<PlatformRequest> {
+  const platformRequest = platformRequestHead(request, basePath);
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    platformRequest.body = await readRequestBody(request);
+  }
+  return platformRequest;
+}
+
+/**
+ * A Request under `basePath` as a PlatformRequest without its body (read apart, by the
+ * request pipeline's body step or `toPlatformRequest`).
+ * @example platformRequestHead(new Request('https://p.test/r/ch/status'), '').path // '/r/ch/status'
+ */
+export function platformRequestHead(request: Request, basePath: string): PlatformRequest {
   const url = new URL(request.url);
   const path = url.pathname.startsWith(basePath)
     ? url.pathname.slice(basePath.length) || '/'
     : url.pathname;
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
-  const platformRequest: PlatformRequest = {
-    method: request.method,
-    path,
-    query: url.searchParams,
-    headers,
-  };
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    platformRequest.body = await readRequestBody(request);
-  }
-  return platformRequest;
+  return { method: request.method, path, query: url.searchParams, headers };
 }
 
 /** The body text a PlatformResponse is sent with (strings as they are, else JSON). */

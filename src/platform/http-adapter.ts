@@ -1,5 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { flatHeaders, readJsonBodyThen, sendJson } from '../http/body.js';
+import { DEFAULT_BODY_LIMIT, flatHeaders, readJsonBodyThen, sendJson } from '../http/body.js';
+import {
+  bodyStep,
+  compose,
+  type Middleware,
+  type Next,
+  type PipelineContext,
+} from '../http/pipeline.js';
+import type { ReplyWire } from '../http/wire.js';
 import {
   listenAt,
   requestPathOf,
@@ -12,7 +20,7 @@ import type { PlatformCore } from './core.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 import type { PlatformEvent } from './events.js';
 import { responseHeaders, responseText } from './fetch-adapter.js';
-import { bodyOf, mountInProcess, type Mounted } from '../http/in-process.js';
+import { bodyOf, mountInProcess, type InProcessRequest, type Mounted } from '../http/in-process.js';
 import { errorText } from '../errors.js';
 import { endInBatch } from '../http/response-batch.js';
 import {
@@ -22,7 +30,7 @@ import {
   type ControlAccessOptions,
   type ControlVerdict,
 } from './control-access.js';
-import { recordExchange } from '../journal/index.js';
+import { journalStep, type ExchangeInput } from '../journal/index.js';
 
 export interface ServePlatformOptions {
   host?: string;
@@ -48,10 +56,11 @@ export async function servePlatform(
   options: ServePlatformOptions = {},
 ): Promise<RunningServer> {
   const guard = createControlGuard(options.access ?? {}, options.tls !== undefined);
+  const run = socketPipeline(options.bodyLimit);
   const server = await startServer({
     ...listenAt(options),
     ...(options.portFlag ? { portFlag: options.portFlag } : {}),
-    handler: (req, res) => handleHttp(core, guard, req, res, options.bodyLimit),
+    handler: (req, res) => handleHttp(core, guard, run, req, res),
     onHandlerError: (error) => core.emit(handlerFailed(core, error)),
     onHostRefused: (host) =>
       core.emit(refusedNotice(core, `a request for Host ${host} (--allowed-host admits it)`)),
@@ -77,17 +86,139 @@ const refusedNotice = (core: PlatformCore, what: string): NoticeEvent => ({
   protocolMs: core.clock.now(),
 });
 
+/** One request to the platform on its way through the pipeline, whatever carried it. */
+export interface PlatformContext extends PipelineContext {
+  core: PlatformCore;
+  request: PlatformRequest;
+  /** the URL the journal records */
+  url: string;
+  /** what was answered, for the journal (absent: nothing to record, e.g. a stream) */
+  answered?: PlatformResponse | undefined;
+  /** the answer's body as sent */
+  text?: string;
+}
+
+interface SocketContext extends PlatformContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  guard: Guard;
+  /** a /_sim/ request: the admitted cross-origin caller ('' for none) */
+  cors?: string;
+  /** the guard's answer to a /_sim/ request it refused */
+  refused?: PlatformResponse;
+}
+
+interface InProcessContext extends PlatformContext {
+  incoming: InProcessRequest;
+  wire: ReplyWire;
+}
+
 /**
- * Reads, handles, answers and journals one request. Callbacks rather than awaits: a
- * synchronous route (the channel's ingest) is answered in the turn its body arrived, with no
- * promise hops (part of the ingest bench).
+ * The journal record of one answered request, whatever carried it (socket, in process, msw:
+ * `via` 'msw' marks its records and leaves out the wall time, as it always did); the control
+ * API's reads stay out of it.
  */
+export function platformRecord(ctx: PlatformContext, via?: 'msw'): ExchangeInput | undefined {
+  const { core, request, answered: response, started } = ctx;
+  if (!response) return undefined;
+  if (request.method === 'GET' && request.path.startsWith('/_sim/')) return undefined; // quiet reads
+  const body = request.body;
+  const notes = via === 'msw' ? [via] : body ? [`transfer: ${body.transfer}`] : [];
+  if (response.record?.notes) notes.push(...response.record.notes);
+  const head: ExchangeInput = {
+    protocolMs: started,
+    iface: response.record?.iface ?? 'control',
+    direction: 'in',
+    ...(response.record?.kind ? { kind: response.record.kind } : {}),
+    chat: response.record?.chat,
+    request: {
+      method: request.method,
+      url: ctx.url,
+      headers: request.headers,
+      ...(body ? { body: body.ok ? body.raw : (body.raw ?? `<${body.code}>`) } : {}),
+    },
+    response: { status: response.status, body: ctx.text ?? '' },
+    durationMs: core.clock.now() - started,
+  };
+  if (via !== 'msw') head.wallMs = core.clock.wallNow() - ctx.wallStarted;
+  if (response.record?.verdict) head.verdict = response.record.verdict;
+  head.notes = notes;
+  return head;
+}
+
+/** The platform's journal step: every adapter's exchanges recorded alike. */
+export const journalPlatform = <C extends PlatformContext>(via?: 'msw'): Middleware<C> =>
+  journalStep<C>(
+    (ctx) => ctx.core.journal,
+    (ctx) => platformRecord(ctx, via),
+  );
+
+const hasBody = (ctx: PlatformContext): boolean => ctx.method !== 'GET' && ctx.method !== 'HEAD';
+
+/**
+ * The control API's guard (/_sim/ only: the channel's ingest passes with one startsWith): a
+ * refused request is answered without reading its body (the connection closes after it), and
+ * journaled through the same journal step.
+ */
+const guardStep = (): Middleware<SocketContext> => {
+  const refuse = compose<SocketContext>([journalPlatform<SocketContext>()], (ctx) => {
+    ctx.req.resume(); // the body is not read: the connection closes after the answer
+    if (ctx.refused) respondSocket(ctx, ctx.refused);
+  });
+  return (ctx, next) => {
+    if (!isControlPath(ctx.request.path)) return next(ctx);
+    const verdict = ctx.guard(ctx.request);
+    if (verdict.kind === 'pass') {
+      ctx.cors = verdict.cors ?? '';
+      return next(ctx);
+    }
+    if (verdict.kind === 'refuse') ctx.core.emit(refusedNotice(ctx.core, verdict.reason));
+    ctx.refused = verdict.response;
+    return refuse(ctx);
+  };
+};
+
+/** The core's answer to a request, handed to `respond` when it is ready. */
+export function handleWith<C extends PlatformContext>(
+  respond: (ctx: C, response: PlatformResponse) => void,
+): Next<C> {
+  return (ctx) => {
+    if (ctx.body) ctx.request.body = ctx.body;
+    const response = ctx.core.handle(ctx.request);
+    // a native promise even for another thenable: the server catches only native rejections
+    if (isPromise(response)) return Promise.resolve(response).then((r) => respond(ctx, r));
+    respond(ctx, response);
+  };
+}
+
+/**
+ * The socket's pipeline, composed once: control guard, body within the limit, journal, the
+ * core. Callbacks rather than awaits: a synchronous route (the channel's ingest) is answered
+ * and journaled in the turn its body arrived, with no promise hop but the body's (part of the
+ * ingest bench); so the journal step sits inside the body step, and the guard's refusals,
+ * answered before any body, go through a journal step of their own.
+ */
+function socketPipeline(bodyLimit: number | undefined): Next<SocketContext> {
+  return compose<SocketContext>(
+    [
+      guardStep(),
+      bodyStep<SocketContext>({
+        limit: bodyLimit ?? DEFAULT_BODY_LIMIT,
+        wants: hasBody,
+        read: (ctx, limit, then) => void readJsonBodyThen(ctx.req, { limit }, then),
+      }),
+      journalPlatform<SocketContext>(),
+    ],
+    handleWith(respondSocket),
+  );
+}
+
 function handleHttp(
   core: PlatformCore,
   guard: Guard,
+  run: Next<SocketContext>,
   req: IncomingMessage,
   res: ServerResponse,
-  bodyLimit?: number,
 ): void | Promise<void> {
   const started = core.clock.now();
   const wallStarted = core.clock.wallNow();
@@ -99,49 +230,17 @@ function handleHttp(
     query: url.query,
     headers: flatHeaders(req),
   };
-  const exchange: Exchange = { core, req, res, request, started, wallStarted };
-  // the channel's ingest never gets here: one startsWith on the hot path
-  if (isControlPath(url.path)) {
-    const verdict = guard(request);
-    if (verdict.kind !== 'pass') {
-      if (verdict.kind === 'refuse') core.emit(refusedNotice(core, verdict.reason));
-      req.resume(); // the body is not read: the connection closes after the answer
-      respond(exchange, verdict.response);
-      return;
-    }
-    exchange.cors = verdict.cors ?? '';
-  }
-  if (method === 'GET' || method === 'HEAD') return answer(exchange);
-  return new Promise<void>((resolve, reject) =>
-    readJsonBodyThen(req, bodyLimit === undefined ? {} : { limit: bodyLimit }, (body) => {
-      request.body = body;
-      try {
-        const answered = answer(exchange);
-        if (answered) answered.then(resolve, reject);
-        else resolve();
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(errorText(error)));
-      }
-    }),
-  );
-}
-
-interface Exchange {
-  core: PlatformCore;
-  req: IncomingMessage;
-  res: ServerResponse;
-  request: PlatformRequest;
-  started: number;
-  wallStarted: number;
-  /** a /_sim/ request: the admitted cross-origin caller ('' for none) */
-  cors?: string;
-}
-
-function answer(exchange: Exchange): void | Promise<void> {
-  const response = exchange.core.handle(exchange.request);
-  // a native promise even for another thenable: the server catches only native rejections
-  if (isPromise(response)) return Promise.resolve(response).then((r) => respond(exchange, r));
-  respond(exchange, response);
+  return run({
+    method,
+    started,
+    wallStarted,
+    core,
+    request,
+    url: `${core.baseUrl}${req.url ?? '/'}`,
+    req,
+    res,
+    guard,
+  });
 }
 
 /** A promise or any thenable a service returned (not only a native Promise). */
@@ -149,10 +248,8 @@ const isPromise = (
   value: PlatformResponse | Promise<PlatformResponse>,
 ): value is Promise<PlatformResponse> => typeof (value as { then?: unknown }).then === 'function';
 
-function respond(
-  { core, req, res, request, started, wallStarted, cors }: Exchange,
-  answered: PlatformResponse,
-): void {
+function respondSocket(ctx: SocketContext, answered: PlatformResponse): void {
+  const { res, request, cors } = ctx;
   const response = cors === undefined ? answered : withCors(answered, cors || undefined);
   if (response.stream) {
     res.writeHead(response.status, response.headers ?? {});
@@ -162,91 +259,70 @@ function respond(
     );
     return;
   }
-  const text = writeResponse(
+  ctx.text = writeResponse(
     res,
     response,
     request.body?.ok === false && request.body.status === 413,
   );
-  recordAnswer(core, request, req.url ?? '/', response, text, started, wallStarted);
+  ctx.answered = response;
 }
 
-/**
- * The journal record of one answered request, whatever carried it (socket or in process);
- * the control API's reads stay out of it.
- */
-function recordAnswer(
-  core: PlatformCore,
-  request: PlatformRequest,
-  target: string,
-  response: PlatformResponse,
-  text: string,
-  started: number,
-  wallStarted: number,
-): void {
-  if (request.method === 'GET' && request.path.startsWith('/_sim/')) return; // quiet reads
-  const body = request.body;
-  const notes = body ? [`transfer: ${body.transfer}`] : [];
-  if (response.record?.notes) notes.push(...response.record.notes);
-  recordExchange(core.journal, {
-    protocolMs: started,
-    iface: response.record?.iface ?? 'control',
-    direction: 'in',
-    ...(response.record?.kind ? { kind: response.record.kind } : {}),
-    chat: response.record?.chat,
-    request: {
-      method: request.method,
-      url: `${core.baseUrl}${target}`,
-      headers: request.headers,
-      ...(body ? { body: body.ok ? body.raw : (body.raw ?? `<${body.code}>`) } : {}),
-    },
-    response: { status: response.status, body: text },
-    durationMs: core.clock.now() - started,
-    wallMs: core.clock.wallNow() - wallStarted,
-    ...(response.record?.verdict ? { verdict: response.record.verdict } : {}),
-    notes,
-  });
+function respondInProcess(ctx: InProcessContext, response: PlatformResponse): void {
+  const { wire } = ctx;
+  if (response.stream) {
+    wire.start(response.status, response.headers ?? {});
+    response.stream(
+      (chunk) => {
+        wire.write(chunk);
+        return true;
+      },
+      (fn) => void wire.onClose(fn),
+    );
+    return;
+  }
+  const text = responseText(response);
+  wire.send(response.status, text, responseHeaders(response));
+  ctx.text = text;
+  ctx.answered = response;
 }
 
 /**
  * Serves the core in process: the embedded world's roles and steps reach it by the
- * mount's URL, without a socket; the core's baseUrl is set to it. Answers and journals as
- * `servePlatform` does.
+ * mount's URL, without a socket; the core's baseUrl is set to it. The same pipeline as
+ * `servePlatform` but the guard (no cross-origin caller in process).
  * @example const mounted = mountPlatform(core); await postJson({ url: `${core.baseUrl}/_sim/state`, ... });
  */
 export function mountPlatform(core: PlatformCore, options: { bodyLimit?: number } = {}): Mounted {
+  const run = compose<InProcessContext>(
+    [
+      bodyStep<InProcessContext>({
+        limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+        wants: hasBody,
+        read: (ctx, limit) => bodyOf(ctx.incoming, limit),
+      }),
+      journalPlatform<InProcessContext>(),
+    ],
+    handleWith(respondInProcess),
+  );
   const mounted = mountInProcess(
     'platform',
     (incoming, wire) => {
-      const started = core.clock.now();
-      const wallStarted = core.clock.wallNow();
       const url = requestPathOf(incoming.target);
-      const request: PlatformRequest = {
+      return run({
         method: incoming.method,
-        path: url.path,
-        query: url.query,
-        headers: incoming.headers,
-      };
-      if (request.method !== 'GET' && request.method !== 'HEAD')
-        request.body = bodyOf(incoming, options.bodyLimit);
-      const finish = (response: PlatformResponse): void => {
-        if (response.stream) {
-          wire.start(response.status, response.headers ?? {});
-          response.stream(
-            (chunk) => {
-              wire.write(chunk);
-              return true;
-            },
-            (fn) => void wire.onClose(fn),
-          );
-          return;
-        }
-        const text = responseText(response);
-        wire.send(response.status, text, responseHeaders(response));
-        recordAnswer(core, request, incoming.target, response, text, started, wallStarted);
-      };
-      const response = core.handle(request);
-      if (isPromise(response)) return Promise.resolve(response).then(finish);
-      finish(response);
+        started: core.clock.now(),
+        wallStarted: core.clock.wallNow(),
+        core,
+        request: {
+          method: incoming.method,
+          path: url.path,
+          query: url.query,
+          headers: incoming.headers,
+        },
+        url: `${core.baseUrl}${incoming.target}`,
+        incoming,
+        wire,
+      });
     },
     (error) => core.emit(handlerFailed(core, error)),
   );
