@@ -14,10 +14,16 @@ import {
 } from '../faults/index.js';
 import type { AppliedReply } from '../faults/reply.js';
 import { DEFAULT_BODY_LIMIT, errorBody, type TransferMode } from '../http/body.js';
+import {
+  after,
+  bodyStep,
+  compose,
+  type Middleware,
+  type PipelineContext,
+} from '../http/pipeline.js';
 import type { InboundExchange } from '../http/exchange.js';
-import type { ExchangeInput, Journal } from '../journal/index.js';
+import { journalStep, type ExchangeInput, type Journal } from '../journal/index.js';
 import type { WireErrorCode } from '../wire-errors.js';
-import { recordExchange } from '../journal/index.js';
 
 /** A request the role refuses before reading it as its own (404, 405, 401 ...). */
 export interface Refusal {
@@ -113,115 +119,180 @@ function parsedOr(text: string): unknown {
   }
 }
 
+/** One request to a role on its way through the pipeline. */
+interface RoleContext extends PipelineContext {
+  exchange: InboundExchange;
+  /** why the role refused it (before its body, or a body it could not read) */
+  refusal?: Refusal;
+  /** the refusal's reply body as sent */
+  refusalBody?: string;
+  /** the body as the role judged it */
+  read?: InboundBody;
+  answer?: RoleAnswer;
+  decision?: FaultDecision;
+  applied?: AppliedReply;
+  fault?: string;
+}
+
+/** The request as the journal records it (the body as it came, when read). */
+function requestOf(ctx: RoleContext): ExchangeInput['request'] {
+  const { method, url, headers } = ctx.exchange;
+  const raw = ctx.body?.raw;
+  return { method, url, headers, ...(raw === undefined ? {} : { body: raw }) };
+}
+
+/** The role's record of an exchange: a refusal, or the answer with its fault and verdict. */
+function roleRecord(role: InboundRole, ctx: RoleContext): ExchangeInput | undefined {
+  const { clock } = role;
+  const head: ExchangeInput = {
+    protocolMs: ctx.started,
+    iface: role.iface,
+    direction: 'in',
+    request: requestOf(ctx),
+    durationMs: clock.now() - ctx.started,
+    wallMs: clock.wallNow() - ctx.wallStarted,
+  };
+  if (ctx.refusal) {
+    head.response = { status: ctx.refusal.status, body: ctx.refusalBody ?? '' };
+    head.notes = [ctx.refusal.code];
+    return head;
+  }
+  const { answer, decision, applied } = ctx;
+  if (!answer || !decision || !applied) return undefined;
+  head.kind = answer.kind;
+  head.attempt = decision.attempt;
+  if (applied.noReply)
+    head.failure = {
+      reason: applied.noReply,
+      message: `no reply: ${applied.noReply} (injected)`,
+    };
+  else head.response = { status: applied.status ?? 0, body: applied.body ?? '' };
+  head.verdict = answer.verdict;
+  head.fault = ctx.fault ?? 'none';
+  if (answer.notes) head.notes = answer.notes;
+  return head;
+}
+
+/** Refuses the request: the error reply; the body, unread, is dropped. */
+function refuse(ctx: RoleContext, refusal: Refusal): void {
+  ctx.exchange.skipBody();
+  ctx.refusal = refusal;
+  ctx.refusalBody = JSON.stringify(errorBody(refusal.code, refusal.message));
+  ctx.exchange.wire.send(refusal.status, ctx.refusalBody, refusal.headers ?? {}, {
+    batched: true,
+  });
+}
+
+/** After the exchange is journaled: what the role hears of it. */
+function report(role: InboundRole, ctx: RoleContext): void {
+  const { method, path } = ctx.exchange;
+  const { refusal, answer, decision, applied, read } = ctx;
+  if (refusal) {
+    role.onRefused({
+      method,
+      path,
+      status: refusal.status,
+      code: refusal.code,
+      message: refusal.message,
+      transfer: ctx.exchange.transfer,
+      protocolMs: ctx.started,
+    });
+    return;
+  }
+  if (!answer || !decision || !applied || !read) return;
+  role.observe?.({
+    json: read.json,
+    attempt: decision.attempt,
+    reply: applied.noReply ? undefined : parsedOr(applied.body ?? ''),
+    ...(applied.noReply || applied.status === undefined ? {} : { status: applied.status }),
+  });
+  role.onAnswered({
+    method,
+    path,
+    body: read,
+    answer,
+    decision,
+    applied,
+    fault: ctx.fault ?? 'none',
+    protocolMs: ctx.started,
+    durationMs: role.clock.now() - ctx.started,
+  });
+}
+
 /**
- * The handler that runs every request through the pipeline, on a socket or in process
+ * The fault plan on the role's normal answer (spec 8: faults act on valid requests; a body
+ * the role refuses as it is gets its answer as it is, and counts no attempt).
+ */
+function faultStep(role: InboundRole): Middleware<RoleContext> {
+  const injector = createFaultInjector(role.plan ?? {});
+  const apply = async (ctx: RoleContext): Promise<void> => {
+    const answer = ctx.answer;
+    if (!answer) return;
+    const decision: FaultDecision =
+      answer.faults === false
+        ? { fault: { kind: 'none' }, delayMs: 0, attempt: 1, requestNumber: 0 }
+        : injector.decide(answer.key);
+    ctx.decision = decision;
+    ctx.applied = await applyFault(
+      decision.fault,
+      { wire: ctx.exchange.wire, clock: role.clock, normal: answer.normal },
+      decision.delayMs,
+    );
+    ctx.fault = describeFault(decision.fault);
+  };
+  return (ctx, next) => {
+    const done = next(ctx);
+    return done ? done.then(() => apply(ctx)) : apply(ctx);
+  };
+}
+
+/**
+ * The role's pipeline, composed once: what the role hears, the journal, refusals before the
+ * body, the body within the limit (a body that cannot be read is refused), the fault plan on
+ * the answer, the role's answer. It serves a socket or the in-process transport alike
  * (`serveExchanges`, src/http/exchange.ts).
  * @example serveExchanges('hooks', createInboundHandler({ iface: 'hook', clock, admit, answer, onRefused, onAnswered }), options, onError)
  */
 export function createInboundHandler(
   role: InboundRole,
 ): (exchange: InboundExchange) => Promise<void> {
-  const injector = createFaultInjector(role.plan ?? {});
   const { clock } = role;
-  return async (exchange) => {
-    const arrivedAt = clock.now();
-    const wallStart = clock.wallNow();
-    const { method, path, url, wire } = exchange;
-    const journal = (
-      extras: Omit<ExchangeInput, 'protocolMs' | 'iface' | 'direction' | 'request'>,
-      body?: string,
-    ) =>
-      recordExchange(role.journal, {
-        protocolMs: arrivedAt,
-        iface: role.iface,
-        direction: 'in',
-        request: {
-          method,
-          url,
-          headers: exchange.headers,
-          ...(body === undefined ? {} : { body }),
-        },
-        durationMs: clock.now() - arrivedAt,
-        wallMs: clock.wallNow() - wallStart,
-        ...extras,
-      });
-    const refuse = (refusal: Refusal, raw?: string): void => {
-      exchange.skipBody();
-      const answer = JSON.stringify(errorBody(refusal.code, refusal.message));
-      wire.send(refusal.status, answer, refusal.headers ?? {}, { batched: true });
-      journal(
-        {
-          response: { status: refusal.status, body: answer },
-          notes: [refusal.code],
-        },
-        raw,
-      );
-      role.onRefused({
-        method,
-        path,
-        status: refusal.status,
-        code: refusal.code,
-        message: refusal.message,
-        transfer: exchange.transfer,
-        protocolMs: arrivedAt,
-      });
-    };
-    const refusal = role.admit(exchange);
-    if (refusal) return refuse(refusal);
-    const read = await exchange.readBody(role.bodyLimit ?? DEFAULT_BODY_LIMIT);
-    if (!read.ok)
-      return refuse({ status: read.status, code: read.code, message: read.message }, read.raw);
-    const body: InboundBody = {
-      json: read.json,
-      raw: read.raw,
-      transfer: read.transfer,
-      bytes: read.bytes,
-    };
-    const answer = role.answer(body, exchange);
-    const decision: FaultDecision =
-      answer.faults === false
-        ? { fault: { kind: 'none' }, delayMs: 0, attempt: 1, requestNumber: 0 }
-        : injector.decide(answer.key);
-    const applied = await applyFault(
-      decision.fault,
-      { wire, clock, normal: answer.normal },
-      decision.delayMs,
-    );
-    const fault = describeFault(decision.fault);
-    journal(
-      {
-        kind: answer.kind,
-        attempt: decision.attempt,
-        ...(applied.noReply
-          ? {
-              failure: {
-                reason: applied.noReply,
-                message: `no reply: ${applied.noReply} (injected)`,
-              },
-            }
-          : { response: { status: applied.status ?? 0, body: applied.body ?? '' } }),
-        verdict: answer.verdict,
-        fault,
-        ...(answer.notes ? { notes: answer.notes } : {}),
+  const run = compose<RoleContext>(
+    [
+      (ctx, next) => after(next(ctx), () => report(role, ctx)),
+      journalStep<RoleContext>(
+        () => role.journal,
+        (ctx) => roleRecord(role, ctx),
+      ),
+      (ctx, next) => {
+        const refusal = role.admit(ctx.exchange);
+        return refusal ? refuse(ctx, refusal) : next(ctx);
       },
-      body.raw,
-    );
-    role.observe?.({
-      json: body.json,
-      attempt: decision.attempt,
-      reply: applied.noReply ? undefined : parsedOr(applied.body ?? ''),
-      ...(applied.noReply || applied.status === undefined ? {} : { status: applied.status }),
-    });
-    role.onAnswered({
-      method,
-      path,
-      body,
-      answer,
-      decision,
-      applied,
-      fault,
-      protocolMs: arrivedAt,
-      durationMs: clock.now() - arrivedAt,
-    });
-  };
+      bodyStep<RoleContext>({
+        limit: role.bodyLimit ?? DEFAULT_BODY_LIMIT,
+        read: (ctx, limit, then) => void ctx.exchange.readBody(limit).then(then),
+      }),
+      (ctx, next) => {
+        const read = ctx.body;
+        if (read && !read.ok)
+          return refuse(ctx, { status: read.status, code: read.code, message: read.message });
+        return next(ctx);
+      },
+      faultStep(role),
+    ],
+    (ctx) => {
+      const body = ctx.body;
+      if (!body?.ok) return;
+      const read: InboundBody = {
+        json: body.json,
+        raw: body.raw,
+        transfer: body.transfer,
+        bytes: body.bytes,
+      };
+      ctx.read = read;
+      ctx.answer = role.answer(read, ctx.exchange);
+    },
+  );
+  return async (exchange) =>
+    run({ method: exchange.method, started: clock.now(), wallStarted: clock.wallNow(), exchange });
 }
