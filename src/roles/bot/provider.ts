@@ -12,7 +12,8 @@ import { createTokenIssuer, type TokenIssuer } from '../../http/oauth-issuer.js'
 import { secretEquals } from '../../http/secret.js';
 import { decodeSegment, type RunningServer, type ServerLimits } from '../../http/server.js';
 import type { TlsServerOptions } from '../../http/tls.js';
-import type { Journal } from '../../journal/index.js';
+import { journalStep, type ExchangeInput, type Journal } from '../../journal/index.js';
+import { bodyStep, compose, type PipelineContext } from '../../http/pipeline.js';
 import { createInboundHandler, type ObservedExchange } from '../inbound.js';
 import type { BotListeningEvent, BotSimEvent } from './events.js';
 import {
@@ -25,7 +26,6 @@ import {
 } from './script.js';
 import { platformEventUrl, sendToPlatform, type PlatformTarget } from './send.js';
 import { errorText } from '../../errors.js';
-import { recordExchange } from '../../journal/index.js';
 
 export interface BotProviderOptions {
   /** the token the provider generated (spec 5.2); the platform posts to <any path>/<token> */
@@ -221,61 +221,62 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       protocolMs: clock.now(),
     });
 
-  /** spec 5.3 (assumed OAuth2 client credentials): the provider's token endpoint. */
-  const handleToken = async (exchange: InboundExchange): Promise<void> => {
-    const arrivedAt = clock.now();
-    const wallStart = clock.wallNow();
-    const { method, path, headers, wire } = exchange;
-    const reject = (status: number, code: WireErrorCode, message: string, raw?: string): void => {
-      wire.send(
-        status,
-        JSON.stringify(errorBody(code, message)),
-        status === 405 ? { allow: 'POST' } : {},
-        { batched: true },
-      );
-      rejected(method, path, status, code, message);
-      recordExchange(options.journal, {
-        protocolMs: arrivedAt,
-        iface: 'bot',
-        direction: 'in',
-        request: {
-          method,
-          url: path,
-          headers,
-          ...(raw === undefined ? {} : { body: raw }),
-        },
-        response: { status, body: JSON.stringify(errorBody(code, message)) },
-        durationMs: clock.now() - arrivedAt,
-        wallMs: clock.wallNow() - wallStart,
-        verdict: { ok: false, errors: [`${code}: ${message}`], warnings: [] },
+  /**
+   * spec 5.3 (assumed OAuth2 client credentials): the provider's token endpoint, through the
+   * request pipeline's body and journal steps (composed once). A form body is the issuer's to
+   * read, so only an oversized one is refused here.
+   */
+  const tokenRun = compose<TokenContext>(
+    [
+      journalStep<TokenContext>(() => options.journal, tokenRecord),
+      bodyStep<TokenContext>({
+        limit: bodyLimit,
+        wants: (ctx) => ctx.method === 'POST',
+        read: (ctx, limit, then) => void ctx.exchange.readBody(limit).then(then),
+      }),
+    ],
+    (ctx) => {
+      const { method, path, wire } = ctx.exchange;
+      const reject = (status: number, code: WireErrorCode, message: string): void => {
+        const body = JSON.stringify(errorBody(code, message));
+        wire.send(status, body, status === 405 ? { allow: 'POST' } : {}, { batched: true });
+        rejected(method, path, status, code, message);
+        ctx.answered = { status, body };
+        ctx.verdict = { ok: false, errors: [`${code}: ${message}`], warnings: [] };
+      };
+      const tokenBody = ctx.body;
+      if (method !== 'POST' || !tokenBody) {
+        ctx.exchange.skipBody();
+        return reject(405, 'invalid_request', 'use POST');
+      }
+      if (!tokenBody.ok && tokenBody.status === 413) {
+        ctx.body = undefined; // recorded without the body, as it was dropped
+        return reject(413, 'invalid_request', tokenBody.message);
+      }
+      const issued = issuer!.issue(tokenBody);
+      emit({
+        type: 'bot-token',
+        action: issued.ok ? 'issued' : 'refused',
+        ...(issued.ok
+          ? { expiresInMs: issued.body.expires_in * 1000 }
+          : { reason: issued.message }),
+        protocolMs: ctx.started,
       });
-    };
-    if (method !== 'POST') {
-      exchange.skipBody();
-      return reject(405, 'invalid_request', 'use POST');
-    }
-    const tokenBody = await exchange.readBody(bodyLimit);
-    if (!tokenBody.ok && tokenBody.status === 413)
-      return reject(413, 'invalid_request', tokenBody.message);
-    const issued = issuer!.issue(tokenBody);
-    emit({
-      type: 'bot-token',
-      action: issued.ok ? 'issued' : 'refused',
-      ...(issued.ok ? { expiresInMs: issued.body.expires_in * 1000 } : { reason: issued.message }),
-      protocolMs: arrivedAt,
+      if (!issued.ok) return reject(issued.status, issued.code, issued.message);
+      const body = JSON.stringify(issued.body);
+      wire.send(200, body, { 'cache-control': 'no-store' }, { batched: true });
+      ctx.answered = { status: 200, body };
+      ctx.bodyAlways = true;
+    },
+  );
+  const handleToken = (exchange: InboundExchange): void | Promise<void> =>
+    tokenRun({
+      method: exchange.method,
+      started: clock.now(),
+      wallStarted: clock.wallNow(),
+      exchange,
+      clock,
     });
-    if (!issued.ok) return reject(issued.status, issued.code, issued.message, tokenBody.raw);
-    wire.send(200, JSON.stringify(issued.body), { 'cache-control': 'no-store' }, { batched: true });
-    recordExchange(options.journal, {
-      protocolMs: arrivedAt,
-      iface: 'bot',
-      direction: 'in',
-      request: { method, url: path, headers, body: tokenBody.raw ?? '' },
-      response: { status: 200, body: JSON.stringify(issued.body) },
-      durationMs: clock.now() - arrivedAt,
-      wallMs: clock.wallNow() - wallStart,
-    });
-  };
 
   /** What a valid event asks of the script (kept from the answer for onAnswered). */
   const parsedEvents = new WeakMap<object, { name: Incoming; json: Record<string, unknown> }>();
@@ -402,7 +403,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     },
   });
 
-  const handle = (exchange: InboundExchange): Promise<void> => {
+  const handle = (exchange: InboundExchange): void | Promise<void> => {
     const segments = exchange.path.split('/').filter(Boolean);
     if (issuer && segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'token')
       return handleToken(exchange);
@@ -442,5 +443,38 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       await server.close(graceMs);
       await Promise.allSettled([...work]);
     },
+  };
+}
+
+/** A request to the provider's token endpoint on its way through the pipeline. */
+interface TokenContext extends PipelineContext {
+  exchange: InboundExchange;
+  clock: Clock;
+  /** what was answered */
+  answered?: { status: number; body: string };
+  verdict?: { ok: boolean; errors: string[]; warnings: string[] };
+  /** an issued token's record names the body even when it was empty */
+  bodyAlways?: boolean;
+}
+
+/** The token endpoint's record (its URL is the path, as it always was). */
+function tokenRecord(ctx: TokenContext): ExchangeInput | undefined {
+  const { method, path, headers } = ctx.exchange;
+  if (!ctx.answered) return undefined;
+  const raw = ctx.body?.raw;
+  return {
+    protocolMs: ctx.started,
+    iface: 'bot',
+    direction: 'in',
+    request: {
+      method,
+      url: path,
+      headers,
+      ...(ctx.bodyAlways ? { body: raw ?? '' } : raw === undefined ? {} : { body: raw }),
+    },
+    response: ctx.answered,
+    durationMs: ctx.clock.now() - ctx.started,
+    wallMs: ctx.clock.wallNow() - ctx.wallStarted,
+    ...(ctx.verdict ? { verdict: ctx.verdict } : {}),
   };
 }
