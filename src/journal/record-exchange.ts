@@ -27,18 +27,22 @@ export function recordExchange(
  * The journal step of the request pipeline (src/http/pipeline.ts): after the rest of the
  * pipeline has answered, records the exchange `recordOf` reads from the context (nothing when
  * it gives none: a stream, a quiet read). Built once per server side; `recordOf` is not called
- * without a journal.
+ * without a journal unless `numbered` wants to hear of the record (its seq: undefined without
+ * a journal), as the proxy numbers what it saw.
  * @example compose([journalStep((ctx) => ctx.core.journal, platformRecord), bodyStep(...)], handle)
  */
 export function journalStep<C>(
   journalOf: (ctx: C) => Journal | undefined,
   recordOf: (ctx: C) => ExchangeInput | undefined,
+  numbered?: (ctx: C, seq: number | undefined) => void,
 ): (ctx: C, next: (ctx: C) => void | Promise<void>) => void | Promise<void> {
   const write = (ctx: C): void => {
     const journal = journalOf(ctx);
-    if (!journal) return;
+    if (!journal && !numbered) return;
     const input = recordOf(ctx);
-    if (input) recordExchange(journal, input);
+    if (!input) return;
+    const seq = recordExchange(journal, input);
+    numbered?.(ctx, seq);
   };
   return (ctx, next) => {
     const done = next(ctx);

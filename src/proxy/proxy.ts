@@ -33,6 +33,7 @@ import type { TlsServerOptions } from '../http/tls.js';
 import { socketWire } from '../http/wire.js';
 import {
   createRedactor,
+  journalStep,
   type ExchangeInput,
   type ExchangeRecord,
   type Journal,
@@ -56,7 +57,7 @@ import {
   type SeriesOutcome,
   type SeriesTracker,
 } from './series.js';
-import { recordExchange } from '../journal/index.js';
+import { compose, type Middleware, type PipelineContext } from '../http/pipeline.js';
 
 export interface ProxyOptions {
   iface: ProxyInterface;
@@ -420,9 +421,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     return undefined;
   };
 
-  const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const arrivedAt = clock.now();
-    const wallStart = clock.wallNow();
+  const handler = async (ctx: ProxyContext): Promise<void> => {
+    const { req, res, started: arrivedAt, wallStarted: wallStart } = ctx;
     const at = new Date().toISOString();
     const method = req.method ?? 'GET';
     const target = req.url ?? '/';
@@ -590,14 +590,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answerBody,
       clock.wallNow() - wallStart,
     );
-    const seq = invariants.record(input);
-    options.onEvent?.(event);
-    // the platform stamps what it sends when the answer came (the proxy's record, its arrival)
     const endMs = input.protocolMs + (leg.direction === 'out' ? durationMs : 0);
-    invariants.check({ type: 'exchange', seq, ...input, at: event.at, protocolMs: endMs });
+    ctx.seen = { input, event, endMs };
   };
 
-  const server: RunningServer = await startServer({ handler, ...listenAt(options) });
+  const run = compose<ProxyContext>([journalSeen(options, invariants)], handler);
+  const server: RunningServer = await startServer({
+    handler: (req, res) =>
+      run({
+        method: req.method ?? 'GET',
+        started: clock.now(),
+        wallStarted: clock.wallNow(),
+        req,
+        res,
+      }),
+    ...listenAt(options),
+  });
   return {
     url: server.url,
     port: server.port,
@@ -639,6 +647,42 @@ const copyOf = (s: ProxySummary): ProxySummary => ({
   byInvariant: { ...s.byInvariant },
 });
 
+/** One request to the proxy on its way through its pipeline. */
+interface ProxyContext extends PipelineContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** what the forwarder saw of the exchange: its record, its event, when it ended */
+  seen?: { input: ExchangeInput; event: ProxyExchangeEvent; endMs: number };
+}
+
+/**
+ * The request pipeline's journal step (the same as every server side's), then, once the
+ * exchange is numbered, its event and the invariants on it.
+ */
+function journalSeen(
+  options: ProxyOptions,
+  invariants: ReturnType<typeof invariantFlags>,
+): Middleware<ProxyContext> {
+  return journalStep<ProxyContext>(
+    () => options.journal,
+    (ctx) => ctx.seen?.input,
+    (ctx, seq) => {
+      if (!ctx.seen) return;
+      const { input, event, endMs } = ctx.seen;
+      const numbered = invariants.number(seq);
+      options.onEvent?.(event);
+      // the platform stamps what it sends when the answer came (the proxy's record, its arrival)
+      invariants.check({
+        type: 'exchange',
+        seq: numbered,
+        ...input,
+        at: event.at,
+        protocolMs: endMs,
+      });
+    },
+  );
+}
+
 /**
  * The invariants on the conversations passing through (src/trace/watch.ts): each exchange
  * numbered as the `--record` journal numbers it (else counted), each violation counted in the
@@ -655,9 +699,9 @@ function invariantFlags(options: ProxyOptions, summary: ProxySummary) {
     }
   };
   return {
-    /** journals the exchange; its seq */
-    record(input: ExchangeInput): number {
-      seq = recordExchange(options.journal, input) ?? seq + 1;
+    /** the exchange's seq: the journal's, else counted */
+    number(journaled: number | undefined): number {
+      seq = journaled ?? seq + 1;
       return seq;
     },
     check: (record: ExchangeRecord): void => flag(watch.add(record)),
