@@ -126,7 +126,7 @@ describe('journalStep', () => {
         ctx.status = 200;
       },
     );
-    run({ ...ctxOf(), log: [] });
+    void run({ ...ctxOf(), log: [] });
     const [record] = journal.entries();
     expect(Object.keys(record ?? {})).toEqual([
       'type',
@@ -157,7 +157,7 @@ describe('journalStep', () => {
       ],
       () => undefined,
     );
-    run(ctxOf());
+    void run(ctxOf());
     expect(asked).toBe(0);
   });
 });
