@@ -221,62 +221,9 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       protocolMs: clock.now(),
     });
 
-  /**
-   * spec 5.3 (assumed OAuth2 client credentials): the provider's token endpoint, through the
-   * request pipeline's body and journal steps (composed once). A form body is the issuer's to
-   * read, so only an oversized one is refused here.
-   */
-  const tokenRun = compose<TokenContext>(
-    [
-      journalStep<TokenContext>(() => options.journal, tokenRecord),
-      bodyStep<TokenContext>({
-        limit: bodyLimit,
-        wants: (ctx) => ctx.method === 'POST',
-        read: (ctx, limit, then) => void ctx.exchange.readBody(limit).then(then),
-      }),
-    ],
-    (ctx) => {
-      const { method, path, wire } = ctx.exchange;
-      const reject = (status: number, code: WireErrorCode, message: string): void => {
-        const body = JSON.stringify(errorBody(code, message));
-        wire.send(status, body, status === 405 ? { allow: 'POST' } : {}, { batched: true });
-        rejected(method, path, status, code, message);
-        ctx.answered = { status, body };
-        ctx.verdict = { ok: false, errors: [`${code}: ${message}`], warnings: [] };
-      };
-      const tokenBody = ctx.body;
-      if (method !== 'POST' || !tokenBody) {
-        ctx.exchange.skipBody();
-        return reject(405, 'invalid_request', 'use POST');
-      }
-      if (!tokenBody.ok && tokenBody.status === 413) {
-        ctx.body = undefined; // recorded without the body, as it was dropped
-        return reject(413, 'invalid_request', tokenBody.message);
-      }
-      const issued = issuer!.issue(tokenBody);
-      emit({
-        type: 'bot-token',
-        action: issued.ok ? 'issued' : 'refused',
-        ...(issued.ok
-          ? { expiresInMs: issued.body.expires_in * 1000 }
-          : { reason: issued.message }),
-        protocolMs: ctx.started,
-      });
-      if (!issued.ok) return reject(issued.status, issued.code, issued.message);
-      const body = JSON.stringify(issued.body);
-      wire.send(200, body, { 'cache-control': 'no-store' }, { batched: true });
-      ctx.answered = { status: 200, body };
-      ctx.bodyAlways = true;
-    },
-  );
-  const handleToken = (exchange: InboundExchange): void | Promise<void> =>
-    tokenRun({
-      method: exchange.method,
-      started: clock.now(),
-      wallStarted: clock.wallNow(),
-      exchange,
-      clock,
-    });
+  const handleToken = issuer
+    ? tokenEndpoint(issuer, { journal: options.journal, bodyLimit, clock, emit, rejected })
+    : undefined;
 
   /** What a valid event asks of the script (kept from the answer for onAnswered). */
   const parsedEvents = new WeakMap<object, { name: Incoming; json: Record<string, unknown> }>();
@@ -405,8 +352,8 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
 
   const handle = (exchange: InboundExchange): void | Promise<void> => {
     const segments = exchange.path.split('/').filter(Boolean);
-    if (issuer && segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'token')
-      return handleToken(exchange);
+    if (handleToken && segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'token')
+      return handleToken?.(exchange);
     return events(exchange);
   };
 
@@ -444,6 +391,81 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       await Promise.allSettled([...work]);
     },
   };
+}
+
+/**
+ * spec 5.3 (assumed OAuth2 client credentials): the provider's token endpoint, through the
+ * request pipeline's body and journal steps (composed once). A form body is the issuer's to
+ * read, so only an oversized one is refused here.
+ */
+function tokenEndpoint(
+  issuer: TokenIssuer,
+  context: {
+    journal: Journal | undefined;
+    bodyLimit: number;
+    clock: Clock;
+    emit: (event: BotSimEvent) => void;
+    rejected: (
+      method: string,
+      path: string,
+      status: number,
+      code: WireErrorCode,
+      message: string,
+    ) => void;
+  },
+): (exchange: InboundExchange) => void | Promise<void> {
+  const { journal, bodyLimit, clock, emit, rejected } = context;
+  const run = compose<TokenContext>(
+    [
+      journalStep<TokenContext>(() => journal, tokenRecord),
+      bodyStep<TokenContext>({
+        limit: bodyLimit,
+        wants: (ctx) => ctx.method === 'POST',
+        read: (ctx, limit, then) => void ctx.exchange.readBody(limit).then(then),
+      }),
+    ],
+    (ctx) => {
+      const { method, path, wire } = ctx.exchange;
+      const reject = (status: number, code: WireErrorCode, message: string): void => {
+        const body = JSON.stringify(errorBody(code, message));
+        wire.send(status, body, status === 405 ? { allow: 'POST' } : {}, { batched: true });
+        rejected(method, path, status, code, message);
+        ctx.answered = { status, body };
+        ctx.verdict = { ok: false, errors: [`${code}: ${message}`], warnings: [] };
+      };
+      const tokenBody = ctx.body;
+      if (method !== 'POST' || !tokenBody) {
+        ctx.exchange.skipBody();
+        return reject(405, 'invalid_request', 'use POST');
+      }
+      if (!tokenBody.ok && tokenBody.status === 413) {
+        ctx.body = undefined; // recorded without the body, as it was dropped
+        return reject(413, 'invalid_request', tokenBody.message);
+      }
+      const issued = issuer.issue(tokenBody);
+      emit({
+        type: 'bot-token',
+        action: issued.ok ? 'issued' : 'refused',
+        ...(issued.ok
+          ? { expiresInMs: issued.body.expires_in * 1000 }
+          : { reason: issued.message }),
+        protocolMs: ctx.started,
+      });
+      if (!issued.ok) return reject(issued.status, issued.code, issued.message);
+      const body = JSON.stringify(issued.body);
+      wire.send(200, body, { 'cache-control': 'no-store' }, { batched: true });
+      ctx.answered = { status: 200, body };
+      ctx.bodyAlways = true;
+    },
+  );
+  return (exchange) =>
+    run({
+      method: exchange.method,
+      started: clock.now(),
+      wallStarted: clock.wallNow(),
+      exchange,
+      clock,
+    });
 }
 
 /** A request to the provider's token endpoint on its way through the pipeline. */
