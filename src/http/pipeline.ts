@@ -25,6 +25,11 @@ export interface PipelineContext {
   readonly wallStarted: number;
   /** the body, read within the limit by `bodyStep` (absent before, or without a body) */
   body?: BodyResult | undefined;
+  /**
+   * where a failure after the body arrived goes, for a transport that takes it by callback
+   * (then `bodyStep` makes no promise per request); without it the pipeline's promise rejects
+   */
+  fail?: ((error: unknown) => void) | undefined;
 }
 
 /** The rest of the pipeline after a step. */
@@ -74,7 +79,8 @@ export interface BodyStepOptions<C> {
 /**
  * Reads the body within the limit into `ctx.body`, then runs the rest. A body the transport
  * holds in memory (in process) goes on synchronously; a socket's waits for its last chunk
- * without a promise hop of its own (the one promise is the pipeline's).
+ * without a promise hop of its own: the one promise is the pipeline's, and none when the
+ * context carries `fail`.
  */
 export function bodyStep<C extends PipelineContext>(options: BodyStepOptions<C>): Middleware<C> {
   const { limit, wants, read } = options;
@@ -87,6 +93,19 @@ export function bodyStep<C extends PipelineContext>(options: BodyStepOptions<C>)
     if (got) {
       ctx.body = got;
       return next(ctx);
+    }
+    const fail = ctx.fail;
+    if (fail) {
+      pending = (body) => {
+        ctx.body = body;
+        try {
+          const done = next(ctx);
+          if (done) done.then(undefined, fail);
+        } catch (error) {
+          fail(error instanceof Error ? error : new Error(errorText(error)));
+        }
+      };
+      return;
     }
     return new Promise<void>((resolve, reject) => {
       pending = (body) => {

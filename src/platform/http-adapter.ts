@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_BODY_LIMIT, flatHeaders, readJsonBodyThen, sendJson } from '../http/body.js';
+import {
+  DEFAULT_BODY_LIMIT,
+  flatHeaders,
+  readJsonBodyThen,
+  sendJson,
+  type TransferMode,
+} from '../http/body.js';
 import {
   bodyStep,
   compose,
@@ -113,6 +119,13 @@ interface InProcessContext extends PlatformContext {
   wire: ReplyWire;
 }
 
+/** The journal note of each framing of a request body (one string each, not one per request). */
+const TRANSFER_NOTES: Readonly<Record<TransferMode, string>> = {
+  'content-length': 'transfer: content-length',
+  chunked: 'transfer: chunked',
+  none: 'transfer: none',
+};
+
 /**
  * The journal record of one answered request, whatever carried it (socket, in process, msw:
  * `via` 'msw' marks its records and leaves out the wall time, as it always did); the control
@@ -123,7 +136,7 @@ export function platformRecord(ctx: PlatformContext, via?: 'msw'): ExchangeInput
   if (!response) return undefined;
   if (request.method === 'GET' && request.path.startsWith('/_sim/')) return undefined; // quiet reads
   const body = request.body;
-  const notes = via === 'msw' ? [via] : body ? [`transfer: ${body.transfer}`] : [];
+  const notes = via === 'msw' ? [via] : body ? [TRANSFER_NOTES[body.transfer]] : [];
   if (response.record?.notes) notes.push(...response.record.notes);
   const head: ExchangeInput = {
     protocolMs: started,

@@ -101,6 +101,32 @@ describe('bodyStep', () => {
   });
 });
 
+describe('bodyStep with a fail callback', () => {
+  it('makes no promise and hands a failure after the body to fail', async () => {
+    let deliver:
+      | ((b: { ok: true; raw: string; json: unknown; transfer: 'none'; bytes: number }) => void)
+      | undefined;
+    const failures: unknown[] = [];
+    const run = compose<Ctx>(
+      [
+        bodyStep<Ctx>({
+          limit: 10,
+          read: (_ctx, _limit, then) => {
+            deliver = then;
+            return undefined;
+          },
+        }),
+      ],
+      () => Promise.reject(new Error('route failed')),
+    );
+    const ctx: Ctx = { ...ctxOf(), fail: (error) => failures.push(error) };
+    expect(run(ctx)).toBeUndefined();
+    deliver?.({ ok: true, raw: '{}', json: {}, transfer: 'none', bytes: 2 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(failures.map((e) => (e as Error).message)).toEqual(['route failed']);
+  });
+});
+
 describe('journalStep', () => {
   it('records what the answering step left, once, after the rest, fields in order', () => {
     const journal = createJournal();
