@@ -1,7 +1,6 @@
-import { LANES, type TraceSpan } from './span.js';
+import { failedSpan, LANES, type TraceSpan } from './span.js';
 import type { TracedConversation } from './read.js';
 import type { Violation } from './invariants.js';
-import { failedSpan } from './otlp.js';
 
 /** The word after a count: "1 exchange", "2 exchanges". */
 const noun = (count: number, one: string): string => (count === 1 ? one : `${one}s`);
@@ -17,29 +16,24 @@ const escapeHtml = (text: string): string =>
 
 const secs = (ms: number): string => `${(ms / 1000).toFixed(3)} s`;
 
-const CSS = `
-:root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--dim:#5b6470;--line:#c9d1d9;--ok:#1a7f37;--bad:#cf222e;--bad-bg:#ffebe9;--card:#f6f8fa;--arrow:#0969da}
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--dim:#9198a1;--line:#30363d;--ok:#3fb950;--bad:#ff7b72;--bad-bg:#3c1618;--card:#161b22;--arrow:#58a6ff}}
-*{box-sizing:border-box}
-body{margin:0;padding:1rem;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;background:var(--bg);color:var(--fg)}
-h1{font-size:1.3rem;margin:0 0 .5rem}
+/** The colours, light and dark, on `scope` (`:root` for a report page). */
+const theme = (scope: string): string => `
+${scope}{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--dim:#5b6470;--line:#c9d1d9;--ok:#1a7f37;--bad:#cf222e;--bad-bg:#ffebe9;--card:#f6f8fa;--arrow:#0969da;--dash:repeating-linear-gradient(var(--line) 0 4px,transparent 4px 8px)}
+@media (prefers-color-scheme:dark){${scope}{--bg:#0d1117;--fg:#e6edf3;--dim:#9198a1;--line:#30363d;--ok:#3fb950;--bad:#ff7b72;--bad-bg:#3c1618;--card:#161b22;--arrow:#58a6ff}}`;
+
+/** A conversation's section: heading, violations, the swimlanes (one rule a line). */
+const TIMELINE_CSS = `
 h2{font-size:1.05rem;margin:0;display:flex;flex-wrap:wrap;gap:.5rem;align-items:baseline}
 a{color:var(--arrow)}
-.summary{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;margin:0 0 1rem;color:var(--dim)}
-.summary b{color:var(--fg)}
-nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
-.conv{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:.75rem;margin:0 0 1rem}
+.conv{background:var(--card);color:var(--fg);border:1px solid var(--line);border-radius:8px;padding:.75rem;margin:0 0 1rem}
 .conv:focus{outline:2px solid var(--arrow)}
-.badge{font-size:.8rem;padding:0 .45rem;border-radius:1rem;border:1px solid var(--line);color:var(--dim)}
+.badge{font-size:.8rem;padding:0 .45rem;border-radius:1rem;border:1px solid var(--line);color:var(--dim);background:none;font-weight:normal}
 .badge.bad{border-color:var(--bad);color:var(--bad)}
 .violations{margin:.5rem 0;padding:0;list-style:none}
 .violation{color:var(--bad);background:var(--bad-bg);border-left:4px solid var(--bad);padding:.35rem .6rem;margin:.25rem 0;border-radius:4px}
 .conv.lazy{content-visibility:auto;contain-intrinsic-size:auto 30rem}
-@media print{.conv.lazy{content-visibility:visible}}
 .lanes{--tc:6.5rem;display:grid;grid-template-columns:var(--tc) repeat(5,minmax(0,1fr));column-gap:0;margin-top:.5rem;overflow-x:auto;background-image:var(--dash),var(--dash),var(--dash),var(--dash),var(--dash);background-size:1px 100%;background-repeat:no-repeat;background-position:calc(var(--tc)*.9 + 10%) 0,calc(var(--tc)*.7 + 30%) 0,calc(var(--tc)*.5 + 50%) 0,calc(var(--tc)*.3 + 70%) 0,calc(var(--tc)*.1 + 90%) 0}
-:root{--dash:repeating-linear-gradient(var(--line) 0 4px,transparent 4px 8px)}
 .more{grid-column:1/-1;color:var(--dim);font-size:.85rem;padding:.35rem 0;text-align:center;background:var(--card);z-index:1}
-.brief{margin:0;padding:.2rem .75rem;color:var(--dim);font-size:.85rem}
 .lanes .head{display:contents}
 .lanes .head span{font-weight:600;text-align:center;padding:.25rem 0;border-bottom:1px solid var(--line);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .lanes .head span:first-child{text-align:left}
@@ -62,6 +56,19 @@ nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
 .x.violating .label{background:var(--bad-bg);border-radius:4px}
 .x:target .label{outline:2px solid var(--arrow)}
 .x .self{align-self:center;justify-self:center;width:10px;height:10px;border-radius:50%;background:var(--arrow);z-index:1}
+@media (max-width:600px){.lanes{--tc:4.5rem}.lanes .head span{font-size:.7rem}.x .t{font-size:10px}}
+`;
+
+/** The rest of a report page. */
+const PAGE_CSS = `
+*{box-sizing:border-box}
+body{margin:0;padding:1rem;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;background:var(--bg);color:var(--fg)}
+h1{font-size:1.3rem;margin:0 0 .5rem}
+.summary{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;margin:0 0 1rem;color:var(--dim)}
+.summary b{color:var(--fg)}
+nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
+@media print{.conv.lazy{content-visibility:visible}}
+.brief{margin:0;padding:.2rem .75rem;color:var(--dim);font-size:.85rem}
 label.only{display:inline-flex;gap:.35rem;align-items:center;margin:0 0 1rem}
 body.only-bad .conv:not(.has-bad){display:none}
 h3{font-size:.95rem;margin:.75rem 0 .25rem}
@@ -74,8 +81,29 @@ h3{font-size:.95rem;margin:.75rem 0 .25rem}
 table.states{border-collapse:collapse;margin:.5rem 0}
 table.states td,table.states th{border-bottom:1px solid var(--line);padding:.15rem .6rem;text-align:right}
 table.states th{text-align:left;font-weight:600}
-@media (max-width:600px){body{padding:.5rem}.lanes{--tc:4.5rem}.lanes .head span{font-size:.7rem}.x .t{font-size:10px}}
+@media (max-width:600px){body{padding:.5rem}}
 `;
+
+const CSS = `${theme(':root')}${TIMELINE_CSS}${PAGE_CSS}`;
+
+/**
+ * The styles of `reportSection` for a page of its own (the web console's Timeline tab): the
+ * colours and every rule under `scope`, so the host page's own rules and theirs stay apart.
+ * @example style.textContent = timelineCss('.trace-timeline');
+ */
+export function timelineCss(scope: string): string {
+  const rules = TIMELINE_CSS.replace(
+    /([^{}@]+)\{([^{}]*)\}/g,
+    (_, selectors: string, body: string) => {
+      const scoped = selectors
+        .split(',')
+        .map((sel) => `${scope} ${sel.trim()}`)
+        .join(',');
+      return `${scoped}{${body}}`;
+    },
+  );
+  return `${theme(scope)}${rules}`;
+}
 
 const SCRIPT = `
 var only=document.getElementById('only-bad');if(only)only.addEventListener('change',function(e){document.body.classList.toggle('only-bad',e.target.checked)});
@@ -263,7 +291,7 @@ export function reportSection(
   maxRows = Infinity,
   lazy = false,
 ): string {
-  const id = `c-${c.run}-${c.chat}`;
+  const id = escapeHtml(`c-${c.run}-${c.chat}`);
   const first = c.spans[0]?.startMs ?? 0;
   const last = c.spans.reduce((end, s) => Math.max(end, s.endMs), first);
   const marked = new Set(violations.flatMap((v) => v.exchanges));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { TracedConversation } from './read.js';
-import type { TraceSpan } from './span.js';
+import { failedSpan } from './span.js';
 
 /** An attribute value of OTLP/JSON (int64 as a decimal string, as protobuf's JSON mapping). */
 export type OtlpValue = { stringValue: string } | { intValue: string } | { boolValue: boolean };
@@ -40,10 +40,8 @@ const int = (key: string, value: number) => ({
   value: { intValue: String(Math.round(value)) },
 });
 
-/** True when an exchange failed: no reply, a rejected attempt, or an HTTP error status. */
-export function failedSpan(s: TraceSpan): boolean {
-  return s.failure !== undefined || s.accepted === false || (s.status ?? 200) >= 400;
-}
+/** True when an exchange failed (src/trace/span.ts; the browser console draws it too). */
+export { failedSpan };
 
 /**
  * The OpenTelemetry spans of one conversation (OTLP/JSON). Times: the protocol time of each

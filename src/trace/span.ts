@@ -178,3 +178,8 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
     ...(record.cause === undefined ? {} : { cause: record.cause, causeBy: 'record' as const }),
   };
 }
+
+/** True when an exchange failed: no reply, a rejected attempt, or an HTTP error status. */
+export function failedSpan(s: TraceSpan): boolean {
+  return s.failure !== undefined || s.accepted === false || (s.status ?? 200) >= 400;
+}

@@ -32,6 +32,11 @@ export interface JournalEntry {
   failure?: { reason: string; message: string };
   verdict?: { ok: boolean; errors: string[]; warnings: string[] };
   notes?: string[];
+  /** the journal's run, the chat, the recorded cause and the time it took (src/trace reads them) */
+  run?: string;
+  chat?: number;
+  cause?: number;
+  durationMs?: number;
 }
 
 const TOKEN_KEY = 'svc-control-token';
@@ -99,6 +104,12 @@ export const api = {
     call<{ count: number; recording?: RecordingState; entries: JournalEntry[] }>(
       'GET',
       '/_sim/journal',
+    ),
+  /** the exchanges after `since` (a seq), oldest first: the Timeline tab follows them */
+  journalSince: (since: number) =>
+    call<{ count: number; entries: JournalEntry[] }>(
+      'GET',
+      `/_sim/journal?since=${since}&limit=10000`,
     ),
   resend: (seq: number) =>
     call<{ status?: number; body?: string; failure?: { message: string } }>(

@@ -13,6 +13,7 @@ import {
 import { byId, fill, h } from './dom.js';
 import { createJournalView } from './journal-view.js';
 import { applyEvent, createStore, type SimEvent } from './store.js';
+import { createTimelineView } from './timeline-view.js';
 
 const store = createStore();
 const ui = {
@@ -27,6 +28,8 @@ const ui = {
   close: byId<HTMLButtonElement>('close-chat'),
   events: byId('event-log'),
   journal: createJournalView(byId('journal-list'), byId('journal-detail')),
+  timeline: createTimelineView(byId('timeline')),
+  timelineChat: byId<HTMLSelectElement>('timeline-chat'),
   error: byId('error'),
 };
 
@@ -59,11 +62,24 @@ function render(): void {
     );
   }
   fill(ui.events, h('ol', {}, ...store.log.slice(-200).reverse().map(renderActivity)));
+  renderTimelineChats();
+}
+
+/** The Timeline tab's chat picker: every chat, the selected one chosen. */
+function renderTimelineChats(): void {
+  const options = [...store.chats.values()].map((c) => {
+    const option = h('option', { value: String(c.id) }, `${c.id} · ${customerLabel(c)}`);
+    option.selected = c.id === store.selected;
+    return option;
+  });
+  const focused = document.activeElement === ui.timelineChat;
+  if (!focused) fill(ui.timelineChat, ...options); // redrawn while open, a picker would close
 }
 
 function select(id: number): void {
   store.selected = id;
   render();
+  followTimeline();
 }
 
 /** Fetches the chats named by events, once per batch. */
@@ -111,12 +127,28 @@ function followJournal(): void {
   }, 200);
 }
 
+let timelineTimer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * While the Timeline tab is open it follows the selected chat's exchanges: after each event
+ * (at most every 200 ms), and every second besides (an exchange can be recorded just after
+ * the event that told of it).
+ */
+function followTimeline(): void {
+  if (byId('timeline-tab').hidden || timelineTimer !== undefined) return;
+  timelineTimer = setTimeout(() => {
+    timelineTimer = undefined;
+    void ui.timeline.refresh(store.selected).catch(showError);
+  }, 200);
+}
+setInterval(followTimeline, 1000);
+
 function handle(data: string): void {
   const event = JSON.parse(data) as SimEvent;
   const chatId = applyEvent(store, event);
   if (chatId !== undefined) refreshChat(chatId);
   else render();
   followJournal();
+  followTimeline();
 }
 
 async function load(): Promise<void> {
@@ -150,6 +182,7 @@ ui.reply.addEventListener('submit', (event) => {
 ui.close.addEventListener('click', () => {
   if (store.selected !== undefined) api.close(store.selected).catch(showError);
 });
+ui.timelineChat.addEventListener('change', () => select(Number(ui.timelineChat.value)));
 ui.agents.addEventListener('click', () => void api.agents(!store.agentsOnline).catch(showError));
 document.querySelectorAll<HTMLButtonElement>('nav button[data-tab]').forEach((tab) => {
   tab.addEventListener('click', () => {
@@ -159,6 +192,8 @@ document.querySelectorAll<HTMLButtonElement>('nav button[data-tab]').forEach((ta
     document.querySelectorAll('nav button').forEach((other) => other.classList.remove('active'));
     tab.classList.add('active');
     if (tab.dataset.tab === 'journal-tab') void ui.journal.refresh().catch(showError);
+    if (tab.dataset.tab === 'timeline-tab')
+      void ui.timeline.refresh(store.selected).catch(showError);
   });
 });
 

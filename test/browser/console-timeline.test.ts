@@ -1,0 +1,159 @@
+/**
+ * The web console's Timeline tab in headless Chromium: `svc-cli platform --web` with an
+ * integrator that refuses the agent's first delivery attempt; the selected chat's exchanges
+ * are drawn as the report's swimlanes (src/trace/html.ts), the attempts and the redelivery
+ * gap in sight, and a new message appears without a reload. Screenshots at 1280, 800 and
+ * 390 px, light and dark, go to a temporary folder named in the test's output.
+ * Skipped when /usr/bin/chromium is missing.
+ */
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from '../helpers/chromium.js';
+import { startCliServer, type CliServer } from '../helpers/cli-server.js';
+
+describe.skipIf(!hasChromium)('web console Timeline tab in headless Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('draws the selected chat as swimlanes with its attempts, and follows it live', async () => {
+    // SVC_SHOTS keeps them past the run (the run's temporary folder is removed after it)
+    const shots = process.env.SVC_SHOTS ?? mkdtempSync(join(tmpdir(), 'svc-console-timeline-'));
+    console.log(`timeline screenshots: ${shots}`);
+    // typing notices (spec 2.3) pass; the first attempt of the first agent text fails (HTTP
+    // 500), the second (3 s later, spec 8) is accepted
+    let texts = 0;
+    const integrator = await startIntegrator(
+      (body) => body.includes('"type":"text"') && texts++ === 0,
+    );
+    let cli: CliServer | undefined;
+    let page: Page | undefined;
+    try {
+      // --time-scale 0.5: an attempt has 1.5 wall seconds (web-console.test.ts says why)
+      cli = await startCliServer([
+        'platform',
+        '--web',
+        '--port',
+        '0',
+        '--json',
+        '--time-scale',
+        '0.5',
+        '--integrator-url',
+        integrator.url,
+      ]);
+      const { consoleUrl, channels } = cli.listening as unknown as {
+        consoleUrl: string;
+        channels: Array<{ url: string }>;
+      };
+      page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      page.setDefaultTimeout(15_000);
+      await page.goto(consoleUrl);
+      await page.locator('#status.live').waitFor();
+      const posted = await postCustomer(channels[0]!.url, 'Is the blue one in stock?');
+      expect(posted.status).toBe(200);
+      await page.locator('.transcript .line.visitor', { hasText: 'blue one' }).waitFor();
+      await page.fill('#reply-text', 'Yes, 3 left.');
+      await page.press('#reply-text', 'Enter');
+      await page.locator('.verdict.delivered').waitFor();
+
+      await page.click('nav button[data-tab=timeline-tab]');
+      const timeline = page.locator('#timeline');
+      await timeline.locator('.lanes').waitFor();
+      // one lane per party, after the time column
+      expect(await timeline.locator('.lanes .head span').allTextContents()).toEqual([
+        'time',
+        'integrator',
+        'platform',
+        'bot',
+        'hooks',
+        'widget',
+      ]);
+      // the refused attempt dashed red, the accepted one 3 s of protocol time later
+      const first = timeline.locator('.x.failed[data-lane=integrator]', {
+        hasText: /agent\.text attempt 1 “Yes, 3 left\.” 500/,
+      });
+      await first.waitFor();
+      const second = timeline.locator('.x[data-lane=integrator]', {
+        hasText: /agent\.text attempt 2 “Yes, 3 left\.” 200 accepted/,
+      });
+      await second.waitFor();
+      expect(await second.locator('.gap').textContent()).toMatch(/^gap 3\.\d{3} s$/);
+      // the redelivery names the attempt it repeats
+      const firstSeq = await first.getAttribute('data-seq');
+      expect(await second.locator('a.cause').textContent()).toBe(`← #${firstSeq}`);
+      await timeline.locator('.conv h2', { hasText: 'chat 1' }).waitFor();
+      await page.screenshot({ path: join(shots, 'timeline-1280.png') });
+
+      // a new exchange shows up without a reload
+      await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+      const more = await postCustomer(channels[0]!.url, 'And the red one?');
+      expect(more.status).toBe(200);
+      await timeline
+        .locator('.x[data-lane=integrator]', { hasText: /customer\.text “And the red one\?”/ })
+        .waitFor();
+      expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+
+      // keyboard: the chat picker, then the timeline section
+      await page.focus('#timeline-chat');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.className)).toContain('conv');
+
+      for (const width of [800, 390]) {
+        await page.setViewportSize({ width, height: 800 });
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        expect({ width, overflow }).toEqual({ width, overflow: 0 });
+        await page.screenshot({ path: join(shots, `timeline-${width}.png`) });
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: join(shots, 'timeline-1280-dark.png') });
+    } finally {
+      await page?.close();
+      const code = await cli?.stop();
+      await integrator.close();
+      expect(code === undefined || code === 0 || code === 130).toBe(true);
+    }
+  });
+});
+
+/** An integrator on loopback: HTTP 500 to the bodies `refuse` picks, 200 `{"result":"ok"}` else. */
+async function startIntegrator(
+  refuse: (body: string) => boolean,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (refuse(body)) res.writeHead(500).end('down');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok"}');
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+/** A customer's text message on the channel URL (spec 2.1), as an integrator sends it. */
+function postCustomer(channelUrl: string, text: string): Promise<Response> {
+  return fetch(channelUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      sender: { id: 'c-42', name: 'Sam Customer' },
+      message: { type: 'text', text },
+    }),
+  });
+}
