@@ -14,7 +14,7 @@ import { fill, h } from './dom.js';
 /** Exchanges kept in the page (the oldest go first); the journal itself keeps its own. */
 const KEEP = 20_000;
 /** Rows drawn per chat; past it the section says how many were left out (as a report does). */
-const MAX_ROWS = 400;
+const MAX_ROWS = 200;
 const SCOPE = '.trace-timeline';
 
 export interface TimelineView {
