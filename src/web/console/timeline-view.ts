@@ -33,6 +33,8 @@ export function createTimelineView(host: HTMLElement): TimelineView {
   let records: ExchangeRecord[] = [];
   let lastSeq = 0;
   let drawn = '';
+  let drawnChat: number | undefined;
+  let changed = true;
 
   const draw = (chatId: number | undefined): void => {
     let html: string;
@@ -68,7 +70,12 @@ export function createTimelineView(host: HTMLElement): TimelineView {
         lastSeq = fresh.at(-1)!.seq;
         records = records.concat(fresh);
         if (records.length > KEEP) records = records.slice(records.length - KEEP);
+        changed = true;
       }
+      // nothing new for the chat drawn: the spans, links and rules need not run again
+      if (!changed && chatId === drawnChat) return;
+      changed = false;
+      drawnChat = chatId;
       draw(chatId);
     },
   };
