@@ -65,7 +65,9 @@ describe.skipIf(!hasChromium)('web console Timeline tab in headless Chromium', (
       await page.press('#reply-text', 'Enter');
       await page.locator('.verdict.delivered').waitFor();
 
-      await page.click('nav button[data-tab=timeline-tab]');
+      // the chat's own button leads to its timeline (the nav's Timeline tab does too)
+      await page.click('#chat-head button.to-timeline');
+      expect(await page.locator('nav button.active').textContent()).toBe('Timeline');
       const timeline = page.locator('#timeline');
       await timeline.locator('.lanes').waitFor();
       // one lane per party, after the time column

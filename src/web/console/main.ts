@@ -53,7 +53,16 @@ function render(): void {
     fill(ui.transcript);
     fill(ui.details);
   } else {
-    fill(ui.chatHead, h('b', {}, customerLabel(chat)), ` · chat ${chat.id} · ${chat.mode}`);
+    fill(
+      ui.chatHead,
+      h('b', {}, customerLabel(chat)),
+      ` · chat ${chat.id} · ${chat.mode} `,
+      h(
+        'button',
+        { class: 'to-timeline', type: 'button', onclick: () => showTab('timeline-tab') },
+        'Timeline',
+      ),
+    );
     fill(ui.transcript, renderTranscript(store, chat));
     ui.transcript.scrollTop = ui.transcript.scrollHeight;
     fill(
@@ -184,17 +193,19 @@ ui.close.addEventListener('click', () => {
 });
 ui.timelineChat.addEventListener('change', () => select(Number(ui.timelineChat.value)));
 ui.agents.addEventListener('click', () => void api.agents(!store.agentsOnline).catch(showError));
-document.querySelectorAll<HTMLButtonElement>('nav button[data-tab]').forEach((tab) => {
-  tab.addEventListener('click', () => {
-    document.querySelectorAll<HTMLElement>('.tab').forEach((panel) => {
-      panel.hidden = panel.id !== tab.dataset.tab;
-    });
-    document.querySelectorAll('nav button').forEach((other) => other.classList.remove('active'));
-    tab.classList.add('active');
-    if (tab.dataset.tab === 'journal-tab') void ui.journal.refresh().catch(showError);
-    if (tab.dataset.tab === 'timeline-tab')
-      void ui.timeline.refresh(store.selected).catch(showError);
+/** Shows one tab (`chats-tab`, `timeline-tab` ...) and marks its button in the nav. */
+function showTab(id: string): void {
+  document.querySelectorAll<HTMLElement>('.tab').forEach((panel) => {
+    panel.hidden = panel.id !== id;
   });
+  document.querySelectorAll<HTMLButtonElement>('nav button[data-tab]').forEach((button) => {
+    button.classList.toggle('active', button.dataset.tab === id);
+  });
+  if (id === 'journal-tab') void ui.journal.refresh().catch(showError);
+  if (id === 'timeline-tab') void ui.timeline.refresh(store.selected).catch(showError);
+}
+document.querySelectorAll<HTMLButtonElement>('nav button[data-tab]').forEach((tab) => {
+  tab.addEventListener('click', () => showTab(tab.dataset.tab ?? 'chats-tab'));
 });
 
 render();
