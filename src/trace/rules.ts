@@ -478,6 +478,27 @@ export function checkConversation(
 }
 
 /**
+ * Puts journal records in their chats a record at a time, as `conversationsOf` does: the
+ * span of each, its chat recorded, in the body, or its customer's; undefined for a record of
+ * no chat. The web console follows a live journal with one.
+ * @example const chatOf = createChatSorter(); const span = chatOf(record);
+ */
+export function createChatSorter(): (record: ExchangeRecord) => TraceSpan | undefined {
+  const chatOfCustomer = new Map<string, number>();
+  return (record) => {
+    const span = spanOf(record);
+    if (span.chat === undefined && span.customer !== undefined) {
+      const known = chatOfCustomer.get(`${span.run}\u0000${span.customer}`);
+      if (known !== undefined) span.chat = known;
+    }
+    if (span.chat === undefined) return undefined;
+    if (span.customer !== undefined)
+      chatOfCustomer.set(`${span.run}\u0000${span.customer}`, span.chat);
+    return span;
+  };
+}
+
+/**
  * The conversations in a set of journal records (one run, or a few), chat by chat, linked;
  * records without a chat (recorded, in the body, or their customer's) are left out.
  * @example for (const c of conversationsOf(records)) checkConversation(c);
@@ -486,16 +507,10 @@ export function conversationsOf(
   records: readonly ExchangeRecord[],
 ): Array<Pick<TracedConversation, 'run' | 'chat' | 'spans'>> {
   const chats = new Map<string, { run: string; chat: number; spans: TraceSpan[] }>();
-  const chatOfCustomer = new Map<string, number>();
+  const chatOf = createChatSorter();
   for (const record of records) {
-    const span = spanOf(record);
-    if (span.chat === undefined && span.customer !== undefined) {
-      const known = chatOfCustomer.get(`${span.run}\u0000${span.customer}`);
-      if (known !== undefined) span.chat = known;
-    }
-    if (span.chat === undefined) continue;
-    if (span.customer !== undefined)
-      chatOfCustomer.set(`${span.run}\u0000${span.customer}`, span.chat);
+    const span = chatOf(record);
+    if (span?.chat === undefined) continue;
     const key = `${span.run}\u0000${span.chat}`;
     let chat = chats.get(key);
     if (!chat) chats.set(key, (chat = { run: span.run, chat: span.chat, spans: [] }));

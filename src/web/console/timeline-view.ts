@@ -7,12 +7,14 @@
  */
 import type { ExchangeRecord } from '../../journal/record.js';
 import { reportSection, timelineCss } from '../../trace/html.js';
-import { checkConversation, conversationsOf } from '../../trace/rules.js';
+import { linkConversation } from '../../trace/links.js';
+import { checkConversation, createChatSorter } from '../../trace/rules.js';
+import type { TraceSpan } from '../../trace/span.js';
 import { api } from './api.js';
 import { fill, h } from './dom.js';
 
-/** Exchanges kept in the page (the oldest go first); the journal itself keeps its own. */
-const KEEP = 20_000;
+/** Exchanges kept per chat (the oldest go first); the journal itself keeps its own. */
+const KEEP = 5_000;
 /** Rows drawn per chat; past it the section says how many were left out (as a report does). */
 const MAX_ROWS = 200;
 const SCOPE = '.trace-timeline';
@@ -30,28 +32,35 @@ export function createTimelineView(host: HTMLElement): TimelineView {
   document.head.append(style);
   const body = h('div', { class: 'timeline-body' });
   fill(host, body);
-  let records: ExchangeRecord[] = [];
+  // each record becomes a span once, put in its chat (the newest run's: a console reloaded
+  // after a restart reads one journal); a draw links and checks the selected chat alone
+  const chatOf = createChatSorter();
+  const chats = new Map<number, { run: string; spans: TraceSpan[] }>();
+  const changed = new Set<number>();
   let lastSeq = 0;
   let drawn = '';
-  let drawnChat: number | undefined;
-  let changed = true;
+  let drawnChat: number | undefined | null = null; // null: nothing drawn yet
+
+  const add = (record: ExchangeRecord): void => {
+    const span = chatOf(record);
+    if (span?.chat === undefined) return;
+    let chat = chats.get(span.chat);
+    if (!chat || chat.run !== span.run) chats.set(span.chat, (chat = { run: span.run, spans: [] }));
+    chat.spans.push(span);
+    if (chat.spans.length > KEEP) chat.spans.splice(0, chat.spans.length - KEEP);
+    changed.add(span.chat);
+  };
 
   const draw = (chatId: number | undefined): void => {
+    const chat = chatId === undefined ? undefined : chats.get(chatId);
     let html: string;
     if (chatId === undefined) html = '<p class="empty">Select a chat: its exchanges show here.</p>';
+    else if (!chat) html = `<p class="empty">No exchanges of chat ${chatId} recorded yet.</p>`;
     else {
-      // the chat of the newest run: a console reloaded after a restart reads one journal
-      const conversation = conversationsOf(records)
-        .filter((c) => c.chat === chatId)
-        .at(-1);
-      html = conversation
-        ? reportSection(
-            { ...conversation, dropped: 0 },
-            checkConversation(conversation),
-            undefined,
-            MAX_ROWS,
-          )
-        : `<p class="empty">No exchanges of chat ${chatId} recorded yet.</p>`;
+      // linking sets each span's cause: a copy, so the next draw starts from the records
+      const spans = linkConversation(chat.spans.map((span) => ({ ...span })));
+      const conversation = { run: chat.run, chat: chatId, spans, dropped: 0 };
+      html = reportSection(conversation, checkConversation(conversation), undefined, MAX_ROWS);
     }
     if (html === drawn) return; // unchanged: keep the focus and the scroll where they are
     drawn = html;
@@ -66,15 +75,11 @@ export function createTimelineView(host: HTMLElement): TimelineView {
     async refresh(chatId) {
       const page = await api.journalSince(lastSeq);
       const fresh = page.entries as unknown as ExchangeRecord[];
-      if (fresh.length > 0) {
-        lastSeq = fresh.at(-1)!.seq;
-        records = records.concat(fresh);
-        if (records.length > KEEP) records = records.slice(records.length - KEEP);
-        changed = true;
-      }
-      // nothing new for the chat drawn: the spans, links and rules need not run again
-      if (!changed && chatId === drawnChat) return;
-      changed = false;
+      for (const record of fresh) add(record);
+      if (fresh.length > 0) lastSeq = fresh.at(-1)!.seq;
+      // nothing new for the chat drawn: the links and rules need not run again
+      if (chatId === drawnChat && (chatId === undefined || !changed.has(chatId))) return;
+      if (chatId !== undefined) changed.delete(chatId);
       drawnChat = chatId;
       draw(chatId);
     },
