@@ -118,12 +118,17 @@ describe.skipIf(!hasChromium)('web console Timeline tab in headless Chromium', (
 
     // a new exchange shows up without a reload
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
-    const more = await postCustomer(channelUrl, 'And the red one?');
+    // (its text is markup: the timeline shows it as text, never runs it)
+    const more = await postCustomer(channelUrl, 'And the <img src=x onerror="window.__xss=1">?');
     expect(more.status).toBe(200);
     await timeline
-      .locator('.x[data-lane=integrator]', { hasText: /customer\.text “And the red one\?”/ })
+      .locator('.x[data-lane=integrator]', { hasText: /customer\.text “And the <img src=x/ })
       .waitFor();
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    expect(await timeline.locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBe(
+      undefined,
+    );
 
     // keyboard: the chat picker, then the timeline section
     await page.focus('#timeline-chat');
