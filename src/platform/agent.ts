@@ -3,7 +3,7 @@ import { formatIssue } from '../contract/issues.js';
 import { validateAuto } from '../contract/validate.js';
 import { SvcError } from '../errors.js';
 import type { PlatformCore } from './core.js';
-import { deliverToCustomer, type CustomerDeliveryResult } from './customer-delivery.js';
+import { deliverToCustomer, type CustomerDeliveryResult } from './channel/customer-delivery.js';
 import { createMessageId } from './ids.js';
 import type { Agent, Chat, Customer } from './model.js';
 

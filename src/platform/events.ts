@@ -1,9 +1,9 @@
 import type { ContractIssue } from '../contract/types.js';
 import type { RequestRejectedEvent } from '../wire-errors.js';
 // The bot service's events (interface B) live in bot-events.ts.
-import type { BotPlatformEvent } from './bot-events.js';
+import type { BotPlatformEvent } from './bot/bot-events.js';
 
-export type { BotPlatformEvent } from './bot-events.js';
+export type { BotPlatformEvent } from './bot/bot-events.js';
 import type { HookPlatformEvent } from './hooks/events.js';
 import type { WidgetPlatformEvent } from './widget/events.js';
 

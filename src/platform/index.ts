@@ -1,11 +1,11 @@
 import { createPlatformCore, type PlatformCore, type PlatformCoreOptions } from './core.js';
-import { createChannelService } from './channel-service.js';
+import { createChannelService } from './channel/channel-service.js';
 import { createControlApi } from './control-api.js';
 import { mountPlatform, servePlatform, type ServePlatformOptions } from './http-adapter.js';
 import type { RunningServer } from '../http/server.js';
 import type { Mounted } from '../http/in-process.js';
-import { createBotService, type BotServiceOptions } from './bot-service.js';
-import { createHookService, type HookServiceOptions } from './hook-service.js';
+import { createBotService, type BotServiceOptions } from './bot/bot-service.js';
+import { createHookService, type HookServiceOptions } from './hooks/hook-service.js';
 import { createHookControl } from './hooks/control.js';
 import { createWidgetService } from './widget/service.js';
 import type { PlatformService } from './types.js';
@@ -112,7 +112,7 @@ export {
   type DeliveryResult,
   type ReplyJudgement,
 } from './delivery.js';
-export { cutText, TEXT_CUT_LIMIT } from './channel-service.js';
+export { cutText, TEXT_CUT_LIMIT } from './channel/channel-service.js';
 export type {
   PlatformEvent,
   ChannelInfo,
@@ -131,17 +131,17 @@ export type {
 } from './lifecycle-hooks.js';
 export type { Channel, Chat, Customer, Agent, PlatformState } from './model.js';
 export { servePlatform, type ServePlatformOptions } from './http-adapter.js';
-export { createBotService, type BotServiceOptions } from './bot-service.js';
-export type { BotAuthOptions } from './bot-outbound.js';
-export { DEFAULT_BOT_RATE_LIMIT, parseRateLimit, type RateLimit } from './bot-rate-limit.js';
-export { deliverToCustomer, type CustomerSender } from './customer-delivery.js';
-export type { BotPlatformEvent } from './bot-events.js';
+export { createBotService, type BotServiceOptions } from './bot/bot-service.js';
+export type { BotAuthOptions } from './bot/bot-outbound.js';
+export { DEFAULT_BOT_RATE_LIMIT, parseRateLimit, type RateLimit } from './bot/bot-rate-limit.js';
+export { deliverToCustomer, type CustomerSender } from './channel/customer-delivery.js';
+export type { BotPlatformEvent } from './bot/bot-events.js';
 export {
   createHookService,
   judgeHookReply,
   hookPolicyOf,
   type HookServiceOptions,
-} from './hook-service.js';
+} from './hooks/hook-service.js';
 export * from './hooks/index.js';
 export { createWidgetService } from './widget/service.js';
 export { resendExchange, type ResendResult } from './journal-resend.js';

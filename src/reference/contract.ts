@@ -27,7 +27,7 @@ import {
   WIDGET_STATES,
 } from '../contract/widget.js';
 import { WIDGET_CALLBACK_DOCS, WIDGET_METHOD_DOCS } from '../contract/widget-docs.js';
-import { DEFAULT_BOT_RATE_LIMIT } from '../platform/bot-rate-limit.js';
+import { DEFAULT_BOT_RATE_LIMIT } from '../platform/bot/bot-rate-limit.js';
 import {
   BOT_DELIVERY_POLICY,
   CHANNEL_DELIVERY_POLICY,

@@ -6,7 +6,7 @@ import {
   type PlatformEvent,
   type PlatformOptions,
 } from '../../src/platform/index.js';
-import type { HookServiceOptions } from '../../src/platform/hook-service.js';
+import type { HookServiceOptions } from '../../src/platform/hooks/hook-service.js';
 import {
   createHookTarget,
   type HookTarget,

@@ -7,7 +7,7 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../../src/clock.js';
 import { formatPlatformEvent } from '../../src/cli/render/platform-events.js';
-import { parsePath } from '../../src/platform/customer-triage.js';
+import { parsePath } from '../../src/platform/channel/customer-triage.js';
 import { customerText, post, startPlatform } from '../helpers/platform.js';
 
 const plain = new Chalk({ level: 0 });

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { BotPlatformEvent } from '../../platform/bot-events.js';
+import type { BotPlatformEvent } from '../../platform/bot/bot-events.js';
 import { stamp } from './time.js';
 import { plural } from '../../plural.js';
 

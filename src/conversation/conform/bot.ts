@@ -4,7 +4,7 @@ import { formatIssue } from '../../contract/issues.js';
 import { validate } from '../../contract/validate.js';
 import { postJson } from '../../http/client.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
-import { createBotSender } from '../../platform/bot-outbound.js';
+import { createBotSender } from '../../platform/bot/bot-outbound.js';
 import { BOT_DELIVERY_POLICY } from '../../contract/timing.js';
 import type { Chat, Customer } from '../../platform/model.js';
 import type { BotHarness } from './bot-harness.js';

@@ -1,17 +1,17 @@
-import { fireOnce } from './mutants.js';
-import { formatIssue } from '../contract/issues.js';
-import { validate } from '../contract/validate.js';
-import type { ContractIssue } from '../contract/types.js';
-import { ProtocolError, type ProtocolRecord } from '../protocol-error.js';
-import type { WireErrorCode } from '../wire-errors.js';
-import type { TokenIssuer } from '../http/oauth-issuer.js';
+import { fireOnce } from '../mutants.js';
+import { formatIssue } from '../../contract/issues.js';
+import { validate } from '../../contract/validate.js';
+import type { ContractIssue } from '../../contract/types.js';
+import { ProtocolError, type ProtocolRecord } from '../../protocol-error.js';
+import type { WireErrorCode } from '../../wire-errors.js';
+import type { TokenIssuer } from '../../http/oauth-issuer.js';
 import type { BotEventReceivedEvent } from './bot-events.js';
 import { channelTextOf } from './bot-message.js';
 import type { RateLimiter } from './bot-rate-limit.js';
-import type { PlatformCore } from './core.js';
-import { secretEquals } from './ids.js';
-import type { Chat } from './model.js';
-import type { PlatformRequest, PlatformResponse } from './types.js';
+import type { PlatformCore } from '../core.js';
+import { secretEquals } from '../ids.js';
+import type { Chat } from '../model.js';
+import type { PlatformRequest, PlatformResponse } from '../types.js';
 
 /** What the provider-to-platform routes need from the bot service. */
 export interface BotInboundContext {

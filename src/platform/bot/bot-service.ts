@@ -1,17 +1,17 @@
-import type { BotEventSet } from '../contract/bot.js';
-import { ProtocolError } from '../protocol-error.js';
-import { createTokenIssuer, type TokenIssuer } from '../http/oauth-issuer.js';
-import { acceptChat } from './agent.js';
-import { updateVisitor } from './hooks/actions.js';
+import type { BotEventSet } from '../../contract/bot.js';
+import { ProtocolError } from '../../protocol-error.js';
+import { createTokenIssuer, type TokenIssuer } from '../../http/oauth-issuer.js';
+import { acceptChat } from '../agent.js';
+import { updateVisitor } from '../hooks/actions.js';
 import { createBotCustomerMessage } from './bot-message.js';
 import { handleProviderRequest, type BotInboundContext } from './bot-inbound.js';
 import { createBotSender, type BotAuthOptions, type OutboundEventName } from './bot-outbound.js';
 import { createRateLimiter, DEFAULT_BOT_RATE_LIMIT, type RateLimit } from './bot-rate-limit.js';
-import type { PlatformCore } from './core.js';
-import type { LifecycleHooks } from './lifecycle-hooks.js';
-import type { DeliveryPolicy } from './delivery.js';
-import type { Chat, Customer } from './model.js';
-import type { PlatformRequest, PlatformService } from './types.js';
+import type { PlatformCore } from '../core.js';
+import type { LifecycleHooks } from '../lifecycle-hooks.js';
+import type { DeliveryPolicy } from '../delivery.js';
+import type { Chat, Customer } from '../model.js';
+import type { PlatformRequest, PlatformService } from '../types.js';
 
 /** A bot attached to the platform (spec 1.4, 4.3, 5.2). */
 export interface BotServiceOptions {

@@ -1,15 +1,15 @@
-import type { PostOutcome } from '../http/client.js';
-import type { PlatformCore } from './core.js';
+import type { PostOutcome } from '../../http/client.js';
+import type { PlatformCore } from '../core.js';
 import {
   deliver,
   HOOK_DELIVERY_POLICY,
   type DeliveryPolicy,
   type ReplyJudgement,
-} from './delivery.js';
-import type { LifecycleHooks } from './lifecycle-hooks.js';
-import { shapeSent } from './payload-forms.js';
-import type { Agent, Chat, Customer } from './model.js';
-import type { PlatformService } from './types.js';
+} from '../delivery.js';
+import type { LifecycleHooks } from '../lifecycle-hooks.js';
+import { shapeSent } from '../payload-forms.js';
+import type { Agent, Chat, Customer } from '../model.js';
+import type { PlatformService } from '../types.js';
 import {
   buildCallEvent,
   buildChatAccepted,
@@ -21,10 +21,10 @@ import {
   type HookBase,
   type HookChatLogItem,
   type HookEventName,
-} from '../hook-events/builders.js';
-import { hookDataOf } from './hooks/actions.js';
-import { useHookReply } from './hooks/reply.js';
-import { announceHookSent, docsHooksOf } from './hooks/docs-events.js';
+} from '../../hook-events/builders.js';
+import { hookDataOf } from './actions.js';
+import { useHookReply } from './reply.js';
+import { announceHookSent, docsHooksOf } from './docs-events.js';
 
 /** `createPlatform({ hooks })`: where hook events go and how long each may take. */
 export interface HookServiceOptions {

@@ -11,8 +11,8 @@
  * Blocking: a required field missing, empty or of another type, a wrong `type`, the
  * prototype / depth guards.
  */
-import { validate } from '../contract/validate.js';
-import type { ContractIssue, ValidationResult } from '../contract/types.js';
+import { validate } from '../../contract/validate.js';
+import type { ContractIssue, ValidationResult } from '../../contract/types.js';
 
 export interface CustomerTriage {
   /** true when the message can be delivered (possibly without some fields) */

@@ -1,8 +1,8 @@
-import type { ContractIssue } from '../contract/types.js';
-import { deliverToCustomer } from './customer-delivery.js';
-import type { PlatformCore } from './core.js';
-import { createMessageId } from './ids.js';
-import type { Chat, Customer } from './model.js';
+import type { ContractIssue } from '../../contract/types.js';
+import { deliverToCustomer } from '../channel/customer-delivery.js';
+import type { PlatformCore } from '../core.js';
+import { createMessageId } from '../ids.js';
+import type { Chat, Customer } from '../model.js';
 
 type BotMessageType = 'TEXT' | 'MARKDOWN' | 'BUTTONS';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
 
 /** A request limit per token: at most `max` requests per `windowMs` of protocol time. */
 export interface RateLimit {

@@ -1,16 +1,16 @@
-import { fireOnce, type MutantName } from './mutants.js';
-import { detectKind } from '../contract/detect.js';
-import { formatIssue } from '../contract/issues.js';
-import { validate } from '../contract/validate.js';
-import type { ContractIssue } from '../contract/types.js';
-import { errorBody } from '../http/body.js';
-import { ProtocolError } from '../protocol-error.js';
+import { fireOnce, type MutantName } from '../mutants.js';
+import { detectKind } from '../../contract/detect.js';
+import { formatIssue } from '../../contract/issues.js';
+import { validate } from '../../contract/validate.js';
+import type { ContractIssue } from '../../contract/types.js';
+import { errorBody } from '../../http/body.js';
+import { ProtocolError } from '../../protocol-error.js';
 import { triageCustomerMessage } from './customer-triage.js';
-import type { PlatformCore } from './core.js';
-import { secretEquals } from './ids.js';
-import type { Channel, Customer } from './model.js';
-import { appendChatLine } from './model.js';
-import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
+import type { PlatformCore } from '../core.js';
+import { secretEquals } from '../ids.js';
+import type { Channel, Customer } from '../model.js';
+import { appendChatLine } from '../model.js';
+import type { PlatformRequest, PlatformResponse, PlatformService } from '../types.js';
 
 /** spec 2.1, 8: message.text longer than this many characters is cut, not refused. */
 export const TEXT_CUT_LIMIT = 1000;

@@ -1,14 +1,14 @@
-import type { PlatformCore } from './core.js';
+import type { PlatformCore } from '../core.js';
 import {
   deliver,
   judgeChannelReply,
   type DeliverOptions,
   type DeliveryResult,
-} from './delivery.js';
-import type { Chat, ChatLine, Customer } from './model.js';
-import { appendChatLine } from './model.js';
-import type { DirectDeliveryService } from './types.js';
-import { shapeSent } from './payload-forms.js';
+} from '../delivery.js';
+import type { Chat, ChatLine, Customer } from '../model.js';
+import { appendChatLine } from '../model.js';
+import type { DirectDeliveryService } from '../types.js';
+import { shapeSent } from '../payload-forms.js';
 
 /** Who speaks to the customer: an agent or the bot (spec 2.2 sender.name, sender.photo). */
 export interface CustomerSender {

@@ -1,17 +1,17 @@
-import { mutateBotPolicy } from './mutants.js';
-import { createTokenClient, type TokenClient } from '../http/oauth-client.js';
+import { mutateBotPolicy } from '../mutants.js';
+import { createTokenClient, type TokenClient } from '../../http/oauth-client.js';
 import type { BotEventSentEvent } from './bot-events.js';
-import type { PlatformCore } from './core.js';
-import { buildVisitorProfile } from '../hook-events/profile.js';
+import type { PlatformCore } from '../core.js';
+import { buildVisitorProfile } from '../../hook-events/profile.js';
 import {
   BOT_DELIVERY_POLICY,
   deliver,
   type DeliveryPolicy,
   type DeliveryResult,
-} from './delivery.js';
-import { createMessageId } from './ids.js';
-import { shapeSent } from './payload-forms.js';
-import type { Chat, Customer } from './model.js';
+} from '../delivery.js';
+import { createMessageId } from '../ids.js';
+import { shapeSent } from '../payload-forms.js';
+import type { Chat, Customer } from '../model.js';
 
 /** Credentials of the spec 5.3 temporary-token flow, both directions. */
 export interface BotAuthOptions {
