@@ -13,7 +13,13 @@ type Segment =
 
 interface CompiledRoute {
   methods: readonly string[];
+  /** the route takes every method (`*`) */
+  anyMethod: boolean;
   segments: Segment[];
+  /** the number of path segments it matches; -1 with a `*` (then at least `minLength`) */
+  length: number;
+  /** with a `*`: the segments before it, which the path must have */
+  minLength: number;
   /**
    * one digit per segment (3 static, 2 param, 1 rest) and 2 at the end of an exact pattern;
    * compared as strings, higher is more specific: an exact match beats a `*` that matches too
@@ -55,18 +61,27 @@ function compile(route: Route): CompiledRoute {
     pattern = compilePattern(route.path);
     patterns.set(route.path, pattern);
   }
+  const methods = typeof route.method === 'string' ? [route.method] : [...route.method];
+  const restAt = pattern.segments.findIndex((segment) => segment.kind === 'rest');
   return {
-    methods: typeof route.method === 'string' ? [route.method] : [...route.method],
+    methods,
+    anyMethod: methods.includes('*'),
     segments: pattern.segments,
+    length: restAt === -1 ? pattern.segments.length : -1,
+    minLength: restAt,
     rank: pattern.rank,
     handler: route.handler,
   };
 }
 
 function matchSegments(
-  segments: readonly Segment[],
+  route: CompiledRoute,
   parts: readonly string[],
 ): Record<string, string> | undefined {
+  const segments = route.segments;
+  // most routes tried fail on the count of segments: no params object for them
+  if (route.length === -1 ? parts.length < route.minLength : parts.length !== route.length)
+    return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i] as Segment;
@@ -84,6 +99,24 @@ function matchSegments(
   }
   return segments.length === parts.length ? params : undefined;
 }
+
+/**
+ * The non-empty segments of a path, as `path.split('/').filter(Boolean)` gives them, with
+ * one array instead of two and no callback per segment (every request is routed).
+ */
+function segmentsOf(path: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (;;) {
+    const slash = path.indexOf('/', start);
+    const end = slash === -1 ? path.length : slash;
+    if (end > start) parts.push(path.slice(start, end));
+    if (slash === -1) return parts;
+    start = slash + 1;
+  }
+}
+
+const NO_ROUTES: readonly CompiledRoute[] = [];
 
 export interface Router {
   add(routes: readonly Route[]): void;
@@ -122,24 +155,25 @@ export function createRouter(): Router {
         for (const list of unsorted) list.sort(byRank);
         unsorted.clear();
       }
-      const parts = path.split('/').filter(Boolean);
+      const parts = segmentsOf(path);
       let allow: string[] | undefined;
       // the most specific pattern that matches the path owns it: a less specific one (a
       // channel's `/:random/:channel`) never answers a path a static route claims
       let owner: string | undefined;
-      for (const list of [byFirst.get(parts[0] ?? '') ?? [], rest]) {
-        for (const route of list) {
-          if (owner !== undefined && route.rank !== owner) {
-            return { kind: 'method', allow: [...new Set(allow)] };
-          }
-          const params = matchSegments(route.segments, parts);
-          if (!params) continue;
-          if (route.methods.includes(method) || route.methods.includes('*')) {
-            return { kind: 'found', handler: route.handler, params };
-          }
-          owner = route.rank;
-          allow = [...(allow ?? []), ...route.methods];
+      // the bucket of the first segment, then the routes that start with a param or `*`
+      const first = byFirst.get(parts[0] ?? '') ?? NO_ROUTES;
+      for (let i = 0; i < first.length + rest.length; i++) {
+        const route = (i < first.length ? first[i] : rest[i - first.length]) as CompiledRoute;
+        if (owner !== undefined && route.rank !== owner) {
+          return { kind: 'method', allow: [...new Set(allow)] };
         }
+        const params = matchSegments(route, parts);
+        if (!params) continue;
+        if (route.anyMethod || route.methods.includes(method)) {
+          return { kind: 'found', handler: route.handler, params };
+        }
+        owner = route.rank;
+        allow = [...(allow ?? []), ...route.methods];
       }
       return allow ? { kind: 'method', allow: [...new Set(allow)] } : { kind: 'none' };
     },

@@ -48,6 +48,27 @@ describe('the router (routes as data)', () => {
     const m = router.match('POST', '/_sim/chats/42/close');
     expect(m).toMatchObject({ kind: 'found', params: { id: '42' } });
   });
+
+  it('reads empty segments as absent, and `*` as the rest of the path, even empty', () => {
+    expect(router.match('POST', '//r4nd0m///shop/')).toMatchObject({
+      kind: 'found',
+      params: { random: 'r4nd0m', channel: 'shop' },
+    });
+    expect(router.match('GET', '/_sim/console')).toMatchObject({
+      kind: 'found',
+      params: { '*': '' },
+    });
+    expect(router.match('GET', '/_sim//console/a//b/')).toMatchObject({
+      kind: 'found',
+      params: { '*': 'a/b' },
+    });
+    expect(router.match('POST', '/r4nd0m')).toEqual({ kind: 'none' });
+    expect(router.match('POST', '/a/b/c/d')).toEqual({ kind: 'none' });
+    const mid = createRouter();
+    mid.add([{ method: 'GET', path: '/a/*/b', handler: named('mid') }]);
+    expect(mid.match('GET', '/a')).toMatchObject({ kind: 'found', params: { '*': '' } });
+    expect(mid.match('GET', '/a/x/y/z')).toMatchObject({ kind: 'found', params: { '*': 'x/y/z' } });
+  });
 });
 
 describe('core.request(): the platform without a socket', () => {
