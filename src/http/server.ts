@@ -34,7 +34,15 @@ export const DEFAULT_SERVER_LIMITS = {
 } as const;
 
 export interface StartServerOptions {
-  handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+  /**
+   * Answers a request. A failure is a throw, a rejected promise, or a call of `fail` (for a
+   * handler that answers from a callback, without a promise per request).
+   */
+  handler: (
+    req: IncomingMessage,
+    res: ServerResponse,
+    fail: (error: unknown) => void,
+  ) => void | Promise<void>;
   /** default 127.0.0.1 (loopback only) */
   host?: string;
   /** default 0: the OS picks a free port */
@@ -216,7 +224,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     }
     let result: void | Promise<void>;
     try {
-      result = options.handler(req, res);
+      result = options.handler(req, res, (error) => failRequest(error, req, res));
     } catch (error) {
       failRequest(error, req, res);
       return;

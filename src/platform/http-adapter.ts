@@ -66,7 +66,7 @@ export async function servePlatform(
   const server = await startServer({
     ...listenAt(options),
     ...(options.portFlag ? { portFlag: options.portFlag } : {}),
-    handler: (req, res) => handleHttp(core, guard, run, req, res),
+    handler: (req, res, fail) => handleHttp(core, guard, run, req, res, fail),
     onHandlerError: (error) => core.emit(handlerFailed(core, error)),
     onHostRefused: (host) =>
       core.emit(refusedNotice(core, `a request for Host ${host} (--allowed-host admits it)`)),
@@ -232,6 +232,7 @@ function handleHttp(
   run: Next<SocketContext>,
   req: IncomingMessage,
   res: ServerResponse,
+  fail: (error: unknown) => void,
 ): void | Promise<void> {
   const started = core.clock.now();
   const wallStarted = core.clock.wallNow();
@@ -253,6 +254,7 @@ function handleHttp(
     req,
     res,
     guard,
+    fail,
   });
 }
 
@@ -343,6 +345,8 @@ export function mountPlatform(core: PlatformCore, options: { bodyLimit?: number 
   return mounted;
 }
 
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 function writeResponse(
   res: ServerResponse,
   response: PlatformResponse,
@@ -354,10 +358,10 @@ function writeResponse(
       : typeof response.body === 'string'
         ? response.body
         : JSON.stringify(response.body);
-  const headers: Record<string, string> = {
-    ...(closeAfter ? { connection: 'close' } : {}),
-    ...response.headers,
-  };
+  // read only below (sendJson and writeHead copy it): no copy per request without a change
+  const headers: Record<string, string> = closeAfter
+    ? { connection: 'close', ...response.headers }
+    : (response.headers ?? NO_HEADERS);
   if (typeof response.body === 'string' && headers['content-type']) {
     res.writeHead(response.status, {
       ...headers,
