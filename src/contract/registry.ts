@@ -3,7 +3,7 @@
  * built at import; each schema when first read. `validate` looks kinds up in a Map.
  */
 import type { z } from 'zod';
-import { MEDIA_TYPES, channelSchemas } from './channel.js';
+import { MEDIA_TYPES, channelSchemas, isPlainCustomerText } from './channel.js';
 import { BOT_EVENTS, DOCS_BOT_EVENTS, botSchemas } from './bot.js';
 import { DOCS_HOOK_EVENTS, HOOK_EVENTS, hookSchemas } from './hooks.js';
 import {
@@ -25,6 +25,11 @@ export type Producer = 'party' | 'platform';
 export interface KindEntry extends KindInfo {
   schema: z.ZodType;
   producer: Producer;
+  /**
+   * True only for a value the schema passes with no issue at all (no error, no warning): the
+   * common shape of a hot kind, checked without zod. Any other value goes to the schema.
+   */
+  accepts?: (value: unknown) => boolean;
 }
 
 /** The producer from the direction's left side: `integrator -> platform` is the party's. */
@@ -38,8 +43,16 @@ const entries: KindEntry[] = [];
  * Registers a kind; its schema is built when first read (a one-file `validate`
  * builds the schema it needs, not all of them).
  */
-const add = (info: KindInfo, build: () => z.ZodType): void => {
-  const entry = { ...info, producer: producerOf(info.direction) } as KindEntry;
+const add = (
+  info: KindInfo,
+  build: () => z.ZodType,
+  accepts?: (value: unknown) => boolean,
+): void => {
+  const entry = {
+    ...info,
+    producer: producerOf(info.direction),
+    ...(accepts ? { accepts } : {}),
+  } as KindEntry;
   let schema: z.ZodType | undefined;
   Object.defineProperty(entry, 'schema', {
     enumerable: true,
@@ -58,6 +71,7 @@ add(
     description: 'customer text message',
   },
   () => channelSchemas().customerTextSchema(),
+  isPlainCustomerText,
 );
 add(
   {

@@ -159,6 +159,9 @@ function validateEntry(
   value: unknown,
   options: ValidateOptions,
 ): ValidationResult {
+  // the common shape of a hot kind, which the schema would pass clean (registry.ts `accepts`)
+  if (entry.accepts?.(value))
+    return { kind: entry.name, ok: true, data: value, errors: [], warnings: [] };
   const errors: ContractIssue[] = [];
   let warnings: ContractIssue[] = [];
   if (scanGuards(value, errors)) {
