@@ -53,6 +53,21 @@ describe('journal redaction', () => {
     );
     expect(entry?.response?.body).toBe('{"url":"/webhooks/acme/***","name":"acme-bot"}');
   });
+  it('masks the same string the same way each time, in a body and elsewhere alike', () => {
+    const redact = createRedactor(['t0k3n-x', 'other-secret']);
+    const asked: [string, 'body' | undefined, string][] = [
+      ['/bot/t0k3n-x', undefined, '/bot/***'],
+      ['/bot/t0k3n-x', undefined, '/bot/***'],
+      ['t0k3n-x said', 'body', 't0k3n-x said'],
+      ['t0k3n-x said', undefined, '*** said'],
+      ['t0k3n-x said', 'body', 't0k3n-x said'],
+      ['/bot/t0k3n-x', 'body', '/bot/***'],
+      ['/x/other-secret', undefined, '/x/***'],
+      ['/bot/t0k3n-x', undefined, '/bot/***'],
+      ['no secret', undefined, 'no secret'],
+    ];
+    for (const [text, where, masked] of asked) expect(redact(text, where)).toBe(masked);
+  });
   it('keeps them with showSecrets (--show-secrets)', () => {
     const journal = createJournal({ showSecrets: true });
     journal.record(exchange);

@@ -76,7 +76,7 @@ describe('isPlainCustomerText: the customer text fast path', () => {
       for (const value of values.filter((v) => isPlainCustomerText(v)))
         expect(entry.schema.safeParse(value).success).toBe(true);
     } finally {
-      entry.accepts = accepts;
+      if (accepts) entry.accepts = accepts;
     }
   });
 });
