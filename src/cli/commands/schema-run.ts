@@ -63,17 +63,20 @@ export async function runSchema(
   return 0;
 }
 
+/** The flags a whole-contract format reads (it refuses --kind, --list and --role). */
+interface DocumentFlags {
+  kind: string | undefined;
+  list: boolean;
+  out: string | undefined;
+  role: string | undefined;
+}
+
 /** `--format markdown`: the contract reference on stdout, or written as --out. */
 async function printContract(
   ctx: CliContext,
   out: Output,
   json: boolean,
-  flags: {
-    kind: string | undefined;
-    list: boolean;
-    out: string | undefined;
-    role: string | undefined;
-  },
+  flags: DocumentFlags,
 ): Promise<number> {
   if (flags.kind !== undefined || flags.list || flags.role !== undefined)
     throw new SvcError(
@@ -100,13 +103,7 @@ async function printApiDocument(
   ctx: CliContext,
   out: Output,
   json: boolean,
-  flags: {
-    kind: string | undefined;
-    list: boolean;
-    out: string | undefined;
-    role: string | undefined;
-    format: 'openapi' | 'asyncapi';
-  },
+  flags: DocumentFlags & { format: 'openapi' | 'asyncapi' },
 ): Promise<number> {
   if (flags.kind !== undefined || flags.list)
     throw new SvcError(
