@@ -7,13 +7,12 @@
  * Skipped when /usr/bin/chromium is missing.
  */
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium } from '../helpers/chromium.js';
+import { startIntegrator } from '../helpers/refusing-integrator.js';
 import { startCliServer, type CliServer } from '../helpers/cli-server.js';
 
 describe.skipIf(!hasChromium)('web console Timeline tab in headless Chromium', () => {
@@ -177,25 +176,6 @@ describe.skipIf(!hasChromium)('web console Timeline tab in headless Chromium', (
       await page.screenshot({ path: join(process.env.SVC_SHOTS, 'timeline-violation.png') });
   });
 });
-
-/** An integrator on loopback: HTTP 500 to the bodies `refuse` picks, 200 `{"result":"ok"}` else. */
-async function startIntegrator(
-  refuse: (body: string) => boolean,
-): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      if (refuse(body)) res.writeHead(500).end('down');
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok"}');
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
 
 /** A customer's text message on the channel URL (spec 2.1), as an integrator sends it. */
 function postCustomer(channelUrl: string, text: string): Promise<Response> {

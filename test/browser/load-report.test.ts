@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/chromium.js';
+import { hasChromium, launchChromium, openFromDisk, REPORT_VIEWS } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { createListener, type Listener } from '../../src/roles/integrator/index.js';
@@ -63,16 +63,9 @@ describe.skipIf(!hasChromium)('the load HTML report in Chromium', () => {
     expect(output).toContain('HTML report written to load.html');
   });
 
-  for (const [width, scheme] of [
-    [1280, 'light'],
-    [800, 'dark'],
-    [390, 'light'],
-  ] as const) {
+  for (const [width, scheme] of REPORT_VIEWS) {
     it(`shows the thresholds and the latency bars at ${width} px (${scheme})`, async () => {
-      const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
-      const requests: string[] = [];
-      page.on('request', (r) => requests.push(r.url()));
-      await page.goto(url);
+      const { page, requests } = await openFromDisk(browser, url, width, scheme);
       expect(requests).toEqual([url]);
       const seen = await page.evaluate(() => ({
         title: document.querySelector('h1')?.textContent ?? '',

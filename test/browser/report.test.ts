@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/chromium.js';
+import { hasChromium, launchChromium, openFromDisk, REPORT_VIEWS } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConversation } from '../../src/conversation/load.js';
 import { conversationSchema } from '../../src/conversation/format.js';
@@ -59,17 +59,10 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  for (const [width, scheme] of [
-    [1280, 'light'],
-    [800, 'dark'],
-    [390, 'light'],
-  ] as const) {
+  for (const [width, scheme] of REPORT_VIEWS) {
     it(`shows the lanes, the exchanges and the violation at ${width} px (${scheme})`, async () => {
-      const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
       // no network: the page must not ask for anything but itself
-      const requests: string[] = [];
-      page.on('request', (r) => requests.push(r.url()));
-      await page.goto(url);
+      const { page, requests } = await openFromDisk(browser, url, width, scheme);
       expect(requests).toEqual([url]);
       const seen = await page.evaluate(() => ({
         conversations: Array.from(document.querySelectorAll('.conv h2')).map(

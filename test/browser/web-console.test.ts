@@ -5,12 +5,11 @@
  * Skipped when /usr/bin/chromium is missing.
  */
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/chromium.js';
+import { startIntegrator } from '../helpers/refusing-integrator.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCliServer, type CliServer } from '../helpers/cli-server.js';
 import { freePort } from '../helpers/free-port.js';
@@ -511,25 +510,6 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
     await agent.screenshot({ path: resolve(artifacts, 'web-console-crm.png') });
   });
 });
-
-/** An integrator on loopback: HTTP 500 to the bodies `refuse` picks, 200 `{"result":"ok"}` else. */
-async function startIntegrator(
-  refuse: (body: string) => boolean,
-): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      if (refuse(body)) res.writeHead(500).end('down');
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok"}');
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
 
 /** `platform --web` on a free port with JSON output, at a time scale, delivering to `integratorUrl`. */
 function startWebPlatform(
