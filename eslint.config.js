@@ -33,8 +33,6 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/conversation/conform/fuzz/run.ts': 163,
   'src/conversation/conform/index.ts': 156,
   'src/conversation/conform/platform.ts': 193,
-  'src/conversation/world.ts': 210,
-  'src/conversation/runner.ts': 130,
   'src/platform/channel/customer-delivery.ts': 134,
   'src/journal/journal.ts': 175,
   'src/load/run.ts': 176,
