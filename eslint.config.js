@@ -30,7 +30,6 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/cli/commands/replay-run.ts': 205,
   'src/cli/commands/proxy-run.ts': 126,
   'src/conversation/conform/bot.ts': 170,
-  'src/conversation/conform/fuzz/run.ts': 163,
   'src/conversation/conform/index.ts': 156,
   'src/conversation/conform/platform.ts': 193,
   'src/platform/channel/customer-delivery.ts': 134,
