@@ -26,7 +26,6 @@ const MAX_FUNCTION_LINES = 120;
  */
 const FUNCTION_LINES_EXCEPTIONS = {
   'src/cli/commands/conform-run.ts': 170,
-  'src/cli/commands/platform-run.ts': 202,
   'src/cli/commands/proxy-run.ts': 126,
   'src/conversation/conform/bot.ts': 170,
   'src/conversation/conform/index.ts': 156,
