@@ -102,10 +102,9 @@ function docsBotEventSchemas<I extends z.ZodType, M extends z.ZodType>(
   } as const;
 }
 
-/** The bot schemas, built on first use. */
-export const botSchemas = once(() => {
-  // spec 2.5: timestamp is typed String (unix time) in the tables and a number in the samples: both.
-  const timestamp = z
+// spec 2.5: timestamp is typed String (unix time) in the tables and a number in the samples: both.
+function buildTimestamp() {
+  return z
     .union(
       [
         z.number(tag('2.5', { rule: 'must be a unix time' })),
@@ -132,23 +131,33 @@ export const botSchemas = once(() => {
         });
       }
     });
+}
 
-  // spec 2.5: button ids are String in the table, a number in a sample: both, no drift warning.
-  const buttonId = z.union(
+// spec 2.5: button ids are String in the table, a number in a sample: both, no drift warning.
+function buildButtonId() {
+  return z.union(
     [
       z.string(tag('2.5')).min(1, tag('2.5', { code: 'empty', rule: 'must not be empty' })),
       z.number(),
     ],
     tag('2.5', { code: 'invalid_type', rule: 'must be a string or a number' }),
   );
+}
 
+/** spec 2.5: the fields every bot message has, shared by the three types. */
+interface MessageParts {
+  timestamp: ReturnType<typeof buildTimestamp>;
+  buttonId: ReturnType<typeof buildButtonId>;
+}
+
+/** spec 2.5: the TEXT and MARKDOWN messages. */
+function buildTextMessages({ timestamp, buttonId }: MessageParts) {
   const textMessage = shape('2.5', {
     type: lit('TEXT', '2.5'),
     timestamp,
     text: str('2.5', { required: 'required for a TEXT message' }),
     button_id: buttonId.optional(),
   });
-
   const markdownMessage = shape('2.5', {
     type: lit('MARKDOWN', '2.5'),
     timestamp,
@@ -157,13 +166,16 @@ export const botSchemas = once(() => {
     text: str('2.5', { required: 'required: the plain-text fallback of a MARKDOWN message' }),
     button_id: buttonId.optional(),
   });
+  return { textMessage, markdownMessage };
+}
 
+/** spec 2.5, 8: the BUTTONS message: a fallback text and 1 to 3 buttons. */
+function buildButtonsMessage({ timestamp, buttonId }: MessageParts) {
   const button = shape('2.5', {
     text: nonEmpty('2.5', { required: 'required: the text of the prepared answer' }),
     id: buttonId,
   });
-
-  const buttonsMessage = shape('2.5', {
+  return shape('2.5', {
     type: lit('BUTTONS', '2.5'),
     timestamp,
     title: str('2.5').optional(),
@@ -174,22 +186,26 @@ export const botSchemas = once(() => {
       .min(1, tag('2.5', { code: 'too_few', rule: 'needs at least 1 button' }))
       .max(MAX_BUTTONS, tag('2.5', { code: 'too_many', rule: `at most ${MAX_BUTTONS} buttons` })),
   });
+}
 
-  /** spec 2.5: a message of one of the three types. */
-  const botMessageSchema = z.discriminatedUnion(
+/** spec 2.5: a message of one of the three types. */
+function buildBotMessageSchema() {
+  const parts: MessageParts = { timestamp: buildTimestamp(), buttonId: buildButtonId() };
+  const { textMessage, markdownMessage } = buildTextMessages(parts);
+  return z.discriminatedUnion(
     'type',
-    [textMessage, markdownMessage, buttonsMessage],
+    [textMessage, markdownMessage, buildButtonsMessage(parts)],
     tag('2.5', { code: 'invalid_value', rule: 'must be one of "TEXT", "MARKDOWN", "BUTTONS"' }),
   );
+}
 
-  const eventId = idString('2.5', { nonEmpty: true, rule: 'must be a non-empty string' });
-
-  /**
-   * Fields of CLIENT_MESSAGE the spec leaves out and the public Bot API sample shows
-   * (docs/FIDELITY.md): known here so their types are checked, all optional. The sample
-   * writes sender.id as a number: drift the platform's own payload may carry (a warning).
-   */
-  const clientMessageDocumented = {
+/**
+ * Fields of CLIENT_MESSAGE the spec leaves out and the public Bot API sample shows
+ * (docs/FIDELITY.md): known here so their types are checked, all optional. The sample
+ * writes sender.id as a number: drift the platform's own payload may carry (a warning).
+ */
+function clientMessageDocumented() {
+  return {
     site_id: idString('6.1').optional(),
     agents_online: z.boolean(tag('6.1')).optional(),
     sender: shape('6.1', {
@@ -200,16 +216,24 @@ export const botSchemas = once(() => {
     }).optional(),
     channel: shape('6.1', { id: idString('6.1'), type: str('6.1') }).optional(),
   };
+}
 
-  /** spec 6.1: one schema per event; BOT_MESSAGE's sample omits chat_id and client_id. */
-  const botEventSchemas = {
+/** spec 6.1: one schema per event; BOT_MESSAGE's sample omits chat_id and client_id. */
+function specBotEventSchemas<M extends z.ZodType>(
+  eventId: ReturnType<typeof idString>,
+  botMessageSchema: M,
+) {
+  /** The envelope of the notices that carry no message. */
+  const notice = <const E extends string>(event: E) =>
+    shape('6.1', { event: lit(event, '6.1'), id: eventId, client_id: eventId, chat_id: eventId });
+  return {
     CLIENT_MESSAGE: shape('6.1', {
       event: lit('CLIENT_MESSAGE', '6.1'),
       id: eventId,
       client_id: eventId,
       chat_id: eventId,
       message: botMessageSchema,
-      ...clientMessageDocumented,
+      ...clientMessageDocumented(),
     }),
     BOT_MESSAGE: shape('6.1', {
       event: lit('BOT_MESSAGE', '6.1'),
@@ -218,35 +242,31 @@ export const botSchemas = once(() => {
       chat_id: eventId.optional(),
       message: botMessageSchema,
     }),
-    INVITE_AGENT: shape('6.1', {
-      event: lit('INVITE_AGENT', '6.1'),
-      id: eventId,
-      client_id: eventId,
-      chat_id: eventId,
-    }),
-    AGENT_JOINED: shape('6.1', {
-      event: lit('AGENT_JOINED', '6.1'),
-      id: eventId,
-      client_id: eventId,
-      chat_id: eventId,
-    }),
-    AGENT_UNAVAILABLE: shape('6.1', {
-      event: lit('AGENT_UNAVAILABLE', '6.1'),
-      id: eventId,
-      client_id: eventId,
-      chat_id: eventId,
-    }),
-    ...docsBotEventSchemas(eventId, botMessageSchema),
+    INVITE_AGENT: notice('INVITE_AGENT'),
+    AGENT_JOINED: notice('AGENT_JOINED'),
+    AGENT_UNAVAILABLE: notice('AGENT_UNAVAILABLE'),
   } as const;
+}
 
-  // spec 7.2: in an emergency the body carries error.code and a human-readable error.message.
-  const botErrorSchema = shape('7.2', {
+// spec 7.2: in an emergency the body carries error.code and a human-readable error.message.
+function buildBotErrorSchema() {
+  return shape('7.2', {
     error: shape('7.2', {
       code: oneOf(BOT_ERROR_CODES, '7.2'),
       message: str('7.2'),
     }),
   });
-  return { botMessageSchema, botEventSchemas, botErrorSchema };
+}
+
+/** The bot schemas, built on first use. */
+export const botSchemas = once(() => {
+  const botMessageSchema = buildBotMessageSchema();
+  const eventId = idString('2.5', { nonEmpty: true, rule: 'must be a non-empty string' });
+  const botEventSchemas = {
+    ...specBotEventSchemas(eventId, botMessageSchema),
+    ...docsBotEventSchemas(eventId, botMessageSchema),
+  } as const;
+  return { botMessageSchema, botEventSchemas, botErrorSchema: buildBotErrorSchema() };
 });
 
 type BotSchemas = ReturnType<typeof botSchemas>;

@@ -48,8 +48,7 @@ export const USER_TOKEN_FIELD = 'user_token';
  * answers, on the visitor and widget id of the spec's events.
  */
 function docsHookSchemas<V extends z.ZodType, W extends z.ZodType>(visitor: V, widgetId: W) {
-  const anyObject = z.record(z.string(), z.unknown(), tag('2.6', { rule: 'must be an object' }));
-  const optionalString = () => str('2.6').optional();
+  const anyObject = anyObject26();
   /**
    * The public Webhooks page's client events (no chat_id): client_updated carries the visitor
    * and the client id; client_attribute_updated the client id and an attributes map. The CRM
@@ -88,11 +87,15 @@ function docsHookSchemas<V extends z.ZodType, W extends z.ZodType>(visitor: V, w
   return { docsHookEventSchemas, docsHookReplySchemas };
 }
 
-/** The hook schemas, built on first use. */
-export const hookSchemas = once(() => {
-  const anyObject = z.record(z.string(), z.unknown(), tag('2.6', { rule: 'must be an object' }));
-  const optionalString = () => str('2.6').optional();
+/** spec 2.6: an object whose contents the spec does not show. */
+function anyObject26() {
+  return z.record(z.string(), z.unknown(), tag('2.6', { rule: 'must be an object' }));
+}
+/** spec 2.6: an optional string field of the shared objects. */
+const optionalString = () => str('2.6').optional();
 
+/** spec 2.6: the people of an event: the visitor, an agent and a department. */
+function buildPeople() {
   // spec 2.6: visitor; number is the sequential visitor number.
   const visitor = shape('2.6', {
     name: optionalString(),
@@ -100,10 +103,9 @@ export const hookSchemas = once(() => {
     phone: optionalString(),
     number: idString('2.6', { rule: 'must be a string (the visitor number)' }),
     description: optionalString(),
-    social: anyObject.optional(), // spec 2.6: contents not shown
+    social: anyObject26().optional(), // spec 2.6: contents not shown
     chats_count: numberLike('2.6', { integer: true }).optional(),
   });
-
   // spec 2.6: agent.id is an int.
   const agent = shape('2.6', {
     id: numberLike('2.6', { integer: true }),
@@ -111,12 +113,15 @@ export const hookSchemas = once(() => {
     email: str('2.6'),
     phone: optionalString(),
   });
-
   const department = shape('2.6', {
     id: numberLike('2.6', { integer: true }),
     name: str('2.6'),
   });
+  return { visitor, agent, department };
+}
 
+/** spec 2.6: the visitor's session: geoip, utm and the connection. */
+function buildSession() {
   // spec 2.6: geoip values are all strings, latitude and longitude included.
   const geoip = shape('2.6', {
     region_code: optionalString(),
@@ -128,7 +133,6 @@ export const hookSchemas = once(() => {
     longitude: idString('2.6').optional(),
     organization: optionalString(),
   });
-
   const utmJson = shape('2.6', {
     source: optionalString(),
     campaign: optionalString(),
@@ -136,24 +140,23 @@ export const hookSchemas = once(() => {
     medium: optionalString(),
     term: optionalString(),
   });
-
-  const session = shape('2.6', {
+  return shape('2.6', {
     geoip: geoip.optional(),
     utm: optionalString(), // spec 2.6: deprecated, superseded by utm_json
     utm_json: utmJson.optional(),
     ip_addr: optionalString(),
     user_agent: optionalString(),
   });
+}
 
-  const page = shape('2.6', { url: str('2.6'), title: optionalString() });
-
-  // spec 2.6: reason is present when status is "error"; record_url links the mp3 recording.
+// spec 2.6: reason is present when status is "error"; record_url links the mp3 recording.
+function buildCall() {
   const callFields = {
     type: oneOf(CALL_TYPES, '2.6'),
     phone: str('2.6'),
     record_url: httpUrl('2.6').optional(),
   };
-  const call = z.discriminatedUnion(
+  return z.discriminatedUnion(
     'status',
     [
       shape('2.6', {
@@ -172,9 +175,11 @@ export const hookSchemas = once(() => {
       rule: `must be one of ${CALL_STATUSES.map((s) => `"${s}"`).join(', ')}`,
     }),
   );
+}
 
-  // spec 2.6: a chat-log item; agent_id only when type is "agent"; its text is not shown by
-  // the spec; the public Webhooks sample carries it in `message` (docs/FIDELITY.md).
+// spec 2.6: a chat-log item; agent_id only when type is "agent"; its text is not shown by
+// the spec; the public Webhooks sample carries it in `message` (docs/FIDELITY.md).
+function buildChat() {
   const chatLogMessage = z.discriminatedUnion(
     'type',
     [
@@ -196,25 +201,28 @@ export const hookSchemas = once(() => {
     ],
     tag('2.6', { code: 'invalid_value', rule: 'must be "visitor" or "agent"' }),
   );
-
-  const chat = shape('2.6', {
+  return shape('2.6', {
     messages: z.array(chatLogMessage, tag('2.6')),
     rate: z.enum(['positive', 'negative'], tag('2.6')).nullable().optional(),
     blacklisted: z.boolean(tag('2.6')).optional(),
   });
+}
 
+/** spec 6.2: one schema per hook event, over the shared objects of spec 2.6. */
+function buildHookEventSchemas() {
+  const { visitor, agent, department } = buildPeople();
   // spec 6.2: fields every event carries (chat_id is absent in offline_message).
   const common = {
     widget_id: idString('6.2', { rule: 'must be a string (the channel widget id)' }),
     visitor,
-    session,
-    page,
-    analytics: anyObject.optional(), // spec 2.6: contents not shown
+    session: buildSession(),
+    page: shape('2.6', { url: str('2.6'), title: optionalString() }),
+    analytics: anyObject26().optional(), // spec 2.6: contents not shown
     [USER_TOKEN_FIELD]: optionalString(),
   };
   const chatId = numberLike('6.2', { integer: true });
-
-  /** spec 6.2: one schema per hook event. */
+  /** The chat events' fields after the name: a chat id and the chat's department. */
+  const inChat = { chat_id: chatId, department: department.optional() };
   const hookEventSchemas = {
     call_event: shape('6.2', {
       ...common,
@@ -222,36 +230,32 @@ export const hookSchemas = once(() => {
       chat_id: chatId.optional(),
       department: department.optional(),
       agent,
-      call,
+      call: buildCall(),
     }),
     chat_accepted: shape('6.2', {
       ...common,
       event_name: lit('chat_accepted', '6.2'),
-      chat_id: chatId,
-      department: department.optional(),
+      ...inChat,
       agent,
     }),
     chat_assigned: shape('6.2', {
       ...common,
       event_name: lit('chat_assigned', '6.2'),
-      chat_id: chatId,
-      department: department.optional(),
+      ...inChat,
       agent,
       assign_to: str('6.2', { required: 'required: the CRM link from the chat_accepted reply' }),
     }),
     chat_finished: shape('6.2', {
       ...common,
       event_name: lit('chat_finished', '6.2'),
-      chat_id: chatId,
-      department: department.optional(),
+      ...inChat,
       agents: z.array(agent, tag('6.2')),
-      chat,
+      chat: buildChat(),
     }),
     chat_updated: shape('6.2', {
       ...common,
       event_name: lit('chat_updated', '6.2'),
-      chat_id: chatId,
-      department: department.optional(),
+      ...inChat,
       agent,
     }),
     // spec 6.2: no chat_id, no agent, no department; both spellings of the name.
@@ -262,46 +266,62 @@ export const hookSchemas = once(() => {
       message: str('6.2'),
     }),
   } as const;
+  return { hookEventSchemas, visitor, widgetId: common.widget_id };
+}
 
-  const okOrFailure = shape('6.2', { result: oneOf(HOOK_RESULTS, '6.2') });
-
+/** spec 6.2: chat_accepted's reply: the result, and what the platform shows the agent. */
+function buildChatAcceptedReply() {
   // a reply's fields are defined in 6.2 (the events' shared objects in 2.6)
   const replyString = () => str('6.2').optional();
-  /** spec 6.2: the reply of each event; call_event's is not shown (any object). */
-  const hookReplySchemas = {
+  return shape('6.2', {
+    result: str('6.2', { rule: 'must be a string ("ok" passes the data to the agent)' }),
+    // "like setCustomData" (spec 6.2): its fields are content, title, link and key (spec 4.5)
+    custom_data: z
+      .array(
+        shape('6.2', {
+          title: replyString(),
+          content: replyString(),
+          link: httpUrl('6.2').optional(),
+          key: replyString(),
+        }),
+        tag('6.2'),
+      )
+      .optional(),
+    // shown to the agent as if the visitor typed it: the contact structure of setContactInfo
+    // (spec 4.5), whose description the reply may carry too
+    contact_info: shape('6.2', {
+      name: str('6.2'),
+      phone: replyString(),
+      email: replyString(),
+      description: replyString(),
+    }).optional(),
+    enable_assign: z.boolean(tag('6.2')).optional(),
+    crm_link: str('6.2').optional(),
+    page: shape('6.2', { url: str('6.2'), title: replyString() }).optional(),
+  });
+}
+
+/** spec 6.2: the reply of each event; call_event's is not shown (any object). */
+function buildHookReplySchemas() {
+  const okOrFailure = shape('6.2', { result: oneOf(HOOK_RESULTS, '6.2') });
+  return {
     call_event: z.record(z.string(), z.unknown(), tag('6.2', { rule: 'must be an object' })),
-    chat_accepted: shape('6.2', {
-      result: str('6.2', { rule: 'must be a string ("ok" passes the data to the agent)' }),
-      // "like setCustomData" (spec 6.2): its fields are content, title, link and key (spec 4.5)
-      custom_data: z
-        .array(
-          shape('6.2', {
-            title: replyString(),
-            content: replyString(),
-            link: httpUrl('6.2').optional(),
-            key: replyString(),
-          }),
-          tag('6.2'),
-        )
-        .optional(),
-      // shown to the agent as if the visitor typed it: the contact structure of setContactInfo
-      // (spec 4.5), whose description the reply may carry too
-      contact_info: shape('6.2', {
-        name: str('6.2'),
-        phone: replyString(),
-        email: replyString(),
-        description: replyString(),
-      }).optional(),
-      enable_assign: z.boolean(tag('6.2')).optional(),
-      crm_link: str('6.2').optional(),
-      page: shape('6.2', { url: str('6.2'), title: replyString() }).optional(),
-    }),
+    chat_accepted: buildChatAcceptedReply(),
     chat_assigned: okOrFailure,
     chat_finished: okOrFailure,
     chat_updated: okOrFailure,
     offline_message: okOrFailure,
   } as const;
-  return { hookEventSchemas, hookReplySchemas, ...docsHookSchemas(visitor, common.widget_id) };
+}
+
+/** The hook schemas, built on first use. */
+export const hookSchemas = once(() => {
+  const { hookEventSchemas, visitor, widgetId } = buildHookEventSchemas();
+  return {
+    hookEventSchemas,
+    hookReplySchemas: buildHookReplySchemas(),
+    ...docsHookSchemas(visitor, widgetId),
+  };
 });
 
 type HookSchemas = ReturnType<typeof hookSchemas>;

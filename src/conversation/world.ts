@@ -174,11 +174,10 @@ function hooksOf(url: string, settings: SimulatorSettings | undefined) {
 /** Protocol ms a timing figure may be off by in real time (stated in the replay report). */
 export const REAL_TIME_TOLERANCE_MS = 250;
 
-async function startEmbeddedWorld(
-  options: WorldOptions,
-  started: Array<() => Promise<void>>,
-): Promise<World> {
-  const setup = options.conversation.setup ?? {};
+type Setup = NonNullable<Conversation['setup']>;
+
+/** The world's clock: virtual unless a real peer is named, which needs real time and sockets. */
+function worldClock(options: WorldOptions): { real: boolean; transport: Transport; clock: Clock } {
   const real =
     options.integratorUrl !== undefined ||
     options.botUrl !== undefined ||
@@ -188,11 +187,15 @@ async function startEmbeddedWorld(
   const clock: Clock = real
     ? createClock({ timeScale: options.timeScale ?? 1 })
     : createVirtualClock({ socketIo: transport === 'socket' });
-  const observations: Observation[] = [];
-  // what each embedded role answered becomes an observation; `$attempt` and `$reply` ride
-  // along so expectations can match the attempt number and the answer given
-  const observe =
-    (party: RoleParty) =>
+  return { real, transport, clock };
+}
+
+/**
+ * What each embedded role answered becomes an observation; `$attempt` and `$reply` ride
+ * along so expectations can match the attempt number and the answer given.
+ */
+function roleObserver(observations: Observation[], clock: Clock) {
+  return (party: RoleParty) =>
     ({ json, attempt, reply, status }: ObservedExchange): void => {
       observations.push({
         party,
@@ -206,58 +209,118 @@ async function startEmbeddedWorld(
         at: clock.now(),
       });
     };
-  let listener: Listener | undefined;
-  let integratorUrl = options.integratorUrl;
-  if (integratorUrl === undefined) {
-    listener = await createListener({
-      clock,
-      observe: observe('integrator'),
-      plan: planOf(setup.integrator?.faults, options.seed),
-      transport,
-    });
-    started.push(() => listener?.close(0) ?? Promise.resolve());
-    integratorUrl = listener.url;
-  }
-  let hookTarget: HookTarget | undefined;
-  let hookUrl = options.hookUrl;
-  if (hookUrl === undefined && setup.hooks) {
-    hookTarget = await createHookTarget({
-      clock,
-      observe: observe('hook'),
-      plan: planOf(setup.hooks.faults, options.seed),
-      ...(setup.hooks.replies ? { replies: setup.hooks.replies } : {}),
-      transport,
-    });
-    started.push(() => hookTarget?.close(0) ?? Promise.resolve());
-    hookUrl = `${hookTarget.url}/hooks`;
-  }
-  let bot: BotProvider | undefined;
+}
+
+/** What the embedded roles start from: the clock, the transport, the fixture's setup. */
+interface RoleContext {
+  options: WorldOptions;
+  setup: Setup;
+  clock: Clock;
+  transport: Transport;
+  observe: ReturnType<typeof roleObserver>;
+  started: Array<() => Promise<void>>;
+}
+
+/** The embedded roles this world started, and where the platform reaches each side. */
+interface WorldRoles {
+  listener: Listener | undefined;
+  hookTarget: HookTarget | undefined;
+  bot: BotProvider | undefined;
+  integratorUrl: string;
+  hookUrl: string | undefined;
+  botUrl: string | undefined;
+  token: string;
+  providerId: string;
+  /** the platform has a bot side: the embedded bot-sim or a real bot */
+  withBot: boolean;
+}
+
+/** The embedded `listen`, unless a real integrator is named. */
+async function startListener(
+  ctx: RoleContext,
+): Promise<{ listener?: Listener; integratorUrl: string }> {
+  const { options, setup, clock, transport, observe, started } = ctx;
+  if (options.integratorUrl !== undefined) return { integratorUrl: options.integratorUrl };
+  const listener = await createListener({
+    clock,
+    observe: observe('integrator'),
+    plan: planOf(setup.integrator?.faults, options.seed),
+    transport,
+  });
+  started.push(() => listener.close(0));
+  return { listener, integratorUrl: listener.url };
+}
+
+/** The embedded `hook-target`, when the fixture sets hooks up and no real receiver is named. */
+async function startHookTarget(
+  ctx: RoleContext,
+): Promise<{ hookTarget?: HookTarget; hookUrl?: string }> {
+  const { options, setup, clock, transport, observe, started } = ctx;
+  if (options.hookUrl !== undefined) return { hookUrl: options.hookUrl };
+  if (!setup.hooks) return {};
+  const hookTarget = await createHookTarget({
+    clock,
+    observe: observe('hook'),
+    plan: planOf(setup.hooks.faults, options.seed),
+    ...(setup.hooks.replies ? { replies: setup.hooks.replies } : {}),
+    transport,
+  });
+  started.push(() => hookTarget.close(0));
+  return { hookTarget, hookUrl: `${hookTarget.url}/hooks` };
+}
+
+/** The embedded `bot-sim` (its script beside the fixture), when the fixture sets a bot up. */
+async function startBotSim(
+  ctx: RoleContext,
+  token: string,
+  providerId: string,
+): Promise<{ bot?: BotProvider; botUrl?: string }> {
+  const { options, setup, clock, transport, observe, started } = ctx;
   const botSetup = setup.bot;
-  const token = botSetup?.token ?? 'conversation-token';
-  const providerId = botSetup?.providerId ?? 'conversation-provider';
-  let botUrl = options.botUrl;
-  if (botUrl === undefined && botSetup) {
-    const script = botSetup.script
-      ? await loadBotScript(
-          resolvePath(options.file ? dirname(options.file) : process.cwd(), botSetup.script),
-        )
-      : undefined;
-    bot = await createBotProvider({
-      token,
-      providerId,
-      clock,
-      observe: observe('bot'),
-      plan: planOf(botSetup.faults, options.seed),
-      ...(script ? { script } : {}),
-      ...(botSetup.events ? { botEvents: botSetup.events } : {}),
-      transport,
-    });
-    started.push(() => bot?.close(0) ?? Promise.resolve());
-    botUrl = bot.url;
-  }
-  // What a real peer received is what the simulator sent it: its outgoing requests (and the
-  // answers it got) become that party's observations, as an embedded role's would.
-  const realParties = new Set<PeerParty>(
+  if (options.botUrl !== undefined) return { botUrl: options.botUrl };
+  if (!botSetup) return {};
+  const script = botSetup.script
+    ? await loadBotScript(
+        resolvePath(options.file ? dirname(options.file) : process.cwd(), botSetup.script),
+      )
+    : undefined;
+  const bot = await createBotProvider({
+    token,
+    providerId,
+    clock,
+    observe: observe('bot'),
+    plan: planOf(botSetup.faults, options.seed),
+    ...(script ? { script } : {}),
+    ...(botSetup.events ? { botEvents: botSetup.events } : {}),
+    transport,
+  });
+  started.push(() => bot.close(0));
+  return { bot, botUrl: bot.url };
+}
+
+/** Every embedded role the world needs, in order: listen, hook-target, bot-sim. */
+async function startRoles(ctx: RoleContext): Promise<WorldRoles> {
+  const { listener, integratorUrl } = await startListener(ctx);
+  const { hookTarget, hookUrl } = await startHookTarget(ctx);
+  const token = ctx.setup.bot?.token ?? 'conversation-token';
+  const providerId = ctx.setup.bot?.providerId ?? 'conversation-provider';
+  const { bot, botUrl } = await startBotSim(ctx, token, providerId);
+  return {
+    listener,
+    hookTarget,
+    bot,
+    integratorUrl,
+    hookUrl,
+    botUrl,
+    token,
+    providerId,
+    withBot: Boolean(botUrl && (ctx.setup.bot || ctx.options.botUrl)),
+  };
+}
+
+/** The sides played by a real peer. */
+function realPartiesOf(options: WorldOptions): Set<PeerParty> {
+  return new Set<PeerParty>(
     (
       [
         ['integrator', options.integratorUrl],
@@ -268,25 +331,48 @@ async function startEmbeddedWorld(
       .filter(([, url]) => url !== undefined)
       .map(([party]) => party),
   );
+}
+
+/**
+ * The platform's journal: `--record`'s file, and with real peers a tap. What a real peer
+ * received is what the simulator sent it: its outgoing requests (and the answers it got)
+ * become that party's observations, as an embedded role's would.
+ */
+function worldJournal(
+  options: WorldOptions,
+  realParties: Set<PeerParty>,
+  observations: Observation[],
+  clock: Clock,
+) {
   const base = options.recordFile ? createJournal({ file: options.recordFile }) : undefined;
-  const journal =
-    realParties.size > 0
-      ? tapOutgoing(base ?? createJournal(), realParties, ({ party, value }) =>
-          observations.push({ party, value, consumed: false, at: clock.now() }),
-        )
-      : base;
-  const platform = createPlatform({
+  return realParties.size > 0
+    ? tapOutgoing(base ?? createJournal(), realParties, ({ party, value }) =>
+        observations.push({ party, value, consumed: false, at: clock.now() }),
+      )
+    : base;
+}
+
+/** The embedded platform's options: its sides, the profile's settings and the fixture's setup. */
+function platformOptionsOf(
+  options: WorldOptions,
+  setup: Setup,
+  roles: WorldRoles,
+  clock: Clock,
+  journal: ReturnType<typeof worldJournal>,
+): Parameters<typeof createPlatform>[0] {
+  const { hookUrl, botUrl, token, providerId } = roles;
+  return {
     clock,
     ...(journal ? { journal } : {}),
     ...(hookUrl ? { hooks: hooksOf(hookUrl, options.settings) } : {}),
-    ...(botUrl && (botSetup || options.botUrl)
+    ...(botUrl && roles.withBot
       ? {
           bot: {
             providerUrl: botUrl,
             token,
             providerId,
-            ...(botSetup?.events
-              ? { botEvents: botSetup.events }
+            ...(setup.bot?.events
+              ? { botEvents: setup.bot.events }
               : options.settings?.botEvents === 'docs'
                 ? { botEvents: 'docs' as const }
                 : {}),
@@ -302,26 +388,24 @@ async function startEmbeddedWorld(
     channels: [
       {
         id: setup.channel?.id ?? 'conversation',
-        integratorUrl,
+        integratorUrl: roles.integratorUrl,
         chunked: setup.channel?.chunked ?? false,
       },
     ],
-  });
-  platform.core.on((event: PlatformEvent) =>
-    observations.push({ party: 'event', value: event, consumed: false, at: clock.now() }),
-  );
-  started.push(() => platform.close());
-  if (transport === 'in-process') platform.mount();
-  else await platform.listen({ port: options.platformPort ?? 0 });
-  bot?.setPlatformUrl(platform.core.baseUrl);
-  const channel = [...platform.core.state.channels.values()][0];
-  if (!channel) throw new SvcError('SVC_E_INTERNAL', 'the simulator has no channel');
-  const core = platform.core;
-  // a fixture that makes its peer misbehave (redelivery, a slow or broken reply) tests the
-  // platform against that behaviour: a real peer answers as it does, so the conversation
-  // does not apply, as with --platform-url
-  // A recorded fixture's faults are what the real peer did when it was recorded (a 500 on
-  // one event): against that peer they are its own behaviour, expected again, not applied.
+  };
+}
+
+/**
+ * Whether the fixture applies against the real peers named. A fixture that makes its peer
+ * misbehave (redelivery, a slow or broken reply) tests the platform against that behaviour:
+ * a real peer answers as it does, so the conversation does not apply, as with --platform-url.
+ * A recorded fixture's faults are what the real peer did when it was recorded (a 500 on one
+ * event): against that peer they are its own behaviour, expected again, not applied.
+ */
+function applicabilityOf(
+  options: WorldOptions,
+  setup: Setup,
+): { notApplicable?: string; ignoredSetup?: string } {
   const recorded = options.conversation.tags?.includes('recorded') ?? false;
   const withFaults = (
     [
@@ -340,52 +424,85 @@ async function startEmbeddedWorld(
     recorded && withFaults.length > 0
       ? `setup.${withFaults.map(([role]) => role).join(', setup.')}.faults not applied: they are what the real peer did when recorded, and its expectations check it does so again`
       : undefined;
+  return compact({ notApplicable, ignoredSetup });
+}
+
+/** The real peers, one phrase each, as the report names them. */
+function realPeersOf(options: WorldOptions): string[] {
+  return [
+    ...(options.integratorUrl ? [`the integrator at ${options.integratorUrl}`] : []),
+    ...(options.botUrl ? [`the bot at ${options.botUrl}`] : []),
+    ...(options.hookUrl ? [`the hook receiver at ${options.hookUrl}`] : []),
+  ];
+}
+
+/** An agent writes on the embedded platform; the verdict when waited for (spec 8). */
+async function sendAgentOn(
+  core: PlatformCore,
+  input: Parameters<World['sendAgent']>[0],
+): Promise<AgentVerdict | undefined> {
+  const sending = sendAgentMessage(core, {
+    ...(input.to ? { customerId: input.to } : {}),
+    message: input.message as AgentMessageInput,
+  });
+  if (!input.wait) {
+    sending.catch(() => undefined);
+    return undefined;
+  }
+  const result = await sending;
   return {
-    ...compact({ notApplicable, ignoredSetup }),
+    result: result.result,
+    attempts: result.attempts,
+    elapsedMs: result.elapsedMs,
+    agentNotice: result.agentNotice,
+    deliveryId: result.deliveryId,
+    chatId: result.chatId,
+  };
+}
+
+async function startEmbeddedWorld(
+  options: WorldOptions,
+  started: Array<() => Promise<void>>,
+): Promise<World> {
+  const setup = options.conversation.setup ?? {};
+  const { real, transport, clock } = worldClock(options);
+  const observations: Observation[] = [];
+  const observe = roleObserver(observations, clock);
+  const roles = await startRoles({ options, setup, clock, transport, observe, started });
+  const realParties = realPartiesOf(options);
+  const journal = worldJournal(options, realParties, observations, clock);
+  const platform = createPlatform(platformOptionsOf(options, setup, roles, clock, journal));
+  platform.core.on((event: PlatformEvent) =>
+    observations.push({ party: 'event', value: event, consumed: false, at: clock.now() }),
+  );
+  started.push(() => platform.close());
+  if (transport === 'in-process') platform.mount();
+  else await platform.listen({ port: options.platformPort ?? 0 });
+  const { listener, hookTarget, bot, botUrl, token, providerId } = roles;
+  bot?.setPlatformUrl(platform.core.baseUrl);
+  const channel = [...platform.core.state.channels.values()][0];
+  if (!channel) throw new SvcError('SVC_E_INTERNAL', 'the simulator has no channel');
+  const core = platform.core;
+  return {
+    ...applicabilityOf(options, setup),
     // a real peer puts the world on a real clock: timing figures match within a tolerance
     ...(real ? { timingToleranceMs: REAL_TIME_TOLERANCE_MS } : {}),
     clock,
     observations,
     channelUrl: core.channelInfo(channel).url,
     controlBase: core.baseUrl,
-    ...(botUrl && (botSetup || options.botUrl)
+    ...(botUrl && roles.withBot
       ? {
           botEventsUrl: `${core.baseUrl}/webhooks/${encodeURIComponent(providerId)}/${encodeURIComponent(token)}`,
           redeliverBot: botRedeliverer({ journal: core.journal, clock, botUrl, token }),
         }
       : {}),
-    ...(realParties.size > 0
-      ? {
-          realPeers: [
-            ...(options.integratorUrl ? [`the integrator at ${options.integratorUrl}`] : []),
-            ...(options.botUrl ? [`the bot at ${options.botUrl}`] : []),
-            ...(options.hookUrl ? [`the hook receiver at ${options.hookUrl}`] : []),
-          ],
-        }
-      : {}),
+    ...(realParties.size > 0 ? { realPeers: realPeersOf(options) } : {}),
     // every party is observable here: an embedded role reports what it got, and a real peer's
-    // requests are the simulator's own outgoing ones (tapOutgoing above)
+    // requests are the simulator's own outgoing ones (the tap of worldJournal)
     unobservable: () => undefined,
     records: () => core.journal.entries(),
-    async sendAgent(input) {
-      const sending = sendAgentMessage(core, {
-        ...(input.to ? { customerId: input.to } : {}),
-        message: input.message as AgentMessageInput,
-      });
-      if (!input.wait) {
-        sending.catch(() => undefined);
-        return undefined;
-      }
-      const result = await sending;
-      return {
-        result: result.result,
-        attempts: result.attempts,
-        elapsedMs: result.elapsedMs,
-        agentNotice: result.agentNotice,
-        deliveryId: result.deliveryId,
-        chatId: result.chatId,
-      };
-    },
+    sendAgent: (input) => sendAgentOn(core, input),
     setAgents: (online) => setAgents(core, clock, online),
     closeChat(customer) {
       const chat = closeChat(core, customer ? { customerId: customer } : {});

@@ -10,10 +10,10 @@ import { consoleUrlOf, printControlToken } from '../control-banner.js';
 import type { CliContext } from '../context.js';
 import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
 import { createDocsService } from '../../web/docs-service.js';
-import { createClock } from '../../clock.js';
+import { createClock, type Clock } from '../../clock.js';
 import { learnFileSize } from '../../http/file-size.js';
 import { SvcError } from '../../errors.js';
-import { createRedactor, type Redactor } from '../../journal/journal.js';
+import { createRedactor, type Journal, type Redactor } from '../../journal/journal.js';
 import {
   createPlatform,
   closeChat,
@@ -35,7 +35,7 @@ import {
 } from '../console/agent-console.js';
 import { runHookConsoleAction } from '../console/hook-console.js';
 import { createPromptLine, type PromptLine } from '../console/prompt-line.js';
-import { resolveForCommand } from '../options/resolve.js';
+import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { platformOptions } from './platform-options.js';
 import { botOptions, botUrls, printBotBanner } from './platform-bot.js';
 import {
@@ -46,19 +46,14 @@ import {
 } from '../../conversation/record/profile.js';
 import { chatLimitsOf, parseSize } from './platform-limits.js';
 
-/** `svc-cli platform`: flags -> simulator -> rendered events, until SIGINT/SIGTERM. */
-export async function runPlatform(
-  ctx: CliContext,
-  given: Readonly<Record<string, unknown>>,
-): Promise<number> {
-  const flags = resolveForCommand(ctx, platformOptions, given);
-  const globals = flags;
-  const out = createOutput(ctx, { json: flags.json, quiet: flags.quiet });
-  const { port, bodyLimit, integratorUrl, hookUrl } = flags;
-  const hooks = hookUrl
-    ? { url: hookUrl, timeoutMs: flags.hookTimeout, attempts: flags.hookAttempts }
-    : undefined;
-  const chats = chatLimitsOf(flags);
+type PlatformFlags = Resolved<typeof platformOptions>;
+type Settings = ReturnType<typeof settingsOf>;
+type Bot = ReturnType<typeof botOptions>;
+type Control = ReturnType<typeof controlAccessOf>;
+type Platform = ReturnType<typeof createPlatform>;
+
+/** --record-max-size in bytes; it rotates an NDJSON --record file and nothing else. */
+function recordMaxBytesOf(flags: PlatformFlags): number | undefined {
   const recordMaxBytes =
     flags.recordMaxSize === undefined
       ? undefined
@@ -70,27 +65,50 @@ export async function runPlatform(
       'Example: --record session.ndjson --record-max-size 100MB',
     );
   }
-  const clock = createClock({ timeScale: flags.timeScale });
-  const platformSecrets: string[] = [];
-  // Built once the secrets are known (the channels exist before the first request).
+  return recordMaxBytes;
+}
+
+/**
+ * The platform's journal, on --record when given. Unless --show-secrets it redacts the
+ * secrets pushed to `secrets`, with a redactor built once they are known (the channels exist
+ * before the first request).
+ */
+function platformJournal(
+  ctx: CliContext,
+  flags: PlatformFlags,
+  out: Output,
+  secrets: string[],
+): Journal {
+  const recordMaxBytes = recordMaxBytesOf(flags);
   let redactor: Redactor | undefined;
-  const redact = globals.showSecrets
+  const redact = flags.showSecrets
     ? undefined
-    : (text: string, where?: 'body') => (redactor ??= createRedactor(platformSecrets))(text, where);
-  const journal = createRecordJournal(
+    : (text: string, where?: 'body') => (redactor ??= createRedactor(secrets))(text, where);
+  return createRecordJournal(
     ctx,
     flags.record,
     {
       ...(recordMaxBytes === undefined ? {} : { maxBytes: recordMaxBytes }),
       ...(redact ? { redact } : {}),
-      showSecrets: globals.showSecrets,
+      showSecrets: flags.showSecrets,
     },
     recordPolicyOf(flags, out),
   );
-  const settings = settingsOf(await loadProfile(flags.profile, ctx.cwd));
-  const bot = botOptions(flags, settings);
-  if (bot) platformSecrets.push(bot.token, ...(bot.auth ? [bot.auth.clientSecret] : []));
-  const platform = createPlatform({
+}
+
+/** The simulator the flags describe: its bot, hooks, channel, profile and web console. */
+function buildPlatform(
+  flags: PlatformFlags,
+  settings: Settings,
+  bot: Bot,
+  parts: { clock: Clock; journal: Journal; chats: ReturnType<typeof chatLimitsOf> },
+): Platform {
+  const { clock, journal, chats } = parts;
+  const { integratorUrl, hookUrl } = flags;
+  const hooks = hookUrl
+    ? { url: hookUrl, timeoutMs: flags.hookTimeout, attempts: flags.hookAttempts }
+    : undefined;
+  return createPlatform({
     ...(bot ? { bot } : {}),
     clock,
     journal,
@@ -116,47 +134,69 @@ export async function runPlatform(
       },
     ],
   });
-  const { core } = platform;
-  if (core.mutant !== undefined)
-    out.note(`mutant ${core.mutant}: this simulator deviates from the contract on purpose`);
-  for (const channel of core.state.channels.values()) platformSecrets.push(channel.randomString);
-  const control = controlAccessOf(flags);
-  if (control.token !== undefined) platformSecrets.push(control.token);
-  if (flags.host && isNonLoopbackHost(flags.host)) {
-    out.note(
-      `warning: binding ${flags.host} exposes the simulator beyond this machine; its control API and console want the control token${control.generated ? ' printed below' : ' --control-token gave'}`,
-    );
-  }
+}
+
+/** Where the simulator's lines go: the prompt line of the console, else around the countdown. */
+interface PlatformTerminal {
+  progress: Awaited<ReturnType<typeof createDeliveryProgress>>;
+  /** set once the console opens on a terminal */
+  promptLine: PromptLine | undefined;
+  /** prints without tearing the countdown or what the agent is typing */
+  around: (print: () => void) => void;
+  /** a job started with `&`: it must not read the terminal */
+  background: boolean;
+  /** the console types on a prompt line (a terminal both ways, not --json) */
+  onTerminal: boolean;
+}
+
+/** The countdown and, on a terminal, the prompt line the console will type on. */
+async function createPlatformTerminal(
+  ctx: CliContext,
+  flags: PlatformFlags,
+  out: Output,
+  core: PlatformCore,
+  clock: Clock,
+): Promise<PlatformTerminal> {
   // a job started with `&` must not read the terminal (it would be stopped); it
   // opens the console once `fg` gives it the terminal
   const background = Boolean(ctx.stdin.isTTY) && !isForegroundJob(ctx.stdin);
-  const consoleOn = flags.console && !background;
   // On a terminal the console types on a prompt line that log lines and the countdown keep
   // intact (src/cli/console/prompt-line.ts); piped, it reads plain lines as before.
   const onTerminal =
     flags.console && !flags.json && Boolean(ctx.stdin.isTTY) && Boolean(ctx.stdout.isTTY);
-  let promptLine: PromptLine | undefined;
-  const progress = await createDeliveryProgress(ctx, {
-    json: globals.json || flags.quiet, // no spinner either with --quiet
-    intervalMs: () => core.channelPolicy.intervalMs,
-    now: () => clock.now(),
-    flush: () => out.flush(),
-    ...(onTerminal && !flags.quiet ? { status: (text) => promptLine?.status(text) } : {}),
-  });
-  /** Prints without tearing the countdown or what the agent is typing. */
-  const around = (print: () => void): void =>
-    promptLine ? promptLine.around(print) : progress.around(print);
-  const off = core.on((event) => {
-    around(() => out.event(event, formatPlatformEvent));
-    progress.onEvent(event);
-  });
-  boundHeapGrowth(); // a simulator runs for hours: its RSS stays near what is live
-  const refusals = watchRefusals((line) => around(() => out.note(line)));
+  const terminal: PlatformTerminal = {
+    progress: await createDeliveryProgress(ctx, {
+      json: flags.json || flags.quiet, // no spinner either with --quiet
+      intervalMs: () => core.channelPolicy.intervalMs,
+      now: () => clock.now(),
+      flush: () => out.flush(),
+      ...(onTerminal && !flags.quiet
+        ? { status: (text) => terminal.promptLine?.status(text) }
+        : {}),
+    }),
+    promptLine: undefined,
+    around: (print) =>
+      terminal.promptLine ? terminal.promptLine.around(print) : terminal.progress.around(print),
+    background,
+    onTerminal,
+  };
+  return terminal;
+}
+
+/** The socket: TLS, host and allowed hosts, the control guard, the profile's keep-alive. */
+async function listenPlatform(
+  ctx: CliContext,
+  flags: PlatformFlags,
+  out: Output,
+  platform: Platform,
+  settings: Settings,
+  control: Control,
+) {
   const tls = await serverTls(ctx, flags, (line) => out.note(line));
-  const server = await platform.listen({
+  return platform.listen({
     tls,
-    port,
-    bodyLimit,
+    port: flags.port,
+    bodyLimit: flags.bodyLimit,
     ...(flags.host ? { host: flags.host } : {}),
     allowedHosts: flags.allowedHost,
     access: control.access,
@@ -164,29 +204,45 @@ export async function runPlatform(
       ? {}
       : { limits: { keepAliveTimeoutMs: settings.keepAliveTimeoutMs } }),
   });
+}
+
+/** What a started simulator says: the `listening` event, then the banner. */
+function announceListening(
+  out: Output,
+  flags: PlatformFlags,
+  started: {
+    url: string;
+    core: PlatformCore;
+    clock: Clock;
+    settings: Settings;
+    bot: Bot;
+    control: Control;
+  },
+): void {
+  const { url, core, clock, settings, bot, control } = started;
+  const { integratorUrl, hookUrl, showSecrets } = flags;
   const channels = [...core.state.channels.values()].map((c) => core.channelInfo(c));
-  const consoleUrl = consoleUrlOf(server.url, control);
+  const consoleUrl = consoleUrlOf(url, control);
   out.event(
     {
       type: 'listening',
-      url: server.url,
-      controlUrl: `${server.url}/_sim`,
+      url,
+      controlUrl: `${url}/_sim`,
       ...(flags.web ? { consoleUrl } : {}),
       ...(control.generated ? { controlToken: control.token } : {}),
       channels,
-      ...(bot ? { bot: botUrls(server.url, bot, globals.showSecrets) } : {}),
+      ...(bot ? { bot: botUrls(url, bot, showSecrets) } : {}),
     },
     () => undefined,
   );
-  printBanner(out, server.url, channels, integratorUrl, globals.showSecrets);
-  if (clock.timeScale !== 1) {
-    out.line(
-      `  time scale    ${clock.timeScale}: ${describeTimeScale(clock.timeScale)} (the log shows both)`,
-    );
+  printBanner(out, url, channels, integratorUrl, showSecrets);
+  const timeScale = clock.timeScale;
+  if (timeScale !== 1) {
+    out.line(`  time scale    ${timeScale}: ${describeTimeScale(timeScale)} (the log shows both)`);
   }
   if (flags.profile !== 'spec')
     out.line(`  profile       ${flags.profile}: ${describeSettings(settings)}`);
-  if (bot) printBotBanner(out, server.url, bot, globals.showSecrets);
+  if (bot) printBotBanner(out, url, bot, showSecrets);
   if (bot && !integratorUrl) {
     // the bot's answers reach the customer through the channel's integrator
     out.note(
@@ -198,6 +254,20 @@ export async function runPlatform(
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );
+}
+
+/**
+ * The agent console: open now, or once `fg` gives a background job the terminal. Returns
+ * what stops it (and the wait for the terminal).
+ */
+async function openAgentConsole(
+  ctx: CliContext,
+  flags: PlatformFlags,
+  out: Output,
+  core: PlatformCore,
+  terminal: PlatformTerminal,
+): Promise<() => void> {
+  const { background, onTerminal } = terminal;
   if (flags.console && background) {
     out.note('agent console off: this is a background job (fg brings it to the foreground)');
   }
@@ -210,16 +280,16 @@ export async function runPlatform(
     );
     if (onTerminal) {
       await out.flush(); // the banner stands above the prompt line
-      promptLine = createPromptLine(ctx, {
+      terminal.promptLine = createPromptLine(ctx, {
         prompt: 'agent> ',
         style: (text) => out.chalk.dim(text),
         flush: () => out.flush(),
       });
     }
-    stopConsole = startConsole(ctx, core, out, around, promptLine);
+    stopConsole = startConsole(ctx, core, out, terminal.around, terminal.promptLine);
   };
   let stopWaiting = (): void => undefined;
-  if (consoleOn) await openConsole();
+  if (flags.console && !background) await openConsole();
   else if (flags.console && background && onTerminal) {
     stopWaiting = whenForeground(ctx.stdin, () => {
       if (ctx.signal.aborted) return;
@@ -227,17 +297,33 @@ export async function runPlatform(
       void openConsole();
     });
   }
-  await new Promise<void>((resolve) => {
+  return () => {
+    stopWaiting();
+    stopConsole();
+  };
+}
+
+/** Until SIGINT/SIGTERM. */
+function untilStopped(ctx: CliContext): Promise<void> {
+  return new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  stopWaiting();
-  stopConsole();
-  off();
-  progress.stop();
-  // what the stop cut short is said, not only journaled (newcomer pass)
+}
+
+/**
+ * The simulator closed: in-flight deliveries get 1 s, then are recorded interrupted. What the
+ * stop cut short is said, not only journaled, with the exchanges and the recording's state.
+ */
+async function closePlatform(
+  flags: PlatformFlags,
+  out: Output,
+  platform: Platform,
+  journal: Journal,
+  refusals: ReturnType<typeof watchRefusals>,
+): Promise<void> {
   let interrupted = 0;
-  const offInterrupted = core.on((event) => {
+  const offInterrupted = platform.core.on((event) => {
     if (event.type === 'delivery-done' && event.result === 'interrupted') interrupted++;
   });
   await platform.close(1000); // in-flight deliveries get 1 s, then are recorded interrupted
@@ -255,6 +341,49 @@ export async function runPlatform(
   out.note(
     `stopped; ${journal.count} exchanges${recorded}${interrupted > 0 ? `; ${interrupted} delivery series cut short (journaled as interrupted)` : ''}`,
   );
+}
+
+/** `svc-cli platform`: flags -> simulator -> rendered events, until SIGINT/SIGTERM. */
+export async function runPlatform(
+  ctx: CliContext,
+  given: Readonly<Record<string, unknown>>,
+): Promise<number> {
+  const flags = resolveForCommand(ctx, platformOptions, given);
+  const out = createOutput(ctx, { json: flags.json, quiet: flags.quiet });
+  const chats = chatLimitsOf(flags);
+  const clock = createClock({ timeScale: flags.timeScale });
+  const platformSecrets: string[] = [];
+  const journal = platformJournal(ctx, flags, out, platformSecrets);
+  const settings = settingsOf(await loadProfile(flags.profile, ctx.cwd));
+  const bot = botOptions(flags, settings);
+  if (bot) platformSecrets.push(bot.token, ...(bot.auth ? [bot.auth.clientSecret] : []));
+  const platform = buildPlatform(flags, settings, bot, { clock, journal, chats });
+  const { core } = platform;
+  if (core.mutant !== undefined)
+    out.note(`mutant ${core.mutant}: this simulator deviates from the contract on purpose`);
+  for (const channel of core.state.channels.values()) platformSecrets.push(channel.randomString);
+  const control = controlAccessOf(flags);
+  if (control.token !== undefined) platformSecrets.push(control.token);
+  if (flags.host && isNonLoopbackHost(flags.host)) {
+    out.note(
+      `warning: binding ${flags.host} exposes the simulator beyond this machine; its control API and console want the control token${control.generated ? ' printed below' : ' --control-token gave'}`,
+    );
+  }
+  const terminal = await createPlatformTerminal(ctx, flags, out, core, clock);
+  const off = core.on((event) => {
+    terminal.around(() => out.event(event, formatPlatformEvent));
+    terminal.progress.onEvent(event);
+  });
+  boundHeapGrowth(); // a simulator runs for hours: its RSS stays near what is live
+  const refusals = watchRefusals((line) => terminal.around(() => out.note(line)));
+  const server = await listenPlatform(ctx, flags, out, platform, settings, control);
+  announceListening(out, flags, { url: server.url, core, clock, settings, bot, control });
+  const stopConsole = await openAgentConsole(ctx, flags, out, core, terminal);
+  await untilStopped(ctx);
+  stopConsole();
+  off();
+  terminal.progress.stop();
+  await closePlatform(flags, out, platform, journal, refusals);
   return 0;
 }
 

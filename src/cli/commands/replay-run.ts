@@ -35,37 +35,51 @@ function resolvePaths(cwd: string, paths: string[]): string[] {
   return [packageFiles().folderOf(DEFAULT_PATH)];
 }
 
-/** `svc-cli replay`: load -> replay each -> report; exit 1 when any step fails. */
-export async function runReplay(
-  ctx: CliContext,
-  paths: string[],
-  given: Readonly<Record<string, unknown>>,
-): Promise<number> {
-  const flags = resolveForCommand(ctx, replayOptions, given);
-  const globals = flags;
-  const reporter = globals.json ? 'json' : flags.reporter;
-  checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: 'replay' });
-  const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
-  let grep: RegExp | undefined;
-  if (flags.grep !== undefined) {
-    try {
-      grep = new RegExp(flags.grep, 'i');
-    } catch (error) {
-      throw new SvcError(
-        'SVC_E_FLAG',
-        `Could not use --grep "${flags.grep}": ${(error as Error).message}.`,
-      );
-    }
+type Output = ReturnType<typeof createOutput>;
+type Loaded = Awaited<ReturnType<typeof loadEveryConversation>>['loaded'];
+
+/** What the flags make of a run before any conversation loads, each checked once. */
+interface ReplayPlan {
+  flags: ReplayFlags;
+  reporter: ReplayFlags['reporter'] | 'json';
+  grep: RegExp | undefined;
+  peers: ReplayPeers;
+  runId: number | undefined;
+  disabled: ReturnType<typeof checkInvariantNames>;
+  /** the temporary folder of --report without --record, removed once the report is written */
+  scratch: string | undefined;
+  recordFile: string | undefined;
+  settings: ReturnType<typeof settingsOf> | undefined;
+}
+
+/** --grep as a case-insensitive pattern; an invalid one is a flag error. */
+function grepOf(flags: ReplayFlags): RegExp | undefined {
+  if (flags.grep === undefined) return undefined;
+  try {
+    return new RegExp(flags.grep, 'i');
+  } catch (error) {
+    throw new SvcError(
+      'SVC_E_FLAG',
+      `Could not use --grep "${flags.grep}": ${(error as Error).message}.`,
+    );
   }
-  const peers = peersOf(flags);
-  const runId = runIdOf(flags, peers);
+}
+
+/** --record writes NDJSON: a .har name is a flag error. */
+function checkRecordFlag(flags: ReplayFlags): void {
   if (flags.record !== undefined && flags.record.toLowerCase().endsWith('.har'))
     throw new SvcError(
       'SVC_E_FLAG',
       `Could not record to ${flags.record}: replay records NDJSON (each conversation appends its own run).`,
       'Name a .ndjson file; svc-cli trace reads it.',
     );
-  const disabled = checkInvariantNames(flags.invariant ?? []);
+}
+
+/** Where the conversations record: --record, else a temporary file for --report. */
+function recordingOf(
+  ctx: CliContext,
+  flags: ReplayFlags,
+): { scratch: string | undefined; recordFile: string | undefined } {
   // --report reads what the conversations recorded: the --record file, else a temporary one
   const scratch =
     flags.report !== undefined && flags.record === undefined
@@ -77,23 +91,57 @@ export async function runReplay(
       : scratch === undefined
         ? undefined
         : join(scratch, 'session.ndjson');
+  return { scratch, recordFile };
+}
+
+/** The simulator settings of --profile; a running simulator (--platform-url) keeps its own. */
+async function profileSettingsOf(
+  ctx: CliContext,
+  flags: ReplayFlags,
+  peers: ReplayPeers,
+): Promise<ReturnType<typeof settingsOf> | undefined> {
   if (peers.platformUrl && flags.profile !== 'spec')
     throw new SvcError(
       'SVC_E_FLAG',
       'Could not replay with --profile: --platform-url replaces the embedded platform, which follows the profile it was started with.',
       `Start that simulator with platform --profile ${flags.profile}.`,
     );
-  const settings =
-    flags.profile === 'spec' ? undefined : settingsOf(await loadProfile(flags.profile, ctx.cwd));
+  return flags.profile === 'spec'
+    ? undefined
+    : settingsOf(await loadProfile(flags.profile, ctx.cwd));
+}
+
+/** The flags checked, in the order a user meets their errors, before anything loads. */
+async function planReplay(
+  ctx: CliContext,
+  flags: ReplayFlags,
+  reporter: ReplayPlan['reporter'],
+): Promise<ReplayPlan> {
+  const grep = grepOf(flags);
+  const peers = peersOf(flags);
+  const runId = runIdOf(flags, peers);
+  checkRecordFlag(flags);
+  const disabled = checkInvariantNames(flags.invariant ?? []);
+  const { scratch, recordFile } = recordingOf(ctx, flags);
+  const settings = await profileSettingsOf(ctx, flags, peers);
   // an unknown mutant is one input error, not a failure in every conversation
   resolveMutant(flags.mutant);
-  const seed = flags.seed;
-  // default: replayAll's (parallel embedded worlds; one at a time with a real peer)
-  const concurrency = flags.concurrency;
-  const timeScale = globals.timeScale;
+  return { flags, reporter, grep, peers, runId, disabled, scratch, recordFile, settings };
+}
+
+/**
+ * The conversations to run, --grep applied. Every broken file is reported, the good ones
+ * still run, and the run exits 2; none at all is an input error.
+ */
+async function loadConversations(
+  ctx: CliContext,
+  plan: ReplayPlan,
+  out: Output,
+  paths: string[],
+): Promise<{ every: Awaited<ReturnType<typeof loadEveryConversation>>; loaded: Loaded }> {
+  const { flags, reporter, grep } = plan;
   const inputs = resolvePaths(ctx.cwd, paths);
   const every = await loadEveryConversation(inputs, ctx.cwd);
-  // every broken file is reported, the good ones still run, and the run exits 2
   for (const { error } of every.failures) {
     if (reporter === 'json' && !flags.out) out.event({ ...error.toJSON(), type: 'error' });
     else out.note(`✗ ${error.message}${error.hint ? `\n  ${error.hint}` : ''}`);
@@ -101,17 +149,42 @@ export async function runReplay(
   const loaded = every.loaded.filter(
     ({ file, conversation }) => !grep || grep.test(conversation.name) || grep.test(file),
   );
-  if (loaded.length === 0 && every.failures.length > 0) return EXIT_CODES.input;
-  if (loaded.length === 0) {
+  if (loaded.length === 0 && every.failures.length === 0) {
     throw new SvcError(
       'SVC_E_NO_CONVERSATIONS',
       `Could not replay: no conversation found in ${(paths.length > 0 ? paths : inputs).join(', ')}${grep ? ` matching /${flags.grep}/` : ''}.`,
     );
   }
-  const pretty = reporter === 'pretty';
+  return { every, loaded };
+}
+
+/** A finished conversation as the reporter shows it while the run goes on. */
+function showResult(plan: ReplayPlan, out: Output, result: ConversationResult): void {
+  const { flags, reporter } = plan;
+  if (reporter === 'pretty') {
+    out.line(formatConversation(result, out.chalk));
+    // a green conversation is one line (and its skipped steps, with the reason);
+    // every step with --verbose or when it failed
+    const brief = result.ok && !flags.verbose;
+    for (const step of result.steps) {
+      if (brief && step.status !== 'skipped') continue;
+      out.line(formatStep(step, out.chalk, { skipReasons: step.skip !== 'after-failure' }));
+    }
+  } else if (reporter === 'json' && !flags.out) {
+    out.event({ type: 'conversation', ...result });
+  }
+}
+
+/** Every loaded conversation replayed, each shown as its turn comes; Ctrl-C stops at once. */
+async function playConversations(
+  ctx: CliContext,
+  plan: ReplayPlan,
+  out: Output,
+  loaded: Loaded,
+): Promise<{ outcome: ConversationResult[] | 'interrupted'; done: ConversationResult[] }> {
+  const { flags, reporter, peers, runId, disabled, recordFile, settings } = plan;
   // Results come in input order (each conversation's block printed when its turn comes),
   // so the output is that of a sequential run whatever the concurrency.
-  const started = performance.now();
   const done: ConversationResult[] = [];
   // a run against a real peer takes real seconds: say which conversation runs
   const realTime = usesRealPeer({ conversation: loaded[0]!.conversation, ...peers });
@@ -133,32 +206,20 @@ export async function runReplay(
       file,
       ...(runId === undefined ? {} : { runId: runId + index }),
       ...peers,
-      timeScale,
-      ...(seed === undefined ? {} : { seed }),
+      timeScale: flags.timeScale,
+      ...(flags.seed === undefined ? {} : { seed: flags.seed }),
       ...(recordFile === undefined ? {} : { recordFile }),
       ...(disabled.length > 0 ? { invariants: { disabled } } : {}),
       ...(settings ? { settings } : {}),
       ...(flags.mutant === undefined ? {} : { mutant: flags.mutant }),
     })),
     {
-      ...(concurrency === undefined ? {} : { concurrency }),
+      // default: replayAll's (parallel embedded worlds; one at a time with a real peer)
+      ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
       ...(flags.bail ? { bail: true } : {}),
       onResult(result) {
         done.push(result);
-        progress.around(() => {
-          if (pretty) {
-            out.line(formatConversation(result, out.chalk));
-            // a green conversation is one line (and its skipped steps, with the reason);
-            // every step with --verbose or when it failed
-            const brief = result.ok && !flags.verbose;
-            for (const step of result.steps) {
-              if (brief && step.status !== 'skipped') continue;
-              out.line(formatStep(step, out.chalk, { skipReasons: step.skip !== 'after-failure' }));
-            }
-          } else if (reporter === 'json' && !flags.out) {
-            out.event({ type: 'conversation', ...result });
-          }
-        });
+        progress.around(() => showResult(plan, out, result));
         announce();
       },
     },
@@ -169,22 +230,29 @@ export async function runReplay(
     ctx.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
   });
   const outcome = await Promise.race([running, interrupted]).finally(() => progress.stop());
-  if (outcome === 'interrupted') {
-    running.catch(() => undefined);
-    if (pretty) out.line(formatSummary(done, out.chalk, performance.now() - started));
-    out.note(`interrupted: ${done.length} of ${plural(loaded.length, 'conversation')} finished`);
-    return EXIT_CODES.sigint;
-  }
-  const results = outcome;
+  if (outcome === 'interrupted') running.catch(() => undefined);
+  return { outcome, done };
+}
+
+/** The summary, the --bail note, and the JSON or JUnit report (to stdout or --out). */
+async function reportResults(
+  ctx: CliContext,
+  plan: ReplayPlan,
+  out: Output,
+  results: ConversationResult[],
+  runs: { total: number; startedAt: number },
+): Promise<void> {
+  const { flags, reporter } = plan;
   const failed = results.filter((r) => !r.ok).length;
   const skipped = results.filter((r) => r.skipped !== undefined).length;
-  if (pretty) out.line(formatSummary(results, out.chalk, performance.now() - started));
+  if (reporter === 'pretty')
+    out.line(formatSummary(results, out.chalk, performance.now() - runs.startedAt));
   // --bail stopped at a failure: say what was never run, or the counts read as the whole suite
-  const notRun = loaded.length - results.length;
+  const notRun = runs.total - results.length;
   if (notRun > 0 && reporter !== 'json') {
     await out.flush(); // under the summary, in a terminal too
     out.note(
-      `--bail: ${notRun} of ${plural(loaded.length, 'conversation')} not run after the failure`,
+      `--bail: ${notRun} of ${plural(runs.total, 'conversation')} not run after the failure`,
     );
   }
   if (reporter === 'json' && !flags.out)
@@ -202,44 +270,77 @@ export async function runReplay(
       : reporter === 'json'
         ? results.map((r) => JSON.stringify({ type: 'conversation', ...r })).join('\n') + '\n'
         : undefined;
-  if (report !== undefined) {
-    if (flags.out) {
-      writeFileWhole(resolve(ctx.cwd, flags.out), report, flags.out);
-      out.note(
-        `report written to ${flags.out}: ${results.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`,
-      );
-    } else if (reporter === 'junit') {
-      ctx.stdout.write(report);
-    }
-  }
-  if (flags.report !== undefined && recordFile !== undefined) {
-    const names = new Map(
-      results.flatMap((r) => (r.run === undefined ? [] : [[r.run, r.name] as const])),
+  if (report === undefined) return;
+  if (flags.out) {
+    writeFileWhole(resolve(ctx.cwd, flags.out), report, flags.out);
+    out.note(
+      `report written to ${flags.out}: ${results.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`,
     );
-    try {
-      const { writeHtmlReport } = await import('./report-write.js');
-      const html = await writeHtmlReport({
-        recording: recordFile,
-        out: resolve(ctx.cwd, flags.report),
-        shownOut: flags.report,
-        title: 'svc-cli replay',
-        disabled,
-        names,
-      });
-      out.note(
-        `HTML report written to ${flags.report}: ${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}`,
-      );
-    } finally {
-      if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
-    }
+  } else if (reporter === 'junit') {
+    ctx.stdout.write(report);
   }
+}
+
+/** --report: the HTML page of what the conversations recorded, named by their runs. */
+async function writeReplayHtml(
+  ctx: CliContext,
+  plan: ReplayPlan,
+  out: Output,
+  results: ConversationResult[],
+): Promise<void> {
+  const { flags, recordFile, scratch } = plan;
+  if (flags.report === undefined || recordFile === undefined) return;
+  const names = new Map(
+    results.flatMap((r) => (r.run === undefined ? [] : [[r.run, r.name] as const])),
+  );
+  try {
+    const { writeHtmlReport } = await import('./report-write.js');
+    const html = await writeHtmlReport({
+      recording: recordFile,
+      out: resolve(ctx.cwd, flags.report),
+      shownOut: flags.report,
+      title: 'svc-cli replay',
+      disabled: plan.disabled,
+      names,
+    });
+    out.note(
+      `HTML report written to ${flags.report}: ${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}`,
+    );
+  } finally {
+    if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** `svc-cli replay`: load -> replay each -> report; exit 1 when any step fails. */
+export async function runReplay(
+  ctx: CliContext,
+  paths: string[],
+  given: Readonly<Record<string, unknown>>,
+): Promise<number> {
+  const flags = resolveForCommand(ctx, replayOptions, given);
+  const reporter = flags.json ? 'json' : flags.reporter;
+  checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: 'replay' });
+  const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
+  const plan = await planReplay(ctx, flags, reporter);
+  const { every, loaded } = await loadConversations(ctx, plan, out, paths);
+  if (loaded.length === 0) return EXIT_CODES.input;
+  const startedAt = performance.now();
+  const { outcome, done } = await playConversations(ctx, plan, out, loaded);
+  if (outcome === 'interrupted') {
+    if (reporter === 'pretty')
+      out.line(formatSummary(done, out.chalk, performance.now() - startedAt));
+    out.note(`interrupted: ${done.length} of ${plural(loaded.length, 'conversation')} finished`);
+    return EXIT_CODES.sigint;
+  }
+  await reportResults(ctx, plan, out, outcome, { total: loaded.length, startedAt });
+  await writeReplayHtml(ctx, plan, out, outcome);
   if (every.failures.length > 0) {
     out.note(
       `${plural(every.failures.length, 'conversation file')} could not be loaded (see above)`,
     );
     return EXIT_CODES.input;
   }
-  return failed > 0 ? 1 : 0;
+  return outcome.some((r) => !r.ok) ? 1 : 0;
 }
 
 type ReplayFlags = Resolved<typeof replayOptions>;

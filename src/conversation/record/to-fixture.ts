@@ -166,218 +166,313 @@ function botSetupOf(records: readonly ExchangeRecord[]): { providerId?: string }
   return providerId === undefined ? {} : { providerId };
 }
 
-/**
- * Converts recorded exchanges into a conversation (format version 1).
- * @example const conversation = convertRecording({ records: await readRecording('session.ndjson') });
- */
-export function convertRecording(options: ToFixtureOptions): ConversationInput {
-  // `--record` appends: runs keep the order they ran in, and seq counts within a run
+/** `--record` appends: runs keep the order they ran in, and seq counts within a run. */
+function inRunOrder(records: readonly ExchangeRecord[]): {
+  all: ExchangeRecord[];
+  runs: number;
+} {
   const runOrder = new Map<string | undefined, number>();
-  for (const r of options.records) if (!runOrder.has(r.run)) runOrder.set(r.run, runOrder.size);
+  for (const r of records) if (!runOrder.has(r.run)) runOrder.set(r.run, runOrder.size);
   const runIndex = (r: ExchangeRecord): number => runOrder.get(r.run) ?? 0;
-  const all = [...options.records].sort((a, b) => runIndex(a) - runIndex(b) || a.seq - b.seq);
-  const records = all.filter((r) => !isControl(r));
-  const steps: StepInput[] = [];
-  const sequence: string[] = [];
-  const notes: string[] = [];
-  const openedFor = new Set<string>();
-  let chunked = false;
-  // chats open in the order the platform opened them (ids from 1), for chat_finished's close
-  const chatOf = new Map<number, string>();
-  const openChat = new Map<string, number>();
-  const open = (senderId: string): void => {
-    if (!openChat.has(senderId)) {
-      openChat.set(senderId, chatOf.size + 1);
-      chatOf.set(chatOf.size + 1, senderId);
-    }
-  };
-  const closed = new Set<number>();
-  const assigned = new Set<number>();
-  const hookSent = records.filter(isHookSent);
-  const calls = recordedCalls(hookSent, all.filter(isControl));
-  const hookSteps: StepInput[] = [];
-  // delivery attempts of one agent message, by message.id, in arrival order
+  const all = [...records].sort((a, b) => runIndex(a) - runIndex(b) || a.seq - b.seq);
+  return { all, runs: runOrder.size };
+}
+
+const isAgentMessage = (r: ExchangeRecord): boolean =>
+  r.iface === 'channel' && (r.kind ?? '').startsWith('channel.agent.');
+
+/** The delivery attempts of each agent message, by message.id, in arrival order. */
+function agentSeries(records: readonly ExchangeRecord[]): Map<string, ExchangeRecord[]> {
   const series = new Map<string, ExchangeRecord[]>();
-  const order: string[] = [];
-  const agentKind = (r: ExchangeRecord): boolean =>
-    r.iface === 'channel' && (r.kind ?? '').startsWith('channel.agent.');
   for (const r of records) {
-    if (!agentKind(r)) continue;
+    if (!isAgentMessage(r)) continue;
     const id = messageIdOf(parseBody(r.request.body), r.seq);
-    if (!series.has(id)) {
-      series.set(id, []);
-      order.push(id);
-    }
-    series.get(id)?.push(r);
+    const attempts = series.get(id);
+    if (attempts) attempts.push(r);
+    else series.set(id, [r]);
   }
-  const emitted = new Set<string>();
+  return series;
+}
+
+/** What a conversion has gathered so far, walking the records in the order they ran. */
+interface Conversion {
+  /** every record, runs in the order they ran */
+  all: ExchangeRecord[];
+  /** the records without control requests */
+  records: ExchangeRecord[];
+  runs: number;
+  steps: StepInput[];
+  /** the embedded listener's answers, one per delivery attempt */
+  sequence: string[];
+  notes: string[];
+  openedFor: Set<string>;
+  chunked: boolean;
+  // chats open in the order the platform opened them (ids from 1), for chat_finished's close
+  chatOf: Map<number, string>;
+  openChat: Map<string, number>;
+  closed: Set<number>;
+  assigned: Set<number>;
+  hookSent: ExchangeRecord[];
+  calls: ReturnType<typeof recordedCalls>;
+  /** hook expectations, written at the end: hooks may overtake their trigger */
+  hookSteps: StepInput[];
+  series: Map<string, ExchangeRecord[]>;
+  /** the agent messages already written, by message.id */
+  emitted: Set<string>;
   // the bot's answers reach the customer as channel messages: expectations, not agent steps
-  const botTexts = botAnswerTexts(records);
-  const botAnswered: string[] = [];
-  const bot = { failed: failedSeriesEnds(records), names: clientMessageNames(records) };
-  let sawBot = false;
+  botTexts: string[];
+  botAnswered: string[];
+  bot: {
+    failed: ReturnType<typeof failedSeriesEnds>;
+    names: ReturnType<typeof clientMessageNames>;
+  };
+  sawBot: boolean;
   /** a recorded customer, agent or control request: what a replay starts from */
-  let driven = false;
+  driven: boolean;
   // chat ids of a later run count from 1 again: replay, one platform, counts on
-  let run = all[0]?.run;
-  let chatBase = 0;
+  run: string | undefined;
+  chatBase: number;
   // hooks replay sends that the recording lacks, by the index of the recorded hook they precede
-  const unrecordedHooks = new Map<number, number>();
-  let hooksSeen = 0;
-  const inReplay = (chatId: number | undefined): number | undefined =>
-    chatId === undefined ? undefined : chatId + chatBase;
-  for (const r of all) {
-    if (r.run !== run) {
-      // a new run started a new platform, with no chat open: replay closes the open ones
-      run = r.run;
-      for (const [customer, chatId] of openChat) {
-        closed.add(chatId);
-        steps.push({ close: { customer } });
-      }
-      // each close sends a chat_finished the recording lacks (its platform had stopped)
-      if (openChat.size > 0)
-        unrecordedHooks.set(hooksSeen, (unrecordedHooks.get(hooksSeen) ?? 0) + openChat.size);
-      openChat.clear();
-      chatBase = chatOf.size;
-    }
-    if (isControl(r)) {
-      // agents going offline or online changes what follows (an offline form is refused
-      // while an agent is online, spec 3): replay sets them the same way
-      const agents = agentsStepOf(r);
-      if (agents) {
-        driven = true;
-        steps.push(agents);
-        continue;
-      }
-      const control = controlStepOf(r);
-      if (!control) continue;
-      driven = true;
-      const assignedChat = inReplay(assignedChatOf(r));
-      // the CRM link comes with the chat_accepted reply (spec 6.2): in real time (a real
-      // receiver) the assign waits until the platform used that reply, as it did when recorded
-      if (assignedChat !== undefined && (r.response?.status ?? 0) < 300)
-        steps.push({ expect: { event: { type: 'crm-data', chatId: assignedChat } } });
-      steps.push(chatBase === 0 ? control : shiftChatIds(control, chatBase));
-      if (assignedChat !== undefined) assigned.add(assignedChat);
-      const chatId = inReplay(closedChatOf(r));
-      if (chatId !== undefined) {
-        closed.add(chatId);
-        const senderId = chatOf.get(chatId);
-        if (senderId !== undefined) openChat.delete(senderId);
-      }
-      continue;
-    }
-    if (isHookSent(r)) {
-      hooksSeen++;
-      const chatId = inReplay(hookChatId(r));
-      if (hookEventName(r) === 'chat_finished' && chatId !== undefined && !closed.has(chatId)) {
-        // closed in the agent application (console): replay closes it with a close step
-        closed.add(chatId);
-        const customer = chatOf.get(chatId);
-        if (customer !== undefined) openChat.delete(customer);
-        steps.push({ close: customer === undefined ? {} : { customer } });
-      }
-      if (hookEventName(r) === 'chat_assigned' && chatId !== undefined && !assigned.has(chatId)) {
-        // linked to the CRM in the agent application (the console's /assign), which leaves no
-        // control request in the recording: replay presses the button through the control API
-        assigned.add(chatId);
-        steps.push({ expect: { event: { type: 'crm-data', chatId } } });
-        steps.push({ control: { method: 'POST', path: `/_sim/chats/${chatId}/assign`, body: {} } });
-      }
-      // a call the agent started in the console: replay starts it through the control API
-      const callStep = calls.steps.get(recordId(r));
-      if (callStep) steps.push(chatBase === 0 ? callStep : shiftChatIds(callStep, chatBase));
-      const expectation = hookExpectation(r, calls.delays.get(recordId(r)));
-      if (expectation) hookSteps.push(expectation); // at the end: hooks may overtake their trigger
-      continue;
-    }
-    if (isBotRecord(r)) {
-      sawBot = true;
-      steps.push(...botSteps(r, bot.failed.has(r), bot.names));
-      continue;
-    }
-    if (r.iface !== 'channel' || r.request.method !== 'POST') continue;
-    const body = parseBody(r.request.body);
-    if (!agentKind(r)) {
-      // the platform served a customer message (spec 4.1); a listen recording has none
-      if (r.direction !== 'in') continue;
-      const sender = isObject(body?.sender) ? body.sender : undefined;
-      const message = isObject(body?.message) ? body.message : undefined;
-      const valid = r.kind?.startsWith('channel.customer.') && sender && message;
-      // a numeric sender.id (type drift the platform accepts) is sent again exactly as it came
-      const senderId = typeof sender?.id === 'number' ? String(sender.id) : sender?.id;
-      const customer =
-        valid && typeof sender.id !== 'number'
-          ? { ...contentOf(message), sender }
-          : { raw: body ?? r.request.body };
-      if (typeof senderId === 'string') openedFor.add(senderId);
-      if (valid && r.response?.status === 200 && typeof senderId === 'string' && senderId)
-        open(senderId);
-      driven = true;
-      steps.push({ customer, ...(r.response ? { response: { status: r.response.status } } : {}) });
-      continue;
-    }
-    driven = true;
-    const message: Json = isObject(body?.message) ? body.message : {};
-    const id = messageIdOf(body, r.seq);
-    if (emitted.has(id)) continue;
-    emitted.add(id);
-    const attempts = series.get(id) ?? [r];
-    const last = attempts[attempts.length - 1] ?? r;
-    const to =
-      isObject(body?.recipient) && typeof body.recipient.id === 'string'
-        ? body.recipient.id
-        : undefined;
-    if (to !== undefined && !openedFor.has(to)) {
-      // a listen recording starts at the agent: open the chat the agent writes in first
-      openedFor.add(to);
-      open(to);
-      steps.push({
-        customer: { text: '(opens the chat; not in the recording)', sender: { id: to } },
-      });
-      notes.push(`customer ${to}: chat opened by a placeholder message`);
-    }
-    if ((last.notes ?? []).includes('transfer: chunked')) chunked = true;
-    for (const attempt of attempts) sequence.push(faultOf(attempt));
-    const botAnswer = typeof message.text === 'string' ? botTexts.indexOf(message.text) : -1;
-    if (botAnswer >= 0 && typeof message.text === 'string') {
-      botTexts.splice(botAnswer, 1);
-      botAnswered.push(message.text);
-      for (const [i, a] of attempts.entries()) steps.push(integratorExpectation(message, i + 1, a));
-      continue;
-    }
+  unrecordedHooks: Map<number, number>;
+  hooksSeen: number;
+}
+
+/** The state a conversion starts from: the records in run order, nothing written yet. */
+function startConversion(input: readonly ExchangeRecord[]): Conversion {
+  const { all, runs } = inRunOrder(input);
+  const records = all.filter((r) => !isControl(r));
+  const hookSent = records.filter(isHookSent);
+  return {
+    all,
+    records,
+    runs,
+    steps: [],
+    sequence: [],
+    notes: [],
+    openedFor: new Set(),
+    chunked: false,
+    chatOf: new Map(),
+    openChat: new Map(),
+    closed: new Set(),
+    assigned: new Set(),
+    hookSent,
+    calls: recordedCalls(hookSent, all.filter(isControl)),
+    hookSteps: [],
+    series: agentSeries(records),
+    emitted: new Set(),
+    botTexts: botAnswerTexts(records),
+    botAnswered: [],
+    bot: { failed: failedSeriesEnds(records), names: clientMessageNames(records) },
+    sawBot: false,
+    driven: false,
+    run: all[0]?.run,
+    chatBase: 0,
+    unrecordedHooks: new Map(),
+    hooksSeen: 0,
+  };
+}
+
+/** The platform opens a chat for a customer's first delivered message (ids from 1). */
+function openChatFor(c: Conversion, senderId: string): void {
+  if (!c.openChat.has(senderId)) {
+    c.openChat.set(senderId, c.chatOf.size + 1);
+    c.chatOf.set(c.chatOf.size + 1, senderId);
+  }
+}
+
+/** A recorded chat id as replay's one platform numbers it. */
+const inReplay = (c: Conversion, chatId: number | undefined): number | undefined =>
+  chatId === undefined ? undefined : chatId + c.chatBase;
+
+/** A control step, its chat ids moved past the earlier runs' chats. */
+const inThisRun = (c: Conversion, step: StepInput): StepInput =>
+  c.chatBase === 0 ? step : shiftChatIds(step, c.chatBase);
+
+/** A new run started a new platform, with no chat open: replay closes the open ones. */
+function startRun(c: Conversion, run: string | undefined): void {
+  c.run = run;
+  for (const [customer, chatId] of c.openChat) {
+    c.closed.add(chatId);
+    c.steps.push({ close: { customer } });
+  }
+  // each close sends a chat_finished the recording lacks (its platform had stopped)
+  if (c.openChat.size > 0)
+    c.unrecordedHooks.set(c.hooksSeen, (c.unrecordedHooks.get(c.hooksSeen) ?? 0) + c.openChat.size);
+  c.openChat.clear();
+  c.chatBase = c.chatOf.size;
+}
+
+/** A control request: agents online/offline, or a control step (assign, close, call ...). */
+function convertControl(c: Conversion, r: ExchangeRecord): void {
+  // agents going offline or online changes what follows (an offline form is refused
+  // while an agent is online, spec 3): replay sets them the same way
+  const agents = agentsStepOf(r);
+  if (agents) {
+    c.driven = true;
+    c.steps.push(agents);
+    return;
+  }
+  const control = controlStepOf(r);
+  if (!control) return;
+  c.driven = true;
+  const assignedChat = inReplay(c, assignedChatOf(r));
+  // the CRM link comes with the chat_accepted reply (spec 6.2): in real time (a real
+  // receiver) the assign waits until the platform used that reply, as it did when recorded
+  if (assignedChat !== undefined && (r.response?.status ?? 0) < 300)
+    c.steps.push({ expect: { event: { type: 'crm-data', chatId: assignedChat } } });
+  c.steps.push(inThisRun(c, control));
+  if (assignedChat !== undefined) c.assigned.add(assignedChat);
+  const chatId = inReplay(c, closedChatOf(r));
+  if (chatId !== undefined) {
+    c.closed.add(chatId);
+    const senderId = c.chatOf.get(chatId);
+    if (senderId !== undefined) c.openChat.delete(senderId);
+  }
+}
+
+/**
+ * A hook the platform sent: its expectation, and the steps for what the agent console did
+ * without a control request (close, assign, call), which replay does through the control API.
+ */
+function convertHook(c: Conversion, r: ExchangeRecord): void {
+  c.hooksSeen++;
+  const chatId = inReplay(c, hookChatId(r));
+  if (hookEventName(r) === 'chat_finished' && chatId !== undefined && !c.closed.has(chatId)) {
+    // closed in the agent application (console): replay closes it with a close step
+    c.closed.add(chatId);
+    const customer = c.chatOf.get(chatId);
+    if (customer !== undefined) c.openChat.delete(customer);
+    c.steps.push({ close: customer === undefined ? {} : { customer } });
+  }
+  if (hookEventName(r) === 'chat_assigned' && chatId !== undefined && !c.assigned.has(chatId)) {
+    // linked to the CRM in the agent application (the console's /assign), which leaves no
+    // control request in the recording: replay presses the button through the control API
+    c.assigned.add(chatId);
+    c.steps.push({ expect: { event: { type: 'crm-data', chatId } } });
+    c.steps.push({ control: { method: 'POST', path: `/_sim/chats/${chatId}/assign`, body: {} } });
+  }
+  // a call the agent started in the console: replay starts it through the control API
+  const callStep = c.calls.steps.get(recordId(r));
+  if (callStep) c.steps.push(inThisRun(c, callStep));
+  const expectation = hookExpectation(r, c.calls.delays.get(recordId(r)));
+  if (expectation) c.hookSteps.push(expectation); // at the end: hooks may overtake their trigger
+}
+
+/** A customer message the platform served (spec 4.1): a customer step, sent again as it came. */
+function convertCustomer(c: Conversion, r: ExchangeRecord, body: Json | undefined): void {
+  const sender = isObject(body?.sender) ? body.sender : undefined;
+  const message = isObject(body?.message) ? body.message : undefined;
+  const valid = r.kind?.startsWith('channel.customer.') && sender && message;
+  // a numeric sender.id (type drift the platform accepts) is sent again exactly as it came
+  const senderId = typeof sender?.id === 'number' ? String(sender.id) : sender?.id;
+  const customer =
+    valid && typeof sender.id !== 'number'
+      ? { ...contentOf(message), sender }
+      : { raw: body ?? r.request.body };
+  if (typeof senderId === 'string') c.openedFor.add(senderId);
+  if (valid && r.response?.status === 200 && typeof senderId === 'string' && senderId)
+    openChatFor(c, senderId);
+  c.driven = true;
+  c.steps.push({ customer, ...(r.response ? { response: { status: r.response.status } } : {}) });
+}
+
+/** A listen recording starts at the agent: open the chat the agent writes in first. */
+function openForAgent(c: Conversion, to: string | undefined): void {
+  if (to === undefined || c.openedFor.has(to)) return;
+  c.openedFor.add(to);
+  openChatFor(c, to);
+  c.steps.push({
+    customer: { text: '(opens the chat; not in the recording)', sender: { id: to } },
+  });
+  c.notes.push(`customer ${to}: chat opened by a placeholder message`);
+}
+
+/**
+ * An agent message (spec 2.2), once for all its attempts: an agent step with its delivery
+ * verdict and an integrator expectation per attempt; a bot's answer only the expectations.
+ */
+function convertAgent(c: Conversion, r: ExchangeRecord, body: Json | undefined): void {
+  c.driven = true;
+  const message: Json = isObject(body?.message) ? body.message : {};
+  const id = messageIdOf(body, r.seq);
+  if (c.emitted.has(id)) return;
+  c.emitted.add(id);
+  const attempts = c.series.get(id) ?? [r];
+  const last = attempts[attempts.length - 1] ?? r;
+  const to =
+    isObject(body?.recipient) && typeof body.recipient.id === 'string'
+      ? body.recipient.id
+      : undefined;
+  openForAgent(c, to);
+  if ((last.notes ?? []).includes('transfer: chunked')) c.chunked = true;
+  for (const attempt of attempts) c.sequence.push(faultOf(attempt));
+  const botAnswer = typeof message.text === 'string' ? c.botTexts.indexOf(message.text) : -1;
+  if (botAnswer >= 0 && typeof message.text === 'string') {
+    c.botTexts.splice(botAnswer, 1);
+    c.botAnswered.push(message.text);
+  } else {
     const result = resultOf(last);
-    steps.push({
+    c.steps.push({
       agent: { ...contentOf(message), ...(to === undefined ? {} : { to }) },
       delivery: { result, attempts: result === 'failed' ? 3 : attempts.length },
     });
-    for (const [i, a] of attempts.entries()) steps.push(integratorExpectation(message, i + 1, a));
   }
-  // a proxy bot / proxy hooks recording holds what the peer got, not what made the platform
-  // send it: without a customer message, an agent message or a control request replay has
-  // nothing to start with (its first step would be about a chat that does not exist)
-  if (!driven) {
-    const held = [...new Set(all.map((r) => r.iface))].filter((i) => i !== 'channel');
-    throw new SvcError(
-      'SVC_E_RECORDING',
-      `Could not convert the recording: it holds no customer message, agent message or control request${held.length > 0 ? ` (only ${held.join(' and ')} exchanges, as a \`proxy ${held.map((i) => (i === 'hook' ? 'hooks' : i)).join('/')}\` recording holds)` : ''}, so a replay would have nothing to start its chats with.`,
-      'Record the platform side instead: `svc-cli platform --record session.ndjson --hook-url <your receiver, or the proxy>` (--bot-provider-url for a bot), send messages through it, and convert that file.',
-    );
+  for (const [i, a] of attempts.entries()) c.steps.push(integratorExpectation(message, i + 1, a));
+}
+
+/** One record, in the order the runs ran: the steps it stands for. */
+function convertRecord(c: Conversion, r: ExchangeRecord): void {
+  if (r.run !== c.run) startRun(c, r.run);
+  if (isControl(r)) return convertControl(c, r);
+  if (isHookSent(r)) return convertHook(c, r);
+  if (isBotRecord(r)) {
+    c.sawBot = true;
+    c.steps.push(...botSteps(r, c.bot.failed.has(r), c.bot.names));
+    return;
   }
-  if (sawBot) {
-    steps.push(...noMoreAnswers(botAnswered), ...answerCounts(records, bot.names));
-    notes.push(
+  if (r.iface !== 'channel' || r.request.method !== 'POST') return;
+  const body = parseBody(r.request.body);
+  if (isAgentMessage(r)) return convertAgent(c, r, body);
+  // the platform served a customer message (spec 4.1); a listen recording has none
+  if (r.direction === 'in') convertCustomer(c, r, body);
+}
+
+/**
+ * A proxy bot / proxy hooks recording holds what the peer got, not what made the platform
+ * send it: without a customer message, an agent message or a control request replay has
+ * nothing to start with (its first step would be about a chat that does not exist).
+ */
+function refuseUndriven(all: readonly ExchangeRecord[]): never {
+  const held = [...new Set(all.map((r) => r.iface))].filter((i) => i !== 'channel');
+  throw new SvcError(
+    'SVC_E_RECORDING',
+    `Could not convert the recording: it holds no customer message, agent message or control request${held.length > 0 ? ` (only ${held.join(' and ')} exchanges, as a \`proxy ${held.map((i) => (i === 'hook' ? 'hooks' : i)).join('/')}\` recording holds)` : ''}, so a replay would have nothing to start its chats with.`,
+    'Record the platform side instead: `svc-cli platform --record session.ndjson --hook-url <your receiver, or the proxy>` (--bot-provider-url for a bot), send messages through it, and convert that file.',
+  );
+}
+
+/** The steps after the walk: the bot's answer counts, the hook expectations, the order. */
+function finishSteps(c: Conversion): void {
+  if (c.sawBot) {
+    c.steps.push(...noMoreAnswers(c.botAnswered), ...answerCounts(c.records, c.bot.names));
+    c.notes.push(
       'The bot traffic was recorded from a real bot: replay it against that bot with --bot-url <its URL> --platform-port <the port it posts to>.',
     );
   }
   // then the order things came in, one run's worth (a real bot's answers need that bot)
-  steps.push(...hookSteps, ...orderSteps(runOrder.size === 1 && !sawBot ? records : []));
-  if (runOrder.size > 1)
-    notes.push(
-      `The recording holds ${runOrder.size} runs (--record appends): they replay one after the other, and the chats a run left open are closed before the next.`,
+  c.steps.push(...c.hookSteps, ...orderSteps(c.runs === 1 && !c.sawBot ? c.records : []));
+  if (c.runs > 1)
+    c.notes.push(
+      `The recording holds ${c.runs} runs (--record appends): they replay one after the other, and the chats a run left open are closed before the next.`,
     );
-  const hooks = hookSent.length > 0 ? hooksSetupOf(hookSent, notes, unrecordedHooks) : undefined;
-  const faults = sequence.some((f) => f !== 'none') ? { sequence } : undefined;
+}
+
+/** The conversation a finished conversion writes: its setup and steps. */
+function fixtureOf(c: Conversion, options: ToFixtureOptions): ConversationInput {
+  const { notes, sawBot, chunked } = c;
+  const hooks =
+    c.hookSent.length > 0 ? hooksSetupOf(c.hookSent, notes, c.unrecordedHooks) : undefined;
+  const faults = c.sequence.some((f) => f !== 'none') ? { sequence: c.sequence } : undefined;
   return {
     ...(options.schema === null
       ? {}
@@ -389,13 +484,25 @@ export function convertRecording(options: ToFixtureOptions): ConversationInput {
     ...(faults || chunked || hooks || sawBot
       ? {
           setup: {
-            ...(sawBot ? { bot: botSetupOf(all) } : {}),
+            ...(sawBot ? { bot: botSetupOf(c.all) } : {}),
             ...(chunked ? { channel: { chunked: true } } : {}),
             ...(faults ? { integrator: { faults } } : {}),
             ...(hooks ? { hooks } : {}),
           },
         }
       : {}),
-    steps,
+    steps: c.steps,
   };
+}
+
+/**
+ * Converts recorded exchanges into a conversation (format version 1).
+ * @example const conversation = convertRecording({ records: await readRecording('session.ndjson') });
+ */
+export function convertRecording(options: ToFixtureOptions): ConversationInput {
+  const c = startConversion(options.records);
+  for (const r of c.all) convertRecord(c, r);
+  if (!c.driven) refuseUndriven(c.all);
+  finishSteps(c);
+  return fixtureOf(c, options);
 }

@@ -229,29 +229,26 @@ function sameAnswer(
   return undefined;
 }
 
-/**
- * The fuzz cases of a suite: one per property, so JUnit lists each; the first runs the
- * generated traffic, the others report from the same run.
- * @example const { cases, summary } = buildFuzzCases(target, { runs: 300, cwd: '.' });
- */
-export function buildFuzzCases(
-  target: FuzzTarget,
-  settings: FuzzSettings,
-): { cases: ConformCase[]; summary: () => FuzzSummary | undefined } {
-  const payloads =
-    target.suite === 'hooks'
-      ? hookArbitraries(settings.changes)
-      : agentMessageArbitraries(settings.changes);
-  const budgetMs =
-    target.suite === 'hooks'
-      ? (target.timeoutMs ?? HOOK_DELIVERY_POLICY.attemptTimeoutMs)
-      : CHANNEL_DELIVERY_POLICY.attemptTimeoutMs;
-  const url =
-    target.suite === 'integrator'
-      ? `${target.url.replace(/\/+$/, '')}/${encodeURIComponent(target.channel ?? 'conform')}`
-      : target.url;
-  // the unmapper lets fast-check shrink the sweep's cases, which it did not generate
-  const arbitrary = fc.oneof(
+/** What a suite's traffic goes through: its payloads, the answer budget and the URL. */
+interface FuzzTraffic {
+  target: FuzzTarget;
+  settings: FuzzSettings;
+  payloads: PayloadArbitrary[];
+  /** spec 8: protocol ms an answer may take */
+  budgetMs: number;
+  url: string;
+  arbitrary: fc.Arbitrary<FuzzCase>;
+  coverage: { labels: string[]; edgesOf: (c: FuzzCase) => number[] };
+  /** one payload delivered, then delivered again as a redelivery (spec 8) */
+  checkOne(
+    c: FuzzCase,
+    adjust?: (request: Record<string, unknown>) => void,
+  ): Promise<Broken | undefined>;
+}
+
+/** One case of any of the payloads; the unmapper lets fast-check shrink the sweep's cases. */
+function caseArbitrary(payloads: readonly PayloadArbitrary[]): fc.Arbitrary<FuzzCase> {
+  return fc.oneof(
     ...payloads.map((p) =>
       p.arbitrary.map(
         (m): FuzzCase => ({ p, m }),
@@ -262,37 +259,32 @@ export function buildFuzzCases(
       ),
     ),
   );
-  // every edge of every kind, numbered across the kinds, for the run's edge coverage
+}
+
+/** Every edge of every kind, numbered across the kinds, for the run's edge coverage. */
+function edgeCoverage(payloads: readonly PayloadArbitrary[]): FuzzTraffic['coverage'] {
   const offsets = new Map<PayloadArbitrary, number>();
   const labels: string[] = [];
   for (const p of payloads) {
     offsets.set(p, labels.length);
     for (const e of p.edges) labels.push(`${e.kind} ${e.path} #${e.option + 1}`);
   }
-  const edgesOf = (c: FuzzCase): number[] =>
-    c.p.edgesOf(c.m).map((e) => (offsets.get(c.p) ?? 0) + e);
-  /** spec 6.2 note: fixed conform warns when only this spelling is refused; so does fuzz */
-  const warning = (c: FuzzCase, why: Broken): string | undefined =>
-    target.suite === 'hooks' &&
-    why.property === 'answers validly for the request' &&
-    c.p.build(c.m).event_name === 'offline_messages'
-      ? 'the receiver refuses the offline_messages spelling (the spec 6.2 note asks for both)'
-      : undefined;
-  const describeCase = (c: FuzzCase) => {
-    const request = c.p.build(c.m);
-    const kind = request.event_name === 'offline_messages' ? 'hook.offline_messages' : c.p.kind;
-    return { kind, request, changes: changesFrom(c.p.base, request) };
+  return {
+    labels,
+    edgesOf: (c) => c.p.edgesOf(c.m).map((e) => (offsets.get(c.p) ?? 0) + e),
   };
-  let messageSeq = 0;
+}
 
+/** The delivery of one case and its redelivery, judged; integrator messages get fresh ids. */
+function createCaseChecker(
+  target: FuzzTarget,
+  url: string,
+  budgetMs: number,
+): FuzzTraffic['checkOne'] {
+  let messageSeq = 0;
   const deliver = (body: Record<string, unknown>): Promise<PostOutcome> =>
     postJson({ url, body: JSON.stringify(body), timeoutMs: budgetMs, clock: target.clock });
-
-  /** One payload delivered, then delivered again as a redelivery (spec 8). */
-  const checkOne = async (
-    c: FuzzCase,
-    adjust?: (request: Record<string, unknown>) => void,
-  ): Promise<Broken | undefined> => {
+  return async (c, adjust) => {
     const request = c.p.build(c.m);
     if (target.suite === 'integrator') {
       // each case is its own message; its redelivery keeps the id (spec 2.2, 8)
@@ -311,102 +303,173 @@ export function buildFuzzCases(
       ? { property: 'answers a redelivery the same way', reasons: [differ] }
       : undefined;
   };
-  const spec = (name: FuzzProperty): string[] =>
+}
+
+/** The traffic of a suite: hook events or agent messages, to the receiver or the channel. */
+function fuzzTraffic(target: FuzzTarget, settings: FuzzSettings): FuzzTraffic {
+  const payloads =
+    target.suite === 'hooks'
+      ? hookArbitraries(settings.changes)
+      : agentMessageArbitraries(settings.changes);
+  const budgetMs =
+    target.suite === 'hooks'
+      ? (target.timeoutMs ?? HOOK_DELIVERY_POLICY.attemptTimeoutMs)
+      : CHANNEL_DELIVERY_POLICY.attemptTimeoutMs;
+  const url =
+    target.suite === 'integrator'
+      ? `${target.url.replace(/\/+$/, '')}/${encodeURIComponent(target.channel ?? 'conform')}`
+      : target.url;
+  return {
+    target,
+    settings,
+    payloads,
+    budgetMs,
+    url,
+    arbitrary: caseArbitrary(payloads),
+    coverage: edgeCoverage(payloads),
+    checkOne: createCaseChecker(target, url, budgetMs),
+  };
+}
+
+/** The sections a property's failure cites. */
+function propertySpec(target: FuzzTarget): (name: FuzzProperty) => string[] {
+  return (name) =>
     name.startsWith('answers within') || name.includes('redelivery')
       ? ['8']
       : target.suite === 'hooks'
         ? ['6.2']
         : ['2.2', '4.2'];
-  const reproduce = (kind: string, request: Record<string, unknown>, seed: number) =>
-    writeReproduction(target, settings, kind, request, seed);
+}
 
-  if (settings.stateful) {
-    // a chat's traffic: hooks in lifecycle order with one chat id and visitor, or one
-    // customer's agent messages; the sequence shrinks to its shortest failing prefix
-    const order = (kind: string): number => {
-      const at = HOOK_ORDER.indexOf(kind.replace(/^hook\./, ''));
-      return at === -1 ? HOOK_ORDER.length : at;
-    };
-    const sequence = fc
-      .array(arbitrary, { minLength: 2, maxLength: 8 })
-      .map((steps) =>
-        target.suite === 'hooks'
-          ? [...steps].sort((a, b) => order(a.p.kind) - order(b.p.kind))
-          : steps,
-      );
-    let chatSeq = 0;
-    return propertyCases<FuzzCase[]>(
-      {
-        arbitrary: sequence,
-        coverage: { labels, edgesOf: (steps) => steps.flatMap(edgesOf) },
-        async check(steps) {
-          const chat = ++chatSeq;
-          const same = (request: Record<string, unknown>): void => {
-            if (target.suite === 'hooks') {
-              if ('chat_id' in request) request.chat_id = 90_000 + chat;
-            } else if (request.recipient && typeof request.recipient === 'object') {
-              (request.recipient as Record<string, unknown>).id = `fuzz-customer-${chat}`;
-            }
-          };
-          for (const [index, step] of steps.entries()) {
-            const broken = await checkOne(step, same);
-            if (broken)
-              return {
-                ...broken,
-                reasons: broken.reasons.map(
-                  (r) => `step ${index + 1} of ${steps.length} (${step.p.kind}): ${r}`,
-                ),
-              };
-          }
-          return undefined;
-        },
-        describe(steps) {
-          const requests = steps.map((step) => step.p.build(step.m));
-          return {
-            kind: `sequence of ${steps.length}: ${steps.map((step) => step.p.kind).join(', ')}`,
-            request: { sequence: requests },
-            changes: steps.flatMap((step, i) =>
-              changesFrom(step.p.base, requests[i]).map((c) => `step ${i + 1} ${c}`),
-            ),
-          };
-        },
-        async reproduce(_kind, request, seed) {
-          const list = (request.sequence as Record<string, unknown>[]) ?? [];
-          const written: { file: string; command: string }[] = [];
-          for (const [i, step] of list.entries()) {
-            const kind =
-              target.suite === 'hooks' ? `hook.${String(step.event_name)}` : 'channel.agent';
-            for (const w of await writeReproduction(
-              target,
-              settings,
-              kind,
-              step,
-              seed,
-              `-step${i + 1}`,
-            ))
-              written.push(w);
-          }
-          return written;
-        },
-        spec,
-      },
-      settings,
+/** The shrunk case as a report shows it (offline_messages named as sent). */
+function describeFuzzCase(c: FuzzCase) {
+  const request = c.p.build(c.m);
+  const kind = request.event_name === 'offline_messages' ? 'hook.offline_messages' : c.p.kind;
+  return { kind, request, changes: changesFrom(c.p.base, request) };
+}
+
+/** One payload per case: the sweep's examples first, then generated ones. */
+function singleSource(traffic: FuzzTraffic): PropertySource<FuzzCase> {
+  const { target, settings } = traffic;
+  return {
+    arbitrary: traffic.arbitrary,
+    examples: sweepCases(traffic.payloads),
+    coverage: traffic.coverage,
+    check: (c) => traffic.checkOne(c),
+    describe: describeFuzzCase,
+    /** spec 6.2 note: fixed conform warns when only this spelling is refused; so does fuzz */
+    warning: (c, why) =>
+      target.suite === 'hooks' &&
+      why.property === 'answers validly for the request' &&
+      c.p.build(c.m).event_name === 'offline_messages'
+        ? 'the receiver refuses the offline_messages spelling (the spec 6.2 note asks for both)'
+        : undefined,
+    reproduce: (kind, request, seed) => writeReproduction(target, settings, kind, request, seed),
+    spec: propertySpec(target),
+  };
+}
+
+/**
+ * `--fuzz-stateful`: a chat's traffic: hooks in lifecycle order with one chat id and visitor,
+ * or one customer's agent messages; the sequence shrinks to its shortest failing prefix.
+ */
+function sequenceArbitrary(traffic: FuzzTraffic): fc.Arbitrary<FuzzCase[]> {
+  const order = (kind: string): number => {
+    const at = HOOK_ORDER.indexOf(kind.replace(/^hook\./, ''));
+    return at === -1 ? HOOK_ORDER.length : at;
+  };
+  return fc
+    .array(traffic.arbitrary, { minLength: 2, maxLength: 8 })
+    .map((steps) =>
+      traffic.target.suite === 'hooks'
+        ? [...steps].sort((a, b) => order(a.p.kind) - order(b.p.kind))
+        : steps,
     );
-  }
+}
 
-  return propertyCases(
-    {
-      arbitrary,
-      examples: sweepCases(payloads),
-      coverage: { labels, edgesOf },
-      check: (c) => checkOne(c),
-      describe: describeCase,
-      warning,
-      reproduce,
-      spec,
+/** A sequence's steps, delivered in turn in one chat: the first step that broke. */
+function createSequenceChecker(
+  traffic: FuzzTraffic,
+): (steps: FuzzCase[]) => Promise<Broken | undefined> {
+  const { target } = traffic;
+  let chatSeq = 0;
+  return async (steps) => {
+    const chat = ++chatSeq;
+    const same = (request: Record<string, unknown>): void => {
+      if (target.suite === 'hooks') {
+        if ('chat_id' in request) request.chat_id = 90_000 + chat;
+      } else if (request.recipient && typeof request.recipient === 'object') {
+        (request.recipient as Record<string, unknown>).id = `fuzz-customer-${chat}`;
+      }
+    };
+    for (const [index, step] of steps.entries()) {
+      const broken = await traffic.checkOne(step, same);
+      if (broken)
+        return {
+          ...broken,
+          reasons: broken.reasons.map(
+            (r) => `step ${index + 1} of ${steps.length} (${step.p.kind}): ${r}`,
+          ),
+        };
+    }
+    return undefined;
+  };
+}
+
+/** A sequence of payloads per case (`--fuzz-stateful`), each step's repro written apart. */
+function sequenceSource(traffic: FuzzTraffic): PropertySource<FuzzCase[]> {
+  const { target, settings } = traffic;
+  return {
+    arbitrary: sequenceArbitrary(traffic),
+    coverage: {
+      labels: traffic.coverage.labels,
+      edgesOf: (steps) => steps.flatMap(traffic.coverage.edgesOf),
     },
-    settings,
-  );
+    check: createSequenceChecker(traffic),
+    describe(steps) {
+      const requests = steps.map((step) => step.p.build(step.m));
+      return {
+        kind: `sequence of ${steps.length}: ${steps.map((step) => step.p.kind).join(', ')}`,
+        request: { sequence: requests },
+        changes: steps.flatMap((step, i) =>
+          changesFrom(step.p.base, requests[i]).map((c) => `step ${i + 1} ${c}`),
+        ),
+      };
+    },
+    async reproduce(_kind, request, seed) {
+      const list = (request.sequence as Record<string, unknown>[]) ?? [];
+      const written: { file: string; command: string }[] = [];
+      for (const [i, step] of list.entries()) {
+        const kind = target.suite === 'hooks' ? `hook.${String(step.event_name)}` : 'channel.agent';
+        for (const w of await writeReproduction(
+          target,
+          settings,
+          kind,
+          step,
+          seed,
+          `-step${i + 1}`,
+        ))
+          written.push(w);
+      }
+      return written;
+    },
+    spec: propertySpec(target),
+  };
+}
+
+/**
+ * The fuzz cases of a suite: one per property, so JUnit lists each; the first runs the
+ * generated traffic, the others report from the same run.
+ * @example const { cases, summary } = buildFuzzCases(target, { runs: 300, cwd: '.' });
+ */
+export function buildFuzzCases(
+  target: FuzzTarget,
+  settings: FuzzSettings,
+): { cases: ConformCase[]; summary: () => FuzzSummary | undefined } {
+  const traffic = fuzzTraffic(target, settings);
+  return settings.stateful
+    ? propertyCases<FuzzCase[]>(sequenceSource(traffic), settings)
+    : propertyCases(singleSource(traffic), settings);
 }
 
 /** What a suite gives the shared fuzz runner. */
@@ -437,168 +500,213 @@ export interface PropertySource<C> {
 /** At most this many distinct failures are shrunk and reported in one run. */
 const MAX_DISTINCT = 8;
 
+/** fast-check's cases given as examples: run first, the same for every seed. */
+type Examples<C> = [C][];
+
+/** What fast-check shrank one failure to, replayed from its path. */
+interface Shrunk<C> {
+  c: C;
+  why: Broken | undefined;
+  path: string;
+  shrinks: number;
+}
+
+/** fast-check's shrink of one failure, replayed from `path`: what it shrank to. */
+async function shrinkAt<C extends object>(
+  source: PropertySource<C>,
+  examples: Examples<C>,
+  at: { seed: number; path: string; numRuns: number },
+  fails: (why: Broken, c: C) => boolean,
+): Promise<Shrunk<C> | undefined> {
+  const { seed, path, numRuns } = at;
+  const broken = new WeakMap<C, Broken>();
+  const details = await fc.check<[C]>(
+    fc.asyncProperty(source.arbitrary, async (c) => {
+      const why = await source.check(c, 0);
+      if (why && fails(why, c)) {
+        broken.set(c, why);
+        return false;
+      }
+      return true;
+    }),
+    { numRuns, seed, path, examples, endOnFailure: false },
+  );
+  if (!details.failed || !details.counterexample) return undefined;
+  const c = details.counterexample[0];
+  return {
+    c,
+    why: broken.get(c),
+    path: details.counterexamplePath ?? path,
+    shrinks: details.numShrinks,
+  };
+}
+
+/** A shrunk failure as the summary holds it, its repro written. */
+async function reportFailure<C extends object>(
+  source: PropertySource<C>,
+  found: Shrunk<C>,
+  why: Broken,
+  seed: number,
+  runs: number,
+): Promise<FuzzFailure> {
+  const shown = source.describe(found.c);
+  const warning = source.warning?.(found.c, why);
+  return {
+    ...why,
+    ...shown,
+    seed,
+    path: found.path,
+    shrinks: found.shrinks,
+    runs,
+    written: await source.reproduce(shown.kind, shown.request, seed),
+    ...(warning === undefined ? {} : { warning }),
+  };
+}
+
+/** A failure goes with the failures, or with the warnings when fixed conform calls it one. */
+function fileFailure(result: FuzzSummary, failure: FuzzFailure): void {
+  if (failure.warning === undefined) result.failures.push(failure);
+  else result.warnings.push(failure);
+}
+
+/** --fuzz-path: exactly the case a run printed, shrunk again. */
+async function replayPath<C extends object>(
+  source: PropertySource<C>,
+  settings: FuzzSettings & { path: string },
+  examples: Examples<C>,
+  seed: number,
+): Promise<FuzzSummary> {
+  const at = { seed, path: settings.path, numRuns: settings.runs };
+  const found = await shrinkAt(source, examples, at, () => true);
+  const result: FuzzSummary = { runs: settings.runs, seed, failures: [], warnings: [] };
+  if (found) {
+    const why = found.why ?? { property: FUZZ_PROPERTIES[0], reasons: ['failed'] };
+    const failure = await reportFailure(source, found, why, seed, settings.runs);
+    if (failure.warning === undefined) result.failure = failure;
+    fileFailure(result, failure);
+  }
+  return result;
+}
+
+/** The distinct failures of a pass, by property, kind and warning: the first few of each. */
+type Firsts = Map<string, { indices: number[]; why: Broken }>;
+
+/** A failure's key: its property, the kind it broke on and whether it is a warning. */
+const failureKey = <C extends object>(source: PropertySource<C>, c: C, why: Broken): string =>
+  `${why.property}\u0000${source.describe(c).kind}\u0000${source.warning?.(c, why) ? 'w' : ''}`;
+
 /**
- * The shared runner of every fuzzed suite. One pass runs every case (the examples first) and
- * notes what broke, without stopping at the first failure; then each distinct failure (by
- * property and kind) is replayed from its place in the run and shrunk by fast-check, each
- * with its own repro. One ConformCase per property, so JUnit lists each; the first runs the
- * traffic, the others report from the same run.
+ * The pass: every case runs (the examples first), noting what broke without stopping at
+ * the first failure; the first of each distinct failure is kept by its index.
  */
-export function propertyCases<C extends object>(
+async function runPass<C extends object>(
   source: PropertySource<C>,
   settings: FuzzSettings,
-): { cases: ConformCase[]; summary: () => FuzzSummary | undefined } {
-  const examples = (source.examples ?? []).map((c): [C] => [c]);
-  let run: Promise<FuzzSummary> | undefined;
-  let summary: FuzzSummary | undefined;
-
-  /** fast-check's shrink of one failure, replayed from `path`: what it shrank to. */
-  const shrinkAt = async (
-    seed: number,
-    path: string,
-    fails: (why: Broken, c: C) => boolean,
-    numRuns: number,
-  ) => {
-    const broken = new WeakMap<C, Broken>();
-    const details = await fc.check<[C]>(
-      fc.asyncProperty(source.arbitrary, async (c) => {
-        const why = await source.check(c, 0);
-        if (why && fails(why, c)) {
-          broken.set(c, why);
-          return false;
-        }
-        return true;
-      }),
-      { numRuns, seed, path, examples, endOnFailure: false },
-    );
-    if (!details.failed || !details.counterexample) return undefined;
-    const c = details.counterexample[0];
-    return {
-      c,
-      why: broken.get(c),
-      path: details.counterexamplePath ?? path,
-      shrinks: details.numShrinks,
-    };
-  };
-
-  const report = async (
-    c: C,
-    why: Broken,
-    seed: number,
-    path: string,
-    shrinks: number,
-    runs: number,
-  ): Promise<FuzzFailure> => {
-    const shown = source.describe(c);
-    const warning = source.warning?.(c, why);
-    return {
-      ...why,
-      ...shown,
+  examples: Examples<C>,
+  seed: number,
+): Promise<{ runs: number; firsts: Firsts; covered: Set<number> }> {
+  const firsts: Firsts = new Map();
+  const covered = new Set<number>();
+  let casesRun = 0;
+  let finished = 0;
+  let failed = 0;
+  const details = await fc.check<[C]>(
+    fc.asyncProperty(source.arbitrary, async (c) => {
+      const n = ++casesRun;
+      settings.onCase?.(n);
+      for (const edge of source.coverage?.edgesOf(c) ?? []) covered.add(edge);
+      const why = await source.check(c, n);
+      finished++;
+      if (why) failed++;
+      settings.onCaseDone?.({ finished, failed, seed });
+      if (why) {
+        const key = failureKey(source, c, why);
+        const seen = firsts.get(key);
+        // a few of each: a peer that failed once by chance (a slow answer) does not hide
+        // the same failure met later for a reason
+        if (!seen) firsts.set(key, { indices: [n - 1], why });
+        else if (seen.indices.length < 3) seen.indices.push(n - 1);
+      }
+      return true;
+    }),
+    {
+      numRuns: settings.runs,
       seed,
-      path,
-      shrinks,
-      runs,
-      written: await source.reproduce(shown.kind, shown.request, seed),
-      ...(warning === undefined ? {} : { warning }),
-    };
-  };
+      examples,
+      // --fuzz-time: no new case after the limit; what ran so far is the result
+      ...(settings.timeLimitMs === undefined
+        ? {}
+        : { plugins: [fc.interruptAfterTimeLimit(settings.timeLimitMs) as fc.Plugin<[C]>] }),
+    },
+  );
+  return { runs: details.numRuns, firsts, covered };
+}
 
-  const execute = async (): Promise<FuzzSummary> => {
-    const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
-    if (settings.path !== undefined) {
-      // --fuzz-path: exactly the case a run printed, shrunk again
-      const found = await shrinkAt(seed, settings.path, () => true, settings.runs);
-      const result: FuzzSummary = { runs: settings.runs, seed, failures: [], warnings: [] };
-      if (found) {
-        const why = found.why ?? { property: FUZZ_PROPERTIES[0], reasons: ['failed'] };
-        const failure = await report(found.c, why, seed, found.path, found.shrinks, settings.runs);
-        if (failure.warning === undefined) {
-          result.failure = failure;
-          result.failures.push(failure);
-        } else result.warnings.push(failure);
-      }
-      summary = result;
-      return result;
+/**
+ * Each distinct failure (at most MAX_DISTINCT) replayed from its place in the run and shrunk,
+ * with its own repro; one that does not come back when its case is sent again is dropped.
+ */
+async function shrinkDistinct<C extends object>(
+  source: PropertySource<C>,
+  examples: Examples<C>,
+  pass: { runs: number; firsts: Firsts },
+  result: FuzzSummary,
+): Promise<void> {
+  const { seed } = result;
+  for (const [key, first] of [...pass.firsts].slice(0, MAX_DISTINCT)) {
+    let found: Shrunk<C> | undefined;
+    for (const index of first.indices) {
+      const at = { seed, path: String(index), numRuns: 1 };
+      found = await shrinkAt(source, examples, at, (why, c) => failureKey(source, c, why) === key);
+      if (found) break;
     }
-    // the pass: every case runs; the first of each distinct failure is kept by its index
-    const firsts = new Map<string, { indices: number[]; why: Broken }>();
-    const keyOf = (c: C, why: Broken) =>
-      `${why.property}\u0000${source.describe(c).kind}\u0000${source.warning?.(c, why) ? 'w' : ''}`;
-    const covered = new Set<number>();
-    let casesRun = 0;
-    let finished = 0;
-    let failed = 0;
-    const details = await fc.check<[C]>(
-      fc.asyncProperty(source.arbitrary, async (c) => {
-        const n = ++casesRun;
-        settings.onCase?.(n);
-        for (const edge of source.coverage?.edgesOf(c) ?? []) covered.add(edge);
-        const why = await source.check(c, n);
-        finished++;
-        if (why) failed++;
-        settings.onCaseDone?.({ finished, failed, seed });
-        if (why) {
-          const key = keyOf(c, why);
-          const seen = firsts.get(key);
-          // a few of each: a peer that failed once by chance (a slow answer) does not hide
-          // the same failure met later for a reason
-          if (!seen) firsts.set(key, { indices: [n - 1], why });
-          else if (seen.indices.length < 3) seen.indices.push(n - 1);
-        }
-        return true;
-      }),
-      {
-        numRuns: settings.runs,
-        seed,
-        examples,
-        // --fuzz-time: no new case after the limit; what ran so far is the result
-        ...(settings.timeLimitMs === undefined
-          ? {}
-          : { plugins: [fc.interruptAfterTimeLimit(settings.timeLimitMs) as fc.Plugin<[C]>] }),
-      },
+    // a failure that did not come back when its case was sent again is not reported
+    if (!found) continue;
+    fileFailure(
+      result,
+      await reportFailure(source, found, found.why ?? first.why, seed, pass.runs),
     );
-    const runs = details.numRuns;
-    const result: FuzzSummary = { runs, seed, failures: [], warnings: [] };
-    if (source.coverage) {
-      const { labels } = source.coverage;
-      result.edges = {
-        total: labels.length,
-        covered: covered.size,
-        uncovered: labels.filter((_l, i) => !covered.has(i)),
-      };
-    }
-    for (const [key, first] of [...firsts].slice(0, MAX_DISTINCT)) {
-      let found: Awaited<ReturnType<typeof shrinkAt>>;
-      for (const index of first.indices) {
-        found = await shrinkAt(seed, String(index), (why, c) => keyOf(c, why) === key, 1);
-        if (found) break;
-      }
-      // a failure that did not come back when its case was sent again is not reported
-      if (!found) continue;
-      const failure = await report(
-        found.c,
-        found.why ?? first.why,
-        seed,
-        found.path,
-        found.shrinks,
-        runs,
-      );
-      if (failure.warning === undefined) result.failures.push(failure);
-      else result.warnings.push(failure);
-    }
-    result.failures = mergeSame(result.failures);
-    result.warnings = mergeSame(result.warnings);
-    if (result.failures[0]) result.failure = result.failures[0];
-    summary = result;
-    return result;
-  };
+  }
+}
 
-  const cases: ConformCase[] = FUZZ_PROPERTIES.map((name) => ({
+/** One run of a suite's fuzzing: the pass, its edge coverage, each distinct failure shrunk. */
+async function runFuzz<C extends object>(
+  source: PropertySource<C>,
+  settings: FuzzSettings,
+): Promise<FuzzSummary> {
+  const examples: Examples<C> = (source.examples ?? []).map((c): [C] => [c]);
+  const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
+  if (settings.path !== undefined)
+    return replayPath(source, { ...settings, path: settings.path }, examples, seed);
+  const pass = await runPass(source, settings, examples, seed);
+  const result: FuzzSummary = { runs: pass.runs, seed, failures: [], warnings: [] };
+  if (source.coverage) {
+    const { labels } = source.coverage;
+    result.edges = {
+      total: labels.length,
+      covered: pass.covered.size,
+      uncovered: labels.filter((_l, i) => !pass.covered.has(i)),
+    };
+  }
+  await shrinkDistinct(source, examples, pass, result);
+  result.failures = mergeSame(result.failures);
+  result.warnings = mergeSame(result.warnings);
+  if (result.failures[0]) result.failure = result.failures[0];
+  return result;
+}
+
+/** The case of one property: it awaits the one run and checks what broke that property. */
+function propertyCase(
+  name: FuzzProperty,
+  spec: string[],
+  settings: FuzzSettings,
+  run: () => Promise<FuzzSummary>,
+): ConformCase {
+  return {
     name: `fuzz: ${name}`,
-    spec: source.spec(name),
+    spec,
     async run(ctx) {
-      run ??= execute();
-      const result = await run;
+      const result = await run();
       const replayed =
         settings.path === undefined || result.failure
           ? ''
@@ -612,7 +720,25 @@ export function propertyCases<C extends object>(
           : [];
       });
     },
-  }));
+  };
+}
+
+/**
+ * The shared runner of every fuzzed suite. One pass runs every case (the examples first) and
+ * notes what broke, without stopping at the first failure; then each distinct failure (by
+ * property and kind) is replayed from its place in the run and shrunk by fast-check, each
+ * with its own repro. One ConformCase per property, so JUnit lists each; the first runs the
+ * traffic, the others report from the same run.
+ */
+export function propertyCases<C extends object>(
+  source: PropertySource<C>,
+  settings: FuzzSettings,
+): { cases: ConformCase[]; summary: () => FuzzSummary | undefined } {
+  let running: Promise<FuzzSummary> | undefined;
+  let summary: FuzzSummary | undefined;
+  const run = (): Promise<FuzzSummary> =>
+    (running ??= runFuzz(source, settings).then((result) => (summary = result)));
+  const cases = FUZZ_PROPERTIES.map((name) => propertyCase(name, source.spec(name), settings, run));
   return { cases, summary: () => summary };
 }
 
