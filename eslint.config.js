@@ -45,7 +45,6 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/platform/bot/bot-service.ts': 177,
   'src/platform/channel/channel-service.ts': 193,
   'src/platform/control-api.ts': 147,
-  'src/platform/core.ts': 192,
   'src/platform/hooks/hook-service.ts': 133,
   'src/proxy/proxy.ts': 233,
   'src/reference/contract.ts': 375,
