@@ -43,7 +43,6 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/journal/journal.ts': 175,
   'src/load/run.ts': 176,
   'src/platform/bot/bot-service.ts': 177,
-  'src/platform/channel/channel-service.ts': 193,
   'src/platform/control-api.ts': 147,
   'src/platform/hooks/hook-service.ts': 133,
   'src/proxy/proxy.ts': 233,
