@@ -41,7 +41,6 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/conversation/runner.ts': 130,
   'src/journal/journal.ts': 175,
   'src/load/run.ts': 176,
-  'src/platform/control-api.ts': 147,
   'src/proxy/proxy.ts': 233,
   'src/reference/contract.ts': 375,
   'src/roles/bot/provider.ts': 277,
