@@ -123,7 +123,7 @@ export function answerError(error: unknown, request: PlatformRequest): PlatformR
     return {
       status: error.status,
       ...(error.headers ? { headers: { ...error.headers } } : {}),
-      body: errorBody(error.code, error.message),
+      body: error.body === undefined ? errorBody(error.code, error.message) : error.body,
       record: { iface: ifaceOf(request.path), ...error.record },
     };
   }
