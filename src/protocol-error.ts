@@ -9,8 +9,12 @@
  */
 import { WIRE_ERRORS, type WireErrorCode } from './wire-errors.js';
 
-/** What a refusal adds to the journal record of its exchange (the core adds the interface). */
+/**
+ * What a refusal adds to the journal record of its exchange (the core adds the interface the
+ * path belongs to, unless the refusal names its own: the widget channel's paths are `/_sim/`).
+ */
 export interface ProtocolRecord {
+  iface?: 'channel' | 'bot' | 'hook' | 'widget' | 'control';
   kind?: string;
   chat?: number;
   verdict?: { ok: boolean; errors: string[]; warnings: string[] };
@@ -25,6 +29,11 @@ export interface ProtocolErrorOptions {
   /** e.g. `allow` on a 405, `retry-after` on a 429 */
   headers?: Record<string, string>;
   record?: ProtocolRecord;
+  /**
+   * the answer's body when the interface answers a refusal in its own shape (the widget
+   * transport's `{ok: false, error}`, spec 4.5); default `errorBody(code, message)`
+   */
+  body?: unknown;
 }
 
 /** Marks every ProtocolError, whichever copy of this module made it (see SvcError's brand). */
@@ -41,6 +50,8 @@ export class ProtocolError extends Error {
   readonly section: string | null;
   readonly headers: Readonly<Record<string, string>> | undefined;
   readonly record: ProtocolRecord | undefined;
+  /** the body to answer with instead of `errorBody(code, message)`, when the interface has its own */
+  readonly body: unknown;
 
   constructor(code: WireErrorCode, message: string, options: ProtocolErrorOptions = {}) {
     super(message);
@@ -50,6 +61,7 @@ export class ProtocolError extends Error {
     this.section = options.section === undefined ? entry.section : options.section;
     this.headers = options.headers;
     this.record = options.record;
+    this.body = options.body;
     Object.defineProperty(this, BRAND, { value: true });
   }
 
@@ -60,6 +72,7 @@ export class ProtocolError extends Error {
       section: this.section,
       ...(this.headers ? { headers: { ...this.headers } } : {}),
       record: { ...this.record, ...record },
+      ...(this.body === undefined ? {} : { body: this.body }),
     });
   }
 }

@@ -5,7 +5,7 @@ import type { PlatformCore } from './core.js';
 import { resendExchange } from './journal-resend.js';
 import type { PlatformEvent } from './events.js';
 import type { NumberedEvent } from './event-history.js';
-import type { PlatformService } from './types.js';
+import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
 import type { Route } from './router.js';
 import { controlOk, controlTarget, parseControlBody } from './control-kit.js';
 import { compact } from '../compact.js';
@@ -52,13 +52,43 @@ function refuseWhenBacklogged(core: PlatformCore): void {
 
 /** The routes of the control API; an input error becomes its status in the core. */
 function controlRoutes(core: PlatformCore): Route[] {
-  const chatIdOf = (params: Readonly<Record<string, string>>): number => {
-    const id = Number(params.id);
-    if (!Number.isInteger(id)) {
-      throw new SvcError('SVC_E_NO_CHAT', `Could not find chat ${params.id ?? ''}.`);
-    }
-    return id;
-  };
+  return [
+    ...stateRoutes(core),
+    ...agentRoutes(core),
+    {
+      method: 'GET',
+      path: '/_sim/journal',
+      handler(request) {
+        const since = Number(request.query.get('since') ?? 0) || 0; // NaN: from the start
+        const limit = Math.min(Number(request.query.get('limit') ?? 1000), 10_000);
+        return controlOk({
+          count: core.journal.count,
+          // the --record file: recording, stopped by a failed write (and why), or off
+          recording: core.journal.recording,
+          entries: core.journal.entries(since).slice(0, limit),
+        });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/_sim/journal/:id/resend',
+      handler: async (req, p) => controlOk(await resendExchange(core, Number(p.id), authOf(req))),
+    },
+    { method: 'GET', path: '/_sim/events', handler: (request) => eventStream(core, request) },
+  ];
+}
+
+/** The chat id of a `:id` path segment; not a number is no such chat. */
+function chatIdOf(params: Readonly<Record<string, string>>): number {
+  const id = Number(params.id);
+  if (!Number.isInteger(id)) {
+    throw new SvcError('SVC_E_NO_CHAT', `Could not find chat ${params.id ?? ''}.`);
+  }
+  return id;
+}
+
+/** What the state and the chats are; closing a chat as its agent would. */
+function stateRoutes(core: PlatformCore): Route[] {
   return [
     { method: 'GET', path: '/_sim/state', handler: () => controlOk(describeState(core)) },
     {
@@ -83,32 +113,13 @@ function controlRoutes(core: PlatformCore): Route[] {
         return controlOk(describeChat(core, chatId));
       },
     },
-    {
-      method: 'POST',
-      path: '/_sim/agent/message',
-      async handler(request) {
-        refuseWhenBacklogged(core);
-        const body = parseControlBody(messageBody, request);
-        const message =
-          body.message ?? (body.text !== undefined ? { type: 'text', text: body.text } : undefined);
-        if (!message) throw new SvcError('SVC_E_CONTROL_BODY', 'give "text" or "message"');
-        // a refusal (no such chat, a closed one, a message the contract refuses) answers now,
-        // "wait": false included: a 202 says the delivery runs
-        const sending = startAgentMessage(core, {
-          ...pick(body),
-          message: message as Parameters<typeof sendAgentMessage>[1]['message'],
-          ...(body.agentId === undefined ? {} : { agentId: body.agentId }),
-        });
-        if (body.wait === false) {
-          sending.delivered.catch(() => undefined);
-          return controlOk(
-            { accepted: true, chatId: sending.chatId, deliveryId: sending.deliveryId },
-            202,
-          );
-        }
-        return controlOk(await sending.delivered);
-      },
-    },
+  ];
+}
+
+/** The agent side: messages, typing, agents online, where the channel delivers. */
+function agentRoutes(core: PlatformCore): Route[] {
+  return [
+    { method: 'POST', path: '/_sim/agent/message', handler: (r) => agentMessage(core, r) },
     {
       method: 'POST',
       path: '/_sim/agent/typing',
@@ -147,63 +158,77 @@ function controlRoutes(core: PlatformCore): Route[] {
         return controlOk(core.channelInfo(channel));
       },
     },
-    {
-      method: 'GET',
-      path: '/_sim/journal',
-      handler(request) {
-        const since = Number(request.query.get('since') ?? 0) || 0; // NaN: from the start
-        const limit = Math.min(Number(request.query.get('limit') ?? 1000), 10_000);
-        return controlOk({
-          count: core.journal.count,
-          // the --record file: recording, stopped by a failed write (and why), or off
-          recording: core.journal.recording,
-          entries: core.journal.entries(since).slice(0, limit),
-        });
-      },
-    },
-    {
-      method: 'POST',
-      path: '/_sim/journal/:id/resend',
-      handler: async (req, p) => controlOk(await resendExchange(core, Number(p.id), authOf(req))),
-    },
-    {
-      method: 'GET',
-      path: '/_sim/events',
-      handler: (request) => ({
-        status: 200,
-        headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
-        stream(write, onClose) {
-          write(': svc-cli events\n\n');
-          // ?plain=1: unnamed messages, so EventSource.onmessage sees every type, even new ones
-          const named = request.query.get('plain') === null;
-          const history = core.history;
-          if (!history) {
-            const off = core.on((event: PlatformEvent) => {
-              const name = named ? `event: ${event.type}\n` : '';
-              write(`${name}data: ${JSON.stringify(event)}\n\n`);
-            });
-            onClose(off);
-            return;
-          }
-          // numbered (`id:`): an EventSource that reconnects sends Last-Event-ID and gets what
-          // it missed; ?history=1 sends the kept events first (a page opened late, a reload)
-          const send = (event: NumberedEvent): void => {
-            const name = named ? `event: ${event.type}\n` : '';
-            write(`id: ${event.seq}\n${name}data: ${event.text}\n\n`);
-          };
-          const lastId = request.headers['last-event-id'];
-          const since =
-            lastId !== undefined && /^\d+$/.test(lastId)
-              ? Number(lastId)
-              : request.query.get('history') === '1'
-                ? 0
-                : undefined;
-          if (since !== undefined) for (const event of history.after(since)) send(event);
-          onClose(history.follow(send));
-        },
-      }),
-    },
   ];
+}
+
+/** POST /_sim/agent/message: an agent's message, answered with its delivery or at once (202). */
+async function agentMessage(
+  core: PlatformCore,
+  request: PlatformRequest,
+): Promise<PlatformResponse> {
+  refuseWhenBacklogged(core);
+  const body = parseControlBody(messageBody, request);
+  const message =
+    body.message ?? (body.text !== undefined ? { type: 'text', text: body.text } : undefined);
+  if (!message) throw new SvcError('SVC_E_CONTROL_BODY', 'give "text" or "message"');
+  // a refusal (no such chat, a closed one, a message the contract refuses) answers now,
+  // "wait": false included: a 202 says the delivery runs
+  const sending = startAgentMessage(core, {
+    ...pick(body),
+    message: message as Parameters<typeof sendAgentMessage>[1]['message'],
+    ...(body.agentId === undefined ? {} : { agentId: body.agentId }),
+  });
+  if (body.wait === false) {
+    sending.delivered.catch(() => undefined);
+    return controlOk(
+      { accepted: true, chatId: sending.chatId, deliveryId: sending.deliveryId },
+      202,
+    );
+  }
+  return controlOk(await sending.delivered);
+}
+
+/** GET /_sim/events: the platform's events as server-sent events, numbered when kept. */
+function eventStream(core: PlatformCore, request: PlatformRequest): PlatformResponse {
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+    stream(write, onClose) {
+      write(': svc-cli events\n\n');
+      // ?plain=1: unnamed messages, so EventSource.onmessage sees every type, even new ones
+      const named = request.query.get('plain') === null;
+      const history = core.history;
+      if (!history) {
+        const off = core.on((event: PlatformEvent) => {
+          const name = named ? `event: ${event.type}\n` : '';
+          write(`${name}data: ${JSON.stringify(event)}\n\n`);
+        });
+        onClose(off);
+        return;
+      }
+      // numbered (`id:`): an EventSource that reconnects sends Last-Event-ID and gets what
+      // it missed; ?history=1 sends the kept events first (a page opened late, a reload)
+      const send = (event: NumberedEvent): void => {
+        const name = named ? `event: ${event.type}\n` : '';
+        write(`id: ${event.seq}\n${name}data: ${event.text}\n\n`);
+      };
+      const since = replayFrom(request.headers['last-event-id'], request.query.get('history'));
+      if (since !== undefined) for (const event of history.after(since)) send(event);
+      onClose(history.follow(send));
+    },
+  };
+}
+
+/**
+ * The kept events a new event stream starts with: those after a reconnecting EventSource's
+ * Last-Event-ID, all of them with `?history=1`, else none (undefined).
+ */
+export function replayFrom(
+  lastEventId: string | undefined,
+  history: string | null,
+): number | undefined {
+  if (lastEventId !== undefined && /^\d+$/.test(lastEventId)) return Number(lastEventId);
+  return history === '1' ? 0 : undefined;
 }
 
 function pick(body: {

@@ -1,7 +1,7 @@
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { createClock, type Clock } from '../clock.js';
 import { createJournal, type Journal } from '../journal/journal.js';
-import type { ChannelInfo } from './events.js';
+import type { ChannelInfo, PlatformEvent } from './events.js';
 import {
   checkedListener,
   createLifecycle,
@@ -21,24 +21,15 @@ import {
   type IdSeed,
   type PlatformState,
 } from './model.js';
-import type {
-  PlatformRequest,
-  PlatformResponse,
-  PlatformService,
-  Route,
-  RouteHandler,
-} from './types.js';
+import type { PlatformRequest, PlatformResponse, PlatformService, Route } from './types.js';
 import { createChatLifecycle, type AutoCloseReason, type ChatLimits } from './chat-lifecycle.js';
-import { errorBody } from '../http/body.js';
-import { ERRORS } from '../error-codes.js';
-import { SvcError } from '../errors.js';
-import { ProtocolError } from '../protocol-error.js';
+import type { SvcError } from '../errors.js';
 import { createEventHistory, type EventHistory } from './event-history.js';
-import { createRouter } from './router.js';
+import { createServiceTable, type ServiceTable } from './service-table.js';
 import { keepAbortListener } from '../io/on-abort.js';
 import { responseHeaders, responseText, toPlatformRequest } from './fetch-adapter.js';
 import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from './delivery.js';
-import { shapeAnswer, type PayloadForms } from './payload-forms.js';
+import type { PayloadForms } from './payload-forms.js';
 import { mutateChannelPolicy, resolveMutant, type MutantName } from './mutants.js';
 import {
   createOutboundLimiter,
@@ -136,7 +127,7 @@ export interface PlatformCore {
    * `use()` order, and decides (the bot sends CLIENT_MESSAGE, AGENT_JOINED; hooks are sent);
    * then the event is emitted to the listeners, which only observe.
    */
-  moment(event: MomentEvent): void;
+  moment: (event: MomentEvent) => void;
   /**
    * Listens to every event with a read-only view of the state; `name` names the listener in
    * an `observerFailures` entry (default: the function's name).
@@ -195,38 +186,23 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     options.agentsOnline ?? true,
     options.ids,
   );
-  const emitter = new EventEmitter();
-  emitter.setMaxListeners(0);
-  const view: ObserverView = { state };
+  const events = createEventStream(state, options);
   const hooks = createLifecycle(state);
-  const observerFailures: SvcError[] = [];
-  const services: PlatformService[] = [];
-  const router = createRouter();
+  const table = createServiceTable({ hooks, forms: options.forms, clock });
   const controller = new AbortController();
   // Deliveries wait on the platform's signal through src/io/on-abort.ts (one listener); other
   // listeners (services, tests) may be many.
   setMaxListeners(0, controller.signal);
   keepAbortListener(controller.signal); // it lives as long as the core: no churn per exchange
   const work = createWorkTracker();
-  // customer key -> the id of their latest chat (O(1) lookups under load)
-  const openChatOf = new Map<string, number>();
-  const lifecycle = createChatLifecycle({
-    clock,
-    state,
-    limits: options.chats ?? {},
-    latestChatOf: openChatOf,
-    close: (chat, reason) => core.finishChat(chat, reason),
-  });
-
-  const history = options.eventHistory
-    ? createEventHistory((listener) => {
-        emitter.on('event', listener);
-        return () => emitter.off('event', listener);
-      }, options.eventHistory)
-    : undefined;
+  const moment = (event: MomentEvent): void => {
+    hooks.run(event); // decide (spec 3's triggers), services in use() order
+    events.emit(event); // then observe
+  };
+  const chats = createChatBook({ clock, state, limits: options.chats ?? {}, moment });
 
   const core: PlatformCore = {
-    history,
+    history: events.history,
     clock,
     journal,
     state,
@@ -237,12 +213,58 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     baseUrl: '',
     signal: controller.signal,
     limiter: createOutboundLimiter(options.outbound),
+    emit: events.emit,
+    moment,
+    on: events.on,
+    observerFailures: events.observerFailures,
+    use: table.use,
+    routes: table.routes,
+    service: table.service,
+    handle: table.handle,
+    request: (path, init) => requestWithoutSocket(table, path, init),
+    addChannel: (config) => addChannel(state, config),
+    channelInfo: (channel) => channelInfoOf(core.baseUrl, channel),
+    openChat: chats.openChat,
+    touchChat: chats.touchChat,
+    finishChat: chats.finishChat,
+    track: (promise) => work.track(promise),
+    async stop(graceMs = 0) {
+      await work.settledWithin(graceMs);
+      chats.stop();
+      controller.abort(PLATFORM_STOPPED);
+      await work.allSettled();
+      for (const service of table.services) await service.close?.();
+      journal.flush();
+    },
+  };
+  for (const config of options.channels ?? [{}]) core.addChannel(config);
+  return core;
+}
+
+/**
+ * The event stream of a core: `emit` to every listener with the read-only view; `on` wraps a
+ * listener in the observer check when asked for; the history numbers and keeps the newest.
+ */
+function createEventStream(
+  state: PlatformState,
+  options: Pick<PlatformCoreOptions, 'checkObservers' | 'eventHistory'>,
+): Pick<PlatformCore, 'on' | 'observerFailures' | 'history'> & {
+  /** to every listener: a moment's event too (`core.emit` takes only the others) */
+  emit: (event: PlatformEvent) => void;
+} {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  const view: ObserverView = { state };
+  const observerFailures: SvcError[] = [];
+  return {
+    history: options.eventHistory
+      ? createEventHistory((listener) => {
+          emitter.on('event', listener);
+          return () => emitter.off('event', listener);
+        }, options.eventHistory)
+      : undefined,
     emit: (event) => {
       emitter.emit('event', event, view);
-    },
-    moment(event) {
-      hooks.run(event); // decide (spec 3's triggers), services in use() order
-      emitter.emit('event', event, view); // then observe
     },
     on(listener, name) {
       const called = options.checkObservers
@@ -257,74 +279,90 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
       return () => emitter.off('event', called);
     },
     observerFailures,
-    use(service) {
-      services.push(service);
-      hooks.add(service.lifecycle);
-      if (service.routes) router.add(service.routes);
-    },
-    routes() {
-      return services.flatMap((s) => s.routes ?? []);
-    },
-    service<T extends PlatformService>(name: string) {
-      return services.find((s) => s.name === name) as T | undefined;
-    },
-    // not async: a synchronous route (channel ingest) is answered without a promise hop
-    handle(request) {
-      const found = router.match(request.method, request.path);
-      // spec 7.1, 7.2: no endpoint, or not this method; answered as a route's refusal is
-      if (found.kind === 'none') {
-        const hint = request.path.startsWith('/_sim') ? "; see the README's Control API" : '';
-        const message = `no endpoint at ${request.method} ${request.path}${hint}`;
-        return answerError(new ProtocolError('not_found', message), request);
-      }
-      if (found.kind === 'method') {
-        const refusal = new ProtocolError('method_not_allowed', `use ${found.allow.join(' or ')}`, {
-          headers: { allow: found.allow.join(', ') },
-        });
-        return answerError(refusal, request);
-      }
-      const answer = answerRoute(found.handler, found.params, request);
-      // a profile's forms (payload-forms.ts): its success status and answer shape
-      return options.forms === undefined ? answer : shapeAnswered(options.forms, answer, clock);
-    },
-    async request(path, init) {
-      const platformRequest = await toPlatformRequest(
-        new Request(`http://svc.local${path}`, init),
-        '',
-      );
-      const answer = await core.handle(platformRequest);
-      return new Response(answer.stream ? '' : responseText(answer), {
-        status: answer.status,
-        headers: responseHeaders(answer),
-      });
-    },
-    addChannel(config) {
-      const id = config.id ?? createRandomString(6);
-      const channel: Channel = {
-        id,
-        kind: config.kind ?? 'custom',
-        name: config.name ?? `Channel ${id}`,
-        randomString: config.randomString ?? createRandomString(),
-        ...(config.integratorUrl
-          ? { integratorUrl: config.integratorUrl.replace(/\/+$/, '') }
-          : {}),
-        chunked: config.chunked ?? false,
-        agentIds: config.agentIds ?? state.agents.map((a) => a.id),
-      };
-      state.channels.set(id, channel);
-      return channel;
-    },
-    channelInfo(channel) {
-      const url = `${core.baseUrl}/${channel.randomString}/${channel.id}`;
-      return {
-        id: channel.id,
-        name: channel.name,
-        url,
-        statusUrl: `${url}/status`,
-        ...(channel.integratorUrl ? { integratorUrl: channel.integratorUrl } : {}),
-        chunked: channel.chunked,
-      };
-    },
+  };
+}
+
+/** `core.request`: a fetch-style request answered by `handle`, as hono's `app.request()`. */
+async function requestWithoutSocket(
+  table: Pick<ServiceTable, 'handle'>,
+  path: string,
+  init: RequestInit | undefined,
+): Promise<Response> {
+  const platformRequest = await toPlatformRequest(new Request(`http://svc.local${path}`, init), '');
+  const answer = await table.handle(platformRequest);
+  return new Response(answer.stream ? '' : responseText(answer), {
+    status: answer.status,
+    headers: responseHeaders(answer),
+  });
+}
+
+/** A channel as the setup screen configures it (spec 1.3), with defaults for what is not given. */
+export function addChannel(state: PlatformState, config: ChannelConfig): Channel {
+  const id = config.id ?? createRandomString(6);
+  const channel: Channel = {
+    id,
+    kind: config.kind ?? 'custom',
+    name: config.name ?? `Channel ${id}`,
+    randomString: config.randomString ?? createRandomString(),
+    ...(config.integratorUrl ? { integratorUrl: config.integratorUrl.replace(/\/+$/, '') } : {}),
+    chunked: config.chunked ?? false,
+    agentIds: config.agentIds ?? state.agents.map((a) => a.id),
+  };
+  state.channels.set(id, channel);
+  return channel;
+}
+
+/** spec 4.1: the channel URL `{base}/<random_string>/<public_id>` and its status URL. */
+export function channelInfoOf(baseUrl: string, channel: Channel): ChannelInfo {
+  const url = `${baseUrl}/${channel.randomString}/${channel.id}`;
+  return {
+    id: channel.id,
+    name: channel.name,
+    url,
+    statusUrl: `${url}/status`,
+    ...(channel.integratorUrl ? { integratorUrl: channel.integratorUrl } : {}),
+    chunked: channel.chunked,
+  };
+}
+
+interface ChatBookOptions {
+  clock: Clock;
+  state: PlatformState;
+  limits: ChatLimits;
+  /** where a chat's opening and closing are announced (the core's `moment`) */
+  moment: (event: MomentEvent) => void;
+}
+
+/**
+ * The chats' openings and closings: a customer's open chat found in O(1), a new one opened and
+ * announced (its hooks decide first), closed once; idle chats and the cap on chats in memory
+ * (chat-lifecycle.ts) close through the same `finishChat`.
+ */
+function createChatBook(
+  options: ChatBookOptions,
+): Pick<PlatformCore, 'openChat' | 'touchChat' | 'finishChat'> & { stop(): void } {
+  const { clock, state, moment } = options;
+  // customer key -> the id of their latest chat (O(1) lookups under load)
+  const openChatOf = new Map<string, number>();
+  const finishChat = (chat: Chat, reason?: AutoCloseReason): void => {
+    if (chat.mode === 'closed') return;
+    chat.mode = 'closed';
+    moment({
+      type: 'chat-closed',
+      chatId: chat.id,
+      ...(reason ? { reason } : {}),
+      protocolMs: clock.now(),
+    });
+    lifecycle.closed(chat);
+  };
+  const lifecycle = createChatLifecycle({
+    clock,
+    state,
+    limits: options.limits,
+    latestChatOf: openChatOf,
+    close: finishChat,
+  });
+  return {
     openChat(customer, at = clock.now()) {
       const openId = openChatOf.get(customer.key);
       const open = openId === undefined ? undefined : state.chats.get(openId);
@@ -344,7 +382,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
       openChatOf.set(customer.key, chat.id);
       lifecycle.opened(chat);
       // the lifecycle decides (the bot takes the chat), then observers hear of it
-      core.moment({
+      moment({
         type: 'chat-opened',
         chatId: chat.id,
         channelId: chat.channelId,
@@ -353,39 +391,10 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
       });
       return { chat, opened: true };
     },
-    touchChat(chat) {
-      lifecycle.touched(chat);
-    },
-    finishChat(chat, reason) {
-      if (chat.mode === 'closed') return;
-      chat.mode = 'closed';
-      core.moment({
-        type: 'chat-closed',
-        chatId: chat.id,
-        ...(reason ? { reason } : {}),
-        protocolMs: clock.now(),
-      });
-      lifecycle.closed(chat);
-    },
-    track: (promise) => work.track(promise),
-    async stop(graceMs = 0) {
-      if (graceMs > 0 && work.busy()) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([
-          work.allSettled(),
-          new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
-        ]);
-        clearTimeout(timer);
-      }
-      lifecycle.stop();
-      controller.abort(PLATFORM_STOPPED);
-      await work.allSettled();
-      for (const service of services) await service.close?.();
-      journal.flush();
-    },
+    touchChat: (chat) => lifecycle.touched(chat),
+    finishChat,
+    stop: () => lifecycle.stop(),
   };
-  for (const config of options.channels ?? [{}]) core.addChannel(config);
-  return core;
 }
 
 /**
@@ -397,6 +406,8 @@ function createWorkTracker(): {
   busy(): boolean;
   /** Resolves once no tracked work is under way (every caller of stop() alike). */
   allSettled(): Promise<void>;
+  /** Resolves once no tracked work is under way, or after `graceMs` (wall) at the latest. */
+  settledWithin(graceMs: number): Promise<void>;
 } {
   let inFlight = 0;
   let drain: { promise: Promise<void>; resolve: () => void } | undefined;
@@ -423,6 +434,15 @@ function createWorkTracker(): {
       }
       return drain.promise;
     },
+    async settledWithin(graceMs) {
+      if (graceMs <= 0 || inFlight === 0) return;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        this.allSettled(),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+      ]);
+      clearTimeout(timer);
+    },
   };
 }
 
@@ -432,60 +452,3 @@ function createWorkTracker(): {
  * close.
  */
 const PLATFORM_STOPPED = new Error('platform stopped');
-
-/** Which interface a path belongs to, for the journal record of a 404 or 405. */
-function ifaceOf(path: string): 'channel' | 'bot' | 'control' {
-  if (path === '/' || path.startsWith('/_sim')) return 'control';
-  if (/^\/(webhooks|providers|oauth)\//.test(path)) return 'bot';
-  return 'channel';
-}
-
-/** A route's answer; an input error it throws (or rejects with) answered as data. */
-function answerRoute(
-  handler: RouteHandler,
-  params: Readonly<Record<string, string>>,
-  request: PlatformRequest,
-): PlatformResponse | Promise<PlatformResponse> {
-  try {
-    const answer = handler(request, params);
-    return answer instanceof Promise
-      ? answer.catch((error: unknown) => answerError(error, request))
-      : answer;
-  } catch (error) {
-    return answerError(error, request);
-  }
-}
-
-/** An answer in a profile's forms, synchronous when the route's was. */
-function shapeAnswered(
-  forms: PayloadForms,
-  answer: PlatformResponse | Promise<PlatformResponse>,
-  clock: Clock,
-): PlatformResponse | Promise<PlatformResponse> {
-  const shape = (r: PlatformResponse) => shapeAnswer(forms, r, clock.epochSeconds() * 1000);
-  return answer instanceof Promise ? answer.then(shape) : shape(answer);
-}
-
-/**
- * A refusal thrown by a handler answered once, here: a protocol refusal (spec 7) with its
- * status, headers and record; an input error with its catalogue status. Others rethrow.
- */
-function answerError(error: unknown, request: PlatformRequest): PlatformResponse {
-  if (error instanceof ProtocolError) {
-    return {
-      status: error.status,
-      ...(error.headers ? { headers: { ...error.headers } } : {}),
-      body: errorBody(error.code, error.message),
-      record: { iface: ifaceOf(request.path), ...error.record },
-    };
-  }
-  if (error instanceof SvcError && error.category === 'input') {
-    const entry = ERRORS[error.code];
-    return {
-      status: 'status' in entry ? entry.status : 400,
-      body: errorBody(error.code, error.message),
-      record: { iface: ifaceOf(request.path) },
-    };
-  }
-  throw error;
-}

@@ -202,23 +202,16 @@ function checkFieldsOf(session: WidgetSession, fields: unknown): CustomDataCheck
   return checkCustomData(fields, session.linkPolicy);
 }
 
+/**
+ * The methods of spec 4.5, each recorded in `session.calls`; the longer ones are functions of
+ * their own below, each taking the session.
+ */
 function createSpecApi(session: WidgetSession): SvcApi {
   const { visitorId } = session;
   return {
     open(options) {
       recordCall(session, 'open', [options]);
-      if (options !== undefined && !isRecord(options)) {
-        noteIssue(
-          session,
-          'open',
-          'invalid_argument',
-          'open: options must be an object such as {start: "call"}',
-        );
-      }
-      const start = isRecord(options) ? options.start : undefined;
-      // spec 4.5: start 'call' opens the callback form; over an open chat that is `chat/call`
-      const wasOpen = isOpenState(session.state);
-      changeState(session, start === 'call' ? (wasOpen ? 'chat/call' : 'call') : 'chat');
+      openWidget(session, options);
     },
     close() {
       recordCall(session, 'close', []);
@@ -235,47 +228,11 @@ function createSpecApi(session: WidgetSession): SvcApi {
     },
     getVisitorNumber(callback) {
       const record = recordCall(session, 'getVisitorNumber', [callback]);
-      if (typeof callback !== 'function') {
-        noteIssue(
-          session,
-          'getVisitorNumber',
-          'invalid_argument',
-          'getVisitorNumber: callback must be a function',
-        );
-        return;
-      }
-      void sendEvent(session, { type: 'visitor_number', visitorId }).then((reply) => {
-        const error = !reply.ok
-          ? new Error(reply.error)
-          : typeof reply.visitorNumber === 'number'
-            ? null
-            : new Error('platform sent no visitor number');
-        record.result = error ?? (reply.ok ? reply.visitorNumber : undefined);
-        answerLater(session, 'getVisitorNumber', () =>
-          error ? callback(error) : callback(null, record.result as number),
-        );
-      });
+      getVisitorNumber(session, record, callback);
     },
     setContactInfo(info) {
       recordCall(session, 'setContactInfo', [info]);
-      const { contact, dropped, unknown } = pickContactInfo(info);
-      for (const field of unknown)
-        noteIssue(
-          session,
-          'setContactInfo',
-          'unknown_field',
-          `setContactInfo: unknown field "${field}" ignored (spec 4.5: name, email, phone, description)`,
-        );
-      if (dropped.length > 0) {
-        noteIssue(
-          session,
-          'setContactInfo',
-          'not_string',
-          `setContactInfo: ignored ${dropped.join(', ')} (spec 4.5: strings)`,
-        );
-      }
-      session.contact = { ...session.contact, ...contact };
-      void sendEvent(session, { type: 'contact_info', visitorId, source: 'api', contact });
+      setContactInfo(session, info);
     },
     setCustomData(fields) {
       const record = recordCall(session, 'setCustomData', [fields]);
@@ -310,28 +267,7 @@ function createSpecApi(session: WidgetSession): SvcApi {
     },
     showProactiveInvitation(text, departmentId) {
       recordCall(session, 'showProactiveInvitation', [text, departmentId]);
-      if (
-        typeof text !== 'string' ||
-        text.trim() === '' ||
-        (departmentId !== undefined && typeof departmentId !== 'number')
-      ) {
-        noteIssue(
-          session,
-          'showProactiveInvitation',
-          'invalid_argument',
-          'showProactiveInvitation: needs (text: string, department_id: number)',
-        );
-        return;
-      }
-      session.messages.push({ from: 'invitation', text, time: session.now() });
-      session.chatStarted = true;
-      changeState(session, 'chat'); // spec 4.5: opens the chat window with custom text
-      void sendEvent(session, {
-        type: 'invitation',
-        visitorId,
-        text,
-        ...(departmentId === undefined ? {} : { departmentId }),
-      });
+      showInvitation(session, text, departmentId);
     },
     startCall(phone) {
       const record = recordCall(session, 'startCall', [phone]);
@@ -339,38 +275,141 @@ function createSpecApi(session: WidgetSession): SvcApi {
     },
     isCallbackEnabled(callback) {
       const record = recordCall(session, 'isCallbackEnabled', [callback]);
-      if (typeof callback !== 'function') {
-        noteIssue(
-          session,
-          'isCallbackEnabled',
-          'invalid_argument',
-          'isCallbackEnabled: callback must be a function',
-        );
-        return;
-      }
-      const reason = checkCallback(session);
-      const result: ReasonResult =
-        reason === undefined ? { result: 'ok' } : { result: 'fail', reason };
-      record.result = result;
-      answerLater(session, 'isCallbackEnabled', () => callback(result));
+      isCallbackEnabled(session, record, callback);
     },
     sendOfflineMessage(...args: unknown[]) {
       const record = recordCall(session, 'sendOfflineMessage', args);
-      // spec 4.5 lists five strings; one object of them is read too (assumption, README)
-      const [first] = args;
-      const message =
-        typeof first === 'string'
-          ? Object.fromEntries(
-              (['name', 'email', 'phone', 'description', 'message'] as const).flatMap((key, i) =>
-                args[i] === undefined ? [] : [[key, args[i]]],
-              ),
-            )
-          : first;
-      const checked = checkOfflineMessage(message, session.online);
+      const checked = checkOfflineMessage(offlineMessageOf(args), session.online);
       if (!checked.ok)
         return finish<OfflineMessageResult>(record, { result: 'fail', error: checked.error });
       void sendEvent(session, { type: 'offline_message', visitorId, message: checked.message });
       return finish<OfflineMessageResult>(record, { result: 'ok' });
     },
   };
+}
+
+/** spec 4.5 open: `start: 'call'` opens the callback form (over an open chat `chat/call`). */
+function openWidget(session: WidgetSession, options: unknown): void {
+  if (options !== undefined && !isRecord(options)) {
+    noteIssue(
+      session,
+      'open',
+      'invalid_argument',
+      'open: options must be an object such as {start: "call"}',
+    );
+  }
+  const start = isRecord(options) ? options.start : undefined;
+  const wasOpen = isOpenState(session.state);
+  changeState(session, start === 'call' ? (wasOpen ? 'chat/call' : 'call') : 'chat');
+}
+
+/** spec 4.5 getVisitorNumber: the platform's number for this visitor, to a Node-style callback. */
+function getVisitorNumber(session: WidgetSession, record: CallRecord, callback: unknown): void {
+  if (typeof callback !== 'function') {
+    noteIssue(
+      session,
+      'getVisitorNumber',
+      'invalid_argument',
+      'getVisitorNumber: callback must be a function',
+    );
+    return;
+  }
+  const answer = callback as (err: Error | null, visitorNumber?: number) => void;
+  void sendEvent(session, { type: 'visitor_number', visitorId: session.visitorId }).then(
+    (reply) => {
+      const error = !reply.ok
+        ? new Error(reply.error)
+        : typeof reply.visitorNumber === 'number'
+          ? null
+          : new Error('platform sent no visitor number');
+      record.result = error ?? (reply.ok ? reply.visitorNumber : undefined);
+      answerLater(session, 'getVisitorNumber', () =>
+        error ? answer(error) : answer(null, record.result as number),
+      );
+    },
+  );
+}
+
+/** spec 4.5 setContactInfo: the four string fields taken, anything else noted and ignored. */
+function setContactInfo(session: WidgetSession, info: unknown): void {
+  const { contact, dropped, unknown } = pickContactInfo(info);
+  for (const field of unknown)
+    noteIssue(
+      session,
+      'setContactInfo',
+      'unknown_field',
+      `setContactInfo: unknown field "${field}" ignored (spec 4.5: name, email, phone, description)`,
+    );
+  if (dropped.length > 0) {
+    noteIssue(
+      session,
+      'setContactInfo',
+      'not_string',
+      `setContactInfo: ignored ${dropped.join(', ')} (spec 4.5: strings)`,
+    );
+  }
+  session.contact = { ...session.contact, ...contact };
+  void sendEvent(session, {
+    type: 'contact_info',
+    visitorId: session.visitorId,
+    source: 'api',
+    contact,
+  });
+}
+
+/** spec 4.5 showProactiveInvitation: opens the chat window with the page's text. */
+function showInvitation(session: WidgetSession, text: unknown, departmentId: unknown): void {
+  if (
+    typeof text !== 'string' ||
+    text.trim() === '' ||
+    (departmentId !== undefined && typeof departmentId !== 'number')
+  ) {
+    noteIssue(
+      session,
+      'showProactiveInvitation',
+      'invalid_argument',
+      'showProactiveInvitation: needs (text: string, department_id: number)',
+    );
+    return;
+  }
+  session.messages.push({ from: 'invitation', text, time: session.now() });
+  session.chatStarted = true;
+  changeState(session, 'chat'); // spec 4.5: opens the chat window with custom text
+  void sendEvent(session, {
+    type: 'invitation',
+    visitorId: session.visitorId,
+    text,
+    ...(departmentId === undefined ? {} : { departmentId }),
+  });
+}
+
+/** spec 4.5 isCallbackEnabled: whether calls are available now, to the page's callback, later. */
+function isCallbackEnabled(session: WidgetSession, record: CallRecord, callback: unknown): void {
+  if (typeof callback !== 'function') {
+    noteIssue(
+      session,
+      'isCallbackEnabled',
+      'invalid_argument',
+      'isCallbackEnabled: callback must be a function',
+    );
+    return;
+  }
+  const reason = checkCallback(session);
+  const result: ReasonResult = reason === undefined ? { result: 'ok' } : { result: 'fail', reason };
+  record.result = result;
+  answerLater(session, 'isCallbackEnabled', () => (callback as (r: ReasonResult) => void)(result));
+}
+
+/**
+ * sendOfflineMessage's arguments as one message: spec 4.5 lists five strings (name, email,
+ * phone, description, message); one object of them is read too (assumption, README).
+ */
+export function offlineMessageOf(args: readonly unknown[]): unknown {
+  const [first] = args;
+  if (typeof first !== 'string') return first;
+  return Object.fromEntries(
+    (['name', 'email', 'phone', 'description', 'message'] as const).flatMap((key, i) =>
+      args[i] === undefined ? [] : [[key, args[i]]],
+    ),
+  );
 }

@@ -5,13 +5,18 @@ import { acceptChat } from '../agent.js';
 import { updateVisitor } from '../hooks/actions.js';
 import { createBotCustomerMessage } from './bot-message.js';
 import { handleProviderRequest, type BotInboundContext } from './bot-inbound.js';
-import { createBotSender, type BotAuthOptions, type OutboundEventName } from './bot-outbound.js';
+import {
+  createBotSender,
+  type BotAuthOptions,
+  type BotSender,
+  type OutboundEventName,
+} from './bot-outbound.js';
 import { createRateLimiter, DEFAULT_BOT_RATE_LIMIT, type RateLimit } from './bot-rate-limit.js';
 import type { PlatformCore } from '../core.js';
 import type { LifecycleHooks } from '../lifecycle-hooks.js';
 import type { DeliveryPolicy } from '../delivery.js';
-import type { Chat, Customer } from '../model.js';
-import type { PlatformRequest, PlatformService } from '../types.js';
+import type { Chat, PlatformState } from '../model.js';
+import type { PlatformRequest, PlatformService, Route } from '../types.js';
 
 /** A bot attached to the platform (spec 1.4, 4.3, 5.2). */
 export interface BotServiceOptions {
@@ -69,6 +74,19 @@ function docsNotices(
   };
 }
 
+/** What the bot service's pieces share: the core, the options, the send of one event. */
+interface BotContext {
+  core: PlatformCore;
+  options: BotServiceOptions;
+  /** sends an event to the provider for a chat (its customer's), tracked; never rejects */
+  send: (name: OutboundEventName, chat: Chat, text?: string) => Promise<BotSendResult | undefined>;
+  isAttached: (chat: Chat) => boolean;
+  /** the chat the bot was last asked about (spec 6.1: a BOT_MESSAGE may name none) */
+  lastBotChat: number | undefined;
+}
+
+type BotSendResult = Awaited<ReturnType<BotSender['send']>>;
+
 /**
  * The bot service: customer messages on a bot-attached channel go to the provider first
  * (CLIENT_MESSAGE), the provider answers on the webhooks / providers paths (BOT_MESSAGE,
@@ -92,55 +110,43 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
           : { ttlMs: options.auth.issuedTokenTtlMs }),
       })
     : undefined;
-  const senderName = options.senderName ?? 'Bot';
-  let lastBotChat: number | undefined;
-
-  const isAttached = (chat: Chat): boolean =>
-    options.channelIds === undefined || options.channelIds.includes(chat.channelId);
-  const customerOf = (chat: Chat): Customer | undefined =>
-    core.state.customers.get(chat.customerKey);
-  const send = (name: Parameters<typeof sender.send>[0], chat: Chat, text?: string) => {
-    const customer = customerOf(chat);
-    if (!customer) return Promise.resolve(undefined);
-    return core.track(sender.send(name, chat, customer, text)).catch(() => undefined);
+  const ctx: BotContext = {
+    core,
+    options,
+    send: (name, chat, text) => {
+      const customer = core.state.customers.get(chat.customerKey);
+      if (!customer) return Promise.resolve(undefined);
+      return core.track(sender.send(name, chat, customer, text)).catch(() => undefined);
+    },
+    isAttached: (chat) =>
+      options.channelIds === undefined || options.channelIds.includes(chat.channelId),
+    lastBotChat: undefined,
   };
-
-  /** spec 3: INVITE_AGENT, or no regular answer after 2 attempts: the chat goes to an agent. */
-  const handOver = (chat: Chat, reason: string, botFailed: boolean): void => {
-    const state = botState(chat);
-    if (!state || chat.mode === 'closed') return;
-    const channel = core.state.channels.get(chat.channelId);
-    const agent = core.state.agentsOnline
-      ? core.state.agents.find((a) => channel?.agentIds.includes(a.id))
-      : undefined;
-    const now = core.clock.now();
-    if (agent) {
-      state.active = false;
-      core.emit({ type: 'bot-handover', chatId: chat.id, reason, to: 'agent', protocolMs: now });
-      acceptChat(core, chat, agent); // the chatAccepted hook sends AGENT_JOINED
-      return;
-    }
-    // spec 3: no agent available -> AGENT_UNAVAILABLE; the bot keeps the chat to ask for
-    // contact data, unless it is the bot that failed (then the chat waits for an agent).
-    state.active = !botFailed;
-    chat.mode = botFailed ? 'queue' : 'bot';
-    core.emit({
-      type: 'bot-handover',
-      chatId: chat.id,
-      reason,
-      to: botFailed ? 'queue' : 'bot',
-      protocolMs: now,
-    });
-    core.emit({ type: 'bot-agent-unavailable', chatId: chat.id, protocolMs: now });
-    if (core.mutant !== 'no-agent-unavailable') void send('AGENT_UNAVAILABLE', chat);
+  const inbound = botInbound(ctx, issuer);
+  return {
+    name: 'bot',
+    lifecycle: botLifecycle(ctx),
+    routes: [
+      tokenRoute(core, issuer),
+      // spec 4.3: {base}/webhooks|providers/<provider_id>/<token>; every shape under these
+      // prefixes is answered (and reported) by the bot service, a wrong one with its 404
+      ...['/webhooks/*', '/providers/*'].map((path) => ({
+        method: '*',
+        path,
+        handler: (request: PlatformRequest) =>
+          handleProviderRequest(inbound, request, request.path.split('/').filter(Boolean)),
+      })),
+    ],
   };
+}
 
-  const docsEvents = options.botEvents === 'docs';
-  // the bot's decisions, at the moments the core announces (events only observe)
-  const lifecycle: Partial<LifecycleHooks> = {
+/** The bot's decisions, at the moments the core announces (events only observe). */
+function botLifecycle(ctx: BotContext): Partial<LifecycleHooks> {
+  const { core, send } = ctx;
+  return {
     // spec 3: with a bot attached, a new chat is the bot's first
     chatOpened(_event, chat) {
-      if (!isAttached(chat) || chat.mode !== 'queue') return;
+      if (!ctx.isAttached(chat) || chat.mode !== 'queue') return;
       chat.ext.bot = { active: true, joined: false } satisfies BotChatState;
       chat.mode = 'bot';
     },
@@ -149,13 +155,14 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
       // spec 3: with a bot attached the customer message goes to the provider first;
       // after an agent joined the bot is no longer asked.
       if (!state?.active || chat.mode === 'agent' || chat.mode === 'closed') return;
-      lastBotChat = chat.id;
+      ctx.lastBotChat = chat.id;
       const text = event.text ?? `[${event.kind.replace('channel.customer.', '')}]`;
       void send('CLIENT_MESSAGE', chat, text).then((result) => {
         if (result?.result !== 'failed' || !botState(chat)?.active) return;
         // spec 3, 8: no regular answer after 2 attempts, 3 s each -> transfer to an agent
         // say what happened: a timeout, a 404 from a wrong path, a refused connection
         handOver(
+          ctx,
           chat,
           `no regular answer from the bot in ${result.attempts} attempts (${result.reason ?? result.agentNotice ?? 'failed'})`,
           true,
@@ -176,101 +183,135 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
       });
       if (core.mutant !== 'no-agent-joined') void send('AGENT_JOINED', chat);
     },
-    ...(docsEvents ? docsNotices(send) : {}),
+    ...(ctx.options.botEvents === 'docs' ? docsNotices(send) : {}),
   };
+}
 
-  const inbound: BotInboundContext = {
+/** spec 3: INVITE_AGENT, or no regular answer after 2 attempts: the chat goes to an agent. */
+function handOver(ctx: BotContext, chat: Chat, reason: string, botFailed: boolean): void {
+  const { core } = ctx;
+  const state = botState(chat);
+  if (!state || chat.mode === 'closed') return;
+  const channel = core.state.channels.get(chat.channelId);
+  const agent = core.state.agentsOnline
+    ? core.state.agents.find((a) => channel?.agentIds.includes(a.id))
+    : undefined;
+  const now = core.clock.now();
+  if (agent) {
+    state.active = false;
+    core.emit({ type: 'bot-handover', chatId: chat.id, reason, to: 'agent', protocolMs: now });
+    acceptChat(core, chat, agent); // the chatAccepted hook sends AGENT_JOINED
+    return;
+  }
+  // spec 3: no agent available -> AGENT_UNAVAILABLE; the bot keeps the chat to ask for
+  // contact data, unless it is the bot that failed (then the chat waits for an agent).
+  state.active = !botFailed;
+  chat.mode = botFailed ? 'queue' : 'bot';
+  core.emit({
+    type: 'bot-handover',
+    chatId: chat.id,
+    reason,
+    to: botFailed ? 'queue' : 'bot',
+    protocolMs: now,
+  });
+  core.emit({ type: 'bot-agent-unavailable', chatId: chat.id, protocolMs: now });
+  if (core.mutant !== 'no-agent-unavailable') void ctx.send('AGENT_UNAVAILABLE', chat);
+}
+
+/** What the provider-to-platform routes act on (bot-inbound.ts answers them). */
+function botInbound(ctx: BotContext, issuer: TokenIssuer | undefined): BotInboundContext {
+  const { core, options } = ctx;
+  return {
     core,
     providerId: options.providerId,
     token: options.token,
     limiter: createRateLimiter(core.clock, options.rateLimit ?? DEFAULT_BOT_RATE_LIMIT),
     ...(issuer ? { issuer } : {}),
-    isAttached,
-    findChat(json) {
-      const open = (chat: Chat | undefined) => (chat && chat.mode !== 'closed' ? chat : undefined);
-      if (typeof json.chat_id === 'string' || typeof json.chat_id === 'number')
-        return open(core.state.chats.get(Number(json.chat_id)));
-      if (typeof json.client_id === 'string') {
-        const chat = [...core.state.chats.values()].find(
-          (c) => c.mode !== 'closed' && customerOf(c)?.clientId === json.client_id,
-        );
-        if (chat) return chat;
-      }
-      // spec 6.1: the BOT_MESSAGE sample carries neither: the chat last asked about
-      return lastBotChat === undefined ? undefined : open(core.state.chats.get(lastBotChat));
-    },
+    isAttached: ctx.isAttached,
+    findChat: (json) => findBotChat(core.state, json, ctx.lastBotChat),
     onBotMessage(chat, message) {
-      const customer = customerOf(chat);
+      const customer = core.state.customers.get(chat.customerKey);
       if (!customer) return;
       createBotCustomerMessage(core, chat, customer, message, {
-        name: senderName,
+        name: options.senderName ?? 'Bot',
         ...(options.senderPhoto ? { photo: options.senderPhoto } : {}),
       });
     },
     onInviteAgent(chat) {
-      handOver(chat, 'INVITE_AGENT: the bot invited an agent', false);
+      handOver(ctx, chat, 'INVITE_AGENT: the bot invited an agent', false);
     },
-    ...(docsEvents
+    ...(options.botEvents === 'docs'
       ? {
           // public Bot API CLIENT_INFO: the contact data the bot collected reaches the visitor
           // (spec 3: visitor data updated -> hook chat_updated)
           onClientInfo(chat: Chat, contact: Record<string, unknown>) {
-            const text = (key: string) =>
-              typeof contact[key] === 'string' && contact[key] !== ''
-                ? { [key]: contact[key] }
-                : {};
-            updateVisitor(
-              core,
-              { chatId: chat.id },
-              { ...text('name'), ...text('email'), ...text('phone'), ...text('description') },
-            );
+            updateVisitor(core, { chatId: chat.id }, contactFieldsOf(contact));
           },
         }
       : {}),
   };
+}
 
+/**
+ * The open chat a provider's event is about: its chat_id, else the open chat of its
+ * client_id, else (spec 6.1: the BOT_MESSAGE sample carries neither) the chat last asked about.
+ */
+export function findBotChat(
+  state: Pick<PlatformState, 'chats' | 'customers'>,
+  json: Record<string, unknown>,
+  lastBotChat: number | undefined,
+): Chat | undefined {
+  const open = (chat: Chat | undefined) => (chat && chat.mode !== 'closed' ? chat : undefined);
+  if (typeof json.chat_id === 'string' || typeof json.chat_id === 'number')
+    return open(state.chats.get(Number(json.chat_id)));
+  if (typeof json.client_id === 'string') {
+    const chat = [...state.chats.values()].find(
+      (c) => c.mode !== 'closed' && state.customers.get(c.customerKey)?.clientId === json.client_id,
+    );
+    if (chat) return chat;
+  }
+  return lastBotChat === undefined ? undefined : open(state.chats.get(lastBotChat));
+}
+
+/** CLIENT_INFO's contact data as visitor fields: the non-empty strings of the four it may set. */
+export function contactFieldsOf(contact: Record<string, unknown>): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const key of ['name', 'email', 'phone', 'description']) {
+    const value = contact[key];
+    if (typeof value === 'string' && value !== '') fields[key] = value;
+  }
+  return fields;
+}
+
+/** spec 5.3 (assumed OAuth2 client credentials): the providers path's token endpoint. */
+function tokenRoute(core: PlatformCore, issuer: TokenIssuer | undefined): Route {
   return {
-    name: 'bot',
-    lifecycle,
-    routes: [
-      {
-        // spec 5.3 (assumed OAuth2 client credentials): the providers path's token endpoint
-        method: 'POST',
-        path: '/oauth/token',
-        handler(request) {
-          if (!issuer)
-            throw new ProtocolError(
-              'not_found',
-              'no token endpoint: start the platform with client credentials (spec 5.3)',
-            );
-          const issued = issuer.issue(request.body);
-          core.emit({
-            type: 'bot-token',
-            action: issued.ok ? 'issued' : 'refused',
-            ...(issued.ok
-              ? { expiresInMs: issued.body.expires_in * 1000 }
-              : { reason: issued.message }),
-            protocolMs: core.clock.now(),
-          });
-          // RFC 6749 5.2: a refused token request is answered with its own status
-          if (!issued.ok)
-            throw new ProtocolError(issued.code, issued.message, { status: issued.status });
-          return {
-            status: 200,
-            body: issued.body,
-            headers: { 'cache-control': 'no-store' },
-            record: { iface: 'bot', notes: ['token issued'] },
-          };
-        },
-      },
-      // spec 4.3: {base}/webhooks|providers/<provider_id>/<token>; every shape under these
-      // prefixes is answered (and reported) by the bot service, a wrong one with its 404
-      ...['/webhooks/*', '/providers/*'].map((path) => ({
-        method: '*',
-        path,
-        handler: (request: PlatformRequest) =>
-          handleProviderRequest(inbound, request, request.path.split('/').filter(Boolean)),
-      })),
-    ],
+    method: 'POST',
+    path: '/oauth/token',
+    handler(request) {
+      if (!issuer)
+        throw new ProtocolError(
+          'not_found',
+          'no token endpoint: start the platform with client credentials (spec 5.3)',
+        );
+      const issued = issuer.issue(request.body);
+      core.emit({
+        type: 'bot-token',
+        action: issued.ok ? 'issued' : 'refused',
+        ...(issued.ok
+          ? { expiresInMs: issued.body.expires_in * 1000 }
+          : { reason: issued.message }),
+        protocolMs: core.clock.now(),
+      });
+      // RFC 6749 5.2: a refused token request is answered with its own status
+      if (!issued.ok)
+        throw new ProtocolError(issued.code, issued.message, { status: issued.status });
+      return {
+        status: 200,
+        body: issued.body,
+        headers: { 'cache-control': 'no-store' },
+        record: { iface: 'bot', notes: ['token issued'] },
+      };
+    },
   };
 }

@@ -3,12 +3,12 @@ import { detectKind } from '../../contract/detect.js';
 import { formatIssue } from '../../contract/issues.js';
 import { validate } from '../../contract/validate.js';
 import type { ContractIssue } from '../../contract/types.js';
-import { errorBody } from '../../http/body.js';
+import { errorBody, type BodyResult } from '../../http/body.js';
 import { ProtocolError } from '../../protocol-error.js';
 import { triageCustomerMessage } from './customer-triage.js';
 import type { PlatformCore } from '../core.js';
 import { secretEquals } from '../ids.js';
-import type { Channel, Customer } from '../model.js';
+import type { Channel, Chat, Customer } from '../model.js';
 import { appendChatLine } from '../model.js';
 import type { PlatformRequest, PlatformResponse, PlatformService } from '../types.js';
 
@@ -134,6 +134,7 @@ function methodNotAllowed(allow: string): never {
   throw new ProtocolError('method_not_allowed', `use ${allow}`, { headers: { allow } });
 }
 
+/** spec 4.1: a customer message on the channel URL, checked, taken into its chat and announced. */
 function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest): PlatformResponse {
   const now = core.clock.now();
   // spec 4.1: a status other than 200 means the message was not taken
@@ -144,75 +145,11 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       record: { iface: 'channel', notes: ['mutant customer-500-once'] },
     };
   const body = request.body;
-  if (!body || !body.ok) {
-    const status = body?.status ?? 400;
-    const code = body?.code ?? 'empty_body';
-    const message = body?.message ?? 'a JSON body is required';
-    core.emit({
-      type: 'request-rejected',
-      method: request.method,
-      path: request.path,
-      status,
-      code,
-      message,
-      protocolMs: now,
-    });
-    throw new ProtocolError(code, message, { status, record: { notes: [message] } });
-  }
+  if (!body || !body.ok) return refuseUnreadBody(core, request, body, now);
   const json = withEmptySenderFilled(body.json, core.mutant);
   const detected = detectKind(json);
-  const type = isObject(json) && isObject(json.message) ? json.message.type : undefined;
-  if (!detected.kind || !detected.kind.startsWith('channel.customer.')) {
-    if (typeof type === 'string' && isObject(json) && isObject(json.sender)) {
-      // spec 2.3: any other type value in this role is ignored
-      const issue: ContractIssue = {
-        path: 'message.type',
-        code: 'ignored_type',
-        rule: `type "${type}" is not text, typein, typeout or a media type; ignored`,
-        spec: '2.3',
-        severity: 'warning',
-      };
-      core.emit({
-        type: 'violation',
-        source: 'channel',
-        channelId: channel.id,
-        issues: [issue],
-        outcome: 'ignored',
-        protocolMs: now,
-      });
-      return {
-        status: 200,
-        body: { result: 'ok' },
-        record: {
-          iface: 'channel',
-          verdict: { ok: true, errors: [], warnings: [formatIssue(issue)] },
-          notes: ['ignored'],
-        },
-      };
-    }
-    const reason = detected.kind?.startsWith('channel.agent.')
-      ? 'this is an agent message (spec 2.2); the channel URL takes customer messages (spec 2.1)'
-      : `not a customer message: ${'reason' in detected ? detected.reason : `detected ${detected.kind}`}`;
-    const issue: ContractIssue = {
-      path: '',
-      code: 'wrong_kind',
-      rule: reason,
-      spec: '2.1',
-      severity: 'error',
-    };
-    core.emit({
-      type: 'violation',
-      source: 'channel',
-      channelId: channel.id,
-      issues: [issue],
-      outcome: 'rejected',
-      protocolMs: now,
-    });
-    throw new ProtocolError('invalid_request', reason, {
-      section: '2.1',
-      record: { verdict: { ok: false, errors: [reason], warnings: [] } },
-    });
-  }
+  if (!detected.kind || !detected.kind.startsWith('channel.customer.'))
+    return notCustomerMessage(core, channel, json, detected, now);
   const kind = detected.kind;
   const result = validate(kind, json);
   const verdict = {
@@ -222,17 +159,11 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
   };
   // only a missing or empty required field blocks delivery (customer-triage.ts)
   const triage = triageCustomerMessage(kind, json, result);
+  const violation = { type: 'violation', source: 'channel', channelId: channel.id, kind } as const;
   if (!triage.deliverable) {
     // spec 2.1, 7.1: e.g. empty sender.id -> the message is not sent
-    core.emit({
-      type: 'violation',
-      source: 'channel',
-      channelId: channel.id,
-      kind,
-      issues: result.errors,
-      outcome: core.strict ? 'rejected' : 'not-delivered',
-      protocolMs: now,
-    });
+    const outcome = core.strict ? 'rejected' : 'not-delivered';
+    core.emit({ ...violation, issues: result.errors, outcome, protocolMs: now });
     if (core.strict)
       throw new ProtocolError('invalid_request', verdict.errors.join('; '), {
         section: '7.1',
@@ -246,39 +177,141 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
   }
   const payload = triage.payload as { sender: Json; message: Json };
   if (!result.ok) {
+    const dropped = triage.dropped.length > 0 ? { dropped: triage.dropped } : {};
     core.emit({
-      type: 'violation',
-      source: 'channel',
-      channelId: channel.id,
-      kind,
+      ...violation,
       issues: result.errors,
       outcome: 'delivered',
-      ...(triage.dropped.length > 0 ? { dropped: triage.dropped } : {}),
+      ...dropped,
       protocolMs: now,
     });
   }
-  const dropNote =
-    triage.dropped.length > 0 ? [`delivered without ${triage.dropped.join(', ')}`] : [];
-  let cut: { from: number; to: number } | undefined;
-  if (kind === 'channel.customer.text' && typeof payload.message.text === 'string') {
-    const limit = cutLimitOf(core.mutant);
-    const shortened = limit === undefined ? undefined : cutText(payload.message.text, limit);
-    if (shortened) {
-      payload.message.text = shortened.text; // spec 2.1, 8: longer text is cut, no error
-      cut = { from: shortened.from, to: limit ?? TEXT_CUT_LIMIT };
-    }
-  }
-  if (result.warnings.length > 0) {
-    core.emit({
-      type: 'violation',
-      source: 'channel',
-      channelId: channel.id,
+  const cut =
+    kind === 'channel.customer.text' ? cutCustomerText(payload.message, core.mutant) : undefined;
+  if (result.warnings.length > 0)
+    core.emit({ ...violation, issues: result.warnings, outcome: 'warned', protocolMs: now });
+  const chat = takeMessage(core, channel, { kind, payload, cut, now });
+  const notes = [
+    ...(triage.dropped.length > 0 ? [`delivered without ${triage.dropped.join(', ')}`] : []),
+    ...(cut ? [`text cut from ${cut.from} to ${cut.to} characters`] : []),
+  ];
+  return {
+    status: 200,
+    body: { result: 'ok' },
+    record: {
+      iface: 'channel',
       kind,
-      issues: result.warnings,
-      outcome: 'warned',
-      protocolMs: now,
-    });
+      chat: chat.id,
+      verdict,
+      ...(notes.length > 0 ? { notes } : {}),
+    },
+  };
+}
+
+/** spec 7.1: no body, or one that is not JSON (body.ts said why): refused and reported. */
+function refuseUnreadBody(
+  core: PlatformCore,
+  request: PlatformRequest,
+  body: Extract<BodyResult, { ok: false }> | undefined,
+  now: number,
+): never {
+  const status = body?.status ?? 400;
+  const code = body?.code ?? 'empty_body';
+  const message = body?.message ?? 'a JSON body is required';
+  core.emit({
+    type: 'request-rejected',
+    method: request.method,
+    path: request.path,
+    status,
+    code,
+    message,
+    protocolMs: now,
+  });
+  throw new ProtocolError(code, message, { status, record: { notes: [message] } });
+}
+
+/**
+ * Not a customer message: a message of a type this role does not know is ignored with a
+ * warning (spec 2.3, answered 200); anything else is refused (spec 2.1, 400).
+ */
+export function notCustomerMessage(
+  core: PlatformCore,
+  channel: Channel,
+  json: unknown,
+  detected: ReturnType<typeof detectKind>,
+  now: number,
+): PlatformResponse {
+  const type = isObject(json) && isObject(json.message) ? json.message.type : undefined;
+  const violation = { type: 'violation', source: 'channel', channelId: channel.id } as const;
+  if (typeof type === 'string' && isObject(json) && isObject(json.sender)) {
+    // spec 2.3: any other type value in this role is ignored
+    const issue: ContractIssue = {
+      path: 'message.type',
+      code: 'ignored_type',
+      rule: `type "${type}" is not text, typein, typeout or a media type; ignored`,
+      spec: '2.3',
+      severity: 'warning',
+    };
+    core.emit({ ...violation, issues: [issue], outcome: 'ignored', protocolMs: now });
+    return {
+      status: 200,
+      body: { result: 'ok' },
+      record: {
+        iface: 'channel',
+        verdict: { ok: true, errors: [], warnings: [formatIssue(issue)] },
+        notes: ['ignored'],
+      },
+    };
   }
+  const reason = detected.kind?.startsWith('channel.agent.')
+    ? 'this is an agent message (spec 2.2); the channel URL takes customer messages (spec 2.1)'
+    : `not a customer message: ${'reason' in detected ? detected.reason : `detected ${detected.kind}`}`;
+  const issue: ContractIssue = {
+    path: '',
+    code: 'wrong_kind',
+    rule: reason,
+    spec: '2.1',
+    severity: 'error',
+  };
+  core.emit({ ...violation, issues: [issue], outcome: 'rejected', protocolMs: now });
+  throw new ProtocolError('invalid_request', reason, {
+    section: '2.1',
+    record: { verdict: { ok: false, errors: [reason], warnings: [] } },
+  });
+}
+
+/**
+ * spec 2.1, 8: a customer text longer than the limit is cut in place (no error); what it was
+ * cut from and to, or undefined when it was not (a limits mutant moves or drops the limit).
+ */
+export function cutCustomerText(
+  message: Json,
+  mutant: MutantName | undefined,
+): { from: number; to: number } | undefined {
+  if (typeof message.text !== 'string') return undefined;
+  const limit = cutLimitOf(mutant);
+  const shortened = limit === undefined ? undefined : cutText(message.text, limit);
+  if (!shortened || limit === undefined) return undefined;
+  message.text = shortened.text;
+  return { from: shortened.from, to: limit };
+}
+
+/**
+ * A deliverable customer message taken in: the customer's data, their open chat (opened when
+ * none is), then typing announced as an event, any other message logged and announced as the
+ * `customer-message` moment (the bot service decides there).
+ */
+function takeMessage(
+  core: PlatformCore,
+  channel: Channel,
+  message: {
+    kind: string;
+    payload: { sender: Json; message: Json };
+    cut: { from: number; to: number } | undefined;
+    now: number;
+  },
+): Chat {
+  const { kind, payload, cut, now } = message;
   const customer = upsertCustomer(core, channel, payload.sender);
   const { chat } = core.openChat(customer, now);
   chat.lastActivityMs = now;
@@ -292,44 +325,27 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       typing: payload.message.type === 'typein',
       protocolMs: now,
     });
-  } else {
-    const text = typeof payload.message.text === 'string' ? payload.message.text : undefined;
-    appendChatLine(chat, {
-      timestamp: core.clock.epochSeconds(),
-      type: 'visitor',
-      kind,
-      ...(text === undefined ? {} : { text }),
-    });
-    core.moment({
-      type: 'customer-message',
-      channelId: channel.id,
-      chatId: chat.id,
-      customerId: customer.senderId,
-      ...(customer.name ? { customerName: customer.name } : {}),
-      kind,
-      ...(text === undefined ? {} : { text }),
-      ...(cut ? { cut } : {}),
-      protocolMs: now,
-    });
+    return chat;
   }
-  return {
-    status: 200,
-    body: { result: 'ok' },
-    record: {
-      iface: 'channel',
-      kind,
-      chat: chat.id,
-      verdict,
-      ...(cut || dropNote.length > 0
-        ? {
-            notes: [
-              ...dropNote,
-              ...(cut ? [`text cut from ${cut.from} to ${cut.to} characters`] : []),
-            ],
-          }
-        : {}),
-    },
-  };
+  const text = typeof payload.message.text === 'string' ? payload.message.text : undefined;
+  appendChatLine(chat, {
+    timestamp: core.clock.epochSeconds(),
+    type: 'visitor',
+    kind,
+    ...(text === undefined ? {} : { text }),
+  });
+  core.moment({
+    type: 'customer-message',
+    channelId: channel.id,
+    chatId: chat.id,
+    customerId: customer.senderId,
+    ...(customer.name ? { customerName: customer.name } : {}),
+    kind,
+    ...(text === undefined ? {} : { text }),
+    ...(cut ? { cut } : {}),
+    protocolMs: now,
+  });
+  return chat;
 }
 
 /** spec 2.1: name, phone, email, photo may change during a chat; the latest values win. */

@@ -5,7 +5,8 @@ import {
   type DeliverOptions,
   type DeliveryResult,
 } from '../delivery.js';
-import type { Chat, ChatLine, Customer } from '../model.js';
+import type { Channel, Chat, ChatLine, Customer } from '../model.js';
+import type { MutantName } from '../mutants.js';
 import { appendChatLine } from '../model.js';
 import type { DirectDeliveryService } from '../types.js';
 import { shapeSent } from '../payload-forms.js';
@@ -49,37 +50,11 @@ export function deliverToCustomer(
   core: PlatformCore,
   options: DeliverToCustomerOptions,
 ): Promise<CustomerDeliveryResult> {
-  const { chat, customer, sender, message, messageId, kind } = options;
+  const { chat, customer, message, messageId, kind } = options;
   const channel = core.state.channels.get(chat.channelId);
-  const mutant = core.mutant;
-  const payload = {
-    sender: {
-      ...(mutant === 'drop-agent-name' ? {} : { name: sender.name }),
-      ...(sender.photo && mutant !== 'drop-agent-photo' ? { photo: sender.photo } : {}),
-    },
-    recipient: { id: customer.senderId }, // spec 2.2: returned unchanged
-    message: {
-      ...message,
-      // spec 2.2: message.id is a string; the mutant sends a number made from it
-      id:
-        mutant === 'numeric-message-ids'
-          ? parseInt(messageId.replace(/-/g, '').slice(0, 12), 16)
-          : messageId,
-    },
-  };
-  let line: ChatLine | undefined;
-  if (message.type !== 'typein' && message.type !== 'typeout') {
-    line = {
-      timestamp: core.clock.epochSeconds(),
-      type: sender.lineType,
-      kind,
-      ...(sender.agentId === undefined ? {} : { agentId: sender.agentId }),
-      ...(typeof message.text === 'string' ? { text: message.text } : {}),
-      deliveryId: messageId,
-    };
-    appendChatLine(chat, line);
-    core.touchChat(chat);
-  }
+  const sent = { deliveryId: messageId, chatId: chat.id };
+  const payload = customerPayload(core.mutant, options);
+  const line = logSentLine(core, options);
   // spec 4.5: a widget visitor is reached through the page's event stream, not over HTTP
   const direct = channel ? core.service<DirectDeliveryService>(channel.kind) : undefined;
   if (direct?.deliverToCustomer) {
@@ -88,23 +63,11 @@ export function deliverToCustomer(
       customerKey: customer.key,
       messageId,
       kind,
-      senderName: sender.name,
+      senderName: options.sender.name,
       message,
     });
-    if (line)
-      line.delivery = {
-        result: pushed.result,
-        attempts: pushed.result === 'delivered' ? 1 : 0,
-        ...(pushed.agentNotice === undefined ? {} : { agentNotice: pushed.agentNotice }),
-      };
-    return Promise.resolve({
-      deliveryId: messageId,
-      chatId: chat.id,
-      payload,
-      attempts: 1,
-      elapsedMs: 0,
-      ...pushed,
-    });
+    if (line) line.delivery = lineDelivery(pushed.result === 'delivered' ? 1 : 0, pushed);
+    return Promise.resolve({ ...sent, payload, attempts: 1, elapsedMs: 0, ...pushed });
   }
   if (!channel?.integratorUrl) {
     const agentNotice = 'no integrator URL is configured for this channel';
@@ -122,8 +85,7 @@ export function deliverToCustomer(
       protocolMs: core.clock.now(),
     });
     return Promise.resolve({
-      deliveryId: messageId,
-      chatId: chat.id,
+      ...sent,
       payload,
       result: 'failed',
       attempts: 0,
@@ -132,28 +94,102 @@ export function deliverToCustomer(
     });
   }
   const typing = message.type === 'typein' || message.type === 'typeout';
-  if (typing && mutant === 'drop-agent-typing') {
+  if (typing && core.mutant === 'drop-agent-typing') {
     // spec 2.3: the mutant never sends the notice, and says it did
-    return Promise.resolve({
-      deliveryId: messageId,
-      chatId: chat.id,
-      payload,
-      result: 'delivered',
-      attempts: 1,
-      elapsedMs: 0,
-    });
+    return Promise.resolve({ ...sent, payload, result: 'delivered', attempts: 1, elapsedMs: 0 });
   }
+  const work = deliverToIntegrator(core, channel, channel.integratorUrl, options, {
+    payload,
+    line,
+  });
+  return core.track(work);
+}
+
+/**
+ * spec 2.2: the agent-message payload the integrator gets: sender name and photo, the
+ * customer's id returned unchanged, the message with its platform id (a mutant drops or
+ * changes a field).
+ */
+export function customerPayload(
+  mutant: MutantName | undefined,
+  options: Pick<DeliverToCustomerOptions, 'customer' | 'sender' | 'message' | 'messageId'>,
+): {
+  sender: { name?: string; photo?: string };
+  recipient: { id: string };
+  message: ChannelMessage;
+} {
+  const { customer, sender, message, messageId } = options;
+  return {
+    sender: {
+      ...(mutant === 'drop-agent-name' ? {} : { name: sender.name }),
+      ...(sender.photo && mutant !== 'drop-agent-photo' ? { photo: sender.photo } : {}),
+    },
+    recipient: { id: customer.senderId }, // spec 2.2: returned unchanged
+    message: {
+      ...message,
+      // spec 2.2: message.id is a string; the mutant sends a number made from it
+      id:
+        mutant === 'numeric-message-ids'
+          ? parseInt(messageId.replace(/-/g, '').slice(0, 12), 16)
+          : messageId,
+    },
+  };
+}
+
+/** The chat-log line of a sent message (typing leaves none); its delivery is filled in later. */
+function logSentLine(core: PlatformCore, options: DeliverToCustomerOptions): ChatLine | undefined {
+  const { chat, sender, message, messageId, kind } = options;
+  if (message.type === 'typein' || message.type === 'typeout') return undefined;
+  const line: ChatLine = {
+    timestamp: core.clock.epochSeconds(),
+    type: sender.lineType,
+    kind,
+    ...(sender.agentId === undefined ? {} : { agentId: sender.agentId }),
+    ...(typeof message.text === 'string' ? { text: message.text } : {}),
+    deliveryId: messageId,
+  };
+  appendChatLine(chat, line);
+  core.touchChat(chat);
+  return line;
+}
+
+/** What a chat line keeps of its delivery's outcome. */
+function lineDelivery(
+  attempts: number,
+  outcome: { result: DeliveryResult['result']; agentNotice?: string | undefined },
+): NonNullable<ChatLine['delivery']> {
+  return {
+    result: outcome.result,
+    attempts,
+    ...(outcome.agentNotice === undefined ? {} : { agentNotice: outcome.agentNotice }),
+  };
+}
+
+/**
+ * spec 4.2, 8: POST to `<integrator URL>/<channel id>` with the channel's redelivery policy
+ * (the delivery mutants hold, flip or repeat it).
+ */
+function deliverToIntegrator(
+  core: PlatformCore,
+  channel: Channel,
+  integratorUrl: string,
+  options: DeliverToCustomerOptions,
+  sent: { payload: unknown; line: ChatLine | undefined },
+): Promise<CustomerDeliveryResult> {
+  const { chat, messageId, kind } = options;
+  const mutant = core.mutant;
   // the first agent line of a chat waits 1 s under the mutant, so the next one overtakes it
   const held =
     mutant === 'reorder-agent-messages' &&
-    line !== undefined &&
+    options.message.type !== 'typein' &&
+    options.message.type !== 'typeout' &&
     chat.lines.filter((l) => l.type !== 'visitor').length === 1;
   const delivery: DeliverOptions = {
     deliveryId: messageId,
     target: 'integrator',
-    url: `${channel.integratorUrl}/${encodeURIComponent(channel.id)}`, // spec 4.2
+    url: `${integratorUrl}/${encodeURIComponent(channel.id)}`, // spec 4.2
     // the forms a profile asks for (payload-forms.ts); the spec's when none
-    body: shapeSent(core, kind, JSON.stringify(payload)),
+    body: shapeSent(core, kind, JSON.stringify(sent.payload)),
     chunked: mutant === 'flip-chunked' ? !channel.chunked : channel.chunked,
     policy: core.channelPolicy,
     clock: core.clock,
@@ -165,23 +201,17 @@ export function deliverToCustomer(
     signal: core.signal,
     limiter: core.limiter,
   };
-  const sent = held
+  const delivered = held
     ? core.clock
         .sleep(1000, core.signal)
         // a stop during the hold: deliver() sees the aborted signal and reports it
         .catch(() => undefined)
         .then(() => deliver(delivery))
     : deliver(delivery);
-  const work = sent.then(async (result) => {
+  return delivered.then(async (result) => {
     if (mutant === 'duplicate-agent-message' && result.result === 'delivered')
       await deliver({ ...delivery, deliveryId: `${messageId}.again` });
-    if (line)
-      line.delivery = {
-        result: result.result,
-        attempts: result.attempts,
-        ...(result.agentNotice === undefined ? {} : { agentNotice: result.agentNotice }),
-      };
-    return { ...result, deliveryId: messageId, chatId: chat.id, payload };
+    if (sent.line) sent.line.delivery = lineDelivery(result.attempts, result);
+    return { ...result, deliveryId: messageId, chatId: chat.id, payload: sent.payload };
   });
-  return core.track(work);
 }

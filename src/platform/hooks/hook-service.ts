@@ -8,7 +8,9 @@ import {
 } from '../delivery.js';
 import type { LifecycleHooks } from '../lifecycle-hooks.js';
 import { shapeSent } from '../payload-forms.js';
-import type { Agent, Chat, Customer } from '../model.js';
+import type { Agent, Chat, Customer, PlatformState } from '../model.js';
+import type { MutantName } from '../mutants.js';
+import type { OfflineMessageEvent } from './events.js';
 import type { PlatformService } from '../types.js';
 import {
   buildCallEvent,
@@ -81,7 +83,6 @@ export function createHookService(
 ): PlatformService {
   const policy = hookPolicyOf(options);
   const url = options.url;
-
   const send = (name: HookEventName, body: Record<string, unknown>, chatId?: number): void => {
     // spec 6.2: chat_finished follows a closed chat; the mutant never sends it
     if (name === 'chat_finished' && core.mutant === 'no-chat-finished') return;
@@ -106,52 +107,42 @@ export function createHookService(
     }).then((result) => useHookReply(core, { name, deliveryId, result, ...chatRef(chatId) }));
     core.track(work).catch(() => undefined); // stopped mid-delivery
   };
+  const baseOf = (chat: Chat, customer: Customer): HookBase =>
+    hookBaseOf(core.mutant, options.widgetId ?? chat.channelId, chat, customer);
+  const docs = docsHooksOf(core, { ...options, policy, baseOf });
+  return { name: 'hooks', lifecycle: hookLifecycle({ core, options, send, baseOf, docs }) };
+}
 
-  const chatRef = (chatId?: number) => (chatId === undefined ? {} : { chatId });
-  const docs = docsHooksOf(core, { ...options, policy, baseOf: (c, u) => baseOf(c, u) });
+const chatRef = (chatId?: number) => (chatId === undefined ? {} : { chatId });
 
-  const baseOf = (chat: Chat, customer: Customer): HookBase => ({
-    widgetId: options.widgetId ?? chat.channelId,
-    seed: customer.key,
-    chatId: chat.id,
-    visitor: {
-      number: customer.visitorNumber,
-      ...compact({
-        name: customer.name,
-        email: customer.email,
-        phone: customer.phone,
-        description: customer.description,
-        ...(core.mutant === 'hook-without-user-token' ? {} : { userToken: customer.userToken }),
-      }),
-      chatsCount: chat.lines.filter((l) => l.type === 'visitor').length,
-    },
-  });
+/** What the hook service's lifecycle hooks act with. */
+interface HookContext {
+  core: PlatformCore;
+  options: HookServiceOptions;
+  send: (name: HookEventName, body: Record<string, unknown>, chatId?: number) => void;
+  baseOf: (chat: Chat, customer: Customer) => HookBase;
+  docs: ReturnType<typeof docsHooksOf>;
+}
 
-  const agentOf = (chat: Chat | undefined, agentId?: number): Agent | undefined => {
-    const id =
-      agentId ??
-      chat?.agentId ??
-      (chat ? core.state.channels.get(chat.channelId)?.agentIds[0] : undefined);
-    return core.state.agents.find((a) => a.id === id) ?? core.state.agents[0];
-  };
-
+/** The hook service's decisions, at the moments the core announces (spec 3's triggers). */
+function hookLifecycle(ctx: HookContext): Partial<LifecycleHooks> {
+  const { core, options, send, baseOf, docs } = ctx;
+  const state = core.state;
   const withCustomer = (chat: Chat, fn: (customer: Customer) => void): void => {
-    const customer = core.state.customers.get(chat.customerKey);
+    const customer = state.customers.get(chat.customerKey);
     if (customer) fn(customer);
   };
-
-  // the hook service's decisions, at the moments the core announces (spec 3's triggers)
-  const lifecycle: Partial<LifecycleHooks> = {
+  return {
     // spec 3: agent presses Reply
     chatAccepted: (event, chat) =>
       withCustomer(chat, (customer) => {
-        const agent = agentOf(chat, event.agentId);
+        const agent = hookAgentOf(state, chat, event.agentId);
         if (agent) send('chat_accepted', buildChatAccepted(baseOf(chat, customer), agent), chat.id);
       }),
     // spec 3: visitor data updated (docs: client_updated too, with client_id)
     customerUpdated: (_event, chat) =>
       withCustomer(chat, (customer) => {
-        const agent = agentOf(chat);
+        const agent = hookAgentOf(state, chat);
         if (agent) send('chat_updated', buildChatUpdated(baseOf(chat, customer), agent), chat.id);
         docs?.clientUpdated(chat, customer);
       }),
@@ -159,7 +150,7 @@ export function createHookService(
     // spec 3: chat linked to the CRM through crm_link
     chatAssigned: (event, chat) =>
       withCustomer(chat, (customer) => {
-        const agent = agentOf(chat, event.agentId);
+        const agent = hookAgentOf(state, chat, event.agentId);
         const body = agent && buildChatAssigned(baseOf(chat, customer), agent, event.assignTo);
         if (body) send('chat_assigned', body, chat.id);
       }),
@@ -167,7 +158,7 @@ export function createHookService(
     chatClosed: (_event, chat) =>
       withCustomer(chat, (customer) => {
         const agents = chat.agentIds
-          .map((id) => core.state.agents.find((a) => a.id === id))
+          .map((id) => state.agents.find((a) => a.id === id))
           .filter((a): a is Agent => a !== undefined);
         const data = hookDataOf(chat);
         const body = buildChatFinished(baseOf(chat, customer), agents, {
@@ -179,20 +170,7 @@ export function createHookService(
       }),
     // spec 3: offline form sent; no chat, no agent, no department (spec 6.2)
     offlineMessage: (event) => {
-      const base: HookBase = {
-        widgetId: options.widgetId ?? event.channelId,
-        seed: `offline/${event.email ?? event.phone ?? event.offlineMessageId}`,
-        visitor: {
-          number: event.visitorNumber,
-          ...compact({
-            name: event.name,
-            email: event.email,
-            phone: event.phone,
-            description: event.description,
-            ...(core.mutant === 'hook-without-user-token' ? {} : { userToken: event.userToken }),
-          }),
-        },
-      };
+      const base = offlineBaseOf(core.mutant, options.widgetId ?? event.channelId, event);
       const body = buildOfflineMessage(base, {
         offlineMessageId: event.offlineMessageId,
         message: event.message,
@@ -201,14 +179,14 @@ export function createHookService(
     },
     // spec 3: a call begins or its status changes
     callStatus: (event, chat) => {
-      const customer = chat ? core.state.customers.get(chat.customerKey) : undefined;
-      const agent = agentOf(chat, event.agentId);
+      const customer = chat ? state.customers.get(chat.customerKey) : undefined;
+      const agent = hookAgentOf(state, chat, event.agentId);
       if (!agent) return;
       const base: HookBase =
         chat && customer
           ? baseOf(chat, customer)
           : {
-              widgetId: options.widgetId ?? core.state.channels.keys().next().value ?? '',
+              widgetId: options.widgetId ?? state.channels.keys().next().value ?? '',
               seed: `call/${event.phone}`,
               visitor: { number: 0, phone: event.phone },
             };
@@ -221,7 +199,72 @@ export function createHookService(
       send('call_event', body, event.chatId);
     },
   };
-  return { name: 'hooks', lifecycle };
+}
+
+/**
+ * spec 6.2: the widget, chat and visitor fields every chat's hook event carries (the
+ * hook-without-user-token mutant leaves out the user token).
+ */
+export function hookBaseOf(
+  mutant: MutantName | undefined,
+  widgetId: string,
+  chat: Chat,
+  customer: Customer,
+): HookBase {
+  return {
+    widgetId,
+    seed: customer.key,
+    chatId: chat.id,
+    visitor: {
+      number: customer.visitorNumber,
+      ...compact({
+        name: customer.name,
+        email: customer.email,
+        phone: customer.phone,
+        description: customer.description,
+        ...(mutant === 'hook-without-user-token' ? {} : { userToken: customer.userToken }),
+      }),
+      chatsCount: chat.lines.filter((l) => l.type === 'visitor').length,
+    },
+  };
+}
+
+/** spec 6.2 offline_message: the visitor as the offline form gave it; no chat. */
+function offlineBaseOf(
+  mutant: MutantName | undefined,
+  widgetId: string,
+  event: OfflineMessageEvent,
+): HookBase {
+  return {
+    widgetId,
+    seed: `offline/${event.email ?? event.phone ?? event.offlineMessageId}`,
+    visitor: {
+      number: event.visitorNumber,
+      ...compact({
+        name: event.name,
+        email: event.email,
+        phone: event.phone,
+        description: event.description,
+        ...(mutant === 'hook-without-user-token' ? {} : { userToken: event.userToken }),
+      }),
+    },
+  };
+}
+
+/**
+ * The agent a hook event names: the one given, else the chat's, else the first of its
+ * channel's agents, else the first agent.
+ */
+export function hookAgentOf(
+  state: Pick<PlatformState, 'agents' | 'channels'>,
+  chat: Chat | undefined,
+  agentId?: number,
+): Agent | undefined {
+  const id =
+    agentId ??
+    chat?.agentId ??
+    (chat ? state.channels.get(chat.channelId)?.agentIds[0] : undefined);
+  return state.agents.find((a) => a.id === id) ?? state.agents[0];
 }
 
 /** spec 2.6: the chat log of chat_finished: visitor and agent lines, agent_id on agent lines. */

@@ -1,4 +1,4 @@
-import { errorBody } from '../../http/body.js';
+import { ProtocolError } from '../../protocol-error.js';
 import type { WidgetInboundEvent } from '../../contract/widget-protocol.js';
 import type { PlatformCore } from '../core.js';
 import type { PlatformEvent } from '../events.js';
@@ -22,6 +22,23 @@ const reply = (status: number, body: unknown, kind?: string, chat?: number): Pla
   headers: CORS,
   record: { iface: 'widget', ...(kind ? { kind } : {}), ...(chat === undefined ? {} : { chat }) },
 });
+
+/**
+ * A refusal of the widget channel (spec 4.5, 7), answered by the core: with the CORS headers
+ * (the page reads every answer cross-origin) and recorded as the widget's. A posted event is
+ * refused in the transport's own shape, `{ok: false, error}`.
+ */
+export function widgetRefusal(
+  code: 'not_found' | 'invalid_request',
+  message: string,
+  shape: 'error-body' | 'transport' = 'error-body',
+): ProtocolError {
+  return new ProtocolError(code, message, {
+    headers: CORS,
+    record: { iface: 'widget' },
+    ...(shape === 'transport' ? { body: { ok: false, error: message } } : {}),
+  });
+}
 
 /**
  * The widget channel (interface C, platform side) under /_sim/widget/:
@@ -56,10 +73,9 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
   const stream = (request: PlatformRequest): PlatformResponse => {
     const visitorId = request.query.get('visitor') ?? '';
     const channel = channelFor(request.query.get('channel'));
-    if (!channel) return reply(404, errorBody('not_found', 'no widget channel has that id'));
-    if (visitorId === '' || visitorId.length > 200) {
-      return reply(400, errorBody('invalid_request', 'give ?visitor=<visitor id>'));
-    }
+    if (!channel) throw widgetRefusal('not_found', 'no widget channel has that id');
+    if (visitorId === '' || visitorId.length > 200)
+      throw widgetRefusal('invalid_request', 'give ?visitor=<visitor id>');
     const visitor = hub.ensure(visitorId, channel);
     const last = Number(request.headers['last-event-id']);
     return {
@@ -84,12 +100,14 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
 
   const receive = (request: PlatformRequest): PlatformResponse => {
     const channel = channelFor(request.query.get('channel'));
-    if (!channel) return reply(404, { ok: false, error: 'no widget channel has that id' });
+    if (!channel) throw widgetRefusal('not_found', 'no widget channel has that id', 'transport');
     const body = request.body;
-    if (!body?.ok)
-      return reply(400, { ok: false, error: body?.message ?? 'a JSON body is required' });
+    if (!body?.ok) {
+      const message = body?.message ?? 'a JSON body is required';
+      throw widgetRefusal('invalid_request', message, 'transport');
+    }
     const parsed = parseOutboundEvent(body.json);
-    if (!parsed.ok) return reply(400, { ok: false, error: parsed.error });
+    if (!parsed.ok) throw widgetRefusal('invalid_request', parsed.error, 'transport');
     const visitor = hub.ensure(parsed.event.visitorId, channel);
     const answer = applyOutbound(core, hub, visitor, parsed.event);
     // a callback's record belongs to the chat of the push it reflects (the trace's
@@ -128,11 +146,9 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
         // the page reads every answer cross-origin: a 404 carries the CORS headers too
         method: '*',
         path: '/_sim/widget/*',
-        handler: (request) =>
-          reply(
-            404,
-            errorBody('not_found', `no widget endpoint ${request.method} ${request.path}`),
-          ),
+        handler: (request) => {
+          throw widgetRefusal('not_found', `no widget endpoint ${request.method} ${request.path}`);
+        },
       },
     ],
     deliverToCustomer(input) {

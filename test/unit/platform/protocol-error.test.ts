@@ -97,6 +97,20 @@ describe('ProtocolError: a protocol refusal thrown by a route, answered once by 
     });
   });
 
+  it("an interface's own refusal shape and record interface are answered as given", () => {
+    const core = coreThrowing(
+      new ProtocolError('not_found', 'no such thing', {
+        body: { ok: false, error: 'no such thing' },
+        record: { iface: 'widget' },
+      }).withRecord({ notes: ['kept'] }),
+    );
+    expect(core.handle(request('/webhooks/acme/t'))).toEqual({
+      status: 404,
+      body: { ok: false, error: 'no such thing' },
+      record: { iface: 'widget', notes: ['kept'] },
+    });
+  });
+
   it('other errors are not refusals: they reach the adapter (a 500 there)', () => {
     const core = coreThrowing(new TypeError('a bug'));
     expect(() => core.handle(request('/webhooks/acme/t'))).toThrow('a bug');

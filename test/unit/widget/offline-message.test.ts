@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { OFFLINE_ERRORS } from '../../../src/widget/index.js';
+import { offlineMessageOf } from '../../../src/widget/api.js';
 import { install, sentEvents } from './setup.js';
 
 const valid = {
@@ -71,5 +72,21 @@ describe('sendOfflineMessage (spec 4.5, 7.3)', () => {
     });
     widget.agent.setOnline(false);
     expect(widget.api.sendOfflineMessage(valid)).toEqual({ result: 'ok' });
+  });
+});
+
+describe("offlineMessageOf: sendOfflineMessage's arguments as one message", () => {
+  it("names the five strings in the spec's order, leaving out those not given", () => {
+    expect(offlineMessageOf(['Ann', 'ann@shop.test', undefined, undefined, 'hi'])).toEqual({
+      name: 'Ann',
+      email: 'ann@shop.test',
+      message: 'hi',
+    });
+  });
+
+  it('takes one object as it is, and anything else for the check to refuse', () => {
+    expect(offlineMessageOf([valid])).toBe(valid);
+    expect(offlineMessageOf([42])).toBe(42);
+    expect(offlineMessageOf([])).toBeUndefined();
   });
 });
