@@ -1,12 +1,58 @@
+/**
+ * A fault's effect written on a reply wire (a socket, or the in-process transport): the
+ * socket side's adapter of the one reading in `step.ts`.
+ */
+import type { Clock } from '../clock.js';
+import type { ReplyWire } from '../http/wire.js';
 import type { Fault } from './fault.js';
 import type { AppliedReply, FaultContext } from './reply.js';
+import { writeReply } from './reply.js';
 import { applyNone } from './none.js';
-import { applyStatus } from './status.js';
 import { applyReset } from './reset.js';
 import { applyHang } from './hang.js';
-import { applyBadJson } from './bad-json.js';
-import { applyErrorReply } from './error-reply.js';
 import { applySlowBody } from './slow-body.js';
+import { faultEffect, type FaultEffect } from './step.js';
+
+/**
+ * Writes what `effect` says on the context's wire: the normal reply, an injected one, a reply
+ * whose body trickles, or none.
+ */
+export function answerOnWire(
+  effect: FaultEffect,
+  context: FaultContext,
+): AppliedReply | Promise<AppliedReply> {
+  switch (effect.kind) {
+    case 'answer':
+      return applyNone(context);
+    case 'reply':
+      return writeReply(context.wire, effect.status, effect.body);
+    case 'slow':
+      return applySlowBody(context, effect.durationMs);
+    case 'drop':
+      return effect.how === 'reset' ? applyReset(context) : applyHang(context);
+    default: {
+      const never: never = effect;
+      throw new Error(`unknown fault effect ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/**
+ * Waits `delayMs` of protocol time unless the client leaves first (then false: a request
+ * the client gave up on is not answered).
+ */
+export async function waitOnWire(wire: ReplyWire, clock: Clock, delayMs: number): Promise<boolean> {
+  const controller = new AbortController();
+  const off = wire.onClose(() => controller.abort(new Error('client closed')));
+  try {
+    await clock.sleep(delayMs, controller.signal);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    off();
+  }
+}
 
 /**
  * Answers one request as the fault says, after `delayMs` of protocol time.
@@ -17,35 +63,7 @@ export async function applyFault(
   context: FaultContext,
   delayMs = 0,
 ): Promise<AppliedReply> {
-  if (delayMs > 0) {
-    const controller = new AbortController();
-    const off = context.wire.onClose(() => controller.abort(new Error('client closed')));
-    try {
-      await context.clock.sleep(delayMs, controller.signal);
-    } catch {
-      return { noReply: 'hang' };
-    } finally {
-      off();
-    }
-  }
-  switch (fault.kind) {
-    case 'none':
-      return applyNone(context);
-    case 'status':
-      return applyStatus(context, fault.status);
-    case 'reset':
-      return applyReset(context);
-    case 'hang':
-      return applyHang(context);
-    case 'bad-json':
-      return applyBadJson(context);
-    case 'error':
-      return applyErrorReply(context, fault.code, fault.message);
-    case 'slow-body':
-      return applySlowBody(context, fault.durationMs);
-    default: {
-      const never: never = fault;
-      throw new Error(`unknown fault ${JSON.stringify(never)}`);
-    }
-  }
+  if (delayMs > 0 && !(await waitOnWire(context.wire, context.clock, delayMs)))
+    return { noReply: 'hang' };
+  return answerOnWire(faultEffect(fault), context);
 }

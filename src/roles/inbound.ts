@@ -6,13 +6,16 @@
  */
 import type { Clock } from '../clock.js';
 import {
-  applyFault,
+  answerOnWire,
   createFaultInjector,
   describeFault,
+  faultStep,
+  waitOnWire,
   type FaultDecision,
   type FaultPlan,
 } from '../faults/index.js';
 import type { AppliedReply } from '../faults/reply.js';
+import { applyNone } from '../faults/none.js';
 import { DEFAULT_BODY_LIMIT, errorBody, type TransferMode } from '../http/body.js';
 import {
   after,
@@ -131,8 +134,11 @@ interface RoleContext extends PipelineContext {
   answer?: RoleAnswer;
   decision?: FaultDecision;
   applied?: AppliedReply;
-  fault?: string;
 }
+
+/** The fault applied, in --fault syntax. */
+const faultOf = (ctx: RoleContext): string =>
+  ctx.decision ? describeFault(ctx.decision.fault) : 'none';
 
 /** The request as the journal records it (the body as it came, when read). */
 function requestOf(ctx: RoleContext): ExchangeInput['request'] {
@@ -168,7 +174,7 @@ function roleRecord(role: InboundRole, ctx: RoleContext): ExchangeInput | undefi
     };
   else head.response = { status: applied.status ?? 0, body: applied.body ?? '' };
   head.verdict = answer.verdict;
-  head.fault = ctx.fault ?? 'none';
+  head.fault = faultOf(ctx);
   if (answer.notes) head.notes = answer.notes;
   return head;
 }
@@ -213,37 +219,44 @@ function report(role: InboundRole, ctx: RoleContext): void {
     answer,
     decision,
     applied,
-    fault: ctx.fault ?? 'none',
+    fault: faultOf(ctx),
     protocolMs: ctx.started,
     durationMs: role.clock.now() - ctx.started,
   });
 }
 
+/** A body the role refuses as it is: no fault, no attempt counted (spec 8). */
+const UNFAULTED: FaultDecision = {
+  fault: { kind: 'none' },
+  delayMs: 0,
+  attempt: 1,
+  requestNumber: 0,
+};
+
 /**
  * The fault plan on the role's normal answer (spec 8: faults act on valid requests; a body
- * the role refuses as it is gets its answer as it is, and counts no attempt).
+ * the role refuses as it is gets its answer as it is, and counts no attempt), written on the
+ * exchange's wire.
  */
-function faultStep(role: InboundRole): Middleware<RoleContext> {
+function roleFaults(role: InboundRole): Middleware<RoleContext> {
   const injector = createFaultInjector(role.plan ?? {});
-  const apply = async (ctx: RoleContext): Promise<void> => {
-    const answer = ctx.answer;
-    if (!answer) return;
-    const decision: FaultDecision =
-      answer.faults === false
-        ? { fault: { kind: 'none' }, delayMs: 0, attempt: 1, requestNumber: 0 }
-        : injector.decide(answer.key);
-    ctx.decision = decision;
-    ctx.applied = await applyFault(
-      decision.fault,
-      { wire: ctx.exchange.wire, clock: role.clock, normal: answer.normal },
-      decision.delayMs,
-    );
-    ctx.fault = describeFault(decision.fault);
-  };
-  return (ctx, next) => {
-    const done = next(ctx);
-    return done ? done.then(() => apply(ctx)) : apply(ctx);
-  };
+  return faultStep<RoleContext>({
+    decide: ({ answer }) =>
+      answer && (answer.faults === false ? UNFAULTED : injector.decide(answer.key)),
+    wait: (ctx, decision) => waitOnWire(ctx.exchange.wire, role.clock, decision.delayMs),
+    gone(ctx) {
+      ctx.applied = { noReply: 'hang' };
+    },
+    async inject(ctx, effect) {
+      ctx.applied = await answerOnWire(effect, answerContext(role, ctx));
+    },
+  });
+}
+
+/** What a fault acts on: the exchange's wire and the role's normal answer. */
+function answerContext(role: InboundRole, ctx: RoleContext) {
+  const normal = ctx.answer?.normal ?? { status: 200, body: '' };
+  return { wire: ctx.exchange.wire, clock: role.clock, normal };
 }
 
 /**
@@ -278,19 +291,23 @@ export function createInboundHandler(
           return refuse(ctx, { status: read.status, code: read.code, message: read.message });
         return next(ctx);
       },
-      faultStep(role),
+      (ctx, next) => {
+        const body = ctx.body;
+        if (!body?.ok) return;
+        const read: InboundBody = {
+          json: body.json,
+          raw: body.raw,
+          transfer: body.transfer,
+          bytes: body.bytes,
+        };
+        ctx.read = read;
+        ctx.answer = role.answer(read, ctx.exchange);
+        return next(ctx);
+      },
+      roleFaults(role),
     ],
     (ctx) => {
-      const body = ctx.body;
-      if (!body?.ok) return;
-      const read: InboundBody = {
-        json: body.json,
-        raw: body.raw,
-        transfer: body.transfer,
-        bytes: body.bytes,
-      };
-      ctx.read = read;
-      ctx.answer = role.answer(read, ctx.exchange);
+      if (ctx.answer) ctx.applied = applyNone(answerContext(role, ctx));
     },
   );
   return async (exchange) =>
