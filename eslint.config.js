@@ -47,7 +47,6 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/platform/control-api.ts': 147,
   'src/platform/core.ts': 192,
   'src/platform/hooks/hook-service.ts': 133,
-  'src/proxy/proxy.ts': 233,
   'src/reference/contract.ts': 375,
   'src/roles/bot/provider.ts': 277,
   'src/web/console/journal-view.ts': 160,
