@@ -2,7 +2,8 @@
  * The ONE inbound pipeline of the serving roles: read the body within the limit,
  * refuse what the role does not serve, apply the fault plan to the role's normal answer,
  * write the reply and journal the exchange. A role says only what is its own: which requests
- * it admits, how it judges a body and what it would answer; it reports through two callbacks.
+ * it admits, how it judges a body and what it would answer; it hears one request-rejected
+ * event for every request it refused (made here, `rejection`) and its answered bodies.
  */
 import type { Clock } from '../clock.js';
 import {
@@ -26,7 +27,7 @@ import {
 } from '../http/pipeline.js';
 import type { InboundExchange } from '../http/exchange.js';
 import { journalStep, type ExchangeInput, type Journal } from '../journal/index.js';
-import type { WireErrorCode } from '../wire-errors.js';
+import type { RequestRejectedEvent, WireErrorCode } from '../wire-errors.js';
 
 /** A request the role refuses before reading it as its own (404, 405, 401 ...). */
 export interface Refusal {
@@ -54,10 +55,11 @@ export interface RoleAnswer {
   key: string;
   notes?: string[];
   /**
-   * false: the role refuses this body as it is (a malformed event gets its 400), and the fault
-   * plan neither applies nor counts an attempt; faults act on valid requests only
+   * the role refuses this body as it is (a malformed event gets its 400): the fault plan
+   * neither applies nor counts an attempt (faults act on valid requests only), and the
+   * request is reported as rejected with this code and message
    */
-  faults?: false;
+  refused?: { code: WireErrorCode; message: string };
 }
 
 /** What happened to an admitted request: the role turns it into its own event. */
@@ -73,14 +75,12 @@ export interface InboundOutcome {
   durationMs: number;
 }
 
-export interface RefusedOutcome {
-  method: string;
-  path: string;
-  status: number;
-  code: WireErrorCode;
-  message: string;
+/**
+ * The one request-rejected event of a role (spec 7): a request refused before its body, a body
+ * that could not be read, or one the role refuses as it is; `transfer` is how its body came.
+ */
+export interface InboundRejection extends RequestRejectedEvent {
   transfer: TransferMode;
-  protocolMs: number;
 }
 
 /** What a role sees of a request before its body. */
@@ -96,8 +96,12 @@ export interface InboundRole {
   admit(request: InboundRequest): Refusal | undefined;
   /** judges an admitted body */
   answer(body: InboundBody, request: InboundRequest): RoleAnswer;
-  onRefused(outcome: RefusedOutcome): void;
+  /** hears every request the role rejected, as one event built here */
+  onRejected(event: InboundRejection): void;
+  /** hears every body the role answered as its own */
   onAnswered(outcome: InboundOutcome): void;
+  /** the path as the rejected event shows it (bot-sim hides its token) */
+  shownPath?: ((path: string) => string) | undefined;
   /** hears every answered body (the embedded world's expectations, without a journal) */
   observe?: ((seen: ObservedExchange) => void) | undefined;
 }
@@ -189,22 +193,33 @@ function refuse(ctx: RoleContext, refusal: Refusal): void {
   });
 }
 
+/**
+ * The one place a role's request-rejected event is made: a refusal before the body, or a
+ * body the role refused as it is (with the status it was answered).
+ */
+function rejection(role: InboundRole, ctx: RoleContext): InboundRejection | undefined {
+  const { refusal, answer, applied } = ctx;
+  const refused = refusal ?? answer?.refused;
+  if (!refused) return undefined;
+  const { method, path, transfer } = ctx.exchange;
+  return {
+    type: 'request-rejected',
+    method,
+    path: role.shownPath ? role.shownPath(path) : path,
+    status: refusal?.status ?? applied?.status ?? 400,
+    code: refused.code,
+    message: refused.message,
+    transfer,
+    protocolMs: ctx.started,
+  };
+}
+
 /** After the exchange is journaled: what the role hears of it. */
 function report(role: InboundRole, ctx: RoleContext): void {
   const { method, path } = ctx.exchange;
   const { refusal, answer, decision, applied, read } = ctx;
-  if (refusal) {
-    role.onRefused({
-      method,
-      path,
-      status: refusal.status,
-      code: refusal.code,
-      message: refusal.message,
-      transfer: ctx.exchange.transfer,
-      protocolMs: ctx.started,
-    });
-    return;
-  }
+  const rejected = rejection(role, ctx);
+  if (refusal && rejected) return role.onRejected(rejected);
   if (!answer || !decision || !applied || !read) return;
   role.observe?.({
     json: read.json,
@@ -212,6 +227,7 @@ function report(role: InboundRole, ctx: RoleContext): void {
     reply: applied.noReply ? undefined : parsedOr(applied.body ?? ''),
     ...(applied.noReply || applied.status === undefined ? {} : { status: applied.status }),
   });
+  if (rejected) return role.onRejected(rejected);
   role.onAnswered({
     method,
     path,
@@ -241,8 +257,7 @@ const UNFAULTED: FaultDecision = {
 function roleFaults(role: InboundRole): Middleware<RoleContext> {
   const injector = createFaultInjector(role.plan ?? {});
   return faultStep<RoleContext>({
-    decide: ({ answer }) =>
-      answer && (answer.faults === false ? UNFAULTED : injector.decide(answer.key)),
+    decide: ({ answer }) => answer && (answer.refused ? UNFAULTED : injector.decide(answer.key)),
     wait: (ctx, decision) => waitOnWire(ctx.exchange.wire, role.clock, decision.delayMs),
     gone(ctx) {
       ctx.applied = { noReply: 'hang' };
@@ -264,7 +279,7 @@ function answerContext(role: InboundRole, ctx: RoleContext) {
  * body, the body within the limit (a body that cannot be read is refused), the fault plan on
  * the answer, the role's answer. It serves a socket or the in-process transport alike
  * (`serveExchanges`, src/http/exchange.ts).
- * @example serveExchanges('hooks', createInboundHandler({ iface: 'hook', clock, admit, answer, onRefused, onAnswered }), options, onError)
+ * @example serveExchanges('hooks', createInboundHandler({ iface: 'hook', clock, admit, answer, onRejected, onAnswered }), options, onError)
  */
 export function createInboundHandler(
   role: InboundRole,

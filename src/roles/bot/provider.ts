@@ -280,7 +280,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
         verdict: { ok: false, errors: [`invalid_request: ${message}`], warnings: [] },
         normal: { status: 400, body: errorBody('invalid_request', message) },
         key: messageKeyOf(body.json, body.raw),
-        faults: false as const,
+        refused: { code: 'invalid_request' as const, message },
       });
       if (!name || !(INCOMING as readonly string[]).includes(name))
         return refuse(
@@ -299,22 +299,12 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
         key: messageKeyOf(json, body.raw),
       };
     },
-    onRefused(outcome) {
-      rejected(outcome.method, outcome.path, outcome.status, outcome.code, outcome.message);
-    },
+    shownPath,
+    // bot-sim's event names no transfer mode
+    onRejected: ({ transfer: _transfer, ...event }) => emit(event),
     onAnswered(outcome) {
       const parsed = parsedEvents.get(outcome.body);
-      if (!parsed) {
-        const message = outcome.answer.verdict.errors[0]?.replace(/^invalid_request: /, '') ?? '';
-        rejected(
-          outcome.method,
-          outcome.path,
-          outcome.applied.status ?? 400,
-          'invalid_request',
-          message,
-        );
-        return;
-      }
+      if (!parsed) return;
       const { name, json } = parsed;
       const message = (json.message ?? {}) as Record<string, unknown>;
       const input: ScriptInput = {
