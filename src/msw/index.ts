@@ -47,6 +47,7 @@ import {
   responseText,
 } from '../platform/fetch-adapter.js';
 import { handleWith, journalPlatform, type PlatformContext } from '../platform/http-adapter.js';
+import { DEFAULT_BODY_LIMIT } from '../http/body.js';
 import { bodyStep, compose, type Next } from '../http/pipeline.js';
 
 export interface MswPlatformOptions extends PlatformOptions {
@@ -54,6 +55,11 @@ export interface MswPlatformOptions extends PlatformOptions {
   baseUrl: string;
   /** faults applied to the answers (same plan as `listen --fault-plan`) */
   faults?: FaultPlan;
+  /**
+   * request body limit in bytes, as `platform --body-limit` (default 1 MiB): a larger body is
+   * answered 413 `body_too_large`, as over a socket
+   */
+  bodyLimit?: number;
   /**
    * the platform profile to follow, as `platform --profile` does: `spec` (default), `docs`,
    * or a profile object (a file `svc-cli record profile` wrote, read with JSON.parse): its
@@ -108,7 +114,7 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
       "Example: createMswPlatform({ baseUrl: 'https://platform.test' })",
     );
   }
-  const { baseUrl: rawBase, faults, profile, record, ...explicit } = options;
+  const { baseUrl: rawBase, faults, profile, record, bodyLimit, ...explicit } = options;
   const coreOptions = profile === undefined ? explicit : withProfile(explicit, profile);
   const recordFile =
     record ?? (typeof process === 'undefined' ? undefined : process.env.SVC_RECORD);
@@ -131,7 +137,7 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
   const closing = new AbortController();
 
   const faulting = { injector };
-  const run = mswPipeline(faulting, received, closing.signal);
+  const run = mswPipeline(faulting, received, closing.signal, bodyLimit ?? DEFAULT_BODY_LIMIT);
   const resolve = async (request: Request): Promise<Response> => {
     const ctx: MswContext = {
       method: request.method,
@@ -186,21 +192,22 @@ interface MswContext extends PlatformContext, MswFaultContext {
 /**
  * The msw handlers' pipeline, composed once per platform: the body, the fault plan on the
  * answer (the one fault step with msw's adapter, `mswFaults`; a replaced answer is not
- * journaled), the platform's journal step, the core. The body is read whole (no limit: there
- * is no socket to protect).
+ * journaled), the platform's journal step, the core. The body is read within the same limit
+ * as over a socket, so a client sees the same 413.
  */
 function mswPipeline(
   faulting: { injector: FaultInjector },
   received: ReceivedRequest[],
   closing: AbortSignal,
+  bodyLimit: number,
 ): Next<MswContext> {
   return compose<MswContext>(
     [
       bodyStep<MswContext>({
-        limit: Number.POSITIVE_INFINITY,
+        limit: bodyLimit,
         wants: (ctx) => ctx.method !== 'GET' && ctx.method !== 'HEAD',
-        read: (ctx, _limit, then) =>
-          void readRequestBody(ctx.fetched).then(then, (error) =>
+        read: (ctx, limit, then) =>
+          void readRequestBody(ctx.fetched, limit).then(then, (error) =>
             then({
               ok: false,
               status: 400,
