@@ -19,6 +19,7 @@ import {
 } from '../faults/index.js';
 import { DEFAULT_BODY_LIMIT, transferModeOf } from '../http/body.js';
 import { compose, type Middleware, type PipelineContext } from '../http/pipeline.js';
+import { createRouter } from '../http/router.js';
 import { requestPathOf, listenAt, startServer, type RunningServer } from '../http/server.js';
 import { socketWire } from '../http/wire.js';
 import type { DeliveryPolicy } from '../contract/timing.js';
@@ -229,16 +230,19 @@ function proxySecrets(options: ProxyOptions) {
   };
 }
 
-/** The leg whose prefix the path starts with, and the rest after it. */
-function routeOf(
-  legs: readonly LegSpec[],
-  path: string,
-): { leg: LegSpec; rest: string } | undefined {
-  for (const leg of legs) {
-    if (path === leg.prefix || path.startsWith(`${leg.prefix}/`))
-      return { leg, rest: path.slice(leg.prefix.length) };
-  }
-  return undefined;
+/**
+ * The legs as a route table (`<prefix>/*` each), matched once per request by the shared
+ * matcher (src/http/router.ts); the rest is the path after the prefix as sent, so the
+ * upstream sees its slashes unchanged.
+ */
+function legRoutes(legs: readonly LegSpec[]) {
+  const router = createRouter<LegSpec>();
+  router.add(legs.map((leg) => ({ method: '*', path: `${leg.prefix}/*`, handler: leg })));
+  return (path: string): { leg: LegSpec; rest: string } | undefined => {
+    const match = router.match('*', path);
+    if (match.kind !== 'found' || !path.startsWith(match.handler.prefix)) return undefined;
+    return { leg: match.handler, rest: path.slice(match.handler.prefix.length) };
+  };
 }
 
 /**
@@ -248,8 +252,9 @@ function routeOf(
  */
 function routeStep(proxy: ProxyRun): Middleware<ProxyContext> {
   const { legs, options, secrets } = proxy;
+  const routeOf = legRoutes(legs);
   return (ctx, next) => {
-    const route = routeOf(legs, ctx.path);
+    const route = routeOf(ctx.path);
     if (!route) {
       ctx.req.resume();
       sendError(
