@@ -48,7 +48,6 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/platform/core.ts': 192,
   'src/platform/hooks/hook-service.ts': 133,
   'src/reference/contract.ts': 375,
-  'src/roles/bot/provider.ts': 277,
   'src/web/console/journal-view.ts': 160,
   'src/widget/api.ts': 170,
 };
