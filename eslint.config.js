@@ -28,7 +28,6 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/cli/commands/conform-run.ts': 170,
   'src/cli/commands/platform-run.ts': 202,
   'src/cli/commands/replay-run.ts': 205,
-  'src/cli/commands/proxy-run.ts': 126,
   'src/contract/bot.ts': 142,
   'src/contract/channel.ts': 140,
   'src/contract/hooks.ts': 186,
