@@ -4,14 +4,13 @@
  */
 import type { Clock } from '../clock.js';
 import type { ReplyWire } from '../http/wire.js';
-import type { Fault } from './fault.js';
 import type { AppliedReply, FaultContext } from './reply.js';
 import { writeReply } from './reply.js';
 import { applyNone } from './none.js';
 import { applyReset } from './reset.js';
 import { applyHang } from './hang.js';
 import { applySlowBody } from './slow-body.js';
-import { faultEffect, type FaultEffect } from './step.js';
+import type { FaultEffect } from './step.js';
 
 /**
  * Writes what `effect` says on the context's wire: the normal reply, an injected one, a reply
@@ -52,18 +51,4 @@ export async function waitOnWire(wire: ReplyWire, clock: Clock, delayMs: number)
   } finally {
     off();
   }
-}
-
-/**
- * Answers one request as the fault says, after `delayMs` of protocol time.
- * @example await applyFault({ kind: 'status', status: 503 }, ctx, 0);
- */
-export async function applyFault(
-  fault: Fault,
-  context: FaultContext,
-  delayMs = 0,
-): Promise<AppliedReply> {
-  if (delayMs > 0 && !(await waitOnWire(context.wire, context.clock, delayMs)))
-    return { noReply: 'hang' };
-  return answerOnWire(faultEffect(fault), context);
 }

@@ -14,7 +14,7 @@ export {
   type FaultDecision,
   type FaultInjector,
 } from './plan.js';
-export { applyFault, answerOnWire, waitOnWire } from './apply.js';
+export { answerOnWire, waitOnWire } from './apply.js';
 export {
   faultEffect,
   faultStep,
