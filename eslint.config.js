@@ -26,14 +26,11 @@ const MAX_FUNCTION_LINES = 120;
  */
 const FUNCTION_LINES_EXCEPTIONS = {
   'src/cli/commands/conform-run.ts': 170,
-  'src/cli/commands/proxy-run.ts': 126,
   'src/conversation/conform/bot.ts': 170,
   'src/conversation/conform/index.ts': 156,
   'src/conversation/conform/platform.ts': 193,
   'src/journal/journal.ts': 175,
   'src/load/run.ts': 176,
-  'src/proxy/proxy.ts': 233,
-  'src/roles/bot/provider.ts': 277,
   'src/web/console/journal-view.ts': 160,
 };
 

@@ -1,51 +1,54 @@
-import type { Fault } from './fault.js';
+/**
+ * A fault's effect written on a reply wire (a socket, or the in-process transport): the
+ * socket side's adapter of the one reading in `step.ts`.
+ */
+import type { Clock } from '../clock.js';
+import type { ReplyWire } from '../http/wire.js';
 import type { AppliedReply, FaultContext } from './reply.js';
+import { writeReply } from './reply.js';
 import { applyNone } from './none.js';
-import { applyStatus } from './status.js';
 import { applyReset } from './reset.js';
 import { applyHang } from './hang.js';
-import { applyBadJson } from './bad-json.js';
-import { applyErrorReply } from './error-reply.js';
 import { applySlowBody } from './slow-body.js';
+import type { FaultEffect } from './step.js';
 
 /**
- * Answers one request as the fault says, after `delayMs` of protocol time.
- * @example await applyFault({ kind: 'status', status: 503 }, ctx, 0);
+ * Writes what `effect` says on the context's wire: the normal reply, an injected one, a reply
+ * whose body trickles, or none.
  */
-export async function applyFault(
-  fault: Fault,
+export function answerOnWire(
+  effect: FaultEffect,
   context: FaultContext,
-  delayMs = 0,
-): Promise<AppliedReply> {
-  if (delayMs > 0) {
-    const controller = new AbortController();
-    const off = context.wire.onClose(() => controller.abort(new Error('client closed')));
-    try {
-      await context.clock.sleep(delayMs, controller.signal);
-    } catch {
-      return { noReply: 'hang' };
-    } finally {
-      off();
+): AppliedReply | Promise<AppliedReply> {
+  switch (effect.kind) {
+    case 'answer':
+      return applyNone(context);
+    case 'reply':
+      return writeReply(context.wire, effect.status, effect.body);
+    case 'slow':
+      return applySlowBody(context, effect.durationMs);
+    case 'drop':
+      return effect.how === 'reset' ? applyReset(context) : applyHang(context);
+    default: {
+      const never: never = effect;
+      throw new Error(`unknown fault effect ${JSON.stringify(never)}`);
     }
   }
-  switch (fault.kind) {
-    case 'none':
-      return applyNone(context);
-    case 'status':
-      return applyStatus(context, fault.status);
-    case 'reset':
-      return applyReset(context);
-    case 'hang':
-      return applyHang(context);
-    case 'bad-json':
-      return applyBadJson(context);
-    case 'error':
-      return applyErrorReply(context, fault.code, fault.message);
-    case 'slow-body':
-      return applySlowBody(context, fault.durationMs);
-    default: {
-      const never: never = fault;
-      throw new Error(`unknown fault ${JSON.stringify(never)}`);
-    }
+}
+
+/**
+ * Waits `delayMs` of protocol time unless the client leaves first (then false: a request
+ * the client gave up on is not answered).
+ */
+export async function waitOnWire(wire: ReplyWire, clock: Clock, delayMs: number): Promise<boolean> {
+  const controller = new AbortController();
+  const off = wire.onClose(() => controller.abort(new Error('client closed')));
+  try {
+    await clock.sleep(delayMs, controller.signal);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    off();
   }
 }

@@ -14,6 +14,13 @@ export {
   type FaultDecision,
   type FaultInjector,
 } from './plan.js';
-export { applyFault } from './apply.js';
+export { answerOnWire, waitOnWire } from './apply.js';
+export {
+  faultEffect,
+  faultStep,
+  type FaultAdapter,
+  type FaultEffect,
+  type InjectedEffect,
+} from './step.js';
 export type { AppliedReply, FaultContext, NormalReply } from './reply.js';
 export { checkFaultPlan, loadFaultPlan, faultPlanSchema } from './plan-file.js';

@@ -3,8 +3,8 @@
  * at start-up into one function, as hono composes its handlers, then run per request. The
  * platform's adapters (socket, in process, msw) and the serving roles (listen, hook-target,
  * bot-sim) compose the same steps: the body read within the limit (`bodyStep`), the fault
- * plan applied to the answer (the roles' fault step in src/roles/inbound.ts, msw's in
- * src/msw/index.ts), the exchange journaled
+ * plan applied to the answer (`faultStep`, src/faults/step.ts, with one adapter per transport),
+ * the exchange journaled
  * (`journalStep`, src/journal/record-exchange.ts); the proxy's forwarder uses the same
  * journal step.
  *

@@ -36,7 +36,7 @@ export interface ReplyWire {
  * a hidden class of its own in the old generation, which kept each request's whole graph
  * alive through young-generation GCs (2.5x the bytes promoted per scavenge, 3 ms -> 7 ms
  * pauses at 800 req/s). `in-process.ts` builds its wires the same way.
- * @example applyFault(fault, { wire: socketWire(req, res), clock, normal });
+ * @example answerOnWire(faultEffect(fault), { wire: socketWire(req, res), clock, normal });
  */
 export function socketWire(req: IncomingMessage, res: ServerResponse): ReplyWire {
   return {

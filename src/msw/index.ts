@@ -16,8 +16,6 @@ import { SvcError, errorText } from '../errors.js';
 import {
   checkFaultPlan,
   createFaultInjector,
-  describeFault,
-  messageKeyOf,
   type FaultInjector,
   type FaultPlan,
 } from '../faults/index.js';
@@ -34,7 +32,7 @@ import {
   type PlatformEvent,
   type SendAgentMessageOptions,
 } from '../platform/index.js';
-import { planFaultAnswer, sleepUnlessAborted } from './faults.js';
+import { mswFaults, type MswFaultContext, type ReceivedRequest } from './faults.js';
 import {
   BUILT_IN_PROFILES,
   coreOptionsOf,
@@ -49,13 +47,19 @@ import {
   responseText,
 } from '../platform/fetch-adapter.js';
 import { handleWith, journalPlatform, type PlatformContext } from '../platform/http-adapter.js';
-import { bodyStep, compose, type Middleware, type Next } from '../http/pipeline.js';
+import { DEFAULT_BODY_LIMIT } from '../http/body.js';
+import { bodyStep, compose, type Next } from '../http/pipeline.js';
 
 export interface MswPlatformOptions extends PlatformOptions {
   /** the platform's base URL as your client code knows it, e.g. https://platform.test */
   baseUrl: string;
   /** faults applied to the answers (same plan as `listen --fault-plan`) */
   faults?: FaultPlan;
+  /**
+   * request body limit in bytes, as `platform --body-limit` (default 1 MiB): a larger body is
+   * answered 413 `body_too_large`, as over a socket
+   */
+  bodyLimit?: number;
   /**
    * the platform profile to follow, as `platform --profile` does: `spec` (default), `docs`,
    * or a profile object (a file `svc-cli record profile` wrote, read with JSON.parse): its
@@ -70,20 +74,7 @@ export interface MswPlatformOptions extends PlatformOptions {
   record?: string;
 }
 
-/** One request the handlers received, with what they answered. */
-export interface ReceivedRequest {
-  method: string;
-  url: string;
-  /** path relative to the base URL */
-  path: string;
-  headers: Record<string, string>;
-  /** the parsed JSON body, or the raw text when it is not JSON */
-  body?: unknown;
-  /** the status answered (absent for reset and hang) */
-  status?: number;
-  /** the fault applied, in --fault syntax */
-  fault: string;
-}
+export type { ReceivedRequest } from './faults.js';
 
 export interface MswPlatform {
   /** pass to setupServer / setupWorker */
@@ -123,7 +114,7 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
       "Example: createMswPlatform({ baseUrl: 'https://platform.test' })",
     );
   }
-  const { baseUrl: rawBase, faults, profile, record, ...explicit } = options;
+  const { baseUrl: rawBase, faults, profile, record, bodyLimit, ...explicit } = options;
   const coreOptions = profile === undefined ? explicit : withProfile(explicit, profile);
   const recordFile =
     record ?? (typeof process === 'undefined' ? undefined : process.env.SVC_RECORD);
@@ -146,13 +137,14 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
   const closing = new AbortController();
 
   const faulting = { injector };
-  const run = mswPipeline(faulting, received, closing.signal);
+  const run = mswPipeline(faulting, received, closing.signal, bodyLimit ?? DEFAULT_BODY_LIMIT);
   const resolve = async (request: Request): Promise<Response> => {
     const ctx: MswContext = {
       method: request.method,
       started: core.clock.now(),
       wallStarted: core.clock.wallNow(),
       core,
+      clock: core.clock,
       request: platformRequestHead(request, basePath),
       url: request.url,
       fetched: request,
@@ -193,61 +185,29 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
 }
 
 /** One request to the msw handlers on its way through the platform's pipeline. */
-interface MswContext extends PlatformContext {
-  fetched: Request;
-  /** what the client gets: the core's answer, or the fault's */
-  reply?: Response;
-  /** what `received` lists of it */
-  entry?: ReceivedRequest;
+interface MswContext extends PlatformContext, MswFaultContext {
+  request: PlatformContext['request'];
 }
 
 /**
  * The msw handlers' pipeline, composed once per platform: the body, the fault plan on the
- * answer (msw's reading of a fault: `planFaultAnswer`; a replaced answer is not journaled), the
- * platform's journal step, the core. The body is read whole (no limit: there is no socket
- * to protect).
+ * answer (the one fault step with msw's adapter, `mswFaults`; a replaced answer is not
+ * journaled), the platform's journal step, the core. The body is read within the same limit
+ * as over a socket, so a client sees the same 413.
  */
 function mswPipeline(
   faulting: { injector: FaultInjector },
   received: ReceivedRequest[],
   closing: AbortSignal,
+  bodyLimit: number,
 ): Next<MswContext> {
-  const faultStep: Middleware<MswContext> = async (ctx, next) => {
-    const { fetched: request, request: platformRequest, core } = ctx;
-    const body = ctx.body;
-    const key = body?.ok
-      ? messageKeyOf(body.json, body.raw)
-      : `${request.method} ${platformRequest.path}`;
-    const decision = faulting.injector.decide(key);
-    const entry: ReceivedRequest = {
-      method: request.method,
-      url: request.url,
-      path: platformRequest.path,
-      headers: platformRequest.headers,
-      ...(body === undefined ? {} : { body: body.ok ? body.json : body.raw }),
-      fault: describeFault(decision.fault),
-    };
-    received.push(entry);
-    ctx.entry = entry;
-    const signal = AbortSignal.any([request.signal, closing]);
-    await sleepUnlessAborted(core.clock, decision.delayMs, signal);
-    const action = planFaultAnswer(decision.fault, signal);
-    if (action.kind === 'replace') {
-      const response = await action.response();
-      if (response.type !== 'error') entry.status = response.status;
-      ctx.reply = response;
-      return;
-    }
-    if (action.kind === 'delay-answer') await sleepUnlessAborted(core.clock, action.ms, signal);
-    await next(ctx);
-  };
   return compose<MswContext>(
     [
       bodyStep<MswContext>({
-        limit: Number.POSITIVE_INFINITY,
+        limit: bodyLimit,
         wants: (ctx) => ctx.method !== 'GET' && ctx.method !== 'HEAD',
-        read: (ctx, _limit, then) =>
-          void readRequestBody(ctx.fetched).then(then, (error) =>
+        read: (ctx, limit, then) =>
+          void readRequestBody(ctx.fetched, limit).then(then, (error) =>
             then({
               ok: false,
               status: 400,
@@ -257,7 +217,7 @@ function mswPipeline(
             }),
           ),
       }),
-      faultStep,
+      mswFaults<MswContext>(() => faulting.injector, received, closing),
       journalPlatform<MswContext>('msw'),
     ],
     handleWith<MswContext>((ctx, answer) => {

@@ -1,12 +1,25 @@
 /** A fetch `Request` as the platform core sees it, and the core's answer as a `Response` (msw, core.request). */
-import { parseJsonBody, type BodyResult } from '../http/body.js';
+import { parseJsonBody, tooLarge, type BodyResult } from '../http/body.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 
-/** Reads the body the way the socket adapter does: never throws, JSON or a 400 reason. */
-export async function readRequestBody(request: Request): Promise<BodyResult> {
+/**
+ * Reads the body the way the socket adapter does: never throws, JSON or a 400 reason, and
+ * over `limit` bytes the same 413 (`body_too_large`); a declared length over it is refused
+ * unread.
+ */
+export async function readRequestBody(
+  request: Request,
+  limit = Number.POSITIVE_INFINITY,
+): Promise<BodyResult> {
   const transfer = request.headers.has('content-length') ? 'content-length' : 'chunked';
+  if (Number(request.headers.get('content-length') ?? 0) > limit) {
+    await request.body?.cancel().catch(() => undefined);
+    return tooLarge(limit, transfer);
+  }
   const raw = await request.text();
-  return parseJsonBody(raw, transfer, Buffer.byteLength(raw));
+  const bytes = Buffer.byteLength(raw);
+  if (bytes > limit) return tooLarge(limit, transfer);
+  return parseJsonBody(raw, transfer, bytes);
 }
 
 /**

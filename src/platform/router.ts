@@ -1,181 +1,21 @@
 /**
- * Routes as data: each service declares `{ method, path, handler }`; the core
- * matches once, answers 404 and 405 once, and maps an error to its status once. The most
- * specific pattern wins (static segment > `:param` > trailing `*`, compared left to right),
- * so the order services are registered in no longer decides who answers.
+ * The platform's routes as data: each service declares `{ method, path, handler }`; the core
+ * matches once (the matcher, src/http/router.ts, that the roles and the proxy share), answers
+ * 404 and 405 once, and maps an error to its status once.
  */
-import type { Route, RouteHandler } from './types.js';
+import {
+  createRouter as createMatcher,
+  type RouteMatch as Match,
+  type Router as Matcher,
+} from '../http/router.js';
+import type { RouteHandler } from './types.js';
 
 export type { Route, RouteHandler } from './types.js';
 
-type Segment =
-  { kind: 'static'; value: string } | { kind: 'param'; name: string } | { kind: 'rest' };
-
-interface CompiledRoute {
-  methods: readonly string[];
-  /** the route takes every method (`*`) */
-  anyMethod: boolean;
-  segments: Segment[];
-  /** the number of path segments it matches; -1 with a `*` (then at least `minLength`) */
-  length: number;
-  /** with a `*`: the segments before it, which the path must have */
-  minLength: number;
-  /**
-   * one digit per segment (3 static, 2 param, 1 rest) and 2 at the end of an exact pattern;
-   * compared as strings, higher is more specific: an exact match beats a `*` that matches too
-   */
-  rank: string;
-  handler: RouteHandler;
-}
-
-export type RouteMatch =
-  | { kind: 'found'; handler: RouteHandler; params: Record<string, string> }
-  | { kind: 'method'; allow: string[] }
-  | { kind: 'none' };
-
-/** The segments and rank of each path pattern seen: every platform in a process shares them. */
-const patterns = new Map<string, Pick<CompiledRoute, 'segments' | 'rank'>>();
-
-function compilePattern(path: string): Pick<CompiledRoute, 'segments' | 'rank'> {
-  const segments = path
-    .split('/')
-    .filter(Boolean)
-    .map((part): Segment =>
-      part === '*'
-        ? { kind: 'rest' }
-        : part.startsWith(':')
-          ? { kind: 'param', name: part.slice(1) }
-          : { kind: 'static', value: part },
-    );
-  return {
-    segments,
-    rank:
-      segments.map((s) => (s.kind === 'static' ? 3 : s.kind === 'param' ? 2 : 1)).join('') +
-      (segments.at(-1)?.kind === 'rest' ? '' : '2'),
-  };
-}
-
-function compile(route: Route): CompiledRoute {
-  let pattern = patterns.get(route.path);
-  if (!pattern) {
-    pattern = compilePattern(route.path);
-    patterns.set(route.path, pattern);
-  }
-  const methods = typeof route.method === 'string' ? [route.method] : [...route.method];
-  const restAt = pattern.segments.findIndex((segment) => segment.kind === 'rest');
-  return {
-    methods,
-    anyMethod: methods.includes('*'),
-    segments: pattern.segments,
-    length: restAt === -1 ? pattern.segments.length : -1,
-    minLength: restAt,
-    rank: pattern.rank,
-    handler: route.handler,
-  };
-}
-
-function matchSegments(
-  route: CompiledRoute,
-  parts: readonly string[],
-): Record<string, string> | undefined {
-  const segments = route.segments;
-  // most routes tried fail on the count of segments: no params object for them
-  if (route.length === -1 ? parts.length < route.minLength : parts.length !== route.length)
-    return undefined;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i] as Segment;
-    if (segment.kind === 'rest') {
-      params['*'] = parts.slice(i).join('/');
-      return params;
-    }
-    const part = parts[i];
-    if (part === undefined) return undefined;
-    if (segment.kind === 'static') {
-      if (part !== segment.value) return undefined;
-    } else {
-      params[segment.name] = part; // as sent: the services compare raw path segments
-    }
-  }
-  return segments.length === parts.length ? params : undefined;
-}
-
-/**
- * The non-empty segments of a path, as `path.split('/').filter(Boolean)` gives them, with
- * one array instead of two and no callback per segment (every request is routed).
- */
-function segmentsOf(path: string): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  for (;;) {
-    const slash = path.indexOf('/', start);
-    const end = slash === -1 ? path.length : slash;
-    if (end > start) parts.push(path.slice(start, end));
-    if (slash === -1) return parts;
-    start = slash + 1;
-  }
-}
-
-const NO_ROUTES: readonly CompiledRoute[] = [];
-
-export interface Router {
-  add(routes: readonly Route[]): void;
-  match(method: string, path: string): RouteMatch;
-}
+export type RouteMatch = Match<RouteHandler>;
+export type Router = Matcher<RouteHandler>;
 
 /**
  * @example const router = createRouter(); router.add([{ method: 'GET', path: '/_sim/state', handler }]);
  */
-export function createRouter(): Router {
-  // bucketed by the first segment (ingest is the hot path: a channel URL skips every /_sim/
-  // route at one map lookup); routes whose first segment is not static come after them, as
-  // their rank is lower
-  const byFirst = new Map<string, CompiledRoute[]>();
-  const rest: CompiledRoute[] = [];
-  const unsorted = new Set<CompiledRoute[]>();
-  const byRank = (a: CompiledRoute, b: CompiledRoute) =>
-    a.rank < b.rank ? 1 : a.rank > b.rank ? -1 : 0;
-  return {
-    add(more) {
-      for (const route of more.map(compile)) {
-        const first = route.segments[0];
-        let list = rest;
-        if (first?.kind === 'static') {
-          list = byFirst.get(first.value) ?? [];
-          byFirst.set(first.value, list);
-        }
-        list.push(route);
-        unsorted.add(list);
-      }
-    },
-    match(method, path) {
-      // sorted once, at the first request after the services were added (a platform adds
-      // them one by one; replay starts one platform per conversation)
-      if (unsorted.size > 0) {
-        for (const list of unsorted) list.sort(byRank);
-        unsorted.clear();
-      }
-      const parts = segmentsOf(path);
-      let allow: string[] | undefined;
-      // the most specific pattern that matches the path owns it: a less specific one (a
-      // channel's `/:random/:channel`) never answers a path a static route claims
-      let owner: string | undefined;
-      // the bucket of the first segment, then the routes that start with a param or `*`
-      const first = byFirst.get(parts[0] ?? '') ?? NO_ROUTES;
-      for (let i = 0; i < first.length + rest.length; i++) {
-        const route = (i < first.length ? first[i] : rest[i - first.length]) as CompiledRoute;
-        if (owner !== undefined && route.rank !== owner) {
-          return { kind: 'method', allow: [...new Set(allow)] };
-        }
-        const params = matchSegments(route, parts);
-        if (!params) continue;
-        if (route.anyMethod || route.methods.includes(method)) {
-          return { kind: 'found', handler: route.handler, params };
-        }
-        owner = route.rank;
-        allow = [...(allow ?? []), ...route.methods];
-      }
-      return allow ? { kind: 'method', allow: [...new Set(allow)] } : { kind: 'none' };
-    },
-  };
-}
+export const createRouter = (): Router => createMatcher<RouteHandler>();

@@ -2,17 +2,21 @@
  * The ONE inbound pipeline of the serving roles: read the body within the limit,
  * refuse what the role does not serve, apply the fault plan to the role's normal answer,
  * write the reply and journal the exchange. A role says only what is its own: which requests
- * it admits, how it judges a body and what it would answer; it reports through two callbacks.
+ * it admits, how it judges a body and what it would answer; it hears one request-rejected
+ * event for every request it refused (made here, `rejection`) and its answered bodies.
  */
 import type { Clock } from '../clock.js';
 import {
-  applyFault,
+  answerOnWire,
   createFaultInjector,
   describeFault,
+  faultStep,
+  waitOnWire,
   type FaultDecision,
   type FaultPlan,
 } from '../faults/index.js';
 import type { AppliedReply } from '../faults/reply.js';
+import { applyNone } from '../faults/none.js';
 import { DEFAULT_BODY_LIMIT, errorBody, type TransferMode } from '../http/body.js';
 import {
   after,
@@ -23,7 +27,7 @@ import {
 } from '../http/pipeline.js';
 import type { InboundExchange } from '../http/exchange.js';
 import { journalStep, type ExchangeInput, type Journal } from '../journal/index.js';
-import type { WireErrorCode } from '../wire-errors.js';
+import type { RequestRejectedEvent, WireErrorCode } from '../wire-errors.js';
 
 /** A request the role refuses before reading it as its own (404, 405, 401 ...). */
 export interface Refusal {
@@ -51,10 +55,11 @@ export interface RoleAnswer {
   key: string;
   notes?: string[];
   /**
-   * false: the role refuses this body as it is (a malformed event gets its 400), and the fault
-   * plan neither applies nor counts an attempt; faults act on valid requests only
+   * the role refuses this body as it is (a malformed event gets its 400): the fault plan
+   * neither applies nor counts an attempt (faults act on valid requests only), and the
+   * request is reported as rejected with this code and message
    */
-  faults?: false;
+  refused?: { code: WireErrorCode; message: string };
 }
 
 /** What happened to an admitted request: the role turns it into its own event. */
@@ -70,14 +75,12 @@ export interface InboundOutcome {
   durationMs: number;
 }
 
-export interface RefusedOutcome {
-  method: string;
-  path: string;
-  status: number;
-  code: WireErrorCode;
-  message: string;
+/**
+ * The one request-rejected event of a role (spec 7): a request refused before its body, a body
+ * that could not be read, or one the role refuses as it is; `transfer` is how its body came.
+ */
+export interface InboundRejection extends RequestRejectedEvent {
   transfer: TransferMode;
-  protocolMs: number;
 }
 
 /** What a role sees of a request before its body. */
@@ -93,8 +96,12 @@ export interface InboundRole {
   admit(request: InboundRequest): Refusal | undefined;
   /** judges an admitted body */
   answer(body: InboundBody, request: InboundRequest): RoleAnswer;
-  onRefused(outcome: RefusedOutcome): void;
+  /** hears every request the role rejected, as one event built here */
+  onRejected(event: InboundRejection): void;
+  /** hears every body the role answered as its own */
   onAnswered(outcome: InboundOutcome): void;
+  /** the path as the rejected event shows it (bot-sim hides its token) */
+  shownPath?: ((path: string) => string) | undefined;
   /** hears every answered body (the embedded world's expectations, without a journal) */
   observe?: ((seen: ObservedExchange) => void) | undefined;
 }
@@ -131,8 +138,11 @@ interface RoleContext extends PipelineContext {
   answer?: RoleAnswer;
   decision?: FaultDecision;
   applied?: AppliedReply;
-  fault?: string;
 }
+
+/** The fault applied, in --fault syntax. */
+const faultOf = (ctx: RoleContext): string =>
+  ctx.decision ? describeFault(ctx.decision.fault) : 'none';
 
 /** The request as the journal records it (the body as it came, when read). */
 function requestOf(ctx: RoleContext): ExchangeInput['request'] {
@@ -168,7 +178,7 @@ function roleRecord(role: InboundRole, ctx: RoleContext): ExchangeInput | undefi
     };
   else head.response = { status: applied.status ?? 0, body: applied.body ?? '' };
   head.verdict = answer.verdict;
-  head.fault = ctx.fault ?? 'none';
+  head.fault = faultOf(ctx);
   if (answer.notes) head.notes = answer.notes;
   return head;
 }
@@ -183,22 +193,33 @@ function refuse(ctx: RoleContext, refusal: Refusal): void {
   });
 }
 
+/**
+ * The one place a role's request-rejected event is made: a refusal before the body, or a
+ * body the role refused as it is (with the status it was answered).
+ */
+function rejection(role: InboundRole, ctx: RoleContext): InboundRejection | undefined {
+  const { refusal, answer, applied } = ctx;
+  const refused = refusal ?? answer?.refused;
+  if (!refused) return undefined;
+  const { method, path, transfer } = ctx.exchange;
+  return {
+    type: 'request-rejected',
+    method,
+    path: role.shownPath ? role.shownPath(path) : path,
+    status: refusal?.status ?? applied?.status ?? 400,
+    code: refused.code,
+    message: refused.message,
+    transfer,
+    protocolMs: ctx.started,
+  };
+}
+
 /** After the exchange is journaled: what the role hears of it. */
 function report(role: InboundRole, ctx: RoleContext): void {
   const { method, path } = ctx.exchange;
   const { refusal, answer, decision, applied, read } = ctx;
-  if (refusal) {
-    role.onRefused({
-      method,
-      path,
-      status: refusal.status,
-      code: refusal.code,
-      message: refusal.message,
-      transfer: ctx.exchange.transfer,
-      protocolMs: ctx.started,
-    });
-    return;
-  }
+  const rejected = rejection(role, ctx);
+  if (refusal && rejected) return role.onRejected(rejected);
   if (!answer || !decision || !applied || !read) return;
   role.observe?.({
     json: read.json,
@@ -206,6 +227,7 @@ function report(role: InboundRole, ctx: RoleContext): void {
     reply: applied.noReply ? undefined : parsedOr(applied.body ?? ''),
     ...(applied.noReply || applied.status === undefined ? {} : { status: applied.status }),
   });
+  if (rejected) return role.onRejected(rejected);
   role.onAnswered({
     method,
     path,
@@ -213,37 +235,43 @@ function report(role: InboundRole, ctx: RoleContext): void {
     answer,
     decision,
     applied,
-    fault: ctx.fault ?? 'none',
+    fault: faultOf(ctx),
     protocolMs: ctx.started,
     durationMs: role.clock.now() - ctx.started,
   });
 }
 
+/** A body the role refuses as it is: no fault, no attempt counted (spec 8). */
+const UNFAULTED: FaultDecision = {
+  fault: { kind: 'none' },
+  delayMs: 0,
+  attempt: 1,
+  requestNumber: 0,
+};
+
 /**
  * The fault plan on the role's normal answer (spec 8: faults act on valid requests; a body
- * the role refuses as it is gets its answer as it is, and counts no attempt).
+ * the role refuses as it is gets its answer as it is, and counts no attempt), written on the
+ * exchange's wire.
  */
-function faultStep(role: InboundRole): Middleware<RoleContext> {
+function roleFaults(role: InboundRole): Middleware<RoleContext> {
   const injector = createFaultInjector(role.plan ?? {});
-  const apply = async (ctx: RoleContext): Promise<void> => {
-    const answer = ctx.answer;
-    if (!answer) return;
-    const decision: FaultDecision =
-      answer.faults === false
-        ? { fault: { kind: 'none' }, delayMs: 0, attempt: 1, requestNumber: 0 }
-        : injector.decide(answer.key);
-    ctx.decision = decision;
-    ctx.applied = await applyFault(
-      decision.fault,
-      { wire: ctx.exchange.wire, clock: role.clock, normal: answer.normal },
-      decision.delayMs,
-    );
-    ctx.fault = describeFault(decision.fault);
-  };
-  return (ctx, next) => {
-    const done = next(ctx);
-    return done ? done.then(() => apply(ctx)) : apply(ctx);
-  };
+  return faultStep<RoleContext>({
+    decide: ({ answer }) => answer && (answer.refused ? UNFAULTED : injector.decide(answer.key)),
+    wait: (ctx, decision) => waitOnWire(ctx.exchange.wire, role.clock, decision.delayMs),
+    gone(ctx) {
+      ctx.applied = { noReply: 'hang' };
+    },
+    async inject(ctx, effect) {
+      ctx.applied = await answerOnWire(effect, answerContext(role, ctx));
+    },
+  });
+}
+
+/** What a fault acts on: the exchange's wire and the role's normal answer. */
+function answerContext(role: InboundRole, ctx: RoleContext) {
+  const normal = ctx.answer?.normal ?? { status: 200, body: '' };
+  return { wire: ctx.exchange.wire, clock: role.clock, normal };
 }
 
 /**
@@ -251,7 +279,7 @@ function faultStep(role: InboundRole): Middleware<RoleContext> {
  * body, the body within the limit (a body that cannot be read is refused), the fault plan on
  * the answer, the role's answer. It serves a socket or the in-process transport alike
  * (`serveExchanges`, src/http/exchange.ts).
- * @example serveExchanges('hooks', createInboundHandler({ iface: 'hook', clock, admit, answer, onRefused, onAnswered }), options, onError)
+ * @example serveExchanges('hooks', createInboundHandler({ iface: 'hook', clock, admit, answer, onRejected, onAnswered }), options, onError)
  */
 export function createInboundHandler(
   role: InboundRole,
@@ -278,19 +306,23 @@ export function createInboundHandler(
           return refuse(ctx, { status: read.status, code: read.code, message: read.message });
         return next(ctx);
       },
-      faultStep(role),
+      (ctx, next) => {
+        const body = ctx.body;
+        if (!body?.ok) return;
+        const read: InboundBody = {
+          json: body.json,
+          raw: body.raw,
+          transfer: body.transfer,
+          bytes: body.bytes,
+        };
+        ctx.read = read;
+        ctx.answer = role.answer(read, ctx.exchange);
+        return next(ctx);
+      },
+      roleFaults(role),
     ],
     (ctx) => {
-      const body = ctx.body;
-      if (!body?.ok) return;
-      const read: InboundBody = {
-        json: body.json,
-        raw: body.raw,
-        transfer: body.transfer,
-        bytes: body.bytes,
-      };
-      ctx.read = read;
-      ctx.answer = role.answer(read, ctx.exchange);
+      if (ctx.answer) ctx.applied = applyNone(answerContext(role, ctx));
     },
   );
   return async (exchange) =>

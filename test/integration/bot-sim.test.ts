@@ -123,6 +123,21 @@ describe('bot-sim default script, against the platform (spec 3, 6.1)', () => {
     expect(s.botEvents.filter((e) => e.type === 'request-rejected').map((e) => e.status)).toEqual([
       400, 400, 400, 401, 401, 404,
     ]);
+    // one event shape for every refusal, whether before the body or of the body itself
+    const rejected = s.botEvents.filter((e) => e.type === 'request-rejected');
+    for (const event of rejected)
+      expect(Object.keys(event).sort()).toEqual(
+        ['code', 'message', 'method', 'path', 'protocolMs', 'status', 'type'].sort(),
+      );
+    expect(rejected.map((e) => e.path)).toEqual([
+      '/<token>',
+      '/<token>',
+      '/<token>',
+      '/<token>',
+      '/a/<token>',
+      '/',
+    ]);
+    expect(rejected[0]).toMatchObject({ code: 'invalid_request', method: 'POST' });
   });
 
   it('answers under any path that ends in the token: the provider URL is free (spec 4.3)', async () => {

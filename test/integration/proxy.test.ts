@@ -447,6 +447,56 @@ describe('proxy faults', () => {
   });
 });
 
+describe('proxy faults through the one fault step', () => {
+  it('a reset, a malformed body and a delay alone on the receiver leg: what the caller and the upstream see', async () => {
+    const clock = createVirtualClock();
+    let upstreamHits = 0;
+    const upstream = createRawServer((req, res) => {
+      upstreamHits += 1;
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok"}');
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const { port } = upstream.address() as AddressInfo;
+    const { proxy: p, events } = await proxy({
+      iface: 'hooks',
+      upstreams: { receiver: `http://127.0.0.1:${port}/hooks` },
+      clock,
+      plan: { delayMs: 500, sequence: [{ kind: 'reset' }, { kind: 'bad-json' }] },
+    });
+    const send = async (): Promise<string> => {
+      let outcome: string | undefined;
+      const done = fetch(`${p.url}/hooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ event: 'chat_finished', id: 'e-1' }),
+      }).then(
+        async (r) => (outcome = `${r.status} ${await r.text()}`),
+        () => (outcome = 'network error'),
+      );
+      // the delay is protocol time; the upstream's answer comes over a real socket
+      await clock.runUntil(() => outcome !== undefined);
+      return done;
+    };
+    try {
+      expect(await send()).toBe('network error');
+      expect(await send()).toBe('200 {"result": ok');
+      expect(await send()).toBe('200 {"result":"ok"}');
+      await clock.runUntil(() => events.length === 3);
+    } finally {
+      await new Promise((resolve) => upstream.close(resolve));
+    }
+    expect(
+      events.map((e) => [e.forwarded, e.fault, e.status, e.failure?.reason, e.durationMs]),
+    ).toEqual([
+      [false, 'reset', undefined, 'reset', 500],
+      [false, 'bad-json', 200, undefined, 500],
+      [true, 'delay:500', 200, undefined, 500],
+    ]);
+    expect(upstreamHits).toBe(1);
+  });
+});
+
 describe('proxy bot', () => {
   it('sees the 2 attempts to a silent provider and the hand-over that follows (spec 8)', async () => {
     const clock = createVirtualClock();

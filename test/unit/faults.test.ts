@@ -5,6 +5,9 @@ import type { ReplyWire } from '../../src/http/wire.js';
 import {
   createFaultInjector,
   describeFault,
+  faultEffect,
+  faultStep,
+  type FaultDecision,
   messageKeyOf,
   parseFault,
   type Fault,
@@ -99,5 +102,56 @@ describe('slow-body', () => {
     expect(fake.writes.map((w) => w.text).join('')).toBe(JSON.stringify(JSON.parse(text)));
     expect(fake.writes).toHaveLength(pieces);
     expect(fake.endedAt()).toBeCloseTo(3500, 6);
+  });
+});
+
+describe('faultEffect (the one reading of a fault)', () => {
+  it.each([
+    ['none', { kind: 'answer' }],
+    [
+      'status:503',
+      {
+        kind: 'reply',
+        status: 503,
+        body: '{"error":{"code":"injected","message":"svc-cli injected HTTP 503"}}',
+      },
+    ],
+    [
+      'error:busy:later',
+      { kind: 'reply', status: 200, body: '{"error":{"code":"busy","message":"later"}}' },
+    ],
+    ['bad-json', { kind: 'reply', status: 200, body: '{"result": ok' }],
+    ['reset', { kind: 'drop', how: 'reset' }],
+    ['hang', { kind: 'drop', how: 'hang' }],
+    ['slow-body:200', { kind: 'slow', durationMs: 200 }],
+  ])('%s', (text, effect) => {
+    const parsed = parseFault(text);
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(faultEffect(parsed.fault)).toEqual(effect);
+  });
+
+  it('the step waits the delay, then answers in place of the rest or runs it', async () => {
+    const clock = createVirtualClock();
+    const seen: string[] = [];
+    const step = faultStep<{ decision?: FaultDecision; key: string }>({
+      decide: (ctx) =>
+        createFaultInjector({ delayMs: 50, sequence: [{ kind: 'reset' }] }).decide(ctx.key),
+      wait: async (_ctx, decision) => {
+        await clock.sleep(decision.delayMs);
+        seen.push(`waited ${decision.delayMs}`);
+        return true;
+      },
+      gone: () => void seen.push('gone'),
+      inject: (_ctx, effect) => {
+        seen.push(`injected ${effect.kind}`);
+        return Promise.resolve();
+      },
+    });
+    const ctx: { decision?: FaultDecision; key: string } = { key: 'k' };
+    const done = step(ctx, () => void seen.push('rest'));
+    await clock.advance(50);
+    await done;
+    expect(seen).toEqual(['waited 50', 'injected drop']);
+    expect(ctx.decision?.fault).toEqual({ kind: 'reset' });
   });
 });

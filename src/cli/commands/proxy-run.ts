@@ -8,6 +8,7 @@ import {
   startProxy,
   type LegName,
   type ProxyInterface,
+  type ProxyOptions,
   type ProxySummary,
 } from '../../proxy/index.js';
 import type { CliContext } from '../context.js';
@@ -42,19 +43,20 @@ const FLAG_KEY: Record<LegName, string> = {
 const failedRun = (s: ProxySummary): boolean =>
   s.violations + s.gaveUpByParty + s.invariantViolations > 0;
 
+type ProxyRunOptions = ReturnType<typeof resolveForCommand<typeof proxyOptions>>;
+
 /**
- * Serves the proxy until ctx.signal aborts; returns 1 with --fail-on-violation when an
- * exchange broke the contract.
- * @example await runProxy(ctx, 'hooks', { receiverUrl: 'http://127.0.0.1:8000/hooks' });
+ * The upstream of each leg the flags give, checked: a flag for another interface's leg, no
+ * upstream at all, or --fault-on a leg not forwarded here is an options error.
  */
-export async function runProxy(
-  ctx: CliContext,
+function upstreamsOf(
   iface: string,
+  options: Pick<
+    ProxyRunOptions,
+    'platformUrl' | 'integratorUrl' | 'providerUrl' | 'receiverUrl' | 'faultOn'
+  >,
   flags: Record<string, unknown>,
-): Promise<number> {
-  const options = resolveForCommand(ctx, proxyOptions, flags);
-  const disabled = checkInvariantNames(options.invariant ?? []);
-  const out = createOutput(ctx, { json: options.json, quiet: options.quiet });
+): { upstreams: Partial<Record<LegName, string>>; faultLeg: LegName | undefined } {
   const legs = legsOf(iface as ProxyInterface);
   const upstreams: Partial<Record<LegName, string>> = Object.fromEntries(
     Object.entries({
@@ -94,6 +96,35 @@ export async function runProxy(
       `Its legs: ${given.map((l) => l.name).join(', ')}.`,
     );
   }
+  return { upstreams, faultLeg };
+}
+
+/** The schedules attempts are placed against: the spec's, or a profile's (docs/drift.md). */
+async function profileOf(name: string, cwd: string): Promise<ProxyOptions['profile']> {
+  if (name === 'spec') return undefined;
+  const loaded = await loadProfile(name, cwd);
+  const settings = settingsOf(loaded);
+  return {
+    name,
+    policies: { integrator: settings.channelPolicy, provider: settings.botPolicy },
+    ...(loaded.kinds ? { kinds: loaded.kinds } : {}),
+  };
+}
+
+/**
+ * Serves the proxy until ctx.signal aborts; returns 1 with --fail-on-violation when an
+ * exchange broke the contract.
+ * @example await runProxy(ctx, 'hooks', { receiverUrl: 'http://127.0.0.1:8000/hooks' });
+ */
+export async function runProxy(
+  ctx: CliContext,
+  iface: string,
+  flags: Record<string, unknown>,
+): Promise<number> {
+  const options = resolveForCommand(ctx, proxyOptions, flags);
+  const disabled = checkInvariantNames(options.invariant ?? []);
+  const out = createOutput(ctx, { json: options.json, quiet: options.quiet });
+  const { upstreams, faultLeg } = upstreamsOf(iface, options, flags);
   const plan = await buildFaultPlan(ctx, options);
   if (isNonLoopbackHost(options.host)) {
     out.note(
@@ -112,15 +143,7 @@ export async function runProxy(
     recordPolicyOf(options, out),
   );
   const clock = createClock({ timeScale: options.timeScale });
-  // the schedules attempts are placed against: the spec's, or a profile's (docs/drift.md)
-  const loaded =
-    options.profile === 'spec' ? undefined : await loadProfile(options.profile, ctx.cwd);
-  const settings = loaded && settingsOf(loaded);
-  const profile = settings && {
-    name: options.profile,
-    policies: { integrator: settings.channelPolicy, provider: settings.botPolicy },
-    ...(loaded?.kinds ? { kinds: loaded.kinds } : {}),
-  };
+  const profile = await profileOf(options.profile, ctx.cwd);
   const proxy = await startProxy({
     iface: iface as ProxyInterface,
     upstreams,

@@ -14,7 +14,17 @@ import { decodeSegment, type RunningServer, type ServerLimits } from '../../http
 import type { TlsServerOptions } from '../../http/tls.js';
 import { journalStep, type ExchangeInput, type Journal } from '../../journal/index.js';
 import { bodyStep, compose, type PipelineContext } from '../../http/pipeline.js';
-import { createInboundHandler, type ObservedExchange } from '../inbound.js';
+import {
+  createInboundHandler,
+  type InboundBody,
+  type InboundOutcome,
+  type InboundRequest,
+  type InboundRole,
+  type ObservedExchange,
+  type Refusal,
+  type RoleAnswer,
+} from '../inbound.js';
+import { createRouter } from '../../http/router.js';
 import type { BotListeningEvent, BotSimEvent } from './events.js';
 import {
   DEFAULT_BOT_SCRIPT,
@@ -92,6 +102,29 @@ const idText = (v: unknown): string | undefined =>
 const optional = <K extends string>(key: K, value: string | undefined): { [P in K]?: string } =>
   value === undefined ? {} : ({ [key]: value } as { [P in K]?: string });
 
+/** What every part of a running bot-sim shares. */
+interface BotRun {
+  options: BotProviderOptions;
+  clock: Clock;
+  script: BotScript;
+  /** aborts the scripted actions when bot-sim stops */
+  controller: AbortController;
+  /** event ids already acted on (the platform redelivers) */
+  acted: Set<string>;
+  /** the scripted actions in flight */
+  work: Set<Promise<unknown>>;
+  emit: (event: BotSimEvent) => void;
+  issuer: TokenIssuer | undefined;
+  /** where the scripted actions post (absent: bot-sim only answers) */
+  target: PlatformTarget | undefined;
+}
+
+/** A valid event as the script reads it. */
+interface ParsedEvent {
+  name: Incoming;
+  json: Record<string, unknown>;
+}
+
 /**
  * bot-sim: a scripted bot provider (interface B, provider side). Serves `POST /<token>`,
  * answers every valid event with 200 at once (or as the fault plan says), then acts by its
@@ -99,265 +132,9 @@ const optional = <K extends string>(key: K, value: string | undefined): { [P in 
  * @example const bot = await createBotProvider({ token: 't0k', providerId: 'acme', platformUrl, port: 0 });
  */
 export async function createBotProvider(options: BotProviderOptions): Promise<BotProvider> {
-  const clock = options.clock ?? createClock();
-  const script = options.script ?? DEFAULT_BOT_SCRIPT;
-  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const controller = new AbortController();
-  // Every in-flight answer listens on this signal; hundreds may be in flight under load.
-  setMaxListeners(0, controller.signal);
-  const acted = new Set<string>();
-  const work = new Set<Promise<unknown>>();
-  const emit = (event: BotSimEvent): void => {
-    try {
-      options.onEvent?.(event);
-    } catch {
-      // a renderer's failure must not take the endpoint down
-    }
-  };
-  const issuer: TokenIssuer | undefined = options.auth
-    ? createTokenIssuer({
-        clientId: options.auth.clientId,
-        clientSecret: options.auth.clientSecret,
-        clock,
-        ...(options.auth.ttlMs === undefined ? {} : { ttlMs: options.auth.ttlMs }),
-      })
-    : undefined;
-  const connect = (url: string): PlatformTarget => {
-    const platformUrl = url.replace(/\/+$/, '');
-    return {
-      platformUrl,
-      providerId: options.providerId,
-      token: options.token,
-      clock,
-      signal: controller.signal,
-      ...(options.auth
-        ? {
-            tokens: createTokenClient({
-              tokenUrl: `${platformUrl}/oauth/token`,
-              clientId: options.auth.clientId,
-              clientSecret: options.auth.clientSecret,
-              clock,
-              signal: controller.signal,
-              onToken: (report) => emit({ type: 'bot-token', ...report, protocolMs: clock.now() }),
-            }),
-          }
-        : {}),
-    };
-  };
-  let target: PlatformTarget | undefined = options.platformUrl
-    ? connect(options.platformUrl)
-    : undefined;
-
-  const act = async (
-    json: Record<string, unknown>,
-    input: ScriptInput,
-    rule: NonNullable<ReturnType<typeof pickRule>>,
-  ) => {
-    if (rule.delayMs) await clock.sleep(rule.delayMs, controller.signal);
-    if (!target) return;
-    const chatId = idText(json.chat_id) ?? '';
-    // a numeric client_id (drift the platform's payload may carry) goes back as a string
-    const clientId = idText(json.client_id);
-    for (const message of rule.reply) {
-      const sent = await sendToPlatform(target, {
-        event: 'BOT_MESSAGE',
-        chatId,
-        ...(clientId ? { clientId } : {}),
-        message: fillMessage(message, input),
-      });
-      emit({
-        type: 'bot-sent',
-        ...sent,
-        ...(rule.name ? { rule: rule.name } : {}),
-        protocolMs: clock.now(),
-      });
-    }
-    const contactInfo = contactsIn(input.text ?? '');
-    if (rule.contact && options.botEvents === 'docs' && Object.keys(contactInfo).length > 0) {
-      const sent = await sendToPlatform(target, {
-        event: 'CLIENT_INFO',
-        chatId,
-        ...(clientId ? { clientId } : {}),
-        contactInfo,
-      });
-      emit({
-        type: 'bot-sent',
-        ...sent,
-        ...(rule.name ? { rule: rule.name } : {}),
-        protocolMs: clock.now(),
-      });
-    }
-    if (rule.invite) {
-      const sent = await sendToPlatform(target, {
-        event: 'INVITE_AGENT',
-        chatId,
-        ...(clientId ? { clientId } : {}),
-      });
-      emit({
-        type: 'bot-sent',
-        ...sent,
-        ...(rule.name ? { rule: rule.name } : {}),
-        protocolMs: clock.now(),
-      });
-    }
-  };
-
-  /** The path with its token segment hidden, for events and lines. */
-  const shownPath = (path: string): string => path.replace(/[^/]+\/?$/, '<token>');
-  const rejected = (
-    method: string,
-    path: string,
-    status: number,
-    code: WireErrorCode,
-    message: string,
-  ) =>
-    emit({
-      type: 'request-rejected',
-      method,
-      path: shownPath(path),
-      status,
-      code,
-      message,
-      protocolMs: clock.now(),
-    });
-
-  const handleToken = issuer
-    ? tokenEndpoint(issuer, { journal: options.journal, bodyLimit, clock, emit, rejected })
-    : undefined;
-
-  /** What a valid event asks of the script (kept from the answer for onAnswered). */
-  const parsedEvents = new WeakMap<object, { name: Incoming; json: Record<string, unknown> }>();
-
-  // spec 4.3: POST {bot_provider_url}/<token>, through the roles' one inbound pipeline
-  // so every role refuses alike: refusals before the body, the fault plan on valid events, one journal record
-  const events = createInboundHandler({
-    iface: 'bot',
-    clock,
-    journal: options.journal,
-    plan: options.plan,
-    bodyLimit,
-    observe: options.observe,
-    admit({ method, path, headers }) {
-      const segments = path.split('/').filter(Boolean);
-      // the provider's own URL is free to choose (spec 4.3), so any path whose last segment
-      // is the token is this bot (`--bot-provider-url .../bot`)
-      if (segments.length === 0)
-        return {
-          status: 404,
-          code: 'not_found',
-          message: `no endpoint at ${path}; the platform posts to {bot_provider_url}/<token> (spec 4.3)`,
-        };
-      if (method !== 'POST')
-        return {
-          status: 405,
-          code: 'invalid_request',
-          message: `${method} is not supported; use POST (spec 4.3)`,
-          headers: { allow: 'POST' },
-        };
-      if (!secretEquals(decodeSegment(segments.at(-1) ?? ''), options.token))
-        return {
-          status: 401,
-          code: 'invalid_client',
-          message:
-            "the client token failed authentication (spec 5.2, 7.2): the last path segment must be bot-sim's --token, the platform's --bot-token",
-        };
-      if (issuer && !issuer.verify(headers.authorization))
-        return {
-          status: 401,
-          code: 'unauthorized_client',
-          message:
-            'authorization failed: send Authorization: Bearer <token from POST /oauth/token> (spec 5.3)',
-        };
-      return undefined;
-    },
-    answer(body) {
-      const detected = detectKind(body.json);
-      const name = detected.kind?.startsWith('bot.event.')
-        ? detected.kind.slice('bot.event.'.length)
-        : undefined;
-      const refuse = (message: string) => ({
-        kind: detected.kind ?? 'bot.event',
-        verdict: { ok: false, errors: [`invalid_request: ${message}`], warnings: [] },
-        normal: { status: 400, body: errorBody('invalid_request', message) },
-        key: messageKeyOf(body.json, body.raw),
-        faults: false as const,
-      });
-      if (!name || !(INCOMING as readonly string[]).includes(name))
-        return refuse(
-          name
-            ? `${name} goes from the provider to the platform; a provider takes ${INCOMING.join(', ')} (spec 6.1)`
-            : `not a bot event: ${'reason' in detected ? detected.reason : 'unknown'} (spec 6.1)`,
-        );
-      const result = validate(`bot.event.${name}`, body.json);
-      if (!result.ok) return refuse(result.errors.map(formatIssue).join('; '));
-      const json = body.json as Record<string, unknown>;
-      parsedEvents.set(body, { name: name as Incoming, json });
-      return {
-        kind: `bot.event.${name}`,
-        verdict: { ok: true, errors: [], warnings: result.warnings.map(formatIssue) },
-        normal: { status: 200, body: {} },
-        key: messageKeyOf(json, body.raw),
-      };
-    },
-    onRefused(outcome) {
-      rejected(outcome.method, outcome.path, outcome.status, outcome.code, outcome.message);
-    },
-    onAnswered(outcome) {
-      const parsed = parsedEvents.get(outcome.body);
-      if (!parsed) {
-        const message = outcome.answer.verdict.errors[0]?.replace(/^invalid_request: /, '') ?? '';
-        rejected(
-          outcome.method,
-          outcome.path,
-          outcome.applied.status ?? 400,
-          'invalid_request',
-          message,
-        );
-        return;
-      }
-      const { name, json } = parsed;
-      const message = (json.message ?? {}) as Record<string, unknown>;
-      const input: ScriptInput = {
-        event: name,
-        ...(typeof message.text === 'string' ? { text: message.text } : {}),
-        ...optional('buttonId', idText(message.button_id)),
-      };
-      const { applied, decision } = outcome;
-      const eventId = idText(json.id) ?? '';
-      // act once per event id, and only once it was answered 200 (the platform retries otherwise)
-      const rule =
-        applied.status === 200 && !acted.has(eventId) ? pickRule(script, input) : undefined;
-      if (applied.status === 200) acted.add(eventId);
-      emit({
-        type: 'bot-received',
-        event: name,
-        eventId,
-        ...optional('chatId', idText(json.chat_id)),
-        ...(typeof json.client_id === 'string' ? { clientId: json.client_id } : {}),
-        ...(input.text === undefined ? {} : { text: input.text }),
-        ...(input.buttonId === undefined ? {} : { buttonId: input.buttonId }),
-        attempt: decision.attempt,
-        reply: applied.noReply ? { noReply: applied.noReply } : { status: applied.status ?? 0 },
-        fault: outcome.fault,
-        ...(rule?.name ? { rule: rule.name } : {}),
-        protocolMs: outcome.protocolMs,
-      });
-      if (rule) {
-        const job = act(json, input, rule).catch(() => undefined);
-        work.add(job);
-        void job.finally(() => work.delete(job));
-      }
-    },
-  });
-
-  const handle = (exchange: InboundExchange): void | Promise<void> => {
-    const segments = exchange.path.split('/').filter(Boolean);
-    if (handleToken && segments.length === 2 && segments[0] === 'oauth' && segments[1] === 'token')
-      return handleToken?.(exchange);
-    return events(exchange);
-  };
-
-  const server = await serveExchanges('bot', handle, options, (error) =>
+  const run = botRun(options);
+  const { clock, controller, work, emit, issuer } = run;
+  const server = await serveExchanges('bot', providerRoutes(run), options, (error) =>
     emit({
       type: 'request-rejected',
       method: 'POST',
@@ -368,6 +145,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       protocolMs: clock.now(),
     }),
   );
+  const target = run.target;
   const listening: BotListeningEvent = {
     type: 'listening',
     url: server.url,
@@ -380,7 +158,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     listening,
     ...(server.server ? { server: server.server } : {}),
     setPlatformUrl(url) {
-      target = connect(url);
+      run.target = connect(run, url);
     },
     async idle() {
       while (work.size > 0) await Promise.allSettled([...work]);
@@ -391,6 +169,265 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
       await Promise.allSettled([...work]);
     },
   };
+}
+
+/** A bot-sim's state, made once at start. */
+function botRun(options: BotProviderOptions): BotRun {
+  const clock = options.clock ?? createClock();
+  const controller = new AbortController();
+  // Every in-flight answer listens on this signal; hundreds may be in flight under load.
+  setMaxListeners(0, controller.signal);
+  const run: BotRun = {
+    options,
+    clock,
+    script: options.script ?? DEFAULT_BOT_SCRIPT,
+    controller,
+    acted: new Set(),
+    work: new Set(),
+    emit: (event) => {
+      try {
+        options.onEvent?.(event);
+      } catch {
+        // a renderer's failure must not take the endpoint down
+      }
+    },
+    issuer: options.auth
+      ? createTokenIssuer({
+          clientId: options.auth.clientId,
+          clientSecret: options.auth.clientSecret,
+          clock,
+          ...(options.auth.ttlMs === undefined ? {} : { ttlMs: options.auth.ttlMs }),
+        })
+      : undefined,
+    target: undefined,
+  };
+  if (options.platformUrl) run.target = connect(run, options.platformUrl);
+  return run;
+}
+
+/** The platform bot-sim posts to, with a token client when it authenticates (spec 5.3). */
+function connect(run: BotRun, url: string): PlatformTarget {
+  const { options, clock, controller, emit } = run;
+  const platformUrl = url.replace(/\/+$/, '');
+  return {
+    platformUrl,
+    providerId: options.providerId,
+    token: options.token,
+    clock,
+    signal: controller.signal,
+    ...(options.auth
+      ? {
+          tokens: createTokenClient({
+            tokenUrl: `${platformUrl}/oauth/token`,
+            clientId: options.auth.clientId,
+            clientSecret: options.auth.clientSecret,
+            clock,
+            signal: controller.signal,
+            onToken: (report) => emit({ type: 'bot-token', ...report, protocolMs: clock.now() }),
+          }),
+        }
+      : {}),
+  };
+}
+
+/**
+ * The provider's endpoints as a route table matched once (src/http/router.ts): with `--auth`
+ * the token endpoint (spec 5.3), and the events under any path (spec 4.3: the provider's own
+ * URL is free to choose; the last segment is the token).
+ */
+function providerRoutes(run: BotRun): (exchange: InboundExchange) => void | Promise<void> {
+  type Endpoint = (exchange: InboundExchange) => void | Promise<void>;
+  const events = createInboundHandler(eventRole(run));
+  const router = createRouter<Endpoint>();
+  router.add([{ method: '*', path: '/*', handler: events }]);
+  if (run.issuer) {
+    const { options, clock, emit } = run;
+    const handleToken = tokenEndpoint(run.issuer, {
+      journal: options.journal,
+      bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      clock,
+      emit,
+    });
+    router.add([{ method: '*', path: '/oauth/token', handler: handleToken }]);
+  }
+  return (exchange) => {
+    const match = router.match(exchange.method, exchange.path);
+    return (match.kind === 'found' ? match.handler : events)(exchange);
+  };
+}
+
+/** The path with its token segment hidden, for events and lines. */
+const shownPath = (path: string): string => path.replace(/[^/]+\/?$/, '<token>');
+
+/**
+ * spec 4.3: POST {bot_provider_url}/<token>, through the roles' one inbound pipeline so every
+ * role refuses alike: refusals before the body, the fault plan on valid events, one journal
+ * record.
+ */
+function eventRole(run: BotRun): InboundRole {
+  const { options, clock } = run;
+  /** What a valid event asks of the script (kept from the answer for onAnswered). */
+  const parsedEvents = new WeakMap<object, ParsedEvent>();
+  return {
+    iface: 'bot',
+    clock,
+    journal: options.journal,
+    plan: options.plan,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    observe: options.observe,
+    admit: (request) => admitEvent(run, request),
+    answer(body) {
+      const judged = judgeEvent(body);
+      if (judged.parsed) parsedEvents.set(body, judged.parsed);
+      return judged.answer;
+    },
+    shownPath,
+    // bot-sim's event names no transfer mode
+    onRejected: ({ transfer: _transfer, ...event }) => run.emit(event),
+    onAnswered(outcome) {
+      const parsed = parsedEvents.get(outcome.body);
+      if (parsed) received(run, outcome, parsed);
+    },
+  };
+}
+
+/** Whether a request is an event for this bot (spec 4.3, 5.2, 5.3), else why not. */
+function admitEvent(run: BotRun, { method, path, headers }: InboundRequest): Refusal | undefined {
+  const segments = path.split('/').filter(Boolean);
+  // the provider's own URL is free to choose (spec 4.3), so any path whose last segment
+  // is the token is this bot (`--bot-provider-url .../bot`)
+  if (segments.length === 0)
+    return {
+      status: 404,
+      code: 'not_found',
+      message: `no endpoint at ${path}; the platform posts to {bot_provider_url}/<token> (spec 4.3)`,
+    };
+  if (method !== 'POST')
+    return {
+      status: 405,
+      code: 'invalid_request',
+      message: `${method} is not supported; use POST (spec 4.3)`,
+      headers: { allow: 'POST' },
+    };
+  if (!secretEquals(decodeSegment(segments.at(-1) ?? ''), run.options.token))
+    return {
+      status: 401,
+      code: 'invalid_client',
+      message:
+        "the client token failed authentication (spec 5.2, 7.2): the last path segment must be bot-sim's --token, the platform's --bot-token",
+    };
+  if (run.issuer && !run.issuer.verify(headers.authorization))
+    return {
+      status: 401,
+      code: 'unauthorized_client',
+      message:
+        'authorization failed: send Authorization: Bearer <token from POST /oauth/token> (spec 5.3)',
+    };
+  return undefined;
+}
+
+/** An event body judged (spec 6.1): the answer, and the event when it is one bot-sim takes. */
+function judgeEvent(body: InboundBody): { answer: RoleAnswer; parsed?: ParsedEvent } {
+  const detected = detectKind(body.json);
+  const name = detected.kind?.startsWith('bot.event.')
+    ? detected.kind.slice('bot.event.'.length)
+    : undefined;
+  const refuse = (message: string): { answer: RoleAnswer } => ({
+    answer: {
+      kind: detected.kind ?? 'bot.event',
+      verdict: { ok: false, errors: [`invalid_request: ${message}`], warnings: [] },
+      normal: { status: 400, body: errorBody('invalid_request', message) },
+      key: messageKeyOf(body.json, body.raw),
+      refused: { code: 'invalid_request', message },
+    },
+  });
+  if (!name || !(INCOMING as readonly string[]).includes(name))
+    return refuse(
+      name
+        ? `${name} goes from the provider to the platform; a provider takes ${INCOMING.join(', ')} (spec 6.1)`
+        : `not a bot event: ${'reason' in detected ? detected.reason : 'unknown'} (spec 6.1)`,
+    );
+  const result = validate(`bot.event.${name}`, body.json);
+  if (!result.ok) return refuse(result.errors.map(formatIssue).join('; '));
+  const json = body.json as Record<string, unknown>;
+  return {
+    answer: {
+      kind: `bot.event.${name}`,
+      verdict: { ok: true, errors: [], warnings: result.warnings.map(formatIssue) },
+      normal: { status: 200, body: {} },
+      key: messageKeyOf(json, body.raw),
+    },
+    parsed: { name: name as Incoming, json },
+  };
+}
+
+/**
+ * A valid event answered: `bot-received`, and the script's rule acted on once per event id,
+ * only once it was answered 200 (the platform retries otherwise).
+ */
+function received(run: BotRun, outcome: InboundOutcome, parsed: ParsedEvent): void {
+  const { name, json } = parsed;
+  const message = (json.message ?? {}) as Record<string, unknown>;
+  const input: ScriptInput = {
+    event: name,
+    ...(typeof message.text === 'string' ? { text: message.text } : {}),
+    ...optional('buttonId', idText(message.button_id)),
+  };
+  const { applied, decision } = outcome;
+  const eventId = idText(json.id) ?? '';
+  const rule =
+    applied.status === 200 && !run.acted.has(eventId) ? pickRule(run.script, input) : undefined;
+  if (applied.status === 200) run.acted.add(eventId);
+  run.emit({
+    type: 'bot-received',
+    event: name,
+    eventId,
+    ...optional('chatId', idText(json.chat_id)),
+    ...(typeof json.client_id === 'string' ? { clientId: json.client_id } : {}),
+    ...(input.text === undefined ? {} : { text: input.text }),
+    ...(input.buttonId === undefined ? {} : { buttonId: input.buttonId }),
+    attempt: decision.attempt,
+    reply: applied.noReply ? { noReply: applied.noReply } : { status: applied.status ?? 0 },
+    fault: outcome.fault,
+    ...(rule?.name ? { rule: rule.name } : {}),
+    protocolMs: outcome.protocolMs,
+  });
+  if (rule) {
+    const job = act(run, json, input, rule).catch(() => undefined);
+    run.work.add(job);
+    void job.finally(() => run.work.delete(job));
+  }
+}
+
+/** A rule's actions: its replies, the contact it read (docs events), the hand-over. */
+async function act(
+  run: BotRun,
+  json: Record<string, unknown>,
+  input: ScriptInput,
+  rule: NonNullable<ReturnType<typeof pickRule>>,
+): Promise<void> {
+  const { clock, controller, options } = run;
+  if (rule.delayMs) await clock.sleep(rule.delayMs, controller.signal);
+  const target = run.target;
+  if (!target) return;
+  const chatId = idText(json.chat_id) ?? '';
+  // a numeric client_id (drift the platform's payload may carry) goes back as a string
+  const clientId = idText(json.client_id);
+  const send = async (event: Parameters<typeof sendToPlatform>[1]): Promise<void> => {
+    const sent = await sendToPlatform(target, { ...event, ...(clientId ? { clientId } : {}) });
+    run.emit({
+      type: 'bot-sent',
+      ...sent,
+      ...(rule.name ? { rule: rule.name } : {}),
+      protocolMs: clock.now(),
+    });
+  };
+  for (const message of rule.reply)
+    await send({ event: 'BOT_MESSAGE', chatId, message: fillMessage(message, input) });
+  const contactInfo = contactsIn(input.text ?? '');
+  if (rule.contact && options.botEvents === 'docs' && Object.keys(contactInfo).length > 0)
+    await send({ event: 'CLIENT_INFO', chatId, contactInfo });
+  if (rule.invite) await send({ event: 'INVITE_AGENT', chatId });
 }
 
 /**
@@ -405,16 +442,9 @@ function tokenEndpoint(
     bodyLimit: number;
     clock: Clock;
     emit: (event: BotSimEvent) => void;
-    rejected: (
-      method: string,
-      path: string,
-      status: number,
-      code: WireErrorCode,
-      message: string,
-    ) => void;
   },
 ): (exchange: InboundExchange) => void | Promise<void> {
-  const { journal, bodyLimit, clock, emit, rejected } = context;
+  const { journal, bodyLimit, clock, emit } = context;
   const run = compose<TokenContext>(
     [
       journalStep<TokenContext>(() => journal, tokenRecord),
@@ -429,7 +459,15 @@ function tokenEndpoint(
       const reject = (status: number, code: WireErrorCode, message: string): void => {
         const body = JSON.stringify(errorBody(code, message));
         wire.send(status, body, status === 405 ? { allow: 'POST' } : {}, { batched: true });
-        rejected(method, path, status, code, message);
+        emit({
+          type: 'request-rejected',
+          method,
+          path: shownPath(path),
+          status,
+          code,
+          message,
+          protocolMs: clock.now(),
+        });
         ctx.answered = { status, body };
         ctx.verdict = { ok: false, errors: [`${code}: ${message}`], warnings: [] };
       };

@@ -141,17 +141,8 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
       judged.set(answer, { json, event, verdict });
       return answer;
     },
-    onRefused(outcome) {
-      emit({
-        type: 'request-rejected',
-        method: outcome.method,
-        path: outcome.path,
-        status: outcome.status,
-        code: outcome.code,
-        message: outcome.message,
-        protocolMs: outcome.protocolMs,
-      });
-    },
+    // the hook target's event names no transfer mode
+    onRejected: ({ transfer: _transfer, ...event }) => emit(event),
     onAnswered(outcome) {
       const seen = judged.get(outcome.answer);
       emit(receivedEvent(outcome, seen?.json, seen?.verdict));

@@ -143,17 +143,8 @@ function listenerRole(
       verdicts.set(answer, verdict);
       return answer;
     },
-    onRefused(outcome) {
-      emit({
-        type: 'request-rejected',
-        method: outcome.method,
-        path: outcome.path,
-        status: outcome.status as RejectedRequestEvent['status'],
-        code: outcome.code,
-        message: outcome.message,
-        transfer: outcome.transfer,
-        protocolMs: outcome.protocolMs,
-      });
+    onRejected(event) {
+      emit({ ...event, status: event.status as RejectedRequestEvent['status'] });
     },
     onAnswered(outcome) {
       const verdict = verdicts.get(outcome.answer);

@@ -1,0 +1,33 @@
+/**
+ * The shared route matcher (src/http/router.ts) with plain data as handlers, as the proxy's
+ * legs and bot-sim's endpoints use it: the most specific pattern wins whatever the order.
+ */
+import { describe, expect, it } from 'vitest';
+import { createRouter } from '../../src/http/router.js';
+
+describe('createRouter<H>: routes as data', () => {
+  it('hands back the data of the most specific route, whatever the order added', () => {
+    const router = createRouter<string>();
+    router.add([{ method: '*', path: '/*', handler: 'events' }]);
+    router.add([{ method: '*', path: '/oauth/token', handler: 'token' }]);
+    expect(router.match('POST', '/oauth/token')).toMatchObject({ kind: 'found', handler: 'token' });
+    expect(router.match('GET', '/oauth//token')).toMatchObject({ handler: 'token' });
+    expect(router.match('POST', '/bot/t0k')).toMatchObject({
+      handler: 'events',
+      params: { '*': 'bot/t0k' },
+    });
+    expect(router.match('POST', '/')).toMatchObject({ handler: 'events', params: { '*': '' } });
+  });
+
+  it('matches a prefix leg with or without the rest, and answers 405 by method', () => {
+    const router = createRouter<{ name: string }>();
+    router.add([
+      { method: '*', path: '/integrator/*', handler: { name: 'integrator' } },
+      { method: 'POST', path: '/hooks', handler: { name: 'hooks' } },
+    ]);
+    expect(router.match('POST', '/integrator')).toMatchObject({ handler: { name: 'integrator' } });
+    expect(router.match('POST', '/integrator/a/b')).toMatchObject({ params: { '*': 'a/b' } });
+    expect(router.match('POST', '/integratorx').kind).toBe('none');
+    expect(router.match('GET', '/hooks')).toEqual({ kind: 'method', allow: ['POST'] });
+  });
+});
