@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -145,6 +145,47 @@ describe('svc-cli load (built CLI)', () => {
     expect(summary.states.delivered).toBe(10);
     // a conversation is several customer messages: more answers than arrivals
     expect(summary.latency.answers.count).toBeGreaterThan(10);
+  });
+
+  it('--report draws a sample of the conversations as lanes, from a journal it removes', async () => {
+    const url = await listen('--fail-first', '1');
+    const dir = mkdtempSync(join(tmpdir(), 'svc-load-lanes-'));
+    const scratch = mkdtempSync(join(tmpdir(), 'svc-load-tmp-'));
+    const r = await runCli(
+      [
+        'load',
+        'integrator',
+        '--url',
+        url,
+        '--rate',
+        '400/s',
+        '--count',
+        '120',
+        '--customers',
+        '60',
+        '--time-scale',
+        '0.2',
+        '--no-calibrate',
+        '--report',
+        'load.html',
+      ],
+      { cwd: dir, env: { TMPDIR: scratch } },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('HTML report written to load.html');
+    const html = readFileSync(join(dir, 'load.html'), 'utf8');
+    // 60 customers, two payloads each, two attempts each: 50 conversations of 4 exchanges
+    expect(html).toContain(
+      "Lanes of a sample: the first 50 of the run's 60 conversations, 200 exchanges",
+    );
+    const sections = html.match(/<section class="conv[^"]*" id="c-[^"]+-\d+"/g) ?? [];
+    expect(sections).toHaveLength(50);
+    expect(html.match(/<div class="lanes" role="table">/g)).toHaveLength(50);
+    expect(html.match(/data-lane="integrator"/g)).toHaveLength(200);
+    expect(html).not.toContain('class="violation" data-rule');
+    expect(html).toMatch(/<b>50<\/b> conversations<\/span><span><b>200<\/b> exchanges/);
+    // the sampled journal lived in a temporary folder, gone now (svc-cli-<uid> is the code cache)
+    expect(readdirSync(scratch).filter((n) => n.startsWith('svc-load-report-'))).toEqual([]);
   });
 
   it('bad input is exit 2 with the example; an unreachable endpoint exit 3', async () => {
