@@ -158,13 +158,11 @@ describe('svc-cli load (built CLI)', () => {
         '--url',
         url,
         '--rate',
-        '400/s',
+        '200/s',
         '--count',
         '120',
         '--customers',
         '60',
-        '--time-scale',
-        '0.2',
         '--no-calibrate',
         '--report',
         'load.html',
@@ -174,16 +172,21 @@ describe('svc-cli load (built CLI)', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('HTML report written to load.html');
     const html = readFileSync(join(dir, 'load.html'), 'utf8');
-    // 60 customers, two payloads each, two attempts each: 50 conversations of 4 exchanges
-    expect(html).toContain(
-      "Lanes of a sample: the first 50 of the run's 60 conversations, 200 exchanges",
-    );
+    // 60 customers, two payloads each, two attempts each (a third when a busy machine makes
+    // an answer miss its budget): 50 conversations of at least 4 exchanges
+    const note =
+      /Lanes of a sample: the first 50 of the run's 60 conversations, (\d+) exchanges/.exec(html);
+    expect(note, html.slice(0, 3000)).not.toBeNull();
+    const exchanges = Number(note![1]);
+    expect(exchanges).toBeGreaterThanOrEqual(200);
     const sections = html.match(/<section class="conv[^"]*" id="c-[^"]+-\d+"/g) ?? [];
     expect(sections).toHaveLength(50);
     expect(html.match(/<div class="lanes" role="table">/g)).toHaveLength(50);
-    expect(html.match(/data-lane="integrator"/g)).toHaveLength(200);
+    expect(html.match(/data-lane="integrator"/g)).toHaveLength(exchanges);
+    // every payload's first attempt is refused: 100 payloads drawn
+    expect(html.match(/ attempt 1 /g)?.length).toBe(100);
     expect(html).not.toContain('class="violation" data-rule');
-    expect(html).toMatch(/<b>50<\/b> conversations<\/span><span><b>200<\/b> exchanges/);
+    expect(html).toContain(`<b>50</b> conversations</span><span><b>${exchanges}</b> exchanges`);
     // the sampled journal lived in a temporary folder, gone now (svc-cli-<uid> is the code cache)
     expect(readdirSync(scratch).filter((n) => n.startsWith('svc-load-report-'))).toEqual([]);
   });
