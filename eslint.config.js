@@ -49,7 +49,6 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/proxy/proxy.ts': 233,
   'src/reference/contract.ts': 375,
   'src/roles/bot/provider.ts': 277,
-  'src/web/console/journal-view.ts': 160,
   'src/widget/api.ts': 170,
 };
 
