@@ -84,7 +84,9 @@ export function loadReportHtml(summary: LoadSummary, title: string): string {
 export function sampleNote(f: LoadTraceFigures, disabled: readonly string[] = []): string {
   const all = f.sampled >= f.conversations;
   const which = all
-    ? `all ${f.conversations} conversation${f.conversations === 1 ? '' : 's'} of the run`
+    ? f.conversations === 1
+      ? 'the one conversation of the run'
+      : `all ${f.conversations} conversations of the run`
     : `a sample: the first ${f.sampled} of the run's ${f.conversations} conversations`;
   const capped =
     f.capped > 0
