@@ -122,7 +122,8 @@ describe.skipIf(!hasChromium)('the load HTML report in Chromium', () => {
           ['integrator', true],
           ['integrator', false],
         ]);
-        expect(lane.rows[0]!.text).toMatch(/agent\.\w+ attempt 1 .*500 rejected/);
+        // refused (or, on a machine too busy to answer within the 3 s, timed out)
+        expect(lane.rows[0]!.text).toMatch(/agent\.\w+ attempt 1 .*(500 rejected|timeout)/);
         expect(lane.rows[1]!.text).toMatch(/attempt 2 .*200 accepted ← #\d+/);
         for (const r of lane.rows) expect(r.arrow).toBeGreaterThan(10);
         expect(lane.width).toBeLessThanOrEqual(width);
