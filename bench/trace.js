@@ -8,6 +8,9 @@
 //   `load channel --customers 100`, generated) and of 100k exchanges of whole chats: its size
 //   (target < 20 MB) and the time Chromium takes from navigation to the load event and first
 //   paint (target < 3 s), median of 3 loads. Skipped without /usr/bin/chromium.
+// - `load --report` (its sampled conversations' lanes): a load run with and without it against
+//   a `listen` process, CPU seconds and peak RSS of the load process (median of 3), and the
+//   report's size. BENCH_LOAD_REPORT_COUNT sets the payloads (default 5,000 at 500/s).
 // The ingest ratio with the trace recorded is bench/channel.js's (its simulator journals to
 // disk with --record, and every record carries the trace fields).
 import { spawn } from 'node:child_process';
@@ -23,7 +26,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const RSS_TARGET_MB = 250;
 
 // A preload that prints the process's peak RSS as it exits (resourceUsage: kilobytes).
-const PEAK = `data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>writeSync(2,"\\npeak-rss "+process.resourceUsage().maxRSS+"\\n"))`;
+const PEAK = `data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>{const u=process.resourceUsage();writeSync(2,"\\npeak-rss "+u.maxRSS+" cpu-us "+(u.userCPUTime+u.systemCPUTime)+"\\n")})`;
 
 const LINE_COUNT = `
 import { createReadStream } from 'node:fs';
@@ -51,8 +54,9 @@ function measure(args) {
     child.once('close', (code) => {
       const seconds = (performance.now() - started) / 1000;
       const kb = Number(/peak-rss (\d+)/.exec(err)?.[1] ?? NaN);
+      const cpuSeconds = Number(/cpu-us (\d+)/.exec(err)?.[1] ?? NaN) / 1e6;
       if (code !== 0 && code !== 1) reject(new Error(`${args.join(' ')} exited ${code}: ${err}`));
-      else resolve({ seconds, rssMb: kb / 1024 });
+      else resolve({ seconds, rssMb: kb / 1024, cpuSeconds });
     });
   });
 }
@@ -176,10 +180,64 @@ async function htmlReports(dir) {
   return rows;
 }
 
+/** Starts `listen` (the built CLI) and resolves with its URL and a stop function. */
+function startListener() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, '--json', 'listen', '--port', '0', '--quiet'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.once('error', reject);
+    child.stdout.once('data', (chunk) => {
+      const { url } = JSON.parse(String(chunk).split('\n')[0]);
+      child.stdout.resume(); // its later notices are not read
+      resolve({ url, stop: () => child.kill('SIGINT') });
+    });
+  });
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function loadReport(dir) {
+  const count = Number(process.env.BENCH_LOAD_REPORT_COUNT ?? 5_000);
+  const listener = await startListener();
+  const html = join(dir, 'load.html');
+  const base = [bin, 'load', 'integrator', '--url', listener.url, '--rate', '500/s'];
+  const args = [...base, '--count', String(count), '--customers', '100', '--no-calibrate'];
+  const runs = { without: [], with: [] };
+  try {
+    for (let i = 0; i < 3; i++) {
+      runs.without.push(await measure(args));
+      runs.with.push(await measure([...args, '--report', html]));
+    }
+  } finally {
+    listener.stop();
+  }
+  const cpu = (k) => median(runs[k].map((r) => r.cpuSeconds));
+  const rss = (k) => median(runs[k].map((r) => r.rssMb));
+  const what = `load integrator, ${count.toLocaleString('en')} payloads at 500/s, 100 customers`;
+  return [
+    {
+      section: 'trace',
+      metric: `${what}: CPU s without --report, with (median of 3)`,
+      value: `${cpu('without').toFixed(2)}, ${cpu('with').toFixed(2)} (${(cpu('with') / cpu('without')).toFixed(2)}x)`,
+    },
+    {
+      section: 'trace',
+      metric: `${what}: peak RSS MB without --report, with`,
+      value: `${rss('without').toFixed(0)}, ${rss('with').toFixed(0)}`,
+    },
+    {
+      section: 'trace',
+      metric: `${what}: --report HTML size (MB, 50 conversations drawn)`,
+      value: mb(statSync(html).size),
+    },
+  ];
+}
+
 export async function run() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-trace-'));
   try {
-    return [...(await htmlReports(dir)), ...(await streaming(dir))];
+    return [...(await loadReport(dir)), ...(await htmlReports(dir)), ...(await streaming(dir))];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

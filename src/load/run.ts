@@ -5,7 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { createOutboundLimiter } from '../platform/outbound-limiter.js';
+import { createOutboundLimiter, type OutboundLimiter } from '../platform/outbound-limiter.js';
 import {
   FINAL_STATES,
   LatencyRecorder,
@@ -87,16 +87,237 @@ export function defaultPool(rate: number, seriesWallMs: number): number {
   return Math.min(50_000, Math.max(16, Math.ceil((rate * seriesWallMs * 1.25) / 1000) + 16));
 }
 
+/** What a run measured so far: the histograms, the final states and the counts. */
+interface Tally {
+  answers: LatencyRecorder;
+  /** this tick's answers (the progress line's percentiles) */
+  window: LatencyRecorder;
+  series: LatencyRecorder;
+  byAttempt: LatencyRecorder[];
+  states: StateCounter;
+  invalidStates: StateCounter;
+  reasons: Map<string, number>;
+  sent: number;
+  invalidSent: number;
+  attemptCount: number;
+  windowSettled: number;
+  maxLagMs: number;
+}
+
+function createTally(attempts: number): Tally {
+  return {
+    answers: new LatencyRecorder(),
+    window: new LatencyRecorder(),
+    series: new LatencyRecorder(),
+    byAttempt: Array.from({ length: attempts }, () => new LatencyRecorder()),
+    states: new StateCounter(),
+    invalidStates: new StateCounter(),
+    reasons: new Map(),
+    sent: 0,
+    invalidSent: 0,
+    attemptCount: 0,
+    windowSettled: 0,
+    maxLagMs: 0,
+  };
+}
+
+/** A settled series into the tally: its final state, every attempt, the series end to end. */
+function settle(
+  t: Tally,
+  outcome: SeriesOutcome,
+  intendedAt: number,
+  lagMs: number,
+  invalid: boolean,
+): void {
+  if (invalid) {
+    t.invalidStates.add(outcome.state);
+    return;
+  }
+  const { answers, window, series, byAttempt } = t;
+  t.states.add(outcome.state);
+  t.windowSettled++;
+  if (outcome.reason) t.reasons.set(outcome.reason, (t.reasons.get(outcome.reason) ?? 0) + 1);
+  for (const attempt of outcome.attempts) {
+    // the first attempt counts from when it was due: a lagging generator must not hide latency
+    const ms = attempt.wallMs + (attempt.attempt === 1 ? lagMs : 0);
+    t.attemptCount++;
+    answers.record(ms);
+    window.record(ms);
+    byAttempt[attempt.attempt - 1]?.record(ms);
+  }
+  if (outcome.state !== 'not-sent' && outcome.state !== 'interrupted') {
+    series.record(performance.now() - intendedAt);
+  }
+}
+
+/** The figures thresholds are held to, over `windowMs` of arrivals. */
+function thresholdFigures(t: Tally, windowMs: number) {
+  const a = t.answers.summary();
+  const window = Math.max(0.001, windowMs / 1000);
+  return {
+    latencyMs: {
+      p50: a.p50,
+      p90: a.p90,
+      p95: a.p95,
+      p99: a.p99,
+      p999: a.p999,
+      max: a.max,
+      mean: a.mean,
+    },
+    failedShare: t.sent === 0 ? 0 : t.states.counts.failed / t.sent,
+    // delivered only (the `rate` threshold's figure): an error reply is counted apart
+    ratePerSecond: t.states.counts.delivered / window,
+    errorReplyPerSecond: t.states.counts['error-reply'] / window,
+  };
+}
+
+/** A run under way: its options, tally, limiter, stop and clock. */
+interface Running {
+  options: RunLoadOptions;
+  tally: Tally;
+  limiter: OutboundLimiter;
+  stop: AbortController;
+  elapsed: () => number;
+  /** why the run stopped before its plan */
+  stopped?: string;
+  /** wall ms of the arrival window, once the arrivals ended */
+  arrivalEnd: number;
+}
+
+/**
+ * Every `tickMs`: a progress event from this tick's answers, and with `abortOnFail` the stop
+ * once an upper-bound threshold fails (after 1 s).
+ */
+function startTicker(run: Running): ReturnType<typeof setInterval> {
+  const { options, tally, limiter } = run;
+  let lastTick = 0;
+  const ticker = setInterval(() => {
+    const now = run.elapsed();
+    const w = tally.window.summary();
+    options.emit?.({
+      type: 'load-progress',
+      elapsedMs: Math.round(now),
+      sent: tally.sent,
+      settled: tally.states.settled,
+      inFlight: limiter.inFlight,
+      ratePerSecond: Math.round((tally.windowSettled * 1000) / Math.max(1, now - lastTick)),
+      p50Ms: w.p50,
+      p99Ms: w.p99,
+      failed: tally.states.counts.failed,
+      notSent: tally.states.counts['not-sent'],
+    });
+    tally.window.reset();
+    tally.windowSettled = 0;
+    lastTick = now;
+    if (options.abortOnFail && now >= 1000 && run.stopped === undefined) {
+      const early = (options.thresholds ?? []).filter(
+        (t) => t.metric !== 'rate' && (t.op === '<' || t.op === '<='),
+      );
+      const failing = evaluateThresholds(early, thresholdFigures(tally, now)).find((r) => !r.ok);
+      if (failing) {
+        run.stopped = `threshold failed: ${failing.threshold.text}`;
+        run.stop.abort(new Error(run.stopped));
+      }
+    }
+  }, options.tickMs ?? 1000);
+  ticker.unref();
+  return ticker;
+}
+
+/**
+ * The arrivals: a timer to the next due arrival, then every arrival that is due (open model);
+ * resolves once every series settled.
+ */
+async function runArrivals(run: Running, planned: number, start: number): Promise<void> {
+  const { options, tally, limiter, stop } = run;
+  const { target, workload } = options;
+  const invalidShare = options.invalidShare ?? 0;
+  const inFlight = new Set<Promise<void>>();
+  const launch = (index: number): void => {
+    const intendedAt = start + arrivalAt(index, workload);
+    const lagMs = Math.max(0, performance.now() - intendedAt);
+    tally.maxLagMs = Math.max(tally.maxLagMs, lagMs);
+    // spread broken payloads evenly: index i is broken when the share's count steps up at i
+    const invalid = Math.floor((index + 1) * invalidShare) > Math.floor(index * invalidShare);
+    if (invalid) tally.invalidSent++;
+    else tally.sent++;
+    const work = target
+      .fire(index, invalid, limiter, stop.signal)
+      .then((outcome) => settle(tally, outcome, intendedAt, lagMs, invalid))
+      .finally(() => inFlight.delete(work));
+    inFlight.add(work);
+  };
+  await new Promise<void>((done) => {
+    let next = 0;
+    const step = (): void => {
+      if (stop.signal.aborted || next >= planned) {
+        // N arrivals at r/s span N/r seconds: the window ends where arrival N + 1 would be
+        // (the last one is at (N - 1)/r; 10 at 10/s read as 11.1/s over 0.9 s)
+        run.arrivalEnd = stop.signal.aborted
+          ? run.elapsed()
+          : Math.max(run.elapsed(), arrivalAt(planned, workload));
+        done();
+        return;
+      }
+      const now = run.elapsed();
+      while (next < planned && arrivalAt(next, workload) <= now) launch(next++);
+      const wait = next < planned ? arrivalAt(next, workload) - run.elapsed() : 0;
+      setTimeout(step, Math.max(0, wait));
+    };
+    step();
+  });
+  while (inFlight.size > 0) await Promise.all([...inFlight]);
+}
+
+/** The summary of a finished run. */
+function summarize(run: Running, planned: number, pool: number): LoadSummary {
+  const { options, tally } = run;
+  const { states, invalidStates } = tally;
+  const figures = thresholdFigures(tally, run.arrivalEnd || run.elapsed());
+  const thresholds = evaluateThresholds(options.thresholds ?? [], figures);
+  const settledCount = states.settled;
+  return {
+    role: options.target.role,
+    url: options.target.url,
+    plannedRate: options.workload.rate,
+    planned,
+    arrivalWindowMs: Math.round(run.arrivalEnd),
+    elapsedMs: Math.round(run.elapsed()),
+    sent: tally.sent,
+    states: { ...states.counts },
+    accounted: settledCount === tally.sent && invalidStates.settled === tally.invalidSent,
+    invalid: { sent: tally.invalidSent, states: { ...invalidStates.counts } },
+    attemptsPerSeries: settledCount === 0 ? 0 : tally.attemptCount / settledCount,
+    latency: {
+      answers: tally.answers.summary(),
+      byAttempt: tally.byAttempt.map((r) => r.summary()),
+      series: tally.series.summary(),
+    },
+    ratePerSecond: figures.ratePerSecond,
+    errorReplyPerSecond: figures.errorReplyPerSecond,
+    reasons: [...tally.reasons.entries()]
+      .map(([reason, count]) => ({ reason, count }))
+      .sort((a, b) => b.count - a.count)
+      .slice(0, 5),
+    thresholds,
+    ...(run.stopped === undefined ? {} : { stopped: run.stopped }),
+    generator: {
+      pool,
+      peakInFlight: run.limiter.peakInFlight,
+      maxLagMs: Math.round(tally.maxLagMs),
+    },
+  };
+}
+
 /**
  * Runs a workload against a target and resolves with the summary once every series settled.
  * @example const summary = await runLoad({ target, workload: { rate: 200, durationMs: 60_000 }, timeScale: 1 });
  */
 export async function runLoad(options: RunLoadOptions): Promise<LoadSummary> {
-  const { target, workload } = options;
-  const policy = target.policy;
+  const policy = options.target.policy;
   const seriesMs =
     ((policy.attempts - 1) * policy.intervalMs + policy.attemptTimeoutMs) * options.timeScale;
-  const pool = options.maxInFlight ?? defaultPool(workload.rate, seriesMs);
+  const pool = options.maxInFlight ?? defaultPool(options.workload.rate, seriesMs);
   const limiter = createOutboundLimiter({
     maxInFlight: pool,
     maxQueued: pool,
@@ -105,180 +326,27 @@ export async function runLoad(options: RunLoadOptions): Promise<LoadSummary> {
   });
   const stop = new AbortController();
   setMaxListeners(0, stop.signal); // its waiters use src/io/on-abort.ts; other listeners may be many
-  const planned = plannedArrivals(workload);
-  const invalidShare = options.invalidShare ?? 0;
-  const answers = new LatencyRecorder();
-  const window = new LatencyRecorder();
-  const series = new LatencyRecorder();
-  const byAttempt = Array.from({ length: policy.attempts }, () => new LatencyRecorder());
-  const states = new StateCounter();
-  const invalidStates = new StateCounter();
-  const reasons = new Map<string, number>();
-  let sent = 0;
-  let invalidSent = 0;
-  let attemptCount = 0;
-  let maxLagMs = 0;
-  let stopped: string | undefined;
-  let arrivalEnd = 0;
-  let windowSettled = 0;
-  const inFlight = new Set<Promise<void>>();
   const start = performance.now();
-  const elapsed = (): number => performance.now() - start;
-
-  const settle = (
-    outcome: SeriesOutcome,
-    intendedAt: number,
-    lagMs: number,
-    invalid: boolean,
-  ): void => {
-    if (invalid) {
-      invalidStates.add(outcome.state);
-      return;
-    }
-    states.add(outcome.state);
-    windowSettled++;
-    if (outcome.reason) reasons.set(outcome.reason, (reasons.get(outcome.reason) ?? 0) + 1);
-    for (const attempt of outcome.attempts) {
-      // the first attempt counts from when it was due: a lagging generator must not hide latency
-      const ms = attempt.wallMs + (attempt.attempt === 1 ? lagMs : 0);
-      attemptCount++;
-      answers.record(ms);
-      window.record(ms);
-      byAttempt[attempt.attempt - 1]?.record(ms);
-    }
-    if (outcome.state !== 'not-sent' && outcome.state !== 'interrupted') {
-      series.record(performance.now() - intendedAt);
-    }
+  const run: Running = {
+    options,
+    tally: createTally(policy.attempts),
+    limiter,
+    stop,
+    elapsed: () => performance.now() - start,
+    arrivalEnd: 0,
   };
-
-  const launch = (index: number): void => {
-    const intendedAt = start + arrivalAt(index, workload);
-    const lagMs = Math.max(0, performance.now() - intendedAt);
-    maxLagMs = Math.max(maxLagMs, lagMs);
-    // spread broken payloads evenly: index i is broken when the share's count steps up at i
-    const invalid = Math.floor((index + 1) * invalidShare) > Math.floor(index * invalidShare);
-    if (invalid) invalidSent++;
-    else sent++;
-    const work = target
-      .fire(index, invalid, limiter, stop.signal)
-      .then((outcome) => settle(outcome, intendedAt, lagMs, invalid))
-      .finally(() => inFlight.delete(work));
-    inFlight.add(work);
-  };
-
-  const figures = () => {
-    const a = answers.summary();
-    const window = Math.max(0.001, (arrivalEnd || elapsed()) / 1000);
-    return {
-      latencyMs: {
-        p50: a.p50,
-        p90: a.p90,
-        p95: a.p95,
-        p99: a.p99,
-        p999: a.p999,
-        max: a.max,
-        mean: a.mean,
-      },
-      failedShare: sent === 0 ? 0 : states.counts.failed / sent,
-      // delivered only (the `rate` threshold's figure): an error reply is counted apart
-      ratePerSecond: states.counts.delivered / window,
-      errorReplyPerSecond: states.counts['error-reply'] / window,
-    };
-  };
-
   const onAbort = (): void => {
-    stopped ??= 'interrupted';
+    run.stopped ??= 'interrupted';
     stop.abort(new Error('the load run was stopped'));
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted) onAbort();
-
-  const tickMs = options.tickMs ?? 1000;
-  let lastTick = 0;
-  const ticker = setInterval(() => {
-    const now = elapsed();
-    const w = window.summary();
-    options.emit?.({
-      type: 'load-progress',
-      elapsedMs: Math.round(now),
-      sent,
-      settled: states.settled,
-      inFlight: limiter.inFlight,
-      ratePerSecond: Math.round((windowSettled * 1000) / Math.max(1, now - lastTick)),
-      p50Ms: w.p50,
-      p99Ms: w.p99,
-      failed: states.counts.failed,
-      notSent: states.counts['not-sent'],
-    });
-    window.reset();
-    windowSettled = 0;
-    lastTick = now;
-    if (options.abortOnFail && now >= 1000 && stopped === undefined) {
-      const early = (options.thresholds ?? []).filter(
-        (t) => t.metric !== 'rate' && (t.op === '<' || t.op === '<='),
-      );
-      const failing = evaluateThresholds(early, figures()).find((r) => !r.ok);
-      if (failing) {
-        stopped = `threshold failed: ${failing.threshold.text}`;
-        stop.abort(new Error(stopped));
-      }
-    }
-  }, tickMs);
-  ticker.unref();
-
-  // Arrivals: a timer to the next due arrival, then every arrival that is due (open model).
-  await new Promise<void>((done) => {
-    let next = 0;
-    const step = (): void => {
-      if (stop.signal.aborted || next >= planned) {
-        // N arrivals at r/s span N/r seconds: the window ends where arrival N + 1 would be
-        // (the last one is at (N - 1)/r; 10 at 10/s read as 11.1/s over 0.9 s)
-        arrivalEnd = stop.signal.aborted
-          ? elapsed()
-          : Math.max(elapsed(), arrivalAt(planned, workload));
-        done();
-        return;
-      }
-      const now = elapsed();
-      while (next < planned && arrivalAt(next, workload) <= now) launch(next++);
-      const wait = next < planned ? arrivalAt(next, workload) - elapsed() : 0;
-      setTimeout(step, Math.max(0, wait));
-    };
-    step();
-  });
-  while (inFlight.size > 0) await Promise.all([...inFlight]);
+  const ticker = startTicker(run);
+  const planned = plannedArrivals(options.workload);
+  await runArrivals(run, planned, start);
   clearInterval(ticker);
   options.signal?.removeEventListener('abort', onAbort);
-
-  const thresholds = evaluateThresholds(options.thresholds ?? [], figures());
-  const settledCount = states.settled;
-  return {
-    role: target.role,
-    url: target.url,
-    plannedRate: workload.rate,
-    planned,
-    arrivalWindowMs: Math.round(arrivalEnd),
-    elapsedMs: Math.round(elapsed()),
-    sent,
-    states: { ...states.counts },
-    accounted: settledCount === sent && invalidStates.settled === invalidSent,
-    invalid: { sent: invalidSent, states: { ...invalidStates.counts } },
-    attemptsPerSeries: settledCount === 0 ? 0 : attemptCount / settledCount,
-    latency: {
-      answers: answers.summary(),
-      byAttempt: byAttempt.map((r) => r.summary()),
-      series: series.summary(),
-    },
-    ratePerSecond: figures().ratePerSecond,
-    errorReplyPerSecond: figures().errorReplyPerSecond,
-    reasons: [...reasons.entries()]
-      .map(([reason, count]) => ({ reason, count }))
-      .sort((a, b) => b.count - a.count)
-      .slice(0, 5),
-    thresholds,
-    ...(stopped === undefined ? {} : { stopped }),
-    generator: { pool, peakInFlight: limiter.peakInFlight, maxLagMs: Math.round(maxLagMs) },
-  };
+  return summarize(run, planned, pool);
 }
 
 export { FINAL_STATES };

@@ -20,6 +20,7 @@ import { deliver } from '../platform/delivery.js';
 import type { OutboundLimiter } from '../platform/outbound-limiter.js';
 import type { FinalState } from './figures.js';
 import type { HookEventName } from '../contract/hooks.js';
+import type { LoadTrace, TracedSeries } from './trace.js';
 
 export const LOAD_ROLES = ['integrator', 'channel', 'hooks', 'bot'] as const;
 export type LoadRole = (typeof LOAD_ROLES)[number];
@@ -56,6 +57,8 @@ export interface LoadTargetOptions {
    * message after another with this many wall ms between them
    */
   thinkTimeMs?: number;
+  /** `--report`: the sampled conversations' exchanges are journaled here */
+  trace?: LoadTrace;
 }
 
 export interface AttemptFigure {
@@ -106,17 +109,30 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
   switch (options.role) {
     case 'integrator': {
       const url = `${trim(options.url)}/${encodeURIComponent(options.channel ?? 'load')}`; // spec 4.2
-      return target(options, url, CHANNEL_DELIVERY_POLICY, judgeChannelReply, (i, invalid) =>
-        invalid
-          ? { recipient: {}, message: { id: `${options.runId}-${i}` } }
-          : buildAgentPayload({ ...agentMessage(pick(options.mix, i)) }, `${options.runId}-${i}`),
+      return target(
+        options,
+        url,
+        CHANNEL_DELIVERY_POLICY,
+        judgeChannelReply,
+        byCustomer(options),
+        (i, invalid) =>
+          invalid
+            ? { recipient: {}, message: { id: `${options.runId}-${i}` } }
+            : buildAgentPayload({ ...agentMessage(pick(options.mix, i)) }, `${options.runId}-${i}`),
       );
     }
     case 'channel': {
-      const single = target(options, options.url, CHANNEL_POLICY, judgeStatus200, (i, invalid) => ({
-        sender: { id: invalid ? '' : `load-customer-${i % options.customers}` },
-        message: { ...customerMessage(pick(options.mix, i)), id: `${options.runId}-${i}` },
-      }));
+      const single = target(
+        options,
+        options.url,
+        CHANNEL_POLICY,
+        judgeStatus200,
+        byCustomer(options),
+        (i, invalid) => ({
+          sender: { id: invalid ? '' : `load-customer-${i % options.customers}` },
+          message: { ...customerMessage(pick(options.mix, i)), id: `${options.runId}-${i}` },
+        }),
+      );
       const thinkTimeMs = options.thinkTimeMs;
       if (thinkTimeMs === undefined) return single;
       return {
@@ -129,18 +145,26 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
     }
     case 'bot': {
       const url = `${trim(options.url)}/${encodeURIComponent(options.token ?? '')}`; // spec 4.3
-      return target(options, url, BOT_DELIVERY_POLICY, judgeStatus200, (i, invalid) => ({
-        // spec 2.5, 6.1: event, id, client_id, chat_id, message
-        event: invalid ? 'NOT_AN_EVENT' : 'CLIENT_MESSAGE',
-        id: `${options.runId}-${i}`,
-        client_id: `load-client-${i % options.customers}`,
-        chat_id: String(100_000 + (i % options.customers)),
-        message: {
-          type: 'TEXT',
-          text: `load message ${i}`,
-          timestamp: options.clock.epochSeconds(),
-        },
-      }));
+      const chats = byCustomer(options);
+      return target(
+        options,
+        url,
+        BOT_DELIVERY_POLICY,
+        judgeStatus200,
+        (i) => [chats(i)[0], 100_000 + chats(i)[0]],
+        (i, invalid) => ({
+          // spec 2.5, 6.1: event, id, client_id, chat_id, message
+          event: invalid ? 'NOT_AN_EVENT' : 'CLIENT_MESSAGE',
+          id: `${options.runId}-${i}`,
+          client_id: `load-client-${i % options.customers}`,
+          chat_id: String(100_000 + (i % options.customers)),
+          message: {
+            type: 'TEXT',
+            text: `load message ${i}`,
+            timestamp: options.clock.epochSeconds(),
+          },
+        }),
+      );
     }
     case 'hooks': {
       const events = options.events ?? HOOK_LIFECYCLE;
@@ -155,8 +179,12 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
         payload,
         fire: (i, invalid, limiter, signal) => {
           const event = eventOf(i);
+          const body = payload(i, invalid);
+          // one conversation per round of the events: a chat's lifecycle
+          const rank = Math.floor(i / events.length);
           return fireSeries(options, options.url, HOOK_DELIVERY_POLICY, {
-            body: payload(i, invalid),
+            body,
+            traced: options.trace?.series(rank, rank + 1, body),
             // spec 4.4, 6.2: 200 with the event's reply
             judge: (reply) => {
               const { verdict } = checkReply(event, reply.status, reply.body);
@@ -188,27 +216,47 @@ function judgeStatus200(reply: { status: number }): ReplyJudgement {
     : { accepted: false, reason: `HTTP ${reply.status}` };
 }
 
+/** Payload i's conversation: its rank (0-based, dense) and chat number. */
+type ConversationOf = (index: number) => readonly [rank: number, chat: number];
+
+/** One conversation per customer, as the payloads cycle through them. */
+const byCustomer =
+  (options: LoadTargetOptions): ConversationOf =>
+  (i) => {
+    const k = i % options.customers;
+    return [k, k + 1];
+  };
+
 function target(
   options: LoadTargetOptions,
   url: string,
   policy: DeliveryPolicy,
   judge: (reply: { status: number; body: string }) => ReplyJudgement,
+  conversationOf: ConversationOf,
   build: (index: number, invalid: boolean) => unknown,
 ): LoadTarget {
   const payload = (i: number, invalid: boolean): string => JSON.stringify(build(i, invalid));
+  const traced = (i: number, body: string): TracedSeries | undefined => {
+    if (!options.trace) return undefined;
+    const [rank, chat] = conversationOf(i);
+    return options.trace.series(rank, chat, body);
+  };
   return {
     role: options.role,
     url,
     policy,
     payload,
-    fire: (i, invalid, limiter, signal) =>
-      fireSeries(options, url, policy, {
-        body: payload(i, invalid),
+    fire: (i, invalid, limiter, signal) => {
+      const body = payload(i, invalid);
+      return fireSeries(options, url, policy, {
+        body,
+        traced: traced(i, body),
         judge,
         id: `${options.runId}-${i}`,
         limiter,
         signal,
-      }),
+      });
+    },
   };
 }
 
@@ -220,6 +268,8 @@ async function fireSeries(
   series: {
     body: string;
     id: string;
+    /** `--report`: the journal, chat and kind this series records under */
+    traced?: TracedSeries | undefined;
     judge: (reply: { status: number; body: string }) => ReplyJudgement;
     limiter: OutboundLimiter;
     signal: AbortSignal;
@@ -267,6 +317,13 @@ async function fireSeries(
     judge: series.judge,
     limiter: watching,
     signal: series.signal,
+    ...(series.traced
+      ? {
+          journal: series.traced.journal,
+          chatId: series.traced.chat,
+          ...(series.traced.kind === undefined ? {} : { kind: series.traced.kind }),
+        }
+      : {}),
     emit: (event) => {
       if (event.type !== 'delivery-attempt') return;
       attempts.push({
@@ -316,11 +373,14 @@ async function fireConversation(
         return { state: 'interrupted', attempts };
       }
     }
+    const body = JSON.stringify({
+      sender: { id: `load-customer-${index % options.customers}` },
+      message: { ...message, id: `${options.runId}-${index}-${k}` },
+    });
     const outcome = await fireSeries(options, options.url, CHANNEL_POLICY, {
-      body: JSON.stringify({
-        sender: { id: `load-customer-${index % options.customers}` },
-        message: { ...message, id: `${options.runId}-${index}-${k}` },
-      }),
+      body,
+      // each arrival is one customer's whole conversation
+      traced: options.trace?.series(index, index + 1, body),
       id: `${options.runId}-${index}-${k}`,
       judge: judgeStatus200,
       limiter,

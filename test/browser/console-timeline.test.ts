@@ -152,17 +152,23 @@ describe.skipIf(!hasChromium)('web console Timeline tab in headless Chromium', (
     // (spec 8: a redelivery keeps its id), which the simulator itself never does
     const { page } = await scene(async (p) => {
       await p.route('**/_sim/journal?since=*', async (route) => {
-        const response = await route.fetch();
-        const page = (await response.json()) as {
-          entries: Array<{ attempt?: number; kind?: string; request: { body?: string } }>;
-        };
+        let response;
+        let page;
+        try {
+          response = await route.fetch();
+          page = (await response.json()) as {
+            entries: Array<{ attempt?: number; kind?: string; request: { body?: string } }>;
+          };
+        } catch {
+          return; // the page closed while a poll (every second) was on its way
+        }
         for (const entry of page.entries) {
           if (entry.kind !== 'channel.agent.text' || entry.attempt !== 2) continue;
           const body = JSON.parse(entry.request.body ?? '{}');
           body.message.id = 'another-id';
           entry.request.body = JSON.stringify(body);
         }
-        await route.fulfill({ response, json: page });
+        await route.fulfill({ response, json: page }).catch(() => undefined);
       });
     });
     await page.click('nav button[data-tab=timeline-tab]');

@@ -1,7 +1,9 @@
 /**
  * `load --report` in headless Chromium at three widths: the report's own page (no network),
  * the broken threshold in red as a broken invariant is, the held ones in green, and the latency
- * percentile bars of each attempt, every answer and each payload end to end. Screenshots
+ * percentile bars of each attempt, every answer and each payload end to end, then a swimlane
+ * timeline per conversation of the run (each payload's two attempts, the refused one in red,
+ * the redelivery's gap to scale). Screenshots
  * (svc-load-report-<width>.png) go to $SVC_SCREENSHOTS when set, else to the run's temp folder.
  * Skipped when /usr/bin/chromium is missing.
  */
@@ -81,6 +83,17 @@ describe.skipIf(!hasChromium)('the load HTML report in Chromium', () => {
         held: Array.from(document.querySelectorAll('.ok-line')).map((v) => v.textContent ?? ''),
         states: document.querySelector('table.states')?.textContent ?? '',
         overflow: document.documentElement.scrollWidth - window.innerWidth,
+        sample: document.querySelector('.sample')?.textContent ?? '',
+        lanes: Array.from(document.querySelectorAll('section.conv .lanes')).map((l) => ({
+          heads: Array.from(l.querySelectorAll('.head span')).map((h) => h.textContent ?? ''),
+          rows: Array.from(l.querySelectorAll('.x')).map((x) => ({
+            lane: x.getAttribute('data-lane'),
+            text: x.querySelector('.label')?.textContent ?? '',
+            failed: x.classList.contains('failed'),
+            arrow: x.querySelector<HTMLElement>('.arrow')?.getBoundingClientRect().width,
+          })),
+          width: l.getBoundingClientRect().width,
+        })),
       }));
       expect(seen.title).toBe('svc-cli load integrator');
       expect(seen.blocks.map((b) => b.replace(/ \d+ answers$/, ''))).toEqual([
@@ -100,6 +113,21 @@ describe.skipIf(!hasChromium)('the load HTML report in Chromium', () => {
       expect(seen.held).toEqual(['✓ failed<1% (0%)']);
       expect(seen.states).toContain('delivered30');
       expect(seen.overflow).toBeLessThanOrEqual(0);
+      // the conversations: 30 payloads to 30 customers, every one drawn (none sampled away)
+      expect(seen.sample).toContain('Lanes of all 30 conversations of the run, 60 exchanges');
+      expect(seen.lanes).toHaveLength(30);
+      for (const lane of seen.lanes) {
+        expect(lane.heads).toEqual(['time', 'integrator', 'platform', 'bot', 'hooks', 'widget']);
+        expect(lane.rows.map((r) => [r.lane, r.failed])).toEqual([
+          ['integrator', true],
+          ['integrator', false],
+        ]);
+        // refused (or, on a machine too busy to answer within the 3 s, timed out)
+        expect(lane.rows[0]!.text).toMatch(/agent\.\w+ attempt 1 .*(500 rejected|timeout)/);
+        expect(lane.rows[1]!.text).toMatch(/attempt 2 .*200 accepted ← #\d+/);
+        for (const r of lane.rows) expect(r.arrow).toBeGreaterThan(10);
+        expect(lane.width).toBeLessThanOrEqual(width);
+      }
       await page.screenshot({
         path: join(process.env.SVC_SCREENSHOTS ?? dir, `svc-load-report-${width}.png`),
         fullPage: true,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -145,6 +145,50 @@ describe('svc-cli load (built CLI)', () => {
     expect(summary.states.delivered).toBe(10);
     // a conversation is several customer messages: more answers than arrivals
     expect(summary.latency.answers.count).toBeGreaterThan(10);
+  });
+
+  it('--report draws a sample of the conversations as lanes, from a journal it removes', async () => {
+    const url = await listen('--fail-first', '1');
+    const dir = mkdtempSync(join(tmpdir(), 'svc-load-lanes-'));
+    const scratch = mkdtempSync(join(tmpdir(), 'svc-load-tmp-'));
+    const r = await runCli(
+      [
+        'load',
+        'integrator',
+        '--url',
+        url,
+        '--rate',
+        '200/s',
+        '--count',
+        '120',
+        '--customers',
+        '60',
+        '--no-calibrate',
+        '--report',
+        'load.html',
+      ],
+      { cwd: dir, env: { TMPDIR: scratch } },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('HTML report written to load.html');
+    const html = readFileSync(join(dir, 'load.html'), 'utf8');
+    // 60 customers, two payloads each, two attempts each (a third when a busy machine makes
+    // an answer miss its budget): 50 conversations of at least 4 exchanges
+    const note =
+      /Lanes of a sample: the first 50 of the run's 60 conversations, (\d+) exchanges/.exec(html);
+    expect(note, html.slice(0, 3000)).not.toBeNull();
+    const exchanges = Number(note![1]);
+    expect(exchanges).toBeGreaterThanOrEqual(200);
+    const sections = html.match(/<section class="conv[^"]*" id="c-[^"]+-\d+"/g) ?? [];
+    expect(sections).toHaveLength(50);
+    expect(html.match(/<div class="lanes" role="table">/g)).toHaveLength(50);
+    expect(html.match(/data-lane="integrator"/g)).toHaveLength(exchanges);
+    // every payload's first attempt is refused: 100 payloads drawn
+    expect(html.match(/ attempt 1 /g)?.length).toBe(100);
+    expect(html).not.toContain('class="violation" data-rule');
+    expect(html).toContain(`<b>50</b> conversations</span><span><b>${exchanges}</b> exchanges`);
+    // the sampled journal lived in a temporary folder, gone now (svc-cli-<uid> is the code cache)
+    expect(readdirSync(scratch).filter((n) => n.startsWith('svc-load-report-'))).toEqual([]);
   });
 
   it('bad input is exit 2 with the example; an unreachable endpoint exit 3', async () => {

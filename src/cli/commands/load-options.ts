@@ -148,7 +148,7 @@ export const loadOptions = defineOptions('load', [
     type: 'path',
     config: false,
     description:
-      'also write an HTML report: the thresholds (broken ones in red), the final states, latency percentile bars per attempt and end to end',
+      'also write an HTML report: the thresholds (broken ones in red), the final states, latency percentile bars per attempt and end to end, and swimlanes of the first 50 conversations',
   },
   {
     key: 'export',

@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { inputError } from '../../errors.js';
 import { createClock } from '../../clock.js';
@@ -27,6 +29,34 @@ import {
   writeProgressLine,
 } from '../render/load.js';
 import { writeFileWhole } from '../../io/write-whole.js';
+import { createLoadTrace, type LoadTrace } from '../../load/trace.js';
+
+/** `--report`: the sampled conversations' journal in a temporary folder, removed after. */
+interface ReportTrace {
+  trace: LoadTrace;
+  file: string;
+  /** rules the run's traffic cannot hold by design, not checked */
+  disabled: string[];
+  dispose: () => void;
+}
+
+function startReportTrace(role: LoadRole): ReportTrace {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-load-report-'));
+  const file = join(dir, 'load.ndjson');
+  // load channel sends what the platform serves: recorded from its side, as its journal would
+  const trace = createLoadTrace({ file, inbound: role === 'channel' });
+  return {
+    trace,
+    file,
+    // load hooks fires a chat's events at their arrival times (the open model), not each after
+    // the one before was answered: their order at the receiver is the schedule's
+    disabled: role === 'hooks' ? ['hook-after-finish'] : [],
+    dispose: () => {
+      trace.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 type LoadFlagsInput = Resolved<typeof loadOptions>;
 
@@ -129,9 +159,8 @@ export async function runLoadCommand(
     ...(thinkTimeMs === undefined ? {} : { thinkTimeMs }),
   };
   const mix = await resolveMix(flags.mix, ctx.cwd, { conversations: thinkTimeMs !== undefined });
-  const target = createLoadTarget({ ...base, mix });
-
   if (flags.export) {
+    const target = createLoadTarget({ ...base, mix });
     const script = exportLocust({
       target,
       workload,
@@ -146,7 +175,38 @@ export async function runLoadCommand(
     } else ctx.stdout.write(script);
     return 0;
   }
+  const traced = flags.report === undefined ? undefined : startReportTrace(role);
+  try {
+    const target = createLoadTarget({ ...base, mix, ...(traced ? { trace: traced.trace } : {}) });
+    const run = {
+      workload,
+      timeScale,
+      invalidShare,
+      thresholds,
+      ...(maxInFlight === undefined ? {} : { maxInFlight }),
+    };
+    return await measureLoad(ctx, { flags, role, base, mix, target, run, traced });
+  } finally {
+    traced?.dispose();
+  }
+}
 
+/** What a measured run needs: the resolved flags, the target and the workload. */
+interface MeasurePlan {
+  flags: LoadFlagsInput;
+  role: LoadRole;
+  base: ReturnType<typeof toTargetOptions> & { thinkTimeMs?: number };
+  mix: Awaited<ReturnType<typeof resolveMix>>;
+  target: ReturnType<typeof createLoadTarget>;
+  run: Omit<Parameters<typeof runLoad>[0], 'target' | 'signal' | 'emit' | 'abortOnFail'>;
+  traced: ReportTrace | undefined;
+}
+
+/** Calibrate, run, and write the summary where it goes; the exit code. */
+async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> {
+  const { flags, role, base, mix, target } = plan;
+  const globals = flags;
+  const rate = plan.run.workload.rate;
   const reporter = globals.json ? 'json' : flags.reporter;
   const streamJson = reporter === 'json' && !flags.out;
   const out = createOutput(ctx, { json: streamJson });
@@ -170,13 +230,9 @@ export async function runLoadCommand(
 
   const tty = Boolean(ctx.stderr.isTTY) && reporter === 'pretty';
   const measured: LoadSummary = await runLoad({
+    ...plan.run,
     target,
-    workload,
-    timeScale,
-    invalidShare,
-    thresholds,
     abortOnFail: Boolean(flags.abortOnFail),
-    ...(maxInFlight === undefined ? {} : { maxInFlight }),
     signal: ctx.signal,
     emit: (event) => {
       if (streamJson) out.event(event);
@@ -189,7 +245,7 @@ export async function runLoadCommand(
     role === 'channel' && !globals.showSecrets
       ? { ...measured, url: redactChannelUrl(measured.url) }
       : measured;
-  await writeSummary(ctx, out, { flags, summary, reporter, streamJson, role });
+  await writeSummary(ctx, out, { flags, summary, reporter, streamJson, role, traced: plan.traced });
   const failed = summary.thresholds.some((t) => !t.ok) || !summary.accounted;
   return failed ? 1 : 0;
 }
@@ -204,6 +260,7 @@ async function writeSummary(
     reporter: string;
     streamJson: boolean;
     role: LoadRole;
+    traced: ReportTrace | undefined;
   },
 ): Promise<void> {
   const { flags, summary, reporter, streamJson, role } = run;
@@ -218,12 +275,25 @@ async function writeSummary(
     out.note(`report written to ${flags.out}`);
   } else if (reporter === 'junit') ctx.stdout.write(loadJunit(summary));
   if (flags.report !== undefined) {
-    const { loadReportHtml } = await import('../render/load-report.js');
-    writeFileWhole(
-      resolve(ctx.cwd, flags.report),
-      loadReportHtml(summary, `svc-cli load ${role}`),
-      flags.report,
-    );
+    const title = `svc-cli load ${role}`;
+    const { loadReportHtml, loadSection, sampleNote } = await import('../render/load-report.js');
+    if (run.traced === undefined) {
+      writeFileWhole(resolve(ctx.cwd, flags.report), loadReportHtml(summary, title), flags.report);
+    } else {
+      // the sampled conversations' lanes, streamed from their journal (bounded memory)
+      const { trace, file, disabled } = run.traced;
+      trace.close();
+      const { writeHtmlReport } = await import('./report-write.js');
+      await writeHtmlReport({
+        recording: file,
+        out: resolve(ctx.cwd, flags.report),
+        shownOut: flags.report,
+        title,
+        filter: 'only sections with broken thresholds or violations',
+        disabled,
+        lead: `${loadSection(summary)}${sampleNote(trace.figures, disabled)}`,
+      });
+    }
     out.note(`HTML report written to ${flags.report}`);
   }
 }

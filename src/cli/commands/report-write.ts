@@ -28,6 +28,10 @@ export interface HtmlReportOptions {
   names?: ReadonlyMap<string, string>;
   /** a mutation run: a section per mutant before the conversations, its figures in the summary */
   mutation?: MutationFigures & { results: readonly MutantRow[] };
+  /** HTML written after the page's head, before the conversations (`load --report`'s run) */
+  lead?: string;
+  /** the head's filter label (false: none) */
+  filter?: string | false;
   /** how much is drawn (tests lower it); --chat draws every exchange of its conversation */
   budget?: Partial<DrawBudget>;
 }
@@ -90,9 +94,11 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       fd,
       reportHead(
         options.title,
-        mutation ? 'only surviving mutants and conversations with violations' : undefined,
+        options.filter ??
+          (mutation ? 'only surviving mutants and conversations with violations' : undefined),
       ),
     );
+    if (options.lead !== undefined) writeSync(fd, options.lead);
     for (const m of mutation?.results ?? []) writeSync(fd, mutantSection(m));
     const files = typeof options.recording === 'string' ? [options.recording] : options.recording;
     const budget = {

@@ -7,6 +7,7 @@
  */
 import type { LatencySummary } from '../../load/figures.js';
 import type { LoadSummary } from '../../load/run.js';
+import type { LoadTraceFigures } from '../../load/trace.js';
 import { formatMs, formatThresholdValue } from '../../load/spec.js';
 import { htmlText as esc, reportEnd, reportHead } from '../../trace/html.js';
 
@@ -23,10 +24,10 @@ function latencyBlock(name: string, l: LatencySummary): string {
 }
 
 /**
- * The whole page of a load run.
- * @example writeFileSync('load.html', loadReportHtml(summary, 'svc-cli load integrator'));
+ * The run's own section: thresholds, final states, latency bars.
+ * @example sink.write(loadSection(summary));
  */
-export function loadReportHtml(summary: LoadSummary, title: string): string {
+export function loadSection(summary: LoadSummary): string {
   const broken = summary.thresholds.filter((t) => !t.ok);
   const problems = [
     ...broken.map(
@@ -64,5 +65,36 @@ export function loadReportHtml(summary: LoadSummary, title: string): string {
       ? ''
       : `<p>why not delivered: ${summary.reasons.map((r) => `${esc(r.reason)} ×${r.count}`).join('; ')}</p>`;
   const section = `<section class="conv${problems.length > 0 ? ' has-bad' : ''}" id="load" tabindex="0" aria-label="load ${esc(summary.role)}"><h2>load ${esc(summary.role)} → ${esc(summary.url)} ${badge}</h2><p class="summary"><span><b>${summary.sent}</b> sent</span><span><b>${summary.plannedRate}</b>/s planned</span><span><b>${summary.ratePerSecond.toFixed(1)}</b>/s delivered</span><span><b>${summary.attemptsPerSeries.toFixed(2)}</b> attempts per payload</span><span>settled after <b>${(summary.elapsedMs / 1000).toFixed(1)} s</b></span></p>${problems.length > 0 ? `<ul class="violations">${problems.join('')}</ul>` : ''}${held.length > 0 ? `<ul class="violations">${held.join('')}</ul>` : ''}<table class="states">${states}</table>${reasons}${blocks.map(([name, l]) => latencyBlock(name, l)).join('')}<p class="summary">generator: peak ${summary.generator.peakInFlight} of ${summary.generator.pool} attempts on the wire, max lag ${summary.generator.maxLagMs} ms</p></section>\n`;
-  return `${reportHead(title, false)}${section}${reportEnd()}`;
+  return section;
+}
+
+/**
+ * The whole page of a load run without conversations.
+ * @example writeFileSync('load.html', loadReportHtml(summary, 'svc-cli load integrator'));
+ */
+export function loadReportHtml(summary: LoadSummary, title: string): string {
+  return `${reportHead(title, false)}${loadSection(summary)}${reportEnd()}`;
+}
+
+/**
+ * The line before the conversations' lanes: which of the run's conversations were recorded
+ * (a sample when there were many) and how many exchanges of them.
+ * @example sink.write(sampleNote(trace.figures));
+ */
+export function sampleNote(f: LoadTraceFigures, disabled: readonly string[] = []): string {
+  const all = f.sampled >= f.conversations;
+  const which = all
+    ? f.conversations === 1
+      ? 'the one conversation of the run'
+      : `all ${f.conversations} conversations of the run`
+    : `a sample: the first ${f.sampled} of the run's ${f.conversations} conversations`;
+  const capped =
+    f.capped > 0
+      ? ` The recording stopped at ${f.records} exchanges: ${f.capped} later series of these conversations are not drawn.`
+      : '';
+  const unchecked =
+    disabled.length === 0
+      ? ''
+      : ` Not checked: ${disabled.map(esc).join(', ')} (a load run sends at the planned times, whatever came before).`;
+  return `<h2 id="conversations">Conversations</h2><p class="summary sample" data-sampled="${f.sampled}" data-conversations="${f.conversations}">Lanes of ${which}, ${f.records} exchange${f.records === 1 ? '' : 's'} as the simulator would journal them, checked against the invariants.${unchecked}${capped}</p>\n`;
 }

@@ -26,6 +26,16 @@ export function kindOf(entry: JournalEntry): string {
   return entry.iface;
 }
 
+/** An exchange's host and path, for the table's url column. */
+const path = (url: string): string => {
+  try {
+    const u = new URL(url);
+    return `${u.host}${u.pathname}`;
+  } catch {
+    return url;
+  }
+};
+
 /** Whether an entry matches the filter text (kind, url, iface, status, method). */
 export function matchesFilter(entry: JournalEntry, text: string): boolean {
   const needle = text.trim().toLowerCase();
@@ -40,6 +50,76 @@ export function matchesFilter(entry: JournalEntry, text: string): boolean {
     .join(' ')
     .toLowerCase();
   return needle.split(/\s+/).every((word) => hay.includes(word));
+}
+
+/**
+ * One exchange in the detail pane: its headers and bodies, and Resend (POST
+ * /_sim/journal/:seq/resend) with its result right under the button; `resent` after a resend.
+ */
+function showDetail(
+  detail: HTMLElement,
+  entry: JournalEntry,
+  result: HTMLElement | undefined,
+  resent: () => void,
+): void {
+  const resend = h('button', { class: 'resend' }, 'Resend');
+  resend.addEventListener('click', () => {
+    resend.setAttribute('disabled', '');
+    api
+      .resend(entry.seq)
+      .then((r) =>
+        showDetail(
+          detail,
+          entry,
+          h(
+            'div',
+            { class: 'resent' },
+            h(
+              'b',
+              {},
+              r.failure ? `resent: ${r.failure.message}` : `resent: HTTP ${r.status ?? ''}`,
+            ),
+            h('pre', {}, prettyBody(r.body)),
+          ),
+          resent,
+        ),
+      )
+      .catch((error: unknown) =>
+        showDetail(detail, entry, h('div', { class: 'error' }, String(error)), resent),
+      )
+      .finally(resent);
+  });
+  fill(
+    detail,
+    h('h3', {}, `#${entry.seq} ${entry.request.method} ${entry.request.url}`),
+    h(
+      'div',
+      { class: 'meta' },
+      `${entry.at} · ${entry.iface} · ${entry.direction}${entry.kind ? ` · ${entry.kind}` : ''}${entry.attempt ? ` · attempt ${entry.attempt}` : ''}`,
+    ),
+    h('div', { class: 'resend-row' }, resend, result),
+    entry.verdict && !entry.verdict.ok
+      ? h('ul', { class: 'errors' }, ...entry.verdict.errors.map((e) => h('li', {}, ...cited(e))))
+      : null,
+    entry.notes?.length ? h('div', { class: 'notes' }, entry.notes.join(' · ')) : null,
+    h('h4', {}, 'Request'),
+    h(
+      'pre',
+      {},
+      Object.entries(entry.request.headers ?? {})
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n'),
+    ),
+    h('pre', {}, prettyBody(entry.request.body)),
+    h(
+      'h4',
+      {},
+      entry.response
+        ? `Response ${entry.response.status}`
+        : `No response: ${entry.failure?.reason ?? ''}`,
+    ),
+    h('pre', {}, entry.response ? prettyBody(entry.response.body) : (entry.failure?.message ?? '')),
+  );
 }
 
 /**
@@ -79,75 +159,8 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
   const tableHost = h('div', { class: 'journal-rows' });
   fill(list, toolbar, tableHost);
 
-  const path = (url: string): string => {
-    try {
-      const u = new URL(url);
-      return `${u.host}${u.pathname}`;
-    } catch {
-      return url;
-    }
-  };
-
-  const renderDetail = (entry: JournalEntry, result?: HTMLElement): void => {
-    const resend = h('button', { class: 'resend' }, 'Resend');
-    resend.addEventListener('click', () => {
-      resend.setAttribute('disabled', '');
-      api
-        .resend(entry.seq)
-        .then((r) =>
-          renderDetail(
-            entry,
-            h(
-              'div',
-              { class: 'resent' },
-              h(
-                'b',
-                {},
-                r.failure ? `resent: ${r.failure.message}` : `resent: HTTP ${r.status ?? ''}`,
-              ),
-              h('pre', {}, prettyBody(r.body)),
-            ),
-          ),
-        )
-        .catch((error: unknown) => renderDetail(entry, h('div', { class: 'error' }, String(error))))
-        .finally(() => void refresh());
-    });
-    fill(
-      detail,
-      h('h3', {}, `#${entry.seq} ${entry.request.method} ${entry.request.url}`),
-      h(
-        'div',
-        { class: 'meta' },
-        `${entry.at} · ${entry.iface} · ${entry.direction}${entry.kind ? ` · ${entry.kind}` : ''}${entry.attempt ? ` · attempt ${entry.attempt}` : ''}`,
-      ),
-      h('div', { class: 'resend-row' }, resend, result),
-      entry.verdict && !entry.verdict.ok
-        ? h('ul', { class: 'errors' }, ...entry.verdict.errors.map((e) => h('li', {}, ...cited(e))))
-        : null,
-      entry.notes?.length ? h('div', { class: 'notes' }, entry.notes.join(' · ')) : null,
-      h('h4', {}, 'Request'),
-      h(
-        'pre',
-        {},
-        Object.entries(entry.request.headers ?? {})
-          .map(([k, v]) => `${k}: ${v}`)
-          .join('\n'),
-      ),
-      h('pre', {}, prettyBody(entry.request.body)),
-      h(
-        'h4',
-        {},
-        entry.response
-          ? `Response ${entry.response.status}`
-          : `No response: ${entry.failure?.reason ?? ''}`,
-      ),
-      h(
-        'pre',
-        {},
-        entry.response ? prettyBody(entry.response.body) : (entry.failure?.message ?? ''),
-      ),
-    );
-  };
+  const renderDetail = (entry: JournalEntry, result?: HTMLElement): void =>
+    showDetail(detail, entry, result, () => void refresh());
 
   const render = (): void => {
     const shown = entries.filter(

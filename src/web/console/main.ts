@@ -38,7 +38,7 @@ const showError = (error: unknown): void => {
 };
 
 function render(): void {
-  ui.status.textContent = store.connected ? 'live' : 'reconnecting…';
+  ui.status.textContent = store.connected ? 'live' : everOpen ? 'reconnecting…' : 'connecting…';
   ui.status.className = store.connected ? 'live' : 'down';
   ui.agents.textContent = store.agentsOnline
     ? 'Agents online — go offline'
@@ -111,25 +111,54 @@ function refreshChat(id: number): void {
   }, 0);
 }
 
+/** Wall ms before the next try while the simulator is down: doubled each time, up to 5 s. */
+let retryMs = 250;
+let source: EventSource | undefined;
+let everOpen = false;
+
+/**
+ * Follows GET /_sim/events. When the stream breaks (the simulator stopped or restarted) the
+ * page says "reconnecting…" and opens a new stream until one answers: a fresh one, with no
+ * Last-Event-ID (a restarted simulator numbers its events anew), so its history rebuilds the
+ * chats as a reload would, and the journal and timeline are read again from their start.
+ */
 function connect(): void {
   // plain: every event type, known or not; history: the events before this page loaded (a
-  // reload, a console opened late), and after a reconnect the ones missed (Last-Event-ID)
-  const source = new EventSource(eventsUrl('plain=1&history=1'));
-  source.onopen = () => {
+  // reload, a console opened late, a simulator restarted)
+  const stream = new EventSource(eventsUrl('plain=1&history=1'));
+  source = stream;
+  stream.onopen = () => {
+    retryMs = 250;
+    if (everOpen) resync();
+    everOpen = true;
     store.connected = true;
-    void load();
+    void load().catch(showError);
   };
-  source.onerror = () => {
+  stream.onerror = () => {
+    if (source !== stream) return;
+    stream.close();
+    source = undefined;
     store.connected = false;
     render();
+    setTimeout(connect, retryMs);
+    retryMs = Math.min(5_000, retryMs * 2);
   };
-  source.onmessage = (message: MessageEvent<string>) => handle(message.data);
+  stream.onmessage = (message: MessageEvent<string>) => handle(message.data);
+}
+
+/** A new stream after a break: forget what the last one told (its history comes again). */
+function resync(): void {
+  const selected = store.selected;
+  Object.assign(store, createStore(), { selected });
+  ui.timeline.reset();
+  ui.error.textContent = '';
+  if (!byId('journal-tab').hidden) void ui.journal.refresh().catch(showError);
 }
 
 let journalTimer: ReturnType<typeof setTimeout> | undefined;
 /** While the journal tab is open it follows the exchanges, at most every 200 ms. */
 function followJournal(): void {
-  if (byId('journal-tab').hidden || journalTimer !== undefined) return;
+  if (byId('journal-tab').hidden || journalTimer !== undefined || !store.connected) return;
   journalTimer = setTimeout(() => {
     journalTimer = undefined;
     void ui.journal.refresh().catch(showError);
@@ -143,7 +172,7 @@ let timelineTimer: ReturnType<typeof setTimeout> | undefined;
  * the event that told of it).
  */
 function followTimeline(): void {
-  if (byId('timeline-tab').hidden || timelineTimer !== undefined) return;
+  if (byId('timeline-tab').hidden || timelineTimer !== undefined || !store.connected) return;
   timelineTimer = setTimeout(() => {
     timelineTimer = undefined;
     void ui.timeline.refresh(store.selected).catch(showError);
@@ -164,8 +193,11 @@ async function load(): Promise<void> {
   const [state, { chats }] = await Promise.all([api.state(), api.chats()]);
   store.agentsOnline = state.agentsOnline;
   for (const chat of chats) store.chats.set(chat.id, chat);
-  if (store.selected === undefined) store.selected = chats.at(-1)?.id;
+  // a chat selected before a restart may be gone: then the newest one
+  if (store.selected === undefined || !store.chats.has(store.selected))
+    store.selected = chats.at(-1)?.id;
   render();
+  followTimeline();
 }
 
 let typing = false;

@@ -22,6 +22,8 @@ const SCOPE = '.trace-timeline';
 export interface TimelineView {
   /** fetches the exchanges recorded since the last call, then draws `chatId` */
   refresh(chatId: number | undefined): Promise<void>;
+  /** forgets every exchange: the next refresh reads the journal from its start (a restart) */
+  reset(): void;
 }
 
 /** Draws into `host`; the styles go in once, scoped to the tab. */
@@ -34,7 +36,7 @@ export function createTimelineView(host: HTMLElement): TimelineView {
   fill(host, body);
   // each record becomes a span once, put in its chat (the newest run's: a console reloaded
   // after a restart reads one journal); a draw links and checks the selected chat alone
-  const chatOf = createChatSorter();
+  let chatOf = createChatSorter();
   const chats = new Map<number, { run: string; spans: TraceSpan[] }>();
   const changed = new Set<number>();
   let lastSeq = 0;
@@ -72,6 +74,13 @@ export function createTimelineView(host: HTMLElement): TimelineView {
   };
 
   return {
+    reset() {
+      chatOf = createChatSorter();
+      chats.clear();
+      changed.clear();
+      lastSeq = 0;
+      drawnChat = null;
+    },
     async refresh(chatId) {
       const page = await api.journalSince(lastSeq);
       const fresh = page.entries as unknown as ExchangeRecord[];

@@ -1,0 +1,168 @@
+/**
+ * The web console in a dark system theme (`prefers-color-scheme: dark`), in headless Chromium:
+ * `svc-cli platform --web` with a chat in it; each tab's background is dark and every visible
+ * text reads against what is behind it (WCAG AA: a contrast of 4.5, 3 for large text), at
+ * 1280, 800 and 390 px. Screenshots go to $SVC_SHOTS when set, else to a temporary folder
+ * named in the test's output. Skipped when /usr/bin/chromium is missing.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from '../helpers/chromium.js';
+import { startCliServer, type CliServer } from '../helpers/cli-server.js';
+
+interface Seen {
+  background: number;
+  /** texts whose contrast is under the WCAG AA minimum */
+  low: Array<{ text: string; ratio: number; color: string; behind: string }>;
+  checked: number;
+}
+
+/** In the page: the body's luminance and the contrast of every visible text. */
+function measure(): Seen {
+  const rgb = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number);
+  const luminance = ([r, g, b]: number[]): number => {
+    const lin = (v: number) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
+  };
+  /** the first opaque background at or above an element */
+  const behind = (el: Element | null): string => {
+    for (let e = el; e; e = e.parentElement) {
+      const bg = getComputedStyle(e).backgroundColor;
+      const parts = rgb(bg);
+      if (parts.length >= 3 && (parts.length === 3 || parts[3]! > 0.5)) return bg;
+    }
+    return getComputedStyle(document.documentElement).backgroundColor;
+  };
+  const low: Seen['low'] = [];
+  let checked = 0;
+  for (const el of Array.from(document.querySelectorAll('body *'))) {
+    const own = Array.from(el.childNodes).some(
+      (n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '',
+    );
+    if (!own) continue;
+    const box = (el as HTMLElement).getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
+    if (style.opacity === '0') continue;
+    const fg = luminance(rgb(style.color));
+    const bgColor = behind(el);
+    const bg = luminance(rgb(bgColor));
+    const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    checked++;
+    if (ratio < (large ? 3 : 4.5))
+      low.push({
+        text: (el.textContent ?? '').trim().slice(0, 40),
+        ratio: Math.round(ratio * 100) / 100,
+        color: style.color,
+        behind: bgColor,
+      });
+  }
+  return {
+    background: luminance(rgb(behind(document.body))),
+    low,
+    checked,
+  };
+}
+
+describe.skipIf(!hasChromium)('web console in a dark system theme', () => {
+  let browser: Browser;
+  let cli: CliServer;
+  let consoleUrl: string;
+  const shots = process.env.SVC_SHOTS ?? mkdtempSync(join(tmpdir(), 'svc-console-dark-'));
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    cli = await startCliServer(['platform', '--web', '--port', '0', '--json']);
+    const listening = cli.listening as unknown as {
+      consoleUrl: string;
+      channels: Array<{ url: string }>;
+    };
+    consoleUrl = listening.consoleUrl;
+    const posted = await fetch(listening.channels[0]!.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        sender: { id: 'c-7', name: 'Robin Customer' },
+        message: { type: 'text', text: 'Can I change the delivery address?' },
+      }),
+    });
+    expect(posted.status).toBe(200);
+    console.log(`dark console screenshots: ${shots}`);
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    expect([0, 130]).toContain(await cli?.stop());
+  });
+
+  async function openDark(width: number): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme: 'dark' });
+    page.setDefaultTimeout(15_000);
+    await page.goto(consoleUrl);
+    await page.locator('#status.live').waitFor();
+    return page;
+  }
+
+  for (const width of [1280, 800, 390]) {
+    it(`is dark with readable text on every tab at ${width} px`, async () => {
+      const page = await openDark(width);
+      try {
+        await page.click('.chat-item');
+        await page.locator('.transcript .line.visitor', { hasText: 'delivery address' }).waitFor();
+        const tabs: Array<[string, () => Promise<void>]> = [
+          ['chats', async () => {}],
+          ['events', () => page.click('nav button[data-tab="events-tab"]')],
+          [
+            'journal',
+            async () => {
+              await page.click('nav button[data-tab="journal-tab"]');
+              await page.locator('table.journal tbody tr').first().click();
+            },
+          ],
+          [
+            'timeline',
+            async () => {
+              await page.click('nav button[data-tab="timeline-tab"]');
+              await page.locator('#timeline .lanes').waitFor();
+            },
+          ],
+        ];
+        for (const [tab, show] of tabs) {
+          await show();
+          const seen = await page.evaluate(measure);
+          // a dark page: the body's luminance is near black's (white is 1)
+          expect({ tab, background: seen.background < 0.05 }).toEqual({ tab, background: true });
+          expect(seen.checked).toBeGreaterThan(5);
+          expect({ tab, low: seen.low }).toEqual({ tab, low: [] });
+          await page.screenshot({ path: join(shots, `console-dark-${tab}-${width}.png`) });
+        }
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        expect(overflow).toBeLessThanOrEqual(0);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+
+  it('stays light in a light system theme', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(consoleUrl);
+      await page.locator('#status.live').waitFor();
+      const seen = await page.evaluate(measure);
+      expect(seen.background).toBeGreaterThan(0.8);
+      expect(seen.low).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
