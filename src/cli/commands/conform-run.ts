@@ -135,7 +135,7 @@ function refuseOtherSuitesFlags(suite: string, given: Readonly<Record<string, un
 }
 
 /** --fuzz-path is fast-check's path (the run and shrink steps of one case, e.g. 41:0:2). */
-function checkFuzzPath(flags: ConformOptions): void {
+export function checkFuzzPath(flags: ConformOptions): void {
   if (flags.fuzzPath === undefined) return;
   if (!/^\d+(:\d+)*$/.test(flags.fuzzPath))
     throw new SvcError(
@@ -155,7 +155,7 @@ function checkFuzzPath(flags: ConformOptions): void {
  * The fuzz settings of --fuzz / --fuzz-time, told of each case as it starts and ends; none
  * without them (--seed and --fuzz-path alone are flag errors).
  */
-function fuzzSettingsOf(
+export function fuzzSettingsOf(
   ctx: CliContext,
   flags: ConformOptions,
   on: { onCase: (n: number) => void; onCaseDone: (tally: FuzzTally) => void },
@@ -185,7 +185,7 @@ function fuzzSettingsOf(
 }
 
 /** The cases finished so far, and a fuzz run's generated ones (its result comes at its end). */
-interface CaseTally {
+export interface CaseTally {
   done: number;
   failed: number;
   skipped: number;
@@ -238,7 +238,7 @@ function conformListeners(
 }
 
 /** What Ctrl-C cut short: the generated cases of a fuzz run, else the cases. */
-function interruptedNote(tally: CaseTally): string {
+export function interruptedNote(tally: CaseTally): string {
   const fuzz = tally.fuzz;
   return fuzz
     ? `interrupted: ${plural(fuzz.finished, 'generated case')} finished: ${fuzz.finished - fuzz.failed} passed, ${fuzz.failed} failed (seed ${fuzz.seed}; --fuzz ${fuzz.finished} --seed ${fuzz.seed} runs them again)`
