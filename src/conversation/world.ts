@@ -402,7 +402,7 @@ function platformOptionsOf(
  * A recorded fixture's faults are what the real peer did when it was recorded (a 500 on one
  * event): against that peer they are its own behaviour, expected again, not applied.
  */
-function applicabilityOf(
+export function applicabilityOf(
   options: WorldOptions,
   setup: Setup,
 ): { notApplicable?: string; ignoredSetup?: string } {

@@ -119,14 +119,9 @@ async function withProfile(
   return { ...options, settings: settingsOf(await loadProfile(profile, cwd)) };
 }
 
-/** `svc-cli conform <suite>`: run the suite, report each case; exit 1 when any case fails. */
-export async function runConform(
-  ctx: CliContext,
-  suite: string,
-  given: Readonly<Record<string, unknown>>,
-): Promise<number> {
+/** A flag of another suite would be ignored: say so (a config file may hold any suite's). */
+function refuseOtherSuitesFlags(suite: string, given: Readonly<Record<string, unknown>>): void {
   for (const spec of conformOptions.options as readonly OptionSpec[]) {
-    // a flag of another suite would be ignored: say so (a config file may hold any suite's)
     const long = /--[\w-]+/.exec(spec.flag)?.[0];
     const suites = suitesReading(long, spec.group);
     // conform platform --url has its own message, with the command as it should be
@@ -137,72 +132,86 @@ export async function runConform(
         `The flags conform ${suite} reads: svc-cli conform ${suite} --help`,
       );
   }
-  const flags = resolveForCommand(ctx, conformOptions, given);
-  const globals = flags;
-  const reporter = globals.json ? 'json' : flags.reporter;
-  checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
-  const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
-  const options = await withProfile(toConformOptions(suite, flags), flags.profile, ctx.cwd);
-  // --report reads what the run recorded: the --record file, else a temporary one
-  const recording = recordingOf(ctx, flags);
-  if (options.suite === 'platform' && recording) options.recordFile = recording.file;
-  if (flags.fuzzPath !== undefined) {
-    // fast-check's path: the run and shrink steps of one case, e.g. 41:0:2
-    if (!/^\d+(:\d+)*$/.test(flags.fuzzPath))
-      throw new SvcError(
-        'SVC_E_OPTIONS',
-        `Could not use --fuzz-path "${flags.fuzzPath}": it is the path a failing run printed, numbers joined by colons.`,
-        'Example: --fuzz 300 --seed 7 --fuzz-path 41:0:2 (copy the "replay exactly" line)',
-      );
-    if (flags.seed === undefined && (flags.fuzz !== undefined || flags.fuzzTime !== undefined))
-      throw new SvcError(
-        'SVC_E_OPTIONS',
-        'Could not use --fuzz-path without --seed: the path names a case of one seeded run.',
-        'Example: --fuzz 300 --seed 7 --fuzz-path 41:0:2 (copy the "replay exactly" line)',
-      );
-  }
-  // the generated cases finished so far: a fuzz run's one result comes only at its end
-  let fuzzTally: FuzzTally | undefined;
-  if (flags.fuzz !== undefined || flags.fuzzTime !== undefined) {
-    const timeLimitMs =
-      flags.fuzzTime === undefined ? undefined : parseDuration(flags.fuzzTime, '--fuzz-time');
-    const runs = flags.fuzz ?? 1_000_000_000;
-    options.fuzz = {
-      runs,
-      cwd: ctx.cwd,
-      ...(flags.fuzzStateful ? { stateful: true } : {}),
-      ...(timeLimitMs === undefined ? {} : { timeLimitMs }),
-      onCaseDone: (tally) => (fuzzTally = tally),
-      onCase: (n) =>
-        progress.update(
-          `conform ${suite} --fuzz: ${flags.fuzz === undefined ? plural(n, 'case') : `${n} of ${plural(flags.fuzz, 'case')}`}`,
-        ),
-      failuresDir: flags.replayFailures,
-      changes: flags.fuzzChanges,
-      ...compact({ seed: flags.seed, path: flags.fuzzPath }),
-    };
-  } else if (flags.seed !== undefined || flags.fuzzPath !== undefined) {
+}
+
+/** --fuzz-path is fast-check's path (the run and shrink steps of one case, e.g. 41:0:2). */
+export function checkFuzzPath(flags: ConformOptions): void {
+  if (flags.fuzzPath === undefined) return;
+  if (!/^\d+(:\d+)*$/.test(flags.fuzzPath))
     throw new SvcError(
       'SVC_E_OPTIONS',
-      `Could not use ${flags.seed !== undefined ? '--seed' : '--fuzz-path'}: it replays generated traffic, and no --fuzz is given.`,
-      'Example: --fuzz 300 --seed 7',
+      `Could not use --fuzz-path "${flags.fuzzPath}": it is the path a failing run printed, numbers joined by colons.`,
+      'Example: --fuzz 300 --seed 7 --fuzz-path 41:0:2 (copy the "replay exactly" line)',
     );
+  if (flags.seed === undefined && (flags.fuzz !== undefined || flags.fuzzTime !== undefined))
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'Could not use --fuzz-path without --seed: the path names a case of one seeded run.',
+      'Example: --fuzz 300 --seed 7 --fuzz-path 41:0:2 (copy the "replay exactly" line)',
+    );
+}
+
+/**
+ * The fuzz settings of --fuzz / --fuzz-time, told of each case as it starts and ends; none
+ * without them (--seed and --fuzz-path alone are flag errors).
+ */
+export function fuzzSettingsOf(
+  ctx: CliContext,
+  flags: ConformOptions,
+  on: { onCase: (n: number) => void; onCaseDone: (tally: FuzzTally) => void },
+): RunConformOptions['fuzz'] {
+  if (flags.fuzz === undefined && flags.fuzzTime === undefined) {
+    if (flags.seed !== undefined || flags.fuzzPath !== undefined)
+      throw new SvcError(
+        'SVC_E_OPTIONS',
+        `Could not use ${flags.seed !== undefined ? '--seed' : '--fuzz-path'}: it replays generated traffic, and no --fuzz is given.`,
+        'Example: --fuzz 300 --seed 7',
+      );
+    return undefined;
   }
-  if (options.suite === 'bot' && flags.script !== undefined) {
-    options.texts = [...(await readCustomerScript(ctx.cwd, flags.script)), ...flags.text];
-  }
-  const timeScale = globals.timeScale;
+  const timeLimitMs =
+    flags.fuzzTime === undefined ? undefined : parseDuration(flags.fuzzTime, '--fuzz-time');
+  return {
+    runs: flags.fuzz ?? 1_000_000_000,
+    cwd: ctx.cwd,
+    ...(flags.fuzzStateful ? { stateful: true } : {}),
+    ...(timeLimitMs === undefined ? {} : { timeLimitMs }),
+    onCaseDone: on.onCaseDone,
+    onCase: on.onCase,
+    failuresDir: flags.replayFailures,
+    changes: flags.fuzzChanges,
+    ...compact({ seed: flags.seed, path: flags.fuzzPath }),
+  };
+}
+
+/** The cases finished so far, and a fuzz run's generated ones (its result comes at its end). */
+export interface CaseTally {
+  done: number;
+  failed: number;
+  skipped: number;
+  fuzz?: FuzzTally;
+}
+
+/** Where a run's lines go while it goes on: the reporter, through the progress line. */
+interface ConformView {
+  suite: string;
+  flags: ConformOptions;
+  reporter: ConformOptions['reporter'] | 'json';
+  out: Output;
+  progress: Awaited<ReturnType<typeof createRunProgress>>;
+}
+
+/** The suite's callbacks: each case shown as it ends, the listeners it starts announced. */
+function conformListeners(
+  view: ConformView,
+  tally: CaseTally,
+): Pick<RunConformOptions, 'onCase' | 'onBotService' | 'onHookReceiver'> {
+  const { suite, flags, reporter, out, progress } = view;
   const pretty = reporter === 'pretty';
-  // a suite against a real peer runs in real seconds: show that it is working
-  const progress = await createRunProgress(ctx, { json: !pretty, flush: () => out.flush() });
-  let casesDone = 0;
-  let casesFailed = 0;
-  let casesSkipped = 0;
-  progress.update(`conform ${suite}: running the first case`);
   const onCase = (result: ConformCaseResult): void => {
-    casesDone++;
-    if (result.skipped !== undefined) casesSkipped++;
-    else if (!result.ok) casesFailed++;
+    tally.done++;
+    if (result.skipped !== undefined) tally.skipped++;
+    else if (!result.ok) tally.failed++;
     progress.around(() => {
       if (pretty) {
         out.line(formatConversation(result, out.chalk));
@@ -212,7 +221,7 @@ export async function runConform(
         out.event({ type: 'case', ...result });
       }
     });
-    progress.update(`conform ${suite}: ${plural(casesDone, 'case')} done, running the next`);
+    progress.update(`conform ${suite}: ${plural(tally.done, 'case')} done, running the next`);
   };
   const onBotService = (info: BotServiceInfo): void =>
     progress.around(() => {
@@ -221,33 +230,29 @@ export async function runConform(
       else if (pretty) out.line(out.chalk.dim(text));
       else out.note(text);
     });
-  // Ctrl-C stops the suite at once, with the cases finished so far
-  const interrupted = new Promise<'interrupted'>((resolveAbort) => {
-    if (ctx.signal.aborted) resolveAbort('interrupted');
-    ctx.signal.addEventListener('abort', () => resolveAbort('interrupted'), { once: true });
-  });
   const onHookReceiver = (url: string): void =>
     progress.around(() =>
       out.note(`hook receiver listening at ${url}: point the platform's hooks here`),
     );
-  const running = runConformSuite({ ...options, timeScale, onCase, onBotService, onHookReceiver });
-  const outcome = await Promise.race([running, interrupted]).finally(() => progress.stop());
-  if (outcome === 'interrupted') {
-    running.catch(() => undefined);
-    const tally = fuzzTally;
-    out.note(
-      tally
-        ? `interrupted: ${plural(tally.finished, 'generated case')} finished: ${tally.finished - tally.failed} passed, ${tally.failed} failed (seed ${tally.seed}; --fuzz ${tally.finished} --seed ${tally.seed} runs them again)`
-        : `interrupted: ${plural(casesDone, 'case')} finished: ${casesDone - casesFailed - casesSkipped} passed, ${casesFailed} failed, ${casesSkipped} skipped`,
-    );
-    await out.flush();
-    return EXIT_CODES.sigint;
-  }
-  const report = outcome;
+  return { onCase, onBotService, onHookReceiver };
+}
+
+/** What Ctrl-C cut short: the generated cases of a fuzz run, else the cases. */
+export function interruptedNote(tally: CaseTally): string {
+  const fuzz = tally.fuzz;
+  return fuzz
+    ? `interrupted: ${plural(fuzz.finished, 'generated case')} finished: ${fuzz.finished - fuzz.failed} passed, ${fuzz.failed} failed (seed ${fuzz.seed}; --fuzz ${fuzz.finished} --seed ${fuzz.seed} runs them again)`
+    : `interrupted: ${plural(tally.done, 'case')} finished: ${tally.done - tally.failed - tally.skipped} passed, ${tally.failed} failed, ${tally.skipped} skipped`;
+}
+
+/** The summary (pretty lines or a JSON event), then the JSON or JUnit report. */
+function reportConform(ctx: CliContext, view: ConformView, report: ConformReport): void {
+  const { flags, reporter, out } = view;
+  const pretty = reporter === 'pretty';
   const { passed, failed, skipped, warnings, results } = report;
   // spec 5.1: the channel URL's random string is a secret (the JUnit file redacts it too)
   const target =
-    report.suite === 'platform' && !globals.showSecrets
+    report.suite === 'platform' && !flags.showSecrets
       ? redactChannelUrl(report.target)
       : report.target;
   const hint = report.wrongPeer && formatWrongPeer(report.suite, report.wrongPeer);
@@ -273,16 +278,70 @@ export async function runConform(
       : reporter === 'json'
         ? results.map((r) => JSON.stringify({ type: 'case', ...r })).join('\n') + '\n'
         : undefined;
-  if (text !== undefined) {
-    if (flags.out) {
-      writeFileWhole(resolve(ctx.cwd, flags.out), text, flags.out);
-      out.note(`report written to ${flags.out}: ${counts}`);
-    } else if (reporter === 'junit') {
-      ctx.stdout.write(text);
-    }
+  if (text === undefined) return;
+  if (flags.out) {
+    writeFileWhole(resolve(ctx.cwd, flags.out), text, flags.out);
+    out.note(`report written to ${flags.out}: ${counts}`);
+  } else if (reporter === 'junit') {
+    ctx.stdout.write(text);
   }
-  if (recording) await writeConformReport(ctx, flags, report, recording, out);
-  return failed > 0 ? 1 : 0;
+}
+
+/** `svc-cli conform <suite>`: run the suite, report each case; exit 1 when any case fails. */
+export async function runConform(
+  ctx: CliContext,
+  suite: string,
+  given: Readonly<Record<string, unknown>>,
+): Promise<number> {
+  refuseOtherSuitesFlags(suite, given);
+  const flags = resolveForCommand(ctx, conformOptions, given);
+  const reporter = flags.json ? 'json' : flags.reporter;
+  checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
+  const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
+  const options = await withProfile(toConformOptions(suite, flags), flags.profile, ctx.cwd);
+  // --report reads what the run recorded: the --record file, else a temporary one
+  const recording = recordingOf(ctx, flags);
+  if (options.suite === 'platform' && recording) options.recordFile = recording.file;
+  checkFuzzPath(flags);
+  const tally: CaseTally = { done: 0, failed: 0, skipped: 0 };
+  const fuzz = fuzzSettingsOf(ctx, flags, {
+    onCaseDone: (fuzzTally) => (tally.fuzz = fuzzTally),
+    onCase: (n) =>
+      progress.update(
+        `conform ${suite} --fuzz: ${flags.fuzz === undefined ? plural(n, 'case') : `${n} of ${plural(flags.fuzz, 'case')}`}`,
+      ),
+  });
+  if (fuzz) options.fuzz = fuzz;
+  if (options.suite === 'bot' && flags.script !== undefined) {
+    options.texts = [...(await readCustomerScript(ctx.cwd, flags.script)), ...flags.text];
+  }
+  // a suite against a real peer runs in real seconds: show that it is working
+  const progress = await createRunProgress(ctx, {
+    json: reporter !== 'pretty',
+    flush: () => out.flush(),
+  });
+  const view: ConformView = { suite, flags, reporter, out, progress };
+  progress.update(`conform ${suite}: running the first case`);
+  // Ctrl-C stops the suite at once, with the cases finished so far
+  const interrupted = new Promise<'interrupted'>((resolveAbort) => {
+    if (ctx.signal.aborted) resolveAbort('interrupted');
+    ctx.signal.addEventListener('abort', () => resolveAbort('interrupted'), { once: true });
+  });
+  const running = runConformSuite({
+    ...options,
+    timeScale: flags.timeScale,
+    ...conformListeners(view, tally),
+  });
+  const outcome = await Promise.race([running, interrupted]).finally(() => progress.stop());
+  if (outcome === 'interrupted') {
+    running.catch(() => undefined);
+    out.note(interruptedNote(tally));
+    await out.flush();
+    return EXIT_CODES.sigint;
+  }
+  reportConform(ctx, view, outcome);
+  if (recording) await writeConformReport(ctx, flags, outcome, recording, out);
+  return outcome.failed > 0 ? 1 : 0;
 }
 
 /** Where `--record` / `--report` go: the file, and a scratch folder to remove after. */
