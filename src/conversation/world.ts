@@ -24,10 +24,11 @@ import { createJournal, type ExchangeRecord } from '../journal/journal.js';
 import { compact } from '../compact.js';
 import { botRedeliverer, type RedeliverOutcome } from './bot-redeliver.js';
 import { runIds } from './run-ids.js';
+import { attachPage, type Page } from './page.js';
 
 /** Who saw a payload: a role facing the platform, or the simulator itself (its events). */
-export type Party = 'integrator' | 'bot' | 'hook' | 'event';
-type RoleParty = Exclude<Party, 'event'>;
+export type Party = 'integrator' | 'bot' | 'hook' | 'event' | 'page';
+type RoleParty = Exclude<Party, 'event' | 'page'>;
 
 export interface Observation {
   party: Party;
@@ -139,6 +140,11 @@ export interface World {
   setAgents(online: boolean): Promise<void>;
   /** The agent closes the customer's chat (default: the last active). */
   closeChat(customer?: string): Promise<{ chatId: number }>;
+  /**
+   * The site widget page of `page` steps (interface C), attached on first use; absent where
+   * the widget channel is not reached (a running simulator)
+   */
+  page?: () => Promise<Page>;
   /** The platform sends the bot an event again (`redeliver`); absent without a bot here. */
   redeliverBot?: (id?: string) => Promise<RedeliverOutcome>;
   close(): Promise<void>;
@@ -340,6 +346,7 @@ async function startEmbeddedWorld(
     recorded && withFaults.length > 0
       ? `setup.${withFaults.map(([role]) => role).join(', setup.')}.faults not applied: they are what the real peer did when recorded, and its expectations check it does so again`
       : undefined;
+  const page = pageOnce(core, clock, options.conversation, observations);
   return {
     ...compact({ notApplicable, ignoredSetup }),
     // a real peer puts the world on a real clock: timing figures match within a tolerance
@@ -354,19 +361,12 @@ async function startEmbeddedWorld(
           redeliverBot: botRedeliverer({ journal: core.journal, clock, botUrl, token }),
         }
       : {}),
-    ...(realParties.size > 0
-      ? {
-          realPeers: [
-            ...(options.integratorUrl ? [`the integrator at ${options.integratorUrl}`] : []),
-            ...(options.botUrl ? [`the bot at ${options.botUrl}`] : []),
-            ...(options.hookUrl ? [`the hook receiver at ${options.hookUrl}`] : []),
-          ],
-        }
-      : {}),
+    ...(realParties.size > 0 ? { realPeers: realPeersOf(options) } : {}),
     // every party is observable here: an embedded role reports what it got, and a real peer's
     // requests are the simulator's own outgoing ones (tapOutgoing above)
     unobservable: () => undefined,
     records: () => core.journal.entries(),
+    page: page.open,
     async sendAgent(input) {
       const sending = sendAgentMessage(core, {
         ...(input.to ? { customerId: input.to } : {}),
@@ -392,11 +392,52 @@ async function startEmbeddedWorld(
       return Promise.resolve({ chatId: chat.id });
     },
     async close() {
+      page.close();
       await platform.close();
       // The steps are over: nothing still on a role's sockets (a hanging or trickling reply,
       // a spare keep-alive connection) can change the result, so no grace period.
       await Promise.all([listener?.close(0), hookTarget?.close(0), bot?.close(0)]);
     },
+  };
+}
+
+/** The real peers, one phrase each, as the report names them. */
+const realPeersOf = (options: ReplayPeers): string[] => [
+  ...(options.integratorUrl ? [`the integrator at ${options.integratorUrl}`] : []),
+  ...(options.botUrl ? [`the bot at ${options.botUrl}`] : []),
+  ...(options.hookUrl ? [`the hook receiver at ${options.hookUrl}`] : []),
+];
+
+/**
+ * The page of `page` steps, attached to the platform's widget channel on first use; its
+ * callbacks become `page` observations.
+ */
+function pageOnce(
+  core: PlatformCore,
+  clock: Clock,
+  conversation: Conversation,
+  observations: Observation[],
+): { open: () => Promise<Page>; close: () => void } {
+  let attached: Promise<Page> | undefined;
+  let page: Page | undefined;
+  return {
+    open() {
+      attached ??= attachPage({
+        baseUrl: core.baseUrl,
+        clock,
+        visitorId: conversation.setup?.page?.visitor ?? 'visitor-1',
+        hold: conversation.setup?.page?.hold,
+        onCallback: (name, args) =>
+          observations.push({
+            party: 'page',
+            value: { name, args },
+            consumed: false,
+            at: clock.now(),
+          }),
+      }).then((opened) => (page = opened));
+      return attached;
+    },
+    close: () => page?.close(),
   };
 }
 
