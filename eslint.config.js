@@ -34,7 +34,6 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/contract/hooks.ts': 186,
   'src/conversation/conform/bot.ts': 170,
   'src/conversation/conform/fuzz/run.ts': 163,
-  'src/conversation/conform/index.ts': 156,
   'src/conversation/conform/platform.ts': 193,
   'src/conversation/record/to-fixture.ts': 205,
   'src/conversation/world.ts': 210,
