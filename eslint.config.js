@@ -32,7 +32,6 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/contract/bot.ts': 142,
   'src/contract/channel.ts': 140,
   'src/contract/hooks.ts': 186,
-  'src/conversation/conform/bot.ts': 170,
   'src/conversation/conform/fuzz/run.ts': 163,
   'src/conversation/conform/platform.ts': 193,
   'src/conversation/record/to-fixture.ts': 205,
