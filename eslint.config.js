@@ -33,7 +33,6 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/contract/channel.ts': 140,
   'src/contract/hooks.ts': 186,
   'src/conversation/conform/fuzz/run.ts': 163,
-  'src/conversation/conform/platform.ts': 193,
   'src/conversation/record/to-fixture.ts': 205,
   'src/conversation/world.ts': 210,
   'src/conversation/runner.ts': 130,
