@@ -64,27 +64,36 @@ const eventOf = (record: ExchangeRecord): string | undefined => {
 
 const at = (ms: number): string => `${(ms / 1000).toFixed(3)} s`;
 
+/**
+ * When the platform sent an event: it journals what it sent stamped at the answer, so the
+ * send is that moment less the exchange's duration.
+ */
+const sentAt = (record: ExchangeRecord): number => record.protocolMs - (record.durationMs ?? 0);
+
 /** what the platform sent the bot (`out`), and what the bot posted to the bot service (`in`) */
 const toBot = (r: ExchangeRecord): boolean => r.iface === 'bot' && r.direction === 'out';
 const fromBot = (r: ExchangeRecord): boolean => r.iface === 'bot' && r.direction === 'in';
 
 /**
- * spec 2.5 (CHAT_CLOSED), 4.3: once the bot was told a chat closed, it posts nothing more about
- * that chat. Judged by arrival (the platform's clock): a post that came after CHAT_CLOSED was
- * sent. (The platform journals its CHAT_CLOSED once answered, so journal order says nothing.)
+ * spec 2.5 (CHAT_CLOSED), 4.3: once the bot has answered CHAT_CLOSED for a chat, it posts
+ * nothing more about that chat. Judged by arrival on the platform's clock, past the run's
+ * tolerance: an answer to an earlier event may still be on its way when the close is sent
+ * (bot-sim's reply to AGENT_UNAVAILABLE is). The platform journals its CHAT_CLOSED stamped at
+ * the answer, so journal order says nothing.
  */
-const botAfterClose: PeerCheck = (records) => {
+const botAfterClose: PeerCheck = (records, options) => {
   const problems: ReturnType<PeerCheck> = [];
   for (const closed of records) {
     if (!toBot(closed) || eventOf(closed) !== 'CHAT_CLOSED') continue;
     const chat = chatOf(closed);
+    const answered = closed.protocolMs;
     for (const post of records) {
-      if (!fromBot(post) || post.protocolMs <= closed.protocolMs) continue;
+      if (!fromBot(post) || post.protocolMs <= answered + options.toleranceMs) continue;
       if (chat === undefined || chatOf(post) !== chat) continue;
       problems.push({
         chat: Number(chat),
-        message: `the bot posted #${post.seq} ${eventOf(post) ?? post.kind ?? 'an event'} at ${at(post.protocolMs)} about chat ${chat}, after it was sent #${closed.seq} CHAT_CLOSED at ${at(closed.protocolMs)}`,
-        exchanges: [closed.seq, post.seq].sort((a, b) => a - b) as [number, number],
+        message: `the bot posted #${post.seq} ${eventOf(post) ?? post.kind ?? 'an event'} at ${at(post.protocolMs)} about chat ${chat}, after it answered #${closed.seq} CHAT_CLOSED at ${at(answered)}`,
+        exchanges: [closed.seq, post.seq].sort((x, y) => x - y) as [number, number],
       });
     }
   }
@@ -113,11 +122,11 @@ const handoverBudget: PeerCheck = (records, options) => {
     const chat = chatOf(record);
     const asked = chat === undefined ? undefined : lastAsked.get(chat);
     if (!asked) continue;
-    const took = record.protocolMs - asked.protocolMs;
+    const took = record.protocolMs - sentAt(asked);
     if (took <= options.budgetMs + options.toleranceMs) continue;
     problems.push({
       chat: Number(chat),
-      message: `the bot handed over (#${record.seq} INVITE_AGENT at ${at(record.protocolMs)}) ${at(took)} after #${asked.seq} CLIENT_MESSAGE at ${at(asked.protocolMs)}; the hand-over is due within ${at(options.budgetMs)}`,
+      message: `the bot handed over (#${record.seq} INVITE_AGENT at ${at(record.protocolMs)}) ${at(took)} after #${asked.seq} CLIENT_MESSAGE at ${at(sentAt(asked))}; the hand-over is due within ${at(options.budgetMs)}`,
       exchanges: [asked.seq, record.seq],
     });
   }

@@ -37,9 +37,9 @@ rule, its contract section and the two exchanges; --no-invariant <name> switches
 --report <file> draws those chats as replay --report does (--record <file>: their NDJSON).`;
 
 const PEER_INVARIANTS_HELP = `Invariants (bot): svc-cli plays the platform, so the rules are judged from the bot's
-side on the embedded platform's journal: bot-after-close (the bot posts nothing about a chat
-after CHAT_CLOSED, with --bot-events docs) and handover-budget (its INVITE_AGENT comes within
-the bot budget, 6 s, of the CLIENT_MESSAGE). The others would judge svc-cli and are skipped by
+side on the embedded platform's journal: bot-after-close (the bot posts nothing about a
+chat once it answered CHAT_CLOSED, with --bot-events docs) and handover-budget (its
+INVITE_AGENT comes within the bot budget, 6 s, of the CLIENT_MESSAGE). The others would judge svc-cli and are skipped by
 name (agent-joined: conform bot sends AGENT_JOINED as a scripted step). hooks and integrator
 check none: every rule judges what the platform sends (docs/trace.md).`;
 
