@@ -71,6 +71,8 @@ export function matchesLabel(o: Observation, label: string): boolean {
     }
     case 'event':
       return v.type === what;
+    case 'page':
+      return v.name === what;
   }
 }
 
@@ -85,7 +87,9 @@ function labelOf(o: Observation): string {
         ? v.event
         : o.party === 'integrator'
           ? message.type
-          : v.type;
+          : o.party === 'page'
+            ? v.name
+            : v.type;
   return `${o.party}:${typeof what === 'string' ? what : '?'}`;
 }
 

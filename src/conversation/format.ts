@@ -56,6 +56,17 @@ const agentStep = z
   })
   .describe('an agent writes; the platform delivers to the integrator (spec 4.2)');
 
+const pageStep = z
+  .strictObject({
+    /** the visitor writes in the widget (its first message opens the chat, spec 6.4) */
+    say: z.string().min(1).optional().describe('the visitor writes in the widget'),
+    /** svc_api.startCall(phone) (spec 4.5): the platform calls the visitor back */
+    call: z.string().min(1).optional().describe('svc_api.startCall(phone): a call back'),
+  })
+  .describe(
+    "the visitor on the site widget (interface C, spec 4.5, 6.4): the page-script double, attached to the simulator's widget channel on the first page step, reports each callback a push caused (POST /_sim/widget/events type callback), journaled in the push's chat for the callback-order invariant",
+  );
+
 /** A time budget: protocol ms, or a duration such as "2s", "1.5s", "500ms". */
 const duration = z
   .union([
@@ -81,6 +92,14 @@ const expectation = z
     hook: z.union([json, z.string().describe('the event_name alone: "chat_finished"')]).optional(),
     /** a simulator event (`svc-cli --json platform` lines) */
     event: json.optional(),
+    /**
+     * a callback the page script ran (spec 6.4); a string names it: "svc_onCallEnd";
+     * an object matches `{name, args}`
+     */
+    page: z
+      .union([json, z.string().describe('the callback alone: "svc_onAccept"')])
+      .optional()
+      .describe('a callback the page script ran (spec 6.4): "svc_onCallEnd" or {name, args}'),
     /**
      * protocol ms to wait for it (default DEFAULT_WITHIN_MS, 15000); with `after`, counted from
      * the end of that step: the payload must have come by then
@@ -125,11 +144,13 @@ const expectation = z
     /**
      * the order the parties saw things in, each `party:what` (`hook:<event_name>`,
      * `bot:<event>`, `integrator:<message.type>` or `integrator:agent-message` for any,
-     * `event:<type>`): the first of each must have come in this order
+     * `event:<type>`, `page:<callback>`): the first of each must have come in this order
      */
     order: z
       .array(
-        z.string().regex(/^(hook|bot|integrator|event):.+$/, 'party:what, e.g. hook:chat_accepted'),
+        z
+          .string()
+          .regex(/^(hook|bot|integrator|event|page):.+$/, 'party:what, e.g. hook:chat_accepted'),
       )
       .min(2)
       .optional()
@@ -201,6 +222,7 @@ export const stepSchema = z.union([
       .strictObject({ status: z.number().int().optional(), body: z.unknown().optional() })
       .optional(),
   }),
+  z.strictObject({ ...stepBase, page: pageStep }),
   z.strictObject({
     ...stepBase,
     advance: z.number().nonnegative().describe('protocol ms to move the clock'),
@@ -237,6 +259,31 @@ export const conversationSchema = z
             events: z.enum(['spec', 'docs']).optional(),
           })
           .optional(),
+        page: z
+          .strictObject({
+            visitor: z
+              .string()
+              .min(1)
+              .optional()
+              .describe("the page's visitor id (default visitor-1); agent steps reach it with to"),
+            hold: z
+              .strictObject({
+                event: z
+                  .string()
+                  .min(1)
+                  .describe('the pushed event type held back: agent_accepted'),
+                until: z
+                  .string()
+                  .regex(/^[a-z_]+(:[a-z_]+)?$/, 'a pushed event type, or type:status')
+                  .describe('handed over once this came: call_status:end'),
+              })
+              .optional()
+              .describe(
+                "a planted page bug: the page's event handling keeps one pushed event back until another came, so its callbacks run out of the pushes' order (the callback-order invariant fails)",
+              ),
+          })
+          .optional()
+          .describe('the site widget page of the page steps (interface C)'),
         hooks: z
           .strictObject({
             /** replies by event name (spec 6.2), default: valid replies */

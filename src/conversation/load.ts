@@ -41,6 +41,7 @@ const STEP_KEYS = [
   'control',
   'bot',
   'redeliver',
+  'page',
   'advance',
   'expect',
   'response',

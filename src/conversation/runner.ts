@@ -38,6 +38,7 @@ export type StepKind =
   | 'bot'
   | 'redeliver'
   | 'advance'
+  | 'page'
   | 'expect';
 
 export interface StepResult {
@@ -298,6 +299,7 @@ function kindOf(step: Step): StepKind {
   if ('bot' in step) return 'bot';
   if ('redeliver' in step) return 'redeliver';
   if ('advance' in step) return 'advance';
+  if ('page' in step) return 'page';
   return 'expect';
 }
 
@@ -331,13 +333,21 @@ function describeStep(step: Step, scope: Record<string, unknown>): string {
     return `the platform sends the bot ${typeof id === 'string' ? `event ${id}` : 'the last CLIENT_MESSAGE'} again`;
   }
   if ('advance' in step) return `${step.advance} ms pass`;
+  if ('page' in step) {
+    if (step.page.say !== undefined)
+      return `the visitor writes ${quote(step.page.say)} in the widget`;
+    if (step.page.call !== undefined)
+      return `the visitor asks the widget for a call to ${step.page.call}`;
+    return 'the widget page opens';
+  }
   if (step.expect.answers) {
     const to = resolveRefs(step.expect.answers.to, scope);
     return `expect the bot to answer ${typeof to === 'string' ? `event ${to}` : 'the last CLIENT_MESSAGE'} ${plural(step.expect.answers.count, 'time')}`;
   }
   const party =
-    (['integrator', 'bot', 'hook', 'event'] as const).find((p) => step.expect[p] !== undefined) ??
-    'event';
+    (['integrator', 'bot', 'hook', 'event', 'page'] as const).find(
+      (p) => step.expect[p] !== undefined,
+    ) ?? 'event';
   if (step.expect.order) return `expect order ${step.expect.order.join(' → ')}`;
   const after = step.expect.after === undefined ? '' : ` after ${step.expect.after}`;
   return `${step.expect.absent ? 'no' : 'expect'} ${party}${expectedWhat(step.expect[party])}${after}`;
@@ -349,7 +359,7 @@ function expectedWhat(expected: unknown): string {
   if (expected === null || typeof expected !== 'object') return '';
   const e = expected as Record<string, unknown>;
   const message = (e.message ?? {}) as Record<string, unknown>;
-  const what = [e.type, e.event, e.event_name, e.target, message.type]
+  const what = [e.type, e.event, e.event_name, e.target, e.name, message.type]
     .filter((v): v is string => typeof v === 'string')
     .concat(typeof e.attempt === 'number' ? [`attempt ${e.attempt}`] : []);
   const text = typeof message.text === 'string' ? message.text : undefined;
@@ -514,6 +524,7 @@ async function runStep(
     return { ok: mismatches.length === 0, details: describeMismatches(mismatches), value };
   }
   if ('redeliver' in step) return redeliverStep(world, step, scope);
+  if ('page' in step) return pageStep(world, step);
   if ('advance' in step) {
     if (world.clock.kind === 'virtual') await (world.clock as VirtualClock).advance(step.advance);
     else await world.clock.sleep(step.advance);
@@ -533,15 +544,25 @@ async function expectStep(
   if (expectation.answers) return answersStep(world, expectation, scope);
   const within = expectation.within ?? DEFAULT_WITHIN_MS;
   if (expectation.order) return expectOrder(world, expectation.order, within);
-  const party = (['integrator', 'bot', 'hook', 'event'] as const).find(
+  const party = (['integrator', 'bot', 'hook', 'event', 'page'] as const).find(
     (p) => expectation[p] !== undefined,
   );
   if (!party)
-    return { ok: false, details: ['an expectation names integrator, bot, hook, event or order'] };
+    return {
+      ok: false,
+      details: ['an expectation names integrator, bot, hook, event, page or order'],
+    };
   const unobservable = world.unobservable(party);
   if (unobservable) return { ok: true, details: [unobservable.reason], skipped: unobservable.skip };
   const named = expectation[party];
-  const expected = resolveRefs(typeof named === 'string' ? { event_name: named } : named, scope);
+  const expected = resolveRefs(
+    typeof named === 'string'
+      ? party === 'page'
+        ? { name: named }
+        : { event_name: named }
+      : named,
+    scope,
+  );
   const where = resolveRefs(expectation.where, scope) as Record<string, unknown> | undefined;
   // `after`: the payload comes once that step began, and by its end plus `within`
   let window: { fromMs: number; byMs: number } | undefined;
@@ -618,6 +639,35 @@ async function expectStep(
     );
   else details.push(`nothing was received by the ${party === 'event' ? 'simulator' : party}`);
   return { ok: false, details };
+}
+
+/**
+ * `page`: the visitor on the site widget (interface C); the page is attached to the widget
+ * channel on the first page step. Ends once the page's sends and callback reports settled.
+ */
+async function pageStep(
+  world: World,
+  step: Extract<Step, { page: unknown }>,
+): Promise<StepOutcome> {
+  if (!world.page)
+    return {
+      ok: false,
+      details: [
+        "no widget channel here: page steps need the embedded simulator (a running one's journal, which the callback-order invariant reads, is not replay's)",
+      ],
+    };
+  const page = await drive(world, world.page());
+  let value: unknown;
+  if (step.page.say !== undefined) page.say(step.page.say);
+  if (step.page.call !== undefined) value = page.call(step.page.call);
+  await drive(world, page.flush());
+  if (step.page.call !== undefined && (value as { result?: unknown })?.result !== 'ok')
+    return {
+      ok: false,
+      details: [`svc_api.startCall answered ${JSON.stringify(value)} (spec 4.5)`],
+      value,
+    };
+  return { ok: true, details: [], ...(value === undefined ? {} : { value }) };
 }
 
 /** `redeliver`: the platform sends the bot an event again; `response` checks its answer. */

@@ -148,19 +148,7 @@ export async function createRemoteWorld(
     return answer.json;
   };
   const setup = options.conversation.setup ?? {};
-  const ignored = (['integrator', 'bot', 'hooks', 'strict', 'channel'] as const).filter(
-    (key) =>
-      setup[key] !== undefined && (key !== 'channel' || setup.channel?.chunked !== undefined),
-  );
-  // a conversation whose setup the running simulator cannot apply, or that needs an
-  // integrator it was started without, is skipped with the reason instead of failing
-  const needsIntegrator = options.conversation.steps.some((step) => 'agent' in step);
-  const notApplicable =
-    ignored.length > 0
-      ? `setup.${ignored.join(', setup.')} cannot be applied to a running simulator (it runs as it was started); replay it without --platform-url`
-      : needsIntegrator && !channel.integratorUrl && channel.id !== 'widget'
-        ? `its agent steps need an integrator: the simulator's channel ${channel.id} has no integrator URL (start it with --integrator-url, e.g. svc-cli listen's URL)`
-        : undefined;
+  const notApplicable = notApplicableOf(options.conversation, channel);
   if (notApplicable !== undefined) {
     stop.abort();
     return {
@@ -225,4 +213,28 @@ export async function createRemoteWorld(
       }
     },
   };
+}
+
+/**
+ * Why a conversation is skipped on a running simulator: a setup it cannot apply, page steps
+ * (the embedded simulator's widget channel and journal), or agent steps it has no integrator
+ * for; undefined when it runs.
+ */
+function notApplicableOf(
+  conversation: WorldOptions['conversation'],
+  channel: { id: string; integratorUrl?: string | undefined },
+): string | undefined {
+  const setup = conversation.setup ?? {};
+  const ignored = (['integrator', 'bot', 'hooks', 'strict', 'channel'] as const).filter(
+    (key) =>
+      setup[key] !== undefined && (key !== 'channel' || setup.channel?.chunked !== undefined),
+  );
+  if (setup.page !== undefined || conversation.steps.some((step) => 'page' in step))
+    return "its page steps attach the page-script double to the embedded simulator's widget channel and read its journal (the callback-order invariant); replay it without --platform-url";
+  if (ignored.length > 0)
+    return `setup.${ignored.join(', setup.')} cannot be applied to a running simulator (it runs as it was started); replay it without --platform-url`;
+  const needsIntegrator = conversation.steps.some((step) => 'agent' in step);
+  if (needsIntegrator && !channel.integratorUrl && channel.id !== 'widget')
+    return `its agent steps need an integrator: the simulator's channel ${channel.id} has no integrator URL (start it with --integrator-url, e.g. svc-cli listen's URL)`;
+  return undefined;
 }

@@ -24,10 +24,11 @@ import { createJournal, type ExchangeRecord } from '../journal/journal.js';
 import { compact } from '../compact.js';
 import { botRedeliverer, type RedeliverOutcome } from './bot-redeliver.js';
 import { runIds } from './run-ids.js';
+import { attachPage, type Page } from './page.js';
 
 /** Who saw a payload: a role facing the platform, or the simulator itself (its events). */
-export type Party = 'integrator' | 'bot' | 'hook' | 'event';
-type RoleParty = Exclude<Party, 'event'>;
+export type Party = 'integrator' | 'bot' | 'hook' | 'event' | 'page';
+type RoleParty = Exclude<Party, 'event' | 'page'>;
 
 export interface Observation {
   party: Party;
@@ -139,6 +140,11 @@ export interface World {
   setAgents(online: boolean): Promise<void>;
   /** The agent closes the customer's chat (default: the last active). */
   closeChat(customer?: string): Promise<{ chatId: number }>;
+  /**
+   * The site widget page of `page` steps (interface C), attached on first use; absent where
+   * the widget channel is not reached (a running simulator)
+   */
+  page?: () => Promise<Page>;
   /** The platform sends the bot an event again (`redeliver`); absent without a bot here. */
   redeliverBot?: (id?: string) => Promise<RedeliverOutcome>;
   close(): Promise<void>;
@@ -427,6 +433,39 @@ export function applicabilityOf(
   return compact({ notApplicable, ignoredSetup });
 }
 
+/**
+ * The page of `page` steps, attached to the platform's widget channel on first use; its
+ * callbacks become `page` observations.
+ */
+function pageOnce(
+  core: PlatformCore,
+  clock: Clock,
+  conversation: Conversation,
+  observations: Observation[],
+): { open: () => Promise<Page>; close: () => void } {
+  let attached: Promise<Page> | undefined;
+  let page: Page | undefined;
+  return {
+    open() {
+      attached ??= attachPage({
+        baseUrl: core.baseUrl,
+        clock,
+        visitorId: conversation.setup?.page?.visitor ?? 'visitor-1',
+        hold: conversation.setup?.page?.hold,
+        onCallback: (name, args) =>
+          observations.push({
+            party: 'page',
+            value: { name, args },
+            consumed: false,
+            at: clock.now(),
+          }),
+      }).then((opened) => (page = opened));
+      return attached;
+    },
+    close: () => page?.close(),
+  };
+}
+
 /** The real peers, one phrase each, as the report names them. */
 function realPeersOf(options: WorldOptions): string[] {
   return [
@@ -483,6 +522,7 @@ async function startEmbeddedWorld(
   const channel = [...platform.core.state.channels.values()][0];
   if (!channel) throw new SvcError('SVC_E_INTERNAL', 'the simulator has no channel');
   const core = platform.core;
+  const page = pageOnce(core, clock, options.conversation, observations);
   return {
     ...applicabilityOf(options, setup),
     // a real peer puts the world on a real clock: timing figures match within a tolerance
@@ -502,6 +542,7 @@ async function startEmbeddedWorld(
     // requests are the simulator's own outgoing ones (the tap of worldJournal)
     unobservable: () => undefined,
     records: () => core.journal.entries(),
+    page: page.open,
     sendAgent: (input) => sendAgentOn(core, input),
     setAgents: (online) => setAgents(core, clock, online),
     closeChat(customer) {
@@ -509,6 +550,7 @@ async function startEmbeddedWorld(
       return Promise.resolve({ chatId: chat.id });
     },
     async close() {
+      page.close();
       await platform.close();
       // The steps are over: nothing still on a role's sockets (a hanging or trickling reply,
       // a spare keep-alive connection) can change the result, so no grace period.

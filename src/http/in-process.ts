@@ -116,6 +116,11 @@ export function callInProcess(
     headers: Record<string, string>;
     body: string | undefined;
     chunked?: boolean;
+    /**
+     * a streamed answer (server-sent events) piece by piece as the serving side writes it;
+     * the reply then resolves at the stream's end with the head and an empty body
+     */
+    onPiece?: (piece: string) => void;
   },
 ): InProcessCall {
   const origin = originOf(url) ?? '';
@@ -177,7 +182,9 @@ export function callInProcess(
         pieces = [];
       },
       write(piece) {
-        if (!done) pieces.push(piece);
+        if (done) return;
+        if (init.onPiece) init.onPiece(piece);
+        else pieces.push(piece);
       },
       end() {
         const started = head;

@@ -64,11 +64,27 @@ function findKind(name: string): string | undefined {
 }
 
 /** The invariants on a whole run (not in INVARIANTS, the rules on one chat). */
-const RUN_INVARIANT_NAMES = new Set(
+const RUN_INVARIANT_NAMES = new Set<string>(
   ALL_INVARIANTS.filter((i) => !INVARIANTS.includes(i as (typeof INVARIANTS)[number])).map(
     (i) => i.name,
   ),
 );
+
+/**
+ * The commands that check an invariant: a rule on the whole run reads records outside any
+ * chat, which trace, report and proxy drop; callback-order needs a page (replay's page steps, a
+ * recording with widget traffic: conform platform hosts none, the proxy has no widget leg);
+ * conform bot judges the bot's side of two (src/trace/peer-rules.ts).
+ */
+function checkedBy(name: string): string[] {
+  if (RUN_INVARIANT_NAMES.has(name)) return ['replay', 'conform platform'];
+  if (name === 'callback-order') return ['replay', 'trace', 'report'];
+  const bot =
+    name === 'bot-after-close' || name === 'handover-budget'
+      ? ["conform bot (the bot's side)"]
+      : [];
+  return ['replay', 'conform platform', ...bot, 'proxy', 'trace', 'report'];
+}
 
 /** Every name explain answers to, for suggestions and the catalogue test. */
 export function explainTopics(): string[] {
@@ -170,10 +186,7 @@ export function explain(words: readonly string[]): Explanation {
       name: invariant.name,
       section: invariant.spec,
       summary: invariant.summary,
-      // a rule on the whole run reads records outside any chat, which trace, report and proxy drop
-      checkedBy: RUN_INVARIANT_NAMES.has(invariant.name)
-        ? ['replay', 'conform platform']
-        : ['replay', 'conform platform', 'proxy', 'trace', 'report'],
+      checkedBy: checkedBy(invariant.name),
     };
   return unknown(first, explainTopics());
 }

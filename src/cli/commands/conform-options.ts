@@ -44,8 +44,9 @@ export const GROUP_SUITES: Readonly<Record<string, readonly string[]>> = {
 /** The same for a flag outside the suites' groups that not every suite reads. */
 export const FLAG_SUITES: Readonly<Record<string, readonly string[]>> = {
   '--url': ['integrator', 'hooks', 'bot'],
-  // elsewhere svc-cli is the platform: its conduct, which the invariants judge, is the cases'
-  '--no-invariant': ['platform'],
+  // platform: every rule; bot: the bot's side of two (src/trace/peer-rules.ts); in hooks and
+  // integrator no rule judges the peer's answers, so there is nothing to switch off
+  '--no-invariant': ['platform', 'bot'],
 };
 
 /**
@@ -238,7 +239,7 @@ export const conformOptions = defineOptions('conform', [
   },
   {
     ...NO_INVARIANT_OPTION,
-    description: `platform: do not check this invariant on the conversations the run saw (${INVARIANT_LIST})`,
+    description: `platform, bot: do not check this invariant on the conversations the run saw (${INVARIANT_LIST}; bot checks bot-after-close and handover-budget on the bot's side)`,
   },
   ...REPORT_OPTIONS,
   {

@@ -99,6 +99,7 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
         texts: o.text,
         botEvents: o.botEvents,
         ...(o.runId === undefined ? {} : { runId: o.runId }),
+        invariants: { disabled: checkInvariantNames(o.invariant ?? []) },
       };
     default:
       throw new SvcError(
@@ -409,9 +410,17 @@ function printSummary(
   }
 }
 
-/** `invariants: 6 checked on 3 conversations (21 exchanges), 1 violation` */
+/**
+ * `invariants: 6 checked on 3 conversations (21 exchanges), 1 violation`; where svc-cli plays
+ * the platform, the peer's side: `invariants: 2 checked (bot-after-close, handover-budget) on
+ * 1 conversation (9 exchanges); 6 skipped: they judge what svc-cli sends (docs/trace.md)`
+ */
 function invariantsLine(t: InvariantsTally): string {
-  return `invariants: ${t.checked.length} checked on ${plural(t.conversations, 'conversation')} (${plural(t.exchanges, 'exchange')})${t.violations > 0 ? `, ${plural(t.violations, 'violation')}` : ''}`;
+  const names = t.skipped ? ` (${t.checked.join(', ') || 'none applies to this peer'})` : '';
+  const skipped = t.skipped?.length
+    ? `; ${t.skipped.length} skipped: they judge what svc-cli sends (docs/trace.md)`
+    : '';
+  return `invariants: ${t.checked.length} checked${names} on ${plural(t.conversations, 'conversation')} (${plural(t.exchanges, 'exchange')})${t.violations > 0 ? `, ${plural(t.violations, 'violation')}` : ''}${skipped}`;
 }
 
 /**

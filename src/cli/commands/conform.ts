@@ -36,6 +36,13 @@ holds each message once. A broken one fails a "cross-interface invariants" case 
 rule, its contract section and the two exchanges; --no-invariant <name> switches one off.
 --report <file> draws those chats as replay --report does (--record <file>: their NDJSON).`;
 
+const PEER_INVARIANTS_HELP = `Invariants (bot): svc-cli plays the platform, so the rules are judged from the bot's
+side on the embedded platform's journal: bot-after-close (the bot posts nothing about a
+chat once it answered CHAT_CLOSED, with --bot-events docs) and handover-budget (its
+INVITE_AGENT comes within the bot budget, 6 s, of the CLIENT_MESSAGE). The others would judge svc-cli and are skipped by
+name (agent-joined: conform bot sends AGENT_JOINED as a scripted step). hooks and integrator
+check none: every rule judges what the platform sends (docs/trace.md).`;
+
 const FUZZ_HELP = `Fuzz (hooks, integrator, bot): --fuzz N replaces the fixed cases with N payloads generated from
 the contract (every hook event or agent message kind, at the edges the spec allows: empty,
 1000-code-point, astral and combining text, null or absent optional fields, both id forms,
@@ -125,6 +132,7 @@ export function conformHelpAfter(suite?: Suite): string {
   const parts = [`${suite === undefined ? 'Suites' : 'Suite'}:\n${suites}`];
   if (suite !== 'platform') parts.push(FUZZ_HELP);
   if (suite === undefined || suite === 'platform') parts.push(INVARIANTS_HELP);
+  if (suite === undefined || suite === 'bot') parts.push(PEER_INVARIANTS_HELP);
   parts.push(CHECKS_HELP);
   const examples = EXAMPLES.filter(([s]) => suite === undefined || s === suite).map(
     ([, line]) => `  $ ${line}`,

@@ -26,7 +26,13 @@ from GET <url>/_sim/state, agent, agents and close steps go through its control 
 expectations read GET <url>/_sim/events. That simulator talks to the integrator, bot and hook
 URLs it was started with, so integrator, bot and hook expectations and the fixture's
 setup.integrator / bot / hooks do not apply there: those expectations are skipped, with the
-reason. Give both sides the same --time-scale.
+reason. Give both sides the same --time-scale. A conversation with page steps is skipped
+there.
+
+Page steps ({"page": {"say": "..."}}, {"page": {"call": "+49 ..."}}) attach the page-script
+double to the embedded simulator's widget channel (interface C): its callbacks are
+expectations ({"expect": {"page": "svc_onCallEnd"}}), and the ones a push caused are
+journaled, so the callback-order invariant (spec 6.4) runs at the end (docs/replay.md).
 
 --concurrency <n> replays up to n conversations at once, each in its own embedded world on
 its own virtual clock (default 4; 1 = one after another). Output is the same as one after
@@ -44,6 +50,7 @@ with them. --run-id <n> repeats a run's ids.
 Examples:
   $ svc-cli replay                                       # every bundled conversation
   $ svc-cli replay fixtures/conversations/redelivery-exhausted.json
+  $ svc-cli replay fixtures/conversations/widget-callback-order.json   # a page (interface C)
   $ svc-cli replay my-flows/ --integrator-url http://127.0.0.1:9000 --reporter junit --out report.xml
   $ svc-cli replay my-flows/session.json --hook-url http://127.0.0.1:8000/hooks --run-id 42
   $ svc-cli replay --grep bot- --bail

@@ -152,15 +152,28 @@ export function judgeProviderEvent(
   return reasons;
 }
 
+/** What the cases of one `conform bot` run share: the chat they open, and how they send. */
+interface BotRun {
+  options: BotSuiteOptions;
+  harness: BotHarness;
+  clock: Clock;
+  answerWithin: number;
+  texts: readonly string[];
+  allowed: readonly string[];
+  session: { chat?: Chat | undefined; customer?: Customer | undefined; since: number };
+  noChat: { skip: string };
+  /** the platform sends the bot one event of the chat; its answer judged (spec 4.3, 8) */
+  sendEvent: (
+    name: 'AGENT_JOINED' | 'AGENT_UNAVAILABLE' | 'CHAT_CLOSED',
+  ) => () => Promise<CheckOutcome>;
+}
+
 /** The cases of `conform bot`, in the order they run; they share one chat. */
 export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
   const { harness, clock } = options;
-  const answerWithin = options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS;
   // a bot scripted on intents does not answer a fixed greeting; --text says what
   const texts = options.texts && options.texts.length > 0 ? options.texts : [DEFAULT_TEXT];
-  const session: { chat?: Chat | undefined; customer?: Customer | undefined; since: number } = {
-    since: 0,
-  };
+  const session: BotRun['session'] = { since: 0 };
   const sender = createBotSender(harness.core, {
     providerUrl: options.url,
     token: options.token,
@@ -168,165 +181,191 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
     policy: { ...BOT_DELIVERY_POLICY, attempts: 1, failAfterMs: 0 },
   });
   const docs = options.botEvents === 'docs';
-  const allowed = docs ? DOCS_ANSWERS : ANSWERS;
   const noChat = { skip: 'no chat: the customer message did not open one' };
-  const sendEvent = (name: 'AGENT_JOINED' | 'AGENT_UNAVAILABLE' | 'CHAT_CLOSED') => async () => {
-    const { chat, customer } = session;
-    if (!chat || !customer) return noChat;
-    const since = harness.mark();
-    await sender.send(name, chat, customer);
-    return judgeBotAnswer(name, harness.sent(name, since)[0], clock);
+  const run: BotRun = {
+    options,
+    harness,
+    clock,
+    answerWithin: options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS,
+    texts,
+    allowed: docs ? DOCS_ANSWERS : ANSWERS,
+    session,
+    noChat,
+    sendEvent: (name) => async () => {
+      const { chat, customer } = session;
+      if (!chat || !customer) return noChat;
+      const since = harness.mark();
+      await sender.send(name, chat, customer);
+      return judgeBotAnswer(name, harness.sent(name, since)[0], clock);
+    },
   };
   return [
-    {
-      name: `CLIENT_MESSAGE ${texts.map((t) => JSON.stringify(t)).join(', ')} answered 200 within 3 s`,
-      spec: ['4.3', '6.1', '8'],
-      async run(ctx) {
-        const customerId = `svc-conform-${randomUUID().slice(0, 8)}`;
-        session.since = harness.mark();
-        for (const [index, text] of texts.entries()) {
-          const since = harness.mark();
-          const posted = await postJson({
-            url: harness.channelUrl,
-            body: JSON.stringify({
-              sender: { id: customerId, name: 'Conformance Customer' },
-              message: { type: 'text', text },
-            }),
-            timeoutMs: EMBEDDED_MS,
-            clock,
-          });
-          if (!posted.ok || posted.status !== 200)
-            throw new Error(
-              `the embedded channel did not take the customer message: ${posted.ok ? `HTTP ${posted.status}` : posted.message}`,
-            );
-          if (index === 0) {
-            const chat = [...harness.core.state.chats.values()].find(
-              (c) => harness.core.state.customers.get(c.customerKey)?.senderId === customerId,
-            );
-            session.chat = chat;
-            session.customer = chat
-              ? harness.core.state.customers.get(chat.customerKey)
-              : undefined;
-          }
-          await ctx.check(
-            `${JSON.stringify(text)}: answered HTTP 200 within 3 s (first attempt)`,
-            async () => judgeSeries(await waitForSeries(harness, since), clock),
-          );
-        }
-      },
-    },
-    {
-      name: 'the answer to CLIENT_MESSAGE: BOT_MESSAGE or INVITE_AGENT',
-      spec: ['2.5', '3', '4.3', '6.1'],
-      async run(ctx) {
-        const { chat, customer } = session;
-        if (!chat || !customer) return ctx.skip('arrives', noChat.skip);
-        let answers: ExchangeRecord[] = [];
-        const arrived = await ctx.check(
-          `arrives at the bot service within ${answerWithin} ms`,
-          async () => {
-            answers =
-              (await harness.waitFor(() => {
-                const found = harness.received(session.since);
-                return found.length > 0 ? found : undefined;
-              }, answerWithin)) ?? [];
-            return answers.length > 0
-              ? []
-              : [
-                  `no BOT_MESSAGE or INVITE_AGENT at ${harness.info.webhookUrl} within ${answerWithin} ms of the CLIENT_MESSAGE (spec 3, 6.1; the bound is an assumption, --answer-within)`,
-                ];
-          },
-        );
-        if (!arrived) return ctx.skip('is valid', 'nothing arrived');
-        await ctx.check('is a valid BOT_MESSAGE or INVITE_AGENT for that chat', () =>
-          answers.flatMap((record) => judgeProviderEvent(record, chat, customer, allowed)),
-        );
-        await ctx.check('is accepted on the bot service path (spec 4.3, 5.2)', () =>
-          answers.flatMap((record) => {
-            const status = record.response?.status ?? 0;
-            if (status === 200) return [];
-            const reply = parse(record.response?.body)?.error as Json | undefined;
-            const why = reply ? `${String(reply.code)}: ${String(reply.message)}` : '';
-            return [`the bot service answered HTTP ${status} ${why} (spec 4.3, 7.2)`];
-          }),
-        );
-      },
-    },
+    clientMessageCase(run),
+    answerCase(run),
     {
       name: 'AGENT_JOINED answered 200 within 3 s',
       spec: ['4.3', '6.1', '8'],
       async run(ctx) {
-        await ctx.check('answered HTTP 200 within 3 s', sendEvent('AGENT_JOINED'));
+        await ctx.check('answered HTTP 200 within 3 s', run.sendEvent('AGENT_JOINED'));
       },
     },
     {
       name: 'AGENT_UNAVAILABLE answered 200 within 3 s',
       spec: ['3', '4.3', '6.1', '8'],
       async run(ctx) {
-        await ctx.check('answered HTTP 200 within 3 s', sendEvent('AGENT_UNAVAILABLE'));
+        await ctx.check('answered HTTP 200 within 3 s', run.sendEvent('AGENT_UNAVAILABLE'));
       },
     },
-    ...(docs ? docsCases() : []),
+    ...(docs ? docsCases(run) : []),
+    malformedCase(run),
+  ];
+}
+
+/** The customer's texts, each a CLIENT_MESSAGE the bot must answer 200 within 3 s. */
+function clientMessageCase(run: BotRun): ConformCase {
+  const { harness, clock, texts, session } = run;
+  return {
+    name: `CLIENT_MESSAGE ${texts.map((t) => JSON.stringify(t)).join(', ')} answered 200 within 3 s`,
+    spec: ['4.3', '6.1', '8'],
+    async run(ctx) {
+      const customerId = `svc-conform-${randomUUID().slice(0, 8)}`;
+      session.since = harness.mark();
+      for (const [index, text] of texts.entries()) {
+        const since = harness.mark();
+        const posted = await postJson({
+          url: harness.channelUrl,
+          body: JSON.stringify({
+            sender: { id: customerId, name: 'Conformance Customer' },
+            message: { type: 'text', text },
+          }),
+          timeoutMs: EMBEDDED_MS,
+          clock,
+        });
+        if (!posted.ok || posted.status !== 200)
+          throw new Error(
+            `the embedded channel did not take the customer message: ${posted.ok ? `HTTP ${posted.status}` : posted.message}`,
+          );
+        if (index === 0) {
+          const chat = [...harness.core.state.chats.values()].find(
+            (c) => harness.core.state.customers.get(c.customerKey)?.senderId === customerId,
+          );
+          session.chat = chat;
+          session.customer = chat ? harness.core.state.customers.get(chat.customerKey) : undefined;
+        }
+        await ctx.check(
+          `${JSON.stringify(text)}: answered HTTP 200 within 3 s (first attempt)`,
+          async () => judgeSeries(await waitForSeries(harness, since), clock),
+        );
+      }
+    },
+  };
+}
+
+/** The bot's answer to the CLIENT_MESSAGE: it arrives, is valid, and the bot service takes it. */
+function answerCase(run: BotRun): ConformCase {
+  const { harness, session, answerWithin, allowed, noChat } = run;
+  return {
+    name: 'the answer to CLIENT_MESSAGE: BOT_MESSAGE or INVITE_AGENT',
+    spec: ['2.5', '3', '4.3', '6.1'],
+    async run(ctx) {
+      const { chat, customer } = session;
+      if (!chat || !customer) return ctx.skip('arrives', noChat.skip);
+      let answers: ExchangeRecord[] = [];
+      const arrived = await ctx.check(
+        `arrives at the bot service within ${answerWithin} ms`,
+        async () => {
+          answers =
+            (await harness.waitFor(() => {
+              const found = harness.received(session.since);
+              return found.length > 0 ? found : undefined;
+            }, answerWithin)) ?? [];
+          return answers.length > 0
+            ? []
+            : [
+                `no BOT_MESSAGE or INVITE_AGENT at ${harness.info.webhookUrl} within ${answerWithin} ms of the CLIENT_MESSAGE (spec 3, 6.1; the bound is an assumption, --answer-within)`,
+              ];
+        },
+      );
+      if (!arrived) return ctx.skip('is valid', 'nothing arrived');
+      await ctx.check('is a valid BOT_MESSAGE or INVITE_AGENT for that chat', () =>
+        answers.flatMap((record) => judgeProviderEvent(record, chat, customer, allowed)),
+      );
+      await ctx.check('is accepted on the bot service path (spec 4.3, 5.2)', () =>
+        answers.flatMap((record) => {
+          const status = record.response?.status ?? 0;
+          if (status === 200) return [];
+          const reply = parse(record.response?.body)?.error as Json | undefined;
+          const why = reply ? `${String(reply.code)}: ${String(reply.message)}` : '';
+          return [`the bot service answered HTTP ${status} ${why} (spec 4.3, 7.2)`];
+        }),
+      );
+    },
+  };
+}
+
+/** A CLIENT_MESSAGE without client_id, chat_id and message: a 4xx (a warning if not). */
+function malformedCase(run: BotRun): ConformCase {
+  const { options, clock } = run;
+  return {
+    name: 'a malformed event (missing client_id, chat_id, message)',
+    spec: ['2.5', '7.2'],
+    async run(ctx) {
+      await ctx.check('is refused with a 4xx (spec 7.2)', async () => {
+        const url = `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(options.token)}`;
+        const out = await postJson({
+          url,
+          body: JSON.stringify({ event: 'CLIENT_MESSAGE', id: `conform-${randomUUID()}` }),
+          timeoutMs: ATTEMPT_MS,
+          clock,
+        });
+        if (!out.ok) return [`no answer: ${out.message} (spec 4.3)`];
+        if (out.status >= 400 && out.status < 500) return [];
+        return {
+          warn: `answered HTTP ${out.status} to a CLIENT_MESSAGE without client_id, chat_id and message; a strict provider answers 400 invalid_request (spec 7.2), but the spec does not demand rejection`,
+        };
+      });
+    },
+  };
+}
+
+/**
+ * --bot-events docs: the public Bot API's two events beyond spec 6.1. A bot
+ * written to the spec may refuse them: warnings, never failures.
+ */
+function docsCases(run: BotRun): ConformCase[] {
+  const { harness, session, allowed, noChat } = run;
+  return [
     {
-      name: 'a malformed event (missing client_id, chat_id, message)',
-      spec: ['2.5', '7.2'],
+      name: 'CHAT_CLOSED (public docs) answered 200 within 3 s',
+      spec: ['4.3', '6.1'],
       async run(ctx) {
-        await ctx.check('is refused with a 4xx (spec 7.2)', async () => {
-          const url = `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(options.token)}`;
-          const out = await postJson({
-            url,
-            body: JSON.stringify({ event: 'CLIENT_MESSAGE', id: `conform-${randomUUID()}` }),
-            timeoutMs: ATTEMPT_MS,
-            clock,
-          });
-          if (!out.ok) return [`no answer: ${out.message} (spec 4.3)`];
-          if (out.status >= 400 && out.status < 500) return [];
+        await ctx.check('answered HTTP 200 within 3 s', async () => {
+          const reasons = await run.sendEvent('CHAT_CLOSED')();
+          if (!Array.isArray(reasons) || reasons.length === 0) return reasons;
           return {
-            warn: `answered HTTP ${out.status} to a CLIENT_MESSAGE without client_id, chat_id and message; a strict provider answers 400 invalid_request (spec 7.2), but the spec does not demand rejection`,
+            warn: `${reasons.join('; ')}; the public Bot API sends CHAT_CLOSED when the chat closes (not in spec 6.1, so not a failure)`,
           };
         });
       },
     },
-  ];
-
-  /**
-   * --bot-events docs: the public Bot API's two events beyond spec 6.1. A bot
-   * written to the spec may refuse them: warnings, never failures.
-   */
-  function docsCases(): ConformCase[] {
-    return [
-      {
-        name: 'CHAT_CLOSED (public docs) answered 200 within 3 s',
-        spec: ['4.3', '6.1'],
-        async run(ctx) {
-          await ctx.check('answered HTTP 200 within 3 s', async () => {
-            const reasons = await sendEvent('CHAT_CLOSED')();
-            if (!Array.isArray(reasons) || reasons.length === 0) return reasons;
-            return {
-              warn: `${reasons.join('; ')}; the public Bot API sends CHAT_CLOSED when the chat closes (not in spec 6.1, so not a failure)`,
-            };
-          });
-        },
-      },
-      {
-        name: 'CLIENT_INFO (public docs), when the bot sends one',
-        spec: ['6.1'],
-        async run(ctx) {
-          const { chat, customer } = session;
-          if (!chat || !customer) return ctx.skip('is valid', noChat.skip);
-          const infos = harness
-            .received(session.since)
-            .filter((record) => parse(record.request.body)?.event === 'CLIENT_INFO');
-          if (infos.length === 0)
-            return ctx.skip(
-              'is valid',
-              'the bot sent no CLIENT_INFO (a bot sends it with contact data the customer left; --text can leave some)',
-            );
-          await ctx.check(`is valid (${infos.length} sent)`, () =>
-            infos.flatMap((record) => judgeProviderEvent(record, chat, customer, allowed)),
+    {
+      name: 'CLIENT_INFO (public docs), when the bot sends one',
+      spec: ['6.1'],
+      async run(ctx) {
+        const { chat, customer } = session;
+        if (!chat || !customer) return ctx.skip('is valid', noChat.skip);
+        const infos = harness
+          .received(session.since)
+          .filter((record) => parse(record.request.body)?.event === 'CLIENT_INFO');
+        if (infos.length === 0)
+          return ctx.skip(
+            'is valid',
+            'the bot sent no CLIENT_INFO (a bot sends it with contact data the customer left; --text can leave some)',
           );
-        },
+        await ctx.check(`is valid (${infos.length} sent)`, () =>
+          infos.flatMap((record) => judgeProviderEvent(record, chat, customer, allowed)),
+        );
       },
-    ];
-  }
+    },
+  ];
 }

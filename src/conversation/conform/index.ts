@@ -19,7 +19,8 @@ import {
 } from './bot-harness.js';
 import { buildHooksCases } from './hooks.js';
 import { buildIntegratorCases } from './integrator.js';
-import type { InvariantsOutcome, InvariantsTally } from './observed.js';
+import { checkPeerObserved, type InvariantsOutcome, type InvariantsTally } from './observed.js';
+import { REAL_TIME_TOLERANCE_MS } from '../world.js';
 import {
   preparePlatform,
   type ConformInvariants,
@@ -98,6 +99,19 @@ export interface ConformReport {
   invariants?: InvariantsTally;
 }
 
+/** What a suite runs: its cases against the peer, and what is checked or undone after them. */
+interface PreparedSuite {
+  target: string;
+  cases: ConformCase[];
+  /** bot: the embedded platform the provider posts to */
+  harness?: BotHarness;
+  /** after the cases: undoes what they left on the peer (conform platform's open chats) */
+  cleanup?: () => Promise<number[]>;
+  /** platform: what the run saw of its conversations, checked against the invariants */
+  observation?: Observation;
+  fuzzSummary?: () => FuzzSummary | undefined;
+}
+
 /**
  * Runs one suite against a peer. Throws SvcError: unreachable peer (network, exit 3),
  * bad input (exit 2); failing cases are data in the report.
@@ -105,14 +119,6 @@ export interface ConformReport {
  */
 export async function runConformSuite(options: RunConformOptions): Promise<ConformReport> {
   const clock = options.clock ?? createClock({ timeScale: options.timeScale ?? 1 });
-  let target: string;
-  let cases: ConformCase[];
-  let harness: BotHarness | undefined;
-  /** after the cases: undoes what they left on the peer (conform platform's open chats) */
-  let cleanup: (() => Promise<number[]>) | undefined;
-  /** what the run saw of its conversations, checked against the invariants after the cases */
-  let observation: Observation | undefined;
-  let fuzzSummary: (() => FuzzSummary | undefined) | undefined;
   if (options.fuzz && options.suite === 'platform') {
     throw new SvcError(
       'SVC_E_OPTIONS',
@@ -120,97 +126,8 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
       'Use it with conform hooks, conform integrator or conform bot.',
     );
   }
-  switch (options.suite) {
-    case 'integrator':
-      target = options.url;
-      await assertReachable(target, 'the integrator endpoint');
-      if (options.fuzz) {
-        const built = buildFuzzCases(
-          {
-            suite: 'integrator',
-            url: options.url,
-            clock,
-            ...(options.channel === undefined ? {} : { channel: options.channel }),
-          },
-          options.fuzz,
-        );
-        cases = built.cases;
-        fuzzSummary = built.summary;
-        break;
-      }
-      cases = buildIntegratorCases({
-        url: options.url,
-        clock,
-        ...profiled(options.settings),
-        ...(options.channel === undefined ? {} : { channel: options.channel }),
-      });
-      break;
-    case 'hooks':
-      target = options.url;
-      await assertReachable(target, 'the hook receiver');
-      if (options.fuzz) {
-        const built = buildFuzzCases(
-          {
-            suite: 'hooks',
-            url: options.url,
-            clock,
-            ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-          },
-          options.fuzz,
-        );
-        cases = built.cases;
-        fuzzSummary = built.summary;
-        break;
-      }
-      cases = buildHooksCases({
-        url: options.url,
-        clock,
-        ...(options.settings?.forms ? { forms: options.settings.forms } : {}),
-        ...(options.settings?.hookEvents === 'docs' ? { events: 'docs' as const } : {}),
-        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      });
-      break;
-    case 'platform': {
-      const prepared = await preparePlatform(options, clock);
-      ({ target, cases, cleanup, observation } = prepared);
-      break;
-    }
-    case 'bot':
-      target = options.url;
-      await assertReachable(target, 'the bot provider');
-      harness = await startBotHarness(harnessOptionsOf(options, clock));
-      options.onBotService?.(harness.info);
-      if (options.fuzz) {
-        const built = buildBotFuzzCases(
-          {
-            harness,
-            url: options.url,
-            token: options.token,
-            providerId: options.providerId ?? 'svc-conform',
-            clock,
-            answerWithinMs: options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS,
-          },
-          options.fuzz,
-        );
-        cases = built.cases;
-        fuzzSummary = built.summary;
-        break;
-      }
-      cases = buildBotCases({
-        url: options.url,
-        token: options.token,
-        clock,
-        harness,
-        ...(options.answerWithinMs === undefined ? {} : { answerWithinMs: options.answerWithinMs }),
-        texts: options.texts,
-        ...(botEventsOf(options) === 'docs' ? { botEvents: 'docs' as const } : {}),
-      });
-      break;
-    default: {
-      const never: never = options;
-      throw new Error(`unknown suite ${JSON.stringify(never)}`);
-    }
-  }
+  const prepared = await prepareSuite(options, clock);
+  const { target, harness, observation } = prepared;
   let results: ConformCaseResult[];
   let checked: InvariantsOutcome | undefined;
   /** the first replies the cases got: which svc-cli role a failing peer is (wrong-peer.ts) */
@@ -221,7 +138,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         if (replies.length < 100) replies.push(reply);
       },
       () =>
-        runCases(cases, {
+        runCases(prepared.cases, {
           suite: options.suite,
           clock,
           ...(options.onCase ? { onCase: options.onCase } : {}),
@@ -229,8 +146,8 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     );
   } finally {
     try {
-      const closed = await cleanup?.();
-      checked = await observation?.finish(closed);
+      const closed = await prepared.cleanup?.();
+      checked = (await observation?.finish(closed)) ?? peerInvariants(options, clock, harness);
     } finally {
       await harness?.close();
       await observation?.close();
@@ -242,7 +159,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
   }
   const skipped = results.filter((r) => r.skipped !== undefined).length;
   const failed = results.filter((r) => !r.ok).length;
-  const fuzz = fuzzSummary?.();
+  const fuzz = prepared.fuzzSummary?.();
   const wrongPeer = failed > 0 ? findWrongPeer(options.suite, target, replies) : undefined;
   return {
     suite: options.suite,
@@ -253,6 +170,130 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     skipped,
     warnings: results.reduce((sum, r) => sum + (r.warnings?.length ?? 0), 0),
     ...compact({ fuzz, wrongPeer, invariants: checked?.tally }),
+  };
+}
+
+/**
+ * The peer's side of the invariants where svc-cli plays the platform (src/trace/peer-rules.ts):
+ * conform bot on its embedded platform's journal; hooks and integrator have no rule on the
+ * peer's answers, so every rule is reported skipped.
+ */
+function peerInvariants(
+  options: RunConformOptions,
+  clock: Clock,
+  harness: BotHarness | undefined,
+): InvariantsOutcome | undefined {
+  if (options.suite === 'platform') return undefined;
+  const settings = {
+    disabled: options.invariants?.disabled ?? [],
+    // real time: as replay's tolerance against a real peer
+    toleranceMs: REAL_TIME_TOLERANCE_MS,
+    ...(options.settings ? { botBudgetMs: options.settings.botPolicy.failAfterMs } : {}),
+  };
+  const records = harness ? harness.core.journal.entries() : [];
+  return checkPeerObserved(options.suite, records, settings, clock);
+}
+
+/** Builds a suite's cases (and starts what they need: the bot harness, conform platform's receiver). */
+async function prepareSuite(options: RunConformOptions, clock: Clock): Promise<PreparedSuite> {
+  switch (options.suite) {
+    case 'integrator':
+      await assertReachable(options.url, 'the integrator endpoint');
+      return { target: options.url, ...integratorCases(options, clock) };
+    case 'hooks':
+      await assertReachable(options.url, 'the hook receiver');
+      return { target: options.url, ...hooksCases(options, clock) };
+    case 'platform':
+      return preparePlatform(options, clock);
+    case 'bot': {
+      await assertReachable(options.url, 'the bot provider');
+      const harness = await startBotHarness(harnessOptionsOf(options, clock));
+      options.onBotService?.(harness.info);
+      return { target: options.url, harness, ...botCases(options, clock, harness) };
+    }
+    default: {
+      const never: never = options;
+      throw new Error(`unknown suite ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+type SuiteCases = Pick<PreparedSuite, 'cases' | 'fuzzSummary'>;
+
+function integratorCases(
+  options: Extract<RunConformOptions, { suite: 'integrator' }>,
+  clock: Clock,
+): SuiteCases {
+  const channel = options.channel === undefined ? {} : { channel: options.channel };
+  if (options.fuzz) {
+    const built = buildFuzzCases(
+      { suite: 'integrator', url: options.url, clock, ...channel },
+      options.fuzz,
+    );
+    return { cases: built.cases, fuzzSummary: built.summary };
+  }
+  return {
+    cases: buildIntegratorCases({
+      url: options.url,
+      clock,
+      ...profiled(options.settings),
+      ...channel,
+    }),
+  };
+}
+
+function hooksCases(
+  options: Extract<RunConformOptions, { suite: 'hooks' }>,
+  clock: Clock,
+): SuiteCases {
+  const timeout = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
+  if (options.fuzz) {
+    const built = buildFuzzCases(
+      { suite: 'hooks', url: options.url, clock, ...timeout },
+      options.fuzz,
+    );
+    return { cases: built.cases, fuzzSummary: built.summary };
+  }
+  return {
+    cases: buildHooksCases({
+      url: options.url,
+      clock,
+      ...(options.settings?.forms ? { forms: options.settings.forms } : {}),
+      ...(options.settings?.hookEvents === 'docs' ? { events: 'docs' as const } : {}),
+      ...timeout,
+    }),
+  };
+}
+
+function botCases(
+  options: Extract<RunConformOptions, { suite: 'bot' }>,
+  clock: Clock,
+  harness: BotHarness,
+): SuiteCases {
+  if (options.fuzz) {
+    const built = buildBotFuzzCases(
+      {
+        harness,
+        url: options.url,
+        token: options.token,
+        providerId: options.providerId ?? 'svc-conform',
+        clock,
+        answerWithinMs: options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS,
+      },
+      options.fuzz,
+    );
+    return { cases: built.cases, fuzzSummary: built.summary };
+  }
+  return {
+    cases: buildBotCases({
+      url: options.url,
+      token: options.token,
+      clock,
+      harness,
+      ...(options.answerWithinMs === undefined ? {} : { answerWithinMs: options.answerWithinMs }),
+      texts: options.texts,
+      ...(botEventsOf(options) === 'docs' ? { botEvents: 'docs' as const } : {}),
+    }),
   };
 }
 

@@ -9,7 +9,14 @@ import {
   conversationsOf,
   violationLine,
   type InvariantOptions,
+  type Violation,
 } from '../../trace/invariants.js';
+import {
+  checkPeer,
+  peerScope,
+  type PeerSuite,
+  type SkippedInvariant,
+} from '../../trace/peer-rules.js';
 import type { ConformCaseResult, ConformSuiteName } from './case.js';
 import { recordExchange } from '../../journal/index.js';
 
@@ -124,6 +131,11 @@ export interface InvariantsTally {
   conversations: number;
   exchanges: number;
   violations: number;
+  /**
+   * suites where svc-cli plays the platform: the rules not checked, as they would judge
+   * svc-cli (src/trace/peer-rules.ts)
+   */
+  skipped?: SkippedInvariant[];
 }
 
 /** What a run's check found: the tally, and the case a broken invariant fails. */
@@ -158,8 +170,45 @@ export function checkObserved(
     violations: violations.length,
   };
   if (violations.length === 0) return { tally };
+  return { tally, broken: brokenCase(suite, violations, clock, started) };
+}
+
+/**
+ * The peer's side of the invariants in a suite where svc-cli plays the platform (bot, hooks,
+ * integrator), on the journal of what the suite exchanged with the peer; the rules that would
+ * judge svc-cli are skipped by name.
+ * @example const { tally, broken } = checkPeerObserved('bot', harness.core.journal.entries(), {}, clock);
+ */
+export function checkPeerObserved(
+  suite: PeerSuite,
+  records: readonly ExchangeRecord[],
+  options: InvariantOptions,
+  clock: Clock,
+): InvariantsOutcome {
+  const started = performance.now();
+  const violations = checkPeer(suite, records, options);
+  const { checked, skipped } = peerScope(suite, new Set(options.disabled ?? []));
+  const chats = new Set(records.map((r) => r.chat).filter((c) => c !== undefined));
+  const tally: InvariantsTally = {
+    checked,
+    conversations: chats.size,
+    exchanges: records.length,
+    violations: violations.length,
+    skipped,
+  };
+  if (violations.length === 0) return { tally };
+  return { tally, broken: brokenCase(suite, violations, clock, started) };
+}
+
+/** The case a broken invariant fails: one failed step per violation. */
+function brokenCase(
+  suite: ConformSuiteName,
+  violations: readonly Violation[],
+  clock: Clock,
+  started: number,
+): ConformCaseResult {
   const specs = [...new Set(violations.map((v) => v.spec))];
-  const broken: ConformCaseResult = {
+  return {
     suite,
     name: INVARIANTS_CASE,
     file: `spec ${specs.join(', ')}`,
@@ -177,5 +226,4 @@ export function checkObserved(
     protocolMs: 0,
     wallMs: performance.now() - started,
   };
-  return { tally, broken };
 }

@@ -155,26 +155,27 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
   chatsOfCustomers: () => Promise<Map<string, number>>;
 } {
   const opened = new Set<string>();
-  const chatSender = (tag: string): { id: string } => {
-    const who = sender(tag);
-    opened.add(who.id);
-    return who;
-  };
   const parts = parseChannelUrl(options.channelUrl);
   const url = `${parts.base}/${parts.randomString}/${parts.publicId}`;
   const flipped = `${parts.randomString.slice(0, -1)}${parts.randomString.endsWith('A') ? 'B' : 'A'}`;
-  let control: SimControl | undefined;
-  let controlProblem = 'the platform exposes no svc control API (GET /_sim/state)';
-  // a 404 on the channel URL itself is most likely a mistyped --channel-url, not the platform
-  const CHECK_URL =
-    ' (the channel URL given answers 404: check --channel-url, its random string and public id)';
-  const accepted = (name: string, body: unknown, spec: string) => async () => {
-    const r = await post(options, url, body);
-    return r.status === 200
-      ? []
-      : [
-          `${name}: HTTP ${r.status} ${quote(r.body, 80)}; expected 200 (spec ${spec})${r.status === 404 ? CHECK_URL : ''}`,
-        ];
+  const run: PlatformRun = {
+    options,
+    url,
+    base: parts.base,
+    sim: { problem: 'the platform exposes no svc control API (GET /_sim/state)' },
+    chatSender(tag) {
+      const who = sender(tag);
+      opened.add(who.id);
+      return who;
+    },
+    accepted: (name, body, spec) => async () => {
+      const r = await post(options, url, body);
+      return r.status === 200
+        ? []
+        : [
+            `${name}: HTTP ${r.status} ${quote(r.body, 80)}; expected 200 (spec ${spec})${r.status === 404 ? CHECK_URL : ''}`,
+          ];
+    },
   };
   const cases: ConformCase[] = [
     {
@@ -187,146 +188,174 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
       spec: ['1.3', '4.1', '5.1'],
       run: expect404(options, `${parts.base}/${flipped}/${parts.publicId}`),
     },
-    {
-      name: 'status body 0 or 1',
-      spec: ['3', '4.1'],
-      async run(ctx) {
-        const found = await findSimControl(parts.base, options.clock, options.controlToken);
-        if (typeof found === 'string') controlProblem = found;
-        else control = found;
-        await ctx.check('GET status', async () => {
-          const r = await getText({
-            url: `${url}/status`,
-            timeoutMs: TIMEOUT_MS,
-            clock: options.clock,
-          });
-          if (!r.ok) return [`GET status: ${r.message}`];
-          if (r.status !== 200)
-            return [
-              `GET status: HTTP ${r.status}; expected 200 (spec 4.1)${r.status === 404 ? CHECK_URL : ''}`,
-            ];
-          const body = r.body.trim();
-          return body === '0' || body === '1'
-            ? []
-            : [`GET status: body ${JSON.stringify(quote(r.body, 40))}; expected 0 or 1 (spec 3)`];
-        });
-      },
-    },
+    statusCase(run),
     {
       name: 'text message accepted',
       spec: ['2.1', '4.1'],
       async run(ctx) {
         const body = {
-          sender: { ...chatSender('text'), name: 'Conform Customer' },
+          sender: { ...run.chatSender('text'), name: 'Conform Customer' },
           message: { type: 'text', text: 'Hello' },
         };
-        await ctx.check('POST text: 200', accepted('POST text', body, '4.1'));
+        await ctx.check('POST text: 200', run.accepted('POST text', body, '4.1'));
       },
     },
-    {
-      name: 'text over 1000 characters is accepted and cut',
-      spec: ['2.1', '7.1', '8'],
-      async run(ctx) {
-        // 998 letters and 3 emoji: 1001 code points; a cut must not split a surrogate pair
-        const text = `${'x'.repeat(998)}😀😀😀`;
-        const who = chatSender('long');
-        await ctx.check(
-          'POST 1001 characters: 200, no error',
-          accepted('POST', { sender: who, message: { type: 'text', text } }, '2.1, 7.1'),
-        );
-        await ctx.check('delivered cut to 1000 code points', async () => {
-          if (!control)
-            return {
-              skip: `${controlProblem}: the cut cannot be observed`,
-            };
-          const lines = await readVisitorLines(control, who.id, options.clock);
-          const last = lines.at(-1);
-          if (last === undefined)
-            return [
-              'the message did not reach the agent (spec 2.1: longer text is cut, not refused)',
-            ];
-          const points = Array.from(last);
-          return points.length === 1000 && last === Array.from(text).slice(0, 1000).join('')
-            ? []
-            : [
-                `message.text: delivered ${points.length} code points; expected the first 1000 (spec 2.1, 8)`,
-              ];
-        });
-      },
-    },
-    {
-      name: 'empty sender.id is not delivered',
-      spec: ['2.1', '7.1'],
-      async run(ctx) {
-        const before = control ? await countChats(control, options.clock) : 0;
-        await ctx.check('POST with sender.id "": no server error', async () => {
-          const r = await post(options, url, {
-            sender: { id: '' },
-            message: { type: 'text', text: 'lost' },
-          });
-          return r.status < 500
-            ? []
-            : [
-                `POST: HTTP ${r.status}; an empty sender.id means the message is not sent (spec 2.1, 7.1), not a server error`,
-              ];
-        });
-        await ctx.check('not delivered to an agent', async () => {
-          if (!control)
-            return {
-              skip: `${controlProblem}: delivery cannot be observed`,
-            };
-          const after = await countChats(control, options.clock);
-          return after === before
-            ? []
-            : [
-                'a chat was opened for a message with an empty sender.id; it must not be sent (spec 2.1, 7.1)',
-              ];
-        });
-      },
-    },
-    {
-      name: 'media and typing accepted',
-      spec: ['2.3', '2.4', '4.1'],
-      async run(ctx) {
-        const who = chatSender('media');
-        const photo = {
-          type: 'photo',
-          file: 'https://files.example.com/svc-conform/p.jpg',
-          file_name: 'p.jpg',
-          file_size: 1024,
-        };
-        await ctx.check(
-          'photo: 200',
-          accepted('POST photo', { sender: who, message: photo }, '2.4'),
-        );
-        await ctx.check(
-          'location: 200',
-          accepted(
-            'POST location',
-            { sender: who, message: { type: 'location', latitude: 52.52, longitude: 13.4 } },
-            '2.4',
-          ),
-        );
-        await ctx.check(
-          'typein: 200',
-          accepted('POST typein', { sender: who, message: { type: 'typein' } }, '2.3'),
-        );
-        await ctx.check(
-          'typeout: 200',
-          accepted('POST typeout', { sender: who, message: { type: 'typeout' } }, '2.3'),
-        );
-      },
-    },
+    longTextCase(run),
+    emptySenderCase(run),
+    mediaCase(run),
     buildRedeliveryCase({
       ...options,
       channelUrl: url,
       publicId: parts.publicId,
-      control: () => control,
-      controlProblem: () => controlProblem,
-      newSender: () => chatSender('redelivery').id,
+      control: () => run.sim.control,
+      controlProblem: () => run.sim.problem,
+      newSender: () => run.chatSender('redelivery').id,
     }),
   ];
-  return { cases, ...housekeeping(() => control, opened, options.clock) };
+  return { cases, ...housekeeping(() => run.sim.control, opened, options.clock) };
+}
+
+/** a 404 on the channel URL itself is most likely a mistyped --channel-url, not the platform */
+const CHECK_URL =
+  ' (the channel URL given answers 404: check --channel-url, its random string and public id)';
+
+/** What the cases of one `conform platform` run share. */
+interface PlatformRun {
+  options: PlatformSuiteOptions;
+  /** the channel URL, rebuilt from its parts */
+  url: string;
+  base: string;
+  /** the svc control API the status case found, or why there is none */
+  sim: { control?: SimControl | undefined; problem: string };
+  /** a fresh customer whose chat the cleanup closes */
+  chatSender(tag: string): { id: string };
+  /** a check that POSTing `body` to the channel is answered 200 */
+  accepted(name: string, body: unknown, spec: string): () => Promise<string[]>;
+}
+
+/** GET status answers 0 or 1 (spec 3); it also looks for the svc control API once. */
+function statusCase(run: PlatformRun): ConformCase {
+  const { options, url } = run;
+  return {
+    name: 'status body 0 or 1',
+    spec: ['3', '4.1'],
+    async run(ctx) {
+      const found = await findSimControl(run.base, options.clock, options.controlToken);
+      if (typeof found === 'string') run.sim.problem = found;
+      else run.sim.control = found;
+      await ctx.check('GET status', async () => {
+        const r = await getText({
+          url: `${url}/status`,
+          timeoutMs: TIMEOUT_MS,
+          clock: options.clock,
+        });
+        if (!r.ok) return [`GET status: ${r.message}`];
+        if (r.status !== 200)
+          return [
+            `GET status: HTTP ${r.status}; expected 200 (spec 4.1)${r.status === 404 ? CHECK_URL : ''}`,
+          ];
+        const body = r.body.trim();
+        return body === '0' || body === '1'
+          ? []
+          : [`GET status: body ${JSON.stringify(quote(r.body, 40))}; expected 0 or 1 (spec 3)`];
+      });
+    },
+  };
+}
+
+/** Text over 1000 code points is taken and delivered cut (spec 2.1, 8). */
+function longTextCase(run: PlatformRun): ConformCase {
+  const { options } = run;
+  return {
+    name: 'text over 1000 characters is accepted and cut',
+    spec: ['2.1', '7.1', '8'],
+    async run(ctx) {
+      // 998 letters and 3 emoji: 1001 code points; a cut must not split a surrogate pair
+      const text = `${'x'.repeat(998)}😀😀😀`;
+      const who = run.chatSender('long');
+      await ctx.check(
+        'POST 1001 characters: 200, no error',
+        run.accepted('POST', { sender: who, message: { type: 'text', text } }, '2.1, 7.1'),
+      );
+      await ctx.check('delivered cut to 1000 code points', async () => {
+        const control = run.sim.control;
+        if (!control) return { skip: `${run.sim.problem}: the cut cannot be observed` };
+        const lines = await readVisitorLines(control, who.id, options.clock);
+        const last = lines.at(-1);
+        if (last === undefined)
+          return [
+            'the message did not reach the agent (spec 2.1: longer text is cut, not refused)',
+          ];
+        const points = Array.from(last);
+        return points.length === 1000 && last === Array.from(text).slice(0, 1000).join('')
+          ? []
+          : [
+              `message.text: delivered ${points.length} code points; expected the first 1000 (spec 2.1, 8)`,
+            ];
+      });
+    },
+  };
+}
+
+/** A message with an empty sender.id is not sent on (spec 2.1, 7.1). */
+function emptySenderCase(run: PlatformRun): ConformCase {
+  const { options, url } = run;
+  return {
+    name: 'empty sender.id is not delivered',
+    spec: ['2.1', '7.1'],
+    async run(ctx) {
+      const before = run.sim.control ? await countChats(run.sim.control, options.clock) : 0;
+      await ctx.check('POST with sender.id "": no server error', async () => {
+        const r = await post(options, url, {
+          sender: { id: '' },
+          message: { type: 'text', text: 'lost' },
+        });
+        return r.status < 500
+          ? []
+          : [
+              `POST: HTTP ${r.status}; an empty sender.id means the message is not sent (spec 2.1, 7.1), not a server error`,
+            ];
+      });
+      await ctx.check('not delivered to an agent', async () => {
+        const control = run.sim.control;
+        if (!control) return { skip: `${run.sim.problem}: delivery cannot be observed` };
+        const after = await countChats(control, options.clock);
+        return after === before
+          ? []
+          : [
+              'a chat was opened for a message with an empty sender.id; it must not be sent (spec 2.1, 7.1)',
+            ];
+      });
+    },
+  };
+}
+
+/** Photo, location and typing notices are taken (spec 2.3, 2.4). */
+function mediaCase(run: PlatformRun): ConformCase {
+  return {
+    name: 'media and typing accepted',
+    spec: ['2.3', '2.4', '4.1'],
+    async run(ctx) {
+      const who = run.chatSender('media');
+      const photo = {
+        type: 'photo',
+        file: 'https://files.example.com/svc-conform/p.jpg',
+        file_name: 'p.jpg',
+        file_size: 1024,
+      };
+      const sent: Array<[string, unknown, string]> = [
+        ['photo', photo, '2.4'],
+        ['location', { type: 'location', latitude: 52.52, longitude: 13.4 }, '2.4'],
+        ['typein', { type: 'typein' }, '2.3'],
+        ['typeout', { type: 'typeout' }, '2.3'],
+      ];
+      for (const [name, message, spec] of sent)
+        await ctx.check(
+          `${name}: 200`,
+          run.accepted(`POST ${name}`, { sender: who, message }, spec),
+        );
+    },
+  };
 }
 
 /**

@@ -71,6 +71,22 @@ describe('svc-cli explain answers for every catalogue entry', () => {
       section: '3',
       checkedBy: ['replay', 'conform platform'],
     });
+    // a page is needed: replay's page steps, a recording (conform platform hosts none)
+    expect(explain(['callback-order'])).toMatchObject({
+      section: '6.4',
+      checkedBy: ['replay', 'trace', 'report'],
+    });
+    // conform bot judges these two from the bot's side (src/trace/peer-rules.ts)
+    expect(explain(['bot-after-close'])).toMatchObject({
+      checkedBy: [
+        'replay',
+        'conform platform',
+        "conform bot (the bot's side)",
+        'proxy',
+        'trace',
+        'report',
+      ],
+    });
   });
 
   it('suggests the closest names for an unknown one (exit 2)', () => {

@@ -1,0 +1,123 @@
+/**
+ * Each cross-interface invariant x {replay, conform}: the test that plants a bug for it in a
+ * test peer, proves it caught (the rule and both exchanges named) and passes when fixed, or why
+ * there is none yet. The table is the one in docs/trace.md's "Which test plants what"; this test
+ * keeps it honest: every invariant has a row, and every test named exists and names the rule.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { INVARIANT_NAMES, type InvariantName } from '../../src/trace/invariants.js';
+import { repoRoot } from '../helpers/run-cli.js';
+
+type Cell = { tests: string[]; peer: string } | { missing: string };
+
+export const INVARIANT_TABLE: Record<InvariantName, { replay: Cell; conform: Cell }> = {
+  transcript: {
+    replay: {
+      missing:
+        "the embedded platform builds chat_finished's transcript itself (the hook service); no fixture or simulator mutant makes it wrong (the rule is planted on spans in test/unit/trace/invariants.test.ts)",
+    },
+    conform: {
+      tests: ['test/integration/conform-invariants.test.ts'],
+      peer: 'conform platform: a platform whose hook relay logs each agent line twice',
+    },
+  },
+  'bot-after-close': {
+    replay: {
+      tests: ['test/integration/replay-invariants.test.ts'],
+      peer: 'the platform redelivers a CLIENT_MESSAGE after CHAT_CLOSED',
+    },
+    conform: {
+      tests: [
+        'test/integration/conform-peer-invariants.test.ts',
+        'test/e2e/conform-peer-invariants.test.ts',
+      ],
+      peer: "conform bot, the bot's side: a bot that posts BOT_MESSAGE after CHAT_CLOSED",
+    },
+  },
+  'hook-after-finish': {
+    replay: {
+      tests: [
+        'test/integration/replay-invariants.test.ts',
+        'test/integration/trace.test.ts',
+        'test/e2e/trace.test.ts',
+      ],
+      peer: 'the platform assigns a closed chat: chat_assigned after chat_finished',
+    },
+    conform: {
+      tests: ['test/integration/conform-invariants.test.ts'],
+      peer: 'conform platform: a platform that sends chat_updated after chat_finished',
+    },
+  },
+  'agent-joined': {
+    replay: {
+      tests: ['test/integration/replay-invariants.test.ts'],
+      peer: 'the agent takes over a bot chat: AGENT_JOINED without INVITE_AGENT or a hand-over',
+    },
+    conform: {
+      missing:
+        'conform bot sends AGENT_JOINED as a scripted step (its cause), so the rule is skipped there by design; conform platform drives no bot, so it never sees AGENT_JOINED',
+    },
+  },
+  'redelivery-id': {
+    replay: {
+      missing:
+        "the embedded platform's channel and bot services keep a redelivery's id; planting a new id needs a simulator mutant in those services (rule planted on spans in test/unit/trace/invariants.test.ts)",
+    },
+    conform: {
+      missing:
+        'conform platform sees a redelivery only as the same message id arriving again at its listener: an attempt with a new id reads as a new message, so the rule cannot tell it from one',
+    },
+  },
+  'handover-budget': {
+    replay: {
+      tests: ['test/integration/replay-invariants.test.ts'],
+      peer: 'a platform whose bot policy asks a silent bot for 9 s (3 attempts) instead of 6',
+    },
+    conform: {
+      tests: ['test/integration/conform-peer-invariants.test.ts'],
+      peer: "conform bot, the bot's side: a bot whose INVITE_AGENT comes 10 s after the CLIENT_MESSAGE",
+    },
+  },
+  'offline-message': {
+    replay: {
+      tests: ['test/integration/trace.test.ts'],
+      peer: 'simulator mutant offline-form-while-online: the offline form taken with agents online',
+    },
+    conform: {
+      missing:
+        'conform platform sends no offline form (spec 3: it comes from the page, interface C, which conform cannot reach on a real platform)',
+    },
+  },
+  'callback-order': {
+    replay: {
+      tests: ['test/integration/replay-page.test.ts', 'test/e2e/replay-page.test.ts'],
+      peer: 'a page (setup.page.hold) that runs svc_onAccept after the call ended',
+    },
+    conform: {
+      missing:
+        "no conform suite hosts a page: the page-script double speaks svc-cli's own widget channel, which no real platform serves (docs/trace.md)",
+    },
+  },
+};
+
+describe('the invariant table', () => {
+  it('has a row for every invariant', () => {
+    expect(Object.keys(INVARIANT_TABLE).sort()).toEqual([...INVARIANT_NAMES].sort());
+  });
+
+  for (const [name, row] of Object.entries(INVARIANT_TABLE))
+    for (const [by, cell] of Object.entries<Cell>(row))
+      it(`${name} x ${by}: ${'tests' in cell ? cell.tests.join(', ') : 'missing, with the reason'}`, () => {
+        if ('missing' in cell) {
+          expect(cell.missing.length).toBeGreaterThan(40);
+          return;
+        }
+        for (const test of cell.tests) {
+          const path = join(repoRoot, test);
+          expect(existsSync(path), test).toBe(true);
+          expect(readFileSync(path, 'utf8'), `${test} names ${name}`).toContain(name);
+        }
+      });
+});
