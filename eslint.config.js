@@ -40,7 +40,6 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/conversation/world.ts': 210,
   'src/conversation/runner.ts': 130,
   'src/platform/channel/customer-delivery.ts': 134,
-  'src/journal/journal.ts': 175,
   'src/load/run.ts': 176,
   'src/platform/bot/bot-service.ts': 177,
   'src/platform/channel/channel-service.ts': 193,
