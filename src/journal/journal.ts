@@ -154,6 +154,17 @@ export function createJournal(options: JournalOptions = {}): Journal {
       if (record) file.keepForHar(record);
     }
   };
+  /**
+   * Settled at the end of each turn, after its answers went out (they were queued first), and
+   * written every 10 ms: an exchange kept until the write outlived a young-generation
+   * collection or two under load (each copied it), while its line waits in the batch's buffer,
+   * off the heap.
+   */
+  let settleQueued = false;
+  const settleAfterTurn = (): void => {
+    settleQueued = false;
+    settle();
+  };
   const flush = (): void => {
     scheduler.cancel();
     settle();
@@ -174,6 +185,10 @@ export function createJournal(options: JournalOptions = {}): Journal {
       count++;
       inputs.push(input);
       ats.push(input.at ?? isoNow());
+      if (!settleQueued) {
+        settleQueued = true;
+        setImmediate(settleAfterTurn);
+      }
       scheduler.request();
       return count;
     },
