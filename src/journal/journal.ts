@@ -73,7 +73,8 @@ export interface JournalOptions {
 export interface Journal {
   /**
    * Stores an exchange; returns its seq. Redaction, the in-memory copy and the NDJSON line
-   * are made when the journal settles (with the next write, or on `entries()` / `flush()`).
+   * are made when the journal settles (at the end of the turn, or on `entries()` / `flush()`);
+   * the exchange must not change after it is recorded.
    */
   record(input: ExchangeInput): number;
   /** Recent records, oldest first (at most `keep`); with `since`, only those after that seq. */
@@ -105,8 +106,8 @@ function nextRunId(): string {
  * A SIGKILL in the middle of a write can cut the last line (the kernel stops a write between
  * pages when the writer is killed); readers skip it, and the next run that appends to the
  * file drops it first. `record()` only stamps and queues the exchange: redacting, storing and
- * serialising it happen in that batch, after the turn's responses went out (a simulator under
- * load answers first and writes its journal while the clients read their answers).
+ * serialising it happen at the end of its turn, after the turn's responses went out (a
+ * simulator under load answers first and journals while the clients read their answers).
  * @example const journal = createJournal({ file: 'session.ndjson' });
  */
 export function createJournal(options: JournalOptions = {}): Journal {
