@@ -285,9 +285,20 @@ export function recordText(seq: number, run: string, at: string, input: Exchange
   for (const key of OWN_KEYS)
     if (key in input) return JSON.stringify(recordOf(seq, run, at, input));
   const rest = JSON.stringify(input);
-  const head = `{"type":"exchange","seq":${seq},"run":${JSON.stringify(run)},"at":${JSON.stringify(at)}`;
+  const head = `{"type":"exchange","seq":${seq},"run":${jsonOf(run, 0)},"at":${jsonOf(at, 1)}`;
   return rest === '{}' ? `${head}}` : `${head},${rest.slice(1)}`;
 }
+
+/** The last run id and wall time given, and their JSON: the same for thousands of records. */
+const lastTexts = ['', ''];
+const lastJson = ['""', '""'];
+const jsonOf = (text: string, slot: 0 | 1): string => {
+  if (text !== lastTexts[slot]) {
+    lastTexts[slot] = text;
+    lastJson[slot] = JSON.stringify(text);
+  }
+  return lastJson[slot] as string;
+};
 
 /** A journal's file (`options.file`): NDJSON appended in batches, or HAR rewritten whole. */
 interface RecordFile {
