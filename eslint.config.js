@@ -25,7 +25,6 @@ const MAX_FUNCTION_LINES = 120;
  * lower (or drop) its entry; a new file gets no entry.
  */
 const FUNCTION_LINES_EXCEPTIONS = {
-  'src/journal/journal.ts': 175,
 };
 
 /** The length rule for src/, with each listed file held at its own ceiling. */

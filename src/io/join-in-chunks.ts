@@ -1,6 +1,7 @@
 /**
- * Batched output (the journal's NDJSON lines, a command's event lines) joined into strings of
- * at most JOIN_CHUNK_CHARS each, not into one string per batch. A string longer than ~128 KiB
+ * Batched output (a command's event and result lines) joined into strings of at most
+ * JOIN_CHUNK_CHARS each, not into one string per batch (the journal encodes its lines into a
+ * buffer instead: src/journal/line-batch.ts). A string longer than ~128 KiB
  * is a large object in V8: each gets pages of its own, mapped, faulted in and unmapped. A
  * simulator ingesting ~20k messages/s batches ~200 journal lines of ~700 bytes every 10 ms
  * (140 KB): joined whole, with its write, that cost 3.4-4.0 µs per line; in chunks of at

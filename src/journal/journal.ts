@@ -1,25 +1,23 @@
 import {
   closeSync,
   existsSync,
-  fstatSync,
   ftruncateSync,
   openSync,
-  readSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { errorText } from '../errors.js';
 import { createFlushScheduler } from '../io/flush-scheduler.js';
-import { joinInChunks } from '../io/join-in-chunks.js';
 import { toHar } from './har.js';
+import { openNdjson, readTail, readTailOf, type TailQuery } from './journal-file.js';
+import { createLineBatch, type LineBatch } from './line-batch.js';
 import { createRecentLines } from './recent-ring.js';
+import { createExchangeRedactor, withKnownSecrets, type Redactor } from './redact.js';
 import {
   failureOf,
   syncFile,
-  writeWhole,
   type RecordingFailure,
   type RecordingStatus,
   type RecordSync,
@@ -29,6 +27,7 @@ import type { ExchangeInput, ExchangeRecord } from './record.js';
 
 export type { ExchangeInput, ExchangeRecord } from './record.js';
 export type { RecordingFailure, RecordingStatus, RecordSync } from './recording.js';
+export { createRedactor, type Redactor } from './redact.js';
 
 export interface JournalOptions {
   /** append NDJSON here (or HAR 1.2 when the name ends in .har) */
@@ -74,7 +73,8 @@ export interface JournalOptions {
 export interface Journal {
   /**
    * Stores an exchange; returns its seq. Redaction, the in-memory copy and the NDJSON line
-   * are made when the journal settles (with the next write, or on `entries()` / `flush()`).
+   * are made when the journal settles (at the end of the turn, or on `entries()` / `flush()`);
+   * the exchange must not change after it is recorded.
    */
   record(input: ExchangeInput): number;
   /** Recent records, oldest first (at most `keep`); with `since`, only those after that seq. */
@@ -101,36 +101,20 @@ function nextRunId(): string {
 
 /**
  * The exchange recorder. NDJSON lines are written whole with writeSync on the next
- * event-loop turn (at most every 10 ms under load: a syscall per 48 Ki characters of a batch,
- * not per request; join-in-chunks.ts) and on exit, so Ctrl-C or a crash loses nothing that
- * was answered. A SIGKILL in the middle of a write can cut the last line (the kernel stops a
- * write between pages when the writer is killed); readers skip it, and the next run that
- * appends to the file drops it first. `record()` only stamps and queues the
- * exchange: redacting, storing and serialising it happen in that batch, after the turn's
- * responses went out (a simulator under load answers first and writes its journal while the
- * clients read their answers).
+ * event-loop turn (at most every 10 ms under load: a syscall per 64 KiB of a batch, not per
+ * request; line-batch.ts) and on exit, so Ctrl-C or a crash loses nothing that was answered.
+ * A SIGKILL in the middle of a write can cut the last line (the kernel stops a write between
+ * pages when the writer is killed); readers skip it, and the next run that appends to the
+ * file drops it first. `record()` only stamps and queues the exchange: redacting, storing and
+ * serialising it happen at the end of its turn, after the turn's responses went out (a
+ * simulator under load answers first and journals while the clients read their answers).
  * @example const journal = createJournal({ file: 'session.ndjson' });
  */
 export function createJournal(options: JournalOptions = {}): Journal {
   const keep = Math.max(0, Math.floor(options.keep ?? 1_000)) || 0;
   const run = nextRunId();
-  const redact = options.showSecrets ? options.redact : withKnownSecrets(options.redact);
-  const isHar = options.file?.toLowerCase().endsWith('.har') ?? false;
-  const allForHar: ExchangeRecord[] = [];
-  const opened = options.file && !isHar ? openNdjson(options.file, options.onRepair) : undefined;
-  let fd = opened?.fd;
-  /** the file is the store of `entries()` (a regular file we can read back) */
-  const fileIsStore = opened?.readable ?? false;
-  /** where this journal's lines start in the file (it may hold earlier sessions) */
-  let fileStart = opened?.size ?? 0;
-  /** bytes in the file now, for rotation */
-  let fileSize = opened?.size ?? 0;
-  /** how many times this journal rotated its file */
-  let rotations = 0;
-  const maxBytes =
-    options.maxBytes !== undefined && options.maxBytes > 0 && fileIsStoreOf(opened)
-      ? options.maxBytes
-      : undefined;
+  const file = createRecordFile(options, (status) => options.onStop?.(status));
+  const encode = createEncoder(run, options);
   /**
    * The recent records in memory — only without an NDJSON file. With one, the file is the
    * store and `entries()` reads its tail back: records kept in memory for a second under load
@@ -140,130 +124,52 @@ export function createJournal(options: JournalOptions = {}): Journal {
    * reason.
    */
   const recent = keep > 0 ? createRecentLines(keep) : undefined;
-  let pending: string[] = [];
-  /** recorded, not yet redacted, kept or serialised */
-  let unsettled: ExchangeRecord[] = [];
+  /** recorded, not yet redacted, kept or serialised: the exchanges and their wall times */
+  let inputs: ExchangeInput[] = [];
+  let ats: string[] = [];
   let count = 0;
-  let harDirty = false;
   let closed = false;
-  /** the count at close: the file holds the records up to it */
-  let closedAt = 0;
-  const sync: RecordSync = options.sync ?? 'batched';
-  /** records whole in the file (NDJSON: one line each, in seq order; HAR: the last rewrite) */
-  let written = 0;
-  /** why the file is no longer written */
-  let failure: RecordingFailure | undefined;
   /** closed, or stopped by a failed write: new records are kept in memory, not in the file */
-  const detached = (): boolean => closed || failure !== undefined;
+  const detached = (): boolean => closed || file.failure !== undefined;
 
   // HAR is rewritten whole on each flush, so it is batched more coarsely than NDJSON.
-  const scheduler = createFlushScheduler(() => flush(), { minIntervalMs: isHar ? 250 : 10 });
+  const scheduler = createFlushScheduler(() => flush(), { minIntervalMs: file.isHar ? 250 : 10 });
   /** Redacts, keeps and serialises what was recorded since the last time. */
   const settle = (): void => {
-    if (unsettled.length === 0) return;
-    const batch = unsettled;
-    unsettled = [];
+    if (inputs.length === 0) return;
+    const [batch, times] = [inputs, ats];
+    inputs = [];
+    ats = [];
     // kept in memory (no file store, or after close): as JSON text
-    const keepsText = keep > 0 && !(fileIsStore && !detached());
-    for (const record of batch) {
-      let stored: ExchangeRecord;
-      let text: string | undefined;
-      try {
-        stored = redact ? redactRecord(record, redact) : record;
-        // HAR serialises later, whole: a record it could not serialise is caught here
-        if (fd !== undefined || isHar || keepsText) text = JSON.stringify(stored);
-      } catch (error) {
-        // a record that cannot be redacted or serialised (a caller passed a non-string):
-        // recorded as that failure, and the rest of the batch is kept
-        stored = unrecordable(record, run, error);
-        text = JSON.stringify(stored);
-      }
-      if (text !== undefined && fd !== undefined) pending.push(`${text}\n`);
-      if (fileIsStore && !detached()) continue;
-      recent?.add(stored.seq, text ?? JSON.stringify(stored));
-      if (isHar && !detached()) {
-        allForHar.push(stored);
-        harDirty = true;
-      }
+    const inFile = file.isStore && !detached();
+    const needsText = file.fd !== undefined || file.isHar || (keep > 0 && !inFile);
+    let seq = count - batch.length;
+    for (let i = 0; i < batch.length; i++) {
+      const { text, record } = encode(++seq, times[i] as string, batch[i] as ExchangeInput, {
+        text: needsText,
+        record: file.isHar && !detached(),
+      });
+      if (text !== undefined && file.fd !== undefined) file.lines?.add(text);
+      if (inFile) continue;
+      if (text !== undefined) recent?.add(seq, text);
+      if (record) file.keepForHar(record);
     }
+  };
+  /**
+   * Settled at the end of each turn, after its answers went out (they were queued first), and
+   * written every 10 ms: an exchange kept until the write outlived a young-generation
+   * collection or two under load (each copied it), while its line waits in the batch's buffer,
+   * off the heap.
+   */
+  let settleQueued = false;
+  const settleAfterTurn = (): void => {
+    settleQueued = false;
+    settle();
   };
   const flush = (): void => {
     scheduler.cancel();
     settle();
-    if (fd !== undefined && pending.length > 0) {
-      const lines = pending;
-      pending = [];
-      const target = fd;
-      try {
-        joinInChunks(lines, (text, lineCount) => {
-          fileSize += writeWhole(target, text);
-          written += lineCount;
-        });
-        if (sync === 'fsync') syncFile(target);
-        if (maxBytes !== undefined && options.file && fileSize >= maxBytes) rotate(options.file);
-      } catch (error) {
-        stop(error);
-      }
-    }
-    if (isHar && harDirty && options.file && !failure) {
-      harDirty = false;
-      // rewritten whole under another name, then renamed: the file is always a whole HAR
-      const tmp = `${options.file}.tmp`;
-      try {
-        writeFileSync(tmp, JSON.stringify(toHar(allForHar), null, 2));
-        renameSync(tmp, options.file);
-        written = allForHar.length;
-      } catch (error) {
-        rmSync(tmp, { force: true });
-        stop(error);
-      }
-    }
-  };
-  /**
-   * A write failed: the file is cut back to its last whole line (a line written in part is
-   * not a record), closed, and no longer written. Serving goes on; the owner hears it once.
-   */
-  const stop = (error: unknown): void => {
-    failure = failureOf(error);
-    pending = [];
-    if (fd !== undefined) {
-      // best effort: a file system that fails every call (EIO) may refuse these too
-      try {
-        if (fileIsStore) ftruncateSync(fd, fileSize);
-      } catch {
-        // the torn line stays; readers skip a line that does not parse
-      }
-      try {
-        closeSync(fd);
-      } catch {
-        // already unusable
-      }
-      fd = undefined;
-    }
-    // entries() reads the file up to here, then what is kept in memory
-    closedAt = written;
-    allForHar.length = 0;
-    options.onStop?.(status());
-  };
-  const status = (): RecordingStatus => {
-    const file = options.file;
-    if (file === undefined) return { state: 'off', sync, written: 0, notWritten: 0 };
-    if (!failure) return { state: 'recording', file, sync, written, notWritten: 0 };
-    return { state: 'stopped', file, sync, written, notWritten: count - written, failure };
-  };
-  /** `<file>` becomes `<file>.1` (older ones move up one number) and a new file starts. */
-  const rotate = (file: string): void => {
-    if (fd === undefined) return;
-    closeSync(fd);
-    fd = undefined;
-    let top = 1;
-    while (existsSync(`${file}.${top}`)) top++;
-    for (let n = top; n > 1; n--) renameSync(`${file}.${n - 1}`, `${file}.${n}`);
-    renameSync(file, `${file}.1`);
-    fd = openSync(file, 'a+');
-    fileStart = 0;
-    fileSize = 0;
-    rotations++;
+    file.write(count);
   };
   const onExit = (): void => {
     try {
@@ -278,28 +184,25 @@ export function createJournal(options: JournalOptions = {}): Journal {
   return {
     record(input) {
       count++;
-      unsettled.push({ type: 'exchange', seq: count, run, at: input.at ?? isoNow(), ...input });
+      inputs.push(input);
+      ats.push(input.at ?? isoNow());
+      if (!settleQueued) {
+        settleQueued = true;
+        setImmediate(settleAfterTurn);
+      }
       scheduler.request();
       return count;
     },
     entries: (since = 0) => {
-      if (fileIsStore && fd !== undefined) {
+      if (file.isStore && file.fd !== undefined) {
         flush();
-        let records = readTail(fd, { from: fileStart, keep, since, newest: count, run });
-        // the rest of the recent records are in the files rotated last (.1, then .2 ...)
-        for (let n = 1; n <= rotations && records.length < keep && options.file; n++) {
-          const newest = (records[0]?.seq ?? count + 1) - 1;
-          if (newest <= since) break;
-          const query = { from: 0, keep: keep - records.length, since, newest, run };
-          records = [...readTailOf(`${options.file}.${n}`, query), ...records];
-        }
-        return records;
+        return file.readBack(keep, since, count, run);
       }
       settle();
       let last = recent?.read(keep, since) ?? [];
-      if (fileIsStore && options.file && recent && recent.size < keep) {
+      if (file.isStore && options.file && recent && recent.size < keep) {
         // closed: what the file holds, then what was recorded after close (in memory)
-        const query = { from: fileStart, keep, since, newest: closedAt, run };
+        const query = { from: file.start, keep, since, newest: file.closedAt, run };
         const fromFile = readTailOf(options.file, query);
         last = [...fromFile, ...last].slice(-keep);
       }
@@ -309,7 +212,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       return count;
     },
     get recording() {
-      return status();
+      return file.status(count);
     },
     flush,
     close() {
@@ -317,6 +220,231 @@ export function createJournal(options: JournalOptions = {}): Journal {
       flush();
       closed = true;
       process.off('exit', onExit);
+      file.close(count);
+    },
+  };
+}
+
+/** What `encode` makes of one recorded exchange. */
+interface Encoded {
+  /** its NDJSON line (without the newline), when asked for */
+  text?: string | undefined;
+  /** the record as an object, when asked for (HAR) */
+  record?: ExchangeRecord | undefined;
+}
+
+/**
+ * Redacts and serialises exchanges of journal `run`. A record that cannot be redacted or
+ * serialised (a caller passed a non-string) is recorded as that failure.
+ */
+function createEncoder(
+  run: string,
+  options: Pick<JournalOptions, 'redact' | 'showSecrets'>,
+): (seq: number, at: string, input: ExchangeInput, wants: Wants) => Encoded {
+  const redactor = options.showSecrets ? options.redact : withKnownSecrets(options.redact);
+  const redact = redactor && createExchangeRedactor(redactor);
+  return (seq, at, input, wants) => {
+    try {
+      const stored = redact ? redact(input) : input;
+      // HAR serialises later, whole: a record it could not serialise is caught here
+      return {
+        text: wants.text ? recordText(seq, run, at, stored) : undefined,
+        record: wants.record ? recordOf(seq, run, at, stored) : undefined,
+      };
+    } catch (error) {
+      const failed = unrecordable(seq, run, at, input, error);
+      return { text: JSON.stringify(failed), record: wants.record ? failed : undefined };
+    }
+  };
+}
+
+/** What the journal needs of a record: its text (a file or the ring), its object (HAR). */
+interface Wants {
+  text: boolean;
+  record: boolean;
+}
+
+/**
+ * The record of an exchange: its fields after the journal's own, in the order given; an `at`
+ * of the exchange's own stays where the exchange has it.
+ */
+function recordOf(seq: number, run: string, at: string, input: ExchangeInput): ExchangeRecord {
+  return { type: 'exchange', seq, run, at, ...input };
+}
+
+/** Keys a recorder may not give (the journal's own) or that JSON.stringify treats apart. */
+const OWN_KEYS = ['at', 'type', 'seq', 'run', 'toJSON'] as const;
+
+/**
+ * `JSON.stringify(recordOf(seq, run, at, input))`, byte for byte, without making that object
+ * (a copy of every field of every record): the journal's own fields written before the
+ * exchange's text. An exchange with a key of the journal's own (its `at`) takes the long way,
+ * since its key would sit elsewhere.
+ */
+export function recordText(seq: number, run: string, at: string, input: ExchangeInput): string {
+  for (const key of OWN_KEYS)
+    if (key in input) return JSON.stringify(recordOf(seq, run, at, input));
+  const rest = JSON.stringify(input);
+  const head = `{"type":"exchange","seq":${seq},"run":${jsonOf(run, 0)},"at":${jsonOf(at, 1)}`;
+  return rest === '{}' ? `${head}}` : `${head},${rest.slice(1)}`;
+}
+
+/** The last run id and wall time given, and their JSON: the same for thousands of records. */
+const lastTexts = ['', ''];
+const lastJson = ['""', '""'];
+const jsonOf = (text: string, slot: 0 | 1): string => {
+  if (text !== lastTexts[slot]) {
+    lastTexts[slot] = text;
+    lastJson[slot] = JSON.stringify(text);
+  }
+  return lastJson[slot] as string;
+};
+
+/** A journal's file (`options.file`): NDJSON appended in batches, or HAR rewritten whole. */
+interface RecordFile {
+  readonly isHar: boolean;
+  /** the file is the store of `entries()` (a regular NDJSON file we can read back) */
+  readonly isStore: boolean;
+  /** the NDJSON file's descriptor while it is written */
+  readonly fd: number | undefined;
+  /** why the file is no longer written */
+  readonly failure: RecordingFailure | undefined;
+  /** where this journal's lines start in the file (it may hold earlier sessions) */
+  readonly start: number;
+  /** the count at close or stop: the file holds the records up to it */
+  readonly closedAt: number;
+  /** the lines of the next write (NDJSON only) */
+  readonly lines: LineBatch | undefined;
+  keepForHar(record: ExchangeRecord): void;
+  /** Writes what the batch holds (NDJSON) or the whole HAR, and rotates when due. */
+  write(count: number): void;
+  /** The newest `keep` records after `since`, from the file and those rotated last. */
+  readBack(keep: number, since: number, count: number, run: string): ExchangeRecord[];
+  status(count: number): RecordingStatus;
+  close(count: number): void;
+}
+
+function createRecordFile(
+  options: JournalOptions,
+  onStop: (status: RecordingStatus) => void,
+): RecordFile {
+  const name = options.file;
+  const isHar = name?.toLowerCase().endsWith('.har') ?? false;
+  const allForHar: ExchangeRecord[] = [];
+  let harDirty = false;
+  const opened = name && !isHar ? openNdjson(name, options.onRepair) : undefined;
+  let fd = opened?.fd;
+  const isStore = opened?.readable ?? false;
+  const lines = fd === undefined ? undefined : createLineBatch();
+  let start = opened?.size ?? 0;
+  /** bytes in the file now, for rotation */
+  let size = opened?.size ?? 0;
+  /** how many times this journal rotated its file */
+  let rotations = 0;
+  const maxBytes =
+    options.maxBytes !== undefined && options.maxBytes > 0 && isStore
+      ? options.maxBytes
+      : undefined;
+  const sync: RecordSync = options.sync ?? 'batched';
+  /** records whole in the file (NDJSON: one line each, in seq order; HAR: the last rewrite) */
+  let written = 0;
+  let failure: RecordingFailure | undefined;
+  let closedAt = 0;
+
+  const status = (count: number): RecordingStatus => {
+    if (name === undefined) return { state: 'off', sync, written: 0, notWritten: 0 };
+    if (!failure) return { state: 'recording', file: name, sync, written, notWritten: 0 };
+    return { state: 'stopped', file: name, sync, written, notWritten: count - written, failure };
+  };
+  /**
+   * A write failed: the file is cut back to its last whole line (a line written in part is
+   * not a record), closed, and no longer written. Serving goes on; the owner hears it once.
+   */
+  const stop = (error: unknown, count: number): void => {
+    failure = failureOf(error);
+    lines?.clear();
+    if (fd !== undefined) {
+      // best effort: a file system that fails every call (EIO) may refuse these too
+      try {
+        if (isStore) ftruncateSync(fd, size);
+      } catch {
+        // the torn line stays; readers skip a line that does not parse
+      }
+      try {
+        closeSync(fd);
+      } catch {
+        // already unusable
+      }
+      fd = undefined;
+    }
+    // entries() reads the file up to here, then what is kept in memory
+    closedAt = written;
+    allForHar.length = 0;
+    onStop(status(count));
+  };
+  const rotate = (file: string): void => {
+    if (fd === undefined) return;
+    const old = fd;
+    fd = undefined;
+    fd = rotateFile(file, old);
+    start = 0;
+    size = 0;
+    rotations++;
+  };
+  const writeLines = (target: number, batch: LineBatch): void => {
+    batch.writeTo(target, (bytes, count) => {
+      size += bytes;
+      written += count;
+    });
+    if (sync === 'fsync') syncFile(target);
+    if (maxBytes !== undefined && name && size >= maxBytes) rotate(name);
+  };
+  return {
+    isHar,
+    isStore,
+    get fd() {
+      return fd;
+    },
+    get failure() {
+      return failure;
+    },
+    get start() {
+      return start;
+    },
+    get closedAt() {
+      return closedAt;
+    },
+    lines,
+    keepForHar(record) {
+      allForHar.push(record);
+      harDirty = true;
+    },
+    write(count) {
+      if (fd !== undefined && lines && lines.lines > 0) {
+        try {
+          writeLines(fd, lines);
+        } catch (error) {
+          stop(error, count);
+        }
+      }
+      if (isHar && harDirty && name && !failure) {
+        try {
+          harDirty = false;
+          writeHar(name, allForHar);
+          written = allForHar.length;
+        } catch (error) {
+          rmSync(`${name}.tmp`, { force: true });
+          stop(error, count);
+        }
+      }
+    },
+    readBack(keep, since, count, run) {
+      if (fd === undefined) return [];
+      const query = { from: start, keep, since, newest: count, run };
+      return readWithRotated(fd, name, rotations, query);
+    },
+    status,
+    close(count) {
       closedAt = count;
       if (fd !== undefined) {
         closeSync(fd);
@@ -327,171 +455,68 @@ export function createJournal(options: JournalOptions = {}): Journal {
 }
 
 /**
- * Opens an NDJSON journal file for appending, and for reading back when it is a regular file
- * ('a+'). A pipe, a FIFO, a terminal or a write-only file is opened for appending only ('a'),
- * and the journal keeps its recent records in memory: read-write would make this process a
- * reader of its own pipe, and a write would block instead of failing once the reader goes.
+ * The records `query` asks for, from the file (`fd`) and, when it holds too few, from the
+ * files rotated last (.1, then .2 ...).
  */
-function openNdjson(
-  file: string,
-  onRepair?: (bytes: number) => void,
-): { fd: number; readable: boolean; size: number } {
-  const appendOnly = { fd: -1, readable: false, size: 0 };
-  let existing: ReturnType<typeof statSync> | undefined;
-  try {
-    existing = statSync(file);
-  } catch {
-    existing = undefined; // created below, a regular file
+function readWithRotated(
+  fd: number,
+  name: string | undefined,
+  rotations: number,
+  query: TailQuery,
+): ExchangeRecord[] {
+  const { keep, since, run } = query;
+  let records = readTail(fd, query);
+  for (let n = 1; n <= rotations && records.length < keep && name; n++) {
+    const newest = (records[0]?.seq ?? query.newest + 1) - 1;
+    if (newest <= since) break;
+    const older = { from: 0, keep: keep - records.length, since, newest, run };
+    records = [...readTailOf(`${name}.${n}`, older), ...records];
   }
-  if (existing && !existing.isFile()) return { ...appendOnly, fd: openSync(file, 'a') };
-  let fd: number;
-  try {
-    fd = openSync(file, 'a+');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
-    return { ...appendOnly, fd: openSync(file, 'a') };
-  }
-  const stat = fstatSync(fd);
-  if (stat.isFile()) {
-    // a file written in the last second may be another process's write in progress (both
-    // append: the kernel keeps whole writes apart), not a killed run's cut line
-    const size =
-      Date.now() - stat.mtimeMs < WRITER_QUIET_MS ? stat.size : wholeLinesEnd(fd, stat.size);
-    if (size < stat.size) {
-      ftruncateSync(fd, size);
-      onRepair?.(stat.size - size);
-    }
-    return { fd, readable: true, size };
-  }
-  closeSync(fd); // replaced by something else between the stat and the open
-  return { ...appendOnly, fd: openSync(file, 'a') };
+  return records;
 }
 
-/** How long a record file must have been left alone before a cut last line is dropped. */
-const WRITER_QUIET_MS = 1000;
-
-/**
- * Where the file's last whole line ends. A process killed (SIGKILL) while it wrote a batch
- * can leave the last line cut: Linux stops a write to a regular file between pages when the
- * writer is killed. Appending after such a line would glue the next record onto it, so the
- * cut part is dropped first (it was never a record).
- */
-function wholeLinesEnd(fd: number, size: number): number {
-  const piece = Buffer.alloc(64 * 1024);
-  for (let end = size; end > 0;) {
-    const start = Math.max(0, end - piece.length);
-    const read = readSync(fd, piece, 0, end - start, start);
-    const newline = piece.subarray(0, read).lastIndexOf(0x0a);
-    if (end === size && newline === read - 1) return size;
-    if (newline >= 0) return start + newline + 1;
-    end = start;
-  }
-  return 0;
+/** `<file>` becomes `<file>.1` (older ones move up one number) and a new file starts. */
+function rotateFile(file: string, fd: number): number {
+  closeSync(fd);
+  let top = 1;
+  while (existsSync(`${file}.${top}`)) top++;
+  for (let n = top; n > 1; n--) renameSync(`${file}.${n - 1}`, `${file}.${n}`);
+  renameSync(file, `${file}.1`);
+  return openSync(file, 'a+');
 }
 
-function fileIsStoreOf(opened: { readable: boolean } | undefined): boolean {
-  return opened?.readable ?? false;
+/** Rewritten whole under another name, then renamed: the file is always a whole HAR. */
+function writeHar(file: string, records: ExchangeRecord[]): void {
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify(toHar(records), null, 2));
+  renameSync(tmp, file);
 }
 
 /** A record that could not be redacted or serialised, as the failure to record it. */
-function unrecordable(record: ExchangeRecord, run: string, error: unknown): ExchangeRecord {
+function unrecordable(
+  seq: number,
+  run: string,
+  at: string,
+  input: ExchangeInput,
+  error: unknown,
+): ExchangeRecord {
   const known = <T extends string>(value: unknown, fallback: T): T =>
     typeof value === 'string' ? (value as T) : fallback;
+  const given = input as Partial<ExchangeInput> | undefined;
   return {
     type: 'exchange',
-    seq: record.seq,
+    seq,
     run,
-    at: known(record.at, ''),
-    protocolMs: Number(record.protocolMs) || 0,
-    iface: known(record.iface, 'control'),
-    direction: known(record.direction, 'in'),
-    request: { method: known(record.request?.method, '?'), url: '<not recordable>' },
+    at: known(typeof given === 'object' && given !== null && 'at' in given ? given.at : at, ''),
+    protocolMs: Number(given?.protocolMs) || 0,
+    iface: known(given?.iface, 'control'),
+    direction: known(given?.direction, 'in'),
+    request: { method: known(given?.request?.method, '?'), url: '<not recordable>' },
     failure: {
       reason: 'unrecordable',
       message: `the journal could not record this exchange: ${errorText(error)}`,
     },
   };
-}
-
-/** Which records `readTail` gives back. */
-export interface TailQuery {
-  /** the byte where this journal's part of the file starts */
-  from: number;
-  /** at most this many, the newest */
-  keep: number;
-  /** only those after this seq */
-  since: number;
-  /** the journal's highest seq in the file */
-  newest: number;
-  /** the journal's run id */
-  run: string;
-}
-
-/** `readTail` on a closed journal's file (opened for the read); nothing if it is gone. */
-function readTailOf(file: string, query: TailQuery): ExchangeRecord[] {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    return readTail(fd, query);
-  } catch {
-    return [];
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/**
- * The last `keep` records after seq `since` of an NDJSON journal file, from byte `from` on,
- * read backwards in 64 KiB pieces and parsed
- * line by line from the end: a poll for what is new reads only that, and no more than one
- * line is held as bytes at a time. Only this journal's records count: exchanges with its
- * `run` id and descending seqs from `newest`; other lines (another writer's output or
- * records) are skipped, and a seq that is missing (a torn write) skips only itself.
- */
-export function readTail(fd: number, query: TailQuery): ExchangeRecord[] {
-  const { from, keep, since, newest, run } = query;
-  const records: ExchangeRecord[] = [];
-  if (keep <= 0 || newest <= since) return records;
-  /** the highest seq still wanted, going back */
-  let wanted = newest;
-  /** true: stop reading */
-  const take = (line: Buffer): boolean => {
-    if (line.length === 0) return false;
-    let record: ExchangeRecord;
-    try {
-      record = JSON.parse(line.toString('utf8')) as ExchangeRecord;
-    } catch {
-      return false; // not a whole record
-    }
-    if (record === null || record.type !== 'exchange' || record.run !== run) return false;
-    if (typeof record.seq !== 'number' || record.seq > wanted) return false;
-    if (record.seq <= since) return true;
-    records.push(record);
-    wanted = record.seq - 1;
-    return wanted <= since || records.length >= keep;
-  };
-  let end = fstatSync(fd).size;
-  /** the bytes after the last newline seen so far: the start of a line in an earlier piece */
-  let carry: Buffer[] = [];
-  let stopped = false;
-  while (end > from && !stopped) {
-    const start = Math.max(from, end - 65_536);
-    const piece = Buffer.allocUnsafe(end - start);
-    const read = readSync(fd, piece, 0, piece.length, start);
-    let lineEnd = read;
-    for (let i = read - 1; i >= 0 && !stopped; i--) {
-      if (piece[i] !== 0x0a) continue;
-      const tail = piece.subarray(i + 1, lineEnd);
-      const line = carry.length > 0 ? Buffer.concat([tail, ...carry]) : tail;
-      carry = [];
-      stopped = take(line);
-      lineEnd = i;
-    }
-    if (!stopped) carry.unshift(piece.subarray(0, lineEnd));
-    end = start;
-  }
-  if (!stopped && carry.length > 0) take(Buffer.concat(carry)); // the first line, at `from`
-  return records.reverse();
 }
 
 let isoMs = Number.NaN;
@@ -504,111 +529,4 @@ function isoNow(): string {
     isoText = new Date(ms).toISOString();
   }
   return isoText;
-}
-
-/**
- * Masks secrets in one string of a record. `where` is `body` for a request or response body:
- * there a secret is masked only as a path segment of a URL (after a `/`), since the secrets a
- * journal hides by value (the channel's random string, a bot token) travel in paths (spec
- * 4.1, 4.3), while a body's own values may equal one by chance (a bot whose token is its
- * name would otherwise lose every `"id":"<name>"`).
- */
-export type Redactor = (text: string, where?: 'body') => string;
-
-/**
- * Replaces every occurrence of the given secrets by `***` (in a body, those in a URL path);
- * the identity when there are none.
- * @example createRedactor(['t0k3n'])('/bot/t0k3n') // '/bot/***'
- */
-export function createRedactor(secrets: Iterable<string>): Redactor {
-  const list = [...secrets].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
-  if (list.length === 0) return (text) => text;
-  const alternatives = list.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-  const anywhere = new RegExp(alternatives, 'g');
-  const inPath = new RegExp(`(?<=/)(?:${alternatives})`, 'g');
-  // the last string that held a secret, and its masked form, per place: the same channel or
-  // bot URL comes in request after request, and a string compare beats the regex replace
-  const last = { text: '', masked: '', body: { text: '', masked: '' } };
-  // includes() first: most strings hold no secret, and a plain search beats the regex scan
-  return (text, where) => {
-    for (const secret of list) {
-      if (!text.includes(secret)) continue;
-      const seen = where === 'body' ? last.body : last;
-      if (text !== seen.text) {
-        seen.masked = text.replace(where === 'body' ? inPath : anywhere, '***');
-        seen.text = text;
-      }
-      return seen.masked;
-    }
-    return text;
-  };
-}
-
-const SECRET_FIELDS =
-  /("(?:access_token|refresh_token|client_secret)"\s*:\s*")(?:[^"\\]|\\.)*"|((?:^|&)(?:access_token|refresh_token|client_secret)=)[^&]*/g;
-
-/** Adds the secrets every journal hides (token fields of JSON and form bodies) to a redactor. */
-function withKnownSecrets(redact: Redactor | undefined): Redactor {
-  return (text, where) => {
-    const masked =
-      text.includes('token') || text.includes('secret')
-        ? text.replace(SECRET_FIELDS, (_m, json?: string, form?: string) =>
-            json === undefined ? `${form ?? ''}***` : `${json}***"`,
-          )
-        : text;
-    return redact ? redact(masked, where) : masked;
-  };
-}
-
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-
-/**
- * Applies a redactor to the strings of a record that can carry secrets (URLs, headers,
- * bodies). The record is the journal's own (made by `record()`); the request, response and
- * header objects are the caller's, so they are copied, and only when something changes.
- */
-function redactRecord(record: ExchangeRecord, redact: Redactor): ExchangeRecord {
-  const { request, response } = record;
-  const url = redact(request.url);
-  const headers = request.headers && redactHeaders(request.headers, redact);
-  const body = request.body === undefined ? undefined : redact(request.body, 'body');
-  if (url !== request.url || headers !== request.headers || body !== request.body) {
-    const copy: ExchangeRecord['request'] = { ...request, url };
-    if (headers) copy.headers = headers;
-    if (body !== undefined) copy.body = body;
-    record.request = copy;
-  }
-  if (response) {
-    const responseHeaders = response.headers && redactHeaders(response.headers, redact);
-    const responseBody = response.body === undefined ? undefined : redact(response.body, 'body');
-    if (responseHeaders !== response.headers || responseBody !== response.body) {
-      const copy = { ...response };
-      if (responseHeaders) copy.headers = responseHeaders;
-      if (responseBody !== undefined) copy.body = responseBody;
-      record.response = copy;
-    }
-  }
-  return record;
-}
-
-/**
- * Header values through the redactor; credentials headers keep only their scheme. The same
- * object when nothing changes.
- */
-function redactHeaders(
-  headers: Record<string, string>,
-  redact: (text: string) => string,
-): Record<string, string> {
-  let out: Record<string, string> | undefined;
-  for (const key in headers) {
-    const value = headers[key] as string;
-    const masked = SECRET_HEADERS.has(key)
-      ? value.replace(/^(\S+\s+)?.+$/, '$1***')
-      : redact(value);
-    if (masked !== value) {
-      out ??= { ...headers };
-      out[key] = masked;
-    }
-  }
-  return out ?? headers;
 }

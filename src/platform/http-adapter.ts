@@ -138,23 +138,27 @@ export function platformRecord(ctx: PlatformContext, via?: 'msw'): ExchangeInput
   const body = request.body;
   const notes = via === 'msw' ? [via] : body ? [TRANSFER_NOTES[body.transfer]] : [];
   if (response.record?.notes) notes.push(...response.record.notes);
+  const record = response.record;
+  // built field by field in the order they are journaled, without spreading a temporary
+  // object for each optional one (a record per request on the ingest path)
   const head: ExchangeInput = {
     protocolMs: started,
-    iface: response.record?.iface ?? 'control',
+    iface: record?.iface ?? 'control',
     direction: 'in',
-    ...(response.record?.kind ? { kind: response.record.kind } : {}),
-    chat: response.record?.chat,
-    request: {
-      method: request.method,
-      url: ctx.url,
-      headers: request.headers,
-      ...(body ? { body: body.ok ? body.raw : (body.raw ?? `<${body.code}>`) } : {}),
-    },
-    response: { status: response.status, body: ctx.text ?? '' },
-    durationMs: core.clock.now() - started,
+  } as ExchangeInput;
+  if (record?.kind) head.kind = record.kind;
+  head.chat = record?.chat;
+  const journaled: ExchangeInput['request'] = {
+    method: request.method,
+    url: ctx.url,
+    headers: request.headers,
   };
+  if (body) journaled.body = body.ok ? body.raw : (body.raw ?? `<${body.code}>`);
+  head.request = journaled;
+  head.response = { status: response.status, body: ctx.text ?? '' };
+  head.durationMs = core.clock.now() - started;
   if (via !== 'msw') head.wallMs = core.clock.wallNow() - ctx.wallStarted;
-  if (response.record?.verdict) head.verdict = response.record.verdict;
+  if (record?.verdict) head.verdict = record.verdict;
   head.notes = notes;
   return head;
 }
