@@ -44,6 +44,7 @@ const FUNCTION_LINES_EXCEPTIONS = {
   'src/proxy/proxy.ts': 233,
   'src/reference/contract.ts': 375,
   'src/roles/bot/provider.ts': 277,
+  'src/web/console/journal-view.ts': 160,
 };
 
 /** The length rule for src/, with each listed file held at its own ceiling. */

@@ -42,96 +42,6 @@ export function matchesFilter(entry: JournalEntry, text: string): boolean {
   return needle.split(/\s+/).every((word) => hay.includes(word));
 }
 
-/** A URL as the table shows it: host and path (the query and scheme are in the title). */
-export function hostPath(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.host}${u.pathname}`;
-  } catch {
-    return url;
-  }
-}
-
-/** Where the exchanges are recorded, and a stopped recording in plain words ('' when off). */
-export function recordingText(recording: RecordingState | undefined): string {
-  if (recording?.state === 'stopped')
-    return `recording stopped: ${recording.failure?.reason ?? 'a write failed'} after ${recording.written} records (${recording.file ?? ''}); ${recording.notWritten} not written`;
-  return recording?.state === 'recording' ? `recording to ${recording.file ?? ''}` : '';
-}
-
-/** One exchange in full: its line, the Resend row, the violations, headers and bodies. */
-function exchangeDetail(entry: JournalEntry, resendRow: HTMLElement): Child[] {
-  return [
-    h('h3', {}, `#${entry.seq} ${entry.request.method} ${entry.request.url}`),
-    h(
-      'div',
-      { class: 'meta' },
-      `${entry.at} · ${entry.iface} · ${entry.direction}${entry.kind ? ` · ${entry.kind}` : ''}${entry.attempt ? ` · attempt ${entry.attempt}` : ''}`,
-    ),
-    resendRow,
-    entry.verdict && !entry.verdict.ok
-      ? h('ul', { class: 'errors' }, ...entry.verdict.errors.map((e) => h('li', {}, ...cited(e))))
-      : null,
-    entry.notes?.length ? h('div', { class: 'notes' }, entry.notes.join(' · ')) : null,
-    h('h4', {}, 'Request'),
-    h(
-      'pre',
-      {},
-      Object.entries(entry.request.headers ?? {})
-        .map(([k, v]) => `${k}: ${v}`)
-        .join('\n'),
-    ),
-    h('pre', {}, prettyBody(entry.request.body)),
-    h(
-      'h4',
-      {},
-      entry.response
-        ? `Response ${entry.response.status}`
-        : `No response: ${entry.failure?.reason ?? ''}`,
-    ),
-    h('pre', {}, entry.response ? prettyBody(entry.response.body) : (entry.failure?.message ?? '')),
-  ];
-}
-
-/** The table of exchanges shown, newest first; a click on a row selects it. */
-function journalTable(
-  shown: readonly JournalEntry[],
-  selected: number | undefined,
-  select: (entry: JournalEntry) => void,
-): HTMLElement {
-  const rows = [...shown].reverse().map((e) =>
-    h(
-      'tr',
-      {
-        class: `${e.seq === selected ? 'selected ' : ''}${e.verdict && !e.verdict.ok ? 'bad' : ''}`,
-        onclick: () => select(e),
-      },
-      h('td', {}, e.seq),
-      h('td', {}, e.at.slice(11, 23)),
-      h('td', { class: 'kind' }, kindOf(e)),
-      h('td', {}, e.direction === 'in' ? '←' : '→'),
-      h('td', {}, e.request.method),
-      // the status before the URL: the URL is cut to the column, the status must stay seen
-      h('td', { class: 'status' }, e.response ? e.response.status : (e.failure?.reason ?? '')),
-      h('td', { class: 'url', title: e.request.url }, hostPath(e.request.url)),
-    ),
-  );
-  return h(
-    'table',
-    { class: 'journal' },
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        ...['#', 'time', 'kind', '', 'method', 'status', 'url'].map((t) => h('th', {}, t)),
-      ),
-    ),
-    h('tbody', {}, ...rows),
-  );
-}
-
 /**
  * The journal tab: every exchange (GET /_sim/journal) with its kind, filterable; the svc
  * control API's own traffic (the console's replies, closes, agents) hidden unless asked for;
@@ -169,6 +79,15 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
   const tableHost = h('div', { class: 'journal-rows' });
   fill(list, toolbar, tableHost);
 
+  const path = (url: string): string => {
+    try {
+      const u = new URL(url);
+      return `${u.host}${u.pathname}`;
+    } catch {
+      return url;
+    }
+  };
+
   const renderDetail = (entry: JournalEntry, result?: HTMLElement): void => {
     const resend = h('button', { class: 'resend' }, 'Resend');
     resend.addEventListener('click', () => {
@@ -193,7 +112,41 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
         .catch((error: unknown) => renderDetail(entry, h('div', { class: 'error' }, String(error))))
         .finally(() => void refresh());
     });
-    fill(detail, ...exchangeDetail(entry, h('div', { class: 'resend-row' }, resend, result)));
+    fill(
+      detail,
+      h('h3', {}, `#${entry.seq} ${entry.request.method} ${entry.request.url}`),
+      h(
+        'div',
+        { class: 'meta' },
+        `${entry.at} · ${entry.iface} · ${entry.direction}${entry.kind ? ` · ${entry.kind}` : ''}${entry.attempt ? ` · attempt ${entry.attempt}` : ''}`,
+      ),
+      h('div', { class: 'resend-row' }, resend, result),
+      entry.verdict && !entry.verdict.ok
+        ? h('ul', { class: 'errors' }, ...entry.verdict.errors.map((e) => h('li', {}, ...cited(e))))
+        : null,
+      entry.notes?.length ? h('div', { class: 'notes' }, entry.notes.join(' · ')) : null,
+      h('h4', {}, 'Request'),
+      h(
+        'pre',
+        {},
+        Object.entries(entry.request.headers ?? {})
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('\n'),
+      ),
+      h('pre', {}, prettyBody(entry.request.body)),
+      h(
+        'h4',
+        {},
+        entry.response
+          ? `Response ${entry.response.status}`
+          : `No response: ${entry.failure?.reason ?? ''}`,
+      ),
+      h(
+        'pre',
+        {},
+        entry.response ? prettyBody(entry.response.body) : (entry.failure?.message ?? ''),
+      ),
+    );
   };
 
   const render = (): void => {
@@ -202,23 +155,62 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
     );
     const count = toolbar.querySelector('.count');
     if (count) count.textContent = `${shown.length} of ${entries.length}`;
-    const select = (e: JournalEntry): void => {
-      selected = e.seq;
-      render();
-      renderDetail(e);
-    };
-    fill(tableHost, journalTable(shown, selected, select));
+    const rows = [...shown].reverse().map((e) =>
+      h(
+        'tr',
+        {
+          class: `${e.seq === selected ? 'selected ' : ''}${e.verdict && !e.verdict.ok ? 'bad' : ''}`,
+          onclick: () => {
+            selected = e.seq;
+            render();
+            renderDetail(e);
+          },
+        },
+        h('td', {}, e.seq),
+        h('td', {}, e.at.slice(11, 23)),
+        h('td', { class: 'kind' }, kindOf(e)),
+        h('td', {}, e.direction === 'in' ? '←' : '→'),
+        h('td', {}, e.request.method),
+        // the status before the URL: the URL is cut to the column, the status must stay seen
+        h('td', { class: 'status' }, e.response ? e.response.status : (e.failure?.reason ?? '')),
+        h('td', { class: 'url', title: e.request.url }, path(e.request.url)),
+      ),
+    );
+    fill(
+      tableHost,
+      h(
+        'table',
+        { class: 'journal' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ...['#', 'time', 'kind', '', 'method', 'status', 'url'].map((t) => h('th', {}, t)),
+          ),
+        ),
+        h('tbody', {}, ...rows),
+      ),
+    );
   };
 
+  /** Where the exchanges are recorded, and a stopped recording in plain words. */
+  const showRecording = (recording: RecordingState | undefined): void => {
+    const span = toolbar.querySelector<HTMLElement>('.recording');
+    if (!span) return;
+    span.classList.toggle('stopped', recording?.state === 'stopped');
+    span.textContent =
+      recording?.state === 'stopped'
+        ? `recording stopped: ${recording.failure?.reason ?? 'a write failed'} after ${recording.written} records (${recording.file ?? ''}); ${recording.notWritten} not written`
+        : recording?.state === 'recording'
+          ? `recording to ${recording.file ?? ''}`
+          : '';
+  };
   const refresh = async (): Promise<void> => {
     const page = await api.journal();
     entries = page.entries;
-    // where the exchanges are recorded, and a stopped recording in plain words
-    const span = toolbar.querySelector<HTMLElement>('.recording');
-    if (span) {
-      span.classList.toggle('stopped', page.recording?.state === 'stopped');
-      span.textContent = recordingText(page.recording);
-    }
+    showRecording(page.recording);
     render();
   };
 
