@@ -140,10 +140,10 @@ export interface PlatformCore {
   routes(): readonly Route[];
   service<T extends PlatformService>(name: string): T | undefined;
   /**
-   * The answer of the route that matches the request (routes.ts: the most specific pattern),
+   * The answer of the route that matches the request (router.ts: the most specific pattern),
    * 404 when none does, 405 with Allow when only the method differs; a `ProtocolError` thrown
    * by a handler becomes its status and error body (src/protocol-error.ts), an input error its
-   * catalogue status (src/error-codes.ts).
+   * catalogue status (src/error-codes.ts); all of it answered in src/platform/service-table.ts.
    */
   handle(request: PlatformRequest): Promise<PlatformResponse> | PlatformResponse;
   /**

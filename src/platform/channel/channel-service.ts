@@ -159,11 +159,10 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
   };
   // only a missing or empty required field blocks delivery (customer-triage.ts)
   const triage = triageCustomerMessage(kind, json, result);
-  const violation = { type: 'violation', source: 'channel', channelId: channel.id, kind } as const;
   if (!triage.deliverable) {
     // spec 2.1, 7.1: e.g. empty sender.id -> the message is not sent
     const outcome = core.strict ? 'rejected' : 'not-delivered';
-    core.emit({ ...violation, issues: result.errors, outcome, protocolMs: now });
+    reportViolation(core, channel, kind, result.errors, outcome, now);
     if (core.strict)
       throw new ProtocolError('invalid_request', verdict.errors.join('; '), {
         section: '7.1',
@@ -176,25 +175,21 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
     };
   }
   const payload = triage.payload as { sender: Json; message: Json };
-  if (!result.ok) {
-    const dropped = triage.dropped.length > 0 ? { dropped: triage.dropped } : {};
-    core.emit({
-      ...violation,
-      issues: result.errors,
-      outcome: 'delivered',
-      ...dropped,
-      protocolMs: now,
-    });
-  }
+  if (!result.ok)
+    reportViolation(core, channel, kind, result.errors, 'delivered', now, triage.dropped);
   const cut =
     kind === 'channel.customer.text' ? cutCustomerText(payload.message, core.mutant) : undefined;
   if (result.warnings.length > 0)
-    core.emit({ ...violation, issues: result.warnings, outcome: 'warned', protocolMs: now });
-  const chat = takeMessage(core, channel, { kind, payload, cut, now });
-  const notes = [
-    ...(triage.dropped.length > 0 ? [`delivered without ${triage.dropped.join(', ')}`] : []),
-    ...(cut ? [`text cut from ${cut.from} to ${cut.to} characters`] : []),
-  ];
+    reportViolation(core, channel, kind, result.warnings, 'warned', now);
+  const chat = takeMessage(core, channel, kind, payload, cut, now);
+  // the common message has neither: no notes built for it
+  const notes =
+    triage.dropped.length > 0 || cut
+      ? [
+          ...(triage.dropped.length > 0 ? [`delivered without ${triage.dropped.join(', ')}`] : []),
+          ...(cut ? [`text cut from ${cut.from} to ${cut.to} characters`] : []),
+        ]
+      : undefined;
   return {
     status: 200,
     body: { result: 'ok' },
@@ -203,9 +198,31 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       kind,
       chat: chat.id,
       verdict,
-      ...(notes.length > 0 ? { notes } : {}),
+      ...(notes ? { notes } : {}),
     },
   };
+}
+
+/** A customer message's contract issues, announced with what the simulator did with it. */
+function reportViolation(
+  core: PlatformCore,
+  channel: Channel,
+  kind: string,
+  issues: ContractIssue[],
+  outcome: 'rejected' | 'not-delivered' | 'warned' | 'delivered',
+  now: number,
+  dropped?: string[],
+): void {
+  core.emit({
+    type: 'violation',
+    source: 'channel',
+    channelId: channel.id,
+    kind,
+    issues,
+    outcome,
+    ...(dropped && dropped.length > 0 ? { dropped } : {}),
+    protocolMs: now,
+  });
 }
 
 /** spec 7.1: no body, or one that is not JSON (body.ts said why): refused and reported. */
@@ -304,14 +321,11 @@ export function cutCustomerText(
 function takeMessage(
   core: PlatformCore,
   channel: Channel,
-  message: {
-    kind: string;
-    payload: { sender: Json; message: Json };
-    cut: { from: number; to: number } | undefined;
-    now: number;
-  },
+  kind: string,
+  payload: { sender: Json; message: Json },
+  cut: { from: number; to: number } | undefined,
+  now: number,
 ): Chat {
-  const { kind, payload, cut, now } = message;
   const customer = upsertCustomer(core, channel, payload.sender);
   const { chat } = core.openChat(customer, now);
   chat.lastActivityMs = now;
