@@ -34,6 +34,12 @@ export interface ProtocolErrorOptions {
    * transport's `{ok: false, error}`, spec 4.5); default `errorBody(code, message)`
    */
   body?: unknown;
+  /**
+   * what the simulator's own log says of the refusal (the `request-rejected` event the core
+   * emits as it answers): default the answer's message; a richer one may say which part was
+   * wrong where the answer must not (spec 4.1); `false` when the route reported it already
+   */
+  report?: string | false;
 }
 
 /** Marks every ProtocolError, whichever copy of this module made it (see SvcError's brand). */
@@ -52,6 +58,8 @@ export class ProtocolError extends Error {
   readonly record: ProtocolRecord | undefined;
   /** the body to answer with instead of `errorBody(code, message)`, when the interface has its own */
   readonly body: unknown;
+  /** the log's message for the refusal, or false when the route reported it itself */
+  readonly report: string | false;
 
   constructor(code: WireErrorCode, message: string, options: ProtocolErrorOptions = {}) {
     super(message);
@@ -62,6 +70,7 @@ export class ProtocolError extends Error {
     this.headers = options.headers;
     this.record = options.record;
     this.body = options.body;
+    this.report = options.report ?? message;
     Object.defineProperty(this, BRAND, { value: true });
   }
 
@@ -73,6 +82,14 @@ export class ProtocolError extends Error {
       ...(this.headers ? { headers: { ...this.headers } } : {}),
       record: { ...this.record, ...record },
       ...(this.body === undefined ? {} : { body: this.body }),
+      report: this.report,
     });
+  }
+
+  /** The same refusal, reported by the route itself (its own event): the core adds none. */
+  reported(): ProtocolError {
+    const copy = this.withRecord({});
+    Object.defineProperty(copy, 'report', { value: false });
+    return copy;
   }
 }

@@ -188,7 +188,12 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   );
   const events = createEventStream(state, options);
   const hooks = createLifecycle(state);
-  const table = createServiceTable({ hooks, forms: options.forms, clock });
+  const table = createServiceTable({
+    hooks,
+    forms: options.forms,
+    clock,
+    onRejected: (event) => events.emit(event),
+  });
   const controller = new AbortController();
   // Deliveries wait on the platform's signal through src/io/on-abort.ts (one listener); other
   // listeners (services, tests) may be many.

@@ -7,6 +7,7 @@ import { ERRORS } from '../error-codes.js';
 import { SvcError } from '../errors.js';
 import { errorBody } from '../http/body.js';
 import { ProtocolError } from '../protocol-error.js';
+import type { RequestRejectedEvent } from '../wire-errors.js';
 import type { LifecycleHooks } from './lifecycle-hooks.js';
 import { shapeAnswer, type PayloadForms } from './payload-forms.js';
 import { createRouter } from './router.js';
@@ -33,6 +34,8 @@ export interface ServiceTableOptions {
   /** a profile's success status and answer shape (payload-forms.ts) */
   forms?: PayloadForms | undefined;
   clock: Clock;
+  /** the one `request-rejected` event of the platform: every refusal answered here (spec 7) */
+  onRejected?: (event: RequestRejectedEvent) => void;
 }
 
 /**
@@ -40,9 +43,15 @@ export interface ServiceTableOptions {
  * @example const table = createServiceTable({ hooks, clock }); table.use(service); table.handle(request);
  */
 export function createServiceTable(options: ServiceTableOptions): ServiceTable {
-  const { hooks, forms, clock } = options;
+  const { hooks, forms, clock, onRejected } = options;
   const services: PlatformService[] = [];
   const router = createRouter();
+  const answer = (error: unknown, request: PlatformRequest): PlatformResponse =>
+    answerError(
+      error,
+      request,
+      onRejected && ((e) => onRejected({ ...e, protocolMs: clock.now() })),
+    );
   return {
     services,
     use(service) {
@@ -59,11 +68,11 @@ export function createServiceTable(options: ServiceTableOptions): ServiceTable {
     // not async: a synchronous route (channel ingest) is answered without a promise hop
     handle(request) {
       const found = router.match(request.method, request.path);
-      if (found.kind === 'none') return answerError(noEndpoint(request), request);
-      if (found.kind === 'method') return answerError(notThisMethod(found.allow), request);
-      const answer = answerRoute(found.handler, found.params, request);
+      if (found.kind === 'none') return answer(noEndpoint(request), request);
+      if (found.kind === 'method') return answer(notThisMethod(found.allow), request);
+      const answered = answerRoute(found.handler, found.params, request, answer);
       // a profile's forms (payload-forms.ts): its success status and answer shape
-      return forms === undefined ? answer : shapeAnswered(forms, answer, clock);
+      return forms === undefined ? answered : shapeAnswered(forms, answered, clock);
     },
   };
 }
@@ -93,16 +102,20 @@ function answerRoute(
   handler: RouteHandler,
   params: Readonly<Record<string, string>>,
   request: PlatformRequest,
+  refuse: (error: unknown, request: PlatformRequest) => PlatformResponse,
 ): PlatformResponse | Promise<PlatformResponse> {
   try {
     const answer = handler(request, params);
     return answer instanceof Promise
-      ? answer.catch((error: unknown) => answerError(error, request))
+      ? answer.catch((error: unknown) => refuse(error, request))
       : answer;
   } catch (error) {
-    return answerError(error, request);
+    return refuse(error, request);
   }
 }
+
+/** A refusal as the platform's log reports it (no time yet: the table stamps it). */
+type Rejected = Omit<RequestRejectedEvent, 'protocolMs'>;
 
 /** An answer in a profile's forms, synchronous when the route's was. */
 function shapeAnswered(
@@ -116,10 +129,24 @@ function shapeAnswered(
 
 /**
  * A refusal thrown by a handler answered once, here: a protocol refusal (spec 7) with its
- * status, headers, body and record; an input error with its catalogue status. Others rethrow.
+ * status, headers, body and record, reported once as `request-rejected` (unless its route
+ * reported it in its own event); an input error with its catalogue status. Others rethrow.
  */
-export function answerError(error: unknown, request: PlatformRequest): PlatformResponse {
+export function answerError(
+  error: unknown,
+  request: PlatformRequest,
+  report?: (event: Rejected) => void,
+): PlatformResponse {
   if (error instanceof ProtocolError) {
+    if (report && error.report !== false)
+      report({
+        type: 'request-rejected',
+        method: request.method,
+        path: request.path,
+        status: error.status,
+        code: error.code,
+        message: error.report,
+      });
     return {
       status: error.status,
       ...(error.headers ? { headers: { ...error.headers } } : {}),

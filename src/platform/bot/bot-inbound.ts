@@ -66,7 +66,8 @@ export function handleProviderRequest(
   } catch (error) {
     if (!(error instanceof ProtocolError)) throw error;
     reportReceived(ctx.core, parts, seen, error.status, error, 'rejected');
-    throw error.withRecord(recordOf(seen, error.status, error, 'rejected'));
+    // reported above as bot-event-received: the core adds no request-rejected of its own
+    throw error.withRecord(recordOf(seen, error.status, error, 'rejected')).reported();
   }
 }
 

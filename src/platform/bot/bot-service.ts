@@ -305,7 +305,10 @@ function tokenRoute(core: PlatformCore, issuer: TokenIssuer | undefined): Route 
       });
       // RFC 6749 5.2: a refused token request is answered with its own status
       if (!issued.ok)
-        throw new ProtocolError(issued.code, issued.message, { status: issued.status });
+        throw new ProtocolError(issued.code, issued.message, {
+          status: issued.status,
+          report: false, // bot-token above says it
+        });
       return {
         status: 200,
         body: issued.body,

@@ -65,19 +65,12 @@ export function createChannelService(core: PlatformCore): PlatformService {
     // the simulator's own log may say which part is wrong; the answer does not (it would
     // tell a caller which public ids exist)
     const known = core.state.channels.get(params.channel ?? '')?.kind === 'custom';
-    core.emit({
-      type: 'request-rejected',
-      method: request.method,
-      path: request.path,
-      status: 404,
-      code: 'not_found',
-      message: known
+    // spec 4.1, 7.1: unknown public id (or wrong random string) -> 404
+    throw new ProtocolError('not_found', NO_CHANNEL, {
+      report: known
         ? `wrong random string for channel "${params.channel ?? ''}"`
         : `no channel has the public id "${params.channel ?? ''}"`,
-      protocolMs: core.clock.now(),
     });
-    // spec 4.1, 7.1: unknown public id (or wrong random string) -> 404
-    throw new ProtocolError('not_found', NO_CHANNEL);
   };
 
   /** The custom channel of the URL, when its random string matches (compared in constant time). */
@@ -145,7 +138,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       record: { iface: 'channel', notes: ['mutant customer-500-once'] },
     };
   const body = request.body;
-  if (!body || !body.ok) return refuseUnreadBody(core, request, body, now);
+  if (!body || !body.ok) return refuseUnreadBody(body);
   const json = withEmptySenderFilled(body.json, core.mutant);
   const detected = detectKind(json);
   if (!detected.kind || !detected.kind.startsWith('channel.customer.'))
@@ -167,6 +160,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       throw new ProtocolError('invalid_request', verdict.errors.join('; '), {
         section: '7.1',
         record: { kind, verdict },
+        report: false, // the violation above says it
       });
     return {
       status: 200,
@@ -225,25 +219,14 @@ function reportViolation(
   });
 }
 
-/** spec 7.1: no body, or one that is not JSON (body.ts said why): refused and reported. */
-function refuseUnreadBody(
-  core: PlatformCore,
-  request: PlatformRequest,
-  body: Extract<BodyResult, { ok: false }> | undefined,
-  now: number,
-): never {
+/**
+ * spec 7.1: no body, or one that is not JSON (body.ts said why): refused (the core reports it
+ * as it answers).
+ */
+function refuseUnreadBody(body: Extract<BodyResult, { ok: false }> | undefined): never {
   const status = body?.status ?? 400;
   const code = body?.code ?? 'empty_body';
   const message = body?.message ?? 'a JSON body is required';
-  core.emit({
-    type: 'request-rejected',
-    method: request.method,
-    path: request.path,
-    status,
-    code,
-    message,
-    protocolMs: now,
-  });
   throw new ProtocolError(code, message, { status, record: { notes: [message] } });
 }
 
@@ -294,6 +277,7 @@ export function notCustomerMessage(
   throw new ProtocolError('invalid_request', reason, {
     section: '2.1',
     record: { verdict: { ok: false, errors: [reason], warnings: [] } },
+    report: false, // the violation above says it
   });
 }
 

@@ -9,6 +9,8 @@ import {
   notThisMethod,
 } from '../../../src/platform/service-table.js';
 import type { PlatformRequest } from '../../../src/platform/types.js';
+import { ProtocolError } from '../../../src/protocol-error.js';
+import type { RequestRejectedEvent } from '../../../src/wire-errors.js';
 
 const request = (method: string, path: string): PlatformRequest => ({
   method,
@@ -112,5 +114,51 @@ describe('channels as the setup screen configures them (spec 1.3, 4.1)', () => {
       integratorUrl: 'http://127.0.0.1:9/in',
       chunked: false,
     });
+  });
+
+  it('reports every refusal it answers once as request-rejected, unless its route did', async () => {
+    const rejected: RequestRejectedEvent[] = [];
+    const clock = createVirtualClock();
+    const table = createServiceTable({
+      hooks: { add: () => undefined },
+      clock,
+      onRejected: (e) => rejected.push(e),
+    });
+    table.use({
+      name: 'a',
+      routes: [
+        {
+          method: 'POST',
+          path: '/log',
+          handler: () => {
+            throw new ProtocolError('not_found', 'no such thing', {
+              report: 'the richer log line',
+            });
+          },
+        },
+        {
+          method: 'POST',
+          path: '/own',
+          handler: () => {
+            throw new ProtocolError('invalid_request', 'said already').reported();
+          },
+        },
+      ],
+    });
+    await clock.advance(1500);
+    expect(table.handle(request('GET', '/nowhere')).status).toBe(404);
+    expect(table.handle(request('GET', '/log')).status).toBe(405);
+    expect(table.handle(request('POST', '/log')).status).toBe(404);
+    expect(table.handle(request('POST', '/own')).status).toBe(400);
+    expect(rejected).toEqual([
+      expect.objectContaining({
+        path: '/nowhere',
+        status: 404,
+        code: 'not_found',
+        protocolMs: 1500,
+      }),
+      expect.objectContaining({ path: '/log', status: 405, code: 'method_not_allowed' }),
+      expect.objectContaining({ path: '/log', status: 404, message: 'the richer log line' }),
+    ]);
   });
 });
