@@ -33,6 +33,7 @@ const VOLUME = [
   'test/integration/load.test.ts',
   'test/integration/conform-fuzz.test.ts',
   'test/e2e/load.test.ts',
+  'test/e2e/readme-tours.test.ts',
 ];
 
 const tier = (
