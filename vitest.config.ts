@@ -20,10 +20,12 @@ const ISOLATED_UNIT = [
 ];
 
 /**
- * The loops against third-party peers (Flask, PHP): each records, converts and replays against
- * real processes in real time, over a minute in all. `npm run test:slow` runs them, as CI does.
+ * `npm run test:slow` only, as CI runs it: the loops against third-party peers (Flask, PHP),
+ * each recording, converting and replaying against real processes in real time, over a minute
+ * in all; and the example projects under `svc-cli mutate` at full size, about 20 runs of their
+ * own vitest and pytest suites (`npm test` runs one small mutation of each).
  */
-const SLOW_ONLY = ['test/e2e/foreign-loops.test.ts'];
+const SLOW_ONLY = ['test/e2e/foreign-loops.test.ts', 'test/e2e/mutate-examples.test.ts'];
 
 /** The files whose volume tests grow with SVC_TEST_FULL (test/helpers/size.ts). */
 const VOLUME = [
@@ -31,6 +33,7 @@ const VOLUME = [
   'test/integration/load.test.ts',
   'test/integration/conform-fuzz.test.ts',
   'test/e2e/load.test.ts',
+  'test/e2e/readme-tours.test.ts',
 ];
 
 const tier = (

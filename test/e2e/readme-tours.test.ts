@@ -6,6 +6,7 @@
  * command reads) scales the protocol timers so a 6 s redelivery series takes 3 s. Not less:
  * conform's 1 s timing tolerance is then 500 wall ms. At 0.2 (200 ms) a full `npm run check`
  * read attempt 3 at 7.14 s instead of 6; at 0.05 (50 ms) a cold first attempt made it 4.3 s.
+ * A `--fuzz N` runs at most 20 cases but in `npm run test:slow` (`fuzzCases`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port.js';
 import { bin, repoRoot } from '../helpers/run-cli.js';
+import { sized } from '../helpers/size.js';
 
 /** The README and the docs/ pages its tours continue in, searched as one text. */
 const README = [
@@ -25,6 +27,12 @@ const README = [
   .map((file) => readFileSync(join(repoRoot, file), 'utf8'))
   .join('\n');
 const TIME_SCALE = '0.5';
+
+/**
+ * A line's `--fuzz N` runs at most 20 cases in `npm test` (each case is an exchange and its
+ * redelivery: enough to show the line works and passes), and as written in `npm run test:slow`.
+ */
+const fuzzCases = (written: number): number => sized(Math.min(written, 20), written);
 
 /** The command lines of the first sh block after `marker` (continuations joined, comments cut). */
 function tourLines(marker: string): string[] {
@@ -66,6 +74,8 @@ function argvOf(
   text = text.replace(/\b(\d{4})\b/g, (port) => String(ports.get(port) ?? port));
   const args: string[] = [];
   for (const match of text.matchAll(/"([^"]*)"|(\S+)/g)) args.push(match[1] ?? match[2]!);
+  const fuzz = args.indexOf('--fuzz') + 1;
+  if (fuzz > 0) args[fuzz] = String(fuzzCases(Number(args[fuzz])));
   expect(args.slice(0, 2)).toEqual(['npx', 'svc-cli']);
   expect(text).not.toMatch(/<[^>]+>/); // every placeholder was filled
   return args.slice(2);
@@ -255,7 +265,7 @@ describe('README tours, as written', () => {
     await target.waitFor(/listening/);
     const hooks = await run(argvOf(lines[1]!, ports, {}), cwd);
     expect(hooks.code, hooks.out).toBe(0);
-    expect(hooks.out).toMatch(/fuzz: 500 generated cases, seed 7/);
+    expect(hooks.out).toContain(`fuzz: ${fuzzCases(500)} generated cases, seed 7`);
     const listen = start(argvOf(lines[2]!, ports, {}), cwd);
     await listen.waitFor(/listening/);
     // the README's line with protocol time 5x slower: its 3 s answer budget (spec 8) is real
@@ -263,7 +273,7 @@ describe('README tours, as written', () => {
     const integrator = await run(['--time-scale', '5', ...argvOf(lines[3]!, ports, {})], cwd);
     // the seed is random (the README's line has none): a failure shows its report
     expect(integrator.code, integrator.out).toBe(0);
-  }, 120_000); // 800 cases of CPU work: a loaded 2-core machine took 20 s
+  }, 120_000); // 800 cases in test:slow: a loaded 2-core machine took 20 s
 
   it('Your own peer: record through proxy hooks, convert, replay against the receiver, conform, fuzz a bot', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
@@ -302,7 +312,7 @@ describe('README tours, as written', () => {
     await bot.waitFor(/listening/);
     const fuzzed = await run(argvOf(lines[9]!, ports, {}), cwd);
     expect(fuzzed.code, fuzzed.out).toBe(0);
-    expect(fuzzed.out).toMatch(/fuzz: 20 generated cases/);
+    expect(fuzzed.out).toContain(`fuzz: ${fuzzCases(20)} generated cases`);
   }, 120_000);
 
   it('Bring your own peer page: replay against a receiver and a bot (fresh ids), fuzz the bot', async () => {
@@ -327,7 +337,7 @@ describe('README tours, as written', () => {
     // the bot's platform port is free again: conform's embedded platform takes it
     const fuzzed = await run(argvOf(fuzz[0]!, ports, {}), cwd);
     expect(fuzzed.code, fuzzed.out).toBe(0);
-    expect(fuzzed.out).toMatch(/fuzz: 100 generated cases/);
+    expect(fuzzed.out).toContain(`fuzz: ${fuzzCases(100)} generated cases`);
   }, 120_000);
 
   it('Web developer: widget serves the demo page wired to a simulator with its agent console', async () => {

@@ -1,5 +1,5 @@
 // The WEAK suite: it runs the bridge's main paths and checks little. It stays green under most
-// simulator mutants: `svc-cli mutate` names them (test/e2e/mutate.test.ts asserts which).
+// simulator mutants: `svc-cli mutate` names them (test/e2e/mutate-examples.test.ts asserts which).
 import { describe, expect, it } from 'vitest';
 import { useShop } from './harness.mjs';
 

@@ -1,6 +1,6 @@
 """The bridge against `svc-cli platform`: sending, the chat button, receiving, and one
 redelivery. It checks neither the redelivery interval nor the agent's photo nor long
-texts: `svc-cli mutate` names those survivors (test/e2e/mutate.test.ts asserts which).
+texts: `svc-cli mutate` names those survivors (test/e2e/mutate-examples.test.ts asserts which).
 
 The mutant flip-chunked is killed, and not by design: the bridge reads only Content-Length
 bodies, and spec 4.2 allows chunked ones. That is the bug a mutation run is for."""

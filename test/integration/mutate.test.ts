@@ -1,0 +1,311 @@
+/**
+ * `svc-cli mutate` in process: selection, scoring, the JSON and text lines, --min-score,
+ * --coverage, --junit, --report, timeouts and Ctrl-C. The user's test command is cheap: the
+ * built CLI replaying a bundled conversation (the simulator under SVC_MUTANT), or a node
+ * one-liner whose exit code follows SVC_MUTANT. That a real project's suite (vitest with msw,
+ * pytest, a script starting `svc-cli platform`) kills and spares mutants is
+ * test/e2e/mutate.test.ts's, and at full size test/e2e/mutate-examples.test.ts's.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestContext, runInProcess, type TestContext } from '../helpers/cli-context.js';
+import { bin, repoRoot } from '../helpers/run-cli.js';
+
+const node = process.execPath;
+const fixture = join(repoRoot, 'fixtures/conversations/redelivery-recovered.json');
+/** a suite that fails under the mutants named after it, and passes under any other */
+const failsUnder = (...names: string[]): string[] => [
+  node,
+  '-e',
+  'process.exit(process.argv.slice(1).includes(process.env.SVC_MUTANT) ? 1 : 0)',
+  ...names,
+];
+
+interface Run {
+  code: number;
+  test: TestContext;
+}
+
+async function mutate(argv: string[], cwd = repoRoot): Promise<Run> {
+  const test = createTestContext({ cwd });
+  const code = await runInProcess(test, ['mutate', ...argv]);
+  return { code, test };
+}
+
+const jsonLines = (test: TestContext): Array<Record<string, unknown>> =>
+  test
+    .stdout()
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+let dir: string;
+let recording: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-mutate-'));
+  // what the suite below exercised: the replay of one redelivery series, recorded
+  recording = join(dir, 'run.ndjson');
+  const test = createTestContext({ cwd: repoRoot });
+  expect(await runInProcess(test, ['replay', '--record', recording, fixture])).toBe(0);
+});
+
+describe('svc-cli mutate --list', () => {
+  it('prints the catalogue with each spec section and survivor meaning; --only and --skip select', async () => {
+    const text = await mutate(['--list']);
+    expect(text.code).toBe(0);
+    expect(text.test.stdout()).toContain('redeliver-early  redelivery, spec 8');
+    expect(text.test.stdout()).toMatch(
+      /survivor: your tests would not notice the platform delivering an agent message twice/,
+    );
+    expect(text.test.stdout()).toMatch(/^\d+ of \d+ mutants$/m);
+    const hooks = await mutate(['--json', '--list', '--only', 'hooks']);
+    const names = jsonLines(hooks.test).map((l) => l.name);
+    expect(names).toContain('no-chat-finished');
+    expect(names.length).toBeGreaterThan(3);
+    // a section, less a name and a family
+    const section = await mutate([
+      '--json',
+      '--list',
+      '--only',
+      'spec 8',
+      '--skip',
+      'redeliver-early,limits',
+    ]);
+    expect(jsonLines(section.test).map((l) => l.name)).toEqual([
+      'skip-third-attempt',
+      'extra-attempt',
+      'no-redelivery',
+      'bot-redeliver-early',
+    ]);
+    const unknown = await mutate(['--list', '--only', 'skip-3rd-attempt']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.test.stderr()).toContain('SVC_E_UNKNOWN_MUTANT');
+  });
+});
+
+describe('svc-cli mutate: scoring', () => {
+  it('kills and spares by name, three at once; below --min-score exits 1', async () => {
+    const run = await mutate([
+      '--json',
+      '--only',
+      'customer-500-once,status-inverted,unknown-channel-200',
+      '--jobs',
+      '3',
+      '--min-score',
+      '80',
+      '--',
+      ...failsUnder('customer-500-once', 'status-inverted'),
+    ]);
+    expect(run.test.stderr()).toContain('mutation score 66.6% is below --min-score 80%');
+    expect(run.code).toBe(1);
+    const lines = jsonLines(run.test);
+    // each line as its run ends: three at once end in any order
+    const results = lines.filter((l) => l.type === 'mutant-result');
+    expect(Object.fromEntries(results.map((l) => [l.name, [l.outcome, l.exitCode]]))).toEqual({
+      'customer-500-once': ['killed', 1],
+      'status-inverted': ['killed', 1],
+      'unknown-channel-200': ['survived', 0],
+    });
+    expect(lines.find((l) => l.type === 'summary')).toMatchObject({
+      score: 66.6,
+      killed: 2,
+      survived: 1,
+      timedOut: 0,
+      notExercised: 0,
+      total: 3,
+      survivors: ['unknown-channel-200'],
+      minScore: 80,
+      pass: false,
+    });
+  });
+
+  it('a replayed conversation kills what it pins; --coverage leaves the unexercised unrun', async () => {
+    const run = await mutate([
+      '--only',
+      'skip-third-attempt,extra-attempt,drop-agent-typing',
+      '--coverage',
+      recording,
+      '--min-score',
+      '90',
+      '--',
+      node,
+      bin,
+      'replay',
+      fixture,
+    ]);
+    const out = run.test.stdout();
+    expect(run.code, run.test.stderr()).toBe(0);
+    expect(out).toMatch(/^clean run passed in \d+\.\d s/);
+    expect(out).toMatch(/^killed {4}skip-third-attempt \(spec 8\) {2}\d+\.\d s$/m);
+    // the series recovers on attempt 3 and no agent types: neither can be seen by this run
+    expect(out).toContain('unrun     extra-attempt (spec 8): never exercised by the recorded run');
+    expect(out).toContain('drop-agent-typing (spec 2.3): never exercised');
+    expect(out).toContain(
+      'mutation score 100.0% (1 killed, 0 timed out, 0 survived of 1; 2 never exercised, not run)',
+    );
+  });
+
+  it('a survivor is printed with what it means; no mutant exercised scores 0', async () => {
+    const run = await mutate(['--only', 'duplicate-agent-message', '--', ...failsUnder()]);
+    expect(run.code).toBe(0);
+    expect(run.test.stdout()).toMatch(/^survived {2}duplicate-agent-message \(spec [\d.]+\)/m);
+    expect(run.test.stdout()).toContain(
+      'your tests would not notice the platform delivering an agent message twice',
+    );
+    expect(run.test.stdout()).toContain('mutation score 0.0% (0 killed, 0 timed out, 1 survived');
+    const none = await mutate([
+      '--json',
+      '--only',
+      'no-chat-finished',
+      '--coverage',
+      recording,
+      '--',
+      ...failsUnder(),
+    ]);
+    expect(none.code).toBe(0);
+    expect(jsonLines(none.test).find((l) => l.type === 'summary')).toMatchObject({
+      score: 0,
+      notExercised: 1,
+      total: 1,
+    });
+  });
+
+  it('a run that does not end by --timeout is stopped and counts as killed', async () => {
+    const hangs = [node, '-e', 'if (process.env.SVC_MUTANT) setInterval(() => {}, 1000)'];
+    const run = await mutate([
+      '--only',
+      'customer-500-once',
+      '--timeout',
+      '500',
+      '--min-score',
+      '100',
+      '--',
+      ...hangs,
+    ]);
+    expect(run.code, run.test.stderr()).toBe(0);
+    expect(run.test.stdout()).toMatch(/^timeout {3}customer-500-once \(spec [\d.]+\)/m);
+    expect(run.test.stdout()).toContain('mutation score 100.0% (0 killed, 1 timed out');
+  });
+});
+
+describe('svc-cli mutate: JUnit and HTML', () => {
+  it('JUnit and the HTML report: a case per mutant, the unexercised skipped, the score a gate', async () => {
+    const run = await mutate(
+      [
+        '--only',
+        'skip-third-attempt,no-redelivery,no-chat-finished',
+        '--jobs',
+        '2',
+        '--coverage',
+        recording,
+        '--min-score',
+        '100',
+        '--junit',
+        'mutants.xml',
+        '--report',
+        'mutants.html',
+        '--',
+        node,
+        bin,
+        'replay',
+        fixture,
+      ],
+      dir,
+    );
+    expect(run.code, run.test.stderr()).toBe(0);
+    expect(run.test.stderr()).toContain('JUnit written to mutants.xml: 3 mutants');
+    expect(run.test.stderr()).toMatch(
+      /HTML report written to mutants\.html: 3 mutants, 1 conversation of the recorded run/,
+    );
+    const xml = readFileSync(join(dir, 'mutants.xml'), 'utf8');
+    expect(xml).toContain('tests="4" failures="0"');
+    expect(xml).toContain('<property name="mutation.score" value="100"/>');
+    expect(xml).toMatch(
+      /<testcase name="skip-third-attempt \(spec 8\)" classname="svc-cli mutate.redelivery" time="[\d.]+"><\/testcase>/,
+    );
+    expect(xml).toContain('<skipped message="never exercised by the recorded run: not run"/>');
+    expect(xml).toMatch(
+      /<testcase name="mutation score &gt;= 100%" classname="svc-cli mutate"><\/testcase>/,
+    );
+    expect(xml).not.toContain('<failure');
+    // the trace report's page: a card per mutant, then the recorded run's conversations
+    const html = readFileSync(join(dir, 'mutants.html'), 'utf8');
+    expect(html.match(/<section class="conv mutant/g)).toHaveLength(3);
+    expect(html).toContain('data-outcome="not-exercised"');
+    expect(html).toMatch(/<section class="conv" id="c-/);
+    expect(html).toContain('mutation score <b>100.0%</b>');
+  });
+
+  it('--junit fails each survivor with what it means, and the score below --min-score', async () => {
+    const run = await mutate([
+      '--only',
+      'customer-500-once,unknown-channel-200',
+      '--min-score',
+      '80',
+      '--junit',
+      join(dir, 'survivors.xml'),
+      '--',
+      ...failsUnder('customer-500-once'),
+    ]);
+    expect(run.code).toBe(1);
+    const xml = readFileSync(join(dir, 'survivors.xml'), 'utf8');
+    expect(xml).toContain('tests="3" failures="2"');
+    expect(xml).toContain(
+      '<failure message="your tests never send to a wrong channel URL and expect the 404" type="MutantSurvived">',
+    );
+    expect(xml).toContain('type="MutationScoreBelowMinimum"');
+  });
+});
+
+describe('svc-cli mutate: refusals', () => {
+  it('a report that cannot be written stops before any run (exit 2)', async () => {
+    const run = await mutate([
+      '--report',
+      join(dir, 'no-such-folder/r.html'),
+      '--',
+      node,
+      '-e',
+      '0',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.test.stderr()).toContain('Could not use --report');
+    expect(run.test.stdout()).not.toContain('clean run');
+  });
+
+  it('refuses to run mutants when the clean run fails, or there is no command (exit 2)', async () => {
+    const failing = await mutate(['--', node, '-e', 'process.exit(3)']);
+    expect(failing.code).toBe(2);
+    expect(failing.test.stderr()).toContain('SVC_E_MUTATE_CLEAN_RUN');
+    expect(failing.test.stderr()).toContain('exited 3 against the clean simulator');
+    const missing = await mutate(['--', join(dir, 'no-such-command')]);
+    expect(missing.code).toBe(2);
+    expect(missing.test.stderr()).toContain('SVC_E_MUTATE_CLEAN_RUN');
+    const none = await mutate([]);
+    expect(none.code).toBe(2);
+    expect(none.test.stderr()).toContain('no test command given');
+  });
+
+  it('Ctrl-C stops the running mutant with what it started, and no other starts', async () => {
+    const test = createTestContext({ cwd: repoRoot });
+    const run = runInProcess(test, [
+      '--json',
+      'mutate',
+      '--only',
+      'customer-500-once,status-inverted',
+      '--',
+      node,
+      '-e',
+      // the mutant's run says it started, then hangs
+      'if (process.env.SVC_MUTANT) { require("node:fs").writeFileSync(process.argv[1], "") ; setInterval(() => {}, 1000) }',
+      join(dir, 'started'),
+    ]);
+    await vi.waitFor(() => readFileSync(join(dir, 'started')), { timeout: 30_000, interval: 20 });
+    test.abort();
+    expect(await run).toBe(130);
+    expect(test.stderr()).toContain('interrupted: 0 of the mutants finished');
+    expect(jsonLines(test).filter((l) => l.type === 'mutant-result')).toEqual([]);
+  });
+});
