@@ -232,7 +232,7 @@ function refuseUnreadBody(body: Extract<BodyResult, { ok: false }> | undefined):
 
 /**
  * Not a customer message: a message of a type this role does not know is ignored with a
- * warning (spec 2.3, answered 200); anything else is refused (spec 2.1, 400).
+ * warning (spec 2.3, answered 200); anything else is refused with 400 (spec 2.1).
  */
 export function notCustomerMessage(
   core: PlatformCore,

@@ -146,10 +146,10 @@ describe('channels as the setup screen configures them (spec 1.3, 4.1)', () => {
       ],
     });
     await clock.advance(1500);
-    expect(table.handle(request('GET', '/nowhere')).status).toBe(404);
-    expect(table.handle(request('GET', '/log')).status).toBe(405);
-    expect(table.handle(request('POST', '/log')).status).toBe(404);
-    expect(table.handle(request('POST', '/own')).status).toBe(400);
+    expect((await table.handle(request('GET', '/nowhere'))).status).toBe(404);
+    expect((await table.handle(request('GET', '/log'))).status).toBe(405);
+    expect((await table.handle(request('POST', '/log'))).status).toBe(404);
+    expect((await table.handle(request('POST', '/own'))).status).toBe(400);
     expect(rejected).toEqual([
       expect.objectContaining({
         path: '/nowhere',
