@@ -10,6 +10,7 @@ import { loadConversation } from '../../src/conversation/load.js';
 import { replayConversation, type ReplayOptions } from '../../src/conversation/runner.js';
 import { SPEC_PROFILE, settingsOf } from '../../src/platform/profile.js';
 import type { MutantName } from '../../src/platform/mutants.js';
+import { createTestContext, runInProcess } from '../helpers/cli-context.js';
 import { LATE_HOOK } from '../helpers/late-hook.js';
 import { repoRoot } from '../helpers/run-cli.js';
 
@@ -162,6 +163,24 @@ describe('replay: planted bugs the invariants catch, and pass when fixed', () =>
       ]);
       const fixed = await replayFixture();
       expect(fixed.ok).toBe(true);
+    });
+
+    it.each([
+      ['transcript-repeats-redelivered', 'transcript'],
+      ['redeliver-new-id', 'redelivery-id'],
+    ])('replay --mutant %s exits 1 naming %s and both exchanges; 0 without it', async (m, rule) => {
+      const run = async (argv: string[]) => {
+        const test = createTestContext({ cwd: repoRoot });
+        return { code: await runInProcess(test, ['replay', ...argv, file]), out: test.stdout() };
+      };
+      const broken = await run(['--mutant', m]);
+      expect(broken.code).toBe(1);
+      expect(broken.out).toMatch(
+        new RegExp(
+          `${rule} \\(spec [\\d.]+\\): .*\\[exchanges #\\d+ and #\\d+; --no-invariant ${rule}`,
+        ),
+      );
+      expect((await run([])).code).toBe(0);
     });
   });
 });
