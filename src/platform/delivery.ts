@@ -27,6 +27,8 @@ export interface DeliverOptions {
   shownUrl?: string;
   /** JSON text */
   body: string;
+  /** the body of attempt n when it is not `body` (a simulator mutant's redelivery) */
+  bodyFor?: (attempt: number) => string;
   chunked?: boolean;
   headers?: Record<string, string>;
   /** headers computed per attempt (a renewed access token, spec 5.3); merged over `headers` */
@@ -167,7 +169,7 @@ async function runSeries(
         : options.headers;
       outcome = await postJson({
         url: options.url,
-        body: options.body,
+        body: bodyOf(options, attempt),
         timeoutMs: policy.attemptTimeoutMs,
         clock,
         ...(options.chunked === undefined ? {} : { chunked: options.chunked }),
@@ -279,10 +281,10 @@ function recordAttempt(
         'content-type': 'application/json',
         ...(options.chunked
           ? { 'transfer-encoding': 'chunked' }
-          : { 'content-length': String(Buffer.byteLength(options.body)) }),
+          : { 'content-length': String(Buffer.byteLength(bodyOf(options, attempt))) }),
         ...headers,
       },
-      body: options.body,
+      body: bodyOf(options, attempt),
     },
     ...extra,
     notes: [
@@ -291,6 +293,10 @@ function recordAttempt(
     ],
   });
 }
+
+/** What attempt n sends: `body`, unless the caller shapes each attempt's own. */
+const bodyOf = (options: DeliverOptions, attempt: number): string =>
+  options.bodyFor?.(attempt) ?? options.body;
 
 /** The chat and kind a series' events name, when the caller gave them. */
 function seriesRef(options: DeliverOptions): { chatId?: number; kind?: string } {

@@ -73,6 +73,15 @@ export const MUTANTS = [
     exercisedBy: ['timing:channel:attempt-2', 'timing:channel:attempt-3', 'timing:channel:failed'],
   },
   {
+    name: 'redeliver-new-id',
+    family: 'redelivery',
+    spec: '8',
+    deviation: 'gives each redelivery of an agent message a new message.id (attempt 1 keeps it)',
+    survivor:
+      'your tests would not notice a redelivered message arriving under a new id: do they check that a retry repeats the id of the attempt your endpoint refused?',
+    exercisedBy: ['timing:channel:attempt-2', 'timing:channel:attempt-3', 'timing:channel:failed'],
+  },
+  {
     name: 'bot-handover-after-one-attempt',
     family: 'redelivery',
     spec: '3',
@@ -296,6 +305,16 @@ export const MUTANTS = [
     survivor:
       'your tests would not notice a chat closing without chat_finished: does anything wait for it?',
     exercisedBy: ['kind:hook.chat_finished'],
+  },
+  {
+    name: 'transcript-repeats-redelivered',
+    family: 'hooks',
+    spec: '2.6',
+    deviation:
+      "lists a redelivered agent message in chat_finished's transcript once per delivery attempt",
+    survivor:
+      'your tests never read the chat_finished transcript of a chat whose agent message was redelivered: is it there once?',
+    exercisedBy: ['timing:channel:attempt-2', 'timing:channel:attempt-3'],
   },
   {
     name: 'hook-without-user-token',

@@ -15,8 +15,8 @@ type Cell = { tests: string[]; peer: string } | { missing: string };
 export const INVARIANT_TABLE: Record<InvariantName, { replay: Cell; conform: Cell }> = {
   transcript: {
     replay: {
-      missing:
-        "the embedded platform builds chat_finished's transcript itself (the hook service); no fixture or simulator mutant makes it wrong (the rule is planted on spans in test/unit/trace/invariants.test.ts)",
+      tests: ['test/integration/replay-invariants.test.ts'],
+      peer: 'simulator mutant transcript-repeats-redelivered: chat_finished lists a redelivered agent message once per attempt',
     },
     conform: {
       tests: ['test/integration/conform-invariants.test.ts'],
@@ -62,8 +62,8 @@ export const INVARIANT_TABLE: Record<InvariantName, { replay: Cell; conform: Cel
   },
   'redelivery-id': {
     replay: {
-      missing:
-        "the embedded platform's channel and bot services keep a redelivery's id; planting a new id needs a simulator mutant in those services (rule planted on spans in test/unit/trace/invariants.test.ts)",
+      tests: ['test/integration/replay-invariants.test.ts'],
+      peer: 'simulator mutant redeliver-new-id: each redelivery of an agent message to the integrator carries a new message id',
     },
     conform: {
       missing:

@@ -56,6 +56,8 @@ const KILLED_BY_FIXTURE: ReadonlyArray<[MutantName, string]> = [
   ['ignore-crm-link', 'hook-lifecycle.json'],
   ['offline-messages-spelling', 'hook-offline-message.json'],
   ['no-chat-finished', 'hook-lifecycle.json'],
+  ['redeliver-new-id', 'transcript-redelivered.json'],
+  ['transcript-repeats-redelivered', 'transcript-redelivered.json'],
 ];
 
 /** Conversations written for the mutants no bundled fixture pins. */

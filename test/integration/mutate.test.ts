@@ -78,6 +78,7 @@ describe('svc-cli mutate --list', () => {
       'skip-third-attempt',
       'extra-attempt',
       'no-redelivery',
+      'redeliver-new-id',
       'bot-redeliver-early',
     ]);
     const unknown = await mutate(['--list', '--only', 'skip-3rd-attempt']);

@@ -4,10 +4,15 @@
  * `invariants` step naming the rule and both exchanges, and passes once the bug is gone.
  */
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { conversationSchema, type ConversationInput } from '../../src/conversation/format.js';
+import { loadConversation } from '../../src/conversation/load.js';
 import { replayConversation, type ReplayOptions } from '../../src/conversation/runner.js';
 import { SPEC_PROFILE, settingsOf } from '../../src/platform/profile.js';
+import type { MutantName } from '../../src/platform/mutants.js';
+import { createTestContext, runInProcess } from '../helpers/cli-context.js';
 import { LATE_HOOK } from '../helpers/late-hook.js';
+import { repoRoot } from '../helpers/run-cli.js';
 
 const replay = (input: ConversationInput, more: Partial<ReplayOptions> = {}) =>
   replayConversation({ conversation: conversationSchema.parse(input), ...more });
@@ -118,5 +123,64 @@ describe('replay: planted bugs the invariants catch, and pass when fixed', () =>
     });
     const fixed = await replay(conversation(true));
     expect(fixed.ok, JSON.stringify(fixed.steps.filter((s) => s.status === 'failed'))).toBe(true);
+  });
+
+  describe('simulator mutants on a bundled fixture: an agent message delivered on attempt 3', () => {
+    const file = join(repoRoot, 'fixtures/conversations/transcript-redelivered.json');
+    const replayFixture = async (mutant?: MutantName) =>
+      replayConversation({
+        conversation: await loadConversation(file),
+        file,
+        ...(mutant ? { mutant } : {}),
+      });
+
+    it('transcript: chat_finished lists the redelivered message once per attempt', async () => {
+      const broken = await replayFixture('transcript-repeats-redelivered');
+      expect(broken.ok).toBe(false);
+      expect(invariantsStep(broken)).toMatchObject({
+        status: 'failed',
+        details: [
+          expect.stringMatching(
+            /^transcript \(spec 2\.6\): chat_finished #(\d+) chat_finished at 6\.000 s logs the agent message #(\d+) agent\.text at 0\.000 s "Checking now\." 3 times; it was sent once \[exchanges #\2 and #\1; --no-invariant transcript switches it off\]$/,
+          ),
+        ],
+      });
+      const fixed = await replayFixture();
+      expect(fixed.ok, JSON.stringify(fixed.steps.filter((s) => s.status === 'failed'))).toBe(true);
+    });
+
+    it('redelivery-id: each redelivery to the integrator carries a new message id', async () => {
+      const broken = await replayFixture('redeliver-new-id');
+      expect(broken.ok).toBe(false);
+      const details = invariantsStep(broken)?.details ?? [];
+      expect(details).toEqual([
+        expect.stringMatching(
+          /^redelivery-id \(spec 8\): #(\d+) agent\.text attempt 2 at 3\.000 s carries id (\S+)-retry-2; the attempt before, #(\d+) agent\.text at 0\.000 s, carried \2 \[exchanges #\3 and #\1; --no-invariant redelivery-id switches it off\]$/,
+        ),
+        expect.stringMatching(
+          /^redelivery-id \(spec 8\): #(\d+) agent\.text attempt 3 at 6\.000 s carries id \S+-retry-3; the attempt before, #(\d+) agent\.text attempt 2 at 3\.000 s, carried \S+-retry-2 \[exchanges #\2 and #\1; --no-invariant redelivery-id switches it off\]$/,
+        ),
+      ]);
+      const fixed = await replayFixture();
+      expect(fixed.ok).toBe(true);
+    });
+
+    it.each([
+      ['transcript-repeats-redelivered', 'transcript'],
+      ['redeliver-new-id', 'redelivery-id'],
+    ])('replay --mutant %s exits 1 naming %s and both exchanges; 0 without it', async (m, rule) => {
+      const run = async (argv: string[]) => {
+        const test = createTestContext({ cwd: repoRoot });
+        return { code: await runInProcess(test, ['replay', ...argv, file]), out: test.stdout() };
+      };
+      const broken = await run(['--mutant', m]);
+      expect(broken.code).toBe(1);
+      expect(broken.out).toMatch(
+        new RegExp(
+          `${rule} \\(spec [\\d.]+\\): .*\\[exchanges #\\d+ and #\\d+; --no-invariant ${rule}`,
+        ),
+      );
+      expect((await run([])).code).toBe(0);
+    });
   });
 });

@@ -190,6 +190,13 @@ function deliverToIntegrator(
     url: `${integratorUrl}/${encodeURIComponent(channel.id)}`, // spec 4.2
     // the forms a profile asks for (payload-forms.ts); the spec's when none
     body: shapeSent(core, kind, JSON.stringify(sent.payload)),
+    // spec 8: a redelivery repeats the message, id included; the mutant renames each retry
+    ...(mutant === 'redeliver-new-id'
+      ? {
+          bodyFor: (attempt: number) =>
+            shapeSent(core, kind, JSON.stringify(withMessageId(sent.payload, messageId, attempt))),
+        }
+      : {}),
     chunked: mutant === 'flip-chunked' ? !channel.chunked : channel.chunked,
     policy: core.channelPolicy,
     clock: core.clock,
@@ -214,4 +221,11 @@ function deliverToIntegrator(
     if (sent.line) sent.line.delivery = lineDelivery(result.attempts, result);
     return { ...result, deliveryId: messageId, chatId: chat.id, payload: sent.payload };
   });
+}
+
+/** The payload with the id attempt n carries under the redeliver-new-id mutant. */
+function withMessageId(payload: unknown, messageId: string, attempt: number): unknown {
+  if (attempt < 2) return payload;
+  const sent = payload as { message: ChannelMessage };
+  return { ...sent, message: { ...sent.message, id: `${messageId}-retry-${attempt}` } };
 }

@@ -162,7 +162,7 @@ function hookLifecycle(ctx: HookContext): Partial<LifecycleHooks> {
           .filter((a): a is Agent => a !== undefined);
         const data = hookDataOf(chat);
         const body = buildChatFinished(baseOf(chat, customer), agents, {
-          messages: chatLogOf(chat),
+          messages: chatLogOf(chat, core.mutant),
           rate: data.rate ?? null,
           blacklisted: data.blacklisted ?? false,
         });
@@ -268,17 +268,23 @@ export function hookAgentOf(
 }
 
 /** spec 2.6: the chat log of chat_finished: visitor and agent lines, agent_id on agent lines. */
-function chatLogOf(chat: Chat): HookChatLogItem[] {
+function chatLogOf(chat: Chat, mutant: MutantName | undefined): HookChatLogItem[] {
   const items: HookChatLogItem[] = [];
   for (const line of chat.lines) {
     if (line.type === 'bot') continue; // spec 2.6 knows visitor and agent only
-    items.push({
-      timestamp: line.timestamp,
-      type: line.type,
-      ...(line.type === 'agent' && line.agentId !== undefined ? { agent_id: line.agentId } : {}),
-      // spec 2.6 does not show the text's field; the public samples name it `message`
-      ...(line.text === undefined ? {} : { message: line.text, text: line.text }),
-    });
+    // spec 2.6, 8: a redelivered message is one line; the mutant logs it once per attempt
+    const times =
+      mutant === 'transcript-repeats-redelivered' && line.type === 'agent'
+        ? Math.max(1, line.delivery?.attempts ?? 1)
+        : 1;
+    for (let i = 0; i < times; i++)
+      items.push({
+        timestamp: line.timestamp,
+        type: line.type,
+        ...(line.type === 'agent' && line.agentId !== undefined ? { agent_id: line.agentId } : {}),
+        // spec 2.6 does not show the text's field; the public samples name it `message`
+        ...(line.text === undefined ? {} : { message: line.text, text: line.text }),
+      });
   }
   return items;
 }

@@ -83,6 +83,12 @@ describe('bridge (strong suite): our endpoint fails (spec 8)', () => {
     expect(offsets).toHaveLength(2);
     expect(offsets).toEqual([0, 3000]);
     expect(shop.bridge.inbox('c-1').map((m) => m.text)).toEqual(['again']);
+    // spec 8: the redelivery is the same message, its id included (how the bridge shows it once)
+    const ids = shop.bridge.requests
+      .filter((r) => r.body.message?.text === 'again')
+      .map((r) => r.body.message.id);
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toBe(ids[0]);
   });
 
   it('down twice: the third attempt gets through', async () => {
