@@ -161,6 +161,19 @@ describe('conform hooks', () => {
     });
   });
 
+  it('pointed at listen under /hooks, where every case passes, it still fails on the role', async () => {
+    const l = await listener();
+    const url = `${l.url}/hooks`;
+    const report = await runConformSuite({ suite: 'hooks', url, clock: roomy() });
+    expect(report.failed).toBe(1);
+    expect(report.results.at(-1)).toMatchObject({
+      ok: false,
+      name: 'the URL is a hook receiver (spec 4.4)',
+    });
+    expect(report.results.at(-1)?.steps[0]?.details[0]).toContain('is svc-cli listen');
+    expect(report.wrongPeer).toMatchObject({ command: 'listen', wantsCommand: 'hook-target' });
+  });
+
   it('conform platform pointed at listen says so too (svc-cli platform sends no role)', async () => {
     const l = await listener();
     const report = await runConformSuite({
