@@ -52,7 +52,7 @@ Examples:
   $ svc-cli platform --port 8800 --channel-id shop --random-string dev-only-secret-1234
   $ svc-cli --json --time-scale 0.01 platform --port 0 --integrator-url http://127.0.0.1:9000
   $ svc-cli platform --integrator-url http://127.0.0.1:9000 --bot-provider-url http://127.0.0.1:9100 --bot-token dev-bot-token
-  $ svc-cli platform --hook-url http://127.0.0.1:9100/hooks --hook-timeout 5000
+  $ svc-cli platform --hook-url http://127.0.0.1:9200/hooks --hook-timeout 5000
   $ svc-cli platform --web --port 8800   # then open http://127.0.0.1:8800/_sim/console/
   $ svc-cli platform --quiet --record load.ndjson   # under load: no line per message`,
   run: {
