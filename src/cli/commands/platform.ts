@@ -10,7 +10,7 @@ export const platformCommand = defineCommand({
   helpAfter: `
 The agent console reads stdin: a plain line answers the last active customer,
 "@<customer> text" one customer; /help lists /typing, /media, /location, /offline, /close.
-Tests and tools drive the agent side through the control API under /_sim/ (README).
+Tests and tools drive the agent side through the control API under /_sim/ (docs/platform.md).
 
 Hooks: /assign [@customer] presses the crm_link button (chat_assigned); /call <phone>
 [error <reason>] plays a callback call (call_event). The control API adds
