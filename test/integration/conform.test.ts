@@ -130,6 +130,14 @@ describe('conform integrator', () => {
     expect(new Set(failedChecks)).toEqual(new Set(['chunked body']));
   });
 
+  it('an unreachable receiver is named by its whole URL, path included', async () => {
+    const url = `${await deadPeerUrl()}/hooks`;
+    await expect(runConformSuite({ suite: 'hooks', url, clock: fast() })).rejects.toMatchObject({
+      code: 'SVC_E_PEER_UNREACHABLE',
+      message: expect.stringContaining(`the hook receiver at ${url} is unreachable`),
+    });
+  });
+
   it('an unreachable integrator is a network error (exit 3)', async () => {
     await expect(
       runConformSuite({ suite: 'integrator', url: await deadPeerUrl(), clock: fast() }),

@@ -58,6 +58,14 @@ describe('usage errors say their code and hint, as with --json', () => {
     expect(t.stderr()).toContain('it is not a hook event of spec 6.2. Did you mean chat_accepted?');
   });
 
+  it('a bad --fault value is quoted once', async () => {
+    const t = createTestContext({ cwd });
+    expect(await runInProcess(t, ['hook-target', '--fault', 'status:abc'])).toBe(2);
+    expect(t.stderr()).toContain(
+      'Could not use --fault "status:abc": status:<code> needs an HTTP status from 100 to 599.',
+    );
+  });
+
   it('the main --help lists exit code 5; platform --help points at docs/platform.md', async () => {
     const main = createTestContext({ cwd });
     expect(await runInProcess(main, ['--help'])).toBe(0);
