@@ -62,6 +62,34 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
     }
   });
 
+  it('platform --web with no chat yet: the list says how to start one', async () => {
+    const cli = await startCliServer([
+      'platform',
+      '--port',
+      '0',
+      '--web',
+      '--no-console',
+      '--json',
+      '--channel-id',
+      'shop',
+      '--random-string',
+      'dev-only-secret-1234',
+    ]);
+    servers.push(cli);
+    const { url } = cli.listening as { url: string };
+    for (const width of [1280, 800, 390]) {
+      const page = await browser.newPage({ viewport: { width, height: 760 } });
+      pages.push(page);
+      await page.goto(`${url}/_sim/console/`);
+      const empty = page.locator('.start-command');
+      await empty.waitFor();
+      expect(await empty.textContent()).toBe(
+        `npx svc-cli send-text "hi" --channel-url ${url}/dev-only-secret-1234/shop --sender-id c-1`,
+      );
+      await page.screenshot({ path: `${artifacts}/console-empty-${width}.png` });
+    }
+  });
+
   it('svc-cli widget: a visitor message reaches the console and the reply reaches the page', async () => {
     const cli = await startCliServer(['widget', '--port', '0', '--json']);
     servers.push(cli);

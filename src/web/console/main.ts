@@ -163,6 +163,7 @@ function handle(data: string): void {
 async function load(): Promise<void> {
   const [state, { chats }] = await Promise.all([api.state(), api.chats()]);
   store.agentsOnline = state.agentsOnline;
+  store.channelUrl = state.channels?.[0]?.url;
   for (const chat of chats) store.chats.set(chat.id, chat);
   if (store.selected === undefined) store.selected = chats.at(-1)?.id;
   render();
