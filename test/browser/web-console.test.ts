@@ -88,6 +88,26 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
       );
       await page.screenshot({ path: `${artifacts}/console-empty-${width}.png` });
     }
+    // a reply with no integrator URL fails without an attempt: no empty 0-9 s scale
+    const post = (path: string, body: unknown) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect(
+      (
+        await post('/dev-only-secret-1234/shop', {
+          sender: { id: 'c-9' },
+          message: { type: 'text', text: 'hi' },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await post('/_sim/agent/message', { text: 'Hello' })).status).toBe(200);
+    const page = pages.at(-1)!;
+    await page.locator('.chat-item').first().click();
+    await page.locator('.verdict.failed').waitFor();
+    expect(await page.locator('.delivery .scale').count()).toBe(0);
   });
 
   it('svc-cli widget: a visitor message reaches the console and the reply reaches the page', async () => {

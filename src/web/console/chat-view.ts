@@ -88,6 +88,8 @@ export function renderTimeline(delivery: Delivery): HTMLElement {
         done.result === 'delivered' ? 'delivered' : `${done.result}: ${done.agentNotice ?? ''}`,
       )
     : h('span', { class: 'verdict pending' }, 'delivering…');
+  // ended with no attempt (no integrator URL): an empty 0-9 s scale says nothing
+  if (done && delivery.attempts.length === 0) return h('div', { class: 'delivery' }, verdict);
   return h(
     'div',
     { class: 'delivery' },
