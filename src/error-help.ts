@@ -79,7 +79,7 @@ export const ERROR_HELP: Record<ErrorCode, ErrorHelp> = {
   },
   SVC_E_PORT_IN_USE: {
     summary: 'the port is taken by another process',
-    todo: 'Stop the other process, pick another --port, or --port 0 to let the system choose.',
+    todo: 'Stop the other process (an earlier `svc-cli … &` in this shell: `jobs`, `kill %N`), pick another --port, or --port 0 to let the system choose.',
   },
   SVC_E_FAULT_PLAN: {
     summary: 'a fault plan (file or flags) is not valid',

@@ -12,6 +12,7 @@ import { readPackageVersion } from '../package-files.js';
 // at start, not on the error: the error may be that no file can be opened (render/errors.ts)
 import { printError } from './render/errors.js';
 import { HONOURED_GLOBALS, type GlobalKey } from './options/honoured.js';
+import { formatUsageError, USAGE_HINT } from './usage-error.js';
 
 /** --json anywhere before `--`: commander's own usage errors then print as NDJSON too. */
 function wantsJson(argv: readonly string[]): boolean {
@@ -83,7 +84,9 @@ export function createProgram(ctx: CliContext, argv: readonly string[] = []): Co
       writeErr: (s) => (wantsJson(argv) ? true : ctx.stderr.write(s)),
       outputError: (s, write) =>
         write(
-          addChoiceSuggestion(addOptionSuggestion(program, argv, addArgumentChoices(program, s))),
+          formatUsageError(
+            addChoiceSuggestion(addOptionSuggestion(program, argv, addArgumentChoices(program, s))),
+          ),
         ),
     })
     .exitOverride();
@@ -91,7 +94,8 @@ export function createProgram(ctx: CliContext, argv: readonly string[] = []): Co
     'after',
     `
 Exit codes: 0 ok, 1 contract violation or failed check, 2 usage or input error,
-            3 peer unreachable or timed out, 4 internal error, 130/143 interrupted.
+            3 peer unreachable or timed out, 4 internal error, 5 the machine failed
+            under the run (disk full, too many open files), 130/143 interrupted.
 
 Examples:
   $ svc-cli validate fixtures/payloads --check-expectations
@@ -158,7 +162,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
           .trimEnd()
           .replace(/^error: /, '');
         ctx.stdout.write(
-          `${JSON.stringify({ type: 'error', code: 'SVC_E_USAGE', category: 'input', message, hint: 'svc-cli --help lists the commands; svc-cli <command> --help their options.' })}\n`,
+          `${JSON.stringify({ type: 'error', code: 'SVC_E_USAGE', category: 'input', message, hint: USAGE_HINT })}\n`,
         );
       }
       return EXIT_CODES.input;

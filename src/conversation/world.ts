@@ -25,6 +25,7 @@ import { compact } from '../compact.js';
 import { botRedeliverer, type RedeliverOutcome } from './bot-redeliver.js';
 import { runIds } from './run-ids.js';
 import { attachPage, type Page } from './page.js';
+import { setupForRealPeers } from './peer-setup.js';
 
 /** Who saw a payload: a role facing the platform, or the simulator itself (its events). */
 export type Party = 'integrator' | 'bot' | 'hook' | 'event' | 'page';
@@ -413,22 +414,16 @@ export function applicabilityOf(
   setup: Setup,
 ): { notApplicable?: string; ignoredSetup?: string } {
   const recorded = options.conversation.tags?.includes('recorded') ?? false;
-  const withFaults = (
-    [
-      ['integrator', options.integratorUrl, setup.integrator?.faults],
-      ['hooks', options.hookUrl, setup.hooks?.faults],
-      ['bot', options.botUrl, setup.bot?.faults],
-    ] as const
-  ).filter(([, url, faults]) => url !== undefined && faults !== undefined);
+  const withFaults = setupForRealPeers(setup, options);
   const needsFaults = recorded ? undefined : withFaults[0];
   const notApplicable = needsFaults
-    ? `its setup.${needsFaults[0]}.faults make the embedded ${needsFaults[0] === 'hooks' ? 'hook-target' : needsFaults[0] === 'bot' ? 'bot-sim' : 'listen'} misbehave; the real peer (--${needsFaults[0] === 'hooks' ? 'hook' : needsFaults[0]}-url) answers as it does`
+    ? `its setup.${needsFaults.role}.${needsFaults.field} make the embedded ${needsFaults.role === 'hooks' ? 'hook-target' : needsFaults.role === 'bot' ? 'bot-sim' : 'listen'} misbehave; the real peer (--${needsFaults.role === 'hooks' ? 'hook' : needsFaults.role}-url) answers as it does`
     : options.conversation.tags?.includes(RECORDED_BOT_TAG) && options.botUrl === undefined
       ? 'its bot side was recorded from a real bot, which the embedded bot-sim does not play: replay it with --bot-url <that bot> --platform-port <the port it posts to>'
       : undefined;
   const ignoredSetup =
     recorded && withFaults.length > 0
-      ? `setup.${withFaults.map(([role]) => role).join(', setup.')}.faults not applied: they are what the real peer did when recorded, and its expectations check it does so again`
+      ? `${withFaults.map((w) => `setup.${w.role}.${w.field}`).join(', ')} not applied: they are what the real peer did when recorded, and its expectations check it does so again`
       : undefined;
   return compact({ notApplicable, ignoredSetup });
 }

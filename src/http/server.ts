@@ -193,7 +193,7 @@ function listenError(
     error.code === 'EADDRINUSE' ? 'SVC_E_PORT_IN_USE' : 'SVC_E_LISTEN',
     `Could not listen on ${at}: ${systemReason(error)}.`,
     error.code === 'EADDRINUSE'
-      ? `Pick another ${flag}, or ${flag} 0 for any free port.`
+      ? `Pick another ${flag}, or ${flag} 0 for any free port. An earlier \`svc-cli … &\` may still hold it: \`jobs\` lists this shell's, \`kill %N\` stops one.`
       : undefined,
     { cause: error },
   );

@@ -113,6 +113,7 @@ export function startAgentMessage(
     customerId: customer.senderId,
     deliveryId: messageId,
     kind,
+    ...(isTyping ? { typing: options.message.type === 'typein' } : {}),
     ...('text' in options.message && typeof options.message.text === 'string'
       ? { text: options.message.text }
       : {}),

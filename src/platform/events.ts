@@ -55,6 +55,8 @@ export type PlatformEvent =
       customerId: string;
       deliveryId: string;
       kind: string;
+      /** channel.agent.typing: true for typein (started), false for typeout (stopped) */
+      typing?: boolean;
       text?: string;
       agent: string;
       protocolMs: number;

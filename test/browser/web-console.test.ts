@@ -62,6 +62,54 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
     }
   });
 
+  it('platform --web with no chat yet: the list says how to start one', async () => {
+    const cli = await startCliServer([
+      'platform',
+      '--port',
+      '0',
+      '--web',
+      '--no-console',
+      '--json',
+      '--channel-id',
+      'shop',
+      '--random-string',
+      'dev-only-secret-1234',
+    ]);
+    servers.push(cli);
+    const { url } = cli.listening as { url: string };
+    for (const width of [1280, 800, 390]) {
+      const page = await browser.newPage({ viewport: { width, height: 760 } });
+      pages.push(page);
+      await page.goto(`${url}/_sim/console/`);
+      const empty = page.locator('.start-command');
+      await empty.waitFor();
+      expect(await empty.textContent()).toBe(
+        `npx svc-cli send-text "hi" --channel-url ${url}/dev-only-secret-1234/shop --sender-id c-1`,
+      );
+      await page.screenshot({ path: `${artifacts}/console-empty-${width}.png` });
+    }
+    // a reply with no integrator URL fails without an attempt: no empty 0-9 s scale
+    const post = (path: string, body: unknown) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect(
+      (
+        await post('/dev-only-secret-1234/shop', {
+          sender: { id: 'c-9' },
+          message: { type: 'text', text: 'hi' },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await post('/_sim/agent/message', { text: 'Hello' })).status).toBe(200);
+    const page = pages.at(-1)!;
+    await page.locator('.chat-item').first().click();
+    await page.locator('.verdict.failed').waitFor();
+    expect(await page.locator('.delivery .scale').count()).toBe(0);
+  });
+
   it('svc-cli widget: a visitor message reaches the console and the reply reaches the page', async () => {
     const cli = await startCliServer(['widget', '--port', '0', '--json']);
     servers.push(cli);

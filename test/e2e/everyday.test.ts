@@ -65,7 +65,7 @@ describe('svc-cli init / config / doctor (e2e)', () => {
     expect(run.stderr).toBe('');
     const bad = await runCli(['completion', 'tcsh']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("error: command-argument value 'tcsh' is invalid");
+    expect(bad.stderr).toContain("error [SVC_E_USAGE] command-argument value 'tcsh' is invalid");
   });
 });
 

@@ -205,11 +205,13 @@ describe('system errors in plain words', () => {
         `Could not listen on 127.0.0.1:${port}: another program already listens on that port.`,
       );
       expect(busy.stderr).toContain('--port 0 for any free port');
+      // a tour's background job is the usual holder
+      expect(busy.stderr).toContain('An earlier `svc-cli … &` may still hold it: `jobs`');
       // the flag that named the port, not --port (newcomer pass)
       const simulator = await runCli(['widget', '--port', '0', '--platform-port', String(port)]);
       expect(simulator.code).toBe(2);
       expect(simulator.stderr).toContain(
-        'Pick another --platform-port, or --platform-port 0 for any free port.',
+        'Pick another --platform-port, or --platform-port 0 for any free port. An earlier',
       );
       // SVC_PORT set for another serving command: the hint says where the port came from
       const fromEnv = await runCli(['listen'], { env: { SVC_PORT: String(port) } });

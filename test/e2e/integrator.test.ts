@@ -77,11 +77,12 @@ describe('svc-cli send-text / status (built CLI)', () => {
     const body = '{"error":{"code":"invalid_request","message":"sender.id: empty"}}';
     platform = await startFakePlatform({ refuse: { status: 400, body } });
     const r = await sendHi(platform.channelUrl, '', '--force');
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(0);
     expect(r.stdout).toContain('(sent with --force)');
     expect(r.stderr).toContain(
-      'Sent with --force: the platform refused the payload the contract check flagged, as it should.',
+      'the platform refused the payload the contract check flagged (HTTP 400), as it should: sent with --force',
     );
+    expect(r.stderr).not.toContain('error');
     expect(r.stderr).not.toContain('support');
   });
 

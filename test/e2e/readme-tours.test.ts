@@ -62,13 +62,16 @@ afterEach(async () => {
   }
 });
 
-/** A README line as argv: ports mapped, placeholders filled, `# comments` and `&` dropped. */
+/** A README line as argv: ports mapped, placeholders filled, `# comments`, `&` and `> log 2>&1` dropped. */
 function argvOf(
   line: string,
   ports: Map<string, number>,
   values: Record<string, string>,
 ): string[] {
-  let text = line.replace(/\s+#.*$/, '').replace(/\s*&\s*$/, '');
+  let text = line
+    .replace(/\s+#.*$/, '')
+    .replace(/\s*&\s*$/, '')
+    .replace(/\s+>\s*\S+\s+2>&1$/, '');
   for (const [placeholder, value] of Object.entries(values))
     text = text.split(placeholder).join(value);
   text = text.replace(/\b(\d{4})\b/g, (port) => String(ports.get(port) ?? port));
@@ -140,12 +143,12 @@ describe('README tours, as written', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
     const lines = tourLines('**Integrator**');
     expect(lines).toHaveLength(5);
-    const ports = await portsFor('9000');
+    const ports = await portsFor('9000', '8800');
     const listen = start(argvOf(lines[0]!, ports, {}), cwd);
     await listen.waitFor(/listening/);
-    const platform = start([...argvOf(lines[1]!, ports, {}), '--port', '0'], cwd);
-    const channelUrl = (await platform.waitFor(/channel URL\s+(\S+)/))[1]!;
-    const sent = await run(argvOf(lines[2]!, ports, { '<channel URL>': channelUrl }), cwd);
+    const platform = start(argvOf(lines[1]!, ports, {}), cwd);
+    await platform.waitFor(/channel URL\s+(\S+)/);
+    const sent = await run(argvOf(lines[2]!, ports, {}), cwd);
     expect(sent.code, sent.out).toBe(0);
     await platform.waitFor(/customer Ann \(c-42\)/);
     platform.child.stdin!.write('Your order ships today\n');
@@ -171,13 +174,11 @@ describe('README tours, as written', () => {
     await bot.waitFor(/listening/);
     const platform = start(argvOf(lines[2]!, ports, {}), cwd);
     const channelUrl = (await platform.waitFor(/channel URL\s+(\S+)/))[1]!;
-    const sent = await run(
-      argvOf(lines[3]!, ports, { '<channel URL from the banner>': channelUrl }),
-      cwd,
-    );
+    expect(channelUrl).toContain('/dev-only-secret-1234/shop');
+    const sent = await run(argvOf(lines[3]!, ports, {}), cwd);
     expect(sent.code, sent.out).toBe(0);
     // the bot's answer reaches the customer's side (listen) through the platform
-    await listen.waitFor(/channel\.agent\.\w+/);
+    await platform.waitFor(/delivered/);
     const replay = await run(argvOf(lines[4]!, ports, {}), cwd);
     expect(replay.code, replay.out).toBe(0);
     expect(replay.out).toMatch(/\d+ passed, 0 failed/);
@@ -186,23 +187,26 @@ describe('README tours, as written', () => {
   it('Hook receiver: hook-fire --all, platform --hook-url, conform hooks against a receiver', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
     const lines = tourLines('**Hook receiver**');
-    expect(lines).toHaveLength(5);
-    const ports = await portsFor('8000');
-    // the tour starts its own stand-in receiver on :8000
+    expect(lines).toHaveLength(6);
+    const ports = await portsFor('9200', '9000', '8800');
+    // the tour starts its own stand-in receiver on :9200 and the customer's side on :9000
     const receiver = start(argvOf(lines[0]!, ports, {}), cwd);
     await receiver.waitFor(/listening/);
-    const fired = await run(argvOf(lines[1]!, ports, {}), cwd);
-    expect(fired.code, fired.out).toBe(0);
-    const platform = start([...argvOf(lines[2]!, ports, {}), '--port', '0'], cwd);
+    const listen = start(argvOf(lines[1]!, ports, {}), cwd);
+    await listen.waitFor(/listening/);
+    const platform = start(argvOf(lines[2]!, ports, {}), cwd);
     await platform.waitFor(/hooks\s+->\s+http/);
-    const channelUrl = (await platform.waitFor(/channel URL\s+(\S+)/))[1]!;
-    const sent = await run(
-      argvOf(lines[3]!, ports, { '<channel URL from the banner>': channelUrl }),
-      cwd,
-    );
+    await platform.waitFor(/channel URL\s+(\S+)/);
+    const fired = await run(argvOf(lines[3]!, ports, {}), cwd);
+    expect(fired.code, fired.out).toBe(0);
+    const sent = await run(argvOf(lines[4]!, ports, {}), cwd);
     expect(sent.code, sent.out).toBe(0);
     await platform.waitFor(/customer c-1/);
-    const conform = await run(argvOf(lines[4]!, ports, {}), cwd);
+    // an agent reply is delivered to listen: no "no integrator URL is configured"
+    platform.child.stdin!.write('Hello from the agent\n');
+    await platform.waitFor(/chat_accepted/);
+    expect(platform.out() + platform.err()).not.toContain('no integrator URL');
+    const conform = await run(argvOf(lines[5]!, ports, {}), cwd);
     expect(conform.code, conform.out).toBe(0);
   });
 
@@ -241,26 +245,29 @@ describe('README tours, as written', () => {
   it('Platform QA: conform platform, status and replay --platform-url against a running simulator', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
     const lines = tourLines('**Platform QA**');
-    expect(lines).toHaveLength(4);
-    const ports = await portsFor('8800');
-    // the tour starts its own stand-in platform on :8800
-    const platform = start(argvOf(lines[0]!, ports, {}), cwd);
-    const [, channelUrl] = await platform.waitFor(/channel URL\s+(http:\/\/\S+)/);
-    const values = { '<channel URL>': channelUrl! };
-    const conform = await run(argvOf(lines[1]!, ports, values), cwd);
+    expect(lines).toHaveLength(5);
+    const ports = await portsFor('9000', '8800');
+    // the tour starts its own integrator and stand-in platform on :9000 and :8800
+    const listen = start(argvOf(lines[0]!, ports, {}), cwd);
+    await listen.waitFor(/listening/);
+    const platform = start(argvOf(lines[1]!, ports, {}), cwd);
+    await platform.waitFor(/channel URL\s+(http:\/\/\S+)/);
+    const conform = await run(argvOf(lines[2]!, ports, {}), cwd);
     expect(conform.code, conform.out).toBe(0);
-    const status = await run(argvOf(lines[2]!, ports, values), cwd);
+    const status = await run(argvOf(lines[3]!, ports, {}), cwd);
     expect(status.code, status.out).toBe(0);
-    const replay = await run(argvOf(lines[3]!, ports, values), cwd);
+    const replay = await run(argvOf(lines[4]!, ports, {}), cwd);
     expect(replay.code, replay.out).toBe(0);
-    expect(replay.out).toMatch(/0 failed/);
+    // what the README says the run ends with
+    const ends = /The replay ends `([^`]+)`/.exec(README)?.[1];
+    expect(replay.out).toContain(ends);
   });
 
   it('Fuzz your endpoint: hook-target and listen pass the generated cases', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
     const lines = tourLines('## Fuzz your endpoint');
     expect(lines).toHaveLength(4);
-    const ports = await portsFor('8000', '9000');
+    const ports = await portsFor('9200', '9000');
     const target = start(argvOf(lines[0]!, ports, {}), cwd);
     await target.waitFor(/listening/);
     const hooks = await run(argvOf(lines[1]!, ports, {}), cwd);
@@ -279,7 +286,7 @@ describe('README tours, as written', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-tour-'));
     const lines = tourLines('**Your own peer**');
     expect(lines).toHaveLength(10);
-    const ports = await portsFor('8000', '9000', '8443', '8800', '9100', '8801');
+    const ports = await portsFor('9200', '9000', '8443', '8800', '9100', '8801');
     const receiver = start(argvOf(lines[0]!, ports, {}), cwd);
     await receiver.waitFor(/listening/);
     const listen = start(argvOf(lines[1]!, ports, {}), cwd);
@@ -287,15 +294,12 @@ describe('README tours, as written', () => {
     const proxy = start(argvOf(lines[2]!, ports, {}), cwd);
     await proxy.waitFor(/listening/);
     const platform = start(argvOf(lines[3]!, ports, {}), cwd);
-    const channelUrl = (await platform.waitFor(/channel URL\s+(\S+)/))[1]!;
-    const sent = await run(
-      argvOf(lines[4]!, ports, { '<channel URL from the banner>': channelUrl }),
-      cwd,
-    );
+    await platform.waitFor(/channel URL\s+(\S+)/);
+    const sent = await run(argvOf(lines[4]!, ports, {}), cwd);
     expect(sent.code, sent.out).toBe(0);
     await platform.waitFor(/customer c-1/);
     platform.child.stdin!.write('Let me check\n');
-    await proxy.waitFor(/chat_accepted/);
+    await platform.waitFor(/chat_accepted/);
     platform.child.kill('SIGINT');
     await platform.exited;
     const converted = await run(argvOf(lines[5]!, ports, {}), cwd);
@@ -321,7 +325,7 @@ describe('README tours, as written', () => {
     const bots = tourLines('A bot posts its answers to the platform URL');
     const fuzz = tourLines('## Fuzz, and replay what broke');
     expect([hooks.length, bots.length, fuzz.length]).toEqual([2, 2, 1]);
-    const ports = await portsFor('9090', '9200', '8801');
+    const ports = await portsFor('9200', '9100', '8801');
     const receiver = start(argvOf(hooks[0]!, ports, {}), cwd);
     await receiver.waitFor(/listening/);
     // the bundled fixtures the page names are the clone's

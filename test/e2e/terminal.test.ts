@@ -103,6 +103,16 @@ describe.skipIf(!scriptBin)('on a terminal', () => {
     expect(screen).not.toMatch(/you> +(✓|Alice Agent|svc chat)/);
   }, 120_000);
 
+  it('Ctrl-D closes the agent console with a note; the platform keeps serving', async () => {
+    pty = startPty(`node bin/svc-cli.js platform --port 0 ${down} ${channel}`);
+    const url = baseUrl(await pty.waitFor(/listening on http/));
+    await pty.waitFor(/agent> /);
+    pty.write('\x04');
+    await pty.waitFor(/console closed \(end of input\)[\s\S]*Ctrl-C stops it/);
+    await customerSays(url, 'still there?');
+    await pty.waitFor(/still there\?/);
+  }, 60_000);
+
   it('a backgrounded simulator keeps serving through a redelivery series', async () => {
     pty = startPty(
       // the trap stops the job when the terminal goes away (a job of its own group gets no HUP)

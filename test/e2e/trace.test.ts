@@ -92,6 +92,18 @@ describe('svc-cli trace', () => {
     expect(run.stderr).toContain('no such file');
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('trace and report fail with exit 2 on a file with no journal record (a README)', async () => {
+    const readme = join(dir, 'README.md');
+    writeFileSync(readme, '# a page\n\nnot a journal\n');
+    const traced = await runCli(['trace', readme]);
+    expect(traced.code).toBe(2);
+    expect(traced.stderr).toContain('SVC_E_RECORDING');
+    expect(traced.stderr).toContain('none of its 2 lines is a journal record');
+    const reported = await runCli(['report', readme, '--out', join(dir, 'readme.html')]);
+    expect(reported.code).toBe(2);
+    expect(reported.stderr).toContain('SVC_E_RECORDING');
+  });
 });
 
 describe('invariants on the command line', () => {

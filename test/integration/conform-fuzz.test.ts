@@ -70,6 +70,12 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
       visitor: { name: string };
     };
     expect(request.visitor.name).toMatch(/[\u{10000}-\u{10FFFF}]/u);
+    // the report shows the ~1 KB request cut short, with the file that holds it whole
+    const shown = report.results
+      .flatMap((r) => r.steps.flatMap((st) => st.details))
+      .find((d) => d.startsWith('request: '));
+    expect(shown!.length).toBeLessThan(500);
+    expect(shown).toContain(`characters; whole in ${written!.file})`);
     // the same seed and path replay exactly that case
     const again = await runConformSuite({
       suite: 'hooks',

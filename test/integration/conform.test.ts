@@ -130,6 +130,14 @@ describe('conform integrator', () => {
     expect(new Set(failedChecks)).toEqual(new Set(['chunked body']));
   });
 
+  it('an unreachable receiver is named by its whole URL, path included', async () => {
+    const url = `${await deadPeerUrl()}/hooks`;
+    await expect(runConformSuite({ suite: 'hooks', url, clock: fast() })).rejects.toMatchObject({
+      code: 'SVC_E_PEER_UNREACHABLE',
+      message: expect.stringContaining(`the hook receiver at ${url} is unreachable`),
+    });
+  });
+
   it('an unreachable integrator is a network error (exit 3)', async () => {
     await expect(
       runConformSuite({ suite: 'integrator', url: await deadPeerUrl(), clock: fast() }),
@@ -159,6 +167,19 @@ describe('conform hooks', () => {
       wants: 'a hook receiver (spec 4.4)',
       wantsCommand: 'hook-target',
     });
+  });
+
+  it('pointed at listen under /hooks, where every case passes, it still fails on the role', async () => {
+    const l = await listener();
+    const url = `${l.url}/hooks`;
+    const report = await runConformSuite({ suite: 'hooks', url, clock: roomy() });
+    expect(report.failed).toBe(1);
+    expect(report.results.at(-1)).toMatchObject({
+      ok: false,
+      name: 'the URL is a hook receiver (spec 4.4)',
+    });
+    expect(report.results.at(-1)?.steps[0]?.details[0]).toContain('is svc-cli listen');
+    expect(report.wrongPeer).toMatchObject({ command: 'listen', wantsCommand: 'hook-target' });
   });
 
   it('conform platform pointed at listen says so too (svc-cli platform sends no role)', async () => {

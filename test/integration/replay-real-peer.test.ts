@@ -93,6 +93,22 @@ describe('replay --hook-url / --integrator-url: what the real peer received', ()
     expect(result.realPeers).toEqual([`the hook receiver at ${hookUrl}`]);
   });
 
+  it('skips a conversation whose setup.hooks.replies only the embedded hook-target gives', async () => {
+    const [failure] = await loadConversations([
+      'fixtures/conversations/hook-accepted-failure.json',
+    ]);
+    const hookUrl = await realHookReceiver();
+    const result = await replayConversation({
+      conversation: failure!.conversation,
+      hookUrl,
+      timeScale: 0.2,
+    });
+    expect(result.ok).toBe(true);
+    expect(result.skipped).toBe(
+      'its setup.hooks.replies make the embedded hook-target misbehave; the real peer (--hook-url) answers as it does',
+    );
+  });
+
   it('fails when the real receiver answers otherwise than the fixture expects', async () => {
     const [lifecycle] = await loadConversations(['fixtures/conversations/hook-lifecycle.json']);
     // this receiver gives no crm_link: the fixture's "$reply": { "crm_link": "$string" } is red

@@ -33,6 +33,7 @@ import {
 import { createOutput, type Output } from '../render/output.js';
 import { redactChannelUrl } from './config-run.js';
 import { compact } from '../../compact.js';
+import { platformDeliveryWarning } from './chat-peer-check.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -253,6 +254,11 @@ export async function runChat(ctx: CliContext, given: Record<string, unknown>): 
     };
   }
   out.event(ready, formatChatReady);
+  const undelivered =
+    options.channelUrl === undefined
+      ? undefined
+      : await platformDeliveryWarning(options.channelUrl, listener.url, clock);
+  if (undelivered) out.note(`warning: ${undelivered}`);
   const session: Session = {
     out,
     options,

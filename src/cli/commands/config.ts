@@ -25,7 +25,7 @@ Exit codes: 0 every value valid, 2 a value (or the file) is invalid.
 
 Examples:
   $ svc-cli config
-  $ svc-cli config listen --port 9100
+  $ svc-cli config listen --port 9000
   $ SVC_PORT=9000 svc-cli --json config listen`,
   run: {
     path: 'config-run',

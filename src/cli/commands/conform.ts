@@ -105,7 +105,7 @@ const EXAMPLES: ReadonlyArray<readonly [Suite, string]> = [
     'integrator',
     'svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages --profile real.profile.json   # as the recorded platform sends',
   ],
-  ['hooks', 'svc-cli conform hooks --url http://127.0.0.1:8000/hooks --fuzz 500 --seed 7'],
+  ['hooks', 'svc-cli conform hooks --url http://127.0.0.1:9200/hooks --fuzz 500 --seed 7'],
   [
     'integrator',
     'svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages --fuzz 300',

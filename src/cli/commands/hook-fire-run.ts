@@ -29,7 +29,7 @@ async function readBody(ctx: CliContext, file: string): Promise<unknown> {
 
 /**
  * Fires one event (or all) and prints each result; 1 when a reply breaks the contract.
- * @example await runHookFire(ctx, { event: 'chat_accepted', url: 'http://127.0.0.1:9100' });
+ * @example await runHookFire(ctx, { event: 'chat_accepted', url: 'http://127.0.0.1:9200' });
  */
 export async function runHookFire(
   ctx: CliContext,
@@ -53,7 +53,7 @@ export async function runHookFire(
     throw new SvcError(
       'SVC_E_FLAG',
       'Could not fire: name an <event>, or give --from <file> or --all.',
-      'Example: svc-cli hook-fire chat_accepted --url http://127.0.0.1:9100',
+      'Example: svc-cli hook-fire chat_accepted --url http://127.0.0.1:9200',
     );
   }
   const out = createOutput(ctx, { json: options.json });

@@ -25,10 +25,10 @@ Assumptions (the spec is silent): the platform waits 10 s for a hook reply and d
 redeliver (spec 6.2, 8); hook requests carry no authentication (spec 5.4).
 
 Examples:
-  $ svc-cli hook-fire chat_accepted --url http://127.0.0.1:9100/hooks
-  $ svc-cli hook-fire chat_finished --url http://127.0.0.1:9100 --set chat.rate=negative
-  $ svc-cli hook-fire call_event --url http://127.0.0.1:9100 --set call.status=error --set call.reason=busy
-  $ svc-cli --json hook-fire --all --url http://127.0.0.1:9100`,
+  $ svc-cli hook-fire chat_accepted --url http://127.0.0.1:9200/hooks
+  $ svc-cli hook-fire chat_finished --url http://127.0.0.1:9200 --set chat.rate=negative
+  $ svc-cli hook-fire call_event --url http://127.0.0.1:9200 --set call.status=error --set call.reason=busy
+  $ svc-cli --json hook-fire --all --url http://127.0.0.1:9200`,
   run: {
     path: 'hook-fire-run',
     sources: () => import('./hook-fire-run.js'),

@@ -16,8 +16,8 @@ then one line per event with its verdict and indented issues. Ctrl-C exits 130.
 Assumption (spec 5.4 silent): hook requests carry no authentication; none is checked.
 
 Examples:
-  $ svc-cli hook-target --port 9100
-  $ svc-cli hook-target --port 9100 --reply chat_accepted=fixtures/hooks/crm-reply.json
+  $ svc-cli hook-target --port 9200
+  $ svc-cli hook-target --port 9200 --reply chat_accepted=fixtures/hooks/crm-reply.json
   $ svc-cli --json hook-target --port 0 --fault status:500 --fault-rate 0.5 --seed 7`,
   run: {
     path: 'hook-target-run',

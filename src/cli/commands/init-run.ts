@@ -15,7 +15,7 @@ const LOCAL_DEFAULTS: Partial<InitAnswers> = {
   integratorUrl: 'http://127.0.0.1:9000',
   senderId: 'customer-1',
   botProviderUrl: 'http://127.0.0.1:9100',
-  hookUrl: 'http://127.0.0.1:9200',
+  hookUrl: 'http://127.0.0.1:9200/hooks',
 };
 
 const NEXT_STEPS: Readonly<Record<Role, string>> = {

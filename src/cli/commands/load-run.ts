@@ -63,7 +63,7 @@ type LoadFlagsInput = Resolved<typeof loadOptions>;
 const EXAMPLES: Record<LoadRole, string> = {
   integrator: 'svc-cli load integrator --url http://127.0.0.1:9000/agent-messages --rate 50/s',
   channel: 'svc-cli load channel --channel-url <channel URL> --rate 50/s',
-  hooks: 'svc-cli load hooks --url http://127.0.0.1:8000/hooks --rate 50/s',
+  hooks: 'svc-cli load hooks --url http://127.0.0.1:9200/hooks --rate 50/s',
   bot: 'svc-cli load bot --url http://127.0.0.1:7000/bot --token t0k3n --rate 50/s',
 };
 

@@ -27,7 +27,7 @@ Examples:
   $ svc-cli load integrator --url http://127.0.0.1:9000/agent-messages --rate 200/s --duration 60s \\
       --threshold 'p99<500ms' --threshold 'failed<0.1%' --report load.html
   $ svc-cli load channel --channel-url <url> --customers 2000 --rate 500/s --duration 2m --mix fixtures/conversations
-  $ svc-cli load hooks --url http://127.0.0.1:8000/hooks --rate 100/s
+  $ svc-cli load hooks --url http://127.0.0.1:9200/hooks --rate 100/s
   $ svc-cli load bot --url http://127.0.0.1:7000/bot --token t --rate 50/s
   $ svc-cli load integrator --url http://127.0.0.1:9000/agent-messages --rate 20000/s --export locust > locustfile.py`,
   run: {

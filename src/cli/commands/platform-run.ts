@@ -45,6 +45,7 @@ import {
   settingsOf,
 } from '../../conversation/record/profile.js';
 import { chatLimitsOf, parseSize } from './platform-limits.js';
+import { CONSOLE_CLOSED } from '../console/console-closed.js';
 
 type PlatformFlags = Resolved<typeof platformOptions>;
 type Settings = ReturnType<typeof settingsOf>;
@@ -516,7 +517,10 @@ function startConsole(
       fail(error);
     }
   });
-  return () => (promptLine ? promptLine.close() : rl.close());
+  // Ctrl-D (end of input) ends the console, not the platform: say so, and how to stop it
+  let stopping = false;
+  rl.on('close', () => stopping || out.note(CONSOLE_CLOSED));
+  return () => ((stopping = true), promptLine ? promptLine.close() : rl.close());
 }
 
 /**

@@ -10,7 +10,7 @@ export const platformCommand = defineCommand({
   helpAfter: `
 The agent console reads stdin: a plain line answers the last active customer,
 "@<customer> text" one customer; /help lists /typing, /media, /location, /offline, /close.
-Tests and tools drive the agent side through the control API under /_sim/ (README).
+Tests and tools drive the agent side through the control API under /_sim/ (docs/platform.md).
 
 Hooks: /assign [@customer] presses the crm_link button (chat_assigned); /call <phone>
 [error <reason>] plays a callback call (call_event). The control API adds
@@ -52,7 +52,7 @@ Examples:
   $ svc-cli platform --port 8800 --channel-id shop --random-string dev-only-secret-1234
   $ svc-cli --json --time-scale 0.01 platform --port 0 --integrator-url http://127.0.0.1:9000
   $ svc-cli platform --integrator-url http://127.0.0.1:9000 --bot-provider-url http://127.0.0.1:9100 --bot-token dev-bot-token
-  $ svc-cli platform --hook-url http://127.0.0.1:9100/hooks --hook-timeout 5000
+  $ svc-cli platform --hook-url http://127.0.0.1:9200/hooks --hook-timeout 5000
   $ svc-cli platform --web --port 8800   # then open http://127.0.0.1:8800/_sim/console/
   $ svc-cli platform --quiet --record load.ndjson   # under load: no line per message`,
   run: {

@@ -114,7 +114,7 @@ async function profileOf(name: string, cwd: string): Promise<ProxyOptions['profi
 /**
  * Serves the proxy until ctx.signal aborts; returns 1 with --fail-on-violation when an
  * exchange broke the contract.
- * @example await runProxy(ctx, 'hooks', { receiverUrl: 'http://127.0.0.1:8000/hooks' });
+ * @example await runProxy(ctx, 'hooks', { receiverUrl: 'http://127.0.0.1:9200/hooks' });
  */
 export async function runProxy(
   ctx: CliContext,

@@ -41,7 +41,7 @@ Examples:
   $ svc-cli proxy channel --platform-url https://<platform>/<random>/<id> \\
       --integrator-url http://127.0.0.1:9000/agent-messages --port 8443 --tls --record staging.ndjson
   $ svc-cli proxy bot --platform-url https://<bot service> --provider-url http://127.0.0.1:7000/bot
-  $ svc-cli proxy hooks --receiver-url http://127.0.0.1:8000/hooks --fail-on-violation
+  $ svc-cli proxy hooks --receiver-url http://127.0.0.1:9200/hooks --fail-on-violation
   $ svc-cli proxy bot --platform-url https://<bot service> --provider-url http://127.0.0.1:7000/bot --no-invariant handover-budget
   $ svc-cli proxy channel --integrator-url http://127.0.0.1:9000 --fail-first 2   # watch the platform redeliver
   $ svc-cli record to-fixture staging.ndjson -o my-flows/from-staging.json`,

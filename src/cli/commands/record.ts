@@ -18,7 +18,7 @@ close, visitor update, offline form, calls) become control steps, and a chat clo
 agent console a close step.
 
 Examples:
-  $ svc-cli platform --record session.ndjson --integrator-url http://127.0.0.1:9000 --hook-url http://127.0.0.1:9100/hooks
+  $ svc-cli platform --record session.ndjson --integrator-url http://127.0.0.1:9000 --hook-url http://127.0.0.1:9200/hooks
   $ svc-cli record to-fixture session.ndjson --out fixtures/conversations/my-session.json
   $ svc-cli replay fixtures/conversations/my-session.json`,
   run: {

@@ -52,7 +52,7 @@ Examples:
   $ svc-cli replay fixtures/conversations/redelivery-exhausted.json
   $ svc-cli replay fixtures/conversations/widget-callback-order.json   # a page (interface C)
   $ svc-cli replay my-flows/ --integrator-url http://127.0.0.1:9000 --reporter junit --out report.xml
-  $ svc-cli replay my-flows/session.json --hook-url http://127.0.0.1:8000/hooks --run-id 42
+  $ svc-cli replay my-flows/session.json --hook-url http://127.0.0.1:9200/hooks --run-id 42
   $ svc-cli replay --grep bot- --bail
   $ svc-cli replay --concurrency 1                       # one conversation at a time
   $ svc-cli --time-scale 0.1 replay my-flows/ --platform-url http://127.0.0.1:8800`,

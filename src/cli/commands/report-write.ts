@@ -2,6 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { SvcError, systemReason } from '../../errors.js';
 import { checkConversation } from '../../trace/invariants.js';
 import { readTrace } from '../../trace/read.js';
+import { assertJournal } from '../../trace/not-a-journal.js';
 import {
   briefNote,
   unlistedNote,
@@ -109,8 +110,9 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     let drawnRows = 0;
     let drawn = 0;
     let listed = 0;
-    for (const file of files)
-      await readTrace({
+    const read = { records: 0, skipped: 0 };
+    for (const file of files) {
+      const { records, skipped } = await readTrace({
         file,
         ...(options.chat === undefined ? {} : { chat: options.chat }),
         onConversation(c) {
@@ -131,6 +133,10 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
           writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation, lazy));
         },
       });
+      read.records += records;
+      read.skipped += skipped;
+    }
+    assertJournal(files.join(', '), read);
     if (listed > budget.listed) writeSync(fd, unlistedNote(listed - budget.listed));
     writeSync(fd, reportTail(summary));
   } finally {

@@ -163,7 +163,8 @@ export async function runSend(
   };
   // an svc-cli role's "200 ok" is no delivery: the error alone says what happened
   if (result.problem?.code === 'SVC_E_NOT_A_CHANNEL') throw result.problem;
-  out.event(event, formatSent);
+  out.event(result.refusedAsExpected ? { ...event, refusedAsExpected: true } : event, formatSent);
   if (result.problem) throw result.problem;
+  if (result.refusedAsExpected) out.note(result.refusedAsExpected);
   return 0;
 }

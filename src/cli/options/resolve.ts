@@ -243,7 +243,8 @@ export function resolveOptions<T extends OptionTable>(
     const describe = (o: ResolvedOption) =>
       o.raw === undefined
         ? `${o.origin} ${o.problem}`
-        : `${o.origin} ${JSON.stringify(o.raw)}: ${o.problem}`;
+        : // a parser that quotes the value itself ("status:abc": ...) is not quoted twice
+          `${o.origin} ${JSON.stringify(o.raw)}: ${o.problem?.replace(`${JSON.stringify(o.raw)}: `, '')}`;
     throw new SvcError(
       'SVC_E_OPTIONS',
       bad.length === 1 && bad[0]

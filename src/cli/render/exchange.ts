@@ -119,6 +119,8 @@ export interface SentEvent {
   body: string;
   forced: boolean;
   verdict: { ok: boolean; errors: ContractIssue[]; warnings: ContractIssue[] };
+  /** --force: the platform refused the flagged payload (4xx), as it should (exit 0) */
+  refusedAsExpected?: boolean;
 }
 
 /** `200  channel.customer.text  14ms  {"result":"ok"}` */

@@ -48,7 +48,11 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
     }
     case 'agent-message': {
       const what =
-        event.text === undefined ? event.kind.replace('channel.agent.', '') : quote(event.text);
+        event.typing !== undefined
+          ? `typing ${event.typing ? 'started' : 'stopped'}`
+          : event.text === undefined
+            ? event.kind.replace('channel.agent.', '')
+            : quote(event.text);
       return `${c.dim(stamp(event.protocolMs))}  ${c.blue('→')} agent ${c.bold(event.agent)} to ${c.bold(event.customerId)}  ${what}  ${c.dim(messageTag(event.deliveryId))}`;
     }
     case 'delivery-attempt': {

@@ -177,9 +177,11 @@ export async function assertReachable(
     });
   });
   if (reason !== undefined) {
+    // the path is kept (the URL as given), but not a channel URL's: its random string is a
+    // secret (spec 5.1)
     throw new SvcError(
       'SVC_E_PEER_UNREACHABLE',
-      `Could not ${action}: ${who} at ${parsed.origin} is unreachable (${reason}).`,
+      `Could not ${action}: ${who} at ${parsed.origin}${parsed.pathname === '/' || ['the platform', 'the channel'].includes(who) ? '' : parsed.pathname} is unreachable (${reason}).`,
       'Start the service first, and check the URL and port.',
     );
   }

@@ -27,7 +27,7 @@ import {
   type Observation,
   type PlatformRunOptions,
 } from './observation.js';
-import { findWrongPeer, type WrongPeer } from './wrong-peer.js';
+import { findWrongPeer, wrongPeerCase, type WrongPeer } from './wrong-peer.js';
 import { buildFuzzCases, type FuzzSettings, type FuzzSummary } from './fuzz/run.js';
 import { compact } from '../../compact.js';
 import type { SimulatorSettings } from '../../platform/profile.js';
@@ -93,7 +93,7 @@ export interface ConformReport {
   warnings: number;
   /** with --fuzz: the seed, the cases run and the shrunk failure */
   fuzz?: FuzzSummary;
-  /** after a failure: the URL is another of svc-cli's roles (src/conversation/conform/wrong-peer.ts) */
+  /** the URL is another of svc-cli's roles, a failing case (src/conversation/conform/wrong-peer.ts) */
   wrongPeer?: WrongPeer;
   /** platform: the cross-interface invariants checked on what the run saw */
   invariants?: InvariantsTally;
@@ -157,10 +157,13 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
     results.push(checked.broken);
     options.onCase?.(checked.broken);
   }
+  const wrongPeer = findWrongPeer(options.suite, target, replies);
+  const wrongCase = wrongPeer && wrongPeerCase(options.suite, wrongPeer);
+  if (wrongCase) results.push(wrongCase);
+  if (wrongCase) options.onCase?.(wrongCase);
   const skipped = results.filter((r) => r.skipped !== undefined).length;
   const failed = results.filter((r) => !r.ok).length;
   const fuzz = prepared.fuzzSummary?.();
-  const wrongPeer = failed > 0 ? findWrongPeer(options.suite, target, replies) : undefined;
   return {
     suite: options.suite,
     target,

@@ -11,6 +11,7 @@ import type { Journal } from '../../journal/index.js';
 import { buildSampleHookEvent, HOOK_LIFECYCLE } from './samples.js';
 import { parseSetFlag, setPath } from './set-path.js';
 import { recordExchange } from '../../journal/index.js';
+import { closestNames } from '../../suggest.js';
 
 /** Assumed wait for a hook reply (spec 8 is silent): the platform's 10 s. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
@@ -64,9 +65,10 @@ export interface FireResult {
 export function resolveHookEvent(name: string): HookEventName {
   if (name === 'offline_messages') return 'offline_message';
   if ((HOOK_EVENTS as readonly string[]).includes(name)) return name as HookEventName;
+  const [closest] = closestNames(name, [...HOOK_EVENTS, 'offline_messages'], { maxDistance: 3 });
   throw new SvcError(
     'SVC_E_UNKNOWN_EVENT',
-    `Could not fire "${name}": it is not a hook event of spec 6.2.`,
+    `Could not fire "${name}": it is not a hook event of spec 6.2.${closest ? ` Did you mean ${closest}?` : ''}`,
     `Events: ${HOOK_EVENTS.join(', ')} (or offline_messages).`,
   );
 }

@@ -90,7 +90,11 @@ export async function call<T>(method: 'GET' | 'POST', path: string, body?: unkno
 }
 
 export const api = {
-  state: () => call<{ agentsOnline: boolean; baseUrl: string }>('GET', '/_sim/state'),
+  state: () =>
+    call<{ agentsOnline: boolean; baseUrl: string; channels?: { url: string }[] }>(
+      'GET',
+      '/_sim/state',
+    ),
   chats: () => call<{ chats: ChatView[] }>('GET', '/_sim/chats'),
   chat: (id: number) => call<ChatView>('GET', `/_sim/chats/${id}`),
   say: (chatId: number, text: string) =>

@@ -11,12 +11,28 @@ export function customerLabel(chat: ChatView): string {
   return name ?? `Anonymous #${c?.visitorNumber ?? '?'}`;
 }
 
+/** No chat yet: how to start one, with the channel URL to post to and a command that does. */
+function emptyChatList(channelUrl: string | undefined): HTMLElement {
+  if (channelUrl === undefined)
+    return h('p', { class: 'empty' }, 'No chats yet. A chat starts with a customer message.');
+  return h(
+    'div',
+    { class: 'empty' },
+    h('p', {}, 'No chats yet. A chat starts with a customer message to the channel URL:'),
+    h('code', { class: 'start-url' }, breakableUrl(channelUrl)),
+    h('p', {}, 'for example:'),
+    h(
+      'code',
+      { class: 'start-command' },
+      `npx svc-cli send-text "hi" --channel-url ${channelUrl} --sender-id c-1`,
+    ),
+  );
+}
+
 /** The left column: every chat, newest activity first. */
 export function renderChatList(store: ConsoleStore, select: (id: number) => void): HTMLElement {
   const chats = [...store.chats.values()].sort((a, b) => b.lastActivityMs - a.lastActivityMs);
-  if (chats.length === 0) {
-    return h('p', { class: 'empty' }, 'No chats yet. A chat starts with a customer message.');
-  }
+  if (chats.length === 0) return emptyChatList(store.channelUrl);
   return h(
     'ul',
     { class: 'chat-list' },
@@ -72,6 +88,8 @@ export function renderTimeline(delivery: Delivery): HTMLElement {
         done.result === 'delivered' ? 'delivered' : `${done.result}: ${done.agentNotice ?? ''}`,
       )
     : h('span', { class: 'verdict pending' }, 'delivering…');
+  // ended with no attempt (no integrator URL): an empty 0-9 s scale says nothing
+  if (done && delivery.attempts.length === 0) return h('div', { class: 'delivery' }, verdict);
   return h(
     'div',
     { class: 'delivery' },

@@ -192,6 +192,7 @@ function handle(data: string): void {
 async function load(): Promise<void> {
   const [state, { chats }] = await Promise.all([api.state(), api.chats()]);
   store.agentsOnline = state.agentsOnline;
+  store.channelUrl = state.channels?.[0]?.url;
   for (const chat of chats) store.chats.set(chat.id, chat);
   // a chat selected before a restart may be gone: then the newest one
   if (store.selected === undefined || !store.chats.has(store.selected))

@@ -36,6 +36,8 @@ export interface ConsoleStore {
   activity: Map<number, SimEvent[]>;
   typing: Map<number, boolean>;
   log: SimEvent[];
+  /** the first channel's URL (GET /_sim/state): the empty chat list says where to write */
+  channelUrl?: string | undefined;
 }
 
 const LOG_LIMIT = 500;

@@ -21,23 +21,58 @@ describe('every command has examples in --help', () => {
 
 describe('typos get the closest command or flag', () => {
   it.each([
-    [['platfrom'], "error: unknown command 'platfrom'\n(Did you mean platform?)"],
+    [['platfrom'], "error [SVC_E_USAGE] unknown command 'platfrom'\n(Did you mean platform?)"],
     [
       ['send-text', 'hi', '--chanel-url', 'x'],
-      "error: unknown option '--chanel-url'\n(Did you mean --channel-url?)",
+      "error [SVC_E_USAGE] unknown option '--chanel-url'\n(Did you mean --channel-url?)",
     ],
     [['platform', '--integrator-ur', 'x'], '(Did you mean --integrator-url?)'],
     [['--jsno', 'status'], '(Did you mean --json?)'],
     // typed short: too far for commander's edit distance, but the start of exactly one flag
     [
       ['platform', '--integrator', 'x'],
-      "error: unknown option '--integrator'\n(Did you mean --integrator-url?)",
+      "error [SVC_E_USAGE] unknown option '--integrator'\n(Did you mean --integrator-url?)",
     ],
     [['bot-sim', '--platform', 'x'], '(Did you mean --platform-url?)'],
   ])('%j', async (argv, message) => {
     const t = createTestContext({ cwd });
     expect(await runInProcess(t, argv)).toBe(2);
     expect(t.stderr()).toContain(message);
+  });
+});
+
+describe('usage errors say their code and hint, as with --json', () => {
+  it('an unknown command: SVC_E_USAGE, the closest command, where to look', async () => {
+    const t = createTestContext({ cwd });
+    expect(await runInProcess(t, ['replya'])).toBe(2);
+    expect(t.stderr()).toBe(
+      "error [SVC_E_USAGE] unknown command 'replya'\n(Did you mean replay?)\n  svc-cli --help lists the commands; svc-cli <command> --help their options.\n  more: svc-cli explain SVC_E_USAGE\n",
+    );
+  });
+
+  it('hook-fire with a misspelt event names the closest one', async () => {
+    const t = createTestContext({ cwd });
+    expect(
+      await runInProcess(t, ['hook-fire', 'chat_acepted', '--url', 'http://127.0.0.1:1']),
+    ).toBe(2);
+    expect(t.stderr()).toContain('it is not a hook event of spec 6.2. Did you mean chat_accepted?');
+  });
+
+  it('a bad --fault value is quoted once', async () => {
+    const t = createTestContext({ cwd });
+    expect(await runInProcess(t, ['hook-target', '--fault', 'status:abc'])).toBe(2);
+    expect(t.stderr()).toContain(
+      'Could not use --fault "status:abc": status:<code> needs an HTTP status from 100 to 599.',
+    );
+  });
+
+  it('the main --help lists exit code 5; platform --help points at docs/platform.md', async () => {
+    const main = createTestContext({ cwd });
+    expect(await runInProcess(main, ['--help'])).toBe(0);
+    expect(main.stdout()).toMatch(/5 the machine failed\s+under the run/);
+    const platform = createTestContext({ cwd });
+    expect(await runInProcess(platform, ['platform', '--help'])).toBe(0);
+    expect(platform.stdout()).toContain('control API under /_sim/ (docs/platform.md)');
   });
 });
 

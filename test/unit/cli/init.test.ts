@@ -82,7 +82,7 @@ describe('svc-cli init, non-interactive', () => {
     const t = createTestContext({ cwd: dir, tty: true });
     expect(await runInProcess(t, ['init', '--yes', '--role', 'hook-receiver'])).toBe(0);
     expect(t.stderr()).toContain('not asking (--yes)');
-    expect(readConfig(dir)).toMatchObject({ hookUrl: 'http://127.0.0.1:9200' });
+    expect(readConfig(dir)).toMatchObject({ hookUrl: 'http://127.0.0.1:9200/hooks' });
   });
 
   it('refuses a bad URL flag (exit 2) and an existing file without --force', async () => {

@@ -758,12 +758,23 @@ function mergeSame(failures: FuzzFailure[]): FuzzFailure[] {
   return [...byPlaces.values()];
 }
 
+/** Longest request a report shows inline; the file written holds it whole. */
+const REQUEST_SHOWN_CHARS = 300;
+
+/** The request, cut after REQUEST_SHOWN_CHARS with where the whole one is (a 2 KB line buried the report). */
+function shortRequest(failure: FuzzFailure): string {
+  const text = JSON.stringify(failure.request);
+  if (text.length <= REQUEST_SHOWN_CHARS) return text;
+  const file = failure.written[0]?.file;
+  return `${text.slice(0, REQUEST_SHOWN_CHARS)}… (${text.length} characters${file ? `; whole in ${file}` : ''})`;
+}
+
 /** The lines a report shows for one shrunk failure. */
 function describeFailure(failure: FuzzFailure): string[] {
   return [
     ...failure.reasons,
     `${failure.kind}${failure.alsoIn ? ` (the same in ${failure.alsoIn.join(', ')})` : ''}, shrunk ${failure.shrinks} times, after ${plural(failure.runs, 'case')}; the sample with ${failure.changes.length === 0 ? 'no change (the plain sample fails)' : failure.changes.join(', ')}`,
-    `request: ${JSON.stringify(failure.request)}`,
+    `request: ${shortRequest(failure)}`,
     `replay exactly: --fuzz ${failure.runs} --seed ${failure.seed} --fuzz-path ${failure.path}`,
     ...failure.written.map((w) => `reproduce: ${w.command}`),
   ];

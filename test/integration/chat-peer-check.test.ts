@@ -1,0 +1,45 @@
+/**
+ * `chat --channel-url` at an svc-cli platform that delivers the agent's replies nowhere (no
+ * --integrator-url) or elsewhere: the chat says so at once instead of waiting for replies.
+ */
+import { describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import { platformDeliveryWarning } from '../../src/cli/commands/chat-peer-check.js';
+import { startPlatform } from '../helpers/platform.js';
+import { startFakePlatform } from '../helpers/fake-platform.js';
+
+const clock = createClock();
+const chatListener = 'http://127.0.0.1:41234';
+
+describe('chat --channel-url: does the platform deliver the replies to this chat', () => {
+  it('an svc-cli platform without an integrator URL: warned, with the flag to add', async () => {
+    const p = await startPlatform({ clock, channels: [{ id: 'shop' }] });
+    const warning = await platformDeliveryWarning(p.channelUrl, chatListener, clock);
+    expect(warning).toContain('has no integrator URL for channel shop');
+    expect(warning).toContain(`--integrator-url ${chatListener}`);
+  });
+
+  it('delivering to another integrator: warned; delivering to the chat: nothing', async () => {
+    const elsewhere = await startPlatform({
+      clock,
+      channels: [{ id: 'shop', integratorUrl: 'http://127.0.0.1:9000/agent-messages' }],
+    });
+    expect(await platformDeliveryWarning(elsewhere.channelUrl, chatListener, clock)).toContain(
+      'to http://127.0.0.1:9000/agent-messages, not to this chat',
+    );
+    const here = await startPlatform({
+      clock,
+      channels: [{ id: 'c2', integratorUrl: chatListener }],
+    });
+    expect(await platformDeliveryWarning(here.channelUrl, chatListener, clock)).toBeUndefined();
+  });
+
+  it('another platform (no /_sim/state): nothing', async () => {
+    const other = await startFakePlatform();
+    try {
+      expect(await platformDeliveryWarning(other.channelUrl, chatListener, clock)).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+});
