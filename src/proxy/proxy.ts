@@ -120,7 +120,7 @@ interface ProxyContext extends PipelineContext {
  * once numbered, the event and the invariants), the leg the path names, the body within the
  * limit, the request judged (and, after the answer, the exchange), the fault plan on the fault
  * leg, the forwarder.
- * @example const proxy = await startProxy({ iface: 'hooks', upstreams: { receiver: 'http://127.0.0.1:8000/hooks' }, clock });
+ * @example const proxy = await startProxy({ iface: 'hooks', upstreams: { receiver: 'http://127.0.0.1:9200/hooks' }, clock });
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const proxy = proxyRun(options);
