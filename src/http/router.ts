@@ -1,8 +1,11 @@
 /**
  * Routes as data, matched once: a table of `{ method, path, handler }` (the platform's
  * services, a serving role's endpoints, the proxy's legs); the caller answers 404 and 405
- * from the match. The most specific pattern wins (static segment > `:param` > trailing `*`,
- * compared left to right), so the order routes are added in does not decide who answers.
+ * from the match. The most specific pattern wins (static segment > `:param` > `*`, compared
+ * left to right), so the order routes are added in does not decide who answers. One `*` per
+ * pattern takes the segments the others leave: trailing (`/_sim/console/*`, the rest) or
+ * before them (`*` then `:token`: any path whose last segment is the token; the `*` may be
+ * empty).
  * The handler is whatever the table's owner dispatches to (a function, a leg, an endpoint).
  */
 
@@ -10,7 +13,7 @@
 export interface RouteOf<H> {
   /** one method, several (`['GET', 'HEAD']`), or `*`: the handler answers every method */
   method: string | readonly string[];
-  /** `/_sim/chats/:id/close`, `/:random/:channel`, `/_sim/console/*` */
+  /** `/_sim/chats/:id/close`, `/:random/:channel`, `/_sim/console/*`; a `*` may come first */
   path: string;
   handler: H;
 }
@@ -25,8 +28,10 @@ interface CompiledRoute<H> {
   segments: Segment[];
   /** the number of path segments it matches; -1 with a `*` (then at least `minLength`) */
   length: number;
-  /** with a `*`: the segments before it, which the path must have */
+  /** with a `*`: the segments around it, which the path must have */
   minLength: number;
+  /** with a `*`: its index in `segments` (-1 without) */
+  restAt: number;
   /**
    * one digit per segment (3 static, 2 param, 1 rest) and 2 at the end of an exact pattern;
    * compared as strings, higher is more specific: an exact match beats a `*` that matches too
@@ -58,7 +63,7 @@ function compilePattern(path: string): Pick<CompiledRoute<unknown>, 'segments' |
     segments,
     rank:
       segments.map((s) => (s.kind === 'static' ? 3 : s.kind === 'param' ? 2 : 1)).join('') +
-      (segments.at(-1)?.kind === 'rest' ? '' : '2'),
+      (segments.some((s) => s.kind === 'rest') ? '' : '2'),
   };
 }
 
@@ -70,12 +75,15 @@ function compile<H>(route: RouteOf<H>): CompiledRoute<H> {
   }
   const methods = typeof route.method === 'string' ? [route.method] : [...route.method];
   const restAt = pattern.segments.findIndex((segment) => segment.kind === 'rest');
+  if (restAt !== pattern.segments.findLastIndex((segment) => segment.kind === 'rest'))
+    throw new Error(`route ${route.path}: one * per pattern`);
   return {
     methods,
     anyMethod: methods.includes('*'),
     segments: pattern.segments,
     length: restAt === -1 ? pattern.segments.length : -1,
-    minLength: restAt,
+    minLength: pattern.segments.length - 1,
+    restAt,
     rank: pattern.rank,
     handler: route.handler,
   };
@@ -90,13 +98,16 @@ function matchSegments<H>(
   if (route.length === -1 ? parts.length < route.minLength : parts.length !== route.length)
     return undefined;
   const params: Record<string, string> = {};
+  // the segments after a `*` match the path's last ones: `shift` is how many the `*` takes,
+  // less the one place it holds in the pattern
+  const shift = parts.length - segments.length;
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i] as Segment;
     if (segment.kind === 'rest') {
-      params['*'] = parts.slice(i).join('/');
-      return params;
+      params['*'] = parts.slice(i, i + shift + 1).join('/');
+      continue;
     }
-    const part = parts[i];
+    const part = parts[route.restAt !== -1 && i > route.restAt ? i + shift : i];
     if (part === undefined) return undefined;
     if (segment.kind === 'static') {
       if (part !== segment.value) return undefined;
@@ -104,7 +115,7 @@ function matchSegments<H>(
       params[segment.name] = part; // as sent: the services compare raw path segments
     }
   }
-  return segments.length === parts.length ? params : undefined;
+  return params;
 }
 
 /**

@@ -19,7 +19,7 @@ import {
 } from '../faults/index.js';
 import { DEFAULT_BODY_LIMIT, transferModeOf } from '../http/body.js';
 import { compose, type Middleware, type PipelineContext } from '../http/pipeline.js';
-import { createRouter } from '../http/router.js';
+import { createRouter, type Router } from '../http/router.js';
 import { requestPathOf, listenAt, startServer, type RunningServer } from '../http/server.js';
 import { socketWire } from '../http/wire.js';
 import type { DeliveryPolicy } from '../contract/timing.js';
@@ -200,6 +200,27 @@ function contextOf(clock: Clock, req: IncomingMessage, res: ServerResponse): Pro
   };
 }
 
+/** Where a secret sits in a path, as a route whose `:secret` param is it. */
+const secretPath = (path: string): Router<true> => {
+  const router = createRouter<true>();
+  router.add([{ method: '*', path, handler: true }]);
+  return router;
+};
+
+const SECRET_PATHS = {
+  /** the channel URL: the random string before the public id (spec 4.1) */
+  channel: secretPath('/*/:secret/:channel'),
+  /** after the provider leg's prefix: the provider's path starts with the token */
+  provider: secretPath('/:secret/*'),
+  /** after the platform leg's prefix: a path of three segments or more ends in the token */
+  platform: secretPath('/*/:base/:provider/:secret'),
+};
+
+const secretIn = (paths: Router<true>, path: string): string | undefined => {
+  const match = paths.match('POST', path);
+  return match.kind === 'found' ? match.params.secret : undefined;
+};
+
 /**
  * The secrets in the URLs, hidden as `***`: the channel URL's random string, and a bot token
  * as soon as a path shows it (spec 5.1, 5.2).
@@ -208,8 +229,7 @@ function proxySecrets(options: ProxyOptions) {
   const secrets = new Set<string>();
   const channelUrl = options.iface === 'channel' ? options.upstreams.platform : undefined;
   if (channelUrl) {
-    const parts = new URL(channelUrl).pathname.split('/').filter(Boolean);
-    const random = parts.at(-2);
+    const random = secretIn(SECRET_PATHS.channel, new URL(channelUrl).pathname);
     if (random) secrets.add(random);
   }
   let redactor: Redactor | undefined;
@@ -219,9 +239,10 @@ function proxySecrets(options: ProxyOptions) {
     /** the token a bot leg's path shows: the provider's last segment, the platform's too */
     learn(leg: LegSpec, rest: string): void {
       if (options.iface !== 'bot') return;
-      const parts = rest.split('/').filter(Boolean);
-      const token =
-        leg.name === 'provider' ? parts[0] : parts.length >= 3 ? parts.at(-1) : undefined;
+      const token = secretIn(
+        leg.name === 'provider' ? SECRET_PATHS.provider : SECRET_PATHS.platform,
+        rest,
+      );
       if (token && !secrets.has(token)) {
         secrets.add(token);
         redactor = undefined;

@@ -3,7 +3,7 @@
  * refuse what the role does not serve, apply the fault plan to the role's normal answer,
  * write the reply and journal the exchange. A role says only what is its own: which requests
  * it admits, how it judges a body and what it would answer; it hears one request-rejected
- * event for every request it refused (made here, `rejection`) and its answered bodies.
+ * event for every request it refused (made here, `rejectedEvent`) and its answered bodies.
  */
 import type { Clock } from '../clock.js';
 import {
@@ -194,24 +194,53 @@ function refuse(ctx: RoleContext, refusal: Refusal): void {
 }
 
 /**
- * The one place a role's request-rejected event is made: a refusal before the body, or a
- * body the role refused as it is (with the status it was answered).
+ * The one place a role's request-rejected event is made (spec 7), with the path as the role
+ * shows it: by `rejection` for the pipeline's refusals, and by a role's endpoint outside the
+ * pipeline (bot-sim's token endpoint, its answer to a request that failed inside it). With
+ * `transfer` (how the body came) the event is the pipeline's `InboundRejection`.
+ */
+export function rejectedEvent(
+  request: { method: string; path: string; transfer: TransferMode },
+  refused: Refusal,
+  protocolMs: number,
+  shownPath?: (path: string) => string,
+): InboundRejection;
+export function rejectedEvent(
+  request: { method: string; path: string },
+  refused: Refusal,
+  protocolMs: number,
+  shownPath?: (path: string) => string,
+): RequestRejectedEvent;
+export function rejectedEvent(
+  request: { method: string; path: string; transfer?: TransferMode },
+  refused: Refusal,
+  protocolMs: number,
+  shownPath?: (path: string) => string,
+): RequestRejectedEvent {
+  const { method, path, transfer } = request;
+  return {
+    type: 'request-rejected',
+    method,
+    path: shownPath ? shownPath(path) : path,
+    status: refused.status,
+    code: refused.code,
+    message: refused.message,
+    ...(transfer === undefined ? {} : { transfer }),
+    protocolMs,
+  };
+}
+
+/**
+ * A role's request-rejected event in the pipeline: a refusal before the body, or a body the
+ * role refused as it is (with the status it was answered).
  */
 function rejection(role: InboundRole, ctx: RoleContext): InboundRejection | undefined {
   const { refusal, answer, applied } = ctx;
   const refused = refusal ?? answer?.refused;
   if (!refused) return undefined;
-  const { method, path, transfer } = ctx.exchange;
-  return {
-    type: 'request-rejected',
-    method,
-    path: role.shownPath ? role.shownPath(path) : path,
-    status: refusal?.status ?? applied?.status ?? 400,
-    code: refused.code,
-    message: refused.message,
-    transfer,
-    protocolMs: ctx.started,
-  };
+  const status = refusal?.status ?? applied?.status ?? 400;
+  const { code, message } = refused;
+  return rejectedEvent(ctx.exchange, { status, code, message }, ctx.started, role.shownPath);
 }
 
 /** After the exchange is journaled: what the role hears of it. */

@@ -195,4 +195,36 @@ describe('bot-sim default script, against the platform (spec 3, 6.1)', () => {
       status: 200,
     });
   });
+
+  it("refuses at /oauth/token with the roles' one request-rejected event (spec 5.3, 7.2)", async () => {
+    const s = await startBotSim({ auth: { clientId: 'acme-client', clientSecret: 's3cret' } });
+    const get = await fetch(`${s.bot.url}/oauth/token`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    const wrong = await postTo(`${s.bot.url}/oauth/token`, {
+      grant_type: 'client_credentials',
+      client_id: 'acme-client',
+      client_secret: 'wrong',
+    });
+    const rejected = s.botEvents.filter((e) => e.type === 'request-rejected');
+    expect(rejected.map(({ protocolMs: _at, ...e }) => e)).toEqual([
+      {
+        type: 'request-rejected',
+        method: 'GET',
+        path: '/oauth/<token>',
+        status: 405,
+        code: 'invalid_request',
+        message: 'use POST',
+      },
+      {
+        type: 'request-rejected',
+        method: 'POST',
+        path: '/oauth/<token>',
+        status: wrong.status,
+        code: wrong.json.error.code,
+        message: wrong.json.error.message,
+      },
+    ]);
+    expect(wrong.status).toBeGreaterThanOrEqual(400);
+  });
 });

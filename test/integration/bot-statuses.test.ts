@@ -81,6 +81,19 @@ describe('bot service: HTTP statuses to the provider (spec 7.2)', () => {
       expect(res.status, path).toBe(404);
       expect(res.json.error.code).toBe('not_found');
     }
+    // reported by the bot service, the token's place hidden, empty segments dropped
+    const received = s.events.of('bot-event-received').map((e) => [e.status, e.path]);
+    expect(received).toEqual([
+      [404, '/webhooks/acme'],
+      [404, '/webhooks/acme/<token>/extra'],
+      [404, '/webhooks/other/<token>'],
+      [404, '/providers'],
+    ]);
+    await postTo(`${s.server.url}/webhooks//acme/bot-token-1/`, text());
+    expect(s.events.of('bot-event-received').at(-1)).toMatchObject({
+      status: 200,
+      path: '/webhooks/acme/<token>',
+    });
   });
 
   it('405 for an unsupported method or event', async () => {

@@ -122,6 +122,20 @@ describe('listener: requests that are not agent messages', () => {
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
   });
+
+  it('answers 404 before 405: a GET on the root or on another channel is no endpoint', async () => {
+    const h = await startListener({ channel: 'mine' });
+    expect((await fetch(`${h.listener.url}/`)).status).toBe(404);
+    expect((await fetch(`${h.listener.url}/other`)).status).toBe(404);
+    expect((await fetch(`${h.listener.url}/base//mine/`)).status).toBe(405);
+    expect(await post(`${h.listener.url}/base//mine/`, agentText())).toMatchObject({ status: 200 });
+    expect(await h.waitForEvents(4)).toMatchObject([
+      { status: 404, path: '/' },
+      { status: 404, path: '/other' },
+      { status: 405, path: '/base//mine/' },
+      { type: 'agent-message', channel: 'mine' },
+    ]);
+  });
 });
 
 describe('listener: faults', () => {

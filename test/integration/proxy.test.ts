@@ -61,6 +61,19 @@ async function agentReply(
 }
 
 describe('proxy channel', () => {
+  it("hides the channel URL's random string, whatever the base's path (spec 5.1)", async () => {
+    const { proxy: p } = await proxy({
+      iface: 'channel',
+      upstreams: {
+        platform: 'http://127.0.0.1:9/base/r4nd0m/shop',
+        integrator: 'http://127.0.0.1:9/int',
+      },
+    });
+    expect(p.redact('POST http://127.0.0.1:9/base/r4nd0m/shop')).toBe(
+      'POST http://127.0.0.1:9/base/***/shop',
+    );
+  });
+
   it('sees the 3 attempts at 0, 3, 6 s between the simulator and listen --fail-first 2', async () => {
     const clock = createVirtualClock();
     const listener = await startListener({ clock, plan: { failFirst: 2 } });

@@ -30,4 +30,33 @@ describe('createRouter<H>: routes as data', () => {
     expect(router.match('POST', '/integratorx').kind).toBe('none');
     expect(router.match('GET', '/hooks')).toEqual({ kind: 'method', allow: ['POST'] });
   });
+
+  it('lets a * stand before the last segments: any path ending in the token', () => {
+    const router = createRouter<string>();
+    router.add([
+      { method: '*', path: '/*/:token', handler: 'events' },
+      { method: '*', path: '/oauth/token', handler: 'token' },
+      { method: 'POST', path: '/a/*/:x/end', handler: 'inner' },
+    ]);
+    expect(router.match('POST', '/t0k')).toEqual({
+      kind: 'found',
+      handler: 'events',
+      params: { '*': '', token: 't0k' },
+    });
+    expect(router.match('POST', '/bot//v1/t0k/')).toMatchObject({
+      params: { '*': 'bot/v1', token: 't0k' },
+    });
+    expect(router.match('POST', '/oauth/token')).toMatchObject({ handler: 'token' });
+    expect(router.match('POST', '/').kind).toBe('none');
+    expect(router.match('POST', '/a/q/end')).toMatchObject({
+      handler: 'inner',
+      params: { '*': '', x: 'q' },
+    });
+    expect(router.match('POST', '/a/1/2/q/end')).toMatchObject({
+      handler: 'inner',
+      params: { '*': '1/2', x: 'q' },
+    });
+    expect(router.match('GET', '/a/q/end')).toEqual({ kind: 'method', allow: ['POST'] });
+    expect(() => router.add([{ method: '*', path: '/*/x/*', handler: 'two' }])).toThrow(/one \*/);
+  });
 });

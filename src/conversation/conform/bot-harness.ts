@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
+import { createRouter } from '../../http/router.js';
 import { createPlatform, type Platform, type PlatformCore } from '../../platform/index.js';
 import type { DeliveryPolicy } from '../../contract/timing.js';
 import type { PayloadForms } from '../../platform/payload-forms.js';
@@ -59,10 +60,14 @@ export interface BotHarness {
   close(): Promise<void>;
 }
 
-const isBotPath = (url: string): boolean => {
-  const first = new URL(url, 'http://x').pathname.split('/').filter(Boolean)[0];
-  return first === 'webhooks' || first === 'providers';
-};
+/** The bot service's paths (spec 4.3), as its routes have them. */
+const BOT_PATHS = createRouter<true>();
+BOT_PATHS.add(
+  ['/webhooks/*', '/providers/*'].map((path) => ({ method: '*', path, handler: true })),
+);
+
+const isBotPath = (url: string): boolean =>
+  BOT_PATHS.match('POST', new URL(url, 'http://x').pathname).kind === 'found';
 
 /**
  * Starts the embedded platform with the bot service on 127.0.0.1.

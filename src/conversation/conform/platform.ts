@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { getText, postJson } from '../../http/client.js';
+import { createRouter } from '../../http/router.js';
 import { quote, type ConformCase } from './case.js';
 import type { Journal } from '../../journal/index.js';
 import { recordPost } from './observed.js';
@@ -40,20 +41,22 @@ export interface ChannelUrlParts {
   publicId: string;
 }
 
+/** A channel URL's path as a route (spec 4.1): the base's path, then the two segments. */
+const CHANNEL_PATH = createRouter<true>();
+CHANNEL_PATH.add([{ method: '*', path: '/*/:randomString/:publicId', handler: true }]);
+
 /** Splits a channel URL into base, random string and public id (spec 1.3, 4.1). */
 export function parseChannelUrl(channelUrl: string): ChannelUrlParts {
   const url = new URL(channelUrl);
-  const parts = url.pathname.split('/').filter(Boolean);
-  const publicId = parts.pop();
-  const randomString = parts.pop();
+  const match = CHANNEL_PATH.match('POST', url.pathname);
+  const { '*': prefix = '', randomString, publicId } = match.kind === 'found' ? match.params : {};
   if (!publicId || !randomString) {
     throw new SvcError(
       'SVC_E_CHANNEL_URL',
       `Could not use the channel URL ${channelUrl}: expected {base_url}/<random_string>/<channel_public_id> (spec 4.1).`,
     );
   }
-  const prefix = parts.length > 0 ? `/${parts.join('/')}` : '';
-  return { base: `${url.origin}${prefix}`, randomString, publicId };
+  return { base: `${url.origin}${prefix ? `/${prefix}` : ''}`, randomString, publicId };
 }
 
 const TIMEOUT_MS = 10_000;

@@ -41,6 +41,14 @@ const isObject = (v: unknown): v is Json =>
 const INBOUND_EVENTS = ['BOT_MESSAGE', 'INVITE_AGENT'];
 const OUTBOUND_EVENTS = ['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE', 'CHAT_CLOSED'];
 
+/**
+ * A provider request's path as the bot service's routes matched it (spec 4.3): its prefix
+ * (`webhooks` or `providers`) and its params, or, for any other shape under the prefix, the
+ * segments after it (`malformed`, answered 404).
+ */
+export type ProviderPath =
+  { base: string; provider: string; token: string } | { base: string; malformed: string };
+
 /** What is known of a provider request as it is read; every answer reports it. */
 interface Seen {
   /** protocol ms the request arrived */
@@ -58,14 +66,14 @@ interface Seen {
 export function handleProviderRequest(
   ctx: BotInboundContext,
   request: PlatformRequest,
-  parts: string[],
+  path: ProviderPath,
 ): PlatformResponse {
   const seen: Seen = { at: ctx.core.clock.now() };
   try {
-    return takeProviderRequest(ctx, request, parts, seen);
+    return takeProviderRequest(ctx, request, path, seen);
   } catch (error) {
     if (!(error instanceof ProtocolError)) throw error;
-    reportReceived(ctx.core, parts, seen, error.status, error, 'rejected');
+    reportReceived(ctx.core, path, seen, error.status, error, 'rejected');
     // reported above as bot-event-received: the core adds no request-rejected of its own
     throw error.withRecord(recordOf(seen, error.status, error, 'rejected')).reported();
   }
@@ -74,7 +82,7 @@ export function handleProviderRequest(
 /** The `bot-event-received` event of an answered provider request. */
 function reportReceived(
   core: PlatformCore,
-  parts: string[],
+  path: ProviderPath,
   seen: Seen,
   status: number,
   refusal: { code?: WireErrorCode; message?: string },
@@ -83,7 +91,7 @@ function reportReceived(
   core.emit({
     type: 'bot-event-received',
     ...(seen.event === undefined ? {} : { event: seen.event }),
-    path: redactPath(parts),
+    path: shownPath(path),
     ...(seen.chatId === undefined ? {} : { chatId: seen.chatId }),
     status,
     ...(refusal.code === undefined ? {} : { code: refusal.code }),
@@ -118,13 +126,13 @@ function recordOf(
 /** spec 7.2: 200 `{"result":"ok"}`; `notice` says why a taken message is not delivered. */
 function taken(
   ctx: BotInboundContext,
-  parts: string[],
+  path: ProviderPath,
   seen: Seen,
   notice?: string,
 ): PlatformResponse {
   const outcome = notice === undefined ? 'handled' : 'not-delivered';
   const said = notice === undefined ? {} : { message: notice };
-  reportReceived(ctx.core, parts, seen, 200, said, outcome);
+  reportReceived(ctx.core, path, seen, 200, said, outcome);
   return {
     status: 200,
     body: { result: 'ok' },
@@ -136,17 +144,18 @@ function taken(
 function takeProviderRequest(
   ctx: BotInboundContext,
   request: PlatformRequest,
-  parts: string[],
+  path: ProviderPath,
   seen: Seen,
 ): PlatformResponse {
   const { core } = ctx;
-  const [base = '', providerId, token] = parts;
+  const { base } = path;
   // spec 7.2: 404 endpoint malformed
-  if (parts.length !== 3 || !providerId || !token)
+  if ('malformed' in path)
     throw new ProtocolError(
       'not_found',
       `endpoint malformed: expected POST /${base}/<provider_id>/<token> (spec 4.3)`,
     );
+  const { provider: providerId, token } = path;
   if (providerId !== ctx.providerId)
     throw new ProtocolError(
       'not_found',
@@ -211,12 +220,12 @@ function takeProviderRequest(
   // The event is reported received before what it causes (a delivery, a hand-over), so the
   // log and the event stream read in the order things happened.
   if (eventName === 'INVITE_AGENT') {
-    const response = taken(ctx, parts, seen);
+    const response = taken(ctx, path, seen);
     ctx.onInviteAgent(chat);
     return response;
   }
   if (eventName === 'CLIENT_INFO') {
-    const response = taken(ctx, parts, seen);
+    const response = taken(ctx, path, seen);
     ctx.onClientInfo?.(chat, json.contact_info as Json);
     return response;
   }
@@ -224,7 +233,7 @@ function takeProviderRequest(
   const converted = channelTextOf(message);
   const response = taken(
     ctx,
-    parts,
+    path,
     seen,
     'issue' in converted ? formatIssue(converted.issue) : undefined,
   );
@@ -289,7 +298,12 @@ function decode(segment: string): string {
   }
 }
 
-/** The token is a secret: events show the path without it. */
-function redactPath(parts: string[]): string {
-  return `/${parts.map((p, i) => (i === 2 ? '<token>' : p)).join('/')}`;
+/**
+ * The token is a secret: events show the path without it (a malformed path hides the
+ * segment where the token would be, its second after the prefix).
+ */
+function shownPath(path: ProviderPath): string {
+  if (!('malformed' in path)) return `/${path.base}/${path.provider}/<token>`;
+  const rest = path.malformed.replace(/^([^/]+\/)[^/]+/, '$1<token>');
+  return rest === '' ? `/${path.base}` : `/${path.base}/${rest}`;
 }

@@ -16,7 +16,7 @@ import type { PlatformCore } from '../core.js';
 import type { LifecycleHooks } from '../lifecycle-hooks.js';
 import type { DeliveryPolicy } from '../delivery.js';
 import type { Chat, PlatformState } from '../model.js';
-import type { PlatformRequest, PlatformService, Route } from '../types.js';
+import type { PlatformService, Route } from '../types.js';
 
 /** A bot attached to the platform (spec 1.4, 4.3, 5.2). */
 export interface BotServiceOptions {
@@ -126,18 +126,30 @@ export function createBotService(core: PlatformCore, options: BotServiceOptions)
   return {
     name: 'bot',
     lifecycle: botLifecycle(ctx),
-    routes: [
-      tokenRoute(core, issuer),
-      // spec 4.3: {base}/webhooks|providers/<provider_id>/<token>; every shape under these
-      // prefixes is answered (and reported) by the bot service, a wrong one with its 404
-      ...['/webhooks/*', '/providers/*'].map((path) => ({
-        method: '*',
-        path,
-        handler: (request: PlatformRequest) =>
-          handleProviderRequest(inbound, request, request.path.split('/').filter(Boolean)),
-      })),
-    ],
+    routes: [tokenRoute(core, issuer), ...providerRoutes(inbound)],
   };
+}
+
+/**
+ * spec 4.3: {base}/webhooks|providers/<provider_id>/<token>, the segments as route params;
+ * every other shape under these prefixes is answered (and reported) by the bot service too,
+ * with its 404 (the more specific route wins, src/http/router.ts).
+ */
+function providerRoutes(inbound: BotInboundContext): Route[] {
+  return ['webhooks', 'providers'].flatMap((base): Route[] => [
+    {
+      method: '*',
+      path: `/${base}/:provider/:token`,
+      handler: (request, { provider = '', token = '' }) =>
+        handleProviderRequest(inbound, request, { base, provider, token }),
+    },
+    {
+      method: '*',
+      path: `/${base}/*`,
+      handler: (request, params) =>
+        handleProviderRequest(inbound, request, { base, malformed: params['*'] ?? '' }),
+    },
+  ]);
 }
 
 /** The bot's decisions, at the moments the core announces (events only observe). */

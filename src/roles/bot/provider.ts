@@ -16,6 +16,7 @@ import { journalStep, type ExchangeInput, type Journal } from '../../journal/ind
 import { bodyStep, compose, type PipelineContext } from '../../http/pipeline.js';
 import {
   createInboundHandler,
+  rejectedEvent,
   type InboundBody,
   type InboundOutcome,
   type InboundRequest,
@@ -135,15 +136,13 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
   const run = botRun(options);
   const { clock, controller, work, emit, issuer } = run;
   const server = await serveExchanges('bot', providerRoutes(run), options, (error) =>
-    emit({
-      type: 'request-rejected',
-      method: 'POST',
-      path: '/<token>',
-      status: 500,
-      code: 'internal',
-      message: errorText(error),
-      protocolMs: clock.now(),
-    }),
+    emit(
+      rejectedEvent(
+        { method: 'POST', path: '/<token>' },
+        { status: 500, code: 'internal', message: errorText(error) },
+        clock.now(),
+      ),
+    ),
   );
   const target = run.target;
   const listening: BotListeningEvent = {
@@ -239,7 +238,8 @@ function providerRoutes(run: BotRun): (exchange: InboundExchange) => void | Prom
   type Endpoint = (exchange: InboundExchange) => void | Promise<void>;
   const events = createInboundHandler(eventRole(run));
   const router = createRouter<Endpoint>();
-  router.add([{ method: '*', path: '/*', handler: events }]);
+  // `/` matches no route: the events' endpoint answers it too (its 404)
+  router.add([{ method: '*', path: EVENT_PATH, handler: events }]);
   if (run.issuer) {
     const { options, clock, emit } = run;
     const handleToken = tokenEndpoint(run.issuer, {
@@ -255,6 +255,13 @@ function providerRoutes(run: BotRun): (exchange: InboundExchange) => void | Prom
     return (match.kind === 'found' ? match.handler : events)(exchange);
   };
 }
+
+/** spec 4.3: the events' path: any path whose last segment is the token. */
+const EVENT_PATH = '/*/:token';
+
+/** The events' path as a route (src/http/router.ts), to read the token from. */
+const EVENT_PATHS = createRouter<true>();
+EVENT_PATHS.add([{ method: '*', path: EVENT_PATH, handler: true }]);
 
 /** The path with its token segment hidden, for events and lines. */
 const shownPath = (path: string): string => path.replace(/[^/]+\/?$/, '<token>');
@@ -293,10 +300,11 @@ function eventRole(run: BotRun): InboundRole {
 
 /** Whether a request is an event for this bot (spec 4.3, 5.2, 5.3), else why not. */
 function admitEvent(run: BotRun, { method, path, headers }: InboundRequest): Refusal | undefined {
-  const segments = path.split('/').filter(Boolean);
   // the provider's own URL is free to choose (spec 4.3), so any path whose last segment
   // is the token is this bot (`--bot-provider-url .../bot`)
-  if (segments.length === 0)
+  const match = EVENT_PATHS.match(method, path);
+  const token = match.kind === 'found' ? match.params.token : undefined;
+  if (token === undefined)
     return {
       status: 404,
       code: 'not_found',
@@ -309,7 +317,7 @@ function admitEvent(run: BotRun, { method, path, headers }: InboundRequest): Ref
       message: `${method} is not supported; use POST (spec 4.3)`,
       headers: { allow: 'POST' },
     };
-  if (!secretEquals(decodeSegment(segments.at(-1) ?? ''), run.options.token))
+  if (!secretEquals(decodeSegment(token), run.options.token))
     return {
       status: 401,
       code: 'invalid_client',
@@ -459,15 +467,8 @@ function tokenEndpoint(
       const reject = (status: number, code: WireErrorCode, message: string): void => {
         const body = JSON.stringify(errorBody(code, message));
         wire.send(status, body, status === 405 ? { allow: 'POST' } : {}, { batched: true });
-        emit({
-          type: 'request-rejected',
-          method,
-          path: shownPath(path),
-          status,
-          code,
-          message,
-          protocolMs: clock.now(),
-        });
+        // the roles' one request-rejected event; bot-sim's names no transfer mode
+        emit(rejectedEvent({ method, path }, { status, code, message }, clock.now(), shownPath));
         ctx.answered = { status, body };
         ctx.verdict = { ok: false, errors: [`${code}: ${message}`], warnings: [] };
       };

@@ -1,5 +1,6 @@
 import { createClock, type Clock } from '../../clock.js';
 import { serveExchanges, type Transport } from '../../http/exchange.js';
+import { createRouter } from '../../http/router.js';
 import { decodeSegment, type RunningServer, type ServerLimits } from '../../http/server.js';
 import type { TlsServerOptions } from '../../http/tls.js';
 import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
@@ -87,12 +88,19 @@ export async function createListener(options: ListenerOptions = {}): Promise<Lis
   };
 }
 
-/** spec 2.2: the channel public id is the last path segment (the URL may have a path). */
+/**
+ * The listener's one endpoint as a route (src/http/router.ts), for every method: spec 2.2,
+ * the channel public id is the last path segment (the integrator's URL may have a path).
+ * The role answers 404 before 405 (a wrong channel is not an endpoint at all), so the
+ * method is checked after the match.
+ */
+const AGENT_MESSAGE_PATHS = createRouter<'agent-message'>();
+AGENT_MESSAGE_PATHS.add([{ method: '*', path: '/*/:channel', handler: 'agent-message' }]);
+
+/** spec 2.2: the channel public id a path names, decoded; undefined for `/`. */
 function channelOfPath(path: string): string | undefined {
-  const last = path
-    .split('/')
-    .filter((s) => s !== '')
-    .at(-1);
+  const match = AGENT_MESSAGE_PATHS.match('POST', path);
+  const last = match.kind === 'found' ? match.params.channel : undefined;
   return last === undefined ? undefined : decodeSegment(last);
 }
 
