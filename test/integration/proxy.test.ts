@@ -64,6 +64,7 @@ describe('proxy channel', () => {
   it("hides the channel URL's random string, whatever the base's path (spec 5.1)", async () => {
     const { proxy: p } = await proxy({
       iface: 'channel',
+      clock: createVirtualClock(),
       upstreams: {
         platform: 'http://127.0.0.1:9/base/r4nd0m/shop',
         integrator: 'http://127.0.0.1:9/int',
