@@ -18,10 +18,24 @@ describe('svc-cli coverage', () => {
     const result = await runCli(['coverage', recording]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^contract coverage of \d+ exchanges \(1 recording\)/);
-    for (const head of ['A chat channel', 'B bot', 'D event hooks', 'overall'])
+    // the bundled page fixture records widget traffic, so every interface has a figure
+    for (const head of ['A chat channel', 'B bot', 'C widget', 'D event hooks', 'overall'])
       expect(result.stdout).toMatch(new RegExp(`${head}\\s+\\d+\\.\\d%`));
-    expect(result.stdout).toContain('C widget');
-    expect(result.stdout).toContain('not recorded (not counted)');
+    expect(result.stdout).not.toContain('not recorded (not counted)');
+  });
+
+  it('says an interface the recording never touched is not counted', async () => {
+    const one = join(dir, 'one.ndjson');
+    const replay = await runCli([
+      'replay',
+      'fixtures/conversations/text-both-ways.json',
+      '--record',
+      one,
+    ]);
+    expect(replay.code).toBe(0);
+    const result = await runCli(['coverage', one]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/C widget\s+-\s+not recorded \(not counted\)/);
   });
 
   it('gates with --min (exit 1 below, 0 at or above) and writes JUnit properties', async () => {
