@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import type { Clock } from '../clock.js';
 import { postJson } from '../http/client.js';
-import { openEventStream } from '../http/event-stream.js';
+import { SocketEventSource } from '../http/event-stream.js';
 import { callInProcess, isInProcessUrl } from '../http/in-process.js';
 import {
   CALLBACK_NAMES,
@@ -98,36 +98,6 @@ class InProcessEventSource implements EventSourceLike {
 
   close(): void {
     this.abort(new Error('the page closed its event stream'));
-  }
-}
-
-/** An EventSource over a socket (Node 20 has none): the stream read by `openEventStream`. */
-class SocketEventSource implements EventSourceLike {
-  onopen: ((event: unknown) => void) | null = null;
-  onmessage: ((event: { data: string; lastEventId?: string }) => void) | null = null;
-  onerror: ((event: unknown) => void) | null = null;
-  private readonly controller = new AbortController();
-
-  constructor(url: string) {
-    void this.read(url);
-  }
-
-  private async read(url: string): Promise<void> {
-    try {
-      const read = await openEventStream(url, this.controller.signal);
-      this.onopen?.({});
-      let lastEventId = '';
-      await read((data, id) => {
-        if (id !== undefined) lastEventId = id;
-        this.onmessage?.({ data, lastEventId });
-      });
-    } catch (error) {
-      if (!this.controller.signal.aborted) this.onerror?.(error);
-    }
-  }
-
-  close(): void {
-    this.controller.abort();
   }
 }
 

@@ -34,3 +34,38 @@ export async function openEventStream(
     }
   };
 }
+
+/**
+ * An EventSource over a socket for Node 20, which has none: the stream read by
+ * `openEventStream`, each event's data (and the last id seen, as EventSource keeps it) handed
+ * to `onmessage`. No reconnects. The page-script double takes it where a page has the real one.
+ * @example const source = new SocketEventSource(`${base}/_sim/widget/events?visitor=v1`);
+ */
+export class SocketEventSource {
+  onopen: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { data: string; lastEventId?: string }) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  private readonly controller = new AbortController();
+
+  constructor(readonly url: string) {
+    void this.read();
+  }
+
+  private async read(): Promise<void> {
+    try {
+      const read = await openEventStream(this.url, this.controller.signal);
+      this.onopen?.({});
+      let lastEventId = '';
+      await read((data, id) => {
+        if (id !== undefined) lastEventId = id;
+        this.onmessage?.({ data, lastEventId });
+      });
+    } catch (error) {
+      if (!this.controller.signal.aborted) this.onerror?.(error);
+    }
+  }
+
+  close(): void {
+    this.controller.abort();
+  }
+}
