@@ -1,5 +1,5 @@
 import type { ExchangeInput, Journal } from '../journal/journal.js';
-import { recordExchange } from '../journal/index.js';
+import { recordExchange, throughJournal } from '../journal/index.js';
 
 /** A role a real peer plays, as expectations name it. */
 export type PeerParty = 'integrator' | 'bot' | 'hook';
@@ -45,38 +45,27 @@ export function tapOutgoing(
   parties: ReadonlySet<PeerParty>,
   sight: (seen: PeerSighting) => void,
 ): Journal {
-  return {
-    record(input) {
-      const party = partyOf[input.iface];
-      if (
-        input.direction === 'out' &&
-        party !== undefined &&
-        parties.has(party) &&
-        (input.response !== undefined ||
-          (input.failure !== undefined && RECEIVED_FAILURES.has(input.failure.reason)))
-      ) {
-        const body = parsedOr(input.request.body);
-        sight({
-          party,
-          value: {
-            ...(body !== null && typeof body === 'object' ? body : { $body: body }),
-            $attempt: input.attempt ?? 1,
-            $reply: parsedOr(input.response?.body),
-            ...(input.response ? { $status: input.response.status } : {}),
-            ...(input.failure ? { $failure: input.failure.reason } : {}),
-          },
-        });
-      }
-      return recordExchange(inner, input);
-    },
-    entries: (since) => inner.entries(since),
-    get count() {
-      return inner.count;
-    },
-    get recording() {
-      return inner.recording;
-    },
-    flush: () => inner.flush(),
-    close: () => inner.close(),
-  };
+  return throughJournal(inner, (input) => {
+    const party = partyOf[input.iface];
+    if (
+      input.direction === 'out' &&
+      party !== undefined &&
+      parties.has(party) &&
+      (input.response !== undefined ||
+        (input.failure !== undefined && RECEIVED_FAILURES.has(input.failure.reason)))
+    ) {
+      const body = parsedOr(input.request.body);
+      sight({
+        party,
+        value: {
+          ...(body !== null && typeof body === 'object' ? body : { $body: body }),
+          $attempt: input.attempt ?? 1,
+          $reply: parsedOr(input.response?.body),
+          ...(input.response ? { $status: input.response.status } : {}),
+          ...(input.failure ? { $failure: input.failure.reason } : {}),
+        },
+      });
+    }
+    return recordExchange(inner, input);
+  });
 }

@@ -11,4 +11,4 @@ export {
   type RecordSync,
 } from './journal.js';
 export { toHar } from './har.js';
-export { journalStep, recordExchange } from './record-exchange.js';
+export { journalStep, recordExchange, throughJournal } from './record-exchange.js';

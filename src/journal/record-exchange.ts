@@ -31,6 +31,26 @@ export function recordExchange(
  * a journal), as the proxy numbers what it saw.
  * @example compose([journalStep((ctx) => ctx.core.journal, platformRecord), bodyStep(...)], handle)
  */
+/**
+ * A journal that stores each exchange through `record` (a tap, a rewrite) and is `inner`
+ * for the rest: the same records, count, file and flushing.
+ * @example const tapped = throughJournal(inner, (input) => { seen(input); return recordExchange(inner, input); });
+ */
+export function throughJournal(inner: Journal, record: (input: ExchangeInput) => number): Journal {
+  return {
+    record,
+    entries: (since) => inner.entries(since),
+    get count() {
+      return inner.count;
+    },
+    get recording() {
+      return inner.recording;
+    },
+    flush: () => inner.flush(),
+    close: () => inner.close(),
+  };
+}
+
 export function journalStep<C>(
   journalOf: (ctx: C) => Journal | undefined,
   recordOf: (ctx: C) => ExchangeInput | undefined,

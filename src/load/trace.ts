@@ -9,6 +9,7 @@ import { detectKind } from '../contract/detect.js';
 import {
   createJournal,
   recordExchange,
+  throughJournal,
   type ExchangeInput,
   type Journal,
 } from '../journal/index.js';
@@ -71,23 +72,13 @@ const kindOf = (body: string): string | undefined => {
  * stamped when the request came in (an `out` attempt is stamped when its reply came).
  */
 function asServed(inner: Journal): Journal {
-  return {
-    record: (input: ExchangeInput) =>
-      recordExchange(inner, {
-        ...input,
-        direction: 'in',
-        protocolMs: input.protocolMs - (input.durationMs ?? 0),
-      }),
-    entries: (since) => inner.entries(since),
-    get count() {
-      return inner.count;
-    },
-    get recording() {
-      return inner.recording;
-    },
-    flush: () => inner.flush(),
-    close: () => inner.close(),
-  };
+  return throughJournal(inner, (input: ExchangeInput) =>
+    recordExchange(inner, {
+      ...input,
+      direction: 'in',
+      protocolMs: input.protocolMs - (input.durationMs ?? 0),
+    }),
+  );
 }
 
 /**
