@@ -7,11 +7,17 @@
  * test/integration/mutate.test.ts.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exampleVitest, hasPytest, mutateProject, outcomes } from '../helpers/mutate.js';
+import {
+  exampleVitest,
+  expectFullScoreReports,
+  hasPytest,
+  mutateProject,
+  outcomes,
+} from '../helpers/mutate.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /**
@@ -105,22 +111,7 @@ describe('svc-cli mutate on the example projects, full sample', () => {
     expect(result.stdout).toContain(
       'mutation score 100.0% (5 killed, 0 timed out, 0 survived of 5; 1 never exercised, not run)',
     );
-    const xml = readFileSync(join(dir, 'mutants.xml'), 'utf8');
-    expect(xml).toContain('<property name="mutation.score" value="100"/>');
-    expect(xml).toMatch(
-      /<testcase name="redeliver-early \(spec 8\)" classname="svc-cli mutate.redelivery" time="[\d.]+"><\/testcase>/,
-    );
-    expect(xml).toContain('<skipped message="never exercised by the recorded run: not run"/>');
-    expect(xml).toMatch(
-      /<testcase name="mutation score &gt;= 100%" classname="svc-cli mutate"><\/testcase>/,
-    );
-    expect(xml).not.toContain('<failure');
-    // the trace report's page: a card per mutant, then the recorded run's conversations
-    const html = readFileSync(join(dir, 'mutants.html'), 'utf8');
-    expect(html.match(/<section class="conv mutant/g)).toHaveLength(6);
-    expect(html).toContain('data-outcome="not-exercised"');
-    expect(html).toMatch(/<section class="conv" id="c-/);
-    expect(html).toContain('mutation score <b>100.0%</b>');
+    expectFullScoreReports(dir, { name: 'redeliver-early', spec: '8', family: 'redelivery' }, 6);
   });
 
   const pytest = hasPytest();

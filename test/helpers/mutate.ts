@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { repoRoot } from './run-cli.js';
 
 /** The example integrators `svc-cli mutate` runs in the e2e tests (docs/coverage.md). */
@@ -29,4 +31,35 @@ export function outcomes(stdout: string): {
     lines.filter((l) => l.type === 'mutant-result').map((l) => [l.name, l.outcome]),
   );
   return { by, summary: lines.find((l) => l.type === 'summary') ?? {} };
+}
+
+/**
+ * What a green `mutate --min-score 100 --junit mutants.xml --report mutants.html` run with one
+ * mutant never exercised writes in `dir`: the JUnit file (score property, the named killed
+ * mutant's testcase, the skip, the gate) and the HTML page (a card per mutant, the run's
+ * conversations).
+ */
+export function expectFullScoreReports(
+  dir: string,
+  killed: { name: string; spec: string; family: string },
+  mutants: number,
+): void {
+  const xml = readFileSync(join(dir, 'mutants.xml'), 'utf8');
+  expect(xml).toContain('<property name="mutation.score" value="100"/>');
+  expect(xml).toMatch(
+    new RegExp(
+      `<testcase name="${killed.name} \\(spec ${killed.spec}\\)" classname="svc-cli mutate.${killed.family}" time="[\\d.]+"></testcase>`,
+    ),
+  );
+  expect(xml).toContain('<skipped message="never exercised by the recorded run: not run"/>');
+  expect(xml).toMatch(
+    /<testcase name="mutation score &gt;= 100%" classname="svc-cli mutate"><\/testcase>/,
+  );
+  expect(xml).not.toContain('<failure');
+  // the trace report's page: a card per mutant, then the recorded run's conversations
+  const html = readFileSync(join(dir, 'mutants.html'), 'utf8');
+  expect(html.match(/<section class="conv mutant/g)).toHaveLength(mutants);
+  expect(html).toContain('data-outcome="not-exercised"');
+  expect(html).toMatch(/<section class="conv" id="c-/);
+  expect(html).toContain('mutation score <b>100.0%</b>');
 }

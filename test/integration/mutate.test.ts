@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { expectFullScoreReports } from '../helpers/mutate.js';
 import { createTestContext, runInProcess, type TestContext } from '../helpers/cli-context.js';
 import { bin, repoRoot } from '../helpers/run-cli.js';
 
@@ -223,21 +224,7 @@ describe('svc-cli mutate: JUnit and HTML', () => {
     );
     const xml = readFileSync(join(dir, 'mutants.xml'), 'utf8');
     expect(xml).toContain('tests="4" failures="0"');
-    expect(xml).toContain('<property name="mutation.score" value="100"/>');
-    expect(xml).toMatch(
-      /<testcase name="skip-third-attempt \(spec 8\)" classname="svc-cli mutate.redelivery" time="[\d.]+"><\/testcase>/,
-    );
-    expect(xml).toContain('<skipped message="never exercised by the recorded run: not run"/>');
-    expect(xml).toMatch(
-      /<testcase name="mutation score &gt;= 100%" classname="svc-cli mutate"><\/testcase>/,
-    );
-    expect(xml).not.toContain('<failure');
-    // the trace report's page: a card per mutant, then the recorded run's conversations
-    const html = readFileSync(join(dir, 'mutants.html'), 'utf8');
-    expect(html.match(/<section class="conv mutant/g)).toHaveLength(3);
-    expect(html).toContain('data-outcome="not-exercised"');
-    expect(html).toMatch(/<section class="conv" id="c-/);
-    expect(html).toContain('mutation score <b>100.0%</b>');
+    expectFullScoreReports(dir, { name: 'skip-third-attempt', spec: '8', family: 'redelivery' }, 3);
   });
 
   it('--junit fails each survivor with what it means, and the score below --min-score', async () => {
