@@ -79,7 +79,11 @@ export default defineConfig({
           tier('unit-isolated', ISOLATED_UNIT, { pool: 'threads' }),
           tier('integration', ['test/integration/**/*.test.ts']),
           tier('e2e', ['test/e2e/**/*.test.ts'], { exclude: SLOW_ONLY, testTimeout: 120_000 }),
-          tier('browser', ['test/browser/**/*.test.ts'], { testTimeout: 120_000 }),
+          tier('browser', ['test/browser/**/*.test.ts'], {
+            testTimeout: 120_000,
+            // one Chromium for the tier, which every file connects to
+            globalSetup: ['test/global-setup.ts', 'test/browser/global-setup.ts'],
+          }),
           // a property's timeout follows its run count (FC_RUNS, npm run fuzz)
           tier('fuzz', ['test/fuzz/**/*.test.ts'], { testTimeout: fuzzTimeoutMs() }),
         ],

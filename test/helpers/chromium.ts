@@ -2,20 +2,21 @@
  * Debian's Chromium, driven by playwright-core (no browser downloads here: .ci/run installs
  * the package). The browser tier skips its files when it is missing, and says so once.
  */
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium-binary.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM, CHROMIUM_ARGS, hasChromium } from './chromium-binary.js';
 
-/** whether the browser tests can run on this machine */
-export const hasChromium = existsSync(CHROMIUM);
-
-/** A headless Chromium as every browser test starts it. */
+/**
+ * A headless Chromium for one test file: a connection to the browser tier's shared one
+ * (test/browser/global-setup.ts), or one of its own where none is shared. `close()` on it
+ * closes what the file opened and leaves the shared browser to the others.
+ */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
-  });
+  const endpoint = inject('chromiumEndpoint');
+  if (endpoint) return chromium.connect(endpoint);
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
 /** The widths and colour schemes every report page is looked at in (docs/trace.md). */
