@@ -6,7 +6,7 @@ import { isNonLoopbackHost } from '../../http/server.js';
 import { createBotProvider, loadBotScript, type BotListeningEvent } from '../../roles/bot/index.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
-import { botSimOptions } from './serving-tables.js';
+import { botSimOptions } from './bot-sim-options.js';
 import { formatBotSimEvent, formatBotSimListening } from '../render/bot-sim-events.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';

@@ -1,5 +1,5 @@
 import { defineCommand } from './spec.js';
-import { botSimOptions } from './serving-tables.js';
+import { botSimOptions } from './bot-sim-options.js';
 
 /** `bot-sim`: a scripted bot provider (interface B, provider side). */
 export const botSimCommand = defineCommand({

@@ -20,7 +20,7 @@ import { buildPayload, captureAgentMessages } from './chat-io.js';
 import { CHAT_HELP, parseChatLine, type ChatAction } from '../console/chat-console.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
-import { chatOptions } from './misc-options.js';
+import { chatOptions } from './chat-options.js';
 
 type ChatOptions = Resolved<typeof chatOptions>;
 import {

@@ -1,5 +1,5 @@
 import { defineCommand } from './spec.js';
-import { chatOptions } from './misc-options.js';
+import { chatOptions } from './chat-options.js';
 
 /** `chat`: an interactive customer console; agent replies arrive through an embedded listen. */
 export const chatCommand = defineCommand({

@@ -8,7 +8,7 @@ import {
   botEventsOption,
 } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
-import { HOOK_URL_OPTION } from './misc-options.js';
+import { HOOK_URL_OPTION } from '../options/shared.js';
 
 /** `--reporter` and `--out`, shared by the commands that write a report. */
 export const REPORT_OPTIONS = [

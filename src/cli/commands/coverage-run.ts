@@ -4,7 +4,7 @@ import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { createOutput } from '../render/output.js';
 import { coverageJunit, formatCoverage } from '../render/coverage.js';
-import { coverageOptions } from './tool-options.js';
+import { coverageOptions } from './coverage-options.js';
 import { createCoverageTally, readRecords } from '../../coverage/index.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 

@@ -1,5 +1,5 @@
 import { defineCommand } from './spec.js';
-import { coverageOptions } from './tool-options.js';
+import { coverageOptions } from './coverage-options.js';
 
 /** `svc-cli coverage <recordings...>`: what a run exercised of the contract. */
 export const coverageCommand = defineCommand({

@@ -5,7 +5,7 @@ import { getChannelStatus } from '../../roles/integrator/index.js';
 import { loadConfig } from '../config-file.js';
 import type { CliContext } from '../context.js';
 import { checkConfigValues, inspectOptions } from '../options/resolve.js';
-import { doctorOptions } from './tool-options.js';
+import { doctorOptions } from './doctor-options.js';
 import { formatCheck, type CheckEvent } from '../render/doctor.js';
 import { createOutput } from '../render/output.js';
 import { redactChannelUrl } from './config-run.js';

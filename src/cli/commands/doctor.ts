@@ -1,5 +1,5 @@
 import { defineCommand } from './spec.js';
-import { doctorOptions } from './tool-options.js';
+import { doctorOptions } from './doctor-options.js';
 
 /** `doctor`: Node version, config file, reachability of the configured URLs. */
 export const doctorCommand = defineCommand({

@@ -3,7 +3,7 @@ import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { renderExplanation } from '../render/explain.js';
 import { createOutput } from '../render/output.js';
-import { explainOptions } from './tool-options.js';
+import { explainOptions } from './explain-options.js';
 import { explain } from '../../reference/explain.js';
 
 export function runExplain(

@@ -1,5 +1,5 @@
 import { defineCommand } from './spec.js';
-import { explainOptions } from './tool-options.js';
+import { explainOptions } from './explain-options.js';
 
 /** `svc-cli explain <what...>`: the part of docs/CONTRACT.md a message points at. */
 export const explainCommand = defineCommand({

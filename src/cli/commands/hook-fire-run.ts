@@ -6,7 +6,7 @@ import { EXIT_CODES, SvcError, systemReason } from '../../errors.js';
 import { fireAllHooks, fireHook, type FireResult } from '../../roles/hooks/index.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
-import { hookFireOptions } from './misc-options.js';
+import { hookFireOptions } from './hook-fire-options.js';
 import {
   formatHookFired,
   formatHookFireSummary,

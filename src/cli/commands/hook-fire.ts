@@ -1,5 +1,5 @@
 import { defineCommand } from './spec.js';
-import { hookFireOptions } from './misc-options.js';
+import { hookFireOptions } from './hook-fire-options.js';
 
 /** `hook-fire`: the platform firing one synthetic hook event at a receiver (like `stripe trigger`). */
 export const hookFireCommand = defineCommand({

@@ -12,7 +12,7 @@ import {
 } from '../../roles/hooks/index.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
-import { hookTargetOptions } from './serving-tables.js';
+import { hookTargetOptions } from './hook-target-options.js';
 import { formatHookTargetEvent, formatHookTargetListening } from '../render/hook-events.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';

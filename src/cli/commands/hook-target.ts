@@ -1,5 +1,5 @@
 import { defineCommand } from './spec.js';
-import { hookTargetOptions } from './serving-tables.js';
+import { hookTargetOptions } from './hook-target-options.js';
 
 /** `hook-target`: the hook receiver (a CRM's endpoint, spec 4.4, 6.2) with scripted replies and faults. */
 export const hookTargetCommand = defineCommand({

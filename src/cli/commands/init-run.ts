@@ -6,7 +6,7 @@ import { SvcError } from '../../errors.js';
 import { configSchemaRefFor, CONFIG_VERSION, findConfigFile, type Role } from '../config-file.js';
 import type { CliContext } from '../context.js';
 import { checkConfigValues, resolveForCommand } from '../options/resolve.js';
-import { initOptions } from './tool-options.js';
+import { initOptions } from './init-options.js';
 import { askInitQuestions, QUESTIONS_BY_ROLE, type InitAnswers } from '../render/init-prompts.js';
 import { createOutput } from '../render/output.js';
 

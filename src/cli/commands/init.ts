@@ -1,5 +1,5 @@
 import { defineCommand } from './spec.js';
-import { initOptions } from './tool-options.js';
+import { initOptions } from './init-options.js';
 
 /** `init`: asks which part you play and your URLs, writes svc.config.json. */
 export const initCommand = defineCommand({

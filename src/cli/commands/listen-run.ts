@@ -5,7 +5,7 @@ import { createListener } from '../../roles/integrator/index.js';
 import type { ListeningEvent } from '../../roles/integrator/index.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
-import { listenOptions } from './serving-tables.js';
+import { listenOptions } from './listen-options.js';
 import { formatListenerEvent, formatListening } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';

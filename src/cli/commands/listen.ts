@@ -1,5 +1,5 @@
 import { defineCommand } from './spec.js';
-import { listenOptions } from './serving-tables.js';
+import { listenOptions } from './listen-options.js';
 
 /** `listen`: the integrator's agent-message endpoint with fault injection (spec 4.2). */
 export const listenCommand = defineCommand({

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { createOutput } from '../render/output.js';
-import { mutateOptions } from './tool-options.js';
+import { mutateOptions } from './mutate-options.js';
 import { MUTANTS } from '../../platform/mutants.js';
 import { runMutation, selectMutants, type MutantResult } from '../../mutate/run.js';
 import { EXIT_CODES, SvcError } from '../../errors.js';

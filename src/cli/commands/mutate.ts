@@ -1,5 +1,5 @@
 import { defineCommand } from './spec.js';
-import { mutateOptions } from './tool-options.js';
+import { mutateOptions } from './mutate-options.js';
 
 /** `svc-cli mutate -- <test command>`: would your tests notice the platform misbehaving? */
 export const mutateCommand = defineCommand({

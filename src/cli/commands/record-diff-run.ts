@@ -6,7 +6,7 @@ import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { renderDiff } from '../render/drift.js';
 import { createOutput } from '../render/output.js';
-import { recordDiffOptions } from './tool-options.js';
+import { recordDiffOptions } from './record-options.js';
 
 /**
  * Milliseconds from `250ms`, `1s`, `1.5s` or a bare number of milliseconds.

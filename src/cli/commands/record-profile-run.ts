@@ -6,7 +6,7 @@ import { observeRecordings } from '../../conversation/record/observe.js';
 import { learnProfile } from '../../conversation/record/profile.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
-import { recordProfileOptions } from './tool-options.js';
+import { recordProfileOptions } from './record-options.js';
 
 /** `svc-cli record profile <recordings...>`: observe them all, learn, print or write. */
 export async function runRecordProfile(

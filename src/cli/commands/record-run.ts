@@ -4,7 +4,7 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } 
 import { SvcError, systemReason } from '../../errors.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
-import { toFixtureOptions } from './tool-options.js';
+import { toFixtureOptions } from './record-options.js';
 import { readRecording } from '../../conversation/record/read-recording.js';
 import { convertRecording } from '../../conversation/record/to-fixture.js';
 import { packageFiles } from '../../package-files.js';

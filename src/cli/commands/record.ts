@@ -1,5 +1,5 @@
 import { defineCommand } from './spec.js';
-import { recordDiffOptions, recordProfileOptions, toFixtureOptions } from './tool-options.js';
+import { recordDiffOptions, recordProfileOptions, toFixtureOptions } from './record-options.js';
 
 const toFixtureCommand = defineCommand({
   name: 'to-fixture',

@@ -1,6 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import type { CliContext } from '../context.js';
-import { schemaOptions } from './tool-options.js';
+import { schemaOptions } from './schema-options.js';
 import { SvcError } from '../../errors.js';
 import type { Output } from '../render/output.js';
 

@@ -1,4 +1,4 @@
-import { schemaOptions } from './tool-options.js';
+import { schemaOptions } from './schema-options.js';
 import { defineCommand } from './spec.js';
 
 /** `svc-cli schema`: JSON Schema (draft 2020-12) of the payload kinds, generated from zod. */

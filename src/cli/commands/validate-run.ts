@@ -9,7 +9,7 @@ import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { createOutput } from '../render/output.js';
 import { renderValidateEvent } from '../render/validate.js';
-import { validateOptions } from './tool-options.js';
+import { validateOptions } from './validate-options.js';
 
 /**
  * Validates the inputs and prints one line per payload and a summary; resolves to the exit code.

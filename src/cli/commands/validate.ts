@@ -1,5 +1,5 @@
 import { compiledExports } from '../compiled.js';
-import { validateOptions } from './tool-options.js';
+import { validateOptions } from './validate-options.js';
 import { defineCommand } from './spec.js';
 import type * as ValidateRun from './validate-run.js';
 

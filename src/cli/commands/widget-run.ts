@@ -10,7 +10,7 @@ import { SvcError, systemReason } from '../../errors.js';
 import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
 import { createDocsService } from '../../web/docs-service.js';
 import { resolveForCommand } from '../options/resolve.js';
-import { widgetOptions } from './misc-options.js';
+import { widgetOptions } from './widget-options.js';
 import { coreOptionsOf, loadProfile, settingsOf } from '../../conversation/record/profile.js';
 import { createOutput } from '../render/output.js';
 import { formatPlatformEvent } from '../render/platform-events.js';

@@ -1,5 +1,5 @@
 import { defineCommand } from './spec.js';
-import { widgetOptions } from './misc-options.js';
+import { widgetOptions } from './widget-options.js';
 
 /** `widget`: a demo page whose svc_api double talks to a simulator (interface C). */
 export const widgetCommand = defineCommand({

@@ -5,7 +5,9 @@
  */
 import { conformOptions } from '../commands/conform-options.js';
 import { loadOptions } from '../commands/load-options.js';
-import { chatOptions, hookFireOptions, widgetOptions } from '../commands/misc-options.js';
+import { chatOptions } from '../commands/chat-options.js';
+import { hookFireOptions } from '../commands/hook-fire-options.js';
+import { widgetOptions } from '../commands/widget-options.js';
 import { platformOptions } from '../commands/platform-options.js';
 import { proxyOptions } from '../commands/proxy-options.js';
 import { replayOptions } from '../commands/replay-options.js';
@@ -18,19 +20,21 @@ import {
   statusOptions,
   typingOptions,
 } from '../commands/send-options.js';
-import { botSimOptions, hookTargetOptions, listenOptions } from '../commands/serving-tables.js';
+import { botSimOptions } from '../commands/bot-sim-options.js';
+import { hookTargetOptions } from '../commands/hook-target-options.js';
+import { listenOptions } from '../commands/listen-options.js';
+import { coverageOptions } from '../commands/coverage-options.js';
+import { doctorOptions } from '../commands/doctor-options.js';
+import { mutateOptions } from '../commands/mutate-options.js';
+import { explainOptions } from '../commands/explain-options.js';
+import { initOptions } from '../commands/init-options.js';
+import { schemaOptions } from '../commands/schema-options.js';
 import {
-  coverageOptions,
-  doctorOptions,
-  mutateOptions,
-  explainOptions,
-  initOptions,
-  schemaOptions,
   recordDiffOptions,
   recordProfileOptions,
   toFixtureOptions,
-  validateOptions,
-} from '../commands/tool-options.js';
+} from '../commands/record-options.js';
+import { validateOptions } from '../commands/validate-options.js';
 import type { OptionTable } from './table.js';
 
 export const ALL_TABLES: readonly OptionTable[] = [

@@ -357,3 +357,45 @@ export const SEND_OPTIONS = [
   },
   TIMEOUT_OPTION,
 ] as const satisfies readonly OptionSpec[];
+
+/** `--hook-url`: the hook receiver (spec 4.4); `--url` is its short form where a command has it. */
+export const HOOK_URL_OPTION = {
+  key: 'hookUrl',
+  flag: '--hook-url <url>',
+  type: 'url',
+  env: 'SVC_HOOK_URL',
+  description: 'the hook receiver URL (spec 4.4, 6.2)',
+} as const satisfies OptionSpec;
+
+/** The URLs a project's config names, one per role (`init` writes them, `doctor` probes them). */
+export const PROJECT_URL_OPTIONS = [
+  CHANNEL_URL_OPTION,
+  {
+    key: 'integratorUrl',
+    flag: '--integrator-url <url>',
+    type: 'url',
+    env: 'SVC_INTEGRATOR_URL',
+    description: 'your agent-message endpoint',
+  },
+  {
+    key: 'botProviderUrl',
+    flag: '--bot-provider-url <url>',
+    type: 'url',
+    env: 'SVC_BOT_PROVIDER_URL',
+    description: 'your bot provider endpoint',
+  },
+  {
+    key: 'hookUrl',
+    flag: '--hook-url <url>',
+    type: 'url',
+    env: 'SVC_HOOK_URL',
+    description: 'your event-hook receiver URL',
+  },
+  {
+    key: 'widgetUrl',
+    flag: '--widget-url <url>',
+    type: 'url',
+    env: 'SVC_WIDGET_URL',
+    description: 'the page that loads the widget',
+  },
+] as const satisfies readonly OptionSpec[];

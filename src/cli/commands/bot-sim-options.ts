@@ -1,57 +1,14 @@
-/** The option tables of the serving roles: listen, hook-target, bot-sim (table.ts). */
+/** The option table of bot-sim (table.ts). */
 import {
-  FAULT_PLAN_OPTION,
-  QUIET_OPTION,
   RECORD_OPTIONS,
-  RECORD_SYNC_OPTION,
   SERVING_OPTIONS,
-  STRICT_OPTION,
   TLS_OPTIONS,
+  QUIET_OPTION,
+  RECORD_SYNC_OPTION,
   botEventsOption,
   faultOptions,
 } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
-
-export const listenOptions = defineOptions('listen', [
-  ...SERVING_OPTIONS,
-  ...TLS_OPTIONS,
-  {
-    key: 'channel',
-    flag: '--channel <public_id>',
-    type: 'string',
-    env: 'SVC_CHANNEL',
-    description: 'serve only this channel public id (others get 404)',
-  },
-  ...faultOptions('fail the first N attempts of each message (by message.id, else body hash)'),
-  FAULT_PLAN_OPTION,
-  ...RECORD_OPTIONS,
-  RECORD_SYNC_OPTION,
-  QUIET_OPTION,
-  STRICT_OPTION,
-] as const satisfies readonly OptionSpec[]);
-
-export const hookTargetOptions = defineOptions('hook-target', [
-  ...SERVING_OPTIONS,
-  ...TLS_OPTIONS,
-  {
-    key: 'path',
-    flag: '--path <path>',
-    type: 'string',
-    description: 'serve only this path (default: POST on any path)',
-  },
-  {
-    key: 'reply',
-    flag: '--reply <event=file>',
-    type: 'list',
-    description:
-      'reply to <event> with the JSON in <file>, e.g. chat_accepted=fixtures/hooks/crm-reply.json',
-  },
-  ...faultOptions('fail the first N attempts of each event (by body hash)'),
-  FAULT_PLAN_OPTION,
-  ...RECORD_OPTIONS,
-  RECORD_SYNC_OPTION,
-  QUIET_OPTION,
-] as const satisfies readonly OptionSpec[]);
 
 export const botSimOptions = defineOptions('bot-sim', [
   ...SERVING_OPTIONS,

@@ -1,0 +1,50 @@
+/** The option table of hook-fire (table.ts). */
+import { HOOK_URL_OPTION, TIMEOUT_OPTION } from '../options/shared.js';
+import { defineOptions, type OptionSpec } from '../options/table.js';
+
+export const hookFireOptions = defineOptions('hook-fire', [
+  {
+    key: 'url',
+    flag: '--url <url>',
+    type: 'url',
+    config: false,
+    description: 'the hook receiver URL (same as --hook-url)',
+  },
+  HOOK_URL_OPTION,
+  {
+    key: 'set',
+    flag: '--set <path=value>',
+    type: 'list',
+    config: false,
+    description: 'override a field by dotted path; the value is JSON when it parses',
+  },
+  {
+    key: 'from',
+    flag: '--from <file>',
+    type: 'path',
+    config: false,
+    description: 'send the JSON body in <file> (the event comes from its event_name)',
+  },
+  {
+    key: 'all',
+    flag: '--all',
+    type: 'boolean',
+    config: false,
+    description: 'fire every event in lifecycle order, as one chat',
+  },
+  {
+    key: 'verbose',
+    flag: '--verbose',
+    type: 'boolean',
+    description: 'print each request and reply body (default: only bodies that break the contract)',
+  },
+  {
+    key: 'offlineName',
+    flag: '--offline-name <name>',
+    type: 'choice',
+    choices: ['offline_message', 'offline_messages'],
+    description:
+      'send offline_message under this name (the spec 6.2 field table says offline_messages)',
+  },
+  { ...TIMEOUT_OPTION, description: 'protocol ms to wait for the reply (an assumption)' },
+] as const satisfies readonly OptionSpec[]);

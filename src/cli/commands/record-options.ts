@@ -1,0 +1,46 @@
+/** The option tables of record to-fixture, record diff and record profile (table.ts). */
+import { defineOptions, type OptionSpec } from '../options/table.js';
+
+export const toFixtureOptions = defineOptions('record to-fixture', [
+  {
+    key: 'out',
+    flag: '-o, --out <file>',
+    type: 'path',
+    config: false,
+    description: 'write the conversation here (default: stdout)',
+  },
+  {
+    key: 'name',
+    flag: '--name <name>',
+    type: 'string',
+    config: false,
+    description: 'the conversation name (default: from the file name)',
+  },
+] as const satisfies readonly OptionSpec[]);
+
+export const recordDiffOptions = defineOptions('record diff', [
+  {
+    key: 'timingTolerance',
+    flag: '--timing-tolerance <duration>',
+    type: 'string',
+    default: '250ms',
+    description: 'timing figures closer than this are the same (ms, s)',
+  },
+] as const satisfies readonly OptionSpec[]);
+
+export const recordProfileOptions = defineOptions('record profile', [
+  {
+    key: 'out',
+    flag: '-o, --out <file>',
+    type: 'path',
+    config: false,
+    description: 'write the profile here (default: stdout)',
+  },
+  {
+    key: 'name',
+    flag: '--name <name>',
+    type: 'string',
+    config: false,
+    description: 'the profile name (default: from the first recording)',
+  },
+] as const satisfies readonly OptionSpec[]);
