@@ -30,6 +30,7 @@ const failures = (results: ConformCaseResult[]): string[] =>
 async function peer(
   tamper?: Parameters<typeof startHookRelay>[1],
   then?: Parameters<typeof startHookRelay>[2],
+  mutant?: string,
 ) {
   const hookPort = await freePort();
   const relay = await startHookRelay(() => `http://127.0.0.1:${hookPort}/hooks`, tamper, then);
@@ -38,6 +39,7 @@ async function peer(
     clock: scale(),
     channels: [{ id: 'shop' }],
     hooks: { url: relay.url },
+    ...(mutant === undefined ? {} : { mutant }),
   });
   await platform.listen({ port: 0 });
   closers.push(() => platform.close());
@@ -115,6 +117,44 @@ describe('conform platform checks the cross-interface invariants', () => {
       invariants: { disabled: ['transcript'] },
     });
     expect(failures(off.results)).toEqual([]);
+  });
+
+  it('a platform that redelivers an agent message under a new id fails redelivery-id (spec 8), and only that case', async () => {
+    const { channelUrl, hookPort } = await peer(undefined, undefined, 'redeliver-new-id');
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: scale(),
+      toleranceMs: SLACK,
+      hookListenPort: hookPort,
+    });
+    const last = report.results.at(-1)!;
+    expect(last.name).toBe('cross-interface invariants');
+    // attempt 2 renamed attempt 1's id, attempt 3 attempt 2's: the two exchanges each time
+    expect(failures(report.results)).toEqual([
+      expect.stringMatching(
+        /^redelivery-id \(spec 8\): #\d+ agent\.text attempt 2 at [\d.]+ s carries id \S+-retry-2; the attempt before, #\d+ agent\.text at [\d.]+ s, carried \S+ \[exchanges #\d+ and #\d+; --no-invariant redelivery-id switches it off\]$/,
+      ),
+      expect.stringMatching(
+        /^redelivery-id \(spec 8\): #\d+ agent\.text attempt 3 at [\d.]+ s carries id \S+-retry-3; the attempt before, #\d+ agent\.text attempt 2 at [\d.]+ s, carried \S+-retry-2 \[exchanges #\d+ and #\d+; --no-invariant redelivery-id switches it off\]$/,
+      ),
+    ]);
+    // the schedule case follows the series by chat and text: 0/3/6 s held, whatever the ids
+    expect(report.results.slice(0, -1).every((r) => r.ok)).toBe(true);
+    const schedule = report.results.find((r) => r.name.startsWith('redelivery schedule'))!;
+    expect(schedule.steps.map((s) => s.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+
+    const off = await runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: scale(),
+      toleranceMs: SLACK,
+      hookListenPort: hookPort,
+      invariants: { disabled: ['redelivery-id'] },
+    });
+    // and the transcript counts the renamed retries as one message
+    expect(failures(off.results)).toEqual([]);
+    expect(off.invariants?.checked).toContain('transcript');
   });
 
   it('with a bot on the channel, its answers are not held against the transcript (spec 2.6 logs no bot line)', async () => {

@@ -66,8 +66,12 @@ export const INVARIANT_TABLE: Record<InvariantName, { replay: Cell; conform: Cel
       peer: 'simulator mutant redeliver-new-id: each redelivery of an agent message to the integrator carries a new message id',
     },
     conform: {
-      missing:
-        'conform platform sees a redelivery only as the same message id arriving again at its listener: an attempt with a new id reads as a new message, so the rule cannot tell it from one',
+      tests: [
+        'test/integration/conform-invariants.test.ts',
+        'test/unit/conform/link-redeliveries.test.ts',
+        'test/e2e/conform-invariants.test.ts',
+      ],
+      peer: "conform platform: simulator mutant redeliver-new-id, whose redeliveries to conform's listener (which refuses the first attempts) carry a new message id",
     },
   },
   'handover-budget': {
