@@ -90,8 +90,8 @@ export const INVARIANT_TABLE: Record<InvariantName, { replay: Cell; conform: Cel
       peer: 'simulator mutant offline-form-while-online: the offline form taken with agents online',
     },
     conform: {
-      missing:
-        'conform platform sends no offline form (spec 3: it comes from the page, interface C, which conform cannot reach on a real platform)',
+      tests: ['test/integration/conform-invariants.test.ts'],
+      peer: "conform platform against an svc simulator: simulator mutant offline-form-while-online; conform sets agents online (control API) and sends the offline form on the simulator's page-script channel as the page would",
     },
   },
   'callback-order': {

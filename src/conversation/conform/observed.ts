@@ -32,20 +32,29 @@ import { recordExchange } from '../../journal/index.js';
 export const INVARIANTS_CASE = 'cross-interface invariants';
 
 /**
- * Journals one POST conform made (a customer message to the channel URL) with its answer.
+ * Journals one POST conform made with its answer: a customer message to the channel URL, or
+ * (`iface`) a request to an svc simulator's control API or widget channel, with its `kind`.
  * @example recordPost(journal, clock, { url, body, startedAt, outcome });
  */
 export function recordPost(
   journal: Journal | undefined,
   clock: Clock,
-  post: { url: string; body: unknown; startedAt: number; outcome: PostOutcome },
+  post: {
+    url: string;
+    body: unknown;
+    startedAt: number;
+    outcome: PostOutcome;
+    iface?: 'channel' | 'control' | 'widget';
+    kind?: string;
+  },
 ): void {
   if (!journal) return;
   const { outcome } = post;
-  const kind = detectKind(post.body).kind;
+  const iface = post.iface ?? 'channel';
+  const kind = iface === 'channel' ? detectKind(post.body).kind : post.kind;
   recordExchange(journal, {
     protocolMs: post.startedAt,
-    iface: 'channel',
+    iface,
     direction: 'out',
     ...(kind === undefined ? {} : { kind }),
     request: { method: 'POST', url: post.url, body: JSON.stringify(post.body) },

@@ -16,7 +16,12 @@ export interface SimControl {
   base: string;
   /** `Authorization` for a simulator started with a control token; empty otherwise */
   headers: Record<string, string>;
-  state: { channels: Array<{ id: string; integratorUrl?: string }>; timeScale?: unknown };
+  state: {
+    channels: Array<{ id: string; integratorUrl?: string }>;
+    timeScale?: unknown;
+    /** whether agents were online when the state was read (spec 3: status 1) */
+    agentsOnline?: unknown;
+  };
 }
 
 export interface RedeliveryCaseOptions {
