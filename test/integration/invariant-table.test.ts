@@ -101,7 +101,7 @@ export const INVARIANT_TABLE: Record<InvariantName, { replay: Cell; conform: Cel
     },
     conform: {
       missing:
-        "no conform suite hosts a page: the page-script double speaks svc-cli's own widget channel, which no real platform serves (docs/trace.md)",
+        "no conform suite hosts a page: the page-script double speaks svc-cli's own widget channel, which no real platform serves; against an svc simulator conform platform sends the offline form there but runs no page script, and its two callbacks would cost every run a 40 s call, while no mutant pushes events out of order (docs/trace.md)",
     },
   },
 };
