@@ -149,8 +149,10 @@ const SKIPPED_WHY: Readonly<Record<PeerSuite, Partial<Record<InvariantName, stri
     'hook-after-finish': 'no hooks here: hooks are sent by the platform (svc-cli)',
     'agent-joined':
       "conform bot sends AGENT_JOINED as a scripted step (its cause): the rule judges the platform's sending, svc-cli's own script",
-    'redelivery-id': "redeliveries are the platform's (svc-cli's) attempts",
-    'offline-message': 'no offline form here: the platform (svc-cli) sends offline_message',
+    'redelivery-id':
+      "redeliveries are the platform's (svc-cli's) attempts; conform platform judges a platform's",
+    'offline-message':
+      "no offline form here: the platform (svc-cli) sends offline_message; conform platform judges a simulator's",
     'callback-order': 'no page here (interface C is not part of the bot interface)',
   },
   hooks: {},

@@ -30,6 +30,7 @@ const failures = (results: ConformCaseResult[]): string[] =>
 async function peer(
   tamper?: Parameters<typeof startHookRelay>[1],
   then?: Parameters<typeof startHookRelay>[2],
+  extra: { mutant?: string; agentsOnline?: boolean } = {},
 ) {
   const hookPort = await freePort();
   const relay = await startHookRelay(() => `http://127.0.0.1:${hookPort}/hooks`, tamper, then);
@@ -38,11 +39,12 @@ async function peer(
     clock: scale(),
     channels: [{ id: 'shop' }],
     hooks: { url: relay.url },
+    ...extra,
   });
   await platform.listen({ port: 0 });
   closers.push(() => platform.close());
   const channel = [...platform.core.state.channels.values()][0]!;
-  return { channelUrl: platform.core.channelInfo(channel).url, hookPort, relay };
+  return { channelUrl: platform.core.channelInfo(channel).url, hookPort, relay, platform };
 }
 
 describe('conform platform checks the cross-interface invariants', () => {
@@ -103,6 +105,13 @@ describe('conform platform checks the cross-interface invariants', () => {
     });
     expect(failures(clean.results)).toEqual([]);
     expect(clean.results.map((r) => r.name)).not.toContain('cross-interface invariants');
+    // the offline form was sent with agents online, and refused (spec 3, 4.5)
+    const offline = clean.results.find((r) => r.name === 'offline form while agents are online');
+    expect(offline?.steps[0]).toMatchObject({ status: 'passed' });
+    expect(offline?.steps[0]?.details).toEqual([
+      expect.stringMatching(/^note: refused: Could not send the offline form: agents are online/),
+    ]);
+    expect(fixed.relay.relayed).not.toContain('offline_message');
     expect(fixed.relay.relayed.filter((e) => e === 'chat_finished').length).toBeGreaterThan(0);
 
     const broken = await peer(agentLinesTwice);
@@ -115,6 +124,89 @@ describe('conform platform checks the cross-interface invariants', () => {
       invariants: { disabled: ['transcript'] },
     });
     expect(failures(off.results)).toEqual([]);
+  });
+
+  it('a platform that redelivers an agent message under a new id fails redelivery-id (spec 8), and only that case', async () => {
+    const { channelUrl, hookPort } = await peer(undefined, undefined, {
+      mutant: 'redeliver-new-id',
+    });
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: scale(),
+      toleranceMs: SLACK,
+      hookListenPort: hookPort,
+    });
+    const last = report.results.at(-1)!;
+    expect(last.name).toBe('cross-interface invariants');
+    // attempt 2 renamed attempt 1's id, attempt 3 attempt 2's: the two exchanges each time
+    expect(failures(report.results)).toEqual([
+      expect.stringMatching(
+        /^redelivery-id \(spec 8\): #\d+ agent\.text attempt 2 at [\d.]+ s carries id \S+-retry-2; the attempt before, #\d+ agent\.text at [\d.]+ s, carried \S+ \[exchanges #\d+ and #\d+; --no-invariant redelivery-id switches it off\]$/,
+      ),
+      expect.stringMatching(
+        /^redelivery-id \(spec 8\): #\d+ agent\.text attempt 3 at [\d.]+ s carries id \S+-retry-3; the attempt before, #\d+ agent\.text attempt 2 at [\d.]+ s, carried \S+-retry-2 \[exchanges #\d+ and #\d+; --no-invariant redelivery-id switches it off\]$/,
+      ),
+    ]);
+    // the schedule case follows the series by chat and text: 0/3/6 s held, whatever the ids
+    expect(report.results.slice(0, -1).every((r) => r.ok)).toBe(true);
+    const schedule = report.results.find((r) => r.name.startsWith('redelivery schedule'))!;
+    expect(schedule.steps.map((s) => s.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+
+    const off = await runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: scale(),
+      toleranceMs: SLACK,
+      hookListenPort: hookPort,
+      invariants: { disabled: ['redelivery-id'] },
+    });
+    // and the transcript counts the renamed retries as one message
+    expect(failures(off.results)).toEqual([]);
+    expect(off.invariants?.checked).toContain('transcript');
+  });
+
+  it('a platform that takes the offline form while agents are online fails offline-message (spec 3)', async () => {
+    // agents offline before: conform sets them online for the form, and back once the hook
+    // had its time (the rule reads the availability last shown before the hook)
+    const { channelUrl, hookPort, relay, platform } = await peer(undefined, undefined, {
+      mutant: 'offline-form-while-online',
+      agentsOnline: false,
+    });
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: scale(),
+      toleranceMs: SLACK,
+      hookListenPort: hookPort,
+    });
+    expect(relay.relayed).toContain('offline_message');
+    expect(platform.core.state.agentsOnline).toBe(false);
+    // the case sees the form taken; the invariant relates the hook to the availability set
+    expect(failures(report.results)).toEqual([
+      expect.stringMatching(
+        /^the offline form was taken while agents were online \(POST \/_sim\/agents \{"online":true\} answered 200\); expected it refused \(spec 3/,
+      ),
+      expect.stringMatching(
+        /^offline-message \(spec 3\): #\d+ offline_message at [\d.]+ s \(an offline form\) went out while agents were online, as #\d+ POST \/_sim\/agents at [\d.]+ s showed \[exchanges #\d+ and #\d+; --no-invariant offline-message switches it off\]$/,
+      ),
+    ]);
+    expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual([
+      'offline form while agents are online',
+      'cross-interface invariants',
+    ]);
+
+    const off = await runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: scale(),
+      toleranceMs: SLACK,
+      hookListenPort: hookPort,
+      invariants: { disabled: ['offline-message'] },
+    });
+    expect(off.results.filter((r) => !r.ok).map((r) => r.name)).toEqual([
+      'offline form while agents are online',
+    ]);
   });
 
   it('with a bot on the channel, its answers are not held against the transcript (spec 2.6 logs no bot line)', async () => {

@@ -401,7 +401,11 @@ describe('conform platform', () => {
     );
     const redelivery = report.results.at(-1)!;
     expect(redelivery.skipped).toMatch(/no svc control API/);
-    expect(report.skipped).toBe(1);
+    // and the offline form, which only an svc simulator's widget channel takes
+    const offline = report.results.at(-2)!;
+    expect(offline.name).toBe('offline form while agents are online');
+    expect(offline.skipped).toMatch(/no svc control API .* nor svc-cli's widget channel/);
+    expect(report.skipped).toBe(2);
   });
 
   it('a channel URL without random string and id is an input error', async () => {

@@ -66,8 +66,12 @@ export const INVARIANT_TABLE: Record<InvariantName, { replay: Cell; conform: Cel
       peer: 'simulator mutant redeliver-new-id: each redelivery of an agent message to the integrator carries a new message id',
     },
     conform: {
-      missing:
-        'conform platform sees a redelivery only as the same message id arriving again at its listener: an attempt with a new id reads as a new message, so the rule cannot tell it from one',
+      tests: [
+        'test/integration/conform-invariants.test.ts',
+        'test/unit/conform/link-redeliveries.test.ts',
+        'test/e2e/conform-invariants.test.ts',
+      ],
+      peer: "conform platform: simulator mutant redeliver-new-id, whose redeliveries to conform's listener (which refuses the first attempts) carry a new message id",
     },
   },
   'handover-budget': {
@@ -86,8 +90,8 @@ export const INVARIANT_TABLE: Record<InvariantName, { replay: Cell; conform: Cel
       peer: 'simulator mutant offline-form-while-online: the offline form taken with agents online',
     },
     conform: {
-      missing:
-        'conform platform sends no offline form (spec 3: it comes from the page, interface C, which conform cannot reach on a real platform)',
+      tests: ['test/integration/conform-invariants.test.ts'],
+      peer: "conform platform against an svc simulator: simulator mutant offline-form-while-online; conform sets agents online (control API) and sends the offline form on the simulator's page-script channel as the page would",
     },
   },
   'callback-order': {
@@ -97,7 +101,7 @@ export const INVARIANT_TABLE: Record<InvariantName, { replay: Cell; conform: Cel
     },
     conform: {
       missing:
-        "no conform suite hosts a page: the page-script double speaks svc-cli's own widget channel, which no real platform serves (docs/trace.md)",
+        "no conform suite hosts a page: the page-script double speaks svc-cli's own widget channel, which no real platform serves; against an svc simulator conform platform sends the offline form there but runs no page script, and its two callbacks would cost every run a 40 s call, while no mutant pushes events out of order (docs/trace.md)",
     },
   },
 };

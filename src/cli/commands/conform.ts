@@ -16,7 +16,8 @@ const SUITE_HELP: Record<Suite, string> = {
   platform: `we play the integrator: 404 for an unknown public id and a wrong random string,
               status 0/1, text over 1000 characters cut, empty sender.id not delivered, media.
               With the svc control API (/_sim/) also the redelivery schedule 0, 3, 6 s seen by
-              an embedded listen that fails twice; run both sides with the same --time-scale.
+              an embedded listen that fails twice; run both sides with the same --time-scale;
+              and the offline form sent as the page would with agents online: refused (spec 3).
               --hook-listen-port serves a hook receiver the platform's hooks go to.`,
   bot: `we play the platform: an embedded simulator on 127.0.0.1 whose bot service URL
               is printed first (point the bot at it; fix it with --platform-listen-port).

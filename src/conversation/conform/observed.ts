@@ -32,20 +32,29 @@ import { recordExchange } from '../../journal/index.js';
 export const INVARIANTS_CASE = 'cross-interface invariants';
 
 /**
- * Journals one POST conform made (a customer message to the channel URL) with its answer.
+ * Journals one POST conform made with its answer: a customer message to the channel URL, or
+ * (`iface`) a request to an svc simulator's control API or widget channel, with its `kind`.
  * @example recordPost(journal, clock, { url, body, startedAt, outcome });
  */
 export function recordPost(
   journal: Journal | undefined,
   clock: Clock,
-  post: { url: string; body: unknown; startedAt: number; outcome: PostOutcome },
+  post: {
+    url: string;
+    body: unknown;
+    startedAt: number;
+    outcome: PostOutcome;
+    iface?: 'channel' | 'control' | 'widget';
+    kind?: string;
+  },
 ): void {
   if (!journal) return;
   const { outcome } = post;
-  const kind = detectKind(post.body).kind;
+  const iface = post.iface ?? 'channel';
+  const kind = iface === 'channel' ? detectKind(post.body).kind : post.kind;
   recordExchange(journal, {
     protocolMs: post.startedAt,
-    iface: 'channel',
+    iface,
     direction: 'out',
     ...(kind === undefined ? {} : { kind }),
     request: { method: 'POST', url: post.url, body: JSON.stringify(post.body) },
@@ -99,17 +108,53 @@ export function ownAgentMessages(
   });
 }
 
+/** An answer that asks for the message again (spec 8): no reply, or a status other than 2xx. */
+const refused = (record: ExchangeRecord): boolean =>
+  record.failure !== undefined ||
+  record.response === undefined ||
+  record.response.status < 200 ||
+  record.response.status >= 300;
+
+/**
+ * The records with each redelivery series of an agent message linked, as the platform's
+ * journal links its attempts (spec 8: "3 attempts, 3 seconds apart, until a valid reply"). An
+ * agent message the embedded listener was sent for the same customer with the same text as
+ * one it refused is that message's next attempt: it gets `attempt` (the one before + 1) and
+ * `cause` (the one before's seq), whatever id it carries, so a platform that renames a retry
+ * is seen by redelivery-id (spec 2.2, 8: a redelivery repeats the message, id included) and
+ * the transcript counts the message once. An answer in 2xx ends the series: the same text
+ * after it is a new message. Conform sends each text once per chat, so a text repeated while
+ * its series is open is a redelivery, not the agent writing it again.
+ */
+export function linkRedeliveries(records: readonly ExchangeRecord[]): ExchangeRecord[] {
+  const open = new Map<string, ExchangeRecord>();
+  return records.map((record) => {
+    const text = record.direction === 'in' ? agentTextOf(record) : undefined;
+    const customer = text === undefined ? undefined : customerOf(record);
+    if (text === undefined || customer === undefined) return record;
+    const key = JSON.stringify([customer, text]);
+    const before = open.get(key);
+    const linked: ExchangeRecord = before
+      ? { ...record, attempt: (before.attempt ?? 1) + 1, cause: before.seq }
+      : record;
+    if (refused(record)) open.set(key, linked);
+    else open.delete(key);
+    return linked;
+  });
+}
+
 /**
  * The records as the platform would have journaled them: each direction turned around (and
- * what it sent stamped at its answer, as the platform's journal does), and a
- * channel record given the chat of its customer when `chatOf` knows it (the svc control API's
- * chat list; a hook names its chat itself).
+ * what it sent stamped at its answer, as the platform's journal does), the attempts of a
+ * redelivered agent message linked (`linkRedeliveries`), and a channel record given the chat
+ * of its customer when `chatOf` knows it (the svc control API's chat list; a hook names its
+ * chat itself).
  */
 export function asPlatformRecorded(
   records: readonly ExchangeRecord[],
   chatOf: ReadonlyMap<string, number>,
 ): ExchangeRecord[] {
-  return records.map((record) => {
+  return linkRedeliveries(records).map((record) => {
     const customer = customerOf(record);
     const chat = customer === undefined ? undefined : chatOf.get(customer);
     // the platform stamps what it sends when the answer came, what it serves when it came in

@@ -16,7 +16,12 @@ export interface SimControl {
   base: string;
   /** `Authorization` for a simulator started with a control token; empty otherwise */
   headers: Record<string, string>;
-  state: { channels: Array<{ id: string; integratorUrl?: string }>; timeScale?: unknown };
+  state: {
+    channels: Array<{ id: string; integratorUrl?: string }>;
+    timeScale?: unknown;
+    /** whether agents were online when the state was read (spec 3: status 1) */
+    agentsOnline?: unknown;
+  };
 }
 
 export interface RedeliveryCaseOptions {
@@ -73,16 +78,7 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
         for (const name of names) ctx.skip(name, mismatch);
         return;
       }
-      const attempts: AgentMessageEvent[] = [];
-      const listener = await createListener({
-        clock,
-        plan: { failFirst: count - 1 },
-        ...compact({ journal: options.journal, port: options.integratorListenPort }),
-        onEvent: (event) => {
-          if (event.type !== 'agent-message') return;
-          attempts.push(event);
-        },
-      });
+      const { listener, seriesOf } = await watchAttempts(options, count);
       const channel = control.state.channels.find((c) => c.id === options.publicId);
       const previous = channel?.integratorUrl;
       try {
@@ -108,7 +104,7 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
         // customer's message reaches the same listener, failed twice too (newcomer pass).
         const id = await agentLineDeliveryId(control, customerId, REDELIVERY_TEXT, clock);
         const ours = (): AgentMessageEvent[] =>
-          id === undefined ? attempts : attempts.filter((a) => a.messageId === id);
+          seriesOf({ id, customer: customerId, text: REDELIVERY_TEXT });
         // Wait until the last attempt (or the series' end), then an interval more for a stray one.
         const waitFor = async (n: number, until: number): Promise<void> => {
           while (ours().length < n && clock.now() < until)
@@ -165,6 +161,65 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
       }
     },
   };
+}
+
+/** An agent message the listener was sent: the event, and whom it was for with what text. */
+interface Attempt {
+  event: AgentMessageEvent;
+  customer?: string;
+  text?: string;
+}
+
+/** A reply that asks for the message again (spec 8): no reply, or a status other than 2xx. */
+const refusedReply = (reply: AgentMessageEvent['reply']): boolean =>
+  'noReply' in reply || reply.status < 200 || reply.status >= 300;
+
+/**
+ * The embedded listener, failing the first `count - 1` attempts of each message (by its id,
+ * spec 2.2), and the attempts of one message it was sent: those with the message's id (the
+ * control API's `deliveryId`), and each that came for the same customer with the same text
+ * after an attempt of the series the listener refused, whatever its id (spec 8: a refused
+ * message is sent again; a platform renaming the retry is redelivery-id's business, so the
+ * schedule is judged on the series all the same). Without the id: the customer's and text's.
+ */
+async function watchAttempts(options: RedeliveryCaseOptions, count: number) {
+  const attempts: Attempt[] = [];
+  // the listener reports a body (observe) just before the event of the same request
+  let body: unknown;
+  const listener = await createListener({
+    clock: options.clock,
+    plan: { failFirst: count - 1 },
+    ...compact({ journal: options.journal, port: options.integratorListenPort }),
+    observe: (seen) => {
+      body = seen.json;
+    },
+    onEvent: (event) => {
+      if (event.type !== 'agent-message') return;
+      const sent = (body ?? {}) as { recipient?: { id?: unknown }; message?: { text?: unknown } };
+      body = undefined;
+      const customer = sent.recipient?.id;
+      const text = sent.message?.text;
+      attempts.push({
+        event,
+        ...(typeof customer === 'string' ? { customer } : {}),
+        ...(typeof text === 'string' ? { text } : {}),
+      });
+    },
+  });
+  const seriesOf = (of: { id?: string | undefined; customer: string; text: string }) => {
+    const series: AgentMessageEvent[] = [];
+    for (const a of attempts) {
+      const same = a.customer === of.customer && a.text === of.text;
+      const last = series.at(-1);
+      const next =
+        of.id === undefined
+          ? same
+          : a.event.messageId === of.id || (same && last !== undefined && refusedReply(last.reply));
+      if (next) series.push(a.event);
+    }
+    return series;
+  };
+  return { listener, seriesOf };
 }
 
 /**

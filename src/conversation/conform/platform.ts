@@ -6,13 +6,15 @@ import { createRouter } from '../../http/router.js';
 import { quote, type ConformCase } from './case.js';
 import type { Journal } from '../../journal/index.js';
 import { recordPost } from './observed.js';
+import { buildOfflineFormCase } from './platform-offline.js';
 import { buildRedeliveryCase, type SimControl } from './platform-redelivery.js';
 import type { DeliveryPolicy } from '../../contract/timing.js';
 
 /**
  * `conform platform`: we play the integrator and its customers against a platform's
  * channel URL (spec 4.1): 404s, the status body, the 1000-character cut, the empty
- * sender.id, media; the redelivery schedule through an embedded `listen` (spec 8).
+ * sender.id, media; against an svc simulator the offline form while agents are online (spec 3,
+ * 4.5); the redelivery schedule through an embedded `listen` (spec 8).
  */
 export interface PlatformSuiteOptions {
   /** `{base_url}/<random_string>/<channel_public_id>` (spec 4.1) */
@@ -206,6 +208,12 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
     longTextCase(run),
     emptySenderCase(run),
     mediaCase(run),
+    buildOfflineFormCase({
+      clock: options.clock,
+      control: () => run.sim.control,
+      controlProblem: () => run.sim.problem,
+      ...(options.journal === undefined ? {} : { journal: options.journal }),
+    }),
     buildRedeliveryCase({
       ...options,
       channelUrl: url,

@@ -1,0 +1,50 @@
+/**
+ * `conform platform` on the command line against `platform --mutant redeliver-new-id`: the
+ * redelivery case's series (its listener refuses the first attempts) comes back under new
+ * ids, and the run exits 1 naming redelivery-id (spec 8) with both attempts. The fixed
+ * platform and the switch are in test/integration/conform-invariants.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { spawnCli, type Json } from '../helpers/cli.js';
+import { freePort } from '../helpers/free-port.js';
+import { runCli } from '../helpers/run-cli.js';
+
+describe('conform platform: a platform that renames a redelivery', () => {
+  it('exits 1 naming redelivery-id (spec 8) and both exchanges', async () => {
+    const hookPort = await freePort();
+    const scale = ['--time-scale', '0.2'];
+    const platform = spawnCli([
+      '--json',
+      ...scale,
+      'platform',
+      '--port',
+      '0',
+      '--no-console',
+      '--mutant',
+      'redeliver-new-id',
+      '--hook-url',
+      `http://127.0.0.1:${hookPort}/hooks`,
+    ]);
+    const listening = await platform.next((o) => o.type === 'listening');
+    const channelUrl = (listening.channels as Json[])[0]!.url as string;
+    const run = await runCli([
+      ...scale,
+      'conform',
+      'platform',
+      '--channel-url',
+      channelUrl,
+      '--hook-listen-port',
+      String(hookPort),
+      // the schedule's timing is not under test here (a busy machine is late)
+      '--tolerance',
+      '2900',
+    ]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toMatch(
+      /redelivery-id \(spec 8\): #\d+ agent\.text attempt 2 at [\d.]+ s carries id \S+-retry-2; the attempt before, #\d+ agent\.text at [\d.]+ s, carried \S+ \[exchanges #\d+ and #\d+; --no-invariant redelivery-id switches it off\]/,
+    );
+    expect(run.stdout).toContain('✓ redelivery schedule seen from the integrator');
+    platform.child.kill('SIGTERM');
+    await platform.exit;
+  });
+});
