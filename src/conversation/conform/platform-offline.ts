@@ -4,7 +4,7 @@ import { postJson, type PostOutcome } from '../../http/client.js';
 import type { Journal } from '../../journal/index.js';
 import { quote, type ConformCase } from './case.js';
 import { recordPost } from './observed.js';
-import type { SimControl } from './platform-redelivery.js';
+import { whyNoControl, type SimControl } from './platform-redelivery.js';
 
 /*
  * The offline form while agents are online (spec 3: the status body is 1 while agents are
@@ -50,12 +50,13 @@ export function buildOfflineFormCase(options: OfflineFormCaseOptions): ConformCa
     async run(ctx) {
       const control = options.control();
       if (!control) {
-        const problem = options.controlProblem?.();
         ctx.skip(
           CHECK,
-          problem?.includes('control token') === true
-            ? `${problem}: agents cannot be set online to send the offline form`
-            : "the platform exposes no svc control API (POST /_sim/agents) nor svc-cli's widget channel (POST /_sim/widget/events): the offline form comes from the page script (spec 4.5), which has no wire conform could reach on a real platform",
+          whyNoControl(
+            options.controlProblem?.(),
+            'agents cannot be set online to send the offline form',
+            "the platform exposes no svc control API (POST /_sim/agents) nor svc-cli's widget channel (POST /_sim/widget/events): the offline form comes from the page script (spec 4.5), which has no wire conform could reach on a real platform",
+          ),
         );
         return;
       }

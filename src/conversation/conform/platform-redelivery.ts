@@ -44,6 +44,18 @@ export interface RedeliveryCaseOptions {
 
 const TIMEOUT_MS = 10_000;
 
+/**
+ * Why a case that needs the svc control API is skipped: the control API wants a token conform
+ * was not given (`problem` says so; the case says what it `cannot` do then), or there is none.
+ */
+export function whyNoControl(
+  problem: string | undefined,
+  cannot: string,
+  noControlApi: string,
+): string {
+  return problem?.includes('control token') === true ? `${problem}: ${cannot}` : noControlApi;
+}
+
 /** What the agent writes in the redelivery case (the one agent message conform has sent). */
 export const REDELIVERY_TEXT = 'Redelivery check';
 
@@ -62,14 +74,12 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
     async run(ctx) {
       const control = options.control();
       if (!control) {
-        const problem = options.controlProblem?.();
-        for (const name of names)
-          ctx.skip(
-            name,
-            problem?.includes('control token') === true
-              ? `${problem}: no agent message can be sent to watch its attempts`
-              : 'the platform exposes no svc control API (GET /_sim/state, POST /_sim/agent/message) to make an agent write; run `svc-cli listen --fail-first 2` as its integrator and watch the attempts',
-          );
+        const why = whyNoControl(
+          options.controlProblem?.(),
+          'no agent message can be sent to watch its attempts',
+          'the platform exposes no svc control API (GET /_sim/state, POST /_sim/agent/message) to make an agent write; run `svc-cli listen --fail-first 2` as its integrator and watch the attempts',
+        );
+        for (const name of names) ctx.skip(name, why);
         return;
       }
       // spec 8's 0/3/6 s are read on this clock: a platform on another scale cannot match them
