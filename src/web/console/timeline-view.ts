@@ -83,7 +83,9 @@ export function createTimelineView(host: HTMLElement): TimelineView {
     },
     async refresh(chatId) {
       const page = await api.journalSince(lastSeq);
-      const fresh = page.entries as unknown as ExchangeRecord[];
+      // two refreshes can overlap (the poll and a click on a slow machine) and read from the
+      // same seq: a record the other one added already would be drawn twice
+      const fresh = (page.entries as unknown as ExchangeRecord[]).filter((r) => r.seq > lastSeq);
       for (const record of fresh) add(record);
       if (fresh.length > 0) lastSeq = fresh.at(-1)!.seq;
       // nothing new for the chat drawn: the links and rules need not run again
