@@ -1,5 +1,4 @@
 import type { ChalkInstance } from 'chalk';
-import { compact } from '../../compact.js';
 import { LANES, type Lane, type TraceSpan } from '../../trace/span.js';
 import type { TracedConversation } from '../../trace/read.js';
 import { failedSpan } from '../../trace/otlp.js';
@@ -111,11 +110,11 @@ export function spanEvent(
   parentSpanId: string | undefined,
 ) {
   const start = c.spans[0]?.startMs ?? 0;
-  return compact({
+  return {
     type: 'span' as const,
     traceId,
     spanId,
-    parentSpanId,
+    ...(parentSpanId === undefined ? {} : { parentSpanId }),
     run: c.run,
     chat: c.chat,
     seq: s.seq,
@@ -123,18 +122,18 @@ export function spanEvent(
     lane: s.lane,
     interface: s.iface,
     direction: s.direction,
-    kind: s.kind,
+    ...(s.kind === undefined ? {} : { kind: s.kind }),
     name: s.name,
-    attempt: s.attempt,
+    ...(s.attempt === undefined ? {} : { attempt: s.attempt }),
     offsetMs: s.startMs - start,
     startMs: s.startMs,
     durationMs: s.endMs - s.startMs,
-    status: s.status,
-    failure: s.failure,
-    accepted: s.accepted,
-    messageId: s.messageId,
-    event: s.event,
-  });
+    ...(s.status === undefined ? {} : { status: s.status }),
+    ...(s.failure === undefined ? {} : { failure: s.failure }),
+    ...(s.accepted === undefined ? {} : { accepted: s.accepted }),
+    ...(s.messageId === undefined ? {} : { messageId: s.messageId }),
+    ...(s.event === undefined ? {} : { event: s.event }),
+  };
 }
 
 /** A broken invariant under its conversation's timeline, in red. */
