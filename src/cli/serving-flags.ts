@@ -28,6 +28,7 @@ import { onConnectionRefused, refusedConnections } from '../http/connection-refu
 import { describeFileLimit, fileLimit } from '../io/file-limit.js';
 import type { CliContext } from './context.js';
 import type { Output } from './render/output.js';
+import { compact } from '../compact.js';
 
 export interface FaultFlags {
   faultPlan?: string | undefined;
@@ -261,9 +262,10 @@ export function controlAccessOf(o: AccessFlags): ControlAccess {
     (o.host !== undefined && isNonLoopbackHost(o.host)
       ? randomBytes(24).toString('base64url')
       : undefined);
+  const withToken = compact({ token });
   return {
-    access: { allowOrigins, ...(token === undefined ? {} : { token }) },
-    ...(token === undefined ? {} : { token }),
+    access: { allowOrigins, ...withToken },
+    ...withToken,
     generated: token !== undefined && given === undefined,
   };
 }

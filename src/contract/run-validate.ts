@@ -5,6 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { EXIT_CODES } from '../errors.js';
+import { compact } from '../compact.js';
 import { compareExpectation, judgeResult, readExpectation, type Verdict } from './expectations.js';
 import { walkInputs, type InputRecord } from './inputs.js';
 import { getKind, validate, validateAuto } from './validate.js';
@@ -101,11 +102,11 @@ export async function* validateInputBatches(
   };
   const walk = walkInputs({
     inputs: options.inputs,
-    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
-    ...(options.maxDocumentBytes === undefined
-      ? {}
-      : { maxDocumentBytes: options.maxDocumentBytes }),
+    ...compact({
+      cwd: options.cwd,
+      stdin: options.stdin,
+      maxDocumentBytes: options.maxDocumentBytes,
+    }),
   });
   /** The event of one record; `expectation` is its sidecar's, read by the caller. */
   const eventOf = (

@@ -16,6 +16,7 @@ import type { ExchangeRecord } from '../journal/record.js';
 import { countBotAnswers, findBotEvent } from './bot-answers.js';
 import { plural } from '../plural.js';
 import { shiftChatIds } from './run-ids.js';
+import { compact } from '../compact.js';
 
 export type { ReplayPeers } from './world.js';
 
@@ -215,11 +216,11 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
     name: options.conversation.name,
     ...(options.file ? { file: options.file } : {}),
     ok: !failed,
-    ...(journalRun === undefined ? {} : { run: journalRun }),
-    ...(world.timingToleranceMs === undefined
-      ? {}
-      : { timingToleranceMs: world.timingToleranceMs }),
-    ...(world.realPeers === undefined ? {} : { realPeers: world.realPeers }),
+    ...compact({
+      run: journalRun,
+      timingToleranceMs: world.timingToleranceMs,
+      realPeers: world.realPeers,
+    }),
     ...(world.realPeers === undefined && !expects.some((s) => s.status === 'skipped')
       ? {}
       : {

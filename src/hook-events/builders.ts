@@ -1,5 +1,6 @@
 import { USER_TOKEN_FIELD } from '../contract/hooks.js';
 import { buildVisitorProfile } from './profile.js';
+import { compact } from '../compact.js';
 
 /**
  * The ONE set of hook-event builders (spec 6.2 with the shared objects of 2.6). The
@@ -86,9 +87,7 @@ function buildCommon(name: string, base: HookBase, withDepartment: boolean): Bod
     ...(base.chatId === undefined ? {} : { chat_id: base.chatId }),
     widget_id: base.widgetId,
     visitor: {
-      ...(v.name === undefined ? {} : { name: v.name }),
-      ...(v.email === undefined ? {} : { email: v.email }),
-      ...(v.phone === undefined ? {} : { phone: v.phone }),
+      ...compact({ name: v.name, email: v.email, phone: v.phone }),
       number: String(v.number), // spec 2.6: a string
       description: v.description ?? '',
       // the public Webhooks samples carry it as an empty object (docs/FIDELITY.md)
@@ -167,8 +166,7 @@ export function buildCallEvent(base: HookBase, agent: HookAgent, call: HookCall)
       type: call.type,
       phone: call.phone,
       status: call.status,
-      ...(call.reason === undefined ? {} : { reason: call.reason }),
-      ...(call.record_url === undefined ? {} : { record_url: call.record_url }),
+      ...compact({ reason: call.reason, record_url: call.record_url }),
     },
   };
 }
@@ -186,9 +184,7 @@ export type DocsHookEventName = 'client_updated' | 'client_attribute_updated';
 /** The visitor object of the docs events: the contract's, without social (the sample's). */
 function docsVisitorOf(v: HookVisitor): Body {
   return {
-    ...(v.name === undefined ? {} : { name: v.name }),
-    ...(v.email === undefined ? {} : { email: v.email }),
-    ...(v.phone === undefined ? {} : { phone: v.phone }),
+    ...compact({ name: v.name, email: v.email, phone: v.phone }),
     description: v.description ?? '',
     number: String(v.number),
     chats_count: v.chatsCount ?? 0,

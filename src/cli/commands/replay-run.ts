@@ -20,6 +20,7 @@ import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { checkInvariantNames } from '../../trace/invariants.js';
 import { resolveMutant } from '../../platform/mutants.js';
+import { compact } from '../../compact.js';
 
 const DEFAULT_PATH = 'fixtures/conversations';
 
@@ -207,11 +208,9 @@ async function playConversations(
       ...(runId === undefined ? {} : { runId: runId + index }),
       ...peers,
       timeScale: flags.timeScale,
-      ...(flags.seed === undefined ? {} : { seed: flags.seed }),
-      ...(recordFile === undefined ? {} : { recordFile }),
+      ...compact({ seed: flags.seed, recordFile, mutant: flags.mutant }),
       ...(disabled.length > 0 ? { invariants: { disabled } } : {}),
       ...(settings ? { settings } : {}),
-      ...(flags.mutant === undefined ? {} : { mutant: flags.mutant }),
     })),
     {
       // default: replayAll's (parallel embedded worlds; one at a time with a real peer)

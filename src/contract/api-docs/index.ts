@@ -5,6 +5,7 @@
 import { writeInto } from '../schema-files.js';
 import path from 'node:path';
 import { SvcError } from '../../errors.js';
+import { compact } from '../../compact.js';
 import { buildAsyncApi } from './asyncapi.js';
 import { buildOpenApi } from './openapi.js';
 import { API_ROLES, type ApiRole } from './operations.js';
@@ -38,7 +39,6 @@ function checkRole(role: string | undefined): ApiRole | undefined {
  */
 export function buildApiDocument(options: BuildApiDocumentOptions): Record<string, unknown> {
   const role = checkRole(options.role);
-  const dir = options.payloadsDir === undefined ? {} : { payloadsDir: options.payloadsDir };
   if (options.format === 'asyncapi') {
     if (role !== undefined)
       throw new SvcError(
@@ -46,9 +46,9 @@ export function buildApiDocument(options: BuildApiDocumentOptions): Record<strin
         'Could not build the AsyncAPI document: --role applies to --format openapi only.',
         'The AsyncAPI document describes every flow from the platform side; drop --role.',
       );
-    return buildAsyncApi(dir);
+    return buildAsyncApi(compact({ payloadsDir: options.payloadsDir }));
   }
-  return buildOpenApi({ ...dir, ...(role === undefined ? {} : { role }) });
+  return buildOpenApi(compact({ payloadsDir: options.payloadsDir, role }));
 }
 
 /** The file name of a document: `openapi.json`, `openapi.integrator.json`, `asyncapi.json`. */

@@ -20,6 +20,7 @@ import {
 } from './observed.js';
 import { REDELIVERY_TEXT } from './platform-redelivery.js';
 import { buildPlatformSuite, parseChannelUrl } from './platform.js';
+import { compact } from '../../compact.js';
 
 /*
  * The cross-interface invariants on a conform run (src/trace/invariants.ts): what the run saw
@@ -98,11 +99,11 @@ export async function preparePlatform(
     ...(options.settings
       ? { policy: options.settings.channelPolicy, profile: options.settings.profile }
       : {}),
-    ...(options.integratorListenPort === undefined
-      ? {}
-      : { integratorListenPort: options.integratorListenPort }),
-    ...(options.toleranceMs === undefined ? {} : { toleranceMs: options.toleranceMs }),
-    ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
+    ...compact({
+      integratorListenPort: options.integratorListenPort,
+      toleranceMs: options.toleranceMs,
+      controlToken: options.controlToken,
+    }),
   });
   const observation: Observation = {
     async finish(closed = []) {

@@ -1,5 +1,6 @@
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { DEFAULT_WITHIN_MS, type ConversationInput } from '../format.js';
+import { compact } from '../../compact.js';
 
 /**
  * The hook half of `record to-fixture` (spec 4.4, 6.2): each hook event the platform sent
@@ -33,7 +34,7 @@ function stableFields(body: Json): Json {
   const out: Json = { event_name: body.event_name };
   if (isObject(body.agent)) {
     const { id, name } = body.agent;
-    out.agent = { ...(id === undefined ? {} : { id }), ...(name === undefined ? {} : { name }) };
+    out.agent = compact({ id, name });
   }
   if (isObject(body.visitor)) {
     const visitor: Json = {};

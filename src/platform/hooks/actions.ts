@@ -3,6 +3,7 @@ import { SvcError } from '../../errors.js';
 import { findChat } from '../agent.js';
 import type { PlatformCore } from '../core.js';
 import type { Chat, Customer } from '../model.js';
+import { compact } from '../../compact.js';
 
 /** What the hook service keeps on a chat (`chat.ext.hooks`), from the chat_accepted reply. */
 export interface ChatHookData {
@@ -144,11 +145,13 @@ export function sendOfflineForm(
     offlineMessageId,
     channelId,
     visitorNumber,
-    ...(form.name === undefined ? {} : { name: form.name }),
-    ...(form.email === undefined ? {} : { email: form.email }),
-    ...(form.phone === undefined ? {} : { phone: form.phone }),
-    ...(form.description === undefined ? {} : { description: form.description }),
-    ...(form.userToken === undefined ? {} : { userToken: form.userToken }),
+    ...compact({
+      name: form.name,
+      email: form.email,
+      phone: form.phone,
+      description: form.description,
+      userToken: form.userToken,
+    }),
     message: form.message,
     protocolMs: core.clock.now(),
   });

@@ -15,6 +15,7 @@ import { deliver, type DeliveryPolicy } from '../delivery.js';
 import { createMessageId } from '../ids.js';
 import type { Chat, Customer } from '../model.js';
 import { shapeSent } from '../payload-forms.js';
+import { compact } from '../../compact.js';
 
 export interface DocsHookInput {
   url: string;
@@ -74,11 +75,13 @@ export function visitorBaseOf(customer: Customer, options: { widgetId?: string }
     seed: customer.key,
     visitor: {
       number: customer.visitorNumber,
-      ...(customer.name === undefined ? {} : { name: customer.name }),
-      ...(customer.email === undefined ? {} : { email: customer.email }),
-      ...(customer.phone === undefined ? {} : { phone: customer.phone }),
-      ...(customer.description === undefined ? {} : { description: customer.description }),
-      ...(customer.userToken === undefined ? {} : { userToken: customer.userToken }),
+      ...compact({
+        name: customer.name,
+        email: customer.email,
+        phone: customer.phone,
+        description: customer.description,
+        userToken: customer.userToken,
+      }),
     },
   };
 }
