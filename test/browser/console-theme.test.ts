@@ -124,6 +124,12 @@ describe.skipIf(!hasChromium)('web console in a dark system theme', () => {
             async () => {
               await page.click('nav button[data-tab="journal-tab"]');
               await page.locator('table.journal tbody tr').first().click();
+              // the list fits its pane: no sideways scroll (at 800 px it was 14 px too wide)
+              const list = await page.evaluate(() => {
+                const el = document.getElementById('journal-list')!;
+                return { over: el.scrollWidth - el.clientWidth, left: el.scrollLeft };
+              });
+              expect(list).toEqual({ over: 0, left: 0 });
             },
           ],
           [
@@ -134,6 +140,24 @@ describe.skipIf(!hasChromium)('web console in a dark system theme', () => {
             },
           ],
         ];
+        if (width === 800) {
+          // two columns and the details under them: the chat keeps most of the height (the
+          // details, a few lines, got 420 of 750 px and left the chat 330), and the details
+          // panel holds no tall empty band below its lines
+          const panes = await page.evaluate(() => {
+            const h = (id: string) => document.getElementById(id)!.getBoundingClientRect();
+            const details = document.getElementById('details')!;
+            return {
+              chat: h('chat').height,
+              details: h('details').height,
+              detailsContent: details.scrollHeight,
+              below: window.innerHeight - h('chat').bottom,
+            };
+          });
+          expect(panes.chat).toBeGreaterThan(panes.details);
+          expect(panes.details).toBeLessThanOrEqual(panes.detailsContent + 2);
+          expect(panes.below).toBeLessThanOrEqual(0.4 * 800 + 1);
+        }
         for (const [tab, show] of tabs) {
           await show();
           const seen = await page.evaluate(measure);
