@@ -245,6 +245,16 @@ export const MUTANTS = [
     exercisedBy: ['kind:bot.event.AGENT_JOINED'],
   },
   {
+    name: 'agent-joined-unasked',
+    family: 'bot',
+    spec: '3',
+    deviation:
+      'sends AGENT_JOINED to the bot just before the first CLIENT_MESSAGE, with no INVITE_AGENT and no hand-over',
+    survivor:
+      'your tests would not notice an agent joining a bot chat nobody handed over: does your bot keep answering, or stop before anyone asked for an agent?',
+    exercisedBy: ['kind:bot.event.AGENT_JOINED'],
+  },
+  {
     name: 'no-agent-unavailable',
     family: 'bot',
     spec: '6.1',

@@ -148,7 +148,7 @@ const SKIPPED_WHY: Readonly<Record<PeerSuite, Partial<Record<InvariantName, stri
     transcript: 'no hooks here: the transcript is what the platform (svc-cli) logs',
     'hook-after-finish': 'no hooks here: hooks are sent by the platform (svc-cli)',
     'agent-joined':
-      "conform bot sends AGENT_JOINED as a scripted step (its cause): the rule judges the platform's sending, svc-cli's own script",
+      "conform bot sends AGENT_JOINED as a scripted step (its cause): the rule judges the platform's sending, svc-cli's own script; conform platform --bot-listen-port judges a platform's",
     'redelivery-id':
       "redeliveries are the platform's (svc-cli's) attempts; conform platform judges a platform's",
     'offline-message':

@@ -2,7 +2,9 @@
  * `conform platform` on the command line against `platform --mutant redeliver-new-id`: the
  * redelivery case's series (its listener refuses the first attempts) comes back under new
  * ids, and the run exits 1 naming redelivery-id (spec 8) with both attempts. The fixed
- * platform and the switch are in test/integration/conform-invariants.test.ts.
+ * platform and the switch are in test/integration/conform-invariants.test.ts. With
+ * --bot-listen-port against `platform --mutant agent-joined-unasked`, the run exits 1 naming
+ * agent-joined (spec 3).
  */
 import { describe, expect, it } from 'vitest';
 import { spawnCli, type Json } from '../helpers/cli.js';
@@ -44,6 +46,52 @@ describe('conform platform: a platform that renames a redelivery', () => {
       /redelivery-id \(spec 8\): #\d+ agent\.text attempt 2 at [\d.]+ s carries id \S+-retry-2; the attempt before, #\d+ agent\.text at [\d.]+ s, carried \S+ \[exchanges #\d+ and #\d+; --no-invariant redelivery-id switches it off\]/,
     );
     expect(run.stdout).toContain('✓ redelivery schedule seen from the integrator');
+    platform.child.kill('SIGTERM');
+    await platform.exit;
+  });
+});
+
+describe('conform platform --bot-listen-port: a platform that sends AGENT_JOINED unasked', () => {
+  it('exits 1 naming agent-joined (spec 3) and both exchanges', async () => {
+    const botPort = await freePort();
+    const scale = ['--time-scale', '0.2'];
+    const platform = spawnCli([
+      '--json',
+      ...scale,
+      'platform',
+      '--port',
+      '0',
+      '--no-console',
+      '--mutant',
+      'agent-joined-unasked',
+      '--bot-provider-url',
+      `http://127.0.0.1:${botPort}`,
+      '--bot-token',
+      'svc-conform-bot',
+      '--provider-id',
+      'svc-conform',
+    ]);
+    const listening = await platform.next((o) => o.type === 'listening');
+    const channelUrl = (listening.channels as Json[])[0]!.url as string;
+    const run = await runCli([
+      ...scale,
+      'conform',
+      'platform',
+      '--channel-url',
+      channelUrl,
+      '--bot-listen-port',
+      String(botPort),
+      '--tolerance',
+      '2900',
+    ]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    // what to attach to the platform's channel is said before the cases
+    expect(run.stderr).toContain(
+      `bot provider listening at http://127.0.0.1:${botPort}: attach it to the platform's channel (svc-cli platform --bot-provider-url http://127.0.0.1:${botPort} --bot-token svc-conform-bot --provider-id svc-conform)`,
+    );
+    expect(run.stdout).toMatch(
+      /agent-joined \(spec 3\): #\d+ AGENT_JOINED at [\d.]+ s without an INVITE_AGENT or a hand-over before it \(the exchange before: #\d+ customer\.text at [\d.]+ s\) \[exchanges #\d+ and #\d+; --no-invariant agent-joined switches it off\]/,
+    );
     platform.child.kill('SIGTERM');
     await platform.exit;
   });

@@ -1,6 +1,15 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
-import { runConformSuite, type ConformCaseResult } from '../../src/conversation/conform/index.js';
+import {
+  CONFORM_BOT,
+  runConformSuite,
+  type BotProviderInfo,
+  type ConformCaseResult,
+} from '../../src/conversation/conform/index.js';
+import type { ExchangeRecord } from '../../src/journal/index.js';
 import { createPlatform } from '../../src/platform/index.js';
 import { createBotProvider } from '../../src/roles/bot/index.js';
 import { freePort } from '../helpers/free-port.js';
@@ -234,4 +243,96 @@ describe('conform platform checks the cross-interface invariants', () => {
     expect(failures(report.results)).toEqual([]);
     expect(report.invariants?.conversations).toBeGreaterThanOrEqual(4);
   });
+
+  it("with conform's bot on the channel, a platform that sends AGENT_JOINED unasked fails agent-joined (spec 3)", async () => {
+    const broken = await botPeer('agent-joined-unasked');
+    let bot: BotProviderInfo | undefined;
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl: broken.channelUrl,
+      clock: scale(),
+      toleranceMs: SLACK,
+      hookListenPort: broken.hookPort,
+      botListenPort: broken.botPort,
+      onBotProvider: (info) => (bot = info),
+    });
+    expect(bot).toEqual({ url: `http://127.0.0.1:${broken.botPort}`, ...CONFORM_BOT });
+    // the rule, its section, both exchanges (the customer's message, the AGENT_JOINED after
+    // it, before the CLIENT_MESSAGE the bot hands over), the switch
+    expect(failures(report.results)).toEqual([
+      expect.stringMatching(
+        /^agent-joined \(spec 3\): #\d+ AGENT_JOINED at [\d.]+ s without an INVITE_AGENT or a hand-over before it \(the exchange before: #\d+ customer\.text at [\d.]+ s\) \[exchanges #\d+ and #\d+; --no-invariant agent-joined switches it off\]$/,
+      ),
+    ]);
+    expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual([
+      'cross-interface invariants',
+    ]);
+
+    // the mutant fires once per platform: a new one for the run with the rule switched off
+    const again = await botPeer('agent-joined-unasked');
+    const off = await runConformSuite({
+      suite: 'platform',
+      channelUrl: again.channelUrl,
+      clock: scale(),
+      toleranceMs: SLACK,
+      hookListenPort: again.hookPort,
+      botListenPort: again.botPort,
+      invariants: { disabled: ['agent-joined'] },
+    });
+    expect(failures(off.results)).toEqual([]);
+    expect(off.invariants?.checked).not.toContain('agent-joined');
+  });
+
+  it("with conform's bot on the channel, each chat is handed over before an agent joins it", async () => {
+    const fixed = await botPeer();
+    const recordFile = join(mkdtempSync(join(tmpdir(), 'svc-conform-bot-')), 'run.ndjson');
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl: fixed.channelUrl,
+      clock: scale(),
+      toleranceMs: SLACK,
+      hookListenPort: fixed.hookPort,
+      botListenPort: fixed.botPort,
+      recordFile,
+    });
+    expect(failures(report.results)).toEqual([]);
+    expect(report.invariants?.checked).toContain('agent-joined');
+    // the rule had something to judge: as the platform saw it, AGENT_JOINED went to the bot
+    // after its INVITE_AGENT, in the same chat; the bot's token is kept out of the file
+    const text = readFileSync(recordFile, 'utf8');
+    expect(text).not.toContain(CONFORM_BOT.token);
+    const records = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ExchangeRecord)
+      .filter((r) => r.iface === 'bot');
+    const joined = records.filter((r) => r.kind === 'bot.event.AGENT_JOINED');
+    const invites = records.filter((r) => r.kind === 'bot.event.INVITE_AGENT');
+    expect(joined.length).toBeGreaterThan(0);
+    expect(joined.every((r) => r.direction === 'out')).toBe(true);
+    expect(invites.every((r) => r.direction === 'in' && r.response?.status === 200)).toBe(true);
+    const chatOf = (r: ExchangeRecord): unknown =>
+      (JSON.parse(r.request.body ?? '{}') as { chat_id?: unknown }).chat_id;
+    for (const r of joined)
+      expect(invites.some((i) => String(chatOf(i)) === String(chatOf(r)) && i.seq < r.seq)).toBe(
+        true,
+      );
+  });
 });
+
+/** svc-cli's platform with conform's bot on its channel, as `platform --bot-provider-url` puts it. */
+async function botPeer(mutant?: string) {
+  const hookPort = await freePort();
+  const botPort = await freePort();
+  const platform = createPlatform({
+    clock: scale(),
+    channels: [{ id: 'shop' }],
+    bot: { providerUrl: `http://127.0.0.1:${botPort}`, ...CONFORM_BOT },
+    hooks: { url: `http://127.0.0.1:${hookPort}/hooks` },
+    ...(mutant === undefined ? {} : { mutant }),
+  });
+  await platform.listen({ port: 0 });
+  closers.push(() => platform.close());
+  const channel = [...platform.core.state.channels.values()][0]!;
+  return { channelUrl: platform.core.channelInfo(channel).url, hookPort, botPort, platform };
+}

@@ -56,8 +56,8 @@ export const INVARIANT_TABLE: Record<InvariantName, { replay: Cell; conform: Cel
       peer: 'the agent takes over a bot chat: AGENT_JOINED without INVITE_AGENT or a hand-over',
     },
     conform: {
-      missing:
-        'conform bot sends AGENT_JOINED as a scripted step (its cause), so the rule is skipped there by design; conform platform drives no bot, so it never sees AGENT_JOINED',
+      tests: ['test/integration/conform-invariants.test.ts', 'test/e2e/conform-invariants.test.ts'],
+      peer: "conform platform --bot-listen-port: simulator mutant agent-joined-unasked, which sends conform's bot AGENT_JOINED before the first CLIENT_MESSAGE, with no INVITE_AGENT and no hand-over",
     },
   },
   'redelivery-id': {

@@ -53,6 +53,7 @@ const KILLED_BY_FIXTURE: ReadonlyArray<[MutantName, string]> = [
   ['no-agent-joined', 'bot-handover-online.json'],
   ['no-agent-unavailable', 'bot-handover-offline.json'],
   ['bot-429-once', 'bot-text.json'],
+  ['agent-joined-unasked', 'bot-text.json'],
   ['ignore-crm-link', 'hook-lifecycle.json'],
   ['offline-messages-spelling', 'hook-offline-message.json'],
   ['no-chat-finished', 'hook-lifecycle.json'],

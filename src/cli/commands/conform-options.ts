@@ -220,6 +220,16 @@ export const conformOptions = defineOptions('conform', [
       "platform: serve a hook receiver on this port (0 = any) and point the platform's hooks at it: the invariants then read the hooks too (chat_finished's transcript, nothing after it)",
   },
   {
+    key: 'botListenPort',
+    flag: '--bot-listen-port <port>',
+    type: 'int',
+    min: 0,
+    max: 65_535,
+    group: 'platform:',
+    description:
+      "platform: serve a bot provider on this port (0 = any) that hands each chat over with INVITE_AGENT; attach it to the platform's channel (svc-cli platform --bot-provider-url http://127.0.0.1:<port> --bot-token svc-conform-bot --provider-id svc-conform): the invariants then read what the platform sent the bot (AGENT_JOINED only after a hand-over)",
+  },
+  {
     key: 'record',
     flag: '--record <file>',
     type: 'path',

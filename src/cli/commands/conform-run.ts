@@ -13,6 +13,7 @@ import { createRunProgress } from '../render/progress.js';
 import { parseDuration } from '../../load/spec.js';
 import {
   runConformSuite,
+  type BotProviderInfo,
   type ConformReport,
   type RunConformOptions,
 } from '../../conversation/conform/index.js';
@@ -86,6 +87,7 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
         toleranceMs: o.tolerance,
         ...(o.controlToken ? { controlToken: o.controlToken } : {}),
         ...(o.hookListenPort === undefined ? {} : { hookListenPort: o.hookListenPort }),
+        ...(o.botListenPort === undefined ? {} : { botListenPort: o.botListenPort }),
         invariants: { disabled: checkInvariantNames(o.invariant ?? []) },
       };
     case 'bot':
@@ -206,7 +208,7 @@ interface ConformView {
 function conformListeners(
   view: ConformView,
   tally: CaseTally,
-): Pick<RunConformOptions, 'onCase' | 'onBotService' | 'onHookReceiver'> {
+): Pick<RunConformOptions, 'onCase' | 'onBotService' | 'onHookReceiver' | 'onBotProvider'> {
   const { suite, flags, reporter, out, progress } = view;
   const pretty = reporter === 'pretty';
   const onCase = (result: ConformCaseResult): void => {
@@ -235,7 +237,13 @@ function conformListeners(
     progress.around(() =>
       out.note(`hook receiver listening at ${url}: point the platform's hooks here`),
     );
-  return { onCase, onBotService, onHookReceiver };
+  const onBotProvider = (bot: BotProviderInfo): void =>
+    progress.around(() =>
+      out.note(
+        `bot provider listening at ${bot.url}: attach it to the platform's channel (svc-cli platform --bot-provider-url ${bot.url} --bot-token ${bot.token} --provider-id ${bot.providerId})`,
+      ),
+    );
+  return { onCase, onBotService, onHookReceiver, onBotProvider };
 }
 
 /** What Ctrl-C cut short: the generated cases of a fuzz run, else the cases. */

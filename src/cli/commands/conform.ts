@@ -18,7 +18,8 @@ const SUITE_HELP: Record<Suite, string> = {
               With the svc control API (/_sim/) also the redelivery schedule 0, 3, 6 s seen by
               an embedded listen that fails twice; run both sides with the same --time-scale;
               and the offline form sent as the page would with agents online: refused (spec 3).
-              --hook-listen-port serves a hook receiver the platform's hooks go to.`,
+              --hook-listen-port serves a hook receiver the platform's hooks go to;
+              --bot-listen-port a bot that hands each chat over (INVITE_AGENT, spec 3).`,
   bot: `we play the platform: an embedded simulator on 127.0.0.1 whose bot service URL
               is printed first (point the bot at it; fix it with --platform-listen-port).
               CLIENT_MESSAGE, AGENT_JOINED, AGENT_UNAVAILABLE to <url>/<token> answered 200
@@ -31,7 +32,8 @@ const SUITE_HELP: Record<Suite, string> = {
 };
 
 const INVARIANTS_HELP = `Invariants (platform): after the cases, the conversations the run saw (the customer's
-messages, the agent's deliveries and, with --hook-listen-port, the platform's hooks) are
+messages, the agent's deliveries, with --hook-listen-port the platform's hooks, with
+--bot-listen-port what it sent the bot: AGENT_JOINED only after a hand-over) are
 checked against the cross-interface rules of docs/trace.md, e.g. chat_finished's transcript
 holds each message once. A broken one fails a "cross-interface invariants" case naming the
 rule, its contract section and the two exchanges; --no-invariant <name> switches one off.
@@ -81,6 +83,14 @@ const EXAMPLES: ReadonlyArray<readonly [Suite, string]> = [
   [
     'platform',
     'svc-cli --time-scale 0.2 conform platform --channel-url http://127.0.0.1:8801/dev-only-secret-1234/shop --hook-listen-port 8900 --report conform.html',
+  ],
+  [
+    'platform',
+    'svc-cli --time-scale 0.2 platform --port 8802 --channel-id shop --random-string dev-only-secret-1234 --bot-provider-url http://127.0.0.1:9300 --bot-token svc-conform-bot --provider-id svc-conform --no-console &',
+  ],
+  [
+    'platform',
+    'svc-cli --time-scale 0.2 conform platform --channel-url http://127.0.0.1:8802/dev-only-secret-1234/shop --bot-listen-port 9300',
   ],
   [
     'bot',

@@ -26,6 +26,7 @@ import {
   type ConformInvariants,
   type Observation,
   type PlatformRunOptions,
+  type BotProviderInfo,
 } from './observation.js';
 import { findWrongPeer, wrongPeerCase, type WrongPeer } from './wrong-peer.js';
 import { buildFuzzCases, type FuzzSettings, type FuzzSummary } from './fuzz/run.js';
@@ -40,7 +41,10 @@ import type { SimulatorSettings } from '../../platform/profile.js';
 export type ConformOptions =
   | { suite: 'integrator'; url: string; channel?: string }
   | { suite: 'hooks'; url: string; timeoutMs?: number }
-  | ({ suite: 'platform' } & Omit<PlatformRunOptions, 'invariants' | 'onHookReceiver'>)
+  | ({ suite: 'platform' } & Omit<
+      PlatformRunOptions,
+      'invariants' | 'onHookReceiver' | 'onBotProvider'
+    >)
   | {
       suite: 'bot';
       /** `{bot_provider_url}` (spec 4.3) */
@@ -77,6 +81,8 @@ export type RunConformOptions = ConformOptions & {
   onBotService?: (info: BotServiceInfo) => void;
   /** `platform` with `hookListenPort`: the hook receiver listens; point the platform's hooks here */
   onHookReceiver?: (url: string) => void;
+  /** `platform` with `botListenPort`: the bot listens; attach it to the platform's channel */
+  onBotProvider?: (bot: BotProviderInfo) => void;
   /** the cross-interface invariants checked on what the run saw (`--no-invariant`) */
   invariants?: ConformInvariants;
 };
@@ -341,4 +347,5 @@ export { buildHooksCases } from './hooks.js';
 export { buildBotCases, judgeBotAnswer } from './bot.js';
 export { startBotHarness, type BotServiceInfo } from './bot-harness.js';
 export { buildPlatformCases, parseChannelUrl } from './platform.js';
+export { CONFORM_BOT, type BotProviderInfo } from './observation.js';
 export type { ConformCase, ConformCaseResult, ConformSuiteName, CaseContext } from './case.js';

@@ -18,6 +18,7 @@ import {
   ownAgentMessages,
   type InvariantsOutcome,
 } from './observed.js';
+import { startConformBot, type ConformBot } from './platform-bot.js';
 import { REDELIVERY_TEXT } from './platform-redelivery.js';
 import { buildPlatformSuite, parseChannelUrl } from './platform.js';
 import { compact } from '../../compact.js';
@@ -26,8 +27,9 @@ import { compact } from '../../compact.js';
  * The cross-interface invariants on a conform run (src/trace/invariants.ts): what the run saw
  * of its conversations, as the platform would have recorded it, checked once the cases ran.
  * `conform platform` sees the customer messages it sent, the agent messages its embedded
- * listener was sent, and with `hookListenPort` the hooks the platform sent its embedded
- * receiver. The rules are on the platform's conduct: in the other suites svc-cli is the
+ * listener was sent, with `hookListenPort` the hooks the platform sent its embedded
+ * receiver, and with `botListenPort` the events it exchanged with its embedded bot
+ * (platform-bot.ts). The rules are on the platform's conduct: in the other suites svc-cli is the
  * platform, its conduct scripted by the cases (conform bot sends AGENT_JOINED unasked), so
  * they have no peer to hold there.
  */
@@ -54,6 +56,14 @@ export interface PlatformRunOptions {
   hookListenPort?: number;
   /** the receiver is listening: point the platform's hooks at `url` */
   onHookReceiver?: (url: string) => void;
+  /** serve a bot provider on this port (0: any) that hands each chat over (spec 3, 4.3) */
+  botListenPort?: number;
+  /** the embedded bot's token (spec 5.2; default `svc-conform-bot`) */
+  botToken?: string;
+  /** the embedded bot's provider id (spec 1.4; default `svc-conform`) */
+  providerId?: string;
+  /** the bot is listening: attach it to the platform's channel with these */
+  onBotProvider?: (bot: BotProviderInfo) => void;
   invariants?: ConformInvariants;
   /** a profile's settings (`--profile`): the redelivery schedule to expect */
   settings?: Pick<SimulatorSettings, 'channelPolicy' | 'profile'>;
@@ -63,6 +73,20 @@ export interface PlatformRunOptions {
    */
   recordFile?: string;
 }
+
+/** Where conform's bot listens and what the platform must post to it with. */
+export interface BotProviderInfo {
+  /** `{bot_provider_url}` (spec 4.3) */
+  url: string;
+  token: string;
+  providerId: string;
+}
+
+/** The embedded bot's token and provider id when none are given. */
+export const CONFORM_BOT = { token: 'svc-conform-bot', providerId: 'svc-conform' } as const;
+
+/** Protocol ms the redelivery case waits for the bot's hand-over (spec 8: the bot budget). */
+const HANDOVER_WAIT_MS = 6000;
 
 /** Protocol ms a late hook (one after chat_finished) is waited for once every chat finished. */
 const LATE_HOOK_MS = 1000;
@@ -81,17 +105,24 @@ export async function preparePlatform(
   observation: Observation;
 }> {
   const target = options.channelUrl;
-  const { randomString } = parseChannelUrl(target);
+  const { randomString, base } = parseChannelUrl(target);
   await assertReachable(target, 'the platform');
+  const botToken = options.botToken ?? CONFORM_BOT.token;
   // the channel URL's random string is a secret (spec 5.1): kept out of the --record file, and
-  // so is all but its last character, which the "wrong random string" case changes
-  const redact = createRedactor([randomString, randomString.slice(0, -1)]);
+  // so is all but its last character, which the "wrong random string" case changes; so is the
+  // bot's token (spec 5.2)
+  const redact = createRedactor([
+    randomString,
+    randomString.slice(0, -1),
+    ...(options.botListenPort === undefined ? [] : [botToken]),
+  ]);
   const journal = createJournal({ keep: 20_000, redact });
   let receiver: HookTarget | undefined;
   if (options.hookListenPort !== undefined) {
     receiver = await createHookTarget({ port: options.hookListenPort, clock, journal });
     options.onHookReceiver?.(receiver.url);
   }
+  const bot = await startBot(options, { clock, journal, token: botToken, platformBase: base });
   const suite = buildPlatformSuite({
     channelUrl: options.channelUrl,
     clock,
@@ -103,11 +134,15 @@ export async function preparePlatform(
       integratorListenPort: options.integratorListenPort,
       toleranceMs: options.toleranceMs,
       controlToken: options.controlToken,
+      handedOver: bot
+        ? (customer: string) => bot.handedOver(customer, HANDOVER_WAIT_MS)
+        : undefined,
     }),
   });
   const observation: Observation = {
     async finish(closed = []) {
       if (receiver) await awaitFinished(journal, closed, clock);
+      await bot?.idle();
       const seen = ownAgentMessages(journal.entries(), new Set([REDELIVERY_TEXT]));
       const records = asPlatformRecorded(seen, await suite.chatsOfCustomers());
       if (options.recordFile !== undefined) writeRecords(options.recordFile, records);
@@ -115,10 +150,23 @@ export async function preparePlatform(
     },
     async close() {
       await receiver?.close(100);
+      await bot?.close();
       journal.close();
     },
   };
   return { target, cases: suite.cases, cleanup: suite.cleanup, observation };
+}
+
+/** With `botListenPort`: conform's bot, announced (platform-bot.ts). */
+async function startBot(
+  options: PlatformRunOptions,
+  shared: { clock: Clock; journal: Journal; token: string; platformBase: string },
+): Promise<ConformBot | undefined> {
+  if (options.botListenPort === undefined) return undefined;
+  const providerId = options.providerId ?? CONFORM_BOT.providerId;
+  const bot = await startConformBot({ port: options.botListenPort, providerId, ...shared });
+  options.onBotProvider?.({ url: bot.url, token: shared.token, providerId });
+  return bot;
 }
 
 /** Appends the records as NDJSON, one line each (the journal's own format). */

@@ -44,7 +44,7 @@ export function recordPost(
     body: unknown;
     startedAt: number;
     outcome: PostOutcome;
-    iface?: 'channel' | 'control' | 'widget';
+    iface?: 'channel' | 'control' | 'widget' | 'bot';
     kind?: string;
   },
 ): void {

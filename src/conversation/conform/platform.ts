@@ -35,6 +35,11 @@ export interface PlatformSuiteOptions {
    * messages), for the cross-interface invariants (observed.ts)
    */
   journal?: Journal;
+  /**
+   * with conform's bot on the channel (platform-bot.ts): waits until it handed the chat of a
+   * customer over, before the agent writes into it
+   */
+  handedOver?: (customerId: string) => Promise<void>;
 }
 
 export interface ChannelUrlParts {

@@ -1,5 +1,6 @@
 import type { BotEventSet } from '../../contract/bot.js';
 import { ProtocolError } from '../../protocol-error.js';
+import { fireOnce } from '../mutants.js';
 import { createTokenIssuer, type TokenIssuer } from '../../http/oauth-issuer.js';
 import { acceptChat } from '../agent.js';
 import { updateVisitor } from '../hooks/actions.js';
@@ -169,17 +170,23 @@ function botLifecycle(ctx: BotContext): Partial<LifecycleHooks> {
       if (!state?.active || chat.mode === 'agent' || chat.mode === 'closed') return;
       ctx.lastBotChat = chat.id;
       const text = event.text ?? `[${event.kind.replace('channel.customer.', '')}]`;
-      void send('CLIENT_MESSAGE', chat, text).then((result) => {
-        if (result?.result !== 'failed' || !botState(chat)?.active) return;
-        // spec 3, 8: no regular answer after 2 attempts, 3 s each -> transfer to an agent
-        // say what happened: a timeout, a 404 from a wrong path, a refused connection
-        handOver(
-          ctx,
-          chat,
-          `no regular answer from the bot in ${result.attempts} attempts (${result.reason ?? result.agentNotice ?? 'failed'})`,
-          true,
-        );
-      });
+      const deliver = (): void => {
+        void send('CLIENT_MESSAGE', chat, text).then((result) => {
+          if (result?.result !== 'failed' || !botState(chat)?.active) return;
+          // spec 3, 8: no regular answer after 2 attempts, 3 s each -> transfer to an agent
+          // say what happened: a timeout, a 404 from a wrong path, a refused connection
+          handOver(
+            ctx,
+            chat,
+            `no regular answer from the bot in ${result.attempts} attempts (${result.reason ?? result.agentNotice ?? 'failed'})`,
+            true,
+          );
+        });
+      };
+      // the mutant: AGENT_JOINED before the first CLIENT_MESSAGE, with nothing asking for it
+      if (core.mutant === 'agent-joined-unasked' && fireOnce(core, 'agent-joined-unasked'))
+        void send('AGENT_JOINED', chat).then(deliver);
+      else deliver();
     },
     // spec 3: an agent connects after the hand-over (or answers in a bot chat) -> AGENT_JOINED
     chatAccepted(event, chat) {
