@@ -251,14 +251,20 @@ describe('conform platform', () => {
    */
   const redeliveryScale = () => createClock({ timeScale: 0.2 });
   /**
-   * Protocol ms an attempt may be off where the case is not about the schedule (a control
-   * token, a bot on the channel): at scale 0.2 it is 580 wall ms, what a busy machine may
-   * add; the schedule's own cases keep the default.
+   * Where the case is not about the schedule (a control token, a bot on the channel), the
+   * run gets all the slack the schedule allows: 2900 protocol ms an attempt may be off (just
+   * under the 3 s between attempts), on a clock at 0.5, so 1.45 s of wall time. At 0.2 (580
+   * ms) a full suite beside a CPU hog still failed them now and then. The schedule's own cases
+   * keep the default tolerance and scale.
    */
   const BUSY_SLACK = 2900;
-  async function platform(token?: string): Promise<{ platform: Platform; channelUrl: string }> {
+  const busyScale = () => createClock({ timeScale: 0.5 });
+  async function platform(
+    token?: string,
+    clock = redeliveryScale(),
+  ): Promise<{ platform: Platform; channelUrl: string }> {
     const p = createPlatform({
-      clock: redeliveryScale(),
+      clock,
       channels: [{ id: 'shop' }],
     });
     await p.listen({
@@ -311,11 +317,11 @@ describe('conform platform', () => {
   });
 
   it('a simulator that wants a control token: said in each skip without one, all checks with it', async () => {
-    const { channelUrl } = await platform('t0ken-for-conform');
+    const { channelUrl } = await platform('t0ken-for-conform', busyScale());
     const without = await runConformSuite({
       suite: 'platform',
       channelUrl,
-      clock: redeliveryScale(),
+      clock: busyScale(),
       toleranceMs: BUSY_SLACK,
     });
     expect(without.failed).toBe(0);
@@ -327,7 +333,7 @@ describe('conform platform', () => {
     const withToken = await runConformSuite({
       suite: 'platform',
       channelUrl,
-      clock: redeliveryScale(),
+      clock: busyScale(),
       toleranceMs: BUSY_SLACK,
       controlToken: 't0ken-for-conform',
     });
@@ -338,7 +344,7 @@ describe('conform platform', () => {
   it("with a bot on the channel, counts only its own message's attempts, not the bot's answer", async () => {
     // bot-sim answers every customer message; its answer reaches the embedded listener too,
     // and is failed twice as well (newcomer pass: attempt 2 "arrived at 0.21 s")
-    const clock = redeliveryScale();
+    const clock = busyScale();
     const bot = await createBotProvider({ token: 'bt', providerId: 'pv', clock });
     closers.push(() => bot.close(10));
     const p = createPlatform({
@@ -353,7 +359,7 @@ describe('conform platform', () => {
     const report = await runConformSuite({
       suite: 'platform',
       channelUrl: p.core.channelInfo(channel).url,
-      clock: redeliveryScale(),
+      clock: busyScale(),
       toleranceMs: BUSY_SLACK,
     });
     expect(reasons(report.results)).toEqual([]);
