@@ -11,79 +11,78 @@ import { spawnCli, type Json } from '../helpers/cli.js';
 import { freePort } from '../helpers/free-port.js';
 import { runCli } from '../helpers/run-cli.js';
 
-describe('conform platform: a platform that renames a redelivery', () => {
-  it('exits 1 naming redelivery-id (spec 8) and both exchanges', async () => {
-    const hookPort = await freePort();
-    const scale = ['--time-scale', '0.2'];
-    const platform = spawnCli([
-      '--json',
-      ...scale,
-      'platform',
-      '--port',
-      '0',
-      '--no-console',
-      '--mutant',
-      'redeliver-new-id',
-      '--hook-url',
-      `http://127.0.0.1:${hookPort}/hooks`,
-    ]);
+/**
+ * `platform --mutant <mutant> ...platformFlags` at scale 0.2, then `conform platform` against
+ * its channel with `conformFlags`; the schedule's timing is not under test here (a busy
+ * machine is late), so conform gets all the tolerance the schedule allows.
+ */
+async function conformAgainstMutant(
+  mutant: string,
+  platformFlags: string[],
+  conformFlags: string[],
+) {
+  const scale = ['--time-scale', '0.2'];
+  const platform = spawnCli([
+    '--json',
+    ...scale,
+    'platform',
+    '--port',
+    '0',
+    '--no-console',
+    '--mutant',
+    mutant,
+    ...platformFlags,
+  ]);
+  try {
     const listening = await platform.next((o) => o.type === 'listening');
     const channelUrl = (listening.channels as Json[])[0]!.url as string;
-    const run = await runCli([
+    return await runCli([
       ...scale,
       'conform',
       'platform',
       '--channel-url',
       channelUrl,
-      '--hook-listen-port',
-      String(hookPort),
-      // the schedule's timing is not under test here (a busy machine is late)
+      ...conformFlags,
       '--tolerance',
       '2900',
     ]);
+  } finally {
+    platform.child.kill('SIGTERM');
+    await platform.exit;
+  }
+}
+
+describe('conform platform: a platform that renames a redelivery', () => {
+  it('exits 1 naming redelivery-id (spec 8) and both exchanges', async () => {
+    const hookPort = await freePort();
+    const run = await conformAgainstMutant(
+      'redeliver-new-id',
+      ['--hook-url', `http://127.0.0.1:${hookPort}/hooks`],
+      ['--hook-listen-port', String(hookPort)],
+    );
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).toMatch(
       /redelivery-id \(spec 8\): #\d+ agent\.text attempt 2 at [\d.]+ s carries id \S+-retry-2; the attempt before, #\d+ agent\.text at [\d.]+ s, carried \S+ \[exchanges #\d+ and #\d+; --no-invariant redelivery-id switches it off\]/,
     );
     expect(run.stdout).toContain('✓ redelivery schedule seen from the integrator');
-    platform.child.kill('SIGTERM');
-    await platform.exit;
   });
 });
 
 describe('conform platform --bot-listen-port: a platform that sends AGENT_JOINED unasked', () => {
   it('exits 1 naming agent-joined (spec 3) and both exchanges', async () => {
     const botPort = await freePort();
-    const scale = ['--time-scale', '0.2'];
-    const platform = spawnCli([
-      '--json',
-      ...scale,
-      'platform',
-      '--port',
-      '0',
-      '--no-console',
-      '--mutant',
+    const run = await conformAgainstMutant(
       'agent-joined-unasked',
-      '--bot-provider-url',
-      `http://127.0.0.1:${botPort}`,
-      '--bot-token',
-      'svc-conform-bot',
-      '--provider-id',
-      'svc-conform',
-    ]);
-    const listening = await platform.next((o) => o.type === 'listening');
-    const channelUrl = (listening.channels as Json[])[0]!.url as string;
-    const run = await runCli([
-      ...scale,
-      'conform',
-      'platform',
-      '--channel-url',
-      channelUrl,
-      '--bot-listen-port',
-      String(botPort),
-      '--tolerance',
-      '2900',
-    ]);
+      [
+        '--bot-provider-url',
+        `http://127.0.0.1:${botPort}`,
+        '--bot-token',
+        'svc-conform-bot',
+        '--provider-id',
+        'svc-conform',
+      ],
+      ['--bot-listen-port', String(botPort)],
+    );
     expect(run.code, run.stdout + run.stderr).toBe(1);
     // what to attach to the platform's channel is said before the cases
     expect(run.stderr).toContain(
@@ -92,7 +91,5 @@ describe('conform platform --bot-listen-port: a platform that sends AGENT_JOINED
     expect(run.stdout).toMatch(
       /agent-joined \(spec 3\): #\d+ AGENT_JOINED at [\d.]+ s without an INVITE_AGENT or a hand-over before it \(the exchange before: #\d+ customer\.text at [\d.]+ s\) \[exchanges #\d+ and #\d+; --no-invariant agent-joined switches it off\]/,
     );
-    platform.child.kill('SIGTERM');
-    await platform.exit;
   });
 });

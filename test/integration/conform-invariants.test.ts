@@ -29,6 +29,12 @@ const scale = () => createClock({ timeScale: 0.2 });
  */
 const SLACK = 2900;
 
+type PlatformRun = Extract<Parameters<typeof runConformSuite>[0], { suite: 'platform' }>;
+
+/** conform platform against `channelUrl` at the tests' scale and slack, with `more` options. */
+const conformPlatform = (channelUrl: string, more: Partial<PlatformRun> = {}) =>
+  runConformSuite({ ...more, suite: 'platform', channelUrl, clock: scale(), toleranceMs: SLACK });
+
 const failures = (results: ConformCaseResult[]): string[] =>
   results.flatMap((r) => r.steps.flatMap((s) => (s.status === 'failed' ? s.details : [])));
 
@@ -60,11 +66,7 @@ describe('conform platform checks the cross-interface invariants', () => {
   it('a platform whose chat_finished logs a redelivered message twice fails transcript', async () => {
     const { channelUrl, hookPort, relay } = await peer(agentLinesTwice);
     let receiver: string | undefined;
-    const report = await runConformSuite({
-      suite: 'platform',
-      channelUrl,
-      clock: scale(),
-      toleranceMs: SLACK,
+    const report = await conformPlatform(channelUrl, {
       hookListenPort: hookPort,
       onHookReceiver: (url) => (receiver = url),
     });
@@ -86,11 +88,7 @@ describe('conform platform checks the cross-interface invariants', () => {
 
   it('a platform that sends a hook after chat_finished fails hook-after-finish', async () => {
     const { channelUrl, hookPort } = await peer(undefined, updateAfterFinish);
-    const report = await runConformSuite({
-      suite: 'platform',
-      channelUrl,
-      clock: scale(),
-      toleranceMs: SLACK,
+    const report = await conformPlatform(channelUrl, {
       hookListenPort: hookPort,
     });
     const found = failures(report.results);
@@ -105,11 +103,7 @@ describe('conform platform checks the cross-interface invariants', () => {
 
   it('passes when the bug is fixed, and with the invariant switched off', async () => {
     const fixed = await peer();
-    const clean = await runConformSuite({
-      suite: 'platform',
-      channelUrl: fixed.channelUrl,
-      clock: scale(),
-      toleranceMs: SLACK,
+    const clean = await conformPlatform(fixed.channelUrl, {
       hookListenPort: fixed.hookPort,
     });
     expect(failures(clean.results)).toEqual([]);
@@ -124,11 +118,7 @@ describe('conform platform checks the cross-interface invariants', () => {
     expect(fixed.relay.relayed.filter((e) => e === 'chat_finished').length).toBeGreaterThan(0);
 
     const broken = await peer(agentLinesTwice);
-    const off = await runConformSuite({
-      suite: 'platform',
-      channelUrl: broken.channelUrl,
-      clock: scale(),
-      toleranceMs: SLACK,
+    const off = await conformPlatform(broken.channelUrl, {
       hookListenPort: broken.hookPort,
       invariants: { disabled: ['transcript'] },
     });
@@ -139,11 +129,7 @@ describe('conform platform checks the cross-interface invariants', () => {
     const { channelUrl, hookPort } = await peer(undefined, undefined, {
       mutant: 'redeliver-new-id',
     });
-    const report = await runConformSuite({
-      suite: 'platform',
-      channelUrl,
-      clock: scale(),
-      toleranceMs: SLACK,
+    const report = await conformPlatform(channelUrl, {
       hookListenPort: hookPort,
     });
     const last = report.results.at(-1)!;
@@ -162,11 +148,7 @@ describe('conform platform checks the cross-interface invariants', () => {
     const schedule = report.results.find((r) => r.name.startsWith('redelivery schedule'))!;
     expect(schedule.steps.map((s) => s.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
 
-    const off = await runConformSuite({
-      suite: 'platform',
-      channelUrl,
-      clock: scale(),
-      toleranceMs: SLACK,
+    const off = await conformPlatform(channelUrl, {
       hookListenPort: hookPort,
       invariants: { disabled: ['redelivery-id'] },
     });
@@ -182,11 +164,7 @@ describe('conform platform checks the cross-interface invariants', () => {
       mutant: 'offline-form-while-online',
       agentsOnline: false,
     });
-    const report = await runConformSuite({
-      suite: 'platform',
-      channelUrl,
-      clock: scale(),
-      toleranceMs: SLACK,
+    const report = await conformPlatform(channelUrl, {
       hookListenPort: hookPort,
     });
     expect(relay.relayed).toContain('offline_message');
@@ -205,11 +183,7 @@ describe('conform platform checks the cross-interface invariants', () => {
       'cross-interface invariants',
     ]);
 
-    const off = await runConformSuite({
-      suite: 'platform',
-      channelUrl,
-      clock: scale(),
-      toleranceMs: SLACK,
+    const off = await conformPlatform(channelUrl, {
       hookListenPort: hookPort,
       invariants: { disabled: ['offline-message'] },
     });
@@ -233,11 +207,7 @@ describe('conform platform checks the cross-interface invariants', () => {
     closers.push(() => platform.close());
     bot.setPlatformUrl(server.url);
     const channel = [...platform.core.state.channels.values()][0]!;
-    const report = await runConformSuite({
-      suite: 'platform',
-      channelUrl: platform.core.channelInfo(channel).url,
-      clock: scale(),
-      toleranceMs: SLACK,
+    const report = await conformPlatform(platform.core.channelInfo(channel).url, {
       hookListenPort: hookPort,
     });
     expect(failures(report.results)).toEqual([]);
@@ -247,11 +217,7 @@ describe('conform platform checks the cross-interface invariants', () => {
   it("with conform's bot on the channel, a platform that sends AGENT_JOINED unasked fails agent-joined (spec 3)", async () => {
     const broken = await botPeer('agent-joined-unasked');
     let bot: BotProviderInfo | undefined;
-    const report = await runConformSuite({
-      suite: 'platform',
-      channelUrl: broken.channelUrl,
-      clock: scale(),
-      toleranceMs: SLACK,
+    const report = await conformPlatform(broken.channelUrl, {
       hookListenPort: broken.hookPort,
       botListenPort: broken.botPort,
       onBotProvider: (info) => (bot = info),
@@ -270,11 +236,7 @@ describe('conform platform checks the cross-interface invariants', () => {
 
     // the mutant fires once per platform: a new one for the run with the rule switched off
     const again = await botPeer('agent-joined-unasked');
-    const off = await runConformSuite({
-      suite: 'platform',
-      channelUrl: again.channelUrl,
-      clock: scale(),
-      toleranceMs: SLACK,
+    const off = await conformPlatform(again.channelUrl, {
       hookListenPort: again.hookPort,
       botListenPort: again.botPort,
       invariants: { disabled: ['agent-joined'] },
@@ -286,11 +248,7 @@ describe('conform platform checks the cross-interface invariants', () => {
   it("with conform's bot on the channel, each chat is handed over before an agent joins it", async () => {
     const fixed = await botPeer();
     const recordFile = join(mkdtempSync(join(tmpdir(), 'svc-conform-bot-')), 'run.ndjson');
-    const report = await runConformSuite({
-      suite: 'platform',
-      channelUrl: fixed.channelUrl,
-      clock: scale(),
-      toleranceMs: SLACK,
+    const report = await conformPlatform(fixed.channelUrl, {
       hookListenPort: fixed.hookPort,
       botListenPort: fixed.botPort,
       recordFile,
