@@ -68,21 +68,26 @@ export function sendDocsHook(core: PlatformCore, input: DocsHookInput): void {
   core.track(work).catch(() => undefined); // stopped mid-delivery
 }
 
+/**
+ * A hook's visitor fields the customer has (spec 6.2's visitor object): contacts, description
+ * and, unless `withUserToken` is false, the page's user token (spec 5.5).
+ */
+export function visitorFieldsOf(customer: Customer, withUserToken = true) {
+  return compact({
+    name: customer.name,
+    email: customer.email,
+    phone: customer.phone,
+    description: customer.description,
+    userToken: withUserToken ? customer.userToken : undefined,
+  });
+}
+
 /** The hook base of a visitor without a chat (attributes set before the first message). */
 export function visitorBaseOf(customer: Customer, options: { widgetId?: string }): HookBase {
   return {
     widgetId: options.widgetId ?? customer.channelId,
     seed: customer.key,
-    visitor: {
-      number: customer.visitorNumber,
-      ...compact({
-        name: customer.name,
-        email: customer.email,
-        phone: customer.phone,
-        description: customer.description,
-        userToken: customer.userToken,
-      }),
-    },
+    visitor: { number: customer.visitorNumber, ...visitorFieldsOf(customer) },
   };
 }
 

@@ -26,7 +26,7 @@ import {
 } from '../../hook-events/builders.js';
 import { hookDataOf } from './actions.js';
 import { useHookReply } from './reply.js';
-import { announceHookSent, docsHooksOf } from './docs-events.js';
+import { announceHookSent, docsHooksOf, visitorFieldsOf } from './docs-events.js';
 
 /** `createPlatform({ hooks })`: where hook events go and how long each may take. */
 export interface HookServiceOptions {
@@ -217,13 +217,7 @@ export function hookBaseOf(
     chatId: chat.id,
     visitor: {
       number: customer.visitorNumber,
-      ...compact({
-        name: customer.name,
-        email: customer.email,
-        phone: customer.phone,
-        description: customer.description,
-        ...(mutant === 'hook-without-user-token' ? {} : { userToken: customer.userToken }),
-      }),
+      ...visitorFieldsOf(customer, mutant !== 'hook-without-user-token'),
       chatsCount: chat.lines.filter((l) => l.type === 'visitor').length,
     },
   };
