@@ -161,12 +161,14 @@ async function runSeries(
     // a hanging peer must not pile up work; fail fast with the reason
     if (slot && !slot.ok) return refuse(options, start, attempt, slot);
     const offsetMs = clock.now() - start;
+    let sentMs = 0;
     let outcome: PostOutcome;
     let headers: Record<string, string> | undefined;
     try {
       headers = options.headersFor
         ? { ...options.headers, ...(await options.headersFor(attempt)) }
         : options.headers;
+      sentMs = clock.now();
       outcome = await postJson({
         url: options.url,
         body: bodyOf(options, attempt),
@@ -193,6 +195,7 @@ async function runSeries(
         };
     previous = recordAttempt(options, attempt, headers, {
       cause: previous,
+      endedMs: sentMs + outcome.durationMs,
       ...(outcome.ok
         ? { response: { status: outcome.status, headers: outcome.headers, body: outcome.body } }
         : { failure: { reason: outcome.reason, message: outcome.message } }),
@@ -251,7 +254,16 @@ async function runSeries(
 type AttemptRecord = Pick<
   ExchangeInput,
   'response' | 'failure' | 'durationMs' | 'wallMs' | 'notes'
-> & { cause?: number | undefined };
+> & {
+  cause?: number | undefined;
+  /**
+   * protocol ms the reply ended: the attempt's start plus its duration. Read from the clock when
+   * the journal line is written instead, the start (end - duration) would move later by however
+   * long the continuation waited behind other work, enough on a busy machine to put a hook
+   * sent first after one sent 15 ms later (the hook-after-finish invariant, spec 6.2).
+   */
+  endedMs?: number;
+};
 
 /**
  * One journal line per attempt (or per refusal / interruption), direction `out`; returns its
@@ -262,10 +274,10 @@ function recordAttempt(
   options: DeliverOptions,
   attempt: number,
   headers: Record<string, string> | undefined,
-  { cause, ...extra }: AttemptRecord,
+  { cause, endedMs, ...extra }: AttemptRecord,
 ): number | undefined {
   return recordExchange(options.journal, {
-    protocolMs: options.clock.now(),
+    protocolMs: endedMs ?? options.clock.now(),
     iface: iface[options.target],
     direction: 'out',
     ...(options.kind ? { kind: options.kind } : {}),
