@@ -7,6 +7,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+// CommonJS: its plugin is the default export's `default` under NodeNext types
+import ajvFormats from 'ajv-formats';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { givenFlags } from '../../../src/cli/action.js';
@@ -291,6 +293,7 @@ describe('the resolver', () => {
 
 describe('the JSON Schema of svc.config.json', () => {
   const ajv = new Ajv2020({ strict: false });
+  ajvFormats.default(ajv); // checks `uri` and the other formats instead of warning
   const validate = ajv.compile(createConfigJsonSchema());
 
   it('accepts a file that sets every key of every command, and refuses bad values', () => {

@@ -6,6 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+// CommonJS: its plugin is the default export's `default` under NodeNext types
+import ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { compareExpectation, readExpectation } from '../../../src/contract/expectations.js';
 import { isPayloadFile } from '../../../src/contract/inputs.js';
@@ -25,6 +27,7 @@ const samples = listSamples(root);
 const relative = (file: string): string => path.relative(root, file);
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
+ajvFormats.default(ajv); // checks `uri` and the other formats instead of warning
 const validators = new Map(listKinds().map((k) => [k.name, ajv.compile(toJsonSchema(k.name))]));
 
 describe('fixtures/payloads', () => {

@@ -3,6 +3,8 @@
  * registry's direction names who wrote a kind; the user-visible lines are pinned.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
+// CommonJS: its plugin is the default export's `default` under NodeNext types
+import ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { formatIssue, listKinds, toJsonSchema, validate } from '../../../src/contract/index.js';
 import { KINDS, producerOf } from '../../../src/contract/registry.js';
@@ -207,6 +209,7 @@ describe('who wrote the payload', () => {
 
   it('the JSON Schema of a party kind refuses drift, of a platform kind accepts it', () => {
     const ajv = new Ajv2020({ strict: false });
+    ajvFormats.default(ajv); // checks `uri` and the other formats instead of warning
     const customer = ajv.compile(toJsonSchema('channel.customer.photo'));
     expect(customer(photo('48213'))).toBe(false);
     expect(customer(photo(48213))).toBe(true);
