@@ -216,6 +216,13 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
     longTextCase(run),
     emptySenderCase(run),
     mediaCase(run),
+    buildPageCase({
+      clock: options.clock,
+      control: () => run.sim.control,
+      controlProblem: () => run.sim.problem,
+      newVisitor: () => run.chatSender('page').id,
+      ...compact({ journal: options.journal, handedOver: options.handedOver }),
+    }),
     buildOfflineFormCase({
       clock: options.clock,
       control: () => run.sim.control,
@@ -229,13 +236,6 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
       control: () => run.sim.control,
       controlProblem: () => run.sim.problem,
       newSender: () => run.chatSender('redelivery').id,
-    }),
-    buildPageCase({
-      clock: options.clock,
-      control: () => run.sim.control,
-      controlProblem: () => run.sim.problem,
-      newVisitor: () => run.chatSender('page').id,
-      ...compact({ journal: options.journal, handedOver: options.handedOver }),
     }),
   ];
   return { cases, ...housekeeping(() => run.sim.control, opened, options.clock) };
