@@ -96,8 +96,12 @@ export const INVARIANT_TABLE: Record<InvariantName, { replay: Cell; conform: Cel
   },
   'callback-order': {
     replay: {
-      tests: ['test/integration/replay-page.test.ts', 'test/e2e/replay-page.test.ts'],
-      peer: 'a page (setup.page.hold) that runs svc_onAccept after the call ended',
+      tests: [
+        'test/integration/replay-page.test.ts',
+        'test/e2e/replay-page.test.ts',
+        'test/integration/mutants.test.ts',
+      ],
+      peer: 'a page (setup.page.hold) that runs svc_onAccept after the call ended; simulator mutant widget-push-ids-rewind under page steps whose visitor is called back before the agent accepts',
     },
     conform: {
       tests: ['test/integration/conform-invariants.test.ts', 'test/e2e/conform-invariants.test.ts'],
