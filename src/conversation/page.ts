@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import type { Clock } from '../clock.js';
-import { postJson } from '../http/client.js';
+import { postJson, type PostOutcome } from '../http/client.js';
 import { SocketEventSource } from '../http/event-stream.js';
 import { callInProcess, isInProcessUrl } from '../http/in-process.js';
 import {
@@ -38,6 +38,19 @@ export interface PageOptions {
   hold?: PageHold | undefined;
   /** each callback the page script ran: its name and arguments */
   onCallback: (name: string, args: unknown[]) => void;
+  /**
+   * each POST the page made (its events and callback reports) with its answer, for a run that
+   * keeps its own observations (conform platform's page case)
+   */
+  onPost?: (post: PagePost) => void;
+}
+
+/** One POST of the page to the widget channel: the body it sent, when, and the answer. */
+export interface PagePost {
+  url: string;
+  body: unknown;
+  startedAt: number;
+  outcome: PostOutcome;
 }
 
 export interface Page {
@@ -52,17 +65,23 @@ export interface Page {
 }
 
 /** fetch as the widget transport calls it, through postJson (in process or a socket; tracked). */
-function pageFetch(clock: Clock): typeof fetch {
+function pageFetch(clock: Clock, onPost?: (post: PagePost) => void): typeof fetch {
   return (async (url: string | URL, init?: { body?: unknown }) => {
-    const out = await postJson({
-      url: String(url),
-      body: typeof init?.body === 'string' ? init.body : '',
-      timeoutMs: 10_000,
-      clock,
-    });
+    const body = typeof init?.body === 'string' ? init.body : '';
+    const startedAt = clock.now();
+    const out = await postJson({ url: String(url), body, timeoutMs: 10_000, clock });
+    onPost?.({ url: String(url), body: parsedOrText(body), startedAt, outcome: out });
     return new Response(out.ok ? out.body : '', { status: out.ok ? out.status : 502 });
   }) as typeof fetch;
 }
+
+const parsedOrText = (body: string): unknown => {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+};
 
 /** An EventSource on the in-process transport (no socket: the platform's stream route as is). */
 class InProcessEventSource implements EventSourceLike {
@@ -147,7 +166,7 @@ async function settled(widget: Widget): Promise<void> {
 export async function attachPage(options: PageOptions): Promise<Page> {
   const transport: HttpTransport = createHttpTransport(options.baseUrl, {
     visitorId: options.visitorId,
-    fetch: pageFetch(options.clock),
+    fetch: pageFetch(options.clock, options.onPost),
     EventSource: isInProcessUrl(options.baseUrl) ? InProcessEventSource : SocketEventSource,
   });
   // the page defines every callback (spec 6.4) and tells the fixture each time one runs

@@ -16,6 +16,7 @@ export const MUTANT_FAMILIES = [
   'channel',
   'bot',
   'hooks',
+  'widget',
 ] as const;
 export type MutantFamily = (typeof MUTANT_FAMILIES)[number];
 
@@ -333,6 +334,16 @@ export const MUTANTS = [
     deviation: 'leaves the visitor id set with setUserToken out of hook events',
     survivor: 'your tests never match a hook event to your user by the visitor id',
     exercisedBy: ['field:hook events:user_token:present'],
+  },
+  {
+    name: 'widget-push-ids-rewind',
+    family: 'widget',
+    spec: '6.4',
+    deviation:
+      "numbers a widget visitor's event stream from 1 again when an agent accepts the chat, so the accept is pushed under a lower stream id than the pushes before it (a call's statuses)",
+    survivor:
+      "your tests never check that the page's callbacks follow the pushes they reflect: would anything notice svc_onAccept reported for a push numbered below one the page already handled (a reconnect's Last-Event-ID would then skip or repeat events)?",
+    exercisedBy: ['kind:widget.callback.svc_onCallEnd.args'],
   },
 ] as const satisfies readonly MutantInfo[];
 

@@ -72,13 +72,14 @@ const RUN_INVARIANT_NAMES = new Set<string>(
 
 /**
  * The commands that check an invariant: a rule on the whole run reads records outside any
- * chat, which trace, report and proxy drop; callback-order needs a page (replay's page steps, a
- * recording with widget traffic: conform platform hosts none, the proxy has no widget leg);
+ * chat, which trace, report and proxy drop; callback-order needs a page (replay's page steps,
+ * conform platform's page case against an svc simulator, a recording with widget traffic: the
+ * proxy has no widget leg);
  * conform bot judges the bot's side of two (src/trace/peer-rules.ts).
  */
 function checkedBy(name: string): string[] {
   if (RUN_INVARIANT_NAMES.has(name)) return ['replay', 'conform platform'];
-  if (name === 'callback-order') return ['replay', 'trace', 'report'];
+  if (name === 'callback-order') return ['replay', 'conform platform', 'trace', 'report'];
   const bot =
     name === 'bot-after-close' || name === 'handover-budget'
       ? ["conform bot (the bot's side)"]

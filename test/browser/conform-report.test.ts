@@ -1,7 +1,7 @@
 /**
  * `conform platform --report` in headless Chromium at three widths: the same report renderer
  * as replay's, over what the conform run saw of its chats (the customer's messages, the agent's
- * deliveries with their redelivery, the platform's hooks), with the invariant the planted bug
+ * deliveries with their redelivery, the platform's hooks, the page's callbacks), with the invariant the planted bug
  * broke in red. Screenshots (svc-conform-report-<width>.png) go to $SVC_SCREENSHOTS when set,
  * else to the run's temp folder, removed with it. Skipped when /usr/bin/chromium is missing.
  */
@@ -68,7 +68,7 @@ describe.skipIf(!hasChromium)('the conform platform HTML report in Chromium', ()
   it('fails the run on the broken invariant and says where the report went', () => {
     expect(code).toBe(1);
     expect(stdout).toMatch(
-      /HTML report written to report\.html: 4 conversations, 1 invariant violation/,
+      /HTML report written to report\.html: 5 conversations, 1 invariant violation/,
     );
     // the recording keeps the channel's random string out (spec 5.1)
     const channel = [...platform.core.state.channels.values()][0]!;
@@ -101,9 +101,10 @@ describe.skipIf(!hasChromium)('the conform platform HTML report in Chromium', ()
         overflow: document.documentElement.scrollWidth - window.innerWidth,
       }));
       expect(seen.title).toBe('svc-cli conform platform');
-      expect(seen.conversations).toBe(4);
+      expect(seen.conversations).toBe(5);
       expect(seen.lanes).toEqual(['time', 'integrator', 'platform', 'bot', 'hooks', 'widget']);
-      expect(seen.lanesUsed.sort()).toEqual(['hooks', 'integrator']);
+      // the page case's visitor: its events and callback reports in the widget lane
+      expect(seen.lanesUsed.sort()).toEqual(['hooks', 'integrator', 'widget']);
       expect(seen.failedAttempts).toBe(2); // the redelivery case's two refused attempts
       expect(seen.violations).toHaveLength(1);
       expect(seen.violations[0]!.text).toMatch(

@@ -4,7 +4,9 @@
  * ids, and the run exits 1 naming redelivery-id (spec 8) with both attempts. The fixed
  * platform and the switch are in test/integration/conform-invariants.test.ts. With
  * --bot-listen-port against `platform --mutant agent-joined-unasked`, the run exits 1 naming
- * agent-joined (spec 3).
+ * agent-joined (spec 3). Against `platform --mutant widget-push-ids-rewind` the page conform
+ * attaches to the simulator's widget channel reports svc_onAccept for a push numbered below the
+ * call's end it reported before, and the run exits 1 naming callback-order (spec 6.4).
  */
 import { describe, expect, it } from 'vitest';
 import { spawnCli, type Json } from '../helpers/cli.js';
@@ -91,5 +93,17 @@ describe('conform platform --bot-listen-port: a platform that sends AGENT_JOINED
     expect(run.stdout).toMatch(
       /agent-joined \(spec 3\): #\d+ AGENT_JOINED at [\d.]+ s without an INVITE_AGENT or a hand-over before it \(the exchange before: #\d+ customer\.text at [\d.]+ s\) \[exchanges #\d+ and #\d+; --no-invariant agent-joined switches it off\]/,
     );
+  });
+});
+
+describe('conform platform: a simulator that numbers the accept push below the call before it', () => {
+  it('exits 1 naming callback-order (spec 6.4) and both callback reports', async () => {
+    const run = await conformAgainstMutant('widget-push-ids-rewind', [], []);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toMatch(
+      /callback-order \(spec 6\.4\): #\d+ callback svc_onAccept at [\d.]+ s reflects pushed event 1 \(agent_accepted\) yet came after #\d+ callback svc_onCallEnd at [\d.]+ s, which reflects the later push \d+ \(call_status\) \[exchanges #\d+ and #\d+; --no-invariant callback-order switches it off\]/,
+    );
+    // the page case itself passed: only the invariant relates the two reports
+    expect(run.stdout).toContain('✓ page callbacks follow the pushes');
   });
 });

@@ -115,6 +115,19 @@ describe('conform platform checks the cross-interface invariants', () => {
       expect.stringMatching(/^note: refused: Could not send the offline form: agents are online/),
     ]);
     expect(fixed.relay.relayed).not.toContain('offline_message');
+    // the page's callbacks, each reported with its push's stream id, in the pushes' order
+    const page = clean.results.find((r) => r.name === 'page callbacks follow the pushes');
+    expect(page?.steps.map((s) => [s.name, s.status])).toEqual([
+      ['svc_onCallEnd once the call ended', 'passed'],
+      ['svc_onAccept once the agent accepted', 'passed'],
+      ['each callback reported with the stream id of its push', 'passed'],
+    ]);
+    const [, end, accept] =
+      /^note: reported svc_onCallEnd \(push (\d+), call_status\), then svc_onAccept \(push (\d+), agent_accepted\)$/.exec(
+        page?.steps[2]?.details[0] ?? '',
+      ) ?? [];
+    expect(Number(accept)).toBeGreaterThan(Number(end));
+    expect(clean.invariants?.checked).toContain('callback-order');
     expect(fixed.relay.relayed.filter((e) => e === 'chat_finished').length).toBeGreaterThan(0);
 
     const broken = await peer(agentLinesTwice);
@@ -190,6 +203,37 @@ describe('conform platform checks the cross-interface invariants', () => {
     expect(off.results.filter((r) => !r.ok).map((r) => r.name)).toEqual([
       'offline form while agents are online',
     ]);
+  });
+
+  it("a platform that numbers the accept's push below the call's fails callback-order (spec 6.4), and only that case", async () => {
+    const { channelUrl, hookPort } = await peer(undefined, undefined, {
+      mutant: 'widget-push-ids-rewind',
+    });
+    const report = await conformPlatform(channelUrl, { hookListenPort: hookPort });
+    // the page ran svc_onCallEnd, then svc_onAccept, and reported each with the id it got:
+    // the accept's push came under a lower one; the rule names both reports
+    expect(failures(report.results)).toEqual([
+      expect.stringMatching(
+        /^callback-order \(spec 6\.4\): #\d+ callback svc_onAccept at [\d.]+ s reflects pushed event 1 \(agent_accepted\) yet came after #\d+ callback svc_onCallEnd at [\d.]+ s, which reflects the later push [2-9] \(call_status\) \[exchanges #\d+ and #\d+; --no-invariant callback-order switches it off\]$/,
+      ),
+    ]);
+    expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual([
+      'cross-interface invariants',
+    ]);
+    const page = report.results.find((r) => r.name === 'page callbacks follow the pushes')!;
+    expect(page.steps.map((s) => s.status)).toEqual(['passed', 'passed', 'passed']);
+    expect(page.steps[2]?.details).toEqual([
+      expect.stringMatching(
+        /^note: reported svc_onCallEnd \(push [2-9], call_status\), then svc_onAccept \(push 1, agent_accepted\)$/,
+      ),
+    ]);
+
+    const off = await conformPlatform(channelUrl, {
+      hookListenPort: hookPort,
+      invariants: { disabled: ['callback-order'] },
+    });
+    expect(failures(off.results)).toEqual([]);
+    expect(off.invariants?.checked).not.toContain('callback-order');
   });
 
   it('with a bot on the channel, its answers are not held against the transcript (spec 2.6 logs no bot line)', async () => {

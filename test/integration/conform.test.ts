@@ -411,7 +411,11 @@ describe('conform platform', () => {
     const offline = report.results.at(-2)!;
     expect(offline.name).toBe('offline form while agents are online');
     expect(offline.skipped).toMatch(/no svc control API .* nor svc-cli's widget channel/);
-    expect(report.skipped).toBe(2);
+    // and the page, which only an svc simulator's widget channel serves
+    const page = report.results.at(-3)!;
+    expect(page.name).toBe('page callbacks follow the pushes');
+    expect(page.skipped).toMatch(/no svc control API .* nor svc-cli's widget channel/);
+    expect(report.skipped).toBe(3);
   });
 
   it('a channel URL without random string and id is an input error', async () => {

@@ -96,12 +96,16 @@ export const INVARIANT_TABLE: Record<InvariantName, { replay: Cell; conform: Cel
   },
   'callback-order': {
     replay: {
-      tests: ['test/integration/replay-page.test.ts', 'test/e2e/replay-page.test.ts'],
-      peer: 'a page (setup.page.hold) that runs svc_onAccept after the call ended',
+      tests: [
+        'test/integration/replay-page.test.ts',
+        'test/e2e/replay-page.test.ts',
+        'test/integration/mutants.test.ts',
+      ],
+      peer: 'a page (setup.page.hold) that runs svc_onAccept after the call ended; simulator mutant widget-push-ids-rewind under page steps whose visitor is called back before the agent accepts',
     },
     conform: {
-      missing:
-        "no conform suite hosts a page: the page-script double speaks svc-cli's own widget channel, which no real platform serves; against an svc simulator conform platform sends the offline form there but runs no page script, and its two callbacks would cost every run a 40 s call, while no mutant pushes events out of order (docs/trace.md)",
+      tests: ['test/integration/conform-invariants.test.ts', 'test/e2e/conform-invariants.test.ts'],
+      peer: "conform platform against an svc simulator: simulator mutant widget-push-ids-rewind numbers the visitor's stream from 1 again at the agent's accept, so the page conform attaches reports svc_onAccept for a push numbered below the call's end it reported before",
     },
   },
 };

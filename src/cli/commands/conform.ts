@@ -17,7 +17,9 @@ const SUITE_HELP: Record<Suite, string> = {
               status 0/1, text over 1000 characters cut, empty sender.id not delivered, media.
               With the svc control API (/_sim/) also the redelivery schedule 0, 3, 6 s seen by
               an embedded listen that fails twice; run both sides with the same --time-scale;
-              and the offline form sent as the page would with agents online: refused (spec 3).
+              and the offline form sent as the page would with agents online: refused (spec 3);
+              and a page on its widget channel, called back before the agent accepts: each
+              callback reported with its push's stream id (spec 4.5, 6.4: callback-order).
               --hook-listen-port serves a hook receiver the platform's hooks go to;
               --bot-listen-port a bot that hands each chat over (INVITE_AGENT, spec 3).`,
   bot: `we play the platform: an embedded simulator on 127.0.0.1 whose bot service URL
@@ -33,7 +35,8 @@ const SUITE_HELP: Record<Suite, string> = {
 
 const INVARIANTS_HELP = `Invariants (platform): after the cases, the conversations the run saw (the customer's
 messages, the agent's deliveries, with --hook-listen-port the platform's hooks, with
---bot-listen-port what it sent the bot: AGENT_JOINED only after a hand-over) are
+--bot-listen-port what it sent the bot: AGENT_JOINED only after a hand-over; against an
+svc simulator the page's callbacks in the order of the pushes they reflect) are
 checked against the cross-interface rules of docs/trace.md, e.g. chat_finished's transcript
 holds each message once. A broken one fails a "cross-interface invariants" case naming the
 rule, its contract section and the two exchanges; --no-invariant <name> switches one off.

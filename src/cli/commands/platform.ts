@@ -14,7 +14,8 @@ Tests and tools drive the agent side through the control API under /_sim/ (docs/
 
 Hooks: /assign [@customer] presses the crm_link button (chat_assigned); /call <phone>
 [error <reason>] plays a callback call (call_event). The control API adds
-POST /_sim/chats/:id/assign, /_sim/visitor/update, /_sim/visitor/offline-message, /_sim/calls.
+POST /_sim/chats/:id/assign, /_sim/visitor/update, /_sim/visitor/offline-message, /_sim/calls,
+/_sim/calls/timing.
 
 Customer messages that break the contract (docs/FIDELITY.md): only a missing,
 empty or mistyped required field (an empty sender.id, a media message without file) blocks

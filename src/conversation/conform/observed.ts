@@ -65,15 +65,20 @@ export function recordPost(
   });
 }
 
-/** The customer a channel record is about: sender.id of a customer message, recipient.id of an agent's. */
+/**
+ * The customer a record is about: sender.id of a customer message, recipient.id of an agent's;
+ * the visitor of a page's event on the widget channel (its customer's sender id there).
+ */
 function customerOf(record: ExchangeRecord): string | undefined {
-  if (record.iface !== 'channel' || record.request.body === undefined) return undefined;
+  if (record.request.body === undefined) return undefined;
+  if (record.iface !== 'channel' && record.iface !== 'widget') return undefined;
   try {
     const body = JSON.parse(record.request.body) as {
       sender?: { id?: unknown };
       recipient?: { id?: unknown };
+      visitorId?: unknown;
     };
-    const id = body.sender?.id ?? body.recipient?.id;
+    const id = record.iface === 'widget' ? body.visitorId : (body.sender?.id ?? body.recipient?.id);
     return typeof id === 'string' ? id : undefined;
   } catch {
     return undefined;

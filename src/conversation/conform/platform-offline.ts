@@ -84,8 +84,8 @@ export function buildOfflineFormCase(options: OfflineFormCaseOptions): ConformCa
 }
 
 /** A control API POST (journaled as `control`), with the control token when there is one. */
-async function controlPost(
-  options: OfflineFormCaseOptions,
+export async function controlPost(
+  options: { clock: Clock; journal?: Journal | undefined },
   control: SimControl,
   path: string,
   body: unknown,

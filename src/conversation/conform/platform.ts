@@ -7,14 +7,17 @@ import { quote, type ConformCase } from './case.js';
 import type { Journal } from '../../journal/index.js';
 import { recordPost } from './observed.js';
 import { buildOfflineFormCase } from './platform-offline.js';
+import { buildPageCase } from './platform-page.js';
 import { buildRedeliveryCase, type SimControl } from './platform-redelivery.js';
 import type { DeliveryPolicy } from '../../contract/timing.js';
+import { compact } from '../../compact.js';
 
 /**
  * `conform platform`: we play the integrator and its customers against a platform's
  * channel URL (spec 4.1): 404s, the status body, the 1000-character cut, the empty
  * sender.id, media; against an svc simulator the offline form while agents are online (spec 3,
- * 4.5); the redelivery schedule through an embedded `listen` (spec 8).
+ * 4.5); the redelivery schedule through an embedded `listen` (spec 8); a page on its widget
+ * channel whose callbacks follow the pushes (spec 4.5, 6.4).
  */
 export interface PlatformSuiteOptions {
   /** `{base_url}/<random_string>/<channel_public_id>` (spec 4.1) */
@@ -213,6 +216,13 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
     longTextCase(run),
     emptySenderCase(run),
     mediaCase(run),
+    buildPageCase({
+      clock: options.clock,
+      control: () => run.sim.control,
+      controlProblem: () => run.sim.problem,
+      newVisitor: () => run.chatSender('page').id,
+      ...compact({ journal: options.journal, handedOver: options.handedOver }),
+    }),
     buildOfflineFormCase({
       clock: options.clock,
       control: () => run.sim.control,

@@ -17,13 +17,41 @@ export interface StartCallOptions {
   type?: CallStatusEvent['callType'];
   /** scripted outcome: the call ends normally (default) or fails with a reason */
   outcome?: { kind: 'end'; talkMs?: number } | { kind: 'error'; reason: string };
-  /** protocol ms between status changes (default 5 s) */
+  /** protocol ms between status changes (default 5 s, or the pace the control API set) */
   stepMs?: number;
   agentId?: number;
 }
 
 export const CALL_STEP_MS = 5000;
 export const CALL_TALK_MS = 30_000;
+
+/** The pace of the calls a platform plays: between status changes, and of the talk. */
+export interface CallTiming {
+  stepMs: number;
+  talkMs: number;
+}
+
+/**
+ * The pace set through the control API (`POST /_sim/calls/timing`) for the calls started from
+ * then on, the page's `startCall` included; unset: 5 s steps, 30 s talk.
+ */
+const timings = new WeakMap<PlatformCore, CallTiming>();
+
+/** The pace of the calls `core` starts now. */
+export function callTimingOf(core: PlatformCore): CallTiming {
+  return timings.get(core) ?? { stepMs: CALL_STEP_MS, talkMs: CALL_TALK_MS };
+}
+
+/**
+ * Sets the pace of the calls `core` starts from now on (a call under way keeps its own);
+ * returns the pace before, to set back.
+ * @example const before = setCallTiming(core, { stepMs: 100, talkMs: 100 });
+ */
+export function setCallTiming(core: PlatformCore, timing: Partial<CallTiming>): CallTiming {
+  const before = callTimingOf(core);
+  timings.set(core, { ...before, ...timing });
+  return before;
+}
 
 const PHONE = /^\+?[0-9][0-9 ()-]{4,}$/;
 
@@ -51,7 +79,8 @@ export function startCall(
   const chat = options.chatId === undefined ? undefined : core.state.chats.get(options.chatId);
   const agentId =
     options.agentId ?? chat?.agentId ?? core.state.agents[0]?.id ?? 0; /* the operator */
-  const step = options.stepMs ?? CALL_STEP_MS;
+  const pace = callTimingOf(core);
+  const step = options.stepMs ?? pace.stepMs;
   const outcome = options.outcome ?? { kind: 'end' };
   const emit = (status: CallStatusEvent['status'], extra: Partial<CallStatusEvent> = {}): void =>
     core.moment({
@@ -75,7 +104,7 @@ export function startCall(
       return 'error';
     }
     emit('client_connected');
-    await core.clock.sleep(outcome.talkMs ?? CALL_TALK_MS, core.signal);
+    await core.clock.sleep(outcome.talkMs ?? pace.talkMs, core.signal);
     // spec 2.6: record_url, a link to an mp3 recording, once the call has ended
     emit('end', { recordUrl: `https://records.example.com/calls/${callId}.mp3` });
     return 'end';

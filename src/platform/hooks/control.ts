@@ -4,7 +4,7 @@ import type { PlatformCore } from '../core.js';
 import type { PlatformService } from '../types.js';
 import { chatIdField, controlOk, controlTarget, parseControlBody } from '../control-kit.js';
 import { assignChat, rateChat, sendOfflineForm, updateVisitor } from './actions.js';
-import { startCall } from './calls.js';
+import { callTimingOf, setCallTiming, startCall } from './calls.js';
 import { compact } from '../../hook-events/builders.js';
 
 const target = controlTarget;
@@ -36,6 +36,10 @@ const callBody = z.object({
   talkMs: z.number().nonnegative().optional(),
   stepMs: z.number().nonnegative().optional(),
 });
+const callTimingBody = z.object({
+  stepMs: z.number().nonnegative().max(600_000).optional(),
+  talkMs: z.number().nonnegative().max(3_600_000).optional(),
+});
 const rateBody = z.object({
   rate: z.enum(['positive', 'negative']).nullable().optional(),
   blacklisted: z.boolean().optional(),
@@ -44,7 +48,7 @@ const rateBody = z.object({
 /**
  * The control API's hook triggers (README "Control API"), beside /_sim/ of control-api.ts:
  * POST /_sim/chats/:id/assign, /_sim/chats/:id/rate, /_sim/visitor/update,
- * /_sim/visitor/offline-message and /_sim/calls. Other paths fall through.
+ * /_sim/visitor/offline-message, /_sim/calls and /_sim/calls/timing. Other paths fall through.
  */
 export function createHookControl(core: PlatformCore): PlatformService {
   return {
@@ -102,6 +106,16 @@ export function createHookControl(core: PlatformCore): PlatformService {
                 : { kind: 'end', ...(talkMs === undefined ? {} : { talkMs }) },
           });
           return controlOk({ callId }, 202);
+        },
+      },
+      {
+        // the pace of the calls started from now on, the page's startCall included (spec 2.6
+        // shows the statuses, not their timing): conform platform's page case shortens them
+        method: 'POST',
+        path: '/_sim/calls/timing',
+        handler(request) {
+          const before = setCallTiming(core, compact(parseControlBody(callTimingBody, request)));
+          return controlOk({ ...callTimingOf(core), before });
         },
       },
     ],

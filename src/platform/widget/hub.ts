@@ -93,6 +93,10 @@ export function createVisitorHub(core: PlatformCore) {
     event: WidgetInboundEvent,
     meta: { chatId?: number; deliveryId?: string } = {},
   ): void => {
+    // mutant widget-push-ids-rewind: the stream's numbering starts over at the accept, below
+    // the pushes the page already had (spec 6.4: the callbacks then run against the ids)
+    if (core.mutant === 'widget-push-ids-rewind' && event.type === 'agent_accepted')
+      visitor.nextId = 1;
     const id = visitor.nextId++;
     const live = visitor.pages.size > 0;
     visitor.backlog.push({

@@ -71,10 +71,10 @@ describe('svc-cli explain answers for every catalogue entry', () => {
       section: '3',
       checkedBy: ['replay', 'conform platform'],
     });
-    // a page is needed: replay's page steps, a recording (conform platform hosts none)
+    // a page is needed: replay's page steps, conform platform's page case, a recording
     expect(explain(['callback-order'])).toMatchObject({
       section: '6.4',
-      checkedBy: ['replay', 'trace', 'report'],
+      checkedBy: ['replay', 'conform platform', 'trace', 'report'],
     });
     // conform bot judges these two from the bot's side (src/trace/peer-rules.ts)
     expect(explain(['bot-after-close'])).toMatchObject({
