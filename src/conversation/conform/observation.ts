@@ -134,9 +134,7 @@ export async function preparePlatform(
       integratorListenPort: options.integratorListenPort,
       toleranceMs: options.toleranceMs,
       controlToken: options.controlToken,
-      handedOver: bot
-        ? (customer: string) => bot.handedOver(customer, HANDOVER_WAIT_MS)
-        : undefined,
+      handedOver: bot ? (text: string) => bot.handedOver(text, HANDOVER_WAIT_MS) : undefined,
     }),
   });
   const observation: Observation = {

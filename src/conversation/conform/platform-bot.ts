@@ -33,8 +33,13 @@ export interface ConformBotOptions {
 
 export interface ConformBot {
   readonly url: string;
-  /** Waits (at most `withinMs` protocol ms) until the chat of `customerId` was handed over. */
-  handedOver(customerId: string, withinMs: number): Promise<void>;
+  /**
+   * Waits (at most `withinMs` protocol ms) until the chat where the customer wrote `text` was
+   * handed over. The text is what links the two sides: CLIENT_MESSAGE names the chat by the
+   * platform's client_id (spec 6.1), never by the channel's sender id, and each case writes its
+   * own text.
+   */
+  handedOver(text: string, withinMs: number): Promise<void>;
   /** Waits for the hand-overs in flight. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -66,9 +71,9 @@ export async function startConformBot(options: ConformBotOptions): Promise<Confo
       if (!('status' in event.reply) || event.reply.status !== 200) return;
       if (acted.has(event.eventId) || event.chatId === undefined) return;
       acted.add(event.eventId);
-      const { chatId, clientId } = event;
+      const { chatId, clientId, text } = event;
       const job = inviteAgent(options, chatId, clientId).then(() => {
-        if (clientId !== undefined) invited.add(clientId);
+        if (text !== undefined) invited.add(text);
       });
       work.add(job);
       void job.finally(() => work.delete(job));
@@ -76,9 +81,9 @@ export async function startConformBot(options: ConformBotOptions): Promise<Confo
   });
   return {
     url: provider.url,
-    async handedOver(customerId, withinMs) {
+    async handedOver(text, withinMs) {
       const until = clock.now() + withinMs;
-      while (!invited.has(customerId) && clock.now() < until) await clock.sleep(20);
+      while (!invited.has(text) && clock.now() < until) await clock.sleep(20);
     },
     async idle() {
       while (work.size > 0) await Promise.allSettled([...work]);

@@ -29,8 +29,8 @@ export interface PageCaseOptions {
   journal?: Journal;
   /** a fresh visitor id: its chat is closed after the cases and its records put in it */
   newVisitor: () => string;
-  /** waits until conform's bot handed the visitor's chat over (platform-bot.ts) */
-  handedOver?: (customerId: string) => Promise<void>;
+  /** waits until conform's bot handed over the chat where this text was written (platform-bot.ts) */
+  handedOver?: (customerText: string) => Promise<void>;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -169,7 +169,7 @@ async function converse(
           ];
     });
     await ctx.check(CHECKS.accept, async () => {
-      await options.handedOver?.(visitorId);
+      await options.handedOver?.(PAGE_TEXTS.visitor);
       const sent = await controlPost(options, control, '/_sim/agent/message', {
         customerId: visitorId,
         text: PAGE_TEXTS.agent,

@@ -40,8 +40,8 @@ export interface RedeliveryCaseOptions {
   profile?: string;
   /** the run's observations (observed.ts): the embedded listener journals into it */
   journal?: Journal;
-  /** waits until conform's bot handed the customer's chat over (platform-bot.ts) */
-  handedOver?: (customerId: string) => Promise<void>;
+  /** waits until conform's bot handed over the chat where this text was written (platform-bot.ts) */
+  handedOver?: (customerText: string) => Promise<void>;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -282,7 +282,7 @@ async function sendAgentLine(
       `could not open a chat: ${opened.ok ? `HTTP ${opened.status}` : opened.message}`,
     );
   // spec 3: an agent joins a bot chat after the bot's INVITE_AGENT (agent-joined)
-  await options.handedOver?.(customerId);
+  await options.handedOver?.(body.message.text);
   const sent = await postJson({
     url: `${control.base}/_sim/agent/message`,
     headers: control.headers,

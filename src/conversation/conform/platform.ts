@@ -39,10 +39,10 @@ export interface PlatformSuiteOptions {
    */
   journal?: Journal;
   /**
-   * with conform's bot on the channel (platform-bot.ts): waits until it handed the chat of a
-   * customer over, before the agent writes into it
+   * with conform's bot on the channel (platform-bot.ts): waits until it handed over the chat
+   * where the customer wrote this text, before the agent writes into it
    */
-  handedOver?: (customerId: string) => Promise<void>;
+  handedOver?: (customerText: string) => Promise<void>;
 }
 
 export interface ChannelUrlParts {
