@@ -90,6 +90,21 @@ async function conversation(wrap: (t: WidgetTransport) => WidgetTransport = (t) 
 }
 
 describe('callback-order (spec 6.4)', () => {
+  it('pushes every status of the call the page started, its start first (spec 2.6, 6.4)', async () => {
+    const statuses: string[] = [];
+    const watch = (inner: WidgetTransport): WidgetTransport => ({
+      ...(inner.visitorId === undefined ? {} : { visitorId: inner.visitorId }),
+      send: (event) => inner.send(event),
+      subscribe: (listener) =>
+        inner.subscribe((event, id) => {
+          if (event.type === 'call_status') statuses.push(event.status);
+          listener(event, id);
+        }),
+    });
+    await conversation(watch);
+    expect(statuses).toEqual(['start', 'agent_connected', 'client_connected', 'end']);
+  });
+
   it('journals each reported callback in the chat of the push it reflects', async () => {
     const { widget, records } = await conversation();
     expect(widget.fired('svc_onAccept')).toHaveLength(1);

@@ -20,6 +20,11 @@ export interface StartCallOptions {
   /** protocol ms between status changes (default 5 s, or the pace the control API set) */
   stepMs?: number;
   agentId?: number;
+  /**
+   * the call's id (default: a new one), for a caller that must know it before the first status
+   * is announced: `start` goes out before startCall returns
+   */
+  callId?: string;
 }
 
 export const CALL_STEP_MS = 5000;
@@ -75,7 +80,7 @@ export function startCall(
   if (options.chatId !== undefined && !core.state.chats.has(options.chatId)) {
     throw new SvcError('SVC_E_NO_CHAT', `Could not find chat ${options.chatId}.`);
   }
-  const callId = randomUUID();
+  const callId = options.callId ?? randomUUID();
   const chat = options.chatId === undefined ? undefined : core.state.chats.get(options.chatId);
   const agentId =
     options.agentId ?? chat?.agentId ?? core.state.agents[0]?.id ?? 0; /* the operator */

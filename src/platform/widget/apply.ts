@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { SvcError } from '../../errors.js';
 import type { WidgetOutboundEvent, WidgetTransportReply } from '../../contract/widget-protocol.js';
 import type { PlatformCore } from '../core.js';
@@ -121,14 +122,7 @@ export function applyOutbound(
       return { ok: true };
     }
     case 'start_call':
-      return refusalOf(() => {
-        // spec 6.2 call_event; the status changes go back to the page as call_status
-        const { callId } = startCall(core, {
-          phone: event.phone,
-          ...(chat ? { chatId: chat.id } : {}),
-        });
-        visitor.callIds.add(callId);
-      });
+      return refusalOf(() => startVisitorCall(core, visitor, event.phone, chat));
     case 'callback':
       // the journal record of this request is the report (spec 6.4); nothing changes
       return { ok: true };
@@ -140,6 +134,26 @@ export function applyOutbound(
 }
 
 /** Runs a platform action; an input refusal (agents online, bad phone) becomes the reply. */
+/**
+ * spec 6.2 call_event; the status changes go back to the page as call_status, `start` too: the
+ * page follows the call before startCall announces it.
+ */
+function startVisitorCall(
+  core: PlatformCore,
+  visitor: WidgetVisitor,
+  phone: string,
+  chat: Chat | undefined,
+): void {
+  const callId = randomUUID();
+  visitor.callIds.add(callId);
+  try {
+    startCall(core, { phone, callId, ...(chat ? { chatId: chat.id } : {}) });
+  } catch (error) {
+    visitor.callIds.delete(callId); // refused: no call to follow
+    throw error;
+  }
+}
+
 function refusalOf(run: () => void): WidgetTransportReply {
   try {
     run();
