@@ -4,14 +4,18 @@
  * ids, and the run exits 1 naming redelivery-id (spec 8) with both attempts. The fixed
  * platform and the switch are in test/integration/conform-invariants.test.ts. With
  * --bot-listen-port against `platform --mutant agent-joined-unasked`, the run exits 1 naming
- * agent-joined (spec 3). Against `platform --mutant widget-push-ids-rewind` the page conform
+ * agent-joined (spec 3); against a platform whose bot channel has its own token and provider
+ * id, given with --token and --provider-id, it passes and prints no token. Against `platform --mutant widget-push-ids-rewind` the page conform
  * attaches to the simulator's widget channel reports svc_onAccept for a push numbered below the
  * call's end it reported before, and the run exits 1 naming callback-order (spec 6.4).
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnCli, type Json } from '../helpers/cli.js';
 import { freePort } from '../helpers/free-port.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, type CliRun } from '../helpers/run-cli.js';
 
 /**
  * `platform --mutant <mutant> ...platformFlags` at scale 0.2, then `conform platform` against
@@ -19,7 +23,7 @@ import { runCli } from '../helpers/run-cli.js';
  * machine is late), so conform gets all the tolerance the schedule allows.
  */
 async function conformAgainstMutant(
-  mutant: string,
+  mutant: string | undefined,
   platformFlags: string[],
   conformFlags: string[],
 ) {
@@ -31,8 +35,7 @@ async function conformAgainstMutant(
     '--port',
     '0',
     '--no-console',
-    '--mutant',
-    mutant,
+    ...(mutant === undefined ? [] : ['--mutant', mutant]),
     ...platformFlags,
   ]);
   try {
@@ -95,6 +98,57 @@ describe('conform platform --bot-listen-port: a platform that sends AGENT_JOINED
     );
   });
 });
+
+describe("conform platform --bot-listen-port --token --provider-id: a platform's own bot channel", () => {
+  it('hands each chat over with the token and provider id given, and never prints the token', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-conform-own-bot-'));
+    const own = ['--provider-id', 'acme'];
+    // the platform is told the bot's URL when it starts, before conform listens: a port known
+    // to both, not 0
+    const { run, port } = await onFreePort((botPort) =>
+      conformAgainstMutant(
+        undefined,
+        [
+          '--bot-provider-url',
+          `http://127.0.0.1:${botPort}`,
+          '--bot-token',
+          'my-bot-token',
+          ...own,
+        ],
+        [
+          ...['--bot-listen-port', String(botPort), '--token', 'my-bot-token', ...own],
+          ...['--record', join(dir, 'run.ndjson'), '--report', join(dir, 'run.html')],
+        ],
+      ),
+    );
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      `bot provider listening at http://127.0.0.1:${port}: attach it to the platform's channel (svc-cli platform --bot-provider-url http://127.0.0.1:${port} --bot-token <token> --provider-id acme); it posts INVITE_AGENT to http://127.0.0.1:`,
+    );
+    expect(run.stderr).toContain('/webhooks/acme/<token> (--bot-api-url sets it)');
+    expect(run.stdout).toMatch(/invariants: \d+ checked on \d+ conversations/);
+    expect(run.stdout + run.stderr).not.toContain('my-bot-token');
+    // nor do the files: the recording has the bot's events, under a masked path
+    const recorded = readFileSync(join(dir, 'run.ndjson'), 'utf8');
+    expect(recorded).toContain('/webhooks/acme/***');
+    expect(recorded).not.toContain('my-bot-token');
+    expect(readFileSync(join(dir, 'run.html'), 'utf8')).not.toContain('my-bot-token');
+  });
+});
+
+/**
+ * Runs `attempt` on a port freePort found, and on another one when some other program took
+ * it in between (the machine runs other suites).
+ */
+async function onFreePort(
+  attempt: (port: number) => Promise<CliRun>,
+): Promise<{ run: CliRun; port: number }> {
+  for (let left = 3; ; left--) {
+    const port = await freePort();
+    const run = await attempt(port);
+    if (left === 1 || !run.stderr.includes('SVC_E_PORT_IN_USE')) return { run, port };
+  }
+}
 
 describe('conform platform: a simulator that numbers the accept push below the call before it', () => {
   it('exits 1 naming callback-order (spec 6.4) and both callback reports', async () => {

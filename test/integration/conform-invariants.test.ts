@@ -266,7 +266,11 @@ describe('conform platform checks the cross-interface invariants', () => {
       botListenPort: broken.botPort,
       onBotProvider: (info) => (bot = info),
     });
-    expect(bot).toEqual({ url: `http://127.0.0.1:${broken.botPort}`, ...CONFORM_BOT });
+    expect(bot).toEqual({
+      url: `http://127.0.0.1:${broken.botPort}`,
+      apiUrl: new URL(broken.channelUrl).origin,
+      ...CONFORM_BOT,
+    });
     // the rule, its section, both exchanges (the customer's message, the AGENT_JOINED after
     // it, before the CLIENT_MESSAGE the bot hands over), the switch
     expect(failures(report.results)).toEqual([
@@ -320,16 +324,54 @@ describe('conform platform checks the cross-interface invariants', () => {
         true,
       );
   });
+
+  it("with the token and provider id of the platform's bot channel, and its bot service given, each chat is handed over", async () => {
+    // a platform svc-cli did not configure: its admin set the bot channel up with these
+    const own = { token: 'my-bot-token', providerId: 'acme' };
+    const peer = await botPeer(undefined, own);
+    // the bot service named apart from the channel: the same server under another host name
+    const apiUrl = `http://localhost:${new URL(peer.channelUrl).port}/`;
+    const recordFile = join(mkdtempSync(join(tmpdir(), 'svc-conform-bot-')), 'run.ndjson');
+    let bot: BotProviderInfo | undefined;
+    const report = await conformPlatform(peer.channelUrl, {
+      hookListenPort: peer.hookPort,
+      botListenPort: peer.botPort,
+      botToken: own.token,
+      providerId: own.providerId,
+      botApiUrl: apiUrl,
+      onBotProvider: (info) => (bot = info),
+      recordFile,
+    });
+    expect(bot).toEqual({
+      url: `http://127.0.0.1:${peer.botPort}`,
+      apiUrl: apiUrl.slice(0, -1),
+      ...own,
+    });
+    expect(failures(report.results)).toEqual([]);
+    expect(report.invariants?.checked).toContain('agent-joined');
+    const text = readFileSync(recordFile, 'utf8');
+    expect(text).not.toContain(own.token);
+    const records = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ExchangeRecord)
+      .filter((r) => r.iface === 'bot');
+    // the platform took the bot's invitations and sent it AGENT_JOINED after them
+    const invites = records.filter((r) => r.kind === 'bot.event.INVITE_AGENT');
+    expect(invites.length).toBeGreaterThan(0);
+    expect(invites.every((r) => r.response?.status === 200)).toBe(true);
+    expect(records.some((r) => r.kind === 'bot.event.AGENT_JOINED')).toBe(true);
+  });
 });
 
 /** svc-cli's platform with conform's bot on its channel, as `platform --bot-provider-url` puts it. */
-async function botPeer(mutant?: string) {
+async function botPeer(mutant?: string, bot: { token: string; providerId: string } = CONFORM_BOT) {
   const hookPort = await freePort();
   const botPort = await freePort();
   const platform = createPlatform({
     clock: scale(),
     channels: [{ id: 'shop' }],
-    bot: { providerUrl: `http://127.0.0.1:${botPort}`, ...CONFORM_BOT },
+    bot: { providerUrl: `http://127.0.0.1:${botPort}`, ...bot },
     hooks: { url: `http://127.0.0.1:${hookPort}/hooks` },
     ...(mutant === undefined ? {} : { mutant }),
   });

@@ -44,6 +44,9 @@ export const GROUP_SUITES: Readonly<Record<string, readonly string[]>> = {
 /** The same for a flag outside the suites' groups that not every suite reads. */
 export const FLAG_SUITES: Readonly<Record<string, readonly string[]>> = {
   '--url': ['integrator', 'hooks', 'bot'],
+  // bot: the provider under test's; platform, with --bot-listen-port: conform's own bot's
+  '--token': ['platform', 'bot'],
+  '--provider-id': ['platform', 'bot'],
   // platform: every rule; bot: the bot's side of two (src/trace/peer-rules.ts); in hooks and
   // integrator no rule judges the peer's answers, so there is nothing to switch off
   '--no-invariant': ['platform', 'bot'],
@@ -111,16 +114,16 @@ export const conformOptions = defineOptions('conform', [
     type: 'string',
     env: 'SVC_BOT_TOKEN',
     secret: true,
-    group: 'bot:',
-    description: 'bot: the token the provider generated (spec 5.2)',
+    description:
+      "bot: the token the provider generated (spec 5.2); platform, with --bot-listen-port: the token set on the platform's bot channel, which conform's bot accepts and posts with (default svc-conform-bot)",
   },
   {
     key: 'providerId',
     flag: '--provider-id <id>',
     type: 'string',
     default: 'svc-conform',
-    group: 'bot:',
-    description: 'bot: the provider id',
+    description:
+      "bot: the provider id; platform, with --bot-listen-port: the provider id the platform knows conform's bot by (spec 4.3)",
   },
   {
     key: 'text',
@@ -227,7 +230,15 @@ export const conformOptions = defineOptions('conform', [
     max: 65_535,
     group: 'platform:',
     description:
-      "platform: serve a bot provider on this port (0 = any) that hands each chat over with INVITE_AGENT; attach it to the platform's channel (svc-cli platform --bot-provider-url http://127.0.0.1:<port> --bot-token svc-conform-bot --provider-id svc-conform): the invariants then read what the platform sent the bot (AGENT_JOINED only after a hand-over)",
+      "platform: serve a bot provider on this port (0 = any) that hands each chat over with INVITE_AGENT; attach it to the platform's channel with --token and --provider-id (an svc simulator: svc-cli platform --bot-provider-url http://127.0.0.1:<port> --bot-token svc-conform-bot --provider-id svc-conform): the invariants then read what the platform sent the bot (AGENT_JOINED only after a hand-over)",
+  },
+  {
+    key: 'botApiUrl',
+    flag: '--bot-api-url <url>',
+    type: 'url',
+    group: 'platform:',
+    description:
+      "platform, with --bot-listen-port: the platform's bot service, where conform's bot posts INVITE_AGENT ({bot_service_url}/webhooks/<provider_id>/<token>, spec 4.3); default the channel URL's base, as an svc simulator serves it",
   },
   {
     key: 'record',

@@ -12,6 +12,7 @@ import { EXIT_CODES, SvcError, errorText, systemReason } from '../../errors.js';
 import { createRunProgress } from '../render/progress.js';
 import { parseDuration } from '../../load/spec.js';
 import {
+  CONFORM_BOT,
   runConformSuite,
   type BotProviderInfo,
   type ConformReport,
@@ -59,6 +60,45 @@ function requireToken(token: string | undefined): string {
   return token;
 }
 
+/**
+ * `conform platform --bot-listen-port`: conform's bot, with the token and provider id set on
+ * the platform's bot channel (spec 5.2, 4.3) and the platform's bot service it posts to.
+ */
+function conformBotOf(o: ConformOptions, botListenPort: number) {
+  return {
+    botListenPort,
+    providerId: o.providerId,
+    ...compact({ botToken: o.token, botApiUrl: o.botApiUrl }),
+  };
+}
+
+/**
+ * `conform platform`: the flags of conform's bot without --bot-listen-port would be ignored.
+ * --token and --provider-id only when given on the command line: the config file and the
+ * environment may hold them for conform bot.
+ */
+function refuseBotFlagsWithoutBot(
+  suite: string,
+  given: Readonly<Record<string, unknown>>,
+  flags: ConformOptions,
+): void {
+  if (suite !== 'platform' || flags.botListenPort !== undefined) return;
+  const flag =
+    flags.botApiUrl !== undefined
+      ? '--bot-api-url'
+      : 'token' in given
+        ? '--token'
+        : 'providerId' in given
+          ? '--provider-id'
+          : undefined;
+  if (flag === undefined) return;
+  throw new SvcError(
+    'SVC_E_OPTIONS',
+    `Could not use ${flag}: conform platform reads it for the bot --bot-listen-port serves, and no --bot-listen-port is given.`,
+    `Example: svc-cli conform platform --channel-url <url> --bot-listen-port 9300 ${flag === '--bot-api-url' ? '--bot-api-url https://bots.example.com' : `${flag} <value>`}`,
+  );
+}
+
 /** Options -> suite options; every problem is an input error (exit 2). */
 export function toConformOptions(suite: string, o: ConformOptions): RunConformOptions {
   switch (suite) {
@@ -87,7 +127,7 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
         toleranceMs: o.tolerance,
         ...(o.controlToken ? { controlToken: o.controlToken } : {}),
         ...(o.hookListenPort === undefined ? {} : { hookListenPort: o.hookListenPort }),
-        ...(o.botListenPort === undefined ? {} : { botListenPort: o.botListenPort }),
+        ...(o.botListenPort === undefined ? {} : conformBotOf(o, o.botListenPort)),
         invariants: { disabled: checkInvariantNames(o.invariant ?? []) },
       };
     case 'bot':
@@ -238,12 +278,19 @@ function conformListeners(
       out.note(`hook receiver listening at ${url}: point the platform's hooks here`),
     );
   const onBotProvider = (bot: BotProviderInfo): void =>
-    progress.around(() =>
-      out.note(
-        `bot provider listening at ${bot.url}: attach it to the platform's channel (svc-cli platform --bot-provider-url ${bot.url} --bot-token ${bot.token} --provider-id ${bot.providerId})`,
-      ),
-    );
+    progress.around(() => out.note(botProviderNote(bot, flags.showSecrets)));
   return { onCase, onBotService, onHookReceiver, onBotProvider };
+}
+
+/**
+ * How to attach conform's bot to the platform: its URL, token and provider id, and where it
+ * posts. A token given with --token is a secret (spec 5.2), shown as `<token>` unless
+ * --show-secrets; the default one is printed, to paste into an svc simulator's command.
+ */
+export function botProviderNote(bot: BotProviderInfo, showSecrets: boolean): string {
+  const token = showSecrets || bot.token === CONFORM_BOT.token ? bot.token : '<token>';
+  const hidden = token === bot.token ? '' : '; the token is redacted (--show-secrets prints it)';
+  return `bot provider listening at ${bot.url}: attach it to the platform's channel (svc-cli platform --bot-provider-url ${bot.url} --bot-token ${token} --provider-id ${bot.providerId}); it posts INVITE_AGENT to ${bot.apiUrl}/webhooks/${bot.providerId}/<token> (--bot-api-url sets it)${hidden}`;
 }
 
 /** What Ctrl-C cut short: the generated cases of a fuzz run, else the cases. */
@@ -304,6 +351,7 @@ export async function runConform(
 ): Promise<number> {
   refuseOtherSuitesFlags(suite, given);
   const flags = resolveForCommand(ctx, conformOptions, given);
+  refuseBotFlagsWithoutBot(suite, given, flags);
   const reporter = flags.json ? 'json' : flags.reporter;
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });

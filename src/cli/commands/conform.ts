@@ -21,7 +21,10 @@ const SUITE_HELP: Record<Suite, string> = {
               and a page on its widget channel, called back before the agent accepts: each
               callback reported with its push's stream id (spec 4.5, 6.4: callback-order).
               --hook-listen-port serves a hook receiver the platform's hooks go to;
-              --bot-listen-port a bot that hands each chat over (INVITE_AGENT, spec 3).`,
+              --bot-listen-port a bot that hands each chat over (INVITE_AGENT, spec 3),
+              with the --token and --provider-id set on the platform's bot channel
+              (default svc-conform-bot, svc-conform), posting to --bot-api-url (default
+              the channel URL's base, where an svc simulator serves its bot service).`,
   bot: `we play the platform: an embedded simulator on 127.0.0.1 whose bot service URL
               is printed first (point the bot at it; fix it with --platform-listen-port).
               CLIENT_MESSAGE, AGENT_JOINED, AGENT_UNAVAILABLE to <url>/<token> answered 200
@@ -94,6 +97,10 @@ const EXAMPLES: ReadonlyArray<readonly [Suite, string]> = [
   [
     'platform',
     'svc-cli --time-scale 0.2 conform platform --channel-url http://127.0.0.1:8802/dev-only-secret-1234/shop --bot-listen-port 9300',
+  ],
+  [
+    'platform',
+    'svc-cli conform platform --channel-url "$CHANNEL_URL" --bot-listen-port 9300 --token "$BOT_TOKEN" --provider-id acme --bot-api-url https://bots.staging.example.com   # a platform whose bot channel has that token and id, and a bot provider URL reaching port 9300',
   ],
   [
     'bot',

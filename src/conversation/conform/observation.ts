@@ -62,6 +62,11 @@ export interface PlatformRunOptions {
   botToken?: string;
   /** the embedded bot's provider id (spec 1.4; default `svc-conform`) */
   providerId?: string;
+  /**
+   * the platform's bot service, `{bot_service_url}` (spec 4.3), where the embedded bot posts
+   * INVITE_AGENT (default: the channel URL's base, as an svc simulator serves it)
+   */
+  botApiUrl?: string;
   /** the bot is listening: attach it to the platform's channel with these */
   onBotProvider?: (bot: BotProviderInfo) => void;
   invariants?: ConformInvariants;
@@ -80,6 +85,8 @@ export interface BotProviderInfo {
   url: string;
   token: string;
   providerId: string;
+  /** `{bot_service_url}` (spec 4.3): where the bot posts its events */
+  apiUrl: string;
 }
 
 /** The embedded bot's token and provider id when none are given. */
@@ -110,11 +117,11 @@ export async function preparePlatform(
   const botToken = options.botToken ?? CONFORM_BOT.token;
   // the channel URL's random string is a secret (spec 5.1): kept out of the --record file, and
   // so is all but its last character, which the "wrong random string" case changes; so is the
-  // bot's token (spec 5.2)
+  // bot's token (spec 5.2), as given and as it stands in a path
   const redact = createRedactor([
     randomString,
     randomString.slice(0, -1),
-    ...(options.botListenPort === undefined ? [] : [botToken]),
+    ...(options.botListenPort === undefined ? [] : [botToken, encodeURIComponent(botToken)]),
   ]);
   const journal = createJournal({ keep: 20_000, redact });
   let receiver: HookTarget | undefined;
@@ -122,7 +129,8 @@ export async function preparePlatform(
     receiver = await createHookTarget({ port: options.hookListenPort, clock, journal });
     options.onHookReceiver?.(receiver.url);
   }
-  const bot = await startBot(options, { clock, journal, token: botToken, platformBase: base });
+  const platformBase = options.botApiUrl?.replace(/\/+$/, '') ?? base;
+  const bot = await startBot(options, { clock, journal, token: botToken, platformBase });
   const suite = buildPlatformSuite({
     channelUrl: options.channelUrl,
     clock,
@@ -163,7 +171,8 @@ async function startBot(
   if (options.botListenPort === undefined) return undefined;
   const providerId = options.providerId ?? CONFORM_BOT.providerId;
   const bot = await startConformBot({ port: options.botListenPort, providerId, ...shared });
-  options.onBotProvider?.({ url: bot.url, token: shared.token, providerId });
+  const apiUrl = shared.platformBase;
+  options.onBotProvider?.({ url: bot.url, token: shared.token, providerId, apiUrl });
   return bot;
 }
 

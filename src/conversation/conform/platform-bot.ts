@@ -13,8 +13,9 @@ import { recordPost } from './observed.js';
  * and hands each customer's message over with INVITE_AGENT (spec 4.3, 6.1), journaled as
  * sent: every agent join in a conform chat is then asked for, including the one the
  * redelivery case's agent makes by writing into a chat (spec 3 is silent on an agent
- * answering a bot chat nobody handed over). The bot posts to the platform's bot service at
- * the channel URL's base, as an svc simulator serves it (an assumption for another platform).
+ * answering a bot chat nobody handed over). The bot posts to the platform's bot service:
+ * `--bot-api-url`, by default the channel URL's base, as an svc simulator serves it. Its token
+ * and provider id are the ones set on the platform's bot channel (`--token`, `--provider-id`).
  */
 
 export interface ConformBotOptions {
@@ -27,7 +28,7 @@ export interface ConformBotOptions {
   token: string;
   /** the provider id the platform knows the bot by (spec 1.4) */
   providerId: string;
-  /** the platform's base: the bot posts to {base}/webhooks/<provider_id>/<token> (spec 4.3) */
+  /** `{bot_service_url}`: the bot posts to `<it>/webhooks/<provider_id>/<token>` (spec 4.3) */
   platformBase: string;
 }
 

@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { botProviderNote } from '../../../src/cli/commands/conform-run.js';
+import { CONFORM_BOT } from '../../../src/conversation/conform/index.js';
 import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
 
 const cwd = process.cwd();
@@ -39,7 +41,10 @@ describe('conform <suite> --help shows that suite (newcomer pass)', () => {
         '--tolerance',
       ]),
     );
-    for (const other of ['--url', '--token', '--hook-url', '--fuzz', '--seed', '--channel'])
+    // --token and --provider-id name conform's bot of --bot-listen-port, as the bot suite's
+    for (const own of ['--token', '--provider-id', '--bot-listen-port', '--bot-api-url'])
+      expect(flags).toContain(own);
+    for (const other of ['--url', '--hook-url', '--fuzz', '--seed', '--channel', '--script'])
       expect(flags).not.toContain(other);
     expect(text).toMatch(/^Suite:\n {2}platform +we play the integrator/m);
     expect(text).not.toMatch(/^ {2}bot +we play/m);
@@ -99,7 +104,11 @@ describe('a flag of another suite (newcomer pass: it was silently ignored)', () 
     ],
     [
       ['hooks', '--url', 'http://127.0.0.1:1/h', '--token', 't0k'],
-      '--token is a flag of conform bot, which conform hooks does not read.',
+      '--token is a flag of conform platform and conform bot, which conform hooks does not read.',
+    ],
+    [
+      ['bot', '--url', 'http://127.0.0.1:1', '--token', 't0k', '--bot-api-url', 'http://x.test'],
+      '--bot-api-url is a flag of conform platform, which conform bot does not read.',
     ],
     [
       ['platform', '--channel-url', 'http://127.0.0.1:1/s/shop', '--seed', '7'],
@@ -129,5 +138,58 @@ describe('a flag of another suite (newcomer pass: it was silently ignored)', () 
     const t = createTestContext({ cwd: dir });
     expect(await runInProcess(t, ['conform', 'hooks', '--url', 'http://127.0.0.1:1/h'])).toBe(3);
     expect(t.stderr()).not.toContain('is a flag of');
+  });
+});
+
+describe("conform platform: the flags of conform's bot need --bot-listen-port", () => {
+  it.each([
+    [['--bot-api-url', 'https://bots.example.com'], '--bot-api-url'],
+    [['--token', 'my-bot-token'], '--token'],
+    [['--provider-id', 'acme'], '--provider-id'],
+  ])('%j without --bot-listen-port: exit 2, and why', async (args, flag) => {
+    const t = createTestContext({ cwd });
+    const argv = ['conform', 'platform', '--channel-url', 'http://127.0.0.1:1/s/shop', ...args];
+    expect(await runInProcess(t, argv)).toBe(2);
+    expect(t.stderr()).toContain(
+      `Could not use ${flag}: conform platform reads it for the bot --bot-listen-port serves, and no --bot-listen-port is given.`,
+    );
+    expect(t.stderr()).toContain('--bot-listen-port 9300');
+    // the token given is not echoed back
+    expect(t.stderr()).not.toContain('my-bot-token');
+  });
+
+  it("the token and provider id in a config file are conform bot's too: not an error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-conform-config-'));
+    writeFileSync(
+      join(dir, 'svc.config.json'),
+      JSON.stringify({ version: 1, token: 't0k', providerId: 'acme' }),
+    );
+    const t = createTestContext({ cwd: dir });
+    const argv = ['conform', 'platform', '--channel-url', 'http://127.0.0.1:1/s/shop'];
+    expect(await runInProcess(t, argv)).toBe(3);
+    expect(t.stderr()).not.toContain('Could not use');
+  });
+});
+
+describe("conform platform --bot-listen-port: the line that says how to attach conform's bot", () => {
+  const bot = {
+    url: 'http://127.0.0.1:9300',
+    token: 'my-bot-token',
+    providerId: 'acme',
+    apiUrl: 'https://bots.example.com',
+  };
+
+  it('names the provider id and where the bot posts; a given token is redacted (spec 5.2)', () => {
+    const line = botProviderNote(bot, false);
+    expect(line).toBe(
+      "bot provider listening at http://127.0.0.1:9300: attach it to the platform's channel (svc-cli platform --bot-provider-url http://127.0.0.1:9300 --bot-token <token> --provider-id acme); it posts INVITE_AGENT to https://bots.example.com/webhooks/acme/<token> (--bot-api-url sets it); the token is redacted (--show-secrets prints it)",
+    );
+    expect(botProviderNote(bot, true)).toContain('--bot-token my-bot-token --provider-id acme)');
+  });
+
+  it("prints the default token, which an svc simulator's command needs and hides nothing", () => {
+    const line = botProviderNote({ ...bot, ...CONFORM_BOT }, false);
+    expect(line).toContain('--bot-token svc-conform-bot --provider-id svc-conform)');
+    expect(line).not.toContain('redacted');
   });
 });
