@@ -5,9 +5,10 @@
  * platform and the switch are in test/integration/conform-invariants.test.ts. With
  * --bot-listen-port against `platform --mutant agent-joined-unasked`, the run exits 1 naming
  * agent-joined (spec 3); against a platform whose bot channel has its own token and provider
- * id, given with --token and --provider-id, it passes and prints no token. Against `platform --mutant widget-push-ids-rewind` the page conform
- * attaches to the simulator's widget channel reports svc_onAccept for a push numbered below the
- * call's end it reported before, and the run exits 1 naming callback-order (spec 6.4).
+ * id, given with --token and --provider-id, it passes and prints no token. Against
+ * `platform --mutant widget-push-ids-rewind` the page conform attaches to the simulator's
+ * widget channel reports svc_onAccept for a push numbered below the call's end it reported
+ * before, and the run exits 1 naming callback-order (spec 6.4).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,11 +60,12 @@ async function conformAgainstMutant(
 
 describe('conform platform: a platform that renames a redelivery', () => {
   it('exits 1 naming redelivery-id (spec 8) and both exchanges', async () => {
-    const hookPort = await freePort();
-    const run = await conformAgainstMutant(
-      'redeliver-new-id',
-      ['--hook-url', `http://127.0.0.1:${hookPort}/hooks`],
-      ['--hook-listen-port', String(hookPort)],
+    const { run } = await onFreePort((hookPort) =>
+      conformAgainstMutant(
+        'redeliver-new-id',
+        ['--hook-url', `http://127.0.0.1:${hookPort}/hooks`],
+        ['--hook-listen-port', String(hookPort)],
+      ),
     );
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).toMatch(
@@ -75,18 +77,15 @@ describe('conform platform: a platform that renames a redelivery', () => {
 
 describe('conform platform --bot-listen-port: a platform that sends AGENT_JOINED unasked', () => {
   it('exits 1 naming agent-joined (spec 3) and both exchanges', async () => {
-    const botPort = await freePort();
-    const run = await conformAgainstMutant(
-      'agent-joined-unasked',
-      [
-        '--bot-provider-url',
-        `http://127.0.0.1:${botPort}`,
-        '--bot-token',
-        'svc-conform-bot',
-        '--provider-id',
-        'svc-conform',
-      ],
-      ['--bot-listen-port', String(botPort)],
+    const { run, port: botPort } = await onFreePort((port) =>
+      conformAgainstMutant(
+        'agent-joined-unasked',
+        [
+          ...['--bot-provider-url', `http://127.0.0.1:${port}`],
+          ...['--bot-token', 'svc-conform-bot', '--provider-id', 'svc-conform'],
+        ],
+        ['--bot-listen-port', String(port)],
+      ),
     );
     expect(run.code, run.stdout + run.stderr).toBe(1);
     // what to attach to the platform's channel is said before the cases
@@ -138,7 +137,8 @@ describe("conform platform --bot-listen-port --token --provider-id: a platform's
 
 /**
  * Runs `attempt` on a port freePort found, and on another one when some other program took
- * it in between (the machine runs other suites).
+ * it in between (the machine runs other suites): the platform is told the port conform will
+ * listen on before conform starts, so neither can take port 0.
  */
 async function onFreePort(
   attempt: (port: number) => Promise<CliRun>,
