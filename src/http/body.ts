@@ -119,7 +119,12 @@ export function readJsonBodyThen(
   req.on('aborted', onAbort);
 }
 
-function decodeJsonBody(chunks: Buffer[], bytes: number, transfer: TransferMode): BodyResult {
+/** A body's bytes as a BodyResult: bad UTF-8, an empty body and bad JSON get their 400. */
+export function decodeJsonBody(
+  chunks: Buffer[],
+  bytes: number,
+  transfer: TransferMode,
+): BodyResult {
   const buffer = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes);
   let raw: string;
   try {

@@ -1,7 +1,8 @@
 /**
  * One request to a serving role, whatever carried it: a loopback socket (the
- * serving commands, real peers) or the in-process transport (the embedded world). A role
- * written against `InboundExchange` serves both the same way.
+ * serving commands, real peers), the in-process transport (the embedded world) or a Web
+ * standard Request (the fetch face, fetch-adapter.ts). A role written against
+ * `InboundExchange` serves all three the same way.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -20,6 +21,13 @@ import {
   type RunningServer,
 } from './server.js';
 import { socketWire, type ReplyWire } from './wire.js';
+import {
+  readFetchBody,
+  serveFetch,
+  transferOfRequest,
+  type FetchFace,
+  type FetchHandler,
+} from './fetch-adapter.js';
 import { ROLE_COMMANDS, SVC_ROLE_HEADER } from './role-header.js';
 
 export interface InboundExchange {
@@ -50,10 +58,15 @@ export interface ServeExchangesOptions extends ListenAt {
   portFlag?: string;
 }
 
-/** A serving role's endpoint: its URL, the socket server (absent in process), and close. */
+/**
+ * A serving role's endpoint: its URL, the socket server (absent in process), its fetch face
+ * (the same pipeline without a socket), and close.
+ */
 export interface Serving {
   readonly url: string;
   readonly server?: RunningServer;
+  /** a Web standard Request answered by the role's pipeline, as hono's `app.fetch` */
+  readonly fetch: FetchHandler;
   close(graceMs?: number): Promise<void>;
 }
 
@@ -91,6 +104,40 @@ export function inProcessExchange(request: InProcessRequest, wire: ReplyWire): I
 }
 
 /**
+ * The exchange of a Request: the path as a socket's `req.url` gives it, lower-case headers,
+ * the body read within the limit the pipeline's body step names.
+ */
+export function fetchExchange(request: Request, wire: ReplyWire): InboundExchange {
+  const url = new URL(request.url);
+  const { path } = requestPathOf(`${url.pathname}${url.search}`);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => (headers[name] = value));
+  const transfer = transferOfRequest(request);
+  return {
+    method: request.method,
+    path,
+    url: `${url.origin}${path}`,
+    headers,
+    transfer,
+    readBody: (limit) => readFetchBody(request, limit, transfer),
+    skipBody: () => void request.body?.cancel().catch(() => undefined),
+    wire,
+  };
+}
+
+/**
+ * The fetch face of an `ExchangeHandler` (a role's pipeline, the proxy's): each Request is
+ * served as the exchange a socket would make of it.
+ * @example const face = exchangeFetch(createInboundHandler(role)); const res = await face.fetch(new Request('http://listen.test/ch', { method: 'POST', body }));
+ */
+export function exchangeFetch(
+  handler: ExchangeHandler,
+  options: { headers?: Record<string, string>; onHandlerError?: (error: unknown) => void } = {},
+): FetchFace {
+  return serveFetch((request, wire) => handler(fetchExchange(request, wire)), options);
+}
+
+/**
  * Serves a role's handler on a loopback socket (default) or in process; `name` names the
  * in-process origin (`listen` -> `http://listen-1.in-process.invalid`).
  * @example const serving = await serveExchanges('listen', handle, { port: 0 }, onError);
@@ -101,13 +148,21 @@ export async function serveExchanges(
   options: ServeExchangesOptions,
   onHandlerError: (error: unknown) => void,
 ): Promise<Serving> {
-  if (options.transport === 'in-process')
-    return mountInProcess(
+  const role = ROLE_COMMANDS[name] ?? name;
+  // the socket's role header on every reply of the fetch face too
+  const face = exchangeFetch(handler, { headers: { [SVC_ROLE_HEADER]: role }, onHandlerError });
+  if (options.transport === 'in-process') {
+    const mounted = mountInProcess(
       name,
       (request, wire) => handler(inProcessExchange(request, wire)),
       onHandlerError,
     );
-  const role = ROLE_COMMANDS[name] ?? name;
+    return {
+      url: mounted.url,
+      fetch: face.fetch,
+      close: (graceMs) => (face.close(), mounted.close(graceMs)),
+    };
+  }
   const server = await startServer({
     handler: (req, res) => {
       res.setHeader(SVC_ROLE_HEADER, role); // on every reply, faults and refusals included
@@ -117,5 +172,10 @@ export async function serveExchanges(
     ...(options.portFlag ? { portFlag: options.portFlag } : {}),
     onHandlerError,
   });
-  return { url: server.url, server, close: (graceMs) => server.close(graceMs) };
+  return {
+    url: server.url,
+    server,
+    fetch: face.fetch,
+    close: (graceMs) => (face.close(), server.close(graceMs)),
+  };
 }

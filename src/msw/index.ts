@@ -79,6 +79,11 @@ export type { ReceivedRequest } from './faults.js';
 export interface MswPlatform {
   /** pass to setupServer / setupWorker */
   readonly handlers: HttpHandler[];
+  /**
+   * What the handlers answer a Request under the base URL, without msw in between (the same
+   * pipeline: body limit, fault plan, journal, core), as the platform's `fetch`
+   */
+  readonly fetch: (request: Request) => Promise<Response>;
   readonly core: PlatformCore;
   /** the first channel's URL: `{baseUrl}/<random_string>/<channel_public_id>` */
   readonly channelUrl: string;
@@ -158,6 +163,7 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
   const first = channels()[0];
   return {
     handlers: [http.all(`${baseUrl}/*`, ({ request }) => resolve(request))],
+    fetch: resolve,
     core,
     channelUrl: first?.url ?? '',
     statusUrl: first?.statusUrl ?? '',
