@@ -7,9 +7,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   flatHeaders,
+  rawTooLarge,
   readJsonBody,
+  readRawBody,
   transferModeOf,
   type BodyResult,
+  type RawBody,
   type TransferMode,
 } from './body.js';
 import { bodyOf, mountInProcess, type InProcessRequest } from './in-process.js';
@@ -23,6 +26,7 @@ import {
 import { socketWire, type ReplyWire } from './wire.js';
 import {
   readFetchBody,
+  readFetchRaw,
   serveFetch,
   transferOfRequest,
   type FetchFace,
@@ -34,6 +38,8 @@ export interface InboundExchange {
   method: string;
   /** the path without the query */
   path: string;
+  /** the query as sent, with its `?` ('' without one) */
+  search: string;
   /** the URL as the journal records it (origin and path) */
   url: string;
   /** lower-case names */
@@ -41,6 +47,8 @@ export interface InboundExchange {
   transfer: TransferMode;
   /** reads the body within `limit` bytes (413 beyond); never throws */
   readBody(limit: number): Promise<BodyResult>;
+  /** reads the body as bytes, whatever they are, within `limit` (the proxy); never rejects */
+  readRaw(limit: number): Promise<RawBody>;
   /** drops a body that will not be read (a refusal before it) */
   skipBody(): void;
   wire: ReplyWire;
@@ -70,19 +78,28 @@ export interface Serving {
   close(graceMs?: number): Promise<void>;
 }
 
+/** The query of a request target, with its `?` ('' without one). */
+function searchOf(target: string): string {
+  const at = target.indexOf('?');
+  return at === -1 ? '' : target.slice(at);
+}
+
 /**
  * The exchange of a node:http request.
  * @example startServer({ handler: (req, res) => handle(socketExchange(req, res)) });
  */
 export function socketExchange(req: IncomingMessage, res: ServerResponse): InboundExchange {
-  const path = requestPathOf(req.url).path;
+  const target = req.url ?? '/';
+  const path = requestPathOf(target).path;
   return {
     method: req.method ?? 'GET',
     path,
+    search: searchOf(target),
     url: `http://${req.headers.host ?? 'localhost'}${path}`,
     headers: flatHeaders(req),
     transfer: transferModeOf(req),
     readBody: (limit) => readJsonBody(req, { limit }),
+    readRaw: (limit) => readRawBody(req, limit),
     skipBody: () => req.resume(),
     wire: socketWire(req, res),
   };
@@ -94,10 +111,15 @@ export function inProcessExchange(request: InProcessRequest, wire: ReplyWire): I
   return {
     method: request.method,
     path,
+    search: searchOf(request.target),
     url: `${request.url.slice(0, request.url.length - request.target.length)}${path}`,
     headers: request.headers,
     transfer: request.transfer,
     readBody: (limit) => Promise.resolve(bodyOf(request, limit)),
+    readRaw(limit) {
+      const bytes = Buffer.from(request.body ?? '');
+      return Promise.resolve(bytes.length > limit ? rawTooLarge(limit) : { ok: true, body: bytes });
+    },
     skipBody: () => undefined,
     wire,
   };
@@ -116,10 +138,12 @@ export function fetchExchange(request: Request, wire: ReplyWire): InboundExchang
   return {
     method: request.method,
     path,
+    search: url.search,
     url: `${url.origin}${path}`,
     headers,
     transfer,
     readBody: (limit) => readFetchBody(request, limit, transfer),
+    readRaw: (limit) => readFetchRaw(request, limit),
     skipBody: () => void request.body?.cancel().catch(() => undefined),
     wire,
   };

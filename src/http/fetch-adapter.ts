@@ -10,7 +10,14 @@
  * The serving roles and the proxy (`exchangeFetch`, exchange.ts) and the platform each hand
  * theirs out.
  */
-import { decodeJsonBody, tooLarge, type BodyResult, type TransferMode } from './body.js';
+import {
+  decodeJsonBody,
+  rawTooLarge,
+  tooLarge,
+  type BodyResult,
+  type RawBody,
+  type TransferMode,
+} from './body.js';
 import type { OutgoingHeaders, ReplyWire } from './wire.js';
 import { errorBody } from '../wire-errors.js';
 
@@ -50,10 +57,41 @@ export function transferOfRequest(request: Request): TransferMode {
     : 'content-length';
 }
 
+/** A Request's body as bytes within a limit: over it (read no further) or cut off. */
+type Collected = { ok: true; chunks: Buffer[]; bytes: number } | { ok: false; over: boolean };
+
 /**
- * Reads a Request's body as the socket does (`readJsonBody`): never throws; a declared length
- * over `limit` is refused unread, a body found over it on the way stops being read; bad UTF-8,
- * an empty body and bad JSON get their 400.
+ * Reads a Request's body within `limit`: a declared length over it is refused unread, a body
+ * found over it on the way is read no further.
+ */
+async function collect(request: Request, limit: number): Promise<Collected> {
+  if (Number(request.headers.get('content-length') ?? 0) > limit) {
+    // not awaited: msw's request streams do not settle a cancel
+    void request.body?.cancel().catch(() => undefined);
+    return { ok: false, over: true };
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  if (!request.body) return { ok: true, chunks, bytes };
+  const reader = request.body.getReader();
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      bytes += next.value.byteLength;
+      if (bytes > limit) {
+        void reader.cancel().catch(() => undefined);
+        return { ok: false, over: true };
+      }
+      chunks.push(Buffer.from(next.value));
+    }
+  } catch {
+    return { ok: false, over: false };
+  }
+  return { ok: true, chunks, bytes };
+}
+
+/**
+ * Reads a Request's body as the socket does (`readJsonBody`): never throws; over `limit` the
+ * same 413; bad UTF-8, an empty body and bad JSON get their 400.
  * @example const body = await readFetchBody(request, 1024, 'content-length'); if (body.ok) use(body.json);
  */
 export async function readFetchBody(
@@ -61,34 +99,27 @@ export async function readFetchBody(
   limit: number,
   transfer: TransferMode,
 ): Promise<BodyResult> {
-  if (Number(request.headers.get('content-length') ?? 0) > limit) {
-    await request.body?.cancel().catch(() => undefined);
-    return tooLarge(limit, transfer);
-  }
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  try {
-    if (request.body) {
-      const reader = request.body.getReader();
-      for (let next = await reader.read(); !next.done; next = await reader.read()) {
-        bytes += next.value.byteLength;
-        if (bytes > limit) {
-          void reader.cancel().catch(() => undefined);
-          return tooLarge(limit, transfer);
-        }
-        chunks.push(Buffer.from(next.value));
-      }
-    }
-  } catch {
-    return {
-      ok: false,
-      status: 400,
-      code: 'aborted',
-      message: 'the request body was cut off',
-      transfer,
-    };
-  }
-  return decodeJsonBody(chunks, bytes, transfer);
+  const read = await collect(request, limit);
+  if (read.ok) return decodeJsonBody(read.chunks, read.bytes, transfer);
+  if (read.over) return tooLarge(limit, transfer);
+  return {
+    ok: false,
+    status: 400,
+    code: 'aborted',
+    message: 'the request body was cut off',
+    transfer,
+  };
+}
+
+/**
+ * A Request's body as bytes, as the socket's `readRawBody` reads it (the proxy forwards them).
+ * @example const read = await readFetchRaw(request, 1024); if (read.ok) forward(read.body);
+ */
+export async function readFetchRaw(request: Request, limit: number): Promise<RawBody> {
+  const read = await collect(request, limit);
+  if (read.ok) return { ok: true, body: Buffer.concat(read.chunks, read.bytes) };
+  if (read.over) return rawTooLarge(limit);
+  return { ok: false, status: 400, message: 'the request body was cut off' };
 }
 
 /**

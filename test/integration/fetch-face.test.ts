@@ -9,6 +9,7 @@ import type { FaultPlan } from '../../src/faults/index.js';
 import { createJournal, type ExchangeRecord, type Journal } from '../../src/journal/index.js';
 import { createMswPlatform } from '../../src/msw/index.js';
 import { createPlatform } from '../../src/platform/index.js';
+import { startProxy, type RunningProxy } from '../../src/proxy/index.js';
 import { createBotProvider } from '../../src/roles/bot/index.js';
 import { buildSampleHookEvent } from '../../src/roles/hooks/samples.js';
 import { createHookTarget } from '../../src/roles/hooks/index.js';
@@ -261,5 +262,78 @@ describe('the fetch face of the platform', () => {
     } finally {
       await sim.close();
     }
+  });
+});
+
+describe('the fetch face of the proxy', () => {
+  const proxies: RunningProxy[] = [];
+  afterEach(async () => {
+    await Promise.all(proxies.splice(0).map((p) => p.close(0)));
+  });
+  const hook = JSON.stringify(buildSampleHookEvent('chat_accepted'));
+  const startHooksProxy = async (
+    options: Partial<Parameters<typeof startProxy>[0]> & { clock: Clock },
+  ) => {
+    const proxy = await startProxy({
+      iface: 'hooks',
+      upstreams: { receiver: 'http://127.0.0.1:9/hooks' },
+      port: 0,
+      ...options,
+    });
+    proxies.push(proxy);
+    return proxy;
+  };
+
+  it('forwards as the socket does, and journals the exchange the same way', async () => {
+    const clock = createClock({ timeScale: 0.001 });
+    const receiver = await start(ROLES[1] as RoleCase, { clock, journal: createJournal() });
+    const journal = createJournal();
+    const proxy = await startHooksProxy({ clock, journal, upstreams: { receiver: receiver.url } });
+    const overSocket = await fetch(`${proxy.url}/hooks`, post(hook));
+    const overFetch = await proxy.fetch(new Request('http://proxy.test/hooks', post(hook)));
+    expect(overFetch.status).toBe(overSocket.status);
+    expect(await overFetch.text()).toBe(await overSocket.text());
+    expect(overFetch.headers.get('x-svc-role')).toBe('hook-target');
+    const [socketRecord, fetchRecord] = journal.entries();
+    expect(fetchRecord).toMatchObject({
+      iface: socketRecord?.iface,
+      kind: socketRecord?.kind,
+      verdict: socketRecord?.verdict,
+      request: { method: 'POST', body: hook },
+      response: { status: 200, body: socketRecord?.response?.body },
+    });
+    expect(proxy.summary()).toMatchObject({ exchanges: 2 });
+  });
+
+  it('applies the fault plan on the fault leg: a delay on the virtual clock, then a 500', async () => {
+    const clock = createVirtualClock();
+    const journal = createJournal();
+    const plan: FaultPlan = { delayMs: 2_000, sequence: [{ kind: 'status', status: 500 }] };
+    const proxy = await startHooksProxy({ clock, journal, plan });
+    let answered: Response | undefined;
+    void proxy
+      .fetch(new Request('http://proxy.test/hooks', post(hook)))
+      .then((response) => (answered = response));
+    expect(await clock.runUntil(() => answered !== undefined)).toBe(true);
+    expect(clock.now()).toBeGreaterThanOrEqual(2_000);
+    expect(answered?.status).toBe(500);
+    expect(journal.entries().at(-1)).toMatchObject({ response: { status: 500 } });
+  });
+
+  it('answers a body over the limit 413 body_too_large, as over its socket', async () => {
+    const proxy = await startHooksProxy({ clock: createVirtualClock(), bodyLimit: 64 });
+    const big = JSON.stringify({ pad: 'x'.repeat(100) });
+    const overFetch = await proxy.fetch(new Request('http://proxy.test/hooks', post(big)));
+    const overSocket = await fetch(`${proxy.url}/hooks`, post(big));
+    expect([overFetch.status, overSocket.status]).toEqual([413, 413]);
+    expect(await overFetch.json()).toMatchObject({ error: { code: 'body_too_large' } });
+    expect(overFetch.headers.get('x-svc-proxy')).toBe('body_too_large');
+  });
+
+  it('answers a path no leg serves 404, without reading its body', async () => {
+    const proxy = await startHooksProxy({ clock: createVirtualClock() });
+    const response = await proxy.fetch(new Request('http://proxy.test/nowhere', post(hook)));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: 'no_route' } });
   });
 });
