@@ -73,8 +73,9 @@ async function collect(request: Request, limit: number): Promise<Collected> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   if (!request.body) return { ok: true, chunks, bytes };
-  const reader = request.body.getReader();
   try {
+    // throws for a body already read: cut off, as far as this reader can tell
+    const reader = request.body.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       bytes += next.value.byteLength;
       if (bytes > limit) {

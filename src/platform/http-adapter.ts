@@ -295,7 +295,14 @@ function respondSocket(ctx: SocketContext, answered: PlatformResponse): void {
   ctx.answered = response;
 }
 
-function respondOnWire(ctx: WireContext, response: PlatformResponse): void {
+/**
+ * The core's answer written on a wire (in process, the fetch face, the msw handlers): a
+ * stream piece by piece, else the whole reply.
+ */
+export function respondOnWire(
+  ctx: PlatformContext & { wire: ReplyWire },
+  response: PlatformResponse,
+): void {
   const { wire } = ctx;
   if (response.stream) {
     wire.start(response.status, response.headers ?? {});
