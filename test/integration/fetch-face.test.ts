@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock, createVirtualClock, type Clock } from '../../src/clock.js';
 import type { FaultPlan } from '../../src/faults/index.js';
+import { readFetchBody, serveFetch } from '../../src/http/fetch-adapter.js';
 import { createJournal, type ExchangeRecord, type Journal } from '../../src/journal/index.js';
 import { createMswPlatform } from '../../src/msw/index.js';
 import { createPlatform } from '../../src/platform/index.js';
@@ -335,5 +336,57 @@ describe('the fetch face of the proxy', () => {
     const response = await proxy.fetch(new Request('http://proxy.test/nowhere', post(hook)));
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: { code: 'no_route' } });
+  });
+});
+
+describe('serveFetch: the wire behind every fetch face', () => {
+  it('a serving side that throws answers 500 internal, and the error is heard', async () => {
+    const heard: unknown[] = [];
+    const face = serveFetch(
+      () => {
+        throw new Error('boom');
+      },
+      { onHandlerError: (error) => heard.push(error) },
+    );
+    const response = await face.fetch(new Request('http://x.test/'));
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ error: { code: 'internal' } });
+    expect(heard).toHaveLength(1);
+  });
+
+  it('close() ends what still waits: a hang as a network error, a started body as a reset', async () => {
+    const face = serveFetch((request, wire) => {
+      if (request.url.endsWith('/hang')) return wire.hang();
+      wire.start(200, { 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'] });
+      wire.write('part');
+    });
+    const hanging = face.fetch(new Request('http://x.test/hang'));
+    const started = await face.fetch(new Request('http://x.test/stream'));
+    expect(started.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    const body = started.text();
+    face.close();
+    expect((await hanging).type).toBe('error');
+    await expect(body).rejects.toMatchObject({ code: 'ECONNRESET' });
+  });
+
+  it('reading a Request body stops at the limit without reading the rest', async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(1024).fill(32));
+      },
+    });
+    const request = new Request('http://x.test/', {
+      method: 'POST',
+      body: endless,
+      duplex: 'half',
+    } as RequestInit);
+    expect(await readFetchBody(request, 4096, 'chunked')).toMatchObject({
+      ok: false,
+      status: 413,
+      code: 'body_too_large',
+    });
+    expect(pulled).toBeLessThan(10);
   });
 });
