@@ -2,9 +2,10 @@
  * The ONE reading of a fault: what it does to an exchange (`faultEffect`) and the request
  * pipeline's step that applies a fault plan (`faultStep`), shared by the serving roles
  * (src/roles/inbound.ts), the msw handlers (src/msw/faults.ts) and the proxy's fault leg
- * (src/proxy/proxy.ts). Only how an effect reaches the client differs by transport: a socket
- * or the in-process wire writes it (`answerOnWire`, src/faults/apply.ts), msw answers a
- * `Response`.
+ * (src/proxy/proxy.ts). How an effect reaches the client is the reply wire's: a socket, the
+ * in-process transport or the fetch face (src/http/fetch-adapter.ts) writes it
+ * (`answerOnWire`, src/faults/apply.ts); what differs is where the step sits (msw's before
+ * the core, so its slow body holds the request, then lets the core answer).
  */
 import type { Middleware } from '../http/pipeline.js';
 import { errorBody, userErrorCode } from '../wire-errors.js';

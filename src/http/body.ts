@@ -119,7 +119,12 @@ export function readJsonBodyThen(
   req.on('aborted', onAbort);
 }
 
-function decodeJsonBody(chunks: Buffer[], bytes: number, transfer: TransferMode): BodyResult {
+/** A body's bytes as a BodyResult: bad UTF-8, an empty body and bad JSON get their 400. */
+export function decodeJsonBody(
+  chunks: Buffer[],
+  bytes: number,
+  transfer: TransferMode,
+): BodyResult {
   const buffer = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes);
   let raw: string;
   try {
@@ -164,6 +169,39 @@ export function parseJsonBody(raw: string, transfer: TransferMode, bytes: number
       transfer,
     };
   }
+}
+
+/** A body as bytes, whatever they are: the proxy forwards them unchanged. */
+export type RawBody =
+  { ok: true; body: Buffer } | { ok: false; status: 413 | 400; message: string };
+
+/** The 413 of a raw body over the limit. */
+export const rawTooLarge = (limit: number): RawBody => ({
+  ok: false,
+  status: 413,
+  message: `the body is over ${limit} bytes (--body-limit)`,
+});
+
+/**
+ * Reads a body as bytes within `limit` (413 beyond, once the rest was read and dropped; 400
+ * when it was cut off); never rejects.
+ * @example const read = await readRawBody(req, 1024); if (read.ok) forward(read.body);
+ */
+export function readRawBody(req: IncomingMessage, limit: number): Promise<RawBody> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) over = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () =>
+      resolve(over ? rawTooLarge(limit) : { ok: true, body: Buffer.concat(chunks) }),
+    );
+    req.on('error', (error) => resolve({ ok: false, status: 400, message: error.message }));
+  });
 }
 
 /** The 413 of a body over the limit. */

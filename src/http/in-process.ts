@@ -14,7 +14,7 @@ import {
   type BodyResult,
   type TransferMode,
 } from './body.js';
-import type { ReplyWire } from './wire.js';
+import type { OutgoingHeaders, ReplyWire } from './wire.js';
 import { errorBody } from '../wire-errors.js';
 
 export interface InProcessRequest {
@@ -178,11 +178,12 @@ export function callInProcess(
       start(status, extra) {
         if (sent || done) return;
         sent = true;
-        head = { status, headers: extra };
+        head = { status, headers: flatOutgoing(extra) };
         pieces = [];
       },
-      write(piece) {
+      write(bytes) {
         if (done) return;
+        const piece = typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8');
         if (init.onPiece) init.onPiece(piece);
         else pieces.push(piece);
       },
@@ -233,6 +234,16 @@ export function callInProcess(
     });
   });
   return { reply, abort: (reason) => abort(reason) };
+}
+
+/** Reply headers one string each, as a client reads them (a repeated header joined). */
+function flatOutgoing(headers: OutgoingHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headers[name] as string | readonly string[];
+    out[name] = typeof value === 'string' ? value : value.join(', ');
+  }
+  return out;
 }
 
 /**

@@ -6,6 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answersWaitForBarrier, endInBatch } from './response-batch.js';
 
+/** Reply headers: a header sent more than once (an upstream's `set-cookie`) as a list. */
+export type OutgoingHeaders = Record<string, string | readonly string[]>;
+
 export interface ReplyWire {
   /**
    * a whole reply, with Content-Length; `batched`: a socket ends it with the other replies of
@@ -17,10 +20,13 @@ export interface ReplyWire {
     headers?: Record<string, string>,
     options?: { batched?: boolean },
   ): void;
-  /** a reply whose body follows in pieces (chunked): the status and headers now */
-  start(status: number, headers: Record<string, string>): void;
-  /** one piece of a started reply */
-  write(piece: string): void;
+  /**
+   * a reply whose body follows in pieces: the status and headers now (chunked, or the
+   * framing the headers name: a `content-length` among them)
+   */
+  start(status: number, headers: OutgoingHeaders): void;
+  /** one piece of a started reply (bytes as they are: a forwarded answer need not be text) */
+  write(piece: string | Uint8Array): void;
   /** the last piece was written */
   end(): void;
   /** no HTTP reply: the connection is reset (RST) */
@@ -51,7 +57,8 @@ export function socketWire(req: IncomingMessage, res: ServerResponse): ReplyWire
       else res.end(body);
     },
     start(status, headers) {
-      if (!res.headersSent && !res.destroyed) res.writeHead(status, headers);
+      if (!res.headersSent && !res.destroyed)
+        res.writeHead(status, headers as Record<string, string | string[]>);
     },
     write(piece) {
       if (!res.destroyed) res.write(piece);

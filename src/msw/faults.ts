@@ -1,22 +1,25 @@
 /**
  * The fault plan in the msw handlers: the request pipeline's one fault step
- * (src/faults/step.ts) with msw's adapter, the part that differs by transport: there is no
- * socket, so an effect becomes a `Response`: an injected reply as that reply, reset as
- * `HttpResponse.error()` (fetch rejects with a network error), hang as no answer until the
- * client aborts, a slow body as the real answer after the duration. A replaced answer is not
- * journaled (the journal step comes after this one).
+ * (src/faults/step.ts) written on the fetch face's wire (src/http/fetch-adapter.ts) as the
+ * roles write theirs (`answerOnWire`): an injected reply as that reply, reset as
+ * `Response.error()` (fetch rejects with a network error), hang as no answer until the client
+ * aborts or the handlers close. Its own part: the platform's answer comes from the core AFTER
+ * this step (a faulted request never reaches the core, as in an outage, and a replaced answer
+ * is not journaled, the journal step coming after this one), so a slow body is the real answer
+ * after the duration rather than the roles' normal answer trickled out.
  */
-import { HttpResponse } from 'msw';
 import type { Clock } from '../clock.js';
 import {
+  answerOnWire,
   describeFault,
   faultStep,
   messageKeyOf,
+  waitOnWire,
   type FaultDecision,
   type FaultInjector,
-  type InjectedEffect,
 } from '../faults/index.js';
 import type { Middleware, PipelineContext } from '../http/pipeline.js';
+import type { ReplyWire } from '../http/wire.js';
 import type { PlatformRequest } from '../platform/index.js';
 
 /** One request the handlers received, with what they answered. */
@@ -39,24 +42,25 @@ export interface MswFaultContext extends PipelineContext {
   fetched: Request;
   request: Pick<PlatformRequest, 'path' | 'headers'>;
   clock: Clock;
+  /** where the answer goes: the fetch face's wire */
+  wire: ReplyWire;
   decision?: FaultDecision | undefined;
-  /** what the client gets when a fault answers */
-  reply?: Response;
   /** what `received` lists of it */
   entry?: ReceivedRequest;
 }
 
+/** What an injected reply stands in for: nothing, the core has not answered yet. */
+const NOT_ANSWERED = { status: 200, body: '' };
+
 /**
  * The fault step of the msw pipeline: every request is listed in `received` with the fault
  * decided for it.
- * @example compose([bodyStep(...), mswFaults(() => injector, received, closing), ...], handle)
+ * @example compose([bodyStep(...), mswFaults(() => injector, received), ...], handle)
  */
 export function mswFaults<C extends MswFaultContext>(
   injector: () => FaultInjector,
   received: ReceivedRequest[],
-  closing: AbortSignal,
 ): Middleware<C> {
-  const signalOf = (ctx: C): AbortSignal => AbortSignal.any([ctx.fetched.signal, closing]);
   return faultStep<C>({
     decide(ctx) {
       const { fetched, request, body } = ctx;
@@ -77,48 +81,22 @@ export function mswFaults<C extends MswFaultContext>(
       return decision;
     },
     // an aborted wait goes on: the client that left ignores what follows
-    wait: (ctx, decision) => sleepUnlessAborted(ctx.clock, decision.delayMs, signalOf(ctx)),
+    wait: (ctx, decision) => goOnAfter(ctx, decision.delayMs),
     gone: () => undefined,
     async inject(ctx, effect, next) {
       if (effect.kind === 'slow') {
-        await sleepUnlessAborted(ctx.clock, effect.durationMs, signalOf(ctx));
+        await goOnAfter(ctx, effect.durationMs);
         return next(ctx);
       }
-      const response = await responseOf(effect, signalOf(ctx));
-      if (response.type !== 'error' && ctx.entry) ctx.entry.status = response.status;
-      ctx.reply = response;
+      const { wire, clock } = ctx;
+      const applied = await answerOnWire(effect, { wire, clock, normal: NOT_ANSWERED });
+      if (applied.status !== undefined && ctx.entry) ctx.entry.status = applied.status;
     },
   });
 }
 
-/** A fault's own answer as msw gives it. */
-function responseOf(
-  effect: Exclude<InjectedEffect, { kind: 'slow' }>,
-  signal: AbortSignal,
-): Promise<Response> {
-  if (effect.kind === 'drop')
-    return effect.how === 'reset' ? Promise.resolve(HttpResponse.error()) : waitForAbort(signal);
-  return Promise.resolve(
-    new HttpResponse(effect.body, {
-      status: effect.status,
-      headers: {
-        'content-type': 'application/json',
-        'content-length': String(new TextEncoder().encode(effect.body).length),
-      },
-    }),
-  );
-}
-
-/** A hanging answer: settles (as a network error) only when the client or the sim aborts. */
-function waitForAbort(signal: AbortSignal): Promise<Response> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(HttpResponse.error());
-    else signal.addEventListener('abort', () => resolve(HttpResponse.error()), { once: true });
-  });
-}
-
-/** Waits `ms` of protocol time unless aborted; always goes on (true). */
-async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal): Promise<boolean> {
-  if (ms > 0) await clock.sleep(ms, signal).catch(() => undefined);
+/** Waits `ms` of protocol time unless the client leaves first; always goes on (true). */
+async function goOnAfter(ctx: MswFaultContext, ms: number): Promise<boolean> {
+  if (ms > 0) await waitOnWire(ctx.wire, ctx.clock, ms);
   return true;
 }

@@ -11,8 +11,8 @@
  * await fetch(sim.channelUrl, { method: 'POST', body: JSON.stringify(payload) });
  * sim.received.length; // 1
  */
-import { http, HttpResponse, type HttpHandler } from 'msw';
-import { SvcError, errorText } from '../errors.js';
+import { http, type HttpHandler } from 'msw';
+import { SvcError } from '../errors.js';
 import {
   checkFaultPlan,
   createFaultInjector,
@@ -40,13 +40,14 @@ import {
   settingsOf,
   type Profile,
 } from '../platform/profile.js';
+import { platformRequestHead, readRequestBody } from '../platform/fetch-adapter.js';
 import {
-  platformRequestHead,
-  readRequestBody,
-  responseHeaders,
-  responseText,
-} from '../platform/fetch-adapter.js';
-import { handleWith, journalPlatform, type PlatformContext } from '../platform/http-adapter.js';
+  handleWith,
+  journalPlatform,
+  respondOnWire,
+  type PlatformContext,
+} from '../platform/http-adapter.js';
+import { serveFetch } from '../http/fetch-adapter.js';
 import { DEFAULT_BODY_LIMIT } from '../http/body.js';
 import { bodyStep, compose, type Next } from '../http/pipeline.js';
 
@@ -79,6 +80,11 @@ export type { ReceivedRequest } from './faults.js';
 export interface MswPlatform {
   /** pass to setupServer / setupWorker */
   readonly handlers: HttpHandler[];
+  /**
+   * What the handlers answer a Request under the base URL, without msw in between (the same
+   * pipeline: body limit, fault plan, journal, core), as the platform's `fetch`
+   */
+  readonly fetch: (request: Request) => Promise<Response>;
   readonly core: PlatformCore;
   /** the first channel's URL: `{baseUrl}/<random_string>/<channel_public_id>` */
   readonly channelUrl: string;
@@ -134,12 +140,11 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
   const injector: FaultInjector = createFaultInjector(
     checkFaultPlan(faults ?? {}, 'createMswPlatform({ faults })'),
   );
-  const closing = new AbortController();
-
   const faulting = { injector };
-  const run = mswPipeline(faulting, received, closing.signal, bodyLimit ?? DEFAULT_BODY_LIMIT);
-  const resolve = async (request: Request): Promise<Response> => {
-    const ctx: MswContext = {
+  const run = mswPipeline(faulting, received, bodyLimit ?? DEFAULT_BODY_LIMIT);
+  // the platform's fetch face (src/http/fetch-adapter.ts): the wire its answer goes on
+  const face = serveFetch((request, wire) =>
+    run({
       method: request.method,
       started: core.clock.now(),
       wallStarted: core.clock.wallNow(),
@@ -148,16 +153,17 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
       request: platformRequestHead(request, basePath),
       url: request.url,
       fetched: request,
-    };
-    await run(ctx);
-    return ctx.reply ?? HttpResponse.error();
-  };
+      wire,
+    }),
+  );
+  const resolve = face.fetch;
 
   const channels = (): ChannelInfo[] =>
     [...core.state.channels.values()].map((c) => core.channelInfo(c));
   const first = channels()[0];
   return {
     handlers: [http.all(`${baseUrl}/*`, ({ request }) => resolve(request))],
+    fetch: resolve,
     core,
     channelUrl: first?.url ?? '',
     statusUrl: first?.statusUrl ?? '',
@@ -177,7 +183,7 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
       events.length = 0;
     },
     async close() {
-      closing.abort(new Error('msw platform closed'));
+      face.close(); // hanging answers end as network errors
       await core.stop();
       ownJournal?.close();
     },
@@ -192,13 +198,12 @@ interface MswContext extends PlatformContext, MswFaultContext {
 /**
  * The msw handlers' pipeline, composed once per platform: the body, the fault plan on the
  * answer (the one fault step with msw's adapter, `mswFaults`; a replaced answer is not
- * journaled), the platform's journal step, the core. The body is read within the same limit
- * as over a socket, so a client sees the same 413.
+ * journaled), the platform's journal step, the core, its answer on the fetch face's wire. The
+ * body is read within the same limit as over a socket, so a client sees the same 413.
  */
 function mswPipeline(
   faulting: { injector: FaultInjector },
   received: ReceivedRequest[],
-  closing: AbortSignal,
   bodyLimit: number,
 ): Next<MswContext> {
   return compose<MswContext>(
@@ -206,29 +211,14 @@ function mswPipeline(
       bodyStep<MswContext>({
         limit: bodyLimit,
         wants: (ctx) => ctx.method !== 'GET' && ctx.method !== 'HEAD',
-        read: (ctx, limit, then) =>
-          void readRequestBody(ctx.fetched, limit).then(then, (error) =>
-            then({
-              ok: false,
-              status: 400,
-              code: 'aborted',
-              message: `the request body could not be read: ${errorText(error)}`,
-              transfer: 'chunked',
-            }),
-          ),
+        read: (ctx, limit, then) => void readRequestBody(ctx.fetched, limit).then(then),
       }),
-      mswFaults<MswContext>(() => faulting.injector, received, closing),
+      mswFaults<MswContext>(() => faulting.injector, received),
       journalPlatform<MswContext>('msw'),
     ],
     handleWith<MswContext>((ctx, answer) => {
-      const text = responseText(answer);
       if (ctx.entry) ctx.entry.status = answer.status;
-      ctx.answered = answer;
-      ctx.text = text;
-      ctx.reply = new HttpResponse(text === '' ? null : text, {
-        status: answer.status,
-        headers: responseHeaders(answer),
-      });
+      respondOnWire(ctx, answer);
     }),
   );
 }

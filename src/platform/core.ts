@@ -147,7 +147,9 @@ export interface PlatformCore {
    */
   handle(request: PlatformRequest): Promise<PlatformResponse> | PlatformResponse;
   /**
-   * A request without a socket, as hono's `app.request()`: in-process tests and tools.
+   * A request to the core's routes alone, as hono's `app.request()`: in-process tests and
+   * tools. Nothing is journaled and no body limit applies; `Platform.fetch` (index.ts) runs
+   * the platform's whole request pipeline without a socket.
    * @example const res = await core.request('/_sim/state'); await res.json();
    */
   request(path: string, init?: RequestInit): Promise<Response>;

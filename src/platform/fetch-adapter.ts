@@ -1,25 +1,20 @@
 /** A fetch `Request` as the platform core sees it, and the core's answer as a `Response` (msw, core.request). */
-import { parseJsonBody, tooLarge, type BodyResult } from '../http/body.js';
+import type { BodyResult } from '../http/body.js';
+import { readFetchBody } from '../http/fetch-adapter.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 
 /**
- * Reads the body the way the socket adapter does: never throws, JSON or a 400 reason, and
- * over `limit` bytes the same 413 (`body_too_large`); a declared length over it is refused
- * unread.
+ * Reads the body the way the socket adapter does (`readFetchBody`, src/http/fetch-adapter.ts):
+ * never throws, JSON or a 400 reason, and over `limit` bytes the same 413 (`body_too_large`);
+ * a declared length over it is refused unread. The framing as msw's requests show it: chunked
+ * unless a Content-Length is given.
  */
-export async function readRequestBody(
+export function readRequestBody(
   request: Request,
   limit = Number.POSITIVE_INFINITY,
 ): Promise<BodyResult> {
   const transfer = request.headers.has('content-length') ? 'content-length' : 'chunked';
-  if (Number(request.headers.get('content-length') ?? 0) > limit) {
-    await request.body?.cancel().catch(() => undefined);
-    return tooLarge(limit, transfer);
-  }
-  const raw = await request.text();
-  const bytes = Buffer.byteLength(raw);
-  if (bytes > limit) return tooLarge(limit, transfer);
-  return parseJsonBody(raw, transfer, bytes);
+  return readFetchBody(request, limit, transfer);
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   flatHeaders,
   readJsonBodyThen,
   sendJson,
+  type BodyResult,
   type TransferMode,
 } from '../http/body.js';
 import {
@@ -26,7 +27,13 @@ import type { PlatformCore } from './core.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 import type { PlatformEvent } from './events.js';
 import { responseHeaders, responseText } from './fetch-adapter.js';
-import { bodyOf, mountInProcess, type InProcessRequest, type Mounted } from '../http/in-process.js';
+import { bodyOf, mountInProcess, type Mounted } from '../http/in-process.js';
+import {
+  readFetchBody,
+  serveFetch,
+  transferOfRequest,
+  type FetchFace,
+} from '../http/fetch-adapter.js';
 import { errorText } from '../errors.js';
 import { endInBatch } from '../http/response-batch.js';
 import {
@@ -114,9 +121,11 @@ interface SocketContext extends PlatformContext {
   refused?: PlatformResponse;
 }
 
-interface InProcessContext extends PlatformContext {
-  incoming: InProcessRequest;
+/** A request carried without a socket (in process, or a fetch Request): answered on a wire. */
+interface WireContext extends PlatformContext {
   wire: ReplyWire;
+  /** the body within the limit: at once (in process) or later through `then` (a Request) */
+  read: (limit: number, then: (body: BodyResult) => void) => BodyResult | undefined;
 }
 
 /** The journal note of each framing of a request body (one string each, not one per request). */
@@ -286,7 +295,14 @@ function respondSocket(ctx: SocketContext, answered: PlatformResponse): void {
   ctx.answered = response;
 }
 
-function respondInProcess(ctx: InProcessContext, response: PlatformResponse): void {
+/**
+ * The core's answer written on a wire (in process, the fetch face, the msw handlers): a
+ * stream piece by piece, else the whole reply.
+ */
+export function respondOnWire(
+  ctx: PlatformContext & { wire: ReplyWire },
+  response: PlatformResponse,
+): void {
   const { wire } = ctx;
   if (response.stream) {
     wire.start(response.status, response.headers ?? {});
@@ -306,47 +322,89 @@ function respondInProcess(ctx: InProcessContext, response: PlatformResponse): vo
 }
 
 /**
+ * The pipeline without a socket, composed once per adapter: the body within the limit, the
+ * journal, the core; the same as the socket's but the guard (no cross-origin caller: the
+ * caller is this process).
+ */
+function wirePipeline(bodyLimit: number | undefined): Next<WireContext> {
+  return compose<WireContext>(
+    [
+      bodyStep<WireContext>({
+        limit: bodyLimit ?? DEFAULT_BODY_LIMIT,
+        wants: hasBody,
+        read: (ctx, limit, then) => ctx.read(limit, then),
+      }),
+      journalPlatform<WireContext>(),
+    ],
+    handleWith(respondOnWire),
+  );
+}
+
+/** A request without a socket as the pipeline takes it: `target` is its path and query. */
+function wireContext(
+  core: PlatformCore,
+  head: { method: string; target: string; headers: Record<string, string> },
+  origin: string,
+  wire: ReplyWire,
+  read: WireContext['read'],
+): WireContext {
+  const { method, target, headers } = head;
+  const url = requestPathOf(target);
+  return {
+    method,
+    started: core.clock.now(),
+    wallStarted: core.clock.wallNow(),
+    core,
+    request: { method, path: url.path, query: url.query, headers },
+    url: `${core.baseUrl || origin}${target}`,
+    wire,
+    read,
+  };
+}
+
+/**
  * Serves the core in process: the embedded world's roles and steps reach it by the
  * mount's URL, without a socket; the core's baseUrl is set to it. The same pipeline as
  * `servePlatform` but the guard (no cross-origin caller in process).
  * @example const mounted = mountPlatform(core); await postJson({ url: `${core.baseUrl}/_sim/state`, ... });
  */
 export function mountPlatform(core: PlatformCore, options: { bodyLimit?: number } = {}): Mounted {
-  const run = compose<InProcessContext>(
-    [
-      bodyStep<InProcessContext>({
-        limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-        wants: hasBody,
-        read: (ctx, limit) => bodyOf(ctx.incoming, limit),
-      }),
-      journalPlatform<InProcessContext>(),
-    ],
-    handleWith(respondInProcess),
-  );
+  const run = wirePipeline(options.bodyLimit);
   const mounted = mountInProcess(
     'platform',
-    (incoming, wire) => {
-      const url = requestPathOf(incoming.target);
-      return run({
-        method: incoming.method,
-        started: core.clock.now(),
-        wallStarted: core.clock.wallNow(),
-        core,
-        request: {
-          method: incoming.method,
-          path: url.path,
-          query: url.query,
-          headers: incoming.headers,
-        },
-        url: `${core.baseUrl}${incoming.target}`,
-        incoming,
-        wire,
-      });
-    },
+    (incoming, wire) =>
+      run(wireContext(core, incoming, '', wire, (limit) => bodyOf(incoming, limit))),
     (error) => core.emit(handlerFailed(core, error)),
   );
   core.baseUrl = mounted.url;
   return mounted;
+}
+
+/**
+ * The platform's fetch face (src/http/fetch-adapter.ts): a Web standard Request through the
+ * same pipeline as `mountPlatform` (body within the limit, journal, core), without a socket;
+ * an event stream (`/_sim/events`) as a streamed body. The journal names the core's baseUrl
+ * (the Request's origin while the platform serves nowhere else).
+ * @example const face = platformFetch(core); const res = await face.fetch(new Request(`${url}/_sim/state`));
+ */
+export function platformFetch(core: PlatformCore, options: { bodyLimit?: number } = {}): FetchFace {
+  const run = wirePipeline(options.bodyLimit);
+  return serveFetch(
+    (request, wire) => {
+      const url = new URL(request.url);
+      const headers: Record<string, string> = {};
+      request.headers.forEach((value, name) => (headers[name] = value));
+      const head = { method: request.method, target: `${url.pathname}${url.search}`, headers };
+      const transfer = transferOfRequest(request);
+      return run(
+        wireContext(core, head, url.origin, wire, (limit, then) => {
+          void readFetchBody(request, limit, transfer).then(then);
+          return undefined;
+        }),
+      );
+    },
+    { onHandlerError: (error) => core.emit(handlerFailed(core, error)) },
+  );
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});

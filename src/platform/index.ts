@@ -1,7 +1,12 @@
 import { createPlatformCore, type PlatformCore, type PlatformCoreOptions } from './core.js';
 import { createChannelService } from './channel/channel-service.js';
 import { createControlApi } from './control-api.js';
-import { mountPlatform, servePlatform, type ServePlatformOptions } from './http-adapter.js';
+import {
+  mountPlatform,
+  platformFetch,
+  servePlatform,
+  type ServePlatformOptions,
+} from './http-adapter.js';
 import type { RunningServer } from '../http/server.js';
 import type { Mounted } from '../http/in-process.js';
 import { createBotService, type BotServiceOptions } from './bot/bot-service.js';
@@ -20,6 +25,11 @@ export interface PlatformOptions extends PlatformCoreOptions {
    * src/web/console-service.ts) is one
    */
   services?: PlatformService[];
+  /**
+   * request body limit in bytes of `fetch` and `mount()` (default 1 MiB: 413 beyond), and of
+   * `listen()` unless its own options give one
+   */
+  bodyLimit?: number;
 }
 
 export interface Platform {
@@ -31,6 +41,14 @@ export interface Platform {
    * baseUrl is the mount's URL, reachable by `postJson` and the roles, not by a socket.
    */
   mount(): Mounted;
+  /**
+   * A Web standard Request answered by the platform's request pipeline, as hono's
+   * `app.fetch`: the body within the limit, the journal, the core, without a socket (the
+   * socket's control guard aside: the caller is this process). `core.request(path, init)`
+   * is the core's routes alone: nothing journaled, no body limit.
+   * @example const res = await platform.fetch(new Request(channelUrl, { method: 'POST', body }));
+   */
+  readonly fetch: (request: Request) => Promise<Response>;
   /**
    * Stops serving, gives in-flight deliveries `graceMs` (default 0) to end, interrupts the
    * rest (journaled as `interrupted`), flushes and closes the journal.
@@ -65,19 +83,23 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
   const core = createPlatformCore(options);
   registerPlatformServices(core, options);
   let server: RunningServer | Mounted | undefined;
+  const bodyLimit = options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit };
+  const face = platformFetch(core, bodyLimit);
   return {
     core,
     async listen(listenOptions) {
-      const running = await servePlatform(core, listenOptions);
+      const running = await servePlatform(core, { ...bodyLimit, ...listenOptions });
       server = running;
       return running;
     },
     mount() {
-      const mounted = mountPlatform(core);
+      const mounted = mountPlatform(core, bodyLimit);
       server = mounted;
       return mounted;
     },
+    fetch: face.fetch,
     async close(graceMs = 0) {
+      face.close();
       const closing = server?.close(Math.max(500, graceMs));
       await core.stop(graceMs);
       await closing;

@@ -3,11 +3,11 @@
  * (hop-by-hop headers dropped, framing kept, the timeout on the proxy's clock), the answer
  * written back as received, and the proxy's own 502 / 504 JSON errors.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import { tlsProblem } from '../http/client.js';
+import type { OutgoingHeaders, ReplyWire } from '../http/wire.js';
 import { errorBody, type WireErrorCode } from '../wire-errors.js';
 
 /** Hop-by-hop headers (RFC 9110 7.6.1) and the framing the forwarder sets again itself. */
@@ -26,7 +26,7 @@ const HOP_BY_HOP = new Set([
 ]);
 
 export function forwardHeaders(
-  headers: IncomingMessage['headers'],
+  headers: Readonly<Record<string, string | string[] | undefined>>,
 ): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -52,52 +52,23 @@ export function upstreamUrlOf(upstream: string, rest: string, search: string): s
   return `${base}${tail}${search}`;
 }
 
-export function readRaw(
-  req: IncomingMessage,
-  limit: number,
-): Promise<{ ok: true; body: Buffer } | { ok: false; status: 413 | 400; message: string }> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) over = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () =>
-      resolve(
-        over
-          ? { ok: false, status: 413, message: `the body is over ${limit} bytes (--body-limit)` }
-          : { ok: true, body: Buffer.concat(chunks) },
-      ),
-    );
-    req.on('error', (error) => resolve({ ok: false, status: 400, message: error.message }));
-  });
-}
-
 /**
  * The proxy's own answer (not the upstream's): `x-svc-proxy` names it, and for an upstream that
  * could not be reached `x-svc-proxy-reason` says how (refused, reset, timeout, ...), so svc-cli's
  * own clients report the party behind the proxy as unreachable, not a 502 as its answer.
  */
 export function sendError(
-  res: ServerResponse,
+  wire: ReplyWire,
   status: number,
   code: WireErrorCode,
   message: string,
   reason?: string,
 ): string {
   const body = JSON.stringify(errorBody(code, message));
-  if (!res.headersSent && !res.destroyed) {
-    res.writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
-      'x-svc-proxy': code,
-      ...(reason === undefined ? {} : { 'x-svc-proxy-reason': reason }),
-    });
-    res.end(body);
-  }
+  wire.send(status, body, {
+    'x-svc-proxy': code,
+    ...(reason === undefined ? {} : { 'x-svc-proxy-reason': reason }),
+  });
   return body;
 }
 
@@ -205,21 +176,15 @@ export async function forward(input: ForwardInput): Promise<Forwarded> {
 }
 
 /** The upstream's answer to the caller as received: status, headers, framing, body. */
-export function writeAnswer(res: ServerResponse, answer: Extract<Forwarded, { ok: true }>): void {
-  if (res.headersSent || res.destroyed) return;
-  const headers: Record<string, string | string[]> = {};
+export function writeAnswer(wire: ReplyWire, answer: Extract<Forwarded, { ok: true }>): void {
+  const headers: OutgoingHeaders = {};
   for (const [name, value] of Object.entries(answer.rawHeaders)) {
     if (!HOP_BY_HOP.has(name)) headers[name] = value;
   }
-  if (answer.chunked) {
-    // as received: chunked framing (node frames the body when this header is set)
-    headers['transfer-encoding'] = 'chunked';
-    res.writeHead(answer.status, headers);
-    if (answer.body.length > 0) res.write(answer.body);
-    res.end();
-    return;
-  }
-  headers['content-length'] = String(answer.body.length);
-  res.writeHead(answer.status, headers);
-  res.end(answer.body);
+  // as received: chunked framing (node frames the body when this header is set), or the length
+  if (answer.chunked) headers['transfer-encoding'] = 'chunked';
+  else headers['content-length'] = String(answer.body.length);
+  wire.start(answer.status, headers);
+  if (answer.body.length > 0) wire.write(answer.body);
+  wire.end();
 }

@@ -5,7 +5,6 @@
  * Content-Length or chunked as received), apart from the hop-by-hop headers a proxy must not
  * forward (RFC 9110 7.6.1). The core never prints: it emits `ProxyEvent`s.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../clock.js';
 import {
   answerOnWire,
@@ -17,11 +16,11 @@ import {
   type FaultDecision,
   type FaultInjector,
 } from '../faults/index.js';
-import { DEFAULT_BODY_LIMIT, transferModeOf } from '../http/body.js';
+import { DEFAULT_BODY_LIMIT } from '../http/body.js';
+import { exchangeFetch, socketExchange, type InboundExchange } from '../http/exchange.js';
 import { compose, type Middleware, type PipelineContext } from '../http/pipeline.js';
 import { createRouter, type Router } from '../http/router.js';
-import { requestPathOf, listenAt, startServer, type RunningServer } from '../http/server.js';
-import { socketWire } from '../http/wire.js';
+import { listenAt, startServer, type RunningServer } from '../http/server.js';
 import type { DeliveryPolicy } from '../contract/timing.js';
 import {
   createRedactor,
@@ -30,15 +29,7 @@ import {
   type Redactor,
 } from '../journal/index.js';
 import { checkAnswer, checkRequest } from './check.js';
-import {
-  flat,
-  forward,
-  forwardHeaders,
-  readRaw,
-  sendError,
-  upstreamUrlOf,
-  writeAnswer,
-} from './forward.js';
+import { forward, forwardHeaders, sendError, upstreamUrlOf, writeAnswer } from './forward.js';
 import { compact } from '../compact.js';
 import {
   CALLER_GONE_AT,
@@ -93,8 +84,8 @@ interface ProxyAnswer {
 
 /** One request to the proxy on its way through its pipeline. */
 interface ProxyContext extends PipelineContext {
-  req: IncomingMessage;
-  res: ServerResponse;
+  /** the request and the wire its answer goes on: a socket's, or a Request's (`fetch`) */
+  exchange: InboundExchange;
   /** wall time of arrival, ISO 8601 */
   at: string;
   /** the path on the proxy, and the query as sent */
@@ -136,9 +127,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     forwardStep(proxy),
   );
   const server: RunningServer = await startServer({
-    handler: (req, res) => run(contextOf(clock, req, res)),
+    handler: (req, res) => run(contextOf(clock, socketExchange(req, res))),
     ...listenAt(options),
   });
+  const face = exchangeFetch((exchange) => run(contextOf(clock, exchange)));
   return {
     url: server.url,
     port: server.port,
@@ -149,7 +141,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     })),
     summary: () => copyOf(proxy.summary),
     redact: secrets.redact,
+    fetch: face.fetch,
     async close(graceMs) {
+      face.close();
       await server.close(graceMs);
       proxy.invariants.finish();
     },
@@ -182,18 +176,15 @@ function proxyRun(options: ProxyOptions): ProxyRun {
 }
 
 /** A request as it arrives: its path and query apart, nothing answered yet. */
-function contextOf(clock: Clock, req: IncomingMessage, res: ServerResponse): ProxyContext {
-  const target = req.url ?? '/';
-  const queryAt = target.indexOf('?');
+function contextOf(clock: Clock, exchange: InboundExchange): ProxyContext {
   return {
-    method: req.method ?? 'GET',
+    method: exchange.method,
     started: clock.now(),
     wallStarted: clock.wallNow(),
-    req,
-    res,
+    exchange,
     at: new Date().toISOString(),
-    path: requestPathOf(target).path,
-    search: queryAt === -1 ? '' : target.slice(queryAt),
+    path: exchange.path,
+    search: exchange.search,
     raw: '',
     key: '',
     answer: { headers: {}, body: '', forwarded: true },
@@ -277,9 +268,9 @@ function routeStep(proxy: ProxyRun): Middleware<ProxyContext> {
   return (ctx, next) => {
     const route = routeOf(ctx.path);
     if (!route) {
-      ctx.req.resume();
+      ctx.exchange.skipBody();
       sendError(
-        ctx.res,
+        ctx.exchange.wire,
         404,
         'no_route',
         `svc-cli proxy forwards only ${legs.map((l) => `${l.prefix}/...`).join(', ')}; ${ctx.method} ${secrets.redact(ctx.path)} is none of them`,
@@ -296,10 +287,10 @@ function routeStep(proxy: ProxyRun): Middleware<ProxyContext> {
 /** The body within the limit (413 beyond; 400 when it could not be read). */
 function readStep(bodyLimit: number): Middleware<ProxyContext> {
   return async (ctx, next) => {
-    const read = await readRaw(ctx.req, bodyLimit);
+    const read = await ctx.exchange.readRaw(bodyLimit);
     if (!read.ok) {
       sendError(
-        ctx.res,
+        ctx.exchange.wire,
         read.status,
         read.status === 413 ? 'body_too_large' : 'aborted',
         read.message,
@@ -348,7 +339,7 @@ function jsonOf(raw: string): unknown {
  */
 function proxyFaults(proxy: ProxyRun): Middleware<ProxyContext> {
   const { injector, faultLeg, clock } = proxy;
-  const wireOf = (ctx: ProxyContext) => socketWire(ctx.req, ctx.res);
+  const wireOf = (ctx: ProxyContext) => ctx.exchange.wire;
   const stopForwarding = (ctx: ProxyContext, decision: FaultDecision): void => {
     ctx.answer.forwarded = false;
     ctx.answer.fault = describeFault(decision.fault);
@@ -392,38 +383,37 @@ function forwardStep(proxy: ProxyRun): (ctx: ProxyContext) => Promise<void> {
   const { options, clock, summary, secrets } = proxy;
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 60_000;
   return async (ctx) => {
-    const { req, res, method, answer } = ctx;
+    const { exchange, method, answer } = ctx;
+    const { wire } = exchange;
     const upstream = ctx.route?.upstream ?? '';
     const callerGone = new AbortController();
-    const onClose = (): void => {
-      if (!res.writableEnded) callerGone.abort();
-    };
-    res.once('close', onClose);
+    // the caller leaving before the answer (nothing was written yet)
+    const off = wire.onClose(() => callerGone.abort());
     const outcome = await forward({
       callerSignal: callerGone.signal,
       method,
       upstream,
-      headers: forwardHeaders(req.headers),
+      headers: forwardHeaders(exchange.headers),
       body: method === 'GET' || method === 'HEAD' ? undefined : ctx.payload,
-      chunked: transferModeOf(req) === 'chunked',
+      chunked: exchange.transfer === 'chunked',
       timeoutMs: upstreamTimeoutMs,
       clock,
       // default: undici's global dispatcher, which carries --ca / --insecure (src/cli/client-trust.ts)
       dispatcher: options.dispatcher,
     });
-    res.off('close', onClose);
+    off();
     if (outcome.ok) {
       answer.status = outcome.status;
       answer.headers = outcome.headers;
       answer.body = outcome.body.toString('utf8');
-      writeAnswer(res, outcome);
+      writeAnswer(wire, outcome);
       return;
     }
     const f = outcome.failure;
     answer.failure = { reason: f.reason, message: f.message };
     summary.upstreamFailures += 1;
     answer.body = sendError(
-      res,
+      wire,
       f.status,
       f.status === 504 ? 'upstream_timeout' : 'upstream_unreachable',
       `svc-cli proxy: ${f.message} (${secrets.redact(upstream)})`,
@@ -504,7 +494,7 @@ function settle(proxy: ProxyRun, ctx: ProxyContext): ProxyContext['seen'] {
   const input = journalInput(
     leg,
     event,
-    flat(ctx.req.headers),
+    ctx.exchange.headers,
     ctx.raw,
     answer.headers,
     answer.body,

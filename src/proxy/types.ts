@@ -149,5 +149,11 @@ export interface RunningProxy {
    * paths, spec 5.2) as `***`: for the lines printed and the `--record` journal.
    */
   redact(text: string): string;
+  /**
+   * A Web standard Request through the proxy's pipeline without its socket (journal, leg,
+   * body limit, judging, the fault leg, the forwarder): the upstream still answers over the
+   * network (src/http/fetch-adapter.ts)
+   */
+  readonly fetch: (request: Request) => Promise<Response>;
   close(graceMs?: number): Promise<void>;
 }

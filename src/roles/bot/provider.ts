@@ -74,6 +74,12 @@ export interface BotProvider {
   readonly listening: BotListeningEvent;
   /** the socket server (absent in process) */
   readonly server?: RunningServer;
+  /**
+   * A Web standard Request answered by the same pipeline as the socket (journal, fault plan,
+   * body limit, the role's answer), without one; `Response.error()` for a reset or a hang
+   * the request's signal ended (src/http/fetch-adapter.ts)
+   */
+  readonly fetch: (request: Request) => Promise<Response>;
   /** Points bot-sim at a platform started after it (in-process tests, the bench). */
   setPlatformUrl(url: string): void;
   /** Resolves when every scripted action started so far has ended. */
@@ -156,6 +162,7 @@ export async function createBotProvider(options: BotProviderOptions): Promise<Bo
     url: server.url,
     listening,
     ...(server.server ? { server: server.server } : {}),
+    fetch: server.fetch,
     setPlatformUrl(url) {
       run.target = connect(run, url);
     },

@@ -78,6 +78,12 @@ export interface HookTarget {
   readonly listening: HookTargetListening;
   /** the socket server (absent in process) */
   readonly server?: RunningServer;
+  /**
+   * A Web standard Request answered by the same pipeline as the socket (journal, fault plan,
+   * body limit, the role's answer), without one; `Response.error()` for a reset or a hang
+   * the request's signal ended (src/http/fetch-adapter.ts)
+   */
+  readonly fetch: (request: Request) => Promise<Response>;
   close(graceMs?: number): Promise<void>;
 }
 
@@ -160,6 +166,7 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
     url: serving.url,
     listening,
     ...(serving.server ? { server: serving.server } : {}),
+    fetch: serving.fetch,
     close: (graceMs) => serving.close(graceMs),
   };
 }
