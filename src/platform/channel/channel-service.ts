@@ -4,6 +4,7 @@ import { formatIssue } from '../../contract/issues.js';
 import { validate } from '../../contract/validate.js';
 import type { ContractIssue } from '../../contract/types.js';
 import { errorBody, type BodyResult } from '../../http/body.js';
+import { constantBody } from '../constant-body.js';
 import { ProtocolError } from '../../protocol-error.js';
 import { triageCustomerMessage } from './customer-triage.js';
 import type { PlatformCore } from '../core.js';
@@ -11,6 +12,9 @@ import { secretEquals } from '../ids.js';
 import type { Channel, Chat, Customer } from '../model.js';
 import { appendChatLine } from '../model.js';
 import type { PlatformRequest, PlatformResponse, PlatformService } from '../types.js';
+
+/** spec 4.1: the answer to a message taken (or ignored), the same every time. */
+const OK = constantBody({ result: 'ok' });
 
 /** spec 2.1, 8: message.text longer than this many characters is cut, not refused. */
 export const TEXT_CUT_LIMIT = 1000;
@@ -95,7 +99,7 @@ export function createChannelService(core: PlatformCore): PlatformService {
           const channel = channelOf(params);
           // spec 7.1: an unknown channel is a 404; the mutant answers 200 and drops the message
           if (!channel && core.mutant === 'unknown-channel-200')
-            return { status: 200, body: { result: 'ok' }, record: { iface: 'channel' } };
+            return { status: 200, body: OK, record: { iface: 'channel' } };
           if (!channel) return notFound(request, params);
           if (request.method !== 'POST') return methodNotAllowed('POST');
           return ingest(core, channel, request);
@@ -164,7 +168,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       });
     return {
       status: 200,
-      body: { result: 'ok' },
+      body: OK,
       record: { iface: 'channel', kind, verdict, notes: ['not delivered'] },
     };
   }
@@ -186,7 +190,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       : undefined;
   return {
     status: 200,
-    body: { result: 'ok' },
+    body: OK,
     record: {
       iface: 'channel',
       kind,
@@ -255,7 +259,7 @@ export function notCustomerMessage(
     core.emit({ ...violation, issues: [issue], outcome: 'ignored', protocolMs: now });
     return {
       status: 200,
-      body: { result: 'ok' },
+      body: OK,
       record: {
         iface: 'channel',
         verdict: { ok: true, errors: [], warnings: [formatIssue(issue)] },
