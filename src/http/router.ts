@@ -153,8 +153,15 @@ export function createRouter<H>(): Router<H> {
   const unsorted = new Set<CompiledRoute<H>[]>();
   const byRank = (a: CompiledRoute<H>, b: CompiledRoute<H>) =>
     a.rank < b.rank ? 1 : a.rank > b.rank ? -1 : 0;
+  /**
+   * The last request's route, found: a client sends to one URL request after request (a
+   * channel's, a bot's webhook), and the same path finds the same route and params. Its
+   * params are frozen, as they are shared; adding routes forgets it.
+   */
+  let last: { method: string; path: string; found: RouteMatch<H> } | undefined;
   return {
     add(more) {
+      last = undefined;
       for (const route of more.map((r) => compile(r))) {
         const first = route.segments[0];
         let list = rest;
@@ -173,6 +180,7 @@ export function createRouter<H>(): Router<H> {
         for (const list of unsorted) list.sort(byRank);
         unsorted.clear();
       }
+      if (last !== undefined && last.path === path && last.method === method) return last.found;
       const parts = segmentsOf(path);
       let allow: string[] | undefined;
       // the most specific pattern that matches the path owns it: a less specific one (a
@@ -188,7 +196,10 @@ export function createRouter<H>(): Router<H> {
         const params = matchSegments(route, parts);
         if (!params) continue;
         if (route.anyMethod || route.methods.includes(method)) {
-          return { kind: 'found', handler: route.handler, params };
+          const found = { kind: 'found' as const, handler: route.handler, params };
+          Object.freeze(params);
+          last = { method, path, found };
+          return found;
         }
         owner = route.rank;
         allow = [...(allow ?? []), ...route.methods];

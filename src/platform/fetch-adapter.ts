@@ -1,6 +1,7 @@
 /** A fetch `Request` as the platform core sees it, and the core's answer as a `Response` (msw, core.request). */
 import type { BodyResult } from '../http/body.js';
 import { readFetchBody } from '../http/fetch-adapter.js';
+import { bodyText } from './constant-body.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 
 /**
@@ -49,8 +50,7 @@ export function platformRequestHead(request: Request, basePath: string): Platfor
 
 /** The body text a PlatformResponse is sent with (strings as they are, else JSON). */
 export function responseText(response: PlatformResponse): string {
-  if (response.body === undefined) return '';
-  return typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+  return bodyText(response.body);
 }
 
 /** Headers of a PlatformResponse: JSON unless the route set its own content type. */

@@ -26,6 +26,7 @@ import type { TlsServerOptions } from '../http/tls.js';
 import type { PlatformCore } from './core.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 import type { PlatformEvent } from './events.js';
+import { bodyText } from './constant-body.js';
 import { responseHeaders, responseText } from './fetch-adapter.js';
 import { bodyOf, mountInProcess, type Mounted } from '../http/in-process.js';
 import {
@@ -414,12 +415,7 @@ function writeResponse(
   response: PlatformResponse,
   closeAfter: boolean,
 ): string {
-  const text =
-    response.body === undefined
-      ? ''
-      : typeof response.body === 'string'
-        ? response.body
-        : JSON.stringify(response.body);
+  const text = bodyText(response.body);
   // read only below (sendJson and writeHead copy it): no copy per request without a change
   const headers: Record<string, string> = closeAfter
     ? { connection: 'close', ...response.headers }

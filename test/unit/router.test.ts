@@ -60,3 +60,25 @@ describe('createRouter<H>: routes as data', () => {
     expect(() => router.add([{ method: '*', path: '/*/x/*', handler: 'two' }])).toThrow(/one \*/);
   });
 });
+
+describe('createRouter<H>: the last route found', () => {
+  it('answers the same path and method as it did, with frozen params, until routes change', () => {
+    const router = createRouter<string>();
+    router.add([{ method: 'POST', path: '/:random/:channel', handler: 'ingest' }]);
+    const first = router.match('POST', '/r4nd/shop');
+    expect(first).toEqual({
+      kind: 'found',
+      handler: 'ingest',
+      params: { random: 'r4nd', channel: 'shop' },
+    });
+    expect(router.match('POST', '/r4nd/shop')).toBe(first);
+    if (first.kind === 'found') expect(Object.isFrozen(first.params)).toBe(true);
+    // another path or method is matched afresh
+    expect(router.match('POST', '/x/y')).toMatchObject({ params: { random: 'x', channel: 'y' } });
+    expect(router.match('GET', '/x/y')).toEqual({ kind: 'method', allow: ['POST'] });
+    expect(router.match('POST', '/r4nd/shop')).toEqual(first);
+    // a route added later may own the path: nothing remembered answers for it
+    router.add([{ method: 'POST', path: '/r4nd/shop', handler: 'static' }]);
+    expect(router.match('POST', '/r4nd/shop')).toMatchObject({ handler: 'static' });
+  });
+});

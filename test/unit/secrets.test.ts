@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 /** Secrets and hostile input: journal redaction, constant-time compares, --set paths. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -89,6 +90,22 @@ describe('secretEquals', () => {
     expect(secretEquals('Zürich-e', 'Zürich-é')).toBe(false);
     expect(secretEquals('\u0000', '')).toBe(false);
     expect(secretEquals('\u0000\u0000', '\u0000')).toBe(false);
+  });
+  it('answers as a comparison of the UTF-8 bytes, call after call (its buffers are reused)', () => {
+    // a small pool: the same secrets come again, with strings of their length and others
+    const text = fc.oneof(
+      fc.constantFrom('', 'a', 'abc', 'abd', 'é', 'ab', '\ud800', '\ufffd', '😀', 'Zürich'),
+      fc.string({ unit: 'binary', maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, text), { maxLength: 60 }), (pairs) => {
+        for (const [given, expected] of pairs)
+          expect(secretEquals(given, expected)).toBe(
+            Buffer.from(given).equals(Buffer.from(expected)),
+          );
+      }),
+      { numRuns: 300 },
+    );
   });
   it('is the only way src compares secrets (no timingSafeEqual elsewhere)', () => {
     const files: string[] = [];

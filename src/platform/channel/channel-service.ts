@@ -4,13 +4,18 @@ import { formatIssue } from '../../contract/issues.js';
 import { validate } from '../../contract/validate.js';
 import type { ContractIssue } from '../../contract/types.js';
 import { errorBody, type BodyResult } from '../../http/body.js';
+import { constantBody } from '../constant-body.js';
 import { ProtocolError } from '../../protocol-error.js';
 import { triageCustomerMessage } from './customer-triage.js';
 import type { PlatformCore } from '../core.js';
 import { secretEquals } from '../ids.js';
-import type { Channel, Chat, Customer } from '../model.js';
+import type { Channel, Chat, ChatLine, Customer } from '../model.js';
+import type { PlatformEvent } from '../events.js';
 import { appendChatLine } from '../model.js';
 import type { PlatformRequest, PlatformResponse, PlatformService } from '../types.js';
+
+/** spec 4.1: the answer to a message taken (or ignored), the same every time. */
+const OK = constantBody({ result: 'ok' });
 
 /** spec 2.1, 8: message.text longer than this many characters is cut, not refused. */
 export const TEXT_CUT_LIMIT = 1000;
@@ -44,6 +49,7 @@ function cutLimitOf(mutant: MutantName | undefined): number | undefined {
 const SENDER_FIELDS = ['name', 'phone', 'email', 'photo', 'invite'] as const;
 
 type Json = Record<string, unknown>;
+type CustomerMessage = Extract<PlatformEvent, { type: 'customer-message' }>;
 const isObject = (v: unknown): v is Json =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -95,7 +101,7 @@ export function createChannelService(core: PlatformCore): PlatformService {
           const channel = channelOf(params);
           // spec 7.1: an unknown channel is a 404; the mutant answers 200 and drops the message
           if (!channel && core.mutant === 'unknown-channel-200')
-            return { status: 200, body: { result: 'ok' }, record: { iface: 'channel' } };
+            return { status: 200, body: OK, record: { iface: 'channel' } };
           if (!channel) return notFound(request, params);
           if (request.method !== 'POST') return methodNotAllowed('POST');
           return ingest(core, channel, request);
@@ -145,11 +151,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
     return notCustomerMessage(core, channel, json, detected, now);
   const kind = detected.kind;
   const result = validate(kind, json);
-  const verdict = {
-    ok: result.ok,
-    errors: result.errors.map(formatIssue),
-    warnings: result.warnings.map(formatIssue),
-  };
+  const verdict = verdictOf(result);
   // only a missing or empty required field blocks delivery (customer-triage.ts)
   const triage = triageCustomerMessage(kind, json, result);
   if (!triage.deliverable) {
@@ -164,7 +166,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
       });
     return {
       status: 200,
-      body: { result: 'ok' },
+      body: OK,
       record: { iface: 'channel', kind, verdict, notes: ['not delivered'] },
     };
   }
@@ -184,16 +186,32 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
           ...(cut ? [`text cut from ${cut.from} to ${cut.to} characters`] : []),
         ]
       : undefined;
+  const record: NonNullable<PlatformResponse['record']> = {
+    iface: 'channel',
+    kind,
+    chat: chat.id,
+    verdict,
+  };
+  if (notes) record.notes = notes;
+  return { status: 200, body: OK, record };
+}
+
+/** A message that passed every rule: the verdict of nearly every ingested one, made once. */
+const CLEAN_VERDICT: Verdict = Object.freeze({
+  ok: true,
+  errors: Object.freeze([]) as unknown as string[],
+  warnings: Object.freeze([]) as unknown as string[],
+});
+
+type Verdict = NonNullable<NonNullable<PlatformResponse['record']>['verdict']>;
+
+/** The journal's verdict of a validation result: its issues as text. */
+function verdictOf(result: ReturnType<typeof validate>): Verdict {
+  if (result.ok && result.errors.length === 0 && result.warnings.length === 0) return CLEAN_VERDICT;
   return {
-    status: 200,
-    body: { result: 'ok' },
-    record: {
-      iface: 'channel',
-      kind,
-      chat: chat.id,
-      verdict,
-      ...(notes ? { notes } : {}),
-    },
+    ok: result.ok,
+    errors: result.errors.map(formatIssue),
+    warnings: result.warnings.map(formatIssue),
   };
 }
 
@@ -255,7 +273,7 @@ export function notCustomerMessage(
     core.emit({ ...violation, issues: [issue], outcome: 'ignored', protocolMs: now });
     return {
       status: 200,
-      body: { result: 'ok' },
+      body: OK,
       record: {
         iface: 'channel',
         verdict: { ok: true, errors: [], warnings: [formatIssue(issue)] },
@@ -326,23 +344,23 @@ function takeMessage(
     return chat;
   }
   const text = typeof payload.message.text === 'string' ? payload.message.text : undefined;
-  appendChatLine(chat, {
-    timestamp: core.clock.epochSeconds(),
-    type: 'visitor',
-    kind,
-    ...(text === undefined ? {} : { text }),
-  });
-  core.moment({
+  // built field by field, in the order they are shown, without a spread object for each
+  // optional field: once per ingested message
+  const line: ChatLine = { timestamp: core.clock.epochSeconds(), type: 'visitor', kind };
+  if (text !== undefined) line.text = text;
+  appendChatLine(chat, line);
+  const moment = {
     type: 'customer-message',
     channelId: channel.id,
     chatId: chat.id,
     customerId: customer.senderId,
-    ...(customer.name ? { customerName: customer.name } : {}),
-    kind,
-    ...(text === undefined ? {} : { text }),
-    ...(cut ? { cut } : {}),
-    protocolMs: now,
-  });
+  } as CustomerMessage;
+  if (customer.name) moment.customerName = customer.name;
+  moment.kind = kind;
+  if (text !== undefined) moment.text = text;
+  if (cut) moment.cut = cut;
+  moment.protocolMs = now;
+  core.moment(moment);
   return chat;
 }
 
@@ -352,7 +370,7 @@ function upsertCustomer(core: PlatformCore, channel: Channel, sender: Json): Cus
   const key = `${channel.id}/${senderId}`;
   let customer = core.state.customers.get(key);
   const isNew = !customer;
-  const changed: string[] = [];
+  let changed: string[] | undefined; // a sender's fields rarely change: no array for each
   if (!customer) {
     const number = core.state.nextVisitorNumber++;
     customer = {
@@ -368,10 +386,10 @@ function upsertCustomer(core: PlatformCore, channel: Channel, sender: Json): Cus
     const value = sender[field];
     if (typeof value === 'string' && value !== customer[field]) {
       customer[field] = value;
-      if (!isNew) changed.push(field);
+      if (!isNew) (changed ??= []).push(field);
     }
   }
-  if (changed.length > 0) {
+  if (changed) {
     const { chat } = core.openChat(customer);
     core.moment({
       type: 'customer-updated',

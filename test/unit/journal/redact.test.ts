@@ -81,4 +81,20 @@ describe('createExchangeRedactor', () => {
       });
     }
   });
+
+  it('refuses a URL or body that is not a string, however often it comes', () => {
+    const redact = createExchangeRedactor(redactor());
+    const given = (url: unknown, body?: unknown) =>
+      ({
+        protocolMs: 0,
+        iface: 'channel',
+        direction: 'in',
+        request: { method: 'POST', url },
+        response: { status: 200, body },
+      }) as unknown as ExchangeInput;
+    for (let i = 0; i < 2; i++) {
+      expect(() => redact(given(undefined))).toThrow(TypeError);
+      expect(() => redact(given('http://h/a', 5))).toThrow(TypeError);
+    }
+  });
 });
