@@ -111,11 +111,13 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
     const visitor = hub.ensure(parsed.event.visitorId, channel);
     const answer = applyOutbound(core, hub, visitor, parsed.event);
     // a callback's record belongs to the chat of the push it reflects (the trace's
-    // callback-order invariant, spec 6.4), else the visitor's open chat
+    // callback-order invariant, spec 6.4); what the visitor did, as a callback without one, to
+    // the visitor's open chat (the one a message just opened), so the trace shows the page's
+    // side of the conversation
     const chat =
-      parsed.event.type === 'callback'
-        ? (hub.chatOfPush(visitor, parsed.event.eventId) ?? hub.openChatOf(visitor)?.id)
-        : undefined;
+      (parsed.event.type === 'callback'
+        ? hub.chatOfPush(visitor, parsed.event.eventId)
+        : undefined) ?? hub.openChatOf(visitor)?.id;
     return reply(200, answer, `widget.${parsed.event.type}`, chat);
   };
 
