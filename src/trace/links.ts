@@ -29,6 +29,11 @@ const isBotIn =
   (s: TraceSpan): boolean =>
     s.iface === 'bot' && s.direction === 'in' && (event === undefined || s.event === event);
 const isClose = (s: TraceSpan): boolean => s.iface === 'control' && /\/close(\?|$)/.test(s.path);
+/** What the visitor did on the page (spec 4.5): `widget.start_call`, `widget.visitor_message` ... */
+const isPageAction =
+  (type: string) =>
+  (s: TraceSpan): boolean =>
+    s.iface === 'widget' && s.kind === `widget.${type}`;
 
 /**
  * Where a span stands among those that started in the same protocol ms. A served request is
@@ -159,14 +164,39 @@ function inferCause(spans: readonly TraceSpan[], s: TraceSpan, rank: Rank): Trac
         return latest(spans, s, isCustomerMessage, rank);
       case 'chat_finished':
         return latest(spans, s, isClose, rank) ?? latestExchange(spans, s, rank);
+      // spec 3: a call's status changes follow the call the page or the control API started
+      case 'call_event':
+        return (
+          latest(spans, s, isPageAction('start_call'), rank) ??
+          latest(spans, s, (c) => c.iface === 'control', rank) ??
+          latestExchange(spans, s, rank)
+        );
       default:
         return (
           latest(spans, s, (c) => c.iface === 'control', rank) ?? latestExchange(spans, s, rank)
         );
     }
   }
+  if (s.iface === 'widget') return pageCause(spans, s, rank);
   if (s.iface === 'control') return undefined;
   return latestExchange(spans, s, rank);
+}
+
+/**
+ * Interface C (spec 4.5, 6.4): what the visitor does on the page is a root; a callback follows
+ * the push it reflects, which a call's status change (the call the page asked for) or the
+ * agent's accept (AGENT_JOINED, else the agent's message, when one was journaled) caused. The
+ * pushes themselves are no exchanges, and another callback is never the cause.
+ */
+function pageCause(spans: readonly TraceSpan[], s: TraceSpan, rank: Rank): TraceSpan | undefined {
+  if (!s.callback) return undefined;
+  if (s.callback.event === 'call_status') return latest(spans, s, isPageAction('start_call'), rank);
+  if (s.callback.event === 'agent_accepted')
+    return (
+      latest(spans, s, isBotOut('AGENT_JOINED'), rank) ??
+      latest(spans, s, (a) => isAgentMessage(a) && (a.attempt ?? 1) === 1, rank)
+    );
+  return undefined;
 }
 
 /** The last exchange with a party other than the hook receiver before `s`. */

@@ -90,6 +90,24 @@ async function conversation(wrap: (t: WidgetTransport) => WidgetTransport = (t) 
 }
 
 describe('callback-order (spec 6.4)', () => {
+  it('links each callback to what caused its push, never to another callback (the trace)', async () => {
+    const { records } = await conversation();
+    const [chat] = conversationsOf(records);
+    const bySeq = new Map(chat!.spans.map((s) => [s.seq, s]));
+    const callbacks = chat!.spans.filter((s) => s.callback);
+    expect(callbacks.map((s) => s.callback!.name)).toEqual(['svc_onAccept', 'svc_onCallEnd']);
+    // the call's end was pushed because the page asked for the call
+    const callEnd = callbacks[1]!;
+    expect(bySeq.get(callEnd.cause!)?.kind).toBe('widget.start_call');
+    // the accept: the agent's message here goes to the page, not to an integrator, so no
+    // exchange caused it; a callback before it is not its cause
+    for (const s of callbacks)
+      expect(s.cause === undefined ? undefined : bySeq.get(s.cause)?.callback).toBeUndefined();
+    // what the visitor did on the page is a root
+    const started = chat!.spans.find((s) => s.kind === 'widget.start_call');
+    expect(started?.cause).toBeUndefined();
+  });
+
   it('pushes every status of the call the page started, its start first (spec 2.6, 6.4)', async () => {
     const statuses: string[] = [];
     const watch = (inner: WidgetTransport): WidgetTransport => ({
