@@ -19,7 +19,7 @@ import {
   type FaultInjector,
   type InjectedEffect,
 } from '../faults/index.js';
-import type { Middleware, PipelineContext } from '../http/pipeline.js';
+import { after, type Middleware, type PipelineContext } from '../http/pipeline.js';
 import type { OutgoingHeaders, ReplyWire } from '../http/wire.js';
 import type { ExchangeInput } from '../journal/index.js';
 import type { PlatformCore } from './core.js';
@@ -147,12 +147,42 @@ async function answerInstead<C extends PlatformFaultContext>(
 }
 
 /**
+ * What the simulator's log says of a faulted request (an `info` notice: `--quiet` drops it;
+ * the interface rather than the path, which holds the channel URL's secret).
+ */
+function announce(ctx: PlatformFaultContext): void {
+  const { fault, answered, core, request } = ctx;
+  if (!fault) return;
+  const what = answered
+    ? `answered ${answered.status}${fault.name.startsWith('slow-body') || fault.name.startsWith('delay') ? '' : ' in place of the simulator'}`
+    : fault.failure
+      ? `no reply (${fault.failure.reason})`
+      : 'answered with a stream';
+  core.emit({
+    type: 'notice',
+    level: 'info',
+    message: `fault ${fault.name}: ${request.method} on the ${fault.iface} interface, ${what}`,
+    protocolMs: core.clock.now(),
+  });
+}
+
+/**
  * The platform's fault step, composed only when a plan is given: decides per request (the
  * message's id, else the method and path, counts the attempts), waits the delay on the
- * protocol clock, then answers in place of the core or lets it answer.
+ * protocol clock, then answers in place of the core or lets it answer; a faulted request is
+ * announced once answered.
  * @example compose([bodyStep(...), journalPlatform(), platformFaults(injector, io)], handleWith(respond))
  */
 export function platformFaults<C extends PlatformFaultContext>(
+  injector: FaultInjector,
+  io: PlatformFaultIo<C>,
+): Middleware<C> {
+  const step = faultStepOf(injector, io);
+  return (ctx, next) => after(step(ctx, next), () => announce(ctx));
+}
+
+/** The one fault step (src/faults/step.ts) with the platform's adapter. */
+function faultStepOf<C extends PlatformFaultContext>(
   injector: FaultInjector,
   io: PlatformFaultIo<C>,
 ): Middleware<C> {

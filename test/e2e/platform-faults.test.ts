@@ -39,6 +39,12 @@ describe('svc-cli platform --fault (spawned)', () => {
     expect(await platform.exit).toBe(130);
     // nothing reached the simulator: no customer-message event
     expect(platform.lines.some((o) => o.type === 'customer-message')).toBe(false);
+    expect(platform.lines).toContainEqual(
+      expect.objectContaining({
+        type: 'notice',
+        message: expect.stringContaining('fault status:503: POST on the channel interface'),
+      }),
+    );
     const recorded = readFileSync(journal, 'utf8')
       .trim()
       .split('\n')

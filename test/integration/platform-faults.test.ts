@@ -76,6 +76,24 @@ describe('platform --fault status:503 --fault-rate 1', () => {
       fault: 'status:503',
     });
     expect(record?.notes).toContain('fault: status:503');
+    expect(harness.of('notice').map((n) => [n.level, n.message])).toEqual([
+      [
+        'info',
+        'fault status:503: POST on the channel interface, answered 503 in place of the simulator',
+      ],
+    ]);
+  });
+
+  it('faults the bot API (spec 4.3): journaled as the bot interface', async () => {
+    const { harness, records } = await setup({ fault: { kind: 'status', status: 503 }, rate: 1 });
+    const answer = await post(`${harness.url}/webhooks/dev-provider/some-token`, {
+      id: 'e-1',
+      type: 'BOT_MESSAGE',
+    });
+    expect(answer.status).toBe(503);
+    expect(records().map((r) => [r.iface, r.response?.status, r.fault])).toEqual([
+      ['bot', 503, 'status:503'],
+    ]);
   });
 
   it('never faults the control API', async () => {
