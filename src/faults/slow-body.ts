@@ -1,7 +1,7 @@
 import { bodyText, type AppliedReply, type FaultContext } from './reply.js';
 
 /**
- * HTTP 200 with the normal body sent a byte at a time over `durationMs` of protocol time:
+ * The normal reply (its status and headers) with its body sent in pieces over `durationMs` of protocol time:
  * a client that waits at most 3 s for the whole reply sees a timeout.
  */
 export async function applySlowBody(
@@ -10,8 +10,11 @@ export async function applySlowBody(
 ): Promise<AppliedReply> {
   const { wire, clock, normal } = context;
   const body = bodyText(normal.body);
+  // the normal reply's own headers (a CORS answer), but its length: the body goes chunked
+  const { 'content-length': _length, ...own } = normal.headers ?? {};
   wire.start(normal.status, {
     'content-type': 'application/json; charset=utf-8',
+    ...own,
     'transfer-encoding': 'chunked',
   });
   const size = Math.max(1, Math.ceil(body.length / 20));

@@ -45,6 +45,9 @@ import {
   type ControlVerdict,
 } from './control-access.js';
 import { journalStep, type ExchangeInput } from '../journal/index.js';
+import type { FaultDecision, FaultInjector } from '../faults/index.js';
+import { platformFaults, type AppliedFault, type PlatformFaultIo } from './faults.js';
+import { socketWire } from '../http/wire.js';
 
 export interface ServePlatformOptions {
   host?: string;
@@ -60,6 +63,11 @@ export interface ServePlatformOptions {
   allowedHosts?: readonly string[] | undefined;
   /** who may use /_sim/ beside the server's own origin, and its token (control-access.ts) */
   access?: ControlAccessOptions | undefined;
+  /**
+   * the fault plan on the interfaces (`createFaultInjector(plan)`, src/platform/faults.ts);
+   * none: the pipeline has no fault step
+   */
+  faults?: FaultInjector | undefined;
 }
 
 type Guard = (request: PlatformRequest) => ControlVerdict;
@@ -70,7 +78,7 @@ export async function servePlatform(
   options: ServePlatformOptions = {},
 ): Promise<RunningServer> {
   const guard = createControlGuard(options.access ?? {}, options.tls !== undefined);
-  const run = socketPipeline(options.bodyLimit);
+  const run = socketPipeline(options.bodyLimit, options.faults);
   const server = await startServer({
     ...listenAt(options),
     ...(options.portFlag ? { portFlag: options.portFlag } : {}),
@@ -110,6 +118,10 @@ export interface PlatformContext extends PipelineContext {
   answered?: PlatformResponse | undefined;
   /** the answer's body as sent */
   text?: string;
+  /** the fault plan's decision (with a plan only) */
+  decision?: FaultDecision | undefined;
+  /** the fault applied, for the journal (src/platform/faults.ts) */
+  fault?: AppliedFault | undefined;
 }
 
 interface SocketContext extends PlatformContext {
@@ -139,21 +151,23 @@ const TRANSFER_NOTES: Readonly<Record<TransferMode, string>> = {
 /**
  * The journal record of one answered request, whatever carried it (socket, in process, msw:
  * `via` 'msw' marks its records and leaves out the wall time, as it always did); the control
- * API's reads stay out of it.
+ * API's reads stay out of it. A request the fault plan acted on (src/platform/faults.ts) says
+ * so in a note and `fault`; one it left without a reply is recorded with its failure.
  */
 export function platformRecord(ctx: PlatformContext, via?: 'msw'): ExchangeInput | undefined {
-  const { core, request, answered: response, started } = ctx;
-  if (!response) return undefined;
-  if (request.method === 'GET' && request.path.startsWith('/_sim/')) return undefined; // quiet reads
+  const { core, request, answered: response, started, fault } = ctx;
+  if (!response && !fault?.failure) return undefined;
+  // quiet reads
+  if (request.method === 'GET' && request.path.startsWith('/_sim/') && !fault) return undefined;
   const body = request.body;
   const notes = via === 'msw' ? [via] : body ? [TRANSFER_NOTES[body.transfer]] : [];
-  if (response.record?.notes) notes.push(...response.record.notes);
-  const record = response.record;
+  const record = response?.record;
+  if (record?.notes) notes.push(...record.notes);
   // built field by field in the order they are journaled, without spreading a temporary
   // object for each optional one (a record per request on the ingest path)
   const head: ExchangeInput = {
     protocolMs: started,
-    iface: record?.iface ?? 'control',
+    iface: record?.iface ?? fault?.iface ?? 'control',
     direction: 'in',
   } as ExchangeInput;
   if (record?.kind) head.kind = record.kind;
@@ -165,10 +179,15 @@ export function platformRecord(ctx: PlatformContext, via?: 'msw'): ExchangeInput
   };
   if (body) journaled.body = body.ok ? body.raw : (body.raw ?? `<${body.code}>`);
   head.request = journaled;
-  head.response = { status: response.status, body: ctx.text ?? '' };
+  if (response) head.response = { status: response.status, body: ctx.text ?? '' };
+  else if (fault?.failure) head.failure = fault.failure;
   head.durationMs = core.clock.now() - started;
   if (via !== 'msw') head.wallMs = core.clock.wallNow() - ctx.wallStarted;
   if (record?.verdict) head.verdict = record.verdict;
+  if (fault) {
+    head.fault = fault.name;
+    notes.push(`fault: ${fault.name}`);
+  }
   head.notes = notes;
   return head;
 }
@@ -220,12 +239,16 @@ export function handleWith<C extends PlatformContext>(
 
 /**
  * The socket's pipeline, composed once: control guard, body within the limit, journal, the
- * core. Callbacks rather than awaits: a synchronous route (the channel's ingest) is answered
- * and journaled in the turn its body arrived, with no promise hop but the body's (part of the
- * ingest bench); so the journal step sits inside the body step, and the guard's refusals,
- * answered before any body, go through a journal step of their own.
+ * fault plan when one is given (src/platform/faults.ts), the core. Callbacks rather than
+ * awaits: a synchronous route (the channel's ingest) is answered and journaled in the turn its
+ * body arrived, with no promise hop but the body's (part of the ingest bench); so the journal
+ * step sits inside the body step, and the guard's refusals, answered before any body, go
+ * through a journal step of their own. Without a plan there is no fault step at all.
  */
-function socketPipeline(bodyLimit: number | undefined): Next<SocketContext> {
+function socketPipeline(
+  bodyLimit: number | undefined,
+  faults: FaultInjector | undefined,
+): Next<SocketContext> {
   return compose<SocketContext>(
     [
       guardStep(),
@@ -235,6 +258,7 @@ function socketPipeline(bodyLimit: number | undefined): Next<SocketContext> {
         read: (ctx, limit, then) => void readJsonBodyThen(ctx.req, { limit }, then),
       }),
       journalPlatform<SocketContext>(),
+      ...(faults ? [platformFaults(faults, SOCKET_FAULTS)] : []),
     ],
     handleWith(respondSocket),
   );
@@ -296,6 +320,14 @@ function respondSocket(ctx: SocketContext, answered: PlatformResponse): void {
   ctx.answered = response;
 }
 
+/** How the fault step answers on a socket: its wire, with the guard's CORS answer. */
+const SOCKET_FAULTS: PlatformFaultIo<SocketContext> = {
+  wire: (ctx) => socketWire(ctx.req, ctx.res),
+  shape: (ctx, response) =>
+    ctx.cors === undefined ? response : withCors(response, ctx.cors || undefined),
+  respond: respondSocket,
+};
+
 /**
  * The core's answer written on a wire (in process, the fetch face, the msw handlers): a
  * stream piece by piece, else the whole reply.
@@ -322,12 +354,22 @@ export function respondOnWire(
   ctx.answered = response;
 }
 
+/** How the fault step answers without a socket: the exchange's wire, the answer as it is. */
+const WIRE_FAULTS: PlatformFaultIo<WireContext> = {
+  wire: (ctx) => ctx.wire,
+  shape: (_ctx, response) => response,
+  respond: respondOnWire,
+};
+
 /**
  * The pipeline without a socket, composed once per adapter: the body within the limit, the
- * journal, the core; the same as the socket's but the guard (no cross-origin caller: the
- * caller is this process).
+ * journal, the fault plan when one is given, the core; the same as the socket's but the guard
+ * (no cross-origin caller: the caller is this process).
  */
-function wirePipeline(bodyLimit: number | undefined): Next<WireContext> {
+function wirePipeline(
+  bodyLimit: number | undefined,
+  faults: FaultInjector | undefined,
+): Next<WireContext> {
   return compose<WireContext>(
     [
       bodyStep<WireContext>({
@@ -336,9 +378,17 @@ function wirePipeline(bodyLimit: number | undefined): Next<WireContext> {
         read: (ctx, limit, then) => ctx.read(limit, then),
       }),
       journalPlatform<WireContext>(),
+      ...(faults ? [platformFaults(faults, WIRE_FAULTS)] : []),
     ],
     handleWith(respondOnWire),
   );
+}
+
+/** What the wire adapters take: the body limit, and the fault plan's injector. */
+export interface WireAdapterOptions {
+  bodyLimit?: number | undefined;
+  /** the fault plan on the interfaces (src/platform/faults.ts); none: no fault step */
+  faults?: FaultInjector | undefined;
 }
 
 /** A request without a socket as the pipeline takes it: `target` is its path and query. */
@@ -369,8 +419,8 @@ function wireContext(
  * `servePlatform` but the guard (no cross-origin caller in process).
  * @example const mounted = mountPlatform(core); await postJson({ url: `${core.baseUrl}/_sim/state`, ... });
  */
-export function mountPlatform(core: PlatformCore, options: { bodyLimit?: number } = {}): Mounted {
-  const run = wirePipeline(options.bodyLimit);
+export function mountPlatform(core: PlatformCore, options: WireAdapterOptions = {}): Mounted {
+  const run = wirePipeline(options.bodyLimit, options.faults);
   const mounted = mountInProcess(
     'platform',
     (incoming, wire) =>
@@ -388,8 +438,8 @@ export function mountPlatform(core: PlatformCore, options: { bodyLimit?: number 
  * (the Request's origin while the platform serves nowhere else).
  * @example const face = platformFetch(core); const res = await face.fetch(new Request(`${url}/_sim/state`));
  */
-export function platformFetch(core: PlatformCore, options: { bodyLimit?: number } = {}): FetchFace {
-  const run = wirePipeline(options.bodyLimit);
+export function platformFetch(core: PlatformCore, options: WireAdapterOptions = {}): FetchFace {
+  const run = wirePipeline(options.bodyLimit, options.faults);
   return serveFetch(
     (request, wire) => {
       const url = new URL(request.url);

@@ -14,6 +14,7 @@ import { createHookService, type HookServiceOptions } from './hooks/hook-service
 import { createHookControl } from './hooks/control.js';
 import { createWidgetService } from './widget/service.js';
 import type { PlatformService } from './types.js';
+import { checkFaultPlan, createFaultInjector, type FaultPlan } from '../faults/index.js';
 
 export interface PlatformOptions extends PlatformCoreOptions {
   /** attach a bot provider (interface B): the bot service is registered on the core */
@@ -30,6 +31,14 @@ export interface PlatformOptions extends PlatformCoreOptions {
    * `listen()` unless its own options give one
    */
   bodyLimit?: number;
+  /**
+   * the fault plan on the platform's interfaces, as `platform --fault ...` (the same plan as
+   * `listen --fault-plan`): the channel, the bot API and the widget channel's events answer
+   * 503s, resets, hangs, slow bodies or delays; the control API (`/_sim/`) and the web console
+   * never. One plan for `listen()`, `mount()` and `fetch` (attempts counted across them).
+   * @example createPlatform({ faults: { failFirst: 2, failWith: { kind: 'status', status: 503 } } })
+   */
+  faults?: FaultPlan | undefined;
 }
 
 export interface Platform {
@@ -84,16 +93,18 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
   registerPlatformServices(core, options);
   let server: RunningServer | Mounted | undefined;
   const bodyLimit = options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit };
-  const face = platformFetch(core, bodyLimit);
+  const injector = faultInjectorOf(options.faults);
+  const adapters = { ...bodyLimit, ...(injector ? { faults: injector } : {}) };
+  const face = platformFetch(core, adapters);
   return {
     core,
     async listen(listenOptions) {
-      const running = await servePlatform(core, { ...bodyLimit, ...listenOptions });
+      const running = await servePlatform(core, { ...adapters, ...listenOptions });
       server = running;
       return running;
     },
     mount() {
-      const mounted = mountPlatform(core, bodyLimit);
+      const mounted = mountPlatform(core, adapters);
       server = mounted;
       return mounted;
     },
@@ -106,6 +117,14 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
       core.journal.close();
     },
   };
+}
+
+/** The plan's injector, or none for no plan (an empty one included: no fault step at all). */
+function faultInjectorOf(plan: FaultPlan | undefined) {
+  if (plan === undefined) return undefined;
+  const checked = checkFaultPlan(plan, 'createPlatform({ faults })');
+  const given = Object.values(checked).some((value) => value !== undefined);
+  return given ? createFaultInjector(checked) : undefined;
 }
 
 export {

@@ -104,6 +104,8 @@ interface ProxyContext extends PipelineContext {
   answer: ProxyAnswer;
   /** what the forwarder saw of the exchange: its record, its event, when it ended */
   seen?: { input: ExchangeInput; event: ProxyExchangeEvent; endMs: number } | undefined;
+  /** the body refused before it was forwarded (over the limit, or cut off): what was answered */
+  refused?: { status: number; code: 'body_too_large' | 'aborted'; body: string } | undefined;
 }
 
 /**
@@ -284,17 +286,17 @@ function routeStep(proxy: ProxyRun): Middleware<ProxyContext> {
   };
 }
 
-/** The body within the limit (413 beyond; 400 when it could not be read). */
+/**
+ * The body within the limit (413 beyond; 400 when it could not be read); the refusal is
+ * journaled by the journal step like every other exchange (`refusedInput`).
+ */
 function readStep(bodyLimit: number): Middleware<ProxyContext> {
   return async (ctx, next) => {
     const read = await ctx.exchange.readRaw(bodyLimit);
     if (!read.ok) {
-      sendError(
-        ctx.exchange.wire,
-        read.status,
-        read.status === 413 ? 'body_too_large' : 'aborted',
-        read.message,
-      );
+      const code = read.status === 413 ? 'body_too_large' : 'aborted';
+      const body = sendError(ctx.exchange.wire, read.status, code, read.message);
+      ctx.refused = { status: read.status, code, body };
       return;
     }
     ctx.payload = read.body;
@@ -505,6 +507,36 @@ function settle(proxy: ProxyRun, ctx: ProxyContext): ProxyContext['seen'] {
 }
 
 /**
+ * The record of a body the proxy refused before forwarding it: the request line as the leg's
+ * others are recorded, no body but a `<code>` marker (as the platform records one), the answer.
+ */
+function refusedInput(proxy: ProxyRun, ctx: ProxyContext): ExchangeInput | undefined {
+  const { route, refused } = ctx;
+  if (!route || !refused) return undefined;
+  const { leg, upstream } = route;
+  return {
+    at: ctx.at,
+    protocolMs: ctx.started,
+    iface: leg.iface,
+    direction: leg.direction,
+    request: {
+      method: ctx.method,
+      url: upstream,
+      headers: ctx.exchange.headers,
+      body: `<${refused.code}>`,
+    },
+    response: {
+      status: refused.status,
+      headers: { 'x-svc-proxy': refused.code },
+      body: refused.body,
+    },
+    durationMs: proxy.clock.now() - ctx.started,
+    wallMs: proxy.clock.wallNow() - ctx.wallStarted,
+    notes: ['proxy', `leg:${leg.name}`, `not forwarded: ${refused.code}`],
+  };
+}
+
+/**
  * The request pipeline's journal step (the same as every server side's), then, once the
  * exchange is numbered, its event and the invariants on it.
  */
@@ -512,7 +544,7 @@ function journalSeen(proxy: ProxyRun): Middleware<ProxyContext> {
   const { options, invariants } = proxy;
   return journalStep<ProxyContext>(
     () => options.journal,
-    (ctx) => ctx.seen?.input,
+    (ctx) => ctx.seen?.input ?? refusedInput(proxy, ctx),
     (ctx, seq) => {
       if (!ctx.seen) return;
       const { input, event, endMs } = ctx.seen;

@@ -643,3 +643,32 @@ describe('proxy hooks', () => {
     ]);
   });
 });
+
+describe('proxy --body-limit', () => {
+  it('journals the refused exchange like the others: the request line and the 413', async () => {
+    const clock = createVirtualClock();
+    const journal = createJournal();
+    const upstream = 'http://127.0.0.1:9/int';
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: upstream },
+      clock,
+      journal,
+      bodyLimit: 64,
+    });
+    const big = customerText('c-1', 'x'.repeat(200));
+    const answer = await post(`${p.url}/integrator/shop`, big);
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ error: { code: 'body_too_large' } });
+    const records = journal.entries();
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      iface: 'channel',
+      request: { method: 'POST', url: `${upstream}/shop`, body: '<body_too_large>' },
+      response: { status: 413, body: JSON.stringify(answer.body) },
+      notes: ['proxy', 'leg:integrator', 'not forwarded: body_too_large'],
+    });
+    // not judged: no exchange event, nothing forwarded
+    expect(events).toEqual([]);
+  });
+});

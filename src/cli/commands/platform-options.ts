@@ -1,6 +1,8 @@
 /** The option table of `svc-cli platform` (table.ts). */
 import {
   CONTROL_ACCESS_OPTIONS,
+  FAULT_PLAN_OPTION,
+  faultOptions,
   MUTANT_OPTION,
   QUIET_OPTION,
   RECORD_OPTIONS,
@@ -86,6 +88,10 @@ export const platformOptions = defineOptions('platform', [
     description:
       'answer a customer message that is not delivered (missing or empty required field) 200 instead of 400',
   },
+  ...faultOptions(
+    'fail the first N attempts of each customer message or bot call (by message or event id, else body hash) with HTTP 500',
+  ),
+  FAULT_PLAN_OPTION,
   ...RECORD_OPTIONS,
   RECORD_SYNC_OPTION,
   {

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import {
+  buildFaultPlan,
   controlAccessOf,
   createRecordJournal,
   recordPolicyOf,
@@ -46,6 +47,7 @@ import {
 } from '../../conversation/record/profile.js';
 import { chatLimitsOf, parseSize } from './platform-limits.js';
 import { CONSOLE_CLOSED } from '../console/console-closed.js';
+import type { FaultPlan } from '../../faults/index.js';
 
 type PlatformFlags = Resolved<typeof platformOptions>;
 type Settings = ReturnType<typeof settingsOf>;
@@ -102,15 +104,21 @@ function buildPlatform(
   flags: PlatformFlags,
   settings: Settings,
   bot: Bot,
-  parts: { clock: Clock; journal: Journal; chats: ReturnType<typeof chatLimitsOf> },
+  parts: {
+    clock: Clock;
+    journal: Journal;
+    chats: ReturnType<typeof chatLimitsOf>;
+    faults: FaultPlan;
+  },
 ): Platform {
-  const { clock, journal, chats } = parts;
+  const { clock, journal, chats, faults } = parts;
   const { integratorUrl, hookUrl } = flags;
   const hooks = hookUrl
     ? { url: hookUrl, timeoutMs: flags.hookTimeout, attempts: flags.hookAttempts }
     : undefined;
   return createPlatform({
     ...(bot ? { bot } : {}),
+    faults,
     clock,
     journal,
     chats,
@@ -352,13 +360,15 @@ export async function runPlatform(
   const flags = resolveForCommand(ctx, platformOptions, given);
   const out = createOutput(ctx, { json: flags.json, quiet: flags.quiet });
   const chats = chatLimitsOf(flags);
+  // before anything starts: a plan that cannot be used is an input error (exit 2)
+  const faults = await buildFaultPlan(ctx, flags);
   const clock = createClock({ timeScale: flags.timeScale });
   const platformSecrets: string[] = [];
   const journal = platformJournal(ctx, flags, out, platformSecrets);
   const settings = settingsOf(await loadProfile(flags.profile, ctx.cwd));
   const bot = botOptions(flags, settings);
   if (bot) platformSecrets.push(bot.token, ...(bot.auth ? [bot.auth.clientSecret] : []));
-  const platform = buildPlatform(flags, settings, bot, { clock, journal, chats });
+  const platform = buildPlatform(flags, settings, bot, { clock, journal, chats, faults });
   const { core } = platform;
   if (core.mutant !== undefined)
     out.note(`mutant ${core.mutant}: this simulator deviates from the contract on purpose`);

@@ -48,6 +48,13 @@ answered {access_token, token_type, expires_in}; the simulator issues such token
 POST {base}/oauth/token for the providers path (same client id and secret). The 429 limit
 defaults to 100 requests per second per token.
 
+Faults: --fault, --fault-rate, --seed, --fail-first, --delay and --fault-plan act on the
+platform's interfaces as they do on listen: customer messages (spec 4.1), status requests,
+the bot API and the widget channel's events answer 503s, resets, hangs, slow bodies or
+delays; the control API (/_sim/) and the web console never. A faulted request does not reach
+the simulator (no chat opened, no message counted) but a delay or a slow body, which answer
+normally; each is journaled with a note naming its fault.
+
 Examples:
   $ svc-cli platform --integrator-url http://127.0.0.1:9000/agent-messages
   $ svc-cli platform --port 8800 --channel-id shop --random-string dev-only-secret-1234
@@ -55,7 +62,9 @@ Examples:
   $ svc-cli platform --integrator-url http://127.0.0.1:9000 --bot-provider-url http://127.0.0.1:9100 --bot-token dev-bot-token
   $ svc-cli platform --hook-url http://127.0.0.1:9200/hooks --hook-timeout 5000
   $ svc-cli platform --web --port 8800   # then open http://127.0.0.1:8800/_sim/console/
-  $ svc-cli platform --quiet --record load.ndjson   # under load: no line per message`,
+  $ svc-cli platform --quiet --record load.ndjson   # under load: no line per message
+  $ svc-cli platform --fault status:503 --fault-rate 0.3 --seed 7   # an outage, now and then
+  $ svc-cli platform --fail-first 2   # each customer message is refused twice, then taken`,
   run: {
     path: 'platform-run',
     sources: () => import('./platform-run.js'),
