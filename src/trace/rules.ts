@@ -300,7 +300,8 @@ export const INVARIANTS: readonly Invariant[] = [
   {
     name: 'hook-after-finish',
     spec: '6.2',
-    summary: 'no hook is sent about a chat after chat_finished',
+    summary:
+      'no hook is sent about a chat after chat_finished (call_event and offline_message, about a call or the offline form, may follow it)',
     check: hookAfterFinish,
   },
   {
