@@ -30,6 +30,9 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   };
   process.on('SIGINT', onSignal(EXIT_CODES.sigint));
   process.on('SIGTERM', onSignal(EXIT_CODES.sigterm));
+  watchLauncher(process.env, () => {
+    if (signalled === undefined) onSignal(EXIT_CODES.sigterm)();
+  });
   const ctx: CliContext = {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -56,6 +59,34 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const finalCode = signalled === undefined ? code : (ctx.verdictAfterSignal ?? signalled);
   // Let stdout drain before exiting (pipes are async).
   process.stdout.write('', () => exit(finalCode));
+}
+
+/** How often a command started by `npx` looks whether npx is still there (ms). */
+const LAUNCHER_POLL_MS = 500;
+
+/**
+ * `npx svc-cli listen &` then `kill %1` in a script: the signal goes to npm, which exits (143)
+ * without passing it on (npm 11), and the command kept serving with no parent, holding its
+ * port for the next block. Under `npm exec` (npx), a launcher that is gone is taken as the
+ * SIGTERM it most likely got: the command stops as it does on one, record flushed. Nothing is
+ * watched otherwise (a shell or a supervisor that exits leaves a daemon it meant to leave).
+ */
+export function watchLauncher(
+  env: NodeJS.ProcessEnv,
+  onGone: () => void,
+  ppid: () => number = () => process.ppid,
+  pollMs = LAUNCHER_POLL_MS,
+): (() => void) | undefined {
+  if (env.npm_command !== 'exec') return undefined;
+  const launcher = ppid();
+  if (launcher <= 1) return undefined;
+  const timer = setInterval(() => {
+    if (ppid() === launcher) return;
+    clearInterval(timer);
+    onGone();
+  }, pollMs);
+  timer.unref(); // never what keeps a finished command alive
+  return () => clearInterval(timer);
 }
 
 // `node dist/cli/main.js ...` runs it too (bin/svc-cli.js calls main itself)

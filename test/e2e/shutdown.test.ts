@@ -143,4 +143,37 @@ describe('under npx', () => {
     const { code, signal } = await ended;
     expect(code === 130 || signal === 'SIGINT', `code ${code}, signal ${signal}`).toBe(true);
   });
+
+  /**
+   * In a script (no job control), `kill %1` signals npx alone: npm exits 143 without passing
+   * SIGTERM on, and the svc-cli it started kept its port (the README's next tour then found it
+   * taken). svc-cli sees its launcher gone and stops as on SIGTERM.
+   */
+  it('`kill` of npx alone, as a script does, stops the svc-cli it started', async () => {
+    const project = dir();
+    writeFileSync(path.join(project, 'package.json'), '{"name":"user-project","private":true}');
+    mkdirSync(path.join(project, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(bin, path.join(project, 'node_modules', '.bin', 'svc-cli'));
+    const npx = spawn('npx', ['--no-install', 'svc-cli', '--json', 'listen', '--port', '0'], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    children.push(npx);
+    // the pipe ends once every process holding it is gone: npx and the svc-cli it started
+    const closed = new Promise<void>((resolve) => npx.stdout.once('end', resolve));
+    npx.stdout.resume();
+    let stderr = '';
+    npx.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: npx.stdout }).once('line', (line) =>
+        resolve(String((JSON.parse(line) as { url: string }).url)),
+      );
+      npx.once('exit', () => reject(new Error('npx exited before listening')));
+    });
+    npx.kill('SIGTERM'); // npx's pid only, not its group
+    await closed;
+    await expect(fetch(`${url}/shop`, { method: 'POST', body: '{}' })).rejects.toThrow();
+    expect(stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace on the way out
+  });
 });
