@@ -169,3 +169,27 @@ describe('svc-cli replay', () => {
     }
   });
 });
+
+describe('record to-fixture on a recording --record appended to twice', () => {
+  it('says it holds two runs and converts both; --run converts one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-runs-'));
+    const file = join(dir, 'session.ndjson');
+    for (const fixture of ['bot-text.json', 'agents-offline-status.json'])
+      expect(
+        (await runCli(['replay', `fixtures/conversations/${fixture}`, '--record', file])).code,
+      ).toBe(0);
+    const both = await runCli(['record', 'to-fixture', file]);
+    expect(both.code).toBe(0);
+    expect(both.stderr).toMatch(/session\.ndjson holds 2 runs, converted into one conversation/);
+    const firstRun = String(
+      (JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!) as { run: string }).run,
+    );
+    const one = await runCli(['record', 'to-fixture', file, '--run', firstRun.slice(0, 8)]);
+    expect(one.code).toBe(0);
+    expect(one.stderr).toBe('');
+    expect(JSON.parse(one.stdout).steps.length).toBeLessThan(JSON.parse(both.stdout).steps.length);
+    const wrong = await runCli(['record', 'to-fixture', file, '--run', 'nope']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('holds no such run');
+  });
+});

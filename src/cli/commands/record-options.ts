@@ -16,6 +16,14 @@ export const toFixtureOptions = defineOptions('record to-fixture', [
     config: false,
     description: 'the conversation name (default: from the file name)',
   },
+  {
+    key: 'run',
+    flag: '--run <id>',
+    type: 'string',
+    config: false,
+    description:
+      'convert only this run of the recording (its id or a prefix of it; default: every run, in the order they ran)',
+  },
 ] as const satisfies readonly OptionSpec[]);
 
 export const recordDiffOptions = defineOptions('record diff', [

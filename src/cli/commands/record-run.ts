@@ -7,6 +7,7 @@ import { resolveForCommand } from '../options/resolve.js';
 import { toFixtureOptions } from './record-options.js';
 import { readRecording } from '../../conversation/record/read-recording.js';
 import { convertRecording } from '../../conversation/record/to-fixture.js';
+import { describeRun, runsOf, selectRun } from '../../conversation/record/runs.js';
 import { packageFiles } from '../../package-files.js';
 
 const SCHEMA = 'schemas/conversation.schema.json';
@@ -57,8 +58,17 @@ export async function runToFixture(
   const flags = resolveForCommand(ctx, toFixtureOptions, given);
   const path = resolve(ctx.cwd, file);
   const out = flags.out === undefined ? undefined : resolve(ctx.cwd, flags.out);
+  const all = await readRecording(path);
+  const records = flags.run === undefined ? all : selectRun(all, flags.run, file);
+  const runs = runsOf(all);
+  if (flags.run === undefined && runs.length > 1) {
+    // `--record` appends: a newcomer who recorded twice into session.ndjson gets both
+    ctx.stderr.write(
+      `${file} holds ${runs.length} runs, converted into one conversation in the order they ran: ${runs.map(describeRun).join(', ')}; --run <id> converts one\n`,
+    );
+  }
   const conversation = convertRecording({
-    records: await readRecording(path),
+    records,
     name: flags.name ?? `recorded ${basename(file, extname(file))}`,
     schema: schemaPathFor(out, ctx.cwd),
   });

@@ -15,11 +15,13 @@ so the conversation replays green. Hook events the platform sent become hook exp
 (event_name, agent, visitor contacts, the recorded reply as $reply) and the recorded replies
 the embedded hook-target's setup.hooks.replies; hook-triggering control calls (assign, rate,
 close, visitor update, offline form, calls) become control steps, and a chat closed in the
-agent console a close step.
+agent console a close step. --record appends: a file that holds several runs is converted
+in the order they ran (svc-cli says so and lists them), or one of them with --run <id>.
 
 Examples:
   $ svc-cli platform --record session.ndjson --integrator-url http://127.0.0.1:9000 --hook-url http://127.0.0.1:9200/hooks
   $ svc-cli record to-fixture session.ndjson --out fixtures/conversations/my-session.json
+  $ svc-cli record to-fixture session.ndjson --run 00c3 --out one-run.json   # one of its runs
   $ svc-cli replay fixtures/conversations/my-session.json`,
   run: {
     path: 'record-run',
