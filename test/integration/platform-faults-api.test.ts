@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../../src/clock.js';
 import { createMswPlatform } from '../../src/msw/index.js';
+import { createPlatform } from '../../src/platform/index.js';
 import { customerText, post, startPlatform } from '../helpers/platform.js';
 
 const message = (id: string, text = 'Hello') => ({
@@ -132,6 +133,33 @@ describe('PUT /_sim/faults with a bad plan', () => {
     // the plan in force stays
     expect((await control(faultsUrl, 'GET')).body).toEqual({ plan: { failFirst: 1 } });
     expect((await post(harness.channelUrl, message('m-1'))).status).toBe(500);
+  });
+});
+
+describe('/_sim/faults from an admitted page (--allow-origin)', () => {
+  it('answers the preflight of a PUT and a DELETE', async () => {
+    const origin = 'http://localhost:5173';
+    const platform = createPlatform({ clock: createVirtualClock() });
+    try {
+      const server = await platform.listen({ port: 0, access: { allowOrigins: [origin] } });
+      const preflight = await fetch(`${server.url}/_sim/faults`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'PUT' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-methods')).toBe(
+        'GET, POST, PUT, DELETE, OPTIONS',
+      );
+      const put = await fetch(`${server.url}/_sim/faults`, {
+        method: 'PUT',
+        headers: { origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ fault: 'hang' }),
+      });
+      expect(put.status).toBe(200);
+      expect(put.headers.get('access-control-allow-origin')).toBe(origin);
+    } finally {
+      await platform.close();
+    }
   });
 });
 
