@@ -9,10 +9,13 @@ export {
 export {
   createFaultInjector,
   createRandom,
+  isEmptyPlan,
   messageKeyOf,
+  switchFaults,
   type FaultPlan,
   type FaultDecision,
   type FaultInjector,
+  type FaultSwitch,
 } from './plan.js';
 export { answerOnWire, waitOnWire } from './apply.js';
 export {
@@ -23,4 +26,11 @@ export {
   type InjectedEffect,
 } from './step.js';
 export type { AppliedReply, FaultContext, NormalReply } from './reply.js';
-export { checkFaultPlan, loadFaultPlan, faultPlanSchema } from './plan-file.js';
+export {
+  checkFaultPlan,
+  loadFaultPlan,
+  faultPlanSchema,
+  faultPlanBodySchema,
+  faultPlanText,
+  type FaultPlanText,
+} from './plan-file.js';

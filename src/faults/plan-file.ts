@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { SvcError, systemReason } from '../errors.js';
-import { FAULT_SYNTAX, parseFault, type Fault } from './fault.js';
+import { FAULT_SYNTAX, describeFault, parseFault, type Fault } from './fault.js';
 import type { FaultPlan } from './plan.js';
 
 /** A fault written as flag syntax ("status:503") in a plan file or fixture. */
@@ -43,6 +43,45 @@ export const faultPlanSchema = z
   .strict()
   .describe(`svc-cli fault plan. Faults use the --fault syntax: ${FAULT_SYNTAX}`);
 
+/** A plan's fields that are set (a parsed plan has its unset ones as undefined). */
+const setFieldsOf = (plan: Record<string, unknown>): FaultPlan =>
+  Object.fromEntries(Object.entries(plan).filter(([, v]) => v !== undefined));
+
+/**
+ * A fault plan sent to the control API (`PUT /_sim/faults`): a plan file's fields, its
+ * `version` optional; parsed, the plan its fields set.
+ * @example faultPlanBodySchema.parse({ fault: 'status:503', rate: 0.5 }) // { fault: { kind: 'status', status: 503 }, rate: 0.5 }
+ */
+export const faultPlanBodySchema = z
+  .object({
+    $schema: z.string().optional(),
+    version: z.literal(1).optional(),
+    ...faultPlanFields(faultSchema),
+  })
+  .strict()
+  .transform(({ $schema: _s, version: _v, ...plan }) => setFieldsOf(plan));
+
+/** A plan as a plan file writes it: its faults in the --fault syntax. */
+export interface FaultPlanText extends Omit<FaultPlan, 'failWith' | 'fault' | 'sequence'> {
+  failWith?: string;
+  fault?: string;
+  sequence?: string[];
+}
+
+/**
+ * A plan with its faults in the --fault syntax, as a plan file or `PUT /_sim/faults` takes it
+ * back (the control API's answers).
+ * @example faultPlanText({ fault: { kind: 'status', status: 503 }, rate: 0.5 }) // { rate: 0.5, fault: 'status:503' }
+ */
+export function faultPlanText(plan: FaultPlan): FaultPlanText {
+  const { failWith, fault, sequence, ...rest } = plan;
+  const text: FaultPlanText = { ...rest };
+  if (failWith) text.failWith = describeFault(failWith);
+  if (fault) text.fault = describeFault(fault);
+  if (sequence) text.sequence = sequence.map(describeFault);
+  return text;
+}
+
 /** A plan's problems, each as `path: message`. */
 const issueList = (error: z.ZodError): string =>
   error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
@@ -76,7 +115,7 @@ export async function loadFaultPlan(file: string): Promise<FaultPlan> {
     );
   }
   const { $schema: _s, version: _v, ...plan } = parsed.data;
-  return Object.fromEntries(Object.entries(plan).filter(([, v]) => v !== undefined));
+  return setFieldsOf(plan);
 }
 
 /** A fault as an object (the library API: msw's `faults`, `setFaults`). */

@@ -37,6 +37,33 @@ export interface FaultInjector {
   decide(key: string): FaultDecision;
 }
 
+/**
+ * The fault plan in force where it can be replaced while serving (`PUT /_sim/faults`,
+ * `Platform.setFaults`, msw's `setFaults`): the fault step reads `injector` per request, so
+ * undefined (no plan) costs it one check.
+ */
+export interface FaultSwitch {
+  injector: FaultInjector | undefined;
+}
+
+/** Whether a plan says nothing (every field unset): no plan at all. */
+export const isEmptyPlan = (plan: FaultPlan): boolean =>
+  !Object.values(plan).some((value) => value !== undefined);
+
+/**
+ * Puts a plan in force (attempt counts start again), or none (undefined, or an empty plan);
+ * answers the plan that was in force before (undefined: none).
+ * @example const before = switchFaults(core.faults, { failFirst: 1 });
+ */
+export function switchFaults(
+  faults: FaultSwitch,
+  plan: FaultPlan | undefined,
+): FaultPlan | undefined {
+  const before = faults.injector?.plan;
+  faults.injector = plan === undefined || isEmptyPlan(plan) ? undefined : createFaultInjector(plan);
+  return before;
+}
+
 const NONE: Fault = { kind: 'none' };
 const DEFAULT_FAIL: Fault = { kind: 'status', status: 500 };
 /** Attempts are remembered for this many distinct messages (bounded memory). */

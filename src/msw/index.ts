@@ -16,7 +16,7 @@ import { SvcError } from '../errors.js';
 import {
   checkFaultPlan,
   createFaultInjector,
-  type FaultInjector,
+  type FaultSwitch,
   type FaultPlan,
 } from '../faults/index.js';
 import { createJournal, type ExchangeRecord } from '../journal/index.js';
@@ -137,11 +137,11 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
   const received: ReceivedRequest[] = [];
   const events: PlatformEvent[] = [];
   core.on((event) => events.push(event));
-  const injector: FaultInjector = createFaultInjector(
+  // the core's plan, which `PUT /_sim/faults` through these handlers replaces too
+  core.faults.injector = createFaultInjector(
     checkFaultPlan(faults ?? {}, 'createMswPlatform({ faults })'),
   );
-  const faulting = { injector };
-  const run = mswPipeline(faulting, received, bodyLimit ?? DEFAULT_BODY_LIMIT);
+  const run = mswPipeline(core.faults, received, bodyLimit ?? DEFAULT_BODY_LIMIT);
   // the platform's fetch face (src/http/fetch-adapter.ts): the wire its answer goes on
   const face = serveFetch((request, wire) =>
     run({
@@ -174,7 +174,7 @@ export function createMswPlatform(options: MswPlatformOptions): MswPlatform {
     events,
     journal: () => core.journal.entries(),
     setFaults(plan) {
-      faulting.injector = createFaultInjector(checkFaultPlan(plan, 'setFaults'));
+      core.faults.injector = createFaultInjector(checkFaultPlan(plan, 'setFaults'));
     },
     sendAgentMessage: (input) => sendAgentMessage(core, input),
     setAgentsOnline: (online) => setAgentsOnline(core, online),
@@ -202,10 +202,11 @@ interface MswContext extends PlatformContext, MswFaultContext {
  * body is read within the same limit as over a socket, so a client sees the same 413.
  */
 function mswPipeline(
-  faulting: { injector: FaultInjector },
+  faulting: FaultSwitch,
   received: ReceivedRequest[],
   bodyLimit: number,
 ): Next<MswContext> {
+  const noPlan = createFaultInjector(); // every request is listed in `received`, plan or none
   return compose<MswContext>(
     [
       bodyStep<MswContext>({
@@ -213,7 +214,7 @@ function mswPipeline(
         wants: (ctx) => ctx.method !== 'GET' && ctx.method !== 'HEAD',
         read: (ctx, limit, then) => void readRequestBody(ctx.fetched, limit).then(then),
       }),
-      mswFaults<MswContext>(() => faulting.injector, received),
+      mswFaults<MswContext>(() => faulting.injector ?? noPlan, received),
       journalPlatform<MswContext>('msw'),
     ],
     handleWith<MswContext>((ctx, answer) => {

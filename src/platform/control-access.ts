@@ -109,7 +109,10 @@ export function createControlGuard(
           status: 204,
           headers: {
             'access-control-allow-origin': cors,
-            'access-control-allow-methods': 'GET, POST, OPTIONS',
+            // the control API replaces and clears with PUT and DELETE (/_sim/faults)
+            'access-control-allow-methods': pageScript
+              ? 'GET, POST, OPTIONS'
+              : 'GET, POST, PUT, DELETE, OPTIONS',
             'access-control-allow-headers': 'content-type, authorization, last-event-id',
             'access-control-max-age': '600',
             vary: 'Origin',

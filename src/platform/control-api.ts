@@ -9,6 +9,14 @@ import type { PlatformRequest, PlatformResponse, PlatformService } from './types
 import type { Route } from './router.js';
 import { controlOk, controlTarget, parseControlBody } from './control-kit.js';
 import { compact } from '../compact.js';
+import {
+  faultPlanBodySchema,
+  faultPlanText,
+  isEmptyPlan,
+  switchFaults,
+  type FaultPlan,
+  type FaultPlanText,
+} from '../faults/index.js';
 
 const target = controlTarget;
 const messageBody = z.object({
@@ -55,6 +63,7 @@ function controlRoutes(core: PlatformCore): Route[] {
   return [
     ...stateRoutes(core),
     ...agentRoutes(core),
+    ...faultRoutes(core),
     {
       method: 'GET',
       path: '/_sim/journal',
@@ -157,6 +166,39 @@ function agentRoutes(core: PlatformCore): Route[] {
         else channel.integratorUrl = body.url.replace(/\/+$/, '');
         return controlOk(core.channelInfo(channel));
       },
+    },
+  ];
+}
+
+/** The plan as the control API answers it (a plan file's syntax); null: no plan in force. */
+const planText = (plan: FaultPlan | undefined): FaultPlanText | null =>
+  plan === undefined || isEmptyPlan(plan) ? null : faultPlanText(plan);
+
+/**
+ * The fault plan on the interfaces (src/platform/faults.ts), switched while serving as
+ * WireMock's admin API does: read, replaced (a plan file's fields, `version` optional; attempt
+ * counts start again; `{}` is no plan) or cleared; an answer names the plan in force and the
+ * one before. The control API itself is never faulted.
+ */
+function faultRoutes(core: PlatformCore): Route[] {
+  const answer = (before: FaultPlan | undefined): PlatformResponse =>
+    controlOk({ plan: planText(core.faults.injector?.plan), before: planText(before) });
+  return [
+    {
+      method: 'GET',
+      path: '/_sim/faults',
+      handler: () => controlOk({ plan: planText(core.faults.injector?.plan) }),
+    },
+    {
+      method: 'PUT',
+      path: '/_sim/faults',
+      handler: (request) =>
+        answer(switchFaults(core.faults, parseControlBody(faultPlanBodySchema, request))),
+    },
+    {
+      method: 'DELETE',
+      path: '/_sim/faults',
+      handler: () => answer(switchFaults(core.faults, undefined)),
     },
   ];
 }

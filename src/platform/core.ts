@@ -24,6 +24,7 @@ import {
 import type { PlatformRequest, PlatformResponse, PlatformService, Route } from './types.js';
 import { createChatLifecycle, type AutoCloseReason, type ChatLimits } from './chat-lifecycle.js';
 import type { SvcError } from '../errors.js';
+import type { FaultSwitch } from '../faults/plan.js';
 import { createEventHistory, type EventHistory } from './event-history.js';
 import { createServiceTable, type ServiceTable } from './service-table.js';
 import { keepAbortListener } from '../io/on-abort.js';
@@ -118,6 +119,11 @@ export interface PlatformCore {
   /** the newest events, numbered, when `eventHistory` asked for them */
   readonly history: EventHistory | undefined;
   /**
+   * the fault plan on the interfaces in force (src/platform/faults.ts): `createPlatform({
+   * faults })` sets it, `PUT /_sim/faults` and `Platform.setFaults` replace it while serving
+   */
+  readonly faults: FaultSwitch;
+  /**
    * Announces an event to every listener; a plain function, so it can be passed as is. A
    * moment of the chat lifecycle goes through `moment()` instead (its hooks decide first).
    */
@@ -210,6 +216,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
 
   const core: PlatformCore = {
     history: events.history,
+    faults: { injector: undefined },
     clock,
     journal,
     state,

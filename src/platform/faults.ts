@@ -1,6 +1,8 @@
 /**
  * The fault plan on the platform's own interfaces (`platform --fault ...`,
- * `createPlatform({ faults })`): the request pipeline's one fault step (src/faults/step.ts)
+ * `createPlatform({ faults })`, replaced while serving by `PUT /_sim/faults` and
+ * `Platform.setFaults`; the plan in force is the core's `faults`): the request pipeline's one
+ * fault step (src/faults/step.ts)
  * in the socket pipeline and the wire pipeline (in process, the fetch face) of
  * `http-adapter.ts`, written on the exchange's reply wire with `answerOnWire` as the roles
  * write theirs. Only the interfaces are faulted (the channel, the bot API, the widget channel's
@@ -16,7 +18,6 @@ import {
   messageKeyOf,
   waitOnWire,
   type FaultDecision,
-  type FaultInjector,
   type InjectedEffect,
 } from '../faults/index.js';
 import { after, type Middleware, type PipelineContext } from '../http/pipeline.js';
@@ -167,29 +168,30 @@ function announce(ctx: PlatformFaultContext): void {
 }
 
 /**
- * The platform's fault step, composed only when a plan is given: decides per request (the
- * message's id, else the method and path, counts the attempts), waits the delay on the
- * protocol clock, then answers in place of the core or lets it answer; a faulted request is
- * announced once answered.
- * @example compose([bodyStep(...), journalPlatform(), platformFaults(injector, io)], handleWith(respond))
+ * The platform's fault step, in every adapter's pipeline: with no plan in force (the core's
+ * `faults`) one check and the core answers; else it decides per request (the message's id,
+ * else the method and path, counts the attempts), waits the delay on the protocol clock,
+ * then answers in place of the core or lets it answer; a faulted request is announced once
+ * answered.
+ * @example compose([bodyStep(...), journalPlatform(), platformFaults(io)], handleWith(respond))
  */
 export function platformFaults<C extends PlatformFaultContext>(
-  injector: FaultInjector,
   io: PlatformFaultIo<C>,
 ): Middleware<C> {
-  const step = faultStepOf(injector, io);
-  return (ctx, next) => after(step(ctx, next), () => announce(ctx));
+  const step = faultStepOf(io);
+  return (ctx, next) =>
+    ctx.core.faults.injector === undefined
+      ? next(ctx)
+      : after(step(ctx, next), () => announce(ctx));
 }
 
 /** The one fault step (src/faults/step.ts) with the platform's adapter. */
-function faultStepOf<C extends PlatformFaultContext>(
-  injector: FaultInjector,
-  io: PlatformFaultIo<C>,
-): Middleware<C> {
+function faultStepOf<C extends PlatformFaultContext>(io: PlatformFaultIo<C>): Middleware<C> {
   return faultStep<C>({
     decide(ctx) {
       const { request, body } = ctx;
-      if (!isFaultable(request, body)) return undefined;
+      const injector = ctx.core.faults.injector;
+      if (injector === undefined || !isFaultable(request, body)) return undefined;
       const key = body?.ok
         ? messageKeyOf(body.json, body.raw)
         : `${request.method} ${request.path}`;

@@ -45,7 +45,7 @@ import {
   type ControlVerdict,
 } from './control-access.js';
 import { journalStep, type ExchangeInput } from '../journal/index.js';
-import type { FaultDecision, FaultInjector } from '../faults/index.js';
+import type { FaultDecision } from '../faults/index.js';
 import { platformFaults, type AppliedFault, type PlatformFaultIo } from './faults.js';
 import { socketWire } from '../http/wire.js';
 
@@ -63,11 +63,6 @@ export interface ServePlatformOptions {
   allowedHosts?: readonly string[] | undefined;
   /** who may use /_sim/ beside the server's own origin, and its token (control-access.ts) */
   access?: ControlAccessOptions | undefined;
-  /**
-   * the fault plan on the interfaces (`createFaultInjector(plan)`, src/platform/faults.ts);
-   * none: the pipeline has no fault step
-   */
-  faults?: FaultInjector | undefined;
 }
 
 type Guard = (request: PlatformRequest) => ControlVerdict;
@@ -78,7 +73,7 @@ export async function servePlatform(
   options: ServePlatformOptions = {},
 ): Promise<RunningServer> {
   const guard = createControlGuard(options.access ?? {}, options.tls !== undefined);
-  const run = socketPipeline(options.bodyLimit, options.faults);
+  const run = socketPipeline(options.bodyLimit);
   const server = await startServer({
     ...listenAt(options),
     ...(options.portFlag ? { portFlag: options.portFlag } : {}),
@@ -118,7 +113,7 @@ export interface PlatformContext extends PipelineContext {
   answered?: PlatformResponse | undefined;
   /** the answer's body as sent */
   text?: string;
-  /** the fault plan's decision (with a plan only) */
+  /** the fault plan's decision (with a plan in force only) */
   decision?: FaultDecision | undefined;
   /** the fault applied, for the journal (src/platform/faults.ts) */
   fault?: AppliedFault | undefined;
@@ -239,16 +234,14 @@ export function handleWith<C extends PlatformContext>(
 
 /**
  * The socket's pipeline, composed once: control guard, body within the limit, journal, the
- * fault plan when one is given (src/platform/faults.ts), the core. Callbacks rather than
- * awaits: a synchronous route (the channel's ingest) is answered and journaled in the turn its
- * body arrived, with no promise hop but the body's (part of the ingest bench); so the journal
- * step sits inside the body step, and the guard's refusals, answered before any body, go
- * through a journal step of their own. Without a plan there is no fault step at all.
+ * fault plan (src/platform/faults.ts), the core. Callbacks rather than awaits: a synchronous
+ * route (the channel's ingest) is answered and journaled in the turn its body arrived, with no
+ * promise hop but the body's (part of the ingest bench); so the journal step sits inside the
+ * body step, and the guard's refusals, answered before any body, go through a journal step of
+ * their own. With no plan in force (the core's `faults`, which `PUT /_sim/faults` switches)
+ * the fault step is one check.
  */
-function socketPipeline(
-  bodyLimit: number | undefined,
-  faults: FaultInjector | undefined,
-): Next<SocketContext> {
+function socketPipeline(bodyLimit: number | undefined): Next<SocketContext> {
   return compose<SocketContext>(
     [
       guardStep(),
@@ -258,7 +251,7 @@ function socketPipeline(
         read: (ctx, limit, then) => void readJsonBodyThen(ctx.req, { limit }, then),
       }),
       journalPlatform<SocketContext>(),
-      ...(faults ? [platformFaults(faults, SOCKET_FAULTS)] : []),
+      platformFaults(SOCKET_FAULTS),
     ],
     handleWith(respondSocket),
   );
@@ -363,13 +356,10 @@ const WIRE_FAULTS: PlatformFaultIo<WireContext> = {
 
 /**
  * The pipeline without a socket, composed once per adapter: the body within the limit, the
- * journal, the fault plan when one is given, the core; the same as the socket's but the guard
- * (no cross-origin caller: the caller is this process).
+ * journal, the fault plan in force, the core; the same as the socket's but the guard (no
+ * cross-origin caller: the caller is this process).
  */
-function wirePipeline(
-  bodyLimit: number | undefined,
-  faults: FaultInjector | undefined,
-): Next<WireContext> {
+function wirePipeline(bodyLimit: number | undefined): Next<WireContext> {
   return compose<WireContext>(
     [
       bodyStep<WireContext>({
@@ -378,17 +368,15 @@ function wirePipeline(
         read: (ctx, limit, then) => ctx.read(limit, then),
       }),
       journalPlatform<WireContext>(),
-      ...(faults ? [platformFaults(faults, WIRE_FAULTS)] : []),
+      platformFaults(WIRE_FAULTS),
     ],
     handleWith(respondOnWire),
   );
 }
 
-/** What the wire adapters take: the body limit, and the fault plan's injector. */
+/** What the wire adapters take: the body limit (the fault plan is the core's `faults`). */
 export interface WireAdapterOptions {
   bodyLimit?: number | undefined;
-  /** the fault plan on the interfaces (src/platform/faults.ts); none: no fault step */
-  faults?: FaultInjector | undefined;
 }
 
 /** A request without a socket as the pipeline takes it: `target` is its path and query. */
@@ -420,7 +408,7 @@ function wireContext(
  * @example const mounted = mountPlatform(core); await postJson({ url: `${core.baseUrl}/_sim/state`, ... });
  */
 export function mountPlatform(core: PlatformCore, options: WireAdapterOptions = {}): Mounted {
-  const run = wirePipeline(options.bodyLimit, options.faults);
+  const run = wirePipeline(options.bodyLimit);
   const mounted = mountInProcess(
     'platform',
     (incoming, wire) =>
@@ -439,7 +427,7 @@ export function mountPlatform(core: PlatformCore, options: WireAdapterOptions = 
  * @example const face = platformFetch(core); const res = await face.fetch(new Request(`${url}/_sim/state`));
  */
 export function platformFetch(core: PlatformCore, options: WireAdapterOptions = {}): FetchFace {
-  const run = wirePipeline(options.bodyLimit, options.faults);
+  const run = wirePipeline(options.bodyLimit);
   return serveFetch(
     (request, wire) => {
       const url = new URL(request.url);

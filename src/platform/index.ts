@@ -14,7 +14,7 @@ import { createHookService, type HookServiceOptions } from './hooks/hook-service
 import { createHookControl } from './hooks/control.js';
 import { createWidgetService } from './widget/service.js';
 import type { PlatformService } from './types.js';
-import { checkFaultPlan, createFaultInjector, type FaultPlan } from '../faults/index.js';
+import { checkFaultPlan, switchFaults, type FaultPlan } from '../faults/index.js';
 
 export interface PlatformOptions extends PlatformCoreOptions {
   /** attach a bot provider (interface B): the bot service is registered on the core */
@@ -35,7 +35,8 @@ export interface PlatformOptions extends PlatformCoreOptions {
    * the fault plan on the platform's interfaces, as `platform --fault ...` (the same plan as
    * `listen --fault-plan`): the channel, the bot API and the widget channel's events answer
    * 503s, resets, hangs, slow bodies or delays; the control API (`/_sim/`) and the web console
-   * never. One plan for `listen()`, `mount()` and `fetch` (attempts counted across them).
+   * never. One plan for `listen()`, `mount()` and `fetch` (attempts counted across them);
+   * `setFaults` and `PUT /_sim/faults` replace it while serving.
    * @example createPlatform({ faults: { failFirst: 2, failWith: { kind: 'status', status: 503 } } })
    */
   faults?: FaultPlan | undefined;
@@ -58,6 +59,13 @@ export interface Platform {
    * @example const res = await platform.fetch(new Request(channelUrl, { method: 'POST', body }));
    */
   readonly fetch: (request: Request) => Promise<Response>;
+  /**
+   * Replaces the fault plan on the interfaces (attempt counts start again), as msw's
+   * `setFaults` and `PUT /_sim/faults`; `{}` or undefined: no faults. Checked as
+   * `createPlatform({ faults })` is: a typo is an input error naming the field.
+   * @example platform.setFaults({ fault: { kind: 'status', status: 503 }, rate: 0.5, seed: 7 });
+   */
+  setFaults(plan: FaultPlan | undefined): void;
   /**
    * Stops serving, gives in-flight deliveries `graceMs` (default 0) to end, interrupts the
    * rest (journaled as `interrupted`), flushes and closes the journal.
@@ -93,8 +101,9 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
   registerPlatformServices(core, options);
   let server: RunningServer | Mounted | undefined;
   const bodyLimit = options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit };
-  const injector = faultInjectorOf(options.faults);
-  const adapters = { ...bodyLimit, ...(injector ? { faults: injector } : {}) };
+  if (options.faults !== undefined)
+    switchFaults(core.faults, checkFaultPlan(options.faults, 'createPlatform({ faults })'));
+  const adapters = bodyLimit;
   const face = platformFetch(core, adapters);
   return {
     core,
@@ -109,6 +118,9 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
       return mounted;
     },
     fetch: face.fetch,
+    setFaults(plan) {
+      switchFaults(core.faults, plan === undefined ? undefined : checkFaultPlan(plan, 'setFaults'));
+    },
     async close(graceMs = 0) {
       face.close();
       const closing = server?.close(Math.max(500, graceMs));
@@ -117,14 +129,6 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
       core.journal.close();
     },
   };
-}
-
-/** The plan's injector, or none for no plan (an empty one included: no fault step at all). */
-function faultInjectorOf(plan: FaultPlan | undefined) {
-  if (plan === undefined) return undefined;
-  const checked = checkFaultPlan(plan, 'createPlatform({ faults })');
-  const given = Object.values(checked).some((value) => value !== undefined);
-  return given ? createFaultInjector(checked) : undefined;
 }
 
 export {

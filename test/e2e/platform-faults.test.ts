@@ -54,6 +54,44 @@ describe('svc-cli platform --fault (spawned)', () => {
     expect(recorded[0]?.notes).toContain('fault: status:503');
   });
 
+  it('switches its faults on and off through /_sim/faults, without a restart', async () => {
+    const platform = spawnCli(['platform', '--port', '0', '--no-console', '--json']);
+    const listening = await platform.next(listeningOf);
+    const channelUrl = (listening.channels as Json[])[0]!.url as string;
+    const faults = `${listening.url as string}/_sim/faults`;
+    const say = async (id: string): Promise<number> =>
+      (
+        await fetch(channelUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            sender: { id: 'c-1' },
+            message: { type: 'text', text: 'hi', id },
+          }),
+        })
+      ).status;
+    expect(await say('m-1')).toBe(200);
+    const put = await fetch(faults, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ fault: 'status:503', rate: 1, seed: 7 }),
+    });
+    expect(await put.json()).toEqual({
+      plan: { fault: 'status:503', rate: 1, seed: 7 },
+      before: null,
+    });
+    expect(await say('m-2')).toBe(503);
+    // as curl -X DELETE -H 'content-type: application/json' sends it: no body
+    const cleared = await fetch(faults, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(cleared.status).toBe(200);
+    expect(await say('m-3')).toBe(200);
+    platform.child.kill('SIGINT');
+    expect(await platform.exit).toBe(130);
+  });
+
   it('refuses --fault-rate without --fault with exit 2 and an example', async () => {
     const bad = spawnCli(['platform', '--port', '0', '--fault-rate', '0.3', '--no-console']);
     expect(await bad.exit).toBe(2);

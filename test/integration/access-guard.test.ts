@@ -31,9 +31,14 @@ function send(
   options: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
+    // a body is framed: node's client chunks a POST or PUT body but sends a DELETE one unframed
+    const framing =
+      options.body === undefined
+        ? {}
+        : { 'content-length': String(Buffer.byteLength(options.body)) };
     const req = httpRequest(
       url,
-      { method: options.method ?? 'GET', headers: options.headers ?? {} },
+      { method: options.method ?? 'GET', headers: { ...framing, ...options.headers } },
       (res) => {
         let text = '';
         res.setEncoding('utf8');

@@ -6,7 +6,11 @@ import {
   createFaultInjector,
   describeFault,
   faultEffect,
+  faultPlanBodySchema,
+  faultPlanText,
   faultStep,
+  switchFaults,
+  type FaultSwitch,
   type FaultDecision,
   messageKeyOf,
   parseFault,
@@ -62,6 +66,35 @@ describe('createFaultInjector', () => {
     expect(messageKeyOf({ message: { id: 'm-1' } }, 'raw')).toBe('id:m-1');
     expect(messageKeyOf({ message: {} }, 'a')).toMatch(/^sha1:/);
     expect(messageKeyOf({}, 'a')).not.toBe(messageKeyOf({}, 'b'));
+  });
+});
+
+describe('a plan switched while serving (PUT /_sim/faults)', () => {
+  it('reads back what it was given: faultPlanText is the body PUT takes', () => {
+    const body = {
+      delayMs: 20,
+      failFirst: 1,
+      failWith: 'status:502',
+      fault: 'error:busy:try later',
+      rate: 0.25,
+      seed: 7,
+      sequence: ['none', 'reset', 'hang', 'bad-json', 'slow-body:300'],
+    };
+    const plan = faultPlanBodySchema.parse({ version: 1, ...body });
+    expect(plan.fault).toEqual({ kind: 'error', code: 'busy', message: 'try later' });
+    expect(faultPlanText(plan)).toEqual(body);
+    expect(faultPlanBodySchema.parse({})).toEqual({});
+  });
+
+  it('starts attempt counts again and answers the plan before; {} is no plan', () => {
+    const faults: FaultSwitch = { injector: undefined };
+    expect(switchFaults(faults, { failFirst: 1 })).toBeUndefined();
+    expect(faults.injector?.decide('m-1').fault.kind).toBe('status');
+    expect(faults.injector?.decide('m-1').fault.kind).toBe('none');
+    expect(switchFaults(faults, { failFirst: 1 })).toEqual({ failFirst: 1 });
+    expect(faults.injector?.decide('m-1').fault.kind).toBe('status');
+    expect(switchFaults(faults, {})).toEqual({ failFirst: 1 });
+    expect(faults.injector).toBeUndefined();
   });
 });
 

@@ -53,7 +53,9 @@ platform's interfaces as they do on listen: customer messages (spec 4.1), status
 the bot API and the widget channel's events answer 503s, resets, hangs, slow bodies or
 delays; the control API (/_sim/) and the web console never. A faulted request does not reach
 the simulator (no chat opened, no message counted) but a delay or a slow body, which answer
-normally; each is journaled with a note naming its fault.
+normally; each is journaled with a note naming its fault. While it serves, PUT /_sim/faults
+puts a plan in force (a --fault-plan file's fields), GET reads it and DELETE clears it: a test
+suite switches faults between its tests without a restart.
 
 Examples:
   $ svc-cli platform --integrator-url http://127.0.0.1:9000/agent-messages
