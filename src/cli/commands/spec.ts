@@ -7,6 +7,7 @@
  * imported when it runs (start-up is a feature).
  */
 import { Argument, type Command } from 'commander';
+import { fitHelpText, helpWidth } from '../help-text.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
@@ -161,8 +162,14 @@ export function addCommand(parent: Command, spec: CommandSpec, ctx: CliContext):
   for (const argument of spec.arguments ?? []) command.addArgument(createArgument(argument));
   if (spec.options) addOptions(command, spec.options);
   if (spec.allowUnknownOption) command.allowUnknownOption();
-  if (typeof spec.helpAfter === 'string') command.addHelpText('after', spec.helpAfter);
-  else if (spec.helpAfter) command.addHelpText('after', spec.helpAfter);
+  const after = spec.helpAfter;
+  if (after !== undefined) {
+    // fitted to the terminal when shown (help-text.ts)
+    const width = (): number => helpWidth(ctx.stdout);
+    command.addHelpText('after', (context) =>
+      fitHelpText(typeof after === 'string' ? after : after(context), width()),
+    );
+  }
   spec.configure?.(command);
   if (spec.run) command.action(runAction(ctx, spec, spec.run));
   for (const sub of spec.subcommands ?? []) addCommand(command, sub, ctx);

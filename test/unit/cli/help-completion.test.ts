@@ -72,7 +72,7 @@ describe('usage errors say their code and hint, as with --json', () => {
     expect(main.stdout()).toMatch(/5 the machine failed\s+under the run/);
     const platform = createTestContext({ cwd });
     expect(await runInProcess(platform, ['platform', '--help'])).toBe(0);
-    expect(platform.stdout()).toContain('control API under /_sim/ (docs/platform.md)');
+    expect(platform.stdout()).toMatch(/control API\s+under\s+\/_sim\/\s+\(docs\/platform\.md\)/);
   });
 });
 
