@@ -99,6 +99,28 @@ async function subscribeEvents(
 }
 
 /**
+ * The time scale a running svc simulator reports (`GET /_sim/state`), or undefined when it
+ * cannot be read (the conversations then fail on their own, saying why): a replay whose clock
+ * runs at another scale waits for the simulator's timers (redelivery, the bot budget) at the
+ * wrong moments.
+ * @example await remoteTimeScale('http://127.0.0.1:8800') // 0.1
+ */
+export async function remoteTimeScale(
+  platformUrl: string,
+  controlToken?: string,
+): Promise<number | undefined> {
+  try {
+    const state = await requestJson(`${platformUrl.replace(/\/+$/, '')}/_sim/state`, {
+      token: controlToken,
+    });
+    const scale = (state.json as { timeScale?: unknown } | undefined)?.timeScale;
+    return state.status === 200 && typeof scale === 'number' ? scale : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Connects to a running svc simulator.
  * @example const world = await createRemoteWorld({ conversation, platformUrl: 'http://127.0.0.1:8800' });
  */

@@ -38,6 +38,18 @@ describe('svc-cli replay --platform-url', () => {
       /- 4\. expect integrator .*\n\s+skipped: with --platform-url the simulator talks to its own integrator/,
     );
     expect(run.stdout.trim().split('\n').at(-1)).toBe('1 passed, 0 failed');
+    expect(run.stderr).not.toContain('--time-scale');
+    // the same simulator at 0.1 replayed at 1: said once, before the run
+    const mismatched = await runCli([
+      'replay',
+      'fixtures/conversations/text-both-ways.json',
+      '--platform-url',
+      String(listening.url),
+    ]);
+    expect(mismatched.stderr).toContain(
+      `warning: the simulator at ${String(listening.url)} runs at --time-scale 0.1, this replay at 1`,
+    );
+    expect(mismatched.stderr.match(/warning: the simulator/g)).toHaveLength(1);
     expect(run.code).toBe(0);
     platform.child.kill('SIGINT');
     expect(await platform.exit).toBe(130);

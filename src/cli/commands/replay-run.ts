@@ -12,6 +12,7 @@ import { packageFiles } from '../../package-files.js';
 import { replayAll, usesRealPeer } from '../../conversation/replay-all.js';
 import { createRunProgress } from '../render/progress.js';
 import { createOutput } from '../render/output.js';
+import { remoteTimeScale } from '../../conversation/world-remote.js';
 import type { ConversationResult, ReplayPeers } from '../../conversation/runner.js';
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
 import { toJunit } from '../render/reporters/junit.js';
@@ -323,6 +324,7 @@ export async function runReplay(
   const plan = await planReplay(ctx, flags, reporter);
   const { every, loaded } = await loadConversations(ctx, plan, out, paths);
   if (loaded.length === 0) return EXIT_CODES.input;
+  await warnOfTimeScale(plan, out);
   const startedAt = performance.now();
   const { outcome, done } = await playConversations(ctx, plan, out, loaded);
   if (outcome === 'interrupted') {
@@ -343,6 +345,22 @@ export async function runReplay(
 }
 
 type ReplayFlags = Resolved<typeof replayOptions>;
+
+/**
+ * --platform-url: a simulator at another --time-scale than this replay fires its timers
+ * (redelivery, the bot budget) when this replay does not expect them; the run may pass or fail
+ * for that alone, so it is said once, before the first conversation.
+ */
+async function warnOfTimeScale(plan: ReplayPlan, out: Output): Promise<void> {
+  const { platformUrl, controlToken } = plan.peers;
+  if (platformUrl === undefined) return;
+  const theirs = await remoteTimeScale(platformUrl, controlToken);
+  const ours = plan.flags.timeScale ?? 1;
+  if (theirs === undefined || theirs === ours) return;
+  out.note(
+    `warning: the simulator at ${platformUrl} runs at --time-scale ${theirs}, this replay at ${ours}: its timers will not line up with the fixture's; run replay with --time-scale ${theirs}`,
+  );
+}
 
 /** The real peers the flags name; --platform-url replaces the other three. */
 function peersOf(flags: ReplayFlags): ReplayPeers {

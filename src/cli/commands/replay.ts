@@ -26,7 +26,7 @@ from GET <url>/_sim/state, agent, agents and close steps go through its control 
 expectations read GET <url>/_sim/events. That simulator talks to the integrator, bot and hook
 URLs it was started with, so integrator, bot and hook expectations and the fixture's
 setup.integrator / bot / hooks do not apply there: those expectations are skipped, with the
-reason. Give both sides the same --time-scale. A conversation with page steps is skipped
+reason. Give both sides the same --time-scale (replay warns when they differ). A conversation with page steps is skipped
 there.
 
 Page steps ({"page": {"say": "..."}}, {"page": {"call": "+49 ..."}}) attach the page-script
