@@ -4,8 +4,15 @@ import type { TracedConversation } from '../../trace/read.js';
 import { failedSpan } from '../../trace/otlp.js';
 import type { Violation } from '../../trace/invariants.js';
 
-/** Column width of one lane in the timeline. */
+/** Column width of one lane in the timeline; narrower below WIDE_FROM terminal columns. */
 const WIDTH = 12;
+const NARROW_WIDTH = 10;
+/**
+ * A timeline line is about 135 columns (offset, gap, five lanes, the exchange): a terminal
+ * narrower than this gets narrower lanes and the exchange on a line of its own (an 80-column
+ * terminal broke every line in two, lane header included). Not a terminal: the wide layout.
+ */
+export const WIDE_FROM = 130;
 const LANE_TITLES: Record<Lane, string> = {
   integrator: 'integrator',
   platform: 'platform',
@@ -15,21 +22,22 @@ const LANE_TITLES: Record<Lane, string> = {
 };
 
 const secs = (ms: number): string => `${(ms / 1000).toFixed(3)} s`;
-const center = (lane: Lane): number => LANES.indexOf(lane) * WIDTH + Math.floor(WIDTH / 2);
+const center = (lane: Lane, width = WIDTH): number =>
+  LANES.indexOf(lane) * width + Math.floor(width / 2);
 
 /**
  * The lanes of one exchange: a line from the party's lane to the platform's, the arrow head
  * at the receiving end (`○────▶●` a request the platform served, `●────▶○` one it sent).
  */
-export function laneArt(span: TraceSpan): string {
-  const cells = Array.from({ length: LANES.length * WIDTH }, () => ' ');
-  for (const lane of LANES) cells[center(lane)] = '┆';
-  const platform = center('platform');
+export function laneArt(span: TraceSpan, width = WIDTH): string {
+  const cells = Array.from({ length: LANES.length * width }, () => ' ');
+  for (const lane of LANES) cells[center(lane, width)] = '┆';
+  const platform = center('platform', width);
   if (span.lane === 'platform') {
     cells[platform] = '●';
     return cells.join('').trimEnd();
   }
-  const party = center(span.lane);
+  const party = center(span.lane, width);
   const [from, to] = span.direction === 'in' ? [party, platform] : [platform, party];
   const step = to > from ? 1 : -1;
   for (let i = from; i !== to; i += step) cells[i] = '─';
@@ -67,12 +75,18 @@ export function conversationHeading(c: TracedConversation): string {
  * exchange, the gap since the exchange before, attempts, and each exchange's cause.
  * @example for (const line of formatTimeline(conversation, chalk)) out.line(line);
  */
-export function formatTimeline(c: TracedConversation, chalk: ChalkInstance): string[] {
+export function formatTimeline(
+  c: TracedConversation,
+  chalk: ChalkInstance,
+  columns = Number.POSITIVE_INFINITY,
+): string[] {
+  const narrow = columns < WIDE_FROM;
+  const width = narrow ? NARROW_WIDTH : WIDTH;
   const lines = [chalk.bold(conversationHeading(c))];
-  const heads = Array.from({ length: LANES.length * WIDTH }, () => ' ');
+  const heads = Array.from({ length: LANES.length * width }, () => ' ');
   for (const lane of LANES) {
     const title = LANE_TITLES[lane];
-    const at = Math.max(0, center(lane) - Math.floor(title.length / 2));
+    const at = Math.max(0, center(lane, width) - Math.floor(title.length / 2));
     for (let i = 0; i < title.length; i++) heads[at + i] = title[i] ?? ' ';
   }
   lines.push(
@@ -93,10 +107,14 @@ export function formatTimeline(c: TracedConversation, chalk: ChalkInstance): str
         : chalk.dim(` ← #${s.cause}${s.causeBy === 'inferred' ? '' : ' (recorded)'}`);
     const outcome = outcomeOf(s);
     const paint = failedSpan(s) ? chalk.red : s.accepted ? chalk.green : (t: string) => t;
+    const times = `  ${`+${secs(s.startMs - start)}`.padStart(9)}  ${(gap > 0 ? `+${secs(gap)}` : '').padStart(9)}  `;
+    const exchange = `#${s.seq} ${s.name}${attempt}${quote(s.text)} ${paint(outcome)}${cause}`;
+    if (narrow) {
+      lines.push(`${times}${paint(laneArt(s, width))}`.trimEnd(), `    ${exchange}`.trimEnd());
+      continue;
+    }
     const art = laneArt(s).padEnd(LANES.length * WIDTH);
-    lines.push(
-      `  ${`+${secs(s.startMs - start)}`.padStart(9)}  ${(gap > 0 ? `+${secs(gap)}` : '').padStart(9)}  ${paint(art)} #${s.seq} ${s.name}${attempt}${quote(s.text)} ${paint(outcome)}${cause}`.trimEnd(),
-    );
+    lines.push(`${times}${paint(art)} ${exchange}`.trimEnd());
   }
   return lines;
 }
