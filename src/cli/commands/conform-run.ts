@@ -257,7 +257,7 @@ function conformListeners(
     else if (!result.ok) tally.failed++;
     progress.around(() => {
       if (pretty) {
-        out.line(formatConversation(result, out.chalk));
+        out.line(formatConversation(result, out.chalk, out.columns));
         for (const step of result.steps)
           out.line(formatStep(step, out.chalk, { skipReasons: true }));
       } else if (reporter === 'json' && !flags.out) {

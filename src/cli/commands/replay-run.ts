@@ -164,7 +164,7 @@ async function loadConversations(
 function showResult(plan: ReplayPlan, out: Output, result: ConversationResult): void {
   const { flags, reporter } = plan;
   if (reporter === 'pretty') {
-    out.line(formatConversation(result, out.chalk));
+    out.line(formatConversation(result, out.chalk, out.columns));
     // a green conversation is one line (and its skipped steps, with the reason);
     // every step with --verbose or when it failed
     const brief = result.ok && !flags.verbose;

@@ -85,7 +85,7 @@ export async function runTrace(
       return;
     }
     const lines = [
-      ...formatTimeline(c, out.chalk, columnsOf(ctx.stdout)),
+      ...formatTimeline(c, out.chalk, out.columns),
       ...broken.map((v) => formatViolation(v, out.chalk)),
     ];
     await sink.write(`${first ? '' : '\n'}${lines.join('\n')}\n`);
@@ -121,9 +121,3 @@ export async function runTrace(
   // a broken invariant fails the run, as it fails a replay (exit 1)
   return violations > 0 ? 1 : 0;
 }
-
-/** The terminal's width, or none (a pipe, a file: the wide layout, as before). */
-const columnsOf = (stream: unknown): number | undefined => {
-  const tty = stream as { isTTY?: boolean; columns?: number };
-  return tty.isTTY && tty.columns ? tty.columns : undefined;
-};

@@ -38,6 +38,8 @@ export interface Output {
   ): void;
   /** A human line on stdout (suppressed with --json). */
   line(text: string): void;
+  /** stdout's width when it is a terminal (a line longer than it breaks), else undefined */
+  readonly columns: number | undefined;
   /** A human line on stderr (diagnostics, warnings), also with --json. */
   note(text: string): void;
   /** Writes what stdout still buffers. */
@@ -83,6 +85,10 @@ export function createOutput(
     },
     line(text) {
       if (!json) stdout.write(`${text}\n`);
+    },
+    get columns() {
+      const tty = ctx.stdout as { isTTY?: boolean; columns?: number };
+      return tty.isTTY && tty.columns ? tty.columns : undefined;
     },
     note(text) {
       ctx.stderr.write(json ? noticeLine(text, true) : `${errChalk.dim(text)}\n`);

@@ -51,14 +51,23 @@ export function formatStep(
   ].join('\n');
 }
 
-/** The conversation's heading line, after its steps ran. */
-export function formatConversation(result: ConversationResult, c: ChalkInstance): string {
+/**
+ * The conversation's heading line, after its steps ran. In a terminal narrower than the line
+ * (`columns`), the file and figures go on the line below the name instead of breaking it.
+ */
+export function formatConversation(
+  result: ConversationResult,
+  c: ChalkInstance,
+  columns = Number.POSITIVE_INFINITY,
+): string {
   const where = result.file ? `${result.file} · ` : '';
   if (result.skipped !== undefined) {
     return `${c.dim('-')} ${c.bold(result.name)}  ${c.dim(`(${result.file ?? 'skipped'})`)}\n    ${c.dim(`skipped: ${result.skipped}`)}`;
   }
   const mark = result.ok ? c.green('✓') : c.red('✗');
-  return `${mark} ${c.bold(result.name)}  ${c.dim(`(${where}${plural(result.steps.length, 'step')} · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms)`)}`;
+  const details = `(${where}${plural(result.steps.length, 'step')} · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms)`;
+  const fits = 2 + result.name.length + 2 + details.length <= columns;
+  return `${mark} ${c.bold(result.name)}${fits ? '  ' : '\n    '}${c.dim(details)}`;
 }
 
 /** The closing line CI systems read: `N passed, N failed`. */

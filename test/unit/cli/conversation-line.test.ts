@@ -1,0 +1,32 @@
+/** replay's and conform's line per conversation at a terminal's width (reporters/pretty.ts). */
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { formatConversation } from '../../../src/cli/render/reporters/pretty.js';
+import type { ConversationResult } from '../../../src/conversation/runner.js';
+
+const result = {
+  name: 'redelivery exhausted: the agent sees an error at 9 s',
+  file: 'fixtures/conversations/redelivery-exhausted.json',
+  ok: true,
+  steps: [],
+  protocolMs: 9000,
+  wallMs: 26,
+} as unknown as ConversationResult;
+const chalk = new Chalk({ level: 0 });
+
+describe('formatConversation', () => {
+  it('is one line where it fits, or no width is known (a pipe)', () => {
+    const line = formatConversation(result, chalk);
+    expect(line).toBe(
+      '✓ redelivery exhausted: the agent sees an error at 9 s  (fixtures/conversations/redelivery-exhausted.json · 0 steps · protocol 9.000s · wall 26 ms)',
+    );
+    expect(formatConversation(result, chalk, line.length)).toBe(line);
+  });
+
+  it('puts the file and figures under the name in a narrower terminal', () => {
+    expect(formatConversation(result, chalk, 80).split('\n')).toEqual([
+      '✓ redelivery exhausted: the agent sees an error at 9 s',
+      '    (fixtures/conversations/redelivery-exhausted.json · 0 steps · protocol 9.000s · wall 26 ms)',
+    ]);
+  });
+});
