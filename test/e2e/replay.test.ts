@@ -92,7 +92,18 @@ describe('svc-cli replay', () => {
     writeFileSync(join(dir, 'v2.json'), JSON.stringify({ version: 2, name: 'x', steps: [] }));
     const v2 = await run(['replay', join(dir, 'v2.json')]);
     expect(v2.code).toBe(2);
-    expect(v2.stderr).toContain('conversation version 2 is not supported');
+    expect(v2.stderr).toContain('"version" is 2; this svc-cli reads version 1');
+    expect(v2.stderr).toContain('Upgrade svc-cli');
+    writeFileSync(join(dir, 'array.json'), '[]');
+    const array = await run(['replay', join(dir, 'array.json')]);
+    expect(array.code).toBe(2);
+    expect(array.stderr).toContain('it is a JSON array; a conversation fixture is one JSON object');
+    expect(array.stderr).not.toContain('upgrade');
+    writeFileSync(join(dir, 'none.json'), JSON.stringify({ name: 'x', steps: [] }));
+    const none = await run(['replay', join(dir, 'none.json')]);
+    expect(none.stderr).toContain('it has no "version"');
+    expect(none.stderr).toContain('Add "version": 1');
+    expect(none.stderr).not.toMatch(/upgrade/i);
     writeFileSync(
       join(dir, 'bad.json'),
       JSON.stringify({ version: 1, name: 'x', steps: [{ dance: true }] }),
