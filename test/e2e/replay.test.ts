@@ -43,6 +43,20 @@ describe('svc-cli replay', () => {
     expect(named.code).toBe(2); // only the default falls back; a named path must exist
   });
 
+  it('a shipped fixture named by its path in the docs: the hint says how to run it', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'svc-replay-empty-'));
+    const r = await runCli(['replay', 'fixtures/conversations/bot-timeout.json'], { cwd: empty });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no such file or folder');
+    expect(r.stderr).toContain(
+      'svc-cli ships bot-timeout.json; run it with: svc-cli replay --grep bot-timeout.json, or svc-cli replay /',
+    );
+    const hint = await runCli(['replay', '--grep', 'bot-timeout.json'], { cwd: empty });
+    expect(hint.stdout.trim().split('\n').at(-1)).toBe('1 passed, 0 failed');
+    const other = await runCli(['replay', 'fixtures/conversations/mine.json'], { cwd: empty });
+    expect(other.stderr).not.toContain('svc-cli ships');
+  });
+
   it('replays every bundled conversation green and ends with the count line', async () => {
     const { code, stdout } = await run(['replay']);
     expect(code).toBe(0);
