@@ -6,6 +6,8 @@
 
 /** The problem (after "Could not use <file>: ") and what to do about it. */
 export interface VersionProblem {
+  /** 'shape': not a JSON object at all (the loader's format error); else its version */
+  about: 'shape' | 'version';
   problem: string;
   hint: string;
 }
@@ -32,20 +34,27 @@ export function versionProblem(
   kind: VersionedKind,
 ): VersionProblem | undefined {
   if (typeof json !== 'object' || json === null || Array.isArray(json))
-    return { problem: `it is ${typeName(json)}; ${kind.shape}`, hint: `${capital(kind.example)}.` };
+    return {
+      about: 'shape',
+      problem: `it is ${typeName(json)}; ${kind.shape}`,
+      hint: `${capital(kind.example)}.`,
+    };
   const version = (json as { version?: unknown }).version;
   if (version === supported) return undefined;
   if (version === undefined)
     return {
+      about: 'version',
       problem: 'it has no "version"',
       hint: `Add "version": ${supported}. ${capital(kind.example)}.`,
     };
   if (typeof version === 'number' && Number.isInteger(version) && version > supported)
     return {
+      about: 'version',
       problem: `"version" is ${version}; this svc-cli reads version ${supported}`,
       hint: `Upgrade svc-cli to read version ${version}, or write version ${supported}.`,
     };
   return {
+    about: 'version',
     problem: `"version" is ${JSON.stringify(version)}; this svc-cli reads version ${supported}`,
     hint: `Set "version": ${supported} (a number).`,
   };

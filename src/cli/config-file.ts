@@ -116,7 +116,7 @@ export function loadConfig(sources: {
   if (wrong) {
     const typos = isObject(json) ? (sources.unknownKeys?.(values) ?? []) : [];
     throw new SvcError(
-      'SVC_E_CONFIG_VERSION',
+      wrong.about === 'shape' ? 'SVC_E_CONFIG' : 'SVC_E_CONFIG_VERSION',
       `Could not use ${file}: ${[...typos, wrong.problem].join('; ')}.`,
       wrong.hint,
     );

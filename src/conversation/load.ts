@@ -127,7 +127,7 @@ export async function loadConversation(path: string, file = path): Promise<Conve
   const wrong = versionProblem(json, CONVERSATION_VERSION, CONVERSATION_KIND);
   if (wrong) {
     throw new SvcError(
-      'SVC_E_CONVERSATION_VERSION',
+      wrong.about === 'shape' ? 'SVC_E_CONVERSATION' : 'SVC_E_CONVERSATION_VERSION',
       `Could not load ${file}: ${wrong.problem}.`,
       wrong.hint,
     );

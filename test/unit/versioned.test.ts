@@ -13,6 +13,7 @@ describe('versionProblem', () => {
 
   it('says what the file is not: an array, null, a string', () => {
     expect(versionProblem([], 1, kind)).toEqual({
+      about: 'shape',
       problem: 'it is a JSON array; a thing is one JSON object with "version"',
       hint: 'svc-cli init writes one.',
     });
@@ -30,6 +31,7 @@ describe('versionProblem', () => {
     expect(versionProblem({ version: 2 }, 1, kind)?.hint).toMatch(/^Upgrade svc-cli/);
     expect(versionProblem({ version: 0 }, 1, kind)?.hint).toBe('Set "version": 1 (a number).');
     expect(versionProblem({ version: '1' }, 1, kind)).toEqual({
+      about: 'version',
       problem: '"version" is "1"; this svc-cli reads version 1',
       hint: 'Set "version": 1 (a number).',
     });

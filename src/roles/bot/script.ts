@@ -227,7 +227,7 @@ export async function loadBotScript(file: string): Promise<BotScript> {
   const wrong = versionProblem(json, 1, BOT_SCRIPT_KIND);
   if (wrong)
     throw new SvcError(
-      'SVC_E_BOT_SCRIPT_VERSION',
+      wrong.about === 'shape' ? 'SVC_E_BOT_SCRIPT' : 'SVC_E_BOT_SCRIPT_VERSION',
       `Could not use the bot script ${file}: ${wrong.problem}.`,
       wrong.hint,
     );

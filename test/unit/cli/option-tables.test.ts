@@ -301,6 +301,7 @@ describe('the resolver', () => {
     expect(e.hint).toContain('Add "version": 1');
     expect(e.message + (e.hint ?? '')).not.toMatch(/upgrade/i);
     const array = error(() => resolveOptions(listen, { flags: {}, env: {}, cwd: dirWith([]) }));
+    expect(array.code).toBe('SVC_E_CONFIG');
     expect(array.message).toContain('it is a JSON array; the config file is one JSON object');
     const newer = error(() =>
       resolveOptions(listen, { flags: {}, env: {}, cwd: dirWith({ version: 2 }) }),
