@@ -10,9 +10,16 @@ import { parseJsonText } from '../contract/json-text.js';
 import { SvcError, systemReason } from '../errors.js';
 import { ROLE_NAMES } from './options/roles.js';
 import { packageFiles } from '../package-files.js';
+import { versionProblem, type VersionedKind } from '../versioned.js';
 
 export const CONFIG_FILE = 'svc.config.json';
 export const CONFIG_VERSION = 1;
+
+const CONFIG_KIND: VersionedKind = {
+  shape:
+    'the config file is one JSON object: {"version":1,"channelUrl":"https://...","senderId":"customer-1"}',
+  example: 'svc-cli init writes one',
+};
 /** Where `init` points `$schema` in a project that has svc-cli installed. */
 export const CONFIG_SCHEMA_REF = './node_modules/svc-cli/schemas/svc.config.schema.json';
 
@@ -65,7 +72,12 @@ export function findConfigFile(
  * Reads the config file: `--config <file>` (must exist) or ./svc.config.json (when present).
  * @example loadConfig({ flags: {}, cwd: '.' }).values // {}
  */
-export function loadConfig(sources: { flags: Record<string, unknown>; cwd: string }): LoadedConfig {
+export function loadConfig(sources: {
+  flags: Record<string, unknown>;
+  cwd: string;
+  /** the file's unknown keys, each with its closest known one (named with a wrong version) */
+  unknownKeys?: (values: Record<string, unknown>) => string[];
+}): LoadedConfig {
   const { file, explicit } = findConfigFile(sources.flags, sources.cwd);
   if (!explicit && !existsSync(file))
     return {
@@ -96,15 +108,17 @@ export function loadConfig(sources: { flags: Record<string, unknown>; cwd: strin
       hint,
     );
   const json = parsed.value;
-  if (!isObject(json)) {
-    throw new SvcError('SVC_E_CONFIG', `Could not use ${file}: it is not a JSON object.`);
-  }
-  const { $schema: _schema, version, commands, ...values } = json;
-  // every on-disk format is versioned; an unknown version is an input error.
-  if (version !== CONFIG_VERSION) {
+  const object: Record<string, unknown> = isObject(json) ? json : {};
+  const { $schema: _schema, version: _version, commands, ...values } = object;
+  // every on-disk format is versioned; an unknown version is an input error, said with the
+  // typos that would show once it is fixed (a first file often has both)
+  const wrong = versionProblem(json, CONFIG_VERSION, CONFIG_KIND);
+  if (wrong) {
+    const typos = isObject(json) ? (sources.unknownKeys?.(values) ?? []) : [];
     throw new SvcError(
-      'SVC_E_CONFIG_VERSION',
-      `Could not use ${file}: "version" is ${JSON.stringify(version)}; this svc-cli reads version 1.`,
+      wrong.about === 'shape' ? 'SVC_E_CONFIG' : 'SVC_E_CONFIG_VERSION',
+      `Could not use ${file}: ${[...typos, wrong.problem].join('; ')}.`,
+      wrong.hint,
     );
   }
   return {

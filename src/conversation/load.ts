@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { parseJsonText } from '../contract/json-text.js';
 import { SvcError, systemReason } from '../errors.js';
 import { closestNames } from '../suggest.js';
+import { versionProblem, type VersionedKind } from '../versioned.js';
 import { CONVERSATION_VERSION, conversationSchema, type Conversation } from './format.js';
 
 export interface LoadedConversation {
@@ -30,6 +31,11 @@ async function walk(path: string, out: string[]): Promise<void> {
 }
 
 const CONVERSATION_SCHEMA_FILE = 'schemas/conversation.schema.json';
+
+const CONVERSATION_KIND: VersionedKind = {
+  shape: 'a conversation fixture is one JSON object with "version": 1, "name" and "steps"',
+  example: `examples ship in svc-cli's fixtures/conversations folder (bot-timeout.json); the format is ${CONVERSATION_SCHEMA_FILE}`,
+};
 
 /** What a step may hold (format.ts): anything else is a typo, named with its closest key. */
 const STEP_KEYS = [
@@ -116,12 +122,14 @@ export async function loadConversation(path: string, file = path): Promise<Conve
     );
   }
   const json = parsedText.value;
-  const version = (json as { version?: unknown } | null)?.version;
-  if (version !== CONVERSATION_VERSION) {
+  // an array, an object without "version": say what the file is not (a number above the one
+  // read here is the only case for an upgrade)
+  const wrong = versionProblem(json, CONVERSATION_VERSION, CONVERSATION_KIND);
+  if (wrong) {
     throw new SvcError(
-      'SVC_E_CONVERSATION_VERSION',
-      `Could not load ${file}: conversation version ${JSON.stringify(version)} is not supported (this svc-cli reads version ${CONVERSATION_VERSION}).`,
-      'Set "version": 1, or upgrade svc-cli.',
+      wrong.about === 'shape' ? 'SVC_E_CONVERSATION' : 'SVC_E_CONVERSATION_VERSION',
+      `Could not load ${file}: ${wrong.problem}.`,
+      wrong.hint,
     );
   }
   const parsed = conversationSchema.safeParse(json);

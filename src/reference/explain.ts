@@ -44,7 +44,38 @@ export type Explanation =
       summary: string;
       /** the commands that check it */
       checkedBy: string[];
+    }
+  | {
+      /** `svc-cli explain` with no argument: what it can explain */
+      topic: 'topics';
+      groups: TopicGroup[];
     };
+
+/** One kind of name explain answers to, with an example. */
+export interface TopicGroup {
+  group: string;
+  example: string;
+}
+
+/**
+ * The kinds of names explain answers to, each with an example (`svc-cli explain` alone).
+ * @example explainGroups()[0] // { group: 'sections 1 to 9', example: '2.5' }
+ */
+export function explainGroups(): TopicGroup[] {
+  const numbered = [...sectionsById().keys()].filter((id) => /^\d+$/.test(id));
+  return [
+    { group: `sections ${numbered[0] ?? 1} to ${numbered.at(-1) ?? ''}`, example: '2.5' },
+    { group: 'payload kinds', example: 'bot.event.BOT_MESSAGE' },
+    { group: "a kind's field", example: 'hook.chat_finished chat.messages' },
+    { group: 'rule codes', example: 'type_drift' },
+    { group: 'every rule code', example: 'rules' },
+    { group: 'invariants', example: 'hook-after-finish' },
+    { group: 'every invariant', example: 'invariants' },
+    { group: 'error codes', example: 'SVC_E_UNTRUSTED_CERT' },
+    { group: 'mutants', example: 'mutants' },
+    { group: 'assumptions', example: 'assumptions' },
+  ];
+}
 
 /**
  * A path without its array marks (`buttons[3].id`, `buttons[].id` -> `buttons.id`): messages
@@ -98,17 +129,57 @@ export function explainTopics(): string[] {
   ];
 }
 
+/** A section number as messages write it: `9.9`, `2`. */
+const SECTION_LIKE = /^\d+(\.\d+)*\.?$/;
+
+/**
+ * The numbered sections nearest `what` by number: those of the same chapter by distance, or
+ * the chapters nearest it (`9.9` -> 9, 8; `2.9` -> 2.6, 2.5, 2.4).
+ */
+function nearestSections(what: string): string[] {
+  const [major = 0, minor = 0] = what.replace(/\.$/, '').split('.').map(Number);
+  const numbered = [...sectionsById().keys()].filter((id) => /^\d+(\.\d+)?$/.test(id));
+  const position = (id: string): [number, number] => {
+    const [a = 0, b = 0] = id.split('.').map(Number);
+    return [a, b];
+  };
+  const distance = (id: string): number => {
+    const [a, b] = position(id);
+    return Math.abs(a - major) * 1000 + (a === major ? Math.abs(b - minor) : b);
+  };
+  return [...numbered].sort((x, y) => distance(x) - distance(y)).slice(0, 3);
+}
+
+/** What explain answers to, one group a line, for a name that matched nothing. */
+const topicsList = (): string => {
+  const groups = explainGroups();
+  const wide = Math.max(...groups.map((g) => g.group.length));
+  return groups.map((g) => `\n    ${g.group.padEnd(wide)}  svc-cli explain ${g.example}`).join('');
+};
+
+/** How far a typed word may be from a name to be suggested: a third of it, at least 2. */
+const closeEnough = (word: string): number => Math.max(2, Math.floor(word.length / 3));
+
 function unknown(what: string, known: Iterable<string>, kind?: string): never {
-  const suggestions = closestNames(what, known, { limit: 3 });
-  const hint =
-    suggestions.length > 0
+  const section = kind === undefined && SECTION_LIKE.test(what);
+  const suggestions = section
+    ? nearestSections(what)
+    : closestNames(what, known, { limit: 3, maxDistance: closeEnough(what) });
+  const numbered = [...sectionsById().keys()].filter((id) => /^\d+$/.test(id));
+  const hint = section
+    ? `The spec has sections ${numbered[0] ?? 1} to ${numbered.at(-1) ?? ''}; the nearest: ${suggestions.join(', ')}.`
+    : suggestions.length > 0
       ? `Did you mean ${suggestions.map((s) => (kind === undefined ? s : `${kind} ${s}`)).join(', ')}?`
-      : 'Try a section number (2.5), a kind (svc-cli schema --list), a rule code or an SVC_E_ code.';
+      : kind === undefined
+        ? `Nothing matched; svc-cli explain answers to:${topicsList()}`
+        : `Nothing is close to it; the fields: svc-cli explain ${kind}.`;
   throw new SvcError(
     'SVC_E_UNKNOWN_TOPIC',
-    kind === undefined
-      ? `Could not explain ${JSON.stringify(what)}: it is no section, kind, rule code, error code or invariant.`
-      : `Could not explain ${JSON.stringify(what)}: ${kind} has no such field.`,
+    section
+      ? `Could not explain ${JSON.stringify(what)}: the spec has no such section.`
+      : kind === undefined
+        ? `Could not explain ${JSON.stringify(what)}: it is no section, kind, rule code, error code or invariant.`
+        : `Could not explain ${JSON.stringify(what)}: ${kind} has no such field.`,
     hint,
     { details: { suggestions } },
   );
@@ -121,12 +192,8 @@ function unknown(what: string, known: Iterable<string>, kind?: string): never {
 export function explain(words: readonly string[]): Explanation {
   const args = words[0]?.toLowerCase() === 'spec' ? words.slice(1) : [...words];
   const [first, second] = args;
-  if (first === undefined || first === '')
-    throw new SvcError(
-      'SVC_E_USAGE',
-      'Could not explain: name a section, kind, field, rule code or error code.',
-      'Example: svc-cli explain 2.5',
-    );
+  // no argument: what it can explain
+  if (first === undefined || first === '') return { topic: 'topics', groups: explainGroups() };
   const sections = sectionsById();
   const id = first.replace(/[.:]$/, '');
   const section = sections.get(id) ?? sections.get(id.toLowerCase());

@@ -23,4 +23,18 @@ describe('svc-cli explain', () => {
     expect(result.stderr).toContain('more: svc-cli explain SVC_E_UNKNOWN_TOPIC');
     expect(result.stderr.trim().split('\n')).toHaveLength(3);
   });
+
+  it('with no argument lists the topics and exits 0; tables fit the terminal', async () => {
+    const list = await runCli(['explain']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('svc-cli explain 2.5');
+    expect(list.stdout).toContain('svc-cli explain SVC_E_UNTRUSTED_CERT');
+    const section = await runCli(['explain', '2.5']);
+    expect(section.stdout).not.toContain('| --- |');
+    for (const line of section.stdout.split('\n').filter((l) => l.startsWith('  ')))
+      expect(line.length, line).toBeLessThanOrEqual(140);
+    expect(section.stdout).toMatch(/^message\.buttons\[\]\.id\n {2}type: string or number$/m);
+    const json = await runCli(['--json', 'explain', '2.5']);
+    expect(JSON.parse(json.stdout).text).toContain('| --- |');
+  });
 });

@@ -43,6 +43,20 @@ describe('svc-cli replay', () => {
     expect(named.code).toBe(2); // only the default falls back; a named path must exist
   });
 
+  it('a shipped fixture named by its path in the docs: the hint says how to run it', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'svc-replay-empty-'));
+    const r = await runCli(['replay', 'fixtures/conversations/bot-timeout.json'], { cwd: empty });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no such file or folder');
+    expect(r.stderr).toContain(
+      'svc-cli ships bot-timeout.json; run it with: svc-cli replay --grep bot-timeout.json, or svc-cli replay /',
+    );
+    const hint = await runCli(['replay', '--grep', 'bot-timeout.json'], { cwd: empty });
+    expect(hint.stdout.trim().split('\n').at(-1)).toBe('1 passed, 0 failed');
+    const other = await runCli(['replay', 'fixtures/conversations/mine.json'], { cwd: empty });
+    expect(other.stderr).not.toContain('svc-cli ships');
+  });
+
   it('replays every bundled conversation green and ends with the count line', async () => {
     const { code, stdout } = await run(['replay']);
     expect(code).toBe(0);
@@ -92,7 +106,18 @@ describe('svc-cli replay', () => {
     writeFileSync(join(dir, 'v2.json'), JSON.stringify({ version: 2, name: 'x', steps: [] }));
     const v2 = await run(['replay', join(dir, 'v2.json')]);
     expect(v2.code).toBe(2);
-    expect(v2.stderr).toContain('conversation version 2 is not supported');
+    expect(v2.stderr).toContain('"version" is 2; this svc-cli reads version 1');
+    expect(v2.stderr).toContain('Upgrade svc-cli');
+    writeFileSync(join(dir, 'array.json'), '[]');
+    const array = await run(['replay', join(dir, 'array.json')]);
+    expect(array.code).toBe(2);
+    expect(array.stderr).toContain('it is a JSON array; a conversation fixture is one JSON object');
+    expect(array.stderr).not.toContain('upgrade');
+    writeFileSync(join(dir, 'none.json'), JSON.stringify({ name: 'x', steps: [] }));
+    const none = await run(['replay', join(dir, 'none.json')]);
+    expect(none.stderr).toContain('it has no "version"');
+    expect(none.stderr).toContain('Add "version": 1');
+    expect(none.stderr).not.toMatch(/upgrade/i);
     writeFileSync(
       join(dir, 'bad.json'),
       JSON.stringify({ version: 1, name: 'x', steps: [{ dance: true }] }),

@@ -84,7 +84,7 @@ describe.skipIf(!scriptBin)('on a terminal', () => {
     expect(pty.output()).toMatch(/agent> half typed\r?\n/);
     // Ctrl-C on the raw-mode prompt stops the simulator as the signal does
     pty.write('\x03');
-    await pty.waitFor(/stopped; \d+ exchanges/);
+    await pty.waitFor(/stopped; \d+ exchanges?/);
   }, 120_000);
 
   it('chat: the prompt comes after the banner and after what each line printed', async () => {
@@ -159,7 +159,7 @@ describe.skipIf(!scriptBin)('the terminal as found: job control beside the conso
     writeFileSync(go, '');
     await pty.waitFor(/svc bot-sim.* listening on/);
     pty.write('\x03');
-    await pty.waitFor(/stopped; \d+ exchanges/);
+    await pty.waitFor(/stopped; \d+ exchanges?/);
     pty.type('kill %1; wait');
     await pty.waitFor(/stopped \(SIGTERM\)/);
     expect(await modes(pty, 'after')).toBe(before);
@@ -180,7 +180,7 @@ describe.skipIf(!scriptBin)('the terminal as found: job control beside the conso
     pty.type('/chats');
     await pty.waitFor(/chat 1 {2}c-1/);
     pty.write('\x03');
-    await pty.waitFor(/stopped; \d+ exchanges/);
+    await pty.waitFor(/stopped; \d+ exchanges?/);
     expect(await modes(pty, 'after')).toBe(before);
   }, 40_000);
 
@@ -196,7 +196,7 @@ describe.skipIf(!scriptBin)('the terminal as found: job control beside the conso
     pty.type('/chats');
     await pty.waitFor(/chat 1 {2}c-1/);
     pty.write('\x03');
-    await pty.waitFor(/stopped; \d+ exchanges/);
+    await pty.waitFor(/stopped; \d+ exchanges?/);
     expect(await modes(pty, 'after')).toBe(before);
   }, 40_000);
 });

@@ -87,7 +87,7 @@ describe('record profile', () => {
     writeFileSync(file('v2.json'), JSON.stringify({ version: 2, name: 'x' }));
     await expect(loadProfile('v2.json', dir)).rejects.toMatchObject({
       code: 'SVC_E_PROFILE',
-      message: expect.stringContaining('version 2 is not known') as string,
+      message: expect.stringContaining('"version" is 2; this svc-cli reads version 1') as string,
     });
     writeFileSync(
       file('bad.json'),

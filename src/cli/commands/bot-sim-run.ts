@@ -34,11 +34,13 @@ export async function runBotSim(
     out.note(`warning: --host ${o.host} exposes bot-sim beyond this machine.`);
   if (!o.platformUrl)
     out.note('note: no --platform-url: bot-sim answers events but sends none back.');
-  out.note(
-    o.botEvents === 'docs'
-      ? 'bot events: docs: an e-mail or phone in a customer message goes on as CLIENT_INFO (public Bot API).'
-      : 'bot events: spec (no CLIENT_INFO; --bot-events docs sends it).',
-  );
+  // informational: --quiet prints only the listening line and errors (README)
+  if (!o.quiet)
+    out.note(
+      o.botEvents === 'docs'
+        ? 'bot events: docs: an e-mail or phone in a customer message goes on as CLIENT_INFO (public Bot API).'
+        : 'bot events: spec (no CLIENT_INFO; --bot-events docs sends it).',
+    );
   const showSecrets = o.showSecrets;
   const journal = createRecordJournal(
     ctx,

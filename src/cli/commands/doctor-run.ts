@@ -4,7 +4,7 @@ import { SvcError, errorText } from '../../errors.js';
 import { getChannelStatus } from '../../roles/integrator/index.js';
 import { loadConfig } from '../config-file.js';
 import type { CliContext } from '../context.js';
-import { checkConfigValues, inspectOptions } from '../options/resolve.js';
+import { checkConfigValues, inspectOptions, unknownKeysOf } from '../options/resolve.js';
 import { doctorOptions } from './doctor-options.js';
 import { formatCheck, type CheckEvent } from '../render/doctor.js';
 import { createOutput } from '../render/output.js';
@@ -28,7 +28,7 @@ export function checkNodeVersion(version: string): CheckEvent {
 function checkConfig(ctx: CliContext, flags: Record<string, unknown>): CheckEvent[] {
   let loaded;
   try {
-    loaded = loadConfig({ flags, cwd: ctx.cwd });
+    loaded = loadConfig({ flags, cwd: ctx.cwd, unknownKeys: unknownKeysOf });
   } catch (error) {
     const message = error instanceof SvcError ? error.message : String(error);
     return [{ type: 'check', name: 'config', status: 'fail', detail: message }];

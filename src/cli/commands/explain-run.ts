@@ -8,11 +8,13 @@ import { explain } from '../../reference/explain.js';
 
 export function runExplain(
   ctx: CliContext,
-  what: string[],
+  what: string[] | undefined,
   given: Record<string, unknown>,
 ): number {
   const { json } = resolveForCommand(ctx, explainOptions, given);
   const out = createOutput(ctx, { json });
-  renderExplanation(out, explain(what));
+  // a table as wide as the terminal allows; piped, 80 columns
+  const width = (ctx.stdout as { columns?: number }).columns ?? 80;
+  renderExplanation(out, explain(what ?? []), width);
   return 0;
 }

@@ -9,6 +9,7 @@ export const explainCommand = defineCommand({
   arguments: [
     {
       name: 'what',
+      optional: true,
       variadic: true,
       description: 'a section, kind, kind and field, rule code or error code',
     },
@@ -17,9 +18,12 @@ export const explainCommand = defineCommand({
   helpAfter: `
 Every "spec N.N" in svc-cli's messages is a section of docs/CONTRACT.md (in the package
 too); explain prints it in the terminal. Error lines and contract issues print the
-explain command that helps. An unknown name suggests the closest ones (exit 2).
+explain command that helps. Without an argument it lists what it explains, with an example
+of each. An unknown name suggests the closest ones, a section number the nearest sections
+(exit 2). Tables are laid out for the terminal's width; --json keeps the Markdown.
 
 Examples:
+  $ svc-cli explain                                      # what it explains
   $ svc-cli explain 2.5                                  # a section
   $ svc-cli explain bot.event.BOT_MESSAGE                # a payload kind's field table
   $ svc-cli explain hook.chat_finished chat.messages     # one field (and what is under it)

@@ -47,6 +47,7 @@ import {
 } from '../../conversation/record/profile.js';
 import { chatLimitsOf, parseSize } from './platform-limits.js';
 import { CONSOLE_CLOSED } from '../console/console-closed.js';
+import { plural } from '../../plural.js';
 import type { FaultPlan } from '../../faults/index.js';
 
 type PlatformFlags = Resolved<typeof platformOptions>;
@@ -282,11 +283,9 @@ async function openAgentConsole(
   }
   let stopConsole = (): void => undefined;
   const openConsole = async (): Promise<void> => {
-    out.line(
-      out.chalk.dim(
-        'Type a line to answer the last active customer; /help for commands; Ctrl-C stops.',
-      ),
-    );
+    // typing is offered on a terminal only: piped or ended stdin (a background job) has no
+    // one typing, and its end is said by the console-closed note
+    if (ctx.stdin.isTTY) out.line(out.chalk.dim(CONSOLE_BANNER));
     if (onTerminal) {
       await out.flush(); // the banner stands above the prompt line
       terminal.promptLine = createPromptLine(ctx, {
@@ -348,7 +347,7 @@ async function closePlatform(
         ? ` recorded in ${flags.record}`
         : '';
   out.note(
-    `stopped; ${journal.count} exchanges${recorded}${interrupted > 0 ? `; ${interrupted} delivery series cut short (journaled as interrupted)` : ''}`,
+    `stopped; ${plural(journal.count, 'exchange')}${recorded}${interrupted > 0 ? `; ${interrupted} delivery series cut short (journaled as interrupted)` : ''}`,
   );
 }
 
@@ -398,6 +397,10 @@ export async function runPlatform(
   return 0;
 }
 
+/** The agent console's first line on a terminal (fits 80 columns). */
+export const CONSOLE_BANNER =
+  'Type to answer the last active customer; /help for commands; Ctrl-C stops.';
+
 function printBanner(
   out: Output,
   url: string,
@@ -408,9 +411,9 @@ function printBanner(
   const c = out.chalk;
   out.line(`${c.bold('svc platform simulator')} listening on ${c.cyan(url)}`);
   for (const channel of channels) {
-    out.line(
-      `  channel URL   ${c.cyan(channel.url)}${showSecrets ? '' : c.dim('  (secret: keep it private)')}`,
-    );
+    out.line(`  channel URL   ${c.cyan(channel.url)}`);
+    // on a line of its own: after a long URL it wrapped at 80 columns
+    if (!showSecrets) out.line(c.dim('                (secret: keep it private)'));
     out.line(`  status URL    ${c.cyan(channel.statusUrl)}`);
   }
   out.line(
@@ -514,7 +517,7 @@ function startConsole(
           for (const chat of core.state.chats.values()) {
             const customer = core.state.customers.get(chat.customerKey);
             out.line(
-              `  chat ${chat.id}  ${customer?.senderId ?? '?'}  ${chat.mode}  ${chat.lines.length} lines`,
+              `  chat ${chat.id}  ${customer?.senderId ?? '?'}  ${chat.mode}  ${plural(chat.lines.length, 'line')}`,
             );
           }
           return;
@@ -529,7 +532,10 @@ function startConsole(
   });
   // Ctrl-D (end of input) ends the console, not the platform: say so, and how to stop it
   let stopping = false;
-  rl.on('close', () => stopping || out.note(CONSOLE_CLOSED));
+  // after what stdout still buffers (the banner): stdin that ends at once closes first
+  rl.on('close', () => {
+    if (!stopping) void output.flush().then(() => stopping || out.note(CONSOLE_CLOSED));
+  });
   return () => ((stopping = true), promptLine ? promptLine.close() : rl.close());
 }
 

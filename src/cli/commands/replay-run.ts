@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { loadProfile, settingsOf } from '../../conversation/record/profile.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
@@ -36,6 +36,51 @@ function resolvePaths(cwd: string, paths: string[]): string[] {
   if (existsSync(local)) return [local];
   return [packageFiles().folderOf(DEFAULT_PATH)];
 }
+
+/** `…/fixtures/conversations/<name>.json` or the folder itself: a path the docs name. */
+const BUNDLED_PATH = /(?:^|[\\/])fixtures[\\/]conversations(?:[\\/]([^\\/]+?)\.json)?[\\/]?$/;
+
+/**
+ * A missing `fixtures/conversations/<name>.json` that svc-cli ships (the docs name them by
+ * their path in the package, which a project that installed svc-cli does not have): the hint
+ * says how to run the shipped one.
+ */
+function withBundledHint(error: unknown, cwd: string, inputs: string[]): unknown {
+  if (!(error instanceof SvcError) || error.code !== 'SVC_E_READ') return error;
+  const missing = inputs.find((path) => !existsSync(path) && BUNDLED_PATH.test(path));
+  const name = missing === undefined ? undefined : BUNDLED_PATH.exec(missing)?.[1];
+  if (missing === undefined) return error;
+  const files = packageFiles();
+  // with a folder of its own, --grep would look there, not in the package
+  const grep = !existsSync(resolve(cwd, DEFAULT_PATH));
+  if (name === undefined)
+    return new SvcError(
+      'SVC_E_READ',
+      error.message,
+      grep
+        ? 'svc-cli ships its conversations: svc-cli replay without a path runs them (--grep <name> picks some).'
+        : `svc-cli ships its conversations in ${files.pathOf(DEFAULT_PATH) ?? 'its package'}.`,
+    );
+  const file = `${DEFAULT_PATH}/${name}.json`;
+  if (files.read(file) === undefined) return error;
+  // the single binary has no package folder: its copy of the fixtures is one
+  const at = files.pathOf(file) ?? join(files.folderOf(DEFAULT_PATH), `${name}.json`);
+  const ways = [
+    ...(grep ? [`svc-cli replay --grep ${name}.json`] : []),
+    `svc-cli replay ${relativeOrAbsolute(cwd, at)}`,
+  ];
+  return new SvcError(
+    'SVC_E_READ',
+    error.message,
+    `svc-cli ships ${name}.json; run it with: ${ways.join(', or ')}`,
+  );
+}
+
+/** A path as short as it can be said from `cwd`. */
+const relativeOrAbsolute = (cwd: string, path: string): string => {
+  const rel = relative(cwd, path);
+  return rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+};
 
 type Output = ReturnType<typeof createOutput>;
 type Loaded = Awaited<ReturnType<typeof loadEveryConversation>>['loaded'];
@@ -143,7 +188,9 @@ async function loadConversations(
 ): Promise<{ every: Awaited<ReturnType<typeof loadEveryConversation>>; loaded: Loaded }> {
   const { flags, reporter, grep } = plan;
   const inputs = resolvePaths(ctx.cwd, paths);
-  const every = await loadEveryConversation(inputs, ctx.cwd);
+  const every = await loadEveryConversation(inputs, ctx.cwd).catch((error: unknown) => {
+    throw withBundledHint(error, ctx.cwd, inputs);
+  });
   for (const { error } of every.failures) {
     if (reporter === 'json' && !flags.out) out.event({ ...error.toJSON(), type: 'error' });
     else out.note(`✗ ${error.message}${error.hint ? `\n  ${error.hint}` : ''}`);

@@ -173,7 +173,7 @@ export function inspectOptions(table: OptionTable, sources: ResolveSources): Ins
   const config =
     table.readsConfig === false
       ? NO_CONFIG
-      : loadConfig({ flags: sources.flags, cwd: sources.cwd });
+      : loadConfig({ flags: sources.flags, cwd: sources.cwd, unknownKeys: unknownKeysOf });
   const fromFile = config.forCommand(table.command);
   const fileName = config.file ?? CONFIG_FILE;
   const specs = [...GLOBALS, ...table.options];
@@ -267,6 +267,20 @@ const knownCommands: ReadonlyMap<string, OptionTable> = new Map(
 );
 
 const FILE_KEYS = new Set(['$schema', 'version', 'commands', 'role']);
+
+/**
+ * A config file's unknown top-level keys, each with its closest known one: said together with
+ * a missing or wrong "version", so a first file's typo is not found one error later.
+ * @example unknownKeysOf({ sendrId: 'x' }) // ['unknown key "sendrId" (did you mean "senderId"?)']
+ */
+export function unknownKeysOf(values: Record<string, unknown>): string[] {
+  return Object.keys(values)
+    .filter((key) => !knownKeys.has(key) && !FILE_KEYS.has(key))
+    .map((key) => {
+      const [best] = closestNames(key, [...knownKeys], { maxDistance: 3 });
+      return `unknown key "${key}"${best ? ` (did you mean "${best}"?)` : ''}`;
+    });
+}
 
 function unknownKeyWarnings(config: ReturnType<typeof loadConfig>, table: OptionTable): string[] {
   if (config.file === undefined) return [];

@@ -6,6 +6,7 @@
 import type { Explanation } from '../../reference/explain.js';
 import type { FieldRow } from '../../reference/fields.js';
 import type { Output } from './output.js';
+import { tablesForTerminal } from './markdown-table.js';
 
 const CONTRACT = 'docs/CONTRACT.md';
 
@@ -27,11 +28,11 @@ function fieldLines(rows: readonly FieldRow[]): string[] {
   });
 }
 
-function textOf(e: Explanation, bold: (s: string) => string): string {
+function textOf(e: Explanation, bold: (s: string) => string, width: number): string {
   switch (e.topic) {
     case 'section':
     case 'kind':
-      return `${e.text.replace(/^(#{2,4}) (.*)$/gm, (_m, _h: string, title: string) => bold(title))}\n\n(${CONTRACT}, section ${e.section})`;
+      return `${tablesForTerminal(e.text, width).replace(/^(#{2,4}) (.*)$/gm, (_m, _h: string, title: string) => bold(title))}\n\n(${CONTRACT}, section ${e.section})`;
     case 'field':
       return [
         bold(`${e.kind} ${e.path}`),
@@ -60,6 +61,14 @@ function textOf(e: Explanation, bold: (s: string) => string): string {
         `  Switch it off: --no-invariant ${e.name}`,
         `(${CONTRACT}, Cross-interface invariants; docs/trace.md)`,
       ].join('\n');
+    case 'topics': {
+      const wide = Math.max(...e.groups.map((g) => g.group.length));
+      return [
+        bold('svc-cli explain <what>') + ' prints what the contract says of',
+        ...e.groups.map((g) => `  ${g.group.padEnd(wide)}  svc-cli explain ${g.example}`),
+        `(${CONTRACT}; every "spec N.N" in a message is one of its sections)`,
+      ].join('\n');
+    }
     default: {
       const never: never = e;
       return String(never);
@@ -67,7 +76,9 @@ function textOf(e: Explanation, bold: (s: string) => string): string {
   }
 }
 
-/** Prints one explanation. */
-export function renderExplanation(out: Output, explanation: Explanation): void {
-  out.event({ type: 'explain', ...explanation }, (_e, c) => textOf(explanation, (s) => c.bold(s)));
+/** Prints one explanation, its tables laid out for `width` columns. */
+export function renderExplanation(out: Output, explanation: Explanation, width = 80): void {
+  out.event({ type: 'explain', ...explanation }, (_e, c) =>
+    textOf(explanation, (s) => c.bold(s), width),
+  );
 }

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SvcError, systemReason } from '../../errors.js';
+import { versionProblem, type VersionedKind } from '../../versioned.js';
 import {
   BUILT_IN_PROFILES,
   profileSchema,
@@ -13,6 +14,12 @@ import {
   type ProfileFigure,
 } from '../../platform/profile.js';
 import type { Figure, KindObservation, RecordingObservation, Tally } from './observe.js';
+
+const PROFILE_KIND: VersionedKind = {
+  shape: 'a profile is one JSON object with "version": 1 and its figures',
+  example:
+    'svc-cli record profile <recording> --out <file> writes one; the format is schemas/profile.schema.json',
+};
 
 export {
   BUILT_IN_PROFILES,
@@ -198,11 +205,12 @@ export async function loadProfile(nameOrFile: string, cwd: string): Promise<Prof
       `Could not read the profile ${nameOrFile}: ${systemReason(error)}.`,
     );
   }
-  const version = (json as { version?: unknown } | null)?.version;
-  if (version !== 1)
+  const wrong = versionProblem(json, 1, PROFILE_KIND);
+  if (wrong)
     throw new SvcError(
       'SVC_E_PROFILE',
-      `Could not read the profile ${nameOrFile}: version ${JSON.stringify(version)} is not known (this svc-cli reads version 1).`,
+      `Could not read the profile ${nameOrFile}: ${wrong.problem}.`,
+      wrong.hint,
     );
   const parsed = profileSchema.safeParse(json);
   if (!parsed.success)

@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { SvcError, systemReason } from '../../errors.js';
+import { versionProblem, type VersionedKind } from '../../versioned.js';
+
+const BOT_SCRIPT_KIND: VersionedKind = {
+  shape: 'a bot script is one JSON object with "version": 1 and its rules',
+  example: "svc-cli's fixtures/bots/shop.json is one; the format is schemas/bot-script.schema.json",
+};
 
 /**
  * The bot-sim script format (versioned, a zod schema exported as JSON
@@ -218,11 +224,12 @@ export async function loadBotScript(file: string): Promise<BotScript> {
       `Could not read the bot script ${file}: ${systemReason(error)}.`,
     );
   }
-  const version = (json as { version?: unknown } | null)?.version;
-  if (version !== 1)
+  const wrong = versionProblem(json, 1, BOT_SCRIPT_KIND);
+  if (wrong)
     throw new SvcError(
-      'SVC_E_BOT_SCRIPT_VERSION',
-      `Could not use the bot script ${file}: "version" is ${JSON.stringify(version)}; this svc-cli reads version 1.`,
+      wrong.about === 'shape' ? 'SVC_E_BOT_SCRIPT' : 'SVC_E_BOT_SCRIPT_VERSION',
+      `Could not use the bot script ${file}: ${wrong.problem}.`,
+      wrong.hint,
     );
   const parsed = botScriptSchema.safeParse(json);
   if (!parsed.success) {

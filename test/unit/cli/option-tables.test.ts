@@ -289,6 +289,25 @@ describe('the resolver', () => {
         .code,
     ).toBe('SVC_E_CONFIG');
   });
+
+  it('a file without "version" names its typos first, then the missing version', () => {
+    const e = error(() =>
+      resolveOptions(listen, { flags: {}, env: {}, cwd: dirWith({ sendrId: 'x' }) }),
+    );
+    expect(e.code).toBe('SVC_E_CONFIG_VERSION');
+    expect(e.message).toMatch(
+      /: unknown key "sendrId" \(did you mean "senderId"\?\); it has no "version"\.$/,
+    );
+    expect(e.hint).toContain('Add "version": 1');
+    expect(e.message + (e.hint ?? '')).not.toMatch(/upgrade/i);
+    const array = error(() => resolveOptions(listen, { flags: {}, env: {}, cwd: dirWith([]) }));
+    expect(array.code).toBe('SVC_E_CONFIG');
+    expect(array.message).toContain('it is a JSON array; the config file is one JSON object');
+    const newer = error(() =>
+      resolveOptions(listen, { flags: {}, env: {}, cwd: dirWith({ version: 2 }) }),
+    );
+    expect(newer.hint).toMatch(/^Upgrade svc-cli/);
+  });
 });
 
 describe('the JSON Schema of svc.config.json', () => {

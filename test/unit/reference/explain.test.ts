@@ -99,6 +99,26 @@ describe('svc-cli explain answers for every catalogue entry', () => {
     );
   });
 
+  it('with no argument lists what it explains, an example each', () => {
+    const e = explain([]);
+    expect(e.topic).toBe('topics');
+    if (e.topic !== 'topics') return;
+    expect(e.groups.map((g) => g.example)).toEqual(
+      expect.arrayContaining(['2.5', 'type_drift', 'SVC_E_UNTRUSTED_CERT', 'mutants']),
+    );
+    for (const g of e.groups)
+      expect(explain(g.example.split(' ')).topic, g.example).not.toBe('topics');
+  });
+
+  it('a section number gets the nearest sections; a far word gets the list, not guesses', () => {
+    expect(thrown(['9.9']).hint).toMatch(/^The spec has sections 1 to 9; the nearest: 9, 8, 7\.$/);
+    expect(thrown(['2.9']).details).toEqual({ suggestions: ['2.6', '2.5', '2.4'] });
+    const far = thrown(['nonsense']);
+    expect(far.details).toEqual({ suggestions: [] });
+    expect(far.hint).toMatch(/^Nothing matched; svc-cli explain answers to:\n/);
+    expect(far.hint).toContain('svc-cli explain type_drift');
+  });
+
   it('names the one explain command that helps with an issue', () => {
     const issue = { code: 'empty', path: 'sender.id', spec: '2.1' };
     expect(explainCommandFor(issue, 'channel.customer.text')).toBe(

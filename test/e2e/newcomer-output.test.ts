@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { BIN, spawnCli } from '../helpers/cli.js';
+
+/** A human-mode platform's stdout line that holds `text`. */
+const lineWith = (text: string) => (o: Record<string, unknown>) =>
+  o.type === 'text' && String(o.line).includes(text);
+
+describe('what a newcomer reads', () => {
+  it('platform with stdin that ends at once: banner first, no typing offered, 80 columns', async () => {
+    // stdout and stderr on one pipe, in the order they were written
+    const child = spawn(
+      'sh',
+      ['-c', `exec "${process.execPath}" "${BIN}" platform --port 0 </dev/null 2>&1`],
+      {
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    while (!output.includes('console closed')) await once(child.stdout, 'data');
+    child.kill('SIGINT');
+    await once(child, 'exit');
+    expect(output.indexOf('control API')).toBeGreaterThan(-1);
+    expect(output.indexOf('control API')).toBeLessThan(output.indexOf('console closed'));
+    expect(output).not.toContain('Type to answer');
+    const banner = output.slice(0, output.indexOf('console closed')).split('\n');
+    for (const line of banner) expect(line.length).toBeLessThanOrEqual(80);
+    expect(banner.some((l) => l.trim() === '(secret: keep it private)')).toBe(true);
+  }, 60_000);
+
+  it('/chats and the stop notice count in singular for one', async () => {
+    const platform = spawnCli(['platform', '--port', '0']);
+    const channel = await platform.next(lineWith('channel URL'));
+    const url = /http:\/\/\S+/.exec(String(channel.line))?.[0] ?? '';
+    const send = spawnCli(['send-text', 'Hi', '--channel-url', url, '--sender-id', 'c-1']);
+    expect(await send.exit).toBe(0);
+    platform.child.stdin.write('/chats\n');
+    const chat = await platform.next(
+      (o) => o.type === 'text' && String(o.line).startsWith('  chat '),
+    );
+    expect(String(chat.line)).toMatch(/c-1 {2}\w+ {2}1 line$/);
+    platform.child.kill('SIGINT');
+    await platform.exit;
+    expect(platform.stderr()).toMatch(/stopped; \d+ exchanges?/);
+    expect(platform.stderr()).not.toMatch(/stopped; 1 exchanges/);
+  }, 60_000);
+
+  it('bot-sim --quiet prints no bot-events line', async () => {
+    const bot = spawnCli(['bot-sim', '--port', '0', '--quiet', '--token', 't']);
+    await bot.next(lineWith('http://'));
+    bot.child.kill('SIGINT');
+    await bot.exit;
+    expect(bot.stderr()).not.toContain('bot events:');
+  }, 60_000);
+});
