@@ -1,9 +1,45 @@
 /**
- * What CI publishes: an unreachable --file server is exit 3.
+ * What CI publishes: an empty recording fails trace / report / coverage (exit 2), and an
+ * unreachable --file server is exit 3.
  */
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { freePort } from '../helpers/free-port.js';
+
+const dir = () => mkdtempSync(path.join(tmpdir(), 'svc-ci-reports-'));
+
+describe('trace, report and coverage on a recording that was never written', () => {
+  it.each([
+    ['trace', (f: string) => ['trace', f]],
+    ['report', (f: string) => ['report', f, '--out', path.join(path.dirname(f), 'r.html')]],
+    ['coverage', (f: string) => ['coverage', f]],
+  ])('%s on an empty or blank file exits 2 with SVC_E_RECORDING', async (_name, args) => {
+    for (const text of ['', '\n  \n\n']) {
+      const file = path.join(dir(), 'session.ndjson');
+      writeFileSync(file, text);
+      const run = await runCli(args(file));
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/SVC_E_RECORDING.*holds no exchanges: was it recorded\?/);
+      expect(existsSync(path.join(path.dirname(file), 'r.html'))).toBe(false);
+    }
+  });
+
+  it('a journal with exchanges but no conversation stays exit 0', async () => {
+    const file = path.join(dir(), 'status.ndjson');
+    const recorded = await runCli([
+      'replay',
+      'fixtures/conversations/agents-offline-status.json',
+      '--record',
+      file,
+    ]);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    const trace = await runCli(['trace', file]);
+    expect(trace.code, trace.stderr).toBe(0);
+  });
+});
 
 describe('send-media --file on a server that cannot be reached', () => {
   it('exits 3 as an unreachable platform does', async () => {

@@ -1,8 +1,8 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { SvcError, systemReason } from '../../errors.js';
 import { checkConversation } from '../../trace/invariants.js';
 import { readTrace } from '../../trace/read.js';
-import { assertJournal } from '../../trace/not-a-journal.js';
+import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import {
   briefNote,
   unlistedNote,
@@ -33,6 +33,11 @@ export interface HtmlReportOptions {
   lead?: string;
   /** the head's filter label (false: none) */
   filter?: string | false;
+  /**
+   * `report`: the recording's name as the user gave it; without one record it is an error,
+   * and no file is left (exit 2)
+   */
+  requireRecords?: string;
   /** how much is drawn (tests lower it); --chat draws every exchange of its conversation */
   budget?: Partial<DrawBudget>;
 }
@@ -137,6 +142,14 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       read.skipped += skipped;
     }
     assertJournal(files.join(', '), read);
+    if (options.requireRecords !== undefined) {
+      try {
+        assertRecorded(options.requireRecords, read.records);
+      } catch (error) {
+        rmSync(options.out, { force: true });
+        throw error;
+      }
+    }
     if (listed > budget.listed) writeSync(fd, unlistedNote(listed - budget.listed));
     writeSync(fd, reportTail(summary));
   } finally {
