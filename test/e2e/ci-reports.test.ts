@@ -1,8 +1,8 @@
 /**
- * What CI publishes: an empty recording fails trace / report / coverage (exit 2), and an
- * unreachable --file server is exit 3.
+ * What CI publishes: the HTML report lists every replayed run, an empty recording fails
+ * trace / report / coverage (exit 2), and an unreachable --file server is exit 3.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,26 @@ import { runCli } from '../helpers/run-cli.js';
 import { freePort } from '../helpers/free-port.js';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'svc-ci-reports-'));
+
+describe('replay --report lists every conversation', () => {
+  it('names the runs with no chat to draw, with their verdict and why', async () => {
+    const html = path.join(dir(), 'report.html');
+    const run = await runCli(['replay', 'fixtures/conversations', '--report', html]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/21 conversations, .*, 5 runs without a chat to draw/);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('5 runs without a chat to draw');
+    for (const name of [
+      'channel status follows agent availability',
+      'empty sender.id: not delivered, reported as a contract violation',
+      'callback call that ends: the last call_event carries the recording',
+      'offline form while agents are offline becomes an offline_message hook',
+    ])
+      expect(page).toContain(
+        `<h3>${name} · <b class="">passed</b></h3><p class="brief">no chat to draw`,
+      );
+  }, 60_000);
+});
 
 describe('trace, report and coverage on a recording that was never written', () => {
   it.each([

@@ -15,6 +15,7 @@ import { createOutput } from '../render/output.js';
 import type { ConversationResult, ReplayPeers } from '../../conversation/runner.js';
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
 import { toJunit } from '../render/reporters/junit.js';
+import { reportRunOf } from '../render/run-entries.js';
 import { checkOutFile } from '../out-file.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
@@ -301,9 +302,10 @@ async function writeReplayHtml(
       title: 'svc-cli replay',
       disabled: plan.disabled,
       names,
+      runs: results.map(reportRunOf),
     });
     out.note(
-      `HTML report written to ${flags.report}: ${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}`,
+      `HTML report written to ${flags.report}: ${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'run')} without a chat to draw` : ''}`,
     );
   } finally {
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });

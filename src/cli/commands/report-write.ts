@@ -11,7 +11,10 @@ import {
   reportHead,
   reportSection,
   reportTail,
+  runSection,
+  runsNote,
   type MutantRow,
+  type ReportRun,
   type MutationFigures,
   type ReportSummary,
 } from '../../trace/html.js';
@@ -33,6 +36,11 @@ export interface HtmlReportOptions {
   lead?: string;
   /** the head's filter label (false: none) */
   filter?: string | false;
+  /**
+   * every run of the command (replay, conform): those with no conversation in the recording
+   * (no run id, or none of its chats read) are listed after the conversations, with why
+   */
+  runs?: readonly ReportRun[];
   /**
    * `report`: the recording's name as the user gave it; without one record it is an error,
    * and no file is left (exit 2)
@@ -116,6 +124,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     let drawn = 0;
     let listed = 0;
     const read = { records: 0, skipped: 0 };
+    const seen = new Set<string>();
     for (const file of files) {
       const { records, skipped } = await readTrace({
         file,
@@ -125,6 +134,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
           summary.conversations++;
           summary.exchanges += c.spans.length;
           summary.violations += violations.length;
+          seen.add(c.run);
           const name = options.names?.get(c.run);
           if (violations.length === 0 && drawnRows >= budget.rows) {
             if (listed === 0) writeSync(fd, briefNote(drawn));
@@ -151,6 +161,10 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       }
     }
     if (listed > budget.listed) writeSync(fd, unlistedNote(listed - budget.listed));
+    const chatless = (options.runs ?? []).filter((r) => r.run === undefined || !seen.has(r.run));
+    if (chatless.length > 0) writeSync(fd, runsNote(chatless.length));
+    for (const r of chatless) writeSync(fd, runSection(r));
+    if (chatless.length > 0) summary.runs = chatless.length;
     writeSync(fd, reportTail(summary));
   } finally {
     closeSync(fd);
