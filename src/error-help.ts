@@ -66,7 +66,8 @@ export const ERROR_HELP: Record<ErrorCode, ErrorHelp> = {
     todo: 'Pass --upstream with the http(s) URL of the real party.',
   },
   SVC_E_RECORDING: {
-    summary: 'a recording holds nothing record to-fixture can turn into a conversation',
+    summary:
+      'a recording holds no exchange (empty, never written, or not a journal), or nothing record to-fixture can turn into a conversation',
     todo: 'Record with `svc-cli platform --record session.ndjson` and send messages through it.',
   },
   SVC_E_PROFILE: {

@@ -7,9 +7,11 @@
  */
 import { getGlobalDispatcher, interceptors, type Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
-import { getText, headOf, type PostOutcome } from './client.js';
+import { getText, headOf, type FailureReason, type PostOutcome } from './client.js';
 
-export type FileSize = { ok: true; size: number; from: string } | { ok: false; reason: string };
+/** `failure`: the file's server was not reached (a network failure: the command exits 3) */
+export type FileSize =
+  { ok: true; size: number; from: string } | { ok: false; reason: string; failure?: FailureReason };
 
 const MAX_REDIRECTIONS = 5;
 
@@ -64,14 +66,14 @@ export async function learnFileSize(options: {
     ...(options.signal ? { signal: options.signal } : {}),
   };
   const head = await headOf(common);
-  if (!head.ok) return { ok: false, reason: head.message };
+  if (!head.ok) return { ok: false, reason: head.message, failure: head.reason };
   const fromHead = head.status === 200 ? sizeOf(head) : undefined;
   if (fromHead) return fromHead;
   // a server that refuses HEAD or leaves its length out may still say it to a GET
   const got = await getText({ ...common, headers: { range: 'bytes=0-0' }, headersOnly: true });
   const fromGet = sizeOf(got);
   if (fromGet) return fromGet;
-  if (!got.ok) return { ok: false, reason: got.message };
+  if (!got.ok) return { ok: false, reason: got.message, failure: got.reason };
   if (got.status !== 200 && got.status !== 206)
     return {
       ok: false,

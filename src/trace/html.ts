@@ -116,6 +116,20 @@ export interface ReportSummary {
   violations: number;
   /** a mutation run's figures (`svc-cli mutate --report`), shown before the conversations' */
   mutation?: MutationFigures;
+  /** runs listed without a chat to draw (`runSection`) */
+  runs?: number;
+}
+
+/** A run the report lists by itself: no chat of it in the recording to draw (replay, conform). */
+export interface ReportRun {
+  /** the journal run of its exchanges, when it recorded any */
+  run?: string;
+  name: string;
+  verdict: 'passed' | 'failed' | 'skipped' | 'interrupted';
+  /** one line each: ✓ / ✗ / - and the step's name */
+  steps: readonly string[];
+  /** why there is no chat to draw */
+  why: string;
 }
 
 export interface MutationFigures {
@@ -279,6 +293,21 @@ export function briefNote(drawn: number): string {
   return `<h3>More conversations, not drawn</h3><p class="summary">The first ${drawn} ${noun(drawn, 'conversation')} are drawn; the others without violations are listed. <code>svc-cli report &lt;recording&gt; --chat &lt;id&gt;</code> draws one.</p>\n`;
 }
 
+/** The heading before the runs without a chat to draw. */
+export function runsNote(count: number): string {
+  return `<h3>${count} ${noun(count, 'run')} without a chat to draw</h3>\n`;
+}
+
+/**
+ * A run with no chat in the recording: its name, verdict, why nothing is drawn, its steps.
+ * @example sink.write(runSection({ name: 'status', verdict: 'passed', steps: ['✓ 1. GET'], why: 'it opened no chat' }));
+ */
+export function runSection(r: ReportRun): string {
+  const bad = r.verdict === 'failed' || r.verdict === 'interrupted';
+  const steps = r.steps.map((s) => `<li>${escapeHtml(s)}</li>`).join('');
+  return `<section class="conv run${bad ? ' has-bad' : ''}"><h3>${escapeHtml(r.name)} · <b class="${bad ? 'bad' : ''}">${r.verdict}</b></h3><p class="brief">${escapeHtml(r.why)}</p>${steps ? `<ol class="steps">${steps}</ol>` : ''}</section>\n`;
+}
+
 /**
  * One conversation's section: heading, its violations (red, each linking to both exchanges),
  * and the swimlane timeline.
@@ -326,7 +355,10 @@ export function reportTail(summary: ReportSummary): string {
     m !== undefined && summary.conversations === 0
       ? ''
       : `<span><b>${summary.conversations}</b> ${noun(summary.conversations, 'conversation')}</span><span><b>${summary.exchanges}</b> ${noun(summary.exchanges, 'exchange')}</span><span><b class="${summary.violations > 0 ? 'bad' : ''}">${summary.violations}</b> ${noun(summary.violations, 'invariant violation')}</span>`;
-  return `<p class="summary">${mutation}${conversations}</p>${reportEnd()}`;
+  const runs = summary.runs
+    ? `<span><b>${summary.runs}</b> ${noun(summary.runs, 'run')} without a chat</span>`
+    : '';
+  return `<p class="summary">${mutation}${conversations}${runs}</p>${reportEnd()}`;
 }
 
 /** The closing tags and the script, after whatever a report put in its page. */

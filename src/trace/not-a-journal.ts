@@ -15,3 +15,18 @@ export function assertJournal(shown: string, read: { records: number; skipped: n
     'Give a file written by --record (svc-cli platform, replay, conform or proxy --record session.ndjson).',
   );
 }
+
+/**
+ * A recording without one record (0 bytes, or only blank lines) was never written: `trace`,
+ * `report` and `coverage` fail on it (exit 2) rather than pass CI with "0 conversations". A
+ * journal with exchanges but no conversation is a recording, and stays one.
+ * @example assertRecorded('session.ndjson', 0) // throws SVC_E_RECORDING
+ */
+export function assertRecorded(shown: string, records: number): void {
+  if (records > 0) return;
+  throw new SvcError(
+    'SVC_E_RECORDING',
+    `Could not read ${shown}: it holds no exchanges: was it recorded?`,
+    '--record <file> on platform, replay, conform or proxy writes one (svc-cli platform --record session.ndjson).',
+  );
+}

@@ -26,7 +26,8 @@ import { checkInvariantNames } from '../../trace/invariants.js';
 import { createOutput, type Output } from '../render/output.js';
 import { formatConversation, formatStep } from '../render/reporters/pretty.js';
 import { formatWrongPeer } from '../render/wrong-peer.js';
-import { toJunit } from '../render/reporters/junit.js';
+import { toJunit, type JunitResult } from '../render/reporters/junit.js';
+import { reportRunOf, unfinished } from '../render/run-entries.js';
 import { checkOutFile } from '../out-file.js';
 import { redactChannelUrl } from './config-run.js';
 import { plural } from '../../plural.js';
@@ -233,6 +234,10 @@ export interface CaseTally {
   failed: number;
   skipped: number;
   fuzz?: FuzzTally;
+  /** the finished cases, for the reports a signal cuts short */
+  results?: ConformCaseResult[];
+  /** the cases the suite runs, in order, once it has prepared them */
+  planned?: readonly { name: string; spec: readonly string[] }[];
 }
 
 /** Where a run's lines go while it goes on: the reporter, through the progress line. */
@@ -248,11 +253,15 @@ interface ConformView {
 function conformListeners(
   view: ConformView,
   tally: CaseTally,
-): Pick<RunConformOptions, 'onCase' | 'onBotService' | 'onHookReceiver' | 'onBotProvider'> {
+): Pick<
+  RunConformOptions,
+  'onCase' | 'onCases' | 'onBotService' | 'onHookReceiver' | 'onBotProvider'
+> {
   const { suite, flags, reporter, out, progress } = view;
   const pretty = reporter === 'pretty';
   const onCase = (result: ConformCaseResult): void => {
     tally.done++;
+    tally.results?.push(result);
     if (result.skipped !== undefined) tally.skipped++;
     else if (!result.ok) tally.failed++;
     progress.around(() => {
@@ -279,7 +288,10 @@ function conformListeners(
     );
   const onBotProvider = (bot: BotProviderInfo): void =>
     progress.around(() => out.note(botProviderNote(bot, flags.showSecrets)));
-  return { onCase, onBotService, onHookReceiver, onBotProvider };
+  const onCases = (cases: NonNullable<CaseTally['planned']>): void => {
+    tally.planned = cases;
+  };
+  return { onCase, onCases, onBotService, onHookReceiver, onBotProvider };
 }
 
 /**
@@ -328,9 +340,20 @@ function reportConform(ctx: CliContext, view: ConformView, report: ConformReport
       ...(report.wrongPeer ? { wrongPeer: report.wrongPeer, hint } : {}),
     });
   else if (!pretty && hint) out.note(hint);
+  writeConformFile(ctx, view, results, counts);
+}
+
+/** The JUnit or JSON report of `results`, to --out (with `counts` on stderr) or stdout. */
+function writeConformFile(
+  ctx: CliContext,
+  view: ConformView,
+  results: readonly JunitResult[],
+  counts: string,
+): void {
+  const { flags, reporter, out, suite } = view;
   const text =
     reporter === 'junit'
-      ? toJunit(`svc-cli conform ${report.suite}`, results)
+      ? toJunit(`svc-cli conform ${suite}`, results)
       : reporter === 'json'
         ? results.map((r) => JSON.stringify({ type: 'case', ...r })).join('\n') + '\n'
         : undefined;
@@ -341,6 +364,35 @@ function reportConform(ctx: CliContext, view: ConformView, report: ConformReport
   } else if (reporter === 'junit') {
     ctx.stdout.write(text);
   }
+}
+
+/**
+ * A signal stopped the suite: the reports still written (a CI timeout's publish step finds
+ * them), with the finished cases and each case that did not finish marked interrupted.
+ */
+async function reportInterrupted(
+  ctx: CliContext,
+  view: ConformView,
+  tally: CaseTally,
+  recording: { file: string; scratch?: string } | undefined,
+): Promise<void> {
+  const done = tally.results ?? [];
+  // stopped before the suite had its cases: one entry stands for the whole suite
+  const planned = tally.planned ?? [{ name: `conform ${view.suite}`, spec: [] }];
+  const fuzz = tally.fuzz;
+  // a fuzz property cut short still ran its generated cases: say how many, and the seed
+  const more = fuzz
+    ? `${plural(fuzz.finished, 'generated case')} finished, ${fuzz.failed} failed (seed ${fuzz.seed}; --fuzz ${fuzz.finished} --seed ${fuzz.seed} runs them again)`
+    : undefined;
+  const cut = planned
+    .slice(done.length)
+    .map(({ name, spec }) => ({ ...unfinished(name, undefined, more), suite: view.suite, spec }));
+  if (view.reporter === 'json' && !view.flags.out)
+    for (const r of cut) view.out.event({ type: 'case', ...r });
+  const counts = `${tally.done - tally.failed - tally.skipped} passed, ${tally.failed} failed, ${tally.skipped} skipped, ${cut.length} interrupted`;
+  const results: JunitResult[] = [...done, ...cut];
+  writeConformFile(ctx, view, results, counts);
+  if (recording) await writeConformReport(ctx, view, results, recording);
 }
 
 /** `svc-cli conform <suite>`: run the suite, report each case; exit 1 when any case fails. */
@@ -360,7 +412,7 @@ export async function runConform(
   const recording = recordingOf(ctx, flags);
   if (options.suite === 'platform' && recording) options.recordFile = recording.file;
   checkFuzzPath(flags);
-  const tally: CaseTally = { done: 0, failed: 0, skipped: 0 };
+  const tally: CaseTally = { done: 0, failed: 0, skipped: 0, results: [] };
   const fuzz = fuzzSettingsOf(ctx, flags, {
     onCaseDone: (fuzzTally) => (tally.fuzz = fuzzTally),
     onCase: (n) =>
@@ -393,11 +445,12 @@ export async function runConform(
   if (outcome === 'interrupted') {
     running.catch(() => undefined);
     out.note(interruptedNote(tally));
+    await reportInterrupted(ctx, view, tally, recording);
     await out.flush();
     return EXIT_CODES.sigint;
   }
   reportConform(ctx, view, outcome);
-  if (recording) await writeConformReport(ctx, flags, outcome, recording, out);
+  if (recording) await writeConformReport(ctx, view, outcome.results, recording);
   return outcome.failed > 0 ? 1 : 0;
 }
 
@@ -415,23 +468,28 @@ function recordingOf(
 /** `--report`: the HTML report of what the run saw (src/cli/commands/report-write.ts). */
 async function writeConformReport(
   ctx: CliContext,
-  flags: ConformOptions,
-  report: ConformReport,
+  view: ConformView,
+  results: readonly JunitResult[],
   recording: { file: string; scratch?: string },
-  out: Output,
 ): Promise<void> {
+  const { flags, out } = view;
+  const interrupted = results.some((r) => r.interrupted !== undefined);
   try {
-    if (flags.report === undefined || !existsSync(recording.file)) return;
+    if (flags.report === undefined || (!interrupted && !existsSync(recording.file))) return;
     const { writeHtmlReport } = await import('./report-write.js');
     const html = await writeHtmlReport({
-      recording: recording.file,
+      recording: existsSync(recording.file) ? recording.file : [],
       out: resolve(ctx.cwd, flags.report),
       shownOut: flags.report,
-      title: `svc-cli conform ${report.suite}`,
+      title: `svc-cli conform ${view.suite}`,
       disabled: flags.invariant ?? [],
+      // cut short: the cases that did not finish listed after what was recorded
+      ...(interrupted
+        ? { runs: results.filter((r) => r.interrupted !== undefined).map(reportRunOf) }
+        : {}),
     });
     out.note(
-      `HTML report written to ${flags.report}: ${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}`,
+      `HTML report written to ${flags.report}: ${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'case')} without a chat to draw` : ''}`,
     );
   } finally {
     if (recording.scratch !== undefined)

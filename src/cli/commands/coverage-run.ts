@@ -7,6 +7,7 @@ import { coverageJunit, formatCoverage } from '../render/coverage.js';
 import { coverageOptions } from './coverage-options.js';
 import { createCoverageTally, readRecords } from '../../coverage/index.js';
 import { writeFileWhole } from '../../io/write-whole.js';
+import { assertRecorded } from '../../trace/not-a-journal.js';
 
 export async function runCoverage(
   ctx: CliContext,
@@ -21,6 +22,7 @@ export async function runCoverage(
     for await (const record of readRecords(path, ctx.stdin)) tally.add(record);
   }
   const report = tally.report();
+  assertRecorded(recordings.join(', '), report.records);
   const below = flags.min !== undefined && report.overall.percent < flags.min;
   if (flags.json) {
     out.event({

@@ -15,7 +15,8 @@ import { createOutput } from '../render/output.js';
 import { remoteTimeScale } from '../../conversation/world-remote.js';
 import type { ConversationResult, ReplayPeers } from '../../conversation/runner.js';
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
-import { toJunit } from '../render/reporters/junit.js';
+import { toJunit, type JunitResult } from '../render/reporters/junit.js';
+import { reportRunOf, unfinished } from '../render/run-entries.js';
 import { checkOutFile } from '../out-file.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
@@ -311,6 +312,24 @@ async function reportResults(
       total: results.length,
       ...(notRun > 0 ? { notRun } : {}),
     });
+  writeReport(
+    ctx,
+    plan,
+    out,
+    results,
+    `${results.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`,
+  );
+}
+
+/** The JUnit or JSON report of `results`, to --out (with `counts` on stderr) or stdout. */
+function writeReport(
+  ctx: CliContext,
+  plan: ReplayPlan,
+  out: Output,
+  results: readonly JunitResult[],
+  counts: string,
+): void {
+  const { flags, reporter } = plan;
   const report =
     reporter === 'junit'
       ? toJunit('svc-cli replay', results)
@@ -320,12 +339,38 @@ async function reportResults(
   if (report === undefined) return;
   if (flags.out) {
     writeFileWhole(resolve(ctx.cwd, flags.out), report, flags.out);
-    out.note(
-      `report written to ${flags.out}: ${results.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`,
-    );
+    out.note(`report written to ${flags.out}: ${counts}`);
   } else if (reporter === 'junit') {
     ctx.stdout.write(report);
   }
+}
+
+/**
+ * A signal stopped the run: the reports still written (a CI timeout's publish step finds
+ * them), with what finished and each conversation that did not marked interrupted.
+ */
+async function reportInterrupted(
+  ctx: CliContext,
+  plan: ReplayPlan,
+  out: Output,
+  done: readonly ConversationResult[],
+  loaded: Loaded,
+): Promise<void> {
+  const cut = loaded
+    .slice(done.length)
+    .map(({ file, conversation }) => unfinished(conversation.name, file));
+  if (plan.reporter === 'json' && !plan.flags.out)
+    for (const r of cut) out.event({ type: 'conversation', ...r });
+  const failed = done.filter((r) => !r.ok).length;
+  const skipped = done.filter((r) => r.skipped !== undefined).length;
+  writeReport(
+    ctx,
+    plan,
+    out,
+    [...done, ...cut],
+    `${done.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}, ${cut.length} interrupted`,
+  );
+  await writeReplayHtml(ctx, plan, out, [...done, ...cut]);
 }
 
 /** --report: the HTML page of what the conversations recorded, named by their runs. */
@@ -333,7 +378,7 @@ async function writeReplayHtml(
   ctx: CliContext,
   plan: ReplayPlan,
   out: Output,
-  results: ConversationResult[],
+  results: readonly JunitResult[],
 ): Promise<void> {
   const { flags, recordFile, scratch } = plan;
   if (flags.report === undefined || recordFile === undefined) return;
@@ -343,15 +388,17 @@ async function writeReplayHtml(
   try {
     const { writeHtmlReport } = await import('./report-write.js');
     const html = await writeHtmlReport({
-      recording: recordFile,
+      // nothing recorded yet (a run interrupted at once): the report lists the runs alone
+      recording: existsSync(recordFile) ? recordFile : [],
       out: resolve(ctx.cwd, flags.report),
       shownOut: flags.report,
       title: 'svc-cli replay',
       disabled: plan.disabled,
       names,
+      runs: results.map(reportRunOf),
     });
     out.note(
-      `HTML report written to ${flags.report}: ${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}`,
+      `HTML report written to ${flags.report}: ${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'run')} without a chat to draw` : ''}`,
     );
   } finally {
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
@@ -378,6 +425,7 @@ export async function runReplay(
     if (reporter === 'pretty')
       out.line(formatSummary(done, out.chalk, performance.now() - startedAt));
     out.note(`interrupted: ${done.length} of ${plural(loaded.length, 'conversation')} finished`);
+    await reportInterrupted(ctx, plan, out, done, loaded);
     return EXIT_CODES.sigint;
   }
   await reportResults(ctx, plan, out, outcome, { total: loaded.length, startedAt });

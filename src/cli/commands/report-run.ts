@@ -22,6 +22,7 @@ export async function runReport(
     shownOut: flags.out,
     title: `svc-cli report: ${file}`,
     disabled,
+    requireRecords: file,
     ...(flags.chat === undefined ? {} : { chat: flags.chat }),
   });
   if (flags.json) out.event({ type: 'report', file: flags.out, ...summary });

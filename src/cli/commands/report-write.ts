@@ -1,8 +1,8 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { SvcError, systemReason } from '../../errors.js';
 import { checkConversation } from '../../trace/invariants.js';
 import { readTrace } from '../../trace/read.js';
-import { assertJournal } from '../../trace/not-a-journal.js';
+import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import {
   briefNote,
   unlistedNote,
@@ -11,7 +11,10 @@ import {
   reportHead,
   reportSection,
   reportTail,
+  runSection,
+  runsNote,
   type MutantRow,
+  type ReportRun,
   type MutationFigures,
   type ReportSummary,
 } from '../../trace/html.js';
@@ -33,6 +36,16 @@ export interface HtmlReportOptions {
   lead?: string;
   /** the head's filter label (false: none) */
   filter?: string | false;
+  /**
+   * every run of the command (replay, conform): those with no conversation in the recording
+   * (no run id, or none of its chats read) are listed after the conversations, with why
+   */
+  runs?: readonly ReportRun[];
+  /**
+   * `report`: the recording's name as the user gave it; without one record it is an error,
+   * and no file is left (exit 2)
+   */
+  requireRecords?: string;
   /** how much is drawn (tests lower it); --chat draws every exchange of its conversation */
   budget?: Partial<DrawBudget>;
 }
@@ -111,6 +124,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     let drawn = 0;
     let listed = 0;
     const read = { records: 0, skipped: 0 };
+    const seen = new Set<string>();
     for (const file of files) {
       const { records, skipped } = await readTrace({
         file,
@@ -120,6 +134,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
           summary.conversations++;
           summary.exchanges += c.spans.length;
           summary.violations += violations.length;
+          seen.add(c.run);
           const name = options.names?.get(c.run);
           if (violations.length === 0 && drawnRows >= budget.rows) {
             if (listed === 0) writeSync(fd, briefNote(drawn));
@@ -137,7 +152,19 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       read.skipped += skipped;
     }
     assertJournal(files.join(', '), read);
+    if (options.requireRecords !== undefined) {
+      try {
+        assertRecorded(options.requireRecords, read.records);
+      } catch (error) {
+        rmSync(options.out, { force: true });
+        throw error;
+      }
+    }
     if (listed > budget.listed) writeSync(fd, unlistedNote(listed - budget.listed));
+    const chatless = (options.runs ?? []).filter((r) => r.run === undefined || !seen.has(r.run));
+    if (chatless.length > 0) writeSync(fd, runsNote(chatless.length));
+    for (const r of chatless) writeSync(fd, runSection(r));
+    if (chatless.length > 0) summary.runs = chatless.length;
     writeSync(fd, reportTail(summary));
   } finally {
     closeSync(fd);

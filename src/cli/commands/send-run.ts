@@ -3,6 +3,7 @@ import { createClock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { fileNameOf } from '../../http/file-name.js';
 import { learnFileSize } from '../../http/file-size.js';
+import type { FailureReason } from '../../http/client.js';
 import {
   buildLocationMessage,
   buildMediaMessage,
@@ -68,11 +69,43 @@ async function fileSizeOf(
   });
   if (learned.ok) return learned.size;
   if (o.force) return undefined;
+  const code = networkCodeOf(learned.failure);
+  // an unreachable file server is a network failure (exit 3), as an unreachable platform is
+  if (code !== undefined)
+    throw new SvcError(
+      code,
+      `Could not learn the size of ${o.file}: ${learned.reason} (${new URL(o.file).host}).`,
+      code === 'SVC_E_TIMEOUT'
+        ? 'Raise --timeout, pass --file-size <bytes>, or check the file server.'
+        : 'Check --file and that its server is up, or pass --file-size <bytes>.',
+    );
   throw new SvcError(
     'SVC_E_FLAG',
     `Could not learn the size of ${o.file}: ${learned.reason}.`,
     'Pass --file-size <bytes> (or --force to send the message without one).',
   );
+}
+
+/** The stable code of a request that reached no server; none for an answer or an aborted one. */
+function networkCodeOf(
+  failure: FailureReason | undefined,
+): 'SVC_E_TIMEOUT' | 'SVC_E_UNTRUSTED_CERT' | 'SVC_E_TLS' | 'SVC_E_UNREACHABLE' | undefined {
+  switch (failure) {
+    case 'timeout':
+      return 'SVC_E_TIMEOUT';
+    case 'untrusted':
+      return 'SVC_E_UNTRUSTED_CERT';
+    case 'tls':
+      return 'SVC_E_TLS';
+    case 'refused':
+    case 'reset':
+    case 'unreachable':
+      return 'SVC_E_UNREACHABLE';
+    case 'aborted':
+    case 'error':
+    case undefined:
+      return undefined;
+  }
 }
 
 /** flags -> options -> payload, per variant. */

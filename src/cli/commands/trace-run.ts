@@ -11,7 +11,7 @@ import { formatTimeline, formatViolation, spanEvent } from '../render/trace.js';
 import { checkConversation, checkInvariantNames } from '../../trace/invariants.js';
 import { plural } from '../../plural.js';
 import { SvcError, systemReason } from '../../errors.js';
-import { assertJournal } from '../../trace/not-a-journal.js';
+import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 
 /** Where the output goes: stdout through the CLI's writer, or a file written as it comes. */
 interface Sink {
@@ -97,6 +97,7 @@ export async function runTrace(
     onConversation,
   });
   assertJournal(file, summary);
+  assertRecorded(file, summary.records);
   if (format === 'otlp-json') await sink.write(`\n${otlpEnvelope('').tail}`);
   if (format === 'json')
     await sink.write(

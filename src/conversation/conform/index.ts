@@ -77,6 +77,8 @@ export type RunConformOptions = ConformOptions & {
   timeScale?: number;
   clock?: Clock;
   onCase?: (result: ConformCaseResult) => void;
+  /** the cases the suite is about to run, in order (a report lists those a signal cut short) */
+  onCases?: (cases: readonly { name: string; spec: readonly string[] }[]) => void;
   /** `bot`: the embedded platform listens; configure the bot with these URLs */
   onBotService?: (info: BotServiceInfo) => void;
   /** `platform` with `hookListenPort`: the hook receiver listens; point the platform's hooks here */
@@ -134,6 +136,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
   }
   const prepared = await prepareSuite(options, clock);
   const { target, harness, observation } = prepared;
+  options.onCases?.(prepared.cases.map(({ name, spec }) => ({ name, spec })));
   let results: ConformCaseResult[];
   let checked: InvariantsOutcome | undefined;
   /** the first replies the cases got: which svc-cli role a failing peer is (wrong-peer.ts) */

@@ -10,15 +10,18 @@ export const escapeXml = (text: string): string =>
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
+/** A result for the JUnit file; `interrupted`: a run the signal stopped before it finished. */
+export type JunitResult = ConversationResult & { skipped?: string; interrupted?: string };
+
 /**
  * JUnit XML: one testcase per conversation, its steps in system-out (CI systems show them).
+ * A run a signal stopped is an <error>, not a <skipped>: dashboards show errors in red and
+ * count them against the suite, where skipped ones read as green.
  * @example writeFileSync('report.xml', toJunit('svc-cli replay', results));
  */
-export function toJunit(
-  suiteName: string,
-  results: readonly (ConversationResult & { skipped?: string })[],
-): string {
-  const failures = results.filter((r) => !r.ok).length;
+export function toJunit(suiteName: string, results: readonly JunitResult[]): string {
+  const errors = results.filter((r) => r.interrupted !== undefined).length;
+  const failures = results.filter((r) => !r.ok).length - errors;
   const skippedCount = results.filter((r) => r.skipped !== undefined).length;
   const time = (results.reduce((sum, r) => sum + r.wallMs, 0) / 1000).toFixed(3);
   const cases = results.map((r) => {
@@ -29,18 +32,20 @@ export function toJunit(
       )
       .join('\n');
     const failed = r.steps.find((s) => s.status === 'failed');
-    const failure = failed
-      ? `\n      <failure message="${escapeXml(`${failed.name}: ${failed.details[0] ?? 'failed'}`)}" type="ConversationStepFailed">${escapeXml(failed.details.join('\n'))}</failure>`
-      : r.skipped !== undefined
-        ? `\n      <skipped message="${escapeXml(r.skipped)}"/>`
-        : '';
+    const failure = r.interrupted
+      ? `\n      <error message="${escapeXml(r.interrupted)}" type="Interrupted"/>`
+      : failed
+        ? `\n      <failure message="${escapeXml(`${failed.name}: ${failed.details[0] ?? 'failed'}`)}" type="ConversationStepFailed">${escapeXml(failed.details.join('\n'))}</failure>`
+        : r.skipped !== undefined
+          ? `\n      <skipped message="${escapeXml(r.skipped)}"/>`
+          : '';
     return `    <testcase name="${escapeXml(r.name)}" classname="${escapeXml(r.file ?? 'conversation')}" time="${(r.wallMs / 1000).toFixed(3)}">${failure}
       <system-out>${escapeXml(steps)}</system-out>
     </testcase>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="${escapeXml(suiteName)}" tests="${results.length}" failures="${failures}" time="${time}">
-  <testsuite name="${escapeXml(suiteName)}" tests="${results.length}" failures="${failures}" errors="0" skipped="${skippedCount}" time="${time}">
+<testsuites name="${escapeXml(suiteName)}" tests="${results.length}" failures="${failures}" errors="${errors}" time="${time}">
+  <testsuite name="${escapeXml(suiteName)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skippedCount}" time="${time}">
 ${cases.join('\n')}
   </testsuite>
 </testsuites>

@@ -1,0 +1,62 @@
+/**
+ * Every run in the reports a CI run publishes (replay, conform): one a signal cut short is an
+ * entry of its own, marked, so a timed-out job's report still lists the whole suite
+ * (docs/ci.md); one without a chat to draw is listed in the HTML report with why.
+ */
+import type { ConversationResult } from '../../conversation/runner.js';
+import type { ReportRun } from '../../trace/html.js';
+import type { JunitResult } from './reporters/junit.js';
+
+/** The message on each run a signal stopped (JUnit `<error message>`, JSON `interrupted`). */
+export const INTERRUPTED = 'interrupted before it finished';
+
+/**
+ * The entry of a run that did not finish: no step, no time, marked interrupted (`more`: what
+ * it got through, after the message).
+ * @example unfinished('greeting', 'fixtures/conversations/greeting.yaml')
+ */
+export function unfinished(name: string, file?: string, more?: string): JunitResult {
+  return {
+    name,
+    ...(file === undefined ? {} : { file }),
+    ok: false,
+    interrupted: more === undefined ? INTERRUPTED : `${INTERRUPTED}: ${more}`,
+    steps: [],
+    protocolMs: 0,
+    wallMs: 0,
+  };
+}
+
+const mark = (status: ConversationResult['steps'][number]['status']): string =>
+  status === 'passed' ? '✓' : status === 'failed' ? '✗' : '-';
+
+/** Why a run has no chat of its own in the recording. */
+function whyNoChat(r: JunitResult): string {
+  if (r.interrupted !== undefined)
+    return `${r.interrupted} (what it sent so far, if anything, is drawn above)`;
+  if (r.skipped !== undefined) return `not run: ${r.skipped}`;
+  if (r.steps.some((s) => s.kind === 'customer'))
+    return 'no chat to draw: its customer message opened none (the platform refused it)';
+  return 'no chat to draw: it checked the status URL, events or hooks without opening a chat';
+}
+
+/**
+ * A run as the HTML report lists it when none of its chats is in the recording.
+ * @example reportRunOf(result) // { name: 'status', verdict: 'passed', steps: ['✓ 1. GET /_sim/state'], why: '…' }
+ */
+export function reportRunOf(r: JunitResult): ReportRun {
+  return {
+    ...(r.run === undefined ? {} : { run: r.run }),
+    name: r.name,
+    verdict:
+      r.interrupted !== undefined
+        ? 'interrupted'
+        : r.skipped !== undefined
+          ? 'skipped'
+          : r.ok
+            ? 'passed'
+            : 'failed',
+    steps: r.steps.map((s) => `${mark(s.status)} ${s.index + 1}. ${s.name}`),
+    why: whyNoChat(r),
+  };
+}

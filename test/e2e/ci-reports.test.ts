@@ -1,0 +1,199 @@
+/**
+ * What CI publishes: a run a signal stops still writes its JUnit and HTML reports (each run
+ * that did not finish marked), the HTML report lists every replayed run, an empty recording
+ * fails trace / report / coverage (exit 2), and an unreachable --file server is exit 3.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bin, repoRoot, runCli } from '../helpers/run-cli.js';
+import { freePort } from '../helpers/free-port.js';
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+const dir = () => mkdtempSync(path.join(tmpdir(), 'svc-ci-reports-'));
+
+function spawnCli(args: string[]): ChildProcess {
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  children.push(child);
+  return child;
+}
+
+/** Resolves with the first `count` stdout lines of `child`, parsed. */
+function linesOf(child: ChildProcess, count: number): Promise<Record<string, unknown>[]> {
+  const seen: Record<string, unknown>[] = [];
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      seen.push(JSON.parse(line) as Record<string, unknown>);
+      if (seen.length === count) resolve(seen);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code} after ${seen.length} lines`)));
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<{ code: number | null; stderr: string }> {
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stdout!.resume();
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stderr })));
+}
+
+const count = (text: string, pattern: RegExp): number => text.match(pattern)?.length ?? 0;
+
+describe('a run stopped by a signal still writes its reports', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    'replay --reporter junit --out --report on %s: every conversation listed (exit %i)',
+    async (signal, code) => {
+      const listen = spawnCli(['listen', '--port', '0', '--json']);
+      const [listening] = await linesOf(listen, 1);
+      const heard = linesOf(listen, 3);
+      const folder = dir();
+      const xml = path.join(folder, 'x.xml');
+      const html = path.join(folder, 'x.html');
+      const replay = spawnCli([
+        'replay',
+        '--integrator-url',
+        `${String(listening!.url)}/agent-messages`,
+        '--reporter',
+        'junit',
+        '--out',
+        xml,
+        '--report',
+        html,
+      ]);
+      const exited = exitOf(replay);
+      await heard; // agent messages reached listen: the run is under way, in real time
+      replay.kill(signal);
+      const run = await exited;
+      expect(run.code, run.stderr).toBe(code);
+      expect(run.stderr).toMatch(/interrupted: \d+ of 26 conversations finished/);
+      const junit = readFileSync(xml, 'utf8');
+      expect(count(junit, /<testcase /g)).toBe(26);
+      const errors = Number(/<testsuite [^>]*errors="(\d+)"/.exec(junit)?.[1]);
+      expect(errors).toBeGreaterThan(0);
+      expect(
+        count(junit, /<error message="interrupted before it finished" type="Interrupted"\/>/g),
+      ).toBe(errors);
+      expect(run.stderr).toMatch(
+        new RegExp(`report written to .*x\\.xml: .*, ${errors} interrupted`),
+      );
+      const page = readFileSync(html, 'utf8');
+      expect(count(page, /interrupted before it finished/g)).toBe(errors);
+    },
+    60_000,
+  );
+
+  it('conform platform --reporter junit --out on SIGTERM: the finished cases and the rest marked (exit 143)', async () => {
+    const platform = spawnCli(['platform', '--port', '0', '--json', '--no-console']);
+    const [listening] = await linesOf(platform, 1);
+    const channelUrl = (listening!.channels as { url: string }[])[0]!.url;
+    const heard = linesOf(platform, 6);
+    const xml = path.join(dir(), 'c.xml');
+    const conform = spawnCli([
+      'conform',
+      'platform',
+      '--channel-url',
+      channelUrl,
+      '--reporter',
+      'junit',
+      '--out',
+      xml,
+    ]);
+    const exited = exitOf(conform);
+    await heard; // the platform has seen the suite's first requests
+    conform.kill('SIGTERM');
+    const run = await exited;
+    expect(run.code, run.stderr).toBe(143);
+    const junit = readFileSync(xml, 'utf8');
+    const tests = Number(/<testsuite [^>]*tests="(\d+)"/.exec(junit)?.[1]);
+    const errors = Number(/<testsuite [^>]*errors="(\d+)"/.exec(junit)?.[1]);
+    expect(tests).toBeGreaterThan(1);
+    expect(errors).toBeGreaterThan(0);
+    expect(count(junit, /<error message="interrupted before it finished"/g)).toBe(errors);
+    expect(run.stderr).toMatch(/interrupted: \d+ cases? finished/);
+  }, 60_000);
+});
+
+describe('replay --report lists every conversation', () => {
+  it('names the runs with no chat to draw, with their verdict and why', async () => {
+    const html = path.join(dir(), 'report.html');
+    const run = await runCli(['replay', 'fixtures/conversations', '--report', html]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/21 conversations, .*, 5 runs without a chat to draw/);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('5 runs without a chat to draw');
+    for (const name of [
+      'channel status follows agent availability',
+      'empty sender.id: not delivered, reported as a contract violation',
+      'callback call that ends: the last call_event carries the recording',
+      'offline form while agents are offline becomes an offline_message hook',
+    ])
+      expect(page).toContain(
+        `<h3>${name} · <b class="">passed</b></h3><p class="brief">no chat to draw`,
+      );
+  }, 60_000);
+});
+
+describe('trace, report and coverage on a recording that was never written', () => {
+  it.each([
+    ['trace', (f: string) => ['trace', f]],
+    ['report', (f: string) => ['report', f, '--out', path.join(path.dirname(f), 'r.html')]],
+    ['coverage', (f: string) => ['coverage', f]],
+  ])('%s on an empty or blank file exits 2 with SVC_E_RECORDING', async (_name, args) => {
+    for (const text of ['', '\n  \n\n']) {
+      const file = path.join(dir(), 'session.ndjson');
+      writeFileSync(file, text);
+      const run = await runCli(args(file));
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/SVC_E_RECORDING.*holds no exchanges: was it recorded\?/);
+      expect(existsSync(path.join(path.dirname(file), 'r.html'))).toBe(false);
+    }
+  });
+
+  it('a journal with exchanges but no conversation stays exit 0', async () => {
+    const file = path.join(dir(), 'status.ndjson');
+    const recorded = await runCli([
+      'replay',
+      'fixtures/conversations/agents-offline-status.json',
+      '--record',
+      file,
+    ]);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    const trace = await runCli(['trace', file]);
+    expect(trace.code, trace.stderr).toBe(0);
+  });
+});
+
+describe('send-media --file on a server that cannot be reached', () => {
+  it('exits 3 as an unreachable platform does', async () => {
+    const port = await freePort();
+    const run = await runCli([
+      'send-media',
+      'photo',
+      '--file',
+      `http://127.0.0.1:${port}/cat.jpg`,
+      '--sender-id',
+      'c-1',
+      '--channel-url',
+      `http://127.0.0.1:${port}/abc/def`,
+    ]);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toMatch(
+      /SVC_E_UNREACHABLE.*Could not learn the size of http:\/\/127\.0\.0\.1:\d+\/cat\.jpg: connection refused/,
+    );
+  });
+});
