@@ -69,6 +69,7 @@ h1{font-size:1.3rem;margin:0 0 .5rem}
 nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
 @media print{.conv.lazy{content-visibility:visible}}
 .brief{margin:0;padding:.2rem .75rem;color:var(--dim);font-size:.85rem}
+.steps{list-style:none;margin:.5rem 0;padding-left:.75rem}
 label.only{display:inline-flex;gap:.35rem;align-items:center;margin:0 0 1rem}
 body.only-bad .conv:not(.has-bad){display:none}
 h3{font-size:.95rem;margin:.75rem 0 .25rem}
@@ -300,12 +301,12 @@ export function runsNote(count: number): string {
 
 /**
  * A run with no chat in the recording: its name, verdict, why nothing is drawn, its steps.
- * @example sink.write(runSection({ name: 'status', verdict: 'passed', steps: ['✓ 1. GET'], why: 'it opened no chat' }));
+ * @example sink.write(runSection({ name: 'status', verdict: 'passed', steps: ['✓ 1. GET /_sim/state'], why: 'it opened no chat' }));
  */
 export function runSection(r: ReportRun): string {
   const bad = r.verdict === 'failed' || r.verdict === 'interrupted';
   const steps = r.steps.map((s) => `<li>${escapeHtml(s)}</li>`).join('');
-  return `<section class="conv run${bad ? ' has-bad' : ''}"><h3>${escapeHtml(r.name)} · <b class="${bad ? 'bad' : ''}">${r.verdict}</b></h3><p class="brief">${escapeHtml(r.why)}</p>${steps ? `<ol class="steps">${steps}</ol>` : ''}</section>\n`;
+  return `<section class="conv run${bad ? ' has-bad' : ''}"><h3>${escapeHtml(r.name)} · <b class="${bad ? 'bad' : ''}">${r.verdict}</b></h3><p class="brief">${escapeHtml(r.why)}</p>${steps ? `<ul class="steps">${steps}</ul>` : ''}</section>\n`;
 }
 
 /**

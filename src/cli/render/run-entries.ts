@@ -56,7 +56,8 @@ export function reportRunOf(r: JunitResult): ReportRun {
           : r.ok
             ? 'passed'
             : 'failed',
-    steps: r.steps.map((s) => `${mark(s.status)} ${s.index + 1}. ${s.name}`),
+    // a step's name starts with its number, as replay prints it
+    steps: r.steps.map((s) => `${mark(s.status)} ${s.name}`),
     why: whyNoChat(r),
   };
 }
