@@ -34,6 +34,11 @@ describe('what a newcomer reads', () => {
     const platform = spawnCli(['platform', '--port', '0']);
     const channel = await platform.next(lineWith('channel URL'));
     const url = /http:\/\/\S+/.exec(String(channel.line))?.[0] ?? '';
+    platform.child.stdin.write('/chats\n');
+    const none = await platform.next(
+      (o) => o.type === 'text' && String(o.line).includes('no chats'),
+    );
+    expect(String(none.line)).toContain('no chats yet');
     const send = spawnCli(['send-text', 'Hi', '--channel-url', url, '--sender-id', 'c-1']);
     expect(await send.exit).toBe(0);
     platform.child.stdin.write('/chats\n');

@@ -514,6 +514,8 @@ function startConsole(
           runHookConsoleAction(core, act, out);
           return;
         case 'chats':
+          if (core.state.chats.size === 0)
+            out.line('  no chats yet: a chat opens when a customer writes to the channel URL');
           for (const chat of core.state.chats.values()) {
             const customer = core.state.customers.get(chat.customerKey);
             out.line(
