@@ -34,6 +34,27 @@ describe('fitHelpText', () => {
   });
 });
 
+describe('fitHelpText on indented lists', () => {
+  it('re-wraps a definition list entry under its own text, and keeps a table as written', () => {
+    const text =
+      'Suites:\n' +
+      '  integrator  we play the platform: every agent message kind (text, typein/typeout, each\n' +
+      '              media type of spec 2.4) with Content-Length and chunked bodies.\n' +
+      '  hooks       we play the platform: every hook event.\n' +
+      '  channel  /channel/...     -> --platform-url     your app posts customer messages here (spec 4.1)\n' +
+      '           /integrator/...  -> --integrator-url   put this URL in the settings (spec 4.2)';
+    const lines = fitHelpText(text, 60).split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      'Suites:',
+      '  integrator  we play the platform: every agent message kind',
+      '              (text, typein/typeout, each media type of spec',
+      '              2.4) with Content-Length and chunked bodies.',
+    ]);
+    expect(lines[4]).toBe('  hooks       we play the platform: every hook event.');
+    expect(lines.slice(5)).toEqual(text.split('\n').slice(4));
+  });
+});
+
 describe('helpWidth', () => {
   it('is the terminal width (at most 100), and 80 for a pipe or a narrow or unknown one', () => {
     expect(helpWidth({ isTTY: true, columns: 120 })).toBe(100);
