@@ -1,6 +1,6 @@
 /**
  * What CI publishes: a run a signal stops still writes its JUnit and HTML reports (each run
- * that did not finish marked), the HTML report lists every replayed run, an empty recording
+ * that did not finish marked) and conform platform's recording of what it saw, the HTML report lists every replayed run, an empty recording
  * fails trace / report / coverage (exit 2), and an unreachable --file server is exit 3.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -39,6 +39,18 @@ function linesOf(child: ChildProcess, count: number): Promise<Record<string, unk
       if (seen.length === count) resolve(seen);
     });
     child.once('exit', (code) => reject(new Error(`exited ${code} after ${seen.length} lines`)));
+  });
+}
+
+/** Resolves once `child` prints the JSON case line of `name` (its exchanges were seen). */
+function caseDone(child: ChildProcess, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const event = JSON.parse(line) as { type?: unknown; name?: unknown };
+      if (event.type === 'case' && event.name === name) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code} before the case ${name}`)));
   });
 }
 
@@ -126,6 +138,50 @@ describe('a run stopped by a signal still writes its reports', () => {
     expect(count(junit, /<error message="interrupted before it finished"/g)).toBe(errors);
     expect(run.stderr).toMatch(/interrupted: \d+ cases? finished/);
   }, 60_000);
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    'conform platform --record --report on %s: the recording and the conversations it saw kept (exit %i)',
+    async (signal, code) => {
+      const platform = spawnCli(['platform', '--port', '0', '--json', '--no-console']);
+      const [listening] = await linesOf(platform, 1);
+      const channelUrl = (listening!.channels as { url: string }[])[0]!.url;
+      platform.stdout!.resume();
+      const folder = dir();
+      const recording = path.join(folder, 'run.ndjson');
+      const html = path.join(folder, 'out.html');
+      const conform = spawnCli([
+        'conform',
+        'platform',
+        '--channel-url',
+        channelUrl,
+        '--json',
+        '--record',
+        recording,
+        '--report',
+        html,
+      ]);
+      // the first case that opens a chat: the report has a conversation to draw
+      await caseDone(conform, 'text message accepted');
+      const exited = exitOf(conform);
+      conform.kill(signal);
+      const run = await exited;
+      expect(run.code, run.stderr).toBe(code);
+      expect(run.stderr).toMatch(/interrupted: \d+ cases? finished/);
+      const lines = readFileSync(recording, 'utf8').split('\n');
+      expect(lines.pop()).toBe(''); // whole lines, the last one ended
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines)
+        expect((JSON.parse(line) as { type?: unknown }).type, line).toBe('exchange');
+      const drawn = Number(/HTML report written to .*: (\d+) conversations?/.exec(run.stderr)?.[1]);
+      expect(drawn, run.stderr).toBeGreaterThan(0);
+      const page = readFileSync(html, 'utf8');
+      expect(count(page, /<section class="conv" id="c-/g)).toBe(drawn);
+    },
+    60_000,
+  );
 });
 
 describe('replay --report lists every conversation', () => {

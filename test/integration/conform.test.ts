@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { validate } from '../../src/contract/index.js';
@@ -314,6 +317,31 @@ describe('conform platform', () => {
     const chats = [...p.core.state.chats.values()];
     expect(chats.length).toBeGreaterThan(0);
     expect(chats.filter((c) => c.mode !== 'closed')).toEqual([]);
+  });
+
+  it('a signal stops the suite after the case under way: what it saw is in the recording', async () => {
+    const { channelUrl } = await platform(undefined, busyScale());
+    const recordFile = join(mkdtempSync(join(tmpdir(), 'svc-conform-abort-')), 'run.ndjson');
+    const controller = new AbortController();
+    const report = await runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: busyScale(),
+      recordFile,
+      signal: controller.signal,
+      // the first case that opens a chat: abort as it ends, as Ctrl-C would
+      onCase: (r) => r.name === 'text message accepted' && controller.abort(),
+    });
+    expect(report.interrupted).toBe(true);
+    expect(report.results.at(-1)?.name).toBe('text message accepted');
+    expect(report.invariants).toBeUndefined(); // a run cut short is not judged as a whole
+    const lines = readFileSync(recordFile, 'utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    const records = lines.map((line) => JSON.parse(line) as { type: string; chat?: number });
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.every((r) => r.type === 'exchange')).toBe(true);
+    // the platform's chat list gave the chat ids: the report draws them as conversations
+    expect(records.some((r) => r.chat !== undefined)).toBe(true);
   });
 
   it('a simulator that wants a control token: said in each skip without one, all checks with it', async () => {

@@ -431,19 +431,21 @@ export async function runConform(
   });
   const view: ConformView = { suite, flags, reporter, out, progress };
   progress.update(`conform ${suite}: running the first case`);
-  // Ctrl-C stops the suite at once, with the cases finished so far
-  const interrupted = new Promise<'interrupted'>((resolveAbort) => {
-    if (ctx.signal.aborted) resolveAbort('interrupted');
-    ctx.signal.addEventListener('abort', () => resolveAbort('interrupted'), { once: true });
-  });
-  const running = runConformSuite({
+  // Ctrl-C stops the suite: it returns with the cases finished and, conform platform, what it
+  // saw written to the recording
+  const outcome = await runConformSuite({
     ...options,
     timeScale: flags.timeScale,
+    signal: ctx.signal,
     ...conformListeners(view, tally),
-  });
-  const outcome = await Promise.race([running, interrupted]).finally(() => progress.stop());
-  if (outcome === 'interrupted') {
-    running.catch(() => undefined);
+  })
+    .catch((error: unknown) => {
+      // what a signal cut short may fail as it stops: the reports are still written
+      if (ctx.signal.aborted) return undefined;
+      throw error;
+    })
+    .finally(() => progress.stop());
+  if (outcome === undefined || outcome.interrupted) {
     out.note(interruptedNote(tally));
     await reportInterrupted(ctx, view, tally, recording);
     await out.flush();

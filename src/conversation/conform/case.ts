@@ -48,10 +48,16 @@ export interface RunCasesOptions {
   suite: ConformSuiteName;
   clock: Clock;
   onCase?: (result: ConformCaseResult) => void;
+  /**
+   * aborted (SIGINT / SIGTERM): no case is started after it, and the one under way is left
+   * unfinished (its result dropped), so the run returns at once with the cases finished
+   */
+  signal?: AbortSignal;
 }
 
 /**
  * Runs the cases in order; a thrown error fails its check (a peer's bug must not end the suite).
+ * Returns early, with the cases finished, when `signal` aborts.
  * @example const results = await runCases(cases, { suite: 'hooks', clock });
  */
 export async function runCases(
@@ -60,11 +66,28 @@ export async function runCases(
 ): Promise<ConformCaseResult[]> {
   const results: ConformCaseResult[] = [];
   for (const item of cases) {
-    const result = await runCase(item, options);
+    if (options.signal?.aborted) break;
+    const result = await untilAborted(runCase(item, options), options.signal);
+    if (result === undefined) break;
     results.push(result);
     options.onCase?.(result);
   }
   return results;
+}
+
+/** `work`'s value, or undefined as soon as `signal` aborts (`work` then settles unheard). */
+function untilAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T | undefined> {
+  if (signal === undefined) return work;
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
 async function runCase(item: ConformCase, options: RunCasesOptions): Promise<ConformCaseResult> {

@@ -87,6 +87,11 @@ export type RunConformOptions = ConformOptions & {
   onBotProvider?: (bot: BotProviderInfo) => void;
   /** the cross-interface invariants checked on what the run saw (`--no-invariant`) */
   invariants?: ConformInvariants;
+  /**
+   * aborted (SIGINT / SIGTERM): no case is started after it, conform platform appends what it
+   * saw so far to `recordFile`, the servers close, and the report comes back `interrupted`
+   */
+  signal?: AbortSignal;
 };
 
 export interface ConformReport {
@@ -105,6 +110,8 @@ export interface ConformReport {
   wrongPeer?: WrongPeer;
   /** platform: the cross-interface invariants checked on what the run saw */
   invariants?: InvariantsTally;
+  /** `signal` aborted: `results` are the cases finished, nothing after them checked */
+  interrupted?: true;
 }
 
 /** What a suite runs: its cases against the peer, and what is checked or undone after them. */
@@ -137,6 +144,7 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
   const prepared = await prepareSuite(options, clock);
   const { target, harness, observation } = prepared;
   options.onCases?.(prepared.cases.map(({ name, spec }) => ({ name, spec })));
+  const interrupted = (): boolean => options.signal?.aborted === true;
   let results: ConformCaseResult[];
   let checked: InvariantsOutcome | undefined;
   /** the first replies the cases got: which svc-cli role a failing peer is (wrong-peer.ts) */
@@ -150,18 +158,23 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         runCases(prepared.cases, {
           suite: options.suite,
           clock,
-          ...(options.onCase ? { onCase: options.onCase } : {}),
+          ...compact({ onCase: options.onCase, signal: options.signal }),
         }),
     );
   } finally {
     try {
-      const closed = await prepared.cleanup?.();
-      checked = (await observation?.finish(closed)) ?? peerInvariants(options, clock, harness);
+      // cut short: what was seen written as it is, without the cleanup's and checks' waits
+      if (interrupted()) await observation?.flush();
+      else {
+        const closed = await prepared.cleanup?.();
+        checked = (await observation?.finish(closed)) ?? peerInvariants(options, clock, harness);
+      }
     } finally {
       await harness?.close();
       await observation?.close();
     }
   }
+  if (interrupted()) return { ...reportOf(options.suite, target, results), interrupted: true };
   if (checked?.broken) {
     results.push(checked.broken);
     options.onCase?.(checked.broken);
@@ -170,18 +183,29 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
   const wrongCase = wrongPeer && wrongPeerCase(options.suite, wrongPeer);
   if (wrongCase) results.push(wrongCase);
   if (wrongCase) options.onCase?.(wrongCase);
-  const skipped = results.filter((r) => r.skipped !== undefined).length;
-  const failed = results.filter((r) => !r.ok).length;
   const fuzz = prepared.fuzzSummary?.();
   return {
-    suite: options.suite,
+    ...reportOf(options.suite, target, results),
+    ...compact({ fuzz, wrongPeer, invariants: checked?.tally }),
+  };
+}
+
+/** The report's counts of `results`. */
+function reportOf(
+  suite: ConformSuiteName,
+  target: string,
+  results: ConformCaseResult[],
+): ConformReport {
+  const skipped = results.filter((r) => r.skipped !== undefined).length;
+  const failed = results.filter((r) => !r.ok).length;
+  return {
+    suite,
     target,
     results,
     passed: results.length - failed - skipped,
     failed,
     skipped,
     warnings: results.reduce((sum, r) => sum + (r.warnings?.length ?? 0), 0),
-    ...compact({ fuzz, wrongPeer, invariants: checked?.tally }),
   };
 }
 

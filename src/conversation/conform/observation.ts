@@ -44,6 +44,11 @@ export interface ConformInvariants {
 export interface Observation {
   /** the invariants checked; `closed`: the chats the cleanup closed */
   finish(closed?: readonly number[]): Promise<InvariantsOutcome>;
+  /**
+   * a signal cut the run short: what it saw so far appended to the record file (whole NDJSON
+   * lines; nothing when it saw nothing), without the waits and checks of `finish`
+   */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -98,6 +103,9 @@ const HANDOVER_WAIT_MS = 6000;
 /** Protocol ms a late hook (one after chat_finished) is waited for once every chat finished. */
 const LATE_HOOK_MS = 1000;
 
+/** Wall ms an interrupted run waits for the platform's chat list (its chat ids) before writing. */
+const FLUSH_CHATS_MS = 1000;
+
 /**
  * The cases of `conform platform`, the cleanup, and the observation of the run.
  * @example const { cases, cleanup, observation } = await preparePlatform(options, clock);
@@ -145,14 +153,21 @@ export async function preparePlatform(
       handedOver: bot ? (text: string) => bot.handedOver(text, HANDOVER_WAIT_MS) : undefined,
     }),
   });
+  const seen = () => ownAgentMessages(journal.entries(), new Set([REDELIVERY_TEXT]));
   const observation: Observation = {
     async finish(closed = []) {
       if (receiver) await awaitFinished(journal, closed, clock);
       await bot?.idle();
-      const seen = ownAgentMessages(journal.entries(), new Set([REDELIVERY_TEXT]));
-      const records = asPlatformRecorded(seen, await suite.chatsOfCustomers());
+      const records = asPlatformRecorded(seen(), await suite.chatsOfCustomers());
       if (options.recordFile !== undefined) writeRecords(options.recordFile, records);
       return checkObserved('platform', records, settingsOf(options), clock);
+    },
+    async flush() {
+      const saw = seen();
+      if (options.recordFile === undefined || saw.length === 0) return;
+      // the chat ids group the exchanges into conversations: a hung platform gives none
+      const chats = await within(FLUSH_CHATS_MS, suite.chatsOfCustomers(), new Map());
+      writeRecords(options.recordFile, asPlatformRecorded(saw, chats));
     },
     async close() {
       await receiver?.close(100);
@@ -174,6 +189,15 @@ async function startBot(
   const apiUrl = shared.platformBase;
   options.onBotProvider?.({ url: bot.url, token: shared.token, providerId, apiUrl });
   return bot;
+}
+
+/** `work`'s value, or `otherwise` after `wallMs` (the timer does not hold the process). */
+function within<T>(wallMs: number, work: Promise<T>, otherwise: T): Promise<T> {
+  return new Promise<T>((resolve) => {
+    const timer = setTimeout(() => resolve(otherwise), wallMs);
+    timer.unref();
+    work.then(resolve, () => resolve(otherwise)).finally(() => clearTimeout(timer));
+  });
 }
 
 /** Appends the records as NDJSON, one line each (the journal's own format). */
