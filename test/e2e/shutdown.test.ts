@@ -113,6 +113,15 @@ describe('SIGKILL mid-load', () => {
   });
 });
 
+/** A project with svc-cli as a dependency, as a user's is: `npx svc-cli` runs this build. */
+function userProject(): string {
+  const project = dir();
+  writeFileSync(path.join(project, 'package.json'), '{"name":"user-project","private":true}');
+  mkdirSync(path.join(project, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(bin, path.join(project, 'node_modules', '.bin', 'svc-cli'));
+  return project;
+}
+
 describe('under npx', () => {
   /**
    * Ctrl-C in a terminal signals the whole foreground process group: npx and the svc-cli it
@@ -121,12 +130,8 @@ describe('under npx', () => {
    * would go on. The project here has svc-cli as a dependency, as a user's does.
    */
   it('Ctrl-C on `npx svc-cli listen` ends it as interrupted, not 0', async () => {
-    const project = dir();
-    writeFileSync(path.join(project, 'package.json'), '{"name":"user-project","private":true}');
-    mkdirSync(path.join(project, 'node_modules', '.bin'), { recursive: true });
-    symlinkSync(bin, path.join(project, 'node_modules', '.bin', 'svc-cli'));
     const npx = spawn('npx', ['--no-install', 'svc-cli', '--json', 'listen', '--port', '0'], {
-      cwd: project,
+      cwd: userProject(),
       detached: true, // its own process group, as a terminal's foreground job is
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1' },
@@ -150,12 +155,8 @@ describe('under npx', () => {
    * taken). svc-cli sees its launcher gone and stops as on SIGTERM.
    */
   it('`kill` of npx alone, as a script does, stops the svc-cli it started', async () => {
-    const project = dir();
-    writeFileSync(path.join(project, 'package.json'), '{"name":"user-project","private":true}');
-    mkdirSync(path.join(project, 'node_modules', '.bin'), { recursive: true });
-    symlinkSync(bin, path.join(project, 'node_modules', '.bin', 'svc-cli'));
     const npx = spawn('npx', ['--no-install', 'svc-cli', '--json', 'listen', '--port', '0'], {
-      cwd: project,
+      cwd: userProject(),
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1' },
     });
