@@ -4,6 +4,7 @@
  * columns: at 80 every long line broke in mid-word. Prose is re-wrapped; what is indented
  * (examples, tables, lists) stays as written, so an example command can still be copied whole.
  */
+import { Help } from 'commander';
 
 /** A line written as wrapped prose: its next line continues its sentence. */
 const WRAPPED_AT = 60;
@@ -59,21 +60,13 @@ const DEFINITION = /^( {2,4}[\w-]+ {2,})(\S.*)$/;
 const isProse = (text: string): boolean =>
   text.trim() !== '' && !/^\s/.test(text) && !/ {3}|->|\$ svc-cli/.test(text.trim());
 
-/** Words put on lines of at most `width` (a longer word, a URL, has its own line). */
-function wrapWords(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/ +/)) {
-    if (line === '') line = word;
-    else if (line.length + 1 + word.length <= width) line += ` ${word}`;
-    else {
-      lines.push(line);
-      line = word;
-    }
-  }
-  if (line !== '') lines.push(line);
-  return lines;
-}
+/**
+ * Words put on lines of at most `width` (a longer word, a URL, has its own line): commander's
+ * own wrapping, which its option descriptions get, told to wrap at any width.
+ */
+const wrapper = Object.assign(new Help(), { minWidthToWrap: 1 });
+const wrapWords = (text: string, width: number): string[] =>
+  wrapper.boxWrap(text, width).split('\n');
 
 /** The width `--help` is fitted to: the terminal's, else 80 (a pipe, a file). */
 export function helpWidth(stream: { isTTY?: boolean; columns?: number }): number {
