@@ -5,7 +5,7 @@
  * Content-Length, read without its body). Redirects are followed, as a browser would. Nothing
  * is made up: a server that tells neither gives a reason, and the console asks for the size.
  */
-import { getGlobalDispatcher, interceptors, type Dispatcher } from 'undici';
+import { Agent, Dispatcher, getGlobalDispatcher, interceptors } from 'undici';
 import type { Clock } from '../clock.js';
 import { getText, headOf, type FailureReason, type PostOutcome } from './client.js';
 
@@ -84,10 +84,18 @@ export async function learnFileSize(options: {
 }
 
 let dispatcher: { base: Dispatcher; composed: Dispatcher } | undefined;
+/** This undici's own agent, when the global one is another undici's */
+let own: Agent | undefined;
 
-/** The global dispatcher (set once per command: --ca, --insecure) following redirects. */
+/**
+ * The global dispatcher (set once per command: --ca, --insecure) following redirects. Node's
+ * own `fetch`, run in the process before this undici was loaded, installs the agent of Node's
+ * bundled undici as the global one; the redirect interceptor speaks this undici's handler API,
+ * which that agent refuses ("invalid onError method"), so it gets this undici's own agent.
+ */
 function redirecting(): Dispatcher {
-  const base = getGlobalDispatcher();
+  const global = getGlobalDispatcher();
+  const base = global instanceof Dispatcher ? global : (own ??= new Agent());
   if (dispatcher?.base !== base)
     dispatcher = {
       base,
