@@ -2,11 +2,12 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 import { fuzzTimeoutMs } from './test/fuzz/runs.js';
 
 /**
- * One vitest project per tier (docs/TESTING.md). Unit files share one module graph on worker
- * threads, as they neither spawn nor keep state between files; the files below change what
- * others would see (module mocks, fake timers, happy-dom globals, fresh module copies), so they
- * keep a fresh module graph each. Integration, e2e and browser files start servers and CLIs:
- * forks, isolated.
+ * One vitest project per tier (docs/TESTING.md). Unit and integration files run on worker
+ * threads that keep one module graph from file to file (each tier its own threads): loading
+ * src/ afresh for every file was most of their CPU (unit 91 CPU-s, 41 without; integration 89,
+ * 40). The unit files below change what others would see (module mocks, fake timers, happy-dom
+ * globals, fresh module copies): they, e2e and browser files run in forks, a fresh process
+ * each (e2e and browser files load little; their time is in the CLIs and pages they drive).
  *
  * `SVC_TEST_FULL=1` (npm run test:slow) runs only the volume tests, at full size.
  */
@@ -46,6 +47,7 @@ const tier = (
 });
 
 const full = process.env.SVC_TEST_FULL === '1';
+const workers = Number(process.env.SVC_TEST_WORKERS) || 4;
 
 export default defineConfig({
   test: {
@@ -54,12 +56,18 @@ export default defineConfig({
     // work runs a test several times slower than a quiet one, so they are generous
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Four files at once on two cores: most e2e and integration files wait (on protocol timers
-    // at a scaled clock, on the CLIs they spawn), so two workers left the cores idle about half
-    // the time. Beside other jobs, time out guards, never budgets, keep this safe (busy-test).
-    // `npx vitest run --maxWorkers 2` for a machine with less memory.
-    maxWorkers: 4,
+    // Four files at once on two cores in each pool (threads, forks): most e2e and integration
+    // files wait (on protocol timers at a scaled clock, on the CLIs they spawn), so two workers
+    // left the cores idle about half the time. Beside other jobs, time out guards, never
+    // budgets, keep this safe (busy-test). `SVC_TEST_WORKERS=2 npm test` on a machine with
+    // less memory.
+    maxWorkers: workers,
     minWorkers: 1,
+    // Which pools keep a module graph is an option of the pool, not of a project: vitest reads
+    // it from here. As many threads from the start as at most: with fewer, vitest 3.2 ends a
+    // run whose threads are kept with "Terminating worker thread" (tinypool stopping an idle
+    // one), every test passed.
+    poolOptions: { threads: { isolate: false, minThreads: workers, maxThreads: workers } },
     reporters: ['default', './test/slowest-files.ts'],
     coverage: {
       provider: 'v8',
@@ -71,13 +79,9 @@ export default defineConfig({
     projects: full
       ? [tier('slow', [...VOLUME, ...SLOW_ONLY], { testTimeout: 600_000 })]
       : [
-          tier('unit', ['test/unit/**/*.test.ts'], {
-            exclude: ISOLATED_UNIT,
-            pool: 'threads',
-            isolate: false,
-          }),
-          tier('unit-isolated', ISOLATED_UNIT, { pool: 'threads' }),
-          tier('integration', ['test/integration/**/*.test.ts']),
+          tier('unit', ['test/unit/**/*.test.ts'], { exclude: ISOLATED_UNIT, pool: 'threads' }),
+          tier('unit-isolated', ISOLATED_UNIT),
+          tier('integration', ['test/integration/**/*.test.ts'], { pool: 'threads' }),
           tier('e2e', ['test/e2e/**/*.test.ts'], { exclude: SLOW_ONLY, testTimeout: 120_000 }),
           tier('browser', ['test/browser/**/*.test.ts'], {
             testTimeout: 120_000,
