@@ -46,6 +46,9 @@ const tier = (
   test: { name, include, pool: 'forks', ...more },
 });
 
+/** Fails a file of a shared worker that leaves the process changed for the next file. */
+const SHARED_GRAPH_GUARD = 'test/helpers/shared-graph-guard.ts';
+
 const full = process.env.SVC_TEST_FULL === '1';
 const workers = Number(process.env.SVC_TEST_WORKERS) || 4;
 
@@ -79,9 +82,16 @@ export default defineConfig({
     projects: full
       ? [tier('slow', [...VOLUME, ...SLOW_ONLY], { testTimeout: 600_000 })]
       : [
-          tier('unit', ['test/unit/**/*.test.ts'], { exclude: ISOLATED_UNIT, pool: 'threads' }),
+          tier('unit', ['test/unit/**/*.test.ts'], {
+            exclude: ISOLATED_UNIT,
+            pool: 'threads',
+            setupFiles: [SHARED_GRAPH_GUARD],
+          }),
           tier('unit-isolated', ISOLATED_UNIT),
-          tier('integration', ['test/integration/**/*.test.ts'], { pool: 'threads' }),
+          tier('integration', ['test/integration/**/*.test.ts'], {
+            pool: 'threads',
+            setupFiles: [SHARED_GRAPH_GUARD],
+          }),
           tier('e2e', ['test/e2e/**/*.test.ts'], { exclude: SLOW_ONLY, testTimeout: 120_000 }),
           tier('browser', ['test/browser/**/*.test.ts'], {
             testTimeout: 120_000,
