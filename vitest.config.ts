@@ -50,7 +50,7 @@ const tier = (
 const SHARED_GRAPH_GUARD = 'test/helpers/shared-graph-guard.ts';
 
 const full = process.env.SVC_TEST_FULL === '1';
-const workers = Number(process.env.SVC_TEST_WORKERS) || 4;
+const workers = Math.max(1, Math.floor(Number(process.env.SVC_TEST_WORKERS ?? 4))) || 4;
 
 export default defineConfig({
   test: {
