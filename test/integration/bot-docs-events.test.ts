@@ -143,7 +143,7 @@ describe('bot-sim and conform bot with --bot-events docs', () => {
   });
 
   it('conform bot --bot-events docs: bot-sim passes CHAT_CLOSED and a valid CLIENT_INFO', async () => {
-    const clock = createClock({ timeScale: 0.1 });
+    const clock = createClock({ timeScale: 1 });
     const bot = await createBotProvider({
       token: 't0k',
       providerId: 'acme',
