@@ -175,7 +175,7 @@ describe('bot-sim and conform bot with --bot-events docs', () => {
   });
 
   it('conform bot --bot-events docs: a bot refusing CHAT_CLOSED gets a warning, not a failure', async () => {
-    const clock = createClock({ timeScale: 0.1 });
+    const clock = createClock({ timeScale: 1 });
     const url = await startPeer((_req, res, body) => {
       const event = JSON.parse(body) as { event?: string };
       json(res, event.event === 'CHAT_CLOSED' ? 400 : 200, {});
