@@ -90,7 +90,7 @@ function essence(record: ExchangeRecord | undefined): unknown {
 describe.each(ROLES)('the fetch face of $name', (role) => {
   it('answers as the socket does, and journals the exchange the same way', async () => {
     const journal = createJournal();
-    const served = await start(role, { clock: createClock({ timeScale: 0.001 }), journal });
+    const served = await start(role, { clock: createClock(), journal });
     const body = JSON.stringify(role.body);
     const overSocket = await fetch(`${served.url}${role.path}`, post(body));
     const overFetch = await served.fetch(new Request(`http://role.test${role.path}`, post(body)));
@@ -127,7 +127,7 @@ describe.each(ROLES)('the fetch face of $name', (role) => {
   it('answers a body over the limit 413 body_too_large, journaled as such', async () => {
     const journal = createJournal();
     const served = await start(role, {
-      clock: createClock({ timeScale: 0.001 }),
+      clock: createClock(),
       journal,
       bodyLimit: 64,
     });
@@ -286,7 +286,7 @@ describe('the fetch face of the proxy', () => {
   };
 
   it('forwards as the socket does, and journals the exchange the same way', async () => {
-    const clock = createClock({ timeScale: 0.001 });
+    const clock = createClock();
     const receiver = await start(ROLES[1] as RoleCase, { clock, journal: createJournal() });
     const journal = createJournal();
     const proxy = await startHooksProxy({ clock, journal, upstreams: { receiver: receiver.url } });
