@@ -56,6 +56,42 @@ export function compileCacheDir(env: Env = process.env): string | undefined {
   }
 }
 
+/**
+ * The code caches this process still owes (missing or rejected at load), in one list per
+ * process: boot.cjs and main.bundle.cjs each hold a copy of this module. V8 keys a cache by
+ * its flags, so a cache written after a flag changed is one that every later start, which has
+ * not changed it yet, rejects: a serving command sets --heap-growing-percent once it runs
+ * (heap.ts), and its cache written at exit made the next start of every command compile
+ * anew and write again (~0.1 s of CPU each). Whoever changes a flag writes what is owed first
+ * (`writeOwedCodeCaches`); the rest are written at exit, after the command ran, with the
+ * functions it compiled on the way.
+ */
+const OWED = Symbol.for('svc-cli.code-caches-owed');
+
+function owedWrites(): Array<() => void> {
+  const holder = globalThis as { [OWED]?: Array<() => void> };
+  return (holder[OWED] ??= []);
+}
+
+function owedAtExit(write: () => void): void {
+  const owed = owedWrites();
+  owed.push(write);
+  process.once('exit', () => {
+    const at = owed.indexOf(write);
+    if (at === -1) return; // written before a flag changed
+    owed.splice(at, 1);
+    write();
+  });
+}
+
+/**
+ * Writes the code caches this process owes now, before it changes a V8 flag.
+ * @example writeOwedCodeCaches(); v8.setFlagsFromString('--heap-growing-percent=100');
+ */
+export function writeOwedCodeCaches(): void {
+  for (const write of owedWrites().splice(0)) write();
+}
+
 /** What a bundle's code sees in place of `import()` and `import.meta.url`. */
 type Wrapped = (
   exports: Record<string, unknown>,
@@ -81,7 +117,7 @@ export function loadCompiled<T>(
   url: URL,
   {
     env = process.env,
-    atExit = (write: () => void) => process.once('exit', write),
+    atExit = owedAtExit,
   }: { env?: Env; atExit?: (write: () => void) => void } = {},
 ): CompiledLoad<T> | undefined {
   const file = fileURLToPath(url);

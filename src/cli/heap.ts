@@ -13,6 +13,7 @@
  * next collection.
  */
 import v8 from 'node:v8';
+import { writeOwedCodeCaches } from './compiled.js';
 
 /** The old generation grows to (1 + this / 100) times what was live: 2x. */
 export const HEAP_GROWING_PERCENT = 100;
@@ -30,6 +31,8 @@ export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv):
   if (execArgv.some((arg) => arg.startsWith(FLAG) || arg.startsWith('--heap_growing_percent')))
     applied = 'given';
   else {
+    // V8 rejects a code cache made under other flags than its own: what is owed goes first
+    writeOwedCodeCaches();
     v8.setFlagsFromString(`${FLAG}=${HEAP_GROWING_PERCENT}`);
     applied = 'set';
   }

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startCliServer } from '../helpers/cli-server.js';
 import { bin, repoRoot, runCli } from '../helpers/run-cli.js';
 
 const recorder = path.join(repoRoot, 'test/helpers/record-imports.mjs');
@@ -79,5 +80,30 @@ describe('start-up loads no schema code (start-up is a feature)', () => {
   it('the recorder does see zod when a command needs it', async () => {
     const urls = await recordImports(['schema', '--list']);
     expect(urls.some((u) => u.includes('/node_modules/zod/'))).toBe(true);
+  });
+});
+
+describe('the code cache survives a serving command (start-up is a feature)', () => {
+  it('platform writes it before it changes a V8 flag: the next platform and replay use it as is', async () => {
+    // V8 rejects a cache made under other flags: written at exit, after platform set
+    // --heap-growing-percent (src/cli/heap.ts), it made every next start compile anew
+    const cache = mkdtempSync(path.join(tmpdir(), 'svc-code-cache-'));
+    const env = { SVC_COMPILE_CACHE: cache };
+    // a rewrite is a new file renamed into place: a new inode
+    const files = (): Record<string, number> =>
+      Object.fromEntries(readdirSync(cache).map((f) => [f, statSync(path.join(cache, f)).ino]));
+    const serve = ['--json', 'platform', '--port', '0', '--no-console'];
+    await (await startCliServer(serve, { env })).stop();
+    const written = files();
+    expect(Object.keys(written)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^run-paths\.bundle\.cjs\./)]),
+    );
+    await (await startCliServer(serve, { env })).stop();
+    expect(files()).toEqual(written);
+    const replay = await runCli(['replay', 'fixtures/conversations/agents-offline-status.json'], {
+      env,
+    });
+    expect(replay.code).toBe(0);
+    expect(files()).toEqual(written);
   });
 });

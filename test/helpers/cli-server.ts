@@ -14,10 +14,17 @@ export interface CliServer {
   stop(): Promise<number | null>;
 }
 
-/** Spawns the built CLI with a serving command and waits for its `listening` line. */
-export async function startCliServer(args: string[]): Promise<CliServer> {
+/**
+ * Spawns the built CLI with a serving command and waits for its `listening` line; `env` is
+ * added to this process's environment.
+ */
+export async function startCliServer(
+  args: string[],
+  options: { env?: Record<string, string> } = {},
+): Promise<CliServer> {
   const child = spawn(process.execPath, ['bin/svc-cli.js', ...args], {
     cwd: root,
+    env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

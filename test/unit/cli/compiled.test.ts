@@ -9,6 +9,7 @@ import {
   readFileSync,
   readdirSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,12 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileCacheDir, loadCompiled, wrapForCache } from '../../../src/cli/compiled.js';
+import {
+  compileCacheDir,
+  loadCompiled,
+  wrapForCache,
+  writeOwedCodeCaches,
+} from '../../../src/cli/compiled.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -95,6 +101,23 @@ describe('loadCompiled', () => {
       cachedData: readFileSync(join(cache, files[0] as string)),
     });
     expect(written.cachedDataRejected).toBe(false);
+  });
+
+  it('writes an owed cache when asked (before a V8 flag changes), once', () => {
+    const dir = tempDir();
+    const cache = join(dir, 'cache');
+    const url = bundle(dir, `${BODY}\n// owed`, 'd'.repeat(32));
+    // the default: owed until exit, or until a serving command changes a flag (heap.ts)
+    const loaded = loadCompiled<Exports>(url, { env: { SVC_COMPILE_CACHE: cache } });
+    expect(loaded?.cache).toBe('missing');
+    expect(readdirSync(cache)).toEqual([]);
+    writeOwedCodeCaches();
+    const [file] = readdirSync(cache);
+    expect(file).toMatch(/^b\.cjs\.d{32}\./);
+    // a write is a new file renamed into place: owed once, written once
+    const { ino } = statSync(join(cache, file as string));
+    writeOwedCodeCaches();
+    expect(statSync(join(cache, file as string)).ino).toBe(ino);
   });
 
   it('compiles anew and rewrites a cache V8 rejects', () => {
