@@ -2,8 +2,8 @@
 // bare node:http server that parses JSON, both in child processes, loaded by autocannon from
 // this process (50 connections, loopback); agent messages delivered per second; redelivery
 // attempt offsets at time scale 1; RSS after 100k ingested messages.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -69,24 +69,43 @@ async function stop(child) {
  */
 const WARM_UP_S = 2;
 
+/** Clock ticks per second of /proc's CPU times (Linux); 100 where getconf cannot say. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/**
+ * The CPU seconds (user + system) process `pid` has used, from /proc (Linux); undefined
+ * where there is no /proc.
+ */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Loads each URL in turn, `rounds` times (A B A B ...): drift in machine load hits both alike.
  * Four short rounds rather than two long ones: on a shared 2-core machine single runs of the
  * same server vary by +-15%, and more alternation averages that out.
  */
-async function alternate(urls, rounds = 4) {
-  for (const url of urls) await load(url, { duration: WARM_UP_S });
-  const totals = urls.map(() => ({
+async function alternate(servers, rounds = 4) {
+  for (const { url } of servers) await load(url, { duration: WARM_UP_S });
+  const totals = servers.map(() => ({
     requests: 0,
     seconds: 0,
     total: 0,
     non2xx: 0,
     p99: [],
     perRound: [],
+    cpu: 0,
   }));
   for (let r = 0; r < rounds; r++) {
-    for (const [i, url] of urls.entries()) {
+    for (const [i, { url, pid }] of servers.entries()) {
+      const cpuBefore = cpuSeconds(pid);
       const result = await load(url, { duration: Math.max(1, DURATION / rounds) });
+      totals[i].cpu += (cpuSeconds(pid) ?? NaN) - (cpuBefore ?? NaN);
       totals[i].requests += result.requests.average * result.duration;
       totals[i].seconds += result.duration;
       totals[i].total += result.requests.total;
@@ -103,6 +122,9 @@ async function alternate(urls, rounds = 4) {
     // weighs on both servers alike
     p99: t.p99.reduce((sum, v) => sum + v, 0) / t.p99.length,
     perRound: t.perRound,
+    // the server's CPU per answered request (µs): both servers use a core each under this
+    // load, so their ratio is the one above, without the noise of how fast the client ran
+    cpuPerRequestUs: (t.cpu / t.total) * 1e6,
   }));
 }
 
@@ -125,7 +147,10 @@ export async function run() {
     ]);
   const sim = await startSimulator('journal.ndjson', '--quiet');
   const channelUrl = sim.listening.channels[0].url;
-  const [bareResult, simResult] = await alternate([bare.listening.url, channelUrl]);
+  const [bareResult, simResult] = await alternate([
+    { url: bare.listening.url, pid: bare.child.pid },
+    { url: channelUrl, pid: sim.child.pid },
+  ]);
   await stop(bare.child);
   const ratio = simResult.average / bareResult.average;
   rows.push({
@@ -153,6 +178,12 @@ export async function run() {
     metric: 'simulator / bare, each round (lowest-highest)',
     value: `${Math.min(...roundRatios).toFixed(2)}-${Math.max(...roundRatios).toFixed(2)}x`,
   });
+  if (Number.isFinite(simResult.cpuPerRequestUs) && Number.isFinite(bareResult.cpuPerRequestUs))
+    rows.push({
+      section: 'channel',
+      metric: 'server CPU per request, simulator / bare (µs; 0.8x allows bare / 0.8)',
+      value: `${simResult.cpuPerRequestUs.toFixed(1)} / ${bareResult.cpuPerRequestUs.toFixed(1)} (allowed ${(bareResult.cpuPerRequestUs / 0.8).toFixed(1)})`,
+    });
   const p99Ratio = simResult.p99 / bareResult.p99;
   rows.push({
     section: 'channel',
