@@ -193,3 +193,27 @@ describe('loadCompiled', () => {
     },
   );
 });
+
+describe('the single binary stands in for this module (scripts/build-binary.mjs)', () => {
+  it('with every name src/ imports from it, or the binary build fails on that import', async () => {
+    const src = fileURLToPath(new URL('../../../src/', import.meta.url));
+    const { glob } = await import('tinyglobby');
+    const imported = new Set<string>();
+    for (const file of await glob('**/*.ts', { cwd: src, absolute: true })) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(
+        /^import \{([^}]+)\} from '(?:\.\.?\/)+(?:cli\/)?compiled\.js';/gm,
+      ))
+        for (const name of (m[1] as string).split(','))
+          if (name.trim() && !name.trim().startsWith('type ')) imported.add(name.trim());
+    }
+    // the scan sees the importers (boot.ts's loadCompiled at least)
+    expect(imported).toContain('loadCompiled');
+    const script = readFileSync(
+      fileURLToPath(new URL('../../../scripts/build-binary.mjs', import.meta.url)),
+      'utf8',
+    );
+    const stubbed = [...script.matchAll(/'export const (\w+) = /g)].map((m) => m[1]);
+    expect(stubbed).toEqual(expect.arrayContaining([...imported]));
+  });
+});
