@@ -167,6 +167,26 @@ const englishOnly = {
     }));
   },
 };
+// undici's cookie helpers accept Node's own Headers beside undici's, and the list is made
+// when undici loads: reading `globalThis.Headers` makes Node load and compile its bundled
+// copy of undici (~20 ms of CPU: `platform` started and stopped in 167 ms instead of 188 ms).
+// svc-cli never calls those helpers (getCookies, getSetCookies, setCookie, deleteCookie), so
+// the run paths take undici's Headers only and Node's fetch loads when something uses it.
+const COOKIE_BRANDS = '[Headers, globalThis.Headers].filter(Boolean)';
+const undiciWithoutNodeFetch = {
+  name: 'undici-without-node-fetch',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]web[\\/]cookies[\\/]index\.js$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes(COOKIE_BRANDS))
+        throw new Error(
+          `${args.path}: no \`${COOKIE_BRANDS}\` (a new undici?): see undici-without-node-fetch`,
+        );
+      return { contents: text.replace(COOKIE_BRANDS, '[Headers]'), loader: 'js' };
+    });
+  },
+};
 // Why: `svc-cli validate one-file.json` in a git hook paid for resolving and compiling
 // ~140 modules (zod ships as many small ESM files; the option resolver loads every command's
 // table; chalk four files): the validate run path, zod, chalk and the option tables included,
@@ -208,7 +228,7 @@ await buildForCodeCache({
   outfile: 'dist/cli/commands/run-paths.bundle.cjs',
   allowed: () => true,
   inlineRelative: true,
-  plugins: [englishOnly, builtinsOutside],
+  plugins: [englishOnly, undiciWithoutNodeFetch, builtinsOutside],
 });
 
 // the loader bin/svc-cli.js requires: boot.ts with compiled.ts, plain CommonJS (no cache of

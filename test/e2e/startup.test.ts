@@ -10,8 +10,18 @@ const recorder = path.join(repoRoot, 'test/helpers/record-imports.mjs');
 
 const requireRecorder = path.join(repoRoot, 'test/helpers/record-requires.cjs');
 
-/** Runs `node -r record-requires.cjs <args>`: what `require` resolved, which ESM loader parts. */
-function recordRequires(args: string[]): { required: string[]; esmLoader: string[] } {
+interface Recorded {
+  required: string[];
+  esmLoader: string[];
+  /** Node's own fetch (its bundled undici) was loaded */
+  nodeFetch: boolean;
+}
+
+/**
+ * Runs `node -r record-requires.cjs <args>`: what `require` resolved, which ESM loader parts,
+ * whether Node's fetch loaded.
+ */
+function recordRequires(args: string[]): Recorded {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'svc-requires-')), 'requires.json');
   const result = spawnSync(process.execPath, ['-r', requireRecorder, ...args], {
     cwd: repoRoot,
@@ -19,7 +29,7 @@ function recordRequires(args: string[]): { required: string[]; esmLoader: string
     stdio: 'ignore',
   });
   expect(result.status).toBe(0);
-  return JSON.parse(readFileSync(file, 'utf8')) as { required: string[]; esmLoader: string[] };
+  return JSON.parse(readFileSync(file, 'utf8')) as Recorded;
 }
 
 async function recordImports(args: string[]): Promise<string[]> {
@@ -75,6 +85,18 @@ describe('start-up loads no schema code (start-up is a feature)', () => {
     const baseline = recordRequires(['-e', '0']);
     const run = recordRequires([bin, 'schema', '--list']);
     expect(run.esmLoader.length).toBeGreaterThan(baseline.esmLoader.length);
+  });
+
+  it("a run path with undici does not load Node's own fetch (undici's cookies read globalThis.Headers)", () => {
+    // replay sends with undici (bundled in the run paths); Node's copy is ~20 ms more a start
+    const run = recordRequires([
+      bin,
+      'replay',
+      'fixtures/conversations/agents-offline-status.json',
+    ]);
+    expect(run.nodeFetch).toBe(false);
+    // the recorder does see it where it is used
+    expect(recordRequires(['-e', 'void Headers']).nodeFetch).toBe(true);
   });
 
   it('the recorder does see zod when a command needs it', async () => {
