@@ -148,8 +148,6 @@ describe('svc-cli conform bot', () => {
   it('exits 1 against a bot that answers 500; 2 without --token', async () => {
     const url = await startPeer((_req, res) => json(res, 500, {}));
     const run = await runCli([
-      '--time-scale',
-      '0.1',
       'conform',
       'bot',
       '--url',
