@@ -67,21 +67,15 @@ export function compileCacheDir(env: Env = process.env): string | undefined {
  * functions it compiled on the way.
  */
 const OWED = Symbol.for('svc-cli.code-caches-owed');
+const owed = globalThis as { [OWED]?: Array<() => void> };
 
-function owedWrites(): Array<() => void> {
-  const holder = globalThis as { [OWED]?: Array<() => void> };
-  return (holder[OWED] ??= []);
-}
-
+/** Owes `write` until a flag changes or the process exits (one exit listener per process). */
 function owedAtExit(write: () => void): void {
-  const owed = owedWrites();
-  owed.push(write);
-  process.once('exit', () => {
-    const at = owed.indexOf(write);
-    if (at === -1) return; // written before a flag changed
-    owed.splice(at, 1);
-    write();
-  });
+  if (!owed[OWED]) {
+    owed[OWED] = [];
+    process.once('exit', writeOwedCodeCaches);
+  }
+  owed[OWED].push(write);
 }
 
 /**
@@ -89,7 +83,7 @@ function owedAtExit(write: () => void): void {
  * @example writeOwedCodeCaches(); v8.setFlagsFromString('--heap-growing-percent=100');
  */
 export function writeOwedCodeCaches(): void {
-  for (const write of owedWrites().splice(0)) write();
+  for (const write of owed[OWED]?.splice(0) ?? []) write();
 }
 
 /** What a bundle's code sees in place of `import()` and `import.meta.url`. */
