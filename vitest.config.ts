@@ -18,6 +18,7 @@ const ISOLATED_UNIT = [
   'test/unit/cli/compiled.test.ts',
   'test/unit/conversation/replay-all.test.ts',
   'test/unit/flush-scheduler.test.ts',
+  'test/unit/free-port.test.ts',
 ];
 
 /**

@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * Where ports are looked for: below the kernel's ephemeral range, which every outgoing
@@ -21,8 +23,37 @@ function searchRange(): { from: number; to: number } {
   return { from: 10_000, to };
 }
 
-/** Ports this process handed out: two tours running at once never get the same one. */
-const given = new Set<number>();
+/**
+ * Ports handed out on this machine, one file each: test files run in several processes and
+ * threads (vitest's pools, the suites of a second checkout), each with its own memory, so a
+ * set in memory let two of them pick the same port and the second bind fail with
+ * SVC_E_PORT_IN_USE (conform-invariants, once in a run beside other work). Creating the file
+ * is atomic across all of them; a port is never given twice within an hour.
+ */
+const CLAIMS = join(tmpdir(), 'svc-cli-test-ports');
+const CLAIM_KEPT_MS = 60 * 60 * 1000;
+
+/** True when this process now holds `port`'s claim (made, or taken over from a stale one). */
+function claim(port: number): boolean {
+  mkdirSync(CLAIMS, { recursive: true });
+  const file = join(CLAIMS, String(port));
+  for (let round = 0; round < 2; round++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    try {
+      if (Date.now() - statSync(file).mtimeMs < CLAIM_KEPT_MS) return false;
+      // stale: removed, and created again by whoever gets there first (the `wx` above)
+      unlinkSync(file);
+    } catch {
+      // another process removed or took it meanwhile: the next round says which
+    }
+  }
+  return false;
+}
 
 const bindable = (port: number): Promise<boolean> =>
   new Promise((resolve) => {
@@ -36,9 +67,8 @@ export async function freePort(): Promise<number> {
   const { from, to } = searchRange();
   for (let tries = 0; tries < 200; tries++) {
     const port = from + Math.floor(Math.random() * (to - from + 1));
-    if (given.has(port) || !(await bindable(port))) continue;
-    given.add(port);
-    return port;
+    if (!claim(port)) continue;
+    if (await bindable(port)) return port;
   }
   throw new Error(`no free port found between ${from} and ${to}`);
 }
