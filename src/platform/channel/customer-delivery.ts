@@ -2,6 +2,7 @@ import type { PlatformCore } from '../core.js';
 import {
   deliver,
   judgeChannelReply,
+  judgeChannelReplyByStatus,
   type DeliverOptions,
   type DeliveryResult,
 } from '../delivery.js';
@@ -200,7 +201,8 @@ function deliverToIntegrator(
     chunked: mutant === 'flip-chunked' ? !channel.chunked : channel.chunked,
     policy: core.channelPolicy,
     clock: core.clock,
-    judge: judgeChannelReply,
+    // spec 2.2, 8: only a valid reply ends the series; docs: by the status class
+    judge: core.channelReplies === 'docs' ? judgeChannelReplyByStatus : judgeChannelReply,
     emit: core.emit,
     journal: core.journal,
     kind,
