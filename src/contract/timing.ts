@@ -146,6 +146,8 @@ export function judgeChannelReplyByStatus(reply: { status: number; body: string 
   return { accepted: false, reason: `HTTP ${status}` };
 }
 
+const isObject = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 /** `{ json }` when the body is JSON, else undefined. */
 function parsedJson(body: string): { json: unknown } | undefined {
   try {
@@ -159,6 +161,9 @@ function parsedJson(body: string): { json: unknown } | undefined {
 export function shapeProblem(json: unknown): string {
   const text = JSON.stringify(json) ?? String(json);
   const got = `got ${text.length > 60 ? `${text.slice(0, 59)}…` : text}`;
+  if (typeof json === 'string' && isObject(parsedJson(json)?.json))
+    // a handler that returns json.dumps(...) from a framework that encodes the value again
+    return 'a JSON string holding an object: encoded twice, send the object itself';
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return got;
   const obj = json as { result?: unknown; error?: unknown };
   if ('result' in obj) return `result is ${JSON.stringify(obj.result)}, not "ok"`;

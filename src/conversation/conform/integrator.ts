@@ -104,8 +104,14 @@ export async function postAgentMessage(
       ? `HTTP ${outcome.status}`
       : judged.reason === 'reply is not JSON'
         ? `a body that is not JSON (${JSON.stringify(quote(outcome.body, 60))})`
-        : `${quote(outcome.body)} (${shapeProblem(JSON.parse(outcome.body) as unknown)})`;
+        : withShape(outcome.body);
   return [`reply: ${what} is not a valid reply; ${VALID_REPLY}`];
+}
+
+/** The reply and what is wrong with its shape, the body quoted once (`got ...` quotes it). */
+function withShape(body: string): string {
+  const problem = shapeProblem(JSON.parse(body) as unknown);
+  return problem.startsWith('got ') ? quote(body) : `${quote(body)} (${problem})`;
 }
 
 function kindCase(

@@ -21,6 +21,10 @@ describe('judgeChannelReply', () => {
     ['{"error":{"message":"m"}}', 'error.code is missing'],
     ['{"error":"blocked"}', 'error is not an object'],
     ['[1,2]', 'got [1,2]'],
+    [
+      '"{\\"result\\": \\"ok\\"}"',
+      'a JSON string holding an object: encoded twice, send the object itself',
+    ],
   ])('%s: says what is wrong (newcomer pass: one line for all of them)', (body, problem) => {
     const judgement = judge(body);
     expect(judgement.accepted).toBe(false);
@@ -43,7 +47,9 @@ describe('judgeChannelReplyByStatus (the public Chat API page, the docs profile)
     expect(byStatus('"{\\"result\\": \\"ok\\"}"')).toMatchObject({
       accepted: true,
       json: '{"result": "ok"}',
-      warning: expect.stringContaining('invalid reply shape: got "{\\"result\\"') as string,
+      warning: expect.stringContaining(
+        'a JSON string holding an object: encoded twice, send the object itself (spec 2.2',
+      ) as string,
     });
     expect(byStatus('', 204)).toMatchObject({
       accepted: true,
