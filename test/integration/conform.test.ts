@@ -85,6 +85,17 @@ describe('conform integrator', () => {
     );
   });
 
+  it('posts with the Content-Type the public Chat API page asks for', async () => {
+    const types = new Set<string | undefined>();
+    const url = await startPeer((req, res) => {
+      types.add(req.headers['content-type']);
+      json(res, 200, { result: 'ok' });
+    });
+    const report = await runConformSuite({ suite: 'integrator', url, clock: roomy() });
+    expect(report.failed).toBe(0);
+    expect([...types]).toEqual(['application/json; charset=utf-8']);
+  });
+
   it('a reply encoded twice (a JSON string holding the object) is named so, the body once', async () => {
     // a Python handler returning json.dumps({"result": "ok"}) from a framework that encodes
     // the returned value again, as one written for the real platform does

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { postJson } from '../../http/client.js';
 import { CHANNEL_DELIVERY_POLICY, judgeChannelReply, shapeProblem } from '../../contract/timing.js';
+import { CHANNEL_CONTENT_TYPE } from '../../contract/channel.js';
 import { FILE_MEDIA_TYPES } from '../../roles/integrator/kinds.js';
 import { shapeSent, type PayloadForms } from '../../platform/payload-forms.js';
 import { describeWallTime, quote, type CheckOutcome, type ConformCase } from './case.js';
@@ -76,6 +77,7 @@ export async function postAgentMessage(
       JSON.stringify(options.payload),
     ),
     chunked: options.chunked,
+    headers: { 'content-type': CHANNEL_CONTENT_TYPE },
     timeoutMs: limitMs,
     clock: options.clock,
   });

@@ -11,6 +11,7 @@ import type { MutantName } from '../mutants.js';
 import { appendChatLine } from '../model.js';
 import type { DirectDeliveryService } from '../types.js';
 import { shapeSent } from '../payload-forms.js';
+import { CHANNEL_CONTENT_TYPE } from '../../contract/channel.js';
 
 /** Who speaks to the customer: an agent or the bot (spec 2.2 sender.name, sender.photo). */
 export interface CustomerSender {
@@ -199,6 +200,7 @@ function deliverToIntegrator(
         }
       : {}),
     chunked: mutant === 'flip-chunked' ? !channel.chunked : channel.chunked,
+    headers: { 'content-type': CHANNEL_CONTENT_TYPE },
     policy: core.channelPolicy,
     clock: core.clock,
     // spec 2.2, 8: only a valid reply ends the series; docs: by the status class
