@@ -26,6 +26,12 @@ import {
 } from './media-types.js';
 
 export { FILE_MEDIA_TYPES, MEDIA_TYPES, type FileMediaType, type MediaType };
+/**
+ * The Content-Type of the platform's requests to the integrator. Spec 4.2 names none; the
+ * public Chat API page asks every event request for this one (docs/FIDELITY.md).
+ */
+export const CHANNEL_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /** spec 2.3: typing start and end; any other type in this role is ignored. */
 export const TYPING_TYPES = ['typein', 'typeout'] as const;
 /** spec 3: the status endpoint body. */

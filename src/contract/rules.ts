@@ -383,13 +383,32 @@ export const shape = <T extends z.core.$ZodLooseShape>(spec: string, fields: T) 
       // platform sends `"contact_info": []`): say so, and how to send an object
       issue.code === 'invalid_type' && Array.isArray(issue.input) && issue.input.length === 0
         ? encodeRule('invalid_type', spec, EMPTY_ARRAY_RULE)
-        : objectTag.error(issue),
+        : // a handler returning json.dumps(...) whose framework encodes that string again (a
+          // public FastAPI integration for the platform answers its hooks so)
+          issue.code === 'invalid_type' && holdsObject(issue.input)
+          ? encodeRule('invalid_type', spec, TWICE_ENCODED_RULE)
+          : objectTag.error(issue),
   }) as unknown as z.ZodObject<T, z.core.$strict>;
 };
 
 /** The rule an object field given `[]` breaks. */
 export const EMPTY_ARRAY_RULE =
   "must be an object, got an empty array (PHP's json_encode writes [] for an empty array: leave the field out, or send (object) [], which it writes as {})";
+
+/** The rule an object field given a JSON string that holds an object breaks. */
+export const TWICE_ENCODED_RULE =
+  'must be an object, got a JSON string holding one (encoded twice, as a framework does with a json.dumps(...) return value): send the object itself';
+
+/** A string whose text is a JSON object. */
+function holdsObject(input: unknown): boolean {
+  if (typeof input !== 'string' || !input.trimStart().startsWith('{')) return false;
+  try {
+    const parsed: unknown = JSON.parse(input);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * A value built on first use, then kept (schemas are built when a run needs them).

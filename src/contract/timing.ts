@@ -60,8 +60,26 @@ export const HOOK_DELIVERY_POLICY: DeliveryPolicy = {
 
 /** How a peer's HTTP reply is judged: accepted ends the series, rejected asks for another attempt. */
 export type ReplyJudgement =
-  | { accepted: true; json?: unknown; errorReply?: { code: string; message: string } }
-  | { accepted: false; reason: string };
+  | {
+      accepted: true;
+      json?: unknown;
+      errorReply?: { code: string; message: string };
+      /** accepted, yet the reply breaks the contract (the docs' reading takes any 2xx) */
+      warning?: string;
+    }
+  | {
+      accepted: false;
+      reason: string;
+      /** the series ends here, no redelivery (the docs' reading of a 4xx) */
+      final?: boolean;
+    };
+
+/**
+ * How the platform reads an integrator's reply: `spec` (spec 2.2, 8: only `{"result":"ok"}` or
+ * an error object with 200 ends the series) or `docs` (the public Chat API page: by the status
+ * class, docs/FIDELITY.md).
+ */
+export type ChannelReplyReading = 'spec' | 'docs';
 
 /**
  * spec 2.2, 4.2: a valid integrator reply is HTTP 200 with `{"result":"ok"}` or
@@ -98,10 +116,54 @@ export function judgeChannelReply(reply: { status: number; body: string }): Repl
   };
 }
 
+/**
+ * The public Chat API page's reading of an integrator's reply, by the status class: a 2xx
+ * means accepted, whatever the body (one that breaks spec 2.2 is a warning, not a redelivery);
+ * a 4xx means rejected and not to be resubmitted (the series fails at once, the body, which
+ * may be plain text, is the agent's notice); any other status asks for another attempt.
+ * @example judgeChannelReplyByStatus({ status: 200, body: '"ok"' }).accepted // true
+ */
+export function judgeChannelReplyByStatus(reply: { status: number; body: string }): ReplyJudgement {
+  const { status, body } = reply;
+  if (status >= 200 && status < 300) {
+    const bySpec = judgeChannelReply({ status: 200, body });
+    if (bySpec.accepted) return bySpec;
+    return {
+      accepted: true,
+      ...(parsedJson(body) ?? {}),
+      warning: `${bySpec.reason}; taken as delivered: the public Chat API page accepts any 2xx`,
+    };
+  }
+  if (status >= 400 && status < 500) {
+    const text = body.trim().replace(/\s+/g, ' ');
+    const said = text === '' ? '' : `: ${text.length > 120 ? `${text.slice(0, 119)}…` : text}`;
+    return {
+      accepted: false,
+      final: true,
+      reason: `HTTP ${status}${said} (rejected, not resent: the public Chat API page's 4xx)`,
+    };
+  }
+  return { accepted: false, reason: `HTTP ${status}` };
+}
+
+const isObject = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** `{ json }` when the body is JSON, else undefined. */
+function parsedJson(body: string): { json: unknown } | undefined {
+  try {
+    return { json: JSON.parse(body) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
 /** What is wrong with a JSON reply that is neither form of spec 2.2, in a few words. */
 export function shapeProblem(json: unknown): string {
   const text = JSON.stringify(json) ?? String(json);
   const got = `got ${text.length > 60 ? `${text.slice(0, 59)}…` : text}`;
+  if (typeof json === 'string' && isObject(parsedJson(json)?.json))
+    // a handler that returns json.dumps(...) from a framework that encodes the value again
+    return 'a JSON string holding an object: encoded twice, send the object itself';
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return got;
   const obj = json as { result?: unknown; error?: unknown };
   if ('result' in obj) return `result is ${JSON.stringify(obj.result)}, not "ok"`;

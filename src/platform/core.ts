@@ -29,7 +29,11 @@ import { createEventHistory, type EventHistory } from './event-history.js';
 import { createServiceTable, type ServiceTable } from './service-table.js';
 import { keepAbortListener } from '../io/on-abort.js';
 import { responseHeaders, responseText, toPlatformRequest } from './fetch-adapter.js';
-import { CHANNEL_DELIVERY_POLICY, type DeliveryPolicy } from './delivery.js';
+import {
+  CHANNEL_DELIVERY_POLICY,
+  type ChannelReplyReading,
+  type DeliveryPolicy,
+} from './delivery.js';
 import type { PayloadForms } from './payload-forms.js';
 import { mutateChannelPolicy, resolveMutant, type MutantName } from './mutants.js';
 import {
@@ -64,6 +68,11 @@ export interface PlatformCoreOptions {
   strict?: boolean;
   /** the channel's redelivery policy (default spec 8: 3 attempts, 3 s apart) */
   channelPolicy?: DeliveryPolicy;
+  /**
+   * how an integrator's reply is read (default spec 2.2, 8: only a valid reply ends the series;
+   * docs: by its status class, as the public Chat API page says)
+   */
+  channelReplies?: ChannelReplyReading;
   /** bounded concurrency of deliveries, bot events and hooks (default 256 in flight) */
   outbound?: OutboundLimits;
   /**
@@ -106,6 +115,8 @@ export interface PlatformCore {
   readonly state: PlatformState;
   readonly strict: boolean;
   readonly channelPolicy: DeliveryPolicy;
+  /** how an integrator's reply is read: spec (default) or docs (by status class) */
+  readonly channelReplies: ChannelReplyReading;
   /** the active simulator mutant, when a mutation run asked for one (mutants.ts) */
   readonly mutant: MutantName | undefined;
   /** the payload forms a profile asks for; the services send and answer in them */
@@ -222,6 +233,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     state,
     strict: options.strict ?? true,
     channelPolicy: mutateChannelPolicy(options.channelPolicy ?? CHANNEL_DELIVERY_POLICY, mutant),
+    channelReplies: options.channelReplies ?? 'spec',
     mutant,
     forms: options.forms,
     baseUrl: '',

@@ -12,7 +12,9 @@ export {
   CHANNEL_DELIVERY_POLICY,
   HOOK_DELIVERY_POLICY,
   judgeChannelReply,
+  judgeChannelReplyByStatus,
   shapeProblem,
+  type ChannelReplyReading,
   type DeliveryPolicy,
   type ReplyJudgement,
 } from '../contract/timing.js';
@@ -201,7 +203,9 @@ async function runSeries(
         : { failure: { reason: outcome.reason, message: outcome.message } }),
       durationMs: outcome.durationMs,
       wallMs: outcome.wallMs,
-      notes: [judgement.accepted ? 'accepted' : `rejected: ${judgement.reason}`],
+      notes: judgement.accepted
+        ? ['accepted', ...(judgement.warning ? [`warning: ${judgement.warning}`] : [])]
+        : [`rejected: ${judgement.reason}`],
     });
     options.emit({
       type: 'delivery-attempt',
@@ -215,7 +219,11 @@ async function runSeries(
       durationMs: outcome.durationMs,
       wallMs: outcome.wallMs,
       outcome: judgement.accepted ? 'accepted' : 'rejected',
-      ...(judgement.accepted ? {} : { reason: judgement.reason }),
+      ...(judgement.accepted
+        ? judgement.warning
+          ? { warning: judgement.warning }
+          : {}
+        : { reason: judgement.reason, ...(judgement.final ? { final: true } : {}) }),
       ...(outcome.ok ? { status: outcome.status } : {}),
       transfer: options.chunked ? 'chunked' : 'content-length',
       protocolMs: clock.now(),
@@ -234,6 +242,8 @@ async function runSeries(
       emitDone(options, done);
       return done;
     }
+    // a rejection that ends the series (the docs' 4xx): failed now, no redelivery
+    if (judgement.final) return failedNow(options, start, attempt, judgement.reason);
     lastReason = judgement.reason;
   }
   // spec 8: the failure is announced when the series' time is up (9 s for the channel).
@@ -246,6 +256,24 @@ async function runSeries(
     agentNotice: `not delivered after ${plural(policy.attempts, 'attempt')}: ${lastReason}`,
     reason: lastReason,
     elapsedMs: clock.now() - start,
+  };
+  emitDone(options, failed);
+  return failed;
+}
+
+/** A series a final rejection ended: failed at that attempt, announced at once. */
+function failedNow(
+  options: DeliverOptions,
+  start: number,
+  attempt: number,
+  reason: string,
+): DeliveryResult {
+  const failed: DeliveryResult = {
+    result: 'failed',
+    attempts: attempt,
+    agentNotice: `not delivered: ${reason}`,
+    reason,
+    elapsedMs: options.clock.now() - start,
   };
   emitDone(options, failed);
   return failed;

@@ -125,6 +125,10 @@ export interface DeliveryAttemptEvent {
   outcome: 'accepted' | 'rejected';
   /** why it was rejected: status 500, timeout, refused, reset, invalid JSON, invalid reply shape */
   reason?: string;
+  /** a rejection that ends the series: no redelivery follows (the docs' reading of a 4xx) */
+  final?: boolean;
+  /** accepted, yet the reply breaks the contract (the docs' reading takes any 2xx) */
+  warning?: string;
   status?: number;
   transfer?: 'chunked' | 'content-length';
   protocolMs: number;

@@ -11,6 +11,7 @@ import {
   attemptOffsetMs,
   BOT_DELIVERY_POLICY,
   CHANNEL_DELIVERY_POLICY,
+  type ChannelReplyReading,
   type DeliveryPolicy,
 } from '../contract/timing.js';
 import { DEFAULT_SERVER_LIMITS } from '../http/server.js';
@@ -75,7 +76,17 @@ export const profileSchema = z
       .object({ files: z.array(z.string()), exchanges: z.number().int().nonnegative() })
       .strict()
       .optional(),
-    channel: deliverySchema.optional().describe('agent messages to the integrator (spec 8)'),
+    channel: deliverySchema
+      .extend({
+        replies: figure(z.enum(['spec', 'docs']))
+          .optional()
+          .describe(
+            "docs: the integrator's reply is read by its status class, as the public Chat API page says (any 2xx accepted, a 4xx not resent)",
+          ),
+      })
+      .strict()
+      .optional()
+      .describe('agent messages to the integrator (spec 8)'),
     bot: deliverySchema
       .extend({
         events: figure(z.enum(['spec', 'docs']))
@@ -127,7 +138,8 @@ export const SPEC_PROFILE: Profile = {
 };
 
 /**
- * The public docs' readings (docs/FIDELITY.md), none of them observed: the Bot API's "3 s,
+ * The public docs' readings (docs/FIDELITY.md), none of them observed: the Chat API page's
+ * reading of an integrator's reply by its status class, the Bot API's "3 s,
  * with 2 retries" (three attempts, hand-over at 9 s), its CHAT_CLOSED and CLIENT_INFO, and the
  * JS API's 10 setClientAttributes calls per hour.
  */
@@ -135,6 +147,7 @@ export const DOCS_PROFILE: Profile = {
   version: 1,
   name: 'docs',
   description: "the public developer docs' readings where they go beyond the spec",
+  channel: { replies: { value: 'docs', observations: 0 } },
   bot: {
     attempts: { value: 3, observations: 0 },
     intervalMs: { value: 3000, observations: 0 },
@@ -152,6 +165,8 @@ export const BUILT_IN_PROFILES = { spec: SPEC_PROFILE, docs: DOCS_PROFILE } as c
 export interface SimulatorSettings {
   profile: string;
   channelPolicy: DeliveryPolicy;
+  /** docs: the integrator's reply is read by its status class (the public Chat API page) */
+  channelReplies: ChannelReplyReading;
   botPolicy: DeliveryPolicy;
   botEvents: 'spec' | 'docs';
   /** docs: the hook service also sends client_updated and client_attribute_updated */
@@ -241,6 +256,7 @@ export function settingsOf(profile: Profile): SimulatorSettings {
     channelPolicy: profile.channel
       ? policyOf(CHANNEL_DELIVERY_POLICY, profile.channel)
       : CHANNEL_DELIVERY_POLICY,
+    channelReplies: profile.channel?.replies?.value ?? 'spec',
     botPolicy: profile.bot ? policyOf(BOT_DELIVERY_POLICY, profile.bot) : BOT_DELIVERY_POLICY,
     botEvents: profile.bot?.events?.value ?? 'spec',
     hookEvents: profile.hooks?.events?.value ?? 'spec',
@@ -258,10 +274,12 @@ export function settingsOf(profile: Profile): SimulatorSettings {
  */
 export function coreOptionsOf(settings: SimulatorSettings): {
   channelPolicy: DeliveryPolicy;
+  channelReplies?: ChannelReplyReading;
   forms?: PayloadForms;
 } {
   return {
     channelPolicy: settings.channelPolicy,
+    ...(settings.channelReplies === 'docs' ? { channelReplies: settings.channelReplies } : {}),
     ...(settings.forms ? { forms: settings.forms } : {}),
   };
 }
@@ -276,7 +294,7 @@ export function describeSettings(s: SimulatorSettings): string {
       ? `${p.attempts} attempts at ${p.offsetsMs.slice(0, p.attempts).join(', ')} ms, ${p.attemptTimeoutMs} ms each`
       : `${p.attempts} attempts ${p.intervalMs} ms apart, ${p.attemptTimeoutMs} ms each`;
   return [
-    `channel ${policy(s.channelPolicy)}`,
+    `channel ${policy(s.channelPolicy)}${s.channelReplies === 'docs' ? ', replies read by status class' : ''}`,
     `bot ${policy(s.botPolicy)}, hand-over at ${s.botPolicy.failAfterMs} ms, events ${s.botEvents}`,
     ...(s.hookEvents === 'docs' ? ['hook events docs'] : []),
     `keep-alive ${(s.keepAliveTimeoutMs ?? DEFAULT_SERVER_LIMITS.keepAliveTimeoutMs) / 1000} s`,

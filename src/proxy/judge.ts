@@ -4,7 +4,11 @@
  * as the platform would record the exchange.
  */
 import type { ContractIssue } from '../contract/types.js';
-import { judgeChannelReply } from '../contract/timing.js';
+import {
+  judgeChannelReply,
+  judgeChannelReplyByStatus,
+  type ChannelReplyReading,
+} from '../contract/timing.js';
 import type { ExchangeInput } from '../journal/index.js';
 import { answerDepartures, sentDepartures, type KindProfile } from './drift.js';
 import type { LegName, LegSpec } from './legs.js';
@@ -21,11 +25,28 @@ export const CALLER_GONE_AT = 0.9;
 export const seriesName = (key: string): string =>
   key.startsWith('id:') ? key.slice(3) : `body ${key.slice(0, 12)}`;
 
-/** Whether an answer ends a series (the platform stops redelivering), per leg. */
-export function accepted(leg: LegSpec, status: number, body: string): boolean {
-  if (leg.name === 'integrator') return judgeChannelReply({ status, body }).accepted;
-  return status >= 200 && status < 300;
+/**
+ * What an answer does to its series: accepted (it ends), retry (another attempt follows), or
+ * refused (it ends unaccepted, no redelivery: an integrator's 4xx under the docs reading, the
+ * Chat API page).
+ */
+export function verdictOf(
+  leg: LegSpec,
+  status: number,
+  body: string,
+  replies: ChannelReplyReading = 'spec',
+): 'accepted' | 'retry' | 'refused' {
+  if (leg.name !== 'integrator') return status >= 200 && status < 300 ? 'accepted' : 'retry';
+  const judged =
+    replies === 'docs'
+      ? judgeChannelReplyByStatus({ status, body })
+      : judgeChannelReply({ status, body });
+  if (judged.accepted) return 'accepted';
+  return judged.final ? 'refused' : 'retry';
 }
+
+export const REFUSED =
+  "the platform shows the agent the refusal at once and does not resend (the Chat API page's 4xx)";
 
 export const GAVE_UP: Record<LegName, string> = {
   integrator: 'the platform shows the agent an error (spec 8: after 9 s)',

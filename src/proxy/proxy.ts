@@ -34,11 +34,12 @@ import { compact } from '../compact.js';
 import {
   CALLER_GONE_AT,
   GAVE_UP,
-  accepted,
+  REFUSED,
   driftOf,
   journalInput,
   profileMarkOf,
   seriesName,
+  verdictOf,
 } from './judge.js';
 import { defaultFaultLeg, legsOf, type LegName, type LegSpec } from './legs.js';
 import { createSeriesTracker, type AttemptInfo, type SeriesTracker } from './series.js';
@@ -450,7 +451,11 @@ function settle(proxy: ProxyRun, ctx: ProxyContext): ProxyContext['seen'] {
     // a caller that left long before (its own shorter limit) is not
     (durationMs > budgetMs ||
       (failure?.reason === 'caller-gone' && durationMs >= budgetMs * CALLER_GONE_AT));
-  const isAccepted = status !== undefined && !slow && accepted(leg, status, answer.body);
+  const verdict =
+    status === undefined || slow
+      ? 'retry'
+      : verdictOf(leg, status, answer.body, options.profile?.channelReplies);
+  const isAccepted = verdict === 'accepted';
   // not the upstream's failure: the proxy's own fault answered this attempt, its injected
   // delay made it late, or the caller left long before the budget
   const injected =
@@ -459,7 +464,15 @@ function settle(proxy: ProxyRun, ctx: ProxyContext): ProxyContext['seen'] {
     (failure?.reason === 'caller-gone' && !slow);
   const tracker = trackers.get(leg.name);
   const attempt = ctx.attempt;
-  const outcome = attempt && tracker ? tracker.settle(ctx.key, isAccepted, injected) : undefined;
+  const outcome =
+    attempt && tracker
+      ? tracker.settle(
+          ctx.key,
+          isAccepted,
+          injected,
+          verdict === 'refused' && !injected ? REFUSED : undefined,
+        )
+      : undefined;
   const event: ProxyExchangeEvent = {
     type: 'exchange',
     at: ctx.at,

@@ -38,7 +38,13 @@ export interface SeriesTracker {
    * The answer to that attempt: accepted ends the series; the last failed attempt too.
    * `injected`: the proxy's own fault answered (or slowed) it, not the party.
    */
-  settle(key: string, accepted: boolean, injected?: boolean): SeriesOutcome | undefined;
+  /** `refused`: the answer ends the series unaccepted (no redelivery follows it) */
+  settle(
+    key: string,
+    accepted: boolean,
+    injected?: boolean,
+    refused?: string,
+  ): SeriesOutcome | undefined;
   /** messages seen more than once */
   readonly redelivered: number;
   readonly gaveUp: number;
@@ -78,7 +84,7 @@ export function createSeriesTracker(
       }
       return info;
     },
-    settle(key, accepted, injected = false) {
+    settle(key, accepted, injected = false, refused = undefined) {
       const entry = series.get(key);
       if (!entry || entry.done) return undefined;
       if (accepted) {
@@ -86,11 +92,11 @@ export function createSeriesTracker(
         return { kind: 'delivered', attempts: entry.attempts };
       }
       if (!injected) entry.partyFailed = true;
-      if (policy && entry.attempts >= policy.attempts) {
+      if (refused !== undefined || (policy && entry.attempts >= policy.attempts)) {
         entry.done = true;
         gaveUp += 1;
         if (entry.partyFailed) gaveUpByParty += 1;
-        return { kind: 'gave-up', attempts: entry.attempts, then: afterLastAttempt };
+        return { kind: 'gave-up', attempts: entry.attempts, then: refused ?? afterLastAttempt };
       }
       return undefined;
     },

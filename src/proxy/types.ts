@@ -41,6 +41,8 @@ export interface ProxyOptions {
   profile?: {
     name: string;
     policies: Partial<Record<LegName, DeliveryPolicy>>;
+    /** docs: an integrator's answer ends a series by its status class (the Chat API page) */
+    channelReplies?: 'spec' | 'docs';
     /** what the profile learned of each payload kind: the forms sent, the statuses answered */
     kinds?: Readonly<Record<string, KindProfile>>;
   };

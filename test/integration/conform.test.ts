@@ -85,6 +85,33 @@ describe('conform integrator', () => {
     );
   });
 
+  it('posts with the Content-Type the public Chat API page asks for', async () => {
+    const types = new Set<string | undefined>();
+    const url = await startPeer((req, res) => {
+      types.add(req.headers['content-type']);
+      json(res, 200, { result: 'ok' });
+    });
+    const report = await runConformSuite({ suite: 'integrator', url, clock: roomy() });
+    expect(report.failed).toBe(0);
+    expect([...types]).toEqual(['application/json; charset=utf-8']);
+  });
+
+  it('a reply encoded twice (a JSON string holding the object) is named so, the body once', async () => {
+    // a Python handler returning json.dumps({"result": "ok"}) from a framework that encodes
+    // the returned value again, as one written for the real platform does
+    const url = await startPeer((_req, res) =>
+      json(res, 200, JSON.stringify(JSON.stringify({ result: 'ok' }))),
+    );
+    const report = await runConformSuite({ suite: 'integrator', url, clock: roomy() });
+    expect(report.failed).toBe(11);
+    expect(reasons(report.results)[0]).toBe(
+      'reply: "{\\"result\\":\\"ok\\"}" (a JSON string holding an object: encoded twice, send the object itself) is not a valid reply; expected 200 with {"result":"ok"} or {"error":{code,message}} (spec 2.2, 4.2)',
+    );
+    const bare = await startPeer((_req, res) => json(res, 200, '"ok"'));
+    const plain = await runConformSuite({ suite: 'integrator', url: bare, clock: roomy() });
+    expect(reasons(plain.results)[0]).toMatch(/^reply: "ok" is not a valid reply;/);
+  });
+
   it('an error object without a message, and a 404, say what to change (newcomer pass)', async () => {
     const half = await startPeer((_req, res) => json(res, 200, { error: { code: 'E1' } }));
     const report = await runConformSuite({ suite: 'integrator', url: half, clock: roomy() });

@@ -1,11 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../../src/clock.js';
 import { createJournal } from '../../src/journal/journal.js';
 import { sendAgentMessage, type AgentMessageResult } from '../../src/platform/index.js';
 import { startListener } from '../helpers/listener.js';
 import { customerText, post, startPlatform } from '../helpers/platform.js';
 import { sized } from '../helpers/size.js';
+import { closePeers, json, startPeer } from '../helpers/broken-peers.js';
 import type { FaultPlan } from '../../src/faults/index.js';
+
+afterEach(closePeers);
 
 /** A simulator delivering to an embedded `listen`, both on one virtual clock. */
 async function setup(plan: FaultPlan = {}, channel: { chunked?: boolean } = {}) {
@@ -106,6 +109,30 @@ describe('agent-message delivery (spec 4.2, 8)', () => {
       channel: 'shop',
       kind: 'channel.agent.text',
     });
+  });
+
+  it('posts agent messages as application/json; charset=utf-8 (the Chat API page), both framings', async () => {
+    for (const chunked of [false, true]) {
+      const types: Array<string | undefined> = [];
+      const url = await startPeer((req, res) => {
+        types.push(req.headers['content-type']);
+        json(res, 200, { result: 'ok' });
+      });
+      const clock = createVirtualClock();
+      const harness = await startPlatform({
+        clock,
+        channels: [{ id: 'shop', integratorUrl: url, chunked }],
+      });
+      await post(harness.channelUrl, customerText('c-1', 'Привет'));
+      let result: AgentMessageResult | undefined;
+      void sendAgentMessage(harness.platform.core, {
+        customerId: 'c-1',
+        message: { type: 'text', text: 'Здравствуйте' },
+      }).then((r) => (result = r));
+      await clock.runUntil(() => result !== undefined);
+      expect(result).toMatchObject({ result: 'delivered', attempts: 1 });
+      expect(types).toEqual(['application/json; charset=utf-8']);
+    }
   });
 
   it('fails after 9 s when the integrator refuses connections, and keeps serving', async () => {

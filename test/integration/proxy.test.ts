@@ -214,6 +214,52 @@ describe('proxy channel', () => {
     expect(p.summary().gaveUp).toBe(1);
   });
 
+  it('--profile docs: a 200 encoded twice is delivered, a 4xx ends its series unresent', async () => {
+    const clock = createVirtualClock();
+    let answer = { status: 200, type: 'application/json', body: JSON.stringify('{"result":"ok"}') };
+    const integrator = createRawServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body),
+      );
+    });
+    await new Promise<void>((done) => integrator.listen(0, '127.0.0.1', done));
+    const integratorUrl = `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`;
+    try {
+      const docs = { name: 'docs', policies: {}, channelReplies: 'docs' as const };
+      const { proxy: p, events } = await proxy({
+        iface: 'channel',
+        upstreams: { integrator: integratorUrl },
+        clock,
+        profile: docs,
+      });
+      const harness = await startPlatform({
+        clock,
+        channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
+        channelReplies: 'docs',
+      });
+      await post(harness.channelUrl, customerText('c-1', 'Hello'));
+      expect(await agentReply(clock, harness.platform.core, 'c-1', 'Hi')).toMatchObject({
+        result: 'delivered',
+        attempts: 1,
+      });
+      expect(events.at(-1)?.outcome).toEqual({ kind: 'delivered', attempts: 1 });
+      answer = { status: 422, type: 'text/plain', body: 'unknown recipient' };
+      expect(await agentReply(clock, harness.platform.core, 'c-1', 'Still there?')).toMatchObject({
+        result: 'failed',
+        attempts: 1,
+      });
+      expect(events.at(-1)?.outcome).toMatchObject({
+        kind: 'gave-up',
+        attempts: 1,
+        then: expect.stringContaining('does not resend') as string,
+      });
+      expect(events).toHaveLength(2);
+    } finally {
+      await new Promise<void>((done) => integrator.close(() => done()));
+    }
+  });
+
   it('checks customer messages on their way to the platform: a numeric sender.id is an error', async () => {
     const clock = createVirtualClock();
     const harness = await startPlatform({ clock, channels: [{ id: 'shop' }] });

@@ -17,6 +17,11 @@ MODE (or PEER_MODE):
   crash          every agent message gets 500 (an unhandled exception)
   crash:<type>   agent messages of that message.type (photo, location, ...) get 500: the
                  handler for it has a bug; the rest as usual
+  encoded        stores the message, then answers 200 with the ok object encoded twice (a
+                 JSON string that holds {"result": "ok"}), as a web framework does when the
+                 handler returns json.dumps(...) and the framework encodes that string again
+  reject         answers every agent message 422 with a text/plain reason (an unknown
+                 recipient), stores nothing
 
 What it keeps (survives restarts): every agent message by message.id, per customer. A message
 id it stored before (a redelivery) is answered ok and not stored twice.
@@ -96,6 +101,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.crash()
         if kind in ("typein", "typeout"):
             return self.reply(200, {"result": "ok"})
+        if args.mode == "reject":
+            data = b"unknown recipient"
+            self.send_response(422)
+            self.send_header("Content-Type", "text/plain; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            return self.wfile.write(data)
         if args.mode.startswith("error:"):
             code = args.mode.split(":", 1)[1]
             return self.reply(200, {"error": {"code": code, "message": "customer unreachable"}})
@@ -106,6 +118,8 @@ class Handler(BaseHTTPRequestHandler):
                 "insert or ignore into messages values (?, ?, ?, ?, ?)",
                 (str(body.get("id")), customer, channel, kind, body.get("text")),
             )
+        if args.mode == "encoded":
+            return self.reply(200, json.dumps({"result": "ok"}))
         return self.reply(200, {"result": "ok"})
 
     def log_message(self, format, *values):

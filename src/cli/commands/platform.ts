@@ -26,8 +26,11 @@ sender.id) is kept; the message is delivered and the error shown with its path.
 Public docs over the spec, one flag away (docs/FIDELITY.md): --bot-attempts 3 reads the Bot
 API's "2 retries" (attempts at 0, 3, 6 s); --bot-events docs adds its CHAT_CLOSED (sent to
 the bot when its chat closes) and CLIENT_INFO (the bot's contact data for the visitor, hook
-chat_updated). CLIENT_MESSAGE already carries the documented site_id, agents_online,
+chat_updated); --profile docs also reads the integrator's reply by its status class, as the
+Chat API page does (any 2xx delivered, a reply that breaks spec 2.2 a warning; a 4xx not
+resent). CLIENT_MESSAGE already carries the documented site_id, agents_online,
 sender {url, has_contacts} and channel; hook events carry visitor.social and analytics.
+Agent messages go as application/json; charset=utf-8, as the Chat API page asks.
 
 Assumption (spec silent): each delivery attempt waits at most 3 s (derived from the 9 s figure).
 Assumptions for hooks (spec 5.4, 6.2, 8 silent): 10 s reply timeout, no redelivery, no auth.

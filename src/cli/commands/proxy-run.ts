@@ -107,6 +107,7 @@ async function profileOf(name: string, cwd: string): Promise<ProxyOptions['profi
   return {
     name,
     policies: { integrator: settings.channelPolicy, provider: settings.botPolicy },
+    ...(settings.channelReplies === 'docs' ? { channelReplies: settings.channelReplies } : {}),
     ...(loaded.kinds ? { kinds: loaded.kinds } : {}),
   };
 }

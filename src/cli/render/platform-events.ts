@@ -58,7 +58,9 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
     case 'delivery-attempt': {
       const mark = event.outcome === 'accepted' ? c.green('✓') : c.red('✗');
       const detail =
-        event.outcome === 'accepted' ? `HTTP ${event.status ?? ''}` : (event.reason ?? '');
+        event.outcome === 'accepted'
+          ? `HTTP ${event.status ?? ''}${event.warning ? ` ${c.yellow(`(${event.warning})`)}` : ''}`
+          : (event.reason ?? '');
       return `${c.dim(stamp(event.protocolMs))}    ${mark} ${event.target} attempt ${event.attempt}/${event.attempts} at +${(event.offsetMs / 1000).toFixed(3)}s ${c.dim(`(${attemptTime(event)}, ${event.transfer ?? ''})`)} ${detail}${seriesOf(event, c)}`;
     }
     case 'delivery-done': {

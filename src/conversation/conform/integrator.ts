@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { postJson } from '../../http/client.js';
 import { CHANNEL_DELIVERY_POLICY, judgeChannelReply, shapeProblem } from '../../contract/timing.js';
+import { CHANNEL_CONTENT_TYPE } from '../../contract/channel.js';
 import { FILE_MEDIA_TYPES } from '../../roles/integrator/kinds.js';
 import { shapeSent, type PayloadForms } from '../../platform/payload-forms.js';
 import { describeWallTime, quote, type CheckOutcome, type ConformCase } from './case.js';
@@ -76,6 +77,7 @@ export async function postAgentMessage(
       JSON.stringify(options.payload),
     ),
     chunked: options.chunked,
+    headers: { 'content-type': CHANNEL_CONTENT_TYPE },
     timeoutMs: limitMs,
     clock: options.clock,
   });
@@ -104,8 +106,14 @@ export async function postAgentMessage(
       ? `HTTP ${outcome.status}`
       : judged.reason === 'reply is not JSON'
         ? `a body that is not JSON (${JSON.stringify(quote(outcome.body, 60))})`
-        : `${quote(outcome.body)} (${shapeProblem(JSON.parse(outcome.body) as unknown)})`;
+        : withShape(outcome.body);
   return [`reply: ${what} is not a valid reply; ${VALID_REPLY}`];
+}
+
+/** The reply and what is wrong with its shape, the body quoted once (`got ...` quotes it). */
+function withShape(body: string): string {
+  const problem = shapeProblem(JSON.parse(body) as unknown);
+  return problem.startsWith('got ') ? quote(body) : `${quote(body)} (${problem})`;
 }
 
 function kindCase(

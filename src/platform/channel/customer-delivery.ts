@@ -2,6 +2,7 @@ import type { PlatformCore } from '../core.js';
 import {
   deliver,
   judgeChannelReply,
+  judgeChannelReplyByStatus,
   type DeliverOptions,
   type DeliveryResult,
 } from '../delivery.js';
@@ -10,6 +11,7 @@ import type { MutantName } from '../mutants.js';
 import { appendChatLine } from '../model.js';
 import type { DirectDeliveryService } from '../types.js';
 import { shapeSent } from '../payload-forms.js';
+import { CHANNEL_CONTENT_TYPE } from '../../contract/channel.js';
 
 /** Who speaks to the customer: an agent or the bot (spec 2.2 sender.name, sender.photo). */
 export interface CustomerSender {
@@ -198,9 +200,11 @@ function deliverToIntegrator(
         }
       : {}),
     chunked: mutant === 'flip-chunked' ? !channel.chunked : channel.chunked,
+    headers: { 'content-type': CHANNEL_CONTENT_TYPE },
     policy: core.channelPolicy,
     clock: core.clock,
-    judge: judgeChannelReply,
+    // spec 2.2, 8: only a valid reply ends the series; docs: by the status class
+    judge: core.channelReplies === 'docs' ? judgeChannelReplyByStatus : judgeChannelReply,
     emit: core.emit,
     journal: core.journal,
     kind,

@@ -118,7 +118,7 @@ describe('svc-cli doctor: the active profile', () => {
     const t = createTestContext({ cwd: dirWith({ version: 1 }), env: { SVC_PROFILE: 'docs' } });
     await runInProcess(t, ['doctor']);
     expect(t.stdout()).toContain(
-      '✓ profile      docs (from env): channel 3 attempts 3000 ms apart, 3000 ms each; bot 3 attempts 3000 ms apart, 3000 ms each, hand-over at 9000 ms, events docs; hook events docs; keep-alive 65 s; setClientAttributes 10/h',
+      '✓ profile      docs (from env): channel 3 attempts 3000 ms apart, 3000 ms each, replies read by status class; bot 3 attempts 3000 ms apart, 3000 ms each, hand-over at 9000 ms, events docs; hook events docs; keep-alive 65 s; setClientAttributes 10/h',
     );
     const bad = createTestContext({ cwd: dirWith({ version: 1 }) });
     expect(await runInProcess(bad, ['doctor', '--profile', 'missing.json'])).toBe(1);

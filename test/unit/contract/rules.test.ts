@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { countCodePoints, formatIssue, validate } from '../../../src/contract/index.js';
 import {
   EMPTY_ARRAY_RULE,
+  TWICE_ENCODED_RULE,
   idString,
   numberLike,
   positiveInt,
@@ -438,5 +439,22 @@ describe('what a public PHP webhook library replies (chat_accepted)', () => {
         formatIssue,
       ),
     ).toEqual(['contact_info: must be an object (spec 6.2)']);
+  });
+
+  it('says a JSON string holding an object was encoded twice, at the root too', () => {
+    const twice = JSON.stringify({ result: 'ok' });
+    expect(validate('hook.chat_accepted.reply', twice).errors.map(formatIssue)).toEqual([
+      `(root): ${TWICE_ENCODED_RULE} (spec 6.2)`,
+    ]);
+    expect(
+      validate('hook.chat_accepted.reply', {
+        ...reply,
+        contact_info: JSON.stringify({ name: 'Jane', phone: '+1 555 0100' }),
+      }).errors.map(formatIssue),
+    ).toEqual([`contact_info: ${TWICE_ENCODED_RULE} (spec 6.2)`]);
+    // a plain string is not an object, and says no more
+    expect(validate('hook.chat_accepted.reply', 'ok').errors.map(formatIssue)).toEqual([
+      '(root): must be an object (spec 6.2)',
+    ]);
   });
 });
