@@ -310,7 +310,7 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
       await agent.locator('#journal-detail h3', { hasText: 'POST' }).waitFor();
       await agent
         .locator('#journal-detail pre', {
-          hasText: /content-type: application\/json\ncontent-length: \d+/,
+          hasText: /content-type: application\/json; charset=utf-8\ncontent-length: \d+/,
         })
         .waitFor();
       await agent.screenshot({ path: resolve(artifacts, 'web-console-journal.png') });
