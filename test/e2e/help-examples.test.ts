@@ -23,6 +23,16 @@ describe('svc-cli --help examples', () => {
   });
 });
 
+describe('svc-cli --help at 80 columns', () => {
+  it('has no line wider than 80: the exit codes broke at "failed" in an 80-column terminal', async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    const wide = help.stdout.split('\n').filter((line) => line.length > 80);
+    expect(wide).toEqual([]);
+    expect(help.stdout).toMatch(/5 the machine\s+failed under the run/);
+  });
+});
+
 describe('a missing argument that has choices', () => {
   it('lists them, in text and in --json (exit 2)', async () => {
     const text = await runCli(['conform']);
