@@ -33,6 +33,23 @@ describe('svc-cli --help at 80 columns', () => {
   });
 });
 
+describe('a URL typed without its scheme', () => {
+  it('is shown back with http:// in front (exit 2)', async () => {
+    const run = await runCli([
+      'send-text',
+      'hi',
+      '--channel-url',
+      '127.0.0.1:8800/dev-only-secret-1234/shop',
+      '--sender-id',
+      'c-1',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'must start with http:// or https://, e.g. "http://127.0.0.1:8800/dev-only-secret-1234/shop"',
+    );
+  });
+});
+
 describe('a missing argument that has choices', () => {
   it('lists them, in text and in --json (exit 2)', async () => {
     const text = await runCli(['conform']);
