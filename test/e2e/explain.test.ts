@@ -16,6 +16,15 @@ describe('svc-cli explain', () => {
     });
   });
 
+  it('prints the kinds a section links to by name, not as Markdown anchor links', async () => {
+    const result = await runCli(['explain', '4.1']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('](#');
+    expect(result.stdout).toMatch(/body: channel\.customer\.text, channel\.customer\.typing,/);
+    const json = await runCli(['--json', 'explain', '4.1']);
+    expect(JSON.parse(json.stdout).text).toContain('](#channelcustomertext)');
+  });
+
   it('suggests a name for an unknown one and exits 2', async () => {
     const result = await runCli(['explain', 'type_drfit']);
     expect(result.code).toBe(2);

@@ -28,11 +28,19 @@ function fieldLines(rows: readonly FieldRow[]): string[] {
   });
 }
 
+/**
+ * `[channel.customer.text](#channelcustomertext)` as `channel.customer.text`: a link to a
+ * heading of docs/CONTRACT.md is only noise in a terminal, where `svc-cli explain <name>`
+ * is the way to the kind.
+ */
+const withoutAnchorLinks = (text: string): string =>
+  text.replace(/\[([^\]\n]+)\]\(#[^)\s]*\)/g, '$1');
+
 function textOf(e: Explanation, bold: (s: string) => string, width: number): string {
   switch (e.topic) {
     case 'section':
     case 'kind':
-      return `${tablesForTerminal(e.text, width).replace(/^(#{2,4}) (.*)$/gm, (_m, _h: string, title: string) => bold(title))}\n\n(${CONTRACT}, section ${e.section})`;
+      return `${tablesForTerminal(withoutAnchorLinks(e.text), width).replace(/^(#{2,4}) (.*)$/gm, (_m, _h: string, title: string) => bold(title))}\n\n(${CONTRACT}, section ${e.section})`;
     case 'field':
       return [
         bold(`${e.kind} ${e.path}`),
