@@ -60,3 +60,41 @@ describe('what a newcomer reads', () => {
     expect(bot.stderr()).not.toContain('bot events:');
   }, 60_000);
 });
+
+/**
+ * A platform whose stdout and stderr share one pipe, in the order they were written; its
+ * agent console reads what `type` writes.
+ */
+function platformOnOnePipe() {
+  const child = spawn('sh', ['-c', `exec "${process.execPath}" "${BIN}" platform --port 0 2>&1`], {
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  const until = async (text: string): Promise<string> => {
+    while (!output.includes(text)) await once(child.stdout, 'data');
+    return output;
+  };
+  return {
+    type: (line: string) => child.stdin.write(`${line}\n`),
+    until,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGINT');
+      await once(child, 'exit');
+    },
+  };
+}
+
+describe('what a newcomer types into the agent console', () => {
+  it('/quit and /exit say that Ctrl-C stops the platform', async () => {
+    const platform = platformOnOnePipe();
+    await platform.until('control API');
+    platform.type('/quit');
+    await platform.until('no /quit here: Ctrl-C stops the platform');
+    platform.type('/exit');
+    await platform.until('no /exit here: Ctrl-C stops the platform');
+    expect(platform.output()).not.toContain('unknown console command');
+    await platform.stop();
+  }, 60_000);
+});

@@ -118,6 +118,11 @@ export function parseConsoleLine(line: string): ConsoleAction {
     case 'help':
     case '?':
       return { kind: 'help' };
+    case 'quit':
+    case 'exit':
+    case 'q':
+      // chat's console has /quit; this one serves until the platform is stopped
+      return { kind: 'error', message: `no /${command} here: Ctrl-C stops the platform` };
     default:
       return { kind: 'error', message: `unknown console command /${command}; /help lists them` };
   }

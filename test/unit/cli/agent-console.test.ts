@@ -20,6 +20,9 @@ describe('agent console lines', () => {
     ['/call', { kind: 'error', message: '/call <phone> [error <reason>]' }],
     ['/call +49301234567 error', { kind: 'error', message: '/call <phone> [error <reason>]' }],
     ['/call error busy', { kind: 'error', message: '/call <phone> [error <reason>]' }],
+    // chat's console quits with /quit; this one says how the platform stops
+    ['/quit', { kind: 'error', message: 'no /quit here: Ctrl-C stops the platform' }],
+    ['/exit', { kind: 'error', message: 'no /exit here: Ctrl-C stops the platform' }],
   ])('%s', (line, action) => {
     expect(parseConsoleLine(line)).toEqual(action);
   });
