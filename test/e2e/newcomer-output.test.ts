@@ -97,4 +97,16 @@ describe('what a newcomer types into the agent console', () => {
     expect(platform.output()).not.toContain('unknown console command');
     await platform.stop();
   }, 60_000);
+
+  it('a reply before any chat: the hint under the error, each line within 80 columns', async () => {
+    const platform = platformOnOnePipe();
+    await platform.until('control API');
+    platform.type('hello');
+    const output = await platform.until('A chat starts when');
+    expect(output).toContain(
+      'Could not find an open chat.\n  A chat starts when a customer sends a message to the channel URL.',
+    );
+    for (const line of output.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    await platform.stop();
+  }, 60_000);
 });
