@@ -109,4 +109,15 @@ describe('what a newcomer types into the agent console', () => {
     for (const line of output.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
     await platform.stop();
   }, 60_000);
+
+  it('help without its slash: a hint says it was a line to the customer', async () => {
+    const platform = platformOnOnePipe();
+    await platform.until('control API');
+    platform.type('help');
+    const output = await platform.until('/help lists the console commands');
+    expect(output).toContain(
+      '(a plain line answers the customer; /help lists the console commands)',
+    );
+    await platform.stop();
+  }, 60_000);
 });

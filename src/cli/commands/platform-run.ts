@@ -483,6 +483,7 @@ function startConsole(
           out.note(act.message);
           return;
         case 'say':
+          if (act.hint !== undefined) out.note(act.hint);
           sendAgentMessage(core, {
             ...(act.customerId ? { customerId: act.customerId } : {}),
             message: { type: 'text', text: act.text },

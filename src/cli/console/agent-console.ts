@@ -7,7 +7,7 @@ import { fileNameOf } from '../../http/file-name.js';
 import type { PlatformCore } from '../../platform/core.js';
 
 export type ConsoleAction =
-  | { kind: 'say'; customerId?: string; text: string }
+  | { kind: 'say'; customerId?: string; text: string; hint?: string }
   | { kind: 'typing'; customerId?: string; typing: boolean }
   | { kind: 'media'; customerId?: string; message: Record<string, unknown> & { type: string } }
   | { kind: 'agents'; online: boolean }
@@ -35,6 +35,10 @@ export const CONSOLE_HELP = `Agent console — type a line to answer the last ac
 
 const MEDIA: readonly string[] = FILE_MEDIA_TYPES;
 
+/** A console command's name typed without its slash. */
+const BARE_COMMAND = /^(help|\?|quit|exit|chats|close|offline|online)$/i;
+const SAID_NOT_RUN = '(a plain line answers the customer; /help lists the console commands)';
+
 /** Splits off a trailing or leading `@customer`. */
 function takeCustomer(words: string[]): { words: string[]; customerId?: string } {
   const index = words.findIndex((w) => w.startsWith('@') && w.length > 1);
@@ -58,7 +62,10 @@ export function parseConsoleLine(line: string): ConsoleAction {
     const match = /^@(\S+)\s+([\s\S]+)$/.exec(trimmed);
     if (match) return { kind: 'say', customerId: match[1] ?? '', text: match[2] ?? '' };
     if (trimmed.startsWith('@')) return { kind: 'error', message: `nothing to say to ${trimmed}` };
-    return { kind: 'say', text: trimmed };
+    // a newcomer's `help` or `quit` is sent, as any line, and told what it was
+    return BARE_COMMAND.test(trimmed)
+      ? { kind: 'say', text: trimmed, hint: SAID_NOT_RUN }
+      : { kind: 'say', text: trimmed };
   }
   const [command = '', ...rest] = trimmed.slice(1).split(/\s+/);
   const { words, customerId } = takeCustomer(rest);

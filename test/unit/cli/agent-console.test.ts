@@ -52,6 +52,14 @@ describe('agent console lines', () => {
     });
   });
 
+  it('a command name typed without its slash is sent, with a hint', () => {
+    const hint = '(a plain line answers the customer; /help lists the console commands)';
+    expect(parseConsoleLine('help')).toEqual({ kind: 'say', text: 'help', hint });
+    expect(parseConsoleLine(' Quit ')).toEqual({ kind: 'say', text: 'Quit', hint });
+    expect(parseConsoleLine('help me please')).toEqual({ kind: 'say', text: 'help me please' });
+    expect(parseConsoleLine('@c-1 help')).toEqual({ kind: 'say', customerId: 'c-1', text: 'help' });
+  });
+
   it('answers, with or without a customer', () => {
     expect(parseConsoleLine('Hello there')).toEqual({ kind: 'say', text: 'Hello there' });
     expect(parseConsoleLine('@c-42 Hello')).toEqual({
