@@ -120,4 +120,15 @@ describe('what a newcomer types into the agent console', () => {
     );
     await platform.stop();
   }, 60_000);
+
+  it('/help: every line within 80 columns, ending with how to stop', async () => {
+    const platform = platformOnOnePipe();
+    await platform.until('control API');
+    platform.type('/help');
+    const output = await platform.until('Ctrl-C stops the platform.');
+    const help = output.slice(output.indexOf('Agent console'));
+    expect(help).toContain('/media <type> <url>');
+    for (const line of help.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    await platform.stop();
+  }, 60_000);
 });

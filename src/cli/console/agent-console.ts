@@ -23,15 +23,20 @@ export const CONSOLE_HELP = `Agent console — type a line to answer the last ac
 (the one you last @addressed, unless another customer wrote since).
   @<customer> <text>                 answer one customer (their sender.id)
   /typing on|off [@customer]         typing notice (typein / typeout)
-  /media <video|audio|voice|photo|sticker|document> <url> [file name] [size] [@customer]
-                                     no size: the file's server is asked (Content-Length)
+  /media <type> <url> [file name] [size] [@customer]
+                                     type: video, audio, voice, photo, sticker
+                                     or document; no size: the file's server
+                                     is asked (Content-Length)
   /location <latitude> <longitude> [@customer]
   /offline  /online                  agents go offline / online (status 0 / 1)
   /close [@customer]                 close the chat
   /chats                             list chats
-  /assign [@customer]                press the crm_link button (hook chat_assigned)
-  /call <phone> [error <reason>] [@customer]   a callback call (hook call_event)
-  /help                              this text`;
+  /assign [@customer]                press the crm_link button
+                                     (hook chat_assigned)
+  /call <phone> [error <reason>] [@customer]
+                                     a callback call (hook call_event)
+  /help                              this text
+Ctrl-C stops the platform.`;
 
 const MEDIA: readonly string[] = FILE_MEDIA_TYPES;
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  CONSOLE_HELP,
   consoleChatsOf,
   createAddressee,
   parseConsoleLine,
@@ -58,6 +59,12 @@ describe('agent console lines', () => {
     expect(parseConsoleLine(' Quit ')).toEqual({ kind: 'say', text: 'Quit', hint });
     expect(parseConsoleLine('help me please')).toEqual({ kind: 'say', text: 'help me please' });
     expect(parseConsoleLine('@c-1 help')).toEqual({ kind: 'say', customerId: 'c-1', text: 'help' });
+  });
+
+  it('/help fits an 80-column terminal and says how to stop', () => {
+    for (const line of CONSOLE_HELP.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(CONSOLE_HELP).toMatch(/type: video, audio, voice, photo, sticker\s+or document/);
+    expect(CONSOLE_HELP).toMatch(/Ctrl-C stops the platform\.$/);
   });
 
   it('answers, with or without a customer', () => {
