@@ -30,6 +30,27 @@ describe('what a newcomer reads', () => {
     expect(banner.some((l) => l.trim() === '(secret: keep it private)')).toBe(true);
   }, 60_000);
 
+  it('platform with a bot: every banner line within 80 columns, the notes under the URLs', async () => {
+    const platform = spawnCli([
+      'platform',
+      '--port',
+      '0',
+      '--bot-provider-url',
+      'http://127.0.0.1:9100',
+      '--bot-token',
+      'dev-bot-token',
+      '--bot-events',
+      'docs',
+    ]);
+    await platform.next(lineWith('hooks '));
+    const banner = platform.lines.map((o) => String(o.line));
+    for (const line of banner) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(banner).toContain('                (needs --bot-client-id/--bot-client-secret)');
+    expect(banner).toContain('                (+ CHAT_CLOSED, CLIENT_INFO of the public Bot API)');
+    platform.child.kill('SIGINT');
+    await platform.exit;
+  }, 60_000);
+
   it('/chats and the stop notice count in singular for one', async () => {
     const platform = spawnCli(['platform', '--port', '0']);
     const channel = await platform.next(lineWith('channel URL'));
