@@ -65,7 +65,7 @@ const isProse = (text: string): boolean =>
  * own wrapping, which its option descriptions get, told to wrap at any width.
  */
 const wrapper = Object.assign(new Help(), { minWidthToWrap: 1 });
-const wrapWords = (text: string, width: number): string[] =>
+export const wrapWords = (text: string, width: number): string[] =>
   wrapper.boxWrap(text, width).split('\n');
 
 /** The width `--help` is fitted to: the terminal's, else 80 (a pipe, a file). */

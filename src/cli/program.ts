@@ -94,8 +94,9 @@ export function createProgram(ctx: CliContext, argv: readonly string[] = []): Co
     'after',
     `
 Exit codes: 0 ok, 1 contract violation or failed check, 2 usage or input error,
-            3 peer unreachable or timed out, 4 internal error, 5 the machine failed
-            under the run (disk full, too many open files), 130/143 interrupted.
+            3 peer unreachable or timed out, 4 internal error, 5 the machine
+            failed under the run (disk full, too many open files), 130/143
+            interrupted.
 
 Examples:
   $ svc-cli validate fixtures/payloads --check-expectations

@@ -78,6 +78,17 @@ describe('svc-cli conform hooks', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'summary', suite: 'hooks', passed: 7, failed: 0 });
   });
 
+  it('says plainly that no invariant applies to a hook receiver', async () => {
+    const target = await createHookTarget({ clock: createClock() });
+    closers.push(() => target.close(10));
+    const run = await runCli(['conform', 'hooks', '--url', target.url]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^invariants: none applies to this peer \(\d+ judge what svc-cli sends: docs\/trace\.md\)$/m,
+    );
+    expect(run.stdout).not.toContain('0 checked');
+  });
+
   it('exits 1 with a JUnit failure for a bad chat_accepted reply', async () => {
     const url = await startPeer((_req, res, body) => {
       const event = (JSON.parse(body) as { event_name: string }).event_name;

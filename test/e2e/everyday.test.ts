@@ -77,6 +77,10 @@ describe('svc-cli chat driven through stdin (e2e)', () => {
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('svc chat with the embedded simulator at http://127.0.0.1:');
+    // the banner fits an 80-column terminal: two of its lines ran 81 and 82
+    const banner = run.stdout.slice(0, run.stdout.indexOf('Ctrl-D leaves.') + 14).split('\n');
+    expect(banner.length).toBeGreaterThan(4);
+    for (const line of banner) expect(line.length, line).toBeLessThanOrEqual(80);
     expect(run.stdout).toMatch(/✓ 200 text \d+ms/);
     expect(run.stdout).toMatch(/✓ 200 typing \d+ms/);
     expect(run.stdout).toMatch(/✓ 200 location \d+ms/);

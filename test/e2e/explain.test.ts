@@ -16,6 +16,27 @@ describe('svc-cli explain', () => {
     });
   });
 
+  it('prints the kinds a section links to by name, not as Markdown anchor links', async () => {
+    const result = await runCli(['explain', '4.1']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('](#');
+    expect(result.stdout).toMatch(/body: channel\.customer\.text, channel\.customer\.typing,/);
+    const json = await runCli(['--json', 'explain', '4.1']);
+    expect(JSON.parse(json.stdout).text).toContain('](#channelcustomertext)');
+  });
+
+  it('wraps a section to 80 columns when piped: prose at the margin, values under their key', async () => {
+    for (const section of ['2', '4.1', '6.2']) {
+      const result = await runCli(['explain', section]);
+      expect(result.code).toBe(0);
+      for (const line of result.stdout.split('\n'))
+        expect(line.length, `explain ${section}: ${line}`).toBeLessThanOrEqual(80);
+    }
+    const four = await runCli(['explain', '4.1']);
+    expect(four.stdout).toContain('A 404 means no channel answers at that URL');
+    expect(four.stdout).toMatch(/^ {2}answers: 200: .+\n {4}\S/m);
+  });
+
   it('suggests a name for an unknown one and exits 2', async () => {
     const result = await runCli(['explain', 'type_drfit']);
     expect(result.code).toBe(2);

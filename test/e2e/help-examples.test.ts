@@ -23,6 +23,33 @@ describe('svc-cli --help examples', () => {
   });
 });
 
+describe('svc-cli --help at 80 columns', () => {
+  it('has no line wider than 80: the exit codes broke at "failed" in an 80-column terminal', async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    const wide = help.stdout.split('\n').filter((line) => line.length > 80);
+    expect(wide).toEqual([]);
+    expect(help.stdout).toMatch(/5 the machine\s+failed under the run/);
+  });
+});
+
+describe('a URL typed without its scheme', () => {
+  it('is shown back with http:// in front (exit 2)', async () => {
+    const run = await runCli([
+      'send-text',
+      'hi',
+      '--channel-url',
+      '127.0.0.1:8800/dev-only-secret-1234/shop',
+      '--sender-id',
+      'c-1',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'must start with http:// or https://, e.g. "http://127.0.0.1:8800/dev-only-secret-1234/shop"',
+    );
+  });
+});
+
 describe('a missing argument that has choices', () => {
   it('lists them, in text and in --json (exit 2)', async () => {
     const text = await runCli(['conform']);

@@ -233,3 +233,20 @@ describe.skipIf(!scriptBin)('progress on a terminal', () => {
     expect(screen).toMatch(/interrupted: \d+ of \d+ conversations finished/);
   }, 120_000);
 });
+
+describe.skipIf(!scriptBin)('replay in an 80-column terminal', () => {
+  it('breaks no conversation line: name, file and figures each on a line of their own', async () => {
+    pty = startPty(
+      `stty cols 80; node bin/svc-cli.js replay fixtures/conversations/redelivery-exhausted.json; echo EXIT=$?`,
+    );
+    const screen = await pty.waitFor(/EXIT=\d+/, 60_000);
+    expect(screen).toMatch(/EXIT=0/);
+    const lines = screen.split(/\r?\n/);
+    expect(lines).toContain('    fixtures/conversations/redelivery-exhausted.json');
+    expect(lines.some((l) => /^ {4}\(6 steps · protocol 9\.000s · wall \d+ ms\)$/.test(l))).toBe(
+      true,
+    );
+    for (const line of lines.filter((l) => l.includes('fixtures/')))
+      expect(line.length, line).toBeLessThanOrEqual(80);
+  }, 60_000);
+});

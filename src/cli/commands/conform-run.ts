@@ -532,6 +532,9 @@ function printSummary(
  * 1 conversation (9 exchanges); 6 skipped: they judge what svc-cli sends (docs/trace.md)`
  */
 function invariantsLine(t: InvariantsTally): string {
+  // conform hooks: 0 checked on 0 conversations read as if nothing had run
+  if (t.checked.length === 0 && t.skipped?.length)
+    return `invariants: none applies to this peer (${t.skipped.length} judge what svc-cli sends: docs/trace.md)`;
   const names = t.skipped ? ` (${t.checked.join(', ') || 'none applies to this peer'})` : '';
   const skipped = t.skipped?.length
     ? `; ${t.skipped.length} skipped: they judge what svc-cli sends (docs/trace.md)`

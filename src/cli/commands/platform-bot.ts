@@ -118,13 +118,13 @@ export function printBotBanner(
   const c = out.chalk;
   const token = showSecrets ? bot.token : '<token>';
   const id = encodeURIComponent(bot.providerId);
-  out.line(
-    `  bot events -> ${c.cyan(`${bot.providerUrl}/${token}`)}${bot.botEvents === 'docs' ? c.dim('  (+ CHAT_CLOSED, CLIENT_INFO of the public Bot API)') : ''}`,
-  );
+  // each note on a line of its own, under the URL: after it, the line broke at 80 columns
+  const note = (text: string) => out.line(c.dim(`                ${text}`));
+  out.line(`  bot events -> ${c.cyan(`${bot.providerUrl}/${token}`)}`);
+  if (bot.botEvents === 'docs') note('(+ CHAT_CLOSED, CLIENT_INFO of the public Bot API)');
   out.line(`  bot webhook   ${c.cyan(`${url}/webhooks/${id}/${token}`)}`);
-  out.line(
-    `  bot providers ${c.cyan(`${url}/providers/${id}/${token}`)}${bot.auth ? '' : c.dim('  (needs --bot-client-id/--bot-client-secret)')}`,
-  );
+  out.line(`  bot providers ${c.cyan(`${url}/providers/${id}/${token}`)}`);
+  if (!bot.auth) note('(needs --bot-client-id/--bot-client-secret)');
   if (bot.auth) out.line(`  token URL     ${c.cyan(`${url}/oauth/token`)}`);
   if (!showSecrets) out.line(c.dim('  (token redacted; --show-secrets prints it)'));
 }

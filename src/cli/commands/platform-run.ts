@@ -465,10 +465,11 @@ function startConsole(
     // the line typed stays above a fresh prompt, whatever the action prints
     if (promptLine) promptLine.around(() => undefined);
     const act = address(parseConsoleLine(line));
+    // the hint on a line of its own: message and hint on one line broke at 80 columns
     const fail = (error: unknown): void =>
       out.note(
         error instanceof SvcError
-          ? `${error.message}${error.hint ? ` ${error.hint}` : ''}`
+          ? `${error.message}${error.hint ? `\n  ${error.hint}` : ''}`
           : String(error),
       );
     try {
@@ -482,6 +483,7 @@ function startConsole(
           out.note(act.message);
           return;
         case 'say':
+          if (act.hint !== undefined) out.note(act.hint);
           sendAgentMessage(core, {
             ...(act.customerId ? { customerId: act.customerId } : {}),
             message: { type: 'text', text: act.text },

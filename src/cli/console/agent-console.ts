@@ -7,7 +7,7 @@ import { fileNameOf } from '../../http/file-name.js';
 import type { PlatformCore } from '../../platform/core.js';
 
 export type ConsoleAction =
-  | { kind: 'say'; customerId?: string; text: string }
+  | { kind: 'say'; customerId?: string; text: string; hint?: string }
   | { kind: 'typing'; customerId?: string; typing: boolean }
   | { kind: 'media'; customerId?: string; message: Record<string, unknown> & { type: string } }
   | { kind: 'agents'; online: boolean }
@@ -23,17 +23,26 @@ export const CONSOLE_HELP = `Agent console — type a line to answer the last ac
 (the one you last @addressed, unless another customer wrote since).
   @<customer> <text>                 answer one customer (their sender.id)
   /typing on|off [@customer]         typing notice (typein / typeout)
-  /media <video|audio|voice|photo|sticker|document> <url> [file name] [size] [@customer]
-                                     no size: the file's server is asked (Content-Length)
+  /media <type> <url> [file name] [size] [@customer]
+                                     type: video, audio, voice, photo, sticker
+                                     or document; no size: the file's server
+                                     is asked (Content-Length)
   /location <latitude> <longitude> [@customer]
   /offline  /online                  agents go offline / online (status 0 / 1)
   /close [@customer]                 close the chat
   /chats                             list chats
-  /assign [@customer]                press the crm_link button (hook chat_assigned)
-  /call <phone> [error <reason>] [@customer]   a callback call (hook call_event)
-  /help                              this text`;
+  /assign [@customer]                press the crm_link button
+                                     (hook chat_assigned)
+  /call <phone> [error <reason>] [@customer]
+                                     a callback call (hook call_event)
+  /help                              this text
+Ctrl-C stops the platform.`;
 
 const MEDIA: readonly string[] = FILE_MEDIA_TYPES;
+
+/** A console command's name typed without its slash. */
+const BARE_COMMAND = /^(help|\?|quit|exit|chats|close|offline|online)$/i;
+const SAID_NOT_RUN = '(a plain line answers the customer; /help lists the console commands)';
 
 /** Splits off a trailing or leading `@customer`. */
 function takeCustomer(words: string[]): { words: string[]; customerId?: string } {
@@ -58,7 +67,10 @@ export function parseConsoleLine(line: string): ConsoleAction {
     const match = /^@(\S+)\s+([\s\S]+)$/.exec(trimmed);
     if (match) return { kind: 'say', customerId: match[1] ?? '', text: match[2] ?? '' };
     if (trimmed.startsWith('@')) return { kind: 'error', message: `nothing to say to ${trimmed}` };
-    return { kind: 'say', text: trimmed };
+    // a newcomer's `help` or `quit` is sent, as any line, and told what it was
+    return BARE_COMMAND.test(trimmed)
+      ? { kind: 'say', text: trimmed, hint: SAID_NOT_RUN }
+      : { kind: 'say', text: trimmed };
   }
   const [command = '', ...rest] = trimmed.slice(1).split(/\s+/);
   const { words, customerId } = takeCustomer(rest);
@@ -118,6 +130,11 @@ export function parseConsoleLine(line: string): ConsoleAction {
     case 'help':
     case '?':
       return { kind: 'help' };
+    case 'quit':
+    case 'exit':
+    case 'q':
+      // chat's console has /quit; this one serves until the platform is stopped
+      return { kind: 'error', message: `no /${command} here: Ctrl-C stops the platform` };
     default:
       return { kind: 'error', message: `unknown console command /${command}; /help lists them` };
   }

@@ -28,9 +28,11 @@ export const CHAT_HELP = `Customer console — type a line to send it as a text 
   /typing on|off                 typing notice (typein / typeout, spec 2.3)
   /photo <url> [name] [size]     a photo message (spec 2.4)
   /media <${FILE_MEDIA_TYPES.join('|')}> <url> [name] [size]
-                                 no size: the file's server is asked (Content-Length)
+                                 no size: the file's server is asked
+                                 (Content-Length)
   /location <latitude> <longitude>
-  /name <name>   /email <email>   /phone <phone>   sender fields for the next messages
+  /name <name>   /email <email>   /phone <phone>
+                                 sender fields for the next messages
   /agent <text>                  (embedded simulator) the agent answers
   /help   /quit                  (Ctrl-D quits too; Ctrl-C exits 130)`;
 

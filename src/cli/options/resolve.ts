@@ -86,6 +86,13 @@ function isHost(value: string): boolean {
   return value.length <= 253 && HOST_NAME.test(value);
 }
 
+/** A host (a name with a dot, localhost, an IPv4 address), a port, a path: no scheme. */
+const SCHEMELESS = /^(localhost|[\w-]+(\.[\w-]+)+)(:\d+)?(\/\S*)?$/i;
+
+/** `http://host...` or `https://host...` that parses as a URL. */
+const isHttpUrl = (value: string): boolean =>
+  /^https?:\/\/[^\s/]+/i.test(value) && URL.canParse(value);
+
 /**
  * One value (a string from argv or env; JSON from the file) against its table entry.
  * @example checkValue({ key: 'port', flag: '--port <n>', type: 'int', min: 0, description: '' }, '80') // { ok: true, value: 80 }
@@ -102,8 +109,13 @@ export function checkValue(spec: OptionSpec, raw: unknown): Checked {
         ? { ok: true, value: raw }
         : fail('must be an IP address or a host name, e.g. 127.0.0.1 or 0.0.0.0');
     case 'url': {
-      if (typeof raw !== 'string' || !/^https?:\/\/[^\s/]+/i.test(raw) || !URL.canParse(raw)) {
-        return fail('must be an http(s) URL, e.g. http://127.0.0.1:9000/path');
+      if (typeof raw !== 'string' || !isHttpUrl(raw)) {
+        // a URL typed without its scheme (127.0.0.1:8800/r/ch): show it with one
+        return fail(
+          typeof raw === 'string' && SCHEMELESS.test(raw) && isHttpUrl(`http://${raw}`)
+            ? `must start with http:// or https://, e.g. "http://${raw}"`
+            : 'must be an http(s) URL, e.g. http://127.0.0.1:9000/path',
+        );
       }
       return { ok: true, value: raw.replace(/\/+$/, '') };
     }

@@ -28,21 +28,26 @@ export interface ChatAgentEvent {
   message: Record<string, unknown>;
 }
 
+/** The banner; each line within 80 columns for local URLs (the values go under the labels). */
 export function formatChatReady(e: ChatReadyEvent, c: ChalkInstance): string {
+  const under = ' '.repeat(18);
   const lines = e.simulator
     ? [
         `${c.bold('svc chat')} with the embedded simulator at ${c.cyan(e.simulator.url)}`,
         `  channel URL     ${c.cyan(e.channelUrl)}`,
-        `  agent side      ${c.cyan(`POST ${e.simulator.controlUrl}/agent/message`)} {"text":"..."}, or /agent <text> here`,
-        `  agent messages  -> ${c.cyan(e.integratorUrl)} ${c.dim('(embedded listen, wired to the simulator)')}`,
+        `  agent side      /agent <text> here, or {"text":"..."} to`,
+        `${under}${c.cyan(`POST ${e.simulator.controlUrl}/agent/message`)}`,
+        `  agent messages  -> ${c.cyan(e.integratorUrl)}`,
+        `${under}${c.dim('(embedded listen, wired to the simulator)')}`,
       ]
     : [
         `${c.bold('svc chat')} to ${c.cyan(e.channelUrl)}`,
-        `  agent messages  give the platform this integrator URL: ${c.cyan(e.integratorUrl)}`,
+        `  agent messages  give the platform this integrator URL:`,
+        `${under}${c.cyan(e.integratorUrl)}`,
       ];
-  lines.push(
-    c.dim(`You are ${e.senderId}. Type a message; /help lists commands; /quit or Ctrl-D leaves.`),
-  );
+  const you = `You are ${e.senderId}.`;
+  const how = 'Type a message; /help lists commands; /quit or Ctrl-D leaves.';
+  lines.push(c.dim(you.length + 1 + how.length <= 80 ? `${you} ${how}` : `${you}\n${how}`));
   return lines.join('\n');
 }
 

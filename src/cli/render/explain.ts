@@ -6,6 +6,7 @@
 import type { Explanation } from '../../reference/explain.js';
 import type { FieldRow } from '../../reference/fields.js';
 import type { Output } from './output.js';
+import { wrapWords } from '../help-text.js';
 import { tablesForTerminal } from './markdown-table.js';
 
 const CONTRACT = 'docs/CONTRACT.md';
@@ -28,11 +29,41 @@ function fieldLines(rows: readonly FieldRow[]): string[] {
   });
 }
 
+/**
+ * `[channel.customer.text](#channelcustomertext)` as `channel.customer.text`: a link to a
+ * heading of docs/CONTRACT.md is only noise in a terminal, where `svc-cli explain <name>`
+ * is the way to the kind.
+ */
+const withoutAnchorLinks = (text: string): string =>
+  text.replace(/\[([^\]\n]+)\]\(#[^)\s]*\)/g, '$1');
+
+/**
+ * Each line longer than `width` broken at spaces, its continuation under its text: a
+ * paragraph at the margin, a list item (`- `) or a `key: value` line two columns in. Lines
+ * that fit (an aligned table) are kept as they are.
+ */
+function wrapLongLines(text: string, width: number): string {
+  return text
+    .split('\n')
+    .flatMap((line) => {
+      if (line.length <= width) return [line];
+      const indent = /^ */.exec(line)?.[0] ?? '';
+      const hanging = indent === '' && !line.startsWith('- ') ? '' : `${indent}  `;
+      const [first = '', ...rest] = wrapWords(line.slice(indent.length), width - indent.length);
+      const more = rest.join(' ');
+      return [
+        indent + first,
+        ...(more === '' ? [] : wrapWords(more, width - hanging.length).map((l) => hanging + l)),
+      ];
+    })
+    .join('\n');
+}
+
 function textOf(e: Explanation, bold: (s: string) => string, width: number): string {
   switch (e.topic) {
     case 'section':
     case 'kind':
-      return `${tablesForTerminal(e.text, width).replace(/^(#{2,4}) (.*)$/gm, (_m, _h: string, title: string) => bold(title))}\n\n(${CONTRACT}, section ${e.section})`;
+      return `${wrapLongLines(tablesForTerminal(withoutAnchorLinks(e.text), width), width).replace(/^(#{2,4}) (.*)$/gm, (_m, _h: string, title: string) => bold(title))}\n\n(${CONTRACT}, section ${e.section})`;
     case 'field':
       return [
         bold(`${e.kind} ${e.path}`),

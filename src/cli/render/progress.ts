@@ -164,7 +164,10 @@ export async function createDeliveryProgress(
           const due =
             (event.protocolMs ?? options.now()) +
             Math.max(0, interval * attempt - offsetMs - durationMs);
-          waiting.set(id, { label: `redelivery attempt ${attempt + 1}/${attempts}`, due });
+          // a bot event is retried, not redelivered: say whose attempt, as the log lines do
+          const what =
+            (event.target ?? 'integrator') === 'integrator' ? 'redelivery' : event.target;
+          waiting.set(id, { label: `${what} attempt ${attempt + 1}/${attempts}`, due });
         } else if (!had) return;
       } else if (!had) return;
       show();

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  CONSOLE_HELP,
   consoleChatsOf,
   createAddressee,
   parseConsoleLine,
@@ -20,6 +21,9 @@ describe('agent console lines', () => {
     ['/call', { kind: 'error', message: '/call <phone> [error <reason>]' }],
     ['/call +49301234567 error', { kind: 'error', message: '/call <phone> [error <reason>]' }],
     ['/call error busy', { kind: 'error', message: '/call <phone> [error <reason>]' }],
+    // chat's console quits with /quit; this one says how the platform stops
+    ['/quit', { kind: 'error', message: 'no /quit here: Ctrl-C stops the platform' }],
+    ['/exit', { kind: 'error', message: 'no /exit here: Ctrl-C stops the platform' }],
   ])('%s', (line, action) => {
     expect(parseConsoleLine(line)).toEqual(action);
   });
@@ -47,6 +51,20 @@ describe('agent console lines', () => {
       customerId: 'c-1',
       message: { type: 'photo', file: 'https://cdn.example/cat.jpg', file_name: 'cat.jpg' },
     });
+  });
+
+  it('a command name typed without its slash is sent, with a hint', () => {
+    const hint = '(a plain line answers the customer; /help lists the console commands)';
+    expect(parseConsoleLine('help')).toEqual({ kind: 'say', text: 'help', hint });
+    expect(parseConsoleLine(' Quit ')).toEqual({ kind: 'say', text: 'Quit', hint });
+    expect(parseConsoleLine('help me please')).toEqual({ kind: 'say', text: 'help me please' });
+    expect(parseConsoleLine('@c-1 help')).toEqual({ kind: 'say', customerId: 'c-1', text: 'help' });
+  });
+
+  it('/help fits an 80-column terminal and says how to stop', () => {
+    for (const line of CONSOLE_HELP.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(CONSOLE_HELP).toMatch(/type: video, audio, voice, photo, sticker\s+or document/);
+    expect(CONSOLE_HELP).toMatch(/Ctrl-C stops the platform\.$/);
   });
 
   it('answers, with or without a customer', () => {

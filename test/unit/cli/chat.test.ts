@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseChatLine } from '../../../src/cli/console/chat-console.js';
+import { CHAT_HELP, parseChatLine } from '../../../src/cli/console/chat-console.js';
 import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
 import { startPlatform } from '../../helpers/platform.js';
 import { createClock } from '../../../src/clock.js';
@@ -67,6 +67,13 @@ describe('parseChatLine', () => {
 
   it('leaves out a size not typed: the console asks the file server, never makes one up', () => {
     expect(parseChatLine('/photo https://cdn.example/cat.jpg')).not.toHaveProperty('fileSize');
+  });
+});
+
+describe('chat /help', () => {
+  it('fits an 80-column terminal', () => {
+    for (const line of CHAT_HELP.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(CHAT_HELP).toMatch(/\/phone <phone>\n +sender fields for the next messages/);
   });
 });
 

@@ -24,9 +24,19 @@ describe('formatConversation', () => {
   });
 
   it('puts the file and figures under the name in a narrower terminal', () => {
-    expect(formatConversation(result, chalk, 80).split('\n')).toEqual([
+    expect(formatConversation(result, chalk, 100).split('\n')).toEqual([
       '✓ redelivery exhausted: the agent sees an error at 9 s',
       '    (fixtures/conversations/redelivery-exhausted.json · 0 steps · protocol 9.000s · wall 26 ms)',
     ]);
+  });
+
+  it('at 80 columns, the file and the figures take a line each: none breaks', () => {
+    const lines = formatConversation(result, chalk, 80).split('\n');
+    expect(lines).toEqual([
+      '✓ redelivery exhausted: the agent sees an error at 9 s',
+      '    fixtures/conversations/redelivery-exhausted.json',
+      '    (0 steps · protocol 9.000s · wall 26 ms)',
+    ]);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
   });
 });

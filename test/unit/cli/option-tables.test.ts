@@ -247,6 +247,24 @@ describe('the resolver', () => {
     );
   });
 
+  it('a URL typed without its scheme is shown with one; other bad URLs get the example', () => {
+    const problem = (url: string) =>
+      inspectOptions(sendText, { flags: { channelUrl: url }, env: {}, cwd: emptyDir }).options.find(
+        (o) => o.spec.key === 'channelUrl',
+      )?.problem;
+    expect(problem('127.0.0.1:8800/r4nd0m/shop')).toBe(
+      'must start with http:// or https://, e.g. "http://127.0.0.1:8800/r4nd0m/shop"',
+    );
+    expect(problem('localhost:9000')).toBe(
+      'must start with http:// or https://, e.g. "http://localhost:9000"',
+    );
+    expect(problem('svc.example/r/ch')).toBe(
+      'must start with http:// or https://, e.g. "http://svc.example/r/ch"',
+    );
+    for (const url of ['nope', 'ftp://svc.example/r/ch', 'http:/svc.example', ''])
+      expect(problem(url), url).toBe('must be an http(s) URL, e.g. http://127.0.0.1:9000/path');
+  });
+
   it('precedence: file < env < flag, and a file value names its file', () => {
     const dir = dirWith({ version: 1, port: 9000, commands: { listen: { port: 9001 } } });
     const portOf = (flags: Record<string, unknown>, env: Record<string, string>) =>

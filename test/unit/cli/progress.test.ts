@@ -64,6 +64,23 @@ describe('progress (spinners only on a TTY, never with --json)', () => {
     expect(t.stderr()).toContain('redelivery attempt 2/3 in 3.0 s');
   });
 
+  it("names a bot's or a hook's next attempt as theirs, not as a redelivery", async () => {
+    const t = createTestContext({ cwd: process.cwd() });
+    const shown: (string | undefined)[] = [];
+    const progress = await createDeliveryProgress(t.ctx, {
+      json: false,
+      intervalMs: () => 3000,
+      now: () => 12,
+      status: (text) => shown.push(text),
+    });
+    progress.onEvent({ ...rejected(1, 'b-1'), target: 'bot', attempts: 2 });
+    expect(shown.at(-1)).toBe('bot attempt 2/2 in 3.0 s');
+    progress.onEvent({ type: 'delivery-done', deliveryId: 'b-1' });
+    progress.onEvent({ ...rejected(1, 'h-1'), target: 'hook' });
+    expect(shown.at(-1)).toBe('hook attempt 2/3 in 3.0 s');
+    progress.stop();
+  });
+
   it('counts down to the soonest of several series and keeps the others until they end', async () => {
     const t = createTestContext({ cwd: process.cwd() });
     let now = 12;

@@ -53,7 +53,9 @@ export function formatStep(
 
 /**
  * The conversation's heading line, after its steps ran. In a terminal narrower than the line
- * (`columns`), the file and figures go on the line below the name instead of breaking it.
+ * (`columns`), the file and figures go on the line below the name instead of breaking it;
+ * narrower still (80 columns: a path under fixtures/ and the figures are about 95), the file
+ * and the figures take a line each.
  */
 export function formatConversation(
   result: ConversationResult,
@@ -65,9 +67,13 @@ export function formatConversation(
     return `${c.dim('-')} ${c.bold(result.name)}  ${c.dim(`(${result.file ?? 'skipped'})`)}\n    ${c.dim(`skipped: ${result.skipped}`)}`;
   }
   const mark = result.ok ? c.green('✓') : c.red('✗');
-  const details = `(${where}${plural(result.steps.length, 'step')} · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms)`;
-  const fits = 2 + result.name.length + 2 + details.length <= columns;
-  return `${mark} ${c.bold(result.name)}${fits ? '  ' : '\n    '}${c.dim(details)}`;
+  const figures = `${plural(result.steps.length, 'step')} · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms`;
+  const details = `(${where}${figures})`;
+  if (2 + result.name.length + 2 + details.length <= columns)
+    return `${mark} ${c.bold(result.name)}  ${c.dim(details)}`;
+  if (4 + details.length <= columns || !result.file)
+    return `${mark} ${c.bold(result.name)}\n    ${c.dim(details)}`;
+  return `${mark} ${c.bold(result.name)}\n    ${c.dim(result.file)}\n    ${c.dim(`(${figures})`)}`;
 }
 
 /** The closing line CI systems read: `N passed, N failed`. */
