@@ -76,8 +76,8 @@ h3{font-size:.95rem;margin:.75rem 0 .25rem}
 .bars{display:grid;grid-template-columns:3.5rem minmax(0,1fr);gap:.2rem .6rem;align-items:center;margin:.25rem 0 .5rem}
 .bars .name{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;color:var(--dim)}
 .bars .track{display:flex;align-items:center;gap:.4rem;min-width:0}
-.bars .bar{height:1rem;background:var(--arrow);border-radius:3px;min-width:2px;flex:none}
-.bars .v{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;white-space:nowrap}
+.bars .bar{height:1rem;background:var(--arrow);border-radius:3px;min-width:2px;flex:0 1 auto}
+.bars .v{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;white-space:nowrap;flex:none}
 .ok-line{color:var(--ok);padding:.2rem .6rem;list-style:none}
 table.states{border-collapse:collapse;margin:.5rem 0}
 table.states td,table.states th{border-bottom:1px solid var(--line);padding:.15rem .6rem;text-align:right}

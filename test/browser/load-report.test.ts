@@ -7,7 +7,7 @@
  * (svc-load-report-<width>.png) go to $SVC_SCREENSHOTS when set, else to the run's temp folder.
  * Skipped when /usr/bin/chromium is missing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +15,9 @@ import type { Browser } from 'playwright-core';
 import { hasChromium, launchChromium, openFromDisk, REPORT_VIEWS } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
+import { loadReportHtml } from '../../src/cli/render/load-report.js';
+import type { LatencySummary } from '../../src/load/figures.js';
+import type { LoadSummary } from '../../src/load/run.js';
 import { createListener, type Listener } from '../../src/roles/integrator/index.js';
 import { createTestContext, runInProcess } from '../helpers/cli-context.js';
 
@@ -135,4 +138,52 @@ describe.skipIf(!hasChromium)('the load HTML report in Chromium', () => {
       await page.close();
     });
   }
+
+  it('keeps a five-digit latency beside its bar within 390 px (the bar gives way, not the page)', async () => {
+    // a payload that took its three attempts on a busy machine: 10 s and more end to end
+    const slow: LatencySummary = {
+      count: 30,
+      p50: 3012,
+      p90: 9870,
+      p95: 10_450,
+      p99: 12_345,
+      p999: 12_345,
+      max: 12_345,
+      mean: 4100,
+    };
+    const none = { delivered: 0, 'error-reply': 0, failed: 0, 'not-sent': 0, interrupted: 0 };
+    const summary = {
+      role: 'integrator',
+      url: 'http://127.0.0.1:9000',
+      plannedRate: 100,
+      planned: 30,
+      arrivalWindowMs: 300,
+      elapsedMs: 12_600,
+      sent: 30,
+      states: { ...none, delivered: 30 },
+      accounted: true,
+      invalid: { sent: 0, states: none },
+      attemptsPerSeries: 2.5,
+      latency: { answers: slow, byAttempt: [slow, slow, slow], series: slow },
+      ratePerSecond: 100,
+      errorReplyPerSecond: 0,
+      reasons: [],
+      thresholds: [],
+      generator: { pool: 64, peakInFlight: 30, maxLagMs: 1 },
+    } as unknown as LoadSummary;
+    const file = join(dir, 'slow.html');
+    writeFileSync(file, loadReportHtml(summary, 'svc-cli load integrator'));
+    const { page } = await openFromDisk(browser, pathToFileURL(file).href, 390, 'light');
+    const seen = await page.evaluate(() => ({
+      overflow: document.documentElement.scrollWidth - window.innerWidth,
+      values: Array.from(document.querySelectorAll('.bars .v')).map((v) => ({
+        text: v.textContent ?? '',
+        right: v.getBoundingClientRect().right,
+      })),
+    }));
+    await page.close();
+    expect(seen.values.map((v) => v.text)).toContain('12345 ms');
+    for (const v of seen.values) expect(v.right, v.text).toBeLessThanOrEqual(390);
+    expect(seen.overflow).toBeLessThanOrEqual(0);
+  });
 });
