@@ -2,13 +2,12 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 import { fuzzTimeoutMs } from './test/fuzz/runs.js';
 
 /**
- * One vitest project per tier (docs/TESTING.md). Unit, integration, e2e and browser files run
- * on worker threads that keep one module graph from file to file: loading src/ afresh for every
- * file was most of the unit and integration CPU (unit 91 CPU-s, 41 without; integration 89, 40),
- * and a fresh process per e2e or browser file (vitest's runtime, the helpers) cost the whole run
- * ~45 of its ~315 CPU-s (270 without; the wall time the same on a quiet machine). The unit files
- * below change what others would see (module mocks, fake timers, happy-dom globals, fresh module
- * copies): they and the fuzz properties run in forks, a fresh process each.
+ * One vitest project per tier (docs/TESTING.md). Unit and integration files run on worker
+ * threads that keep one module graph from file to file (each tier its own threads): loading
+ * src/ afresh for every file was most of their CPU (unit 91 CPU-s, 41 without; integration 89,
+ * 40). The unit files below change what others would see (module mocks, fake timers, happy-dom
+ * globals, fresh module copies): they, e2e and browser files run in forks, a fresh process
+ * each (e2e and browser files load little; their time is in the CLIs and pages they drive).
  *
  * `SVC_TEST_FULL=1` (npm run test:slow) runs only the volume tests, at full size.
  */
@@ -94,16 +93,9 @@ export default defineConfig({
             pool: 'threads',
             setupFiles: [SHARED_GRAPH_GUARD],
           }),
-          tier('e2e', ['test/e2e/**/*.test.ts'], {
-            exclude: SLOW_ONLY,
-            testTimeout: 120_000,
-            pool: 'threads',
-            setupFiles: [SHARED_GRAPH_GUARD],
-          }),
+          tier('e2e', ['test/e2e/**/*.test.ts'], { exclude: SLOW_ONLY, testTimeout: 120_000 }),
           tier('browser', ['test/browser/**/*.test.ts'], {
             testTimeout: 120_000,
-            pool: 'threads',
-            setupFiles: [SHARED_GRAPH_GUARD],
             // one Chromium for the tier, which every file connects to
             globalSetup: ['test/global-setup.ts', 'test/browser/global-setup.ts'],
           }),
