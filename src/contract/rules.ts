@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { plural } from '../plural.js';
 import type { RuleCode } from './rule-codes.js';
+import { holdsJsonObject } from './timing.js';
 
 /** Separator of the encoded issue message: a control character no rule text contains. */
 export const TAG_SEPARATOR = '\u001f';
@@ -385,7 +386,7 @@ export const shape = <T extends z.core.$ZodLooseShape>(spec: string, fields: T) 
         ? encodeRule('invalid_type', spec, EMPTY_ARRAY_RULE)
         : // a handler returning json.dumps(...) whose framework encodes that string again (a
           // public FastAPI integration for the platform answers its hooks so)
-          issue.code === 'invalid_type' && holdsObject(issue.input)
+          issue.code === 'invalid_type' && holdsJsonObject(issue.input)
           ? encodeRule('invalid_type', spec, TWICE_ENCODED_RULE)
           : objectTag.error(issue),
   }) as unknown as z.ZodObject<T, z.core.$strict>;
@@ -398,17 +399,6 @@ export const EMPTY_ARRAY_RULE =
 /** The rule an object field given a JSON string that holds an object breaks. */
 export const TWICE_ENCODED_RULE =
   'must be an object, got a JSON string holding one (encoded twice, as a framework does with a json.dumps(...) return value): send the object itself';
-
-/** A string whose text is a JSON object. */
-function holdsObject(input: unknown): boolean {
-  if (typeof input !== 'string' || !input.trimStart().startsWith('{')) return false;
-  try {
-    const parsed: unknown = JSON.parse(input);
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A value built on first use, then kept (schemas are built when a run needs them).

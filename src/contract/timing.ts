@@ -146,8 +146,6 @@ export function judgeChannelReplyByStatus(reply: { status: number; body: string 
   return { accepted: false, reason: `HTTP ${status}` };
 }
 
-const isObject = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** `{ json }` when the body is JSON, else undefined. */
 function parsedJson(body: string): { json: unknown } | undefined {
   try {
@@ -157,12 +155,22 @@ function parsedJson(body: string): { json: unknown } | undefined {
   }
 }
 
+/**
+ * A string whose text is a JSON object: a reply or field encoded twice (a handler returning
+ * json.dumps(...) from a framework that encodes that string again).
+ * @example holdsJsonObject('{"result":"ok"}') // true
+ */
+export function holdsJsonObject(input: unknown): boolean {
+  if (typeof input !== 'string' || !input.trimStart().startsWith('{')) return false;
+  const parsed = parsedJson(input)?.json;
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+}
+
 /** What is wrong with a JSON reply that is neither form of spec 2.2, in a few words. */
 export function shapeProblem(json: unknown): string {
   const text = JSON.stringify(json) ?? String(json);
   const got = `got ${text.length > 60 ? `${text.slice(0, 59)}…` : text}`;
-  if (typeof json === 'string' && isObject(parsedJson(json)?.json))
-    // a handler that returns json.dumps(...) from a framework that encodes the value again
+  if (holdsJsonObject(json))
     return 'a JSON string holding an object: encoded twice, send the object itself';
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return got;
   const obj = json as { result?: unknown; error?: unknown };

@@ -36,9 +36,9 @@ export interface SeriesTracker {
   attempt(key: string, now: number): AttemptInfo;
   /**
    * The answer to that attempt: accepted ends the series; the last failed attempt too.
-   * `injected`: the proxy's own fault answered (or slowed) it, not the party.
+   * `injected`: the proxy's own fault answered (or slowed) it, not the party. `refused`: why
+   * the answer ends the series unaccepted (no redelivery follows it).
    */
-  /** `refused`: the answer ends the series unaccepted (no redelivery follows it) */
   settle(
     key: string,
     accepted: boolean,
