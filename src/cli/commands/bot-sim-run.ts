@@ -8,6 +8,7 @@ import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { botSimOptions } from './bot-sim-options.js';
 import { formatBotSimEvent, formatBotSimListening } from '../render/bot-sim-events.js';
+import { bannerLineOnly } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
 import {
@@ -32,9 +33,9 @@ export async function runBotSim(
   const script = o.script ? await loadBotScript(resolve(ctx.cwd, o.script)) : undefined;
   if (isNonLoopbackHost(o.host))
     out.note(`warning: --host ${o.host} exposes bot-sim beyond this machine.`);
-  if (!o.platformUrl)
-    out.note('note: no --platform-url: bot-sim answers events but sends none back.');
   // informational: --quiet prints only the listening line and errors (README)
+  if (!o.platformUrl && !o.quiet)
+    out.note('note: no --platform-url: bot-sim answers events but sends none back.');
   if (!o.quiet)
     out.note(
       o.botEvents === 'docs'
@@ -78,7 +79,7 @@ export async function runBotSim(
   await serveUntilAborted<BotListeningEvent>(ctx, {
     out,
     listening: bot.listening,
-    format: formatBotSimListening,
+    format: o.quiet ? bannerLineOnly(formatBotSimListening) : formatBotSimListening,
     servers: [bot],
     journals: [journal],
   });

@@ -14,6 +14,7 @@ import type { CliContext } from '../context.js';
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { hookTargetOptions } from './hook-target-options.js';
 import { formatHookTargetEvent, formatHookTargetListening } from '../render/hook-events.js';
+import { bannerLineOnly } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
 import { buildFaultPlan, openRecordJournal, recordPolicyOf, serverTls } from '../serving-flags.js';
@@ -96,7 +97,7 @@ export async function runHookTarget(
   await serveUntilAborted<HookTargetListening>(ctx, {
     out,
     listening: target.listening,
-    format: formatHookTargetListening,
+    format: options.quiet ? bannerLineOnly(formatHookTargetListening) : formatHookTargetListening,
     servers: [target],
     journals: [journal],
   });

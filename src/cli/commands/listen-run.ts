@@ -6,7 +6,7 @@ import type { ListeningEvent } from '../../roles/integrator/index.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { listenOptions } from './listen-options.js';
-import { formatListenerEvent, formatListening } from '../render/exchange.js';
+import { bannerLineOnly, formatListenerEvent, formatListening } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
 import { buildFaultPlan, openRecordJournal, recordPolicyOf, serverTls } from '../serving-flags.js';
@@ -48,7 +48,7 @@ export async function runListen(ctx: CliContext, flags: Record<string, unknown>)
   await serveUntilAborted<ListeningEvent>(ctx, {
     out,
     listening: listener.listening,
-    format: formatListening,
+    format: options.quiet ? bannerLineOnly(formatListening) : formatListening,
     servers: [listener],
     journals: [journal],
   });

@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { BotListeningEvent, BotSimEvent } from '../../roles/bot/index.js';
+import { wrapWords } from '../help-text.js';
 import { stamp } from './time.js';
 
 const quote = (text: string, max = 60): string => {
@@ -7,11 +8,19 @@ const quote = (text: string, max = 60): string => {
   return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
 };
 
-/** bot-sim's banner. */
+/** The column the banner's values start at, after `  events from the platform  `. */
+const VALUE_COLUMN = 28;
+
+/** bot-sim's banner: where the platform sends events, where answers go; within 80 columns. */
 export function formatBotSimListening(event: BotListeningEvent, c: ChalkInstance): string {
+  const aside = wrapWords(
+    `(any path before /<token> works too: --bot-provider-url ${event.eventsUrl.replace(/\/<token>$/, '/bot')})`,
+    78 - VALUE_COLUMN,
+  ).map((line) => `${' '.repeat(VALUE_COLUMN)}${c.dim(line)}`);
   return [
     `${c.bold('svc bot-sim')} listening on ${c.cyan(event.url)}`,
-    `  events from the platform  POST ${c.cyan(event.eventsUrl)}  ${c.dim(`(or any path before /<token>: --bot-provider-url ${event.eventsUrl.replace(/\/<token>$/, '/bot')} works)`)}`,
+    `  events from the platform  POST ${c.cyan(event.eventsUrl)}`,
+    ...aside,
     `  answers to the platform   ${event.platformUrl ? c.cyan(event.platformUrl) : c.yellow('nowhere (set --platform-url)')}`,
     ...(event.tokenUrl ? [`  token endpoint            POST ${c.cyan(event.tokenUrl)}`] : []),
   ].join('\n');

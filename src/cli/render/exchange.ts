@@ -4,6 +4,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { ContractIssue } from '../../contract/types.js';
+import { wrapWords } from '../help-text.js';
 import type {
   AgentMessageEvent,
   ListenerEvent,
@@ -54,12 +55,34 @@ export const formatMs = (ms: number): string => `${Math.round(ms)}ms`;
 const statusColor = (status: number, c: ChalkInstance) =>
   status >= 200 && status < 300 ? c.green : status >= 400 ? c.red : c.yellow;
 
-/** The first line a serving command prints: the URL to give the platform. */
+/**
+ * A serving command's banner: `listening  <url>` alone on its first line (what a script or
+ * a person looks for), then what to do with it, dim and indented, wrapped to fit 80 columns.
+ */
+export function formatBanner(url: string, note: string, c: ChalkInstance): string {
+  return [
+    `${c.cyan('listening')}  ${c.bold(url)}`,
+    ...wrapWords(note, 78).map((line) => `  ${c.dim(line)}`),
+  ].join('\n');
+}
+
+/**
+ * A banner's first line only, for `--quiet`: the URL, without the explanation (a proxy's
+ * banner keeps its lines, each a URL a party must use).
+ */
+export const bannerLineOnly =
+  <E>(format: (event: E, c: ChalkInstance) => string) =>
+  (event: E, c: ChalkInstance): string =>
+    format(event, c).split('\n', 1)[0]!;
+
+/** What `listen` prints first: the URL to give the platform. */
 export function formatListening(event: ListeningEvent, c: ChalkInstance): string {
   const path = event.channel === undefined ? '<channel_public_id>' : event.channel;
-  return `${c.cyan('listening')}  ${c.bold(event.url)}  ${c.dim(
-    `give the platform this integrator URL, or that URL plus a path (${event.url}/agent-messages); agent messages arrive as POST <that URL>/${path}`,
-  )}`;
+  return formatBanner(
+    event.url,
+    `give the platform this integrator URL, or that URL plus a path (${event.url}/agent-messages); agent messages arrive as POST <integrator-url>/${path}`,
+    c,
+  );
 }
 
 /** `#3  attempt 2  ch-42  channel.agent.text  chunked  ✓  status:500  → 500  12ms` */

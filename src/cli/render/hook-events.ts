@@ -6,16 +6,20 @@ import type { ChalkInstance } from 'chalk';
 import type { ContractIssue } from '../../contract/types.js';
 import type { FireResult } from '../../roles/hooks/fire.js';
 import type { HookTargetEvent, HookTargetListening } from '../../roles/hooks/target.js';
-import { formatExchangeLine, formatIssueLines, formatMs } from './exchange.js';
+import { formatBanner, formatExchangeLine, formatIssueLines, formatMs } from './exchange.js';
 import { plural } from '../../plural.js';
 
 const statusColor = (status: number, c: ChalkInstance) =>
   status >= 200 && status < 300 ? c.green : status >= 400 ? c.red : c.yellow;
 
-/** The first line of `hook-target`: the URL to give the platform as its hook URL. */
+/** What `hook-target` prints first: the URL to give the platform as its hook URL. */
 export function formatHookTargetListening(event: HookTargetListening, c: ChalkInstance): string {
   const where = event.path === undefined ? 'any path' : event.path;
-  return `${c.cyan('listening')}  ${c.bold(event.url)}  ${c.dim(`hook URL; events arrive as POST on ${where} (spec 4.4)`)}`;
+  return formatBanner(
+    event.url,
+    `give the platform this hook URL; events arrive as POST on ${where} (spec 4.4)`,
+    c,
+  );
 }
 
 /** `#2  attempt 1  chat_finished  chat 1042  ✓  none  → 200  3ms` + issues */
