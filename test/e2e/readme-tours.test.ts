@@ -156,8 +156,9 @@ describe('README tours, as written', () => {
     expect(platform.out()).toMatch(/attempt 3\/3 at \+6\.\d{3}s/);
     listen.child.kill('SIGINT');
     await listen.exited;
-    const healthy = start(argvOf(lines[3]!, ports, {}), cwd);
-    await healthy.waitFor(/listening/);
+    // as the README runs it: conform right after `listen ... &`, its --wait covering the start
+    start(argvOf(lines[3]!, ports, {}), cwd);
+    expect(lines[4]).toContain('--wait 10s');
     const conform = await run(argvOf(lines[4]!, ports, {}), cwd);
     expect(conform.code, conform.out).toBe(0);
     expect(readFileSync(join(cwd, 'conform.xml'), 'utf8')).toMatch(/failures="0"/);
@@ -250,8 +251,8 @@ describe('README tours, as written', () => {
     // the tour starts its own integrator and stand-in platform on :9000 and :8800
     const listen = start(argvOf(lines[0]!, ports, {}), cwd);
     await listen.waitFor(/listening/);
-    const platform = start(argvOf(lines[1]!, ports, {}), cwd);
-    await platform.waitFor(/channel URL\s+(http:\/\/\S+)/);
+    // no wait for the platform: conform's --wait 10s, as written, covers its start
+    start(argvOf(lines[1]!, ports, {}), cwd);
     const conform = await run(argvOf(lines[2]!, ports, {}), cwd);
     expect(conform.code, conform.out).toBe(0);
     const status = await run(argvOf(lines[3]!, ports, {}), cwd);
@@ -268,13 +269,12 @@ describe('README tours, as written', () => {
     const lines = tourLines('## Fuzz your endpoint');
     expect(lines).toHaveLength(4);
     const ports = await portsFor('9200', '9000');
-    const target = start(argvOf(lines[0]!, ports, {}), cwd);
-    await target.waitFor(/listening/);
+    // each conform line's --wait 10s covers the start of the stand-in before it
+    start(argvOf(lines[0]!, ports, {}), cwd);
     const hooks = await run(argvOf(lines[1]!, ports, {}), cwd);
     expect(hooks.code, hooks.out).toBe(0);
     expect(hooks.out).toContain(`fuzz: ${fuzzCases(500)} generated cases, seed 7`);
-    const listen = start(argvOf(lines[2]!, ports, {}), cwd);
-    await listen.waitFor(/listening/);
+    start(argvOf(lines[2]!, ports, {}), cwd);
     // the README's line with protocol time 5x slower: its 3 s answer budget (spec 8) is real
     // time, and a full parallel run on 2 cores held listen past it twice in six runs
     const integrator = await run(['--time-scale', '5', ...argvOf(lines[3]!, ports, {})], cwd);
@@ -312,8 +312,7 @@ describe('README tours, as written', () => {
       const conform = await run(argvOf(lines[7]!, ports, {}), cwd);
       expect(conform.code, `round ${round}: ${conform.out}`).toBe(0);
     }
-    const bot = start(argvOf(lines[8]!, ports, {}), cwd);
-    await bot.waitFor(/listening/);
+    start(argvOf(lines[8]!, ports, {}), cwd); // conform bot's --wait 10s covers its start
     const fuzzed = await run(argvOf(lines[9]!, ports, {}), cwd);
     expect(fuzzed.code, fuzzed.out).toBe(0);
     expect(fuzzed.out).toContain(`fuzz: ${fuzzCases(20)} generated cases`);

@@ -15,6 +15,7 @@ import { createBotProvider } from '../../src/roles/bot/index.js';
 import { createHookTarget, type HookTarget } from '../../src/roles/hooks/index.js';
 import { createListener, type Listener } from '../../src/roles/integrator/index.js';
 import { closePeers, deadPeerUrl, json, startPeer } from '../helpers/broken-peers.js';
+import { freePort } from '../helpers/free-port.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -165,6 +166,28 @@ describe('conform integrator', () => {
     await expect(runConformSuite({ suite: 'hooks', url, clock: fast() })).rejects.toMatchObject({
       code: 'SVC_E_PEER_UNREACHABLE',
       message: expect.stringContaining(`the hook receiver at ${url} is unreachable`),
+    });
+  });
+
+  it('--wait: a receiver that comes up meanwhile is tested; one that does not is named, with the wait', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/hooks`;
+    // nothing listens for the first two or three tries (every 100 ms), then the receiver does
+    const late = new Promise<HookTarget>((resolve, reject) => {
+      setTimeout(() => void createHookTarget({ clock: roomy(), port }).then(resolve, reject), 250);
+    });
+    const report = await runConformSuite({ suite: 'hooks', url, clock: roomy(), waitMs: 60_000 });
+    closers.push(async () => (await late).close(10));
+    expect(report.failed).toBe(0);
+    expect(report.passed).toBeGreaterThan(0);
+
+    const dead = `${await deadPeerUrl()}/hooks`;
+    await expect(
+      runConformSuite({ suite: 'hooks', url: dead, clock: fast(), waitMs: 300 }),
+    ).rejects.toMatchObject({
+      code: 'SVC_E_PEER_UNREACHABLE',
+      message: expect.stringContaining('is unreachable (connection refused, still after 300 ms)'),
+      hint: 'Start the service first, and check the URL and port.',
     });
   });
 

@@ -70,6 +70,13 @@ export const conformOptions = defineOptions('conform', [
       'the endpoint under test: integrator_url (spec 4.2), hook URL (spec 4.4) or bot_provider_url (spec 4.3)',
   },
   {
+    key: 'wait',
+    flag: '--wait <time>',
+    type: 'string',
+    description:
+      'wait up to this long for the peer to accept connections: one started in the background just before (10s, 500ms); default: unreachable at once',
+  },
+  {
     ...PROFILE_OPTION,
     description:
       'the platform to play: spec, docs or a profile file from record profile (payloads in its forms, its bot policy and events; conform platform expects its channel schedule)',

@@ -424,17 +424,23 @@ export async function runConform(
   if (options.suite === 'bot' && flags.script !== undefined) {
     options.texts = [...(await readCustomerScript(ctx.cwd, flags.script)), ...flags.text];
   }
+  const waitMs = flags.wait === undefined ? undefined : parseDuration(flags.wait, '--wait');
   // a suite against a real peer runs in real seconds: show that it is working
   const progress = await createRunProgress(ctx, {
     json: reporter !== 'pretty',
     flush: () => out.flush(),
   });
   const view: ConformView = { suite, flags, reporter, out, progress };
-  progress.update(`conform ${suite}: running the first case`);
+  progress.update(
+    waitMs
+      ? `conform ${suite}: waiting up to ${flags.wait} for the peer, then the first case`
+      : `conform ${suite}: running the first case`,
+  );
   // Ctrl-C stops the suite: it returns with the cases finished and, conform platform, what it
   // saw written to the recording
   const outcome = await runConformSuite({
     ...options,
+    ...(waitMs === undefined ? {} : { waitMs }),
     timeScale: flags.timeScale,
     signal: ctx.signal,
     ...conformListeners(view, tally),

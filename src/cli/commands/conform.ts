@@ -108,7 +108,7 @@ const EXAMPLES: ReadonlyArray<readonly [Suite, string]> = [
   ],
   [
     'bot',
-    'svc-cli conform bot --url http://127.0.0.1:9100 --token t0k --provider-id acme --platform-listen-port 8800',
+    'svc-cli conform bot --url http://127.0.0.1:9100 --token t0k --provider-id acme --platform-listen-port 8800 --wait 10s   # bot-sim may still be starting',
   ],
   [
     'bot',

@@ -210,12 +210,9 @@ async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> 
   const reporter = globals.json ? 'json' : flags.reporter;
   const streamJson = reporter === 'json' && !flags.out;
   const out = createOutput(ctx, { json: streamJson });
-  await assertReachable(
-    target.url,
-    `the ${role === 'channel' ? 'channel' : `${role} endpoint`}`,
-    5000,
-    `run load ${role}`,
-  );
+  await assertReachable(target.url, `the ${role === 'channel' ? 'channel' : `${role} endpoint`}`, {
+    action: `run load ${role}`,
+  });
 
   if (flags.calibrate) {
     const { capacityPerSecond } = await calibrate({ ...base, mix, durationMs: 500 });

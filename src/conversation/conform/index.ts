@@ -88,6 +88,11 @@ export type RunConformOptions = ConformOptions & {
   /** the cross-interface invariants checked on what the run saw (`--no-invariant`) */
   invariants?: ConformInvariants;
   /**
+   * `--wait`: wall ms to wait for the peer to accept connections before the suite (one
+   * started in the background just before it); default 0, unreachable at once
+   */
+  waitMs?: number;
+  /**
    * aborted (SIGINT / SIGTERM): no case is started after it, conform platform appends what it
    * saw so far to `recordFile`, the servers close, and the report comes back `interrupted`
    */
@@ -232,17 +237,18 @@ function peerInvariants(
 
 /** Builds a suite's cases (and starts what they need: the bot harness, conform platform's receiver). */
 async function prepareSuite(options: RunConformOptions, clock: Clock): Promise<PreparedSuite> {
+  const reach = { waitMs: options.waitMs, signal: options.signal };
   switch (options.suite) {
     case 'integrator':
-      await assertReachable(options.url, 'the integrator endpoint');
+      await assertReachable(options.url, 'the integrator endpoint', reach);
       return { target: options.url, ...integratorCases(options, clock) };
     case 'hooks':
-      await assertReachable(options.url, 'the hook receiver');
+      await assertReachable(options.url, 'the hook receiver', reach);
       return { target: options.url, ...hooksCases(options, clock) };
     case 'platform':
       return preparePlatform(options, clock);
     case 'bot': {
-      await assertReachable(options.url, 'the bot provider');
+      await assertReachable(options.url, 'the bot provider', reach);
       const harness = await startBotHarness(harnessOptionsOf(options, clock));
       options.onBotService?.(harness.info);
       return { target: options.url, harness, ...botCases(options, clock, harness) };

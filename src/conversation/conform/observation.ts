@@ -54,6 +54,9 @@ export interface Observation {
 
 export interface PlatformRunOptions {
   channelUrl: string;
+  /** `--wait`: wall ms to wait for the platform to accept connections (default 0) */
+  waitMs?: number;
+  signal?: AbortSignal;
   integratorListenPort?: number;
   toleranceMs?: number;
   controlToken?: string;
@@ -121,7 +124,7 @@ export async function preparePlatform(
 }> {
   const target = options.channelUrl;
   const { randomString, base } = parseChannelUrl(target);
-  await assertReachable(target, 'the platform');
+  await assertReachable(target, 'the platform', { waitMs: options.waitMs, signal: options.signal });
   const botToken = options.botToken ?? CONFORM_BOT.token;
   // the channel URL's random string is a secret (spec 5.1): kept out of the --record file, and
   // so is all but its last character, which the "wrong random string" case changes; so is the
