@@ -8,6 +8,7 @@ import type { ContractIssue } from '../../contract/types.js';
 import type { SvcError } from '../../errors.js';
 import type { CliContext } from '../context.js';
 import { colorEnabled } from './color.js';
+import { fitFor } from './fit.js';
 import { explainCommandFor, explainCommandForError } from '../../reference/hint.js';
 
 /** Contract issues an error carries in `details.issues` (e.g. an invalid payload). */
@@ -59,11 +60,14 @@ export function printError(ctx: CliContext, error: SvcError, options: { json: bo
   const red = paint(31, 39);
   const yellow = paint(33, 39);
   const dim = paint(2, 22);
-  ctx.stderr.write(`${red('error')} ${dim(`[${error.code}]`)} ${error.message}\n`);
+  // in a terminal, a line longer than it breaks at spaces, indented (fit.ts)
+  const fit = fitFor(ctx.stderr);
+  const write = (line: string) => ctx.stderr.write(`${fit(line)}\n`);
+  write(`${red('error')} ${dim(`[${error.code}]`)} ${error.message}`);
   for (const issue of issues) {
     const mark = issue.severity === 'warning' ? yellow('!') : red('✗');
-    ctx.stderr.write(`  ${mark} ${issueLine(issue)}\n`);
+    write(`  ${mark} ${issueLine(issue)}`);
   }
-  if (error.hint) ctx.stderr.write(`  ${dim(error.hint)}\n`);
-  ctx.stderr.write(`  ${dim(`more: ${explainLineFor(error)}`)}\n`);
+  if (error.hint) write(`  ${dim(error.hint)}`);
+  write(`  ${dim(`more: ${explainLineFor(error)}`)}`);
 }

@@ -4,6 +4,7 @@ import { makeChalk } from './style.js';
 import { createBufferedWriter } from './buffered.js';
 import { registerWriter } from './flush.js';
 import { noticeLine } from './notice.js';
+import { fitFor } from './fit.js';
 
 export { flushOutputs } from './flush.js';
 
@@ -66,6 +67,9 @@ export function createOutput(
   const stdout = createBufferedWriter(ctx.stdout);
   registerWriter(stdout);
   const errChalk = makeChalk(ctx, ctx.stderr);
+  // in a terminal, a line longer than it breaks at spaces under its message (fit.ts)
+  const fitOut = fitFor(ctx.stdout);
+  const fitErr = fitFor(ctx.stderr);
   return {
     json,
     quiet,
@@ -81,17 +85,17 @@ export function createOutput(
         return;
       }
       const text = format ? format(event, chalk) : defaultFormat(event, chalk);
-      if (text !== undefined) stdout.write(`${text}\n`);
+      if (text !== undefined) stdout.write(`${fitOut(text)}\n`);
     },
     line(text) {
-      if (!json) stdout.write(`${text}\n`);
+      if (!json) stdout.write(`${fitOut(text)}\n`);
     },
     get columns() {
       const tty = ctx.stdout as { isTTY?: boolean; columns?: number };
       return tty.isTTY && tty.columns ? tty.columns : undefined;
     },
     note(text) {
-      ctx.stderr.write(json ? noticeLine(text, true) : `${errChalk.dim(text)}\n`);
+      ctx.stderr.write(json ? noticeLine(text, true) : `${fitErr(errChalk.dim(text))}\n`);
     },
     flush: () => stdout.flush(),
     backpressure: () => stdout.backpressure(),
