@@ -165,7 +165,7 @@ export const ERROR_HELP: Record<ErrorCode, ErrorHelp> = {
     spec: '4.5',
   },
   SVC_E_LOAD_DURATION: {
-    summary: 'a load duration could not be read',
+    summary: 'a duration (load, conform --fuzz-time or --wait) could not be read',
     todo: 'Write it with a unit: 30s, 2m.',
   },
   SVC_E_LOAD_MIX: {
