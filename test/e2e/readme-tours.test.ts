@@ -325,15 +325,14 @@ describe('README tours, as written', () => {
     const fuzz = tourLines('## Fuzz, and replay what broke');
     expect([hooks.length, bots.length, fuzz.length]).toEqual([2, 2, 1]);
     const ports = await portsFor('9200', '9100', '8801');
-    const receiver = start(argvOf(hooks[0]!, ports, {}), cwd);
-    await receiver.waitFor(/listening/);
+    // no wait for the stand-ins: each replay line's --wait 10s covers their start
+    start(argvOf(hooks[0]!, ports, {}), cwd);
     // the bundled fixtures the page names are the clone's
     const hookReplay = await run(argvOf(hooks[1]!, ports, {}), repoRoot);
     expect(hookReplay.code, hookReplay.out).toBe(0);
     expect(hookReplay.out).toContain('expectations: 5 checked, 0 skipped (not observable)');
     expect(hookReplay.out).toMatch(/run id \d+: fresh chat ids from \d+001/);
-    const bot = start(argvOf(bots[0]!, ports, {}), cwd);
-    await bot.waitFor(/listening/);
+    start(argvOf(bots[0]!, ports, {}), cwd);
     const botReplay = await run(argvOf(bots[1]!, ports, {}), repoRoot);
     expect(botReplay.code, botReplay.out).toBe(0);
     expect(botReplay.out).toMatch(/1 passed, 0 failed/);

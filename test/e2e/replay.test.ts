@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { StepResult } from '../../src/conversation/runner.js';
+import { startCliServer } from '../helpers/cli-server.js';
+import { freePort } from '../helpers/free-port.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const run = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
@@ -192,6 +194,44 @@ describe('svc-cli replay', () => {
       expect(code).toBe(2);
       expect(stderr).toContain(`Could not use --concurrency "${value}": must be`);
     }
+  });
+});
+
+describe('replay --wait', () => {
+  const fixture = 'fixtures/conversations/hook-lifecycle.json';
+
+  it('replays against a receiver started after it; names one that never comes; needs a peer', async () => {
+    const port = await freePort();
+    const hookUrl = `http://127.0.0.1:${port}/hooks`;
+    // replay first, the receiver second, with no wait between them: --wait covers its start
+    const replay = runCli([
+      '--time-scale',
+      '0.2',
+      'replay',
+      fixture,
+      '--hook-url',
+      hookUrl,
+      '--wait',
+      '60s',
+    ]);
+    const target = await startCliServer(['--json', 'hook-target', '--port', String(port)]);
+    try {
+      const done = await replay;
+      expect(done.code, done.stderr + done.stdout).toBe(0);
+      expect(done.stdout).toContain('1 passed, 0 failed');
+    } finally {
+      await target.stop();
+    }
+
+    const dead = await runCli(['replay', fixture, '--hook-url', hookUrl, '--wait', '300ms']);
+    expect(dead.code).toBe(3);
+    expect(dead.stderr).toContain(
+      `Could not replay: the hook receiver at ${hookUrl} is unreachable (connection refused, still after 300 ms).`,
+    );
+
+    const none = await runCli(['replay', fixture, '--wait', '1s']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Could not use --wait: it waits for a real peer');
   });
 });
 

@@ -5,7 +5,7 @@ import type { CliContext } from '../context.js';
 import { inputError } from '../../errors.js';
 import { createClock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
-import { assertReachable } from '../../conversation/conform/case.js';
+import { assertReachable } from '../../http/reach.js';
 import { calibrate } from '../../load/calibrate.js';
 import { exportLocust } from '../../load/export-locust.js';
 import { resolveMix } from '../../load/mix.js';

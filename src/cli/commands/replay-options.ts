@@ -70,6 +70,15 @@ export const replayOptions = defineOptions('replay', [
       'a running svc simulator (svc-cli platform) instead of the embedded one: customer, agent and control steps and event expectations run; integrator, bot and hook expectations are skipped',
   },
   {
+    key: 'wait',
+    flag: '--wait <time>',
+    type: 'string',
+    config: false,
+    group: PEERS,
+    description:
+      'wait up to this long for each real peer named to accept connections: one started in the background just before (10s, 500ms); default: start at once',
+  },
+  {
     key: 'controlToken',
     flag: '--control-token <token>',
     type: 'string',

@@ -23,6 +23,8 @@ import { writeFileWhole } from '../../io/write-whole.js';
 import { checkInvariantNames } from '../../trace/invariants.js';
 import { resolveMutant } from '../../platform/mutants.js';
 import { compact } from '../../compact.js';
+import { assertReachable } from '../../http/reach.js';
+import { parseDuration } from '../../load/spec.js';
 
 const DEFAULT_PATH = 'fixtures/conversations';
 
@@ -98,6 +100,8 @@ interface ReplayPlan {
   scratch: string | undefined;
   recordFile: string | undefined;
   settings: ReturnType<typeof settingsOf> | undefined;
+  /** --wait: wall ms to wait for the real peers to accept connections */
+  waitMs: number | undefined;
 }
 
 /** --grep as a case-insensitive pattern; an invalid one is a flag error. */
@@ -174,7 +178,45 @@ async function planReplay(
   const settings = await profileSettingsOf(ctx, flags, peers);
   // an unknown mutant is one input error, not a failure in every conversation
   resolveMutant(flags.mutant);
-  return { flags, reporter, grep, peers, runId, disabled, scratch, recordFile, settings };
+  const waitMs = waitOf(flags, peers);
+  return { flags, reporter, grep, peers, runId, disabled, scratch, recordFile, settings, waitMs };
+}
+
+/** The real peers the flags name, each with the words an unreachable one is named by. */
+const PEER_NAMES = {
+  integratorUrl: 'the integrator endpoint',
+  botUrl: 'the bot provider',
+  hookUrl: 'the hook receiver',
+  platformUrl: 'the platform',
+} as const;
+
+/** --wait in wall ms; without a real peer to wait for, a flag error. */
+function waitOf(flags: ReplayFlags, peers: ReplayPeers): number | undefined {
+  if (flags.wait === undefined) return undefined;
+  if (!Object.keys(PEER_NAMES).some((key) => key in peers))
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'Could not use --wait: it waits for a real peer, and the embedded ones need no wait.',
+      'Name your peer (--integrator-url, --bot-url, --hook-url or --platform-url), or drop --wait.',
+    );
+  return parseDuration(flags.wait, '--wait');
+}
+
+/**
+ * --wait: each real peer accepts connections before the first conversation, or the run ends
+ * naming the one that did not (exit 3), as conform does.
+ */
+async function awaitPeers(ctx: CliContext, plan: ReplayPlan): Promise<void> {
+  if (plan.waitMs === undefined) return;
+  for (const [key, who] of Object.entries(PEER_NAMES)) {
+    const url = plan.peers[key as keyof typeof PEER_NAMES];
+    if (url !== undefined)
+      await assertReachable(url, who, {
+        waitMs: plan.waitMs,
+        action: 'replay',
+        signal: ctx.signal,
+      });
+  }
 }
 
 /**
@@ -418,6 +460,7 @@ export async function runReplay(
   const plan = await planReplay(ctx, flags, reporter);
   const { every, loaded } = await loadConversations(ctx, plan, out, paths);
   if (loaded.length === 0) return EXIT_CODES.input;
+  await awaitPeers(ctx, plan);
   await warnOfTimeScale(plan, out);
   const startedAt = performance.now();
   const { outcome, done } = await playConversations(ctx, plan, out, loaded);

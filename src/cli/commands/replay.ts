@@ -45,7 +45,9 @@ With --integrator-url, --bot-url or --hook-url the embedded platform numbers cha
 random run id (chats <n>001, <n>002 ..., clients client-<n>-1 ...; printed under the
 summary): a peer with a database sees new chats on every run, as the spec's ids unique within
 the account promise. A fixture's literal chat ids (/_sim/chats/1/assign, "chatId": 1) move
-with them. --run-id <n> repeats a run's ids.
+with them. --run-id <n> repeats a run's ids. --wait <time> gives a peer started in the
+background just before the time to listen (each named peer, tried every 100 ms; exit 3 if one
+still refuses connections then).
 
 Examples:
   $ svc-cli replay                                       # every bundled conversation
@@ -53,6 +55,7 @@ Examples:
   $ svc-cli replay fixtures/conversations/widget-callback-order.json   # a page (interface C)
   $ svc-cli replay my-flows/ --integrator-url http://127.0.0.1:9000 --reporter junit --out report.xml
   $ svc-cli replay my-flows/session.json --hook-url http://127.0.0.1:9200/hooks --run-id 42
+  $ svc-cli replay my-flows/ --integrator-url http://127.0.0.1:9000 --wait 10s   # started just before
   $ svc-cli replay --grep bot- --bail
   $ svc-cli replay --concurrency 1                       # one conversation at a time
   $ svc-cli --time-scale 0.1 replay my-flows/ --platform-url http://127.0.0.1:8800`,

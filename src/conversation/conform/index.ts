@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import { createClock, type Clock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { observeReplies, type ObservedReply } from '../../http/client.js';
+import { assertReachable } from '../../http/reach.js';
 import {
-  assertReachable,
   runCases,
   type ConformCase,
   type ConformCaseResult,

@@ -11,7 +11,8 @@ import {
 import { createHookTarget, type HookTarget } from '../../roles/hooks/index.js';
 import type { InvariantOptions } from '../../trace/invariants.js';
 import type { SimulatorSettings } from '../../platform/profile.js';
-import { assertReachable, type ConformCase } from './case.js';
+import { assertReachable } from '../../http/reach.js';
+import type { ConformCase } from './case.js';
 import {
   asPlatformRecorded,
   checkObserved,
