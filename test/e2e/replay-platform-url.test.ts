@@ -11,12 +11,15 @@ afterEach(async () => {
 
 describe('svc-cli replay --platform-url', () => {
   it('replays a bundled conversation against a spawned `svc-cli platform`', async () => {
-    const listener = await createListener({ clock: createClock({ timeScale: 0.1 }) });
+    // scale 0.5: the integrator in this busy test process has 1.5 s of wall to answer each
+    // 3 s attempt; at 0.1 (300 ms) a run beside a CPU hog saw attempt 1 time out, and the
+    // fixture's "attempts": 1 failed
+    const listener = await createListener({ clock: createClock({ timeScale: 0.5 }) });
     closers.push(() => listener.close(10));
     const platform = spawnCli([
       '--json',
       '--time-scale',
-      '0.1',
+      '0.5',
       'platform',
       '--port',
       '0',
@@ -27,7 +30,7 @@ describe('svc-cli replay --platform-url', () => {
     const listening = await platform.next((l) => l.type === 'listening');
     const run = await runCli([
       '--time-scale',
-      '0.1',
+      '0.5',
       'replay',
       'fixtures/conversations/text-both-ways.json',
       '--platform-url',
@@ -39,7 +42,7 @@ describe('svc-cli replay --platform-url', () => {
     );
     expect(run.stdout.trim().split('\n').at(-1)).toBe('1 passed, 0 failed');
     expect(run.stderr).not.toContain('--time-scale');
-    // the same simulator at 0.1 replayed at 1: said once, before the run
+    // the same simulator at 0.5 replayed at 1: said once, before the run
     const mismatched = await runCli([
       'replay',
       'fixtures/conversations/text-both-ways.json',
@@ -47,7 +50,7 @@ describe('svc-cli replay --platform-url', () => {
       String(listening.url),
     ]);
     expect(mismatched.stderr).toContain(
-      `warning: the simulator at ${String(listening.url)} runs at --time-scale 0.1, this replay at 1`,
+      `warning: the simulator at ${String(listening.url)} runs at --time-scale 0.5, this replay at 1`,
     );
     expect(mismatched.stderr.match(/warning: the simulator/g)).toHaveLength(1);
     expect(run.code).toBe(0);
