@@ -3,12 +3,29 @@ import { createVirtualClock } from '../../src/clock.js';
 import { createJournal } from '../../src/journal/journal.js';
 import { sendAgentMessage, type AgentMessageResult } from '../../src/platform/index.js';
 import { startListener } from '../helpers/listener.js';
-import { customerText, post, startPlatform } from '../helpers/platform.js';
+import { customerText, post, startPlatform, type PlatformHarness } from '../helpers/platform.js';
 import { sized } from '../helpers/size.js';
 import { closePeers, json, startPeer } from '../helpers/broken-peers.js';
 import type { FaultPlan } from '../../src/faults/index.js';
 
 afterEach(closePeers);
+
+/** The agent's text to `customerId`, the virtual clock run until its delivery series ended. */
+async function agentReply(
+  harness: PlatformHarness,
+  clock: ReturnType<typeof createVirtualClock>,
+  customerId: string,
+  text: string,
+): Promise<AgentMessageResult> {
+  let result: AgentMessageResult | undefined;
+  const sending = sendAgentMessage(harness.platform.core, {
+    customerId,
+    message: { type: 'text', text },
+  }).then((r) => (result = r));
+  await clock.runUntil(() => result !== undefined);
+  await sending;
+  return result!;
+}
 
 /** A simulator delivering to an embedded `listen`, both on one virtual clock. */
 async function setup(plan: FaultPlan = {}, channel: { chunked?: boolean } = {}) {
@@ -21,16 +38,8 @@ async function setup(plan: FaultPlan = {}, channel: { chunked?: boolean } = {}) 
   expect(
     (await post(harness.channelUrl, customerText('c-42', 'Hello', { name: 'Ann' }))).status,
   ).toBe(200);
-  const reply = async (text = 'Hi Ann'): Promise<AgentMessageResult> => {
-    let result: AgentMessageResult | undefined;
-    const sending = sendAgentMessage(harness.platform.core, {
-      customerId: 'c-42',
-      message: { type: 'text', text },
-    }).then((r) => (result = r));
-    await clock.runUntil(() => result !== undefined);
-    await sending;
-    return result!;
-  };
+  const reply = (text = 'Hi Ann'): Promise<AgentMessageResult> =>
+    agentReply(harness, clock, 'c-42', text);
   return { clock, listener, harness, reply };
 }
 
@@ -124,12 +133,7 @@ describe('agent-message delivery (spec 4.2, 8)', () => {
         channels: [{ id: 'shop', integratorUrl: url, chunked }],
       });
       await post(harness.channelUrl, customerText('c-1', 'Привет'));
-      let result: AgentMessageResult | undefined;
-      void sendAgentMessage(harness.platform.core, {
-        customerId: 'c-1',
-        message: { type: 'text', text: 'Здравствуйте' },
-      }).then((r) => (result = r));
-      await clock.runUntil(() => result !== undefined);
+      const result = await agentReply(harness, clock, 'c-1', 'Здравствуйте');
       expect(result).toMatchObject({ result: 'delivered', attempts: 1 });
       expect(types).toEqual(['application/json; charset=utf-8']);
     }
@@ -142,12 +146,7 @@ describe('agent-message delivery (spec 4.2, 8)', () => {
       channels: [{ integratorUrl: 'http://127.0.0.1:1' }],
     });
     await post(harness.channelUrl, customerText('c-1', 'Hi'));
-    let result: AgentMessageResult | undefined;
-    void sendAgentMessage(harness.platform.core, {
-      customerId: 'c-1',
-      message: { type: 'text', text: 'x' },
-    }).then((r) => (result = r));
-    await clock.runUntil(() => result !== undefined);
+    const result = await agentReply(harness, clock, 'c-1', 'x');
     expect(result).toMatchObject({ result: 'failed', attempts: 3, elapsedMs: 9000 });
     expect(harness.of('delivery-attempt')[0]!.reason).toBe('connection refused');
     expect((await fetch(harness.statusUrl)).status).toBe(200);
