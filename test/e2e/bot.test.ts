@@ -1,9 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { customerText, postTo } from '../helpers/bot.js';
+import { freePort } from '../helpers/free-port.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- NDJSON lines are read freely in tests */
 const BIN = fileURLToPath(new URL('../../bin/svc-cli.js', import.meta.url));
@@ -48,15 +48,6 @@ function run(args: string[]): Running {
   };
   running.push(r);
   return r;
-}
-
-/** A free loopback port: the two processes must know each other's URL before either starts. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('e2e: platform + bot-sim, spawned', () => {

@@ -47,7 +47,7 @@ async function peer(
   then?: Parameters<typeof startHookRelay>[2],
   extra: { mutant?: string; agentsOnline?: boolean } = {},
 ) {
-  const hookPort = await freePort();
+  let hookPort = await freePort();
   const relay = await startHookRelay(() => `http://127.0.0.1:${hookPort}/hooks`, tamper, then);
   closers.push(() => relay.close());
   const platform = createPlatform({
@@ -59,7 +59,17 @@ async function peer(
   await platform.listen({ port: 0 });
   closers.push(() => platform.close());
   const channel = [...platform.core.state.channels.values()][0]!;
-  return { channelUrl: platform.core.channelInfo(channel).url, hookPort, relay, platform };
+  return {
+    channelUrl: platform.core.channelInfo(channel).url,
+    hookPort,
+    relay,
+    platform,
+    /**
+     * A new port for conform's next receiver, which the relay then forwards to: binding the
+     * last one again raced every other program on the machine for it (EADDRINUSE in CI)
+     */
+    rehook: async (): Promise<number> => (hookPort = await freePort()),
+  };
 }
 
 describe('conform platform checks the cross-interface invariants', () => {
@@ -139,7 +149,7 @@ describe('conform platform checks the cross-interface invariants', () => {
   });
 
   it('a platform that redelivers an agent message under a new id fails redelivery-id (spec 8), and only that case', async () => {
-    const { channelUrl, hookPort } = await peer(undefined, undefined, {
+    const { channelUrl, hookPort, rehook } = await peer(undefined, undefined, {
       mutant: 'redeliver-new-id',
     });
     const report = await conformPlatform(channelUrl, {
@@ -162,7 +172,7 @@ describe('conform platform checks the cross-interface invariants', () => {
     expect(schedule.steps.map((s) => s.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
 
     const off = await conformPlatform(channelUrl, {
-      hookListenPort: hookPort,
+      hookListenPort: await rehook(),
       invariants: { disabled: ['redelivery-id'] },
     });
     // and the transcript counts the renamed retries as one message
@@ -173,7 +183,7 @@ describe('conform platform checks the cross-interface invariants', () => {
   it('a platform that takes the offline form while agents are online fails offline-message (spec 3)', async () => {
     // agents offline before: conform sets them online for the form, and back once the hook
     // had its time (the rule reads the availability last shown before the hook)
-    const { channelUrl, hookPort, relay, platform } = await peer(undefined, undefined, {
+    const { channelUrl, hookPort, rehook, relay, platform } = await peer(undefined, undefined, {
       mutant: 'offline-form-while-online',
       agentsOnline: false,
     });
@@ -197,7 +207,7 @@ describe('conform platform checks the cross-interface invariants', () => {
     ]);
 
     const off = await conformPlatform(channelUrl, {
-      hookListenPort: hookPort,
+      hookListenPort: await rehook(),
       invariants: { disabled: ['offline-message'] },
     });
     expect(off.results.filter((r) => !r.ok).map((r) => r.name)).toEqual([
@@ -206,7 +216,7 @@ describe('conform platform checks the cross-interface invariants', () => {
   });
 
   it("a platform that numbers the accept's push below the call's fails callback-order (spec 6.4), and only that case", async () => {
-    const { channelUrl, hookPort } = await peer(undefined, undefined, {
+    const { channelUrl, hookPort, rehook } = await peer(undefined, undefined, {
       mutant: 'widget-push-ids-rewind',
     });
     const report = await conformPlatform(channelUrl, { hookListenPort: hookPort });
@@ -229,7 +239,7 @@ describe('conform platform checks the cross-interface invariants', () => {
     ]);
 
     const off = await conformPlatform(channelUrl, {
-      hookListenPort: hookPort,
+      hookListenPort: await rehook(),
       invariants: { disabled: ['callback-order'] },
     });
     expect(failures(off.results)).toEqual([]);
