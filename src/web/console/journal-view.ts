@@ -162,12 +162,21 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
   const renderDetail = (entry: JournalEntry, result?: HTMLElement): void =>
     showDetail(detail, entry, result, () => void refresh());
 
+  /** what the table shows now: a refresh that changes none of it leaves the rows alone */
+  let drawn = '';
   const render = (): void => {
     const shown = entries.filter(
       (e) => (showControl || e.iface !== 'control') && matchesFilter(e, filterText),
     );
     const count = toolbar.querySelector('.count');
     if (count) count.textContent = `${shown.length} of ${entries.length}`;
+    // rows drawn again under the pointer lose a click pressed on the old row and let go on
+    // the new one, and the console refreshes on every event while traffic flows
+    const rowsNow = `${selected ?? ''}|${shown
+      .map((e) => `${e.seq}:${e.response?.status ?? e.failure?.reason ?? ''}:${e.verdict?.ok ?? ''}`)
+      .join(',')}`;
+    if (rowsNow === drawn) return;
+    drawn = rowsNow;
     const rows = [...shown].reverse().map((e) =>
       h(
         'tr',
@@ -176,7 +185,8 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
           onclick: () => {
             selected = e.seq;
             render();
-            renderDetail(e);
+            // the row may be older than the last refresh: the detail shows the entry as it is now
+            renderDetail(entries.find((now) => now.seq === e.seq) ?? e);
           },
         },
         h('td', {}, e.seq),
