@@ -52,7 +52,7 @@ describe('svc-cli send-text / status (built CLI)', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatchInlineSnapshot(`
       "error [SVC_E_UNREACHABLE] Could not send the message: connection refused (127.0.0.1:1).
-        Check --channel-url and that the platform is up.
+        Check --channel-url and that the platform is up; for one still starting, --wait 10s gives it time.
         more: svc-cli explain SVC_E_UNREACHABLE
       "
     `);

@@ -8,7 +8,7 @@ import {
   botEventsOption,
 } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
-import { HOOK_URL_OPTION } from '../options/shared.js';
+import { HOOK_URL_OPTION, WAIT_OPTION } from '../options/shared.js';
 
 /** `--reporter` and `--out`, shared by the commands that write a report. */
 export const REPORT_OPTIONS = [
@@ -69,13 +69,7 @@ export const conformOptions = defineOptions('conform', [
     description:
       'the endpoint under test: integrator_url (spec 4.2), hook URL (spec 4.4) or bot_provider_url (spec 4.3)',
   },
-  {
-    key: 'wait',
-    flag: '--wait <time>',
-    type: 'string',
-    description:
-      'wait up to this long for the peer to accept connections: one started in the background just before (10s, 500ms); default: unreachable at once',
-  },
+  WAIT_OPTION,
   {
     ...PROFILE_OPTION,
     description:

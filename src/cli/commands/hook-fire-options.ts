@@ -1,5 +1,5 @@
 /** The option table of hook-fire (table.ts). */
-import { HOOK_URL_OPTION, TIMEOUT_OPTION } from '../options/shared.js';
+import { HOOK_URL_OPTION, TIMEOUT_OPTION, WAIT_OPTION } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 
 export const hookFireOptions = defineOptions('hook-fire', [
@@ -11,6 +11,12 @@ export const hookFireOptions = defineOptions('hook-fire', [
     description: 'the hook receiver URL (same as --hook-url)',
   },
   HOOK_URL_OPTION,
+  {
+    ...WAIT_OPTION,
+    config: false,
+    description:
+      'wait up to this long for the receiver to accept connections: one started in the background just before (10s, 500ms); default: unreachable at once',
+  },
   {
     key: 'set',
     flag: '--set <path=value>',

@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createClock } from '../../clock.js';
 import { EXIT_CODES, SvcError, systemReason } from '../../errors.js';
+import { assertReachable } from '../../http/reach.js';
+import { parseDuration } from '../../load/spec.js';
 import { fireAllHooks, fireHook, type FireResult } from '../../roles/hooks/index.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
@@ -56,7 +58,16 @@ export async function runHookFire(
       'Example: svc-cli hook-fire chat_accepted --url http://127.0.0.1:9200',
     );
   }
+  const waitMs = options.wait === undefined ? undefined : parseDuration(options.wait, '--wait');
   const out = createOutput(ctx, { json: options.json });
+  // --wait: a receiver started in the background just before
+  if (waitMs !== undefined) {
+    await assertReachable(options.url, 'the hook receiver', {
+      waitMs,
+      action: 'fire',
+      signal: ctx.signal,
+    });
+  }
   const common = {
     url: options.url,
     sets: options.set,

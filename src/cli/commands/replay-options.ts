@@ -1,5 +1,5 @@
 /** The option table of `svc-cli replay` (table.ts). */
-import { INVARIANT_LIST, MUTANT_OPTION, PROFILE_OPTION } from '../options/shared.js';
+import { INVARIANT_LIST, MUTANT_OPTION, PROFILE_OPTION, WAIT_OPTION } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 import { REPORT_OPTIONS } from './conform-options.js';
 
@@ -70,9 +70,7 @@ export const replayOptions = defineOptions('replay', [
       'a running svc simulator (svc-cli platform) instead of the embedded one: customer, agent and control steps and event expectations run; integrator, bot and hook expectations are skipped',
   },
   {
-    key: 'wait',
-    flag: '--wait <time>',
-    type: 'string',
+    ...WAIT_OPTION,
     config: false,
     group: PEERS,
     description:

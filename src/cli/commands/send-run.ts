@@ -3,6 +3,8 @@ import { createClock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { fileNameOf } from '../../http/file-name.js';
 import { learnFileSize } from '../../http/file-size.js';
+import { assertReachable } from '../../http/reach.js';
+import { parseDuration } from '../../load/spec.js';
 import type { FailureReason } from '../../http/client.js';
 import {
   buildLocationMessage,
@@ -166,20 +168,36 @@ export async function runSend(
   flags: Readonly<Record<string, unknown>>,
 ): Promise<number> {
   const [options, payload] = await buildPayload(ctx, input, flags);
+  const waitMs = options.wait === undefined ? undefined : parseDuration(options.wait, '--wait');
   const out = createOutput(ctx, { json: options.json });
+  const host = new URL(options.channelUrl).host;
   const result = await withSpinner(
     ctx,
     { json: options.json },
-    `sending to ${new URL(options.channelUrl).host}, waiting for the reply`,
-    sendCustomerMessage({
-      channelUrl: options.channelUrl,
-      payload,
-      clock: createClock({ timeScale: options.timeScale }),
-      timeoutMs: options.timeout,
-      force: options.force,
-      chunked: options.chunked,
-      signal: ctx.signal,
-    }),
+    waitMs === undefined
+      ? `sending to ${host}, waiting for the reply`
+      : `waiting up to ${String(options.wait)} for ${host}, then sending`,
+    (async () => {
+      // --wait: a platform started in the background just before (its path is a secret)
+      if (waitMs !== undefined) {
+        await assertReachable(options.channelUrl, 'the platform', {
+          waitMs,
+          action: 'send',
+          signal: ctx.signal,
+        });
+      }
+      return sendCustomerMessage({
+        channelUrl: options.channelUrl,
+        payload,
+        clock: createClock({ timeScale: options.timeScale }),
+        timeoutMs: options.timeout,
+        force: options.force,
+        chunked: options.chunked,
+        signal: ctx.signal,
+      }).catch((error: unknown) => {
+        throw error instanceof SvcError ? withWaitHint(error, waitMs) : error;
+      });
+    })(),
   );
   const event: SentEvent = {
     type: 'sent',
@@ -200,4 +218,16 @@ export async function runSend(
   if (result.problem) throw result.problem;
   if (result.refusedAsExpected) out.note(result.refusedAsExpected);
   return 0;
+}
+
+/** A refused connection without --wait: the platform may still be starting, and --wait says so. */
+function withWaitHint(problem: SvcError, waitMs: number | undefined): SvcError {
+  const refused = (problem.details as { reason?: string } | undefined)?.reason === 'refused';
+  if (waitMs !== undefined || !refused || problem.code !== 'SVC_E_UNREACHABLE') return problem;
+  return new SvcError(
+    problem.code,
+    problem.message,
+    `${(problem.hint ?? 'Check --channel-url and that the platform is up.').replace(/\.$/, '')}; for one still starting, --wait 10s gives it time.`,
+    { details: problem.details },
+  );
 }

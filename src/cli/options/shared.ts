@@ -292,6 +292,18 @@ export const CHAT_OPTION = {
   description: 'only this chat (of every run in the recording)',
 } as const satisfies OptionSpec;
 
+/**
+ * `--wait <time>`: for a peer started in the background just before, as in a script or CI; the
+ * command tries it every 100 ms for up to this long before it gives up (http/reach.ts).
+ */
+export const WAIT_OPTION = {
+  key: 'wait',
+  flag: '--wait <time>',
+  type: 'string',
+  description:
+    'wait up to this long for the peer to accept connections: one started in the background just before (10s, 500ms); default: unreachable at once',
+} as const satisfies OptionSpec;
+
 /** How long a command waits for a reply. */
 export const TIMEOUT_OPTION = {
   key: 'timeout',
@@ -306,6 +318,12 @@ export const TIMEOUT_OPTION = {
 /** What the commands that send customer messages share (spec 2.1). */
 export const SEND_OPTIONS = [
   { ...CHANNEL_URL_OPTION, required: true },
+  {
+    ...WAIT_OPTION,
+    config: false,
+    description:
+      'wait up to this long for the platform to accept connections: one started in the background just before (10s, 500ms); default: unreachable at once',
+  },
 
   {
     key: 'senderId',

@@ -101,6 +101,8 @@ function unreachableHint(outcome: { reason: string; message: string }, url: stri
     return "svc-cli proxy answered at this URL, but the receiver behind it did not: start it, or check the proxy's --receiver-url.";
   if (outcome.reason === 'reset')
     return `The receiver closed the connection without an answer; if it serves HTTPS, use an https:// URL.`;
+  if (outcome.reason === 'refused')
+    return `Is the receiver running? Try: svc-cli hook-target --port ${portOf(url)}; for one still starting, --wait 10s gives it time.`;
   return `Is the receiver running? Try: svc-cli hook-target --port ${portOf(url)}`;
 }
 

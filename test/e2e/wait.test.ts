@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { startCliServer } from '../helpers/cli-server.js';
+import { freePort } from '../helpers/free-port.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/**
+ * `--wait` on the commands a script runs right after starting a peer in the background
+ * (`platform ... &` then send-text, `hook-target ... &` then hook-fire), as the docs show them:
+ * each is started before its peer, with no pause between them.
+ */
+describe('--wait on send-text and hook-fire', () => {
+  it('send-text reaches a platform started after it, and names one that never comes', async () => {
+    const port = await freePort();
+    const channelUrl = `http://127.0.0.1:${port}/dev-only-secret-1234/shop`;
+    const send = (...more: string[]) =>
+      runCli(['send-text', 'Hi', '--channel-url', channelUrl, '--sender-id', 'c-1', ...more]);
+
+    const sent = send('--wait', '60s');
+    const platform = await startCliServer([
+      '--json',
+      'platform',
+      '--port',
+      String(port),
+      '--channel-id',
+      'shop',
+      '--random-string',
+      'dev-only-secret-1234',
+      '--no-console',
+    ]);
+    try {
+      const done = await sent;
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout).toMatch(/^200 {2}channel\.customer\.text/);
+    } finally {
+      await platform.stop();
+    }
+
+    const dead = await send('--wait', '300ms');
+    expect(dead.code).toBe(3);
+    // the channel URL's path is a secret (spec 5.1): the message names the origin only
+    expect(dead.stderr).toContain(
+      `Could not send: the platform at http://127.0.0.1:${port} is unreachable (connection refused, still after 300 ms).`,
+    );
+  });
+
+  it('hook-fire reaches a receiver started after it; a bad --wait is a flag error', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/hooks`;
+    const fired = runCli(['hook-fire', 'chat_accepted', '--url', url, '--wait', '60s']);
+    const target = await startCliServer(['--json', 'hook-target', '--port', String(port)]);
+    try {
+      const done = await fired;
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout).toContain('chat_accepted');
+    } finally {
+      await target.stop();
+    }
+
+    const dead = await runCli(['hook-fire', 'chat_accepted', '--url', url, '--wait', '300ms']);
+    expect(dead.code).toBe(3);
+    expect(dead.stderr).toContain(
+      `Could not fire: the hook receiver at ${url} is unreachable (connection refused, still after 300 ms).`,
+    );
+
+    const bad = await runCli(['hook-fire', 'chat_accepted', '--url', url, '--wait', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Could not read --wait "soon"');
+  });
+});
