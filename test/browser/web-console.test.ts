@@ -210,6 +210,41 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
     expect(((await state.json()) as { agentsOnline: boolean }).agentsOnline).toBe(false);
   });
 
+  it('platform --web: a transcript scrolled back stays put as lines arrive; one at its end follows', async () => {
+    const cli = await startCliServer(['platform', '--web', '--no-console', '--port', '0', '--json']);
+    servers.push(cli);
+    const { consoleUrl, channels } = cli.listening as unknown as {
+      consoleUrl: string;
+      channels: Array<{ url: string }>;
+    };
+    const say = async (text: string, id = 'c-ann') =>
+      expect((await postCustomer(channels[0]!.url, { id }, text)).status).toBe(200);
+    for (let i = 1; i <= 40; i++) await say(`line ${i}`);
+    const agent = await open(consoleUrl);
+    agent.setDefaultTimeout(15_000);
+    await agent.locator('.transcript .line.visitor', { hasText: 'line 40' }).waitFor();
+    const transcript = agent.locator('#transcript');
+    const place = () =>
+      transcript.evaluate((t) => ({ top: t.scrollTop, end: t.scrollHeight - t.clientHeight }));
+    // a chat opens at its newest line
+    const opened = await place();
+    expect(opened.end).toBeGreaterThan(0);
+    expect(opened.top).toBeGreaterThanOrEqual(opened.end - 1);
+    // scrolled back to read, it stays there while this chat and another one get lines
+    await transcript.evaluate((t) => (t.scrollTop = 0));
+    await say('line 41');
+    await say('hello', 'c-bob');
+    await agent.locator('.chat-item', { hasText: 'hello' }).waitFor();
+    await agent.locator('.transcript .line.visitor', { hasText: 'line 41' }).waitFor();
+    expect((await place()).top).toBe(0);
+    // back at its end, it follows the next line
+    await transcript.evaluate((t) => (t.scrollTop = t.scrollHeight));
+    await say('line 42');
+    await agent.locator('.transcript .line.visitor', { hasText: 'line 42' }).waitFor();
+    const followed = await place();
+    expect(followed.top).toBeGreaterThanOrEqual(followed.end - 1);
+  });
+
   it('platform --web: delivery attempts as a timeline, journal with resend', async () => {
     // the integrator fails the first attempt (HTTP 500), then accepts: attempts at 0 and 3 s
     let texts = 0;
@@ -307,15 +342,24 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
       );
       // a refresh that changes none of the rows shown leaves them in place: rows drawn again
       // under the pointer lost the click pressed on the old one (CI, while traffic flowed)
+      // (so does the chat list, and the chat's head with its Timeline button)
       const row = agent.locator('table.journal tbody tr').first();
       await row.evaluate((tr) => tr.setAttribute('data-kept', ''));
+      await agent.locator('li.chat-item').evaluate((li) => li.setAttribute('data-kept', ''));
+      await agent.locator('#chat-head button').evaluate((b) => b.setAttribute('data-kept', ''));
       const before = await agent.locator('.journal-toolbar .count').textContent();
+      const agentsWere = await agent.locator('#agents').getAttribute('class');
       await agent.click('#agents');
+      // the page drew again (the agents' switch) and the journal was fetched again
       await agent.waitForFunction(
-        (was) => document.querySelector('.journal-toolbar .count')?.textContent !== was,
-        before,
+        ([count, agents]) =>
+          document.querySelector('.journal-toolbar .count')?.textContent !== count &&
+          document.querySelector('#agents')?.getAttribute('class') !== agents,
+        [before, agentsWere] as const,
       );
       expect(await agent.locator('table.journal tbody tr[data-kept]').count()).toBe(1);
+      expect(await agent.locator('li.chat-item[data-kept]').count()).toBe(1);
+      expect(await agent.locator('#chat-head button[data-kept]').count()).toBe(1);
       // an outbound request shows the headers it went with
       const seq = await row.locator('td').first().textContent();
       await row.click();

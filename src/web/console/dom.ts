@@ -74,6 +74,26 @@ export function fill(el: Element, ...children: Child[]): void {
   }
 }
 
+/** The HTML `refill` last drew into each element. */
+const lastDrawn = new WeakMap<Element, string>();
+
+/**
+ * `fill`, unless it would draw what `el` already shows from the last `refill`. The console
+ * draws on every event; a node replaced under the pointer loses a click pressed on it (the
+ * press lands on the old node, the release on the new one), and an open `<details>` closes.
+ * Listeners are not compared: the console's bind ids, not objects that change.
+ * @returns whether it drew
+ */
+export function refill(el: Element, ...children: Child[]): boolean {
+  const next = document.createElement('div');
+  fill(next, ...children);
+  const html = next.innerHTML;
+  if (lastDrawn.get(el) === html) return false;
+  lastDrawn.set(el, html);
+  el.replaceChildren(...Array.from(next.childNodes));
+  return true;
+}
+
 /** Finds a required element of the page. */
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const el = document.getElementById(id);

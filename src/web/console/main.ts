@@ -10,7 +10,7 @@ import {
   renderDetails,
   renderTranscript,
 } from './chat-view.js';
-import { byId, fill, h } from './dom.js';
+import { byId, fill, h, refill } from './dom.js';
 import { createJournalView } from './journal-view.js';
 import { applyEvent, createStore, type SimEvent } from './store.js';
 import { createTimelineView } from './timeline-view.js';
@@ -37,6 +37,9 @@ const showError = (error: unknown): void => {
   ui.error.textContent = error instanceof Error ? error.message : String(error);
 };
 
+/** The chat the transcript shows. */
+let shownChat: number | undefined;
+
 function render(): void {
   ui.status.textContent = store.connected ? 'live' : everOpen ? 'reconnecting…' : 'connecting…';
   ui.status.className = store.connected ? 'live' : 'down';
@@ -44,16 +47,18 @@ function render(): void {
     ? 'Agents online — go offline'
     : 'Agents offline — go online';
   ui.agents.className = store.agentsOnline ? 'online' : 'offline';
-  fill(ui.chatList, renderChatList(store, select));
+  // refill: what did not change stays, so a click on it while events arrive is not lost
+  refill(ui.chatList, renderChatList(store, select));
   const chat = store.selected === undefined ? undefined : store.chats.get(store.selected);
   ui.reply.hidden = !chat || chat.mode === 'closed';
   ui.close.hidden = !chat || chat.mode === 'closed';
   if (!chat) {
-    fill(ui.chatHead, 'Select a chat');
-    fill(ui.transcript);
-    fill(ui.details);
+    refill(ui.chatHead, 'Select a chat');
+    refill(ui.transcript);
+    refill(ui.details);
+    shownChat = undefined;
   } else {
-    fill(
+    refill(
       ui.chatHead,
       h('b', {}, customerLabel(chat)),
       ` · chat ${chat.id} · ${chat.mode} `,
@@ -63,14 +68,19 @@ function render(): void {
         'Timeline',
       ),
     );
-    fill(ui.transcript, renderTranscript(store, chat));
-    ui.transcript.scrollTop = ui.transcript.scrollHeight;
-    fill(
+    // the newest line in sight for a chat just opened, and for one read at its end; one
+    // scrolled back to read stays where it is
+    const t = ui.transcript;
+    const atEnd = t.scrollHeight - t.scrollTop - t.clientHeight < 24;
+    if (refill(t, renderTranscript(store, chat)) && (atEnd || shownChat !== chat.id))
+      t.scrollTop = t.scrollHeight;
+    shownChat = chat.id;
+    refill(
       ui.details,
       renderDetails(store, chat, () => void api.assign(chat.id).catch(showError)),
     );
   }
-  fill(ui.events, h('ol', {}, ...store.log.slice(-200).reverse().map(renderActivity)));
+  refill(ui.events, h('ol', {}, ...store.log.slice(-200).reverse().map(renderActivity)));
   renderTimelineChats();
 }
 
