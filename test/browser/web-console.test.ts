@@ -211,7 +211,14 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
   });
 
   it('platform --web: a transcript scrolled back stays put as lines arrive; one at its end follows', async () => {
-    const cli = await startCliServer(['platform', '--web', '--no-console', '--port', '0', '--json']);
+    const cli = await startCliServer([
+      'platform',
+      '--web',
+      '--no-console',
+      '--port',
+      '0',
+      '--json',
+    ]);
     servers.push(cli);
     const { consoleUrl, channels } = cli.listening as unknown as {
       consoleUrl: string;

@@ -173,7 +173,9 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
     // rows drawn again under the pointer lose a click pressed on the old row and let go on
     // the new one, and the console refreshes on every event while traffic flows
     const rowsNow = `${selected ?? ''}|${shown
-      .map((e) => `${e.seq}:${e.response?.status ?? e.failure?.reason ?? ''}:${e.verdict?.ok ?? ''}`)
+      .map(
+        (e) => `${e.seq}:${e.response?.status ?? e.failure?.reason ?? ''}:${e.verdict?.ok ?? ''}`,
+      )
       .join(',')}`;
     if (rowsNow === drawn) return;
     drawn = rowsNow;
