@@ -12,12 +12,6 @@ export const hookFireOptions = defineOptions('hook-fire', [
   },
   HOOK_URL_OPTION,
   {
-    ...WAIT_OPTION,
-    config: false,
-    description:
-      'wait up to this long for the receiver to accept connections: one started in the background just before (10s, 500ms); default: unreachable at once',
-  },
-  {
     key: 'set',
     flag: '--set <path=value>',
     type: 'list',
@@ -51,6 +45,12 @@ export const hookFireOptions = defineOptions('hook-fire', [
     choices: ['offline_message', 'offline_messages'],
     description:
       'send offline_message under this name (the spec 6.2 field table says offline_messages)',
+  },
+  {
+    ...WAIT_OPTION,
+    config: false,
+    description:
+      'wait up to this long for the receiver to accept connections: one started in the background just before (10s, 500ms); default: unreachable at once',
   },
   { ...TIMEOUT_OPTION, description: 'protocol ms to wait for the reply (an assumption)' },
 ] as const satisfies readonly OptionSpec[]);

@@ -318,12 +318,6 @@ export const TIMEOUT_OPTION = {
 /** What the commands that send customer messages share (spec 2.1). */
 export const SEND_OPTIONS = [
   { ...CHANNEL_URL_OPTION, required: true },
-  {
-    ...WAIT_OPTION,
-    config: false,
-    description:
-      'wait up to this long for the platform to accept connections: one started in the background just before (10s, 500ms); default: unreachable at once',
-  },
 
   {
     key: 'senderId',
@@ -372,6 +366,12 @@ export const SEND_OPTIONS = [
     flag: '--chunked',
     type: 'boolean',
     description: 'send the body with Transfer-Encoding: chunked',
+  },
+  {
+    ...WAIT_OPTION,
+    config: false,
+    description:
+      'wait up to this long for the platform to accept connections: one started in the background just before (10s, 500ms); default: unreachable at once',
   },
   TIMEOUT_OPTION,
 ] as const satisfies readonly OptionSpec[];
