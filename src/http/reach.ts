@@ -1,7 +1,8 @@
 /**
  * Is anything listening at a peer's URL: one TCP connection (and, for HTTPS, a certificate
  * this process trusts), before a command that talks to the peer starts. `--wait` (conform,
- * replay) keeps trying for a peer started in the background just before.
+ * replay, load, the send commands, hook-fire) keeps trying for a peer started in the
+ * background just before.
  */
 import { connect } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -39,7 +40,8 @@ export async function assertReachable(
     throw new SvcError(
       'SVC_E_PEER_UNREACHABLE',
       `Could not ${action}: ${who} at ${parsed.origin}${parsed.pathname === '/' || ['the platform', 'the channel'].includes(who) ? '' : parsed.pathname} is unreachable (${reason}${waitMs > 0 ? `, still after ${formatWait(waitMs)}` : ''}).`,
-      action === 'run the conformance suite' && waitMs === 0
+      // every command that probes takes --wait
+      waitMs === 0
         ? 'Start the service first, and check the URL and port; for one still starting, --wait 10s gives it time.'
         : 'Start the service first, and check the URL and port.',
     );

@@ -8,7 +8,7 @@ import { runCli } from '../helpers/run-cli.js';
  * (`platform ... &` then send-text, `hook-target ... &` then hook-fire), as the docs show them:
  * each is started before its peer, with no pause between them.
  */
-describe('--wait on send-text and hook-fire', () => {
+describe('--wait on send-text, hook-fire and load', () => {
   it('send-text reaches a platform started after it, and names one that never comes', async () => {
     const port = await freePort();
     const channelUrl = `http://127.0.0.1:${port}/dev-only-secret-1234/shop`;
@@ -65,5 +65,30 @@ describe('--wait on send-text and hook-fire', () => {
     const bad = await runCli(['hook-fire', 'chat_accepted', '--url', url, '--wait', 'soon']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Could not read --wait "soon"');
+  });
+
+  it('load hooks runs against a receiver started after it', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/hooks`;
+    const load = runCli([
+      'load',
+      'hooks',
+      '--url',
+      url,
+      '--count',
+      '3',
+      '--rate',
+      '50/s',
+      '--wait',
+      '60s',
+    ]);
+    const target = await startCliServer(['--json', 'hook-target', '--port', String(port)]);
+    try {
+      const done = await load;
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout).toContain('sent 3 = delivered 3 + ');
+    } finally {
+      await target.stop();
+    }
   });
 });

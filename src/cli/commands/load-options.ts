@@ -1,5 +1,5 @@
 /** The option table of `svc-cli load` (table.ts). */
-import { CHANNEL_URL_OPTION } from '../options/shared.js';
+import { CHANNEL_URL_OPTION, WAIT_OPTION } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 import { REPORT_OPTIONS } from './conform-options.js';
 
@@ -33,6 +33,7 @@ export const loadOptions = defineOptions('load', [
     secret: true,
     description: 'bot: the token, the last path segment (spec 5.2)',
   },
+  { ...WAIT_OPTION, config: false },
   {
     key: 'rate',
     flag: '--rate <rate>',

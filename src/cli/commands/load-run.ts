@@ -212,6 +212,8 @@ async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> 
   const out = createOutput(ctx, { json: streamJson });
   await assertReachable(target.url, `the ${role === 'channel' ? 'channel' : `${role} endpoint`}`, {
     action: `run load ${role}`,
+    waitMs: flags.wait === undefined ? undefined : parseDuration(flags.wait, '--wait'),
+    signal: ctx.signal,
   });
 
   if (flags.calibrate) {
