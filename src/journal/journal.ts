@@ -245,6 +245,7 @@ function createEncoder(
   const redact = redactor && createExchangeRedactor(redactor);
   return (seq, at, input, wants) => {
     try {
+      toMicroseconds(input);
       const stored = redact ? redact(input) : input;
       // HAR serialises later, whole: a record it could not serialise is caught here
       return {
@@ -256,6 +257,21 @@ function createEncoder(
       return { text: JSON.stringify(failed), record: wants.record ? failed : undefined };
     }
   };
+}
+
+/** Rounds a time in ms to the microsecond. */
+const us = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+/**
+ * An exchange's times to the microsecond, in place (the journal owns what it was given). A
+ * clock's difference such as 5.36707100000001 ms says nothing the microsecond does not, and its
+ * digits cost more to print than the rest of the record's numbers: on the simulator's ingest
+ * path the three times were a quarter of the record's serialisation (0.9 of 3.4 µs).
+ */
+function toMicroseconds(input: ExchangeInput): void {
+  if (typeof input.protocolMs === 'number') input.protocolMs = us(input.protocolMs);
+  if (typeof input.durationMs === 'number') input.durationMs = us(input.durationMs);
+  if (typeof input.wallMs === 'number') input.wallMs = us(input.wallMs);
 }
 
 /** What the journal needs of a record: its text (a file or the ring), its object (HAR). */
