@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { StepResult } from '../../src/conversation/runner.js';
-import { startCliServer } from '../helpers/cli-server.js';
+import { startedAfter } from '../helpers/cli-server.js';
 import { freePort } from '../helpers/free-port.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -214,14 +214,9 @@ describe('replay --wait', () => {
       '--wait',
       '60s',
     ]);
-    const target = await startCliServer(['--json', 'hook-target', '--port', String(port)]);
-    try {
-      const done = await replay;
-      expect(done.code, done.stderr + done.stdout).toBe(0);
-      expect(done.stdout).toContain('1 passed, 0 failed');
-    } finally {
-      await target.stop();
-    }
+    const done = await startedAfter(replay, ['--json', 'hook-target', '--port', String(port)]);
+    expect(done.code, done.stderr + done.stdout).toBe(0);
+    expect(done.stdout).toContain('1 passed, 0 failed');
 
     const dead = await runCli(['replay', fixture, '--hook-url', hookUrl, '--wait', '300ms']);
     expect(dead.code).toBe(3);

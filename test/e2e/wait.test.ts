@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startCliServer } from '../helpers/cli-server.js';
+import { startedAfter } from '../helpers/cli-server.js';
 import { freePort } from '../helpers/free-port.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -15,8 +15,7 @@ describe('--wait on send-text, hook-fire and load', () => {
     const send = (...more: string[]) =>
       runCli(['send-text', 'Hi', '--channel-url', channelUrl, '--sender-id', 'c-1', ...more]);
 
-    const sent = send('--wait', '60s');
-    const platform = await startCliServer([
+    const done = await startedAfter(send('--wait', '60s'), [
       '--json',
       'platform',
       '--port',
@@ -27,13 +26,8 @@ describe('--wait on send-text, hook-fire and load', () => {
       'dev-only-secret-1234',
       '--no-console',
     ]);
-    try {
-      const done = await sent;
-      expect(done.code, done.stderr).toBe(0);
-      expect(done.stdout).toMatch(/^200 {2}channel\.customer\.text/);
-    } finally {
-      await platform.stop();
-    }
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toMatch(/^200 {2}channel\.customer\.text/);
 
     const dead = await send('--wait', '300ms');
     expect(dead.code).toBe(3);
@@ -47,14 +41,9 @@ describe('--wait on send-text, hook-fire and load', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/hooks`;
     const fired = runCli(['hook-fire', 'chat_accepted', '--url', url, '--wait', '60s']);
-    const target = await startCliServer(['--json', 'hook-target', '--port', String(port)]);
-    try {
-      const done = await fired;
-      expect(done.code, done.stderr).toBe(0);
-      expect(done.stdout).toContain('chat_accepted');
-    } finally {
-      await target.stop();
-    }
+    const done = await startedAfter(fired, ['--json', 'hook-target', '--port', String(port)]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain('chat_accepted');
 
     const dead = await runCli(['hook-fire', 'chat_accepted', '--url', url, '--wait', '300ms']);
     expect(dead.code).toBe(3);
@@ -82,13 +71,8 @@ describe('--wait on send-text, hook-fire and load', () => {
       '--wait',
       '60s',
     ]);
-    const target = await startCliServer(['--json', 'hook-target', '--port', String(port)]);
-    try {
-      const done = await load;
-      expect(done.code, done.stderr).toBe(0);
-      expect(done.stdout).toContain('sent 3 = delivered 3 + ');
-    } finally {
-      await target.stop();
-    }
+    const done = await startedAfter(load, ['--json', 'hook-target', '--port', String(port)]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain('sent 3 = delivered 3 + ');
   });
 });

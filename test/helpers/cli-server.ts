@@ -45,3 +45,17 @@ export async function startCliServer(
     },
   };
 }
+
+/**
+ * What `command` (already running) comes to, with the server of `args` started after it and
+ * stopped once it is done: a peer a script starts in the background beside a `--wait` command.
+ * @example const done = await startedAfter(runCli([...'--wait', '60s']), ['hook-target', ...]);
+ */
+export async function startedAfter<T>(command: Promise<T>, args: string[]): Promise<T> {
+  const server = await startCliServer(args);
+  try {
+    return await command;
+  } finally {
+    await server.stop();
+  }
+}
