@@ -266,7 +266,7 @@ const us = (ms: number): number => Math.round(ms * 1000) / 1000;
  * An exchange's times to the microsecond, in place (the journal owns what it was given). A
  * clock's difference such as 5.36707100000001 ms says nothing the microsecond does not, and its
  * digits cost more to print than the rest of the record's numbers: on the simulator's ingest
- * path the three times were a quarter of the record's serialisation (0.9 of 3.4 µs).
+ * path the three were a fifth to a quarter of the record's serialisation (0.5-0.8 of 3.3 µs).
  */
 function toMicroseconds(input: ExchangeInput): void {
   if (typeof input.protocolMs === 'number') input.protocolMs = us(input.protocolMs);

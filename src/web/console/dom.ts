@@ -81,7 +81,8 @@ const lastDrawn = new WeakMap<Element, string>();
  * `fill`, unless it would draw what `el` already shows from the last `refill`. The console
  * draws on every event; a node replaced under the pointer loses a click pressed on it (the
  * press lands on the old node, the release on the new one), and an open `<details>` closes.
- * Listeners are not compared: the console's bind ids, not objects that change.
+ * Listeners are not compared: the console's act on an id (a chat's, an entry's), not on an
+ * object that changes.
  * @returns whether it drew
  */
 export function refill(el: Element, ...children: Child[]): boolean {
