@@ -210,8 +210,10 @@ export const conformOptions = defineOptions('conform', [
     type: 'int',
     min: 0,
     default: 1000,
+    env: 'SVC_TOLERANCE',
     group: 'platform:',
-    description: 'platform: protocol ms an attempt may be early or late',
+    description:
+      'platform: protocol ms an attempt may be early or late (a busy CI runner may want 2000)',
   },
   {
     key: 'hookListenPort',
