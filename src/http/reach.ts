@@ -10,6 +10,9 @@ import { request } from 'undici';
 import { SvcError } from '../errors.js';
 import { tlsProblem } from './client.js';
 
+/** The end of a refused connection's hint in every command that takes `--wait`. */
+export const WAIT_HINT = 'for one still starting, --wait 10s gives it time.';
+
 /** How long `assertReachable` tries, and what it says it was for. */
 export interface ReachOptions {
   /** wall ms one connection attempt may take (default 5000) */
@@ -42,7 +45,7 @@ export async function assertReachable(
       `Could not ${action}: ${who} at ${parsed.origin}${parsed.pathname === '/' || ['the platform', 'the channel'].includes(who) ? '' : parsed.pathname} is unreachable (${reason}${waitMs > 0 ? `, still after ${formatWait(waitMs)}` : ''}).`,
       // every command that probes takes --wait
       waitMs === 0
-        ? 'Start the service first, and check the URL and port; for one still starting, --wait 10s gives it time.'
+        ? `Start the service first, and check the URL and port; ${WAIT_HINT}`
         : 'Start the service first, and check the URL and port.',
     );
   }

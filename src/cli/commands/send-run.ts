@@ -3,7 +3,7 @@ import { createClock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { fileNameOf } from '../../http/file-name.js';
 import { learnFileSize } from '../../http/file-size.js';
-import { assertReachable } from '../../http/reach.js';
+import { assertReachable, WAIT_HINT } from '../../http/reach.js';
 import { parseDuration } from '../../load/spec.js';
 import type { FailureReason } from '../../http/client.js';
 import {
@@ -227,7 +227,7 @@ function withWaitHint(problem: SvcError, waitMs: number | undefined): SvcError {
   return new SvcError(
     problem.code,
     problem.message,
-    `${(problem.hint ?? 'Check --channel-url and that the platform is up.').replace(/\.$/, '')}; for one still starting, --wait 10s gives it time.`,
+    `${(problem.hint ?? 'Check --channel-url and that the platform is up.').replace(/\.$/, '')}; ${WAIT_HINT}`,
     { details: problem.details },
   );
 }

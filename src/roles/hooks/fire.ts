@@ -6,6 +6,7 @@ import type { RuleCode } from '../../contract/rule-codes.js';
 import type { ContractIssue, ValidationResult } from '../../contract/types.js';
 import { SvcError } from '../../errors.js';
 import { postJson } from '../../http/client.js';
+import { WAIT_HINT } from '../../http/reach.js';
 import { svcRoleOf } from '../../http/role-header.js';
 import type { Journal } from '../../journal/index.js';
 import { buildSampleHookEvent, HOOK_LIFECYCLE } from './samples.js';
@@ -102,7 +103,7 @@ function unreachableHint(outcome: { reason: string; message: string }, url: stri
   if (outcome.reason === 'reset')
     return `The receiver closed the connection without an answer; if it serves HTTPS, use an https:// URL.`;
   if (outcome.reason === 'refused')
-    return `Is the receiver running? Try: svc-cli hook-target --port ${portOf(url)}; for one still starting, --wait 10s gives it time.`;
+    return `Is the receiver running? Try: svc-cli hook-target --port ${portOf(url)}; ${WAIT_HINT}`;
   return `Is the receiver running? Try: svc-cli hook-target --port ${portOf(url)}`;
 }
 
