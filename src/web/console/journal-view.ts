@@ -1,5 +1,5 @@
 import { api, type JournalEntry, type RecordingState } from './api.js';
-import { fill, h, prettyBody, type Child } from './dom.js';
+import { fill, h, prettyBody, refill, type Child } from './dom.js';
 
 /** A violation's text with its "(spec N.N)" linked to that section of the contract page. */
 function cited(text: string): Child[] {
@@ -162,23 +162,12 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
   const renderDetail = (entry: JournalEntry, result?: HTMLElement): void =>
     showDetail(detail, entry, result, () => void refresh());
 
-  /** what the table shows now: a refresh that changes none of it leaves the rows alone */
-  let drawn = '';
   const render = (): void => {
     const shown = entries.filter(
       (e) => (showControl || e.iface !== 'control') && matchesFilter(e, filterText),
     );
     const count = toolbar.querySelector('.count');
     if (count) count.textContent = `${shown.length} of ${entries.length}`;
-    // rows drawn again under the pointer lose a click pressed on the old row and let go on
-    // the new one, and the console refreshes on every event while traffic flows
-    const rowsNow = `${selected ?? ''}|${shown
-      .map(
-        (e) => `${e.seq}:${e.response?.status ?? e.failure?.reason ?? ''}:${e.verdict?.ok ?? ''}`,
-      )
-      .join(',')}`;
-    if (rowsNow === drawn) return;
-    drawn = rowsNow;
     const rows = [...shown].reverse().map((e) =>
       h(
         'tr',
@@ -201,7 +190,8 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
         h('td', { class: 'url', title: e.request.url }, path(e.request.url)),
       ),
     );
-    fill(
+    // refill: a refresh that changes no row leaves them in place (a click on one survives it)
+    refill(
       tableHost,
       h(
         'table',
