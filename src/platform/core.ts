@@ -125,6 +125,12 @@ export interface PlatformCore {
   baseUrl: string;
   /** aborted when the platform stops: in-flight deliveries end */
   readonly signal: AbortSignal;
+  /**
+   * aborted as the platform starts to stop, before the grace of `stop()`: an attempt under way
+   * keeps the grace, but no series sends a redelivery after the stop (a user who pressed
+   * Ctrl-C sees nothing more reach the peer)
+   */
+  readonly stopping: AbortSignal;
   /** every outbound request takes a slot here */
   readonly limiter: OutboundLimiter;
   /** the newest events, numbered, when `eventHistory` asked for them */
@@ -214,6 +220,8 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     onRejected: (event) => events.emit(event),
   });
   const controller = new AbortController();
+  const stopping = new AbortController();
+  setMaxListeners(0, stopping.signal);
   // Deliveries wait on the platform's signal through src/io/on-abort.ts (one listener); other
   // listeners (services, tests) may be many.
   setMaxListeners(0, controller.signal);
@@ -238,6 +246,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     forms: options.forms,
     baseUrl: '',
     signal: controller.signal,
+    stopping: stopping.signal,
     limiter: createOutboundLimiter(options.outbound),
     emit: events.emit,
     moment,
@@ -255,6 +264,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     finishChat: chats.finishChat,
     track: (promise) => work.track(promise),
     async stop(graceMs = 0) {
+      stopping.abort(PLATFORM_STOPPED);
       await work.settledWithin(graceMs);
       chats.stop();
       controller.abort(PLATFORM_STOPPED);

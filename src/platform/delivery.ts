@@ -44,6 +44,12 @@ export interface DeliverOptions {
   /** the chat the payload belongs to; events carry it so overlapping series can be told apart */
   chatId?: number;
   signal?: AbortSignal;
+  /**
+   * aborted when the sender stops taking new work (`core.stopping`): a series waiting for its
+   * next attempt, or for its failure to be due, ends there as `interrupted`; an attempt under
+   * way keeps `signal`'s grace
+   */
+  stopping?: AbortSignal;
   /** the core's outbound limiter: bounded concurrency across every delivery */
   limiter?: OutboundLimiter;
 }
@@ -107,8 +113,9 @@ function interrupted(
   attempt: number,
   start: number,
 ): DeliveryResult {
-  if (!options.signal?.aborted) throw error;
-  const reason: unknown = options.signal.reason;
+  const stopped = options.signal?.aborted ? options.signal : options.stopping;
+  if (!stopped?.aborted) throw error;
+  const reason: unknown = stopped.reason;
   const why = reason instanceof Error ? reason.message : 'stopped';
   recordAttempt(options, attempt, undefined, {
     failure: { reason: 'interrupted', message: `interrupted: ${why}` },
@@ -157,7 +164,11 @@ async function runSeries(
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     const scheduled = start + attemptOffsetMs(policy, attempt);
     const wait = scheduled - clock.now();
-    if (wait > 0) await clock.sleep(wait, options.signal);
+    // a redelivery is new work: none is sent once the sender is stopping (spec 8's series
+    // ends there, journaled as interrupted)
+    const between = attempt > 1 ? (options.stopping ?? options.signal) : options.signal;
+    if (wait > 0) await clock.sleep(wait, between);
+    if (attempt > 1 && options.stopping?.aborted) throw options.stopping.reason;
     onAttempt(attempt);
     const slot = options.limiter ? await options.limiter.acquire(options.signal) : undefined;
     // a hanging peer must not pile up work; fail fast with the reason
@@ -249,7 +260,7 @@ async function runSeries(
   // spec 8: the failure is announced when the series' time is up (9 s for the channel).
   const failAt = start + policy.failAfterMs;
   const wait = failAt - clock.now();
-  if (wait > 0) await clock.sleep(wait, options.signal);
+  if (wait > 0) await clock.sleep(wait, options.stopping ?? options.signal);
   const failed: DeliveryResult = {
     result: 'failed',
     attempts: policy.attempts,

@@ -346,4 +346,42 @@ describe('outbound limiter (per core)', () => {
       failure: { reason: 'interrupted' },
     });
   });
+
+  it('a stop sends no redelivery: a series waiting for its next attempt ends at once', async () => {
+    // faithful time: attempt 2 is due 3 s after attempt 1, well inside the stop's 5 s grace
+    const c = createClock();
+    const failing = await createListener({ clock: c, plan: { failFirst: 2 } });
+    closers.push(() => failing.close(10));
+    const journal = createJournal();
+    const platform: Platform = createPlatform({
+      clock: c,
+      journal,
+      channels: [{ id: 'shop', integratorUrl: failing.url }],
+    });
+    const server = await platform.listen({ port: 0 });
+    const url = `${server.url}/${platform.core.state.channels.get('shop')!.randomString}/shop`;
+    await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify({ sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } }),
+    });
+    let received = 0;
+    const refused = new Promise<void>((resolve) =>
+      platform.core.on((e) => {
+        if (e.type === 'delivery-attempt' && e.outcome === 'rejected') resolve();
+      }),
+    );
+    failing.server!.server.on('request', () => received++);
+    const sending = sendAgentMessage(platform.core, {
+      customerId: 'c-1',
+      message: { type: 'text', text: 'a' },
+    });
+    await refused; // attempt 1 answered 500: the series waits 3 s for attempt 2
+    await platform.close(5000);
+    expect(await sending).toMatchObject({ result: 'interrupted', attempts: 1 });
+    expect(received).toBe(1); // attempt 2 never reached the peer
+    expect(journal.entries().at(-1)).toMatchObject({
+      direction: 'out',
+      failure: { reason: 'interrupted' },
+    });
+  });
 });

@@ -129,6 +129,7 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         kind: `bot.event.${name}`,
         chatId: chat.id,
         signal: core.signal,
+        stopping: core.stopping,
         limiter: core.limiter,
       });
       core.emit({

@@ -210,6 +210,7 @@ function deliverToIntegrator(
     kind,
     chatId: chat.id,
     signal: core.signal,
+    stopping: core.stopping,
     limiter: core.limiter,
   };
   const delivered = held

@@ -63,6 +63,7 @@ export function sendDocsHook(core: PlatformCore, input: DocsHookInput): void {
     kind: `hook.${name}`,
     ...chat,
     signal: core.signal,
+    stopping: core.stopping,
     limiter: core.limiter,
   });
   core.track(work).catch(() => undefined); // stopped mid-delivery

@@ -103,6 +103,7 @@ export function createHookService(
       kind: `hook.${name}`,
       ...chatRef(chatId),
       signal: core.signal,
+      stopping: core.stopping,
       limiter: core.limiter,
     }).then((result) => useHookReply(core, { name, deliveryId, result, ...chatRef(chatId) }));
     core.track(work).catch(() => undefined); // stopped mid-delivery
