@@ -115,6 +115,10 @@ describe('conform bot', () => {
       'after 2 attempts without a regular answer the platform hands the customer to an agent (spec 3, 8)',
     ]);
     expect(reasons[1]).toMatch(/no BOT_MESSAGE or INVITE_AGENT .* \(spec 3, 6\.1;/);
+    // nothing reached the bot service at all: where a bot posts its answers, and bot-sim's flag
+    expect(reasons[1]).toMatch(
+      /nothing at all reached the bot service at (http:\/\/127\.0\.0\.1:\d+) in this run: a bot posts its answers to \1\/webhooks\/svc-conform\/<token> \(bot-sim: --platform-url \1;/,
+    );
     // a 500 to the malformed event is not a 4xx, yet only a warning
     expect(report.results.at(-1)?.warnings?.[0]).toMatch(
       /^warning: answered HTTP 500 .*the spec does not demand rejection$/,

@@ -55,6 +55,12 @@ export interface BotHarness {
   sent(event: string, since: number): ExchangeRecord[];
   /** Requests the provider sent to the bot service (`in`), after `since`. */
   received(since: number): ExchangeRecord[];
+  /**
+   * Why a bot may have sent nothing, when nothing at all reached the bot service yet: the
+   * bot answers the platform's events but posts its own somewhere else (bot-sim without
+   * `--platform-url`, a bot configured for another port). Undefined once anything arrived.
+   */
+  silence(): string | undefined;
   /** Waits (protocol ms) until `find` returns something, waking on every platform event. */
   waitFor<T>(find: () => T | undefined, withinMs: number): Promise<T | undefined>;
   close(): Promise<void>;
@@ -117,6 +123,10 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
       entries(since).filter(
         (e) => e.iface === 'bot' && e.direction === 'in' && isBotPath(e.request.url),
       ),
+    silence: () =>
+      entries(0).some((e) => e.iface === 'bot' && e.direction === 'in' && isBotPath(e.request.url))
+        ? undefined
+        : `nothing at all reached the bot service at ${server.url} in this run: a bot posts its answers to ${server.url}/webhooks/${id}/<token> (bot-sim: --platform-url ${server.url}; --platform-listen-port fixes the port)`,
     async waitFor(find, withinMs) {
       const deadline = clock.now() + withinMs;
       for (;;) {

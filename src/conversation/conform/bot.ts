@@ -283,6 +283,7 @@ function answerCase(run: BotRun): ConformCase {
             ? []
             : [
                 `no BOT_MESSAGE or INVITE_AGENT at ${harness.info.webhookUrl} within ${answerWithin} ms of the CLIENT_MESSAGE (spec 3, 6.1; the bound is an assumption, --answer-within)`,
+                ...[harness.silence()].filter((line) => line !== undefined),
               ];
         },
       );

@@ -121,6 +121,7 @@ export async function runBotCase(
       property: 'answers validly for the request',
       reasons: [
         `no BOT_MESSAGE or INVITE_AGENT for chat ${chat.id} within ${options.answerWithinMs} ms (spec 3, 6.1)`,
+        ...[harness.silence()].filter((line) => line !== undefined),
       ],
       ...(request ? { request } : {}),
     };
