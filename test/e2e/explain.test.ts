@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -57,5 +60,17 @@ describe('svc-cli explain', () => {
     expect(section.stdout).toMatch(/^message\.buttons\[\]\.id\n {2}type: string or number$/m);
     const json = await runCli(['--json', 'explain', '2.5']);
     expect(JSON.parse(json.stdout).text).toContain('| --- |');
+  });
+
+  it('explains a broken config file from the folder that holds it (it reads none)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-explain-'));
+    writeFileSync(join(dir, 'svc.config.json'), '{');
+    const status = await runCli(['status'], { cwd: dir });
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain('more: svc-cli explain SVC_E_CONFIG');
+    const result = await runCli(['explain', 'SVC_E_CONFIG'], { cwd: dir });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('SVC_E_CONFIG');
   });
 });

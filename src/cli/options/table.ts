@@ -66,7 +66,7 @@ export type OptionSpec<K extends string = string> = OptionBase<K> &
 export interface OptionTable<S extends readonly OptionSpec[] = readonly OptionSpec[]> {
   readonly command: string;
   readonly options: S;
-  /** false: the command reads no config file (`init`, which writes it) */
+  /** false: the command reads no config file (`init`, which writes it; `explain`) */
   readonly readsConfig?: false;
 }
 
