@@ -21,6 +21,7 @@ import type { OutboundLimiter } from '../platform/outbound-limiter.js';
 import type { FinalState } from './figures.js';
 import type { HookEventName } from '../contract/hooks.js';
 import type { LoadTrace, TracedSeries } from './trace.js';
+import { integratorDeliveryUrl } from '../contract/integrator-url.js';
 
 export const LOAD_ROLES = ['integrator', 'channel', 'hooks', 'bot'] as const;
 export type LoadRole = (typeof LOAD_ROLES)[number];
@@ -108,7 +109,7 @@ const trim = (url: string): string => url.replace(/\/+$/, '');
 export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
   switch (options.role) {
     case 'integrator': {
-      const url = `${trim(options.url)}/${encodeURIComponent(options.channel ?? 'load')}`; // spec 4.2
+      const url = integratorDeliveryUrl(options.url, options.channel ?? 'load'); // spec 4.2
       return target(
         options,
         url,

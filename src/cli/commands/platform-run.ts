@@ -49,6 +49,7 @@ import { chatLimitsOf, parseSize } from './platform-limits.js';
 import { CONSOLE_CLOSED } from '../console/console-closed.js';
 import { plural } from '../../plural.js';
 import type { FaultPlan } from '../../faults/index.js';
+import { integratorDeliveryUrl } from '../../contract/integrator-url.js';
 
 type PlatformFlags = Resolved<typeof platformOptions>;
 type Settings = ReturnType<typeof settingsOf>;
@@ -417,7 +418,7 @@ function printBanner(
     out.line(`  status URL    ${c.cyan(channel.statusUrl)}`);
   }
   out.line(
-    `  agent messages -> ${integratorUrl ? c.cyan(`${integratorUrl}/${channels[0]?.id ?? ''}`) : c.yellow('nowhere (set --integrator-url)')}`,
+    `  agent messages -> ${integratorUrl ? c.cyan(integratorDeliveryUrl(integratorUrl, channels[0]?.id ?? '')) : c.yellow('nowhere (set --integrator-url)')}`,
   );
   out.line(`  control API   ${c.cyan(`${url}/_sim/state`)}`);
 }

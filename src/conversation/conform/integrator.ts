@@ -6,6 +6,7 @@ import { CHANNEL_CONTENT_TYPE } from '../../contract/channel.js';
 import { FILE_MEDIA_TYPES } from '../../roles/integrator/kinds.js';
 import { shapeSent, type PayloadForms } from '../../platform/payload-forms.js';
 import { describeWallTime, quote, type CheckOutcome, type ConformCase } from './case.js';
+import { integratorDeliveryUrl } from '../../contract/integrator-url.js';
 
 /**
  * `conform integrator`: we play the platform against someone's agent-message endpoint
@@ -64,7 +65,7 @@ export async function postAgentMessage(
   options: IntegratorSuiteOptions & { payload: unknown; chunked: boolean },
 ): Promise<CheckOutcome> {
   const channel = options.channel ?? 'conform';
-  const url = `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(channel)}`; // spec 4.2
+  const url = integratorDeliveryUrl(options.url, channel); // spec 4.2
   const limitMs = options.replyLimitMs ?? REPLY_LIMIT_MS;
   const type = (options.payload as { message?: { type?: unknown } }).message?.type;
   const kind = type === 'typein' || type === 'typeout' ? 'typing' : String(type);

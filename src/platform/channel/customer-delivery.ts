@@ -12,6 +12,7 @@ import { appendChatLine } from '../model.js';
 import type { DirectDeliveryService } from '../types.js';
 import { shapeSent } from '../payload-forms.js';
 import { CHANNEL_CONTENT_TYPE } from '../../contract/channel.js';
+import { integratorDeliveryUrl } from '../../contract/integrator-url.js';
 
 /** Who speaks to the customer: an agent or the bot (spec 2.2 sender.name, sender.photo). */
 export interface CustomerSender {
@@ -189,7 +190,7 @@ function deliverToIntegrator(
   const delivery: DeliverOptions = {
     deliveryId: messageId,
     target: 'integrator',
-    url: `${integratorUrl}/${encodeURIComponent(channel.id)}`, // spec 4.2
+    url: integratorDeliveryUrl(integratorUrl, channel.id), // spec 4.2
     // the forms a profile asks for (payload-forms.ts); the spec's when none
     body: shapeSent(core, kind, JSON.stringify(sent.payload)),
     // spec 8: a redelivery repeats the message, id included; the mutant renames each retry

@@ -25,6 +25,7 @@ import type { PayloadArbitrary, Mutations } from './arbitraries.js';
 import { plural } from '../../../plural.js';
 import { agentMessageArbitraries, hookArbitraries, sweepCases } from './payloads.js';
 import { HOOK_LIFECYCLE } from '../../../roles/hooks/samples.js';
+import { integratorDeliveryUrl } from '../../../contract/integrator-url.js';
 
 /** spec 3: the order a chat's hooks come in; offline_message stands apart, last. */
 const HOOK_ORDER: readonly string[] = [...HOOK_LIFECYCLE];
@@ -317,7 +318,7 @@ function fuzzTraffic(target: FuzzTarget, settings: FuzzSettings): FuzzTraffic {
       : CHANNEL_DELIVERY_POLICY.attemptTimeoutMs;
   const url =
     target.suite === 'integrator'
-      ? `${target.url.replace(/\/+$/, '')}/${encodeURIComponent(target.channel ?? 'conform')}`
+      ? integratorDeliveryUrl(target.url, target.channel ?? 'conform')
       : target.url;
   return {
     target,
@@ -823,7 +824,7 @@ async function writeReproduction(
       { file: requestFile, command: `svc-cli hook-fire --from ${requestFile} --url ${target.url}` },
     ];
   }
-  const channelUrl = `${target.url.replace(/\/+$/, '')}/${encodeURIComponent(target.channel ?? 'conform')}`;
+  const channelUrl = integratorDeliveryUrl(target.url, target.channel ?? 'conform');
   const written = [
     {
       file: requestFile,
