@@ -94,6 +94,16 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
     expect(await bad.exit).toBe(2);
     expect(bad.stderr()).toContain('must be an http(s) URL');
     expect(bad.stderr()).not.toContain('    at ');
+
+    // a channel URL that would reach no channel (spec 4.1: one path segment each)
+    const spaced = spawnCli(['platform', '--port', '0', '--channel-id', 'sh op']);
+    expect(await spaced.exit).toBe(2);
+    expect(spaced.stderr()).toContain(
+      'Could not use --channel-id "sh op": it is one segment of the channel URL (spec 4.1)',
+    );
+    const slashed = spawnCli(['platform', '--port', '0', '--random-string', 'a/b']);
+    expect(await slashed.exit).toBe(2);
+    expect(slashed.stderr()).toContain('Could not use --random-string "a/b"');
   });
 
   it('--quiet prints no line per good message while --record still journals every exchange', async () => {

@@ -64,7 +64,7 @@ export const platformOptions = defineOptions('platform', [
     flag: '--channel-id <id>',
     type: 'string',
     env: 'SVC_CHANNEL_ID',
-    description: 'the channel public id (default: random)',
+    description: 'the channel public id: letters, digits and - _ . ~ (default: random)',
   },
   {
     key: 'channelName',

@@ -57,6 +57,28 @@ type Bot = ReturnType<typeof botOptions>;
 type Control = ReturnType<typeof controlAccessOf>;
 type Platform = ReturnType<typeof createPlatform>;
 
+/** An unreserved URL character (RFC 3986): what a path segment holds as it is. */
+const URL_SEGMENT = /^[A-Za-z0-9._~-]+$/;
+
+/**
+ * spec 4.1: the channel URL is `{base}/<random_string>/<public_id>`: each is one path segment,
+ * written into the URL as it is. A space or a slash in one makes a URL that reaches no channel.
+ */
+function checkChannelAddress(flags: PlatformFlags): void {
+  const parts = [
+    ['--channel-id', flags.channelId, 'shop-1'],
+    ['--random-string', flags.randomString, 'dev-only-secret-1234'],
+  ] as const;
+  for (const [flag, value, example] of parts) {
+    if (value === undefined || URL_SEGMENT.test(value)) continue;
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      `Could not use ${flag} ${JSON.stringify(value)}: it is one segment of the channel URL (spec 4.1), made of letters, digits and - _ . ~ only.`,
+      `Example: ${flag} ${example}`,
+    );
+  }
+}
+
 /** --record-max-size in bytes; it rotates an NDJSON --record file and nothing else. */
 function recordMaxBytesOf(flags: PlatformFlags): number | undefined {
   const recordMaxBytes =
@@ -360,6 +382,7 @@ export async function runPlatform(
   const flags = resolveForCommand(ctx, platformOptions, given);
   const out = createOutput(ctx, { json: flags.json, quiet: flags.quiet });
   const chats = chatLimitsOf(flags);
+  checkChannelAddress(flags);
   // before anything starts: a plan that cannot be used is an input error (exit 2)
   const faults = await buildFaultPlan(ctx, flags);
   const clock = createClock({ timeScale: flags.timeScale });
