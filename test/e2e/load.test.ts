@@ -204,6 +204,22 @@ describe('svc-cli load (built CLI)', () => {
       'fast',
     ]);
     expect(badRate.code).toBe(2);
+    // a run that plans no request would pass having tested nothing
+    const nothing = await runCli([
+      'load',
+      'integrator',
+      '--url',
+      'http://127.0.0.1:9',
+      '--rate',
+      '10/m',
+      '--duration',
+      '1s',
+    ]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain(
+      'Could not run load integrator: --rate 10/m for --duration 1s plans no request.',
+    );
+    expect(nothing.stderr).toContain('at least one interval (6s), or --count');
     expect(badRate.stderr).toContain('Could not read --rate "fast"');
     const out = await runCli([
       'load',

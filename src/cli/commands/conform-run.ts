@@ -215,6 +215,13 @@ export function fuzzSettingsOf(
   }
   const timeLimitMs =
     flags.fuzzTime === undefined ? undefined : parseDuration(flags.fuzzTime, '--fuzz-time');
+  // no time to generate a case in: the fuzz run would pass having tried nothing
+  if (timeLimitMs === 0)
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      `Could not use --fuzz-time ${flags.fuzzTime ?? ''}: it leaves no time to generate a case.`,
+      'Example: --fuzz-time 30s',
+    );
   return {
     runs: flags.fuzz ?? 1_000_000_000,
     cwd: ctx.cwd,

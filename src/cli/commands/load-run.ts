@@ -11,6 +11,7 @@ import { exportLocust } from '../../load/export-locust.js';
 import { resolveMix } from '../../load/mix.js';
 import { runLoad, type LoadSummary } from '../../load/run.js';
 import { parseDuration, parseRate, parseRatio, parseThreshold } from '../../load/spec.js';
+import { plannedArrivals } from '../../load/schedule.js';
 import {
   createLoadTarget,
   LOAD_ROLES,
@@ -142,6 +143,15 @@ export async function runLoadCommand(
       : { count }),
     ...(flags.rampUp === undefined ? {} : { rampUpMs: parseDuration(flags.rampUp, '--ramp-up') }),
   };
+  if (plannedArrivals(workload) === 0) {
+    // a run that plans nothing would pass with nothing tested
+    const every = 1000 / rate;
+    throw inputError(
+      'SVC_E_FLAG',
+      `Could not run load ${role}: --rate ${flags.rate} for --duration ${flags.duration} plans no request.`,
+      `Give a duration of at least one interval (${every >= 1000 ? `${Number((every / 1000).toFixed(3))}s` : `${Math.ceil(every)}ms`}), or --count.`,
+    );
+  }
   const thresholds = flags.threshold.map(parseThreshold);
   const invalidShare = flags.invalid === undefined ? 0 : parseRatio(flags.invalid, '--invalid');
   const maxInFlight = flags.maxInFlight;

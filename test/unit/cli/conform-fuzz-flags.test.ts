@@ -30,6 +30,10 @@ describe('conform --fuzz flags', () => {
     expect(() => fuzzSettingsOf({ cwd: '/w' } as never, flagsOf({ fuzzPath: '1' }), none)).toThrow(
       'Could not use --fuzz-path: it replays generated traffic, and no --fuzz is given.',
     );
+    // no time for a case: it would pass having tried nothing
+    expect(() => fuzzSettingsOf({ cwd: '/w' } as never, flagsOf({ fuzzTime: '0s' }), none)).toThrow(
+      'Could not use --fuzz-time 0s: it leaves no time to generate a case.',
+    );
   });
 
   it('turns the flags into the runner settings, --fuzz-time alone running as many as fit', () => {
