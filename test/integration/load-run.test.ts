@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadJunit } from '../../src/cli/render/load.js';
+import { loadSection } from '../../src/cli/render/load-report.js';
 import { createClock } from '../../src/clock.js';
 import type { FaultPlan } from '../../src/faults/index.js';
 import { DEFAULT_MIX } from '../../src/load/mix.js';
@@ -132,6 +134,15 @@ describe('runLoad against listen', () => {
     expect(summary.stopped).toBe('interrupted');
     expect(summary.states.interrupted).toBe(summary.sent);
     expect(summary.accounted).toBe(true);
+    // a run cut short is no pass: a failed JUnit case, a broken line on the HTML page
+    const junit = loadJunit(summary);
+    expect(junit).toMatch(/<testsuite [^>]*failures="1"/);
+    expect(junit).toContain(
+      `stopped (interrupted) after sending ${summary.sent} of 1000000 planned`,
+    );
+    const section = loadSection(summary);
+    expect(section).toContain('<b>cut short</b>: stopped (interrupted) after sending');
+    expect(section).toContain('<span class="badge bad">1 broken</span>');
   });
 
   it.each(['bot', 'hooks'] as const)('%s: the same accounting', async (role) => {

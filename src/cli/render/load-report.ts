@@ -10,6 +10,7 @@ import type { LoadSummary } from '../../load/run.js';
 import type { LoadTraceFigures } from '../../load/trace.js';
 import { formatMs, formatThresholdValue } from '../../load/spec.js';
 import { htmlText as esc, reportEnd, reportHead } from '../../trace/html.js';
+import { cutShort } from './load.js';
 
 const PERCENTILES = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'] as const;
 
@@ -39,6 +40,10 @@ export function loadSection(summary: LoadSummary): string {
       : [
           '<li class="violation"><b>accounting</b>: the final states do not add up to the payloads sent</li>',
         ]),
+    // a run cut short is no pass, whatever its figures so far say
+    ...(summary.stopped === undefined
+      ? []
+      : [`<li class="violation"><b>cut short</b>: ${esc(cutShort(summary))}</li>`]),
   ];
   const held = summary.thresholds
     .filter((t) => t.ok)

@@ -125,5 +125,17 @@ export function loadJunit(summary: LoadSummary): string {
         `measured ${formatThresholdValue(t.threshold.metric, t.actual)}`,
       ),
     ),
+    // a run cut short is no pass (docs/ci.md), whatever its figures so far say
+    ...(summary.stopped === undefined
+      ? []
+      : [testcase('the run finished its plan', false, cutShort(summary))]),
   ]);
+}
+
+/**
+ * What a run that stopped before its plan did of it.
+ * @example cutShort(summary) // 'stopped (interrupted) after sending 480 of 2000 planned'
+ */
+export function cutShort(summary: LoadSummary): string {
+  return `stopped (${summary.stopped ?? ''}) after sending ${summary.sent} of ${summary.planned} planned`;
 }
