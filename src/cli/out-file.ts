@@ -1,8 +1,9 @@
 /**
- * `--out <file>` is checked before a run: a report that cannot be written is said
- * at once, not after minutes of work, and `--out` is never silently ignored.
+ * `--out <file>` (and the other files a run writes: `--record`, `--report`) is checked before
+ * a run: a file that cannot be written is said at once, not after minutes of work, and
+ * `--out` is never silently ignored.
  */
-import { existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { inputError } from '../errors.js';
 
@@ -28,16 +29,44 @@ export function checkOutFile(options: {
       `Write a file with --reporter junit or --reporter json: svc-cli ${command} --reporter junit --out ${out}`,
     );
   }
-  const path = resolve(options.cwd, out);
+  checkWritableFile({ cwd: options.cwd, file: out, flag });
+}
+
+/**
+ * Throws an input error when the file a flag names (`--out`, `--record`, `--report`) cannot be
+ * written: its folder is missing or not a folder, or the name is a folder.
+ * @example checkWritableFile({ cwd, file: flags.record, flag: '--record' });
+ */
+export function checkWritableFile(options: {
+  cwd: string;
+  file: string | undefined;
+  flag: string;
+}): void {
+  const { file, flag } = options;
+  if (file === undefined) return;
+  const path = resolve(options.cwd, file);
   const folder = dirname(path);
   if (!existsSync(folder) || !statSync(folder).isDirectory()) {
     throw inputError(
       'SVC_E_FLAG',
-      `Could not use ${flag} ${out}: the folder ${dirname(out)} does not exist.`,
+      `Could not use ${flag} ${file}: the folder ${dirname(file)} does not exist.`,
       'Create the folder first, or name a file in an existing one.',
     );
   }
   if (existsSync(path) && statSync(path).isDirectory()) {
-    throw inputError('SVC_E_FLAG', `Could not use ${flag} ${out}: it is a folder.`, 'Name a file.');
+    throw inputError(
+      'SVC_E_FLAG',
+      `Could not use ${flag} ${file}: it is a folder.`,
+      'Name a file.',
+    );
+  }
+  try {
+    accessSync(existsSync(path) ? path : folder, constants.W_OK);
+  } catch {
+    throw inputError(
+      'SVC_E_FLAG',
+      `Could not use ${flag} ${file}: ${existsSync(path) ? 'the file' : `the folder ${dirname(file)}`} is not writable.`,
+      'Name a file in a folder you may write.',
+    );
   }
 }

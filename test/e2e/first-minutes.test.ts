@@ -14,7 +14,7 @@ import { startCliServer } from '../helpers/cli-server.js';
 import { freePort } from '../helpers/free-port.js';
 import { bin, repoRoot, runCli } from '../helpers/run-cli.js';
 
-describe('--out is checked before the run', () => {
+describe('--out, --record and --report are checked before the run', () => {
   it.each([
     ['replay', ['replay', '--reporter', 'junit', '--out', '/nonexistent/dir/r.xml']],
     [
@@ -35,6 +35,29 @@ describe('--out is checked before the run', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       'Could not use --out /nonexistent/dir/r.xml: the folder /nonexistent/dir does not exist.',
+    );
+    expect(r.stdout).toBe('');
+  });
+
+  it.each([
+    ['replay --record', ['replay', 'fixtures/conversations/text-both-ways.json'], '--record'],
+    ['replay --report', ['replay', 'fixtures/conversations/text-both-ways.json'], '--report'],
+    [
+      'conform platform --record',
+      ['conform', 'platform', '--channel-url', 'http://127.0.0.1:9/s/c'],
+      '--record',
+    ],
+    [
+      'conform platform --report',
+      ['conform', 'platform', '--channel-url', 'http://127.0.0.1:9/s/c'],
+      '--report',
+    ],
+    ['load --report', ['load', 'hooks', '--url', 'http://127.0.0.1:9'], '--report'],
+  ])('%s into a missing folder is exit 2 at once, nothing run', async (_name, args, flag) => {
+    const r = await runCli([...args, flag, '/nonexistent/dir/r.x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `error [SVC_E_FLAG] Could not use ${flag} /nonexistent/dir/r.x: the folder /nonexistent/dir does not exist.`,
     );
     expect(r.stdout).toBe('');
   });

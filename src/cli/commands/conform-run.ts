@@ -28,7 +28,7 @@ import { formatConversation, formatStep } from '../render/reporters/pretty.js';
 import { formatWrongPeer } from '../render/wrong-peer.js';
 import { toJunit, type JunitResult } from '../render/reporters/junit.js';
 import { reportRunOf, unfinished } from '../render/run-entries.js';
-import { checkOutFile } from '../out-file.js';
+import { checkOutFile, checkWritableFile } from '../out-file.js';
 import { redactChannelUrl } from './config-run.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
@@ -474,6 +474,9 @@ function recordingOf(
   ctx: CliContext,
   flags: ConformOptions,
 ): { file: string; scratch?: string } | undefined {
+  // a file that cannot be written is said now, not after the suite ran
+  checkWritableFile({ cwd: ctx.cwd, file: flags.record, flag: '--record' });
+  checkWritableFile({ cwd: ctx.cwd, file: flags.report, flag: '--report' });
   if (flags.record !== undefined) return { file: resolve(ctx.cwd, flags.record) };
   if (flags.report === undefined) return undefined;
   const scratch = mkdtempSync(join(tmpdir(), 'svc-report-'));

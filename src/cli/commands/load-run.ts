@@ -21,7 +21,7 @@ import {
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { loadOptions } from './load-options.js';
 import { redactChannelUrl } from './config-run.js';
-import { checkOutFile } from '../out-file.js';
+import { checkOutFile, checkWritableFile } from '../out-file.js';
 import { createOutput, type Output } from '../render/output.js';
 import {
   formatLoadProgress,
@@ -131,6 +131,7 @@ export async function runLoadCommand(
       reporter: globals.json ? 'json' : flags.reporter,
       command: `load ${role}`,
     });
+    checkWritableFile({ cwd: ctx.cwd, file: flags.report, flag: '--report' });
   }
   const timeScale = globals.timeScale;
   const clock = createClock({ timeScale });

@@ -17,7 +17,7 @@ import type { ConversationResult, ReplayPeers } from '../../conversation/runner.
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
 import { toJunit, type JunitResult } from '../render/reporters/junit.js';
 import { reportRunOf, unfinished } from '../render/run-entries.js';
-import { checkOutFile } from '../out-file.js';
+import { checkOutFile, checkWritableFile } from '../out-file.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { checkInvariantNames } from '../../trace/invariants.js';
@@ -173,6 +173,9 @@ async function planReplay(
   const peers = peersOf(flags);
   const runId = runIdOf(flags, peers);
   checkRecordFlag(flags);
+  // a file that cannot be written is said now, not as a failure of every conversation
+  checkWritableFile({ cwd: ctx.cwd, file: flags.record, flag: '--record' });
+  checkWritableFile({ cwd: ctx.cwd, file: flags.report, flag: '--report' });
   const disabled = checkInvariantNames(flags.invariant ?? []);
   const { scratch, recordFile } = recordingOf(ctx, flags);
   const settings = await profileSettingsOf(ctx, flags, peers);
