@@ -100,6 +100,26 @@ describe('svc-cli replay', () => {
     expect(lines.map((l) => l.type)).toEqual(['conversation', 'summary']);
   });
 
+  it('--reporter json --out writes the lines stdout would: the conversations, then summary', async () => {
+    const file = writeBrokenConversation();
+    const paths = [file, 'fixtures/conversations/text-both-ways.json'];
+    const out = join(mkdtempSync(join(tmpdir(), 'svc-replay-')), 'r.ndjson');
+    const written = await run(['replay', ...paths, '--reporter', 'json', '--out', out]);
+    const printed = await run(['replay', ...paths, '--reporter', 'json']);
+    expect(written.code).toBe(1);
+    expect(written.stdout).toBe('');
+    const lines = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; name?: string });
+    const inFile = lines(readFileSync(out, 'utf8'));
+    expect(inFile.map((l) => [l.type, l.name])).toEqual(
+      lines(printed.stdout).map((l) => [l.type, l.name]),
+    );
+    expect(inFile.at(-1)).toEqual({ type: 'summary', passed: 1, failed: 1, skipped: 0, total: 2 });
+  });
+
   it('exits 2 for a missing path, an unknown version and a bad step', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-replay-'));
     const missing = await run(['replay', join(dir, 'nope')]);

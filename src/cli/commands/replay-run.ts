@@ -348,38 +348,45 @@ async function reportResults(
       `--bail: ${notRun} of ${plural(runs.total, 'conversation')} not run after the failure`,
     );
   }
-  if (reporter === 'json' && !flags.out)
-    out.event({
-      type: 'summary',
-      passed: results.length - failed - skipped,
-      failed,
-      skipped,
-      total: results.length,
-      ...(notRun > 0 ? { notRun } : {}),
-    });
+  const summary = {
+    type: 'summary',
+    passed: results.length - failed - skipped,
+    failed,
+    skipped,
+    total: results.length,
+    ...(notRun > 0 ? { notRun } : {}),
+  };
+  if (reporter === 'json' && !flags.out) out.event(summary);
   writeReport(
     ctx,
     plan,
     out,
     results,
     `${results.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`,
+    summary,
   );
 }
 
-/** The JUnit or JSON report of `results`, to --out (with `counts` on stderr) or stdout. */
+/**
+ * The JUnit or JSON report of `results`, to --out (with `counts` on stderr) or stdout. The JSON
+ * file holds the lines stdout would: the conversations, then `summary` when the run has one.
+ */
 function writeReport(
   ctx: CliContext,
   plan: ReplayPlan,
   out: Output,
   results: readonly JunitResult[],
   counts: string,
+  summary?: Readonly<Record<string, unknown>>,
 ): void {
   const { flags, reporter } = plan;
   const report =
     reporter === 'junit'
       ? toJunit('svc-cli replay', results)
       : reporter === 'json'
-        ? results.map((r) => JSON.stringify({ type: 'conversation', ...r })).join('\n') + '\n'
+        ? [...results.map((r) => ({ type: 'conversation', ...r })), ...(summary ? [summary] : [])]
+            .map((line) => `${JSON.stringify(line)}\n`)
+            .join('')
         : undefined;
   if (report === undefined) return;
   if (flags.out) {
