@@ -36,13 +36,21 @@ export async function assertReachable(
 ): Promise<void> {
   const { wallTimeoutMs = 5000, action = 'run the conformance suite', waitMs = 0 } = options;
   const parsed = new URL(url);
+  const started = performance.now();
   const reason = await reach(parsed, wallTimeoutMs, waitMs, options.signal);
   if (reason !== undefined) {
     // the path is kept (the URL as given), but not a channel URL's: its random string is a
     // secret (spec 5.1)
+    const where = `${who} at ${parsed.origin}${parsed.pathname === '/' || ['the platform', 'the channel'].includes(who) ? '' : parsed.pathname}`;
+    // a signal ended the wait: it did not last --wait, and the run stops for the signal
+    if (options.signal?.aborted)
+      throw new SvcError(
+        'SVC_E_PEER_UNREACHABLE',
+        `Could not ${action}: interrupted while waiting for ${where} (${reason} until then, ${formatWait(performance.now() - started)} in).`,
+      );
     throw new SvcError(
       'SVC_E_PEER_UNREACHABLE',
-      `Could not ${action}: ${who} at ${parsed.origin}${parsed.pathname === '/' || ['the platform', 'the channel'].includes(who) ? '' : parsed.pathname} is unreachable (${reason}${waitMs > 0 ? `, still after ${formatWait(waitMs)}` : ''}).`,
+      `Could not ${action}: ${where} is unreachable (${reason}${waitMs > 0 ? `, still after ${formatWait(waitMs)}` : ''}).`,
       // every command that probes takes --wait
       waitMs === 0
         ? `Start the service first, and check the URL and port; ${WAIT_HINT}`
@@ -52,7 +60,8 @@ export async function assertReachable(
   if (parsed.protocol === 'https:') await assertTrusted(parsed, who, wallTimeoutMs, action);
 }
 
-const formatWait = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${ms / 1000} s`);
+const formatWait = (ms: number): string =>
+  ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
 
 /** How often `reach` tries again, in wall ms. */
 const RETRY_MS = 100;

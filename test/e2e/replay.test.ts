@@ -1,4 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { StepResult } from '../../src/conversation/runner.js';
 import { startedAfter } from '../helpers/cli-server.js';
 import { freePort } from '../helpers/free-port.js';
-import { runCli } from '../helpers/run-cli.js';
+import { bin, repoRoot, runCli } from '../helpers/run-cli.js';
 
 const run = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
@@ -247,6 +249,58 @@ describe('replay --wait', () => {
     const none = await runCli(['replay', fixture, '--wait', '1s']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('Could not use --wait: it waits for a real peer');
+  });
+});
+
+describe('replay --wait cut short by Ctrl-C', () => {
+  it('says it was interrupted, not unreachable, and writes --out and --report (exit 130)', async () => {
+    // the integrator accepts at once; the hook receiver never comes, so replay waits for it
+    // once the integrator's probe has connected: that connection is when to press Ctrl-C
+    const integrator = createServer((_req, res) => res.end());
+    await new Promise<void>((done) => integrator.listen(0, '127.0.0.1', done));
+    const { port } = integrator.address() as AddressInfo;
+    const hookUrl = `http://127.0.0.1:${await freePort()}/hooks`;
+    const folder = mkdtempSync(join(tmpdir(), 'svc-replay-wait-'));
+    const [xml, html] = [join(folder, 'w.xml'), join(folder, 'w.html')];
+    const replay = spawn(
+      process.execPath,
+      [
+        bin,
+        'replay',
+        'fixtures/conversations/text-both-ways.json',
+        '--integrator-url',
+        `http://127.0.0.1:${port}/agent-messages`,
+        '--hook-url',
+        hookUrl,
+        '--wait',
+        '60s',
+        '--reporter',
+        'junit',
+        '--out',
+        xml,
+        '--report',
+        html,
+      ],
+      { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    replay.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    replay.stdout.resume();
+    const exited = new Promise<number | null>((done) => replay.once('close', done));
+    integrator.once('connection', () => replay.kill('SIGINT'));
+    try {
+      expect(await exited, stderr).toBe(130);
+    } finally {
+      integrator.close();
+    }
+    expect(stderr).not.toContain('unreachable');
+    expect(stderr).toContain(
+      `interrupted while waiting for the hook receiver at ${hookUrl} (--wait): 0 of 1 conversation finished`,
+    );
+    const junit = readFileSync(xml, 'utf8');
+    expect(junit).toContain('<testcase name="text both ways"');
+    expect(junit).toContain('<error message="interrupted before it finished" type="Interrupted"/>');
+    expect(readFileSync(html, 'utf8')).toContain('interrupted before it finished');
   });
 });
 

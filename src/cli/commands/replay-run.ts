@@ -207,19 +207,26 @@ function waitOf(flags: ReplayFlags, peers: ReplayPeers): number | undefined {
 
 /**
  * --wait: each real peer accepts connections before the first conversation, or the run ends
- * naming the one that did not (exit 3), as conform does.
+ * naming the one that did not (exit 3), as conform does. A signal during the wait ends it:
+ * the peer it was waiting for comes back, and the run reports itself interrupted.
  */
-async function awaitPeers(ctx: CliContext, plan: ReplayPlan): Promise<void> {
-  if (plan.waitMs === undefined) return;
+async function awaitPeers(ctx: CliContext, plan: ReplayPlan): Promise<string | undefined> {
+  if (plan.waitMs === undefined) return undefined;
   for (const [key, who] of Object.entries(PEER_NAMES)) {
     const url = plan.peers[key as keyof typeof PEER_NAMES];
-    if (url !== undefined)
+    if (url === undefined) continue;
+    try {
       await assertReachable(url, who, {
         waitMs: plan.waitMs,
         action: 'replay',
         signal: ctx.signal,
       });
+    } catch (error) {
+      if (ctx.signal.aborted) return `${who} at ${url}`;
+      throw error;
+    }
   }
+  return undefined;
 }
 
 /**
@@ -470,7 +477,15 @@ export async function runReplay(
   const plan = await planReplay(ctx, flags, reporter);
   const { every, loaded } = await loadConversations(ctx, plan, out, paths);
   if (loaded.length === 0) return EXIT_CODES.input;
-  await awaitPeers(ctx, plan);
+  const waitingFor = await awaitPeers(ctx, plan);
+  if (waitingFor !== undefined) {
+    // no conversation started: each one is reported interrupted, as a run cut short later is
+    out.note(
+      `interrupted while waiting for ${waitingFor} (--wait): 0 of ${plural(loaded.length, 'conversation')} finished`,
+    );
+    await reportInterrupted(ctx, plan, out, [], loaded);
+    return EXIT_CODES.sigint;
+  }
   await warnOfTimeScale(plan, out);
   const startedAt = performance.now();
   const { outcome, done } = await playConversations(ctx, plan, out, loaded);
