@@ -182,6 +182,23 @@ describe('svc-cli replay', () => {
     expect(ndjson(jsonMany.stdout)).toEqual(ndjson(jsonOne.stdout));
   });
 
+  it('draws the --report page in input order at the default concurrency, as it prints', async () => {
+    // the slow one starts first (it stalls on the clock) and ends last
+    const names = ['text-both-ways', 'typing-both-ways', 'slow-integrator', 'bot-text'];
+    const html = join(mkdtempSync(join(tmpdir(), 'svc-replay-')), 'r.html');
+    const { code, stdout } = await run([
+      'replay',
+      ...names.map((n) => `fixtures/conversations/${n}.json`),
+      '--report',
+      html,
+    ]);
+    expect(code).toBe(0);
+    const printed = stdout.split('\n').flatMap((l) => /^✓ (.+?) {2}\(/.exec(l)?.[1] ?? []);
+    const drawn = [...readFileSync(html, 'utf8').matchAll(/<h2>(.+?) · chat \d/g)].map((m) => m[1]);
+    expect(printed).toHaveLength(4);
+    expect(drawn).toEqual(printed);
+  });
+
   it('with --bail at any concurrency, stops at the first failing conversation in input order', async () => {
     const broken = writeBrokenConversation();
     // the slow one ends last; the passing ones after the broken one must not be reported

@@ -454,6 +454,8 @@ async function writeReplayHtml(
       title: 'svc-cli replay',
       disabled: plan.disabled,
       names,
+      // input order, as the terminal shows them (they append to the journal as they go)
+      order: results.flatMap((r) => (r.run === undefined ? [] : [r.run])),
       runs: results.map(reportRunOf),
     });
     out.note(

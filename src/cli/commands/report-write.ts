@@ -1,7 +1,7 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { SvcError, systemReason } from '../../errors.js';
 import { checkConversation } from '../../trace/invariants.js';
-import { readTrace } from '../../trace/read.js';
+import { readTrace, type TracedConversation } from '../../trace/read.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import {
   briefNote,
@@ -30,6 +30,12 @@ export interface HtmlReportOptions {
   chat?: number;
   /** a conversation's name by its journal run (replay knows them) */
   names?: ReadonlyMap<string, string>;
+  /**
+   * the runs in the order their conversations are drawn (replay: input order; conversations
+   * run at once append to the journal as they go). Their conversations are held until the
+   * recording is read; those of other runs are drawn as they are read.
+   */
+  order?: readonly string[];
   /** a mutation run: a section per mutant before the conversations, its figures in the summary */
   mutation?: MutationFigures & { results: readonly MutantRow[] };
   /** HTML written after the page's head, before the conversations (`load --report`'s run) */
@@ -73,7 +79,8 @@ const DEFAULT_BUDGET: DrawBudget = { rowsPerConversation: 200, rows: 10_000, lis
 
 /**
  * Streams a recording into the HTML report: the head, a section per conversation as the
- * reader hands it out, the summary. The file is written as it goes (bounded memory).
+ * reader hands it out (those of `order`'s runs held, then drawn in its order), the summary.
+ * The file is written as it goes (bounded memory, but for the held conversations).
  * @example await writeHtmlReport({ recording, out, shownOut: 'report.html', title: 'replay' });
  */
 export async function writeHtmlReport(options: HtmlReportOptions): Promise<ReportSummary> {
@@ -125,32 +132,37 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     let listed = 0;
     const read = { records: 0, skipped: 0 };
     const seen = new Set<string>();
+    const rank = new Map((options.order ?? []).map((run, index) => [run, index]));
+    const held: TracedConversation[] = [];
+    const draw = (c: TracedConversation): void => {
+      const violations = checkConversation(c, { disabled: options.disabled ?? [] });
+      summary.conversations++;
+      summary.exchanges += c.spans.length;
+      summary.violations += violations.length;
+      seen.add(c.run);
+      const name = options.names?.get(c.run);
+      if (violations.length === 0 && drawnRows >= budget.rows) {
+        if (listed === 0) writeSync(fd, briefNote(drawn));
+        if (listed++ < budget.listed) writeSync(fd, reportBrief(c, name));
+        return;
+      }
+      // past the first screens, the browser lays a section out once it is scrolled near
+      const lazy = drawnRows >= EAGER_ROWS;
+      drawn++;
+      drawnRows += Math.min(c.spans.length, budget.rowsPerConversation);
+      writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation, lazy));
+    };
     for (const file of files) {
       const { records, skipped } = await readTrace({
         file,
         ...(options.chat === undefined ? {} : { chat: options.chat }),
-        onConversation(c) {
-          const violations = checkConversation(c, { disabled: options.disabled ?? [] });
-          summary.conversations++;
-          summary.exchanges += c.spans.length;
-          summary.violations += violations.length;
-          seen.add(c.run);
-          const name = options.names?.get(c.run);
-          if (violations.length === 0 && drawnRows >= budget.rows) {
-            if (listed === 0) writeSync(fd, briefNote(drawn));
-            if (listed++ < budget.listed) writeSync(fd, reportBrief(c, name));
-            return;
-          }
-          // past the first screens, the browser lays a section out once it is scrolled near
-          const lazy = drawnRows >= EAGER_ROWS;
-          drawn++;
-          drawnRows += Math.min(c.spans.length, budget.rowsPerConversation);
-          writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation, lazy));
-        },
+        onConversation: (c) => (rank.has(c.run) ? void held.push(c) : draw(c)),
       });
       read.records += records;
       read.skipped += skipped;
     }
+    // a stable sort: a run's chats stay in the order they were read
+    held.sort((a, b) => (rank.get(a.run) ?? 0) - (rank.get(b.run) ?? 0)).forEach(draw);
     assertJournal(files.join(', '), read);
     if (options.requireRecords !== undefined) {
       try {
