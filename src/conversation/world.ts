@@ -75,6 +75,8 @@ export interface WorldOptions extends ReplayPeers {
    * `replay --record`, read by `svc-cli trace`
    */
   recordFile?: string;
+  /** the run id of its records in `recordFile` (default a new one) */
+  journalRun?: string;
   /** what the embedded platform follows beyond the spec (`--profile`; default the spec's) */
   settings?: SimulatorSettings;
   /** a simulator mutant for the embedded platform (default SVC_MUTANT; src/platform/mutants.ts) */
@@ -351,7 +353,9 @@ function worldJournal(
   observations: Observation[],
   clock: Clock,
 ) {
-  const base = options.recordFile ? createJournal({ file: options.recordFile }) : undefined;
+  const base = options.recordFile
+    ? createJournal({ file: options.recordFile, ...compact({ run: options.journalRun }) })
+    : undefined;
   return realParties.size > 0
     ? tapOutgoing(base ?? createJournal(), realParties, ({ party, value }) =>
         observations.push({ party, value, consumed: false, at: clock.now() }),

@@ -1,5 +1,6 @@
 export {
   createJournal,
+  newRunId,
   createRedactor,
   type Journal,
   type JournalOptions,

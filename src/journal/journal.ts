@@ -33,6 +33,11 @@ export interface JournalOptions {
   /** append NDJSON here (or HAR 1.2 when the name ends in .har) */
   file?: string;
   /**
+   * the run id its records carry (default a new one, `newRunId()`): a caller that names runs
+   * before they record (replay's report, for a conversation a signal cuts short) gives it
+   */
+  run?: string;
+  /**
    * how many recent records `entries()` gives, for the control API and reports (default
    * 1,000, the control API's page size). Without a file they are kept in memory; with an
    * NDJSON file (`--record`) they are read back from its tail, which holds every record.
@@ -92,8 +97,11 @@ export interface Journal {
 let runPrefix: string | undefined;
 let runCount = 0;
 
-/** A run id unique across processes (random) and within one (counted): 12+ hex digits. */
-function nextRunId(): string {
+/**
+ * A run id unique across processes (random) and within one (counted): 12+ hex digits.
+ * @example createJournal({ file, run: newRunId() })
+ */
+export function newRunId(): string {
   runPrefix ??= randomBytes(4).toString('hex');
   runCount++;
   return `${runPrefix}${runCount.toString(16).padStart(4, '0')}`;
@@ -112,7 +120,7 @@ function nextRunId(): string {
  */
 export function createJournal(options: JournalOptions = {}): Journal {
   const keep = Math.max(0, Math.floor(options.keep ?? 1_000)) || 0;
-  const run = nextRunId();
+  const run = options.run ?? newRunId();
   const file = createRecordFile(options, (status) => options.onStop?.(status));
   const encode = createEncoder(run, options);
   /**

@@ -321,6 +321,44 @@ describe('replay --wait cut short by Ctrl-C', () => {
   });
 });
 
+describe('replay --report cut short by Ctrl-C', () => {
+  it('draws the conversation under way under its fixture name', async () => {
+    // an integrator that never answers: Ctrl-C when the agent message reaches it, with the
+    // customer's message recorded
+    const integrator = createServer(() => undefined);
+    await new Promise<void>((done) => integrator.listen(0, '127.0.0.1', done));
+    const { port } = integrator.address() as AddressInfo;
+    const html = join(mkdtempSync(join(tmpdir(), 'svc-replay-cut-')), 'r.html');
+    const replay = spawn(
+      process.execPath,
+      [
+        bin,
+        'replay',
+        'fixtures/conversations/text-both-ways.json',
+        '--integrator-url',
+        `http://127.0.0.1:${port}/agent-messages`,
+        '--report',
+        html,
+      ],
+      { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    replay.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    replay.stdout.resume();
+    const exited = new Promise<number | null>((done) => replay.once('close', done));
+    integrator.once('request', () => replay.kill('SIGINT'));
+    try {
+      expect(await exited, stderr).toBe(130);
+    } finally {
+      integrator.closeAllConnections();
+      integrator.close();
+    }
+    const headings = [...readFileSync(html, 'utf8').matchAll(/<h2>([^<]*)/g)].map((m) => m[1]);
+    expect(headings).toHaveLength(1);
+    expect(headings[0]).toMatch(/^text both ways · chat \d+ /);
+  });
+});
+
 describe('record to-fixture on a recording --record appended to twice', () => {
   it('says it holds two runs and converts both; --run converts one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-runs-'));

@@ -25,6 +25,7 @@ import { resolveMutant } from '../../platform/mutants.js';
 import { compact } from '../../compact.js';
 import { assertReachable } from '../../http/reach.js';
 import { parseDuration } from '../../load/spec.js';
+import { newRunId } from '../../journal/index.js';
 
 const DEFAULT_PATH = 'fixtures/conversations';
 
@@ -87,6 +88,17 @@ const relativeOrAbsolute = (cwd: string, path: string): string => {
 
 type Output = ReturnType<typeof createOutput>;
 type Loaded = Awaited<ReturnType<typeof loadEveryConversation>>['loaded'];
+/**
+ * A conversation to run, with the run id its exchanges carry in the --record journal (named
+ * before it runs: the report draws one a signal cuts short under its fixture's name too).
+ */
+type Named = Loaded[number] & { journalRun?: string };
+
+/** Each conversation with its journal run when the run records (--record, --report). */
+const namedRuns = (plan: ReplayPlan, loaded: Loaded): Named[] =>
+  plan.recordFile === undefined
+    ? loaded
+    : loaded.map((item) => ({ ...item, journalRun: newRunId() }));
 
 /** What the flags make of a run before any conversation loads, each checked once. */
 interface ReplayPlan {
@@ -282,7 +294,7 @@ async function playConversations(
   ctx: CliContext,
   plan: ReplayPlan,
   out: Output,
-  loaded: Loaded,
+  loaded: readonly Named[],
 ): Promise<{ outcome: ConversationResult[] | 'interrupted'; done: ConversationResult[] }> {
   const { flags, reporter, peers, runId, disabled, recordFile, settings } = plan;
   // Results come in input order (each conversation's block printed when its turn comes),
@@ -303,13 +315,13 @@ async function playConversations(
   };
   announce();
   const running = replayAll(
-    loaded.map(({ file, conversation }, index) => ({
+    loaded.map(({ file, conversation, journalRun }, index) => ({
       conversation,
       file,
       ...(runId === undefined ? {} : { runId: runId + index }),
       ...peers,
       timeScale: flags.timeScale,
-      ...compact({ seed: flags.seed, recordFile, mutant: flags.mutant }),
+      ...compact({ seed: flags.seed, recordFile, journalRun, mutant: flags.mutant }),
       ...(disabled.length > 0 ? { invariants: { disabled } } : {}),
       ...(settings ? { settings } : {}),
     })),
@@ -413,7 +425,7 @@ async function reportInterrupted(
   plan: ReplayPlan,
   out: Output,
   done: readonly ConversationResult[],
-  loaded: Loaded,
+  loaded: readonly Named[],
 ): Promise<void> {
   const cut = loaded
     .slice(done.length)
@@ -429,20 +441,24 @@ async function reportInterrupted(
     [...done, ...cut],
     `${done.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}, ${cut.length} interrupted`,
   );
-  await writeReplayHtml(ctx, plan, out, [...done, ...cut]);
+  await writeReplayHtml(ctx, plan, out, [...done, ...cut], loaded);
 }
 
-/** --report: the HTML page of what the conversations recorded, named by their runs. */
+/**
+ * --report: the HTML page of what the conversations recorded, each under its fixture's name
+ * (by its journal run, one cut short too) and in input order.
+ */
 async function writeReplayHtml(
   ctx: CliContext,
   plan: ReplayPlan,
   out: Output,
   results: readonly JunitResult[],
+  loaded: readonly Named[],
 ): Promise<void> {
   const { flags, recordFile, scratch } = plan;
   if (flags.report === undefined || recordFile === undefined) return;
-  const names = new Map(
-    results.flatMap((r) => (r.run === undefined ? [] : [[r.run, r.name] as const])),
+  const runs = loaded.flatMap(({ journalRun, conversation }) =>
+    journalRun === undefined ? [] : [[journalRun, conversation.name] as const],
   );
   try {
     const { writeHtmlReport } = await import('./report-write.js');
@@ -453,9 +469,9 @@ async function writeReplayHtml(
       shownOut: flags.report,
       title: 'svc-cli replay',
       disabled: plan.disabled,
-      names,
+      names: new Map(runs),
       // input order, as the terminal shows them (they append to the journal as they go)
-      order: results.flatMap((r) => (r.run === undefined ? [] : [r.run])),
+      order: runs.map(([run]) => run),
       runs: results.map(reportRunOf),
     });
     out.note(
@@ -477,8 +493,9 @@ export async function runReplay(
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: 'replay' });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
   const plan = await planReplay(ctx, flags, reporter);
-  const { every, loaded } = await loadConversations(ctx, plan, out, paths);
-  if (loaded.length === 0) return EXIT_CODES.input;
+  const { every, loaded: read } = await loadConversations(ctx, plan, out, paths);
+  if (read.length === 0) return EXIT_CODES.input;
+  const loaded = namedRuns(plan, read);
   const waitingFor = await awaitPeers(ctx, plan);
   if (waitingFor !== undefined) {
     // no conversation started: each one is reported interrupted, as a run cut short later is
@@ -499,7 +516,7 @@ export async function runReplay(
     return EXIT_CODES.sigint;
   }
   await reportResults(ctx, plan, out, outcome, { total: loaded.length, startedAt });
-  await writeReplayHtml(ctx, plan, out, outcome);
+  await writeReplayHtml(ctx, plan, out, outcome, loaded);
   if (every.failures.length > 0) {
     out.note(
       `${plural(every.failures.length, 'conversation file')} could not be loaded (see above)`,
