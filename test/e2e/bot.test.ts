@@ -1,9 +1,12 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { customerText, postTo } from '../helpers/bot.js';
 import { freePort } from '../helpers/free-port.js';
+import { repoRoot, runCli } from '../helpers/run-cli.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- NDJSON lines are read freely in tests */
 const BIN = fileURLToPath(new URL('../../bin/svc-cli.js', import.meta.url));
@@ -160,5 +163,21 @@ describe('e2e: platform + bot-sim, spawned', () => {
     bot.child.kill('SIGINT');
     expect(await platform.exit).toBe(130);
     expect(await bot.exit).toBe(130);
+  });
+});
+
+describe('e2e: bot-sim --script with a typo', () => {
+  it('a rule key "mach" for "match" is exit 2 naming the file, the key path and "match"', async () => {
+    const shop = readFileSync(`${repoRoot}/fixtures/bots/shop.json`, 'utf8');
+    const typo = shop.replace('"match"', '"mach"');
+    expect(typo).not.toBe(shop);
+    const file = `${mkdtempSync(`${tmpdir()}/bot-typo-`)}/shop.json`;
+    writeFileSync(file, typo);
+    const run = await runCli(['bot-sim', '--script', file, '--port', '0', '--host', '127.0.0.1']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      `error [SVC_E_BOT_SCRIPT] Could not use the bot script ${file}: rules.0.mach: unknown key (did you mean "match"?).`,
+    );
   });
 });

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import {
   botScriptJsonSchema,
@@ -46,8 +48,6 @@ describe('bot-sim script format (version 1)', () => {
   });
 
   it('refuses an unknown version and 4 buttons as input errors', async () => {
-    const { writeFileSync, mkdtempSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(`${tmpdir()}/bot-script-`);
     writeFileSync(`${dir}/v2.json`, JSON.stringify({ version: 2, rules: [] }));
     await expect(loadBotScript(`${dir}/v2.json`)).rejects.toMatchObject({
@@ -64,6 +64,82 @@ describe('bot-sim script format (version 1)', () => {
     await expect(loadBotScript(`${dir}/four.json`)).rejects.toMatchObject({
       code: 'SVC_E_BOT_SCRIPT',
       category: 'input',
+    });
+  });
+
+  it('loads every bundled bot script', async () => {
+    const names = readdirSync(path('fixtures/bots')).filter((f) => f.endsWith('.json'));
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names)
+      expect((await loadBotScript(path(`fixtures/bots/${name}`))).rules.length).toBeGreaterThan(0);
+  });
+
+  describe('an unknown key is a load error naming the file, its path and the nearest key', () => {
+    type Json = { rules: Array<Record<string, unknown>> } & Record<string, unknown>;
+    const shop = (): Json =>
+      JSON.parse(readFileSync(path('fixtures/bots/shop.json'), 'utf8')) as Json;
+    const dir = mkdtempSync(`${tmpdir()}/bot-script-keys-`);
+    const problem = async (name: string, script: unknown): Promise<string> => {
+      const file = `${dir}/${name}.json`;
+      writeFileSync(file, JSON.stringify(script));
+      const error: unknown = await loadBotScript(file).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ code: 'SVC_E_BOT_SCRIPT', category: 'input' });
+      const message = (error as Error).message;
+      expect(message).toContain(file);
+      // what follows the file, without the sentence's full stop
+      return message.slice(message.indexOf(': ') + 2, -1);
+    };
+    const renamed = (rule: Record<string, unknown>, from: string, to: string) =>
+      Object.fromEntries(Object.entries(rule).map(([k, v]) => [k === from ? to : k, v]));
+
+    it('match -> mach, reply -> replay in a rule', async () => {
+      const mach = shop();
+      mach.rules[0] = renamed(mach.rules[0]!, 'match', 'mach');
+      expect(await problem('mach', mach)).toMatchInlineSnapshot(
+        `"rules.0.mach: unknown key (did you mean "match"?)"`,
+      );
+      const replay = shop();
+      replay.rules[1] = renamed(replay.rules[1]!, 'reply', 'replay');
+      expect(await problem('replay', replay)).toMatchInlineSnapshot(
+        `"rules.1.replay: unknown key (did you mean "reply"?)"`,
+      );
+    });
+
+    it('deeper down: in match, in a message of the union, in a button; at the top', async () => {
+      const script = shop();
+      script['rule'] = [];
+      script.rules[0] = { match: { txt: 'hi' } };
+      script.rules[1] = { reply: [{ type: 'MARKDOWN', content: 'x', txt: 'y' }] };
+      script.rules[2] = {
+        reply: [{ type: 'BUTTONS', text: 't', buttons: [{ id: 'a', text: 'A', lable: 'A' }] }],
+      };
+      expect((await problem('deep', script)).split('; ')).toMatchInlineSnapshot(`
+        [
+          "rule: unknown key (did you mean "rules"?)",
+          "rules.0.match.txt: unknown key (did you mean "text"?)",
+          "rules.1.reply.0.txt: unknown key (did you mean "text"?)",
+          "rules.2.reply.0.buttons.0.lable: unknown key (known keys: "id", "text")",
+        ]
+      `);
+    });
+  });
+
+  it('the JSON Schema refuses the same typo (additionalProperties false)', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const check = ajv.compile(botScriptJsonSchema());
+    const script = JSON.parse(readFileSync(path('fixtures/bots/shop.json'), 'utf8')) as {
+      rules: Array<Record<string, unknown>>;
+    };
+    expect(check(script)).toBe(true);
+    script.rules[0] = { mach: { text: 'hi' } };
+    expect(check(script)).toBe(false);
+    expect(check.errors?.[0]).toMatchObject({
+      instancePath: '/rules/0',
+      keyword: 'additionalProperties',
+      params: { additionalProperty: 'mach' },
     });
   });
 });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { SvcError, systemReason } from '../../errors.js';
+import { unknownKeyLines } from '../../unknown-keys.js';
 import { versionProblem, type VersionedKind } from '../../versioned.js';
 
 const BOT_SCRIPT_KIND: VersionedKind = {
@@ -12,14 +13,15 @@ const BOT_SCRIPT_KIND: VersionedKind = {
  * The bot-sim script format (versioned, a zod schema exported as JSON
  * Schema `schemas/bot-script.schema.json`). Rules are tried in order; the first that matches
  * an incoming event sends its messages (spec 2.5), after `delayMs`, then INVITE_AGENT when
- * `invite` is set. Text may hold `{{text}}` and `{{button}}`, filled from the event.
+ * `invite` is set. Text may hold `{{text}}` and `{{button}}`, filled from the event. Every
+ * object is strict: a typo'd key (`mach`) is a load error, never a rule that matches anything.
  */
 const buttonId = z.union([z.string().min(1), z.number()]);
 
 // spec 2.5: TEXT, MARKDOWN (with a plain-text fallback), BUTTONS (at most 3)
 export const scriptMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('TEXT'), text: z.string() }),
-  z.object({
+  z.strictObject({ type: z.literal('TEXT'), text: z.string() }),
+  z.strictObject({
     type: z.literal('MARKDOWN'),
     content: z.string(),
     text: z
@@ -27,7 +29,7 @@ export const scriptMessageSchema = z.discriminatedUnion('type', [
       .optional()
       .describe('plain-text fallback; without it the platform does not deliver'),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('BUTTONS'),
     title: z.string().optional(),
     text: z
@@ -35,16 +37,16 @@ export const scriptMessageSchema = z.discriminatedUnion('type', [
       .optional()
       .describe('plain-text fallback; without it the platform does not deliver'),
     buttons: z
-      .array(z.object({ id: buttonId, text: z.string().min(1) }))
+      .array(z.strictObject({ id: buttonId, text: z.string().min(1) }))
       .min(1)
       .max(3),
   }),
 ]);
 
-export const scriptRuleSchema = z.object({
+export const scriptRuleSchema = z.strictObject({
   name: z.string().optional(),
   match: z
-    .object({
+    .strictObject({
       /** the customer's text, case-insensitive, trimmed */
       text: z.string().optional(),
       /** a regular expression on the customer's text (flag i) */
@@ -75,7 +77,7 @@ export const scriptRuleSchema = z.object({
   contact: z.boolean().optional(),
 });
 
-export const botScriptSchema = z.object({
+export const botScriptSchema = z.strictObject({
   $schema: z.string().optional(),
   version: z.literal(1),
   name: z.string().optional(),
@@ -233,8 +235,15 @@ export async function loadBotScript(file: string): Promise<BotScript> {
     );
   const parsed = botScriptSchema.safeParse(json);
   if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    // an unknown key is a typo (`mach` for `match` would match everything): named first, with
+    // the key it is closest to
+    const problems = [
+      ...unknownKeyLines(botScriptSchema, parsed.error.issues, json),
+      ...parsed.error.issues
+        .filter((i) => i.code !== 'unrecognized_keys')
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+    ]
+      .slice(0, 5)
       .join('; ');
     throw new SvcError(
       'SVC_E_BOT_SCRIPT',
