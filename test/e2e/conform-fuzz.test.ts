@@ -108,6 +108,15 @@ describe('svc-cli conform --fuzz', () => {
     expect(platform.stderr).toMatch(
       /which conform platform does not read \(fuzzing generates what the platform sends/,
     );
+    // the bot's fuzz sends one generated customer message a case: no sequences
+    const bot = await runCli([
+      ...['conform', 'bot', '--url', 'http://127.0.0.1:1', '--token', 't', '--fuzz', '5'],
+      '--fuzz-stateful',
+    ]);
+    expect(bot.code).toBe(2);
+    expect(bot.stderr).toContain(
+      'Could not run conform bot: --fuzz-stateful is a flag of conform hooks and conform integrator, which conform bot does not read.',
+    );
     const hooks = ['conform', 'hooks', '--url', 'http://127.0.0.1:1/h', '--fuzz', '5'];
     const garbage = await runCli([...hooks, '--seed', '1', '--fuzz-path', 'garbage']);
     expect(garbage.code).toBe(2);

@@ -41,7 +41,11 @@ export const GROUP_SUITES: Readonly<Record<string, readonly string[]>> = {
   [FUZZ_GROUP]: ['hooks', 'integrator', 'bot'],
 };
 
-/** The same for a flag outside the suites' groups that not every suite reads. */
+/**
+ * The same for a flag that not every suite of its group reads (or that has no group). The
+ * label its description starts with says the same (`hooks, integrator: ...`), held to this by
+ * the conform option table's test: `--help` and the check of another suite's flag agree.
+ */
 export const FLAG_SUITES: Readonly<Record<string, readonly string[]>> = {
   '--url': ['integrator', 'hooks', 'bot'],
   // bot: the provider under test's; platform, with --bot-listen-port: conform's own bot's
@@ -50,14 +54,21 @@ export const FLAG_SUITES: Readonly<Record<string, readonly string[]>> = {
   // platform: every rule; bot: the bot's side of two (src/trace/peer-rules.ts); in hooks and
   // integrator no rule judges the peer's answers, so there is nothing to switch off
   '--no-invariant': ['platform', 'bot'],
+  // the bot's fuzz sends one generated customer message per case, not a mutated sample nor
+  // a chat's sequence (src/conversation/conform/fuzz/bot.ts)
+  '--fuzz-changes': ['hooks', 'integrator'],
+  '--fuzz-stateful': ['hooks', 'integrator'],
 };
 
 /**
  * The suites that read a flag (its long name and help group), or undefined for every suite.
  * @example suitesReading('--channel-url', 'platform:') // ['platform']
  */
-export function suitesReading(long: string | undefined, group: string | undefined) {
-  return (long && FLAG_SUITES[long]) ?? (group ? GROUP_SUITES[group] : undefined);
+export function suitesReading(
+  long: string | undefined,
+  group: string | undefined,
+): readonly string[] | undefined {
+  return (long ? FLAG_SUITES[long] : undefined) ?? (group ? GROUP_SUITES[group] : undefined);
 }
 
 export const conformOptions = defineOptions('conform', [
@@ -284,7 +295,7 @@ export const conformOptions = defineOptions('conform', [
     default: 2,
     group: FUZZ_GROUP,
     description:
-      'places a generated case changes in the valid sample, on average; every run first sends each plain sample and each edge of the generator alone',
+      'hooks, integrator: places a generated case changes in the valid sample, on average; every run first sends each plain sample and each edge of the generator alone',
   },
   {
     key: 'fuzzStateful',

@@ -172,7 +172,7 @@ function refuseOtherSuitesFlags(suite: string, given: Readonly<Record<string, un
     if (spec.key in given && suites && !suites.includes(suite) && long !== '--url')
       throw new SvcError(
         'SVC_E_FLAG',
-        `Could not run conform ${suite}: ${long} is a flag of ${listed(suites.map((s) => `conform ${s}`))}, which conform ${suite} does not read${spec.group === FUZZ_GROUP ? ' (fuzzing generates what the platform sends, and conform platform tests a platform)' : ''}.`,
+        `Could not run conform ${suite}: ${long} is a flag of ${listed(suites.map((s) => `conform ${s}`))}, which conform ${suite} does not read${suite === 'platform' && spec.group === FUZZ_GROUP ? ' (fuzzing generates what the platform sends, and conform platform tests a platform)' : ''}.`,
         `The flags conform ${suite} reads: svc-cli conform ${suite} --help`,
       );
   }

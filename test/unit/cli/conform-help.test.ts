@@ -2,7 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { conformOptions, suitesReading } from '../../../src/cli/commands/conform-options.js';
 import { botProviderNote } from '../../../src/cli/commands/conform-run.js';
+import type { OptionSpec } from '../../../src/cli/options/table.js';
 import { CONFORM_BOT } from '../../../src/conversation/conform/index.js';
 import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
 
@@ -114,6 +116,14 @@ describe('a flag of another suite (newcomer pass: it was silently ignored)', () 
       ['platform', '--channel-url', 'http://127.0.0.1:1/s/shop', '--seed', '7'],
       '--seed is a flag of conform hooks, conform integrator and conform bot, which conform platform does not read (fuzzing',
     ],
+    [
+      ['bot', '--url', 'http://127.0.0.1:1', '--token', 't', '--fuzz', '5', '--fuzz-stateful'],
+      '--fuzz-stateful is a flag of conform hooks and conform integrator, which conform bot does not read.',
+    ],
+    [
+      ['bot', '--url', 'http://127.0.0.1:1', '--token', 't', '--fuzz', '5', '--fuzz-changes', '3'],
+      '--fuzz-changes is a flag of conform hooks and conform integrator, which conform bot does not read.',
+    ],
   ])('conform %j: exit 2, and where the flag belongs', async (args, message) => {
     const t = createTestContext({ cwd });
     expect(await runInProcess(t, ['conform', ...args])).toBe(2);
@@ -121,6 +131,73 @@ describe('a flag of another suite (newcomer pass: it was silently ignored)', () 
     expect(t.stderr()).toContain(
       `The flags conform ${args[0]} reads: svc-cli conform ${args[0]} --help`,
     );
+  });
+
+  const SUITES = ['integrator', 'hooks', 'platform', 'bot'];
+  const options = conformOptions.options as readonly OptionSpec[];
+  const longOf = (spec: OptionSpec): string => /--[\w-]+/.exec(spec.flag)?.[0] ?? spec.flag;
+  /** The suites a flag's help names: its description's labels, else its group heading's. */
+  const suitesLabelled = (spec: OptionSpec): string[] | undefined => {
+    const suite = `(?:${SUITES.join('|')})`;
+    const label = new RegExp(`(?:^|; )(${suite}(?:, ${suite})*)(?:, with [^:;]+)?:`, 'g');
+    const named = [...spec.description.matchAll(label)].flatMap((m) => m[1]!.split(', '));
+    if (named.length > 0) return named;
+    const heading = /^(\w+):$|\(([^)]+)\):$/.exec(spec.group ?? '');
+    return heading ? (heading[1] ?? heading[2]!).split(', ') : undefined;
+  };
+
+  it('the suites a flag is labelled with in --help are the suites that read it', () => {
+    const differ = options
+      .map((spec) => ({
+        flag: longOf(spec),
+        labelled: suitesLabelled(spec)?.sort(),
+        read: suitesReading(longOf(spec), spec.group)?.slice().sort(),
+      }))
+      // --url names its suites in prose: "integrator_url (spec 4.2), hook URL ..."
+      .filter((f) => f.labelled !== undefined && String(f.labelled) !== String(f.read));
+    expect(differ).toEqual([]);
+  });
+
+  const valueOf = (spec: OptionSpec): string[] => {
+    switch (spec.type) {
+      case 'boolean':
+        return [];
+      case 'int':
+      case 'number':
+        return ['1'];
+      case 'url':
+        return ['http://127.0.0.1:1/x'];
+      case 'choice':
+        return [spec.choices[0]!];
+      case 'host':
+        return ['127.0.0.1'];
+      case 'fault':
+        return ['reset'];
+      // an invariant's name serves --no-invariant and any string
+      case 'list':
+      case 'path':
+      case 'string':
+        return ['transcript'];
+    }
+  };
+  const BASE: Record<string, string[]> = {
+    integrator: ['--url', 'http://127.0.0.1:1'],
+    hooks: ['--url', 'http://127.0.0.1:1/h'],
+    platform: ['--channel-url', 'http://127.0.0.1:1/s/shop'],
+    bot: ['--url', 'http://127.0.0.1:1', '--token', 't'],
+  };
+  const foreign = options.flatMap((spec) => {
+    const read = suitesReading(longOf(spec), spec.group);
+    return SUITES.filter(
+      (suite) => read && !read.includes(suite) && !BASE[suite]!.includes(longOf(spec)),
+    ).map((suite) => [suite, longOf(spec), valueOf(spec)] as const);
+  });
+
+  it.each(foreign)('conform %s %s (not its flag): exit 2', async (suite, flag, value) => {
+    const t = createTestContext({ cwd });
+    expect(await runInProcess(t, ['conform', suite, ...BASE[suite]!, flag, ...value])).toBe(2);
+    if (!(suite === 'platform' && flag === '--url'))
+      expect(t.stderr()).toContain(`${flag} is a flag of conform `);
   });
 
   it('a mistyped flag of another suite gets its suggestion', async () => {
