@@ -1,6 +1,6 @@
 /**
- * "Did you mean": the known names closest to a typed one by edit distance (Levenshtein), for
- * unknown kinds, config keys and fixture keys alike.
+ * "Did you mean": the known names closest to a typed one, a name it begins first, then by edit
+ * distance (Levenshtein), for unknown kinds, config keys, fixture keys and choices alike.
  */
 
 /** Edit distance between two strings (insertions, deletions, substitutions). */
@@ -23,9 +23,11 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * Known names ordered by closeness to `name` (case-insensitive), at most `limit`, none further
- * than `maxDistance` edits.
+ * Known names ordered by closeness to `name` (case-insensitive), at most `limit`: first those
+ * that start with it (a name typed short: `plat` is `platform`, though `bot` is fewer edits
+ * away), shortest first, then the rest by edit distance, none further than `maxDistance`.
  * @example closestNames('custmer', ['customer', 'agent']) // ['customer']
+ * @example closestNames('plat', ['integrator', 'hooks', 'platform', 'bot']) // ['platform']
  */
 export function closestNames(
   name: string,
@@ -33,10 +35,14 @@ export function closestNames(
   options: { limit?: number; maxDistance?: number } = {},
 ): string[] {
   const max = options.maxDistance ?? Number.POSITIVE_INFINITY;
+  const typed = name.toLowerCase();
   return [...known]
-    .map((k) => ({ k, d: editDistance(name.toLowerCase(), k.toLowerCase()) }))
-    .filter((s) => s.d <= max)
-    .sort((a, b) => a.d - b.d)
+    .map((k) => {
+      const lower = k.toLowerCase();
+      return { k, prefix: typed !== '' && lower.startsWith(typed), d: editDistance(typed, lower) };
+    })
+    .filter((s) => s.prefix || s.d <= max)
+    .sort((a, b) => Number(b.prefix) - Number(a.prefix) || a.d - b.d)
     .slice(0, options.limit ?? 1)
     .map((s) => s.k);
 }
