@@ -38,12 +38,15 @@ function addArgumentChoices(program: Command, message: string): string {
 }
 
 /**
- * commander suggests a command or a flag, never a choice of an argument: `conform integratr`
- * got only "is invalid ... Allowed choices are ...". The closest choice is suggested too.
+ * commander suggests a command or a flag, never a choice of an argument or a flag's value:
+ * `conform integratr` got only "is invalid ... Allowed choices are ...". The closest choice is
+ * suggested too.
  */
 function addChoiceSuggestion(message: string): string {
   const match =
-    /command-argument value '([^']+)' is invalid .*Allowed choices are (.+?)\.?\n?$/.exec(message);
+    /(?:command-argument value|argument) '([^']+)' is invalid.*Allowed choices are (.+?)\.?\n?$/.exec(
+      message,
+    );
   if (!match) return message;
   const [closest] = closestNames(match[1]!, match[2]!.split(/,\s*/), { limit: 1, maxDistance: 3 });
   if (closest === undefined) return message;

@@ -79,3 +79,16 @@ describe('a choice typed short is suggested as the choice it begins', () => {
     expect(t.stderr()).toContain(`(Did you mean ${choice}?)`);
   });
 });
+
+describe("a flag's value outside its choices gets a suggestion too", () => {
+  it.each([
+    ['jun', 'junit'],
+    ['jnuit', 'junit'],
+    ['pre', 'pretty'],
+  ])('conform bot --reporter %s: (Did you mean %s?), exit 2', async (typed, choice) => {
+    const t = createTestContext({ cwd: process.cwd() });
+    expect(await runCli(['conform', 'bot', '--reporter', typed], t.ctx)).toBe(2);
+    expect(t.stderr()).toContain(`argument '${typed}' is invalid. Allowed choices are`);
+    expect(t.stderr()).toContain(`(Did you mean ${choice}?)`);
+  });
+});
