@@ -82,7 +82,9 @@ function payloadHits(kind: string, body: unknown, hit: (id: string) => void): vo
         if (!row.required) hit(`field:${family}:${row.path}:null`);
         continue;
       }
-      if (!row.required) hit(`field:${family}:${row.path}:present`);
+      // present is present: a field one kind of the family requires (a location's latitude)
+      // exercises the family's item that another kind leaves optional (a photo's latitude)
+      hit(`field:${family}:${row.path}:present`);
       if (row.values.length > 1) hit(`value:${family}:${row.path}=${JSON.stringify(slot.value)}`);
       if (row.drift) hit(`form:${family}:${row.path}:${typeof slot.value}`);
     }

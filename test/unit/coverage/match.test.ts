@@ -171,6 +171,33 @@ describe('itemsOfRecord', () => {
     expect(hits).toContain('timing:hook:attempt-1');
     expect(itemsOfRecord(record({ iface: 'control' })).size).toBe(0);
   });
+
+  it('counts the latitude of a location as present, where other kinds of its family leave it optional', () => {
+    const location = record({
+      iface: 'channel',
+      kind: 'channel.customer.location',
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1/rand/ch',
+        body: JSON.stringify({
+          sender: { id: 'c-m' },
+          message: { type: 'location', latitude: 52.52, longitude: 13.405 },
+        }),
+      },
+      response: { status: 200, body: '{"result":"ok"}' },
+    });
+    const hits = itemsOfRecord(location);
+    expect(hits).toContain('field:channel.customer:message.latitude:present');
+    expect(hits).toContain('field:channel.customer:message.longitude:present');
+    const tally = createCoverageTally();
+    tally.add(location);
+    const uncovered = tally
+      .report()
+      .items.filter((i) => i.hits === 0)
+      .map((i) => i.label);
+    expect(uncovered).not.toContain('channel.customer: message.latitude present');
+    expect(uncovered).toContain('channel.customer: message.latitude absent');
+  });
 });
 
 describe('createCoverageTally', () => {
