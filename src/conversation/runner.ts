@@ -56,6 +56,8 @@ export interface StepResult {
   wallMs: number;
   /** the step's result, referenced by later steps as ${name.path} */
   value?: unknown;
+  /** not a step of the conversation: the invariant check after its steps, when it failed */
+  invariants?: true;
 }
 
 export interface ConversationResult {
@@ -284,6 +286,7 @@ function checkInvariants(
     index: options.conversation.steps.length,
     name: 'invariants',
     kind: 'expect',
+    invariants: true,
     status: 'failed',
     details: violations.map(violationLine),
     protocolMs: world.clock.now(),

@@ -9,6 +9,7 @@ import { readRecording } from '../../conversation/record/read-recording.js';
 import { convertRecording } from '../../conversation/record/to-fixture.js';
 import { describeRun, runsOf, selectRun } from '../../conversation/record/runs.js';
 import { packageFiles } from '../../package-files.js';
+import { plural } from '../../plural.js';
 
 const SCHEMA = 'schemas/conversation.schema.json';
 
@@ -87,7 +88,9 @@ export async function runToFixture(
         `Could not write --out ${flags.out ?? out}: ${systemReason(error)}.`,
       );
     }
-    ctx.stderr.write(`conversation written to ${flags.out}: ${conversation.steps.length} steps\n`);
+    ctx.stderr.write(
+      `conversation written to ${flags.out}: ${plural(conversation.steps.length, 'step')}\n`,
+    );
   }
   return 0;
 }

@@ -2,6 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { CoverageReport } from '../../coverage/index.js';
 import { escapeXml } from './reporters/junit.js';
+import { plural } from '../../plural.js';
 
 const pct = (p: number): string => `${p.toFixed(1)}%`.padStart(6);
 
@@ -12,7 +13,7 @@ export function formatCoverage(
   options: { uncovered?: boolean; files: number },
 ): string[] {
   const lines = [
-    `contract coverage of ${report.records} exchanges (${options.files} ${options.files === 1 ? 'recording' : 'recordings'})`,
+    `contract coverage of ${plural(report.records, 'exchange')} (${plural(options.files, 'recording')})`,
     '',
   ];
   for (const group of report.groups) {

@@ -3,6 +3,7 @@ import { LANES, type Lane, type TraceSpan } from '../../trace/span.js';
 import type { TracedConversation } from '../../trace/read.js';
 import { failedSpan } from '../../trace/otlp.js';
 import type { Violation } from '../../trace/invariants.js';
+import { plural } from '../../plural.js';
 
 /** Column width of one lane in the timeline; narrower below WIDE_FROM terminal columns. */
 const WIDTH = 12;
@@ -67,7 +68,7 @@ export function conversationHeading(c: TracedConversation): string {
   const first = c.spans[0]?.startMs ?? 0;
   const last = c.spans.reduce((end, s) => Math.max(end, s.endMs), first);
   const dropped = c.dropped > 0 ? ` (${c.dropped} more not kept)` : '';
-  return `chat ${c.chat} · run ${c.run} · ${c.spans.length} exchanges${dropped} over ${secs(last - first)}`;
+  return `chat ${c.chat} · run ${c.run} · ${plural(c.spans.length, 'exchange')}${dropped} over ${secs(last - first)}`;
 }
 
 /**

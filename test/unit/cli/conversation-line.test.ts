@@ -40,3 +40,37 @@ describe('formatConversation', () => {
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
   });
 });
+
+describe('the step count of a conversation', () => {
+  const step = (index: number, more: object = {}): object => ({
+    index,
+    name: `${index + 1}. step`,
+    kind: 'expect',
+    status: 'passed',
+    details: [],
+    protocolMs: 0,
+    wallMs: 0,
+    ...more,
+  });
+
+  it('is the conversation steps alone: a failed invariant check is listed but counted as none', () => {
+    const failed = {
+      ...result,
+      ok: false,
+      file: undefined,
+      steps: [
+        step(0),
+        step(1, { status: 'failed' }),
+        step(2, { name: 'invariants', status: 'failed', invariants: true }),
+      ],
+    } as unknown as ConversationResult;
+    expect(formatConversation(failed, chalk)).toBe(
+      '✗ redelivery exhausted: the agent sees an error at 9 s  (2 steps · protocol 9.000s · wall 26 ms)',
+    );
+  });
+
+  it('says one step in the singular', () => {
+    const one = { ...result, file: undefined, steps: [step(0)] } as unknown as ConversationResult;
+    expect(formatConversation(one, chalk)).toContain('(1 step · ');
+  });
+});

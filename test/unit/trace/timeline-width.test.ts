@@ -1,7 +1,7 @@
 /** `svc-cli trace`'s timeline at a terminal's width (src/cli/render/trace.ts). */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { formatTimeline, WIDE_FROM } from '../../../src/cli/render/trace.js';
+import { conversationHeading, formatTimeline, WIDE_FROM } from '../../../src/cli/render/trace.js';
 import type { TracedConversation } from '../../../src/trace/read.js';
 import type { TraceSpan } from '../../../src/trace/span.js';
 
@@ -67,5 +67,14 @@ describe('formatTimeline', () => {
     expect(lines[1]).toMatch(/offset\s+gap\s+integrator platform\s+bot\s+hooks\s+widget$/);
     expect(lines[6]).toMatch(/^\s+\+3\.000 s\s+\+3\.000 s\s+○◀─+●\s+┆/);
     expect(lines[7]).toBe('    #3 agent.text attempt 2 "Yes, me." 500 rejected ← #2 (recorded)');
+  });
+});
+
+describe('conversationHeading', () => {
+  it('counts the exchanges with the noun in the singular for one', () => {
+    expect(conversationHeading({ ...conversation, spans: conversation.spans.slice(0, 1) })).toBe(
+      'chat 1 · run r1 · 1 exchange over 0.001 s',
+    );
+    expect(conversationHeading(conversation)).toBe('chat 1 · run r1 · 3 exchanges over 3.001 s');
   });
 });

@@ -67,7 +67,10 @@ export function formatConversation(
     return `${c.dim('-')} ${c.bold(result.name)}  ${c.dim(`(${result.file ?? 'skipped'})`)}\n    ${c.dim(`skipped: ${result.skipped}`)}`;
   }
   const mark = result.ok ? c.green('✓') : c.red('✗');
-  const figures = `${plural(result.steps.length, 'step')} · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms`;
+  // the conversation's own steps, as `record to-fixture` counts them: a failed invariant check
+  // is listed under them but is none of them
+  const steps = result.steps.filter((s) => s.invariants !== true).length;
+  const figures = `${plural(steps, 'step')} · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms`;
   const details = `(${where}${figures})`;
   if (2 + result.name.length + 2 + details.length <= columns)
     return `${mark} ${c.bold(result.name)}  ${c.dim(details)}`;
