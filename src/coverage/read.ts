@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { SvcError, systemReason } from '../errors.js';
 import type { ExchangeRecord } from '../journal/record.js';
+import { skipLine, type SkippedLines } from '../journal/skipped-lines.js';
 import { parseHar } from '../conversation/record/read-recording.js';
 
 const RECORD_HINT =
@@ -23,7 +24,11 @@ function asRecord(value: unknown, where: string): ExchangeRecord {
   return record as ExchangeRecord;
 }
 
-async function* lines(stream: Readable, name: string): AsyncGenerator<ExchangeRecord> {
+async function* lines(
+  stream: Readable,
+  name: string,
+  skipped: SkippedLines,
+): AsyncGenerator<ExchangeRecord> {
   const reader = createInterface({ input: stream, crlfDelay: Infinity });
   let n = 0;
   /** a document over several lines (a pretty HAR, a journal answer): read whole */
@@ -70,6 +75,8 @@ async function* lines(stream: Readable, name: string): AsyncGenerator<ExchangeRe
     }
     yield* documentRecords(value, name);
   }
+  // a last line cut short (a kill mid-write) is passed over, and counted
+  if (torn !== undefined) skipLine(skipped, torn);
 }
 
 function* documentRecords(value: unknown, name: string): Generator<ExchangeRecord> {
@@ -90,15 +97,17 @@ function* documentRecords(value: unknown, name: string): Generator<ExchangeRecor
 }
 
 /**
- * The exchange records of one input: a file path, or `-` for stdin.
+ * The exchange records of one input: a file path, or `-` for stdin. A cut last line is
+ * passed over and counted in `skipped`; any other line that is not a record is an error.
  * @example for await (const record of readRecords('run.ndjson')) tally.add(record);
  */
 export async function* readRecords(
   path: string,
   stdin: Readable = process.stdin,
+  skipped: SkippedLines = { skipped: 0 },
 ): AsyncGenerator<ExchangeRecord> {
   if (path === '-') {
-    yield* lines(stdin, 'stdin');
+    yield* lines(stdin, 'stdin', skipped);
     return;
   }
   // opened first, so a missing file is an input error with the system's reason
@@ -112,7 +121,7 @@ export async function* readRecords(
   // under it, and the handle's close on garbage collection then fails (EBADF) and ends the run
   const stream = handle.createReadStream({ encoding: 'utf8' });
   try {
-    yield* lines(stream, path);
+    yield* lines(stream, path, skipped);
   } finally {
     stream.destroy();
   }

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { SvcError } from '../errors.js';
 import type { ExchangeRecord } from '../journal/record.js';
+import { skipLine, type SkippedLines } from '../journal/skipped-lines.js';
 import { linkConversation } from './links.js';
 import { spanOf, type TraceSpan } from './span.js';
 
@@ -36,13 +37,12 @@ export interface TraceLimits {
 
 const DEFAULT_LIMITS: TraceLimits = { settleRecords: 1_000, idleRecords: 20_000, maxSpans: 50_000 };
 
-export interface TraceSummary {
+/** What was read; `skipped` and `firstSkipped`: the lines that were not journal records. */
+export interface TraceSummary extends SkippedLines {
   records: number;
   conversations: number;
   /** records outside any chat (status checks, control reads, rejected requests) */
   outside: number;
-  /** lines that were not journal records */
-  skipped: number;
 }
 
 interface Open {
@@ -120,17 +120,19 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
     );
   }
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let n = 0;
   for await (const line of lines) {
+    n++;
     if (line.trim() === '') continue;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      summary.skipped++;
+      skipLine(summary, n);
       continue;
     }
     if (!isRecord(value)) {
-      summary.skipped++;
+      skipLine(summary, n);
       continue;
     }
     summary.records++;

@@ -8,6 +8,8 @@ import { coverageOptions } from './coverage-options.js';
 import { createCoverageTally, readRecords } from '../../coverage/index.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { assertRecorded } from '../../trace/not-a-journal.js';
+import type { SkippedLines } from '../../journal/skipped-lines.js';
+import { noteSkippedLines } from '../render/skipped-lines.js';
 
 export async function runCoverage(
   ctx: CliContext,
@@ -17,12 +19,16 @@ export async function runCoverage(
   const flags = resolveForCommand(ctx, coverageOptions, given);
   const out = createOutput(ctx, { json: flags.json });
   const tally = createCoverageTally();
+  const skippedIn: Array<[string, SkippedLines]> = [];
   for (const recording of recordings) {
     const path = recording === '-' ? '-' : resolve(ctx.cwd, recording);
-    for await (const record of readRecords(path, ctx.stdin)) tally.add(record);
+    const skipped: SkippedLines = { skipped: 0 };
+    for await (const record of readRecords(path, ctx.stdin, skipped)) tally.add(record);
+    if (skipped.skipped > 0) skippedIn.push([recording === '-' ? 'stdin' : recording, skipped]);
   }
   const report = tally.report();
   assertRecorded(recordings.join(', '), report.records);
+  for (const [recording, lines] of skippedIn) noteSkippedLines(out, recording, lines);
   const below = flags.min !== undefined && report.overall.percent < flags.min;
   if (flags.json) {
     out.event({

@@ -6,6 +6,8 @@ import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { toFixtureOptions } from './record-options.js';
 import { readRecording } from '../../conversation/record/read-recording.js';
+import type { SkippedLines } from '../../journal/skipped-lines.js';
+import { skippedLinesNotice } from '../render/skipped-lines.js';
 import { convertRecording } from '../../conversation/record/to-fixture.js';
 import { describeRun, runsOf, selectRun } from '../../conversation/record/runs.js';
 import { packageFiles } from '../../package-files.js';
@@ -59,7 +61,10 @@ export async function runToFixture(
   const flags = resolveForCommand(ctx, toFixtureOptions, given);
   const path = resolve(ctx.cwd, file);
   const out = flags.out === undefined ? undefined : resolve(ctx.cwd, flags.out);
-  const all = await readRecording(path);
+  const skipped: SkippedLines = { skipped: 0 };
+  const all = await readRecording(path, skipped);
+  const skippedNote = skippedLinesNotice(file, skipped);
+  if (skippedNote !== undefined) ctx.stderr.write(`${skippedNote}\n`);
   const records = flags.run === undefined ? all : selectRun(all, flags.run, file);
   const runs = runsOf(all);
   if (flags.run === undefined && runs.length > 1) {

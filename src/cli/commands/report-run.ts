@@ -6,6 +6,7 @@ import { writeHtmlReport } from './report-write.js';
 import { createOutput } from '../render/output.js';
 import { checkInvariantNames } from '../../trace/invariants.js';
 import { plural } from '../../plural.js';
+import { noteSkippedLines } from '../render/skipped-lines.js';
 
 /** `svc-cli report`: stream the recording into one HTML file; exit 1 on a broken invariant. */
 export async function runReport(
@@ -23,6 +24,7 @@ export async function runReport(
     title: `svc-cli report: ${file}`,
     disabled,
     requireRecords: file,
+    onSkipped: (_, lines) => noteSkippedLines(out, file, lines),
     ...(flags.chat === undefined ? {} : { chat: flags.chat }),
   });
   if (flags.json) out.event({ type: 'report', file: flags.out, ...summary });

@@ -2,6 +2,7 @@ import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { SvcError, systemReason } from '../../errors.js';
 import { checkConversation } from '../../trace/invariants.js';
 import { readTrace, type TracedConversation } from '../../trace/read.js';
+import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import {
   briefNote,
@@ -54,6 +55,8 @@ export interface HtmlReportOptions {
   requireRecords?: string;
   /** how much is drawn (tests lower it); --chat draws every exchange of its conversation */
   budget?: Partial<DrawBudget>;
+  /** a recording (as named in `recording`) had lines that were not journal records */
+  onSkipped?: (file: string, lines: SkippedLines) => void;
 }
 
 export interface DrawBudget {
@@ -131,6 +134,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     let drawn = 0;
     let listed = 0;
     const read = { records: 0, skipped: 0 };
+    const skippedIn: Array<[string, SkippedLines]> = [];
     const seen = new Set<string>();
     const rank = new Map((options.order ?? []).map((run, index) => [run, index]));
     const held: TracedConversation[] = [];
@@ -153,13 +157,14 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation, lazy));
     };
     for (const file of files) {
-      const { records, skipped } = await readTrace({
+      const one = await readTrace({
         file,
         ...(options.chat === undefined ? {} : { chat: options.chat }),
         onConversation: (c) => (rank.has(c.run) ? void held.push(c) : draw(c)),
       });
-      read.records += records;
-      read.skipped += skipped;
+      read.records += one.records;
+      read.skipped += one.skipped;
+      if (one.skipped > 0) skippedIn.push([file, one]);
     }
     // a stable sort: a run's chats stay in the order they were read
     held.sort((a, b) => (rank.get(a.run) ?? 0) - (rank.get(b.run) ?? 0)).forEach(draw);
@@ -172,6 +177,8 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
         throw error;
       }
     }
+    // after the checks: a file that is no journal at all is an error, not a warning
+    for (const [file, lines] of skippedIn) options.onSkipped?.(file, lines);
     if (listed > budget.listed) writeSync(fd, unlistedNote(listed - budget.listed));
     const chatless = (options.runs ?? []).filter((r) => r.run === undefined || !seen.has(r.run));
     if (chatless.length > 0) writeSync(fd, runsNote(chatless.length));

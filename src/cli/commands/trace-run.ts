@@ -12,6 +12,7 @@ import { checkConversation, checkInvariantNames } from '../../trace/invariants.j
 import { plural } from '../../plural.js';
 import { SvcError, systemReason } from '../../errors.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
+import { noteSkippedLines } from '../render/skipped-lines.js';
 
 /** Where the output goes: stdout through the CLI's writer, or a file written as it comes. */
 interface Sink {
@@ -98,6 +99,7 @@ export async function runTrace(
   });
   assertJournal(file, summary);
   assertRecorded(file, summary.records);
+  noteSkippedLines(out, file, summary);
   if (format === 'otlp-json') await sink.write(`\n${otlpEnvelope('').tail}`);
   if (format === 'json')
     await sink.write(
@@ -108,7 +110,6 @@ export async function runTrace(
   const extra = [
     violations > 0 ? `${plural(violations, 'invariant violation')}` : '',
     summary.outside > 0 ? `${summary.outside} outside any chat` : '',
-    summary.skipped > 0 ? `${plural(summary.skipped, 'line')} not a journal record` : '',
   ].filter(Boolean);
   if (format === 'text' || flags.out)
     out.note(

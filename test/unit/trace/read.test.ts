@@ -73,7 +73,13 @@ describe('readTrace', () => {
       [1, 2],
       [2, 601],
     ]);
-    expect(summary).toEqual({ records: 603, conversations: 2, outside: 0, skipped: 2 });
+    expect(summary).toEqual({
+      records: 603,
+      conversations: 2,
+      outside: 0,
+      skipped: 2,
+      firstSkipped: 604,
+    });
   });
 
   it('keeps at most maxSpans per conversation and counts the rest', async () => {
