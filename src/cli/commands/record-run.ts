@@ -9,6 +9,7 @@ import { readRecording } from '../../conversation/record/read-recording.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { skippedLinesNotice } from '../render/skipped-lines.js';
 import { convertRecording } from '../../conversation/record/to-fixture.js';
+import { botSideOf } from '../../conversation/record/bot.js';
 import { describeRun, runsOf, selectRun } from '../../conversation/record/runs.js';
 import { packageFiles } from '../../package-files.js';
 import { plural } from '../../plural.js';
@@ -78,6 +79,10 @@ export async function runToFixture(
     name: flags.name ?? `recorded ${basename(file, extname(file))}`,
     schema: schemaPathFor(out, ctx.cwd),
   });
+  if (botSideOf(records) === 'bot-sim-failing')
+    ctx.stderr.write(
+      `warning: the bot in ${file} was svc-cli's bot-sim, but it failed some attempts with a fault or script the recording does not name: the embedded bot-sim cannot play that, so the fixture is tagged recorded-bot and replay skips it unless --bot-url points at a bot-sim started the same way\n`,
+    );
   const text = `${JSON.stringify(conversation, null, 2)}\n`;
   if (out === undefined) {
     ctx.stdout.write(text);

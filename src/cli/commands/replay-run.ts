@@ -367,6 +367,13 @@ async function reportResults(
       `--bail: ${notRun} of ${plural(runs.total, 'conversation')} not run after the failure`,
     );
   }
+  // every conversation skipped: nothing was checked, and a green "0 failed" would hide it
+  if (results.length > 0 && skipped === results.length) {
+    await out.flush(); // under the summary, in a terminal too
+    out.note(
+      `warning: nothing ran: ${results.length === 1 ? 'the conversation was' : `all ${results.length} conversations were`} skipped, so this replay checked nothing; each says why`,
+    );
+  }
   const summary = {
     type: 'summary',
     passed: results.length - failed - skipped,

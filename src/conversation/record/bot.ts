@@ -2,6 +2,8 @@ import type { ExchangeRecord } from '../../journal/journal.js';
 import type { ConversationInput } from '../format.js';
 import { countBotAnswers, sentBotEvents } from '../bot-answers.js';
 import { parseJson } from './hooks.js';
+import { isInProcessUrl } from '../../http/in-process.js';
+import { SVC_ROLE_HEADER } from '../../http/role-header.js';
 
 /**
  * The bot half of `record to-fixture` (spec 4.3, 6.1, 8): what the platform sent a real bot
@@ -148,4 +150,26 @@ export function answerCounts(
         within: index === 0 ? DUPLICATE_WINDOW_MS : 0,
       },
     }));
+}
+
+/**
+ * Who answered the platform's bot events, as far as the recording shows: `none` (no event
+ * sent), `bot-sim` (svc-cli's own: the embedded one of a `replay --record` answers in process,
+ * a `svc-cli bot-sim` on a socket names itself in its replies' `x-svc-role`) answering every
+ * attempt 200, `bot-sim-failing` (it failed some: a fault plan or script the recording does not
+ * name), else `other` (a real bot, or a recording from before replies named their role).
+ * @example botSideOf(records) // 'bot-sim'
+ */
+export function botSideOf(
+  records: readonly ExchangeRecord[],
+): 'none' | 'bot-sim' | 'bot-sim-failing' | 'other' {
+  const sent = records.filter(
+    (r) => r.iface === 'bot' && r.direction === 'out' && r.failure?.reason !== 'interrupted',
+  );
+  if (sent.length === 0) return records.some(isBotRecord) ? 'other' : 'none';
+  const botSim = sent.every(
+    (r) => isInProcessUrl(r.request.url) || r.response?.headers?.[SVC_ROLE_HEADER] === 'bot-sim',
+  );
+  if (!botSim) return 'other';
+  return sent.every((r) => r.response?.status === 200) ? 'bot-sim' : 'bot-sim-failing';
 }

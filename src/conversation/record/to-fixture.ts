@@ -17,6 +17,7 @@ import {
 import {
   answerCounts,
   botAnswerTexts,
+  botSideOf,
   botSteps,
   clientMessageNames,
   failedSeriesEnds,
@@ -226,6 +227,8 @@ interface Conversion {
     failed: ReturnType<typeof failedSeriesEnds>;
     names: ReturnType<typeof clientMessageNames>;
   };
+  /** who answered the bot events: svc-cli's bot-sim runs again embedded, another bot does not */
+  botSide: ReturnType<typeof botSideOf>;
   sawBot: boolean;
   /** a recorded customer, agent or control request: what a replay starts from */
   driven: boolean;
@@ -264,6 +267,7 @@ function startConversion(input: readonly ExchangeRecord[]): Conversion {
     botAnswered: [],
     bot: { failed: failedSeriesEnds(records), names: clientMessageNames(records) },
     sawBot: false,
+    botSide: botSideOf(all),
     driven: false,
     run: all[0]?.run,
     chatBase: 0,
@@ -451,13 +455,20 @@ function refuseUndriven(all: readonly ExchangeRecord[]): never {
   );
 }
 
+/** What the fixture says about its bot side. */
+function botNote(side: Conversion['botSide']): string {
+  if (side === 'bot-sim')
+    return "The bot traffic was recorded from svc-cli's bot-sim: replay plays it with the embedded bot-sim and its default script (a recording of `bot-sim --script <file>` needs setup.bot.script set to that file).";
+  if (side === 'bot-sim-failing')
+    return "The bot traffic was recorded from svc-cli's bot-sim, which failed some attempts with a fault or script the recording does not name: replay it against a bot-sim started the same way with --bot-url <its URL> --platform-port <the port it posts to>.";
+  return 'The bot traffic was recorded from a real bot: replay it against that bot with --bot-url <its URL> --platform-port <the port it posts to>.';
+}
+
 /** The steps after the walk: the bot's answer counts, the hook expectations, the order. */
 function finishSteps(c: Conversion): void {
   if (c.sawBot) {
     c.steps.push(...noMoreAnswers(c.botAnswered), ...answerCounts(c.records, c.bot.names));
-    c.notes.push(
-      'The bot traffic was recorded from a real bot: replay it against that bot with --bot-url <its URL> --platform-port <the port it posts to>.',
-    );
+    c.notes.push(botNote(c.botSide));
   }
   // then the order things came in, one run's worth (a real bot's answers need that bot)
   c.steps.push(...c.hookSteps, ...orderSteps(c.runs === 1 && !c.sawBot ? c.records : []));
@@ -480,7 +491,8 @@ function fixtureOf(c: Conversion, options: ToFixtureOptions): ConversationInput 
     version: CONVERSATION_VERSION,
     name: options.name ?? 'recorded session',
     description: ['Converted by `svc-cli record to-fixture`.', ...notes].join(' '),
-    tags: sawBot ? ['recorded', RECORDED_BOT_TAG] : ['recorded'],
+    // svc-cli's own bot-sim answering every attempt is the embedded one replay runs: no tag
+    tags: sawBot && c.botSide !== 'bot-sim' ? ['recorded', RECORDED_BOT_TAG] : ['recorded'],
     ...(faults || chunked || hooks || sawBot
       ? {
           setup: {

@@ -96,7 +96,7 @@ export function formatSummary(
     tolerance === undefined
       ? ''
       : `\n${c.dim(`real time: timing figures (elapsedMs) matched within ±${tolerance} protocol ms`)}`;
-  return `\n${c.dim(`${plural(results.length, 'conversation')} in ${Math.round(wall)} ms`)}${note}${formatObservability(results, c)}\n${failed > 0 ? c.red(line) : c.green(line)}`;
+  return `\n${c.dim(`${plural(results.length, 'conversation')} in ${Math.round(wall)} ms`)}${note}${formatObservability(results, c)}\n${failed > 0 ? c.red(line) : passed === 0 ? c.yellow(line) : c.green(line)}`;
 }
 
 /**

@@ -1,0 +1,51 @@
+/** `record to-fixture` on a recording of svc-cli's own bot-sim, and a replay where nothing ran. */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-record-bot-sim-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** replay `fixture --record`, then `record to-fixture` of that recording */
+async function convert(fixture: string, name: string): Promise<{ out: string; stderr: string }> {
+  const recording = join(dir, `${name}.ndjson`);
+  const replay = await runCli(['replay', fixture, '--record', recording]);
+  expect(replay.code, replay.stderr).toBe(0);
+  const out = join(dir, `${name}.json`);
+  const converted = await runCli(['record', 'to-fixture', recording, '--out', out]);
+  expect(converted.code, converted.stderr).toBe(0);
+  return { out, stderr: converted.stderr };
+}
+
+describe('a recording of the embedded bot-sim', () => {
+  it('converts into a fixture that runs against the embedded bot-sim, and passes', async () => {
+    const { out } = await convert('fixtures/conversations/bot-text.json', 'bot-text');
+    const fixture = JSON.parse(readFileSync(out, 'utf8')) as { tags: string[] };
+    expect(fixture.tags).toEqual(['recorded']);
+    const replay = await runCli(['replay', out]);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(replay.stdout).toMatch(/^✓ recorded bot-text {2}\(.* · 6 steps · /m);
+    expect(replay.stdout).toContain('1 passed, 0 failed');
+    expect(replay.stdout).not.toContain('skipped');
+  });
+
+  it('that failed attempts is said at conversion, and a replay of it says nothing ran', async () => {
+    const { out, stderr } = await convert('fixtures/conversations/bot-timeout.json', 'bot-timeout');
+    expect(stderr).toContain(
+      'warning: the bot in ' +
+        join(dir, 'bot-timeout.ndjson') +
+        " was svc-cli's bot-sim, but it failed some attempts",
+    );
+    const replay = await runCli(['replay', out]);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(replay.stdout).toContain('0 passed, 0 failed, 1 skipped');
+    expect(replay.stderr.trim()).toBe(
+      'warning: nothing ran: the conversation was skipped, so this replay checked nothing; each says why',
+    );
+  });
+});
