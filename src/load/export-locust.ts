@@ -76,7 +76,7 @@ function header(command: string, users: number): string {
 # The same scenario, rate, delivery policy and thresholds as that command, on Locust.
 #
 # One machine:   locust -f locustfile.py --headless
-# Distributed:   locust -f locustfile.py --headless --master --expect-workers 4
+# Distributed:   locust -f locustfile.py --headless --master --expect-workers <workers>
 #                locust -f locustfile.py --worker --master-host <master address>   (on each machine)
 #
 # The run's shape (${users} users pacing themselves to the rate, the duration) is in the file:

@@ -59,6 +59,13 @@ describe('svc-cli conform integrator', () => {
     const missing = await runCli(['conform', 'integrator']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--url is required');
+    expect(missing.stderr).toContain(
+      'Example: svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages',
+    );
+    // each suite's example names where its peer listens in the docs
+    const bot = await runCli(['conform', 'bot', '--token', 't']);
+    expect(bot.code).toBe(2);
+    expect(bot.stderr).toContain('Example: svc-cli conform bot --url http://127.0.0.1:9100');
     const unknown = await runCli(['conform', 'nonsense']);
     expect(unknown.code).toBe(2);
   });

@@ -36,6 +36,14 @@ import { compact } from '../../compact.js';
 
 type ConformOptions = Resolved<typeof conformOptions>;
 
+/** Where each suite's peer listens in the docs' examples (an integrator on 9000, ...). */
+const EXAMPLE_PEER: Readonly<Record<string, string>> = {
+  integrator: 'http://127.0.0.1:9000/agent-messages',
+  hooks: 'http://127.0.0.1:9200/hooks',
+  bot: 'http://127.0.0.1:9100',
+  platform: 'http://127.0.0.1:8800/<random_string>/<channel_public_id>',
+};
+
 function requireUrl(suite: string, name: string, value: string | undefined): string {
   if (value === undefined) {
     const fallback =
@@ -45,7 +53,7 @@ function requireUrl(suite: string, name: string, value: string | undefined): str
     throw new SvcError(
       'SVC_E_FLAG',
       `Could not run conform ${suite}: ${name} is required${fallback}.`,
-      `Example: svc-cli conform ${suite} ${name} http://127.0.0.1:${suite === 'platform' ? '8800/<random_string>/<channel_public_id>' : '9000'}`,
+      `Example: svc-cli conform ${suite} ${name} ${EXAMPLE_PEER[suite]}`,
     );
   }
   return value;
