@@ -56,7 +56,10 @@ a{color:var(--arrow)}
 .x.violating .label{background:var(--bad-bg);border-radius:4px}
 .x:target .label{outline:2px solid var(--arrow)}
 .x .self{align-self:center;justify-self:center;width:10px;height:10px;border-radius:50%;background:var(--arrow);z-index:1}
-@media (max-width:600px){.lanes{--tc:4.5rem}.lanes .head span{font-size:.7rem}.x .t{font-size:10px}}
+@media (max-width:600px){.lanes{--tc:4.5rem}.x .t{font-size:10px}
+.lanes .head span{font-size:.7rem;display:flex;justify-content:center;overflow:visible;white-space:nowrap}
+.lanes .head span:first-child{justify-content:flex-start}
+.lanes .head span:nth-child(2n+3){padding-top:1.15rem}}
 `;
 
 /** The rest of a report page. */

@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium } from '../helpers/chromium.js';
 import { startIntegrator } from '../helpers/refusing-integrator.js';
 import { startCliServer, type CliServer } from '../helpers/cli-server.js';
+import { measureLaneHeads, touchingHeads } from '../helpers/lane-heads.js';
 
 describe.skipIf(!hasChromium)('web console Timeline tab in headless Chromium', () => {
   let browser: Browser;
@@ -140,6 +141,10 @@ describe.skipIf(!hasChromium)('web console Timeline tab in headless Chromium', (
         () => document.documentElement.scrollWidth - window.innerWidth,
       );
       expect({ width, overflow }).toEqual({ width, overflow: 0 });
+      // the lane names read whole and apart ("integrator" and "platform" touched at 390 px)
+      const heads = await measureLaneHeads(page, '#timeline');
+      expect(heads.filter((h) => h.clipped).map((h) => h.text)).toEqual([]);
+      expect({ width, touching: touchingHeads(heads) }).toEqual({ width, touching: [] });
       await page.screenshot({ path: join(shots, `timeline-${width}.png`) });
     }
     await page.setViewportSize({ width: 1280, height: 800 });

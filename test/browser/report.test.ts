@@ -18,6 +18,7 @@ import { replayConversation } from '../../src/conversation/runner.js';
 import { writeHtmlReport } from '../../src/cli/commands/report-write.js';
 import { repoRoot } from '../helpers/run-cli.js';
 import { LATE_HOOK } from '../helpers/late-hook.js';
+import { measureLaneHeads, touchingHeads } from '../helpers/lane-heads.js';
 
 const lateHook = conversationSchema.parse(LATE_HOOK);
 
@@ -103,6 +104,11 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
       // nothing wider than the window; every lane keeps some room
       expect(seen.overflow).toBeLessThanOrEqual(0);
       for (const w of seen.laneWidths) expect(w).toBeGreaterThan(width < 500 ? 40 : 80);
+      // every lane's name reads whole (no "integr…"), apart from its neighbours, in the page
+      const heads = await measureLaneHeads(page, '.conv:first-of-type');
+      expect(heads.filter((h) => h.clipped).map((h) => h.text)).toEqual([]);
+      expect(touchingHeads(heads)).toEqual([]);
+      for (const h of heads) expect(h.right, h.text).toBeLessThanOrEqual(width);
       await page.screenshot({
         path: join(process.env.SVC_SCREENSHOTS ?? dir, `svc-report-${width}.png`),
         fullPage: true,
