@@ -1,0 +1,97 @@
+/**
+ * The web console's Journal tab in headless Chromium at 1280, 800 and 390 px: a picked
+ * exchange's heading breaks inside its URL rather than run past the pane, the list keeps its
+ * url column where there is room (cut with an ellipsis, the whole URL in its title), and a
+ * click on a row leaves the list pane where it was (it used to scroll it sideways).
+ * Screenshots go to $SVC_SHOTS when set, else to a temporary folder named in the output.
+ * Skipped when /usr/bin/chromium is missing.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from '../helpers/chromium.js';
+import { startCliServer } from '../helpers/cli-server.js';
+
+describe.skipIf(!hasChromium)('web console Journal tab in headless Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const cleanups: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('wraps the picked exchange’s URL, keeps the url column and the pane in place', async () => {
+    const shots = process.env.SVC_SHOTS ?? mkdtempSync(join(tmpdir(), 'svc-console-journal-'));
+    console.log(`journal screenshots: ${shots}`);
+    const cli = await startCliServer(['platform', '--web', '--port', '0', '--json']);
+    cleanups.push(async () => expect([0, 130]).toContain(await cli.stop()));
+    const { consoleUrl, url } = cli.listening as { consoleUrl: string; url: string };
+    // a widget event: the longest URL of the platform's own (`/_sim/widget/events`)
+    const events = `${url}/_sim/widget/events`;
+    const sent = await fetch(events, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'visitor_message', visitorId: 'v-1', text: 'Hello there' }),
+    });
+    expect(sent.status).toBeLessThan(500);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    cleanups.push(() => page.close());
+    page.setDefaultTimeout(15_000);
+    await page.goto(consoleUrl);
+    await page.locator('#status.live').waitFor();
+    await page.click('nav button[data-tab=journal-tab]');
+    const row = page.locator('table.journal tbody tr', { hasText: 'widget' }).first();
+    await row.waitFor();
+
+    for (const width of [1280, 800, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await row.click();
+      const heading = page.locator('#journal-detail h3');
+      await heading.filter({ hasText: events }).waitFor();
+      const seen = await page.evaluate(() => {
+        const h3 = document.querySelector('#journal-detail h3')!;
+        const list = document.getElementById('journal-list')!;
+        const cell = document.querySelector<HTMLElement>('table.journal tbody td.url');
+        return {
+          headingOverflow: h3.scrollWidth - h3.clientWidth,
+          headingRight: h3.getBoundingClientRect().right,
+          listScrollLeft: list.scrollLeft,
+          listOverflow: list.scrollWidth - list.clientWidth,
+          pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
+          url:
+            cell && cell.offsetWidth > 0
+              ? {
+                  title: cell.title,
+                  ellipsis: getComputedStyle(cell).textOverflow,
+                  right: cell.getBoundingClientRect().right,
+                  listRight: list.getBoundingClientRect().right,
+                }
+              : undefined,
+        };
+      });
+      expect({ width, overflow: seen.headingOverflow }).toEqual({ width, overflow: 0 });
+      expect(seen.headingRight).toBeLessThanOrEqual(width);
+      expect({ width, left: seen.listScrollLeft, over: seen.listOverflow <= 0 }).toEqual({
+        width,
+        left: 0,
+        over: true,
+      });
+      expect(seen.pageOverflow).toBeLessThanOrEqual(0);
+      if (width >= 800) {
+        // the url column stays, inside its pane, the whole URL in its title
+        expect(seen.url, `url column at ${width}`).toBeDefined();
+        expect(seen.url!.title).toBe(events);
+        expect(seen.url!.ellipsis).toBe('ellipsis');
+        expect(seen.url!.right).toBeLessThanOrEqual(seen.url!.listRight);
+      }
+      await page.screenshot({ path: join(shots, `journal-${width}.png`) });
+    }
+  });
+});
