@@ -269,6 +269,25 @@ describe('replay --wait', () => {
   });
 });
 
+describe('replay against a real peer nothing listens at', () => {
+  it('says so before the first conversation, naming the peer and --wait (exit 3)', async () => {
+    const url = `http://127.0.0.1:${await freePort()}/agent-messages`;
+    const r = await runCli([
+      'replay',
+      'fixtures/conversations/text-both-ways.json',
+      '--integrator-url',
+      url,
+    ]);
+    expect(r.code, r.stderr + r.stdout).toBe(3);
+    expect(r.stderr).toContain(
+      `Could not replay: the integrator endpoint at ${url} is unreachable (connection refused).`,
+    );
+    expect(r.stderr).toContain('--wait 10s gives it time');
+    // no conversation ran: no failed delivery to read the refusal from
+    expect(r.stdout).not.toContain('expected "delivered"');
+  });
+});
+
 describe('replay --wait cut short by Ctrl-C', () => {
   it('says it was interrupted, not unreachable, and writes --out and --report (exit 130)', async () => {
     // the integrator accepts at once; the hook receiver never comes, so replay waits for it

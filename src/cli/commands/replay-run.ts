@@ -218,18 +218,21 @@ function waitOf(flags: ReplayFlags, peers: ReplayPeers): number | undefined {
 }
 
 /**
- * --wait: each real peer accepts connections before the first conversation, or the run ends
- * naming the one that did not (exit 3), as conform does. A signal during the wait ends it:
- * the peer it was waiting for comes back, and the run reports itself interrupted.
+ * Each real peer accepts connections before the first conversation (with --wait, within it),
+ * or the run ends naming the one that did not (exit 3), as conform does: a peer nothing
+ * listens at would otherwise fail every step that reaches it only after the whole
+ * redelivery series, with no word of the refused connections. Without --wait a running
+ * svc simulator (--platform-url) is left to its first request, which says the same (exit 3)
+ * with how to start one. A signal during the wait ends it: the peer it was waiting for
+ * comes back, and the run reports itself interrupted.
  */
 async function awaitPeers(ctx: CliContext, plan: ReplayPlan): Promise<string | undefined> {
-  if (plan.waitMs === undefined) return undefined;
   for (const [key, who] of Object.entries(PEER_NAMES)) {
     const url = plan.peers[key as keyof typeof PEER_NAMES];
-    if (url === undefined) continue;
+    if (url === undefined || (plan.waitMs === undefined && key === 'platformUrl')) continue;
     try {
       await assertReachable(url, who, {
-        waitMs: plan.waitMs,
+        waitMs: plan.waitMs ?? 0,
         action: 'replay',
         signal: ctx.signal,
       });
@@ -507,7 +510,7 @@ export async function runReplay(
   if (waitingFor !== undefined) {
     // no conversation started: each one is reported interrupted, as a run cut short later is
     out.note(
-      `interrupted while waiting for ${waitingFor} (--wait): 0 of ${plural(loaded.length, 'conversation')} finished`,
+      `interrupted while waiting for ${waitingFor}${plan.waitMs === undefined ? '' : ' (--wait)'}: 0 of ${plural(loaded.length, 'conversation')} finished`,
     );
     await reportInterrupted(ctx, plan, out, [], loaded);
     return EXIT_CODES.sigint;

@@ -45,9 +45,10 @@ With --integrator-url, --bot-url or --hook-url the embedded platform numbers cha
 random run id (chats <n>001, <n>002 ..., clients client-<n>-1 ...; printed under the
 summary): a peer with a database sees new chats on every run, as the spec's ids unique within
 the account promise. A fixture's literal chat ids (/_sim/chats/1/assign, "chatId": 1) move
-with them. --run-id <n> repeats a run's ids. --wait <time> gives a peer started in the
-background just before the time to listen (each named peer, tried every 100 ms; exit 3 if one
-still refuses connections then).
+with them. --run-id <n> repeats a run's ids. Each named peer is tried once before the first
+conversation: one nothing listens at ends the run (exit 3). --wait <time> gives a peer started
+in the background just before the time to listen (tried every 100 ms; exit 3 if one still
+refuses connections then).
 
 Examples:
   $ svc-cli replay                                       # every bundled conversation
