@@ -5,6 +5,7 @@ import { SvcError, systemReason } from '../errors.js';
 import { closestNames } from '../suggest.js';
 import { versionProblem, type VersionedKind } from '../versioned.js';
 import { CONVERSATION_VERSION, conversationSchema, type Conversation } from './format.js';
+import { findRefs } from './match.js';
 
 export interface LoadedConversation {
   file: string;
@@ -105,6 +106,36 @@ function closestBranch(issue: LoadIssue): LoadIssue[] {
   return best.flatMap((inner) => closestBranch({ ...inner, path: [...issue.path, ...inner.path] }));
 }
 
+/**
+ * `${name.path}` references that read no earlier step: a name no step has, this step's own
+ * or a later one's. At run time each reads as undefined, and the step failed far from the
+ * typo (`message.id: expected undefined`); here each is named with the step names closest.
+ */
+function badReferences(conversation: Conversation): string[] {
+  const names = conversation.steps.map((step) => step.name);
+  return conversation.steps.flatMap((step, index) => {
+    const earlier = names.slice(0, index).filter((name) => name !== undefined);
+    return findRefs(step)
+      .filter((found) => !earlier.includes(found.step))
+      .map(({ path, ref, step: name }) => {
+        const at = `steps.${index}${path ? `.${path}` : ''}: "\${${ref}}"`;
+        const later = names.indexOf(name, index);
+        if (later === index) return `${at} reads step "${name}", this step itself`;
+        if (later > index) return `${at} reads step "${name}", which comes later (steps.${later})`;
+        const near = closestNames(name, earlier, {
+          maxDistance: Math.max(2, Math.ceil(name.length / 3)),
+        })[0];
+        return `${at} names no step "${name}"${
+          near !== undefined
+            ? ` (did you mean "${near}"?)`
+            : earlier.length === 0
+              ? ' (no step before it has a name)'
+              : ` (the named steps before it: ${earlier.map((n) => `"${n}"`).join(', ')})`
+        }`;
+      });
+  });
+}
+
 /** Reads and checks one conversation file; every problem is an input error naming the file. */
 export async function loadConversation(path: string, file = path): Promise<Conversation> {
   let text: string;
@@ -154,6 +185,13 @@ export async function loadConversation(path: string, file = path): Promise<Conve
       `The format is the JSON Schema ${CONVERSATION_SCHEMA_FILE} of svc-cli; "$schema" in a fixture gives editors completion.`,
     );
   }
+  const references = badReferences(parsed.data);
+  if (references.length > 0)
+    throw new SvcError(
+      'SVC_E_CONVERSATION',
+      `Could not load ${file}: ${references.slice(0, 5).join('; ')}.`,
+      'A "${name.path}" reference reads the result of an earlier step given that "name" (docs/replay.md).',
+    );
   return parsed.data;
 }
 

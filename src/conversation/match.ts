@@ -182,6 +182,40 @@ export function resolveRefs(value: unknown, scope: Record<string, unknown>): unk
   return value;
 }
 
+/** A `${step.path}` reference in a value: where it sits, as written, and the step it names. */
+export interface StepReference {
+  /** dotted path of the string that holds it, within the value (`expect.integrator.message.id`) */
+  path: string;
+  /** the reference as written, without `${` and `}` (`reply.deliveryId`) */
+  ref: string;
+  /** the step name it reads (`reply`): the path's first segment */
+  step: string;
+}
+
+/**
+ * Every `${step.path}` reference in a value, in the order written, for checking a fixture
+ * before it runs: `resolveRefs` reads a name no earlier step has as undefined.
+ * @example findRefs({ message: { id: '${reply.deliveryId}' } }) // [{ path: 'message.id', ref: 'reply.deliveryId', step: 'reply' }]
+ */
+export function findRefs(value: unknown, path = ''): StepReference[] {
+  if (typeof value === 'string') {
+    if (!value.includes('${')) return [];
+    return [...value.matchAll(PART)].map(([, ref = '']) => ({
+      path,
+      ref,
+      step:
+        ref
+          .replace(/\[(\d+)\]/g, '.$1')
+          .split('.')
+          .find(Boolean) ?? '',
+    }));
+  }
+  if (Array.isArray(value)) return value.flatMap((item, i) => findRefs(item, join(path, i)));
+  if (isObject(value))
+    return Object.entries(value).flatMap(([key, item]) => findRefs(item, join(path, key)));
+  return [];
+}
+
 /** One line per mismatch: `message.text: expected "Hi", got "Hello"`. */
 export function describeMismatches(mismatches: Mismatch[]): string[] {
   return mismatches.map((m) =>

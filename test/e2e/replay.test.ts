@@ -227,6 +227,28 @@ describe('svc-cli replay', () => {
     }
   });
 
+  it('exits 2 for a fixture that references a step no earlier step is named', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-replay-')), 'typo.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        name: 'typo',
+        steps: [
+          { customer: { text: 'x', sender: { id: 'c' } } },
+          { name: 'reply', agent: { text: 'y' } },
+          { expect: { integrator: { message: { id: '${replay.deliveryId}' } } } },
+        ],
+      }),
+    );
+    const { code, stdout, stderr } = await run(['replay', file]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      `typo.json: steps.2.expect.integrator.message.id: "\${replay.deliveryId}" names no step "replay" (did you mean "reply"?).`,
+    );
+    expect(stdout).not.toContain('expected integrator');
+  });
+
   it('exits 2 for a --concurrency that is not a positive whole number', async () => {
     for (const value of ['0', '-2', '1.5', 'many']) {
       const { code, stderr } = await run(['replay', '--concurrency', value]);

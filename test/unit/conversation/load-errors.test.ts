@@ -38,3 +38,47 @@ describe('a step that fits no shape', () => {
     expect(message).not.toMatch(/Unrecognized key|received undefined/);
   });
 });
+
+/** The message of loading these steps, or 'loaded'. */
+async function loadSteps(steps: unknown[]): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'svc-load-')), 'refs.json');
+  writeFileSync(file, JSON.stringify({ version: 1, name: 'refs', steps }));
+  try {
+    await loadConversation(file, 'refs.json');
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return 'loaded';
+}
+
+describe('a ${step.path} reference', () => {
+  const customer = { customer: { text: 'hi', sender: { id: 'c-1' } } };
+  const reply = { name: 'reply', agent: { text: 'Hello.' } };
+
+  it('to an earlier step loads', async () => {
+    const expectId = { expect: { integrator: { message: { id: '${reply.deliveryId}' } } } };
+    expect(await loadSteps([customer, reply, expectId])).toBe('loaded');
+  });
+
+  it('to a name no step has is refused with the file, the step and the closest name', async () => {
+    const expectId = { expect: { integrator: { message: { id: '${replay.deliveryId}' } } } };
+    expect(await loadSteps([customer, reply, expectId])).toBe(
+      'Could not load refs.json: steps.2.expect.integrator.message.id: "${replay.deliveryId}" names no step "replay" (did you mean "reply"?).',
+    );
+    const far = { control: { method: 'POST', path: '/_sim/chats/${zzz.chatId}/close' } };
+    expect(await loadSteps([customer, reply, far])).toBe(
+      'Could not load refs.json: steps.2.control.path: "${zzz.chatId}" names no step "zzz" (the named steps before it: "reply").',
+    );
+  });
+
+  it('to a later step, or to its own, is refused saying so', async () => {
+    const early = { expect: { integrator: { message: { id: '${reply.deliveryId}' } } } };
+    expect(await loadSteps([customer, early, reply])).toBe(
+      'Could not load refs.json: steps.1.expect.integrator.message.id: "${reply.deliveryId}" reads step "reply", which comes later (steps.2).',
+    );
+    const own = { ...reply, delivery: { result: 'delivered', chatId: '${reply.chatId}' } };
+    expect(await loadSteps([customer, own])).toBe(
+      'Could not load refs.json: steps.1.delivery.chatId: "${reply.chatId}" reads step "reply", this step itself.',
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeMismatches,
+  findRefs,
   isMatch,
   matchPartial,
   readPath,
@@ -82,5 +83,18 @@ describe('references', () => {
     expect(resolved).toEqual({ keep: { a: 1 }, ref: [7] });
     expect(resolved.keep).toBe(mixed.keep);
     expect(mixed.ref).toEqual(['${hello.chatId}']);
+  });
+});
+
+describe('findRefs', () => {
+  it('lists each ${step.path} reference with where it sits and the step it names', () => {
+    expect(
+      findRefs({ path: '/_sim/chats/${a.chatId}/x', where: { 'b.c': ['${b[0].id} and ${c.d}'] } }),
+    ).toEqual([
+      { path: 'path', ref: 'a.chatId', step: 'a' },
+      { path: 'where.b.c[0]', ref: 'b[0].id', step: 'b' },
+      { path: 'where.b.c[0]', ref: 'c.d', step: 'c' },
+    ]);
+    expect(findRefs({ text: 'no references', n: 1 })).toEqual([]);
   });
 });
