@@ -85,6 +85,28 @@ describe('svc-cli conform hooks', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'summary', suite: 'hooks', passed: 7, failed: 0 });
   });
 
+  it('--reporter json --out writes the lines stdout would: the cases, then summary', async () => {
+    const target = await createHookTarget({ clock: createClock() });
+    closers.push(() => target.close(10));
+    const out = join(mkdtempSync(join(tmpdir(), 'svc-conform-')), 'c.ndjson');
+    const args = ['conform', 'hooks', '--url', target.url, '--reporter', 'json'];
+    const written = await runCli([...args, '--out', out]);
+    const printed = await runCli(args);
+    expect(written.code).toBe(0);
+    expect(written.stdout).toBe('');
+    expect(written.stderr).toContain(`report written to ${out}: 7 passed, 0 failed, 0 skipped`);
+    const lines = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; name?: string });
+    const inFile = lines(readFileSync(out, 'utf8'));
+    const onStdout = lines(printed.stdout);
+    expect(inFile.map((l) => [l.type, l.name])).toEqual(onStdout.map((l) => [l.type, l.name]));
+    expect(inFile.at(-1)).toEqual(onStdout.at(-1));
+    expect(inFile.at(-1)).toMatchObject({ type: 'summary', suite: 'hooks', passed: 7, total: 7 });
+  });
+
   it('says plainly that no invariant applies to a hook receiver', async () => {
     const target = await createHookTarget({ clock: createClock() });
     closers.push(() => target.close(10));

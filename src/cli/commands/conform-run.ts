@@ -341,36 +341,42 @@ function reportConform(ctx: CliContext, view: ConformView, report: ConformReport
   const hint = report.wrongPeer && formatWrongPeer(report.suite, report.wrongPeer);
   const counts = `${passed} passed, ${failed} failed, ${skipped} skipped${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}`;
   if (pretty) printSummary(out, report, { target, counts, hint });
-  if (reporter === 'json' && !flags.out)
-    out.event({
-      type: 'summary',
-      suite: report.suite,
-      target,
-      passed,
-      failed,
-      skipped,
-      warnings,
-      total: results.length,
-      ...compact({ fuzz: report.fuzz, invariants: report.invariants }),
-      ...(report.wrongPeer ? { wrongPeer: report.wrongPeer, hint } : {}),
-    });
+  const summary = {
+    type: 'summary',
+    suite: report.suite,
+    target,
+    passed,
+    failed,
+    skipped,
+    warnings,
+    total: results.length,
+    ...compact({ fuzz: report.fuzz, invariants: report.invariants }),
+    ...(report.wrongPeer ? { wrongPeer: report.wrongPeer, hint } : {}),
+  };
+  if (reporter === 'json' && !flags.out) out.event(summary);
   else if (!pretty && hint) out.note(hint);
-  writeConformFile(ctx, view, results, counts);
+  writeConformFile(ctx, view, results, counts, summary);
 }
 
-/** The JUnit or JSON report of `results`, to --out (with `counts` on stderr) or stdout. */
+/**
+ * The JUnit or JSON report of `results`, to --out (with `counts` on stderr) or stdout. The JSON
+ * file holds the lines stdout would: the cases, then `summary` when the run has one.
+ */
 function writeConformFile(
   ctx: CliContext,
   view: ConformView,
   results: readonly JunitResult[],
   counts: string,
+  summary?: Readonly<Record<string, unknown>>,
 ): void {
   const { flags, reporter, out, suite } = view;
   const text =
     reporter === 'junit'
       ? toJunit(`svc-cli conform ${suite}`, results)
       : reporter === 'json'
-        ? results.map((r) => JSON.stringify({ type: 'case', ...r })).join('\n') + '\n'
+        ? [...results.map((r) => ({ type: 'case', ...r })), ...(summary ? [summary] : [])]
+            .map((line) => `${JSON.stringify(line)}\n`)
+            .join('')
         : undefined;
   if (text === undefined) return;
   if (flags.out) {
