@@ -93,6 +93,36 @@ describe('svc-cli load (built CLI)', () => {
     expect(r.stdout).toMatch(/why not delivered: .*HTTP 503 x\d/);
   });
 
+  it('--reporter junit --out: the counts, latency and broken thresholds still reach the terminal', async () => {
+    const url = await listen('--fault', 'status:503');
+    const out = join(mkdtempSync(join(tmpdir(), 'svc-load-')), 'load.xml');
+    const r = await runCli([
+      '--time-scale',
+      '0.1',
+      'load',
+      'integrator',
+      '--url',
+      url,
+      '--count',
+      '5',
+      '--threshold',
+      'failed<1%',
+      '--no-calibrate',
+      '--reporter',
+      'junit',
+      '--out',
+      out,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `report written to ${out.replace(/[.]/g, '\\.')}: sent 5: delivered 0, error reply 0, failed 5, not sent 0, interrupted 0; payload p50 [\\d.]+ ms, p99 [\\d.]+ ms; thresholds 0 passed, 1 failed: ✗ failed<1% \\(measured 100%\\)\n`,
+      ),
+    );
+    expect(readFileSync(out, 'utf8')).toContain('<testcase name="failed&lt;1%"');
+  });
+
   it('--json: every line is one object with a type, the summary last', async () => {
     const url = await listen();
     const r = await runCli(['--json', 'load', 'hooks', '--url', url, '--count', '3']);

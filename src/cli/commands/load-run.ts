@@ -25,6 +25,7 @@ import { checkOutFile, checkWritableFile } from '../out-file.js';
 import { createOutput, type Output } from '../render/output.js';
 import {
   formatLoadProgress,
+  formatLoadCounts,
   formatLoadSummary,
   loadJunit,
   writeProgressLine,
@@ -282,7 +283,7 @@ async function writeSummary(
         ? loadJunit(summary)
         : `${JSON.stringify({ type: 'load-summary', ...summary })}\n`;
     writeFileWhole(resolve(ctx.cwd, flags.out), text, flags.out);
-    out.note(`report written to ${flags.out}`);
+    out.note(`report written to ${flags.out}: ${formatLoadCounts(summary)}`);
   } else if (reporter === 'junit') ctx.stdout.write(loadJunit(summary));
   if (flags.report !== undefined) {
     const title = `svc-cli load ${role}`;

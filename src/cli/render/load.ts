@@ -91,6 +91,33 @@ export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): strin
   return lines.join('\n');
 }
 
+/**
+ * The run in one line, for the terminal when the report goes to --out (as replay and conform
+ * say their counts there): the final states, the end-to-end latency, each threshold broken.
+ * @example formatLoadCounts(summary) // 'sent 40: delivered 40, ...; payload p50 3 ms, p99 9 ms; thresholds 1 passed, 0 failed'
+ */
+export function formatLoadCounts(summary: LoadSummary): string {
+  const s = summary.states;
+  const series = summary.latency.series;
+  const broken = summary.thresholds.filter((t) => !t.ok);
+  const parts = [
+    `sent ${summary.sent}: delivered ${s.delivered}, error reply ${s['error-reply']}, failed ${s.failed}, not sent ${s['not-sent']}, interrupted ${s.interrupted}${summary.accounted ? '' : ' (NOT all accounted for)'}`,
+    `payload p50 ${ms(series.p50)} ms, p99 ${ms(series.p99)} ms`,
+    ...(summary.thresholds.length === 0
+      ? []
+      : [
+          `thresholds ${summary.thresholds.length - broken.length} passed, ${broken.length} failed${broken
+            .map(
+              (t, i) =>
+                `${i === 0 ? ': ' : ', '}✗ ${t.threshold.text} (measured ${formatThresholdValue(t.threshold.metric, t.actual)})`,
+            )
+            .join('')}`,
+        ]),
+    ...(summary.stopped === undefined ? [] : [cutShort(summary)]),
+  ];
+  return parts.join('; ');
+}
+
 /** JUnit: the accounting check and one testcase per threshold. */
 export function loadJunit(summary: LoadSummary): string {
   const testcase = (name: string, ok: boolean, detail: string) => ({
