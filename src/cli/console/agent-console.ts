@@ -20,7 +20,8 @@ export type ConsoleAction =
   | { kind: 'error'; message: string };
 
 export const CONSOLE_HELP = `Agent console — type a line to answer the last active customer
-(the one you last @addressed, unless another customer wrote since).
+(the one you last @addressed, unless another customer wrote since;
+once that chat is closed, @<customer> picks the next one).
   @<customer> <text>                 answer one customer (their sender.id)
   /typing on|off [@customer]         typing notice (typein / typeout)
   /media <type> <url> [file name] [size] [@customer]
@@ -165,13 +166,21 @@ export function createAddressee(chats: ConsoleChats): (act: ConsoleAction) => Co
       addressed = { customerId: named, atMs: chats.now() };
       return act;
     }
-    if (addressed === undefined || !chats.isOpen(addressed.customerId)) return act;
+    if (addressed === undefined) return act;
     const writer = chats.lastWriter();
     // a customer who wrote after the agent addressed someone is the one to answer
     if (writer !== undefined && writer.atMs > addressed.atMs) return act;
-    return { ...act, customerId: addressed.customerId } as ConsoleAction;
+    if (chats.isOpen(addressed.customerId))
+      return { ...act, customerId: addressed.customerId } as ConsoleAction;
+    // the chat the agent was in is closed: another customer's chat is not where they were
+    return { kind: 'error', message: noOpenChat(addressed.customerId) };
   };
 }
+
+/** The line for a plain line after the chat the agent was in was closed. */
+const noOpenChat = (customerId: string): string =>
+  `Not sent: no open chat to answer (the chat with ${customerId} is closed).\n` +
+  '  Pick a customer: @<customer> <text> (/chats lists them)';
 
 /**
  * The simulator's chats as the agent console's addressee sees them.

@@ -7,7 +7,7 @@ import {
 } from '../../../src/cli/console/agent-console.js';
 import { createVirtualClock } from '../../../src/clock.js';
 import { createPlatformCore, type PlatformCore } from '../../../src/platform/index.js';
-import { findChat } from '../../../src/platform/agent.js';
+import { closeChat, findChat } from '../../../src/platform/agent.js';
 
 describe('agent console lines', () => {
   it.each([
@@ -118,5 +118,45 @@ describe('the last active customer follows whom the agent last addressed', () =>
     expect(reaches('/typing on')).toBe('c-2');
     // /chats and /agents name no customer and change nothing
     expect(address(parseConsoleLine('/chats'))).toEqual({ kind: 'chats' });
+  });
+
+  it('after the addressed chat closes, a plain line goes to no other customer', async () => {
+    const clock = createVirtualClock();
+    const core = createPlatformCore({ clock, channels: [{ id: 'ch', randomString: 'r' }] });
+    cores.push(core);
+    const writes = (senderId: string) => {
+      const customer = {
+        key: `ch/${senderId}`,
+        channelId: 'ch',
+        senderId,
+        clientId: `client-${senderId}`,
+        visitorNumber: core.state.customers.size + 1,
+      };
+      core.state.customers.set(customer.key, customer);
+      core.openChat(customer).chat.lastActivityMs = clock.now();
+    };
+    const address = createAddressee(consoleChatsOf(core));
+    writes('c9');
+    await clock.advance(1000);
+    writes('12345');
+    await clock.advance(1000);
+    expect(address(parseConsoleLine('@12345 hi numeric'))).toMatchObject({ customerId: '12345' });
+    expect(address(parseConsoleLine('a plain line'))).toMatchObject({ customerId: '12345' });
+    closeChat(core, { customerId: '12345' });
+    await clock.advance(1000);
+    expect(address(parseConsoleLine('after close'))).toMatchInlineSnapshot(`
+      {
+        "kind": "error",
+        "message": "Not sent: no open chat to answer (the chat with 12345 is closed).
+        Pick a customer: @<customer> <text> (/chats lists them)",
+      }
+    `);
+    expect(address(parseConsoleLine('/typing on'))).toMatchObject({ kind: 'error' });
+    // naming a customer still works, and a customer who writes is answered again
+    expect(address(parseConsoleLine('@c9 hello'))).toMatchObject({ customerId: 'c9' });
+    closeChat(core, { customerId: 'c9' });
+    await clock.advance(1000);
+    writes('12345');
+    expect(address(parseConsoleLine('back again'))).toEqual({ kind: 'say', text: 'back again' });
   });
 });
