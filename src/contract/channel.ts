@@ -3,6 +3,7 @@
  * typing notices, media in both directions, the integrator's reply and the status body.
  */
 import { z } from 'zod';
+import { COORDINATE_RANGES } from './coordinates.js';
 import {
   cutText,
   httpUrl,
@@ -92,14 +93,13 @@ function buildLocationMessage() {
     latitude: numberLike('2.4', {
       rule: 'must be a real latitude',
       required,
-      range: { min: -90, max: 90, rule: 'not a real latitude: outside -90 to 90' },
+      range: { ...COORDINATE_RANGES.latitude, rule: 'not a real latitude: outside -90 to 90' },
     }),
     longitude: numberLike('2.4', {
       rule: 'must be a real longitude',
       required,
       range: {
-        min: -180,
-        max: 180,
+        ...COORDINATE_RANGES.longitude,
         rule: 'not a real longitude: outside -180 to 180',
       },
     }),

@@ -1,4 +1,5 @@
 /** The option tables of send-text, send-media, send-location, typing and status (table.ts). */
+import { COORDINATE_RANGES } from '../../contract/coordinates.js';
 import { CHANNEL_URL_OPTION, SEND_OPTIONS, TIMEOUT_OPTION } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 
@@ -66,27 +67,32 @@ export const sendMediaOptions = defineOptions('send-media', [
   ...SEND_OPTIONS,
 ] as const satisfies readonly OptionSpec[]);
 
+const { latitude, longitude } = COORDINATE_RANGES;
+
+/** The coordinates' flags; the consoles' `/location` checks its words against them too. */
+export const LATITUDE_OPTION = {
+  key: 'latitude',
+  flag: '--latitude <deg>',
+  type: 'number',
+  ...latitude,
+  required: true,
+  config: false,
+  description: `latitude in degrees, ${latitude.min}..${latitude.max}`,
+} as const satisfies OptionSpec;
+
+export const LONGITUDE_OPTION = {
+  key: 'longitude',
+  flag: '--longitude <deg>',
+  type: 'number',
+  ...longitude,
+  required: true,
+  config: false,
+  description: `longitude in degrees, ${longitude.min}..${longitude.max}`,
+} as const satisfies OptionSpec;
+
 export const sendLocationOptions = defineOptions('send-location', [
-  {
-    key: 'latitude',
-    flag: '--latitude <deg>',
-    type: 'number',
-    min: -90,
-    max: 90,
-    required: true,
-    config: false,
-    description: 'latitude in degrees, -90..90',
-  },
-  {
-    key: 'longitude',
-    flag: '--longitude <deg>',
-    type: 'number',
-    min: -180,
-    max: 180,
-    required: true,
-    config: false,
-    description: 'longitude in degrees, -180..180',
-  },
+  LATITUDE_OPTION,
+  LONGITUDE_OPTION,
   ...SEND_OPTIONS,
 ] as const satisfies readonly OptionSpec[]);
 

@@ -4,6 +4,7 @@
  */
 import { FILE_MEDIA_TYPES } from '../../contract/media-types.js';
 import { fileNameOf } from '../../http/file-name.js';
+import { parseLocationWords } from './location-words.js';
 import type { PlatformCore } from '../../platform/core.js';
 
 export type ConsoleAction =
@@ -99,12 +100,11 @@ export function parseConsoleLine(line: string): ConsoleAction {
       );
     }
     case 'location': {
-      const [lat, lon] = words.map(Number);
-      if (lat === undefined || lon === undefined || Number.isNaN(lat) || Number.isNaN(lon)) {
-        return { kind: 'error', message: '/location <latitude> <longitude>' };
-      }
+      const place = parseLocationWords(words);
+      if (!place.ok) return { kind: 'error', message: place.message };
+      const { latitude, longitude } = place;
       return withCustomer(
-        { kind: 'media' as const, message: { type: 'location', latitude: lat, longitude: lon } },
+        { kind: 'media' as const, message: { type: 'location', latitude, longitude } },
         customerId,
       );
     }

@@ -3,6 +3,7 @@
  * pure (tested as a table); the command sends.
  */
 import { fileNameOf } from '../../http/file-name.js';
+import { parseLocationWords } from './location-words.js';
 import { FILE_MEDIA_TYPES, type FileMediaType } from '../../roles/integrator/kinds.js';
 
 export type ChatAction =
@@ -83,10 +84,9 @@ export function parseChatLine(line: string): ChatAction {
     case 'media':
       return parseMedia(words[0] ?? '', words.slice(1), 'media');
     case 'location': {
-      const [lat, lon] = words.map(Number);
-      if (lat === undefined || lon === undefined || Number.isNaN(lat) || Number.isNaN(lon))
-        return { kind: 'error', message: '/location <latitude> <longitude>' };
-      return { kind: 'location', latitude: lat, longitude: lon };
+      const place = parseLocationWords(words);
+      if (!place.ok) return { kind: 'error', message: place.message };
+      return { kind: 'location', latitude: place.latitude, longitude: place.longitude };
     }
     case 'name':
     case 'email':

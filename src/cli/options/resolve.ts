@@ -11,6 +11,7 @@ import { SvcError } from '../../errors.js';
 import { closestNames } from '../../suggest.js';
 import { CONFIG_FILE, CONFIG_VERSION, ROLES, loadConfig } from '../config-file.js';
 import { ALL_TABLES } from './all.js';
+import { rangeProblem } from './range.js';
 import {
   GLOBAL_OPTIONS,
   type GlobalOptions,
@@ -124,14 +125,8 @@ export function checkValue(spec: OptionSpec, raw: unknown): Checked {
       const n = toNumber(raw);
       if (n === undefined || !Number.isFinite(n)) return fail('must be a number');
       if (spec.type === 'int' && !Number.isInteger(n)) return fail('must be a whole number');
-      if (spec.min !== undefined) {
-        if (spec.type === 'number' && spec.exclusiveMin && n <= spec.min) {
-          return fail(`must be greater than ${spec.min}`);
-        }
-        if (n < spec.min) return fail(`must be at least ${spec.min}`);
-      }
-      if (spec.max !== undefined && n > spec.max) return fail(`must be at most ${spec.max}`);
-      return { ok: true, value: n };
+      const problem = rangeProblem(n, spec);
+      return problem === undefined ? { ok: true, value: n } : fail(problem);
     }
     case 'boolean':
       if (typeof raw === 'boolean') return { ok: true, value: raw };

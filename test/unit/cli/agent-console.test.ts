@@ -24,6 +24,17 @@ describe('agent console lines', () => {
     // chat's console quits with /quit; this one says how the platform stops
     ['/quit', { kind: 'error', message: 'no /quit here: Ctrl-C stops the platform' }],
     ['/exit', { kind: 'error', message: 'no /exit here: Ctrl-C stops the platform' }],
+    [
+      '/location 95 10 @c-7',
+      {
+        kind: 'error',
+        message: 'Not sent: latitude "95" must be at most 90. /location <latitude> <longitude>',
+      },
+    ],
+    [
+      '/location 55.75 37.62',
+      { kind: 'media', message: { type: 'location', latitude: 55.75, longitude: 37.62 } },
+    ],
   ])('%s', (line, action) => {
     expect(parseConsoleLine(line)).toEqual(action);
   });

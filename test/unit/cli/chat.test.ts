@@ -56,6 +56,23 @@ describe('parseChatLine', () => {
     ['/media photo https://x/a.png a.png -1', { kind: 'error' }],
     ['/location 55.75 -37.6', { kind: 'location', latitude: 55.75, longitude: -37.6 }],
     ['/location north', { kind: 'error', message: '/location <latitude> <longitude>' }],
+    // refused as send-location --latitude 95 is (exit 2, "must be at most 90"): nothing sent
+    [
+      '/location 95 10',
+      {
+        kind: 'error',
+        message: 'Not sent: latitude "95" must be at most 90. /location <latitude> <longitude>',
+      },
+    ],
+    [
+      '/location 10 -181',
+      {
+        kind: 'error',
+        message:
+          'Not sent: longitude "-181" must be at least -180. /location <latitude> <longitude>',
+      },
+    ],
+    ['/location -90 180', { kind: 'location', latitude: -90, longitude: 180 }],
     ['/name Ann Lee', { kind: 'sender', field: 'name', value: 'Ann Lee' }],
     ['/email', { kind: 'error', message: '/email <email>' }],
     ['/agent Hi there', { kind: 'agent', text: 'Hi there' }],
