@@ -44,6 +44,8 @@ export const ERRORS = {
   SVC_E_CHANNEL_URL: { category: 'input' },
   /** send-text or status pointed at svc-cli listen, the integrator's side (spec 4.1, 4.2) */
   SVC_E_NOT_A_CHANNEL: { category: 'input' },
+  /** hook-fire pointed at another svc-cli serving role (listen, bot-sim), spec 4.4 */
+  SVC_E_NOT_A_HOOK_TARGET: { category: 'input' },
   SVC_E_PHONE: { category: 'input' },
   SVC_E_LOAD_DURATION: { category: 'input' },
   SVC_E_LOAD_MIX: { category: 'input' },

@@ -159,6 +159,11 @@ export const ERROR_HELP: Record<ErrorCode, ErrorHelp> = {
     todo: 'Point send-text and status at the channel URL `svc-cli platform` prints.',
     spec: '4.1',
   },
+  SVC_E_NOT_A_HOOK_TARGET: {
+    summary: 'the URL answers as another svc-cli role (listen, bot-sim), not as a hook receiver',
+    todo: 'Point hook-fire at your hook receiver, or at the URL `svc-cli hook-target` prints.',
+    spec: '4.4',
+  },
   SVC_E_PHONE: {
     summary: 'a phone number is not in a usable format',
     todo: 'Example: +49 30 1234567.',

@@ -2,7 +2,7 @@
  * A command pointed at the wrong side, as a user sees it (newcomer passes): send-text at
  * svc-cli listen stops with SVC_E_NOT_A_CHANNEL and prints no "200 ok" line first; a failed
  * conform run names the svc-cli role its URL is, in pretty and in the JSON summary; hook-fire
- * at listen, whose reply conforms, says listen answered.
+ * at listen, whose reply conforms, stops with SVC_E_NOT_A_HOOK_TARGET.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookTarget } from '../../src/roles/hooks/index.js';
@@ -57,26 +57,25 @@ describe('pointed at svc-cli listen', () => {
     expect(summary).toMatchObject({ hint, wrongPeer: { command: 'listen' } });
   });
 
-  it('hook-fire says listen answered, not a hook receiver: one warning line, a JSON field', async () => {
+  it('hook-fire --all stops with SVC_E_NOT_A_HOOK_TARGET before any "conforms" line', async () => {
     listener = await createListener();
     const url = `${listener.url}/hooks`;
-    const warning = `warning: ${new URL(url).host} is svc-cli listen (it plays the integrator and receives agent messages, spec 4.2), not a hook receiver (spec 4.4): fire at svc-cli hook-target to test hooks.`;
     const pretty = createTestContext({ cwd });
-    await runInProcess(pretty, ['hook-fire', 'chat_accepted', '--url', url]);
-    expect(pretty.stdout()).toContain(`✓ reply conforms\n\n${warning}\n1 event fired`);
-    expect(pretty.stdout().split(warning)).toHaveLength(2);
+    expect(await runInProcess(pretty, ['hook-fire', '--all', '--url', url])).toBe(2);
+    expect(pretty.stdout()).not.toContain('conforms');
+    expect(pretty.stderr()).toContain(
+      `Could not fire chat_accepted: ${new URL(url).host} is svc-cli listen (it plays the integrator and receives agent messages, spec 4.2), not a hook receiver (spec 4.4).`,
+    );
     const json = createTestContext({ cwd });
-    await runInProcess(json, ['--json', 'hook-fire', 'chat_accepted', '--url', url]);
-    const events = json
-      .stdout()
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { type: string });
-    expect(events.find((e) => e.type === 'hook-fired')).toMatchObject({
-      answeredBy: { command: 'listen' },
-    });
-    expect(events.find((e) => e.type === 'summary')).toMatchObject({
-      answeredBy: { command: 'listen', url },
+    expect(await runInProcess(json, ['--json', 'hook-fire', 'chat_accepted', '--url', url])).toBe(
+      2,
+    );
+    const lines = json.stdout().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      type: 'error',
+      code: 'SVC_E_NOT_A_HOOK_TARGET',
+      category: 'input',
     });
   });
 

@@ -5,7 +5,12 @@ import { createClock } from '../../clock.js';
 import { EXIT_CODES, SvcError, systemReason } from '../../errors.js';
 import { assertReachable } from '../../http/reach.js';
 import { parseDuration } from '../../load/spec.js';
-import { fireAllHooks, fireHook, type FireResult } from '../../roles/hooks/index.js';
+import {
+  fireAllHooks,
+  fireHook,
+  notAHookTarget,
+  type FireResult,
+} from '../../roles/hooks/index.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { hookFireOptions } from './hook-fire-options.js';
@@ -76,10 +81,14 @@ export async function runHookFire(
     signal: ctx.signal,
     ...(options.offlineName ? { offlineName: options.offlineName } : {}),
   };
-  const print = (result: FireResult): void =>
+  // another svc-cli role answered: stop before a "conforms" line (--all: before the next event)
+  const print = (result: FireResult): void => {
+    const wrongPeer = notAHookTarget(result);
+    if (wrongPeer) throw wrongPeer;
     out.event(toHookFiredEvent(result), (event, c) =>
       formatHookFired(event, c, { verbose: options.verbose }),
     );
+  };
   const results = options.all
     ? await fireAllHooks(common, print)
     : [
@@ -91,13 +100,11 @@ export async function runHookFire(
       ];
   if (!options.all) print(results[0]!);
   const conform = results.filter((r) => r.verdict.ok).length;
-  const wrong = results.find((r) => r.answeredBy);
   const summary: HookFireSummary = {
     type: 'summary',
     fired: results.length,
     conform,
     broken: results.length - conform,
-    ...(wrong?.answeredBy ? { answeredBy: { ...wrong.answeredBy, url: wrong.url } } : {}),
   };
   out.event(summary, (event, c) => formatHookFireSummary(event, c));
   return summary.broken === 0 ? EXIT_CODES.ok : EXIT_CODES.contract;

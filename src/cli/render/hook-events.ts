@@ -74,8 +74,6 @@ export interface HookFiredEvent {
   latencyMs: number;
   wallMs: number;
   verdict: { ok: boolean; errors: ContractIssue[]; warnings: ContractIssue[] };
-  /** the svc-cli serving role that answered, when it is not a hook receiver */
-  answeredBy?: { command: string; plays: string };
 }
 
 /** event_name as sent (offline_messages stays), else the contract event. */
@@ -98,7 +96,6 @@ export function toHookFiredEvent(result: FireResult): HookFiredEvent {
     latencyMs: result.latencyMs,
     wallMs: result.wallMs,
     verdict: pick(result.verdict),
-    ...(result.answeredBy ? { answeredBy: result.answeredBy } : {}),
   };
 }
 
@@ -146,21 +143,10 @@ export interface HookFireSummary {
   fired: number;
   conform: number;
   broken: number;
-  /** the svc-cli serving role that answered instead of a hook receiver */
-  answeredBy?: { command: string; plays: string; url: string };
 }
 
-/**
- * The warning when another svc-cli role answered: its reply may conform (listen's
- * `{"result":"ok"}` does), yet no hook receiver was tested.
- */
-export function wrongRoleWarning(answeredBy: NonNullable<HookFireSummary['answeredBy']>): string {
-  return `warning: ${new URL(answeredBy.url).host} is svc-cli ${answeredBy.command} (${answeredBy.plays}), not a hook receiver (spec 4.4): fire at svc-cli hook-target to test hooks.`;
-}
-
-/** The closing line of `hook-fire`: how many replies conform, after the wrong-role warning. */
+/** The closing line of `hook-fire`: how many replies conform. */
 export function formatHookFireSummary(summary: HookFireSummary, c: ChalkInstance): string {
   const text = `${plural(summary.fired, 'event')} fired: ${plural(summary.conform, 'reply conforms', 'replies conform')}, ${summary.broken} ${summary.broken === 1 ? 'breaks' : 'break'} the contract`;
-  const warning = summary.answeredBy ? `\n${c.yellow(wrongRoleWarning(summary.answeredBy))}` : '';
-  return `${warning}\n${summary.broken > 0 ? c.red(text) : c.green(text)}`;
+  return `\n${summary.broken > 0 ? c.red(text) : c.green(text)}`;
 }

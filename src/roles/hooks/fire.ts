@@ -221,6 +221,21 @@ export function checkReply(
 }
 
 /**
+ * The error for a reply another of svc-cli's serving roles gave (its `x-svc-role` header):
+ * listen answers 200 to any POST, so a conforming reply from it tested no hook receiver.
+ * @example notAHookTarget(result)?.code // 'SVC_E_NOT_A_HOOK_TARGET' when listen answered
+ */
+export function notAHookTarget(result: FireResult): SvcError | undefined {
+  const role = result.answeredBy;
+  if (role === undefined) return undefined;
+  return new SvcError(
+    'SVC_E_NOT_A_HOOK_TARGET',
+    `Could not fire ${result.event}: ${new URL(result.url).host} is svc-cli ${role.command} (${role.plays}), not a hook receiver (spec 4.4).`,
+    'Give --url your hook receiver, or the URL `svc-cli hook-target` prints.',
+  );
+}
+
+/**
  * Fires every event in lifecycle order (spec 3); chat_assigned carries the crm_link the
  * chat_accepted reply gave. `onResult` sees each result as it arrives.
  * @example await fireAllHooks({ url }, (r) => render(r));

@@ -3,6 +3,7 @@ export {
   fireHook,
   fireAllHooks,
   checkReply,
+  notAHookTarget,
   resolveHookEvent,
   DEFAULT_HOOK_TIMEOUT_MS,
   type FireHookOptions,
