@@ -47,7 +47,8 @@ export const ERRORS = {
   /** hook-fire pointed at another svc-cli serving role (listen, bot-sim), spec 4.4 */
   SVC_E_NOT_A_HOOK_TARGET: { category: 'input' },
   SVC_E_PHONE: { category: 'input' },
-  SVC_E_LOAD_DURATION: { category: 'input' },
+  /** a duration flag (--wait, --timeout, load --duration, ...) that is no duration */
+  SVC_E_DURATION: { category: 'input' },
   SVC_E_LOAD_MIX: { category: 'input' },
   SVC_E_LOAD_RATE: { category: 'input' },
   SVC_E_LOAD_RATIO: { category: 'input' },

@@ -169,9 +169,9 @@ export const ERROR_HELP: Record<ErrorCode, ErrorHelp> = {
     todo: 'Example: +49 30 1234567.',
     spec: '4.5',
   },
-  SVC_E_LOAD_DURATION: {
-    summary: 'a duration (load, conform --fuzz-time or --wait) could not be read',
-    todo: 'Write it with a unit: 30s, 2m.',
+  SVC_E_DURATION: {
+    summary: 'a duration (--wait, load --duration, conform --fuzz-time ...) could not be read',
+    todo: 'Write it with a unit: 500ms, 30s, 2m.',
   },
   SVC_E_LOAD_MIX: {
     summary: 'a load --mix entry names no known kind or is not kind=weight',

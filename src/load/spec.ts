@@ -1,8 +1,9 @@
 /**
- * The words of a load run: rates (`200/s`), durations (`60s`), ratios (`1%`) and thresholds
- * (`p99<500ms`, `failed<0.1%`, `rate>=190/s`). Pure parsing; every problem is an input error
+ * The words of a load run: rates (`200/s`), ratios (`1%`) and thresholds (`p99<500ms`,
+ * `failed<0.1%`, `rate>=190/s`); durations (`60s`) are every command's (src/duration.ts). Pure parsing; every problem is an input error
  * that names the value and what would be right.
  */
+import { parseDuration } from '../duration.js';
 import { inputError } from '../errors.js';
 
 /** Per second, from `200/s`, `12000/m`, `200` (per second), `0.5/s`. */
@@ -18,22 +19,6 @@ export function parseRate(text: string, flag = '--rate'): number {
   }
   const unit = (match[2] ?? 's').toLowerCase();
   return unit.startsWith('m') ? value / 60 : unit === 'h' ? value / 3600 : value;
-}
-
-/** Milliseconds, from `500ms`, `60s`, `2m`, `1h`, or a bare number of seconds. */
-export function parseDuration(text: string, flag: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/i.exec(text);
-  if (!match) {
-    throw inputError(
-      'SVC_E_LOAD_DURATION',
-      `Could not read ${flag} "${text}": a duration is a number with ms, s, m or h.`,
-      `For example ${flag} 60s or ${flag} 2m.`,
-    );
-  }
-  const value = Number(match[1]);
-  const unit = (match[2] ?? 's').toLowerCase();
-  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3_600_000 : 60_000;
-  return value * factor;
 }
 
 /** A fraction 0..1, from `1%`, `0.5%` or `0.01`. */

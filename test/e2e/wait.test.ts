@@ -56,6 +56,17 @@ describe('--wait on send-text, hook-fire and load', () => {
     expect(bad.stderr).toContain('Could not read --wait "soon"');
   });
 
+  it('a bad --wait on send-text is a duration error, not a load one', async () => {
+    const bad = await runCli([
+      ...['send-text', 'hi', '--channel-url', 'http://127.0.0.1:9/x/y'],
+      ...['--sender-id', 'c1', '--wait', 'forever'],
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Could not read --wait "forever"');
+    expect(bad.stderr).toContain('SVC_E_DURATION');
+    expect(bad.stderr).not.toContain('LOAD');
+  });
+
   it('load hooks runs against a receiver started after it', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/hooks`;

@@ -10,7 +10,7 @@ import type { OptionSpec } from '../options/table.js';
 import { listed } from '../../plural.js';
 import { EXIT_CODES, SvcError, errorText, systemReason } from '../../errors.js';
 import { createRunProgress } from '../render/progress.js';
-import { parseDuration } from '../../load/spec.js';
+import { parseDuration } from '../../duration.js';
 import {
   CONFORM_BOT,
   runConformSuite,

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { createClock } from '../../clock.js';
 import { EXIT_CODES, SvcError, systemReason } from '../../errors.js';
 import { assertReachable } from '../../http/reach.js';
-import { parseDuration } from '../../load/spec.js';
+import { parseDuration } from '../../duration.js';
 import {
   fireAllHooks,
   fireHook,

@@ -10,7 +10,8 @@ import { calibrate } from '../../load/calibrate.js';
 import { exportLocust } from '../../load/export-locust.js';
 import { resolveMix } from '../../load/mix.js';
 import { runLoad, type LoadSummary } from '../../load/run.js';
-import { parseDuration, parseRate, parseRatio, parseThreshold } from '../../load/spec.js';
+import { parseDuration } from '../../duration.js';
+import { parseRate, parseRatio, parseThreshold } from '../../load/spec.js';
 import { plannedArrivals } from '../../load/schedule.js';
 import {
   createLoadTarget,

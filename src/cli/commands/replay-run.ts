@@ -24,7 +24,7 @@ import { checkInvariantNames } from '../../trace/invariants.js';
 import { resolveMutant } from '../../platform/mutants.js';
 import { compact } from '../../compact.js';
 import { assertReachable } from '../../http/reach.js';
-import { parseDuration } from '../../load/spec.js';
+import { parseDuration } from '../../duration.js';
 import { newRunId } from '../../journal/index.js';
 
 const DEFAULT_PATH = 'fixtures/conversations';

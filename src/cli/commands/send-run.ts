@@ -4,7 +4,7 @@ import { SvcError } from '../../errors.js';
 import { fileNameOf } from '../../http/file-name.js';
 import { learnFileSize } from '../../http/file-size.js';
 import { assertReachable, WAIT_HINT } from '../../http/reach.js';
-import { parseDuration } from '../../load/spec.js';
+import { parseDuration } from '../../duration.js';
 import type { FailureReason } from '../../http/client.js';
 import {
   buildLocationMessage,

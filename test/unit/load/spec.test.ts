@@ -4,7 +4,6 @@ import { arrivalAt, plannedArrivals } from '../../../src/load/schedule.js';
 import { parseMixKinds } from '../../../src/load/mix.js';
 import {
   evaluateThresholds,
-  parseDuration,
   parseRate,
   parseRatio,
   parseThreshold,
@@ -32,15 +31,6 @@ describe('load words', () => {
 
   it.each(['0/s', '-1/s', 'fast', '10/d'])('rate %s is an input error', (text) => {
     expect(inputCode(() => parseRate(text))).toBe('input:SVC_E_LOAD_RATE');
-  });
-
-  it.each([
-    ['500ms', 500],
-    ['60s', 60_000],
-    ['2m', 120_000],
-    ['1.5', 1500],
-  ])('duration %s is %d ms', (text, ms) => {
-    expect(parseDuration(text, '--duration')).toBe(ms);
   });
 
   it('ratios: 1% and 0.01 are the same; 150% is refused', () => {
