@@ -5,7 +5,13 @@
  */
 import { inputError } from './errors.js';
 
-const DURATION = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/i;
+/**
+ * A duration, also as the config file's JSON Schema pattern (which has no `i` flag): a number,
+ * then ms, s, m, min or h in any case.
+ */
+export const DURATION_PATTERN =
+  '^\\s*(\\d+(?:\\.\\d+)?)\\s*([mM][sS]|[sS]|[mM]|[mM][iI][nN]|[hH])?\\s*$';
+const DURATION = new RegExp(DURATION_PATTERN);
 
 /** What a duration's bare number counts: seconds for `--wait 5`, ms for `--timeout 500`. */
 export type BareDurationUnit = 'ms' | 's';

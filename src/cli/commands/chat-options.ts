@@ -32,5 +32,8 @@ export const chatOptions = defineOptions('chat', [
   },
   SERVING_OPTIONS[1],
   ALLOWED_HOST_OPTION,
-  { ...TIMEOUT_OPTION, description: 'wait at most this long for each reply' },
+  {
+    ...TIMEOUT_OPTION,
+    description: 'wait at most this long for each reply: ms, or with a unit (10s)',
+  },
 ] as const satisfies readonly OptionSpec[]);

@@ -110,7 +110,7 @@ export const conformOptions = defineOptions('conform', [
   {
     ...TIMEOUT_OPTION,
     group: 'hooks:',
-    description: 'hooks: protocol ms a reply may take (an assumption)',
+    description: 'hooks: protocol time a reply may take: ms, or with a unit (10s) (an assumption)',
   },
   {
     key: 'botProviderUrl',

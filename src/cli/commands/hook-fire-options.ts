@@ -52,5 +52,8 @@ export const hookFireOptions = defineOptions('hook-fire', [
     description:
       'wait up to this long for the receiver to accept connections: one started in the background just before (10s, 500ms); default: unreachable at once',
   },
-  { ...TIMEOUT_OPTION, description: 'protocol ms to wait for the reply (an assumption)' },
+  {
+    ...TIMEOUT_OPTION,
+    description: 'protocol time to wait for the reply: ms, or with a unit (10s) (an assumption)',
+  },
 ] as const satisfies readonly OptionSpec[]);

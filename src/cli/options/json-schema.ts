@@ -3,6 +3,7 @@
  * per config key at the top level, and under `commands.<name>` each command's own keys.
  * `npm run build` writes it to schemas/svc.config.schema.json; a test keeps that file current.
  */
+import { DURATION_PATTERN } from '../../duration.js';
 import { CONFIG_VERSION, ROLES } from '../config-file.js';
 import { ALL_TABLES } from './all.js';
 import { configKeySpecs } from './resolve.js';
@@ -29,6 +30,15 @@ export function optionJsonSchema(spec: OptionSpec): JsonSchema {
           spec.min;
       }
       if (spec.max !== undefined) bounds.maximum = spec.max;
+      if (spec.type === 'int' && spec.duration) {
+        // ms as a number, or a duration with its unit ("10s"), as the flag takes it
+        const ms = { type: 'integer', ...bounds };
+        return {
+          anyOf: [ms, { type: 'string', pattern: DURATION_PATTERN }],
+          ...base,
+          ...withDefault(spec),
+        };
+      }
       return {
         type: spec.type === 'int' ? 'integer' : 'number',
         ...bounds,

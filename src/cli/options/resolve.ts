@@ -12,6 +12,7 @@ import { closestNames } from '../../suggest.js';
 import { CONFIG_FILE, CONFIG_VERSION, ROLES, loadConfig } from '../config-file.js';
 import { ALL_TABLES } from './all.js';
 import { rangeProblem } from './range.js';
+import { readDuration } from '../../duration.js';
 import {
   GLOBAL_OPTIONS,
   type GlobalOptions,
@@ -94,6 +95,16 @@ const SCHEMELESS = /^(localhost|[\w-]+(\.[\w-]+)+)(:\d+)?(\/\S*)?$/i;
 const isHttpUrl = (value: string): boolean =>
   /^https?:\/\/[^\s/]+/i.test(value) && URL.canParse(value);
 
+/** An int of ms that may also be written as a duration with a unit (`--timeout 10s`). */
+function checkDurationMs(spec: OptionSpec & { type: 'int' }, raw: unknown): Checked {
+  const n = typeof raw === 'string' ? readDuration(raw, 'ms') : toNumber(raw);
+  if (n === undefined || !Number.isFinite(n))
+    return { ok: false, problem: 'must be a number of ms or a duration with a unit (10s, 2m)' };
+  if (!Number.isInteger(n)) return { ok: false, problem: 'must be a whole number of ms' };
+  const problem = rangeProblem(n, spec);
+  return problem === undefined ? { ok: true, value: n } : { ok: false, problem };
+}
+
 /**
  * One value (a string from argv or env; JSON from the file) against its table entry.
  * @example checkValue({ key: 'port', flag: '--port <n>', type: 'int', min: 0, description: '' }, '80') // { ok: true, value: 80 }
@@ -122,6 +133,7 @@ export function checkValue(spec: OptionSpec, raw: unknown): Checked {
     }
     case 'int':
     case 'number': {
+      if (spec.type === 'int' && spec.duration) return checkDurationMs(spec, raw);
       const n = toNumber(raw);
       if (n === undefined || !Number.isFinite(n)) return fail('must be a number');
       if (spec.type === 'int' && !Number.isInteger(n)) return fail('must be a whole number');

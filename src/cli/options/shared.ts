@@ -307,12 +307,15 @@ export const WAIT_OPTION = {
 /** How long a command waits for a reply. */
 export const TIMEOUT_OPTION = {
   key: 'timeout',
-  flag: '--timeout <ms>',
+  flag: '--timeout <time>',
   type: 'int',
   min: 1,
   default: 10_000,
+  unit: 'ms',
+  duration: true,
   env: 'SVC_TIMEOUT',
-  description: 'wait at most this long for the reply (an assumption: the spec is silent)',
+  description:
+    'wait at most this long for the reply: ms, or with a unit (10s) (an assumption: the spec is silent)',
 } as const satisfies OptionSpec;
 
 /** What the commands that send customer messages share (spec 2.1). */

@@ -39,6 +39,8 @@ export type OptionSpec<K extends string = string> = OptionBase<K> &
         readonly default?: number;
         /** unit shown in messages: "ms", "bytes" */
         readonly unit?: string;
+        /** a value may be a duration with a unit (10s, 2m), read as ms; a bare number is ms */
+        readonly duration?: true;
       }
     | {
         readonly type: 'number';

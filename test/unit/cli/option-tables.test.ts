@@ -238,6 +238,26 @@ describe('the resolver', () => {
     },
   );
 
+  it('--timeout takes ms or a duration with a unit, from a flag, env or the file', () => {
+    const timeout = (flags: Record<string, unknown>, env: Record<string, string> = {}) =>
+      inspectOptions(sendText, { flags, env, cwd: emptyDir }).options.find(
+        (o) => o.spec.key === 'timeout',
+      );
+    expect(timeout({ timeout: '10s' })?.value).toBe(10_000);
+    expect(timeout({ timeout: '1.5s' })?.value).toBe(1500);
+    expect(timeout({ timeout: '2500' })?.value).toBe(2500);
+    expect(timeout({}, { SVC_TIMEOUT: '2m' })?.value).toBe(120_000);
+    expect(
+      inspectOptions(sendText, { flags: {}, env: {}, cwd: dirWith({ version: 1, timeout: '3s' }) }),
+    ).toMatchObject({
+      options: expect.arrayContaining([expect.objectContaining({ value: 3000 })]),
+    });
+    expect(timeout({ timeout: 'soon' })?.problem).toBe(
+      'must be a number of ms or a duration with a unit (10s, 2m)',
+    );
+    expect(timeout({ timeout: '0s' })?.problem).toBe('must be at least 1');
+  });
+
   it('names the source of a bad value and says how to give a missing one', () => {
     const e = error(() =>
       resolveOptions(sendText, { flags: {}, env: { SVC_CHANNEL_URL: 'nope' }, cwd: emptyDir }),
