@@ -2,6 +2,7 @@
  * `platform`'s memory flags as numbers: `--chat-idle-timeout` (a protocol-time
  * duration, or off) and `--record-max-size` (bytes with an optional unit).
  */
+import { readDuration } from '../../duration.js';
 import { inputError } from '../../errors.js';
 import type { ChatLimits } from '../../platform/chat-lifecycle.js';
 
@@ -12,17 +13,15 @@ import type { ChatLimits } from '../../platform/chat-lifecycle.js';
 export function parseIdleTimeout(text: string): number {
   const trimmed = text.trim().toLowerCase();
   if (trimmed === 'off' || trimmed === 'never') return 0;
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?$/.exec(trimmed);
-  if (!match) {
+  const ms = readDuration(trimmed, 's');
+  if (ms === undefined) {
     throw inputError(
       'SVC_E_OPTIONS',
       `Could not read --chat-idle-timeout "${text}": a duration is a number with ms, s, m or h, or off.`,
       'For example --chat-idle-timeout 30m, or --chat-idle-timeout off to keep chats open.',
     );
   }
-  const unit = match[2] ?? 's';
-  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3_600_000 : 60_000;
-  return Number(match[1]) * factor;
+  return ms;
 }
 
 const SIZE_UNITS: Record<string, number> = {
