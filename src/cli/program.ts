@@ -5,6 +5,7 @@
  */
 import type { CliContext } from './context.js';
 import { closestNames } from '../suggest.js';
+import { mediaTypeMeant } from '../contract/media-types.js';
 import { Command, CommanderError, Help, registerCommands } from './commands/index.js';
 import { EXIT_CODES, toSvcError, exitCodeFor } from '../errors.js';
 import { flushOutputs } from './render/flush.js';
@@ -48,7 +49,13 @@ function addChoiceSuggestion(message: string): string {
       message,
     );
   if (!match) return message;
-  const [closest] = closestNames(match[1]!, match[2]!.split(/,\s*/), { limit: 1, maxDistance: 3 });
+  const choices = match[2]!.split(/,\s*/);
+  // a common name of a media type first (`send-media pic` is photo, not voice by distance)
+  const meant = mediaTypeMeant(match[1]!);
+  const [closest] =
+    meant !== undefined && choices.includes(meant)
+      ? [meant]
+      : closestNames(match[1]!, choices, { limit: 1, maxDistance: 3 });
   if (closest === undefined) return message;
   return `${message.replace(/\n?$/, '')}\n(Did you mean ${closest}?)\n`;
 }

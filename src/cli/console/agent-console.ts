@@ -2,7 +2,7 @@
  * The agent console of `svc-cli platform`: each stdin line is parsed into an action on the
  * simulator. Parsing is pure (tested as a table); running happens in the command.
  */
-import { FILE_MEDIA_TYPES } from '../../contract/media-types.js';
+import { FILE_MEDIA_TYPES, mediaTypeHint } from '../../contract/media-types.js';
 import { fileNameOf } from '../../http/file-name.js';
 import { parseLocationWords } from './location-words.js';
 import type { PlatformCore } from '../../platform/core.js';
@@ -89,7 +89,8 @@ export function parseConsoleLine(line: string): ConsoleAction {
           ? [words[0], words[1], undefined, words[2]]
           : words;
       if (!MEDIA.includes(type) || file === '') {
-        return { kind: 'error', message: `/media <${MEDIA.join('|')}> <url> [file name] [size]` };
+        const usage = `/media <${MEDIA.join('|')}> <url> [file name] [size]`;
+        return { kind: 'error', message: `${mediaTypeHint(type, MEDIA)}${usage}` };
       }
       const name = fileName ?? fileNameOf(file) ?? 'file';
       // no size typed: the command asks the file's server (http/file-size.ts)

@@ -5,6 +5,7 @@
 import { fileNameOf } from '../../http/file-name.js';
 import { parseLocationWords } from './location-words.js';
 import { FILE_MEDIA_TYPES, type FileMediaType } from '../../roles/integrator/kinds.js';
+import { mediaTypeHint } from '../../contract/media-types.js';
 
 export type ChatAction =
   | { kind: 'text'; text: string }
@@ -43,7 +44,7 @@ function parseMedia(type: string, given: string[], command: 'photo' | 'media'): 
       ? '/photo <url> [name] [size]'
       : `/media <${FILE_MEDIA_TYPES.join('|')}> <url> [name] [size]`;
   if (command === 'media' && type !== '' && !(FILE_MEDIA_TYPES as readonly string[]).includes(type))
-    return { kind: 'error', message: `"${type}" is not a media type (spec 2.4): ${usage}` };
+    return { kind: 'error', message: mediaTypeHint(type, FILE_MEDIA_TYPES) + usage };
   // a lone number after the URL is its size: a file is rarely named "48213"
   const words =
     given.length === 2 && /^\d+$/.test(given[1] ?? '') ? [given[0], undefined, given[1]] : given;

@@ -64,6 +64,19 @@ describe('agent console lines', () => {
     });
   });
 
+  it('/media with a type it does not know names the type meant, then the usage', () => {
+    expect(parseConsoleLine('/media image https://cdn.example/cat.jpg')).toEqual({
+      kind: 'error',
+      message: expect.stringMatching(
+        /^"image" is not a media type \(spec 2\.4\); did you mean photo\? \/media </,
+      ),
+    });
+    expect(parseConsoleLine('/media photo')).toEqual({
+      kind: 'error',
+      message: expect.stringMatching(/^\/media </),
+    });
+  });
+
   it('a command name typed without its slash is sent, with a hint', () => {
     const hint = '(a plain line answers the customer; /help lists the console commands)';
     expect(parseConsoleLine('help')).toEqual({ kind: 'say', text: 'help', hint });

@@ -50,8 +50,18 @@ describe('parseChatLine', () => {
       '/media pdf https://x/a.pdf',
       {
         kind: 'error',
-        message: expect.stringMatching(/^"pdf" is not a media type \(spec 2\.4\): \/media </),
+        message: expect.stringMatching(
+          /^"pdf" is not a media type \(spec 2\.4\); did you mean document\? \/media </,
+        ),
       },
+    ],
+    [
+      '/media pic https://x/a.png',
+      { kind: 'error', message: expect.stringContaining('did you mean photo?') },
+    ],
+    [
+      '/media vidoe https://x/a.mp4',
+      { kind: 'error', message: expect.stringContaining('did you mean video?') },
     ],
     ['/media photo https://x/a.png a.png -1', { kind: 'error' }],
     ['/location 55.75 -37.6', { kind: 'location', latitude: 55.75, longitude: -37.6 }],

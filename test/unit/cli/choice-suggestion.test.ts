@@ -12,6 +12,19 @@ describe('a mistyped argument choice gets a suggestion, as commands and flags do
     expect(t.stderr()).toMatch(/'integratr' is invalid[\s\S]*\(Did you mean integrator\?\)/);
   });
 
+  it('send-media pic: the type people mean by the word (photo), not the nearest spelling (voice)', async () => {
+    for (const [typed, meant] of [
+      ['pic', 'photo'],
+      ['pdf', 'document'],
+      ['mp3', 'audio'],
+      ['vidoe', 'video'],
+    ]) {
+      const t = createTestContext({ cwd: process.cwd() });
+      expect(await runCli(['send-media', typed!], t.ctx)).toBe(2);
+      expect(t.stderr()).toContain(`(Did you mean ${meant}?)`);
+    }
+  });
+
   it('--json: the suggestion is in the error line', async () => {
     const t = createTestContext({ cwd: process.cwd() });
     const code = await runCli(['--json', 'conform', 'hoks'], t.ctx);
