@@ -3,6 +3,7 @@
  * their choices stay in step with the code. Pure: takes the program, returns the script.
  */
 import type { Command, Option } from 'commander';
+import { completionValues } from './commands/spec.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -54,7 +55,7 @@ export function describeProgram(program: Command): {
       flags: [...cmd.options.map(describeFlag), HELP],
       // a command's subcommands (record to-fixture) complete where its argument would
       argChoices: [
-        ...(cmd.registeredArguments[0]?.argChoices ?? []),
+        ...(cmd.registeredArguments[0] ? completionValues(cmd.registeredArguments[0]) : []),
         ...cmd.commands.map((sub) => sub.name()),
       ],
       subcommands: cmd.commands.map((sub) => ({
@@ -91,16 +92,25 @@ function generateBash(program: Command): string {
       `    ${key}) COMPREPLY=( $(compgen -W ${quoteSingle(f.choices.join(' '))} -- "$cur") ); return ;;`,
   );
   // -h/--help is the command's and the program's: once
+  const reply = (words: Iterable<string>): string =>
+    `COMPREPLY=( $(compgen -W ${quoteSingle([...new Set(words)].join(' '))} -- "$cur") )`;
   const wordsCase = (key: string, words: Iterable<string>): string =>
-    `    ${key}) COMPREPLY=( $(compgen -W ${quoteSingle([...new Set(words)].join(' '))} -- "$cur") ) ;;`;
+    `    ${key}) ${reply(words)} ;;`;
   const globalNames = globals.flatMap((f) => f.names);
-  const commandCases = commands.flatMap((c) => [
-    // a subcommand's own flags once it is typed (record to-fixture --out)
-    ...c.subcommands.map((sub) =>
-      wordsCase(`${c.name}:${sub.name}`, [...sub.flags.flatMap((f) => f.names), ...globalNames]),
-    ),
-    wordsCase(`${c.name}:*`, [...c.flags.flatMap((f) => f.names), ...c.argChoices, ...globalNames]),
-  ]);
+  const commandCases = commands.flatMap((c) => {
+    const all = [...c.flags.flatMap((f) => f.names), ...c.argChoices, ...globalNames];
+    return [
+      // a subcommand's own flags once it is typed (record to-fixture --out)
+      ...c.subcommands.map((sub) =>
+        wordsCase(`${c.name}:${sub.name}`, [...sub.flags.flatMap((f) => f.names), ...globalNames]),
+      ),
+      // a word that is no flag, before the argument is given, is the argument (conform
+      // <suite>), as git completes
+      c.argChoices.length > 0
+        ? `    ${c.name}:*) if [[ -z $sub && $cur != -* ]]; then ${reply(c.argChoices)}; else ${reply(all)}; fi ;;`
+        : wordsCase(`${c.name}:*`, all),
+    ];
+  });
   return `# svc-cli completion for bash. Load it with:
 #   source <(svc-cli completion bash)
 # or save it as ~/.local/share/bash-completion/completions/svc-cli

@@ -63,6 +63,10 @@ describe('svc-cli init / config / doctor (e2e)', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('complete -o default -F _svc_cli svc-cli');
     expect(run.stderr).toBe('');
+    // hook-fire's events, which the program (the start-up bundle) attached for completion
+    expect(run.stdout).toMatch(
+      /hook-fire:\*\) if [^\n]*compgen -W 'call_event chat_accepted chat_assigned chat_finished chat_updated offline_message'/,
+    );
     const bad = await runCli(['completion', 'tcsh']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("error [SVC_E_USAGE] command-argument value 'tcsh' is invalid");

@@ -1,6 +1,19 @@
 import { defineCommand } from './spec.js';
 import { hookFireOptions } from './hook-fire-options.js';
 
+/**
+ * spec 6.2's hook events, for --help and completion: the contract's HOOK_EVENTS (a test keeps
+ * them equal), written here so the start-up bundle does not load the contract's schemas.
+ */
+export const HOOK_EVENT_NAMES = [
+  'call_event',
+  'chat_accepted',
+  'chat_assigned',
+  'chat_finished',
+  'chat_updated',
+  'offline_message',
+] as const;
+
 /** `hook-fire`: the platform firing one synthetic hook event at a receiver (like `stripe trigger`). */
 export const hookFireCommand = defineCommand({
   name: 'hook-fire',
@@ -10,8 +23,8 @@ export const hookFireCommand = defineCommand({
     {
       name: 'event',
       optional: true,
-      description:
-        'call_event | chat_accepted | chat_assigned | chat_finished | chat_updated | offline_message',
+      description: HOOK_EVENT_NAMES.join(' | '),
+      completes: HOOK_EVENT_NAMES,
     },
   ],
   options: hookFireOptions,

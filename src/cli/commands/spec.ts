@@ -25,7 +25,24 @@ export interface ArgumentSpec {
   readonly choices?: readonly string[];
   /** the value when none is given (optional arguments only; `--help` shows it) */
   readonly default?: unknown;
+  /**
+   * values `completion` offers where commander checks none (the command says what is wrong
+   * with another, with its own "did you mean": hook-fire's events)
+   */
+  readonly completes?: readonly string[];
 }
+
+/** The values completion offers for a commander argument: its choices, else its `completes`. */
+export function completionValues(argument: Argument): readonly string[] {
+  return argument.argChoices ?? (argument as WithCompletes)[COMPLETES] ?? [];
+}
+/**
+ * On the argument itself under a registered symbol: the program is built by the start-up
+ * bundle's copy of this module and the completion script by the ES module's (a WeakMap of
+ * one would be empty for the other).
+ */
+const COMPLETES = Symbol.for('svc-cli.argument-completes');
+type WithCompletes = Argument & { [COMPLETES]?: readonly string[] };
 
 /**
  * The value commander hands over for an argument: a string[] for a variadic one, one of the
@@ -139,6 +156,7 @@ function createArgument(spec: ArgumentSpec): Argument {
   const argument = new Argument(argumentUsage(spec), spec.description);
   if (spec.choices) argument.choices(spec.choices);
   if (spec.default !== undefined) argument.default(spec.default);
+  if (spec.completes) (argument as WithCompletes)[COMPLETES] = spec.completes;
   return argument;
 }
 

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCompletion } from '../../../src/cli/completion.js';
+import { HOOK_EVENT_NAMES } from '../../../src/cli/commands/hook-fire.js';
+import { HOOK_EVENTS } from '../../../src/contract/hooks.js';
+import { FILE_MEDIA_TYPES } from '../../../src/contract/media-types.js';
 import { createProgram } from '../../../src/cli/main.js';
 import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
 
@@ -79,15 +82,15 @@ describe('usage errors say their code and hint, as with --json', () => {
 describe('completion scripts come from the program', () => {
   it('bash: every command, its flags and choices; valid syntax', () => {
     const script = generateCompletion(program, 'bash');
-    for (const name of commandNames) expect(script).toContain(`    ${name}:*) COMPREPLY=`);
+    for (const name of commandNames) expect(script).toContain(`    ${name}:*) `);
     expect(script).toContain(
       'platform:--agents) COMPREPLY=( $(compgen -W \'online offline\' -- "$cur") )',
     );
     expect(script).toContain(
       "init:--role) COMPREPLY=( $(compgen -W 'integrator bot-provider hook-receiver web-developer platform-qa'",
     );
-    expect(script).toMatch(
-      /completion:\*\) COMPREPLY=\( \$\(compgen -W '--help -h bash zsh fish|completion:\*\) COMPREPLY=\( \$\(compgen -W '-h --help bash zsh fish/,
+    expect(script).toContain(
+      `completion:*) if [[ -z $sub && $cur != -* ]]; then COMPREPLY=( $(compgen -W 'bash zsh fish' -- "$cur") ); else COMPREPLY=( $(compgen -W '-h --help bash zsh fish`,
     );
     const file = join(mkdtempSync(join(tmpdir(), 'svc-completion-')), 'svc-cli.bash');
     writeFileSync(file, script);
@@ -116,8 +119,30 @@ describe('completion scripts come from the program', () => {
     expect(complete('svc-cli record --o')).toEqual([]);
     // a command's value is not taken for a subcommand
     expect(complete('svc-cli platform --port 0 --age')).toEqual(['--agents']);
-    const all = complete('svc-cli completion ');
+    const all = complete('svc-cli completion -');
     expect(all.filter((w) => w === '--help')).toHaveLength(1);
+  });
+
+  it('bash: an empty word after a command is its argument (suites, media types, events); a dash its flags', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-completion-')), 'svc-cli.bash');
+    writeFileSync(file, generateCompletion(program, 'bash'));
+    const complete = (line: string): string[] => {
+      const words = line.split(' ');
+      const script = `source ${file}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _svc_cli; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      return execFileSync('bash', ['-c', script], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    };
+    expect(complete('svc-cli conform ')).toEqual(['integrator', 'hooks', 'platform', 'bot']);
+    expect(complete('svc-cli send-media ')).toEqual([...FILE_MEDIA_TYPES]);
+    expect(complete('svc-cli hook-fire chat_a')).toEqual(['chat_accepted', 'chat_assigned']);
+    expect(complete('svc-cli conform --u')).toEqual(['--url']);
+    // the argument given, the flags come
+    expect(complete('svc-cli conform hooks ')).toContain('--url');
+    // no argument to offer: the flags, as before
+    expect(complete('svc-cli platform ')).toContain('--integrator-url');
+  });
+
+  it("hook-fire completes spec 6.2's events: the contract's list", () => {
+    expect([...HOOK_EVENT_NAMES]).toEqual([...HOOK_EVENTS]);
   });
 
   it('zsh and fish name every command and the choices', () => {
