@@ -5,7 +5,7 @@ import { relative } from 'node:path';
 import { SvcError } from '../../errors.js';
 import { configSchemaRefFor, CONFIG_VERSION, findConfigFile, type Role } from '../config-file.js';
 import type { CliContext } from '../context.js';
-import { checkConfigValues, resolveForCommand } from '../options/resolve.js';
+import { checkConfigValues, httpUrlProblem, resolveForCommand } from '../options/resolve.js';
 import { initOptions } from './init-options.js';
 import { askInitQuestions, QUESTIONS_BY_ROLE, type InitAnswers } from '../render/init-prompts.js';
 import { createOutput } from '../render/output.js';
@@ -27,9 +27,7 @@ const NEXT_STEPS: Readonly<Record<Role, string>> = {
 };
 
 export function validateUrl(value: string): string | true {
-  return /^https?:\/\/[^\s/]+/i.test(value) && URL.canParse(value)
-    ? true
-    : 'must be an http(s) URL';
+  return httpUrlProblem(value) ?? true;
 }
 
 function pickAnswers(role: Role, flags: Record<string, unknown>): InitAnswers {

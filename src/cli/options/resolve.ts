@@ -95,6 +95,19 @@ const SCHEMELESS = /^(localhost|[\w-]+(\.[\w-]+)+)(:\d+)?(\/\S*)?$/i;
 const isHttpUrl = (value: string): boolean =>
   /^https?:\/\/[^\s/]+/i.test(value) && URL.canParse(value);
 
+/**
+ * What is wrong with `value` as an http(s) URL, undefined when nothing: a URL typed without
+ * its scheme (127.0.0.1:8800/r/ch) is shown with one. Flags, config values and init's answers
+ * are read alike.
+ * @example httpUrlProblem('localhost:9200/hooks') // 'must start with http:// or https://, e.g. "http://localhost:9200/hooks"'
+ */
+export function httpUrlProblem(value: string): string | undefined {
+  if (isHttpUrl(value)) return undefined;
+  return SCHEMELESS.test(value) && isHttpUrl(`http://${value}`)
+    ? `must start with http:// or https://, e.g. "http://${value}"`
+    : 'must be an http(s) URL, e.g. http://127.0.0.1:9000/path';
+}
+
 /** An int of ms that may also be written as a duration with a unit (`--timeout 10s`). */
 function checkDurationMs(spec: OptionSpec & { type: 'int' }, raw: unknown): Checked {
   const n = typeof raw === 'string' ? readDuration(raw, 'ms') : toNumber(raw);
@@ -121,14 +134,8 @@ export function checkValue(spec: OptionSpec, raw: unknown): Checked {
         ? { ok: true, value: raw }
         : fail('must be an IP address or a host name, e.g. 127.0.0.1 or 0.0.0.0');
     case 'url': {
-      if (typeof raw !== 'string' || !isHttpUrl(raw)) {
-        // a URL typed without its scheme (127.0.0.1:8800/r/ch): show it with one
-        return fail(
-          typeof raw === 'string' && SCHEMELESS.test(raw) && isHttpUrl(`http://${raw}`)
-            ? `must start with http:// or https://, e.g. "http://${raw}"`
-            : 'must be an http(s) URL, e.g. http://127.0.0.1:9000/path',
-        );
-      }
+      const problem = httpUrlProblem(typeof raw === 'string' ? raw : '');
+      if (problem !== undefined || typeof raw !== 'string') return fail(problem ?? '');
       return { ok: true, value: raw.replace(/\/+$/, '') };
     }
     case 'int':

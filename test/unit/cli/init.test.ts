@@ -24,6 +24,10 @@ describe('svc-cli init, interactive (prompts through injected streams)', () => {
     t.stdin.write(`not a url${ENTER}`);
     await t.waitForOutput('must be an http(s) URL');
     t.stdin.write('\u0015');
+    // typed without its scheme: the answer shows it with one
+    t.stdin.write(`bot.example/hook${ENTER}`);
+    await t.waitForOutput('must start with http:// or https://, e.g. "http://bot.example/hook"');
+    t.stdin.write('\u0015');
     t.stdin.write(`https://bot.example/hook${ENTER}`);
     await t.waitForOutput('The channel URL');
     t.stdin.write(ENTER); // empty: none yet
