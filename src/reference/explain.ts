@@ -160,11 +160,60 @@ const topicsList = (): string => {
 /** How far a typed word may be from a name to be suggested: a third of it, at least 2. */
 const closeEnough = (word: string): number => Math.max(2, Math.floor(word.length / 3));
 
+/** The text of a section's own blocks (not its subsections'), for a word search. */
+function ownText(section: Section): string {
+  return section.blocks
+    .map((block) =>
+      block.type === 'p'
+        ? block.text
+        : block.type === 'list'
+          ? block.items.join(' ')
+          : block.type === 'table'
+            ? [...block.head, ...block.rows.flat()].join(' ')
+            : `${block.kind} ${block.title ?? ''}`,
+    )
+    .join(' ');
+}
+
+/**
+ * The sections whose heading or text holds `word` (a word of 4 letters or more, as a word's
+ * start: `redeliver` finds "redelivery"), those naming it in their heading first, then by
+ * how often their text does; at most 5.
+ * @example sectionsMentioning('redelivery') // ['2.2', '8', ...]
+ */
+function sectionsMentioning(word: string): string[] {
+  const typed = word.trim().toLowerCase();
+  if (!/^[\p{L}][\p{L}\p{N}_-]{3,}$/u.test(typed)) return [];
+  // letters, digits, `_` and `-` only (checked above): nothing to escape
+  const pattern = `(?<![\\p{L}\\p{N}_])${typed}`;
+  const inHeading = new RegExp(pattern, 'iu');
+  const everywhere = new RegExp(pattern, 'giu');
+  return flatten(contractSections())
+    .filter((s) => /^\d/.test(s.id))
+    .map((s) => ({
+      id: s.id,
+      inTitle: inHeading.test(s.title) ? 1 : 0,
+      count: (ownText(s).match(everywhere) ?? []).length,
+    }))
+    .filter((s) => s.inTitle + s.count > 0)
+    .sort((a, b) => b.inTitle - a.inTitle || b.count - a.count)
+    .slice(0, 5)
+    .map((s) => s.id);
+}
+
 function unknown(what: string, known: Iterable<string>, kind?: string): never {
   const section = kind === undefined && SECTION_LIKE.test(what);
   const suggestions = section
     ? nearestSections(what)
     : closestNames(what, known, { limit: 3, maxDistance: closeEnough(what) });
+  // a plain word (redelivery, timeout): where the contract speaks of it
+  const mentioned = kind === undefined && !section ? sectionsMentioning(what) : [];
+  const sectionsLine =
+    mentioned.length > 0
+      ? `\n  The contract speaks of "${what}" in: ${mentioned
+          .map((id) => headingOf(sectionsById().get(id)!))
+          .join('; ')} (svc-cli explain ${mentioned[0]}).`
+      : '';
   const numbered = [...sectionsById().keys()].filter((id) => /^\d+$/.test(id));
   const hint = section
     ? `The spec has sections ${numbered[0] ?? 1} to ${numbered.at(-1) ?? ''}; the nearest: ${suggestions.join(', ')}.`
@@ -173,6 +222,10 @@ function unknown(what: string, known: Iterable<string>, kind?: string): never {
       : kind === undefined
         ? `Nothing matched; svc-cli explain answers to:${topicsList()}`
         : `Nothing is close to it; the fields: svc-cli explain ${kind}.`;
+  const fullHint =
+    mentioned.length > 0 && suggestions.length === 0
+      ? sectionsLine.trimStart()
+      : `${hint}${sectionsLine}`;
   throw new SvcError(
     'SVC_E_UNKNOWN_TOPIC',
     section
@@ -180,8 +233,8 @@ function unknown(what: string, known: Iterable<string>, kind?: string): never {
       : kind === undefined
         ? `Could not explain ${JSON.stringify(what)}: it is no section, kind, rule code, error code or invariant.`
         : `Could not explain ${JSON.stringify(what)}: ${kind} has no such field.`,
-    hint,
-    { details: { suggestions } },
+    fullHint,
+    { details: { suggestions, ...(mentioned.length > 0 ? { sections: mentioned } : {}) } },
   );
 }
 

@@ -19,8 +19,8 @@ export const explainCommand = defineCommand({
 Every "spec N.N" in svc-cli's messages is a section of docs/CONTRACT.md (in the package
 too); explain prints it in the terminal. Error lines and contract issues print the
 explain command that helps. Without an argument it lists what it explains, with an example
-of each. An unknown name suggests the closest ones, a section number the nearest sections
-(exit 2). Tables are laid out for the terminal's width; --json keeps the Markdown.
+of each. An unknown name suggests the closest ones, a section number the nearest sections,
+a plain word (typing, timeout) the sections that speak of it (exit 2). Tables are laid out for the terminal's width; --json keeps the Markdown.
 
 Examples:
   $ svc-cli explain                                      # what it explains

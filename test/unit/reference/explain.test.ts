@@ -119,6 +119,27 @@ describe('svc-cli explain answers for every catalogue entry', () => {
     expect(far.hint).toContain('svc-cli explain type_drift');
   });
 
+  it('a plain word gets the sections that speak of it, those naming it in their heading first', () => {
+    const typing = thrown(['typing']);
+    expect(typing.details).toEqual({
+      suggestions: [],
+      sections: expect.arrayContaining(['2.3', '4.1']),
+    });
+    expect((typing.details as { sections: string[] }).sections[0]).toBe('2.3');
+    expect(typing.hint).toMatch(/^The contract speaks of "typing" in: 2\.3 Typing notices; /);
+    expect(typing.hint).toContain('(svc-cli explain 2.3)');
+    // beside a suggestion, and a word with a hyphen is a word, not a pattern
+    const redelivery = thrown(['redelivery']);
+    expect(redelivery.hint).toMatch(
+      /Did you mean redelivery-id\?\n {2}The contract speaks of "redelivery" in: .*8\. Limits and timing/,
+    );
+    expect(thrown(['hand-over']).details).toMatchObject({
+      sections: expect.arrayContaining(['3']),
+    });
+    // words under four letters are no search
+    expect(thrown(['bot']).details).not.toHaveProperty('sections');
+  });
+
   it('names the one explain command that helps with an issue', () => {
     const issue = { code: 'empty', path: 'sender.id', spec: '2.1' };
     expect(explainCommandFor(issue, 'channel.customer.text')).toBe(
