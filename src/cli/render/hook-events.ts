@@ -8,6 +8,7 @@ import type { FireResult } from '../../roles/hooks/fire.js';
 import type { HookTargetEvent, HookTargetListening } from '../../roles/hooks/target.js';
 import { formatBanner, formatExchangeLine, formatIssueLines, formatMs } from './exchange.js';
 import { plural } from '../../plural.js';
+import { describeErrorPage } from '../../http/error-page.js';
 
 const statusColor = (status: number, c: ChalkInstance) =>
   status >= 200 && status < 300 ? c.green : status >= 400 ? c.red : c.yellow;
@@ -122,6 +123,8 @@ export function formatHookFired(
   // receiver) is cut to its start unless --verbose; the verdict says what is wrong
   const cut = (text: string): string => {
     if (options.verbose || text.length <= 300) return text;
+    const page = describeErrorPage(text);
+    if (page !== undefined) return `${page} ${c.dim('(--verbose prints it all)')}`;
     const flat = text.replace(/\s+/g, ' ');
     return `${flat.slice(0, 240)}… ${c.dim(`(${text.length} characters; --verbose prints it all)`)}`;
   };

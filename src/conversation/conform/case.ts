@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { errorText } from '../../errors.js';
+import { describeErrorPage } from '../../http/error-page.js';
 import type { ConversationResult, StepResult } from '../runner.js';
 
 /**
@@ -166,8 +167,13 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
   };
 }
 
-/** `{"a":1}` shortened for a reason line. */
+/**
+ * `{"a":1}` shortened for a reason line; an HTML error page by its title, where frameworks
+ * name the exception (its first bytes are a doctype and meta tags).
+ */
 export function quote(text: string, max = 120): string {
+  const page = describeErrorPage(text);
+  if (page !== undefined) return page;
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }

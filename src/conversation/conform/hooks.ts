@@ -5,6 +5,7 @@ import { HOOK_DELIVERY_POLICY } from '../../contract/timing.js';
 import { DOCS_HOOK_EVENTS, type DocsHookEventName } from '../../contract/hooks.js';
 import { validate } from '../../contract/validate.js';
 import { postJson } from '../../http/client.js';
+import { describeErrorPage } from '../../http/error-page.js';
 import { fireHook, type FireResult } from '../../roles/hooks/fire.js';
 import { buildSampleDocsHookEvent, HOOK_LIFECYCLE } from '../../roles/hooks/samples.js';
 import { describeWallTime, type ConformCase } from './case.js';
@@ -139,9 +140,11 @@ function specCases(options: HooksSuiteOptions): ConformCase[] {
   }));
 }
 
-/** A reply body for a message line: empty said so, a long one cut. */
+/** A reply body for a message line: empty said so, an error page by its title, a long one cut. */
 function quoteReply(text: string): string {
   if (text === '') return '(empty body)';
+  const page = describeErrorPage(text);
+  if (page !== undefined) return page;
   const chars = [...text];
   return chars.length <= 200
     ? text

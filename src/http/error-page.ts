@@ -1,0 +1,42 @@
+/**
+ * A peer's HTML error page, told by its title. Web frameworks answer an unhandled exception
+ * with a page of many KB whose first bytes are a doctype and meta tags, and whose `<title>`
+ * names the exception and the path (Django: `RuntimeError at /bot`; Werkzeug's debugger:
+ * `KeyError: 'message' // Werkzeug Debugger`). A reason line quotes the title instead of
+ * the page's start, which tells the peer's author nothing.
+ */
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+const decodeEntities = (text: string): string =>
+  text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
+    const code =
+      name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+
+/**
+ * The title of an HTML document, entities decoded and white space folded; undefined for a
+ * body that is not an HTML document or has no title.
+ * @example errorPageTitle('<!doctype html><title>KeyError at /bot</title>') // 'KeyError at /bot'
+ */
+export function errorPageTitle(body: string): string | undefined {
+  // the title stands in the head, before any content: the first 8 KB hold it
+  const head = body.slice(0, 8192);
+  if (!/^\s*<(?:!doctype\s+html|html)[\s>]/i.test(head)) return undefined;
+  const match = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(head);
+  const title =
+    match?.[1] === undefined ? '' : decodeEntities(match[1]).replace(/\s+/g, ' ').trim();
+  return title === '' ? undefined : title;
+}
+
+/**
+ * An HTML error page in one phrase, `HTML page "<title>" (<n> characters)`; undefined for
+ * any other body.
+ * @example describeErrorPage(djangoPage) // 'HTML page "RuntimeError at /bot" (63481 characters)'
+ */
+export function describeErrorPage(body: string): string | undefined {
+  const title = errorPageTitle(body);
+  return title === undefined ? undefined : `HTML page "${title}" (${body.length} characters)`;
+}
