@@ -181,4 +181,35 @@ describe('svc-cli proxy', () => {
     expect(flagged.code).toBe(2);
     expect(flagged.stderr).toMatch(/--integrator-url is not an upstream of hooks/);
   });
+  it("shows a receiver's two-segment URL as given; only a channel URL hides its random string (spec 4.1)", async () => {
+    const hooks = await serve([
+      '--json',
+      'proxy',
+      'hooks',
+      '--port',
+      '0',
+      '--receiver-url',
+      'http://127.0.0.1:1/webhook/crm-events',
+    ]);
+    expect(hooks.listening).toMatchObject({
+      legs: [{ leg: 'receiver', upstream: 'http://127.0.0.1:1/webhook/crm-events' }],
+    });
+    const channel = await serve([
+      '--json',
+      'proxy',
+      'channel',
+      '--port',
+      '0',
+      '--platform-url',
+      'http://127.0.0.1:1/dev-only-secret-1234/shop',
+      '--integrator-url',
+      'http://127.0.0.1:1/agent/messages',
+    ]);
+    expect(channel.listening).toMatchObject({
+      legs: [
+        { leg: 'platform', upstream: 'http://127.0.0.1:1/***/shop' },
+        { leg: 'integrator', upstream: 'http://127.0.0.1:1/agent/messages' },
+      ],
+    });
+  });
 });

@@ -170,8 +170,15 @@ export async function runProxy(
       ),
   });
   hide = (text) => proxy.redact(text);
-  const shown = (url: string): string =>
-    options.showSecrets ? url : redactChannelUrl(proxy.redact(url));
+  // only a channel URL (proxy channel's platform leg) hides a segment by its place, the
+  // random string before the public id (spec 4.1); any other upstream of two segments (a
+  // receiver's /webhook/<name>) is shown as given, its secrets hidden as the traffic shows them
+  const shown = (url: string, leg: LegName): string =>
+    options.showSecrets
+      ? url
+      : iface === 'channel' && leg === 'platform'
+        ? redactChannelUrl(proxy.redact(url))
+        : proxy.redact(url);
   await serveUntilAborted<ProxyListening>(ctx, {
     out,
     listening: {
@@ -182,7 +189,7 @@ export async function runProxy(
         leg: leg.name,
         caller: leg.caller,
         url,
-        upstream: shown(upstream),
+        upstream: shown(upstream, leg.name),
       })),
     },
     format: formatProxyListening,
