@@ -276,7 +276,12 @@ export function resolveOptions<T extends OptionTable>(
       bad.length === 1 && bad[0]
         ? `Could not ${bad[0].raw === undefined ? 'run' : 'use'} ${bad[0].raw === undefined ? `svc-cli ${table.command}: ` : ''}${describe(bad[0])}.`
         : `Could not use the options: ${bad.map(describe).join('; ')}.`,
-      `Run svc-cli ${table.command} --help to see its flags.`,
+      [
+        ...bad.flatMap((o) =>
+          o.raw === undefined && o.spec.whenMissing !== undefined ? [o.spec.whenMissing] : [],
+        ),
+        `Run svc-cli ${table.command} --help to see its flags.`,
+      ].join('\n  '),
     );
   }
   return Object.fromEntries(inspection.options.map((o) => [o.spec.key, o.value])) as Resolved<T>;

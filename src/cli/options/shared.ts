@@ -256,6 +256,8 @@ export const CHANNEL_URL_OPTION = {
   env: 'SVC_CHANNEL_URL',
   description:
     'the channel URL from the channel settings: {base_url}/<random_string>/<channel_public_id>',
+  whenMissing:
+    'No channel yet? `svc-cli platform` in another terminal prints one (export SVC_CHANNEL_URL=<it>); `svc-cli chat` runs a platform of its own.',
 } as const satisfies OptionSpec;
 
 /** The simulator mutant the embedded platform runs (platform, replay; `svc-cli mutate` sets it). */

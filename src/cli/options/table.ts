@@ -24,6 +24,8 @@ interface OptionBase<K extends string> {
   /** the `--help` section it is listed under */
   readonly group?: string;
   readonly required?: true;
+  /** where to get a value, added to the error when a required option is not given */
+  readonly whenMissing?: string;
 }
 
 export type OptionSpec<K extends string = string> = OptionBase<K> &

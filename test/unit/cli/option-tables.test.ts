@@ -267,6 +267,17 @@ describe('the resolver', () => {
     );
   });
 
+  it('a missing channel URL says where to get one; a bad one does not', () => {
+    const missing = error(() => resolveOptions(sendText, { flags: {}, env: {}, cwd: emptyDir }));
+    expect(missing.hint).toBe(
+      'No channel yet? `svc-cli platform` in another terminal prints one (export SVC_CHANNEL_URL=<it>); `svc-cli chat` runs a platform of its own.\n  Run svc-cli send-text --help to see its flags.',
+    );
+    const bad = error(() =>
+      resolveOptions(sendText, { flags: {}, env: { SVC_CHANNEL_URL: 'nope' }, cwd: emptyDir }),
+    );
+    expect(bad.hint).not.toContain('No channel yet');
+  });
+
   it('a URL typed without its scheme is shown with one; other bad URLs get the example', () => {
     const problem = (url: string) =>
       inspectOptions(sendText, { flags: { channelUrl: url }, env: {}, cwd: emptyDir }).options.find(
