@@ -11,6 +11,7 @@ export {
   createRandom,
   isEmptyPlan,
   messageKeyOf,
+  receivedMessageKeyOf,
   switchFaults,
   type FaultPlan,
   type FaultDecision,

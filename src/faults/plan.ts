@@ -127,3 +127,18 @@ export function messageKeyOf(json: unknown, raw: string): string {
   }
   return `sha1:${createHash('sha1').update(raw).digest('hex')}`;
 }
+
+/**
+ * The identity of a message the platform receives, across a sender's retries: the sender's
+ * id with the body's hash. The platform's own ids name a message (a redelivery keeps its id,
+ * spec 8), but an integrator's `message.id` is for logs only (spec 2.1) and may come again on
+ * another message: one integrator sends one id on every message, and keyed by the id alone
+ * `--fail-first 2` refused its first message only. A retry sends the same body again.
+ * @example receivedMessageKeyOf({ message: { id: 'm' } }, raw) // 'id:m#sha1:...'
+ */
+export function receivedMessageKeyOf(json: unknown, raw: string): string {
+  const key = messageKeyOf(json, raw);
+  return key.startsWith('id:')
+    ? `${key}#sha1:${createHash('sha1').update(raw).digest('hex')}`
+    : key;
+}

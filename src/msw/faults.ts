@@ -13,7 +13,7 @@ import {
   answerOnWire,
   describeFault,
   faultStep,
-  messageKeyOf,
+  receivedMessageKeyOf,
   waitOnWire,
   type FaultDecision,
   type FaultInjector,
@@ -65,7 +65,7 @@ export function mswFaults<C extends MswFaultContext>(
     decide(ctx) {
       const { fetched, request, body } = ctx;
       const key = body?.ok
-        ? messageKeyOf(body.json, body.raw)
+        ? receivedMessageKeyOf(body.json, body.raw)
         : `${fetched.method} ${request.path}`;
       const decision = injector().decide(key);
       const entry: ReceivedRequest = {

@@ -15,7 +15,7 @@ import {
   answerOnWire,
   describeFault,
   faultStep,
-  messageKeyOf,
+  receivedMessageKeyOf,
   waitOnWire,
   type FaultDecision,
   type InjectedEffect,
@@ -193,7 +193,7 @@ function faultStepOf<C extends PlatformFaultContext>(io: PlatformFaultIo<C>): Mi
       const injector = ctx.core.faults.injector;
       if (injector === undefined || !isFaultable(request, body)) return undefined;
       const key = body?.ok
-        ? messageKeyOf(body.json, body.raw)
+        ? receivedMessageKeyOf(body.json, body.raw)
         : `${request.method} ${request.path}`;
       const decision = injector.decide(key);
       const name = nameOf(decision);

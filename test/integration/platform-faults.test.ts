@@ -53,6 +53,17 @@ describe('platform --fail-first 2 on a socket', () => {
   });
 });
 
+describe('platform --fail-first 1 and an integrator that sends one message.id on every message', () => {
+  it('each new message is refused first: the id is for logs (spec 2.1), a retry sends the same body', async () => {
+    const { harness, counted } = await setup({ failFirst: 1 });
+    const statuses: number[] = [];
+    for (const text of ['first', 'first', 'second', 'second'])
+      statuses.push((await post(harness.channelUrl, message('same-id', text))).status);
+    expect(statuses).toEqual([500, 200, 500, 200]);
+    expect(counted()).toBe(2);
+  });
+});
+
 describe('platform --fault status:503 --fault-rate 1', () => {
   it('answers 503 injected, the core sees nothing, the journal holds the exchange', async () => {
     const { harness, core, channelRecords, counted } = await setup({
