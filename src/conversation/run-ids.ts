@@ -1,19 +1,22 @@
+import { CLIENT_ID_OFFSET } from '../platform/model.js';
 import type { Conversation, Step } from './format.js';
 
 /**
  * Fresh ids per replay against a real peer. A peer with a database remembers chat 1 and
- * client-1 from the last run (or from the recording the fixture came from) and may answer an
- * old chat differently (no greeting, a "chat closed" reply); the spec makes chat ids unique
- * within the account (spec 2.5, 6.2), so each run takes its own block, as `conform bot` does:
- * run id R numbers chats from R * 1000 + 1 and clients `client-R-<n>`.
+ * client 501 from the last run (or from the recording the fixture came from) and may answer an
+ * old chat differently (no greeting, a "chat closed" reply); the spec makes chat and client
+ * ids unique within the account (spec 2.5, 6.2), so each run takes its own block, as
+ * `conform bot` does: run id R numbers chats from R * 1000 + 1 and clients from R * 1000 + 501.
+ * Client ids are strings of digits (docs/FIDELITY.md): a bot may keep them in an integer column.
  */
 
-/** Chats per run id: a conversation opens fewer. */
+/** Chats (and visitors) per run id: a conversation opens fewer. */
 export const CHATS_PER_RUN = 1000;
 
 /** The platform's id settings (createPlatform's `ids`) for one run id. */
-export function runIds(runId: number): { firstChatId: number; clientIdPrefix: string } {
-  return { firstChatId: runId * CHATS_PER_RUN + 1, clientIdPrefix: `client-${runId}-` };
+export function runIds(runId: number): { firstChatId: number; firstClientId: number } {
+  const first = runId * CHATS_PER_RUN + 1;
+  return { firstChatId: first, firstClientId: first + CLIENT_ID_OFFSET };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

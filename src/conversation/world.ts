@@ -82,8 +82,8 @@ export interface WorldOptions extends ReplayPeers {
   /** a simulator mutant for the embedded platform (default SVC_MUTANT; src/platform/mutants.ts) */
   mutant?: string;
   /**
-   * the embedded platform numbers chats from `runId * 1000 + 1` and clients `client-<runId>-`
-   * (src/conversation/run-ids.ts); default from 1, as a fixture's literal ids say
+   * the embedded platform numbers chats from `runId * 1000 + 1` and clients from
+   * `runId * 1000 + 501` (src/conversation/run-ids.ts); default from 1, as a fixture's literal ids say
    */
   runId?: number;
 }

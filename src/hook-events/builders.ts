@@ -193,7 +193,7 @@ function docsVisitorOf(v: HookVisitor): Body {
 
 /**
  * client_updated (public Webhooks page): a client's data changed; with `client_id`.
- * @example buildClientUpdated(base, 'client-1').client_id // 'client-1'
+ * @example buildClientUpdated(base, '501').client_id // '501'
  */
 export function buildClientUpdated(base: HookBase, clientId: string): Body {
   const v = base.visitor;
@@ -209,7 +209,7 @@ export function buildClientUpdated(base: HookBase, clientId: string): Body {
 /**
  * client_attribute_updated (public Webhooks page): the client's attributes changed (the page
  * called setClientAttributes); `attributes` a key/value map, as the sample lists them.
- * @example buildClientAttributeUpdated(base, 'client-1', { plan: 'pro' }).attributes
+ * @example buildClientAttributeUpdated(base, '501', { plan: 'pro' }).attributes
  */
 export function buildClientAttributeUpdated(
   base: HookBase,

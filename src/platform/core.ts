@@ -85,7 +85,7 @@ export interface PlatformCoreOptions {
    * EventSource that reconnects (`platform --web` keeps 1,000; default none)
    */
   eventHistory?: number;
-  /** where chat and client ids start (default chat 1, `client-1`) */
+  /** where chat and client ids start (default chat 1, client `501`) */
   ids?: IdSeed;
   /**
    * a simulator mutant to run (mutants.ts): a named deviation from the contract; default

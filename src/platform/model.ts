@@ -97,8 +97,8 @@ export interface PlatformState {
   chats: Map<number, Chat>;
   nextChatId: number;
   nextVisitorNumber: number;
-  /** client ids are this prefix and the visitor number (`client-1`, `client-<run>-1`) */
-  clientIdPrefix: string;
+  /** the client id of visitor number 1; visitor n's is this plus n - 1 (clientIdOf) */
+  firstClientId: number;
 }
 
 /**
@@ -109,9 +109,16 @@ export interface PlatformState {
 export interface IdSeed {
   /** the first chat id (default 1) */
   firstChatId?: number;
-  /** the client ids' prefix (default `client-`) */
-  clientIdPrefix?: string;
+  /** the client id of the first visitor (default 501; a run's `<run>501`, src/conversation/run-ids.ts) */
+  firstClientId?: number;
 }
+
+/**
+ * Client ids start this far above chat ids in a block of 1000 (chat 1, client 501): the two
+ * never coincide in a run of fewer than 500 chats, so a peer that swaps chat_id and client_id
+ * is caught.
+ */
+export const CLIENT_ID_OFFSET = 500;
 
 /** Creates an empty state with the given agents. */
 export function createState(
@@ -127,8 +134,21 @@ export function createState(
     chats: new Map(),
     nextChatId: ids.firstChatId ?? 1,
     nextVisitorNumber: 1,
-    clientIdPrefix: ids.clientIdPrefix ?? 'client-',
+    firstClientId: ids.firstClientId ?? CLIENT_ID_OFFSET + 1,
   };
+}
+
+/**
+ * The bot interface's client_id of a visitor: a string of digits. The contract types it a
+ * string (spec 2.5); the platform's public Bot API samples write a number in a string, and
+ * bots built against the real platform keep it in an integer column (docs/FIDELITY.md).
+ * @example clientIdOf({ firstClientId: 42_501 }, 2) // '42502'
+ */
+export function clientIdOf(
+  state: Pick<PlatformState, 'firstClientId'>,
+  visitorNumber: number,
+): string {
+  return String(state.firstClientId + visitorNumber - 1);
 }
 
 export const DEFAULT_AGENTS: Agent[] = [

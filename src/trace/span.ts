@@ -56,7 +56,7 @@ export interface TraceSpan {
   text?: string;
   /** the bot event (`event`) or hook event (`event_name`) */
   event?: string;
-  /** sender.id (customer message), recipient.id (agent message) or client_id (bot event) */
+  /** sender.id (customer message), recipient.id (agent message) or `client_id <id>` (bot event) */
   customer?: string;
   /** chat.messages of a chat_finished hook (spec 2.6) */
   transcript?: TranscriptLine[];
@@ -132,10 +132,13 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
     : notes.some((n) => n.startsWith('rejected'))
       ? false
       : undefined;
+  const clientId = asString(body?.client_id);
+  // the integrator's sender ids and the platform's client ids are two id spaces, both often
+  // digits: a bot event's customer is keyed apart so client "7" is not sender "7"
   const customer =
     asString(asObject(body?.sender)?.id) ??
     asString(asObject(body?.recipient)?.id) ??
-    asString(body?.client_id);
+    (clientId === undefined ? undefined : `client_id ${clientId}`);
   const chatInBody = asString(body?.chat_id);
   const chat =
     record.chat ??

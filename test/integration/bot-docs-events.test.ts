@@ -22,7 +22,7 @@ describe('bot service with --bot-events docs (public Bot API, beyond spec 6.1)',
     expect(closed!.json).toMatchObject({
       event: 'CHAT_CLOSED',
       chat_id: '1',
-      client_id: 'client-1',
+      client_id: '501',
     });
     expect(typeof closed!.json.id).toBe('string');
     expect(
@@ -46,7 +46,7 @@ describe('bot service with --bot-events docs (public Bot API, beyond spec 6.1)',
     ]);
     expect(hits[2]!.json).toMatchObject({
       chat_id: '1',
-      client_id: 'client-1',
+      client_id: '501',
       message: { type: 'TEXT', text: 'Anna here, I will take it from here' },
     });
     expect(typeof (hits[2]!.json.message as { timestamp: unknown }).timestamp).toBe('number');
@@ -68,7 +68,7 @@ describe('bot service with --bot-events docs (public Bot API, beyond spec 6.1)',
     const res = await postTo(s.webhook, {
       event: 'CLIENT_INFO',
       id: 'info-1',
-      client_id: 'client-1',
+      client_id: '501',
       chat_id: '1',
       contact_info: { name: 'Jane', email: 'jane@example.com', phone: '+1 555 0100' },
     });
@@ -90,7 +90,7 @@ describe('bot service with --bot-events docs (public Bot API, beyond spec 6.1)',
     const res = await postTo(s.webhook, {
       event: 'CLIENT_INFO',
       id: 'info-2',
-      client_id: 'client-1',
+      client_id: '501',
       chat_id: '1',
       contact_info: { email: 'jane@example.com' },
     });
@@ -105,7 +105,7 @@ describe('bot service with --bot-events docs (public Bot API, beyond spec 6.1)',
     const res = await postTo(s.webhook, {
       event: 'CLIENT_INFO',
       id: 'info-3',
-      client_id: 'client-1',
+      client_id: '501',
       chat_id: '1',
       contact_info: { phone: 5550100 },
     });

@@ -16,7 +16,7 @@ describe('bot service: customer -> CLIENT_MESSAGE -> BOT_MESSAGE (spec 3, 4.3)',
     expect(hit!.path).toBe('/bot-token-1');
     expect(hit!.json).toMatchObject({
       event: 'CLIENT_MESSAGE',
-      client_id: 'client-1',
+      client_id: '501',
       chat_id: '1',
       message: { type: 'TEXT', text: 'hello bot' },
     });
@@ -203,7 +203,7 @@ describe('bot service: the event stream reads in the order things happened', () 
     await postTo(s.webhook, {
       event: 'INVITE_AGENT',
       id: 'inv-1',
-      client_id: 'client-1',
+      client_id: '501',
       chat_id: '1',
     });
     await s.events.waitFor('bot-handover');
@@ -216,12 +216,12 @@ describe('bot service: hand-over (spec 3, 6.1)', () => {
     const s = await start();
     await postTo(s.channelUrl, customerText('agent please'));
     await s.provider.waitForHits(1);
-    const invite = { event: 'INVITE_AGENT', id: 'inv-1', client_id: 'client-1', chat_id: '1' };
+    const invite = { event: 'INVITE_AGENT', id: 'inv-1', client_id: '501', chat_id: '1' };
     expect((await postTo(s.webhook, invite)).status).toBe(200);
     const [, joined] = await s.provider.waitForHits(2);
     expect(joined!.json).toMatchObject({
       event: 'AGENT_JOINED',
-      client_id: 'client-1',
+      client_id: '501',
       chat_id: '1',
     });
     expect(s.events.of('bot-handover')[0]).toMatchObject({ chatId: 1, to: 'agent' });
@@ -243,14 +243,14 @@ describe('bot service: hand-over (spec 3, 6.1)', () => {
     await postTo(s.webhook, {
       event: 'INVITE_AGENT',
       id: 'inv-2',
-      client_id: 'client-1',
+      client_id: '501',
       chat_id: '1',
     });
     const [, unavailable] = await s.provider.waitForHits(2);
     expect(unavailable!.json).toMatchObject({
       event: 'AGENT_UNAVAILABLE',
       chat_id: '1',
-      client_id: 'client-1',
+      client_id: '501',
     });
     expect(s.events.of('bot-handover')[0]).toMatchObject({ to: 'bot' });
     expect(s.platform.core.state.chats.get(1)!.mode).toBe('bot');

@@ -61,7 +61,7 @@ describe('bot-sim default script, against the platform (spec 3, 6.1)', () => {
     const res = await postTo(`${s.bot.url}/sim-token`, {
       event: 'CLIENT_MESSAGE',
       id: 'ev-1',
-      client_id: 'client-1',
+      client_id: '501',
       chat_id: '1',
       message: { type: 'TEXT', text: 'Orders', button_id: 'orders', timestamp: 1700000000 },
     });

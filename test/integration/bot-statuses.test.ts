@@ -105,7 +105,7 @@ describe('bot service: HTTP statuses to the provider (spec 7.2)', () => {
     });
     expect(get.ok && get.status).toBe(405);
     for (const event of ['CLIENT_MESSAGE', 'AGENT_JOINED', 'AGENT_UNAVAILABLE', 'BOT_TYPING']) {
-      const res = await postTo(s.webhook, { event, id: 'e', client_id: 'client-1', chat_id: '1' });
+      const res = await postTo(s.webhook, { event, id: 'e', client_id: '501', chat_id: '1' });
       expect(res.status, event).toBe(405);
       expect(res.json.error.message).toContain('BOT_MESSAGE and INVITE_AGENT');
     }

@@ -204,7 +204,7 @@ describe('conform bot', () => {
     expect(reasons[0]).toContain('is a valid BOT_MESSAGE or INVITE_AGENT for that chat');
     expect(reasons[0]).toMatch(/BOT_MESSAGE message\.buttons: .*\(spec 2\.5/);
     expect(reasons[0]).toMatch(
-      /client_id: "someone-else"; expected "client-\d+-1", .*\(spec 2\.5, 6\.1\)/,
+      /client_id: "someone-else"; expected "\d+501", .*\(spec 2\.5, 6\.1\)/,
     );
     expect(reasons[1]).toMatch(/the bot service answered HTTP 400 invalid_request: .*buttons/);
     // the 200 to the malformed event: a warning, not a failure
@@ -257,6 +257,58 @@ describe('conform bot', () => {
     }
     expect(runs[0]?.runId).not.toBe(runs[1]?.runId);
     expect(runs[0]?.firstChatId).toBe((runs[0]?.runId ?? 0) * 1000 + 1);
+  });
+
+  /**
+   * A bot as third parties write them against the real platform, whose samples write client_id
+   * as digits: it keeps client_id in an integer column, so a client id of letters is a 500
+   * (Python's int() raising) on every event, a failure the real platform never causes.
+   */
+  it('sends client ids of digits, new in each run: a bot with an integer column passes', async () => {
+    const seen: string[][] = [];
+    const service: { info?: BotServiceInfo } = {};
+    const url = await startPeer((_req, res, body) => {
+      const event = JSON.parse(body) as Record<string, unknown>;
+      const clientId = event.client_id;
+      if (typeof clientId !== 'string') return json(res, 400, { error: 'client_id' });
+      seen.at(-1)?.push(clientId);
+      if (!/^\d+$/.test(clientId)) return json(res, 500, 'invalid literal for int()');
+      json(res, 200, {});
+      if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
+      void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          event: 'BOT_MESSAGE',
+          id: `b-${String(event.id)}`,
+          chat_id: event.chat_id,
+          client_id: event.client_id,
+          message: { type: 'TEXT', text: 'Hi', timestamp: 1700000000 },
+        }),
+      }).catch(() => undefined);
+    });
+    const runs: BotServiceInfo[] = [];
+    for (const _ of [1, 2]) {
+      seen.push([]);
+      const report = await runConformSuite({
+        suite: 'bot',
+        url,
+        token: 't0k',
+        clock: scaled(),
+        answerWithinMs: 3000,
+        onBotService: (info) => {
+          service.info = info;
+          runs.push(info);
+        },
+      });
+      expect(failures(report.results)).toEqual([]);
+    }
+    const [first = [], second = []] = seen;
+    expect(first.length).toBeGreaterThan(0);
+    expect([...first, ...second].filter((id) => !/^\d+$/.test(id))).toEqual([]);
+    // spec 2.5: the customer, unique within the account: a second run's client is a new one
+    expect(first.filter((id) => second.includes(id))).toEqual([]);
+    expect(first[0]).toBe(`${runs[0]?.runId ?? 0}501`);
   });
 
   it("--run-id repeats a run's ids: the stateful bot then stays silent, and the run fails", async () => {

@@ -26,7 +26,7 @@ describe('listeners observe, lifecycle hooks decide (checkObservers)', () => {
     await postTo(s.channelUrl, customerText('agent please'));
     await s.provider.waitForHits(1);
     // the bot invites an agent: hand-over, AGENT_JOINED (spec 3, 6.1), hook chat_accepted
-    const invite = { event: 'INVITE_AGENT', id: 'inv-1', client_id: 'client-1', chat_id: '1' };
+    const invite = { event: 'INVITE_AGENT', id: 'inv-1', client_id: '501', chat_id: '1' };
     expect((await postTo(s.webhook, invite)).status).toBe(200);
     await s.provider.waitForHits(2);
     expect(core.state.chats.get(1)).toMatchObject({ mode: 'agent', agentId: 1 });

@@ -21,7 +21,9 @@ MODES (comma-separated, or PEER_MODE):
                  (default 4000; the platform's attempt times out and it sends the event again)
   cold           the first two requests after start get 503
 
-What it keeps (survives restarts): every event id it answered, and each chat's messages.
+What it keeps (survives restarts): every event id it answered, and each chat's messages, with
+client_id in an integer column as the real platform's samples (digits) lead bots to keep it: a
+client_id that is not a number fails the request with a 500, as such a bot does.
 """
 import argparse
 import json
@@ -60,7 +62,7 @@ def db():
     conn = sqlite3.connect(args.db)
     conn.execute("create table if not exists answered (event_id text primary key)")
     conn.execute(
-        "create table if not exists messages (chat_id text, client_id text, text text, at real)"
+        "create table if not exists messages (chat_id text, client_id integer, text text, at real)"
     )
     return conn
 
@@ -131,7 +133,7 @@ def events(token):
                 "insert into messages values (?, ?, ?, ?)",
                 (
                     str(event.get("chat_id")),
-                    str(event.get("client_id")),
+                    int(event.get("client_id")),
                     (event.get("message") or {}).get("text"),
                     time.time(),
                 ),

@@ -179,7 +179,7 @@ export const conformOptions = defineOptions('conform', [
     max: 999_999,
     group: 'bot:',
     description:
-      "bot: this run's chat and client ids start from it (chat <n>001, client-<n>-1); default random, printed. Ids are unique in the account (spec 2.2): a bot with a database sees each run's chats as new",
+      "bot: this run's chat and client ids start from it (chat <n>001, client <n>501); default random, printed. Ids are unique in the account (spec 2.2): a bot with a database sees each run's chats as new",
   },
   {
     key: 'answerWithin',

@@ -58,7 +58,7 @@ export const replayOptions = defineOptions('replay', [
     config: false,
     group: PEERS,
     description:
-      'with a real peer: number chats from <n>001 and clients client-<n>-1 (the next conversation takes <n>+1); default a random run id, printed, so a peer with a database sees new chats on every run',
+      'with a real peer: number chats from <n>001 and clients from <n>501 (the next conversation takes <n>+1); default a random run id, printed, so a peer with a database sees new chats on every run',
   },
   {
     key: 'platformUrl',

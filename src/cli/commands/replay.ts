@@ -42,7 +42,7 @@ another: each conversation's block is printed when its turn in input order comes
 conversations on the same channel; pass --concurrency to run several anyway.
 
 With --integrator-url, --bot-url or --hook-url the embedded platform numbers chats from a
-random run id (chats <n>001, <n>002 ..., clients client-<n>-1 ...; printed under the
+random run id (chats <n>001, <n>002 ..., clients <n>501, <n>502 ...; printed under the
 summary): a peer with a database sees new chats on every run, as the spec's ids unique within
 the account promise. A fixture's literal chat ids (/_sim/chats/1/assign, "chatId": 1) move
 with them. --run-id <n> repeats a run's ids. Each named peer is tried once before the first

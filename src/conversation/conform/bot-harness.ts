@@ -4,6 +4,7 @@ import { createRouter } from '../../http/router.js';
 import { createPlatform, type Platform, type PlatformCore } from '../../platform/index.js';
 import type { DeliveryPolicy } from '../../contract/timing.js';
 import type { PayloadForms } from '../../platform/payload-forms.js';
+import { runIds } from '../run-ids.js';
 
 /**
  * The embedded platform of `conform bot`: the bot service points at the provider under test
@@ -26,7 +27,7 @@ export interface BotHarnessOptions {
   /** a profile's payload forms: the events go to the bot in them */
   forms?: PayloadForms;
   /**
-   * this run's ids start from it: chats `<run>001`, clients `client-<run>-1` (ids are unique
+   * this run's ids start from it: chats `<run>001`, clients `<run>501` (ids are unique
    * in the account, spec 2.2, so a bot that keeps state sees a rerun's chats as new ones)
    */
   runId: number;
@@ -81,10 +82,11 @@ const isBotPath = (url: string): boolean =>
  */
 export async function startBotHarness(options: BotHarnessOptions): Promise<BotHarness> {
   const { clock, runId } = options;
-  const firstChatId = runId * 1000 + 1;
+  const ids = runIds(runId);
+  const { firstChatId } = ids;
   const platform: Platform = createPlatform({
     clock,
-    ids: { firstChatId, clientIdPrefix: `client-${runId}-` },
+    ids,
     channels: [{ id: 'conform-bot' }],
     ...(options.forms ? { forms: options.forms } : {}),
     bot: {

@@ -11,7 +11,7 @@ import type { PlatformCore } from '../core.js';
 import { secretEquals } from '../ids.js';
 import type { Channel, Chat, ChatLine, Customer } from '../model.js';
 import type { PlatformEvent } from '../events.js';
-import { appendChatLine } from '../model.js';
+import { appendChatLine, clientIdOf } from '../model.js';
 import type { PlatformRequest, PlatformResponse, PlatformService } from '../types.js';
 
 /** spec 4.1: the answer to a message taken (or ignored), the same every time. */
@@ -377,7 +377,7 @@ function upsertCustomer(core: PlatformCore, channel: Channel, sender: Json): Cus
       key,
       channelId: channel.id,
       senderId,
-      clientId: `${core.state.clientIdPrefix}${number}`,
+      clientId: clientIdOf(core.state, number),
       visitorNumber: number,
     };
     core.state.customers.set(key, customer);

@@ -1,6 +1,7 @@
 import type { WidgetInboundEvent } from '../../contract/widget-protocol.js';
 import type { PlatformCore } from '../core.js';
 import type { Channel, Chat, Customer } from '../model.js';
+import { clientIdOf } from '../model.js';
 
 /** What the agent side knows about a widget visitor beyond the customer (kept in chat.ext.widget). */
 export interface WidgetProfile {
@@ -68,7 +69,7 @@ export function createVisitorHub(core: PlatformCore) {
         key,
         channelId: channel.id,
         senderId: visitorId,
-        clientId: `client-${number}`,
+        clientId: clientIdOf(core.state, number),
         visitorNumber: number,
       };
       core.state.customers.set(key, customer);

@@ -29,7 +29,7 @@ export function platformEventUrl(
  * Posts BOT_MESSAGE or INVITE_AGENT (spec 4.3, 6.1), or the public docs' CLIENT_INFO with
  * its contact data, to the platform; with a token, a 401 is
  * answered by renewing the token and trying once more (spec 5.3).
- * @example await sendToPlatform(target, { event: 'INVITE_AGENT', chatId: '1', clientId: 'client-1' });
+ * @example await sendToPlatform(target, { event: 'INVITE_AGENT', chatId: '1', clientId: '501' });
  */
 export async function sendToPlatform(
   target: PlatformTarget,

@@ -46,16 +46,18 @@ const SAMPLE_BASE: HookBase = {
     chatsCount: 3,
   },
 };
+/** visitor 17's client id as the simulator numbers clients by default: digits in a string */
+const SAMPLE_CLIENT_ID = '517';
 
 /**
  * The public Webhooks page's client events (docs profile) with the sample visitor: what
  * `conform hooks --profile docs` sends beside the spec's events.
- * @example buildSampleDocsHookEvent('client_updated').client_id // 'client-17'
+ * @example buildSampleDocsHookEvent('client_updated').client_id // '517'
  */
 export function buildSampleDocsHookEvent(name: DocsHookEventName): Record<string, unknown> {
   return name === 'client_updated'
-    ? buildClientUpdated(SAMPLE_BASE, 'client-17')
-    : buildClientAttributeUpdated(SAMPLE_BASE, 'client-17', { plan: 'pro', seats: 3 });
+    ? buildClientUpdated(SAMPLE_BASE, SAMPLE_CLIENT_ID)
+    : buildClientAttributeUpdated(SAMPLE_BASE, SAMPLE_CLIENT_ID, { plan: 'pro', seats: 3 });
 }
 
 export interface SampleOptions {

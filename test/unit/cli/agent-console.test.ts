@@ -117,7 +117,7 @@ describe('the last active customer follows whom the agent last addressed', () =>
         key: `ch/${senderId}`,
         channelId: 'ch',
         senderId,
-        clientId: `client-${senderId}`,
+        clientId: String(501 + core.state.customers.size),
         visitorNumber: core.state.customers.size + 1,
       };
       core.state.customers.set(customer.key, customer);
@@ -153,7 +153,7 @@ describe('the last active customer follows whom the agent last addressed', () =>
         key: `ch/${senderId}`,
         channelId: 'ch',
         senderId,
-        clientId: `client-${senderId}`,
+        clientId: String(501 + core.state.customers.size),
         visitorNumber: core.state.customers.size + 1,
       };
       core.state.customers.set(customer.key, customer);

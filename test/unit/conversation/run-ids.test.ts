@@ -3,8 +3,8 @@ import { runIds, shiftChatIds } from '../../../src/conversation/run-ids.js';
 import type { Conversation } from '../../../src/conversation/format.js';
 
 describe('fresh ids per replay run', () => {
-  it('numbers chats from <run>001 and clients client-<run>-', () => {
-    expect(runIds(42)).toEqual({ firstChatId: 42_001, clientIdPrefix: 'client-42-' });
+  it('numbers chats from <run>001 and clients from <run>501', () => {
+    expect(runIds(42)).toEqual({ firstChatId: 42_001, firstClientId: 42_501 });
   });
 
   it("moves a fixture's literal chat ids into the run's block and keeps references", () => {

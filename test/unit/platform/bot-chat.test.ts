@@ -17,7 +17,7 @@ const customer = (n: number): Customer => ({
   key: `ch/c-${n}`,
   channelId: 'ch',
   senderId: `c-${n}`,
-  clientId: `client-${n}`,
+  clientId: String(500 + n),
   visitorNumber: n,
 });
 
@@ -39,12 +39,12 @@ describe('findBotChat: the open chat a provider event is about (spec 6.1)', () =
   });
 
   it("then the open chat of client_id's customer", () => {
-    expect(findBotChat(state(open, closed), { client_id: 'client-1' }, undefined)).toBe(open);
+    expect(findBotChat(state(open, closed), { client_id: '501' }, undefined)).toBe(open);
   });
 
   it('else the chat the bot was last asked about, while it is open', () => {
     expect(findBotChat(state(open, closed), {}, 1)).toBe(open);
-    expect(findBotChat(state(open, closed), { client_id: 'client-2' }, 2)).toBeUndefined();
+    expect(findBotChat(state(open, closed), { client_id: '502' }, 2)).toBeUndefined();
     expect(findBotChat(state(open), {}, undefined)).toBeUndefined();
   });
 });

@@ -28,7 +28,7 @@ const customer = (c: PlatformCore) => {
     key: 'ch/c-1',
     channelId: 'ch',
     senderId: 'c-1',
-    clientId: 'client-1',
+    clientId: '501',
     visitorNumber: 1,
   };
   c.state.customers.set(value.key, value);

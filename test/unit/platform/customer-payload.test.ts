@@ -6,7 +6,7 @@ const options = {
     key: 'ch/c-1',
     channelId: 'ch',
     senderId: 'c-1',
-    clientId: 'client-1',
+    clientId: '501',
     visitorNumber: 1,
   },
   sender: { name: 'Ann', photo: 'https://example.com/ann.png', lineType: 'agent' as const },

@@ -29,7 +29,7 @@ const customer: Customer = {
   key: 'ch/c-1',
   channelId: 'ch',
   senderId: 'c-1',
-  clientId: 'client-1',
+  clientId: '501',
   visitorNumber: 4,
   name: 'Dee',
   userToken: 'tok',

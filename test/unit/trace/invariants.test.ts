@@ -71,7 +71,7 @@ function journal() {
           ? { response: { status: 200 } }
           : { failure: { reason: 'timeout', message: 'timeout' } }),
         notes: [ok ? 'accepted' : 'rejected: timeout after 3000 ms'],
-        body: { event, id, chat_id: '1', client_id: 'client-1' },
+        body: { event, id, chat_id: '1', client_id: '501' },
       }),
     botIn: (event: string, at = 0) =>
       add({

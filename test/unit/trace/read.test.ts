@@ -117,4 +117,30 @@ describe('readTrace', () => {
     ]);
     expect(got[0]!.spans[1]!.cause).toBe(2);
   });
+
+  it('keeps a client_id apart from a sender.id of the same digits: each names its own chat', async () => {
+    seq = 0;
+    const bot = { iface: 'bot', direction: 'out', kind: 'bot.event.CLIENT_MESSAGE' } as const;
+    const lines = [
+      // the platform's client "7" in chat 2; then the integrator's customer "7" in chat 1
+      record(2, { event: 'CLIENT_MESSAGE', id: 'e1', client_id: '7', chat_id: '2' }, bot),
+      record(1, text('7', 'hi')),
+      // a proxy recording's BOT_MESSAGE names neither chat nor sender: its client's chat
+      record(
+        undefined,
+        { event: 'BOT_MESSAGE', id: 'b1', client_id: '7' },
+        { ...bot, direction: 'in', kind: 'bot.event.BOT_MESSAGE' },
+      ),
+    ];
+    const got: TracedConversation[] = [];
+    await readTrace({ file: write(lines), onConversation: (c) => void got.push(c) });
+    expect(
+      got
+        .map((c) => [c.chat, c.spans.map((s) => s.name)])
+        .sort((a, b) => Number(a[0]) - Number(b[0])),
+    ).toEqual([
+      [1, ['customer.text']],
+      [2, ['CLIENT_MESSAGE', 'BOT_MESSAGE']],
+    ]);
+  });
 });
