@@ -157,7 +157,8 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
           // spec 2.5, 6.1: event, id, client_id, chat_id, message
           event: invalid ? 'NOT_AN_EVENT' : 'CLIENT_MESSAGE',
           id: `${options.runId}-${i}`,
-          client_id: `load-client-${i % options.customers}`,
+          // digits in a string, as the platform sends them (docs/FIDELITY.md 2.5)
+          client_id: String(200_000 + (i % options.customers)),
           chat_id: String(100_000 + (i % options.customers)),
           message: {
             type: 'TEXT',

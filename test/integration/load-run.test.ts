@@ -145,6 +145,21 @@ describe('runLoad against listen', () => {
     expect(section).toContain('<span class="badge bad">1 broken</span>');
   });
 
+  it('bot: client ids are digits in a string, one per customer (docs/FIDELITY.md 2.5)', () => {
+    const target = createLoadTarget({
+      role: 'bot',
+      url: 'http://127.0.0.1:9',
+      clock: createClock(),
+      customers: 3,
+      mix: DEFAULT_MIX,
+      runId: 'test',
+    });
+    const ids = [0, 1, 2, 3].map(
+      (i) => (JSON.parse(target.payload(i, false)) as { client_id: unknown }).client_id,
+    );
+    expect(ids).toEqual(['200000', '200001', '200002', '200000']);
+  });
+
   it.each(['bot', 'hooks'] as const)('%s: the same accounting', async (role) => {
     const summary = await loadAgainstListener({}, { role, count: 6 });
     expect(summary.sent).toBe(6);
