@@ -147,19 +147,22 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
     case 'bot': {
       const url = `${trim(options.url)}/${encodeURIComponent(options.token ?? '')}`; // spec 4.3
       const chats = byCustomer(options);
+      // this run's chats and clients: a bot with a database must not take a second run's
+      // chat for the first one's (spec 2.5: ids are unique within the account)
+      const base = runIdBase(options.runId);
       return target(
         options,
         url,
         BOT_DELIVERY_POLICY,
         judgeStatus200,
-        (i) => [chats(i)[0], 100_000 + chats(i)[0]],
+        (i) => [chats(i)[0], base + chats(i)[0]],
         (i, invalid) => ({
           // spec 2.5, 6.1: event, id, client_id, chat_id, message
           event: invalid ? 'NOT_AN_EVENT' : 'CLIENT_MESSAGE',
           id: `${options.runId}-${i}`,
           // digits in a string, as the platform sends them (docs/FIDELITY.md 2.5)
-          client_id: String(200_000 + (i % options.customers)),
-          chat_id: String(100_000 + (i % options.customers)),
+          client_id: String(base + CLIENTS_AFTER + (i % options.customers)),
+          chat_id: String(base + (i % options.customers)),
           message: {
             type: 'TEXT',
             text: `load message ${i}`,
@@ -228,6 +231,21 @@ const byCustomer =
     const k = i % options.customers;
     return [k, k + 1];
   };
+
+/** Where a run's client ids start after its chat ids (`load bot`). */
+const CLIENTS_AFTER = 100_000;
+
+/**
+ * The first chat id of a `load bot` run: one of 200 blocks of ten million, picked by the run
+ * id, from 100,000. The ids stay below 2^31 (a bot may keep them in a 32-bit integer column,
+ * docs/FIDELITY.md 2.5).
+ * @example runIdBase('load-m3x') // 100000 + 10000000 * <0..199>
+ */
+export function runIdBase(runId: string): number {
+  let hash = 0;
+  for (let i = 0; i < runId.length; i++) hash = (hash * 31 + runId.charCodeAt(i)) >>> 0;
+  return 100_000 + (hash % 200) * 10_000_000;
+}
 
 function target(
   options: LoadTargetOptions,

@@ -6,7 +6,7 @@ import type { FaultPlan } from '../../src/faults/index.js';
 import { DEFAULT_MIX } from '../../src/load/mix.js';
 import { runLoad, type RunLoadOptions } from '../../src/load/run.js';
 import { parseThreshold } from '../../src/load/spec.js';
-import { createLoadTarget, type LoadRole } from '../../src/load/targets.js';
+import { createLoadTarget, runIdBase, type LoadRole } from '../../src/load/targets.js';
 import { closeListeners, startListener } from '../helpers/listener.js';
 
 afterEach(closeListeners);
@@ -157,7 +157,29 @@ describe('runLoad against listen', () => {
     const ids = [0, 1, 2, 3].map(
       (i) => (JSON.parse(target.payload(i, false)) as { client_id: unknown }).client_id,
     );
-    expect(ids).toEqual(['200000', '200001', '200002', '200000']);
+    const base = runIdBase('test');
+    expect(ids).toEqual([0, 1, 2, 0].map((n) => String(base + 100_000 + n)));
+  });
+
+  it('bot: another run takes other chat and client ids, below 2^31', () => {
+    const first = (runId: string) => {
+      const target = createLoadTarget({
+        role: 'bot',
+        url: 'http://127.0.0.1:9',
+        clock: createClock(),
+        customers: 10_000_000,
+        mix: DEFAULT_MIX,
+        runId,
+      });
+      return JSON.parse(target.payload(9_999_999, false)) as { chat_id: string; client_id: string };
+    };
+    const [a, b] = [first('load-a1'), first('load-b2')];
+    expect(a.chat_id).not.toBe(b.chat_id);
+    expect(a.client_id).not.toBe(b.client_id);
+    for (const id of [a.chat_id, a.client_id, b.chat_id, b.client_id]) {
+      expect(id).toMatch(/^\d+$/);
+      expect(Number(id)).toBeLessThan(2 ** 31);
+    }
   });
 
   it.each(['bot', 'hooks'] as const)('%s: the same accounting', async (role) => {
