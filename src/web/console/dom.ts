@@ -17,7 +17,20 @@ export interface Attrs {
   onclick?: () => void;
 }
 
-/** Creates an element with attributes and children. */
+/** Tags the keyboard reaches and activates by themselves. */
+const NATIVELY_FOCUSABLE: ReadonlySet<string> = new Set([
+  'a',
+  'button',
+  'input',
+  'select',
+  'summary',
+  'textarea',
+]);
+
+/**
+ * Creates an element with attributes and children. An `onclick` on another element (a chat
+ * in the list, a journal row) makes it focusable and Enter or Space presses it.
+ */
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Attrs = {},
@@ -37,7 +50,20 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     el.setAttribute('rel', 'noopener noreferrer');
   }
   for (const [key, value] of Object.entries(attrs.data ?? {})) el.dataset[key] = value;
-  if (attrs.onclick) el.addEventListener('click', attrs.onclick);
+  const onclick = attrs.onclick;
+  if (onclick) {
+    el.addEventListener('click', onclick);
+    // a clickable row or list item is reached by keyboard too: Tab to it, then Enter or Space
+    if (!NATIVELY_FOCUSABLE.has(tag)) {
+      el.tabIndex = 0;
+      el.addEventListener('keydown', (event: Event) => {
+        const { key } = event as KeyboardEvent;
+        if (event.target !== el || (key !== 'Enter' && key !== ' ')) return;
+        event.preventDefault(); // Space would scroll the page
+        onclick();
+      });
+    }
+  }
   for (const child of children) {
     if (child === false || child === null || child === undefined) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
@@ -91,8 +117,22 @@ export function refill(el: Element, ...children: Child[]): boolean {
   const html = next.innerHTML;
   if (lastDrawn.get(el) === html) return false;
   lastDrawn.set(el, html);
+  const focused = document.activeElement;
+  const again = focused && focused !== el && el.contains(focused) ? selectorOf(focused) : '';
   el.replaceChildren(...Array.from(next.childNodes));
+  // the keyboard's place survives a redraw: the element drawn for the same thing takes the focus
+  if (again) el.querySelector<HTMLElement>(again)?.focus();
   return true;
+}
+
+/**
+ * A selector for what an element shows, from its tag and data-* attributes (`li[data-chat-id="3"]`);
+ * '' when it has none to tell it from its siblings.
+ */
+function selectorOf(el: Element): string {
+  const data = Array.from(el.attributes).filter((a) => a.name.startsWith('data-'));
+  if (data.length === 0) return '';
+  return `${el.localName}${data.map((a) => `[${a.name}="${CSS.escape(a.value)}"]`).join('')}`;
 }
 
 /** Finds a required element of the page. */

@@ -173,6 +173,7 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
         'tr',
         {
           class: `${e.seq === selected ? 'selected ' : ''}${e.verdict && !e.verdict.ok ? 'bad' : ''}`,
+          data: { seq: String(e.seq) },
           onclick: () => {
             selected = e.seq;
             render();
