@@ -40,6 +40,17 @@ function recordCall(
 ): CallRecord {
   const record: CallRecord = { method, args, result: undefined, time: session.now() };
   session.calls.push(record);
+  // spec 6.4: the platform's script loads asynchronously and then runs svc_onLoadCallback; a
+  // page that calls svc_api sooner works with the double, which is there at once, and throws
+  // a ReferenceError on the real page (svc_api is not defined yet). Said once per method.
+  if (session.loaded === false && !session.calls.some((c) => c !== record && c.method === method)) {
+    noteIssue(
+      session,
+      method,
+      'before_load',
+      `${method} called before svc_onLoadCallback: the real script loads asynchronously, so svc_api may not exist yet there. Call it from window.svc_onLoadCallback.`,
+    );
+  }
   return record;
 }
 

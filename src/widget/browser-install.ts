@@ -78,6 +78,8 @@ export function installFromPage(win: Window): Widget {
   const pageConsole = host.console as Console | undefined;
   const options: WidgetOptions = {
     ...(pageConsole ? { console: pageConsole } : {}),
+    // a page script is under test here: one that calls svc_api before it loads is told so
+    noteEarlyCalls: true,
     ...fromWindow,
     ...fromTag,
   };

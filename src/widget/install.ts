@@ -104,6 +104,7 @@ export function installWidget(win: object, options: WidgetOptions = {}): Widget 
     callbacks: [],
     issues: [],
     pending: new Set(),
+    loaded: options.noteEarlyCalls === true ? false : undefined,
     console: options.console,
   };
   const api = createSvcApi(session);
@@ -118,6 +119,7 @@ export function installWidget(win: object, options: WidgetOptions = {}): Widget 
   const ready = new Promise<void>((resolve) => {
     const fire = (): void => {
       setTimeout(() => {
+        if (session.loaded === false) session.loaded = true;
         if (installed) fireCallback(session, 'svc_onLoadCallback');
         resolve();
       }, 0);

@@ -48,6 +48,11 @@ export interface WidgetSession {
   callback: CallbackSetting;
   callBalance: number;
   state: WidgetState;
+  /**
+   * Whether svc_onLoadCallback has run, when calls before it are noted (`noteEarlyCalls`, on
+   * in the browser bundle); undefined: not followed.
+   */
+  loaded: boolean | undefined;
   /** A message or invitation exists: closing then minimizes to `chat/min`, not `label`. */
   chatStarted: boolean;
   contact: ContactInfo;

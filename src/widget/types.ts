@@ -130,6 +130,11 @@ export interface WidgetOptions {
    * console: a callback that threw shows there with its stack); default: only `issues`.
    */
   console?: Pick<Console, 'warn' | 'error'>;
+  /**
+   * Note each method the page calls before svc_onLoadCallback has run (the real script is not
+   * there yet then); the browser bundle turns it on (default false).
+   */
+  noteEarlyCalls?: boolean;
 }
 
 export interface WidgetTransport {

@@ -41,6 +41,11 @@ function renderPage(query: URLSearchParams): string {
   // ?below: the callbacks are defined in a script after the tag, as many pages do
   const below = query.has('below');
   query.delete('below');
+  // ?early: a script right below the tag calls svc_api before svc_onLoadCallback has run
+  const early = query.has('early')
+    ? `<script>svc_api.setUserToken('u-1'); svc_api.setUserToken('u-2'); svc_api.chatMode();</script>`
+    : '';
+  query.delete('early');
   const data = [...query].map(([k, v]) => ` data-${k}="${v.replace(/[^\w:/.-]/g, '')}"`).join('');
   const callbacks = `<script>
 window.loaded = 0; window.events = [];
@@ -49,7 +54,7 @@ ${JSON.stringify(CALLBACKS)}.forEach(function (name) {
   window[name] = function () { window.events.push([name].concat([].slice.call(arguments))); };
 });
 </script>`;
-  const tag = `<script src="/svc-widget.js"${data}></script>`;
+  const tag = `<script src="/svc-widget.js"${data}></script>${early}`;
   return `<!doctype html><html><head><title>shop</title>${below ? tag + callbacks : callbacks + tag}</head><body><h1>shop</h1></body></html>`;
 }
 
@@ -236,6 +241,29 @@ describe.skipIf(!hasChromium)('page-script double in headless Chromium', () => {
     expect(said).toContain(
       'warning: svc_api double: data-online="no" is not true or false: the default is kept',
     );
+  });
+
+  it("says in the page's console each method called before svc_onLoadCallback", async () => {
+    const said: string[] = [];
+    page.on('console', (message) => said.push(`${message.type()}: ${message.text()}`));
+    await load('?early=1');
+    // the calls still work (the double is there), once said per method; after the load, quiet
+    const seen = await page.evaluate(() => {
+      const w = window as unknown as TestWindow;
+      w.svc_api.setUserToken('u-3');
+      return {
+        issues: w.svc_widget.issues.map((i) => `${i.method} ${i.code}`),
+        token: w.svc_widget.session.userToken,
+      };
+    });
+    expect(seen).toEqual({
+      issues: ['setUserToken before_load', 'chatMode before_load'],
+      token: 'u-3',
+    });
+    expect(said.filter((line) => line.startsWith('warning:'))).toEqual([
+      'warning: svc_api double: setUserToken called before svc_onLoadCallback: the real script loads asynchronously, so svc_api may not exist yet there. Call it from window.svc_onLoadCallback.',
+      'warning: svc_api double: chatMode called before svc_onLoadCallback: the real script loads asynchronously, so svc_api may not exist yet there. Call it from window.svc_onLoadCallback.',
+    ]);
   });
 
   it('survives a page callback that throws, and shows it in the console', async () => {
