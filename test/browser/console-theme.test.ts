@@ -189,4 +189,24 @@ describe.skipIf(!hasChromium)('web console in a dark system theme', () => {
       await page.close();
     }
   });
+
+  it("reads at 4.5:1 in the light theme once an agent answered (the green 'agent' badge)", async () => {
+    const answered = await fetch(`${cli.listening.url}/_sim/agent/message`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'Yes, reply with the new one.' }),
+    });
+    expect(answered.status).toBe(200);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(consoleUrl);
+      await page.locator('.chat-item .badge.agent').waitFor();
+      await page.locator('.transcript .line', { hasText: 'new one' }).waitFor();
+      const seen = await page.evaluate(measure);
+      expect(seen.background).toBeGreaterThan(0.8);
+      expect(seen.low).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
 });
