@@ -300,9 +300,22 @@ export function summarizeEvent(rest: Record<string, unknown>): string {
   const text = (v: unknown): string | undefined =>
     typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
   if (text(rest.chatId)) parts.push(`chat ${text(rest.chatId)}`);
-  for (const key of ['customerId', 'event', 'target', 'result', 'outcome', 'status', 'action']) {
+  // a widget visitor's events (interface C) say which visitor, as the terminal does
+  if (typeof rest.connected === 'boolean')
+    parts.push(rest.connected ? 'page connected' : 'page left');
+  if (text(rest.visitorNumber)) parts.push(`visitor #${text(rest.visitorNumber)}`);
+  for (const key of [
+    'customerId',
+    'what',
+    'event',
+    'target',
+    'result',
+    'outcome',
+    'status',
+    'action',
+  ]) {
     const v = text(rest[key]);
-    if (v !== undefined) parts.push(key === 'customerId' ? v : `${key} ${v}`);
+    if (v !== undefined) parts.push(key === 'customerId' || key === 'what' ? v : `${key} ${v}`);
   }
   if (typeof rest.attempt === 'number') parts.push(`attempt ${rest.attempt}`);
   const message = rest.message;
