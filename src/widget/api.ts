@@ -310,6 +310,15 @@ function openWidget(session: WidgetSession, options: unknown): void {
     );
   }
   const start = isRecord(options) ? options.start : undefined;
+  // spec 4.5: "call" is the one start there is; another (a typo, "Call") opens the chat
+  if (start !== undefined && start !== 'call') {
+    noteIssue(
+      session,
+      'open',
+      'invalid_argument',
+      `open: start ${describeValue(start)} is not "call": the chat window opens`,
+    );
+  }
   const wasOpen = isOpenState(session.state);
   changeState(session, start === 'call' ? (wasOpen ? 'chat/call' : 'call') : 'chat');
 }
@@ -368,18 +377,28 @@ function setContactInfo(session: WidgetSession, info: unknown): void {
   });
 }
 
+/** A value as a page developer reads it in a message: `"3"`, `42`, `undefined`. */
+function describeValue(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
 /** spec 4.5 showProactiveInvitation: opens the chat window with the page's text. */
 function showInvitation(session: WidgetSession, text: unknown, departmentId: unknown): void {
+  // spec 4.5: the text is required, department_id optional; the note says which one is wrong
   if (
     typeof text !== 'string' ||
     text.trim() === '' ||
     (departmentId !== undefined && typeof departmentId !== 'number')
   ) {
+    const problem =
+      typeof text !== 'string' || text.trim() === ''
+        ? `the invitation text must be a non-blank string (got ${describeValue(text)})`
+        : `department_id, when given, must be a number (got ${describeValue(departmentId)})`;
     noteIssue(
       session,
       'showProactiveInvitation',
       'invalid_argument',
-      'showProactiveInvitation: needs (text: string, department_id: number)',
+      `showProactiveInvitation: ${problem}; nothing shown`,
     );
     return;
   }

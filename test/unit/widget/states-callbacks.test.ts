@@ -116,6 +116,17 @@ describe('window states (spec 3) and open/close callbacks (spec 6.4)', () => {
     expect(widget.issues.map((i) => i.code)).toEqual(['invalid_argument']);
   });
 
+  it('open() with a start other than "call" opens the chat and says so', () => {
+    const widget = install();
+    widget.api.open({ start: 'Call' });
+    expect(widget.state).toBe('chat');
+    expect(widget.issues.map((i) => i.message)).toMatchInlineSnapshot(`
+      [
+        "open: start "Call" is not "call": the chat window opens",
+      ]
+    `);
+  });
+
   it('setState drives any spec 3 state, firing open/close on the boundary', () => {
     const widget = install();
     widget.setState('chat/call');
@@ -144,8 +155,28 @@ describe('window states (spec 3) and open/close callbacks (spec 6.4)', () => {
     const widget = install();
     widget.api.showProactiveInvitation('', 3);
     widget.api.showProactiveInvitation('hi', '3' as never);
+    (widget.api.showProactiveInvitation as () => void)();
     expect(widget.state).toBe('label');
-    expect(widget.issues.map((i) => i.code)).toEqual(['invalid_argument', 'invalid_argument']);
+    expect(widget.issues.map((i) => i.code)).toEqual([
+      'invalid_argument',
+      'invalid_argument',
+      'invalid_argument',
+    ]);
+    // the message names the wrong argument: department_id is optional (spec 4.5)
+    expect(widget.issues.map((i) => i.message)).toMatchInlineSnapshot(`
+      [
+        "showProactiveInvitation: the invitation text must be a non-blank string (got ""); nothing shown",
+        "showProactiveInvitation: department_id, when given, must be a number (got "3"); nothing shown",
+        "showProactiveInvitation: the invitation text must be a non-blank string (got undefined); nothing shown",
+      ]
+    `);
+  });
+
+  it('showProactiveInvitation takes the text alone (department_id is optional)', () => {
+    const widget = install();
+    widget.api.showProactiveInvitation('Hi!');
+    expect(widget.state).toBe('chat');
+    expect(widget.issues).toEqual([]);
   });
 
   it('showProactiveInvitation works inside svc_onLoadCallback (spec 4.5)', async () => {
