@@ -31,14 +31,15 @@ export const widgetOptions = defineOptions('widget', [
   },
   {
     key: 'platformWait',
-    flag: '--platform-wait <seconds>',
+    flag: '--platform-wait <time>',
     type: 'int',
     min: 0,
     max: 600,
     default: 10,
     unit: 's',
+    duration: true,
     description:
-      'how long to wait for --platform-url to listen (a simulator started in the same line); 0: not at all',
+      'how long to wait for --platform-url to listen (a simulator started in the same line): seconds, or with a unit (2m); 0: not at all',
   },
   {
     key: 'platformPort',

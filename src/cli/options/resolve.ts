@@ -108,12 +108,20 @@ export function httpUrlProblem(value: string): string | undefined {
     : 'must be an http(s) URL, e.g. http://127.0.0.1:9000/path';
 }
 
-/** An int of ms that may also be written as a duration with a unit (`--timeout 10s`). */
-function checkDurationMs(spec: OptionSpec & { type: 'int' }, raw: unknown): Checked {
-  const n = typeof raw === 'string' ? readDuration(raw, 'ms') : toNumber(raw);
+/**
+ * An int of the option's unit (ms, or s) that may also be written as a duration with a unit
+ * (`--timeout 10s`, `--platform-wait 500ms` is refused: not whole seconds).
+ */
+function checkDuration(spec: OptionSpec & { type: 'int' }, raw: unknown): Checked {
+  const unit = spec.unit === 's' ? 's' : 'ms';
+  const ms = typeof raw === 'string' ? readDuration(raw, unit) : undefined;
+  const n = ms === undefined ? toNumber(raw) : unit === 's' ? ms / 1000 : ms;
   if (n === undefined || !Number.isFinite(n))
-    return { ok: false, problem: 'must be a number of ms or a duration with a unit (10s, 2m)' };
-  if (!Number.isInteger(n)) return { ok: false, problem: 'must be a whole number of ms' };
+    return {
+      ok: false,
+      problem: `must be a number of ${unit} or a duration with a unit (10s, 2m)`,
+    };
+  if (!Number.isInteger(n)) return { ok: false, problem: `must be a whole number of ${unit}` };
   const problem = rangeProblem(n, spec);
   return problem === undefined ? { ok: true, value: n } : { ok: false, problem };
 }
@@ -140,7 +148,7 @@ export function checkValue(spec: OptionSpec, raw: unknown): Checked {
     }
     case 'int':
     case 'number': {
-      if (spec.type === 'int' && spec.duration) return checkDurationMs(spec, raw);
+      if (spec.type === 'int' && spec.duration) return checkDuration(spec, raw);
       const n = toNumber(raw);
       if (n === undefined || !Number.isFinite(n)) return fail('must be a number');
       if (spec.type === 'int' && !Number.isInteger(n)) return fail('must be a whole number');

@@ -41,7 +41,10 @@ export type OptionSpec<K extends string = string> = OptionBase<K> &
         readonly default?: number;
         /** unit shown in messages: "ms", "bytes" */
         readonly unit?: string;
-        /** a value may be a duration with a unit (10s, 2m), read as ms; a bare number is ms */
+        /**
+         * a value may be a duration with a unit (10s, 2m): read in the option's `unit` (ms,
+         * or s), which a bare number is in
+         */
         readonly duration?: true;
       }
     | {

@@ -258,6 +258,19 @@ describe('the resolver', () => {
     expect(timeout({ timeout: '0s' })?.problem).toBe('must be at least 1');
   });
 
+  it('--platform-wait takes seconds or a duration with a unit, in whole seconds', () => {
+    const table = ALL_TABLES.find((t) => t.command === 'widget')!;
+    const wait = (platformWait: string) =>
+      inspectOptions(table, { flags: { platformWait }, env: {}, cwd: emptyDir }).options.find(
+        (o) => o.spec.key === 'platformWait',
+      );
+    expect(wait('2m')?.value).toBe(120);
+    expect(wait('30')?.value).toBe(30);
+    expect(wait('2s')?.value).toBe(2);
+    expect(wait('500ms')?.problem).toBe('must be a whole number of s');
+    expect(wait('soon')?.problem).toBe('must be a number of s or a duration with a unit (10s, 2m)');
+  });
+
   it('names the source of a bad value and says how to give a missing one', () => {
     const e = error(() =>
       resolveOptions(sendText, { flags: {}, env: { SVC_CHANNEL_URL: 'nope' }, cwd: emptyDir }),
