@@ -122,6 +122,8 @@ export interface ReportSummary {
   mutation?: MutationFigures;
   /** runs listed without a chat to draw (`runSection`) */
   runs?: number;
+  /** runs that failed (replay, conform): the page says so beside their chats */
+  failed?: number;
 }
 
 /** A run the report lists by itself: no chat of it in the recording to draw (replay, conform). */
@@ -134,6 +136,26 @@ export interface ReportRun {
   steps: readonly string[];
   /** why there is no chat to draw */
   why: string;
+  /** its failed steps, each with what was expected and what came (one line each) */
+  failures?: readonly RunFailure[];
+}
+
+/** A failed step of a run, as the terminal prints it. */
+export interface RunFailure {
+  step: string;
+  details: readonly string[];
+}
+
+/** A run's failed steps in red, above its timeline or under its name. */
+function failureList(failures: readonly RunFailure[]): string {
+  if (failures.length === 0) return '';
+  const items = failures
+    .map(
+      (f) =>
+        `<li class="violation failure"><b>✗ ${escapeHtml(f.step)}</b>${f.details.map((d) => `<br>${escapeHtml(d)}`).join('')}</li>`,
+    )
+    .join('');
+  return `<ul class="violations">${items}</ul>`;
 }
 
 export interface MutationFigures {
@@ -297,6 +319,11 @@ export function briefNote(drawn: number): string {
   return `<h3>More conversations, not drawn</h3><p class="summary">The first ${drawn} ${noun(drawn, 'conversation')} are drawn; the others without violations are listed. <code>svc-cli report &lt;recording&gt; --chat &lt;id&gt;</code> draws one.</p>\n`;
 }
 
+/** The heading before the failed cases of a run that are not one conversation each (conform). */
+export function failedNote(count: number): string {
+  return `<h3>${count} failed ${noun(count, 'case')}</h3>\n`;
+}
+
 /** The heading before the runs without a chat to draw. */
 export function runsNote(count: number): string {
   return `<h3>${count} ${noun(count, 'run')} without a chat to draw</h3>\n`;
@@ -309,12 +336,12 @@ export function runsNote(count: number): string {
 export function runSection(r: ReportRun): string {
   const bad = r.verdict === 'failed' || r.verdict === 'interrupted';
   const steps = r.steps.map((s) => `<li>${escapeHtml(s)}</li>`).join('');
-  return `<section class="conv run${bad ? ' has-bad' : ''}"><h3>${escapeHtml(r.name)} · <b class="${bad ? 'bad' : ''}">${r.verdict}</b></h3><p class="brief">${escapeHtml(r.why)}</p>${steps ? `<ul class="steps">${steps}</ul>` : ''}</section>\n`;
+  return `<section class="conv run${bad ? ' has-bad' : ''}"><h3>${escapeHtml(r.name)} · <b class="${bad ? 'bad' : ''}">${r.verdict}</b></h3><p class="brief">${escapeHtml(r.why)}</p>${failureList(r.failures ?? [])}${steps ? `<ul class="steps">${steps}</ul>` : ''}</section>\n`;
 }
 
 /**
- * One conversation's section: heading, its violations (red, each linking to both exchanges),
- * and the swimlane timeline.
+ * One conversation's section: heading, the failed steps of its run and its violations (red,
+ * each violation linking to both exchanges), and the swimlane timeline.
  * @example sink.write(reportSection(conversation, checkConversation(conversation), 'redelivery'));
  */
 export function reportSection(
@@ -323,28 +350,32 @@ export function reportSection(
   name?: string,
   maxRows = Infinity,
   lazy = false,
+  failures: readonly RunFailure[] = [],
 ): string {
   const id = escapeHtml(`c-${c.run}-${c.chat}`);
   const first = c.spans[0]?.startMs ?? 0;
   const last = c.spans.reduce((end, s) => Math.max(end, s.endMs), first);
   const marked = new Set(violations.flatMap((v) => v.exchanges));
   const badge =
-    violations.length > 0
+    (failures.length > 0 ? '<span class="badge bad">failed</span> ' : '') +
+    (violations.length > 0
       ? `<span class="badge bad">${violations.length} violation${violations.length === 1 ? '' : 's'}</span>`
-      : '<span class="badge">invariants hold</span>';
+      : '<span class="badge">invariants hold</span>');
+  const bad = violations.length > 0 || failures.length > 0;
   const list =
-    violations.length === 0
+    failureList(failures) +
+    (violations.length === 0
       ? ''
       : `<ul class="violations">${violations
           .map(
             (v) =>
               `<li class="violation" data-rule="${v.rule}"><b>${v.rule}</b> (spec ${escapeHtml(v.spec)}): ${escapeHtml(v.message)} ${v.exchanges.map((n) => `<a href="#${id}-${n}">#${n}</a>`).join(' ')}</li>`,
           )
-          .join('')}</ul>`;
+          .join('')}</ul>`);
   const head = `<div class="head"><span>time</span>${LANES.map((l) => `<span>${l}</span>`).join('')}</div>`;
   const rows = drawnRows(c, id, marked, maxRows);
   const title = name ? `${escapeHtml(name)} · chat ${c.chat}` : `chat ${c.chat}`;
-  return `<section class="conv${violations.length > 0 ? ' has-bad' : ''}${lazy ? ' lazy' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} <span class="badge">run ${escapeHtml(c.run)}</span> <span class="badge">${c.spans.length} ${noun(c.spans.length, 'exchange')} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div></section>\n`;
+  return `<section class="conv${bad ? ' has-bad' : ''}${lazy ? ' lazy' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} <span class="badge">run ${escapeHtml(c.run)}</span> <span class="badge">${c.spans.length} ${noun(c.spans.length, 'exchange')} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div></section>\n`;
 }
 
 /** The file's end: the run's summary and the script (the filter, j / k between conversations). */
@@ -362,7 +393,8 @@ export function reportTail(summary: ReportSummary): string {
   const runs = summary.runs
     ? `<span><b>${summary.runs}</b> ${noun(summary.runs, 'run')} without a chat</span>`
     : '';
-  return `<p class="summary">${mutation}${conversations}${runs}</p>${reportEnd()}`;
+  const failed = summary.failed ? `<span><b class="bad">${summary.failed}</b> failed</span>` : '';
+  return `<p class="summary">${mutation}${failed}${conversations}${runs}</p>${reportEnd()}`;
 }
 
 /** The closing tags and the script, after whatever a report put in its page. */

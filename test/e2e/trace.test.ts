@@ -171,4 +171,31 @@ describe('svc-cli report and replay --report', () => {
       'redelivered agent message: in the chat_finished transcript once · chat 1',
     );
   });
+
+  it('replay --report marks a failed conversation red with the step that failed', async () => {
+    // its invariants hold: the page must not look green while the run exits 1
+    const fixture = join(dir, 'two-attempts.json');
+    writeFileSync(
+      fixture,
+      JSON.stringify({
+        version: 1,
+        name: 'expects a redelivery that never comes',
+        steps: [
+          { customer: { text: 'Where is my parcel?', sender: { id: 'c-1' } } },
+          { name: 'reply', agent: { text: 'Checking now.' }, delivery: { attempts: 2 } },
+        ],
+      }),
+    );
+    const out = join(dir, 'failed.html');
+    const run = await runCli(['replay', fixture, '--report', out]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(
+      `HTML report written to ${out}: 1 failed, 1 conversation, 0 invariant violations`,
+    );
+    const page = readFileSync(out, 'utf8');
+    expect(page).toMatch(/<section class="conv has-bad"[^>]*aria-label="expects a redelivery/);
+    expect(page).toContain('<span class="badge bad">failed</span>');
+    expect(page).toContain('<b>✗ reply</b><br>attempts: expected 2, got 1');
+    expect(page).toContain('<b class="bad">1</b> failed');
+  });
 });

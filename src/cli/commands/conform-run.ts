@@ -497,6 +497,9 @@ function recordingOf(
   return { file: join(scratch, 'conform.ndjson'), scratch };
 }
 
+/** Where a failed case's exchanges are on the page: the run's chats are not split by case. */
+const CASE_CHATS = 'the chats it opened, if any, are drawn below with the run’s others';
+
 /** `--report`: the HTML report of what the run saw (src/cli/commands/report-write.ts). */
 async function writeConformReport(
   ctx: CliContext,
@@ -515,13 +518,17 @@ async function writeConformReport(
       shownOut: flags.report,
       title: `svc-cli conform ${view.suite}`,
       disabled: flags.invariant ?? [],
+      // the failed cases first, with what failed: the chats alone may all look fine
+      cases: results
+        .filter((r) => !r.ok && r.interrupted === undefined && r.skipped === undefined)
+        .map((r) => ({ ...reportRunOf(r), why: CASE_CHATS })),
       // cut short: the cases that did not finish listed after what was recorded
       ...(interrupted
         ? { runs: results.filter((r) => r.interrupted !== undefined).map(reportRunOf) }
         : {}),
     });
     out.note(
-      `HTML report written to ${flags.report}: ${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'case')} without a chat to draw` : ''}`,
+      `HTML report written to ${flags.report}: ${html.failed ? `${html.failed} failed, ` : ''}${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'case')} without a chat to draw` : ''}`,
     );
   } finally {
     if (recording.scratch !== undefined)

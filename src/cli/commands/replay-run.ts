@@ -485,7 +485,7 @@ async function writeReplayHtml(
       runs: results.map(reportRunOf),
     });
     out.note(
-      `HTML report written to ${flags.report}: ${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'run')} without a chat to draw` : ''}`,
+      `HTML report written to ${flags.report}: ${html.failed ? `${html.failed} failed, ` : ''}${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'run')} without a chat to draw` : ''}`,
     );
   } finally {
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import {
   briefNote,
+  failedNote,
   unlistedNote,
   mutantSection,
   reportBrief,
@@ -48,6 +49,11 @@ export interface HtmlReportOptions {
    * (no run id, or none of its chats read) are listed after the conversations, with why
    */
   runs?: readonly ReportRun[];
+  /**
+   * checks of their own that are not one conversation each (conform's cases): the failed ones
+   * are listed first, each with what failed, so the page is red when the run was
+   */
+  cases?: readonly ReportRun[];
   /**
    * `report`: the recording's name as the user gave it; without one record it is an error,
    * and no file is left (exit 2)
@@ -119,10 +125,17 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       reportHead(
         options.title,
         options.filter ??
-          (mutation ? 'only surviving mutants and conversations with violations' : undefined),
+          (mutation
+            ? 'only surviving mutants and conversations with violations'
+            : options.runs || options.cases
+              ? 'only failed runs and conversations with violations'
+              : undefined),
       ),
     );
     if (options.lead !== undefined) writeSync(fd, options.lead);
+    const failedCases = (options.cases ?? []).filter((r) => r.verdict === 'failed');
+    if (failedCases.length > 0) writeSync(fd, failedNote(failedCases.length));
+    for (const r of failedCases) writeSync(fd, runSection(r));
     for (const m of mutation?.results ?? []) writeSync(fd, mutantSection(m));
     const files = typeof options.recording === 'string' ? [options.recording] : options.recording;
     const budget = {
@@ -138,14 +151,24 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     const seen = new Set<string>();
     const rank = new Map((options.order ?? []).map((run, index) => [run, index]));
     const held: TracedConversation[] = [];
+    // a run's failed steps go above its chats: a red exit code must not draw a green page
+    const verdicts = new Map(
+      (options.runs ?? []).flatMap((r) => (r.run === undefined ? [] : [[r.run, r] as const])),
+    );
+    // (a run cut short is listed as interrupted, after the chats)
+    const failed = [...(options.runs ?? []), ...failedCases].filter(
+      (r) => r.verdict === 'failed',
+    ).length;
+    if (failed > 0) summary.failed = failed;
     const draw = (c: TracedConversation): void => {
       const violations = checkConversation(c, { disabled: options.disabled ?? [] });
+      const failures = verdicts.get(c.run)?.failures ?? [];
       summary.conversations++;
       summary.exchanges += c.spans.length;
       summary.violations += violations.length;
       seen.add(c.run);
       const name = options.names?.get(c.run);
-      if (violations.length === 0 && drawnRows >= budget.rows) {
+      if (violations.length === 0 && failures.length === 0 && drawnRows >= budget.rows) {
         if (listed === 0) writeSync(fd, briefNote(drawn));
         if (listed++ < budget.listed) writeSync(fd, reportBrief(c, name));
         return;
@@ -154,7 +177,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       const lazy = drawnRows >= EAGER_ROWS;
       drawn++;
       drawnRows += Math.min(c.spans.length, budget.rowsPerConversation);
-      writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation, lazy));
+      writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation, lazy, failures));
     };
     for (const file of files) {
       const one = await readTrace({

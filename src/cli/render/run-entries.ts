@@ -59,5 +59,13 @@ export function reportRunOf(r: JunitResult): ReportRun {
     // a step's name starts with its number, as replay prints it
     steps: r.steps.map((s) => `${mark(s.status)} ${s.name}`),
     why: whyNoChat(r),
+    ...(r.ok || r.interrupted !== undefined
+      ? {}
+      : {
+          failures: r.steps
+            // a broken invariant is drawn as a violation already
+            .filter((s) => s.status === 'failed' && s.invariants !== true)
+            .map((s) => ({ step: s.name, details: s.details })),
+        }),
   };
 }

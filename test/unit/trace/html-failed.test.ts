@@ -1,0 +1,119 @@
+/**
+ * A run that failed draws a red page: its failed steps and their reasons beside its chats
+ * (replay) or first on the page (conform's cases), even when every invariant holds.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ExchangeRecord } from '../../../src/journal/record.js';
+import { writeHtmlReport } from '../../../src/cli/commands/report-write.js';
+import type { ReportRun } from '../../../src/trace/html.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** One customer message of chat 1 in run `r1`. */
+function recording(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-html-failed-'));
+  dirs.push(dir);
+  const r: ExchangeRecord = {
+    type: 'exchange',
+    seq: 1,
+    run: 'r1',
+    at: new Date(1_700_000_000_000).toISOString(),
+    protocolMs: 0,
+    iface: 'channel',
+    direction: 'in',
+    kind: 'channel.customer.text',
+    chat: 1,
+    request: {
+      method: 'POST',
+      url: 'http://p.test/ch',
+      body: JSON.stringify({ sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } }),
+    },
+    response: { status: 200, body: '{"result":"ok"}' },
+  };
+  const file = join(dir, 'j.ndjson');
+  writeFileSync(file, `${JSON.stringify(r)}\n`);
+  return file;
+}
+
+const failedRun: ReportRun = {
+  run: 'r1',
+  name: 'cut text',
+  verdict: 'failed',
+  steps: ['✓ 1. customer says "hi"', '✗ delivered cut to 1000 code points'],
+  why: 'its chats are drawn below',
+  failures: [
+    {
+      step: 'delivered cut to 1000 code points',
+      details: ['message.text: delivered 999 code points; expected the first 1000 (spec 2.1, 8)'],
+    },
+  ],
+};
+
+describe('writeHtmlReport of a failed run', () => {
+  it('puts the failed steps on the run’s chat and counts the run as failed', async () => {
+    const file = recording();
+    const out = `${file}.html`;
+    const summary = await writeHtmlReport({
+      recording: file,
+      out,
+      shownOut: 'r.html',
+      title: 't',
+      names: new Map([['r1', 'cut text']]),
+      runs: [failedRun],
+    });
+    expect(summary).toEqual({ conversations: 1, exchanges: 1, violations: 0, failed: 1 });
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain('<section class="conv has-bad" id="c-r1-1"');
+    expect(html).toContain(
+      '<span class="badge bad">failed</span> <span class="badge">invariants hold</span>',
+    );
+    expect(html).toContain(
+      '<b>✗ delivered cut to 1000 code points</b><br>message.text: delivered 999 code points; expected the first 1000 (spec 2.1, 8)',
+    );
+    expect(html).toContain('only failed runs and conversations with violations');
+    expect(html).toContain('<span><b class="bad">1</b> failed</span>');
+  });
+
+  it('lists failed cases first, with what failed (conform)', async () => {
+    const file = recording();
+    const out = `${file}.html`;
+    const { run: _run, ...unrun } = failedRun;
+    const passed: ReportRun = { name: 'status', verdict: 'passed', steps: ['✓ status'], why: '' };
+    const summary = await writeHtmlReport({
+      recording: file,
+      out,
+      shownOut: 'r.html',
+      title: 't',
+      cases: [passed, unrun],
+    });
+    expect(summary.failed).toBe(1);
+    const html = readFileSync(out, 'utf8');
+    const heading = html.indexOf('<h3>1 failed case</h3>');
+    expect(heading).toBeGreaterThan(0);
+    expect(html.indexOf('cut text · <b class="bad">failed</b>')).toBeGreaterThan(heading);
+    expect(html.indexOf('cut text · <b class="bad">failed</b>')).toBeLessThan(
+      html.indexOf('id="c-r1-1"'),
+    );
+    // a passed case is not listed: its chats are drawn as they are
+    expect(html).not.toContain('status · ');
+    // the chat itself is not marked: conform's cases are not split by chat
+    expect(html).toContain('<section class="conv" id="c-r1-1"');
+  });
+
+  it('draws a page without failures as before', async () => {
+    const file = recording();
+    const out = `${file}.html`;
+    const summary = await writeHtmlReport({ recording: file, out, shownOut: 'r.html', title: 't' });
+    expect(summary).toEqual({ conversations: 1, exchanges: 1, violations: 0 });
+    const html = readFileSync(out, 'utf8');
+    expect(html).not.toContain('<span class="badge bad">failed</span>');
+    expect(html).not.toContain('failed case');
+    expect(html).toContain('only conversations with violations');
+  });
+});
