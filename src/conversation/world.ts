@@ -20,7 +20,7 @@ import { createBotProvider, loadBotScript, type BotProvider } from '../roles/bot
 import type { ObservedExchange } from '../roles/inbound.js';
 import { RECORDED_BOT_TAG, type Conversation } from './format.js';
 import { tapOutgoing, type PeerParty } from './peer-tap.js';
-import { createJournal, type ExchangeRecord } from '../journal/journal.js';
+import { createJournal, type ExchangeRecord, type RecordingStatus } from '../journal/journal.js';
 import { compact } from '../compact.js';
 import { botRedeliverer, type RedeliverOutcome } from './bot-redeliver.js';
 import { runIds } from './run-ids.js';
@@ -77,6 +77,11 @@ export interface WorldOptions extends ReplayPeers {
   recordFile?: string;
   /** the run id of its records in `recordFile` (default a new one) */
   journalRun?: string;
+  /**
+   * called once when a write to `recordFile` fails (a full disk, a quota, an I/O error): the
+   * file was cut back to its last whole line and this conversation records no more into it
+   */
+  onRecordingStop?: (status: RecordingStatus) => void;
   /** what the embedded platform follows beyond the spec (`--profile`; default the spec's) */
   settings?: SimulatorSettings;
   /** a simulator mutant for the embedded platform (default SVC_MUTANT; src/platform/mutants.ts) */
@@ -354,7 +359,10 @@ function worldJournal(
   clock: Clock,
 ) {
   const base = options.recordFile
-    ? createJournal({ file: options.recordFile, ...compact({ run: options.journalRun }) })
+    ? createJournal({
+        file: options.recordFile,
+        ...compact({ run: options.journalRun, onStop: options.onRecordingStop }),
+      })
     : undefined;
   return realParties.size > 0
     ? tapOutgoing(base ?? createJournal(), realParties, ({ party, value }) =>

@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tmpfsOrSkip } from '../helpers/tmpfs.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -119,6 +120,23 @@ describe.skipIf(disk === undefined)('a full disk under --record', () => {
     expect(run.stderr()).toContain('svc-cli exits now (--record-on-error exit)');
     noStackTrace(run.stderr());
     wholeLines(file);
+  });
+});
+
+// a disk of its own: the tests above leave theirs full
+const small = tmpfsOrSkip('32k');
+afterAll(() => small?.unmount());
+
+describe.skipIf(small === undefined)('a full disk under replay --record', () => {
+  it('says the recording stopped and exits 5, not 0 over a cut recording', async () => {
+    // the bundled conversations record about 100 KB
+    const file = join(small!.dir, 'replay.ndjson');
+    const run = await runCli(['replay', 'fixtures/conversations', '--record', file]);
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stdout).toContain('26 passed, 0 failed');
+    expect(notices(run.stderr)).toEqual([
+      `recording stopped: the disk is full (ENOSPC); ${file} holds the exchanges written before it and misses the rest; free space or record to another disk, then run it again. Exit code 5.`,
+    ]);
   });
 });
 

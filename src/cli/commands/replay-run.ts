@@ -25,7 +25,7 @@ import { resolveMutant } from '../../platform/mutants.js';
 import { compact } from '../../compact.js';
 import { assertReachable } from '../../http/reach.js';
 import { parseDuration } from '../../duration.js';
-import { newRunId } from '../../journal/index.js';
+import { newRunId, type RecordingStatus } from '../../journal/index.js';
 
 const DEFAULT_PATH = 'fixtures/conversations';
 
@@ -298,8 +298,17 @@ async function playConversations(
   plan: ReplayPlan,
   out: Output,
   loaded: readonly Named[],
-): Promise<{ outcome: ConversationResult[] | 'interrupted'; done: ConversationResult[] }> {
+): Promise<{
+  outcome: ConversationResult[] | 'interrupted';
+  done: ConversationResult[];
+  /** the first write to --record that failed: the file holds what came before it */
+  recordingStopped?: RecordingStatus;
+}> {
   const { flags, reporter, peers, runId, disabled, recordFile, settings } = plan;
+  let recordingStopped: RecordingStatus | undefined;
+  const onRecordingStop = (status: RecordingStatus): void => {
+    recordingStopped ??= status;
+  };
   // Results come in input order (each conversation's block printed when its turn comes),
   // so the output is that of a sequential run whatever the concurrency.
   const done: ConversationResult[] = [];
@@ -325,6 +334,7 @@ async function playConversations(
       ...peers,
       timeScale: flags.timeScale,
       ...compact({ seed: flags.seed, recordFile, journalRun, mutant: flags.mutant }),
+      ...(recordFile === undefined ? {} : { onRecordingStop }),
       ...(disabled.length > 0 ? { invariants: { disabled } } : {}),
       ...(settings ? { settings } : {}),
     })),
@@ -346,7 +356,22 @@ async function playConversations(
   });
   const outcome = await Promise.race([running, interrupted]).finally(() => progress.stop());
   if (outcome === 'interrupted') running.catch(() => undefined);
-  return { outcome, done };
+  return { outcome, done, ...(recordingStopped ? { recordingStopped } : {}) };
+}
+
+/**
+ * The line of a --record file a write to failed (RELIABILITY.md: exit 5), or of --report's
+ * scratch recording, whose page then lacks what was not written.
+ */
+function recordingStoppedNote(plan: ReplayPlan, status: RecordingStatus): string {
+  const reason = status.failure?.reason ?? 'a write failed';
+  const code = status.failure?.code ?? 'error';
+  const way =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'free space or record to another disk, then run it again'
+      : 'record to another file, then run it again';
+  const shown = plan.flags.record ?? 'the recording --report draws';
+  return `recording stopped: ${reason} (${code}); ${shown} holds the exchanges written before it and misses the rest; ${way}. Exit code ${EXIT_CODES.system}.`;
 }
 
 /** The summary, the --bail note, and the JSON or JUnit report (to stdout or --out). */
@@ -517,7 +542,7 @@ export async function runReplay(
   }
   await warnOfTimeScale(plan, out);
   const startedAt = performance.now();
-  const { outcome, done } = await playConversations(ctx, plan, out, loaded);
+  const { outcome, done, recordingStopped } = await playConversations(ctx, plan, out, loaded);
   if (outcome === 'interrupted') {
     if (reporter === 'pretty')
       out.line(formatSummary(done, out.chalk, performance.now() - startedAt));
@@ -532,6 +557,10 @@ export async function runReplay(
       `${plural(every.failures.length, 'conversation file')} could not be loaded (see above)`,
     );
     return EXIT_CODES.input;
+  }
+  if (recordingStopped) {
+    out.note(recordingStoppedNote(plan, recordingStopped));
+    return EXIT_CODES.system;
   }
   return outcome.some((r) => !r.ok) ? 1 : 0;
 }
