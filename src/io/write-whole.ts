@@ -10,7 +10,7 @@ import { DISK_CODES, SvcError, systemReason } from '../errors.js';
 import { failureOf } from '../journal/recording.js';
 
 /** The error for a file that could not be written; `shown` is the name the user gave. */
-function writeError(error: unknown, shown: string): SvcError {
+export function writeError(error: unknown, shown: string): SvcError {
   const code = (error as NodeJS.ErrnoException).code ?? '';
   if (DISK_CODES.has(code)) {
     return new SvcError(

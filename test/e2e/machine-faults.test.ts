@@ -4,7 +4,7 @@
  * counts exchanges; none times them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, utimesSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, utimesSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -137,6 +137,30 @@ describe.skipIf(small === undefined)('a full disk under replay --record', () => 
     expect(notices(run.stderr)).toEqual([
       `recording stopped: the disk is full (ENOSPC); ${file} holds the exchanges written before it and misses the rest; free space or record to another disk, then run it again. Exit code 5.`,
     ]);
+  });
+});
+
+describe.skipIf(small === undefined)('a full disk under replay --report', () => {
+  it('leaves no half page, names the file and exits 5', async () => {
+    // whatever the test above left: fill the disk to the last byte
+    try {
+      appendFileSync(join(small!.dir, 'filler'), Buffer.alloc(64 * 1024));
+    } catch {
+      // ENOSPC: full now
+    }
+    const page = join(small!.dir, 'report.html');
+    const run = await runCli([
+      'replay',
+      'fixtures/conversations/text-both-ways.json',
+      '--report',
+      page,
+    ]);
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stderr).toContain(
+      `Could not write ${page}: the disk is full (ENOSPC); nothing was written to it.`,
+    );
+    noStackTrace(run.stderr);
+    expect(existsSync(page)).toBe(false);
   });
 });
 

@@ -1,5 +1,6 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
-import { SvcError, systemReason } from '../../errors.js';
+import { DISK_CODES, SvcError, systemReason } from '../../errors.js';
+import { writeError } from '../../io/write-whole.js';
 import { checkConversation } from '../../trace/invariants.js';
 import { readTrace, type TracedConversation } from '../../trace/read.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
@@ -87,6 +88,20 @@ const EAGER_ROWS = 1_000;
 const DEFAULT_BUDGET: DrawBudget = { rowsPerConversation: 200, rows: 10_000, listed: 10_000 };
 
 /**
+ * The runs by journal run, whose failed steps go above their chats (a red exit code must not
+ * draw a green page), and how many failed (one cut short is listed as interrupted instead).
+ */
+function verdictsOf(
+  runs: readonly ReportRun[],
+  cases: readonly ReportRun[],
+): { verdicts: ReadonlyMap<string, ReportRun>; failed: number } {
+  return {
+    verdicts: new Map(runs.flatMap((r) => (r.run === undefined ? [] : [[r.run, r] as const]))),
+    failed: [...runs, ...cases].filter((r) => r.verdict === 'failed').length,
+  };
+}
+
+/**
  * Streams a recording into the HTML report: the head, a section per conversation as the
  * reader hands it out (those of `order`'s runs held, then drawn in its order), the summary.
  * The file is written as it goes (bounded memory, but for the held conversations).
@@ -103,6 +118,8 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     );
   }
   const { mutation } = options;
+  /** a write the disk refused (full, quota, I/O error) */
+  let refused: unknown;
   const summary: ReportSummary = {
     conversations: 0,
     exchanges: 0,
@@ -151,14 +168,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     const seen = new Set<string>();
     const rank = new Map((options.order ?? []).map((run, index) => [run, index]));
     const held: TracedConversation[] = [];
-    // a run's failed steps go above its chats: a red exit code must not draw a green page
-    const verdicts = new Map(
-      (options.runs ?? []).flatMap((r) => (r.run === undefined ? [] : [[r.run, r] as const])),
-    );
-    // (a run cut short is listed as interrupted, after the chats)
-    const failed = [...(options.runs ?? []), ...failedCases].filter(
-      (r) => r.verdict === 'failed',
-    ).length;
+    const { verdicts, failed } = verdictsOf(options.runs ?? [], failedCases);
     if (failed > 0) summary.failed = failed;
     const draw = (c: TracedConversation): void => {
       const violations = checkConversation(c, { disabled: options.disabled ?? [] });
@@ -208,8 +218,16 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     for (const r of chatless) writeSync(fd, runSection(r));
     if (chatless.length > 0) summary.runs = chatless.length;
     writeSync(fd, reportTail(summary));
+  } catch (error) {
+    if (!DISK_CODES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    refused = error;
   } finally {
     closeSync(fd);
+  }
+  if (refused !== undefined) {
+    // a disk that filled up under the page: no half page that opens as if it were whole
+    rmSync(options.out, { force: true });
+    throw writeError(refused, options.shownOut);
   }
   return summary;
 }
