@@ -137,6 +137,11 @@ describe('a run stopped by a signal still writes its reports', () => {
     expect(errors).toBeGreaterThan(0);
     expect(count(junit, /<error message="interrupted before it finished"/g)).toBe(errors);
     expect(run.stderr).toMatch(/interrupted: \d+ cases? finished/);
+    // a case cut short keeps the classname it has when it finishes, e.g. "spec 4.2, 8"
+    expect(junit).not.toContain('classname="conversation"');
+    expect(junit).toContain(
+      '<testcase name="redelivery schedule seen from the integrator (0, 3, 6 s)" classname="spec 4.2, 8" time="0.000">',
+    );
   }, 60_000);
 
   it.each([

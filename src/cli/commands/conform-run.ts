@@ -407,7 +407,12 @@ async function reportInterrupted(
     : undefined;
   const cut = planned
     .slice(done.length)
-    .map(({ name, spec }) => ({ ...unfinished(name, undefined, more), suite: view.suite, spec }));
+    // the classname a finished case has: a CI keeps a test's history by classname and name
+    .map(({ name, spec }) => ({
+      ...unfinished(name, spec.length > 0 ? `spec ${spec.join(', ')}` : undefined, more),
+      suite: view.suite,
+      spec,
+    }));
   if (view.reporter === 'json' && !view.flags.out)
     for (const r of cut) view.out.event({ type: 'case', ...r });
   const counts = `${tally.done - tally.failed - tally.skipped} passed, ${tally.failed} failed, ${tally.skipped} skipped, ${cut.length} interrupted`;
