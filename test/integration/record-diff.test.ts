@@ -7,6 +7,7 @@ import { observeRecordings } from '../../src/conversation/record/observe.js';
 import { BOT_DELIVERY_POLICY } from '../../src/platform/delivery.js';
 import { createTestContext, runInProcess } from '../helpers/cli-context.js';
 import { recordDriftSession } from '../helpers/drift-session.js';
+import type { ExchangeRecord } from '../../src/journal/record.js';
 
 let dir: string;
 const file = (name: string) => join(dir, name);
@@ -137,5 +138,40 @@ describe('record diff', () => {
       ]),
     ).toBe(2);
     expect(bad.stderr()).toContain('Could not read --timing-tolerance "soon"');
+  });
+
+  it('conversations replayed at once: their interleaving is no order difference', async () => {
+    // two runs (replay's conversations), each a customer message then a hook, written one
+    // run after the other, and interleaved as conversations running at once append them
+    const record = (run: string, seq: number, hook: boolean): ExchangeRecord => ({
+      type: 'exchange',
+      seq,
+      run,
+      at: new Date(1_700_000_000_000 + seq).toISOString(),
+      protocolMs: 0,
+      iface: hook ? 'hook' : 'channel',
+      direction: hook ? 'out' : 'in',
+      kind: hook ? 'hook.chat_accepted' : 'channel.customer.text',
+      request: { method: 'POST', url: 'http://p.test/x', body: '{}' },
+      response: { status: 200, body: '{}' },
+    });
+    const write = (name: string, records: ExchangeRecord[]): void =>
+      writeFileSync(file(name), records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    write('one-by-one.ndjson', [
+      record('r1', 1, false),
+      record('r1', 2, true),
+      record('r2', 1, false),
+      record('r2', 2, true),
+    ]);
+    write('at-once.ndjson', [
+      record('r1', 1, false),
+      record('r2', 1, false),
+      record('r1', 2, true),
+      record('r2', 2, true),
+    ]);
+    const result = await diff('one-by-one.ndjson', 'at-once.ndjson');
+    expect(result.differences).toEqual([]);
+    const seen = await observeRecordings([file('at-once.ndjson')]);
+    expect(seen.order).toEqual({ 'channel.customer.text -> hook.chat_accepted': 2 });
   });
 });

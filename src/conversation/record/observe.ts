@@ -173,7 +173,8 @@ export function createObserver(files: string[]): Observer {
   const order: Tally = {};
   const open = new Map<string, OpenSeries>();
   let records = 0;
-  let last: { iface: string; kind: string } | undefined;
+  // by run: conversations replayed at once append to one file, their exchanges interleaved
+  const lastOf = new Map<string, { iface: string; kind: string }>();
 
   const close = (key: string, series: OpenSeries) => {
     open.delete(key);
@@ -257,8 +258,12 @@ export function createObserver(files: string[]): Observer {
           close(key, series);
         }
       }
+      const run = record.run ?? '';
+      const last = lastOf.get(run);
       if (last && last.iface !== record.iface) bump(order, `${last.kind} -> ${kind}`);
-      last = { iface: record.iface, kind };
+      lastOf.delete(run); // the newest run last, so the oldest goes first past the bound
+      lastOf.set(run, { iface: record.iface, kind });
+      if (lastOf.size > MAX_OPEN_SERIES) lastOf.delete(lastOf.keys().next().value as string);
     },
     finish() {
       for (const [key, series] of [...open]) close(key, series);
