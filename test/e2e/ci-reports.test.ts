@@ -258,3 +258,31 @@ describe('send-media --file on a server that cannot be reached', () => {
     );
   });
 });
+
+describe('a peer that never listens', () => {
+  it('conform --reporter junit --out still writes the report: one error saying why (exit 3)', async () => {
+    // the CI page's publish step runs if: always(): a missing file would hide the reason
+    const port = await freePort();
+    const xml = path.join(dir(), 'unreachable.xml');
+    const url = `http://127.0.0.1:${port}/agent-messages`;
+    const run = await runCli([
+      'conform',
+      'integrator',
+      '--url',
+      url,
+      '--reporter',
+      'junit',
+      '--out',
+      xml,
+    ]);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toContain('SVC_E_PEER_UNREACHABLE');
+    const junit = readFileSync(xml, 'utf8');
+    expect(junit).toContain(
+      '<testsuite name="svc-cli conform integrator" tests="1" failures="0" errors="1"',
+    );
+    expect(junit).toContain(
+      `<error message="Could not run the conformance suite: the integrator endpoint at ${url} is unreachable (connection refused)." type="PeerUnreachable"/>`,
+    );
+  });
+});

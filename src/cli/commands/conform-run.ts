@@ -474,6 +474,7 @@ export async function runConform(
     .catch((error: unknown) => {
       // what a signal cut short may fail as it stops: the reports are still written
       if (ctx.signal.aborted) return undefined;
+      reportUnreachable(ctx, view, error);
       throw error;
     })
     .finally(() => progress.stop());
@@ -486,6 +487,25 @@ export async function runConform(
   reportConform(ctx, view, outcome);
   if (recording) await writeConformReport(ctx, view, outcome.results, recording);
   return outcome.failed > 0 ? 1 : 0;
+}
+
+/**
+ * The peer never answered (exit 3): --out still gets a report, one error for the suite, so a
+ * CI step that publishes it whatever happened shows why instead of finding no file.
+ */
+function reportUnreachable(ctx: CliContext, view: ConformView, error: unknown): void {
+  if (!(error instanceof SvcError) || error.code !== 'SVC_E_PEER_UNREACHABLE') return;
+  if (view.flags.out === undefined) return;
+  const suite: JunitResult = {
+    name: `conform ${view.suite}`,
+    file: `svc-cli conform ${view.suite}`,
+    ok: false,
+    steps: [],
+    protocolMs: 0,
+    wallMs: 0,
+    error: { message: error.message, type: 'PeerUnreachable' },
+  };
+  writeConformFile(ctx, view, [suite], 'the peer is unreachable: no case ran');
 }
 
 /** Where `--record` / `--report` go: the file, and a scratch folder to remove after. */

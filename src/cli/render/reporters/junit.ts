@@ -10,8 +10,15 @@ export const escapeXml = (text: string): string =>
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
-/** A result for the JUnit file; `interrupted`: a run the signal stopped before it finished. */
-export type JunitResult = ConversationResult & { skipped?: string; interrupted?: string };
+/**
+ * A result for the JUnit file; `interrupted`: a run the signal stopped before it finished;
+ * `error`: a run that could not start (its peer unreachable), an <error> of that type.
+ */
+export type JunitResult = ConversationResult & {
+  skipped?: string;
+  interrupted?: string;
+  error?: { message: string; type: string };
+};
 
 /**
  * JUnit XML: one testcase per conversation, its steps in system-out (CI systems show them).
@@ -20,7 +27,7 @@ export type JunitResult = ConversationResult & { skipped?: string; interrupted?:
  * @example writeFileSync('report.xml', toJunit('svc-cli replay', results));
  */
 export function toJunit(suiteName: string, results: readonly JunitResult[]): string {
-  const errors = results.filter((r) => r.interrupted !== undefined).length;
+  const errors = results.filter((r) => r.interrupted !== undefined || r.error).length;
   const failures = results.filter((r) => !r.ok).length - errors;
   const skippedCount = results.filter((r) => r.skipped !== undefined).length;
   const time = (results.reduce((sum, r) => sum + r.wallMs, 0) / 1000).toFixed(3);
@@ -34,11 +41,13 @@ export function toJunit(suiteName: string, results: readonly JunitResult[]): str
     const failed = r.steps.find((s) => s.status === 'failed');
     const failure = r.interrupted
       ? `\n      <error message="${escapeXml(r.interrupted)}" type="Interrupted"/>`
-      : failed
-        ? `\n      <failure message="${escapeXml(`${failed.name}: ${failed.details[0] ?? 'failed'}`)}" type="ConversationStepFailed">${escapeXml(failed.details.join('\n'))}</failure>`
-        : r.skipped !== undefined
-          ? `\n      <skipped message="${escapeXml(r.skipped)}"/>`
-          : '';
+      : r.error
+        ? `\n      <error message="${escapeXml(r.error.message)}" type="${escapeXml(r.error.type)}"/>`
+        : failed
+          ? `\n      <failure message="${escapeXml(`${failed.name}: ${failed.details[0] ?? 'failed'}`)}" type="ConversationStepFailed">${escapeXml(failed.details.join('\n'))}</failure>`
+          : r.skipped !== undefined
+            ? `\n      <skipped message="${escapeXml(r.skipped)}"/>`
+            : '';
     return `    <testcase name="${escapeXml(r.name)}" classname="${escapeXml(r.file ?? 'conversation')}" time="${(r.wallMs / 1000).toFixed(3)}">${failure}
       <system-out>${escapeXml(steps)}</system-out>
     </testcase>`;
