@@ -285,4 +285,26 @@ describe('a peer that never listens', () => {
       `<error message="Could not run the conformance suite: the integrator endpoint at ${url} is unreachable (connection refused)." type="PeerUnreachable"/>`,
     );
   });
+
+  it('replay --reporter junit --out lists every conversation as that error (exit 3)', async () => {
+    const port = await freePort();
+    const xml = path.join(dir(), 'unreachable-replay.xml');
+    const url = `http://127.0.0.1:${port}/agent-messages`;
+    const run = await runCli([
+      'replay',
+      'fixtures/conversations/text-both-ways.json',
+      'fixtures/conversations/media-agent.json',
+      '--integrator-url',
+      url,
+      '--reporter',
+      'junit',
+      '--out',
+      xml,
+    ]);
+    expect(run.code, run.stderr).toBe(3);
+    const junit = readFileSync(xml, 'utf8');
+    expect(junit).toContain('<testsuite name="svc-cli replay" tests="2" failures="0" errors="2"');
+    expect(count(junit, /type="PeerUnreachable"\/>/g)).toBe(2);
+    expect(junit).toContain(`Could not replay: the integrator endpoint at ${url} is unreachable`);
+  });
 });

@@ -480,6 +480,26 @@ async function reportInterrupted(
 }
 
 /**
+ * A peer never answered (exit 3): --out still lists every conversation, each an error saying
+ * why, so a CI step that publishes the report whatever happened shows the reason.
+ */
+function reportUnreachable(
+  ctx: CliContext,
+  plan: ReplayPlan,
+  out: Output,
+  loaded: readonly Named[],
+  error: unknown,
+): void {
+  if (!(error instanceof SvcError) || error.code !== 'SVC_E_PEER_UNREACHABLE') return;
+  if (plan.flags.out === undefined) return;
+  const never = loaded.map(({ file, conversation }): JunitResult => {
+    const { interrupted: _, ...entry } = unfinished(conversation.name, file);
+    return { ...entry, error: { message: error.message, type: 'PeerUnreachable' } };
+  });
+  writeReport(ctx, plan, out, never, `the peer is unreachable: ${never.length} not run`);
+}
+
+/**
  * --report: the HTML page of what the conversations recorded, each under its fixture's name
  * (by its journal run, one cut short too) and in input order.
  */
@@ -531,7 +551,10 @@ export async function runReplay(
   const { every, loaded: read } = await loadConversations(ctx, plan, out, paths);
   if (read.length === 0) return EXIT_CODES.input;
   const loaded = namedRuns(plan, read);
-  const waitingFor = await awaitPeers(ctx, plan);
+  const waitingFor = await awaitPeers(ctx, plan).catch((error: unknown) => {
+    reportUnreachable(ctx, plan, out, loaded, error);
+    throw error;
+  });
   if (waitingFor !== undefined) {
     // no conversation started: each one is reported interrupted, as a run cut short later is
     out.note(
