@@ -172,6 +172,24 @@ describe('svc-cli report and replay --report', () => {
     );
   });
 
+  it('replay --profile docs --report judges the hand-over by the profile, as the replay does', async () => {
+    // docs: 3 bot attempts, the hand-over at 9 s; the fixture pins the spec's 2 attempts
+    const out = join(dir, 'docs-profile.html');
+    const run = await runCli([
+      'replay',
+      'fixtures/conversations/bot-timeout.json',
+      '--profile',
+      'docs',
+      '--report',
+      out,
+    ]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).not.toContain('handover-budget');
+    expect(run.stderr).toContain(
+      `HTML report written to ${out}: 1 failed, 1 conversation, 0 invariant violations`,
+    );
+  });
+
   it('replay --report marks a failed conversation red with the step that failed', async () => {
     // its invariants hold: the page must not look green while the run exits 1
     const fixture = join(dir, 'two-attempts.json');

@@ -524,6 +524,8 @@ async function writeReplayHtml(
       shownOut: flags.report,
       title: 'svc-cli replay',
       disabled: plan.disabled,
+      // the hand-over a profile's bot policy moves, as the replay's own check reads it
+      ...(plan.settings ? { botBudgetMs: plan.settings.botPolicy.failAfterMs } : {}),
       names: new Map(runs),
       // input order, as the terminal shows them (they append to the journal as they go)
       order: runs.map(([run]) => run),

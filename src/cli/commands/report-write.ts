@@ -1,6 +1,7 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { DISK_CODES, SvcError, systemReason } from '../../errors.js';
 import { writeError } from '../../io/write-whole.js';
+import { compact } from '../../compact.js';
 import { checkConversation } from '../../trace/invariants.js';
 import { readTrace, type TracedConversation } from '../../trace/read.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
@@ -30,6 +31,8 @@ export interface HtmlReportOptions {
   shownOut: string;
   title: string;
   disabled?: readonly string[];
+  /** the bot budget the run's platform kept (a --profile's bot policy), for handover-budget */
+  botBudgetMs?: number;
   chat?: number;
   /** a conversation's name by its journal run (replay knows them) */
   names?: ReadonlyMap<string, string>;
@@ -170,8 +173,9 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     const held: TracedConversation[] = [];
     const { verdicts, failed } = verdictsOf(options.runs ?? [], failedCases);
     if (failed > 0) summary.failed = failed;
+    const checks = compact({ disabled: options.disabled ?? [], botBudgetMs: options.botBudgetMs });
     const draw = (c: TracedConversation): void => {
-      const violations = checkConversation(c, { disabled: options.disabled ?? [] });
+      const violations = checkConversation(c, checks);
       const failures = verdicts.get(c.run)?.failures ?? [];
       summary.conversations++;
       summary.exchanges += c.spans.length;
