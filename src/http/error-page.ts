@@ -40,3 +40,15 @@ export function describeErrorPage(body: string): string | undefined {
   const title = errorPageTitle(body);
   return title === undefined ? undefined : `HTML page "${title}" (${body.length} characters)`;
 }
+
+/**
+ * A peer's reply body for a one-line reason: an HTML error page by its title, any other body
+ * (JSON, text) flattened and cut to `max` characters; '' for an empty body.
+ * @example quoteReplyBody('{"error": "boom"}') // '{"error": "boom"}'
+ */
+export function quoteReplyBody(body: string, max = 80): string {
+  const page = describeErrorPage(body);
+  if (page !== undefined) return page;
+  const flat = body.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import { postJson, type PostOutcome } from '../http/client.js';
+import { quoteReplyBody } from '../http/error-page.js';
 import type { ExchangeInput, Journal } from '../journal/journal.js';
 import type { OutboundLimiter, SlotGrant } from './outbound-limiter.js';
 import type { DeliveryAttemptEvent, DeliveryDoneEvent, DeliveryTarget } from './events.js';
@@ -27,6 +28,8 @@ export interface DeliverOptions {
   url: string;
   /** the URL as the events show it, a secret in it masked (the bot token, spec 5.2) */
   shownUrl?: string;
+  /** the secret `shownUrl` masks: masked as `***` where a reason quotes the peer's reply too */
+  secret?: string;
   /** JSON text */
   body: string;
   /** the body of attempt n when it is not `body` (a simulator mutant's redelivery) */
@@ -198,7 +201,7 @@ async function runSeries(
       throw options.signal.reason ?? new Error('stopped');
     }
     const judgement: ReplyJudgement = outcome.ok
-      ? options.judge(outcome)
+      ? withReplyBody(options.judge(outcome), outcome, options.secret)
       : {
           accepted: false,
           reason:
@@ -270,6 +273,25 @@ async function runSeries(
   };
   emitDone(options, failed);
   return failed;
+}
+
+/**
+ * A rejection its judge gave by the status alone (`HTTP 500`), with what the peer's reply
+ * said: its error page by title, or its start (`HTTP 500 {"error":"boom"}`); a web framework
+ * answers an unhandled exception with a page naming it, which is what its author needs.
+ */
+function withReplyBody(
+  judgement: ReplyJudgement,
+  reply: { status: number; body: string },
+  secret: string | undefined,
+): ReplyJudgement {
+  if (judgement.accepted || judgement.reason !== `HTTP ${reply.status}`) return judgement;
+  let said = quoteReplyBody(reply.body);
+  // a framework's page names the path it failed at, and the bot's path ends in its token
+  if (secret)
+    for (const form of new Set([secret, encodeURIComponent(secret)]))
+      said = said.split(form).join('***');
+  return said === '' ? judgement : { ...judgement, reason: `${judgement.reason} ${said}` };
 }
 
 /** A series a final rejection ended: failed at that attempt, announced at once. */

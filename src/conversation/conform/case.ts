@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { errorText } from '../../errors.js';
-import { describeErrorPage } from '../../http/error-page.js';
+import { quoteReplyBody } from '../../http/error-page.js';
 import type { ConversationResult, StepResult } from '../runner.js';
 
 /**
@@ -172,10 +172,7 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
  * name the exception (its first bytes are a doctype and meta tags).
  */
 export function quote(text: string, max = 120): string {
-  const page = describeErrorPage(text);
-  if (page !== undefined) return page;
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  return quoteReplyBody(text, max);
 }
 
 /**

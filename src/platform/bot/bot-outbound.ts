@@ -111,6 +111,7 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         target: 'bot',
         url,
         shownUrl,
+        secret: options.token,
         body: shapeSent(core, `bot.event.${name}`, JSON.stringify(body)),
         policy: mutateBotPolicy(options.policy ?? BOT_DELIVERY_POLICY, core.mutant),
         clock: core.clock,
