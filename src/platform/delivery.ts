@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { postJson, type PostOutcome } from '../http/client.js';
 import { quoteReplyBody } from '../http/error-page.js';
+import { trailingSlashHint, type SlashReply } from '../http/trailing-slash.js';
 import type { ExchangeInput, Journal } from '../journal/journal.js';
 import type { OutboundLimiter, SlotGrant } from './outbound-limiter.js';
 import type { DeliveryAttemptEvent, DeliveryDoneEvent, DeliveryTarget } from './events.js';
@@ -201,7 +202,11 @@ async function runSeries(
       throw options.signal.reason ?? new Error('stopped');
     }
     const judgement: ReplyJudgement = outcome.ok
-      ? withReplyBody(options.judge(outcome), outcome, options.secret)
+      ? withSlashHint(
+          withReplyBody(options.judge(outcome), outcome, options.secret),
+          outcome,
+          options,
+        )
       : {
           accepted: false,
           reason:
@@ -292,6 +297,25 @@ function withReplyBody(
     for (const form of new Set([secret, encodeURIComponent(secret)]))
       said = said.split(form).join('***');
   return said === '' ? judgement : { ...judgement, reason: `${judgement.reason} ${said}` };
+}
+
+const urlSpec = { integrator: '4.2', bot: '4.3', hook: '4.4' } as const;
+
+/**
+ * A rejection of a peer that routes only its path with a trailing slash (a redirect to it, or
+ * Django's APPEND_SLASH page), with the way out: the platform posts without the slash.
+ */
+function withSlashHint(
+  judgement: ReplyJudgement,
+  reply: SlashReply,
+  options: DeliverOptions,
+): ReplyJudgement {
+  if (judgement.accepted) return judgement;
+  const hint = trailingSlashHint(reply, options.url, {
+    shownUrl: options.shownUrl,
+    spec: urlSpec[options.target],
+  });
+  return hint === undefined ? judgement : { ...judgement, reason: `${judgement.reason}; ${hint}` };
 }
 
 /** A series a final rejection ended: failed at that attempt, announced at once. */

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import { formatIssue } from '../../contract/issues.js';
 import { validate } from '../../contract/validate.js';
 import { postJson } from '../../http/client.js';
+import { trailingSlashHint } from '../../http/trailing-slash.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { createBotSender } from '../../platform/bot/bot-outbound.js';
 import { BOT_DELIVERY_POLICY } from '../../contract/timing.js';
@@ -119,9 +120,30 @@ function judgeSeries(attempts: ExchangeRecord[], clock: Clock): CheckOutcome {
     };
   return [
     ...reasons,
+    ...slashHintOf(attempts[0]),
     `after ${plural(attempts.length, 'attempt')} without a regular answer the platform hands the customer to an agent (spec 3, 8)`,
   ];
 }
+
+/**
+ * The way out for a bot that routes only `<token>/` (a redirect there, Django's APPEND_SLASH
+ * page): the platform posts to `{bot_provider_url}/<token>`, no slash after it (spec 4.3).
+ */
+function slashHintOf(record: ExchangeRecord | undefined): string[] {
+  if (!record?.response) return [];
+  const { status, headers, body = '' } = record.response;
+  const hint = trailingSlashHint(
+    { status, headers: lowerCased(headers), body },
+    record.request.url,
+    {
+      spec: '4.3',
+    },
+  );
+  return hint === undefined ? [] : [hint];
+}
+
+const lowerCased = (headers: Record<string, string> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 
 /** The reasons a BOT_MESSAGE / INVITE_AGENT posted to the bot service is not conforming. */
 export function judgeProviderEvent(
@@ -196,7 +218,9 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
       if (!chat || !customer) return noChat;
       const since = harness.mark();
       await sender.send(name, chat, customer);
-      return judgeBotAnswer(name, harness.sent(name, since)[0], clock);
+      const [record] = harness.sent(name, since);
+      const reasons = judgeBotAnswer(name, record, clock);
+      return reasons.length === 0 ? reasons : [...reasons, ...slashHintOf(record)];
     },
   };
   return [

@@ -6,6 +6,7 @@ import type { RuleCode } from '../../contract/rule-codes.js';
 import type { ContractIssue, ValidationResult } from '../../contract/types.js';
 import { SvcError } from '../../errors.js';
 import { postJson } from '../../http/client.js';
+import { trailingSlashHint } from '../../http/trailing-slash.js';
 import { WAIT_HINT } from '../../http/reach.js';
 import { svcRoleOf } from '../../http/role-header.js';
 import type { Journal } from '../../journal/index.js';
@@ -171,7 +172,12 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
           : unreachableHint(outcome, options.url),
     );
   }
-  const { verdict, reply } = checkReply(event, outcome.status, outcome.body);
+  // a receiver that routes only its path with a slash: the hook URL is used as set (spec 4.4)
+  const slash = trailingSlashHint(outcome, options.url, {
+    spec: '4.4',
+    cite: false,
+  });
+  const { verdict, reply } = checkReply(event, outcome.status, outcome.body, slash);
   const role = svcRoleOf(outcome.headers);
   return {
     event,
@@ -196,18 +202,28 @@ const issue = (code: RuleCode, rule: string, spec: string): ContractIssue => ({
   severity: 'error',
 });
 
-/** spec 4.4, 6.2: HTTP 200 with the event's JSON reply; call_event's reply is not shown. */
+/**
+ * spec 4.4, 6.2: HTTP 200 with the event's JSON reply; call_event's reply is not shown. `hint`
+ * follows a wrong status's rule (the trailing slash a receiver asked for).
+ */
 export function checkReply(
   event: HookEventName,
   status: number,
   text: string,
+  hint?: string,
 ): { verdict: ValidationResult; reply?: unknown } {
   const kind = `hook.${event}.reply`;
   const fail = (i: ContractIssue): { verdict: ValidationResult } => ({
     verdict: { kind, ok: false, errors: [i], warnings: [] },
   });
   if (status !== 200)
-    return fail(issue('http_status', `HTTP ${status}; expected 200 with a JSON reply`, '4.4'));
+    return fail(
+      issue(
+        'http_status',
+        `HTTP ${status}; expected 200 with a JSON reply${hint === undefined ? '' : `; ${hint}`}`,
+        '4.4',
+      ),
+    );
   if (event === 'call_event' && text.trim() === '') {
     return { verdict: { kind, ok: true, errors: [], warnings: [] } }; // spec 6.2: reply not shown
   }
