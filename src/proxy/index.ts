@@ -6,6 +6,7 @@ export {
   type ProxyEvent,
   type ProxyExchangeEvent,
   type ProxySummary,
+  type ProxyUnroutedEvent,
   type ProxyViolationEvent,
   type RunningProxy,
 } from './proxy.js';

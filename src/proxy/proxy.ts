@@ -52,6 +52,7 @@ export type {
   ProxyExchangeEvent,
   ProxyOptions,
   ProxySummary,
+  ProxyUnroutedEvent,
   ProxyViolationEvent,
   RunningProxy,
 } from './types.js';
@@ -69,7 +70,13 @@ interface ProxyRun {
   secrets: ReturnType<typeof proxySecrets>;
   policyOf(leg: LegSpec): DeliveryPolicy | undefined;
   profileMark: ReturnType<typeof profileMarkOf>;
+  /** the proxy's own URL, once it listens (the legs' URLs an unrouted path is pointed to) */
+  url: string;
+  /** the unrouted paths already said (at most MAX_UNROUTED: a scanner tries thousands) */
+  unrouted: Set<string>;
 }
+
+const MAX_UNROUTED = 100;
 
 /** The forwarded exchange's answer as it went back to the caller. */
 interface ProxyAnswer {
@@ -133,6 +140,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     handler: (req, res) => run(contextOf(clock, socketExchange(req, res))),
     ...listenAt(options),
   });
+  proxy.url = server.url;
   const face = exchangeFetch((exchange) => run(contextOf(clock, exchange)));
   return {
     url: server.url,
@@ -175,6 +183,8 @@ function proxyRun(options: ProxyOptions): ProxyRun {
     secrets: proxySecrets(options),
     policyOf,
     profileMark: profileMarkOf(options.profile?.name),
+    url: '',
+    unrouted: new Set(),
   };
 }
 
@@ -272,6 +282,7 @@ function routeStep(proxy: ProxyRun): Middleware<ProxyContext> {
     const route = routeOf(ctx.path);
     if (!route) {
       ctx.exchange.skipBody();
+      sayUnrouted(proxy, ctx);
       sendError(
         ctx.exchange.wire,
         404,
@@ -285,6 +296,31 @@ function routeStep(proxy: ProxyRun): Middleware<ProxyContext> {
     ctx.route = { ...route, upstream };
     return next(ctx);
   };
+}
+
+/**
+ * Says a path no leg serves, once per path: the 404 goes to the caller (a platform whose hook
+ * URL names the receiver's own path), which the person watching the proxy does not see.
+ */
+function sayUnrouted(proxy: ProxyRun, ctx: ProxyContext): void {
+  const path = proxy.secrets.redact(ctx.path);
+  if (proxy.unrouted.has(path) || proxy.unrouted.size >= MAX_UNROUTED) return;
+  proxy.unrouted.add(path);
+  const serves = proxy.legs.map((leg) => ({
+    leg: leg.name,
+    caller: leg.caller,
+    url: `${proxy.url}${leg.prefix}`,
+  }));
+  proxy.options.onEvent?.({
+    type: 'request-rejected',
+    at: ctx.at,
+    method: ctx.method,
+    path,
+    status: 404,
+    code: 'no_route',
+    message: `not proxied: the proxy serves ${serves.map((s) => `${s.url}/...`).join(' and ')}`,
+    serves,
+  });
 }
 
 /**

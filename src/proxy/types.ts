@@ -138,7 +138,28 @@ export interface ProxyViolationEvent extends Violation {
   type: 'violation';
 }
 
-export type ProxyEvent = ProxyExchangeEvent | ProxySummary | ProxyViolationEvent;
+/**
+ * A request to a path no leg serves, answered 404 and not forwarded: said once per path, as a
+ * caller pointed at the upstream's own path (`/webhook/x`) instead of the leg's sends nothing
+ * else the proxy would print.
+ */
+export interface ProxyUnroutedEvent {
+  /** the one type of every serving command's refusals (docs/reference.md) */
+  type: 'request-rejected';
+  /** wall time of arrival, ISO 8601 */
+  at: string;
+  method: string;
+  /** the path as sent, the secrets seen so far hidden */
+  path: string;
+  status: 404;
+  code: 'no_route';
+  message: string;
+  /** the proxy URL of each leg and who calls it */
+  serves: { leg: LegName; caller: string; url: string }[];
+}
+
+export type ProxyEvent =
+  ProxyExchangeEvent | ProxySummary | ProxyViolationEvent | ProxyUnroutedEvent;
 
 export interface RunningProxy {
   readonly url: string;

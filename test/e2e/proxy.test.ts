@@ -17,6 +17,41 @@ async function serve(args: string[]): Promise<CliServer> {
 }
 
 describe('svc-cli proxy', () => {
+  it('says a path it does not proxy once, in --json even with --quiet, with the URL to use', async () => {
+    const proxy = await serve([
+      '--json',
+      'proxy',
+      'hooks',
+      '--quiet',
+      '--port',
+      '0',
+      '--receiver-url',
+      'http://127.0.0.1:9/webhook/x',
+    ]);
+    const lines: Record<string, unknown>[] = [];
+    proxy.child.stdout?.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+    });
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${proxy.listening.url}/webhook/x`, { method: 'POST', body: '{}' });
+      expect(res.status).toBe(404);
+    }
+    await proxy.stop();
+    expect(lines.filter((l) => l.type === 'request-rejected')).toEqual([
+      {
+        type: 'request-rejected',
+        at: expect.any(String),
+        method: 'POST',
+        path: '/webhook/x',
+        status: 404,
+        code: 'no_route',
+        message: `not proxied: the proxy serves ${proxy.listening.url}/hooks/...`,
+        serves: [{ leg: 'receiver', caller: 'platform', url: `${proxy.listening.url}/hooks` }],
+      },
+    ]);
+  });
+
   it('proxies hooks over HTTPS to hook-target, prints one line per exchange and a summary; --fail-on-violation exits 1 on a bad reply', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-proxy-'));
     const certFile = join(dir, 'svc.pem');

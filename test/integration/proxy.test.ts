@@ -2,7 +2,11 @@ import { createServer as createRawServer, request as rawRequest } from 'node:htt
 import type { AddressInfo } from 'node:net';
 import { Chalk } from 'chalk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatProxyExchange, formatProxySummary } from '../../src/cli/render/proxy.js';
+import {
+  formatProxyEvent,
+  formatProxyExchange,
+  formatProxySummary,
+} from '../../src/cli/render/proxy.js';
 import { createVirtualClock, type VirtualClock } from '../../src/clock.js';
 import { createJournal } from '../../src/journal/journal.js';
 import { sendAgentMessage, type AgentMessageResult } from '../../src/platform/index.js';
@@ -716,5 +720,61 @@ describe('proxy --body-limit', () => {
     });
     // not judged: no exchange event, nothing forwarded
     expect(events).toEqual([]);
+  });
+});
+
+describe('proxy: a path no leg serves', () => {
+  const plain = new Chalk({ level: 0 });
+
+  async function unroutedProxy(options: Omit<Parameters<typeof startProxy>[0], 'onEvent'>) {
+    const events: ProxyEvent[] = [];
+    const running = await startProxy({ ...options, onEvent: (e) => events.push(e) });
+    proxies.push(running);
+    const said = () =>
+      events.filter((e) => e.type === 'request-rejected').map((e) => formatProxyEvent(e, plain));
+    return { proxy: running, events, said };
+  }
+
+  it("hooks: a platform pointed at the receiver's own path is told where to point, once per path", async () => {
+    const clock = createVirtualClock();
+    const { proxy: p, said } = await unroutedProxy({
+      iface: 'hooks',
+      upstreams: { receiver: 'http://127.0.0.1:9/webhook/x' },
+      clock,
+    });
+    const hook = buildSampleHookEvent('chat_accepted');
+    for (let i = 0; i < 2; i++) expect((await post(`${p.url}/webhook/x`, hook)).status).toBe(404);
+    expect((await post(`${p.url}/webhook/y`, hook)).status).toBe(404);
+    // the leg's own path, with or without the slash, is forwarded (its upstream is down)
+    expect((await post(`${p.url}/hooks`, hook)).status).toBe(502);
+    expect(said()).toEqual([
+      `! POST /webhook/x: not proxied (answered 404); point the platform's hook URL at ${p.url}/hooks`,
+      `! POST /webhook/y: not proxied (answered 404); point the platform's hook URL at ${p.url}/hooks`,
+    ]);
+  });
+
+  it('bot and channel: each leg is named, the secrets seen hidden', async () => {
+    const clock = createVirtualClock();
+    const bot = await unroutedProxy({
+      iface: 'bot',
+      upstreams: { provider: 'http://127.0.0.1:9/bot', platform: 'http://127.0.0.1:9' },
+      clock,
+    });
+    await post(`${bot.proxy.url}/bot/t0k3n`, {});
+    expect(bot.said()).toEqual([
+      `! POST /bot/t0k3n: not proxied (answered 404); your bot provider calls ${bot.proxy.url}/platform/...; point the bot provider URL at ${bot.proxy.url}/provider`,
+    ]);
+    const channel = await unroutedProxy({
+      iface: 'channel',
+      upstreams: {
+        platform: 'http://127.0.0.1:9/s3cr3tR4nd0m/shop',
+        integrator: 'http://127.0.0.1:9/int',
+      },
+      clock,
+    });
+    await post(`${channel.proxy.url}/s3cr3tR4nd0m/shop`, {});
+    expect(channel.said()).toEqual([
+      `! POST /***/shop: not proxied (answered 404); your integrator calls ${channel.proxy.url}/channel/...; point the channel's integrator URL at ${channel.proxy.url}/integrator`,
+    ]);
   });
 });

@@ -6,6 +6,7 @@
 import type { ChalkInstance } from 'chalk';
 import type {
   ProxyEvent,
+  ProxyUnroutedEvent,
   ProxyExchangeEvent,
   ProxySummary,
   ProxyViolationEvent,
@@ -124,10 +125,38 @@ export function formatProxyViolation(v: ProxyViolationEvent, c: ChalkInstance): 
   return `${c.red('✗')} ${c.red(`invariant ${violationLine(v)}`)}`;
 }
 
+/**
+ * A path no leg serves: `! POST /webhook/x: not proxied (answered 404); point the platform's
+ * hook URL at http://127.0.0.1:8443/hooks`.
+ */
+export function formatProxyUnrouted(e: ProxyUnroutedEvent, c: ChalkInstance): string {
+  const ways = e.serves.map(({ leg, caller, url }) =>
+    leg === 'receiver'
+      ? `point the platform's hook URL at ${url}`
+      : leg === 'integrator'
+        ? `point the channel's integrator URL at ${url}`
+        : leg === 'provider'
+          ? `point the bot provider URL at ${url}`
+          : `your ${caller} calls ${url}/...`,
+  );
+  return `${c.yellow('!')} ${c.yellow(`${e.method} ${e.path}: not proxied (answered ${e.status})`)}; ${ways.join('; ')}`;
+}
+
 export function formatProxyEvent(event: ProxyEvent, c: ChalkInstance): string {
-  if (event.type === 'exchange') return formatProxyExchange(event, c);
-  if (event.type === 'violation') return formatProxyViolation(event, c);
-  return formatProxySummary(event, c);
+  switch (event.type) {
+    case 'exchange':
+      return formatProxyExchange(event, c);
+    case 'violation':
+      return formatProxyViolation(event, c);
+    case 'request-rejected':
+      return formatProxyUnrouted(event, c);
+    case 'summary':
+      return formatProxySummary(event, c);
+    default: {
+      const never: never = event;
+      return JSON.stringify(never);
+    }
+  }
 }
 
 /** The listening event of `proxy`: the URL, then which URL each caller uses and where it goes. */
