@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -346,6 +347,26 @@ describe('conform platform', () => {
       details.filter((d) => d.includes('check --channel-url, its random string and public id')),
     );
     expect(details.some((d) => d.startsWith('POST text: HTTP 404'))).toBe(true);
+  });
+
+  it('a taken --integrator-listen-port stops the run (exit 2), no case failed on the peer', async () => {
+    // the same scale on both sides, else the redelivery case is skipped before it listens
+    const { channelUrl } = await platform(undefined, roomy());
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => taken.close(() => resolve())));
+    const port = (taken.address() as AddressInfo).port;
+    const run = runConformSuite({
+      suite: 'platform',
+      channelUrl,
+      clock: roomy(),
+      integratorListenPort: port,
+    });
+    await expect(run).rejects.toMatchObject({
+      code: 'SVC_E_PORT_IN_USE',
+      category: 'input',
+      hint: expect.stringMatching(/^Pick another --integrator-listen-port, or/),
+    });
   });
 
   it('our own platform passes, the redelivery schedule included (0, 3, 6 s)', async () => {

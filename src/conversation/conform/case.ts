@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { errorText } from '../../errors.js';
+import { errorText, SvcError } from '../../errors.js';
 import { quoteReplyBody } from '../../http/error-page.js';
 import type { ConversationResult, StepResult } from '../runner.js';
 
@@ -120,6 +120,7 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
       try {
         outcome = await run();
       } catch (error) {
+        if (isOwnSetupFailure(error)) throw error;
         outcome = [errorText(error)];
       }
       const wallMs = performance.now() - started;
@@ -146,6 +147,7 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
   try {
     await item.run(ctx);
   } catch (error) {
+    if (isOwnSetupFailure(error)) throw error;
     push('case', 'failed', [errorText(error)], 0, protocolStart);
   }
   const failed = steps.some((s) => s.status === 'failed');
@@ -165,6 +167,15 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
     ...(allSkipped ? { skipped: steps[0]?.details[0] ?? 'skipped' } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
   };
+}
+
+/**
+ * svc-cli could not set up its own side of a case (the port given for its embedded endpoint is
+ * taken): no verdict on the peer, so the run stops with that error (exit 2) rather than count
+ * a failed case, which two CI jobs on one machine would read as a flaky contract failure.
+ */
+function isOwnSetupFailure(error: unknown): boolean {
+  return error instanceof SvcError && error.code === 'SVC_E_PORT_IN_USE';
 }
 
 /**

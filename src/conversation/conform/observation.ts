@@ -138,7 +138,12 @@ export async function preparePlatform(
   const journal = createJournal({ keep: 20_000, redact });
   let receiver: HookTarget | undefined;
   if (options.hookListenPort !== undefined) {
-    receiver = await createHookTarget({ port: options.hookListenPort, clock, journal });
+    receiver = await createHookTarget({
+      port: options.hookListenPort,
+      portFlag: '--hook-listen-port',
+      clock,
+      journal,
+    });
     options.onHookReceiver?.(receiver.url);
   }
   const platformBase = options.botApiUrl?.replace(/\/+$/, '') ?? base;

@@ -64,6 +64,7 @@ export async function startConformBot(options: ConformBotOptions): Promise<Confo
     token: options.token,
     providerId: options.providerId,
     port: options.port,
+    portFlag: '--bot-listen-port',
     clock,
     journal: options.journal,
     script: ANSWER_ONLY,

@@ -202,6 +202,7 @@ async function watchAttempts(options: RedeliveryCaseOptions, count: number) {
     clock: options.clock,
     plan: { failFirst: count - 1 },
     ...compact({ journal: options.journal, port: options.integratorListenPort }),
+    portFlag: '--integrator-listen-port',
     observe: (seen) => {
       body = seen.json;
     },

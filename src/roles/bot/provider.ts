@@ -53,6 +53,8 @@ export interface BotProviderOptions {
   allowedHosts?: readonly string[] | undefined;
   host?: string;
   port?: number;
+  /** the flag that set `port`, named when it is taken (default --port) */
+  portFlag?: string;
   clock?: Clock;
   journal?: Journal;
   /** request body limit in bytes (default 1 MiB; 413 beyond) */

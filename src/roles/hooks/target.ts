@@ -25,6 +25,8 @@ export interface HookTargetOptions {
   host?: string;
   /** default 0: the OS picks (the `listening` event tells the URL) */
   port?: number;
+  /** the flag that set `port`, named when it is taken (default --port) */
+  portFlag?: string;
   /** serve only this path (default: any path) */
   path?: string;
   /** replies by event, replacing the defaults (`--reply chat_accepted=crm.json`) */

@@ -24,6 +24,8 @@ export interface ListenerOptions {
   host?: string;
   /** default 0: the OS picks a port (the `listening` URL tells it) */
   port?: number;
+  /** the flag that set `port`, named when it is taken (default --port) */
+  portFlag?: string;
   /** serve only this channel public id; any single path segment otherwise */
   channel?: string;
   /** faults to inject into the replies */
