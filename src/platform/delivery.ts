@@ -67,6 +67,8 @@ export interface DeliveryResult {
   agentNotice?: string;
   /** why the last attempt of a failed series was not accepted (timeout, HTTP 404, ...) */
   reason?: string;
+  /** what that attempt's reply said, for the reader (`reason`'s `said`, see the attempt event) */
+  said?: string;
   elapsedMs: number;
 }
 
@@ -163,6 +165,7 @@ async function runSeries(
 ): Promise<DeliveryResult> {
   const { clock, policy } = options;
   let lastReason = 'no attempt made';
+  let lastSaid: string | undefined;
   // the journal seq of the attempt before: a redelivery names it as its cause (the trace)
   let previous: number | undefined;
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
@@ -202,11 +205,7 @@ async function runSeries(
       throw options.signal.reason ?? new Error('stopped');
     }
     const judgement: ReplyJudgement = outcome.ok
-      ? withSlashHint(
-          withReplyBody(options.judge(outcome), outcome, options.secret),
-          outcome,
-          options,
-        )
+      ? options.judge(outcome)
       : {
           accepted: false,
           reason:
@@ -226,6 +225,7 @@ async function runSeries(
         ? ['accepted', ...(judgement.warning ? [`warning: ${judgement.warning}`] : [])]
         : [`rejected: ${judgement.reason}`],
     });
+    const said = outcome.ok ? replySaid(judgement, outcome, options) : undefined;
     options.emit({
       type: 'delivery-attempt',
       deliveryId: options.deliveryId,
@@ -242,7 +242,11 @@ async function runSeries(
         ? judgement.warning
           ? { warning: judgement.warning }
           : {}
-        : { reason: judgement.reason, ...(judgement.final ? { final: true } : {}) }),
+        : {
+            reason: judgement.reason,
+            ...(said === undefined ? {} : { said }),
+            ...(judgement.final ? { final: true } : {}),
+          }),
       ...(outcome.ok ? { status: outcome.status } : {}),
       transfer: options.chunked ? 'chunked' : 'content-length',
       protocolMs: clock.now(),
@@ -262,8 +266,9 @@ async function runSeries(
       return done;
     }
     // a rejection that ends the series (the docs' 4xx): failed now, no redelivery
-    if (judgement.final) return failedNow(options, start, attempt, judgement.reason);
+    if (judgement.final) return failedNow(options, start, attempt, judgement.reason, said);
     lastReason = judgement.reason;
+    lastSaid = said;
   }
   // spec 8: the failure is announced when the series' time is up (9 s for the channel).
   const failAt = start + policy.failAfterMs;
@@ -274,6 +279,7 @@ async function runSeries(
     attempts: policy.attempts,
     agentNotice: `not delivered after ${plural(policy.attempts, 'attempt')}: ${lastReason}`,
     reason: lastReason,
+    ...(lastSaid === undefined ? {} : { said: lastSaid }),
     elapsedMs: clock.now() - start,
   };
   emitDone(options, failed);
@@ -281,42 +287,32 @@ async function runSeries(
 }
 
 /**
- * A rejection its judge gave by the status alone (`HTTP 500`), with what the peer's reply
- * said: its error page by title, or its start (`HTTP 500 {"error":"boom"}`); a web framework
- * answers an unhandled exception with a page naming it, which is what its author needs.
+ * What a rejected reply said, for the reader, apart from the judge's reason (which events and
+ * fixtures match on: `HTTP 500` stays `HTTP 500`): for a rejection by the status alone, the
+ * reply's error page by title or its start (a web framework answers an unhandled exception
+ * with a page naming it, which is what its author needs); and, for a peer that routes its path
+ * only with a trailing slash (a redirect to it, Django's APPEND_SLASH page), the way out.
  */
-function withReplyBody(
+function replySaid(
   judgement: ReplyJudgement,
-  reply: { status: number; body: string },
-  secret: string | undefined,
-): ReplyJudgement {
-  if (judgement.accepted || judgement.reason !== `HTTP ${reply.status}`) return judgement;
-  let said = quoteReplyBody(reply.body);
-  // a framework's page names the path it failed at, and the bot's path ends in its token
-  if (secret)
-    for (const form of new Set([secret, encodeURIComponent(secret)]))
-      said = said.split(form).join('***');
-  return said === '' ? judgement : { ...judgement, reason: `${judgement.reason} ${said}` };
-}
-
-const urlSpec = { integrator: '4.2', bot: '4.3', hook: '4.4' } as const;
-
-/**
- * A rejection of a peer that routes only its path with a trailing slash (a redirect to it, or
- * Django's APPEND_SLASH page), with the way out: the platform posts without the slash.
- */
-function withSlashHint(
-  judgement: ReplyJudgement,
-  reply: SlashReply,
+  reply: SlashReply & { status: number; body: string },
   options: DeliverOptions,
-): ReplyJudgement {
-  if (judgement.accepted) return judgement;
+): string | undefined {
+  if (judgement.accepted) return undefined;
+  let quoted = judgement.reason === `HTTP ${reply.status}` ? quoteReplyBody(reply.body) : '';
+  // a framework's page names the path it failed at, and the bot's path ends in its token
+  if (options.secret)
+    for (const form of new Set([options.secret, encodeURIComponent(options.secret)]))
+      quoted = quoted.split(form).join('***');
   const hint = trailingSlashHint(reply, options.url, {
     shownUrl: options.shownUrl,
     spec: urlSpec[options.target],
   });
-  return hint === undefined ? judgement : { ...judgement, reason: `${judgement.reason}; ${hint}` };
+  const said = [quoted, hint].filter((part) => part !== undefined && part !== '').join('; ');
+  return said === '' ? undefined : said;
 }
+
+const urlSpec = { integrator: '4.2', bot: '4.3', hook: '4.4' } as const;
 
 /** A series a final rejection ended: failed at that attempt, announced at once. */
 function failedNow(
@@ -324,10 +320,12 @@ function failedNow(
   start: number,
   attempt: number,
   reason: string,
+  said: string | undefined,
 ): DeliveryResult {
   const failed: DeliveryResult = {
     result: 'failed',
     attempts: attempt,
+    ...(said === undefined ? {} : { said }),
     agentNotice: `not delivered: ${reason}`,
     reason,
     elapsedMs: options.clock.now() - start,

@@ -125,6 +125,12 @@ export interface DeliveryAttemptEvent {
   outcome: 'accepted' | 'rejected';
   /** why it was rejected: status 500, timeout, refused, reset, invalid JSON, invalid reply shape */
   reason?: string;
+  /**
+   * what the rejected reply said, for the reader: its error page by title or its start
+   * (`HTML page "ValueError at /bot/***" (151440 characters)`), and the way out for a peer that
+   * wants a trailing slash; `reason` stays the verdict alone (`HTTP 500`)
+   */
+  said?: string;
   /** a rejection that ends the series: no redelivery follows (the docs' reading of a 4xx) */
   final?: boolean;
   /** accepted, yet the reply breaks the contract (the docs' reading takes any 2xx) */

@@ -102,7 +102,7 @@ describe('the platform names what a failing peer answered (spec 4.2, 4.3, 4.4)',
     });
     expect((await s.customer('hello')).ok).toBe(true);
     await s.clock.runUntil(() => s.events.some((e) => e.type === 'bot-event-sent'));
-    const said = `HTTP 500 HTML page "RuntimeError at /bot/***" (${page.length} characters)`;
+    const said = `HTTP 500: HTML page "RuntimeError at /bot/***" (${page.length} characters)`;
     const sent = lines(s.events).find((l) => l.includes('→ bot CLIENT_MESSAGE'));
     expect(sent).toContain(`✗ not delivered after 2 attempts: ${said}`);
     const attempts = lines(s.events).filter(
@@ -128,7 +128,7 @@ describe('the platform names what a failing peer answered (spec 4.2, 4.3, 4.4)',
     void sendAgentMessage(s.platform.core, { chatId: 1, message: { type: 'text', text: 'Hi' } });
     await s.clock.runUntil(() => s.events.some((e) => e.type === 'hook-reply'));
     const attempt = lines(s.events).find((l) => l.includes('✗ hook attempt 1/1'));
-    expect(attempt).toContain(`HTTP 500 {"error": "KeyError: 'visitor'", "trace": "xxxxxxxxxx`);
+    expect(attempt).toContain(`HTTP 500: {"error": "KeyError: 'visitor'", "trace": "xxxxxxxxxx`);
     expect(attempt).toMatch(/x… {2}chat_accepted chat 1$/);
   });
 
@@ -145,7 +145,7 @@ describe('the platform names what a failing peer answered (spec 4.2, 4.3, 4.4)',
     void sendAgentMessage(s.platform.core, { chatId: 1, message: { type: 'text', text: 'Hi' } });
     await s.clock.runUntil(() => s.events.some((e) => e.type === 'delivery-done'));
     const attempts = lines(s.events).filter((l) => l.includes('✗ integrator attempt'));
-    expect(attempts[0]).toContain(') HTTP 503 upstream down  msg ');
+    expect(attempts[0]).toContain(') HTTP 503: upstream down  msg ');
     expect(attempts[1]).toContain(') HTTP 502  msg ');
   });
 });

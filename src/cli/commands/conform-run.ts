@@ -150,6 +150,7 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
         texts: o.text,
         botEvents: o.botEvents,
         ...(o.runId === undefined ? {} : { runId: o.runId }),
+        ...(o.showSecrets ? { showSecrets: true } : {}),
         invariants: { disabled: checkInvariantNames(o.invariant ?? []) },
       };
     default:

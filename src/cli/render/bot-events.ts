@@ -21,7 +21,7 @@ export function formatBotEvent(event: BotPlatformEvent, c: ChalkInstance): strin
       const how =
         event.result === 'delivered'
           ? c.dim(`after ${plural(event.attempts, 'attempt')}`)
-          : c.red(event.reason ?? 'failed');
+          : `${c.red(event.reason ?? 'failed')}${event.said ? c.dim(`: ${event.said}`) : ''}`;
       return `${at}  ${c.magenta('→')} bot ${c.bold(event.event)} ${c.dim(`chat ${event.chatId}`)}${text}  ${mark} ${how}`;
     }
     case 'bot-event-received': {

@@ -60,7 +60,7 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
       const detail =
         event.outcome === 'accepted'
           ? `HTTP ${event.status ?? ''}${event.warning ? ` ${c.yellow(`(${event.warning})`)}` : ''}`
-          : (event.reason ?? '');
+          : `${event.reason ?? ''}${event.said ? c.dim(`: ${event.said}`) : ''}`;
       return `${c.dim(stamp(event.protocolMs))}    ${mark} ${event.target} attempt ${event.attempt}/${event.attempts} at +${(event.offsetMs / 1000).toFixed(3)}s ${c.dim(`(${attemptTime(event)}, ${event.transfer ?? ''})`)} ${detail}${seriesOf(event, c)}`;
     }
     case 'delivery-done': {

@@ -42,6 +42,49 @@ export interface ConformCase {
   run(ctx: CaseContext): Promise<void>;
 }
 
+/**
+ * `cases` whose checks say `***` where they would quote `secret` (a token the peer echoes in its
+ * error page, a URL it is part of): reports and CI logs keep what conform prints, and the
+ * token is the peer's credential (spec 5.2). A secret under 4 characters is no secret to mask.
+ * @example maskInCases(cases, token)
+ */
+export function maskInCases(cases: ConformCase[], secret: string): ConformCase[] {
+  if (secret.length < 4) return cases;
+  const forms = [...new Set([secret, encodeURIComponent(secret)])];
+  const mask = (text: string): string =>
+    forms.reduce((masked, form) => masked.split(form).join('***'), text);
+  const maskOutcome = (outcome: CheckOutcome): CheckOutcome => {
+    if (Array.isArray(outcome)) return outcome.map(mask);
+    if (!outcome) return outcome;
+    if ('skip' in outcome) return { skip: mask(outcome.skip) };
+    if ('warn' in outcome) return { warn: mask(outcome.warn) };
+    return { note: mask(outcome.note) };
+  };
+  const masked = (error: unknown): unknown =>
+    isOwnSetupFailure(error) ? error : new Error(mask(errorText(error)));
+  return cases.map((item) => ({
+    ...item,
+    run: async (ctx) => {
+      try {
+        await item.run({
+          clock: ctx.clock,
+          check: (name, run) =>
+            ctx.check(mask(name), async () => {
+              try {
+                return maskOutcome(await run());
+              } catch (error) {
+                throw masked(error);
+              }
+            }),
+          skip: (name, reason) => ctx.skip(mask(name), mask(reason)),
+        });
+      } catch (error) {
+        throw masked(error);
+      }
+    },
+  }));
+}
+
 export interface RunCasesOptions {
   suite: ConformSuiteName;
   clock: Clock;

@@ -4,6 +4,7 @@ import { SvcError } from '../../errors.js';
 import { observeReplies, type ObservedReply } from '../../http/client.js';
 import { assertReachable } from '../../http/reach.js';
 import {
+  maskInCases,
   runCases,
   type ConformCase,
   type ConformCaseResult,
@@ -62,6 +63,8 @@ export type ConformOptions =
       botEvents?: 'spec' | 'docs';
       /** where this run's chat and client ids start (default random 1-999999) */
       runId?: number;
+      /** quote the token where a check quotes it (`--show-secrets`); default `***` */
+      showSecrets?: boolean;
     };
 
 export type RunConformOptions = ConformOptions & {
@@ -312,6 +315,8 @@ function botCases(
   clock: Clock,
   harness: BotHarness,
 ): SuiteCases {
+  const masked = (cases: ConformCase[]) =>
+    options.showSecrets ? cases : maskInCases(cases, options.token);
   if (options.fuzz) {
     const built = buildBotFuzzCases(
       {
@@ -324,18 +329,20 @@ function botCases(
       },
       options.fuzz,
     );
-    return { cases: built.cases, fuzzSummary: built.summary };
+    return { cases: masked(built.cases), fuzzSummary: built.summary };
   }
   return {
-    cases: buildBotCases({
-      url: options.url,
-      token: options.token,
-      clock,
-      harness,
-      ...(options.answerWithinMs === undefined ? {} : { answerWithinMs: options.answerWithinMs }),
-      texts: options.texts,
-      ...(botEventsOf(options) === 'docs' ? { botEvents: 'docs' as const } : {}),
-    }),
+    cases: masked(
+      buildBotCases({
+        url: options.url,
+        token: options.token,
+        clock,
+        harness,
+        ...(options.answerWithinMs === undefined ? {} : { answerWithinMs: options.answerWithinMs }),
+        texts: options.texts,
+        ...(botEventsOf(options) === 'docs' ? { botEvents: 'docs' as const } : {}),
+      }),
+    ),
   };
 }
 

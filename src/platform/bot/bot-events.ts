@@ -28,6 +28,8 @@ export interface BotEventSentEvent {
   result: 'delivered' | 'failed';
   attempts: number;
   reason?: string;
+  /** what the last failed attempt's reply said (its error page by title ...), for the reader */
+  said?: string;
   elapsedMs: number;
   protocolMs: number;
 }

@@ -144,6 +144,7 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
           result.result === 'failed' || result.result === 'interrupted' ? 'failed' : 'delivered',
         attempts: result.attempts,
         ...(result.agentNotice === undefined ? {} : { reason: result.agentNotice }),
+        ...(result.said === undefined ? {} : { said: result.said }),
         elapsedMs: result.elapsedMs,
         protocolMs: core.clock.now(),
       });
