@@ -1,6 +1,9 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { DOCS_HOOK_EVENTS, HOOK_EVENTS } from '../contract/hooks.js';
 import { parseJsonText } from '../contract/json-text.js';
+import { WIDGET_CALLBACKS } from '../contract/widget-protocol.js';
+import { readDuration } from '../duration.js';
 import { SvcError, systemReason } from '../errors.js';
 import { closestNames } from '../suggest.js';
 import { versionProblem, type VersionedKind } from '../versioned.js';
@@ -136,6 +139,94 @@ function badReferences(conversation: Conversation): string[] {
   });
 }
 
+/** The delivery verdicts a step's `delivery` may expect (the platform's delivery-done). */
+const DELIVERY_RESULTS = ['delivered', 'error-reply', 'failed', 'interrupted'];
+/** The hook events an expectation may name (spec 6.2, the docs' two, the field table's). */
+const HOOK_NAMES: readonly string[] = [...HOOK_EVENTS, ...DOCS_HOOK_EVENTS, 'offline_messages'];
+const CALLBACK_NAMES: readonly string[] = WIDGET_CALLBACKS;
+
+const isReference = (value: unknown): boolean =>
+  typeof value === 'string' && /^\$\{[^}]+\}$/.test(value);
+
+/** `"deliverd" is no delivery result ... (did you mean "delivered"?)`, or nothing when known. */
+function unknownName(at: string, value: unknown, what: string, known: readonly string[]): string[] {
+  if (typeof value !== 'string' || isReference(value) || known.includes(value)) return [];
+  const near = closestNames(value, known, { maxDistance: 3 })[0];
+  return [
+    `${at}: "${value}" is no ${what}${near ? ` (did you mean "${near}"?)` : ` (one of ${known.join(', ')})`}`,
+  ];
+}
+
+/**
+ * Values the schema takes as any JSON but the run reads as names or numbers: a misspelt
+ * delivery result, hook event or callback, a duration where ms are counted. Each made the
+ * step fail (or wait its whole budget) far from the typo; here each is named at load.
+ */
+function badValues(conversation: Conversation): string[] {
+  return conversation.steps.flatMap((step, index) => {
+    const at = `steps.${index}`;
+    const found: string[] = [];
+    if ('delivery' in step && step.delivery !== null && typeof step.delivery === 'object') {
+      const delivery = step.delivery as Record<string, unknown>;
+      found.push(
+        ...unknownName(
+          `${at}.delivery.result`,
+          delivery.result,
+          'delivery result',
+          DELIVERY_RESULTS,
+        ),
+      );
+      for (const key of ['attempts', 'elapsedMs']) {
+        const value = delivery[key];
+        if (!(key in delivery) || typeof value === 'number' || isReference(value)) continue;
+        const ms = typeof value === 'string' ? readDuration(value, 'ms') : undefined;
+        found.push(
+          `${at}.delivery.${key}: ${JSON.stringify(value)} is not a number${
+            key === 'elapsedMs' && ms !== undefined ? ` (protocol ms: write ${ms})` : ''
+          }`,
+        );
+      }
+    }
+    if ('expect' in step) {
+      const expected = step.expect;
+      const hook = expected.hook;
+      const hookName =
+        hook !== null && typeof hook === 'object'
+          ? (hook as { event_name?: unknown }).event_name
+          : hook;
+      found.push(
+        ...unknownName(`${at}.expect.hook`, hookName, 'hook event (spec 6.2)', HOOK_NAMES),
+      );
+      const page = expected.page;
+      const callback =
+        page !== null && typeof page === 'object' ? (page as { name?: unknown }).name : page;
+      found.push(
+        ...unknownName(`${at}.expect.page`, callback, 'page callback (spec 6.4)', CALLBACK_NAMES),
+      );
+      for (const [i, entry] of (expected.order ?? []).entries()) {
+        const [party, name] = [
+          entry.slice(0, entry.indexOf(':')),
+          entry.slice(entry.indexOf(':') + 1),
+        ];
+        if (party === 'hook')
+          found.push(
+            ...unknownName(`${at}.expect.order.${i}`, name, 'hook event (spec 6.2)', HOOK_NAMES),
+          );
+        if (party === 'page')
+          found.push(
+            ...unknownName(
+              `${at}.expect.order.${i}`,
+              name,
+              'page callback (spec 6.4)',
+              CALLBACK_NAMES,
+            ),
+          );
+      }
+    }
+    return found;
+  });
+}
+
 /** Reads and checks one conversation file; every problem is an input error naming the file. */
 export async function loadConversation(path: string, file = path): Promise<Conversation> {
   let text: string;
@@ -185,6 +276,13 @@ export async function loadConversation(path: string, file = path): Promise<Conve
       `The format is the JSON Schema ${CONVERSATION_SCHEMA_FILE} of svc-cli; "$schema" in a fixture gives editors completion.`,
     );
   }
+  const values = badValues(parsed.data);
+  if (values.length > 0)
+    throw new SvcError(
+      'SVC_E_CONVERSATION',
+      `Could not load ${file}: ${values.slice(0, 5).join('; ')}.`,
+      'svc-cli explain lists the names: svc-cli explain 6.2 (hook events), 6.4 (page callbacks), 8 (delivery).',
+    );
   const references = badReferences(parsed.data);
   if (references.length > 0)
     throw new SvcError(

@@ -82,3 +82,49 @@ describe('a ${step.path} reference', () => {
     );
   });
 });
+
+describe('a value the run reads as a name or a number', () => {
+  const customer = { customer: { text: 'hi', sender: { id: 'c-1' } } };
+  const reply = { name: 'reply', agent: { text: 'Hello.' } };
+
+  it('a misspelt delivery result is named with the one meant', async () => {
+    const message = await loadSteps([customer, { ...reply, delivery: { result: 'deliverd' } }]);
+    expect(message).toContain(
+      'steps.1.delivery.result: "deliverd" is no delivery result (did you mean "delivered"?)',
+    );
+  });
+
+  it('a duration where ms are counted says what to write', async () => {
+    const message = await loadSteps([customer, { ...reply, delivery: { elapsedMs: '6s' } }]);
+    expect(message).toContain(
+      'steps.1.delivery.elapsedMs: "6s" is not a number (protocol ms: write 6000)',
+    );
+  });
+
+  it('a misspelt hook event or page callback, alone, in an object or in an order', async () => {
+    expect(await loadSteps([customer, { expect: { hook: 'chat_finishd' } }])).toContain(
+      'steps.1.expect.hook: "chat_finishd" is no hook event (spec 6.2) (did you mean "chat_finished"?)',
+    );
+    expect(
+      await loadSteps([customer, { expect: { hook: { event_name: 'chat_acepted' } } }]),
+    ).toContain('(did you mean "chat_accepted"?)');
+    expect(await loadSteps([customer, { expect: { page: 'svc_onAcept' } }])).toContain(
+      'steps.1.expect.page: "svc_onAcept" is no page callback (spec 6.4) (did you mean "svc_onAccept"?)',
+    );
+    expect(
+      await loadSteps([customer, { expect: { order: ['hook:chat_accepted', 'page:onAccept'] } }]),
+    ).toContain('steps.1.expect.order.1: "onAccept" is no page callback (spec 6.4)');
+  });
+
+  it('known names, the field table spelling and references load', async () => {
+    expect(
+      await loadSteps([
+        customer,
+        { ...reply, delivery: { result: 'delivered', attempts: 1, elapsedMs: 0 } },
+        { expect: { hook: 'offline_messages', within: 10 } },
+        { expect: { order: ['hook:chat_accepted', 'integrator:agent-message'] } },
+        { expect: { integrator: { message: { id: '${reply.deliveryId}' } } } },
+      ]),
+    ).toBe('loaded');
+  });
+});
