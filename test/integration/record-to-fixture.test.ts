@@ -116,6 +116,44 @@ describe('record to-fixture', () => {
     );
   });
 
+  it('converts no event pushed to a widget page into a step', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-record-'));
+    const file = join(dir, 'session.ndjson');
+    await recordSession(file);
+    const records = await readRecording(file);
+    const push = (seq: number, chat: number | undefined) => ({
+      type: 'exchange' as const,
+      seq,
+      ...(records[0]?.run === undefined ? {} : { run: records[0].run }),
+      at: new Date(0).toISOString(),
+      protocolMs: 0,
+      iface: 'widget' as const,
+      direction: 'out' as const,
+      kind: 'widget.push.agent_message',
+      ...(chat === undefined ? {} : { chat }),
+      request: {
+        method: 'GET',
+        url: 'http://127.0.0.1:8800/_sim/widget/events?visitor=v-1',
+        body: '{"type":"agent_message","text":"Hello"}',
+      },
+      notes: ['sse push', `id: ${seq}`],
+    });
+    // the pushes of a widget chat recorded between the channel's exchanges
+    const mixed = records.flatMap((r, i) => [r, push(1000 + i, 1)]);
+    expect(convertRecording({ records: mixed, name: 'recorded' })).toEqual(
+      convertRecording({ records, name: 'recorded' }),
+    );
+    // a widget chat alone: said to be that, not a proxy's recording
+    expect(() => convertRecording({ records: [push(1, undefined)] })).toThrow(
+      expect.objectContaining({
+        code: 'SVC_E_RECORDING',
+        message: expect.stringContaining(
+          'no customer message, agent message or control request (only widget exchanges), so',
+        ),
+      }),
+    );
+  });
+
   it('a binary file, or one line that is not JSON, is said to be so, not an empty recording', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-record-'));
     writeFileSync(join(dir, 'bin.ndjson'), Buffer.from([0x7b, 0x00, 0xff, 0x0a, 0x01]));

@@ -448,9 +448,14 @@ function convertRecord(c: Conversion, r: ExchangeRecord): void {
  */
 function refuseUndriven(all: readonly ExchangeRecord[]): never {
   const held = [...new Set(all.map((r) => r.iface))].filter((i) => i !== 'channel');
+  // a proxy sits between the platform and a bot or a hook receiver; a widget page's traffic
+  // (its events, the events pushed to it) is the platform's own, and converts to no step
+  const proxied = held.every((i) => i === 'bot' || i === 'hook')
+    ? `, as a \`proxy ${held.map((i) => (i === 'hook' ? 'hooks' : i)).join('/')}\` recording holds`
+    : '';
   throw new SvcError(
     'SVC_E_RECORDING',
-    `Could not convert the recording: it holds no customer message, agent message or control request${held.length > 0 ? ` (only ${held.join(' and ')} exchanges, as a \`proxy ${held.map((i) => (i === 'hook' ? 'hooks' : i)).join('/')}\` recording holds)` : ''}, so a replay would have nothing to start its chats with.`,
+    `Could not convert the recording: it holds no customer message, agent message or control request${held.length > 0 ? ` (only ${held.join(' and ')} exchanges${proxied})` : ''}, so a replay would have nothing to start its chats with.`,
     'Record the platform side instead: `svc-cli platform --record session.ndjson --hook-url <your receiver, or the proxy>` (--bot-provider-url for a bot), send messages through it, and convert that file.',
   );
 }
