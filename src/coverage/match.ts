@@ -7,7 +7,7 @@ import { detectKind } from '../contract/detect.js';
 import { KINDS } from '../contract/registry.js';
 import { MILLISECONDS_ABOVE } from '../contract/bot.js';
 import { API_OPERATIONS, type ApiOperation } from '../contract/api-docs/operations.js';
-import type { ExchangeRecord } from '../journal/record.js';
+import { isPushRecord, type ExchangeRecord } from '../journal/record.js';
 import { fieldRows, type FieldRow } from '../reference/fields.js';
 import { DELIVERY_POLICIES, familyOf } from './catalogue.js';
 
@@ -153,6 +153,8 @@ export function itemsOfRecord(record: ExchangeRecord): Set<string> {
   if (record.type !== 'exchange' || record.iface === 'control') return hits;
   const body = parse(record.request.body);
   if (record.iface === 'widget') {
+    // an event pushed to the page (agent_message, call_status ...) is none of the page's calls
+    if (isPushRecord(record)) return hits;
     const method = isJson(body) ? WIDGET_EVENT_METHODS[String(body.type)] : undefined;
     if (method && KINDS.has(`widget.${method}.args`)) hit(`kind:widget.${method}.args`);
     // a callback the page script reported running (spec 6.4): its arguments' kind, if it has one

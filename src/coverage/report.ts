@@ -3,6 +3,7 @@
  * interface and overall. The widget interface counts only when the run recorded widget
  * traffic: its results and callbacks happen on a page and never cross a recording.
  */
+import { isPushRecord } from '../journal/record.js';
 import {
   COVERAGE_CATEGORIES,
   COVERAGE_INTERFACES,
@@ -62,7 +63,9 @@ export function createCoverageTally(): CoverageTally {
   return {
     add(record) {
       records++;
-      ifaces.add(record.iface);
+      // an event pushed to a page is none of the page's own traffic: a page that only
+      // listened does not put the widget interface in the figures
+      if (!isPushRecord(record)) ifaces.add(record.iface);
       for (const id of itemsOfRecord(record)) hits.set(id, (hits.get(id) ?? 0) + 1);
     },
     report() {

@@ -1,4 +1,4 @@
-import type { ExchangeRecord } from './record.js';
+import { isPushRecord, pushIdOf, type ExchangeRecord } from './record.js';
 import { compact } from '../compact.js';
 
 function queryOf(url: string): Array<{ name: string; value: string }> {
@@ -7,6 +7,12 @@ function queryOf(url: string): Array<{ name: string; value: string }> {
   } catch {
     return [];
   }
+}
+
+/** A pushed event as it went down the stream: `id: 7\ndata: {...}\n\n`. */
+function sseFrame(r: ExchangeRecord): string {
+  const id = pushIdOf(r);
+  return `${id === undefined ? '' : `id: ${id}\n`}data: ${r.request.body ?? ''}\n\n`;
 }
 
 /** Minimal HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) from journal records. */
@@ -25,8 +31,15 @@ export function toHar(records: readonly ExchangeRecord[]): unknown {
           name,
           value,
         }));
-        const reqBody = r.request.body ?? '';
-        const resBody = r.response?.body ?? '';
+        // an event pushed to a widget page: the stream's GET answered with that event, as a
+        // browser's HAR shows an event stream (no request body; the frame as the content)
+        const push = isPushRecord(r);
+        const reqBody = push ? '' : (r.request.body ?? '');
+        const resBody = push ? sseFrame(r) : (r.response?.body ?? '');
+        const status = push ? 200 : (r.response?.status ?? 0);
+        const mimeType = push
+          ? 'text/event-stream'
+          : (r.response?.headers?.['content-type'] ?? 'application/json');
         return {
           startedDateTime: r.at,
           time: Math.max(0, r.wallMs ?? 0),
@@ -44,19 +57,19 @@ export function toHar(records: readonly ExchangeRecord[]): unknown {
             bodySize: Buffer.byteLength(reqBody),
           },
           response: {
-            status: r.response?.status ?? 0,
+            status,
             statusText: r.failure ? r.failure.reason : '',
             httpVersion: 'HTTP/1.1',
             cookies: [],
             headers: resHeaders,
             content: {
               size: Buffer.byteLength(resBody),
-              mimeType: r.response?.headers?.['content-type'] ?? 'application/json',
+              mimeType,
               text: resBody,
             },
             redirectURL: '',
             headersSize: -1,
-            bodySize: r.response ? Buffer.byteLength(resBody) : -1,
+            bodySize: r.response || push ? Buffer.byteLength(resBody) : -1,
           },
           cache: {},
           timings: { send: 0, wait: Math.max(0, r.wallMs ?? 0), receive: 0 },

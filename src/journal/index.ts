@@ -12,4 +12,5 @@ export {
   type RecordSync,
 } from './journal.js';
 export { toHar } from './har.js';
+export { PUSH_KIND_PREFIX, isPushRecord, pushIdOf } from './record.js';
 export { journalStep, recordExchange, throughJournal } from './record-exchange.js';

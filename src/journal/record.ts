@@ -50,3 +50,21 @@ export interface ExchangeRecord {
 }
 
 export type ExchangeInput = Omit<ExchangeRecord, 'type' | 'seq' | 'at' | 'run'> & { at?: string };
+
+/**
+ * The kind prefix of an event the platform pushed to a widget page over server-sent events
+ * (`widget.push.agent_message`): one record per event written to a page's stream, the event's
+ * data as the request body, its stream id in a note (`id: 7`). A push has no reply.
+ */
+export const PUSH_KIND_PREFIX = 'widget.push.';
+
+/** True for a server-sent event pushed to a widget page (no request was answered). */
+export const isPushRecord = (record: Pick<ExchangeRecord, 'kind'>): boolean =>
+  record.kind?.startsWith(PUSH_KIND_PREFIX) ?? false;
+
+/** The stream id (`id:` field) of a pushed event, from its record's notes. */
+export function pushIdOf(record: Pick<ExchangeRecord, 'notes'>): number | undefined {
+  const note = record.notes?.find((n) => n.startsWith('id: '));
+  const id = note === undefined ? NaN : Number(note.slice(4));
+  return Number.isInteger(id) ? id : undefined;
+}

@@ -1,7 +1,7 @@
 import { SvcError } from '../errors.js';
 import { getText, postJson } from '../http/client.js';
 import type { PlatformCore } from './core.js';
-import { recordExchange } from '../journal/index.js';
+import { isPushRecord, recordExchange } from '../journal/index.js';
 
 export interface ResendResult {
   /** the exchange that was resent */
@@ -35,6 +35,14 @@ export async function resendExchange(
       'SVC_E_NO_EXCHANGE',
       `Could not resend exchange ${seq}: it is not in the journal.`,
       'GET /_sim/journal lists the recent exchanges with their seq.',
+    );
+  }
+  if (isPushRecord(entry)) {
+    // a server-sent event written to a page: sent again it would open a new event stream
+    throw new SvcError(
+      'SVC_E_RESEND',
+      `Could not resend exchange ${seq}: it is an event pushed to a widget page, not a request.`,
+      'Resend what caused it (the agent message, the call) instead.',
     );
   }
   const { method } = entry.request;

@@ -183,13 +183,72 @@ function inferCause(spans: readonly TraceSpan[], s: TraceSpan, rank: Rank): Trac
 }
 
 /**
- * Interface C (spec 4.5, 6.4): what the visitor does on the page is a root; a callback follows
- * the push it reflects, which a call's status change (the call the page asked for) or the
- * agent's accept (AGENT_JOINED, else the agent's message, when one was journaled) caused. The
- * pushes themselves are no exchanges, and another callback is never the cause.
+ * The latest span matching that started no later than `effect`, whatever their ranks: a push
+ * is journaled as it is written, inside the request that caused it, whose own record (written
+ * once it is answered) comes later in the journal at the same protocol ms.
+ */
+function latestStarted(
+  spans: readonly TraceSpan[],
+  effect: TraceSpan,
+  match: (s: TraceSpan) => boolean,
+): TraceSpan | undefined {
+  let best: TraceSpan | undefined;
+  for (const s of spans) {
+    if (s === effect || s.startMs > effect.startMs || !match(s)) continue;
+    if (!best || s.startMs > best.startMs || (s.startMs === best.startMs && s.seq > best.seq))
+      best = s;
+  }
+  return best;
+}
+
+/** The agent's side in the control API: a message (`chatId` in its body) or an assignment. */
+const isAgentControl = (s: TraceSpan): boolean =>
+  s.iface === 'control' && /^\/_sim\/(agent\/message|chats\/\d+\/assign)(\?|$)/.test(s.path);
+
+/**
+ * What made the platform push an event to the page (spec 4.5, 6.4): the agent's message (the
+ * bot's BOT_MESSAGE with its text, else the agent's control request), the agent's accept (the
+ * control request that pressed Reply, else AGENT_JOINED), a call's status (the call the page
+ * or the control API started). A chat_mode or a transcript has no cause in the chat.
+ */
+function pushCause(spans: readonly TraceSpan[], s: TraceSpan, rank: Rank): TraceSpan | undefined {
+  switch (s.push?.event ?? '') {
+    case 'agent_message':
+      return (
+        latest(spans, s, (b) => isBotIn()(b) && b.text !== undefined && b.text === s.text, rank) ??
+        latestStarted(spans, s, (c) => isAgentControl(c) && (c.text ?? s.text) === s.text)
+      );
+    case 'agent_accepted':
+      return (
+        latestStarted(spans, s, isAgentControl) ?? latest(spans, s, isBotOut('AGENT_JOINED'), rank)
+      );
+    case 'call_status':
+      return latestStarted(
+        spans,
+        s,
+        (c) =>
+          isPageAction('start_call')(c) ||
+          (c.iface === 'control' && /^\/_sim\/calls(\?|$)/.test(c.path)),
+      );
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Interface C (spec 4.5, 6.4): what the visitor does on the page is a root; a push follows
+ * what made the platform push it (`pushCause`); a callback follows the push whose stream id
+ * it reports. In a recording without the pushes (made before they were journaled) a callback
+ * follows what caused its push: a call's status change (the call the page asked for) or the
+ * agent's accept (AGENT_JOINED, else the agent's message). Another callback is never the cause.
  */
 function pageCause(spans: readonly TraceSpan[], s: TraceSpan, rank: Rank): TraceSpan | undefined {
+  if (s.push) return pushCause(spans, s, rank);
   if (!s.callback) return undefined;
+  const id = s.callback.eventId;
+  const event = s.callback.event;
+  const pushed = latestStarted(spans, s, (p) => p.push?.eventId === id && p.push.event === event);
+  if (pushed) return pushed;
   if (s.callback.event === 'call_status') return latest(spans, s, isPageAction('start_call'), rank);
   if (s.callback.event === 'agent_accepted')
     return (
@@ -219,6 +278,8 @@ function phaseOf(s: TraceSpan): number {
   if (s.iface === 'bot') return 3;
   if (isAgentMessage(s)) return 4;
   if (s.iface === 'hook') return 5;
+  // a callback after the push it reflects
+  if (s.callback) return 7;
   return 6;
 }
 

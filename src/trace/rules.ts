@@ -267,12 +267,18 @@ const handoverBudget: Check = (spans, options) => {
  */
 const callbackOrder: Check = (spans) => {
   const problems: ReturnType<Check> = [];
+  const bySeq = new Map(spans.map((s) => [s.seq, s] as const));
+  // the push a callback reflects, by its exchange, when the journal has it (links.ts)
+  const pushOf = (s: TraceSpan): string => {
+    const cause = s.cause === undefined ? undefined : bySeq.get(s.cause);
+    return cause?.push ? `, #${cause.seq}` : '';
+  };
   let latest: TraceSpan | undefined;
   for (const s of spans) {
     if (!s.callback || s.status !== 200) continue;
     if (latest?.callback && s.callback.eventId < latest.callback.eventId) {
       problems.push({
-        message: `${describe(s)} reflects pushed event ${s.callback.eventId} (${s.callback.event}) yet came after ${describe(latest)}, which reflects the later push ${latest.callback.eventId} (${latest.callback.event})`,
+        message: `${describe(s)} reflects pushed event ${s.callback.eventId} (${s.callback.event}${pushOf(s)}) yet came after ${describe(latest)}, which reflects the later push ${latest.callback.eventId} (${latest.callback.event}${pushOf(latest)})`,
         exchanges: [latest.seq, s.seq],
       });
       continue;

@@ -1,4 +1,4 @@
-import type { ExchangeRecord } from '../journal/record.js';
+import { PUSH_KIND_PREFIX, pushIdOf, type ExchangeRecord } from '../journal/record.js';
 
 /** The party on the other side of an exchange: a lane of the timeline. */
 export type Lane = 'integrator' | 'platform' | 'bot' | 'hooks' | 'widget';
@@ -65,6 +65,11 @@ export interface TraceSpan {
    * the pushed event it reflects
    */
   callback?: { name: string; eventId: number; event: string };
+  /**
+   * an event the platform pushed to a widget page over server-sent events: its type and its
+   * stream id (absent for the events sent without one: chat_mode, the transcript)
+   */
+  push?: { event: string; eventId?: number };
   /** the seq of the exchange that caused this one, in the same run */
   cause?: number;
   /** where the link came from: written by the recorder, or inferred by the trace */
@@ -106,6 +111,19 @@ function transcriptOf(body: Json): TranscriptLine[] | undefined {
   });
 }
 
+/** A pushed event: its type (the kind's tail) and stream id (the record's `id:` note). */
+function pushOf(record: ExchangeRecord, body: Json | undefined): TraceSpan['push'] {
+  const event = asString(body?.type) ?? (record.kind ?? '').slice(PUSH_KIND_PREFIX.length);
+  const eventId = pushIdOf(record);
+  return eventId === undefined ? { event } : { event, eventId };
+}
+
+/** `push agent_message id 7`; a call's status with it (`push call_status end id 6`). */
+function pushName(push: NonNullable<TraceSpan['push']>, body: Json | undefined): string {
+  const status = push.event === 'call_status' ? asString(body?.status) : undefined;
+  return `push ${push.event}${status === undefined ? '' : ` ${status}`}${push.eventId === undefined ? '' : ` id ${push.eventId}`}`;
+}
+
 /**
  * The span of one journal record. Protocol times: a record the simulator served is stamped
  * when the request came in; a delivery attempt when its reply came (or it failed), so its
@@ -139,7 +157,14 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
     asString(asObject(body?.sender)?.id) ??
     asString(asObject(body?.recipient)?.id) ??
     (clientId === undefined ? undefined : `client_id ${clientId}`);
-  const chatInBody = asString(body?.chat_id);
+  // a control request names its chat in the path (`/_sim/chats/1/close`) or the body (the
+  // agent's message: `chatId`)
+  const chatInBody =
+    asString(body?.chat_id) ??
+    (record.iface === 'control'
+      ? (/^\/_sim\/chats\/(\d+)(?:[/?]|$)/.exec(pathOf(record.request.url))?.[1] ??
+        asString(body?.chatId))
+      : undefined);
   const chat =
     record.chat ??
     (chatInBody !== undefined && /^\d+$/.test(chatInBody) ? Number(chatInBody) : undefined);
@@ -155,6 +180,7 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
           event: asString(body.event) ?? '?',
         }
       : undefined;
+  const push = kind?.startsWith(PUSH_KIND_PREFIX) ? pushOf(record, body) : undefined;
   return {
     run: record.run ?? '',
     seq: record.seq,
@@ -163,7 +189,7 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
     iface: record.iface,
     direction: record.direction,
     ...(kind === undefined ? {} : { kind }),
-    name: callback === undefined ? name : `${name} ${callback.name}`,
+    name: push ? pushName(push, body) : callback === undefined ? name : `${name} ${callback.name}`,
     ...(record.attempt === undefined ? {} : { attempt: record.attempt }),
     startMs,
     endMs,
@@ -178,6 +204,7 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
     ...(customer === undefined ? {} : { customer }),
     ...(transcript === undefined ? {} : { transcript }),
     ...(callback === undefined ? {} : { callback }),
+    ...(push === undefined ? {} : { push }),
     ...(record.cause === undefined ? {} : { cause: record.cause, causeBy: 'record' as const }),
   };
 }

@@ -96,12 +96,19 @@ describe('callback-order (spec 6.4)', () => {
     const bySeq = new Map(chat!.spans.map((s) => [s.seq, s]));
     const callbacks = chat!.spans.filter((s) => s.callback);
     expect(callbacks.map((s) => s.callback!.name)).toEqual(['svc_onAccept', 'svc_onCallEnd']);
+    // each callback follows the push whose stream id it reports
+    const pushes = callbacks.map((s) => bySeq.get(s.cause!)!);
+    expect(pushes.map((p) => [p.kind, p.push?.eventId])).toEqual([
+      ['widget.push.agent_accepted', callbacks[0]!.callback!.eventId],
+      ['widget.push.call_status', callbacks[1]!.callback!.eventId],
+    ]);
+    expect(pushes[1]!.name).toMatch(/^push call_status end id \d+$/);
     // the call's end was pushed because the page asked for the call
-    const callEnd = callbacks[1]!;
-    expect(bySeq.get(callEnd.cause!)?.kind).toBe('widget.start_call');
-    // the accept: the agent's message here goes to the page, not to an integrator, so no
-    // exchange caused it; a callback before it is not its cause
-    for (const s of callbacks)
+    expect(bySeq.get(pushes[1]!.cause!)?.kind).toBe('widget.start_call');
+    // the accept: the agent's message here (sendAgentMessage, no request) is journaled as the
+    // push alone, so no exchange caused it; a callback is never a cause
+    expect(pushes[0]!.cause).toBeUndefined();
+    for (const s of chat!.spans)
       expect(s.cause === undefined ? undefined : bySeq.get(s.cause)?.callback).toBeUndefined();
     // what the visitor did on the page is a root
     const started = chat!.spans.find((s) => s.kind === 'widget.start_call');
@@ -151,7 +158,7 @@ describe('callback-order (spec 6.4)', () => {
     const [v] = violations;
     expect(v).toMatchObject({ rule: 'callback-order', spec: '6.4', chat: 1 });
     expect(v!.message).toMatch(
-      /callback svc_onAccept at .* reflects pushed event \d+ \(agent_accepted\) yet came after #\d+ callback svc_onCallEnd .* which reflects the later push \d+ \(call_status\)/,
+      /callback svc_onAccept at .* reflects pushed event \d+ \(agent_accepted, #\d+\) yet came after #\d+ callback svc_onCallEnd .* which reflects the later push \d+ \(call_status, #\d+\)/,
     );
     const callbackSeqs = records.filter((r) => r.kind === 'widget.callback').map((r) => r.seq);
     expect(v!.exchanges).toEqual(callbackSeqs);

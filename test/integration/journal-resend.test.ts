@@ -76,6 +76,27 @@ describe('journal resend', () => {
     expect(resent).toMatchObject({ status: 404, body: { error: { code: 'SVC_E_NO_EXCHANGE' } } });
   });
 
+  it('refuses to resend an event pushed to a widget page: it was no request', async () => {
+    const { url, platform } = await startPlatform({ clock: createVirtualClock() });
+    const stream = new AbortController();
+    const page = await fetch(`${url}/_sim/widget/events?visitor=v-1`, { signal: stream.signal });
+    const reader = page.body!.getReader();
+    try {
+      let text = '';
+      while (!text.includes('chat_mode'))
+        text += new TextDecoder().decode((await reader.read()).value);
+      const push = platform.core.journal.entries().find((e) => e.kind === 'widget.push.chat_mode');
+      expect(push).toBeDefined();
+      const resent = await post(`${url}/_sim/journal/${push!.seq}/resend`, {});
+      expect(resent).toMatchObject({ status: 409, body: { error: { code: 'SVC_E_RESEND' } } });
+      // nothing was sent again: the refused resend call is the only record after the push
+      expect(platform.core.journal.entries(push!.seq).map((e) => e.iface)).toEqual(['control']);
+    } finally {
+      stream.abort();
+      await reader.cancel().catch(() => undefined);
+    }
+  });
+
   it('streams events unnamed with ?plain=1 so EventSource.onmessage sees every type', async () => {
     const { url, channelUrl } = await startPlatform({ clock: createVirtualClock() });
     const controller = new AbortController();

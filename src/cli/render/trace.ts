@@ -109,7 +109,7 @@ export function formatTimeline(
     const outcome = outcomeOf(s);
     const paint = failedSpan(s) ? chalk.red : s.accepted ? chalk.green : (t: string) => t;
     const times = `  ${`+${secs(s.startMs - start)}`.padStart(9)}  ${(gap > 0 ? `+${secs(gap)}` : '').padStart(9)}  `;
-    const exchange = `#${s.seq} ${s.name}${attempt}${quote(s.text)} ${paint(outcome)}${cause}`;
+    const exchange = `#${s.seq} ${s.name}${attempt}${quote(s.text)}${outcome === '' ? '' : ` ${paint(outcome)}`}${cause}`;
     if (narrow) {
       lines.push(`${times}${paint(laneArt(s, width))}`.trimEnd(), `    ${exchange}`.trimEnd());
       continue;

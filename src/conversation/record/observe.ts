@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { SvcError, systemReason } from '../../errors.js';
 import { messageKeyOf } from '../../faults/plan.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
+import { isPushRecord } from '../../journal/record.js';
 import { parseHar } from './read-recording.js';
 import { formOf } from '../../contract/value-form.js';
 
@@ -189,7 +190,8 @@ export function createObserver(files: string[]): Observer {
 
   return {
     add(record) {
-      if (record.iface === 'control') return;
+      // the control API is the simulator's own; a push to a widget page has no answer to read
+      if (record.iface === 'control' || isPushRecord(record)) return;
       records += 1;
       const kind = record.kind ?? `${record.iface}.${record.direction}.unknown`;
       const obs = (kinds[kind] ??= {

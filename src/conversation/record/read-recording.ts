@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { SvcError, systemReason } from '../../errors.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
+import { PUSH_KIND_PREFIX } from '../../journal/record.js';
 import { skipLine, type SkippedLines } from '../../journal/skipped-lines.js';
 
 /**
@@ -91,6 +92,12 @@ const headersOf = (
 ): Record<string, string> =>
   Object.fromEntries((list ?? []).map((h) => [h.name.toLowerCase(), h.value]));
 
+/** The `data:` of one server-sent event frame (`id: 7\ndata: {...}\n\n`). */
+function dataOfFrame(frame: string | undefined): string | undefined {
+  const lines = (frame ?? '').split('\n').filter((l) => l.startsWith('data:'));
+  return lines.length === 0 ? undefined : lines.map((l) => l.slice(5).replace(/^ /, '')).join('\n');
+}
+
 /** HAR 1.2 -> ExchangeRecords (`_svc` first, the comment as a fallback). */
 export function parseHar(text: string, file = 'recording.har'): ExchangeRecord[] {
   let har: { log?: { entries?: HarEntry[] } };
@@ -105,7 +112,11 @@ export function parseHar(text: string, file = 'recording.har'): ExchangeRecord[]
   return entries.map((entry, i): ExchangeRecord => {
     const svc = entry._svc ?? {};
     const [iface, direction, kind, , attempt] = (entry.comment ?? '').split(' ');
-    const status = entry.response?.status ?? 0;
+    const pushKind = svc.kind ?? kind;
+    // an event pushed to a widget page (har.ts): its data back as the body, and no answer
+    const push = pushKind !== undefined && pushKind.startsWith(PUSH_KIND_PREFIX);
+    const pushed = push ? dataOfFrame(entry.response?.content?.text) : undefined;
+    const status = push ? 0 : (entry.response?.status ?? 0);
     return {
       type: 'exchange',
       seq: svc.seq ?? i + 1,
@@ -121,9 +132,11 @@ export function parseHar(text: string, file = 'recording.har'): ExchangeRecord[]
         method: entry.request?.method ?? 'GET',
         url: entry.request?.url ?? '',
         headers: headersOf(entry.request?.headers),
-        ...(entry.request?.postData?.text === undefined
-          ? {}
-          : { body: entry.request.postData.text }),
+        ...(pushed !== undefined
+          ? { body: pushed }
+          : entry.request?.postData?.text === undefined
+            ? {}
+            : { body: entry.request.postData.text }),
       },
       ...(status === 0
         ? {}

@@ -28,9 +28,12 @@ export interface WidgetVisitor {
     /** the chat it was about, when it was about one */
     chatId?: number;
   }>;
-  readonly pages: Set<(event: WidgetInboundEvent, id?: number) => void>;
+  readonly pages: Set<WidgetPage>;
   nextId: number;
 }
+
+/** A listening page: each event with its stream id and the chat it is about, when it has them. */
+export type WidgetPage = (event: WidgetInboundEvent, id?: number, chatId?: number) => void;
 
 /** How many inbound events per visitor wait for a page that is not connected. */
 const BACKLOG_LIMIT = 200;
@@ -107,7 +110,7 @@ export function createVisitorHub(core: PlatformCore) {
       ...(meta.chatId === undefined ? {} : { chatId: meta.chatId }),
     });
     if (visitor.backlog.length > BACKLOG_LIMIT) visitor.backlog.shift();
-    for (const page of visitor.pages) page(event, id);
+    for (const page of visitor.pages) page(event, id, meta.chatId);
     core.emit({
       type: 'widget-push',
       visitorId: visitor.profile.visitorId,
@@ -130,7 +133,7 @@ export function createVisitorHub(core: PlatformCore) {
    */
   const connect = (
     visitor: WidgetVisitor,
-    page: (event: WidgetInboundEvent, id?: number) => void,
+    page: WidgetPage,
     lastEventId?: number,
     covered: (event: WidgetInboundEvent) => boolean = () => false,
   ): (() => void) => {
@@ -139,7 +142,7 @@ export function createVisitorHub(core: PlatformCore) {
       if (!missed) continue;
       entry.live = true;
       if (lastEventId === undefined && covered(entry.event)) continue;
-      page(entry.event, entry.id);
+      page(entry.event, entry.id, entry.chatId);
     }
     visitor.pages.add(page);
     visitor.profile.pages = visitor.pages.size;

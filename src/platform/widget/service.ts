@@ -1,4 +1,5 @@
 import { ProtocolError } from '../../protocol-error.js';
+import { PUSH_KIND_PREFIX, recordExchange } from '../../journal/index.js';
 import type { WidgetInboundEvent } from '../../contract/widget-protocol.js';
 import type { PlatformCore } from '../core.js';
 import type { PlatformEvent } from '../events.js';
@@ -82,8 +83,11 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
       status: 200,
       headers: { ...CORS, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
       stream(write, onClose) {
-        const send = (event: WidgetInboundEvent, id?: number): void => {
-          write(`${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(event)}\n\n`);
+        const url = `${core.baseUrl}${request.path}?${request.query.toString()}`;
+        const send = (event: WidgetInboundEvent, id?: number, chatId?: number): void => {
+          const data = JSON.stringify(event);
+          write(`${id === undefined ? '' : `id: ${id}\n`}data: ${data}\n\n`);
+          journalPush(core, { url, event: event.type, data, id, chatId });
         };
         write('retry: 1000\n\n');
         send({ type: 'chat_mode', online: core.state.agentsOnline }); // chatMode() follows the agents
@@ -91,8 +95,10 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
         // a page loaded while the visitor's chat is open (a reload, a second tab): the chat so
         // far, as the real widget shows its history; the agent messages in it are not pushed
         // again from the backlog
-        const transcript = resumed === undefined ? transcriptOf(hub.openChatOf(visitor)) : [];
-        if (transcript.length > 0) send({ type: 'transcript', messages: transcript });
+        const open = resumed === undefined ? hub.openChatOf(visitor) : undefined;
+        const transcript = transcriptOf(open);
+        if (transcript.length > 0)
+          send({ type: 'transcript', messages: transcript }, undefined, open?.id);
         onClose(hub.connect(visitor, send, resumed, coveredBy(transcript)));
       },
     };
@@ -171,6 +177,34 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
     },
     close: off,
   };
+}
+
+/**
+ * Journals one server-sent event written to a page (interface C, spec 4.5, 6.4): the
+ * `widget.push.<type>` record the trace draws on the widget lane, links to its cause and to
+ * the callback the page reports with its stream id. Direction `out` (the platform sent it),
+ * the stream's GET as the request with the event's data as its body; no reply. Per page and
+ * per write: a page that reconnects gets (and the journal shows) the events it missed again.
+ */
+function journalPush(
+  core: PlatformCore,
+  push: {
+    url: string;
+    event: string;
+    data: string;
+    id?: number | undefined;
+    chatId?: number | undefined;
+  },
+): void {
+  recordExchange(core.journal, {
+    protocolMs: core.clock.now(),
+    iface: 'widget',
+    direction: 'out',
+    kind: `${PUSH_KIND_PREFIX}${push.event}`,
+    chat: push.chatId,
+    request: { method: 'GET', url: push.url, body: push.data },
+    notes: push.id === undefined ? ['sse push'] : ['sse push', `id: ${push.id}`],
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { api, type JournalEntry, type RecordingState } from './api.js';
 import { fill, h, prettyBody, refill, type Child } from './dom.js';
+import { isPushRecord } from '../../journal/record.js';
 
 /** A violation's text with its "(spec N.N)" linked to that section of the contract page. */
 function cited(text: string): Child[] {
@@ -89,6 +90,8 @@ function showDetail(
       )
       .finally(resent);
   });
+  // an event pushed to a widget page over its event stream: no reply, nothing to resend
+  const push = isPushRecord(entry);
   fill(
     detail,
     h('h3', {}, `#${entry.seq} ${entry.request.method} ${entry.request.url}`),
@@ -97,12 +100,12 @@ function showDetail(
       { class: 'meta' },
       `${entry.at} · ${entry.iface} · ${entry.direction}${entry.kind ? ` · ${entry.kind}` : ''}${entry.attempt ? ` · attempt ${entry.attempt}` : ''}`,
     ),
-    h('div', { class: 'resend-row' }, resend, result),
+    push ? null : h('div', { class: 'resend-row' }, resend, result),
     entry.verdict && !entry.verdict.ok
       ? h('ul', { class: 'errors' }, ...entry.verdict.errors.map((e) => h('li', {}, ...cited(e))))
       : null,
     entry.notes?.length ? h('div', { class: 'notes' }, entry.notes.join(' · ')) : null,
-    h('h4', {}, 'Request'),
+    h('h4', {}, push ? "Pushed event (server-sent, on the page's event stream)" : 'Request'),
     h(
       'pre',
       {},
@@ -111,14 +114,22 @@ function showDetail(
         .join('\n'),
     ),
     h('pre', {}, prettyBody(entry.request.body)),
-    h(
-      'h4',
-      {},
-      entry.response
-        ? `Response ${entry.response.status}`
-        : `No response: ${entry.failure?.reason ?? ''}`,
-    ),
-    h('pre', {}, entry.response ? prettyBody(entry.response.body) : (entry.failure?.message ?? '')),
+    push
+      ? null
+      : h(
+          'h4',
+          {},
+          entry.response
+            ? `Response ${entry.response.status}`
+            : `No response: ${entry.failure?.reason ?? ''}`,
+        ),
+    push
+      ? null
+      : h(
+          'pre',
+          {},
+          entry.response ? prettyBody(entry.response.body) : (entry.failure?.message ?? ''),
+        ),
   );
 }
 
@@ -187,7 +198,11 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
         h('td', {}, e.direction === 'in' ? '←' : '→'),
         h('td', {}, e.request.method),
         // the status before the URL: the URL is cut to the column, the status must stay seen
-        h('td', { class: 'status' }, e.response ? e.response.status : (e.failure?.reason ?? '')),
+        h(
+          'td',
+          { class: 'status' },
+          e.response ? e.response.status : isPushRecord(e) ? 'sse' : (e.failure?.reason ?? ''),
+        ),
         h('td', { class: 'url', title: e.request.url }, path(e.request.url)),
       ),
     );

@@ -55,6 +55,27 @@ describe('observeRecordings', () => {
     expect(kind.responseFields).toEqual({ result: { string: 2 } });
   });
 
+  it('leaves out the control API and the events pushed to a widget page (no answer to read)', async () => {
+    const push = JSON.stringify({
+      type: 'exchange',
+      seq: 2,
+      at: '2026-01-01T00:00:00.000Z',
+      protocolMs: 20,
+      iface: 'widget',
+      direction: 'out',
+      kind: 'widget.push.agent_message',
+      request: {
+        method: 'GET',
+        url: '/_sim/widget/events?visitor=v',
+        body: '{"type":"agent_message"}',
+      },
+      notes: ['sse push', 'id: 1'],
+    });
+    const seen = await observeRecordings([write('push.ndjson', `${record(1, {})}\n${push}\n`)]);
+    expect(seen.records).toBe(1);
+    expect(Object.keys(seen.kinds)).toEqual(['channel.customer.text']);
+  });
+
   it('a broken line in the middle, a line that is not an exchange, a missing file: input errors', async () => {
     await expect(
       observeRecordings([write('b.ndjson', `{"type":\n${record(1, {})}\n`)]),

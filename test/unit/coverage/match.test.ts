@@ -201,6 +201,24 @@ describe('itemsOfRecord', () => {
 });
 
 describe('createCoverageTally', () => {
+  it('counts no item and no widget traffic for an event pushed to a page', () => {
+    const push = record({
+      iface: 'widget',
+      direction: 'out',
+      kind: 'widget.push.agent_message',
+      request: {
+        method: 'GET',
+        url: 'http://127.0.0.1/_sim/widget/events?visitor=v-1',
+        body: '{"type":"agent_message","text":"Hello"}',
+      },
+      notes: ['sse push', 'id: 2'],
+    });
+    expect([...itemsOfRecord(push)]).toEqual([]);
+    const tally = createCoverageTally();
+    tally.add(push);
+    expect(tally.report().groups.find((g) => g.iface === 'C')?.counted).toBe(false);
+  });
+
   it('counts the widget only once widget traffic was recorded', () => {
     const tally = createCoverageTally();
     tally.add(
