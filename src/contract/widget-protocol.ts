@@ -101,20 +101,26 @@ export interface OfflineMessage extends ContactInfo {
   message: string;
 }
 
+/** The page the visitor is on (location.href, document.title): the hooks' `page` (spec 6.2). */
+export interface WidgetPage {
+  url: string;
+  title?: string;
+}
+
 // ---- the transport seam's events (src/widget/transport.ts documents each) ----
 
 type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export type WidgetOutboundEvent =
   | { type: 'visitor_number'; visitorId: string }
-  | { type: 'visitor_message'; visitorId: string; text: string; first: boolean }
+  | { type: 'visitor_message'; visitorId: string; text: string; first: boolean; page?: WidgetPage }
   | { type: 'contact_info'; visitorId: string; source: 'api' | 'form'; contact: ContactInfo }
   | { type: 'custom_data'; visitorId: string; fields: CustomDataField[] }
   | { type: 'user_token'; visitorId: string; token: string }
   | { type: 'rules'; visitorId: string; rules: { [key: string]: JsonValue } }
   | { type: 'invitation'; visitorId: string; text: string; departmentId?: number }
-  | { type: 'offline_message'; visitorId: string; message: OfflineMessage }
-  | { type: 'start_call'; visitorId: string; phone: string }
+  | { type: 'offline_message'; visitorId: string; message: OfflineMessage; page?: WidgetPage }
+  | { type: 'start_call'; visitorId: string; phone: string; page?: WidgetPage }
   /** the public JS API's setClientAttributes (docs profile): the attributes set by this call */
   | { type: 'client_attributes'; visitorId: string; attributes: { [key: string]: JsonValue } }
   /**

@@ -43,6 +43,8 @@ export interface HookBase {
   widgetId: string;
   /** seeds the session, page and department: the same seed, the same visitor context */
   seed: string;
+  /** the visitor's real page (a widget's location and title), in place of the seeded one */
+  page?: { url: string; title?: string };
   visitor: HookVisitor;
   /** absent in offline_message (spec 6.2) */
   chatId?: number;
@@ -95,7 +97,7 @@ function buildCommon(name: string, base: HookBase, withDepartment: boolean): Bod
       chats_count: v.chatsCount ?? 0,
     },
     session: profile.session,
-    page: profile.page,
+    page: base.page ?? profile.page,
     ...(withDepartment ? { department: profile.department } : {}),
     // shown empty in every public sample; contents not shown (spec 2.6)
     analytics: {},

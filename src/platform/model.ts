@@ -50,6 +50,8 @@ export interface Customer {
   customData?: Array<{ content?: string; title?: string; link?: string; key?: string }>;
   /** the public JS API's setClientAttributes (docs profile): key/value attributes */
   attributes?: Record<string, unknown>;
+  /** a widget visitor's page (location.href, document.title): the hooks' `page` (spec 6.2) */
+  page?: { url: string; title?: string };
 }
 
 export type ChatMode = 'bot' | 'queue' | 'agent' | 'closed';

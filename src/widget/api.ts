@@ -19,6 +19,7 @@ import {
   fireCallback,
   isOpenState,
   noteIssue,
+  pageOf,
   sendEvent,
   track,
   type WidgetSession,
@@ -104,7 +105,8 @@ function startCall(session: WidgetSession, phone: unknown): ReasonResult {
   session.callActive = true;
   session.callStatus = 'start';
   fireCallback(session, 'svc_onCallStart'); // spec 6.4: a visitor starts a phone call
-  void sendEvent(session, { type: 'start_call', visitorId: session.visitorId, phone }).then(
+  const { visitorId } = session;
+  void sendEvent(session, { type: 'start_call', visitorId, phone, ...pageOf(session) }).then(
     (reply) => {
       if (!reply.ok) endCall(session, { result: 'fail', reason: reply.error });
     },
@@ -293,7 +295,12 @@ function createSpecApi(session: WidgetSession): SvcApi {
       const checked = checkOfflineMessage(offlineMessageOf(args), session.online);
       if (!checked.ok)
         return finish<OfflineMessageResult>(record, { result: 'fail', error: checked.error });
-      void sendEvent(session, { type: 'offline_message', visitorId, message: checked.message });
+      void sendEvent(session, {
+        type: 'offline_message',
+        visitorId,
+        message: checked.message,
+        ...pageOf(session),
+      });
       return finish<OfflineMessageResult>(record, { result: 'ok' });
     },
   };

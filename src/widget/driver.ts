@@ -9,6 +9,7 @@ import {
   changeState,
   fireCallback,
   isOpenState,
+  pageOf,
   sendEvent,
   type WidgetSession,
 } from './session.js';
@@ -105,7 +106,13 @@ export function createWidgetDriver(session: WidgetSession): WidgetDriver {
         session.messages.push({ from: 'visitor', text, time: session.now() });
         session.chatStarted = true;
         if (first) fireCallback(session, 'svc_onMessageSent'); // spec 6.4: the first message only
-        void sendEvent(session, { type: 'visitor_message', visitorId, text, first });
+        void sendEvent(session, {
+          type: 'visitor_message',
+          visitorId,
+          text,
+          first,
+          ...pageOf(session),
+        });
       },
       fillContacts(info) {
         const { contact } = pickContactInfo(info);

@@ -19,6 +19,7 @@ import type {
   ContactInfo,
   CustomDataField,
   WidgetIssue,
+  WidgetPage,
   WidgetState,
 } from './types.js';
 
@@ -117,6 +118,23 @@ export function changeState(session: WidgetSession, next: WidgetState): void {
   if (!isOpenState(previous) && isOpenState(next)) fireCallback(session, 'svc_onOpen');
   if (isOpenState(previous) && !isOpenState(next)) fireCallback(session, 'svc_onClose');
   fireCallback(session, 'svc_onChangeState', next);
+}
+
+/**
+ * The page the visitor is on now (read at each send: a single-page app moves on), for the
+ * hooks' `page` (spec 6.2); only an http(s) page, so jsdom's `about:blank` sends none.
+ */
+export function pageOf(session: WidgetSession): { page?: WidgetPage } {
+  const win = session.win as {
+    location?: { href?: unknown };
+    document?: { title?: unknown };
+  };
+  const url = win.location?.href;
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) return {};
+  const title = win.document?.title;
+  return {
+    page: { url, ...(typeof title === 'string' && title.trim() !== '' ? { title } : {}) },
+  };
 }
 
 /** Keeps a promise in `pending` until it settles, so `widget.flush()` can await it. */

@@ -5,7 +5,9 @@
  *
  * Outbound (page -> platform), each with the sending visitor's `visitorId`:
  * - `visitor_number`   getVisitorNumber(); the reply carries `visitorNumber` (spec 4.5: 1, 2, 3 ...)
- * - `visitor_message`  the visitor typed in the chat; `first` marks the first message (spec 6.4)
+ * - `visitor_message`  the visitor typed in the chat; `first` marks the first message (spec 6.4);
+ *                      `page` {url, title?} the page it writes from (hooks' page, spec 6.2), as
+ *                      with `offline_message` and `start_call`
  * - `contact_info`     setContactInfo() (`source: 'api'`) or the contacts form (`source: 'form'`)
  * - `custom_data`      setCustomData() fields after sanitising, in array order
  * - `user_token`       setUserToken(); the platform echoes it in hook events (spec 5.5, 6.2)

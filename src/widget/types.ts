@@ -25,6 +25,7 @@ export type {
   OfflineMessage,
   WidgetInboundEvent,
   WidgetOutboundEvent,
+  WidgetPage,
   WidgetState,
   WidgetTransportReply,
 } from '../contract/widget-protocol.js';

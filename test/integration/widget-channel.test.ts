@@ -2,6 +2,8 @@
  * The page-script double over HTTP against a real simulator on 127.0.0.1:0: the widget
  * channel (/_sim/widget/...) and createHttpTransport, with a test EventSource (Node 20).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../../src/clock.js';
 import { sendAgentMessage, setAgentsOnline } from '../../src/platform/index.js';
@@ -23,19 +25,45 @@ afterEach(() => {
   }
 });
 
-async function setup(options: { agentsOnline?: boolean } = {}) {
+async function setup(
+  options: { agentsOnline?: boolean; hooks?: { url: string } } = {},
+  win: Record<string, unknown> = { location: { origin: 'https://shop.example' } },
+) {
   const harness = await startPlatform({ clock: createVirtualClock(), ...options });
   const transport = createHttpTransport(harness.url, {
     visitorId: 'v-1',
     EventSource: TestEventSource,
   });
-  const win: Record<string, unknown> = { location: { origin: 'https://shop.example' } };
   const widget = installWidget(win, { transport });
   open.push({ transport, widget });
   await transport.connected();
   await widget.ready;
   return { ...harness, transport, widget, core: harness.platform.core };
 }
+
+/** A hook receiver on 127.0.0.1:0 answering `{"result":"ok"}`; the bodies it got, in order. */
+async function startHookReceiver(): Promise<{
+  url: string;
+  bodies: Array<Record<string, unknown>>;
+}> {
+  const bodies: Array<Record<string, unknown>> = [];
+  const server = createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    request.on('end', () => {
+      bodies.push(JSON.parse(text) as Record<string, unknown>);
+      response.setHeader('content-type', 'application/json');
+      response.end('{"result":"ok"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, bodies };
+}
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
 
 /** Waits until `check` holds (pushes arrive over a real socket), at most about 2 s. */
 async function until(check: () => boolean): Promise<void> {
@@ -245,5 +273,38 @@ describe('widget channel in the platform core', () => {
     expect(
       events.filter((e) => e.type === 'call-status').map((e) => (e as { status: string }).status),
     ).toEqual(['start', 'agent_connected', 'client_connected', 'end']);
+  });
+
+  it("hooks of a widget chat carry the visitor's page, not a sample one (spec 6.2)", async () => {
+    const hooks = await startHookReceiver();
+    const win = {
+      location: { origin: 'http://127.0.0.1:5173', href: 'http://127.0.0.1:5173/cart?step=2' },
+      document: { title: 'Your cart' },
+    };
+    const { widget, core } = await setup({ hooks: { url: hooks.url } }, win);
+    widget.visitor.send('Is this in stock?');
+    await widget.flush();
+    await sendAgentMessage(core, { customerId: 'v-1', message: { type: 'text', text: 'Yes.' } });
+    await until(() => hooks.bodies.some((b) => b.event_name === 'chat_accepted'));
+    const accepted = hooks.bodies.find((b) => b.event_name === 'chat_accepted');
+    expect(accepted?.page).toEqual({
+      url: 'http://127.0.0.1:5173/cart?step=2',
+      title: 'Your cart',
+    });
+  });
+
+  it('the offline form from a page carries that page into offline_message (spec 6.2)', async () => {
+    const hooks = await startHookReceiver();
+    const win = {
+      location: { origin: 'http://localhost:3000', href: 'http://localhost:3000/contact' },
+      document: { title: '' },
+    };
+    const { widget } = await setup({ agentsOnline: false, hooks: { url: hooks.url } }, win);
+    await until(() => widget.api.chatMode() === 'offline');
+    widget.api.sendOfflineMessage({ email: 'jane@example.com', message: 'Call me' });
+    await widget.flush();
+    await until(() => hooks.bodies.some((b) => b.event_name === 'offline_message'));
+    const offline = hooks.bodies.find((b) => b.event_name === 'offline_message');
+    expect(offline?.page).toEqual({ url: 'http://localhost:3000/contact' });
   });
 });

@@ -180,7 +180,7 @@ function clientMessageExtras(
   customer: Customer,
 ): Record<string, unknown> {
   const channel = core.state.channels.get(chat.channelId);
-  const pageUrl = pageUrlOf(customer);
+  const pageUrl = customer.page?.url ?? pageUrlOf(customer);
   return {
     site_id: chat.channelId,
     agents_online: core.state.agentsOnline,

@@ -119,6 +119,8 @@ export interface OfflineForm {
   message: string;
   channelId?: string;
   userToken?: string;
+  /** the page the form was sent from (a widget's), for the hook's `page` (spec 6.2) */
+  page?: { url: string; title?: string };
 }
 
 /**
@@ -151,6 +153,7 @@ export function sendOfflineForm(
       phone: form.phone,
       description: form.description,
       userToken: form.userToken,
+      page: form.page,
     }),
     message: form.message,
     protocolMs: core.clock.now(),

@@ -35,6 +35,8 @@ export interface OfflineMessageEvent {
   description?: string;
   /** spec 4.5 setUserToken, carried into the hook */
   userToken?: string;
+  /** the widget page the form was sent from (spec 6.2 page) */
+  page?: { url: string; title?: string };
   message: string;
   protocolMs: number;
 }

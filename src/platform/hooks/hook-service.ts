@@ -215,6 +215,7 @@ export function hookBaseOf(
   return {
     widgetId,
     seed: customer.key,
+    ...(customer.page ? { page: customer.page } : {}),
     chatId: chat.id,
     visitor: {
       number: customer.visitorNumber,
@@ -233,6 +234,7 @@ function offlineBaseOf(
   return {
     widgetId,
     seed: `offline/${event.email ?? event.phone ?? event.offlineMessageId}`,
+    ...(event.page ? { page: event.page } : {}),
     visitor: {
       number: event.visitorNumber,
       ...compact({

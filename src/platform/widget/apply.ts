@@ -22,6 +22,8 @@ export function applyOutbound(
 ): WidgetTransportReply {
   const customer = hub.customerOf(visitor);
   const chat = hub.openChatOf(visitor);
+  // spec 6.2 page: the hooks of this visitor's chats show the page it writes from
+  if ('page' in event && event.page) customer.page = event.page;
   const update = (what: WidgetUpdateEvent['what'], data: unknown, at?: Chat): void =>
     core.moment({
       type: 'widget-update',
@@ -103,6 +105,7 @@ export function applyOutbound(
         sendOfflineForm(core, {
           ...event.message,
           channelId: visitor.channelId,
+          ...(event.page ? { page: event.page } : {}),
           ...(customer.userToken === undefined ? {} : { userToken: customer.userToken }),
         });
       });

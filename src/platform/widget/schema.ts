@@ -14,6 +14,10 @@ const contact = z.object({
   phone: z.string().optional(),
   description: z.string().optional(),
 });
+// spec 6.2 page: the page the visitor writes from (location.href, document.title)
+const page = z
+  .object({ url: z.string().min(1).max(2000), title: z.string().max(1000).optional() })
+  .optional();
 const field = z.object({
   content: z.string().optional(),
   title: z.string().optional(),
@@ -28,6 +32,7 @@ export const outboundEventSchema = z.discriminatedUnion('type', [
     visitorId,
     text: z.string().min(1),
     first: z.boolean(),
+    page,
   }),
   z.object({
     type: z.literal('contact_info'),
@@ -48,8 +53,9 @@ export const outboundEventSchema = z.discriminatedUnion('type', [
     type: z.literal('offline_message'),
     visitorId,
     message: contact.extend({ message: z.string() }),
+    page,
   }),
-  z.object({ type: z.literal('start_call'), visitorId, phone: z.string().min(1) }),
+  z.object({ type: z.literal('start_call'), visitorId, phone: z.string().min(1), page }),
   // the public JS API's setClientAttributes (the page's docs profile)
   z.object({
     type: z.literal('client_attributes'),

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { REASONS, type ReasonResult } from '../../../src/widget/index.js';
-import { defineCallback, install, sentEvents } from './setup.js';
+import { defineCallback, here, install, sentEvents } from './setup.js';
 
 async function askCallback(widget: ReturnType<typeof install>): Promise<ReasonResult> {
   let answer: ReasonResult | undefined;
@@ -70,7 +70,7 @@ describe('startCall (spec 4.5) and call callbacks (spec 6.4)', () => {
     expect(started).toEqual([[]]);
     await widget.flush();
     expect(sentEvents(widget)).toEqual([
-      { type: 'start_call', visitorId: 'v1', phone: '+1 (555) 010-0100' },
+      { type: 'start_call', visitorId: 'v1', phone: '+1 (555) 010-0100', page: here },
     ]);
   });
 

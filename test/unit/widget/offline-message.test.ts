@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { OFFLINE_ERRORS } from '../../../src/widget/index.js';
 import { offlineMessageOf } from '../../../src/widget/api.js';
-import { install, sentEvents } from './setup.js';
+import { here, install, sentEvents } from './setup.js';
 
 const valid = {
   name: 'Ann',
@@ -18,7 +18,7 @@ describe('sendOfflineMessage (spec 4.5, 7.3)', () => {
     expect(widget.api.sendOfflineMessage(valid)).toEqual({ result: 'ok' });
     await widget.flush();
     expect(sentEvents(widget)).toEqual([
-      { type: 'offline_message', visitorId: 'v1', message: valid },
+      { type: 'offline_message', visitorId: 'v1', message: valid, page: here },
     ]);
   });
 
@@ -38,8 +38,8 @@ describe('sendOfflineMessage (spec 4.5, 7.3)', () => {
     });
     await widget.flush();
     expect(sentEvents(widget)).toEqual([
-      { type: 'offline_message', visitorId: 'v1', message: valid },
-      { type: 'offline_message', visitorId: 'v1', message: valid },
+      { type: 'offline_message', visitorId: 'v1', message: valid, page: here },
+      { type: 'offline_message', visitorId: 'v1', message: valid, page: here },
     ]);
   });
 

@@ -38,3 +38,6 @@ export function defineCallback(name: (typeof CALLBACK_NAMES)[number]): unknown[]
 /** What the widget sent to its in-memory platform. */
 export const sentEvents = (widget: Widget): WidgetOutboundEvent[] =>
   (widget.transport as MemoryTransport).sent;
+
+/** The page the double sends with a message, call or offline form (happy-dom's location). */
+export const here = { url: 'http://localhost:3000/' };

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { defineCallback, install, page, sentEvents } from './setup.js';
+import { defineCallback, here, install, page, sentEvents } from './setup.js';
 
 describe('window states (spec 3) and open/close callbacks (spec 6.4)', () => {
   it('fires svc_onLoadCallback asynchronously after installation', async () => {
@@ -199,8 +199,8 @@ describe('conversation callbacks (spec 6.4)', () => {
     expect(sent).toEqual([[]]);
     await widget.flush();
     expect(sentEvents(widget)).toEqual([
-      { type: 'visitor_message', visitorId: 'v1', text: 'one', first: true },
-      { type: 'visitor_message', visitorId: 'v1', text: 'two', first: false },
+      { type: 'visitor_message', visitorId: 'v1', text: 'one', first: true, page: here },
+      { type: 'visitor_message', visitorId: 'v1', text: 'two', first: false, page: here },
     ]);
   });
 
