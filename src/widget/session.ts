@@ -219,7 +219,12 @@ export function applyInbound(
         ...session.messages.filter((m) => m.from === 'invitation'),
         ...event.messages.map((m) => ({ from: m.from, text: m.text, time: session.now() })),
       );
-      if (event.messages.length > 0) session.chatStarted = true;
+      if (event.messages.length === 0) return;
+      session.chatStarted = true;
+      // the real widget comes back with the visitor's chat, not the bare label; whether its
+      // window was open is not known here, so minimized (spec 3 `chat/min`), and silently, as
+      // the transcript: the page saw that state's callbacks when it was first entered
+      if (session.state === 'label') session.state = 'chat/min';
       return;
     case 'chat_mode':
       session.online = event.online;

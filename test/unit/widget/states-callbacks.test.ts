@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
+import { createMemoryTransport } from '../../../src/widget/index.js';
 import { defineCallback, here, install, page, sentEvents } from './setup.js';
 
 describe('window states (spec 3) and open/close callbacks (spec 6.4)', () => {
@@ -107,6 +108,30 @@ describe('window states (spec 3) and open/close callbacks (spec 6.4)', () => {
     widget.api.close();
     expect(states).toEqual([['chat'], ['label'], ['chat'], ['chat/min']]);
     expect(closed).toHaveLength(2);
+  });
+
+  it('a page loaded again over an open chat comes back minimized on it, not as the label', () => {
+    const transport = createMemoryTransport();
+    const widget = install({ transport });
+    const states = defineCallback('svc_onChangeState');
+    const opened = defineCallback('svc_onOpen');
+    const sent = defineCallback('svc_onMessageSent');
+    transport.push({ type: 'transcript', messages: [] }); // no chat yet: still the label
+    expect(widget.state).toBe('label');
+    transport.push({
+      type: 'transcript',
+      messages: [
+        { from: 'visitor', text: 'Where is my order?' },
+        { from: 'agent', text: 'It ships today.' },
+      ],
+    });
+    expect(widget.state).toBe('chat/min'); // history, not news: nothing fires
+    expect(states).toEqual([]);
+    widget.visitor.send('Thanks'); // not the first message: the chat has history
+    widget.api.close();
+    expect(states).toEqual([['chat'], ['chat/min']]);
+    expect(opened).toHaveLength(1);
+    expect(sent).toEqual([]);
   });
 
   it('open() with a non-object argument still opens the chat and notes it', () => {
