@@ -101,6 +101,19 @@ export interface OfflineMessage extends ContactInfo {
   message: string;
 }
 
+/**
+ * An agent's media message as the page gets it (spec 2.4): the file's link, name and size, or
+ * the location's coordinates.
+ */
+export interface WidgetMedia {
+  type: string;
+  file?: string;
+  file_name?: string;
+  file_size?: number;
+  latitude?: number;
+  longitude?: number;
+}
+
 /** The page the visitor is on (location.href, document.title): the hooks' `page` (spec 6.2). */
 export interface WidgetPage {
   url: string;
@@ -134,7 +147,7 @@ export type CallStatus = 'start' | 'end' | 'agent_connected' | 'client_connected
 
 export type WidgetInboundEvent = { visitorId?: string } & (
   | { type: 'agent_accepted'; agentName?: string }
-  | { type: 'agent_message'; text: string; agentName?: string }
+  | { type: 'agent_message'; text: string; agentName?: string; media?: WidgetMedia }
   | { type: 'chat_mode'; online: boolean }
   | { type: 'callback_setting'; callback: CallbackSetting }
   | { type: 'call_status'; status: CallStatus; reason?: string }
@@ -142,7 +155,10 @@ export type WidgetInboundEvent = { visitorId?: string } & (
    * the visitor's open chat so far, sent to a page that loads after it began (a reload, a
    * second tab): shown as the chat's history, no callback fires for it
    */
-  | { type: 'transcript'; messages: Array<{ from: 'visitor' | 'agent'; text: string }> }
+  | {
+      type: 'transcript';
+      messages: Array<{ from: 'visitor' | 'agent'; text: string; media?: WidgetMedia }>;
+    }
 );
 
 /** The platform's answer to an outbound event. */

@@ -71,6 +71,37 @@ export interface ChatLine {
    * a failed delivery, not only one it saw happen
    */
   delivery?: { result: string; attempts: number; agentNotice?: string };
+  /** a media line (spec 2.4): its file link, name and size, or its coordinates */
+  media?: LineMedia;
+}
+
+/** spec 2.4: what a media message carries beside its type. */
+export interface LineMedia {
+  file?: string;
+  file_name?: string;
+  file_size?: number;
+  latitude?: number;
+  longitude?: number;
+}
+
+/** The media fields of a message (spec 2.4), or undefined for a text or a typing message. */
+export function mediaOf(message: Record<string, unknown>): LineMedia | undefined {
+  const media: LineMedia = {};
+  if (typeof message.file === 'string') media.file = message.file;
+  if (typeof message.file_name === 'string') media.file_name = message.file_name;
+  if (typeof message.file_size === 'number') media.file_size = message.file_size;
+  if (typeof message.latitude === 'number') media.latitude = message.latitude;
+  if (typeof message.longitude === 'number') media.longitude = message.longitude;
+  return Object.keys(media).length > 0 ? media : undefined;
+}
+
+/** A media message as one line of text: `[photo] a.png`, `[location] 52.5, 13.4`. */
+export function mediaLabel(type: string, media: LineMedia | undefined): string {
+  const detail =
+    media?.latitude !== undefined && media.longitude !== undefined
+      ? `${media.latitude}, ${media.longitude}`
+      : (media?.file_name ?? media?.file);
+  return detail ? `[${type}] ${detail}` : `[${type}]`;
 }
 
 export interface Chat {

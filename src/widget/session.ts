@@ -19,6 +19,7 @@ import type {
   ContactInfo,
   CustomDataField,
   WidgetIssue,
+  WidgetMedia,
   WidgetPage,
   WidgetState,
 } from './types.js';
@@ -27,6 +28,8 @@ export interface ChatMessage {
   from: 'visitor' | 'agent' | 'invitation';
   text: string;
   time: number;
+  /** an agent's media message (spec 2.4): the file's link, name, size or the coordinates */
+  media?: WidgetMedia;
 }
 
 export interface WidgetSession {
@@ -207,7 +210,12 @@ export function applyInbound(
       reportCallback(session, 'svc_onAccept', event, eventId);
       return;
     case 'agent_message':
-      session.messages.push({ from: 'agent', text: event.text, time: session.now() });
+      session.messages.push({
+        from: 'agent',
+        text: event.text,
+        time: session.now(),
+        ...(event.media ? { media: event.media } : {}),
+      });
       session.chatStarted = true;
       return;
     case 'transcript':
@@ -217,7 +225,12 @@ export function applyInbound(
         0,
         session.messages.length,
         ...session.messages.filter((m) => m.from === 'invitation'),
-        ...event.messages.map((m) => ({ from: m.from, text: m.text, time: session.now() })),
+        ...event.messages.map((m) => ({
+          from: m.from,
+          text: m.text,
+          time: session.now(),
+          ...(m.media ? { media: m.media } : {}),
+        })),
       );
       if (event.messages.length === 0) return;
       session.chatStarted = true;

@@ -20,7 +20,8 @@
  *
  * Inbound (platform -> page), optionally addressed with `visitorId` (absent: every visitor):
  * - `agent_accepted`   an agent pressed Reply (spec 3, 6.4 svc_onAccept)
- * - `agent_message`    an agent wrote `text`
+ * - `agent_message`    an agent wrote `text`; a media message (spec 2.4) as `[photo] a.png` or
+ *                      `[location] 52.5, 13.4`, its fields in `media`
  * - `chat_mode`        agents went online or offline (chatMode())
  * - `callback_setting` the admin panel's callback setting changed
  * - `call_status`      spec 2.6 call status; `end` and `error` end the call (svc_onCallEnd)

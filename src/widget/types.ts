@@ -24,6 +24,7 @@ export type {
   CustomDataField,
   OfflineMessage,
   WidgetInboundEvent,
+  WidgetMedia,
   WidgetOutboundEvent,
   WidgetPage,
   WidgetState,

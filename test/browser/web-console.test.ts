@@ -210,6 +210,50 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
     expect(((await state.json()) as { agentsOnline: boolean }).agentsOnline).toBe(false);
   });
 
+  it("svc-cli widget: an agent's photo and location show the file link and coordinates", async () => {
+    const cli = await startCliServer(['widget', '--port', '0', '--json']);
+    servers.push(cli);
+    const { url, consoleUrl, platformUrl } = cli.listening as {
+      url: string;
+      consoleUrl: string;
+      platformUrl: string;
+    };
+    const shop = await open(url);
+    await shop.waitForFunction(() => 'svc_widget' in window);
+    const visitorId = await shop.evaluate(
+      () => (window as unknown as { svc_widget: { visitorId: string } }).svc_widget.visitorId,
+    );
+    const agent = await open(consoleUrl);
+    await agent.locator('#status.live').waitFor();
+    await shop.fill('#visitor-text', 'Send me a picture');
+    await shop.press('#visitor-text', 'Enter');
+    await agent.locator('.transcript .line.visitor', { hasText: 'Send me a picture' }).waitFor();
+    for (const message of [
+      { type: 'photo', file: 'https://example.com/a.png', file_name: 'a.png', file_size: 1234 },
+      { type: 'location', latitude: 52.5, longitude: 13.4 },
+      { type: 'document', file: 'javascript:alert(1)', file_name: 'evil.pdf', file_size: 9 },
+    ]) {
+      await fetch(`${platformUrl}/_sim/agent/message`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ customerId: visitorId, message }),
+      });
+    }
+    // spec 2.4: the file's name links to it (http(s) only), the coordinates are shown
+    const link = agent.locator('.transcript .line.agent a', { hasText: 'a.png' });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe('https://example.com/a.png');
+    expect(await link.getAttribute('rel')).toContain('noopener');
+    await agent.locator('.transcript .line.agent', { hasText: '[location] 52.5, 13.4' }).waitFor();
+    await shop.locator('#messages li', { hasText: '[location] 52.5, 13.4' }).waitFor();
+    const pageLink = shop.locator('#messages li a', { hasText: 'a.png' });
+    expect(await pageLink.getAttribute('href')).toBe('https://example.com/a.png');
+    expect(await pageLink.getAttribute('rel')).toContain('noopener');
+    // a link that is not http(s) stays text, on both sides (or the platform refused it)
+    expect(await agent.locator('.transcript a', { hasText: 'evil.pdf' }).count()).toBe(0);
+    expect(await shop.locator('#messages a', { hasText: 'evil.pdf' }).count()).toBe(0);
+  });
+
   it('platform --web: a transcript scrolled back stays put as lines arrive; one at its end follows', async () => {
     const cli = await startCliServer([
       'platform',

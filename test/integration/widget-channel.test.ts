@@ -179,7 +179,16 @@ describe('widget channel in the platform core', () => {
       messages: [
         { from: 'visitor', text: 'hi' },
         { from: 'agent', text: 'hello' },
-        { from: 'agent', text: '[photo]' },
+        {
+          from: 'agent',
+          text: '[photo] p.jpg',
+          media: {
+            type: 'photo',
+            file: 'https://files.example.com/p.jpg',
+            file_name: 'p.jpg',
+            file_size: 2048,
+          },
+        },
       ],
     });
     expect(got.filter((e) => e.type === 'agent_message')).toEqual([]);
@@ -306,5 +315,20 @@ describe('widget channel in the platform core', () => {
     await until(() => hooks.bodies.some((b) => b.event_name === 'offline_message'));
     const offline = hooks.bodies.find((b) => b.event_name === 'offline_message');
     expect(offline?.page).toEqual({ url: 'http://localhost:3000/contact' });
+  });
+
+  it("an agent's location reaches the page with its coordinates (spec 2.4)", async () => {
+    const { widget, core } = await setup();
+    widget.visitor.send('Where are you?');
+    await widget.flush();
+    await sendAgentMessage(core, {
+      customerId: 'v-1',
+      message: { type: 'location', latitude: 52.5, longitude: 13.4 },
+    });
+    await until(() => widget.messages.some((m) => m.from === 'agent'));
+    expect(widget.messages.find((m) => m.from === 'agent')).toMatchObject({
+      text: '[location] 52.5, 13.4',
+      media: { type: 'location', latitude: 52.5, longitude: 13.4 },
+    });
   });
 });

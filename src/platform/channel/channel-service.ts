@@ -11,7 +11,7 @@ import type { PlatformCore } from '../core.js';
 import { secretEquals } from '../ids.js';
 import type { Channel, Chat, ChatLine, Customer } from '../model.js';
 import type { PlatformEvent } from '../events.js';
-import { appendChatLine, clientIdOf } from '../model.js';
+import { appendChatLine, clientIdOf, mediaOf } from '../model.js';
 import type { PlatformRequest, PlatformResponse, PlatformService } from '../types.js';
 
 /** spec 4.1: the answer to a message taken (or ignored), the same every time. */
@@ -348,6 +348,10 @@ function takeMessage(
   // optional field: once per ingested message
   const line: ChatLine = { timestamp: core.clock.epochSeconds(), type: 'visitor', kind };
   if (text !== undefined) line.text = text;
+  else {
+    const media = mediaOf(payload.message);
+    if (media) line.media = media;
+  }
   appendChatLine(chat, line);
   const moment = {
     type: 'customer-message',

@@ -8,7 +8,7 @@ import {
 } from '../delivery.js';
 import type { Channel, Chat, ChatLine, Customer } from '../model.js';
 import type { MutantName } from '../mutants.js';
-import { appendChatLine } from '../model.js';
+import { appendChatLine, mediaOf } from '../model.js';
 import type { DirectDeliveryService } from '../types.js';
 import { shapeSent } from '../payload-forms.js';
 import { CHANNEL_CONTENT_TYPE } from '../../contract/channel.js';
@@ -151,6 +151,8 @@ function logSentLine(core: PlatformCore, options: DeliverToCustomerOptions): Cha
     ...(typeof message.text === 'string' ? { text: message.text } : {}),
     deliveryId: messageId,
   };
+  const media = mediaOf(message);
+  if (media) line.media = media;
   appendChatLine(chat, line);
   core.touchChat(chat);
   return line;

@@ -4,7 +4,7 @@ import type { WidgetInboundEvent } from '../../contract/widget-protocol.js';
 import type { PlatformCore } from '../core.js';
 import type { PlatformEvent } from '../events.js';
 import type { ReadonlyPlatformState } from '../lifecycle-hooks.js';
-import type { Channel, Chat } from '../model.js';
+import { mediaLabel, mediaOf, type Channel, type Chat } from '../model.js';
 import type { DirectDeliveryService, PlatformRequest, PlatformResponse } from '../types.js';
 import { applyOutbound } from './apply.js';
 import { createVisitorHub, type VisitorHub } from './hub.js';
@@ -164,13 +164,19 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
       if (!visitor) return { result: 'failed', agentNotice: 'the visitor is not on a widget page' };
       const { message } = input;
       if (message.type === 'typein' || message.type === 'typeout') return { result: 'delivered' };
+      // spec 2.4: a media message as a line the page can show (`[location] 52.5, 13.4`), its
+      // fields beside it (the file's link to open, the coordinates)
+      const media = typeof message.text === 'string' ? undefined : mediaOf(message);
       const text =
-        typeof message.text === 'string'
-          ? message.text
-          : `[${message.type}]${typeof message.file === 'string' ? ` ${message.file}` : ''}`;
+        typeof message.text === 'string' ? message.text : mediaLabel(message.type, media);
       hub.push(
         visitor,
-        { type: 'agent_message', text, agentName: input.senderName },
+        {
+          type: 'agent_message',
+          text,
+          agentName: input.senderName,
+          ...(media ? { media: { type: message.type, ...media } } : {}),
+        },
         { chatId: input.chatId, deliveryId: input.messageId },
       );
       return { result: 'delivered' };
@@ -245,35 +251,42 @@ function tellVisitors(state: ReadonlyPlatformState, hub: VisitorHub, event: Plat
 
 /**
  * Which backlog pushes a page's transcript already shows: each agent line of the transcript
- * covers one push of it (a media push `[photo] <url>` is covered by its `[photo]` line); any
- * other push is sent as before.
+ * covers one push of the same text (a media line reads as its push does); any other push is
+ * sent as before.
  */
 function coveredBy(
-  transcript: ReadonlyArray<{ from: 'visitor' | 'agent'; text: string }>,
+  transcript: ReadonlyArray<TranscriptLine>,
 ): (event: WidgetInboundEvent) => boolean {
   const shown = new Map<string, number>();
   for (const m of transcript)
     if (m.from === 'agent') shown.set(m.text, (shown.get(m.text) ?? 0) + 1);
   return (event) => {
     if (event.type !== 'agent_message') return false;
-    const key = /^\[\w+\]/.exec(event.text)?.[0] ?? event.text;
-    const left = shown.get(key) ?? 0;
+    const left = shown.get(event.text) ?? 0;
     if (left === 0) return false;
-    shown.set(key, left - 1);
+    shown.set(event.text, left - 1);
     return true;
   };
 }
 
+type TranscriptLine = Extract<WidgetInboundEvent, { type: 'transcript' }>['messages'][number];
+
 /** A chat's lines as the widget shows them: the visitor's and the agents' (and bot's) texts. */
-function transcriptOf(chat: Chat | undefined): Array<{ from: 'visitor' | 'agent'; text: string }> {
+function transcriptOf(chat: Chat | undefined): TranscriptLine[] {
   if (!chat) return [];
-  const messages: Array<{ from: 'visitor' | 'agent'; text: string }> = [];
+  const messages: TranscriptLine[] = [];
   for (const line of chat.lines) {
     // a CRM's contact_info is shown to the agent as if typed (spec 6.2), never to the visitor
     if (line.kind === 'hook.contact_info' || line.kind.endsWith('.typing')) continue;
-    // a media line keeps no text: its type, as the page shows a media push (`[photo]`)
-    const text = line.text ?? `[${line.kind.split('.').pop() ?? line.kind}]`;
-    messages.push({ from: line.type === 'visitor' ? 'visitor' : 'agent', text });
+    const from = line.type === 'visitor' ? 'visitor' : 'agent';
+    if (line.text !== undefined) {
+      messages.push({ from, text: line.text });
+      continue;
+    }
+    // a media line as the page shows a media push (`[photo] a.png`), its fields beside it
+    const type = line.kind.split('.').pop() ?? line.kind;
+    const text = mediaLabel(type, line.media);
+    messages.push({ from, text, ...(line.media ? { media: { type, ...line.media } } : {}) });
   }
   return messages;
 }

@@ -12,6 +12,14 @@ export interface ChatView {
     agentId?: number;
     deliveryId?: string;
     delivery?: { result: string; attempts: number; agentNotice?: string };
+    /** a media line (spec 2.4): file link, name and size, or coordinates */
+    media?: {
+      file?: string;
+      file_name?: string;
+      file_size?: number;
+      latitude?: number;
+      longitude?: number;
+    };
   }>;
   openedAt: number;
   lastActivityMs: number;

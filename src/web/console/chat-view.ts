@@ -1,5 +1,5 @@
 import type { ChatView } from './api.js';
-import { breakableUrl, h, secs, type Child } from './dom.js';
+import { breakableUrl, h, isSafeUrl, secs, type Child } from './dom.js';
 import { deliveriesOf, type ConsoleStore, type Delivery, type SimEvent } from './store.js';
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -140,6 +140,22 @@ export function renderPastDelivery(past: {
   );
 }
 
+/**
+ * A media line (spec 2.4): `[photo]` and the file's name as a link to it (http(s) only; any
+ * other link stays text), with its size; `[location]` and its coordinates.
+ */
+function renderMedia(type: string, media: ChatView['lines'][number]['media']): Child {
+  if (media?.latitude !== undefined && media.longitude !== undefined)
+    return `[${type}] ${media.latitude}, ${media.longitude}`;
+  const name = media?.file_name ?? media?.file;
+  if (!name) return `[${type}]`;
+  const size = media?.file_size === undefined ? '' : ` (${media.file_size} bytes)`;
+  const file = media?.file;
+  // h() sets target and rel="noopener noreferrer" on an http(s) link only
+  const link = file && isSafeUrl(file) ? h('a', { href: file }, name) : name;
+  return h('span', {}, `[${type}] `, link, size);
+}
+
 /** The transcript: chat lines; each agent line with its delivery (tails of both aligned). */
 export function renderTranscript(store: ConsoleStore, chat: ChatView): HTMLElement {
   const deliveries = deliveriesOf(store, chat.id);
@@ -158,7 +174,7 @@ export function renderTranscript(store: ConsoleStore, chat: ChatView): HTMLEleme
       if (delivery) timeline = renderTimeline(delivery);
       else if (line.delivery) timeline = renderPastDelivery(line.delivery);
     }
-    const text = line.text ?? `[${line.kind.split('.').pop() ?? line.kind}]`;
+    const text = line.text ?? renderMedia(line.kind.split('.').pop() ?? line.kind, line.media);
     // spec 6.2: the hook reply's contact_info is shown as if the visitor typed it; say where it
     // came from, or it reads as something the customer said (newcomer pass)
     const from =

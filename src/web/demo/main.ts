@@ -21,6 +21,22 @@ const item = (text: string, className = ''): HTMLLIElement => {
   if (className) li.className = className;
   return li;
 };
+/**
+ * A chat line; an agent's file (spec 2.4) as `[photo] ` and its name linking to the file (an
+ * http(s) link only, opened without access to this page); coordinates are in the text.
+ */
+const messageItem = (m: (typeof widget.messages)[number]): HTMLLIElement => {
+  const file = m.media?.file;
+  if (!file || !/^https?:\/\//i.test(file)) return item(m.text, m.from);
+  const li = item(`[${m.media?.type ?? 'file'}] `, m.from);
+  const a = document.createElement('a');
+  a.href = file;
+  a.target = '_blank';
+  a.rel = 'noopener noreferrer';
+  a.textContent = m.media?.file_name ?? file;
+  li.append(a);
+  return li;
+};
 const note = (label: string, value: unknown): void => {
   el('results').prepend(item(`${label} → ${JSON.stringify(value)}`));
 };
@@ -57,7 +73,7 @@ function render(): void {
           ),
         ]
       : [];
-  el('messages').replaceChildren(...offline, ...widget.messages.map((m) => item(m.text, m.from)));
+  el('messages').replaceChildren(...offline, ...widget.messages.map(messageItem));
   el('messages').scrollTop = el('messages').scrollHeight;
   el('chat-mode').textContent = !reachable
     ? 'simulator unreachable'
