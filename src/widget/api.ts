@@ -375,6 +375,8 @@ function setContactInfo(session: WidgetSession, info: unknown): void {
       `setContactInfo: ignored ${dropped.join(', ')} (spec 4.5: strings)`,
     );
   }
+  // nothing the spec lists is left (a typo, a number): no update to send
+  if (Object.keys(contact).length === 0) return;
   session.contact = { ...session.contact, ...contact };
   void sendEvent(session, {
     type: 'contact_info',

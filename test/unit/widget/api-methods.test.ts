@@ -69,6 +69,16 @@ describe('svc_api basics (spec 4.5)', () => {
     ]);
   });
 
+  it('setContactInfo with no known field left notes it and sends nothing', async () => {
+    const widget = install();
+    widget.api.setContactInfo({ nmae: 'Ann' } as never);
+    widget.api.setContactInfo({ phone: 5550100 } as never);
+    await widget.flush();
+    expect(widget.issues.map((i) => i.code)).toEqual(['unknown_field', 'not_string']);
+    expect(sentEvents(widget)).toEqual([]); // no empty contact_info update
+    expect(widget.api.getContactInfo()).toEqual({});
+  });
+
   it('setContactInfo ignores fields that are not strings and notes it', () => {
     const widget = install();
     widget.api.setContactInfo({ name: 'Ann', phone: 5550100 } as never);
