@@ -12,65 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium } from '../helpers/chromium.js';
 import { startCliServer, type CliServer } from '../helpers/cli-server.js';
-
-interface Seen {
-  background: number;
-  /** texts whose contrast is under the WCAG AA minimum */
-  low: Array<{ text: string; ratio: number; color: string; behind: string }>;
-  checked: number;
-}
-
-/** In the page: the body's luminance and the contrast of every visible text. */
-function measure(): Seen {
-  const rgb = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number);
-  const luminance = ([r, g, b]: number[]): number => {
-    const lin = (v: number) => {
-      const s = v / 255;
-      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-    };
-    return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
-  };
-  /** the first opaque background at or above an element */
-  const behind = (el: Element | null): string => {
-    for (let e = el; e; e = e.parentElement) {
-      const bg = getComputedStyle(e).backgroundColor;
-      const parts = rgb(bg);
-      if (parts.length >= 3 && (parts.length === 3 || parts[3]! > 0.5)) return bg;
-    }
-    return getComputedStyle(document.documentElement).backgroundColor;
-  };
-  const low: Seen['low'] = [];
-  let checked = 0;
-  for (const el of Array.from(document.querySelectorAll('body *'))) {
-    const own = Array.from(el.childNodes).some(
-      (n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '',
-    );
-    if (!own) continue;
-    const box = (el as HTMLElement).getBoundingClientRect();
-    const style = getComputedStyle(el);
-    if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
-    if (style.opacity === '0') continue;
-    const fg = luminance(rgb(style.color));
-    const bgColor = behind(el);
-    const bg = luminance(rgb(bgColor));
-    const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
-    const size = parseFloat(style.fontSize);
-    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
-    checked++;
-    if (ratio < (large ? 3 : 4.5))
-      low.push({
-        text: (el.textContent ?? '').trim().slice(0, 40),
-        ratio: Math.round(ratio * 100) / 100,
-        color: style.color,
-        behind: bgColor,
-      });
-  }
-  return {
-    background: luminance(rgb(behind(document.body))),
-    low,
-    checked,
-  };
-}
+import { measure } from '../helpers/contrast.js';
 
 describe.skipIf(!hasChromium)('web console in a dark system theme', () => {
   let browser: Browser;
