@@ -167,7 +167,7 @@ function badValues(conversation: Conversation): string[] {
     const at = `steps.${index}`;
     const found: string[] = [];
     if ('delivery' in step && step.delivery !== null && typeof step.delivery === 'object') {
-      const delivery = step.delivery as Record<string, unknown>;
+      const delivery = step.delivery;
       found.push(
         ...unknownName(
           `${at}.delivery.result`,

@@ -238,15 +238,7 @@ async function runSeries(
       durationMs: outcome.durationMs,
       wallMs: outcome.wallMs,
       outcome: judgement.accepted ? 'accepted' : 'rejected',
-      ...(judgement.accepted
-        ? judgement.warning
-          ? { warning: judgement.warning }
-          : {}
-        : {
-            reason: judgement.reason,
-            ...(said === undefined ? {} : { said }),
-            ...(judgement.final ? { final: true } : {}),
-          }),
+      ...verdictOf(judgement, said),
       ...(outcome.ok ? { status: outcome.status } : {}),
       transfer: options.chunked ? 'chunked' : 'content-length',
       protocolMs: clock.now(),
@@ -313,6 +305,19 @@ function replySaid(
 }
 
 const urlSpec = { integrator: '4.2', bot: '4.3', hook: '4.4' } as const;
+
+/** An attempt event's verdict: an accepted reply's warning, or a rejection's reason and what the reply said. */
+function verdictOf(
+  judgement: ReplyJudgement,
+  said: string | undefined,
+): Pick<DeliveryAttemptEvent, 'warning' | 'reason' | 'said' | 'final'> {
+  if (judgement.accepted) return judgement.warning ? { warning: judgement.warning } : {};
+  return {
+    reason: judgement.reason,
+    ...(said === undefined ? {} : { said }),
+    ...(judgement.final ? { final: true } : {}),
+  };
+}
 
 /** A series a final rejection ended: failed at that attempt, announced at once. */
 function failedNow(
