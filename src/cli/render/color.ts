@@ -4,10 +4,15 @@
  */
 import type { CliContext } from '../context.js';
 
-/** Colour only on a TTY, never with NO_COLOR or --no-color (argv is checked directly). */
+/**
+ * Colour only on a TTY, never with NO_COLOR or --no-color (argv is checked directly);
+ * FORCE_COLOR forces it on, or off as `0` / `false` (as Node and chalk read it).
+ */
 export function colorEnabled(ctx: Pick<CliContext, 'env'>, stream: { isTTY?: boolean }): boolean {
   if (ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== '') return false;
   if (process.argv.includes('--no-color')) return false;
-  if (ctx.env.FORCE_COLOR !== undefined && ctx.env.FORCE_COLOR !== '0') return true;
+  const force = ctx.env.FORCE_COLOR;
+  if (force === '0' || force === 'false') return false;
+  if (force !== undefined) return true;
   return Boolean(stream.isTTY);
 }
