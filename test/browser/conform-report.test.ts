@@ -68,7 +68,7 @@ describe.skipIf(!hasChromium)('the conform platform HTML report in Chromium', ()
   it('fails the run on the broken invariant and says where the report went', () => {
     expect(code).toBe(1);
     expect(stdout).toMatch(
-      /HTML report written to report\.html: 5 conversations, 1 invariant violation/,
+      /HTML report written to report\.html: 1 failed, 5 conversations, 1 invariant violation/,
     );
     // the recording keeps the channel's random string out (spec 5.1)
     const channel = [...platform.core.state.channels.values()][0]!;
@@ -82,17 +82,21 @@ describe.skipIf(!hasChromium)('the conform platform HTML report in Chromium', ()
       expect(requests).toEqual([url]);
       const seen = await page.evaluate(() => ({
         title: document.querySelector('h1')?.textContent ?? '',
-        conversations: document.querySelectorAll('.conv').length,
-        lanes: Array.from(document.querySelectorAll('.conv:first-of-type .lanes .head span')).map(
-          (s) => s.textContent,
+        conversations: document.querySelectorAll('.conv:not(.run)').length,
+        // the failed case (the invariants' own), listed first with its failed step
+        failedRuns: Array.from(document.querySelectorAll('.conv.run')).map(
+          (r) => r.textContent ?? '',
         ),
+        lanes: Array.from(
+          document.querySelector('.conv:not(.run) .lanes .head')?.querySelectorAll('span') ?? [],
+        ).map((s) => s.textContent),
         lanesUsed: Array.from(
           new Set(
             Array.from(document.querySelectorAll('.x')).map((x) => (x as HTMLElement).dataset.lane),
           ),
         ),
         failedAttempts: document.querySelectorAll('.x.failed .arrow').length,
-        violations: Array.from(document.querySelectorAll('.violation')).map((v) => ({
+        violations: Array.from(document.querySelectorAll('.violation:not(.failure)')).map((v) => ({
           text: v.textContent ?? '',
           color: getComputedStyle(v).color,
           visible: (v as HTMLElement).offsetHeight > 0,
@@ -102,6 +106,8 @@ describe.skipIf(!hasChromium)('the conform platform HTML report in Chromium', ()
       }));
       expect(seen.title).toBe('svc-cli conform platform');
       expect(seen.conversations).toBe(5);
+      expect(seen.failedRuns).toHaveLength(1);
+      expect(seen.failedRuns[0]).toMatch(/cross-interface invariants/);
       expect(seen.lanes).toEqual(['time', 'integrator', 'platform', 'bot', 'hooks', 'widget']);
       // the page case's visitor: its events and callback reports in the widget lane
       expect(seen.lanesUsed.sort()).toEqual(['hooks', 'integrator', 'widget']);
