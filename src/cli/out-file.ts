@@ -47,6 +47,14 @@ export function checkWritableFile(options: {
   const path = resolve(options.cwd, file);
   const folder = dirname(path);
   if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    // a file where a folder should be (--out /etc/passwd/r.xml) is not a folder to create
+    const blocking = nearestExisting(folder);
+    if (blocking !== undefined && !statSync(blocking).isDirectory())
+      throw inputError(
+        'SVC_E_FLAG',
+        `Could not use ${flag} ${file}: ${blocking} is a file, not a folder.`,
+        'Name a file in a folder.',
+      );
     throw inputError(
       'SVC_E_FLAG',
       `Could not use ${flag} ${file}: the folder ${dirname(file)} does not exist.`,
@@ -68,5 +76,13 @@ export function checkWritableFile(options: {
       `Could not use ${flag} ${file}: ${existsSync(path) ? 'the file' : `the folder ${dirname(file)}`} is not writable.`,
       'Name a file in a folder you may write.',
     );
+  }
+}
+
+/** `path` or the nearest of its parents that exists; undefined when none does. */
+function nearestExisting(path: string): string | undefined {
+  for (let at = path; ; at = dirname(at)) {
+    if (existsSync(at)) return at;
+    if (dirname(at) === at) return undefined;
   }
 }
