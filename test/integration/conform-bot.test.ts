@@ -28,6 +28,34 @@ const failures = (results: ConformCaseResult[]) =>
       .map((s) => `${r.name} / ${s.name}: ${s.details.join(' | ')}`),
   );
 
+/**
+ * conform bot twice against the bot at `url`, each run passing; `service` learns each run's
+ * bot service (where the bot posts), `beforeRun` runs first. The runs' bot services.
+ */
+async function passTwice(
+  url: string,
+  service: { info?: BotServiceInfo },
+  beforeRun: () => void = () => undefined,
+): Promise<BotServiceInfo[]> {
+  const runs: BotServiceInfo[] = [];
+  for (const _ of [1, 2]) {
+    beforeRun();
+    const report = await runConformSuite({
+      suite: 'bot',
+      url,
+      token: 't0k',
+      clock: scaled(),
+      answerWithinMs: 3000,
+      onBotService: (info) => {
+        service.info = info;
+        runs.push(info);
+      },
+    });
+    expect(failures(report.results)).toEqual([]);
+  }
+  return runs;
+}
+
 /** A bot that answers `status` and, after a 200, posts `answer(event)` to the bot service. */
 async function startBrokenBot(
   status: number,
@@ -240,21 +268,7 @@ describe('conform bot', () => {
 
   it("runs twice against a bot that keeps state: each run's ids are new (spec 2.2)", async () => {
     const { url, service } = await startStatefulBot();
-    const runs: BotServiceInfo[] = [];
-    for (const _ of [1, 2]) {
-      const report = await runConformSuite({
-        suite: 'bot',
-        url,
-        token: 't0k',
-        clock: scaled(),
-        answerWithinMs: 3000,
-        onBotService: (info) => {
-          service.info = info;
-          runs.push(info);
-        },
-      });
-      expect(failures(report.results)).toEqual([]);
-    }
+    const runs = await passTwice(url, service);
     expect(runs[0]?.runId).not.toBe(runs[1]?.runId);
     expect(runs[0]?.firstChatId).toBe((runs[0]?.runId ?? 0) * 1000 + 1);
   });
@@ -287,22 +301,7 @@ describe('conform bot', () => {
         }),
       }).catch(() => undefined);
     });
-    const runs: BotServiceInfo[] = [];
-    for (const _ of [1, 2]) {
-      seen.push([]);
-      const report = await runConformSuite({
-        suite: 'bot',
-        url,
-        token: 't0k',
-        clock: scaled(),
-        answerWithinMs: 3000,
-        onBotService: (info) => {
-          service.info = info;
-          runs.push(info);
-        },
-      });
-      expect(failures(report.results)).toEqual([]);
-    }
+    const runs = await passTwice(url, service, () => seen.push([]));
     const [first = [], second = []] = seen;
     expect(first.length).toBeGreaterThan(0);
     expect([...first, ...second].filter((id) => !/^\d+$/.test(id))).toEqual([]);

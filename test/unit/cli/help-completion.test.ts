@@ -79,6 +79,17 @@ describe('usage errors say their code and hint, as with --json', () => {
   });
 });
 
+/** What a real bash completes for a command line, with the program's script sourced. */
+function bashCompleter(): (line: string) => string[] {
+  const file = join(mkdtempSync(join(tmpdir(), 'svc-completion-')), 'svc-cli.bash');
+  writeFileSync(file, generateCompletion(program, 'bash'));
+  return (line) => {
+    const words = line.split(' ');
+    const script = `source ${file}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _svc_cli; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    return execFileSync('bash', ['-c', script], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  };
+}
+
 describe('completion scripts come from the program', () => {
   it('bash: every command, its flags and choices; valid syntax', () => {
     const script = generateCompletion(program, 'bash');
@@ -98,13 +109,7 @@ describe('completion scripts come from the program', () => {
   });
 
   it('bash: completes through a real bash', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'svc-completion-')), 'svc-cli.bash');
-    writeFileSync(file, generateCompletion(program, 'bash'));
-    const complete = (line: string): string[] => {
-      const words = line.split(' ');
-      const script = `source ${file}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _svc_cli; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      return execFileSync('bash', ['-c', script], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    };
+    const complete = bashCompleter();
     expect(complete('svc-cli pla')).toEqual(['platform']);
     expect(complete('svc-cli --time-scale 0.1 platform --age')).toEqual(['--agents']);
     expect(complete('svc-cli platform --agents o')).toEqual(['online', 'offline']);
@@ -124,13 +129,7 @@ describe('completion scripts come from the program', () => {
   });
 
   it('bash: an empty word after a command is its argument (suites, media types, events); a dash its flags', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'svc-completion-')), 'svc-cli.bash');
-    writeFileSync(file, generateCompletion(program, 'bash'));
-    const complete = (line: string): string[] => {
-      const words = line.split(' ');
-      const script = `source ${file}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _svc_cli; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      return execFileSync('bash', ['-c', script], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    };
+    const complete = bashCompleter();
     expect(complete('svc-cli conform ')).toEqual(['integrator', 'hooks', 'platform', 'bot']);
     expect(complete('svc-cli send-media ')).toEqual([...FILE_MEDIA_TYPES]);
     expect(complete('svc-cli hook-fire chat_a')).toEqual(['chat_accepted', 'chat_assigned']);
