@@ -4,23 +4,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * Where ports are looked for: below the kernel's ephemeral range, which every outgoing
+ * Where ports are looked for: outside the kernel's ephemeral range, which every outgoing
  * connection and every `--port 0` server takes its port from. A port the OS handed out as
  * free (listen on 0, then close) could be taken again by any of those before the process the
  * test starts bound it (a README tour failed with SVC_E_PORT_IN_USE on 127.0.0.1:32913); a
- * port below that range is only ever taken by an explicit bind.
+ * port outside that range is only ever taken by an explicit bind.
  */
 function searchRange(): { from: number; to: number } {
-  let low = 32768;
+  // Linux's default: 32768-60999; the IANA dynamic range elsewhere starts at 49152
+  let [low, high] = [32_768, 60_999];
   try {
-    low = Number(
-      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
-    );
+    [low = low, high = high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
   } catch {
-    // not Linux: the IANA dynamic range starts at 49152, and Linux's default at 32768
+    // not Linux: the defaults above
   }
-  const to = Number.isFinite(low) && low > 12_000 ? low - 1 : 32_767;
-  return { from: 10_000, to };
+  // the wider of the two gaps around the ephemeral range: from 10000 up when there is room,
+  // else from 1024 (a range starting at 10000 leaves none above 10000 below it); a range of
+  // 1024-65535 leaves no gap at all, and then any port may be taken: 10000-32767 as before
+  const below = { from: low > 12_000 ? 10_000 : 1024, to: low - 1 };
+  const above = { from: high + 1, to: 65_535 };
+  const size = (r: { from: number; to: number }) => r.to - r.from;
+  const best = size(below) >= size(above) ? below : above;
+  return size(best) >= 1000 ? best : { from: 10_000, to: 32_767 };
 }
 
 /**
