@@ -15,7 +15,13 @@ export interface LoadedConversation {
   conversation: Conversation;
 }
 
-async function walk(path: string, out: string[]): Promise<void> {
+/** A file to load: named on the command line, or found in a folder named there. */
+interface Found {
+  path: string;
+  inFolder: boolean;
+}
+
+async function walk(path: string, out: Found[], inFolder = false): Promise<void> {
   let info;
   try {
     info = await stat(path);
@@ -27,11 +33,28 @@ async function walk(path: string, out: string[]): Promise<void> {
     for (const entry of entries) {
       const full = join(path, entry);
       const s = await stat(full);
-      if (s.isDirectory() || entry.endsWith('.json')) await walk(full, out);
+      if (s.isDirectory() || entry.endsWith('.json')) await walk(full, out, true);
     }
   } else {
-    out.push(path);
+    out.push({ path, inFolder });
   }
+}
+
+/**
+ * True for JSON that is some other file than a conversation: not an object, or an object
+ * with no "steps" and either no "version" (a payload, a hook reply) or a "$schema" of another
+ * svc-cli format (a bot script). A folder of fixtures holds those beside its conversations (svc-cli's own
+ * `fixtures` does); a conversation with a typo still has its "version", and is loaded, so
+ * the typo is named.
+ */
+function isOtherKind(json: unknown): boolean {
+  // a number, a string, an array: a payload or an expected answer, never a conversation
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return true;
+  if ('steps' in json) return false;
+  const schema = (json as { $schema?: unknown }).$schema;
+  if (typeof schema === 'string' && /\.schema\.json$/.test(schema))
+    return !schema.endsWith('conversation.schema.json');
+  return !('version' in json);
 }
 
 const CONVERSATION_SCHEMA_FILE = 'schemas/conversation.schema.json';
@@ -229,6 +252,18 @@ function badValues(conversation: Conversation): string[] {
 
 /** Reads and checks one conversation file; every problem is an input error naming the file. */
 export async function loadConversation(path: string, file = path): Promise<Conversation> {
+  return (await loadIfConversation(path, file, false)) as Conversation;
+}
+
+/**
+ * `loadConversation`, but with `skipOtherKinds` a file that is another kind of JSON
+ * (isOtherKind) is undefined instead of an error.
+ */
+async function loadIfConversation(
+  path: string,
+  file: string,
+  skipOtherKinds: boolean,
+): Promise<Conversation | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -244,6 +279,7 @@ export async function loadConversation(path: string, file = path): Promise<Conve
     );
   }
   const json = parsedText.value;
+  if (skipOtherKinds && isOtherKind(json)) return undefined;
   // an array, an object without "version": say what the file is not (a number above the one
   // read here is the only case for an upgrade)
   const wrong = versionProblem(json, CONVERSATION_VERSION, CONVERSATION_KIND);
@@ -319,19 +355,27 @@ export interface ConversationLoadFailure {
 export async function loadEveryConversation(
   paths: string[],
   cwd = process.cwd(),
-): Promise<{ loaded: LoadedConversation[]; failures: ConversationLoadFailure[] }> {
-  const files: string[] = [];
+): Promise<{
+  loaded: LoadedConversation[];
+  failures: ConversationLoadFailure[];
+  /** JSON files found in a folder that are another kind (payloads, bot scripts), not loaded */
+  skipped: string[];
+}> {
+  const files: Found[] = [];
   for (const path of paths) await walk(path, files);
   const loaded: LoadedConversation[] = [];
   const failures: ConversationLoadFailure[] = [];
-  for (const path of files) {
+  const skipped: string[] = [];
+  for (const { path, inFolder } of files) {
     const file = relative(cwd, path) || path;
     try {
-      loaded.push({ file, conversation: await loadConversation(path, file) });
+      const conversation = await loadIfConversation(path, file, inFolder);
+      if (conversation === undefined) skipped.push(file);
+      else loaded.push({ file, conversation });
     } catch (error) {
       if (!(error instanceof SvcError)) throw error;
       failures.push({ file, error });
     }
   }
-  return { loaded, failures };
+  return { loaded, failures, skipped };
 }

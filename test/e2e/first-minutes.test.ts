@@ -107,6 +107,36 @@ describe('fixture errors', () => {
     expect(r.stderr).toContain('2 conversation files could not be loaded');
   });
 
+  it("a folder's payloads and bot scripts are skipped in one line; a conversation missing its version is not; a named one is loaded", async () => {
+    // `svc-cli replay fixtures` printed 298 errors (payloads, bot scripts) and exited 2
+    const dir = mkdtempSync(join(tmpdir(), 'svc-fixtures-'));
+    copyFileSync(join(repoRoot, 'fixtures/bots/shop.json'), join(dir, 'a-bot.json'));
+    writeFileSync(join(dir, 'b-payload.json'), JSON.stringify({ event: 'CLIENT_MESSAGE' }));
+    writeFileSync(join(dir, 'c-answer.json'), '42');
+    copyFileSync(
+      join(repoRoot, 'fixtures/conversations/text-both-ways.json'),
+      join(dir, 'd-good.json'),
+    );
+    const r = await runCli(['replay', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('1 passed, 0 failed');
+    expect(r.stderr).toMatch(
+      /skipped 3 JSON files that are not a conversation \(no "steps"\): \S*a-bot\.json, \S*b-payload\.json, and 1 more/,
+    );
+    expect(r.stderr).not.toContain('Could not load');
+
+    // steps without a version is a conversation with a fault: named, exit 2
+    writeFileSync(join(dir, 'e-unversioned.json'), JSON.stringify({ name: 'x', steps: [] }));
+    const unversioned = await runCli(['replay', dir]);
+    expect(unversioned.code).toBe(2);
+    expect(unversioned.stderr).toMatch(/Could not load \S*e-unversioned\.json: it has no "version"/);
+
+    // named on the command line, a bot script is read as the conversation it was said to be
+    const named = await runCli(['replay', join(dir, 'a-bot.json')]);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toMatch(/Could not load \S*a-bot\.json: /);
+  });
+
   it('a misplaced key is named alone: the valid steps around it are not blamed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-fixtures-'));
     const file = join(dir, 'misplaced.json');

@@ -263,6 +263,7 @@ async function loadConversations(
     if (reporter === 'json' && !flags.out) out.event({ ...error.toJSON(), type: 'error' });
     else out.note(`✗ ${error.message}${error.hint ? `\n  ${error.hint}` : ''}`);
   }
+  if (every.skipped.length > 0) out.note(skippedNote(every.skipped));
   const loaded = every.loaded.filter(
     ({ file, conversation }) => !grep || grep.test(conversation.name) || grep.test(file),
   );
@@ -273,6 +274,16 @@ async function loadConversations(
     );
   }
   return { every, loaded };
+}
+
+/**
+ * The JSON files of a folder that are not conversations (payloads, bot scripts): one line,
+ * not an error each. A folder such as svc-cli's own `fixtures` holds all kinds.
+ */
+function skippedNote(skipped: readonly string[]): string {
+  const shown = skipped.slice(0, 2).join(', ');
+  const more = skipped.length > 2 ? `, and ${skipped.length - 2} more` : '';
+  return `skipped ${plural(skipped.length, 'JSON file')} that ${skipped.length === 1 ? 'is' : 'are'} not a conversation (no "steps"): ${shown}${more}; name a file to load it as one`;
 }
 
 /** A finished conversation as the reporter shows it while the run goes on. */
