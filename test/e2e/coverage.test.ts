@@ -47,6 +47,9 @@ describe('svc-cli coverage', () => {
     expect(xml).toMatch(/<property name="coverage.overall" value="[\d.]+"\/>/);
     expect(xml).toContain('<property name="coverage.B.timing"');
     expect(xml).toContain('type="CoverageBelowMinimum"');
+    // the gate keeps its name when --min changes (CI keeps history by name): --min is a property
+    expect(xml).toContain('<testcase name="contract coverage" classname="svc-cli coverage">');
+    expect(xml).toContain('<property name="coverage.min" value="99"/>');
     const above = await runCli(['coverage', recording, '--min', '1']);
     expect(above.code).toBe(0);
   });
