@@ -193,7 +193,7 @@ export const conformOptions = defineOptions('conform', [
   {
     ...CHANNEL_URL_OPTION,
     group: 'platform:',
-    description: 'platform: {base_url}/<random_string>/<channel_public_id> (spec 4.1)',
+    description: 'platform: the channel URL, <base>/<random_string>/<channel_public_id> (spec 4.1)',
   },
   {
     key: 'integratorListenPort',
@@ -252,7 +252,7 @@ export const conformOptions = defineOptions('conform', [
     type: 'url',
     group: 'platform:',
     description:
-      "platform, with --bot-listen-port: the platform's bot service, where conform's bot posts INVITE_AGENT ({bot_service_url}/webhooks/<provider_id>/<token>, spec 4.3); default the channel URL's base, as an svc simulator serves it",
+      "platform, with --bot-listen-port: the platform's bot service, where conform's bot posts INVITE_AGENT (spec 4.3: <base>/webhooks/<provider_id>/<token>); <base> is by default the channel URL's base, as an svc simulator serves it",
   },
   {
     key: 'record',

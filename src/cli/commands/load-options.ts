@@ -16,7 +16,7 @@ export const loadOptions = defineOptions('load', [
   },
   {
     ...CHANNEL_URL_OPTION,
-    description: 'channel: {base_url}/<random_string>/<channel_public_id> (spec 4.1)',
+    description: 'channel: the channel URL, <base>/<random_string>/<channel_public_id> (spec 4.1)',
   },
   {
     key: 'channel',
