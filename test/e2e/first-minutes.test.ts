@@ -129,7 +129,9 @@ describe('fixture errors', () => {
     writeFileSync(join(dir, 'e-unversioned.json'), JSON.stringify({ name: 'x', steps: [] }));
     const unversioned = await runCli(['replay', dir]);
     expect(unversioned.code).toBe(2);
-    expect(unversioned.stderr).toMatch(/Could not load \S*e-unversioned\.json: it has no "version"/);
+    expect(unversioned.stderr).toMatch(
+      /Could not load \S*e-unversioned\.json: it has no "version"/,
+    );
 
     // named on the command line, a bot script is read as the conversation it was said to be
     const named = await runCli(['replay', join(dir, 'a-bot.json')]);
