@@ -124,6 +124,8 @@ export interface ReportSummary {
   runs?: number;
   /** runs that failed (replay, conform): the page says so beside their chats */
   failed?: number;
+  /** runs a signal cut short (replay, conform): beside their chats, or listed without one */
+  interrupted?: number;
 }
 
 /** A run the report lists by itself: no chat of it in the recording to draw (replay, conform). */
@@ -138,6 +140,8 @@ export interface ReportRun {
   why: string;
   /** its failed steps, each with what was expected and what came (one line each) */
   failures?: readonly RunFailure[];
+  /** a run a signal cut short: what it says of that, also on the chats it drew */
+  interrupted?: string;
 }
 
 /** A failed step of a run, as the terminal prints it. */
@@ -339,9 +343,15 @@ export function runSection(r: ReportRun): string {
   return `<section class="conv run${bad ? ' has-bad' : ''}"><h3>${escapeHtml(r.name)} · <b class="${bad ? 'bad' : ''}">${r.verdict}</b></h3><p class="brief">${escapeHtml(r.why)}</p>${failureList(r.failures ?? [])}${steps ? `<ul class="steps">${steps}</ul>` : ''}</section>\n`;
 }
 
+/** What a run a signal cut short says on a chat it drew: it stops where the run was stopped. */
+const interruptedLine = (interrupted: string | undefined): string =>
+  interrupted === undefined
+    ? ''
+    : `<ul class="violations"><li class="violation interrupted">${escapeHtml(interrupted)}: what it exchanged until then is drawn below</li></ul>`;
+
 /**
- * One conversation's section: heading, the failed steps of its run and its violations (red,
- * each violation linking to both exchanges), and the swimlane timeline.
+ * One conversation's section: heading, its run's failed steps or interruption and its
+ * violations (red, each violation linking to both exchanges), and the swimlane timeline.
  * @example sink.write(reportSection(conversation, checkConversation(conversation), 'redelivery'));
  */
 export function reportSection(
@@ -350,19 +360,22 @@ export function reportSection(
   name?: string,
   maxRows = Infinity,
   lazy = false,
-  failures: readonly RunFailure[] = [],
+  run: Pick<ReportRun, 'failures' | 'interrupted'> = {},
 ): string {
   const id = escapeHtml(`c-${c.run}-${c.chat}`);
   const first = c.spans[0]?.startMs ?? 0;
   const last = c.spans.reduce((end, s) => Math.max(end, s.endMs), first);
   const marked = new Set(violations.flatMap((v) => v.exchanges));
+  const failures = run.failures ?? [];
   const badge =
     (failures.length > 0 ? '<span class="badge bad">failed</span> ' : '') +
+    (run.interrupted === undefined ? '' : '<span class="badge bad">interrupted</span> ') +
     (violations.length > 0
       ? `<span class="badge bad">${violations.length} violation${violations.length === 1 ? '' : 's'}</span>`
       : '<span class="badge">invariants hold</span>');
-  const bad = violations.length > 0 || failures.length > 0;
+  const bad = violations.length > 0 || failures.length > 0 || run.interrupted !== undefined;
   const list =
+    interruptedLine(run.interrupted) +
     failureList(failures) +
     (violations.length === 0
       ? ''
@@ -394,7 +407,10 @@ export function reportTail(summary: ReportSummary): string {
     ? `<span><b>${summary.runs}</b> ${noun(summary.runs, 'run')} without a chat</span>`
     : '';
   const failed = summary.failed ? `<span><b class="bad">${summary.failed}</b> failed</span>` : '';
-  return `<p class="summary">${mutation}${failed}${conversations}${runs}</p>${reportEnd()}`;
+  const interrupted = summary.interrupted
+    ? `<span><b class="bad">${summary.interrupted}</b> interrupted</span>`
+    : '';
+  return `<p class="summary">${mutation}${failed}${interrupted}${conversations}${runs}</p>${reportEnd()}`;
 }
 
 /** The closing tags and the script, after whatever a report put in its page. */

@@ -11,10 +11,12 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin, repoRoot, runCli } from '../helpers/run-cli.js';
 import { freePort } from '../helpers/free-port.js';
+import { closePeers, startPeer } from '../helpers/broken-peers.js';
 
 const children: ChildProcess[] = [];
-afterEach(() => {
+afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  await closePeers();
 });
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'svc-ci-reports-'));
@@ -109,6 +111,39 @@ describe('a run stopped by a signal still writes its reports', () => {
     60_000,
   );
 
+  it('replay --report on SIGINT mid-chat: the conversation drawn once, with its chat, counted interrupted', async () => {
+    // an integrator that never answers: the agent's message waits on it, the chat already open
+    let reached!: () => void;
+    const delivering = new Promise<void>((resolve) => (reached = resolve));
+    const url = await startPeer(() => reached());
+    const html = path.join(dir(), 'cut.html');
+    const replay = spawnCli([
+      'replay',
+      'fixtures/conversations/text-both-ways.json',
+      '--integrator-url',
+      url,
+      '--report',
+      html,
+    ]);
+    const exited = exitOf(replay);
+    await delivering;
+    replay.kill('SIGINT');
+    const run = await exited;
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain(
+      `HTML report written to ${html}: 1 interrupted, 1 conversation, 0 invariant violations\n`,
+    );
+    const page = readFileSync(html, 'utf8');
+    expect(count(page, /<section /g)).toBe(1);
+    expect(count(page, /<h[23]>text both ways · /g)).toBe(1);
+    expect(page).toContain('<span class="badge bad">interrupted</span>');
+    expect(count(page, /interrupted before it finished/g)).toBe(1);
+    expect(page).not.toContain('without a chat');
+    expect(page).toContain(
+      '<span><b class="bad">1</b> interrupted</span><span><b>1</b> conversation</span>',
+    );
+  }, 60_000);
+
   it('conform platform --reporter junit --out on SIGTERM: the finished cases and the rest marked (exit 143)', async () => {
     const platform = spawnCli(['platform', '--port', '0', '--json', '--no-console']);
     const [listening] = await linesOf(platform, 1);
@@ -180,7 +215,12 @@ describe('a run stopped by a signal still writes its reports', () => {
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines)
         expect((JSON.parse(line) as { type?: unknown }).type, line).toBe('exchange');
-      const drawn = Number(/HTML report written to .*: (\d+) conversations?/.exec(run.stderr)?.[1]);
+      // the cases cut short counted first, then the conversations drawn
+      const drawn = Number(
+        /HTML report written to .*: (?:\d+ interrupted, )?(\d+) conversations?/.exec(
+          run.stderr,
+        )?.[1],
+      );
       expect(drawn, run.stderr).toBeGreaterThan(0);
       const page = readFileSync(html, 'utf8');
       expect(count(page, /<section class="conv" id="c-/g)).toBe(drawn);

@@ -554,7 +554,7 @@ async function writeConformReport(
         : {}),
     });
     out.note(
-      `HTML report written to ${flags.report}: ${html.failed ? `${html.failed} failed, ` : ''}${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'case')} without a chat to draw` : ''}`,
+      `HTML report written to ${flags.report}: ${html.failed ? `${html.failed} failed, ` : ''}${html.interrupted ? `${html.interrupted} interrupted, ` : ''}${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'case')} without a chat to draw` : ''}`,
     );
   } finally {
     if (recording.scratch !== undefined)

@@ -473,9 +473,8 @@ async function reportInterrupted(
   done: readonly ConversationResult[],
   loaded: readonly Named[],
 ): Promise<void> {
-  const cut = loaded
-    .slice(done.length)
-    .map(({ file, conversation }) => unfinished(conversation.name, file));
+  const cutShort = loaded.slice(done.length);
+  const cut = cutShort.map(({ file, conversation }) => unfinished(conversation.name, file));
   if (plan.reporter === 'json' && !plan.flags.out)
     for (const r of cut) out.event({ type: 'conversation', ...r });
   const failed = done.filter((r) => !r.ok).length;
@@ -487,7 +486,9 @@ async function reportInterrupted(
     [...done, ...cut],
     `${done.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}, ${cut.length} interrupted`,
   );
-  await writeReplayHtml(ctx, plan, out, [...done, ...cut], loaded);
+  // by its journal run, one cut short mid-chat is drawn once, with its chat, marked interrupted
+  const named = cut.map((r, i) => ({ ...r, ...compact({ run: cutShort[i]?.journalRun }) }));
+  await writeReplayHtml(ctx, plan, out, [...done, ...named], loaded);
 }
 
 /**
@@ -543,7 +544,7 @@ async function writeReplayHtml(
       runs: results.map(reportRunOf),
     });
     out.note(
-      `HTML report written to ${flags.report}: ${html.failed ? `${html.failed} failed, ` : ''}${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'run')} without a chat to draw` : ''}`,
+      `HTML report written to ${flags.report}: ${html.failed ? `${html.failed} failed, ` : ''}${html.interrupted ? `${html.interrupted} interrupted, ` : ''}${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'run')} without a chat to draw` : ''}`,
     );
   } finally {
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });

@@ -91,18 +91,29 @@ const EAGER_ROWS = 1_000;
 const DEFAULT_BUDGET: DrawBudget = { rowsPerConversation: 200, rows: 10_000, listed: 10_000 };
 
 /**
- * The runs by journal run, whose failed steps go above their chats (a red exit code must not
- * draw a green page), and how many failed (one cut short is listed as interrupted instead).
+ * The runs by journal run, whose failed steps or interruption go above their chats (a red exit
+ * code must not draw a green page), and how many failed and how many a signal cut short (each
+ * counted once, whether its chats are drawn or it is listed without one).
  */
 function verdictsOf(
   runs: readonly ReportRun[],
   cases: readonly ReportRun[],
-): { verdicts: ReadonlyMap<string, ReportRun>; failed: number } {
+): {
+  verdicts: ReadonlyMap<string, ReportRun>;
+  counts: Pick<ReportSummary, 'failed' | 'interrupted'>;
+} {
+  const every = [...runs, ...cases];
+  const failed = every.filter((r) => r.verdict === 'failed').length;
+  const interrupted = every.filter((r) => r.verdict === 'interrupted').length;
   return {
     verdicts: new Map(runs.flatMap((r) => (r.run === undefined ? [] : [[r.run, r] as const]))),
-    failed: [...runs, ...cases].filter((r) => r.verdict === 'failed').length,
+    counts: { ...(failed > 0 ? { failed } : {}), ...(interrupted > 0 ? { interrupted } : {}) },
   };
 }
+
+/** A run whose chats the page marks (never only listed): it failed, or a signal cut it short. */
+const marksItsChats = (r: Partial<ReportRun>): boolean =>
+  Boolean(r.failures?.length) || r.interrupted !== undefined;
 
 /**
  * Streams a recording into the HTML report: the head, a section per conversation as the
@@ -171,18 +182,18 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     const seen = new Set<string>();
     const rank = new Map((options.order ?? []).map((run, index) => [run, index]));
     const held: TracedConversation[] = [];
-    const { verdicts, failed } = verdictsOf(options.runs ?? [], failedCases);
-    if (failed > 0) summary.failed = failed;
+    const { verdicts, counts } = verdictsOf(options.runs ?? [], failedCases);
+    Object.assign(summary, counts);
     const checks = compact({ disabled: options.disabled ?? [], botBudgetMs: options.botBudgetMs });
     const draw = (c: TracedConversation): void => {
       const violations = checkConversation(c, checks);
-      const failures = verdicts.get(c.run)?.failures ?? [];
+      const verdict: Partial<ReportRun> = verdicts.get(c.run) ?? {};
       summary.conversations++;
       summary.exchanges += c.spans.length;
       summary.violations += violations.length;
       seen.add(c.run);
       const name = options.names?.get(c.run);
-      if (violations.length === 0 && failures.length === 0 && drawnRows >= budget.rows) {
+      if (violations.length === 0 && !marksItsChats(verdict) && drawnRows >= budget.rows) {
         if (listed === 0) writeSync(fd, briefNote(drawn));
         if (listed++ < budget.listed) writeSync(fd, reportBrief(c, name));
         return;
@@ -191,7 +202,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       const lazy = drawnRows >= EAGER_ROWS;
       drawn++;
       drawnRows += Math.min(c.spans.length, budget.rowsPerConversation);
-      writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation, lazy, failures));
+      writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation, lazy, verdict));
     };
     for (const file of files) {
       const one = await readTrace({

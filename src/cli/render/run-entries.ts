@@ -32,8 +32,11 @@ const mark = (status: ConversationResult['steps'][number]['status']): string =>
 
 /** Why a run has no chat of its own in the recording. */
 function whyNoChat(r: JunitResult): string {
+  // replay names its journal run, and one that opened a chat is drawn with it
   if (r.interrupted !== undefined)
-    return `${r.interrupted} (what it sent so far, if anything, is drawn above)`;
+    return r.run === undefined
+      ? `${r.interrupted} (what it sent so far, if anything, is drawn above)`
+      : `${r.interrupted}: it opened no chat before it was stopped`;
   if (r.skipped !== undefined) return `not run: ${r.skipped}`;
   if (r.steps.some((s) => s.kind === 'customer'))
     return 'no chat to draw: its customer message opened none (the platform refused it)';
@@ -59,6 +62,7 @@ export function reportRunOf(r: JunitResult): ReportRun {
     // a step's name starts with its number, as replay prints it
     steps: r.steps.map((s) => `${mark(s.status)} ${s.name}`),
     why: whyNoChat(r),
+    ...(r.interrupted === undefined ? {} : { interrupted: r.interrupted }),
     ...(r.ok || r.interrupted !== undefined
       ? {}
       : {

@@ -106,6 +106,51 @@ describe('writeHtmlReport of a failed run', () => {
     expect(html).toContain('<section class="conv" id="c-r1-1"');
   });
 
+  it('draws a run cut short mid-chat once, with its chat, and counts it as interrupted', async () => {
+    const file = recording();
+    const out = `${file}.html`;
+    const interrupted = (run: string | undefined, name: string): ReportRun => ({
+      ...(run === undefined ? {} : { run }),
+      name,
+      verdict: 'interrupted',
+      steps: [],
+      why: 'interrupted before it finished: it opened no chat before it was stopped',
+      interrupted: 'interrupted before it finished',
+    });
+    const summary = await writeHtmlReport({
+      recording: file,
+      out,
+      shownOut: 'r.html',
+      title: 't',
+      names: new Map([['r1', 'text both ways']]),
+      order: ['r1', 'r2'],
+      runs: [interrupted('r1', 'text both ways'), interrupted('r2', 'typing')],
+    });
+    // one chat drawn, one run listed without: two runs, each interrupted once
+    expect(summary).toEqual({
+      conversations: 1,
+      exchanges: 1,
+      violations: 0,
+      interrupted: 2,
+      runs: 1,
+    });
+    const html = readFileSync(out, 'utf8');
+    expect(html.match(/<section /g)).toHaveLength(2);
+    expect(html).toContain('<section class="conv has-bad" id="c-r1-1"');
+    expect(html).toContain(
+      '<span class="badge bad">interrupted</span> <span class="badge">invariants hold</span>',
+    );
+    expect(html).toContain(
+      '<li class="violation interrupted">interrupted before it finished: what it exchanged until then is drawn below</li>',
+    );
+    expect(html).not.toContain('text both ways · <b class="bad">interrupted</b>');
+    expect(html).toContain('<h3>1 run without a chat to draw</h3>');
+    expect(html).toContain('typing · <b class="bad">interrupted</b>');
+    expect(html).toContain(
+      '<p class="summary"><span><b class="bad">2</b> interrupted</span><span><b>1</b> conversation</span>',
+    );
+  });
+
   it('draws a page without failures as before', async () => {
     const file = recording();
     const out = `${file}.html`;
