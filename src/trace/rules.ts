@@ -37,10 +37,15 @@ export interface InvariantOptions {
   toleranceMs?: number;
 }
 
-type Check = (
-  spans: readonly TraceSpan[],
-  options: Required<InvariantOptions>,
-) => Omit<Violation, 'run' | 'chat' | 'rule' | 'spec'>[];
+/** What a rule reads: a conversation's linked spans, the options, how it names an exchange. */
+interface CheckInput {
+  spans: readonly TraceSpan[];
+  options: Required<InvariantOptions>;
+  /** `#5 agent.text attempt 2 at +3.000 s`: its offset from the conversation's first exchange */
+  describe: (s: TraceSpan) => string;
+}
+
+type Check = (input: CheckInput) => Omit<Violation, 'run' | 'chat' | 'rule' | 'spec'>[];
 
 interface Invariant {
   name: InvariantName;
@@ -68,8 +73,15 @@ export const BOT_BUDGET_MS = 6000;
 /** spec 2.1, 8: customer text longer than this is delivered (and logged) cut. */
 const TEXT_CUT = 1000;
 
-const describe = (s: TraceSpan): string =>
-  `#${s.seq} ${s.name}${s.attempt !== undefined && s.attempt > 1 ? ` attempt ${s.attempt}` : ''} at ${(s.startMs / 1000).toFixed(3)} s`;
+/**
+ * How the rules on a conversation name an exchange: its time as the timeline shows it, an
+ * offset from the conversation's first exchange (a platform's journal counts protocol time
+ * from its start, which a chat opened an hour in would show as 3600 s).
+ */
+const describeFrom =
+  (start: number) =>
+  (s: TraceSpan): string =>
+    `#${s.seq} ${s.name}${s.attempt !== undefined && s.attempt > 1 ? ` attempt ${s.attempt}` : ''} at +${((s.startMs - start) / 1000).toFixed(3)} s`;
 
 const isCustomerText = (s: TraceSpan): boolean =>
   s.iface === 'channel' &&
@@ -102,7 +114,7 @@ const cut = (text: string): string => [...text].slice(0, TEXT_CUT).join('');
  * spec 2.6 (chat with its log items), 8: the chat_finished transcript holds each message the
  * chat exchanged, in order, a redelivered one once, customer text as cut at 1000.
  */
-const transcript: Check = (spans) => {
+const transcript: Check = ({ spans, describe }) => {
   const finished = spans.find(
     (s) => s.iface === 'hook' && s.event === 'chat_finished' && s.transcript,
   );
@@ -153,7 +165,7 @@ const after = (spans: readonly TraceSpan[], mark: TraceSpan): TraceSpan[] =>
   spans.slice(spans.indexOf(mark) + 1).filter((s) => s.startMs >= mark.startMs);
 
 /** spec 2.5 (CHAT_CLOSED), 4.3: nothing more goes to the bot about a chat it was told closed. */
-const botAfterClose: Check = (spans) => {
+const botAfterClose: Check = ({ spans, describe }) => {
   const closed = spans.find(
     (s) => s.iface === 'bot' && s.direction === 'out' && s.event === 'CHAT_CLOSED',
   );
@@ -174,7 +186,7 @@ const botAfterClose: Check = (spans) => {
 const NOT_ABOUT_THE_CHAT = new Set(['call_event', 'offline_message', 'offline_messages']);
 
 /** spec 3, 6.2: chat_finished is the chat's last hook; nothing is sent about it afterwards. */
-const hookAfterFinish: Check = (spans) => {
+const hookAfterFinish: Check = ({ spans, describe }) => {
   const finished = spans.find((s) => s.iface === 'hook' && s.event === 'chat_finished');
   if (!finished) return [];
   return after(spans, finished)
@@ -204,7 +216,7 @@ function failedBotSeries(spans: readonly TraceSpan[]): TraceSpan[][] {
 }
 
 /** spec 3, 2.5: AGENT_JOINED follows the bot's INVITE_AGENT or a hand-over. */
-const agentJoined: Check = (spans) => {
+const agentJoined: Check = ({ spans, describe }) => {
   const problems: ReturnType<Check> = [];
   const handovers = failedBotSeries(spans).map((attempts) => attempts.at(-1) as TraceSpan);
   for (const joined of spans) {
@@ -228,7 +240,7 @@ const agentJoined: Check = (spans) => {
 };
 
 /** spec 2.2, 8: a redelivery repeats the message as it was, its id included. */
-const redeliveryId: Check = (spans) => {
+const redeliveryId: Check = ({ spans, describe }) => {
   const bySeq = new Map(spans.map((s) => [s.seq, s] as const));
   const problems: ReturnType<Check> = [];
   for (const retry of spans) {
@@ -245,7 +257,7 @@ const redeliveryId: Check = (spans) => {
 };
 
 /** spec 8: without a regular answer the customer goes to an agent within the bot budget. */
-const handoverBudget: Check = (spans, options) => {
+const handoverBudget: Check = ({ spans, options, describe }) => {
   const problems: ReturnType<Check> = [];
   for (const attempts of failedBotSeries(spans)) {
     const first = attempts[0] as TraceSpan;
@@ -253,7 +265,7 @@ const handoverBudget: Check = (spans, options) => {
     const took = last.endMs - first.startMs;
     if (took <= options.botBudgetMs + options.toleranceMs) continue;
     problems.push({
-      message: `the bot was asked for ${(took / 1000).toFixed(3)} s, from ${describe(first)} to the end of ${describe(last)}; the hand-over is due at ${(options.botBudgetMs / 1000).toFixed(3)} s`,
+      message: `the bot was asked for ${(took / 1000).toFixed(3)} s, from ${describe(first)} to the end of ${describe(last)}; the hand-over is due within ${(options.botBudgetMs / 1000).toFixed(3)} s`,
       exchanges: [first.seq, last.seq],
     });
   }
@@ -265,7 +277,7 @@ const handoverBudget: Check = (spans, options) => {
  * agent presses Reply, svc_onCallEnd when the call ends), so the callbacks the widget reports
  * come in the order of the pushes they reflect: the pushes' stream ids only grow.
  */
-const callbackOrder: Check = (spans) => {
+const callbackOrder: Check = ({ spans, describe }) => {
   const problems: ReturnType<Check> = [];
   const bySeq = new Map(spans.map((s) => [s.seq, s] as const));
   // the push a callback reflects, by its exchange, when the journal has it (links.ts)
@@ -469,10 +481,12 @@ export function checkConversation(
     botBudgetMs: options.botBudgetMs ?? BOT_BUDGET_MS,
     toleranceMs: options.toleranceMs ?? 0,
   };
+  // the timeline's origin: the linked spans come in time order (links.ts)
+  const describe = describeFrom(conversation.spans[0]?.startMs ?? 0);
   const violations: Violation[] = [];
   for (const invariant of INVARIANTS) {
     if (disabled.has(invariant.name)) continue;
-    for (const found of invariant.check(conversation.spans, settled))
+    for (const found of invariant.check({ spans: conversation.spans, options: settled, describe }))
       violations.push({
         rule: invariant.name,
         spec: invariant.spec,

@@ -69,7 +69,7 @@ describe('conform platform: a platform that renames a redelivery', () => {
     );
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).toMatch(
-      /redelivery-id \(spec 8\): #\d+ agent\.text attempt 2 at [\d.]+ s carries id \S+-retry-2; the attempt before, #\d+ agent\.text at [\d.]+ s, carried \S+ \[exchanges #\d+ and #\d+; --no-invariant redelivery-id switches it off\]/,
+      /redelivery-id \(spec 8\): #\d+ agent\.text attempt 2 at \+[\d.]+ s carries id \S+-retry-2; the attempt before, #\d+ agent\.text at \+[\d.]+ s, carried \S+ \[exchanges #\d+ and #\d+; --no-invariant redelivery-id switches it off\]/,
     );
     expect(run.stdout).toContain('✓ redelivery schedule seen from the integrator');
   });
@@ -93,7 +93,7 @@ describe('conform platform --bot-listen-port: a platform that sends AGENT_JOINED
       `bot provider listening at http://127.0.0.1:${botPort}: attach it to the platform's channel (svc-cli platform --bot-provider-url http://127.0.0.1:${botPort} --bot-token svc-conform-bot --provider-id svc-conform)`,
     );
     expect(run.stdout).toMatch(
-      /agent-joined \(spec 3\): #\d+ AGENT_JOINED at [\d.]+ s without an INVITE_AGENT or a hand-over before it \(the exchange before: #\d+ customer\.text at [\d.]+ s\) \[exchanges #\d+ and #\d+; --no-invariant agent-joined switches it off\]/,
+      /agent-joined \(spec 3\): #\d+ AGENT_JOINED at \+[\d.]+ s without an INVITE_AGENT or a hand-over before it \(the exchange before: #\d+ customer\.text at \+[\d.]+ s\) \[exchanges #\d+ and #\d+; --no-invariant agent-joined switches it off\]/,
     );
   });
 });
@@ -155,7 +155,7 @@ describe('conform platform: a simulator that numbers the accept push below the c
     const run = await conformAgainstMutant('widget-push-ids-rewind', [], []);
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).toMatch(
-      /callback-order \(spec 6\.4\): #\d+ callback svc_onAccept at [\d.]+ s reflects pushed event 1 \(agent_accepted\) yet came after #\d+ callback svc_onCallEnd at [\d.]+ s, which reflects the later push \d+ \(call_status\) \[exchanges #\d+ and #\d+; --no-invariant callback-order switches it off\]/,
+      /callback-order \(spec 6\.4\): #\d+ callback svc_onAccept at \+[\d.]+ s reflects pushed event 1 \(agent_accepted\) yet came after #\d+ callback svc_onCallEnd at \+[\d.]+ s, which reflects the later push \d+ \(call_status\) \[exchanges #\d+ and #\d+; --no-invariant callback-order switches it off\]/,
     );
     // the page case itself passed: only the invariant relates the two reports
     expect(run.stdout).toContain('✓ page callbacks follow the pushes');

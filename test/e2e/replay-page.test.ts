@@ -24,7 +24,7 @@ describe('replay with a page (interface C)', () => {
     const bad = await runCli(['replay', file]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(
-      /callback-order \(spec 6\.4\): #\d+ callback svc_onAccept at 40\.000 s reflects pushed event \d+ \(agent_accepted, #\d+\) yet came after #\d+ callback svc_onCallEnd at 40\.000 s, which reflects the later push \d+ \(call_status, #\d+\) \[exchanges #\d+ and #\d+;/,
+      /callback-order \(spec 6\.4\): #\d+ callback svc_onAccept at \+40\.000 s reflects pushed event \d+ \(agent_accepted, #\d+\) yet came after #\d+ callback svc_onCallEnd at \+40\.000 s, which reflects the later push \d+ \(call_status, #\d+\) \[exchanges #\d+ and #\d+;/,
     );
     const off = await runCli(['replay', file, '--no-invariant', 'callback-order']);
     expect(off.code, off.stdout).toBe(0);

@@ -116,7 +116,7 @@ describe('invariants on the command line', () => {
     const failed = await runCli(['replay', file, '--record', rec]);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain(
-      'hook-after-finish (spec 6.2): #6 chat_assigned at 0.000 s went to the hook receiver after #4 chat_finished at 0.000 s',
+      'hook-after-finish (spec 6.2): #6 chat_assigned at +0.000 s went to the hook receiver after #4 chat_finished at +0.000 s',
     );
     const off = await runCli(['replay', file, '--no-invariant', 'hook-after-finish']);
     expect(off.code, off.stdout).toBe(0);
@@ -126,6 +126,34 @@ describe('invariants on the command line', () => {
     expect(traced.stderr).toContain('1 invariant violation');
     const quiet = await runCli(['trace', rec, '--no-invariant', 'hook-after-finish']);
     expect(quiet.code).toBe(0);
+  });
+
+  it('names a violation’s exchanges by their timeline offsets, in a chat opened late', async () => {
+    // two minutes of protocol time before the chat: the journal counts from the run's start
+    const file = join(dir, 'late-chat.json');
+    const [customer, answer, close, assign] = lateHook.steps;
+    const steps = [{ advance: 120_000 }, customer, answer, { advance: 2000 }, close];
+    writeFileSync(
+      file,
+      JSON.stringify({ ...lateHook, steps: [...steps, { advance: 1000 }, assign] }),
+    );
+    const rec = join(dir, 'late-chat.ndjson');
+    const html = join(dir, 'late-chat.html');
+    const said =
+      '#6 chat_assigned at +3.000 s went to the hook receiver after #4 chat_finished at +2.000 s';
+    const replayed = await runCli(['replay', file, '--record', rec, '--report', html]);
+    expect(replayed.code, replayed.stderr).toBe(1);
+    expect(replayed.stdout).toContain(said);
+    const traced = await runCli(['trace', rec]);
+    expect(traced.code, traced.stderr).toBe(1);
+    expect(traced.stdout).toMatch(/^ +\+2\.000 s +\+2\.000 s .* #4 chat_finished /m);
+    expect(traced.stdout).toMatch(/^ +\+3\.000 s .* #6 chat_assigned /m);
+    expect(traced.stdout).toContain(`✗ hook-after-finish (spec 6.2): ${said} [#4 and #6]`);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain(`(spec 6.2): ${said} <a href=`);
+    expect(page).toMatch(
+      /<span class="t">\+3\.000 s<span class="gap">gap 1\.000 s<\/span><\/span>/,
+    );
   });
 
   it('refuses an unknown invariant name with the known ones (exit 2)', async () => {

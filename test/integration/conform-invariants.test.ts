@@ -89,7 +89,7 @@ describe('conform platform checks the cross-interface invariants', () => {
     // the rule, its section, both exchanges (the agent message and chat_finished), the switch
     expect(failures(report.results)).toEqual([
       expect.stringMatching(
-        /^transcript \(spec 2\.6\): chat_finished #\d+ chat_finished at [\d.]+ s logs the agent message #\d+ agent\.text at [\d.]+ s "Redelivery check" 2 times; it was sent once \[exchanges #\d+ and #\d+; --no-invariant transcript switches it off\]$/,
+        /^transcript \(spec 2\.6\): chat_finished #\d+ chat_finished at \+[\d.]+ s logs the agent message #\d+ agent\.text at \+[\d.]+ s "Redelivery check" 2 times; it was sent once \[exchanges #\d+ and #\d+; --no-invariant transcript switches it off\]$/,
       ),
     ]);
     // the other cases passed: only the conversation across the interfaces is wrong
@@ -106,7 +106,7 @@ describe('conform platform checks the cross-interface invariants', () => {
     expect(found.length).toBeGreaterThanOrEqual(3);
     for (const line of found)
       expect(line).toMatch(
-        /^hook-after-finish \(spec 6\.2\): #\d+ chat_updated at [\d.]+ s went to the hook receiver after #\d+ chat_finished at [\d.]+ s \[exchanges #\d+ and #\d+; --no-invariant hook-after-finish switches it off\]$/,
+        /^hook-after-finish \(spec 6\.2\): #\d+ chat_updated at \+[\d.]+ s went to the hook receiver after #\d+ chat_finished at \+[\d.]+ s \[exchanges #\d+ and #\d+; --no-invariant hook-after-finish switches it off\]$/,
       );
     expect(report.invariants).toMatchObject({ violations: found.length });
   });
@@ -165,10 +165,10 @@ describe('conform platform checks the cross-interface invariants', () => {
     // attempt 2 renamed attempt 1's id, attempt 3 attempt 2's: the two exchanges each time
     expect(failures(report.results)).toEqual([
       expect.stringMatching(
-        /^redelivery-id \(spec 8\): #\d+ agent\.text attempt 2 at [\d.]+ s carries id \S+-retry-2; the attempt before, #\d+ agent\.text at [\d.]+ s, carried \S+ \[exchanges #\d+ and #\d+; --no-invariant redelivery-id switches it off\]$/,
+        /^redelivery-id \(spec 8\): #\d+ agent\.text attempt 2 at \+[\d.]+ s carries id \S+-retry-2; the attempt before, #\d+ agent\.text at \+[\d.]+ s, carried \S+ \[exchanges #\d+ and #\d+; --no-invariant redelivery-id switches it off\]$/,
       ),
       expect.stringMatching(
-        /^redelivery-id \(spec 8\): #\d+ agent\.text attempt 3 at [\d.]+ s carries id \S+-retry-3; the attempt before, #\d+ agent\.text attempt 2 at [\d.]+ s, carried \S+-retry-2 \[exchanges #\d+ and #\d+; --no-invariant redelivery-id switches it off\]$/,
+        /^redelivery-id \(spec 8\): #\d+ agent\.text attempt 3 at \+[\d.]+ s carries id \S+-retry-3; the attempt before, #\d+ agent\.text attempt 2 at \+[\d.]+ s, carried \S+-retry-2 \[exchanges #\d+ and #\d+; --no-invariant redelivery-id switches it off\]$/,
       ),
     ]);
     // the schedule case follows the series by chat and text: 0/3/6 s held, whatever the ids
@@ -230,7 +230,7 @@ describe('conform platform checks the cross-interface invariants', () => {
     // the accept's push came under a lower one; the rule names both reports
     expect(failures(report.results)).toEqual([
       expect.stringMatching(
-        /^callback-order \(spec 6\.4\): #\d+ callback svc_onAccept at [\d.]+ s reflects pushed event 1 \(agent_accepted\) yet came after #\d+ callback svc_onCallEnd at [\d.]+ s, which reflects the later push [2-9] \(call_status\) \[exchanges #\d+ and #\d+; --no-invariant callback-order switches it off\]$/,
+        /^callback-order \(spec 6\.4\): #\d+ callback svc_onAccept at \+[\d.]+ s reflects pushed event 1 \(agent_accepted\) yet came after #\d+ callback svc_onCallEnd at \+[\d.]+ s, which reflects the later push [2-9] \(call_status\) \[exchanges #\d+ and #\d+; --no-invariant callback-order switches it off\]$/,
       ),
     ]);
     expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual([
@@ -291,7 +291,7 @@ describe('conform platform checks the cross-interface invariants', () => {
     // it, before the CLIENT_MESSAGE the bot hands over), the switch
     expect(failures(report.results)).toEqual([
       expect.stringMatching(
-        /^agent-joined \(spec 3\): #\d+ AGENT_JOINED at [\d.]+ s without an INVITE_AGENT or a hand-over before it \(the exchange before: #\d+ customer\.text at [\d.]+ s\) \[exchanges #\d+ and #\d+; --no-invariant agent-joined switches it off\]$/,
+        /^agent-joined \(spec 3\): #\d+ AGENT_JOINED at \+[\d.]+ s without an INVITE_AGENT or a hand-over before it \(the exchange before: #\d+ customer\.text at \+[\d.]+ s\) \[exchanges #\d+ and #\d+; --no-invariant agent-joined switches it off\]$/,
       ),
     ]);
     expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual([

@@ -81,7 +81,7 @@ describe('proxy: the invariants on the conversations passing through', () => {
     // the line printed, and the summary counting it as --fail-on-violation does
     const line = formatProxyEvent(flagged!, new Chalk({ level: 0 }));
     expect(line).toMatch(
-      /^✗ invariant hook-after-finish \(spec 6\.2\): #3 chat_assigned at [\d.]+ s went to the hook receiver after #2 chat_finished at [\d.]+ s \[exchanges #2 and #3; --no-invariant hook-after-finish switches it off\]$/,
+      /^✗ invariant hook-after-finish \(spec 6\.2\): #3 chat_assigned at \+[\d.]+ s went to the hook receiver after #2 chat_finished at \+[\d.]+ s \[exchanges #2 and #3; --no-invariant hook-after-finish switches it off\]$/,
     );
     await proxy.close(0);
     expect(violations(events)).toHaveLength(1); // reported once, not again at the end

@@ -42,7 +42,7 @@ describe('replay: planted bugs the invariants catch, and pass when fixed', () =>
     expect(invariantsStep(broken)).toMatchObject({
       status: 'failed',
       details: [
-        'bot-after-close (spec 2.5): #6 CLIENT_MESSAGE attempt 2 at 1.000 s went to the bot after #5 CHAT_CLOSED at 0.000 s [exchanges #5 and #6; --no-invariant bot-after-close switches it off]',
+        'bot-after-close (spec 2.5): #6 CLIENT_MESSAGE attempt 2 at +1.000 s went to the bot after #5 CHAT_CLOSED at +0.000 s [exchanges #5 and #6; --no-invariant bot-after-close switches it off]',
       ],
     });
     expect((await replay(conversation(false))).ok).toBe(true);
@@ -79,7 +79,7 @@ describe('replay: planted bugs the invariants catch, and pass when fixed', () =>
       status: 'failed',
       details: [
         expect.stringMatching(
-          /^handover-budget \(spec 8\): the bot was asked for 9\.000 s, from #(\d+) CLIENT_MESSAGE at 0\.000 s to the end of #(\d+) CLIENT_MESSAGE attempt 3 at 6\.000 s; the hand-over is due at 6\.000 s \[exchanges #\d+ and #\d+; --no-invariant handover-budget switches it off\]$/,
+          /^handover-budget \(spec 8\): the bot was asked for 9\.000 s, from #(\d+) CLIENT_MESSAGE at \+0\.000 s to the end of #(\d+) CLIENT_MESSAGE attempt 3 at \+6\.000 s; the hand-over is due within 6\.000 s \[exchanges #\d+ and #\d+; --no-invariant handover-budget switches it off\]$/,
         ),
       ],
     });
@@ -117,7 +117,7 @@ describe('replay: planted bugs the invariants catch, and pass when fixed', () =>
       status: 'failed',
       details: [
         expect.stringMatching(
-          /^agent-joined \(spec 3\): #(\d+) AGENT_JOINED at 1\.000 s without an INVITE_AGENT or a hand-over before it \(the exchange before: #(\d+) CLIENT_MESSAGE at 0\.000 s\) \[exchanges #\d+ and #\d+; --no-invariant agent-joined switches it off\]$/,
+          /^agent-joined \(spec 3\): #(\d+) AGENT_JOINED at \+1\.000 s without an INVITE_AGENT or a hand-over before it \(the exchange before: #(\d+) CLIENT_MESSAGE at \+0\.000 s\) \[exchanges #\d+ and #\d+; --no-invariant agent-joined switches it off\]$/,
         ),
       ],
     });
@@ -141,7 +141,7 @@ describe('replay: planted bugs the invariants catch, and pass when fixed', () =>
         status: 'failed',
         details: [
           expect.stringMatching(
-            /^transcript \(spec 2\.6\): chat_finished #(\d+) chat_finished at 6\.000 s logs the agent message #(\d+) agent\.text at 0\.000 s "Checking now\." 3 times; it was sent once \[exchanges #\2 and #\1; --no-invariant transcript switches it off\]$/,
+            /^transcript \(spec 2\.6\): chat_finished #(\d+) chat_finished at \+6\.000 s logs the agent message #(\d+) agent\.text at \+0\.000 s "Checking now\." 3 times; it was sent once \[exchanges #\2 and #\1; --no-invariant transcript switches it off\]$/,
           ),
         ],
       });
@@ -155,10 +155,10 @@ describe('replay: planted bugs the invariants catch, and pass when fixed', () =>
       const details = invariantsStep(broken)?.details ?? [];
       expect(details).toEqual([
         expect.stringMatching(
-          /^redelivery-id \(spec 8\): #(\d+) agent\.text attempt 2 at 3\.000 s carries id (\S+)-retry-2; the attempt before, #(\d+) agent\.text at 0\.000 s, carried \2 \[exchanges #\3 and #\1; --no-invariant redelivery-id switches it off\]$/,
+          /^redelivery-id \(spec 8\): #(\d+) agent\.text attempt 2 at \+3\.000 s carries id (\S+)-retry-2; the attempt before, #(\d+) agent\.text at \+0\.000 s, carried \2 \[exchanges #\3 and #\1; --no-invariant redelivery-id switches it off\]$/,
         ),
         expect.stringMatching(
-          /^redelivery-id \(spec 8\): #(\d+) agent\.text attempt 3 at 6\.000 s carries id \S+-retry-3; the attempt before, #(\d+) agent\.text attempt 2 at 3\.000 s, carried \S+-retry-2 \[exchanges #\2 and #\1; --no-invariant redelivery-id switches it off\]$/,
+          /^redelivery-id \(spec 8\): #(\d+) agent\.text attempt 3 at \+6\.000 s carries id \S+-retry-3; the attempt before, #(\d+) agent\.text attempt 2 at \+3\.000 s, carried \S+-retry-2 \[exchanges #\2 and #\1; --no-invariant redelivery-id switches it off\]$/,
         ),
       ]);
       const fixed = await replayFixture();

@@ -35,7 +35,7 @@ describe('replay with page steps', () => {
     expect(last).toMatchObject({ name: 'invariants', status: 'failed' });
     expect(last.details).toEqual([
       expect.stringMatching(
-        /^callback-order \(spec 6\.4\): #(\d+) callback svc_onAccept at 40\.000 s reflects pushed event \d+ \(agent_accepted, #\d+\) yet came after #(\d+) callback svc_onCallEnd at 40\.000 s, which reflects the later push \d+ \(call_status, #\d+\) \[exchanges #\d+ and #\d+; --no-invariant callback-order switches it off\]$/,
+        /^callback-order \(spec 6\.4\): #(\d+) callback svc_onAccept at \+40\.000 s reflects pushed event \d+ \(agent_accepted, #\d+\) yet came after #(\d+) callback svc_onCallEnd at \+40\.000 s, which reflects the later push \d+ \(call_status, #\d+\) \[exchanges #\d+ and #\d+; --no-invariant callback-order switches it off\]$/,
       ),
     ]);
     // every step before passed: no single expectation sees it

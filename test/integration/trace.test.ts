@@ -158,7 +158,7 @@ describe('invariants at the end of a replay', () => {
     const step = result.steps.at(-1)!;
     expect(step).toMatchObject({ name: 'invariants', status: 'failed' });
     expect(step.details).toEqual([
-      'hook-after-finish (spec 6.2): #6 chat_assigned at 0.000 s went to the hook receiver after #4 chat_finished at 0.000 s [exchanges #4 and #6; --no-invariant hook-after-finish switches it off]',
+      'hook-after-finish (spec 6.2): #6 chat_assigned at +0.000 s went to the hook receiver after #4 chat_finished at +0.000 s [exchanges #4 and #6; --no-invariant hook-after-finish switches it off]',
     ]);
   });
 

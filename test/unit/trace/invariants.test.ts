@@ -131,7 +131,7 @@ describe('invariants: planted violations', () => {
       { rule: 'callback-order', spec: '6.4', exchanges: [end, accept] },
     ]);
     expect(checkRecords(j.records)[0]!.message).toBe(
-      '#3 callback svc_onAccept at 0.120 s reflects pushed event 3 (agent_accepted) yet came after #2 callback svc_onCallEnd at 0.100 s, which reflects the later push 7 (call_status)',
+      '#3 callback svc_onAccept at +0.120 s reflects pushed event 3 (agent_accepted) yet came after #2 callback svc_onCallEnd at +0.100 s, which reflects the later push 7 (call_status)',
     );
     expect(rules(j.records, ['callback-order'])).toEqual([]);
     // in the pushes' order it holds
@@ -160,7 +160,7 @@ describe('invariants: planted violations', () => {
       { rule: 'transcript', spec: '2.6', exchanges: [first, end] },
     ]);
     expect(checkRecords(j.records)[0]!.message).toBe(
-      'chat_finished #4 chat_finished at 3.000 s logs the agent message #2 agent.text at 0.000 s "Checking now." 2 times; it was sent once',
+      'chat_finished #4 chat_finished at +3.000 s logs the agent message #2 agent.text at +0.000 s "Checking now." 2 times; it was sent once',
     );
   });
 
@@ -235,6 +235,18 @@ describe('invariants: planted violations', () => {
     );
     expect(rules(j.records)).toEqual([
       { rule: 'redelivery-id', spec: '8', exchanges: [first, second] },
+    ]);
+  });
+
+  it('names each exchange by its offset from the chat’s first, as the timeline does', () => {
+    // a chat opened an hour into a platform's run: its journal counts from the platform's start
+    const hour = 3_600_000;
+    const j = journal();
+    j.customer('Hi', hour + 250);
+    const first = j.agent('Checking now.', 'm1', hour + 250, 1, false);
+    j.agent('Checking now.', 'm2', hour + 3250, 2, true, first);
+    expect(checkRecords(j.records).map((v) => v.message)).toEqual([
+      '#3 agent.text attempt 2 at +3.000 s carries id m2; the attempt before, #2 agent.text at +0.000 s, carried m1',
     ]);
   });
 

@@ -169,7 +169,7 @@ describe('the links of a push and its callback', () => {
     const [v] = checkRecords(j.records);
     expect(v).toMatchObject({ rule: 'callback-order', exchanges: [onEnd, onAccept] });
     expect(v!.message).toBe(
-      `#${onAccept} callback svc_onAccept at 0.042 s reflects pushed event 1 (agent_accepted, #${accept}) yet came after #${onEnd} callback svc_onCallEnd at 0.041 s, which reflects the later push 2 (call_status, #${end})`,
+      `#${onAccept} callback svc_onAccept at +0.042 s reflects pushed event 1 (agent_accepted, #${accept}) yet came after #${onEnd} callback svc_onCallEnd at +0.041 s, which reflects the later push 2 (call_status, #${end})`,
     );
   });
 });
