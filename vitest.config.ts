@@ -17,6 +17,7 @@ const ISOLATED_UNIT = [
   'test/unit/cli/heap.test.ts',
   'test/unit/cli/compiled.test.ts',
   'test/unit/conversation/replay-all.test.ts',
+  'test/unit/cli/replay-interrupt-order.test.ts',
   'test/unit/flush-scheduler.test.ts',
   'test/unit/free-port.test.ts',
 ];

@@ -21,6 +21,11 @@ export interface ReplayAllOptions {
   bail?: boolean;
   /** Called in input order, as soon as a result and every result before it are done. */
   onResult?: (result: ConversationResult, index: number) => void;
+  /**
+   * Called as each conversation finishes, in any order: a run stopped by a signal reports
+   * those that finished behind one still running (`onResult` has not had them yet).
+   */
+  onSettled?: (result: ConversationResult, index: number) => void;
 }
 
 /** True when a conversation talks to a real peer (real time, a shared channel). */
@@ -121,6 +126,7 @@ export async function replayAll(
         outcome = { error };
       }
       settled[index] = outcome;
+      if ('result' in outcome) options.onSettled?.(outcome.result, index);
       // A failure decides a --bail run and an error every run: whatever comes after it in
       // input order is never reported, so it need not start.
       if ('error' in outcome || (options.bail && !outcome.result.ok))

@@ -312,6 +312,8 @@ async function playConversations(
 ): Promise<{
   outcome: ConversationResult[] | 'interrupted';
   done: ConversationResult[];
+  /** every result by input index as it finished, those not yet in `done` included */
+  finished: ReadonlyMap<number, ConversationResult>;
   /** the first write to --record that failed: the file holds what came before it */
   recordingStopped?: RecordingStatus;
 }> {
@@ -323,6 +325,7 @@ async function playConversations(
   // Results come in input order (each conversation's block printed when its turn comes),
   // so the output is that of a sequential run whatever the concurrency.
   const done: ConversationResult[] = [];
+  const finished = new Map<number, ConversationResult>();
   // a run against a real peer takes real seconds: say which conversation runs
   const realTime = usesRealPeer({ conversation: loaded[0]!.conversation, ...peers });
   const progress = await createRunProgress(ctx, {
@@ -353,6 +356,7 @@ async function playConversations(
       // default: replayAll's (parallel embedded worlds; one at a time with a real peer)
       ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
       ...(flags.bail ? { bail: true } : {}),
+      onSettled: (result, index) => void finished.set(index, result),
       onResult(result) {
         done.push(result);
         progress.around(() => showResult(plan, out, result));
@@ -367,7 +371,7 @@ async function playConversations(
   });
   const outcome = await Promise.race([running, interrupted]).finally(() => progress.stop());
   if (outcome === 'interrupted') running.catch(() => undefined);
-  return { outcome, done, ...(recordingStopped ? { recordingStopped } : {}) };
+  return { outcome, done, finished, ...(recordingStopped ? { recordingStopped } : {}) };
 }
 
 /**
@@ -472,23 +476,31 @@ async function reportInterrupted(
   out: Output,
   done: readonly ConversationResult[],
   loaded: readonly Named[],
+  finished: ReadonlyMap<number, ConversationResult> = new Map(),
 ): Promise<void> {
-  const cutShort = loaded.slice(done.length);
-  const cut = cutShort.map(({ file, conversation }) => unfinished(conversation.name, file));
+  // in input order: each one after `done` its result when it finished (behind one still
+  // running), else an entry saying it was cut short; by its journal run, one cut short
+  // mid-chat is drawn once on the page, with its chat, marked interrupted
+  const rest = loaded.slice(done.length).map(({ file, conversation, journalRun }, i) => {
+    const result = finished.get(done.length + i);
+    if (result) return { result };
+    const cut = unfinished(conversation.name, file);
+    return { cut, named: { ...cut, ...compact({ run: journalRun }) } };
+  });
+  const cut = rest.flatMap((r) => (r.cut ? [r.cut] : []));
   if (plan.reporter === 'json' && !plan.flags.out)
     for (const r of cut) out.event({ type: 'conversation', ...r });
-  const failed = done.filter((r) => !r.ok).length;
-  const skipped = done.filter((r) => r.skipped !== undefined).length;
+  const ended = [...done, ...rest.flatMap((r) => (r.result ? [r.result] : []))];
+  const failed = ended.filter((r) => !r.ok).length;
+  const skipped = ended.filter((r) => r.skipped !== undefined).length;
   writeReport(
     ctx,
     plan,
     out,
-    [...done, ...cut],
-    `${done.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}, ${cut.length} interrupted`,
+    [...done, ...rest.map((r) => r.result ?? r.cut)],
+    `${ended.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}, ${cut.length} interrupted`,
   );
-  // by its journal run, one cut short mid-chat is drawn once, with its chat, marked interrupted
-  const named = cut.map((r, i) => ({ ...r, ...compact({ run: cutShort[i]?.journalRun }) }));
-  await writeReplayHtml(ctx, plan, out, [...done, ...named], loaded);
+  await writeReplayHtml(ctx, plan, out, [...done, ...rest.map((r) => r.result ?? r.named)], loaded);
 }
 
 /**
@@ -579,12 +591,23 @@ export async function runReplay(
   }
   await warnOfTimeScale(plan, out);
   const startedAt = performance.now();
-  const { outcome, done, recordingStopped } = await playConversations(ctx, plan, out, loaded);
+  const { outcome, done, finished, recordingStopped } = await playConversations(
+    ctx,
+    plan,
+    out,
+    loaded,
+  );
   if (outcome === 'interrupted') {
+    // those that finished behind one still running: shown now, in input order
+    const late = [...finished.entries()]
+      .filter(([index]) => index >= done.length)
+      .sort(([a], [b]) => a - b);
+    for (const [, result] of late) showResult(plan, out, result);
+    const all = [...done, ...late.map(([, result]) => result)];
     if (reporter === 'pretty')
-      out.line(formatSummary(done, out.chalk, performance.now() - startedAt));
-    out.note(`interrupted: ${done.length} of ${plural(loaded.length, 'conversation')} finished`);
-    await reportInterrupted(ctx, plan, out, done, loaded);
+      out.line(formatSummary(all, out.chalk, performance.now() - startedAt));
+    out.note(`interrupted: ${all.length} of ${plural(loaded.length, 'conversation')} finished`);
+    await reportInterrupted(ctx, plan, out, done, loaded, finished);
     return EXIT_CODES.sigint;
   }
   await reportResults(ctx, plan, out, outcome, { total: loaded.length, startedAt });
