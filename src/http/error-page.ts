@@ -32,13 +32,38 @@ export function errorPageTitle(body: string): string | undefined {
 }
 
 /**
+ * The first line of text after a page's title, tags dropped (scripts and styles whole),
+ * entities decoded; undefined when there is none.
+ */
+function firstTextLine(body: string): string | undefined {
+  const head = body.slice(0, 8192);
+  const end = /<\/title>/i.exec(head);
+  const rest = head
+    .slice(end ? end.index + end[0].length : 0)
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, '')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<[^>]*>/g, '');
+  for (const line of decodeEntities(rest).split('\n')) {
+    const text = line.replace(/\s+/g, ' ').trim();
+    if (text !== '') return text.length > 100 ? `${text.slice(0, 99)}…` : text;
+  }
+  return undefined;
+}
+
+/**
  * An HTML error page in one phrase, `HTML page "<title>" (<n> characters)`; undefined for
- * any other body.
+ * any other body. A title of one word says nothing (Express answers every unrouted path and
+ * every error with the title "Error"): the page's first line of text follows it, which there
+ * names the method and path (`Cannot POST /`) or the exception.
  * @example describeErrorPage(djangoPage) // 'HTML page "RuntimeError at /bot" (63481 characters)'
+ * @example describeErrorPage(expressPage) // 'HTML page "Error": Cannot POST / (140 characters)'
  */
 export function describeErrorPage(body: string): string | undefined {
   const title = errorPageTitle(body);
-  return title === undefined ? undefined : `HTML page "${title}" (${body.length} characters)`;
+  if (title === undefined) return undefined;
+  const line = /\s/.test(title) ? undefined : firstTextLine(body);
+  const said = line === undefined || line === title ? '' : `: ${line}`;
+  return `HTML page "${title}"${said} (${body.length} characters)`;
 }
 
 /**

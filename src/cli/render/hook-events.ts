@@ -120,11 +120,13 @@ export function formatHookFired(
   ]);
   const json = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
   // a receiver's error page (an HTML traceback of many KB, found running a real Flask
-  // receiver) is cut to its start unless --verbose; the verdict says what is wrong
+  // receiver; Express's 140-character 404 page printed as ten lines of markup) is named by
+  // its title, and any other long body cut to its start, unless --verbose
   const cut = (text: string): string => {
-    if (options.verbose || text.length <= 300) return text;
+    if (options.verbose) return text;
     const page = describeErrorPage(text);
     if (page !== undefined) return `${page} ${c.dim('(--verbose prints it all)')}`;
+    if (text.length <= 300) return text;
     const flat = text.replace(/\s+/g, ' ');
     return `${flat.slice(0, 240)}… ${c.dim(`(${text.length} characters; --verbose prints it all)`)}`;
   };

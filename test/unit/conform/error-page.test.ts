@@ -43,7 +43,34 @@ describe('errorPageTitle', () => {
   });
 });
 
+// the page a Node framework answers for a path it has no route for: a one-word title, the
+// method and path in a <pre> (written here, in that framework's form)
+const unroutedPage = [
+  '<!DOCTYPE html>',
+  '<html lang="en">',
+  '<head>',
+  '<meta charset="utf-8">',
+  '<title>Error</title>',
+  '</head>',
+  '<body>',
+  '<pre>Cannot POST /</pre>',
+  '</body>',
+  '</html>',
+  '',
+].join('\n');
+
 describe('a reason line quoting an error page', () => {
+  it('adds the first line of text when the title is one word', () => {
+    expect(describeErrorPage(unroutedPage)).toBe(
+      `HTML page "Error": Cannot POST / (${unroutedPage.length} characters)`,
+    );
+    const crash =
+      '<!DOCTYPE html><html><head><title>Error</title><style>pre{x}</style></head><body><pre>TypeError: Cannot read properties of undefined (reading &#39;text&#39;)<br> &nbsp; &nbsp;at /app/node.js:12:30</pre></body></html>';
+    expect(describeErrorPage(crash)).toBe(
+      `HTML page "Error": TypeError: Cannot read properties of undefined (reading 'text') (${crash.length} characters)`,
+    );
+  });
+
   it('names the page by its title instead of its first bytes', () => {
     expect(quote(debugPage, 80)).toBe(
       `HTML page "RuntimeError at /bot-token" (${debugPage.length} characters)`,
