@@ -26,11 +26,9 @@ export function formatHookPlatformEvent(event: HookPlatformEvent, c: ChalkInstan
             : '';
         return `${at}    ${c.green('✓')} hook ${event.event} reply conforms${result}${warn}`;
       }
-      const issues = event.errors.map(
-        (i) =>
-          `\n${INDENT}${c.red('•')} ${i.path || '(root)'}: ${i.rule}${i.spec ? ` (spec ${i.spec})` : ''}`,
-      );
-      return `${at}    ${c.red('✗')} hook ${event.event} reply breaks the contract${result}${issues.join('')}`;
+      // the issues print once, under the `violation` line the platform emits next (the one
+      // --quiet keeps); listed here too, each reply's issues stood twice
+      return `${at}    ${c.red('✗')} hook ${event.event} reply breaks the contract${result}`;
     }
     case 'crm-data': {
       if (!event.shown)
