@@ -38,6 +38,62 @@ describe('hook-fire against a small Node receiver', () => {
   });
 });
 
+describe("hook-fire and the public Webhooks page's client events", () => {
+  it('refuses client_updated without --profile docs by naming the flag, fires it with it', async () => {
+    const received: string[] = [];
+    const base = await startPeer((_req, res, body) => {
+      received.push(String((JSON.parse(body) as { event_name?: unknown }).event_name));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+    const refused = await runCli(['hook-fire', 'client_updated', '--url', `${base}/webhook`]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      'Could not fire "client_updated": it is an event of the public Webhooks page, beyond spec 6.2.',
+    );
+    expect(refused.stderr).toContain('Add --profile docs to fire it');
+    expect(received).toEqual([]);
+    const one = await runCli([
+      'hook-fire',
+      'client_updated',
+      '--profile',
+      'docs',
+      '--url',
+      `${base}/webhook`,
+    ]);
+    // the page documents any answer the receiver takes the event with: an object, 2xx
+    expect(one.code, one.stdout + one.stderr).toBe(0);
+    expect(one.stdout).toMatch(/^client_updated\s+→ 200 .*✓ reply conforms/);
+    const all = await runCli([
+      '--json',
+      'hook-fire',
+      '--all',
+      '--profile',
+      'docs',
+      '--url',
+      `${base}/webhook`,
+    ]);
+    expect(all.code).toBe(1); // {"ok":true} has no result for the spec's events
+    expect(received.slice(1)).toEqual([
+      'chat_accepted',
+      'chat_updated',
+      'chat_assigned',
+      'chat_finished',
+      'call_event',
+      'offline_message',
+      'client_updated',
+      'client_attribute_updated',
+    ]);
+    const columns = await runCli(['hook-fire', '--all', '--profile', 'docs', '--url', base]);
+    const arrows = columns.stdout
+      .split('\n')
+      .filter((line) => line.includes('→'))
+      .map((line) => line.indexOf('→'));
+    expect(arrows).toHaveLength(8);
+    expect(new Set(arrows).size).toBe(1); // one column, the longest name included
+  });
+});
+
 describe('platform --hook-url with a receiver that answers {"ok":true}', () => {
   it('prints the issues of a broken hook reply once', async () => {
     const base = await startNodeReceiver();

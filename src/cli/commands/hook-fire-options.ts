@@ -1,5 +1,5 @@
 /** The option table of hook-fire (table.ts). */
-import { HOOK_URL_OPTION, TIMEOUT_OPTION, WAIT_OPTION } from '../options/shared.js';
+import { HOOK_URL_OPTION, PROFILE_OPTION, TIMEOUT_OPTION, WAIT_OPTION } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
 
 export const hookFireOptions = defineOptions('hook-fire', [
@@ -45,6 +45,11 @@ export const hookFireOptions = defineOptions('hook-fire', [
     choices: ['offline_message', 'offline_messages'],
     description:
       'send offline_message under this name (the spec 6.2 field table says offline_messages)',
+  },
+  {
+    ...PROFILE_OPTION,
+    description:
+      "the platform to play: spec, docs (the public Webhooks page's client_updated and client_attribute_updated can be fired too) or a profile file from record profile (events in its payload forms)",
   },
   {
     ...WAIT_OPTION,

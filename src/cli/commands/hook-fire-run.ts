@@ -5,6 +5,8 @@ import { createClock } from '../../clock.js';
 import { EXIT_CODES, SvcError, systemReason } from '../../errors.js';
 import { assertReachable } from '../../http/reach.js';
 import { parseDuration } from '../../duration.js';
+import { loadProfile, settingsOf } from '../../conversation/record/profile.js';
+import { shapeSent } from '../../platform/payload-forms.js';
 import {
   fireAllHooks,
   fireHook,
@@ -73,13 +75,24 @@ export async function runHookFire(
       signal: ctx.signal,
     });
   }
+  const clock = createClock({ timeScale: options.timeScale });
+  // --profile: docs lets the public page's client events be fired; a file sends its forms
+  const settings =
+    options.profile === 'spec'
+      ? undefined
+      : settingsOf(await loadProfile(options.profile, ctx.cwd));
+  const forms = settings?.forms;
   const common = {
     url: options.url,
     sets: options.set,
     timeoutMs: options.timeout,
-    clock: createClock({ timeScale: options.timeScale }),
+    clock,
     signal: ctx.signal,
     ...(options.offlineName ? { offlineName: options.offlineName } : {}),
+    ...(settings?.hookEvents === 'docs' ? { events: 'docs' as const } : {}),
+    ...(forms
+      ? { reshape: (kind: string, text: string) => shapeSent({ forms, clock }, kind, text) }
+      : {}),
   };
   // another svc-cli role answered: stop before a "conforms" line (--all: before the next event)
   const print = (result: FireResult): void => {

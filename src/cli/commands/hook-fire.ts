@@ -23,7 +23,7 @@ export const hookFireCommand = defineCommand({
     {
       name: 'event',
       optional: true,
-      description: HOOK_EVENT_NAMES.join(' | '),
+      description: `${HOOK_EVENT_NAMES.join(' | ')}; with --profile docs also client_updated | client_attribute_updated`,
       completes: HOOK_EVENT_NAMES,
     },
   ],
@@ -41,6 +41,7 @@ Examples:
   $ svc-cli hook-fire chat_accepted --url http://127.0.0.1:9200/hooks
   $ svc-cli hook-fire chat_finished --url http://127.0.0.1:9200 --set chat.rate=negative
   $ svc-cli hook-fire call_event --url http://127.0.0.1:9200 --set call.status=error --set call.reason=busy
+  $ svc-cli hook-fire client_updated --profile docs --url http://127.0.0.1:9200
   $ svc-cli --json hook-fire --all --url http://127.0.0.1:9200`,
   run: {
     path: 'hook-fire-run',

@@ -111,7 +111,8 @@ export function formatHookFired(
   options: { verbose?: boolean } = {},
 ): string {
   const line = formatExchangeLine([
-    { text: event.event, width: 16, color: c.cyan },
+    // client_attribute_updated (--profile docs), the longest name, keeps the columns
+    { text: event.event, width: 24, color: c.cyan },
     { text: `→ ${event.status}`, width: 5, color: statusColor(event.status, c) },
     { text: formatMs(event.latencyMs), width: 6, color: c.dim },
     event.verdict.ok

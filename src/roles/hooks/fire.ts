@@ -1,6 +1,11 @@
 import type { Dispatcher } from 'undici';
 import { createClock, type Clock } from '../../clock.js';
-import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
+import {
+  DOCS_HOOK_EVENTS,
+  HOOK_EVENTS,
+  type DocsHookEventName,
+  type HookEventName,
+} from '../../contract/hooks.js';
 import { validate } from '../../contract/validate.js';
 import type { RuleCode } from '../../contract/rule-codes.js';
 import type { ContractIssue, ValidationResult } from '../../contract/types.js';
@@ -10,7 +15,7 @@ import { trailingSlashHint } from '../../http/trailing-slash.js';
 import { WAIT_HINT } from '../../http/reach.js';
 import { svcRoleOf } from '../../http/role-header.js';
 import type { Journal } from '../../journal/index.js';
-import { buildSampleHookEvent, HOOK_LIFECYCLE } from './samples.js';
+import { buildSampleDocsHookEvent, buildSampleHookEvent, HOOK_LIFECYCLE } from './samples.js';
 import { parseSetFlag, setPath } from './set-path.js';
 import { recordExchange } from '../../journal/index.js';
 import { closestNames } from '../../suggest.js';
@@ -39,11 +44,22 @@ export interface FireHookOptions {
   journal?: Journal;
   /** the body's JSON text as sent (a profile's payload forms, `conform hooks --profile`) */
   reshape?: (kind: string, text: string) => string;
+  /**
+   * `docs` (`--profile docs`): the public Webhooks page's client_updated and
+   * client_attribute_updated may be fired too (docs/FIDELITY.md); default `spec`
+   */
+  events?: 'spec' | 'docs';
 }
+
+/** An event hook-fire can send: the spec's, or (docs profile) one of the public page's. */
+export type FiredEventName = HookEventName | DocsHookEventName;
+
+const isDocsEvent = (name: string): name is DocsHookEventName =>
+  (DOCS_HOOK_EVENTS as readonly string[]).includes(name);
 
 export interface FireResult {
   /** the contract event (offline_messages counts as offline_message) */
-  event: HookEventName;
+  event: FiredEventName;
   url: string;
   request: unknown;
   /** the body as sent, checked against `hook.<event>` (a warning only: it is sent anyway) */
@@ -63,29 +79,44 @@ export interface FireResult {
   answeredBy?: { command: string; plays: string };
 }
 
-/** The contract event for a name; `offline_messages` is offline_message (spec 6.2 note). */
-export function resolveHookEvent(name: string): HookEventName {
+/**
+ * The contract event for a name; `offline_messages` is offline_message (spec 6.2 note). The
+ * public Webhooks page's client events only with `events: 'docs'`; without it their refusal
+ * says how to send them.
+ */
+export function resolveHookEvent(name: string, events: 'spec' | 'docs' = 'spec'): FiredEventName {
   if (name === 'offline_messages') return 'offline_message';
   if ((HOOK_EVENTS as readonly string[]).includes(name)) return name as HookEventName;
-  const [closest] = closestNames(name, [...HOOK_EVENTS, 'offline_messages'], { maxDistance: 3 });
+  if (isDocsEvent(name)) {
+    if (events === 'docs') return name;
+    throw new SvcError(
+      'SVC_E_UNKNOWN_EVENT',
+      `Could not fire "${name}": it is an event of the public Webhooks page, beyond spec 6.2.`,
+      'Add --profile docs to fire it (docs/FIDELITY.md).',
+    );
+  }
+  const known = events === 'docs' ? [...HOOK_EVENTS, ...DOCS_HOOK_EVENTS] : [...HOOK_EVENTS];
+  const [closest] = closestNames(name, [...known, 'offline_messages'], { maxDistance: 3 });
   throw new SvcError(
     'SVC_E_UNKNOWN_EVENT',
     `Could not fire "${name}": it is not a hook event of spec 6.2.${closest ? ` Did you mean ${closest}?` : ''}`,
-    `Events: ${HOOK_EVENTS.join(', ')} (or offline_messages).`,
+    `Events: ${known.join(', ')} (or offline_messages).`,
   );
 }
 
 /** The body to send: the given one, or the realistic default, with the overrides applied. */
-function buildBody(event: HookEventName, options: FireHookOptions): Record<string, unknown> {
+function buildBody(event: FiredEventName, options: FireHookOptions): Record<string, unknown> {
   const offlineName =
     options.offlineName ?? (options.event === 'offline_messages' ? 'offline_messages' : undefined);
   const base =
-    options.body === undefined
-      ? buildSampleHookEvent(event, {
-          ...(offlineName ? { offlineName } : {}),
-          ...(options.assignTo ? { assignTo: options.assignTo } : {}),
-        })
-      : structuredClone(options.body);
+    options.body !== undefined
+      ? structuredClone(options.body)
+      : isDocsEvent(event)
+        ? buildSampleDocsHookEvent(event)
+        : buildSampleHookEvent(event, {
+            ...(offlineName ? { offlineName } : {}),
+            ...(options.assignTo ? { assignTo: options.assignTo } : {}),
+          });
   if (base === null || typeof base !== 'object' || Array.isArray(base)) {
     throw new SvcError('SVC_E_HOOK_BODY', 'Could not fire: the body must be a JSON object.');
   }
@@ -126,7 +157,7 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
       `Events: ${HOOK_EVENTS.join(', ')}.`,
     );
   }
-  const event = resolveHookEvent(name);
+  const event = resolveHookEvent(name, options.events);
   const body = buildBody(event, options);
   const clock = options.clock ?? createClock();
   const text = options.reshape
@@ -207,7 +238,7 @@ const issue = (code: RuleCode, rule: string, spec: string): ContractIssue => ({
  * follows a wrong status's rule (the trailing slash a receiver asked for).
  */
 export function checkReply(
-  event: HookEventName,
+  event: FiredEventName,
   status: number,
   text: string,
   hint?: string,
@@ -216,7 +247,12 @@ export function checkReply(
   const fail = (i: ContractIssue): { verdict: ValidationResult } => ({
     verdict: { kind, ok: false, errors: [i], warnings: [] },
   });
-  if (status !== 200)
+  // the public page's client events: any 2xx answer is taken (docs/FIDELITY.md)
+  if (isDocsEvent(event) && (status < 200 || status > 299))
+    return fail(
+      issue('http_status', `HTTP ${status}; a receiver answers the event it takes with 2xx`, '6.2'),
+    );
+  if (!isDocsEvent(event) && status !== 200)
     return fail(
       issue(
         'http_status',
@@ -253,7 +289,8 @@ export function notAHookTarget(result: FireResult): SvcError | undefined {
 
 /**
  * Fires every event in lifecycle order (spec 3); chat_assigned carries the crm_link the
- * chat_accepted reply gave. `onResult` sees each result as it arrives.
+ * chat_accepted reply gave; with `events: 'docs'` the public page's client events follow.
+ * `onResult` sees each result as it arrives.
  * @example await fireAllHooks({ url }, (r) => render(r));
  */
 export async function fireAllHooks(
@@ -266,6 +303,12 @@ export async function fireAllHooks(
     const result = await fireHook({ ...options, event, ...(assignTo ? { assignTo } : {}) });
     const link = (result.reply as { crm_link?: unknown } | undefined)?.crm_link;
     if (event === 'chat_accepted' && typeof link === 'string') assignTo = link;
+    results.push(result);
+    onResult?.(result);
+  }
+  // --profile docs: the public page's client events last, as conform hooks sends them
+  for (const event of options.events === 'docs' ? DOCS_HOOK_EVENTS : []) {
+    const result = await fireHook({ ...options, event });
     results.push(result);
     onResult?.(result);
   }
