@@ -36,6 +36,21 @@ describe('hook-fire against a small Node receiver', () => {
     );
     expect(run.stdout).not.toContain('<!DOCTYPE');
   });
+
+  it("asks whether the hook URL's path is the receiver's route when it answers 404", async () => {
+    const base = await startNodeReceiver();
+    const fired = await runCli(['hook-fire', 'chat_accepted', '--url', `${base}/hooks`]);
+    expect(fired.code).toBe(1);
+    expect(fired.stdout).toContain(
+      "    ✗ (root): HTTP 404; expected 200 with a JSON reply; the platform posts to the hook URL as set, path and all (here /hooks): is that your receiver's route? (spec 4.4)",
+    );
+    const conform = await runCli(['conform', 'hooks', '--url', `${base}/hooks`]);
+    expect(conform.code).toBe(1);
+    expect(conform.stdout).toContain("(here /hooks): is that your receiver's route? (spec 4.4)");
+    // the right path: no such line
+    const right = await runCli(['hook-fire', 'chat_accepted', '--url', `${base}/webhook`]);
+    expect(right.stdout).not.toContain('path and all');
+  });
 });
 
 describe("hook-fire and the public Webhooks page's client events", () => {

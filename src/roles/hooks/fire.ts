@@ -208,7 +208,13 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
     spec: '4.4',
     cite: false,
   });
-  const { verdict, reply } = checkReply(event, outcome.status, outcome.body, slash);
+  // a 404 is most often a hook URL without the receiver's route (a bare host, where an
+  // Express app answers "Cannot POST /"): the URL is used as set, path and all
+  const unrouted =
+    outcome.status === 404
+      ? `the platform posts to the hook URL as set, path and all (here ${new URL(options.url).pathname}): is that your receiver's route?`
+      : undefined;
+  const { verdict, reply } = checkReply(event, outcome.status, outcome.body, slash ?? unrouted);
   const role = svcRoleOf(outcome.headers);
   return {
     event,
