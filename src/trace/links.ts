@@ -134,6 +134,17 @@ function inferCause(spans: readonly TraceSpan[], s: TraceSpan, rank: Rank): Trac
       rank,
     );
     if (fromBot) return fromBot;
+    // the agent's control request (the console's Reply, a test's POST /_sim/agent/message):
+    // journaled once the delivery it waits for is over, so after it, but started before
+    const asked = latestStarted(
+      spans,
+      s,
+      (c) =>
+        isAgentControl(c) &&
+        c.path.startsWith('/_sim/agent/message') &&
+        (c.text ?? s.text) === s.text,
+    );
+    if (asked) return asked;
     const joined = latest(spans, s, isBotOut('AGENT_JOINED'), rank);
     const answeredSinceJoined =
       joined !== undefined &&

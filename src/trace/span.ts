@@ -153,10 +153,12 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
   const clientId = asString(body?.client_id);
   // the integrator's sender ids and the platform's client ids are two id spaces, both often
   // digits: a bot event's customer is keyed apart so client "7" is not sender "7"
+  // the agent's control request names the customer it answers (`customerId`, a sender id)
   const customer =
     asString(asObject(body?.sender)?.id) ??
     asString(asObject(body?.recipient)?.id) ??
-    (clientId === undefined ? undefined : `client_id ${clientId}`);
+    (clientId === undefined ? undefined : `client_id ${clientId}`) ??
+    (record.iface === 'control' ? asString(body?.customerId) : undefined);
   // a control request names its chat in the path (`/_sim/chats/1/close`) or the body (the
   // agent's message: `chatId`)
   const chatInBody =

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExchangeRecord } from '../../../src/journal/record.js';
+import { linkConversation } from '../../../src/trace/links.js';
 import { readTrace, type TracedConversation } from '../../../src/trace/read.js';
 
 const dirs: string[] = [];
@@ -142,5 +143,49 @@ describe('readTrace', () => {
       [1, ['customer.text']],
       [2, ['CLIENT_MESSAGE', 'BOT_MESSAGE']],
     ]);
+  });
+});
+
+describe("the agent's control request", () => {
+  it('joins the chat of the customer it names, and is the cause of the message it sent', async () => {
+    seq = 0;
+    const lines = [
+      record(1, text('c1', 'hi')),
+      // delivered while the control request waited for the verdict: journaled first
+      record(
+        1,
+        {
+          sender: { name: 'Alice' },
+          recipient: { id: 'c1' },
+          message: { type: 'text', text: 'Hello' },
+        },
+        { direction: 'out', kind: 'channel.agent.text', attempt: 1, protocolMs: 12 },
+      ),
+      record(
+        undefined,
+        { customerId: 'c1', text: 'Hello' },
+        {
+          iface: 'control',
+          kind: undefined,
+          protocolMs: 10,
+          request: {
+            method: 'POST',
+            url: 'http://p.test/_sim/agent/message',
+            body: JSON.stringify({ customerId: 'c1', text: 'Hello' }),
+          },
+        },
+      ),
+    ];
+    const got: TracedConversation[] = [];
+    const summary = await readTrace({
+      file: write(lines),
+      onConversation: (c) => void got.push(c),
+    });
+    expect(summary.outside).toBe(0);
+    const spans = linkConversation(got[0]!.spans);
+    const agent = spans.find((s) => s.seq === 2);
+    expect(agent).toMatchObject({ cause: 3, causeBy: 'inferred' });
+    // drawn in the order they started: the request, then the delivery it waited for
+    expect(spans.map((s) => s.seq)).toEqual([1, 3, 2]);
   });
 });
