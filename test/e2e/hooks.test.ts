@@ -77,7 +77,13 @@ describe('svc-cli hook-fire (spawned)', () => {
     const r = run(['--json', 'hook-fire', 'chat_accepted', '--url', target.url]);
     expect(await r.exit).toBe(0);
     expect(r.lines).toHaveLength(2);
-    expect(r.lines[1]).toEqual({ type: 'summary', fired: 1, conform: 1, broken: 0 });
+    expect(r.lines[1]).toEqual({
+      type: 'summary',
+      fired: 1,
+      conform: 1,
+      broken: 0,
+      chatId: expect.any(Number),
+    });
     expect(r.lines[0]).toMatchObject({
       type: 'hook-fired',
       event: 'chat_accepted',
@@ -101,8 +107,62 @@ describe('svc-cli hook-fire (spawned)', () => {
       'offline_message',
       'summary',
     ]);
-    expect(r.lines[6]).toEqual({ type: 'summary', fired: 6, conform: 5, broken: 1 });
+    expect(r.lines[6]).toEqual({
+      type: 'summary',
+      fired: 6,
+      conform: 5,
+      broken: 1,
+      chatId: expect.any(Number),
+    });
     expect(r.lines[3]!.verdict.errors).toMatchObject([{ path: 'result', spec: '6.2' }]);
+  });
+
+  it('each run is a new chat, one chat for --all; --chat-id sends an event about a given chat', async () => {
+    const { target } = await startTarget();
+    const chatIdsOf = async (args: string[]) => {
+      const r = run(['--json', 'hook-fire', ...args, '--url', target.url]);
+      expect(await r.exit).toBe(0);
+      const fired = r.lines.filter((l) => l.type === 'hook-fired');
+      const summary = r.lines.at(-1) as { chatId?: number };
+      return {
+        sent: fired.map((l) => (l.request as { chat_id?: number }).chat_id),
+        summary: summary.chatId,
+      };
+    };
+    const first = await chatIdsOf(['--all']);
+    const second = await chatIdsOf(['--all']);
+    // one chat per lifecycle (offline_message is about none), the summary names it
+    const chat = first.summary!;
+    expect(first.sent).toEqual([chat, chat, chat, chat, chat, undefined]);
+    expect(second.summary).not.toBe(chat);
+    expect((await chatIdsOf(['chat_accepted'])).summary).not.toBe(chat);
+    // the printed id, given back: one more event about the first run's chat
+    expect(await chatIdsOf(['chat_updated', '--chat-id', String(chat)])).toEqual({
+      sent: [chat],
+      summary: chat,
+    });
+    const pretty = await runCli([
+      'hook-fire',
+      'chat_updated',
+      '--url',
+      target.url,
+      '--chat-id',
+      '77',
+    ]);
+    expect(pretty.stdout).toContain(
+      'about chat 77; --chat-id 77 sends more events about it (each run is a new chat without it)',
+    );
+    // offline_message is about no chat: an input error, not a chat_id it does not carry
+    const offline = await runCli([
+      'hook-fire',
+      'offline_message',
+      '--url',
+      target.url,
+      '--chat-id',
+      '77',
+    ]);
+    expect(offline.code).toBe(2);
+    expect(offline.stderr).toContain('offline_message is about no chat and carries no chat_id');
   });
 
   it('exits 3 when the receiver is unreachable and 2 for a refused --set key', async () => {

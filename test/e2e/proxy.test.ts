@@ -146,7 +146,7 @@ describe('svc-cli proxy', () => {
 
   it('flags a hook after chat_finished (a broken invariant) and --fail-on-violation exits 1 for it', async () => {
     const target = await serve(['--json', 'hook-target', '--port', '0']);
-    const run = async (events: string[], ...more: string[]) => {
+    const run = async (fires: string[][], ...more: string[]) => {
       const proxy = await serve([
         '--json',
         'proxy',
@@ -164,13 +164,15 @@ describe('svc-cli proxy', () => {
           lines.push(JSON.parse(line) as Record<string, unknown>);
       });
       // the platform under test: each hook valid, the second about a chat already finished
-      for (const event of events)
+      for (const fire of fires)
         expect(
-          (await runCli(['hook-fire', event, '--url', `${proxy.listening.url}/hooks`])).code,
+          (await runCli(['hook-fire', ...fire, '--url', `${proxy.listening.url}/hooks`])).code,
         ).toBe(0);
       return { code: await proxy.stop(), lines };
     };
-    const late = await run(['chat_finished', 'chat_updated']);
+    // --chat-id: both about one chat (without it each run is a new chat)
+    const oneChat = (...events: string[]) => events.map((e) => [e, '--chat-id', '7001']);
+    const late = await run(oneChat('chat_finished', 'chat_updated'));
     expect(late.code).toBe(1);
     expect(late.lines.filter((l) => l.type === 'violation')).toMatchObject([
       { rule: 'hook-after-finish', spec: '6.2', exchanges: [1, 2] },
@@ -180,10 +182,15 @@ describe('svc-cli proxy', () => {
       invariantViolations: 1,
     });
     // fixed: chat_finished comes last; and a rule switched off is not checked
-    expect((await run(['chat_updated', 'chat_finished'])).code).toBe(130);
+    expect((await run(oneChat('chat_updated', 'chat_finished'))).code).toBe(130);
     expect(
-      (await run(['chat_finished', 'chat_updated'], '--no-invariant', 'hook-after-finish')).code,
+      (await run(oneChat('chat_finished', 'chat_updated'), '--no-invariant', 'hook-after-finish'))
+        .code,
     ).toBe(130);
+    // a whole lifecycle, then one more event: two chats, not a finished chat starting again
+    const again = await run([['--all'], ['chat_accepted']]);
+    expect(again.lines.filter((l) => l.type === 'violation')).toEqual([]);
+    expect(again.code).toBe(130);
   });
 
   it("another command's upstream in svc.config.json does not stop proxy hooks; the same flag does (exit 2)", async () => {

@@ -210,6 +210,38 @@ describe('conform hooks', () => {
     expect(report.wrongPeer).toBeUndefined();
   });
 
+  it("each run's events are about one fresh chat; --run-id repeats it", async () => {
+    const chats: (number | undefined)[] = [];
+    const target: HookTarget = await createHookTarget({
+      clock: scaled(),
+      onEvent: (e) => {
+        if (e.type === 'hook-received') chats.push(e.chatId);
+      },
+    });
+    closers.push(() => target.close(10));
+    const runOnce = async (runId?: number) => {
+      chats.length = 0;
+      const told: { runId: number; chatId: number }[] = [];
+      const report = await runConformSuite({
+        suite: 'hooks',
+        url: target.url,
+        clock: roomy(),
+        onHookChat: (info) => told.push(info),
+        ...(runId === undefined ? {} : { runId }),
+      });
+      expect(report.failed).toBe(0);
+      expect(told).toHaveLength(1);
+      const chat = told[0]!.chatId;
+      // the five chat events about the chat announced; both offline names about none
+      expect(chats).toEqual([chat, chat, chat, chat, chat, undefined, undefined]);
+      return told[0]!;
+    };
+    const first = await runOnce();
+    expect(first.chatId).toBe(first.runId * 1000 + 1);
+    expect((await runOnce()).chatId).not.toBe(first.chatId);
+    expect(await runOnce(first.runId)).toEqual(first);
+  });
+
   it('pointed at svc-cli listen, the failure says which role the URL is', async () => {
     const l = await listener();
     const report = await runConformSuite({ suite: 'hooks', url: l.url, clock: roomy() });

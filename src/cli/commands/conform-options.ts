@@ -58,6 +58,8 @@ export const FLAG_SUITES: Readonly<Record<string, readonly string[]>> = {
   // a chat's sequence (src/conversation/conform/fuzz/bot.ts)
   '--fuzz-changes': ['hooks', 'integrator'],
   '--fuzz-stateful': ['hooks', 'integrator'],
+  // hooks: the one chat its events are about, a fresh one each run as the bot's
+  '--run-id': ['bot', 'hooks'],
 };
 
 /**
@@ -179,7 +181,7 @@ export const conformOptions = defineOptions('conform', [
     max: 999_999,
     group: 'bot:',
     description:
-      "bot: this run's chat and client ids start from it (chat <n>001, client <n>501); default random, printed. Ids are unique in the account (spec 2.2): a bot with a database sees each run's chats as new",
+      "bot, hooks: this run's chat and client ids start from it (chat <n>001, client <n>501; conform hooks sends every event about chat <n>001); default random, printed. Ids are unique in the account (spec 2.2, 6.2): a bot or hook receiver with a database sees each run's chats as new",
   },
   {
     key: 'answerWithin',

@@ -118,7 +118,12 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
         channel: o.channel,
       };
     case 'hooks':
-      return { suite, url: requireUrl(suite, '--url', o.url ?? o.hookUrl), timeoutMs: o.timeout };
+      return {
+        suite,
+        url: requireUrl(suite, '--url', o.url ?? o.hookUrl),
+        timeoutMs: o.timeout,
+        ...(o.runId === undefined ? {} : { runId: o.runId }),
+      };
     case 'platform':
       if (o.url !== undefined)
         throw new SvcError(
@@ -271,7 +276,7 @@ function conformListeners(
   tally: CaseTally,
 ): Pick<
   RunConformOptions,
-  'onCase' | 'onCases' | 'onBotService' | 'onHookReceiver' | 'onBotProvider'
+  'onCase' | 'onCases' | 'onBotService' | 'onHookChat' | 'onHookReceiver' | 'onBotProvider'
 > {
   const { suite, flags, reporter, out, progress } = view;
   const pretty = reporter === 'pretty';
@@ -298,6 +303,12 @@ function conformListeners(
       else if (pretty) out.line(out.chalk.dim(text));
       else out.note(text);
     });
+  const onHookChat = (info: { runId: number; chatId: number }): void =>
+    progress.around(() => {
+      const text = `run id ${info.runId}: every event is about chat ${info.chatId} (--run-id ${info.runId} repeats it)`;
+      if (pretty) out.line(out.chalk.dim(text));
+      else out.note(text);
+    });
   const onHookReceiver = (url: string): void =>
     progress.around(() =>
       out.note(`hook receiver listening at ${url}: point the platform's hooks here`),
@@ -307,7 +318,7 @@ function conformListeners(
   const onCases = (cases: NonNullable<CaseTally['planned']>): void => {
     tally.planned = cases;
   };
-  return { onCase, onCases, onBotService, onHookReceiver, onBotProvider };
+  return { onCase, onCases, onBotService, onHookChat, onHookReceiver, onBotProvider };
 }
 
 /**

@@ -33,6 +33,15 @@ export const hookFireOptions = defineOptions('hook-fire', [
     description: 'fire every event in lifecycle order, as one chat',
   },
   {
+    key: 'chatId',
+    flag: '--chat-id <n>',
+    type: 'int',
+    min: 1,
+    config: false,
+    description:
+      'the chat the events are about (their chat_id): the one an earlier run printed, to build one chat event by event; default a fresh chat each run (--all: one fresh chat for the lifecycle)',
+  },
+  {
     key: 'verbose',
     flag: '--verbose',
     type: 'boolean',

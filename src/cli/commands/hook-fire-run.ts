@@ -88,6 +88,7 @@ export async function runHookFire(
     timeoutMs: options.timeout,
     clock,
     signal: ctx.signal,
+    ...(options.chatId === undefined ? {} : { chatId: options.chatId }),
     ...(options.offlineName ? { offlineName: options.offlineName } : {}),
     ...(settings?.hookEvents === 'docs' ? { events: 'docs' as const } : {}),
     ...(forms
@@ -113,11 +114,14 @@ export async function runHookFire(
       ];
   if (!options.all) print(results[0]!);
   const conform = results.filter((r) => r.verdict.ok).length;
+  // the chat the run's events were about: --chat-id sends more events about it
+  const chatId = results.find((r) => r.chatId !== undefined)?.chatId;
   const summary: HookFireSummary = {
     type: 'summary',
     fired: results.length,
     conform,
     broken: results.length - conform,
+    ...(chatId === undefined ? {} : { chatId }),
   };
   out.event(summary, (event, c) => formatHookFireSummary(event, c));
   return summary.broken === 0 ? EXIT_CODES.ok : EXIT_CODES.contract;

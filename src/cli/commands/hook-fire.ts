@@ -31,7 +31,9 @@ export const hookFireCommand = defineCommand({
   helpAfter: `
 Prints a line per event: its status, latency and the reply's verdict, with the issues as
 "path: rule (spec X)"; the bodies of a request or reply that breaks the contract (--verbose:
-every body). Exit 0 when every reply conforms, 1 when a reply breaks
+every body). Each run is a new chat (chat ids are unique in the account, spec 6.2): --all's
+events are one fresh chat, and the run prints its id; --chat-id <n> sends an event about
+chat <n>, to build one chat event by event. Exit 0 when every reply conforms, 1 when a reply breaks
 the contract, 2 for bad input, 3 when the receiver is unreachable or times out.
 
 Assumptions (the spec is silent): the platform waits 10 s for a hook reply and does not
@@ -39,6 +41,7 @@ redeliver (spec 6.2, 8); hook requests carry no authentication (spec 5.4).
 
 Examples:
   $ svc-cli hook-fire chat_accepted --url http://127.0.0.1:9200/hooks
+  $ svc-cli hook-fire chat_finished --url http://127.0.0.1:9200/hooks --chat-id 523001
   $ svc-cli hook-fire chat_finished --url http://127.0.0.1:9200 --set chat.rate=negative
   $ svc-cli hook-fire call_event --url http://127.0.0.1:9200 --set call.status=error --set call.reason=busy
   $ svc-cli hook-fire client_updated --profile docs --url http://127.0.0.1:9200

@@ -149,10 +149,19 @@ export interface HookFireSummary {
   fired: number;
   conform: number;
   broken: number;
+  /** the chat the events were about (absent when none carried a chat_id) */
+  chatId?: number;
 }
 
-/** The closing line of `hook-fire`: how many replies conform. */
+/**
+ * The closing lines of `hook-fire`: how many replies conform, and the chat the events were
+ * about, with the flag that sends more events about it.
+ */
 export function formatHookFireSummary(summary: HookFireSummary, c: ChalkInstance): string {
   const text = `${plural(summary.fired, 'event')} fired: ${plural(summary.conform, 'reply conforms', 'replies conform')}, ${summary.broken} ${summary.broken === 1 ? 'breaks' : 'break'} the contract`;
-  return `\n${summary.broken > 0 ? c.red(text) : c.green(text)}`;
+  const chat =
+    summary.chatId === undefined
+      ? ''
+      : `\n${c.dim(`about chat ${summary.chatId}; --chat-id ${summary.chatId} sends more events about it (each run is a new chat without it)`)}`;
+  return `\n${summary.broken > 0 ? c.red(text) : c.green(text)}${chat}`;
 }

@@ -7,7 +7,11 @@ import { validate } from '../../contract/validate.js';
 import { postJson } from '../../http/client.js';
 import { describeErrorPage } from '../../http/error-page.js';
 import { fireHook, type FireResult } from '../../roles/hooks/fire.js';
-import { buildSampleDocsHookEvent, HOOK_LIFECYCLE } from '../../roles/hooks/samples.js';
+import {
+  buildSampleDocsHookEvent,
+  HOOK_LIFECYCLE,
+  pickFreshChatId,
+} from '../../roles/hooks/samples.js';
 import { describeWallTime, type ConformCase } from './case.js';
 import { shapeSent, type PayloadForms } from '../../platform/payload-forms.js';
 
@@ -25,6 +29,8 @@ export interface HooksSuiteOptions {
   forms?: PayloadForms;
   /** `docs` (`--profile docs`): the public Webhooks page's client events too */
   events?: 'spec' | 'docs';
+  /** the chat every event is about (default a fresh one per suite: one chat's lifecycle) */
+  chatId?: number;
 }
 
 /** The cases of `conform hooks`, in lifecycle order (spec 3); offline_messages last. */
@@ -81,6 +87,7 @@ function parseReply(text: string): unknown {
 function specCases(options: HooksSuiteOptions): ConformCase[] {
   const timeoutMs = options.timeoutMs ?? HOOK_DELIVERY_POLICY.attemptTimeoutMs;
   let assignTo: string | undefined;
+  const chatId = options.chatId ?? pickFreshChatId();
   // spec 6.2 asks receivers to take both spellings; none found in public code takes
   // offline_messages, so refusing it after accepting offline_message is a warning, not a fail
   let offlineAccepted = false;
@@ -97,6 +104,7 @@ function specCases(options: HooksSuiteOptions): ConformCase[] {
             event: name,
             ...(name === 'offline_messages' ? { offlineName: 'offline_messages' as const } : {}),
             ...(name === 'chat_assigned' && assignTo ? { assignTo } : {}),
+            ...(name.startsWith('offline') ? {} : { chatId }),
             timeoutMs,
             clock: options.clock,
             ...(options.forms

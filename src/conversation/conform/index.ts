@@ -19,6 +19,7 @@ import {
   type BotServiceInfo,
 } from './bot-harness.js';
 import { buildHooksCases } from './hooks.js';
+import { runIds } from '../run-ids.js';
 import { buildIntegratorCases } from './integrator.js';
 import { checkPeerObserved, type InvariantsOutcome, type InvariantsTally } from './observed.js';
 import { REAL_TIME_TOLERANCE_MS } from '../world.js';
@@ -41,7 +42,13 @@ import type { SimulatorSettings } from '../../platform/profile.js';
  */
 export type ConformOptions =
   | { suite: 'integrator'; url: string; channel?: string }
-  | { suite: 'hooks'; url: string; timeoutMs?: number }
+  | {
+      suite: 'hooks';
+      url: string;
+      timeoutMs?: number;
+      /** every event is about chat `runId * 1000 + 1` (default random 1-999999, as bot's) */
+      runId?: number;
+    }
   | ({ suite: 'platform' } & Omit<
       PlatformRunOptions,
       'invariants' | 'onHookReceiver' | 'onBotProvider'
@@ -84,6 +91,8 @@ export type RunConformOptions = ConformOptions & {
   onCases?: (cases: readonly { name: string; spec: readonly string[] }[]) => void;
   /** `bot`: the embedded platform listens; configure the bot with these URLs */
   onBotService?: (info: BotServiceInfo) => void;
+  /** `hooks`: the run id and the chat its events are about (`--run-id` repeats them) */
+  onHookChat?: (info: { runId: number; chatId: number }) => void;
   /** `platform` with `hookListenPort`: the hook receiver listens; point the platform's hooks here */
   onHookReceiver?: (url: string) => void;
   /** `platform` with `botListenPort`: the bot listens; attach it to the platform's channel */
@@ -299,10 +308,16 @@ function hooksCases(
     );
     return { cases: built.cases, fuzzSummary: built.summary };
   }
+  // a fresh chat each run: a receiver that keeps state per chat sees a new chat, not the last
+  // run's finished one starting again (src/conversation/run-ids.ts)
+  const runId = options.runId ?? randomInt(1, 1_000_000);
+  const chatId = runIds(runId).firstChatId;
+  options.onHookChat?.({ runId, chatId });
   return {
     cases: buildHooksCases({
       url: options.url,
       clock,
+      chatId,
       ...(options.settings?.forms ? { forms: options.settings.forms } : {}),
       ...(options.settings?.hookEvents === 'docs' ? { events: 'docs' as const } : {}),
       ...timeout,

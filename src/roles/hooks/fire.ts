@@ -15,7 +15,12 @@ import { trailingSlashHint } from '../../http/trailing-slash.js';
 import { WAIT_HINT } from '../../http/reach.js';
 import { svcRoleOf } from '../../http/role-header.js';
 import type { Journal } from '../../journal/index.js';
-import { buildSampleDocsHookEvent, buildSampleHookEvent, HOOK_LIFECYCLE } from './samples.js';
+import {
+  buildSampleDocsHookEvent,
+  buildSampleHookEvent,
+  HOOK_LIFECYCLE,
+  pickFreshChatId,
+} from './samples.js';
 import { parseSetFlag, setPath } from './set-path.js';
 import { recordExchange } from '../../journal/index.js';
 import { closestNames } from '../../suggest.js';
@@ -36,6 +41,12 @@ export interface FireHookOptions {
   offlineName?: 'offline_message' | 'offline_messages';
   /** assign_to for chat_assigned (fireAllHooks passes the chat_accepted reply's crm_link) */
   assignTo?: string;
+  /**
+   * the chat the event is about (its chat_id; `--chat-id`): give the one an earlier call
+   * sent to build one chat event by event. Default: a fresh chat per call (fireAllHooks: one
+   * fresh chat for the whole lifecycle); a `body` keeps its own unless this is given
+   */
+  chatId?: number;
   /** protocol ms to wait for the whole reply (default 10 s, an assumption) */
   timeoutMs?: number;
   clock?: Clock;
@@ -72,6 +83,8 @@ export interface FireResult {
   /** protocol ms from request to complete reply */
   latencyMs: number;
   wallMs: number;
+  /** the body's chat_id as sent (a number); absent for events without one (offline_message) */
+  chatId?: number;
   /**
    * Another of svc-cli's serving roles answered (its `x-svc-role` header): `listen` answers
    * 200 `{"result":"ok"}`, a valid hook reply, so the verdict alone cannot tell.
@@ -104,10 +117,20 @@ export function resolveHookEvent(name: string, events: 'spec' | 'docs' = 'spec')
   );
 }
 
+/** spec 6.2: offline_message has no chat_id; nor have the public page's client events. */
+const carriesChatId = (event: FiredEventName): boolean =>
+  event !== 'offline_message' && !isDocsEvent(event);
+
 /** The body to send: the given one, or the realistic default, with the overrides applied. */
 function buildBody(event: FiredEventName, options: FireHookOptions): Record<string, unknown> {
   const offlineName =
     options.offlineName ?? (options.event === 'offline_messages' ? 'offline_messages' : undefined);
+  if (options.chatId !== undefined && !carriesChatId(event))
+    throw new SvcError(
+      'SVC_E_FLAG',
+      `Could not fire ${event} with --chat-id: ${event} is about no chat and carries no chat_id (spec 6.2).`,
+      'Drop --chat-id for this event.',
+    );
   const base =
     options.body !== undefined
       ? structuredClone(options.body)
@@ -116,11 +139,14 @@ function buildBody(event: FiredEventName, options: FireHookOptions): Record<stri
         : buildSampleHookEvent(event, {
             ...(offlineName ? { offlineName } : {}),
             ...(options.assignTo ? { assignTo: options.assignTo } : {}),
+            chatId: options.chatId ?? pickFreshChatId(),
           });
   if (base === null || typeof base !== 'object' || Array.isArray(base)) {
     throw new SvcError('SVC_E_HOOK_BODY', 'Could not fire: the body must be a JSON object.');
   }
   const body = base as Record<string, unknown>;
+  // --from with --chat-id: the file's event, about the chat named
+  if (options.body !== undefined && options.chatId !== undefined) body.chat_id = options.chatId;
   for (const set of options.sets ?? []) {
     const { path, value } = parseSetFlag(set);
     setPath(body, path, value);
@@ -227,6 +253,7 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
     verdict,
     latencyMs: outcome.durationMs,
     wallMs: outcome.wallMs,
+    ...(typeof body.chat_id === 'number' ? { chatId: body.chat_id } : {}),
     ...(role && role.command !== 'hook-target' ? { answeredBy: role } : {}),
   };
 }
@@ -294,9 +321,10 @@ export function notAHookTarget(result: FireResult): SvcError | undefined {
 }
 
 /**
- * Fires every event in lifecycle order (spec 3); chat_assigned carries the crm_link the
- * chat_accepted reply gave; with `events: 'docs'` the public page's client events follow.
- * `onResult` sees each result as it arrives.
+ * Fires every event in lifecycle order (spec 3), all about one chat: `chatId`, or a fresh one
+ * (a lifecycle run twice is two chats, not a finished chat starting again); chat_assigned
+ * carries the crm_link the chat_accepted reply gave; with `events: 'docs'` the public page's
+ * client events follow. `onResult` sees each result as it arrives.
  * @example await fireAllHooks({ url }, (r) => render(r));
  */
 export async function fireAllHooks(
@@ -305,8 +333,10 @@ export async function fireAllHooks(
 ): Promise<FireResult[]> {
   const results: FireResult[] = [];
   let assignTo: string | undefined;
+  const { chatId = pickFreshChatId(), ...rest } = options;
   for (const event of HOOK_LIFECYCLE) {
-    const result = await fireHook({ ...options, event, ...(assignTo ? { assignTo } : {}) });
+    const chat = carriesChatId(event) ? { chatId } : {};
+    const result = await fireHook({ ...rest, event, ...chat, ...(assignTo ? { assignTo } : {}) });
     const link = (result.reply as { crm_link?: unknown } | undefined)?.crm_link;
     if (event === 'chat_accepted' && typeof link === 'string') assignTo = link;
     results.push(result);
@@ -314,7 +344,7 @@ export async function fireAllHooks(
   }
   // --profile docs: the public page's client events last, as conform hooks sends them
   for (const event of options.events === 'docs' ? DOCS_HOOK_EVENTS : []) {
-    const result = await fireHook({ ...options, event });
+    const result = await fireHook({ ...rest, event });
     results.push(result);
     onResult?.(result);
   }

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { HookEventName as ContractHookEventName } from '../../contract/hooks.js';
 import {
   buildCallEvent,
@@ -33,10 +34,13 @@ export const HOOK_LIFECYCLE: readonly HookEventName[] = [
 export const SAMPLE_CRM_LINK = 'https://crm.example.com/contacts/4711';
 
 const SAMPLE_AGENT: HookAgent = { id: 1, name: 'Alice Agent', email: 'alice@example.com' };
+/** The chat of a sample built without a chat id (the payload fixtures' chat). */
+export const SAMPLE_CHAT_ID = 1042;
+
 const SAMPLE_BASE: HookBase = {
   widgetId: 'wdg-3f9a2c',
   seed: 'sample-visitor',
-  chatId: 1042,
+  chatId: SAMPLE_CHAT_ID,
   visitor: {
     number: 17,
     name: 'Jane Visitor',
@@ -67,13 +71,26 @@ export interface SampleOptions {
   assignTo?: string;
   /** unix seconds of the chat log's first line (default now - 300) */
   now?: number;
+  /** the chat the event is about (default the sample chat 1042); offline_message has none */
+  chatId?: number;
+}
+
+/**
+ * A chat id no earlier run used: the first chat of a random run id's block, as replay and
+ * conform number a run's chats (src/conversation/run-ids.ts: run R, chats from R * 1000 + 1).
+ * The spec makes chat ids unique in the account (spec 6.2), so a receiver that keeps state
+ * per chat sees each run's chat as new, not a finished chat starting again.
+ * @example pickFreshChatId() // 523001
+ */
+export function pickFreshChatId(): number {
+  return randomInt(1, 1_000_000) * 1000 + 1;
 }
 
 /** A chat-log line's text, under both names the simulator writes it. */
 const said = (text: string) => ({ message: text, text });
 
 /**
- * A valid, realistic body for one event; every sample of one run is the same chat.
+ * A valid, realistic body for one event; the samples given one `chatId` are one chat.
  * @example buildSampleHookEvent('chat_accepted').agent.name // 'Alice Agent'
  */
 export function buildSampleHookEvent(
@@ -81,15 +98,16 @@ export function buildSampleHookEvent(
   options: SampleOptions = {},
 ): Record<string, unknown> {
   const now = options.now ?? Math.floor(Date.now() / 1000) - 300;
+  const base: HookBase = { ...SAMPLE_BASE, chatId: options.chatId ?? SAMPLE_CHAT_ID };
   switch (name) {
     case 'chat_accepted':
-      return buildChatAccepted(SAMPLE_BASE, SAMPLE_AGENT);
+      return buildChatAccepted(base, SAMPLE_AGENT);
     case 'chat_updated':
-      return buildChatUpdated(SAMPLE_BASE, SAMPLE_AGENT);
+      return buildChatUpdated(base, SAMPLE_AGENT);
     case 'chat_assigned':
-      return buildChatAssigned(SAMPLE_BASE, SAMPLE_AGENT, options.assignTo ?? SAMPLE_CRM_LINK);
+      return buildChatAssigned(base, SAMPLE_AGENT, options.assignTo ?? SAMPLE_CRM_LINK);
     case 'chat_finished':
-      return buildChatFinished(SAMPLE_BASE, [SAMPLE_AGENT], {
+      return buildChatFinished(base, [SAMPLE_AGENT], {
         // the text in `message`, as the public samples carry it, and in `text`, as the
         // simulator's own chat_finished does (docs/FIDELITY.md, 2.6 chat-log item text)
         messages: [
@@ -101,14 +119,14 @@ export function buildSampleHookEvent(
         blacklisted: false,
       });
     case 'call_event':
-      return buildCallEvent(SAMPLE_BASE, SAMPLE_AGENT, {
+      return buildCallEvent(base, SAMPLE_AGENT, {
         type: 'callback',
         phone: '+49 30 1234567',
         status: 'start',
       });
     case 'offline_message':
       return buildOfflineMessage(
-        SAMPLE_BASE,
+        base,
         { offlineMessageId: 'off-5521', message: 'Please call me back about my order 8812.' },
         options.offlineName ?? 'offline_message',
       );
