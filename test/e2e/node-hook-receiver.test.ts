@@ -53,6 +53,19 @@ describe('hook-fire against a small Node receiver', () => {
   });
 });
 
+describe('a receiver that answers {"ok":true}', () => {
+  it('hook-fire and conform hooks say what the smallest conforming reply is', async () => {
+    const base = await startNodeReceiver();
+    const hint = 'result: required; a minimal valid reply is {"result":"ok"} (spec 6.2)';
+    const fired = await runCli(['hook-fire', 'chat_finished', '--url', `${base}/webhook`]);
+    expect(fired.code).toBe(1);
+    expect(fired.stdout).toContain(`✗ ${hint}`);
+    const conform = await runCli(['conform', 'hooks', '--url', `${base}/webhook`]);
+    expect(conform.code).toBe(1);
+    expect(conform.stdout).toContain(`reply: ${hint}`);
+  });
+});
+
 describe("hook-fire and the public Webhooks page's client events", () => {
   it('refuses client_updated without --profile docs by naming the flag, fires it with it', async () => {
     const received: string[] = [];
@@ -149,8 +162,10 @@ describe('platform --hook-url with a receiver that answers {"ok":true}', () => {
       platform.lines.indexOf(o) > platform.lines.indexOf(head);
     await platform.next((o) => after(o) && String(o.line).includes('result: required'));
     const text = platform.lines.map((o) => String(o.line)).join('\n');
-    // one ✗ line per reply with its verdict, one with what the platform did, the issue once
-    expect(text.match(/• result: required \(spec 6\.2\)/g)).toHaveLength(2);
+    // one ✗ line per reply with its verdict, one with what the platform did, the issue once,
+    // saying what a reply that conforms is
+    const issue = '• result: required; a minimal valid reply is {"result":"ok"} (spec 6.2)';
+    expect(text.split(issue)).toHaveLength(3);
     expect(text).toMatch(/✗ hook chat_accepted reply breaks the contract\n/);
     expect(text).toMatch(/✗ hook reply hook\.chat_accepted\.reply ignored\n\s+• result: required/);
   });

@@ -1,4 +1,4 @@
-import { validate } from '../../contract/validate.js';
+import { validateHookReply } from '../../contract/hook-reply.js';
 import { appendChatLine } from '../model.js';
 import type { ChatAcceptedReply } from '../../contract/hooks.js';
 import type { PlatformCore } from '../core.js';
@@ -46,7 +46,8 @@ export function useHookReply(core: PlatformCore, input: HookReplyInput): void {
     return;
   }
   const kind = `hook.${name}.reply`;
-  const verdict = validate(kind, result.reply);
+  // a missing result says what the smallest conforming reply is
+  const verdict = validateHookReply(name, result.reply);
   const resultValue = (result.reply as { result?: unknown } | null)?.result;
   core.emit({
     type: 'hook-reply',

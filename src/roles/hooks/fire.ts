@@ -7,6 +7,7 @@ import {
   type HookEventName,
 } from '../../contract/hooks.js';
 import { validate } from '../../contract/validate.js';
+import { validateHookReply } from '../../contract/hook-reply.js';
 import type { RuleCode } from '../../contract/rule-codes.js';
 import type { ContractIssue, ValidationResult } from '../../contract/types.js';
 import { SvcError } from '../../errors.js';
@@ -302,7 +303,9 @@ export function checkReply(
   } catch {
     return fail(issue('invalid_json', 'the reply is not JSON', '6.2'));
   }
-  return { verdict: validate(kind, reply), reply };
+  // a missing result says what the smallest conforming reply is
+  const verdict = isDocsEvent(event) ? validate(kind, reply) : validateHookReply(event, reply);
+  return { verdict, reply };
 }
 
 /**
