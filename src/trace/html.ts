@@ -126,6 +126,8 @@ export interface ReportSummary {
   failed?: number;
   /** runs a signal cut short (replay, conform): beside their chats, or listed without one */
   interrupted?: number;
+  /** exchanges past the per-conversation cap, counted and not kept (`exchanges` is the kept) */
+  notKept?: number;
 }
 
 /** A run the report lists by itself: no chat of it in the recording to draw (replay, conform). */
@@ -298,6 +300,16 @@ function drawnRows(
   return out.join('');
 }
 
+/** `50000 exchanges (12 more not kept)`: the kept ones, and what the cap left out, as `trace` says it. */
+const exchangeCount = (c: TracedConversation): string =>
+  `${c.spans.length} ${noun(c.spans.length, 'exchange')}${c.dropped > 0 ? ` (${c.dropped} more not kept)` : ''}`;
+
+/** The timeline's last line when the cap left exchanges out: not in the report, not drawable. */
+const notKeptLine = (c: TracedConversation): string =>
+  c.dropped === 0
+    ? ''
+    : `<div class="more">${c.dropped} more ${noun(c.dropped, 'exchange')} not kept: a conversation keeps its first ${c.spans.length}, so they are not in this report (<code>svc-cli trace &lt;recording&gt; --chat ${c.chat}</code> counts them too)</div>`;
+
 const more = (count: number, from: number, to: number, chat: number): string =>
   `<div class="more">${count} ${noun(count, 'exchange')} not drawn (#${from} to #${to}): <code>svc-cli report &lt;recording&gt; --chat ${chat}</code> draws them all</div>`;
 
@@ -310,7 +322,7 @@ export function reportBrief(c: TracedConversation, name?: string): string {
   const first = c.spans[0]?.startMs ?? 0;
   const last = c.spans.reduce((end, s) => Math.max(end, s.endMs), first);
   const title = name ? `${escapeHtml(name)} · chat ${c.chat}` : `chat ${c.chat}`;
-  return `<p class="brief" id="c-${escapeHtml(c.run)}-${c.chat}">${title} · run ${escapeHtml(c.run)} · ${c.spans.length} ${noun(c.spans.length, 'exchange')} · ${secs(last - first)} · invariants hold</p>\n`;
+  return `<p class="brief" id="c-${escapeHtml(c.run)}-${c.chat}">${title} · run ${escapeHtml(c.run)} · ${exchangeCount(c)} · ${secs(last - first)} · invariants hold</p>\n`;
 }
 
 /** The line after the listed conversations: how many more the report only counted. */
@@ -388,7 +400,7 @@ export function reportSection(
   const head = `<div class="head"><span>time</span>${LANES.map((l) => `<span>${l}</span>`).join('')}</div>`;
   const rows = drawnRows(c, id, marked, maxRows);
   const title = name ? `${escapeHtml(name)} · chat ${c.chat}` : `chat ${c.chat}`;
-  return `<section class="conv${bad ? ' has-bad' : ''}${lazy ? ' lazy' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} <span class="badge">run ${escapeHtml(c.run)}</span> <span class="badge">${c.spans.length} ${noun(c.spans.length, 'exchange')} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div></section>\n`;
+  return `<section class="conv${bad ? ' has-bad' : ''}${lazy ? ' lazy' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} <span class="badge">run ${escapeHtml(c.run)}</span> <span class="badge">${exchangeCount(c)} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div>${notKeptLine(c)}</section>\n`;
 }
 
 /** The file's end: the run's summary and the script (the filter, j / k between conversations). */
@@ -402,7 +414,7 @@ export function reportTail(summary: ReportSummary): string {
   const conversations =
     m !== undefined && summary.conversations === 0
       ? ''
-      : `<span><b>${summary.conversations}</b> ${noun(summary.conversations, 'conversation')}</span><span><b>${summary.exchanges}</b> ${noun(summary.exchanges, 'exchange')}</span><span><b class="${summary.violations > 0 ? 'bad' : ''}">${summary.violations}</b> ${noun(summary.violations, 'invariant violation')}</span>`;
+      : `<span><b>${summary.conversations}</b> ${noun(summary.conversations, 'conversation')}</span><span><b>${summary.exchanges}</b> ${noun(summary.exchanges, 'exchange')}${summary.notKept ? ` (${summary.notKept} more not kept)` : ''}</span><span><b class="${summary.violations > 0 ? 'bad' : ''}">${summary.violations}</b> ${noun(summary.violations, 'invariant violation')}</span>`;
   const runs = summary.runs
     ? `<span><b>${summary.runs}</b> ${noun(summary.runs, 'run')} without a chat</span>`
     : '';

@@ -3,7 +3,7 @@ import { DISK_CODES, SvcError, systemReason } from '../../errors.js';
 import { writeError } from '../../io/write-whole.js';
 import { compact } from '../../compact.js';
 import { checkConversation } from '../../trace/invariants.js';
-import { readTrace, type TracedConversation } from '../../trace/read.js';
+import { readTrace, type TraceLimits, type TracedConversation } from '../../trace/read.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import {
@@ -65,6 +65,8 @@ export interface HtmlReportOptions {
   requireRecords?: string;
   /** how much is drawn (tests lower it); --chat draws every exchange of its conversation */
   budget?: Partial<DrawBudget>;
+  /** how much the reader keeps (tests lower the exchanges kept per conversation) */
+  limits?: Partial<TraceLimits>;
   /** a recording (as named in `recording`) had lines that were not journal records */
   onSkipped?: (file: string, lines: SkippedLines) => void;
 }
@@ -109,6 +111,16 @@ function verdictsOf(
     verdicts: new Map(runs.flatMap((r) => (r.run === undefined ? [] : [[r.run, r] as const]))),
     counts: { ...(failed > 0 ? { failed } : {}), ...(interrupted > 0 ? { interrupted } : {}) },
   };
+}
+
+/**
+ * A conversation's figures added to the page's: the exchanges kept, and those past the
+ * reader's per-conversation cap counted apart, as the text trace says them.
+ */
+function countConversation(summary: ReportSummary, c: TracedConversation): void {
+  summary.conversations++;
+  summary.exchanges += c.spans.length;
+  if (c.dropped > 0) summary.notKept = (summary.notKept ?? 0) + c.dropped;
 }
 
 /** A run whose chats the page marks (never only listed): it failed, or a signal cut it short. */
@@ -188,8 +200,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     const draw = (c: TracedConversation): void => {
       const violations = checkConversation(c, checks);
       const verdict: Partial<ReportRun> = verdicts.get(c.run) ?? {};
-      summary.conversations++;
-      summary.exchanges += c.spans.length;
+      countConversation(summary, c);
       summary.violations += violations.length;
       seen.add(c.run);
       const name = options.names?.get(c.run);
@@ -207,7 +218,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     for (const file of files) {
       const one = await readTrace({
         file,
-        ...(options.chat === undefined ? {} : { chat: options.chat }),
+        ...compact({ chat: options.chat, limits: options.limits }),
         onConversation: (c) => (rank.has(c.run) ? void held.push(c) : draw(c)),
       });
       read.records += one.records;

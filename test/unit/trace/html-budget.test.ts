@@ -151,6 +151,43 @@ describe('writeHtmlReport draw budget', () => {
     expect(short).toContain('and 2 more conversations without violations, not listed');
   });
 
+  it('says how many exchanges past the per-conversation cap were not kept, as trace does', async () => {
+    const file = recording(2, 6);
+    const out = `${file}.html`;
+    const summary = await writeHtmlReport({
+      recording: file,
+      out,
+      shownOut: 'r.html',
+      title: 't',
+      limits: { maxSpans: 4 },
+    });
+    expect(summary).toEqual({ conversations: 2, exchanges: 8, violations: 0, notKept: 4 });
+    const html = readFileSync(out, 'utf8');
+    // each heading, the line under its timeline and the page's summary
+    expect(html.match(/4 exchanges \(2 more not kept\)/g)).toHaveLength(2);
+    expect(html).toContain(
+      '2 more exchanges not kept: a conversation keeps its first 4, so they are not in this report',
+    );
+    expect(html).toContain('<b>8</b> exchanges (4 more not kept)</span>');
+    // listed past the row budget: the line says it too
+    const listed = `${file}.listed.html`;
+    await writeHtmlReport({
+      recording: file,
+      out: listed,
+      shownOut: 'r.html',
+      title: 't',
+      limits: { maxSpans: 4 },
+      budget: { rows: 1 },
+    });
+    expect(readFileSync(listed, 'utf8')).toContain(
+      'chat 2 · run r1 · 4 exchanges (2 more not kept)',
+    );
+    // under the cap: no such words
+    const whole = `${file}.whole.html`;
+    await writeHtmlReport({ recording: file, out: whole, shownOut: 'r.html', title: 't' });
+    expect(readFileSync(whole, 'utf8')).not.toContain('not kept');
+  });
+
   it('draws every exchange of the one conversation --chat names', async () => {
     const file = recording(2, 300);
     const out = `${file}.html`;
