@@ -340,9 +340,12 @@ export function failedNote(count: number): string {
   return `<h3>${count} failed ${noun(count, 'case')}</h3>\n`;
 }
 
-/** The heading before the runs without a chat to draw. */
-export function runsNote(count: number): string {
-  return `<h3>${count} ${noun(count, 'run')} without a chat to draw</h3>\n`;
+/**
+ * The heading before the runs without a chat to draw; `runNoun` is what the command calls a
+ * run (conform's are cases, as its terminal note says).
+ */
+export function runsNote(count: number, runNoun = 'run'): string {
+  return `<h3>${count} ${noun(count, runNoun)} without a chat to draw</h3>\n`;
 }
 
 /**
@@ -403,8 +406,11 @@ export function reportSection(
   return `<section class="conv${bad ? ' has-bad' : ''}${lazy ? ' lazy' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} <span class="badge">run ${escapeHtml(c.run)}</span> <span class="badge">${exchangeCount(c)} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div>${notKeptLine(c)}</section>\n`;
 }
 
-/** The file's end: the run's summary and the script (the filter, j / k between conversations). */
-export function reportTail(summary: ReportSummary): string {
+/**
+ * The file's end: the run's summary and the script (the filter, j / k between conversations);
+ * `runNoun` as runsNote's.
+ */
+export function reportTail(summary: ReportSummary, runNoun = 'run'): string {
   const m = summary.mutation;
   const mutation =
     m === undefined
@@ -416,7 +422,7 @@ export function reportTail(summary: ReportSummary): string {
       ? ''
       : `<span><b>${summary.conversations}</b> ${noun(summary.conversations, 'conversation')}</span><span><b>${summary.exchanges}</b> ${noun(summary.exchanges, 'exchange')}${summary.notKept ? ` (${summary.notKept} more not kept)` : ''}</span><span><b class="${summary.violations > 0 ? 'bad' : ''}">${summary.violations}</b> ${noun(summary.violations, 'invariant violation')}</span>`;
   const runs = summary.runs
-    ? `<span><b>${summary.runs}</b> ${noun(summary.runs, 'run')} without a chat</span>`
+    ? `<span><b>${summary.runs}</b> ${noun(summary.runs, runNoun)} without a chat</span>`
     : '';
   const failed = summary.failed ? `<span><b class="bad">${summary.failed}</b> failed</span>` : '';
   const interrupted = summary.interrupted

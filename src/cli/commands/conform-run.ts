@@ -563,6 +563,7 @@ async function writeConformReport(
       ...(interrupted
         ? { runs: results.filter((r) => r.interrupted !== undefined).map(reportRunOf) }
         : {}),
+      runNoun: 'case',
     });
     out.note(
       `HTML report written to ${flags.report}: ${html.failed ? `${html.failed} failed, ` : ''}${html.interrupted ? `${html.interrupted} interrupted, ` : ''}${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'case')} without a chat to draw` : ''}`,

@@ -53,6 +53,8 @@ export interface HtmlReportOptions {
    * (no run id, or none of its chats read) are listed after the conversations, with why
    */
   runs?: readonly ReportRun[];
+  /** what the page calls one of `runs` (default `run`; conform's are `case`) */
+  runNoun?: string;
   /**
    * checks of their own that are not one conversation each (conform's cases): the failed ones
    * are listed first, each with what failed, so the page is red when the run was
@@ -240,10 +242,10 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     for (const [file, lines] of skippedIn) options.onSkipped?.(file, lines);
     if (listed > budget.listed) writeSync(fd, unlistedNote(listed - budget.listed));
     const chatless = (options.runs ?? []).filter((r) => r.run === undefined || !seen.has(r.run));
-    if (chatless.length > 0) writeSync(fd, runsNote(chatless.length));
+    if (chatless.length > 0) writeSync(fd, runsNote(chatless.length, options.runNoun));
     for (const r of chatless) writeSync(fd, runSection(r));
     if (chatless.length > 0) summary.runs = chatless.length;
-    writeSync(fd, reportTail(summary));
+    writeSync(fd, reportTail(summary, options.runNoun));
   } catch (error) {
     if (!DISK_CODES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
     refused = error;

@@ -151,6 +151,29 @@ describe('writeHtmlReport of a failed run', () => {
     );
   });
 
+  it("calls conform's interrupted cases cases, as its terminal note does", async () => {
+    const out = `${recording()}.html`;
+    const cut = (name: string): ReportRun => ({
+      name,
+      verdict: 'interrupted',
+      steps: [],
+      why: 'interrupted before it finished',
+      interrupted: 'interrupted before it finished',
+    });
+    await writeHtmlReport({
+      recording: [],
+      out,
+      shownOut: 'r.html',
+      title: 'svc-cli conform platform',
+      runs: [cut('redelivery'), cut('typing')],
+      runNoun: 'case',
+    });
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain('<h3>2 cases without a chat to draw</h3>');
+    expect(html).toContain('<span><b>2</b> cases without a chat</span>');
+    expect(html).not.toContain('runs without');
+  });
+
   it('draws a page without failures as before', async () => {
     const file = recording();
     const out = `${file}.html`;
