@@ -76,3 +76,20 @@ export function trailingSlashHint(
   const spec = options.cite === false ? '' : ` (spec ${options.spec})`;
   return `the platform posts to ${shown} without a trailing slash${spec}; ${fix}`;
 }
+
+/**
+ * One clause for a bot's 404, when no trailing slash explains it: the platform posts each
+ * event to the bot provider URL plus `/<token>` (spec 4.3), so a bot that answers 404 there
+ * most often routes another path or checks another token. The token is shown as `<token>`.
+ * @example botRouteHint(404, 'http://h/bot/t0k') // 'the platform posts each event to the bot provider URL plus /<token> (here /bot/<token>): ...'
+ */
+export function botRouteHint(status: number, url: string): string | undefined {
+  if (status !== 404) return undefined;
+  let path: string;
+  try {
+    path = new URL(url).pathname.replace(/\/[^/]*$/, '/<token>');
+  } catch {
+    return undefined;
+  }
+  return `the platform posts each event to the bot provider URL plus /<token> (here ${path}): is that your bot's route, and does it expect the token the platform was given?`;
+}

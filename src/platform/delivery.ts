@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { postJson, type PostOutcome } from '../http/client.js';
 import { quoteReplyBody } from '../http/error-page.js';
-import { trailingSlashHint, type SlashReply } from '../http/trailing-slash.js';
+import { botRouteHint, trailingSlashHint, type SlashReply } from '../http/trailing-slash.js';
 import type { ExchangeInput, Journal } from '../journal/journal.js';
 import type { OutboundLimiter, SlotGrant } from './outbound-limiter.js';
 import type { DeliveryAttemptEvent, DeliveryDoneEvent, DeliveryTarget } from './events.js';
@@ -296,10 +296,11 @@ function replySaid(
   if (options.secret)
     for (const form of new Set([options.secret, encodeURIComponent(options.secret)]))
       quoted = quoted.split(form).join('***');
-  const hint = trailingSlashHint(reply, options.url, {
-    shownUrl: options.shownUrl,
-    spec: urlSpec[options.target],
-  });
+  const hint =
+    trailingSlashHint(reply, options.url, {
+      shownUrl: options.shownUrl,
+      spec: urlSpec[options.target],
+    }) ?? (options.target === 'bot' ? botRouteHint(reply.status, options.url) : undefined);
   const said = [quoted, hint].filter((part) => part !== undefined && part !== '').join('; ');
   return said === '' ? undefined : said;
 }

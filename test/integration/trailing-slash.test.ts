@@ -176,3 +176,37 @@ describe('hook-fire, conform hooks and conform bot say so too', () => {
     ]);
   });
 });
+
+describe("a bot's 404: the path the platform posted to, the token masked (spec 4.3)", () => {
+  // a bot that routes another token (or path) and answers the framework's bare 404
+  const otherRoute = (req: IncomingMessage, res: ServerResponse): void => {
+    res.writeHead(req.url === '/bot/another-token' ? 200 : 404, { 'content-type': 'text/plain' });
+    res.end(req.url === '/bot/another-token' ? '{}' : 'Not Found');
+  };
+  const hint =
+    "the platform posts each event to the bot provider URL plus /<token> (here /bot/<token>): is that your bot's route, and does it expect the token the platform was given?";
+
+  it('the platform: the failed CLIENT_MESSAGE line asks about the route', async () => {
+    const peer = await startPeer(otherRoute);
+    const s = await startPlatform({
+      bot: { providerUrl: `${peer}/bot`, token: 'bot-token-1', providerId: 'acme' },
+    });
+    await s.clock.runUntil(() => s.events.some((e) => e.type === 'bot-event-sent'));
+    const line = s.lines().find((l) => l.includes('→ bot CLIENT_MESSAGE'));
+    expect(line).toContain(`✗ not delivered after 2 attempts: HTTP 404: Not Found; ${hint}`);
+    expect(JSON.stringify(s.events)).not.toContain('bot-token-1');
+  });
+
+  it('conform bot: the CLIENT_MESSAGE check asks once, after the attempts', async () => {
+    const peer = await startPeer(otherRoute);
+    const clock = createClock({ timeScale: 0.25 });
+    const token = 'n1G0JfmBvjnXyjA';
+    const report = await runConformSuite({ suite: 'bot', url: `${peer}/bot`, token, clock });
+    const first = (report.results[0] as ConformCaseResult).steps[0]!.details;
+    expect(JSON.stringify(first)).not.toContain(token);
+    expect(first.filter((d) => d === hint)).toHaveLength(1);
+    expect(first.at(-1)).toBe(
+      'after 2 attempts without a regular answer the platform hands the customer to an agent (spec 3, 8)',
+    );
+  });
+});

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import { formatIssue } from '../../contract/issues.js';
 import { validate } from '../../contract/validate.js';
 import { postJson } from '../../http/client.js';
-import { trailingSlashHint } from '../../http/trailing-slash.js';
+import { botRouteHint, trailingSlashHint } from '../../http/trailing-slash.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { createBotSender } from '../../platform/bot/bot-outbound.js';
 import { BOT_DELIVERY_POLICY } from '../../contract/timing.js';
@@ -127,7 +127,8 @@ function judgeSeries(attempts: ExchangeRecord[], clock: Clock): CheckOutcome {
 
 /**
  * The way out for a bot that routes only `<token>/` (a redirect there, Django's APPEND_SLASH
- * page): the platform posts to `{bot_provider_url}/<token>`, no slash after it (spec 4.3).
+ * page): the platform posts to `{bot_provider_url}/<token>`, no slash after it (spec 4.3);
+ * else, for a 404, the path it posted to, with the question whether the bot routes it.
  */
 function slashHintOf(record: ExchangeRecord | undefined): string[] {
   if (!record?.response) return [];
@@ -139,7 +140,8 @@ function slashHintOf(record: ExchangeRecord | undefined): string[] {
       spec: '4.3',
     },
   );
-  return hint === undefined ? [] : [hint];
+  const unrouted = hint ?? botRouteHint(status, record.request.url);
+  return unrouted === undefined ? [] : [unrouted];
 }
 
 const lowerCased = (headers: Record<string, string> | undefined): Record<string, string> =>
