@@ -642,7 +642,46 @@ async function expectStep(
       ...closest.mismatches.map((l) => `  ${l}`),
     );
   else details.push(`nothing was received by the ${party === 'event' ? 'simulator' : party}`);
+  details.push(...realBotNotes(world));
   return { ok: false, details };
+}
+
+/**
+ * With a real bot (--bot-url), what went wrong between it and the platform: the events it did
+ * not take (a 404 is most often another token) and its posts the bot service refused (another
+ * provider id or token), which the closest payload above does not show. Each once, at most 3.
+ */
+function realBotNotes(world: World): string[] {
+  if (!world.realPeers?.some((peer) => peer.startsWith('the bot at'))) return [];
+  const notes = new Set<string>();
+  for (const { party, value } of world.observations) {
+    if (party !== 'event' || typeof value !== 'object' || value === null) continue;
+    const event = value as {
+      type?: string;
+      event?: string;
+      result?: string;
+      reason?: string;
+      said?: string;
+      status?: number;
+      path?: string;
+      code?: string;
+      message?: string;
+    };
+    if (event.type === 'bot-event-sent' && event.result === 'failed')
+      notes.add(
+        `your bot did not take ${event.event ?? 'an event'}: ${event.reason ?? 'failed'}${event.said ? `: ${event.said}` : ''}`,
+      );
+    else if (event.type === 'bot-event-received' && event.status !== 200)
+      notes.add(
+        `your bot posted ${event.event ?? 'a request'} to ${event.path ?? '?'}, refused with HTTP ${event.status ?? '?'}${event.code ? ` ${event.code}` : ''}${event.message ? `: ${event.message}` : ''}`,
+      );
+  }
+  if (notes.size === 0) return [];
+  const provider = world.botEventsUrl?.match(/\/webhooks\/([^/]+)\//)?.[1];
+  return [
+    ...[...notes].slice(0, 3),
+    `this conversation's bot has provider id ${provider === undefined ? '?' : JSON.stringify(decodeURIComponent(provider))} (setup.bot.providerId) and the token setup.bot.token gives (default "conversation-token"): configure your bot with both (spec 4.3)`,
+  ];
 }
 
 /**

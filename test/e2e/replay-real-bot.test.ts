@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { closePeers, json, startPeer } from '../helpers/broken-peers.js';
+import { freePort } from '../helpers/free-port.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/**
+ * `replay --bot-url` against a bot configured for another channel than the fixture's: a
+ * bot-message expectation fails, and the failure says what went wrong between the bot and
+ * the platform, which the closest payload (a chat-opened) does not.
+ */
+afterEach(closePeers);
+
+const fixture = 'fixtures/conversations/bot-text.json';
+const configure =
+  'this conversation\'s bot has provider id "conversation-provider" (setup.bot.providerId) and the token setup.bot.token gives (default "conversation-token"): configure your bot with both (spec 4.3)';
+
+describe('replay --bot-url: a bot set up with another token or provider id', () => {
+  it('a bot that checks another token: its 404s are named, with the route question', async () => {
+    // a bare 404 with no body, as http.server's send_response(404) gives
+    const bot = await startPeer((req, res) => {
+      res.writeHead(req.url === '/bot/dev-bot-token' ? 200 : 404);
+      res.end();
+    });
+    const port = await freePort();
+    const run = await runCli([
+      ...['--time-scale', '0.05', 'replay', fixture],
+      ...['--bot-url', `${bot}/bot`, '--platform-port', String(port)],
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      "        your bot did not take CLIENT_MESSAGE: not delivered after 2 attempts: HTTP 404: the platform posts each event to the bot provider URL plus /<token> (here /bot/<token>): is that your bot's route, and does it expect the token the platform was given?",
+    );
+    expect(run.stdout).toContain(`        ${configure}`);
+  });
+
+  it("a bot that posts under another provider id: the bot service's refusal is named", async () => {
+    const port = await freePort();
+    const bot = await startPeer((_req, res, body) => {
+      json(res, 200, {});
+      const event = JSON.parse(body) as { event?: string; chat_id?: string; client_id?: string };
+      if (event.event !== 'CLIENT_MESSAGE') return;
+      void fetch(`http://127.0.0.1:${port}/webhooks/dev-provider/conversation-token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          event: 'BOT_MESSAGE',
+          id: 'answer-1',
+          chat_id: event.chat_id,
+          client_id: event.client_id,
+          message: { type: 'TEXT', text: 'You said: hello bot', timestamp: 1700000000 },
+        }),
+      }).catch(() => undefined);
+    });
+    const run = await runCli([
+      ...['--time-scale', '0.05', 'replay', fixture],
+      ...['--bot-url', bot, '--platform-port', String(port)],
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '        your bot posted a request to /webhooks/dev-provider/<token>, refused with HTTP 404 not_found: no provider "dev-provider" here; this bot service serves provider "conversation-provider" (spec 4.3)',
+    );
+    expect(run.stdout).toContain(`        ${configure}`);
+  });
+
+  it('a bot set up as the fixture says: no such notes', async () => {
+    const port = await freePort();
+    const bot = await startPeer((_req, res, body) => {
+      json(res, 200, {});
+      const event = JSON.parse(body) as { event?: string; chat_id?: string; client_id?: string };
+      if (event.event !== 'CLIENT_MESSAGE') return;
+      void fetch(`http://127.0.0.1:${port}/webhooks/conversation-provider/conversation-token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          event: 'BOT_MESSAGE',
+          id: 'answer-1',
+          chat_id: event.chat_id,
+          client_id: event.client_id,
+          message: { type: 'TEXT', text: 'You said: hello', timestamp: 1700000000 },
+        }),
+      }).catch(() => undefined);
+    });
+    const run = await runCli([
+      ...['--time-scale', '0.05', 'replay', fixture],
+      ...['--bot-url', bot, '--platform-port', String(port)],
+    ]);
+    // the text differs from the fixture's: a failure, but not one of set-up
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('expect integrator text "You said: hello bot"');
+    expect(run.stdout).not.toContain('configure your bot with both');
+  });
+});
