@@ -40,6 +40,12 @@ describe('svc-cli explain', () => {
     expect(four.stdout).toMatch(/^ {2}answers: 200: .+\n {4}\S/m);
   });
 
+  it("names the unit of a bot message's timestamp: seconds, which timestamp_ms holds it to", async () => {
+    const result = await runCli(['explain', 'bot.event.BOT_MESSAGE', 'message.timestamp']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('    unix time of the message, in seconds\n');
+  });
+
   it('suggests a name for an unknown one and exits 2', async () => {
     const result = await runCli(['explain', 'type_drfit']);
     expect(result.code).toBe(2);
