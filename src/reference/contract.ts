@@ -385,7 +385,7 @@ function endpointsSection(): Section {
       section('4.3', 'Bot interface', [
         {
           type: 'p',
-          text: "Every exchange is a POST with `Content-Type: application/json` and the provider's token as the last path segment. The `/providers/` path also needs the `Authorization` header (section 5.3).",
+          text: "Every exchange is a POST with `Content-Type: application/json` and the provider's token as the last path segment, the same token both ways. The `/providers/` path also needs the `Authorization` header (section 5.3). `{bot_provider_url}` is the URL the provider registered (`svc-cli platform --bot-provider-url`); `{bot_service_url}` is the platform's bot host, which `svc-cli platform` serves at its own URL (the `bot webhook` line it prints) and `conform bot` at the URL it prints first. The platform reads only the status of the provider's reply: an answer goes back as its own POST.",
         },
         endpointTable(API_OPERATIONS.filter((o) => o.iface === 'B')),
       ]),

@@ -46,6 +46,15 @@ describe('svc-cli explain', () => {
     expect(result.stdout).toContain('    unix time of the message, in seconds\n');
   });
 
+  it('says in 4.3 which host each bot URL placeholder is, and that one token serves both ways', async () => {
+    const result = await runCli(['explain', '4.3']);
+    const text = result.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain('the same token both ways');
+    expect(text).toContain(
+      "`{bot_service_url}` is the platform's bot host, which `svc-cli platform` serves at its own URL (the `bot webhook` line it prints)",
+    );
+  });
+
   it('suggests a name for an unknown one and exits 2', async () => {
     const result = await runCli(['explain', 'type_drfit']);
     expect(result.code).toBe(2);

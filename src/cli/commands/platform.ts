@@ -43,8 +43,10 @@ idle chats, the spec gives no figure) is closed, and the close fires chat_finish
 closed when none is), with its customer; the journal keeps every exchange.
 
 Bot (interface B): with --bot-provider-url and --bot-token, customer messages go to the
-provider as CLIENT_MESSAGE (2 attempts, 3 s each, then hand-over to an agent); the provider
-answers on {base}/webhooks/<provider_id>/<token> or {base}/providers/<provider_id>/<token>.
+provider as CLIENT_MESSAGE at <url>/<token> (2 attempts, 3 s each, then hand-over to an
+agent; only the status of its reply is read); the provider posts its answers (BOT_MESSAGE,
+INVITE_AGENT) to {base}/webhooks/<provider_id>/<token> or {base}/providers/<provider_id>/<token>,
+{base} being this simulator's URL (the banner's "bot webhook" line) and <token> the same one.
 Assumptions (spec silent): the 5.3 token exchange is an OAuth2 client-credentials request,
 POST <token_url> form-encoded grant_type=client_credentials&client_id=..&client_secret=..
 answered {access_token, token_type, expires_in}; the simulator issues such tokens itself at

@@ -76,6 +76,10 @@ describe('usage errors say their code and hint, as with --json', () => {
     const platform = createTestContext({ cwd });
     expect(await runInProcess(platform, ['platform', '--help'])).toBe(0);
     expect(platform.stdout()).toMatch(/control API\s+under\s+\/_sim\/\s+\(docs\/platform\.md\)/);
+    // where a bot posts its answers, and with which token
+    expect(platform.stdout().replace(/\s+/g, ' ')).toContain(
+      '{base} being this simulator\'s URL (the banner\'s "bot webhook" line) and <token> the same one',
+    );
   });
 });
 
