@@ -59,6 +59,19 @@ describe('bot service with --bot-events docs (public Bot API, beyond spec 6.1)',
     closeChat(s.platform.core, { chatId: 1 });
     await s.clock.settle();
     expect(s.provider.hits.map((h) => String(h.json.event))).toEqual(['CLIENT_MESSAGE']);
+    // a bot author waiting for CHAT_CLOSED is told the switch, once per run
+    const told = s.events.of('notice').filter((e) => e.message.includes('CHAT_CLOSED'));
+    expect(told.map((e) => [e.level, e.message])).toEqual([
+      [
+        'info',
+        "the bot is not told that chat 1 closes: CHAT_CLOSED is the public Bot API's event, sent with --bot-events docs (spec 6.1)",
+      ],
+    ]);
+    await postTo(s.channelUrl, customerText('hello again'));
+    await s.provider.waitForHits(2);
+    closeChat(s.platform.core, { chatId: 2 });
+    await s.clock.settle();
+    expect(s.events.of('notice').filter((e) => e.message.includes('CHAT_CLOSED'))).toHaveLength(1);
   });
 
   it('takes CLIENT_INFO: the contact data reaches the visitor (customer-updated, hook chat_updated)', async () => {

@@ -75,6 +75,27 @@ function docsNotices(
   };
 }
 
+/**
+ * Without `--bot-events docs` the bot hears nothing when its chat closes (CHAT_CLOSED is the
+ * public Bot API's event, not the spec's): said once per run, at the first bot chat to close,
+ * so a bot author waiting for it learns the switch.
+ */
+function specNotices(core: PlatformCore): Pick<LifecycleHooks, 'chatClosed'> {
+  let told = false;
+  return {
+    chatClosed(_event, chat) {
+      if (told || !botState(chat)) return;
+      told = true;
+      core.emit({
+        type: 'notice',
+        level: 'info',
+        message: `the bot is not told that chat ${chat.id} closes: CHAT_CLOSED is the public Bot API's event, sent with --bot-events docs (spec 6.1)`,
+        protocolMs: core.clock.now(),
+      });
+    },
+  };
+}
+
 /** What the bot service's pieces share: the core, the options, the send of one event. */
 interface BotContext {
   core: PlatformCore;
@@ -202,7 +223,7 @@ function botLifecycle(ctx: BotContext): Partial<LifecycleHooks> {
       });
       if (core.mutant !== 'no-agent-joined') void send('AGENT_JOINED', chat);
     },
-    ...(ctx.options.botEvents === 'docs' ? docsNotices(send) : {}),
+    ...(ctx.options.botEvents === 'docs' ? docsNotices(send) : specNotices(core)),
   };
 }
 
