@@ -1,5 +1,6 @@
 import type { VirtualClock } from '../clock.js';
 import { SvcError, errorText } from '../errors.js';
+import { Agent, type Dispatcher } from 'undici';
 import { getText, postJson } from '../http/client.js';
 import { DEFAULT_WITHIN_MS, type Step } from './format.js';
 import { describeMismatches, isMatch, matchPartial, resolveRefs } from './match.js';
@@ -212,6 +213,7 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
     }
   } finally {
     await world.close();
+    await dispatchers.get(world)?.close();
   }
   const expects = steps.filter((s) => s.kind === 'expect' && s.skip !== 'after-failure');
   return {
@@ -235,6 +237,24 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
     protocolMs: world.clock.now(),
     wallMs: performance.now() - wallStart,
   };
+}
+
+/**
+ * The connections a conversation's steps open to an embedded platform, its own: the next
+ * conversation's platform may listen on the same port (--platform-port), and a kept-alive
+ * socket to the one that just closed would be reused before its close is read, resetting the
+ * first step there. A running simulator (--platform-url, no records of ours) outlives the
+ * conversations: its steps keep the global dispatcher, with the trust --ca and --insecure set.
+ */
+const dispatchers = new WeakMap<World, Dispatcher>();
+function dispatcherOf(world: World): { dispatcher?: Dispatcher } {
+  if (world.records === undefined) return {};
+  let dispatcher = dispatchers.get(world);
+  if (!dispatcher) {
+    dispatcher = new Agent();
+    dispatchers.set(world, dispatcher);
+  }
+  return { dispatcher };
 }
 
 /** A setup that cannot start (a missing bot script, a port) fails the conversation, not the run. */
@@ -442,6 +462,7 @@ async function runStep(
         body: JSON.stringify(body),
         timeoutMs: 10_000,
         clock: world.clock,
+        ...dispatcherOf(world),
       }),
     );
     if (!out.ok) return { ok: false, details: [`the channel did not answer: ${out.message}`] };
@@ -511,6 +532,7 @@ async function runStep(
       timeoutMs: STEP_LIMIT_MS,
       maxResponseBytes: Number.MAX_SAFE_INTEGER,
       clock: world.clock,
+      ...dispatcherOf(world),
     };
     const out = await drive(
       world,

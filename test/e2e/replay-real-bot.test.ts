@@ -90,3 +90,24 @@ describe('replay --bot-url: a bot set up with another token or provider id', () 
     expect(run.stdout).not.toContain('configure your bot with both');
   });
 });
+
+describe('replay --bot-url --platform-port: one port, a platform per conversation', () => {
+  it("a conversation's first customer message reaches the next platform on the port", async () => {
+    // a bot that answers nothing but 404: the hand-over conversation ends right after the
+    // customer wrote, so its socket to the platform was still kept alive when the next began
+    const bot = await startPeer((_req, res) => {
+      res.writeHead(404);
+      res.end();
+    });
+    const port = await freePort();
+    const run = await runCli([
+      ...['--time-scale', '0.2', 'replay'],
+      'fixtures/conversations/bot-handover-online.json',
+      'fixtures/conversations/bot-markdown-fallback.json',
+      ...['--bot-url', bot, '--platform-port', String(port)],
+    ]);
+    expect(run.stdout).toContain('✓ bot invites an agent, one is online');
+    expect(run.stdout).toContain('    ✓ 1. customer says "can I track my parcel?"');
+    expect(run.stdout).not.toContain('the channel did not answer');
+  });
+});
