@@ -139,7 +139,8 @@ const FIELD_DOCS: Readonly<Record<string, FieldTable>> = {
     chat_id: 'the chat, unique within the account',
     message: 'the message the event carries',
     'message.type': 'TEXT, MARKDOWN or BUTTONS',
-    'message.timestamp': 'unix time of the message, in seconds',
+    'message.timestamp':
+      'unix time of the message, in seconds (milliseconds: accepted, a timestamp_ms warning)',
     'message.text': 'message text; for MARKDOWN and BUTTONS the plain-text fallback',
     'message.button_id': 'the button the customer pressed',
     'message.content': 'Markdown body (links, bold, italic)',

@@ -43,7 +43,9 @@ describe('svc-cli explain', () => {
   it("names the unit of a bot message's timestamp: seconds, which timestamp_ms holds it to", async () => {
     const result = await runCli(['explain', 'bot.event.BOT_MESSAGE', 'message.timestamp']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('    unix time of the message, in seconds\n');
+    expect(result.stdout).toContain(
+      '    unix time of the message, in seconds (milliseconds: accepted, a timestamp_ms warning)\n',
+    );
   });
 
   it('says in 4.3 which host each bot URL placeholder is, and that one token serves both ways', async () => {
