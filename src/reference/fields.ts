@@ -95,8 +95,8 @@ function limitsOf(s: Json): string[] {
 
 function describePattern(pattern: string): string {
   if (pattern.includes('https?')) return 'http(s) URL';
-  if (pattern === '^-?\\d+$') return 'integer as text';
-  if (pattern.startsWith('^\\d+')) return 'number as text';
+  if (pattern === '^-?\\d+$') return 'as a string, an integer';
+  if (pattern.startsWith('^\\d+')) return 'as a string, a number in digits';
   return `matches \`${pattern}\``;
 }
 

@@ -46,6 +46,10 @@ describe('svc-cli explain', () => {
     expect(result.stdout).toContain(
       '    unix time of the message, in seconds (milliseconds: accepted, a timestamp_ms warning)\n',
     );
+    // the string form the type admits, said as what it must hold
+    expect(result.stdout).toContain(
+      '  message.timestamp: number or string; required; as a string, a number in digits\n',
+    );
   });
 
   it('says in 4.3 which host each bot URL placeholder is, and that one token serves both ways', async () => {
