@@ -1,3 +1,6 @@
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closePeers, json, startPeer } from '../helpers/broken-peers.js';
 import { freePort } from '../helpers/free-port.js';
@@ -88,6 +91,19 @@ describe('replay --bot-url: a bot set up with another token or provider id', () 
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('expect integrator text "You said: hello bot"');
     expect(run.stdout).not.toContain('configure your bot with both');
+    // a conversation svc-cli ships: written for bot-sim's script, which the note says
+    expect(run.stderr).toContain(
+      'note: the conversations svc-cli ships expect bot-sim\'s default answers (the echo "You said: ...", BUTTONS for menu, INVITE_AGENT for agent or operator)',
+    );
+    // the same conversation from a folder of one's own: no such note
+    const own = join(mkdtempSync(join(tmpdir(), 'svc-own-bot-')), 'bot-text.json');
+    copyFileSync(fixture, own);
+    const mine = await runCli([
+      ...['--time-scale', '0.05', 'replay', own],
+      ...['--bot-url', bot, '--platform-port', String(port)],
+    ]);
+    expect(mine.code).toBe(1);
+    expect(mine.stderr).not.toContain('svc-cli ships');
   });
 });
 

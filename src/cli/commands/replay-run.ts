@@ -389,6 +389,16 @@ function recordingStoppedNote(plan: ReplayPlan, status: RecordingStatus): string
   return `recording stopped: ${reason} (${code}); ${shown} holds the exchanges written before it and misses the rest; ${way}. Exit code ${EXIT_CODES.system}.`;
 }
 
+/** Whether a conversation that failed is one svc-cli ships (its own folder, or a copy of it). */
+function failedShipped(ctx: CliContext, results: readonly ConversationResult[]): boolean {
+  const shipped = resolve(packageFiles().folderOf(DEFAULT_PATH));
+  const inShipped = (file: string): boolean => {
+    const path = relative(shipped, resolve(ctx.cwd, file));
+    return path !== '' && !path.startsWith('..') && !isAbsolute(path);
+  };
+  return results.some((r) => !r.ok && r.file !== undefined && inShipped(r.file));
+}
+
 /** The summary, the --bail note, and the JSON or JUnit report (to stdout or --out). */
 async function reportResults(
   ctx: CliContext,
@@ -408,6 +418,13 @@ async function reportResults(
     await out.flush(); // under the summary, in a terminal too
     out.note(
       `--bail: ${notRun} of ${plural(runs.total, 'conversation')} not run after the failure`,
+    );
+  }
+  // a real bot that failed conversations svc-cli ships: they were written for bot-sim's script
+  if (plan.peers.botUrl && reporter !== 'json' && failedShipped(ctx, results)) {
+    await out.flush(); // under the summary, in a terminal too
+    out.note(
+      'note: the conversations svc-cli ships expect bot-sim\'s default answers (the echo "You said: ...", BUTTONS for menu, INVITE_AGENT for agent or operator): a bot with texts of its own fails them on the texts alone; replay conversations recorded from yours (docs/bot.md, docs/BRING-YOUR-OWN-PEER.md)',
     );
   }
   // every conversation skipped: nothing was checked, and a green "0 failed" would hide it
