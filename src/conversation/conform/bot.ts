@@ -348,7 +348,7 @@ function malformedCase(run: BotRun): ConformCase {
         if (!out.ok) return [`no answer: ${out.message} (spec 4.3)`];
         if (out.status >= 400 && out.status < 500) return [];
         return {
-          warn: `answered HTTP ${out.status} to a CLIENT_MESSAGE without client_id, chat_id and message; a strict provider answers 400 invalid_request (spec 7.2), but the spec does not demand rejection`,
+          warn: `answered HTTP ${out.status} to a CLIENT_MESSAGE without client_id, chat_id and message; a strict provider refuses it with 400, as the platform refuses a malformed event (spec 7.2 lists the platform's answers), but the spec does not demand it of a provider`,
         };
       });
     },
