@@ -160,6 +160,15 @@ describe('conform integrator', () => {
       r.steps.filter((s) => s.status === 'failed').map((s) => s.name),
     );
     expect(new Set(failedChecks)).toEqual(new Set(['chunked body']));
+    // newcomer pass: a bare "HTTP 411 is not a valid reply" did not say what the step changed
+    expect(reasons(report.results).slice(0, 2)).toEqual([
+      'reply: HTTP 411 is not a valid reply; expected 200 with {"result":"ok"} or {"error":{code,message}} (spec 2.2, 4.2)',
+      'chunked: this body came with Transfer-Encoding: chunked and no Content-Length, as the platform sends it when the channel is set to chunked (spec 4.2); read the body to its end',
+    ]);
+    // an endpoint failing both bodies alike is not told about chunking
+    const broken = await startPeer((_req, res) => json(res, 500, {}));
+    const both = await runConformSuite({ suite: 'integrator', url: broken, clock: roomy() });
+    expect(reasons(both.results).filter((r) => r.startsWith('chunked:'))).toEqual([]);
   });
 
   it('an unreachable receiver is named by its whole URL, path included', async () => {
