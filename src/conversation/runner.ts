@@ -485,15 +485,20 @@ async function runStep(
         ? (a.media as never)
         : { type: 'text' as const, text: a.text ?? '' };
     const sending = world.sendAgent({ to: a.to, message, wait: a.wait !== false });
-    const value = await drive(world, sending);
-    if (value === undefined) return { ok: true, details: [] };
+    const verdict = await drive(world, sending);
+    if (verdict === undefined) return { ok: true, details: [] };
+    const { reason, said, ...value } = verdict;
     const mismatches = matchPartial(
       resolveRefs(step.delivery ?? { result: 'delivered' }, scope),
       value,
       '',
       world.timingToleranceMs ?? 0,
     );
-    return { ok: mismatches.length === 0, details: describeMismatches(mismatches), value };
+    const details = describeMismatches(mismatches);
+    // newcomer pass: 'expected "delivered", got "failed"' did not say what the endpoint did
+    if (details.length > 0 && value.result === 'failed' && reason)
+      details.push(`the last of ${value.attempts} attempts: ${reason}${said ? `: ${said}` : ''}`);
+    return { ok: mismatches.length === 0, details, value };
   }
   if ('agents' in step) {
     await world.setAgents(step.agents === 'online');

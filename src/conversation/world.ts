@@ -101,6 +101,10 @@ export interface AgentVerdict {
   agentNotice?: string | undefined;
   deliveryId?: string;
   chatId?: number;
+  /** why the last attempt of a failed series was not accepted, for the report only */
+  reason?: string | undefined;
+  /** what that attempt's reply said */
+  said?: string | undefined;
 }
 
 /**
@@ -503,6 +507,8 @@ async function sendAgentOn(
     agentNotice: result.agentNotice,
     deliveryId: result.deliveryId,
     chatId: result.chatId,
+    reason: result.reason,
+    said: result.said,
   };
 }
 

@@ -57,7 +57,11 @@ describe('a failing expectation', () => {
         ],
       },
     });
-    expect(result.steps[1]!.details).toEqual(['result: expected "delivered", got "failed"']);
+    // newcomer pass: the verdict alone did not say what the endpoint answered
+    expect(result.steps[1]!.details).toEqual([
+      'result: expected "delivered", got "failed"',
+      'the last of 3 attempts: HTTP 500: {"error":{"code":"injected","message":"svc-cli injected HTTP 500"}}',
+    ]);
   });
 });
 
