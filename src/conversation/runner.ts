@@ -495,7 +495,7 @@ async function runStep(
       world.timingToleranceMs ?? 0,
     );
     const details = describeMismatches(mismatches);
-    // newcomer pass: 'expected "delivered", got "failed"' did not say what the endpoint did
+    // 'expected "delivered", got "failed"' alone does not say what the endpoint did
     if (details.length > 0 && value.result === 'failed' && reason)
       details.push(`the last of ${value.attempts} attempts: ${reason}${said ? `: ${said}` : ''}`);
     return { ok: mismatches.length === 0, details, value };

@@ -141,8 +141,8 @@ function kindCase(
           payload: buildAgentPayload(message),
           chunked: true,
         });
-        // newcomer pass: an endpoint that reads Content-Length bytes got an empty body here,
-        // and only "HTTP 400 is not a valid reply" said so
+        // an endpoint that reads Content-Length bytes gets an empty body here, and
+        // "HTTP 400 is not a valid reply" alone does not say why
         return sized && Array.isArray(outcome) && outcome.length > 0
           ? [...outcome, CHUNKED_ONLY]
           : outcome;
