@@ -63,7 +63,7 @@ function addChoiceSuggestion(message: string): string {
 /**
  * commander suggests a flag within a small edit distance; a flag typed short (`--integrator`
  * for `--integrator-url`, `--platform` for `--platform-url`) is further away and got no
- * suggestion (newcomer pass). When the unknown flag starts exactly one flag of the command
+ * suggestion. When the unknown flag starts exactly one flag of the command
  * named in argv (or of the program), that flag is suggested.
  */
 function addOptionSuggestion(program: Command, argv: readonly string[], message: string): string {

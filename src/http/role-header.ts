@@ -2,7 +2,7 @@
  * Every reply of svc-cli's serving roles (`listen`, `hook-target`, `bot-sim`) says which one
  * answered, in `x-svc-role` (not part of the spec, which no platform reads). A command pointed
  * at the wrong side by mistake then says so instead of reporting a delivery or a contract
- * failure: `send-text` at listen, `conform hooks` at bot-sim (newcomer passes).
+ * failure: `send-text` at listen, `conform hooks` at bot-sim.
  */
 export const SVC_ROLE_HEADER = 'x-svc-role';
 

@@ -2,7 +2,7 @@
  * The agent console's input line on a terminal. What the person types stays on the last line
  * and is drawn again under every log line printed meanwhile, with the redelivery countdown in
  * front of the prompt. Before, the terminal echoed the typing and the spinner's frames wiped
- * it, and a log line arriving mid-word was glued to the half-typed text (newcomer pass).
+ * it, and a log line arriving mid-word was glued to the half-typed text.
  */
 import {
   clearScreenDown,
@@ -100,7 +100,7 @@ export function createPromptLine(ctx: CliContext, options: PromptLineOptions): P
     stopWaiting();
   });
   // a line entered while the countdown stood before the prompt stays in the scrollback as
-  // typed, without the countdown (newcomer pass: "redelivery attempt 2/3 in 1.0 s  agent> hi")
+  // typed, without the countdown ("redelivery attempt 2/3 in 1.0 s  agent> hi")
   rl.on('line', (line) => {
     if (closed || shown === options.prompt) return;
     const width = stripVTControlCharacters(shown).length + line.length;

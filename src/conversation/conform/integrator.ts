@@ -92,13 +92,13 @@ export async function postAgentMessage(
   const judged = judgeChannelReply(outcome);
   if (judged.accepted && judged.errorReply)
     // a valid reply (spec 2.2), but the agent sees an error for this message (spec 7.1): an
-    // endpoint that answers every case so passed the suite without a word (newcomer pass)
+    // endpoint that answers every case so passed the suite without a word
     return {
       warn: `the endpoint answered an error object (${judged.errorReply.code}: ${JSON.stringify(judged.errorReply.message)}): a valid reply (spec 2.2), but the agent is shown an error instead of a delivered message`,
     };
   if (judged.accepted) return [];
   if (outcome.status === 404)
-    // newcomer pass: 11 bare 404s, the path posted to never said
+    // 11 bare 404s, the path posted to never said
     return [
       `reply: HTTP 404 at ${url}: the platform posts to <integrator URL>/<channel public id> (spec 4.2); serve that path, or give the id your endpoint serves with --channel (default "conform")`,
     ];

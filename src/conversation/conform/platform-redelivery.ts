@@ -113,7 +113,7 @@ export function buildRedeliveryCase(options: RedeliveryCaseOptions): ConformCase
         }
         const customerId = await sendAgentLine(options, control, REDELIVERY_TEXT);
         // Only this message's attempts count: with a bot on the channel, its answer to the
-        // customer's message reaches the same listener, failed twice too (newcomer pass).
+        // customer's message reaches the same listener, failed twice too.
         const id = await agentLineDeliveryId(control, customerId, REDELIVERY_TEXT, clock);
         const ours = (): AgentMessageEvent[] =>
           seriesOf({ id, customer: customerId, text: REDELIVERY_TEXT });

@@ -62,7 +62,7 @@ export const NO_CHANNEL = 'no channel at this URL: unknown public id, or a wrong
  */
 export function createChannelService(core: PlatformCore): PlatformService {
   const notFound = (request: PlatformRequest, params: Readonly<Record<string, string>>): never => {
-    // /_sim/<x> is a mistyped control path, not a channel URL (newcomer pass)
+    // /_sim/<x> is a mistyped control path, not a channel URL
     if (request.path.startsWith('/_sim/'))
       throw new ProtocolError(
         'not_found',

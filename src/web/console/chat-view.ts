@@ -176,7 +176,7 @@ export function renderTranscript(store: ConsoleStore, chat: ChatView): HTMLEleme
     }
     const text = line.text ?? renderMedia(line.kind.split('.').pop() ?? line.kind, line.media);
     // spec 6.2: the hook reply's contact_info is shown as if the visitor typed it; say where it
-    // came from, or it reads as something the customer said (newcomer pass)
+    // came from, or it reads as something the customer said
     const from =
       line.kind === 'hook.contact_info' ? 'visitor · from the CRM (contact_info)' : line.type;
     return h(
