@@ -17,6 +17,28 @@ const fixture = 'fixtures/conversations/bot-text.json';
 const configure =
   'this conversation\'s bot has provider id "conversation-provider" (setup.bot.providerId) and the token setup.bot.token gives (default "conversation-token"): configure your bot with both (spec 4.3)';
 
+/**
+ * A bot that answers 200 to every event and, to a CLIENT_MESSAGE, posts a BOT_MESSAGE with
+ * `text` to the bot service on `port` as provider `provider` (the fixture's token).
+ */
+const answeringBot = (port: number, provider: string, text: string) =>
+  startPeer((_req, res, body) => {
+    json(res, 200, {});
+    const event = JSON.parse(body) as { event?: string; chat_id?: string; client_id?: string };
+    if (event.event !== 'CLIENT_MESSAGE') return;
+    void fetch(`http://127.0.0.1:${port}/webhooks/${provider}/conversation-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        event: 'BOT_MESSAGE',
+        id: 'answer-1',
+        chat_id: event.chat_id,
+        client_id: event.client_id,
+        message: { type: 'TEXT', text, timestamp: 1700000000 },
+      }),
+    }).catch(() => undefined);
+  });
+
 describe('replay --bot-url: a bot set up with another token or provider id', () => {
   it('a bot that checks another token: its 404s are named, with the route question', async () => {
     // a bare 404 with no body, as http.server's send_response(404) gives
@@ -38,22 +60,7 @@ describe('replay --bot-url: a bot set up with another token or provider id', () 
 
   it("a bot that posts under another provider id: the bot service's refusal is named", async () => {
     const port = await freePort();
-    const bot = await startPeer((_req, res, body) => {
-      json(res, 200, {});
-      const event = JSON.parse(body) as { event?: string; chat_id?: string; client_id?: string };
-      if (event.event !== 'CLIENT_MESSAGE') return;
-      void fetch(`http://127.0.0.1:${port}/webhooks/dev-provider/conversation-token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          event: 'BOT_MESSAGE',
-          id: 'answer-1',
-          chat_id: event.chat_id,
-          client_id: event.client_id,
-          message: { type: 'TEXT', text: 'You said: hello bot', timestamp: 1700000000 },
-        }),
-      }).catch(() => undefined);
-    });
+    const bot = await answeringBot(port, 'dev-provider', 'You said: hello bot');
     const run = await runCli([
       ...['--time-scale', '0.05', 'replay', fixture],
       ...['--bot-url', bot, '--platform-port', String(port)],
@@ -67,22 +74,7 @@ describe('replay --bot-url: a bot set up with another token or provider id', () 
 
   it('a bot set up as the fixture says: no such notes', async () => {
     const port = await freePort();
-    const bot = await startPeer((_req, res, body) => {
-      json(res, 200, {});
-      const event = JSON.parse(body) as { event?: string; chat_id?: string; client_id?: string };
-      if (event.event !== 'CLIENT_MESSAGE') return;
-      void fetch(`http://127.0.0.1:${port}/webhooks/conversation-provider/conversation-token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          event: 'BOT_MESSAGE',
-          id: 'answer-1',
-          chat_id: event.chat_id,
-          client_id: event.client_id,
-          message: { type: 'TEXT', text: 'You said: hello', timestamp: 1700000000 },
-        }),
-      }).catch(() => undefined);
-    });
+    const bot = await answeringBot(port, 'conversation-provider', 'You said: hello');
     const run = await runCli([
       ...['--time-scale', '0.05', 'replay', fixture],
       ...['--bot-url', bot, '--platform-port', String(port)],
