@@ -48,7 +48,7 @@ describe('replay --bot-url: a bot set up with another token or provider id', () 
     });
     const port = await freePort();
     const run = await runCli([
-      ...['--time-scale', '0.05', 'replay', fixture],
+      ...['--time-scale', '0.25', 'replay', fixture],
       ...['--bot-url', `${bot}/bot`, '--platform-port', String(port)],
     ]);
     expect(run.code).toBe(1);
@@ -75,8 +75,10 @@ describe('replay --bot-url: a bot set up with another token or provider id', () 
   it('a bot set up as the fixture says: no such notes', async () => {
     const port = await freePort();
     const bot = await answeringBot(port, 'conversation-provider', 'You said: hello');
+    // at 0.25: the bot's 3 s per attempt is 750 wall ms; at 0.05 (150 ms) a machine busy
+    // with other work let an attempt time out, and the set-up note rightly came
     const run = await runCli([
-      ...['--time-scale', '0.05', 'replay', fixture],
+      ...['--time-scale', '0.25', 'replay', fixture],
       ...['--bot-url', bot, '--platform-port', String(port)],
     ]);
     // the text differs from the fixture's: a failure, but not one of set-up
