@@ -94,13 +94,29 @@ function labelOf(o: Observation): string {
 }
 
 /**
+ * The observations in the order the parties were sent them. A real peer's sighting is seen
+ * when its answer comes, so a slow answer to the first of two hooks would otherwise put the
+ * second first. Without a time on each (a remote simulator's events), the order they came.
+ */
+function inSentOrder(observations: readonly Observation[]): readonly Observation[] {
+  const timed: { o: Observation; i: number; t: number }[] = [];
+  for (const [i, o] of observations.entries()) {
+    const t = o.sentAt ?? o.at;
+    if (t === undefined) return observations;
+    timed.push({ o, i, t });
+  }
+  return timed.sort((a, b) => a.t - b.t || a.i - b.i).map(({ o }) => o);
+}
+
+/**
  * The first observation of each label, in the order given: the problems (empty: in order),
  * or undefined while one has not come yet.
  */
 export function orderProblems(
-  observations: readonly Observation[],
+  seenInArrivalOrder: readonly Observation[],
   labels: readonly string[],
 ): string[] | undefined {
+  const observations = inSentOrder(seenInArrivalOrder);
   const firsts = labels.map((label) => observations.findIndex((o) => matchesLabel(o, label)));
   if (firsts.some((i) => i < 0)) return undefined;
   for (let i = 1; i < firsts.length; i++) {
@@ -110,7 +126,7 @@ export function orderProblems(
       .map(labelOf);
     return [
       `expected ${labels.join(' → ')}; ${labels[i]} came before ${labels[i - 1]}`,
-      `in the order they came: ${[...new Set(seen)].join(' → ')}`,
+      `in the order they were sent: ${[...new Set(seen)].join(' → ')}`,
     ];
   }
   return [];

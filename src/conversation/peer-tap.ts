@@ -8,6 +8,8 @@ export type PeerParty = 'integrator' | 'bot' | 'hook';
 export interface PeerSighting {
   party: PeerParty;
   value: unknown;
+  /** protocol ms from the request's start to its answer or failure: the peer got it that long ago */
+  durationMs: number;
 }
 
 const partyOf: Partial<Record<ExchangeInput['iface'], PeerParty>> = {
@@ -64,6 +66,7 @@ export function tapOutgoing(
           ...(input.response ? { $status: input.response.status } : {}),
           ...(input.failure ? { $failure: input.failure.reason } : {}),
         },
+        durationMs: input.durationMs ?? 0,
       });
     }
     return recordExchange(inner, input);

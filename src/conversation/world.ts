@@ -37,6 +37,12 @@ export interface Observation {
   consumed: boolean;
   /** protocol ms when it was seen (an expectation's `after` budget reads it) */
   at?: number;
+  /**
+   * protocol ms when the party was sent it, where that is earlier than `at`: a real peer's
+   * sighting is seen once it has answered, so two requests sent in order can be seen the other
+   * way round when the first takes longer to answer; `order` reads this
+   */
+  sentAt?: number;
 }
 
 /** Where each side lives: embedded (default) or a real peer by URL. */
@@ -369,9 +375,10 @@ function worldJournal(
       })
     : undefined;
   return realParties.size > 0
-    ? tapOutgoing(base ?? createJournal(), realParties, ({ party, value }) =>
-        observations.push({ party, value, consumed: false, at: clock.now() }),
-      )
+    ? tapOutgoing(base ?? createJournal(), realParties, ({ party, value, durationMs }) => {
+        const at = clock.now();
+        observations.push({ party, value, consumed: false, at, sentAt: at - durationMs });
+      })
     : base;
 }
 

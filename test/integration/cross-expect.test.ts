@@ -72,7 +72,7 @@ describe('cross-interface expectations in fixtures', () => {
     });
     expect(reversed.failed).toEqual([
       'expected hook:chat_finished → integrator:text; integrator:text came before hook:chat_finished',
-      expect.stringMatching(/^in the order they came: .*integrator:text.*hook:chat_finished/),
+      expect.stringMatching(/^in the order they were sent: .*integrator:text.*hook:chat_finished/),
     ]);
     const never = await run({
       expect: { order: ['hook:chat_accepted', 'bot:CLIENT_MESSAGE'], within: 0 },

@@ -3,6 +3,8 @@
  * embedded peer misbehave do not apply and are skipped with the reason; the others run on a
  * real clock, their timing figures matched within the stated tolerance.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { conversationSchema } from '../../src/conversation/format.js';
@@ -130,6 +132,47 @@ describe('replay --hook-url / --integrator-url: what the real peer received', ()
     const failed = result.steps.find((s) => s.status === 'failed');
     expect(failed?.name).toBe('accepted');
     expect(failed?.details.join('\n')).toContain('crm_link');
+  });
+
+  it('an order holds as the hooks were sent, though the first was answered last', async () => {
+    // this receiver answers chat_accepted only once chat_finished has come and been answered:
+    // the simulator sees the answers the other way round, but sent chat_accepted first
+    let finished: () => void = () => undefined;
+    const finishedCame = new Promise<void>((resolve) => (finished = resolve));
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const { event_name: name } = JSON.parse(body) as { event_name: string };
+        const answer = (): void => {
+          res.setHeader('content-type', 'application/json');
+          res.end('{"result":"ok"}');
+        };
+        if (name === 'chat_accepted') void finishedCame.then(() => setImmediate(answer));
+        else {
+          answer();
+          if (name === 'chat_finished') finished();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => receiver.close(() => resolve())));
+    const result = await replayConversation({
+      conversation: conversationSchema.parse({
+        version: 1,
+        name: 'a real hook receiver answering out of order',
+        setup: { hooks: {} },
+        steps: [
+          { customer: { text: 'hi', sender: { id: 'c-1' } } },
+          { agent: { text: 'hello' } },
+          { close: {} },
+          { expect: { order: ['hook:chat_accepted', 'hook:chat_finished'] } },
+        ],
+      }),
+      hookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      timeScale: 0.2,
+    });
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
   });
 
   it('checks integrator expectations against what the simulator delivered', async () => {
