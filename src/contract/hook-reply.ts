@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { HOOK_RESULTS, hookSchemas, type HookEventName } from './hooks.js';
-import type { ContractIssue, ValidationResult } from './types.js';
+import { HOOK_EVENTS, HOOK_RESULTS, hookSchemas, type HookEventName } from './hooks.js';
+import type { ContractIssue, ValidateOptions, ValidationResult } from './types.js';
 import { validate } from './validate.js';
 
 /**
@@ -30,8 +30,12 @@ export function minimalHookReply(event: HookEventName): Record<string, unknown> 
  * `{"ok":true}` learns the shape wanted, not only that `result` is missing.
  * @example validateHookReply('chat_finished', { ok: true }).errors[0].rule // 'required; a minimal valid reply is {"result":"ok"}'
  */
-export function validateHookReply(event: HookEventName, reply: unknown): ValidationResult {
-  const verdict = validate(`hook.${event}.reply`, reply);
+export function validateHookReply(
+  event: HookEventName,
+  reply: unknown,
+  options: ValidateOptions = {},
+): ValidationResult {
+  const verdict = validate(`hook.${event}.reply`, reply, options);
   const missing = (issue: ContractIssue): boolean =>
     issue.code === 'required' && /^\w+$/.test(issue.path);
   const first = verdict.errors.findIndex(missing);
@@ -45,4 +49,21 @@ export function validateHookReply(event: HookEventName, reply: unknown): Validat
       i === first ? { ...issue, rule: `${issue.rule}; ${hint}` } : issue,
     ),
   };
+}
+
+/**
+ * A payload checked against `kind`, with the hint of `validateHookReply` when it is the reply
+ * to one of spec 6.2's events: what stands between a receiver and the platform (the proxy)
+ * says the same as what fires at it.
+ * @example validateMaybeHookReply('hook.chat_finished.reply', { ok: true }).errors[0].rule // 'required; a minimal valid reply is {"result":"ok"}'
+ */
+export function validateMaybeHookReply(
+  kind: string,
+  value: unknown,
+  options: ValidateOptions = {},
+): ValidationResult {
+  const event = /^hook\.(\w+)\.reply$/.exec(kind)?.[1];
+  return event !== undefined && (HOOK_EVENTS as readonly string[]).includes(event)
+    ? validateHookReply(event as HookEventName, value, options)
+    : validate(kind, value, options);
 }

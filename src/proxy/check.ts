@@ -4,6 +4,7 @@
  * the platform); the answer validated as the kind the leg expects.
  */
 import { detectKind } from '../contract/detect.js';
+import { validateMaybeHookReply } from '../contract/hook-reply.js';
 import { getKind, validate } from '../contract/validate.js';
 import type { RuleCode } from '../contract/rule-codes.js';
 import type { ContractIssue } from '../contract/types.js';
@@ -113,6 +114,6 @@ export function checkAnswer(
       warnings: [],
     };
   }
-  const result = validate(kind, parsed.value, { strict });
+  const result = validateMaybeHookReply(kind, parsed.value, { strict });
   return { kind, errors: result.errors, warnings: result.warnings };
 }

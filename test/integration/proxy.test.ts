@@ -631,6 +631,29 @@ describe('proxy hooks', () => {
     expect(p.summary().violations).toBe(1);
   });
 
+  it('a reply without result says what the smallest valid reply is, as hook-fire does', async () => {
+    const receiver = await startServer({
+      handler(req, res) {
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{"ok":true}');
+        });
+      },
+    });
+    servers.push(receiver);
+    const { proxy: p, events } = await proxy({
+      iface: 'hooks',
+      upstreams: { receiver: receiver.url },
+      clock: createVirtualClock(),
+    });
+    await post(`${p.url}/hooks`, buildSampleHookEvent('chat_finished'));
+    const errors = events[0]?.answerIssues.filter((i) => i.severity === 'error') ?? [];
+    expect(errors.map((i) => i.rule).join('\n')).toContain(
+      'a minimal valid reply is {"result":"ok"}',
+    );
+  });
+
   it('a caller that leaves long before the budget is not the receiver failing (a second reader)', async () => {
     const hang = createRawServer(() => undefined); // never answers
     await new Promise<void>((done) => hang.listen(0, '127.0.0.1', done));
