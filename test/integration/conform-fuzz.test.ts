@@ -426,4 +426,33 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     });
     expect(passed.fuzz?.failure).toBeUndefined();
   });
+
+  it('--fuzz-stateful: each run takes its own block of chat ids, from the run id', async () => {
+    const chats: number[][] = [];
+    const url = await peer((body) => {
+      if (typeof body.chat_id === 'number') chats.at(-1)?.push(body.chat_id);
+      return { status: 200, body: '{"result":"ok"}' };
+    });
+    const told: number[] = [];
+    for (const runId of [4242, undefined]) {
+      chats.push([]);
+      const report = await runConformSuite({
+        suite: 'hooks',
+        url,
+        fuzz: { ...fuzz(10), stateful: true },
+        ...(runId === undefined ? {} : { runId }),
+        onHookChat: ({ chatId, sequences }) => {
+          expect(sequences).toBe(true);
+          told.push(chatId);
+        },
+      });
+      expect(report.fuzz?.failure).toBeUndefined();
+    }
+    const [first = [], second = []] = chats;
+    expect(told[0]).toBe(4242001);
+    expect(Math.min(...first)).toBe(4242001);
+    expect(Math.min(...second)).toBe(told[1]);
+    // a receiver that remembers the first run's chats sees none of them again
+    expect(second.filter((id) => first.includes(id))).toEqual([]);
+  });
 });

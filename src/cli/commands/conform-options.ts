@@ -181,7 +181,7 @@ export const conformOptions = defineOptions('conform', [
     max: 999_999,
     group: 'bot:',
     description:
-      "bot, hooks: this run's chat and client ids start from it (chat <n>001, client <n>501; conform hooks sends every event about chat <n>001); default random, printed. Ids are unique in the account (spec 2.2, 6.2): a bot or hook receiver with a database sees each run's chats as new",
+      "bot, hooks: this run's chat and client ids start from it (chat <n>001, client <n>501; conform hooks sends every event about chat <n>001, --fuzz-stateful numbers its sequences' chats from it); default random, printed. Ids are unique in the account (spec 2.2, 6.2): a bot or hook receiver with a database sees each run's chats as new",
   },
   {
     key: 'answerWithin',

@@ -303,9 +303,11 @@ function conformListeners(
       else if (pretty) out.line(out.chalk.dim(text));
       else out.note(text);
     });
-  const onHookChat = (info: { runId: number; chatId: number }): void =>
+  const onHookChat = (info: { runId: number; chatId: number; sequences?: boolean }): void =>
     progress.around(() => {
-      const text = `run id ${info.runId}: every event is about chat ${info.chatId} (--run-id ${info.runId} repeats it)`;
+      const text = info.sequences
+        ? `run id ${info.runId}: each sequence is a new chat, from ${info.chatId} (--run-id ${info.runId} repeats them)`
+        : `run id ${info.runId}: every event is about chat ${info.chatId} (--run-id ${info.runId} repeats it)`;
       if (pretty) out.line(out.chalk.dim(text));
       else out.note(text);
     });

@@ -46,7 +46,10 @@ export type ConformOptions =
       suite: 'hooks';
       url: string;
       timeoutMs?: number;
-      /** every event is about chat `runId * 1000 + 1` (default random 1-999999, as bot's) */
+      /**
+       * every event is about chat `runId * 1000 + 1` (default random 1-999999, as bot's);
+       * `--fuzz-stateful` numbers its sequences' chats from there
+       */
       runId?: number;
     }
   | ({ suite: 'platform' } & Omit<
@@ -91,8 +94,11 @@ export type RunConformOptions = ConformOptions & {
   onCases?: (cases: readonly { name: string; spec: readonly string[] }[]) => void;
   /** `bot`: the embedded platform listens; configure the bot with these URLs */
   onBotService?: (info: BotServiceInfo) => void;
-  /** `hooks`: the run id and the chat its events are about (`--run-id` repeats them) */
-  onHookChat?: (info: { runId: number; chatId: number }) => void;
+  /**
+   * `hooks`: the run id and the chat its events are about (`--run-id` repeats them); with
+   * `sequences` (`--fuzz-stateful`), the first of the chats its sequences are about
+   */
+  onHookChat?: (info: { runId: number; chatId: number; sequences?: boolean }) => void;
   /** `platform` with `hookListenPort`: the hook receiver listens; point the platform's hooks here */
   onHookReceiver?: (url: string) => void;
   /** `platform` with `botListenPort`: the bot listens; attach it to the platform's channel */
@@ -301,17 +307,27 @@ function hooksCases(
   clock: Clock,
 ): SuiteCases {
   const timeout = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
-  if (options.fuzz) {
-    const built = buildFuzzCases(
-      { suite: 'hooks', url: options.url, clock, ...timeout },
-      options.fuzz,
-    );
-    return { cases: built.cases, fuzzSummary: built.summary };
-  }
   // a fresh chat each run: a receiver that keeps state per chat sees a new chat, not the last
   // run's finished one starting again (src/conversation/run-ids.ts)
   const runId = options.runId ?? randomInt(1, 1_000_000);
   const chatId = runIds(runId).firstChatId;
+  if (options.fuzz) {
+    // a generated single payload carries the chat id it was generated with; a sequence is one
+    // chat of this run's block
+    const stateful = options.fuzz.stateful === true;
+    if (stateful) options.onHookChat?.({ runId, chatId, sequences: true });
+    const built = buildFuzzCases(
+      {
+        suite: 'hooks',
+        url: options.url,
+        clock,
+        ...timeout,
+        ...(stateful ? { firstChatId: chatId } : {}),
+      },
+      options.fuzz,
+    );
+    return { cases: built.cases, fuzzSummary: built.summary };
+  }
   options.onHookChat?.({ runId, chatId });
   return {
     cases: buildHooksCases({

@@ -82,6 +82,12 @@ export interface FuzzTarget {
   channel?: string;
   /** hooks: protocol ms (default 10 s, assumed) */
   timeoutMs?: number;
+  /**
+   * hooks, `--fuzz-stateful`: the chat id of the first sequence, the next ones counting up
+   * (default 90001); a fresh block per run keeps a receiver that remembers finished chats
+   * from seeing the last run's chat start again
+   */
+  firstChatId?: number;
 }
 
 export interface FuzzFailure {
@@ -393,12 +399,13 @@ function createSequenceChecker(
   traffic: FuzzTraffic,
 ): (steps: FuzzCase[]) => Promise<Broken | undefined> {
   const { target } = traffic;
+  const firstChatId = target.firstChatId ?? 90_001;
   let chatSeq = 0;
   return async (steps) => {
     const chat = ++chatSeq;
     const same = (request: Record<string, unknown>): void => {
       if (target.suite === 'hooks') {
-        if ('chat_id' in request) request.chat_id = 90_000 + chat;
+        if ('chat_id' in request) request.chat_id = firstChatId + chat - 1;
       } else if (request.recipient && typeof request.recipient === 'object') {
         (request.recipient as Record<string, unknown>).id = `fuzz-customer-${chat}`;
       }
