@@ -144,6 +144,15 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     expect(report.failed).toBe(2);
   });
 
+  it('a reply without result is told the smallest valid reply, as hook-fire tells it', async () => {
+    const url = await peer(() => ({ status: 200, body: '{"ok":true}' }));
+    const report = await runConformSuite({ suite: 'hooks', url, fuzz: fuzz(5) });
+    const failure = report.fuzz?.failures.find(
+      (f) => f.property === 'answers validly for the request',
+    );
+    expect(failure?.reasons.join('\n')).toContain('a minimal valid reply is {"result":"ok"}');
+  });
+
   it('finds a bug in the plain offline_message alone with every one of 20 seeds', async () => {
     const plain = JSON.stringify(buildSampleHookEvent('offline_message'));
     const url = await peer((body) =>

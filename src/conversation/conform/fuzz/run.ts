@@ -13,7 +13,7 @@ import { writeFileWholeAsync } from '../../../io/write-whole.js';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import type { Clock } from '../../../clock.js';
-import { validate } from '../../../contract/validate.js';
+import { validateMaybeHookReply } from '../../../contract/hook-reply.js';
 import { postJson, type PostOutcome } from '../../../http/client.js';
 import {
   CHANNEL_DELIVERY_POLICY,
@@ -205,7 +205,7 @@ function replyProblems(
   } catch {
     return [`the reply ${shortBody(outcome.body)} is not JSON (spec 6.2)`];
   }
-  const result = validate(replyKind, reply);
+  const result = validateMaybeHookReply(replyKind, reply);
   return result.errors.map(
     (e) => `reply ${e.path === '' ? '(root)' : e.path}: ${e.rule} (spec ${e.spec})`,
   );
