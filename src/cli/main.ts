@@ -47,17 +47,18 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     interrupt: onSignal(EXIT_CODES.sigint),
     exitCode: 0,
   };
-  // `svc-cli replay | head -1` closes stdout early; the command ends quietly
-  // (no EPIPE stack trace), with the exit code it had so far
+  // `svc-cli replay | head -1` closes stdout early: the command prints nothing more there
+  // (no EPIPE stack trace) but runs to its end, so its journal, report and JUnit file are
+  // whole and its exit code is the run's (a failing replay is still 1 under `set -o pipefail`)
   const onOutputClosed = (error: NodeJS.ErrnoException): void => {
-    if (error.code !== 'EPIPE') throw error;
-    exit(signalled ?? ctx.exitCode);
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
   };
   process.stdout.on('error', onOutputClosed);
   process.stderr.on('error', onOutputClosed);
   const code = await runCli(argv, ctx);
   const finalCode = signalled === undefined ? code : (ctx.verdictAfterSignal ?? signalled);
-  // Let stdout drain before exiting (pipes are async).
+  // Let stdout drain before exiting (pipes are async); a closed one has nothing to drain.
+  if (process.stdout.destroyed) exit(finalCode);
   process.stdout.write('', () => exit(finalCode));
 }
 

@@ -4,7 +4,7 @@
  * and a job started with `&` keeps serving instead of being stopped by the terminal.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -215,6 +215,54 @@ describe('a closed stdout (svc-cli replay | head -1)', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(stderr).not.toMatch(/EPIPE|at .*\.js:\d+/);
     expect(code).not.toBe(4);
+  });
+
+  it('a failing replay still exits 1, and writes its whole journal and report', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-closed-stdout-'));
+    const fixture = (name: string, text: string) =>
+      writeFileSync(
+        join(dir, `${name}.json`),
+        JSON.stringify({
+          version: 1,
+          name,
+          steps: [
+            { customer: { text: 'hi', sender: { id: `c-${name}` } } },
+            { agent: { text: 'hello' } },
+            { expect: { integrator: { message: { text } }, within: 100 } },
+          ],
+        }),
+      );
+    fixture('a-passes', 'hello');
+    fixture('b-fails', 'never sent');
+    fixture('c-passes', 'hello');
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        '--json',
+        'replay',
+        dir,
+        '--record',
+        join(dir, 'run.ndjson'),
+        '--report',
+        join(dir, 'run.html'),
+      ],
+      { cwd: repoRoot },
+    );
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toMatch(/EPIPE|at .*\.js:\d+/);
+    expect(code, stderr).toBe(1);
+    const runs = new Set(
+      readFileSync(join(dir, 'run.ndjson'), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"type":"exchange"'))
+        .map((line) => (JSON.parse(line) as { run: string }).run),
+    );
+    expect(runs.size).toBe(3);
+    expect(existsSync(join(dir, 'run.html'))).toBe(true);
   });
 });
 

@@ -35,15 +35,21 @@ export function createBufferedWriter(stream: Writable & { isTTY?: boolean }): Bu
       pending = [];
       let took = true;
       joinInChunks(lines, (text) => {
-        took = stream.write(text);
+        // a stream whose reader went away (`| head -1`) takes nothing more and never drains:
+        // what it is given is dropped, and the run goes on to its end and its exit code
+        took = stream.write(text) || stream.destroyed;
       });
       if (!took && full === undefined) {
-        full = new Promise((resolve) =>
-          stream.once('drain', () => {
+        full = new Promise((resolve) => {
+          const done = (): void => {
+            stream.off('drain', done);
+            stream.off('close', done);
             full = undefined;
             resolve();
-          }),
-        );
+          };
+          stream.once('drain', done);
+          stream.once('close', done);
+        });
       }
     }
     return full ?? Promise.resolve();
