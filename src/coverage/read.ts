@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { SvcError, systemReason } from '../errors.js';
 import type { ExchangeRecord } from '../journal/record.js';
 import { skipLine, type SkippedLines } from '../journal/skipped-lines.js';
-import { parseHar } from '../conversation/record/read-recording.js';
+import { parseHar } from '../journal/har-read.js';
 
 const RECORD_HINT =
   'Record with `svc-cli replay --record run.ndjson` or `svc-cli platform --record run.ndjson`.';

@@ -1,6 +1,7 @@
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { SvcError } from '../errors.js';
+import { SvcError, systemReason } from '../errors.js';
+import { parseHar } from '../journal/har-read.js';
 import type { ExchangeRecord } from '../journal/record.js';
 import { skipLine, type SkippedLines } from '../journal/skipped-lines.js';
 import { linkConversation } from './links.js';
@@ -103,34 +104,7 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
       if (settled || summary.records - conv.lastAt >= limits.idleRecords) await hand(key, conv);
     }
   };
-  let stream: ReturnType<typeof createReadStream>;
-  try {
-    stream = createReadStream(options.file, { encoding: 'utf8' });
-    const opening = stream;
-    await new Promise<void>((resolve, reject) => {
-      opening.once('open', () => resolve());
-      opening.once('error', reject);
-    });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new SvcError(
-      'SVC_E_READ',
-      `Could not read ${options.file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : ((error as Error).message ?? String(error))}.`,
-      'Name an NDJSON journal written with --record (replay, platform, listen, proxy).',
-    );
-  }
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  let n = 0;
-  for await (const line of lines) {
-    n++;
-    if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      skipLine(summary, n);
-      continue;
-    }
+  for await (const { value, n } of valuesOf(options.file)) {
     if (!isRecord(value)) {
       skipLine(summary, n);
       continue;
@@ -179,4 +153,72 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
   ))
     await hand(key, conv);
   return summary;
+}
+
+const READ_HINT =
+  'Name an NDJSON or HAR journal written with --record (replay, platform, listen, proxy).';
+
+/** Why `file` cannot be read, as the error trace and report print. */
+function unreadable(file: string, error: unknown): SvcError {
+  return new SvcError('SVC_E_READ', `Could not read ${file}: ${systemReason(error)}.`, READ_HINT);
+}
+
+/** Whether `file` is a HAR (`--record x.har`): by its name, or a `{"log"` at its start. */
+function isHar(file: string): boolean {
+  if (file.toLowerCase().endsWith('.har')) return true;
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(256);
+    const read = readSync(fd, head, 0, head.length, 0);
+    return /^\s*\{\s*"log"/.test(head.subarray(0, read).toString('utf8'));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The values of a journal in order, each with its line (a HAR entry: its number), undefined
+ * for a line that is not JSON. NDJSON streams a line at a time; a HAR is one JSON document,
+ * read whole (the journal rewrites it whole, so it was in memory once already).
+ */
+async function* valuesOf(file: string): AsyncGenerator<{ value: unknown; n: number }> {
+  let har: boolean;
+  try {
+    if (statSync(file).isDirectory()) throw unreadable(file, { code: 'EISDIR' });
+    har = isHar(file);
+  } catch (error) {
+    throw error instanceof SvcError ? error : unreadable(file, error);
+  }
+  if (har) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw unreadable(file, error);
+    }
+    for (const [i, record] of parseHar(text, file).entries()) yield { value: record, n: i + 1 };
+    return;
+  }
+  let stream: ReturnType<typeof createReadStream>;
+  try {
+    stream = createReadStream(file, { encoding: 'utf8' });
+    const opening = stream;
+    await new Promise<void>((resolve, reject) => {
+      opening.once('open', () => resolve());
+      opening.once('error', reject);
+    });
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let n = 0;
+  for await (const line of lines) {
+    n++;
+    if (line.trim() === '') continue;
+    try {
+      yield { value: JSON.parse(line) as unknown, n };
+    } catch {
+      yield { value: undefined, n };
+    }
+  }
 }

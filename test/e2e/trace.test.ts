@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { LATE_HOOK } from '../helpers/late-hook.js';
+import { toHar } from '../../src/journal/har.js';
+import type { ExchangeRecord } from '../../src/journal/record.js';
 
 let dir: string;
 let recording: string;
@@ -168,6 +170,57 @@ describe('invariants on the command line', () => {
       'Could not switch off invariant "transcripts": no invariant by that name.',
     );
     expect(run.stderr).toContain('Known invariants: transcript, bot-after-close');
+  });
+});
+
+describe('trace and report: folders, HAR journals, chats not there', () => {
+  it('a folder is named as one, exit 2, no internal error', async () => {
+    for (const command of [
+      ['trace', dir],
+      ['report', dir, '--out', join(dir, 'folder.html')],
+    ]) {
+      const run = await runCli(command);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(`Could not read ${dir}: it is a folder, not a file.`);
+      expect(run.stderr).not.toContain('SVC_E_INTERNAL');
+    }
+  });
+
+  it('a HAR journal (--record x.har) traces as its NDJSON does: chats, runs and causes', async () => {
+    const records = readFileSync(recording, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as ExchangeRecord);
+    const har = join(dir, 'session.har');
+    writeFileSync(har, JSON.stringify(toHar(records), null, 2));
+    const fields = (stdout: string) =>
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Span)
+        .filter((s) => s.type === 'span')
+        .map(({ seq, cause, chat, run, name }) => ({ seq, cause, chat, run, name }));
+    const fromNdjson = await runCli(['--json', 'trace', recording]);
+    const fromHar = await runCli(['--json', 'trace', har]);
+    expect(fromHar.code, fromHar.stderr).toBe(0);
+    expect(fields(fromHar.stdout)).toEqual(fields(fromNdjson.stdout));
+    expect(fields(fromHar.stdout).length).toBeGreaterThan(10);
+    const report = await runCli(['report', har, '--out', join(dir, 'har', 'report.html')]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(
+      readFileSync(join(dir, 'har', 'report.html'), 'utf8').match(/<section class="conv/g),
+    ).toHaveLength(2);
+  });
+
+  it('report --chat of a chat not in the recording is exit 2 and leaves no file, as trace --chat', async () => {
+    const out = join(dir, 'chat-99.html');
+    const reported = await runCli(['report', recording, '--chat', '99', '--out', out]);
+    expect(reported.code).toBe(2);
+    expect(reported.stderr).toContain('SVC_E_NO_CHAT');
+    expect(existsSync(out)).toBe(false);
+    const traced = await runCli(['trace', recording, '--chat', '99']);
+    expect(traced.code).toBe(2);
+    expect(traced.stderr).toContain('SVC_E_NO_CHAT');
   });
 });
 

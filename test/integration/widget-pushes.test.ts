@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { formatTimeline } from '../../src/cli/render/trace.js';
 import { toHar } from '../../src/journal/index.js';
-import { parseHar } from '../../src/conversation/record/read-recording.js';
+import { parseHar } from '../../src/journal/har-read.js';
 import { causalChain } from '../../src/trace/links.js';
 import { checkRecords, conversationsOf } from '../../src/trace/invariants.js';
 import {

@@ -1,4 +1,5 @@
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { DISK_CODES, SvcError, systemReason } from '../../errors.js';
 import { writeError } from '../../io/write-whole.js';
 import { compact } from '../../compact.js';
@@ -138,6 +139,8 @@ const marksItsChats = (r: Partial<ReportRun>): boolean =>
 export async function writeHtmlReport(options: HtmlReportOptions): Promise<ReportSummary> {
   let fd: number;
   try {
+    // `-o reports/run.html` makes reports/, as record to-fixture --out does
+    mkdirSync(dirname(options.out), { recursive: true });
     fd = openSync(options.out, 'w');
   } catch (error) {
     throw new SvcError(

@@ -11,7 +11,7 @@ import { SvcError, systemReason } from '../../errors.js';
 import { messageKeyOf } from '../../faults/plan.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { isPushRecord } from '../../journal/record.js';
-import { parseHar } from './read-recording.js';
+import { parseHar } from '../../journal/har-read.js';
 import { formOf } from '../../contract/value-form.js';
 
 /** value -> how many times it was seen */

@@ -1,0 +1,101 @@
+import { SvcError, systemReason } from '../errors.js';
+import type { ExchangeRecord } from './journal.js';
+import { PUSH_KIND_PREFIX } from './record.js';
+
+/*
+ * A HAR 1.2 file read back as the journal's records: what `--record session.har` wrote
+ * (har.ts), its `_svc` extras first, an older HAR's entry `comment` as a fallback. Every
+ * reader of recordings takes it (record, coverage, trace, report).
+ */
+
+interface HarEntry {
+  startedDateTime?: string;
+  time?: number;
+  comment?: string;
+  request?: {
+    method?: string;
+    url?: string;
+    headers?: Array<{ name: string; value: string }>;
+    postData?: { text?: string };
+  };
+  response?: {
+    status?: number;
+    headers?: Array<{ name: string; value: string }>;
+    content?: { text?: string };
+  };
+  _svc?: Partial<ExchangeRecord> & { seq?: number };
+}
+
+const headersOf = (
+  list: Array<{ name: string; value: string }> | undefined,
+): Record<string, string> =>
+  Object.fromEntries((list ?? []).map((h) => [h.name.toLowerCase(), h.value]));
+
+/** The `data:` of one server-sent event frame (`id: 7\ndata: {...}\n\n`). */
+function dataOfFrame(frame: string | undefined): string | undefined {
+  const lines = (frame ?? '').split('\n').filter((l) => l.startsWith('data:'));
+  return lines.length === 0 ? undefined : lines.map((l) => l.slice(5).replace(/^ /, '')).join('\n');
+}
+
+/** HAR 1.2 -> ExchangeRecords (`_svc` first, the comment as a fallback). */
+export function parseHar(text: string, file = 'recording.har'): ExchangeRecord[] {
+  let har: { log?: { entries?: HarEntry[] } };
+  try {
+    har = JSON.parse(text) as typeof har;
+  } catch (error) {
+    throw new SvcError('SVC_E_RECORDING', `Could not read ${file}: ${systemReason(error)}.`);
+  }
+  const entries = har.log?.entries;
+  if (!Array.isArray(entries))
+    throw new SvcError('SVC_E_RECORDING', `Could not read ${file}: no log.entries (HAR 1.2).`);
+  return entries.map((entry, i): ExchangeRecord => {
+    const svc = entry._svc ?? {};
+    const [iface, direction, kind, , attempt] = (entry.comment ?? '').split(' ');
+    const pushKind = svc.kind ?? kind;
+    // an event pushed to a widget page (har.ts): its data back as the body, and no answer
+    const push = pushKind !== undefined && pushKind.startsWith(PUSH_KIND_PREFIX);
+    const pushed = push ? dataOfFrame(entry.response?.content?.text) : undefined;
+    const status = push ? 0 : (entry.response?.status ?? 0);
+    return {
+      type: 'exchange',
+      seq: svc.seq ?? i + 1,
+      // the journal's run and the chat: what trace and report group a conversation by
+      ...(svc.run === undefined ? {} : { run: svc.run }),
+      ...(svc.chat === undefined ? {} : { chat: svc.chat }),
+      ...(svc.cause === undefined ? {} : { cause: svc.cause }),
+      at: entry.startedDateTime ?? new Date(0).toISOString(),
+      protocolMs: svc.protocolMs ?? 0,
+      iface: svc.iface ?? ((iface as ExchangeRecord['iface'] | undefined) || 'channel'),
+      direction: svc.direction ?? (direction === 'out' ? 'out' : 'in'),
+      ...((svc.kind ?? kind) ? { kind: svc.kind ?? kind } : {}),
+      ...((svc.attempt ?? (attempt ? Number(attempt) : undefined)) !== undefined
+        ? { attempt: svc.attempt ?? Number(attempt) }
+        : {}),
+      request: {
+        method: entry.request?.method ?? 'GET',
+        url: entry.request?.url ?? '',
+        headers: headersOf(entry.request?.headers),
+        ...(pushed !== undefined
+          ? { body: pushed }
+          : entry.request?.postData?.text === undefined
+            ? {}
+            : { body: entry.request.postData.text }),
+      },
+      ...(status === 0
+        ? {}
+        : {
+            response: {
+              status,
+              headers: headersOf(entry.response?.headers),
+              body: entry.response?.content?.text ?? '',
+            },
+          }),
+      // the attempt's protocol duration: where it started (record diff's offsets, timeouts)
+      ...(svc.durationMs === undefined ? {} : { durationMs: svc.durationMs }),
+      ...(svc.failure ? { failure: svc.failure } : {}),
+      ...(svc.verdict ? { verdict: svc.verdict } : {}),
+      ...(svc.fault ? { fault: svc.fault } : {}),
+      ...(svc.notes ? { notes: svc.notes } : {}),
+    };
+  });
+}
