@@ -63,7 +63,7 @@ export const ERROR_HELP: Record<ErrorCode, ErrorHelp> = {
   },
   SVC_E_PROXY_UPSTREAM: {
     summary: 'the proxy was given no usable upstream URL',
-    todo: 'Pass --upstream with the http(s) URL of the real party.',
+    todo: 'Name the real party each leg forwards to by its http(s) URL: proxy channel --platform-url and/or --integrator-url, proxy bot --platform-url and/or --provider-url, proxy hooks --receiver-url.',
   },
   SVC_E_RECORDING: {
     summary:
