@@ -27,6 +27,7 @@ import {
   type OptionTable,
 } from '../../../src/cli/options/table.js';
 import { SvcError } from '../../../src/errors.js';
+import { ERROR_HELP } from '../../../src/error-help.js';
 import { createTestContext } from '../../helpers/cli-context.js';
 
 const emptyDir = mkdtempSync(join(tmpdir(), 'svc-tables-'));
@@ -187,6 +188,25 @@ describe('registration', () => {
         .sort(),
     ).toEqual(GLOBAL_OPTIONS.map((s) => s.flag).sort());
     expect([...tables.keys()].filter((t) => !seen.has(t))).toEqual([]);
+  });
+
+  it('every flag `svc-cli explain` names is a flag of some command', () => {
+    const program = createProgram(createTestContext({ cwd: emptyDir }).ctx);
+    const known = new Set(
+      ['--help', '--version', ...[program, ...commandsOf(program).map(([, c]) => c)]].flatMap(
+        (c) =>
+          typeof c === 'string'
+            ? [c]
+            : c.options.flatMap((o) => [o.long, o.long?.replace(/^--no-/, '--')]),
+      ),
+    );
+    const named = Object.entries(ERROR_HELP).flatMap(([code, help]) =>
+      [...JSON.stringify(help).matchAll(/(?<![\w-])--[a-z][a-z0-9-]+/g)].map(
+        (m) => `${code}: ${m[0]}`,
+      ),
+    );
+    expect(named.length).toBeGreaterThan(20);
+    expect(named.filter((n) => !known.has(n.split(': ')[1]))).toEqual([]);
   });
 
   it('one key means one thing: the same key has the same type in every table', () => {
