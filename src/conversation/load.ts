@@ -251,6 +251,25 @@ function badValues(conversation: Conversation): string[] {
 }
 
 /** Reads and checks one conversation file; every problem is an input error naming the file. */
+/**
+ * What a recording is by its first line: a journal (NDJSON exchange records) or a HAR; else
+ * undefined. Replaying one is the step after `record to-fixture`, easily taken first.
+ */
+function recordingKind(text: string): string | undefined {
+  const start = text.trimStart();
+  if (/^\{\s*"log"\s*:/.test(start)) return 'a HAR recording';
+  const first = start.slice(0, start.indexOf('\n') === -1 ? undefined : start.indexOf('\n'));
+  if (!first.includes('"type":"exchange"')) return undefined;
+  try {
+    const record = JSON.parse(first) as { type?: unknown; request?: unknown };
+    return record.type === 'exchange' && typeof record.request === 'object'
+      ? 'a journal (NDJSON exchange records)'
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function loadConversation(path: string, file = path): Promise<Conversation> {
   return (await loadIfConversation(path, file, false)) as Conversation;
 }
@@ -270,6 +289,14 @@ async function loadIfConversation(
   } catch (error) {
     throw new SvcError('SVC_E_READ', `Could not read ${file}: ${systemReason(error)}.`);
   }
+  const recording = recordingKind(text);
+  if (recording !== undefined && skipOtherKinds) return undefined;
+  if (recording !== undefined)
+    throw new SvcError(
+      'SVC_E_CONVERSATION',
+      `Could not load ${file}: it is ${recording} (what --record writes), not a conversation.`,
+      `Turn it into one, then replay that: svc-cli record to-fixture ${file} --out conversation.json`,
+    );
   const parsedText = parseJsonText(text);
   if (!parsedText.ok) {
     throw new SvcError(

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConversation } from '../../../src/conversation/load.js';
+import { SvcError } from '../../../src/errors.js';
 
 async function loadError(step: unknown): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'svc-load-')), 'x.json');
@@ -126,5 +127,40 @@ describe('a value the run reads as a name or a number', () => {
         { expect: { integrator: { message: { id: '${reply.deliveryId}' } } } },
       ]),
     ).toBe('loaded');
+  });
+});
+
+describe('a recording given where a conversation belongs', () => {
+  const record = {
+    type: 'exchange',
+    seq: 1,
+    run: 'r1',
+    at: '2026-11-30T08:00:00.000Z',
+    protocolMs: 0,
+    iface: 'channel',
+    direction: 'in',
+    request: { method: 'POST', url: 'http://127.0.0.1:1/x', body: '{}' },
+    response: { status: 200, body: '{"result":"ok"}' },
+  };
+  it.each([
+    [
+      'session.ndjson',
+      `${JSON.stringify(record)}\n${JSON.stringify({ ...record, seq: 2 })}\n`,
+      'a journal',
+    ],
+    [
+      'session.har',
+      JSON.stringify({ log: { version: '1.2', entries: [] } }, null, 2),
+      'a HAR recording',
+    ],
+  ])('%s: says what it is and the command that converts it', async (name, text, what) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-load-')), name);
+    writeFileSync(file, text);
+    const error = await loadConversation(file).catch((e: unknown) => e as SvcError);
+    expect(error).toBeInstanceOf(SvcError);
+    expect((error as SvcError).message).toContain(`it is ${what}`);
+    expect((error as SvcError).hint).toBe(
+      `Turn it into one, then replay that: svc-cli record to-fixture ${file} --out conversation.json`,
+    );
   });
 });
