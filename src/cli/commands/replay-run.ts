@@ -676,6 +676,14 @@ function peersOf(flags: ReplayFlags): ReplayPeers {
       'Could not replay: --platform-url replaces the embedded platform; its integrator, bot and hook URLs are the ones it was started with.',
       'Drop --integrator-url, --bot-url and --hook-url, or start the simulator with them.',
     );
+  // --record writes the embedded platform's journal: with a running simulator there is none,
+  // and an absent file is worse than a refusal
+  if (peers.platformUrl && flags.record !== undefined)
+    throw new SvcError(
+      'SVC_E_FLAG',
+      `Could not record to ${flags.record}: --platform-url replaces the embedded platform, whose exchanges --record writes.`,
+      `Record with that simulator: svc-cli platform --record ${flags.record}.`,
+    );
   return peers;
 }
 
