@@ -1,5 +1,5 @@
 /** The built CLI: record diff and record profile on two recordings, platform --profile. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +36,21 @@ describe('svc-cli record diff / record profile / --profile (e2e)', () => {
     const same = await runCli(['record', 'diff', 'three.ndjson', 'three.ndjson'], { cwd: dir });
     expect(same.code).toBe(0);
     expect(same.stdout).toContain('no differences');
+  });
+
+  it('an empty recording is refused by diff and profile (exit 2), not "no differences"', async () => {
+    writeFileSync(join(dir, 'empty.ndjson'), '');
+    for (const argv of [
+      ['record', 'diff', 'empty.ndjson', 'empty.ndjson'],
+      ['record', 'diff', 'three.ndjson', 'empty.ndjson'],
+      ['record', 'profile', 'empty.ndjson', '-o', 'empty.profile.json'],
+    ]) {
+      const run = await runCli(argv, { cwd: dir });
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.stderr).toContain('empty.ndjson: it holds no exchanges: was it recorded?');
+      expect(run.stdout).not.toContain('no differences');
+    }
+    expect(existsSync(join(dir, 'empty.profile.json'))).toBe(false);
   });
 
   it('profile: learned, written, followed by platform; a bad profile is an input error', async () => {

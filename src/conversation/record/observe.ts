@@ -12,6 +12,7 @@ import { messageKeyOf } from '../../faults/plan.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { isPushRecord } from '../../journal/record.js';
 import { parseHar } from '../../journal/har-read.js';
+import { assertRecorded } from '../../trace/not-a-journal.js';
 import { formOf } from '../../contract/value-form.js';
 
 /** value -> how many times it was seen */
@@ -282,6 +283,11 @@ export function createObserver(files: string[]): Observer {
 export async function observeRecordings(paths: string[]): Promise<RecordingObservation> {
   const observer = createObserver(paths);
   for (const path of paths) {
+    let records = 0;
+    const add = (record: ExchangeRecord): void => {
+      records++;
+      observer.add(record);
+    };
     if (path.toLowerCase().endsWith('.har')) {
       let text: string;
       try {
@@ -289,10 +295,11 @@ export async function observeRecordings(paths: string[]): Promise<RecordingObser
       } catch (error) {
         throw readError(path, error);
       }
-      for (const record of parseHar(text, path)) observer.add(record);
-      continue;
-    }
-    await readNdjsonLines(path, (record) => observer.add(record));
+      for (const record of parseHar(text, path)) add(record);
+    } else await readNdjsonLines(path, add);
+    // an empty recording was never written: "no differences" or a profile of nothing would
+    // pass a drift job that checked nothing (trace and report refuse it alike)
+    assertRecorded(path, records);
   }
   return observer.finish();
 }
