@@ -60,7 +60,7 @@ export interface StartServerOptions {
    */
   allowedHosts?: readonly string[] | undefined;
   /** told of each request refused for its Host, e.g. to print a hint */
-  onHostRefused?: (host: string) => void;
+  onHostRefused?: (host: string, req: IncomingMessage) => void;
 }
 
 /** Where a serving role listens, as its options give it (unset ones keep startServer's defaults). */
@@ -219,7 +219,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const requestHost = req.headers.host;
     if (!hostAllowed(requestHost)) {
       refuseHost(req, res, requestHost ?? '');
-      options.onHostRefused?.(requestHost ?? '');
+      options.onHostRefused?.(requestHost ?? '', req);
       return;
     }
     let result: void | Promise<void>;

@@ -5,6 +5,7 @@
  * Content-Length or chunked as received), apart from the hop-by-hop headers a proxy must not
  * forward (RFC 9110 7.6.1). The core never prints: it emits `ProxyEvent`s.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../clock.js';
 import {
   answerOnWire,
@@ -72,7 +73,10 @@ interface ProxyRun {
   profileMark: ReturnType<typeof profileMarkOf>;
   /** the proxy's own URL, once it listens (the legs' URLs an unrouted path is pointed to) */
   url: string;
-  /** the unrouted paths already said (at most MAX_UNROUTED: a scanner tries thousands) */
+  /**
+   * the refusals already said, by code and path or Host (at most MAX_UNROUTED: a scanner
+   * tries thousands)
+   */
   unrouted: Set<string>;
 }
 
@@ -130,7 +134,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     [
       journalSeen(proxy),
       routeStep(proxy),
-      readStep(options.bodyLimit ?? DEFAULT_BODY_LIMIT),
+      readStep(proxy, options.bodyLimit ?? DEFAULT_BODY_LIMIT),
       judgeStep(proxy),
       proxyFaults(proxy),
     ],
@@ -139,6 +143,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const server: RunningServer = await startServer({
     handler: (req, res) => run(contextOf(clock, socketExchange(req, res))),
     ...listenAt(options),
+    onHostRefused: (host, req) => sayHostRefused(proxy, host, req),
   });
   proxy.url = server.url;
   const face = exchangeFetch((exchange) => run(contextOf(clock, exchange)));
@@ -304,8 +309,7 @@ function routeStep(proxy: ProxyRun): Middleware<ProxyContext> {
  */
 function sayUnrouted(proxy: ProxyRun, ctx: ProxyContext): void {
   const path = proxy.secrets.redact(ctx.path);
-  if (proxy.unrouted.has(path) || proxy.unrouted.size >= MAX_UNROUTED) return;
-  proxy.unrouted.add(path);
+  if (!firstSaid(proxy, `no_route ${path}`)) return;
   const serves = proxy.legs.map((leg) => ({
     leg: leg.name,
     caller: leg.caller,
@@ -323,17 +327,55 @@ function sayUnrouted(proxy: ProxyRun, ctx: ProxyContext): void {
   });
 }
 
+/** True the first time `key` is said (a refusal of one kind on one path or Host). */
+function firstSaid(proxy: ProxyRun, key: string): boolean {
+  if (proxy.unrouted.has(key) || proxy.unrouted.size >= MAX_UNROUTED) return false;
+  proxy.unrouted.add(key);
+  return true;
+}
+
+/**
+ * A request refused for its Host (DNS rebinding, docs/SECURITY.md), said once per Host: a
+ * staging tunnel or reverse proxy that keeps its own Host is refused 403 before the proxy sees
+ * the request, and its caller's answer names --allowed-host where the watcher would not.
+ */
+function sayHostRefused(proxy: ProxyRun, host: string, req: IncomingMessage): void {
+  if (!firstSaid(proxy, `host_not_allowed ${host}`)) return;
+  proxy.options.onEvent?.({
+    type: 'request-rejected',
+    at: new Date().toISOString(),
+    method: req.method ?? 'GET',
+    path: proxy.secrets.redact(req.url ?? '/'),
+    status: 403,
+    code: 'host_not_allowed',
+    host,
+    message: `the Host ${JSON.stringify(host)} is not admitted; --allowed-host ${host.replace(/:\d+$/, '')} admits it (a tunnel or reverse proxy that keeps its own Host)`,
+  });
+}
+
 /**
  * The body within the limit (413 beyond; 400 when it could not be read); the refusal is
- * journaled by the journal step like every other exchange (`refusedInput`).
+ * journaled by the journal step like every other exchange (`refusedInput`), and a 413 said
+ * once per path (its caller is the one told).
  */
-function readStep(bodyLimit: number): Middleware<ProxyContext> {
+function readStep(proxy: ProxyRun, bodyLimit: number): Middleware<ProxyContext> {
   return async (ctx, next) => {
     const read = await ctx.exchange.readRaw(bodyLimit);
     if (!read.ok) {
       const code = read.status === 413 ? 'body_too_large' : 'aborted';
       const body = sendError(ctx.exchange.wire, read.status, code, read.message);
       ctx.refused = { status: read.status, code, body };
+      const path = proxy.secrets.redact(ctx.path);
+      if (code === 'body_too_large' && firstSaid(proxy, `${code} ${path}`))
+        proxy.options.onEvent?.({
+          type: 'request-rejected',
+          at: ctx.at,
+          method: ctx.method,
+          path,
+          status: 413,
+          code,
+          message: read.message,
+        });
       return;
     }
     ctx.payload = read.body;

@@ -139,9 +139,10 @@ export interface ProxyViolationEvent extends Violation {
 }
 
 /**
- * A request to a path no leg serves, answered 404 and not forwarded: said once per path, as a
- * caller pointed at the upstream's own path (`/webhook/x`) instead of the leg's sends nothing
- * else the proxy would print.
+ * A request the proxy answered itself and did not forward: a path no leg serves (404), a
+ * Host not admitted (403), a body over the limit (413). Said once per path, Host or body
+ * refusal of a path: the caller gets the answer, the person watching the proxy would see
+ * nothing else of it.
  */
 export interface ProxyUnroutedEvent {
   /** the one type of every serving command's refusals (docs/reference.md) */
@@ -151,11 +152,13 @@ export interface ProxyUnroutedEvent {
   method: string;
   /** the path as sent, the secrets seen so far hidden */
   path: string;
-  status: 404;
-  code: 'no_route';
+  status: 404 | 403 | 413;
+  code: 'no_route' | 'host_not_allowed' | 'body_too_large';
   message: string;
-  /** the proxy URL of each leg and who calls it */
-  serves: { leg: LegName; caller: string; url: string }[];
+  /** no_route: the proxy URL of each leg and who calls it */
+  serves?: { leg: LegName; caller: string; url: string }[];
+  /** host_not_allowed: the Host the request named */
+  host?: string;
 }
 
 export type ProxyEvent =

@@ -776,6 +776,37 @@ describe('proxy: a path no leg serves', () => {
     ]);
   });
 
+  it('a Host not admitted (a tunnel) and a body over the limit are said once each, with the way out', async () => {
+    const { proxy: p, said } = await unroutedProxy({
+      iface: 'hooks',
+      upstreams: { receiver: 'http://127.0.0.1:9/hooks' },
+      clock: createVirtualClock(),
+      bodyLimit: 100,
+    });
+    const viaTunnel = (): Promise<number | undefined> =>
+      new Promise((resolve, reject) => {
+        const req = rawRequest(`${p.url}/hooks`, {
+          method: 'POST',
+          headers: { host: 'abc.tunnel.example', 'content-type': 'application/json' },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        });
+        req.on('error', reject);
+        req.end('{}');
+      });
+    expect(await viaTunnel()).toBe(403);
+    expect(await viaTunnel()).toBe(403);
+    const big = { text: 'x'.repeat(200) };
+    expect((await post(`${p.url}/hooks`, big)).status).toBe(413);
+    expect((await post(`${p.url}/hooks`, big)).status).toBe(413);
+    expect(said()).toEqual([
+      '! POST /hooks: refused (answered 403 host_not_allowed); the Host "abc.tunnel.example" is not admitted; --allowed-host abc.tunnel.example admits it (a tunnel or reverse proxy that keeps its own Host)',
+      '! POST /hooks: refused (answered 413 body_too_large); the body is over 100 bytes (--body-limit)',
+    ]);
+  });
+
   it('bot and channel: each leg is named, the secrets seen hidden', async () => {
     const clock = createVirtualClock();
     const bot = await unroutedProxy({

@@ -130,7 +130,9 @@ export function formatProxyViolation(v: ProxyViolationEvent, c: ChalkInstance): 
  * hook URL at http://127.0.0.1:8443/hooks`.
  */
 export function formatProxyUnrouted(e: ProxyUnroutedEvent, c: ChalkInstance): string {
-  const ways = e.serves.map(({ leg, caller, url }) =>
+  if (e.code !== 'no_route')
+    return `${c.yellow('!')} ${c.yellow(`${e.method} ${e.path}: refused (answered ${e.status} ${e.code})`)}; ${e.message}`;
+  const ways = (e.serves ?? []).map(({ leg, caller, url }) =>
     leg === 'receiver'
       ? `point the platform's hook URL at ${url}`
       : leg === 'integrator'
