@@ -73,6 +73,8 @@ interface ProxyRun {
   profileMark: ReturnType<typeof profileMarkOf>;
   /** the proxy's own URL, once it listens (the legs' URLs an unrouted path is pointed to) */
   url: string;
+  /** set at close: a forward cut off from now on was cut by the proxy stopping */
+  stopping: boolean;
   /**
    * the refusals already said, by code and path or Host (at most MAX_UNROUTED: a scanner
    * tries thousands)
@@ -140,13 +142,23 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ],
     forwardStep(proxy),
   );
+  // the exchanges under way: at close, each ends (answered, or cut off with its caller) and is
+  // journaled before the journal closes, so a request in flight at Ctrl-C is on record
+  const inFlight = new Set<Promise<void>>();
+  const tracked = (exchange: InboundExchange): Promise<void> => {
+    const running = Promise.resolve(run(contextOf(clock, exchange)));
+    inFlight.add(running);
+    const done = (): boolean => inFlight.delete(running);
+    running.then(done, done);
+    return running;
+  };
   const server: RunningServer = await startServer({
-    handler: (req, res) => run(contextOf(clock, socketExchange(req, res))),
+    handler: (req, res) => tracked(socketExchange(req, res)),
     ...listenAt(options),
     onHostRefused: (host, req) => sayHostRefused(proxy, host, req),
   });
   proxy.url = server.url;
-  const face = exchangeFetch((exchange) => run(contextOf(clock, exchange)));
+  const face = exchangeFetch(tracked);
   return {
     url: server.url,
     port: server.port,
@@ -159,8 +171,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     redact: secrets.redact,
     fetch: face.fetch,
     async close(graceMs) {
+      proxy.stopping = true;
       face.close();
+      // past the grace the sockets close: each forward still waiting sees its caller gone
       await server.close(graceMs);
+      await Promise.allSettled([...inFlight]);
       proxy.invariants.finish();
     },
   };
@@ -190,6 +205,7 @@ function proxyRun(options: ProxyOptions): ProxyRun {
     profileMark: profileMarkOf(options.profile?.name),
     url: '',
     unrouted: new Set(),
+    stopping: false,
   };
 }
 
@@ -491,6 +507,16 @@ function forwardStep(proxy: ProxyRun): (ctx: ProxyContext) => Promise<void> {
       return;
     }
     const f = outcome.failure;
+    if (f.reason === 'caller-gone' && proxy.stopping) {
+      // its caller was cut off by the proxy stopping (Ctrl-C), not by its own limit: on
+      // record as it stood, and no failure of the upstream nor a give-up of the caller
+      answer.failure = {
+        reason: 'interrupted',
+        message: 'svc-cli proxy stopped before the upstream answered',
+      };
+      answer.status = undefined;
+      return;
+    }
     answer.failure = { reason: f.reason, message: f.message };
     summary.upstreamFailures += 1;
     answer.body = sendError(
@@ -542,8 +568,9 @@ function settle(proxy: ProxyRun, ctx: ProxyContext): ProxyContext['seen'] {
     (failure?.reason === 'caller-gone' && !slow);
   const tracker = trackers.get(leg.name);
   const attempt = ctx.attempt;
+  // an exchange the proxy's stop cut off ends no series: what came next is unknown
   const outcome =
-    attempt && tracker
+    attempt && tracker && failure?.reason !== 'interrupted'
       ? tracker.settle(
           ctx.key,
           isAccepted,

@@ -685,6 +685,37 @@ describe('proxy hooks', () => {
     }
   });
 
+  it('a request in flight when the proxy stops is journaled as interrupted, no failure of the upstream', async () => {
+    let received: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => (received = resolve));
+    const hang = createRawServer((req) => {
+      req.resume();
+      received(); // and never answers
+    });
+    await new Promise<void>((done) => hang.listen(0, '127.0.0.1', done));
+    try {
+      const journal = createJournal();
+      const { proxy: p, events } = await proxy({
+        iface: 'hooks',
+        upstreams: { receiver: `http://127.0.0.1:${(hang.address() as AddressInfo).port}` },
+        clock: createVirtualClock(),
+        journal,
+      });
+      const sending = post(`${p.url}/hooks`, buildSampleHookEvent('chat_finished')).catch(
+        () => undefined,
+      );
+      await reached;
+      await p.close(0);
+      await sending;
+      expect(events.map((e) => e.failure?.reason)).toEqual(['interrupted']);
+      expect(journal.entries().map((r) => r.failure?.reason)).toEqual(['interrupted']);
+      expect(p.summary()).toMatchObject({ upstreamFailures: 0, gaveUp: 0 });
+    } finally {
+      hang.closeAllConnections();
+      hang.close();
+    }
+  });
+
   it('counts a receiver answering 500 (an HTML traceback, as a real Flask receiver did) as a violation', async () => {
     const receiver = await startServer({
       handler(req, res) {
