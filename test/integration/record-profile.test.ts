@@ -103,6 +103,18 @@ describe('record profile', () => {
       learnedFrom: { files: ['real.ndjson'] },
     });
   });
+
+  it('a built-in name mistyped gets its spelling; a recording, the command that learns from it', async () => {
+    await expect(loadProfile('Docs', dir)).rejects.toMatchObject({
+      code: 'SVC_E_PROFILE',
+      message: 'Could not read the profile Docs: no such file or folder (did you mean docs?).',
+    });
+    await expect(loadProfile('real.ndjson', dir)).rejects.toMatchObject({
+      code: 'SVC_E_PROFILE',
+      message: 'Could not read the profile real.ndjson: it is a recording, not a profile.',
+      hint: 'Learn a profile from it first: svc-cli record profile real.ndjson --out real.profile.json, then --profile real.profile.json.',
+    });
+  });
 });
 
 describe('--bot-attempts, the older switch', () => {

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { closestNames } from '../../suggest.js';
 import { SvcError, systemReason } from '../../errors.js';
 import { versionProblem, type VersionedKind } from '../../versioned.js';
 import {
@@ -190,9 +191,14 @@ export async function loadProfile(nameOrFile: string, cwd: string): Promise<Prof
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
+    // `Docs`, `spek`: a built-in name mistyped reads as a missing file
+    const meant =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? closestNames(nameOrFile, ['spec', 'docs'])
+        : [];
     throw new SvcError(
       'SVC_E_PROFILE',
-      `Could not read the profile ${nameOrFile}: ${systemReason(error)}.`,
+      `Could not read the profile ${nameOrFile}: ${systemReason(error)}${meant.length > 0 ? ` (did you mean ${meant[0]}?)` : ''}.`,
       'Give spec, docs, or a file written by `svc-cli record profile`.',
     );
   }
@@ -200,9 +206,14 @@ export async function loadProfile(nameOrFile: string, cwd: string): Promise<Prof
   try {
     json = JSON.parse(text);
   } catch (error) {
+    // a recording given for the profile learned from it: NDJSON's second line ends the JSON
+    const recording = /^\s*\{"type":"exchange"/.test(text) || /^\s*\{\s*"log"\s*:/.test(text);
     throw new SvcError(
       'SVC_E_PROFILE',
-      `Could not read the profile ${nameOrFile}: ${systemReason(error)}.`,
+      `Could not read the profile ${nameOrFile}: ${recording ? 'it is a recording, not a profile' : systemReason(error)}.`,
+      recording
+        ? `Learn a profile from it first: svc-cli record profile ${nameOrFile} --out real.profile.json, then --profile real.profile.json.`
+        : 'Give spec, docs, or a file written by `svc-cli record profile`.',
     );
   }
   const wrong = versionProblem(json, 1, PROFILE_KIND);
