@@ -149,10 +149,42 @@ function showHonouredGlobals(parent: Command): void {
 }
 
 /** Runs the CLI with argv; resolves to the exit code. */
+/**
+ * Whether argv names a command the program does not have and asks for help: commander shows
+ * the program's help for `svc-cli drift --help` (exit 0), as if `drift` were a command.
+ */
+function helpOfUnknownCommand(program: Command, argv: readonly string[]): boolean {
+  if (!argv.some((a) => a === '--help' || a === '-h')) return false;
+  // the command level reached so far: a word names one of its commands (`record`, then
+  // `to-fixture`) until a command without subcommands takes the rest as its arguments
+  let level = program;
+  const takesValue = (cmd: Command) =>
+    new Set(cmd.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
+  let valued = takesValue(level);
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? '';
+    if (word === '--') return false;
+    if (word.startsWith('-')) {
+      if (!word.includes('=') && valued.has(word)) i++;
+      continue;
+    }
+    const next = level.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) return true;
+    if (next.commands.length === 0) return false;
+    level = next;
+    valued = takesValue(level);
+  }
+  return false;
+}
+
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   const program = createProgram(ctx, argv);
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    // `svc-cli drift --help`: the unknown command is the error, with its "did you mean"
+    const parsed = helpOfUnknownCommand(program, argv)
+      ? argv.filter((a) => a !== '--help' && a !== '-h')
+      : argv;
+    await program.parseAsync(parsed, { from: 'user' });
     await flushOutputs();
     return ctx.exitCode;
   } catch (error) {

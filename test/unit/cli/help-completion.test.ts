@@ -53,6 +53,32 @@ describe('usage errors say their code and hint, as with --json', () => {
     );
   });
 
+  it.each([
+    [['drift', '--help'], 'drift'],
+    [['replya', '-h'], 'replya'],
+    [['--time-scale', '0.5', 'drift', '--help'], 'drift'],
+    [['record', 'foo', '--help'], 'foo'],
+  ])(
+    '%j: the unknown command is the error, not the help of another (exit 2)',
+    async (argv, name) => {
+      const t = createTestContext({ cwd });
+      expect(await runInProcess(t, argv)).toBe(2);
+      expect(t.stderr()).toContain(`error [SVC_E_USAGE] unknown command '${name}'`);
+      expect(t.stdout()).not.toContain('Usage:');
+    },
+  );
+
+  it.each([
+    [['record', '--help'], 'Usage: svc-cli record'],
+    [['record', 'to-fixture', '--help'], 'Usage: svc-cli record to-fixture'],
+    [['replay', 'x.json', '--help'], 'Usage: svc-cli replay'],
+    [['--time-scale', '0.5', 'replay', '--help'], 'Usage: svc-cli replay'],
+  ])('%j: a known command still shows its help', async (argv, usage) => {
+    const t = createTestContext({ cwd });
+    expect(await runInProcess(t, argv)).toBe(0);
+    expect(t.stdout()).toContain(usage);
+  });
+
   it('hook-fire with a misspelt event names the closest one', async () => {
     const t = createTestContext({ cwd });
     expect(
