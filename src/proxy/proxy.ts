@@ -202,7 +202,8 @@ function proxyRun(options: ProxyOptions): ProxyRun {
     invariants: invariantFlags(options, summary),
     secrets: proxySecrets(options),
     policyOf,
-    profileMark: profileMarkOf(options.profile?.name),
+    // without --profile, the spec's schedule: an attempt off it is flagged all the same
+    profileMark: profileMarkOf(options.profile?.name ?? 'spec'),
     url: '',
     unrouted: new Set(),
     stopping: false,
@@ -578,6 +579,10 @@ function settle(proxy: ProxyRun, ctx: ProxyContext): ProxyContext['seen'] {
           verdict === 'refused' && !injected ? REFUSED : undefined,
         )
       : undefined;
+  const marked = attempt
+    ? { ...attempt, message: seriesName(ctx.key), ...proxy.profileMark(attempt) }
+    : undefined;
+  const departs = marked?.departs === true ? 1 : 0;
   const event: ProxyExchangeEvent = {
     type: 'exchange',
     at: ctx.at,
@@ -595,9 +600,7 @@ function settle(proxy: ProxyRun, ctx: ProxyContext): ProxyContext['seen'] {
     ...(budgetMs === undefined ? {} : { budgetMs }),
     slow,
     accepted: isAccepted,
-    ...(attempt
-      ? { attempt: { ...attempt, message: seriesName(ctx.key), ...proxy.profileMark(attempt) } }
-      : {}),
+    ...(marked ? { attempt: marked } : {}),
     ...(outcome ? { outcome } : {}),
     ...driftOf(leg, options.profile?.kinds, requestCheck.kind, ctx.raw, status),
     requestIssues: [...requestCheck.errors, ...requestCheck.warnings],
@@ -605,7 +608,8 @@ function settle(proxy: ProxyRun, ctx: ProxyContext): ProxyContext['seen'] {
     verdict: {
       ok: requestCheck.errors.length + answerCheck.errors.length === 0 && !failure && !slow,
       errors: requestCheck.errors.length + answerCheck.errors.length,
-      warnings: requestCheck.warnings.length + answerCheck.warnings.length,
+      // an attempt off the schedule is the platform's doing, and worth a look: a warning
+      warnings: requestCheck.warnings.length + answerCheck.warnings.length + departs,
     },
     ...(fault === undefined ? {} : { fault }),
     forwarded,

@@ -67,7 +67,7 @@ export function count(
   const issues = [...event.requestIssues, ...event.answerIssues];
   const errors = issues.filter((i) => i.severity === 'error');
   if (errors.length > 0) summary.violations += 1;
-  summary.warnings += issues.length - errors.length;
+  summary.warnings += issues.length - errors.length + (event.attempt?.departs ? 1 : 0);
   for (const e of errors) {
     const kind = event.requestIssues.includes(e)
       ? (event.kind ?? 'request')

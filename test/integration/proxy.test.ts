@@ -8,6 +8,7 @@ import {
   formatProxySummary,
 } from '../../src/cli/render/proxy.js';
 import { createVirtualClock, type VirtualClock } from '../../src/clock.js';
+import { CHANNEL_DELIVERY_POLICY } from '../../src/contract/timing.js';
 import { createJournal } from '../../src/journal/journal.js';
 import { sendAgentMessage, type AgentMessageResult } from '../../src/platform/index.js';
 import {
@@ -146,6 +147,32 @@ describe('proxy channel', () => {
     const line = formatProxyExchange(events[1]!, new Chalk({ level: 0 }));
     expect(line).toContain('attempt 2/3');
     expect(line).toContain('at +3.0 s, expected +5.0 s (off the schedule of profile real)');
+  });
+
+  it('without --profile: an attempt off the spec schedule is flagged and counted as a warning', async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock, plan: { failFirst: 1 } });
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url },
+      clock,
+    });
+    // a platform resending after 1 s (one run at another --time-scale than the proxy's)
+    const harness = await startPlatform({
+      clock,
+      channelPolicy: { ...CHANNEL_DELIVERY_POLICY, intervalMs: 1000 },
+      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
+    });
+    expect((await post(harness.channelUrl, customerText('c-1', 'Hello'))).status).toBe(200);
+    await agentReply(clock, harness.platform.core, 'c-1', 'Hi there');
+    expect(events.map((e) => e.attempt)).toMatchObject([
+      { attempt: 1, against: 'spec' },
+      { attempt: 2, gapMs: 1000, expectedGapMs: 3000, against: 'spec', departs: true },
+    ]);
+    const line = formatProxyExchange(events[1]!, new Chalk({ level: 0 }));
+    expect(line).toContain('at +1.0 s, expected +3.0 s (off the schedule of the spec)');
+    expect(line.split('\n')[0]).toMatch(/ !$/);
+    expect(p.summary()).toMatchObject({ warnings: 1, violations: 0 });
   });
 
   it('--profile: forms and statuses the profile never saw are flagged as drift', async () => {

@@ -30,11 +30,13 @@ function attemptText(e: ProxyExchangeEvent): string | undefined {
   const of = `${a.of === undefined ? '' : `/${a.of}`}${a.message === undefined ? '' : ` of ${a.message}`}`;
   if (a.attempt === 1) return `attempt 1${of}`;
   const expected = a.expectedGapMs === undefined ? '' : `, expected +${seconds(a.expectedGapMs)}`;
+  const whose =
+    a.against === undefined || a.against === 'spec' ? 'the spec' : `profile ${a.against}`;
   const beyond =
     a.of !== undefined && a.attempt > a.of
-      ? ` (beyond the ${a.against === undefined ? 'spec' : `profile ${a.against}`})`
+      ? ` (beyond ${whose})`
       : a.departs
-        ? ` (off the schedule of profile ${a.against ?? ''})`
+        ? ` (off the schedule of ${whose})`
         : '';
   return `attempt ${a.attempt}${of} at +${seconds(a.gapMs)}${expected}${beyond}`;
 }
@@ -43,7 +45,8 @@ function attemptText(e: ProxyExchangeEvent): string | undefined {
 export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): string {
   const errors = [...e.requestIssues, ...e.answerIssues].filter((i) => i.severity === 'error');
   const ok = errors.length === 0 && !e.failure && !e.slow && e.accepted;
-  const mark = ok ? c.green('✓') : c.red('✗');
+  // answered well, but sent off the schedule (the platform's doing): a warning, not a pass
+  const mark = !ok ? c.red('✗') : e.attempt?.departs ? c.yellow('!') : c.green('✓');
   const status =
     e.status === undefined
       ? c.red(e.failure?.reason ?? 'no answer')
