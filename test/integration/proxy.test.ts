@@ -492,6 +492,30 @@ describe('proxy channel', () => {
   });
 });
 
+describe('proxy recordings and chunked delivery', () => {
+  it('a platform that sends chunked: the converted fixture sets setup.channel.chunked', async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock });
+    const journal = createJournal();
+    const { proxy: p } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url },
+      clock,
+      journal,
+    });
+    const harness = await startPlatform({
+      clock,
+      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator`, chunked: true }],
+    });
+    await post(harness.channelUrl, customerText('c-8', 'Hello'));
+    await agentReply(clock, harness.platform.core, 'c-8', 'Hi');
+    const sent = journal.entries().find((r) => r.kind === 'channel.agent.text');
+    expect(sent?.request.headers?.['transfer-encoding']).toBe('chunked');
+    const fixture = convertRecording({ records: journal.entries(), name: 'chunked' });
+    expect(fixture.setup).toMatchObject({ channel: { chunked: true } });
+  });
+});
+
 describe('proxy faults', () => {
   it('--fail-first 2 on the integrator leg: the real platform redelivers, the integrator sees one request', async () => {
     const clock = createVirtualClock();

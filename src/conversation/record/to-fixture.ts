@@ -408,7 +408,13 @@ function convertAgent(c: Conversion, r: ExchangeRecord, body: Json | undefined):
       ? body.recipient.id
       : undefined;
   openForAgent(c, to);
-  if ((last.notes ?? []).includes('transfer: chunked')) c.chunked = true;
+  // the simulator notes how it sent the body; a proxy between a real platform and the
+  // integrator records the request's headers as they came
+  if (
+    (last.notes ?? []).includes('transfer: chunked') ||
+    /\bchunked\b/i.test(last.request.headers?.['transfer-encoding'] ?? '')
+  )
+    c.chunked = true;
   for (const attempt of attempts) c.sequence.push(faultOf(attempt));
   const botAnswer = typeof message.text === 'string' ? c.botTexts.indexOf(message.text) : -1;
   if (botAnswer >= 0 && typeof message.text === 'string') {
