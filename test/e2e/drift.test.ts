@@ -38,6 +38,22 @@ describe('svc-cli record diff / record profile / --profile (e2e)', () => {
     expect(same.stdout).toContain('no differences');
   });
 
+  it('--json: record profile and record to-fixture print one typed object each', async () => {
+    const profile = await runCli(['--json', 'record', 'profile', 'three.ndjson'], { cwd: dir });
+    expect(profile.code, profile.stderr).toBe(0);
+    const lines = profile.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'profile', profile: { version: 1 } });
+    const fixture = await runCli(['--json', 'record', 'to-fixture', 'three.ndjson'], { cwd: dir });
+    expect(fixture.code, fixture.stderr).toBe(0);
+    const converted = fixture.stdout.trim().split('\n');
+    expect(converted).toHaveLength(1);
+    expect(JSON.parse(converted[0]!)).toMatchObject({
+      type: 'conversation',
+      conversation: { version: 1 },
+    });
+  });
+
   it('an empty recording is refused by diff and profile (exit 2), not "no differences"', async () => {
     writeFileSync(join(dir, 'empty.ndjson'), '');
     for (const argv of [

@@ -21,7 +21,8 @@ export async function runRecordProfile(
   const profile = learnProfile(seen, flags.name ?? basename(first, extname(first)));
   const text = `${JSON.stringify(profile, null, 2)}\n`;
   if (flags.out === undefined) {
-    ctx.stdout.write(text);
+    // --json: stdout is NDJSON of typed objects, the profile one of them
+    ctx.stdout.write(flags.json ? `${JSON.stringify({ type: 'profile', profile })}\n` : text);
     return 0;
   }
   const out = resolve(ctx.cwd, flags.out);

@@ -85,7 +85,10 @@ export async function runToFixture(
     );
   const text = `${JSON.stringify(conversation, null, 2)}\n`;
   if (out === undefined) {
-    ctx.stdout.write(text);
+    // --json: stdout is NDJSON of typed objects, the conversation one of them
+    ctx.stdout.write(
+      flags.json ? `${JSON.stringify({ type: 'conversation', conversation })}\n` : text,
+    );
   } else {
     // a fixture goes into a fixtures folder a new project may not have yet (mkdir -p)
     try {
