@@ -3,12 +3,16 @@
  * matches (extra actual keys are fine); arrays match element by element with equal length;
  * a few markers: "$any", "$string", "$number", "$absent", {"$regex": "..."}.
  */
+import { editDistance } from '../suggest.js';
+
 export interface Mismatch {
   path: string;
   expected: unknown;
   actual: unknown;
   /** the ± it was matched within (a `...Ms` figure in real time) */
   toleranceMs?: number;
+  /** a key the payload has where the expected one is missing: a typo (`reslt` for `result`) */
+  meant?: string;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -111,14 +115,24 @@ function mismatchesOf(
   }
   if (isObject(expected)) {
     if (!isObject(actual)) return [{ path, expected, actual }];
-    return Object.entries(expected).flatMap(([key, value]) =>
-      matchPartial(
+    return Object.entries(expected).flatMap(([key, value]) => {
+      const has = Object.prototype.hasOwnProperty.call(actual, key);
+      const found = matchPartial(
         value,
-        Object.prototype.hasOwnProperty.call(actual, key) ? actual[key] : undefined,
+        has ? actual[key] : undefined,
         join(path, key),
         toleranceMs,
-      ),
-    );
+      );
+      if (has || found.length === 0) return found;
+      // a key the payload does not have: the one it has that is spelt closest, if any is
+      const meant = closestKey(
+        key,
+        Object.keys(actual).filter((k) => !(k in expected)),
+      );
+      return meant === undefined
+        ? found
+        : found.map((m) => (m.path === join(path, key) ? { ...m, meant } : m));
+    });
   }
   if (
     toleranceMs > 0 &&
@@ -131,6 +145,21 @@ function mismatchesOf(
       : [{ path, expected, actual, toleranceMs }];
   }
   return Object.is(expected, actual) ? [] : [{ path, expected, actual }];
+}
+
+/**
+ * The key of `keys` one or two edits from `key` (fewest first), as a typo of it; undefined
+ * when none is that close, or `key` is too short for two edits to say anything.
+ * @example closestKey('reslt', ['type', 'result']) // 'result'
+ */
+function closestKey(key: string, keys: readonly string[]): string | undefined {
+  const most = Math.min(2, Math.floor(key.length / 3));
+  let best: { k: string; d: number } | undefined;
+  for (const k of keys) {
+    const d = editDistance(key.toLowerCase(), k.toLowerCase());
+    if (d <= most && (best === undefined || d < best.d)) best = { k, d };
+  }
+  return best?.k;
 }
 
 /** Reads a dotted path (`a.b[0].c`) from a value. */
@@ -222,6 +251,6 @@ export function describeMismatches(mismatches: Mismatch[]): string[] {
     m.toleranceMs !== undefined && typeof m.actual === 'number'
       ? // a real-time figure: to the millisecond, with the ± it had
         `${m.path}: expected ${JSON.stringify(m.expected)} ±${m.toleranceMs} ms, got ${Math.round(m.actual)}`
-      : `${m.path || '(root)'}: expected ${JSON.stringify(m.expected)}, got ${m.actual === undefined ? 'nothing' : JSON.stringify(m.actual)}`,
+      : `${m.path || '(root)'}: expected ${JSON.stringify(m.expected)}, got ${m.actual === undefined ? 'nothing' : JSON.stringify(m.actual)}${m.meant === undefined ? '' : ` (did you mean ${m.meant}?)`}`,
   );
 }

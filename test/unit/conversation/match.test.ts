@@ -98,3 +98,29 @@ describe('findRefs', () => {
     expect(findRefs({ text: 'no references', n: 1 })).toEqual([]);
   });
 });
+
+describe('a key the payload does not have', () => {
+  it('names the key it has that is spelt closest, one or two edits away', () => {
+    const actual = { type: 'delivery-done', result: 'delivered', attempts: 1 };
+    expect(describeMismatches(matchPartial({ reslt: 'delivered' }, actual))).toEqual([
+      'reslt: expected "delivered", got nothing (did you mean result?)',
+    ]);
+    expect(
+      describeMismatches(matchPartial({ message: { txt: 'Hi' } }, { message: { text: 'Hi' } })),
+    ).toEqual(['message.txt: expected "Hi", got nothing (did you mean text?)']);
+  });
+
+  it('suggests nothing far off, for a short key, or a key the expectation also names', () => {
+    const actual = { type: 'x', result: 'ok' };
+    expect(describeMismatches(matchPartial({ outcome: 'ok' }, actual))).toEqual([
+      'outcome: expected "ok", got nothing',
+    ]);
+    expect(describeMismatches(matchPartial({ id: 1 }, { ids: [1] }))).toEqual([
+      'id: expected 1, got nothing',
+    ]);
+    expect(describeMismatches(matchPartial({ resul: 'ok', result: 'no' }, actual))).toEqual([
+      'resul: expected "ok", got nothing',
+      'result: expected "no", got "ok"',
+    ]);
+  });
+});
