@@ -104,7 +104,15 @@ describe('fixture errors', () => {
     expect(r.stdout).toContain('1 passed, 0 failed');
     expect(r.stderr).toContain('steps.0: unknown key "custmer" (did you mean "customer"?)');
     expect(r.stderr).toMatch(/b-broken\.json:3:13: /);
-    expect(r.stderr).toContain('2 conversation files could not be loaded');
+    expect(r.stderr).toContain(
+      '2 conversation files could not be loaded (see above), so they were not run',
+    );
+    // in the JSON summary too: "1 passed, 0 failed" alone read as green beside exit 2
+    const json = await runCli(['--json', 'replay', dir]);
+    expect(json.code).toBe(2);
+    expect(json.stdout.trim().split('\n').at(-1)).toBe(
+      '{"type":"summary","passed":1,"failed":0,"skipped":0,"total":1,"notLoaded":2}',
+    );
   });
 
   it("a folder's payloads and bot scripts are skipped in one line; a conversation missing its version is not; a named one is loaded", async () => {

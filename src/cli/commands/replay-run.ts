@@ -405,13 +405,20 @@ async function reportResults(
   plan: ReplayPlan,
   out: Output,
   results: ConversationResult[],
-  runs: { total: number; startedAt: number },
+  runs: { total: number; startedAt: number; notLoaded: number },
 ): Promise<void> {
   const { flags, reporter } = plan;
   const failed = results.filter((r) => !r.ok).length;
   const skipped = results.filter((r) => r.skipped !== undefined).length;
   if (reporter === 'pretty')
     out.line(formatSummary(results, out.chalk, performance.now() - runs.startedAt));
+  // files that did not load are part of the run's verdict (exit 2): said under its counts
+  if (runs.notLoaded > 0) {
+    await out.flush();
+    out.note(
+      `${plural(runs.notLoaded, 'conversation file')} could not be loaded (see above), so ${runs.notLoaded === 1 ? 'it was' : 'they were'} not run`,
+    );
+  }
   // --bail stopped at a failure: say what was never run, or the counts read as the whole suite
   const notRun = runs.total - results.length;
   if (notRun > 0 && reporter !== 'json') {
@@ -441,6 +448,7 @@ async function reportResults(
     skipped,
     total: results.length,
     ...(notRun > 0 ? { notRun } : {}),
+    ...(runs.notLoaded > 0 ? { notLoaded: runs.notLoaded } : {}),
   };
   if (reporter === 'json' && !flags.out) out.event(summary);
   writeReport(
@@ -448,7 +456,7 @@ async function reportResults(
     plan,
     out,
     results,
-    `${results.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`,
+    `${results.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}${runs.notLoaded > 0 ? `, ${runs.notLoaded} not loaded` : ''}`,
     summary,
   );
 }
@@ -627,14 +635,13 @@ export async function runReplay(
     await reportInterrupted(ctx, plan, out, done, loaded, finished);
     return EXIT_CODES.sigint;
   }
-  await reportResults(ctx, plan, out, outcome, { total: loaded.length, startedAt });
+  await reportResults(ctx, plan, out, outcome, {
+    total: loaded.length,
+    startedAt,
+    notLoaded: every.failures.length,
+  });
   await writeReplayHtml(ctx, plan, out, outcome, loaded);
-  if (every.failures.length > 0) {
-    out.note(
-      `${plural(every.failures.length, 'conversation file')} could not be loaded (see above)`,
-    );
-    return EXIT_CODES.input;
-  }
+  if (every.failures.length > 0) return EXIT_CODES.input;
   if (recordingStopped) {
     out.note(recordingStoppedNote(plan, recordingStopped));
     return EXIT_CODES.system;
