@@ -48,6 +48,10 @@ export function verdictOf(
 export const REFUSED =
   "the platform shows the agent the refusal at once and does not resend (the Chat API page's 4xx)";
 
+/** What the platform does after the last attempt of an event to the bot other than CLIENT_MESSAGE. */
+export const PROVIDER_DROPS =
+  'the platform drops the event; only a CLIENT_MESSAGE hands the chat over (spec 3, 8)';
+
 export const GAVE_UP: Record<LegName, string> = {
   integrator: 'the platform shows the agent an error (spec 8: after 9 s)',
   provider: 'the platform hands the chat to an agent (spec 8)',

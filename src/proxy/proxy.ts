@@ -35,6 +35,7 @@ import { compact } from '../compact.js';
 import {
   CALLER_GONE_AT,
   GAVE_UP,
+  PROVIDER_DROPS,
   REFUSED,
   driftOf,
   journalInput,
@@ -582,6 +583,15 @@ function settle(proxy: ProxyRun, ctx: ProxyContext): ProxyContext['seen'] {
   const marked = attempt
     ? { ...attempt, message: seriesName(ctx.key), ...proxy.profileMark(attempt) }
     : undefined;
+  // spec 3, 8: only a CLIENT_MESSAGE the bot never answered hands the chat to an agent; any
+  // other event to the bot (AGENT_JOINED, CHAT_CLOSED) is dropped after its attempts
+  const then =
+    outcome?.kind === 'gave-up' &&
+    leg.name === 'provider' &&
+    outcome.then === GAVE_UP.provider &&
+    requestCheck.kind !== 'bot.event.CLIENT_MESSAGE'
+      ? { ...outcome, then: PROVIDER_DROPS }
+      : outcome;
   const departs = marked?.departs === true ? 1 : 0;
   const event: ProxyExchangeEvent = {
     type: 'exchange',
@@ -601,7 +611,7 @@ function settle(proxy: ProxyRun, ctx: ProxyContext): ProxyContext['seen'] {
     slow,
     accepted: isAccepted,
     ...(marked ? { attempt: marked } : {}),
-    ...(outcome ? { outcome } : {}),
+    ...(then ? { outcome: then } : {}),
     ...driftOf(leg, options.profile?.kinds, requestCheck.kind, ctx.raw, status),
     requestIssues: [...requestCheck.errors, ...requestCheck.warnings],
     answerIssues: [...answerCheck.errors, ...answerCheck.warnings],

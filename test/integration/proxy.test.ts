@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer as createRawServer, request as rawRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Chalk } from 'chalk';
@@ -649,6 +650,37 @@ describe('proxy bot', () => {
       hang.closeAllConnections();
       hang.close();
     }
+  });
+});
+
+describe('proxy bot: what giving up on an event means', () => {
+  it('an AGENT_JOINED the bot fails twice is dropped, not a hand-over (only CLIENT_MESSAGE is)', async () => {
+    const failing = await startServer({
+      handler(req, res) {
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end('{"error":"down"}');
+        });
+      },
+    });
+    servers.push(failing);
+    const { proxy: p, events } = await proxy({
+      iface: 'bot',
+      upstreams: { provider: failing.url },
+      clock: createVirtualClock(),
+    });
+    const joined = readFileSync('fixtures/payloads/bot/agent-joined.valid.json', 'utf8');
+    for (let i = 0; i < 2; i++) await post(`${p.url}/provider/t0k3n`, JSON.parse(joined));
+    expect(events.map((e) => [e.kind, e.attempt?.attempt])).toEqual([
+      ['bot.event.AGENT_JOINED', 1],
+      ['bot.event.AGENT_JOINED', 2],
+    ]);
+    expect(events[1]?.outcome).toEqual({
+      kind: 'gave-up',
+      attempts: 2,
+      then: 'the platform drops the event; only a CLIENT_MESSAGE hands the chat over (spec 3, 8)',
+    });
   });
 });
 
