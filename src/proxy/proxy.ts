@@ -305,12 +305,15 @@ function routeStep(proxy: ProxyRun): Middleware<ProxyContext> {
     const route = routeOf(ctx.path);
     if (!route) {
       ctx.exchange.skipBody();
-      sayUnrouted(proxy, ctx);
+      const missing = missingLegOf(proxy, ctx.path);
+      sayUnrouted(proxy, ctx, missing);
       sendError(
         ctx.exchange.wire,
         404,
         'no_route',
-        `svc-cli proxy forwards only ${legs.map((l) => `${l.prefix}/...`).join(', ')}; ${ctx.method} ${secrets.redact(ctx.path)} is none of them`,
+        missing
+          ? `svc-cli proxy was started without ${missing.flag}, so it forwards no ${missing.prefix}/...; it forwards only ${legs.map((l) => `${l.prefix}/...`).join(', ')}`
+          : `svc-cli proxy forwards only ${legs.map((l) => `${l.prefix}/...`).join(', ')}; ${ctx.method} ${secrets.redact(ctx.path)} is none of them`,
       );
       return;
     }
@@ -325,7 +328,36 @@ function routeStep(proxy: ProxyRun): Middleware<ProxyContext> {
  * Says a path no leg serves, once per path: the 404 goes to the caller (a platform whose hook
  * URL names the receiver's own path), which the person watching the proxy does not see.
  */
-function sayUnrouted(proxy: ProxyRun, ctx: ProxyContext): void {
+/** The flag that gives each leg its upstream. */
+const UPSTREAM_FLAG: Record<LegName, string> = {
+  platform: '--platform-url',
+  integrator: '--integrator-url',
+  provider: '--provider-url',
+  receiver: '--receiver-url',
+};
+
+/**
+ * The leg of the proxy's interface whose prefix `path` has, when the proxy was started
+ * without its upstream (`proxy channel --integrator-url` only, then a customer message to
+ * /channel): what is missing is a flag, not a path.
+ */
+function missingLegOf(
+  proxy: ProxyRun,
+  path: string,
+): { leg: LegName; flag: string; prefix: string } | undefined {
+  const leg = legsOf(proxy.options.iface).find(
+    (l) =>
+      proxy.options.upstreams[l.name] === undefined &&
+      (path === l.prefix || path.startsWith(`${l.prefix}/`)),
+  );
+  return leg && { leg: leg.name, flag: UPSTREAM_FLAG[leg.name], prefix: leg.prefix };
+}
+
+function sayUnrouted(
+  proxy: ProxyRun,
+  ctx: ProxyContext,
+  missing?: { leg: LegName; flag: string },
+): void {
   const path = proxy.secrets.redact(ctx.path);
   if (!firstSaid(proxy, `no_route ${path}`)) return;
   const serves = proxy.legs.map((leg) => ({
@@ -340,8 +372,11 @@ function sayUnrouted(proxy: ProxyRun, ctx: ProxyContext): void {
     path,
     status: 404,
     code: 'no_route',
-    message: `not proxied: the proxy serves ${serves.map((s) => `${s.url}/...`).join(' and ')}`,
+    message: missing
+      ? `not proxied: the proxy was started without ${missing.flag}, the upstream of this path`
+      : `not proxied: the proxy serves ${serves.map((s) => `${s.url}/...`).join(' and ')}`,
     serves,
+    ...(missing ? { missing: { leg: missing.leg, flag: missing.flag } } : {}),
   });
 }
 

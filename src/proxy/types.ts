@@ -157,6 +157,8 @@ export interface ProxyUnroutedEvent {
   message: string;
   /** no_route: the proxy URL of each leg and who calls it */
   serves?: { leg: LegName; caller: string; url: string }[];
+  /** no_route: the path is a leg's the proxy was started without, and the flag that adds it */
+  missing?: { leg: LegName; flag: string };
   /** host_not_allowed: the Host the request named */
   host?: string;
 }

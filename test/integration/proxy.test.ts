@@ -19,6 +19,7 @@ import {
   type RunningProxy,
 } from '../../src/proxy/index.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
+import { sendCustomerMessage } from '../../src/roles/integrator/send.js';
 import { postJson } from '../../src/http/client.js';
 import { convertRecording } from '../../src/conversation/record/to-fixture.js';
 import { conversationSchema } from '../../src/conversation/format.js';
@@ -943,6 +944,27 @@ describe('proxy: a path no leg serves', () => {
     await post(`${channel.proxy.url}/s3cr3tR4nd0m/shop`, {});
     expect(channel.said()).toEqual([
       `! POST /***/shop: not proxied (answered 404); your integrator calls ${channel.proxy.url}/channel/...; point the channel's integrator URL at ${channel.proxy.url}/integrator`,
+    ]);
+  });
+
+  it("a leg's path without its upstream names the flag; send-text quotes the proxy", async () => {
+    const clock = createVirtualClock();
+    const channel = await unroutedProxy({
+      iface: 'channel',
+      upstreams: { integrator: 'http://127.0.0.1:9/int' },
+      clock,
+    });
+    const sent = await sendCustomerMessage({
+      channelUrl: `${channel.proxy.url}/channel`,
+      payload: customerText('c-1', 'hi'),
+      clock,
+    });
+    expect(sent.status).toBe(404);
+    expect(sent.problem?.message).toBe(
+      `Could not send the message: ${new URL(channel.proxy.url).host} is svc-cli proxy, which does not forward this path: svc-cli proxy was started without --platform-url, so it forwards no /channel/...; it forwards only /integrator/... (HTTP 404).`,
+    );
+    expect(channel.said()).toEqual([
+      '! POST /channel: not proxied (answered 404); the proxy was started without --platform-url, the upstream this path forwards to: start it with --platform-url <url> too',
     ]);
   });
 });

@@ -135,6 +135,8 @@ export function formatProxyViolation(v: ProxyViolationEvent, c: ChalkInstance): 
 export function formatProxyUnrouted(e: ProxyUnroutedEvent, c: ChalkInstance): string {
   if (e.code !== 'no_route')
     return `${c.yellow('!')} ${c.yellow(`${e.method} ${e.path}: refused (answered ${e.status} ${e.code})`)}; ${e.message}`;
+  if (e.missing)
+    return `${c.yellow('!')} ${c.yellow(`${e.method} ${e.path}: not proxied (answered ${e.status})`)}; the proxy was started without ${e.missing.flag}, the upstream this path forwards to: start it with ${e.missing.flag} <url> too`;
   const ways = (e.serves ?? []).map(({ leg, caller, url }) =>
     leg === 'receiver'
       ? `point the platform's hook URL at ${url}`

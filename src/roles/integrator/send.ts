@@ -216,6 +216,16 @@ function hintStatusUrlSlip(channelUrl: string): string | undefined {
     : undefined;
 }
 
+/** The message of svc-cli proxy's error body (`{"error":{"code","message"}}`), if it is one. */
+function proxyMessageOf(body: string): string | undefined {
+  try {
+    const message = (JSON.parse(body) as { error?: { message?: unknown } }).error?.message;
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** spec 4.1: 404 for an unknown public id or a wrong random string; other non-200: contact support. */
 function classifyStatus(
   { status, body, headers }: Extract<PostOutcome, { ok: true }>,
@@ -233,6 +243,15 @@ function classifyStatus(
   }
   if (status === 200) return undefined;
   const slip = hintStatusUrlSlip(channelUrl);
+  if (status === 404 && headers['x-svc-proxy'] === 'no_route') {
+    // svc-cli proxy answered, not a platform: its own words say which path or flag is wrong
+    const said = proxyMessageOf(body);
+    return new SvcError(
+      'SVC_E_UNKNOWN_CHANNEL',
+      `Could not ${action}: ${new URL(channelUrl).host} is svc-cli proxy, which does not forward this path${said ? `: ${said}` : ''} (HTTP 404).`,
+      "Point --channel-url at the proxy's /channel path, and start the proxy with --platform-url <the channel URL the platform shows>.",
+    );
+  }
   if (status === 404) {
     return new SvcError(
       'SVC_E_UNKNOWN_CHANNEL',
