@@ -68,3 +68,9 @@ export function pushIdOf(record: Pick<ExchangeRecord, 'notes'>): number | undefi
   const id = note === undefined ? NaN : Number(note.slice(4));
   return Number.isInteger(id) ? id : undefined;
 }
+
+/**
+ * The note svc-cli proxy journals on an attempt its own `--fault` answered: the upstream never
+ * got it (record to-fixture leaves such attempts out of a fixture).
+ */
+export const NOT_FORWARDED_NOTE = 'not forwarded: fault';

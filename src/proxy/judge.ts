@@ -10,6 +10,7 @@ import {
   type ChannelReplyReading,
 } from '../contract/timing.js';
 import type { ExchangeInput } from '../journal/index.js';
+import { NOT_FORWARDED_NOTE } from '../journal/record.js';
 import { answerDepartures, sentDepartures, type KindProfile } from './drift.js';
 import type { LegName, LegSpec } from './legs.js';
 import type { AttemptInfo } from './series.js';
@@ -120,7 +121,7 @@ export function journalInput(
     );
   if (event.slow) notes.push(`over the ${event.budgetMs ?? 0} ms budget`);
   if (event.outcome?.kind === 'gave-up') notes.push('gave up');
-  if (!event.forwarded) notes.push('not forwarded: fault');
+  if (!event.forwarded) notes.push(NOT_FORWARDED_NOTE);
   return {
     at: event.at,
     protocolMs: event.protocolMs,

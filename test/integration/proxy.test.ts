@@ -519,6 +519,35 @@ describe('proxy recordings and chunked delivery', () => {
 });
 
 describe('proxy faults', () => {
+  it('record to-fixture leaves out the attempts --fault answered: the integrator never got them', async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock });
+    const journal = createJournal();
+    const { proxy: p } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url },
+      clock,
+      plan: { failFirst: 2 },
+      journal,
+    });
+    const harness = await startPlatform({
+      clock,
+      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
+    });
+    await post(harness.channelUrl, customerText('c-1', 'Hello'));
+    await agentReply(clock, harness.platform.core, 'c-1', 'Hi');
+    const fixture = convertRecording({
+      records: journal.entries().map((r) => ({ ...r, run: 'r1' })),
+      name: 'proxy with --fault',
+    });
+    expect(fixture.steps).toContainEqual({
+      agent: { text: 'Hi', to: 'c-1' },
+      delivery: { result: 'delivered', attempts: 1 },
+    });
+    expect(fixture.setup).toBeUndefined();
+    expect(fixture.description).toContain("2 attempts answered by the proxy's --fault left out");
+  });
+
   it('--fail-first 2 on the integrator leg: the real platform redelivers, the integrator sees one request', async () => {
     const clock = createVirtualClock();
     const listener = await startListener({ clock });

@@ -1,5 +1,7 @@
+import { plural } from '../../plural.js';
 import { SvcError } from '../../errors.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
+import { NOT_FORWARDED_NOTE } from '../../journal/record.js';
 import { CONVERSATION_VERSION, RECORDED_BOT_TAG, type ConversationInput } from '../format.js';
 import {
   assignedChatOf,
@@ -401,7 +403,15 @@ function convertAgent(c: Conversion, r: ExchangeRecord, body: Json | undefined):
   const id = messageIdOf(body, r.seq);
   if (c.emitted.has(id)) return;
   c.emitted.add(id);
-  const attempts = c.series.get(id) ?? [r];
+  const all = c.series.get(id) ?? [r];
+  // attempts a proxy's --fault answered never reached the integrator: they are the test's
+  // doing, not its behaviour, and a replay against it (--integrator-url) would expect them
+  const forwarded = all.filter((a) => !(a.notes ?? []).includes(NOT_FORWARDED_NOTE));
+  const attempts = forwarded.length > 0 ? forwarded : all;
+  if (attempts.length < all.length)
+    c.notes.push(
+      `message ${id}: ${plural(all.length - attempts.length, 'attempt')} answered by the proxy's --fault left out (the integrator never got them)`,
+    );
   const last = attempts[attempts.length - 1] ?? r;
   const to =
     isObject(body?.recipient) && typeof body.recipient.id === 'string'
