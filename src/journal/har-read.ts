@@ -43,7 +43,14 @@ export function parseHar(text: string, file = 'recording.har'): ExchangeRecord[]
   try {
     har = JSON.parse(text) as typeof har;
   } catch (error) {
-    throw new SvcError('SVC_E_RECORDING', `Could not read ${file}: ${systemReason(error)}.`);
+    // a HAR is one JSON document, rewritten whole as the recorder goes: a cut one (a copy
+    // taken mid-write, a full disk) ends early
+    const cut = /end of JSON input|Unterminated/i.test(systemReason(error));
+    throw new SvcError(
+      'SVC_E_RECORDING',
+      `Could not read ${file}: ${cut ? 'the HAR ends before its JSON does (cut off?)' : `it is not a HAR: ${systemReason(error)}`}.`,
+      'A HAR is one JSON document written whole by --record <file>.har; record again, or record to .ndjson, whose lines survive a cut.',
+    );
   }
   const entries = har.log?.entries;
   if (!Array.isArray(entries))

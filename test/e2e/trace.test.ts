@@ -298,3 +298,23 @@ describe('svc-cli report and replay --report', () => {
     expect(page).toContain('<b class="bad">1</b> failed');
   });
 });
+
+describe('a HAR cut off mid-write', () => {
+  it('trace and record to-fixture say it ends early, exit 2', async () => {
+    const cut = join(dir, 'cut.har');
+    writeFileSync(
+      cut,
+      '{\n  "log": {\n    "version": "1.2",\n    "entries": [\n      {"startedDateTime": "2026',
+    );
+    for (const argv of [
+      ['trace', cut],
+      ['record', 'to-fixture', cut],
+    ]) {
+      const run = await runCli(argv);
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.stderr).toContain(
+        `Could not read ${cut}: the HAR ends before its JSON does (cut off?).`,
+      );
+    }
+  });
+});
