@@ -38,6 +38,25 @@ afterEach(async () => {
   await closeBotPlatforms();
 });
 
+/** An upstream that answers every request alike once its body was read; closed after the test. */
+async function answering(
+  status: number,
+  body: string,
+  contentType = 'application/json',
+): Promise<RunningServer> {
+  const server = await startServer({
+    handler(req, res) {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(status, { 'content-type': contentType });
+        res.end(body);
+      });
+    },
+  });
+  servers.push(server);
+  return server;
+}
+
 async function proxy(
   options: Omit<Parameters<typeof startProxy>[0], 'onEvent'>,
 ): Promise<{ proxy: RunningProxy; events: ProxyExchangeEvent[] }> {
@@ -65,6 +84,41 @@ async function agentReply(
   await clock.runUntil(() => result !== undefined);
   await sending;
   return result!;
+}
+
+/**
+ * The simulator's channel delivering through `proxy channel` to a listener, one agent reply
+ * after a customer's first message: the proxy's events and journal, the listener's view.
+ */
+async function agentReplyThroughProxy(options: {
+  failFirst?: number;
+  plan?: Parameters<typeof startProxy>[0]['plan'];
+  channelPolicy?: Parameters<typeof startPlatform>[0]['channelPolicy'];
+  chunked?: boolean;
+}) {
+  const clock = createVirtualClock();
+  const listener = await startListener({
+    clock,
+    ...(options.failFirst === undefined ? {} : { plan: { failFirst: options.failFirst } }),
+  });
+  const journal = createJournal();
+  const { proxy: p, events } = await proxy({
+    iface: 'channel',
+    upstreams: { integrator: listener.listener.url },
+    clock,
+    journal,
+    ...(options.plan === undefined ? {} : { plan: options.plan }),
+  });
+  const harness = await startPlatform({
+    clock,
+    ...(options.channelPolicy === undefined ? {} : { channelPolicy: options.channelPolicy }),
+    channels: [
+      { id: 'shop', integratorUrl: `${p.url}/integrator`, chunked: options.chunked ?? false },
+    ],
+  });
+  expect((await post(harness.channelUrl, customerText('c-1', 'Hello'))).status).toBe(200);
+  await agentReply(clock, harness.platform.core, 'c-1', 'Hi');
+  return { proxy: p, events, journal };
 }
 
 describe('proxy channel', () => {
@@ -152,21 +206,11 @@ describe('proxy channel', () => {
   });
 
   it('without --profile: an attempt off the spec schedule is flagged and counted as a warning', async () => {
-    const clock = createVirtualClock();
-    const listener = await startListener({ clock, plan: { failFirst: 1 } });
-    const { proxy: p, events } = await proxy({
-      iface: 'channel',
-      upstreams: { integrator: listener.listener.url },
-      clock,
-    });
     // a platform resending after 1 s (one run at another --time-scale than the proxy's)
-    const harness = await startPlatform({
-      clock,
+    const { proxy: p, events } = await agentReplyThroughProxy({
+      failFirst: 1,
       channelPolicy: { ...CHANNEL_DELIVERY_POLICY, intervalMs: 1000 },
-      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
     });
-    expect((await post(harness.channelUrl, customerText('c-1', 'Hello'))).status).toBe(200);
-    await agentReply(clock, harness.platform.core, 'c-1', 'Hi there');
     expect(events.map((e) => e.attempt)).toMatchObject([
       { attempt: 1, against: 'spec' },
       { attempt: 2, gapMs: 1000, expectedGapMs: 3000, against: 'spec', departs: true },
@@ -496,21 +540,7 @@ describe('proxy channel', () => {
 
 describe('proxy recordings and chunked delivery', () => {
   it('a platform that sends chunked: the converted fixture sets setup.channel.chunked', async () => {
-    const clock = createVirtualClock();
-    const listener = await startListener({ clock });
-    const journal = createJournal();
-    const { proxy: p } = await proxy({
-      iface: 'channel',
-      upstreams: { integrator: listener.listener.url },
-      clock,
-      journal,
-    });
-    const harness = await startPlatform({
-      clock,
-      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator`, chunked: true }],
-    });
-    await post(harness.channelUrl, customerText('c-8', 'Hello'));
-    await agentReply(clock, harness.platform.core, 'c-8', 'Hi');
+    const { journal } = await agentReplyThroughProxy({ chunked: true });
     const sent = journal.entries().find((r) => r.kind === 'channel.agent.text');
     expect(sent?.request.headers?.['transfer-encoding']).toBe('chunked');
     const fixture = convertRecording({ records: journal.entries(), name: 'chunked' });
@@ -520,22 +550,7 @@ describe('proxy recordings and chunked delivery', () => {
 
 describe('proxy faults', () => {
   it('record to-fixture leaves out the attempts --fault answered: the integrator never got them', async () => {
-    const clock = createVirtualClock();
-    const listener = await startListener({ clock });
-    const journal = createJournal();
-    const { proxy: p } = await proxy({
-      iface: 'channel',
-      upstreams: { integrator: listener.listener.url },
-      clock,
-      plan: { failFirst: 2 },
-      journal,
-    });
-    const harness = await startPlatform({
-      clock,
-      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
-    });
-    await post(harness.channelUrl, customerText('c-1', 'Hello'));
-    await agentReply(clock, harness.platform.core, 'c-1', 'Hi');
+    const { journal } = await agentReplyThroughProxy({ plan: { failFirst: 2 } });
     const fixture = convertRecording({
       records: journal.entries().map((r) => ({ ...r, run: 'r1' })),
       name: 'proxy with --fault',
@@ -685,16 +700,7 @@ describe('proxy bot', () => {
 
 describe('proxy bot: what giving up on an event means', () => {
   it('an AGENT_JOINED the bot fails twice is dropped, not a hand-over (only CLIENT_MESSAGE is)', async () => {
-    const failing = await startServer({
-      handler(req, res) {
-        req.resume();
-        req.on('end', () => {
-          res.writeHead(500, { 'content-type': 'application/json' });
-          res.end('{"error":"down"}');
-        });
-      },
-    });
-    servers.push(failing);
+    const failing = await answering(500, '{"error":"down"}');
     const { proxy: p, events } = await proxy({
       iface: 'bot',
       upstreams: { provider: failing.url },
@@ -716,16 +722,7 @@ describe('proxy bot: what giving up on an event means', () => {
 
 describe('proxy hooks', () => {
   it('reports a malformed reply of the receiver as a violation', async () => {
-    const receiver = await startServer({
-      handler(req, res) {
-        req.resume();
-        req.on('end', () => {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end('{"custom_data":"not an array","enable_assign":"yes"}');
-        });
-      },
-    });
-    servers.push(receiver);
+    const receiver = await answering(200, '{"custom_data":"not an array","enable_assign":"yes"}');
     const clock = createVirtualClock();
     const { proxy: p, events } = await proxy({
       iface: 'hooks',
@@ -745,16 +742,7 @@ describe('proxy hooks', () => {
   });
 
   it('a reply without result says what the smallest valid reply is, as hook-fire does', async () => {
-    const receiver = await startServer({
-      handler(req, res) {
-        req.resume();
-        req.on('end', () => {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end('{"ok":true}');
-        });
-      },
-    });
-    servers.push(receiver);
+    const receiver = await answering(200, '{"ok":true}');
     const { proxy: p, events } = await proxy({
       iface: 'hooks',
       upstreams: { receiver: receiver.url },
@@ -830,16 +818,7 @@ describe('proxy hooks', () => {
   });
 
   it('counts a receiver answering 500 (an HTML traceback, as a real Flask receiver did) as a violation', async () => {
-    const receiver = await startServer({
-      handler(req, res) {
-        req.resume();
-        req.on('end', () => {
-          res.writeHead(500, { 'content-type': 'text/html' });
-          res.end('<!doctype html><title>TypeError</title>');
-        });
-      },
-    });
-    servers.push(receiver);
+    const receiver = await answering(500, '<!doctype html><title>TypeError</title>', 'text/html');
     const clock = createVirtualClock();
     const { proxy: p, events } = await proxy({
       iface: 'hooks',
