@@ -39,10 +39,13 @@ const integratorUrlBody = z.object({
  * The simulator's control API under /_sim/ (README "Control API"): drives the agent side
  * and reads the state, for tests and other tools.
  */
-export function createControlApi(core: PlatformCore): PlatformService {
+export function createControlApi(
+  core: PlatformCore,
+  options: { botToken?: string | undefined } = {},
+): PlatformService {
   return {
     name: 'control',
-    routes: controlRoutes(core),
+    routes: controlRoutes(core, options.botToken),
   };
 }
 
@@ -59,7 +62,7 @@ function refuseWhenBacklogged(core: PlatformCore): void {
 }
 
 /** The routes of the control API; an input error becomes its status in the core. */
-function controlRoutes(core: PlatformCore): Route[] {
+function controlRoutes(core: PlatformCore, botToken: string | undefined): Route[] {
   return [
     ...stateRoutes(core),
     ...agentRoutes(core),
@@ -81,7 +84,13 @@ function controlRoutes(core: PlatformCore): Route[] {
     {
       method: 'POST',
       path: '/_sim/journal/:id/resend',
-      handler: async (req, p) => controlOk(await resendExchange(core, Number(p.id), authOf(req))),
+      handler: async (req, p) =>
+        controlOk(
+          await resendExchange(core, Number(p.id), {
+            ...authOf(req),
+            ...(botToken === undefined ? {} : { botToken }),
+          }),
+        ),
     },
     { method: 'GET', path: '/_sim/events', handler: (request) => eventStream(core, request) },
   ];

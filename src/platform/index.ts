@@ -86,7 +86,8 @@ export function registerPlatformServices(
   core.use(createHookControl(core));
   core.use(createWidgetService(core)); // /_sim/widget/: the page script's channel (spec 4.5)
   for (const service of options.services ?? []) core.use(service);
-  core.use(createControlApi(core));
+  // the bot token the journal masks: a resent bot event goes to the provider with it again
+  core.use(createControlApi(core, { botToken: options.bot?.token }));
   if (options.bot) core.use(createBotService(core, options.bot));
   if (options.hooks) core.use(createHookService(core, options.hooks));
   core.use(createChannelService(core));

@@ -26,7 +26,11 @@ const RESEND_TIMEOUT_MS = 10_000;
 export async function resendExchange(
   core: PlatformCore,
   seq: number,
-  options: { controlAuthorization?: string } = {},
+  options: {
+    controlAuthorization?: string;
+    /** the platform's bot token (spec 5.2), which the journal keeps as `***` */
+    botToken?: string;
+  } = {},
 ): Promise<ResendResult> {
   // the one record after seq - 1: entries() parses only what it returns
   const [entry] = core.journal.entries(seq - 1).filter((e) => e.seq === seq);
@@ -52,7 +56,11 @@ export async function resendExchange(
       `Could not resend exchange ${seq}: ${method} is not resent.`,
     );
   }
-  const url = restoreSecrets(core, entry.request.url);
+  const url = restoreSecrets(
+    core,
+    entry.request.url,
+    entry.iface === 'bot' && entry.direction === 'out' ? options.botToken : undefined,
+  );
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(entry.request.headers ?? {})) {
     if (!HOP_HEADERS.has(name.toLowerCase())) headers[name] = value;
@@ -112,7 +120,7 @@ export async function resendExchange(
  * The journal may hold URLs with the channel's random string redacted (`***`, spec 5.1);
  * a `***` segment before a channel's public id is that channel's random string again.
  */
-function restoreSecrets(core: PlatformCore, url: string): string {
+function restoreSecrets(core: PlatformCore, url: string, botToken?: string): string {
   if (!url.includes('***')) return url;
   const parsed = new URL(url);
   const parts = parsed.pathname.split('/');
@@ -120,6 +128,9 @@ function restoreSecrets(core: PlatformCore, url: string): string {
     const channel = core.state.channels.get(decodeURIComponent(parts[i + 1] ?? ''));
     if (parts[i] === '***' && channel) parts[i] = channel.randomString;
   }
+  // spec 4.3: an event to the bot goes to <bot_provider_url>/<token>, its last segment
+  const last = parts.length - 1;
+  if (botToken !== undefined && parts[last] === '***') parts[last] = encodeURIComponent(botToken);
   parsed.pathname = parts.join('/');
   return parsed.toString();
 }

@@ -2,10 +2,13 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../../src/clock.js';
 import { createJournal, createRedactor } from '../../src/journal/journal.js';
 import { customerText, post, startPlatform } from '../helpers/platform.js';
+import { closeFakeProviders, startFakeProvider } from '../helpers/bot.js';
+
+afterEach(closeFakeProviders);
 
 describe('journal resend', () => {
   it('re-issues a customer message the simulator served: handled and journaled again', async () => {
@@ -34,6 +37,26 @@ describe('journal resend', () => {
     expect(entry.request.url).toContain('/***/');
     const resent = await post(`${url}/_sim/journal/${entry.seq}/resend`, {});
     expect(resent.body).toMatchObject({ status: 200 });
+  });
+
+  it('restores the masked bot token of an event to the provider (spec 5.2)', async () => {
+    const provider = await startFakeProvider();
+    const journal = createJournal({ redact: (text) => createRedactor(['bot-token-1'])(text) });
+    const clock = createVirtualClock();
+    const { url, channelUrl, platform } = await startPlatform({
+      clock,
+      journal,
+      bot: { providerUrl: provider.url, token: 'bot-token-1', providerId: 'acme' },
+    });
+    await post(channelUrl, customerText('c-1', 'hi'));
+    const sentOf = () =>
+      platform.core.journal.entries().find((r) => r.kind === 'bot.event.CLIENT_MESSAGE');
+    await clock.runUntil(() => sentOf() !== undefined, 5_000);
+    const sent = sentOf();
+    expect(sent?.request.url).toMatch(/\/\*\*\*$/);
+    const resent = await post(`${url}/_sim/journal/${sent!.seq}/resend`, {});
+    expect(resent.body).toMatchObject({ status: 200 });
+    expect(provider.hits.map((h) => h.path)).toEqual(['/bot-token-1', '/bot-token-1']);
   });
 
   it('with a --record file: /_sim/journal?since= and resend read the records back from it', async () => {
