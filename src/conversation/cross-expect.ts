@@ -99,6 +99,9 @@ function labelOf(o: Observation): string {
  * second first. Without a time on each (a remote simulator's events), the order they came.
  */
 function inSentOrder(observations: readonly Observation[]): readonly Observation[] {
+  // embedded roles see a request as it is sent: their arrival order is already the one, and
+  // `order` polls this until it holds, so nothing is copied or sorted without a real peer
+  if (!observations.some((o) => o.sentAt !== undefined)) return observations;
   const timed: { o: Observation; i: number; t: number }[] = [];
   for (const [i, o] of observations.entries()) {
     const t = o.sentAt ?? o.at;
