@@ -667,10 +667,30 @@ async function expectStep(
     details.push(
       `closest of ${candidates.length} received:`,
       ...closest.mismatches.map((l) => `  ${l}`),
+      ...replyNote(closest.o.value, closest.mismatches),
     );
   else details.push(`nothing was received by the ${party === 'event' ? 'simulator' : party}`);
   details.push(...realBotNotes(world));
   return { ok: false, details };
+}
+
+/**
+ * What the party answered, when the expected reply did not match: a line of `$reply` alone
+ * ("expected "ok", got nothing") hides that the receiver answered 500 or not at all.
+ */
+function replyNote(value: unknown, mismatches: readonly string[]): string[] {
+  if (!mismatches.some((line) => line.startsWith('$reply'))) return [];
+  if (typeof value !== 'object' || value === null) return [];
+  const { $status, $failure, $reply } = value as {
+    $status?: unknown;
+    $failure?: unknown;
+    $reply?: unknown;
+  };
+  if (typeof $failure === 'string') return [`  it got no answer (${$failure})`];
+  if (typeof $status !== 'number' || ($status >= 200 && $status < 300)) return [];
+  const body = typeof $reply === 'string' ? $reply : JSON.stringify($reply ?? '');
+  const shown = body.length > 120 ? `${body.slice(0, 117)}...` : body;
+  return [`  it answered ${$status}${shown ? `: ${shown}` : ''}`];
 }
 
 /**

@@ -134,6 +134,34 @@ describe('replay --hook-url / --integrator-url: what the real peer received', ()
     expect(failed?.details.join('\n')).toContain('crm_link');
   });
 
+  it('says what a receiver answered when its reply is not the expected one', async () => {
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"error":"boom"}');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => receiver.close(() => resolve())));
+    const result = await replayConversation({
+      conversation: conversationSchema.parse({
+        version: 1,
+        name: 'a real hook receiver answering 500',
+        setup: { hooks: {} },
+        steps: [
+          { customer: { text: 'hi', sender: { id: 'c-1' } } },
+          { agent: { text: 'hello' } },
+          { expect: { hook: { event_name: 'chat_accepted', $reply: { result: 'ok' } } } },
+        ],
+      }),
+      hookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      timeScale: 0.05,
+    });
+    const failed = result.steps.find((s) => s.status === 'failed');
+    expect(failed?.details).toContain('  it answered 500: {"error":"boom"}');
+  });
+
   it('an order holds as the hooks were sent, though the first was answered last', async () => {
     // this receiver answers chat_accepted only once chat_finished has come and been answered:
     // the simulator sees the answers the other way round, but sent chat_accepted first
