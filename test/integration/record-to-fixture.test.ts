@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closeRecordedSession, recordSession } from '../helpers/record-session.js';
 import { conversationSchema } from '../../src/conversation/format.js';
 import { convertRecording } from '../../src/conversation/record/to-fixture.js';
+import { loadConversations } from '../../src/conversation/load.js';
 import { readRecording } from '../../src/conversation/record/read-recording.js';
 import { replayConversation } from '../../src/conversation/runner.js';
 import {
@@ -165,6 +166,40 @@ describe('record to-fixture', () => {
     await expect(readRecording(join(dir, 'one.ndjson'))).rejects.toMatchObject({
       message: expect.stringContaining('line 1 is not JSON'),
     });
+  });
+
+  it('a recording that began with agents offline sets them offline, and replays green', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-record-')), 'offline.ndjson');
+    const [offline] = await loadConversations(['fixtures/conversations/hook-offline-message.json']);
+    const recorded = await replayConversation({
+      conversation: offline!.conversation,
+      recordFile: file,
+    });
+    expect(recorded.ok).toBe(true);
+    const conversation = convertRecording({ records: await readRecording(file) });
+    expect(conversation.setup).toMatchObject({ agents: 'offline' });
+    const result = await replayConversation({
+      conversation: conversationSchema.parse(conversation),
+    });
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+  });
+
+  it('a later run that began with agents offline turns them offline between the runs', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-record-')), 'two.ndjson');
+    const [online, offline] = await loadConversations([
+      'fixtures/conversations/text-both-ways.json',
+      'fixtures/conversations/hook-offline-message.json',
+    ]);
+    for (const { conversation } of [online!, offline!])
+      expect((await replayConversation({ conversation, recordFile: file })).ok).toBe(true);
+    const conversation = convertRecording({ records: await readRecording(file) });
+    expect(conversation.setup).not.toHaveProperty('agents');
+    const agentSteps = conversation.steps.filter((s) => 'agents' in s);
+    expect(agentSteps).toEqual([{ agents: 'offline' }, { agents: 'online' }]);
+    const result = await replayConversation({
+      conversation: conversationSchema.parse(conversation),
+    });
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
   });
 });
 

@@ -155,13 +155,46 @@ function integratorExpectation(message: Json, attempt: number, r?: ExchangeRecor
   };
 }
 
+type AgentsState = 'online' | 'offline';
+
 /** An `agents` step for a recorded `POST /_sim/agents {"online": ...}` that was accepted. */
-function agentsStepOf(r: ExchangeRecord): StepInput | undefined {
+function agentsStepOf(r: ExchangeRecord): { agents: AgentsState } | undefined {
   if (r.request.method !== 'POST') return undefined;
   if (new URL(r.request.url, 'http://x').pathname !== '/_sim/agents') return undefined;
   if (r.response !== undefined && r.response.status >= 300) return undefined;
   const online = parseBody(r.request.body)?.online;
   return typeof online === 'boolean' ? { agents: online ? 'online' : 'offline' } : undefined;
+}
+
+/**
+ * How the agents stood when run `run` began, from what the platform did before anything set
+ * them: an offline form it took (spec 3: only while no agent is online), an offline_message
+ * hook it sent, or a CLIENT_MESSAGE's agents_online. Undefined when nothing shows it: replay
+ * starts with agents online, as the platform does.
+ */
+function agentsAtStartOf(
+  all: readonly ExchangeRecord[],
+  run: string | undefined,
+): AgentsState | undefined {
+  for (const r of all) {
+    if (r.run !== run) continue;
+    if (agentsStepOf(r)) return undefined;
+    const path = new URL(r.request.url, 'http://x').pathname;
+    const body = parseBody(r.request.body);
+    if (isControl(r) && r.request.method === 'POST' && path === '/_sim/visitor/offline-message') {
+      const status = r.response?.status;
+      if (status === undefined) continue;
+      if (status < 300) return 'offline';
+      if (status === 409) return 'online';
+      continue;
+    }
+    if (isHookSent(r) && body?.event_name === 'offline_message') return 'offline';
+    if (isBotRecord(r) && r.direction === 'out' && body?.event === 'CLIENT_MESSAGE') {
+      const online = body.agents_online;
+      if (typeof online === 'boolean') return online ? 'online' : 'offline';
+    }
+  }
+  return undefined;
 }
 
 function botSetupOf(records: readonly ExchangeRecord[]): { providerId?: string } {
@@ -240,6 +273,10 @@ interface Conversion {
   // hooks replay sends that the recording lacks, by the index of the recorded hook they precede
   unrecordedHooks: Map<number, number>;
   hooksSeen: number;
+  /** how the agents stand at this point of the replay: set up, then by the agents steps */
+  agents: AgentsState;
+  /** how they stood when the recording began (setup.agents), when it shows it */
+  agentsAtStart: AgentsState | undefined;
 }
 
 /** The state a conversion starts from: the records in run order, nothing written yet. */
@@ -247,6 +284,7 @@ function startConversion(input: readonly ExchangeRecord[]): Conversion {
   const { all, runs } = inRunOrder(input);
   const records = all.filter((r) => !isControl(r));
   const hookSent = records.filter(isHookSent);
+  const agentsAtStart = agentsAtStartOf(all, all[0]?.run);
   return {
     all,
     records,
@@ -275,6 +313,8 @@ function startConversion(input: readonly ExchangeRecord[]): Conversion {
     chatBase: 0,
     unrecordedHooks: new Map(),
     hooksSeen: 0,
+    agents: agentsAtStart ?? 'online',
+    agentsAtStart,
   };
 }
 
@@ -306,6 +346,13 @@ function startRun(c: Conversion, run: string | undefined): void {
     c.unrecordedHooks.set(c.hooksSeen, (c.unrecordedHooks.get(c.hooksSeen) ?? 0) + c.openChat.size);
   c.openChat.clear();
   c.chatBase = c.chatOf.size;
+  // the run's platform started its agents as its setup said; replay's one platform has them
+  // as the last run left them
+  const agents = agentsAtStartOf(c.all, run);
+  if (agents !== undefined && agents !== c.agents) {
+    c.agents = agents;
+    c.steps.push({ agents });
+  }
 }
 
 /** A control request: agents online/offline, or a control step (assign, close, call ...). */
@@ -315,6 +362,7 @@ function convertControl(c: Conversion, r: ExchangeRecord): void {
   const agents = agentsStepOf(r);
   if (agents) {
     c.driven = true;
+    c.agents = agents.agents;
     c.steps.push(agents);
     return;
   }
@@ -514,9 +562,10 @@ function fixtureOf(c: Conversion, options: ToFixtureOptions): ConversationInput 
     description: ['Converted by `svc-cli record to-fixture`.', ...notes].join(' '),
     // svc-cli's own bot-sim answering every attempt is the embedded one replay runs: no tag
     tags: sawBot && c.botSide !== 'bot-sim' ? ['recorded', RECORDED_BOT_TAG] : ['recorded'],
-    ...(faults || chunked || hooks || sawBot
+    ...(faults || chunked || hooks || sawBot || c.agentsAtStart === 'offline'
       ? {
           setup: {
+            ...(c.agentsAtStart === 'offline' ? { agents: 'offline' as const } : {}),
             ...(sawBot ? { bot: botSetupOf(c.all) } : {}),
             ...(chunked ? { channel: { chunked: true } } : {}),
             ...(faults ? { integrator: { faults } } : {}),
