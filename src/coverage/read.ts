@@ -117,6 +117,15 @@ export async function* readRecords(
   } catch (error) {
     throw new SvcError('SVC_E_READ', `Could not read ${path}: ${systemReason(error)}.`);
   }
+  // a folder opens for reading here; its first read would fail with EISDIR
+  if ((await handle.stat()).isDirectory()) {
+    await handle.close();
+    throw new SvcError(
+      'SVC_E_READ',
+      `Could not read ${path}: it is a folder, not a file.`,
+      'Name the NDJSON or HAR recordings in it (a shell glob such as dir/*.ndjson names them all).',
+    );
+  }
   // the handle's own stream closes the handle: a stream on its bare fd would close the fd
   // under it, and the handle's close on garbage collection then fails (EBADF) and ends the run
   const stream = handle.createReadStream({ encoding: 'utf8' });

@@ -84,4 +84,11 @@ describe('svc-cli coverage', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('SVC_E_RECORDING');
   });
+
+  it('exits 2 on a folder, saying it is one', async () => {
+    const result = await runCli(['coverage', dir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('SVC_E_READ');
+    expect(result.stderr).toContain('it is a folder, not a file');
+  });
 });
