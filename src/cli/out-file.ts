@@ -8,6 +8,34 @@ import { dirname, resolve } from 'node:path';
 import { inputError } from '../errors.js';
 
 /**
+ * The reporter of a run. `--json` (NDJSON on stdout) wins over a reporter from the config file
+ * or the default; a `--reporter` typed beside it writes its report to `--out`, and without
+ * `--out` the two would share stdout: refused, rather than one silently dropped (a CI step
+ * reading `report.xml` got NDJSON in it).
+ * @example const reporter = reporterOf({ json: flags.json, reporter: flags.reporter, given, out: flags.out, command: 'replay' });
+ */
+export function reporterOf<R extends string>(options: {
+  json: boolean;
+  reporter: R;
+  given: Readonly<Record<string, unknown>>;
+  out: string | undefined;
+  command: string;
+}): R | 'json' {
+  const { json, reporter, given, out, command } = options;
+  const typed = given.reporter;
+  if (!json) return reporter;
+  if (typed === undefined || typed === 'json') return 'json';
+  if (out !== undefined) return reporter;
+  throw inputError(
+    'SVC_E_OPTIONS',
+    `Could not use --json with --reporter ${reporter}: both would print to stdout.`,
+    reporter === 'junit'
+      ? `Write the JUnit report to a file: svc-cli --json ${command} --reporter junit --out report.xml (NDJSON stays on stdout), or drop --json.`
+      : `Drop one: --json prints NDJSON, --reporter ${reporter} prints for a terminal.`,
+  );
+}
+
+/**
  * Throws an input error when `out` cannot take the `reporter`'s report.
  * @example checkOutFile({ cwd, out: flags.out, reporter, command: 'replay' });
  */

@@ -348,3 +348,37 @@ describe('a peer that never listens', () => {
     expect(junit).toContain(`Could not replay: the integrator endpoint at ${url} is unreachable`);
   });
 });
+
+describe('--json beside a --reporter typed on the command line', () => {
+  it('replay writes the JUnit report to --out, not NDJSON', async () => {
+    const out = path.join(dir(), 'report.xml');
+    const result = await runCli([
+      '--json',
+      '--time-scale',
+      '0.02',
+      'replay',
+      'fixtures/conversations/text-both-ways.json',
+      '--reporter',
+      'junit',
+      '--out',
+      out,
+    ]);
+    expect(result.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/^<\?xml/);
+  });
+
+  it('conform without --out is refused: both would print to stdout (exit 2)', async () => {
+    const result = await runCli([
+      '--json',
+      'conform',
+      'hooks',
+      '--url',
+      'http://127.0.0.1:9/hooks',
+      '--reporter',
+      'junit',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('"code":"SVC_E_OPTIONS"');
+    expect(result.stdout).toContain('--reporter junit --out report.xml');
+  });
+});

@@ -28,7 +28,7 @@ import { formatConversation, formatStep } from '../render/reporters/pretty.js';
 import { formatWrongPeer } from '../render/wrong-peer.js';
 import { toJunit, type JunitResult } from '../render/reporters/junit.js';
 import { reportRunOf, unfinished } from '../render/run-entries.js';
-import { checkOutFile, checkWritableFile } from '../out-file.js';
+import { checkOutFile, checkWritableFile, reporterOf } from '../out-file.js';
 import { redactChannelUrl } from './config-run.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
@@ -444,7 +444,13 @@ export async function runConform(
   refuseOtherSuitesFlags(suite, given);
   const flags = resolveForCommand(ctx, conformOptions, given);
   refuseBotFlagsWithoutBot(suite, given, flags);
-  const reporter = flags.json ? 'json' : flags.reporter;
+  const reporter = reporterOf({
+    json: flags.json,
+    reporter: flags.reporter,
+    given,
+    out: flags.out,
+    command: `conform ${suite}`,
+  });
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
   const options = await withProfile(toConformOptions(suite, flags), flags.profile, ctx.cwd);

@@ -17,7 +17,7 @@ import type { ConversationResult, ReplayPeers } from '../../conversation/runner.
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
 import { toJunit, type JunitResult } from '../render/reporters/junit.js';
 import { reportRunOf, unfinished } from '../render/run-entries.js';
-import { checkOutFile, checkWritableFile } from '../out-file.js';
+import { checkOutFile, checkWritableFile, reporterOf } from '../out-file.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { checkInvariantNames } from '../../trace/invariants.js';
@@ -595,7 +595,13 @@ export async function runReplay(
   given: Readonly<Record<string, unknown>>,
 ): Promise<number> {
   const flags = resolveForCommand(ctx, replayOptions, given);
-  const reporter = flags.json ? 'json' : flags.reporter;
+  const reporter = reporterOf({
+    json: flags.json,
+    reporter: flags.reporter,
+    given,
+    out: flags.out,
+    command: 'replay',
+  });
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: 'replay' });
   const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
   const plan = await planReplay(ctx, flags, reporter);
