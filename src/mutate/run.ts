@@ -81,6 +81,21 @@ interface Exit {
   code: number | null;
   timedOut: boolean;
   wallMs: number;
+  /** the last lines the command wrote (stdout and stderr as they came), for a failed clean run */
+  tail: string;
+}
+
+/** How much of a run's output is kept: the end of a failing suite says why it failed. */
+const TAIL_CHARS = 2000;
+
+/** The last `lines` lines of `text`, each indented for an error message. */
+function lastLines(text: string, lines = 15): string {
+  return text
+    .trimEnd()
+    .split('\n')
+    .slice(-lines)
+    .map((line) => `  | ${line}`)
+    .join('\n');
 }
 
 function runOnce(
@@ -96,12 +111,19 @@ function runOnce(
       cwd: options.cwd ?? process.cwd(),
       // an empty SVC_MUTANT is the clean simulator, whatever the caller's environment says
       env: { ...(options.env ?? process.env), SVC_MUTANT: mutant },
-      stdio: 'ignore',
+      // read, not shown: a failing clean run is explained by the end of its output
+      stdio: ['ignore', 'pipe', 'pipe'],
       shell,
       // its own process group: a timeout stops the command and everything it started
       detached: process.platform !== 'win32',
     });
     let timedOut = false;
+    let tail = '';
+    const keep = (chunk: Buffer): void => {
+      tail = (tail + chunk.toString('utf8')).slice(-TAIL_CHARS);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
     const stop = (): void => {
       try {
         if (child.pid !== undefined && process.platform !== 'win32')
@@ -130,13 +152,18 @@ function runOnce(
         ),
       );
     });
-    child.on('exit', (code) => {
+    // 'close', not 'exit': the output is read to its end
+    child.on('close', (code) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', stop);
-      resolve({ code, timedOut, wallMs: performance.now() - started });
+      resolve({ code, timedOut, wallMs: performance.now() - started, tail });
     });
   });
 }
+
+/** A wall time for a message: ms below a second, else seconds. */
+const formatMs = (ms: number): string =>
+  ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * Runs the command clean, then under each selected mutant (`jobs` at once); results in
@@ -156,11 +183,24 @@ export async function runMutation(options: MutateOptions): Promise<MutationRepor
       notExercised: 0,
       score: 0,
     };
-  if (clean.code !== 0)
+  if (clean.code !== 0) {
+    const output =
+      clean.tail.trim() === ''
+        ? ' It printed nothing.'
+        : ` Its last output:\n${lastLines(clean.tail)}`;
     throw new SvcError(
       'SVC_E_MUTATE_CLEAN_RUN',
-      `Could not start the mutation run: the test command exited ${clean.code ?? 'on a signal'} against the clean simulator.`,
+      `Could not start the mutation run: the test command exited ${clean.code ?? 'on a signal'} against the clean simulator.${output}`,
       'Make the suite pass without a mutant first (svc-cli mutate runs it with SVC_MUTANT empty).',
+    );
+  }
+  // a limit the clean run does not keep stops every mutant's run, and a stopped run counts
+  // as killed: a perfect score for nothing
+  if (options.timeoutMs !== undefined && clean.wallMs >= options.timeoutMs)
+    throw new SvcError(
+      'SVC_E_FLAG',
+      `Could not start the mutation run: the clean run took ${formatMs(clean.wallMs)}, longer than --timeout ${formatMs(options.timeoutMs)}; every mutant's run would be stopped and counted as killed.`,
+      `Give --timeout more than the clean run (e.g. --timeout ${Math.ceil((clean.wallMs * 3 + 5000) / 1000)}s), or leave it out: 3x the clean run + 5 s.`,
     );
   options.onClean?.(clean.wallMs);
   const timeoutMs = options.timeoutMs ?? Math.ceil(clean.wallMs * 3 + 5000);

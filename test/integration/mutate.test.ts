@@ -158,6 +158,7 @@ describe('svc-cli mutate: scoring', () => {
       'your tests would not notice the platform delivering an agent message twice',
     );
     expect(run.test.stdout()).toContain('mutation score 0.0% (0 killed, 0 timed out, 1 survived');
+    expect(run.test.stderr()).toContain('no mutant changed the result of your command');
     const none = await mutate([
       '--json',
       '--only',
@@ -181,7 +182,7 @@ describe('svc-cli mutate: scoring', () => {
       '--only',
       'customer-500-once',
       '--timeout',
-      '500',
+      '2s',
       '--min-score',
       '100',
       '--',
@@ -190,6 +191,14 @@ describe('svc-cli mutate: scoring', () => {
     expect(run.code, run.test.stderr()).toBe(0);
     expect(run.test.stdout()).toMatch(/^timeout {3}customer-500-once \(spec [\d.]+\)/m);
     expect(run.test.stdout()).toContain('mutation score 100.0% (0 killed, 1 timed out');
+  });
+
+  it('refuses a --timeout the clean run does not keep: every mutant would count as killed', async () => {
+    const slow = [node, '-e', 'setTimeout(() => {}, 1500)'];
+    const run = await mutate(['--only', 'customer-500-once', '--timeout', '1s', '--', ...slow]);
+    expect(run.code).toBe(2);
+    expect(run.test.stderr()).toContain('longer than --timeout 1.0 s');
+    expect(run.test.stdout()).not.toContain('customer-500-once');
   });
 });
 
@@ -268,6 +277,14 @@ describe('svc-cli mutate: refusals', () => {
     expect(failing.code).toBe(2);
     expect(failing.test.stderr()).toContain('SVC_E_MUTATE_CLEAN_RUN');
     expect(failing.test.stderr()).toContain('exited 3 against the clean simulator');
+    // what the suite said is why it failed
+    const saying = await mutate([
+      '--',
+      node,
+      '-e',
+      'console.log("hello-out"); console.error("err-out"); process.exit(3)',
+    ]);
+    expect(saying.test.stderr()).toContain('Its last output:\n  | hello-out\n  | err-out');
     const missing = await mutate(['--', join(dir, 'no-such-command')]);
     expect(missing.code).toBe(2);
     expect(missing.test.stderr()).toContain('SVC_E_MUTATE_CLEAN_RUN');

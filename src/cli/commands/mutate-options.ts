@@ -36,12 +36,14 @@ export const mutateOptions = defineOptions('mutate', [
   },
   {
     key: 'timeout',
-    flag: '--timeout <ms>',
+    flag: '--timeout <time>',
     type: 'int',
     min: 1,
+    unit: 'ms',
+    duration: true,
     config: false,
     description:
-      "stop a mutant's run after this long, counted as timed out (default 3x the clean run + 5 s)",
+      "stop a mutant's run after this long (ms, or with a unit: 90s, 2m), counted as timed out (default 3x the clean run + 5 s)",
   },
   {
     key: 'coverage',

@@ -125,6 +125,11 @@ export async function runMutate(
     out.line(
       `mutation score ${report.score.toFixed(1)}% (${report.killed} killed, ${report.timedOut} timed out, ${report.survived} survived of ${report.results.length - report.notExercised}${report.notExercised > 0 ? `; ${report.notExercised} never exercised, not run` : ''})`,
     );
+  // every mutant survived: most often nothing the command started read SVC_MUTANT
+  if (report.killed + report.timedOut === 0 && report.survived > 0)
+    out.note(
+      'no mutant changed the result of your command: does it start the svc-cli simulator itself (platform, replay, or the library)? SVC_MUTANT reaches only what the command starts; a simulator started before svc-cli mutate runs clean.',
+    );
   await writeReports(ctx, out, report, {
     ...flags,
     // --coverage's NDJSON recordings are the run's conversations in the HTML report
