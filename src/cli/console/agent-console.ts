@@ -164,7 +164,8 @@ export function createAddressee(chats: ConsoleChats): (act: ConsoleAction) => Co
     if (!ADDRESSED_KINDS.has(act.kind)) return act;
     const named = (act as { customerId?: string }).customerId;
     if (named !== undefined) {
-      addressed = { customerId: named, atMs: chats.now() };
+      // a name with no open chat is refused where it is sent: the agent is still where they were
+      if (chats.isOpen(named)) addressed = { customerId: named, atMs: chats.now() };
       return act;
     }
     if (addressed === undefined) return act;

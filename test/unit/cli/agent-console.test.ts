@@ -137,6 +137,10 @@ describe('the last active customer follows whom the agent last addressed', () =>
     expect(reaches('@c-1 just for you')).toBe('c-1');
     expect(reaches('/typing on')).toBe('c-1');
     expect(reaches('and a plain line')).toBe('c-1');
+    // a customer with no open chat is refused when sent to, and moves the agent nowhere
+    await clock.advance(1000);
+    expect(address(parseConsoleLine('@nobody hi'))).toMatchObject({ customerId: 'nobody' });
+    expect(reaches('still for c-1')).toBe('c-1');
     await clock.advance(1000);
     writes('c-2');
     expect(reaches('/typing on')).toBe('c-2');
