@@ -17,6 +17,7 @@ import { createHookTarget, type HookTarget } from '../../src/roles/hooks/index.j
 import { createListener, type Listener } from '../../src/roles/integrator/index.js';
 import { closePeers, deadPeerUrl, json, startPeer } from '../helpers/broken-peers.js';
 import { freePort } from '../helpers/free-port.js';
+import { createTestContext, runInProcess } from '../helpers/cli-context.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -552,6 +553,9 @@ describe('conform platform', () => {
     expect(reasons(report.results)[0]).toBe(
       'POST: HTTP 200; expected 404 when no channel has that public id (spec 4.1, 7.1)',
     );
+    expect(reasons(report.results)[2]).toBe(
+      "POST: HTTP 200; expected 404 when the random string is not the channel's (spec 4.1, 5.1)",
+    );
     const redelivery = report.results.at(-1)!;
     expect(redelivery.skipped).toMatch(/no svc control API/);
     // and the offline form, which only an svc simulator's widget channel takes
@@ -563,6 +567,28 @@ describe('conform platform', () => {
     expect(page.name).toBe('page callbacks follow the pushes');
     expect(page.skipped).toMatch(/no svc control API .* nor svc-cli's widget channel/);
     expect(report.skipped).toBe(3);
+  });
+
+  it('the summary says which passes were checked in part', async () => {
+    const url = await startPeer((req, res) =>
+      req.url?.endsWith('/status') ? res.end('1') : json(res, 200, { result: 'ok' }),
+    );
+    const test = createTestContext({ cwd: process.cwd() });
+    const code = await runInProcess(test, [
+      '--time-scale',
+      '0.05',
+      'conform',
+      'platform',
+      '--channel-url',
+      `${url}/s3cr3t/shop`,
+    ]);
+    expect(code).toBe(1);
+    expect(test.stdout()).toContain(
+      'text over 1000 characters is accepted and cut  (spec 2.1, 7.1, 8 · 2 steps, 1 skipped',
+    );
+    expect(test.stdout()).toContain(
+      '2 of the passed cases were checked in part: steps marked - could not be observed on this peer',
+    );
   });
 
   it('a channel URL without random string and id is an input error', async () => {

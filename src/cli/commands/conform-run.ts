@@ -593,6 +593,15 @@ function printSummary(
   out.line(`\n${c.dim(`conform ${report.suite} against ${target}`)}`);
   if (report.invariants) out.line(c.dim(invariantsLine(report.invariants)));
   out.line(failed > 0 ? c.red(counts) : c.green(counts));
+  const partly = report.results.filter(
+    (r) => r.ok && r.skipped === undefined && r.steps.some((s) => s.status === 'skipped'),
+  ).length;
+  if (partly > 0)
+    out.line(
+      c.yellow(
+        `${partly} of the passed ${partly === 1 ? 'case was' : 'cases were'} checked in part: ${partly === 1 ? 'a step' : 'steps'} marked - could not be observed on this peer`,
+      ),
+    );
   if (hint) out.line(c.yellow(hint));
   if (report.fuzz) {
     const f = report.fuzz;

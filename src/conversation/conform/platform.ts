@@ -118,7 +118,16 @@ export async function findSimControl(
 
 const sender = (tag: string) => ({ id: `svc-conform-${tag}-${randomUUID().slice(0, 8)}` });
 
-function expect404(options: PlatformSuiteOptions, url: string): ConformCase['run'] {
+/**
+ * A 404 for a channel URL that names no channel: `why` says which part is wrong ("no channel
+ * has that public id", "the random string is not the channel's").
+ */
+function expect404(
+  options: PlatformSuiteOptions,
+  url: string,
+  why: string,
+  spec: string,
+): ConformCase['run'] {
   return async (ctx) => {
     await ctx.check('POST a message: 404', async () => {
       const r = await post(options, url, {
@@ -127,9 +136,7 @@ function expect404(options: PlatformSuiteOptions, url: string): ConformCase['run
       });
       return r.status === 404
         ? []
-        : [
-            `POST: HTTP ${r.status}; expected 404 when no channel has that public id (spec 4.1, 7.1)`,
-          ];
+        : [`POST: HTTP ${r.status}; expected 404 when ${why} (spec ${spec})`];
     });
     await ctx.check('GET status: 404', async () => {
       const r = await getText({
@@ -140,9 +147,7 @@ function expect404(options: PlatformSuiteOptions, url: string): ConformCase['run
       if (!r.ok) return [`GET status: ${r.message}`];
       return r.status === 404
         ? []
-        : [
-            `GET status: HTTP ${r.status}; expected 404 when no channel has that public id (spec 4.1, 7.1)`,
-          ];
+        : [`GET status: HTTP ${r.status}; expected 404 when ${why} (spec ${spec})`];
     });
   };
 }
@@ -194,12 +199,22 @@ export function buildPlatformSuite(options: PlatformSuiteOptions): {
     {
       name: 'unknown public id',
       spec: ['4.1', '7.1'],
-      run: expect404(options, `${parts.base}/${parts.randomString}/${parts.publicId}-svc-unknown`),
+      run: expect404(
+        options,
+        `${parts.base}/${parts.randomString}/${parts.publicId}-svc-unknown`,
+        'no channel has that public id',
+        '4.1, 7.1',
+      ),
     },
     {
       name: 'wrong random string',
       spec: ['1.3', '4.1', '5.1'],
-      run: expect404(options, `${parts.base}/${flipped}/${parts.publicId}`),
+      run: expect404(
+        options,
+        `${parts.base}/${flipped}/${parts.publicId}`,
+        "the random string is not the channel's",
+        '4.1, 5.1',
+      ),
     },
     statusCase(run),
     {

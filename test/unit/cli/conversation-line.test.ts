@@ -69,6 +69,16 @@ describe('the step count of a conversation', () => {
     );
   });
 
+  it('says how many steps a pass could not check, beside the mark', () => {
+    const partly = {
+      ...result,
+      file: undefined,
+      steps: [step(0), step(1, { status: 'skipped' })],
+    } as unknown as ConversationResult;
+    expect(formatConversation(partly, chalk)).toContain('✓ redelivery');
+    expect(formatConversation(partly, chalk)).toContain('(2 steps, 1 skipped · ');
+  });
+
   it('says one step in the singular', () => {
     const one = { ...result, file: undefined, steps: [step(0)] } as unknown as ConversationResult;
     expect(formatConversation(one, chalk)).toContain('(1 step · ');
