@@ -18,12 +18,14 @@ export const ERROR_HELP: Record<ErrorCode, ErrorHelp> = {
     todo: 'Read the usage line and `svc-cli <command> --help`.',
   },
   SVC_E_FLAG: {
-    summary: 'a flag has a value outside its type, range or choices',
-    todo: '`svc-cli <command> --help` lists each flag with its type and default.',
+    summary:
+      'a flag svc-cli cannot act on: a value it cannot use, a flag the command needs but was not given, a flag of another command or suite, or a file or folder it names that is not there',
+    todo: 'The message names the flag and what would work; `svc-cli <command> --help` lists each flag with its type and default.',
   },
   SVC_E_OPTIONS: {
-    summary: 'the options given together do not make sense',
-    todo: 'Drop one of the flags the message names.',
+    summary:
+      "an option's value is out of its type or range, or missing, wherever it came from (a flag, an SVC_* variable, the config file), or two options do not go together",
+    todo: 'The message names each bad value and where it came from; fix it there, or drop one of two flags that conflict. `svc-cli <command> --help` lists the flags.',
   },
   SVC_E_UNKNOWN_COMMAND: {
     summary: 'no command by that name',
@@ -282,7 +284,7 @@ export const ERROR_HELP: Record<ErrorCode, ErrorHelp> = {
   },
   SVC_E_PEER_UNREACHABLE: {
     summary: 'the peer svc-cli was pointed at is not running',
-    todo: 'Start it (the message names the command), or leave the URL out to use the embedded one.',
+    todo: 'Start it (the message names the command) and check the URL and port. A peer still starting: --wait 30s waits for it. replay and chat play the peer themselves when its URL is left out; conform needs one running.',
   },
   SVC_E_HOOK_TIMEOUT: {
     summary: 'the hook receiver did not answer in time',
