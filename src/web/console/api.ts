@@ -75,24 +75,54 @@ export function eventsUrl(query: string): string {
 }
 
 /**
- * Calls one endpoint; a non-2xx answer throws with the API's error message. A POST always
- * sends JSON (`{}` when it has nothing to say): the simulator refuses any other state-changing
- * request, as a page of another origin could send it without asking.
+ * A control API call that failed: `unreachable` when no answer came (the simulator stopped,
+ * the network dropped the request), `refused` when the simulator answered with an error
+ * (`message` is its answer). The console words each differently.
+ */
+export class ControlApiError extends Error {
+  constructor(
+    readonly code: 'unreachable' | 'refused',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ControlApiError';
+  }
+}
+
+/**
+ * Calls one endpoint; a non-2xx answer throws a `refused` ControlApiError with the API's error
+ * message, no answer an `unreachable` one. A POST always sends JSON (`{}` when it has nothing
+ * to say): the simulator refuses any other state-changing request, as a page of another
+ * origin could send it without asking.
  */
 export async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   const t = controlToken();
   const headers: Record<string, string> = t === null ? {} : { authorization: `Bearer ${t}` };
   if (method === 'POST') headers['content-type'] = 'application/json';
-  const response = await fetch(path, {
-    method,
-    headers,
-    ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
-  });
-  const text = await response.text();
-  const json: unknown = text === '' ? undefined : JSON.parse(text);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
+    });
+    text = await response.text();
+  } catch (error) {
+    throw new ControlApiError(
+      'unreachable',
+      error instanceof Error ? error.message : String(error),
+    );
+  }
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined; // not the simulator's JSON (a proxy's error page): the status tells
+  }
   if (!response.ok) {
     const error = (json as { error?: { message?: string } } | undefined)?.error;
-    throw new Error(error?.message ?? `HTTP ${response.status}`);
+    throw new ControlApiError('refused', error?.message ?? `HTTP ${response.status}`);
   }
   return json as T;
 }

@@ -2,7 +2,7 @@
  * The agent web console (`svc-cli platform --web`, served at /_sim/console/): the chats of
  * the simulator live from GET /_sim/events, the agent's actions through the control API.
  */
-import { api, eventsUrl } from './api.js';
+import { api, ControlApiError, eventsUrl } from './api.js';
 import {
   customerLabel,
   renderActivity,
@@ -211,25 +211,56 @@ async function load(): Promise<void> {
   followTimeline();
 }
 
+/**
+ * A typing notice that did not go: with the simulator unreachable, the status already says
+ * so, and a raw "Failed to fetch" would hide what the agent needs to read (a reply not sent).
+ */
+const showTypingError = (error: unknown): void => {
+  if (!(error instanceof ControlApiError && error.code === 'unreachable')) showError(error);
+};
+
 let typing = false;
 const stopTyping = (): void => {
   if (!typing || store.selected === undefined) return;
   typing = false;
-  void api.typing(store.selected, false).catch(showError);
+  void api.typing(store.selected, false).catch(showTypingError);
 };
 ui.replyText.addEventListener('input', () => {
   if (typing || store.selected === undefined || ui.replyText.value === '') return;
   typing = true; // spec 2.3: typein at the start of typing, typeout at its end
-  void api.typing(store.selected, true).catch(showError);
+  void api.typing(store.selected, true).catch(showTypingError);
 });
 ui.replyText.addEventListener('blur', stopTyping);
+
+/** A reply is on its way: a second Enter meanwhile would send it twice. */
+let sending = false;
+/**
+ * The draft stays in the input until the simulator has taken it: a reply that fails is kept,
+ * with what went wrong, for the agent to send again.
+ */
+async function sendReply(chatId: number, text: string): Promise<void> {
+  sending = true;
+  try {
+    await api.say(chatId, text);
+    // what the agent typed since pressing Enter is a new draft: keep it
+    if (ui.replyText.value.trim() === text) ui.replyText.value = '';
+    if (ui.error.textContent?.startsWith('Not sent:')) ui.error.textContent = '';
+  } catch (error) {
+    const why =
+      error instanceof ControlApiError && error.code === 'unreachable'
+        ? 'the simulator is unreachable'
+        : `the simulator answered "${(error instanceof Error ? error.message : String(error)).replace(/\.$/, '')}"`;
+    ui.error.textContent = `Not sent: ${why}; your reply is kept. Press Enter to send it again.`;
+  } finally {
+    sending = false;
+  }
+}
 ui.reply.addEventListener('submit', (event) => {
   event.preventDefault();
   const text = ui.replyText.value.trim();
-  if (!text || store.selected === undefined) return;
+  if (!text || store.selected === undefined || sending) return;
   stopTyping();
-  ui.replyText.value = '';
-  api.say(store.selected, text).catch(showError);
+  void sendReply(store.selected, text);
 });
 ui.close.addEventListener('click', () => {
   if (store.selected !== undefined) api.close(store.selected).catch(showError);
