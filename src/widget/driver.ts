@@ -11,6 +11,7 @@ import {
   isOpenState,
   pageOf,
   sendEvent,
+  type ChatMessage,
   type WidgetSession,
 } from './session.js';
 import type { CallEndResult, ContactInfo, WidgetState } from './types.js';
@@ -34,8 +35,16 @@ export interface WidgetDriver {
     setBalance(balance: number): void;
   };
   visitor: {
-    /** The visitor types a message (opening the window first); the first fires svc_onMessageSent. */
+    /**
+     * The visitor types a message (opening the window first); the first fires svc_onMessageSent.
+     * One the platform does not take gets `notSent` (see `resend`).
+     */
     send(text: string): void;
+    /**
+     * Sends a visitor message marked `notSent` again, the same text in the same place (the
+     * visitor's Retry); `notSent` goes at once and comes back if this try fails too.
+     */
+    resend(message: ChatMessage): void;
     /** The visitor fills the contacts form: svc_onIntroduction (spec 6.4). */
     fillContacts(info: ContactInfo): void;
   };
@@ -56,6 +65,17 @@ function requireCall(session: WidgetSession, helper: string): void {
 /** Builds the driver helpers of one widget session. */
 export function createWidgetDriver(session: WidgetSession): WidgetDriver {
   const { visitorId } = session;
+  /** Posts a visitor message; a failure marks it, so the page can say so and offer a retry. */
+  const sendVisitorMessage = (message: ChatMessage): void => {
+    const first = session.messages.find((m) => m.from === 'visitor') === message;
+    void sendEvent(
+      session,
+      { type: 'visitor_message', visitorId, text: message.text, first, ...pageOf(session) },
+      (failure) => {
+        message.notSent = failure;
+      },
+    );
+  };
   return {
     agent: {
       accept: (agentName) =>
@@ -103,16 +123,19 @@ export function createWidgetDriver(session: WidgetSession): WidgetDriver {
         }
         if (!isOpenState(session.state)) changeState(session, 'chat');
         const first = !session.messages.some((m) => m.from === 'visitor');
-        session.messages.push({ from: 'visitor', text, time: session.now() });
+        const message: ChatMessage = { from: 'visitor', text, time: session.now() };
+        session.messages.push(message);
         session.chatStarted = true;
         if (first) fireCallback(session, 'svc_onMessageSent'); // spec 6.4: the first message only
-        void sendEvent(session, {
-          type: 'visitor_message',
-          visitorId,
-          text,
-          first,
-          ...pageOf(session),
-        });
+        sendVisitorMessage(message);
+      },
+      resend(message) {
+        if (!session.messages.includes(message) || message.notSent === undefined) {
+          throw new Error('visitor.resend: not a visitor message of this widget marked notSent');
+        }
+        // svc_onMessageSent fired when it was typed: a retry is the same message
+        delete message.notSent;
+        sendVisitorMessage(message);
       },
       fillContacts(info) {
         const { contact } = pickContactInfo(info);

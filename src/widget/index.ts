@@ -8,7 +8,7 @@
  */
 export { installWidget, type Widget } from './install.js';
 export type { WidgetDriver } from './driver.js';
-export type { ChatMessage } from './session.js';
+export type { ChatMessage, SendFailure } from './session.js';
 export {
   createMemoryTransport,
   type CallStatus,

@@ -30,6 +30,17 @@ export interface ChatMessage {
   time: number;
   /** an agent's media message (spec 2.4): the file's link, name, size or the coordinates */
   media?: WidgetMedia;
+  /**
+   * A visitor message the platform did not take, and why; absent once it is taken. A page
+   * shows it as not sent and offers `visitor.resend(message)`, so the visitor's text is not lost.
+   */
+  notSent?: SendFailure;
+}
+
+/** Why an event did not reach the platform: no answer at all, or an answer that refused it. */
+export interface SendFailure {
+  code: 'unreachable' | 'refused';
+  message: string;
 }
 
 export interface WidgetSession {
@@ -150,19 +161,27 @@ export function track<T>(session: WidgetSession, work: Promise<T>): Promise<T> {
   return work;
 }
 
-/** Sends one event; never rejects: a refusal or an unreachable platform is noted and returned. */
+/**
+ * Sends one event; never rejects: a refusal or an unreachable platform is noted and returned,
+ * and told to `onFailure` (which of the two it was, as a caller that shows it must say).
+ */
 export function sendEvent(
   session: WidgetSession,
   event: WidgetOutboundEvent,
+  onFailure?: (failure: SendFailure) => void,
 ): Promise<WidgetTransportReply> {
+  const fail = (code: SendFailure['code'], message: string): void => {
+    noteIssue(session, 'transport', code, `${event.type}: ${message}`);
+    onFailure?.({ code, message });
+  };
   const work = session.transport.send(event).then(
     (reply) => {
-      if (!reply.ok) noteIssue(session, 'transport', 'refused', `${event.type}: ${reply.error}`);
+      if (!reply.ok) fail('refused', reply.error);
       return reply;
     },
     (error: unknown): WidgetTransportReply => {
       const message = error instanceof Error ? error.message : String(error);
-      noteIssue(session, 'transport', 'unreachable', `${event.type}: ${message}`);
+      fail('unreachable', message);
       return { ok: false, error: message };
     },
   );

@@ -37,6 +37,35 @@ const messageItem = (m: (typeof widget.messages)[number]): HTMLLIElement => {
   li.append(a);
   return li;
 };
+type ChatMessage = (typeof widget.messages)[number];
+/**
+ * A visitor line the simulator did not take: the text, then in words that it was not sent and
+ * why (not only a colour), and a Retry button that sends the same text again.
+ */
+const notSentItem = (m: ChatMessage, index: number): HTMLLIElement => {
+  const li = item('', 'visitor not-sent');
+  const text = document.createElement('span');
+  text.textContent = m.text;
+  const status = document.createElement('span');
+  status.className = 'send-status';
+  status.textContent =
+    m.notSent?.code === 'unreachable'
+      ? 'Not sent: the simulator is unreachable.'
+      : `Not sent: the simulator answered "${m.notSent?.message ?? ''}".`;
+  const retry = document.createElement('button');
+  retry.type = 'button';
+  retry.className = 'retry';
+  retry.dataset.index = String(index);
+  retry.textContent = 'Retry';
+  retry.setAttribute('aria-label', `Retry sending "${m.text}"`);
+  retry.addEventListener('click', () => {
+    widget.visitor.resend(m);
+    void settle(m);
+  });
+  status.append(' ', retry);
+  li.append(text, status);
+  return li;
+};
 const note = (label: string, value: unknown): void => {
   el('results').prepend(item(`${label} → ${JSON.stringify(value)}`));
 };
@@ -73,7 +102,15 @@ function render(): void {
           ),
         ]
       : [];
-  el('messages').replaceChildren(...offline, ...widget.messages.map(messageItem));
+  // a redraw would drop the keyboard's place on a Retry button: the same message's takes it
+  const focused = document.activeElement;
+  const retryIndex = focused instanceof HTMLElement ? focused.dataset.index : undefined;
+  el('messages').replaceChildren(
+    ...offline,
+    ...widget.messages.map((m, i) => (m.notSent ? notSentItem(m, i) : messageItem(m))),
+  );
+  if (retryIndex !== undefined)
+    el('messages').querySelector<HTMLElement>(`button.retry[data-index="${retryIndex}"]`)?.focus();
   el('messages').scrollTop = el('messages').scrollHeight;
   el('chat-mode').textContent = !reachable
     ? 'simulator unreachable'
@@ -107,6 +144,27 @@ for (const name of [
   };
 }
 widget.transport.subscribe(() => render());
+
+/**
+ * Once a visitor message's send has settled: a send with no answer at all says at once that
+ * the simulator is unreachable (the poll would say so only seconds later); one taken says it
+ * is back. The keyboard, lost with a Retry button pressed, goes to the line's new Retry
+ * button when it failed again, else to the input.
+ */
+async function settle(message: ChatMessage): Promise<void> {
+  render(); // the line without its mark while it is sent again
+  await widget.flush();
+  if (message.notSent?.code === 'unreachable') reachable = false;
+  else if (message.notSent === undefined) reachable = true;
+  const focusLost = document.activeElement === document.body;
+  render();
+  if (!focusLost) return;
+  const index = widget.messages.indexOf(message);
+  const retry = message.notSent
+    ? el('messages').querySelector<HTMLElement>(`button.retry[data-index="${index}"]`)
+    : null;
+  (retry ?? el('visitor-text')).focus();
+}
 void checkSimulator();
 setInterval(() => void checkSimulator(), 5000);
 
@@ -127,7 +185,10 @@ form('visitor-form', () => {
   const value = input.value.trim();
   if (value === '') return;
   widget.visitor.send(value);
+  // the text stays in the chat as a line, marked with a Retry when it is not sent
   input.value = '';
+  const sent = widget.messages.at(-1);
+  if (sent) void settle(sent);
 });
 form('contacts-form', (data) => {
   const info = { name: text(data, 'name'), email: text(data, 'email'), phone: text(data, 'phone') };

@@ -110,6 +110,35 @@ describe('memory transport and the transport seam', () => {
     expect(widget.issues).toMatchObject([{ method: 'transport', code: 'unreachable' }]);
   });
 
+  it('marks a visitor message the platform refused or never got, and resends it', async () => {
+    for (const mode of ['refuse', 'unreachable'] as const) {
+      const broken = brokenTransport(mode);
+      const memory = createMemoryTransport();
+      let platform: WidgetTransport = broken;
+      const widget = install({
+        transport: { send: (event) => platform.send(event), subscribe: (l) => memory.subscribe(l) },
+      });
+      widget.visitor.send('Where is my order?');
+      await widget.flush();
+      expect(widget.messages[0]?.notSent).toEqual(
+        mode === 'refuse'
+          ? { code: 'refused', message: 'unknown widget' }
+          : { code: 'unreachable', message: 'connect ECONNREFUSED' },
+      );
+      platform = memory;
+      widget.visitor.resend(widget.messages[0]!);
+      await widget.flush();
+      expect(widget.messages).toHaveLength(1);
+      expect(widget.messages[0]).not.toHaveProperty('notSent');
+      expect(memory.sent).toMatchObject([
+        { type: 'visitor_message', text: 'Where is my order?', first: true },
+      ]);
+      expect(widget.fired('svc_onMessageSent')).toHaveLength(1);
+      expect(() => widget.visitor.resend(widget.messages[0]!)).toThrow(/marked notSent/);
+      widget.uninstall();
+    }
+  });
+
   it('a throwing getVisitorNumber callback is noted, not thrown', async () => {
     const widget = install();
     widget.api.getVisitorNumber(() => {
