@@ -300,6 +300,8 @@ describe('svc-cli mutate: refusals', () => {
       'mutate',
       '--only',
       'customer-500-once,status-inverted',
+      '--junit',
+      join(dir, 'interrupted.xml'),
       '--',
       node,
       '-e',
@@ -312,5 +314,7 @@ describe('svc-cli mutate: refusals', () => {
     expect(await run).toBe(130);
     expect(test.stderr()).toContain('interrupted: 0 of the mutants finished');
     expect(jsonLines(test).filter((l) => l.type === 'mutant-result')).toEqual([]);
+    // the report a CI job publishes is written with what finished
+    expect(readFileSync(join(dir, 'interrupted.xml'), 'utf8')).toContain('<testsuites');
   });
 });

@@ -103,8 +103,11 @@ export async function runMutate(
     },
     onResult: line,
   });
+  const recordings = (flags.coverage ?? []).filter((f) => f !== '-' && !/\.(har|json)$/i.test(f));
   if (ctx.signal.aborted) {
     out.note(`interrupted: ${report.results.length} of the mutants finished`);
+    // a CI job stopped at its time limit still publishes what ran, as conform's reports do
+    await writeReports(ctx, out, report, { ...flags, recordings });
     return EXIT_CODES.sigint;
   }
   const below = flags.minScore !== undefined && report.score < flags.minScore;
@@ -130,11 +133,8 @@ export async function runMutate(
     out.note(
       'no mutant changed the result of your command: does it start the svc-cli simulator itself (platform, replay, or the library)? SVC_MUTANT reaches only what the command starts; a simulator started before svc-cli mutate runs clean.',
     );
-  await writeReports(ctx, out, report, {
-    ...flags,
-    // --coverage's NDJSON recordings are the run's conversations in the HTML report
-    recordings: (flags.coverage ?? []).filter((f) => f !== '-' && !/\.(har|json)$/i.test(f)),
-  });
+  // --coverage's NDJSON recordings are the run's conversations in the HTML report
+  await writeReports(ctx, out, report, { ...flags, recordings });
   if (below) out.note(`mutation score ${report.score}% is below --min-score ${flags.minScore}%`);
   return below ? 1 : 0;
 }
