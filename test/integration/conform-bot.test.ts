@@ -119,8 +119,8 @@ describe('conform bot', () => {
     });
     expect(report.results[0]?.name).toBe('CLIENT_MESSAGE "menu", "agent" answered 200 within 3 s');
     expect(report.results[0]?.steps.map((s) => s.name)).toEqual([
-      '"menu": answered HTTP 200 within 3 s (first attempt)',
-      '"agent": answered HTTP 200 within 3 s (first attempt)',
+      '"menu": HTTP 200 within 3 s, expected on the first attempt',
+      '"agent": HTTP 200 within 3 s, expected on the first attempt',
     ]);
     expect(failures(report.results)).toEqual([]);
   });
@@ -135,7 +135,7 @@ describe('conform bot', () => {
     const reasons = failures(report.results);
     expect(reasons[0]?.split(' | ')).toEqual([
       expect.stringMatching(
-        /^CLIENT_MESSAGE "Hello from the conformance suite" answered 200 within 3 s \/ "Hello from the conformance suite": answered HTTP 200 within 3 s \(first attempt\): attempt 1: CLIENT_MESSAGE answered HTTP 500 \{"error":\{"code":"boom","message":"broken"\}\}; the regular answer is HTTP 200 within 3 s \(spec 4\.3, 7\.2, 8\)$/,
+        /^CLIENT_MESSAGE "Hello from the conformance suite" answered 200 within 3 s \/ "Hello from the conformance suite": HTTP 200 within 3 s, expected on the first attempt: attempt 1: CLIENT_MESSAGE answered HTTP 500 \{"error":\{"code":"boom","message":"broken"\}\}; the regular answer is HTTP 200 within 3 s \(spec 4\.3, 7\.2, 8\)$/,
       ),
       expect.stringMatching(
         /^attempt 2: CLIENT_MESSAGE answered HTTP 500 .*\(spec 4\.3, 7\.2, 8\)$/,

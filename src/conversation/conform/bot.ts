@@ -279,7 +279,7 @@ function clientMessageCase(run: BotRun): ConformCase {
           session.customer = chat ? harness.core.state.customers.get(chat.customerKey) : undefined;
         }
         await ctx.check(
-          `${JSON.stringify(text)}: answered HTTP 200 within 3 s (first attempt)`,
+          `${JSON.stringify(text)}: HTTP 200 within 3 s, expected on the first attempt`,
           async () => judgeSeries(await waitForSeries(harness, since), clock),
         );
       }
