@@ -12,6 +12,7 @@ import { postJson } from '../../src/http/client.js';
 import { buildSampleHookEvent } from '../../src/roles/hooks/samples.js';
 import { sized } from '../helpers/size.js';
 import { freePort } from '../helpers/free-port.js';
+import { createTestContext, runInProcess } from '../helpers/cli-context.js';
 import { loadConversation } from '../../src/conversation/load.js';
 import { replayConversation } from '../../src/conversation/runner.js';
 
@@ -252,6 +253,9 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     // every edge of the generator is met within the run, whatever the seed
     expect(hooks.fuzz?.edges?.uncovered).toEqual([]);
     expect(hooks.fuzz?.edges?.covered).toBeGreaterThan(500);
+    // the sweep that takes them is the run's first cases: a run shorter than it meets fewer
+    expect(hooks.fuzz?.edges?.sweep).toBeGreaterThan(50);
+    expect(hooks.fuzz?.edges?.sweep).toBeLessThanOrEqual(CASES);
     expect(hooks.failed).toBe(0);
     const listener = await startListener();
     const integrator = await runConformSuite({
@@ -262,6 +266,26 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     expect(integrator.fuzz?.failure).toBeUndefined();
     expect(integrator.fuzz?.edges?.uncovered).toEqual([]);
     expect(integrator.passed).toBe(4);
+  });
+
+  it('a run shorter than the sweep says how many cases meet every edge', async () => {
+    const target = await createHookTarget({ clock: createClock() });
+    servers.push(target);
+    const test = createTestContext({ cwd: process.cwd() });
+    const code = await runInProcess(test, [
+      'conform',
+      'hooks',
+      '--url',
+      `${target.url}/hooks`,
+      '--fuzz',
+      '20',
+      '--seed',
+      '7',
+    ]);
+    expect(code, test.stderr()).toBe(0);
+    expect(test.stdout()).toMatch(
+      /fuzz: 20 generated cases, seed 7, \d+ of \d+ edges met \(the first (\d+) cases take every edge: --fuzz \1 or more meets them all\)/,
+    );
   });
 
   it('an integrator that answers a redelivered message.id with an error object', async () => {

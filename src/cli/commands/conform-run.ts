@@ -606,9 +606,16 @@ function printSummary(
   if (report.fuzz) {
     const f = report.fuzz;
     const edges = f.edges ? `, ${f.edges.covered} of ${plural(f.edges.total, 'edge')} met` : '';
+    // the sweep of every edge comes first; a run shorter than it stops part way
+    const short =
+      f.edges && f.edges.covered < f.edges.total && f.runs < f.edges.sweep
+        ? ` (the first ${f.edges.sweep} cases take every edge: --fuzz ${f.edges.sweep} or more meets them all)`
+        : '';
     const distinct =
       f.failures.length > 0 ? `; ${plural(f.failures.length, 'distinct failure')}` : '';
-    out.line(c.dim(`fuzz: ${plural(f.runs, 'generated case')}, seed ${f.seed}${edges}${distinct}`));
+    out.line(
+      c.dim(`fuzz: ${plural(f.runs, 'generated case')}, seed ${f.seed}${edges}${short}${distinct}`),
+    );
     for (const failure of [...f.failures, ...f.warnings]) {
       out.line(
         `${failure.warning ? c.yellow('warning') : c.red('failure')}: ${failure.property} (${[failure.kind, ...(failure.alsoIn ?? [])].join(', ')}); again: --fuzz ${failure.runs} --seed ${f.seed} --fuzz-path ${failure.path}`,

@@ -121,7 +121,13 @@ export interface FuzzSummary {
   /** what fixed conform calls a warning (a refused offline_messages spelling), shrunk too */
   warnings: FuzzFailure[];
   /** the generator's edges this run took: every one is in the run's first cases */
-  edges?: { total: number; covered: number; uncovered: string[] };
+  edges?: {
+    total: number;
+    covered: number;
+    uncovered: string[];
+    /** the cases that take every edge (the run's first): a shorter run meets fewer */
+    sweep: number;
+  };
 }
 
 interface FuzzCase {
@@ -694,6 +700,7 @@ async function runFuzz<C extends object>(
       total: labels.length,
       covered: pass.covered.size,
       uncovered: labels.filter((_l, i) => !pass.covered.has(i)),
+      sweep: examples.length,
     };
   }
   await shrinkDistinct(source, examples, pass, result);
