@@ -4,7 +4,7 @@
  * that names the value and what would be right.
  */
 import { parseDuration } from '../duration.js';
-import { inputError } from '../errors.js';
+import { inputError, SvcError } from '../errors.js';
 
 /** Per second, from `200/s`, `12000/m`, `200` (per second), `0.5/s`. */
 export function parseRate(text: string, flag = '--rate'): number {
@@ -60,12 +60,10 @@ export function parseThreshold(text: string): Threshold {
   const metric = match?.[1]?.toLowerCase() ?? '';
   const op = match?.[2] as ThresholdOp | undefined;
   const raw = match?.[3] ?? '';
-  const fail = (why: string) =>
-    inputError(
-      'SVC_E_LOAD_THRESHOLD',
-      `Could not read --threshold "${text}": ${why}.`,
-      "Thresholds: p50|p90|p95|p99|p999|max|mean<time (e.g. 'p99<500ms'), 'failed<0.1%', 'rate>=190/s'.",
-    );
+  const fail = (
+    why: string,
+    hint = "Thresholds: p50|p90|p95|p99|p999|max|mean<time (e.g. 'p99<500ms'), 'failed<0.1%', 'rate>=190/s'.",
+  ) => inputError('SVC_E_LOAD_THRESHOLD', `Could not read --threshold "${text}": ${why}.`, hint);
   if (!match || op === undefined) throw fail('expected <metric><op><value>');
   if (LATENCY.has(metric)) {
     if (!/^\d+(\.\d+)?\s*(ms|s|m)?$/i.test(raw)) throw fail(`"${raw}" is not a time such as 500ms`);
@@ -75,10 +73,39 @@ export function parseThreshold(text: string): Threshold {
         : parseDuration(raw, '--threshold');
     return { text, metric: metric as ThresholdMetric, op, value };
   }
-  if (metric === 'failed')
-    return { text, metric, op, value: parseRatio(raw, '--threshold failed') };
-  if (metric === 'rate') return { text, metric, op, value: parseRate(raw, '--threshold rate') };
+  // the examples are whole --threshold values: the parsers' own ("--threshold failed 1%")
+  // would name a form this function refuses
+  if (metric === 'failed') {
+    const value = readPart(() => parseRatio(raw, '--threshold'));
+    if (value === undefined) {
+      throw fail(
+        `"${raw}" is not a share between 0 and 100%`,
+        "For example --threshold 'failed<1%' or --threshold 'failed<0.01'.",
+      );
+    }
+    return { text, metric, op, value };
+  }
+  if (metric === 'rate') {
+    const value = readPart(() => parseRate(raw, '--threshold'));
+    if (value === undefined) {
+      throw fail(
+        `"${raw}" is not a rate such as 200/s`,
+        "For example --threshold 'rate>=200/s' or --threshold 'rate>=6000/m'.",
+      );
+    }
+    return { text, metric, op, value };
+  }
   throw fail(`"${metric}" is not a metric`);
+}
+
+/** A part's parsed value, or undefined when its parser refused it (an input error). */
+function readPart(parse: () => number): number | undefined {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof SvcError && error.category === 'input') return undefined;
+    throw error;
+  }
 }
 
 /** The figures a threshold is held against. */

@@ -49,6 +49,36 @@ describe('load words', () => {
     expect(inputCode(() => parseThreshold('p99<soon'))).toBe('input:SVC_E_LOAD_THRESHOLD');
   });
 
+  it.each([
+    'failed<200%',
+    'failed<-1%',
+    'failed<lots',
+    'rate>=fast',
+    'rate>=0/s',
+    'p99<soon',
+    'p42<1ms',
+    'p99=1ms',
+  ])('every example the error for --threshold %s gives parses', (text) => {
+    let error: unknown;
+    try {
+      parseThreshold(text);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SvcError);
+    const { message, hint } = error as SvcError;
+    // what a user pastes: each `--threshold <value>`, and each quoted example in the hint
+    const pasted = [...`${message} ${hint ?? ''}`.matchAll(/--threshold ('[^']+'|\S+)/g)].map((m) =>
+      m[1]!.replace(/^'|'$/g, '').replace(/[.,]$/, ''),
+    );
+    const quoted = [...(hint ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+    const examples = [...pasted.filter((e) => e !== `"${text}":`), ...quoted];
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) {
+      expect(() => parseThreshold(example), `${example} (from: ${message} ${hint})`).not.toThrow();
+    }
+  });
+
   it('thresholds hold against the figures, each with its measured value', () => {
     const latencyMs = { p50: 2, p90: 4, p95: 5, p99: 9, p999: 20, max: 31, mean: 3 };
     const results = evaluateThresholds(
