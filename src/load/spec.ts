@@ -6,19 +6,47 @@
 import { parseDuration } from '../duration.js';
 import { inputError, SvcError } from '../errors.js';
 
-/** Per second, from `200/s`, `12000/m`, `200` (per second), `0.5/s`. */
+/**
+ * The most arrivals a second one `svc-cli load` process schedules: each arrival is a timer
+ * check and a promise, and the pool of payloads under way stops at 50,000; past this the run
+ * would measure the generator. A bigger load is Locust's distributed run (--export locust).
+ */
+export const MAX_RATE_PER_SECOND = 1_000_000;
+
+/**
+ * Per second, from `200/s`, `12000/m`, `3600/h`, `200` (per second), `0.5/s`, `1e5/s`.
+ * @example parseRate('6000/m') // 100
+ */
 export function parseRate(text: string, flag = '--rate'): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*(s|sec|m|min|h))?\s*$/i.exec(text);
+  const match = /^\s*(\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*(?:\/\s*(s|sec|m|min|h))?\s*$/i.exec(text);
   const value = match ? Number(match[1]) : Number.NaN;
   if (!match || !(value > 0)) {
     throw inputError(
       'SVC_E_LOAD_RATE',
-      `Could not read ${flag} "${text}": a rate is a positive number per second or minute.`,
-      `For example ${flag} 200/s or ${flag} 6000/m.`,
+      `Could not read ${flag} "${text}": a rate is a positive number per second, minute or hour (a number alone is per second).`,
+      `For example ${flag} 200/s, ${flag} 6000/m or ${flag} 100/h.`,
     );
   }
   const unit = (match[2] ?? 's').toLowerCase();
-  return unit.startsWith('m') ? value / 60 : unit === 'h' ? value / 3600 : value;
+  const perSecond = unit.startsWith('m') ? value / 60 : unit === 'h' ? value / 3600 : value;
+  if (perSecond > MAX_RATE_PER_SECOND) {
+    throw inputError(
+      'SVC_E_LOAD_RATE',
+      `Could not use ${flag} "${text}": ${formatRate(perSecond)}/s is above the ${formatRate(MAX_RATE_PER_SECOND)}/s one svc-cli load process can schedule.`,
+      'Lower it, or run the same scenario on many machines (--export locust).',
+    );
+  }
+  return perSecond;
+}
+
+/**
+ * A rate per second as the summary prints it: 3 significant figures below 1000, whole above.
+ * @example formatRate(200 / 3600) // '0.0556'
+ */
+export function formatRate(perSecond: number): string {
+  return perSecond >= 1000
+    ? String(Math.round(perSecond))
+    : String(Number(perSecond.toPrecision(3)));
 }
 
 /** A fraction 0..1, from `1%`, `0.5%` or `0.01`. */

@@ -221,6 +221,41 @@ describe('svc-cli load (built CLI)', () => {
     expect(readdirSync(scratch).filter((n) => n.startsWith('svc-load-report-'))).toEqual([]);
   });
 
+  it('--rate takes the forms its help names, prints them rounded, and says why one is too high', async () => {
+    const help = await runCli(['load', '--help']);
+    // commander wraps the description: compare the words
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      '200/s, 6000/m, 100/h; a number alone is per second',
+    );
+    const url = await listen();
+    const hourly = await runCli([
+      'load',
+      'integrator',
+      '--url',
+      url,
+      '--rate',
+      '200/h',
+      '--count',
+      '1',
+      '--no-calibrate',
+    ]);
+    expect(hourly.code).toBe(0);
+    expect(hourly.stdout).toContain('planned 1 at 0.0556/s;');
+    const huge = await runCli([
+      'load',
+      'integrator',
+      '--url',
+      url,
+      '--rate',
+      '1e9/s',
+      '--no-calibrate',
+    ]);
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toContain(
+      'Could not use --rate "1e9/s": 1000000000/s is above the 1000000/s one svc-cli load process can schedule.',
+    );
+  });
+
   it('bad input is exit 2 with the example; an unreachable endpoint exit 3', async () => {
     const missing = await runCli(['load', 'bot', '--url', 'http://127.0.0.1:9/bot']);
     expect(missing.code).toBe(2);

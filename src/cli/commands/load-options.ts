@@ -40,7 +40,8 @@ export const loadOptions = defineOptions('load', [
     type: 'string',
     default: '10/s',
     group: SHAPE,
-    description: 'arrivals per second or minute: 200/s, 6000/m',
+    description:
+      'arrivals per second, minute or hour: 200/s, 6000/m, 100/h; a number alone is per second; at most 1000000/s',
   },
   {
     key: 'duration',

@@ -11,7 +11,7 @@ import { exportLocust } from '../../load/export-locust.js';
 import { resolveMix } from '../../load/mix.js';
 import { runLoad, type LoadSummary } from '../../load/run.js';
 import { parseDuration } from '../../duration.js';
-import { parseRate, parseRatio, parseThreshold } from '../../load/spec.js';
+import { formatRate, parseRate, parseRatio, parseThreshold } from '../../load/spec.js';
 import { plannedArrivals } from '../../load/schedule.js';
 import {
   createLoadTarget,
@@ -235,7 +235,7 @@ async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> 
     if (streamJson) out.event(event);
     if (rate > capacityPerSecond) {
       out.note(
-        `warning: ${role} load at ${rate}/s is above what this machine generated against a no-op endpoint (about ${capacityPerSecond}/s): latencies will describe the generator, not the endpoint. Lower --rate, or run the same scenario distributed (--export locust).`,
+        `warning: ${role} load at ${formatRate(rate)}/s is above what this machine generated against a no-op endpoint (about ${capacityPerSecond}/s): latencies will describe the generator, not the endpoint. Lower --rate, or run the same scenario distributed (--export locust).`,
       );
     }
   }

@@ -8,7 +8,7 @@
 import type { LatencySummary } from '../../load/figures.js';
 import type { LoadSummary } from '../../load/run.js';
 import type { LoadTraceFigures } from '../../load/trace.js';
-import { formatMs, formatThresholdValue } from '../../load/spec.js';
+import { formatMs, formatRate, formatThresholdValue } from '../../load/spec.js';
 import { htmlText as esc, reportEnd, reportHead } from '../../trace/html.js';
 import { cutShort } from './load.js';
 
@@ -69,7 +69,7 @@ export function loadSection(summary: LoadSummary): string {
     summary.reasons.length === 0
       ? ''
       : `<p>why not delivered: ${summary.reasons.map((r) => `${esc(r.reason)} ×${r.count}`).join('; ')}</p>`;
-  const section = `<section class="conv${problems.length > 0 ? ' has-bad' : ''}" id="load" tabindex="0" aria-label="load ${esc(summary.role)}"><h2>load ${esc(summary.role)} → ${esc(summary.url)} ${badge}</h2><p class="summary"><span><b>${summary.sent}</b> sent</span><span><b>${summary.plannedRate}</b>/s planned</span><span><b>${summary.ratePerSecond.toFixed(1)}</b>/s delivered</span><span><b>${summary.attemptsPerSeries.toFixed(2)}</b> attempts per payload</span><span>settled after <b>${(summary.elapsedMs / 1000).toFixed(1)} s</b></span></p>${problems.length > 0 ? `<ul class="violations">${problems.join('')}</ul>` : ''}${held.length > 0 ? `<ul class="violations">${held.join('')}</ul>` : ''}<table class="states">${states}</table>${reasons}${blocks.map(([name, l]) => latencyBlock(name, l)).join('')}<p class="summary">generator: peak ${summary.generator.peakInFlight} of ${summary.generator.pool} attempts on the wire, max lag ${summary.generator.maxLagMs} ms</p></section>\n`;
+  const section = `<section class="conv${problems.length > 0 ? ' has-bad' : ''}" id="load" tabindex="0" aria-label="load ${esc(summary.role)}"><h2>load ${esc(summary.role)} → ${esc(summary.url)} ${badge}</h2><p class="summary"><span><b>${summary.sent}</b> sent</span><span><b>${formatRate(summary.plannedRate)}</b>/s planned</span><span><b>${summary.ratePerSecond.toFixed(1)}</b>/s delivered</span><span><b>${summary.attemptsPerSeries.toFixed(2)}</b> attempts per payload</span><span>settled after <b>${(summary.elapsedMs / 1000).toFixed(1)} s</b></span></p>${problems.length > 0 ? `<ul class="violations">${problems.join('')}</ul>` : ''}${held.length > 0 ? `<ul class="violations">${held.join('')}</ul>` : ''}<table class="states">${states}</table>${reasons}${blocks.map(([name, l]) => latencyBlock(name, l)).join('')}<p class="summary">generator: peak ${summary.generator.peakInFlight} of ${summary.generator.pool} attempts on the wire, max lag ${summary.generator.maxLagMs} ms</p></section>\n`;
   return section;
 }
 

@@ -6,7 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Writable } from 'node:stream';
 import type { LatencySummary } from '../../load/figures.js';
 import type { LoadProgressEvent, LoadSummary } from '../../load/run.js';
-import { formatMs as ms, formatThresholdValue } from '../../load/spec.js';
+import { formatMs as ms, formatRate, formatThresholdValue } from '../../load/spec.js';
 import { toJunit } from './reporters/junit.js';
 
 /** One line, redrawn in place: elapsed, sent, settled, rate, this second's p50/p99. */
@@ -42,7 +42,7 @@ export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): strin
   const lines = [
     '',
     c.bold(`load ${summary.role} -> ${summary.url}`) + postedTo(summary, c),
-    `  planned ${summary.planned} at ${summary.plannedRate}/s; arrivals over ${(summary.arrivalWindowMs / 1000).toFixed(1)} s, settled after ${(summary.elapsedMs / 1000).toFixed(1)} s${summary.stopped ? c.yellow(` (stopped: ${summary.stopped})`) : ''}`,
+    `  planned ${summary.planned} at ${formatRate(summary.plannedRate)}/s; arrivals over ${(summary.arrivalWindowMs / 1000).toFixed(1)} s, settled after ${(summary.elapsedMs / 1000).toFixed(1)} s${summary.stopped ? c.yellow(` (stopped: ${summary.stopped})`) : ''}`,
     `  sent ${summary.sent} = delivered ${s.delivered} + error reply ${s['error-reply']} + failed ${s.failed} + not sent ${s['not-sent']} + interrupted ${s.interrupted}  ${summary.accounted ? c.green('all accounted for') : c.red('NOT all accounted for')}`,
   ];
   if (s['not-sent'] > 0) {

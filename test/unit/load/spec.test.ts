@@ -4,6 +4,7 @@ import { arrivalAt, plannedArrivals } from '../../../src/load/schedule.js';
 import { parseMixKinds } from '../../../src/load/mix.js';
 import {
   evaluateThresholds,
+  formatRate,
   parseRate,
   parseRatio,
   parseThreshold,
@@ -25,8 +26,24 @@ describe('load words', () => {
     ['6000/m', 100],
     ['0.5/s', 0.5],
     ['3600/h', 1],
+    ['1e5/s', 100_000],
+    ['1000000/s', 1_000_000],
   ])('rate %s is %d per second', (text, perSecond) => {
     expect(parseRate(text)).toBe(perSecond);
+  });
+
+  it('a rate above what one process schedules is refused for that reason, not as "not positive"', () => {
+    expect(() => parseRate('1e9/s')).toThrowErrorMatchingInlineSnapshot(
+      `[SvcError: Could not use --rate "1e9/s": 1000000000/s is above the 1000000/s one svc-cli load process can schedule.]`,
+    );
+    expect(inputCode(() => parseRate('2000000'))).toBe('input:SVC_E_LOAD_RATE');
+  });
+
+  it('rates print rounded: 200/h is 0.0556/s, 1000/m 16.7/s', () => {
+    expect(formatRate(parseRate('200/h'))).toBe('0.0556');
+    expect(formatRate(parseRate('1000/m'))).toBe('16.7');
+    expect(formatRate(parseRate('200/s'))).toBe('200');
+    expect(formatRate(parseRate('12345.6/s'))).toBe('12346');
   });
 
   it.each(['0/s', '-1/s', 'fast', '10/d'])('rate %s is an input error', (text) => {
