@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadJunit } from '../../src/cli/render/load.js';
+import { Chalk } from 'chalk';
+import { formatLoadCounts, formatLoadSummary, loadJunit } from '../../src/cli/render/load.js';
 import { loadSection } from '../../src/cli/render/load-report.js';
 import { createClock } from '../../src/clock.js';
 import type { FaultPlan } from '../../src/faults/index.js';
@@ -145,6 +146,14 @@ describe('runLoad against listen', () => {
     const section = loadSection(summary);
     expect(section).toContain('<b>cut short</b>: stopped (interrupted) after sending');
     expect(section).toContain('<span class="badge bad">1 broken</span>');
+    // no payload finished: the summary says so instead of printing zeros as latencies
+    const text = formatLoadSummary(summary, new Chalk({ level: 0 }));
+    expect(text).toContain('attempts per payload —;');
+    expect(text).toMatch(/payload, end to end +0 +— +no payload finished$/m);
+    expect(text).not.toMatch(/ 0\.00 /);
+    expect(formatLoadCounts(summary)).toContain('; no payload finished;');
+    expect(section).toContain('<b>—</b> attempts per payload');
+    expect(section).not.toContain('0.00 ms');
   });
 
   it('bot: client ids are digits in a string, one per customer (docs/FIDELITY.md 2.5)', () => {

@@ -16,6 +16,8 @@ const PERCENTILES = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'] as const;
 
 /** One block's bars, scaled to its own max (the figures beside them are absolute). */
 function latencyBlock(name: string, l: LatencySummary): string {
+  // no answer in this block (a run stopped early): zeros would read as instant answers
+  if (l.count === 0) return `<h3>${esc(name)} <span class="badge">no answer</span></h3>`;
   const scaleMs = l.max;
   const bars = PERCENTILES.map((p) => {
     const width = scaleMs > 0 ? Math.max(0.5, (l[p] / scaleMs) * 85) : 0.5;
@@ -69,7 +71,7 @@ export function loadSection(summary: LoadSummary): string {
     summary.reasons.length === 0
       ? ''
       : `<p>why not delivered: ${summary.reasons.map((r) => `${esc(r.reason)} ×${r.count}`).join('; ')}</p>`;
-  const section = `<section class="conv${problems.length > 0 ? ' has-bad' : ''}" id="load" tabindex="0" aria-label="load ${esc(summary.role)}"><h2>load ${esc(summary.role)} → ${esc(summary.url)} ${badge}</h2><p class="summary"><span><b>${summary.sent}</b> sent</span><span><b>${formatRate(summary.plannedRate)}</b>/s planned</span><span><b>${summary.ratePerSecond.toFixed(1)}</b>/s delivered</span><span><b>${summary.attemptsPerSeries.toFixed(2)}</b> attempts per payload</span><span>settled after <b>${(summary.elapsedMs / 1000).toFixed(1)} s</b></span></p>${problems.length > 0 ? `<ul class="violations">${problems.join('')}</ul>` : ''}${held.length > 0 ? `<ul class="violations">${held.join('')}</ul>` : ''}<table class="states">${states}</table>${reasons}${blocks.map(([name, l]) => latencyBlock(name, l)).join('')}<p class="summary">generator: peak ${summary.generator.peakInFlight} of ${summary.generator.pool} attempts on the wire, max lag ${summary.generator.maxLagMs} ms</p></section>\n`;
+  const section = `<section class="conv${problems.length > 0 ? ' has-bad' : ''}" id="load" tabindex="0" aria-label="load ${esc(summary.role)}"><h2>load ${esc(summary.role)} → ${esc(summary.url)} ${badge}</h2><p class="summary"><span><b>${summary.sent}</b> sent</span><span><b>${formatRate(summary.plannedRate)}</b>/s planned</span><span><b>${summary.ratePerSecond.toFixed(1)}</b>/s delivered</span><span><b>${summary.latency.series.count > 0 ? summary.attemptsPerSeries.toFixed(2) : '—'}</b> attempts per payload</span><span>settled after <b>${(summary.elapsedMs / 1000).toFixed(1)} s</b></span></p>${problems.length > 0 ? `<ul class="violations">${problems.join('')}</ul>` : ''}${held.length > 0 ? `<ul class="violations">${held.join('')}</ul>` : ''}<table class="states">${states}</table>${reasons}${blocks.map(([name, l]) => latencyBlock(name, l)).join('')}<p class="summary">generator: peak ${summary.generator.peakInFlight} of ${summary.generator.pool} attempts on the wire, max lag ${summary.generator.maxLagMs} ms</p></section>\n`;
   return section;
 }
 

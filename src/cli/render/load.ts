@@ -19,7 +19,9 @@ export function writeProgressLine(stream: Writable, text: string | undefined): v
   stream.write(`\r\x1b[2K${text ?? ''}`);
 }
 
-function latencyRow(label: string, s: LatencySummary): string {
+/** A row of the latency table; an empty one says so rather than show zeros as latencies. */
+function latencyRow(label: string, s: LatencySummary, empty = 'no answer'): string {
+  if (s.count === 0) return `  ${label.padEnd(22)}${'0'.padStart(9)}${'—'.padStart(9)}  ${empty}`;
   const cells = [s.count, ms(s.p50), ms(s.p90), ms(s.p99), ms(s.max)].map((v) =>
     String(v).padStart(9),
   );
@@ -39,6 +41,8 @@ function postedTo(summary: LoadSummary, c: ChalkInstance): string {
 /** The summary a person reads at the end of a run. */
 export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): string {
   const s = summary.states;
+  // stopped before any answer (Ctrl-C on an endpoint that never answers): no figure to show
+  const finished = summary.latency.series.count > 0;
   const lines = [
     '',
     c.bold(`load ${summary.role} -> ${summary.url}`) + postedTo(summary, c),
@@ -60,7 +64,7 @@ export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): strin
   }
   lines.push(
     // each rate named: an error reply is an answer, not a delivery
-    `  attempts per payload ${summary.attemptsPerSeries.toFixed(2)}; delivered ${summary.ratePerSecond.toFixed(1)}/s, error reply ${summary.errorReplyPerSecond.toFixed(1)}/s`,
+    `  attempts per payload ${finished ? summary.attemptsPerSeries.toFixed(2) : '—'}; delivered ${summary.ratePerSecond.toFixed(1)}/s, error reply ${summary.errorReplyPerSecond.toFixed(1)}/s`,
     c.dim(
       `  latency (ms)${'count'.padStart(19)}${'p50'.padStart(9)}${'p90'.padStart(9)}${'p99'.padStart(9)}${'max'.padStart(9)}`,
     ),
@@ -68,7 +72,7 @@ export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): strin
       .filter((a) => a.count > 0)
       .map((a, k) => latencyRow(`attempt ${k + 1}`, a)),
     latencyRow('every answer', summary.latency.answers),
-    latencyRow('payload, end to end', summary.latency.series),
+    latencyRow('payload, end to end', summary.latency.series, 'no payload finished'),
   );
   if (summary.reasons.length > 0) {
     lines.push(
@@ -102,7 +106,9 @@ export function formatLoadCounts(summary: LoadSummary): string {
   const broken = summary.thresholds.filter((t) => !t.ok);
   const parts = [
     `sent ${summary.sent}: delivered ${s.delivered}, error reply ${s['error-reply']}, failed ${s.failed}, not sent ${s['not-sent']}, interrupted ${s.interrupted}${summary.accounted ? '' : ' (NOT all accounted for)'}`,
-    `payload p50 ${ms(series.p50)} ms, p99 ${ms(series.p99)} ms`,
+    series.count === 0
+      ? 'no payload finished'
+      : `payload p50 ${ms(series.p50)} ms, p99 ${ms(series.p99)} ms`,
     ...(summary.thresholds.length === 0
       ? []
       : [
