@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { DOCS_HOOK_EVENTS, HOOK_EVENTS } from '../contract/hooks.js';
 import { parseJsonText } from '../contract/json-text.js';
 import { WIDGET_CALLBACKS } from '../contract/widget-protocol.js';
@@ -9,6 +10,22 @@ import { closestNames } from '../suggest.js';
 import { versionProblem, type VersionedKind } from '../versioned.js';
 import { CONVERSATION_VERSION, conversationSchema, type Conversation } from './format.js';
 import { findRefs } from './match.js';
+import { packageFiles } from '../package-files.js';
+
+/** The conversations `replay` runs without a path, and `load --mix` names in the docs. */
+export const DEFAULT_CONVERSATIONS = 'fixtures/conversations';
+
+/**
+ * `fixtures/conversations` of the working folder, else the conversations shipped in the
+ * package: the docs' commands work in a project that installed svc-cli (and the single binary,
+ * from a copy of its assets: a fixture names files beside it, bot scripts).
+ * @example localOrShippedConversations('/tmp') // { path: '/…/svc-cli/fixtures/conversations', shipped: true }
+ */
+export function localOrShippedConversations(cwd: string): { path: string; shipped: boolean } {
+  const local = resolve(cwd, DEFAULT_CONVERSATIONS);
+  if (existsSync(local)) return { path: local, shipped: false };
+  return { path: packageFiles().folderOf(DEFAULT_CONVERSATIONS), shipped: true };
+}
 
 export interface LoadedConversation {
   file: string;

@@ -6,7 +6,11 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { inputError } from '../errors.js';
-import { loadConversations } from '../conversation/load.js';
+import {
+  DEFAULT_CONVERSATIONS,
+  loadConversations,
+  localOrShippedConversations,
+} from '../conversation/load.js';
 import { validate } from '../contract/validate.js';
 import { FILE_MEDIA_TYPES, kindOfChannelMessage } from '../roles/integrator/kinds.js';
 import type { MixEntry } from './targets.js';
@@ -58,24 +62,62 @@ export function parseMixKinds(text: string): MixEntry[] {
   return entries;
 }
 
+/** What `--mix` resolved to; `shippedFolder` when it fell back to svc-cli's own fixtures. */
+export interface ResolvedMix {
+  entries: readonly MixEntry[];
+  shippedFolder?: string;
+}
+
+/** `fixtures/conversations`, `./fixtures/conversations/`: the folder the docs name. */
+const isDefaultConversations = (value: string): boolean =>
+  value.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '') === DEFAULT_CONVERSATIONS;
+
 /**
  * A `--mix` value: a path of fixtures when one exists there, else kinds with weights. With
  * `conversations`, each fixture is one entry whose `messages` are its customer steps in order
  * (a whole conversation per arrival); else each distinct customer step is a template, weighted
- * by how often the fixtures use it.
+ * by how often the fixtures use it. A missing `fixtures/conversations` falls back to the
+ * shipped ones, as `replay` does; another value with a slash or `.json` is a missing path.
  */
 export async function resolveMix(
   value: string | undefined,
   cwd: string,
   options: { conversations?: boolean } = {},
+): Promise<ResolvedMix> {
+  if (value === undefined) return { entries: DEFAULT_MIX };
+  let path = resolve(cwd, value);
+  let shippedFolder: string | undefined;
+  const exists = (at: string) =>
+    stat(at).then(
+      () => true,
+      () => false,
+    );
+  if (!(await exists(path))) {
+    const fallback = isDefaultConversations(value) ? localOrShippedConversations(cwd) : undefined;
+    if (fallback?.shipped && (await exists(fallback.path))) {
+      path = fallback.path;
+      shippedFolder = fallback.path;
+    } else if (/[\\/]/.test(value) || /\.json$/i.test(value)) {
+      // "is not a message kind" would send the user looking for a kind named like a path
+      throw inputError(
+        'SVC_E_LOAD_MIX',
+        `Could not read --mix "${value}": the path ${path} does not exist.`,
+        'Give a folder or file of conversation fixtures, or kinds with weights (--mix text=80,photo=20).',
+      );
+    } else return { entries: parseMixKinds(value) };
+  }
+  const entries = await mixOfFixtures(value, path, cwd, options);
+  return shippedFolder === undefined ? { entries } : { entries, shippedFolder };
+}
+
+/** The fixtures at `path` as mix entries (see resolveMix). */
+async function mixOfFixtures(
+  value: string,
+  path: string,
+  cwd: string,
+  options: { conversations?: boolean },
 ): Promise<readonly MixEntry[]> {
-  if (value === undefined) return DEFAULT_MIX;
-  const isPath = await stat(resolve(cwd, value)).then(
-    () => true,
-    () => false,
-  );
-  if (!isPath) return parseMixKinds(value);
-  const loaded = await loadConversations([resolve(cwd, value)], cwd);
+  const loaded = await loadConversations([path], cwd);
   const templates = new Map<string, MixEntry>();
   const conversations: MixEntry[] = [];
   for (const { conversation } of loaded) {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCliServer, type CliServer } from '../helpers/cli-server.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -175,6 +176,31 @@ describe('svc-cli load (built CLI)', () => {
     expect(summary.states.delivered).toBe(10);
     // a conversation is several customer messages: more answers than arrivals
     expect(summary.latency.answers.count).toBeGreaterThan(10);
+  });
+
+  it('--mix fixtures/conversations outside the repo uses the shipped ones and says so; a missing path is named', async () => {
+    const platform = await startCliServer(['--json', 'platform', '--port', '0', '--no-console']);
+    servers.push(platform);
+    const url = (platform.listening.channels as { url: string }[])[0]!.url;
+    const elsewhere = mkdtempSync(join(tmpdir(), 'svc-load-mix-'));
+    const args = ['load', 'channel', '--channel-url', url, '--no-calibrate', '--count', '5'];
+    const shipped = await runCli([...args, '--mix', 'fixtures/conversations'], { cwd: elsewhere });
+    expect(shipped.code).toBe(0);
+    const folder = fileURLToPath(new URL('../../fixtures/conversations', import.meta.url));
+    expect(shipped.stderr).toContain(
+      `--mix: no fixtures/conversations here; using the conversations shipped with svc-cli in ${folder}\n`,
+    );
+    expect(shipped.stdout).toContain('sent 5 = delivered 5');
+    for (const path of ['fixtures/nowhere', 'nowhere.json']) {
+      const missing = await runCli([...args, '--mix', path], { cwd: elsewhere });
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain(
+        `Could not read --mix "${path}": the path ${join(elsewhere, path)} does not exist.`,
+      );
+    }
+    const kind = await runCli([...args, '--mix', 'txt=1'], { cwd: elsewhere });
+    expect(kind.code).toBe(2);
+    expect(kind.stderr).toContain('"txt" is not a message kind');
   });
 
   it('--report draws a sample of the conversations as lanes, from a journal it removes', async () => {

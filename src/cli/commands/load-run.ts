@@ -171,7 +171,15 @@ export async function runLoadCommand(
     ...toTargetOptions(role, flags, clock),
     ...(thinkTimeMs === undefined ? {} : { thinkTimeMs }),
   };
-  const mix = await resolveMix(flags.mix, ctx.cwd, { conversations: thinkTimeMs !== undefined });
+  const { entries: mix, shippedFolder } = await resolveMix(flags.mix, ctx.cwd, {
+    conversations: thinkTimeMs !== undefined,
+  });
+  // the run's payloads come from elsewhere than the path given: say where
+  if (shippedFolder !== undefined) {
+    ctx.stderr.write(
+      `--mix: no ${flags.mix ?? ''} here; using the conversations shipped with svc-cli in ${shippedFolder}\n`,
+    );
+  }
   if (flags.export) {
     const target = createLoadTarget({ ...base, mix });
     const script = exportLocust({
@@ -209,7 +217,7 @@ interface MeasurePlan {
   flags: LoadFlagsInput;
   role: LoadRole;
   base: ReturnType<typeof toTargetOptions> & { thinkTimeMs?: number };
-  mix: Awaited<ReturnType<typeof resolveMix>>;
+  mix: Awaited<ReturnType<typeof resolveMix>>['entries'];
   target: ReturnType<typeof createLoadTarget>;
   run: Omit<Parameters<typeof runLoad>[0], 'target' | 'signal' | 'emit' | 'abortOnFail'>;
   traced: ReportTrace | undefined;

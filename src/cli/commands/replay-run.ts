@@ -7,7 +7,11 @@ import type { CliContext } from '../context.js';
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { replayOptions } from './replay-options.js';
 import { EXIT_CODES, SvcError } from '../../errors.js';
-import { loadEveryConversation } from '../../conversation/load.js';
+import {
+  DEFAULT_CONVERSATIONS,
+  loadEveryConversation,
+  localOrShippedConversations,
+} from '../../conversation/load.js';
 import { packageFiles } from '../../package-files.js';
 import { replayAll, usesRealPeer } from '../../conversation/replay-all.js';
 import { createRunProgress } from '../render/progress.js';
@@ -27,18 +31,12 @@ import { assertReachable } from '../../http/reach.js';
 import { parseDuration } from '../../duration.js';
 import { newRunId, type RecordingStatus } from '../../journal/index.js';
 
-const DEFAULT_PATH = 'fixtures/conversations';
+const DEFAULT_PATH = DEFAULT_CONVERSATIONS;
 
-/**
- * Without paths, `fixtures/conversations` of the working folder, else the conversations
- * shipped in the package: `npx svc-cli replay` works in a project that installed svc-cli (and
- * the single binary, from a copy of its assets: a fixture names files beside it, bot scripts).
- */
+/** Without paths, the local or the shipped conversations (`npx svc-cli replay` just works). */
 function resolvePaths(cwd: string, paths: string[]): string[] {
   if (paths.length > 0) return paths.map((p) => resolve(cwd, p));
-  const local = resolve(cwd, DEFAULT_PATH);
-  if (existsSync(local)) return [local];
-  return [packageFiles().folderOf(DEFAULT_PATH)];
+  return [localOrShippedConversations(cwd).path];
 }
 
 /** `…/fixtures/conversations/<name>.json` or the folder itself: a path the docs name. */
