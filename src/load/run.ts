@@ -76,6 +76,12 @@ export interface LoadSummary {
   thresholds: ThresholdResult[];
   /** why the run stopped before its plan, when it did */
   stopped?: string;
+  /**
+   * load channel against a platform that said how many chats it keeps (svc-cli's simulator,
+   * `--max-chats`) and keeps fewer than the run's customers: their chats were closed and
+   * reopened during the run, though every message was answered
+   */
+  chatCap?: { customers: number; maxChats: number };
   generator: { pool: number; peakInFlight: number; maxLagMs: number };
 }
 

@@ -300,6 +300,11 @@ export function describeState(core: PlatformCore): unknown {
     channels: [...core.state.channels.values()].map((c) => core.channelInfo(c)),
     chats: core.state.chats.size,
     customers: core.state.customers.size,
+    // a load tool reads the cap: more customers than it churns their chats (null: no limit)
+    chatLimits: {
+      maxChats: core.chatLimits.maxChats ?? null,
+      idleTimeoutMs: core.chatLimits.idleTimeoutMs ?? null,
+    },
     journal: core.journal.count,
     recording: core.journal.recording,
     protocolMs: core.clock.now(),

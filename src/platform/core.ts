@@ -123,6 +123,8 @@ export interface PlatformCore {
   readonly forms: PayloadForms | undefined;
   /** the base URL once listening ('' before) */
   baseUrl: string;
+  /** the chats kept open and in memory (`--max-chats`, `--chat-idle-timeout`), as given */
+  readonly chatLimits: ChatLimits;
   /** aborted when the platform stops: in-flight deliveries end */
   readonly signal: AbortSignal;
   /**
@@ -234,6 +236,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   const chats = createChatBook({ clock, state, limits: options.chats ?? {}, moment });
 
   const core: PlatformCore = {
+    chatLimits: options.chats ?? {},
     history: events.history,
     faults: { injector: undefined },
     clock,

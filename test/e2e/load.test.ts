@@ -203,6 +203,42 @@ describe('svc-cli load (built CLI)', () => {
     expect(kind.stderr).toContain('"txt" is not a message kind');
   });
 
+  it('channel: warns when its customers outnumber the chats the simulator keeps (--max-chats)', async () => {
+    const run = async (maxChats: string) => {
+      const platform = await startCliServer([
+        '--json',
+        'platform',
+        '--port',
+        '0',
+        '--no-console',
+        '--max-chats',
+        maxChats,
+      ]);
+      servers.push(platform);
+      const url = (platform.listening.channels as { url: string }[])[0]!.url;
+      const args = ['load', 'channel', '--channel-url', url, '--customers', '5', '--count', '10'];
+      return {
+        pretty: await runCli([...args, '--rate', '200/s', '--no-calibrate']),
+        json: await runCli(['--json', ...args, '--rate', '200/s', '--no-calibrate']),
+      };
+    };
+    const churned = await run('3');
+    expect(churned.pretty.code).toBe(0);
+    const warning =
+      "5 customers but the platform keeps at most 3 chats (its --max-chats): each new chat closes an older one, so customers' chats are closed and reopened during the run. Give the platform --max-chats above --customers, or fewer --customers.";
+    expect(churned.pretty.stderr).toContain(`warning: ${warning}`);
+    expect(churned.pretty.stdout).toContain('all accounted for');
+    expect(churned.pretty.stdout).toContain(`  warning: ${warning}`);
+    const summary = JSON.parse(churned.json.stdout.trim().split('\n').at(-1)!) as {
+      chatCap?: unknown;
+    };
+    expect(summary.chatCap).toEqual({ customers: 5, maxChats: 3 });
+    const roomy = await run('5');
+    expect(roomy.pretty.code).toBe(0);
+    expect(roomy.pretty.stdout + roomy.pretty.stderr).not.toContain('warning');
+    expect(roomy.json.stdout).not.toContain('chatCap');
+  });
+
   it('--report draws a sample of the conversations as lanes, from a journal it removes', async () => {
     const url = await listen('--fail-first', '1');
     const dir = mkdtempSync(join(tmpdir(), 'svc-load-lanes-'));

@@ -8,6 +8,7 @@ import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { assertReachable } from '../../http/reach.js';
 import { calibrate } from '../../load/calibrate.js';
 import { exportLocust } from '../../load/export-locust.js';
+import { readChatCap } from '../../load/chat-cap.js';
 import { resolveMix } from '../../load/mix.js';
 import { runLoad, type LoadSummary } from '../../load/run.js';
 import { parseDuration } from '../../duration.js';
@@ -28,6 +29,7 @@ import {
   formatLoadProgress,
   formatLoadCounts,
   formatLoadSummary,
+  chatChurn,
   loadJunit,
   writeProgressLine,
 } from '../render/load.js';
@@ -237,6 +239,9 @@ async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> 
     signal: ctx.signal,
   });
 
+  const chatCap = role === 'channel' ? await churnedChats(base, ctx.signal) : undefined;
+  if (chatCap) out.note(`warning: ${chatChurn(chatCap)}`);
+
   if (flags.calibrate) {
     const { capacityPerSecond } = await calibrate({ ...base, mix, durationMs: 500 });
     const event = { type: 'load-calibration', capacityPerSecond, rate };
@@ -261,13 +266,33 @@ async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> 
   });
   if (tty) writeProgressLine(ctx.stderr, undefined);
   // spec 5.1: the channel URL's random string is a secret, in the report as on the terminal
-  const summary =
+  const shown =
     role === 'channel' && !globals.showSecrets
       ? { ...measured, url: redactChannelUrl(measured.url) }
       : measured;
+  const summary = chatCap ? { ...shown, chatCap } : shown;
   await writeSummary(ctx, out, { flags, summary, reporter, streamJson, role, traced: plan.traced });
   const failed = summary.thresholds.some((t) => !t.ok) || !summary.accounted;
   return failed ? 1 : 0;
+}
+
+/**
+ * The customers and the platform's cap on chats, when the platform says it keeps fewer chats
+ * than the run has customers (svc-cli's simulator does; a real platform says nothing).
+ */
+async function churnedChats(
+  base: { url: string; customers: number },
+  signal: AbortSignal | undefined,
+): Promise<{ customers: number; maxChats: number } | undefined> {
+  // wall time: a probe, not a protocol exchange that --time-scale stretches
+  const maxChats = await readChatCap({
+    channelUrl: base.url,
+    clock: createClock(),
+    ...(signal ? { signal } : {}),
+  });
+  return maxChats !== undefined && base.customers > maxChats
+    ? { customers: base.customers, maxChats }
+    : undefined;
 }
 
 /** The summary where it goes: the terminal, the --json stream, --out, and --report. */

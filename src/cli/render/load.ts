@@ -38,6 +38,14 @@ function postedTo(summary: LoadSummary, c: ChalkInstance): string {
   return c.dim(`  (--url + /${channel}: the channel id, spec 4.2; --channel <id> sets it)`);
 }
 
+/**
+ * Why "all accounted for" is not the whole story when customers outnumber the platform's chats.
+ * @example chatChurn({ customers: 2000, maxChats: 1000 })
+ */
+export function chatChurn(cap: { customers: number; maxChats: number }): string {
+  return `${cap.customers} customers but the platform keeps at most ${cap.maxChats} chats (its --max-chats): each new chat closes an older one, so customers' chats are closed and reopened during the run. Give the platform --max-chats above --customers, or fewer --customers.`;
+}
+
 /** The summary a person reads at the end of a run. */
 export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): string {
   const s = summary.states;
@@ -49,6 +57,7 @@ export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): strin
     `  planned ${summary.planned} at ${formatRate(summary.plannedRate)}/s; arrivals over ${(summary.arrivalWindowMs / 1000).toFixed(1)} s, settled after ${(summary.elapsedMs / 1000).toFixed(1)} s${summary.stopped ? c.yellow(` (stopped: ${summary.stopped})`) : ''}`,
     `  sent ${summary.sent} = delivered ${s.delivered} + error reply ${s['error-reply']} + failed ${s.failed} + not sent ${s['not-sent']} + interrupted ${s.interrupted}  ${summary.accounted ? c.green('all accounted for') : c.red('NOT all accounted for')}`,
   ];
+  if (summary.chatCap) lines.push(c.yellow(`  warning: ${chatChurn(summary.chatCap)}`));
   if (s['not-sent'] > 0) {
     lines.push(
       c.yellow(
@@ -120,6 +129,9 @@ export function formatLoadCounts(summary: LoadSummary): string {
             .join('')}`,
         ]),
     ...(summary.stopped === undefined ? [] : [cutShort(summary)]),
+    ...(summary.chatCap
+      ? [`${summary.chatCap.customers} customers > --max-chats ${summary.chatCap.maxChats}`]
+      : []),
   ];
   return parts.join('; ');
 }
