@@ -367,7 +367,7 @@ describe('--json beside a --reporter typed on the command line', () => {
     expect(readFileSync(out, 'utf8')).toMatch(/^<\?xml/);
   });
 
-  it('conform without --out is refused: both would print to stdout (exit 2)', async () => {
+  it('conform and load without --out are refused: both would print to stdout (exit 2)', async () => {
     const result = await runCli([
       '--json',
       'conform',
@@ -380,5 +380,16 @@ describe('--json beside a --reporter typed on the command line', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toContain('"code":"SVC_E_OPTIONS"');
     expect(result.stdout).toContain('--reporter junit --out report.xml');
+    const load = await runCli([
+      '--json',
+      'load',
+      'hooks',
+      '--url',
+      'http://127.0.0.1:9/hooks',
+      '--reporter',
+      'junit',
+    ]);
+    expect(load.code).toBe(2);
+    expect(load.stdout).toContain('"code":"SVC_E_OPTIONS"');
   });
 });

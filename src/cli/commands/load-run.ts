@@ -23,7 +23,7 @@ import {
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { loadOptions } from './load-options.js';
 import { redactChannelUrl } from './config-run.js';
-import { checkOutFile, checkWritableFile } from '../out-file.js';
+import { checkOutFile, checkWritableFile, reporterOf } from '../out-file.js';
 import { createOutput, type Output } from '../render/output.js';
 import {
   formatLoadProgress,
@@ -128,13 +128,17 @@ export async function runLoadCommand(
     );
   }
   const role = roleText as LoadRole;
+  const reporter = flags.export
+    ? flags.reporter
+    : reporterOf({
+        json: globals.json,
+        reporter: flags.reporter,
+        given,
+        out: flags.out,
+        command: `load ${role}`,
+      });
   if (!flags.export) {
-    checkOutFile({
-      cwd: ctx.cwd,
-      out: flags.out,
-      reporter: globals.json ? 'json' : flags.reporter,
-      command: `load ${role}`,
-    });
+    checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `load ${role}` });
     checkWritableFile({ cwd: ctx.cwd, file: flags.report, flag: '--report' });
   }
   const timeScale = globals.timeScale;
@@ -208,7 +212,7 @@ export async function runLoadCommand(
       thresholds,
       ...(maxInFlight === undefined ? {} : { maxInFlight }),
     };
-    return await measureLoad(ctx, { flags, role, base, mix, target, run, traced });
+    return await measureLoad(ctx, { flags, reporter, role, base, mix, target, run, traced });
   } finally {
     traced?.dispose();
   }
@@ -217,6 +221,8 @@ export async function runLoadCommand(
 /** What a measured run needs: the resolved flags, the target and the workload. */
 interface MeasurePlan {
   flags: LoadFlagsInput;
+  /** the reporter of the summary (reporterOf: --json, or a typed --reporter with --out) */
+  reporter: LoadFlagsInput['reporter'] | 'json';
   role: LoadRole;
   base: ReturnType<typeof toTargetOptions> & { thinkTimeMs?: number };
   mix: Awaited<ReturnType<typeof resolveMix>>['entries'];
@@ -227,10 +233,8 @@ interface MeasurePlan {
 
 /** Calibrate, run, and write the summary where it goes; the exit code. */
 async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> {
-  const { flags, role, base, mix, target } = plan;
-  const globals = flags;
+  const { flags, role, base, mix, target, reporter } = plan;
   const rate = plan.run.workload.rate;
-  const reporter = globals.json ? 'json' : flags.reporter;
   const streamJson = reporter === 'json' && !flags.out;
   const out = createOutput(ctx, { json: streamJson });
   await assertReachable(target.url, `the ${role === 'channel' ? 'channel' : `${role} endpoint`}`, {
@@ -267,7 +271,7 @@ async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> 
   if (tty) writeProgressLine(ctx.stderr, undefined);
   // spec 5.1: the channel URL's random string is a secret, in the report as on the terminal
   const shown =
-    role === 'channel' && !globals.showSecrets
+    role === 'channel' && !flags.showSecrets
       ? { ...measured, url: redactChannelUrl(measured.url) }
       : measured;
   const summary = chatCap ? { ...shown, chatCap } : shown;
