@@ -54,7 +54,7 @@ export function checkOutFile(options: {
     throw inputError(
       'SVC_E_FLAG',
       `Could not use --out ${out}: the pretty reporter prints to the terminal.`,
-      `Write a file with --reporter junit or --reporter json: svc-cli ${command} --reporter junit --out ${out}`,
+      `Write a file with --reporter junit or --reporter json: svc-cli ${command} --reporter ${/\.(json|ndjson|jsonl)$/i.test(out) ? 'json' : 'junit'} --out ${out}`,
     );
   }
   checkWritableFile({ cwd: options.cwd, file: out, flag });

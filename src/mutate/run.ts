@@ -247,6 +247,7 @@ export async function runMutation(options: MutateOptions): Promise<MutationRepor
     survived,
     timedOut,
     notExercised: done.length - run,
+    // to a tenth, down: a score never reads above what --min-score compares (79.96 is not 80.0)
     score: run === 0 ? 0 : Math.floor(((killed + timedOut) / run) * 1000) / 10,
   };
 }

@@ -151,8 +151,16 @@ describe('svc-cli mutate: scoring', () => {
   });
 
   it('a survivor is printed with what it means; no mutant exercised scores 0', async () => {
-    const run = await mutate(['--only', 'duplicate-agent-message', '--', ...failsUnder()]);
-    expect(run.code).toBe(0);
+    const run = await mutate([
+      '--only',
+      'duplicate-agent-message',
+      '--min-score',
+      '1',
+      '--',
+      ...failsUnder(),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.test.stderr()).toContain('mutation score 0.0% is below --min-score 1%');
     expect(run.test.stdout()).toMatch(/^survived {2}duplicate-agent-message \(spec [\d.]+\)/m);
     expect(run.test.stdout()).toContain(
       'your tests would not notice the platform delivering an agent message twice',

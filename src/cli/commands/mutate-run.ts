@@ -135,7 +135,8 @@ export async function runMutate(
     );
   // --coverage's NDJSON recordings are the run's conversations in the HTML report
   await writeReports(ctx, out, report, { ...flags, recordings });
-  if (below) out.note(`mutation score ${report.score}% is below --min-score ${flags.minScore}%`);
+  if (below)
+    out.note(`mutation score ${report.score.toFixed(1)}% is below --min-score ${flags.minScore}%`);
   return below ? 1 : 0;
 }
 

@@ -15,7 +15,8 @@ The command runs once against the clean simulator (it must pass), then once per 
 SVC_MUTANT set: every simulator it starts (svc-cli platform, replay, the msw handlers) runs
 that mutant. A failing run kills the mutant; a passing one is a survivor, printed with what
 your tests do not check. The score is killed (and timed out) over all run.
-docs/coverage.md has the catalogue.
+svc-cli mutate --list prints the catalogue (docs/CONTRACT.md has it too, under
+Simulator mutants); docs/coverage.md says how to read a run.
 
 Exit codes: 0 ok, 1 score below --min-score, 2 the clean run failed or a bad flag.
 

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkWritableFile } from '../../../src/cli/out-file.js';
+import { checkOutFile, checkWritableFile } from '../../../src/cli/out-file.js';
+import type { SvcError } from '../../../src/errors.js';
 
 const messageOf = (file: string, cwd: string): string => {
   try {
@@ -31,5 +32,21 @@ describe('checkWritableFile: what is wrong with the path a flag names', () => {
       'Could not use --out missing/r.xml: the folder missing does not exist.',
     );
     expect(messageOf('r.xml', cwd)).toBe('ok');
+  });
+});
+
+describe('checkOutFile with the pretty reporter', () => {
+  const hintOf = (out: string): string | undefined => {
+    try {
+      checkOutFile({ cwd: tmpdir(), out, reporter: 'pretty', command: 'conform hooks' });
+    } catch (error) {
+      return (error as SvcError).hint;
+    }
+    return undefined;
+  };
+
+  it('suggests the reporter the file name asks for', () => {
+    expect(hintOf('x.json')).toContain('svc-cli conform hooks --reporter json --out x.json');
+    expect(hintOf('x.xml')).toContain('svc-cli conform hooks --reporter junit --out x.xml');
   });
 });
