@@ -84,6 +84,12 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
       fuzz: { ...fuzz(500), seed: failure!.seed, path: failure!.path },
     });
     expect(again.fuzz?.failure?.request).toEqual(failure?.request);
+    // it sent the one case the path names, not the run's 500
+    const line = again.results
+      .flatMap((r) => r.steps.flatMap((st) => st.details))
+      .find((d) => d.includes('shrunk'));
+    expect(line).toContain(`the case --fuzz-path ${failure!.path} names`);
+    expect(line).not.toContain('after 500 cases');
   });
 
   it('--replay-failures takes an absolute folder as it is, a relative one from the cwd', async () => {

@@ -109,6 +109,8 @@ export interface FuzzFailure {
   warning?: string;
   /** other kinds that failed the same way at the same places */
   alsoIn?: string[];
+  /** found by --fuzz-path: the one case the path names was sent, not `runs` of them */
+  fromPath?: true;
 }
 
 export interface FuzzSummary {
@@ -595,7 +597,10 @@ async function replayPath<C extends object>(
   const result: FuzzSummary = { runs: settings.runs, seed, failures: [], warnings: [] };
   if (found) {
     const why = found.why ?? { property: FUZZ_PROPERTIES[0], reasons: ['failed'] };
-    const failure = await reportFailure(source, found, why, seed, settings.runs);
+    const failure: FuzzFailure = {
+      ...(await reportFailure(source, found, why, seed, settings.runs)),
+      fromPath: true,
+    };
     if (failure.warning === undefined) result.failure = failure;
     fileFailure(result, failure);
   }
@@ -788,7 +793,7 @@ function shortRequest(failure: FuzzFailure): string {
 function describeFailure(failure: FuzzFailure): string[] {
   return [
     ...failure.reasons,
-    `${failure.kind}${failure.alsoIn ? ` (the same in ${failure.alsoIn.join(', ')})` : ''}, shrunk ${failure.shrinks} times, after ${plural(failure.runs, 'case')}; the sample with ${failure.changes.length === 0 ? 'no change (the plain sample fails)' : failure.changes.join(', ')}`,
+    `${failure.kind}${failure.alsoIn ? ` (the same in ${failure.alsoIn.join(', ')})` : ''}, shrunk ${failure.shrinks} times, ${failure.fromPath ? `the case --fuzz-path ${failure.path} names` : `after ${plural(failure.runs, 'case')}`}; the sample with ${failure.changes.length === 0 ? 'no change (the plain sample fails)' : failure.changes.join(', ')}`,
     `request: ${shortRequest(failure)}`,
     `replay exactly: --fuzz ${failure.runs} --seed ${failure.seed} --fuzz-path ${failure.path}`,
     ...failure.written.map((w) => `reproduce: ${w.command}`),
