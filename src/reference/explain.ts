@@ -243,14 +243,16 @@ function unknown(what: string, known: Iterable<string>, kind?: string): never {
  * @example explain(['hook.chat_finished', 'chat.messages'])
  */
 export function explain(words: readonly string[]): Explanation {
-  const args = words[0]?.toLowerCase() === 'spec' ? words.slice(1) : [...words];
+  // "6.2 note", as the messages cite a section's note, may come quoted as one word
+  const split = words.flatMap((w) => w.trim().split(/\s+/));
+  const args = split[0]?.toLowerCase() === 'spec' ? split.slice(1) : split;
   const [first, second] = args;
   // no argument: what it can explain
   if (first === undefined || first === '') return { topic: 'topics', groups: explainGroups() };
   const sections = sectionsById();
   const id = first.replace(/[.:]$/, '');
   const section = sections.get(id) ?? sections.get(id.toLowerCase());
-  if (section !== undefined && second === undefined)
+  if (section !== undefined && (second === undefined || second.toLowerCase() === 'note'))
     return {
       topic: 'section',
       section: section.id,

@@ -26,6 +26,9 @@ describe('svc-cli explain answers for every catalogue entry', () => {
       expect(e.topic, id).toBe('section');
     }
     expect(explain(['spec', '2.5'])).toMatchObject({ topic: 'section', section: '2.5' });
+    // a section's note, as conform cites it ("spec 4.4, 6.2 note"), quoted or not
+    expect(explain(['6.2 note'])).toMatchObject({ topic: 'section', section: '6.2' });
+    expect(explain(['6.2', 'note'])).toMatchObject({ topic: 'section', section: '6.2' });
   });
 
   it('every kind, and every field of every kind', () => {
