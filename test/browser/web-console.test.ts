@@ -254,6 +254,46 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
     expect(await shop.locator('#messages a', { hasText: 'evil.pdf' }).count()).toBe(0);
   });
 
+  it('platform --web at 390 px: a long name without spaces wraps inside the chat list', async () => {
+    const cli = await startCliServer([
+      'platform',
+      '--web',
+      '--no-console',
+      '--port',
+      '0',
+      '--json',
+    ]);
+    servers.push(cli);
+    const { consoleUrl, channels } = cli.listening as unknown as {
+      consoleUrl: string;
+      channels: Array<{ url: string }>;
+    };
+    const name = `Avery${'very'.repeat(12)}longnamewithoutanyspaces`;
+    const text = `Hello, ${'x'.repeat(120)}`;
+    expect((await postCustomer(channels[0]!.url, { id: 'c-long', name }, text)).status).toBe(200);
+    const page = await browser.newPage({ viewport: { width: 390, height: 760 } });
+    pages.push(page);
+    await page.goto(consoleUrl);
+    const item = page.locator('.chat-item', { hasText: 'Hello' });
+    await item.waitFor();
+    const fits = await item.evaluate((li) => {
+      const box = li.getBoundingClientRect();
+      const inside = (selector: string): boolean => {
+        const r = li.querySelector(selector)!.getBoundingClientRect();
+        return r.right <= box.right + 0.5;
+      };
+      return { who: inside('.who'), last: inside('.last'), wide: li.scrollWidth <= li.clientWidth };
+    });
+    expect(fits).toEqual({ who: true, last: true, wide: true });
+    // and in the open chat's head
+    await item.click();
+    const head = page.locator('#chat-head');
+    await head.getByText(name, { exact: false }).waitFor();
+    expect(await head.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    // the whole name is there to read, wrapped
+    expect(await item.locator('.who').textContent()).toContain(name);
+  });
+
   it('platform --web: a transcript scrolled back stays put as lines arrive; one at its end follows', async () => {
     const cli = await startCliServer([
       'platform',
