@@ -138,9 +138,12 @@ export const GLOBAL_OPTIONS = [
     type: 'number',
     min: 0,
     exclusiveMin: true,
+    // 1000x slower turns 3 s into 50 minutes; far beyond, a timer no longer fits Node's
+    // 32-bit timeout (it fires at once, with a warning per timer)
+    max: 1000,
     default: 1,
     env: 'SVC_TIME_SCALE',
-    description: 'multiply every protocol timer (0.01 = 100x faster)',
+    description: 'multiply every protocol timer (0.01 = 100x faster, at most 1000)',
   },
   {
     key: 'config',

@@ -235,6 +235,8 @@ describe('the resolver', () => {
 
   it.each([
     [{ timeScale: '-1' }, 'Could not use --time-scale "-1": must be greater than 0.'],
+    // beyond, a protocol timer no longer fits Node's 32-bit timeout
+    [{ timeScale: '1e9' }, 'Could not use --time-scale "1e9": must be at most 1000.'],
     [{ faultRate: '2' }, 'Could not use --fault-rate "2": must be at most 1.'],
     [{ port: '70000' }, 'Could not use --port "70000": must be at most 65535.'],
     [{ port: 'soon' }, 'Could not use --port "soon": must be a number.'],
