@@ -39,8 +39,9 @@ hook receiver writes is held to the spec's types (file_size "48213", a numeric s
 errors); what the platform writes may carry the drift its public samples show (numeric
 ids, string agent.id, null optional fields): warnings, errors with --strict. The spec's
 own dual forms (timestamp number or string, numeric button id) stay valid.
-In the simulator only a missing, empty or mistyped required field blocks a customer
-message; an invalid optional field is left out and the message delivered.
+In the simulator only a missing or mistyped required field, or an empty sender.id
+(spec 2.1), blocks a customer message; an invalid optional field is left out and the
+message delivered. An empty text is valid: the spec sets no minimum length.
 The public Bot API's CHAT_CLOSED and CLIENT_INFO (not in spec 6.1) are known kinds; the
 simulator uses them with platform --bot-events docs.
 
