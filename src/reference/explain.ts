@@ -259,6 +259,13 @@ export function explain(words: readonly string[]): Explanation {
       title: headingOf(section),
       text: sectionMarkdown(section),
     };
+  // a section and a word after it: the word is what is not understood, not the section
+  if (section !== undefined && second !== undefined)
+    throw new SvcError(
+      'SVC_E_UNKNOWN_TOPIC',
+      `Could not explain ${JSON.stringify(args.join(' '))}: a section takes no second word (${JSON.stringify(second)}).`,
+      `svc-cli explain ${section.id} prints the section; a field is explained after its payload kind: svc-cli explain hook.chat_finished chat.messages.`,
+    );
   const kind = findKind(first);
   if (kind !== undefined) {
     const entry = KINDS.get(kind)!;

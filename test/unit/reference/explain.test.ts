@@ -29,6 +29,10 @@ describe('svc-cli explain answers for every catalogue entry', () => {
     // a section's note, as conform cites it ("spec 4.4, 6.2 note"), quoted or not
     expect(explain(['6.2 note'])).toMatchObject({ topic: 'section', section: '6.2' });
     expect(explain(['6.2', 'note'])).toMatchObject({ topic: 'section', section: '6.2' });
+    // another word after a section is the word not understood, not the section
+    expect(() => explain(['2.5', 'extra'])).toThrow(
+      'Could not explain "2.5 extra": a section takes no second word ("extra").',
+    );
   });
 
   it('every kind, and every field of every kind', () => {
