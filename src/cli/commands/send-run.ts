@@ -1,5 +1,6 @@
 /** The body shared by send-text, send-media, send-location and typing (imported lazily). */
 import { createClock } from '../../clock.js';
+import { checkChannelUrl } from '../channel-url.js';
 import { SvcError } from '../../errors.js';
 import { fileNameOf } from '../../http/file-name.js';
 import { learnFileSize } from '../../http/file-size.js';
@@ -168,6 +169,7 @@ export async function runSend(
   flags: Readonly<Record<string, unknown>>,
 ): Promise<number> {
   const [options, payload] = await buildPayload(ctx, input, flags);
+  checkChannelUrl(options.channelUrl);
   const waitMs = options.wait === undefined ? undefined : parseDuration(options.wait, '--wait');
   const out = createOutput(ctx, { json: options.json });
   const host = new URL(options.channelUrl).host;

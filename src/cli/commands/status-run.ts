@@ -1,5 +1,6 @@
 import type { CliContext } from '../context.js';
 import { createClock } from '../../clock.js';
+import { checkChannelUrl } from '../channel-url.js';
 import { getChannelStatus } from '../../roles/integrator/index.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { formatStatus } from '../render/exchange.js';
@@ -13,6 +14,7 @@ export async function runStatus(
   given: Readonly<Record<string, unknown>>,
 ): Promise<number> {
   const options = resolveForCommand(ctx, statusOptions, given);
+  checkChannelUrl(options.channelUrl);
   const out = createOutput(ctx, { json: options.json });
   const status = await withSpinner(
     ctx,

@@ -1,0 +1,46 @@
+/**
+ * A channel URL as the commands that send to it read it: `{base_url}/<random_string>/
+ * <channel_public_id>` (spec 4.1). What a user pastes instead (the banner's status URL, the
+ * bare base URL, a URL with a query) is said for what it is before anything is sent: the
+ * platform's 404 or 405 for it named the wrong thing.
+ */
+import { inputError } from '../errors.js';
+
+const SHAPE = '{base_url}/<random_string>/<channel_public_id> (spec 4.1)';
+
+/**
+ * Throws SVC_E_CHANNEL_URL when `text` cannot be a channel URL.
+ * @example checkChannelUrl('http://127.0.0.1:8800/abc/shop/status') // throws: the status URL
+ */
+export function checkChannelUrl(text: string): void {
+  const url = new URL(text);
+  const segments = url.pathname.split('/').filter((s) => s !== '');
+  /**
+   * The URL's first `count` path segments, the random string (a secret, spec 5.1: the one
+   * before the public id, the `publicIdAt`th) masked.
+   */
+  const shown = (count: number, publicIdAt: number): string =>
+    `${url.origin}/${segments
+      .slice(0, count)
+      .map((s, i) => (i === publicIdAt - 1 ? '***' : s))
+      .join('/')}`;
+  const last = segments.length - 1;
+  if (segments.length >= 3 && segments[last] === 'status')
+    throw inputError(
+      'SVC_E_CHANNEL_URL',
+      `Could not use the channel URL ${shown(last + 1, last - 1)}: it is the channel's status URL.`,
+      `The channel URL is the same without /status: ${shown(last, last - 1)}`,
+    );
+  if (segments.length < 2)
+    throw inputError(
+      'SVC_E_CHANNEL_URL',
+      `Could not use the channel URL ${text}: it has no <random_string>/<channel_public_id>; expected ${SHAPE}.`,
+      '`svc-cli platform` prints its channel URL in its banner; a real one is in the channel settings.',
+    );
+  if (url.search !== '' || url.hash !== '')
+    throw inputError(
+      'SVC_E_CHANNEL_URL',
+      `Could not use the channel URL ${shown(last + 1, last)}${url.search}${url.hash}: a channel URL has no query string or fragment; expected ${SHAPE}.`,
+      `Leave out what follows the channel's public id: ${shown(last + 1, last)}`,
+    );
+}
