@@ -4,7 +4,12 @@ import { SvcError, errorText } from '../../errors.js';
 import { getChannelStatus } from '../../roles/integrator/index.js';
 import { loadConfig } from '../config-file.js';
 import type { CliContext } from '../context.js';
-import { checkConfigValues, inspectOptions, unknownKeysOf } from '../options/resolve.js';
+import {
+  checkConfigValues,
+  inspectOptions,
+  sectionProblems,
+  unknownKeysOf,
+} from '../options/resolve.js';
 import { doctorOptions } from './doctor-options.js';
 import { formatCheck, type CheckEvent } from '../render/doctor.js';
 import { createOutput } from '../render/output.js';
@@ -62,6 +67,9 @@ function checkConfig(ctx: CliContext, flags: Record<string, unknown>): CheckEven
       detail: `unknown key "${key}"${near ? `; did you mean "${near}"?` : ''}`,
     });
   }
+  // the warnings every command prints of its own section, for all of them
+  for (const problem of sectionProblems(loaded))
+    checks.push({ type: 'check', name: 'config', status: 'warn', detail: problem });
   return checks;
 }
 

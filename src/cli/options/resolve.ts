@@ -335,27 +335,45 @@ function unknownKeyWarnings(config: ReturnType<typeof loadConfig>, table: Option
       warnings.push(`warning: ${fileName}: unknown key "${key}" is ignored.${near(key, all)}`);
     }
   }
-  const section = config.section(table.command);
-  if (section) {
+  for (const problem of sectionProblems(config, [table.command]))
+    warnings.push(`warning: ${fileName}: ${problem}`);
+  return warnings;
+}
+
+/**
+ * What is wrong in the config file's `commands` sections: a section that names no command
+ * with options, and in the sections of `commands` (default: all), a key that is not one of
+ * that command's options; each with the closest known name.
+ * @example sectionProblems(config) // ['commands.lisen names no command with options. Did you mean "listen"?']
+ */
+export function sectionProblems(
+  config: Pick<ReturnType<typeof loadConfig>, 'section' | 'sectionNames'>,
+  commands?: readonly string[],
+): string[] {
+  const near = (key: string, known: Iterable<string>): string => {
+    const [best] = closestNames(key, [...known], { maxDistance: 3 });
+    return best ? ` Did you mean "${best}"?` : '';
+  };
+  const problems: string[] = [];
+  for (const command of commands ?? config.sectionNames()) {
+    const table = knownCommands.get(command);
+    const section = config.section(command);
+    if (!table || !section) continue;
     const own = new Set(
       [...GLOBALS, ...table.options].filter((s) => s.config !== false).map((s) => s.key),
     );
-    for (const key of Object.keys(section)) {
-      if (!own.has(key)) {
-        warnings.push(
-          `warning: ${fileName}: "${key}" in commands.${table.command} is not an option of ${table.command}; it is ignored.${near(key, own)}`,
+    for (const key of Object.keys(section))
+      if (!own.has(key))
+        problems.push(
+          `"${key}" in commands.${command} is not an option of ${command}; it is ignored.${near(key, own)}`,
         );
-      }
-    }
   }
-  for (const name of config.sectionNames()) {
-    if (!knownCommands.has(name)) {
-      warnings.push(
-        `warning: ${fileName}: commands.${name} names no command with options.${near(name, knownCommands.keys())}`,
+  for (const name of config.sectionNames())
+    if (!knownCommands.has(name))
+      problems.push(
+        `commands.${name} names no command with options.${near(name, knownCommands.keys())}`,
       );
-    }
-  }
-  return warnings;
+  return problems;
 }
 
 /**

@@ -105,6 +105,26 @@ describe('svc-cli doctor', () => {
     });
   });
 
+  it("warns of the commands section's typos, as each command does", async () => {
+    const t = createTestContext({
+      cwd: dirWith({ version: 1, commands: { lisen: { port: 1 }, 'send-text': { bogus: 1 } } }),
+    });
+    expect(await runInProcess(t, ['--json', 'doctor'])).toBe(0);
+    const details = t
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status?: string; detail?: string })
+      .filter((c) => c.status === 'warn')
+      .map((c) => c.detail);
+    expect(details).toContain(
+      'commands.lisen names no command with options. Did you mean "listen"?',
+    );
+    expect(details).toContainEqual(
+      expect.stringContaining('"bogus" in commands.send-text is not an option of send-text'),
+    );
+  });
+
   it('a channel status other than 0/1 fails the check (exit 1)', async () => {
     const base = await startFake('maybe');
     const t = createTestContext({ cwd: dirWith({ version: 1, channelUrl: `${base}/r/ch` }) });
