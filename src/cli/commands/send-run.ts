@@ -1,6 +1,7 @@
 /** The body shared by send-text, send-media, send-location and typing (imported lazily). */
 import { createClock } from '../../clock.js';
 import { checkChannelUrl } from '../channel-url.js';
+import { withScaledTimeout } from '../scaled-timeout.js';
 import { SvcError } from '../../errors.js';
 import { fileNameOf } from '../../http/file-name.js';
 import { learnFileSize } from '../../http/file-size.js';
@@ -197,7 +198,8 @@ export async function runSend(
         chunked: options.chunked,
         signal: ctx.signal,
       }).catch((error: unknown) => {
-        throw error instanceof SvcError ? withWaitHint(error, waitMs) : error;
+        const scaled = withScaledTimeout(error, options.timeScale, options.timeout);
+        throw scaled instanceof SvcError ? withWaitHint(scaled, waitMs) : scaled;
       });
     })(),
   );
@@ -205,7 +207,8 @@ export async function runSend(
     type: 'sent',
     kind: result.kind,
     status: result.status,
-    latencyMs: Math.round(result.latencyMs),
+    // a round trip is wall time: the clock's protocol ms read it 100x at --time-scale 0.01
+    latencyMs: Math.round(result.latencyMs * options.timeScale),
     body: result.body,
     forced: result.forced,
     verdict: {

@@ -7,6 +7,7 @@ import { formatStatus } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { withSpinner } from '../render/progress.js';
 import { statusOptions } from './send-options.js';
+import { withScaledTimeout } from '../scaled-timeout.js';
 
 /** `status`: GET <channel URL>/status, body 0 or 1 (spec 3, 4.1). */
 export async function runStatus(
@@ -25,6 +26,8 @@ export async function runStatus(
       clock: createClock({ timeScale: options.timeScale }),
       timeoutMs: options.timeout,
       signal: ctx.signal,
+    }).catch((error: unknown) => {
+      throw withScaledTimeout(error, options.timeScale, options.timeout);
     }),
   );
   const event = {
@@ -32,7 +35,8 @@ export async function runStatus(
     availability: status.availability,
     status: status.status,
     body: status.body,
-    latencyMs: Math.round(status.latencyMs),
+    // a round trip is wall time: the clock's protocol ms read it 100x at --time-scale 0.01
+    latencyMs: Math.round(status.latencyMs * options.timeScale),
   };
   out.event(event, formatStatus);
   return 0;
