@@ -79,6 +79,14 @@ const reasonOf = (error: unknown): string => {
   return cause?.code ?? cause?.message ?? errorText(error);
 };
 
+/** What each configured endpoint is, in words (the check's name stays the key's). */
+const ENDPOINT_WORDS: Readonly<Record<string, string>> = {
+  integrator: 'your integrator',
+  botProvider: 'your bot provider',
+  hook: 'your hook receiver',
+  widget: 'the widget page',
+};
+
 async function probe(name: string, url: string, timeoutMs: number): Promise<CheckEvent> {
   try {
     const response = await fetch(url, { method: 'GET', signal: AbortSignal.timeout(timeoutMs) });
@@ -91,11 +99,15 @@ async function probe(name: string, url: string, timeoutMs: number): Promise<Chec
     };
   } catch (error) {
     // a sentence, as the channel's check gives: what failed, and what to look at
+    const what = ENDPOINT_WORDS[name] ?? `the ${name} endpoint`;
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
     return {
       type: 'check',
       name,
       status: 'unreachable',
-      detail: `${url}: could not connect (${reasonOf(error)}); check the URL and that the ${name} endpoint is up`,
+      detail: timedOut
+        ? `${url}: no answer within ${timeoutMs} ms; check that ${what} answers requests (--timeout waits longer)`
+        : `${url}: could not connect (${reasonOf(error)}); check the URL and that ${what} is up`,
     };
   }
 }

@@ -71,6 +71,22 @@ describe('svc-cli doctor', () => {
     const t = createTestContext({ cwd: dirWith({ version: 1 }), env: { SVC_HOOK_URL: dead } });
     expect(await runInProcess(t, ['doctor', '--timeout', '1000'])).toBe(3);
     expect(t.stdout()).toContain(`✗ hook         ${dead}: could not connect (ECONNREFUSED)`);
+    expect(t.stdout()).toContain('check the URL and that your hook receiver is up');
+  });
+
+  it('a peer that takes the request and never answers: no answer in time, not "could not connect"', async () => {
+    const server = createServer(() => undefined); // never answers
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bot`;
+    const t = createTestContext({
+      cwd: dirWith({ version: 1 }),
+      env: { SVC_BOT_PROVIDER_URL: url },
+    });
+    expect(await runInProcess(t, ['doctor', '--timeout', '200'])).toBe(3);
+    expect(t.stdout()).toContain(
+      `${url}: no answer within 200 ms; check that your bot provider answers requests`,
+    );
   });
 
   it('a URL flag that is not a URL fails once, without a "no URL configured" warning', async () => {
