@@ -1,8 +1,9 @@
 /**
  * A channel URL as the commands that send to it read it: `{base_url}/<random_string>/
- * <channel_public_id>` (spec 4.1). What a user pastes instead (the banner's status URL, the
- * bare base URL, a URL with a query) is said for what it is before anything is sent: the
- * platform's 404 or 405 for it named the wrong thing.
+ * <channel_public_id>` (spec 4.1), or a proxy's `<url>/channel`. What a user pastes instead
+ * (the banner's status URL, a URL with a query) is said for what it is before anything is
+ * sent: the platform's 404 or 405 for it named the wrong thing. A URL of another shape is
+ * left to the server: `svc-cli proxy channel` takes the channel at one segment.
  */
 import { inputError } from '../errors.js';
 
@@ -30,12 +31,6 @@ export function checkChannelUrl(text: string): void {
       'SVC_E_CHANNEL_URL',
       `Could not use the channel URL ${shown(last + 1, last - 1)}: it is the channel's status URL.`,
       `The channel URL is the same without /status: ${shown(last, last - 1)}`,
-    );
-  if (segments.length < 2)
-    throw inputError(
-      'SVC_E_CHANNEL_URL',
-      `Could not use the channel URL ${text}: it has no <random_string>/<channel_public_id>; expected ${SHAPE}.`,
-      '`svc-cli platform` prints its channel URL in its banner; a real one is in the channel settings.',
     );
   if (url.search !== '' || url.hash !== '')
     throw inputError(

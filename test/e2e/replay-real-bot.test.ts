@@ -61,8 +61,10 @@ describe('replay --bot-url: a bot set up with another token or provider id', () 
   it("a bot that posts under another provider id: the bot service's refusal is named", async () => {
     const port = await freePort();
     const bot = await answeringBot(port, 'dev-provider', 'You said: hello bot');
+    // at 0.25 the bot's post has the bot-message expectation's 15 s (3.75 wall s) to come and
+    // be refused; at 0.05 (750 ms) a check run beside the suite's other files missed it
     const run = await runCli([
-      ...['--time-scale', '0.05', 'replay', fixture],
+      ...['--time-scale', '0.25', 'replay', fixture],
       ...['--bot-url', bot, '--platform-port', String(port)],
     ]);
     expect(run.code).toBe(1);
