@@ -34,6 +34,20 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
     expect(codes.every((code) => code === 0 || code === 130)).toBe(true);
   });
 
+  /** `platform --web` on any port: its console and channel URLs */
+  async function platformWeb(): Promise<{ consoleUrl: string; channels: Array<{ url: string }> }> {
+    const cli = await startCliServer([
+      'platform',
+      '--web',
+      '--no-console',
+      '--port',
+      '0',
+      '--json',
+    ]);
+    servers.push(cli);
+    return cli.listening as unknown as { consoleUrl: string; channels: Array<{ url: string }> };
+  }
+
   async function open(url: string): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
     pages.push(page);
@@ -255,19 +269,7 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
   });
 
   it('platform --web at 390 px: a long name without spaces wraps inside the chat list', async () => {
-    const cli = await startCliServer([
-      'platform',
-      '--web',
-      '--no-console',
-      '--port',
-      '0',
-      '--json',
-    ]);
-    servers.push(cli);
-    const { consoleUrl, channels } = cli.listening as unknown as {
-      consoleUrl: string;
-      channels: Array<{ url: string }>;
-    };
+    const { consoleUrl, channels } = await platformWeb();
     const name = `Avery${'very'.repeat(12)}longnamewithoutanyspaces`;
     const text = `Hello, ${'x'.repeat(120)}`;
     expect((await postCustomer(channels[0]!.url, { id: 'c-long', name }, text)).status).toBe(200);
@@ -295,19 +297,7 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
   });
 
   it('platform --web: a transcript scrolled back stays put as lines arrive; one at its end follows', async () => {
-    const cli = await startCliServer([
-      'platform',
-      '--web',
-      '--no-console',
-      '--port',
-      '0',
-      '--json',
-    ]);
-    servers.push(cli);
-    const { consoleUrl, channels } = cli.listening as unknown as {
-      consoleUrl: string;
-      channels: Array<{ url: string }>;
-    };
+    const { consoleUrl, channels } = await platformWeb();
     const say = async (text: string, id = 'c-ann') =>
       expect((await postCustomer(channels[0]!.url, { id }, text)).status).toBe(200);
     for (let i = 1; i <= 40; i++) await say(`line ${i}`);
