@@ -5,9 +5,9 @@
  * chats (the old ones gone), its events, its journal and the Timeline of its chat.
  * Skipped when /usr/bin/chromium is missing.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from '../helpers/chromium.js';
+import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../helpers/chromium.js';
+import { restartStage } from '../helpers/restart-stage.js';
 import { startCliServer, type CliServer } from '../helpers/cli-server.js';
 import { freePort } from '../helpers/free-port.js';
 
@@ -35,23 +35,13 @@ function postCustomer(channelUrl: string, id: string, name: string, text: string
 }
 
 describe.skipIf(!hasChromium)('web console across a simulator restart', () => {
-  let browser: Browser;
-  let page: Page | undefined;
-  const running: CliServer[] = [];
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await page?.close();
-    for (const cli of running) expect([0, 130]).toContain(await cli.stop());
-    await browser?.close();
-  });
+  const { running, openPage } = restartStage();
 
   it('says reconnecting while the simulator is down and follows the new one without a reload', async () => {
     const port = await freePort();
     const first = await platformOn(port);
     running.push(first.cli);
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await openPage({ viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(15_000);
     await page.goto(first.consoleUrl);
     await page.locator('#status.live').waitFor();

@@ -5,9 +5,9 @@
  * unreachable at once, and Retry sends the same text once a simulator answers again.
  * Skipped when /usr/bin/chromium is missing.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from '../helpers/chromium.js';
+import { describe, expect, it } from 'vitest';
+import { hasChromium } from '../helpers/chromium.js';
+import { restartStage } from '../helpers/restart-stage.js';
 import { startCliServer, type CliServer } from '../helpers/cli-server.js';
 import { measure } from '../helpers/contrast.js';
 import { freePort } from '../helpers/free-port.js';
@@ -16,17 +16,7 @@ const platformOn = (port: number): Promise<CliServer> =>
   startCliServer(['platform', '--no-console', '--port', String(port), '--json']);
 
 describe.skipIf(!hasChromium)('demo page: a visitor message that is not sent', () => {
-  let browser: Browser;
-  let page: Page | undefined;
-  const running: CliServer[] = [];
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await page?.close();
-    for (const cli of running) expect([0, 130]).toContain(await cli.stop());
-    await browser?.close();
-  });
+  const { running, openPage } = restartStage();
 
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`${colorScheme}: marks the line not sent, says unreachable at once, retries`, async () => {
@@ -43,7 +33,7 @@ describe.skipIf(!hasChromium)('demo page: a visitor message that is not sent', (
         platformUrl,
       ]);
       running.push(widget);
-      page = await browser.newPage({ viewport: { width: 390, height: 800 }, colorScheme });
+      const page = await openPage({ viewport: { width: 390, height: 800 }, colorScheme });
       page.setDefaultTimeout(15_000);
       await page.goto(widget.listening.url);
       await page.waitForFunction(() => 'svc_widget' in window);
@@ -90,7 +80,6 @@ describe.skipIf(!hasChromium)('demo page: a visitor message that is not sent', (
       expect(chats.flatMap((c) => c.lines.map((l) => l.text))).toEqual(['Where is my order?']);
 
       await page.close();
-      page = undefined;
       for (const cli of running.splice(0)) expect([0, 130]).toContain(await cli.stop());
     });
   }
