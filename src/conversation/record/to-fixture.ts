@@ -167,32 +167,40 @@ function agentsStepOf(r: ExchangeRecord): { agents: AgentsState } | undefined {
 }
 
 /**
- * How the agents stood when run `run` began, from what the platform did before anything set
- * them: an offline form it took (spec 3: only while no agent is online), an offline_message
- * hook it sent, or a CLIENT_MESSAGE's agents_online. Undefined when nothing shows it: replay
- * starts with agents online, as the platform does.
+ * How the agents stood when each run began (one pass over the records), from what the
+ * platform did before anything set them: an offline form it took (spec 3: only while no
+ * agent is online) or refused, an offline_message hook it sent, or a CLIENT_MESSAGE's
+ * agents_online. A run missing from the map showed nothing: replay starts with agents
+ * online, as the platform does.
  */
-function agentsAtStartOf(
-  all: readonly ExchangeRecord[],
-  run: string | undefined,
-): AgentsState | undefined {
+function agentsAtStartOf(all: readonly ExchangeRecord[]): Map<string | undefined, AgentsState> {
+  const known = new Map<string | undefined, AgentsState>();
+  /** runs whose agents were set before anything showed how they stood */
+  const settled = new Set<string | undefined>();
   for (const r of all) {
-    if (r.run !== run) continue;
-    if (agentsStepOf(r)) return undefined;
-    const path = new URL(r.request.url, 'http://x').pathname;
-    const body = parseBody(r.request.body);
-    if (isControl(r) && r.request.method === 'POST' && path === '/_sim/visitor/offline-message') {
-      const status = r.response?.status;
-      if (status === undefined) continue;
-      if (status < 300) return 'offline';
-      if (status === 409) return 'online';
-      continue;
-    }
-    if (isHookSent(r) && body?.event_name === 'offline_message') return 'offline';
-    if (isBotRecord(r) && r.direction === 'out' && body?.event === 'CLIENT_MESSAGE') {
-      const online = body.agents_online;
-      if (typeof online === 'boolean') return online ? 'online' : 'offline';
-    }
+    if (known.has(r.run) || settled.has(r.run)) continue;
+    const state = agentsShownBy(r);
+    if (state === 'set') settled.add(r.run);
+    else if (state !== undefined) known.set(r.run, state);
+  }
+  return known;
+}
+
+/** How the agents stood, as one record shows it; 'set' for a record that sets them. */
+function agentsShownBy(r: ExchangeRecord): AgentsState | 'set' | undefined {
+  if (agentsStepOf(r)) return 'set';
+  const path = new URL(r.request.url, 'http://x').pathname;
+  if (isControl(r) && r.request.method === 'POST' && path === '/_sim/visitor/offline-message') {
+    const status = r.response?.status;
+    if (status === undefined) return undefined;
+    if (status < 300) return 'offline';
+    return status === 409 ? 'online' : undefined;
+  }
+  const body = parseBody(r.request.body);
+  if (isHookSent(r) && body?.event_name === 'offline_message') return 'offline';
+  if (isBotRecord(r) && r.direction === 'out' && body?.event === 'CLIENT_MESSAGE') {
+    const online = body.agents_online;
+    if (typeof online === 'boolean') return online ? 'online' : 'offline';
   }
   return undefined;
 }
@@ -277,6 +285,8 @@ interface Conversion {
   agents: AgentsState;
   /** how they stood when the recording began (setup.agents), when it shows it */
   agentsAtStart: AgentsState | undefined;
+  /** how they stood when each run began, where it shows */
+  agentsByRun: ReadonlyMap<string | undefined, AgentsState>;
 }
 
 /** The state a conversion starts from: the records in run order, nothing written yet. */
@@ -284,7 +294,8 @@ function startConversion(input: readonly ExchangeRecord[]): Conversion {
   const { all, runs } = inRunOrder(input);
   const records = all.filter((r) => !isControl(r));
   const hookSent = records.filter(isHookSent);
-  const agentsAtStart = agentsAtStartOf(all, all[0]?.run);
+  const agentsByRun = agentsAtStartOf(all);
+  const agentsAtStart = agentsByRun.get(all[0]?.run);
   return {
     all,
     records,
@@ -315,6 +326,7 @@ function startConversion(input: readonly ExchangeRecord[]): Conversion {
     hooksSeen: 0,
     agents: agentsAtStart ?? 'online',
     agentsAtStart,
+    agentsByRun,
   };
 }
 
@@ -348,7 +360,7 @@ function startRun(c: Conversion, run: string | undefined): void {
   c.chatBase = c.chatOf.size;
   // the run's platform started its agents as its setup said; replay's one platform has them
   // as the last run left them
-  const agents = agentsAtStartOf(c.all, run);
+  const agents = c.agentsByRun.get(run);
   if (agents !== undefined && agents !== c.agents) {
     c.agents = agents;
     c.steps.push({ agents });
