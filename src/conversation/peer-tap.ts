@@ -10,6 +10,11 @@ export interface PeerSighting {
   value: unknown;
   /** protocol ms from the request's start to its answer or failure: the peer got it that long ago */
   durationMs: number;
+  /**
+   * protocol ms when the request was sent, where the record says (its end less its duration):
+   * the sighting itself may be handed later than the answer came, when the process is busy
+   */
+  sentAt?: number;
 }
 
 const partyOf: Partial<Record<ExchangeInput['iface'], PeerParty>> = {
@@ -67,6 +72,9 @@ export function tapOutgoing(
           ...(input.failure ? { $failure: input.failure.reason } : {}),
         },
         durationMs: input.durationMs ?? 0,
+        ...(typeof input.protocolMs === 'number'
+          ? { sentAt: input.protocolMs - (input.durationMs ?? 0) }
+          : {}),
       });
     }
     return recordExchange(inner, input);

@@ -375,9 +375,9 @@ function worldJournal(
       })
     : undefined;
   return realParties.size > 0
-    ? tapOutgoing(base ?? createJournal(), realParties, ({ party, value, durationMs }) => {
+    ? tapOutgoing(base ?? createJournal(), realParties, ({ party, value, durationMs, sentAt }) => {
         const at = clock.now();
-        observations.push({ party, value, consumed: false, at, sentAt: at - durationMs });
+        observations.push({ party, value, consumed: false, at, sentAt: sentAt ?? at - durationMs });
       })
     : base;
 }
