@@ -277,7 +277,21 @@ for (const callback of WIDGET_CALLBACKS_WITH_ARGS) {
 /** Kinds by name, in listing order. */
 export const KINDS: ReadonlyMap<string, KindEntry> = new Map(entries.map((e) => [e.name, e]));
 
-/** Names closest to `name` (edit distance), for the unknown-kind hint. */
+/**
+ * The kinds `name` most likely means, for the unknown-kind hint: those whose name holds it
+ * (`chat_finished`, `CLIENT_MESSAGE`, `text`), shortest first, else the closest by spelling
+ * within a quarter of its length (at least 2 edits). Empty when none is close: `bogus` got
+ * "bot.error", "channel.status", which only misled.
+ * @example suggestKinds('chat_finished') // ['hook.chat_finished', 'hook.chat_finished.reply']
+ */
 export function suggestKinds(name: string, limit = 3): string[] {
-  return closestNames(name, KINDS.keys(), { limit });
+  const typed = name.trim().toLowerCase();
+  if (typed.length >= 3) {
+    const holding = [...KINDS.keys()]
+      .filter((kind) => kind.toLowerCase().includes(typed))
+      .sort((a, b) => a.length - b.length);
+    if (holding.length > 0) return holding.slice(0, limit);
+  }
+  const maxDistance = Math.max(2, Math.floor(typed.length / 4));
+  return closestNames(typed, KINDS.keys(), { limit, maxDistance });
 }

@@ -23,7 +23,9 @@ export function getKind(kind: string): KindEntry {
   throw new SvcError(
     'SVC_E_UNKNOWN_KIND',
     `Could not find payload kind "${kind}": the contract has no such kind.`,
-    `Did you mean ${closest.map((k) => `"${k}"`).join(', ')}? List them with: svc-cli schema --list`,
+    closest.length > 0
+      ? `Did you mean ${closest.map((k) => `"${k}"`).join(', ')}? List them with: svc-cli schema --list`
+      : 'List the kinds with: svc-cli schema --list',
     { details: { closest } },
   );
 }

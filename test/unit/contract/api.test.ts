@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SvcError } from '../../../src/errors.js';
+import { suggestKinds } from '../../../src/contract/registry.js';
 import {
   detectKind,
   listKinds,
@@ -31,6 +32,21 @@ describe('public API of svc-cli/schemas', () => {
     expect(error).toBeInstanceOf(SvcError);
     expect(error).toMatchObject({ code: 'SVC_E_UNKNOWN_KIND', category: 'input' });
     expect((error as SvcError).hint).toContain('"channel.customer.text"');
+  });
+
+  it.each([
+    ['chat_finished', ['hook.chat_finished', 'hook.chat_finished.reply']],
+    ['CLIENT_MESSAGE', ['bot.event.CLIENT_MESSAGE']],
+    ['hook.chat_finised', ['hook.chat_finished']],
+    ['bogus', []],
+  ])('suggests for the unknown kind %s what it most likely means', (typed, meant) => {
+    expect(suggestKinds(typed)).toEqual(meant);
+  });
+
+  it('says how to list the kinds when none is close', () => {
+    expect(() => validate('bogus', {})).toThrow(
+      expect.objectContaining({ hint: 'List the kinds with: svc-cli schema --list' }),
+    );
   });
 
   it.each([
