@@ -44,6 +44,13 @@ export function findSyntaxErrorOffset(text: string): number {
         i += word.length;
         return true;
       }
+      if (word[0] === text[i]) {
+        // `not json`: the parser takes `n` for the start of null and stops at the `o`
+        let matched = 1;
+        while (matched < word.length && text[i + matched] === word[matched]) matched++;
+        i += matched;
+        return false;
+      }
     }
     if (text[i] === '"') {
       i++;
