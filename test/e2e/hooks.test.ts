@@ -1,6 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -163,6 +165,37 @@ describe('svc-cli hook-fire (spawned)', () => {
     ]);
     expect(offline.code).toBe(2);
     expect(offline.stderr).toContain('offline_message is about no chat and carries no chat_id');
+  });
+
+  it('posts to a hook URL as given: a receiver routed at /hooks/ gets /hooks/ (spec 4.4)', async () => {
+    // web frameworks often route with a trailing slash and redirect the path without it
+    const paths: string[] = [];
+    const receiver = createServer((req, res) => {
+      paths.push(req.url ?? '');
+      req.resume();
+      if (req.url === '/hooks/') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"result":"ok"}');
+      } else {
+        res.writeHead(308, { location: `${req.url}/` });
+        res.end();
+      }
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      const r = await runCli([
+        'hook-fire',
+        'chat_updated',
+        '--url',
+        `http://127.0.0.1:${port}/hooks/`,
+      ]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(paths).toEqual(['/hooks/']);
+    } finally {
+      receiver.close();
+    }
   });
 
   it('exits 3 when the receiver is unreachable and 2 for a refused --set key', async () => {

@@ -78,6 +78,9 @@ export const conformOptions = defineOptions('conform', [
     key: 'url',
     flag: '--url <url>',
     type: 'url',
+    // a hook URL is posted to as given; the integrator's and the provider's have a path
+    // joined to them (spec 4.2, 4.3), which drops their trailing slash there
+    asGiven: true,
     config: false,
     description:
       'the endpoint under test: integrator_url (spec 4.2), hook URL (spec 4.4) or bot_provider_url (spec 4.3)',

@@ -7,6 +7,7 @@ export const hookFireOptions = defineOptions('hook-fire', [
     key: 'url',
     flag: '--url <url>',
     type: 'url',
+    asGiven: true,
     config: false,
     description: 'the hook receiver URL (same as --hook-url)',
   },

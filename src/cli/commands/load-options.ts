@@ -10,6 +10,8 @@ export const loadOptions = defineOptions('load', [
     key: 'url',
     flag: '--url <url>',
     type: 'url',
+    // as conform's --url: the hook URL as given, the others joined to a path
+    asGiven: true,
     config: false,
     description:
       'integrator: the integrator_url (spec 4.2); hooks: the hook URL (4.4); bot: the bot_provider_url (4.3)',

@@ -141,6 +141,7 @@ export const platformOptions = defineOptions('platform', [
     key: 'hookUrl',
     flag: '--hook-url <url>',
     type: 'url',
+    asGiven: true,
     env: 'SVC_HOOK_URL',
     group: HOOKS,
     description: 'send event hooks (chat_accepted, chat_finished, ...) to this URL (spec 4.4, 6.2)',

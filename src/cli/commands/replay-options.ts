@@ -34,6 +34,7 @@ export const replayOptions = defineOptions('replay', [
     key: 'hookUrl',
     flag: '--hook-url <url>',
     type: 'url',
+    asGiven: true,
     config: false,
     group: PEERS,
     description: 'a real hook receiver instead of the embedded hook-target',

@@ -144,7 +144,7 @@ export function checkValue(spec: OptionSpec, raw: unknown): Checked {
     case 'url': {
       const problem = httpUrlProblem(typeof raw === 'string' ? raw : '');
       if (problem !== undefined || typeof raw !== 'string') return fail(problem ?? '');
-      return { ok: true, value: raw.replace(/\/+$/, '') };
+      return { ok: true, value: spec.asGiven ? raw : raw.replace(/\/+$/, '') };
     }
     case 'int':
     case 'number': {

@@ -386,6 +386,7 @@ export const HOOK_URL_OPTION = {
   key: 'hookUrl',
   flag: '--hook-url <url>',
   type: 'url',
+  asGiven: true,
   env: 'SVC_HOOK_URL',
   description: 'the hook receiver URL (spec 4.4, 6.2)',
 } as const satisfies OptionSpec;
@@ -411,6 +412,7 @@ export const PROJECT_URL_OPTIONS = [
     key: 'hookUrl',
     flag: '--hook-url <url>',
     type: 'url',
+    asGiven: true,
     env: 'SVC_HOOK_URL',
     description: 'your event-hook receiver URL',
   },

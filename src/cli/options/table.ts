@@ -33,7 +33,16 @@ export type OptionSpec<K extends string = string> = OptionBase<K> &
     | { readonly type: 'string' | 'path'; readonly default?: string }
     /** an address to bind: an IP address or a host name (checked before it is used) */
     | { readonly type: 'host'; readonly default?: string }
-    | { readonly type: 'url'; readonly default?: string }
+    | {
+        readonly type: 'url';
+        readonly default?: string;
+        /**
+         * the URL is used exactly as given, its trailing slash kept (a hook URL, spec 4.4: a
+         * receiver routed at `/hooks/` must be posted there); else trailing slashes are
+         * dropped, as for a base that paths are joined to
+         */
+        readonly asGiven?: boolean;
+      }
     | {
         readonly type: 'int';
         readonly min?: number;
