@@ -701,6 +701,8 @@ function replyNote(value: unknown, mismatches: readonly string[]): string[] {
 function realBotNotes(world: World): string[] {
   if (!world.realPeers?.some((peer) => peer.startsWith('the bot at'))) return [];
   const notes = new Set<string>();
+  /** a refusal that another provider id or token explains: a 404 (spec 4.3), 401 or 403 */
+  let identity = false;
   for (const { party, value } of world.observations) {
     if (party !== 'event' || typeof value !== 'object' || value === null) continue;
     const event = value as {
@@ -714,19 +716,25 @@ function realBotNotes(world: World): string[] {
       code?: string;
       message?: string;
     };
-    if (event.type === 'bot-event-sent' && event.result === 'failed')
+    if (event.type === 'bot-event-sent' && event.result === 'failed') {
+      if (/\bHTTP 40[134]\b/.test(event.reason ?? '')) identity = true;
       notes.add(
         `your bot did not take ${event.event ?? 'an event'}: ${event.reason ?? 'failed'}${event.said ? `: ${event.said}` : ''}`,
       );
-    else if (event.type === 'bot-event-received' && event.status !== 200)
+    } else if (event.type === 'bot-event-received' && event.status !== 200) {
+      if (event.status === 401 || event.status === 403 || event.status === 404) identity = true;
       notes.add(
         `your bot posted ${event.event ?? 'a request'} to ${event.path ?? '?'}, refused with HTTP ${event.status ?? '?'}${event.code ? ` ${event.code}` : ''}${event.message ? `: ${event.message}` : ''}`,
       );
+    }
   }
   if (notes.size === 0) return [];
+  const shown = [...notes].slice(0, 3);
+  // a payload the service refused (400: a field the contract requires) is no matter of ids
+  if (!identity) return shown;
   const provider = world.botEventsUrl?.match(/\/webhooks\/([^/]+)\//)?.[1];
   return [
-    ...[...notes].slice(0, 3),
+    ...shown,
     `this conversation's bot has provider id ${provider === undefined ? '?' : JSON.stringify(decodeURIComponent(provider))} (setup.bot.providerId) and the token setup.bot.token gives (default "conversation-token"): configure your bot with both (spec 4.3)`,
   ];
 }

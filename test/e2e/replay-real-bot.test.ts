@@ -21,7 +21,12 @@ const configure =
  * A bot that answers 200 to every event and, to a CLIENT_MESSAGE, posts a BOT_MESSAGE with
  * `text` to the bot service on `port` as provider `provider` (the fixture's token).
  */
-const answeringBot = (port: number, provider: string, text: string) =>
+const answeringBot = (
+  port: number,
+  provider: string,
+  text: string,
+  message: Record<string, unknown> = { type: 'TEXT', text, timestamp: 1700000000 },
+) =>
   startPeer((_req, res, body) => {
     json(res, 200, {});
     const event = JSON.parse(body) as { event?: string; chat_id?: string; client_id?: string };
@@ -34,7 +39,7 @@ const answeringBot = (port: number, provider: string, text: string) =>
         id: 'answer-1',
         chat_id: event.chat_id,
         client_id: event.client_id,
-        message: { type: 'TEXT', text, timestamp: 1700000000 },
+        message,
       }),
     }).catch(() => undefined);
   });
@@ -72,6 +77,23 @@ describe('replay --bot-url: a bot set up with another token or provider id', () 
       '        your bot posted a request to /webhooks/dev-provider/<token>, refused with HTTP 404 not_found: no provider "dev-provider" here; this bot service serves provider "conversation-provider" (spec 4.3)',
     );
     expect(run.stdout).toContain(`        ${configure}`);
+  });
+
+  it('a payload the bot service refused (400) is named, with no question of ids', async () => {
+    const port = await freePort();
+    const bot = await answeringBot(port, 'conversation-provider', 'You said: hello bot', {
+      type: 'TEXT',
+      text: 'You said: hello bot',
+    });
+    const run = await runCli([
+      ...['--time-scale', '0.25', 'replay', fixture],
+      ...['--bot-url', bot, '--platform-port', String(port)],
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '        your bot posted BOT_MESSAGE to /webhooks/conversation-provider/<token>, refused with HTTP 400 invalid_request: message.timestamp: required (spec 2.5)',
+    );
+    expect(run.stdout).not.toContain('configure your bot with both');
   });
 
   it('a bot set up as the fixture says: no such notes', async () => {
