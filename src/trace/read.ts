@@ -82,6 +82,8 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
   const open = new Map<string, Open>();
   /** per run: the chat of each customer (sender.id, recipient.id, client_id) */
   const chatOfCustomer = new Map<string, number>();
+  /** per run: the highest chat id seen, after which a customer with no chat id is numbered */
+  const lastChatOfRun = new Map<string, number>();
   const summary: TraceSummary = { records: 0, conversations: 0, outside: 0, skipped: 0 };
   const hand = async (key: string, conv: Open): Promise<void> => {
     open.delete(key);
@@ -120,8 +122,15 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
     }
     if (span.chat === undefined && customerKey !== undefined) {
       const known = chatOfCustomer.get(customerKey);
+      // a proxy between real parties never learns the platform's chat ids: a customer's
+      // first message in its run opens a chat of its own, numbered after the run's others.
+      // Only a proxy's: the simulator's refused first message (no chat) must not take the
+      // number its next chat will have.
       if (known !== undefined) span.chat = known;
+      else if (value.notes?.includes('proxy')) span.chat = (lastChatOfRun.get(span.run) ?? 0) + 1;
     }
+    if (span.chat !== undefined && span.chat > (lastChatOfRun.get(span.run) ?? 0))
+      lastChatOfRun.set(span.run, span.chat);
     if (span.chat === undefined) {
       summary.outside++;
       continue;

@@ -196,4 +196,35 @@ describe("the agent's control request", () => {
     // drawn in the order they started: the request, then the delivery it waited for
     expect(spans.map((s) => s.seq)).toEqual([1, 3, 2]);
   });
+  it("opens a chat for each customer of a proxy's recording, which has no chat ids", async () => {
+    // a proxy between real parties never learns the platform's chat ids: its records carry
+    // the customer only, and each customer's messages are one conversation
+    seq = 0;
+    const agent = (id: string, t: string) => ({
+      recipient: { id },
+      message: { type: 'text', text: t },
+    });
+    const notes = ['proxy', 'leg:platform'];
+    const lines = [
+      record(undefined, text('c-1', 'Where is my order?'), { notes }),
+      record(undefined, text('c-2', 'Hello'), { notes }),
+      record(undefined, agent('c-1', 'It ships today'), {
+        direction: 'out',
+        kind: 'channel.agent.text',
+        notes: ['proxy', 'leg:integrator'],
+      }),
+      // the simulator's own refused first message has no chat: it stays outside
+      record(undefined, text('c-3', ''), { run: 'r2', response: { status: 400 } }),
+    ];
+    const got: TracedConversation[] = [];
+    const summary = await readTrace({
+      file: write(lines),
+      onConversation: (c) => void got.push(c),
+    });
+    expect(summary.outside).toBe(1);
+    expect(got.map((c) => [c.chat, c.spans.map((s) => s.seq)])).toEqual([
+      [1, [1, 3]],
+      [2, [2]],
+    ]);
+  });
 });
