@@ -131,6 +131,8 @@ const FIELD_DOCS: Readonly<Record<string, FieldTable>> = {
     recipient: 'the customer the message is for',
     'recipient.id': 'the sender.id the integrator sent earlier, unchanged',
     'message.id': "the platform's message id",
+    // spec 2.2 sets no limit on an agent's text: only a customer's is cut (2.1, 8)
+    'message.text': 'message text',
   },
   bot: {
     event: 'which event this is',

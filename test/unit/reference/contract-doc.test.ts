@@ -53,6 +53,13 @@ describe('docs/CONTRACT.md', () => {
       expect(markdown).toMatch(new RegExp(`^#{2,4} ${id.replace('.', '\\.')}[. ]`, 'm'));
   });
 
+  it("says only a customer's text is cut (spec 2.1, 8), not an agent's (2.2 sets no limit)", () => {
+    const text = (kind: string) =>
+      fieldRows(kind).find((row) => row.path === 'message.text')?.description;
+    expect(text('channel.customer.text')).toContain('over 1000 characters it is cut');
+    expect(text('channel.agent.text')).toBe('message text');
+  });
+
   it('has a field table for every kind, and a meaning for every field', () => {
     expect(documentedKinds()).toEqual([...KINDS.keys()]);
     const undescribed = [...KINDS.keys()].flatMap((kind) =>
