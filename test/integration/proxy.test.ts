@@ -655,6 +655,26 @@ describe('proxy faults through the one fault step', () => {
       [true, 'delay:500', 200, undefined, 500],
     ]);
     expect(upstreamHits).toBe(1);
+    // what the proxy's console shows: a fault the caller got is no pass (a newcomer read the
+    // malformed body's ✓ as "the reply conforms"), its line said once
+    const plain = new Chalk({ level: 0 });
+    const shown = events.map((e) => formatProxyExchange(e, plain).split('\n'));
+    expect(shown[0]![0]).toMatch(/ ✗$/);
+    expect(shown[0]).toContain('    fault reset: connection reset by the proxy, not forwarded');
+    expect(shown[0]).not.toContain('    fault reset');
+    expect(shown[1]![0]).toMatch(/ 200 {2}500 ms {2}✗$/);
+    expect(shown[1]).toContain('    fault bad-json: answered by the proxy, not forwarded');
+    // a delay alone was forwarded: the upstream answered, nothing says otherwise
+    expect(shown[2]).toContain('    fault delay:500');
+    const hang = formatProxyExchange(
+      { ...events[0]!, fault: 'hang', failure: { reason: 'hang', message: 'fault hang' } },
+      plain,
+    ).split('\n');
+    expect(hang[0]).toMatch(/ hang {2}held open {2}✗$/);
+    expect(hang).toContain(
+      '    fault hang: held open by the proxy until the caller gives up, not forwarded',
+    );
+    expect(hang).not.toContain('    fault hang');
   });
 });
 

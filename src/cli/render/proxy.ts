@@ -45,16 +45,28 @@ function attemptText(e: ProxyExchangeEvent): string | undefined {
 export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): string {
   const errors = [...e.requestIssues, ...e.answerIssues].filter((i) => i.severity === 'error');
   const ok = errors.length === 0 && !e.failure && !e.slow && e.accepted;
+  // the caller got the proxy's --fault, not the upstream's answer: no pass, and not the
+  // upstream's failure either (the summary counts these apart)
+  const injected = e.fault !== undefined && !e.forwarded;
+  const held = e.failure?.reason === 'hang';
   // answered well, but sent off the schedule (the platform's doing): a warning, not a pass
-  const mark = !ok ? c.red('✗') : e.attempt?.departs ? c.yellow('!') : c.green('✓');
+  const mark = injected
+    ? c.magenta('✗')
+    : !ok
+      ? c.red('✗')
+      : e.attempt?.departs
+        ? c.yellow('!')
+        : c.green('✓');
   const status =
     e.status === undefined
       ? c.red(e.failure?.reason ?? 'no answer')
       : e.status >= 200 && e.status < 300
         ? c.green(String(e.status))
         : c.yellow(String(e.status));
-  const budget =
-    e.budgetMs === undefined
+  const budget = held
+    ? // the exchange is journaled when the proxy stops answering: the caller waits on
+      c.magenta('held open')
+    : e.budgetMs === undefined
       ? seconds(e.durationMs)
       : e.failure?.reason === 'caller-gone' && e.caller === 'platform' && e.slow
         ? c.red(`${seconds(e.durationMs)}: the platform timed out (${seconds(e.budgetMs)}, spec 8)`)
@@ -75,11 +87,19 @@ export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): st
   const lines = [head];
   const attempt = attemptText(e);
   if (attempt) lines.push(`    ${c.yellow(attempt)}`);
-  if (e.fault !== undefined)
-    lines.push(
-      `    ${c.magenta(`fault ${e.fault}${e.forwarded ? '' : ': answered by the proxy, not forwarded'}`)}`,
-    );
-  if (e.failure) lines.push(`    ${c.red(e.failure.message)}`);
+  if (e.fault !== undefined) {
+    const how = !injected
+      ? ''
+      : held
+        ? ': held open by the proxy until the caller gives up, not forwarded'
+        : e.failure?.reason === 'reset'
+          ? ': connection reset by the proxy, not forwarded'
+          : ': answered by the proxy, not forwarded';
+    lines.push(`    ${c.magenta(`fault ${e.fault}${how}`)}`);
+  }
+  // a fault's own failure ("fault hang") says no more than the line above
+  if (e.failure && !(injected && e.failure.message === `fault ${e.fault}`))
+    lines.push(`    ${c.red(e.failure.message)}`);
   // the real platform changed since the profile was learned
   for (const line of e.drift ?? [])
     lines.push(`    ${c.yellow(`drift from the profile: ${line}`)}`);
