@@ -85,6 +85,49 @@ describe('svc-cli conform hooks', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'summary', suite: 'hooks', passed: 7, failed: 0 });
   });
 
+  it('--events checks only the events named: an account without calls never sends call_event', async () => {
+    const target = await createHookTarget({ clock: createClock() });
+    closers.push(() => target.close(10));
+    const events = 'chat_accepted,chat_updated,chat_assigned,chat_finished,offline_message';
+    const run = await runCli([
+      'conform',
+      'hooks',
+      '--url',
+      target.url,
+      '--reporter',
+      'json',
+      '--events',
+      events,
+    ]);
+    expect(run.stderr).not.toContain('error');
+    expect(run.code).toBe(0);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; name?: string });
+    // offline_message takes its other spelling along (spec 6.2 note)
+    expect(lines.filter((l) => l.type === 'case').map((l) => l.name)).toEqual([
+      'chat_accepted',
+      'chat_updated',
+      'chat_assigned',
+      'chat_finished',
+      'offline_message',
+      'offline_messages (the field table spelling)',
+    ]);
+    const typo = await runCli([
+      'conform',
+      'hooks',
+      '--url',
+      target.url,
+      '--events',
+      'chat_acepted',
+    ]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(
+      'error [SVC_E_FLAG] Could not use --events: "chat_acepted" is not a hook event (spec 6.2). Did you mean "chat_accepted"?',
+    );
+  });
+
   it('--reporter json --out writes the lines stdout would: the cases, then summary', async () => {
     const target = await createHookTarget({ clock: createClock() });
     closers.push(() => target.close(10));

@@ -118,6 +118,15 @@ export const conformOptions = defineOptions('conform', [
     description: 'hooks: protocol time a reply may take: ms, or with a unit (10s) (an assumption)',
   },
   {
+    key: 'events',
+    flag: '--events <list>',
+    type: 'list',
+    config: false,
+    group: 'hooks:',
+    description:
+      'hooks: only these events, comma-separated or repeated (default every one): an account without calls never sends call_event; offline_message covers both its spellings',
+  },
+  {
     key: 'botProviderUrl',
     flag: '--bot-provider-url <url>',
     type: 'url',

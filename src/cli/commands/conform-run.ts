@@ -33,6 +33,8 @@ import { redactChannelUrl } from './config-run.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { compact } from '../../compact.js';
+import { ALL_HOOK_EVENTS } from '../../contract/hooks.js';
+import { closestNames } from '../../suggest.js';
 
 type ConformOptions = Resolved<typeof conformOptions>;
 
@@ -57,6 +59,29 @@ function requireUrl(suite: string, name: string, value: string | undefined): str
     );
   }
   return value;
+}
+
+/** The events `--events` names: each a hook event (spec 6.2, or the docs' client events). */
+function checkHookEvents(o: ConformOptions): readonly string[] {
+  const known: readonly string[] = [...ALL_HOOK_EVENTS, 'offline_messages'];
+  // repeatable, and comma-separated within each
+  const events = (o.events ?? []).flatMap((e) => e.split(',').map((x) => x.trim())).filter(Boolean);
+  for (const event of events)
+    if (!known.includes(event)) {
+      const [meant] = closestNames(event, known, { maxDistance: 3 });
+      throw new SvcError(
+        'SVC_E_FLAG',
+        `Could not use --events: "${event}" is not a hook event (spec 6.2).${meant ? ` Did you mean "${meant}"?` : ''}`,
+        `Events: ${known.join(', ')}. Example: svc-cli conform hooks --url ${EXAMPLE_PEER.hooks} --events chat_accepted,chat_updated,chat_assigned,chat_finished,offline_message`,
+      );
+    }
+  if (o.fuzz !== undefined)
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      'Could not use --events with --fuzz: --events picks among the fixed cases, and --fuzz generates payloads of every event instead of them.',
+      'Drop one of the two.',
+    );
+  return events;
 }
 
 function requireToken(token: string | undefined): string {
@@ -122,6 +147,8 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
         suite,
         url: requireUrl(suite, '--url', o.url ?? o.hookUrl),
         timeoutMs: o.timeout,
+        // a list flag not given reads as empty: every event
+        ...(o.events === undefined || o.events.length === 0 ? {} : { events: checkHookEvents(o) }),
         ...(o.runId === undefined ? {} : { runId: o.runId }),
       };
     case 'platform':

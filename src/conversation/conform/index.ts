@@ -51,6 +51,8 @@ export type ConformOptions =
        * `--fuzz-stateful` numbers its sequences' chats from there
        */
       runId?: number;
+      /** only these events' cases (`--events`) */
+      events?: readonly string[];
     }
   | ({ suite: 'platform' } & Omit<
       PlatformRunOptions,
@@ -336,6 +338,7 @@ function hooksCases(
       chatId,
       ...(options.settings?.forms ? { forms: options.settings.forms } : {}),
       ...(options.settings?.hookEvents === 'docs' ? { events: 'docs' as const } : {}),
+      ...(options.events === undefined ? {} : { only: options.events }),
       ...timeout,
     }),
   };
