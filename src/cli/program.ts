@@ -43,6 +43,17 @@ function addArgumentChoices(program: Command, message: string): string {
  * `conform integratr` got only "is invalid ... Allowed choices are ...". The closest choice is
  * suggested too.
  */
+/** Words people use for an interface that are not its name. */
+const INTERFACE_WORDS: Readonly<Record<string, string>> = {
+  chat: 'channel',
+  'chat-channel': 'channel',
+  webhook: 'hooks',
+  webhooks: 'hooks',
+  'event-hooks': 'hooks',
+  'bot-provider': 'bot',
+  provider: 'bot',
+};
+
 function addChoiceSuggestion(message: string): string {
   const match =
     /(?:command-argument value|argument) '([^']+)' is invalid.*Allowed choices are (.+?)\.?\n?$/.exec(
@@ -50,8 +61,9 @@ function addChoiceSuggestion(message: string): string {
     );
   if (!match) return message;
   const choices = match[2]!.split(/,\s*/);
-  // a common name of a media type first (`send-media pic` is photo, not voice by distance)
-  const meant = mediaTypeMeant(match[1]!);
+  // a common name first: of a media type (`send-media pic` is photo, not voice by distance),
+  // of an interface (`proxy chat` is the channel, not bot)
+  const meant = mediaTypeMeant(match[1]!) ?? INTERFACE_WORDS[match[1]!.toLowerCase()];
   const [closest] =
     meant !== undefined && choices.includes(meant)
       ? [meant]

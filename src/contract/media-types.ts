@@ -37,7 +37,7 @@ const MEDIA_TYPE_SYNONYMS: Readonly<Record<string, FileMediaType>> = {
   jpg: 'photo',
   jpeg: 'photo',
   png: 'photo',
-  gif: 'video',
+  gif: 'photo',
   movie: 'video',
   clip: 'video',
   mp4: 'video',

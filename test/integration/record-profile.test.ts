@@ -109,6 +109,10 @@ describe('record profile', () => {
       code: 'SVC_E_PROFILE',
       message: 'Could not read the profile Docs: no such file or folder (did you mean docs?).',
     });
+    // a file name meant a file: no built-in name is suggested for it
+    await expect(loadProfile('nope.json', dir)).rejects.toMatchObject({
+      message: 'Could not read the profile nope.json: no such file or folder.',
+    });
     await expect(loadProfile('real.ndjson', dir)).rejects.toMatchObject({
       code: 'SVC_E_PROFILE',
       message: 'Could not read the profile real.ndjson: it is a recording, not a profile.',

@@ -192,9 +192,10 @@ export async function loadProfile(nameOrFile: string, cwd: string): Promise<Prof
     text = await readFile(path, 'utf8');
   } catch (error) {
     // `Docs`, `spek`: a built-in name mistyped reads as a missing file
+    // (a path or a file name, `nope.json`, meant a file: no built-in name is suggested)
     const meant =
-      (error as NodeJS.ErrnoException).code === 'ENOENT'
-        ? closestNames(nameOrFile, ['spec', 'docs'])
+      (error as NodeJS.ErrnoException).code === 'ENOENT' && !/[./\\]/.test(nameOrFile)
+        ? closestNames(nameOrFile, ['spec', 'docs'], { maxDistance: 2 })
         : [];
     throw new SvcError(
       'SVC_E_PROFILE',

@@ -15,12 +15,24 @@ describe('a mistyped argument choice gets a suggestion, as commands and flags do
   it('send-media pic: the type people mean by the word (photo), not the nearest spelling (voice)', async () => {
     for (const [typed, meant] of [
       ['pic', 'photo'],
+      ['gif', 'photo'],
       ['pdf', 'document'],
       ['mp3', 'audio'],
       ['vidoe', 'video'],
     ]) {
       const t = createTestContext({ cwd: process.cwd() });
       expect(await runCli(['send-media', typed!], t.ctx)).toBe(2);
+      expect(t.stderr()).toContain(`(Did you mean ${meant}?)`);
+    }
+  });
+
+  it('proxy chat: the interface people mean by the word (channel), not the nearest (bot)', async () => {
+    for (const [typed, meant] of [
+      ['chat', 'channel'],
+      ['webhooks', 'hooks'],
+    ]) {
+      const t = createTestContext({ cwd: process.cwd() });
+      expect(await runCli(['proxy', typed!], t.ctx)).toBe(2);
       expect(t.stderr()).toContain(`(Did you mean ${meant}?)`);
     }
   });
