@@ -1,8 +1,8 @@
 /**
  * `record diff`: two observations (observe.ts) compared point by point. Each difference has
  * a severity: `behaviour` (what a peer sees happen: kinds sent, statuses, attempts, timings,
- * ordering, connection reuse), `shape` (fields, their forms, Content-Type) or `cosmetic`
- * (how often an optional field shows, the transfer framing).
+ * ordering), `shape` (fields, their forms, Content-Type) or `cosmetic` (how often an optional
+ * field shows, the transfer framing, the platform's Keep-Alive).
  */
 import type { Figure, KindObservation, RecordingObservation, Tally } from './observe.js';
 
@@ -190,13 +190,20 @@ function compareKind(ka: KindObservation, kb: KindObservation, ctx: Ctx): void {
     'response',
   );
   tallies('cosmetic', 'transfer', 'request framing', ka.headers.transfer, kb.headers.transfer);
-  tallies(
-    'behaviour',
-    'keep-alive',
-    'answer Keep-Alive',
-    ka.headers.keepAlive,
-    kb.headers.keepAlive,
-  );
+  // Keep-Alive is a transport header: the answering HTTP server's idle timeout, which the
+  // contract does not set and a correct peer copes with (it reconnects), so it never fails a
+  // diff. Of the platform's own answers it is shown, as cosmetic (a profile carries it); the
+  // answers to what the platform sent come from the peer's server (the integrator's, the
+  // bot's: nothing of the platform) and are left out; a recording made in process (a
+  // replay) has no Keep-Alive at all, which is no difference either.
+  if (ka.direction === 'in')
+    tallies(
+      'cosmetic',
+      'keep-alive',
+      'answer Keep-Alive',
+      ka.headers.keepAlive,
+      kb.headers.keepAlive,
+    );
 
   const timing = (aspect: DiffAspect, what: string, x?: Figure, y?: Figure, subject?: string) => {
     if (!x || !y || Math.abs(x.mean - y.mean) <= tolerance) return;

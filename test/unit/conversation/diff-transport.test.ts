@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { diffObservations } from '../../../src/conversation/record/diff.js';
+import { createObserver } from '../../../src/conversation/record/observe.js';
+import type { ExchangeRecord } from '../../../src/journal/record.js';
+
+const exchange = (
+  seq: number,
+  direction: 'in' | 'out',
+  headers: Record<string, string> | undefined,
+): ExchangeRecord => ({
+  type: 'exchange',
+  seq,
+  run: 'r',
+  at: '2026-01-01T00:00:00.000Z',
+  protocolMs: seq * 10,
+  iface: 'channel',
+  direction,
+  kind: direction === 'in' ? 'channel.customer.text' : 'channel.agent.text',
+  request: { method: 'POST', url: '/x', body: '{}' },
+  response: { status: 200, ...(headers ? { headers } : {}), body: '{"result":"ok"}' },
+});
+
+const observe = (records: ExchangeRecord[]) => {
+  const observer = createObserver(['x.ndjson']);
+  for (const record of records) observer.add(record);
+  return observer.finish();
+};
+
+const json = { 'content-type': 'application/json' };
+
+describe("record diff: the answers' transport headers", () => {
+  it('a proxy recording against the in-process replay of its fixture: no difference', () => {
+    // through the proxy the answers came over sockets; the replay's have no transport headers
+    const proxied = observe([
+      exchange(1, 'in', { ...json, connection: 'keep-alive', 'keep-alive': 'timeout=5' }),
+      exchange(2, 'out', { ...json, connection: 'keep-alive', 'keep-alive': 'timeout=65' }),
+      exchange(3, 'out', { ...json, connection: 'keep-alive', 'keep-alive': 'timeout=65' }),
+    ]);
+    const replayed = observe([
+      exchange(1, 'in', undefined),
+      exchange(2, 'out', { ...json, 'content-length': '15' }),
+      exchange(3, 'out', { ...json, 'content-length': '15' }),
+    ]);
+    expect(diffObservations(proxied, replayed)).toEqual({
+      differences: [],
+      counts: { behaviour: 0, shape: 0, cosmetic: 0 },
+    });
+  });
+
+  it("the platform's own Keep-Alive differing: cosmetic, never a behaviour difference", () => {
+    const a = observe([exchange(1, 'in', { ...json, 'keep-alive': 'timeout=65' })]);
+    const b = observe([exchange(1, 'in', { ...json, 'keep-alive': 'timeout=5' })]);
+    const result = diffObservations(a, b);
+    expect(result.counts).toEqual({ behaviour: 0, shape: 0, cosmetic: 1 });
+    expect(result.differences.map((d) => [d.severity, d.kind, d.aspect, d.detail])).toEqual([
+      [
+        'cosmetic',
+        'channel.customer.text',
+        'keep-alive',
+        'answer Keep-Alive: a timeout=65 x1; b timeout=5 x1',
+      ],
+    ]);
+  });
+});
