@@ -1,8 +1,9 @@
 /**
  * The lines of a recording its reader passed over, as data: every reader of `--record` files
- * (`trace`, `report`, `coverage`, `record to-fixture`) counts them the same way and the CLI says
- * so in one warning (`src/cli/render/skipped-lines.ts`). A cut last line is normal after a kill
- * (the journal writes whole lines), so skipping is no failure, but it is never silent.
+ * (`trace`, `report`, `coverage`, `record to-fixture`, `record diff`, `record profile`) counts
+ * them the same way and the CLI says so in one warning (`src/cli/render/skipped-lines.ts`).
+ * A cut last line is normal after a kill (the journal writes whole lines), so skipping is no
+ * failure, but it is never silent.
  */
 export interface SkippedLines {
   /** lines that were not journal records */

@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 
 let dir: string;
+let whole: string;
 let cut: string;
 /** the number of the cut line, counted from 1 */
 let cutLine: number;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-cut-recording-'));
-  const whole = join(dir, 'whole.ndjson');
+  whole = join(dir, 'whole.ndjson');
   const replay = await runCli([
     'replay',
     'fixtures/conversations/text-both-ways.json',
@@ -38,12 +39,21 @@ describe('a recording whose last line was cut', () => {
     ['report', () => ['report', cut, '--out', join(dir, 'report.html')]],
     ['coverage', () => ['coverage', cut]],
     ['record to-fixture', () => ['record', 'to-fixture', cut, '--out', join(dir, 'fx.json')]],
+    ['record profile', () => ['record', 'profile', cut, '--out', join(dir, 'profile.json')]],
   ])('%s: one warning naming the lines skipped and the first, exit 0', async (_, args) => {
     const run = await runCli(args());
     expect(run.code, run.stderr).toBe(0);
     expect(warnings(run.stderr)).toEqual([
       `warning: ${cut}: skipped 1 line not a journal record, the first at line ${cutLine} (a recording cut short, by a kill or a full disk, ends in a partial line)`,
     ]);
+  });
+
+  it('record diff: one warning for each side it was given, exit 0', async () => {
+    const run = await runCli(['record', 'diff', cut, cut]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('no differences');
+    const warning = `warning: ${cut}: skipped 1 line not a journal record, the first at line ${cutLine} (a recording cut short, by a kill or a full disk, ends in a partial line)`;
+    expect(warnings(run.stderr)).toEqual([warning, warning]);
   });
 
   it('coverage --json says it as a notice object', async () => {
@@ -56,5 +66,21 @@ describe('a recording whose last line was cut', () => {
         `skipped 1 line not a journal record, the first at line ${cutLine}`,
       ),
     });
+  });
+
+  it('record diff and record profile refuse a file with no record in it as trace does (exit 2)', async () => {
+    const garbage = join(dir, 'garbage.ndjson');
+    writeFileSync(garbage, 'not a recording\n');
+    const says = `${garbage} as a journal: none of its 1 line is a journal record.`;
+    for (const args of [
+      ['trace', garbage],
+      ['record', 'diff', garbage, whole],
+      ['record', 'diff', whole, garbage],
+      ['record', 'profile', garbage],
+    ]) {
+      const run = await runCli(args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toContain(says);
+    }
   });
 });

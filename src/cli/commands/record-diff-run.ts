@@ -1,11 +1,13 @@
 import { resolve } from 'node:path';
 import { SvcError } from '../../errors.js';
+import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { diffObservations } from '../../conversation/record/diff.js';
 import { observeRecordings } from '../../conversation/record/observe.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { renderDiff } from '../render/drift.js';
 import { createOutput } from '../render/output.js';
+import { noteSkippedLines } from '../render/skipped-lines.js';
 import { recordDiffOptions } from './record-options.js';
 
 /**
@@ -33,10 +35,17 @@ export async function runRecordDiff(
   const timingToleranceMs = parseTolerance(flags.timingTolerance);
   const out = createOutput(ctx, { json: flags.json });
   // both files at once: one is parsed while the other's next chunk is read (bench/drift.js)
+  const skippedA: SkippedLines[] = [];
+  const skippedB: SkippedLines[] = [];
   const [seenA, seenB] = await Promise.all([
-    observeRecordings([resolve(ctx.cwd, a)]),
-    observeRecordings([resolve(ctx.cwd, b)]),
+    observeRecordings([resolve(ctx.cwd, a)], skippedA),
+    observeRecordings([resolve(ctx.cwd, b)], skippedB),
   ]);
+  for (const [file, skipped] of [
+    [a, skippedA[0]],
+    [b, skippedB[0]],
+  ] as const)
+    if (skipped) noteSkippedLines(out, file, skipped);
   const result = diffObservations(seenA, seenB, { timingToleranceMs });
   renderDiff(out, {
     a: { file: a, records: seenA.records, kinds: Object.keys(seenA.kinds).length },

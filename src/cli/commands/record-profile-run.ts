@@ -1,11 +1,14 @@
 import { basename, dirname, extname, resolve } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { SvcError, systemReason } from '../../errors.js';
+import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { observeRecordings } from '../../conversation/record/observe.js';
 import { learnProfile } from '../../conversation/record/profile.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
+import { createOutput } from '../render/output.js';
+import { noteSkippedLines } from '../render/skipped-lines.js';
 import { recordProfileOptions } from './record-options.js';
 
 /** `svc-cli record profile <recordings...>`: observe them all, learn, print or write. */
@@ -15,7 +18,16 @@ export async function runRecordProfile(
   given: Readonly<Record<string, unknown>>,
 ): Promise<number> {
   const flags = resolveForCommand(ctx, recordProfileOptions, given);
-  const seen = await observeRecordings(files.map((f) => resolve(ctx.cwd, f)));
+  const skipped: SkippedLines[] = [];
+  const seen = await observeRecordings(
+    files.map((f) => resolve(ctx.cwd, f)),
+    skipped,
+  );
+  const output = createOutput(ctx, { json: flags.json });
+  for (const [i, file] of files.entries()) {
+    const lines = skipped[i];
+    if (lines) noteSkippedLines(output, file, lines);
+  }
   seen.files = files; // as the user named them: a profile does not carry this machine's paths
   const first = files[0] ?? 'recording';
   const profile = learnProfile(seen, flags.name ?? basename(first, extname(first)));

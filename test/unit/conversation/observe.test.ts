@@ -38,13 +38,15 @@ describe('formOf', () => {
 });
 
 describe('observeRecordings', () => {
-  it('sums fields, statuses and Keep-Alive per kind; a torn last line is ignored', async () => {
+  it('sums fields, statuses and Keep-Alive per kind; a torn last line is skipped and counted', async () => {
     const file = write(
       'a.ndjson',
       `${record(1, { sender: { id: 'c1' } })}\n${record(2, { sender: { id: 5 } })}\n{"type":"exch`,
     );
-    const seen = await observeRecordings([file]);
+    const skipped = [{ skipped: 0 }];
+    const seen = await observeRecordings([file], skipped);
     expect(seen.records).toBe(2);
+    expect(skipped).toEqual([{ skipped: 1, firstSkipped: 3 }]);
     const kind = seen.kinds['channel.customer.text']!;
     expect(kind.fields).toEqual({
       sender: { object: 2 },
@@ -76,18 +78,31 @@ describe('observeRecordings', () => {
     expect(Object.keys(seen.kinds)).toEqual(['channel.customer.text']);
   });
 
-  it('a broken line in the middle, a line that is not an exchange, a missing file: input errors', async () => {
+  it('lines that are not records are skipped and counted, as trace skips them', async () => {
+    const skipped = [{ skipped: 0 }, { skipped: 0 }];
+    const seen = await observeRecordings(
+      [
+        write('b.ndjson', `{"type":\n${record(1, {})}\n{"type":"other"}\n`),
+        write('b2.ndjson', `${record(2, {})}\n`),
+      ],
+      skipped,
+    );
+    expect(seen.records).toBe(2);
+    expect(skipped).toEqual([{ skipped: 2, firstSkipped: 1 }, { skipped: 0 }]);
+  });
+
+  it('a file with no record, an empty one, a missing one: input errors', async () => {
     await expect(
-      observeRecordings([write('b.ndjson', `{"type":\n${record(1, {})}\n`)]),
+      observeRecordings([write('c.ndjson', 'not a journal\n{"type":"other"}\n')]),
     ).rejects.toMatchObject({
       code: 'SVC_E_RECORDING',
-      message: expect.stringContaining('line 1 is not JSON') as string,
+      message: expect.stringContaining(
+        'as a journal: none of its 2 lines is a journal record',
+      ) as string,
     });
-    await expect(
-      observeRecordings([write('c.ndjson', '{"type":"other"}\n')]),
-    ).rejects.toMatchObject({
+    await expect(observeRecordings([write('d.ndjson', '\n')])).rejects.toMatchObject({
       code: 'SVC_E_RECORDING',
-      message: expect.stringContaining('line 1 is not an exchange record') as string,
+      message: expect.stringContaining('it holds no exchanges') as string,
     });
     await expect(observeRecordings([join(dir, 'none.ndjson')])).rejects.toMatchObject({
       code: 'SVC_E_READ',
