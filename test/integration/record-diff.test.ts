@@ -111,7 +111,7 @@ describe('record diff', () => {
     expect(await runInProcess(t, ['record', 'diff', 'spec.ndjson', 'three.ndjson'])).toBe(1);
     expect(t.stdout()).toContain('behaviour (what a peer sees happen)');
     expect(t.stdout()).toContain('bot.event.CLIENT_MESSAGE  attempts per message: a 2 x1; b 3 x1');
-    expect(t.stdout()).toContain('2 behaviour, 0 shape, 0 cosmetic differences');
+    expect(t.stdout()).toContain('2 differences: 2 behaviour, 0 shape, 0 cosmetic');
 
     const j = createTestContext({ cwd: dir });
     expect(await runInProcess(j, ['record', 'diff', 'spec.ndjson', 'spec.ndjson', '--json'])).toBe(
@@ -173,5 +173,45 @@ describe('record diff', () => {
     expect(result.differences).toEqual([]);
     const seen = await observeRecordings([file('at-once.ndjson')]);
     expect(seen.order).toEqual({ 'channel.customer.text -> hook.chat_accepted': 2 });
+  });
+
+  it('counts of one are singular: 1 exchange, 1 kind, 1 difference', async () => {
+    const one = (kind: string): string =>
+      `${JSON.stringify({
+        type: 'exchange',
+        seq: 1,
+        run: 'r',
+        at: '2026-01-01T00:00:00.000Z',
+        protocolMs: 0,
+        iface: 'hook',
+        direction: 'out',
+        kind,
+        request: { method: 'POST', url: 'http://p.test/x', body: '{}' },
+        response: { status: 200, body: '{}' },
+      })}\n`;
+    writeFileSync(file('accepted.ndjson'), one('hook.chat_accepted'));
+    writeFileSync(file('finished.ndjson'), one('hook.chat_finished'));
+    writeFileSync(file('both.ndjson'), one('hook.chat_accepted') + one('hook.chat_finished'));
+
+    const two = createTestContext({ cwd: dir });
+    expect(await runInProcess(two, ['record', 'diff', 'accepted.ndjson', 'finished.ndjson'])).toBe(
+      1,
+    );
+    expect(two.stdout()).toContain('a: accepted.ndjson (1 exchange, 1 kind)');
+    expect(two.stdout()).toContain('hook.chat_accepted  sent only in a (1 exchange)');
+    expect(two.stdout()).toContain('2 differences: 2 behaviour, 0 shape, 0 cosmetic');
+
+    const single = createTestContext({ cwd: dir });
+    expect(await runInProcess(single, ['record', 'diff', 'both.ndjson', 'accepted.ndjson'])).toBe(
+      1,
+    );
+    expect(single.stdout()).toContain('a: both.ndjson (2 exchanges, 2 kinds)');
+    expect(single.stdout()).toContain('1 difference: 1 behaviour, 0 shape, 0 cosmetic');
+
+    const profile = createTestContext({ cwd: dir });
+    expect(
+      await runInProcess(profile, ['record', 'profile', 'accepted.ndjson', '--out', 'one.json']),
+    ).toBe(0);
+    expect(profile.stderr()).toContain('profile written to one.json: 1 exchange, 1 kind');
   });
 });

@@ -5,6 +5,7 @@ import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { observeRecordings } from '../../conversation/record/observe.js';
 import { learnProfile } from '../../conversation/record/profile.js';
+import { plural } from '../../plural.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { createOutput } from '../render/output.js';
@@ -55,7 +56,7 @@ export async function runRecordProfile(
     profile.keepAliveMs && `keep-alive ${profile.keepAliveMs.value} ms`,
   ].filter(Boolean);
   ctx.stderr.write(
-    `profile written to ${flags.out}: ${seen.records} exchanges, ${Object.keys(seen.kinds).length} kinds${learned.length > 0 ? `; ${learned.join(', ')}` : ''}\n`,
+    `profile written to ${flags.out}: ${plural(seen.records, 'exchange')}, ${plural(Object.keys(seen.kinds).length, 'kind')}${learned.length > 0 ? `; ${learned.join(', ')}` : ''}\n`,
   );
   return 0;
 }

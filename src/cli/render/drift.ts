@@ -5,6 +5,7 @@
  */
 import type { DiffResult, Difference, Severity } from '../../conversation/record/diff.js';
 import { SEVERITIES } from '../../conversation/record/diff.js';
+import { plural } from '../../plural.js';
 import type { Output } from './output.js';
 
 export interface DiffReport extends DiffResult {
@@ -22,9 +23,9 @@ const TITLES: Record<Severity, string> = {
 /** @example renderDiff(out, report) */
 export function renderDiff(out: Output, report: DiffReport): void {
   const c = out.chalk;
-  out.line(
-    `a: ${report.a.file} (${report.a.records} exchanges, ${report.a.kinds} kinds)\nb: ${report.b.file} (${report.b.records} exchanges, ${report.b.kinds} kinds)`,
-  );
+  const side = (name: string, s: DiffReport['a']) =>
+    `${name}: ${s.file} (${plural(s.records, 'exchange')}, ${plural(s.kinds, 'kind')})`;
+  out.line(`${side('a', report.a)}\n${side('b', report.b)}`);
   for (const severity of SEVERITIES) {
     const group = report.differences.filter((d) => d.severity === severity);
     if (group.length === 0) continue;
@@ -51,6 +52,6 @@ export function renderDiff(out: Output, report: DiffReport): void {
     () =>
       behaviour + shape + cosmetic === 0
         ? `\n${c.green('no differences')}`
-        : `\n${behaviour} behaviour, ${shape} shape, ${cosmetic} cosmetic difference${behaviour + shape + cosmetic === 1 ? '' : 's'}`,
+        : `\n${plural(behaviour + shape + cosmetic, 'difference')}: ${behaviour} behaviour, ${shape} shape, ${cosmetic} cosmetic`,
   );
 }

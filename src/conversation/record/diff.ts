@@ -4,6 +4,7 @@
  * ordering), `shape` (fields, their forms, Content-Type) or `cosmetic` (how often an optional
  * field shows, the transfer framing, the platform's Keep-Alive).
  */
+import { plural } from '../../plural.js';
 import type { Figure, KindObservation, RecordingObservation, Tally } from './observe.js';
 
 export type Severity = 'behaviour' | 'shape' | 'cosmetic';
@@ -102,7 +103,7 @@ export function diffObservations(
         severity: 'behaviour',
         kind,
         aspect: 'kind',
-        detail: `sent only in ${name} (${has.count} exchanges)`,
+        detail: `sent only in ${name} (${plural(has.count, 'exchange')})`,
         a: ka?.count ?? 0,
         b: kb?.count ?? 0,
       });
