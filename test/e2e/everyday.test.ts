@@ -107,6 +107,21 @@ describe('svc-cli chat driven through stdin (e2e)', () => {
     expect(local.stderr).not.toContain('did not go through');
   });
 
+  it('--help says what the exit code counts: a platform refusal, not a line chat refused', async () => {
+    const help = await runCli(['chat', '--help']);
+    const exitCodes = /^Exit codes:[\s\S]*?(?=\n\n)/m.exec(help.stdout)?.[0].replace(/\s+/g, ' ');
+    expect(exitCodes).toMatchInlineSnapshot(
+      `"Exit codes: 0 after /quit or end of input when every message went through, 1 when the platform refused one, 3 when the platform was unreachable, 130 on Ctrl-C, 2 invalid flags. A line chat refuses itself before sending (the contract, a mistyped command) is shown at once and leaves the exit code as it is."`,
+    );
+    // the case the help is about: a location the contract refuses, then a regular session
+    const run = await runCli(['--json', 'chat'], {
+      cwd: freshDir(),
+      input: 'Hello\n/location 91 0\n/agent Hi\n',
+    });
+    expect(run.stderr).toContain('Not sent: latitude \\"91\\" must be at most 90');
+    expect(run.code).toBe(0);
+  });
+
   it('a message that did not go through is listed and sets the exit code: 1 refused, 3 unreachable', async () => {
     const platform = await startFakePlatform({ refuse: { status: 404, body: 'no such channel' } });
     try {
