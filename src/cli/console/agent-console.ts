@@ -37,6 +37,8 @@ once that chat is closed, @<customer> picks the next one).
                                      (hook chat_assigned)
   /call <phone> [error <reason>] [@customer]
                                      a callback call (hook call_event)
+  //<text>                           answer with a line starting with /
+                                     (//etc/hosts sends /etc/hosts)
   /help                              this text
 Ctrl-C stops the platform.`;
 
@@ -74,6 +76,8 @@ export function parseConsoleLine(line: string): ConsoleAction {
       ? { kind: 'say', text: trimmed, hint: SAID_NOT_RUN }
       : { kind: 'say', text: trimmed };
   }
+  // `//` escapes the slash, as in chat's console: a path or a URL is something agents say
+  if (trimmed.startsWith('//')) return { kind: 'say', text: trimmed.slice(1) };
   const [command = '', ...rest] = trimmed.slice(1).split(/\s+/);
   const { words, customerId } = takeCustomer(rest);
   switch (command) {
@@ -138,7 +142,10 @@ export function parseConsoleLine(line: string): ConsoleAction {
       // chat's console has /quit; this one serves until the platform is stopped
       return { kind: 'error', message: `no /${command} here: Ctrl-C stops the platform` };
     default:
-      return { kind: 'error', message: `unknown console command /${command}; /help lists them` };
+      return {
+        kind: 'error',
+        message: `unknown console command /${command}; /help lists them (// sends a line starting with /)`,
+      };
   }
 }
 

@@ -99,6 +99,19 @@ describe('agent console lines', () => {
       text: 'Hello',
     });
   });
+
+  it('// sends a line starting with /, as in chat; a lone / is still a command', () => {
+    expect(parseConsoleLine('//etc/hosts is the file')).toEqual({
+      kind: 'say',
+      text: '/etc/hosts is the file',
+    });
+    expect(parseConsoleLine('/etc/hosts is the file')).toEqual({
+      kind: 'error',
+      message:
+        'unknown console command /etc/hosts; /help lists them (// sends a line starting with /)',
+    });
+    expect(CONSOLE_HELP).toMatch(/^ {2}\/\/<text> +answer with a line starting with \/$/m);
+  });
 });
 
 describe('the last active customer follows whom the agent last addressed', () => {
