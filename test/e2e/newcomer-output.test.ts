@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { BIN, spawnCli } from '../helpers/cli.js';
+import { BIN, spawnCli, type Json } from '../helpers/cli.js';
 
 /** A human-mode platform's stdout line that holds `text`. */
 const lineWith = (text: string) => (o: Record<string, unknown>) =>
@@ -71,6 +71,43 @@ describe('what a newcomer reads', () => {
     await platform.exit;
     expect(platform.stderr()).toMatch(/stopped; \d+ exchanges?/);
     expect(platform.stderr()).not.toMatch(/stopped; 1 exchanges/);
+  }, 60_000);
+
+  it('--json: /help on stderr, as the console errors are, /chats as an NDJSON object', async () => {
+    const platform = spawnCli(['--json', 'platform', '--port', '0']);
+    const listening = await platform.next((o) => o.type === 'listening');
+    const [channel] = listening.channels as { url: string }[];
+    platform.child.stdin.write('/help\n');
+    while (!platform.stderr().includes('Ctrl-C stops the platform.'))
+      await once(platform.child.stderr, 'data');
+    const notices = platform
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Json);
+    expect(notices).toContainEqual({
+      type: 'notice',
+      level: 'info',
+      message: expect.stringMatching(/^Agent console — type a line/) as string,
+    });
+    platform.child.stdin.write('/chats\n');
+    expect(await platform.next((o) => o.type === 'console-chats')).toEqual({
+      type: 'console-chats',
+      chats: [],
+    });
+    const send = spawnCli(['send-text', 'Hi', '--channel-url', channel!.url, '--sender-id', 'c-1']);
+    expect(await send.exit).toBe(0);
+    platform.child.stdin.write('/chats\n');
+    expect(
+      await platform.next((o) => o.type === 'console-chats' && (o.chats as unknown[]).length > 0),
+    ).toEqual({
+      type: 'console-chats',
+      chats: [{ chatId: 1, customerId: 'c-1', mode: expect.any(String) as string, lines: 1 }],
+    });
+    // stdout stays NDJSON: every line an object with a type
+    expect(platform.lines.every((o) => typeof o.type === 'string' && o.type !== 'text')).toBe(true);
+    platform.child.kill('SIGINT');
+    await platform.exit;
   }, 60_000);
 
   it('bot-sim --quiet prints no bot-events line', async () => {

@@ -32,8 +32,10 @@ import {
   CONSOLE_HELP,
   consoleChatsOf,
   createAddressee,
+  listConsoleChats,
   parseConsoleLine,
 } from '../console/agent-console.js';
+import { formatConsoleChats } from '../render/console-chats.js';
 import { runHookConsoleAction } from '../console/hook-console.js';
 import { createPromptLine, type PromptLine } from '../console/prompt-line.js';
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
@@ -484,6 +486,9 @@ function startConsole(
     line: (text: string) => around(() => output.line(text)),
     note: (text: string) => around(() => output.note(text)),
   };
+  // what a typed command answers is seen under --json too: human text on stderr, as the
+  // console's errors are, and the list of chats as an NDJSON object on stdout
+  const answer = (text: string) => (output.json ? out.note(text) : out.line(text));
   const address = createAddressee(consoleChatsOf(core));
   rl.on('line', (line) => {
     // the line typed stays above a fresh prompt, whatever the action prints
@@ -501,7 +506,7 @@ function startConsole(
         case 'none':
           return;
         case 'help':
-          out.line(CONSOLE_HELP);
+          answer(CONSOLE_HELP);
           return;
         case 'error':
           out.note(act.message);
@@ -540,14 +545,7 @@ function startConsole(
           runHookConsoleAction(core, act, out);
           return;
         case 'chats':
-          if (core.state.chats.size === 0)
-            out.line('  no chats yet: a chat opens when a customer writes to the channel URL');
-          for (const chat of core.state.chats.values()) {
-            const customer = core.state.customers.get(chat.customerKey);
-            out.line(
-              `  chat ${chat.id}  ${customer?.senderId ?? '?'}  ${chat.mode}  ${plural(chat.lines.length, 'line')}`,
-            );
-          }
+          around(() => output.event(listConsoleChats(core), formatConsoleChats));
           return;
         default: {
           const never: never = act;

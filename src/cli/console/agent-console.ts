@@ -6,6 +6,7 @@ import { FILE_MEDIA_TYPES, mediaTypeHint } from '../../contract/media-types.js';
 import { fileNameOf } from '../../http/file-name.js';
 import { parseLocationWords } from './location-words.js';
 import type { PlatformCore } from '../../platform/core.js';
+import type { ConsoleChatsEvent } from '../render/console-chats.js';
 
 export type ConsoleAction =
   | { kind: 'say'; customerId?: string; text: string; hint?: string }
@@ -210,6 +211,20 @@ export function consoleChatsOf(core: PlatformCore): ConsoleChats {
     },
     isOpen: (customerId) => open().some((chat) => senderOf(chat) === customerId),
   };
+}
+
+/**
+ * The simulator's chats as `/chats` lists them (the console renders the event).
+ * @example out.event(listConsoleChats(core), formatConsoleChats)
+ */
+export function listConsoleChats(core: PlatformCore): ConsoleChatsEvent {
+  const chats = [...core.state.chats.values()].map((chat) => ({
+    chatId: chat.id,
+    customerId: core.state.customers.get(chat.customerKey)?.senderId ?? '?',
+    mode: chat.mode,
+    lines: chat.lines.length,
+  }));
+  return { type: 'console-chats', chats };
 }
 
 /** The actions that go to one customer (`@customer` or the last active one). */

@@ -108,7 +108,8 @@ const REJECTIONS = new Set(['violation', 'request-rejected']);
 /**
  * What --quiet still prints: the `listening` line (it carries the URLs), warnings and errors —
  * role errors (`*-error`), rejected requests, contract violations, a received payload whose
- * verdict has errors or warnings, failed deliveries and token flows, notices above info. A
+ * verdict has errors or warnings, failed deliveries and token flows, notices above info, the
+ * answer to the agent console's /chats. A
  * serving command under load then prints no line per good request; the journal keeps them all.
  */
 export function isEssential(event: OutputEvent): boolean {
@@ -119,6 +120,7 @@ export function isEssential(event: OutputEvent): boolean {
     action?: unknown;
   };
   if (e.type === 'recording-stopped') return true; // the run's record is incomplete
+  if (e.type === 'console-chats') return true; // the answer to a command the user typed
   if (e.type === 'listening' || e.type === 'summary' || e.type === 'error') return true;
   if (e.type.endsWith('-error')) return true;
   if (REJECTIONS.has(e.type)) return true;
