@@ -39,13 +39,15 @@ export function formatBotEvent(event: BotPlatformEvent, c: ChalkInstance): strin
       return `${at}  ${c.blue('→')} ${c.bold(event.sender)} to ${c.bold(event.customerId)}  ${quote(event.text)}${fallback}`;
     }
     case 'bot-handover': {
-      const to =
+      const outcome =
         event.to === 'agent'
-          ? c.green('to an agent')
+          ? c.green('handed over to an agent')
           : event.to === 'bot'
-            ? c.yellow('no agent: the bot keeps the chat')
-            : c.yellow('no agent: the chat waits in the queue');
-      return `${at}  ${c.yellow('⇄')} chat ${event.chatId} handed over ${to}: ${event.reason}`;
+            ? c.yellow('not handed over: no agent online, the bot keeps the chat')
+            : c.yellow('not handed over: no agent online, the chat waits in the queue');
+      // the reason may end in its own parenthesis (the bot's failure): within ours, after a colon
+      const reason = event.reason.replace(/ \(([^()]*)\)$/, ': $1');
+      return `${at}  ${c.yellow('⇄')} chat ${event.chatId} ${outcome} ${c.dim(`(${reason})`)}`;
     }
     case 'bot-agent-joined':
       return `${at}  ${c.green('+')} agent ${event.agentId} joined chat ${event.chatId} ${c.dim('(AGENT_JOINED to the bot)')}`;
