@@ -298,3 +298,17 @@ describe.skipIf(!scriptBin)('replay in an 80-column terminal', () => {
       expect(line.length, line).toBeLessThanOrEqual(80);
   }, 60_000);
 });
+
+describe.skipIf(!scriptBin)('chat on a terminal', () => {
+  it('Ctrl-C with a line half typed: the line ends, a stopped line follows (exit 130)', async () => {
+    pty = startPty('node bin/svc-cli.js chat --port 0; echo EXIT=$?');
+    await pty.waitFor(/you> /);
+    pty.write('mid-prompt text');
+    await pty.waitFor(/mid-prompt text/);
+    pty.write('\x03');
+    const screen = await pty.waitFor(/EXIT=\d+/);
+    // the shell's next line no longer starts after what was typed ("mid-prompt textrc=130")
+    expect(screen).toMatch(/you> \S*mid-prompt text\r?\n/);
+    expect(screen).toMatch(/\nstopped \(SIGINT\)\r?\nEXIT=130\b/);
+  }, 60_000);
+});

@@ -325,9 +325,21 @@ function readLines(
     // end of input (Ctrl-D, a pipe that ends): the queued lines still run, then exit 0, or
     // 3 or 1 when a message did not go through (a script piping lines can tell)
     rl.on('close', () => finish(stopped ?? 0));
-    rl.on('SIGINT', () => stop(130)); // Ctrl-C on a terminal (raw mode: no process signal)
-    if (ctx.signal.aborted) stop(130);
-    ctx.signal.addEventListener('abort', () => stop(130), { once: true });
+    // Ctrl-C or a signal: what was typed stays on its line and the cursor goes under it (the
+    // shell's prompt came after it, "you> halfrc=130"), then a line says why chat ended, as
+    // platform and listen say it
+    const interrupted = (): void => {
+      if (stopped !== undefined) return;
+      if (terminal) ctx.stdout.write('\n');
+      else if (ctx.stdin.isTTY && ctx.stderr.isTTY) ctx.stderr.write('\n'); // --json: the echo
+      const reason: unknown = ctx.signal.reason;
+      session.out.note(`stopped (${reason instanceof Error ? reason.message : 'SIGINT'})`);
+      stop(130);
+    };
+    // Ctrl-C on a terminal (raw mode: no process signal) is the SIGINT it stands for
+    rl.on('SIGINT', () => (ctx.interrupt ? ctx.interrupt() : interrupted()));
+    if (ctx.signal.aborted) interrupted();
+    ctx.signal.addEventListener('abort', interrupted, { once: true });
     // the first prompt after the banner (stdout is written once per loop turn)
     if (terminal) void session.out.flush().then(() => stopped === undefined && rl.prompt());
   });

@@ -151,11 +151,12 @@ describe('svc-cli chat, driven through injected streams', () => {
     });
   });
 
-  it('Ctrl-C (the signal) exits 130', async () => {
+  it('Ctrl-C (the signal) exits 130 and says it stopped, as platform and listen do', async () => {
     const t = createTestContext({ cwd });
     const running = runInProcess(t, ['chat']);
     await t.waitForOutput('/quit or Ctrl-D leaves');
     t.abort();
     expect(await running).toBe(130);
+    expect(t.stderr()).toMatch(/stopped \(SIGINT\)\n$/);
   });
 });
