@@ -109,8 +109,8 @@ const REJECTIONS = new Set(['violation', 'request-rejected']);
  * What --quiet still prints: the `listening` line (it carries the URLs), warnings and errors —
  * role errors (`*-error`), rejected requests, contract violations, a received payload whose
  * verdict has errors or warnings, failed deliveries and token flows, notices above info, the
- * answer to the agent console's /chats. A
- * serving command under load then prints no line per good request; the journal keeps them all.
+ * answer to the agent console's /chats. A serving command under load then prints no line per
+ * good request; the journal keeps them all.
  */
 export function isEssential(event: OutputEvent): boolean {
   const e = event as OutputEvent & {
