@@ -4,7 +4,7 @@
  * as complete; the temporary is removed. A write the machine refused (a full disk, a quota,
  * an I/O error, a read-only file system) is an error of category `system` (exit 5).
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import { DISK_CODES, SvcError, systemReason } from '../errors.js';
 import { failureOf } from '../journal/recording.js';
@@ -26,9 +26,34 @@ export function writeError(error: unknown, shown: string): SvcError {
 const temporaryOf = (path: string): string => `${path}.${process.pid}.tmp`;
 
 /**
+ * Whether `path` is there and no regular file: a device, a pipe or a socket (`--out
+ * /dev/null`, `--out /dev/stdout`, a FIFO a script reads). It is written straight: a
+ * temporary renamed over it would replace the device with a file (as root, /dev/null became
+ * a regular file that later runs read as their stdin) or fail beside it (/dev is not
+ * writable to others), and a device has no half-written state to avoid.
+ * @example isSpecialFile('/dev/null') // true
+ */
+export function isSpecialFile(path: string): boolean {
+  try {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat !== undefined && !stat.isFile() && !stat.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
  * @example writeFileWhole(resolve(cwd, 'report.xml'), xml, 'report.xml');
  */
 export function writeFileWhole(path: string, text: string | Uint8Array, shown = path): void {
+  if (isSpecialFile(path)) {
+    try {
+      writeFileSync(path, text);
+      return;
+    } catch (error) {
+      throw writeError(error, shown);
+    }
+  }
   const tmp = temporaryOf(path);
   try {
     writeFileSync(tmp, text);
@@ -45,6 +70,14 @@ export async function writeFileWholeAsync(
   text: string | Uint8Array,
   shown = path,
 ): Promise<void> {
+  if (isSpecialFile(path)) {
+    try {
+      await fs.writeFile(path, text);
+      return;
+    } catch (error) {
+      throw writeError(error, shown);
+    }
+  }
   const tmp = temporaryOf(path);
   try {
     await fs.writeFile(tmp, text);

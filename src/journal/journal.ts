@@ -10,6 +10,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { errorText } from '../errors.js';
 import { createFlushScheduler } from '../io/flush-scheduler.js';
+import { isSpecialFile } from '../io/write-whole.js';
 import { toHar } from './har.js';
 import { openNdjson, readTail, readTailOf, type TailQuery } from './journal-file.js';
 import { createLineBatch, type LineBatch } from './line-batch.js';
@@ -511,6 +512,11 @@ function rotateFile(file: string, fd: number): number {
 
 /** Rewritten whole under another name, then renamed: the file is always a whole HAR. */
 function writeHar(file: string, records: ExchangeRecord[]): void {
+  // a device or a pipe is written straight: a file renamed over it would replace it
+  if (isSpecialFile(file)) {
+    writeFileSync(file, JSON.stringify(toHar(records), null, 2));
+    return;
+  }
   const tmp = `${file}.tmp`;
   writeFileSync(tmp, JSON.stringify(toHar(records), null, 2));
   renameSync(tmp, file);

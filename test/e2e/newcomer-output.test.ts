@@ -26,7 +26,7 @@ describe('what a newcomer reads', () => {
     expect(output.indexOf('control API')).toBeLessThan(output.indexOf('console closed'));
     expect(output).not.toContain('Type to answer');
     const banner = output.slice(0, output.indexOf('console closed')).split('\n');
-    for (const line of banner) expect(line.length).toBeLessThanOrEqual(80);
+    for (const line of banner) expect(line.length, line).toBeLessThanOrEqual(80);
     expect(banner.some((l) => l.trim() === '(secret: keep it private)')).toBe(true);
   }, 60_000);
 
