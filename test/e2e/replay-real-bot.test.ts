@@ -145,3 +145,32 @@ describe('replay --bot-url --platform-port: one port, a platform per conversatio
     expect(run.stdout).not.toContain('the channel did not answer');
   });
 });
+
+describe('replay --hook-url: a receiver that replies otherwise than hook-target', () => {
+  it('fails the shipped hook lifecycle on its own contact line, and the note says why', async () => {
+    // a receiver that shows the CRM's contact card: its phone too, as a real CRM's is
+    const receiver = await startPeer((_req, res, body) => {
+      const event = JSON.parse(body) as { event_name?: string };
+      json(
+        res,
+        200,
+        event.event_name === 'chat_accepted'
+          ? {
+              result: 'ok',
+              crm_link: 'https://crm.example.com/c/1',
+              contact_info: { name: 'Ann', email: 'ann@example.com', phone: '+49301234567' },
+            }
+          : { result: 'ok' },
+      );
+    });
+    const run = await runCli([
+      ...['--time-scale', '0.1', 'replay', 'fixtures/conversations/hook-lifecycle.json'],
+      ...['--hook-url', `${receiver}/hooks`],
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('"Ann, +49301234567, ann@example.com"');
+    expect(run.stderr).toContain(
+      "note: the conversations svc-cli ships expect hook-target's default replies",
+    );
+  });
+});

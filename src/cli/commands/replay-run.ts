@@ -432,6 +432,13 @@ async function reportResults(
       'note: the conversations svc-cli ships expect bot-sim\'s default answers (the echo "You said: ...", BUTTONS for menu, INVITE_AGENT for agent or operator): a bot with texts of its own fails them on the texts alone; replay conversations recorded from yours (docs/bot.md, docs/BRING-YOUR-OWN-PEER.md)',
     );
   }
+  // a real hook receiver: the shipped hook fixtures were written for hook-target's replies
+  if (plan.peers.hookUrl && reporter !== 'json' && failedShipped(ctx, results)) {
+    await out.flush();
+    out.note(
+      "note: the conversations svc-cli ships expect hook-target's default replies (chat_accepted: a crm_link and contact_info echoing the visitor's name and e-mail, which the platform adds to the chat as a visitor line, so chat_finished's transcript holds it): a receiver that replies otherwise fails them on that alone; replay conversations recorded from yours (docs/hooks.md, docs/BRING-YOUR-OWN-PEER.md)",
+    );
+  }
   // every conversation skipped: nothing was checked, and a green "0 failed" would hide it
   if (results.length > 0 && skipped === results.length) {
     await out.flush(); // under the summary, in a terminal too
