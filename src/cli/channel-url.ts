@@ -26,6 +26,13 @@ export function checkChannelUrl(text: string): void {
       .map((s, i) => (i === publicIdAt - 1 ? '***' : s))
       .join('/')}`;
   const last = segments.length - 1;
+  // the simulator's base URL, as its banner's first line gives it: no channel named at all
+  if (segments.length === 0)
+    throw inputError(
+      'SVC_E_CHANNEL_URL',
+      `Could not use the channel URL ${url.origin}/: it names no channel; expected ${SHAPE}.`,
+      "Copy the channel URL line of svc-cli platform's banner (or your channel settings), not its listening address.",
+    );
   if (segments.length >= 3 && segments[last] === 'status')
     throw inputError(
       'SVC_E_CHANNEL_URL',

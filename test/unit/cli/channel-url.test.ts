@@ -28,4 +28,10 @@ describe('checkChannelUrl', () => {
     for (const url of ['http://h/s3cr3t/shop/status', 'http://h/s3cr3t/shop?x=1'])
       expect(messageOf(url)).not.toContain('s3cr3t');
   });
+  it("names the simulator's base URL, which names no channel", () => {
+    for (const url of ['http://127.0.0.1:8500/', 'http://127.0.0.1:8500'])
+      expect(messageOf(url)).toBe(
+        'Could not use the channel URL http://127.0.0.1:8500/: it names no channel; expected {base_url}/<random_string>/<channel_public_id> (spec 4.1).',
+      );
+  });
 });
