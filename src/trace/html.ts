@@ -26,7 +26,8 @@ const TIMELINE_CSS = `
 h2{font-size:1.05rem;margin:0;display:flex;flex-wrap:wrap;gap:.5rem;align-items:baseline}
 a{color:var(--arrow)}
 .conv{background:var(--card);color:var(--fg);border:1px solid var(--line);border-radius:8px;padding:.75rem;margin:0 0 1rem}
-.conv:focus{outline:2px solid var(--arrow)}
+.conv:focus,.x>:focus{outline:2px solid var(--arrow)}
+[hidden]{display:none!important}
 .badge{font-size:.8rem;padding:0 .45rem;border-radius:1rem;border:1px solid var(--line);color:var(--dim);background:none;font-weight:normal}
 .badge.bad{border-color:var(--bad);color:var(--bad)}
 .violations{margin:.5rem 0;padding:0;list-style:none}
@@ -110,7 +111,8 @@ export function timelineCss(scope: string): string {
 }
 
 const SCRIPT = `
-var only=document.getElementById('only-bad');if(only)only.addEventListener('change',function(e){document.body.classList.toggle('only-bad',e.target.checked)});
+var only=document.getElementById('only-bad'),none=document.getElementById('none-bad');if(only)only.addEventListener('change',function(e){document.body.classList.toggle('only-bad',e.target.checked);if(none)none.hidden=!(e.target.checked&&!document.querySelector('.has-bad'))});
+window.addEventListener('hashchange',function(){var t=document.getElementById(decodeURIComponent(location.hash.slice(1)));if(t&&getComputedStyle(t).display==='contents')t=t.firstElementChild;if(!t)return;if(!t.hasAttribute('tabindex'))t.setAttribute('tabindex','-1');t.focus()});
 document.addEventListener('keydown',function(e){if(e.target.tagName==='INPUT')return;var s=[].slice.call(document.querySelectorAll('.conv')).filter(function(c){return c.offsetParent!==null});if(!s.length)return;var i=s.indexOf(document.activeElement);if(e.key==='j'){s[Math.min(s.length-1,i+1)].focus();e.preventDefault()}if(e.key==='k'){s[Math.max(0,i-1)].focus();e.preventDefault()}});
 `;
 
@@ -217,7 +219,7 @@ export function reportHead(
   const only =
     filter === false
       ? ''
-      : `<label class="only"><input type="checkbox" id="only-bad"> ${escapeHtml(filter)}</label><p class="summary" style="margin-top:-.5rem">j / k: next / previous section</p>`;
+      : `<label class="only"><input type="checkbox" id="only-bad"> ${escapeHtml(filter)}</label><p class="summary" style="margin-top:-.5rem">j / k: next / previous section</p><p class="summary" id="none-bad" role="status" hidden>None: nothing here is marked (${escapeHtml(filter.replace(/^only /, ''))}).</p>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main><h1>${escapeHtml(title)}</h1>${only}\n`;
 }
 

@@ -127,4 +127,45 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.id ?? '')).toMatch(/^c-/);
     await page.close();
   });
+
+  it("a violation's exchange link moves the focus to that exchange", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(url);
+    const link = page.locator('.violation a').first();
+    const target = (await link.getAttribute('href'))!.slice(1);
+    await link.focus();
+    await page.keyboard.press('Enter');
+    // a row is laid out with display: contents, which takes no focus: its first cell does
+    await page.waitForFunction(
+      (id) => document.getElementById(id)?.contains(document.activeElement) === true,
+      target,
+    );
+    await page.close();
+  });
+
+  it('the filter says so when nothing is marked, rather than showing a blank page', async () => {
+    const recordFile = join(dir, 'clean.ndjson');
+    const file = join(repoRoot, 'fixtures/conversations/transcript-redelivered.json');
+    await replayConversation({ file, conversation: await loadConversation(file), recordFile });
+    const out = join(dir, 'clean.html');
+    const clean = await writeHtmlReport({
+      recording: recordFile,
+      out,
+      shownOut: 'clean.html',
+      title: 'svc-cli replay',
+    });
+    expect(clean.violations).toBe(0);
+    const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
+    await page.goto(pathToFileURL(out).href);
+    expect(await page.locator('#none-bad').isVisible()).toBe(false);
+    await page.check('#only-bad');
+    expect(await page.locator('.conv:visible').count()).toBe(0);
+    expect(await page.locator('#none-bad').textContent()).toBe(
+      'None: nothing here is marked (conversations with violations).',
+    );
+    expect(await page.locator('#none-bad').isVisible()).toBe(true);
+    await page.uncheck('#only-bad');
+    expect(await page.locator('#none-bad').isVisible()).toBe(false);
+    await page.close();
+  });
 });
