@@ -107,7 +107,9 @@ function previousAttempt(
 /** What caused one span, inferred; undefined for a root (a customer's message, a control call). */
 function inferCause(spans: readonly TraceSpan[], s: TraceSpan, rank: Rank): TraceSpan | undefined {
   if ((s.attempt ?? 1) > 1) return previousAttempt(spans, s, rank);
-  if (isCustomerMessage(s)) return undefined;
+  // a customer's request of any kind is a root: one the platform ignored (a type it does not
+  // know, spec 2.3) or refused has no kind, and was drawn as caused by the exchange before it
+  if (isCustomerMessage(s) || (s.iface === 'channel' && s.direction === 'in')) return undefined;
   // bot interface (spec 4.3): the customer's message goes to the bot; the bot answers while
   // (or after) it is asked; the platform says AGENT_JOINED after an invitation, or after the
   // bot's attempts ran out (spec 8: hand-over)
