@@ -87,4 +87,18 @@ describe('svc-cli record diff / record profile / --profile (e2e)', () => {
     expect(server.listening.type).toBe('listening');
     expect(await server.stop()).toBe(130); // stopped by SIGINT, as a serving command is
   });
+
+  it('proxy --profile <file>: the banner names the profile by its own name, not its file', async () => {
+    const learn = await runCli(
+      ['record', 'profile', 'three.ndjson', '-o', 'staging.profile.json', '--name', 'real'],
+      { cwd: dir },
+    );
+    expect(learn.code).toBe(0);
+    const proxy = await startCliServer([
+      ...['proxy', 'bot', '--json', '--port', '0', '--provider-url', 'http://127.0.0.1:1/bot'],
+      ...['--profile', join(dir, 'staging.profile.json')],
+    ]);
+    expect(proxy.listening).toMatchObject({ type: 'listening', iface: 'bot', profile: 'real' });
+    expect(await proxy.stop()).toBe(130);
+  });
 });

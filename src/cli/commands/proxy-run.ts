@@ -105,7 +105,9 @@ async function profileOf(name: string, cwd: string): Promise<ProxyOptions['profi
   const loaded = await loadProfile(name, cwd);
   const settings = settingsOf(loaded);
   return {
-    name,
+    // the name the profile gives itself (`record profile --name`, the recording's by default),
+    // as docs and the lines read it: "off the schedule of profile real", not of its file name
+    name: loaded.name,
     policies: { integrator: settings.channelPolicy, provider: settings.botPolicy },
     ...(settings.channelReplies === 'docs' ? { channelReplies: settings.channelReplies } : {}),
     ...(loaded.kinds ? { kinds: loaded.kinds } : {}),
@@ -185,6 +187,7 @@ export async function runProxy(
       type: 'listening',
       url: proxy.url,
       iface,
+      ...(profile ? { profile: profile.name } : {}),
       legs: proxy.legs.map(({ leg, url, upstream }) => ({
         leg: leg.name,
         caller: leg.caller,

@@ -192,6 +192,8 @@ export interface ProxyListening {
   url: string;
   iface: string;
   legs: { leg: string; caller: string; url: string; upstream: string }[];
+  /** the profile attempts are placed against (`--profile`), when not the spec */
+  profile?: string;
 }
 
 export function formatProxyListening(e: ProxyListening, c: ChalkInstance): string {
@@ -200,5 +202,9 @@ export function formatProxyListening(e: ProxyListening, c: ChalkInstance): strin
     const who = leg.caller === 'platform' ? 'the platform calls' : `your ${leg.caller} calls`;
     lines.push(`  ${`${who}`.padEnd(26)} ${c.cyan(leg.url)}  ->  ${leg.upstream}`);
   }
+  if (e.profile !== undefined)
+    lines.push(
+      `  ${'profile'.padEnd(26)} ${e.profile}: attempts are placed against its schedules, not the spec's`,
+    );
   return lines.join('\n');
 }
