@@ -35,6 +35,9 @@ describe('--wait on send-text, hook-fire and load', () => {
     expect(dead.stderr).toContain(
       `Could not send: the platform at http://127.0.0.1:${port} is unreachable (connection refused, still after 300 ms).`,
     );
+    // the code a send without --wait gives for it: a script keyed on it sees one code
+    expect(dead.stderr).toMatch(/^error \[SVC_E_UNREACHABLE\]/);
+    expect((await send()).stderr).toMatch(/^error \[SVC_E_UNREACHABLE\]/);
   });
 
   it('hook-fire reaches a receiver started after it; a bad --wait is a flag error', async () => {
