@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
@@ -113,6 +113,16 @@ describe('fixture errors', () => {
     expect(json.stdout.trim().split('\n').at(-1)).toBe(
       '{"type":"summary","passed":1,"failed":0,"skipped":0,"total":1,"notLoaded":2}',
     );
+    // in JUnit: a dashboard that reads only the XML must not show a green suite
+    const xml = join(dir, 'out.xml');
+    const junit = await runCli(['replay', dir, '--reporter', 'junit', '--out', xml]);
+    expect(junit.code).toBe(2);
+    const report = readFileSync(xml, 'utf8');
+    expect(report).toContain('tests="3" failures="0" errors="2"');
+    expect(report).toMatch(
+      /<testcase name="[^"]*a-typo\.json"[^>]*>\s*<error message="[^"]*custmer/,
+    );
+    expect(report).toContain('type="SVC_E_CONVERSATION"');
   });
 
   it("a folder's payloads and bot scripts are skipped in one line; a conversation missing its version is not; a named one is loaded", async () => {

@@ -10,6 +10,7 @@ import { EXIT_CODES, SvcError } from '../../errors.js';
 import {
   DEFAULT_CONVERSATIONS,
   loadEveryConversation,
+  type ConversationLoadFailure,
   localOrShippedConversations,
 } from '../../conversation/load.js';
 import { packageFiles } from '../../package-files.js';
@@ -403,18 +404,19 @@ async function reportResults(
   plan: ReplayPlan,
   out: Output,
   results: ConversationResult[],
-  runs: { total: number; startedAt: number; notLoaded: number },
+  runs: { total: number; startedAt: number; notLoaded: readonly ConversationLoadFailure[] },
 ): Promise<void> {
   const { flags, reporter } = plan;
+  const notLoaded = runs.notLoaded.length;
   const failed = results.filter((r) => !r.ok).length;
   const skipped = results.filter((r) => r.skipped !== undefined).length;
   if (reporter === 'pretty')
     out.line(formatSummary(results, out.chalk, performance.now() - runs.startedAt));
   // files that did not load are part of the run's verdict (exit 2): said under its counts
-  if (runs.notLoaded > 0) {
+  if (notLoaded > 0) {
     await out.flush();
     out.note(
-      `${plural(runs.notLoaded, 'conversation file')} could not be loaded (see above), so ${runs.notLoaded === 1 ? 'it was' : 'they were'} not run`,
+      `${plural(notLoaded, 'conversation file')} could not be loaded (see above), so ${notLoaded === 1 ? 'it was' : 'they were'} not run`,
     );
   }
   // --bail stopped at a failure: say what was never run, or the counts read as the whole suite
@@ -453,17 +455,32 @@ async function reportResults(
     skipped,
     total: results.length,
     ...(notRun > 0 ? { notRun } : {}),
-    ...(runs.notLoaded > 0 ? { notLoaded: runs.notLoaded } : {}),
+    ...(notLoaded > 0 ? { notLoaded } : {}),
   };
   if (reporter === 'json' && !flags.out) out.event(summary);
   writeReport(
     ctx,
     plan,
     out,
-    results,
-    `${results.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}${runs.notLoaded > 0 ? `, ${runs.notLoaded} not loaded` : ''}`,
+    // a file that did not load is an <error> testcase in JUnit: a dashboard that reads only
+    // the XML would otherwise show a green suite for a run that exits 2
+    reporter === 'junit' ? [...results, ...runs.notLoaded.map(notLoadedResult)] : results,
+    `${results.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}${notLoaded > 0 ? `, ${notLoaded} not loaded` : ''}`,
     summary,
   );
+}
+
+/** A conversation file that could not be loaded, as a JUnit testcase with an <error>. */
+function notLoadedResult({ file, error }: ConversationLoadFailure): JunitResult {
+  return {
+    name: file,
+    file,
+    ok: false,
+    steps: [],
+    protocolMs: 0,
+    wallMs: 0,
+    error: { message: `${error.message}${error.hint ? ` ${error.hint}` : ''}`, type: error.code },
+  };
 }
 
 /**
@@ -649,7 +666,7 @@ export async function runReplay(
   await reportResults(ctx, plan, out, outcome, {
     total: loaded.length,
     startedAt,
-    notLoaded: every.failures.length,
+    notLoaded: every.failures,
   });
   await writeReplayHtml(ctx, plan, out, outcome, loaded);
   if (every.failures.length > 0) return EXIT_CODES.input;
