@@ -585,6 +585,8 @@ async function expectStep(
     };
   const unobservable = world.unobservable(party);
   if (unobservable) return { ok: true, details: [unobservable.reason], skipped: unobservable.skip };
+  const missing = world.missingParty?.(party);
+  if (missing !== undefined) return { ok: false, details: [missing] };
   const named = expectation[party];
   const expected = resolveRefs(
     typeof named === 'string'

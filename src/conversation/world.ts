@@ -149,6 +149,12 @@ export interface World {
   records?(): readonly ExchangeRecord[];
   /** Why expectations on this party cannot be checked here (skip: report as skipped). */
   unobservable(party: Party): { reason: string; skip: boolean } | undefined;
+  /**
+   * Why this conversation has no such party at all (no hook receiver without setup.hooks or
+   * --hook-url, no bot without setup.bot or --bot-url): an expectation on it fails, since
+   * "nothing came" proves nothing there, and `absent` would pass for no reason
+   */
+  missingParty?(party: Party): string | undefined;
   /** An agent writes; resolves with the verdict (undefined when not waited for). */
   sendAgent(input: {
     to?: string | undefined;
@@ -561,6 +567,12 @@ async function startEmbeddedWorld(
     // every party is observable here: an embedded role reports what it got, and a real peer's
     // requests are the simulator's own outgoing ones (the tap of worldJournal)
     unobservable: () => undefined,
+    missingParty: (party) =>
+      party === 'hook' && roles.hookUrl === undefined
+        ? 'this conversation has no hook receiver: the platform sends hooks only with "setup": {"hooks": {}} in the fixture (or replay --hook-url)'
+        : party === 'bot' && !roles.withBot
+          ? 'this conversation has no bot: the platform talks to one only with "setup": {"bot": {}} in the fixture (or replay --bot-url)'
+          : undefined,
     records: () => core.journal.entries(),
     page: page.open,
     sendAgent: (input) => sendAgentOn(core, input),

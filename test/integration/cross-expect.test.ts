@@ -25,6 +25,31 @@ async function run(...last: unknown[]) {
 }
 
 describe('cross-interface expectations in fixtures', () => {
+  it('an expectation on a party the conversation has not set up fails, absent or not', async () => {
+    // without setup.hooks no hook is ever sent: "no chat_accepted" passed for no reason
+    for (const expectation of [
+      { hook: 'chat_accepted', absent: true, within: '1s' },
+      { hook: 'chat_accepted' },
+      { bot: { event: 'CLIENT_MESSAGE' }, absent: true },
+    ]) {
+      const result = await replayConversation({
+        conversation: conversationSchema.parse({
+          version: 1,
+          name: 'no receiver',
+          steps: [
+            { customer: { text: 'Hello', sender: { id: 'c-x' } } },
+            { agent: { text: 'Hi.' } },
+            { expect: expectation },
+          ],
+        }),
+      });
+      expect(result.ok).toBe(false);
+      expect(result.steps.at(-1)?.details[0]).toMatch(
+        /^this conversation has no (hook receiver|bot): the platform .* only with "setup": \{"(hooks|bot)": \{\}\}/,
+      );
+    }
+  });
+
   it('a hook after a named step, within a budget, where a path holds a value', async () => {
     const passed = await run({
       expect: {
