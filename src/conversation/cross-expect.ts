@@ -6,8 +6,11 @@ import type { Observation } from './world.js';
  * budget, `where` dotted paths hold values, and `order` across the parties.
  */
 
-/** When each named step began and ended (protocol ms), for `after`. */
-export type StepTimes = ReadonlyMap<string, { startMs: number; endMs: number }>;
+/**
+ * When each named step began and ended (protocol ms), and how many observations there were
+ * as it began, for `after`.
+ */
+export type StepTimes = ReadonlyMap<string, { startMs: number; firstSeen: number; endMs: number }>;
 
 /** The value at a dotted path (`chat.messages.length`, `messages.0.text`), or undefined. */
 export function valueAt(value: unknown, path: string): unknown {
@@ -42,12 +45,29 @@ export function whereMismatches(
  * its end plus `within`. An observation without a time (a remote simulator's event) only has
  * to exist.
  */
-export function inWindow(
-  o: Observation,
-  window: { fromMs: number; byMs: number } | undefined,
-): boolean {
-  if (!window || o.at === undefined) return true;
-  return o.at >= window.fromMs && o.at <= window.byMs;
+export function inWindow(o: Observation, index: number, window: ExpectWindow | undefined): boolean {
+  if (!window) return true;
+  return !cameBefore(o, index, window) && (o.at === undefined || when(o) <= window.byMs);
+}
+
+/**
+ * An `after` expectation's window: from the named step's start (its protocol ms, and how
+ * many observations there were then) to its end plus `within`.
+ */
+export interface ExpectWindow {
+  fromMs: number;
+  /** observations seen before the step began: on the virtual clock a whole conversation can
+   * take place at protocol 0, so the time alone cannot tell before from after */
+  fromIndex: number;
+  byMs: number;
+}
+
+/** When the party got it: a real peer's sighting comes with its answer, later than it was sent. */
+const when = (o: Observation): number => o.sentAt ?? o.at ?? 0;
+
+/** Whether observation `o` (the `index`th seen) came before the window's step began. */
+export function cameBefore(o: Observation, index: number, window: ExpectWindow): boolean {
+  return index < window.fromIndex || (o.at !== undefined && when(o) < window.fromMs);
 }
 
 /** What one `order` label names: `hook:chat_accepted`, `integrator:agent-message`, ... */

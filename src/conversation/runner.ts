@@ -6,7 +6,9 @@ import { DEFAULT_WITHIN_MS, type Step } from './format.js';
 import { describeMismatches, isMatch, matchPartial, resolveRefs } from './match.js';
 import { createEmbeddedWorld, type Observation, type World, type WorldOptions } from './world.js';
 import {
+  cameBefore,
   inWindow,
+  type ExpectWindow,
   missingLabels,
   orderProblems,
   whereMismatches,
@@ -142,7 +144,7 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
     };
   }
   const scope: Record<string, unknown> = {};
-  const times = new Map<string, { startMs: number; endMs: number }>();
+  const times = new Map<string, { startMs: number; firstSeen: number; endMs: number }>();
   const steps: StepResult[] = [];
   let journalRun: string | undefined;
   let failed = false;
@@ -178,6 +180,7 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
       }
       const started = performance.now();
       const startMs = world.clock.now();
+      const firstSeen = world.observations.length;
       let outcome: StepOutcome;
       try {
         outcome = await runStep(world, step, scope, times);
@@ -186,7 +189,7 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
         const hint = error instanceof SvcError ? error.hint : undefined;
         outcome = { ok: false, details: [errorText(error), ...(hint ? [hint] : [])] };
       }
-      if (step.name) times.set(step.name, { startMs, endMs: world.clock.now() });
+      if (step.name) times.set(step.name, { startMs, firstSeen, endMs: world.clock.now() });
       if (step.name && outcome.value !== undefined) scope[step.name] = outcome.value;
       const result: StepResult = {
         index,
@@ -598,7 +601,7 @@ async function expectStep(
   );
   const where = resolveRefs(expectation.where, scope) as Record<string, unknown> | undefined;
   // `after`: the payload comes once that step began, and by its end plus `within`
-  let window: { fromMs: number; byMs: number } | undefined;
+  let window: ExpectWindow | undefined;
   if (expectation.after !== undefined) {
     const step = times.get(expectation.after);
     if (!step)
@@ -606,7 +609,7 @@ async function expectStep(
         ok: false,
         details: [`after: no earlier step is named ${JSON.stringify(expectation.after)}`],
       };
-    window = { fromMs: step.startMs, byMs: step.endMs + within };
+    window = { fromMs: step.startMs, fromIndex: step.firstSeen, byMs: step.endMs + within };
   }
   // real time (a real peer): `...Ms` figures of events (offsetMs, elapsedMs) match within the
   // world's tolerance, as delivery verdicts do; exactly on the virtual clock
@@ -618,7 +621,7 @@ async function expectStep(
     whereMismatches(where, o.value, tolerance).length === 0;
   let found: Observation | undefined;
   const look = (): boolean => {
-    found = world.observations.find((o) => fits(o) && inWindow(o, window));
+    found = world.observations.find((o, i) => fits(o) && inWindow(o, i, window));
     return found !== undefined;
   };
   const wait = window ? Math.max(0, window.byMs - world.clock.now()) : within;
@@ -644,13 +647,15 @@ async function expectStep(
     `expected ${party} ${JSON.stringify(expected)}${where ? ` where ${JSON.stringify(where)}` : ''} ${budget}`,
   ];
   // the payload came, but outside the budget: say when
-  const late = world.observations.find((o) => fits(o));
+  const lateIndex = world.observations.findIndex((o) => fits(o));
+  const late = world.observations[lateIndex];
   if (late && window && late.at !== undefined) {
     const step = times.get(expectation.after ?? '');
+    const at = late.sentAt ?? late.at;
     details.push(
-      late.at < window.fromMs
-        ? `it came at ${(late.at / 1000).toFixed(3)} s, before step ${expectation.after} began`
-        : `it came ${((late.at - (step?.endMs ?? 0)) / 1000).toFixed(3)} s after step ${expectation.after} ended; the budget is ${(within / 1000).toFixed(3)} s`,
+      cameBefore(late, lateIndex, window)
+        ? `it came at ${(at / 1000).toFixed(3)} s, before step ${expectation.after} began`
+        : `it came ${((at - (step?.endMs ?? 0)) / 1000).toFixed(3)} s after step ${expectation.after} ended; the budget is ${(within / 1000).toFixed(3)} s`,
     );
     return { ok: false, details };
   }

@@ -25,6 +25,29 @@ async function run(...last: unknown[]) {
 }
 
 describe('cross-interface expectations in fixtures', () => {
+  it('after: a payload sent during an earlier step fails, though the clock did not move', async () => {
+    // on the virtual clock the whole chat is at protocol 0: chat_accepted came with `answer`,
+    // before `thanks` began, and "after thanks" held by the time alone
+    const result = await replayConversation({
+      conversation: conversationSchema.parse({
+        version: 1,
+        name: 'after, at protocol 0',
+        setup: { hooks: {} },
+        steps: [
+          { customer: { text: 'Hello', sender: { id: 'c-x' } } },
+          { name: 'answer', agent: { text: 'Hi.' } },
+          { name: 'thanks', customer: { text: 'Thanks', sender: { id: 'c-x' } } },
+          { expect: { hook: 'chat_accepted', after: 'thanks', within: '1s' } },
+        ],
+      }),
+    });
+    expect(result.protocolMs).toBe(0);
+    expect(result.ok).toBe(false);
+    expect(result.steps.at(-1)?.details).toContain('it came at 0.000 s, before step thanks began');
+    const fine = await run({ expect: { hook: 'chat_finished', after: 'closed', within: '1s' } });
+    expect(fine.failed).toEqual([]);
+  });
+
   it('an expectation on a party the conversation has not set up fails, absent or not', async () => {
     // without setup.hooks no hook is ever sent: "no chat_accepted" passed for no reason
     for (const expectation of [
