@@ -380,12 +380,41 @@ function worldJournal(
         ...compact({ run: options.journalRun, onStop: options.onRecordingStop }),
       })
     : undefined;
-  return realParties.size > 0
-    ? tapOutgoing(base ?? createJournal(), realParties, ({ party, value, durationMs, sentAt }) => {
-        const at = clock.now();
-        observations.push({ party, value, consumed: false, at, sentAt: sentAt ?? at - durationMs });
-      })
-    : base;
+  if (realParties.size === 0) return base;
+  // on the real clock a real peer's sighting is placed by when it was sent; an embedded role's
+  // is seen a little after it was sent (the in-process hop), so it gets its send time from the
+  // same records, or `order` would weigh the one's send time against the other's arrival
+  const everyParty = new Set<PeerParty>(['integrator', 'bot', 'hook']);
+  return tapOutgoing(
+    base ?? createJournal(),
+    everyParty,
+    ({ party, value, durationMs, sentAt }) => {
+      const at = clock.now();
+      const sent = sentAt ?? at - durationMs;
+      if (realParties.has(party))
+        observations.push({ party, value, consumed: false, at, sentAt: sent });
+      else stampSent(observations, party, value, sent);
+    },
+  );
+}
+
+/** The payload itself: a sighting's value without the `$attempt`, `$reply` ... it carries. */
+function bodyKey(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  return JSON.stringify(
+    Object.fromEntries(Object.entries(value).filter(([key]) => !key.startsWith('$'))),
+  );
+}
+
+/** Gives the embedded role's latest unstamped observation of this payload its send time. */
+function stampSent(observations: Observation[], party: Party, value: unknown, sentAt: number) {
+  const key = bodyKey(value);
+  for (let i = observations.length - 1; i >= 0; i--) {
+    const o = observations[i] as Observation;
+    if (o.party !== party || o.sentAt !== undefined || bodyKey(o.value) !== key) continue;
+    o.sentAt = sentAt;
+    return;
+  }
 }
 
 /** The embedded platform's options: its sides, the profile's settings and the fixture's setup. */

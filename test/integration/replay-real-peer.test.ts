@@ -203,6 +203,33 @@ describe('replay --hook-url / --integrator-url: what the real peer received', ()
     expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
   });
 
+  it('an order across an embedded receiver and a real integrator: both by when they were sent', async () => {
+    // the platform sends chat_accepted as the agent's first message goes out (its hook first);
+    // the real integrator's sighting was placed by its send time, the embedded hook-target's
+    // by when it got the hook, a little later: the order read the other way round
+    const integratorUrl = await realIntegrator();
+    const result = await replayConversation({
+      conversation: conversationSchema.parse({
+        version: 1,
+        name: 'order across a real and an embedded peer',
+        setup: { hooks: {} },
+        steps: [
+          { customer: { text: 'hi', sender: { id: 'c-1' } } },
+          { agent: { text: 'hello' } },
+          { close: {} },
+          {
+            expect: {
+              order: ['hook:chat_accepted', 'integrator:agent-message', 'hook:chat_finished'],
+            },
+          },
+        ],
+      }),
+      integratorUrl,
+      timeScale: 0.2,
+    });
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+  });
+
   it('checks integrator expectations against what the simulator delivered', async () => {
     const integratorUrl = await realIntegrator();
     const result = await replayConversation({
