@@ -67,6 +67,12 @@ describe('public API of svc-cli/schemas', () => {
     expect(detectKind(value)).toEqual({ kind });
   });
 
+  it("takes setUserToken's fail result with the given value, a string or not (spec 4.5)", () => {
+    // the widget answers setUserToken(12345) with token 12345: its own result was refused
+    for (const token of [12345, 'u-1', false])
+      expect(validate('widget.setUserToken.result', { result: 'fail', token }).ok).toBe(true);
+  });
+
   it("names 6.2 for a hook reply's own fields (it said 2.6, the events' shared objects)", () => {
     const result = validate('hook.chat_accepted.reply', {
       result: 'ok',
