@@ -140,7 +140,15 @@ export type WidgetOutboundEvent =
    * a page callback ran because of a pushed event (spec 6.4): which one, and the event's id on
    * the stream, so the platform's journal shows the callbacks against the pushes they reflect
    */
-  | { type: 'callback'; visitorId: string; name: CallbackName; eventId: number; event: string };
+  | {
+      type: 'callback';
+      visitorId: string;
+      name: CallbackName;
+      eventId: number;
+      event: string;
+      /** what the page's callback threw (the widget went on): the page's own bug, shown */
+      threw?: string;
+    };
 
 /** spec 2.6 call statuses. */
 export type CallStatus = 'start' | 'end' | 'agent_connected' | 'client_connected' | 'error';

@@ -103,7 +103,11 @@ export function noteIssue(
 }
 
 /** Runs `window[name]` if the page defined it; a throwing callback is recorded, never rethrown. */
-export function fireCallback(session: WidgetSession, name: CallbackName, ...args: unknown[]): void {
+export function fireCallback(
+  session: WidgetSession,
+  name: CallbackName,
+  ...args: unknown[]
+): CallbackRecord {
   const fn = session.win[name];
   const record: CallbackRecord = {
     name,
@@ -112,13 +116,15 @@ export function fireCallback(session: WidgetSession, name: CallbackName, ...args
     defined: typeof fn === 'function',
   };
   session.callbacks.push(record);
-  if (typeof fn !== 'function') return;
+  if (typeof fn !== 'function') return record;
   try {
     (fn as (...a: unknown[]) => unknown).apply(session.win, args);
   } catch (error) {
     record.error = error;
-    noteIssue(session, name, 'callback_threw', `${name} threw: ${String(error)}`, error);
+    record.thrown = String(error);
+    noteIssue(session, name, 'callback_threw', `${name} threw: ${record.thrown}`, error);
   }
+  return record;
 }
 
 /**
@@ -207,12 +213,17 @@ function reportCallback(
   eventId: number | undefined,
 ): void {
   if (eventId === undefined) return;
+  // a callback that threw is reported so: the platform's log and timeline show the page's bug
+  const last = session.callbacks[session.callbacks.length - 1];
+  const ran = last?.name === name ? last : undefined;
+  const threw = ran?.thrown?.slice(0, 500);
   void sendEvent(session, {
     type: 'callback',
     visitorId: session.visitorId,
     name,
     eventId,
     event: event.type,
+    ...(threw === undefined ? {} : { threw }),
   });
 }
 

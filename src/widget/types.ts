@@ -92,6 +92,8 @@ export interface CallbackRecord {
   defined: boolean;
   /** What the page's callback threw; the double goes on regardless. */
   error?: unknown;
+  /** the same as text (`Error: boom`), as the platform is told it */
+  thrown?: string;
 }
 
 /** Something the real script would silently ignore or drop, noted for the test author. */

@@ -180,3 +180,52 @@ describe('callback-order (spec 6.4)', () => {
     }
   });
 });
+
+describe('a page callback that throws (spec 6.4)', () => {
+  it('is reported as such: a platform event, and the journal record is no success', async () => {
+    const harness = await startPlatform({ clock: createClock({ timeScale: 0.001 }) });
+    const transport = createHttpTransport(harness.url, {
+      visitorId: 'v-2',
+      EventSource: TestEventSource,
+    });
+    const win: Record<string, unknown> = {
+      location: { origin: 'https://shop.example' },
+      svc_onAccept: () => {
+        throw new Error('boom in my svc_onAccept');
+      },
+    };
+    const widget = installWidget(win, { transport });
+    open.push({ transport, widget });
+    await transport.connected();
+    await widget.ready;
+    widget.visitor.send('Hello');
+    await widget.flush();
+    await sendAgentMessage(harness.platform.core, {
+      customerId: 'v-2',
+      message: { type: 'text', text: 'Hi.' },
+    });
+    // the report goes out once the push came over the event stream: a few turns, bounded
+    for (let turn = 0; turn < 1000 && harness.of('widget-callback-threw').length === 0; turn++) {
+      await widget.flush();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(harness.of('widget-callback-threw')).toEqual([
+      expect.objectContaining({
+        visitorId: 'v-2',
+        name: 'svc_onAccept',
+        event: 'agent_accepted',
+        error: 'Error: boom in my svc_onAccept',
+      }),
+    ]);
+    const record = harness.platform.core.journal
+      .entries()
+      .find((r) => r.kind === 'widget.callback');
+    expect(record?.verdict).toEqual({
+      ok: false,
+      errors: [
+        "svc_onAccept threw: Error: boom in my svc_onAccept (the page's callback, spec 6.4)",
+      ],
+      warnings: [],
+    });
+  });
+});

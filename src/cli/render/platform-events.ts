@@ -105,6 +105,7 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
     case 'widget-update':
     case 'widget-push':
     case 'widget-visitor':
+    case 'widget-callback-threw':
       return formatWidgetPlatformEvent(event, c);
     default: {
       const never: never = event;

@@ -30,6 +30,10 @@ export function formatWidgetPlatformEvent(event: WidgetPlatformEvent, c: ChalkIn
     }
     case 'widget-visitor':
       return `${at}  ${c.dim(`${event.connected ? 'page connected' : 'page left'}:`)} ${who} ${c.dim(event.visitorId)}`;
+    case 'widget-callback-threw': {
+      const chat = event.chatId === undefined ? '' : c.dim(` chat ${event.chatId}`);
+      return `${at}  ${c.red('✗')} visitor ${c.bold(event.visitorId)}${chat}: the page's ${event.name} threw on ${event.event}: ${c.red(event.error)} ${c.dim('(its own bug; the widget goes on, spec 6.4)')}`;
+    }
     default: {
       const never: never = event;
       return JSON.stringify(never);

@@ -128,12 +128,31 @@ export function applyOutbound(
       return refusalOf(() => startVisitorCall(core, visitor, event.phone, chat));
     case 'callback':
       // the journal record of this request is the report (spec 6.4); nothing changes
+      if (event.threw !== undefined) callbackThrew(core, visitor, event, chat);
       return { ok: true };
     default: {
       const never: never = event;
       return { ok: false, error: `unknown event ${JSON.stringify(never)}` };
     }
   }
+}
+
+/** A callback that threw is the page's bug, said where the user looks (the log, the console). */
+function callbackThrew(
+  core: PlatformCore,
+  visitor: WidgetVisitor,
+  event: Extract<WidgetOutboundEvent, { type: 'callback' }>,
+  chat: Chat | undefined,
+): void {
+  core.emit({
+    type: 'widget-callback-threw',
+    visitorId: visitor.profile.visitorId,
+    ...(chat ? { chatId: chat.id } : {}),
+    name: event.name,
+    event: event.event,
+    error: event.threw ?? '',
+    protocolMs: core.clock.now(),
+  });
 }
 
 /** Runs a platform action; an input refusal (agents online, bad phone) becomes the reply. */

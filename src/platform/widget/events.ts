@@ -2,7 +2,25 @@
  * What the simulator reports about interface C (the page script talking to the platform
  * through the widget channel). Part of `PlatformEvent`; the web console and the CLI show them.
  */
-export type WidgetPlatformEvent = WidgetUpdateEvent | WidgetPushEvent | WidgetVisitorEvent;
+export type WidgetPlatformEvent =
+  WidgetUpdateEvent | WidgetPushEvent | WidgetVisitorEvent | WidgetCallbackThrewEvent;
+
+/**
+ * A page's callback threw on a pushed event (spec 6.4): the page's own bug. The widget goes on,
+ * as the real script does, so nothing else would show it.
+ */
+export interface WidgetCallbackThrewEvent {
+  type: 'widget-callback-threw';
+  visitorId: string;
+  chatId?: number;
+  /** the callback: svc_onAccept, svc_onCallEnd */
+  name: string;
+  /** the pushed event it ran for */
+  event: string;
+  /** what it threw, as the page's String(error) gave it */
+  error: string;
+  protocolMs: number;
+}
 
 /** What a visitor's page changed (spec 4.5 setContactInfo, setCustomData, setUserToken ...). */
 export interface WidgetUpdateEvent {

@@ -69,6 +69,7 @@ export const outboundEventSchema = z.discriminatedUnion('type', [
     name: z.enum(CALLBACK_NAMES),
     eventId: z.number().int().min(1),
     event: z.string().max(100),
+    threw: z.string().max(500).optional(),
   }),
 ]);
 

@@ -1,6 +1,6 @@
 import { ProtocolError } from '../../protocol-error.js';
 import { PUSH_KIND_PREFIX, recordExchange } from '../../journal/index.js';
-import type { WidgetInboundEvent } from '../../contract/widget-protocol.js';
+import type { WidgetInboundEvent, WidgetOutboundEvent } from '../../contract/widget-protocol.js';
 import type { PlatformCore } from '../core.js';
 import type { PlatformEvent } from '../events.js';
 import type { ReadonlyPlatformState } from '../lifecycle-hooks.js';
@@ -23,6 +23,20 @@ const reply = (status: number, body: unknown, kind?: string, chat?: number): Pla
   headers: CORS,
   record: { iface: 'widget', ...(kind ? { kind } : {}), ...(chat === undefined ? {} : { chat }) },
 });
+
+/** A callback that threw: its journal record (a recording, the console's journal) says so. */
+function withThrownVerdict(
+  answered: PlatformResponse,
+  event: WidgetOutboundEvent,
+): PlatformResponse {
+  if (event.type !== 'callback' || event.threw === undefined || !answered.record) return answered;
+  answered.record.verdict = {
+    ok: false,
+    errors: [`${event.name} threw: ${event.threw} (the page's callback, spec 6.4)`],
+    warnings: [],
+  };
+  return answered;
+}
 
 /**
  * A refusal of the widget channel (spec 4.5, 7), answered by the core: with the CORS headers
@@ -124,7 +138,7 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
       (parsed.event.type === 'callback'
         ? hub.chatOfPush(visitor, parsed.event.eventId)
         : undefined) ?? hub.openChatOf(visitor)?.id;
-    return reply(200, answer, `widget.${parsed.event.type}`, chat);
+    return withThrownVerdict(reply(200, answer, `widget.${parsed.event.type}`, chat), parsed.event);
   };
 
   return {
