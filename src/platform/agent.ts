@@ -34,7 +34,10 @@ export function findChat(
   if (target.chatId !== undefined) {
     chat = core.state.chats.get(target.chatId);
   } else if (target.customerId !== undefined) {
+    // a sender id, or the customer key `/_sim/chats` shows (`<channel id>/<sender id>`)
+    const byKey = core.state.customers.has(target.customerId);
     const candidates = [...core.state.chats.values()].filter((c) => {
+      if (byKey) return c.customerKey === target.customerId;
       const customer = core.state.customers.get(c.customerKey);
       return (
         customer?.senderId === target.customerId &&

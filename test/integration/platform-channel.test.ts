@@ -182,6 +182,20 @@ describe('channel endpoints (spec 4.1, 7.1)', () => {
     });
   });
 
+  it("takes the customer key /_sim/chats shows as the agent message's customerId", async () => {
+    // a newcomer copied customerKey ("<channel id>/<sender id>") from /_sim/chats: 404
+    const harness = await startPlatform({ clock: createVirtualClock() });
+    expect((await post(harness.channelUrl, customerText('c-1', 'hi'))).status).toBe(200);
+    const [chat] = harness.platform.core.state.chats.values();
+    const sent = await post(`${harness.url}/_sim/agent/message`, {
+      customerId: chat!.customerKey,
+      text: 'Hello',
+      wait: false,
+    });
+    expect(sent.status).toBe(202);
+    expect(sent.body).toMatchObject({ chatId: chat!.id });
+  });
+
   it('refuses an agent message the contract does not allow, before the chat is touched', async () => {
     // newcomer pass: type "banana" and a photo without its file fields reached the integrator
     const harness = await startPlatform({ clock: createVirtualClock() });
