@@ -69,16 +69,24 @@ const pageStep = z
 
 /** A time budget: protocol ms, or a duration such as "2s", "1.5s", "500ms". */
 const duration = z
-  .union([
-    z.number().nonnegative(),
-    z
-      .string()
-      .regex(/^\d+(\.\d+)?(ms|s)$/, 'a duration such as "2s" or "500ms"')
-      .transform((text) => {
-        const value = Number.parseFloat(text);
-        return text.endsWith('ms') ? value : value * 1000;
-      }),
-  ])
+  .union(
+    [
+      z.number().nonnegative(),
+      z
+        .string()
+        .regex(/^\d+(\.\d+)?(ms|s)$/)
+        .transform((text) => {
+          const value = Number.parseFloat(text);
+          return text.endsWith('ms') ? value : value * 1000;
+        }),
+    ],
+    // one message for both branches: "expected number, received string" for "2" or "1m"
+    // pointed away from the fix
+    {
+      error: (issue) =>
+        `must be protocol ms (2000) or a string with ms or s ("2s", "500ms"), got ${JSON.stringify(issue.input)}`,
+    },
+  )
   .describe('protocol ms, or a duration such as "2s" or "500ms"');
 
 /** Partial-match expectations on what each party saw. */

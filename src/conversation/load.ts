@@ -142,6 +142,8 @@ const shapeMisses = (issues: readonly LoadIssue[]): number =>
  */
 function closestBranch(issue: LoadIssue): LoadIssue[] {
   if (issue.code !== 'invalid_union' || !issue.errors || issue.errors.length === 0) return [issue];
+  // a union with a message of its own (a duration: ms or "2s") says it better than a branch
+  if (!issue.message.startsWith('Invalid input')) return [issue];
   const best =
     [...issue.errors].sort((a, b) => shapeMisses(a) - shapeMisses(b) || a.length - b.length)[0] ??
     [];

@@ -163,4 +163,11 @@ describe('a recording given where a conversation belongs', () => {
       `Turn it into one, then replay that: svc-cli record to-fixture ${file} --out conversation.json`,
     );
   });
+  it('a within with no unit (or one it does not take) says the forms it takes', async () => {
+    // it said "expected number, received string", pointing away from "2s"
+    for (const within of ['2', '1m'])
+      expect(await loadError({ expect: { event: { type: 'x' }, within } })).toContain(
+        `steps.0.expect.within: must be protocol ms (2000) or a string with ms or s ("2s", "500ms"), got "${within}"`,
+      );
+  });
 });
