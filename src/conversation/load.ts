@@ -98,6 +98,17 @@ const STEP_KEYS = [
   'delivery',
 ];
 
+/**
+ * A path's step index counts from 0 (JSON's), where replay numbers its steps from 1: said once
+ * when a problem names a step, so `steps.1` is found as the second.
+ */
+const STEPS_FROM_ZERO = (issues: readonly string[]): string => {
+  const first = issues.map((line) => /^steps\.(\d+)/.exec(line)?.[1]).find((n) => n !== undefined);
+  return first === undefined
+    ? ''
+    : `steps.${first} counts from 0: it is the step replay shows as "${Number(first) + 1}.". `;
+};
+
 /** Keys of an expectation that a step may be given by mistake. */
 const EXPECT_KEYS = ['within', 'absent', 'answers'];
 
@@ -355,7 +366,7 @@ async function loadIfConversation(
     throw new SvcError(
       'SVC_E_CONVERSATION',
       `Could not load ${file}: ${issues.join('; ')}.`,
-      `The format is the JSON Schema ${CONVERSATION_SCHEMA_FILE} of svc-cli; "$schema" in a fixture gives editors completion.`,
+      `${STEPS_FROM_ZERO(issues)}The format is the JSON Schema ${CONVERSATION_SCHEMA_FILE} of svc-cli; "$schema" in a fixture gives editors completion.`,
     );
   }
   const values = badValues(parsed.data);

@@ -170,4 +170,20 @@ describe('a recording given where a conversation belongs', () => {
         `steps.0.expect.within: must be protocol ms (2000) or a string with ms or s ("2s", "500ms"), got "${within}"`,
       );
   });
+  it("says a path's step index counts from 0, as replay numbers steps from 1", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-load-')), 'x.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        name: 'x',
+        steps: [{ customer: { text: 'hi', sender: { id: 'c' } } }, { agent: { txt: 'x' } }],
+      }),
+    );
+    const error = await loadConversation(file).then(
+      () => undefined,
+      (e: unknown) => e as SvcError,
+    );
+    expect(error?.hint).toMatch(/^steps\.1 counts from 0: it is the step replay shows as "2\."/);
+  });
 });
