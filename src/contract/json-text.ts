@@ -113,6 +113,22 @@ export function findSyntaxErrorOffset(text: string): number {
   }
 }
 
+/**
+ * What people write there that JSON does not take (a comment, a trailing comma), said after
+ * the parser's message, which names neither: "Expected double-quoted property name".
+ */
+function whyThere(text: string, offset: number): string {
+  const ch = text[offset];
+  if (ch === '/' && (text[offset + 1] === '/' || text[offset + 1] === '*'))
+    return ' (JSON has no comments)';
+  if (ch === '}' || ch === ']') {
+    let before = offset - 1;
+    while (before >= 0 && WHITESPACE.has(text[before]!)) before--;
+    if (text[before] === ',') return ' (JSON takes no comma before a closing bracket)';
+  }
+  return '';
+}
+
 /** JSON.parse with a line and column when the text is not JSON. */
 export function parseJsonText(text: string): JsonParseResult {
   try {
@@ -126,6 +142,6 @@ export function parseJsonText(text: string): JsonParseResult {
     const message = reason
       .replace(/, .*is not valid JSON$/s, '')
       .replace(/ in JSON at position \d+.*$/s, '');
-    return { ok: false, message, line, column };
+    return { ok: false, message: `${message}${whyThere(text, offset)}`, line, column };
   }
 }
