@@ -98,7 +98,8 @@ export function createControlGuard(
         return refuse(
           403,
           'cross_origin',
-          `${method} ${path} from a page at ${origin}`,
+          // the log line says the fix too: the page's own console shows only CORS errors
+          `${method} ${path} from a page at ${origin}; --allow-origin ${origin} lets it in`,
           `Could not ${method} ${path} from a page at ${origin}: svc-cli answers its own origin${pageScript ? ', pages served from this machine' : ''} and the --allow-origin entries. To let that page in, start svc-cli with --allow-origin ${origin} (docs/SECURITY.md).`,
         );
     }

@@ -191,6 +191,19 @@ describe('control API: cross-origin use is refused (docs/SECURITY.md)', () => {
     }
   });
 
+  it("says in the simulator's log how to let a refused page in", async () => {
+    // the page's own console shows only the browser's CORS errors
+    const { platform, url } = await platformOn();
+    const notices: string[] = [];
+    platform.core.on((e) => {
+      if (e.type === 'notice') notices.push(e.message);
+    });
+    await send(`${url}/_sim/widget/events`, { method: 'OPTIONS', headers: { origin: EVIL } });
+    expect(notices).toContain(
+      `refused OPTIONS /_sim/widget/events from a page at ${EVIL}; --allow-origin ${EVIL} lets it in (docs/SECURITY.md)`,
+    );
+  });
+
   it('refuses reads of the journal, state and event stream from a foreign Origin', async () => {
     const { url } = await platformOn();
     for (const path of ['/_sim/journal', '/_sim/state', '/_sim/chats', '/_sim/events']) {
