@@ -52,7 +52,14 @@ export function readDataOptions(
   if (safeUrl !== undefined) options.safeUrl = safeUrl;
   if (dataset.pageOrigin !== undefined) options.pageOrigin = dataset.pageOrigin;
   if (dataset.visitorId !== undefined) options.visitorId = dataset.visitorId;
-  if (dataset.platformUrl !== undefined) options.platformUrl = dataset.platformUrl;
+  if (dataset.platformUrl !== undefined) {
+    // "127.0.0.1:8800" without its scheme resolves against the page (…/127.0.0.1:8800/_sim/…)
+    if (/^https?:\/\/[^/]/i.test(dataset.platformUrl)) options.platformUrl = dataset.platformUrl;
+    else
+      problems.push(
+        `data-platform-url="${dataset.platformUrl}" is no http:// or https:// URL (svc-cli platform prints one, e.g. http://127.0.0.1:8800): the widget stays in the page, talking to no simulator`,
+      );
+  }
   if (dataset.profile !== undefined) {
     if (dataset.profile === 'spec' || dataset.profile === 'docs') options.profile = dataset.profile;
     else

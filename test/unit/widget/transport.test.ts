@@ -183,6 +183,15 @@ describe('browser bundle options', () => {
     const more: string[] = [];
     expect(readDataOptions({ online: 'constructor' }, more)).toEqual({});
     expect(more).toHaveLength(1);
+    // a platform URL without its scheme resolved against the page: said, not used
+    const url: string[] = [];
+    expect(readDataOptions({ platformUrl: '127.0.0.1:8200' }, url)).toEqual({});
+    expect(url).toEqual([
+      'data-platform-url="127.0.0.1:8200" is no http:// or https:// URL (svc-cli platform prints one, e.g. http://127.0.0.1:8800): the widget stays in the page, talking to no simulator',
+    ]);
+    expect(readDataOptions({ platformUrl: 'http://127.0.0.1:8200' })).toEqual({
+      platformUrl: 'http://127.0.0.1:8200',
+    });
   });
 });
 
