@@ -76,6 +76,17 @@ export function readDataOptions(
  */
 export function installFromPage(win: Window): Widget {
   const host = win as unknown as Record<string, unknown>;
+  // a second <script> tag of the bundle: a second double would fire every callback twice
+  const installed = host.svc_widget as Widget | undefined;
+  if (installed?.session !== undefined) {
+    noteIssue(
+      installed.session,
+      'script tag',
+      'loaded_twice',
+      'the widget script is loaded twice on this page: the second copy does nothing (two would call each svc_on* callback twice)',
+    );
+    return installed;
+  }
   const fromWindow = (host.svc_widget_options ?? {}) as WidgetOptions;
   const script = win.document.currentScript;
   const problems: string[] = [];

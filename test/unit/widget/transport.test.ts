@@ -212,4 +212,19 @@ describe('browser bundle install', () => {
       delete page.svc_widget_options;
     }
   });
+
+  it('a second copy of the script does nothing but say so: callbacks would fire twice', async () => {
+    const page = window as unknown as Record<string, unknown>;
+    const first = installFromPage(window);
+    try {
+      await first.ready;
+      expect(installFromPage(window)).toBe(first);
+      expect(first.issues).toContainEqual(
+        expect.objectContaining({ method: 'script tag', code: 'loaded_twice' }),
+      );
+    } finally {
+      first.uninstall();
+      delete page.svc_widget;
+    }
+  });
 });
