@@ -156,6 +156,28 @@ const strictRule = (rule: string): string =>
 const JIT_AFTER = 32;
 let parses = 0;
 
+/**
+ * A page method's arguments are checked as one object naming each (`{"fields": [...]}`), not
+ * as the call passes them (`svc_api.setCustomData([...])`): a root that is no object says so,
+ * with the names, where it said only "must be an object".
+ */
+function argumentsHint(entry: KindEntry, value: unknown, errors: ContractIssue[]): void {
+  const method = /^widget\.(\w+)\.args$/.exec(entry.name)?.[1];
+  if (
+    method === undefined ||
+    (typeof value === 'object' && value !== null && !Array.isArray(value))
+  )
+    return;
+  const root = errors.find((issue) => issue.path === '');
+  const shape = (entry.schema as { shape?: Record<string, unknown> }).shape;
+  if (!root || !shape) return;
+  const names = Object.keys(shape);
+  const given = JSON.stringify(value) ?? 'null';
+  const first = given.length > 60 ? `${given.slice(0, 57)}...` : given;
+  const example = `{${names.map((name, i) => `"${name}": ${i === 0 ? first : '...'}`).join(', ')}}`;
+  root.rule = `${root.rule}: svc_api.${method}'s arguments are checked as one object naming each (${names.join(', ')}), e.g. ${example}`;
+}
+
 function validateEntry(
   entry: KindEntry,
   value: unknown,
@@ -171,6 +193,7 @@ function validateEntry(
     if (!parsed.success) collectIssues(parsed.error.issues, [], entry.spec, errors, warnings);
   }
   if (entry.producer === 'party') warnings = holdPartyToTypes(warnings, errors);
+  argumentsHint(entry, value, errors);
   if (options.strict && warnings.length > 0) {
     // --strict: warnings count as errors; a rule that says it is accepted says so no more
     for (const w of warnings)

@@ -67,6 +67,13 @@ describe('public API of svc-cli/schemas', () => {
     expect(detectKind(value)).toEqual({ kind });
   });
 
+  it("says a page method's arguments are one object naming each, given them as the call passes them", () => {
+    const [issue] = validate('widget.setUserToken.args', 'u-8f3a9c2e').errors;
+    expect(issue?.rule).toBe(
+      `must be an object: svc_api.setUserToken's arguments are checked as one object naming each (token), e.g. {"token": "u-8f3a9c2e"}`,
+    );
+  });
+
   it("takes setUserToken's fail result with the given value, a string or not (spec 4.5)", () => {
     // the widget answers setUserToken(12345) with token 12345: its own result was refused
     for (const token of [12345, 'u-1', false])
