@@ -98,7 +98,7 @@ describe('svc-cli validate', () => {
       "! unreadable                             broken.json
           error   not JSON at line 3, column 14: Unexpected token '}'
       ✓ channel.customer.text                  good.json
-      1 payload: 1 valid, 0 with warnings, 0 invalid, 1 unreadable
+      2 payloads: 1 valid, 0 with warnings, 0 invalid, 1 unreadable
       "
     `);
   });

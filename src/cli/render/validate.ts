@@ -73,7 +73,9 @@ export function formatSummary(event: ValidateSummaryEvent, c: ChalkInstance): st
     (event.invalid > 0 ? c.red : c.dim)(`${event.invalid} invalid`),
     (event.unreadable > 0 ? c.red : c.dim)(`${event.unreadable} unreadable`),
   ];
-  let line = `${plural(event.payloads, 'payload')}: ${parts.join(', ')}`;
+  // the count is of what the parts add up to: an unreadable input is one too (6 files, one
+  // of them broken, read "5 payloads: 1 valid, 4 invalid, 1 unreadable")
+  let line = `${plural(event.payloads + event.unreadable, 'payload')}: ${parts.join(', ')}`;
   if (event.checked !== undefined) {
     const unmet = event.unmet ?? 0;
     line +=
