@@ -238,7 +238,8 @@ export function validateAuto(value: unknown, options: ValidateOptions = {}): Val
       {
         path: '',
         code: 'unknown_kind',
-        rule: `could not tell the kind: ${detected.reason}${candidates} (pass --kind)`,
+        // --kind helps a payload of an unknown shape, not a file of another sort (a fixture)
+        rule: `could not tell the kind: ${detected.reason}${candidates}${detected.reason.includes('svc-cli replay') ? '' : ' (pass --kind)'}`,
         spec: '',
         severity: 'error',
       },

@@ -74,6 +74,13 @@ describe('public API of svc-cli/schemas', () => {
     );
   });
 
+  it('says a conversation fixture is no payload, and which command runs it', () => {
+    const [issue] = validateAuto({ version: 1, name: 'x', steps: [] }).errors;
+    expect(issue?.rule).toBe(
+      'could not tell the kind: it is a conversation fixture, not a payload: svc-cli replay <file> runs it',
+    );
+  });
+
   it("takes setUserToken's fail result with the given value, a string or not (spec 4.5)", () => {
     // the widget answers setUserToken(12345) with token 12345: its own result was refused
     for (const token of [12345, 'u-1', false])
