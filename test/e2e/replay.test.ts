@@ -258,6 +258,20 @@ describe('svc-cli replay', () => {
   });
 });
 
+describe('replay --time-scale with no real peer', () => {
+  it('says it changes nothing: the embedded clock is virtual', async () => {
+    const r = await runCli([
+      ...['--time-scale', '0.1', 'replay', 'fixtures/conversations/text-both-ways.json'],
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      'note: --time-scale 0.1 changes nothing here: with no real peer, replay runs on a virtual clock',
+    );
+    const plain = await runCli(['replay', 'fixtures/conversations/text-both-ways.json']);
+    expect(plain.stderr).not.toContain('--time-scale');
+  });
+});
+
 describe('replay --wait', () => {
   const fixture = 'fixtures/conversations/hook-lifecycle.json';
 

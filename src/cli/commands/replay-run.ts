@@ -327,6 +327,11 @@ async function playConversations(
   const finished = new Map<number, ConversationResult>();
   // a run against a real peer takes real seconds: say which conversation runs
   const realTime = usesRealPeer({ conversation: loaded[0]!.conversation, ...peers });
+  // a newcomer scaled time and saw nothing change: embedded, the clock is virtual already
+  if (!realTime && (flags.timeScale ?? 1) !== 1 && reporter !== 'json')
+    out.note(
+      `note: --time-scale ${flags.timeScale} changes nothing here: with no real peer, replay runs on a virtual clock, where protocol timers take no wall time`,
+    );
   const progress = await createRunProgress(ctx, {
     json: !realTime || reporter !== 'pretty',
     flush: () => out.flush(),
