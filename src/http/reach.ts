@@ -22,6 +22,11 @@ export interface ReachOptions {
   /** `--wait`: wall ms to keep trying, every 100 ms, for a peer still starting (default 0) */
   waitMs?: number | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * the code of the failure (default SVC_E_PEER_UNREACHABLE): a one-off request's probe says
+   * SVC_E_UNREACHABLE, as the request itself would, so --wait does not change the code
+   */
+  code?: 'SVC_E_PEER_UNREACHABLE' | 'SVC_E_UNREACHABLE';
 }
 
 /**
@@ -34,7 +39,12 @@ export async function assertReachable(
   who: string,
   options: ReachOptions = {},
 ): Promise<void> {
-  const { wallTimeoutMs = 5000, action = 'run the conformance suite', waitMs = 0 } = options;
+  const {
+    wallTimeoutMs = 5000,
+    action = 'run the conformance suite',
+    waitMs = 0,
+    code = 'SVC_E_PEER_UNREACHABLE',
+  } = options;
   const parsed = new URL(url);
   const started = performance.now();
   const reason = await reach(parsed, wallTimeoutMs, waitMs, options.signal);
@@ -45,11 +55,11 @@ export async function assertReachable(
     // a signal ended the wait: it did not last --wait, and the run stops for the signal
     if (options.signal?.aborted)
       throw new SvcError(
-        'SVC_E_PEER_UNREACHABLE',
+        code,
         `Could not ${action}: interrupted while waiting for ${where} (${reason} until then, ${formatWait(performance.now() - started)} in).`,
       );
     throw new SvcError(
-      'SVC_E_PEER_UNREACHABLE',
+      code,
       `Could not ${action}: ${where} is unreachable (${reason}${waitMs > 0 ? `, still after ${formatWait(waitMs)}` : ''}).`,
       // every command that probes takes --wait
       waitMs === 0

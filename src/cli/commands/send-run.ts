@@ -187,12 +187,9 @@ export async function runSend(
           waitMs,
           action: 'send',
           signal: ctx.signal,
-        }).catch((error: unknown) => {
           // one code for a platform that does not answer, with --wait or without: a script
           // that tells SVC_E_UNREACHABLE apart must not miss it when --wait is added
-          if (error instanceof SvcError && error.code === 'SVC_E_PEER_UNREACHABLE')
-            throw new SvcError('SVC_E_UNREACHABLE', error.message, error.hint);
-          throw error;
+          code: 'SVC_E_UNREACHABLE',
         });
       }
       return sendCustomerMessage({
