@@ -133,7 +133,10 @@ export function detectKind(value: unknown): DetectResult {
   if (widget) return widget;
   // a file of svc-cli's own, not a payload of the contract: say which command reads it
   if (has(value, 'steps') && has(value, 'version'))
-    return { reason: 'it is a conversation fixture, not a payload: svc-cli replay <file> runs it' };
+    return {
+      reason: 'it is a conversation fixture, not a payload: svc-cli replay <file> runs it',
+      notPayload: true,
+    };
   return {
     reason: 'none of event, event_name, sender, recipient, message, result or error is present',
   };

@@ -67,4 +67,11 @@ export interface KindInfo {
 
 /** What `detectKind` found: a kind, or why not (with the candidates when ambiguous). */
 export type DetectResult =
-  { kind: string } | { kind?: undefined; ambiguous?: string[]; reason: string };
+  | { kind: string }
+  | {
+      kind?: undefined;
+      ambiguous?: string[];
+      reason: string;
+      /** a file of another sort (a conversation fixture): no --kind would make it a payload */
+      notPayload?: true;
+    };

@@ -239,7 +239,7 @@ export function validateAuto(value: unknown, options: ValidateOptions = {}): Val
         path: '',
         code: 'unknown_kind',
         // --kind helps a payload of an unknown shape, not a file of another sort (a fixture)
-        rule: `could not tell the kind: ${detected.reason}${candidates}${detected.reason.includes('svc-cli replay') ? '' : ' (pass --kind)'}`,
+        rule: `could not tell the kind: ${detected.reason}${candidates}${detected.notPayload ? '' : ' (pass --kind)'}`,
         spec: '',
         severity: 'error',
       },
