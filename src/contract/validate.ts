@@ -162,12 +162,10 @@ let parses = 0;
  * with the names, where it said only "must be an object".
  */
 function argumentsHint(entry: KindEntry, value: unknown, errors: ContractIssue[]): void {
+  // nearly every value validated is an object: nothing to read of the kind's name then
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return;
   const method = /^widget\.(\w+)\.args$/.exec(entry.name)?.[1];
-  if (
-    method === undefined ||
-    (typeof value === 'object' && value !== null && !Array.isArray(value))
-  )
-    return;
+  if (method === undefined) return;
   const root = errors.find((issue) => issue.path === '');
   const shape = (entry.schema as { shape?: Record<string, unknown> }).shape;
   if (!root || !shape) return;
