@@ -27,6 +27,9 @@ export function runCli(
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // a command that exits before it reads stdin (a missing file, exit 2 at once) closes the
+    // pipe: the write then fails with EPIPE, which is no failure of the command under test
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }
