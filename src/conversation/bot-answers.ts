@@ -6,6 +6,14 @@ import type { ExchangeRecord } from '../journal/record.js';
  * what the bot sent back for it. A bot's BOT_MESSAGE names the chat, not the event it answers,
  * so an answer belongs to an event when it is for the event's chat and came after the event's
  * first attempt began and before the next CLIENT_MESSAGE of that chat was sent.
+ *
+ * Protocol time alone cannot order what happened at one instant: on replay's virtual clock
+ * every exchange of a step is at the same protocol ms, and the journal writes an attempt when
+ * its answer came, after what a bot answering at once posted. The customer's message is
+ * journaled before the platform sends it on, so at one instant an answer belongs to the
+ * CLIENT_MESSAGE of the customer message journaled last before it. A recording may hold
+ * several runs (`--record` appends), each with chats and a clock of its own: an event and its
+ * answers are of one run.
  */
 type Json = Record<string, unknown>;
 
@@ -34,6 +42,13 @@ export interface SentBotEvent {
   attempts: ExchangeRecord[];
   /** protocol ms its first attempt began */
   startedMs: number;
+  /** the run the event was sent in (`--record` appends runs to one file) */
+  run: string | undefined;
+  /**
+   * the journal index of the customer message of its chat journaled last before its first
+   * attempt (-1: none): what orders events and answers of one protocol instant
+   */
+  anchor: number;
 }
 
 const chatOf = (r: ExchangeRecord, body: Json | undefined): number | undefined => {
@@ -51,7 +66,11 @@ const beganMs = (r: ExchangeRecord): number => r.protocolMs - (r.durationMs ?? 0
  */
 export function sentBotEvents(records: readonly ExchangeRecord[]): SentBotEvent[] {
   const byId = new Map<string, SentBotEvent>();
-  for (const r of records) {
+  const lastCustomer = new Map<string, number>();
+  const runOrder = new Map<string | undefined, number>();
+  for (const [index, r] of records.entries()) {
+    if (!runOrder.has(r.run)) runOrder.set(r.run, runOrder.size);
+    if (isCustomerMessage(r)) lastCustomer.set(chatKey(r.run, r.chat), index);
     if (r.iface !== 'bot' || r.direction !== 'out') continue;
     // the platform stopped before an answer (a recording ended mid-series): no attempt of it
     if (r.failure?.reason === 'interrupted') continue;
@@ -65,18 +84,35 @@ export function sentBotEvents(records: readonly ExchangeRecord[]): SentBotEvent[
       known.attempts.push(r);
       known.startedMs = Math.min(known.startedMs, beganMs(r));
     } else {
+      const chatId = chatOf(r, body);
       byId.set(id, {
         id,
         event: body.event,
-        chatId: chatOf(r, body),
+        chatId,
         body: r.request.body ?? '',
         attempts: [r],
         startedMs: beganMs(r),
+        run: r.run,
+        anchor: lastCustomer.get(chatKey(r.run, chatId)) ?? -1,
       });
     }
   }
-  return [...byId.values()].sort((a, b) => a.startedMs - b.startedMs);
+  const runOf = (e: SentBotEvent): number => runOrder.get(e.run) ?? 0;
+  return [...byId.values()].sort(
+    (a, b) => runOf(a) - runOf(b) || a.startedMs - b.startedMs || a.anchor - b.anchor,
+  );
 }
+
+/** A chat of one run: chat ids count from 1 again in each run of a recording. */
+const chatKey = (run: string | undefined, chat: number | undefined): string =>
+  `${run ?? ''}\u0000${String(chat)}`;
+
+/** A customer's message the platform served (spec 4.1): journaled before it goes on. */
+const isCustomerMessage = (r: ExchangeRecord): boolean =>
+  r.iface === 'channel' &&
+  r.direction === 'in' &&
+  typeof r.kind === 'string' &&
+  r.kind.startsWith('channel.customer.');
 
 /**
  * The event `id`, or without one the last CLIENT_MESSAGE the bot was sent; undefined when
@@ -112,15 +148,19 @@ export function countBotAnswers(
     (e) =>
       e.id !== event.id &&
       e.event === 'CLIENT_MESSAGE' &&
+      e.run === event.run &&
       e.chatId === event.chatId &&
-      e.startedMs > event.startedMs,
+      (e.startedMs > event.startedMs ||
+        (e.startedMs === event.startedMs && e.anchor > event.anchor)),
   );
-  const until = next?.startedMs ?? Number.POSITIVE_INFINITY;
+  // at the instant an event began, an answer journaled after its customer message is its own
+  const after = (ms: number, index: number, e: SentBotEvent): boolean =>
+    ms > e.startedMs || (ms === e.startedMs && index > e.anchor);
   const accepted: BotAnswers['accepted'] = [];
   const refused: BotAnswers['refused'] = [];
-  for (const r of records) {
-    if (r.iface !== 'bot' || r.direction !== 'in') continue;
-    if (r.protocolMs < event.startedMs || r.protocolMs >= until) continue;
+  for (const [index, r] of records.entries()) {
+    if (r.iface !== 'bot' || r.direction !== 'in' || r.run !== event.run) continue;
+    if (!after(r.protocolMs, index, event) || (next && after(r.protocolMs, index, next))) continue;
     const body = bodyOf(r);
     if (!body || typeof body.event !== 'string' || !ANSWERS.has(body.event)) continue;
     if (chatOf(r, body) !== event.chatId) continue;

@@ -1,5 +1,5 @@
 /** `record to-fixture` on a recording of svc-cli's own bot-sim, and a replay where nothing ran. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,5 +47,37 @@ describe('a recording of the embedded bot-sim', () => {
     expect(replay.stderr.trim()).toBe(
       'warning: nothing ran: the conversation was skipped, so this replay checked nothing; each says why',
     );
+  });
+
+  it('counts each answer to its own message when the bot answered one and handed over at the next', async () => {
+    // on replay's virtual clock both messages and both answers are at protocol 0: each
+    // message's answer count took the other's answer too (2 and 2), so a recording made in
+    // real time (1 and 1) replayed red
+    const fixture = join(dir, 'answer-then-handover.json');
+    writeFileSync(
+      fixture,
+      JSON.stringify({
+        version: 1,
+        name: 'answer, then hand-over',
+        setup: { bot: {} },
+        steps: [
+          { customer: { text: 'hello there', sender: { id: 'c-1' } } },
+          { expect: { event: { type: 'bot-message', text: 'You said: hello there' } } },
+          { customer: { text: 'I want an operator', sender: { id: 'c-1' } } },
+          { expect: { event: { type: 'bot-handover' } } },
+        ],
+      }),
+    );
+    const { out } = await convert(fixture, 'answer-then-handover');
+    const steps = (JSON.parse(readFileSync(out, 'utf8')) as { steps: Array<{ expect?: unknown }> })
+      .steps;
+    const counts = steps.flatMap((s) => {
+      const answers = (s.expect as { answers?: { count: number } } | undefined)?.answers;
+      return answers ? [answers.count] : [];
+    });
+    expect(counts).toEqual([1, 1]);
+    const replay = await runCli(['replay', out]);
+    expect(replay.stdout).toContain('1 passed, 0 failed');
+    expect(replay.code, replay.stdout).toBe(0);
   });
 });

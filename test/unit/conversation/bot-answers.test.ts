@@ -84,4 +84,54 @@ describe('a bot answers to one event, from the journal', () => {
     };
     expect(findBotEvent([sent(300, client('e2', '1')), cut], undefined)?.id).toBe('e2');
   });
+
+  it('orders what happened at one instant by the customer message journaled before it', () => {
+    // replay's virtual clock: every exchange at protocol 0; the embedded bot answers before
+    // the attempt that asked it is journaled
+    const customer = (chat: number, run?: string): ExchangeRecord => ({
+      type: 'exchange',
+      seq: ++seq,
+      at: '',
+      protocolMs: 0,
+      iface: 'channel',
+      direction: 'in',
+      kind: 'channel.customer.text',
+      chat,
+      ...(run === undefined ? {} : { run }),
+      request: { method: 'POST', url: 'http://p/s/shop', body: '{}' },
+      response: { status: 200, body: '{"result":"ok"}' },
+    });
+    const at0 = (r: ExchangeRecord, run?: string): ExchangeRecord => ({
+      ...r,
+      protocolMs: 0,
+      durationMs: 0,
+      ...(run === undefined ? {} : { run }),
+    });
+    const oneRun = [
+      customer(1),
+      at0(answered(0, reply('1', 'You said: hi'))),
+      at0(sent(0, client('m1', '1'))),
+      customer(1),
+      at0(answered(0, { event: 'INVITE_AGENT', id: 'i', chat_id: '1' })),
+      at0(sent(0, client('m2', '1'))),
+    ];
+    const first = countBotAnswers(oneRun, findBotEvent(oneRun, 'm1')!);
+    expect(first.accepted.map((a) => a.text ?? a.event)).toEqual(['You said: hi']);
+    const second = countBotAnswers(oneRun, findBotEvent(oneRun, 'm2')!);
+    expect(second.accepted.map((a) => a.event)).toEqual(['INVITE_AGENT']);
+
+    // two runs of one file: chat 1 of each is its own chat, its clock starts again
+    const twoRuns = [
+      customer(1, 'r1'),
+      at0(sent(0, client('a1', '1')), 'r1'),
+      { ...answered(50, reply('1', 'run one')), run: 'r1' },
+      customer(1, 'r2'),
+      at0(sent(0, client('b1', '1')), 'r2'),
+      { ...answered(20, reply('1', 'run two')), run: 'r2' },
+    ];
+    const a1 = countBotAnswers(twoRuns, findBotEvent(twoRuns, 'a1')!);
+    expect(a1.accepted.map((a) => a.text)).toEqual(['run one']);
+    const b1 = countBotAnswers(twoRuns, findBotEvent(twoRuns, 'b1')!);
+    expect(b1.accepted.map((a) => a.text)).toEqual(['run two']);
+  });
 });
