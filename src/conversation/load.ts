@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
+import type { z } from 'zod';
 import { DOCS_HOOK_EVENTS, HOOK_EVENTS } from '../contract/hooks.js';
 import { parseJsonText } from '../contract/json-text.js';
 import { WIDGET_CALLBACKS } from '../contract/widget-protocol.js';
 import { readDuration } from '../duration.js';
 import { SvcError, systemReason } from '../errors.js';
 import { closestNames } from '../suggest.js';
+import { unknownKeyLines } from '../unknown-keys.js';
 import { versionProblem, type VersionedKind } from '../versioned.js';
 import { CONVERSATION_VERSION, conversationSchema, type Conversation } from './format.js';
 import { findRefs } from './match.js';
@@ -361,7 +363,11 @@ async function loadIfConversation(
           const step = i.path.slice(0, 2).join('.');
           return !(i.path[0] === 'steps' && unknown.some((line) => line.startsWith(`${step}: `)));
         })
-        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+        .map((i) =>
+          i.code === 'unrecognized_keys'
+            ? unknownKeyLines(conversationSchema, [i as z.core.$ZodIssue], json).join('; ')
+            : `${i.path.join('.') || '(root)'}: ${i.message}`,
+        ),
     ].slice(0, 5);
     throw new SvcError(
       'SVC_E_CONVERSATION',

@@ -40,6 +40,21 @@ describe('a step that fits no shape', () => {
   });
 });
 
+describe('an unknown key inside a step', () => {
+  it('is named with the key of that shape it is closest to, or the keys it takes', async () => {
+    const message = await loadSteps([
+      { customer: { txt: 'hi', sendr: { id: 'c-1' } } },
+      { agent: { text: 'a', zzzzzz: 1 } },
+      { expect: { hook: 'chat_accepted', withn: 3 } },
+    ]);
+    expect(message).toContain('steps.0.customer.txt: unknown key (did you mean "text"?)');
+    expect(message).toContain('steps.0.customer.sendr: unknown key (did you mean "sender"?)');
+    expect(message).toMatch(/steps\.1\.agent\.zzzzzz: unknown key \(known keys: "text", [^)]*"to"/);
+    expect(message).toContain('steps.2.expect.withn: unknown key (did you mean "within"?)');
+    expect(message).not.toContain('Unrecognized key');
+  });
+});
+
 /** The message of loading these steps, or 'loaded'. */
 async function loadSteps(steps: unknown[]): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'svc-load-')), 'refs.json');
