@@ -14,6 +14,8 @@ export {
   receivedMessageKeyOf,
   switchFaults,
   type FaultPlan,
+  type FaultPlanInput,
+  type FaultInput,
   type FaultDecision,
   type FaultInjector,
   type FaultSwitch,

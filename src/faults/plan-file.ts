@@ -47,6 +47,52 @@ export const faultPlanSchema = z
 const setFieldsOf = (plan: Record<string, unknown>): FaultPlan =>
   Object.fromEntries(Object.entries(plan).filter(([, v]) => v !== undefined));
 
+const FAULT_KINDS = ['none', 'status', 'reset', 'hang', 'bad-json', 'error', 'slow-body'];
+
+/**
+ * A fault as an object, as the library API types it (`{ kind: 'status', status: 503 }`).
+ */
+const faultObjectSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('none') }),
+  z.strictObject({ kind: z.literal('status'), status: z.number().int().min(100).max(599) }),
+  z.strictObject({ kind: z.literal('reset') }),
+  z.strictObject({ kind: z.literal('hang') }),
+  z.strictObject({ kind: z.literal('bad-json') }),
+  z.strictObject({ kind: z.literal('error'), code: z.string(), message: z.string() }),
+  z.strictObject({ kind: z.literal('slow-body'), durationMs: z.number().nonnegative() }),
+]);
+
+/**
+ * A fault where code gives it (the library API, `PUT /_sim/faults`): either form, so a plan
+ * copied from a plan file works in code and one written in code works over the control API.
+ */
+const faultInputSchema = z.unknown().transform((value, ctx): Fault => {
+  if (typeof value === 'string') {
+    const parsed = parseFault(value);
+    if (parsed.ok) return parsed.fault;
+    ctx.addIssue({ code: 'custom', message: parsed.message });
+    return z.NEVER;
+  }
+  const parsed = faultObjectSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const kind = (value as { kind?: unknown } | null)?.kind;
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    ctx.addIssue({
+      code: 'custom',
+      message: `a fault is a string in the --fault syntax ("status:503") or an object ({ kind: 'status', status: 503 }), not ${JSON.stringify(value) ?? String(value)}`,
+    });
+  else if (typeof kind === 'string' && !FAULT_KINDS.includes(kind))
+    ctx.addIssue({
+      code: 'custom',
+      message: `no fault kind ${JSON.stringify(kind)} (${FAULT_KINDS.join(', ')})`,
+      path: ['kind'],
+    });
+  else
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  return z.NEVER;
+});
+
 /**
  * A fault plan sent to the control API (`PUT /_sim/faults`): a plan file's fields, its
  * `version` optional; parsed, the plan its fields set.
@@ -56,7 +102,7 @@ export const faultPlanBodySchema = z
   .object({
     $schema: z.string().optional(),
     version: z.literal(1).optional(),
-    ...faultPlanFields(faultSchema),
+    ...faultPlanFields(faultInputSchema),
   })
   .strict()
   .transform(({ $schema: _s, version: _v, ...plan }) => setFieldsOf(plan));
@@ -118,18 +164,7 @@ export async function loadFaultPlan(file: string): Promise<FaultPlan> {
   return setFieldsOf(plan);
 }
 
-/** A fault as an object (the library API: msw's `faults`, `setFaults`). */
-const faultObjectSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('none') }),
-  z.strictObject({ kind: z.literal('status'), status: z.number().int().min(100).max(599) }),
-  z.strictObject({ kind: z.literal('reset') }),
-  z.strictObject({ kind: z.literal('hang') }),
-  z.strictObject({ kind: z.literal('bad-json') }),
-  z.strictObject({ kind: z.literal('error'), code: z.string(), message: z.string() }),
-  z.strictObject({ kind: z.literal('slow-body'), durationMs: z.number().nonnegative() }),
-]);
-
-const faultPlanObjectSchema = z.strictObject(faultPlanFields(faultObjectSchema));
+const faultPlanInputSchema = z.strictObject(faultPlanFields(faultInputSchema));
 
 /**
  * A fault plan given in code, checked where it comes in: a typo (`{ kind: 'bogus' }`) is an
@@ -137,11 +172,11 @@ const faultPlanObjectSchema = z.strictObject(faultPlanFields(faultObjectSchema))
  * @example checkFaultPlan({ failFirst: 2, failWith: { kind: 'status', status: 503 } }, 'setFaults')
  */
 export function checkFaultPlan(plan: unknown, where: string): FaultPlan {
-  const parsed = faultPlanObjectSchema.safeParse(plan);
-  if (parsed.success) return plan as FaultPlan;
+  const parsed = faultPlanInputSchema.safeParse(plan);
+  if (parsed.success) return setFieldsOf(parsed.data);
   throw new SvcError(
     'SVC_E_FAULT_PLAN',
     `Could not use the fault plan given to ${where}: ${issueList(parsed.error)}.`,
-    "A plan looks like { failFirst: 2, failWith: { kind: 'status', status: 503 } }; fault kinds: none, status, reset, hang, bad-json, error, slow-body.",
+    "A plan looks like { failFirst: 2, failWith: 'status:503' } or { failFirst: 2, failWith: { kind: 'status', status: 503 } }; fault kinds: none, status, reset, hang, bad-json, error, slow-body.",
   );
 }

@@ -22,6 +22,19 @@ export interface FaultPlan {
   sequence?: Fault[];
 }
 
+/** A fault where code gives it: a Fault, or the --fault syntax ("status:503"). */
+export type FaultInput = Fault | string;
+
+/**
+ * A fault plan where code gives it (`setFaults`, `createMswPlatform({ faults })`, `PUT
+ * /_sim/faults`): each fault an object or in the --fault syntax, as a plan file writes it.
+ */
+export interface FaultPlanInput extends Omit<FaultPlan, 'failWith' | 'fault' | 'sequence'> {
+  failWith?: FaultInput;
+  fault?: FaultInput;
+  sequence?: FaultInput[];
+}
+
 export interface FaultDecision {
   fault: Fault;
   delayMs: number;

@@ -17,7 +17,7 @@ import {
   checkFaultPlan,
   createFaultInjector,
   type FaultSwitch,
-  type FaultPlan,
+  type FaultPlanInput,
 } from '../faults/index.js';
 import { createJournal, type ExchangeRecord } from '../journal/index.js';
 import {
@@ -54,8 +54,11 @@ import { bodyStep, compose, type Next } from '../http/pipeline.js';
 export interface MswPlatformOptions extends PlatformOptions {
   /** the platform's base URL as your client code knows it, e.g. https://platform.test */
   baseUrl: string;
-  /** faults applied to the answers (same plan as `listen --fault-plan`) */
-  faults?: FaultPlan;
+  /**
+   * faults applied to the answers: a plan as `listen --fault-plan` reads it, each fault in the
+   * --fault syntax (`'status:503'`) or as an object (`{ kind: 'status', status: 503 }`)
+   */
+  faults?: FaultPlanInput;
   /**
    * request body limit in bytes, as `platform --body-limit` (default 1 MiB): a larger body is
    * answered 413 `body_too_large`, as over a socket
@@ -97,7 +100,7 @@ export interface MswPlatform {
   /** the journal: request, response, verdict per exchange */
   journal(): readonly ExchangeRecord[];
   /** Replaces the fault plan (attempt counts start again). */
-  setFaults(plan: FaultPlan): void;
+  setFaults(plan: FaultPlanInput): void;
   /** The agent answers a customer (delivered to the channel's integratorUrl, when set). */
   sendAgentMessage(options: SendAgentMessageOptions): Promise<AgentMessageResult>;
   setAgentsOnline(online: boolean): void;
@@ -270,4 +273,4 @@ function withProfile(
 }
 
 export type { Profile } from '../platform/profile.js';
-export type { FaultPlan, Fault } from '../faults/index.js';
+export type { FaultPlan, FaultPlanInput, Fault, FaultInput } from '../faults/index.js';

@@ -14,7 +14,7 @@ import { createHookService, type HookServiceOptions } from './hooks/hook-service
 import { createHookControl } from './hooks/control.js';
 import { createWidgetService } from './widget/service.js';
 import type { PlatformService } from './types.js';
-import { checkFaultPlan, switchFaults, type FaultPlan } from '../faults/index.js';
+import { checkFaultPlan, switchFaults, type FaultPlanInput } from '../faults/index.js';
 
 export interface PlatformOptions extends PlatformCoreOptions {
   /** attach a bot provider (interface B): the bot service is registered on the core */
@@ -39,7 +39,7 @@ export interface PlatformOptions extends PlatformCoreOptions {
    * `setFaults` and `PUT /_sim/faults` replace it while serving.
    * @example createPlatform({ faults: { failFirst: 2, failWith: { kind: 'status', status: 503 } } })
    */
-  faults?: FaultPlan | undefined;
+  faults?: FaultPlanInput | undefined;
 }
 
 export interface Platform {
@@ -63,9 +63,9 @@ export interface Platform {
    * Replaces the fault plan on the interfaces (attempt counts start again), as msw's
    * `setFaults` and `PUT /_sim/faults`; `{}` or undefined: no faults. Checked as
    * `createPlatform({ faults })` is: a typo is an input error naming the field.
-   * @example platform.setFaults({ fault: { kind: 'status', status: 503 }, rate: 0.5, seed: 7 });
+   * @example platform.setFaults({ fault: 'status:503', rate: 0.5, seed: 7 });
    */
-  setFaults(plan: FaultPlan | undefined): void;
+  setFaults(plan: FaultPlanInput | undefined): void;
   /**
    * Stops serving, gives in-flight deliveries `graceMs` (default 0) to end, interrupts the
    * rest (journaled as `interrupted`), flushes and closes the journal.

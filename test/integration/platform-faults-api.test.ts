@@ -175,6 +175,12 @@ describe('Platform.setFaults', () => {
     expect(() => platform.setFaults({ fault: { kind: 'bogus' } } as never)).toThrow(
       expect.objectContaining({ code: 'SVC_E_FAULT_PLAN' }),
     );
+    // a plan written in code goes over the control API as it is, and back in the flag syntax
+    expect(
+      (await control(faultsUrl, 'PUT', { failWith: { kind: 'status', status: 503 }, failFirst: 1 }))
+        .body,
+    ).toMatchObject({ plan: { failFirst: 1, failWith: 'status:503' } });
+    platform.setFaults({ failFirst: 1, failWith: { kind: 'status', status: 502 } });
     // the fetch face reads the same plan
     const viaFetch = await platform.fetch(
       new Request(harness.channelUrl, {

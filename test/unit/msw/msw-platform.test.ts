@@ -101,11 +101,20 @@ describe('svc-cli/msw: the platform without a socket', () => {
     );
     const bogus = { failWith: { kind: 'bogus' } } as unknown as Parameters<typeof sim.setFaults>[0];
     expect(() => sim.setFaults(bogus)).toThrow(
-      /Could not use the fault plan given to setFaults: failWith\.kind: /,
+      'Could not use the fault plan given to setFaults: failWith.kind: no fault kind "bogus" (none, status, reset, hang, bad-json, error, slow-body).',
+    );
+    expect(() => sim.setFaults({ failWith: 'status:99x' })).toThrow(
+      'failWith: "status:99x": status:<code> needs an HTTP status from 100 to 599',
     );
     expect(() => sim.setFaults({ fault: { kind: 'status', status: 42 } })).toThrow(
       /fault\.status: /,
     );
+  });
+
+  it('takes a plan as a plan file writes it: each fault in the --fault syntax', async () => {
+    sim.setFaults({ failFirst: 1, failWith: 'status:503' });
+    expect((await post(sim.channelUrl, hello)).status).toBe(503);
+    expect((await post(sim.channelUrl, hello)).status).toBe(200);
   });
 
   it('delays answers by protocol time (slow-body, delay)', async () => {
