@@ -101,6 +101,7 @@ export function startAgentMessage(
   core: PlatformCore,
   options: SendAgentMessageOptions,
 ): { deliveryId: string; chatId: number; delivered: Promise<AgentMessageResult> } {
+  checkAgentOptions(options);
   const { chat, customer } = findChat(core, options);
   if (chat.mode === 'closed')
     throw new SvcError('SVC_E_CHAT_CLOSED', `Could not send: chat ${chat.id} is closed.`);
@@ -137,6 +138,29 @@ export function startAgentMessage(
     kind,
   });
   return { deliveryId: messageId, chatId: chat.id, delivered };
+}
+
+/**
+ * A caller in code (msw's or the platform's `sendAgentMessage`) without a type checker gives
+ * what it guesses: `{ customerId, text }` is refused saying what the message looks like, not
+ * with a TypeError from deep inside the delivery.
+ */
+function checkAgentOptions(options: SendAgentMessageOptions): void {
+  const given = options as unknown;
+  const message = (given as { message?: unknown } | null)?.message;
+  if (message !== null && typeof message === 'object' && !Array.isArray(message)) return;
+  const text = (given as { text?: unknown } | null)?.text;
+  throw new SvcError(
+    'SVC_E_AGENT_MESSAGE',
+    `Could not send the agent message: ${
+      given === null || typeof given !== 'object'
+        ? `the options are ${JSON.stringify(given) ?? String(given)}, not an object`
+        : message === undefined
+          ? 'the options have no message'
+          : `message is ${JSON.stringify(message)}, not an object`
+    }.`,
+    `Give the message as the platform sends it (spec 2.2): sendAgentMessage({ customerId: 'c-1', message: { type: 'text', text: ${typeof text === 'string' ? JSON.stringify(text) : "'Hi'"} } }).`,
+  );
 }
 
 /**

@@ -66,6 +66,22 @@ describe('chat lifecycle', () => {
     expect(closed()).toEqual([[1, 'idle']]);
   });
 
+  it('refuses an agent message given without its message object, saying what it looks like', async () => {
+    const { core, write } = start({});
+    await write('a');
+    const guessed = { customerId: 'a', text: 'Hi there' } as unknown as Parameters<
+      typeof sendAgentMessage
+    >[1];
+    await expect(sendAgentMessage(core, guessed)).rejects.toMatchObject({
+      code: 'SVC_E_AGENT_MESSAGE',
+      message: 'Could not send the agent message: the options have no message.',
+      hint: expect.stringContaining('message: { type: \'text\', text: "Hi there" }'),
+    });
+    await expect(sendAgentMessage(core, undefined as never)).rejects.toMatchObject({
+      code: 'SVC_E_AGENT_MESSAGE',
+    });
+  });
+
   it('never closes on its own without a timeout, and leaves no timer', async () => {
     const { clock, write, closed } = start({});
     await write('a');
