@@ -151,6 +151,7 @@ import openapi from 'svc-cli/schemas/openapi.json' with { type: 'json' };
 import asyncapi from 'svc-cli/schemas/asyncapi.json' with { type: 'json' };
 const need = (ok, what) => { if (!ok) throw new Error(what); };
 need(typeof main.createClock === 'function', 'svc-cli: createClock');
+need(typeof main.createPlatform === 'function', 'svc-cli: createPlatform');
 need(schemas.validate('channel.customer.text', { sender: { id: 'c' }, message: { type: 'text', text: 'hi' } }).ok, 'svc-cli/schemas: validate');
 need(Object.keys(msw).length > 0, 'svc-cli/msw exports');
 need(Object.keys(widget).length > 0, 'svc-cli/widget exports');
@@ -183,14 +184,15 @@ await check('CommonJS require (Node >= 20.19)', () =>
 // 5. TypeScript: the types resolve and check under node16 and bundler resolution
 writeFileSync(
   path.join(project, 'check.ts'),
-  `import { createClock, type ValidationResult } from 'svc-cli';
+  `import { createClock, createPlatform, type PlatformOptions, type ValidationResult } from 'svc-cli';
 import { validate, listKinds } from 'svc-cli/schemas';
 import * as msw from 'svc-cli/msw';
 import * as widget from 'svc-cli/widget';
 const result: ValidationResult = validate('channel.customer.text', {});
 const ok: boolean = result.ok;
 const kinds: string[] = listKinds().map((k) => k.name);
-export { createClock, ok, kinds, msw, widget };
+const options: PlatformOptions = { faults: { failFirst: 2, failWith: 'status:503' } };
+export { createClock, createPlatform, options, ok, kinds, msw, widget };
 `,
 );
 // the README's msw test in a CommonJS project (a .cts file): TypeScript >= 5.8 models

@@ -21,3 +21,14 @@ export {
   type ValidateResultEvent,
   type ValidateSummaryEvent,
 } from './contract/run-validate.js';
+export {
+  createPlatform,
+  sendAgentMessage,
+  setAgentsOnline,
+  closeChat,
+  type Platform,
+  type PlatformOptions,
+  type SendAgentMessageOptions,
+  type AgentMessageResult,
+} from './platform/index.js';
+export type { FaultPlan, FaultPlanInput, Fault, FaultInput } from './faults/index.js';
