@@ -171,6 +171,8 @@ export interface PlatformCore {
    * catalogue status (src/error-codes.ts); all of it answered in src/platform/service-table.ts.
    */
   handle(request: PlatformRequest): Promise<PlatformResponse> | PlatformResponse;
+  /** Whether a route takes this method at this path (else `handle` answers 404 or 405). */
+  serves(method: string, path: string): boolean;
   /**
    * A request to the core's routes alone, as hono's `app.request()`: in-process tests and
    * tools. Nothing is journaled and no body limit applies; `Platform.fetch` (index.ts) runs
@@ -259,6 +261,7 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
     routes: table.routes,
     service: table.service,
     handle: table.handle,
+    serves: table.serves,
     request: (path, init) => requestWithoutSocket(table, path, init),
     addChannel: (config) => addChannel(state, config),
     channelInfo: (channel) => channelInfoOf(core.baseUrl, channel),

@@ -63,14 +63,19 @@ const WIDGET_EVENTS = '/_sim/widget/events';
 
 /**
  * Whether the plan acts on this request: an interface's request (not the control API, the web
- * console's pages and assets, a preflight) whose body, if any, was read (spec 8: faults act on
- * valid requests; a body refused as unreadable or too large gets its answer as it is).
+ * console's pages and assets, a preflight) that a route takes and whose body, if any, was read
+ * (spec 8: faults act on valid requests; a body refused as unreadable or too large, and a
+ * method or path no route takes, get their answer as it is, body or not).
  */
-export function isFaultable(request: PlatformRequest, body: PipelineContext['body']): boolean {
+export function isFaultable(
+  core: Pick<PlatformCore, 'serves'>,
+  request: PlatformRequest,
+  body: PipelineContext['body'],
+): boolean {
   if (body && !body.ok) return false;
   const { method, path } = request;
   if (path.startsWith('/_sim')) return path === WIDGET_EVENTS && method !== 'OPTIONS';
-  return path !== '/' && path !== '/favicon.ico';
+  return path !== '/' && path !== '/favicon.ico' && core.serves(method, path);
 }
 
 /** The interface of a faulted request, for its journal record. */
@@ -191,7 +196,7 @@ function faultStepOf<C extends PlatformFaultContext>(io: PlatformFaultIo<C>): Mi
     decide(ctx) {
       const { request, body } = ctx;
       const injector = ctx.core.faults.injector;
-      if (injector === undefined || !isFaultable(request, body)) return undefined;
+      if (injector === undefined || !isFaultable(ctx.core, request, body)) return undefined;
       const key = body?.ok
         ? receivedMessageKeyOf(body.json, body.raw)
         : `${request.method} ${request.path}`;

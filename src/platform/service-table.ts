@@ -26,6 +26,8 @@ export interface ServiceTable {
   readonly routes: () => readonly Route[];
   readonly service: <T extends PlatformService>(name: string) => T | undefined;
   readonly handle: (request: PlatformRequest) => Promise<PlatformResponse> | PlatformResponse;
+  /** Whether a route takes this method at this path (else `handle` answers 404 or 405). */
+  readonly serves: (method: string, path: string) => boolean;
 }
 
 export interface ServiceTableOptions {
@@ -46,6 +48,8 @@ export function createServiceTable(options: ServiceTableOptions): ServiceTable {
   const { hooks, forms, clock, onRejected } = options;
   const services: PlatformService[] = [];
   const router = createRouter();
+  // the methods a `*` route serves (Route.serves), by its handler: what `serves` reads
+  const served = new Map<RouteHandler, readonly string[]>();
   const answer = (error: unknown, request: PlatformRequest): PlatformResponse =>
     answerError(
       error,
@@ -58,12 +62,19 @@ export function createServiceTable(options: ServiceTableOptions): ServiceTable {
       services.push(service);
       hooks.add(service.lifecycle);
       if (service.routes) router.add(service.routes);
+      for (const route of service.routes ?? [])
+        if (route.serves) served.set(route.handler, route.serves);
     },
     routes() {
       return services.flatMap((s) => s.routes ?? []);
     },
     service<T extends PlatformService>(name: string) {
       return services.find((s) => s.name === name) as T | undefined;
+    },
+    serves(method, path) {
+      const found = router.match(method, path);
+      if (found.kind !== 'found') return false;
+      return served.get(found.handler)?.includes(method) ?? true;
     },
     // not async: a synchronous route (channel ingest) is answered without a promise hop
     handle(request) {

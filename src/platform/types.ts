@@ -43,6 +43,11 @@ export interface Route {
   /** `/_sim/chats/:id/close`, `/:random/:channel`, `/_sim/console/*` */
   path: string;
   handler: RouteHandler;
+  /**
+   * with `*`: the methods the route serves, where its handler answers the others 405 itself
+   * (after a 404 that takes every method): a fault plan acts on these alone (spec 8)
+   */
+  serves?: readonly string[];
 }
 
 /**

@@ -112,6 +112,17 @@ describe('PUT /_sim/faults on a platform started without a plan', () => {
     });
     expect((await post(harness.channelUrl, message('m-1'))).status).toBe(200);
   });
+
+  it('leaves a request no route takes its 405 or 404, with a JSON body or without', async () => {
+    const { harness, faultsUrl } = await setup();
+    await control(faultsUrl, 'PUT', { fault: 'status:503' });
+    // the status URL takes GET: a POST is refused as it is, faulted or not by its body before
+    const wrongMethod = await post(`${harness.channelUrl}/status`, message('m-1'));
+    expect(wrongMethod.status).toBe(405);
+    expect((await post(`${harness.channelUrl}/status`, 'not json')).status).toBe(405);
+    expect((await post(`${harness.url}/nowhere/at/all`, message('m-2'))).status).toBe(404);
+    expect((await post(harness.channelUrl, message('m-3'))).status).toBe(503);
+  });
 });
 
 describe('PUT /_sim/faults with a bad plan', () => {

@@ -8,14 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../../src/clock.js';
 import type { FaultPlan } from '../../src/faults/index.js';
 import type { ExchangeRecord } from '../../src/journal/index.js';
+import type { PlatformOptions } from '../../src/platform/index.js';
 import { customerText, post, startPlatform } from '../helpers/platform.js';
 
-async function setup(faults: FaultPlan | undefined) {
+async function setup(faults: FaultPlan | undefined, more: Partial<PlatformOptions> = {}) {
   const clock = createVirtualClock();
   const harness = await startPlatform({
     clock,
     ...(faults ? { faults } : {}),
     channels: [{ id: 'shop' }],
+    ...more,
   });
   const { core } = harness.platform;
   const records = (): readonly ExchangeRecord[] => core.journal.entries();
@@ -96,14 +98,22 @@ describe('platform --fault status:503 --fault-rate 1', () => {
   });
 
   it('faults the bot API (spec 4.3): journaled as the bot interface', async () => {
-    const { harness, records } = await setup({ fault: { kind: 'status', status: 503 }, rate: 1 });
+    const bot = { providerUrl: 'http://127.0.0.1:9/bot', token: 'some-token', channelIds: [] };
+    const { harness, records } = await setup(
+      { fault: { kind: 'status', status: 503 }, rate: 1 },
+      { bot: { ...bot, providerId: 'dev-provider' } },
+    );
     const answer = await post(`${harness.url}/webhooks/dev-provider/some-token`, {
       id: 'e-1',
       type: 'BOT_MESSAGE',
     });
     expect(answer.status).toBe(503);
+    // a path no route serves (the endpoint malformed, spec 7.2) keeps its 404
+    const malformed = await post(`${harness.url}/webhooks/dev-provider`, { id: 'e-2' });
+    expect(malformed.status).toBe(404);
     expect(records().map((r) => [r.iface, r.response?.status, r.fault])).toEqual([
       ['bot', 503, 'status:503'],
+      ['bot', 404, undefined],
     ]);
   });
 

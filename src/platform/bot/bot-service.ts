@@ -162,12 +162,14 @@ function providerRoutes(inbound: BotInboundContext): Route[] {
     {
       method: '*',
       path: `/${base}/:provider/:token`,
+      serves: ['POST'],
       handler: (request, { provider = '', token = '' }) =>
         handleProviderRequest(inbound, request, { base, provider, token }),
     },
     {
       method: '*',
       path: `/${base}/*`,
+      serves: [],
       handler: (request, params) =>
         handleProviderRequest(inbound, request, { base, malformed: params['*'] ?? '' }),
     },

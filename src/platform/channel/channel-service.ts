@@ -97,6 +97,7 @@ export function createChannelService(core: PlatformCore): PlatformService {
       {
         method: '*',
         path: '/:random/:channel',
+        serves: ['POST'],
         handler(request, params) {
           const channel = channelOf(params);
           // spec 7.1: an unknown channel is a 404; the mutant answers 200 and drops the message
@@ -110,6 +111,7 @@ export function createChannelService(core: PlatformCore): PlatformService {
       {
         method: '*',
         path: '/:random/:channel/status',
+        serves: ['GET', 'HEAD'],
         handler(request, params) {
           const channel = channelOf(params);
           if (!channel) return notFound(request, params);
