@@ -109,6 +109,16 @@ await check('README links resolve inside the package', () => {
   return `${seen.size} pages`;
 });
 
+// a stack frame inside svc-cli maps to its TypeScript line, read from the map itself: the
+// package ships dist/, not src/, so a map that only named its source led to no file
+await check('source maps carry their sources', () => {
+  const installed = path.join(project, 'node_modules/svc-cli');
+  const map = JSON.parse(readFileSync(path.join(installed, 'dist/platform/agent.js.map'), 'utf8'));
+  if (!map.sourcesContent?.[0]?.includes('sendAgentMessage'))
+    throw new Error('dist/platform/agent.js.map has no sourcesContent');
+  return 'dist/platform/agent.js.map';
+});
+
 // 3. the CLI
 await check('npx svc-cli --version', () => {
   const out = run(npx, ['--no-install', 'svc-cli', '--version'], project).trim();
