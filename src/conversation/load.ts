@@ -194,6 +194,17 @@ function badReferences(conversation: Conversation): string[] {
   });
 }
 
+/** What an expectation waits for: one of these names it (the runner's expectStep). */
+const EXPECTED_PARTIES = [
+  'integrator',
+  'bot',
+  'hook',
+  'event',
+  'page',
+  'order',
+  'answers',
+] as const;
+
 /** The delivery verdicts a step's `delivery` may expect (the platform's delivery-done). */
 const DELIVERY_RESULTS = ['delivered', 'error-reply', 'failed', 'interrupted'];
 /** The hook events an expectation may name (spec 6.2, the docs' two, the field table's). */
@@ -244,6 +255,12 @@ function badValues(conversation: Conversation): string[] {
     }
     if ('expect' in step) {
       const expected = step.expect;
+      // the schema takes every key as optional: one that names nothing to wait for failed at
+      // run time, after the steps before it had run
+      if (!EXPECTED_PARTIES.some((key) => expected[key] !== undefined))
+        found.push(
+          `${at}.expect: names nothing to expect (one of ${EXPECTED_PARTIES.map((k) => `"${k}"`).join(', ')})`,
+        );
       const hook = expected.hook;
       const hookName =
         hook !== null && typeof hook === 'object'

@@ -53,6 +53,12 @@ describe('an unknown key inside a step', () => {
     expect(message).toContain('steps.2.expect.withn: unknown key (did you mean "within"?)');
     expect(message).not.toContain('Unrecognized key');
   });
+
+  it('an expectation that names nothing to expect is refused at load, not at its turn', async () => {
+    const message = await loadSteps([{ expect: {} }, { expect: { within: 100 } }]);
+    expect(message).toContain('steps.0.expect: names nothing to expect (one of "integrator",');
+    expect(message).toContain('steps.1.expect: names nothing to expect');
+  });
 });
 
 /** The message of loading these steps, or 'loaded'. */
