@@ -87,6 +87,14 @@ export class StateCounter {
     this.counts[state]++;
   }
 
+  /**
+   * Payloads the endpoint gave its verdict on: delivered, error reply or failed. Not sent (the
+   * generator saturated) and interrupted (the run stopped) are no verdict of the endpoint's.
+   */
+  get judged(): number {
+    return this.counts.delivered + this.counts['error-reply'] + this.counts.failed;
+  }
+
   get settled(): number {
     return FINAL_STATES.reduce((sum, state) => sum + this.counts[state], 0);
   }

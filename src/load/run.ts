@@ -170,7 +170,9 @@ function thresholdFigures(t: Tally, windowMs: number) {
       max: a.max,
       mean: a.mean,
     },
-    failedShare: t.sent === 0 ? 0 : t.states.counts.failed / t.sent,
+    // of what the endpoint settled: a payload never sent is the generator's limit, not its failure
+    failedShare: t.states.judged === 0 ? 0 : t.states.counts.failed / t.states.judged,
+    settled: t.states.judged,
     // delivered only (the `rate` threshold's figure): an error reply is counted apart
     ratePerSecond: t.states.counts.delivered / window,
     errorReplyPerSecond: t.states.counts['error-reply'] / window,

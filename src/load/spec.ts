@@ -139,8 +139,14 @@ function readPart(parse: () => number): number | undefined {
 /** The figures a threshold is held against. */
 export interface ThresholdFigures {
   latencyMs: Record<Exclude<ThresholdMetric, 'failed' | 'rate'>, number>;
-  /** failed / sent, 0 when nothing was sent */
+  /**
+   * failed / the payloads the endpoint settled (delivered, error reply or failed), 0 when it
+   * settled none: a payload not sent (the generator saturated) or cut short by a stop is no
+   * verdict of the endpoint's
+   */
   failedShare: number;
+  /** the payloads the endpoint settled: the failed share's denominator */
+  settled?: number;
   /** completed series per second of the run */
   ratePerSecond: number;
 }
@@ -150,6 +156,8 @@ export interface ThresholdResult {
   /** the measured value in the threshold's unit */
   actual: number;
   ok: boolean;
+  /** `failed`: how many payloads the share is of (those the endpoint settled) */
+  of?: number;
 }
 
 /** Holds each threshold against the figures. */
@@ -164,7 +172,10 @@ export function evaluateThresholds(
         : threshold.metric === 'rate'
           ? figures.ratePerSecond
           : figures.latencyMs[threshold.metric];
-    return { threshold, actual, ok: compare(actual, threshold.op, threshold.value) };
+    const ok = compare(actual, threshold.op, threshold.value);
+    return threshold.metric === 'failed' && figures.settled !== undefined
+      ? { threshold, actual, ok, of: figures.settled }
+      : { threshold, actual, ok };
   });
 }
 
@@ -190,6 +201,15 @@ export function formatThresholdValue(metric: ThresholdMetric, value: number): st
   if (metric === 'failed') return `${round(value * 100, 3)}%`;
   if (metric === 'rate') return `${round(value, 1)}/s`;
   return `${formatMs(value)}ms`;
+}
+
+/**
+ * A threshold's measured value as the reports print it; a failed share says what it is of.
+ * @example formatMeasured(result) // '100% of 10 settled'
+ */
+export function formatMeasured(result: ThresholdResult): string {
+  const value = formatThresholdValue(result.threshold.metric, result.actual);
+  return result.of === undefined ? value : `${value} of ${result.of} settled`;
 }
 
 /**

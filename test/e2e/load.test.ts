@@ -40,7 +40,7 @@ describe('svc-cli load (built CLI)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('sent 40 = delivered 40 + error reply 0 + failed 0');
     expect(r.stdout).toContain('all accounted for');
-    expect(r.stdout).toMatch(/✓ failed<1% \(0%\)/);
+    expect(r.stdout).toMatch(/✓ failed<1% \(0% of 40 settled\)/);
   });
 
   it('error replies are answers, not deliveries: the delivered rate is 0, each rate named', async () => {
@@ -88,7 +88,7 @@ describe('svc-cli load (built CLI)', () => {
       '--no-calibrate',
     ]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('✗ failed<1% (measured 100%)');
+    expect(r.stdout).toContain('✗ failed<1% (measured 100% of 5 settled)');
     // the reasons are counted per kind; a machine busy enough to time an attempt out (300 ms
     // at this scale) adds a timeout reason beside the 503s, which must still be named
     expect(r.stdout).toMatch(/why not delivered: .*HTTP 503 x\d/);
@@ -118,7 +118,7 @@ describe('svc-cli load (built CLI)', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
       new RegExp(
-        `report written to ${out.replace(/[.]/g, '\\.')}: sent 5: delivered 0, error reply 0, failed 5, not sent 0, interrupted 0; payload p50 [\\d.]+ ms, p99 [\\d.]+ ms; thresholds 0 passed, 1 failed: ✗ failed<1% \\(measured 100%\\)\n`,
+        `report written to ${out.replace(/[.]/g, '\\.')}: sent 5: delivered 0, error reply 0, failed 5, not sent 0, interrupted 0; payload p50 [\\d.]+ ms, p99 [\\d.]+ ms; thresholds 0 passed, 1 failed: ✗ failed<1% \\(measured 100% of 5 settled\\)\n`,
       ),
     );
     expect(readFileSync(out, 'utf8')).toContain('<testcase name="failed&lt;1%"');

@@ -91,18 +91,26 @@ describe('runLoad against listen', () => {
     );
     expect(summary.states.failed).toBe(10);
     expect(summary.reasons).toEqual([{ reason: 'HTTP 500', count: 10 }]);
-    expect(summary.thresholds[0]).toMatchObject({ ok: false, actual: 1 });
+    expect(summary.thresholds[0]).toMatchObject({ ok: false, actual: 1, of: 10 });
   });
 
   it('a saturated generator reports "not sent", never as the endpoint failing', async () => {
     const summary = await loadAgainstListener(
       { fault: { kind: 'hang' } },
-      { count: 10, maxInFlight: 2 },
+      { count: 10, maxInFlight: 2, thresholds: [parseThreshold('failed<30%')] },
     );
     expect(summary.states['not-sent']).toBeGreaterThan(0);
     expect(summary.states.failed + summary.states['not-sent']).toBe(10);
     expect(summary.reasons.every((r) => !r.reason.includes('limit'))).toBe(true);
     expect(summary.accounted).toBe(true);
+    // the endpoint failed every payload it got: the share is of those, not of the plan
+    expect(summary.thresholds[0]).toMatchObject({
+      ok: false,
+      actual: 1,
+      of: summary.states.failed,
+    });
+    const text = formatLoadSummary(summary, new Chalk({ level: 0 }));
+    expect(text).toContain(`✗ failed<30% (measured 100% of ${summary.states.failed} settled)`);
   });
 
   it('payloads broken on purpose are sent at the share asked and reported apart', async () => {

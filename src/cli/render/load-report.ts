@@ -8,7 +8,7 @@
 import type { LatencySummary } from '../../load/figures.js';
 import type { LoadSummary } from '../../load/run.js';
 import type { LoadTraceFigures } from '../../load/trace.js';
-import { formatMs, formatRate, formatThresholdValue } from '../../load/spec.js';
+import { formatMs, formatRate, formatMeasured } from '../../load/spec.js';
 import { htmlText as esc, reportEnd, reportHead } from '../../trace/html.js';
 import { cutShort } from './load.js';
 
@@ -35,7 +35,7 @@ export function loadSection(summary: LoadSummary): string {
   const problems = [
     ...broken.map(
       (t) =>
-        `<li class="violation" data-threshold="${esc(t.threshold.text)}"><b>${esc(t.threshold.text)}</b>: measured ${esc(formatThresholdValue(t.threshold.metric, t.actual))}</li>`,
+        `<li class="violation" data-threshold="${esc(t.threshold.text)}"><b>${esc(t.threshold.text)}</b>: measured ${esc(formatMeasured(t))}</li>`,
     ),
     ...(summary.accounted
       ? []
@@ -49,10 +49,7 @@ export function loadSection(summary: LoadSummary): string {
   ];
   const held = summary.thresholds
     .filter((t) => t.ok)
-    .map(
-      (t) =>
-        `<li class="ok-line">✓ ${esc(t.threshold.text)} (${esc(formatThresholdValue(t.threshold.metric, t.actual))})</li>`,
-    );
+    .map((t) => `<li class="ok-line">✓ ${esc(t.threshold.text)} (${esc(formatMeasured(t))})</li>`);
   const states = Object.entries(summary.states)
     .map(([state, n]) => `<tr><th>${esc(state)}</th><td>${n}</td></tr>`)
     .join('');

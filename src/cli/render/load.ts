@@ -6,7 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Writable } from 'node:stream';
 import type { LatencySummary } from '../../load/figures.js';
 import type { LoadProgressEvent, LoadSummary } from '../../load/run.js';
-import { formatMs as ms, formatRate, formatThresholdValue } from '../../load/spec.js';
+import { formatMs as ms, formatRate, formatMeasured } from '../../load/spec.js';
 import { toJunit } from './reporters/junit.js';
 
 /** One line, redrawn in place: elapsed, sent, settled, rate, this second's p50/p99. */
@@ -94,7 +94,7 @@ export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): strin
     ),
   );
   for (const t of summary.thresholds) {
-    const value = formatThresholdValue(t.threshold.metric, t.actual);
+    const value = formatMeasured(t);
     lines.push(
       t.ok
         ? c.green(`  ✓ ${t.threshold.text} (${value})`)
@@ -124,7 +124,7 @@ export function formatLoadCounts(summary: LoadSummary): string {
           `thresholds ${summary.thresholds.length - broken.length} passed, ${broken.length} failed${broken
             .map(
               (t, i) =>
-                `${i === 0 ? ': ' : ', '}✗ ${t.threshold.text} (measured ${formatThresholdValue(t.threshold.metric, t.actual)})`,
+                `${i === 0 ? ': ' : ', '}✗ ${t.threshold.text} (measured ${formatMeasured(t)})`,
             )
             .join('')}`,
         ]),
@@ -164,11 +164,7 @@ export function loadJunit(summary: LoadSummary): string {
       `sent ${summary.sent}: delivered ${s.delivered}, error reply ${s['error-reply']}, failed ${s.failed}, not sent ${s['not-sent']}, interrupted ${s.interrupted}`,
     ),
     ...summary.thresholds.map((t) =>
-      testcase(
-        t.threshold.text,
-        t.ok,
-        `measured ${formatThresholdValue(t.threshold.metric, t.actual)}`,
-      ),
+      testcase(t.threshold.text, t.ok, `measured ${formatMeasured(t)}`),
     ),
     // a run cut short is no pass (docs/ci.md), whatever its figures so far say
     ...(summary.stopped === undefined
