@@ -66,6 +66,10 @@ export interface LoadSummary {
   /** sent equals the sum of the final states */
   accounted: boolean;
   invalid: { sent: number; states: Record<FinalState, number> };
+  /**
+   * attempts per payload that went on the wire (an attempt cut short by a stop counts): at
+   * least 1 once anything was sent, 0 when nothing was; a payload never sent is not averaged in
+   */
   attemptsPerSeries: number;
   latency: { answers: LatencySummary; byAttempt: LatencySummary[]; series: LatencySummary };
   /** delivered per second of the arrival window (the `rate` threshold's figure) */
@@ -105,7 +109,10 @@ interface Tally {
   reasons: Map<string, number>;
   sent: number;
   invalidSent: number;
+  /** attempts that went on the wire, one cut short by a stop included */
   attemptCount: number;
+  /** payloads with at least one attempt on the wire: attempts per payload is per these */
+  onWire: number;
   windowSettled: number;
   maxLagMs: number;
 }
@@ -122,6 +129,7 @@ function createTally(attempts: number): Tally {
     sent: 0,
     invalidSent: 0,
     attemptCount: 0,
+    onWire: 0,
     windowSettled: 0,
     maxLagMs: 0,
   };
@@ -151,6 +159,8 @@ function settle(
     window.record(ms);
     byAttempt[attempt.attempt - 1]?.record(ms);
   }
+  if (outcome.cutShort) t.attemptCount++;
+  if (outcome.attempts.length > 0 || outcome.cutShort) t.onWire++;
   if (outcome.state !== 'not-sent' && outcome.state !== 'interrupted') {
     series.record(performance.now() - intendedAt);
   }
@@ -295,7 +305,7 @@ function summarize(run: Running, planned: number, pool: number): LoadSummary {
     states: { ...states.counts },
     accounted: settledCount === tally.sent && invalidStates.settled === tally.invalidSent,
     invalid: { sent: tally.invalidSent, states: { ...invalidStates.counts } },
-    attemptsPerSeries: settledCount === 0 ? 0 : tally.attemptCount / settledCount,
+    attemptsPerSeries: tally.onWire === 0 ? 0 : tally.attemptCount / tally.onWire,
     latency: {
       answers: tally.answers.summary(),
       byAttempt: tally.byAttempt.map((r) => r.summary()),

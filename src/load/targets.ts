@@ -4,6 +4,7 @@
  * assumed; channel customers 1 attempt). Payloads are valid by the contract, except the share
  * asked for with `--invalid`, which is sent broken on purpose and reported apart.
  */
+import { performance } from 'node:perf_hooks';
 import { createClock, type Clock } from '../clock.js';
 import { checkReply } from '../roles/hooks/fire.js';
 import { buildSampleHookEvent, HOOK_LIFECYCLE } from '../roles/hooks/samples.js';
@@ -72,7 +73,10 @@ export interface AttemptFigure {
 
 export interface SeriesOutcome {
   state: FinalState;
+  /** the attempts that ended: answered, refused or timed out */
   attempts: AttemptFigure[];
+  /** an attempt on the wire when the run stopped: its number and wall ms so far */
+  cutShort?: { attempt: number; wallMs: number };
   /** why the series did not end delivered (the last attempt's reason) */
   reason?: string;
 }
@@ -297,6 +301,8 @@ async function fireSeries(
 ): Promise<SeriesOutcome> {
   const attempts: AttemptFigure[] = [];
   let saturated = false;
+  // wall time the attempt now on the wire went out, if one is
+  let onWireSince: number | undefined;
   const { limiter } = series;
   // The generator's limiter refuses a payload at once when every series slot is taken: that
   // is the generator's limit, not the endpoint's failure, and is reported as "not sent".
@@ -304,6 +310,7 @@ async function fireSeries(
     acquire: async (signal) => {
       const grant = await limiter.acquire(signal);
       if (!grant.ok) saturated = true;
+      else onWireSince = performance.now();
       return grant;
     },
     admit: async (signal) => {
@@ -346,6 +353,7 @@ async function fireSeries(
       : {}),
     emit: (event) => {
       if (event.type !== 'delivery-attempt') return;
+      onWireSince = undefined;
       attempts.push({
         attempt: event.attempt,
         wallMs: event.wallMs,
@@ -359,6 +367,14 @@ async function fireSeries(
   return {
     state,
     attempts,
+    ...(state === 'interrupted' && onWireSince !== undefined
+      ? {
+          cutShort: {
+            attempt: (attempts.at(-1)?.attempt ?? 0) + 1,
+            wallMs: performance.now() - onWireSince,
+          },
+        }
+      : {}),
     ...(state === 'delivered' || state === 'error-reply' || !last?.reason
       ? {}
       : { reason: last.reason }),
@@ -407,6 +423,7 @@ async function fireConversation(
       signal,
     });
     attempts.push(...outcome.attempts);
+    // a conversation cut short keeps its message's attempt on the wire (outcome.cutShort)
     if (outcome.state !== 'delivered') return { ...outcome, attempts };
   }
   return { state: 'delivered', attempts };

@@ -103,6 +103,8 @@ describe('runLoad against listen', () => {
     expect(summary.states.failed + summary.states['not-sent']).toBe(10);
     expect(summary.reasons.every((r) => !r.reason.includes('limit'))).toBe(true);
     expect(summary.accounted).toBe(true);
+    // per payload sent: each failed one had its 3 attempts; those not sent had none
+    expect(summary.attemptsPerSeries).toBe(3);
     // the endpoint failed every payload it got: the share is of those, not of the plan
     expect(summary.thresholds[0]).toMatchObject({
       ok: false,
@@ -156,11 +158,13 @@ describe('runLoad against listen', () => {
     expect(section).toContain('<span class="badge bad">1 broken</span>');
     // no payload finished: the summary says so instead of printing zeros as latencies
     const text = formatLoadSummary(summary, new Chalk({ level: 0 }));
-    expect(text).toContain('attempts per payload —;');
+    // each payload went out once and was cut short on the wire: 1 attempt each, never below
+    expect(summary.attemptsPerSeries).toBe(1);
+    expect(text).toContain('attempts per payload sent 1.00;');
     expect(text).toMatch(/payload, end to end +0 +— +no payload finished$/m);
     expect(text).not.toMatch(/ 0\.00 /);
     expect(formatLoadCounts(summary)).toContain('; no payload finished;');
-    expect(section).toContain('<b>—</b> attempts per payload');
+    expect(section).toContain('<b>1.00</b> attempts per payload sent');
     expect(section).not.toContain('0.00 ms');
   });
 

@@ -49,8 +49,6 @@ export function chatChurn(cap: { customers: number; maxChats: number }): string 
 /** The summary a person reads at the end of a run. */
 export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): string {
   const s = summary.states;
-  // stopped before any answer (Ctrl-C on an endpoint that never answers): no figure to show
-  const finished = summary.latency.series.count > 0;
   const lines = [
     '',
     c.bold(`load ${summary.role} -> ${summary.url}`) + postedTo(summary, c),
@@ -73,7 +71,7 @@ export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): strin
   }
   lines.push(
     // each rate named: an error reply is an answer, not a delivery
-    `  attempts per payload ${finished ? summary.attemptsPerSeries.toFixed(2) : '—'}; delivered ${summary.ratePerSecond.toFixed(1)}/s, error reply ${summary.errorReplyPerSecond.toFixed(1)}/s`,
+    `  attempts per payload sent ${summary.attemptsPerSeries > 0 ? summary.attemptsPerSeries.toFixed(2) : '—'}; delivered ${summary.ratePerSecond.toFixed(1)}/s, error reply ${summary.errorReplyPerSecond.toFixed(1)}/s`,
     c.dim(
       `  latency (ms)${'count'.padStart(19)}${'p50'.padStart(9)}${'p90'.padStart(9)}${'p99'.padStart(9)}${'max'.padStart(9)}`,
     ),
