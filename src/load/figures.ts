@@ -50,6 +50,26 @@ export class LatencyRecorder {
     return this.histogram.totalCount;
   }
 
+  /**
+   * The summary of these answers together with `others` and `lowerBoundsMs`: attempts still on
+   * the wire or cut short, at their age so far. A figure of it is never above the one the same
+   * attempts give once answered, so a limit it breaks is broken.
+   * @example answers.summaryWith([cutShort], [3200]) // p99 3200 while the answers' is 0
+   */
+  summaryWith(
+    others: readonly LatencyRecorder[],
+    lowerBoundsMs: readonly number[],
+  ): LatencySummary {
+    if (others.every((o) => o.count === 0) && lowerBoundsMs.length === 0) return this.summary();
+    const all = new LatencyRecorder();
+    for (const r of [this, ...others]) {
+      all.histogram.add(r.histogram);
+      all.largest = Math.max(all.largest, r.largest);
+    }
+    for (const ms of lowerBoundsMs) all.record(ms);
+    return all.summary();
+  }
+
   reset(): void {
     this.histogram.reset();
     this.largest = 0;

@@ -15,7 +15,7 @@ import {
 } from './figures.js';
 import { arrivalAt, plannedArrivals, type Workload } from './schedule.js';
 import { evaluateThresholds, type Threshold, type ThresholdResult } from './spec.js';
-import type { LoadTarget, SeriesOutcome } from './targets.js';
+import type { AttemptObserver, LoadTarget, SeriesOutcome } from './targets.js';
 
 export interface RunLoadOptions {
   target: LoadTarget;
@@ -25,7 +25,10 @@ export interface RunLoadOptions {
   /** share 0..1 of payloads sent broken on purpose (reported apart) */
   invalidShare?: number;
   thresholds?: readonly Threshold[];
-  /** stop as soon as an upper-bound threshold fails (checked every tick, after 1 s) */
+  /**
+   * stop as soon as an upper-bound threshold fails (checked every tick, after 1 s); an attempt
+   * still on the wire counts at its age so far
+   */
   abortOnFail?: boolean;
   /** payloads under way at once (default: sized from rate x the policy's whole series) */
   maxInFlight?: number;
@@ -44,9 +47,13 @@ export interface LoadProgressEvent {
   inFlight: number;
   /** series settled per second in this tick */
   ratePerSecond: number;
-  /** this tick's answers, every attempt */
+  /** this tick's answers, every attempt (0 when none came: see oldestOnWireMs) */
   p50Ms: number;
   p99Ms: number;
+  /** answers in this tick */
+  answers: number;
+  /** wall ms the oldest attempt still on the wire has waited (0 when none is) */
+  oldestOnWireMs: number;
   failed: number;
   notSent: number;
 }
@@ -104,6 +111,10 @@ interface Tally {
   window: LatencyRecorder;
   series: LatencyRecorder;
   byAttempt: LatencyRecorder[];
+  /** attempts a stop cut short, at their age then: lower bounds for the thresholds */
+  cutShort: LatencyRecorder;
+  /** attempts on the wire now: since when their latency counts (the due time for a first) */
+  onWireNow: Set<{ since: number }>;
   states: StateCounter;
   invalidStates: StateCounter;
   reasons: Map<string, number>;
@@ -123,6 +134,8 @@ function createTally(attempts: number): Tally {
     window: new LatencyRecorder(),
     series: new LatencyRecorder(),
     byAttempt: Array.from({ length: attempts }, () => new LatencyRecorder()),
+    cutShort: new LatencyRecorder(),
+    onWireNow: new Set(),
     states: new StateCounter(),
     invalidStates: new StateCounter(),
     reasons: new Map(),
@@ -135,7 +148,39 @@ function createTally(attempts: number): Tally {
   };
 }
 
-/** A settled series into the tally: its final state, every attempt, the series end to end. */
+/**
+ * An attempt's figures as it ends, not once its series settled: a hanging endpoint's timeouts
+ * reach the live line and the abort check at 3 s, not at the series' end at 9 s.
+ */
+function observeAttempts(
+  t: Tally,
+  intendedAt: number,
+  lagMs: number,
+): AttemptObserver & { settled: () => void } {
+  const onWire = { since: 0 };
+  let first = true;
+  return {
+    // a stop cuts an attempt short without an end: settle() takes its age from the outcome
+    settled: () => t.onWireNow.delete(onWire),
+    started: () => {
+      // the series' first attempt counts from when it was due: a lagging generator must not
+      // hide latency
+      onWire.since = first ? intendedAt : performance.now();
+      t.onWireNow.add(onWire);
+    },
+    ended: (attempt) => {
+      t.onWireNow.delete(onWire);
+      const ms = attempt.wallMs + (first ? lagMs : 0);
+      first = false;
+      t.attemptCount++;
+      t.answers.record(ms);
+      t.window.record(ms);
+      t.byAttempt[attempt.attempt - 1]?.record(ms);
+    },
+  };
+}
+
+/** A settled series into the tally: its final state and the series end to end. */
 function settle(
   t: Tally,
   outcome: SeriesOutcome,
@@ -147,28 +192,29 @@ function settle(
     t.invalidStates.add(outcome.state);
     return;
   }
-  const { answers, window, series, byAttempt } = t;
+  const { series } = t;
   t.states.add(outcome.state);
   t.windowSettled++;
   if (outcome.reason) t.reasons.set(outcome.reason, (t.reasons.get(outcome.reason) ?? 0) + 1);
-  for (const attempt of outcome.attempts) {
-    // the first attempt counts from when it was due: a lagging generator must not hide latency
-    const ms = attempt.wallMs + (attempt.attempt === 1 ? lagMs : 0);
+  if (outcome.cutShort) {
     t.attemptCount++;
-    answers.record(ms);
-    window.record(ms);
-    byAttempt[attempt.attempt - 1]?.record(ms);
+    const first = outcome.attempts.length === 0 && outcome.cutShort.attempt === 1;
+    t.cutShort.record(outcome.cutShort.wallMs + (first ? lagMs : 0));
   }
-  if (outcome.cutShort) t.attemptCount++;
   if (outcome.attempts.length > 0 || outcome.cutShort) t.onWire++;
   if (outcome.state !== 'not-sent' && outcome.state !== 'interrupted') {
     series.record(performance.now() - intendedAt);
   }
 }
 
-/** The figures thresholds are held to, over `windowMs` of arrivals. */
-function thresholdFigures(t: Tally, windowMs: number) {
-  const a = t.answers.summary();
+/**
+ * The figures thresholds are held to, over `windowMs` of arrivals. A latency counts every
+ * answer and, at its age so far, each attempt a stop cut short and (live, `now` given) each
+ * attempt on the wire: an attempt waiting past a limit breaks it before it times out.
+ */
+function thresholdFigures(t: Tally, windowMs: number, now?: number) {
+  const waiting = now === undefined ? [] : onWireAges(t, now);
+  const a = t.answers.summaryWith([t.cutShort], waiting);
   const window = Math.max(0.001, windowMs / 1000);
   return {
     latencyMs: {
@@ -187,6 +233,11 @@ function thresholdFigures(t: Tally, windowMs: number) {
     ratePerSecond: t.states.counts.delivered / window,
     errorReplyPerSecond: t.states.counts['error-reply'] / window,
   };
+}
+
+/** Wall ms each attempt on the wire has waited, at `now` (performance.now()). */
+function onWireAges(t: Tally, now: number): number[] {
+  return [...t.onWireNow].map((w) => Math.max(0, now - w.since));
 }
 
 /** A run under way: its options, tally, limiter, stop and clock. */
@@ -212,6 +263,7 @@ function startTicker(run: Running): ReturnType<typeof setInterval> {
   const ticker = setInterval(() => {
     const now = run.elapsed();
     const w = tally.window.summary();
+    const wallNow = performance.now();
     options.emit?.({
       type: 'load-progress',
       elapsedMs: Math.round(now),
@@ -221,6 +273,8 @@ function startTicker(run: Running): ReturnType<typeof setInterval> {
       ratePerSecond: Math.round((tally.windowSettled * 1000) / Math.max(1, now - lastTick)),
       p50Ms: w.p50,
       p99Ms: w.p99,
+      answers: w.count,
+      oldestOnWireMs: Math.round(onWireAges(tally, wallNow).reduce((a, b) => Math.max(a, b), 0)),
       failed: tally.states.counts.failed,
       notSent: tally.states.counts['not-sent'],
     });
@@ -231,7 +285,9 @@ function startTicker(run: Running): ReturnType<typeof setInterval> {
       const early = (options.thresholds ?? []).filter(
         (t) => t.metric !== 'rate' && (t.op === '<' || t.op === '<='),
       );
-      const failing = evaluateThresholds(early, thresholdFigures(tally, now)).find((r) => !r.ok);
+      const failing = evaluateThresholds(early, thresholdFigures(tally, now, wallNow)).find(
+        (r) => !r.ok,
+      );
       if (failing) {
         run.stopped = `threshold failed: ${failing.threshold.text}`;
         run.stop.abort(new Error(run.stopped));
@@ -259,9 +315,13 @@ async function runArrivals(run: Running, planned: number, start: number): Promis
     const invalid = Math.floor((index + 1) * invalidShare) > Math.floor(index * invalidShare);
     if (invalid) tally.invalidSent++;
     else tally.sent++;
+    const observer = invalid ? undefined : observeAttempts(tally, intendedAt, lagMs);
     const work = target
-      .fire(index, invalid, limiter, stop.signal)
-      .then((outcome) => settle(tally, outcome, intendedAt, lagMs, invalid))
+      .fire(index, invalid, limiter, stop.signal, observer)
+      .then((outcome) => {
+        observer?.settled();
+        settle(tally, outcome, intendedAt, lagMs, invalid);
+      })
       .finally(() => inFlight.delete(work));
     inFlight.add(work);
   };

@@ -81,12 +81,21 @@ export interface SeriesOutcome {
   reason?: string;
 }
 
+/** Each attempt of a series as it happens, for the live figures. */
+export interface AttemptObserver {
+  /** attempt `attempt` of the series (of its message, for a conversation) went on the wire */
+  started: (attempt: number) => void;
+  /** it ended: answered, refused or timed out */
+  ended: (figure: AttemptFigure) => void;
+}
+
 /** One series: payload `index`, broken on purpose when `invalid`. */
 export type FireSeries = (
   index: number,
   invalid: boolean,
   limiter: OutboundLimiter,
   signal: AbortSignal,
+  observer?: AttemptObserver,
 ) => Promise<SeriesOutcome>;
 
 export interface LoadTarget {
@@ -142,10 +151,10 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
       if (thinkTimeMs === undefined) return single;
       return {
         ...single,
-        fire: (i, invalid, limiter, signal) =>
+        fire: (i, invalid, limiter, signal, observer) =>
           invalid
-            ? single.fire(i, invalid, limiter, signal)
-            : fireConversation(options, thinkTimeMs, i, limiter, signal),
+            ? single.fire(i, invalid, limiter, signal, observer)
+            : fireConversation(options, thinkTimeMs, i, { limiter, signal, observer }),
       };
     }
     case 'bot': {
@@ -186,7 +195,7 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
         url: options.url,
         policy: HOOK_DELIVERY_POLICY,
         payload,
-        fire: (i, invalid, limiter, signal) => {
+        fire: (i, invalid, limiter, signal, observer) => {
           const event = eventOf(i);
           const body = payload(i, invalid);
           // one conversation per round of the events: a chat's lifecycle
@@ -208,6 +217,7 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
             id: `${options.runId}-${i}`,
             limiter,
             signal,
+            observer,
           });
         },
       };
@@ -270,7 +280,7 @@ function target(
     url,
     policy,
     payload,
-    fire: (i, invalid, limiter, signal) => {
+    fire: (i, invalid, limiter, signal, observer) => {
       const body = payload(i, invalid);
       return fireSeries(options, url, policy, {
         body,
@@ -279,6 +289,7 @@ function target(
         id: `${options.runId}-${i}`,
         limiter,
         signal,
+        observer,
       });
     },
   };
@@ -297,6 +308,7 @@ async function fireSeries(
     judge: (reply: { status: number; body: string }) => ReplyJudgement;
     limiter: OutboundLimiter;
     signal: AbortSignal;
+    observer?: AttemptObserver | undefined;
   },
 ): Promise<SeriesOutcome> {
   const attempts: AttemptFigure[] = [];
@@ -310,7 +322,10 @@ async function fireSeries(
     acquire: async (signal) => {
       const grant = await limiter.acquire(signal);
       if (!grant.ok) saturated = true;
-      else onWireSince = performance.now();
+      else {
+        onWireSince = performance.now();
+        series.observer?.started((attempts.at(-1)?.attempt ?? 0) + 1);
+      }
       return grant;
     },
     admit: async (signal) => {
@@ -354,12 +369,14 @@ async function fireSeries(
     emit: (event) => {
       if (event.type !== 'delivery-attempt') return;
       onWireSince = undefined;
-      attempts.push({
+      const figure: AttemptFigure = {
         attempt: event.attempt,
         wallMs: event.wallMs,
         accepted: event.outcome === 'accepted',
         ...(event.reason === undefined ? {} : { reason: event.reason }),
-      });
+      };
+      attempts.push(figure);
+      series.observer?.ended(figure);
     },
   });
   const last = attempts.at(-1);
@@ -395,9 +412,9 @@ async function fireConversation(
   options: LoadTargetOptions,
   thinkTimeMs: number,
   index: number,
-  limiter: OutboundLimiter,
-  signal: AbortSignal,
+  run: { limiter: OutboundLimiter; signal: AbortSignal; observer: AttemptObserver | undefined },
 ): Promise<SeriesOutcome> {
+  const { limiter, signal, observer } = run;
   const entry = pick(options.mix, index);
   const messages = entry.messages ?? [customerMessage(entry)];
   const attempts: AttemptFigure[] = [];
@@ -421,6 +438,7 @@ async function fireConversation(
       judge: judgeStatus200,
       limiter,
       signal,
+      observer,
     });
     attempts.push(...outcome.attempts);
     // a conversation cut short keeps its message's attempt on the wire (outcome.cutShort)

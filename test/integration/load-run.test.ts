@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Chalk } from 'chalk';
-import { formatLoadCounts, formatLoadSummary, loadJunit } from '../../src/cli/render/load.js';
+import {
+  formatLoadCounts,
+  formatLoadProgress,
+  formatLoadSummary,
+  loadJunit,
+} from '../../src/cli/render/load.js';
 import { loadSection } from '../../src/cli/render/load-report.js';
 import { createClock } from '../../src/clock.js';
 import type { FaultPlan } from '../../src/faults/index.js';
 import { DEFAULT_MIX } from '../../src/load/mix.js';
-import { runLoad, type RunLoadOptions } from '../../src/load/run.js';
+import { runLoad, type LoadProgressEvent, type RunLoadOptions } from '../../src/load/run.js';
 import { parseThreshold } from '../../src/load/spec.js';
 import { createLoadTarget, runIdBase, type LoadRole } from '../../src/load/targets.js';
 import { closeListeners, startListener } from '../helpers/listener.js';
@@ -166,6 +171,42 @@ describe('runLoad against listen', () => {
     expect(formatLoadCounts(summary)).toContain('; no payload finished;');
     expect(section).toContain('<b>1.00</b> attempts per payload sent');
     expect(section).not.toContain('0.00 ms');
+  });
+
+  it('--abort-on-fail stops at a latency limit that attempts still waiting already break', async () => {
+    // the real clock: an attempt times out after 3 s and a series fails after 9 s, while the
+    // check runs from 1 s; a run that waited for a timeout would have ended series as failed
+    const { listener } = await startListener({ plan: { fault: { kind: 'hang' } } });
+    const target = createLoadTarget({
+      role: 'integrator',
+      url: listener.url,
+      clock: createClock(),
+      customers: 1,
+      mix: DEFAULT_MIX,
+      runId: 'abort',
+    });
+    const events: LoadProgressEvent[] = [];
+    const summary = await runLoad({
+      target,
+      workload: { rate: 100, count: 100_000 },
+      timeScale: 1,
+      thresholds: [parseThreshold('p99<100ms')],
+      abortOnFail: true,
+      tickMs: 100,
+      emit: (event) => events.push(event),
+    });
+    expect(summary.stopped).toBe('threshold failed: p99<100ms');
+    expect(summary.states.failed).toBe(0);
+    expect(summary.states.interrupted).toBe(summary.sent);
+    // the verdict the run stopped on holds in its summary: the waits count as lower bounds
+    expect(summary.thresholds[0]?.ok).toBe(false);
+    expect(summary.thresholds[0]?.actual).toBeGreaterThan(100);
+    // the tick that stopped it (the check runs from 1 s): no answer yet, so the live line says
+    // how long attempts wait, not a p99 of 0
+    const last = events.find((e) => e.elapsedMs >= 1000);
+    expect(last).toMatchObject({ answers: 0 });
+    expect(last?.oldestOnWireMs).toBeGreaterThan(100);
+    expect(formatLoadProgress(last!)).toMatch(/p50 — {2}p99 — .* oldest waiting \d+\.\d s/);
   });
 
   it('bot: client ids are digits in a string, one per customer (docs/FIDELITY.md 2.5)', () => {

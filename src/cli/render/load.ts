@@ -9,9 +9,18 @@ import type { LoadProgressEvent, LoadSummary } from '../../load/run.js';
 import { formatMs as ms, formatRate, formatMeasured } from '../../load/spec.js';
 import { toJunit } from './reporters/junit.js';
 
-/** One line, redrawn in place: elapsed, sent, settled, rate, this second's p50/p99. */
+/**
+ * One line, redrawn in place: elapsed, sent, settled, rate, this second's p50/p99 ("—" when no
+ * answer came in it, never 0), and how long the oldest attempt on the wire has waited.
+ */
 export function formatLoadProgress(event: LoadProgressEvent): string {
-  return `${(event.elapsedMs / 1000).toFixed(0).padStart(4)}s  sent ${event.sent}  settled ${event.settled} (${event.ratePerSecond}/s)  p50 ${ms(event.p50Ms)} ms  p99 ${ms(event.p99Ms)} ms  in flight ${event.inFlight}  failed ${event.failed}${event.notSent > 0 ? `  not sent ${event.notSent}` : ''}`;
+  const latency =
+    event.answers > 0 ? `p50 ${ms(event.p50Ms)} ms  p99 ${ms(event.p99Ms)} ms` : 'p50 —  p99 —';
+  const waiting =
+    event.oldestOnWireMs > 0
+      ? `  oldest waiting ${(event.oldestOnWireMs / 1000).toFixed(1)} s`
+      : '';
+  return `${(event.elapsedMs / 1000).toFixed(0).padStart(4)}s  sent ${event.sent}  settled ${event.settled} (${event.ratePerSecond}/s)  ${latency}  in flight ${event.inFlight}${waiting}  failed ${event.failed}${event.notSent > 0 ? `  not sent ${event.notSent}` : ''}`;
 }
 
 /** Draws `text` over the current line of a TTY stream; `undefined` clears it. */
