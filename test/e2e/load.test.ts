@@ -347,6 +347,25 @@ describe('svc-cli load (built CLI)', () => {
       'Could not run load integrator: --rate 10/m for --duration 1s plans no request.',
     );
     expect(nothing.stderr).toContain('at least one interval (6s), or --count');
+    // the ramp-up, not the interval, is why nothing is planned: say so
+    const ramp = await runCli([
+      'load',
+      'integrator',
+      '--url',
+      'http://127.0.0.1:9',
+      '--rate',
+      '10/s',
+      '--duration',
+      '1s',
+      '--ramp-up',
+      '20s',
+    ]);
+    expect(ramp.code).toBe(2);
+    expect(ramp.stderr).toContain(
+      'Could not run load integrator: --ramp-up 20s is longer than --duration 1s, and the rate still climbing from 0 at its end plans no request.',
+    );
+    expect(ramp.stderr).toContain('Give a --duration longer than --ramp-up');
+    expect(ramp.stderr).not.toContain('interval');
     expect(badRate.stderr).toContain('Could not read --rate "fast"');
     const out = await runCli([
       'load',

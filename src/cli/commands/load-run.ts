@@ -154,6 +154,16 @@ export async function runLoadCommand(
   };
   if (plannedArrivals(workload) === 0) {
     // a run that plans nothing would pass with nothing tested
+    const { rampUpMs } = workload;
+    const durationMs = 'durationMs' in workload ? workload.durationMs : undefined;
+    if (rampUpMs !== undefined && durationMs !== undefined && rampUpMs > durationMs) {
+      // the rate was still climbing from 0 when the duration ended: the interval is no reason
+      throw inputError(
+        'SVC_E_FLAG',
+        `Could not run load ${role}: --ramp-up ${flags.rampUp ?? ''} is longer than --duration ${flags.duration}, and the rate still climbing from 0 at its end plans no request.`,
+        'Give a --duration longer than --ramp-up (the ramp-up is part of it), or a shorter --ramp-up.',
+      );
+    }
     const every = 1000 / rate;
     throw inputError(
       'SVC_E_FLAG',
