@@ -94,6 +94,25 @@ describe('svc-cli load (built CLI)', () => {
     expect(r.stdout).toMatch(/why not delivered: .*HTTP 503 x\d/);
   });
 
+  it('delivering nothing with no threshold exits 0 but warns on stderr', async () => {
+    const url = await listen('--fault', 'status:503');
+    const r = await runCli([
+      '--time-scale',
+      '0.1',
+      'load',
+      'integrator',
+      '--url',
+      url,
+      '--count',
+      '3',
+      '--no-calibrate',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      "warning: no payload of 3 sent was delivered (failed 3), and with no --threshold the run still exits 0. Add --threshold 'failed<1%' (or 'rate>=1/s') to make it fail.",
+    );
+  });
+
   it('--reporter junit --out: the counts, latency and broken thresholds still reach the terminal', async () => {
     const url = await listen('--fault', 'status:503');
     const out = join(mkdtempSync(join(tmpdir(), 'svc-load-')), 'load.xml');

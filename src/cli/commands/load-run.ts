@@ -286,8 +286,27 @@ async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> 
       : measured;
   const summary = chatCap ? { ...shown, chatCap } : shown;
   await writeSummary(ctx, out, { flags, summary, reporter, streamJson, role, traced: plan.traced });
+  const unjudged = nothingDeliveredUnjudged(summary);
+  if (unjudged !== undefined) out.note(`warning: ${unjudged}`);
   const failed = summary.thresholds.some((t) => !t.ok) || !summary.accounted;
   return failed ? 1 : 0;
+}
+
+/**
+ * A run that delivered nothing exits 0 without a threshold (as k6 does: thresholds are the
+ * pass criteria), so say it aloud; undefined when something was delivered, a threshold judged
+ * the run, or it was stopped before its plan.
+ * @example nothingDeliveredUnjudged(summary) // 'no payload of 10 sent was delivered (failed 10) ...'
+ */
+export function nothingDeliveredUnjudged(summary: LoadSummary): string | undefined {
+  const s = summary.states;
+  if (summary.sent === 0 || s.delivered > 0 || summary.thresholds.length > 0) return undefined;
+  if (summary.stopped !== undefined) return undefined;
+  const how = (['error-reply', 'failed', 'not-sent'] as const)
+    .filter((state) => s[state] > 0)
+    .map((state) => `${state.replace('-', ' ')} ${s[state]}`)
+    .join(', ');
+  return `no payload of ${summary.sent} sent was delivered (${how}), and with no --threshold the run still exits 0. Add --threshold 'failed<1%' (or 'rate>=1/s') to make it fail.`;
 }
 
 /**
