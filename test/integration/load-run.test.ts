@@ -97,6 +97,13 @@ describe('runLoad against listen', () => {
     expect(summary.states.failed).toBe(10);
     expect(summary.reasons).toEqual([{ reason: 'HTTP 500', count: 10 }]);
     expect(summary.thresholds[0]).toMatchObject({ ok: false, actual: 1, of: 10 });
+    // a broken threshold is typed as one; the suite's time is the run's, counted once
+    const junit = loadJunit(summary);
+    expect(junit).toContain('type="ThresholdBroken"');
+    expect(junit).not.toContain('ConversationStepFailed');
+    expect(junit).toMatch(
+      new RegExp(`<testsuite [^>]*time="${(summary.elapsedMs / 1000).toFixed(3)}"`),
+    );
   });
 
   it('a saturated generator reports "not sent", never as the endpoint failing', async () => {
@@ -153,8 +160,12 @@ describe('runLoad against listen', () => {
     expect(summary.states.interrupted).toBe(summary.sent);
     expect(summary.accounted).toBe(true);
     // a run cut short is no pass: a failed JUnit case, a broken line on the HTML page
+    // a signal's stop is an Interrupted error, as replay and conform write it (docs/ci.md)
     const junit = loadJunit(summary);
-    expect(junit).toMatch(/<testsuite [^>]*failures="1"/);
+    expect(junit).toMatch(/<testsuite [^>]*failures="0" errors="1"/);
+    expect(junit).toMatch(/<error message="stopped \(interrupted\) [^"]*" type="Interrupted"\/>/);
+    // the run's time once, not once per testcase
+    expect(junit).toContain(`time="${(summary.elapsedMs / 1000).toFixed(3)}">`);
     expect(junit).toContain(
       `stopped (interrupted) after sending ${summary.sent} of 1000000 planned`,
     );

@@ -143,12 +143,17 @@ export function formatLoadCounts(summary: LoadSummary): string {
   return parts.join('; ');
 }
 
-/** JUnit: the accounting check and one testcase per threshold. */
+/**
+ * JUnit: the accounting check and one testcase per threshold, each judged over the whole run
+ * (the suite's time is the run's once, not once per testcase); a run a signal stopped is an
+ * `Interrupted` error, as replay's and conform's are (docs/ci.md).
+ */
 export function loadJunit(summary: LoadSummary): string {
-  const testcase = (name: string, ok: boolean, detail: string) => ({
+  const testcase = (name: string, ok: boolean, detail: string, failureType?: string) => ({
     name,
     file: `load ${summary.role}`,
     ok,
+    ...(failureType === undefined ? {} : { failureType }),
     steps: [
       {
         index: 0,
@@ -164,20 +169,31 @@ export function loadJunit(summary: LoadSummary): string {
     wallMs: summary.elapsedMs,
   });
   const s = summary.states;
-  return toJunit(`svc-cli load ${summary.role}`, [
-    testcase(
-      'every payload sent is accounted for',
-      summary.accounted,
-      `sent ${summary.sent}: delivered ${s.delivered}, error reply ${s['error-reply']}, failed ${s.failed}, not sent ${s['not-sent']}, interrupted ${s.interrupted}`,
-    ),
-    ...summary.thresholds.map((t) =>
-      testcase(t.threshold.text, t.ok, `measured ${formatMeasured(t)}`),
-    ),
-    // a run cut short is no pass (docs/ci.md), whatever its figures so far say
-    ...(summary.stopped === undefined
-      ? []
-      : [testcase('the run finished its plan', false, cutShort(summary))]),
-  ]);
+  const finished = testcase('the run finished its plan', false, cutShort(summary), 'RunCutShort');
+  return toJunit(
+    `svc-cli load ${summary.role}`,
+    [
+      testcase(
+        'every payload sent is accounted for',
+        summary.accounted,
+        `sent ${summary.sent}: delivered ${s.delivered}, error reply ${s['error-reply']}, failed ${s.failed}, not sent ${s['not-sent']}, interrupted ${s.interrupted}`,
+        'PayloadsUnaccounted',
+      ),
+      ...summary.thresholds.map((t) =>
+        testcase(t.threshold.text, t.ok, `measured ${formatMeasured(t)}`, 'ThresholdBroken'),
+      ),
+      // a run cut short is no pass (docs/ci.md), whatever its figures so far say: a signal's
+      // stop an Interrupted error, --abort-on-fail's a failure
+      ...(summary.stopped === undefined
+        ? []
+        : [
+            summary.stopped === 'interrupted'
+              ? { ...finished, interrupted: cutShort(summary) }
+              : finished,
+          ]),
+    ],
+    summary.elapsedMs,
+  );
 }
 
 /**

@@ -18,6 +18,8 @@ export type JunitResult = ConversationResult & {
   skipped?: string;
   interrupted?: string;
   error?: { message: string; type: string };
+  /** a failure's type (default ConversationStepFailed) */
+  failureType?: string;
 };
 
 /**
@@ -26,11 +28,16 @@ export type JunitResult = ConversationResult & {
  * count them against the suite, where skipped ones read as green.
  * @example writeFileSync('report.xml', toJunit('svc-cli replay', results));
  */
-export function toJunit(suiteName: string, results: readonly JunitResult[]): string {
+export function toJunit(
+  suiteName: string,
+  results: readonly JunitResult[],
+  /** the suite's wall ms when its cases ran at once, not one after another (their sum) */
+  suiteMs?: number,
+): string {
   const errors = results.filter((r) => r.interrupted !== undefined || r.error).length;
   const failures = results.filter((r) => !r.ok).length - errors;
   const skippedCount = results.filter((r) => r.skipped !== undefined).length;
-  const time = (results.reduce((sum, r) => sum + r.wallMs, 0) / 1000).toFixed(3);
+  const time = ((suiteMs ?? results.reduce((sum, r) => sum + r.wallMs, 0)) / 1000).toFixed(3);
   const cases = results.map((r) => {
     const steps = r.steps
       .map(
@@ -44,7 +51,7 @@ export function toJunit(suiteName: string, results: readonly JunitResult[]): str
       : r.error
         ? `\n      <error message="${escapeXml(r.error.message)}" type="${escapeXml(r.error.type)}"/>`
         : failed
-          ? `\n      <failure message="${escapeXml(`${failed.name}: ${failed.details[0] ?? 'failed'}`)}" type="ConversationStepFailed">${escapeXml(failed.details.join('\n'))}</failure>`
+          ? `\n      <failure message="${escapeXml(`${failed.name}: ${failed.details[0] ?? 'failed'}`)}" type="${escapeXml(r.failureType ?? 'ConversationStepFailed')}">${escapeXml(failed.details.join('\n'))}</failure>`
           : r.skipped !== undefined
             ? `\n      <skipped message="${escapeXml(r.skipped)}"/>`
             : '';
