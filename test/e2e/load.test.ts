@@ -408,6 +408,29 @@ describe('svc-cli load (built CLI)', () => {
     ]);
     expect(down.code).toBe(3);
     expect(down.stderr).toContain('Could not run load integrator');
+    // CI's always() publish step still finds the reports, saying why, as conform's
+    const dir = mkdtempSync(join(tmpdir(), 'svc-load-down-'));
+    const reported = await runCli([
+      'load',
+      'integrator',
+      '--url',
+      'http://127.0.0.1:9/x',
+      '--count',
+      '1',
+      '--reporter',
+      'junit',
+      '--out',
+      join(dir, 'load.xml'),
+      '--report',
+      join(dir, 'load.html'),
+    ]);
+    expect(reported.code).toBe(3);
+    const xml = readFileSync(join(dir, 'load.xml'), 'utf8');
+    expect(xml).toMatch(
+      /<error message="Could not run load integrator[^"]*" type="PeerUnreachable"\/>/,
+    );
+    expect(xml).toMatch(/<testsuite [^>]*errors="1"/);
+    expect(readFileSync(join(dir, 'load.html'), 'utf8')).toContain('<b>PeerUnreachable</b>');
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CliContext } from '../context.js';
-import { inputError } from '../../errors.js';
+import { inputError, SvcError } from '../../errors.js';
 import { createClock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { assertReachable } from '../../http/reach.js';
@@ -251,6 +251,9 @@ async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> 
     action: `run load ${role}`,
     waitMs: flags.wait === undefined ? undefined : parseDuration(flags.wait, '--wait'),
     signal: ctx.signal,
+  }).catch(async (error: unknown) => {
+    await reportUnreachable(ctx, out, { flags, reporter, role }, error);
+    throw error;
   });
 
   const chatCap = role === 'channel' ? await churnedChats(base, ctx.signal) : undefined;
@@ -290,6 +293,48 @@ async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> 
   if (unjudged !== undefined) out.note(`warning: ${unjudged}`);
   const failed = summary.thresholds.some((t) => !t.ok) || !summary.accounted;
   return failed ? 1 : 0;
+}
+
+/**
+ * The endpoint never accepted a connection (exit 3): --out and --report are still written, one
+ * PeerUnreachable error for the run as conform writes, so a CI step that publishes them
+ * whatever happened shows why instead of finding no file.
+ */
+async function reportUnreachable(
+  ctx: CliContext,
+  out: Output,
+  run: { flags: LoadFlagsInput; reporter: string; role: LoadRole },
+  error: unknown,
+): Promise<void> {
+  if (!(error instanceof SvcError) || error.code !== 'SVC_E_PEER_UNREACHABLE') return;
+  const { flags, reporter, role } = run;
+  const name = `svc-cli load ${role}`;
+  if (flags.out !== undefined) {
+    const { toJunit } = await import('../render/reporters/junit.js');
+    const failure = { message: error.message, type: 'PeerUnreachable' };
+    const text =
+      reporter === 'junit'
+        ? toJunit(name, [
+            {
+              name: `load ${role}`,
+              file: name,
+              ok: false,
+              steps: [],
+              protocolMs: 0,
+              wallMs: 0,
+              error: failure,
+            },
+          ])
+        : `${JSON.stringify({ type: 'load-error', role, error: failure })}\n`;
+    writeFileWhole(resolve(ctx.cwd, flags.out), text, flags.out);
+    out.note(`report written to ${flags.out}: the endpoint is unreachable, nothing sent`);
+  }
+  if (flags.report !== undefined) {
+    const { htmlText, reportEnd, reportHead } = await import('../../trace/html.js');
+    const page = `${reportHead(name, false)}<section class="conv has-bad" id="load" tabindex="0" aria-label="load ${htmlText(role)}"><h2>load ${htmlText(role)} <span class="badge bad">unreachable</span></h2><ul class="violations"><li class="violation"><b>PeerUnreachable</b>: ${htmlText(error.message)}</li></ul></section>\n${reportEnd()}`;
+    writeFileWhole(resolve(ctx.cwd, flags.report), page, flags.report);
+    out.note(`HTML report written to ${flags.report}`);
+  }
 }
 
 /**
