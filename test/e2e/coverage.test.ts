@@ -54,6 +54,15 @@ describe('svc-cli coverage', () => {
     expect(above.code).toBe(0);
   });
 
+  it('refuses a --junit file in a missing folder before reading anything (exit 2)', async () => {
+    const result = await runCli(['coverage', recording, '--junit', join(dir, 'nodir', 'c.xml')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('SVC_E_FLAG');
+    expect(result.stderr).toContain('Create the folder first');
+    // no table printed and then a failed write: the run stops before it starts
+    expect(result.stdout).toBe('');
+  });
+
   it('prints one typed JSON object with --json, and reads stdin', async () => {
     const result = await runCli(['--json', 'coverage', '-'], {
       input: readFileSync(recording, 'utf8'),

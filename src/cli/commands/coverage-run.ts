@@ -10,6 +10,7 @@ import { writeFileWhole } from '../../io/write-whole.js';
 import { assertRecorded } from '../../trace/not-a-journal.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { noteSkippedLines } from '../render/skipped-lines.js';
+import { checkWritableFile } from '../out-file.js';
 
 export async function runCoverage(
   ctx: CliContext,
@@ -18,6 +19,8 @@ export async function runCoverage(
 ): Promise<number> {
   const flags = resolveForCommand(ctx, coverageOptions, given);
   const out = createOutput(ctx, { json: flags.json });
+  // a file that cannot be written is said now, not after the recordings were read
+  checkWritableFile({ cwd: ctx.cwd, file: flags.junit, flag: '--junit' });
   const tally = createCoverageTally();
   const skippedIn: Array<[string, SkippedLines]> = [];
   for (const recording of recordings) {
