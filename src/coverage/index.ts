@@ -13,6 +13,8 @@ export { itemsOfRecord } from './match.js';
 export { readRecords } from './read.js';
 export {
   createCoverageTally,
+  exactPercent,
+  isBelowMin,
   type CoverageFigure,
   type CoverageGroup,
   type CoverageReport,

@@ -46,6 +46,31 @@ const figure = (covered: number, total: number): CoverageFigure => ({
   percent: total === 0 ? 0 : Math.floor((covered / total) * 1000) / 10,
 });
 
+/**
+ * Whether a figure is below `min` percent, on the exact ratio: 273/701 is 38.944%, not below
+ * 38.94 though its one-decimal `percent` reads 38.9. Integer arithmetic on the covered side,
+ * so no rounding moves the gate.
+ * @example isBelowMin({ covered: 273, total: 701, percent: 38.9 }, 38.94) // false
+ */
+export function isBelowMin(figure: CoverageFigure, min: number): boolean {
+  // nothing counted reads 0%: below any positive minimum
+  if (figure.total === 0) return min > 0;
+  return figure.covered * 100 < min * figure.total;
+}
+
+/**
+ * The figure as a percentage with at least `decimals` decimals (at least one), rounded down
+ * so it never reads above the ratio: beside a `--min` with as many decimals, a figure below
+ * it never prints equal to it or above it.
+ * @example exactPercent({ covered: 273, total: 701, percent: 38.9 }, 3) // '38.944'
+ */
+export function exactPercent(figure: CoverageFigure, decimals: number): string {
+  const places = Math.max(1, decimals);
+  if (figure.total === 0) return (0).toFixed(places);
+  const scale = 10 ** places;
+  return (Math.floor((figure.covered * 100 * scale) / figure.total) / scale).toFixed(places);
+}
+
 /** Counts what records exercise; `report()` at any point gives the figures so far. */
 export interface CoverageTally {
   add(record: ExchangeRecord): void;

@@ -63,6 +63,28 @@ describe('svc-cli coverage', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('gates --min on the exact ratio, not the one-decimal figure the table shows', async () => {
+    const json = await runCli(['--json', 'coverage', recording]);
+    const { overall } = JSON.parse(json.stdout) as {
+      overall: { covered: number; total: number; percent: number };
+    };
+    const exact = (overall.covered / overall.total) * 100;
+    // a minimum the exact ratio reaches that its one-decimal figure does not
+    const min = Math.floor(exact * 1000) / 1000;
+    expect(overall.percent).toBeLessThan(min);
+    const at = await runCli(['coverage', recording, '--min', String(min)]);
+    expect(at.code).toBe(0);
+    const above = Number((min + 0.001).toFixed(3));
+    const below = await runCli(['coverage', recording, '--min', String(above)]);
+    expect(below.code).toBe(1);
+    // the figure to the minimum's decimals: never printed equal to the minimum or above it
+    const said = new RegExp(
+      `coverage (\\d+\\.\\d+)% \\(${overall.covered}/${overall.total}\\) is below --min ${above}%`,
+    ).exec(below.stderr);
+    expect(said?.[1]?.split('.')[1]?.length).toBe(String(above).split('.')[1]?.length);
+    expect(Number(said?.[1])).toBeLessThan(above);
+  });
+
   it('prints one typed JSON object with --json, and reads stdin', async () => {
     const result = await runCli(['--json', 'coverage', '-'], {
       input: readFileSync(recording, 'utf8'),

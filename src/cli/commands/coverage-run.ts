@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { createOutput } from '../render/output.js';
-import { coverageJunit, formatCoverage } from '../render/coverage.js';
+import { belowMinMessage, coverageJunit, formatCoverage } from '../render/coverage.js';
 import { coverageOptions } from './coverage-options.js';
-import { createCoverageTally, readRecords } from '../../coverage/index.js';
+import { createCoverageTally, isBelowMin, readRecords } from '../../coverage/index.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { assertRecorded } from '../../trace/not-a-journal.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
@@ -32,7 +32,8 @@ export async function runCoverage(
   const report = tally.report();
   assertRecorded(recordings.join(', '), report.records);
   for (const [recording, lines] of skippedIn) noteSkippedLines(out, recording, lines);
-  const below = flags.min !== undefined && report.overall.percent < flags.min;
+  // the exact ratio, not the one-decimal figure the table shows
+  const below = flags.min !== undefined && isBelowMin(report.overall, flags.min);
   if (flags.json) {
     out.event({
       type: 'coverage',
@@ -50,6 +51,7 @@ export async function runCoverage(
     writeFileWhole(resolve(ctx.cwd, flags.junit), coverageJunit(report, flags.min), flags.junit);
     if (!flags.json) out.note(`JUnit properties written to ${flags.junit}`);
   }
-  if (below) out.note(`coverage ${report.overall.percent}% is below --min ${flags.min}%`);
+  if (below && flags.min !== undefined)
+    out.note(belowMinMessage(report.overall, flags.min, '--min '));
   return below ? 1 : 0;
 }

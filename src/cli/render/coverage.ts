@@ -1,6 +1,7 @@
 /** The coverage report as a table, and as JUnit properties. */
 import type { ChalkInstance } from 'chalk';
-import type { CoverageReport } from '../../coverage/index.js';
+import { exactPercent, isBelowMin } from '../../coverage/index.js';
+import type { CoverageFigure, CoverageReport } from '../../coverage/index.js';
 import { escapeXml } from './reporters/junit.js';
 import { plural } from '../../plural.js';
 
@@ -42,6 +43,18 @@ export function formatCoverage(
   return lines;
 }
 
+/** Decimals a number is written with: `38.94` -> 2, `80` -> 0. */
+const decimalsOf = (n: number): number => (String(n).split('.')[1] ?? '').length;
+
+/**
+ * What the --min gate says of a figure below it: the ratio to as many decimals as the minimum
+ * (at least one), rounded down, and the counts, so it never reads equal to the minimum or above.
+ * @example belowMinMessage({ covered: 273, total: 701, percent: 38.9 }, 38.945) // 'coverage 38.944% (273/701) is below 38.945%'
+ */
+export function belowMinMessage(figure: CoverageFigure, min: number, flag = ''): string {
+  return `coverage ${exactPercent(figure, decimalsOf(min))}% (${figure.covered}/${figure.total}) is below ${flag}${min}%`;
+}
+
 /** JUnit XML: the figures as properties, one test case for the --min gate. */
 export function coverageJunit(report: CoverageReport, min: number | undefined): string {
   const props: Array<[string, string]> = [
@@ -56,11 +69,11 @@ export function coverageJunit(report: CoverageReport, min: number | undefined): 
     for (const c of g.categories)
       props.push([`coverage.${g.iface}.${c.category.replace(/ /g, '-')}`, String(c.percent)]);
   }
-  const below = min !== undefined && report.overall.percent < min;
+  const below = min !== undefined && isBelowMin(report.overall, min);
   if (min !== undefined) props.push(['coverage.min', String(min)]);
   // one name whatever the minimum: a CI keeps a test's history by classname and name
   const failure = below
-    ? `\n      <failure message="${escapeXml(`coverage ${report.overall.percent}% is below ${min}%`)}" type="CoverageBelowMinimum"/>`
+    ? `\n      <failure message="${escapeXml(belowMinMessage(report.overall, min))}" type="CoverageBelowMinimum"/>`
     : '';
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="svc-cli coverage" tests="1" failures="${below ? 1 : 0}">
