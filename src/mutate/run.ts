@@ -27,6 +27,11 @@ export interface MutationReport {
   notExercised: number;
   /** (killed + timed out) / mutants run x 100, one decimal */
   score: number;
+  /**
+   * a run the signal stopped: the selected mutants without a result (the one running when it
+   * came, and those never started), in catalogue order; absent when the run was not stopped
+   */
+  unfinished?: MutantInfo[];
 }
 
 export interface MutateOptions {
@@ -182,6 +187,7 @@ export async function runMutation(options: MutateOptions): Promise<MutationRepor
       timedOut: 0,
       notExercised: 0,
       score: 0,
+      unfinished: mutants,
     };
   if (clean.code !== 0) {
     const output =
@@ -249,5 +255,8 @@ export async function runMutation(options: MutateOptions): Promise<MutationRepor
     notExercised: done.length - run,
     // to a tenth, down: a score never reads above what --min-score compares (79.96 is not 80.0)
     score: run === 0 ? 0 : Math.floor(((killed + timedOut) / run) * 1000) / 10,
+    ...(options.signal?.aborted
+      ? { unfinished: mutants.filter((_, index) => results[index] === undefined) }
+      : {}),
   };
 }

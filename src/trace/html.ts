@@ -172,6 +172,8 @@ export interface MutationFigures {
   timedOut: number;
   survived: number;
   notExercised: number;
+  /** a run the signal stopped: the mutants that did not finish (the score counts the others) */
+  interrupted?: number;
 }
 
 /** One mutant's outcome, as `svc-cli mutate` ran it (src/mutate/run.ts). */
@@ -181,7 +183,8 @@ export interface MutantRow {
   spec: string;
   deviation: string;
   survivor: string;
-  outcome: 'killed' | 'survived' | 'timeout' | 'not-exercised';
+  /** interrupted: the signal stopped the run before this mutant finished */
+  outcome: 'killed' | 'survived' | 'timeout' | 'not-exercised' | 'interrupted';
   wallMs: number;
 }
 
@@ -190,7 +193,17 @@ const OUTCOME_WORDS: Record<MutantRow['outcome'], string> = {
   timeout: 'timed out: counted as killed',
   survived: 'survived',
   'not-exercised': 'never exercised by the recorded run: not run',
+  interrupted: 'interrupted before it finished: no result',
 };
+
+/**
+ * The line before the mutants of a run the signal stopped: how many finished and how many did
+ * not, so a page of a run cut short never reads as a whole run.
+ * @example sink.write(mutationInterruptedNote(4, 31));
+ */
+export function mutationInterruptedNote(finished: number, notRun: number): string {
+  return `<ul class="violations"><li class="violation interrupted">interrupted: ${finished} of ${finished + notRun} ${noun(finished + notRun, 'mutant')} finished, ${notRun} did not run; the score counts only those that finished</li></ul>\n`;
+}
 
 /**
  * One mutant's section, in the same cards as the conversations: its name, family, contract
@@ -199,12 +212,16 @@ const OUTCOME_WORDS: Record<MutantRow['outcome'], string> = {
  */
 export function mutantSection(m: MutantRow): string {
   const survived = m.outcome === 'survived';
-  const time = m.outcome === 'not-exercised' ? '' : ` <span class="badge">${secs(m.wallMs)}</span>`;
-  const outcome = `<span class="badge${survived ? ' bad' : ''}">${OUTCOME_WORDS[m.outcome]}</span>`;
+  const bad = survived || m.outcome === 'interrupted';
+  const time =
+    m.outcome === 'not-exercised' || m.outcome === 'interrupted'
+      ? ''
+      : ` <span class="badge">${secs(m.wallMs)}</span>`;
+  const outcome = `<span class="badge${bad ? ' bad' : ''}">${OUTCOME_WORDS[m.outcome]}</span>`;
   const why = survived
     ? `<ul class="violations"><li class="violation" data-mutant="${escapeHtml(m.name)}">${escapeHtml(m.survivor)}</li></ul>`
     : '';
-  return `<section class="conv mutant${survived ? ' has-bad' : ''}" id="mutant-${escapeHtml(m.name)}" data-outcome="${m.outcome}" tabindex="0" aria-label="mutant ${escapeHtml(m.name)}"><h2>${escapeHtml(m.name)} <span class="badge">${escapeHtml(m.family)}, spec ${escapeHtml(m.spec)}</span>${time} ${outcome}</h2><p class="summary">the simulator ${escapeHtml(m.deviation)}</p>${why}</section>\n`;
+  return `<section class="conv mutant${bad ? ' has-bad' : ''}" id="mutant-${escapeHtml(m.name)}" data-outcome="${m.outcome}" tabindex="0" aria-label="mutant ${escapeHtml(m.name)}"><h2>${escapeHtml(m.name)} <span class="badge">${escapeHtml(m.family)}, spec ${escapeHtml(m.spec)}</span>${time} ${outcome}</h2><p class="summary">the simulator ${escapeHtml(m.deviation)}</p>${why}</section>\n`;
 }
 
 /**
@@ -417,7 +434,7 @@ export function reportTail(summary: ReportSummary, runNoun = 'run'): string {
   const mutation =
     m === undefined
       ? ''
-      : `<span>mutation score <b>${m.score.toFixed(1)}%</b></span><span><b>${m.killed}</b> killed</span><span><b>${m.timedOut}</b> timed out</span><span><b class="${m.survived > 0 ? 'bad' : ''}">${m.survived}</b> survived</span>${m.notExercised > 0 ? `<span><b>${m.notExercised}</b> never exercised</span>` : ''}`;
+      : `<span>mutation score <b>${m.score.toFixed(1)}%</b>${m.interrupted === undefined ? '' : ` of the mutants that finished`}</span><span><b>${m.killed}</b> killed</span><span><b>${m.timedOut}</b> timed out</span><span><b class="${m.survived > 0 ? 'bad' : ''}">${m.survived}</b> survived</span>${m.notExercised > 0 ? `<span><b>${m.notExercised}</b> never exercised</span>` : ''}`;
   // a mutation run without a recording has no conversations to count
   const conversations =
     m !== undefined && summary.conversations === 0

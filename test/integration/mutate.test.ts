@@ -320,9 +320,68 @@ describe('svc-cli mutate: refusals', () => {
     await vi.waitFor(() => readFileSync(join(dir, 'started')), { timeout: 30_000, interval: 20 });
     test.abort();
     expect(await run).toBe(130);
-    expect(test.stderr()).toContain('interrupted: 0 of the mutants finished');
+    expect(test.stderr()).toContain('interrupted: 0 of 2 mutants finished, 2 did not run');
     expect(jsonLines(test).filter((l) => l.type === 'mutant-result')).toEqual([]);
     // the report a CI job publishes is written with what finished
     expect(readFileSync(join(dir, 'interrupted.xml'), 'utf8')).toContain('<testsuites');
+  });
+
+  it('Ctrl-C: JUnit and HTML mark the run cut short and list the mutants that did not run', async () => {
+    const test = createTestContext({ cwd: repoRoot });
+    const junit = join(dir, 'cut.xml');
+    const html = join(dir, 'cut.html');
+    const run = runInProcess(test, [
+      'mutate',
+      '--only',
+      'redeliver-early,skip-third-attempt,extra-attempt',
+      '--min-score',
+      '50',
+      '--junit',
+      junit,
+      '--report',
+      html,
+      '--',
+      node,
+      '-e',
+      // the first mutant is killed; the second says it started, then hangs
+      `const fs = require("node:fs"); const [, first, started] = process.argv;
+       if (process.env.SVC_MUTANT) {
+         if (!fs.existsSync(first)) { fs.writeFileSync(first, ""); process.exit(1) }
+         fs.writeFileSync(started, ""); setInterval(() => {}, 1000);
+       }`,
+      join(dir, 'cut-first'),
+      join(dir, 'cut-started'),
+    ]);
+    await vi.waitFor(() => readFileSync(join(dir, 'cut-started')), {
+      timeout: 30_000,
+      interval: 20,
+    });
+    test.abort();
+    expect(await run).toBe(130);
+    expect(test.stderr()).toContain('interrupted: 1 of 3 mutants finished, 2 did not run');
+    expect(test.stderr()).toContain('JUnit written to');
+    expect(test.stderr()).toMatch(/cut\.xml: 1 mutant, 2 interrupted/);
+    const xml = readFileSync(junit, 'utf8');
+    // every selected mutant is a case: the killed one passes, the others are errors
+    expect(xml).toContain('tests="4" failures="0" errors="3"');
+    expect(xml).toMatch(
+      /<testcase name="redeliver-early \(spec 8\)" classname="svc-cli mutate.redelivery" time="[\d.]+"><\/testcase>/,
+    );
+    const cut =
+      '<error message="interrupted before it finished: 1 of 3 mutants finished, 2 did not run" type="Interrupted"/>';
+    for (const name of ['skip-third-attempt', 'extra-attempt'])
+      expect(xml).toContain(
+        `<testcase name="${name} (spec 8)" classname="svc-cli mutate.redelivery" time="0.000">\n      ${cut}`,
+      );
+    // a score of the mutants that finished is no verdict: the gate is cut short too
+    expect(xml).toContain(
+      `<testcase name="mutation score" classname="svc-cli mutate">\n      ${cut}`,
+    );
+    expect(xml).toContain('<property name="mutation.interrupted" value="2"/>');
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('interrupted: 1 of 3 mutants finished, 2 did not run');
+    expect(page.match(/data-outcome="interrupted"/g)).toHaveLength(2);
+    expect(page).toContain('<b class="bad">2</b> interrupted');
+    expect(page).toContain('mutation score <b>100.0%</b> of the mutants that finished');
   });
 });

@@ -10,7 +10,7 @@ import { EXIT_CODES, SvcError } from '../../errors.js';
 import { createCoverageTally, readRecords } from '../../coverage/index.js';
 import { checkOutFile } from '../out-file.js';
 import { writeFileWhole } from '../../io/write-whole.js';
-import { mutationJunit } from '../render/mutate.js';
+import { interruptedCount, mutationJunit } from '../render/mutate.js';
 import { plural } from '../../plural.js';
 import type { Output } from '../render/output.js';
 import type { MutationReport } from '../../mutate/run.js';
@@ -105,7 +105,7 @@ export async function runMutate(
   });
   const recordings = (flags.coverage ?? []).filter((f) => f !== '-' && !/\.(har|json)$/i.test(f));
   if (ctx.signal.aborted) {
-    out.note(`interrupted: ${report.results.length} of the mutants finished`);
+    out.note(`interrupted: ${interruptedCount(report)}`);
     // a CI job stopped at its time limit still publishes what ran, as conform's reports do
     await writeReports(ctx, out, report, { ...flags, recordings });
     return EXIT_CODES.sigint;
@@ -152,13 +152,16 @@ async function writeReports(
     recordings: readonly string[];
   },
 ): Promise<void> {
+  // a run the signal stopped: the mutants that did not finish are listed too, marked
+  const notRun = report.unfinished?.length;
+  const counted = `${plural(report.results.length, 'mutant')}${notRun === undefined ? '' : `, ${notRun} interrupted`}`;
   if (options.junit !== undefined) {
     writeFileWhole(
       resolve(ctx.cwd, options.junit),
       mutationJunit(report, options.minScore),
       options.junit,
     );
-    out.note(`JUnit written to ${options.junit}: ${plural(report.results.length, 'mutant')}`);
+    out.note(`JUnit written to ${options.junit}: ${counted}`);
   }
   if (options.report !== undefined) {
     const { writeHtmlReport } = await import('./report-write.js');
@@ -167,10 +170,21 @@ async function writeReports(
       out: resolve(ctx.cwd, options.report),
       shownOut: options.report,
       title: 'svc-cli mutate',
-      mutation: report,
+      mutation: {
+        ...report,
+        results: [
+          ...report.results,
+          ...(report.unfinished ?? []).map((m) => ({
+            ...m,
+            outcome: 'interrupted' as const,
+            wallMs: 0,
+          })),
+        ],
+        ...(notRun === undefined ? {} : { interrupted: notRun }),
+      },
     });
     out.note(
-      `HTML report written to ${options.report}: ${plural(report.results.length, 'mutant')}${html.conversations > 0 ? `, ${plural(html.conversations, 'conversation')} of the recorded run` : ''}`,
+      `HTML report written to ${options.report}: ${counted}${html.conversations > 0 ? `, ${plural(html.conversations, 'conversation')} of the recorded run` : ''}`,
     );
   }
 }

@@ -12,6 +12,7 @@ import {
   failedNote,
   unlistedNote,
   mutantSection,
+  mutationInterruptedNote,
   reportBrief,
   reportHead,
   reportSection,
@@ -43,7 +44,10 @@ export interface HtmlReportOptions {
    * recording is read; those of other runs are drawn as they are read.
    */
   order?: readonly string[];
-  /** a mutation run: a section per mutant before the conversations, its figures in the summary */
+  /**
+   * a mutation run: a section per mutant before the conversations, its figures in the summary;
+   * of a run the signal stopped, `results` ends with the `interrupted` mutants that did not finish
+   */
   mutation?: MutationFigures & { results: readonly MutantRow[] };
   /** HTML written after the page's head, before the conversations (`load --report`'s run) */
   lead?: string;
@@ -94,6 +98,25 @@ export interface DrawBudget {
 const EAGER_ROWS = 1_000;
 
 const DEFAULT_BUDGET: DrawBudget = { rowsPerConversation: 200, rows: 10_000, listed: 10_000 };
+
+/** A mutation run's figures for the page's summary. */
+function mutationFigures(mutation: MutationFigures): MutationFigures {
+  const { score, killed, timedOut, survived, notExercised, interrupted } = mutation;
+  return {
+    ...{ score, killed, timedOut, survived, notExercised },
+    ...(interrupted === undefined ? {} : { interrupted }),
+  };
+}
+
+/** A card per mutant; of a run the signal stopped, first how many finished and did not. */
+function mutantSections(mutation: MutationFigures & { results: readonly MutantRow[] }): string {
+  const { interrupted } = mutation;
+  const cut =
+    interrupted === undefined
+      ? ''
+      : mutationInterruptedNote(mutation.results.length - interrupted, interrupted);
+  return cut + mutation.results.map(mutantSection).join('');
+}
 
 /**
  * The runs by journal run, whose failed steps or interruption go above their chats (a red exit
@@ -155,17 +178,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     conversations: 0,
     exchanges: 0,
     violations: 0,
-    ...(mutation
-      ? {
-          mutation: {
-            score: mutation.score,
-            killed: mutation.killed,
-            timedOut: mutation.timedOut,
-            survived: mutation.survived,
-            notExercised: mutation.notExercised,
-          },
-        }
-      : {}),
+    ...(mutation ? { mutation: mutationFigures(mutation) } : {}),
   };
   try {
     writeSync(
@@ -184,7 +197,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     const failedCases = (options.cases ?? []).filter((r) => r.verdict === 'failed');
     if (failedCases.length > 0) writeSync(fd, failedNote(failedCases.length));
     for (const r of failedCases) writeSync(fd, runSection(r));
-    for (const m of mutation?.results ?? []) writeSync(fd, mutantSection(m));
+    if (mutation) writeSync(fd, mutantSections(mutation));
     const files = typeof options.recording === 'string' ? [options.recording] : options.recording;
     const budget = {
       ...DEFAULT_BUDGET,
@@ -201,6 +214,9 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     const held: TracedConversation[] = [];
     const { verdicts, counts } = verdictsOf(options.runs ?? [], failedCases);
     Object.assign(summary, counts);
+    // the mutants a signal stopped count in the page's "interrupted", as cut runs do
+    if (mutation?.interrupted)
+      summary.interrupted = (summary.interrupted ?? 0) + mutation.interrupted;
     const checks = compact({ disabled: options.disabled ?? [], botBudgetMs: options.botBudgetMs });
     const draw = (c: TracedConversation): void => {
       const violations = checkConversation(c, checks);
