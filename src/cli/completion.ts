@@ -3,7 +3,7 @@
  * their choices stay in step with the code. Pure: takes the program, returns the script.
  */
 import type { Command, Option } from 'commander';
-import { completionValues } from './commands/spec.js';
+import { completesCommands, completionValues } from './commands/spec.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -22,8 +22,10 @@ interface CommandInfo {
   flags: FlagInfo[];
   /** choices of the first positional argument (e.g. completion's <shell>) */
   argChoices: readonly string[];
+  /** it takes a positional argument with no values to offer: a file name (coverage's recordings) */
+  argFiles: boolean;
   /** its subcommands (record to-fixture), each with its own flags */
-  subcommands: Array<{ name: string; flags: FlagInfo[] }>;
+  subcommands: Array<{ name: string; flags: FlagInfo[]; argFiles: boolean }>;
 }
 
 const describeFlag = (option: Option): FlagInfo => ({
@@ -42,27 +44,41 @@ const HELP: FlagInfo = {
   choices: [],
 };
 
+/** A command's first argument has no values to offer: it completes file names. */
+const takesFiles = (cmd: Command): boolean => {
+  const first = cmd.registeredArguments[0];
+  return first !== undefined && completionValues(first).length === 0 && !completesCommands(first);
+};
+
 /** The program as data: global flags and each command with its flags. */
 export function describeProgram(program: Command): {
   globals: FlagInfo[];
   commands: CommandInfo[];
 } {
+  const names = program.commands.map((cmd) => cmd.name());
   return {
     globals: [...program.options.map(describeFlag), HELP],
-    commands: program.commands.map((cmd) => ({
-      name: cmd.name(),
-      description: cmd.description().split('\n')[0] ?? '',
-      flags: [...cmd.options.map(describeFlag), HELP],
-      // a command's subcommands (record to-fixture) complete where its argument would
-      argChoices: [
-        ...(cmd.registeredArguments[0] ? completionValues(cmd.registeredArguments[0]) : []),
-        ...cmd.commands.map((sub) => sub.name()),
-      ],
-      subcommands: cmd.commands.map((sub) => ({
-        name: sub.name(),
-        flags: [...sub.options.map(describeFlag), HELP],
-      })),
-    })),
+    commands: program.commands.map((cmd) => {
+      const first = cmd.registeredArguments[0];
+      return {
+        name: cmd.name(),
+        description: cmd.description().split('\n')[0] ?? '',
+        flags: [...cmd.options.map(describeFlag), HELP],
+        // a command's subcommands (record to-fixture) complete where its argument would;
+        // config's argument is a command of this program
+        argChoices: [
+          ...(first ? completionValues(first) : []),
+          ...(first && completesCommands(first) ? names : []),
+          ...cmd.commands.map((sub) => sub.name()),
+        ],
+        argFiles: cmd.commands.length === 0 && takesFiles(cmd),
+        subcommands: cmd.commands.map((sub) => ({
+          name: sub.name(),
+          flags: [...sub.options.map(describeFlag), HELP],
+          argFiles: takesFiles(sub),
+        })),
+      };
+    }),
   };
 }
 
@@ -76,10 +92,17 @@ const zshText = (text: string): string =>
 function generateBash(program: Command): string {
   const { globals, commands } = describeProgram(program);
   const globalWords = globals.flatMap((f) => f.names).join(' ');
-  const valueGlobals = globals
-    .filter((f) => f.takesValue)
-    .flatMap((f) => f.names)
-    .join('|');
+  // every flag that takes a value, as "<command>:<flag>" patterns (a global's for any command;
+  // a subcommand's under its parent, where the loop below stops)
+  const valueKeys = [
+    ...globals.filter((f) => f.takesValue).flatMap((f) => f.names.map((n) => `*:${n}`)),
+    ...commands.flatMap((c) =>
+      [...c.flags, ...c.subcommands.flatMap((sub) => sub.flags)]
+        .filter((f) => f.takesValue)
+        .flatMap((f) => f.names.map((n) => `${c.name}:${n}`)),
+    ),
+  ];
+  const valueCases = [...new Set(valueKeys)].join('|');
   const choiceCases = [
     ...globals.filter((f) => f.choices.length > 0).map((f) => ({ key: `*:${f.long ?? ''}`, f })),
     ...commands.flatMap((c) =>
@@ -97,36 +120,56 @@ function generateBash(program: Command): string {
   const wordsCase = (key: string, words: Iterable<string>): string =>
     `    ${key}) ${reply(words)} ;;`;
   const globalNames = globals.flatMap((f) => f.names);
+  // a word that is no flag is a file name where the argument is one (coverage <recordings>)
+  const filesOr = (key: string, words: Iterable<string>): string =>
+    `    ${key}) if [[ $cur != -* ]]; then _svc_cli_files; else ${reply(words)}; fi ;;`;
   const commandCases = commands.flatMap((c) => {
     const all = [...c.flags.flatMap((f) => f.names), ...c.argChoices, ...globalNames];
     return [
       // a subcommand's own flags once it is typed (record to-fixture --out)
       ...c.subcommands.map((sub) =>
-        wordsCase(`${c.name}:${sub.name}`, [...sub.flags.flatMap((f) => f.names), ...globalNames]),
+        (sub.argFiles ? filesOr : wordsCase)(`${c.name}:${sub.name}`, [
+          ...sub.flags.flatMap((f) => f.names),
+          ...globalNames,
+        ]),
       ),
       // a word that is no flag, before the argument is given, is the argument (conform
       // <suite>), as git completes
       c.argChoices.length > 0
         ? `    ${c.name}:*) if [[ -z $sub && $cur != -* ]]; then ${reply(c.argChoices)}; else ${reply(all)}; fi ;;`
-        : wordsCase(`${c.name}:*`, all),
+        : (c.argFiles ? filesOr : wordsCase)(`${c.name}:*`, all),
     ];
   });
   return `# svc-cli completion for bash. Load it with:
 #   source <(svc-cli completion bash)
 # or save it as ~/.local/share/bash-completion/completions/svc-cli
+# a flag that takes a value, as "<command>:<flag>"
+_svc_cli_takes_value() {
+  case "$1" in
+    ${valueCases || '--never'}) return 0 ;;
+  esac
+  return 1
+}
+# file names (folders completed with their slash)
+_svc_cli_files() {
+  local IFS=$'\n'
+  compopt -o filenames 2>/dev/null
+  COMPREPLY=( $(compgen -f -- "$cur") )
+}
 _svc_cli() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" sub="" i w
   for (( i = 1; i < COMP_CWORD; i++ )); do
     w="\${COMP_WORDS[i]}"
     case "$w" in
-      ${valueGlobals || '--never'}) (( i++ )) ;;
-      -*) ;;
+      -*) if _svc_cli_takes_value "$cmd:$w"; then (( i++ )); fi ;;
       *) if [[ -z $cmd ]]; then cmd="$w"; else sub="$w"; break; fi ;;
     esac
   done
   case "\${cmd:-*}:$prev" in
 ${choiceCases.join('\n')}
   esac
+  # a value with no choices to offer (--out, --url, --config): a file name, as bash would
+  if _svc_cli_takes_value "$cmd:$prev"; then _svc_cli_files; return; fi
   case "$cmd:$sub" in
     ":") COMPREPLY=( $(compgen -W ${quoteSingle(`${commands.map((c) => c.name).join(' ')} ${globalWords}`)} -- "$cur") ) ;;
 ${commandCases.join('\n')}

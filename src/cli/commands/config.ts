@@ -8,6 +8,7 @@ export const configCommand = defineCommand({
     {
       name: 'command',
       optional: true,
+      completesCommands: true,
       description: "show one command's options (its commands.<name> section applies)",
     },
     {

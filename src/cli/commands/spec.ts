@@ -30,11 +30,17 @@ export interface ArgumentSpec {
    * with another, with its own "did you mean": hook-fire's events)
    */
   readonly completes?: readonly string[];
+  /** completion offers the program's command names (config's `[command]`) */
+  readonly completesCommands?: true;
 }
 
 /** The values completion offers for a commander argument: its choices, else its `completes`. */
 export function completionValues(argument: Argument): readonly string[] {
   return argument.argChoices ?? (argument as WithCompletes)[COMPLETES] ?? [];
+}
+/** Whether completion offers the program's command names for an argument (config's). */
+export function completesCommands(argument: Argument): boolean {
+  return (argument as WithCompletes)[COMPLETES_COMMANDS] === true;
 }
 /**
  * On the argument itself under a registered symbol: the program is built by the start-up
@@ -42,7 +48,11 @@ export function completionValues(argument: Argument): readonly string[] {
  * one would be empty for the other).
  */
 const COMPLETES = Symbol.for('svc-cli.argument-completes');
-type WithCompletes = Argument & { [COMPLETES]?: readonly string[] };
+const COMPLETES_COMMANDS = Symbol.for('svc-cli.argument-completes-commands');
+type WithCompletes = Argument & {
+  [COMPLETES]?: readonly string[];
+  [COMPLETES_COMMANDS]?: true;
+};
 
 /**
  * The value commander hands over for an argument: a string[] for a variadic one, one of the
@@ -157,6 +167,7 @@ function createArgument(spec: ArgumentSpec): Argument {
   if (spec.choices) argument.choices(spec.choices);
   if (spec.default !== undefined) argument.default(spec.default);
   if (spec.completes) (argument as WithCompletes)[COMPLETES] = spec.completes;
+  if (spec.completesCommands) (argument as WithCompletes)[COMPLETES_COMMANDS] = true;
   return argument;
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -110,13 +110,15 @@ describe('usage errors say their code and hint, as with --json', () => {
 });
 
 /** What a real bash completes for a command line, with the program's script sourced. */
-function bashCompleter(): (line: string) => string[] {
+function bashCompleter(cwd = process.cwd()): (line: string) => string[] {
   const file = join(mkdtempSync(join(tmpdir(), 'svc-completion-')), 'svc-cli.bash');
   writeFileSync(file, generateCompletion(program, 'bash'));
   return (line) => {
     const words = line.split(' ');
     const script = `source ${file}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _svc_cli; printf '%s\\n' "\${COMPREPLY[@]}"`;
-    return execFileSync('bash', ['-c', script], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    return execFileSync('bash', ['-c', script], { encoding: 'utf8', cwd })
+      .split('\n')
+      .filter(Boolean);
   };
 }
 
@@ -168,6 +170,40 @@ describe('completion scripts come from the program', () => {
     expect(complete('svc-cli conform hooks ')).toContain('--url');
     // no argument to offer: the flags, as before
     expect(complete('svc-cli platform ')).toContain('--integrator-url');
+  });
+
+  it('bash: a value without choices and a file argument complete file names; config a command', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-completion-files-'));
+    writeFileSync(join(dir, 'run.ndjson'), '');
+    mkdirSync(join(dir, 'reports'));
+    const complete = bashCompleter(dir);
+    const sorted = (line: string): string[] => complete(line).sort();
+    const files = ['reports', 'run.ndjson'];
+    // after an option that takes a value with no choices: file names, not the flag list
+    expect(sorted('svc-cli coverage --junit ')).toEqual(files);
+    expect(complete('svc-cli coverage run.ndjson --junit rep')).toEqual(['reports']);
+    expect(sorted('svc-cli load integrator --out ')).toEqual(files);
+    expect(sorted('svc-cli load integrator --url ')).toEqual(files);
+    expect(sorted('svc-cli --config ')).toEqual(files);
+    expect(sorted('svc-cli record to-fixture session.ndjson -o ')).toEqual(files);
+    // a positional file argument completes files; a dash still its flags
+    expect(sorted('svc-cli coverage ')).toEqual(files);
+    expect(complete('svc-cli coverage r')).toEqual(['reports', 'run.ndjson']);
+    expect(sorted('svc-cli record to-fixture ')).toEqual(files);
+    expect(complete('svc-cli coverage --u')).toEqual(['--uncovered']);
+    // a value given is not taken for the argument
+    expect(complete('svc-cli load --out x.json ')).toEqual([
+      'integrator',
+      'channel',
+      'hooks',
+      'bot',
+    ]);
+    // config's argument is a command of the program
+    expect(complete('svc-cli config ')).toEqual(expect.arrayContaining(commandNames));
+    expect(complete('svc-cli config lis')).toEqual(['listen']);
+    // choices are offered as before
+    expect(complete('svc-cli replay --reporter j')).toEqual(['json', 'junit']);
+    expect(complete('svc-cli init --role b')).toEqual(['bot-provider']);
   });
 
   it("hook-fire completes spec 6.2's events: the contract's list", () => {
