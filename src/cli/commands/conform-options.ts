@@ -81,7 +81,11 @@ export const conformOptions = defineOptions('conform', [
     // a hook URL is posted to as given; the integrator's and the provider's have a path
     // joined to them (spec 4.2, 4.3), which drops their trailing slash there
     asGiven: true,
+    // one key for every suite would post a hook URL's traffic to an integrator: each suite's
+    // own key is read when --url is not given
     config: false,
+    configInstead:
+      'set the URL of each suite under test: integratorUrl, hookUrl or botProviderUrl (read when --url is not given)',
     description:
       'the endpoint under test: integrator_url (spec 4.2), hook URL (spec 4.4) or bot_provider_url (spec 4.3)',
   },

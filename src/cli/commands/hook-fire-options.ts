@@ -9,6 +9,7 @@ export const hookFireOptions = defineOptions('hook-fire', [
     type: 'url',
     asGiven: true,
     config: false,
+    configInstead: 'set hookUrl',
     description: 'the hook receiver URL (same as --hook-url)',
   },
   HOOK_URL_OPTION,

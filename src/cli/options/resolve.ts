@@ -332,12 +332,27 @@ function unknownKeyWarnings(config: ReturnType<typeof loadConfig>, table: Option
   const all = knownKeys;
   for (const key of Object.keys(config.values)) {
     if (!all.has(key) && !FILE_KEYS.has(key)) {
-      warnings.push(`warning: ${fileName}: unknown key "${key}" is ignored.${near(key, all)}`);
+      // a flag only of this command, at the top level: said as in its section
+      const flagOnly = table.options.find((s) => s.key === key && s.config === false);
+      warnings.push(
+        flagOnly
+          ? `warning: ${fileName}: ${flagOnlyProblem(flagOnly, 'the top level')}`
+          : `warning: ${fileName}: unknown key "${key}" is ignored.${near(key, all)}`,
+      );
     }
   }
   for (const problem of sectionProblems(config, [table.command]))
     warnings.push(`warning: ${fileName}: ${problem}`);
   return warnings;
+}
+
+/**
+ * A config key that names a flag-only option: why it is ignored, and what to set instead.
+ * @example flagOnlyProblem(urlSpec, 'commands.load') // '"url" in commands.load is --url, a flag only: ...'
+ */
+function flagOnlyProblem(spec: OptionSpec, where: string): string {
+  const flag = spec.flag.split(/[ ,]+/).find((word) => word.startsWith('--')) ?? spec.flag;
+  return `"${spec.key}" in ${where} is ${flag}, a flag only: the config file cannot set it; it is ignored. ${spec.configInstead === undefined ? `Give ${flag} on the command line` : `Give ${flag} on the command line, or ${spec.configInstead}`}.`;
 }
 
 /**
@@ -359,14 +374,18 @@ export function sectionProblems(
     const table = knownCommands.get(command);
     const section = config.section(command);
     if (!table || !section) continue;
-    const own = new Set(
-      [...GLOBALS, ...table.options].filter((s) => s.config !== false).map((s) => s.key),
-    );
-    for (const key of Object.keys(section))
-      if (!own.has(key))
-        problems.push(
-          `"${key}" in commands.${command} is not an option of ${command}; it is ignored.${near(key, own)}`,
-        );
+    const options = [...GLOBALS, ...table.options];
+    const own = new Set(options.filter((s) => s.config !== false).map((s) => s.key));
+    for (const key of Object.keys(section)) {
+      if (own.has(key)) continue;
+      // an option of the command that is a flag only: say so, not "did you mean" another key
+      const flagOnly = options.find((s) => s.key === key);
+      problems.push(
+        flagOnly
+          ? flagOnlyProblem(flagOnly, `commands.${command}`)
+          : `"${key}" in commands.${command} is not an option of ${command}; it is ignored.${near(key, own)}`,
+      );
+    }
   }
   for (const name of config.sectionNames())
     if (!knownCommands.has(name))

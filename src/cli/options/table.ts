@@ -19,6 +19,11 @@ interface OptionBase<K extends string> {
   readonly env?: string;
   /** false: a flag only (never read from the config file or the environment) */
   readonly config?: false;
+  /**
+   * a flag only: what a config file sets instead, said when one holds its key (conform's
+   * --url, which means the URL of the suite run: integratorUrl, hookUrl or botProviderUrl)
+   */
+  readonly configInstead?: string;
   /** never printed unredacted by `svc-cli config` */
   readonly secret?: true;
   /** the `--help` section it is listed under */

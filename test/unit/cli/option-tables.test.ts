@@ -3,7 +3,7 @@
  * command from each of its three sources: the config file (top level and commands.<name>),
  * the SVC_* environment, and the flag as commander parses it.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -29,6 +29,7 @@ import {
 import { SvcError } from '../../../src/errors.js';
 import { ERROR_HELP } from '../../../src/error-help.js';
 import { createTestContext } from '../../helpers/cli-context.js';
+import { repoRoot } from '../../helpers/run-cli.js';
 
 const emptyDir = mkdtempSync(join(tmpdir(), 'svc-tables-'));
 
@@ -361,6 +362,69 @@ describe('the resolver', () => {
       'warning: <dir>/svc.config.json: "hookUrl" in commands.listen is not an option of listen; it is ignored.',
       'warning: <dir>/svc.config.json: commands.lisen names no command with options. Did you mean "listen"?',
     ]);
+  });
+
+  it('a flag-only key in a section says it is a flag only, and what to set instead', () => {
+    const dir = dirWith({
+      version: 1,
+      commands: {
+        load: { url: 'http://127.0.0.1:1/agent-messages' },
+        conform: { url: 'http://127.0.0.1:1/agent-messages' },
+      },
+    });
+    const table = (command: string): OptionTable => ALL_TABLES.find((t) => t.command === command)!;
+    const warningsOf = (command: string): string[] =>
+      inspectOptions(table(command), { flags: {}, env: {}, cwd: dir }).warnings.map((w) =>
+        w.replace(dir, '<dir>'),
+      );
+    // not "not an option of load ... Did you mean "ca"?"
+    expect(warningsOf('load')).toEqual([
+      'warning: <dir>/svc.config.json: "url" in commands.load is --url, a flag only: the config file cannot set it; it is ignored. Give --url on the command line.',
+    ]);
+    expect(warningsOf('conform')).toEqual([
+      'warning: <dir>/svc.config.json: "url" in commands.conform is --url, a flag only: the config file cannot set it; it is ignored. Give --url on the command line, or set the URL of each suite under test: integratorUrl, hookUrl or botProviderUrl (read when --url is not given).',
+    ]);
+    // and the keys it names are read from commands.conform
+    const suites = dirWith({
+      version: 1,
+      commands: { conform: { integratorUrl: 'http://127.0.0.1:1/agent-messages' } },
+    });
+    const resolved = inspectOptions(table('conform'), { flags: {}, env: {}, cwd: suites });
+    expect(resolved.warnings).toEqual([]);
+    expect(resolved.options.find((o) => o.spec.key === 'integratorUrl')).toMatchObject({
+      value: 'http://127.0.0.1:1/agent-messages',
+      source: 'file',
+    });
+  });
+
+  it('every flag-only option with a config-file alternative names keys the command reads', () => {
+    for (const t of ALL_TABLES)
+      for (const spec of t.options.filter((o) => o.configInstead !== undefined)) {
+        expect(spec.config, `${t.command} ${spec.flag}`).toBe(false);
+        const readable = new Set(t.options.filter((o) => o.config !== false).map((o) => o.key));
+        const named = [...(spec.configInstead ?? '').matchAll(/\b([a-z]+[A-Z]\w*)\b/g)].map(
+          (m) => m[1]!,
+        );
+        expect(named.length).toBeGreaterThan(0);
+        for (const key of named) expect(readable, `${t.command}: ${key}`).toContain(key);
+      }
+  });
+
+  it('docs/configuration.md lists every flag only, per command', () => {
+    const docs = readFileSync(join(repoRoot, 'docs/configuration.md'), 'utf8');
+    const long = (flag: string): string => flag.split(/[ ,]+/).find((w) => w.startsWith('--'))!;
+    const row = (name: string, options: readonly OptionSpec[]): string | undefined => {
+      const only = options.filter((o) => o.config === false).map((o) => `\`${long(o.flag)}\``);
+      return only.length > 0 ? `| ${name} | ${only.join(', ')} |` : undefined;
+    };
+    const rows = [
+      row('every command', GLOBAL_OPTIONS),
+      ...ALL_TABLES.filter((t) => t.readsConfig !== false).map((t) =>
+        row(`\`${t.command}\``, t.options),
+      ),
+    ].filter((r): r is string => r !== undefined);
+    const table = docs.slice(docs.indexOf('| command | flags only |'));
+    expect(table.split('\n').slice(2, 2 + rows.length + 1)).toEqual([...rows, '']);
   });
 
   it('reads --config, and refuses a missing file or an unknown version', () => {
