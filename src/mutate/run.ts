@@ -34,6 +34,19 @@ export interface MutationReport {
   unfinished?: MutantInfo[];
 }
 
+/**
+ * Whether the score is below `--min-score`, on the exact ratio: the score shown is floored to
+ * a tenth, so 2 of 3 reads 66.6 while it meets a minimum of 66.65.
+ * @example scoreBelow({ killed: 2, timedOut: 0, survived: 1 }, 66.65) // false
+ */
+export function scoreBelow(
+  report: Pick<MutationReport, 'killed' | 'timedOut' | 'survived'>,
+  minScore: number,
+): boolean {
+  const run = report.killed + report.timedOut + report.survived;
+  return run === 0 ? minScore > 0 : (report.killed + report.timedOut) * 100 < minScore * run;
+}
+
 export interface MutateOptions {
   /** the test command: argv, or one string run by the shell */
   command: readonly string[];

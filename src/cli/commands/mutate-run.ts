@@ -5,7 +5,7 @@ import { resolveForCommand } from '../options/resolve.js';
 import { createOutput } from '../render/output.js';
 import { mutateOptions } from './mutate-options.js';
 import { MUTANTS } from '../../platform/mutants.js';
-import { runMutation, selectMutants, type MutantResult } from '../../mutate/run.js';
+import { runMutation, scoreBelow, selectMutants, type MutantResult } from '../../mutate/run.js';
 import { EXIT_CODES, SvcError } from '../../errors.js';
 import { createCoverageTally, readRecords } from '../../coverage/index.js';
 import { checkOutFile } from '../out-file.js';
@@ -110,7 +110,7 @@ export async function runMutate(
     await writeReports(ctx, out, report, { ...flags, recordings });
     return EXIT_CODES.sigint;
   }
-  const below = flags.minScore !== undefined && report.score < flags.minScore;
+  const below = flags.minScore !== undefined && scoreBelow(report, flags.minScore);
   if (flags.json)
     out.event({
       type: 'summary',

@@ -1,5 +1,5 @@
 /** What `svc-cli mutate` writes besides the terminal: JUnit XML. */
-import type { MutationReport } from '../../mutate/run.js';
+import { scoreBelow, type MutationReport } from '../../mutate/run.js';
 import { escapeXml } from './reporters/junit.js';
 import { INTERRUPTED } from './run-entries.js';
 import { plural } from '../../plural.js';
@@ -57,7 +57,7 @@ export function mutationJunit(report: MutationReport, minScore: number | undefin
     cases.push(
       `    <testcase name="${escapeXml(`${m.name} (spec ${m.spec})`)}" classname="svc-cli mutate.${escapeXml(m.family)}" time="0.000">\n      <error message="${escapeXml(cut ?? INTERRUPTED)}" type="Interrupted"/>\n    </testcase>`,
     );
-  const below = cut === undefined && minScore !== undefined && report.score < minScore;
+  const below = cut === undefined && minScore !== undefined && scoreBelow(report, minScore);
   const gate =
     cut !== undefined
       ? `\n      <error message="${escapeXml(cut)}" type="Interrupted"/>\n    `
