@@ -47,8 +47,6 @@ export const faultPlanSchema = z
 const setFieldsOf = (plan: Record<string, unknown>): FaultPlan =>
   Object.fromEntries(Object.entries(plan).filter(([, v]) => v !== undefined));
 
-const FAULT_KINDS = ['none', 'status', 'reset', 'hang', 'bad-json', 'error', 'slow-body'];
-
 /**
  * A fault as an object, as the library API types it (`{ kind: 'status', status: 503 }`).
  */
@@ -61,6 +59,9 @@ const faultObjectSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('error'), code: z.string(), message: z.string() }),
   z.strictObject({ kind: z.literal('slow-body'), durationMs: z.number().nonnegative() }),
 ]);
+
+/** The fault kinds, read from the schema above (no second list to keep in step). */
+const FAULT_KINDS: readonly string[] = faultObjectSchema.options.map((o) => o.shape.kind.value);
 
 /**
  * A fault where code gives it (the library API, `PUT /_sim/faults`): either form, so a plan
@@ -177,6 +178,6 @@ export function checkFaultPlan(plan: unknown, where: string): FaultPlan {
   throw new SvcError(
     'SVC_E_FAULT_PLAN',
     `Could not use the fault plan given to ${where}: ${issueList(parsed.error)}.`,
-    "A plan looks like { failFirst: 2, failWith: 'status:503' } or { failFirst: 2, failWith: { kind: 'status', status: 503 } }; fault kinds: none, status, reset, hang, bad-json, error, slow-body.",
+    `A plan looks like { failFirst: 2, failWith: 'status:503' } or { failFirst: 2, failWith: { kind: 'status', status: 503 } }; fault kinds: ${FAULT_KINDS.join(', ')}.`,
   );
 }
