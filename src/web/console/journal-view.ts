@@ -37,20 +37,30 @@ const path = (url: string): string => {
   }
 };
 
-/** Whether an entry matches the filter text (kind, url, iface, status, method). */
+/**
+ * Whether an entry matches the filter text (kind, url, iface, status, method): every word must
+ * match. A status word (`500`) or class (`5xx`) matches the reply's status only: as a substring
+ * of the URL it matched every exchange with an integrator on port 5000 (Flask's default) or
+ * 35001, so "hook 500" showed the deliveries that succeeded too.
+ */
 export function matchesFilter(entry: JournalEntry, text: string): boolean {
   const needle = text.trim().toLowerCase();
   if (needle === '') return true;
+  const status = String(entry.response?.status ?? '');
   const hay = [
     kindOf(entry),
     entry.request.url,
     entry.request.method,
     entry.iface,
-    String(entry.response?.status ?? entry.failure?.reason ?? ''),
+    status || (entry.failure?.reason ?? ''),
   ]
     .join(' ')
     .toLowerCase();
-  return needle.split(/\s+/).every((word) => hay.includes(word));
+  return needle.split(/\s+/).every((word) => {
+    if (/^[1-5]\d\d$/.test(word)) return status === word;
+    if (/^[1-5]xx$/.test(word)) return status.startsWith(word[0]!);
+    return hay.includes(word);
+  });
 }
 
 /**
@@ -147,7 +157,7 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
   const filterInput = h('input', {
     class: 'journal-filter',
     type: 'search',
-    placeholder: 'filter: kind, url, status… (e.g. hook 500)',
+    placeholder: 'filter: kind, url, status… (e.g. hook 500, agent 5xx)',
   });
   filterInput.addEventListener('input', () => {
     filterText = filterInput.value;
