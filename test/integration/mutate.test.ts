@@ -322,6 +322,13 @@ describe('svc-cli mutate: refusals', () => {
     expect(await run).toBe(130);
     expect(test.stderr()).toContain('interrupted: 0 of 2 mutants finished, 2 did not run');
     expect(jsonLines(test).filter((l) => l.type === 'mutant-result')).toEqual([]);
+    // a --json reader gets its last line too, saying the run is not whole
+    expect(jsonLines(test).at(-1)).toMatchObject({
+      type: 'summary',
+      interrupted: true,
+      total: 0,
+      unfinished: ['customer-500-once', 'status-inverted'],
+    });
     // the report a CI job publishes is written with what finished
     expect(readFileSync(join(dir, 'interrupted.xml'), 'utf8')).toContain('<testsuites');
   });

@@ -106,24 +106,27 @@ export async function runMutate(
   const recordings = (flags.coverage ?? []).filter((f) => f !== '-' && !/\.(har|json)$/i.test(f));
   if (ctx.signal.aborted) {
     out.note(`interrupted: ${interruptedCount(report)}`);
+    // a --json reader gets its summary line too, saying the run is not whole: the score is of
+    // the mutants that finished, and those that did not are named
+    if (flags.json)
+      out.event(
+        summaryEvent(report, {
+          interrupted: true,
+          unfinished: (report.unfinished ?? []).map((m) => m.name),
+        }),
+      );
     // a CI job stopped at its time limit still publishes what ran, as conform's reports do
     await writeReports(ctx, out, report, { ...flags, recordings });
     return EXIT_CODES.sigint;
   }
   const below = flags.minScore !== undefined && scoreBelow(report, flags.minScore);
   if (flags.json)
-    out.event({
-      type: 'summary',
-      score: report.score,
-      killed: report.killed,
-      survived: report.survived,
-      timedOut: report.timedOut,
-      notExercised: report.notExercised,
-      total: report.results.length,
-      cleanWallMs: report.clean.wallMs,
-      survivors: report.results.filter((r) => r.outcome === 'survived').map((r) => r.name),
-      ...(flags.minScore === undefined ? {} : { minScore: flags.minScore, pass: !below }),
-    });
+    out.event(
+      summaryEvent(
+        report,
+        flags.minScore === undefined ? {} : { minScore: flags.minScore, pass: !below },
+      ),
+    );
   else
     out.line(
       `mutation score ${report.score.toFixed(1)}% (${report.killed} killed, ${report.timedOut} timed out, ${report.survived} survived of ${report.results.length - report.notExercised}${report.notExercised > 0 ? `; ${report.notExercised} never exercised, not run` : ''})`,
@@ -187,4 +190,20 @@ async function writeReports(
       `HTML report written to ${options.report}: ${counted}${html.conversations > 0 ? `, ${plural(html.conversations, 'conversation')} of the recorded run` : ''}`,
     );
   }
+}
+
+/** The closing `summary` line of `--json`: counts, score, survivors, and what `extra` adds. */
+function summaryEvent(report: MutationReport, extra: Record<string, unknown>) {
+  return {
+    type: 'summary',
+    score: report.score,
+    killed: report.killed,
+    survived: report.survived,
+    timedOut: report.timedOut,
+    notExercised: report.notExercised,
+    total: report.results.length,
+    cleanWallMs: report.clean.wallMs,
+    survivors: report.results.filter((r) => r.outcome === 'survived').map((r) => r.name),
+    ...extra,
+  };
 }
