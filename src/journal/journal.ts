@@ -87,6 +87,8 @@ export interface Journal {
   entries(since?: number): readonly ExchangeRecord[];
   /** How many records were stored in all. */
   readonly count: number;
+  /** The run id written in every record (`options.run`, else a new one). */
+  readonly run: string;
   /** The state of the file: recording, stopped by a failed write (and why), or off. */
   readonly recording: RecordingStatus;
   /** Writes what is buffered. Synchronous, so it is safe in exit handlers. */
@@ -220,6 +222,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
     get count() {
       return count;
     },
+    run,
     get recording() {
       return file.status(count);
     },

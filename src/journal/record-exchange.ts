@@ -39,6 +39,7 @@ export function recordExchange(
 export function throughJournal(inner: Journal, record: (input: ExchangeInput) => number): Journal {
   return {
     record,
+    run: inner.run,
     entries: (since) => inner.entries(since),
     get count() {
       return inner.count;

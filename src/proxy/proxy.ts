@@ -721,6 +721,7 @@ function journalSeen(proxy: ProxyRun): Middleware<ProxyContext> {
       invariants.check({
         type: 'exchange',
         seq: numbered,
+        run: invariants.run,
         ...input,
         at: event.at,
         protocolMs: endMs,

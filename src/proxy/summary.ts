@@ -2,6 +2,7 @@
 import type { ExchangeRecord } from '../journal/index.js';
 import type { Violation } from '../trace/invariants.js';
 import { watchInvariants } from '../trace/watch.js';
+import { newRunId } from '../journal/index.js';
 import type { LegName } from './legs.js';
 import type { SeriesTracker } from './series.js';
 import type { ProxyExchangeEvent, ProxyOptions, ProxySummary } from './types.js';
@@ -38,6 +39,8 @@ export const copyOf = (s: ProxySummary): ProxySummary => ({
 export function invariantFlags(options: ProxyOptions, summary: ProxySummary) {
   const watch = watchInvariants(options.invariants);
   let seq = 0;
+  // the --record journal's run, so a violation names the run its exchanges are recorded in
+  const run = options.journal?.run ?? newRunId();
   const flag = (violations: readonly Violation[]): void => {
     for (const violation of violations) {
       summary.invariantViolations += 1;
@@ -46,6 +49,7 @@ export function invariantFlags(options: ProxyOptions, summary: ProxySummary) {
     }
   };
   return {
+    run,
     /** the exchange's seq: the journal's, else counted */
     number(journaled: number | undefined): number {
       seq = journaled ?? seq + 1;

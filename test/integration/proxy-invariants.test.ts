@@ -72,7 +72,9 @@ describe('proxy: the invariants on the conversations passing through', () => {
       chat: 1042,
       exchanges: [2, 3],
     });
-    // the seqs are the --record journal's
+    // the seqs and the run are the --record journal's
+    expect(flagged!.run).toBe(journal.run);
+    expect(journal.entries()[0]!.run).toBe(journal.run);
     expect(journal.entries().map((r) => [r.seq, r.kind])).toEqual([
       [1, 'hook.chat_accepted'],
       [2, 'hook.chat_finished'],
@@ -135,6 +137,8 @@ describe('proxy: the invariants on the conversations passing through', () => {
     expect(violations(events)).toMatchObject([
       { rule: 'agent-joined', chat: 77, exchanges: [1, 2] },
     ]);
+    // no --record journal: the proxy's own run id, not an empty one
+    expect(violations(events)[0]!.run).toMatch(/^[0-9a-f]{12,}$/);
   });
 
   it('a provider too slow for the platform leaves the chat to a hand-over: AGENT_JOINED is no violation', async () => {

@@ -9,33 +9,22 @@ import {
   type SenderFields,
 } from '../../roles/integrator/index.js';
 import type { ChatAction } from '../console/chat-console.js';
-import { recordExchange } from '../../journal/index.js';
+import { recordExchange, throughJournal } from '../../journal/index.js';
 
 /** A journal that also hands every received agent message (its JSON body) to `onMessage`. */
 export function captureAgentMessages(
   journal: Journal,
   onMessage: (body: unknown) => void,
 ): Journal {
-  return {
-    record(input) {
-      const stored = recordExchange(journal, input);
-      try {
-        if (input.request.body !== undefined) onMessage(JSON.parse(input.request.body));
-      } catch {
-        // not JSON: the listener already reported it
-      }
-      return stored;
-    },
-    entries: (since) => journal.entries(since),
-    get count() {
-      return journal.count;
-    },
-    get recording() {
-      return journal.recording;
-    },
-    flush: () => journal.flush(),
-    close: () => journal.close(),
-  };
+  return throughJournal(journal, (input) => {
+    const stored = recordExchange(journal, input);
+    try {
+      if (input.request.body !== undefined) onMessage(JSON.parse(input.request.body));
+    } catch {
+      // not JSON: the listener already reported it
+    }
+    return stored;
+  });
 }
 
 /**
