@@ -330,6 +330,16 @@ function kindOf(step: Step): StepKind {
   return 'expect';
 }
 
+/**
+ * The bot event a step names by `id` (`${asked.id}` resolved, or as written while it cannot
+ * be: a step skipped after an earlier one failed), else the last CLIENT_MESSAGE.
+ */
+function eventNamed(id: string | undefined, scope: Record<string, unknown>): string {
+  if (id === undefined) return 'the last CLIENT_MESSAGE';
+  const resolved = resolveRefs(id, scope);
+  return `event ${typeof resolved === 'string' ? resolved : id}`;
+}
+
 /** A step's label in reports: what it does or expects, with `${name.path}` references resolved. */
 function describeStep(step: Step, scope: Record<string, unknown>): string {
   const quote = (text: string): string =>
@@ -356,8 +366,7 @@ function describeStep(step: Step, scope: Record<string, unknown>): string {
   }
   if ('bot' in step) return `the bot sends ${step.bot.event}`;
   if ('redeliver' in step) {
-    const id = resolveRefs(step.redeliver.id, scope);
-    return `the platform sends the bot ${typeof id === 'string' ? `event ${id}` : 'the last CLIENT_MESSAGE'} again`;
+    return `the platform sends the bot ${eventNamed(step.redeliver.id, scope)} again`;
   }
   if ('advance' in step) return `${step.advance} ms pass`;
   if ('page' in step) {
@@ -368,8 +377,7 @@ function describeStep(step: Step, scope: Record<string, unknown>): string {
     return 'the widget page opens';
   }
   if (step.expect.answers) {
-    const to = resolveRefs(step.expect.answers.to, scope);
-    return `expect the bot to answer ${typeof to === 'string' ? `event ${to}` : 'the last CLIENT_MESSAGE'} ${plural(step.expect.answers.count, 'time')}`;
+    return `expect the bot to answer ${eventNamed(step.expect.answers.to, scope)} ${plural(step.expect.answers.count, 'time')}`;
   }
   const party =
     (['integrator', 'bot', 'hook', 'event', 'page'] as const).find(

@@ -65,6 +65,35 @@ describe('a failing expectation', () => {
   });
 });
 
+describe('the label of a step skipped before its reference resolved', () => {
+  it('names the event as written, not the last CLIENT_MESSAGE', async () => {
+    const result = await replayConversation({
+      conversation: {
+        version: 1,
+        name: 'fails before the bot event it names',
+        steps: [
+          { customer: { text: 'Hi', sender: { id: 'c-1' } } },
+          { expect: { integrator: { message: { text: 'never' } }, within: 100 } },
+          { name: 'asked', expect: { bot: { event: 'CLIENT_MESSAGE' }, within: 100 } },
+          { redeliver: { to: 'bot', id: '${asked.id}' } },
+          { expect: { answers: { to: '${asked.id}', count: 1 } } },
+        ],
+      },
+    });
+    expect(result.steps.map((s) => s.status)).toEqual([
+      'passed',
+      'failed',
+      'skipped',
+      'skipped',
+      'skipped',
+    ]);
+    expect(result.steps.slice(3).map((s) => s.name)).toEqual([
+      '4. the platform sends the bot event ${asked.id} again',
+      '5. expect the bot to answer event ${asked.id} 1 time',
+    ]);
+  });
+});
+
 describe('an agent step before any customer step', () => {
   it('fails that step with the hint, and the process lives on (it crashed the run)', async () => {
     // a hand-edited fixture whose first customer step was deleted (newcomer pass)
