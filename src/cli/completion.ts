@@ -14,7 +14,19 @@ interface FlagInfo {
   description: string;
   takesValue: boolean;
   choices: readonly string[];
+  /** its value names a file or folder (`<file>`, `<pem>`, `<dir>`, `<event=file>` ...) */
+  files: boolean;
 }
+
+/** A value placeholder that names a file: `<file>`, `<pem>`, `<kinds|path>`, `<event=file>`. */
+const FILE_VALUE = /^(?:[a-z]+=)?(?:file|pem|path|dir|recording)$/;
+const namesFile = (option: Option): boolean =>
+  /<([^>]+)>|\[([^\]]+)\]/
+    .exec(option.flags)
+    ?.slice(1)
+    .find((v) => v !== undefined)
+    ?.split('|')
+    .some((token) => FILE_VALUE.test(token)) ?? false;
 
 interface CommandInfo {
   name: string;
@@ -34,6 +46,7 @@ const describeFlag = (option: Option): FlagInfo => ({
   description: option.description.split('\n')[0] ?? '',
   takesValue: option.required || option.optional,
   choices: option.argChoices ?? [],
+  files: namesFile(option),
 });
 
 const HELP: FlagInfo = {
@@ -42,6 +55,7 @@ const HELP: FlagInfo = {
   description: 'display help',
   takesValue: false,
   choices: [],
+  files: false,
 };
 
 /** A command's first argument has no values to offer: it completes file names. */
@@ -180,19 +194,28 @@ complete -o default -F _svc_cli svc-cli
 }
 
 function zshSpec(f: FlagInfo): string[] {
-  const value = f.takesValue
-    ? `:value:${f.choices.length > 0 ? `(${f.choices.join(' ')})` : ''}`
-    : '';
+  // a value with choices offers them; one that names a file (--out <file>, --config) files
+  const action = f.choices.length > 0 ? `(${f.choices.join(' ')})` : f.files ? '_files' : '';
+  const value = f.takesValue ? `:value:${action}` : '';
   return f.names.map((name) => quoteSingle(`${name}[${zshText(f.description)}]${value}`));
 }
 
 function generateZsh(program: Command): string {
   const { globals, commands } = describeProgram(program);
+  const globalValues =
+    globals
+      .filter((f) => f.takesValue)
+      .flatMap((f) => f.names)
+      .join('|') || '--never';
   const list = commands.map((c) => `    ${quoteSingle(`${c.name}:${zshText(c.description)}`)}`);
   const cases = commands.map((c) => {
     const subFlags = c.subcommands.flatMap((sub) => sub.flags.filter((f) => f.long !== '--help'));
     const specs = [...c.flags, ...subFlags, ...globals].flatMap(zshSpec);
     if (c.argChoices.length > 0) specs.push(quoteSingle(`1:argument:(${c.argChoices.join(' ')})`));
+    // file arguments: the command's own (coverage <recordings...>), or after its subcommand's
+    // name (record to-fixture <recording>)
+    if (c.argFiles) specs.push(quoteSingle('*:file:_files'));
+    else if (c.subcommands.some((sub) => sub.argFiles)) specs.push(quoteSingle('*:file:_files'));
     return `    ${c.name}) _arguments -s \\\n      ${specs.join(' \\\n      ')} ;;`;
   });
   return `#compdef svc-cli
@@ -206,14 +229,21 @@ ${list.join('\n')}
   )
   local i cmd=""
   for (( i = 2; i < CURRENT; i++ )); do
-    if [[ \${words[i]} != -* ]]; then cmd=\${words[i]}; break; fi
+    case \${words[i]} in
+      ${globalValues}) (( i++ )) ;;  # a global flag's value is no command
+      -*) ;;
+      *) cmd=\${words[i]}; break ;;
+    esac
   done
   if [[ -z $cmd ]]; then
-    _describe 'command' commands
+    # the value of a global flag (--config <file>) is not a command either
+    [[ \${words[CURRENT-1]} == (${globalValues}) ]] || _describe 'command' commands
     _arguments -s ${globals.flatMap(zshSpec).join(' ')}
     return
   fi
-  words=(svc-cli \${words[i+1,-1]})
+  # quoted: the empty word being completed stays a word (unquoted, it was dropped, and an
+  # argument was never offered after a space)
+  words=(svc-cli "\${(@)words[i+1,-1]}")
   (( CURRENT -= i - 1 ))
   case $cmd in
 ${cases.join('\n')}
@@ -228,7 +258,10 @@ function fishLine(condition: string, f: FlagInfo): string {
   for (const name of f.names)
     parts.push(name.startsWith('--') ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`);
   if (f.takesValue)
-    parts.push(f.choices.length > 0 ? `-x -a ${quoteSingle(f.choices.join(' '))}` : '-r');
+    // a value that names a file gets file names (they are off for svc-cli's other words)
+    parts.push(
+      f.choices.length > 0 ? `-x -a ${quoteSingle(f.choices.join(' '))}` : f.files ? '-r -F' : '-x',
+    );
   parts.push(`-d ${quoteSingle(f.description)}`);
   return parts.join(' ');
 }
@@ -256,9 +289,17 @@ function generateFish(program: Command): string {
           .filter((f) => f.long !== '--help')
           .map((f) => fishLine(`${when}; and __fish_seen_subcommand_from ${sub.name}`, f)),
       );
+    // a subcommand's name until one is given (record to-fixture)
+    const subs = c.subcommands.map((sub) => sub.name).join(' ');
+    const first = subs === '' ? when : `${when}; and not __fish_seen_subcommand_from ${subs}`;
     if (c.argChoices.length > 0)
       lines.push(
-        `complete -c svc-cli -n ${quoteSingle(when)} -a ${quoteSingle(c.argChoices.join(' '))}`,
+        `complete -c svc-cli -n ${quoteSingle(first)} -a ${quoteSingle(c.argChoices.join(' '))}`,
+      );
+    if (c.argFiles) lines.push(`complete -c svc-cli -n ${quoteSingle(when)} -F`);
+    for (const sub of c.subcommands.filter((s) => s.argFiles))
+      lines.push(
+        `complete -c svc-cli -n ${quoteSingle(`${when}; and __fish_seen_subcommand_from ${sub.name}`)} -F`,
       );
   }
   lines.push(`# commands: ${names}`);

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCompletion } from '../../../src/cli/completion.js';
@@ -121,6 +122,69 @@ function bashCompleter(cwd = process.cwd()): (line: string) => string[] {
       .filter(Boolean);
   };
 }
+
+/** Whether a shell is installed here (.ci/run installs zsh and fish). */
+const has = (shell: string): boolean => {
+  try {
+    execFileSync(shell, ['-c', 'true'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * What a real zsh or fish completes for each command line, in `cwd`, with the script loaded
+ * (zsh: one session in a pseudo-terminal for all the lines, test/helpers/zsh-complete.zsh).
+ */
+function completeIn(shell: 'zsh' | 'fish', cwd: string, lines: string[]): string[][] {
+  const file = join(mkdtempSync(join(tmpdir(), 'svc-completion-')), `svc-cli.${shell}`);
+  writeFileSync(file, generateCompletion(program, shell));
+  const helper = fileURLToPath(new URL('../../helpers/zsh-complete.zsh', import.meta.url));
+  const run = (args: string[], command = shell): string =>
+    execFileSync(command, args, { encoding: 'utf8', cwd, timeout: 30_000 }).replace(/\r/g, '');
+  const outputs =
+    shell === 'zsh'
+      ? run([helper, file, ...lines]).split(/^--$/m)
+      : lines.map((line) => run(['-c', `source ${file}; complete -C ${JSON.stringify(line)}`]));
+  // fish prints "word<TAB>description" and a folder with its "/"; zsh's matches have neither
+  return outputs.slice(0, lines.length).map((out) => {
+    const words = out.split('\n').map((l) => (l.split('\t')[0] ?? '').replace(/\/$/, ''));
+    return [...new Set(words.filter(Boolean))].sort();
+  });
+}
+
+describe.each([
+  ['zsh', !has('zsh')],
+  ['fish', !has('fish')],
+] as const)('%s completion, through a real shell', (shell, absent) => {
+  it.skipIf(absent)('files where a file goes; choices; nothing for a number', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-completion-files-'));
+    writeFileSync(join(dir, 'run.ndjson'), '');
+    mkdirSync(join(dir, 'reports'));
+    const files = ['reports', 'run.ndjson'];
+    const cases: Array<[string, string[]]> = [
+      // a file argument, after a space (zsh dropped the empty word and offered nothing)
+      ['svc-cli trace ', files],
+      ['svc-cli record to-fixture ', files],
+      // a value that names a file; one that is a number gets no file names
+      ['svc-cli coverage --junit ', files],
+      ['svc-cli --config ', files],
+      ['svc-cli coverage --min ', []],
+      // choices, and a command's subcommands until one is given
+      ['svc-cli completion ', ['bash', 'fish', 'zsh']],
+      ['svc-cli record ', ['diff', 'profile', 'to-fixture']],
+    ];
+    const got = completeIn(
+      shell,
+      dir,
+      cases.map(([line]) => line),
+    );
+    expect(Object.fromEntries(cases.map(([line], i) => [line, got[i]]))).toEqual(
+      Object.fromEntries(cases),
+    );
+  });
+});
 
 describe('completion scripts come from the program', () => {
   it('bash: every command, its flags and choices; valid syntax', () => {
