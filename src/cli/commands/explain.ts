@@ -1,3 +1,4 @@
+import { ERRORS } from '../../error-codes.js';
 import { defineCommand } from './spec.js';
 import { explainOptions } from './explain-options.js';
 
@@ -12,6 +13,9 @@ export const explainCommand = defineCommand({
       optional: true,
       variadic: true,
       description: 'a section, kind, kind and field, rule code or error code',
+      // completion offers the error codes (the catalogue is on the start-up path already),
+      // not file names
+      completes: Object.keys(ERRORS),
     },
   ],
   options: explainOptions,

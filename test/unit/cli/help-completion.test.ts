@@ -265,6 +265,9 @@ describe('completion scripts come from the program', () => {
     // config's argument is a command of the program
     expect(complete('svc-cli config ')).toEqual(expect.arrayContaining(commandNames));
     expect(complete('svc-cli config lis')).toEqual(['listen']);
+    // explain's argument: the error codes (its own reply holds no file names)
+    expect(complete('svc-cli explain SVC_E_TLS_F')).toEqual(['SVC_E_TLS_FILE']);
+    expect(complete('svc-cli explain r')).toEqual([]);
     // choices are offered as before
     expect(complete('svc-cli replay --reporter j')).toEqual(['json', 'junit']);
     expect(complete('svc-cli init --role b')).toEqual(['bot-provider']);
