@@ -1,8 +1,7 @@
 /** The proxy's running summary and the cross-interface invariants on what passes through. */
-import type { ExchangeRecord } from '../journal/index.js';
+import { newRunId, type ExchangeRecord } from '../journal/index.js';
 import type { Violation } from '../trace/invariants.js';
 import { watchInvariants } from '../trace/watch.js';
-import { newRunId } from '../journal/index.js';
 import type { LegName } from './legs.js';
 import type { SeriesTracker } from './series.js';
 import type { ProxyExchangeEvent, ProxyOptions, ProxySummary } from './types.js';
