@@ -145,8 +145,10 @@ function completeIn(shell: 'zsh' | 'fish', cwd: string, lines: string[]): string
     execFileSync(command, args, { encoding: 'utf8', cwd, timeout: 30_000 }).replace(/\r/g, '');
   const outputs =
     shell === 'zsh'
-      ? run([helper, file, ...lines]).split(/^--$/m)
-      : lines.map((line) => run(['-c', `source ${file}; complete -C ${JSON.stringify(line)}`]));
+      ? run(['-f', helper, file, ...lines]).split(/^--$/m)
+      : lines.map((line) =>
+          run(['--no-config', '-c', `source ${file}; complete -C ${JSON.stringify(line)}`]),
+        );
   // fish prints "word<TAB>description" and a folder with its "/"; zsh's matches have neither
   return outputs.slice(0, lines.length).map((out) => {
     const words = out.split('\n').map((l) => (l.split('\t')[0] ?? '').replace(/\/$/, ''));
