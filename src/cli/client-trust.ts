@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import type * as Undici from 'undici';
 import { SvcError, systemReason } from '../errors.js';
 import { noticeLine } from './render/notice.js';
+import { noteTrustedCaFiles } from '../http/trusted-ca.js';
 
 type UndiciModule = typeof Undici;
 
@@ -77,4 +78,5 @@ export function applyClientTrust(
     ...options.ca.map((file) => readCa(ctx.cwd, file)),
   ];
   undici.setGlobalDispatcher(new undici.Agent({ connect: { ca } }));
+  noteTrustedCaFiles(options.ca);
 }

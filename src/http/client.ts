@@ -6,6 +6,7 @@ const { parseHeaders } = util;
 import type { Clock } from '../clock.js';
 import { offAbort, onAbort } from '../io/on-abort.js';
 import { callInProcess, isInProcessUrl } from './in-process.js';
+import { caHint } from './trusted-ca.js';
 
 export interface PostJsonOptions {
   url: string;
@@ -90,7 +91,7 @@ function describeTls(code: string, text: string, names: unknown): TlsProblem | u
     };
   if (/SELF_SIGNED/.test(code))
     return untrusted(
-      `the server's certificate is self-signed (${code}): pass --ca <pem> to trust it, ${SKIP_CHECK}`,
+      `the server's certificate is self-signed (${code}): ${caHint('it')}, ${SKIP_CHECK}`,
     );
   if (code === 'CERT_HAS_EXPIRED')
     return untrusted(
@@ -132,7 +133,7 @@ export function certificateProblem(error: unknown): string | undefined {
 
 /** The one line an untrusted certificate gets, naming both ways out. */
 export const untrustedMessage = (code: string): string =>
-  `the server's certificate is not trusted (${code}): pass --ca <pem> to trust its CA, ${SKIP_CHECK}`;
+  `the server's certificate is not trusted (${code}): ${caHint('its CA')}, ${SKIP_CHECK}`;
 
 export type PostOutcome =
   | {

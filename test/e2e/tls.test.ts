@@ -59,6 +59,9 @@ describe('HTTPS both ways', () => {
     ]);
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/self-signed.*--ca.*--insecure/);
+    // the --ca given is named as not holding it, not asked for again
+    expect(refused.stderr).toContain(`--ca ${wrongCa} does not hold it`);
+    expect(refused.stderr).not.toContain('pass --ca <pem>');
     noStack(refused.stderr);
 
     const insecure = await runCli([
