@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import type * as Undici from 'undici';
 import { SvcError, systemReason } from '../errors.js';
 import { noticeLine } from './render/notice.js';
-import { noteTrustedCaFiles } from '../http/trusted-ca.js';
+import { noteClientTrust } from '../http/trusted-ca.js';
 
 type UndiciModule = typeof Undici;
 
@@ -68,6 +68,7 @@ export function applyClientTrust(
       ),
     );
     undici.setGlobalDispatcher(new undici.Agent({ connect: { rejectUnauthorized: false } }));
+    noteClientTrust({ files: [], insecure: true });
     return;
   }
   // node:tls only when a CA is given: loading it costs every other start
@@ -78,5 +79,5 @@ export function applyClientTrust(
     ...options.ca.map((file) => readCa(ctx.cwd, file)),
   ];
   undici.setGlobalDispatcher(new undici.Agent({ connect: { ca } }));
-  noteTrustedCaFiles(options.ca);
+  noteClientTrust({ files: options.ca, ca, insecure: false });
 }

@@ -1,14 +1,16 @@
 /**
- * Is anything listening at a peer's URL: one TCP connection (and, for HTTPS, a certificate
- * this process trusts), before a command that talks to the peer starts. `--wait` (conform,
+ * Is anything listening at a peer's URL: one TCP connection (and, for HTTPS, a TLS handshake
+ * with a certificate this process trusts, nothing sent after it), before a command that talks
+ * to the peer starts. `--wait` (conform,
  * replay, load, the send commands, hook-fire) keeps trying for a peer started in the
  * background just before.
  */
-import { connect } from 'node:net';
+import { connect, isIP } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { setTimeout as delay } from 'node:timers/promises';
-import { request } from 'undici';
 import { SvcError } from '../errors.js';
 import { tlsProblem } from './client.js';
+import { clientTrust } from './trusted-ca.js';
 
 /** The end of a refused connection's hint in every command that takes `--wait`. */
 export const WAIT_HINT = 'for one still starting, --wait 10s gives it time.';
@@ -125,18 +127,46 @@ async function assertTrusted(
   wallTimeoutMs: number,
   action: string,
 ): Promise<void> {
-  try {
-    const answer = await request(url.origin, {
-      method: 'HEAD',
-      signal: AbortSignal.timeout(wallTimeoutMs),
+  const error = await handshake(url, wallTimeoutMs);
+  const problem = error === undefined ? undefined : tlsProblem(error);
+  if (problem === undefined) return; // other trouble shows in the cases themselves
+  throw new SvcError(
+    problem.reason === 'tls' ? 'SVC_E_TLS' : 'SVC_E_UNTRUSTED_CERT',
+    `Could not ${action}: ${who} at ${url.origin}: ${problem.message}.`,
+  );
+}
+
+/**
+ * A TLS handshake with `url`'s server, with the trust of the process's HTTPS calls (--ca,
+ * --insecure), and nothing sent after it: a HEAD / probe reached the peer as a request of its
+ * own (a proxy printed it as a request it does not forward). The handshake's error, if any.
+ */
+function handshake(url: URL, wallTimeoutMs: number): Promise<unknown> {
+  const trust = clientTrust();
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve) => {
+    const socket = tlsConnect({
+      host,
+      port: Number(url.port || 443),
+      // SNI takes a host name, never an address
+      ...(isIP(host) === 0 ? { servername: host } : {}),
+      ...(trust.ca ? { ca: [...trust.ca] } : {}),
+      rejectUnauthorized: !trust.insecure,
+      ALPNProtocols: ['http/1.1'],
     });
-    await answer.body.dump();
-  } catch (error) {
-    const problem = tlsProblem(error);
-    if (problem === undefined) return; // other trouble shows in the cases themselves
-    throw new SvcError(
-      problem.reason === 'tls' ? 'SVC_E_TLS' : 'SVC_E_UNTRUSTED_CERT',
-      `Could not ${action}: ${who} at ${url.origin}: ${problem.message}.`,
+    const done = (error?: unknown): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(error);
+    };
+    const timer = setTimeout(
+      () =>
+        done(
+          Object.assign(new Error('TLS handshake timeout'), { code: 'ERR_TLS_HANDSHAKE_TIMEOUT' }),
+        ),
+      wallTimeoutMs,
     );
-  }
+    socket.once('secureConnect', () => done());
+    socket.once('error', done);
+  });
 }

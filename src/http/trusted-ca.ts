@@ -1,17 +1,33 @@
 /**
- * The `--ca` files this process trusts, noted by src/cli/client-trust.ts when it applies them,
- * so an untrusted certificate's message says they do not hold it instead of asking for a --ca
- * that was given. Apart from src/http/client.ts: that module loads undici, which commands that
- * call no URL do not load at start.
+ * The trust `--ca` and `--insecure` gave this process's HTTPS calls, noted by
+ * src/cli/client-trust.ts when it applies them to undici's dispatcher: an untrusted
+ * certificate's message names the --ca files as not holding it (instead of asking for a --ca
+ * that was given), and the reachability probe (reach.ts) makes its TLS handshake with the same
+ * trust. Apart from src/http/client.ts: that module loads undici, which commands that call no
+ * URL do not load at start.
  */
-let trustedCaFiles: readonly string[] = [];
+export interface ClientTrust {
+  /** the --ca files given */
+  files: readonly string[];
+  /** the certificates trusted (the system's, NODE_EXTRA_CA_CERTS and --ca), when --ca was given */
+  ca?: readonly string[];
+  /** --insecure: certificates are not verified */
+  insecure: boolean;
+}
+
+let trust: ClientTrust = { files: [], insecure: false };
 
 /**
- * Notes the `--ca` files given.
- * @example noteTrustedCaFiles(['proxy-cert.pem'])
+ * Notes the trust applied.
+ * @example noteClientTrust({ files: ['proxy-cert.pem'], ca, insecure: false })
  */
-export function noteTrustedCaFiles(files: readonly string[]): void {
-  trustedCaFiles = [...files];
+export function noteClientTrust(next: ClientTrust): void {
+  trust = next;
+}
+
+/** The trust applied (node's own when neither flag was given). */
+export function clientTrust(): ClientTrust {
+  return trust;
 }
 
 /**
@@ -20,7 +36,7 @@ export function noteTrustedCaFiles(files: readonly string[]): void {
  * @example caHint('it') // "pass --ca <pem> to trust it"
  */
 export function caHint(what: 'it' | 'its CA'): string {
-  if (trustedCaFiles.length === 0) return `pass --ca <pem> to trust ${what}`;
+  if (trust.files.length === 0) return `pass --ca <pem> to trust ${what}`;
   const held = what === 'it' ? 'it' : 'the CA that signed it';
-  return `--ca ${trustedCaFiles.join(', ')} does not hold ${held} (a certificate svc-cli makes for --tls is new at each start: give the file its --tls-cert-out wrote this time)`;
+  return `--ca ${trust.files.join(', ')} does not hold ${held} (a certificate svc-cli makes for --tls is new at each start: give the file its --tls-cert-out wrote this time)`;
 }

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateLoopbackCertificate } from '../../src/http/tls.js';
 import { startCliServer, type CliServer } from '../helpers/cli-server.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -23,6 +23,7 @@ describe('HTTPS both ways', () => {
   it('serves --tls with a generated certificate that --ca trusts; a wrong CA is one clear line, exit 3; --insecure warns', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-tls-'));
     const certFile = join(dir, 'svc.pem');
+    const journal = join(dir, 'target.ndjson');
     const target = await serve([
       '--json',
       'hook-target',
@@ -31,6 +32,8 @@ describe('HTTPS both ways', () => {
       '--tls',
       '--tls-cert-out',
       certFile,
+      '--record',
+      journal,
     ]);
     expect(target.listening.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(target.stderr()).toMatch(/SHA-256 [0-9A-F:]{95}/);
@@ -42,9 +45,22 @@ describe('HTTPS both ways', () => {
       'chat_accepted',
       '--url',
       `${target.listening.url}/hooks`,
+      '--wait',
+      '5s',
     ]);
     expect(trusted.stderr).toBe('');
     expect(trusted.code).toBe(0);
+    // --wait's probe is a TLS handshake alone: the receiver got the hook and no request of
+    // the probe's (a HEAD / showed in a proxy as a request it does not forward)
+    const methods = await vi.waitFor(() => {
+      const lines = readFileSync(journal, 'utf8').split('\n').filter(Boolean);
+      const seen = lines.map(
+        (l) => (JSON.parse(l) as { request: { method: string } }).request.method,
+      );
+      expect(seen).toContain('POST');
+      return seen;
+    });
+    expect(methods).toEqual(['POST']);
 
     const other = await generateLoopbackCertificate();
     const wrongCa = join(dir, 'other.pem');
