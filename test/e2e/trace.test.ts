@@ -221,6 +221,8 @@ describe('trace and report: folders, HAR journals, chats not there', () => {
     const traced = await runCli(['trace', recording, '--chat', '99']);
     expect(traced.code).toBe(2);
     expect(traced.stderr).toContain('SVC_E_NO_CHAT');
+    // the error alone, no "0 conversations" summary before it
+    expect(traced.stderr).not.toContain('0 conversations');
   });
 });
 

@@ -106,6 +106,12 @@ export async function runTrace(
       `${JSON.stringify({ type: 'summary', conversations: summary.conversations, spans, records: summary.records, violations, outside: summary.outside, skipped: summary.skipped })}\n`,
     );
   await sink.close();
+  // the error alone: a "0 conversations, 0 exchanges" line before it read as a result
+  if (summary.conversations === 0 && flags.chat !== undefined)
+    throw new SvcError(
+      'SVC_E_NO_CHAT',
+      `Could not trace chat ${flags.chat}: no exchange of that chat in ${file}.`,
+    );
   const what = `${plural(summary.conversations, 'conversation')}, ${plural(spans, 'exchange')}`;
   const extra = [
     violations > 0 ? `${plural(violations, 'invariant violation')}` : '',
@@ -114,11 +120,6 @@ export async function runTrace(
   if (format === 'text' || flags.out)
     out.note(
       `${what}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}${flags.out ? ` written to ${flags.out}` : ''}`,
-    );
-  if (summary.conversations === 0 && flags.chat !== undefined)
-    throw new SvcError(
-      'SVC_E_NO_CHAT',
-      `Could not trace chat ${flags.chat}: no exchange of that chat in ${file}.`,
     );
   // a broken invariant fails the run, as it fails a replay (exit 1)
   return violations > 0 ? 1 : 0;
