@@ -4,7 +4,7 @@ import { recordDiffOptions, recordProfileOptions, toFixtureOptions } from './rec
 const toFixtureCommand = defineCommand({
   name: 'to-fixture',
   description:
-    'turn a recording (platform/listen --record: NDJSON or .har) into a conversation that replay runs',
+    'turn a recording (platform, listen or proxy --record: NDJSON or .har) into a conversation that replay runs',
   arguments: [{ name: 'recording', description: 'session.ndjson or session.har' }],
   options: toFixtureOptions,
   helpAfter: `
