@@ -79,6 +79,16 @@ describe('the step count of a conversation', () => {
     expect(formatConversation(partly, chalk)).toContain('(2 steps, 1 skipped · ');
   });
 
+  it('counts the steps as record to-fixture wrote them: the note on a setup left out is none', () => {
+    // a recorded session's hook replies are not applied in replay: a "setup" line with index -1
+    const recorded = {
+      ...result,
+      file: undefined,
+      steps: [step(-1, { name: 'setup', status: 'skipped' }), step(0), step(1), step(2), step(3)],
+    } as unknown as ConversationResult;
+    expect(formatConversation(recorded, chalk)).toContain('(4 steps · ');
+  });
+
   it('says one step in the singular', () => {
     const one = { ...result, file: undefined, steps: [step(0)] } as unknown as ConversationResult;
     expect(formatConversation(one, chalk)).toContain('(1 step · ');

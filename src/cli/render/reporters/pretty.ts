@@ -68,11 +68,12 @@ export function formatConversation(
   }
   const mark = result.ok ? c.green('✓') : c.red('✗');
   // the conversation's own steps, as `record to-fixture` counts them: a failed invariant check
-  // is listed under them but is none of them
-  const steps = result.steps.filter((s) => s.invariants !== true).length;
+  // and the note on a setup left out (index -1) are listed under them but are none of them
+  const own = result.steps.filter((s) => s.invariants !== true && s.index >= 0);
+  const steps = own.length;
   // a pass with steps it could not check (a real platform without the control API) is a
   // pass in part: said beside the ✓, not only in the step lines under it
-  const unchecked = result.ok ? result.steps.filter((s) => s.status === 'skipped').length : 0;
+  const unchecked = result.ok ? own.filter((s) => s.status === 'skipped').length : 0;
   const figures = `${plural(steps, 'step')}${unchecked > 0 ? `, ${unchecked} skipped` : ''} · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms`;
   const details = `(${where}${figures})`;
   if (2 + result.name.length + 2 + details.length <= columns)
