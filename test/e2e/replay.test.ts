@@ -418,10 +418,15 @@ describe('record to-fixture on a recording --record appended to twice', () => {
   it('says it holds two runs and converts both; --run converts one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-runs-'));
     const file = join(dir, 'session.ndjson');
-    for (const fixture of ['bot-text.json', 'agents-offline-status.json'])
-      expect(
-        (await runCli(['replay', `fixtures/conversations/${fixture}`, '--record', file])).code,
-      ).toBe(0);
+    const notes: string[] = [];
+    for (const fixture of ['bot-text.json', 'agents-offline-status.json']) {
+      const run = await runCli(['replay', `fixtures/conversations/${fixture}`, '--record', file]);
+      expect(run.code).toBe(0);
+      notes.push(run.stderr);
+    }
+    // the second replay says it appended after the run the file held; the first had none
+    expect(notes[0]).not.toContain('held earlier runs');
+    expect(notes[1]).toContain('session.ndjson held earlier runs: this run');
     const both = await runCli(['record', 'to-fixture', file]);
     expect(both.code).toBe(0);
     expect(both.stderr).toMatch(/session\.ndjson holds 2 runs, converted into one conversation/);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -110,6 +110,8 @@ interface ReplayPlan {
   /** the temporary folder of --report without --record, removed once the report is written */
   scratch: string | undefined;
   recordFile: string | undefined;
+  /** --record names a file that already holds records: this run's are appended after them */
+  appends: boolean;
   settings: ReturnType<typeof settingsOf> | undefined;
   /** --wait: wall ms to wait for the real peers to accept connections */
   waitMs: number | undefined;
@@ -136,6 +138,15 @@ function checkRecordFlag(flags: ReplayFlags): void {
       `Could not record to ${flags.record}: replay records NDJSON (each conversation appends its own run).`,
       'Name a .ndjson file; svc-cli trace reads it.',
     );
+}
+
+/** Whether a file exists with something in it (a --record file from an earlier run). */
+function holdsBytes(file: string): boolean {
+  try {
+    return statSync(file).size > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** Where the conversations record: --record, else a temporary file for --report. */
@@ -189,11 +200,24 @@ async function planReplay(
   checkWritableFile({ cwd: ctx.cwd, file: flags.report, flag: '--report' });
   const disabled = checkInvariantNames(flags.invariant ?? []);
   const { scratch, recordFile } = recordingOf(ctx, flags);
+  const appends = flags.record !== undefined && recordFile !== undefined && holdsBytes(recordFile);
   const settings = await profileSettingsOf(ctx, flags, peers);
   // an unknown mutant is one input error, not a failure in every conversation
   resolveMutant(flags.mutant);
   const waitMs = waitOf(flags, peers);
-  return { flags, reporter, grep, peers, runId, disabled, scratch, recordFile, settings, waitMs };
+  return {
+    flags,
+    reporter,
+    grep,
+    peers,
+    runId,
+    disabled,
+    scratch,
+    recordFile,
+    appends,
+    settings,
+    waitMs,
+  };
 }
 
 /** The real peers the flags name, each with the words an unreachable one is named by. */
@@ -679,6 +703,11 @@ export async function runReplay(
     out.note(recordingStoppedNote(plan, recordingStopped));
     return EXIT_CODES.system;
   }
+  // a trace of the file then shows the earlier runs too (each its own chat 1): said once
+  if (plan.appends)
+    out.note(
+      `${plan.flags.record ?? ''} held earlier runs: this run's exchanges were appended after them (trace and report show each run apart; a new file records this run alone)`,
+    );
   return outcome.some((r) => !r.ok) ? 1 : 0;
 }
 
