@@ -294,6 +294,27 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     );
   });
 
+  it('an integrator that answers one request in many with HTTP 500 fails the run, said intermittent', async () => {
+    // the 7th request fails and no other: sent again, its payload passes, so it cannot shrink;
+    // a run reported this green (newcomer pass: --fault status:500 --fault-rate 0.05)
+    let requests = 0;
+    const url = await peer(() =>
+      ++requests === 7
+        ? { status: 500, body: '{"error":"flaky"}' }
+        : { status: 200, body: '{"result":"ok"}' },
+    );
+    const report = await runConformSuite({ suite: 'integrator', url, fuzz: fuzz(30) });
+    const failure = report.fuzz?.failure;
+    expect(failure?.property).toBe('survives: no 5xx, no reset, no hang');
+    expect(failure?.reasons.join('\n')).toMatch(/HTTP 500/);
+    expect(failure?.reasons.at(-1)).toMatch(
+      /^intermittent: sent again, the same payload did not fail/,
+    );
+    expect(failure?.shrinks).toBe(0);
+    expect(failure?.written[0]?.command).toBeDefined();
+    expect(report.failed).toBe(1);
+  });
+
   it('an integrator that answers a redelivered message.id with an error object', async () => {
     const seen = new Set<string>();
     const url = await peer((body) => {

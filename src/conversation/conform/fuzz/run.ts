@@ -608,7 +608,7 @@ async function replayPath<C extends object>(
 }
 
 /** The distinct failures of a pass, by property, kind and warning: the first few of each. */
-type Firsts = Map<string, { indices: number[]; why: Broken }>;
+type Firsts<C> = Map<string, { indices: number[]; cases: C[]; why: Broken }>;
 
 /** A failure's key: its property, the kind it broke on and whether it is a warning. */
 const failureKey = <C extends object>(source: PropertySource<C>, c: C, why: Broken): string =>
@@ -623,8 +623,8 @@ async function runPass<C extends object>(
   settings: FuzzSettings,
   examples: Examples<C>,
   seed: number,
-): Promise<{ runs: number; firsts: Firsts; covered: Set<number> }> {
-  const firsts: Firsts = new Map();
+): Promise<{ runs: number; firsts: Firsts<C>; covered: Set<number> }> {
+  const firsts: Firsts<C> = new Map();
   const covered = new Set<number>();
   let casesRun = 0;
   let finished = 0;
@@ -643,8 +643,11 @@ async function runPass<C extends object>(
         const seen = firsts.get(key);
         // a few of each: a peer that failed once by chance (a slow answer) does not hide
         // the same failure met later for a reason
-        if (!seen) firsts.set(key, { indices: [n - 1], why });
-        else if (seen.indices.length < 3) seen.indices.push(n - 1);
+        if (!seen) firsts.set(key, { indices: [n - 1], cases: [c], why });
+        else if (seen.indices.length < 3) {
+          seen.indices.push(n - 1);
+          seen.cases.push(c);
+        }
       }
       return true;
     }),
@@ -663,12 +666,15 @@ async function runPass<C extends object>(
 
 /**
  * Each distinct failure (at most MAX_DISTINCT) replayed from its place in the run and shrunk,
- * with its own repro; one that does not come back when its case is sent again is dropped.
+ * with its own repro. One that does not come back when its case is sent again is reported as
+ * it came, unshrunk and said to be intermittent: a peer that answers 5xx to one payload in
+ * twenty broke the property all the same (a run reported it green). A slow answer that does
+ * not come back is dropped: the machine running svc-cli may have been the slow one.
  */
 async function shrinkDistinct<C extends object>(
   source: PropertySource<C>,
   examples: Examples<C>,
-  pass: { runs: number; firsts: Firsts },
+  pass: { runs: number; firsts: Firsts<C> },
   result: FuzzSummary,
 ): Promise<void> {
   const { seed } = result;
@@ -679,12 +685,26 @@ async function shrinkDistinct<C extends object>(
       found = await shrinkAt(source, examples, at, (why, c) => failureKey(source, c, why) === key);
       if (found) break;
     }
-    // a failure that did not come back when its case was sent again is not reported
-    if (!found) continue;
-    fileFailure(
-      result,
-      await reportFailure(source, found, found.why ?? first.why, seed, pass.runs),
-    );
+    if (found) {
+      fileFailure(
+        result,
+        await reportFailure(source, found, found.why ?? first.why, seed, pass.runs),
+      );
+      continue;
+    }
+    if (first.why.property === 'answers within the budget') continue;
+    const [c] = first.cases;
+    if (c === undefined) continue;
+    const times = plural(first.indices.length, 'case');
+    const why: Broken = {
+      ...first.why,
+      reasons: [
+        ...first.why.reasons,
+        `intermittent: sent again, the same payload did not fail this way (${times} of the run did; not shrunk)`,
+      ],
+    };
+    const as = { c, why, path: String(first.indices[0]), shrinks: 0 };
+    fileFailure(result, await reportFailure(source, as, why, seed, pass.runs));
   }
 }
 
