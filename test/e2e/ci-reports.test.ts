@@ -105,6 +105,10 @@ describe('a run stopped by a signal still writes its reports', () => {
       expect(run.stderr).toMatch(
         new RegExp(`report written to .*x\\.xml: .*, ${errors} interrupted`),
       );
+      // the run id the pretty summary prints, for --run-id: in the note and the JUnit file
+      const runId = /; run id (\d+) \(--run-id \1 repeats its chat ids\)/.exec(run.stderr)?.[1];
+      expect(runId, run.stderr).toBeDefined();
+      expect(junit).toContain(`<property name="svc.runId" value="${runId}"/>`);
       const page = readFileSync(html, 'utf8');
       expect(count(page, /interrupted before it finished/g)).toBe(errors);
     },

@@ -525,9 +525,16 @@ function writeReport(
   summary?: Readonly<Record<string, unknown>>,
 ): void {
   const { flags, reporter } = plan;
+  // the run id the pretty summary prints, which a CI log of --reporter junit lacked
+  const runId = results.find((r) => r.runId !== undefined)?.runId;
   const report =
     reporter === 'junit'
-      ? toJunit('svc-cli replay', results)
+      ? toJunit(
+          'svc-cli replay',
+          results,
+          undefined,
+          runId === undefined ? {} : { 'svc.runId': String(runId) },
+        )
       : reporter === 'json'
         ? [...results.map((r) => ({ type: 'conversation', ...r })), ...(summary ? [summary] : [])]
             .map((line) => `${JSON.stringify(line)}\n`)
@@ -536,7 +543,9 @@ function writeReport(
   if (report === undefined) return;
   if (flags.out) {
     writeFileWhole(resolve(ctx.cwd, flags.out), report, flags.out);
-    out.note(`report written to ${flags.out}: ${counts}`);
+    const again =
+      runId === undefined ? '' : `; run id ${runId} (--run-id ${runId} repeats its chat ids)`;
+    out.note(`report written to ${flags.out}: ${counts}${again}`);
   } else if (reporter === 'junit') {
     ctx.stdout.write(report);
   }

@@ -33,6 +33,8 @@ export function toJunit(
   results: readonly JunitResult[],
   /** the suite's wall ms when its cases ran at once, not one after another (their sum) */
   suiteMs?: number,
+  /** the suite's `<properties>` (replay's run id, for --run-id) */
+  properties: Readonly<Record<string, string>> = {},
 ): string {
   const errors = results.filter((r) => r.interrupted !== undefined || r.error).length;
   const failures = results.filter((r) => !r.ok).length - errors;
@@ -62,8 +64,18 @@ export function toJunit(
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="${escapeXml(suiteName)}" tests="${results.length}" failures="${failures}" errors="${errors}" time="${time}">
   <testsuite name="${escapeXml(suiteName)}" tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${skippedCount}" time="${time}">
-${cases.join('\n')}
+${propertiesXml(properties)}${cases.join('\n')}
   </testsuite>
 </testsuites>
 `;
+}
+
+/** `<properties>` with one `<property>` each, and its line end; nothing when there are none. */
+function propertiesXml(properties: Readonly<Record<string, string>>): string {
+  const entries = Object.entries(properties);
+  if (entries.length === 0) return '';
+  const lines = entries.map(
+    ([name, value]) => `      <property name="${escapeXml(name)}" value="${escapeXml(value)}"/>`,
+  );
+  return `    <properties>\n${lines.join('\n')}\n    </properties>\n`;
 }
