@@ -700,7 +700,7 @@ async function shrinkDistinct<C extends object>(
       ...first.why,
       reasons: [
         ...first.why.reasons,
-        `intermittent: sent again, the same payload did not fail this way (${times} of the run did; not shrunk)`,
+        `intermittent: sent again, the same payload did not fail this way (${times} of the run failed so${first.indices.length >= 3 ? ', or more' : ''}; not shrunk)`,
       ],
     };
     const as = { c, why, path: String(first.indices[0]), shrinks: 0 };
