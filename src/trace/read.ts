@@ -157,10 +157,9 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
     if (span.event === 'chat_finished' && span.iface === 'hook') conv.finishedAt = summary.records;
     if (summary.records % 256 === 0) await sweep();
   }
-  for (const [key, conv] of [...open].sort(
-    (a, b) => (a[1].spans[0]?.seq ?? 0) - (b[1].spans[0]?.seq ?? 0),
-  ))
-    await hand(key, conv);
+  // in the order the file began them (the map's): a seq is per run, and a file may hold
+  // several runs side by side (replay --record)
+  for (const [key, conv] of [...open]) await hand(key, conv);
   return summary;
 }
 

@@ -227,4 +227,20 @@ describe("the agent's control request", () => {
       [2, [2]],
     ]);
   });
+  it('hands out the conversations left at the end in the order the file began them', async () => {
+    // two runs in one file (replay --record runs conversations side by side): each numbers
+    // its records from 1, so a seq says nothing of where a conversation began in the file
+    seq = 40;
+    const lines = [record(1, text('a', 'run 1 first'))];
+    seq = 0;
+    lines.push(record(1, text('b', 'run 2 first'), { run: 'r2' }));
+    seq = 41;
+    lines.push(record(2, text('c', 'run 1, chat 2')));
+    const order: string[] = [];
+    await readTrace({
+      file: write(lines),
+      onConversation: (c) => void order.push(`${c.run}/${c.chat}`),
+    });
+    expect(order).toEqual(['r1/1', 'r2/1', 'r1/2']);
+  });
 });
