@@ -111,6 +111,7 @@ export function timelineCss(scope: string): string {
 }
 
 const SCRIPT = `
+var sum=document.getElementById('run-summary'),h1=document.querySelector('h1');if(sum&&h1)h1.after(sum);
 var only=document.getElementById('only-bad'),none=document.getElementById('none-bad');if(only)only.addEventListener('change',function(e){document.body.classList.toggle('only-bad',e.target.checked);if(none)none.hidden=!(e.target.checked&&!document.querySelector('.has-bad'))});
 window.addEventListener('hashchange',function(){var t=document.getElementById(decodeURIComponent(location.hash.slice(1)));if(t&&getComputedStyle(t).display==='contents')t=t.firstElementChild;if(!t)return;if(!t.hasAttribute('tabindex'))t.setAttribute('tabindex','-1');t.focus()});
 document.addEventListener('keydown',function(e){if(e.target.tagName==='INPUT')return;var s=[].slice.call(document.querySelectorAll('.conv')).filter(function(c){return c.offsetParent!==null});if(!s.length)return;var i=s.indexOf(document.activeElement);if(e.key==='j'){s[Math.min(s.length-1,i+1)].focus();e.preventDefault()}if(e.key==='k'){s[Math.max(0,i-1)].focus();e.preventDefault()}});
@@ -124,6 +125,8 @@ export interface ReportSummary {
   mutation?: MutationFigures;
   /** runs listed without a chat to draw (`runSection`) */
   runs?: number;
+  /** runs (replay's conversations, conform's cases) that passed, when the page has runs */
+  passed?: number;
   /** runs that failed (replay, conform): the page says so beside their chats */
   failed?: number;
   /** runs a signal cut short (replay, conform): beside their chats, or listed without one */
@@ -443,11 +446,13 @@ export function reportTail(summary: ReportSummary, runNoun = 'run'): string {
   const runs = summary.runs
     ? `<span><b>${summary.runs}</b> ${noun(summary.runs, runNoun)} without a chat</span>`
     : '';
+  const passed = summary.passed === undefined ? '' : `<span><b>${summary.passed}</b> passed</span>`;
   const failed = summary.failed ? `<span><b class="bad">${summary.failed}</b> failed</span>` : '';
   const interrupted = summary.interrupted
     ? `<span><b class="bad">${summary.interrupted}</b> interrupted</span>`
     : '';
-  return `<p class="summary">${mutation}${failed}${interrupted}${conversations}${runs}</p>${reportEnd()}`;
+  // written last (the page is streamed), shown first: the script moves it under the title
+  return `<p class="summary" id="run-summary">${mutation}${passed}${failed}${interrupted}${conversations}${runs}</p>${reportEnd()}`;
 }
 
 /** The closing tags and the script, after whatever a report put in its page. */

@@ -91,10 +91,11 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
       expect(seen.rows).toBe(18);
       expect(seen.arrows).toBe(17); // the control request stays in the platform's lane
       expect(seen.violations).toHaveLength(1);
-      // counted in words that agree with the count
-      expect(await page.locator('p.summary').last().textContent()).toMatch(
+      // counted in words that agree with the count, under the title though written last
+      expect(await page.locator('#run-summary').textContent()).toMatch(
         /3 conversations.*18 exchanges.*1 invariant violation$/,
       );
+      expect(await page.locator('h1 + p').getAttribute('id')).toBe('run-summary');
       expect(seen.violations[0]!.text).toContain('hook-after-finish (spec 6.2)');
       expect(seen.violations[0]!.visible).toBe(true);
       // red: the red channel dominates

@@ -128,14 +128,19 @@ function verdictsOf(
   cases: readonly ReportRun[],
 ): {
   verdicts: ReadonlyMap<string, ReportRun>;
-  counts: Pick<ReportSummary, 'failed' | 'interrupted'>;
+  counts: Pick<ReportSummary, 'passed' | 'failed' | 'interrupted'>;
 } {
   const every = [...runs, ...cases];
+  const passed = every.filter((r) => r.verdict === 'passed').length;
   const failed = every.filter((r) => r.verdict === 'failed').length;
   const interrupted = every.filter((r) => r.verdict === 'interrupted').length;
   return {
     verdicts: new Map(runs.flatMap((r) => (r.run === undefined ? [] : [[r.run, r] as const]))),
-    counts: { ...(failed > 0 ? { failed } : {}), ...(interrupted > 0 ? { interrupted } : {}) },
+    counts: {
+      ...(every.length > 0 ? { passed } : {}),
+      ...(failed > 0 ? { failed } : {}),
+      ...(interrupted > 0 ? { interrupted } : {}),
+    },
   };
 }
 

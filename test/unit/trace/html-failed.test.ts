@@ -67,7 +67,13 @@ describe('writeHtmlReport of a failed run', () => {
       names: new Map([['r1', 'cut text']]),
       runs: [failedRun],
     });
-    expect(summary).toEqual({ conversations: 1, exchanges: 1, violations: 0, failed: 1 });
+    expect(summary).toEqual({
+      conversations: 1,
+      exchanges: 1,
+      violations: 0,
+      passed: 0,
+      failed: 1,
+    });
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('<section class="conv has-bad" id="c-r1-1"');
     expect(html).toContain(
@@ -131,6 +137,7 @@ describe('writeHtmlReport of a failed run', () => {
       conversations: 1,
       exchanges: 1,
       violations: 0,
+      passed: 0,
       interrupted: 2,
       runs: 1,
     });
@@ -147,7 +154,7 @@ describe('writeHtmlReport of a failed run', () => {
     expect(html).toContain('<h3>1 run without a chat to draw</h3>');
     expect(html).toContain('typing · <b class="bad">interrupted</b>');
     expect(html).toContain(
-      '<p class="summary"><span><b class="bad">2</b> interrupted</span><span><b>1</b> conversation</span>',
+      '<p class="summary" id="run-summary"><span><b>0</b> passed</span><span><b class="bad">2</b> interrupted</span><span><b>1</b> conversation</span>',
     );
   });
 
