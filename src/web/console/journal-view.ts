@@ -38,6 +38,13 @@ const path = (url: string): string => {
 };
 
 /**
+ * The status column's text: the reply's status, `sse` for a push on the event stream (no reply
+ * of its own), else why the exchange failed. The filter matches what the column shows.
+ */
+const statusOf = (e: JournalEntry): string | number =>
+  e.response ? e.response.status : isPushRecord(e) ? 'sse' : (e.failure?.reason ?? '');
+
+/**
  * Whether an entry matches the filter text (kind, url, iface, status, method): every word must
  * match. A status word (`500`) or class (`5xx`) matches the reply's status only: as a substring
  * of the URL it matched every exchange with an integrator on port 5000 (Flask's default) or
@@ -47,13 +54,7 @@ export function matchesFilter(entry: JournalEntry, text: string): boolean {
   const needle = text.trim().toLowerCase();
   if (needle === '') return true;
   const status = String(entry.response?.status ?? '');
-  const hay = [
-    kindOf(entry),
-    entry.request.url,
-    entry.request.method,
-    entry.iface,
-    status || (entry.failure?.reason ?? ''),
-  ]
+  const hay = [kindOf(entry), entry.request.url, entry.request.method, entry.iface, statusOf(entry)]
     .join(' ')
     .toLowerCase();
   return needle.split(/\s+/).every((word) => {
@@ -208,11 +209,7 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
         h('td', {}, e.direction === 'in' ? '←' : '→'),
         h('td', {}, e.request.method),
         // the status before the URL: the URL is cut to the column, the status must stay seen
-        h(
-          'td',
-          { class: 'status' },
-          e.response ? e.response.status : isPushRecord(e) ? 'sse' : (e.failure?.reason ?? ''),
-        ),
+        h('td', { class: 'status' }, statusOf(e)),
         h('td', { class: 'url', title: e.request.url }, path(e.request.url)),
       ),
     );

@@ -40,4 +40,15 @@ describe('matchesFilter', () => {
     expect(matchesFilter(delivery(200), 'hook')).toBe(false);
     expect(matchesFilter(delivery(200), '  ')).toBe(true);
   });
+  it('finds a push by the sse its status column shows', () => {
+    const push: JournalEntry = {
+      ...delivery(200, 'http://127.0.0.1:8800/_sim/widget/stream'),
+      iface: 'widget',
+      kind: 'widget.push.agent_message',
+    };
+    delete push.response;
+    expect(matchesFilter(push, 'sse')).toBe(true);
+    expect(matchesFilter(push, 'push sse')).toBe(true);
+    expect(matchesFilter(delivery(200), 'sse')).toBe(false);
+  });
 });
