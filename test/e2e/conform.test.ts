@@ -126,6 +126,13 @@ describe('svc-cli conform hooks', () => {
     expect(typo.stderr).toContain(
       'error [SVC_E_FLAG] Could not use --events: "chat_acepted" is not a hook event (spec 6.2). Did you mean "chat_accepted"?',
     );
+    // an empty CI variable: a gate that runs nothing must not pass
+    const empty = await runCli(['conform', 'hooks', '--url', target.url, '--events', ' , ']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain(
+      'error [SVC_E_FLAG] Could not use --events: it names no event, so no case would run.',
+    );
+    expect(empty.stdout).toBe('');
   });
 
   it('--reporter json --out writes the lines stdout would: the cases, then summary', async () => {

@@ -222,6 +222,14 @@ describe('svc-cli load (built CLI)', () => {
     expect(kind.stderr).toContain('"txt" is not a message kind');
   });
 
+  it('hooks: refuses an --events that names no event, before sending anything', async () => {
+    const empty = await runCli(['load', 'hooks', '--url', 'http://127.0.0.1:9/h', '--events', ',']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain(
+      'error [SVC_E_FLAG] Could not use --events: it names no event, so the load would send nothing.',
+    );
+  });
+
   it('channel: warns when its customers outnumber the chats the simulator keeps (--max-chats)', async () => {
     const run = async (maxChats: string) => {
       const platform = await startCliServer([

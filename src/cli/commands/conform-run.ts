@@ -66,6 +66,13 @@ function checkHookEvents(o: ConformOptions): readonly string[] {
   const known: readonly string[] = [...ALL_HOOK_EVENTS, 'offline_messages'];
   // repeatable, and comma-separated within each
   const events = (o.events ?? []).flatMap((e) => e.split(',').map((x) => x.trim())).filter(Boolean);
+  // an empty CI variable (--events "$EVENTS") must not turn the gate into a run of nothing
+  if (events.length === 0)
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'Could not use --events: it names no event, so no case would run.',
+      `Name at least one (${known.join(', ')}), or leave --events out to run every event.`,
+    );
   for (const event of events)
     if (!known.includes(event)) {
       const [meant] = closestNames(event, known, { maxDistance: 3 });

@@ -91,6 +91,12 @@ function toTargetOptions(role: LoadRole, flags: LoadFlagsInput, clock: LoadTarge
     ?.split(',')
     .map((e) => e.trim())
     .filter(Boolean);
+  if (events?.length === 0)
+    throw inputError(
+      'SVC_E_FLAG',
+      'Could not use --events: it names no event, so the load would send nothing.',
+      `Name at least one (${HOOK_EVENTS.join(', ')}), or leave --events out for every event.`,
+    );
   for (const event of events ?? []) {
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
       throw inputError(
