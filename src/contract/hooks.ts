@@ -4,7 +4,18 @@
  * here, except where the spec gives no rule at all (session, geoip), which stay optional.
  */
 import { z } from 'zod';
-import { httpUrl, idString, lit, numberLike, once, oneOf, shape, str, tag } from './rules.js';
+import {
+  httpUrl,
+  idString,
+  lit,
+  numberLike,
+  once,
+  oneOf,
+  pushWarning,
+  shape,
+  str,
+  tag,
+} from './rules.js';
 
 /** spec 6.2: the hook events (offline_messages is the field table's spelling, also accepted). */
 export const HOOK_EVENTS = [
@@ -298,8 +309,25 @@ function buildChatAcceptedReply() {
     enable_assign: z.boolean(tag('6.2')).optional(),
     crm_link: str('6.2').optional(),
     page: shape('6.2', { url: str('6.2'), title: replyString() }).optional(),
+  }).check((ctx) => {
+    // spec 6.2: a result other than ok passes nothing to the agent. A receiver that sends
+    // data with "OK" or "success" meant it to be shown: the reply conforms, the data is lost
+    const reply = ctx.value as Record<string, unknown>;
+    if (reply.result === 'ok' || typeof reply.result !== 'string') return;
+    const carried = CHAT_ACCEPTED_DATA.filter((field) => reply[field] !== undefined);
+    if (carried.length === 0) return;
+    pushWarning(
+      ctx,
+      'data_not_shown',
+      '6.2',
+      `is ${JSON.stringify(reply.result)}, not "ok": the agent is shown none of ${carried.join(', ')}`,
+      ['result'],
+    );
   });
 }
+
+/** spec 6.2: what a chat_accepted reply shows the agent when its result is ok. */
+const CHAT_ACCEPTED_DATA = ['custom_data', 'contact_info', 'enable_assign', 'crm_link', 'page'];
 
 /** spec 6.2: the reply of each event; call_event's is not shown (any object). */
 function buildHookReplySchemas() {

@@ -106,6 +106,13 @@ export const RULE_CODES = {
     todo: 'Split long text into several messages; characters are counted as code points.',
     severity: 'warning',
   },
+  data_not_shown: {
+    summary:
+      'a chat_accepted reply carries data for the agent, but its result is not "ok", so none of it is shown',
+    spec: '6.2',
+    todo: 'Answer {"result":"ok", ...} (lower case) when the agent should see the data.',
+    severity: 'warning',
+  },
   timestamp_ms: {
     summary: 'a bot message timestamp looks like milliseconds rather than seconds',
     spec: '2.5',

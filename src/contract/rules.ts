@@ -148,18 +148,23 @@ export function tag(
 const requiredRule = (required: string | undefined): { required?: string } =>
   required === undefined ? {} : { required };
 
-/** Pushes a warning from a `.check()`: it never aborts, so sibling rules still run. */
-function pushWarning(
+/**
+ * Pushes a warning from a `.check()`: it never aborts, so sibling rules still run. `path`:
+ * the field it is about, below the checked value.
+ */
+export function pushWarning(
   ctx: z.core.ParsePayload<unknown>,
   code: RuleCode,
   spec: string,
   rule: string,
+  path?: PropertyKey[],
 ): void {
   ctx.issues.push({
     code: 'custom',
     message: encodeRule(`${WARNING_PREFIX}${code}`, spec, rule),
     input: ctx.value,
     continue: true,
+    ...(path ? { path } : {}),
   });
 }
 

@@ -34,4 +34,28 @@ describe('the smallest hook reply that conforms', () => {
     expect(nested.errors).toMatchObject([{ path: 'contact_info.name', rule: 'required' }]);
     expect(validateHookReply('call_event', { ok: true }).ok).toBe(true);
   });
+  it('warns when chat_accepted carries data for the agent under a result other than ok', () => {
+    const shouted = validateHookReply('chat_accepted', {
+      result: 'OK',
+      custom_data: [{ key: 'Orders', content: '3' }],
+      crm_link: 'https://crm.example.test/1',
+    });
+    // spec 6.2 lets the result be any string: the reply conforms, and its data is lost
+    expect(shouted.ok).toBe(true);
+    expect(shouted.warnings).toEqual([
+      {
+        path: 'result',
+        code: 'data_not_shown',
+        rule: 'is "OK", not "ok": the agent is shown none of custom_data, crm_link',
+        spec: '6.2',
+        severity: 'warning',
+      },
+    ]);
+    // no data, or ok: nothing to say
+    expect(validateHookReply('chat_accepted', { result: 'FAILURE' }).warnings).toEqual([]);
+    expect(
+      validateHookReply('chat_accepted', { result: 'ok', crm_link: 'https://crm.example.test/1' })
+        .warnings,
+    ).toEqual([]);
+  });
 });
