@@ -241,6 +241,31 @@ describe('conform bot', () => {
     expect(report.results.at(-1)?.warnings).toHaveLength(1);
   });
 
+  it('shows the contract warnings of a BOT_MESSAGE the bot service accepts', async () => {
+    const { url, service } = await startBrokenBot(200, (event) => ({
+      event: 'BOT_MESSAGE',
+      id: 'b-1',
+      chat_id: event.chat_id,
+      client_id: event.client_id,
+      chatId: event.chat_id,
+      message: { type: 'TEXT', text: 'Hi', timestamp: 1_700_000_000_000 },
+    }));
+    const report = await runConformSuite({
+      suite: 'bot',
+      url,
+      token: 't0k',
+      clock: scaled(),
+      onBotService: (info) => (service.info = info),
+    });
+    expect(failures(report.results)).toEqual([]);
+    const answer = report.results.find((r) => r.name.startsWith('the answer to CLIENT_MESSAGE'));
+    expect(answer?.warnings).toEqual([
+      expect.stringMatching(
+        /^warning: BOT_MESSAGE message\.timestamp: looks like milliseconds.*\(spec 2\.5\); BOT_MESSAGE chatId: not in the spec/,
+      ),
+    ]);
+  });
+
   /**
    * A bot with a database, as third parties write them: it remembers every chat id it has
    * answered and stays silent for one it already knows (an old chat, in its eyes).

@@ -176,6 +176,38 @@ export function judgeProviderEvent(
   return reasons;
 }
 
+/**
+ * The contract's warnings on the provider's events (a timestamp in milliseconds, a field the
+ * contract does not list): the bot service accepts such an event, and says so, as the
+ * simulator's terminal does; none when an event is not JSON (judgeProviderEvent says that).
+ */
+function providerEventWarnings(records: readonly ExchangeRecord[]): string[] {
+  return records.flatMap((record) => {
+    const json = parse(record.request.body);
+    if (!json || typeof json.event !== 'string') return [];
+    const name = json.event;
+    return validate(`bot.event.${name}`, json).warnings.map(
+      (issue) => `${name} ${formatIssue(issue)}`,
+    );
+  });
+}
+
+/**
+ * A check's outcome for the provider's events: their failures, else their warnings (the check
+ * passes with them shown).
+ */
+function judgedEvents(
+  records: readonly ExchangeRecord[],
+  chat: Chat,
+  customer: Customer,
+  allowed: readonly string[],
+): CheckOutcome {
+  const failures = records.flatMap((record) => judgeProviderEvent(record, chat, customer, allowed));
+  if (failures.length > 0) return failures;
+  const warnings = providerEventWarnings(records);
+  return warnings.length > 0 ? { warn: warnings.join('; ') } : [];
+}
+
 /** What the cases of one `conform bot` run share: the chat they open, and how they send. */
 interface BotRun {
   options: BotSuiteOptions;
@@ -315,7 +347,7 @@ function answerCase(run: BotRun): ConformCase {
       );
       if (!arrived) return ctx.skip('is valid', 'nothing arrived');
       await ctx.check('is a valid BOT_MESSAGE or INVITE_AGENT for that chat', () =>
-        answers.flatMap((record) => judgeProviderEvent(record, chat, customer, allowed)),
+        judgedEvents(answers, chat, customer, allowed),
       );
       await ctx.check('is accepted on the bot service path (spec 4.3, 5.2)', () =>
         answers.flatMap((record) => {
@@ -390,7 +422,7 @@ function docsCases(run: BotRun): ConformCase[] {
             'the bot sent no CLIENT_INFO (a bot sends it with contact data the customer left; --text can leave some)',
           );
         await ctx.check(`is valid (${infos.length} sent)`, () =>
-          infos.flatMap((record) => judgeProviderEvent(record, chat, customer, allowed)),
+          judgedEvents(infos, chat, customer, allowed),
         );
       },
     },
