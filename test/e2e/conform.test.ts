@@ -245,7 +245,7 @@ describe('svc-cli conform bot', () => {
       '--token',
       't',
       '--answer-within',
-      '1000',
+      '1s',
     ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
@@ -255,6 +255,8 @@ describe('svc-cli conform bot', () => {
       'CLIENT_MESSAGE answered HTTP 500 {}; the regular answer is HTTP 200 within 3 s (spec 4.3, 7.2, 8)',
     );
     expect(run.stdout).toContain('warning: answered HTTP 500');
+    // --answer-within takes a unit, as --timeout does
+    expect(run.stdout).toContain('within 1000 ms of the CLIENT_MESSAGE');
     expect(run.stdout.trim().split('\n').at(-1)).toBe('1 passed, 4 failed, 0 skipped, 1 warning');
     const missing = await runCli(['conform', 'bot', '--url', url]);
     expect(missing.code).toBe(2);

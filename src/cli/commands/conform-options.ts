@@ -201,12 +201,15 @@ export const conformOptions = defineOptions('conform', [
   },
   {
     key: 'answerWithin',
-    flag: '--answer-within <ms>',
+    flag: '--answer-within <time>',
     type: 'int',
     min: 1,
     default: 10_000,
+    unit: 'ms',
+    duration: true,
     group: 'bot:',
-    description: "bot: protocol ms the bot's answer to a customer message may take (an assumption)",
+    description:
+      "bot: protocol time the bot's answer to a customer message may take: ms, or with a unit (10s) (an assumption)",
   },
   {
     ...CHANNEL_URL_OPTION,
