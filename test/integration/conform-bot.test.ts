@@ -153,6 +153,23 @@ describe('conform bot', () => {
     );
   });
 
+  it('names the answer a bot wrote into its HTTP reply when none arrives', async () => {
+    const url = await startPeer((_req, res) => json(res, 200, { message: 'Hi, how can I help?' }));
+    const report = await runConformSuite({
+      suite: 'bot',
+      url,
+      token: 't0k',
+      clock: hanging(),
+      answerWithinMs: 1000,
+    });
+    const answer = report.results.find((r) => r.name.startsWith('the answer to CLIENT_MESSAGE'));
+    expect(answer?.steps[0]?.details).toContainEqual(
+      expect.stringMatching(
+        /^the bot answered CLIENT_MESSAGE with \{"message":"Hi, how can I help\?"\} in its HTTP reply: the platform reads only the 200 \(spec 4\.3\); post the answer as a BOT_MESSAGE to http:\/\/127\.0\.0\.1:\d+\/webhooks\/.*\/<token> \(spec 6\.1\)$/,
+      ),
+    );
+  });
+
   it('a silent bot fails on reply time (spec 8)', async () => {
     const url = await startPeer(() => undefined);
     // at 0.1, not 0.01: beside a CPU hog 30 wall ms per attempt did not always see even the

@@ -5,7 +5,7 @@ import { validate } from '../../contract/validate.js';
 import { postJson } from '../../http/client.js';
 import { botRouteHint, trailingSlashHint } from '../../http/trailing-slash.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
-import { createBotSender } from '../../platform/bot/bot-outbound.js';
+import { createBotSender, inlineAnswerOf } from '../../platform/bot/bot-outbound.js';
 import { BOT_DELIVERY_POLICY } from '../../contract/timing.js';
 import type { Chat, Customer } from '../../platform/model.js';
 import type { BotHarness } from './bot-harness.js';
@@ -341,7 +341,9 @@ function answerCase(run: BotRun): ConformCase {
             ? []
             : [
                 `no BOT_MESSAGE or INVITE_AGENT at ${harness.info.webhookUrl} within ${answerWithin} ms of the CLIENT_MESSAGE (spec 3, 6.1; the bound is an assumption, --answer-within)`,
-                ...[harness.silence()].filter((line) => line !== undefined),
+                ...[inlineAnswer(harness, session.since), harness.silence()].filter(
+                  (line) => line !== undefined,
+                ),
               ];
         },
       );
@@ -360,6 +362,19 @@ function answerCase(run: BotRun): ConformCase {
       );
     },
   };
+}
+
+/**
+ * A bot written as a chat webhook answers in the body of its 200, which the platform never
+ * reads (spec 4.3): the most common reason nothing arrives, said as the simulator says it.
+ */
+function inlineAnswer(harness: BotHarness, since: number): string | undefined {
+  for (const record of harness.sent('CLIENT_MESSAGE', since)) {
+    const answer = inlineAnswerOf(record.response?.body ?? '');
+    if (answer !== undefined)
+      return `the bot answered CLIENT_MESSAGE with ${answer} in its HTTP reply: the platform reads only the 200 (spec 4.3); post the answer as a BOT_MESSAGE to ${harness.info.webhookUrl} (spec 6.1)`;
+  }
+  return undefined;
 }
 
 /** A CLIENT_MESSAGE without client_id, chat_id and message: a 4xx (a warning if not). */
