@@ -102,8 +102,11 @@ export function createOutput(
   };
 }
 
-/** Events that report a rejected request or a broken contract, whatever the role. */
-const REJECTIONS = new Set(['violation', 'request-rejected']);
+/**
+ * Events that report a rejected request, a broken contract or a failure of the peer under
+ * test (a page's callback that threw), whatever the role.
+ */
+const REJECTIONS = new Set(['violation', 'request-rejected', 'widget-callback-threw']);
 
 /**
  * What --quiet still prints: the `listening` line (it carries the URLs), warnings and errors —

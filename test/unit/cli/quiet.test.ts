@@ -18,6 +18,8 @@ describe('--quiet keeps what must be seen', () => {
     [{ type: 'delivery-done', result: 'failed' }, true],
     [{ type: 'bot-token', action: 'refused' }, true],
     [{ type: 'bot-token', action: 'failed' }, true],
+    // the page under test failed: docs/web.md promises the line with --quiet
+    [{ type: 'widget-callback-threw', name: 'svc_onAccept', error: 'Error: boom' }, true],
     // one line per good request is what --quiet drops
     [{ type: 'notice', level: 'info', message: 'm' }, false],
     [{ type: 'customer-message', text: 'hi' }, false],
