@@ -1,4 +1,4 @@
-import { failedSpan, LANES, type TraceSpan } from './span.js';
+import { failedSpan, invalidNote, LANES, type TraceSpan } from './span.js';
 import type { TracedConversation } from './read.js';
 import type { Violation } from './invariants.js';
 
@@ -268,9 +268,11 @@ function row(
     arrow = `<span class="arrow ${toRight ? 'right' : 'left'}" style="grid-column:${from + 2}/${to + 3};--span:${to - from + 1}"></span>`;
   }
   const failed = failedSpan(s);
+  const invalid = invalidNote(s);
   const outcome =
-    s.failure ??
-    `${s.status ?? ''}${s.accepted === true ? ' accepted' : s.accepted === false ? ' rejected' : ''}`;
+    (s.failure ??
+      `${s.status ?? ''}${s.accepted === true ? ' accepted' : s.accepted === false ? ' rejected' : ''}`) +
+    invalid;
   const text =
     s.text === undefined
       ? ''

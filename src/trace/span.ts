@@ -48,6 +48,11 @@ export interface TraceSpan {
   failure?: string;
   /** a delivery attempt the platform accepted (true) or asked again for (false) */
   accepted?: boolean;
+  /**
+   * the record's verdict failed (a payload that broke the contract, a page's callback that
+   * threw): its first error, as the journal shows it
+   */
+  invalid?: string;
   /** request path, for control requests (`/_sim/chats/1/close`) */
   path: string;
   /** message.id (channel, spec 2.2) or the bot event id (spec 4.3) */
@@ -199,6 +204,9 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
     ...(record.response ? { status: record.response.status } : {}),
     ...(record.failure ? { failure: record.failure.reason } : {}),
     ...(accepted === undefined ? {} : { accepted }),
+    ...(record.verdict?.ok === false
+      ? { invalid: record.verdict.errors[0] ?? 'breaks the contract' }
+      : {}),
     path: pathOf(record.request.url),
     ...(messageId === undefined ? {} : { messageId }),
     ...(text === undefined ? {} : { text }),
@@ -211,7 +219,21 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
   };
 }
 
-/** True when an exchange failed: no reply, a rejected attempt, or an HTTP error status. */
+/** ` ✗ <the verdict's first error>` (cut to 100 characters) for an invalid exchange, else ''. */
+export function invalidNote(s: TraceSpan): string {
+  if (s.invalid === undefined) return '';
+  return ` ✗ ${s.invalid.length > 100 ? `${s.invalid.slice(0, 99)}…` : s.invalid}`;
+}
+
+/**
+ * True when an exchange failed: no reply, a rejected attempt, an HTTP error status, or a
+ * verdict with errors (the journal's red rows).
+ */
 export function failedSpan(s: TraceSpan): boolean {
-  return s.failure !== undefined || s.accepted === false || (s.status ?? 200) >= 400;
+  return (
+    s.failure !== undefined ||
+    s.accepted === false ||
+    (s.status ?? 200) >= 400 ||
+    s.invalid !== undefined
+  );
 }

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import { LANES, type Lane, type TraceSpan } from '../../trace/span.js';
+import { invalidNote, LANES, type Lane, type TraceSpan } from '../../trace/span.js';
 import type { TracedConversation } from '../../trace/read.js';
 import { failedSpan } from '../../trace/otlp.js';
 import type { Violation } from '../../trace/invariants.js';
@@ -56,11 +56,12 @@ function quote(text: string | undefined): string {
 
 /** What happened to an exchange: the status and the platform's verdict on a delivery. */
 function outcomeOf(s: TraceSpan): string {
-  if (s.failure !== undefined) return s.failure;
+  const invalid = invalidNote(s);
+  if (s.failure !== undefined) return `${s.failure}${invalid}`;
   const status = s.status === undefined ? '' : String(s.status);
-  if (s.accepted === true) return `${status} accepted`;
-  if (s.accepted === false) return `${status} rejected`;
-  return status;
+  if (s.accepted === true) return `${status} accepted${invalid}`;
+  if (s.accepted === false) return `${status} rejected${invalid}`;
+  return `${status}${invalid}`;
 }
 
 /** A one-line heading of a conversation: chat, run, exchanges, protocol time it spans. */
