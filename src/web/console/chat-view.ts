@@ -334,6 +334,9 @@ export function summarizeEvent(rest: Record<string, unknown>): string {
     if (v !== undefined) parts.push(key === 'customerId' || key === 'what' ? v : `${key} ${v}`);
   }
   if (typeof rest.attempt === 'number') parts.push(`attempt ${rest.attempt}`);
+  // an agent's or customer's typing notice (an agent-message of kind channel.agent.typing has
+  // no text: without this its row read as an empty message)
+  if (typeof rest.typing === 'boolean') parts.push(rest.typing ? 'typing' : 'stopped typing');
   const message = rest.message;
   const said =
     text(rest.text) ??

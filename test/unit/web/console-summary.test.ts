@@ -27,6 +27,18 @@ describe('summarizeEvent', () => {
     ).toMatchInlineSnapshot(`"chat 3 · visitor #2 · custom_data"`);
   });
 
+  it("says an agent's typing notice is typing, not an empty message", () => {
+    const typing = {
+      chatId: 3,
+      customerId: 'c-7',
+      deliveryId: 'd-1',
+      kind: 'channel.agent.typing',
+      agent: 'Agent Smith',
+    };
+    expect(summarizeEvent({ ...typing, typing: true })).toBe('chat 3 · c-7 · typing');
+    expect(summarizeEvent({ ...typing, typing: false })).toBe('chat 3 · c-7 · stopped typing');
+  });
+
   it('keeps the summary of a channel event as it was', () => {
     expect(summarizeEvent({ chatId: 1, customerId: 'c-1', text: 'hi' })).toMatchInlineSnapshot(
       `"chat 1 · c-1 · "hi""`,
