@@ -369,6 +369,24 @@ describe('widget --platform-url', () => {
     );
   });
 
+  it('refuses the flags of the simulator it would start, before reaching the given one', async () => {
+    const run = await runCli([
+      'widget',
+      '--port',
+      '0',
+      '--agents',
+      'offline',
+      '--hook-url',
+      'http://127.0.0.1:9/hooks',
+      '--platform-url',
+      'http://127.0.0.1:9',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'error [SVC_E_FLAG] Could not use --agents offline, --hook-url with --platform-url: they set up the simulator widget starts',
+    );
+  });
+
   it('waits for a simulator started in the same line (`platform --web & widget`)', async () => {
     const port = await freePort();
     const platformUrl = `http://127.0.0.1:${port}`;

@@ -26,6 +26,7 @@ export async function runWidget(
   const out = createOutput(ctx, { json: globals.json });
   const { port, platformPort, hookUrl } = flags;
   const platformGiven = flags.platformUrl && simulatorBase(flags.platformUrl);
+  if (platformGiven) refuseStartedSimulatorFlags(flags);
   if (platformGiven && flags.platformUrl?.includes('/_sim'))
     out.note(`--platform-url: using the simulator at ${platformGiven}`);
   const host = { host: flags.host, allowedHosts: flags.allowedHost };
@@ -172,6 +173,30 @@ async function assertWidgetChannel(
       'Start one with `svc-cli platform --web --port 8800`, or leave --platform-url out to start one here.',
     );
   }
+}
+
+/**
+ * --platform-url: the flags that set up the simulator widget starts would be dropped without
+ * a word (a page "online" for --agents offline): refused, as replay refuses --profile there.
+ */
+function refuseStartedSimulatorFlags(flags: {
+  agents: string;
+  hookUrl?: string | undefined;
+  platformPort: number;
+  record?: string | undefined;
+}): void {
+  const given = [
+    flags.agents === 'offline' ? '--agents offline' : undefined,
+    flags.hookUrl === undefined ? undefined : '--hook-url',
+    flags.platformPort === 0 ? undefined : '--platform-port',
+    flags.record === undefined ? undefined : '--record',
+  ].filter((flag) => flag !== undefined);
+  if (given.length === 0) return;
+  throw new SvcError(
+    'SVC_E_FLAG',
+    `Could not use ${given.join(', ')} with --platform-url: ${given.length === 1 ? 'it sets' : 'they set'} up the simulator widget starts, and --platform-url uses one already running.`,
+    'Give them to that simulator (svc-cli platform --agents offline --hook-url <url> --record <file>), or leave out --platform-url.',
+  );
 }
 
 /** Whether the simulator at `platformUrl` serves the agent console (`platform --web`). */
