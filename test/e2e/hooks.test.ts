@@ -154,6 +154,21 @@ describe('svc-cli hook-fire (spawned)', () => {
     expect(pretty.stdout).toContain(
       'about chat 77; --chat-id 77 sends more events about it (each run is a new chat without it)',
     );
+    // a --from body names its own chat, every run; a request broken on purpose is said apart
+    // from the replies, which alone decide the exit code
+    const fromFile = await runCli([
+      'hook-fire',
+      '--url',
+      target.url,
+      '--from',
+      'fixtures/payloads/hooks/chat-accepted.valid.json',
+      '--set',
+      'agent.id=x',
+    ]);
+    expect(fromFile.code).toBe(0);
+    expect(fromFile.stdout).toMatch(
+      /1 event fired: 1 reply conforms, 0 break the contract \(1 request sent breaks it, as --set or --from gave it\)\nabout chat \d+, the chat_id of the --from body/,
+    );
     // offline_message is about no chat: an input error, not a chat_id it does not carry
     const offline = await runCli([
       'hook-fire',

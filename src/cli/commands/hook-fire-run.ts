@@ -116,12 +116,17 @@ export async function runHookFire(
   const conform = results.filter((r) => r.verdict.ok).length;
   // the chat the run's events were about: --chat-id sends more events about it
   const chatId = results.find((r) => r.chatId !== undefined)?.chatId;
+  const invalidRequests = results.filter((r) => !r.requestVerdict.ok).length;
   const summary: HookFireSummary = {
     type: 'summary',
     fired: results.length,
     conform,
     broken: results.length - conform,
+    ...(invalidRequests > 0 ? { invalidRequests } : {}),
     ...(chatId === undefined ? {} : { chatId }),
+    ...(chatId !== undefined && options.from !== undefined && options.chatId === undefined
+      ? { chatFromBody: true }
+      : {}),
   };
   out.event(summary, (event, c) => formatHookFireSummary(event, c));
   return summary.broken === 0 ? EXIT_CODES.ok : EXIT_CODES.contract;

@@ -149,8 +149,12 @@ export interface HookFireSummary {
   fired: number;
   conform: number;
   broken: number;
+  /** requests that broke the contract as sent (--set, --from): the receiver was given them */
+  invalidRequests?: number;
   /** the chat the events were about (absent when none carried a chat_id) */
   chatId?: number;
+  /** the chat id came from the --from body, so every run is about it */
+  chatFromBody?: boolean;
 }
 
 /**
@@ -159,9 +163,19 @@ export interface HookFireSummary {
  */
 export function formatHookFireSummary(summary: HookFireSummary, c: ChalkInstance): string {
   const text = `${plural(summary.fired, 'event')} fired: ${plural(summary.conform, 'reply conforms', 'replies conform')}, ${summary.broken} ${summary.broken === 1 ? 'breaks' : 'break'} the contract`;
+  // the replies decide the exit code; a request broken on purpose is said apart
+  const invalid = summary.invalidRequests
+    ? c.yellow(
+        ` (${plural(summary.invalidRequests, 'request')} sent ${summary.invalidRequests === 1 ? 'breaks' : 'break'} it, as --set or --from gave ${summary.invalidRequests === 1 ? 'it' : 'them'})`,
+      )
+    : '';
   const chat =
     summary.chatId === undefined
       ? ''
-      : `\n${c.dim(`about chat ${summary.chatId}; --chat-id ${summary.chatId} sends more events about it (each run is a new chat without it)`)}`;
-  return `\n${summary.broken > 0 ? c.red(text) : c.green(text)}${chat}`;
+      : `\n${c.dim(
+          summary.chatFromBody
+            ? `about chat ${summary.chatId}, the chat_id of the --from body (--set chat_id=<n> changes it)`
+            : `about chat ${summary.chatId}; --chat-id ${summary.chatId} sends more events about it (each run is a new chat without it)`,
+        )}`;
+  return `\n${summary.broken > 0 ? c.red(text) : c.green(text)}${invalid}${chat}`;
 }
