@@ -125,7 +125,14 @@ describe('hook-fire against hook-target', () => {
     const { target } = await startTarget({ plan: { fault: { kind: 'hang' } } });
     await expect(
       fireHook({ url: target.url, event: 'chat_accepted', timeoutMs: 1000, clock: clock() }),
-    ).rejects.toMatchObject({ code: 'SVC_E_HOOK_TIMEOUT', category: 'network' });
+    ).rejects.toMatchObject({
+      code: 'SVC_E_HOOK_TIMEOUT',
+      category: 'network',
+      // the protocol limit, and what it was on the wall at --time-scale 0.1
+      message: expect.stringContaining(
+        'no complete reply within 1000 ms (100 ms of wall time at time scale 0.1;',
+      ),
+    });
   });
 
   it('a receiver that closes the connection (plain HTTP to an HTTPS port) gets its own hint', async () => {

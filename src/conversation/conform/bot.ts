@@ -9,7 +9,8 @@ import { createBotSender, inlineAnswerOf } from '../../platform/bot/bot-outbound
 import { BOT_DELIVERY_POLICY } from '../../contract/timing.js';
 import type { Chat, Customer } from '../../platform/model.js';
 import type { BotHarness } from './bot-harness.js';
-import { describeWallTime, quote, type CheckOutcome, type ConformCase } from './case.js';
+import { describeWallTime } from '../../clock.js';
+import { quote, type CheckOutcome, type ConformCase } from './case.js';
 import { plural } from '../../plural.js';
 
 /**

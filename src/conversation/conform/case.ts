@@ -228,17 +228,3 @@ function isOwnSetupFailure(error: unknown): boolean {
 export function quote(text: string, max = 120): string {
   return quoteReplyBody(text, max);
 }
-
-/**
- * What a protocol duration is on the wall when the clock is scaled, for a timing reason:
- * at `--time-scale 0.05` a 3 s limit is 150 wall ms, which a busy machine can miss.
- * Empty at scale 1 and above, and on the virtual clock.
- * @example `no reply within 3000 ms${describeWallTime(3000, clock)}`
- */
-export function describeWallTime(protocolMs: number, clock: Clock): string {
-  const scale = clock.timeScale;
-  // scale >= 1 leaves at least the protocol figure on the wall: nothing to warn about
-  if (!(scale > 0) || scale >= 1) return '';
-  const wall = Math.round(protocolMs * scale * 10) / 10;
-  return ` (${wall} ms of wall time at time scale ${scale}; on a busy machine raise the time scale)`;
-}

@@ -12,7 +12,8 @@ import {
   HOOK_LIFECYCLE,
   pickFreshChatId,
 } from '../../roles/hooks/samples.js';
-import { describeWallTime, type ConformCase } from './case.js';
+import { describeWallTime } from '../../clock.js';
+import type { ConformCase } from './case.js';
 import { shapeSent, type PayloadForms } from '../../platform/payload-forms.js';
 
 /**

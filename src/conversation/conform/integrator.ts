@@ -5,7 +5,8 @@ import { CHANNEL_DELIVERY_POLICY, judgeChannelReply, shapeProblem } from '../../
 import { CHANNEL_CONTENT_TYPE } from '../../contract/channel.js';
 import { FILE_MEDIA_TYPES } from '../../roles/integrator/kinds.js';
 import { shapeSent, type PayloadForms } from '../../platform/payload-forms.js';
-import { describeWallTime, quote, type CheckOutcome, type ConformCase } from './case.js';
+import { describeWallTime } from '../../clock.js';
+import { quote, type CheckOutcome, type ConformCase } from './case.js';
 import { integratorDeliveryUrl } from '../../contract/integrator-url.js';
 
 /**

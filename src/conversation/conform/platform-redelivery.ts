@@ -8,7 +8,8 @@ import {
 import { createListener, type AgentMessageEvent } from '../../roles/integrator/index.js';
 import { compact } from '../../compact.js';
 import type { Journal } from '../../journal/index.js';
-import { describeWallTime, type ConformCase } from './case.js';
+import { describeWallTime } from '../../clock.js';
+import type { ConformCase } from './case.js';
 import { recordPost } from './observed.js';
 
 /** The svc simulator's control API as found at `<base>/_sim/state`. */

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { createClock, type Clock } from '../../clock.js';
+import { createClock, describeWallTime, type Clock } from '../../clock.js';
 import {
   DOCS_HOOK_EVENTS,
   HOOK_EVENTS,
@@ -222,7 +222,7 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
           : untrusted
             ? 'SVC_E_UNTRUSTED_CERT'
             : 'SVC_E_HOOK_UNREACHABLE',
-      `Could not fire ${event} at ${options.url}: ${outcome.message}.`,
+      `Could not fire ${event} at ${options.url}: ${outcome.message}${timeout ? describeWallTime(options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS, clock) : ''}.`,
       timeout
         ? 'The receiver took longer than --timeout (default 10 s, an assumption: spec 8 is silent).'
         : untrusted

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createClock, createVirtualClock } from '../../../src/clock.js';
-import { describeWallTime } from '../../../src/conversation/conform/case.js';
+import { createClock, createVirtualClock, describeWallTime } from '../../../src/clock.js';
 
 describe('a timing reason on a scaled clock says what the limit is on the wall', () => {
   it('names the wall milliseconds and the scale at --time-scale 0.05', () => {
