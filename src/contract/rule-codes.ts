@@ -179,6 +179,12 @@ export const RULE_CODES = {
     todo: 'Send "text" with every bot message: a channel that cannot show buttons shows it.',
     severity: 'error',
   },
+  no_reply: {
+    summary: 'the peer gave no complete reply within the time the sender waits',
+    spec: '8',
+    todo: 'Answer at once and do slow work after the reply; the timeouts are in the timing table.',
+    severity: 'error',
+  },
   http_status: {
     summary: 'the peer answered with an HTTP status the contract does not expect here',
     spec: '4.2',

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validate } from '../../src/contract/index.js';
 import { createClock } from '../../src/clock.js';
@@ -133,6 +135,45 @@ describe('hook-fire against hook-target', () => {
         'no complete reply within 1000 ms (100 ms of wall time at time scale 0.1;',
       ),
     });
+  });
+
+  it('--all fires every event past one that times out, which breaks the contract', async () => {
+    // a receiver slow on one event only: it answers chat_updated never
+    const slow = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        if (body.includes('"event_name":"chat_updated"')) return;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok"}');
+      });
+    });
+    await new Promise<void>((done) => slow.listen(0, '127.0.0.1', done));
+    try {
+      const { port } = slow.address() as AddressInfo;
+      const results = await fireAllHooks({
+        url: `http://127.0.0.1:${port}/`,
+        timeoutMs: 1000,
+        clock: clock(),
+      });
+      expect(results.map((r) => [r.event, r.status, r.verdict.ok])).toEqual(
+        HOOK_LIFECYCLE.map((event) => [
+          event,
+          event === 'chat_updated' ? 0 : 200,
+          event !== 'chat_updated',
+        ]),
+      );
+      const updated = results.find((r) => r.event === 'chat_updated');
+      expect(updated?.verdict.errors).toMatchObject([
+        {
+          code: 'no_reply',
+          spec: '8',
+          rule: expect.stringMatching(/^no complete reply within 1000 ms/),
+        },
+      ]);
+    } finally {
+      slow.closeAllConnections();
+      slow.close();
+    }
   });
 
   it('a receiver that closes the connection (plain HTTP to an HTTPS port) gets its own hint', async () => {

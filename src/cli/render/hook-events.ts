@@ -113,7 +113,10 @@ export function formatHookFired(
   const line = formatExchangeLine([
     // client_attribute_updated (--profile docs), the longest name, keeps the columns
     { text: event.event, width: 24, color: c.cyan },
-    { text: `→ ${event.status}`, width: 5, color: statusColor(event.status, c) },
+    // status 0: no reply came (hook-fire --all goes on past a timeout)
+    event.status === 0
+      ? { text: '→ —', width: 5, color: c.red }
+      : { text: `→ ${event.status}`, width: 5, color: statusColor(event.status, c) },
     { text: formatMs(event.latencyMs), width: 6, color: c.dim },
     event.verdict.ok
       ? { text: '✓ reply conforms', color: c.green }
@@ -133,7 +136,8 @@ export function formatHookFired(
   };
   const requestNote = event.requestVerdict.ok ? '' : c.yellow('  (request breaks the contract)');
   const showRequest = options.verbose || !event.requestVerdict.ok;
-  const showReply = options.verbose || !event.verdict.ok;
+  // status 0: no reply came, so there is none to show
+  const showReply = event.status !== 0 && (options.verbose || !event.verdict.ok);
   return [
     line,
     ...(showRequest ? [`    ${c.dim('request')}  ${json(event.request)}${requestNote}`] : []),

@@ -30,6 +30,11 @@ import { closestNames } from '../../suggest.js';
 export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 
 export interface FireHookOptions {
+  /**
+   * A reply that does not come within the timeout is a result that breaks the contract (no
+   * reply), not a thrown SVC_E_HOOK_TIMEOUT: `--all` goes on to the next event.
+   */
+  timeoutAsResult?: boolean;
   /** the hook receiver's URL (spec 4.4) */
   url: string;
   /** the event to fire; `offline_messages` is accepted (spec 6.2 note) */
@@ -212,6 +217,27 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
   });
   if (!outcome.ok) {
     const timeout = outcome.reason === 'timeout';
+    if (timeout && options.timeoutAsResult) {
+      const wall = describeWallTime(options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS, clock);
+      const rule = `${outcome.message}${wall}: the receiver took longer than --timeout (an assumption: spec 8 is silent)`;
+      return {
+        event,
+        url: options.url,
+        request: body,
+        requestVerdict: validate(`hook.${event}`, body),
+        status: 0,
+        replyText: '',
+        verdict: {
+          kind: `hook.${event}.reply`,
+          ok: false,
+          errors: [issue('no_reply', rule, '8')],
+          warnings: [],
+        },
+        latencyMs: outcome.durationMs,
+        wallMs: outcome.wallMs,
+        ...(typeof body.chat_id === 'number' ? { chatId: body.chat_id } : {}),
+      };
+    }
     // a TLS failure's message carries its own way out (tlsProblem in src/http/client.ts)
     const untrusted = outcome.reason === 'untrusted' || outcome.reason === 'tls';
     throw new SvcError(
@@ -339,7 +365,13 @@ export async function fireAllHooks(
   const { chatId = pickFreshChatId(), ...rest } = options;
   for (const event of HOOK_LIFECYCLE) {
     const chat = carriesChatId(event) ? { chatId } : {};
-    const result = await fireHook({ ...rest, event, ...chat, ...(assignTo ? { assignTo } : {}) });
+    const result = await fireHook({
+      ...rest,
+      event,
+      ...chat,
+      ...(assignTo ? { assignTo } : {}),
+      timeoutAsResult: true,
+    });
     const link = (result.reply as { crm_link?: unknown } | undefined)?.crm_link;
     if (event === 'chat_accepted' && typeof link === 'string') assignTo = link;
     results.push(result);
@@ -347,7 +379,7 @@ export async function fireAllHooks(
   }
   // --profile docs: the public page's client events last, as conform hooks sends them
   for (const event of options.events === 'docs' ? DOCS_HOOK_EVENTS : []) {
-    const result = await fireHook({ ...rest, event });
+    const result = await fireHook({ ...rest, event, timeoutAsResult: true });
     results.push(result);
     onResult?.(result);
   }
