@@ -79,9 +79,24 @@ export function judgeBotAnswer(
   const status = record.response?.status ?? 0;
   if (status === 200) return [];
   const body = record.response?.body ? ` ${quote(record.response.body, 80)}` : '';
+  // the token is the URL's last segment (spec 5.2): a refusal is most often a --token that is
+  // not the one the bot checks
+  const token =
+    status === 401 || status === 403
+      ? `; the token is the last path segment (${tokenPathOf(record.request.url)}): is --token the one your bot checks?`
+      : '';
   return [
-    `${event} answered HTTP ${status}${body}; the regular answer is HTTP 200 within 3 s (spec 4.3, 7.2, 8)`,
+    `${event} answered HTTP ${status}${body}; the regular answer is HTTP 200 within 3 s (spec 4.3, 7.2, 8)${token}`,
   ];
+}
+
+/** The path of a bot event's URL with its token (last segment) shown as `<token>`. */
+function tokenPathOf(url: string): string {
+  try {
+    return new URL(url).pathname.replace(/[^/]*$/, '<token>');
+  } catch {
+    return url;
+  }
 }
 
 /**

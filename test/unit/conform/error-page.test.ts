@@ -91,3 +91,16 @@ describe('a reason line quoting an error page', () => {
     `);
   });
 });
+
+describe('judgeBotAnswer of a refusal', () => {
+  it('asks whether --token is the one the bot checks, naming where the token goes', () => {
+    const record = {
+      type: 'exchange',
+      request: { method: 'POST', url: 'http://127.0.0.1:7000/bot/***' },
+      response: { status: 401, body: 'Unauthorized' },
+    } as unknown as ExchangeRecord;
+    expect(judgeBotAnswer('CLIENT_MESSAGE', record)).toEqual([
+      'CLIENT_MESSAGE answered HTTP 401 Unauthorized; the regular answer is HTTP 200 within 3 s (spec 4.3, 7.2, 8); the token is the last path segment (/bot/<token>): is --token the one your bot checks?',
+    ]);
+  });
+});
