@@ -164,12 +164,17 @@ export function parseJsonBody(raw: string, transfer: TransferMode, bytes: number
       ok: false,
       status: 400,
       code: 'invalid_json',
-      message: `the body is not valid JSON: ${errorText(error)}`,
+      message: `the body is not valid JSON: ${errorText(error)}${FORM_ENCODED.test(raw.trim()) ? FORM_HINT : ''}`,
       raw,
       transfer,
     };
   }
 }
+
+/** `a=1&b=two`: an HTML form's encoding, what `requests.post(url, data=...)` sends. */
+const FORM_ENCODED = /^[\w.%[\]-]+=[^&]*(?:&[\w.%[\]-]+=[^&]*)*$/;
+const FORM_HINT =
+  '; it is form-encoded (key=value&...): send the object as JSON with Content-Type: application/json (Python requests: json=..., not data=...)';
 
 /** A body as bytes, whatever they are: the proxy forwards them unchanged. */
 export type RawBody =
