@@ -17,10 +17,19 @@ export function parseControlBody<T>(schema: z.ZodType<T>, request: PlatformReque
   }
   const parsed = schema.safeParse(body.json);
   if (!parsed.success) {
+    // "expected string, received undefined" is zod's word for a field left out
     const issues = parsed.error.issues
-      .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
+      .map((i) => {
+        const missing = i.code === 'invalid_type' && /received undefined$/.test(i.message);
+        const expected = /expected (\w+)/.exec(i.message)?.[1];
+        return `${i.path.join('.') || '(body)'}: ${missing ? `required${expected ? ` (a ${expected})` : ''}` : i.message}`;
+      })
       .join('; ');
-    throw new SvcError('SVC_E_CONTROL_BODY', issues);
+    // the fields the request takes, so the body can be written from the error alone
+    const fields = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+    const takes =
+      fields.length > 0 ? `; this request takes a JSON object with ${fields.join(', ')}` : '';
+    throw new SvcError('SVC_E_CONTROL_BODY', `${issues}${takes}`);
   }
   return parsed.data;
 }

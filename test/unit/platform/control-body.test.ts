@@ -1,0 +1,34 @@
+/**
+ * A control-API body that does not fit (src/platform/control-kit.ts): the error names the
+ * field left out as required, and lists the fields the request takes.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { parseControlBody } from '../../../src/platform/control-kit.js';
+import type { PlatformRequest } from '../../../src/platform/types.js';
+
+const offline = z.object({ name: z.string().optional(), message: z.string().min(1) });
+const request = (json: unknown): PlatformRequest => ({
+  method: 'POST',
+  path: '/_sim/visitor/offline-message',
+  query: new URLSearchParams(),
+  headers: {},
+  body: { ok: true, raw: JSON.stringify(json), json, transfer: 'content-length', bytes: 2 },
+});
+
+describe('parseControlBody', () => {
+  it('says a field left out is required, and which fields the body takes', () => {
+    expect(() => parseControlBody(offline, request({}))).toThrow(
+      'message: required (a string); this request takes a JSON object with name, message',
+    );
+  });
+
+  it("keeps zod's words for a value of the wrong type", () => {
+    expect(() => parseControlBody(offline, request({ message: 5 }))).toThrow(
+      /^message: Invalid input: expected string, received number; this request takes/,
+    );
+    expect(parseControlBody(offline, request({ message: 'Call me' }))).toEqual({
+      message: 'Call me',
+    });
+  });
+});
