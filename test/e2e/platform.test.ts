@@ -106,6 +106,24 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
     expect(slashed.stderr()).toContain('Could not use --random-string "a/b"');
   });
 
+  it('--run-id numbers chats and clients from it, so a restart does not reuse chat 1', async () => {
+    const platform = spawnCli(['--json', 'platform', '--port', '0', '--run-id', '42']);
+    const listening = await platform.next(listeningOf);
+    const channelUrl = (listening.channels as Json[])[0]!.url as string;
+    const sent = await fetch(channelUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } }),
+    });
+    expect(sent.status).toBe(200);
+    const { chats } = (await (await fetch(`${String(listening.controlUrl)}/chats`)).json()) as {
+      chats: Array<{ id: number; customer: { clientId: string } }>;
+    };
+    expect(chats.map((c) => [c.id, c.customer.clientId])).toEqual([[42001, '42501']]);
+    platform.child.kill('SIGINT');
+    expect(await platform.exit).toBe(130);
+  });
+
   it('--quiet prints no line per good message while --record still journals every exchange', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-quiet-'));
     const journal = join(dir, 'session.ndjson');

@@ -60,6 +60,15 @@ export const platformOptions = defineOptions('platform', [
   AGENTS_OPTION,
   PROFILE_OPTION,
   {
+    key: 'runId',
+    flag: '--run-id <n>',
+    type: 'int',
+    min: 1,
+    max: 999_999,
+    description:
+      "number chats from <n>001 and clients from <n>501, not from 1: chat ids are unique in the account (spec 2.2, 6.2), so a receiver or bot with a database sees a restarted simulator's chats as new (default: from 1)",
+  },
+  {
     key: 'channelId',
     flag: '--channel-id <id>',
     type: 'string',

@@ -9,6 +9,7 @@ import {
 } from '../serving-flags.js';
 import { consoleUrlOf, printControlToken } from '../control-banner.js';
 import type { CliContext } from '../context.js';
+import { runIds } from '../../conversation/run-ids.js';
 import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
 import { createDocsService } from '../../web/docs-service.js';
 import { createClock, type Clock } from '../../clock.js';
@@ -144,6 +145,7 @@ function buildPlatform(
     : undefined;
   return createPlatform({
     ...(bot ? { bot } : {}),
+    ...(flags.runId === undefined ? {} : { ids: runIds(flags.runId) }),
     faults,
     clock,
     journal,
