@@ -106,6 +106,21 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
     expect(slashed.stderr()).toContain('Could not use --random-string "a/b"');
   });
 
+  it("widget's banner puts its three URLs in one column under its title", async () => {
+    const widget = spawnCli(['widget', '--port', '0']);
+    await widget.next((o) => o.type === 'text' && String(o.line).startsWith('  simulator'));
+    const text = widget.lines.map((o) => String(o.line));
+    expect(text[0]).toBe('svc widget');
+    const rows = text.slice(1, 4);
+    expect(rows.map((l) => l.replace(/http\S+/, 'URL'))).toEqual([
+      '  demo page      URL',
+      '  agent console  URL',
+      '  simulator      URL (started here)',
+    ]);
+    widget.child.kill('SIGINT');
+    await widget.exit;
+  });
+
   it('--run-id numbers chats and clients from it, so a restart does not reuse chat 1', async () => {
     const platform = spawnCli(['--json', 'platform', '--port', '0', '--run-id', '42']);
     const listening = await platform.next(listeningOf);

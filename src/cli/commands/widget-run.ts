@@ -93,7 +93,8 @@ export async function runWidget(
     () => undefined,
   );
   const c = out.chalk;
-  out.line(`${c.bold('svc widget demo')} page     ${c.cyan(demo.url)}`);
+  out.line(c.bold('svc widget'));
+  out.line(`  demo page      ${c.cyan(demo.url)}`);
   out.line(`  agent console  ${c.cyan(consoleUrl)}`);
   if (platform) printControlToken(out, control);
   out.line(
