@@ -296,7 +296,7 @@ export const MUTANTS = [
     spec: '6.2',
     deviation: 'names the offline hook event offline_messages (the field-table spelling)',
     survivor:
-      'your tests would not notice the other spelling of the offline event: does your receiver accept both?',
+      'your tests pass with either spelling of the offline event: right for a receiver that accepts both (spec 6.2 note); otherwise add a test that sends offline_messages',
     exercisedBy: ['kind:hook.offline_message'],
   },
   {
