@@ -79,6 +79,8 @@ export function collectIssues(
   defaultSpec: string,
   errors: ContractIssue[],
   warnings: ContractIssue[],
+  /** the field an unknown key was likely meant to be, at the object `segments` names */
+  meantField?: (segments: readonly Segment[], key: string) => string | undefined,
 ): void {
   for (const issue of issues) {
     const segments = base.length === 0 ? issue.path : [...base, ...issue.path];
@@ -87,10 +89,11 @@ export function collectIssues(
       for (const key of issue.keys) {
         // __proto__ is reported by the guard in validate.ts, once, as an error.
         if (key === '__proto__') continue;
+        const meant = meantField?.(segments, key);
         warnings.push({
           path: formatPath([...segments, key]),
           code: 'unknown_field',
-          rule: 'not in the spec (accepted; real traffic carries extra fields)',
+          rule: `not in the spec (accepted; real traffic carries extra fields)${meant === undefined ? '' : `; did you mean ${meant}?`}`,
           spec: tagged?.spec ?? defaultSpec,
           severity: 'warning',
         });
@@ -108,7 +111,7 @@ export function collectIssues(
           bestScore = score;
         }
       }
-      collectIssues(best, segments, defaultSpec, errors, warnings);
+      collectIssues(best, segments, defaultSpec, errors, warnings, meantField);
       continue;
     }
     const described = tagged ?? {

@@ -2,6 +2,8 @@
  * validate / validateAuto: a value and a kind in, a ValidationResult out. Never throws on
  * bad data; only an unknown kind name is an (input) error.
  */
+import type { z } from 'zod';
+import { closestNames } from '../suggest.js';
 import { SvcError } from '../errors.js';
 import { detectKind } from './detect.js';
 import { collectIssues, formatPath } from './issues.js';
@@ -176,6 +178,52 @@ function argumentsHint(entry: KindEntry, value: unknown, errors: ContractIssue[]
   root.rule = `${root.rule}: svc_api.${method}'s arguments are checked as one object naming each (${names.join(', ')}), e.g. ${example}`;
 }
 
+/**
+ * The field of the object at `segments` in `schema` that an unknown `key` was likely meant to
+ * be (`chatId` for chat_id, `txt` for text), if one is close; each branch of a union is read.
+ */
+function meantFieldOf(
+  schema: z.ZodType,
+  segments: readonly PropertyKey[],
+  key: string,
+): string | undefined {
+  const names = new Set<string>();
+  collectFieldNames(schema, segments, names, 0);
+  names.delete(key);
+  // chatId and chat_id differ by case and an underscore: compared without either
+  const plain = (name: string): string => name.toLowerCase().replace(/_/g, '');
+  const same = [...names].find((name) => plain(name) === plain(key));
+  return same ?? closestNames(key, names, { maxDistance: 2 })[0];
+}
+
+/** The field names of the objects at `segments` below `schema` (through optional, union, ...). */
+function collectFieldNames(
+  schema: z.ZodType,
+  segments: readonly PropertyKey[],
+  into: Set<string>,
+  depth: number,
+): void {
+  if (depth > 20) return;
+  const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
+  const inner = (def.innerType ?? def.in) as z.ZodType | undefined;
+  if (inner) return collectFieldNames(inner, segments, into, depth + 1);
+  if (def.type === 'union')
+    for (const option of def.options as z.ZodType[])
+      collectFieldNames(option, segments, into, depth + 1);
+  if (def.type === 'lazy')
+    collectFieldNames((def.getter as () => z.ZodType)(), segments, into, depth + 1);
+  if (def.type === 'array' && typeof segments[0] === 'number')
+    collectFieldNames(def.element as z.ZodType, segments.slice(1), into, depth + 1);
+  if (def.type !== 'object') return;
+  const shape = def.shape as Record<string, z.ZodType>;
+  if (segments.length === 0) {
+    for (const name of Object.keys(shape)) into.add(name);
+    return;
+  }
+  const next = shape[String(segments[0])];
+  if (next) collectFieldNames(next, segments.slice(1), into, depth + 1);
+}
+
 function validateEntry(
   entry: KindEntry,
   value: unknown,
@@ -188,7 +236,10 @@ function validateEntry(
   let warnings: ContractIssue[] = [];
   if (scanGuards(value, errors)) {
     const parsed = entry.schema.safeParse(value, parses++ < JIT_AFTER ? { jitless: true } : {});
-    if (!parsed.success) collectIssues(parsed.error.issues, [], entry.spec, errors, warnings);
+    if (!parsed.success)
+      collectIssues(parsed.error.issues, [], entry.spec, errors, warnings, (segments, key) =>
+        meantFieldOf(entry.schema, segments, key),
+      );
   }
   if (entry.producer === 'party') warnings = holdPartyToTypes(warnings, errors);
   argumentsHint(entry, value, errors);
