@@ -74,7 +74,8 @@ export function exactPercent(figure: CoverageFigure, decimals: number): string {
 /** Counts what records exercise; `report()` at any point gives the figures so far. */
 export interface CoverageTally {
   add(record: ExchangeRecord): void;
-  report(): CoverageReport;
+  /** `only`: the interfaces the report holds (a hook receiver's D); default every one */
+  report(only?: ReadonlySet<CoverageInterface>): CoverageReport;
 }
 
 /**
@@ -93,9 +94,12 @@ export function createCoverageTally(): CoverageTally {
       if (!isPushRecord(record)) ifaces.add(record.iface);
       for (const id of itemsOfRecord(record)) hits.set(id, (hits.get(id) ?? 0) + 1);
     },
-    report() {
-      const items = coverageItems().map((item) => ({ ...item, hits: hits.get(item.id) ?? 0 }));
-      const groups: CoverageGroup[] = COVERAGE_INTERFACES.map((iface) => {
+    report(only) {
+      const items = coverageItems()
+        .filter((item) => !only || only.has(item.iface))
+        .map((item) => ({ ...item, hits: hits.get(item.id) ?? 0 }));
+      const ifacesShown = COVERAGE_INTERFACES.filter((iface) => !only || only.has(iface));
+      const groups: CoverageGroup[] = ifacesShown.map((iface) => {
         const mine = items.filter((i) => i.iface === iface);
         const categories = COVERAGE_CATEGORIES.flatMap((category) => {
           const inCategory = mine.filter((i) => i.category === category);
@@ -106,7 +110,8 @@ export function createCoverageTally(): CoverageTally {
         return {
           iface,
           name: INTERFACE_NAMES[iface],
-          counted: iface !== 'C' || ifaces.has('widget'),
+          // asked for by name, the widget counts even when nothing of it was recorded
+          counted: iface !== 'C' || ifaces.has('widget') || only !== undefined,
           ...figure(mine.filter((i) => i.hits > 0).length, mine.length),
           categories,
         };

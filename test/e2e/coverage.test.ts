@@ -54,6 +54,26 @@ describe('svc-cli coverage', () => {
     expect(above.code).toBe(0);
   });
 
+  it('--interface keeps the interfaces named: the table, the overall figure and --min', async () => {
+    const hooks = await runCli(['--json', 'coverage', recording, '--interface', 'hooks']);
+    expect(hooks.code).toBe(0);
+    const report = JSON.parse(hooks.stdout) as {
+      groups: Array<{ iface: string; covered: number; total: number }>;
+      overall: { covered: number; total: number };
+    };
+    expect(report.groups.map((g) => g.iface)).toEqual(['D']);
+    expect(report.overall).toMatchObject({
+      covered: report.groups[0]!.covered,
+      total: report.groups[0]!.total,
+    });
+    const two = await runCli(['coverage', recording, '--interface', 'A', '--interface', 'd']);
+    expect(two.stdout).toMatch(/A chat channel/);
+    expect(two.stdout).not.toMatch(/B bot|C widget/);
+    const wrong = await runCli(['coverage', recording, '--interface', 'E']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('Could not use --interface: "E" is not an interface.');
+  });
+
   it('refuses a --junit file in a missing folder before reading anything (exit 2)', async () => {
     const result = await runCli(['coverage', recording, '--junit', join(dir, 'nodir', 'c.xml')]);
     expect(result.code).toBe(2);

@@ -19,6 +19,14 @@ export const coverageOptions = defineOptions('coverage', [
     description: 'also write the figures as JUnit properties (one test case: the --min gate)',
   },
   {
+    key: 'interface',
+    flag: '--interface <list>',
+    type: 'list',
+    config: false,
+    description:
+      'only these interfaces, in the table, the overall figure and --min: A or channel, B or bot, C or widget, D or hooks (comma-separated or repeated)',
+  },
+  {
     key: 'uncovered',
     flag: '--uncovered',
     type: 'boolean',

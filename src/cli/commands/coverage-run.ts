@@ -5,12 +5,56 @@ import { resolveForCommand } from '../options/resolve.js';
 import { createOutput } from '../render/output.js';
 import { belowMinMessage, coverageJunit, formatCoverage } from '../render/coverage.js';
 import { coverageOptions } from './coverage-options.js';
-import { createCoverageTally, isBelowMin, readRecords } from '../../coverage/index.js';
+import {
+  createCoverageTally,
+  isBelowMin,
+  readRecords,
+  type CoverageInterface,
+} from '../../coverage/index.js';
+import { SvcError } from '../../errors.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { assertRecorded } from '../../trace/not-a-journal.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { noteSkippedLines } from '../render/skipped-lines.js';
 import { checkWritableFile } from '../out-file.js';
+
+/** The interfaces `--interface` names, by letter or by name; undefined: every one. */
+const INTERFACE_WORDS: Readonly<Record<string, CoverageInterface>> = {
+  a: 'A',
+  channel: 'A',
+  b: 'B',
+  bot: 'B',
+  c: 'C',
+  widget: 'C',
+  d: 'D',
+  hooks: 'D',
+};
+
+function interfacesOf(given: readonly string[] | undefined): Set<CoverageInterface> | undefined {
+  if (given === undefined || given.length === 0) return undefined;
+  const words = given
+    .flatMap((g) => g.split(','))
+    .map((w) => w.trim())
+    .filter(Boolean);
+  const chosen = new Set<CoverageInterface>();
+  for (const word of words) {
+    const iface = INTERFACE_WORDS[word.toLowerCase()];
+    if (iface === undefined)
+      throw new SvcError(
+        'SVC_E_FLAG',
+        `Could not use --interface: "${word}" is not an interface.`,
+        'Name A or channel, B or bot, C or widget, D or hooks (comma-separated or repeated). Example: svc-cli coverage run.ndjson --interface hooks --min 80',
+      );
+    chosen.add(iface);
+  }
+  if (chosen.size === 0)
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'Could not use --interface: it names no interface.',
+      'Name A or channel, B or bot, C or widget, D or hooks, or leave --interface out for every one.',
+    );
+  return chosen;
+}
 
 export async function runCoverage(
   ctx: CliContext,
@@ -29,7 +73,7 @@ export async function runCoverage(
     for await (const record of readRecords(path, ctx.stdin, skipped)) tally.add(record);
     if (skipped.skipped > 0) skippedIn.push([recording === '-' ? 'stdin' : recording, skipped]);
   }
-  const report = tally.report();
+  const report = tally.report(interfacesOf(flags.interface));
   assertRecorded(recordings.join(', '), report.records);
   for (const [recording, lines] of skippedIn) noteSkippedLines(out, recording, lines);
   // the exact ratio, not the one-decimal figure the table shows

@@ -27,6 +27,7 @@ Examples:
   $ svc-cli platform --record session.ndjson     # your tests run against it, then:
   $ svc-cli coverage session.ndjson --min 80 --junit coverage.xml
   $ svc-cli coverage session.ndjson --uncovered
+  $ svc-cli coverage session.ndjson --interface hooks --min 60   # a hook receiver's gate
   $ svc-cli --json coverage a.ndjson b.har`,
   run: {
     path: 'coverage-run',
