@@ -153,6 +153,38 @@ describe('conform bot', () => {
     );
   });
 
+  it('warns of an answer posted with a Content-Type other than application/json', async () => {
+    const service: { info?: BotServiceInfo } = {};
+    const url = await startPeer((_req, res, body) => {
+      json(res, 200, {});
+      const event = JSON.parse(body) as Record<string, unknown>;
+      if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
+      void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify({
+          event: 'BOT_MESSAGE',
+          id: 'b-1',
+          chat_id: event.chat_id,
+          client_id: event.client_id,
+          message: { type: 'TEXT', text: 'Hi', timestamp: 1700000000 },
+        }),
+      }).catch(() => undefined);
+    });
+    const report = await runConformSuite({
+      suite: 'bot',
+      url,
+      token: 't0k',
+      clock: scaled(),
+      onBotService: (info) => (service.info = info),
+    });
+    expect(failures(report.results)).toEqual([]);
+    const answer = report.results.find((r) => r.name.startsWith('the answer to CLIENT_MESSAGE'));
+    expect(answer?.warnings).toEqual([
+      'warning: BOT_MESSAGE Content-Type: "text/plain"; the bot interface sends application/json (spec 4.3; accepted, as the body is JSON)',
+    ]);
+  });
+
   it('names the answer a bot wrote into its HTTP reply when none arrives', async () => {
     const url = await startPeer((_req, res) => json(res, 200, { message: 'Hi, how can I help?' }));
     const report = await runConformSuite({

@@ -6,6 +6,7 @@ import { postJson } from '../../http/client.js';
 import { botRouteHint, trailingSlashHint } from '../../http/trailing-slash.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { createBotSender, inlineAnswerOf } from '../../platform/bot/bot-outbound.js';
+import { contentTypeWarning } from '../../platform/bot/bot-inbound.js';
 import { BOT_DELIVERY_POLICY } from '../../contract/timing.js';
 import type { Chat, Customer } from '../../platform/model.js';
 import type { BotHarness } from './bot-harness.js';
@@ -202,9 +203,13 @@ function providerEventWarnings(records: readonly ExchangeRecord[]): string[] {
     const json = parse(record.request.body);
     if (!json || typeof json.event !== 'string') return [];
     const name = json.event;
-    return validate(`bot.event.${name}`, json).warnings.map(
-      (issue) => `${name} ${formatIssue(issue)}`,
-    );
+    const typed = contentTypeWarning(record.request.headers?.['content-type']);
+    return [
+      ...validate(`bot.event.${name}`, json).warnings.map(
+        (issue) => `${name} ${formatIssue(issue)}`,
+      ),
+      ...(typed ? [`${name} ${typed}`] : []),
+    ];
   });
 }
 

@@ -140,6 +140,17 @@ function taken(
   };
 }
 
+/**
+ * spec 4.3: every bot exchange is sent with Content-Type application/json. A JSON body under
+ * another type is taken (the body decides), with this warning; undefined when it is JSON.
+ * @example contentTypeWarning('text/plain') // 'Content-Type: "text/plain"; ...'
+ */
+export function contentTypeWarning(contentType: string | undefined): string | undefined {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/json' || type?.endsWith('+json')) return undefined;
+  return `Content-Type: ${type ? JSON.stringify(type) : 'none'}; the bot interface sends application/json (spec 4.3; accepted, as the body is JSON)`;
+}
+
 /** Admits a provider request (spec 4.3, 5.2, 5.3, 7.2) and takes its event; refusals throw. */
 function takeProviderRequest(
   ctx: BotInboundContext,
@@ -206,7 +217,10 @@ function takeProviderRequest(
     throw new ProtocolError('invalid_request', result.errors.map(formatIssue).join('; '));
   // accepted with warnings (a millisecond timestamp): said in the log and the record, as
   // validate and proxy say them for the same body
-  if (result.warnings.length > 0) seen.warnings = result.warnings.map(formatIssue);
+  const warnings = result.warnings.map(formatIssue);
+  const typed = contentTypeWarning(request.headers['content-type']);
+  if (typed) warnings.push(typed);
+  if (warnings.length > 0) seen.warnings = warnings;
   const chat = ctx.findChat(json);
   if (!chat)
     throw new ProtocolError('invalid_request', 'chat_id: no open chat with that id (spec 2.5)');
