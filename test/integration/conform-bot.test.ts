@@ -60,6 +60,7 @@ async function passTwice(
 async function startBrokenBot(
   status: number,
   answer?: (event: Record<string, unknown>) => Record<string, unknown>,
+  contentType = 'application/json',
 ) {
   const service: { info?: BotServiceInfo } = {};
   const url = await startPeer((_req, res, body) => {
@@ -68,7 +69,7 @@ async function startBrokenBot(
     if (status !== 200 || !answer || event.event !== 'CLIENT_MESSAGE' || !service.info) return;
     void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': contentType },
       body: JSON.stringify(answer(event)),
     }).catch(() => undefined);
   });
@@ -154,23 +155,17 @@ describe('conform bot', () => {
   });
 
   it('warns of an answer posted with a Content-Type other than application/json', async () => {
-    const service: { info?: BotServiceInfo } = {};
-    const url = await startPeer((_req, res, body) => {
-      json(res, 200, {});
-      const event = JSON.parse(body) as Record<string, unknown>;
-      if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
-      void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
-        method: 'POST',
-        headers: { 'content-type': 'text/plain' },
-        body: JSON.stringify({
-          event: 'BOT_MESSAGE',
-          id: 'b-1',
-          chat_id: event.chat_id,
-          client_id: event.client_id,
-          message: { type: 'TEXT', text: 'Hi', timestamp: 1700000000 },
-        }),
-      }).catch(() => undefined);
-    });
+    const { url, service } = await startBrokenBot(
+      200,
+      (event) => ({
+        event: 'BOT_MESSAGE',
+        id: 'b-1',
+        chat_id: event.chat_id,
+        client_id: event.client_id,
+        message: { type: 'TEXT', text: 'Hi', timestamp: 1700000000 },
+      }),
+      'text/plain',
+    );
     const report = await runConformSuite({
       suite: 'bot',
       url,
