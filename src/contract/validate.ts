@@ -179,6 +179,28 @@ function argumentsHint(entry: KindEntry, value: unknown, errors: ContractIssue[]
 }
 
 /**
+ * meantFieldOf, remembered per kind, place and key: real traffic carries the same extra fields
+ * in every message (a provider's own ids), and the schema walk with its edit distances would
+ * otherwise run for each. Array indices share one entry; the memory is cleared past 4,096.
+ */
+const meantFields = new Map<string, string | null>();
+function cachedMeantField(
+  entry: KindEntry,
+  segments: readonly PropertyKey[],
+  key: string,
+): string | undefined {
+  const place = segments.map((s) => (typeof s === 'number' ? '#' : String(s))).join('.');
+  const id = `${entry.name}\u0000${place}\u0000${key}`;
+  let meant = meantFields.get(id);
+  if (meant === undefined) {
+    if (meantFields.size >= 4096) meantFields.clear();
+    meant = meantFieldOf(entry.schema, segments, key) ?? null;
+    meantFields.set(id, meant);
+  }
+  return meant ?? undefined;
+}
+
+/**
  * The field of the object at `segments` in `schema` that an unknown `key` was likely meant to
  * be (`chatId` for chat_id, `txt` for text), if one is close; each branch of a union is read.
  */
@@ -238,7 +260,7 @@ function validateEntry(
     const parsed = entry.schema.safeParse(value, parses++ < JIT_AFTER ? { jitless: true } : {});
     if (!parsed.success)
       collectIssues(parsed.error.issues, [], entry.spec, errors, warnings, (segments, key) =>
-        meantFieldOf(entry.schema, segments, key),
+        cachedMeantField(entry, segments, key),
       );
   }
   if (entry.producer === 'party') warnings = holdPartyToTypes(warnings, errors);
