@@ -169,6 +169,19 @@ describe('svc-cli hook-fire (spawned)', () => {
     expect(fromFile.stdout).toMatch(
       /1 event fired: 1 reply conforms, 0 break the contract \(1 request sent breaks it, as --set or --from gave it\)\nabout chat \d+, the chat_id of the --from body/,
     );
+    // a --set field the contract does not know (a typo) is named with the request, and the
+    // field it was likely meant to be, though the request still conforms
+    const typo = await runCli([
+      'hook-fire',
+      'chat_accepted',
+      '--url',
+      target.url,
+      '--set',
+      'visitr.name=x',
+    ]);
+    expect(typo.code).toBe(0);
+    expect(typo.stdout).toContain('(request has contract warnings)');
+    expect(typo.stdout).toMatch(/! visitr: not in the spec .*did you mean visitor\? \(spec 6\.2\)/);
     // offline_message is about no chat: an input error, not a chat_id it does not carry
     const offline = await runCli([
       'hook-fire',

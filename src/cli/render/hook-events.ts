@@ -134,14 +134,23 @@ export function formatHookFired(
     const flat = text.replace(/\s+/g, ' ');
     return `${flat.slice(0, 240)}… ${c.dim(`(${text.length} characters; --verbose prints it all)`)}`;
   };
-  const requestNote = event.requestVerdict.ok ? '' : c.yellow('  (request breaks the contract)');
-  const showRequest = options.verbose || !event.requestVerdict.ok;
+  // a --set or --from field the contract does not know (a typo: `chat.fo`, `visitr`) reaches
+  // the receiver unflagged unless its warning is shown with the request
+  const requestWarned = event.requestVerdict.warnings.length > 0;
+  const requestNote = !event.requestVerdict.ok
+    ? c.yellow('  (request breaks the contract)')
+    : requestWarned
+      ? c.yellow('  (request has contract warnings)')
+      : '';
+  const showRequest = options.verbose || !event.requestVerdict.ok || requestWarned;
   // status 0: no reply came, so there is none to show
   const showReply = event.status !== 0 && (options.verbose || !event.verdict.ok);
   return [
     line,
     ...(showRequest ? [`    ${c.dim('request')}  ${json(event.request)}${requestNote}`] : []),
-    ...formatIssueLines(event.requestVerdict.errors, [], c).map((l) => `  ${l}`),
+    ...formatIssueLines(event.requestVerdict.errors, event.requestVerdict.warnings, c).map(
+      (l) => `  ${l}`,
+    ),
     ...(showReply ? [`    ${c.dim('reply  ')}  ${cut(json(event.reply))}`] : []),
     ...formatIssueLines(event.verdict.errors, event.verdict.warnings, c),
   ].join('\n');
