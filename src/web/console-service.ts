@@ -19,7 +19,12 @@ export const CONSOLE_EVENT_HISTORY = 1000;
  * quietly: GETs under /_sim/ stay out of the journal); `/` leads there. The page itself talks
  * to the control API (GET /_sim/events, /_sim/chats, /_sim/journal ...).
  */
-export function createConsoleService(): PlatformService {
+export function createConsoleService(
+  options: {
+    /** the demo page served beside the console (`widget`), once it listens */
+    pageUrl?: () => string | undefined;
+  } = {},
+): PlatformService {
   requireAsset('console', 'index.html'); // fail at start, not at the first page load
   return {
     name: 'console',
@@ -36,6 +41,16 @@ export function createConsoleService(): PlatformService {
         handler(request, params) {
           // /_sim/console (no slash): relative links need the folder URL
           if (!request.path.endsWith('/') && params['*'] === '') return redirect('/_sim/console/');
+          // what the command serving the console adds: the empty chat list points at the page
+          if (params['*'] === 'context.json') {
+            const pageUrl = options.pageUrl?.();
+            return {
+              status: 200,
+              body: JSON.stringify(pageUrl === undefined ? {} : { pageUrl }),
+              headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' },
+              record: { iface: 'control' },
+            };
+          }
           const asset = readAsset('console', params['*'] || 'index.html');
           if (!asset) {
             return {

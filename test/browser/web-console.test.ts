@@ -69,6 +69,13 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
           () => document.documentElement.scrollWidth - window.innerWidth,
         );
         expect({ target, width, overflow }).toEqual({ target, width, overflow: 0 });
+        // no chat yet: beside the demo page, the console says to start one there
+        if (target === consoleUrl) {
+          const start = page.locator('.start-page');
+          await start.waitFor();
+          expect(await start.getAttribute('href')).toBe(url);
+          expect(await page.locator('.start-command').count()).toBe(0);
+        }
         await page.screenshot({
           path: `${artifacts}/${target === url ? 'demo' : 'console'}-${width}.png`,
         });

@@ -49,13 +49,15 @@ export async function runWidget(
   let platform: Platform | undefined;
   let platformUrl = platformGiven ?? '';
   const settings = settingsOf(await loadProfile(flags.profile, ctx.cwd));
+  // the console's empty chat list points at the demo page, once it listens
+  const page: { url?: string } = {};
   if (!platformGiven) {
     platform = createPlatform({
       ...coreOptionsOf(settings),
       clock: createClock({ timeScale: globals.timeScale }),
       journal: createRecordJournal(ctx, flags.record),
       agentsOnline: flags.agents !== 'offline',
-      services: [createConsoleService(), createDocsService()],
+      services: [createConsoleService({ pageUrl: () => page.url }), createDocsService()],
       eventHistory: CONSOLE_EVENT_HISTORY,
       ...(hookUrl ? { hooks: { url: hookUrl, events: settings.hookEvents } } : {}),
     });
@@ -81,6 +83,7 @@ export async function runWidget(
     ...host,
     ...pageProfile,
   });
+  page.url = demo.url;
   out.event(
     {
       type: 'listening',

@@ -134,6 +134,12 @@ export const api = {
       '/_sim/state',
     ),
   chats: () => call<{ chats: ChatView[] }>('GET', '/_sim/chats'),
+  /** what the command serving the console adds (`widget`: its demo page); {} from an older one */
+  context: (): Promise<{ pageUrl?: string }> =>
+    call<{ pageUrl?: string } | undefined>('GET', '/_sim/console/context.json').then(
+      (context) => context ?? {},
+      () => ({}),
+    ),
   chat: (id: number) => call<ChatView>('GET', `/_sim/chats/${id}`),
   say: (chatId: number, text: string) =>
     call('POST', '/_sim/agent/message', { chatId, text, wait: false }),

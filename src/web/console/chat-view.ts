@@ -11,8 +11,19 @@ export function customerLabel(chat: ChatView): string {
   return name ?? `Anonymous #${c?.visitorNumber ?? '?'}`;
 }
 
-/** No chat yet: how to start one, with the channel URL to post to and a command that does. */
-function emptyChatList(channelUrl: string | undefined): HTMLElement {
+/**
+ * No chat yet: how to start one. Beside `svc-cli widget`'s demo page, by typing in it (a web
+ * developer has no channel client); else with the channel URL to post to and a command that does.
+ */
+function emptyChatList(channelUrl: string | undefined, pageUrl: string | undefined): HTMLElement {
+  if (pageUrl !== undefined && isSafeUrl(pageUrl)) {
+    return h(
+      'div',
+      { class: 'empty' },
+      h('p', {}, "No chats yet. A chat starts when a visitor writes in the demo page's chat box:"),
+      h('a', { class: 'start-page', href: pageUrl }, breakableUrl(pageUrl)),
+    );
+  }
   if (channelUrl === undefined)
     return h('p', { class: 'empty' }, 'No chats yet. A chat starts with a customer message.');
   return h(
@@ -32,7 +43,7 @@ function emptyChatList(channelUrl: string | undefined): HTMLElement {
 /** The left column: every chat, newest activity first. */
 export function renderChatList(store: ConsoleStore, select: (id: number) => void): HTMLElement {
   const chats = [...store.chats.values()].sort((a, b) => b.lastActivityMs - a.lastActivityMs);
-  if (chats.length === 0) return emptyChatList(store.channelUrl);
+  if (chats.length === 0) return emptyChatList(store.channelUrl, store.pageUrl);
   return h(
     'ul',
     { class: 'chat-list' },

@@ -200,9 +200,10 @@ function handle(data: string): void {
 }
 
 async function load(): Promise<void> {
-  const [state, { chats }] = await Promise.all([api.state(), api.chats()]);
+  const [state, { chats }, context] = await Promise.all([api.state(), api.chats(), api.context()]);
   store.agentsOnline = state.agentsOnline;
   store.channelUrl = state.channels?.[0]?.url;
+  store.pageUrl = context.pageUrl;
   for (const chat of chats) store.chats.set(chat.id, chat);
   // a chat selected before a restart may be gone: then the newest one
   if (store.selected === undefined || !store.chats.has(store.selected))

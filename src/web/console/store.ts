@@ -38,6 +38,8 @@ export interface ConsoleStore {
   log: SimEvent[];
   /** the first channel's URL (GET /_sim/state): the empty chat list says where to write */
   channelUrl?: string | undefined;
+  /** the demo page `svc-cli widget` serves beside this console: where a visitor starts a chat */
+  pageUrl?: string | undefined;
 }
 
 const LOG_LIMIT = 500;
