@@ -37,7 +37,8 @@ describe('record profile', () => {
     expect(profile.channel).toEqual({
       attempts: { value: 3, observations: 1 },
       intervalMs: { value: 5000, observations: 2 },
-      failAfterMs: { value: 10_000, observations: 1 },
+      // the give-up is not on the wire: the last attempt (at 10 s, refused at once) plus its wait
+      failAfterMs: { value: 13_000, observations: 1 },
     });
     expect(profile.bot).toEqual({
       attempts: { value: 3, observations: 1 },

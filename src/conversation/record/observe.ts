@@ -15,6 +15,7 @@ import { parseHar } from '../../journal/har-read.js';
 import { skipLine, type SkippedLines } from '../../journal/skipped-lines.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import { formOf } from '../../contract/value-form.js';
+import { CHANNEL_DELIVERY_POLICY } from '../../contract/timing.js';
 
 /** value -> how many times it was seen */
 export type Tally = Record<string, number>;
@@ -35,7 +36,10 @@ export interface SeriesObservation {
   outcomes: Tally;
   /** attempt number (2, 3, ...) -> its start after the first attempt's start */
   offsets: Record<string, Figure>;
-  /** series that were never accepted: from the first attempt's start to the last one's end */
+  /**
+   * series that were never accepted: from the first attempt's start to the give-up, the later
+   * of the last attempt's end and the end of its wait (`gaveUpAfter` below)
+   */
   gaveUpAfter?: Figure;
 }
 
@@ -150,9 +154,22 @@ const contentType = (headers: Record<string, string> | undefined): string | unde
 interface OpenSeries {
   kind: string;
   firstStart: number;
+  lastStart: number;
   lastEnd: number;
   attempts: number;
   accepted: boolean;
+}
+
+/**
+ * When a series that was never accepted gave up, after its first attempt's start. The wire
+ * does not show the give-up (the agent's error, the hand-over), and a platform announces it no
+ * earlier than its last attempt's wait ends (attempts at 0, 3, 6 s: the error at 9 s, spec 8),
+ * even when that attempt was refused at once: so the later of the last attempt's end and its
+ * start plus the wait an attempt was seen to time out after (else the spec's 3 s).
+ */
+function gaveUpAfter(series: OpenSeries, timeouts: Figure | undefined): number {
+  const wait = timeouts?.mean ?? CHANNEL_DELIVERY_POLICY.attemptTimeoutMs;
+  return Math.max(series.lastEnd, series.lastStart + wait) - series.firstStart;
 }
 
 /** A record's acceptance as the sender judged it (its notes), else a 2xx answer. */
@@ -187,7 +204,7 @@ export function createObserver(files: string[]): Observer {
     bump(s.attempts, String(series.attempts));
     bump(s.outcomes, series.accepted ? 'accepted' : 'gave-up');
     if (!series.accepted)
-      s.gaveUpAfter = addFigure(s.gaveUpAfter, series.lastEnd - series.firstStart);
+      s.gaveUpAfter = addFigure(s.gaveUpAfter, gaveUpAfter(series, obs.timeouts));
   };
 
   return {
@@ -241,7 +258,14 @@ export function createObserver(files: string[]): Observer {
           series = undefined;
         }
         if (!series) {
-          series = { kind, firstStart: start, lastEnd: end, attempts: 0, accepted: false };
+          series = {
+            kind,
+            firstStart: start,
+            lastStart: start,
+            lastEnd: end,
+            attempts: 0,
+            accepted: false,
+          };
           open.set(key, series);
           if (open.size > MAX_OPEN_SERIES) {
             const [oldKey, oldest] = open.entries().next().value as [string, OpenSeries];
@@ -249,6 +273,7 @@ export function createObserver(files: string[]): Observer {
           }
         }
         series.attempts += 1;
+        series.lastStart = start;
         series.lastEnd = end;
         if (series.attempts > 1) {
           const s = (obs.series ??= { attempts: {}, outcomes: {}, offsets: {} });
