@@ -5,9 +5,12 @@
  */
 import type { ContractIssue } from '../contract/types.js';
 import {
+  BOT_DELIVERY_POLICY,
+  CHANNEL_DELIVERY_POLICY,
   judgeChannelReply,
   judgeChannelReplyByStatus,
   type ChannelReplyReading,
+  type DeliveryPolicy,
 } from '../contract/timing.js';
 import type { ExchangeInput } from '../journal/index.js';
 import { NOT_FORWARDED_NOTE } from '../journal/record.js';
@@ -53,12 +56,34 @@ export const REFUSED =
 export const PROVIDER_DROPS =
   'the platform drops the event; only a CLIENT_MESSAGE hands the chat over (spec 3, 8)';
 
+/** The start of what the platform does after the bot's last attempt at a CLIENT_MESSAGE. */
+export const HANDS_OVER = 'the platform hands the chat to an agent';
+
 export const GAVE_UP: Record<LegName, string> = {
   integrator: 'the platform shows the agent an error (spec 8: after 9 s)',
-  provider: 'the platform hands the chat to an agent (spec 8)',
+  provider: `${HANDS_OVER} (spec 8)`,
   receiver: 'the platform does not redeliver hooks (assumed; the spec is silent)',
   platform: '',
 };
+
+/**
+ * What the platform does after a leg's last attempt, under a profile whose give-up differs
+ * from the spec's: the profile's time, the spec's beside it (a line quoting 9 s under a
+ * profile that gives up at 6 s read as the proxy's mistake).
+ */
+export function gaveUpUnder(
+  leg: LegName,
+  policy: DeliveryPolicy | undefined,
+  profile: string | undefined,
+): string {
+  const spec = leg === 'integrator' ? CHANNEL_DELIVERY_POLICY : BOT_DELIVERY_POLICY;
+  if (leg === 'receiver' || leg === 'platform' || profile === undefined) return GAVE_UP[leg];
+  if (policy === undefined || policy.failAfterMs === spec.failAfterMs) return GAVE_UP[leg];
+  const at = `after ${policy.failAfterMs / 1000} s under profile ${profile}; spec 8: ${spec.failAfterMs / 1000} s`;
+  return leg === 'integrator'
+    ? `the platform shows the agent an error (${at})`
+    : `${HANDS_OVER} (${at})`;
+}
 
 /**
  * Under a profile: the profile's name, and whether the attempt departs from its schedule (more

@@ -34,7 +34,8 @@ import { forward, forwardHeaders, sendError, upstreamUrlOf, writeAnswer } from '
 import { compact } from '../compact.js';
 import {
   CALLER_GONE_AT,
-  GAVE_UP,
+  gaveUpUnder,
+  HANDS_OVER,
   PROVIDER_DROPS,
   REFUSED,
   driftOf,
@@ -197,7 +198,13 @@ function proxyRun(options: ProxyOptions): ProxyRun {
     faultLeg: options.faultLeg ?? defaultFaultLeg(options.iface),
     injector: hasFaults ? createFaultInjector(options.plan) : undefined,
     trackers: new Map(
-      legs.map((leg) => [leg.name, createSeriesTracker(policyOf(leg), GAVE_UP[leg.name])]),
+      legs.map((leg) => [
+        leg.name,
+        createSeriesTracker(
+          policyOf(leg),
+          gaveUpUnder(leg.name, policyOf(leg), options.profile?.name),
+        ),
+      ]),
     ),
     summary,
     invariants: invariantFlags(options, summary),
@@ -623,7 +630,7 @@ function settle(proxy: ProxyRun, ctx: ProxyContext): ProxyContext['seen'] {
   const then =
     outcome?.kind === 'gave-up' &&
     leg.name === 'provider' &&
-    outcome.then === GAVE_UP.provider &&
+    outcome.then.startsWith(HANDS_OVER) &&
     requestCheck.kind !== 'bot.event.CLIENT_MESSAGE'
       ? { ...outcome, then: PROVIDER_DROPS }
       : outcome;

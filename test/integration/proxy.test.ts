@@ -205,6 +205,32 @@ describe('proxy channel', () => {
     expect(line).toContain('at +3.0 s, expected +5.0 s (off the schedule of profile real)');
   });
 
+  it("--profile: the give-up line names the profile's time beside the spec's", async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock, plan: { failFirst: 5 } });
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url },
+      clock,
+      profile: {
+        name: 'staging',
+        policies: {
+          integrator: { attempts: 3, intervalMs: 3000, attemptTimeoutMs: 3000, failAfterMs: 6000 },
+        },
+      },
+    });
+    const harness = await startPlatform({
+      clock,
+      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
+    });
+    expect((await post(harness.channelUrl, customerText('c-1', 'Hello'))).status).toBe(200);
+    await agentReply(clock, harness.platform.core, 'c-1', 'Hi there');
+    expect(events.at(-1)?.outcome).toMatchObject({
+      kind: 'gave-up',
+      then: 'the platform shows the agent an error (after 6 s under profile staging; spec 8: 9 s)',
+    });
+  });
+
   it('without --profile: an attempt off the spec schedule is flagged and counted as a warning', async () => {
     // a platform resending after 1 s (one run at another --time-scale than the proxy's)
     const { proxy: p, events } = await agentReplyThroughProxy({
