@@ -4,7 +4,7 @@
  * as complete; the temporary is removed. A write the machine refused (a full disk, a quota,
  * an I/O error, a read-only file system) is an error of category `system` (exit 5).
  */
-import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import { DISK_CODES, SvcError, systemReason } from '../errors.js';
 import { failureOf } from '../journal/recording.js';
@@ -86,4 +86,53 @@ export async function writeFileWholeAsync(
     await fs.rm(tmp, { force: true });
     throw writeError(error, shown);
   }
+}
+
+/** A file written in pieces that replaces `path` only when whole (`openWhole`). */
+export interface WholeFile {
+  readonly fd: number;
+  /** closes it and puts it in place of `path` */
+  commit(): void;
+  /** closes it and leaves `path` as it was (a failed run does not replace the last report) */
+  discard(): void;
+}
+
+/**
+ * `writeFileWhole` for a file written as it streams: pieces go to the temporary, and only a
+ * run that got to its end replaces `path`. A recording that cannot be read leaves last
+ * week's report as it was.
+ * @example const file = openWhole(out, 'report.html'); writeSync(file.fd, html); file.commit();
+ */
+export function openWhole(path: string, shown = path): WholeFile {
+  const special = isSpecialFile(path);
+  const target = special ? path : temporaryOf(path);
+  let fd: number;
+  try {
+    fd = openSync(target, 'w');
+  } catch (error) {
+    throw writeError(error, shown);
+  }
+  let open = true;
+  const close = (): void => {
+    if (!open) return;
+    open = false;
+    closeSync(fd);
+  };
+  return {
+    fd,
+    commit() {
+      close();
+      if (special) return;
+      try {
+        renameSync(target, path);
+      } catch (error) {
+        rmSync(target, { force: true });
+        throw writeError(error, shown);
+      }
+    },
+    discard() {
+      close();
+      if (!special) rmSync(target, { force: true });
+    },
+  };
 }

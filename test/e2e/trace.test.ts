@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,6 +223,27 @@ describe('trace and report: folders, HAR journals, chats not there', () => {
     expect(traced.stderr).toContain('SVC_E_NO_CHAT');
     // the error alone, no "0 conversations" summary before it
     expect(traced.stderr).not.toContain('0 conversations');
+  });
+
+  it('a recording that cannot be read leaves the last report and trace file as they were', async () => {
+    const html = join(dir, 'kept.html');
+    const otlp = join(dir, 'kept.json');
+    writeFileSync(html, 'last report');
+    writeFileSync(otlp, 'last trace');
+    const missing = join(dir, 'missing.ndjson');
+    const reported = await runCli(['report', missing, '--out', html]);
+    expect(reported.code).toBe(2);
+    expect(reported.stderr).toContain('SVC_E_READ');
+    const notJournal = await runCli(['report', join(dir, 'kept.json'), '--out', html]);
+    expect(notJournal.code).toBe(2);
+    const traced = await runCli(['trace', missing, '--format', 'otlp-json', '--out', otlp]);
+    expect(traced.code).toBe(2);
+    const chat = await runCli(['report', recording, '--chat', '99', '--out', html]);
+    expect(chat.code).toBe(2);
+    expect(readFileSync(html, 'utf8')).toBe('last report');
+    expect(readFileSync(otlp, 'utf8')).toBe('last trace');
+    // no temporary left beside them
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });
 

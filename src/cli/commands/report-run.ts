@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SvcError } from '../../errors.js';
 import type { CliContext } from '../context.js';
@@ -28,15 +27,15 @@ export async function runReport(
     requireRecords: file,
     onSkipped: (_, lines) => noteSkippedLines(out, file, lines),
     ...(flags.chat === undefined ? {} : { chat: flags.chat }),
+    accept({ conversations }) {
+      // an empty page is no report of that chat: as trace --chat, a usage error, no file
+      if (flags.chat !== undefined && conversations === 0)
+        throw new SvcError(
+          'SVC_E_NO_CHAT',
+          `Could not report chat ${flags.chat}: no exchange of that chat in ${file}.`,
+        );
+    },
   });
-  if (flags.chat !== undefined && summary.conversations === 0) {
-    // an empty page is no report of that chat: as trace --chat, a usage error, no file left
-    rmSync(resolve(ctx.cwd, flags.out), { force: true });
-    throw new SvcError(
-      'SVC_E_NO_CHAT',
-      `Could not report chat ${flags.chat}: no exchange of that chat in ${file}.`,
-    );
-  }
   if (flags.json) out.event({ type: 'report', file: flags.out, ...summary });
   else
     out.note(

@@ -1,7 +1,7 @@
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DISK_CODES, SvcError, systemReason } from '../../errors.js';
-import { writeError } from '../../io/write-whole.js';
+import { openWhole, writeError } from '../../io/write-whole.js';
 import { compact } from '../../compact.js';
 import { checkConversation } from '../../trace/invariants.js';
 import { readTrace, type TraceLimits, type TracedConversation } from '../../trace/read.js';
@@ -30,6 +30,8 @@ export interface HtmlReportOptions {
   recording: string | readonly string[];
   /** the HTML file to write (absolute) and its name as the user gave it */
   out: string;
+  /** throws when the run's figures make no report (`report --chat` of a chat not there) */
+  accept?: (summary: ReportSummary) => void;
   shownOut: string;
   title: string;
   disabled?: readonly string[];
@@ -165,20 +167,20 @@ const marksItsChats = (r: Partial<ReportRun>): boolean =>
  * @example await writeHtmlReport({ recording, out, shownOut: 'report.html', title: 'replay' });
  */
 export async function writeHtmlReport(options: HtmlReportOptions): Promise<ReportSummary> {
-  let fd: number;
   try {
     // `-o reports/run.html` makes reports/, as record to-fixture --out does
     mkdirSync(dirname(options.out), { recursive: true });
-    fd = openSync(options.out, 'w');
   } catch (error) {
     throw new SvcError(
       'SVC_E_WRITE',
       `Could not write ${options.shownOut}: ${systemReason(error)}.`,
     );
   }
+  // written beside it and put in place at the end: a recording that cannot be read, or a
+  // disk that fills up, leaves the last report as it was, not an empty page in its place
+  const file = openWhole(options.out, options.shownOut);
+  const { fd } = file;
   const { mutation } = options;
-  /** a write the disk refused (full, quota, I/O error) */
-  let refused: unknown;
   const summary: ReportSummary = {
     conversations: 0,
     exchanges: 0,
@@ -254,14 +256,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     // a stable sort: a run's chats stay in the order they were read
     held.sort((a, b) => (rank.get(a.run) ?? 0) - (rank.get(b.run) ?? 0)).forEach(draw);
     assertJournal(files.join(', '), read);
-    if (options.requireRecords !== undefined) {
-      try {
-        assertRecorded(options.requireRecords, read.records);
-      } catch (error) {
-        rmSync(options.out, { force: true });
-        throw error;
-      }
-    }
+    if (options.requireRecords !== undefined) assertRecorded(options.requireRecords, read.records);
     // after the checks: a file that is no journal at all is an error, not a warning
     for (const [file, lines] of skippedIn) options.onSkipped?.(file, lines);
     if (listed > budget.listed) writeSync(fd, unlistedNote(listed - budget.listed));
@@ -270,16 +265,13 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     for (const r of chatless) writeSync(fd, runSection(r));
     if (chatless.length > 0) summary.runs = chatless.length;
     writeSync(fd, reportTail(summary, options.runNoun));
+    options.accept?.(summary);
   } catch (error) {
+    file.discard();
     if (!DISK_CODES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-    refused = error;
-  } finally {
-    closeSync(fd);
-  }
-  if (refused !== undefined) {
     // a disk that filled up under the page: no half page that opens as if it were whole
-    rmSync(options.out, { force: true });
-    throw writeError(refused, options.shownOut);
+    throw writeError(error, options.shownOut);
   }
+  file.commit();
   return summary;
 }

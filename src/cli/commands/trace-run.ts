@@ -1,4 +1,5 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
+import { openWhole, writeError } from '../../io/write-whole.js';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
@@ -10,7 +11,7 @@ import { createOutput } from '../render/output.js';
 import { formatTimeline, formatViolation, spanEvent } from '../render/trace.js';
 import { checkConversation, checkInvariantNames } from '../../trace/invariants.js';
 import { plural } from '../../plural.js';
-import { SvcError, systemReason } from '../../errors.js';
+import { SvcError } from '../../errors.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import { noteSkippedLines } from '../render/skipped-lines.js';
 
@@ -18,23 +19,25 @@ import { noteSkippedLines } from '../render/skipped-lines.js';
 interface Sink {
   write(text: string): void | Promise<void>;
   close(): Promise<void>;
+  /** a run that failed: a file is left as it was (no empty trace in place of the last one) */
+  discard(): void;
 }
 
 function fileSink(path: string, shown: string): Sink {
-  let fd: number;
-  try {
-    fd = openSync(path, 'w');
-  } catch (error) {
-    throw new SvcError('SVC_E_WRITE', `Could not write ${shown}: ${systemReason(error)}.`);
-  }
+  const file = openWhole(path, shown);
   return {
     write(text) {
-      writeSync(fd, text);
+      try {
+        writeSync(file.fd, text);
+      } catch (error) {
+        throw writeError(error, shown);
+      }
     },
     close() {
-      closeSync(fd);
+      file.commit();
       return Promise.resolve();
     },
+    discard: () => file.discard(),
   };
 }
 
@@ -57,10 +60,10 @@ export async function runTrace(
           await out.backpressure();
         },
         close: () => out.flush(),
+        discard: () => undefined,
       };
   let spans = 0;
   let first = true;
-  if (format === 'otlp-json') await sink.write(otlpEnvelope(readPackageVersion()).head);
   const onConversation = async (c: TracedConversation): Promise<void> => {
     spans += c.spans.length;
     const broken = checkConversation(c, { disabled });
@@ -92,26 +95,33 @@ export async function runTrace(
     await sink.write(`${first ? '' : '\n'}${lines.join('\n')}\n`);
     first = false;
   };
-  const summary = await readTrace({
-    file: resolve(ctx.cwd, file),
-    ...(flags.chat === undefined ? {} : { chat: flags.chat }),
-    onConversation,
-  });
-  assertJournal(file, summary);
-  assertRecorded(file, summary.records);
-  noteSkippedLines(out, file, summary);
-  if (format === 'otlp-json') await sink.write(`\n${otlpEnvelope('').tail}`);
-  if (format === 'json')
-    await sink.write(
-      `${JSON.stringify({ type: 'summary', conversations: summary.conversations, spans, records: summary.records, violations, outside: summary.outside, skipped: summary.skipped })}\n`,
-    );
-  await sink.close();
-  // the error alone: a "0 conversations, 0 exchanges" line before it read as a result
-  if (summary.conversations === 0 && flags.chat !== undefined)
-    throw new SvcError(
-      'SVC_E_NO_CHAT',
-      `Could not trace chat ${flags.chat}: no exchange of that chat in ${file}.`,
-    );
+  let summary: Awaited<ReturnType<typeof readTrace>>;
+  try {
+    if (format === 'otlp-json') await sink.write(otlpEnvelope(readPackageVersion()).head);
+    summary = await readTrace({
+      file: resolve(ctx.cwd, file),
+      ...(flags.chat === undefined ? {} : { chat: flags.chat }),
+      onConversation,
+    });
+    assertJournal(file, summary);
+    assertRecorded(file, summary.records);
+    noteSkippedLines(out, file, summary);
+    if (format === 'otlp-json') await sink.write(`\n${otlpEnvelope('').tail}`);
+    if (format === 'json')
+      await sink.write(
+        `${JSON.stringify({ type: 'summary', conversations: summary.conversations, spans, records: summary.records, violations, outside: summary.outside, skipped: summary.skipped })}\n`,
+      );
+    // the error alone: a "0 conversations, 0 exchanges" line before it read as a result
+    if (summary.conversations === 0 && flags.chat !== undefined)
+      throw new SvcError(
+        'SVC_E_NO_CHAT',
+        `Could not trace chat ${flags.chat}: no exchange of that chat in ${file}.`,
+      );
+    await sink.close();
+  } catch (error) {
+    sink.discard();
+    throw error;
+  }
   const what = `${plural(summary.conversations, 'conversation')}, ${plural(spans, 'exchange')}`;
   const extra = [
     violations > 0 ? `${plural(violations, 'invariant violation')}` : '',
