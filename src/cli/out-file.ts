@@ -36,6 +36,23 @@ export function reporterOf<R extends string>(options: {
 }
 
 /**
+ * Whether NDJSON goes to stdout as the run goes on: `--json` alone, or `--json` beside a
+ * typed report written to `--out` (`--json conform hooks --reporter junit --out report.xml`:
+ * the JUnit file for the CI's test tab, the NDJSON for the log). `--json --out run.ndjson`
+ * writes it to the file instead.
+ * @example ndjsonOnStdout({ json: true, reporter: 'junit', out: 'report.xml' }) // true
+ */
+export function ndjsonOnStdout(options: {
+  json: boolean;
+  reporter: string;
+  out: string | undefined;
+}): boolean {
+  const { json, reporter, out } = options;
+  if (reporter === 'json') return out === undefined;
+  return json && out !== undefined;
+}
+
+/**
  * Throws an input error when `out` cannot take the `reporter`'s report.
  * @example checkOutFile({ cwd, out: flags.out, reporter, command: 'replay' });
  */

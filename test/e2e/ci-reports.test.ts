@@ -369,6 +369,12 @@ describe('--json beside a --reporter typed on the command line', () => {
     ]);
     expect(result.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(/^<\?xml/);
+    // and NDJSON stays on stdout, as the refusal below promises: a line per conversation
+    const types = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { type: string }).type);
+    expect(types).toEqual(['conversation', 'summary']);
   });
 
   it('conform and load without --out are refused: both would print to stdout (exit 2)', async () => {

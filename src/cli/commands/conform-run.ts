@@ -28,7 +28,7 @@ import { formatConversation, formatStep } from '../render/reporters/pretty.js';
 import { formatWrongPeer } from '../render/wrong-peer.js';
 import { toJunit, type JunitResult } from '../render/reporters/junit.js';
 import { reportRunOf, unfinished } from '../render/run-entries.js';
-import { checkOutFile, checkWritableFile, reporterOf } from '../out-file.js';
+import { checkOutFile, checkWritableFile, ndjsonOnStdout, reporterOf } from '../out-file.js';
 import { redactChannelUrl } from './config-run.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
@@ -300,6 +300,8 @@ interface ConformView {
   suite: string;
   flags: ConformOptions;
   reporter: ConformOptions['reporter'] | 'json';
+  /** NDJSON on stdout as it goes (`ndjsonOnStdout`) */
+  ndjson: boolean;
   out: Output;
   progress: Awaited<ReturnType<typeof createRunProgress>>;
 }
@@ -312,7 +314,7 @@ function conformListeners(
   RunConformOptions,
   'onCase' | 'onCases' | 'onBotService' | 'onHookChat' | 'onHookReceiver' | 'onBotProvider'
 > {
-  const { suite, flags, reporter, out, progress } = view;
+  const { suite, flags, reporter, out, progress, ndjson } = view;
   const pretty = reporter === 'pretty';
   const onCase = (result: ConformCaseResult): void => {
     tally.done++;
@@ -324,7 +326,7 @@ function conformListeners(
         out.line(formatConversation(result, out.chalk, out.columns));
         for (const step of result.steps)
           out.line(formatStep(step, out.chalk, { skipReasons: true }));
-      } else if (reporter === 'json' && !flags.out) {
+      } else if (ndjson) {
         out.event({ type: 'case', ...result });
       }
     });
@@ -333,7 +335,7 @@ function conformListeners(
   const onBotService = (info: BotServiceInfo): void =>
     progress.around(() => {
       const text = `bot service listening at ${info.url}: point the bot at ${info.webhookUrl} (or ${info.providersUrl} with Authorization); run id ${info.runId}: chats from ${info.firstChatId} (--run-id ${info.runId} repeats them)`;
-      if (reporter === 'json' && !flags.out) out.event({ type: 'listening', ...info });
+      if (ndjson) out.event({ type: 'listening', ...info });
       else if (pretty) out.line(out.chalk.dim(text));
       else out.note(text);
     });
@@ -378,7 +380,7 @@ export function interruptedNote(tally: CaseTally): string {
 
 /** The summary (pretty lines or a JSON event), then the JSON or JUnit report. */
 function reportConform(ctx: CliContext, view: ConformView, report: ConformReport): void {
-  const { flags, reporter, out } = view;
+  const { flags, reporter, out, ndjson } = view;
   const pretty = reporter === 'pretty';
   const { passed, failed, skipped, warnings, results } = report;
   // spec 5.1: the channel URL's random string is a secret (the JUnit file redacts it too)
@@ -401,7 +403,7 @@ function reportConform(ctx: CliContext, view: ConformView, report: ConformReport
     ...compact({ fuzz: report.fuzz, invariants: report.invariants }),
     ...(report.wrongPeer ? { wrongPeer: report.wrongPeer, hint } : {}),
   };
-  if (reporter === 'json' && !flags.out) out.event(summary);
+  if (ndjson) out.event(summary);
   else if (!pretty && hint) out.note(hint);
   writeConformFile(ctx, view, results, counts, summary);
 }
@@ -461,8 +463,7 @@ async function reportInterrupted(
       suite: view.suite,
       spec,
     }));
-  if (view.reporter === 'json' && !view.flags.out)
-    for (const r of cut) view.out.event({ type: 'case', ...r });
+  if (view.ndjson) for (const r of cut) view.out.event({ type: 'case', ...r });
   const counts = `${tally.done - tally.failed - tally.skipped} passed, ${tally.failed} failed, ${tally.skipped} skipped, ${cut.length} interrupted`;
   const results: JunitResult[] = [...done, ...cut];
   writeConformFile(ctx, view, results, counts);
@@ -486,7 +487,8 @@ export async function runConform(
     command: `conform ${suite}`,
   });
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
-  const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
+  const ndjson = ndjsonOnStdout({ json: flags.json, reporter, out: flags.out });
+  const out = createOutput(ctx, { json: ndjson });
   const options = await withProfile(toConformOptions(suite, flags), flags.profile, ctx.cwd);
   // --report reads what the run recorded: the --record file, else a temporary one
   const recording = recordingOf(ctx, flags);
@@ -510,7 +512,7 @@ export async function runConform(
     json: reporter !== 'pretty',
     flush: () => out.flush(),
   });
-  const view: ConformView = { suite, flags, reporter, out, progress };
+  const view: ConformView = { suite, flags, reporter, ndjson, out, progress };
   progress.update(
     waitMs
       ? `conform ${suite}: waiting up to ${flags.wait} for the peer, then the first case`

@@ -23,7 +23,7 @@ import {
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { loadOptions } from './load-options.js';
 import { redactChannelUrl } from './config-run.js';
-import { checkOutFile, checkWritableFile, reporterOf } from '../out-file.js';
+import { checkOutFile, checkWritableFile, ndjsonOnStdout, reporterOf } from '../out-file.js';
 import { createOutput, type Output } from '../render/output.js';
 import {
   formatLoadProgress,
@@ -251,7 +251,7 @@ interface MeasurePlan {
 async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> {
   const { flags, role, base, mix, target, reporter } = plan;
   const rate = plan.run.workload.rate;
-  const streamJson = reporter === 'json' && !flags.out;
+  const streamJson = ndjsonOnStdout({ json: Boolean(flags.json), reporter, out: flags.out });
   const out = createOutput(ctx, { json: streamJson });
   await assertReachable(target.url, `the ${role === 'channel' ? 'channel' : `${role} endpoint`}`, {
     action: `run load ${role}`,

@@ -22,7 +22,7 @@ import type { ConversationResult, ReplayPeers } from '../../conversation/runner.
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
 import { toJunit, type JunitResult } from '../render/reporters/junit.js';
 import { reportRunOf, unfinished } from '../render/run-entries.js';
-import { checkOutFile, checkWritableFile, reporterOf } from '../out-file.js';
+import { checkOutFile, checkWritableFile, ndjsonOnStdout, reporterOf } from '../out-file.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { checkInvariantNames } from '../../trace/invariants.js';
@@ -103,6 +103,8 @@ const namedRuns = (plan: ReplayPlan, loaded: Loaded): Named[] =>
 interface ReplayPlan {
   flags: ReplayFlags;
   reporter: ReplayFlags['reporter'] | 'json';
+  /** NDJSON on stdout as it goes (`ndjsonOnStdout`) */
+  ndjson: boolean;
   grep: RegExp | undefined;
   peers: ReplayPeers;
   runId: number | undefined;
@@ -208,6 +210,7 @@ async function planReplay(
   return {
     flags,
     reporter,
+    ndjson: ndjsonOnStdout({ json: flags.json, reporter, out: flags.out }),
     grep,
     peers,
     runId,
@@ -277,13 +280,13 @@ async function loadConversations(
   out: Output,
   paths: string[],
 ): Promise<{ every: Awaited<ReturnType<typeof loadEveryConversation>>; loaded: Loaded }> {
-  const { flags, reporter, grep } = plan;
+  const { flags, grep } = plan;
   const inputs = resolvePaths(ctx.cwd, paths);
   const every = await loadEveryConversation(inputs, ctx.cwd).catch((error: unknown) => {
     throw withBundledHint(error, ctx.cwd, inputs);
   });
   for (const { error } of every.failures) {
-    if (reporter === 'json' && !flags.out) out.event({ ...error.toJSON(), type: 'error' });
+    if (plan.ndjson) out.event({ ...error.toJSON(), type: 'error' });
     else out.note(`✗ ${error.message}${error.hint ? `\n  ${error.hint}` : ''}`);
   }
   if (every.skipped.length > 0) out.note(skippedNote(every.skipped));
@@ -321,7 +324,7 @@ function showResult(plan: ReplayPlan, out: Output, result: ConversationResult): 
       if (brief && step.status !== 'skipped') continue;
       out.line(formatStep(step, out.chalk, { skipReasons: step.skip !== 'after-failure' }));
     }
-  } else if (reporter === 'json' && !flags.out) {
+  } else if (plan.ndjson) {
     out.event({ type: 'conversation', ...result });
   }
 }
@@ -435,7 +438,7 @@ async function reportResults(
   results: ConversationResult[],
   runs: { total: number; startedAt: number; notLoaded: readonly ConversationLoadFailure[] },
 ): Promise<void> {
-  const { flags, reporter } = plan;
+  const { reporter } = plan;
   const notLoaded = runs.notLoaded.length;
   const failed = results.filter((r) => !r.ok).length;
   const skipped = results.filter((r) => r.skipped !== undefined).length;
@@ -486,7 +489,7 @@ async function reportResults(
     ...(notRun > 0 ? { notRun } : {}),
     ...(notLoaded > 0 ? { notLoaded } : {}),
   };
-  if (reporter === 'json' && !flags.out) out.event(summary);
+  if (plan.ndjson) out.event(summary);
   writeReport(
     ctx,
     plan,
@@ -573,8 +576,7 @@ async function reportInterrupted(
     return { cut, named: { ...cut, ...compact({ run: journalRun }) } };
   });
   const cut = rest.flatMap((r) => (r.cut ? [r.cut] : []));
-  if (plan.reporter === 'json' && !plan.flags.out)
-    for (const r of cut) out.event({ type: 'conversation', ...r });
+  if (plan.ndjson) for (const r of cut) out.event({ type: 'conversation', ...r });
   const ended = [...done, ...rest.flatMap((r) => (r.result ? [r.result] : []))];
   const failed = ended.filter((r) => !r.ok).length;
   const skipped = ended.filter((r) => r.skipped !== undefined).length;
@@ -663,7 +665,9 @@ export async function runReplay(
     command: 'replay',
   });
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: 'replay' });
-  const out = createOutput(ctx, { json: reporter === 'json' && !flags.out });
+  const out = createOutput(ctx, {
+    json: ndjsonOnStdout({ json: flags.json, reporter, out: flags.out }),
+  });
   const plan = await planReplay(ctx, flags, reporter);
   const { every, loaded: read } = await loadConversations(ctx, plan, out, paths);
   if (read.length === 0) return EXIT_CODES.input;
