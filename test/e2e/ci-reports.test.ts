@@ -303,6 +303,33 @@ describe('send-media --file on a server that cannot be reached', () => {
   });
 });
 
+describe('a report written to --out', () => {
+  it('conform still prints each failed case and why on stdout, for the CI log', async () => {
+    // a receiver that answers {"ok":true}: no result, which spec 6.2 requires
+    const url = await startPeer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    const xml = path.join(dir(), 'hooks.xml');
+    const run = await runCli([
+      'conform',
+      'hooks',
+      '--url',
+      `${url}/hooks`,
+      '--events',
+      'chat_accepted',
+      '--reporter',
+      'junit',
+      '--out',
+      xml,
+    ]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain('✗ chat_accepted');
+    expect(run.stdout).toMatch(/result: required.*\(spec 6\.2\)/);
+    expect(run.stderr).toContain(`report written to ${xml}: 0 passed, 1 failed`);
+    expect(readFileSync(xml, 'utf8')).toContain('<testcase name="chat_accepted"');
+  });
+});
+
 describe('a peer that never listens', () => {
   it('conform --reporter junit --out still writes the report: one error saying why (exit 3)', async () => {
     // the CI page's publish step runs if: always(): a missing file would hide the reason

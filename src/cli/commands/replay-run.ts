@@ -326,6 +326,11 @@ function showResult(plan: ReplayPlan, out: Output, result: ConversationResult): 
     }
   } else if (plan.ndjson) {
     out.event({ type: 'conversation', ...result });
+  } else if (flags.out !== undefined && !result.ok) {
+    // the report is in the file: a CI log still says which conversation failed and why
+    out.line(formatConversation(result, out.chalk, out.columns));
+    for (const step of result.steps)
+      if (step.status === 'failed') out.line(formatStep(step, out.chalk, { skipReasons: false }));
   }
 }
 
