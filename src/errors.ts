@@ -180,6 +180,7 @@ const SYSTEM_REASONS: Readonly<Record<string, string>> = {
   EPERM: 'permission denied',
   EISDIR: 'it is a folder, not a file',
   ENOTDIR: 'a part of the path is not a folder',
+  ELOOP: 'too many symbolic links (a link that leads back to itself)',
   ENOSPC: 'no space left on the disk',
   EROFS: 'the file system is read-only',
   EMFILE: 'too many open files',

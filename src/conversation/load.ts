@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { z } from 'zod';
 import { DOCS_HOOK_EVENTS, HOOK_EVENTS } from '../contract/hooks.js';
@@ -40,19 +40,38 @@ interface Found {
   inFolder: boolean;
 }
 
-async function walk(path: string, out: Found[], inFolder = false): Promise<void> {
+async function walk(
+  path: string,
+  out: Found[],
+  inFolder = false,
+  seen = new Set<string>(),
+): Promise<void> {
   let info;
   try {
     info = await stat(path);
-  } catch {
-    throw new SvcError('SVC_E_READ', `Could not read ${path}: no such file or folder.`);
+  } catch (error) {
+    // in a folder: a dangling link, a symlink loop (ELOOP) or a file gone is passed over
+    if (inFolder) return;
+    throw new SvcError('SVC_E_READ', `Could not read ${path}: ${systemReason(error)}.`);
   }
   if (info.isDirectory()) {
-    const entries = (await readdir(path)).sort();
+    // a link back up the tree (dir/self -> .) is walked once, not until ELOOP
+    const real = await realpath(path).catch(() => path);
+    if (seen.has(real)) return;
+    seen.add(real);
+    let entries: string[];
+    try {
+      entries = (await readdir(path)).sort();
+    } catch (error) {
+      if (inFolder) return;
+      throw new SvcError('SVC_E_READ', `Could not read ${path}: ${systemReason(error)}.`);
+    }
     for (const entry of entries) {
+      if (entry.startsWith('.') || entry === 'node_modules') continue;
       const full = join(path, entry);
-      const s = await stat(full);
-      if (s.isDirectory() || entry.endsWith('.json')) await walk(full, out, true);
+      const s = await stat(full).catch(() => undefined);
+      if (s?.isDirectory() || (s !== undefined && entry.endsWith('.json')))
+        await walk(full, out, true, seen);
     }
   } else {
     out.push({ path, inFolder });

@@ -2,11 +2,11 @@
  * A fixture step that fits no step shape (zod reports one "Invalid input" for the union):
  * the loader names the fields of the step's own shape, the one its key names.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConversation } from '../../../src/conversation/load.js';
+import { loadConversation, loadEveryConversation } from '../../../src/conversation/load.js';
 import { SvcError } from '../../../src/errors.js';
 
 async function loadError(step: unknown): Promise<string> {
@@ -206,5 +206,27 @@ describe('a recording given where a conversation belongs', () => {
       (e: unknown) => e as SvcError,
     );
     expect(error?.hint).toMatch(/^steps\.1 counts from 0: it is the step replay shows as "2\."/);
+  });
+});
+
+describe('a folder of conversations', () => {
+  it('walks a link back up the tree once, and passes over a dangling link', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-loop-'));
+    writeFileSync(
+      join(dir, 'one.json'),
+      JSON.stringify({ version: 1, name: 'one', steps: [{ customer: { text: 'hi' } }] }),
+    );
+    symlinkSync('.', join(dir, 'self')); // `replay /tmp` met /usr/bin/X11 -> . this way
+    symlinkSync(join(dir, 'gone'), join(dir, 'dangling.json'));
+    const { loaded, failures } = await loadEveryConversation([dir], dir);
+    expect(loaded.map((l) => l.file)).toEqual(['one.json']);
+    expect(failures).toEqual([]);
+  });
+
+  it('a folder that cannot be read is an input error, not a bug', async () => {
+    await expect(loadEveryConversation(['/no/such/folder'])).rejects.toMatchObject({
+      code: 'SVC_E_READ',
+      message: 'Could not read /no/such/folder: no such file or folder.',
+    });
   });
 });
