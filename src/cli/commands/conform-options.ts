@@ -330,6 +330,7 @@ export const conformOptions = defineOptions('conform', [
     key: 'fuzzTime',
     flag: '--fuzz-time <time>',
     type: 'string',
+    duration: 's',
     group: FUZZ_GROUP,
     description:
       'generate cases for this long instead of a count (60s, 2m); with --fuzz, whichever ends first',

@@ -10,11 +10,13 @@ export const doctorOptions = defineOptions('doctor', [
   },
   {
     key: 'timeout',
-    flag: '--timeout <ms>',
+    flag: '--timeout <time>',
     type: 'int',
     min: 1,
     default: 2000,
+    unit: 'ms',
+    duration: true,
     config: false,
-    description: 'wait at most this long per URL',
+    description: 'wait at most this long per URL: ms, or with a unit (2s)',
   },
 ] as const satisfies readonly OptionSpec[]);

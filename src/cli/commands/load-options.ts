@@ -49,6 +49,7 @@ export const loadOptions = defineOptions('load', [
     key: 'duration',
     flag: '--duration <time>',
     type: 'string',
+    duration: 's',
     default: '10s',
     group: SHAPE,
     description: 'how long arrivals go on: 60s, 2m',
@@ -65,6 +66,7 @@ export const loadOptions = defineOptions('load', [
     key: 'rampUp',
     flag: '--ramp-up <time>',
     type: 'string',
+    duration: 's',
     group: SHAPE,
     description: 'grow the rate from 0 over this time (default 0)',
   },
@@ -90,6 +92,7 @@ export const loadOptions = defineOptions('load', [
     key: 'thinkTime',
     flag: '--think-time <time>',
     type: 'string',
+    duration: 's',
     group: SHAPE,
     description:
       "channel: each arrival is one customer's whole conversation (--mix fixtures or kinds), its messages this far apart",

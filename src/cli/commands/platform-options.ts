@@ -115,6 +115,8 @@ export const platformOptions = defineOptions('platform', [
     key: 'chatIdleTimeout',
     flag: '--chat-idle-timeout <duration>',
     type: 'string',
+    duration: 's',
+    off: true,
     default: DEFAULT_CHAT_IDLE_TIMEOUT,
     env: 'SVC_CHAT_IDLE_TIMEOUT',
     group: MEMORY,
@@ -157,12 +159,15 @@ export const platformOptions = defineOptions('platform', [
   },
   {
     key: 'hookTimeout',
-    flag: '--hook-timeout <ms>',
+    flag: '--hook-timeout <time>',
     type: 'int',
     min: 1,
     default: 10_000,
+    unit: 'ms',
+    duration: true,
     group: HOOKS,
-    description: 'protocol ms each hook waits for its reply (an assumption: the spec is silent)',
+    description:
+      'protocol time each hook waits for its reply: ms, or with a unit (10s) (an assumption: the spec is silent)',
   },
   {
     key: 'hookAttempts',

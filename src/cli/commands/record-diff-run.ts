@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { SvcError } from '../../errors.js';
+import { readDuration } from '../../duration.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { diffObservations } from '../../conversation/record/diff.js';
 import { observeRecordings } from '../../conversation/record/observe.js';
@@ -15,13 +16,13 @@ import { recordDiffOptions } from './record-options.js';
  * @example parseTolerance('1s') // 1000
  */
 export function parseTolerance(text: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/i.exec(text);
-  if (!match)
+  const ms = readDuration(text.trim(), 'ms');
+  if (ms === undefined)
     throw new SvcError(
       'SVC_E_FLAG',
       `Could not read --timing-tolerance "${text}": expected a duration such as 250ms or 1s.`,
     );
-  return Number(match[1]) * (match[2]?.toLowerCase() === 's' ? 1000 : 1);
+  return ms;
 }
 
 /** `svc-cli record diff a b`: observe both, compare, print; exit 1 on a behaviour difference. */

@@ -31,6 +31,7 @@ export const recordDiffOptions = defineOptions('record diff', [
     key: 'timingTolerance',
     flag: '--timing-tolerance <duration>',
     type: 'string',
+    duration: 'ms',
     default: '250ms',
     description: 'timing figures closer than this are the same (ms, s)',
   },

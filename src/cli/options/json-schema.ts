@@ -17,6 +17,14 @@ export function optionJsonSchema(spec: OptionSpec): JsonSchema {
   const base: JsonSchema = { description: `${spec.description}${env}; flag ${spec.flag}` };
   switch (spec.type) {
     case 'string':
+      if (spec.duration !== undefined) {
+        // a duration with its unit ("30m"), or "off" where the option takes it
+        const pattern = spec.off
+          ? `(${DURATION_PATTERN})|^\\s*([oO][fF][fF]|[nN][eE][vV][eE][rR])\\s*$`
+          : DURATION_PATTERN;
+        return { type: 'string', pattern, ...base, ...withDefault(spec) };
+      }
+      return { type: 'string', ...base, ...withDefault(spec) };
     case 'path':
     case 'host':
       return { type: 'string', ...base, ...withDefault(spec) };

@@ -134,8 +134,17 @@ export function checkValue(spec: OptionSpec, raw: unknown): Checked {
   const fail = (problem: string): Checked => ({ ok: false, problem });
   switch (spec.type) {
     case 'string':
-    case 'path':
-      return typeof raw === 'string' ? { ok: true, value: raw } : fail('must be a string');
+    case 'path': {
+      if (typeof raw !== 'string') return fail('must be a string');
+      if (spec.type === 'string' && spec.duration !== undefined) {
+        const off = spec.off === true && /^\s*(off|never)\s*$/i.test(raw);
+        if (!off && readDuration(raw.trim(), spec.duration) === undefined)
+          return fail(
+            `must be a duration with ms, s, m or h (10s, 500ms, 2m; a bare number is ${spec.duration === 's' ? 'seconds' : 'ms'})${spec.off ? ', or off' : ''}`,
+          );
+      }
+      return { ok: true, value: raw };
+    }
     case 'host':
       // refused here, not after a warning that binding it exposes the server to the network
       return typeof raw === 'string' && isHost(raw)

@@ -213,11 +213,13 @@ export function faultOptions<const F extends string>(failFirst: F) {
     },
     {
       key: 'delay',
-      flag: '--delay <ms>',
+      flag: '--delay <time>',
       type: 'int',
       min: 0,
+      unit: 'ms',
+      duration: true,
       group: 'Faults:',
-      description: 'wait this long (protocol ms) before every reply',
+      description: 'wait this long (protocol time: ms, or with a unit, 2s) before every reply',
     },
     {
       key: 'fault',
@@ -302,8 +304,9 @@ export const WAIT_OPTION = {
   key: 'wait',
   flag: '--wait <time>',
   type: 'string',
+  duration: 's',
   description:
-    'wait up to this long for the peer to accept connections: one started in the background just before (10s, 500ms); default: unreachable at once',
+    'wait up to this long for the peer to accept connections: one started in the background just before (10s, 500ms; a bare number is seconds); default: unreachable at once',
 } as const satisfies OptionSpec;
 
 /** How long a command waits for a reply. */

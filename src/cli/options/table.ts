@@ -35,7 +35,17 @@ interface OptionBase<K extends string> {
 
 export type OptionSpec<K extends string = string> = OptionBase<K> &
   (
-    | { readonly type: 'string' | 'path'; readonly default?: string }
+    | {
+        readonly type: 'string' | 'path';
+        readonly default?: string;
+        /**
+         * the string is a duration (`10s`, `500ms`, `2m`), a bare number being in this unit:
+         * checked where every value is (a config file's too), read by the command
+         */
+        readonly duration?: 's' | 'ms';
+        /** with `duration`: `off` is a value too (`--chat-idle-timeout off`) */
+        readonly off?: true;
+      }
     /** an address to bind: an IP address or a host name (checked before it is used) */
     | { readonly type: 'host'; readonly default?: string }
     | {

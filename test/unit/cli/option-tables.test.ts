@@ -38,6 +38,9 @@ function sampleOf(spec: OptionSpec): [string[], string, unknown, unknown] {
   const long = spec.flag.replace(/^-\w, /, '').split(' ')[0] ?? '';
   switch (spec.type) {
     case 'string':
+      // a duration option is checked as one: a value it takes
+      if (spec.duration !== undefined) return [[long, '7s'], '7s', '7s', '7s'];
+      return [[long, `v-${spec.key}`], `v-${spec.key}`, `v-${spec.key}`, `v-${spec.key}`];
     case 'path':
       return [[long, `v-${spec.key}`], `v-${spec.key}`, `v-${spec.key}`, `v-${spec.key}`];
     case 'host':
@@ -241,7 +244,7 @@ describe('the resolver', () => {
     [{ faultRate: '2' }, 'Could not use --fault-rate "2": must be at most 1.'],
     [{ port: '70000' }, 'Could not use --port "70000": must be at most 65535.'],
     [{ port: 'soon' }, 'Could not use --port "soon": must be a number.'],
-    [{ delay: '1.5' }, 'Could not use --delay "1.5": must be a whole number.'],
+    [{ delay: '1.5' }, 'Could not use --delay "1.5": must be a whole number of ms.'],
     [{ fault: 'explode' }, 'Could not use --fault "explode": unknown fault "explode"'],
     // refused before a warning that binding it exposes the server (then "no such host")
     [{ host: '999.1.1.1' }, 'Could not use --host "999.1.1.1": must be an IP address or a host'],
@@ -251,6 +254,33 @@ describe('the resolver', () => {
     expect(e.code).toBe('SVC_E_OPTIONS');
     expect(e.category).toBe('input');
     expect(e.message).toContain(message);
+  });
+
+  it('checks a duration written as a string where every value is checked (svc-cli config too)', () => {
+    const platform = ALL_TABLES.find((t) => t.command === 'platform')!;
+    const idle = (value: string) =>
+      inspectOptions(platform, {
+        flags: { chatIdleTimeout: value },
+        env: {},
+        cwd: emptyDir,
+      }).options.find((o) => o.spec.key === 'chatIdleTimeout');
+    expect(idle('5x')?.problem).toBe(
+      'must be a duration with ms, s, m or h (10s, 500ms, 2m; a bare number is seconds), or off',
+    );
+    for (const fine of ['30m', 'off', '90', '500ms']) expect(idle(fine)?.problem).toBeUndefined();
+    const wait = inspectOptions(sendText, {
+      flags: { wait: 'soon' },
+      env: {},
+      cwd: emptyDir,
+    }).options.find((o) => o.spec.key === 'wait');
+    expect(wait?.problem).toContain('must be a duration');
+    // --delay and --hook-timeout take a unit too, as --timeout does
+    const delay = inspectOptions(listen, {
+      flags: { delay: '2s' },
+      env: {},
+      cwd: emptyDir,
+    }).options.find((o) => o.spec.key === 'delay');
+    expect(delay?.value).toBe(2000);
   });
 
   it.each(['127.0.0.1', '0.0.0.0', '::1', '::', 'localhost', 'svc-sim.internal'])(
