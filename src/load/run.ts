@@ -282,8 +282,12 @@ function startTicker(run: Running): ReturnType<typeof setInterval> {
     tally.windowSettled = 0;
     lastTick = now;
     if (options.abortOnFail && now >= 1000 && run.stopped === undefined) {
+      // a failed share waits for a first settled payload (none settled is judged at the end)
       const early = (options.thresholds ?? []).filter(
-        (t) => t.metric !== 'rate' && (t.op === '<' || t.op === '<='),
+        (t) =>
+          t.metric !== 'rate' &&
+          (t.op === '<' || t.op === '<=') &&
+          (t.metric !== 'failed' || tally.states.judged > 0),
       );
       const failing = evaluateThresholds(early, thresholdFigures(tally, now, wallNow)).find(
         (r) => !r.ok,

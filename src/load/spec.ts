@@ -93,6 +93,19 @@ export function parseThreshold(text: string): Threshold {
     hint = "Thresholds: p50|p90|p95|p99|p999|max|mean<time (e.g. 'p99<500ms'), 'failed<0.1%', 'rate>=190/s'.",
   ) => inputError('SVC_E_LOAD_THRESHOLD', `Could not read --threshold "${text}": ${why}.`, hint);
   if (!match || op === undefined) throw fail('expected <metric><op><value>');
+  // a bound the wrong way round ('p99>500ms', 'rate<10/s') passes a broken run: a latency and
+  // a failed share are held under a ceiling, a rate over a floor
+  const upper = op === '<' || op === '<=';
+  if ((LATENCY.has(metric) || metric === 'failed') && !upper)
+    throw fail(
+      `${metric} is held under a bound: use < or <=`,
+      `For example --threshold '${metric}<${metric === 'failed' ? '1%' : raw || '500ms'}'.`,
+    );
+  if (metric === 'rate' && upper)
+    throw fail(
+      'rate is held over a bound: use >= or >',
+      `For example --threshold 'rate>=${raw || '200/s'}'.`,
+    );
   if (LATENCY.has(metric)) {
     if (!/^\d+(\.\d+)?\s*(ms|s|m)?$/i.test(raw)) throw fail(`"${raw}" is not a time such as 500ms`);
     const value =
@@ -172,7 +185,10 @@ export function evaluateThresholds(
         : threshold.metric === 'rate'
           ? figures.ratePerSecond
           : figures.latencyMs[threshold.metric];
-    const ok = compare(actual, threshold.op, threshold.value);
+    // a share of nothing is no verdict: a run whose payloads all timed out or were cut short
+    // showed a green 'failed<1% (0% of 0 settled)'
+    const unjudged = threshold.metric === 'failed' && figures.settled === 0;
+    const ok = !unjudged && compare(actual, threshold.op, threshold.value);
     return threshold.metric === 'failed' && figures.settled !== undefined
       ? { threshold, actual, ok, of: figures.settled }
       : { threshold, actual, ok };
@@ -210,6 +226,16 @@ export function formatThresholdValue(metric: ThresholdMetric, value: number): st
 export function formatMeasured(result: ThresholdResult): string {
   const value = formatThresholdValue(result.threshold.metric, result.actual);
   return result.of === undefined ? value : `${value} of ${result.of} settled`;
+}
+
+/**
+ * Why a threshold broke, as the reports print it: what was measured, or that a failed share
+ * had nothing to be a share of.
+ * @example brokenText(result) // 'measured 100% of 10 settled'
+ */
+export function brokenText(result: ThresholdResult): string {
+  if (result.of === 0) return 'no payload settled, so nothing to judge';
+  return `measured ${formatMeasured(result)}`;
 }
 
 /**

@@ -8,7 +8,7 @@
 import type { LatencySummary } from '../../load/figures.js';
 import type { LoadSummary } from '../../load/run.js';
 import type { LoadTraceFigures } from '../../load/trace.js';
-import { formatMs, formatRate, formatMeasured } from '../../load/spec.js';
+import { brokenText, formatMs, formatRate, formatMeasured } from '../../load/spec.js';
 import { htmlText as esc, reportEnd, reportHead } from '../../trace/html.js';
 import { cutShort } from './load.js';
 
@@ -35,7 +35,7 @@ export function loadSection(summary: LoadSummary): string {
   const problems = [
     ...broken.map(
       (t) =>
-        `<li class="violation" data-threshold="${esc(t.threshold.text)}"><b>${esc(t.threshold.text)}</b>: measured ${esc(formatMeasured(t))}</li>`,
+        `<li class="violation" data-threshold="${esc(t.threshold.text)}"><b>${esc(t.threshold.text)}</b>: ${esc(brokenText(t))}</li>`,
     ),
     ...(summary.accounted
       ? []

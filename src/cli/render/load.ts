@@ -6,7 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Writable } from 'node:stream';
 import type { LatencySummary } from '../../load/figures.js';
 import type { LoadProgressEvent, LoadSummary } from '../../load/run.js';
-import { formatMs as ms, formatRate, formatMeasured } from '../../load/spec.js';
+import { brokenText, formatMs as ms, formatRate, formatMeasured } from '../../load/spec.js';
 import { toJunit } from './reporters/junit.js';
 
 /**
@@ -105,7 +105,7 @@ export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): strin
     lines.push(
       t.ok
         ? c.green(`  ✓ ${t.threshold.text} (${value})`)
-        : c.red(`  ✗ ${t.threshold.text} (measured ${value})`),
+        : c.red(`  ✗ ${t.threshold.text} (${brokenText(t)})`),
     );
   }
   return lines.join('\n');
@@ -129,10 +129,7 @@ export function formatLoadCounts(summary: LoadSummary): string {
       ? []
       : [
           `thresholds ${summary.thresholds.length - broken.length} passed, ${broken.length} failed${broken
-            .map(
-              (t, i) =>
-                `${i === 0 ? ': ' : ', '}✗ ${t.threshold.text} (measured ${formatMeasured(t)})`,
-            )
+            .map((t, i) => `${i === 0 ? ': ' : ', '}✗ ${t.threshold.text} (${brokenText(t)})`)
             .join('')}`,
         ]),
     ...(summary.stopped === undefined ? [] : [cutShort(summary)]),
@@ -180,7 +177,7 @@ export function loadJunit(summary: LoadSummary): string {
         'PayloadsUnaccounted',
       ),
       ...summary.thresholds.map((t) =>
-        testcase(t.threshold.text, t.ok, `measured ${formatMeasured(t)}`, 'ThresholdBroken'),
+        testcase(t.threshold.text, t.ok, brokenText(t), 'ThresholdBroken'),
       ),
       // a run cut short is no pass (docs/ci.md), whatever its figures so far say: a signal's
       // stop an Interrupted error, --abort-on-fail's a failure

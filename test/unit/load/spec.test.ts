@@ -3,6 +3,7 @@ import { SvcError } from '../../../src/errors.js';
 import { arrivalAt, plannedArrivals } from '../../../src/load/schedule.js';
 import { parseMixKinds } from '../../../src/load/mix.js';
 import {
+  brokenText,
   evaluateThresholds,
   formatRate,
   parseRate,
@@ -75,6 +76,9 @@ describe('load words', () => {
     'p99<soon',
     'p42<1ms',
     'p99=1ms',
+    'p99>500ms',
+    'failed>=1%',
+    'rate<10/s',
   ])('every example the error for --threshold %s gives parses', (text) => {
     let error: unknown;
     try {
@@ -108,6 +112,26 @@ describe('load words', () => {
       ['failed<1%', false, 0.02],
       ['rate>=190/s', true, 195],
     ]);
+  });
+
+  it('a bound the wrong way round is refused: it would pass a broken run', () => {
+    for (const text of ['p99>500ms', 'max>=1s', 'failed>1%', 'rate<10/s', 'rate<=5/s'])
+      expect(
+        inputCode(() => parseThreshold(text)),
+        text,
+      ).toBe('input:SVC_E_LOAD_THRESHOLD');
+  });
+
+  it('a failed share of nothing settled breaks the threshold: no verdict is no pass', () => {
+    const latencyMs = { p50: 0, p90: 0, p95: 0, p99: 0, p999: 0, max: 0, mean: 0 };
+    const [result] = evaluateThresholds([parseThreshold('failed<1%')], {
+      latencyMs,
+      failedShare: 0,
+      settled: 0,
+      ratePerSecond: 0,
+    });
+    expect(result).toMatchObject({ ok: false, of: 0 });
+    expect(brokenText(result!)).toBe('no payload settled, so nothing to judge');
   });
 });
 
