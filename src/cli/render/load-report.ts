@@ -60,10 +60,17 @@ export function loadSection(summary: LoadSummary): string {
     ['every answer', summary.latency.answers],
     ['payload, end to end', summary.latency.series],
   ];
+  // each kind of problem by its name: a run cut short read as "1 broken" beside thresholds
+  // that all held
+  const badges = [
+    broken.length > 0 ? `${broken.length} broken` : '',
+    summary.accounted ? '' : 'not accounted for',
+    summary.stopped === undefined ? '' : 'cut short',
+  ].filter(Boolean);
   const badge =
-    problems.length > 0
-      ? `<span class="badge bad">${problems.length} broken</span>`
-      : '<span class="badge">thresholds hold</span>';
+    badges.length > 0
+      ? `<span class="badge bad">${badges.join(' · ')}</span>`
+      : `<span class="badge">${summary.thresholds.length > 0 ? 'thresholds hold' : 'no thresholds'}</span>`;
   const reasons =
     summary.reasons.length === 0
       ? ''
