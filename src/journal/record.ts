@@ -74,3 +74,9 @@ export function pushIdOf(record: Pick<ExchangeRecord, 'notes'>): number | undefi
  * got it (record to-fixture leaves such attempts out of a fixture).
  */
 export const NOT_FORWARDED_NOTE = 'not forwarded: fault';
+
+/**
+ * The note beside `accepted` on a delivery the integrator answered with an error object (spec
+ * 2.2), followed by its `code: message`: the trace shows it as the error the agent saw.
+ */
+export const ERROR_REPLY_NOTE = 'error reply: ';

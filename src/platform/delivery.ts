@@ -22,6 +22,7 @@ export {
 } from '../contract/timing.js';
 import { attemptOffsetMs, type DeliveryPolicy, type ReplyJudgement } from '../contract/timing.js';
 import { recordExchange } from '../journal/index.js';
+import { ERROR_REPLY_NOTE } from '../journal/record.js';
 
 export interface DeliverOptions {
   deliveryId: string;
@@ -221,8 +222,16 @@ async function runSeries(
         : { failure: { reason: outcome.reason, message: outcome.message } }),
       durationMs: outcome.durationMs,
       wallMs: outcome.wallMs,
+      // an error object ends the series as an accepted reply does (spec 2.2), but the agent is
+      // shown the error: the trace and the report say so instead of a green "accepted"
       notes: judgement.accepted
-        ? ['accepted', ...(judgement.warning ? [`warning: ${judgement.warning}`] : [])]
+        ? [
+            'accepted',
+            ...(judgement.errorReply
+              ? [`${ERROR_REPLY_NOTE}${judgement.errorReply.code}: ${judgement.errorReply.message}`]
+              : []),
+            ...(judgement.warning ? [`warning: ${judgement.warning}`] : []),
+          ]
         : [`rejected: ${judgement.reason}`],
     });
     const said = outcome.ok ? replySaid(judgement, outcome, options) : undefined;

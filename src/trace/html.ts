@@ -18,8 +18,8 @@ const secs = (ms: number): string => `${(ms / 1000).toFixed(3)} s`;
 
 /** The colours, light and dark, on `scope` (`:root` for a report page). */
 const theme = (scope: string): string => `
-${scope}{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--dim:#5b6470;--line:#c9d1d9;--ok:#1a7f37;--bad:#cf222e;--bad-bg:#ffebe9;--card:#f6f8fa;--arrow:#0969da;--dash:repeating-linear-gradient(var(--line) 0 4px,transparent 4px 8px)}
-@media (prefers-color-scheme:dark){${scope}{--bg:#0d1117;--fg:#e6edf3;--dim:#9198a1;--line:#30363d;--ok:#3fb950;--bad:#ff7b72;--bad-bg:#3c1618;--card:#161b22;--arrow:#58a6ff}}`;
+${scope}{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--dim:#5b6470;--line:#c9d1d9;--ok:#1a7f37;--warn:#875c00;--bad:#cf222e;--bad-bg:#ffebe9;--card:#f6f8fa;--arrow:#0969da;--dash:repeating-linear-gradient(var(--line) 0 4px,transparent 4px 8px)}
+@media (prefers-color-scheme:dark){${scope}{--bg:#0d1117;--fg:#e6edf3;--dim:#9198a1;--line:#30363d;--ok:#3fb950;--warn:#d29922;--bad:#ff7b72;--bad-bg:#3c1618;--card:#161b22;--arrow:#58a6ff}}`;
 
 /** A conversation's section: heading, violations, the swimlanes (one rule a line). */
 const TIMELINE_CSS = `
@@ -54,6 +54,7 @@ a{color:var(--arrow)}
 .x .label .cause{color:var(--dim)}
 .x .label .bad{color:var(--bad);font-weight:600}
 .x .label .ok{color:var(--ok)}
+.x .label .warn{color:var(--warn);font-weight:600}
 .x.violating .label{background:var(--bad-bg);border-radius:4px}
 .x:target .label{outline:2px solid var(--arrow)}
 .x .self{align-self:center;justify-self:center;width:10px;height:10px;border-radius:50%;background:var(--arrow);z-index:1}
@@ -271,7 +272,7 @@ function row(
   const invalid = invalidNote(s);
   const outcome =
     (s.failure ??
-      `${s.status ?? ''}${s.accepted === true ? ' accepted' : s.accepted === false ? ' rejected' : ''}`) +
+      `${s.status ?? ''}${s.errorReply !== undefined ? ` error reply (${s.errorReply})` : s.accepted === true ? ' accepted' : s.accepted === false ? ' rejected' : ''}`) +
     invalid;
   const text =
     s.text === undefined
@@ -285,7 +286,7 @@ function row(
   const classes = ['x', failed ? 'failed' : '', marked.has(s.seq) ? 'violating' : '']
     .filter(Boolean)
     .join(' ');
-  return `<div class="${classes}" id="${id}-${s.seq}" data-lane="${s.lane}" data-seq="${s.seq}"><span class="t">+${secs(s.startMs - start)}${gap > 0 ? `<span class="gap">gap ${secs(gap)}</span>` : ''}</span>${arrow}<span class="label"><span class="seq">#${s.seq}</span> ${escapeHtml(s.name)}${attempt}${text} <span class="${failed ? 'bad' : s.accepted ? 'ok' : ''}">${escapeHtml(outcome.trim())}</span>${cause}</span></div>`;
+  return `<div class="${classes}" id="${id}-${s.seq}" data-lane="${s.lane}" data-seq="${s.seq}"><span class="t">+${secs(s.startMs - start)}${gap > 0 ? `<span class="gap">gap ${secs(gap)}</span>` : ''}</span>${arrow}<span class="label"><span class="seq">#${s.seq}</span> ${escapeHtml(s.name)}${attempt}${text} <span class="${failed ? 'bad' : s.errorReply !== undefined ? 'warn' : s.accepted ? 'ok' : ''}">${escapeHtml(outcome.trim())}</span>${cause}</span></div>`;
 }
 
 /**

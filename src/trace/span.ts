@@ -1,4 +1,9 @@
-import { PUSH_KIND_PREFIX, pushIdOf, type ExchangeRecord } from '../journal/record.js';
+import {
+  ERROR_REPLY_NOTE,
+  PUSH_KIND_PREFIX,
+  pushIdOf,
+  type ExchangeRecord,
+} from '../journal/record.js';
 
 /** The party on the other side of an exchange: a lane of the timeline. */
 export type Lane = 'integrator' | 'platform' | 'bot' | 'hooks' | 'widget';
@@ -48,6 +53,11 @@ export interface TraceSpan {
   failure?: string;
   /** a delivery attempt the platform accepted (true) or asked again for (false) */
   accepted?: boolean;
+  /**
+   * the integrator's error object (`code: message`, spec 2.2): accepted, it ends the series,
+   * and the agent is shown the error instead of the message delivered
+   */
+  errorReply?: string;
   /**
    * the record's verdict failed (a payload that broke the contract, a page's callback that
    * threw): its first error, as the journal shows it
@@ -150,6 +160,9 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
         ? kind.slice('bot.event.'.length)
         : kind.slice(kind.indexOf('.') + 1);
   const notes = record.notes ?? [];
+  const errorReply = notes
+    .find((n) => n.startsWith(ERROR_REPLY_NOTE))
+    ?.slice(ERROR_REPLY_NOTE.length);
   const accepted = notes.includes('accepted')
     ? true
     : notes.some((n) => n.startsWith('rejected'))
@@ -204,6 +217,7 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
     ...(record.response ? { status: record.response.status } : {}),
     ...(record.failure ? { failure: record.failure.reason } : {}),
     ...(accepted === undefined ? {} : { accepted }),
+    ...(errorReply === undefined ? {} : { errorReply }),
     ...(record.verdict?.ok === false
       ? { invalid: record.verdict.errors[0] ?? 'breaks the contract' }
       : {}),

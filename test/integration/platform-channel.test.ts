@@ -7,6 +7,11 @@ import { customerText, post, startPlatform, type PlatformHarness } from '../help
 import { sized } from '../helpers/size.js';
 import { closePeers, json, startPeer } from '../helpers/broken-peers.js';
 import type { FaultPlan } from '../../src/faults/index.js';
+import { Chalk } from 'chalk';
+import { formatTimeline } from '../../src/cli/render/trace.js';
+import { reportSection } from '../../src/trace/html.js';
+import { linkConversation } from '../../src/trace/links.js';
+import { spanOf } from '../../src/trace/span.js';
 
 afterEach(closePeers);
 
@@ -82,7 +87,7 @@ describe('agent-message delivery (spec 4.2, 8)', () => {
   });
 
   it('does not redeliver an error object and shows its message to the agent', async () => {
-    const { reply, listener } = await setup({
+    const { reply, listener, harness } = await setup({
       fault: { kind: 'error', code: 'blocked', message: 'customer blocked us' },
     });
     const result = await reply();
@@ -92,6 +97,22 @@ describe('agent-message delivery (spec 4.2, 8)', () => {
       agentNotice: 'blocked: customer blocked us',
     });
     expect(listener.events).toHaveLength(1);
+    // the trace says the agent saw an error, not a green "accepted"
+    const attempt = harness.platform.core.journal
+      .entries()
+      .find((r) => r.kind === 'channel.agent.text');
+    expect(attempt?.notes).toEqual(
+      expect.arrayContaining(['accepted', 'error reply: blocked: customer blocked us']),
+    );
+    const span = spanOf(attempt!);
+    expect(span.errorReply).toBe('blocked: customer blocked us');
+    const conversation = { run: span.run, chat: 1, spans: linkConversation([span]), dropped: 0 };
+    const text = formatTimeline(conversation, new Chalk({ level: 0 })).join('\n');
+    expect(text).toContain('200 error reply (blocked: customer blocked us)');
+    expect(text).not.toContain('accepted');
+    expect(reportSection(conversation, [])).toContain(
+      '<span class="warn">200 error reply (blocked: customer blocked us)</span>',
+    );
   });
 
   it.each([

@@ -59,6 +59,7 @@ function outcomeOf(s: TraceSpan): string {
   const invalid = invalidNote(s);
   if (s.failure !== undefined) return `${s.failure}${invalid}`;
   const status = s.status === undefined ? '' : String(s.status);
+  if (s.errorReply !== undefined) return `${status} error reply (${s.errorReply})${invalid}`;
   if (s.accepted === true) return `${status} accepted${invalid}`;
   if (s.accepted === false) return `${status} rejected${invalid}`;
   return `${status}${invalid}`;
@@ -108,7 +109,13 @@ export function formatTimeline(
         ? ''
         : chalk.dim(` ← #${s.cause}${s.causeBy === 'inferred' ? '' : ' (recorded)'}`);
     const outcome = outcomeOf(s);
-    const paint = failedSpan(s) ? chalk.red : s.accepted ? chalk.green : (t: string) => t;
+    const paint = failedSpan(s)
+      ? chalk.red
+      : s.errorReply !== undefined
+        ? chalk.yellow
+        : s.accepted
+          ? chalk.green
+          : (t: string) => t;
     const times = `  ${`+${secs(s.startMs - start)}`.padStart(9)}  ${(gap > 0 ? `+${secs(gap)}` : '').padStart(9)}  `;
     const exchange = `#${s.seq} ${s.name}${attempt}${quote(s.text)}${outcome === '' ? '' : ` ${paint(outcome)}`}${cause}`;
     if (narrow) {
@@ -151,6 +158,7 @@ export function spanEvent(
     ...(s.status === undefined ? {} : { status: s.status }),
     ...(s.failure === undefined ? {} : { failure: s.failure }),
     ...(s.accepted === undefined ? {} : { accepted: s.accepted }),
+    ...(s.errorReply === undefined ? {} : { errorReply: s.errorReply }),
     ...(s.messageId === undefined ? {} : { messageId: s.messageId }),
     ...(s.event === undefined ? {} : { event: s.event }),
   };
