@@ -95,7 +95,7 @@ export function judgeChannelReply(reply: { status: number; body: string }): Repl
   }
   if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
     const obj = json as { result?: unknown; error?: unknown };
-    if (obj.result === 'ok') return { accepted: true, json };
+    if (obj.result === 'ok') return withExtraKeys({ accepted: true, json }, json, ['result']);
     const error = obj.error as { code?: unknown; message?: unknown } | undefined;
     if (
       error &&
@@ -103,16 +103,46 @@ export function judgeChannelReply(reply: { status: number; body: string }): Repl
       (typeof error.code === 'string' || typeof error.code === 'number') &&
       typeof error.message === 'string'
     ) {
-      return {
-        accepted: true,
-        json,
-        errorReply: { code: String(error.code), message: error.message },
-      };
+      return withExtraKeys(
+        withExtraKeys(
+          {
+            accepted: true,
+            json,
+            errorReply: { code: String(error.code), message: error.message },
+          },
+          json,
+          ['error'],
+        ),
+        error,
+        ['code', 'message'],
+        'error.',
+      );
     }
   }
   return {
     accepted: false,
     reason: `invalid reply shape: ${shapeProblem(json)} (spec 2.2: {"result":"ok"} or {"error":{"code","message"}})`,
+  };
+}
+
+/**
+ * An accepted reply with fields spec 2.2 does not name (`{"result":"ok","timestamp":...}`):
+ * still accepted, as real traffic carries extra fields, with a warning naming them (the
+ * simulator's console, conform and the proxy showed nothing where `validate` warns).
+ */
+function withExtraKeys(
+  judgement: ReplyJudgement & { accepted: true },
+  value: object,
+  known: readonly string[],
+  prefix = '',
+): ReplyJudgement & { accepted: true } {
+  const extra = Object.keys(value).filter((key) => !known.includes(key));
+  if (extra.length === 0) return judgement;
+  const names = extra.map((key) => `${prefix}${key}`).join(', ');
+  const warning = `${names}: not in the spec (accepted; spec 2.2 names ${prefix === '' ? (known[0] === 'result' ? 'only result' : 'only error') : 'error.code and error.message'})`;
+  return {
+    ...judgement,
+    warning: judgement.warning === undefined ? warning : `${judgement.warning}; ${warning}`,
   };
 }
 

@@ -91,13 +91,17 @@ export async function postAgentMessage(
       : [`reply: ${outcome.message}; ${VALID_REPLY}`];
   }
   const judged = judgeChannelReply(outcome);
-  if (judged.accepted && judged.errorReply)
-    // a valid reply (spec 2.2), but the agent sees an error for this message (spec 7.1): an
-    // endpoint that answers every case so passed the suite without a word
-    return {
-      warn: `the endpoint answered an error object (${judged.errorReply.code}: ${JSON.stringify(judged.errorReply.message)}): a valid reply (spec 2.2), but the agent is shown an error instead of a delivered message`,
-    };
-  if (judged.accepted) return [];
+  if (judged.accepted) {
+    const warns = [
+      // a valid reply (spec 2.2), but the agent sees an error for this message (spec 7.1): an
+      // endpoint that answers every case so passed the suite without a word
+      judged.errorReply &&
+        `the endpoint answered an error object (${judged.errorReply.code}: ${JSON.stringify(judged.errorReply.message)}): a valid reply (spec 2.2), but the agent is shown an error instead of a delivered message`,
+      // fields the reply carries beyond spec 2.2's, as validate warns of them
+      judged.warning && `reply: ${judged.warning}`,
+    ].filter((w): w is string => typeof w === 'string' && w !== '');
+    return warns.length > 0 ? { warn: warns.join('; ') } : [];
+  }
   if (outcome.status === 404)
     // 11 bare 404s, the path posted to never said
     return [

@@ -33,6 +33,19 @@ describe('judgeChannelReply', () => {
     });
   });
 
+  it('accepts fields spec 2.2 does not name, with a warning naming them', () => {
+    expect(judge('{"result":"ok"}')).not.toHaveProperty('warning');
+    expect(judge('{"result":"ok","timestamp":1764547200000}')).toMatchObject({
+      accepted: true,
+      warning: 'timestamp: not in the spec (accepted; spec 2.2 names only result)',
+    });
+    expect(judge('{"error":{"code":"E1","message":"m","retry":true},"ok":false}')).toMatchObject({
+      accepted: true,
+      warning:
+        'ok: not in the spec (accepted; spec 2.2 names only error); error.retry: not in the spec (accepted; spec 2.2 names error.code and error.message)',
+    });
+  });
+
   it('a status or a body that is not JSON keeps its own reason', () => {
     expect(judge('{"result":"ok"}', 500)).toMatchObject({ reason: 'HTTP 500' });
     expect(judge('<html>')).toMatchObject({ reason: 'reply is not JSON' });
