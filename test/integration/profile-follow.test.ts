@@ -118,7 +118,7 @@ describe('the simulator follows a profile', () => {
       [
         'behaviour',
         'channel.agent.text',
-        'the platform gives up after: a 6000 ms; b 10000 ms (tolerance 250 ms)',
+        'the platform gives up after: a 9000 ms; b 13000 ms (tolerance 250 ms)',
       ],
       [
         'shape',
@@ -167,7 +167,7 @@ describe('the simulator follows a profile', () => {
       [
         'behaviour',
         'channel.agent.text',
-        'the platform gives up after: a 6000 ms; b 10000 ms (tolerance 250 ms)',
+        'the platform gives up after: a 9000 ms; b 13000 ms (tolerance 250 ms)',
       ],
     ]);
     const learned = learnProfile(await observeRecordings([file('uneven.ndjson')]), 'u');

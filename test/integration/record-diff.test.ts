@@ -137,7 +137,7 @@ describe('record diff', () => {
         'soon',
       ]),
     ).toBe(2);
-    expect(bad.stderr()).toContain('Could not read --timing-tolerance "soon"');
+    expect(bad.stderr()).toContain('Could not use --timing-tolerance "soon": must be a duration');
   });
 
   it('conversations replayed at once: their interleaving is no order difference', async () => {
