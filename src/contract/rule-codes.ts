@@ -113,6 +113,13 @@ export const RULE_CODES = {
     todo: 'Answer {"result":"ok", ...} (lower case) when the agent should see the data.',
     severity: 'warning',
   },
+  content_type: {
+    summary:
+      'a JSON body came with another Content-Type, or none; the platform takes it, a stricter one may not',
+    spec: '4',
+    todo: 'Send the header Content-Type: application/json with every JSON body.',
+    severity: 'warning',
+  },
   timestamp_ms: {
     summary: 'a bot message timestamp looks like milliseconds rather than seconds',
     spec: '2.5',

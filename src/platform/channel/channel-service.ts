@@ -1,4 +1,5 @@
 import { fireOnce, type MutantName } from '../mutants.js';
+import { CHANNEL_CONTENT_TYPE } from '../../contract/channel.js';
 import { detectKind } from '../../contract/detect.js';
 import { formatIssue } from '../../contract/issues.js';
 import { validate } from '../../contract/validate.js';
@@ -152,7 +153,7 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
   if (!detected.kind || !detected.kind.startsWith('channel.customer.'))
     return notCustomerMessage(core, channel, json, detected, now);
   const kind = detected.kind;
-  const result = validate(kind, json);
+  const result = withContentType(validate(kind, json), request.headers['content-type']);
   const verdict = verdictOf(result);
   // only a missing or empty required field blocks delivery (customer-triage.ts)
   const triage = triageCustomerMessage(kind, json, result);
@@ -196,6 +197,28 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
   };
   if (notes) record.notes = notes;
   return { status: 200, body: OK, record };
+}
+
+/**
+ * spec 4: "all bodies are JSON": one sent as text/plain or form-encoded (a client that forgot
+ * the header) is read all the same, with a warning, as the bot interface does.
+ */
+function withContentType(
+  result: ReturnType<typeof validate>,
+  contentType: string | undefined,
+): ReturnType<typeof validate> {
+  // nearly every message: a header svc-cli's clients send, or the bare type
+  if (contentType === CHANNEL_CONTENT_TYPE || contentType === 'application/json') return result;
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/json' || type?.endsWith('+json')) return result;
+  const warning: ContractIssue = {
+    path: '(headers) Content-Type',
+    code: 'content_type',
+    rule: `is ${type ? JSON.stringify(type) : 'missing'}; the channel takes JSON bodies (accepted, as the body is JSON)`,
+    spec: '4',
+    severity: 'warning',
+  };
+  return { ...result, warnings: [...result.warnings, warning] };
 }
 
 /** A message that passed every rule: the verdict of nearly every ingested one, made once. */

@@ -1,0 +1,41 @@
+/**
+ * spec 4: every body is JSON. A customer message posted as text/plain or form-encoded (a client
+ * that forgot the header) is taken, as its body is JSON, with a `content_type` warning: the
+ * simulator used to take it silently, where a stricter platform may not.
+ */
+import { describe, expect, it } from 'vitest';
+import { createVirtualClock } from '../../src/clock.js';
+import { customerText, startPlatform } from '../helpers/platform.js';
+
+describe('a customer message with another Content-Type (spec 4)', () => {
+  it('is taken with a content_type warning; JSON types pass quietly', async () => {
+    const harness = await startPlatform({
+      clock: createVirtualClock(),
+      channels: [{ id: 'shop', randomString: 'dev-only-secret-1234' }],
+    });
+    const send = async (id: string, contentType: string | undefined) => {
+      const response = await fetch(harness.channelUrl, {
+        method: 'POST',
+        headers: contentType === undefined ? {} : { 'content-type': contentType },
+        body: JSON.stringify(customerText(id, 'hi')),
+      });
+      return response.status;
+    };
+    expect(await send('c-1', 'application/json')).toBe(200);
+    expect(await send('c-2', 'application/json; charset=utf-8')).toBe(200);
+    expect(await send('c-3', 'application/vnd.shop+json')).toBe(200);
+    expect(harness.of('violation')).toEqual([]);
+    expect(await send('c-4', 'text/plain')).toBe(200);
+    expect(await send('c-5', 'application/x-www-form-urlencoded')).toBe(200);
+    const warned = harness.of('violation');
+    expect(warned).toMatchObject([
+      { outcome: 'warned', issues: [{ code: 'content_type', spec: '4', severity: 'warning' }] },
+      { outcome: 'warned', issues: [{ code: 'content_type', spec: '4' }] },
+    ]);
+    expect(warned[0]?.issues[0]?.rule).toBe(
+      'is "text/plain"; the channel takes JSON bodies (accepted, as the body is JSON)',
+    );
+    // taken all the same: five chats
+    expect(harness.platform.core.state.chats.size).toBe(5);
+  });
+});
