@@ -162,7 +162,9 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
     const outcome = core.strict ? 'rejected' : 'not-delivered';
     reportViolation(core, channel, kind, result.errors, outcome, now);
     if (core.strict)
-      throw new ProtocolError('invalid_request', verdict.errors.join('; '), {
+      // a field under another name (sender.user_id, message.body) is why one is missing: the
+      // refusal names it beside the missing one, with the field it was likely meant to be
+      throw new ProtocolError('invalid_request', refusalText(result), {
         section: '7.1',
         record: { kind, verdict },
         report: false, // the violation above says it
@@ -238,6 +240,20 @@ function verdictOf(result: ReturnType<typeof validate>): Verdict {
     errors: result.errors.map(formatIssue),
     warnings: result.warnings.map(formatIssue),
   };
+}
+
+/** The errors, then the unknown fields (with their "did you mean"), of a refused message. */
+function refusalText(result: ReturnType<typeof validate>): string {
+  const errors = result.errors.map(formatIssue).join('; ');
+  const unknown = result.warnings
+    .filter((issue) => issue.code === 'unknown_field')
+    .map((issue) => {
+      const meant = /did you mean ([^?]+)\?/.exec(issue.rule)?.[1];
+      return meant === undefined ? issue.path : `${issue.path} (did you mean ${meant}?)`;
+    });
+  return unknown.length === 0
+    ? errors
+    : `${errors}; sent but not in the spec: ${unknown.join(', ')}`;
 }
 
 /** A customer message's contract issues, announced with what the simulator did with it. */

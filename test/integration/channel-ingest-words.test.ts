@@ -1,7 +1,8 @@
 /**
  * spec 4: every body is JSON. A customer message posted as text/plain or form-encoded (a client
  * that forgot the header) is taken, as its body is JSON, with a `content_type` warning: the
- * simulator used to take it silently, where a stricter platform may not.
+ * simulator used to take it silently, where a stricter platform may not. A refused message
+ * names the fields it carried under another name.
  */
 import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../../src/clock.js';
@@ -37,5 +38,24 @@ describe('a customer message with another Content-Type (spec 4)', () => {
     );
     // taken all the same: five chats
     expect(harness.platform.core.state.chats.size).toBe(5);
+  });
+});
+
+describe('a refused customer message (spec 2.1, 7.1)', () => {
+  it('names the fields sent under another name beside the missing ones', async () => {
+    const harness = await startPlatform({
+      clock: createVirtualClock(),
+      channels: [{ id: 'shop', randomString: 'dev-only-secret-1234' }],
+    });
+    const response = await fetch(harness.channelUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sendr: { id: 'c-1' }, message: { type: 'text', txt: 'hi' } }),
+    });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { message: string } };
+    expect(error.message).toBe(
+      'sender: required (spec 2.1); message.text: required when type is "text" (spec 2.1); sent but not in the spec: message.txt (did you mean text?), sendr (did you mean sender?)',
+    );
   });
 });
