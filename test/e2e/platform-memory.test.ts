@@ -11,7 +11,7 @@ describe('svc-cli platform memory flags (spawned)', () => {
     );
     const idle = await runCli(['platform', '--no-console', '--chat-idle-timeout', 'soon']);
     expect(idle.code).toBe(2);
-    expect(idle.stderr).toContain('Could not read --chat-idle-timeout "soon"');
+    expect(idle.stderr).toContain('Could not use --chat-idle-timeout "soon": must be a duration');
     expect(idle.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 

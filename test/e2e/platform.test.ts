@@ -146,7 +146,11 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
     const listening = await quiet.next(listeningOf);
     const channelUrl = (listening.channels as Json[])[0]!.url as string;
     const post = (body: unknown) =>
-      fetch(channelUrl, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.status);
+      fetch(channelUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.status);
     expect(await post({ sender: { id: 'c-1' }, message: { type: 'text', text: 'one' } })).toBe(200);
     expect(await post({ sender: { id: 'c-2' }, message: { type: 'text', text: 'two' } })).toBe(200);
     expect(await post({ sender: { id: '' }, message: { type: 'text', text: 'bad' } })).toBe(400);
