@@ -222,19 +222,12 @@ async function runSeries(
         : { failure: { reason: outcome.reason, message: outcome.message } }),
       durationMs: outcome.durationMs,
       wallMs: outcome.wallMs,
-      // an error object ends the series as an accepted reply does (spec 2.2), but the agent is
-      // shown the error: the trace and the report say so instead of a green "accepted"
-      notes: judgement.accepted
-        ? [
-            'accepted',
-            ...(judgement.errorReply
-              ? [`${ERROR_REPLY_NOTE}${judgement.errorReply.code}: ${judgement.errorReply.message}`]
-              : []),
-            ...(judgement.warning ? [`warning: ${judgement.warning}`] : []),
-          ]
-        : [`rejected: ${judgement.reason}`],
+      notes: attemptNotes(judgement),
     });
-    const said = outcome.ok ? replySaid(judgement, outcome, options) : undefined;
+    const said = withFirstHint(
+      outcome.ok ? replySaid(judgement, outcome, options) : undefined,
+      attempt === 1 && options.target === 'integrator' ? integratorHint(outcome) : undefined,
+    );
     options.emit({
       type: 'delivery-attempt',
       deliveryId: options.deliveryId,
@@ -315,6 +308,42 @@ function replySaid(
 }
 
 const urlSpec = { integrator: '4.2', bot: '4.3', hook: '4.4' } as const;
+
+/**
+ * The journal's notes on an attempt. An error object ends the series as an accepted reply
+ * does (spec 2.2), but the agent is shown the error: the trace and the report say so instead
+ * of a green "accepted".
+ */
+function attemptNotes(judgement: ReplyJudgement): string[] {
+  if (!judgement.accepted) return [`rejected: ${judgement.reason}`];
+  const { errorReply, warning } = judgement;
+  return [
+    'accepted',
+    ...(errorReply ? [`${ERROR_REPLY_NOTE}${errorReply.code}: ${errorReply.message}`] : []),
+    ...(warning ? [`warning: ${warning}`] : []),
+  ];
+}
+
+/**
+ * What a rejected first attempt at the integrator asks of it, said once per message (the
+ * console showed "HTTP 201" or "timeout after 3000 ms" where conform says what to fix).
+ */
+function integratorHint(outcome: PostOutcome): string | undefined {
+  if (!outcome.ok)
+    return outcome.reason === 'timeout'
+      ? 'answer within 3 s: each attempt waits that long for the whole reply, then the platform tries again (spec 8)'
+      : undefined;
+  if (outcome.status === 404)
+    return 'the platform posts to <integrator URL>/<channel public id>: serve that path (spec 4.2)';
+  if (outcome.status !== 200)
+    return 'the platform takes only HTTP 200 with {"result":"ok"} or {"error":{"code","message"}} (spec 2.2, 4.2)';
+  return undefined;
+}
+
+function withFirstHint(said: string | undefined, hint: string | undefined): string | undefined {
+  if (hint === undefined || said?.includes(hint)) return said;
+  return said === undefined ? hint : `${said}; ${hint}`;
+}
 
 /** An attempt event's verdict: an accepted reply's warning, or a rejection's reason and what the reply said. */
 function verdictOf(

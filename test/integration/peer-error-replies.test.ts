@@ -145,7 +145,10 @@ describe('the platform names what a failing peer answered (spec 4.2, 4.3, 4.4)',
     void sendAgentMessage(s.platform.core, { chatId: 1, message: { type: 'text', text: 'Hi' } });
     await s.clock.runUntil(() => s.events.some((e) => e.type === 'delivery-done'));
     const attempts = lines(s.events).filter((l) => l.includes('✗ integrator attempt'));
-    expect(attempts[0]).toContain(') HTTP 503: upstream down  msg ');
+    // the first attempt also says what the platform takes, once per message
+    expect(attempts[0]).toContain(
+      ') HTTP 503: upstream down; the platform takes only HTTP 200 with {"result":"ok"} or {"error":{"code","message"}} (spec 2.2, 4.2)  msg ',
+    );
     expect(attempts[1]).toContain(') HTTP 502  msg ');
   });
 });

@@ -115,6 +115,22 @@ describe('agent-message delivery (spec 4.2, 8)', () => {
     );
   });
 
+  it('says what the integrator must answer on the first rejected attempt only', async () => {
+    const { reply, harness } = await setup({
+      sequence: [
+        { kind: 'status', status: 201 },
+        { kind: 'status', status: 201 },
+      ],
+    });
+    expect(await reply()).toMatchObject({ result: 'delivered', attempts: 3 });
+    const [first, second] = harness.of('delivery-attempt');
+    expect(first).toMatchObject({ reason: 'HTTP 201' });
+    expect(first?.said).toContain(
+      'the platform takes only HTTP 200 with {"result":"ok"} or {"error":{"code","message"}} (spec 2.2, 4.2)',
+    );
+    expect(second?.said ?? '').not.toContain('spec 2.2, 4.2');
+  });
+
   it.each([
     ['reset', { kind: 'reset' }, 'reset'],
     ['hang', { kind: 'hang' }, 'timeout'],
