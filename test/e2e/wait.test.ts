@@ -56,17 +56,19 @@ describe('--wait on send-text, hook-fire and load', () => {
 
     const bad = await runCli(['hook-fire', 'chat_accepted', '--url', url, '--wait', 'soon']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('Could not read --wait "soon"');
+    expect(bad.stderr).toContain('Could not use --wait "soon": must be a duration');
   });
 
-  it('a bad --wait on send-text is a duration error, not a load one', async () => {
+  it('a bad --wait on send-text is a flag error naming a duration, not a load one', async () => {
     const bad = await runCli([
       ...['send-text', 'hi', '--channel-url', 'http://127.0.0.1:9/x/y'],
       ...['--sender-id', 'c1', '--wait', 'forever'],
     ]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('Could not read --wait "forever"');
-    expect(bad.stderr).toContain('SVC_E_DURATION');
+    expect(bad.stderr).toContain(
+      'Could not use --wait "forever": must be a duration with ms, s, m or h (10s, 500ms, 2m; a bare number is seconds)',
+    );
+    expect(bad.stderr).toContain('SVC_E_OPTIONS');
     expect(bad.stderr).not.toContain('LOAD');
   });
 
