@@ -328,7 +328,12 @@ function conformListeners(
           out.line(formatStep(step, out.chalk, { skipReasons: true }));
       } else if (ndjson) {
         out.event({ type: 'case', ...result });
-      } else if (flags.out !== undefined && !result.ok && result.skipped === undefined) {
+      } else if (
+        reporter === 'junit' &&
+        flags.out !== undefined &&
+        !result.ok &&
+        result.skipped === undefined
+      ) {
         // the report is in the file: a CI log still says which case failed and why
         out.line(formatConversation(result, out.chalk, out.columns));
         for (const step of result.steps)

@@ -326,7 +326,7 @@ function showResult(plan: ReplayPlan, out: Output, result: ConversationResult): 
     }
   } else if (plan.ndjson) {
     out.event({ type: 'conversation', ...result });
-  } else if (flags.out !== undefined && !result.ok) {
+  } else if (reporter === 'junit' && flags.out !== undefined && !result.ok) {
     // the report is in the file: a CI log still says which conversation failed and why
     out.line(formatConversation(result, out.chalk, out.columns));
     for (const step of result.steps)
