@@ -92,6 +92,22 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     expect(line).not.toContain('after 500 cases');
   });
 
+  it('an integrator that fails on an astral character in message.text is found within the sweep, whatever the seed', async () => {
+    // a run that reported every edge met used to send no astral character in 60 cases: the
+    // string edges were one arbitrary, sampled once by the sweep
+    const url = await peer((body) => {
+      const text = (body.message as { text?: unknown }).text;
+      return typeof text === 'string' && /[\u{10000}-\u{10FFFF}]/u.test(text)
+        ? { status: 500, body: 'UnicodeDecodeError' }
+        : { status: 200, body: '{"result":"ok"}' };
+    });
+    for (const seed of [1, 2, 3]) {
+      const report = await runConformSuite({ suite: 'integrator', url, fuzz: fuzz(100, seed) });
+      expect(report.fuzz?.edges?.sweep).toBeLessThanOrEqual(100);
+      expect(report.fuzz?.failure?.changes.join(' '), `seed ${seed}`).toMatch(/message\.text = /);
+    }
+  });
+
   it('--replay-failures takes an absolute folder as it is, a relative one from the cwd', async () => {
     const url = await peer((body) =>
       body.event_name === 'chat_accepted'
@@ -245,7 +261,7 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
   });
 
   // 200 cases meet every edge (the sweep comes first) and every kind; npm run test:slow runs 1,000
-  const CASES = sized(200, 1000);
+  const CASES = sized(250, 1000);
   it(`a correct receiver and a correct integrator pass ${CASES} cases each, every edge met`, async () => {
     const target = await createHookTarget({ clock: createClock() });
     servers.push(target);

@@ -44,33 +44,40 @@ const ASTRAL = ['😀', '𝔘𝔫𝔦', '🇺🇦', '👩‍💻', '𠜎'];
 const COMBINING = ['e\u0301', 'a\u0308\u0304', 'Z\u0351\u036b\u0343\u036a'];
 const TRICKY = ['<b>bold</b>', '"quoted" \\ back', 'line\nbreak', ' ', 'null', '💬 مرحبا שלום'];
 
-/** Strings at the edges the spec allows, within [min, max] code points. */
-export function edgeString(min = 0, max = 1000): fc.Arbitrary<string> {
+/**
+ * Strings at the edges the spec allows, within [min, max] code points, one arbitrary per kind
+ * of edge: lengths (empty, one, the limit and one under it), astral characters, combining
+ * marks, markup and other tricky text, then any graphemes. Each is an edge of its own in the
+ * sweep: as one arbitrary, the sweep's single sample of a string place met one of them, and a
+ * run reporting every edge met had sent no astral character at all.
+ */
+export function edgeStringOptions(min = 0, max = 1000): fc.Arbitrary<string>[] {
   const cap = Math.min(max, 1000);
   const fits = (s: string): boolean => {
     const n = [...s].length;
     return n >= min && n <= max;
   };
   const repeat = (n: number, ch: string): string => ch.repeat(Math.max(0, n));
-  const fixed = [
-    '',
-    'a',
-    repeat(cap - 1, 'x'),
-    repeat(cap, 'y'),
-    repeat(Math.max(1, cap - 2), 'é') + '😀',
-    ...ASTRAL,
-    ...COMBINING,
-    ...TRICKY,
-  ].filter(fits);
+  const groups = [
+    ['', 'a', repeat(cap - 1, 'x'), repeat(cap, 'y')],
+    [...ASTRAL, repeat(Math.max(1, cap - 2), 'é') + '😀'],
+    COMBINING,
+    TRICKY,
+  ]
+    .map((group) => [...new Set(group.filter(fits))])
+    .filter((group) => group.length > 0);
   const generated = fc
     .string({ unit: 'grapheme', minLength: min, maxLength: Math.min(cap, 40) })
     .filter(fits);
+  return [...groups.map((group) => fc.constantFrom(...group)), generated];
+}
+
+/** Strings at the edges the spec allows, within [min, max] code points, as one arbitrary. */
+export function edgeString(min = 0, max = 1000): fc.Arbitrary<string> {
+  const [generated, ...fixed] = edgeStringOptions(min, max).reverse();
   return fixed.length > 0
-    ? fc.oneof(
-        { arbitrary: fc.constantFrom(...fixed), weight: 3 },
-        { arbitrary: generated, weight: 1 },
-      )
-    : generated;
+    ? fc.oneof({ arbitrary: fc.oneof(...fixed), weight: 3 }, { arbitrary: generated!, weight: 1 })
+    : generated!;
 }
 
 /** The branches of a schema node: its `type` list and `anyOf` alternatives, flattened. */
@@ -102,7 +109,7 @@ function alternatives(node: Schema, base: unknown): fc.Arbitrary<Mutation>[] {
         if (pattern !== undefined) break;
         const min = typeof b.minLength === 'number' ? b.minLength : 0;
         const max = typeof b.maxLength === 'number' ? b.maxLength : 1000;
-        out.push(edgeString(min, max));
+        out.push(...edgeStringOptions(min, max));
         if (typeof base === 'number') out.push(fc.constant(String(base)));
         break;
       }
