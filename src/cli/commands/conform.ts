@@ -65,14 +65,15 @@ const CHECKS_HELP = `Payload checks (docs/FIDELITY.md): what the peer under test
 types (a numeric id or a numeric-string size is an error); null optional fields and the
 drift the platform's public samples show are warnings, never failures.
 
-Exit codes: 0 every case passed, 1 a case failed, 2 bad input, 3 the peer is unreachable.`;
+Exit codes: 0 every case passed, 1 a case failed (a reply too slow is a failed case), 2 bad
+input, 3 the peer is unreachable.`;
 
 /** Examples, each with the suite it shows (a line that starts a peer goes with its suite). */
 const EXAMPLES: ReadonlyArray<readonly [Suite, string]> = [
   ['integrator', 'svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages'],
   [
     'hooks',
-    'svc-cli conform hooks --url http://127.0.0.1:9100/hooks --reporter junit --out hooks.xml',
+    'svc-cli conform hooks --url http://127.0.0.1:9200/hooks --reporter junit --out hooks.xml',
   ],
   [
     'platform',
