@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   formatProxyEvent,
   formatProxyExchange,
+  formatProxyListening,
   formatProxySummary,
 } from '../../src/cli/render/proxy.js';
 import { createVirtualClock, type VirtualClock } from '../../src/clock.js';
@@ -164,6 +165,32 @@ describe('proxy channel', () => {
     expect(events[2]?.outcome).toEqual({ kind: 'delivered', attempts: 3 });
     expect(events.every((e) => e.path === '/integrator/shop')).toBe(true);
     expect(p.summary()).toMatchObject({ exchanges: 3, redelivered: 1, gaveUp: 0, violations: 0 });
+    // the first refused attempt says what the platform takes; the later ones stay short
+    const plain = new Chalk({ level: 0 });
+    expect(formatProxyExchange(events[0]!, plain)).toContain(
+      'integrator: HTTP 500; the platform takes only 200 with {"result":"ok"} or an error object, else it tries again (spec 2.2, 8)',
+    );
+    expect(formatProxyExchange(events[1]!, plain)).not.toContain('the platform takes only');
+    expect(
+      formatProxyListening(
+        {
+          type: 'listening',
+          url: p.url,
+          iface: 'channel',
+          legs: [
+            {
+              leg: 'integrator',
+              caller: 'platform',
+              url: `${p.url}/integrator`,
+              upstream: 'http://127.0.0.1:9000/agent-messages',
+            },
+          ],
+        },
+        plain,
+      ),
+    ).toContain(
+      `${p.url}/integrator/<channel id>  ->  http://127.0.0.1:9000/agent-messages/<channel id>`,
+    );
     // the listener saw the message three times, unchanged (message.id kept)
     const ids = listener.events.map((e) => (e.type === 'agent-message' ? e.attempt : 0));
     expect(ids).toEqual([1, 2, 3]);

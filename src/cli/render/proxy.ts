@@ -41,6 +41,20 @@ function attemptText(e: ProxyExchangeEvent): string | undefined {
   return `attempt ${a.attempt}${of} at +${seconds(a.gapMs)}${expected}${beyond}`;
 }
 
+/**
+ * Why the platform tries an integrator's answer again, on a series' first attempt: a line
+ * with a bare 404 never said that the platform posts to the URL with the channel id.
+ */
+function integratorRefusal(e: ProxyExchangeEvent): string | undefined {
+  if (e.leg !== 'integrator' || e.status === undefined || e.accepted || !e.forwarded) return;
+  if ((e.attempt?.attempt ?? 1) !== 1) return;
+  if (e.status === 404)
+    return `integrator: HTTP 404 at ${e.upstream}: the platform posts to <integrator URL>/<channel public id>; serve that path (spec 4.2)`;
+  if (e.status !== 200)
+    return `integrator: HTTP ${e.status}; the platform takes only 200 with {"result":"ok"} or an error object, else it tries again (spec 2.2, 8)`;
+  return undefined;
+}
+
 /** One exchange: `12:00:01.204 +3.000s  platform → integrator  POST /integrator/shop  channel.agent.text  200  12 ms  ✓` */
 export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): string {
   const errors = [...e.requestIssues, ...e.answerIssues].filter((i) => i.severity === 'error');
@@ -111,6 +125,8 @@ export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): st
     lines.push(
       `    ${(issue.severity === 'error' ? c.red : c.yellow)(`${e.answerer}: ${formatIssueLine(issue)}`)}`,
     );
+  const why = integratorRefusal(e);
+  if (why !== undefined) lines.push(`    ${c.yellow(why)}`);
   if (e.outcome?.kind === 'delivered' && e.outcome.attempts > 1)
     lines.push(`    ${c.green(`delivered on attempt ${e.outcome.attempts}`)}`);
   if (e.outcome?.kind === 'gave-up')
@@ -200,7 +216,9 @@ export function formatProxyListening(e: ProxyListening, c: ChalkInstance): strin
   const lines = [`svc proxy ${e.iface} listening on ${c.bold(e.url)}`];
   for (const leg of e.legs) {
     const who = leg.caller === 'platform' ? 'the platform calls' : `your ${leg.caller} calls`;
-    lines.push(`  ${`${who}`.padEnd(26)} ${c.cyan(leg.url)}  ->  ${leg.upstream}`);
+    // spec 4.2: the platform adds the channel's public id to the integrator URL, both sides
+    const id = leg.leg === 'integrator' ? '/<channel id>' : '';
+    lines.push(`  ${`${who}`.padEnd(26)} ${c.cyan(`${leg.url}${id}`)}  ->  ${leg.upstream}${id}`);
   }
   if (e.profile !== undefined)
     lines.push(
