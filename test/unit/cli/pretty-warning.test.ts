@@ -1,6 +1,6 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { formatStep } from '../../../src/cli/render/reporters/pretty.js';
+import { formatStep, formatSummary } from '../../../src/cli/render/reporters/pretty.js';
 
 const c = new Chalk({ level: 0 });
 const step = (status: 'passed' | 'failed', details: string[]) => ({
@@ -44,6 +44,28 @@ describe('a broken invariant', () => {
     };
     expect(formatStep(broken, c).split('\n').at(-1)).toBe(
       '        more: svc-cli explain hook-after-finish',
+    );
+  });
+});
+
+describe('the summary against a real peer', () => {
+  const result = (expectations: { checked: number; skipped: number }) => ({
+    name: 'from staging',
+    ok: false,
+    steps: [],
+    protocolMs: 0,
+    wallMs: 1,
+    realPeers: ['the integrator'],
+    expectations,
+  });
+
+  it('counts expectations only when the conversation has expect steps', () => {
+    const none = formatSummary([result({ checked: 0, skipped: 0 })], c, 5);
+    // a failed agent step with its own result and attempts read as "0 checked" before
+    expect(none).not.toContain('expectations:');
+    expect(none).toContain('the integrator is yours');
+    expect(formatSummary([result({ checked: 2, skipped: 1 })], c, 5)).toContain(
+      'expectations: 2 checked, 1 skipped (not observable)',
     );
   });
 });

@@ -113,7 +113,11 @@ function formatObservability(results: readonly ConversationResult[], c: ChalkIns
   const checked = counted.reduce((sum, r) => sum + (r.expectations?.checked ?? 0), 0);
   const skipped = counted.reduce((sum, r) => sum + (r.expectations?.skipped ?? 0), 0);
   const peers = [...new Set(counted.flatMap((r) => r.realPeers ?? []))];
-  const lines = [`expectations: ${checked} checked, ${skipped} skipped (not observable)`];
+  // no expect step at all: "0 checked" read as if a failed step had checked nothing
+  const lines =
+    checked + skipped === 0
+      ? []
+      : [`expectations: ${checked} checked, ${skipped} skipped (not observable)`];
   if (peers.length > 0)
     lines.push(
       `${peers.join(', ')} ${peers.length === 1 ? 'is' : 'are'} yours: what ${peers.length === 1 ? 'it' : 'they'} received is read from the requests the simulator sent and the replies it got`,
@@ -124,5 +128,5 @@ function formatObservability(results: readonly ConversationResult[], c: ChalkIns
     lines.push(
       `run id ${first}: fresh chat ids from ${first * 1000 + 1}${runs.length > 1 ? `, one block of 1000 per conversation (run ids ${first}-${runs.at(-1)})` : ''}; --run-id ${first} repeats them`,
     );
-  return `\n${c.dim(lines.join('\n'))}`;
+  return lines.length === 0 ? '' : `\n${c.dim(lines.join('\n'))}`;
 }
