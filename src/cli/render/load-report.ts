@@ -107,5 +107,10 @@ export function sampleNote(f: LoadTraceFigures, disabled: readonly string[] = []
     disabled.length === 0
       ? ''
       : ` Not checked: ${disabled.map(esc).join(', ')} (a load run sends at the planned times, whatever came before).`;
-  return `<h2 id="conversations">Conversations</h2><p class="summary sample" data-sampled="${f.sampled}" data-conversations="${f.conversations}">Lanes of ${which}, ${f.records} exchange${f.records === 1 ? '' : 's'} as the simulator would journal them, checked against the invariants.${unchecked}${capped}</p>\n`;
+  // the page's counts above are the drawn sample's, not the run's: said where a sample is
+  const exchanges = `${f.records} exchange${f.records === 1 ? '' : 's'}`;
+  const drawn = all
+    ? exchanges
+    : `${exchanges} of these ${f.sampled} (the counts at the top are the sample's; the run's own are in the section above)`;
+  return `<h2 id="conversations">Conversations</h2><p class="summary sample" data-sampled="${f.sampled}" data-conversations="${f.conversations}">Lanes of ${which}, ${drawn} as the simulator would journal them, checked against the invariants.${unchecked}${capped}</p>\n`;
 }

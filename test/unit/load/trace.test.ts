@@ -60,6 +60,10 @@ describe('the sampled journal of a load run', () => {
       "a sample: the first 2 of the run's 3 conversations, 3 exchanges",
     );
     expect(sampleNote(trace.figures)).toContain('The recording stopped at 3 exchanges');
+    // the page's counts at the top are the sample's, not the run's
+    expect(sampleNote(trace.figures)).toContain(
+      "3 exchanges of these 2 (the counts at the top are the sample's; the run's own are in the section above)",
+    );
   });
 
   it('records what load channel sent as the platform served it', () => {
