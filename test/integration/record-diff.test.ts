@@ -110,8 +110,13 @@ describe('record diff', () => {
     const t = createTestContext({ cwd: dir });
     expect(await runInProcess(t, ['record', 'diff', 'spec.ndjson', 'three.ndjson'])).toBe(1);
     expect(t.stdout()).toContain('behaviour (what a peer sees happen)');
-    expect(t.stdout()).toContain('bot.event.CLIENT_MESSAGE  attempts per message: a 2 x1; b 3 x1');
-    expect(t.stdout()).toContain('2 differences: 2 behaviour, 0 shape, 0 cosmetic');
+    // each line says whose doing it is: the platform's, the peer's (by name) or both
+    expect(t.stdout()).toContain(
+      'bot.event.CLIENT_MESSAGE  [both]  attempts per message: a 2 x1; b 3 x1',
+    );
+    expect(t.stdout()).toContain(
+      "2 differences: 2 behaviour, 0 shape, 0 cosmetic; 1 the platform's, 0 the peers' (their answers or requests), 1 both",
+    );
 
     const j = createTestContext({ cwd: dir });
     expect(await runInProcess(j, ['record', 'diff', 'spec.ndjson', 'spec.ndjson', '--json'])).toBe(
@@ -198,15 +203,15 @@ describe('record diff', () => {
       1,
     );
     expect(two.stdout()).toContain('a: accepted.ndjson (1 exchange, 1 kind)');
-    expect(two.stdout()).toContain('hook.chat_accepted  sent only in a (1 exchange)');
-    expect(two.stdout()).toContain('2 differences: 2 behaviour, 0 shape, 0 cosmetic');
+    expect(two.stdout()).toContain('hook.chat_accepted  [platform]  sent only in a (1 exchange)');
+    expect(two.stdout()).toContain('2 differences: 2 behaviour, 0 shape, 0 cosmetic;');
 
     const single = createTestContext({ cwd: dir });
     expect(await runInProcess(single, ['record', 'diff', 'both.ndjson', 'accepted.ndjson'])).toBe(
       1,
     );
     expect(single.stdout()).toContain('a: both.ndjson (2 exchanges, 2 kinds)');
-    expect(single.stdout()).toContain('1 difference: 1 behaviour, 0 shape, 0 cosmetic');
+    expect(single.stdout()).toContain('1 difference: 1 behaviour, 0 shape, 0 cosmetic;');
 
     const profile = createTestContext({ cwd: dir });
     expect(

@@ -20,6 +20,16 @@ const TITLES: Record<Severity, string> = {
   cosmetic: 'cosmetic',
 };
 
+/**
+ * Whose doing a line is, in its tag: `platform`, the peer (`integrator`, `bot`, ...) or
+ * `both`: a staging recording against the simulator's is read for the platform's lines, and a
+ * difference in what the integrator answered is not the platform's.
+ */
+function byLabel(d: Difference): string {
+  if (d.by === 'peer') return d.peer ?? 'peer';
+  return d.by;
+}
+
 /** @example renderDiff(out, report) */
 export function renderDiff(out: Output, report: DiffReport): void {
   const c = out.chalk;
@@ -35,10 +45,13 @@ export function renderDiff(out: Output, report: DiffReport): void {
     for (const d of group)
       out.event(
         { type: 'difference', ...d },
-        (e: Difference & { type: string }) => `  ${c.bold(e.kind)}  ${e.detail}`,
+        (e: Difference & { type: string }) =>
+          `  ${c.bold(e.kind)}  ${c.dim(`[${byLabel(e)}]`)}  ${e.detail}`,
       );
   }
   const { behaviour, shape, cosmetic } = report.counts;
+  const byPlatform = report.differences.filter((d) => d.by === 'platform').length;
+  const byPeers = report.differences.filter((d) => d.by === 'peer').length;
   out.event(
     {
       type: 'diff-summary',
@@ -48,10 +61,12 @@ export function renderDiff(out: Output, report: DiffReport): void {
       behaviour,
       shape,
       cosmetic,
+      byPlatform,
+      byPeers,
     },
     () =>
       behaviour + shape + cosmetic === 0
         ? `\n${c.green('no differences')}`
-        : `\n${plural(behaviour + shape + cosmetic, 'difference')}: ${behaviour} behaviour, ${shape} shape, ${cosmetic} cosmetic`,
+        : `\n${plural(behaviour + shape + cosmetic, 'difference')}: ${behaviour} behaviour, ${shape} shape, ${cosmetic} cosmetic; ${byPlatform} the platform's, ${byPeers} the peers' (their answers or requests), ${behaviour + shape + cosmetic - byPlatform - byPeers} both`,
   );
 }

@@ -34,8 +34,57 @@ export interface Difference {
   subject?: string;
   /** one line: what differs, with the counts behind it */
   detail: string;
+  /**
+   * whose doing the difference is: the platform's (what it sends, when it resends, how it
+   * answers), the peer's that faces it (what the integrator, bot or receiver answers or sends),
+   * or both (attempts and outcomes follow the peer's answers under the platform's policy). A
+   * staging recording against the simulator's is about the platform's lines.
+   */
+  by: DifferenceBy;
+  /** the peer, when `by` is `peer`: integrator, bot, hook receiver, page */
+  peer?: string;
   a: unknown;
   b: unknown;
+}
+
+export type DifferenceBy = 'platform' | 'peer' | 'both';
+
+/** The party across the platform on each interface. */
+const PEER_OF: Readonly<Record<string, string>> = {
+  channel: 'integrator',
+  bot: 'bot',
+  hook: 'hook receiver',
+  widget: 'page',
+};
+
+/** What the platform itself decides of an exchange it sends (out) or answers (in). */
+const PLATFORM_OUT = new Set<DiffAspect>([
+  'kind',
+  'field',
+  'transfer',
+  'offset',
+  'timeout',
+  'hand-over',
+]);
+const PLATFORM_IN = new Set<DiffAspect>(['status', 'response-field', 'keep-alive']);
+
+/**
+ * Whose doing a difference of this aspect is, for a kind the platform sends or answers: the
+ * request of an outgoing kind and the answer of an incoming one are the platform's; the
+ * other half is the peer's.
+ */
+function byOf(
+  direction: 'in' | 'out',
+  aspect: DiffAspect,
+  subject: string | undefined,
+): DifferenceBy {
+  if (aspect === 'order' || aspect === 'attempts' || aspect === 'outcome') return 'both';
+  if (aspect === 'content-type') {
+    const platformSide = (subject === 'request') === (direction === 'out');
+    return platformSide ? 'platform' : 'peer';
+  }
+  if (aspect === 'kind') return direction === 'out' ? 'platform' : 'peer';
+  return (direction === 'out' ? PLATFORM_OUT : PLATFORM_IN).has(aspect) ? 'platform' : 'peer';
 }
 
 export interface DiffOptions {
@@ -92,6 +141,14 @@ export function diffObservations(
   const [na, nb] = options.names ?? ['a', 'b'];
   const out: Difference[] = [];
   const push = (d: Difference) => out.push(d);
+  /** a difference of a kind, marked with whose doing it is */
+  const pushFor =
+    (observed: KindObservation) =>
+    (d: Omit<Difference, 'by' | 'peer'>): void => {
+      const by = byOf(observed.direction, d.aspect, d.subject);
+      const peer = PEER_OF[observed.iface];
+      push({ ...d, by, ...(by === 'peer' && peer !== undefined ? { peer } : {}) });
+    };
 
   const kinds = [...new Set([...Object.keys(a.kinds), ...Object.keys(b.kinds)])].sort();
   for (const kind of kinds) {
@@ -99,7 +156,7 @@ export function diffObservations(
     const kb = b.kinds[kind];
     if (!ka || !kb) {
       const [has, name] = ka ? [ka, na] : [kb!, nb];
-      push({
+      pushFor(has)({
         severity: 'behaviour',
         kind,
         aspect: 'kind',
@@ -109,7 +166,7 @@ export function diffObservations(
       });
       continue;
     }
-    compareKind(ka, kb, { na, nb, tolerance, push });
+    compareKind(ka, kb, { na, nb, tolerance, push: pushFor(ka) });
   }
 
   for (const pair of [...new Set([...Object.keys(a.order), ...Object.keys(b.order)])].sort()) {
@@ -121,6 +178,7 @@ export function diffObservations(
         kind: 'order',
         aspect: 'order',
         subject: pair,
+        by: 'both',
         detail: `${pair} follows each other only in ${a.order[pair] ? na : nb} (x${a.order[pair] ?? b.order[pair]})`,
         a: a.order[pair] ?? 0,
         b: b.order[pair] ?? 0,
@@ -138,7 +196,7 @@ interface Ctx {
   na: string;
   nb: string;
   tolerance: number;
-  push: (d: Difference) => void;
+  push: (d: Omit<Difference, 'by' | 'peer'>) => void;
 }
 
 function compareKind(ka: KindObservation, kb: KindObservation, ctx: Ctx): void {
