@@ -191,3 +191,27 @@ export function readPackageVersion(files: PackageFiles = packageFiles()): string
     return '0.0.0';
   }
 }
+
+/**
+ * `fixtures/...` as the docs' and the help's examples name it: the working folder's file,
+ * else the one shipped in the package (an installed svc-cli, the single binary), so
+ * `validate fixtures/payloads` and `hook-target --reply chat_accepted=fixtures/hooks/crm-reply.json`
+ * run as written outside a clone. Any other path, or one found nowhere, is returned as given
+ * (resolved against `cwd`), for the caller's own "no such file" error.
+ * @example localOrShippedFixture('/tmp', 'fixtures/payloads') // '/…/svc-cli/fixtures/payloads'
+ */
+export function localOrShippedFixture(
+  cwd: string,
+  given: string,
+  files: PackageFiles = packageFiles(),
+): string {
+  const local = join(cwd, given);
+  const relative = given.replace(/^\.\//, '');
+  if (given.startsWith('/') || existsSync(local) || !relative.startsWith('fixtures/')) {
+    return given.startsWith('/') ? given : local;
+  }
+  if (!relative.split('/').every((part) => part !== '' && part !== '.' && part !== '..'))
+    return local;
+  const shipped = join(files.folderOf('fixtures'), ...relative.split('/').slice(1));
+  return existsSync(shipped) ? shipped : local;
+}

@@ -1,10 +1,19 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ASSET_LIST_KEY,
   createPackageFiles,
+  localOrShippedFixture,
   packageFiles,
   readPackageVersion,
   type AssetStore,
@@ -126,6 +135,29 @@ describe('package files in the single binary (SEA assets)', () => {
     const files = createPackageFiles({ root, store: fakeStore(sample), copies: shared });
     expect(() => files.folderOf('fixtures')).toThrow(
       expect.objectContaining({ code: 'SVC_E_WRITE' }),
+    );
+  });
+});
+
+describe('fixtures/... as the examples name it', () => {
+  it("is the working folder's file, else the one shipped in the package", () => {
+    const empty = mkdtempSync(join(tmpdir(), 'svc-fixture-'));
+    const shipped = localOrShippedFixture(empty, 'fixtures/hooks/crm-reply.json');
+    expect(shipped).toBe(packageFiles().folderOf('fixtures/hooks/crm-reply.json'));
+    expect(existsSync(shipped)).toBe(true);
+    // a fixture of the user's own wins
+    mkdirSync(join(empty, 'fixtures', 'hooks'), { recursive: true });
+    writeFileSync(join(empty, 'fixtures', 'hooks', 'crm-reply.json'), '{}');
+    expect(localOrShippedFixture(empty, './fixtures/hooks/crm-reply.json')).toBe(
+      join(empty, 'fixtures', 'hooks', 'crm-reply.json'),
+    );
+    // other paths, and fixtures shipped nowhere, stay the caller's to refuse
+    expect(localOrShippedFixture(empty, 'crm.json')).toBe(join(empty, 'crm.json'));
+    expect(localOrShippedFixture(empty, 'fixtures/nope.json')).toBe(
+      join(empty, 'fixtures/nope.json'),
+    );
+    expect(localOrShippedFixture(empty, 'fixtures/../package.json')).toBe(
+      join(empty, 'package.json'),
     );
   });
 });

@@ -1,6 +1,6 @@
 /** The body of `hook-fire` (imported lazily): flags -> body -> fire -> rendered verdict. */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { localOrShippedFixture } from '../../package-files.js';
 import { createClock } from '../../clock.js';
 import { EXIT_CODES, SvcError, systemReason } from '../../errors.js';
 import { assertReachable } from '../../http/reach.js';
@@ -25,7 +25,7 @@ import {
 import { createOutput } from '../render/output.js';
 
 async function readBody(ctx: CliContext, file: string): Promise<unknown> {
-  const path = resolve(ctx.cwd, file);
+  const path = localOrShippedFixture(ctx.cwd, file);
   try {
     return JSON.parse(await readFile(path, 'utf8')) as unknown;
   } catch (error) {

@@ -1,6 +1,6 @@
 /** The body of `hook-target` (imported lazily): flags -> replies + fault plan -> receiver -> serve. */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { localOrShippedFixture } from '../../package-files.js';
 import { createClock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { SvcError, systemReason } from '../../errors.js';
@@ -37,7 +37,7 @@ export async function loadReplies(
         `Could not use --reply "${pair}": expected <event>=<file> with an event of ${HOOK_EVENTS.join(', ')}.`,
       );
     }
-    const file = resolve(ctx.cwd, pair.slice(eq + 1));
+    const file = localOrShippedFixture(ctx.cwd, pair.slice(eq + 1));
     try {
       replies[event] = JSON.parse(await readFile(file, 'utf8')) as unknown;
     } catch (error) {

@@ -3,6 +3,8 @@
  * renderer. Bundled with everything it loads into validate-run.bundle.cjs (a git
  * hook validating one file pays for one module, not ~140).
  */
+import { join } from 'node:path';
+import { localOrShippedFixture } from '../../package-files.js';
 import { validateInputBatches } from '../../contract/run-validate.js';
 import { SvcError } from '../../errors.js';
 import type { CliContext } from '../context.js';
@@ -32,7 +34,11 @@ export async function runValidate(
   const out = createOutput(ctx, { json: flags.json });
   let exitCode = 0;
   for await (const events of validateInputBatches({
-    inputs,
+    // `fixtures/...` of the examples: the shipped ones outside a clone
+    inputs: inputs.map((input) => {
+      const found = localOrShippedFixture(ctx.cwd, input);
+      return found === join(ctx.cwd, input) ? input : found;
+    }),
     cwd: ctx.cwd,
     stdin: ctx.stdin,
     strict: Boolean(flags.strict),
