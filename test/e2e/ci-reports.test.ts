@@ -326,7 +326,11 @@ describe('a report written to --out', () => {
     expect(run.stdout).toContain('✗ chat_accepted');
     expect(run.stdout).toMatch(/result: required.*\(spec 6\.2\)/);
     expect(run.stderr).toContain(`report written to ${xml}: 0 passed, 1 failed`);
-    expect(readFileSync(xml, 'utf8')).toContain('<testcase name="chat_accepted"');
+    const junit = readFileSync(xml, 'utf8');
+    expect(junit).toContain('<testcase name="chat_accepted"');
+    // a conform case is no conversation: its failure type says so
+    expect(junit).toContain('type="ConformCaseFailed"');
+    expect(junit).not.toContain('ConversationStepFailed');
   });
 });
 

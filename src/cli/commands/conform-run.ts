@@ -433,7 +433,11 @@ function writeConformFile(
   const { flags, reporter, out, suite } = view;
   const text =
     reporter === 'junit'
-      ? toJunit(`svc-cli conform ${suite}`, results)
+      ? toJunit(
+          `svc-cli conform ${suite}`,
+          // a conform case is no conversation: its failure type says what failed
+          results.map((r) => ({ failureType: 'ConformCaseFailed', ...r })),
+        )
       : reporter === 'json'
         ? [...results.map((r) => ({ type: 'case', ...r })), ...(summary ? [summary] : [])]
             .map((line) => `${JSON.stringify(line)}\n`)
