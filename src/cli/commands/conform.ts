@@ -182,10 +182,24 @@ function showSuiteFlags(cmd: Command): void {
       });
     },
   });
-  // commander suggests a mistyped flag from the visible ones: every suite's, for that
+  // commander suggests a mistyped flag from the visible ones: the suite's own first
+  // (`conform hooks --reportr` is --reporter, not platform's --report), else every suite's
   const withSuggestions = cmd as unknown as { unknownOption(flag: string): void };
   const unknownOption = withSuggestions.unknownOption.bind(cmd);
   withSuggestions.unknownOption = (flag) => {
+    const output = cmd.configureOutput();
+    let said: string | undefined;
+    cmd.configureOutput({ outputError: (text) => (said = text) });
+    try {
+      unknownOption(flag);
+    } catch (error) {
+      if (said !== undefined && /Did you mean/.test(said)) {
+        output.outputError?.(said, (text) => output.writeErr?.(text));
+        throw error;
+      }
+    } finally {
+      cmd.configureOutput(output);
+    }
     suggesting = true;
     try {
       unknownOption(flag);

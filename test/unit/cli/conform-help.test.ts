@@ -206,6 +206,16 @@ describe('a flag of another suite (newcomer pass: it was silently ignored)', () 
     expect(t.stderr()).toContain('(Did you mean --channel-url?)');
   });
 
+  it("a mistyped flag is suggested from the suite's own flags first", async () => {
+    // --reporter is every suite's, --report conform platform's alone
+    const t = createTestContext({ cwd });
+    expect(
+      await runInProcess(t, ['conform', 'hooks', '--url', 'http://x/h', '--reportr', 'junit']),
+    ).toBe(2);
+    expect(t.stderr()).toContain("unknown option '--reportr'\n(Did you mean --reporter?)");
+    expect(t.stderr().match(/Did you mean/g)).toHaveLength(1);
+  });
+
   it('the same flag in a config file is not an error: the file serves every suite', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-conform-config-'));
     writeFileSync(
