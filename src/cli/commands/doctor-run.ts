@@ -1,4 +1,5 @@
 /** The body of `doctor` (imported lazily): each check is data; render prints ✓ / ✗ / !. */
+import sea from 'node:sea';
 import { describeSettings, loadProfile, settingsOf } from '../../conversation/record/profile.js';
 import { SvcError, errorText } from '../../errors.js';
 import { getChannelStatus } from '../../roles/integrator/index.js';
@@ -18,15 +19,21 @@ import { plural } from '../../plural.js';
 
 export const MIN_NODE = [20, 19] as const;
 
-/** @example checkNodeVersion('20.18.1').ok // false */
-export function checkNodeVersion(version: string): CheckEvent {
+/**
+ * The Node that runs svc-cli; in the single binary, the one built into it (a CI image with no
+ * node on its PATH read "Node 20.20.2" as a node it did not have).
+ * @example checkNodeVersion('20.18.1').ok // false
+ */
+export function checkNodeVersion(version: string, embedded = false): CheckEvent {
   const [major = 0, minor = 0] = version.split('.').map(Number);
   const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
   return {
     type: 'check',
     name: 'node',
     status: ok ? 'pass' : 'fail',
-    detail: `Node ${version} (svc-cli needs >= ${MIN_NODE.join('.')})`,
+    detail: embedded
+      ? `Node ${version}, built into this single binary (no node on the PATH is needed)`
+      : `Node ${version} (svc-cli needs >= ${MIN_NODE.join('.')})`,
   };
 }
 
@@ -164,7 +171,7 @@ async function checkProfile(
 export async function runDoctor(ctx: CliContext, flags: Record<string, unknown>): Promise<number> {
   const out = createOutput(ctx, { json: Boolean(flags.json) });
   const checks: CheckEvent[] = [
-    checkNodeVersion(process.versions.node),
+    checkNodeVersion(process.versions.node, sea.isSea()),
     ...checkConfig(ctx, flags),
   ];
   const urls = ['channelUrl', 'integratorUrl', 'botProviderUrl', 'hookUrl', 'widgetUrl'];

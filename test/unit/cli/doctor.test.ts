@@ -48,6 +48,12 @@ describe('svc-cli doctor', () => {
     expect(checkNodeVersion(version).status).toBe(ok ? 'pass' : 'fail');
   });
 
+  it('in the single binary, says the Node is built in', () => {
+    expect(checkNodeVersion('20.20.2', true).detail).toBe(
+      'Node 20.20.2, built into this single binary (no node on the PATH is needed)',
+    );
+  });
+
   it('all good: ✓ per check, exit 0, the channel random string redacted', async () => {
     const base = await startFake();
     const dir = dirWith({
