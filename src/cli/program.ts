@@ -80,13 +80,20 @@ function addChoiceSuggestion(message: string): string {
  */
 function addOptionSuggestion(program: Command, argv: readonly string[], message: string): string {
   const typed = /unknown option '(--[^'=]+)'/.exec(message)?.[1];
-  if (typed === undefined || /Did you mean/.test(message)) return message;
+  if (typed === undefined) return message;
   // the first word of argv that names a command (a flag's value may name one later on)
   const name = argv.find((word) => program.commands.some((c) => c.name() === word));
   const command = program.commands.find((c) => c.name() === name);
-  const flags = [...(command?.options ?? []), ...program.options]
+  const longs = [...(command?.options ?? []), ...program.options]
     .map((option) => option.long)
-    .filter((long): long is string => long !== undefined && long.startsWith(typed));
+    .filter((long): long is string => long !== undefined);
+  // the last word of one flag (`--size` of --file-size) beats commander's closest spelling
+  // (it said --file)
+  const ending = longs.filter((long) => long.endsWith(`-${typed.slice(2)}`));
+  if (ending.length === 1)
+    return `${message.replace(/\n?\(Did you mean [^)]*\)\n?$/, '').replace(/\n?$/, '')}\n(Did you mean ${ending[0]}?)\n`;
+  if (/Did you mean/.test(message)) return message;
+  const flags = longs.filter((long) => long.startsWith(typed));
   if (flags.length !== 1) return message;
   return `${message.replace(/\n?$/, '')}\n(Did you mean ${flags[0]}?)\n`;
 }

@@ -38,6 +38,11 @@ describe('typos get the closest command or flag', () => {
       "error [SVC_E_USAGE] unknown option '--integrator'\n(Did you mean --integrator-url?)",
     ],
     [['bot-sim', '--platform', 'x'], '(Did you mean --platform-url?)'],
+    // the last word of one flag, over commander's closest spelling (it said --file)
+    [
+      ['send-media', '--channel-url', 'http://x/a/b', '--sender-id', 'c', '--size', '5'],
+      "error [SVC_E_USAGE] unknown option '--size'\n(Did you mean --file-size?)\n  svc-cli",
+    ],
   ])('%j', async (argv, message) => {
     const t = createTestContext({ cwd });
     expect(await runInProcess(t, argv)).toBe(2);
