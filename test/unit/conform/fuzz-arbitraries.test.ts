@@ -63,7 +63,8 @@ describe('fuzz payloads from the contract', () => {
       for (const c of sweep.filter((x) => x.p === p))
         expect(validate(p.kind, p.build(c.m)).ok, p.kind).toBe(true);
     }
-    expect(sweep.length).toBeLessThan(300);
+    // each kind of string edge (lengths, astral, combining, markup, any) is an edge of its own
+    expect(sweep.length).toBeLessThan(400);
   });
 
   it('generates only payloads validate accepts: fuzzing tests the peer, not the schema', () => {
