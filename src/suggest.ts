@@ -34,8 +34,13 @@ export function closestNames(
   known: Iterable<string>,
   options: { limit?: number; maxDistance?: number } = {},
 ): string[] {
-  const max = options.maxDistance ?? Number.POSITIVE_INFINITY;
   const typed = name.toLowerCase();
+  // a short word is not "close" to one it shares half its letters with: `nope` is not `port`
+  // (3 edits of 4 letters)
+  const max = Math.min(
+    options.maxDistance ?? Number.POSITIVE_INFINITY,
+    typed === '' ? Number.POSITIVE_INFINITY : Math.max(1, Math.ceil(typed.length / 2)),
+  );
   return [...known]
     .map((k) => {
       const lower = k.toLowerCase();

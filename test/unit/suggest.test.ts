@@ -39,3 +39,12 @@ describe('closestNames: "did you mean"', () => {
     expect(closestNames('', SUITES, { maxDistance: 3 })).toEqual(['bot']);
   });
 });
+
+describe('closestNames: a short word', () => {
+  it('is not close to a word it shares half its letters with', () => {
+    // a config key `nope` was told "Did you mean port?"
+    expect(closestNames('nope', ['port', 'host', 'delay'], { maxDistance: 3 })).toEqual([]);
+    expect(closestNames('prot', ['port', 'host'], { maxDistance: 3 })).toEqual(['port']);
+    expect(closestNames('grp', ['grep', 'bail'], { maxDistance: 3 })).toEqual(['grep']);
+  });
+});
