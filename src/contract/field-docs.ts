@@ -22,8 +22,10 @@ const mediaFields: FieldTable = {
   'message.height': 'height in pixels',
   'message.performer': 'author, composer or performer',
   'message.title': 'title of the media',
-  'message.latitude': 'latitude in degrees',
-  'message.longitude': 'longitude in degrees',
+  'message.latitude':
+    'latitude in degrees, -90 to 90 (outside: an `out_of_range` warning, delivered)',
+  'message.longitude':
+    'longitude in degrees, -180 to 180 (outside: an `out_of_range` warning, delivered)',
 };
 
 const hookShared: FieldTable = {
