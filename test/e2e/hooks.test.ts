@@ -1,6 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
@@ -242,6 +245,23 @@ describe('svc-cli hook-fire (spawned)', () => {
     ]);
     expect(await bad.exit).toBe(2);
     expect(bad.stderr()).toContain('SVC_E_SET_FORBIDDEN_KEY');
+  });
+
+  it('a --from file that is not JSON: one line with its place, not the file quoted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-from-'));
+    writeFileSync(join(dir, 'bad.json'), 'not json {\n  "a": 1\n}\n');
+    const from = run([
+      'hook-fire',
+      '--from',
+      join(dir, 'bad.json'),
+      '--url',
+      'http://127.0.0.1:1/',
+    ]);
+    expect(await from.exit).toBe(2);
+    expect(from.stderr()).toContain(
+      `Could not read the hook body ${join(dir, 'bad.json')}:1:2: Unexpected token 'o'.`,
+    );
+    expect(from.stderr()).not.toContain('not json {');
   });
 });
 

@@ -1,6 +1,7 @@
 /** The body of `hook-fire` (imported lazily): flags -> body -> fire -> rendered verdict. */
 import { readFile } from 'node:fs/promises';
 import { localOrShippedFixture } from '../../package-files.js';
+import { parseJsonText } from '../../contract/json-text.js';
 import { createClock } from '../../clock.js';
 import { EXIT_CODES, SvcError, systemReason } from '../../errors.js';
 import { assertReachable } from '../../http/reach.js';
@@ -26,14 +27,24 @@ import { createOutput } from '../render/output.js';
 
 async function readBody(ctx: CliContext, file: string): Promise<unknown> {
   const path = localOrShippedFixture(ctx.cwd, file);
+  let text: string;
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+    text = await readFile(path, 'utf8');
   } catch (error) {
     throw new SvcError(
       'SVC_E_READ',
       `Could not read the hook body ${path}: ${systemReason(error)}.`,
     );
   }
+  // V8's message quoted the file's start across lines; the place of the error is what helps
+  const parsed = parseJsonText(text);
+  if (!parsed.ok)
+    throw new SvcError(
+      'SVC_E_READ',
+      `Could not read the hook body ${file}:${parsed.line}:${parsed.column}: ${parsed.message}.`,
+      'The file holds one JSON object, the body to send (svc-cli hook-fire <event> --verbose prints one).',
+    );
+  return parsed.value;
 }
 
 /**

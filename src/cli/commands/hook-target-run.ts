@@ -1,6 +1,7 @@
 /** The body of `hook-target` (imported lazily): flags -> replies + fault plan -> receiver -> serve. */
 import { readFile } from 'node:fs/promises';
 import { localOrShippedFixture } from '../../package-files.js';
+import { parseJsonText } from '../../contract/json-text.js';
 import { createClock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { SvcError, systemReason } from '../../errors.js';
@@ -38,14 +39,22 @@ export async function loadReplies(
       );
     }
     const file = localOrShippedFixture(ctx.cwd, pair.slice(eq + 1));
+    let text: string;
     try {
-      replies[event] = JSON.parse(await readFile(file, 'utf8')) as unknown;
+      text = await readFile(file, 'utf8');
     } catch (error) {
       throw new SvcError(
         'SVC_E_READ',
         `Could not read the reply for ${event} from ${file}: ${systemReason(error)}.`,
       );
     }
+    const parsed = parseJsonText(text);
+    if (!parsed.ok)
+      throw new SvcError(
+        'SVC_E_READ',
+        `Could not read the reply for ${event} from ${pair.slice(eq + 1)}:${parsed.line}:${parsed.column}: ${parsed.message}.`,
+      );
+    replies[event] = parsed.value;
   }
   return replies;
 }
