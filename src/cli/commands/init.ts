@@ -7,9 +7,10 @@ export const initCommand = defineCommand({
   description: 'write svc.config.json: the part you play, your endpoint URLs, the channel URL',
   options: initOptions,
   helpAfter: `
-Writes ./svc.config.json (or --config <file>) with "$schema" pointing to the JSON Schema
-shipped in the package, so editors complete and check it. Without a TTY, or with --yes,
-nothing is asked: the flags and defaults are used and the command says so.
+Writes ./svc.config.json (or the file of the global --config <file>, given before init) with
+"$schema" pointing to the JSON Schema shipped in the package, so editors complete and check
+it; the single binary has no schema file on disk, so its file has no "$schema". Without a TTY,
+or with --yes, nothing is asked: the flags and defaults are used and the command says so.
 
 Examples:
   $ svc-cli init
