@@ -57,5 +57,14 @@ describe('a refused customer message (spec 2.1, 7.1)', () => {
     expect(error.message).toBe(
       'sender: required (spec 2.1); message.text: required when type is "text" (spec 2.1); sent but not in the spec: message.txt (did you mean text?), sendr (did you mean sender?)',
     );
+    // the platform's own line says them too
+    const [violation] = harness.of('violation');
+    expect(violation?.issues.map((i) => i.code)).toEqual([
+      'required',
+      'required',
+      'unknown_field',
+      'unknown_field',
+    ]);
+    expect(violation?.issues[3]?.rule).toContain('did you mean sender?');
   });
 });

@@ -160,7 +160,9 @@ function ingest(core: PlatformCore, channel: Channel, request: PlatformRequest):
   if (!triage.deliverable) {
     // spec 2.1, 7.1: e.g. empty sender.id -> the message is not sent
     const outcome = core.strict ? 'rejected' : 'not-delivered';
-    reportViolation(core, channel, kind, result.errors, outcome, now);
+    // the fields sent under other names are why: on the platform's line as in the 400
+    const unknown = result.warnings.filter((issue) => issue.code === 'unknown_field');
+    reportViolation(core, channel, kind, [...result.errors, ...unknown], outcome, now);
     if (core.strict)
       // a field under another name (sender.user_id, message.body) is why one is missing: the
       // refusal names it beside the missing one, with the field it was likely meant to be
