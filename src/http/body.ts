@@ -142,6 +142,19 @@ export function decodeJsonBody(
 }
 
 /**
+ * Whether a Content-Type names JSON (`application/json`, with parameters, or a `+json` type):
+ * a body under another type is still read as JSON by the interfaces that take one, with a
+ * warning. The two headers nearly every request carries are compared first (request handling).
+ * @example isJsonContentType('application/json; charset=utf-8') // true
+ */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === 'application/json' || contentType === 'application/json; charset=utf-8')
+    return true;
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  return type === 'application/json' || type?.endsWith('+json') === true;
+}
+
+/**
  * The decoded text of a request body as a BodyResult: JSON, or a 400 for an empty body or
  * bad JSON (with the parser's position). Shared by the socket adapter and the msw handlers.
  * @example parseJsonBody('{"a":1}', 'content-length', 7) // { ok: true, json: { a: 1 }, ... }

@@ -226,7 +226,9 @@ async function runSeries(
     });
     const said = withFirstHint(
       outcome.ok ? replySaid(judgement, outcome, options) : undefined,
-      attempt === 1 && options.target === 'integrator' ? integratorHint(outcome) : undefined,
+      attempt === 1 && options.target === 'integrator'
+        ? integratorHint(outcome, policy.attemptTimeoutMs)
+        : undefined,
     );
     options.emit({
       type: 'delivery-attempt',
@@ -328,10 +330,10 @@ function attemptNotes(judgement: ReplyJudgement): string[] {
  * What a rejected first attempt at the integrator asks of it, said once per message (the
  * console showed "HTTP 201" or "timeout after 3000 ms" where conform says what to fix).
  */
-function integratorHint(outcome: PostOutcome): string | undefined {
+function integratorHint(outcome: PostOutcome, waitMs: number): string | undefined {
   if (!outcome.ok)
     return outcome.reason === 'timeout'
-      ? 'answer within 3 s: each attempt waits that long for the whole reply, then the platform tries again (spec 8)'
+      ? `answer within ${waitMs / 1000} s: each attempt waits that long for the whole reply, then the platform tries again (spec 8)`
       : undefined;
   if (outcome.status === 404)
     return 'the platform posts to <integrator URL>/<channel public id>: serve that path (spec 4.2)';

@@ -5,6 +5,7 @@ import type { ContractIssue } from '../../contract/types.js';
 import { ProtocolError, type ProtocolRecord } from '../../protocol-error.js';
 import type { WireErrorCode } from '../../wire-errors.js';
 import type { TokenIssuer } from '../../http/oauth-issuer.js';
+import { isJsonContentType } from '../../http/body.js';
 import type { BotEventReceivedEvent } from './bot-events.js';
 import { channelTextOf } from './bot-message.js';
 import type { RateLimiter } from './bot-rate-limit.js';
@@ -146,8 +147,8 @@ function taken(
  * @example contentTypeWarning('text/plain') // 'Content-Type: "text/plain"; ...'
  */
 export function contentTypeWarning(contentType: string | undefined): string | undefined {
+  if (isJsonContentType(contentType)) return undefined;
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (type === 'application/json' || type?.endsWith('+json')) return undefined;
   return `Content-Type: ${type ? JSON.stringify(type) : 'none'}; the bot interface sends application/json (spec 4.3; accepted, as the body is JSON)`;
 }
 

@@ -1,10 +1,9 @@
 import { fireOnce, type MutantName } from '../mutants.js';
-import { CHANNEL_CONTENT_TYPE } from '../../contract/channel.js';
 import { detectKind } from '../../contract/detect.js';
 import { formatIssue } from '../../contract/issues.js';
 import { validate } from '../../contract/validate.js';
 import type { ContractIssue } from '../../contract/types.js';
-import { errorBody, type BodyResult } from '../../http/body.js';
+import { errorBody, isJsonContentType, type BodyResult } from '../../http/body.js';
 import { constantBody } from '../constant-body.js';
 import { ProtocolError } from '../../protocol-error.js';
 import { triageCustomerMessage } from './customer-triage.js';
@@ -211,10 +210,8 @@ function withContentType(
   result: ReturnType<typeof validate>,
   contentType: string | undefined,
 ): ReturnType<typeof validate> {
-  // nearly every message: a header svc-cli's clients send, or the bare type
-  if (contentType === CHANNEL_CONTENT_TYPE || contentType === 'application/json') return result;
+  if (isJsonContentType(contentType)) return result;
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (type === 'application/json' || type?.endsWith('+json')) return result;
   const warning: ContractIssue = {
     path: '(headers) Content-Type',
     code: 'content_type',
