@@ -481,7 +481,7 @@ export function applicabilityOf(
       : undefined;
   const ignoredSetup =
     recorded && withFaults.length > 0
-      ? `${withFaults.map((w) => `setup.${w.role}.${w.field}`).join(', ')} not applied: they are what the real peer did when recorded, and its expectations check it does so again`
+      ? `${withFaults.map((w) => `setup.${w.role}.${w.field}`).join(', ')} not applied: they are what the real peer did when recorded, and its expectations check it does so again${withFaults.some((w) => w.role !== 'bot') ? ' (a peer fixed since: `record to-fixture --peer-failures drop`)' : ''}`
       : undefined;
   return compact({ notApplicable, ignoredSetup });
 }

@@ -277,9 +277,27 @@ describe('svc-cli record to-fixture', () => {
     expect(written.name).toBe('recorded session');
     // outside this tree and with no svc-cli installed there: no path into this checkout
     expect(written.$schema).toBeUndefined();
+    // the integrator's 503 is kept: said, with the way to a fixture for a fixed integrator
+    expect(convert.stderr).toContain(
+      'holds 1 refused delivery attempt by the integrator: the conversation expects it again',
+    );
+    expect(convert.stderr).toContain('--peer-failures drop');
     const replay = await runCli(['replay', fixture]);
     expect(replay.stdout.trim().split('\n').at(-1)).toBe('1 passed, 0 failed');
     expect(replay.code).toBe(0);
+    const healthy = join(dir, 'healthy.json');
+    const dropped = await runCli([
+      'record',
+      'to-fixture',
+      recording,
+      '-o',
+      healthy,
+      '--peer-failures',
+      'drop',
+    ]);
+    expect(dropped.code).toBe(0);
+    expect(dropped.stderr).not.toContain('refused delivery attempt');
+    expect(readFileSync(healthy, 'utf8')).not.toContain('status:503');
     const stdout = await runCli(['record', 'to-fixture', recording]);
     expect(JSON.parse(stdout.stdout)).toMatchObject({
       version: 1,

@@ -1,3 +1,4 @@
+import type { Fault } from '../../src/faults/fault.js';
 import { createVirtualClock } from '../../src/clock.js';
 import { postJson } from '../../src/http/client.js';
 import { createJournal } from '../../src/journal/journal.js';
@@ -12,21 +13,23 @@ export async function closeRecordedSession(): Promise<void> {
 }
 
 /** Records a session: customer messages in, agent messages out (one redelivered, one error reply). */
-export async function recordSession(file: string, listenFile?: string): Promise<void> {
+export async function recordSession(
+  file: string,
+  listenFile?: string,
+  sequence: Fault[] = [
+    { kind: 'status', status: 503 },
+    { kind: 'none' },
+    { kind: 'none' },
+    { kind: 'error', code: 'blocked', message: 'user blocked' },
+  ],
+): Promise<void> {
   // a virtual clock: the 3 s attempt timeout never fires on a busy machine (a wall-clock
   // 300 ms budget turned a slow first 503 into a 'hang' under a loaded full run)
   const clock = createVirtualClock();
   const listenJournal = listenFile ? createJournal({ file: listenFile }) : undefined;
   const listener = await createListener({
     clock,
-    plan: {
-      sequence: [
-        { kind: 'status', status: 503 },
-        { kind: 'none' },
-        { kind: 'none' },
-        { kind: 'error', code: 'blocked', message: 'user blocked' },
-      ],
-    },
+    plan: { sequence },
     ...(listenJournal ? { journal: listenJournal } : {}),
   });
   const platform = createPlatform({

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeRecordedSession, recordSession } from '../helpers/record-session.js';
 import { conversationSchema } from '../../src/conversation/format.js';
-import { convertRecording } from '../../src/conversation/record/to-fixture.js';
+import {
+  convertRecording,
+  convertRecordingCounted,
+} from '../../src/conversation/record/to-fixture.js';
 import { loadConversations } from '../../src/conversation/load.js';
 import { readRecording } from '../../src/conversation/record/read-recording.js';
 import { replayConversation } from '../../src/conversation/runner.js';
@@ -80,6 +83,64 @@ describe('record to-fixture', () => {
       expect(result.ok).toBe(true);
     },
   );
+
+  it('--peer-failures drop writes the conversation for an integrator that accepts at once', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-record-')), 'session.ndjson');
+    await recordSession(file);
+    const { conversation, failures } = convertRecordingCounted({
+      records: await readRecording(file),
+      peerFailures: 'drop',
+    });
+    expect(failures).toEqual({ integrator: 1, hooks: 0 });
+    // the 503 is gone from the listener's answers; the error reply is an answer, and stays
+    expect(conversation.setup).toEqual({
+      integrator: { faults: { sequence: ['none', 'none', 'error:blocked:user blocked'] } },
+    });
+    expect(conversation.steps).toContainEqual({
+      agent: { text: 'Let me check.', to: 'c-42' },
+      delivery: { result: 'delivered', attempts: 1 },
+    });
+    const expectations = conversation.steps.filter((s) => 'expect' in s);
+    expect(JSON.stringify(expectations)).not.toContain('$status');
+    expect(conversation.description).toContain('1 refused attempt of the recording left out');
+    const result = await replayConversation({
+      conversation: conversationSchema.parse(conversation),
+    });
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    // kept (the default), the same recording counts the failure it expects again
+    expect(convertRecordingCounted({ records: await readRecording(file) }).failures).toEqual({
+      integrator: 1,
+      hooks: 0,
+    });
+  });
+
+  it('--peer-failures drop with every attempt refused expects one accepted attempt', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-record-')), 'session.ndjson');
+    await recordSession(file, undefined, [
+      { kind: 'status', status: 500 },
+      { kind: 'status', status: 500 },
+      { kind: 'status', status: 500 },
+    ]);
+    const records = await readRecording(file);
+    const kept = convertRecordingCounted({ records });
+    expect(kept.conversation.steps).toContainEqual({
+      agent: { text: 'Let me check.', to: 'c-42' },
+      delivery: { result: 'failed', attempts: 3 },
+    });
+    const { conversation, failures } = convertRecordingCounted({ records, peerFailures: 'drop' });
+    expect(failures.integrator).toBe(3);
+    expect(conversation.steps).toContainEqual({
+      agent: { text: 'Let me check.', to: 'c-42' },
+      delivery: { result: 'delivered', attempts: 1 },
+    });
+    expect(conversation.steps).toContainEqual({
+      expect: { integrator: { message: { type: 'text', text: 'Let me check.' }, $attempt: 1 } },
+    });
+    const result = await replayConversation({
+      conversation: conversationSchema.parse(conversation),
+    });
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+  });
 
   it('converts a listen recording: the chat is opened by a placeholder customer message', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-record-'));
@@ -248,6 +309,34 @@ describe('record to-fixture with hooks', () => {
       expect(result.ok).toBe(true);
     },
   );
+});
+
+describe('record to-fixture --peer-failures with hooks', () => {
+  it('a failed hook reply is expected again, or left out with drop', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-record-')), 'hooks.ndjson');
+    await recordHooksSession(file);
+    // the receiver answered chat_assigned 500 (as a staging receiver did before its fix)
+    const records = (await readRecording(file)).map((r) =>
+      r.iface === 'hook' && r.direction === 'out' && r.request.body?.includes('"chat_assigned"')
+        ? { ...r, response: { ...r.response!, status: 500, body: '' } }
+        : r,
+    );
+    const kept = convertRecordingCounted({ records });
+    expect(kept.failures).toEqual({ integrator: 0, hooks: 1 });
+    expect(kept.conversation.setup?.hooks?.faults?.sequence).toContain('status:500');
+    expect(JSON.stringify(kept.conversation.steps)).toContain('"$status":500');
+    const dropped = convertRecordingCounted({ records, peerFailures: 'drop' });
+    expect(dropped.failures).toEqual({ integrator: 0, hooks: 1 });
+    expect(dropped.conversation.setup?.hooks?.faults).toBeUndefined();
+    expect(JSON.stringify(dropped.conversation.steps)).not.toContain('$status');
+    expect(dropped.conversation.steps).toContainEqual({
+      expect: { hook: expect.objectContaining({ event_name: 'chat_assigned' }) },
+    });
+    const result = await replayConversation({
+      conversation: conversationSchema.parse(dropped.conversation),
+    });
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+  });
 });
 
 describe('HAR written by the journal', () => {

@@ -24,6 +24,16 @@ export const toFixtureOptions = defineOptions('record to-fixture', [
     description:
       'convert only this run of the recording (its id or a prefix of it; default: every run, in the order they ran)',
   },
+  {
+    key: 'peerFailures',
+    flag: '--peer-failures <keep|drop>',
+    type: 'choice',
+    choices: ['keep', 'drop'],
+    default: 'keep',
+    config: false,
+    description:
+      "the integrator's refused attempts and the hook receiver's failed replies: keep expects them again, drop writes the conversation for a peer that accepts at once",
+  },
 ] as const satisfies readonly OptionSpec[]);
 
 export const recordDiffOptions = defineOptions('record diff', [

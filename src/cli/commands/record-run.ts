@@ -8,7 +8,10 @@ import { toFixtureOptions } from './record-options.js';
 import { readRecording } from '../../conversation/record/read-recording.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { skippedLinesNotice } from '../render/skipped-lines.js';
-import { convertRecording } from '../../conversation/record/to-fixture.js';
+import {
+  convertRecordingCounted,
+  type PeerFailureCount,
+} from '../../conversation/record/to-fixture.js';
 import { botSideOf } from '../../conversation/record/bot.js';
 import { describeRun, runsOf, selectRun } from '../../conversation/record/runs.js';
 import { packageFiles } from '../../package-files.js';
@@ -53,6 +56,24 @@ function inside(root: string, path: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
+/**
+ * What kept peer failures mean: a recording from staging, where the peer failed, replays
+ * red against the same peer once it is fixed, at the first failure the fixture expects.
+ */
+function peerFailuresNotice(file: string, failures: PeerFailureCount): string | undefined {
+  const parts = [
+    ...(failures.integrator > 0
+      ? [`${plural(failures.integrator, 'refused delivery attempt')} by the integrator`]
+      : []),
+    ...(failures.hooks > 0
+      ? [`${plural(failures.hooks, 'failed hook reply', 'failed hook replies')}`]
+      : []),
+  ];
+  if (parts.length === 0) return undefined;
+  const one = failures.integrator + failures.hooks === 1;
+  return `note: ${file} holds ${parts.join(' and ')}: the conversation expects ${one ? 'it' : 'them'} again (replay's embedded peers play ${one ? 'it' : 'them'}), so a replay against a peer that accepts at once fails at ${one ? 'it' : 'the first'}; --peer-failures drop writes it for such a peer`;
+}
+
 /** `svc-cli record to-fixture`: read -> convert -> print (or write) the conversation. */
 export async function runToFixture(
   ctx: CliContext,
@@ -74,11 +95,14 @@ export async function runToFixture(
       `${file} holds ${runs.length} runs, converted into one conversation in the order they ran: ${runs.map(describeRun).join(', ')}; --run <id> converts one\n`,
     );
   }
-  const conversation = convertRecording({
+  const { conversation, failures } = convertRecordingCounted({
     records,
     name: flags.name ?? `recorded ${basename(file, extname(file))}`,
     schema: schemaPathFor(out, ctx.cwd),
+    peerFailures: flags.peerFailures,
   });
+  const kept = flags.peerFailures === 'keep' ? peerFailuresNotice(file, failures) : undefined;
+  if (kept !== undefined) ctx.stderr.write(`${kept}\n`);
   if (botSideOf(records) === 'bot-sim-failing')
     ctx.stderr.write(
       `warning: the bot in ${file} was svc-cli's bot-sim, but it failed some attempts with a fault or script the recording does not name: the embedded bot-sim cannot play that, so the fixture is tagged recorded-bot and replay skips it unless --bot-url points at a bot-sim started the same way\n`,

@@ -17,11 +17,15 @@ the embedded hook-target's setup.hooks.replies; hook-triggering control calls (a
 close, visitor update, offline form, calls) become control steps, and a chat closed in the
 agent console a close step. --record appends: a file that holds several runs is converted
 in the order they ran (svc-cli says so and lists them), or one of them with --run <id>.
+The peers' failures in the recording (the integrator's refused attempts, the receiver's
+failed hook replies) are expected again; --peer-failures drop writes the conversation for
+a peer that accepts at once, as one recorded on staging before the peer was fixed.
 
 Examples:
   $ svc-cli platform --record session.ndjson --integrator-url http://127.0.0.1:9000 --hook-url http://127.0.0.1:9200/hooks
   $ svc-cli record to-fixture session.ndjson --out fixtures/conversations/my-session.json
   $ svc-cli record to-fixture session.ndjson --run 00c3 --out one-run.json   # one of its runs
+  $ svc-cli record to-fixture staging.ndjson --peer-failures drop --out healthy.json
   $ svc-cli replay fixtures/conversations/my-session.json`,
   run: {
     path: 'record-run',

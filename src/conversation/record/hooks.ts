@@ -62,6 +62,9 @@ function hookFaultOf(r: ExchangeRecord): string {
   return replyOf(r) ? 'none' : 'bad-json';
 }
 
+/** A hook event the receiver failed: no answer, an error status or an unusable reply (spec 6.2). */
+export const isHookFailed = (r: ExchangeRecord): boolean => hookFaultOf(r) !== 'none';
+
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -87,12 +90,18 @@ function anyChatIn(value: unknown, chatId: number): unknown {
  * A hook expectation for one recorded hook event, or undefined when its body is not JSON.
  * `afterMs`: how long after its trigger it came (a call's status), added to the default wait.
  */
-export function hookExpectation(r: ExchangeRecord, afterMs = 0): StepInput | undefined {
+export function hookExpectation(
+  r: ExchangeRecord,
+  afterMs = 0,
+  keepFailure = true,
+): StepInput | undefined {
   const body = parseJson(r.request.body);
   if (!isObject(body) || typeof body.event_name !== 'string') return undefined;
   const reply = replyOf(r);
-  // a receiver's error status is part of what it did: replay against it expects it again
-  const status = r.response && r.response.status !== 200 ? { $status: r.response.status } : {};
+  // a receiver's error status is part of what it did: replay against it expects it again,
+  // unless the conversation is written for a receiver that answers (--peer-failures drop)
+  const status =
+    keepFailure && r.response && r.response.status !== 200 ? { $status: r.response.status } : {};
   const chatId = typeof body.chat_id === 'number' ? body.chat_id : undefined;
   const expected = reply && chatId !== undefined ? anyChatIn(reply, chatId) : reply;
   const hook = { ...stableFields(body), ...(expected ? { $reply: expected } : {}), ...status };
@@ -118,19 +127,20 @@ export const hookEventName = (r: ExchangeRecord): string | undefined => {
  * reply was not usable. The sequence counts the hook-target's requests, so `unrecorded` says
  * how many hooks replay sends that the recording lacks, before which recorded one (its index
  * in `records`): each gets `none`, and the recorded faults stay on their own events.
+ * `keepFailures` false: every event answered (`record to-fixture --peer-failures drop`).
  */
 export function hooksSetupOf(
   records: readonly ExchangeRecord[],
   notes: string[],
   unrecorded: ReadonlyMap<number, number> = new Map(),
+  keepFailures = true,
 ): HooksSetup {
   const replies: Record<string, unknown> = {};
   const sequence: string[] = [];
   for (const [i, r] of records.entries()) {
     for (let n = unrecorded.get(i) ?? 0; n > 0; n--) sequence.push('none');
     const name = hookEventName(r);
-    const fault = hookFaultOf(r);
-    sequence.push(fault);
+    sequence.push(keepFailures ? hookFaultOf(r) : 'none');
     const reply = replyOf(r);
     if (!name || !reply) continue;
     const key = name === 'offline_messages' ? 'offline_message' : name;

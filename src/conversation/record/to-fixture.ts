@@ -12,6 +12,7 @@ import {
   hookExpectation,
   hooksSetupOf,
   chatIdOf,
+  isHookFailed,
   isHookSent,
   recordedCalls,
   recordId,
@@ -46,6 +47,22 @@ export interface ToFixtureOptions {
    * null writes none
    */
   schema?: string | null;
+  /**
+   * The integrator's refused attempts and the hook receiver's failed replies in the
+   * recording: `keep` expects them again (the embedded peers play them), `drop` writes the
+   * conversation for a peer that accepts at once (default keep)
+   */
+  peerFailures?: PeerFailures;
+}
+
+export type PeerFailures = 'keep' | 'drop';
+
+/** How many of the peers' failures a conversion kept or left out (the command says so). */
+export interface PeerFailureCount {
+  /** refused delivery attempts of agent messages (spec 2.2, 8) */
+  integrator: number;
+  /** hook events the receiver failed (spec 6.2) */
+  hooks: number;
 }
 
 type Json = Record<string, unknown>;
@@ -116,6 +133,12 @@ function faultOf(r: ExchangeRecord): string {
   )
     return `error:${String(error.code)}:${error.message}`;
   return 'bad-json';
+}
+
+/** spec 2.2: an attempt the platform counts as refused (an error reply is an answer). */
+function isRefused(r: ExchangeRecord): boolean {
+  const fault = faultOf(r);
+  return fault !== 'none' && !fault.startsWith('error:');
 }
 
 /** spec 2.2: the delivery verdict a series of attempts gave (delivery.ts judges the same way). */
@@ -287,10 +310,17 @@ interface Conversion {
   agentsAtStart: AgentsState | undefined;
   /** how they stood when each run began, where it shows */
   agentsByRun: ReadonlyMap<string | undefined, AgentsState>;
+  /** keep or drop the peers' failures (ToFixtureOptions.peerFailures) */
+  peerFailures: PeerFailures;
+  /** the peers' failures met, kept or left out */
+  failures: PeerFailureCount;
 }
 
 /** The state a conversion starts from: the records in run order, nothing written yet. */
-function startConversion(input: readonly ExchangeRecord[]): Conversion {
+function startConversion(
+  input: readonly ExchangeRecord[],
+  peerFailures: PeerFailures = 'keep',
+): Conversion {
   const { all, runs } = inRunOrder(input);
   const records = all.filter((r) => !isControl(r));
   const hookSent = records.filter(isHookSent);
@@ -327,6 +357,8 @@ function startConversion(input: readonly ExchangeRecord[]): Conversion {
     agents: agentsAtStart ?? 'online',
     agentsAtStart,
     agentsByRun,
+    peerFailures,
+    failures: { integrator: 0, hooks: 0 },
   };
 }
 
@@ -420,7 +452,14 @@ function convertHook(c: Conversion, r: ExchangeRecord): void {
   // a call the agent started in the console: replay starts it through the control API
   const callStep = c.calls.steps.get(recordId(r));
   if (callStep) c.steps.push(inThisRun(c, callStep));
-  const expectation = hookExpectation(r, c.calls.delays.get(recordId(r)));
+  const failed = isHookFailed(r);
+  if (failed) c.failures.hooks++;
+  const keep = c.peerFailures === 'keep';
+  if (failed && !keep)
+    c.notes.push(
+      `${hookEventName(r) ?? 'hook'}: the receiver's failed reply left out (--peer-failures drop)`,
+    );
+  const expectation = hookExpectation(r, c.calls.delays.get(recordId(r)), keep);
   if (expectation) c.hookSteps.push(expectation); // at the end: hooks may overtake their trigger
 }
 
@@ -467,12 +506,22 @@ function convertAgent(c: Conversion, r: ExchangeRecord, body: Json | undefined):
   // attempts a proxy's --fault answered never reached the integrator: they are the test's
   // doing, not its behaviour, and a replay against it (--integrator-url) would expect them
   const forwarded = all.filter((a) => !(a.notes ?? []).includes(NOT_FORWARDED_NOTE));
-  const attempts = forwarded.length > 0 ? forwarded : all;
+  let attempts = forwarded.length > 0 ? forwarded : all;
   if (attempts.length < all.length)
     c.notes.push(
       `message ${id}: ${plural(all.length - attempts.length, 'attempt')} answered by the proxy's --fault left out (the integrator never got them)`,
     );
-  const last = attempts[attempts.length - 1] ?? r;
+  const refused = attempts.filter(isRefused);
+  c.failures.integrator += refused.length;
+  if (c.peerFailures === 'drop' && refused.length > 0) {
+    // written for an integrator that accepts at once: the attempts it answered, or the first
+    const answered = attempts.filter((a) => !isRefused(a));
+    attempts = answered.length > 0 ? answered : [];
+    c.notes.push(
+      `message ${id}: ${plural(refused.length, 'refused attempt')} of the recording left out (--peer-failures drop)`,
+    );
+  }
+  const last = attempts[attempts.length - 1];
   const to =
     isObject(body?.recipient) && typeof body.recipient.id === 'string'
       ? body.recipient.id
@@ -481,22 +530,24 @@ function convertAgent(c: Conversion, r: ExchangeRecord, body: Json | undefined):
   // the simulator notes how it sent the body; a proxy between a real platform and the
   // integrator records the request's headers as they came
   if (
-    (last.notes ?? []).includes('transfer: chunked') ||
-    /\bchunked\b/i.test(last.request.headers?.['transfer-encoding'] ?? '')
+    ((last ?? r).notes ?? []).includes('transfer: chunked') ||
+    /\bchunked\b/i.test((last ?? r).request.headers?.['transfer-encoding'] ?? '')
   )
     c.chunked = true;
+  if (last === undefined) c.sequence.push('none');
   for (const attempt of attempts) c.sequence.push(faultOf(attempt));
   const botAnswer = typeof message.text === 'string' ? c.botTexts.indexOf(message.text) : -1;
   if (botAnswer >= 0 && typeof message.text === 'string') {
     c.botTexts.splice(botAnswer, 1);
     c.botAnswered.push(message.text);
   } else {
-    const result = resultOf(last);
+    const result = last === undefined ? 'delivered' : resultOf(last);
     c.steps.push({
       agent: { ...contentOf(message), ...(to === undefined ? {} : { to }) },
-      delivery: { result, attempts: result === 'failed' ? 3 : attempts.length },
+      delivery: { result, attempts: result === 'failed' ? 3 : Math.max(1, attempts.length) },
     });
   }
+  if (last === undefined) c.steps.push(integratorExpectation(message, 1));
   for (const [i, a] of attempts.entries()) c.steps.push(integratorExpectation(message, i + 1, a));
 }
 
@@ -563,7 +614,9 @@ function finishSteps(c: Conversion): void {
 function fixtureOf(c: Conversion, options: ToFixtureOptions): ConversationInput {
   const { notes, sawBot, chunked } = c;
   const hooks =
-    c.hookSent.length > 0 ? hooksSetupOf(c.hookSent, notes, c.unrecordedHooks) : undefined;
+    c.hookSent.length > 0
+      ? hooksSetupOf(c.hookSent, notes, c.unrecordedHooks, c.peerFailures === 'keep')
+      : undefined;
   const faults = c.sequence.some((f) => f !== 'none') ? { sequence: c.sequence } : undefined;
   return {
     ...(options.schema === null
@@ -594,9 +647,20 @@ function fixtureOf(c: Conversion, options: ToFixtureOptions): ConversationInput 
  * @example const conversation = convertRecording({ records: await readRecording('session.ndjson') });
  */
 export function convertRecording(options: ToFixtureOptions): ConversationInput {
-  const c = startConversion(options.records);
+  return convertRecordingCounted(options).conversation;
+}
+
+/**
+ * convertRecording, with how many of the peers' failures it met: the command says what
+ * a kept failure means for a replay against a healthy peer.
+ */
+export function convertRecordingCounted(options: ToFixtureOptions): {
+  conversation: ConversationInput;
+  failures: PeerFailureCount;
+} {
+  const c = startConversion(options.records, options.peerFailures);
   for (const r of c.all) convertRecord(c, r);
   if (!c.driven) refuseUndriven(c.all);
   finishSteps(c);
-  return fixtureOf(c, options);
+  return { conversation: fixtureOf(c, options), failures: c.failures };
 }

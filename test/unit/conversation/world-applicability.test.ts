@@ -25,7 +25,7 @@ describe('a fixture against real peers', () => {
     const conversation = conversationOf(['recorded'], hookFaults);
     expect(applicabilityOf({ conversation, hookUrl: 'http://h' }, hookFaults)).toEqual({
       ignoredSetup:
-        'setup.hooks.faults not applied: they are what the real peer did when recorded, and its expectations check it does so again',
+        'setup.hooks.faults not applied: they are what the real peer did when recorded, and its expectations check it does so again (a peer fixed since: `record to-fixture --peer-failures drop`)',
     });
   });
 
