@@ -153,9 +153,9 @@ export default tseslint.config(
               message: 'Only src/cli may use terminal libraries; the core emits events.',
             },
             {
-              regex: '^(zod(/.*)?|node:.*|\\.\\./(?!contract/widget-protocol\\.js$).*)$',
+              regex: '^(zod(/.*)?|node:.*|\\.\\./(?!(contract/widget-protocol|suggest)\\.js$).*)$',
               message:
-                'src/widget is bundled for the browser: no zod, no Node built-ins, nothing outside src/widget but the plain protocol file src/contract/widget-protocol.ts.',
+                'src/widget is bundled for the browser: no zod, no Node built-ins, nothing outside src/widget but the plain protocol file src/contract/widget-protocol.ts and src/suggest.ts (no imports).',
             },
           ],
         },

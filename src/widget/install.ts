@@ -10,7 +10,13 @@ import {
   type WidgetTransport,
 } from './transport.js';
 import { createHttpTransport } from './http-transport.js';
-import { applyInbound, fireCallback, type ChatMessage, type WidgetSession } from './session.js';
+import {
+  applyInbound,
+  fireCallback,
+  noteUnknownCallbacks,
+  type ChatMessage,
+  type WidgetSession,
+} from './session.js';
 import { createWidgetDriver, type WidgetDriver } from './driver.js';
 import type {
   CallRecord,
@@ -120,6 +126,7 @@ export function installWidget(win: object, options: WidgetOptions = {}): Widget 
     const fire = (): void => {
       setTimeout(() => {
         if (session.loaded === false) session.loaded = true;
+        if (installed) noteUnknownCallbacks(session);
         if (installed) fireCallback(session, 'svc_onLoadCallback');
         resolve();
       }, 0);

@@ -2,6 +2,8 @@
  * The double's state and the moments callbacks fire (spec 3 widget states, spec 6.4).
  * Callbacks are looked up on the window when due, so a page may define them at any time.
  */
+import { WIDGET_CALLBACKS } from '../contract/widget-protocol.js';
+import { closestNames } from '../suggest.js';
 import type { LinkPolicy } from './custom-data.js';
 import type {
   CallStatus,
@@ -99,7 +101,51 @@ export function noteIssue(
 ): void {
   session.issues.push({ method, code, message });
   if (error === undefined) session.console?.warn(`svc_api double: ${message}`);
-  else session.console?.error(`svc_api double: ${message}`, error);
+  else {
+    // the console prints the error's text with its stack: the line leaves it to the error
+    const at = message.indexOf(' threw: ');
+    const head = at >= 0 ? message.slice(0, at + ' threw:'.length) : message;
+    session.console?.error(`svc_api double: ${head}`, error);
+  }
+}
+
+const KNOWN_CALLBACKS: ReadonlySet<string> = new Set(WIDGET_CALLBACKS);
+
+/**
+ * Notes each function on the window named like a callback that spec 6.4 does not have
+ * (`svc_onAcept`, `svc_onReady`): the real script never calls it, and says nothing, so a
+ * typo costs an afternoon. Looked at when the script has loaded, where the page has defined
+ * its callbacks (a page that defines one later is not told).
+ */
+export function noteUnknownCallbacks(session: WidgetSession): void {
+  for (const name of Object.keys(session.win)) {
+    if (!/^svc_?on/i.test(name) || KNOWN_CALLBACKS.has(name)) continue;
+    if (typeof session.win[name] !== 'function') continue;
+    // compared without the common prefix: `svc_onReady` is no near miss of `svc_onOpen`
+    const typed = name.replace(/^svc_?on/i, '');
+    const near = /ready|load|init/i.test(typed)
+      ? ['svc_onLoadCallback']
+      : typed === ''
+        ? []
+        : closestNames(
+            typed,
+            WIDGET_CALLBACKS.map((c) => c.slice('svc_on'.length)),
+            {
+              limit: 1,
+              maxDistance: 2,
+            },
+          ).map((c) => `svc_on${c}`);
+    const hint =
+      near.length > 0
+        ? `did you mean ${near.join(', ')}?`
+        : `the callbacks it calls: ${WIDGET_CALLBACKS.join(', ')}`;
+    noteIssue(
+      session,
+      name,
+      'unknown_callback',
+      `window.${name} is no callback the script calls (spec 6.4); ${hint}`,
+    );
+  }
 }
 
 /** Runs `window[name]` if the page defined it; a throwing callback is recorded, never rethrown. */

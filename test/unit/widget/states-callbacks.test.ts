@@ -58,13 +58,61 @@ describe('window states (spec 3) and open/close callbacks (spec 6.4)', () => {
     await widget.ready;
     widget.api.setContactInfo({ nmae: 'x' } as never);
     expect(said).toEqual([
-      ['error', 'svc_api double: svc_onLoadCallback threw: Error: boom', boom],
+      // the error object prints its own text and stack: the line does not repeat it
+      ['error', 'svc_api double: svc_onLoadCallback threw:', boom],
       [
         'warn',
         'svc_api double: setContactInfo: unknown field "nmae" ignored (spec 4.5: name, email, phone, description)',
       ],
     ]);
     expect(widget.issues).toHaveLength(2);
+  });
+
+  it('notes a function named like a callback that spec 6.4 lacks, with the likely one', async () => {
+    const said: unknown[][] = [];
+    const log = { warn: (...a: unknown[]) => said.push(a), error: () => {} };
+    page().svc_onAcept = () => {};
+    page().svc_onReady = () => {};
+    page().svc_onAccept = () => {};
+    page().svc_onSomething = 'not a function';
+    page().svc_onZzz = () => {};
+    try {
+      const widget = install({ console: log });
+      await widget.ready;
+      expect(widget.issues).toEqual([
+        {
+          method: 'svc_onAcept',
+          code: 'unknown_callback',
+          message:
+            'window.svc_onAcept is no callback the script calls (spec 6.4); did you mean svc_onAccept?',
+        },
+        {
+          method: 'svc_onReady',
+          code: 'unknown_callback',
+          message:
+            'window.svc_onReady is no callback the script calls (spec 6.4); did you mean svc_onLoadCallback?',
+        },
+        {
+          method: 'svc_onZzz',
+          code: 'unknown_callback',
+          message: expect.stringContaining(
+            'window.svc_onZzz is no callback the script calls (spec 6.4); the callbacks it calls: svc_onLoadCallback, svc_onOpen,',
+          ),
+        },
+      ]);
+      expect(said[0]).toEqual([
+        'svc_api double: window.svc_onAcept is no callback the script calls (spec 6.4); did you mean svc_onAccept?',
+      ]);
+    } finally {
+      for (const name of [
+        'svc_onAcept',
+        'svc_onReady',
+        'svc_onAccept',
+        'svc_onSomething',
+        'svc_onZzz',
+      ])
+        delete page()[name];
+    }
   });
 
   it('looks callbacks up at call time, so one defined after install still runs', async () => {
