@@ -69,8 +69,17 @@ function latest(
   return best;
 }
 
-/** The span matching that started nearest to `effect`, before or after it. */
-function nearest(
+/**
+ * How far apart (protocol ms) two exchanges one moment set off may start: the platform sends
+ * them in one turn, but on a scaled clock the wall time between them is scaled up too.
+ */
+const SAME_MOMENT_MS = 100;
+
+/**
+ * The span matching that started nearest to `effect`, before or after it, within
+ * SAME_MOMENT_MS: one moment set both off, and either may have started first by a hair.
+ */
+function sameMoment(
   spans: readonly TraceSpan[],
   effect: TraceSpan,
   match: (s: TraceSpan) => boolean,
@@ -79,6 +88,7 @@ function nearest(
   for (const s of spans) {
     if (s === effect || !match(s)) continue;
     const d = Math.abs(s.startMs - effect.startMs);
+    if (d > SAME_MOMENT_MS) continue;
     if (!best || d < Math.abs(best.startMs - effect.startMs)) best = s;
   }
   return best;
@@ -162,13 +172,15 @@ function inferCause(spans: readonly TraceSpan[], s: TraceSpan, rank: Rank): Trac
     if (joined && !answeredSinceJoined) return joined;
     return latest(spans, s, isCustomerMessage, rank);
   }
-  // hooks (spec 6.2): accepted by the agent's first message, updated by the customer's,
-  // finished after the chat's last exchange (or the close that ended it)
+  // hooks (spec 6.2): accepted by the agent's first message (sent in the same moment) or a
+  // bot's hand-over (AGENT_JOINED), never by a message that came later; updated by the
+  // customer's, finished after the chat's last exchange (or the close that ended it)
   if (s.iface === 'hook') {
     switch (s.event ?? '') {
       case 'chat_accepted':
         return (
-          nearest(spans, s, (a) => isAgentMessage(a) && (a.attempt ?? 1) === 1) ??
+          sameMoment(spans, s, (a) => isAgentMessage(a) && (a.attempt ?? 1) === 1) ??
+          sameMoment(spans, s, isBotOut('AGENT_JOINED')) ??
           latest(spans, s, isBotOut('AGENT_JOINED'), rank) ??
           latest(spans, s, isCustomerMessage, rank)
         );
