@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { TAG_SEPARATOR, WARNING_PREFIX, describeIssue } from './rules.js';
 import type { RuleCode } from './rule-codes.js';
-import type { ContractIssue } from './types.js';
+import type { ContractIssue, ValidationResult } from './types.js';
 
 type Issue = z.core.$ZodIssue;
 type Segment = PropertyKey;
@@ -37,6 +37,24 @@ export function formatIssue(issue: ContractIssue): string {
   return issue.spec === ''
     ? `${where}: ${issue.rule}`
     : `${where}: ${issue.rule} (spec ${issue.spec})`;
+}
+
+/**
+ * Why a payload is refused: its errors, then the fields sent that the spec does not name, with
+ * their "did you mean" (a required field missing is often one sent under another name).
+ * @example refusalText(validate('channel.customer.text', body)) // 'message.text: required ... (spec 2.1); sent but not in the spec: message.txt (did you mean text?)'
+ */
+export function refusalText(result: Pick<ValidationResult, 'errors' | 'warnings'>): string {
+  const errors = result.errors.map(formatIssue).join('; ');
+  const unknown = result.warnings
+    .filter((issue) => issue.code === 'unknown_field')
+    .map((issue) => {
+      const meant = /did you mean ([^?]+)\?/.exec(issue.rule)?.[1];
+      return meant === undefined ? issue.path : `${issue.path} (did you mean ${meant}?)`;
+    });
+  return unknown.length === 0
+    ? errors
+    : `${errors}; sent but not in the spec: ${unknown.join(', ')}`;
 }
 
 function decode(

@@ -55,6 +55,17 @@ describe('bot service: customer -> CLIENT_MESSAGE -> BOT_MESSAGE (spec 3, 4.3)',
     });
   });
 
+  it('a BOT_MESSAGE refused for a missing field names the field sent instead (did you mean)', async () => {
+    const s = await start();
+    await postTo(s.channelUrl, customerText('hello bot'));
+    await s.provider.waitForHits(1);
+    const res = await postTo(s.webhook, botMessage('1', { type: 'TEXT', txet: 'Hi' }));
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.json)).toContain(
+      'sent but not in the spec: message.txet (did you mean text?)',
+    );
+  });
+
   it('says a millisecond timestamp in a BOT_MESSAGE it accepts, as validate and proxy do', async () => {
     const s = await start();
     await postTo(s.channelUrl, customerText('hello bot'));

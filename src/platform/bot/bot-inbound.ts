@@ -1,5 +1,5 @@
 import { fireOnce } from '../mutants.js';
-import { formatIssue } from '../../contract/issues.js';
+import { formatIssue, refusalText } from '../../contract/issues.js';
 import { validate } from '../../contract/validate.js';
 import type { ContractIssue } from '../../contract/types.js';
 import { ProtocolError, type ProtocolRecord } from '../../protocol-error.js';
@@ -215,7 +215,7 @@ function takeProviderRequest(
   const missingFallback = isFallbackOnly(result.errors, json);
   // spec 7.2: 400 invalid_request: the format must match the API
   if (!result.ok && !missingFallback)
-    throw new ProtocolError('invalid_request', result.errors.map(formatIssue).join('; '));
+    throw new ProtocolError('invalid_request', refusalText(result));
   // accepted with warnings (a millisecond timestamp): said in the log and the record, as
   // validate and proxy say them for the same body
   const warnings = result.warnings.map(formatIssue);

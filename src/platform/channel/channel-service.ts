@@ -1,6 +1,6 @@
 import { fireOnce, type MutantName } from '../mutants.js';
 import { detectKind } from '../../contract/detect.js';
-import { formatIssue } from '../../contract/issues.js';
+import { formatIssue, refusalText } from '../../contract/issues.js';
 import { validate } from '../../contract/validate.js';
 import type { ContractIssue } from '../../contract/types.js';
 import { errorBody, isJsonContentType, type BodyResult } from '../../http/body.js';
@@ -239,20 +239,6 @@ function verdictOf(result: ReturnType<typeof validate>): Verdict {
     errors: result.errors.map(formatIssue),
     warnings: result.warnings.map(formatIssue),
   };
-}
-
-/** The errors, then the unknown fields (with their "did you mean"), of a refused message. */
-function refusalText(result: ReturnType<typeof validate>): string {
-  const errors = result.errors.map(formatIssue).join('; ');
-  const unknown = result.warnings
-    .filter((issue) => issue.code === 'unknown_field')
-    .map((issue) => {
-      const meant = /did you mean ([^?]+)\?/.exec(issue.rule)?.[1];
-      return meant === undefined ? issue.path : `${issue.path} (did you mean ${meant}?)`;
-    });
-  return unknown.length === 0
-    ? errors
-    : `${errors}; sent but not in the spec: ${unknown.join(', ')}`;
 }
 
 /** A customer message's contract issues, announced with what the simulator did with it. */
