@@ -247,6 +247,24 @@ describe('bot service: hand-over (spec 3, 6.1)', () => {
     expect(s.provider.hits).toHaveLength(2);
   });
 
+  it('a second INVITE_AGENT is taken and said: no second hand-over, no second AGENT_JOINED', async () => {
+    const s = await start();
+    await postTo(s.channelUrl, customerText('agent please'));
+    await s.provider.waitForHits(1);
+    const invite = { event: 'INVITE_AGENT', id: 'inv-1', client_id: '501', chat_id: '1' };
+    expect((await postTo(s.webhook, invite)).status).toBe(200);
+    await s.events.waitFor('bot-event-sent', (e) => e.event === 'AGENT_JOINED');
+    expect((await postTo(s.webhook, { ...invite, id: 'inv-2' })).status).toBe(200);
+    // taken before it is answered: the event is in when the 200 is
+    const second = s.events.of('bot-event-received').filter((e) => e.event === 'INVITE_AGENT')[1];
+    expect(second?.warnings).toEqual([
+      'event: INVITE_AGENT for chat 1, which an agent already has: nothing to hand over (spec 3)',
+    ]);
+    await s.clock.settle();
+    expect(s.events.of('bot-handover')).toHaveLength(1);
+    expect(s.provider.hits.filter((h) => h.json.event === 'AGENT_JOINED')).toHaveLength(1);
+  });
+
   it('INVITE_AGENT with agents offline: AGENT_UNAVAILABLE goes to the bot, which keeps the chat', async () => {
     const s = await start({ agentsOnline: false });
     await postTo(s.channelUrl, customerText('operator'));

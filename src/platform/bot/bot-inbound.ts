@@ -235,6 +235,13 @@ function takeProviderRequest(
   // The event is reported received before what it causes (a delivery, a hand-over), so the
   // log and the event stream read in the order things happened.
   if (eventName === 'INVITE_AGENT') {
+    // spec 3: a hand-over moves a bot's chat to an agent; one an agent has is not moved again
+    // (a bot that invites twice, or after the agent answered): taken, and said
+    if (chat.mode === 'agent')
+      seen.warnings = [
+        ...(seen.warnings ?? []),
+        `event: INVITE_AGENT for chat ${chat.id}, which an agent already has: nothing to hand over (spec 3)`,
+      ];
     const response = taken(ctx, path, seen);
     ctx.onInviteAgent(chat);
     return response;

@@ -233,7 +233,8 @@ function botLifecycle(ctx: BotContext): Partial<LifecycleHooks> {
 function handOver(ctx: BotContext, chat: Chat, reason: string, botFailed: boolean): void {
   const { core } = ctx;
   const state = botState(chat);
-  if (!state || chat.mode === 'closed') return;
+  // an agent has the chat already (an earlier hand-over, the agent's reply): nothing to move
+  if (!state || chat.mode === 'closed' || chat.mode === 'agent') return;
   const channel = core.state.channels.get(chat.channelId);
   const agent = core.state.agentsOnline
     ? core.state.agents.find((a) => channel?.agentIds.includes(a.id))
