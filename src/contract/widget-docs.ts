@@ -29,7 +29,8 @@ export const WIDGET_METHOD_DOCS: Record<WidgetMethod, string> = {
 export const WIDGET_CALLBACK_DOCS: Record<(typeof WIDGET_CALLBACKS)[number], string> = {
   svc_onLoadCallback: 'the widget has finished loading',
   svc_onOpen: 'the chat window opened',
-  svc_onMessageSent: 'the visitor sent the first message',
+  svc_onMessageSent:
+    'the visitor sent the first message (as it is sent, before the platform has it)',
   svc_onAccept: 'an agent pressed Reply on the new chat',
   svc_onClose: 'the chat window closed',
   svc_onIntroduction: 'the visitor filled in the contacts form',

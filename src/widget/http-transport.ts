@@ -38,6 +38,31 @@ export interface HttpTransport extends WidgetTransport {
   close(): void;
 }
 
+const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
+
+/**
+ * Why a send did not reach the platform. A browser says only "Failed to fetch", whether the
+ * platform is down or refused the page's origin (CORS: only loopback pages and
+ * `--allow-origin` entries are let in), so both are named, with the flag for the second.
+ */
+export function unreachableText(error: unknown, base: string): string {
+  const said = error instanceof Error ? error.message : String(error);
+  const location = (globalThis as { location?: { origin?: unknown; hostname?: unknown } }).location;
+  const origin = typeof location?.origin === 'string' ? location.origin : undefined;
+  const host = typeof location?.hostname === 'string' ? location.hostname : '';
+  let platformOrigin: string | undefined;
+  try {
+    platformOrigin = new URL(base).origin;
+  } catch {
+    platformOrigin = undefined;
+  }
+  const crossOrigin =
+    origin !== undefined && origin !== 'null' && origin !== platformOrigin && !LOOPBACK.test(host);
+  return crossOrigin
+    ? `${said} (the platform at ${base} is not running, or it refused this page's origin ${origin}: start it with --allow-origin ${origin})`
+    : `${said} (is the platform at ${base} running?)`;
+}
+
 /**
  * @example
  * const transport = createHttpTransport('http://127.0.0.1:8800');
@@ -98,11 +123,16 @@ export function createHttpTransport(
       // JSON: the simulator refuses a state-changing text/plain request, which any page could
       // send cross-origin unasked; the preflight this costs is answered for pages on loopback
       // and --allow-origin entries (docs/SECURITY.md)
-      const response = await doFetch(`${base}/_sim/widget/events${channel ? `?${channel}` : ''}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(event),
-      });
+      let response: Response;
+      try {
+        response = await doFetch(`${base}/_sim/widget/events${channel ? `?${channel}` : ''}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(event),
+        });
+      } catch (error) {
+        throw new Error(unreachableText(error, base));
+      }
       const text = await response.text();
       try {
         const reply = JSON.parse(text) as WidgetTransportReply;
