@@ -750,7 +750,7 @@ function realBotNotes(world: World): string[] {
   const provider = world.botEventsUrl?.match(/\/webhooks\/([^/]+)\//)?.[1];
   return [
     ...shown,
-    `this conversation's bot has provider id ${provider === undefined ? '?' : JSON.stringify(decodeURIComponent(provider))} (setup.bot.providerId) and the token setup.bot.token gives (default "conversation-token"): configure your bot with both (spec 4.3)`,
+    `this conversation's bot has provider id ${provider === undefined ? '?' : JSON.stringify(decodeURIComponent(provider))} (setup.bot.providerId) and the token setup.bot.token gives (default "conversation-token"): configure your bot with both, or give replay yours with --bot-provider-id and --bot-token (spec 4.3)`,
   ];
 }
 

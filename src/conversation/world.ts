@@ -51,6 +51,9 @@ export interface ReplayPeers {
   integratorUrl?: string;
   /** a real bot provider instead of the embedded `bot-sim` */
   botUrl?: string;
+  /** with `botUrl`: the token and provider id the real bot was given (over setup.bot's) */
+  botToken?: string;
+  botProviderId?: string;
   /** a real hook receiver instead of the embedded `hook-target` */
   hookUrl?: string;
   /** a running svc simulator (`svc-cli platform`) instead of the embedded platform */
@@ -332,8 +335,9 @@ async function startBotSim(
 async function startRoles(ctx: RoleContext): Promise<WorldRoles> {
   const { listener, integratorUrl } = await startListener(ctx);
   const { hookTarget, hookUrl } = await startHookTarget(ctx);
-  const token = ctx.setup.bot?.token ?? 'conversation-token';
-  const providerId = ctx.setup.bot?.providerId ?? 'conversation-provider';
+  const token = ctx.options.botToken ?? ctx.setup.bot?.token ?? 'conversation-token';
+  const providerId =
+    ctx.options.botProviderId ?? ctx.setup.bot?.providerId ?? 'conversation-provider';
   const { bot, botUrl } = await startBotSim(ctx, token, providerId);
   return {
     listener,

@@ -15,7 +15,7 @@ afterEach(closePeers);
 
 const fixture = 'fixtures/conversations/bot-text.json';
 const configure =
-  'this conversation\'s bot has provider id "conversation-provider" (setup.bot.providerId) and the token setup.bot.token gives (default "conversation-token"): configure your bot with both (spec 4.3)';
+  'this conversation\'s bot has provider id "conversation-provider" (setup.bot.providerId) and the token setup.bot.token gives (default "conversation-token"): configure your bot with both, or give replay yours with --bot-provider-id and --bot-token (spec 4.3)';
 
 /**
  * A bot that answers 200 to every event and, to a CLIENT_MESSAGE, posts a BOT_MESSAGE with
@@ -26,12 +26,15 @@ const answeringBot = (
   provider: string,
   text: string,
   message: Record<string, unknown> = { type: 'TEXT', text, timestamp: 1700000000 },
+  token = 'conversation-token',
 ) =>
-  startPeer((_req, res, body) => {
+  startPeer((req, res, body) => {
+    // a bot that checks its token: events go to <bot url>/<token> (spec 4.3)
+    if (req.url !== `/${token}`) return json(res, 404, {});
     json(res, 200, {});
     const event = JSON.parse(body) as { event?: string; chat_id?: string; client_id?: string };
     if (event.event !== 'CLIENT_MESSAGE') return;
-    void fetch(`http://127.0.0.1:${port}/webhooks/${provider}/conversation-token`, {
+    void fetch(`http://127.0.0.1:${port}/webhooks/${provider}/${token}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -77,6 +80,25 @@ describe('replay --bot-url: a bot set up with another token or provider id', () 
       '        your bot posted a request to /webhooks/dev-provider/<token>, refused with HTTP 404 not_found: no provider "dev-provider" here; this bot service serves provider "conversation-provider" (spec 4.3)',
     );
     expect(run.stdout).toContain(`        ${configure}`);
+  });
+
+  it('--bot-token and --bot-provider-id give replay the ones the bot was set up with', async () => {
+    const port = await freePort();
+    const text = 'You said: hello bot';
+    const bot = await answeringBot(port, 'dev-provider', text, undefined, 'dev-bot-token');
+    const run = await runCli([
+      ...['--time-scale', '0.25', 'replay', fixture],
+      ...['--bot-url', bot, '--platform-port', String(port)],
+      ...['--bot-token', 'dev-bot-token', '--bot-provider-id', 'dev-provider'],
+    ]);
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('1 passed, 0 failed');
+    expect(run.code).toBe(0);
+    // without a bot of the user's, the flags would do nothing: refused
+    const alone = await runCli(['replay', fixture, '--bot-token', 'dev-bot-token']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain(
+      '--bot-token is the one your bot was given, and needs --bot-url',
+    );
   });
 
   it('a payload the bot service refused (400) is named, with no question of ids', async () => {

@@ -40,6 +40,24 @@ export const replayOptions = defineOptions('replay', [
     description: 'a real hook receiver instead of the embedded hook-target',
   },
   {
+    key: 'botToken',
+    flag: '--bot-token <token>',
+    type: 'string',
+    config: false,
+    group: PEERS,
+    description:
+      "with --bot-url: the token your bot was given (events go to <bot url>/<token>), for every conversation; default each one's setup.bot.token, else conversation-token",
+  },
+  {
+    key: 'botProviderId',
+    flag: '--bot-provider-id <id>',
+    type: 'string',
+    config: false,
+    group: PEERS,
+    description:
+      "with --bot-url: your bot's provider id (it posts to /webhooks/<id>/...), for every conversation; default each one's setup.bot.providerId, else conversation-provider",
+  },
+  {
     key: 'platformPort',
     flag: '--platform-port <port>',
     type: 'int',

@@ -752,11 +752,22 @@ function peersOf(flags: ReplayFlags): ReplayPeers {
   const peers = {
     ...(flags.integratorUrl ? { integratorUrl: flags.integratorUrl } : {}),
     ...(flags.botUrl ? { botUrl: flags.botUrl } : {}),
+    ...(flags.botUrl && flags.botToken !== undefined ? { botToken: flags.botToken } : {}),
+    ...(flags.botUrl && flags.botProviderId !== undefined
+      ? { botProviderId: flags.botProviderId }
+      : {}),
     ...(flags.hookUrl ? { hookUrl: flags.hookUrl } : {}),
     ...(flags.platformUrl ? { platformUrl: flags.platformUrl } : {}),
     ...(flags.platformUrl && flags.controlToken ? { controlToken: flags.controlToken } : {}),
     ...(flags.platformPort === undefined ? {} : { platformPort: flags.platformPort }),
   };
+  // the embedded bot-sim takes each conversation's own token: a flag for it would do nothing
+  if (!flags.botUrl && (flags.botToken !== undefined || flags.botProviderId !== undefined))
+    throw new SvcError(
+      'SVC_E_FLAG',
+      `Could not replay: ${flags.botToken !== undefined ? '--bot-token' : '--bot-provider-id'} is the one your bot was given, and needs --bot-url <your bot>.`,
+      "The embedded bot-sim takes each conversation's setup.bot.token and providerId.",
+    );
   if (peers.platformUrl && (peers.integratorUrl || peers.botUrl || peers.hookUrl))
     throw new SvcError(
       'SVC_E_FLAG',
