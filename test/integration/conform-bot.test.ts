@@ -216,6 +216,32 @@ describe('conform bot', () => {
     expect(report.results.at(-1)?.steps[0]?.details[0]).toMatch(/^no answer: .*\(spec 4\.3\)$/);
   });
 
+  it('a later --text is not sent once a silent bot lost the chat to an agent (spec 3, 8)', async () => {
+    const url = await startPeer(() => undefined);
+    const report = await runConformSuite({
+      suite: 'bot',
+      url,
+      token: 't0k',
+      clock: hanging(),
+      answerWithinMs: 1000,
+      texts: ['hi', 'human'],
+    });
+    const [hi, human] = report.results[0]?.steps ?? [];
+    expect(hi?.status).toBe('failed');
+    expect(hi?.details.at(-1)).toBe(
+      'after 2 attempts without a regular answer the platform hands the customer to an agent (spec 3, 8)',
+    );
+    // reported at once, not after the 60 s wait for a CLIENT_MESSAGE the platform never sends
+    expect(human?.status).toBe('skipped');
+    expect(human?.protocolMs).toBeLessThan(1000);
+    expect(human?.details).toMatchInlineSnapshot(`
+      [
+        "not sent: the platform handed the chat to an agent after "hi": no regular answer from the bot in 2 attempts (timeout after 3000 ms), and asks the bot nothing more about that chat (spec 3, 8)",
+      ]
+    `);
+    expect(JSON.stringify(report.results)).not.toContain('after 0 attempts');
+  });
+
   it('a bot that starts cold (503, then 200) passes with a warning naming attempt 1', async () => {
     let calls = 0;
     const service: { info?: BotServiceInfo } = {};
