@@ -26,7 +26,9 @@ async function startBot(port: number, afterClose: boolean): Promise<string> {
         message: { type: 'TEXT', text: 'Hi', timestamp: Math.floor(Date.now() / 1000) },
       }),
     }).catch(() => undefined);
-  return startPeer((_req, res, body) => {
+  return startPeer((req, res, body) => {
+    // a bot checks its token first (spec 5.2): conform sends one event with a wrong one
+    if (req.url?.split('/').at(-1) !== 't0k') return json(res, 401, {});
     const event = JSON.parse(body) as Record<string, unknown>;
     // later events are answered once the planted post arrived: it is journaled before the end
     void posted.then(() => json(res, 200, {}));

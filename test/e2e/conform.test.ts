@@ -231,7 +231,7 @@ describe('svc-cli conform bot', () => {
       runId: expect.any(Number),
       firstChatId: expect.any(Number),
     });
-    expect(lines.at(-1)).toMatchObject({ type: 'summary', suite: 'bot', passed: 5, failed: 0 });
+    expect(lines.at(-1)).toMatchObject({ type: 'summary', suite: 'bot', passed: 6, failed: 0 });
     expect(run.code).toBe(0);
   });
 
@@ -257,7 +257,7 @@ describe('svc-cli conform bot', () => {
     expect(run.stdout).toContain('warning: answered HTTP 500');
     // --answer-within takes a unit, as --timeout does
     expect(run.stdout).toContain('within 1000 ms of the CLIENT_MESSAGE');
-    expect(run.stdout.trim().split('\n').at(-1)).toBe('1 passed, 4 failed, 0 skipped, 1 warning');
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('1 passed, 5 failed, 0 skipped, 1 warning');
     const missing = await runCli(['conform', 'bot', '--url', url]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--token is required');

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import {
@@ -27,6 +28,16 @@ const failures = (results: ConformCaseResult[]) =>
       .filter((s) => s.status === 'failed')
       .map((s) => `${r.name} / ${s.name}: ${s.details.join(' | ')}`),
   );
+
+/**
+ * What docs/bot.md tells a bot to do first (spec 5.2): refuse a path whose last segment is not
+ * its token, 401 invalid_client. True when it refused.
+ */
+function refusedToken(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.url?.split('/').at(-1) === 't0k') return false;
+  json(res, 401, { error: { code: 'invalid_client', message: 'wrong token' } });
+  return true;
+}
 
 /**
  * conform bot twice against the bot at `url`, each run passing; `service` learns each run's
@@ -63,7 +74,8 @@ async function startBrokenBot(
   contentType = 'application/json',
 ) {
   const service: { info?: BotServiceInfo } = {};
-  const url = await startPeer((_req, res, body) => {
+  const url = await startPeer((req, res, body) => {
+    if (status === 200 && refusedToken(req, res)) return;
     json(res, status, status === 200 ? {} : { error: { code: 'boom', message: 'broken' } });
     const event = JSON.parse(body) as Record<string, unknown>;
     if (status !== 200 || !answer || event.event !== 'CLIENT_MESSAGE' || !service.info) return;
@@ -100,8 +112,9 @@ describe('conform bot', () => {
       'AGENT_JOINED answered 200 within 3 s',
       'AGENT_UNAVAILABLE answered 200 within 3 s',
       'a malformed event (missing client_id, chat_id, message)',
+      'an event sent with a wrong token',
     ]);
-    expect(report).toMatchObject({ passed: 5, failed: 0, skipped: 0, warnings: 0 });
+    expect(report).toMatchObject({ passed: 6, failed: 0, skipped: 0, warnings: 0 });
     expect(seen[0]?.webhookUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks\/acme\/<token>$/);
   });
 
@@ -132,7 +145,8 @@ describe('conform bot', () => {
     // under 3 s while the 500 still has 750 ms of wall time to arrive
     const clock = createClock({ timeScale: 0.25 });
     const report = await runConformSuite({ suite: 'bot', url, token: 't0k', clock });
-    expect(report.failed).toBe(4);
+    // the 500 to the wrong token is no refusal either
+    expect(report.failed).toBe(5);
     const reasons = failures(report.results);
     expect(reasons[0]?.split(' | ')).toEqual([
       expect.stringMatching(
@@ -149,7 +163,7 @@ describe('conform bot', () => {
       /nothing at all reached the bot service at (http:\/\/127\.0\.0\.1:\d+) in this run: a bot posts its answers to \1\/webhooks\/svc-conform\/<token> \(bot-sim: --platform-url \1;/,
     );
     // a 500 to the malformed event is not a 4xx, yet only a warning
-    expect(report.results.at(-1)?.warnings?.[0]).toMatch(
+    expect(report.results.at(-2)?.warnings?.[0]).toMatch(
       /^warning: answered HTTP 500 .*\(spec 7.2 lists the platform.s answers\), but the spec does not demand it of a provider$/,
     );
   });
@@ -208,12 +222,48 @@ describe('conform bot', () => {
       clock: hanging(),
       answerWithinMs: 3000,
     });
-    // the malformed event gets no answer either: that one fails too
-    expect(report.failed).toBe(5);
+    // the malformed event and the wrong token get no answer either: those fail too
+    expect(report.failed).toBe(6);
     expect(failures(report.results)[0]).toMatch(
       /attempt 1: reply time: no answer to CLIENT_MESSAGE within 3000 ms \(300 ms of wall time at time scale 0\.1; on a busy machine raise the time scale\); .* \(spec 4\.3, 8\) \| attempt 2: reply time: .* \| after 2 attempts without a regular answer the platform hands the customer to an agent \(spec 3, 8\)$/,
     );
-    expect(report.results.at(-1)?.steps[0]?.details[0]).toMatch(/^no answer: .*\(spec 4\.3\)$/);
+    expect(report.results.at(-2)?.steps[0]?.details[0]).toMatch(/^no answer: .*\(spec 4\.3\)$/);
+  });
+
+  it('a bot that takes an event sent with a wrong token fails that case alone (spec 5.2)', async () => {
+    // answers 200 on any path, as a bot that never checks the token does, and answers the customer
+    const service: { info?: BotServiceInfo } = {};
+    const paths: string[] = [];
+    const url = await startPeer((req, res, body) => {
+      paths.push(req.url ?? '');
+      json(res, 200, {});
+      const event = JSON.parse(body) as Record<string, unknown>;
+      if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
+      void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          event: 'BOT_MESSAGE',
+          id: 'b-1',
+          chat_id: event.chat_id,
+          client_id: event.client_id,
+          message: { type: 'TEXT', text: 'Hi', timestamp: 1700000000 },
+        }),
+      }).catch(() => undefined);
+    });
+    const report = await runConformSuite({
+      suite: 'bot',
+      url,
+      token: 't0k',
+      clock: scaled(),
+      onBotService: (info) => (service.info = info),
+    });
+    expect(paths.at(-1)).toBe('/svc-conform-wrong-token');
+    expect(failures(report.results)).toMatchInlineSnapshot(`
+      [
+        "an event sent with a wrong token / is refused with a 4xx (spec 5.2): the bot took an event sent with a wrong token: AGENT_JOINED to /<token> with "svc-conform-wrong-token" as <token> answered HTTP 200 {}; check the last path segment against the token you gave the platform (--token) and refuse any other, as the platform answers a wrong token 401 invalid_client (spec 4.3, 5.2, 7.2; the spec names no status for the provider's refusal, so any 4xx passes)",
+      ]
+    `);
   });
 
   it('a later --text is not sent once a silent bot lost the chat to an agent (spec 3, 8)', async () => {
@@ -245,7 +295,8 @@ describe('conform bot', () => {
   it('a bot that starts cold (503, then 200) passes with a warning naming attempt 1', async () => {
     let calls = 0;
     const service: { info?: BotServiceInfo } = {};
-    const url = await startPeer((_req, res, body) => {
+    const url = await startPeer((req, res, body) => {
+      if (refusedToken(req, res)) return;
       calls += 1;
       if (calls === 1) return json(res, 503, { error: 'starting' });
       json(res, 200, {});
@@ -308,7 +359,7 @@ describe('conform bot', () => {
     );
     expect(reasons[1]).toMatch(/the bot service answered HTTP 400 invalid_request: .*buttons/);
     // the 200 to the malformed event: a warning, not a failure
-    expect(report.results.at(-1)?.warnings).toHaveLength(1);
+    expect(report.results.at(-2)?.warnings).toHaveLength(1);
   });
 
   it('shows the contract warnings of a BOT_MESSAGE the bot service accepts', async () => {
@@ -343,7 +394,8 @@ describe('conform bot', () => {
   async function startStatefulBot() {
     const known = new Set<unknown>();
     const service: { info?: BotServiceInfo } = {};
-    const url = await startPeer((_req, res, body) => {
+    const url = await startPeer((req, res, body) => {
+      if (refusedToken(req, res)) return;
       json(res, 200, {});
       const event = JSON.parse(body) as Record<string, unknown>;
       if (event.event !== 'CLIENT_MESSAGE' || !service.info || known.has(event.chat_id)) return;
@@ -378,7 +430,8 @@ describe('conform bot', () => {
   it('sends client ids of digits, new in each run: a bot with an integer column passes', async () => {
     const seen: string[][] = [];
     const service: { info?: BotServiceInfo } = {};
-    const url = await startPeer((_req, res, body) => {
+    const url = await startPeer((req, res, body) => {
+      if (refusedToken(req, res)) return;
       const event = JSON.parse(body) as Record<string, unknown>;
       const clientId = event.client_id;
       if (typeof clientId !== 'string') return json(res, 400, { error: 'client_id' });

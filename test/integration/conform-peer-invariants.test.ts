@@ -56,7 +56,9 @@ async function startBot(options: {
   // the planted bug's post, once under way: later events are answered after it arrived, so the
   // platform has it (journaled) before the suite ends
   let posted: Promise<unknown> = Promise.resolve();
-  const url = await startPeer((_req, res, body) => {
+  const url = await startPeer((req, res, body) => {
+    // a bot checks its token first (spec 5.2): conform sends one event with a wrong one
+    if (req.url?.split('/').at(-1) !== 't0k') return json(res, 401, {});
     const event = JSON.parse(body) as Event;
     void posted.then(() => json(res, 200, {}));
     if (!service.info) return;

@@ -299,6 +299,8 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
     },
     ...(docs ? docsCases(run) : []),
     malformedCase(run),
+    // last: a bot that wrongly takes the event has no later case to disturb
+    wrongTokenCase(run),
   ];
 }
 
@@ -477,6 +479,53 @@ function malformedCase(run: BotRun): ConformCase {
         return {
           warn: `answered HTTP ${out.status} to a CLIENT_MESSAGE without client_id, chat_id and message; a strict provider refuses it with 400, as the platform refuses a malformed event (spec 7.2 lists the platform's answers), but the spec does not demand it of a provider`,
         };
+      });
+    },
+  };
+}
+
+/** The token conform sends where the bot's own belongs; never the --token itself. */
+export const WRONG_TOKEN = 'svc-conform-wrong-token';
+
+/**
+ * An AGENT_JOINED to `<url>/<a wrong token>`: the token in the path is the provider's only
+ * check that the platform is the one it was given to (spec 4.3, 5.2), so the event must be
+ * refused. AGENT_JOINED asks the bot for no answer, and the chat and client ids are this run's
+ * last, never opened: a bot that takes it does nothing that a later check could see. The spec
+ * names no status for the provider's refusal (7.2 lists the platform's, 401 invalid_client for
+ * a token): any 4xx passes.
+ */
+function wrongTokenCase(run: BotRun): ConformCase {
+  const { options, clock, harness } = run;
+  return {
+    name: 'an event sent with a wrong token',
+    spec: ['4.3', '5.2', '7.2'],
+    async run(ctx) {
+      await ctx.check('is refused with a 4xx (spec 5.2)', async () => {
+        const wrong = options.token === WRONG_TOKEN ? `${WRONG_TOKEN}-2` : WRONG_TOKEN;
+        const url = `${options.url.replace(/\/+$/, '')}/${wrong}`;
+        const block = harness.info.firstChatId;
+        const out = await postJson({
+          url,
+          body: JSON.stringify({
+            event: 'AGENT_JOINED',
+            id: `conform-${randomUUID()}`,
+            client_id: String(block + 998),
+            chat_id: String(block + 498),
+          }),
+          timeoutMs: ATTEMPT_MS,
+          clock,
+        });
+        const refuse = `check the last path segment against the token you gave the platform (--token) and refuse any other, as the platform answers a wrong token 401 invalid_client (spec 4.3, 5.2, 7.2; the spec names no status for the provider's refusal, so any 4xx passes)`;
+        if (!out.ok)
+          return [`no answer to AGENT_JOINED at ${tokenPathOf(url)}: ${out.message}; ${refuse}`];
+        if (out.status >= 400 && out.status < 500) return [];
+        const body = out.body ? ` ${quote(out.body, 80)}` : '';
+        return [
+          out.status >= 200 && out.status < 300
+            ? `the bot took an event sent with a wrong token: AGENT_JOINED to ${tokenPathOf(url)} with "${wrong}" as <token> answered HTTP ${out.status}${body}; ${refuse}`
+            : `AGENT_JOINED to ${tokenPathOf(url)} with "${wrong}" as <token> answered HTTP ${out.status}${body}, not a refusal; ${refuse}`,
+        ];
       });
     },
   };
