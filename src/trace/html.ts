@@ -75,6 +75,8 @@ nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
 @media print{.conv.lazy{content-visibility:visible}}
 .brief{margin:0;padding:.2rem .75rem;color:var(--dim);font-size:.85rem}
 .steps{list-style:none;margin:.5rem 0;padding-left:.75rem}
+details.folded{margin:0 0 1rem}
+details.folded>summary{cursor:pointer;color:var(--dim);margin:0 0 .5rem}
 label.only{display:inline-flex;gap:.35rem;align-items:center;margin:0 0 1rem}
 body.only-bad .conv:not(.has-bad){display:none}
 h3{font-size:.95rem;margin:.75rem 0 .25rem}
@@ -130,6 +132,8 @@ export interface ReportSummary {
   passed?: number;
   /** runs that failed (replay, conform): the page says so beside their chats */
   failed?: number;
+  /** runs skipped (conform's cases a peer cannot be checked on), when the page has runs */
+  skipped?: number;
   /** runs a signal cut short (replay, conform): beside their chats, or listed without one */
   interrupted?: number;
   /** exchanges past the per-conversation cap, counted and not kept (`exchanges` is the kept) */
@@ -366,6 +370,22 @@ export function failedNote(count: number): string {
 }
 
 /**
+ * The passed and skipped runs of their own (conform's cases), folded under one line that
+ * counts them: the page names every case the terminal did, the failed ones open above.
+ * @example sink.write(foldedRuns(passedCases, 'case'));
+ */
+export function foldedRuns(runs: readonly ReportRun[], runNoun = 'run'): string {
+  const passed = runs.filter((r) => r.verdict === 'passed').length;
+  const skipped = runs.filter((r) => r.verdict === 'skipped').length;
+  const counts = [
+    passed > 0 ? `${passed} passed` : '',
+    skipped > 0 ? `${skipped} skipped` : '',
+  ].filter(Boolean);
+  return `<details class="folded"><summary>${counts.join(', ')} ${noun(runs.length, runNoun)}</summary>${runs.map(runSection).join('')}</details>
+`;
+}
+
+/**
  * The heading before the runs without a chat to draw; `runNoun` is what the command calls a
  * run (conform's are cases, as its terminal note says).
  */
@@ -449,13 +469,19 @@ export function reportTail(summary: ReportSummary, runNoun = 'run'): string {
   const runs = summary.runs
     ? `<span><b>${summary.runs}</b> ${noun(summary.runs, runNoun)} without a chat</span>`
     : '';
-  const passed = summary.passed === undefined ? '' : `<span><b>${summary.passed}</b> passed</span>`;
-  const failed = summary.failed ? `<span><b class="bad">${summary.failed}</b> failed</span>` : '';
+  // a page of runs counts them as the terminal's closing line does: passed, failed, skipped
+  const counted = summary.passed !== undefined;
+  const passed = counted ? `<span><b>${summary.passed}</b> passed</span>` : '';
+  const failed =
+    summary.failed || counted
+      ? `<span><b${summary.failed ? ' class="bad"' : ''}>${summary.failed ?? 0}</b> failed</span>`
+      : '';
+  const skipped = counted ? `<span><b>${summary.skipped ?? 0}</b> skipped</span>` : '';
   const interrupted = summary.interrupted
     ? `<span><b class="bad">${summary.interrupted}</b> interrupted</span>`
     : '';
   // written last (the page is streamed), shown first: the script moves it under the title
-  return `<p class="summary" id="run-summary">${mutation}${passed}${failed}${interrupted}${conversations}${runs}</p>${reportEnd()}`;
+  return `<p class="summary" id="run-summary">${mutation}${passed}${failed}${skipped}${interrupted}${conversations}${runs}</p>${reportEnd()}`;
 }
 
 /** The closing tags and the script, after whatever a report put in its page. */

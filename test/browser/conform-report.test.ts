@@ -76,6 +76,32 @@ describe.skipIf(!hasChromium)('the conform platform HTML report in Chromium', ()
     expect(readFileSync(join(dir, 'seen.ndjson'), 'utf8')).not.toContain(random.slice(0, -1));
   });
 
+  it('counts the cases as the terminal does and lists the passed ones, folded', async () => {
+    const counts = stdout.match(/^(\d+) passed, (\d+) failed, (\d+) skipped$/m);
+    expect(counts, stdout).not.toBeNull();
+    const { page } = await openFromDisk(browser, url, 1280, 'light');
+    const seen = await page.evaluate(() => ({
+      // the header's counts, as the page shows them under the title
+      summary: Array.from(document.querySelectorAll('#run-summary span')).map(
+        (s) => s.textContent ?? '',
+      ),
+      folded: document.querySelector('details.folded > summary')?.textContent ?? '',
+      open: document.querySelector('details.folded')?.hasAttribute('open'),
+      passedCases: document.querySelectorAll('details.folded .conv.run').length,
+    }));
+    await page.close();
+    const [, passed, failed, skipped] = counts!;
+    expect(seen.summary.slice(0, 3)).toEqual([
+      `${passed} passed`,
+      `${failed} failed`,
+      `${skipped} skipped`,
+    ]);
+    expect(Number(passed)).toBeGreaterThan(0);
+    expect(seen.folded).toBe(`${passed} passed ${Number(passed) === 1 ? 'case' : 'cases'}`);
+    expect(seen.open).toBe(false);
+    expect(seen.passedCases).toBe(Number(passed) + Number(skipped));
+  });
+
   for (const [width, scheme] of REPORT_VIEWS) {
     it(`shows the lanes and the transcript violation at ${width} px (${scheme})`, async () => {
       const { page, requests } = await openFromDisk(browser, url, width, scheme);
@@ -84,7 +110,7 @@ describe.skipIf(!hasChromium)('the conform platform HTML report in Chromium', ()
         title: document.querySelector('h1')?.textContent ?? '',
         conversations: document.querySelectorAll('.conv:not(.run)').length,
         // the failed case (the invariants' own), listed first with its failed step
-        failedRuns: Array.from(document.querySelectorAll('.conv.run')).map(
+        failedRuns: Array.from(document.querySelectorAll('.conv.run.has-bad')).map(
           (r) => r.textContent ?? '',
         ),
         lanes: Array.from(

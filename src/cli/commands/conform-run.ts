@@ -614,10 +614,13 @@ async function writeConformReport(
       shownOut: flags.report,
       title: `svc-cli conform ${view.suite}`,
       disabled: flags.invariant ?? [],
-      // the failed cases first, with what failed: the chats alone may all look fine
+      // every finished case, counted as the terminal counts them: the failed ones first, with
+      // what failed (the chats alone may all look fine), the others folded
       cases: results
-        .filter((r) => !r.ok && r.interrupted === undefined && r.skipped === undefined)
-        .map((r) => ({ ...reportRunOf(r), why: CASE_CHATS })),
+        .filter((r) => r.interrupted === undefined)
+        .map((r) =>
+          r.skipped === undefined ? { ...reportRunOf(r), why: CASE_CHATS } : reportRunOf(r),
+        ),
       // cut short: the cases that did not finish listed after what was recorded
       ...(interrupted
         ? { runs: results.filter((r) => r.interrupted !== undefined).map(reportRunOf) }

@@ -10,6 +10,7 @@ import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import {
   briefNote,
   failedNote,
+  foldedRuns,
   unlistedNote,
   mutantSection,
   mutationInterruptedNote,
@@ -64,7 +65,8 @@ export interface HtmlReportOptions {
   runNoun?: string;
   /**
    * checks of their own that are not one conversation each (conform's cases): the failed ones
-   * are listed first, each with what failed, so the page is red when the run was
+   * are listed first, each with what failed, so the page is red when the run was; the passed
+   * and skipped ones follow, folded; every one is counted in the summary
    */
   cases?: readonly ReportRun[];
   /**
@@ -130,16 +132,18 @@ function verdictsOf(
   cases: readonly ReportRun[],
 ): {
   verdicts: ReadonlyMap<string, ReportRun>;
-  counts: Pick<ReportSummary, 'passed' | 'failed' | 'interrupted'>;
+  counts: Pick<ReportSummary, 'passed' | 'failed' | 'skipped' | 'interrupted'>;
 } {
   const every = [...runs, ...cases];
   const passed = every.filter((r) => r.verdict === 'passed').length;
   const failed = every.filter((r) => r.verdict === 'failed').length;
+  const skipped = every.filter((r) => r.verdict === 'skipped').length;
   const interrupted = every.filter((r) => r.verdict === 'interrupted').length;
   return {
     verdicts: new Map(runs.flatMap((r) => (r.run === undefined ? [] : [[r.run, r] as const]))),
     counts: {
-      ...(every.length > 0 ? { passed } : {}),
+      // the terminal's closing line counts every run and case, listed or drawn
+      ...(every.length > 0 ? { passed, skipped } : {}),
       ...(failed > 0 ? { failed } : {}),
       ...(interrupted > 0 ? { interrupted } : {}),
     },
@@ -201,9 +205,13 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       ),
     );
     if (options.lead !== undefined) writeSync(fd, options.lead);
-    const failedCases = (options.cases ?? []).filter((r) => r.verdict === 'failed');
+    const cases = options.cases ?? [];
+    const failedCases = cases.filter((r) => r.verdict === 'failed');
     if (failedCases.length > 0) writeSync(fd, failedNote(failedCases.length));
     for (const r of failedCases) writeSync(fd, runSection(r));
+    // the cases that passed or were skipped, folded: the page names every case the run had
+    const foldedCases = cases.filter((r) => r.verdict === 'passed' || r.verdict === 'skipped');
+    if (foldedCases.length > 0) writeSync(fd, foldedRuns(foldedCases, options.runNoun));
     if (mutation) writeSync(fd, mutantSections(mutation));
     const files = typeof options.recording === 'string' ? [options.recording] : options.recording;
     const budget = {
@@ -219,7 +227,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     const seen = new Set<string>();
     const rank = new Map((options.order ?? []).map((run, index) => [run, index]));
     const held: TracedConversation[] = [];
-    const { verdicts, counts } = verdictsOf(options.runs ?? [], failedCases);
+    const { verdicts, counts } = verdictsOf(options.runs ?? [], cases);
     Object.assign(summary, counts);
     // the mutants a signal stopped count in the page's "interrupted", as cut runs do
     if (mutation?.interrupted)

@@ -73,6 +73,7 @@ describe('writeHtmlReport of a failed run', () => {
       violations: 0,
       passed: 0,
       failed: 1,
+      skipped: 0,
     });
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('<section class="conv has-bad" id="c-r1-1"');
@@ -97,6 +98,7 @@ describe('writeHtmlReport of a failed run', () => {
       shownOut: 'r.html',
       title: 't',
       cases: [passed, unrun],
+      runNoun: 'case',
     });
     expect(summary.failed).toBe(1);
     const html = readFileSync(out, 'utf8');
@@ -106,8 +108,14 @@ describe('writeHtmlReport of a failed run', () => {
     expect(html.indexOf('cut text · <b class="bad">failed</b>')).toBeLessThan(
       html.indexOf('id="c-r1-1"'),
     );
-    // a passed case is not listed: its chats are drawn as they are
-    expect(html).not.toContain('status · ');
+    // a passed case is listed too, folded after the failed ones, and counted as passed
+    expect(summary).toMatchObject({ passed: 1, failed: 1, skipped: 0 });
+    const folded = html.indexOf('<details class="folded"><summary>1 passed case</summary>');
+    expect(folded).toBeGreaterThan(html.indexOf('cut text · <b class="bad">failed</b>'));
+    expect(html.indexOf('status · <b class="">passed</b>')).toBeGreaterThan(folded);
+    expect(html).toContain(
+      '<p class="summary" id="run-summary"><span><b>1</b> passed</span><span><b class="bad">1</b> failed</span><span><b>0</b> skipped</span>',
+    );
     // the chat itself is not marked: conform's cases are not split by chat
     expect(html).toContain('<section class="conv" id="c-r1-1"');
   });
@@ -138,6 +146,7 @@ describe('writeHtmlReport of a failed run', () => {
       exchanges: 1,
       violations: 0,
       passed: 0,
+      skipped: 0,
       interrupted: 2,
       runs: 1,
     });
@@ -154,7 +163,7 @@ describe('writeHtmlReport of a failed run', () => {
     expect(html).toContain('<h3>1 run without a chat to draw</h3>');
     expect(html).toContain('typing · <b class="bad">interrupted</b>');
     expect(html).toContain(
-      '<p class="summary" id="run-summary"><span><b>0</b> passed</span><span><b class="bad">2</b> interrupted</span><span><b>1</b> conversation</span>',
+      '<p class="summary" id="run-summary"><span><b>0</b> passed</span><span><b>0</b> failed</span><span><b>0</b> skipped</span><span><b class="bad">2</b> interrupted</span><span><b>1</b> conversation</span>',
     );
   });
 
