@@ -31,7 +31,7 @@ a{color:var(--arrow)}
 .badge{font-size:.8rem;padding:0 .45rem;border-radius:1rem;border:1px solid var(--line);color:var(--dim);background:none;font-weight:normal}
 .badge.bad{border-color:var(--bad);color:var(--bad)}
 .violations{margin:.5rem 0;padding:0;list-style:none}
-.violation{color:var(--bad);background:var(--bad-bg);border-left:4px solid var(--bad);padding:.35rem .6rem;margin:.25rem 0;border-radius:4px}
+.violation{color:var(--bad);background:var(--bad-bg);border-left:4px solid var(--bad);padding:.35rem .6rem;margin:.25rem 0;border-radius:4px;overflow-wrap:anywhere}
 .conv.lazy{content-visibility:auto;contain-intrinsic-size:auto 30rem}
 .lanes{--tc:6.5rem;display:grid;grid-template-columns:var(--tc) repeat(5,minmax(0,1fr));column-gap:0;margin-top:.5rem;overflow-x:auto;background-image:var(--dash),var(--dash),var(--dash),var(--dash),var(--dash);background-size:1px 100%;background-repeat:no-repeat;background-position:calc(var(--tc)*.9 + 10%) 0,calc(var(--tc)*.7 + 30%) 0,calc(var(--tc)*.5 + 50%) 0,calc(var(--tc)*.3 + 70%) 0,calc(var(--tc)*.1 + 90%) 0}
 .more{grid-column:1/-1;color:var(--dim);font-size:.85rem;padding:.35rem 0;text-align:center;background:var(--card);z-index:1}
@@ -52,6 +52,7 @@ a{color:var(--arrow)}
 .x .label{grid-column:2/-1;font-size:.85rem;padding:0 0 .35rem;overflow-wrap:anywhere}
 .x .label .seq{font-weight:600}
 .x .label .cause{color:var(--dim)}
+.x .label a.cause{white-space:nowrap}
 .x .label .bad{color:var(--bad);font-weight:600}
 .x .label .ok{color:var(--ok)}
 .x .label .warn{color:var(--warn);font-weight:600}
@@ -68,6 +69,8 @@ a{color:var(--arrow)}
 const PAGE_CSS = `
 *{box-sizing:border-box}
 body{margin:0;padding:1rem;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;background:var(--bg);color:var(--fg)}
+main{overflow-wrap:anywhere}
+pre{overflow-x:auto;max-width:100%;white-space:pre}
 h1{font-size:1.3rem;margin:0 0 .5rem}
 .summary{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;margin:0 0 1rem;color:var(--dim)}
 .summary b{color:var(--fg)}
