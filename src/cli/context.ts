@@ -17,6 +17,8 @@ export interface CliContext {
    * agent console's prompt line): the same as SIGINT. Absent in tests run in process.
    */
   interrupt?: () => void;
+  /** The arguments after the binary, as run (an HTML report names its command line). */
+  argv?: readonly string[];
   /** The exit code the process ends with (main.ts is the only place that exits). */
   exitCode: number;
   /**

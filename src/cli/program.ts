@@ -197,6 +197,7 @@ function helpOfUnknownCommand(program: Command, argv: readonly string[]): boolea
 }
 
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
+  ctx.argv ??= argv;
   const program = createProgram(ctx, argv);
   try {
     // `svc-cli drift --help`: the unknown command is the error, with its "did you mean"

@@ -78,6 +78,8 @@ nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
 @media print{.conv.lazy{content-visibility:visible}}
 .brief{margin:0;padding:.2rem .75rem;color:var(--dim);font-size:.85rem}
 .steps{list-style:none;margin:.5rem 0;padding-left:.75rem}
+.made{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:-.5rem 0 1rem;color:var(--dim);font-size:.85rem}
+.made code{color:var(--fg);overflow-wrap:anywhere}
 details.folded{margin:0 0 1rem}
 details.folded>summary{cursor:pointer;color:var(--dim);margin:0 0 .5rem}
 label.only{display:inline-flex;gap:.35rem;align-items:center;margin:0 0 1rem}
@@ -235,20 +237,37 @@ export function mutantSection(m: MutantRow): string {
   return `<section class="conv mutant${bad ? ' has-bad' : ''}" id="mutant-${escapeHtml(m.name)}" data-outcome="${m.outcome}" tabindex="0" aria-label="mutant ${escapeHtml(m.name)}"><h2>${escapeHtml(m.name)} <span class="badge">${escapeHtml(m.family)}, spec ${escapeHtml(m.spec)}</span>${time} ${outcome}</h2><p class="summary">the simulator ${escapeHtml(m.deviation)}</p>${why}</section>\n`;
 }
 
+/** How a report was made, named under its title (src/cli/render/report-made.ts). */
+export interface ReportMade {
+  /** the command line as run, quoted to paste, its secrets hidden */
+  command: string;
+  /** the svc-cli version that wrote it */
+  version: string;
+  /** when the page was written (ISO 8601) */
+  writtenAt: string;
+}
+
+/** The line under the title: the command line, the version, when it was written. */
+const madeLine = (m: ReportMade | undefined): string =>
+  m === undefined
+    ? ''
+    : `<p class="made"><code>${escapeHtml(m.command)}</code><span>svc-cli ${escapeHtml(m.version)}</span><span>written <time datetime="${escapeHtml(m.writtenAt)}">${escapeHtml(m.writtenAt)}</time></span></p>`;
+
 /**
- * The file's start: the page head, the title, and the filter (its label says what it keeps:
- * the sections marked bad, conversations with violations or surviving mutants; false: no
- * filter, for a report of one section such as `load --report`).
+ * The file's start: the page head, the title, how it was made, and the filter (its label says
+ * what it keeps: the sections marked bad, conversations with violations or surviving mutants;
+ * false: no filter, for a report of one section such as `load --report`).
  */
 export function reportHead(
   title: string,
   filter: string | false = 'only conversations with violations',
+  made?: ReportMade,
 ): string {
   const only =
     filter === false
       ? ''
       : `<label class="only"><input type="checkbox" id="only-bad"> ${escapeHtml(filter)}</label><p class="summary" style="margin-top:-.5rem">j / k: next / previous section</p><p class="summary" id="none-bad" role="status" hidden>None: nothing here is marked (${escapeHtml(filter.replace(/^only /, ''))}).</p>`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main><h1>${escapeHtml(title)}</h1>${only}\n`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main><h1>${escapeHtml(title)}</h1>${madeLine(made)}${only}\n`;
 }
 
 function laneIndex(span: TraceSpan): number {

@@ -2,8 +2,9 @@
  * `replay --mutant transcript-repeats-redelivered --report` in headless Chromium: a failed
  * step's long JSON (what the hook was expected to carry, what it carried) wraps inside its
  * card, so the page is never wider than the window, and a cause link ("← #3") stays on one
- * line. Screenshots (svc-replay-mutant-report-<width>.png) go to $SVC_SCREENSHOTS when set,
- * else to the run's temp folder, removed with it. Skipped when /usr/bin/chromium is missing.
+ * line; the header names the command line that made it. Screenshots
+ * (svc-replay-mutant-report-<width>.png) go to $SVC_SCREENSHOTS when set, else to the run's
+ * temp folder, removed with it. Skipped when /usr/bin/chromium is missing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, openFromDisk, REPORT_VIEWS } from '../helpers/chromium.js';
 import { createTestContext, runInProcess } from '../helpers/cli-context.js';
 import { repoRoot } from '../helpers/run-cli.js';
+import { readPackageVersion } from '../../src/package-files.js';
 
 describe.skipIf(!hasChromium)('the mutant replay HTML report in Chromium', () => {
   let dir: string;
@@ -38,6 +40,23 @@ describe.skipIf(!hasChromium)('the mutant replay HTML report in Chromium', () =>
   afterAll(async () => {
     await browser?.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('names the command line with its --mutant, the version and the time under the title', async () => {
+    const { page } = await openFromDisk(browser, url, 390, 'light');
+    const made = await page.evaluate(() => ({
+      command: document.querySelector('.made code')?.textContent ?? '',
+      text: document.querySelector('.made')?.textContent ?? '',
+      at: document.querySelector('.made time')?.getAttribute('datetime') ?? '',
+      title: document.title,
+    }));
+    await page.close();
+    expect(made.command).toBe(
+      `svc-cli replay ${join(repoRoot, 'fixtures/conversations')} --mutant transcript-repeats-redelivered --report replay-mut.html`,
+    );
+    expect(made.text).toContain(`svc-cli ${readPackageVersion()}`);
+    expect(Number.isNaN(Date.parse(made.at))).toBe(false);
+    expect(made.title).toBe('svc-cli replay');
   });
 
   for (const [width, scheme] of REPORT_VIEWS) {

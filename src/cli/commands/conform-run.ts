@@ -28,6 +28,7 @@ import { formatConversation, formatStep } from '../render/reporters/pretty.js';
 import { formatWrongPeer } from '../render/wrong-peer.js';
 import { toJunit, type JunitResult } from '../render/reporters/junit.js';
 import { reportRunOf, unfinished } from '../render/run-entries.js';
+import { reportMade } from '../render/report-made.js';
 import { checkOutFile, checkWritableFile, ndjsonOnStdout, reporterOf } from '../out-file.js';
 import { redactChannelUrl } from './config-run.js';
 import { plural } from '../../plural.js';
@@ -613,6 +614,7 @@ async function writeConformReport(
       out: resolve(ctx.cwd, flags.report),
       shownOut: flags.report,
       title: `svc-cli conform ${view.suite}`,
+      made: reportMade(ctx),
       disabled: flags.invariant ?? [],
       // every finished case, counted as the terminal counts them: the failed ones first, with
       // what failed (the chats alone may all look fine), the others folded

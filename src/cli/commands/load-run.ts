@@ -34,6 +34,7 @@ import {
   writeProgressLine,
 } from '../render/load.js';
 import { writeFileWhole } from '../../io/write-whole.js';
+import { reportMade } from '../render/report-made.js';
 import { createLoadTrace, type LoadTrace } from '../../load/trace.js';
 
 /** `--report`: the sampled conversations' journal in a temporary folder, removed after. */
@@ -337,7 +338,7 @@ async function reportUnreachable(
   }
   if (flags.report !== undefined) {
     const { htmlText, reportEnd, reportHead } = await import('../../trace/html.js');
-    const page = `${reportHead(name, false)}<section class="conv has-bad" id="load" tabindex="0" aria-label="load ${htmlText(role)}"><h2>load ${htmlText(role)} <span class="badge bad">unreachable</span></h2><ul class="violations"><li class="violation"><b>PeerUnreachable</b>: ${htmlText(error.message)}</li></ul></section>\n${reportEnd()}`;
+    const page = `${reportHead(name, false, reportMade(ctx))}<section class="conv has-bad" id="load" tabindex="0" aria-label="load ${htmlText(role)}"><h2>load ${htmlText(role)} <span class="badge bad">unreachable</span></h2><ul class="violations"><li class="violation"><b>PeerUnreachable</b>: ${htmlText(error.message)}</li></ul></section>\n${reportEnd()}`;
     writeFileWhole(resolve(ctx.cwd, flags.report), page, flags.report);
     out.note(`HTML report written to ${flags.report}`);
   }
@@ -407,7 +408,11 @@ async function writeSummary(
     const title = `svc-cli load ${role}`;
     const { loadReportHtml, loadSection, sampleNote } = await import('../render/load-report.js');
     if (run.traced === undefined) {
-      writeFileWhole(resolve(ctx.cwd, flags.report), loadReportHtml(summary, title), flags.report);
+      writeFileWhole(
+        resolve(ctx.cwd, flags.report),
+        loadReportHtml(summary, title, reportMade(ctx)),
+        flags.report,
+      );
     } else {
       // the sampled conversations' lanes, streamed from their journal (bounded memory)
       const { trace, file, disabled } = run.traced;
@@ -418,6 +423,7 @@ async function writeSummary(
         out: resolve(ctx.cwd, flags.report),
         shownOut: flags.report,
         title,
+        made: reportMade(ctx),
         filter: 'only sections with broken thresholds or violations',
         disabled,
         lead: `${loadSection(summary)}${sampleNote(trace.figures, disabled)}`,

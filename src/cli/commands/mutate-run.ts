@@ -14,6 +14,7 @@ import { interruptedCount, mutationJunit } from '../render/mutate.js';
 import { plural } from '../../plural.js';
 import type { Output } from '../render/output.js';
 import type { MutationReport } from '../../mutate/run.js';
+import { reportMade } from '../render/report-made.js';
 
 const words = (list: readonly string[] | undefined): string[] =>
   (list ?? [])
@@ -173,6 +174,7 @@ async function writeReports(
       out: resolve(ctx.cwd, options.report),
       shownOut: options.report,
       title: 'svc-cli mutate',
+      made: reportMade(ctx),
       mutation: {
         ...report,
         results: [

@@ -22,6 +22,7 @@ import type { ConversationResult, ReplayPeers } from '../../conversation/runner.
 import { formatConversation, formatStep, formatSummary } from '../render/reporters/pretty.js';
 import { toJunit, type JunitResult } from '../render/reporters/junit.js';
 import { reportRunOf, unfinished } from '../render/run-entries.js';
+import { reportMade } from '../render/report-made.js';
 import { checkOutFile, checkWritableFile, ndjsonOnStdout, reporterOf } from '../out-file.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
@@ -639,6 +640,7 @@ async function writeReplayHtml(
       out: resolve(ctx.cwd, flags.report),
       shownOut: flags.report,
       title: 'svc-cli replay',
+      made: reportMade(ctx),
       disabled: plan.disabled,
       // the hand-over a profile's bot policy moves, as the replay's own check reads it
       ...(plan.settings ? { botBudgetMs: plan.settings.botPolicy.failAfterMs } : {}),

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { SvcError } from '../../errors.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
@@ -8,6 +8,7 @@ import { createOutput } from '../render/output.js';
 import { checkInvariantNames } from '../../trace/invariants.js';
 import { plural } from '../../plural.js';
 import { noteSkippedLines } from '../render/skipped-lines.js';
+import { reportMade } from '../render/report-made.js';
 
 /** `svc-cli report`: stream the recording into one HTML file; exit 1 on a broken invariant. */
 export async function runReport(
@@ -22,7 +23,9 @@ export async function runReport(
     recording: resolve(ctx.cwd, file),
     out: resolve(ctx.cwd, flags.out),
     shownOut: flags.out,
-    title: `svc-cli report: ${file}`,
+    // the recording's name, not the local path it was read from
+    title: `svc-cli report: ${basename(file)}`,
+    made: reportMade(ctx),
     disabled,
     requireRecords: file,
     onSkipped: (_, lines) => noteSkippedLines(out, file, lines),

@@ -21,6 +21,7 @@ import {
   runSection,
   runsNote,
   type MutantRow,
+  type ReportMade,
   type ReportRun,
   type MutationFigures,
   type ReportSummary,
@@ -52,6 +53,8 @@ export interface HtmlReportOptions {
    * of a run the signal stopped, `results` ends with the `interrupted` mutants that did not finish
    */
   mutation?: MutationFigures & { results: readonly MutantRow[] };
+  /** how the report was made, under its title: the command line, the version, the time */
+  made?: ReportMade;
   /** HTML written after the page's head, before the conversations (`load --report`'s run) */
   lead?: string;
   /** the head's filter label (false: none) */
@@ -202,6 +205,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
             : options.runs || options.cases
               ? 'only failed runs and conversations with violations'
               : undefined),
+        options.made,
       ),
     );
     if (options.lead !== undefined) writeSync(fd, options.lead);

@@ -9,7 +9,7 @@ import type { LatencySummary } from '../../load/figures.js';
 import type { LoadSummary } from '../../load/run.js';
 import type { LoadTraceFigures } from '../../load/trace.js';
 import { brokenText, formatMs, formatRate, formatMeasured } from '../../load/spec.js';
-import { htmlText as esc, reportEnd, reportHead } from '../../trace/html.js';
+import { htmlText as esc, reportEnd, reportHead, type ReportMade } from '../../trace/html.js';
 import { cutShort } from './load.js';
 
 const PERCENTILES = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'] as const;
@@ -83,8 +83,8 @@ export function loadSection(summary: LoadSummary): string {
  * The whole page of a load run without conversations.
  * @example writeFileSync('load.html', loadReportHtml(summary, 'svc-cli load integrator'));
  */
-export function loadReportHtml(summary: LoadSummary, title: string): string {
-  return `${reportHead(title, false)}${loadSection(summary)}${reportEnd()}`;
+export function loadReportHtml(summary: LoadSummary, title: string, made?: ReportMade): string {
+  return `${reportHead(title, false, made)}${loadSection(summary)}${reportEnd()}`;
 }
 
 /**
