@@ -74,6 +74,8 @@ pre{overflow-x:auto;max-width:100%;white-space:pre}
 h1{font-size:1.3rem;margin:0 0 .5rem}
 .summary{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;margin:0 0 1rem;color:var(--dim)}
 .summary b{color:var(--fg)}
+.summary b.bad{color:var(--bad)}
+.summary a.to-bad{color:inherit;text-decoration-color:var(--bad)}
 nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
 @media print{.conv.lazy{content-visibility:visible}}
 .brief{margin:0;padding:.2rem .75rem;color:var(--dim);font-size:.85rem}
@@ -122,7 +124,8 @@ const SCRIPT = `
 var sum=document.getElementById('run-summary'),h1=document.querySelector('h1');if(sum&&h1)h1.after(sum);
 var only=document.getElementById('only-bad'),none=document.getElementById('none-bad');if(only)only.addEventListener('change',function(e){document.body.classList.toggle('only-bad',e.target.checked);if(none)none.hidden=!(e.target.checked&&!document.querySelector('.has-bad'))});
 window.addEventListener('hashchange',function(){var t=document.getElementById(decodeURIComponent(location.hash.slice(1)));if(t&&getComputedStyle(t).display==='contents')t=t.firstElementChild;if(!t)return;if(!t.hasAttribute('tabindex'))t.setAttribute('tabindex','-1');t.focus()});
-document.addEventListener('keydown',function(e){if(e.target.tagName==='INPUT')return;var s=[].slice.call(document.querySelectorAll('.conv')).filter(function(c){return c.offsetParent!==null});if(!s.length)return;var i=s.indexOf(document.activeElement);if(e.key==='j'){s[Math.min(s.length-1,i+1)].focus();e.preventDefault()}if(e.key==='k'){s[Math.max(0,i-1)].focus();e.preventDefault()}});
+document.addEventListener('click',function(e){var a=e.target.closest&&e.target.closest('a.to-bad');if(!a)return;var b=document.querySelector('.has-bad');if(!b)return;e.preventDefault();if(!b.hasAttribute('tabindex'))b.setAttribute('tabindex','-1');b.scrollIntoView();b.focus()});
+document.addEventListener('keydown',function(e){var t=e.target;if(t.tagName==='TEXTAREA'||(t.tagName==='INPUT'&&t.type!=='checkbox'))return;var s=[].slice.call(document.querySelectorAll('.conv')).filter(function(c){return c.offsetParent!==null});if(!s.length)return;var i=s.indexOf(document.activeElement);if(e.key==='j'){s[Math.min(s.length-1,i+1)].focus();e.preventDefault()}if(e.key==='k'){s[Math.max(0,i-1)].focus();e.preventDefault()}});
 `;
 
 export interface ReportSummary {
@@ -143,6 +146,8 @@ export interface ReportSummary {
   interrupted?: number;
   /** exchanges past the per-conversation cap, counted and not kept (`exchanges` is the kept) */
   notKept?: number;
+  /** lines of the recording that were no journal record (a cut or damaged file), skipped */
+  skippedLines?: number;
 }
 
 /** A run the report lists by itself: no chat of it in the recording to draw (replay, conform). */
@@ -473,6 +478,9 @@ export function reportSection(
   return `<section class="conv${bad ? ' has-bad' : ''}${lazy ? ' lazy' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} <span class="badge">run ${escapeHtml(c.run)}</span> <span class="badge">${exchangeCount(c)} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div>${notKeptLine(c)}</section>\n`;
 }
 
+/** A count of failures as a link to the first (the script focuses it; failed runs come first). */
+const toBad = (html: string): string => `<a class="to-bad" href="#">${html}</a>`;
+
 /**
  * The file's end: the run's summary and the script (the filter, j / k between conversations);
  * `runNoun` as runsNote's.
@@ -487,23 +495,29 @@ export function reportTail(summary: ReportSummary, runNoun = 'run'): string {
   const conversations =
     m !== undefined && summary.conversations === 0
       ? ''
-      : `<span><b>${summary.conversations}</b> ${noun(summary.conversations, 'conversation')}</span><span><b>${summary.exchanges}</b> ${noun(summary.exchanges, 'exchange')}${summary.notKept ? ` (${summary.notKept} more not kept)` : ''}</span><span><b class="${summary.violations > 0 ? 'bad' : ''}">${summary.violations}</b> ${noun(summary.violations, 'invariant violation')}</span>`;
+      : `<span><b>${summary.conversations}</b> ${noun(summary.conversations, 'conversation')}</span><span><b>${summary.exchanges}</b> ${noun(summary.exchanges, 'exchange')}${summary.notKept ? ` (${summary.notKept} more not kept)` : ''}</span><span>${summary.violations > 0 ? toBad(`<b class="bad">${summary.violations}</b> ${noun(summary.violations, 'invariant violation')}`) : `<b>0</b> invariant violations`}</span>`;
   const runs = summary.runs
     ? `<span><b>${summary.runs}</b> ${noun(summary.runs, runNoun)} without a chat</span>`
+    : '';
+  // what the terminal warned of: a teammate who reads only the page must see it too
+  const skippedLines = summary.skippedLines
+    ? `<span><b class="bad">${summary.skippedLines}</b> ${noun(summary.skippedLines, 'line')} of the recording not a journal record (skipped: a cut or damaged file)</span>`
     : '';
   // a page of runs counts them as the terminal's closing line does: passed, failed, skipped
   const counted = summary.passed !== undefined;
   const passed = counted ? `<span><b>${summary.passed}</b> passed</span>` : '';
   const failed =
     summary.failed || counted
-      ? `<span><b${summary.failed ? ' class="bad"' : ''}>${summary.failed ?? 0}</b> failed</span>`
+      ? summary.failed
+        ? `<span>${toBad(`<b class="bad">${summary.failed}</b> failed`)}</span>`
+        : `<span><b>0</b> failed</span>`
       : '';
   const skipped = counted ? `<span><b>${summary.skipped ?? 0}</b> skipped</span>` : '';
   const interrupted = summary.interrupted
     ? `<span><b class="bad">${summary.interrupted}</b> interrupted</span>`
     : '';
   // written last (the page is streamed), shown first: the script moves it under the title
-  return `<p class="summary" id="run-summary">${mutation}${passed}${failed}${skipped}${interrupted}${conversations}${runs}</p>${reportEnd()}`;
+  return `<p class="summary" id="run-summary">${mutation}${passed}${failed}${skipped}${interrupted}${conversations}${runs}${skippedLines}</p>${reportEnd()}`;
 }
 
 /** The closing tags and the script, after whatever a report put in its page. */

@@ -265,12 +265,18 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       read.skipped += one.skipped;
       if (one.skipped > 0) skippedIn.push([file, one]);
     }
-    // a stable sort: a run's chats stay in the order they were read
-    held.sort((a, b) => (rank.get(a.run) ?? 0) - (rank.get(b.run) ?? 0)).forEach(draw);
+    // the failed runs' chats first, so a red page opens on what failed; a stable sort: a
+    // run's chats stay in the order they were read
+    const later = (c: TracedConversation): number =>
+      marksItsChats(verdicts.get(c.run) ?? {}) ? 0 : 1;
+    held
+      .sort((a, b) => later(a) - later(b) || (rank.get(a.run) ?? 0) - (rank.get(b.run) ?? 0))
+      .forEach(draw);
     assertJournal(files.join(', '), read);
     if (options.requireRecords !== undefined) assertRecorded(options.requireRecords, read.records);
     // after the checks: a file that is no journal at all is an error, not a warning
     for (const [file, lines] of skippedIn) options.onSkipped?.(file, lines);
+    if (read.skipped > 0) summary.skippedLines = read.skipped;
     if (listed > budget.listed) writeSync(fd, unlistedNote(listed - budget.listed));
     const chatless = (options.runs ?? []).filter((r) => r.run === undefined || !seen.has(r.run));
     if (chatless.length > 0) writeSync(fd, runsNote(chatless.length, options.runNoun));

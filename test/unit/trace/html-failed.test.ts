@@ -84,7 +84,46 @@ describe('writeHtmlReport of a failed run', () => {
       '<b>✗ delivered cut to 1000 code points</b><br>message.text: delivered 999 code points; expected the first 1000 (spec 2.1, 8)',
     );
     expect(html).toContain('only failed runs and conversations with violations');
-    expect(html).toContain('<span><b class="bad">1</b> failed</span>');
+    // the count takes the reader to the failure (the page's script focuses it)
+    expect(html).toContain(
+      '<span><a class="to-bad" href="#"><b class="bad">1</b> failed</a></span>',
+    );
+  });
+
+  it("draws a failed run's chats first, whatever the order its runs were given in", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-html-failed-'));
+    dirs.push(dir);
+    const one = readFileSync(recording(), 'utf8');
+    const file = join(dir, 'two.ndjson');
+    // run r0 passed, r1 failed; replay gives them in that order
+    writeFileSync(file, one.replaceAll('"r1"', '"r0"') + one);
+    const out = `${file}.html`;
+    await writeHtmlReport({
+      recording: file,
+      out,
+      shownOut: 'r.html',
+      title: 't',
+      order: ['r0', 'r1'],
+      names: new Map([
+        ['r0', 'greeting'],
+        ['r1', 'cut text'],
+      ]),
+      runs: [{ run: 'r0', name: 'greeting', verdict: 'passed', steps: [], why: '' }, failedRun],
+    });
+    const html = readFileSync(out, 'utf8');
+    expect(html.indexOf('id="c-r1-1"')).toBeGreaterThan(0);
+    expect(html.indexOf('id="c-r1-1"')).toBeLessThan(html.indexOf('id="c-r0-1"'));
+  });
+
+  it('says on the page how many lines of the recording were skipped, as the terminal does', async () => {
+    const file = recording();
+    writeFileSync(file, `${readFileSync(file, 'utf8')}{"type":"exchange","seq":2,"ru`);
+    const out = `${file}.html`;
+    const summary = await writeHtmlReport({ recording: file, out, shownOut: 'r.html', title: 't' });
+    expect(summary.skippedLines).toBe(1);
+    expect(readFileSync(out, 'utf8')).toContain(
+      '<span><b class="bad">1</b> line of the recording not a journal record (skipped: a cut or damaged file)</span>',
+    );
   });
 
   it('lists failed cases first, with what failed (conform)', async () => {
@@ -114,7 +153,7 @@ describe('writeHtmlReport of a failed run', () => {
     expect(folded).toBeGreaterThan(html.indexOf('cut text · <b class="bad">failed</b>'));
     expect(html.indexOf('status · <b class="">passed</b>')).toBeGreaterThan(folded);
     expect(html).toContain(
-      '<p class="summary" id="run-summary"><span><b>1</b> passed</span><span><b class="bad">1</b> failed</span><span><b>0</b> skipped</span>',
+      '<p class="summary" id="run-summary"><span><b>1</b> passed</span><span><a class="to-bad" href="#"><b class="bad">1</b> failed</a></span><span><b>0</b> skipped</span>',
     );
     // the chat itself is not marked: conform's cases are not split by chat
     expect(html).toContain('<section class="conv" id="c-r1-1"');
