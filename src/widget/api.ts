@@ -272,6 +272,19 @@ function createSpecApi(session: WidgetSession): SvcApi {
     setUserToken(token) {
       const record = recordCall(session, 'setUserToken', [token]);
       if (!isValidUserToken(token)) {
+        // the result carries no reason (spec 4.5): the page's console gets one
+        const got =
+          typeof token === 'string'
+            ? 'a blank string'
+            : token === null
+              ? 'null'
+              : `a ${typeof token}`;
+        noteIssue(
+          session,
+          'setUserToken',
+          'invalid_argument',
+          `setUserToken: the token must be a non-blank string, got ${got}: fail (spec 4.5)`,
+        );
         return finish<UserTokenResult>(record, { result: 'fail', token: failedTokenValue(token) });
       }
       session.userToken = token;
@@ -360,6 +373,16 @@ function getVisitorNumber(session: WidgetSession, record: CallRecord, callback: 
 /** spec 4.5 setContactInfo: the four string fields taken, anything else noted and ignored. */
 function setContactInfo(session: WidgetSession, info: unknown): void {
   const { contact, dropped, unknown } = pickContactInfo(info);
+  if (dropped[0] === '(argument)') {
+    const got = info === null ? 'null' : Array.isArray(info) ? 'an array' : `a ${typeof info}`;
+    noteIssue(
+      session,
+      'setContactInfo',
+      'not_object',
+      `setContactInfo takes an object {name, email, phone, description} of strings, got ${got}: ignored (spec 4.5)`,
+    );
+    return;
+  }
   for (const field of unknown)
     noteIssue(
       session,

@@ -69,6 +69,31 @@ describe('svc_api basics (spec 4.5)', () => {
     ]);
   });
 
+  it('setContactInfo given a string, not an object, says what it takes', async () => {
+    const widget = install();
+    widget.api.setContactInfo('Ann' as never);
+    await widget.flush();
+    expect(widget.issues).toEqual([
+      {
+        method: 'setContactInfo',
+        code: 'not_object',
+        message:
+          'setContactInfo takes an object {name, email, phone, description} of strings, got a string: ignored (spec 4.5)',
+      },
+    ]);
+    expect(sentEvents(widget)).toEqual([]);
+  });
+
+  it('setUserToken that fails says why on the console; the result has no reason (spec 4.5)', () => {
+    const widget = install();
+    expect(widget.api.setUserToken(42)).toEqual({ result: 'fail', token: 42 });
+    expect(widget.api.setUserToken('  ')).toEqual({ result: 'fail', token: '  ' });
+    expect(widget.issues.map((i) => i.message)).toEqual([
+      'setUserToken: the token must be a non-blank string, got a number: fail (spec 4.5)',
+      'setUserToken: the token must be a non-blank string, got a blank string: fail (spec 4.5)',
+    ]);
+  });
+
   it('setContactInfo with no known field left notes it and sends nothing', async () => {
     const widget = install();
     widget.api.setContactInfo({ nmae: 'Ann' } as never);
