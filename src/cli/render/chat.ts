@@ -44,6 +44,7 @@ export function formatChatReady(e: ChatReadyEvent, c: ChalkInstance): string {
         `${c.bold('svc chat')} to ${c.cyan(e.channelUrl)}`,
         `  agent messages  give the platform this integrator URL:`,
         `${under}${c.cyan(e.integratorUrl)}`,
+        `${under}${c.dim('(or it plus any path: the platform adds /<channel id>)')}`,
       ];
   const you = `You are ${e.senderId}.`;
   const how = 'Type a message; /help lists commands; /quit or Ctrl-D leaves.';
