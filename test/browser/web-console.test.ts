@@ -170,6 +170,10 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
     );
     await agent.locator('.custom-data', { hasText: '<b>bold</b> & co' }).waitFor();
     await agent.locator('.chat-item .who', { hasText: 'Jane Roe' }).waitFor();
+    // a named visitor's row says its number: visitors of several page loads look alike
+    expect(await agent.locator('.chat-item .channel').first().textContent()).toMatch(
+      /^widget · #\d+$/,
+    );
 
     await agent.fill('#reply-text', 'It ships today.');
     await agent.press('#reply-text', 'Enter');

@@ -58,7 +58,12 @@ export function renderChatList(store: ConsoleStore, select: (id: number) => void
         },
         h('span', { class: 'who' }, customerLabel(chat)),
         h('span', { class: `badge ${chat.mode}` }, chat.mode),
-        h('span', { class: 'channel' }, chat.ext.widget ? 'widget' : `channel ${chat.channelId}`),
+        // named visitors of several page loads look alike: the number tells them apart
+        h(
+          'span',
+          { class: 'channel' },
+          `${chat.ext.widget ? 'widget' : `channel ${chat.channelId}`}${str(chat.customer?.name) !== undefined ? ` · #${chat.customer?.visitorNumber ?? '?'}` : ''}`,
+        ),
         h('span', { class: 'last' }, last?.text ?? ''),
       );
     }),
