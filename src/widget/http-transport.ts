@@ -83,6 +83,9 @@ export function createHttpTransport(
   let source: EventSourceLike | undefined;
   let opened: Promise<void> | undefined;
   let markOpen: () => void = () => undefined;
+  const troubled = new Set<(message: string) => void>();
+  // an EventSource retries on its own and errs on each try: said once until it is open again
+  let troubleSaid = false;
 
   const open = (): void => {
     if (source) return;
@@ -91,7 +94,20 @@ export function createHttpTransport(
     }
     const query = `visitor=${encodeURIComponent(visitorId)}${channel ? `&${channel}` : ''}`;
     source = new Source(`${base}/_sim/widget/events?${query}`);
-    source.onopen = () => markOpen();
+    source.onopen = () => {
+      troubleSaid = false;
+      markOpen();
+    };
+    source.onerror = () => {
+      if (troubleSaid) return;
+      troubleSaid = true;
+      const message = unreachableText(
+        new Error(`the event stream at ${base}/_sim/widget/events did not connect`),
+        base,
+      );
+      for (const listener of [...troubled])
+        listener(`${message}; the page gets no agent messages until it does`);
+    };
     source.onmessage = (message) => {
       let event: WidgetInboundEvent;
       try {
@@ -152,6 +168,9 @@ export function createHttpTransport(
           source = undefined;
         }
       };
+    },
+    onTrouble(listener) {
+      troubled.add(listener);
     },
     connected,
     close() {

@@ -13,6 +13,7 @@ import { createHttpTransport } from './http-transport.js';
 import {
   applyInbound,
   fireCallback,
+  noteIssue,
   noteUnknownCallbacks,
   type ChatMessage,
   type WidgetSession,
@@ -116,6 +117,9 @@ export function installWidget(win: object, options: WidgetOptions = {}): Widget 
   const api = createSvcApi(session);
   host.svc_api = api;
   let installed = true;
+  transport.onTrouble?.((message) => {
+    if (installed) noteIssue(session, 'transport', 'unreachable', message);
+  });
   const unsubscribe = transport.subscribe((event: WidgetInboundEvent, eventId?: number) => {
     if (installed) applyInbound(session, event, eventId);
   });

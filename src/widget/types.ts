@@ -151,4 +151,9 @@ export interface WidgetTransport {
    * event's id on the platform's stream, when it has one (the HTTP transport's pushes).
    */
   subscribe(listener: (event: WidgetInboundEvent, eventId?: number) => void): () => void;
+  /**
+   * Tells `listener` when the platform-side stream cannot be reached (once until it is
+   * again): nothing the agent sends reaches the page meanwhile. Optional (in memory: never).
+   */
+  onTrouble?(listener: (message: string) => void): void;
 }
