@@ -71,6 +71,77 @@ describe('svc-cli conform integrator', () => {
   });
 });
 
+describe('svc-cli conform --strict', () => {
+  /** An integrator that answers an error object: a valid reply, passed with a warning. */
+  const startErrorObjectPeer = () =>
+    startPeer((_req, res) => json(res, 200, { error: { code: 1, message: 'no agent' } }));
+
+  it('without it, a warning passes: exit 0, and JUnit shows it on the passing testcase', async () => {
+    const url = await startErrorObjectPeer();
+    const run = await runCli(['conform', 'integrator', '--url', url, '--reporter', 'junit']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('failures="0"');
+    const text = /<testcase name="agent text message"[\s\S]*?<\/testcase>/.exec(run.stdout)?.[0];
+    expect(text).toContain(
+      '<property name="warning" value="Content-Length body: warning: the endpoint answered an error object (1: &quot;no agent&quot;)',
+    );
+    // marked as the terminal marks it, not as a clean pass
+    expect(text).toContain('! Content-Length body [');
+    expect(text).not.toContain('✓ Content-Length body');
+  });
+
+  it('a warning fails its check: exit 1, said so in pretty, json and junit', async () => {
+    const url = await startErrorObjectPeer();
+    const pretty = await runCli(['conform', 'integrator', '--url', url, '--strict']);
+    expect(pretty.code).toBe(1);
+    expect(pretty.stdout).toContain('✗ Content-Length body');
+    expect(pretty.stdout).toContain(
+      'warning, a failure with --strict: the endpoint answered an error object (1: "no agent")',
+    );
+    expect(pretty.stdout.trim().split('\n').at(-1)).toBe(
+      '0 passed, 11 failed, 0 skipped, 22 warnings failed with --strict',
+    );
+    const json = await runCli(['conform', 'integrator', '--url', url, '--strict', '--json']);
+    expect(json.code).toBe(1);
+    const lines = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.at(-1)).toMatchObject({
+      type: 'summary',
+      failed: 11,
+      strict: true,
+      strictFailures: 22,
+    });
+    const junit = await runCli([
+      'conform',
+      'integrator',
+      '--url',
+      url,
+      '--strict',
+      '--reporter',
+      'junit',
+    ]);
+    expect(junit.code).toBe(1);
+    expect(junit.stdout).toContain('failures="11"');
+    expect(junit.stdout).toContain(
+      '<failure message="Content-Length body: warning, a failure with --strict: the endpoint answered an error object',
+    );
+  });
+
+  it('is read from svc.config.json', async () => {
+    const url = await startErrorObjectPeer();
+    const dir = mkdtempSync(join(tmpdir(), 'svc-conform-strict-'));
+    writeFileSync(
+      join(dir, 'svc.config.json'),
+      JSON.stringify({ version: 1, commands: { conform: { strict: true } } }),
+    );
+    const run = await runCli(['conform', 'integrator', '--url', url], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('warning, a failure with --strict');
+  });
+});
+
 describe('svc-cli conform hooks', () => {
   it('prints NDJSON cases and a summary with --reporter json', async () => {
     const target = await createHookTarget({ clock: createClock() });

@@ -8,7 +8,7 @@ import {
   botEventsOption,
 } from '../options/shared.js';
 import { defineOptions, type OptionSpec } from '../options/table.js';
-import { HOOK_URL_OPTION, WAIT_OPTION } from '../options/shared.js';
+import { HOOK_URL_OPTION, STRICT_OPTION, WAIT_OPTION } from '../options/shared.js';
 
 /** `--reporter` and `--out`, shared by the commands that write a report. */
 export const REPORT_OPTIONS = [
@@ -298,6 +298,11 @@ export const conformOptions = defineOptions('conform', [
     description: `platform, bot: do not check this invariant on the conversations the run saw (${INVARIANT_LIST}; bot checks bot-after-close and handover-budget on the bot's side)`,
   },
   ...REPORT_OPTIONS,
+  {
+    ...STRICT_OPTION,
+    description:
+      'a warning (a field the spec spells otherwise, a malformed event answered 200, an error object in a reply) fails its check: exit 1',
+  },
   {
     key: 'fuzz',
     flag: '--fuzz <n>',

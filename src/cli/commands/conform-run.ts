@@ -401,7 +401,8 @@ function reportConform(ctx: CliContext, view: ConformView, report: ConformReport
       ? redactChannelUrl(report.target)
       : report.target;
   const hint = report.wrongPeer && formatWrongPeer(report.suite, report.wrongPeer);
-  const counts = `${passed} passed, ${failed} failed, ${skipped} skipped${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}`;
+  const strictFailures = report.strictFailures ?? 0;
+  const counts = `${passed} passed, ${failed} failed, ${skipped} skipped${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}${strictFailures > 0 ? `, ${plural(strictFailures, 'warning')} failed with --strict` : ''}`;
   if (pretty) printSummary(out, report, { target, counts, hint });
   const summary = {
     type: 'summary',
@@ -412,6 +413,7 @@ function reportConform(ctx: CliContext, view: ConformView, report: ConformReport
     skipped,
     warnings,
     total: results.length,
+    ...(flags.strict ? { strict: true, strictFailures } : {}),
     ...compact({ fuzz: report.fuzz, invariants: report.invariants }),
     ...(report.wrongPeer ? { wrongPeer: report.wrongPeer, hint } : {}),
   };
@@ -541,6 +543,7 @@ export async function runConform(
     ...(waitMs === undefined ? {} : { waitMs }),
     timeScale: flags.timeScale,
     signal: ctx.signal,
+    ...(flags.strict ? { strict: true } : {}),
     ...conformListeners(view, tally),
   })
     .catch((error: unknown) => {

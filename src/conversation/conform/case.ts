@@ -94,7 +94,12 @@ export interface RunCasesOptions {
    * unfinished (its result dropped), so the run returns at once with the cases finished
    */
   signal?: AbortSignal;
+  /** `--strict`: a check that passes with a warning fails instead, its reason saying so */
+  strict?: boolean;
 }
+
+/** How the reason of a warning that failed its check under `--strict` starts. */
+export const STRICT_WARNING = 'warning, a failure with --strict: ';
 
 /**
  * Runs the cases in order; a thrown error fails its check (a peer's bug must not end the suite).
@@ -168,6 +173,11 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
       }
       const wallMs = performance.now() - started;
       if (outcome && 'warn' in outcome) {
+        // CI gates on the exit code: with --strict a warning is no pass
+        if (options.strict) {
+          push(name, 'failed', [`${STRICT_WARNING}${outcome.warn}`], wallMs, since);
+          return false;
+        }
         push(name, 'passed', [`warning: ${outcome.warn}`], wallMs, since);
         return true;
       }

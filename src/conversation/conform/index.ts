@@ -6,6 +6,7 @@ import { assertReachable } from '../../http/reach.js';
 import {
   maskInCases,
   runCases,
+  STRICT_WARNING,
   type ConformCase,
   type ConformCaseResult,
   type ConformSuiteName,
@@ -117,6 +118,8 @@ export type RunConformOptions = ConformOptions & {
    * saw so far to `recordFile`, the servers close, and the report comes back `interrupted`
    */
   signal?: AbortSignal;
+  /** `--strict`: a warning fails its check (exit 1) instead of passing it */
+  strict?: boolean;
 };
 
 export interface ConformReport {
@@ -129,6 +132,8 @@ export interface ConformReport {
   skipped: number;
   /** passed checks with a warning */
   warnings: number;
+  /** `strict`: the checks that failed on a warning alone (none: absent) */
+  strictFailures?: number;
   /** with --fuzz: the seed, the cases run and the shrunk failure */
   fuzz?: FuzzSummary;
   /** the URL is another of svc-cli's roles, a failing case (src/conversation/conform/wrong-peer.ts) */
@@ -183,7 +188,11 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         runCases(prepared.cases, {
           suite: options.suite,
           clock,
-          ...compact({ onCase: options.onCase, signal: options.signal }),
+          ...compact({
+            onCase: options.onCase,
+            signal: options.signal,
+            strict: options.strict,
+          }),
         }),
     );
   } finally {
@@ -223,6 +232,13 @@ function reportOf(
 ): ConformReport {
   const skipped = results.filter((r) => r.skipped !== undefined).length;
   const failed = results.filter((r) => !r.ok).length;
+  const strictFailures = results.reduce(
+    (sum, r) =>
+      sum +
+      r.steps.filter((s) => s.status === 'failed' && s.details[0]?.startsWith(STRICT_WARNING))
+        .length,
+    0,
+  );
   return {
     suite,
     target,
@@ -231,6 +247,7 @@ function reportOf(
     failed,
     skipped,
     warnings: results.reduce((sum, r) => sum + (r.warnings?.length ?? 0), 0),
+    ...(strictFailures > 0 ? { strictFailures } : {}),
   };
 }
 

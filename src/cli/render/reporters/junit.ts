@@ -41,10 +41,16 @@ export function toJunit(
   const skippedCount = results.filter((r) => r.skipped !== undefined).length;
   const time = ((suiteMs ?? results.reduce((sum, r) => sum + r.wallMs, 0)) / 1000).toFixed(3);
   const cases = results.map((r) => {
+    const warnings = r.steps.flatMap((s) =>
+      s.status === 'passed'
+        ? s.details.filter((d) => d.startsWith('warning: ')).map((d) => `${s.name}: ${d}`)
+        : [],
+    );
+    // a check that passed with a warning is marked `!`, as the terminal marks it, never `✓`
     const steps = r.steps
       .map(
         (s) =>
-          `${s.status === 'passed' ? '✓' : s.status === 'failed' ? '✗' : '-'} ${s.name} [${(s.protocolMs / 1000).toFixed(3)}s]${s.details.map((d) => `\n    ${d}`).join('')}`,
+          `${s.status === 'passed' ? (s.details.some((d) => d.startsWith('warning: ')) ? '!' : '✓') : s.status === 'failed' ? '✗' : '-'} ${s.name} [${(s.protocolMs / 1000).toFixed(3)}s]${s.details.map((d) => `\n    ${d}`).join('')}`,
       )
       .join('\n');
     const failed = r.steps.find((s) => s.status === 'failed');
@@ -57,7 +63,13 @@ export function toJunit(
           : r.skipped !== undefined
             ? `\n      <skipped message="${escapeXml(r.skipped)}"/>`
             : '';
-    return `    <testcase name="${escapeXml(r.name)}" classname="${escapeXml(r.file ?? 'conversation')}" time="${(r.wallMs / 1000).toFixed(3)}">${failure}
+    // JUnit has no warning: a passing testcase with a `warning` property each (as pytest's
+    // record_property writes them), beside its steps in system-out with `!` marks
+    const warned =
+      warnings.length === 0
+        ? ''
+        : `\n      <properties>\n${warnings.map((w) => `        <property name="warning" value="${escapeXml(w)}"/>`).join('\n')}\n      </properties>`;
+    return `    <testcase name="${escapeXml(r.name)}" classname="${escapeXml(r.file ?? 'conversation')}" time="${(r.wallMs / 1000).toFixed(3)}">${warned}${failure}
       <system-out>${escapeXml(steps)}</system-out>
     </testcase>`;
   });
