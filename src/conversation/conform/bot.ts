@@ -74,7 +74,7 @@ export function judgeBotAnswer(
   if (record.failure)
     return record.failure.reason === 'timeout'
       ? [
-          `reply time: no answer to ${event} within ${ATTEMPT_MS} ms${clock ? describeWallTime(ATTEMPT_MS, clock) : ''}; the platform waits 3 s per attempt, 2 attempts, then hands the customer to an agent (spec 4.3, 8)`,
+          `reply time: no answer to ${event} within ${ATTEMPT_MS} ms${clock ? describeWallTime(ATTEMPT_MS, clock) : ''}; the platform waits 3 s per attempt, 2 attempts, then ${afterAttempts(event)} (spec 4.3, 8)`,
         ]
       : [`${event}: ${record.failure.message}; the regular answer is HTTP 200 (spec 4.3)`];
   const status = record.response?.status ?? 0;
@@ -89,6 +89,25 @@ export function judgeBotAnswer(
   return [
     `${event} answered HTTP ${status}${body}; the regular answer is HTTP 200 within 3 s (spec 4.3, 7.2, 8)${token}`,
   ];
+}
+
+/**
+ * What the platform does once every attempt at `event` went unanswered (src/platform/bot/
+ * bot-service.ts): only a CLIENT_MESSAGE hands the chat over; the notices are dropped.
+ */
+function afterAttempts(event: string): string {
+  switch (event) {
+    case 'CLIENT_MESSAGE':
+      return 'hands the customer to an agent';
+    case 'AGENT_JOINED':
+      return 'gives up on AGENT_JOINED: the agent keeps the chat, and the bot is never told they joined';
+    case 'AGENT_UNAVAILABLE':
+      return 'gives up on AGENT_UNAVAILABLE: the chat stays with the bot, which is never told no agent is free';
+    case 'CHAT_CLOSED':
+      return 'gives up on CHAT_CLOSED: the chat is closed all the same, and the bot is never told';
+    default:
+      return `gives up on ${event}`;
+  }
 }
 
 /** The path of a bot event's URL with its token (last segment) shown as `<token>`. */
