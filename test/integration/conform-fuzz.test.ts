@@ -417,6 +417,17 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
       /answered the redelivered CLIENT_MESSAGE \(same id\) again/,
     );
     expect(failure?.changes.length).toBeLessThanOrEqual(1); // shrunk: nothing in the input matters
+    // the report shows both payloads, labelled: the customer message conform posted to the
+    // channel and the CLIENT_MESSAGE (with its id) the bot got, not the first as "request"
+    const details = report.results.flatMap((r) => r.steps.flatMap((s) => s.details));
+    expect(details.find((d) => d.startsWith('request: '))).toBeUndefined();
+    expect(details.find((d) => d.startsWith('customer message: '))).toMatch(
+      /^customer message: \{"sender":\{"id":"svc-fuzz-customer"/,
+    );
+    // its ids first, so a long one cut at 300 characters still names the event and the chat
+    expect(details.find((d) => d.startsWith('CLIENT_MESSAGE sent to your bot: '))).toMatch(
+      /^CLIENT_MESSAGE sent to your bot: \{"event":"CLIENT_MESSAGE","id":"[^"]+","client_id":"\d+","chat_id":"\d+"/,
+    );
     // the replay listens where this run's platform did: the bot answers to that address
     expect(failure?.written[0]?.command).toMatch(
       /^svc-cli replay .+ --bot-url \S+ --platform-port \d+$/,

@@ -242,11 +242,21 @@ export function buildBotFuzzCases(
       arbitrary: botCaseArbitrary,
       check: async (c, n) => {
         const result = await runBotCase(options, c, n);
-        return result ? { property: result.property, reasons: result.reasons } : undefined;
+        if (!result) return undefined;
+        const { property, reasons, request } = result;
+        // the report shows the customer message conform posted and, by it, the CLIENT_MESSAGE
+        // the bot got: the id and chat_id a bot author finds in their logs
+        return {
+          property,
+          reasons,
+          ...(request ? { sent: { label: 'CLIENT_MESSAGE sent to your bot', body: request } } : {}),
+        };
       },
       describe: (c) => ({
         kind: 'bot.event.CLIENT_MESSAGE',
         request: customerMessage(c),
+        // what conform posted to the platform's channel (spec 2.1), not what the bot got
+        requestLabel: 'customer message',
         changes: changesFrom(customerMessage(SAMPLE), customerMessage(c)),
       }),
       async reproduce(_kind, request, seed) {

@@ -98,6 +98,10 @@ export interface FuzzFailure {
   changes: string[];
   /** the minimal request, as sent */
   request: Record<string, unknown>;
+  /** what a report calls `request` (default `request`; conform bot: `customer message`) */
+  requestLabel?: string;
+  /** what the peer received of it, when that is another payload (Broken's `sent`) */
+  sent?: { label: string; body: Record<string, unknown> };
   seed: number;
   path: string;
   shrinks: number;
@@ -143,6 +147,11 @@ const isFuzzCase = (value: unknown): value is FuzzCase =>
 export interface Broken {
   property: FuzzProperty;
   reasons: string[];
+  /**
+   * what the peer under test received, when it is not the request conform made (conform bot
+   * posts a customer message; the bot gets the platform's CLIENT_MESSAGE, with its id)
+   */
+  sent?: { label: string; body: Record<string, unknown> };
 }
 
 const shortBody = (text: string): string =>
@@ -501,7 +510,12 @@ export interface PropertySource<C> {
   /** runs one generated case against the peer; what broke, or undefined */
   check(c: C, n: number): Promise<Broken | undefined>;
   /** the shrunk case as a report shows it */
-  describe(c: C): { kind: string; request: Record<string, unknown>; changes: string[] };
+  describe(c: C): {
+    kind: string;
+    request: Record<string, unknown>;
+    changes: string[];
+    requestLabel?: string;
+  };
   /** a broken case that fixed `conform` calls a warning (a refused offline_messages spelling) */
   warning?(c: C, why: Broken): string | undefined;
   /** writes the failing request with the command that sends it again */
@@ -801,11 +815,10 @@ function mergeSame(failures: FuzzFailure[]): FuzzFailure[] {
 /** Longest request a report shows inline; the file written holds it whole. */
 const REQUEST_SHOWN_CHARS = 300;
 
-/** The request, cut after REQUEST_SHOWN_CHARS with where the whole one is (a 2 KB line buried the report). */
-function shortRequest(failure: FuzzFailure): string {
-  const text = JSON.stringify(failure.request);
+/** A payload, cut after REQUEST_SHOWN_CHARS with where the whole one is (a 2 KB line buried the report). */
+function shortRequest(payload: Record<string, unknown>, file: string | undefined): string {
+  const text = JSON.stringify(payload);
   if (text.length <= REQUEST_SHOWN_CHARS) return text;
-  const file = failure.written[0]?.file;
   return `${text.slice(0, REQUEST_SHOWN_CHARS)}… (${text.length} characters${file ? `; whole in ${file}` : ''})`;
 }
 
@@ -814,7 +827,11 @@ function describeFailure(failure: FuzzFailure): string[] {
   return [
     ...failure.reasons,
     `${failure.kind}${failure.alsoIn ? ` (the same in ${failure.alsoIn.join(', ')})` : ''}, shrunk ${failure.shrinks} times, ${failure.fromPath ? `the case --fuzz-path ${failure.path} names` : `after ${plural(failure.runs, 'case')}`}; the sample with ${failure.changes.length === 0 ? 'no change (the plain sample fails)' : failure.changes.join(', ')}`,
-    `request: ${shortRequest(failure)}`,
+    `${failure.requestLabel ?? 'request'}: ${shortRequest(failure.request, failure.written[0]?.file)}`,
+    // the payload the peer got, when conform's request is not it: its ids are the ones to look up
+    ...(failure.sent
+      ? [`${failure.sent.label}: ${shortRequest(failure.sent.body, undefined)}`]
+      : []),
     `replay exactly: --fuzz ${failure.runs} --seed ${failure.seed} --fuzz-path ${failure.path}`,
     ...failure.written.map((w) => `reproduce: ${w.command}`),
   ];
