@@ -309,6 +309,24 @@ function phaseOf(s: TraceSpan): number {
 }
 
 /**
+ * A message the platform delivered to the integrator for the bot (its cause, through the
+ * attempts before it, a bot's BOT_MESSAGE) is named by who wrote it: `bot.text`, not
+ * `agent.text` (its `kind` stays the contract's `channel.agent.text`).
+ */
+function nameBotMessages(spans: readonly TraceSpan[], bySeq: ReadonlyMap<number, TraceSpan>): void {
+  const byBot = (s: TraceSpan, seen: Set<TraceSpan>): boolean => {
+    const cause = s.cause === undefined ? undefined : bySeq.get(s.cause);
+    if (!cause || seen.has(cause)) return false;
+    seen.add(cause);
+    if (isBotIn()(cause)) return true;
+    return isAgentMessage(cause) && byBot(cause, seen);
+  };
+  for (const s of spans)
+    if (isAgentMessage(s) && s.name.startsWith('agent.') && byBot(s, new Set([s])))
+      s.name = `bot.${s.name.slice('agent.'.length)}`;
+}
+
+/**
  * Links the spans of one conversation (each gets `cause`, recorded or inferred) and returns
  * them in the order they started: by protocol time, then by rank (a cause before what it
  * caused), then journal order.
@@ -349,6 +367,7 @@ export function linkConversation(spans: TraceSpan[]): TraceSpan[] {
     }
   }
   ranks.clear();
+  nameBotMessages(spans, bySeq);
   const sorted = [...spans].sort(
     (a, b) => a.startMs - b.startMs || rank(a) - rank(b) || a.seq - b.seq,
   );

@@ -108,6 +108,31 @@ describe('svc-cli trace', () => {
   });
 });
 
+describe("a bot's answer", () => {
+  it('is labelled bot.text in the timeline and --json name; its kind stays the contract kind', async () => {
+    const botRecording = join(dir, 'bot.ndjson');
+    const replay = await runCli([
+      'replay',
+      'fixtures/conversations/bot-text.json',
+      '--record',
+      botRecording,
+    ]);
+    expect(replay.code, replay.stderr).toBe(0);
+    const text = await runCli(['trace', botRecording]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/#4 bot\.text attempt 1 "You said: hello bot" 200 accepted ← #2$/m);
+    expect(text.stdout).not.toContain('agent.text');
+    const json = await runCli(['trace', botRecording, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const delivered = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Span & { kind?: string })
+      .find((l) => l.seq === 4);
+    expect(delivered).toMatchObject({ name: 'bot.text', kind: 'channel.agent.text' });
+  });
+});
+
 describe('invariants on the command line', () => {
   const lateHook = LATE_HOOK;
 
