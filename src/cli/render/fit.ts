@@ -13,6 +13,8 @@ const STAMP = /^\d\d:\d\d:\d\d\.\d{3} +-?\d+\.\d{3}s +/;
 const LABEL = /^ *\S+(?: \S+)*? {2,}(?=\S)/;
 /** A hanging indent wider than this share of the width leaves too little room: 4 instead. */
 const MAX_INDENT_SHARE = 0.5;
+/** A caller's own indent is kept while it leaves this many columns for the text. */
+const MIN_ROOM = 30;
 
 /** The visible columns of `text` (colours left out). */
 const width = (text: string): number => stripVTControlCharacters(text).length;
@@ -44,7 +46,7 @@ function splitVisible(line: string, visible: number): [string, string] {
  * (a word longer than that has its own line). As commander's help wrapping, which the
  * validate run path, where this is loaded too, must not load.
  */
-function wrapWords(text: string, columns: number): string[] {
+export function wrapWords(text: string, columns: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const chunk of text.match(/\s*\S+/g) ?? []) {
@@ -63,11 +65,15 @@ function hangingIndent(plain: string, columns: number): number {
   return indent > columns * MAX_INDENT_SHARE ? 4 : indent;
 }
 
-/** One line, broken to fit `columns` with a hanging indent (unchanged when it fits). */
-export function fitLine(line: string, columns: number): string {
+/**
+ * One line, broken to fit `columns` with a hanging indent (unchanged when it fits): `indent`
+ * when given and it leaves MIN_ROOM columns, else under the line's message.
+ */
+export function fitLine(line: string, columns: number, indent?: number): string {
   const plain = stripVTControlCharacters(line);
   if (plain.length <= columns) return line;
-  const indent = hangingIndent(plain, columns);
+  indent =
+    indent !== undefined && columns - indent >= MIN_ROOM ? indent : hangingIndent(plain, columns);
   // the part before the indent's column stays as it is; the rest is wrapped beside it
   const lead = /^ */.exec(plain)![0].length;
   const [head, rest] = splitVisible(line, Math.max(indent, lead));

@@ -4,6 +4,7 @@ import type { TracedConversation } from '../../trace/read.js';
 import { failedSpan } from '../../trace/otlp.js';
 import type { Violation } from '../../trace/invariants.js';
 import { plural } from '../../plural.js';
+import { fitLine, wrapWords } from './fit.js';
 
 /** Column width of one lane in the timeline; narrower below WIDE_FROM terminal columns. */
 const WIDTH = 12;
@@ -14,6 +15,8 @@ const NARROW_WIDTH = 10;
  * terminal broke every line in two, lane header included). Not a terminal: the wide layout.
  */
 export const WIDE_FROM = 130;
+/** Where a narrow timeline's exchange line starts, under its lanes. */
+const EXCHANGE_INDENT = 4;
 const LANE_TITLES: Record<Lane, string> = {
   integrator: 'integrator',
   platform: 'platform',
@@ -48,10 +51,15 @@ export function laneArt(span: TraceSpan, width = WIDTH): string {
   return cells.join('').trimEnd();
 }
 
-function quote(text: string | undefined): string {
+/** The longest quoted text of an exchange, and the shortest a narrow terminal cuts it to. */
+const QUOTE_MAX = 40;
+const QUOTE_MIN = 12;
+
+/** ` "text"`, cut with an ellipsis to at most `max` characters. */
+function quote(text: string | undefined, max = QUOTE_MAX): string {
   if (text === undefined) return '';
   const line = text.replace(/\s+/g, ' ');
-  return ` "${line.length > 40 ? `${line.slice(0, 39)}…` : line}"`;
+  return ` "${line.length > max ? `${line.slice(0, max - 1)}…` : line}"`;
 }
 
 /** What happened to an exchange: the status and the platform's verdict on a delivery. */
@@ -85,7 +93,9 @@ export function formatTimeline(
 ): string[] {
   const narrow = columns < WIDE_FROM;
   const width = narrow ? NARROW_WIDTH : WIDTH;
-  const lines = [chalk.bold(conversationHeading(c))];
+  const fit = (line: string, indent?: number): string[] =>
+    Number.isFinite(columns) ? fitLine(line, columns, indent).split('\n') : [line];
+  const lines = fit(conversationHeading(c)).map((line) => chalk.bold(line));
   const heads = Array.from({ length: LANES.length * width }, () => ' ');
   for (const lane of LANES) {
     const title = LANE_TITLES[lane];
@@ -105,9 +115,7 @@ export function formatTimeline(
         ? ` attempt ${s.attempt}`
         : '';
     const cause =
-      s.cause === undefined
-        ? ''
-        : chalk.dim(` ← #${s.cause}${s.causeBy === 'inferred' ? '' : ' (recorded)'}`);
+      s.cause === undefined ? '' : ` ← #${s.cause}${s.causeBy === 'inferred' ? '' : ' (recorded)'}`;
     const outcome = outcomeOf(s);
     const paint = failedSpan(s)
       ? chalk.red
@@ -117,13 +125,27 @@ export function formatTimeline(
           ? chalk.green
           : (t: string) => t;
     const times = `  ${`+${secs(s.startMs - start)}`.padStart(9)}  ${(gap > 0 ? `+${secs(gap)}` : '').padStart(9)}  `;
-    const exchange = `#${s.seq} ${s.name}${attempt}${quote(s.text)}${outcome === '' ? '' : ` ${paint(outcome)}`}${cause}`;
+    // in a terminal the exchange fits the columns beside (wide) or under (narrow) its lanes:
+    // its quoted text is cut first, then what is still too long goes on lines below it
+    const at = narrow ? EXCHANGE_INDENT : times.length + LANES.length * WIDTH + 1;
+    const head = `#${s.seq} ${s.name}${attempt}`;
+    const tail = `${outcome === '' ? '' : ` ${outcome}`}${cause}`;
+    // a narrow exchange line wraps at the width of its continuation lines (2 columns in)
+    const room = columns - at - (narrow ? 2 : 0) - head.length - tail.length - ' ""'.length;
+    const quoted = quote(s.text, room < QUOTE_MAX ? Math.max(QUOTE_MIN, room) : QUOTE_MAX);
+    const exchange = `${head}${quoted}${outcome === '' ? '' : ` ${paint(outcome)}`}${chalk.dim(cause)}`;
     if (narrow) {
-      lines.push(`${times}${paint(laneArt(s, width))}`.trimEnd(), `    ${exchange}`.trimEnd());
+      // a continuation hangs under the exchange's name
+      const [first = '', ...more] = wrapWords(exchange, columns - at - 2);
+      lines.push(
+        `${times}${paint(laneArt(s, width))}`.trimEnd(),
+        `${' '.repeat(at)}${first}`.trimEnd(),
+        ...more.map((text) => `${' '.repeat(at + 2)}${text}`.trimEnd()),
+      );
       continue;
     }
     const art = laneArt(s).padEnd(LANES.length * WIDTH);
-    lines.push(`${times}${paint(art)} ${exchange}`.trimEnd());
+    lines.push(...fit(`${times}${paint(art)} ${exchange}`.trimEnd(), at));
   }
   return lines;
 }

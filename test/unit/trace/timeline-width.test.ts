@@ -49,15 +49,18 @@ const width = (line: string): number => [...line].length;
 
 describe('formatTimeline', () => {
   it('puts each exchange beside its lanes on a wide terminal or none (a pipe)', () => {
-    for (const lines of [
-      formatTimeline(conversation, chalk),
-      formatTimeline(conversation, chalk, WIDE_FROM),
-    ]) {
-      expect(lines).toHaveLength(2 + 3);
-      expect(lines[4]).toMatch(
-        /\+3\.000 s\s+\+3\.000 s\s+○◀─+●.*#3 agent\.text attempt 2 "Yes, me\." 500 rejected ← #2 \(recorded\)$/,
-      );
-    }
+    const piped = formatTimeline(conversation, chalk);
+    expect(piped).toHaveLength(2 + 3);
+    expect(piped[4]).toMatch(
+      /\+3\.000 s\s+\+3\.000 s\s+○◀─+●.*#3 agent\.text attempt 2 "Yes, me\." 500 rejected ← #2 \(recorded\)$/,
+    );
+    // a wide terminal: beside the lanes, what does not fit on the line below, under it
+    const wide = formatTimeline(conversation, chalk, WIDE_FROM);
+    for (const line of wide) expect(width(line)).toBeLessThanOrEqual(WIDE_FROM);
+    expect(wide.slice(-2)).toEqual([
+      expect.stringMatching(/\+3\.000 s\s+\+3\.000 s\s+○◀─+●.* {2}#3 agent\.text attempt 2 /),
+      expect.stringMatching(/^ {85}\S.*← #2 \(recorded\)$/),
+    ]);
   });
 
   it('fits 80 columns: narrower lanes, each exchange on the line below its lanes', () => {
@@ -67,6 +70,68 @@ describe('formatTimeline', () => {
     expect(lines[1]).toMatch(/offset\s+gap\s+integrator platform\s+bot\s+hooks\s+widget$/);
     expect(lines[6]).toMatch(/^\s+\+3\.000 s\s+\+3\.000 s\s+○◀─+●\s+┆/);
     expect(lines[7]).toBe('    #3 agent.text attempt 2 "Yes, me." 500 rejected ← #2 (recorded)');
+  });
+});
+
+describe('formatTimeline in a terminal narrower than its lines', () => {
+  const long: TracedConversation = {
+    ...conversation,
+    spans: [
+      ...conversation.spans,
+      span(4, 6000, {
+        attempt: 3,
+        text: 'Checking now, one moment please while I look up your order.',
+        status: 500,
+        accepted: false,
+        cause: 3,
+        causeBy: 'record',
+      }),
+      span(5, 6000, {
+        attempt: 1,
+        text: 'Sorry to hear that.',
+        status: 200,
+        errorReply: 'recipient_blocked: The customer blocked the app',
+        cause: 1,
+        causeBy: 'inferred',
+      }),
+    ],
+  };
+
+  it('fits 80 columns: the quoted text cut with an ellipsis first, then broken at spaces', () => {
+    const lines = formatTimeline(long, chalk, 80);
+    for (const line of lines) expect(width(line)).toBeLessThanOrEqual(80);
+    expect(lines.slice(-5)).toEqual([
+      expect.stringMatching(/^\s+\+6\.000 s\s+\+3\.000 s\s+○◀─+●/),
+      '    #4 agent.text attempt 3 "Checking now, one …" 500 rejected ← #3 (recorded)',
+      expect.stringMatching(/^\s+\+6\.000 s\s+○◀─+●/),
+      '    #5 agent.text attempt 1 "Sorry to he…" 200 error reply (recipient_blocked:',
+      '      The customer blocked the app) ← #1',
+    ]);
+  });
+
+  it('fits a terminal a little wider than the wide layout: the rest under the exchange', () => {
+    const lines = formatTimeline(long, chalk, 140);
+    for (const line of lines) expect(width(line)).toBeLessThanOrEqual(140);
+    const at = lines.findIndex((l) => l.includes('#5 agent.text'));
+    expect(lines[at]).toMatch(
+      /○◀─+●.* {2}#5 agent\.text attempt 1 "Sorry to he…" 200 error reply$/,
+    );
+    expect(lines[at + 1]).toBe(
+      `${' '.repeat(85)}(recipient_blocked: The customer blocked the app) ← #1`,
+    );
+    // no room for more of the text: cut to its shortest, the rest goes below
+    const cut = lines.findIndex((l) => l.includes('#4 agent.text'));
+    expect(lines.slice(cut, cut + 2)).toEqual([
+      expect.stringMatching(/#4 agent\.text attempt 3 "Checking no…" 500 rejected ←$/),
+      `${' '.repeat(85)}#3 (recorded)`,
+    ]);
+  });
+
+  it('keeps the whole text (to 40 characters) where there is room, and in a pipe', () => {
+    for (const lines of [formatTimeline(long, chalk, 250), formatTimeline(long, chalk)])
+      expect(lines.find((l) => l.includes('#4 agent.text'))).toContain(
+        '"Checking now, one moment please while I…"',
+      );
   });
 });
 
