@@ -1,14 +1,58 @@
+import { readFileSync, statSync } from 'node:fs';
 import { SvcError } from '../errors.js';
 import { plural } from '../plural.js';
+
+/** A conversation fixture is a few KiB; a larger file is not read whole to find out. */
+const FIXTURE_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Whether `path` holds a conversation fixture (one JSON document with `version` and `steps`,
+ * what `replay` takes): the usual wrong argument to a command that reads a recording.
+ * @example isConversationFixture('fixtures/conversations/bot-text.json') // true
+ */
+export function isConversationFixture(path: string): boolean {
+  try {
+    if (statSync(path).size > FIXTURE_MAX_BYTES) return false;
+    const value = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    return (
+      value !== null &&
+      typeof value === 'object' &&
+      'version' in value &&
+      'steps' in value &&
+      Array.isArray(value.steps)
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** What a file that is none reads as: the files as given (`shown`) and as opened (`path`). */
+export interface JournalFile {
+  shown: string;
+  path: string;
+}
 
 /**
  * A file none of whose lines is a journal record (a README, a log) is a wrong argument, not an
  * empty recording: `trace` and `report` fail on it as `record to-fixture` does (exit 2) instead
- * of printing "0 conversations". An empty file stays an empty recording.
+ * of printing "0 conversations". An empty file stays an empty recording. A conversation fixture
+ * among `files` is named as one, with what to do instead (`then`: what to do with the recording).
  * @example assertJournal('README.md', { records: 0, skipped: 152 }) // throws SVC_E_RECORDING
  */
-export function assertJournal(shown: string, read: { records: number; skipped: number }): void {
+export function assertJournal(
+  shown: string,
+  read: { records: number; skipped: number },
+  files: readonly JournalFile[] = [],
+  then = 'trace that',
+): void {
   if (read.records > 0 || read.skipped === 0) return;
+  const fixture = files.find((f) => isConversationFixture(f.path));
+  if (fixture)
+    throw new SvcError(
+      'SVC_E_RECORDING',
+      `Could not read ${fixture.shown} as a journal: this is a conversation fixture, not a recording: replay it with --record <file> and ${then}.`,
+      `svc-cli replay ${fixture.shown} --record session.ndjson writes the recording of its conversation.`,
+    );
   throw new SvcError(
     'SVC_E_RECORDING',
     `Could not read ${shown} as a journal: none of its ${plural(read.skipped, 'line')} is a journal record.`,

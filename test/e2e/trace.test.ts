@@ -106,6 +106,29 @@ describe('svc-cli trace', () => {
     expect(reported.code).toBe(2);
     expect(reported.stderr).toContain('SVC_E_RECORDING');
   });
+
+  it('trace and report name a conversation fixture as one, and say to replay it (exit 2)', async () => {
+    const fixture = 'fixtures/conversations/transcript-redelivered.json';
+    const traced = await runCli(['trace', fixture]);
+    expect(traced.code).toBe(2);
+    expect(traced.stderr).toContain(
+      `[SVC_E_RECORDING] Could not read ${fixture} as a journal: this is a conversation fixture, not a recording: replay it with --record <file> and trace that.`,
+    );
+    expect(traced.stderr).not.toContain('is a journal record');
+    const json = await runCli(['trace', fixture, '--json']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout.trim().split('\n').at(-1)!)).toMatchObject({
+      type: 'error',
+      code: 'SVC_E_RECORDING',
+      message: expect.stringContaining('this is a conversation fixture, not a recording'),
+    });
+    const reported = await runCli(['report', fixture, '--out', join(dir, 'fixture.html')]);
+    expect(reported.code).toBe(2);
+    expect(reported.stderr).toContain(
+      'this is a conversation fixture, not a recording: replay it with --record <file> and report that.',
+    );
+    expect(existsSync(join(dir, 'fixture.html'))).toBe(false);
+  });
 });
 
 describe("a bot's answer", () => {

@@ -272,7 +272,12 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     held
       .sort((a, b) => later(a) - later(b) || (rank.get(a.run) ?? 0) - (rank.get(b.run) ?? 0))
       .forEach(draw);
-    assertJournal(files.join(', '), read);
+    assertJournal(
+      files.join(', '),
+      read,
+      files.map((f) => ({ shown: f, path: f })),
+      'report that',
+    );
     if (options.requireRecords !== undefined) assertRecorded(options.requireRecords, read.records);
     // after the checks: a file that is no journal at all is an error, not a warning
     for (const [file, lines] of skippedIn) options.onSkipped?.(file, lines);

@@ -103,7 +103,7 @@ export async function runTrace(
       ...(flags.chat === undefined ? {} : { chat: flags.chat }),
       onConversation,
     });
-    assertJournal(file, summary);
+    assertJournal(file, summary, [{ shown: file, path: resolve(ctx.cwd, file) }]);
     assertRecorded(file, summary.records);
     noteSkippedLines(out, file, summary);
     if (format === 'otlp-json') await sink.write(`\n${otlpEnvelope('').tail}`);

@@ -332,7 +332,7 @@ export async function observeRecordings(
     // a README is a wrong argument, and an empty recording was never written: "no
     // differences" or a profile of nothing would pass a drift job that checked nothing
     // (trace and report refuse both alike)
-    assertJournal(path, { records, skipped: lines.skipped });
+    assertJournal(path, { records, skipped: lines.skipped }, [{ shown: path, path }], 'give that');
     assertRecorded(path, records);
   }
   return observer.finish();
