@@ -150,6 +150,9 @@ export function formatTimeline(
   return lines;
 }
 
+/** Protocol ms to whole µs: a float sum (15.974000000000016) is noise in the output. */
+const micros = (ms: number): number => Math.round(ms * 1000) / 1000;
+
 /** The NDJSON line of one exchange of a conversation (`trace --json`). */
 export function spanEvent(
   c: TracedConversation,
@@ -174,9 +177,9 @@ export function spanEvent(
     ...(s.kind === undefined ? {} : { kind: s.kind }),
     name: s.name,
     ...(s.attempt === undefined ? {} : { attempt: s.attempt }),
-    offsetMs: s.startMs - start,
-    startMs: s.startMs,
-    durationMs: s.endMs - s.startMs,
+    offsetMs: micros(s.startMs - start),
+    startMs: micros(s.startMs),
+    durationMs: micros(s.endMs - s.startMs),
     ...(s.status === undefined ? {} : { status: s.status }),
     ...(s.failure === undefined ? {} : { failure: s.failure }),
     ...(s.accepted === undefined ? {} : { accepted: s.accepted }),

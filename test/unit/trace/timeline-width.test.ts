@@ -1,7 +1,12 @@
 /** `svc-cli trace`'s timeline at a terminal's width (src/cli/render/trace.ts). */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { conversationHeading, formatTimeline, WIDE_FROM } from '../../../src/cli/render/trace.js';
+import {
+  conversationHeading,
+  formatTimeline,
+  spanEvent,
+  WIDE_FROM,
+} from '../../../src/cli/render/trace.js';
 import type { TracedConversation } from '../../../src/trace/read.js';
 import type { TraceSpan } from '../../../src/trace/span.js';
 
@@ -141,5 +146,19 @@ describe('conversationHeading', () => {
       'chat 1 · run r1 · 1 exchange over 0.001 s',
     );
     expect(conversationHeading(conversation)).toBe('chat 1 · run r1 · 3 exchanges over 3.001 s');
+  });
+});
+
+describe('spanEvent (trace --json)', () => {
+  it('gives protocol ms to whole µs, not a float sum', () => {
+    const s = span(2, 1000.1, { endMs: 1016.074 });
+    const event = spanEvent(
+      { ...conversation, spans: [span(1, 0.3, {}), s] },
+      s,
+      't',
+      's',
+      undefined,
+    );
+    expect(event).toMatchObject({ offsetMs: 999.8, startMs: 1000.1, durationMs: 15.974 });
   });
 });
