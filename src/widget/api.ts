@@ -19,6 +19,7 @@ import {
   fireCallback,
   isOpenState,
   noteIssue,
+  noteThrown,
   pageOf,
   sendEvent,
   track,
@@ -69,13 +70,7 @@ function answerLater(session: WidgetSession, method: string, run: () => void): v
       try {
         run();
       } catch (error) {
-        noteIssue(
-          session,
-          method,
-          'callback_threw',
-          `${method} callback threw: ${String(error)}`,
-          error,
-        );
+        noteThrown(session, method, `${method} callback`, error);
       }
     }),
   );

@@ -97,16 +97,28 @@ export function noteIssue(
   method: string,
   code: string,
   message: string,
-  error?: unknown,
 ): void {
   session.issues.push({ method, code, message });
-  if (error === undefined) session.console?.warn(`svc_api double: ${message}`);
-  else {
-    // the console prints the error's text with its stack: the line leaves it to the error
-    const at = message.indexOf(' threw: ');
-    const head = at >= 0 ? message.slice(0, at + ' threw:'.length) : message;
-    session.console?.error(`svc_api double: ${head}`, error);
-  }
+  session.console?.warn(`svc_api double: ${message}`);
+}
+
+/**
+ * Notes a page's function that threw (`what`: the callback, or the method's callback): the
+ * issue says the error's text; the console gets the error itself, which prints its text and
+ * stack, after a line that does not repeat it.
+ */
+export function noteThrown(
+  session: WidgetSession,
+  method: string,
+  what: string,
+  error: unknown,
+): void {
+  session.issues.push({
+    method,
+    code: 'callback_threw',
+    message: `${what} threw: ${String(error)}`,
+  });
+  session.console?.error(`svc_api double: ${what} threw:`, error);
 }
 
 const KNOWN_CALLBACKS: ReadonlySet<string> = new Set(WIDGET_CALLBACKS);
@@ -168,7 +180,7 @@ export function fireCallback(
   } catch (error) {
     record.error = error;
     record.thrown = String(error);
-    noteIssue(session, name, 'callback_threw', `${name} threw: ${record.thrown}`, error);
+    noteThrown(session, name, name, error);
   }
   return record;
 }
