@@ -426,8 +426,13 @@ export function runsNote(count: number, runNoun = 'run'): string {
  */
 export function runSection(r: ReportRun): string {
   const bad = r.verdict === 'failed' || r.verdict === 'interrupted';
-  const steps = r.steps.map((s) => `<li>${escapeHtml(s)}</li>`).join('');
-  return `<section class="conv run${bad ? ' has-bad' : ''}"><h3>${escapeHtml(r.name)} · <b class="${bad ? 'bad' : ''}">${r.verdict}</b></h3><p class="brief">${escapeHtml(r.why)}</p>${failureList(r.failures ?? [])}${steps ? `<ul class="steps">${steps}</ul>` : ''}</section>\n`;
+  const failures = r.failures ?? [];
+  // a run whose every step failed is told by its failures, with their reasons: listing the
+  // steps again under them would only repeat each one's name
+  const told =
+    failures.length > 0 && r.steps.every((s) => failures.some((f) => s === `✗ ${f.step}`));
+  const steps = told ? '' : r.steps.map((s) => `<li>${escapeHtml(s)}</li>`).join('');
+  return `<section class="conv run${bad ? ' has-bad' : ''}"><h3>${escapeHtml(r.name)} · <b class="${bad ? 'bad' : ''}">${r.verdict}</b></h3><p class="brief">${escapeHtml(r.why)}</p>${failureList(failures)}${steps ? `<ul class="steps">${steps}</ul>` : ''}</section>\n`;
 }
 
 /** What a run a signal cut short says on a chat it drew: it stops where the run was stopped. */

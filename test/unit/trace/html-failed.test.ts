@@ -159,6 +159,34 @@ describe('writeHtmlReport of a failed run', () => {
     expect(html).toContain('<section class="conv" id="c-r1-1"');
   });
 
+  it('lists a case’s steps only when they say more than its failures (conform)', async () => {
+    const file = recording();
+    const out = `${file}.html`;
+    const { run: _run, ...unrun } = failedRun;
+    const invariants: ReportRun = {
+      name: 'cross-interface invariants',
+      verdict: 'failed',
+      steps: ['✗ transcript (chat 5)'],
+      why: 'the chats it opened are drawn below',
+      failures: [
+        { step: 'transcript (chat 5)', details: ['transcript (spec 2.6): logged 3 times'] },
+      ],
+    };
+    await writeHtmlReport({
+      recording: file,
+      out,
+      shownOut: 'r.html',
+      title: 't',
+      cases: [invariants, unrun],
+      runNoun: 'case',
+    });
+    const html = readFileSync(out, 'utf8');
+    // the one failed step is told once, with its reason, not again as a bare line
+    expect(html.match(/transcript \(chat 5\)/g)).toHaveLength(1);
+    // a case with a step that passed keeps its list: it tells how far the case got
+    expect(html).toContain('<ul class="steps"><li>✓ 1. customer says &#34;hi&#34;</li>');
+  });
+
   it('draws a run cut short mid-chat once, with its chat, and counts it as interrupted', async () => {
     const file = recording();
     const out = `${file}.html`;
