@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir, realpath, stat } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
 import { DOCS_HOOK_EVENTS, HOOK_EVENTS } from '../contract/hooks.js';
 import { parseJsonText } from '../contract/json-text.js';
@@ -30,7 +30,10 @@ export function localOrShippedConversations(cwd: string): { path: string; shippe
 }
 
 export interface LoadedConversation {
+  /** as results and repro lines name it (shownFile) */
   file: string;
+  /** the folder it is in, where the paths it names (a bot script) resolve */
+  dir: string;
   conversation: Conversation;
 }
 
@@ -441,6 +444,22 @@ export async function loadConversations(
   return loaded;
 }
 
+/**
+ * A file as the results and repro commands name it: relative to `cwd`; a shipped fixture
+ * outside it (the single binary's copies under $TMPDIR, a global install) as
+ * `fixtures/...`, which `svc-cli replay` finds again (localOrShippedFixture), unless the
+ * working folder has a file of that name.
+ * @example shownFile('/home/ann', '/tmp/svc-cli-0/files-1a/fixtures/conversations/x.json') // 'fixtures/conversations/x.json'
+ */
+export function shownFile(cwd: string, path: string, files = packageFiles()): string {
+  const rel = relative(cwd, path) || path;
+  if (!rel.startsWith('..')) return rel;
+  const inShipped = relative(files.folderOf('fixtures'), path);
+  if (inShipped === '' || inShipped.startsWith('..') || isAbsolute(inShipped)) return rel;
+  const named = ['fixtures', ...inShipped.split(sep)].join('/');
+  return existsSync(join(cwd, named)) ? rel : named;
+}
+
 export interface ConversationLoadFailure {
   file: string;
   error: SvcError;
@@ -466,11 +485,11 @@ export async function loadEveryConversation(
   const failures: ConversationLoadFailure[] = [];
   const skipped: string[] = [];
   for (const { path, inFolder } of files) {
-    const file = relative(cwd, path) || path;
+    const file = shownFile(cwd, path);
     try {
       const conversation = await loadIfConversation(path, file, inFolder);
       if (conversation === undefined) skipped.push(file);
-      else loaded.push({ file, conversation });
+      else loaded.push({ file, dir: dirname(resolve(cwd, path)), conversation });
     } catch (error) {
       if (!(error instanceof SvcError)) throw error;
       failures.push({ file, error });

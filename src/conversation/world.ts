@@ -71,6 +71,8 @@ export interface WorldOptions extends ReplayPeers {
   conversation: Conversation;
   /** the fixture's path, for relative script paths */
   file?: string;
+  /** where the fixture's relative script paths resolve, when `file` is no path to it */
+  dir?: string;
   /** with real peers: protocol timers x timeScale on a real clock (default 1) */
   timeScale?: number;
   seed?: number;
@@ -314,7 +316,10 @@ async function startBotSim(
   if (!botSetup) return {};
   const script = botSetup.script
     ? await loadBotScript(
-        resolvePath(options.file ? dirname(options.file) : process.cwd(), botSetup.script),
+        resolvePath(
+          options.dir ?? (options.file ? dirname(options.file) : process.cwd()),
+          botSetup.script,
+        ),
       )
     : undefined;
   const bot = await createBotProvider({

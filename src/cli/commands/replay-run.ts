@@ -378,9 +378,10 @@ async function playConversations(
   };
   announce();
   const running = replayAll(
-    loaded.map(({ file, conversation, journalRun }, index) => ({
+    loaded.map(({ file, dir, conversation, journalRun }, index) => ({
       conversation,
       file,
+      dir,
       ...(runId === undefined ? {} : { runId: runId + index }),
       ...peers,
       timeScale: flags.timeScale,
