@@ -38,6 +38,36 @@ describe('svc-cli coverage', () => {
     expect(result.stdout).toMatch(/C widget\s+-\s+not recorded \(not counted\)/);
   });
 
+  it('says how to gate on the channel when a run exercised nothing of the bot or the hooks', async () => {
+    // an integrator's session: one customer message, as platform --record journals it
+    const one = join(dir, 'integrator.ndjson');
+    const record = {
+      type: 'exchange',
+      seq: 1,
+      run: 'r1',
+      at: new Date(1_700_000_000_000).toISOString(),
+      protocolMs: 0,
+      iface: 'channel',
+      direction: 'in',
+      kind: 'channel.customer.text',
+      chat: 1,
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:1/r/ch',
+        body: JSON.stringify({ sender: { id: 'c-1' }, message: { type: 'text', text: 'hi' } }),
+      },
+      response: { status: 200, body: '{"result":"ok"}' },
+    };
+    writeFileSync(one, `${JSON.stringify(record)}\n`);
+    const result = await runCli(['coverage', one]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'nothing of B, D was exercised: a party that faces only A gates on it with --interface A',
+    );
+    const gated = await runCli(['coverage', one, '--interface', 'A']);
+    expect(gated.stdout).not.toContain('nothing of');
+  });
+
   it('gates with --min (exit 1 below, 0 at or above) and writes JUnit properties', async () => {
     const junit = join(dir, 'coverage.xml');
     const below = await runCli(['coverage', recording, '--min', '99', '--junit', junit]);

@@ -73,7 +73,8 @@ export async function runCoverage(
     for await (const record of readRecords(path, ctx.stdin, skipped)) tally.add(record);
     if (skipped.skipped > 0) skippedIn.push([recording === '-' ? 'stdin' : recording, skipped]);
   }
-  const report = tally.report(interfacesOf(flags.interface));
+  const only = interfacesOf(flags.interface);
+  const report = tally.report(only);
   assertRecorded(recordings.join(', '), report.records);
   for (const [recording, lines] of skippedIn) noteSkippedLines(out, recording, lines);
   // the exact ratio, not the one-decimal figure the table shows
@@ -88,6 +89,7 @@ export async function runCoverage(
     for (const line of formatCoverage(report, out.chalk, {
       files: recordings.length,
       ...(flags.uncovered ? { uncovered: true } : {}),
+      ...(only === undefined ? {} : { gated: true }),
     }))
       out.line(line);
   }

@@ -11,7 +11,7 @@ const pct = (p: number): string => `${p.toFixed(1)}%`.padStart(6);
 export function formatCoverage(
   report: CoverageReport,
   chalk: ChalkInstance,
-  options: { uncovered?: boolean; files: number },
+  options: { uncovered?: boolean; files: number; gated?: boolean },
 ): string[] {
   const lines = [
     `contract coverage of ${plural(report.records, 'exchange')} (${plural(options.files, 'recording')})`,
@@ -40,7 +40,24 @@ export function formatCoverage(
       `${'overall'.padEnd(26)}${pct(report.overall.percent)}  ${report.overall.covered}/${report.overall.total}`,
     ),
   );
+  const gate = gateHint(report);
+  if (gate && !options.gated) lines.push(chalk.dim(gate));
   return lines;
+}
+
+/**
+ * When the run exercised some interfaces and nothing at all of others, the overall figure
+ * counts interfaces the user may never implement (an integrator's run has no bot or hooks):
+ * says how to gate on the ones it did exercise.
+ * @example gateHint(report) // 'nothing of B, D was exercised: a party that faces only A gates on it with --interface A'
+ */
+export function gateHint(report: CoverageReport): string | undefined {
+  const counted = report.groups.filter((g) => g.counted);
+  const touched = counted.filter((g) => g.covered > 0).map((g) => g.iface);
+  const untouched = counted.filter((g) => g.covered === 0).map((g) => g.iface);
+  if (touched.length === 0 || untouched.length === 0) return undefined;
+  const only = touched.join(',');
+  return `nothing of ${untouched.join(', ')} was exercised: a party that faces only ${touched.join(' and ')} gates on ${touched.length === 1 ? 'it' : 'them'} with --interface ${only}`;
 }
 
 /** Decimals a number is written with: `38.94` -> 2, `80` -> 0. */
