@@ -23,7 +23,13 @@ export type SeriesOutcome =
 interface Series {
   firstAt: number;
   attempts: number;
+  /** accepted: a repeat of the message starts a new series */
   done: boolean;
+  /**
+   * the proxy called it given up (the policy's last attempt failed, or a refusal), and whether
+   * the party's failure counted in `gaveUpByParty`: a repeat proves the platform had not
+   */
+  givenUp?: { byParty: boolean };
   /** an attempt failed by the upstream party's own doing (not the proxy's --fault) */
   partyFailed: boolean;
 }
@@ -66,7 +72,16 @@ export function createSeriesTracker(
   return {
     attempt(key, now) {
       let entry = series.get(key);
-      if (!entry || entry.done) {
+      if (entry?.givenUp) {
+        // the proxy observes, it does not impose a policy: the platform tried the message again
+        // after the attempts the policy allows (spec 8: 3), so the series goes on (attempt 4,
+        // flagged beyond it) and was not given up after all
+        gaveUp -= 1;
+        if (entry.givenUp.byParty) gaveUpByParty -= 1;
+        delete entry.givenUp;
+        series.delete(key);
+        series.set(key, entry);
+      } else if (!entry || entry.done) {
         entry = { firstAt: now, attempts: 0, done: false, partyFailed: false };
         series.delete(key);
         series.set(key, entry);
@@ -80,20 +95,22 @@ export function createSeriesTracker(
       const info: AttemptInfo = { attempt: entry.attempts, gapMs: now - entry.firstAt };
       if (policy) {
         info.of = policy.attempts;
-        info.expectedGapMs = attemptOffsetMs(policy, entry.attempts);
+        // beyond the policy's attempts, it has no place for this one
+        if (entry.attempts <= policy.attempts)
+          info.expectedGapMs = attemptOffsetMs(policy, entry.attempts);
       }
       return info;
     },
     settle(key, accepted, injected = false, refused = undefined) {
       const entry = series.get(key);
-      if (!entry || entry.done) return undefined;
+      if (!entry || entry.done || entry.givenUp) return undefined;
       if (accepted) {
         entry.done = true;
         return { kind: 'delivered', attempts: entry.attempts };
       }
       if (!injected) entry.partyFailed = true;
       if (refused !== undefined || (policy && entry.attempts >= policy.attempts)) {
-        entry.done = true;
+        entry.givenUp = { byParty: entry.partyFailed };
         gaveUp += 1;
         if (entry.partyFailed) gaveUpByParty += 1;
         return { kind: 'gave-up', attempts: entry.attempts, then: refused ?? afterLastAttempt };

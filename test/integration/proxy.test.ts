@@ -25,6 +25,9 @@ import { postJson } from '../../src/http/client.js';
 import { convertRecording } from '../../src/conversation/record/to-fixture.js';
 import { conversationSchema } from '../../src/conversation/format.js';
 import { replayConversation } from '../../src/conversation/runner.js';
+import { diffObservations } from '../../src/conversation/record/diff.js';
+import { createObserver } from '../../src/conversation/record/observe.js';
+import { learnProfile, settingsOf } from '../../src/conversation/record/profile.js';
 import { buildSampleHookEvent } from '../../src/roles/hooks/samples.js';
 import { startListener } from '../helpers/listener.js';
 import { customerText, post, startPlatform } from '../helpers/platform.js';
@@ -342,6 +345,65 @@ describe('proxy channel', () => {
     expect((await agentReply(clock, harness.platform.core, 'c-1', 'Hi')).result).toBe('failed');
     expect(events.at(-1)?.outcome).toMatchObject({ kind: 'gave-up', attempts: 3 });
     expect(p.summary().gaveUp).toBe(1);
+  });
+
+  it('a platform trying a 4th time goes on with the series (beyond spec 8), and a profile learns it', async () => {
+    // a platform making 4 attempts at 0, 2, 7, 15 s, to an integrator that fails them all
+    const fourAttempts = {
+      ...CHANNEL_DELIVERY_POLICY,
+      attempts: 4,
+      offsetsMs: [0, 2000, 7000, 15_000],
+      failAfterMs: 18_000,
+    };
+    const session = async (channelPolicy: typeof fourAttempts) => {
+      const clock = createVirtualClock();
+      const listener = await startListener({ clock, plan: { failFirst: 9 } });
+      const journal = createJournal();
+      const { proxy: p, events } = await proxy({
+        iface: 'channel',
+        upstreams: { integrator: listener.listener.url },
+        clock,
+        journal,
+      });
+      const harness = await startPlatform({
+        clock,
+        channelPolicy,
+        channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
+      });
+      await post(harness.channelUrl, customerText('c-1', 'Hello'));
+      expect(await agentReply(clock, harness.platform.core, 'c-1', 'Hi')).toMatchObject({
+        result: 'failed',
+        attempts: 4,
+      });
+      const observer = createObserver(['proxy']);
+      for (const record of journal.entries()) observer.add(record);
+      return { proxy: p, events, journal, seen: observer.finish() };
+    };
+    const { proxy: p, events, journal, seen } = await session(fourAttempts);
+    expect(events.map((e) => [e.attempt?.attempt, e.attempt?.of, e.attempt?.gapMs])).toEqual([
+      [1, 3, 0],
+      [2, 3, 2000],
+      [3, 3, 7000],
+      [4, 3, 15_000],
+    ]);
+    // the proxy could not know at attempt 3; attempt 4 is flagged beyond the spec's 3
+    expect(events[2]?.outcome).toMatchObject({ kind: 'gave-up', attempts: 3 });
+    expect(events[3]?.attempt).toMatchObject({ against: 'spec', departs: true });
+    expect(events[3]?.attempt?.expectedGapMs).toBeUndefined();
+    expect(events[3]?.outcome).toMatchObject({ kind: 'gave-up', attempts: 4 });
+    const line = formatProxyExchange(events[3]!, new Chalk({ level: 0 }));
+    expect(line).toContain('attempt 4/3 of ');
+    expect(line).toContain('at +15.0 s (beyond the 3 attempts of the spec, spec 8)');
+    expect(line).toContain('no valid answer after 4 attempts');
+    expect(p.summary()).toMatchObject({ redelivered: 1, gaveUp: 1, gaveUpByParty: 1 });
+    expect(journal.entries().map((r) => r.attempt)).toEqual([1, 2, 3, 4]);
+    // what the recording teaches a profile: 4 attempts on that schedule
+    const learned = learnProfile(seen, 'real');
+    expect(learned.channel?.attempts?.value).toBe(4);
+    expect(learned.channel?.scheduleMs?.value).toEqual([0, 2000, 7000, 15_000]);
+    // and a platform following that profile makes a recording that diffs clean against it
+    const again = await session(settingsOf(learned).channelPolicy as typeof fourAttempts);
+    expect(diffObservations(seen, again.seen).differences).toEqual([]);
   });
 
   it('--profile docs: a 200 encoded twice is delivered, a 4xx ends its series unresent', async () => {

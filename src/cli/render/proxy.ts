@@ -34,7 +34,7 @@ function attemptText(e: ProxyExchangeEvent): string | undefined {
     a.against === undefined || a.against === 'spec' ? 'the spec' : `profile ${a.against}`;
   const beyond =
     a.of !== undefined && a.attempt > a.of
-      ? ` (beyond ${whose})`
+      ? ` (beyond the ${a.of} attempts of ${whose}${whose === 'the spec' ? ', spec 8' : ''})`
       : a.departs
         ? ` (off the schedule of ${whose})`
         : '';
