@@ -85,14 +85,39 @@ export function checkRequest(
   return { kind: detected.kind, errors: result.errors, warnings: result.warnings };
 }
 
-/** The answer, when the leg says what it must be. */
+/**
+ * The answer, when the leg says what it must be. `requestBroken`: the request broke the
+ * contract, so a 4xx refusing it is the answerer doing right.
+ */
 export function checkAnswer(
   leg: LegSpec,
   requestKind: string | undefined,
   status: number,
   raw: string,
   strict = false,
+  requestBroken = false,
 ): Checked {
+  if (
+    leg.name === 'platform' &&
+    leg.iface === 'channel' &&
+    requestKind !== 'channel.status' &&
+    status !== 200 &&
+    status !== 404 &&
+    !(requestBroken && status >= 400 && status < 500)
+  ) {
+    // spec 4.1: the message POST answers 200 on success, 404 for an unknown public id; any
+    // other status means contacting the platform's support (send-text's SVC_E_CHANNEL_STATUS)
+    return {
+      errors: [
+        issue(
+          'http_status',
+          `HTTP ${status}; the message POST answers 200 on success, another status means contacting the platform's support`,
+          '4.1',
+        ),
+      ],
+      warnings: [],
+    };
+  }
   if (leg.name === 'receiver' && status !== 200) {
     // spec 4.4, 6.2: a hook is answered with 200 and the event's JSON reply
     return {

@@ -590,7 +590,14 @@ function settle(proxy: ProxyRun, ctx: ProxyContext): ProxyContext['seen'] {
   const answerCheck =
     status === undefined || failure || !forwarded
       ? { errors: [], warnings: [] }
-      : checkAnswer(leg, requestCheck.kind, status, answer.body, options.strict);
+      : checkAnswer(
+          leg,
+          requestCheck.kind,
+          status,
+          answer.body,
+          options.strict,
+          requestCheck.errors.length > 0,
+        );
   const budgetMs = proxy.policyOf(leg)?.attemptTimeoutMs;
   const slow =
     budgetMs !== undefined &&

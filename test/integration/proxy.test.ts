@@ -481,6 +481,41 @@ describe('proxy channel', () => {
     expect(p.redact(events[0]!.upstream)).not.toContain(random);
   });
 
+  it('a customer message answered 202 or 503 breaks spec 4.1, as send-text says; 400 to a broken one does not', async () => {
+    let status = 202;
+    const platform = await startServer({
+      handler(req, res) {
+        req.resume();
+        req.on('end', () =>
+          res.writeHead(status, { 'content-type': 'application/json' }).end('{}'),
+        );
+      },
+    });
+    servers.push(platform);
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { platform: `${platform.url}/r4nd0m/shop` },
+      clock: createVirtualClock(),
+    });
+    expect((await post(`${p.url}/channel`, customerText('c-1', 'Hello'))).status).toBe(202);
+    status = 503;
+    await post(`${p.url}/channel`, customerText('c-1', 'Hello?'));
+    status = 400;
+    await post(`${p.url}/channel`, { sender: { id: 42 }, message: { type: 'text', text: 'hi' } });
+    expect(events.map((e) => [e.status, e.answerIssues.map((i) => [i.code, i.severity])])).toEqual([
+      [202, [['http_status', 'error']]],
+      [503, [['http_status', 'error']]],
+      // the platform refusing a payload that broke the contract is right to
+      [400, []],
+    ]);
+    const line = formatProxyExchange(events[0]!, new Chalk({ level: 0 }));
+    expect(line.split('\n')[0]).toMatch(/ ✗$/);
+    expect(line).toContain(
+      "platform: (root): HTTP 202; the message POST answers 200 on success, another status means contacting the platform's support (spec 4.1)",
+    );
+    expect(p.summary()).toMatchObject({ violations: 3 });
+  });
+
   it('forwards bodies, statuses, headers and the framing (Content-Length or chunked) unchanged', async () => {
     const seen: {
       te?: string | undefined;
