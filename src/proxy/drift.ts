@@ -54,9 +54,50 @@ function walk(
     walk(object[k], path === '' ? k : `${path}.${k}`, k, kind, out, depth + 1);
 }
 
+/** The paths a body has (arrays not entered), and those holding an object (`''`: the body). */
+function presence(
+  value: unknown,
+  path: string,
+  present: Set<string>,
+  objects: Set<string>,
+  depth: number,
+): void {
+  if (path !== '') present.add(path);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+  objects.add(path);
+  if (depth >= MAX_DEPTH) return;
+  const object = value as Record<string, unknown>;
+  for (const k in object)
+    presence(object[k], path === '' ? k : `${path}.${k}`, present, objects, depth + 1);
+}
+
 /**
- * How a body the platform sent departs from the profile's forms for its kind (at most 10
- * lines; none when the kind is not in the profile or the body is not JSON).
+ * The fields the profile saw in every exchange of the kind that the body lacks: the top of a
+ * missing subtree only (its parent is there, as an object), as `record diff` says it. Fields
+ * under an array are left out: their counts are of items, not of exchanges.
+ */
+function missingFields(kind: KindProfile, json: unknown, out: string[]): void {
+  if (kind.observations === 0) return;
+  const present = new Set<string>();
+  const objects = new Set<string>();
+  presence(json, '', present, objects, 0);
+  for (const [path, tally] of Object.entries(kind.fields)) {
+    if (out.length >= MAX_LINES) return;
+    if (path.includes('[]') || present.has(path)) continue;
+    const total = Object.values(tally).reduce((sum, n) => sum + n, 0);
+    if (total < kind.observations) continue;
+    const dot = path.lastIndexOf('.');
+    if (!objects.has(dot < 0 ? '' : path.slice(0, dot))) continue;
+    out.push(
+      `${path}: absent, the profile saw it in ${total} of ${kind.observations} (${seen(tally)})`,
+    );
+  }
+}
+
+/**
+ * How a body the platform sent departs from the profile's forms for its kind: a form it never
+ * saw, a field it never saw, a field it saw in every exchange now absent (at most 10 lines;
+ * none when the kind is not in the profile or the body is not JSON).
  * @example sentDepartures({ observations: 3, statuses: {}, fields: { chat_id: { number: 3 } } }, '{"chat_id":"7"}') // ['chat_id: numeric string, the profile saw number x3']
  */
 export function sentDepartures(kind: KindProfile | undefined, body: string): string[] {
@@ -69,6 +110,7 @@ export function sentDepartures(kind: KindProfile | undefined, body: string): str
   }
   const out: string[] = [];
   walk(json, '', '', kind, out, 0);
+  missingFields(kind, json, out);
   return out;
 }
 

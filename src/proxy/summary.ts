@@ -13,6 +13,7 @@ export const emptySummary = (): ProxySummary => ({
   violations: 0,
   byRule: {},
   warnings: 0,
+  drift: 0,
   slow: 0,
   redelivered: 0,
   gaveUp: 0,
@@ -71,6 +72,7 @@ export function count(
   const errors = issues.filter((i) => i.severity === 'error');
   if (errors.length > 0) summary.violations += 1;
   summary.warnings += issues.length - errors.length + (event.attempt?.departs ? 1 : 0);
+  summary.drift += event.drift?.length ?? 0;
   for (const e of errors) {
     const kind = event.requestIssues.includes(e)
       ? (event.kind ?? 'request')

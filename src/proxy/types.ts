@@ -116,6 +116,8 @@ export interface ProxySummary {
   /** error count per rule (`kind path: rule`) */
   byRule: Record<string, number>;
   warnings: number;
+  /** `--profile`: drift lines (how exchanges depart from what the profile learned) */
+  drift: number;
   slow: number;
   redelivered: number;
   gaveUp: number;

@@ -329,6 +329,63 @@ describe('proxy channel', () => {
     expect(line).toContain('drift from the profile: message.id: string, the profile saw number x4');
   });
 
+  it('--profile: a field the profile saw in every exchange, now absent, is drift; the summary counts it', async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock });
+    const harness = await startPlatform({ clock, channels: [{ id: 'shop' }] });
+    const always = (form: string) => ({ [form]: 4 });
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url },
+      clock,
+      profile: {
+        name: 'real',
+        policies: {},
+        kinds: {
+          'channel.agent.text': {
+            observations: 4,
+            statuses: { '200': 4 },
+            fields: {
+              sender: always('object'),
+              'sender.name': always('string'),
+              'sender.photo': always('string'),
+              recipient: always('object'),
+              'recipient.id': always('string'),
+              message: always('object'),
+              'message.type': always('string'),
+              'message.text': always('string'),
+              'message.id': always('string'),
+              // the real platform sent these every time; this one does not
+              chat_id: always('number'),
+              meta: always('object'),
+              // under a missing parent: its top is the line
+              'meta.source': always('string'),
+              // sometimes: its absence is no drift
+              'message.reply_to': { string: 2 },
+              // under an array: counts of items, not of exchanges
+              'message.buttons[]': always('object'),
+            },
+          },
+        },
+      },
+    });
+    harness.platform.core.state.channels.get('shop')!.integratorUrl = `${p.url}/integrator`;
+    await post(harness.channelUrl, customerText('c-1', 'Hello'));
+    await agentReply(clock, harness.platform.core, 'c-1', 'Hi there');
+    expect(events.map((e) => e.drift)).toEqual([
+      [
+        'chat_id: absent, the profile saw it in 4 of 4 (number x4)',
+        'meta: absent, the profile saw it in 4 of 4 (object x4)',
+      ],
+    ]);
+    const plain = new Chalk({ level: 0 });
+    expect(formatProxyExchange(events[0]!, plain).split('\n')[0]).toMatch(/ !$/);
+    expect(p.summary()).toMatchObject({ warnings: 0, drift: 2 });
+    expect(formatProxySummary(p.summary(), plain)).toContain(
+      '0 warnings, 2 drift lines from the profile,',
+    );
+  });
+
   it('reports the end of a series that never succeeds (spec 8: the agent sees an error)', async () => {
     const clock = createVirtualClock();
     const listener = await startListener({ clock, plan: { failFirst: 3 } });

@@ -63,12 +63,13 @@ export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): st
   // upstream's failure either (the summary counts these apart)
   const injected = e.fault !== undefined && !e.forwarded;
   const held = e.failure?.reason === 'hang';
-  // answered well, but sent off the schedule (the platform's doing): a warning, not a pass
+  // answered well, but sent off the schedule or departing from the profile (the platform's
+  // doing): a warning, not a pass
   const mark = injected
     ? c.magenta('✗')
     : !ok
       ? c.red('✗')
-      : e.attempt?.departs
+      : e.attempt?.departs || (e.drift?.length ?? 0) > 0
         ? c.yellow('!')
         : c.green('✓');
   const status =
@@ -143,7 +144,7 @@ export function formatProxySummary(s: ProxySummary, c: ChalkInstance): string {
   const lines = [
     `${c.bold('proxy summary')}: ${plural(s.exchanges, 'exchange')}${legs ? ` (${legs})` : ''}, ` +
       `${s.violations === 0 ? c.green('0 with contract errors') : c.red(`${s.violations} with contract errors`)}, ` +
-      `${plural(s.warnings, 'warning')}, ${s.slow === 0 ? '0 slow' : c.red(`${s.slow} slow`)}, ` +
+      `${plural(s.warnings, 'warning')}${s.drift === 0 ? '' : `, ${c.yellow(plural(s.drift, 'drift line'))} from the profile`}, ${s.slow === 0 ? '0 slow' : c.red(`${s.slow} slow`)}, ` +
       `${s.redelivered} redelivered, ${s.gaveUp === 0 ? '0 given up' : c.red(`${s.gaveUp} given up${s.gaveUpByParty === s.gaveUp ? '' : ` (${s.gaveUpByParty} by the upstream)`}`)}, ` +
       `${s.upstreamFailures === 0 ? '0 upstream failures' : c.red(`${s.upstreamFailures} upstream failures`)}`,
   ];
