@@ -46,6 +46,20 @@ export function assertJournal(
   then = 'trace that',
 ): void {
   if (read.records > 0 || read.skipped === 0) return;
+  assertNoFixture(files, then);
+  throw new SvcError(
+    'SVC_E_RECORDING',
+    `Could not read ${shown} as a journal: none of its ${plural(read.skipped, 'line')} is a journal record.`,
+    'Give a file written by --record (svc-cli platform, replay, conform or proxy --record session.ndjson).',
+  );
+}
+
+/**
+ * Names a conversation fixture among `files` given where a recording belongs, with what to do
+ * instead (`then`: what to do with the recording); returns when there is none.
+ * @example assertNoFixture([{ shown: 'a.json', path: '/w/a.json' }], 'convert that') // throws SVC_E_RECORDING
+ */
+export function assertNoFixture(files: readonly JournalFile[], then: string): void {
   const fixture = files.find((f) => isConversationFixture(f.path));
   if (fixture)
     throw new SvcError(
@@ -53,11 +67,6 @@ export function assertJournal(
       `Could not read ${fixture.shown} as a journal: this is a conversation fixture, not a recording: replay it with --record <file> and ${then}.`,
       `svc-cli replay ${fixture.shown} --record session.ndjson writes the recording of its conversation.`,
     );
-  throw new SvcError(
-    'SVC_E_RECORDING',
-    `Could not read ${shown} as a journal: none of its ${plural(read.skipped, 'line')} is a journal record.`,
-    'Give a file written by --record (svc-cli platform, replay, conform or proxy --record session.ndjson).',
-  );
 }
 
 /**

@@ -384,4 +384,15 @@ describe('svc-cli record to-fixture', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('SVC_E_RECORDING');
   });
+
+  it('names a conversation fixture as one, and says to replay it (exit 2), as trace does', async () => {
+    const fixture = 'fixtures/conversations/transcript-redelivered.json';
+    const run = await runCli(['record', 'to-fixture', fixture]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `[SVC_E_RECORDING] Could not read ${fixture} as a journal: this is a conversation fixture, not a recording: replay it with --record <file> and convert that.`,
+    );
+    expect(run.stderr).not.toContain('is not JSON');
+    expect(run.stdout).toBe('');
+  });
 });

@@ -6,6 +6,7 @@ import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { toFixtureOptions } from './record-options.js';
 import { readRecording } from '../../conversation/record/read-recording.js';
+import { assertNoFixture } from '../../trace/not-a-journal.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { skippedLinesNotice } from '../render/skipped-lines.js';
 import {
@@ -84,7 +85,12 @@ export async function runToFixture(
   const path = resolve(ctx.cwd, file);
   const out = flags.out === undefined ? undefined : resolve(ctx.cwd, flags.out);
   const skipped: SkippedLines = { skipped: 0 };
-  const all = await readRecording(path, skipped);
+  const all = await readRecording(path, skipped).catch((error: unknown) => {
+    // a fixture is the usual wrong argument: say so rather than "line 1 is not JSON"
+    if (error instanceof SvcError && error.code === 'SVC_E_RECORDING')
+      assertNoFixture([{ shown: file, path }], 'convert that');
+    throw error;
+  });
   const skippedNote = skippedLinesNotice(file, skipped);
   if (skippedNote !== undefined) ctx.stderr.write(`${skippedNote}\n`);
   const records = flags.run === undefined ? all : selectRun(all, flags.run, file);
