@@ -10,6 +10,8 @@ export interface SkippedLines {
   skipped: number;
   /** the first of them, counted from 1 as an editor does (blank lines included) */
   firstSkipped?: number;
+  /** a journal record came after a skipped line: not (only) the partial last line of a kill */
+  recordAfter?: boolean;
 }
 
 /**
@@ -18,4 +20,13 @@ export interface SkippedLines {
  */
 export function skipLine(lines: SkippedLines, line: number): void {
   if (lines.skipped++ === 0) lines.firstSkipped = line;
+}
+
+/**
+ * Counts a journal record read after the lines skipped so far: a skipped line before it was
+ * not a cut end.
+ * @example const s = { skipped: 1, firstSkipped: 1 }; noteRecord(s); // s.recordAfter === true
+ */
+export function noteRecord(lines: SkippedLines): void {
+  if (lines.skipped > 0) lines.recordAfter = true;
 }

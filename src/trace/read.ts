@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { SvcError, systemReason } from '../errors.js';
 import { parseHar } from '../journal/har-read.js';
 import type { ExchangeRecord } from '../journal/record.js';
-import { skipLine, type SkippedLines } from '../journal/skipped-lines.js';
+import { noteRecord, skipLine, type SkippedLines } from '../journal/skipped-lines.js';
 import { linkConversation } from './links.js';
 import { spanOf, type TraceSpan } from './span.js';
 
@@ -112,6 +112,7 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
       continue;
     }
     summary.records++;
+    noteRecord(summary);
     const span = spanOf(value);
     const customerKey =
       span.customer === undefined ? undefined : `${span.run}\u0000${span.customer}`;

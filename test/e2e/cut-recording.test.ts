@@ -68,6 +68,20 @@ describe('a recording whose last line was cut', () => {
     });
   });
 
+  it.each([
+    ['trace', (f: string) => ['trace', f]],
+    ['report', (f: string) => ['report', f, '--out', join(dir, 'first-report.html')]],
+    ['record profile', (f: string) => ['record', 'profile', f, '--out', join(dir, 'first.json')]],
+  ])('%s: a bad first line is not called a cut end, exit 0', async (_, args) => {
+    const first = join(dir, 'first-line.ndjson');
+    writeFileSync(first, `${'x'.repeat(4096)}\n${readFileSync(whole, 'utf8')}`);
+    const run = await runCli(args(first));
+    expect(run.code, run.stderr).toBe(0);
+    expect(warnings(run.stderr)).toEqual([
+      `warning: ${first}: skipped 1 line not a journal record, the first at line 1 (a journal record comes after it, so the file was not just cut short: it was edited, joined to another, or appended to after a kill)`,
+    ]);
+  });
+
   it('record diff and record profile refuse a file with no record in it as trace does (exit 2)', async () => {
     const garbage = join(dir, 'garbage.ndjson');
     writeFileSync(garbage, 'not a recording\n');

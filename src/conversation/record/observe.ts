@@ -12,7 +12,7 @@ import { messageKeyOf } from '../../faults/plan.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { isPushRecord } from '../../journal/record.js';
 import { parseHar } from '../../journal/har-read.js';
-import { skipLine, type SkippedLines } from '../../journal/skipped-lines.js';
+import { noteRecord, skipLine, type SkippedLines } from '../../journal/skipped-lines.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import { formOf } from '../../contract/value-form.js';
 import { CHANNEL_DELIVERY_POLICY } from '../../contract/timing.js';
@@ -376,8 +376,10 @@ async function readNdjsonLines(
       skipLine(skipped, n);
       return;
     }
-    if (isExchange(value)) each(value);
-    else skipLine(skipped, n);
+    if (isExchange(value)) {
+      noteRecord(skipped);
+      each(value);
+    } else skipLine(skipped, n);
   };
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
