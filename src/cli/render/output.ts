@@ -110,7 +110,9 @@ const REJECTIONS = new Set(['violation', 'request-rejected', 'widget-callback-th
 
 /**
  * What --quiet still prints: the `listening` line (it carries the URLs), warnings and errors —
- * role errors (`*-error`), rejected requests, contract violations, a received payload whose
+ * role errors (`*-error`), rejected requests (a refusal means the peer under test sent
+ * something the contract rejects: the error the run is for), bot-sim's answers the platform
+ * refused, contract violations, a received payload whose
  * verdict has errors or warnings, failed deliveries and token flows, notices above info, the
  * answer to the agent console's /chats. A serving command under load then prints no line per
  * good request; the journal keeps them all.
@@ -127,6 +129,8 @@ export function isEssential(event: OutputEvent): boolean {
   if (e.type === 'listening' || e.type === 'summary' || e.type === 'error') return true;
   if (e.type.endsWith('-error')) return true;
   if (REJECTIONS.has(e.type)) return true;
+  // bot-sim's answer the platform refused (or never answered): a refusal, as bot-sim's own are
+  if (e.type === 'bot-sent') return (e as { status?: unknown }).status !== 200;
   if (e.type === 'notice') return e.level === 'warning' || e.level === 'error';
   const verdict = e.verdict;
   // issues as a list (the roles' lines) or as a count (the proxy's)

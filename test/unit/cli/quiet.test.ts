@@ -18,6 +18,9 @@ describe('--quiet keeps what must be seen', () => {
     [{ type: 'delivery-done', result: 'failed' }, true],
     [{ type: 'bot-token', action: 'refused' }, true],
     [{ type: 'bot-token', action: 'failed' }, true],
+    // bot-sim's answer refused by the platform, or never answered: an error, as its refusals are
+    [{ type: 'bot-sent', event: 'BOT_MESSAGE', status: 401, error: 'invalid_client' }, true],
+    [{ type: 'bot-sent', event: 'BOT_MESSAGE', error: 'ECONNREFUSED' }, true],
     // the page under test failed: docs/web.md promises the line with --quiet
     [{ type: 'widget-callback-threw', name: 'svc_onAccept', error: 'Error: boom' }, true],
     // one line per good request is what --quiet drops
@@ -28,6 +31,7 @@ describe('--quiet keeps what must be seen', () => {
     [{ type: 'delivery-attempt', outcome: 'accepted' }, false],
     [{ type: 'delivery-done', result: 'delivered' }, false],
     [{ type: 'bot-token', action: 'obtained' }, false],
+    [{ type: 'bot-sent', event: 'BOT_MESSAGE', status: 200 }, false],
     // the proxy's lines count their issues, and its summary always shows
     [{ type: 'exchange', verdict: { ok: false, errors: 1, warnings: 0 } }, true],
     [{ type: 'exchange', verdict: { ok: true, errors: 0, warnings: 2 } }, true],
