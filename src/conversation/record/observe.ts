@@ -365,7 +365,9 @@ async function readNdjsonLines(
 ) {
   const stream = createReadStream(path, { encoding: 'utf8' });
   let n = 0;
-  let rest = '';
+  // the start of a line that goes on in later chunks, in pieces: joined once its end comes, so
+  // a line of many chunks (a damaged file's 60 MB line) is not copied again for every chunk
+  let pending: string[] = [];
   const line = (text: string) => {
     n += 1;
     if (text.trim() === '') return;
@@ -383,17 +385,24 @@ async function readNdjsonLines(
   };
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
-      const text = rest + chunk;
-      let start = 0;
-      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-        line(text.slice(start, end));
+      let end = chunk.indexOf('\n');
+      if (end === -1) {
+        pending.push(chunk);
+        continue;
+      }
+      pending.push(chunk.slice(0, end));
+      line(pending.length === 1 ? pending[0]! : pending.join(''));
+      pending = [];
+      let start = end + 1;
+      for (end = chunk.indexOf('\n', start); end !== -1; end = chunk.indexOf('\n', start)) {
+        line(chunk.slice(start, end));
         start = end + 1;
       }
-      rest = text.slice(start);
+      if (start < chunk.length) pending.push(chunk.slice(start));
     }
   } catch (error) {
     stream.destroy();
     throw readError(path, error);
   }
-  if (rest !== '') line(rest);
+  if (pending.length > 0) line(pending.join(''));
 }
