@@ -166,6 +166,14 @@ describe('svc-cli coverage', () => {
     expect(result.stderr).toContain('SVC_E_RECORDING');
   });
 
+  it('names a conversation fixture given for a recording, and how to record one', async () => {
+    const result = await runCli(['coverage', 'fixtures/conversations/bot-text.json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'this is a conversation fixture, not a recording: replay it with --record <file> and measure that',
+    );
+  });
+
   it('exits 2 on a folder, saying it is one', async () => {
     const result = await runCli(['coverage', dir]);
     expect(result.code).toBe(2);

@@ -13,7 +13,7 @@ import {
 } from '../../coverage/index.js';
 import { SvcError } from '../../errors.js';
 import { writeFileWhole } from '../../io/write-whole.js';
-import { assertRecorded } from '../../trace/not-a-journal.js';
+import { assertNoFixture, assertRecorded } from '../../trace/not-a-journal.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { noteSkippedLines } from '../render/skipped-lines.js';
 import { checkWritableFile } from '../out-file.js';
@@ -70,7 +70,14 @@ export async function runCoverage(
   for (const recording of recordings) {
     const path = recording === '-' ? '-' : resolve(ctx.cwd, recording);
     const skipped: SkippedLines = { skipped: 0 };
-    for await (const record of readRecords(path, ctx.stdin, skipped)) tally.add(record);
+    try {
+      for await (const record of readRecords(path, ctx.stdin, skipped)) tally.add(record);
+    } catch (error) {
+      // a conversation fixture is no recording: say so, and how to get one
+      if (path !== '-' && error instanceof SvcError && error.code === 'SVC_E_RECORDING')
+        assertNoFixture([{ shown: recording, path }], 'measure that');
+      throw error;
+    }
     if (skipped.skipped > 0) skippedIn.push([recording === '-' ? 'stdin' : recording, skipped]);
   }
   const only = interfacesOf(flags.interface);
