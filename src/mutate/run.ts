@@ -5,6 +5,7 @@
  * the platform behaving that way. Never prints: results are handed to `onResult`.
  */
 import { spawn } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
 import { SvcError } from '../errors.js';
 import { MUTANTS, type MutantInfo } from '../platform/mutants.js';
 
@@ -16,6 +17,11 @@ export interface MutantResult extends MutantInfo {
   /** the command's exit code (null when it was stopped) */
   exitCode: number | null;
   wallMs: number;
+  /**
+   * a killed run's last lines of output (stdout and stderr as they came): what failed, so a
+   * real kill reads apart from a crash; absent for any other outcome
+   */
+  output?: string;
 }
 
 export interface MutationReport {
@@ -106,14 +112,29 @@ interface Exit {
 /** How much of a run's output is kept: the end of a failing suite says why it failed. */
 const TAIL_CHARS = 2000;
 
+/** The last `lines` lines of `text`, without colour codes (JUnit XML cannot hold them). */
+function tailOf(text: string, lines: number): string {
+  return stripVTControlCharacters(text).trimEnd().split('\n').slice(-lines).join('\n');
+}
+
 /** The last `lines` lines of `text`, each indented for an error message. */
 function lastLines(text: string, lines = 15): string {
-  return text
-    .trimEnd()
+  return tailOf(text, lines)
     .split('\n')
-    .slice(-lines)
     .map((line) => `  | ${line}`)
     .join('\n');
+}
+
+/** How many lines of a killed run's output a result keeps. */
+const KILLED_TAIL_LINES = 10;
+
+/**
+ * Whether a killed run's output says a port was taken: with `--jobs` above 1, two runs of a
+ * suite that binds a fixed port fail each other, and the kill says nothing of the suite.
+ * @example portTaken('Error: listen EADDRINUSE: address already in use :::3000') // true
+ */
+export function portTaken(output: string | undefined): boolean {
+  return output !== undefined && /EADDRINUSE|address already in use/i.test(output);
 }
 
 function runOnce(
@@ -243,11 +264,16 @@ export async function runMutation(options: MutateOptions): Promise<MutationRepor
       }
       const exit = await runOnce(options, mutant.name, timeoutMs);
       if (options.signal?.aborted) return; // stopped, not killed: no result
+      const outcome = exit.timedOut ? 'timeout' : exit.code === 0 ? 'survived' : 'killed';
       const result: MutantResult = {
         ...mutant,
-        outcome: exit.timedOut ? 'timeout' : exit.code === 0 ? 'survived' : 'killed',
+        outcome,
         exitCode: exit.code,
         wallMs: Math.round(exit.wallMs),
+        // why it failed: a failed assertion, or a crash that says nothing of the suite
+        ...(outcome === 'killed' && exit.tail.trim() !== ''
+          ? { output: tailOf(exit.tail, KILLED_TAIL_LINES) }
+          : {}),
       };
       results[index] = result;
       options.onResult?.(result);

@@ -36,7 +36,7 @@ export function outcomes(stdout: string): {
 /**
  * What a green `mutate --min-score 100 --junit mutants.xml --report mutants.html` run with one
  * mutant never exercised writes in `dir`: the JUnit file (score property, the named killed
- * mutant's testcase, the skip, the gate) and the HTML page (a card per mutant, the run's
+ * mutant's testcase with its run's last output, the skip, the gate) and the HTML page (a card per mutant, the run's
  * conversations).
  */
 export function expectFullScoreReports(
@@ -48,7 +48,7 @@ export function expectFullScoreReports(
   expect(xml).toContain('<property name="mutation.score" value="100"/>');
   expect(xml).toMatch(
     new RegExp(
-      `<testcase name="${killed.name} \\(spec ${killed.spec}\\)" classname="svc-cli mutate.${killed.family}" time="[\\d.]+"></testcase>`,
+      `<testcase name="${killed.name} \\(spec ${killed.spec}\\)" classname="svc-cli mutate.${killed.family}" time="[\\d.]+">\\n {6}<system-out>[^<]+</system-out>\\n {4}</testcase>`,
     ),
   );
   expect(xml).toContain('<skipped message="never exercised by the recorded run: not run"/>');

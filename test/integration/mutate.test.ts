@@ -124,6 +124,44 @@ describe('svc-cli mutate: scoring', () => {
     });
   });
 
+  it("a kill keeps the run's last output: --json, JUnit, a text line; a port in use warns", async () => {
+    // one mutant fails an assertion, the other crashes on a port the other run holds
+    const says = [
+      node,
+      '-e',
+      `const m = process.env.SVC_MUTANT;
+       for (let i = 1; i <= 12; i++) console.log("line " + i);
+       if (m === "customer-500-once") { console.error("AssertionError: expected 2 POSTs, got 1"); process.exit(1) }
+       if (m === "status-inverted") { console.error("Error: listen EADDRINUSE: address already in use 127.0.0.1:48123"); process.exit(1) }`,
+    ];
+    const only = ['--only', 'customer-500-once,status-inverted', '--jobs', '2'];
+    const json = await mutate(['--json', ...only, '--junit', join(dir, 'said.xml'), '--', ...says]);
+    expect(json.code, json.test.stderr()).toBe(0);
+    const results = jsonLines(json.test).filter((l) => l.type === 'mutant-result');
+    const output = Object.fromEntries(results.map((l) => [l.name, l.output]));
+    expect(output['customer-500-once']).toBe(
+      [4, 5, 6, 7, 8, 9, 10, 11, 12].map((i) => `line ${i}`).join('\n') +
+        '\nAssertionError: expected 2 POSTs, got 1',
+    );
+    expect(String(output['status-inverted'])).toMatch(/EADDRINUSE/);
+    const xml = readFileSync(join(dir, 'said.xml'), 'utf8');
+    expect(xml).toMatch(
+      /<testcase name="customer-500-once \(spec 4\.1\)"[^>]*>\n {6}<system-out>line 4\n[^<]*AssertionError: expected 2 POSTs, got 1<\/system-out>/,
+    );
+    expect(json.test.stderr()).toContain(
+      'killed mutant (status-inverted) failed on a port in use (EADDRINUSE): with --jobs 2',
+    );
+    expect(json.test.stderr()).not.toContain('customer-500-once) failed on a port');
+    const text = await mutate([...only, '--', ...says]);
+    expect(text.test.stdout()).toMatch(
+      /^killed {4}customer-500-once \(spec 4\.1\) {2}\d+\.\d s\n {10}AssertionError: expected 2 POSTs, got 1$/m,
+    );
+    expect(text.test.stderr()).toContain('Rerun with --jobs 1, or let your suite bind port 0.');
+    // one run at a time shares no port: no warning
+    const alone = await mutate(['--only', 'status-inverted', '--', ...says]);
+    expect(alone.test.stderr()).not.toContain('EADDRINUSE');
+  });
+
   it('a replayed conversation kills what it pins; --coverage leaves the unexercised unrun', async () => {
     const run = await mutate([
       '--only',

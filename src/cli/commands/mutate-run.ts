@@ -5,7 +5,13 @@ import { resolveForCommand } from '../options/resolve.js';
 import { createOutput } from '../render/output.js';
 import { mutateOptions } from './mutate-options.js';
 import { MUTANTS } from '../../platform/mutants.js';
-import { runMutation, scoreBelow, selectMutants, type MutantResult } from '../../mutate/run.js';
+import {
+  portTaken,
+  runMutation,
+  scoreBelow,
+  selectMutants,
+  type MutantResult,
+} from '../../mutate/run.js';
 import { EXIT_CODES, SvcError } from '../../errors.js';
 import { createCoverageTally, readRecords } from '../../coverage/index.js';
 import { checkOutFile } from '../out-file.js';
@@ -71,6 +77,9 @@ export async function runMutate(
           : out.chalk.green('killed  ');
     out.line(`${head}  ${r.name} (spec ${r.spec})  ${seconds(r.wallMs)}`);
     if (r.outcome === 'survived') out.line(out.chalk.dim(`          ${r.survivor}`));
+    // what the suite said last: a failed assertion reads apart from a crash (--json has more)
+    const said = lastSaid(r.output);
+    if (said !== undefined) out.line(out.chalk.dim(`          ${said}`));
   };
   // a report that cannot be written is said now, not after every mutant ran
   for (const [flag, file] of [
@@ -137,11 +146,31 @@ export async function runMutate(
     out.note(
       'no mutant changed the result of your command: does it start the svc-cli simulator itself (platform, replay, or the library)? SVC_MUTANT reaches only what the command starts; a simulator started before svc-cli mutate runs clean.',
     );
+  // two runs at once of a suite that binds a fixed port fail each other: no kill of the suite's
+  const clashed = report.results.filter((r) => r.outcome === 'killed' && portTaken(r.output));
+  if (flags.jobs > 1 && clashed.length > 0)
+    out.note(
+      `warning: ${plural(clashed.length, 'killed mutant')} (${clashed.map((r) => r.name).join(', ')}) failed on a port in use (EADDRINUSE): with --jobs ${flags.jobs} two runs may share a port, and the kill says nothing of your tests. Rerun with --jobs 1, or let your suite bind port 0.`,
+    );
   // --coverage's NDJSON recordings are the run's conversations in the HTML report
   await writeReports(ctx, out, report, { ...flags, recordings });
   if (below)
     out.note(`mutation score ${report.score.toFixed(1)}% is below --min-score ${flags.minScore}%`);
   return below ? 1 : 0;
+}
+
+/** How long a killed run's last line of output may be in the text output. */
+const SAID_CHARS = 100;
+
+/** A killed run's last non-empty line of output, cut to one short line; undefined if none. */
+function lastSaid(output: string | undefined): string | undefined {
+  const last = output
+    ?.split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .at(-1);
+  if (last === undefined) return undefined;
+  return last.length > SAID_CHARS ? `${last.slice(0, SAID_CHARS - 1)}…` : last;
 }
 
 /** Writes --junit and --report, each said in one line. */

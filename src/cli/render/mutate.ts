@@ -49,7 +49,9 @@ export function mutationJunit(report: MutationReport, minScore: number | undefin
           ? `\n      <skipped message="never exercised by the recorded run: not run"/>\n    `
           : r.outcome === 'timeout'
             ? `\n      <system-out>timed out: counted as killed</system-out>\n    `
-            : '';
+            : r.outcome === 'killed' && r.output !== undefined
+              ? `\n      <system-out>${escapeXml(r.output)}</system-out>\n    `
+              : '';
     return `    <testcase name="${escapeXml(`${r.name} (spec ${r.spec})`)}" classname="svc-cli mutate.${escapeXml(r.family)}" time="${(r.wallMs / 1000).toFixed(3)}">${body}</testcase>`;
   });
   // the name and classname a finished mutant's case has: a CI keeps its history by them
