@@ -282,6 +282,39 @@ describe('svc-cli mutate: JUnit and HTML', () => {
     expectFullScoreReports(dir, { name: 'skip-third-attempt', spec: '8', family: 'redelivery' }, 3);
   });
 
+  it('the notes on stderr come after every result line and the summary they refer to', async () => {
+    const test = createTestContext({ cwd: repoRoot });
+    // stdout and stderr as a terminal shows them: one stream, in the order written
+    const both: string[] = [];
+    test.ctx.stdout.on('data', (d: Buffer | string) => both.push(String(d)));
+    test.ctx.stderr.on('data', (d: Buffer | string) => both.push(String(d)));
+    const code = await runInProcess(test, [
+      'mutate',
+      '--only',
+      'customer-500-once,unknown-channel-200',
+      '--min-score',
+      '80',
+      '--junit',
+      join(dir, 'order.xml'),
+      '--',
+      ...failsUnder('customer-500-once'),
+    ]);
+    expect(code).toBe(1);
+    const text = both.join('');
+    const at = (needle: string): number => {
+      const index = text.indexOf(needle);
+      expect(index, `${needle} in:\n${text}`).toBeGreaterThanOrEqual(0);
+      return index;
+    };
+    const summary = at('mutation score 50.0% (1 killed');
+    expect(at('survived  unknown-channel-200')).toBeLessThan(summary);
+    expect(at('killed    customer-500-once')).toBeLessThan(summary);
+    expect(at('JUnit written to')).toBeGreaterThan(summary);
+    expect(at('mutation score 50.0% is below --min-score 80%')).toBeGreaterThan(
+      at('JUnit written to'),
+    );
+  });
+
   it('--junit fails each survivor with what it means, and the score below --min-score', async () => {
     const run = await mutate([
       '--only',

@@ -115,6 +115,7 @@ export async function runMutate(
   });
   const recordings = (flags.coverage ?? []).filter((f) => f !== '-' && !/\.(har|json)$/i.test(f));
   if (ctx.signal.aborted) {
+    await out.flush(); // the notes on stderr under the results, in a terminal too
     out.note(`interrupted: ${interruptedCount(report)}`);
     // a --json reader gets its summary line too, saying the run is not whole: the score is of
     // the mutants that finished, and those that did not are named
@@ -141,22 +142,31 @@ export async function runMutate(
     out.line(
       `mutation score ${report.score.toFixed(1)}% (${report.killed} killed, ${report.timedOut} timed out, ${report.survived} survived of ${report.results.length - report.notExercised}${report.notExercised > 0 ? `; ${report.notExercised} never exercised, not run` : ''})`,
     );
+  // stdout is written once per turn, stderr at once: the notes below stand under the results
+  // and the summary they refer to, in a terminal too
+  await out.flush();
   // every mutant survived: most often nothing the command started read SVC_MUTANT
   if (report.killed + report.timedOut === 0 && report.survived > 0)
     out.note(
       'no mutant changed the result of your command: does it start the svc-cli simulator itself (platform, replay, or the library)? SVC_MUTANT reaches only what the command starts; a simulator started before svc-cli mutate runs clean.',
     );
-  // two runs at once of a suite that binds a fixed port fail each other: no kill of the suite's
-  const clashed = report.results.filter((r) => r.outcome === 'killed' && portTaken(r.output));
-  if (flags.jobs > 1 && clashed.length > 0)
-    out.note(
-      `warning: ${plural(clashed.length, 'killed mutant')} (${clashed.map((r) => r.name).join(', ')}) failed on a port in use (EADDRINUSE): with --jobs ${flags.jobs} two runs may share a port, and the kill says nothing of your tests. Rerun with --jobs 1, or let your suite bind port 0.`,
-    );
+  const clash = portClash(report, flags.jobs);
+  if (clash !== undefined) out.note(clash);
   // --coverage's NDJSON recordings are the run's conversations in the HTML report
   await writeReports(ctx, out, report, { ...flags, recordings });
   if (below)
     out.note(`mutation score ${report.score.toFixed(1)}% is below --min-score ${flags.minScore}%`);
   return below ? 1 : 0;
+}
+
+/**
+ * The warning for kills whose output says a port was in use, run with `--jobs` above 1: two
+ * runs at once of a suite that binds a fixed port fail each other, a kill of nothing.
+ */
+function portClash(report: MutationReport, jobs: number): string | undefined {
+  const clashed = report.results.filter((r) => r.outcome === 'killed' && portTaken(r.output));
+  if (jobs <= 1 || clashed.length === 0) return undefined;
+  return `warning: ${plural(clashed.length, 'killed mutant')} (${clashed.map((r) => r.name).join(', ')}) failed on a port in use (EADDRINUSE): with --jobs ${jobs} two runs may share a port, and the kill says nothing of your tests. Rerun with --jobs 1, or let your suite bind port 0.`;
 }
 
 /** How long a killed run's last line of output may be in the text output. */
