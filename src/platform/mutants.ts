@@ -27,7 +27,10 @@ export interface MutantInfo {
   spec: string;
   /** what the simulator does instead */
   deviation: string;
-  /** what a suite that stays green under it does not check, in plain words */
+  /**
+   * what a suite that stays green under it does not check, and the assertion that would kill
+   * it; for a deviation a robust app tolerates, that surviving can mean just that
+   */
   survivor: string;
   /**
    * the `svc-cli coverage` items a run must exercise for the mutant to be observable at all:
@@ -43,7 +46,7 @@ export const MUTANTS = [
     spec: '8',
     deviation: 'redelivers an agent message 2.5 s after a failed attempt instead of 3 s',
     survivor:
-      'your tests would not notice the platform retrying sooner than 3 s: do they pin the redelivery interval?',
+      'your tests do not pin the 3 s redelivery interval: to kill it, refuse an agent message and assert the next attempt comes 3 s later, not sooner',
     exercisedBy: ['timing:channel:attempt-2', 'timing:channel:attempt-3', 'timing:channel:failed'],
   },
   {
@@ -52,7 +55,7 @@ export const MUTANTS = [
     spec: '8',
     deviation: 'gives up on an agent message after 2 attempts instead of 3',
     survivor:
-      'your tests would not notice a lost third attempt: does a test recover only on the third attempt?',
+      'no test needs the third attempt: to kill it, refuse the first two attempts and assert the message arrives on the third',
     exercisedBy: ['timing:channel:attempt-3', 'timing:channel:failed'],
   },
   {
@@ -61,7 +64,7 @@ export const MUTANTS = [
     spec: '8',
     deviation: 'tries an agent message 4 times instead of 3',
     survivor:
-      'your tests would not notice a fourth delivery attempt: do they count the attempts of a failed series?',
+      'your tests do not count the attempts of a failed series: to kill it, refuse every attempt and assert exactly 3 arrive',
     exercisedBy: ['timing:channel:failed'],
   },
   {
@@ -70,7 +73,7 @@ export const MUTANTS = [
     spec: '8',
     deviation: 'sends an agent message once, with no redelivery',
     survivor:
-      'your tests never depend on redelivery: does your endpoint ever fail once and get the message again?',
+      'no test depends on redelivery: to kill it, refuse one attempt and assert the message arrives again',
     exercisedBy: ['timing:channel:attempt-2', 'timing:channel:attempt-3', 'timing:channel:failed'],
   },
   {
@@ -79,7 +82,7 @@ export const MUTANTS = [
     spec: '8',
     deviation: 'gives each redelivery of an agent message a new message.id (attempt 1 keeps it)',
     survivor:
-      'your tests would not notice a redelivered message arriving under a new id: do they check that a retry repeats the id of the attempt your endpoint refused?',
+      "your tests do not compare a retry's message.id: to kill it, refuse one attempt and assert the redelivery repeats the refused id",
     exercisedBy: ['timing:channel:attempt-2', 'timing:channel:attempt-3', 'timing:channel:failed'],
   },
   {
@@ -88,7 +91,7 @@ export const MUTANTS = [
     spec: '3',
     deviation: 'hands the chat over after one unanswered bot attempt instead of 2',
     survivor:
-      'your tests would not notice the platform giving up on the bot after one attempt: does your bot ever answer on the second?',
+      "no test needs the bot's second attempt: to kill it, leave the first bot event unanswered and assert the chat stays with the bot for the second",
     exercisedBy: ['timing:bot:attempt-2', 'timing:bot:failed'],
   },
   {
@@ -96,7 +99,8 @@ export const MUTANTS = [
     family: 'redelivery',
     spec: '8',
     deviation: 'retries a bot event 2.5 s after a failed attempt instead of 3 s',
-    survivor: 'your tests do not pin the bot retry interval of 3 s',
+    survivor:
+      'your tests do not pin the bot retry interval: to kill it, fail a bot event and assert the retry comes 3 s later, not sooner',
     exercisedBy: ['timing:bot:attempt-2', 'timing:bot:failed'],
   },
   {
@@ -105,7 +109,7 @@ export const MUTANTS = [
     spec: '2.2',
     deviation: 'delivers every agent message twice (same message.id)',
     survivor:
-      'your tests would not notice the platform delivering an agent message twice: does your code de-duplicate by message id?',
+      'your tests do not count deliveries: to kill it, count the POSTs your endpoint receives for one agent message (1). Surviving can also mean your code already tolerates it (de-duplicates by message.id)',
     exercisedBy: ['kind:channel.agent.text'],
   },
   {
@@ -114,7 +118,7 @@ export const MUTANTS = [
     spec: '4.2',
     deviation: 'holds the first agent message of a chat for 1 s, so the next one overtakes it',
     survivor:
-      'your tests would not notice two agent messages arriving out of order: do they check the order the customer sees?',
+      'your tests do not check arrival order: to kill it, send two agent messages and assert the customer sees them in the order sent',
     exercisedBy: ['kind:channel.agent.text'],
   },
   {
@@ -122,7 +126,8 @@ export const MUTANTS = [
     family: 'delivery',
     spec: '2.3',
     deviation: 'never sends agent typing notices (typein/typeout)',
-    survivor: 'your tests never check that the customer sees the agent typing',
+    survivor:
+      'your tests never check agent typing: to kill it, assert the customer side receives typein and typeout while the agent types',
     exercisedBy: ['kind:channel.agent.typing'],
   },
   {
@@ -131,7 +136,7 @@ export const MUTANTS = [
     spec: '4.2',
     deviation: "sends agent messages with the other framing than the channel's chunked switch says",
     survivor:
-      'your tests would not notice the body framing change: does your endpoint read chunked bodies and Content-Length bodies alike?',
+      "your tests do not check the body framing: to kill it, assert your endpoint gets chunked bodies only when the channel's chunked switch is on. Surviving can also mean your endpoint already tolerates both",
     exercisedBy: ['timing:channel:chunked', 'timing:channel:content-length'],
   },
   {
@@ -140,7 +145,7 @@ export const MUTANTS = [
     spec: '2.2',
     deviation: 'sends message.id of agent messages as a number',
     survivor:
-      'your tests would not notice a numeric message id: does your code treat message.id as a string?',
+      'your tests do not check the type of message.id: to kill it, assert it arrives as a string. Surviving can also mean your code already tolerates a number',
     exercisedBy: ['kind:channel.agent.text'],
   },
   {
@@ -149,7 +154,7 @@ export const MUTANTS = [
     spec: '2.2',
     deviation: 'leaves sender.name out of agent messages',
     survivor:
-      'your tests never read the agent name: would your UI show an agent message without one?',
+      'your tests never read the agent name: to kill it, assert sender.name of an agent message (or that your UI shows it). Surviving can also mean your UI already tolerates its absence',
     exercisedBy: ['kind:channel.agent.text'],
   },
   {
@@ -157,7 +162,8 @@ export const MUTANTS = [
     family: 'payload',
     spec: '2.2',
     deviation: 'leaves sender.photo out of agent messages',
-    survivor: 'your tests never read the agent avatar (sender.photo)',
+    survivor:
+      'your tests never read the agent avatar: to kill it, assert sender.photo of an agent message. Surviving can also mean your UI already tolerates its absence',
     exercisedBy: ['kind:channel.agent.text'],
   },
   {
@@ -166,7 +172,7 @@ export const MUTANTS = [
     spec: '2.5',
     deviation: 'sends id and chat_id of bot events as numbers',
     survivor:
-      'your tests would not notice numeric bot event ids: does your bot treat chat_id as a string?',
+      "your tests do not check the type of a bot event's id and chat_id: to kill it, assert they arrive as strings. Surviving can also mean your bot already tolerates numbers",
     exercisedBy: ['kind:bot.event.CLIENT_MESSAGE'],
   },
   {
@@ -175,7 +181,7 @@ export const MUTANTS = [
     spec: '2.5',
     deviation: 'stamps CLIENT_MESSAGE with unix milliseconds instead of seconds',
     survivor:
-      'your tests would not notice a timestamp 1000 times too large: does your bot read message.timestamp as seconds?',
+      'your tests do not check the unit of message.timestamp: to kill it, assert it is unix seconds. Surviving can also mean your bot already tolerates it (never reads it)',
     exercisedBy: ['kind:bot.event.CLIENT_MESSAGE'],
   },
   {
@@ -184,7 +190,7 @@ export const MUTANTS = [
     spec: '8',
     deviation: 'cuts customer text at 999 code points instead of 1000',
     survivor:
-      'your tests never send a text of exactly 1000 characters: the limit could be one lower',
+      'no test sends exactly 1000 characters: to kill it, send 1000 and assert the agent gets all of them',
     exercisedBy: ['flow:channel:text-cut'],
   },
   {
@@ -192,7 +198,8 @@ export const MUTANTS = [
     family: 'limits',
     spec: '8',
     deviation: 'cuts customer text at 1001 code points instead of 1000',
-    survivor: 'your tests never send a text of 1001 characters: the limit could be one higher',
+    survivor:
+      'no test sends 1001 characters: to kill it, send 1001 and assert the agent gets the first 1000',
     exercisedBy: ['flow:channel:text-cut'],
   },
   {
@@ -200,7 +207,8 @@ export const MUTANTS = [
     family: 'limits',
     spec: '8',
     deviation: 'delivers customer text of any length uncut',
-    survivor: 'your tests never send a text over 1000 characters and check what the agent gets',
+    survivor:
+      'no test sends over 1000 characters: to kill it, send more and assert the agent gets the first 1000',
     exercisedBy: ['flow:channel:text-cut'],
   },
   {
@@ -209,7 +217,7 @@ export const MUTANTS = [
     spec: '4.1',
     deviation: 'answers the first customer message 500 (and drops it)',
     survivor:
-      'your tests would not notice a message the platform refused: does your client check the status and retry or report it?',
+      'your tests do not check that a customer message arrives: to kill it, assert the first one your client sends reaches the agent. Surviving can also mean your client already tolerates a 500 (retries)',
     exercisedBy: ['kind:channel.customer.text'],
   },
   {
@@ -217,7 +225,8 @@ export const MUTANTS = [
     family: 'channel',
     spec: '7.1',
     deviation: 'answers 200 for an unknown channel public id instead of 404',
-    survivor: 'your tests never send to a wrong channel URL and expect the 404',
+    survivor:
+      'no test sends to a wrong channel URL: to kill it, send to an unknown channel id and assert the 404',
     exercisedBy: ['status:postCustomerMessage:404', 'status:getChannelStatus:404'],
   },
   {
@@ -225,7 +234,8 @@ export const MUTANTS = [
     family: 'channel',
     spec: '4.1',
     deviation: 'answers the channel status 1 when agents are offline and 0 when online',
-    survivor: 'your tests never read the channel status with agents online and offline',
+    survivor:
+      'your tests never read the channel status both ways: to kill it, assert 1 with agents online and 0 with none',
     exercisedBy: ['kind:channel.status'],
   },
   {
@@ -233,7 +243,8 @@ export const MUTANTS = [
     family: 'channel',
     spec: '7.1',
     deviation: 'accepts and delivers a customer message with an empty sender.id',
-    survivor: 'your tests never check that a message without a sender id is refused',
+    survivor:
+      'no test sends a message without a sender id: to kill it, send one with an empty sender.id and assert it is refused',
     exercisedBy: ['error:channel.customer:rejected'],
   },
   {
@@ -242,7 +253,7 @@ export const MUTANTS = [
     spec: '6.1',
     deviation: 'never sends AGENT_JOINED to the bot',
     survivor:
-      'your tests would not notice the bot never hearing that an agent joined: does your bot stop answering then?',
+      'your tests never wait for AGENT_JOINED: to kill it, hand a chat over and assert your bot hears AGENT_JOINED (and stops answering)',
     exercisedBy: ['kind:bot.event.AGENT_JOINED'],
   },
   {
@@ -252,7 +263,7 @@ export const MUTANTS = [
     deviation:
       'sends AGENT_JOINED to the bot just before the first CLIENT_MESSAGE, with no INVITE_AGENT and no hand-over',
     survivor:
-      'your tests would not notice an agent joining a bot chat nobody handed over: does your bot keep answering, or stop before anyone asked for an agent?',
+      'no test checks when AGENT_JOINED may come: to kill it, assert your bot answers the first customer message of a chat nobody handed over',
     exercisedBy: ['kind:bot.event.AGENT_JOINED'],
   },
   {
@@ -261,7 +272,7 @@ export const MUTANTS = [
     spec: '6.1',
     deviation: 'never sends AGENT_UNAVAILABLE to the bot',
     survivor:
-      'your tests never hand over with no agent online: does your bot ask for contact data then?',
+      'no test hands over with no agent online: to kill it, do so and assert your bot hears AGENT_UNAVAILABLE (and asks for contact data)',
     exercisedBy: ['kind:bot.event.AGENT_UNAVAILABLE'],
   },
   {
@@ -270,7 +281,7 @@ export const MUTANTS = [
     spec: '7.2',
     deviation: "answers the bot's first event 429 Too Many Requests (and drops it)",
     survivor:
-      'your tests would not notice a rate-limited bot answer: does your bot retry after a 429?',
+      "your tests do not check that the bot's first answer arrives: to kill it, assert the customer gets it. Surviving can also mean your bot already tolerates a 429 (retries)",
     exercisedBy: ['kind:bot.event.BOT_MESSAGE', 'kind:bot.event.INVITE_AGENT'],
   },
   {
@@ -279,7 +290,7 @@ export const MUTANTS = [
     spec: '6.2',
     deviation: "ignores the chat_accepted reply's custom_data",
     survivor:
-      'your tests would not notice the agent never seeing your custom_data: do they check what the agent is shown?',
+      'your tests do not check what the agent is shown: to kill it, reply to chat_accepted with custom_data and assert the agent sees it',
     exercisedBy: ['field:hook.chat_accepted.reply:custom_data:present'],
   },
   {
@@ -287,7 +298,8 @@ export const MUTANTS = [
     family: 'hooks',
     spec: '6.2',
     deviation: "ignores the chat_accepted reply's crm_link (no CRM button, no chat_assigned)",
-    survivor: 'your tests never follow a crm_link to chat_assigned',
+    survivor:
+      'no test follows a crm_link: to kill it, reply to chat_accepted with a crm_link and assert chat_assigned reaches you',
     exercisedBy: ['field:hook.chat_accepted.reply:crm_link:present'],
   },
   {
@@ -296,7 +308,7 @@ export const MUTANTS = [
     spec: '6.2',
     deviation: 'names the offline hook event offline_messages (the field-table spelling)',
     survivor:
-      'your tests pass with either spelling of the offline event: right for a receiver that accepts both (spec 6.2 note); otherwise add a test that sends offline_messages',
+      'no test tells the two spellings of the offline event apart: to kill it, assert your receiver handles offline_message. Surviving is right for a receiver that already tolerates both (spec 6.2 note)',
     exercisedBy: ['kind:hook.offline_message'],
   },
   {
@@ -305,7 +317,7 @@ export const MUTANTS = [
     spec: '3',
     deviation: 'takes the offline form while agents are online and sends its offline_message hook',
     survivor:
-      'your tests never send the offline form with agents online: the platform must refuse it (the widget shows the chat)',
+      'no test sends the offline form with agents online: to kill it, do so and assert the platform refuses it (the widget shows the chat)',
     exercisedBy: ['kind:hook.offline_message'],
   },
   {
@@ -314,7 +326,7 @@ export const MUTANTS = [
     spec: '6.2',
     deviation: 'closes a chat without sending chat_finished',
     survivor:
-      'your tests would not notice a chat closing without chat_finished: does anything wait for it?',
+      'nothing in your tests waits for chat_finished: to kill it, close a chat and assert your receiver gets chat_finished',
     exercisedBy: ['kind:hook.chat_finished'],
   },
   {
@@ -324,7 +336,7 @@ export const MUTANTS = [
     deviation:
       "lists a redelivered agent message in chat_finished's transcript once per delivery attempt",
     survivor:
-      'your tests never read the chat_finished transcript of a chat whose agent message was redelivered: is it there once?',
+      'no test reads the transcript of a redelivered chat: to kill it, refuse an agent message once and assert chat_finished lists it once',
     exercisedBy: ['timing:channel:attempt-2', 'timing:channel:attempt-3'],
   },
   {
@@ -332,7 +344,8 @@ export const MUTANTS = [
     family: 'hooks',
     spec: '6.2',
     deviation: 'leaves the visitor id set with setUserToken out of hook events',
-    survivor: 'your tests never match a hook event to your user by the visitor id',
+    survivor:
+      'no test matches a hook event to your user: to kill it, call setUserToken and assert your hook events carry it',
     exercisedBy: ['field:hook events:user_token:present'],
   },
   {
@@ -342,7 +355,7 @@ export const MUTANTS = [
     deviation:
       "numbers a widget visitor's event stream from 1 again when an agent accepts the chat, so the accept is pushed under a lower stream id than the pushes before it (a call's statuses)",
     survivor:
-      "your tests never check that the page's callbacks follow the pushes they reflect: would anything notice svc_onAccept reported for a push numbered below one the page already handled (a reconnect's Last-Event-ID would then skip or repeat events)?",
+      "no test checks that the page's callbacks follow the pushes they reflect: to kill it, assert svc_onAccept's push id is above every push the page handled before (a reconnect's Last-Event-ID would skip or repeat events)",
     exercisedBy: ['kind:widget.callback.svc_onCallEnd.args'],
   },
 ] as const satisfies readonly MutantInfo[];

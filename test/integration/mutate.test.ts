@@ -59,7 +59,7 @@ describe('svc-cli mutate --list', () => {
     expect(text.code).toBe(0);
     expect(text.test.stdout()).toContain('redeliver-early  redelivery, spec 8');
     expect(text.test.stdout()).toMatch(
-      /survivor: your tests would not notice the platform delivering an agent message twice/,
+      /survivor: your tests do not count deliveries: to kill it, count the POSTs your endpoint receives for one agent message/,
     );
     expect(text.test.stdout()).toMatch(/^\d+ of \d+ mutants$/m);
     const hooks = await mutate(['--json', '--list', '--only', 'hooks']);
@@ -201,7 +201,7 @@ describe('svc-cli mutate: scoring', () => {
     expect(run.test.stderr()).toContain('mutation score 0.0% is below --min-score 1%');
     expect(run.test.stdout()).toMatch(/^survived {2}duplicate-agent-message \(spec [\d.]+\)/m);
     expect(run.test.stdout()).toContain(
-      'your tests would not notice the platform delivering an agent message twice',
+      'your tests do not count deliveries: to kill it, count the POSTs',
     );
     expect(run.test.stdout()).toContain('mutation score 0.0% (0 killed, 0 timed out, 1 survived');
     expect(run.test.stderr()).toContain('no mutant changed the result of your command');
@@ -330,7 +330,7 @@ describe('svc-cli mutate: JUnit and HTML', () => {
     const xml = readFileSync(join(dir, 'survivors.xml'), 'utf8');
     expect(xml).toContain('tests="3" failures="2"');
     expect(xml).toContain(
-      '<failure message="your tests never send to a wrong channel URL and expect the 404" type="MutantSurvived">',
+      '<failure message="no test sends to a wrong channel URL: to kill it, send to an unknown channel id and assert the 404" type="MutantSurvived">',
     );
     expect(xml).toContain('type="MutationScoreBelowMinimum"');
   });
