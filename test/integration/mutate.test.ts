@@ -183,6 +183,11 @@ describe('svc-cli mutate: scoring', () => {
     // the series recovers on attempt 3 and no agent types: neither can be seen by this run
     expect(out).toContain('unrun     extra-attempt (spec 8): never exercised by the recorded run');
     expect(out).toContain('drop-agent-typing (spec 2.3): never exercised');
+    // what would reach each, from the coverage items it needs
+    expect(out).toContain(
+      'extra-attempt (spec 8): never exercised by the recorded run\n          reached by a run with: channel delivery failed after 3 attempts\n',
+    );
+    expect(out).toContain('reached by a run with: channel.agent.typing (platform -> integrator)\n');
     expect(out).toContain(
       'mutation score 100.0% (1 killed, 0 timed out, 0 survived of 1; 2 never exercised, not run)',
     );

@@ -13,7 +13,7 @@ import {
   type MutantResult,
 } from '../../mutate/run.js';
 import { EXIT_CODES, SvcError } from '../../errors.js';
-import { createCoverageTally, readRecords } from '../../coverage/index.js';
+import { coverageItems, createCoverageTally, readRecords } from '../../coverage/index.js';
 import { checkOutFile } from '../out-file.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { interruptedCount, mutationJunit } from '../render/mutate.js';
@@ -58,29 +58,7 @@ export async function runMutate(
       'Could not mutate: no test command given.',
       'Give it after --, e.g. svc-cli mutate -- npm test (or --list for the catalogue).',
     );
-  const line = (r: MutantResult): void => {
-    if (flags.json) {
-      out.event({ type: 'mutant-result', ...r });
-      return;
-    }
-    if (r.outcome === 'not-exercised') {
-      out.line(
-        `${out.chalk.dim('unrun   ')}  ${r.name} (spec ${r.spec}): never exercised by the recorded run`,
-      );
-      return;
-    }
-    const head =
-      r.outcome === 'survived'
-        ? out.chalk.yellow('survived')
-        : r.outcome === 'timeout'
-          ? out.chalk.cyan('timeout ')
-          : out.chalk.green('killed  ');
-    out.line(`${head}  ${r.name} (spec ${r.spec})  ${seconds(r.wallMs)}`);
-    if (r.outcome === 'survived') out.line(out.chalk.dim(`          ${r.survivor}`));
-    // what the suite said last: a failed assertion reads apart from a crash (--json has more)
-    const said = lastSaid(r.output);
-    if (said !== undefined) out.line(out.chalk.dim(`          ${said}`));
-  };
+  const line = (r: MutantResult): void => printResult(out, r);
   // a report that cannot be written is said now, not after every mutant ran
   for (const [flag, file] of [
     ['--junit', flags.junit],
@@ -157,6 +135,41 @@ export async function runMutate(
   if (below)
     out.note(`mutation score ${report.score.toFixed(1)}% is below --min-score ${flags.minScore}%`);
   return below ? 1 : 0;
+}
+
+/** One mutant's result: an NDJSON line with --json, else its line and what explains it. */
+function printResult(out: Output, r: MutantResult): void {
+  if (out.json) {
+    out.event({ type: 'mutant-result', ...r });
+    return;
+  }
+  if (r.outcome === 'not-exercised') {
+    out.line(
+      `${out.chalk.dim('unrun   ')}  ${r.name} (spec ${r.spec}): never exercised by the recorded run`,
+    );
+    out.line(out.chalk.dim(`          reached by a run with: ${reachedBy(r.exercisedBy)}`));
+    return;
+  }
+  const head =
+    r.outcome === 'survived'
+      ? out.chalk.yellow('survived')
+      : r.outcome === 'timeout'
+        ? out.chalk.cyan('timeout ')
+        : out.chalk.green('killed  ');
+  out.line(`${head}  ${r.name} (spec ${r.spec})  ${seconds(r.wallMs)}`);
+  if (r.outcome === 'survived') out.line(out.chalk.dim(`          ${r.survivor}`));
+  // what the suite said last: a failed assertion reads apart from a crash (--json has more)
+  const said = lastSaid(r.output);
+  if (said !== undefined) out.line(out.chalk.dim(`          ${said}`));
+}
+
+/**
+ * What a run must do to reach a mutant, in words: the coverage items of its `exercisedBy`.
+ * @example reachedBy(['timing:channel:failed']) // 'channel delivery failed after 3 attempts'
+ */
+function reachedBy(ids: readonly string[]): string {
+  const labels = new Map(coverageItems().map((i) => [i.id, i.label]));
+  return ids.map((id) => labels.get(id) ?? id).join(', or ');
 }
 
 /**
