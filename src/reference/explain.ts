@@ -2,7 +2,8 @@
  * `svc-cli explain <what>`: the part of the contract reference a message points at, as data.
  * A section number (`2.5`), a payload kind (`bot.event.BOT_MESSAGE`, or just `BOT_MESSAGE`), a
  * kind and a field path (`hook.chat_finished chat.messages`), a rule code (`type_drift`), an
- * error code (`SVC_E_UNTRUSTED_CERT`) or an invariant (`hook-after-finish`).
+ * error code (`SVC_E_UNTRUSTED_CERT`), an invariant (`hook-after-finish`) or a simulator mutant
+ * (`duplicate-agent-message`).
  */
 import { ERRORS, type ErrorCode } from '../error-codes.js';
 import { ERROR_HELP } from '../error-help.js';
@@ -11,6 +12,7 @@ import { KINDS } from '../contract/registry.js';
 import { RULE_CODES, type RuleCode } from '../contract/rule-codes.js';
 import { closestNames } from '../suggest.js';
 import { ALL_INVARIANTS, INVARIANTS } from '../trace/invariants.js';
+import { MUTANTS } from '../platform/mutants.js';
 import { contractSections } from './contract.js';
 import { fieldRows, type FieldRow } from './fields.js';
 import { flatten, headingOf, type Section } from './model.js';
@@ -46,6 +48,18 @@ export type Explanation =
       checkedBy: string[];
     }
   | {
+      topic: 'mutant';
+      name: string;
+      family: string;
+      section: string;
+      /** what the simulator does instead */
+      deviation: string;
+      /** what a suite that stays green under it does not check, and what would kill it */
+      survivor: string;
+      /** the coverage items a run must exercise to observe it */
+      exercisedBy: string[];
+    }
+  | {
       /** `svc-cli explain` with no argument: what it can explain */
       topic: 'topics';
       groups: TopicGroup[];
@@ -72,7 +86,8 @@ export function explainGroups(): TopicGroup[] {
     { group: 'invariants', example: 'hook-after-finish' },
     { group: 'every invariant', example: 'invariants' },
     { group: 'error codes', example: 'SVC_E_UNTRUSTED_CERT' },
-    { group: 'mutants', example: 'mutants' },
+    { group: 'simulator mutants', example: 'duplicate-agent-message' },
+    { group: 'every mutant', example: 'mutants' },
     { group: 'assumptions', example: 'assumptions' },
   ];
 }
@@ -126,6 +141,7 @@ export function explainTopics(): string[] {
     ...Object.keys(RULE_CODES),
     ...Object.keys(ERRORS),
     ...ALL_INVARIANTS.map((i) => i.name),
+    ...MUTANTS.map((m) => m.name),
   ];
 }
 
@@ -231,7 +247,7 @@ function unknown(what: string, known: Iterable<string>, kind?: string): never {
     section
       ? `Could not explain ${JSON.stringify(what)}: the spec has no such section.`
       : kind === undefined
-        ? `Could not explain ${JSON.stringify(what)}: it is no section, kind, rule code, error code or invariant.`
+        ? `Could not explain ${JSON.stringify(what)}: it is no section, kind, rule code, error code, invariant or mutant.`
         : `Could not explain ${JSON.stringify(what)}: ${kind} has no such field.`,
     fullHint,
     { details: { suggestions, ...(mentioned.length > 0 ? { sections: mentioned } : {}) } },
@@ -317,6 +333,17 @@ export function explain(words: readonly string[]): Explanation {
       section: invariant.spec,
       summary: invariant.summary,
       checkedBy: checkedBy(invariant.name),
+    };
+  const mutant = MUTANTS.find((m) => m.name === first.toLowerCase());
+  if (mutant !== undefined)
+    return {
+      topic: 'mutant',
+      name: mutant.name,
+      family: mutant.family,
+      section: mutant.spec,
+      deviation: mutant.deviation,
+      survivor: mutant.survivor,
+      exercisedBy: [...mutant.exercisedBy],
     };
   return unknown(first, explainTopics());
 }

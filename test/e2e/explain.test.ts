@@ -19,6 +19,18 @@ describe('svc-cli explain', () => {
     });
   });
 
+  it('prints a simulator mutant: what the simulator does, the survivor hint, how to run it', async () => {
+    const result = await runCli(['explain', 'duplicate-agent-message']);
+    expect(result.code, result.stderr).toBe(0);
+    const text = result.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain(
+      'duplicate-agent-message (simulator mutant, delivery family, section 2.2) The simulator delivers every agent message twice (same message.id).',
+    );
+    expect(text).toContain('A survivor: your tests do not count deliveries: to kill it,');
+    expect(text).toContain('Run it: svc-cli mutate --only duplicate-agent-message --');
+    for (const line of result.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+  });
+
   it('prints the kinds a section links to by name, not as Markdown anchor links', async () => {
     const result = await runCli(['explain', '4.1']);
     expect(result.code).toBe(0);

@@ -34,6 +34,7 @@ Examples:
   $ svc-cli explain type_drift                           # a rule code of validate and conform
   $ svc-cli explain SVC_E_UNTRUSTED_CERT                 # an error code, with what to do
   $ svc-cli explain hook-after-finish                    # a cross-interface invariant
+  $ svc-cli explain duplicate-agent-message              # a simulator mutant (svc-cli mutate)
   $ svc-cli --json explain 8`,
   run: {
     path: 'explain-run',

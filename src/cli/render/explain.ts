@@ -92,6 +92,19 @@ function textOf(e: Explanation, bold: (s: string) => string, width: number): str
         `  Switch it off: --no-invariant ${e.name}`,
         `(${CONTRACT}, Cross-interface invariants; docs/trace.md)`,
       ].join('\n');
+    case 'mutant':
+      return [
+        bold(e.name) + ` (simulator mutant, ${e.family} family, section ${e.section})`,
+        wrapLongLines(
+          [
+            `  The simulator ${e.deviation}.`,
+            `  A survivor: ${e.survivor}.`,
+            `  Run it: svc-cli mutate --only ${e.name} -- <your test command>`,
+          ].join('\n'),
+          width,
+        ),
+        `(${CONTRACT}, Simulator mutants; docs/coverage.md)`,
+      ].join('\n');
     case 'topics': {
       const wide = Math.max(...e.groups.map((g) => g.group.length));
       return [

@@ -4,7 +4,8 @@ import { SvcError } from '../../../src/errors.js';
 import { KINDS } from '../../../src/contract/registry.js';
 import { INVARIANT_NAMES } from '../../../src/trace/invariants.js';
 import { RULE_CODES } from '../../../src/contract/rule-codes.js';
-import { explain } from '../../../src/reference/explain.js';
+import { MUTANTS } from '../../../src/platform/mutants.js';
+import { explain, explainTopics } from '../../../src/reference/explain.js';
 import { fieldRows } from '../../../src/reference/fields.js';
 import { explainCommandFor } from '../../../src/reference/hint.js';
 import { sectionIds } from '../../../src/reference/render.js';
@@ -96,6 +97,25 @@ describe('svc-cli explain answers for every catalogue entry', () => {
     });
   });
 
+  it('every simulator mutant, with its section, deviation and survivor hint', () => {
+    for (const m of MUTANTS)
+      expect(explain([m.name]), m.name).toMatchObject({
+        topic: 'mutant',
+        name: m.name,
+        family: m.family,
+        section: m.spec,
+        deviation: m.deviation,
+        survivor: m.survivor,
+      });
+    expect(explain(['duplicate-agent-message'])).toMatchObject({
+      section: '2.2',
+      exercisedBy: ['kind:channel.agent.text'],
+    });
+    // a typo is suggested the mutant it nearly names
+    expect(explainTopics()).toContain('flip-chunked');
+    expect(thrown(['duplicate-agent-mesage']).hint).toContain('duplicate-agent-message');
+  });
+
   it('suggests the closest names for an unknown one (exit 2)', () => {
     const error = thrown(['type_drfit']);
     expect(error.code).toBe('SVC_E_UNKNOWN_TOPIC');
@@ -138,7 +158,7 @@ describe('svc-cli explain answers for every catalogue entry', () => {
     // beside a suggestion, and a word with a hyphen is a word, not a pattern
     const redelivery = thrown(['redelivery']);
     expect(redelivery.hint).toMatch(
-      /Did you mean redelivery-id\?\n {2}The contract speaks of "redelivery" in: .*8\. Limits and timing/,
+      /Did you mean redelivery-id, no-redelivery\?\n {2}The contract speaks of "redelivery" in: .*8\. Limits and timing/,
     );
     expect(thrown(['hand-over']).details).toMatchObject({
       sections: expect.arrayContaining(['3']),
