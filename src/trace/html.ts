@@ -215,6 +215,27 @@ const OUTCOME_WORDS: Record<MutantRow['outcome'], string> = {
 };
 
 /**
+ * The order of the cards: what needs a look first (a survivor, then a mutant cut short), then
+ * the kills, and last the mutants never run, which would otherwise bury the survivors.
+ */
+const OUTCOME_ORDER: Record<MutantRow['outcome'], number> = {
+  survived: 0,
+  interrupted: 1,
+  killed: 2,
+  timeout: 3,
+  'not-exercised': 4,
+};
+
+/**
+ * The mutants as the report lists them: survivors first, then interrupted, killed, timed out
+ * and never exercised, each group in the order given (the catalogue's).
+ * @example sortMutantRows(results)[0].outcome // 'survived', when any survived
+ */
+export function sortMutantRows<T extends Pick<MutantRow, 'outcome'>>(rows: readonly T[]): T[] {
+  return [...rows].sort((a, b) => OUTCOME_ORDER[a.outcome] - OUTCOME_ORDER[b.outcome]);
+}
+
+/**
  * The line before the mutants of a run the signal stopped: how many finished and how many did
  * not, so a page of a run cut short never reads as a whole run.
  * @example sink.write(mutationInterruptedNote(4, 31));

@@ -13,6 +13,7 @@ import {
   foldedRuns,
   unlistedNote,
   mutantSection,
+  sortMutantRows,
   mutationInterruptedNote,
   reportBrief,
   reportHead,
@@ -115,14 +116,17 @@ function mutationFigures(mutation: MutationFigures): MutationFigures {
   };
 }
 
-/** A card per mutant; of a run the signal stopped, first how many finished and did not. */
+/**
+ * A card per mutant, survivors first; of a run the signal stopped, first how many finished and
+ * did not.
+ */
 function mutantSections(mutation: MutationFigures & { results: readonly MutantRow[] }): string {
   const { interrupted } = mutation;
   const cut =
     interrupted === undefined
       ? ''
       : mutationInterruptedNote(mutation.results.length - interrupted, interrupted);
-  return cut + mutation.results.map(mutantSection).join('');
+  return cut + sortMutantRows(mutation.results).map(mutantSection).join('');
 }
 
 /**
