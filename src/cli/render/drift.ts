@@ -3,7 +3,12 @@
  * (behaviour first), and a summary line. --json: one `difference` object per difference,
  * then one `diff-summary`.
  */
-import type { DiffResult, Difference, Severity } from '../../conversation/record/diff.js';
+import type {
+  DiffResult,
+  Difference,
+  Severity,
+  Unobservable,
+} from '../../conversation/record/diff.js';
 import { SEVERITIES } from '../../conversation/record/diff.js';
 import { plural } from '../../plural.js';
 import type { Output } from './output.js';
@@ -49,6 +54,22 @@ export function renderDiff(out: Output, report: DiffReport): void {
           `  ${c.bold(e.kind)}  ${c.dim(`[${byLabel(e)}]`)}  ${e.detail}`,
       );
   }
+  // what one side could not see is no drift: listed apart, not counted (a proxy channel
+  // recording has no bot or hook traffic to set beside a replay's)
+  if (report.unobservable.length > 0)
+    out.line(`\n${c.dim('not compared (not recorded on one side)')}`);
+  for (const u of report.unobservable) {
+    const event = { type: 'not-observable', ...u, file: report[u.side].file };
+    out.event(
+      event,
+      (e: Unobservable & { type: string; file: string }) =>
+        `  not observable in ${e.side}: ${e.leg} was not recorded in ${e.file}: ${Object.entries(
+          e.kinds,
+        )
+          .map(([kind, n]) => `${kind} x${n}`)
+          .join(', ')}`,
+    );
+  }
   const { behaviour, shape, cosmetic } = report.counts;
   const byPlatform = report.differences.filter((d) => d.by === 'platform').length;
   const byPeers = report.differences.filter((d) => d.by === 'peer').length;
@@ -63,6 +84,7 @@ export function renderDiff(out: Output, report: DiffReport): void {
       cosmetic,
       byPlatform,
       byPeers,
+      notObservable: report.unobservable.reduce((n, u) => n + Object.keys(u.kinds).length, 0),
     },
     () =>
       behaviour + shape + cosmetic === 0

@@ -97,7 +97,37 @@ export interface DiffOptions {
 export interface DiffResult {
   differences: Difference[];
   counts: Record<Severity, number>;
+  /**
+   * kinds seen on one side only, on a leg (interface and direction) the other side recorded
+   * nothing of: a `proxy channel` recording, a proxy whose integrator leg never came through.
+   * The other side could not have seen them, so they are no difference.
+   */
+  unobservable: Unobservable[];
 }
+
+/** Kinds of one leg that one side (`side`) recorded nothing of. */
+export interface Unobservable {
+  /** the side that did not record the leg */
+  side: 'a' | 'b';
+  /** `platform -> integrator (channel)` */
+  leg: string;
+  /** the kinds the other side saw on it, with their exchanges there */
+  kinds: Record<string, number>;
+}
+
+/**
+ * The leg of a kind: its interface and who sent the request, as a platform records it
+ * (`out`: the platform sent it).
+ * @example legOf({ iface: 'channel', direction: 'out' }) // 'platform -> integrator (channel)'
+ */
+export function legOf(observed: Pick<KindObservation, 'iface' | 'direction'>): string {
+  const peer = PEER_OF[observed.iface] ?? observed.iface;
+  const [from, to] = observed.direction === 'out' ? ['platform', peer] : [peer, 'platform'];
+  return `${from} -> ${to} (${observed.iface})`;
+}
+
+const legsOf = (seen: RecordingObservation): Set<string> =>
+  new Set(Object.values(seen.kinds).map(legOf));
 
 /** @example formatTally({ '200': 3, '503': 1 }) // '200 x3, 503 x1' */
 export function formatTally(tally: Tally | undefined): string {
@@ -150,12 +180,23 @@ export function diffObservations(
       push({ ...d, by, ...(by === 'peer' && peer !== undefined ? { peer } : {}) });
     };
 
+  const legs = { a: legsOf(a), b: legsOf(b) };
+  const unobservable = new Map<string, Unobservable>();
   const kinds = [...new Set([...Object.keys(a.kinds), ...Object.keys(b.kinds)])].sort();
   for (const kind of kinds) {
     const ka = a.kinds[kind];
     const kb = b.kinds[kind];
     if (!ka || !kb) {
       const [has, name] = ka ? [ka, na] : [kb!, nb];
+      // a side that recorded nothing of this leg could not have seen the kind: no drift
+      const leg = legOf(has);
+      const missing = ka ? 'b' : 'a';
+      if (!legs[missing].has(leg)) {
+        const entry = unobservable.get(`${missing} ${leg}`) ?? { side: missing, leg, kinds: {} };
+        entry.kinds[kind] = has.count;
+        unobservable.set(`${missing} ${leg}`, entry);
+        continue;
+      }
       pushFor(has)({
         severity: 'behaviour',
         kind,
@@ -189,7 +230,7 @@ export function diffObservations(
   for (const d of out) counts[d.severity] += 1;
   const rank = (s: Severity) => SEVERITIES.indexOf(s);
   out.sort((x, y) => rank(x.severity) - rank(y.severity));
-  return { differences: out, counts };
+  return { differences: out, counts, unobservable: [...unobservable.values()] };
 }
 
 interface Ctx {

@@ -44,6 +44,7 @@ describe("record diff: the answers' transport headers", () => {
     expect(diffObservations(proxied, replayed)).toEqual({
       differences: [],
       counts: { behaviour: 0, shape: 0, cosmetic: 0 },
+      unobservable: [],
     });
   });
 
