@@ -9,6 +9,7 @@ import { SvcError, systemReason } from '../errors.js';
 import type { ExchangeRecord } from '../journal/record.js';
 import { skipLine, type SkippedLines } from '../journal/skipped-lines.js';
 import { parseHar } from '../journal/har-read.js';
+import { placeForeignEntry } from '../conversation/record/har-foreign.js';
 
 const RECORD_HINT =
   'Record with `svc-cli replay --record run.ndjson` or `svc-cli platform --record run.ndjson`.';
@@ -82,7 +83,7 @@ async function* lines(
 function* documentRecords(value: unknown, name: string): Generator<ExchangeRecord> {
   const doc = value as { log?: unknown; entries?: unknown };
   if (doc.log !== undefined) {
-    yield* parseHar(JSON.stringify(value), name);
+    yield* parseHar(JSON.stringify(value), name, placeForeignEntry);
     return;
   }
   if (Array.isArray(doc.entries)) {

@@ -12,6 +12,7 @@ import { messageKeyOf } from '../../faults/plan.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { isPushRecord } from '../../journal/record.js';
 import { parseHar } from '../../journal/har-read.js';
+import { placeForeignEntry } from './har-foreign.js';
 import { noteRecord, skipLine, type SkippedLines } from '../../journal/skipped-lines.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import { formOf } from '../../contract/value-form.js';
@@ -327,7 +328,7 @@ export async function observeRecordings(
       } catch (error) {
         throw readError(path, error);
       }
-      for (const record of parseHar(text, path)) add(record);
+      for (const record of parseHar(text, path, placeForeignEntry)) add(record);
     } else await readNdjsonLines(path, add, lines);
     // a README is a wrong argument, and an empty recording was never written: "no
     // differences" or a profile of nothing would pass a drift job that checked nothing

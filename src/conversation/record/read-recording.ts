@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { SvcError, systemReason } from '../../errors.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { parseHar } from '../../journal/har-read.js';
+import { placeForeignEntry } from './har-foreign.js';
 import { skipLine, type SkippedLines } from '../../journal/skipped-lines.js';
 
 /**
@@ -27,7 +28,7 @@ export async function readRecording(
       'Record with `svc-cli platform --record session.ndjson` (or listen --record).',
     );
   return path.toLowerCase().endsWith('.har') || /^\{\s*"log"/.test(text.trimStart())
-    ? parseHar(text, path)
+    ? parseHar(text, path, placeForeignEntry)
     : parseNdjson(text, path, skipped);
 }
 
