@@ -5,6 +5,11 @@ import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { observeRecordings } from '../../conversation/record/observe.js';
 import { learnProfile } from '../../conversation/record/profile.js';
+import {
+  checkProfileSources,
+  type ProfileWarning,
+} from '../../conversation/record/profile-agree.js';
+import type { RecordingObservation } from '../../conversation/record/observe.js';
 import { plural } from '../../plural.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
@@ -20,10 +25,12 @@ export async function runRecordProfile(
 ): Promise<number> {
   const flags = resolveForCommand(ctx, recordProfileOptions, given);
   const skipped: SkippedLines[] = [];
-  const seen = await observeRecordings(
-    files.map((f) => resolve(ctx.cwd, f)),
-    skipped,
-  );
+  const paths = files.map((f) => resolve(ctx.cwd, f));
+  // several files: each one's own figures too, to tell when they are not one platform's
+  const [seen, ...each] = await Promise.all([
+    observeRecordings(paths, skipped),
+    ...(paths.length > 1 ? paths.map((p) => observeRecordings([p])) : []),
+  ]);
   const output = createOutput(ctx, { json: flags.json });
   for (const [i, file] of files.entries()) {
     const lines = skipped[i];
@@ -32,10 +39,16 @@ export async function runRecordProfile(
   seen.files = files; // as the user named them: a profile does not carry this machine's paths
   const first = files[0] ?? 'recording';
   const profile = learnProfile(seen, flags.name ?? basename(first, extname(first)));
+  const warnings = sourceWarnings(files, seen, each);
+  for (const w of warnings) output.note(`warning: ${w.message}`);
   const text = `${JSON.stringify(profile, null, 2)}\n`;
   if (flags.out === undefined) {
     // --json: stdout is NDJSON of typed objects, the profile one of them
-    ctx.stdout.write(flags.json ? `${JSON.stringify({ type: 'profile', profile })}\n` : text);
+    ctx.stdout.write(
+      flags.json
+        ? `${JSON.stringify({ type: 'profile', profile, ...(warnings.length > 0 ? { warnings } : {}) })}\n`
+        : text,
+    );
     return 0;
   }
   const out = resolve(ctx.cwd, flags.out);
@@ -59,4 +72,30 @@ export async function runRecordProfile(
     `profile written to ${flags.out}: ${plural(seen.records, 'exchange')}, ${plural(Object.keys(seen.kinds).length, 'kind')}${learned.length > 0 ? `; ${learned.join(', ')}` : ''}\n`,
   );
   return 0;
+}
+
+/**
+ * Whether the files describe one real platform: each file's own profile set beside the
+ * others', and any file of svc-cli's simulator named (one file: its own records say).
+ */
+function sourceWarnings(
+  files: string[],
+  seen: RecordingObservation,
+  each: RecordingObservation[],
+): ProfileWarning[] {
+  if (each.length === 0)
+    return checkProfileSources([
+      {
+        file: files[0] ?? 'recording',
+        profile: learnProfile(seen, 'x'),
+        simulator: seen.simulatorRecords !== undefined,
+      },
+    ]);
+  return checkProfileSources(
+    each.map((o, i) => ({
+      file: files[i] ?? `recording ${i + 1}`,
+      profile: learnProfile(o, 'x'),
+      simulator: o.simulatorRecords !== undefined,
+    })),
+  );
 }

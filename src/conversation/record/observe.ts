@@ -75,6 +75,18 @@ export interface RecordingObservation {
   kinds: Record<string, KindObservation>;
   /** `a -> b`, consecutive exchanges on different interfaces -> count */
   order: Tally;
+  /**
+   * records only svc-cli's simulator makes (its control API `/_sim/...`, an in-process
+   * replay's `*.in-process.invalid` hosts), when there were any: no real platform's recording
+   * has them, so a profile learned from it is the simulator's own
+   */
+  simulatorRecords?: number;
+}
+
+/** A record of svc-cli's simulator: its control API, or an exchange of an in-process replay. */
+function isSimulatorRecord(record: ExchangeRecord): boolean {
+  // a substring test: this runs on every line of a recording
+  return record.iface === 'control' || record.request.url.includes('.in-process.invalid');
 }
 
 /** Distinct field paths kept per kind: a body with generated keys must not grow without end. */
@@ -194,6 +206,7 @@ export function createObserver(files: string[]): Observer {
   const order: Tally = {};
   const open = new Map<string, OpenSeries>();
   let records = 0;
+  let simulatorRecords = 0;
   // by run: conversations replayed at once append to one file, their exchanges interleaved
   const lastOf = new Map<string, { iface: string; kind: string }>();
 
@@ -210,6 +223,7 @@ export function createObserver(files: string[]): Observer {
 
   return {
     add(record) {
+      if (isSimulatorRecord(record)) simulatorRecords += 1;
       // the control API is the simulator's own; a push to a widget page has no answer to read
       if (record.iface === 'control' || isPushRecord(record)) return;
       records += 1;
@@ -297,7 +311,13 @@ export function createObserver(files: string[]): Observer {
     },
     finish() {
       for (const [key, series] of [...open]) close(key, series);
-      return { files, records, kinds, order };
+      return {
+        files,
+        records,
+        kinds,
+        order,
+        ...(simulatorRecords > 0 ? { simulatorRecords } : {}),
+      };
     },
   };
 }

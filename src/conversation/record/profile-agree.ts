@@ -1,0 +1,75 @@
+/**
+ * Whether the recordings `record profile` is given describe one platform: a profile is their
+ * figures averaged, so the real platform's recording beside the simulator's (as `record diff`
+ * takes them) makes a schedule neither has. Each file's own profile is compared figure by
+ * figure, and a recording of svc-cli's own simulator is named.
+ */
+import type { Profile, ProfileFigure } from '../../platform/profile.js';
+
+/** Timing figures closer than this agree (record diff's default tolerance). */
+const TIMING_TOLERANCE_MS = 250;
+
+/** One reason the profile learned from these recordings may not be the real platform's. */
+export interface ProfileWarning {
+  /** `disagree`: the files' figures differ; `simulator`: a file is svc-cli's simulator's */
+  reason: 'disagree' | 'simulator';
+  /** the figure, as the profile names it: `channel.intervalMs` */
+  figure?: string;
+  /** the files it is about, as the user named them */
+  files: string[];
+  /** each file's value of the figure, in the order of `files` */
+  values?: number[];
+  message: string;
+}
+
+/** The figures compared, with whether they are times (tolerance) or counts (exact). */
+const FIGURES: ReadonlyArray<[string, (p: Profile) => ProfileFigure<number> | undefined, boolean]> =
+  [
+    ['channel.attempts', (p) => p.channel?.attempts, false],
+    ['channel.intervalMs', (p) => p.channel?.intervalMs, true],
+    ['channel.attemptTimeoutMs', (p) => p.channel?.attemptTimeoutMs, true],
+    ['channel.failAfterMs', (p) => p.channel?.failAfterMs, true],
+    ['bot.attempts', (p) => p.bot?.attempts, false],
+    ['bot.intervalMs', (p) => p.bot?.intervalMs, true],
+    ['bot.attemptTimeoutMs', (p) => p.bot?.attemptTimeoutMs, true],
+    ['bot.failAfterMs', (p) => p.bot?.failAfterMs, true],
+    ['keepAliveMs', (p) => p.keepAliveMs, true],
+  ];
+
+const HINT = "profile the real platform's recordings alone (record diff compares two)";
+
+/**
+ * The warnings for a profile learned from `files`, given each file's own profile and whether
+ * it holds records only the simulator makes.
+ * @example checkProfileSources([{ file: 'real.ndjson', profile: p1 }, { file: 'sim.ndjson', profile: p2, simulator: true }])
+ */
+export function checkProfileSources(
+  sources: ReadonlyArray<{ file: string; profile: Profile; simulator?: boolean }>,
+): ProfileWarning[] {
+  const warnings: ProfileWarning[] = [];
+  for (const s of sources.filter((x) => x.simulator === true))
+    warnings.push({
+      reason: 'simulator',
+      files: [s.file],
+      message: `${s.file} was recorded by svc-cli's own simulator (it has /_sim/ control calls or in-process replay exchanges): its figures are the simulator's, not a platform's; ${HINT}`,
+    });
+  if (sources.length < 2) return warnings;
+  for (const [figure, read, timing] of FIGURES) {
+    const seen = sources.flatMap((s) => {
+      const f = read(s.profile);
+      return f ? [{ file: s.file, value: f.value }] : [];
+    });
+    if (seen.length < 2) continue;
+    const values = seen.map((x) => x.value);
+    const spread = Math.max(...values) - Math.min(...values);
+    if (spread <= (timing ? TIMING_TOLERANCE_MS : 0)) continue;
+    warnings.push({
+      reason: 'disagree',
+      figure,
+      files: seen.map((x) => x.file),
+      values,
+      message: `the recordings disagree on ${figure}: ${seen.map((x) => `${x.file} ${x.value}`).join(', ')}${timing ? ` (tolerance ${TIMING_TOLERANCE_MS} ms)` : ''}; the profile averages them, which no platform did; ${HINT}`,
+    });
+  }
+  return warnings;
+}
