@@ -254,3 +254,20 @@ export function describeMismatches(mismatches: Mismatch[]): string[] {
       : `${m.path || '(root)'}: expected ${JSON.stringify(m.expected)}, got ${m.actual === undefined ? 'nothing' : JSON.stringify(m.actual)}${m.meant === undefined ? '' : ` (did you mean ${m.meant}?)`}`,
   );
 }
+
+/**
+ * The timing figures a step compares: numbers under a key ending in `Ms` in its delivery
+ * verdict or its expectation (`elapsedMs`, `offsetMs`), matched within a tolerance in real
+ * time.
+ * @example countTimingFigures({ agent: { text: 'hi' }, delivery: { result: 'delivered', elapsedMs: 3000 } }) // 1
+ */
+export function countTimingFigures(step: object): number {
+  const count = (value: unknown, key: string): number => {
+    if (typeof value === 'number') return key.endsWith('Ms') ? 1 : 0;
+    if (value === null || typeof value !== 'object') return 0;
+    if (Array.isArray(value)) return value.reduce((n: number, v) => n + count(v, key), 0);
+    return Object.entries(value).reduce((n, [k, v]) => n + count(v, k), 0);
+  };
+  const { delivery, expect } = step as { delivery?: unknown; expect?: unknown };
+  return count(delivery, '') + count(expect, '');
+}

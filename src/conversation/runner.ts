@@ -3,7 +3,13 @@ import { SvcError, errorText } from '../errors.js';
 import { Agent, type Dispatcher } from 'undici';
 import { getText, postJson } from '../http/client.js';
 import { DEFAULT_WITHIN_MS, type Step } from './format.js';
-import { describeMismatches, isMatch, matchPartial, resolveRefs } from './match.js';
+import {
+  countTimingFigures,
+  describeMismatches,
+  isMatch,
+  matchPartial,
+  resolveRefs,
+} from './match.js';
 import { createEmbeddedWorld, type Observation, type World, type WorldOptions } from './world.js';
 import {
   cameBefore,
@@ -71,6 +77,8 @@ export interface ConversationResult {
   skipped?: string;
   /** real time: the protocol-ms tolerance timing figures were matched with */
   timingToleranceMs?: number;
+  /** real time: how many timing figures (`elapsedMs` ...) the steps that ran compared */
+  timingFigures?: number;
   /**
    * with a real peer: the peers (one phrase each) and how many expectations were checked and
    * how many could not be observed (skipped, with the reason in the step)
@@ -148,6 +156,7 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
   const steps: StepResult[] = [];
   let journalRun: string | undefined;
   let failed = false;
+  let timingFigures = 0;
   if (world.ignoredSetup !== undefined) {
     const step: StepResult = {
       index: -1,
@@ -189,6 +198,7 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
         const hint = error instanceof SvcError ? error.hint : undefined;
         outcome = { ok: false, details: [errorText(error), ...(hint ? [hint] : [])] };
       }
+      if (!outcome.skipped) timingFigures += countTimingFigures(step);
       if (step.name) times.set(step.name, { startMs, firstSeen, endMs: world.clock.now() });
       if (step.name && outcome.value !== undefined) scope[step.name] = outcome.value;
       const result: StepResult = {
@@ -226,6 +236,7 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
     ...compact({
       run: journalRun,
       timingToleranceMs: world.timingToleranceMs,
+      timingFigures: world.timingToleranceMs === undefined ? undefined : timingFigures,
       realPeers: world.realPeers,
     }),
     ...(world.realPeers === undefined && !expects.some((s) => s.status === 'skipped')

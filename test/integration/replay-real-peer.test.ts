@@ -77,6 +77,26 @@ describe('replay --integrator-url (a real integrator)', () => {
     });
     expect(result.steps.filter((s) => s.status === 'failed')).toEqual([]);
     expect(result.timingToleranceMs).toBe(250);
+    // the one elapsedMs the expectation holds: what the summary's real-time line counts
+    expect(result.timingFigures).toBe(1);
+  });
+
+  it('counts no timing figure for a fixture that has none (one made from a recording)', async () => {
+    const integratorUrl = await realIntegrator();
+    const result = await replayConversation({
+      conversation: conversationSchema.parse({
+        version: 1,
+        name: 'a real integrator, no timing figure',
+        steps: [
+          { customer: { text: 'hi', sender: { id: 'c-1' } } },
+          { agent: { text: 'hello' }, delivery: { result: 'delivered' } },
+        ],
+      }),
+      integratorUrl,
+      timeScale: 0.05,
+    });
+    expect(result.ok).toBe(true);
+    expect(result).toMatchObject({ timingToleranceMs: 250, timingFigures: 0 });
   });
 });
 

@@ -96,10 +96,12 @@ export function formatSummary(
   const wall = elapsedMs ?? results.reduce((sum, r) => sum + r.wallMs, 0);
   const line = `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
   const tolerance = results.find((r) => r.timingToleranceMs !== undefined)?.timingToleranceMs;
+  // said only of figures a step compared: a fixture made from a recording has none
+  const figures = results.reduce((n, r) => n + (r.timingFigures ?? 0), 0);
   const note =
-    tolerance === undefined
+    tolerance === undefined || figures === 0
       ? ''
-      : `\n${c.dim(`real time: timing figures (elapsedMs) matched within ±${tolerance} protocol ms`)}`;
+      : `\n${c.dim(`real time: ${plural(figures, 'timing figure')} (elapsedMs ...) compared within ±${tolerance} protocol ms`)}`;
   return `\n${c.dim(`${plural(results.length, 'conversation')} in ${Math.round(wall)} ms`)}${note}${formatObservability(results, c)}\n${failed > 0 ? c.red(line) : passed === 0 ? c.yellow(line) : c.green(line)}`;
 }
 
