@@ -1,0 +1,34 @@
+/**
+ * docs/drift.md says what `--record` writes on each command of the drift workflow as the
+ * commands do it: `replay --record` refuses a `.har` name, so the page must not promise HAR
+ * for the simulator's side, and it says which side of `record diff a b` is the real platform.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/run-cli.js';
+import { createTestContext, runInProcess } from '../helpers/cli-context.js';
+
+const page = readFileSync(join(repoRoot, 'docs/drift.md'), 'utf8').replace(/\s+/g, ' ');
+
+describe('docs/drift.md: recordings', () => {
+  it('says replay --record writes NDJSON only, as replay does', async () => {
+    expect(page).toContain('`replay --record` writes NDJSON only');
+    expect(page).not.toContain('`.har` works too');
+    const test = createTestContext({ cwd: repoRoot });
+    const code = await runInProcess(test, [
+      'replay',
+      'fixtures/conversations/bot-text.json',
+      '--record',
+      'sim.har',
+    ]);
+    expect(code).toBe(2);
+    expect(test.stderr()).toContain('SVC_E_FLAG');
+  });
+
+  it('says which side of record diff a b is the real platform', () => {
+    expect(page).toContain(
+      "Give the real platform's recording first (`a`) and the simulator's second (`b`)",
+    );
+  });
+});
