@@ -148,6 +148,10 @@ export interface ReportSummary {
   notKept?: number;
   /** lines of the recording that were no journal record (a cut or damaged file), skipped */
   skippedLines?: number;
+  /** no rule was judged on the page's chats (conform bot): no violations to count */
+  unjudged?: true;
+  /** the run opens no chat (conform hooks, integrator): no conversations to count */
+  chatless?: true;
 }
 
 /** A run the report lists by itself: no chat of it in the recording to draw (replay, conform). */
@@ -453,7 +457,8 @@ export function runSection(r: ReportRun): string {
   const told =
     failures.length > 0 && r.steps.every((s) => failures.some((f) => s === `✗ ${f.step}`));
   const steps = told ? '' : r.steps.map((s) => `<li>${escapeHtml(s)}</li>`).join('');
-  return `<section class="conv run${bad ? ' has-bad' : ''}"><h3>${escapeHtml(r.name)} · <b class="${bad ? 'bad' : ''}">${r.verdict}</b></h3><p class="brief">${escapeHtml(r.why)}</p>${failureList(failures)}${steps ? `<ul class="steps">${steps}</ul>` : ''}</section>\n`;
+  const why = r.why === '' ? '' : `<p class="brief">${escapeHtml(r.why)}</p>`;
+  return `<section class="conv run${bad ? ' has-bad' : ''}"><h3>${escapeHtml(r.name)} · <b class="${bad ? 'bad' : ''}">${r.verdict}</b></h3>${why}${failureList(failures)}${steps ? `<ul class="steps">${steps}</ul>` : ''}</section>\n`;
 }
 
 /** What a run a signal cut short says on a chat it drew: it stops where the run was stopped. */
@@ -474,6 +479,7 @@ export function reportSection(
   maxRows = Infinity,
   lazy = false,
   run: Pick<ReportRun, 'failures' | 'interrupted'> = {},
+  page: { judged: boolean } = { judged: true },
 ): string {
   const id = escapeHtml(`c-${c.run}-${c.chat}`);
   const first = c.spans[0]?.startMs ?? 0;
@@ -485,7 +491,9 @@ export function reportSection(
     (run.interrupted === undefined ? '' : '<span class="badge bad">interrupted</span> ') +
     (violations.length > 0
       ? `<span class="badge bad">${violations.length} violation${violations.length === 1 ? '' : 's'}</span>`
-      : '<span class="badge">invariants hold</span>');
+      : page.judged
+        ? '<span class="badge">invariants hold</span>'
+        : '');
   const bad = violations.length > 0 || failures.length > 0 || run.interrupted !== undefined;
   const list =
     interruptedLine(run.interrupted) +
@@ -517,11 +525,15 @@ export function reportTail(summary: ReportSummary, runNoun = 'run'): string {
     m === undefined
       ? ''
       : `<span>mutation score <b>${m.score.toFixed(1)}%</b>${m.interrupted === undefined ? '' : ` of the mutants that finished`}</span><span><b>${m.killed}</b> killed</span><span><b>${m.timedOut}</b> timed out</span><span><b class="${m.survived > 0 ? 'bad' : ''}">${m.survived}</b> survived</span>${m.notExercised > 0 ? `<span><b>${m.notExercised}</b> never exercised</span>` : ''}`;
-  // a mutation run without a recording has no conversations to count
+  // a mutation run without a recording, or a conform suite that opens no chat, has no
+  // conversations to count; a page that judged no rule, no violations
+  const violations = summary.unjudged
+    ? ''
+    : `<span>${summary.violations > 0 ? toBad(`<b class="bad">${summary.violations}</b> ${noun(summary.violations, 'invariant violation')}`) : `<b>0</b> invariant violations`}</span>`;
   const conversations =
-    m !== undefined && summary.conversations === 0
+    (m !== undefined || summary.chatless) && summary.conversations === 0
       ? ''
-      : `<span><b>${summary.conversations}</b> ${noun(summary.conversations, 'conversation')}</span><span><b>${summary.exchanges}</b> ${noun(summary.exchanges, 'exchange')}${summary.notKept ? ` (${summary.notKept} more not kept)` : ''}</span><span>${summary.violations > 0 ? toBad(`<b class="bad">${summary.violations}</b> ${noun(summary.violations, 'invariant violation')}`) : `<b>0</b> invariant violations`}</span>`;
+      : `<span><b>${summary.conversations}</b> ${noun(summary.conversations, 'conversation')}</span><span><b>${summary.exchanges}</b> ${noun(summary.exchanges, 'exchange')}${summary.notKept ? ` (${summary.notKept} more not kept)` : ''}</span>${violations}`;
   const runs = summary.runs
     ? `<span><b>${summary.runs}</b> ${noun(summary.runs, runNoun)} without a chat</span>`
     : '';

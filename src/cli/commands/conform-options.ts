@@ -289,9 +289,8 @@ export const conformOptions = defineOptions('conform', [
     flag: '--report <file>',
     type: 'path',
     config: false,
-    group: 'platform:',
     description:
-      'platform: also write an HTML report: a swimlane timeline per chat the run saw, broken invariants in red (svc-cli report)',
+      'also write an HTML report: every case, the failed ones first with what failed; platform and bot: a swimlane timeline per chat the run saw, broken invariants in red (svc-cli report)',
   },
   {
     ...NO_INVARIANT_OPTION,

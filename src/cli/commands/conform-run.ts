@@ -28,6 +28,7 @@ import { formatConversation, formatStep } from '../render/reporters/pretty.js';
 import { formatWrongPeer } from '../render/wrong-peer.js';
 import { toJunit, type JunitResult } from '../render/reporters/junit.js';
 import { reportRunOf, unfinished } from '../render/run-entries.js';
+import type { ReportRun } from '../../trace/html.js';
 import { reportMade } from '../render/report-made.js';
 import { checkOutFile, checkWritableFile, ndjsonOnStdout, reporterOf } from '../out-file.js';
 import { redactChannelUrl } from './config-run.js';
@@ -510,7 +511,12 @@ export async function runConform(
   const options = await withProfile(toConformOptions(suite, flags), flags.profile, ctx.cwd);
   // --report reads what the run recorded: the --record file, else a temporary one
   const recording = recordingOf(ctx, flags);
-  if (options.suite === 'platform' && recording) options.recordFile = recording.file;
+  // the chats conform platform saw (--record, --report); for conform bot's --report, those its
+  // embedded platform journaled: not offered as --record, since trace would judge that
+  // journal as a platform's, and the scripted AGENT_JOINED is svc-cli's, no platform's. Hooks
+  // and integrator open no chat: their report lists the cases
+  if ((options.suite === 'platform' || options.suite === 'bot') && recording)
+    options.recordFile = recording.file;
   checkFuzzPath(flags);
   const tally: CaseTally = { done: 0, failed: 0, skipped: 0, results: [] };
   const fuzz = fuzzSettingsOf(ctx, flags, {
@@ -600,6 +606,19 @@ function recordingOf(
 /** Where a failed case's exchanges are on the page: the run's chats are not split by case. */
 const CASE_CHATS = 'the chats it opened, if any, are drawn below with the run’s others';
 
+/** The suites whose report draws chats: those conform platform saw, conform bot's platform's. */
+const DRAWS_CHATS: readonly string[] = ['platform', 'bot'];
+
+/**
+ * How a case is listed: hooks and integrator open no chat, so a case's page entry needs no
+ * word on why none is drawn (a skipped case still says why it was not run).
+ */
+function caseEntry(r: JunitResult, chats: boolean): ReportRun {
+  const entry = reportRunOf(r);
+  if (r.skipped !== undefined) return entry;
+  return chats ? { ...entry, why: CASE_CHATS } : { ...entry, why: '' };
+}
+
 /** `--report`: the HTML report of what the run saw (src/cli/commands/report-write.ts). */
 async function writeConformReport(
   ctx: CliContext,
@@ -609,8 +628,10 @@ async function writeConformReport(
 ): Promise<void> {
   const { flags, out } = view;
   const interrupted = results.some((r) => r.interrupted !== undefined);
+  // hooks and integrator open no chat: the page is the cases
+  const chats = DRAWS_CHATS.includes(view.suite);
   try {
-    if (flags.report === undefined || (!interrupted && !existsSync(recording.file))) return;
+    if (flags.report === undefined) return;
     const { writeHtmlReport } = await import('./report-write.js');
     const html = await writeHtmlReport({
       recording: existsSync(recording.file) ? recording.file : [],
@@ -619,21 +640,27 @@ async function writeConformReport(
       title: `svc-cli conform ${view.suite}`,
       made: reportMade(ctx),
       disabled: flags.invariant ?? [],
+      // conform bot's chats are its embedded platform's: a rule there would judge svc-cli's
+      // own sending; the suite judges the bot's side (src/trace/peer-rules.ts), a failed case
+      // on the page when broken
+      ...(view.suite === 'platform' ? {} : { judged: false as const }),
+      ...(chats ? {} : { chats: false as const }),
+      // no violations on these pages: what the filter keeps is the failed cases
+      ...(view.suite === 'platform' ? {} : { filter: 'only failed cases' }),
       // every finished case, counted as the terminal counts them: the failed ones first, with
       // what failed (the chats alone may all look fine), the others folded
-      cases: results
-        .filter((r) => r.interrupted === undefined)
-        .map((r) =>
-          r.skipped === undefined ? { ...reportRunOf(r), why: CASE_CHATS } : reportRunOf(r),
-        ),
+      cases: results.filter((r) => r.interrupted === undefined).map((r) => caseEntry(r, chats)),
       // cut short: the cases that did not finish listed after what was recorded
       ...(interrupted
         ? { runs: results.filter((r) => r.interrupted !== undefined).map(reportRunOf) }
         : {}),
       runNoun: 'case',
     });
+    const counted = `${html.failed ? `${html.failed} failed, ` : ''}${html.interrupted ? `${html.interrupted} interrupted, ` : ''}`;
     out.note(
-      `HTML report written to ${flags.report}: ${html.failed ? `${html.failed} failed, ` : ''}${html.interrupted ? `${html.interrupted} interrupted, ` : ''}${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'case')} without a chat to draw` : ''}`,
+      view.suite === 'platform'
+        ? `HTML report written to ${flags.report}: ${counted}${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'case')} without a chat to draw` : ''}`
+        : `HTML report written to ${flags.report}: ${counted}${plural(results.length, 'case')}${chats ? `, ${plural(html.conversations, 'conversation')}` : ''}`,
     );
   } finally {
     if (recording.scratch !== undefined)

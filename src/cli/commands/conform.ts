@@ -73,7 +73,7 @@ const EXAMPLES: ReadonlyArray<readonly [Suite, string]> = [
   ['integrator', 'svc-cli conform integrator --url http://127.0.0.1:9000/agent-messages'],
   [
     'hooks',
-    'svc-cli conform hooks --url http://127.0.0.1:9200/hooks --reporter junit --out hooks.xml',
+    'svc-cli conform hooks --url http://127.0.0.1:9200/hooks --reporter junit --out hooks.xml --report hooks.html',
   ],
   [
     'platform',

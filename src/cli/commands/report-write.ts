@@ -78,6 +78,13 @@ export interface HtmlReportOptions {
    * and no file is left (exit 2)
    */
   requireRecords?: string;
+  /**
+   * false: no rule is judged on the page's chats, nor counted (conform bot's are its embedded
+   * platform's, where the rules would judge svc-cli's own sending; the suite judges the bot)
+   */
+  judged?: false;
+  /** false: the run opens no chat (conform hooks, integrator): the page counts its cases alone */
+  chats?: false;
   /** how much is drawn (tests lower it); --chat draws every exchange of its conversation */
   budget?: Partial<DrawBudget>;
   /** how much the reader keeps (tests lower the exchanges kept per conversation) */
@@ -113,6 +120,19 @@ function mutationFigures(mutation: MutationFigures): MutationFigures {
   return {
     ...{ score, killed, timedOut, survived, notExercised },
     ...(interrupted === undefined ? {} : { interrupted }),
+  };
+}
+
+/** The page's figures before anything is read. */
+function emptySummary(options: HtmlReportOptions): ReportSummary {
+  const { mutation } = options;
+  return {
+    conversations: 0,
+    exchanges: 0,
+    violations: 0,
+    ...(mutation ? { mutation: mutationFigures(mutation) } : {}),
+    ...(options.judged === false ? { unjudged: true as const } : {}),
+    ...(options.chats === false ? { chatless: true as const } : {}),
   };
 }
 
@@ -192,12 +212,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
   const file = openWhole(options.out, options.shownOut);
   const { fd } = file;
   const { mutation } = options;
-  const summary: ReportSummary = {
-    conversations: 0,
-    exchanges: 0,
-    violations: 0,
-    ...(mutation ? { mutation: mutationFigures(mutation) } : {}),
-  };
+  const summary = emptySummary(options);
   try {
     writeSync(
       fd,
@@ -242,7 +257,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       summary.interrupted = (summary.interrupted ?? 0) + mutation.interrupted;
     const checks = compact({ disabled: options.disabled ?? [], botBudgetMs: options.botBudgetMs });
     const draw = (c: TracedConversation): void => {
-      const violations = checkConversation(c, checks);
+      const violations = options.judged === false ? [] : checkConversation(c, checks);
       const verdict: Partial<ReportRun> = verdicts.get(c.run) ?? {};
       countConversation(summary, c);
       summary.violations += violations.length;
@@ -257,7 +272,12 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       const lazy = drawnRows >= EAGER_ROWS;
       drawn++;
       drawnRows += Math.min(c.spans.length, budget.rowsPerConversation);
-      writeSync(fd, reportSection(c, violations, name, budget.rowsPerConversation, lazy, verdict));
+      writeSync(
+        fd,
+        reportSection(c, violations, name, budget.rowsPerConversation, lazy, verdict, {
+          judged: options.judged !== false,
+        }),
+      );
     };
     for (const file of files) {
       const one = await readTrace({

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { ExchangeRecord } from '../../journal/journal.js';
+import { createJournal, createRedactor, type ExchangeRecord } from '../../journal/journal.js';
 import { createRouter } from '../../http/router.js';
 import { createPlatform, type Platform, type PlatformCore } from '../../platform/index.js';
 import type { DeliveryPolicy } from '../../contract/timing.js';
@@ -31,7 +31,15 @@ export interface BotHarnessOptions {
    * in the account, spec 2.2, so a bot that keeps state sees a rerun's chats as new ones)
    */
   runId: number;
+  /** quote the token in the journal (`--show-secrets`); default `***`, as given and in a path */
+  showSecrets?: boolean;
 }
+
+/**
+ * Records the embedded platform keeps for the suite's checks and `--record`: a fuzz run's
+ * cases, about four exchanges each, fit (the journal's default keeps 1,000).
+ */
+const KEPT_RECORDS = 20_000;
 
 /** Where the provider under test posts its events (spec 4.3); the token is shown as `<token>`. */
 export interface BotServiceInfo {
@@ -84,9 +92,12 @@ export async function startBotHarness(options: BotHarnessOptions): Promise<BotHa
   const { clock, runId } = options;
   const ids = runIds(runId);
   const { firstChatId } = ids;
+  // the bot's token is a secret (spec 5.2): kept out of --record, as given and in a path
+  const secrets = options.showSecrets ? [] : [options.token, encodeURIComponent(options.token)];
   const platform: Platform = createPlatform({
     clock,
     ids,
+    journal: createJournal({ keep: KEPT_RECORDS, redact: createRedactor(secrets) }),
     channels: [{ id: 'conform-bot' }],
     ...(options.forms ? { forms: options.forms } : {}),
     bot: {

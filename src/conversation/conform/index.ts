@@ -30,6 +30,7 @@ import {
   type Observation,
   type PlatformRunOptions,
   type BotProviderInfo,
+  writeRecords,
 } from './observation.js';
 import { findWrongPeer, wrongPeerCase, type WrongPeer } from './wrong-peer.js';
 import { buildFuzzCases, type FuzzSettings, type FuzzSummary } from './fuzz/run.js';
@@ -78,6 +79,12 @@ export type ConformOptions =
       runId?: number;
       /** quote the token where a check quotes it (`--show-secrets`); default `***` */
       showSecrets?: boolean;
+      /**
+       * append what the embedded platform journaled (its events to the bot, the bot's posts,
+       * the chats) to this NDJSON file at the end, or as far as it got when interrupted
+       * (`--report` draws it; the rules there would judge svc-cli's own sending)
+       */
+      recordFile?: string;
     };
 
 export type RunConformOptions = ConformOptions & {
@@ -204,6 +211,9 @@ export async function runConformSuite(options: RunConformOptions): Promise<Confo
         checked = (await observation?.finish(closed)) ?? peerInvariants(options, clock, harness);
       }
     } finally {
+      // conform bot: what its embedded platform journaled, before the platform closes
+      if (harness && options.suite === 'bot' && options.recordFile !== undefined)
+        writeRecords(options.recordFile, harness.core.journal.entries());
       await harness?.close();
       await observation?.close();
     }
@@ -417,6 +427,7 @@ function harnessOptionsOf(
     providerId: options.providerId ?? 'svc-conform',
     clock,
     runId: options.runId ?? randomInt(1, 1_000_000),
+    ...(options.showSecrets ? { showSecrets: true } : {}),
     ...(options.platformListenPort === undefined ? {} : { port: options.platformListenPort }),
     ...(botEventsOf(options) === 'docs' ? { botEvents: 'docs' as const } : {}),
     ...(options.settings

@@ -210,7 +210,7 @@ function within<T>(wallMs: number, work: Promise<T>, otherwise: T): Promise<T> {
 }
 
 /** Appends the records as NDJSON, one line each (the journal's own format). */
-function writeRecords(file: string, records: readonly ExchangeRecord[]): void {
+export function writeRecords(file: string, records: readonly ExchangeRecord[]): void {
   try {
     appendFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
   } catch (error) {

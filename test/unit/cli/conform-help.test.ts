@@ -207,12 +207,12 @@ describe('a flag of another suite (newcomer pass: it was silently ignored)', () 
   });
 
   it("a mistyped flag is suggested from the suite's own flags first", async () => {
-    // --reporter is every suite's, --report conform platform's alone
+    // --report is every suite's, --record conform platform's alone: both a step from --recrd
     const t = createTestContext({ cwd });
-    expect(
-      await runInProcess(t, ['conform', 'hooks', '--url', 'http://x/h', '--reportr', 'junit']),
-    ).toBe(2);
-    expect(t.stderr()).toContain("unknown option '--reportr'\n(Did you mean --reporter?)");
+    expect(await runInProcess(t, ['conform', 'hooks', '--url', 'http://x/h', '--recrd', 'x'])).toBe(
+      2,
+    );
+    expect(t.stderr()).toContain("unknown option '--recrd'\n(Did you mean --report?)");
     expect(t.stderr().match(/Did you mean/g)).toHaveLength(1);
   });
 
