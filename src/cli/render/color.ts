@@ -5,7 +5,8 @@
 import type { CliContext } from '../context.js';
 
 /**
- * Colour only on a TTY, never with NO_COLOR or --no-color (argv is checked directly);
+ * Colour only on a TTY whose TERM is not `dumb` (a terminal that draws no escapes: Emacs's
+ * shell, some CI logs), never with NO_COLOR or --no-color (argv is checked directly);
  * FORCE_COLOR forces it on, or off as `0` / `false` (as Node and chalk read it).
  */
 export function colorEnabled(ctx: Pick<CliContext, 'env'>, stream: { isTTY?: boolean }): boolean {
@@ -14,5 +15,5 @@ export function colorEnabled(ctx: Pick<CliContext, 'env'>, stream: { isTTY?: boo
   const force = ctx.env.FORCE_COLOR;
   if (force === '0' || force === 'false') return false;
   if (force !== undefined) return true;
-  return Boolean(stream.isTTY);
+  return Boolean(stream.isTTY) && ctx.env.TERM !== 'dumb';
 }

@@ -5,9 +5,15 @@ const tty = { isTTY: true };
 const pipe = { isTTY: false };
 const on = (env: Record<string, string>, stream = tty) => colorEnabled({ env }, stream);
 
-describe('colour: a TTY, unless NO_COLOR or FORCE_COLOR says otherwise', () => {
+describe('colour: a TTY, unless TERM=dumb, NO_COLOR or FORCE_COLOR says otherwise', () => {
   it('a terminal gets colour, a pipe none', () => {
     expect([on({}), on({}, pipe)]).toEqual([true, false]);
+  });
+
+  it('TERM=dumb turns it off on a terminal, unless FORCE_COLOR asks for it', () => {
+    expect(on({ TERM: 'dumb' })).toBe(false);
+    expect(on({ TERM: 'xterm-256color' })).toBe(true);
+    expect(on({ TERM: 'dumb', FORCE_COLOR: '1' })).toBe(true);
   });
 
   it('NO_COLOR turns it off, even with FORCE_COLOR', () => {
