@@ -112,4 +112,24 @@ describe('conform --report beyond conform platform', () => {
     expect(t.stderr()).toContain('--record is a flag of conform platform');
     expect(existsSync(join(dir, 'x.ndjson'))).toBe(false);
   });
+
+  it('an unreachable peer (exit 3) still gets its --report page: why no case ran', async () => {
+    // a port nothing listens on
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'svc-conform-report-'));
+    const t = createTestContext({ cwd: dir });
+    const code = await runInProcess(t, [
+      'conform',
+      'hooks',
+      '--url',
+      `http://127.0.0.1:${port}/hooks`,
+      '--report',
+      'hooks.html',
+    ]);
+    expect(code, t.stderr()).toBe(3);
+    expect(t.stderr()).toContain('HTML report written to hooks.html: the peer is unreachable');
+    const html = readFileSync(join(dir, 'hooks.html'), 'utf8');
+    expect(html).toContain('conform hooks');
+    expect(html).toContain(`the hook receiver at http://127.0.0.1:${port}/hooks is unreachable`);
+  });
 });

@@ -552,10 +552,10 @@ export async function runConform(
     ...(flags.strict ? { strict: true } : {}),
     ...conformListeners(view, tally),
   })
-    .catch((error: unknown) => {
+    .catch(async (error: unknown) => {
       // what a signal cut short may fail as it stops: the reports are still written
       if (ctx.signal.aborted) return undefined;
-      reportUnreachable(ctx, view, error);
+      await reportUnreachable(ctx, view, error, recording);
       throw error;
     })
     .finally(() => progress.stop());
@@ -571,12 +571,17 @@ export async function runConform(
 }
 
 /**
- * The peer never answered (exit 3): --out still gets a report, one error for the suite, so a
- * CI step that publishes it whatever happened shows why instead of finding no file.
+ * The peer never answered (exit 3): --out and --report still get written, one error for the
+ * suite, so a CI step that publishes them whatever happened shows why instead of finding no
+ * file.
  */
-function reportUnreachable(ctx: CliContext, view: ConformView, error: unknown): void {
+async function reportUnreachable(
+  ctx: CliContext,
+  view: ConformView,
+  error: unknown,
+  recording: { file: string; scratch?: string } | undefined,
+): Promise<void> {
   if (!(error instanceof SvcError) || error.code !== 'SVC_E_PEER_UNREACHABLE') return;
-  if (view.flags.out === undefined) return;
   const suite: JunitResult = {
     name: `conform ${view.suite}`,
     file: `svc-cli conform ${view.suite}`,
@@ -586,7 +591,10 @@ function reportUnreachable(ctx: CliContext, view: ConformView, error: unknown): 
     wallMs: 0,
     error: { message: error.message, type: 'PeerUnreachable' },
   };
-  writeConformFile(ctx, view, [suite], 'the peer is unreachable: no case ran');
+  if (view.flags.out !== undefined)
+    writeConformFile(ctx, view, [suite], 'the peer is unreachable: no case ran');
+  if (recording)
+    await writeConformReport(ctx, view, [suite], recording, 'the peer is unreachable: no case ran');
 }
 
 /** Where `--record` / `--report` go: the file, and a scratch folder to remove after. */
@@ -616,6 +624,8 @@ const DRAWS_CHATS: readonly string[] = ['platform', 'bot'];
 function caseEntry(r: JunitResult, chats: boolean): ReportRun {
   const entry = reportRunOf(r);
   if (r.skipped !== undefined) return entry;
+  // the suite could not run (the peer unreachable): the page says why, as the terminal does
+  if (r.error !== undefined) return { ...entry, why: r.error.message };
   return chats ? { ...entry, why: CASE_CHATS } : { ...entry, why: '' };
 }
 
@@ -625,6 +635,8 @@ async function writeConformReport(
   view: ConformView,
   results: readonly JunitResult[],
   recording: { file: string; scratch?: string },
+  /** what the note says after the file's name, instead of the page's counts */
+  said?: string,
 ): Promise<void> {
   const { flags, out } = view;
   const interrupted = results.some((r) => r.interrupted !== undefined);
@@ -658,9 +670,11 @@ async function writeConformReport(
     });
     const counted = `${html.failed ? `${html.failed} failed, ` : ''}${html.interrupted ? `${html.interrupted} interrupted, ` : ''}`;
     out.note(
-      view.suite === 'platform'
-        ? `HTML report written to ${flags.report}: ${counted}${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'case')} without a chat to draw` : ''}`
-        : `HTML report written to ${flags.report}: ${counted}${plural(results.length, 'case')}${chats ? `, ${plural(html.conversations, 'conversation')}` : ''}`,
+      said !== undefined
+        ? `HTML report written to ${flags.report}: ${said}`
+        : view.suite === 'platform'
+          ? `HTML report written to ${flags.report}: ${counted}${plural(html.conversations, 'conversation')}, ${plural(html.violations, 'invariant violation')}${html.runs ? `, ${plural(html.runs, 'case')} without a chat to draw` : ''}`
+          : `HTML report written to ${flags.report}: ${counted}${plural(results.length, 'case')}${chats ? `, ${plural(html.conversations, 'conversation')}` : ''}`,
     );
   } finally {
     if (recording.scratch !== undefined)
