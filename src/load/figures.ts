@@ -17,6 +17,9 @@ export const FINAL_STATES = [
 ] as const;
 export type FinalState = (typeof FINAL_STATES)[number];
 
+/** The final states that are the endpoint's verdict (the thresholds' shares are of these). */
+export const JUDGED_STATES: readonly FinalState[] = ['delivered', 'error-reply', 'failed'];
+
 export interface LatencySummary {
   count: number;
   p50: number;
@@ -112,7 +115,7 @@ export class StateCounter {
    * generator saturated) and interrupted (the run stopped) are no verdict of the endpoint's.
    */
   get judged(): number {
-    return this.counts.delivered + this.counts['error-reply'] + this.counts.failed;
+    return JUDGED_STATES.reduce((sum, state) => sum + this.counts[state], 0);
   }
 
   get settled(): number {

@@ -8,13 +8,14 @@ import { performance } from 'node:perf_hooks';
 import { createOutboundLimiter, type OutboundLimiter } from '../platform/outbound-limiter.js';
 import {
   FINAL_STATES,
+  JUDGED_STATES,
   LatencyRecorder,
   StateCounter,
   type FinalState,
   type LatencySummary,
 } from './figures.js';
 import { arrivalAt, plannedArrivals, type Workload } from './schedule.js';
-import { evaluateThresholds, type Threshold, type ThresholdResult } from './spec.js';
+import { evaluateThresholds, isShare, type Threshold, type ThresholdResult } from './spec.js';
 import type { AttemptObserver, LoadTarget, SeriesOutcome } from './targets.js';
 
 export interface RunLoadOptions {
@@ -124,6 +125,8 @@ interface Tally {
   attemptCount: number;
   /** payloads with at least one attempt on the wire: attempts per payload is per these */
   onWire: number;
+  /** settled payloads (delivered, error reply, failed) that had a second attempt on the wire */
+  redelivered: number;
   windowSettled: number;
   maxLagMs: number;
 }
@@ -143,6 +146,7 @@ function createTally(attempts: number): Tally {
     invalidSent: 0,
     attemptCount: 0,
     onWire: 0,
+    redelivered: 0,
     windowSettled: 0,
     maxLagMs: 0,
   };
@@ -202,6 +206,10 @@ function settle(
     t.cutShort.record(outcome.cutShort.wallMs + (first ? lagMs : 0));
   }
   if (outcome.attempts.length > 0 || outcome.cutShort) t.onWire++;
+  // the `redelivered` threshold's count (spec 8): a payload the endpoint settled, after more
+  // than one attempt
+  const onWireAttempts = outcome.attempts.length + (outcome.cutShort ? 1 : 0);
+  if (JUDGED_STATES.includes(outcome.state) && onWireAttempts > 1) t.redelivered++;
   if (outcome.state !== 'not-sent' && outcome.state !== 'interrupted') {
     series.record(performance.now() - intendedAt);
   }
@@ -228,6 +236,7 @@ function thresholdFigures(t: Tally, windowMs: number, now?: number) {
     },
     // of what the endpoint settled: a payload never sent is the generator's limit, not its failure
     failedShare: t.states.judged === 0 ? 0 : t.states.counts.failed / t.states.judged,
+    redeliveredShare: t.states.judged === 0 ? 0 : t.redelivered / t.states.judged,
     settled: t.states.judged,
     // delivered only (the `rate` threshold's figure): an error reply is counted apart
     ratePerSecond: t.states.counts.delivered / window,
@@ -282,12 +291,12 @@ function startTicker(run: Running): ReturnType<typeof setInterval> {
     tally.windowSettled = 0;
     lastTick = now;
     if (options.abortOnFail && now >= 1000 && run.stopped === undefined) {
-      // a failed share waits for a first settled payload (none settled is judged at the end)
+      // a share waits for a first settled payload (none settled is judged at the end)
       const early = (options.thresholds ?? []).filter(
         (t) =>
           t.metric !== 'rate' &&
           (t.op === '<' || t.op === '<=') &&
-          (t.metric !== 'failed' || tally.states.judged > 0),
+          (!isShare(t.metric) || tally.states.judged > 0),
       );
       const failing = evaluateThresholds(early, thresholdFigures(tally, now, wallNow)).find(
         (r) => !r.ok,

@@ -63,9 +63,12 @@ export function parseRatio(text: string, flag: string): number {
   return value;
 }
 
-/** What a threshold measures: a latency percentile, the failed share, or the achieved rate. */
+/**
+ * What a threshold measures: a latency percentile, the failed share, the redelivered share
+ * (payloads that needed a second attempt, spec 8), or the achieved rate.
+ */
 export type ThresholdMetric =
-  'p50' | 'p90' | 'p95' | 'p99' | 'p999' | 'max' | 'mean' | 'failed' | 'rate';
+  'p50' | 'p90' | 'p95' | 'p99' | 'p999' | 'max' | 'mean' | 'failed' | 'redelivered' | 'rate';
 export type ThresholdOp = '<' | '<=' | '>' | '>=';
 
 export interface Threshold {
@@ -73,14 +76,21 @@ export interface Threshold {
   text: string;
   metric: ThresholdMetric;
   op: ThresholdOp;
-  /** ms for latencies, a fraction 0..1 for failed, per second for rate */
+  /** ms for latencies, a fraction 0..1 for failed and redelivered, per second for rate */
   value: number;
 }
 
 const LATENCY = new Set(['p50', 'p90', 'p95', 'p99', 'p999', 'max', 'mean']);
+/** The metrics that are a share of the payloads the endpoint settled. */
+const SHARES = new Set(['failed', 'redelivered']);
+
+/** Whether a threshold is a share of the settled payloads (`failed`, `redelivered`). */
+export function isShare(metric: ThresholdMetric): metric is 'failed' | 'redelivered' {
+  return SHARES.has(metric);
+}
 
 /**
- * `p99<500ms`, `max<=3s`, `failed<0.1%`, `rate>=190/s`.
+ * `p99<500ms`, `max<=3s`, `failed<0.1%`, `redelivered<1%`, `rate>=190/s`.
  * @example parseThreshold('p99<500ms') // { metric: 'p99', op: '<', value: 500, ... }
  */
 export function parseThreshold(text: string): Threshold {
@@ -90,16 +100,16 @@ export function parseThreshold(text: string): Threshold {
   const raw = match?.[3] ?? '';
   const fail = (
     why: string,
-    hint = "Thresholds: p50|p90|p95|p99|p999|max|mean<time (e.g. 'p99<500ms'), 'failed<0.1%', 'rate>=190/s'.",
+    hint = "Thresholds: p50|p90|p95|p99|p999|max|mean<time (e.g. 'p99<500ms'), 'failed<0.1%', 'redelivered<1%', 'rate>=190/s'.",
   ) => inputError('SVC_E_LOAD_THRESHOLD', `Could not read --threshold "${text}": ${why}.`, hint);
   if (!match || op === undefined) throw fail('expected <metric><op><value>');
   // a bound the wrong way round ('p99>500ms', 'rate<10/s') passes a broken run: a latency and
-  // a failed share are held under a ceiling, a rate over a floor
+  // a share are held under a ceiling, a rate over a floor
   const upper = op === '<' || op === '<=';
-  if ((LATENCY.has(metric) || metric === 'failed') && !upper)
+  if ((LATENCY.has(metric) || SHARES.has(metric)) && !upper)
     throw fail(
       `${metric} is held under a bound: use < or <=`,
-      `For example --threshold '${metric}<${metric === 'failed' ? '1%' : raw || '500ms'}'.`,
+      `For example --threshold '${metric}<${SHARES.has(metric) ? '1%' : raw || '500ms'}'.`,
     );
   if (metric === 'rate' && upper)
     throw fail(
@@ -116,12 +126,12 @@ export function parseThreshold(text: string): Threshold {
   }
   // the examples are whole --threshold values: the parsers' own ("--threshold failed 1%")
   // would name a form this function refuses
-  if (metric === 'failed') {
+  if (metric === 'failed' || metric === 'redelivered') {
     const value = readPart(() => parseRatio(raw, '--threshold'));
     if (value === undefined) {
       throw fail(
         `"${raw}" is not a share between 0 and 100%`,
-        "For example --threshold 'failed<1%' or --threshold 'failed<0.01'.",
+        `For example --threshold '${metric}<1%' or --threshold '${metric}<0.01'.`,
       );
     }
     return { text, metric, op, value };
@@ -151,14 +161,19 @@ function readPart(parse: () => number): number | undefined {
 
 /** The figures a threshold is held against. */
 export interface ThresholdFigures {
-  latencyMs: Record<Exclude<ThresholdMetric, 'failed' | 'rate'>, number>;
+  latencyMs: Record<Exclude<ThresholdMetric, 'failed' | 'redelivered' | 'rate'>, number>;
   /**
    * failed / the payloads the endpoint settled (delivered, error reply or failed), 0 when it
    * settled none: a payload not sent (the generator saturated) or cut short by a stop is no
    * verdict of the endpoint's
    */
   failedShare: number;
-  /** the payloads the endpoint settled: the failed share's denominator */
+  /**
+   * the settled payloads that needed a redelivery (a second attempt went on the wire, spec 8) /
+   * the payloads the endpoint settled; 0 when it settled none
+   */
+  redeliveredShare: number;
+  /** the payloads the endpoint settled: the shares' denominator */
   settled?: number;
   /** completed series per second of the run */
   ratePerSecond: number;
@@ -169,7 +184,7 @@ export interface ThresholdResult {
   /** the measured value in the threshold's unit */
   actual: number;
   ok: boolean;
-  /** `failed`: how many payloads the share is of (those the endpoint settled) */
+  /** `failed`, `redelivered`: how many payloads the share is of (those the endpoint settled) */
   of?: number;
 }
 
@@ -179,17 +194,20 @@ export function evaluateThresholds(
   figures: ThresholdFigures,
 ): ThresholdResult[] {
   return thresholds.map((threshold) => {
+    const { metric } = threshold;
     const actual =
-      threshold.metric === 'failed'
+      metric === 'failed'
         ? figures.failedShare
-        : threshold.metric === 'rate'
-          ? figures.ratePerSecond
-          : figures.latencyMs[threshold.metric];
+        : metric === 'redelivered'
+          ? figures.redeliveredShare
+          : metric === 'rate'
+            ? figures.ratePerSecond
+            : figures.latencyMs[metric];
     // a share of nothing is no verdict: a run whose payloads all timed out or were cut short
     // showed a green 'failed<1% (0% of 0 settled)'
-    const unjudged = threshold.metric === 'failed' && figures.settled === 0;
+    const unjudged = isShare(metric) && figures.settled === 0;
     const ok = !unjudged && compare(actual, threshold.op, threshold.value);
-    return threshold.metric === 'failed' && figures.settled !== undefined
+    return isShare(metric) && figures.settled !== undefined
       ? { threshold, actual, ok, of: figures.settled }
       : { threshold, actual, ok };
   });
@@ -214,13 +232,13 @@ function compare(actual: number, op: ThresholdOp, value: number): boolean {
 
 /** Formats a threshold's measured value in its own unit, for the report. */
 export function formatThresholdValue(metric: ThresholdMetric, value: number): string {
-  if (metric === 'failed') return `${round(value * 100, 3)}%`;
+  if (isShare(metric)) return `${round(value * 100, 3)}%`;
   if (metric === 'rate') return `${round(value, 1)}/s`;
   return `${formatMs(value)}ms`;
 }
 
 /**
- * A threshold's measured value as the reports print it; a failed share says what it is of.
+ * A threshold's measured value as the reports print it; a share says what it is of.
  * @example formatMeasured(result) // '100% of 10 settled'
  */
 export function formatMeasured(result: ThresholdResult): string {

@@ -475,6 +475,8 @@ describe.skipIf(!locust)(`load --export locust, ${LOCUST_RUN}`, () => {
       '--threshold',
       'failed<1%',
       '--threshold',
+      'redelivered<1%',
+      '--threshold',
       'p50<0ms',
       '--export',
       'locust',
@@ -506,6 +508,8 @@ describe.skipIf(!locust)(`load --export locust, ${LOCUST_RUN}`, () => {
     // p50<0ms cannot hold: the exit code says a threshold failed, and the output names it
     expect(m.code).toBe(1);
     expect(m.output).toContain('threshold passed failed<1%');
+    // listen takes every first attempt: no payload needed a redelivery
+    expect(m.output).toContain('threshold passed redelivered<1%');
     expect(m.output).toContain('threshold FAILED p50<0ms');
     const aggregated = readFileSync(join(dir, 'r_stats.csv'), 'utf8')
       .split('\n')

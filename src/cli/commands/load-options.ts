@@ -126,13 +126,13 @@ export const loadOptions = defineOptions('load', [
     flag: '--threshold <expr>',
     type: 'list',
     description:
-      "fail (exit 1) unless it holds: 'p99<500ms', 'max<=3s', 'failed<0.1%', 'rate>=190/s'",
+      "fail (exit 1) unless it holds: 'p99<500ms', 'max<=3s', 'failed<0.1%', 'redelivered<1%', 'rate>=190/s'",
   },
   {
     key: 'abortOnFail',
     flag: '--abort-on-fail',
     type: 'boolean',
-    description: 'stop as soon as a latency or failed threshold is broken',
+    description: 'stop as soon as a latency, failed or redelivered threshold is broken',
   },
   {
     key: 'calibrate',

@@ -20,8 +20,10 @@ cannot hold the next one back; latency counts from when a payload was due. integ
 hooks go through the platform's delivery engine: integrator 3 attempts at 0/3/6 s, 3 s each
 (spec 8); bot 2 x 3 s (spec 8); hooks 1 x 10 s (an assumption: the spec is silent). A payload
 the generator could not start is "not sent" and never counted as the endpoint's failure.
-Latency thresholds hold every answer (all attempts); failed is failed / sent; rate is
-delivered (incl. error replies) per second of the run.
+Latency thresholds hold every answer (all attempts); failed is failed / settled (delivered,
+error reply or failed); redelivered is the settled payloads that needed a second attempt /
+settled (a receiver that fails first and recovers passes failed, not redelivered); rate is
+delivered per second of the run (error replies apart).
 
 Examples:
   $ svc-cli load integrator --url http://127.0.0.1:9000/agent-messages --rate 200/s --duration 60s \\

@@ -51,6 +51,7 @@ function summaryWith(p99: number, overrides: Partial<LoadSummary> = {}): LoadSum
   const thresholds = evaluateThresholds([parseThreshold('p99<150ms')], {
     latencyMs: latency,
     failedShare: 0,
+    redeliveredShare: 0,
     ratePerSecond: 0,
   });
   return {

@@ -61,6 +61,7 @@ describe('load words', () => {
     expect(parseThreshold('p99<500ms')).toMatchObject({ metric: 'p99', op: '<', value: 500 });
     expect(parseThreshold('max<=3s')).toMatchObject({ metric: 'max', op: '<=', value: 3000 });
     expect(parseThreshold('failed<0.1%')).toMatchObject({ metric: 'failed', value: 0.001 });
+    expect(parseThreshold('redelivered<1%')).toMatchObject({ metric: 'redelivered', value: 0.01 });
     expect(parseThreshold('rate>=190/s')).toMatchObject({ metric: 'rate', op: '>=', value: 190 });
     expect(inputCode(() => parseThreshold('p42<1ms'))).toBe('input:SVC_E_LOAD_THRESHOLD');
     expect(inputCode(() => parseThreshold('p99=1ms'))).toBe('input:SVC_E_LOAD_THRESHOLD');
@@ -78,6 +79,8 @@ describe('load words', () => {
     'p99=1ms',
     'p99>500ms',
     'failed>=1%',
+    'redelivered>1%',
+    'redelivered<lots',
     'rate<10/s',
   ])('every example the error for --threshold %s gives parses', (text) => {
     let error: unknown;
@@ -103,35 +106,39 @@ describe('load words', () => {
   it('thresholds hold against the figures, each with its measured value', () => {
     const latencyMs = { p50: 2, p90: 4, p95: 5, p99: 9, p999: 20, max: 31, mean: 3 };
     const results = evaluateThresholds(
-      ['p99<10ms', 'max<30ms', 'failed<1%', 'rate>=190/s'].map(parseThreshold),
-      { latencyMs, failedShare: 0.02, ratePerSecond: 195 },
+      ['p99<10ms', 'max<30ms', 'failed<1%', 'redelivered<5%', 'rate>=190/s'].map(parseThreshold),
+      { latencyMs, failedShare: 0.02, redeliveredShare: 0.04, ratePerSecond: 195 },
     );
     expect(results.map((r) => [r.threshold.text, r.ok, r.actual])).toEqual([
       ['p99<10ms', true, 9],
       ['max<30ms', false, 31],
       ['failed<1%', false, 0.02],
+      ['redelivered<5%', true, 0.04],
       ['rate>=190/s', true, 195],
     ]);
   });
 
   it('a bound the wrong way round is refused: it would pass a broken run', () => {
-    for (const text of ['p99>500ms', 'max>=1s', 'failed>1%', 'rate<10/s', 'rate<=5/s'])
+    for (const text of ['p99>500ms', 'max>=1s', 'failed>1%', 'redelivered>=1%', 'rate<10/s'])
       expect(
         inputCode(() => parseThreshold(text)),
         text,
       ).toBe('input:SVC_E_LOAD_THRESHOLD');
   });
 
-  it('a failed share of nothing settled breaks the threshold: no verdict is no pass', () => {
+  it('a share of nothing settled breaks the threshold: no verdict is no pass', () => {
     const latencyMs = { p50: 0, p90: 0, p95: 0, p99: 0, p999: 0, max: 0, mean: 0 };
-    const [result] = evaluateThresholds([parseThreshold('failed<1%')], {
+    const results = evaluateThresholds(['failed<1%', 'redelivered<1%'].map(parseThreshold), {
       latencyMs,
       failedShare: 0,
+      redeliveredShare: 0,
       settled: 0,
       ratePerSecond: 0,
     });
-    expect(result).toMatchObject({ ok: false, of: 0 });
-    expect(brokenText(result!)).toBe('no payload settled, so nothing to judge');
+    for (const result of results) {
+      expect(result).toMatchObject({ ok: false, of: 0 });
+      expect(brokenText(result)).toBe('no payload settled, so nothing to judge');
+    }
   });
 });
 
