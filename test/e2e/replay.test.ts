@@ -58,7 +58,14 @@ describe('svc-cli replay', () => {
     const hint = await runCli(['replay', '--grep', 'bot-timeout.json'], { cwd: empty });
     expect(hint.stdout.trim().split('\n').at(-1)).toBe('1 passed, 0 failed');
     const other = await runCli(['replay', 'fixtures/conversations/mine.json'], { cwd: empty });
-    expect(other.stderr).not.toContain('svc-cli ships');
+    expect(other.stderr).not.toContain('svc-cli ships mine.json');
+    expect(other.stderr).toContain('Give conversation files (.json) or folders of them');
+    // a path of the user's own: what replay reads, and how to run the shipped ones
+    const typo = await runCli(['replay', 'nosuch.yaml'], { cwd: empty });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(
+      'Give conversation files (.json) or folders of them; svc-cli replay without a path runs',
+    );
   });
 
   it('replays every bundled conversation green and ends with the count line', async () => {

@@ -53,7 +53,16 @@ function withBundledHint(error: unknown, cwd: string, inputs: string[]): unknown
   if (!(error instanceof SvcError) || error.code !== 'SVC_E_READ') return error;
   const missing = inputs.find((path) => !existsSync(path) && BUNDLED_PATH.test(path));
   const name = missing === undefined ? undefined : BUNDLED_PATH.exec(missing)?.[1];
-  if (missing === undefined) return error;
+  // a path of the user's own: say what replay reads, and where the shipped ones are
+  const own =
+    error.hint !== undefined || inputs.every((path) => existsSync(path))
+      ? error
+      : new SvcError(
+          'SVC_E_READ',
+          error.message,
+          'Give conversation files (.json) or folders of them; svc-cli replay without a path runs ./fixtures/conversations, else the ones svc-cli ships.',
+        );
+  if (missing === undefined) return own;
   const files = packageFiles();
   // with a folder of its own, --grep would look there, not in the package
   const grep = !existsSync(resolve(cwd, DEFAULT_PATH));
@@ -66,7 +75,7 @@ function withBundledHint(error: unknown, cwd: string, inputs: string[]): unknown
         : `svc-cli ships its conversations in ${files.pathOf(DEFAULT_PATH) ?? 'its package'}.`,
     );
   const file = `${DEFAULT_PATH}/${name}.json`;
-  if (files.read(file) === undefined) return error;
+  if (files.read(file) === undefined) return own;
   // the single binary has no package folder: its copy of the fixtures is one
   const at = files.pathOf(file) ?? join(files.folderOf(DEFAULT_PATH), `${name}.json`);
   const ways = [
