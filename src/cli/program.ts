@@ -73,6 +73,27 @@ function addChoiceSuggestion(message: string): string {
 }
 
 /**
+ * A command typed as two words (`hook fire`, `hooks fire`, `send text`) is no spelling commander can
+ * suggest from (`hook` is 5 edits from `hook-fire`): the words joined with `-`, or else every
+ * command the first word starts (`hook`: hook-fire, hook-target), are suggested.
+ */
+function addCommandSuggestion(program: Command, argv: readonly string[], message: string): string {
+  const typed = /unknown command '([^']+)'/.exec(message)?.[1];
+  if (typed === undefined || /Did you mean/.test(message)) return message;
+  const names = program.commands.map((c) => c.name());
+  const next = argv[argv.indexOf(typed) + 1];
+  // `hooks fire` too: the first word as typed, then without a plural's s
+  const words = [typed, typed.replace(/s$/, '')];
+  const joined = words.map((word) => `${word}-${next}`).find((name) => names.includes(name));
+  const meant =
+    next !== undefined && joined !== undefined
+      ? [joined]
+      : names.filter((name) => words.some((word) => name.startsWith(`${word}-`)));
+  if (meant.length === 0) return message;
+  return `${message.replace(/\n?$/, '')}\n(Did you mean ${meant.join(' or ')}?)\n`;
+}
+
+/**
  * commander suggests a flag within a small edit distance; a flag typed short (`--integrator`
  * for `--integrator-url`, `--platform` for `--platform-url`) is further away and got no
  * suggestion. When the unknown flag starts exactly one flag of the command
@@ -114,7 +135,13 @@ export function createProgram(ctx: CliContext, argv: readonly string[] = []): Co
       outputError: (s, write) =>
         write(
           formatUsageError(
-            addChoiceSuggestion(addOptionSuggestion(program, argv, addArgumentChoices(program, s))),
+            addChoiceSuggestion(
+              addCommandSuggestion(
+                program,
+                argv,
+                addOptionSuggestion(program, argv, addArgumentChoices(program, s)),
+              ),
+            ),
           ),
         ),
     })
@@ -220,7 +247,11 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       if (wantsJson(argv)) {
         // every --json line is an object with a type, usage errors included
         const message = addChoiceSuggestion(
-          addOptionSuggestion(program, argv, addArgumentChoices(program, error.message)),
+          addCommandSuggestion(
+            program,
+            argv,
+            addOptionSuggestion(program, argv, addArgumentChoices(program, error.message)),
+          ),
         )
           .trimEnd()
           .replace(/^error: /, '');

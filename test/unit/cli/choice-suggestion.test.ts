@@ -4,6 +4,26 @@ import type { CommandSpec } from '../../../src/cli/commands/spec.js';
 import { runCli } from '../../../src/cli/main.js';
 import { createTestContext } from '../../helpers/cli-context.js';
 
+describe('a command typed as two words gets the command it names', () => {
+  it.each([
+    [['hook', 'fire', 'chat_started'], 'hook-fire'],
+    [['hooks', 'fire'], 'hook-fire'],
+    [['send', 'text', 'hi'], 'send-text'],
+    [['bot', 'sim'], 'bot-sim'],
+    [['hook'], 'hook-fire or hook-target'],
+  ])('%j: (Did you mean %s?), exit 2', async (argv, meant) => {
+    const t = createTestContext({ cwd: process.cwd() });
+    expect(await runCli(argv, t.ctx)).toBe(2);
+    expect(t.stderr()).toContain(`unknown command '${argv[0]}'\n(Did you mean ${meant}?)`);
+  });
+
+  it('a word no command starts gets no guess', async () => {
+    const t = createTestContext({ cwd: process.cwd() });
+    expect(await runCli(['zzz', 'fire'], t.ctx)).toBe(2);
+    expect(t.stderr()).not.toContain('Did you mean');
+  });
+});
+
 describe('a mistyped argument choice gets a suggestion, as commands and flags do', () => {
   it('conform integratr: (Did you mean integrator?), exit 2', async () => {
     const t = createTestContext({ cwd: process.cwd() });
