@@ -270,8 +270,13 @@ export function controlAccessOf(o: AccessFlags): ControlAccess {
   };
 }
 
-/** An `--allow-origin` entry as browsers send Origin: `http://localhost:5173`, no path. */
+/**
+ * An `--allow-origin` entry as browsers send Origin: `http://localhost:5173`, no path; `null`
+ * (or `file://`, what such a page's `location.origin` reads) for a page opened from a file,
+ * whose requests carry `Origin: null`.
+ */
 function originOf(entry: string): string {
+  if (entry === 'null' || /^file:\/\//i.test(entry)) return 'null';
   let url: URL | undefined;
   try {
     url = new URL(entry);
@@ -282,7 +287,7 @@ function originOf(entry: string): string {
     throw new SvcError(
       'SVC_E_OPTIONS',
       `Could not use --allow-origin ${entry}: it takes an origin, the scheme, host and port of a page.`,
-      'Example: --allow-origin http://localhost:5173',
+      'Example: --allow-origin http://localhost:5173; a page opened from a file: --allow-origin null',
     );
   return url.origin;
 }

@@ -99,7 +99,7 @@ export function createControlGuard(
           403,
           'cross_origin',
           // the log line says the fix too: the page's own console shows only CORS errors
-          `${method} ${path} from a page at ${origin}; --allow-origin ${origin} lets it in`,
+          `${method} ${path} from a page at ${origin}${origin === 'null' ? ' (opened from a file, or a sandboxed frame)' : ''}; --allow-origin ${origin} lets it in`,
           `Could not ${method} ${path} from a page at ${origin}: svc-cli answers its own origin${pageScript ? ', pages served from this machine' : ''} and the --allow-origin entries. To let that page in, start svc-cli with --allow-origin ${origin} (docs/SECURITY.md).`,
         );
     }

@@ -48,7 +48,15 @@ const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
 export function unreachableText(error: unknown, base: string): string {
   const said = error instanceof Error ? error.message : String(error);
   const location = (globalThis as { location?: { origin?: unknown; hostname?: unknown } }).location;
-  const origin = typeof location?.origin === 'string' ? location.origin : undefined;
+  const protocol = (globalThis as { location?: { protocol?: unknown } }).location?.protocol;
+  // a page opened from a file: Chromium's location.origin reads file://, its requests carry
+  // Origin: null, which is what --allow-origin takes
+  const fromFile = protocol === 'file:';
+  const origin = fromFile
+    ? 'null'
+    : typeof location?.origin === 'string'
+      ? location.origin
+      : undefined;
   const host = typeof location?.hostname === 'string' ? location.hostname : '';
   let platformOrigin: string | undefined;
   try {
@@ -56,6 +64,8 @@ export function unreachableText(error: unknown, base: string): string {
   } catch {
     platformOrigin = undefined;
   }
+  if (fromFile)
+    return `${said} (the platform at ${base} is not running, or it refused this page, opened from a file (Origin: null): start it with --allow-origin null, or serve the page from http://localhost)`;
   const crossOrigin =
     origin !== undefined && origin !== 'null' && origin !== platformOrigin && !LOOPBACK.test(host);
   return crossOrigin

@@ -291,6 +291,29 @@ describe('--allow-origin opens exactly the origins it names', () => {
   });
 });
 
+describe('a page opened from a file (Origin: null)', () => {
+  it('is refused by default, naming --allow-origin null, and let in with it', async () => {
+    const { platform, url } = await platformOn();
+    const notices: string[] = [];
+    platform.core.on((e) => {
+      if (e.type === 'notice') notices.push(e.message);
+    });
+    const refused = await send(`${url}/_sim/widget/visitors`, { headers: { origin: 'null' } });
+    expect(refused.status).toBe(403);
+    expect(notices.join('\n')).toContain(
+      '(opened from a file, or a sandboxed frame); --allow-origin null lets it in',
+    );
+    const open = await platformOn({ access: { allowOrigins: ['null'] } });
+    const posted = await send(`${open.url}/_sim/widget/events`, {
+      method: 'POST',
+      headers: { ...JSON_TYPE, origin: 'null' },
+      body: JSON.stringify({ type: 'visitor_hello', visitorId: 'v-1' }),
+    });
+    expect(posted.headers['access-control-allow-origin']).toBe('null');
+    expect(posted.json.error?.code).toBeUndefined();
+  });
+});
+
 describe('--control-token opens the control API to its bearer', () => {
   it('wants the token on the control API, journal and event stream; not on the console files, page-script routes or channel', async () => {
     const token = 'tok-0123456789';

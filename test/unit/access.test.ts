@@ -83,6 +83,11 @@ describe('controlAccessOf', () => {
       controlAccessOf({ allowOrigin: ['http://LocalHost:5173/', 'https://app.test:443'] }).access
         .allowOrigins,
     ).toEqual(['http://localhost:5173', 'https://app.test']);
+    // a page opened from a file sends Origin: null; its location.origin reads file://
+    expect(controlAccessOf({ allowOrigin: ['null', 'file://'] }).access.allowOrigins).toEqual([
+      'null',
+      'null',
+    ]);
     expect(() => controlAccessOf({ allowOrigin: ['localhost:5173/x'] })).toThrow(/--allow-origin/);
     expect(() => controlAccessOf({ allowOrigin: ['http://a.test/path'] })).toThrow(
       /Example: --allow-origin http:\/\/localhost:5173|an origin/,

@@ -59,7 +59,7 @@ export const CONTROL_ACCESS_OPTIONS = [
     env: 'SVC_ALLOW_ORIGINS',
     group: ACCESS,
     description:
-      'let pages from this origin (http://localhost:5173) use the control API and console cross-origin (repeatable)',
+      'let pages from this origin (http://localhost:5173; null: a page opened from a file) use the control API and console cross-origin (repeatable)',
   },
   {
     key: 'controlToken',

@@ -19,6 +19,14 @@ describe('widget HTTP transport: a send that fails', () => {
     );
   });
 
+  it('on a page opened from a file: --allow-origin null, the Origin it sends', async () => {
+    g.location = { origin: 'file://', hostname: '', protocol: 'file:' };
+    const transport = createHttpTransport('http://127.0.0.1:8800', { fetch: failing });
+    await expect(transport.send(event)).rejects.toThrow(
+      'start it with --allow-origin null, or serve the page from http://localhost',
+    );
+  });
+
   it('on a loopback page (always let in): asks whether the platform runs', async () => {
     g.location = { origin: 'http://127.0.0.1:5173', hostname: '127.0.0.1' };
     const transport = createHttpTransport('http://127.0.0.1:8800/', { fetch: failing });
