@@ -54,8 +54,15 @@ export function readDataOptions(
   if (dataset.visitorId !== undefined) options.visitorId = dataset.visitorId;
   if (dataset.platformUrl !== undefined) {
     // "127.0.0.1:8800" without its scheme resolves against the page (…/127.0.0.1:8800/_sim/…)
-    if (/^https?:\/\/[^/]/i.test(dataset.platformUrl)) options.platformUrl = dataset.platformUrl;
-    else
+    if (/^https?:\/\/[^/]/i.test(dataset.platformUrl)) {
+      // the console's address pasted (…/_sim/console/): the simulator is what is in front of /_sim
+      const base = dataset.platformUrl.replace(/\/_sim(?:\/.*)?$/, '');
+      if (base !== dataset.platformUrl)
+        problems.push(
+          `data-platform-url="${dataset.platformUrl}" is a page of the simulator, not the simulator: using ${base}`,
+        );
+      options.platformUrl = base;
+    } else
       problems.push(
         `data-platform-url="${dataset.platformUrl}" is no http:// or https:// URL (svc-cli platform prints one, e.g. http://127.0.0.1:8800): the widget stays in the page, talking to no simulator`,
       );

@@ -192,6 +192,14 @@ describe('browser bundle options', () => {
     expect(readDataOptions({ platformUrl: 'http://127.0.0.1:8200' })).toEqual({
       platformUrl: 'http://127.0.0.1:8200',
     });
+    // the console's address pasted: the simulator in front of /_sim is used, and that is said
+    const pasted: string[] = [];
+    expect(readDataOptions({ platformUrl: 'http://127.0.0.1:8200/_sim/console/' }, pasted)).toEqual(
+      { platformUrl: 'http://127.0.0.1:8200' },
+    );
+    expect(pasted).toEqual([
+      'data-platform-url="http://127.0.0.1:8200/_sim/console/" is a page of the simulator, not the simulator: using http://127.0.0.1:8200',
+    ]);
   });
 });
 
