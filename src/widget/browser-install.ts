@@ -116,6 +116,11 @@ export function installFromPage(win: Window): Widget {
   }
   const widget = installWidget(win, options);
   for (const problem of problems) noteIssue(widget.session, 'script tag', 'bad_option', problem);
+  // no simulator named: a page whose messages reach no console would look broken
+  if (options.platformUrl === undefined && options.transport === undefined)
+    pageConsole?.info(
+      'svc_api double: running in this page alone, talking to no simulator; add data-platform-url="http://127.0.0.1:8800" (the address svc-cli platform prints) to the script tag to reach one',
+    );
   host.svc_widget = widget;
   return widget;
 }
