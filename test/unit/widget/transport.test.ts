@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createMemoryTransport,
   type WidgetInboundEvent,
@@ -204,6 +204,28 @@ describe('browser bundle options', () => {
 });
 
 describe('browser bundle install', () => {
+  it('says once in the page console that no simulator is named, and not when one is', async () => {
+    const page = window as unknown as Record<string, unknown>;
+    const said: string[] = [];
+    const info = vi.spyOn(console, 'info').mockImplementation((m: string) => void said.push(m));
+    try {
+      const alone = installFromPage(window);
+      alone.uninstall();
+      delete page.svc_widget;
+      expect(said).toHaveLength(1);
+      expect(said[0]).toContain('talking to no simulator; add data-platform-url=');
+      // a transport of its own (as createHttpTransport for data-platform-url) is a simulator
+      page.svc_widget_options = { transport: createMemoryTransport() };
+      const named = installFromPage(window);
+      named.uninstall();
+      expect(said).toHaveLength(1);
+    } finally {
+      info.mockRestore();
+      delete page.svc_widget;
+      delete page.svc_widget_options;
+    }
+  });
+
   it('installs from window.svc_widget_options and exposes window.svc_widget', async () => {
     const page = window as unknown as Record<string, unknown>;
     page.svc_widget_options = { online: false, visitorId: 'from-options' };
