@@ -11,6 +11,12 @@ import { PUSH_KIND_PREFIX } from './record.js';
  * knows no contract); one that is none of the contract's exchanges is left out.
  */
 
+/**
+ * The note on a record placed from a foreign HAR entry: like a proxy's, it was seen between
+ * real parties, so no chat id the platform gave is in it (trace numbers a customer's chat).
+ */
+export const FOREIGN_NOTE = 'foreign HAR';
+
 /** Where a foreign HAR entry belongs: interface, direction as a platform records it, kind. */
 export type ForeignPlace = Pick<ExchangeRecord, 'iface' | 'direction' | 'kind'>;
 
@@ -131,6 +137,7 @@ function recordOf(
           // the end of the exchange, and how long it took: where it started
           protocolMs: foreign.started + foreign.time,
           durationMs: foreign.time,
+          notes: [FOREIGN_NOTE],
         }
       : (entry._svc ?? {});
     const [iface, direction, kind, , attempt] = foreign ? [] : (entry.comment ?? '').split(' ');

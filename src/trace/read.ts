@@ -1,7 +1,7 @@
 import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { SvcError, systemReason } from '../errors.js';
-import { parseHar } from '../journal/har-read.js';
+import { FOREIGN_NOTE, parseHar, type PlaceForeignEntry } from '../journal/har-read.js';
 import type { ExchangeRecord } from '../journal/record.js';
 import { noteRecord, skipLine, type SkippedLines } from '../journal/skipped-lines.js';
 import { linkConversation } from './links.js';
@@ -25,6 +25,12 @@ export interface ReadTraceOptions {
   onConversation: (conversation: TracedConversation) => void | Promise<void>;
   /** memory bounds (tests lower them) */
   limits?: Partial<TraceLimits>;
+  /**
+   * Places the entries of a HAR svc-cli did not write (a browser's or another proxy's) by
+   * URL, method and body: `placeForeignEntry`, handed in (trace knows no contract) and
+   * loaded only when the file is a HAR. Without it such entries all read as `channel in`.
+   */
+  placeForeign?: () => Promise<PlaceForeignEntry>;
 }
 
 export interface TraceLimits {
@@ -44,6 +50,8 @@ export interface TraceSummary extends SkippedLines {
   conversations: number;
   /** records outside any chat (status checks, control reads, rejected requests) */
   outside: number;
+  /** entries of a foreign HAR placed on no interface (page assets...), left out; the first */
+  unplaced?: { count: number; first: string };
 }
 
 interface Open {
@@ -106,7 +114,7 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
       if (settled || summary.records - conv.lastAt >= limits.idleRecords) await hand(key, conv);
     }
   };
-  for await (const { value, n } of valuesOf(options.file)) {
+  for await (const { value, n } of valuesOf(options, summary)) {
     if (!isRecord(value)) {
       skipLine(summary, n);
       continue;
@@ -123,12 +131,13 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
     }
     if (span.chat === undefined && customerKey !== undefined) {
       const known = chatOfCustomer.get(customerKey);
-      // a proxy between real parties never learns the platform's chat ids: a customer's
-      // first message in its run opens a chat of its own, numbered after the run's others.
-      // Only a proxy's: the simulator's refused first message (no chat) must not take the
-      // number its next chat will have.
+      // a proxy between real parties (or a foreign HAR of their traffic) never learns the
+      // platform's chat ids: a customer's first message in its run opens a chat of its own,
+      // numbered after the run's others. Only those: the simulator's refused first message
+      // (no chat) must not take the number its next chat will have.
       if (known !== undefined) span.chat = known;
-      else if (value.notes?.includes('proxy')) span.chat = (lastChatOfRun.get(span.run) ?? 0) + 1;
+      else if (value.notes?.some((note) => note === 'proxy' || note === FOREIGN_NOTE))
+        span.chat = (lastChatOfRun.get(span.run) ?? 0) + 1;
     }
     if (span.chat !== undefined && span.chat > (lastChatOfRun.get(span.run) ?? 0))
       lastChatOfRun.set(span.run, span.chat);
@@ -190,7 +199,10 @@ function isHar(file: string): boolean {
  * for a line that is not JSON. NDJSON streams a line at a time; a HAR is one JSON document,
  * read whole (the journal rewrites it whole, so it was in memory once already).
  */
-async function* valuesOf(file: string): AsyncGenerator<{ value: unknown; n: number }> {
+async function* valuesOf(
+  { file, placeForeign }: ReadTraceOptions,
+  summary: TraceSummary,
+): AsyncGenerator<{ value: unknown; n: number }> {
   let har: boolean;
   try {
     if (statSync(file).isDirectory()) throw unreadable(file, { code: 'EISDIR' });
@@ -205,7 +217,19 @@ async function* valuesOf(file: string): AsyncGenerator<{ value: unknown; n: numb
     } catch (error) {
       throw unreadable(file, error);
     }
-    for (const [i, record] of parseHar(text, file).entries()) yield { value: record, n: i + 1 };
+    const place = await placeForeign?.();
+    const counted: PlaceForeignEntry | undefined =
+      place &&
+      ((method, url, body) => {
+        const placed = place(method, url, body);
+        if (placed === undefined) {
+          summary.unplaced ??= { count: 0, first: `${method} ${url}` };
+          summary.unplaced.count++;
+        }
+        return placed;
+      });
+    for (const [i, record] of parseHar(text, file, counted).entries())
+      yield { value: record, n: i + 1 };
     return;
   }
   let stream: ReturnType<typeof createReadStream>;

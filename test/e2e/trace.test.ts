@@ -260,6 +260,72 @@ describe('trace and report: folders, HAR journals, chats not there', () => {
     ).toHaveLength(2);
   });
 
+  it('a HAR exported elsewhere places each entry by URL and body, and notes what it left out', async () => {
+    const payload = (name: string) => readFileSync(`fixtures/payloads/${name}`, 'utf8');
+    const entry = (second: number, method: string, url: string, body?: string) => ({
+      startedDateTime: `2026-12-01T10:00:0${second}.000Z`,
+      time: 40,
+      request: {
+        method,
+        url,
+        headers: [{ name: 'Content-Type', value: 'application/json' }],
+        ...(body === undefined ? {} : { postData: { mimeType: 'application/json', text: body } }),
+      },
+      response: { status: 200, headers: [], content: { text: '{"result":"ok"}' } },
+    });
+    // as DevTools or Charles write it: no _svc extras, no comment
+    const agent = JSON.parse(payload('channel/agent-text.valid.json')) as {
+      recipient: { id: string };
+    };
+    agent.recipient.id = 'c1';
+    const har = join(dir, 'foreign.har');
+    writeFileSync(
+      har,
+      JSON.stringify({
+        log: {
+          version: '1.2',
+          creator: { name: 'Charles', version: '4.6' },
+          entries: [
+            entry(
+              0,
+              'POST',
+              'https://chat.example/r4nd0m/ch1',
+              payload('channel/customer-text-minimal.valid.json'),
+            ),
+            entry(
+              1,
+              'POST',
+              'https://crm.example/hooks',
+              payload('hooks/chat-accepted.valid.json'),
+            ),
+            entry(2, 'POST', 'https://shop.example/agent/ch1', JSON.stringify(agent)),
+            entry(3, 'GET', 'https://shop.example/app.js'),
+          ],
+        },
+      }),
+    );
+    const traced = await runCli(['--json', 'trace', har]);
+    expect(traced.code, traced.stderr).toBe(0);
+    const spans = traced.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Span & { interface: string; direction: string })
+      .filter((s) => s.type === 'span')
+      .map((s) => `${s.chat} ${s.interface} ${s.direction} ${s.name}`);
+    expect(spans).toEqual([
+      '1 channel in customer.text',
+      '1 channel out agent.text',
+      '9001 hook out chat_accepted',
+    ]);
+    const note =
+      'left out 1 HAR entry svc-cli could place on no interface (GET https://shop.example/app.js)';
+    expect(traced.stderr).toContain(note);
+    const report = await runCli(['report', har, '--out', join(dir, 'foreign.html')]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stderr).toContain(note);
+    expect(report.stderr).toContain('2 conversations, 3 exchanges');
+  });
+
   it('report --chat of a chat not in the recording is exit 2 and leaves no file, as trace --chat', async () => {
     const out = join(dir, 'chat-99.html');
     const reported = await runCli(['report', recording, '--chat', '99', '--out', out]);

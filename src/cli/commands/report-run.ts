@@ -7,7 +7,7 @@ import { writeHtmlReport } from './report-write.js';
 import { createOutput } from '../render/output.js';
 import { checkInvariantNames } from '../../trace/invariants.js';
 import { plural } from '../../plural.js';
-import { noteSkippedLines } from '../render/skipped-lines.js';
+import { noteSkippedLines, noteUnplacedEntries } from '../render/skipped-lines.js';
 import { reportMade } from '../render/report-made.js';
 
 /** `svc-cli report`: stream the recording into one HTML file; exit 1 on a broken invariant. */
@@ -29,6 +29,7 @@ export async function runReport(
     disabled,
     requireRecords: file,
     onSkipped: (_, lines) => noteSkippedLines(out, file, lines),
+    onUnplaced: (_, unplaced) => noteUnplacedEntries(out, file, unplaced),
     ...(flags.chat === undefined ? {} : { chat: flags.chat }),
     accept({ conversations }) {
       // an empty page is no report of that chat: as trace --chat, a usage error, no file

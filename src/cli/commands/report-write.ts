@@ -4,7 +4,13 @@ import { DISK_CODES, SvcError, systemReason } from '../../errors.js';
 import { openWhole, writeError } from '../../io/write-whole.js';
 import { compact } from '../../compact.js';
 import { checkConversation } from '../../trace/invariants.js';
-import { readTrace, type TraceLimits, type TracedConversation } from '../../trace/read.js';
+import {
+  readTrace,
+  type TraceLimits,
+  type TraceSummary,
+  type TracedConversation,
+} from '../../trace/read.js';
+import { loadForeignPlacer } from './foreign-har.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import {
@@ -91,6 +97,8 @@ export interface HtmlReportOptions {
   limits?: Partial<TraceLimits>;
   /** a recording (as named in `recording`) had lines that were not journal records */
   onSkipped?: (file: string, lines: SkippedLines) => void;
+  /** entries of a foreign HAR that were placed on no interface and left out */
+  onUnplaced?: (file: string, unplaced: { count: number; first: string }) => void;
 }
 
 export interface DrawBudget {
@@ -247,6 +255,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     let listed = 0;
     const read = { records: 0, skipped: 0 };
     const skippedIn: Array<[string, SkippedLines]> = [];
+    const unplacedIn: Array<[string, NonNullable<TraceSummary['unplaced']>]> = [];
     const seen = new Set<string>();
     const rank = new Map((options.order ?? []).map((run, index) => [run, index]));
     const held: TracedConversation[] = [];
@@ -284,7 +293,9 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
         file,
         ...compact({ chat: options.chat, limits: options.limits }),
         onConversation: (c) => (rank.has(c.run) ? void held.push(c) : draw(c)),
+        placeForeign: loadForeignPlacer,
       });
+      if (one.unplaced !== undefined) unplacedIn.push([file, one.unplaced]);
       read.records += one.records;
       read.skipped += one.skipped;
       if (one.skipped > 0) skippedIn.push([file, one]);
@@ -305,6 +316,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     if (options.requireRecords !== undefined) assertRecorded(options.requireRecords, read.records);
     // after the checks: a file that is no journal at all is an error, not a warning
     for (const [file, lines] of skippedIn) options.onSkipped?.(file, lines);
+    for (const [file, unplaced] of unplacedIn) options.onUnplaced?.(file, unplaced);
     if (read.skipped > 0) summary.skippedLines = read.skipped;
     if (listed > budget.listed) writeSync(fd, unlistedNote(listed - budget.listed));
     const chatless = (options.runs ?? []).filter((r) => r.run === undefined || !seen.has(r.run));

@@ -9,7 +9,8 @@ export const reportCommand = defineCommand({
   arguments: [
     {
       name: 'recording',
-      description: 'an NDJSON journal written with --record (replay, platform, listen, proxy)',
+      description:
+        'an NDJSON or HAR journal written with --record (replay, platform, listen, proxy), or a HAR exported by a browser or another proxy',
     },
   ],
   options: reportOptions,

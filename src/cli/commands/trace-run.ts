@@ -13,7 +13,8 @@ import { checkConversation, checkInvariantNames } from '../../trace/invariants.j
 import { plural } from '../../plural.js';
 import { SvcError } from '../../errors.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
-import { noteSkippedLines } from '../render/skipped-lines.js';
+import { noteSkippedLines, noteUnplacedEntries } from '../render/skipped-lines.js';
+import { loadForeignPlacer } from './foreign-har.js';
 
 /** Where the output goes: stdout through the CLI's writer, or a file written as it comes. */
 interface Sink {
@@ -102,10 +103,12 @@ export async function runTrace(
       file: resolve(ctx.cwd, file),
       ...(flags.chat === undefined ? {} : { chat: flags.chat }),
       onConversation,
+      placeForeign: loadForeignPlacer,
     });
     assertJournal(file, summary, [{ shown: file, path: resolve(ctx.cwd, file) }]);
     assertRecorded(file, summary.records);
     noteSkippedLines(out, file, summary);
+    noteUnplacedEntries(out, file, summary.unplaced);
     if (format === 'otlp-json') await sink.write(`\n${otlpEnvelope('').tail}`);
     if (format === 'json')
       await sink.write(

@@ -9,7 +9,8 @@ export const traceCommand = defineCommand({
   arguments: [
     {
       name: 'recording',
-      description: 'an NDJSON journal written with --record (replay, platform, listen, proxy)',
+      description:
+        'an NDJSON or HAR journal written with --record (replay, platform, listen, proxy), or a HAR exported by a browser or another proxy',
     },
   ],
   options: traceOptions,
@@ -20,6 +21,9 @@ exchange, the gap since the one before, attempt numbers, and "← #n": the excha
 seq) that caused it. Redelivery attempts name the attempt before them in the journal itself;
 the other links are inferred from the chat, the message ids and texts, the attempt numbers
 and the order the platform works in (docs/trace.md). The input is read a line at a time.
+A HAR exported elsewhere (DevTools, Charles, mitmproxy) is read whole, each entry placed on
+its interface by its URL, method and body; entries that are none of the contract's exchanges
+(page scripts, images) are left out with a note on stderr.
 
 Examples:
   $ svc-cli replay fixtures/conversations/transcript-redelivered.json --record session.ndjson

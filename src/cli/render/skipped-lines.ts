@@ -25,3 +25,27 @@ export function noteSkippedLines(out: Output, file: string, lines: SkippedLines)
   const text = skippedLinesNotice(file, lines);
   if (text !== undefined) out.note(text);
 }
+
+/**
+ * The note for the entries of a HAR svc-cli did not write that trace and report could place
+ * on no interface (a page's scripts, images, analytics calls): left out, never silently.
+ * @example unplacedNotice('devtools.har', { count: 2, first: 'GET https://shop.example/app.js' })
+ */
+export function unplacedNotice(
+  file: string,
+  unplaced: { count: number; first: string } | undefined,
+): string | undefined {
+  if (unplaced === undefined || unplaced.count === 0) return undefined;
+  const one = unplaced.count === 1;
+  return `note: ${file}: left out ${plural(unplaced.count, 'HAR entry', 'HAR entries')} svc-cli could place on no interface (${one ? '' : 'the first: '}${unplaced.first}): ${one ? 'its' : 'their'} URL, method and body are no exchange of the contract`;
+}
+
+/** Says `unplacedNotice` on stderr (a JSON notice with --json) when entries were left out. */
+export function noteUnplacedEntries(
+  out: Output,
+  file: string,
+  unplaced: { count: number; first: string } | undefined,
+): void {
+  const text = unplacedNotice(file, unplaced);
+  if (text !== undefined) out.note(text);
+}
