@@ -84,6 +84,83 @@ describe('record to-fixture', () => {
     },
   );
 
+  it.each([
+    ['with attempt numbers', false],
+    ['without them (a HAR from elsewhere)', true],
+  ])(
+    'keeps the redelivery attempts of an agent message sent without message.id, %s',
+    async (_, bare) => {
+      const file = join(mkdtempSync(join(tmpdir(), 'svc-record-')), 'session.ndjson');
+      // 'Let me check.' refused once (503), then accepted; sent again later, accepted at once
+      await recordSession(file, undefined, [
+        { kind: 'status', status: 503 },
+        { kind: 'none' },
+        { kind: 'none' },
+        { kind: 'none' },
+      ]);
+      // a platform that sends no message.id: each attempt carries the same body
+      const records = (await readRecording(file)).map((r) => {
+        if (!r.kind?.startsWith('channel.agent.')) return r;
+        const body = JSON.parse(r.request.body ?? '{}') as { message: { id?: string } };
+        delete body.message.id;
+        const { attempt: _attempt, cause: _cause, ...rest } = r;
+        return { ...(bare ? rest : r), request: { ...r.request, body: JSON.stringify(body) } };
+      });
+      const conversation = convertRecording({ records, name: 'no message ids' });
+      const agentSteps = conversation.steps.filter((s) => 'agent' in s);
+      expect(agentSteps).toEqual([
+        {
+          agent: { text: 'Let me check.', to: 'c-42' },
+          delivery: { result: 'delivered', attempts: 2 },
+        },
+        { agent: { typing: 'start', to: 'c-42' }, delivery: { result: 'delivered', attempts: 1 } },
+        {
+          agent: { text: 'Shipped today.', to: 'c-42' },
+          delivery: { result: 'delivered', attempts: 1 },
+        },
+      ]);
+      expect(conversation.setup).toEqual({
+        integrator: { faults: { sequence: ['status:503', 'none', 'none', 'none'] } },
+      });
+      const result = await replayConversation({
+        conversation: conversationSchema.parse(conversation),
+      });
+      expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    },
+  );
+
+  it('an agent text sent again after an accepted attempt, with no message.id, is a message of its own', () => {
+    const agentRecord = (seq: number, attempt: number, status: number) => ({
+      type: 'exchange' as const,
+      seq,
+      run: 'r1',
+      at: new Date(seq * 1000).toISOString(),
+      protocolMs: seq * 1000,
+      iface: 'channel' as const,
+      direction: 'out' as const,
+      kind: 'channel.agent.text',
+      attempt,
+      request: {
+        method: 'POST',
+        url: 'http://integrator.test/shop',
+        headers: {},
+        body: JSON.stringify({ recipient: { id: 'c-1' }, message: { type: 'text', text: 'ok' } }),
+      },
+      response: {
+        status,
+        headers: {},
+        body: status === 200 ? '{"result":"ok"}' : '',
+      },
+    });
+    const conversation = convertRecording({
+      records: [agentRecord(1, 1, 200), agentRecord(2, 1, 500), agentRecord(3, 2, 200)],
+    });
+    expect(conversation.steps.filter((s) => 'agent' in s)).toEqual([
+      { agent: { text: 'ok', to: 'c-1' }, delivery: { result: 'delivered', attempts: 1 } },
+      { agent: { text: 'ok', to: 'c-1' }, delivery: { result: 'delivered', attempts: 2 } },
+    ]);
+  });
+
   it('--peer-failures drop writes the conversation for an integrator that accepts at once', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'svc-record-')), 'session.ndjson');
     await recordSession(file);

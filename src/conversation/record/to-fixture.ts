@@ -80,11 +80,11 @@ function parseBody(text: string | undefined): Json | undefined {
   }
 }
 
-/** spec 2.2: message.id identifies a message across redelivery attempts. */
-function messageIdOf(body: Json | undefined, seq: number): string {
+/** spec 2.2: message.id identifies a message across redelivery attempts, where it is sent. */
+function explicitMessageIdOf(body: Json | undefined): string | undefined {
   const message = body?.message;
   const id = isObject(message) ? message.id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? String(id) : `seq-${seq}`;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
 /**
@@ -248,17 +248,45 @@ function inRunOrder(records: readonly ExchangeRecord[]): {
 const isAgentMessage = (r: ExchangeRecord): boolean =>
   r.iface === 'channel' && (r.kind ?? '').startsWith('channel.agent.');
 
-/** The delivery attempts of each agent message, by message.id, in arrival order. */
-function agentSeries(records: readonly ExchangeRecord[]): Map<string, ExchangeRecord[]> {
-  const series = new Map<string, ExchangeRecord[]>();
+/** The delivery attempts of each agent message in arrival order, and each record's series. */
+interface AgentSeries {
+  byId: Map<string, ExchangeRecord[]>;
+  idOf: Map<ExchangeRecord, string>;
+}
+
+/**
+ * The delivery attempts of each agent message: by message.id (spec 2.2: one id across its
+ * attempts); a message without one (a platform that sends none) by the same body to the same
+ * URL in one run, an attempt joining the series before it while that series is open: its
+ * recorded attempt number is past 1, or, where none was recorded (a HAR from elsewhere), the
+ * attempt before it was refused (spec 8: only a refused attempt is delivered again). The same
+ * text sent again after an accepted attempt is a message of its own.
+ */
+function agentSeries(records: readonly ExchangeRecord[]): AgentSeries {
+  const byId = new Map<string, ExchangeRecord[]>();
+  const idOf = new Map<ExchangeRecord, string>();
+  const lastOfBody = new Map<string, string>();
   for (const r of records) {
     if (!isAgentMessage(r)) continue;
-    const id = messageIdOf(parseBody(r.request.body), r.seq);
-    const attempts = series.get(id);
+    let id = explicitMessageIdOf(parseBody(r.request.body));
+    if (id === undefined) {
+      const same = `${r.run ?? ''}\u0000${r.request.url}\u0000${r.request.body ?? ''}`;
+      const prior = lastOfBody.get(same);
+      const before = prior === undefined ? undefined : byId.get(prior)?.at(-1);
+      const continues =
+        before !== undefined &&
+        (r.attempt !== undefined
+          ? r.attempt > 1
+          : before.attempt === undefined && isRefused(before));
+      id = continues && prior !== undefined ? prior : `seq-${r.run ?? ''}-${r.seq}`;
+      lastOfBody.set(same, id);
+    }
+    idOf.set(r, id);
+    const attempts = byId.get(id);
     if (attempts) attempts.push(r);
-    else series.set(id, [r]);
+    else byId.set(id, [r]);
   }
-  return series;
+  return { byId, idOf };
 }
 
 /** What a conversion has gathered so far, walking the records in the order they ran. */
@@ -283,8 +311,8 @@ interface Conversion {
   calls: ReturnType<typeof recordedCalls>;
   /** hook expectations, written at the end: hooks may overtake their trigger */
   hookSteps: StepInput[];
-  series: Map<string, ExchangeRecord[]>;
-  /** the agent messages already written, by message.id */
+  series: AgentSeries;
+  /** the agent messages already written, by their series' id */
   emitted: Set<string>;
   // the bot's answers reach the customer as channel messages: expectations, not agent steps
   botTexts: string[];
@@ -499,17 +527,18 @@ function openForAgent(c: Conversion, to: string | undefined): void {
 function convertAgent(c: Conversion, r: ExchangeRecord, body: Json | undefined): void {
   c.driven = true;
   const message: Json = isObject(body?.message) ? body.message : {};
-  const id = messageIdOf(body, r.seq);
+  const id = c.series.idOf.get(r) ?? `seq-${r.run ?? ''}-${r.seq}`;
   if (c.emitted.has(id)) return;
   c.emitted.add(id);
-  const all = c.series.get(id) ?? [r];
+  const all = c.series.byId.get(id) ?? [r];
+  const shown = explicitMessageIdOf(body) ?? `without an id (seq ${r.seq})`;
   // attempts a proxy's --fault answered never reached the integrator: they are the test's
   // doing, not its behaviour, and a replay against it (--integrator-url) would expect them
   const forwarded = all.filter((a) => !(a.notes ?? []).includes(NOT_FORWARDED_NOTE));
   let attempts = forwarded.length > 0 ? forwarded : all;
   if (attempts.length < all.length)
     c.notes.push(
-      `message ${id}: ${plural(all.length - attempts.length, 'attempt')} answered by the proxy's --fault left out (the integrator never got them)`,
+      `message ${shown}: ${plural(all.length - attempts.length, 'attempt')} answered by the proxy's --fault left out (the integrator never got them)`,
     );
   const refused = attempts.filter(isRefused);
   c.failures.integrator += refused.length;
@@ -518,7 +547,7 @@ function convertAgent(c: Conversion, r: ExchangeRecord, body: Json | undefined):
     const answered = attempts.filter((a) => !isRefused(a));
     attempts = answered.length > 0 ? answered : [];
     c.notes.push(
-      `message ${id}: ${plural(refused.length, 'refused attempt')} of the recording left out (--peer-failures drop)`,
+      `message ${shown}: ${plural(refused.length, 'refused attempt')} of the recording left out (--peer-failures drop)`,
     );
   }
   const last = attempts[attempts.length - 1];
