@@ -1,25 +1,33 @@
 /**
  * "Did you mean": the known names closest to a typed one, a name it begins first, then by edit
- * distance (Levenshtein), for unknown kinds, config keys, fixture keys and choices alike.
+ * distance (Levenshtein, a swap of two neighbouring letters one edit), for unknown kinds, config
+ * keys, fixture keys and choices alike.
  */
 
-/** Edit distance between two strings (insertions, deletions, substitutions). */
+/**
+ * Edit distance between two strings: insertions, deletions, substitutions, and two neighbouring
+ * letters swapped as one edit (`reprot` is one edit from `report`: the commonest typo).
+ */
 export function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  // three rows: the one before the previous is where a swap of two letters comes from
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0] ?? 0;
-    row[0] = i;
+    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      const above = row[j] ?? 0;
-      row[j] = Math.min(
-        above + 1,
+      let best = Math.min(
+        (previous[j] ?? 0) + 1,
         (row[j - 1] ?? 0) + 1,
-        diagonal + (a[i - 1] === b[j - 1] ? 0 : 1),
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
       );
-      diagonal = above;
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, (before[j - 2] ?? 0) + 1);
+      row.push(best);
     }
+    before = previous;
+    previous = row;
   }
-  return row[b.length] ?? 0;
+  return previous[b.length] ?? 0;
 }
 
 /**

@@ -75,8 +75,11 @@ export function findConfigFile(
 export function loadConfig(sources: {
   flags: Record<string, unknown>;
   cwd: string;
-  /** the file's unknown keys, each with its closest known one (named with a wrong version) */
-  unknownKeys?: (values: Record<string, unknown>) => string[];
+  /**
+   * the file's unknown keys, the `commands` section's included, each with its closest known
+   * one (named with a wrong version)
+   */
+  unknownKeys?: (values: Record<string, unknown>, commands: unknown) => string[];
 }): LoadedConfig {
   const { file, explicit } = findConfigFile(sources.flags, sources.cwd);
   if (!explicit && !existsSync(file))
@@ -114,7 +117,7 @@ export function loadConfig(sources: {
   // typos that would show once it is fixed (a first file often has both)
   const wrong = versionProblem(json, CONFIG_VERSION, CONFIG_KIND);
   if (wrong) {
-    const typos = isObject(json) ? (sources.unknownKeys?.(values) ?? []) : [];
+    const typos = isObject(json) ? (sources.unknownKeys?.(values, commands) ?? []) : [];
     throw new SvcError(
       wrong.about === 'shape' ? 'SVC_E_CONFIG' : 'SVC_E_CONFIG_VERSION',
       `Could not use ${file}: ${[...typos, wrong.problem].join('; ')}.`,

@@ -34,6 +34,15 @@ describe('closestNames: "did you mean"', () => {
     expect(closestNames('zzzzzzzz', SUITES, { maxDistance: 3 })).toEqual([]);
   });
 
+  it('two neighbouring letters swapped are one edit', () => {
+    expect(editDistance('reprot', 'report')).toBe(1);
+    expect(editDistance('reprot', 'reporter')).toBe(3);
+    expect(editDistance('ab', 'ba')).toBe(1);
+    expect(closestNames('reprot', ['reporter', 'record'], { maxDistance: 3 })).toEqual([
+      'reporter',
+    ]);
+  });
+
   it('an empty name begins every name, and is matched by distance alone', () => {
     expect(closestNames('', SUITES, { maxDistance: 2 })).toEqual([]);
     expect(closestNames('', SUITES, { maxDistance: 3 })).toEqual(['bot']);

@@ -317,17 +317,76 @@ const knownCommands: ReadonlyMap<string, OptionTable> = new Map(
 const FILE_KEYS = new Set(['$schema', 'version', 'commands', 'role']);
 
 /**
- * A config file's unknown top-level keys, each with its closest known one: said together with
- * a missing or wrong "version", so a first file's typo is not found one error later.
+ * A config file's unknown keys, each with its closest known one: the top level's, then those of
+ * its `commands` section (a command name, a key in a command's section, by its whole path), said
+ * together with a missing or wrong "version", so a first file's typo is not found one error later.
  * @example unknownKeysOf({ sendrId: 'x' }) // ['unknown key "sendrId" (did you mean "senderId"?)']
+ * @example unknownKeysOf({}, { conform: { reprot: 'junit' } }) // ['unknown key "commands.conform.reprot" (did you mean "reporter"?)']
  */
-export function unknownKeysOf(values: Record<string, unknown>): string[] {
-  return Object.keys(values)
+export function unknownKeysOf(values: Record<string, unknown>, commands?: unknown): string[] {
+  const top = Object.keys(values)
     .filter((key) => !knownKeys.has(key) && !FILE_KEYS.has(key))
     .map((key) => {
       const [best] = closestNames(key, [...knownKeys], { maxDistance: 3 });
       return `unknown key "${key}"${best ? ` (did you mean "${best}"?)` : ''}`;
     });
+  const sections = sectionTypos(
+    commands !== null && typeof commands === 'object' && !Array.isArray(commands)
+      ? (commands as Record<string, unknown>)
+      : {},
+  ).map(
+    (t) => `unknown key "${t.path}"${t.best === undefined ? '' : ` (did you mean "${t.best}"?)`}`,
+  );
+  return [...top, ...sections];
+}
+
+/** A key of the `commands` section no command reads: its whole path and its closest known key. */
+interface SectionTypo {
+  /** `commands.conform.reprot`, or `commands.replai` for a section naming no command */
+  path: string;
+  /** the command whose section holds it; undefined for a section naming no command */
+  command?: string;
+  key: string;
+  best?: string;
+  /** the key is a flag of the command, which the config file cannot set */
+  flagOnly?: OptionSpec;
+}
+
+/**
+ * The typos of a `commands` section (of `only` those commands' sections: default all): a key
+ * that is not one of its command's options, a section that names no command with options.
+ * @example sectionTypos({ conform: { reprot: 'junit' } }) // [{ path: 'commands.conform.reprot', command: 'conform', key: 'reprot', best: 'reporter' }]
+ */
+function sectionTypos(commands: Record<string, unknown>, only?: readonly string[]): SectionTypo[] {
+  const nearest = (key: string, known: Iterable<string>): string | undefined =>
+    closestNames(key, [...known], { maxDistance: 3 })[0];
+  const typos: SectionTypo[] = [];
+  for (const command of only ?? Object.keys(commands)) {
+    const table = knownCommands.get(command);
+    const section = commands[command];
+    if (!table || section === null || typeof section !== 'object' || Array.isArray(section))
+      continue;
+    const options = [...GLOBALS, ...table.options];
+    const own = new Set(options.filter((s) => s.config !== false).map((s) => s.key));
+    for (const key of Object.keys(section)) {
+      if (own.has(key)) continue;
+      const flagOnly = options.find((s) => s.key === key);
+      const best = flagOnly ? undefined : nearest(key, own);
+      typos.push({
+        path: `commands.${command}.${key}`,
+        command,
+        key,
+        ...(best === undefined ? {} : { best }),
+        ...(flagOnly ? { flagOnly } : {}),
+      });
+    }
+  }
+  for (const name of Object.keys(commands))
+    if (!knownCommands.has(name)) {
+      const best = nearest(name, knownCommands.keys());
+      typos.push({ path: `commands.${name}`, key: name, ...(best === undefined ? {} : { best }) });
+    }
+  return typos;
 }
 
 function unknownKeyWarnings(config: ReturnType<typeof loadConfig>, table: OptionTable): string[] {
@@ -374,34 +433,16 @@ export function sectionProblems(
   config: Pick<ReturnType<typeof loadConfig>, 'section' | 'sectionNames'>,
   commands?: readonly string[],
 ): string[] {
-  const near = (key: string, known: Iterable<string>): string => {
-    const [best] = closestNames(key, [...known], { maxDistance: 3 });
-    return best ? ` Did you mean "${best}"?` : '';
-  };
-  const problems: string[] = [];
-  for (const command of commands ?? config.sectionNames()) {
-    const table = knownCommands.get(command);
-    const section = config.section(command);
-    if (!table || !section) continue;
-    const options = [...GLOBALS, ...table.options];
-    const own = new Set(options.filter((s) => s.config !== false).map((s) => s.key));
-    for (const key of Object.keys(section)) {
-      if (own.has(key)) continue;
-      // an option of the command that is a flag only: say so, not "did you mean" another key
-      const flagOnly = options.find((s) => s.key === key);
-      problems.push(
-        flagOnly
-          ? flagOnlyProblem(flagOnly, `commands.${command}`)
-          : `"${key}" in commands.${command} is not an option of ${command}; it is ignored.${near(key, own)}`,
-      );
-    }
-  }
-  for (const name of config.sectionNames())
-    if (!knownCommands.has(name))
-      problems.push(
-        `commands.${name} names no command with options.${near(name, knownCommands.keys())}`,
-      );
-  return problems;
+  const sections = Object.fromEntries(
+    config.sectionNames().map((name) => [name, config.section(name) ?? {}]),
+  );
+  return sectionTypos(sections, commands).map((t) => {
+    const meant = t.best === undefined ? '' : ` Did you mean "${t.best}"?`;
+    if (t.command === undefined) return `${t.path} names no command with options.${meant}`;
+    // an option of the command that is a flag only: say so, not "did you mean" another key
+    if (t.flagOnly) return flagOnlyProblem(t.flagOnly, `commands.${t.command}`);
+    return `unknown key "${t.path}" is ignored: not an option of ${t.command}.${meant}`;
+  });
 }
 
 /**

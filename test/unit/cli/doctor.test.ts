@@ -143,7 +143,9 @@ describe('svc-cli doctor', () => {
       'commands.lisen names no command with options. Did you mean "listen"?',
     );
     expect(details).toContainEqual(
-      expect.stringContaining('"bogus" in commands.send-text is not an option of send-text'),
+      expect.stringContaining(
+        'unknown key "commands.send-text.bogus" is ignored: not an option of send-text',
+      ),
     );
   });
 

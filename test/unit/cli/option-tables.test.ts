@@ -389,9 +389,30 @@ describe('the resolver', () => {
     const { warnings } = inspectOptions(listen, { flags: {}, env: {}, cwd: dir });
     expect(warnings.map((w) => w.replace(dir, '<dir>'))).toEqual([
       'warning: <dir>/svc.config.json: unknown key "prot" is ignored. Did you mean "port"?',
-      'warning: <dir>/svc.config.json: "hookUrl" in commands.listen is not an option of listen; it is ignored.',
+      'warning: <dir>/svc.config.json: unknown key "commands.listen.hookUrl" is ignored: not an option of listen.',
       'warning: <dir>/svc.config.json: commands.lisen names no command with options. Did you mean "listen"?',
     ]);
+  });
+
+  it("names a typo in a command's section by its whole path, with the nearest key", () => {
+    const dir = dirWith({
+      version: 1,
+      commands: { conform: { reprot: 'junit', tolerence: 5 }, replai: {} },
+    });
+    const conform = ALL_TABLES.find((t) => t.command === 'conform')!;
+    const { warnings } = inspectOptions(conform, { flags: {}, env: {}, cwd: dir });
+    expect(warnings.map((w) => w.replace(dir, '<dir>'))).toEqual([
+      'warning: <dir>/svc.config.json: unknown key "commands.conform.reprot" is ignored: not an option of conform. Did you mean "reporter"?',
+      'warning: <dir>/svc.config.json: unknown key "commands.conform.tolerence" is ignored: not an option of conform. Did you mean "tolerance"?',
+      'warning: <dir>/svc.config.json: commands.replai names no command with options. Did you mean "replay"?',
+    ]);
+    // refused for its version, the file's section typos are named with it, as the top level's
+    const noVersion = dirWith({ commands: { conform: { reprot: 'junit' } } });
+    expect(
+      error(() => resolveOptions(conform, { flags: {}, env: {}, cwd: noVersion })).message,
+    ).toContain(
+      'unknown key "commands.conform.reprot" (did you mean "reporter"?); it has no "version"',
+    );
   });
 
   it('a flag-only key in a section says it is a flag only, and what to set instead', () => {
