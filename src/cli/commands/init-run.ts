@@ -87,6 +87,7 @@ export async function runInit(
         { input: ctx.stdin, output: ctx.stdout, signal: ctx.signal },
         { ...LOCAL_DEFAULTS, ...defaults },
         validateUrl,
+        typeof given.role === 'string',
       )
     : defaults;
   const schema = configSchemaRefFor(ctx.cwd);

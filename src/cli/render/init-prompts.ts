@@ -49,11 +49,15 @@ export const ROLE_CHOICES: readonly { value: Role; name: string; description: st
   },
 ];
 
-/** Which URL questions a role is asked, in order. */
+/**
+ * Which URL questions a role is asked, in order: what that role's commands read. A hook
+ * receiver is reached through its hook URL alone (platform --hook-url, hook-fire, conform
+ * hooks); the channel URL and the customer id are the integrator's.
+ */
 export const QUESTIONS_BY_ROLE: Readonly<Record<Role, readonly (keyof InitAnswers)[]>> = {
   integrator: ['integratorUrl', 'channelUrl', 'senderId'],
   'bot-provider': ['botProviderUrl', 'channelUrl'],
-  'hook-receiver': ['hookUrl', 'channelUrl'],
+  'hook-receiver': ['hookUrl'],
   'web-developer': ['widgetUrl'],
   'platform-qa': ['channelUrl', 'senderId', 'integratorUrl'],
 };
@@ -68,13 +72,15 @@ export const QUESTION_TEXT: Readonly<Record<Exclude<keyof InitAnswers, 'role'>, 
 };
 
 /**
- * Asks the role, then the role's questions; `defaults` pre-fill every answer.
+ * Asks the role (unless `roleGiven`: `--role` on the command line answered it), then the role's
+ * questions; `defaults` pre-fill every answer.
  * @example await askInitQuestions({ input: process.stdin, output: process.stdout }, { role: 'integrator' }, check)
  */
 export async function askInitQuestions(
   streams: PromptStreams,
   defaults: Partial<InitAnswers> & { role: Role },
   validateUrl: (value: string) => string | true,
+  roleGiven = false,
 ): Promise<InitAnswers> {
   const { select, input } = await import('@inquirer/prompts');
   const context = {
@@ -82,14 +88,16 @@ export async function askInitQuestions(
     output: streams.output,
     ...(streams.signal ? { signal: streams.signal } : {}),
   };
-  const role = await select<Role>(
-    {
-      message: 'Which part do you play?',
-      choices: ROLE_CHOICES.map((c) => ({ ...c })),
-      default: defaults.role,
-    },
-    context,
-  );
+  const role = roleGiven
+    ? defaults.role
+    : await select<Role>(
+        {
+          message: 'Which part do you play?',
+          choices: ROLE_CHOICES.map((c) => ({ ...c })),
+          default: defaults.role,
+        },
+        context,
+      );
   const answers: InitAnswers = { role };
   for (const key of QUESTIONS_BY_ROLE[role]) {
     if (key === 'role') continue;

@@ -45,6 +45,40 @@ describe('svc-cli init, interactive (prompts through injected streams)', () => {
     expect(t.stdout()).toContain('wrote svc.config.json for the role bot-provider');
   });
 
+  it('a hook receiver is asked its hook URL alone, nothing of the other roles', async () => {
+    const dir = freshDir();
+    const t = createTestContext({ cwd: dir, tty: true });
+    const running = runInProcess(t, ['init']);
+    await t.waitForOutput('Which part do you play?');
+    t.stdin.write(`${DOWN}${DOWN}${ENTER}`); // integrator -> bot provider -> hook receiver
+    await t.waitForOutput('Your event-hook receiver URL');
+    t.stdin.write('\u0015');
+    t.stdin.write(`https://crm.example/hooks${ENTER}`);
+    expect(await running).toBe(0);
+    expect(readConfig(dir)).toEqual({
+      $schema: expect.any(String) as unknown,
+      version: 1,
+      role: 'hook-receiver',
+      hookUrl: 'https://crm.example/hooks',
+    });
+    for (const other of ['The channel URL', 'customer id', 'bot provider endpoint', 'widget'])
+      expect(t.stdout()).not.toContain(other);
+  });
+
+  it('--role answers the role question: only that role’s are asked', async () => {
+    const dir = freshDir();
+    const t = createTestContext({ cwd: dir, tty: true });
+    const running = runInProcess(t, ['init', '--role', 'hook-receiver']);
+    await t.waitForOutput('Your event-hook receiver URL');
+    t.stdin.write(ENTER); // the local default
+    expect(await running).toBe(0);
+    expect(t.stdout()).not.toContain('Which part do you play?');
+    expect(readConfig(dir)).toMatchObject({
+      role: 'hook-receiver',
+      hookUrl: 'http://127.0.0.1:9200/hooks',
+    });
+  });
+
   it('asks before overwriting an existing file; no keeps it (exit 2)', async () => {
     const dir = freshDir();
     writeFileSync(join(dir, 'svc.config.json'), '{"version":1}');
