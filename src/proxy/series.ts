@@ -22,6 +22,8 @@ export type SeriesOutcome =
 
 interface Series {
   firstAt: number;
+  /** when its last attempt arrived: a repeat after a give-up continues it within the window */
+  lastAt: number;
   attempts: number;
   /** accepted: a repeat of the message starts a new series */
   done: boolean;
@@ -69,10 +71,14 @@ export function createSeriesTracker(
   let redelivered = 0;
   let gaveUp = 0;
   let gaveUpByParty = 0;
+  // how long after its last attempt a given-up series can still go on: the policy's whole
+  // window (spec 8: an error at 9 s; the bot's 6 s; a hook's 10 s wait). Past it, the same
+  // message again (an agent's "ok" with no message.id, hashed alike) is a message of its own
+  const windowMs = policy ? Math.max(policy.failAfterMs, policy.attemptTimeoutMs) : Infinity;
   return {
     attempt(key, now) {
       let entry = series.get(key);
-      if (entry?.givenUp) {
+      if (entry?.givenUp && now - entry.lastAt <= windowMs) {
         // the proxy observes, it does not impose a policy: the platform tried the message again
         // after the attempts the policy allows (spec 8: 3), so the series goes on (attempt 4,
         // flagged beyond it) and was not given up after all
@@ -81,8 +87,8 @@ export function createSeriesTracker(
         delete entry.givenUp;
         series.delete(key);
         series.set(key, entry);
-      } else if (!entry || entry.done) {
-        entry = { firstAt: now, attempts: 0, done: false, partyFailed: false };
+      } else if (!entry || entry.done || entry.givenUp) {
+        entry = { firstAt: now, lastAt: now, attempts: 0, done: false, partyFailed: false };
         series.delete(key);
         series.set(key, entry);
         if (series.size > MAX_SERIES) {
@@ -91,6 +97,7 @@ export function createSeriesTracker(
         }
       }
       entry.attempts += 1;
+      entry.lastAt = now;
       if (entry.attempts === 2) redelivered += 1;
       const info: AttemptInfo = { attempt: entry.attempts, gapMs: now - entry.firstAt };
       if (policy) {

@@ -463,6 +463,36 @@ describe('proxy channel', () => {
     expect(diffObservations(seen, again.seen).differences).toEqual([]);
   });
 
+  it('a given-up series goes on within its window; the same body a minute later is a message of its own', async () => {
+    const failing = await answering(500, '{"error":"down"}');
+    const clock = createVirtualClock();
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: failing.url },
+      clock,
+    });
+    // an agent's "ok" with no message.id: its attempts are told apart by the body alone
+    const ok = {
+      sender: { name: 'Ann' },
+      recipient: { id: 'c-1' },
+      message: { type: 'text', text: 'ok' },
+    };
+    for (const wait of [0, 3000, 3000, 2000, 60_000]) {
+      await clock.advance(wait);
+      await post(`${p.url}/integrator/shop`, ok);
+    }
+    expect(events.map((e) => [e.attempt?.attempt, e.attempt?.gapMs, e.outcome?.kind])).toEqual([
+      [1, 0, undefined],
+      [2, 3000, undefined],
+      [3, 6000, 'gave-up'],
+      // 2 s after the give-up, inside the 9 s window: the platform tried again (spec 8)
+      [4, 8000, 'gave-up'],
+      // a minute later: the agent said "ok" again, a new message, not attempt 5 of the last
+      [1, 0, undefined],
+    ]);
+    expect(p.summary()).toMatchObject({ gaveUp: 1, redelivered: 1 });
+  });
+
   it('--profile docs: a 200 encoded twice is delivered, a 4xx ends its series unresent', async () => {
     const clock = createVirtualClock();
     let answer = { status: 200, type: 'application/json', body: JSON.stringify('{"result":"ok"}') };
