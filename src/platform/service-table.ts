@@ -88,9 +88,19 @@ export function createServiceTable(options: ServiceTableOptions): ServiceTable {
   };
 }
 
-/** spec 7.1: no endpoint at this path; a mistyped control path points at the README. */
+/**
+ * Where a mistyped control path is told to look: the console is served only with --web (a
+ * newcomer opened it without), the other routes are in `platform --help` and docs/platform.md.
+ */
+export function simPathHint(path: string): string {
+  return path.startsWith('/_sim/console')
+    ? '; the web console is served when the simulator runs with --web (svc-cli platform --web)'
+    : '; the control API routes: svc-cli platform --help, docs/platform.md';
+}
+
+/** spec 7.1: no endpoint at this path; a mistyped control path is told where the routes are. */
 export function noEndpoint(request: Pick<PlatformRequest, 'method' | 'path'>): ProtocolError {
-  const hint = request.path.startsWith('/_sim') ? "; see the README's Control API" : '';
+  const hint = request.path.startsWith('/_sim') ? simPathHint(request.path) : '';
   return new ProtocolError('not_found', `no endpoint at ${request.method} ${request.path}${hint}`);
 }
 

@@ -214,7 +214,8 @@ describe('channel endpoints (spec 4.1, 7.1)', () => {
     expect(await control.json()).toEqual({
       error: {
         code: 'not_found',
-        message: "no endpoint at GET /_sim/nothing; see the README's Control API",
+        message:
+          'no endpoint at GET /_sim/nothing; the control API routes: svc-cli platform --help, docs/platform.md',
       },
     });
   });

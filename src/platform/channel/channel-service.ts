@@ -13,6 +13,7 @@ import type { Channel, Chat, ChatLine, Customer } from '../model.js';
 import type { PlatformEvent } from '../events.js';
 import { appendChatLine, clientIdOf, mediaOf } from '../model.js';
 import type { PlatformRequest, PlatformResponse, PlatformService } from '../types.js';
+import { simPathHint } from '../service-table.js';
 
 /** spec 4.1: the answer to a message taken (or ignored), the same every time. */
 const OK = constantBody({ result: 'ok' });
@@ -66,7 +67,7 @@ export function createChannelService(core: PlatformCore): PlatformService {
     if (request.path.startsWith('/_sim/'))
       throw new ProtocolError(
         'not_found',
-        `no endpoint at ${request.method} ${request.path}; see the README's Control API`,
+        `no endpoint at ${request.method} ${request.path}${simPathHint(request.path)}`,
       );
     // the simulator's own log may say which part is wrong; the answer does not (it would
     // tell a caller which public ids exist)

@@ -54,7 +54,8 @@ describe('the service table: services in use() order, one place that answers', (
       body: {
         error: {
           code: 'not_found',
-          message: "no endpoint at GET /_sim/nope; see the README's Control API",
+          message:
+            'no endpoint at GET /_sim/nope; the control API routes: svc-cli platform --help, docs/platform.md',
         },
       },
       record: { iface: 'control' },
@@ -69,6 +70,10 @@ describe('the service table: services in use() order, one place that answers', (
 
   it('names the refusals the way spec 7 answers them', () => {
     expect(noEndpoint({ method: 'PUT', path: '/x' }).message).toBe('no endpoint at PUT /x');
+    // the console asked of a simulator started without --web: the flag that serves it
+    expect(noEndpoint({ method: 'GET', path: '/_sim/console/' }).message).toBe(
+      'no endpoint at GET /_sim/console/; the web console is served when the simulator runs with --web (svc-cli platform --web)',
+    );
     const refusal = notThisMethod(['GET', 'HEAD']);
     expect([refusal.status, refusal.message, refusal.headers]).toEqual([
       405,

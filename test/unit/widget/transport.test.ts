@@ -204,7 +204,7 @@ describe('browser bundle options', () => {
 });
 
 describe('browser bundle install', () => {
-  it('says once in the page console that no simulator is named, and not when one is', async () => {
+  it('says once in the page console that no simulator is named, and not when one is', () => {
     const page = window as unknown as Record<string, unknown>;
     const said: string[] = [];
     const info = vi.spyOn(console, 'info').mockImplementation((m: string) => void said.push(m));
