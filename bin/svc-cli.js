@@ -8,6 +8,14 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = require('node:fs');
   const pkg = JSON.parse(readFileSync(require.resolve('../package.json'), 'utf8'));
+  // stdout the machine refused (`> /dev/full`): one line and exit 5, as main.ts does
+  process.stdout.on('error', (error) => {
+    if (error.code === 'EPIPE') return;
+    process.stderr.write(
+      `error [SVC_E_DISK] Could not write to stdout (${error.code}). Send it to another file, and run it again.\n`,
+    );
+    process.exitCode = 5;
+  });
   process.stdout.write(`${pkg.version ?? '0.0.0'}\n`);
 } else {
   let boot;

@@ -4,9 +4,11 @@
  * start-up bundle of this module (dist/cli/main.bundle.cjs, src/cli/boot.ts).
  */
 import type { CliContext } from './context.js';
-import { EXIT_CODES } from '../errors.js';
+import { EXIT_CODES, type SvcError } from '../errors.js';
 import { readFileLimitNow } from '../io/file-limit.js';
-import { runCli } from './program.js';
+import { isOutputFault, outputFault } from './output-fault.js';
+import { runCli, wantsJson } from './program.js';
+import { printErrorLine } from './render/errors.js';
 import { releaseTerminal } from './terminal.js';
 
 export { createProgram, runCli } from './program.js';
@@ -49,17 +51,28 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   };
   // `svc-cli replay | head -1` closes stdout early: the command prints nothing more there
   // (no EPIPE stack trace) but runs to its end, so its journal, report and JUnit file are
-  // whole and its exit code is the run's (a failing replay is still 1 under `set -o pipefail`)
-  const onOutputClosed = (error: NodeJS.ErrnoException): void => {
-    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
-  };
-  process.stdout.on('error', onOutputClosed);
-  process.stderr.on('error', onOutputClosed);
+  // whole and its exit code is the run's (a failing replay is still 1 under `set -o pipefail`).
+  // An output the machine refused (`> /dev/full`, a full disk) is the same but for the end:
+  // one line on stderr at once (when stdout failed) and exit 5, SVC_E_DISK.
+  let fault: SvcError | undefined;
+  const onOutputError =
+    (stream: 'stdout' | 'stderr') =>
+    (error: NodeJS.ErrnoException): void => {
+      if (!isOutputFault(error) || fault !== undefined) return;
+      fault = outputFault(stream, error);
+      if (stream === 'stdout') printErrorLine(ctx, fault, { json: wantsJson(argv) });
+    };
+  process.stdout.on('error', onOutputError('stdout'));
+  process.stderr.on('error', onOutputError('stderr'));
   const code = await runCli(argv, ctx);
   const finalCode = signalled === undefined ? code : (ctx.verdictAfterSignal ?? signalled);
+  // after the 'error' events of the last writes (emitted on later ticks)
+  const leave = (): void => {
+    setImmediate(() => exit(fault === undefined ? finalCode : EXIT_CODES.system));
+  };
   // Let stdout drain before exiting (pipes are async); a closed one has nothing to drain.
-  if (process.stdout.destroyed) exit(finalCode);
-  process.stdout.write('', () => exit(finalCode));
+  if (process.stdout.destroyed) leave();
+  else process.stdout.write('', leave);
 }
 
 /** How often a command started by `npx` looks whether npx is still there (ms). */

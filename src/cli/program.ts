@@ -16,7 +16,7 @@ import { HONOURED_GLOBALS, type GlobalKey } from './options/honoured.js';
 import { formatUsageError, USAGE_HINT } from './usage-error.js';
 
 /** --json anywhere before `--`: commander's own usage errors then print as NDJSON too. */
-function wantsJson(argv: readonly string[]): boolean {
+export function wantsJson(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
   return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
 }

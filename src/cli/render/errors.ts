@@ -71,3 +71,21 @@ export function printError(ctx: CliContext, error: SvcError, options: { json: bo
   if (error.hint) write(`  ${dim(error.hint)}`);
   write(`  ${dim(`more: ${explainLineFor(error)}`)}`);
 }
+
+/**
+ * An error in one line on stderr (`error [CODE] message hint`), or its NDJSON object there with
+ * --json: for a fault of stdout itself (main.ts), where stdout can no longer carry it.
+ */
+export function printErrorLine(ctx: CliContext, error: SvcError, options: { json: boolean }): void {
+  if (options.json) {
+    ctx.stderr.write(`${JSON.stringify(error.toJSON())}\n`);
+    return;
+  }
+  const on = colorEnabled(ctx, ctx.stderr);
+  const head = on
+    ? `\u001b[31merror\u001b[39m \u001b[2m[${error.code}]\u001b[22m`
+    : `error [${error.code}]`;
+  ctx.stderr.write(
+    `${fitFor(ctx.stderr)(`${head} ${error.message}${error.hint ? ` ${error.hint}` : ''}`)}\n`,
+  );
+}
