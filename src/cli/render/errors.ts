@@ -9,6 +9,7 @@ import type { SvcError } from '../../errors.js';
 import type { CliContext } from '../context.js';
 import { colorEnabled } from './color.js';
 import { fitFor } from './fit.js';
+import { escapeControlChars } from './control-chars.js';
 import { explainCommandFor, explainCommandForError } from '../../reference/hint.js';
 
 /** Contract issues an error carries in `details.issues` (e.g. an invalid payload). */
@@ -63,12 +64,14 @@ export function printError(ctx: CliContext, error: SvcError, options: { json: bo
   // in a terminal, a line longer than it breaks at spaces, indented (fit.ts)
   const fit = fitFor(ctx.stderr);
   const write = (line: string) => ctx.stderr.write(`${fit(line)}\n`);
-  write(`${red('error')} ${dim(`[${error.code}]`)} ${error.message}`);
+  // a message may quote what a peer answered: its control characters are escaped
+  const shown = escapeControlChars;
+  write(`${red('error')} ${dim(`[${error.code}]`)} ${shown(error.message)}`);
   for (const issue of issues) {
     const mark = issue.severity === 'warning' ? yellow('!') : red('✗');
-    write(`  ${mark} ${issueLine(issue)}`);
+    write(`  ${mark} ${shown(issueLine(issue))}`);
   }
-  if (error.hint) write(`  ${dim(error.hint)}`);
+  if (error.hint) write(`  ${dim(shown(error.hint))}`);
   write(`  ${dim(`more: ${explainLineFor(error)}`)}`);
 }
 

@@ -5,6 +5,7 @@ import { createBufferedWriter } from './buffered.js';
 import { registerWriter } from './flush.js';
 import { noticeLine } from './notice.js';
 import { fitFor } from './fit.js';
+import { escapeControlChars, escapeControlCharsIn } from './control-chars.js';
 
 export { flushOutputs } from './flush.js';
 
@@ -84,7 +85,10 @@ export function createOutput(
         else stdout.write(`${toJson ? toJson(event) : JSON.stringify(event)}\n`);
         return;
       }
-      const text = format ? format(event, chalk) : defaultFormat(event, chalk);
+      // what peers sent (texts, bodies, error messages) never reaches the terminal as control
+      // characters: every string of the event is escaped before a formatter lays it out
+      const shown = escapeControlCharsIn(event);
+      const text = format ? format(shown, chalk) : defaultFormat(shown, chalk);
       if (text !== undefined) stdout.write(`${fitOut(text)}\n`);
     },
     line(text) {
@@ -95,7 +99,10 @@ export function createOutput(
       return tty.isTTY && tty.columns ? tty.columns : undefined;
     },
     note(text) {
-      ctx.stderr.write(json ? noticeLine(text, true) : `${fitErr(errChalk.dim(text))}\n`);
+      // a note may quote a peer (a warning about what it sent): no control characters of it
+      ctx.stderr.write(
+        json ? noticeLine(text, true) : `${fitErr(errChalk.dim(escapeControlChars(text)))}\n`,
+      );
     },
     flush: () => stdout.flush(),
     backpressure: () => stdout.backpressure(),

@@ -1,4 +1,5 @@
 import type { ChalkInstance } from 'chalk';
+import { escapeControlChars } from './control-chars.js';
 import { invalidNote, LANES, type Lane, type TraceSpan } from '../../trace/span.js';
 import type { TracedConversation } from '../../trace/read.js';
 import { failedSpan } from '../../trace/otlp.js';
@@ -58,7 +59,8 @@ const QUOTE_MIN = 12;
 /** ` "text"`, cut with an ellipsis to at most `max` characters. */
 function quote(text: string | undefined, max = QUOTE_MAX): string {
   if (text === undefined) return '';
-  const line = text.replace(/\s+/g, ' ');
+  // a text the peer sent: its control characters escaped, never sent to the terminal
+  const line = escapeControlChars(text.replace(/[ \t\n]+/g, ' '));
   return ` "${line.length > max ? `${line.slice(0, max - 1)}…` : line}"`;
 }
 

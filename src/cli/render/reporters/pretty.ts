@@ -1,15 +1,18 @@
 import type { ChalkInstance } from 'chalk';
 import type { ConversationResult, StepResult } from '../../../conversation/runner.js';
 import { plural } from '../../../plural.js';
+import { escapeControlChars } from '../control-chars.js';
 
 const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`;
 
 /** One line per step (a check or a cross), the diff under a failed step. */
 export function formatStep(
-  step: StepResult,
+  result: StepResult,
   c: ChalkInstance,
   options: { skipReasons?: boolean } = {},
 ): string {
+  // a failure's details quote what the peer sent or answered: no control characters of it
+  const step = { ...result, details: result.details.map((d) => escapeControlChars(d)) };
   // a check that passed with a warning is not shown as done well: `!`, never `✓`
   // (a malformed event answered 200 would otherwise read as "✓ refused with a 4xx")
   const warned = step.status === 'passed' && step.details.some((d) => d.startsWith('warning: '));
