@@ -25,7 +25,11 @@ export function startPty(command: string): PtySession {
     scriptBin as string,
     // a terminal of a known size, as a person's is
     ['-qfec', `stty cols 160 rows 40; ${command}`, '/dev/null'],
-    { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', TERM: 'xterm', COLUMNS: '160' } },
+    // a person's terminal, even when the suite runs in CI (CI turns progress off)
+    {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: '1', TERM: 'xterm', COLUMNS: '160', CI: '' },
+    },
   );
   let output = '';
   const waiters = new Set<() => void>();

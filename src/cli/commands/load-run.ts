@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { isProgressShown } from '../render/progress.js';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CliContext } from '../context.js';
@@ -277,7 +278,8 @@ async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> 
     }
   }
 
-  const tty = Boolean(ctx.stderr.isTTY) && reporter === 'pretty';
+  // the live line follows the rule of every progress: a terminal that redraws, no CI
+  const tty = reporter === 'pretty' && isProgressShown(ctx, streamJson);
   const measured: LoadSummary = await runLoad({
     ...plan.run,
     target,

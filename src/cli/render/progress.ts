@@ -9,16 +9,32 @@ import type { CliContext } from '../context.js';
 import { isForegroundJob } from '../terminal.js';
 
 /**
- * Whether progress may be drawn: a TTY on stderr, no --json, and not a background job (a
- * job started with `&` keeps serving, and drawing would stop it). A spinner never reads stdin
- * (`discardStdin: false`): the agent console and the chat read it while one runs.
+ * A terminal that cannot redraw a line in place (`TERM=dumb`: Emacs' shell, some log viewers)
+ * or a CI run (`CI` set, as every CI service sets it): each redraw would stay in the log.
+ * @example isLiveOutputOff({ CI: 'true' }) // true
  */
-export function isProgressShown(ctx: Pick<CliContext, 'stderr' | 'stdin'>, json: boolean): boolean {
+export function isLiveOutputOff(env: NodeJS.ProcessEnv): boolean {
+  if (env.TERM === 'dumb') return true;
+  const ci = env.CI?.trim().toLowerCase();
+  return ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false';
+}
+
+/**
+ * Whether progress (a spinner, `load`'s live line) may be drawn: a TTY on stderr, no --json,
+ * no `TERM=dumb` or `CI`, and not a background job (a job started with `&` keeps serving, and
+ * drawing would stop it). A spinner never reads stdin (`discardStdin: false`): the agent
+ * console and the chat read it while one runs.
+ */
+export function isProgressShown(
+  ctx: Pick<CliContext, 'stderr' | 'stdin' | 'env'>,
+  json: boolean,
+): boolean {
   // a terminal that reports no width (a bare pseudo-terminal) would make ora clear lines
   // without end: no spinner there
   const columns = (ctx.stderr as { columns?: number }).columns ?? 0;
   return (
     !json &&
+    !isLiveOutputOff(ctx.env) &&
     Boolean(ctx.stderr.isTTY) &&
     columns > 0 &&
     (!ctx.stdin.isTTY || isForegroundJob(ctx.stdin))
