@@ -13,8 +13,6 @@ Agent replies arrive at an embedded agent-message endpoint (like svc-cli listen)
 channel URL, give the platform that endpoint's URL as the integrator URL; without one, an
 embedded simulator starts and its integrator URL points at it already, and the agent side
 is its control API (printed) or /agent <text>.
-Exit codes: 0 after /quit or end of input when every message went through, 1 when the
-platform refused one, 3 when the platform was unreachable, 130 on Ctrl-C, 2 invalid flags.
 A line chat refuses itself before sending (the contract, a mistyped command) is shown at
 once and leaves the exit code as it is.
 

@@ -22,8 +22,6 @@ export const configCommand = defineCommand({
   helpAfter: `
 Precedence: ${'svc.config.json'} < SVC_* environment < flags. --config <file> reads another file.
 Secrets (the channel URL's random string) are redacted unless --show-secrets.
-Exit codes: 0 every value valid, 2 a value (or the file) is invalid.
-
 Examples:
   $ svc-cli config
   $ svc-cli config listen --port 9000

@@ -63,10 +63,7 @@ answer the redelivery the same way. A failure is shrunk to the fewest changes, p
 
 const CHECKS_HELP = `Payload checks (docs/FIDELITY.md): what the peer under test writes is held to the spec's
 types (a numeric id or a numeric-string size is an error); null optional fields and the
-drift the platform's public samples show are warnings, never failures.
-
-Exit codes: 0 every case passed, 1 a case failed (a reply too slow is a failed case), 2 bad
-input, 3 the peer is unreachable.`;
+drift the platform's public samples show are warnings, never failures.`;
 
 /** Examples, each with the suite it shows (a line that starts a peer goes with its suite). */
 const EXAMPLES: ReadonlyArray<readonly [Suite, string]> = [

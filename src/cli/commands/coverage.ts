@@ -20,8 +20,6 @@ closed value sets and fields that arrive in two forms, the statuses of every end
 delivery policies), so a new part of the contract is counted on the next run. The widget
 counts only when widget traffic was recorded. docs/coverage.md explains each category.
 
-Exit codes: 0 ok, 1 below --min, 2 a recording could not be read.
-
 Examples:
   $ svc-cli replay --record run.ndjson && svc-cli coverage run.ndjson
   $ svc-cli platform --record session.ndjson     # your tests run against it, then:

@@ -10,9 +10,6 @@ export const doctorCommand = defineCommand({
 Checks: Node >= 20.19; svc.config.json is valid (unknown keys are warnings, with the
 closest known key); the channel status URL answers 0 or 1; the integrator, bot provider,
 hook and widget URLs answer HTTP at all (any status counts: it is a reachability check).
-Exit codes: 0 all passed, 1 a check failed, 3 a URL is unreachable or timed out (and nothing
-else failed).
-
 Examples:
   $ svc-cli doctor
   $ SVC_CHANNEL_URL=https://svc.example/r4nd0m/ch-1 svc-cli doctor --timeout 500

@@ -33,8 +33,7 @@ Prints a line per event: its status, latency and the reply's verdict, with the i
 "path: rule (spec X)"; the bodies of a request or reply that breaks the contract (--verbose:
 every body). Each run is a new chat (chat ids are unique in the account, spec 6.2): --all's
 events are one fresh chat, and the run prints its id; --chat-id <n> sends an event about
-chat <n>, to build one chat event by event. Exit 0 when every reply conforms, 1 when a reply breaks
-the contract, 2 for bad input, 3 when the receiver is unreachable or times out.
+chat <n>, to build one chat event by event.
 
 Assumptions (the spec is silent): the platform waits 10 s for a hook reply and does not
 redeliver (spec 6.2, 8); hook requests carry no authentication (spec 5.4).

@@ -9,7 +9,7 @@ export const listenCommand = defineCommand({
   options: listenOptions,
   helpAfter: `
 Prints "listening" first (with --json: {"type":"listening","url":...}), then one line per
-request. Runs until Ctrl-C (exit 130) or SIGTERM (exit 143).
+request. Runs until Ctrl-C or SIGTERM.
 
 Examples:
   $ svc-cli listen --port 9000 --fail-first 2        # watch the platform redeliver (spec 8)

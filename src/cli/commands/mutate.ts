@@ -18,8 +18,6 @@ your tests do not check. The score is killed (and timed out) over all run.
 svc-cli mutate --list prints the catalogue (docs/CONTRACT.md has it too, under
 Simulator mutants); docs/coverage.md says how to read a run.
 
-Exit codes: 0 ok, 1 score below --min-score, 2 the clean run failed or a bad flag.
-
 Examples:
   $ svc-cli mutate --list
   $ svc-cli mutate -- npm test

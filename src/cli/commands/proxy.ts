@@ -32,11 +32,6 @@ upstream that is down gets the caller a 502 with a JSON error body; the proxy ke
 svc-cli binds 127.0.0.1: to let the real platform reach the proxy, expose the port through
 your own tunnel (or --host, with the warning it prints).
 
-Exit codes: 130 (Ctrl-C) or 143 (SIGTERM) when stopped; with --fail-on-violation, 1 when
-an exchange broke the contract or the platform gave up on a message the upstream never
-answered validly (refused, reset, too slow, an error status; not what --fault did), or a
-conversation broke an invariant; 2 bad input.
-
 Examples:
   $ svc-cli proxy channel --platform-url https://<platform>/<random>/<id> \\
       --integrator-url http://127.0.0.1:9000/agent-messages --port 8443 --tls --record staging.ndjson

@@ -57,7 +57,6 @@ timeouts, bot hand-over times, the order of kinds across interfaces), shape (fie
 present, absent or typed differently, numeric strings and ms timestamps told apart,
 Content-Type) and cosmetic (how often an optional field shows, chunked or sized bodies, the
 platform's Keep-Alive). Transport headers of the peer's answers are not compared.
-Exit 1 when there is a behaviour difference, else 0.
 
 Examples:
   $ svc-cli proxy channel --platform-url https://<platform>/<random>/<id> \\

@@ -8,6 +8,7 @@
  */
 import { Argument, type Command } from 'commander';
 import { fitHelpText, helpWidth } from '../help-text.js';
+import { exitCodesHelp } from '../exit-codes-help.js';
 import { action, givenFlags } from '../action.js';
 import type { CliContext } from '../context.js';
 import { addOptions } from '../options/register.js';
@@ -192,15 +193,35 @@ export function addCommand(parent: Command, spec: CommandSpec, ctx: CliContext):
   if (spec.options) addOptions(command, spec.options);
   if (spec.allowUnknownOption) command.allowUnknownOption();
   const after = spec.helpAfter;
-  if (after !== undefined) {
+  // the exit codes from their table (exit-codes-help.ts), never written by hand
+  const codes = exitCodesHelp(commandPathOf(parent, spec.name));
+  if (after !== undefined || codes !== undefined) {
     // fitted to the terminal when shown (help-text.ts)
     const width = (): number => helpWidth(ctx.stdout);
     command.addHelpText('after', (context) =>
-      fitHelpText(typeof after === 'string' ? after : after(context), width()),
+      fitHelpText(
+        withExitCodes(typeof after === 'string' ? after : (after?.(context) ?? ''), codes),
+        width(),
+      ),
     );
   }
   spec.configure?.(command);
   if (spec.run) command.action(runAction(ctx, spec, spec.run));
   for (const sub of spec.subcommands ?? []) addCommand(command, sub, ctx);
   return command;
+}
+
+/** `record diff` for `diff` under `record`: a command's path as typed, the program left out. */
+function commandPathOf(parent: Command, name: string): string {
+  const names = [name];
+  for (let c: Command | null = parent; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** The help text with the exit-code paragraph before its examples (at its end without). */
+export function withExitCodes(text: string, codes: string | undefined): string {
+  if (codes === undefined) return text;
+  const at = text.search(/\n\nExamples?:\n/);
+  if (at >= 0) return `${text.slice(0, at)}\n\n${codes}${text.slice(at)}`;
+  return `${text.replace(/\n*$/, '')}\n\n${codes}`;
 }

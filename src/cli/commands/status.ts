@@ -7,9 +7,6 @@ export const statusCommand = defineCommand({
   description: "read the channel's availability: online (1) or offline (0) (spec 3, 4.1)",
   options: statusOptions,
   helpAfter: `
-Exit codes: 0 online or offline, 1 404 (no channel at that URL) or a body other
-than 0/1, 2 invalid flags, 3 platform unreachable or timed out.
-
 Examples:
   $ svc-cli status --channel-url https://svc.example/r4nd0m/ch-1
   $ SVC_CHANNEL_URL=https://svc.example/r4nd0m/ch-1 svc-cli --json status`,

@@ -45,10 +45,6 @@ message delivered. An empty text is valid: the spec sets no minimum length.
 The public Bot API's CHAT_CLOSED and CLIENT_INFO (not in spec 6.1) are known kinds; the
 simulator uses them with platform --bot-events docs.
 
-Exit codes: 0 all valid (warnings allowed), 1 any invalid (or, with
---check-expectations, any sample not as its name says), 2 any input unreadable
-(the other inputs are still validated).
-
 Examples:
   $ svc-cli validate fixtures/payloads/real
   $ svc-cli validate 'fixtures/**/*.invalid.json' --json
