@@ -331,6 +331,57 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     expect(report.failed).toBe(1);
   });
 
+  it("integrator: each run's message ids are its own (fuzz-<run id>-<n>); --run-id repeats them", async () => {
+    // an integrator that keeps the ids it has seen took a rerun's fuzz-1 for the last run's
+    const ids: string[][] = [];
+    const url = await peer((body) => {
+      ids.at(-1)?.push(String((body.message as { id?: unknown }).id));
+      return { status: 200, body: '{"result":"ok"}' };
+    });
+    const told: { runId: number; firstMessageId: string }[] = [];
+    for (const runId of [undefined, undefined, 4242]) {
+      ids.push([]);
+      const report = await runConformSuite({
+        suite: 'integrator',
+        url,
+        fuzz: fuzz(5),
+        ...(runId === undefined ? {} : { runId }),
+        onIntegratorRun: (info) => told.push(info),
+      });
+      expect(report.fuzz?.failure).toBeUndefined();
+    }
+    const [first = [], second = [], third = []] = ids;
+    expect(told).toHaveLength(3);
+    expect(first[0]).toBe(told[0]?.firstMessageId);
+    expect(first[0]).toMatch(/^fuzz-[1-9]\d*-1$/);
+    // each case's delivery and its redelivery share the id; the cases do not
+    expect(new Set(first).size).toBe(first.length / 2);
+    expect(second.filter((id) => first.includes(id))).toEqual([]);
+    expect(told[2]).toEqual({ runId: 4242, firstMessageId: 'fuzz-4242-1' });
+    expect(third.slice(0, 4)).toEqual(['fuzz-4242-1', 'fuzz-4242-1', 'fuzz-4242-2', 'fuzz-4242-2']);
+  });
+
+  it('conform integrator takes --run-id and prints the run id', async () => {
+    const url = await peer(() => ({ status: 200, body: '{"result":"ok"}' }));
+    const test = createTestContext({ cwd: mkdtempSync(join(tmpdir(), 'svc-fuzz-')) });
+    const code = await runInProcess(test, [
+      'conform',
+      'integrator',
+      '--url',
+      url,
+      '--fuzz',
+      '3',
+      '--seed',
+      '7',
+      '--run-id',
+      '77',
+    ]);
+    expect(code, test.stderr()).toBe(0);
+    expect(test.stdout()).toContain(
+      'run id 77: message ids from fuzz-77-1 (--run-id 77 repeats them)',
+    );
+  });
+
   it('an integrator that answers a redelivered message.id with an error object', async () => {
     const seen = new Set<string>();
     const url = await peer((body) => {

@@ -62,6 +62,36 @@ describe('conform integrator', () => {
     expect(report.passed).toBe(11);
   });
 
+  it("each run's message ids are its own (conform-<run id>-<n>); --run-id repeats them", async () => {
+    const ids: string[] = [];
+    const url = await startPeer((_req, res, body) => {
+      ids.push(String((JSON.parse(body) as { message: { id: unknown } }).message.id));
+      json(res, 200, { result: 'ok' });
+    });
+    const runOnce = async (runId?: number) => {
+      ids.length = 0;
+      const told: { runId: number; firstMessageId: string }[] = [];
+      const report = await runConformSuite({
+        suite: 'integrator',
+        url,
+        clock: roomy(),
+        onIntegratorRun: (info) => told.push(info),
+        ...(runId === undefined ? {} : { runId }),
+      });
+      expect(report.failed).toBe(0);
+      expect(told).toHaveLength(1);
+      expect(ids[0]).toBe(told[0]!.firstMessageId);
+      return { ...told[0]!, ids: [...ids] };
+    };
+    const first = await runOnce();
+    expect(first.firstMessageId).toBe(`conform-${first.runId}-1`);
+    // the redelivery case sends its one id twice; every other request is a new message
+    expect(new Set(first.ids).size).toBe(first.ids.length - 1);
+    const second = await runOnce();
+    expect(second.ids.filter((id) => first.ids.includes(id))).toEqual([]);
+    expect(await runOnce(first.runId)).toEqual(first);
+  });
+
   it('sends agent messages that are valid per the contract (spec 2.2-2.4)', () => {
     for (const type of ['video', 'audio', 'voice', 'photo', 'sticker', 'document', 'location']) {
       expect(

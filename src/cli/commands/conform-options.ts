@@ -58,8 +58,9 @@ export const FLAG_SUITES: Readonly<Record<string, readonly string[]>> = {
   // a chat's sequence (src/conversation/conform/fuzz/bot.ts)
   '--fuzz-changes': ['hooks', 'integrator'],
   '--fuzz-stateful': ['hooks', 'integrator'],
-  // hooks: the one chat its events are about, a fresh one each run as the bot's
-  '--run-id': ['bot', 'hooks'],
+  // hooks: the one chat its events are about, a fresh one each run as the bot's; integrator:
+  // the message ids, fresh each run
+  '--run-id': ['bot', 'hooks', 'integrator'],
 };
 
 /**
@@ -197,7 +198,7 @@ export const conformOptions = defineOptions('conform', [
     max: 999_999,
     group: 'bot:',
     description:
-      "bot, hooks: this run's chat and client ids start from it (chat <n>001, client <n>501; conform hooks sends every event about chat <n>001, --fuzz-stateful numbers its sequences' chats from it); default random, printed. Ids are unique in the account (spec 2.2, 6.2): a bot or hook receiver with a database sees each run's chats as new",
+      "bot, hooks: this run's chat and client ids start from it (chat <n>001, client <n>501; conform hooks sends every event about chat <n>001, --fuzz-stateful numbers its sequences' chats from it); integrator: its message ids are conform-<n>-1, conform-<n>-2 ... (--fuzz: fuzz-<n>-1 ...); default random, printed. Ids are unique in the account (spec 2.2, 6.2): a bot, hook receiver or integrator with a database sees each run's chats and messages as new",
   },
   {
     key: 'answerWithin',

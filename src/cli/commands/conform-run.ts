@@ -150,6 +150,7 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
         suite,
         url: requireUrl(suite, '--url', o.url ?? o.integratorUrl),
         channel: o.channel,
+        ...(o.runId === undefined ? {} : { runId: o.runId }),
       };
     case 'hooks':
       return {
@@ -314,7 +315,13 @@ function conformListeners(
   tally: CaseTally,
 ): Pick<
   RunConformOptions,
-  'onCase' | 'onCases' | 'onBotService' | 'onHookChat' | 'onHookReceiver' | 'onBotProvider'
+  | 'onCase'
+  | 'onCases'
+  | 'onBotService'
+  | 'onHookChat'
+  | 'onIntegratorRun'
+  | 'onHookReceiver'
+  | 'onBotProvider'
 > {
   const { suite, flags, reporter, out, progress, ndjson } = view;
   const pretty = reporter === 'pretty';
@@ -360,6 +367,12 @@ function conformListeners(
       if (pretty) out.line(out.chalk.dim(text));
       else out.note(text);
     });
+  const onIntegratorRun = (info: { runId: number; firstMessageId: string }): void =>
+    progress.around(() => {
+      const text = `run id ${info.runId}: message ids from ${info.firstMessageId} (--run-id ${info.runId} repeats them)`;
+      if (pretty) out.line(out.chalk.dim(text));
+      else out.note(text);
+    });
   const onHookReceiver = (url: string): void =>
     progress.around(() =>
       out.note(`hook receiver listening at ${url}: point the platform's hooks here`),
@@ -369,7 +382,15 @@ function conformListeners(
   const onCases = (cases: NonNullable<CaseTally['planned']>): void => {
     tally.planned = cases;
   };
-  return { onCase, onCases, onBotService, onHookChat, onHookReceiver, onBotProvider };
+  return {
+    onCase,
+    onCases,
+    onBotService,
+    onHookChat,
+    onIntegratorRun,
+    onHookReceiver,
+    onBotProvider,
+  };
 }
 
 /**

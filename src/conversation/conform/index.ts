@@ -43,7 +43,16 @@ import type { SimulatorSettings } from '../../platform/profile.js';
  * print it. The core never prints.
  */
 export type ConformOptions =
-  | { suite: 'integrator'; url: string; channel?: string }
+  | {
+      suite: 'integrator';
+      url: string;
+      channel?: string;
+      /**
+       * this run's message ids are `conform-<runId>-<n>`, with --fuzz `fuzz-<runId>-<n>`
+       * (default random 1-999999, as bot's and hooks')
+       */
+      runId?: number;
+    }
   | {
       suite: 'hooks';
       url: string;
@@ -109,6 +118,8 @@ export type RunConformOptions = ConformOptions & {
    * `sequences` (`--fuzz-stateful`), the first of the chats its sequences are about
    */
   onHookChat?: (info: { runId: number; chatId: number; sequences?: boolean }) => void;
+  /** `integrator`: the run id and the first message id it numbers (`--run-id` repeats them) */
+  onIntegratorRun?: (info: { runId: number; firstMessageId: string }) => void;
   /** `platform` with `hookListenPort`: the hook receiver listens; point the platform's hooks here */
   onHookReceiver?: (url: string) => void;
   /** `platform` with `botListenPort`: the bot listens; attach it to the platform's channel */
@@ -314,9 +325,16 @@ function integratorCases(
   clock: Clock,
 ): SuiteCases {
   const channel = options.channel === undefined ? {} : { channel: options.channel };
+  // fresh message ids each run: an integrator that keeps the ids it has seen (to drop
+  // redeliveries, spec 8) takes a new run's messages as new, not the last run's again
+  const runId = options.runId ?? randomInt(1, 1_000_000);
+  options.onIntegratorRun?.({
+    runId,
+    firstMessageId: `${options.fuzz ? 'fuzz' : 'conform'}-${runId}-1`,
+  });
   if (options.fuzz) {
     const built = buildFuzzCases(
-      { suite: 'integrator', url: options.url, clock, ...channel },
+      { suite: 'integrator', url: options.url, clock, runId, ...channel },
       options.fuzz,
     );
     return { cases: built.cases, fuzzSummary: built.summary };
@@ -325,6 +343,7 @@ function integratorCases(
     cases: buildIntegratorCases({
       url: options.url,
       clock,
+      runId,
       ...profiled(options.settings),
       ...channel,
     }),

@@ -24,6 +24,11 @@ export interface IntegratorSuiteOptions {
   forms?: PayloadForms;
   /** protocol ms an attempt waits for the reply (default spec 8's 3 s; a profile's own) */
   replyLimitMs?: number;
+  /**
+   * this run's message ids are `conform-<runId>-<n>` (`--run-id` repeats them); default a
+   * random UUID each
+   */
+  runId?: number;
 }
 
 const VALID_REPLY = 'expected 200 with {"result":"ok"} or {"error":{code,message}} (spec 2.2, 4.2)';
@@ -126,8 +131,18 @@ function withShape(body: string): string {
   return problem.startsWith('got ') ? quote(body) : `${quote(body)} (${problem})`;
 }
 
+/** The payloads of one run: each a new message.id, of the run id's when there is one. */
+type PayloadOf = (message: AgentMessage) => unknown;
+
+function payloadsOf(options: IntegratorSuiteOptions): PayloadOf {
+  const { runId } = options;
+  if (runId === undefined) return (message) => buildAgentPayload(message);
+  let seq = 0;
+  return (message) => buildAgentPayload(message, `conform-${runId}-${++seq}`);
+}
+
 function kindCase(
-  options: IntegratorSuiteOptions,
+  options: IntegratorSuiteOptions & { payloadOf: PayloadOf },
   name: string,
   spec: string[],
   message: AgentMessage,
@@ -138,12 +153,12 @@ function kindCase(
     async run(ctx) {
       // spec 4.2: requests may use a Content-Length body or chunked transfer encoding
       const sized = await ctx.check('Content-Length body', () =>
-        postAgentMessage({ ...options, payload: buildAgentPayload(message), chunked: false }),
+        postAgentMessage({ ...options, payload: options.payloadOf(message), chunked: false }),
       );
       await ctx.check('chunked body', async () => {
         const outcome = await postAgentMessage({
           ...options,
-          payload: buildAgentPayload(message),
+          payload: options.payloadOf(message),
           chunked: true,
         });
         // an endpoint that reads Content-Length bytes gets an empty body here, and
@@ -157,7 +172,8 @@ function kindCase(
 }
 
 /** The cases of `conform integrator`, in the order they run. */
-export function buildIntegratorCases(options: IntegratorSuiteOptions): ConformCase[] {
+export function buildIntegratorCases(suite: IntegratorSuiteOptions): ConformCase[] {
+  const options = { ...suite, payloadOf: payloadsOf(suite) };
   return [
     kindCase(options, 'agent text message', ['2.2', '4.2'], {
       type: 'text',
@@ -173,7 +189,7 @@ export function buildIntegratorCases(options: IntegratorSuiteOptions): ConformCa
       spec: ['4.2', '8'],
       async run(ctx) {
         // spec 8: the platform redelivers until a valid reply; the same message.id comes again
-        const payload = buildAgentPayload({ type: 'text', text: 'Delivered twice on purpose' });
+        const payload = options.payloadOf({ type: 'text', text: 'Delivered twice on purpose' });
         await ctx.check('first delivery', () =>
           postAgentMessage({ ...options, payload, chunked: false }),
         );

@@ -8,6 +8,7 @@
  * exactly (`--seed S --fuzz-path P`), and the minimal request is written to a file with the
  * command that reproduces it.
  */
+import { randomInt } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { writeFileWholeAsync } from '../../../io/write-whole.js';
 import { join, resolve } from 'node:path';
@@ -80,6 +81,12 @@ export interface FuzzTarget {
   clock: Clock;
   /** integrator: the channel public id in the path (spec 4.2) */
   channel?: string;
+  /**
+   * integrator: this run's message ids are `fuzz-<runId>-<n>` (default random 1-999999), so an
+   * integrator that remembers message ids does not take a new run's messages for redeliveries
+   * of the last run's (spec 2.2, 8)
+   */
+  runId?: number;
   /** hooks: protocol ms (default 10 s, assumed) */
   timeoutMs?: number;
   /**
@@ -313,7 +320,7 @@ function createCaseChecker(
     if (target.suite === 'integrator') {
       // each case is its own message; its redelivery keeps the id (spec 2.2, 8)
       const message = request.message as Record<string, unknown>;
-      message.id = `fuzz-${++messageSeq}`;
+      message.id = `fuzz-${target.runId ?? 0}-${++messageSeq}`;
     }
     adjust?.(request);
     const first = await deliver(request);
@@ -330,7 +337,12 @@ function createCaseChecker(
 }
 
 /** The traffic of a suite: hook events or agent messages, to the receiver or the channel. */
-function fuzzTraffic(target: FuzzTarget, settings: FuzzSettings): FuzzTraffic {
+function fuzzTraffic(given: FuzzTarget, settings: FuzzSettings): FuzzTraffic {
+  // one run id for the run's message ids, its shrinking's included
+  const target =
+    given.suite === 'integrator' && given.runId === undefined
+      ? { ...given, runId: randomInt(1, 1_000_000) }
+      : given;
   const payloads =
     target.suite === 'hooks'
       ? hookArbitraries(settings.changes)
@@ -424,7 +436,9 @@ function createSequenceChecker(
       if (target.suite === 'hooks') {
         if ('chat_id' in request) request.chat_id = firstChatId + chat - 1;
       } else if (request.recipient && typeof request.recipient === 'object') {
-        (request.recipient as Record<string, unknown>).id = `fuzz-customer-${chat}`;
+        // a customer of this run's: not one the integrator met in the last run
+        (request.recipient as Record<string, unknown>).id =
+          `fuzz-customer-${target.runId ?? 0}-${chat}`;
       }
     };
     for (const [index, step] of steps.entries()) {
