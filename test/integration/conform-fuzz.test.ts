@@ -1,4 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -379,6 +381,72 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     expect(code, test.stderr()).toBe(0);
     expect(test.stdout()).toContain(
       'run id 77: message ids from fuzz-77-1 (--run-id 77 repeats them)',
+    );
+  });
+
+  /** An integrator that answers `requests` deliveries, then dies: it accepts no connection. */
+  async function dyingIntegrator(requests: number): Promise<string> {
+    let answered = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"result":"ok"}');
+        if (++answered === requests) {
+          // as a process that exits: the port closed, every connection with it
+          server.close();
+          server.closeAllConnections();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it('a peer that dies mid-run ends the run at once as unreachable (exit 3), not 300 failed cases', async () => {
+    const url = await dyingIntegrator(6);
+    const cases: number[] = [];
+    const run = runConformSuite({
+      suite: 'integrator',
+      url,
+      fuzz: { ...fuzz(300), onCase: (n) => cases.push(n) },
+    });
+    await expect(run).rejects.toMatchObject({
+      code: 'SVC_E_PEER_UNREACHABLE',
+      category: 'network',
+      message: expect.stringMatching(
+        /^Could not finish fuzzing: the integrator endpoint at http:\/\/127\.0\.0\.1:\d+ stopped accepting connections after [34] generated cases \((delivery|redelivery): connection refused\); the case before may have brought it down\.$/,
+      ) as unknown,
+      hint: expect.stringMatching(
+        /^Start it again; --fuzz [34] --seed 11 sends the same cases up to there\.$/,
+      ) as unknown,
+    });
+    expect(cases.length).toBeLessThanOrEqual(4);
+  });
+
+  it('the CLI says so on stderr and exits 3; --out still gets the JUnit report', async () => {
+    const url = await dyingIntegrator(4);
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-fuzz-'));
+    const test = createTestContext({ cwd });
+    const code = await runInProcess(test, [
+      'conform',
+      'integrator',
+      '--url',
+      url,
+      '--fuzz',
+      '300',
+      '--seed',
+      '7',
+      '--reporter',
+      'junit',
+      '--out',
+      'results.xml',
+    ]);
+    expect(code, test.stderr()).toBe(3);
+    expect(test.stderr()).toContain('stopped accepting connections after 3 generated cases');
+    expect(test.stderr()).toContain('--fuzz 3 --seed 7 sends the same cases up to there');
+    expect(readFileSync(join(cwd, 'results.xml'), 'utf8')).toContain(
+      'stopped accepting connections',
     );
   });
 

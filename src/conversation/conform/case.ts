@@ -61,7 +61,13 @@ export function maskInCases(cases: ConformCase[], secret: string): ConformCase[]
     return { note: mask(outcome.note) };
   };
   const masked = (error: unknown): unknown =>
-    isOwnSetupFailure(error) ? error : new Error(mask(errorText(error)));
+    error instanceof SvcError && endsTheRun(error)
+      ? new SvcError(
+          error.code,
+          mask(error.message),
+          error.hint === undefined ? undefined : mask(error.hint),
+        )
+      : new Error(mask(errorText(error)));
   return cases.map((item) => ({
     ...item,
     run: async (ctx) => {
@@ -168,7 +174,7 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
       try {
         outcome = await run();
       } catch (error) {
-        if (isOwnSetupFailure(error)) throw error;
+        if (endsTheRun(error)) throw error;
         outcome = [errorText(error)];
       }
       const wallMs = performance.now() - started;
@@ -200,7 +206,7 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
   try {
     await item.run(ctx);
   } catch (error) {
-    if (isOwnSetupFailure(error)) throw error;
+    if (endsTheRun(error)) throw error;
     push('case', 'failed', [errorText(error)], 0, protocolStart);
   }
   const failed = steps.some((s) => s.status === 'failed');
@@ -223,12 +229,17 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
 }
 
 /**
- * svc-cli could not set up its own side of a case (the port given for its embedded endpoint is
- * taken): no verdict on the peer, so the run stops with that error (exit 2) rather than count
- * a failed case, which two CI jobs on one machine would read as a flaky contract failure.
+ * An error no case's verdict: svc-cli could not set up its own side of a case (the port given
+ * for its embedded endpoint is taken), so the run stops with that error (exit 2) rather than
+ * count a failed case, which two CI jobs on one machine would read as a flaky contract
+ * failure; or the peer stopped accepting connections mid-run (a fuzz run's peer died), so no
+ * later case can say anything about it and the run stops (exit 3) instead of failing each one.
  */
-function isOwnSetupFailure(error: unknown): boolean {
-  return error instanceof SvcError && error.code === 'SVC_E_PORT_IN_USE';
+function endsTheRun(error: unknown): boolean {
+  return (
+    error instanceof SvcError &&
+    (error.code === 'SVC_E_PORT_IN_USE' || error.code === 'SVC_E_PEER_UNREACHABLE')
+  );
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   judgeChannelReply,
 } from '../../../contract/timing.js';
 import type { ConformCase } from '../case.js';
+import { SvcError } from '../../../errors.js';
 import type { PayloadArbitrary, Mutations } from './arbitraries.js';
 import { plural } from '../../../plural.js';
 import { agentMessageArbitraries, hookArbitraries, sweepCases } from './payloads.js';
@@ -159,6 +160,11 @@ export interface Broken {
    * posts a customer message; the bot gets the platform's CLIENT_MESSAGE, with its id)
    */
   sent?: { label: string; body: Record<string, unknown> };
+  /**
+   * the peer refused the connection: it no longer accepts any (its process ended), so no later
+   * case can say anything about it and the run stops (exit 3) instead of failing every case
+   */
+  gone?: true;
 }
 
 const shortBody = (text: string): string =>
@@ -173,6 +179,12 @@ function judge(
   attempt: string,
 ): Broken | undefined {
   if (!outcome.ok) {
+    if (outcome.reason === 'refused')
+      return {
+        property: 'survives: no 5xx, no reset, no hang',
+        reasons: [`${attempt}: ${outcome.message}`],
+        gone: true,
+      };
     if (outcome.reason === 'timeout')
       return {
         property: 'answers within the budget',
@@ -367,6 +379,10 @@ function fuzzTraffic(given: FuzzTarget, settings: FuzzSettings): FuzzTraffic {
   };
 }
 
+/** The peer under test, as a message names it. */
+const peerOf = (target: FuzzTarget): string =>
+  `${target.suite === 'hooks' ? 'the hook receiver' : 'the integrator endpoint'} at ${target.url}`;
+
 /** The sections a property's failure cites. */
 function propertySpec(target: FuzzTarget): (name: FuzzProperty) => string[] {
   return (name) =>
@@ -402,6 +418,7 @@ function singleSource(traffic: FuzzTraffic): PropertySource<FuzzCase> {
         : undefined,
     reproduce: (kind, request, seed) => writeReproduction(target, settings, kind, request, seed),
     spec: propertySpec(target),
+    peer: peerOf(target),
   };
 }
 
@@ -493,6 +510,7 @@ function sequenceSource(traffic: FuzzTraffic): PropertySource<FuzzCase[]> {
       return written;
     },
     spec: propertySpec(target),
+    peer: peerOf(target),
   };
 }
 
@@ -539,6 +557,32 @@ export interface PropertySource<C> {
     seed: number,
   ): Promise<{ file: string; command: string }[]>;
   spec(name: FuzzProperty): string[];
+  /** the peer as a message names it (`the integrator endpoint at <url>`) */
+  peer?: string;
+}
+
+/**
+ * The peer stopped accepting connections part way through (exit 3): what ran, and how to
+ * run the same cases again once it is up.
+ */
+function peerGone(
+  source: { peer?: string },
+  at: { seed: number; cases: number; why: Broken; path?: string },
+): SvcError {
+  const peer = source.peer ?? 'the peer';
+  const why = at.why.reasons.join('; ');
+  // while a failure was shrunk: the failing case or one of its shrinks may have ended it
+  if (at.path !== undefined)
+    return new SvcError(
+      'SVC_E_PEER_UNREACHABLE',
+      `Could not finish fuzzing: ${peer} stopped accepting connections while a failure was shrunk (${why}); a case sent then may have brought it down.`,
+      `Start it again; --fuzz ${at.cases} --seed ${at.seed} --fuzz-path ${at.path} sends that failing case again.`,
+    );
+  return new SvcError(
+    'SVC_E_PEER_UNREACHABLE',
+    `Could not finish fuzzing: ${peer} stopped accepting connections after ${plural(at.cases, 'generated case')} (${why}); the case before may have brought it down.`,
+    `Start it again; --fuzz ${at.cases} --seed ${at.seed} sends the same cases up to there.`,
+  );
 }
 
 /** At most this many distinct failures are shrunk and reported in one run. */
@@ -564,9 +608,16 @@ async function shrinkAt<C extends object>(
 ): Promise<Shrunk<C> | undefined> {
   const { seed, path, numRuns } = at;
   const broken = new WeakMap<C, Broken>();
+  let gone: Broken | undefined;
   const details = await fc.check<[C]>(
     fc.asyncProperty(source.arbitrary, async (c) => {
+      // the peer is gone: nothing more is sent, the shrink runs out at once
+      if (gone) return true;
       const why = await source.check(c, 0);
+      if (why?.gone) {
+        gone = why;
+        return true;
+      }
       if (why && fails(why, c)) {
         broken.set(c, why);
         return false;
@@ -575,6 +626,7 @@ async function shrinkAt<C extends object>(
     }),
     { numRuns, seed, path, examples, endOnFailure: false },
   );
+  if (gone) throw peerGone(source, { seed, cases: numRuns, why: gone, path });
   if (!details.failed || !details.counterexample) return undefined;
   const c = details.counterexample[0];
   return {
@@ -657,12 +709,18 @@ async function runPass<C extends object>(
   let casesRun = 0;
   let finished = 0;
   let failed = 0;
+  let gone: Broken | undefined;
   const details = await fc.check<[C]>(
     fc.asyncProperty(source.arbitrary, async (c) => {
       const n = ++casesRun;
       settings.onCase?.(n);
       for (const edge of source.coverage?.edgesOf(c) ?? []) covered.add(edge);
       const why = await source.check(c, n);
+      // the peer is gone: the one failure of this property, which ends the pass at once
+      if (why?.gone) {
+        gone = why;
+        return false;
+      }
       finished++;
       if (why) failed++;
       settings.onCaseDone?.({ finished, failed, seed });
@@ -683,12 +741,14 @@ async function runPass<C extends object>(
       numRuns: settings.runs,
       seed,
       examples,
+      endOnFailure: true,
       // --fuzz-time: no new case after the limit; what ran so far is the result
       ...(settings.timeLimitMs === undefined
         ? {}
         : { plugins: [fc.interruptAfterTimeLimit(settings.timeLimitMs) as fc.Plugin<[C]>] }),
     },
   );
+  if (gone) throw peerGone(source, { seed, cases: casesRun, why: gone });
   return { runs: details.numRuns, firsts, covered };
 }
 
