@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { bin, runCli } from '../helpers/run-cli.js';
 
 /** One recording of the bundled fixtures, replayed on the virtual clock (about a second). */
 const dir = mkdtempSync(join(tmpdir(), 'svc-coverage-'));
@@ -82,6 +84,33 @@ describe('svc-cli coverage', () => {
     expect(xml).toContain('<property name="coverage.min" value="99"/>');
     const above = await runCli(['coverage', recording, '--min', '1']);
     expect(above.code).toBe(0);
+  });
+
+  it('2>&1 on one pipe: the table, then the notes after it, in the order they were written', async () => {
+    const junit = join(dir, 'order.xml');
+    // stdout and stderr on one pipe, as a CI log or `| less` shows them
+    const child = spawn(
+      'sh',
+      [
+        '-c',
+        `exec "${process.execPath}" "${bin}" coverage "${recording}" --min 99 --junit "${junit}" 2>&1`,
+      ],
+      {
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+    const [code] = (await once(child, 'close')) as [number];
+    expect(code).toBe(1);
+    const lines = output.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^contract coverage of \d+ exchanges \(1 recording\)$/);
+    expect(lines.slice(-3)).toEqual([
+      expect.stringMatching(/^overall\s+[\d.]+%/),
+      `JUnit properties written to ${junit}`,
+      expect.stringMatching(/^coverage [\d.]+% \(\d+\/\d+\) is below --min 99%$/),
+    ]);
   });
 
   it('--interface keeps the interfaces named: the table, the overall figure and --min', async () => {

@@ -42,7 +42,10 @@ export interface Output {
   line(text: string): void;
   /** stdout's width when it is a terminal (a line longer than it breaks), else undefined */
   readonly columns: number | undefined;
-  /** A human line on stderr (diagnostics, warnings), also with --json. */
+  /**
+   * A human line on stderr (diagnostics, warnings), also with --json; what stdout buffers is
+   * written first, so the two read in order on one pipe (`2>&1`).
+   */
   note(text: string): void;
   /** Writes what stdout still buffers. */
   flush(): Promise<void>;
@@ -99,6 +102,9 @@ export function createOutput(
       return tty.isTTY && tty.columns ? tty.columns : undefined;
     },
     note(text) {
+      // what stdout still buffers goes first: with 2>&1 on one pipe, a note written after the
+      // results must read after them (the buffer's write is synchronous; its drain not awaited)
+      void stdout.flush();
       // a note may quote a peer (a warning about what it sent): no control characters of it
       ctx.stderr.write(
         json ? noticeLine(text, true) : `${fitErr(errChalk.dim(escapeControlChars(text)))}\n`,
