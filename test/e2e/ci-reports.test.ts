@@ -384,6 +384,55 @@ describe('a peer that never listens', () => {
   });
 });
 
+describe('an error that stops conform once it has begun', () => {
+  it('an input error found once conform has begun (exit 2) is written to --out as the error', async () => {
+    // the bot answers; the port conform's embedded platform is told to take is the bot's own
+    const botUrl = await startPeer((_req, res) => res.end('{}'));
+    const port = new URL(botUrl).port;
+    const xml = path.join(dir(), 'port-in-use.xml');
+    const run = await runCli([
+      'conform',
+      'bot',
+      '--url',
+      botUrl,
+      '--token',
+      't0k',
+      '--platform-listen-port',
+      port,
+      '--reporter',
+      'junit',
+      '--out',
+      xml,
+    ]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('SVC_E_PORT_IN_USE');
+    const junit = readFileSync(xml, 'utf8');
+    expect(junit).toContain(
+      '<testsuite name="svc-cli conform bot" tests="1" failures="0" errors="1"',
+    );
+    expect(junit).toMatch(new RegExp(`<error message="[^"]*${port}[^"]*" type="InputError"/>`));
+    expect(run.stderr).toContain(
+      `report written to ${xml}: SVC_E_PORT_IN_USE stopped the run: no case ran`,
+    );
+    // a profile that cannot be read, found after the flags: the same
+    const profiled = path.join(dir(), 'profile.xml');
+    const missing = await runCli([
+      'conform',
+      'hooks',
+      '--url',
+      `${botUrl}/hooks`,
+      '--profile',
+      path.join(dir(), 'missing.profile.json'),
+      '--reporter',
+      'junit',
+      '--out',
+      profiled,
+    ]);
+    expect(missing.code, missing.stderr).toBe(2);
+    expect(readFileSync(profiled, 'utf8')).toContain('type="InputError"/>');
+  });
+});
+
 describe('--json beside a --reporter typed on the command line', () => {
   it('replay writes the JUnit report to --out, not NDJSON', async () => {
     const out = path.join(dir(), 'report.xml');

@@ -450,7 +450,7 @@ function reportConform(ctx: CliContext, view: ConformView, report: ConformReport
  */
 function writeConformFile(
   ctx: CliContext,
-  view: ConformView,
+  view: Pick<ConformView, 'suite' | 'flags' | 'reporter' | 'out'>,
   results: readonly JunitResult[],
   counts: string,
   summary?: Readonly<Record<string, unknown>>,
@@ -529,6 +529,23 @@ export async function runConform(
   checkOutFile({ cwd: ctx.cwd, out: flags.out, reporter, command: `conform ${suite}` });
   const ndjson = ndjsonOnStdout({ json: flags.json, reporter, out: flags.out });
   const out = createOutput(ctx, { json: ndjson });
+  const tally: CaseTally = { done: 0, failed: 0, skipped: 0, results: [] };
+  try {
+    return await runConformChecked(ctx, suite, { flags, reporter, ndjson, out, tally });
+  } catch (error) {
+    // a signal's stop is reported as interrupted; any other error still gets its --out file
+    if (!ctx.signal.aborted) reportRunError(ctx, { suite, flags, reporter, out }, error, tally);
+    throw error;
+  }
+}
+
+/** The suite's run once its report's file and reporter are known (runConform reports a throw). */
+async function runConformChecked(
+  ctx: CliContext,
+  suite: string,
+  run: Pick<ConformView, 'flags' | 'reporter' | 'ndjson' | 'out'> & { tally: CaseTally },
+): Promise<number> {
+  const { flags, reporter, ndjson, out, tally } = run;
   const options = await withProfile(toConformOptions(suite, flags), flags.profile, ctx.cwd);
   // --report reads what the run recorded: the --record file, else a temporary one
   const recording = recordingOf(ctx, flags);
@@ -539,7 +556,6 @@ export async function runConform(
   if ((options.suite === 'platform' || options.suite === 'bot') && recording)
     options.recordFile = recording.file;
   checkFuzzPath(flags);
-  const tally: CaseTally = { done: 0, failed: 0, skipped: 0, results: [] };
   const fuzz = fuzzSettingsOf(ctx, flags, {
     onCaseDone: (fuzzTally) => (tally.fuzz = fuzzTally),
     onCase: (n) =>
@@ -576,7 +592,8 @@ export async function runConform(
     .catch(async (error: unknown) => {
       // what a signal cut short may fail as it stops: the reports are still written
       if (ctx.signal.aborted) return undefined;
-      await reportUnreachable(ctx, view, error, recording);
+      // the --report page of a run an error ended (runConform writes its --out file)
+      if (recording) await reportRunErrorPage(ctx, view, error, tally, recording);
       throw error;
     })
     .finally(() => progress.stop());
@@ -592,17 +609,19 @@ export async function runConform(
 }
 
 /**
- * The peer never answered (exit 3): --out and --report still get written, one error for the
- * suite, so a CI step that publishes them whatever happened shows why instead of finding no
- * file.
+ * The run ended on an error: the peer never answered or stopped accepting connections (exit 3),
+ * or an input error found once the run had begun (exit 2: a profile or script that cannot be
+ * read, a port in use): the cases finished and one error for the suite, with the words the
+ * reports say it in; undefined for any other error.
  */
-async function reportUnreachable(
-  ctx: CliContext,
-  view: ConformView,
+function runErrorOf(
+  view: Pick<ConformView, 'suite'>,
   error: unknown,
-  recording: { file: string; scratch?: string } | undefined,
-): Promise<void> {
-  if (!(error instanceof SvcError) || error.code !== 'SVC_E_PEER_UNREACHABLE') return;
+  tally: CaseTally,
+): { results: JunitResult[]; counts: string; stopped: string } | undefined {
+  if (!(error instanceof SvcError)) return undefined;
+  if (error.category !== 'network' && error.category !== 'input') return undefined;
+  const unreachable = error.code === 'SVC_E_PEER_UNREACHABLE';
   const suite: JunitResult = {
     name: `conform ${view.suite}`,
     file: `svc-cli conform ${view.suite}`,
@@ -610,12 +629,44 @@ async function reportUnreachable(
     steps: [],
     protocolMs: 0,
     wallMs: 0,
-    error: { message: error.message, type: 'PeerUnreachable' },
+    error: { message: error.message, type: unreachable ? 'PeerUnreachable' : 'InputError' },
   };
-  if (view.flags.out !== undefined)
-    writeConformFile(ctx, view, [suite], 'the peer is unreachable: no case ran');
-  if (recording)
-    await writeConformReport(ctx, view, [suite], recording, 'the peer is unreachable: no case ran');
+  const done = tally.results ?? [];
+  const stopped = unreachable ? 'the peer is unreachable' : `${error.code} stopped the run`;
+  const counts =
+    done.length === 0
+      ? `${stopped}: no case ran`
+      : `${tally.done - tally.failed - tally.skipped} passed, ${tally.failed} failed, ${tally.skipped} skipped, then ${stopped}`;
+  return { results: [...done, suite], counts, stopped };
+}
+
+/**
+ * --out still gets a report of a run an error ended (runErrorOf), so a CI step that publishes
+ * it whatever happened shows why instead of finding no file.
+ */
+function reportRunError(
+  ctx: CliContext,
+  view: Pick<ConformView, 'suite' | 'flags' | 'reporter' | 'out'>,
+  error: unknown,
+  tally: CaseTally,
+): void {
+  if (view.flags.out === undefined) return;
+  const ended = runErrorOf(view, error, tally);
+  if (ended) writeConformFile(ctx, view, ended.results, ended.counts);
+}
+
+/** --report's page of a run an error ended (runErrorOf): the cases finished, then the error. */
+async function reportRunErrorPage(
+  ctx: CliContext,
+  view: ConformView,
+  error: unknown,
+  tally: CaseTally,
+  recording: { file: string; scratch?: string },
+): Promise<void> {
+  const ended = runErrorOf(view, error, tally);
+  if (ended) await writeConformReport(ctx, view, ended.results, recording, ended.counts);
+  else if (recording.scratch !== undefined)
+    rmSync(recording.scratch, { recursive: true, force: true });
 }
 
 /** Where `--record` / `--report` go: the file, and a scratch folder to remove after. */
