@@ -148,6 +148,59 @@ describe('a run stopped by a signal still writes its reports', () => {
     );
   }, 60_000);
 
+  it('conform --fuzz --reporter junit --out on SIGINT: the times run until the signal', async () => {
+    // the peer under test is this process: it sees the run under way, and when it began
+    let requests = 0;
+    let firstMs = 0;
+    let signalledMs = 0;
+    // the child, once spawned: the peer signals it
+    const spawned: { child?: ChildProcess } = {};
+    const url = await startPeer((_req, res) => {
+      if (++requests === 1) firstMs = performance.now();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"result":"ok"}');
+      if (requests === 40) {
+        signalledMs = performance.now();
+        spawned.child?.kill('SIGINT');
+      }
+    });
+    const xml = path.join(dir(), 'fuzz.xml');
+    const spawnedMs = performance.now();
+    const conform = spawnCli([
+      'conform',
+      'integrator',
+      '--url',
+      url,
+      '--fuzz',
+      '100000',
+      '--reporter',
+      'junit',
+      '--out',
+      xml,
+    ]);
+    spawned.child = conform;
+    const run = await exitOf(conform);
+    const exitedMs = performance.now();
+    expect(run.code, run.stderr).toBe(130);
+    const junit = readFileSync(xml, 'utf8');
+    const seconds = (pattern: RegExp): number => Number(pattern.exec(junit)?.[1]);
+    const suite = seconds(/<testsuite [^>]*time="([\d.]+)"/);
+    const underWay = seconds(/<testcase name="fuzz: survives[^"]*" [^>]*time="([\d.]+)"/);
+    // bounds from the order of events, not from how fast the machine is: the run began before
+    // the peer's first request and ended after the signal, within the process's life
+    // the file's times are rounded to the millisecond
+    const atLeast = (signalledMs - firstMs) / 1000 - 0.0005;
+    expect(suite).toBeGreaterThanOrEqual(atLeast);
+    expect(suite).toBeLessThanOrEqual((exitedMs - spawnedMs) / 1000);
+    expect(underWay).toBeGreaterThanOrEqual(atLeast);
+    expect(underWay).toBeLessThanOrEqual(suite);
+    // the properties that never started took no time
+    expect(junit).toContain('<testcase name="fuzz: answers a redelivery the same way"');
+    expect(seconds(/<testcase name="fuzz: answers a redelivery[^"]*" [^>]*time="([\d.]+)"/)).toBe(
+      0,
+    );
+  }, 60_000);
+
   it('conform platform --reporter junit --out on SIGTERM: the finished cases and the rest marked (exit 143)', async () => {
     const platform = spawnCli(['platform', '--port', '0', '--json', '--no-console']);
     const [listening] = await linesOf(platform, 1);

@@ -296,6 +296,10 @@ export interface CaseTally {
   results?: ConformCaseResult[];
   /** the cases the suite runs, in order, once it has prepared them */
   planned?: readonly { name: string; spec: readonly string[] }[];
+  /** wall ms (performance.now) the suite started, the case under way started, a signal came */
+  startedMs?: number;
+  caseStartedMs?: number;
+  stoppedMs?: number;
 }
 
 /** Where a run's lines go while it goes on: the reporter, through the progress line. */
@@ -326,6 +330,8 @@ function conformListeners(
   const { suite, flags, reporter, out, progress, ndjson } = view;
   const pretty = reporter === 'pretty';
   const onCase = (result: ConformCaseResult): void => {
+    // the next case starts now: an interrupted one is timed from here
+    tally.caseStartedMs = performance.now();
     tally.done++;
     tally.results?.push(result);
     if (result.skipped !== undefined) tally.skipped++;
@@ -454,6 +460,8 @@ function writeConformFile(
   results: readonly JunitResult[],
   counts: string,
   summary?: Readonly<Record<string, unknown>>,
+  /** the suite's wall ms when it is not the sum of its cases' (a run a signal stopped) */
+  suiteMs?: number,
 ): void {
   const { flags, reporter, out, suite } = view;
   const text =
@@ -462,6 +470,7 @@ function writeConformFile(
           `svc-cli conform ${suite}`,
           // a conform case is no conversation: its failure type says what failed
           results.map((r) => ({ failureType: 'ConformCaseFailed', ...r })),
+          suiteMs,
         )
       : reporter === 'json'
         ? [...results.map((r) => ({ type: 'case', ...r })), ...(summary ? [summary] : [])]
@@ -495,18 +504,23 @@ async function reportInterrupted(
   const more = fuzz
     ? `${plural(fuzz.finished, 'generated case')} finished, ${fuzz.failed} failed (seed ${fuzz.seed}; --fuzz ${fuzz.finished} --seed ${fuzz.seed} runs them again)`
     : undefined;
+  // the case under way ran until the signal; the suite from its start until then
+  const stoppedMs = tally.stoppedMs ?? performance.now();
+  const underWayMs = stoppedMs - (tally.caseStartedMs ?? stoppedMs);
   const cut = planned
     .slice(done.length)
     // the classname a finished case has: a CI keeps a test's history by classname and name
-    .map(({ name, spec }) => ({
+    .map(({ name, spec }, i) => ({
       ...unfinished(name, spec.length > 0 ? `spec ${spec.join(', ')}` : undefined, more),
       suite: view.suite,
       spec,
+      ...(i === 0 ? { wallMs: underWayMs } : {}),
     }));
   if (view.ndjson) for (const r of cut) view.out.event({ type: 'case', ...r });
   const counts = `${tally.done - tally.failed - tally.skipped} passed, ${tally.failed} failed, ${tally.skipped} skipped, ${cut.length} interrupted`;
   const results: JunitResult[] = [...done, ...cut];
-  writeConformFile(ctx, view, results, counts);
+  const suiteMs = tally.startedMs === undefined ? undefined : stoppedMs - tally.startedMs;
+  writeConformFile(ctx, view, results, counts, undefined, suiteMs);
   if (recording) await writeConformReport(ctx, view, results, recording);
 }
 
@@ -580,7 +594,11 @@ async function runConformChecked(
       : `conform ${suite}: running the first case`,
   );
   // Ctrl-C stops the suite: it returns with the cases finished and, conform platform, what it
-  // saw written to the recording
+  // saw written to the recording; the JUnit times run until the signal came
+  tally.startedMs = tally.caseStartedMs = performance.now();
+  ctx.signal.addEventListener('abort', () => (tally.stoppedMs ??= performance.now()), {
+    once: true,
+  });
   const outcome = await runConformSuite({
     ...options,
     ...(waitMs === undefined ? {} : { waitMs }),
