@@ -260,7 +260,10 @@ function unknown(what: string, known: Iterable<string>, kind?: string): never {
  */
 export function explain(words: readonly string[]): Explanation {
   // "6.2 note", as the messages cite a section's note, may come quoted as one word
-  const split = words.flatMap((w) => w.trim().split(/\s+/));
+  // a page script method as the page calls it (svc_api.startCall) is the method the contract names
+  const split = words
+    .flatMap((w) => w.trim().split(/\s+/))
+    .map((w) => w.replace(/^(?:window\.)?svc_api\.(?=\w)/, ''));
   const args = split[0]?.toLowerCase() === 'spec' ? split.slice(1) : split;
   const [first, second] = args;
   // no argument: what it can explain

@@ -155,6 +155,10 @@ describe('svc-cli explain answers for every catalogue entry', () => {
     expect((typing.details as { sections: string[] }).sections[0]).toBe('2.3');
     expect(typing.hint).toMatch(/^The contract speaks of "typing" in: 2\.3 Typing notices; /);
     expect(typing.hint).toContain('(svc-cli explain 2.3)');
+    // a page script method as the page calls it: the contract's word for it
+    expect(thrown(['svc_api.startCall']).hint).toMatch(
+      /^The contract speaks of "startCall" in: 4\.5 Page script methods/,
+    );
     // beside a suggestion, and a word with a hyphen is a word, not a pattern
     const redelivery = thrown(['redelivery']);
     expect(redelivery.hint).toMatch(
