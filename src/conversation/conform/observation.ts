@@ -107,8 +107,12 @@ const HANDOVER_WAIT_MS = 6000;
 /** Protocol ms a late hook (one after chat_finished) is waited for once every chat finished. */
 const LATE_HOOK_MS = 1000;
 
-/** Wall ms an interrupted run waits for the platform's chat list (its chat ids) before writing. */
-const FLUSH_CHATS_MS = 1000;
+/**
+ * Wall ms an interrupted run waits for the platform's chat list (its chat ids) before writing:
+ * a platform answers in milliseconds, a busy machine's in more than one second (a stop under
+ * load once drew no conversation at 1 s), a hung one never (Ctrl-C then takes 3 s).
+ */
+const FLUSH_CHATS_MS = 3000;
 
 /**
  * The cases of `conform platform`, the cleanup, and the observation of the run.
