@@ -160,6 +160,12 @@ export type WidgetInboundEvent = { visitorId?: string } & (
   | { type: 'callback_setting'; callback: CallbackSetting }
   | { type: 'call_status'; status: CallStatus; reason?: string }
   /**
+   * the visitor's chat was closed (an agent closed it, or the simulator did: idle, the chat
+   * cap): the page shows so, and the visitor's next message starts a new chat, whose first
+   * message fires svc_onMessageSent again (spec 6.4)
+   */
+  | { type: 'chat_closed' }
+  /**
    * the visitor's open chat so far, sent to a page that loads after it began (a reload, a
    * second tab): shown as the chat's history, no callback fires for it
    */

@@ -233,8 +233,8 @@ const isAgentControl = (s: TraceSpan): boolean =>
 /**
  * What made the platform push an event to the page (spec 4.5, 6.4): the agent's message (the
  * bot's BOT_MESSAGE with its text, else the agent's control request), the agent's accept (the
- * control request that pressed Reply, else AGENT_JOINED), a call's status (the call the page
- * or the control API started). A chat_mode or a transcript has no cause in the chat.
+ * control request that pressed Reply, else AGENT_JOINED), the chat's close (the agent's close
+ * request), a call's status (the call the page or the control API started). A chat_mode or a transcript has no cause in the chat.
  */
 function pushCause(spans: readonly TraceSpan[], s: TraceSpan, rank: Rank): TraceSpan | undefined {
   switch (s.push?.event ?? '') {
@@ -246,6 +246,13 @@ function pushCause(spans: readonly TraceSpan[], s: TraceSpan, rank: Rank): Trace
     case 'agent_accepted':
       return (
         latestStarted(spans, s, isAgentControl) ?? latest(spans, s, isBotOut('AGENT_JOINED'), rank)
+      );
+    case 'chat_closed':
+      // the agent's close (the control request); an idle close or the chat cap has no request
+      return latestStarted(
+        spans,
+        s,
+        (c) => c.iface === 'control' && /^\/_sim\/chats\/\d+\/close(\?|$)/.test(c.path),
       );
     case 'call_status':
       return latestStarted(

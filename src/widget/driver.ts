@@ -24,6 +24,11 @@ export interface WidgetDriver {
     say(text: string, agentName?: string): void;
     /** Agents went online or offline: chatMode() follows. */
     setOnline(online: boolean): void;
+    /**
+     * The agent closed the chat: the page shows so, and the visitor's next message starts a
+     * new chat (svc_onMessageSent fires for it again, spec 6.4).
+     */
+    closeChat(): void;
   };
   /** The admin panel's callback setting (spec 4.5 isCallbackEnabled). */
   callback: { enable(): void; disable(): void; unavailable(): void };
@@ -67,7 +72,7 @@ export function createWidgetDriver(session: WidgetSession): WidgetDriver {
   const { visitorId } = session;
   /** Posts a visitor message; a failure marks it, so the page can say so and offer a retry. */
   const sendVisitorMessage = (message: ChatMessage): void => {
-    const first = session.messages.find((m) => m.from === 'visitor') === message;
+    const first = session.firstOfChat === message;
     void sendEvent(
       session,
       { type: 'visitor_message', visitorId, text: message.text, first, ...pageOf(session) },
@@ -90,6 +95,7 @@ export function createWidgetDriver(session: WidgetSession): WidgetDriver {
           ...(agentName === undefined ? {} : { agentName }),
         }),
       setOnline: (online) => applyInbound(session, { type: 'chat_mode', online }),
+      closeChat: () => applyInbound(session, { type: 'chat_closed' }),
     },
     callback: {
       enable: () => applyInbound(session, { type: 'callback_setting', callback: 'enabled' }),
@@ -122,11 +128,13 @@ export function createWidgetDriver(session: WidgetSession): WidgetDriver {
           throw new TypeError('visitor.send: text must be a non-empty string');
         }
         if (!isOpenState(session.state)) changeState(session, 'chat');
-        const first = !session.messages.some((m) => m.from === 'visitor');
+        const first = session.firstOfChat === undefined;
         const message: ChatMessage = { from: 'visitor', text, time: session.now() };
         session.messages.push(message);
         session.chatStarted = true;
-        if (first) fireCallback(session, 'svc_onMessageSent'); // spec 6.4: the first message only
+        if (first) session.firstOfChat = message;
+        // spec 6.4: the first message of a chat only (a chat closed, the next one's first again)
+        if (first) fireCallback(session, 'svc_onMessageSent');
         sendVisitorMessage(message);
       },
       resend(message) {

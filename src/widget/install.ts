@@ -99,6 +99,7 @@ export function installWidget(win: object, options: WidgetOptions = {}): Widget 
     callBalance: options.callBalance ?? 100,
     state: 'label',
     chatStarted: false,
+    firstOfChat: undefined,
     contact: {},
     customData: [],
     rules: undefined,

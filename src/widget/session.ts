@@ -27,7 +27,8 @@ import type {
 } from './types.js';
 
 export interface ChatMessage {
-  from: 'visitor' | 'agent' | 'invitation';
+  /** `notice`: a line of the widget's own (the chat was closed), not a message of anyone's */
+  from: 'visitor' | 'agent' | 'invitation' | 'notice';
   text: string;
   time: number;
   /** an agent's media message (spec 2.4): the file's link, name, size or the coordinates */
@@ -72,6 +73,11 @@ export interface WidgetSession {
   loaded: boolean | undefined;
   /** A message or invitation exists: closing then minimizes to `chat/min`, not `label`. */
   chatStarted: boolean;
+  /**
+   * The visitor's first message of the chat under way (spec 6.4 svc_onMessageSent fires for
+   * it); undefined until the visitor writes, and again once the chat is closed.
+   */
+  firstOfChat: ChatMessage | undefined;
   contact: ContactInfo;
   customData: CustomDataField[];
   rules: Record<string, unknown> | undefined;
@@ -322,10 +328,22 @@ export function applyInbound(
       );
       if (event.messages.length === 0) return;
       session.chatStarted = true;
+      // the visitor wrote in this chat before the reload: their next message is not its first
+      session.firstOfChat = session.messages.find((m) => m.from === 'visitor');
       // the real widget comes back with the visitor's chat, not the bare label; whether its
       // window was open is not known here, so minimized (spec 3 `chat/min`), and silently, as
       // the transcript: the page saw that state's callbacks when it was first entered
       if (session.state === 'label') session.state = 'chat/min';
+      return;
+    case 'chat_closed':
+      // the history stays on the page, as the real widget keeps it; the next message opens a
+      // new chat on the platform, and is that chat's first (spec 6.4 svc_onMessageSent)
+      session.messages.push({
+        from: 'notice',
+        text: 'The chat was closed; a new message starts a new chat.',
+        time: session.now(),
+      });
+      session.firstOfChat = undefined;
       return;
     case 'chat_mode':
       session.online = event.online;

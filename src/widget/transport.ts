@@ -25,6 +25,8 @@
  * - `chat_mode`        agents went online or offline (chatMode())
  * - `callback_setting` the admin panel's callback setting changed
  * - `call_status`      spec 2.6 call status; `end` and `error` end the call (svc_onCallEnd)
+ * - `chat_closed`      the visitor's chat was closed; the next message starts a new chat, and
+ *                      svc_onMessageSent fires for its first message again (spec 6.4)
  */
 
 export type {

@@ -228,7 +228,8 @@ function journalPush(
 }
 
 /**
- * What the open pages hear of the platform's events: agents online, Reply pressed, calls. An
+ * What the open pages hear of the platform's events: agents online, Reply pressed, the chat
+ * closed, calls. An
  * observer (server-sent events to the pages): it reads the state, never changes a chat.
  */
 function tellVisitors(state: ReadonlyPlatformState, hub: VisitorHub, event: PlatformEvent): void {
@@ -246,6 +247,12 @@ function tellVisitors(state: ReadonlyPlatformState, hub: VisitorHub, event: Plat
         { chatId: event.chatId },
       );
     }
+  } else if (event.type === 'chat-closed') {
+    // the page shows the chat ended; the visitor's next message opens a new chat (spec 6.4:
+    // its first message fires svc_onMessageSent again)
+    const chat = state.chats.get(event.chatId);
+    const visitor = chat && hub.byCustomerKey(chat.customerKey);
+    if (visitor) hub.push(visitor, { type: 'chat_closed' }, { chatId: event.chatId });
   } else if (event.type === 'call-status') {
     for (const visitor of hub.visitors.values()) {
       if (!visitor.callIds.has(event.callId)) continue;

@@ -142,6 +142,15 @@ describe('the links of a push and its callback', () => {
     expect(bySeq.get(callback)!.cause).toBe(end);
   });
 
+  it("links the page's chat_closed to the agent's close request", () => {
+    const j = journal();
+    j.page({ type: 'visitor_message', text: 'Hi' }, 0);
+    const closed = j.push({ type: 'chat_closed' }, 9, 3);
+    const close = j.control('/_sim/chats/1/close', {}, 9);
+    const bySeq = new Map(linked(j.records).map((s) => [s.seq, s]));
+    expect(bySeq.get(closed)).toMatchObject({ cause: close, causeBy: 'inferred' });
+  });
+
   it('without the push in the records, a callback follows what caused the push, as before', () => {
     const j = journal();
     const started = j.page({ type: 'start_call', phone: '+49 30 1' }, 0);

@@ -277,6 +277,40 @@ describe('conversation callbacks (spec 6.4)', () => {
     ]);
   });
 
+  it('a closed chat ends: the next message is a new chat first, and fires svc_onMessageSent', async () => {
+    const transport = createMemoryTransport();
+    const widget = install({ transport, visitorId: 'v1' });
+    const sent = defineCallback('svc_onMessageSent');
+    widget.visitor.send('one');
+    transport.push({ type: 'chat_closed' }); // the agent closed the chat
+    widget.visitor.send('two');
+    widget.visitor.send('three');
+    expect(sent).toEqual([[], []]);
+    expect(widget.messages.map((m) => [m.from, m.text])).toEqual([
+      ['visitor', 'one'],
+      ['notice', 'The chat was closed; a new message starts a new chat.'],
+      ['visitor', 'two'],
+      ['visitor', 'three'],
+    ]);
+    await widget.flush();
+    expect(
+      transport.sent.flatMap((e) => (e.type === 'visitor_message' ? [[e.text, e.first]] : [])),
+    ).toEqual([
+      ['one', true],
+      ['two', true],
+      ['three', false],
+    ]);
+  });
+
+  it('agent.closeChat() plays the agent closing the chat', () => {
+    const widget = install();
+    const sent = defineCallback('svc_onMessageSent');
+    widget.visitor.send('one');
+    widget.agent.closeChat();
+    widget.visitor.send('two');
+    expect(sent).toHaveLength(2);
+  });
+
   it('visitor.send rejects empty text (a bug in the test)', () => {
     const widget = install();
     expect(() => widget.visitor.send(' ')).toThrow('visitor.send: text must be a non-empty string');

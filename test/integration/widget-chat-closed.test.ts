@@ -1,0 +1,78 @@
+/**
+ * A widget chat the agent closes (interface C, spec 6.4): the platform tells the visitor's
+ * page, which shows so; the visitor's next message opens a new chat on the platform and is
+ * that chat's first, so svc_onMessageSent fires for it again. Before, the page never learned
+ * of the close, and no later chat of the same page fired svc_onMessageSent.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import {
+  createHttpTransport,
+  installWidget,
+  type HttpTransport,
+  type Widget,
+  type WidgetInboundEvent,
+} from '../../src/widget/index.js';
+import { TestEventSource } from '../helpers/event-source.js';
+import { post, startPlatform } from '../helpers/platform.js';
+
+const open: Array<{ transport: HttpTransport; widget: Widget }> = [];
+afterEach(() => {
+  for (const { transport, widget } of open.splice(0)) {
+    widget.uninstall();
+    transport.close();
+  }
+});
+
+/** Resolves with the first inbound event of `type` the page's transport hands over. */
+function nextPush(transport: HttpTransport, type: WidgetInboundEvent['type']): Promise<void> {
+  return new Promise((resolve) => {
+    const off = transport.subscribe((event) => {
+      if (event.type !== type) return;
+      off();
+      resolve();
+    });
+  });
+}
+
+describe('a widget chat closed by the agent (spec 6.4)', () => {
+  it('is pushed to the page; the next message starts a new chat and fires svc_onMessageSent', async () => {
+    const harness = await startPlatform({ clock: createClock({ timeScale: 0.001 }) });
+    const transport = createHttpTransport(harness.url, {
+      visitorId: 'v-1',
+      EventSource: TestEventSource,
+    });
+    const sent: number[] = [];
+    const win: Record<string, unknown> = {
+      location: { origin: 'https://shop.example' },
+      svc_onMessageSent: () => sent.push(sent.length + 1),
+    };
+    const widget = installWidget(win, { transport });
+    open.push({ transport, widget });
+    await transport.connected();
+    await widget.ready;
+    widget.visitor.send('Is my order on its way?');
+    await widget.flush();
+    expect(harness.platform.core.state.chats.get(1)?.mode).not.toBe('closed');
+
+    const closedSeen = nextPush(transport, 'chat_closed');
+    expect((await post(`${harness.url}/_sim/chats/1/close`, {})).status).toBe(200);
+    await closedSeen;
+    expect(widget.messages.at(-1)).toMatchObject({ from: 'notice' });
+
+    widget.visitor.send('One more question');
+    await widget.flush();
+    expect(sent).toEqual([1, 2]);
+    // the platform took it as a new chat of the same customer
+    const chats = [...harness.platform.core.state.chats.values()];
+    expect(chats.map((c) => [c.id, c.mode === 'closed'])).toEqual([
+      [1, true],
+      [2, false],
+    ]);
+    // the push is journaled in the chat it closed
+    const push = harness.platform.core.journal
+      .entries()
+      .find((r) => r.kind === 'widget.push.chat_closed');
+    expect(push?.chat).toBe(1);
+  });
+});
