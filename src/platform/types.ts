@@ -89,5 +89,7 @@ export interface DirectDeliveryService extends PlatformService {
   deliverToCustomer(input: DirectDeliveryInput): {
     result: 'delivered' | 'failed';
     agentNotice?: string;
+    /** how it was delivered, when `delivered` alone would mislead (kept for a page not open) */
+    note?: string;
   };
 }

@@ -41,6 +41,8 @@ export interface CustomerDeliveryResult extends DeliveryResult {
   deliveryId: string;
   chatId: number;
   payload: unknown;
+  /** a widget visitor's: the message was kept for their page, none of which is open */
+  note?: string;
 }
 
 /**

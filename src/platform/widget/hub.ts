@@ -36,7 +36,7 @@ export interface WidgetVisitor {
 export type WidgetPage = (event: WidgetInboundEvent, id?: number, chatId?: number) => void;
 
 /** How many inbound events per visitor wait for a page that is not connected. */
-const BACKLOG_LIMIT = 200;
+export const BACKLOG_LIMIT = 200;
 
 /**
  * The visitors of the widget channel: each one a customer of a `widget` channel (same chat

@@ -7,8 +7,11 @@ import type { ReadonlyPlatformState } from '../lifecycle-hooks.js';
 import { mediaLabel, mediaOf, type Channel, type Chat } from '../model.js';
 import type { DirectDeliveryService, PlatformRequest, PlatformResponse } from '../types.js';
 import { applyOutbound } from './apply.js';
-import { createVisitorHub, type VisitorHub } from './hub.js';
+import { BACKLOG_LIMIT, createVisitorHub, type VisitorHub } from './hub.js';
 import { parseOutboundEvent } from './schema.js';
+
+/** What an agent's message to a widget visitor answers when none of their pages listens. */
+const QUEUED_NOTE = `queued: no page of the visitor is open; the page gets it when it opens (the visitor's last ${BACKLOG_LIMIT} pushes are kept)`;
 
 /** The page may be served from another origin (svc-cli widget, a developer's own page). */
 const CORS = {
@@ -193,6 +196,9 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
         },
         { chatId: input.chatId, deliveryId: input.messageId },
       );
+      // no page listening: the message waits for the visitor's next page (the backlog); the
+      // caller is told, so "delivered" does not read as "the visitor saw it"
+      if (visitor.pages.size === 0) return { result: 'delivered', note: QUEUED_NOTE };
       return { result: 'delivered' };
     },
     close: off,
