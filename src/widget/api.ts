@@ -4,6 +4,7 @@
  * silently, the double does too and notes it in `widget.issues`.
  */
 import {
+  OFFLINE_ERRORS,
   REASONS,
   checkOfflineMessage,
   failedTokenValue,
@@ -60,6 +61,18 @@ function recordCall(
 function finish<R>(record: CallRecord, result: R): R {
   record.result = result;
   return result;
+}
+
+/** startCall's refusals that are the page's input, not the platform's state. */
+const INPUT_REASONS = new Set<string>([REASONS.phoneNotString, REASONS.invalidPhone]);
+
+/**
+ * A call the page made with input the method refuses: its `fail` result is all the real script
+ * gives (spec 4.5, 7.3), and a page that does not read it learns nothing, so the double notes
+ * it (`issues`, the page's console) with the reason.
+ */
+function noteRefusal(session: WidgetSession, method: string, reason: string): void {
+  noteIssue(session, method, 'refused', `${method}: fail, ${reason} (spec 4.5)`);
 }
 
 /** Runs a page callback later, like the real script answering after a request; errors are noted. */
@@ -207,7 +220,9 @@ function checkFieldsOf(session: WidgetSession, fields: unknown): CustomDataCheck
     );
     return { ok: false, reason: `at most ${limit} fields` };
   }
-  return checkCustomData(fields, session.linkPolicy);
+  const checked = checkCustomData(fields, session.linkPolicy);
+  if (!checked.ok) noteRefusal(session, 'setCustomData', checked.reason);
+  return checked;
 }
 
 /**
@@ -292,7 +307,12 @@ function createSpecApi(session: WidgetSession): SvcApi {
     },
     startCall(phone) {
       const record = recordCall(session, 'startCall', [phone]);
-      return finish(record, startCall(session, phone));
+      const result = finish(record, startCall(session, phone));
+      // the page's mistake (not the callback setting or the balance, which the page asks
+      // isCallbackEnabled about): said in the console, as the real script says nothing
+      if (result.result === 'fail' && INPUT_REASONS.has(result.reason))
+        noteRefusal(session, 'startCall', result.reason);
+      return result;
     },
     isCallbackEnabled(callback) {
       const record = recordCall(session, 'isCallbackEnabled', [callback]);
@@ -301,8 +321,12 @@ function createSpecApi(session: WidgetSession): SvcApi {
     sendOfflineMessage(...args: unknown[]) {
       const record = recordCall(session, 'sendOfflineMessage', args);
       const checked = checkOfflineMessage(offlineMessageOf(args), session.online);
-      if (!checked.ok)
+      if (!checked.ok) {
+        // agents online is the platform's state, which chatMode() tells; the rest the page's input
+        if (checked.error !== OFFLINE_ERRORS.agentsOnline)
+          noteRefusal(session, 'sendOfflineMessage', checked.error);
         return finish<OfflineMessageResult>(record, { result: 'fail', error: checked.error });
+      }
       void sendEvent(session, {
         type: 'offline_message',
         visitorId,

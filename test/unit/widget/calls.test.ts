@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-import { describe, expect, it } from 'vitest';
-import { REASONS, type ReasonResult } from '../../../src/widget/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { OFFLINE_ERRORS, REASONS, type ReasonResult } from '../../../src/widget/index.js';
 import { defineCallback, here, install, sentEvents } from './setup.js';
 
 async function askCallback(widget: ReturnType<typeof install>): Promise<ReasonResult> {
@@ -92,6 +92,33 @@ describe('startCall (spec 4.5) and call callbacks (spec 6.4)', () => {
     const started = defineCallback('svc_onCallStart');
     expect(widget.api.startCall(phone as string)).toEqual({ result: 'fail', reason });
     expect(started).toEqual([]);
+    // the page's input is noted (the real script says nothing); the platform's state is not:
+    // the page asks isCallbackEnabled about it
+    const input = reason === REASONS.invalidPhone || reason === REASONS.phoneNotString;
+    expect(widget.issues).toEqual(
+      input
+        ? [
+            {
+              method: 'startCall',
+              code: 'refused',
+              message: `startCall: fail, ${reason} (spec 4.5)`,
+            },
+          ]
+        : [],
+    );
+  });
+
+  it("says a refused call in the page's console", () => {
+    const warn = vi.fn();
+    const widget = install({ console: { warn, error: vi.fn() } });
+    widget.api.startCall('call me');
+    widget.api.setCustomData('not an array');
+    widget.api.sendOfflineMessage({ message: 'hi' });
+    expect(warn.mock.calls.map(([line]) => line as string)).toEqual([
+      `svc_api double: startCall: fail, ${REASONS.invalidPhone} (spec 4.5)`,
+      `svc_api double: setCustomData: fail, ${REASONS.customDataNotArray} (spec 4.5)`,
+      `svc_api double: sendOfflineMessage: fail, ${OFFLINE_ERRORS.contactRequired} (spec 4.5)`,
+    ]);
   });
 
   it('fails with "Callback unavaiable" while a call is already started', () => {
