@@ -2,6 +2,7 @@ import type { MediaType } from '../contract/media-types.js';
 import { formatIssue } from '../contract/issues.js';
 import { validateAuto } from '../contract/validate.js';
 import { SvcError } from '../errors.js';
+import { closestNames } from '../suggest.js';
 import type { PlatformCore } from './core.js';
 import { deliverToCustomer, type CustomerDeliveryResult } from './channel/customer-delivery.js';
 import { createMessageId } from './ids.js';
@@ -58,13 +59,28 @@ export function findChat(
         : target.customerId !== undefined
           ? `a chat with customer "${target.customerId}"`
           : 'an open chat';
+    // a customer id typed wrong (a fixture's `to`, a control request): the known one it is near
+    const [near] =
+      target.chatId === undefined && target.customerId !== undefined
+        ? closestNames(target.customerId, senderIdsOf(core))
+        : [];
     throw new SvcError(
       'SVC_E_NO_CHAT',
-      `Could not find ${what}.`,
+      `Could not find ${what}${near === undefined ? '' : ` (did you mean "${near}"?)`}.`,
       'A chat starts when a customer sends a message to the channel URL.',
     );
   }
   return { chat, customer };
+}
+
+/** The sender ids of the customers who have a chat, each once. */
+function senderIdsOf(core: PlatformCore): Set<string> {
+  const ids = new Set<string>();
+  for (const chat of core.state.chats.values()) {
+    const customer = core.state.customers.get(chat.customerKey);
+    if (customer) ids.add(customer.senderId);
+  }
+  return ids;
 }
 
 function agentFor(core: PlatformCore, chat: Chat, agentId?: number): Agent {

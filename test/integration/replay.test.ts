@@ -114,6 +114,23 @@ describe('an agent step before any customer step', () => {
       'A chat starts when a customer sends a message to the channel URL.',
     ]);
   });
+
+  it('an agent step to a customer id typed wrong names the one it is near', async () => {
+    const result = await replayConversation({
+      conversation: {
+        version: 1,
+        name: 'typo',
+        steps: [
+          { customer: { text: 'Hi', sender: { id: 'alice' } } },
+          { customer: { text: 'Hi', sender: { id: 'bob' } } },
+          { agent: { text: 'Hello', to: 'alcie' } },
+        ],
+      },
+    });
+    expect(result.steps[2]!.details[0]).toBe(
+      'Could not find a chat with customer "alcie" (did you mean "alice"?).',
+    );
+  });
 });
 
 describe('a setup that cannot start', () => {
