@@ -78,6 +78,16 @@ export function readDataOptions(
 }
 
 /**
+ * The simulator a script URL of its widget channel names (`http://127.0.0.1:8800` of
+ * `http://127.0.0.1:8800/_sim/widget/svc-widget.js`), else undefined.
+ */
+export function simulatorOf(src: string): string | undefined {
+  const match =
+    /^(https?:\/\/[^/?#]+(?:\/[^?#]*?)?)\/_sim\/widget\/svc-widget\.js(?:[?#].*)?$/i.exec(src);
+  return match?.[1];
+}
+
+/**
  * Installs the double on the page that loads the bundle and returns it (also as
  * `window.svc_widget`, so browser tests drive the agent side with `page.evaluate`).
  */
@@ -99,6 +109,11 @@ export function installFromPage(win: Window): Widget {
   const problems: string[] = [];
   const fromTag =
     script !== null && 'dataset' in script ? readDataOptions({ ...script.dataset }, problems) : {};
+  // loaded from a simulator (`<script src="http://127.0.0.1:8800/_sim/widget/svc-widget.js">`)
+  // and no simulator named: the one that served it
+  const servedBy = simulatorOf(script !== null && 'src' in script ? script.src : '');
+  if (fromTag.platformUrl === undefined && fromWindow.platformUrl === undefined && servedBy)
+    fromTag.platformUrl = servedBy;
   // in a browser, what the double notes is told in the page's console too
   const pageConsole = host.console as Console | undefined;
   const options: WidgetOptions = {

@@ -287,7 +287,11 @@ function announceListening(
     );
   }
   printControlToken(out, control);
-  if (flags.web) out.line(`  web console   ${out.chalk.cyan(consoleUrl)}`);
+  if (flags.web) {
+    out.line(`  web console   ${out.chalk.cyan(consoleUrl)}`);
+    // a web developer's own page takes the page-script double from here (docs/web.md)
+    out.line(`  page script   ${out.chalk.cyan(`${url}/_sim/widget/svc-widget.js`)}`);
+  }
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );

@@ -1,3 +1,4 @@
+import { packageFiles } from '../../package-files.js';
 import { ProtocolError } from '../../protocol-error.js';
 import { PUSH_KIND_PREFIX, recordExchange } from '../../journal/index.js';
 import type { WidgetInboundEvent, WidgetOutboundEvent } from '../../contract/widget-protocol.js';
@@ -65,6 +66,7 @@ export function widgetRefusal(
  * - `GET /_sim/widget/events?visitor=<id>` server-sent events: the inbound events for that
  *   visitor (agent_accepted, agent_message, chat_mode, call_status), with ids for Last-Event-ID
  * - `GET /_sim/widget/visitors` the visitors and their pages
+ * - `GET /_sim/widget/svc-widget.js` the page-script double for a `<script>` tag
  * Agent messages to widget customers come here instead of the integrator URL.
  */
 export function createWidgetService(core: PlatformCore): DirectDeliveryService {
@@ -155,17 +157,16 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
       { method: 'GET', path: '/_sim/widget/events', handler: (request) => stream(request) },
       { method: 'POST', path: '/_sim/widget/events', handler: (request) => receive(request) },
       {
+        // the page-script double for a page served anywhere (a PHP or Python site, the single
+        // binary's users: no node_modules): loaded from here it finds the simulator by itself
+        method: ['GET', 'HEAD'],
+        path: `/_sim/widget/${WIDGET_SCRIPT}`,
+        handler: () => widgetScript(),
+      },
+      {
         method: 'GET',
         path: '/_sim/widget/visitors',
-        handler: () =>
-          reply(200, {
-            visitors: [...hub.visitors.values()].map((v) => ({
-              ...v.profile,
-              channelId: v.channelId,
-              customer: hub.customerOf(v),
-              chatId: hub.openChatOf(v)?.id,
-            })),
-          }),
+        handler: () => reply(200, { visitors: visitorList(hub) }),
       },
       {
         // the page reads every answer cross-origin: a 404 carries the CORS headers too
@@ -202,6 +203,39 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
       return { result: 'delivered' };
     },
     close: off,
+  };
+}
+
+/** `GET /_sim/widget/visitors`: each visitor with their pages, customer and open chat. */
+function visitorList(hub: VisitorHub): unknown[] {
+  return [...hub.visitors.values()].map((v) => ({
+    ...v.profile,
+    channelId: v.channelId,
+    customer: hub.customerOf(v),
+    chatId: hub.openChatOf(v)?.id,
+  }));
+}
+
+/** The browser bundle of the page-script double (scripts/build-widget.js). */
+const WIDGET_SCRIPT = 'svc-widget.js';
+
+/** `GET /_sim/widget/svc-widget.js`: the built bundle, or a 404 saying how to build it. */
+function widgetScript(): PlatformResponse {
+  const body = packageFiles().read(`dist/widget/${WIDGET_SCRIPT}`);
+  if (body === undefined)
+    throw widgetRefusal(
+      'not_found',
+      `${WIDGET_SCRIPT} is not built in this copy of svc-cli: run \`npm run build\``,
+    );
+  return {
+    status: 200,
+    body,
+    headers: {
+      ...CORS,
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'no-cache',
+    },
+    record: { iface: 'widget' },
   };
 }
 

@@ -6,7 +6,11 @@ import {
   type WidgetOutboundEvent,
   type WidgetTransport,
 } from '../../../src/widget/index.js';
-import { installFromPage, readDataOptions } from '../../../src/widget/browser-install.js';
+import {
+  installFromPage,
+  readDataOptions,
+  simulatorOf,
+} from '../../../src/widget/browser-install.js';
 import { defineCallback, install, sentEvents } from './setup.js';
 
 /** A platform that refuses or cannot be reached. */
@@ -256,5 +260,17 @@ describe('browser bundle install', () => {
       first.uninstall();
       delete page.svc_widget;
     }
+  });
+});
+
+describe('the simulator a script URL names (simulatorOf)', () => {
+  it.each([
+    ['http://127.0.0.1:8800/_sim/widget/svc-widget.js', 'http://127.0.0.1:8800'],
+    ['https://sim.test/base/_sim/widget/svc-widget.js?v=2', 'https://sim.test/base'],
+    ['http://127.0.0.1:8080/svc-widget.js', undefined],
+    ['http://127.0.0.1:8800/_sim/console/svc-widget.js', undefined],
+    ['', undefined],
+  ])('%s -> %s', (src, simulator) => {
+    expect(simulatorOf(src)).toBe(simulator);
   });
 });
