@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WIDGET_METHODS } from '../contract/widget-protocol.js';
 import { FAULT_SYNTAX, parseFault, type Fault } from '../faults/fault.js';
 import { faultPlanFields } from '../faults/plan-file.js';
 
@@ -62,7 +63,49 @@ const pageStep = z
     say: z.string().min(1).optional().describe('the visitor writes in the widget'),
     /** svc_api.startCall(phone) (spec 4.5): the platform calls the visitor back */
     call: z.string().min(1).optional().describe('svc_api.startCall(phone): a call back'),
+    /** any method of svc_api (spec 4.5), with `args`; its result is the step's value */
+    api: z
+      .enum(WIDGET_METHODS)
+      .optional()
+      .describe(
+        'a method of svc_api (spec 4.5) the page calls with args: its result (or what its callback got) is the step value',
+      ),
+    args: z
+      .array(z.unknown())
+      .optional()
+      .describe('the arguments of api, as the page passes them (default none)'),
+    /** the visitor fills the contacts form (spec 6.4 svc_onIntroduction) */
+    contacts: z
+      .strictObject({
+        name: z.string().optional(),
+        email: z.string().optional(),
+        phone: z.string().optional(),
+      })
+      .optional()
+      .describe('the visitor fills the contacts form (svc_onIntroduction, hook chat_updated)'),
+    /**
+     * what the result of `call` or `api` must hold (partial match); without it a
+     * `{result: "fail"}` fails the step
+     */
+    result: z
+      .unknown()
+      .optional()
+      .describe(
+        'what the result of call or api must hold (partial match); without it a {"result": "fail"} fails the step',
+      ),
   })
+  .refine(
+    (page) =>
+      [page.say, page.call, page.api, page.contacts].filter((v) => v !== undefined).length <= 1,
+    { message: 'a page step does one of say, call, api, contacts (none: the page opens)' },
+  )
+  .refine((page) => page.args === undefined || page.api !== undefined, {
+    message: 'args belong to api',
+  })
+  .refine(
+    (page) => page.result === undefined || page.api !== undefined || page.call !== undefined,
+    { message: 'result belongs to call or api' },
+  )
   .describe(
     "the visitor on the site widget (interface C, spec 4.5, 6.4): the page-script double, attached to the simulator's widget channel on the first page step, reports each callback a push caused (POST /_sim/widget/events type callback), journaled in the push's chat for the callback-order invariant",
   );

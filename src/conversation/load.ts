@@ -157,6 +157,26 @@ interface LoadIssue {
   message: string;
   code?: string;
   errors?: LoadIssue[][];
+  /** an `invalid_value` issue's allowed values (an enum: svc_api's methods) */
+  values?: unknown[];
+}
+
+/**
+ * A value none of an enum's names (`"startcall"` for a page step's `api`): named with the one
+ * it is closest to, rather than all of them; undefined when it is near none.
+ */
+function optionTypo(issue: LoadIssue, json: unknown): string | undefined {
+  if (issue.code !== 'invalid_value' || !issue.values?.every((v) => typeof v === 'string'))
+    return undefined;
+  const given = issue.path.reduce<unknown>(
+    (at, key) => (at !== null && typeof at === 'object' ? (at as never)[key] : undefined),
+    json,
+  );
+  if (typeof given !== 'string') return undefined;
+  const near = closestNames(given, issue.values, { maxDistance: 3 })[0];
+  return near === undefined
+    ? undefined
+    : `${issue.path.join('.')}: "${given}" is not one of the names it takes (did you mean "${near}"?)`;
 }
 
 /**
@@ -405,7 +425,7 @@ async function loadIfConversation(
         .map((i) =>
           i.code === 'unrecognized_keys'
             ? unknownKeyLines(conversationSchema, [i as z.core.$ZodIssue], json).join('; ')
-            : `${i.path.join('.') || '(root)'}: ${i.message}`,
+            : (optionTypo(i, json) ?? `${i.path.join('.') || '(root)'}: ${i.message}`),
         ),
     ].slice(0, 5);
     throw new SvcError(

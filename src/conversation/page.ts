@@ -13,6 +13,10 @@ import {
   type WidgetInboundEvent,
   type WidgetTransport,
 } from '../widget/index.js';
+import type { WIDGET_METHODS } from '../contract/widget-protocol.js';
+
+/** A method of `svc_api` (spec 4.5). */
+type WidgetMethod = (typeof WIDGET_METHODS)[number];
 
 /**
  * A fixture's page: the page-script double (src/widget/install.ts, interface C, spec 4.5, 6.4)
@@ -59,6 +63,17 @@ export interface Page {
   say(text: string): void;
   /** `svc_api.startCall(phone)`: its result. */
   call(phone: string): unknown;
+  /**
+   * `svc_api[method](...args)`: its result, or for a method that answers through a callback
+   * (getVisitorNumber, isCallbackEnabled) what the callback got, once `flush()` settled.
+   */
+  api(method: WidgetMethod, args: readonly unknown[]): { value: () => unknown };
+  /** The visitor fills the contacts form (spec 6.4 svc_onIntroduction). */
+  contacts(info: {
+    name?: string | undefined;
+    email?: string | undefined;
+    phone?: string | undefined;
+  }): void;
   /** Resolves once every send and callback report of the page has settled. */
   flush(): Promise<void>;
   close(): void;
@@ -159,6 +174,38 @@ async function settled(widget: Widget): Promise<void> {
   while (widget.session.pending.size > 0) await Promise.allSettled([...widget.session.pending]);
 }
 
+/** The methods of spec 4.5 that answer through the callback they are given. */
+const ANSWER_BY_CALLBACK: ReadonlySet<WidgetMethod> = new Set([
+  'getVisitorNumber',
+  'isCallbackEnabled',
+]);
+
+/**
+ * Calls a method of `svc_api` as the page would. A method that answers through a callback
+ * (spec 4.5 getVisitorNumber, isCallbackEnabled) is given one, unless the fixture passed its
+ * own arguments: its value is what the callback got (`[error, number]` of getVisitorNumber as
+ * `{error, number}`).
+ */
+function callApi(
+  widget: Widget,
+  method: WidgetMethod,
+  args: readonly unknown[],
+): { value: () => unknown } {
+  const fn = (widget.api as unknown as Record<string, (...a: unknown[]) => unknown>)[method];
+  if (ANSWER_BY_CALLBACK.has(method) && args.length === 0) {
+    let got: unknown;
+    fn?.((...answer: unknown[]) => {
+      got =
+        method === 'getVisitorNumber'
+          ? { error: answer[0] instanceof Error ? answer[0].message : null, number: answer[1] }
+          : answer[0];
+    });
+    return { value: () => got };
+  }
+  const result = fn?.(...args);
+  return { value: () => result };
+}
+
 /**
  * Attaches the page to the simulator's widget channel; resolves once its event stream is open.
  * @example const page = await attachPage({ baseUrl: core.baseUrl, clock, visitorId: 'v-1', onCallback });
@@ -185,6 +232,12 @@ export async function attachPage(options: PageOptions): Promise<Page> {
     widget,
     say: (text) => widget.visitor.send(text),
     call: (phone) => widget.api.startCall(phone),
+    api: (method, args) => callApi(widget, method, args),
+    // fields the fixture left out are not there, rather than there as undefined
+    contacts: (info) =>
+      widget.visitor.fillContacts(
+        Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined)),
+      ),
     flush: () => options.clock.track(settled(widget)),
     close() {
       widget.uninstall();

@@ -385,6 +385,9 @@ function describeStep(step: Step, scope: Record<string, unknown>): string {
       return `the visitor writes ${quote(step.page.say)} in the widget`;
     if (step.page.call !== undefined)
       return `the visitor asks the widget for a call to ${step.page.call}`;
+    if (step.page.api !== undefined)
+      return `the page calls svc_api.${step.page.api}(${(step.page.args ?? []).map((a) => JSON.stringify(a)).join(', ')})`;
+    if (step.page.contacts !== undefined) return 'the visitor fills the contacts form';
     return 'the widget page opens';
   }
   if (step.expect.answers) {
@@ -781,14 +784,29 @@ async function pageStep(
       ],
     };
   const page = await drive(world, world.page());
-  let value: unknown;
-  if (step.page.say !== undefined) page.say(step.page.say);
-  if (step.page.call !== undefined) value = page.call(step.page.call);
+  const { say, call, api, contacts, result: expected } = step.page;
+  let answer: { value: () => unknown } | undefined;
+  if (say !== undefined) page.say(say);
+  if (contacts !== undefined) page.contacts(contacts);
+  if (call !== undefined) {
+    const got = page.call(call);
+    answer = { value: () => got };
+  }
+  if (api !== undefined) answer = page.api(api, step.page.args ?? []);
   await drive(world, page.flush());
-  if (step.page.call !== undefined && (value as { result?: unknown })?.result !== 'ok')
+  const value = answer?.value();
+  const method = api ?? (call === undefined ? undefined : 'startCall');
+  if (method === undefined) return { ok: true, details: [] };
+  if (expected !== undefined) {
+    const mismatches = matchPartial(expected, value);
+    return { ok: mismatches.length === 0, details: describeMismatches(mismatches), value };
+  }
+  if ((value as { result?: unknown } | undefined)?.result === 'fail')
     return {
       ok: false,
-      details: [`svc_api.startCall answered ${JSON.stringify(value)} (spec 4.5)`],
+      details: [
+        `svc_api.${method} answered ${JSON.stringify(value)} (spec 4.5; give "result" to expect it)`,
+      ],
       value,
     };
   return { ok: true, details: [], ...(value === undefined ? {} : { value }) };

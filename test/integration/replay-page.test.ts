@@ -4,6 +4,9 @@
  * push's chat, so the callback-order invariant runs at the end of the replay. A planted bad
  * page (setup.page.hold) is caught naming both callback exchanges; the bundled page passes.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conversationSchema } from '../../src/conversation/format.js';
 import { loadConversation } from '../../src/conversation/load.js';
@@ -73,5 +76,81 @@ describe('replay with page steps', () => {
     } finally {
       await platform.close();
     }
+  });
+});
+
+describe('page steps call any svc_api method and fill the contacts form (spec 4.5, 6.4)', () => {
+  const run = (steps: unknown[]) =>
+    replayConversation({
+      conversation: conversationSchema.parse({
+        version: 1,
+        name: 'page api',
+        setup: { hooks: {} },
+        steps,
+      }),
+    });
+
+  it('gives each result as the step value, and the platform hears of each call', async () => {
+    const result = await run([
+      { page: { say: 'Hello' } },
+      { page: { api: 'setUserToken', args: ['u-42'], result: { result: 'ok', token: 'u-42' } } },
+      { page: { contacts: { name: 'Ann', email: 'ann@example.com' } } },
+      { expect: { page: 'svc_onIntroduction' } },
+      { page: { api: 'getVisitorNumber' } },
+      // agents are online: the offline form is refused, and this step expects it
+      {
+        page: {
+          api: 'sendOfflineMessage',
+          args: [{ message: 'hi', email: 'a@b.co' }],
+          result: { result: 'fail' },
+        },
+      },
+      { expect: { hook: 'chat_updated', where: { visitor: { name: 'Ann' } } } },
+    ]);
+    expect(result.ok, JSON.stringify(result.steps.filter((s) => s.status === 'failed'))).toBe(true);
+    expect(result.steps.map((s) => s.name)).toEqual([
+      '1. the visitor writes "Hello" in the widget',
+      '2. the page calls svc_api.setUserToken("u-42")',
+      '3. the visitor fills the contacts form',
+      '4. expect page svc_onIntroduction',
+      '5. the page calls svc_api.getVisitorNumber()',
+      '6. the page calls svc_api.sendOfflineMessage({"message":"hi","email":"a@b.co"})',
+      '7. expect hook chat_updated',
+    ]);
+    expect(result.steps[4]!.value).toEqual({ error: null, number: 1 });
+  });
+
+  it('fails a call the page was refused, unless the step expects the refusal', async () => {
+    const result = await run([{ page: { api: 'startCall', args: ['call me'] } }]);
+    expect(result.steps[0]).toMatchObject({
+      status: 'failed',
+      details: [
+        'svc_api.startCall answered {"result":"fail","reason":"invalid phone number"} (spec 4.5; give "result" to expect it)',
+      ],
+    });
+    const other = await run([
+      { page: { api: 'getVisitorNumber', result: { number: 2 } } }, // it is visitor 1
+    ]);
+    expect(other.steps[0]).toMatchObject({
+      status: 'failed',
+      details: ['number: expected 2, got 1'],
+    });
+  });
+
+  it('refuses a step doing two things, args without api, and names a method typed wrong', async () => {
+    const parse = (page: unknown) =>
+      conversationSchema.safeParse({ version: 1, name: 'x', steps: [{ page }] });
+    expect(parse({ say: 'Hi', api: 'chatMode' }).success).toBe(false);
+    expect(parse({ say: 'Hi', args: [1] }).success).toBe(false);
+    expect(parse({}).success).toBe(true); // the page opens
+    const dir = mkdtempSync(join(tmpdir(), 'svc-page-'));
+    const file = join(dir, 'typo.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, name: 'x', steps: [{ page: { api: 'startcall' } }] }),
+    );
+    await expect(loadConversation(file)).rejects.toThrow(
+      'steps.0.page.api: "startcall" is not one of the names it takes (did you mean "startCall"?)',
+    );
   });
 });
