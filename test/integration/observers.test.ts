@@ -63,6 +63,7 @@ describe('listeners observe, lifecycle hooks decide (checkObservers)', () => {
     expect(s.events.of('widget-push').map((e) => e.event)).toEqual([
       'agent_accepted',
       'agent_message',
+      'chat_closed', // the page is told its chat closed
     ]);
     expect(core.observerFailures).toEqual([]);
   });
