@@ -374,6 +374,15 @@ function getVisitorNumber(session: WidgetSession, record: CallRecord, callback: 
     return;
   }
   const answer = callback as (err: Error | null, visitorNumber?: number) => void;
+  // spec 4.5: the callback gets (err, visitor_number); one of a single parameter reads the
+  // error (null) as the number, and the page shows "null" with no word why
+  if (answer.length === 1)
+    noteIssue(
+      session,
+      'getVisitorNumber',
+      'callback_arity',
+      'getVisitorNumber: the callback gets (err, visitorNumber), and yours takes one parameter: it receives the error, null when there is none (spec 4.5)',
+    );
   void sendEvent(session, { type: 'visitor_number', visitorId: session.visitorId }).then(
     (reply) => {
       const error = !reply.ok

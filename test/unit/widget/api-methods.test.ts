@@ -132,6 +132,20 @@ describe('svc_api basics (spec 4.5)', () => {
     expect(widget.calls[0]).toMatchObject({ method: 'getVisitorNumber', result: 1 });
   });
 
+  it('notes a getVisitorNumber callback of one parameter: it would read the error as the number', async () => {
+    const widget = install();
+    const got: unknown[] = [];
+    widget.api.getVisitorNumber(((n: unknown) => got.push(n)));
+    await widget.flush();
+    expect(got).toEqual([null]); // what the page shows as "visitor number null"
+    expect(widget.issues).toEqual([
+      expect.objectContaining({ method: 'getVisitorNumber', code: 'callback_arity' }),
+    ]);
+    widget.api.getVisitorNumber((_err, n) => got.push(n)); // the right one: no note
+    await widget.flush();
+    expect(widget.issues).toHaveLength(1);
+  });
+
   it('setUserToken returns {result: ok, token} for a non-blank string', () => {
     const widget = install();
     expect(widget.api.setUserToken('u-7f3a9c')).toEqual({ result: 'ok', token: 'u-7f3a9c' });
