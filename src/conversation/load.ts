@@ -135,6 +135,8 @@ const STEPS_FROM_ZERO = (issues: readonly string[]): string => {
 
 /** Keys of an expectation that a step may be given by mistake. */
 const EXPECT_KEYS = ['within', 'absent', 'answers'];
+/** Keys of a page step that a step may be given by mistake (`result` beside `page`). */
+const PAGE_KEYS = ['say', 'call', 'api', 'args', 'contacts', 'result'];
 
 function unknownStepKeys(json: unknown): string[] {
   const steps = (json as { steps?: unknown } | null)?.steps;
@@ -146,6 +148,8 @@ function unknownStepKeys(json: unknown): string[] {
       .map((key) => {
         if (EXPECT_KEYS.includes(key))
           return `steps.${index}: unknown key "${key}" (it belongs inside "expect")`;
+        if (PAGE_KEYS.includes(key) && 'page' in step)
+          return `steps.${index}: unknown key "${key}" (it belongs inside "page")`;
         const near = closestNames(key, STEP_KEYS, { maxDistance: 3 })[0];
         return `steps.${index}: unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ''}`;
       });

@@ -183,8 +183,8 @@ const ANSWER_BY_CALLBACK: ReadonlySet<WidgetMethod> = new Set([
 /**
  * Calls a method of `svc_api` as the page would. A method that answers through a callback
  * (spec 4.5 getVisitorNumber, isCallbackEnabled) is given one, unless the fixture passed its
- * own arguments: its value is what the callback got (`[error, number]` of getVisitorNumber as
- * `{error, number}`).
+ * own arguments: its value is what the callback got (getVisitorNumber's number, or
+ * `{result: 'fail', error}` when it got an error).
  */
 function callApi(
   widget: Widget,
@@ -196,9 +196,11 @@ function callApi(
     let got: unknown;
     fn?.((...answer: unknown[]) => {
       got =
-        method === 'getVisitorNumber'
-          ? { error: answer[0] instanceof Error ? answer[0].message : null, number: answer[1] }
-          : answer[0];
+        method !== 'getVisitorNumber'
+          ? answer[0]
+          : answer[0] instanceof Error
+            ? { result: 'fail', error: answer[0].message }
+            : answer[1];
     });
     return { value: () => got };
   }

@@ -117,7 +117,7 @@ describe('page steps call any svc_api method and fill the contacts form (spec 4.
       '6. the page calls svc_api.sendOfflineMessage({"message":"hi","email":"a@b.co"})',
       '7. expect hook chat_updated',
     ]);
-    expect(result.steps[4]!.value).toEqual({ error: null, number: 1 });
+    expect(result.steps[4]!.value).toBe(1);
   });
 
   it('fails a call the page was refused, unless the step expects the refusal', async () => {
@@ -129,11 +129,11 @@ describe('page steps call any svc_api method and fill the contacts form (spec 4.
       ],
     });
     const other = await run([
-      { page: { api: 'getVisitorNumber', result: { number: 2 } } }, // it is visitor 1
+      { page: { api: 'getVisitorNumber', result: 2 } }, // it is visitor 1
     ]);
     expect(other.steps[0]).toMatchObject({
       status: 'failed',
-      details: ['number: expected 2, got 1'],
+      details: ['(root): expected 2, got 1'],
     });
   });
 
@@ -151,6 +151,17 @@ describe('page steps call any svc_api method and fill the contacts form (spec 4.
     );
     await expect(loadConversation(file)).rejects.toThrow(
       'steps.0.page.api: "startcall" is not one of the names it takes (did you mean "startCall"?)',
+    );
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        name: 'x',
+        steps: [{ page: { api: 'chatMode' }, result: 'online' }],
+      }),
+    );
+    await expect(loadConversation(file)).rejects.toThrow(
+      'steps.0: unknown key "result" (it belongs inside "page")',
     );
   });
 });
