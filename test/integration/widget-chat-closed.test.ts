@@ -4,25 +4,13 @@
  * that chat's first, so svc_onMessageSent fires for it again. Before, the page never learned
  * of the close, and no later chat of the same page fired svc_onMessageSent.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
-import {
-  createHttpTransport,
-  installWidget,
-  type HttpTransport,
-  type Widget,
-  type WidgetInboundEvent,
-} from '../../src/widget/index.js';
-import { TestEventSource } from '../helpers/event-source.js';
+import type { HttpTransport, WidgetInboundEvent } from '../../src/widget/index.js';
 import { post, startPlatform } from '../helpers/platform.js';
+import { widgetPages } from '../helpers/widget-page.js';
 
-const open: Array<{ transport: HttpTransport; widget: Widget }> = [];
-afterEach(() => {
-  for (const { transport, widget } of open.splice(0)) {
-    widget.uninstall();
-    transport.close();
-  }
-});
+const openPage = widgetPages();
 
 /** Resolves with the first inbound event of `type` the page's transport hands over. */
 function nextPush(transport: HttpTransport, type: WidgetInboundEvent['type']): Promise<void> {
@@ -38,19 +26,10 @@ function nextPush(transport: HttpTransport, type: WidgetInboundEvent['type']): P
 describe('a widget chat closed by the agent (spec 6.4)', () => {
   it('is pushed to the page; the next message starts a new chat and fires svc_onMessageSent', async () => {
     const harness = await startPlatform({ clock: createClock({ timeScale: 0.001 }) });
-    const transport = createHttpTransport(harness.url, {
-      visitorId: 'v-1',
-      EventSource: TestEventSource,
-    });
     const sent: number[] = [];
-    const win: Record<string, unknown> = {
-      location: { origin: 'https://shop.example' },
+    const { transport, widget } = await openPage(harness.url, {
       svc_onMessageSent: () => sent.push(sent.length + 1),
-    };
-    const widget = installWidget(win, { transport });
-    open.push({ transport, widget });
-    await transport.connected();
-    await widget.ready;
+    });
     widget.visitor.send('Is my order on its way?');
     await widget.flush();
     expect(harness.platform.core.state.chats.get(1)?.mode).not.toBe('closed');

@@ -5,20 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
-import { createHttpTransport, installWidget } from '../../src/widget/index.js';
-import { TestEventSource } from '../helpers/event-source.js';
 import { post, startPlatform } from '../helpers/platform.js';
+import { widgetPages } from '../helpers/widget-page.js';
+
+const openPage = widgetPages();
 
 describe('an agent message to a widget visitor (spec 4.5)', () => {
   it('says it was queued while no page listens, and not while one does', async () => {
     const harness = await startPlatform({ clock: createClock({ timeScale: 0.001 }) });
-    const transport = createHttpTransport(harness.url, {
-      visitorId: 'v-1',
-      EventSource: TestEventSource,
-    });
-    const widget = installWidget({ location: { origin: 'https://shop.example' } }, { transport });
-    await transport.connected();
-    await widget.ready;
+    const { transport, widget } = await openPage(harness.url);
     widget.visitor.send('Is my order on its way?');
     await widget.flush();
 
