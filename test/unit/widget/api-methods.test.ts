@@ -135,7 +135,7 @@ describe('svc_api basics (spec 4.5)', () => {
   it('notes a getVisitorNumber callback of one parameter: it would read the error as the number', async () => {
     const widget = install();
     const got: unknown[] = [];
-    widget.api.getVisitorNumber(((n: unknown) => got.push(n)));
+    widget.api.getVisitorNumber((n: unknown) => got.push(n));
     await widget.flush();
     expect(got).toEqual([null]); // what the page shows as "visitor number null"
     expect(widget.issues).toEqual([
