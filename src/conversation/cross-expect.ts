@@ -10,7 +10,30 @@ import type { Observation } from './world.js';
  * When each named step began and ended (protocol ms), and how many observations there were
  * as it began, for `after`.
  */
-export type StepTimes = ReadonlyMap<string, { startMs: number; firstSeen: number; endMs: number }>;
+/** When a step ran: protocol ms, and the index of the first observation it may have caused. */
+export interface StepTime {
+  /** the step's name, or its number and description (`1. customer says "Hello"`) */
+  label: string;
+  startMs: number;
+  firstSeen: number;
+  endMs: number;
+}
+
+/** The steps run so far: by name (what `after` names), and all of them in order. */
+export interface StepTimes {
+  readonly byName: ReadonlyMap<string, StepTime>;
+  readonly all: readonly StepTime[];
+}
+
+/**
+ * The step during which observation `index` came (the last to begin before it), for a
+ * payload that came too early: which step caused it.
+ */
+export function stepOfObservation(times: StepTimes, index: number): StepTime | undefined {
+  let during: StepTime | undefined;
+  for (const step of times.all) if (step.firstSeen <= index) during = step;
+  return during;
+}
 
 /** The value at a dotted path (`chat.messages.length`, `messages.0.text`), or undefined. */
 export function valueAt(value: unknown, path: string): unknown {

@@ -18,6 +18,8 @@ import {
   missingLabels,
   orderProblems,
   whereMismatches,
+  stepOfObservation,
+  type StepTime,
   type StepTimes,
 } from './cross-expect.js';
 import { checkRecords, violationLine, type InvariantOptions } from '../trace/invariants.js';
@@ -129,6 +131,23 @@ export async function replayConversation(options: ReplayOptions): Promise<Conver
   return { ...result, runId: options.runId };
 }
 
+/** A conversation this world cannot run (page steps against --platform-url): skipped, passed. */
+function notApplicable(
+  options: ReplayOptions,
+  reason: string,
+  wallStart: number,
+): ConversationResult {
+  return {
+    name: options.conversation.name,
+    ...(options.file ? { file: options.file } : {}),
+    ok: true,
+    skipped: reason,
+    steps: [],
+    protocolMs: 0,
+    wallMs: performance.now() - wallStart,
+  };
+}
+
 async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
   const wallStart = performance.now();
   let world: World;
@@ -141,18 +160,10 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
   }
   if (world.notApplicable !== undefined) {
     await world.close();
-    return {
-      name: options.conversation.name,
-      ...(options.file ? { file: options.file } : {}),
-      ok: true,
-      skipped: world.notApplicable,
-      steps: [],
-      protocolMs: 0,
-      wallMs: performance.now() - wallStart,
-    };
+    return notApplicable(options, world.notApplicable, wallStart);
   }
   const scope: Record<string, unknown> = {};
-  const times = new Map<string, { startMs: number; firstSeen: number; endMs: number }>();
+  const times = { byName: new Map<string, StepTime>(), all: [] as StepTime[] };
   const steps: StepResult[] = [];
   let journalRun: string | undefined;
   let failed = false;
@@ -199,7 +210,9 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
         outcome = { ok: false, details: [errorText(error), ...(hint ? [hint] : [])] };
       }
       if (!outcome.skipped) timingFigures += countTimingFigures(step);
-      if (step.name) times.set(step.name, { startMs, firstSeen, endMs: world.clock.now() });
+      const span = { label: name, startMs, firstSeen, endMs: world.clock.now() };
+      times.all.push(span);
+      if (step.name) times.byName.set(step.name, span);
       if (step.name && outcome.value !== undefined) scope[step.name] = outcome.value;
       const result: StepResult = {
         index,
@@ -625,7 +638,7 @@ async function expectStep(
   // `after`: the payload comes once that step began, and by its end plus `within`
   let window: ExpectWindow | undefined;
   if (expectation.after !== undefined) {
-    const step = times.get(expectation.after);
+    const step = times.byName.get(expectation.after);
     if (!step)
       return {
         ok: false,
@@ -672,11 +685,12 @@ async function expectStep(
   const lateIndex = world.observations.findIndex((o) => fits(o));
   const late = world.observations[lateIndex];
   if (late && window && late.at !== undefined) {
-    const step = times.get(expectation.after ?? '');
+    const step = times.byName.get(expectation.after ?? '');
     const at = late.sentAt ?? late.at;
+    const during = stepOfObservation(times, lateIndex);
     details.push(
       cameBefore(late, lateIndex, window)
-        ? `it came at ${(at / 1000).toFixed(3)} s, before step ${expectation.after} began`
+        ? `it came at ${(at / 1000).toFixed(3)} s, ${during ? `during step ${during.label}, ` : ''}before step ${expectation.after} began`
         : `it came ${((at - (step?.endMs ?? 0)) / 1000).toFixed(3)} s after step ${expectation.after} ended; the budget is ${(within / 1000).toFixed(3)} s`,
     );
     return { ok: false, details };

@@ -43,7 +43,9 @@ describe('cross-interface expectations in fixtures', () => {
     });
     expect(result.protocolMs).toBe(0);
     expect(result.ok).toBe(false);
-    expect(result.steps.at(-1)?.details).toContain('it came at 0.000 s, before step thanks began');
+    expect(result.steps.at(-1)?.details).toContain(
+      'it came at 0.000 s, during step answer, before step thanks began',
+    );
     const fine = await run({ expect: { hook: 'chat_finished', after: 'closed', within: '1s' } });
     expect(fine.failed).toEqual([]);
   });
