@@ -337,12 +337,14 @@ export function applyInbound(
       return;
     case 'chat_closed':
       // the history stays on the page, as the real widget keeps it; the next message opens a
-      // new chat on the platform, and is that chat's first (spec 6.4 svc_onMessageSent)
-      session.messages.push({
-        from: 'notice',
-        text: 'The chat was closed; a new message starts a new chat.',
-        time: session.now(),
-      });
+      // new chat on the platform, and is that chat's first (spec 6.4 svc_onMessageSent); a
+      // page with no chat on it (a simulator restarted under an idle page) shows no notice
+      if (session.messages.length > 0 && session.messages.at(-1)?.from !== 'notice')
+        session.messages.push({
+          from: 'notice',
+          text: 'The chat was closed; a new message starts a new chat.',
+          time: session.now(),
+        });
       session.firstOfChat = undefined;
       return;
     case 'chat_mode':

@@ -54,4 +54,29 @@ describe('a widget chat closed by the agent (spec 6.4)', () => {
       .find((r) => r.kind === 'widget.push.chat_closed');
     expect(push?.chat).toBe(1);
   });
+
+  it('tells a page resuming a stream of an earlier run that its chat is gone', async () => {
+    // a browser's EventSource reconnects with the last id it had; a restarted simulator never
+    // gave that id out, so the page's chat is not here: before, the page kept it as open and
+    // the first message it sent to the new run fired no svc_onMessageSent
+    const harness = await startPlatform({ clock: createClock({ timeScale: 0.001 }) });
+    const firstEvents = async (until: string, lastEventId?: string): Promise<string[]> => {
+      const controller = new AbortController();
+      const response = await fetch(`${harness.url}/_sim/widget/events?visitor=v-9`, {
+        headers: lastEventId === undefined ? {} : { 'last-event-id': lastEventId },
+        signal: controller.signal,
+      });
+      const reader = response.body!.getReader();
+      let text = '';
+      while (!text.includes(`"${until}"`)) {
+        const { value } = await reader.read();
+        text += new TextDecoder().decode(value);
+      }
+      controller.abort();
+      return [...text.matchAll(/"type":"(\w+)"/g)].map((m) => m[1]!);
+    };
+    expect(await firstEvents('chat_closed', '57')).toEqual(['chat_mode', 'chat_closed']);
+    // a new page is not told (its stream opens with chat_mode, and the close would follow it)
+    expect(await firstEvents('chat_mode')).toEqual(['chat_mode']);
+  });
 });

@@ -110,7 +110,13 @@ export function createWidgetService(core: PlatformCore): DirectDeliveryService {
         };
         write('retry: 1000\n\n');
         send({ type: 'chat_mode', online: core.state.agentsOnline }); // chatMode() follows the agents
-        const resumed = Number.isInteger(last) ? last : undefined;
+        // a page resuming a stream id this simulator never gave out was listening to an
+        // earlier run (the simulator restarted under it): the chat it shows is gone here, so
+        // it is told so, as of a closed chat, and its next message is a new chat's first
+        // (spec 6.4 svc_onMessageSent); it then gets what this run kept for the visitor
+        const stale = Number.isInteger(last) && last >= visitor.nextId;
+        if (stale) send({ type: 'chat_closed' });
+        const resumed = Number.isInteger(last) && !stale ? last : undefined;
         // a page loaded while the visitor's chat is open (a reload, a second tab): the chat so
         // far, as the real widget shows its history; the agent messages in it are not pushed
         // again from the backlog

@@ -302,6 +302,17 @@ describe('conversation callbacks (spec 6.4)', () => {
     ]);
   });
 
+  it('a close told to a page with no chat on it (a restarted simulator) shows no notice', () => {
+    const transport = createMemoryTransport();
+    const widget = install({ transport, visitorId: 'v1' });
+    transport.push({ type: 'chat_closed' });
+    expect(widget.messages).toEqual([]);
+    widget.visitor.send('one');
+    transport.push({ type: 'chat_closed' });
+    transport.push({ type: 'chat_closed' }); // told again: one notice
+    expect(widget.messages.map((m) => m.from)).toEqual(['visitor', 'notice']);
+  });
+
   it('agent.closeChat() plays the agent closing the chat', () => {
     const widget = install();
     const sent = defineCallback('svc_onMessageSent');
