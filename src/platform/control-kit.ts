@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SvcError } from '../errors.js';
+import { unknownKeyLines } from '../unknown-keys.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 
 /** What every /_sim/ route shares: the ok answer and the body parser (the core maps errors). */
@@ -9,11 +10,46 @@ export const controlOk = (body: unknown, status = 200): PlatformResponse => ({
   record: { iface: 'control' },
 });
 
-/** Parses a control-API body with a zod schema; problems are input errors naming the field. */
+/**
+ * The strict twin of a control body's schema that drops unknown keys (zod's default): a key
+ * the request does not take is a typo far more often than a field from elsewhere, and
+ * stripped it went unseen (`{"txt": "hi"}` was told only to give "text"). Made once each.
+ */
+const strictTwins = new WeakMap<z.ZodType, z.ZodObject | undefined>();
+function strictTwinOf(schema: z.ZodType): z.ZodObject | undefined {
+  if (!strictTwins.has(schema))
+    strictTwins.set(
+      schema,
+      schema instanceof z.ZodObject && schema._zod.def.catchall === undefined
+        ? schema.strict()
+        : undefined,
+    );
+  return strictTwins.get(schema);
+}
+
+/**
+ * Parses a control-API body with a zod schema; problems are input errors naming the field,
+ * and a key the request does not take is refused with the known key closest to it.
+ */
 export function parseControlBody<T>(schema: z.ZodType<T>, request: PlatformRequest): T {
   const body = request.body;
   if (!body?.ok) {
     throw new SvcError('SVC_E_CONTROL_BODY', body?.message ?? 'a JSON body is required');
+  }
+  // the fields the request takes, so the body can be written from the error alone
+  const fields = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+  const takes =
+    fields.length > 0 ? `; this request takes a JSON object with ${fields.join(', ')}` : '';
+  const strict = strictTwinOf(schema);
+  const checked = strict?.safeParse(body.json);
+  const unknown =
+    strict && checked && !checked.success
+      ? unknownKeyLines(strict, checked.error.issues, body.json)
+      : [];
+  // a key with no near name lists the known ones itself: not twice
+  if (unknown.length > 0) {
+    const listed = unknown.some((line) => line.includes('known keys:'));
+    throw new SvcError('SVC_E_CONTROL_BODY', `${unknown.join('; ')}${listed ? '' : takes}`);
   }
   const parsed = schema.safeParse(body.json);
   if (!parsed.success) {
@@ -25,10 +61,6 @@ export function parseControlBody<T>(schema: z.ZodType<T>, request: PlatformReque
         return `${i.path.join('.') || '(body)'}: ${missing ? `required${expected ? ` (a ${expected})` : ''}` : i.message}`;
       })
       .join('; ');
-    // the fields the request takes, so the body can be written from the error alone
-    const fields = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
-    const takes =
-      fields.length > 0 ? `; this request takes a JSON object with ${fields.join(', ')}` : '';
     throw new SvcError('SVC_E_CONTROL_BODY', `${issues}${takes}`);
   }
   return parsed.data;

@@ -1,6 +1,7 @@
 /**
  * A control-API body that does not fit (src/platform/control-kit.ts): the error names the
- * field left out as required, and lists the fields the request takes.
+ * field left out as required, and lists the fields the request takes; a key it does not
+ * take is refused with the closest known one (stripped, `{"txt": "hi"}` went unseen).
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -29,6 +30,22 @@ describe('parseControlBody', () => {
     );
     expect(parseControlBody(offline, request({ message: 'Call me' }))).toEqual({
       message: 'Call me',
+    });
+  });
+
+  it('refuses a key the body does not take, with the closest known key', () => {
+    expect(() => parseControlBody(offline, request({ mesage: 'Call me' }))).toThrow(
+      'mesage: unknown key (did you mean "message"?); this request takes a JSON object with name, message',
+    );
+    // no near name: the known keys, once
+    expect(() => parseControlBody(offline, request({ message: 'x', colour: 'red' }))).toThrow(
+      /^colour: unknown key \(known keys: "name", "message"\)$/,
+    );
+    // a loose schema takes any key
+    const loose = z.looseObject({ message: z.string() });
+    expect(parseControlBody(loose, request({ message: 'x', extra: 1 }))).toEqual({
+      message: 'x',
+      extra: 1,
     });
   });
 });
