@@ -67,6 +67,8 @@ export interface StepResult {
   wallMs: number;
   /** the step's result, referenced by later steps as ${name.path} */
   value?: unknown;
+  /** what a step with a name of its own does (`agent says "Hi"`): its name alone says not */
+  what?: string;
   /** not a step of the conversation: the invariant check after its steps, when it failed */
   invariants?: true;
 }
@@ -184,7 +186,8 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
   try {
     for (const [index, step] of options.conversation.steps.entries()) {
       const kind = kindOf(step);
-      const name = step.name ?? `${index + 1}. ${describeStep(step, scope)}`;
+      const what = describeStep(step, scope);
+      const name = step.name ?? `${index + 1}. ${what}`;
       if (failed) {
         steps.push({
           index,
@@ -217,6 +220,7 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
       const result: StepResult = {
         index,
         name,
+        ...(step.name === undefined ? {} : { what }),
         kind,
         status: outcome.skipped ? 'skipped' : outcome.ok ? 'passed' : 'failed',
         details: outcome.details,

@@ -138,7 +138,8 @@ export const replayOptions = defineOptions('replay', [
     key: 'verbose',
     flag: '--verbose',
     type: 'boolean',
-    description: 'print every step of every conversation (default: one line per green one)',
+    description:
+      'print every step of every conversation and what it gave (the payload matched, the delivery; --json for all of it) (default: one line per green one)',
   },
   MUTANT_OPTION,
   {

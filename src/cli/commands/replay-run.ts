@@ -332,7 +332,12 @@ function showResult(plan: ReplayPlan, out: Output, result: ConversationResult): 
     const brief = result.ok && !flags.verbose;
     for (const step of result.steps) {
       if (brief && step.status !== 'skipped') continue;
-      out.line(formatStep(step, out.chalk, { skipReasons: step.skip !== 'after-failure' }));
+      out.line(
+        formatStep(step, out.chalk, {
+          skipReasons: step.skip !== 'after-failure',
+          verbose: flags.verbose === true,
+        }),
+      );
     }
   } else if (plan.ndjson) {
     out.event({ type: 'conversation', ...result });

@@ -69,3 +69,20 @@ describe('the summary against a real peer', () => {
     );
   });
 });
+
+describe('a step with a name of its own', () => {
+  const named = {
+    ...step('passed', []),
+    name: 'answer',
+    what: 'agent says "Hi"',
+    value: { result: 'delivered', note: 'x'.repeat(300) },
+  };
+
+  it('says what it does beside the name; --verbose adds what it gave, cut', () => {
+    expect(formatStep(named, c)).toBe('    ✓ answer (agent says "Hi") [0.012s]');
+    const [head, value] = formatStep(named, c, { verbose: true }).split('\n');
+    expect(head).toBe('    ✓ answer (agent says "Hi") [0.012s]');
+    expect(value).toMatch(/^ {8}→ \{"result":"delivered","note":"x+… \(332 characters\)$/);
+    expect(value!.length).toBeLessThan(240);
+  });
+});

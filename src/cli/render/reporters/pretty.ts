@@ -9,7 +9,7 @@ const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`;
 export function formatStep(
   result: StepResult,
   c: ChalkInstance,
-  options: { skipReasons?: boolean } = {},
+  options: { skipReasons?: boolean; verbose?: boolean } = {},
 ): string {
   // a failure's details quote what the peer sent or answered: no control characters of it
   const step = { ...result, details: result.details.map((d) => escapeControlChars(d)) };
@@ -26,13 +26,19 @@ export function formatStep(
   // conform: a passed check may carry a note of what it measured ("arrived at +3.004 s")
   const note =
     step.status === 'passed' ? step.details.find((d) => d.startsWith('note: ')) : undefined;
+  // a step named by its author says what it does beside the name (`answer`: which answer?)
+  const named = step.what === undefined ? step.name : `${step.name} ${c.dim(`(${step.what})`)}`;
   const name =
     step.status === 'skipped'
       ? c.dim(step.name)
       : note === undefined
-        ? step.name
-        : `${step.name}: ${note.slice('note: '.length)}`;
+        ? named
+        : `${named}: ${note.slice('note: '.length)}`;
   const head = `    ${mark} ${name} ${c.dim(`[${secs(step.protocolMs)}]`)}`;
+  // --verbose: what the step gave (the payload an expectation matched, a delivery's verdict),
+  // as later steps reference it (${name.path})
+  if (options.verbose && step.status === 'passed' && step.value !== undefined)
+    return `${head}\n        ${c.dim(`→ ${valueLine(step.value)}`)}`;
   // conform's skips say why (no control API ...); replay's after a failure need no reason
   if (step.status === 'skipped' && options.skipReasons && step.details[0] !== undefined)
     return `${head}\n        ${c.dim(step.details[0])}`;
@@ -134,4 +140,10 @@ function formatObservability(results: readonly ConversationResult[], c: ChalkIns
       `run id ${first}: fresh chat ids from ${first * 1000 + 1}${runs.length > 1 ? `, one block of 1000 per conversation (run ids ${first}-${runs.at(-1)})` : ''}; --run-id ${first} repeats them`,
     );
   return lines.length === 0 ? '' : `\n${c.dim(lines.join('\n'))}`;
+}
+
+/** A step's value on one line: its JSON, cut at 200 characters, no control characters. */
+function valueLine(value: unknown): string {
+  const text = escapeControlChars(JSON.stringify(value) ?? String(value));
+  return text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text;
 }
