@@ -67,10 +67,22 @@ export function findChat(
     throw new SvcError(
       'SVC_E_NO_CHAT',
       `Could not find ${what}${near === undefined ? '' : ` (did you mean "${near}"?)`}.`,
-      'A chat starts when a customer sends a message to the channel URL.',
+      startsHint(core),
     );
   }
   return { chat, customer };
+}
+
+/** How a chat starts, on this simulator's channels: a widget visitor writes in a page. */
+function startsHint(core: PlatformCore): string {
+  const kinds = new Set([...core.state.channels.values()].map((c) => c.kind));
+  const widget =
+    'a widget visitor writes in the page (a fixture\'s page step "say", the demo page, svc_widget.visitor.send)';
+  if (!kinds.has('widget'))
+    return 'A chat starts when a customer sends a message to the channel URL.';
+  return kinds.size === 1
+    ? `A chat starts when ${widget}.`
+    : `A chat starts when a customer sends a message to the channel URL, or ${widget}.`;
 }
 
 /** The sender ids of the customers who have a chat, each once. */

@@ -131,6 +131,23 @@ describe('an agent step before any customer step', () => {
       'Could not find a chat with customer "alcie" (did you mean "alice"?).',
     );
   });
+
+  it('an agent step to a widget visitor not on the page says how a widget chat starts', async () => {
+    const result = await replayConversation({
+      conversation: {
+        version: 1,
+        name: 'widget typo',
+        setup: { page: { visitor: 'visitor-1' } },
+        steps: [{ page: { say: 'Hi' } }, { agent: { text: 'Hello', to: 'visitor-2' } }],
+      },
+    });
+    expect(result.steps[1]!.details).toEqual([
+      'Could not find a chat with customer "visitor-2" (did you mean "visitor-1"?).',
+      expect.stringMatching(
+        /^A chat starts when .*, or a widget visitor writes in the page \(a fixture's page step "say"/,
+      ),
+    ]);
+  });
 });
 
 describe('a setup that cannot start', () => {
