@@ -60,7 +60,9 @@ const kindSchema = z
     ),
     answerFields: formTally
       .optional()
-      .describe("the platform's answer body (kinds sent to it): JSON path -> value form -> count"),
+      .describe(
+        "the platform's 2xx answer body (kinds sent to it): JSON path -> value form -> count",
+      ),
     keepAlive: z.record(z.string(), z.number().int()).optional(),
   })
   .strict();

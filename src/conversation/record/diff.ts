@@ -15,6 +15,7 @@ export type DiffAspect =
   | 'status'
   | 'field'
   | 'response-field'
+  | 'error-response-field'
   | 'content-type'
   | 'transfer'
   | 'keep-alive'
@@ -66,7 +67,12 @@ const PLATFORM_OUT = new Set<DiffAspect>([
   'timeout',
   'hand-over',
 ]);
-const PLATFORM_IN = new Set<DiffAspect>(['status', 'response-field', 'keep-alive']);
+const PLATFORM_IN = new Set<DiffAspect>([
+  'status',
+  'response-field',
+  'error-response-field',
+  'keep-alive',
+]);
 
 /**
  * Whose doing a difference of this aspect is, for a kind the platform sends or answers: the
@@ -264,15 +270,28 @@ function compareKind(ka: KindObservation, kb: KindObservation, ctx: Ctx): void {
   };
   tallies('behaviour', 'status', 'status codes', ka.statuses, kb.statuses);
   compareFields(ka.fields, ka.count, kb.fields, kb.count, 'field', ctx, kind);
-  compareFields(
-    ka.responseFields,
-    ka.count,
-    kb.responseFields,
-    kb.count,
-    'response-field',
-    ctx,
-    kind,
-  );
+  // answers per outcome: an error answer's fields are no optional fields of the success
+  // answer, and a side with no answer of an outcome has nothing of it to compare
+  if (ka.answered.success > 0 && kb.answered.success > 0)
+    compareFields(
+      ka.responseFields,
+      ka.answered.success,
+      kb.responseFields,
+      kb.answered.success,
+      'response-field',
+      ctx,
+      kind,
+    );
+  if (ka.answered.error > 0 && kb.answered.error > 0)
+    compareFields(
+      ka.errorResponseFields,
+      ka.answered.error,
+      kb.errorResponseFields,
+      kb.answered.error,
+      'error-response-field',
+      ctx,
+      kind,
+    );
   tallies(
     'shape',
     'content-type',
@@ -339,12 +358,12 @@ function compareFields(
   countA: number,
   fb: Record<string, Tally>,
   countB: number,
-  aspect: 'field' | 'response-field',
+  aspect: 'field' | 'response-field' | 'error-response-field',
   ctx: Ctx,
   kind: string,
 ): void {
   const { na, nb, push } = ctx;
-  const where = aspect === 'field' ? '' : 'answer ';
+  const where = aspect === 'field' ? '' : aspect === 'response-field' ? 'answer ' : 'error answer ';
   for (const path of [...new Set([...Object.keys(fa), ...Object.keys(fb)])].sort()) {
     const x = fa[path];
     const y = fb[path];

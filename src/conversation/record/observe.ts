@@ -51,8 +51,15 @@ export interface KindObservation {
   count: number;
   /** request body: JSON path -> value form -> count */
   fields: Record<string, Tally>;
-  /** answer body: JSON path -> value form -> count */
+  /** body of the 2xx answers: JSON path -> value form -> count */
   responseFields: Record<string, Tally>;
+  /**
+   * body of the other answers (4xx, 5xx), apart: a field only an error answer has is not a
+   * field of the success answer that happens to be left out now and then
+   */
+  errorResponseFields: Record<string, Tally>;
+  /** answers by outcome: `success` a 2xx status, `error` any other */
+  answered: { success: number; error: number };
   /** HTTP status, or `no answer: <reason>` -> count */
   statuses: Tally;
   headers: {
@@ -193,6 +200,19 @@ function acceptedOf(record: ExchangeRecord): boolean {
   return status !== undefined && status >= 200 && status < 300;
 }
 
+/** An answer's body (by its outcome), Content-Type and Keep-Alive. */
+function addAnswer(obs: KindObservation, response: NonNullable<ExchangeRecord['response']>): void {
+  const success = response.status >= 200 && response.status < 300;
+  obs.answered[success ? 'success' : 'error'] += 1;
+  const answer = parseJson(response.body);
+  if (answer !== undefined)
+    walk(answer, '', '', success ? obs.responseFields : obs.errorResponseFields);
+  const resType = contentType(response.headers);
+  if (resType) bump(obs.headers.responseContentType, resType);
+  if (response.headers && Object.keys(response.headers).length > 0)
+    bump(obs.headers.keepAlive, response.headers['keep-alive'] ?? 'none');
+}
+
 /** The aggregation, fed one record at a time. */
 export interface Observer {
   add(record: ExchangeRecord): void;
@@ -235,14 +255,14 @@ export function createObserver(files: string[]): Observer {
         count: 0,
         fields: {},
         responseFields: {},
+        errorResponseFields: {},
+        answered: { success: 0, error: 0 },
         statuses: {},
         headers: { requestContentType: {}, responseContentType: {}, transfer: {}, keepAlive: {} },
       });
       obs.count += 1;
       const body = parseJson(record.request.body);
       if (body !== undefined) walk(body, '', '', obs.fields);
-      const answer = parseJson(record.response?.body);
-      if (answer !== undefined) walk(answer, '', '', obs.responseFields);
       bump(
         obs.statuses,
         record.response
@@ -255,12 +275,7 @@ export function createObserver(files: string[]): Observer {
       const chunked =
         transfer ?? (record.request.headers?.['transfer-encoding'] ? 'chunked' : undefined);
       bump(obs.headers.transfer, chunked ?? 'content-length');
-      if (record.response) {
-        const resType = contentType(record.response.headers);
-        if (resType) bump(obs.headers.responseContentType, resType);
-        if (record.response.headers && Object.keys(record.response.headers).length > 0)
-          bump(obs.headers.keepAlive, record.response.headers['keep-alive'] ?? 'none');
-      }
+      if (record.response) addAnswer(obs, record.response);
       const end = record.protocolMs;
       const start = end - (record.durationMs ?? 0);
       if (record.failure?.reason === 'timeout' && record.durationMs !== undefined)

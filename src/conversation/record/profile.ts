@@ -170,8 +170,12 @@ export function learnProfile(seen: RecordingObservation, name: string): Profile 
           direction: k.direction,
           statuses: k.statuses,
           fields: k.fields,
-          // a peer's payload: what the platform answered is the platform's own
-          ...(k.direction === 'in' ? { answerFields: k.responseFields } : {}),
+          // a peer's payload: what the platform answered is the platform's own; the
+          // simulator reshapes its success answers by them, so only 2xx answers teach them
+          // (an error answer's `error` object is no field of a success answer)
+          ...(k.direction === 'in' && k.answered.success > 0
+            ? { answerFields: k.responseFields }
+            : {}),
           ...(sum(k.headers.keepAlive) > 0 ? { keepAlive: k.headers.keepAlive } : {}),
         },
       ]),

@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { diffObservations } from '../../../src/conversation/record/diff.js';
+import { observeRecordings } from '../../../src/conversation/record/observe.js';
+import { formsOf, learnProfile } from '../../../src/conversation/record/profile.js';
+import { shapeAnswer } from '../../../src/platform/payload-forms.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-answer-outcome-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const OK = '{"result":"ok"}';
+const REFUSED = '{"error":{"code":"invalid_request","message":"sender.id: must be non-empty"}}';
+
+/** A customer message the platform answered with `status` and `body`. */
+const exchange = (seq: number, status: number, body: string) =>
+  JSON.stringify({
+    type: 'exchange',
+    seq,
+    at: '2026-01-01T00:00:00.000Z',
+    protocolMs: seq * 10,
+    iface: 'channel',
+    direction: 'in',
+    kind: 'channel.customer.text',
+    request: { method: 'POST', url: '/x', body: '{"sender":{"id":"c1"}}' },
+    response: { status, headers: { 'keep-alive': 'timeout=65' }, body },
+  });
+
+const recording = (name: string, answers: [number, string][]) => {
+  const path = join(dir, name);
+  writeFileSync(path, `${answers.map(([s, b], i) => exchange(i + 1, s, b)).join('\n')}\n`);
+  return path;
+};
+
+describe('answers learned and compared per outcome', () => {
+  it('a profile learns the success answer from 2xx answers only: no error object in it', async () => {
+    const seen = await observeRecordings([
+      recording('real.ndjson', [
+        [200, OK],
+        [400, REFUSED],
+      ]),
+    ]);
+    const kind = learnProfile(seen, 'real').kinds!['channel.customer.text']!;
+    expect(kind.statuses).toEqual({ '200': 1, '400': 1 });
+    expect(kind.answerFields).toEqual({ result: { string: 1 } });
+    const forms = formsOf({ 'channel.customer.text': kind })!;
+    const record = { iface: 'channel' as const, kind: 'channel.customer.text' };
+    expect(shapeAnswer(forms, { status: 200, body: { result: 'ok' }, record }, 0).body).toEqual({
+      result: 'ok',
+    });
+  });
+
+  it('a kind only ever refused teaches no success answer (the simulator keeps its own)', async () => {
+    const seen = await observeRecordings([recording('refused.ndjson', [[400, REFUSED]])]);
+    const kind = learnProfile(seen, 'real').kinds!['channel.customer.text']!;
+    expect(kind.answerFields).toBeUndefined();
+    const forms = formsOf({ 'channel.customer.text': kind })!;
+    const record = { iface: 'channel' as const, kind: 'channel.customer.text' };
+    expect(shapeAnswer(forms, { status: 200, body: { result: 'ok' }, record }, 0).body).toEqual({
+      result: 'ok',
+    });
+  });
+
+  it('record diff: an error object in every success answer is a shape difference, not cosmetic', async () => {
+    const real = await observeRecordings([
+      recording('a.ndjson', [
+        [200, OK],
+        [200, OK],
+        [400, REFUSED],
+      ]),
+    ]);
+    const withError = '{"result":"ok","error":{"code":"","message":""}}';
+    const sim = await observeRecordings([
+      recording('b.ndjson', [
+        [200, withError],
+        [200, withError],
+        [200, withError],
+      ]),
+    ]);
+    const { differences } = diffObservations(real, sim);
+    expect(differences.map((d) => [d.severity, d.aspect, d.detail])).toEqual([
+      ['behaviour', 'status', 'status codes: a 200 x2, 400 x1; b 200 x3'],
+      ['shape', 'response-field', 'answer error: present in b (3 of 3, object x3), absent in a'],
+    ]);
+  });
+
+  it('record diff: error answers are compared with error answers', async () => {
+    const a = await observeRecordings([
+      recording('ea.ndjson', [
+        [200, OK],
+        [400, REFUSED],
+      ]),
+    ]);
+    const b = await observeRecordings([
+      recording('eb.ndjson', [
+        [200, OK],
+        [400, '{"error":{"code":7,"message":"no"}}'],
+      ]),
+    ]);
+    expect(diffObservations(a, b).differences.map((d) => [d.aspect, d.detail])).toEqual([
+      [
+        'error-response-field',
+        'error answer error.code: typed differently: a string x1; b number x1',
+      ],
+    ]);
+  });
+});
