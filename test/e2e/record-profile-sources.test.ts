@@ -62,4 +62,19 @@ describe('svc-cli record profile: recordings of more than one platform (e2e)', (
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain("warning: sim.ndjson was recorded by svc-cli's own simulator");
   });
+
+  it("a replay's own profile agrees with itself: the hand-over ends its attempts, and replays green", async () => {
+    const fixture = join(repoRoot, 'fixtures/conversations/bot-timeout.json');
+    const replay = await runCli(['replay', fixture, '--record', 'own.ndjson'], { cwd: dir });
+    expect(replay.code, replay.stderr).toBe(0);
+    const run = await runCli(['record', 'profile', 'own.ndjson', '--out', 'own.profile.json'], {
+      cwd: dir,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    // the AGENT_JOINED the conversation's end cut short is no give-up after one attempt
+    expect(run.stderr).toContain('bot attempts 2, hand-over after 6000 ms');
+    expect(run.stderr).not.toContain('comes before its last attempt ends');
+    const again = await runCli(['replay', fixture, '--profile', 'own.profile.json'], { cwd: dir });
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
 });

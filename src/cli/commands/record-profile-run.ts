@@ -6,6 +6,7 @@ import { writeFileWhole } from '../../io/write-whole.js';
 import { observeRecordings } from '../../conversation/record/observe.js';
 import { learnProfile } from '../../conversation/record/profile.js';
 import {
+  checkProfileFigures,
   checkProfileSources,
   type ProfileWarning,
 } from '../../conversation/record/profile-agree.js';
@@ -39,7 +40,7 @@ export async function runRecordProfile(
   seen.files = files; // as the user named them: a profile does not carry this machine's paths
   const first = files[0] ?? 'recording';
   const profile = learnProfile(seen, flags.name ?? basename(first, extname(first)));
-  const warnings = sourceWarnings(files, seen, each);
+  const warnings = [...sourceWarnings(files, seen, each), ...checkProfileFigures(profile, files)];
   for (const w of warnings) output.note(`warning: ${w.message}`);
   const text = `${JSON.stringify(profile, null, 2)}\n`;
   if (flags.out === undefined) {

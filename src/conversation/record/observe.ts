@@ -213,6 +213,66 @@ function addAnswer(obs: KindObservation, response: NonNullable<ExchangeRecord['r
     bump(obs.headers.keepAlive, response.headers['keep-alive'] ?? 'none');
 }
 
+/** The open redelivery series of an observer and how one is closed (its outcome tallied). */
+interface SeriesTracker {
+  open: Map<string, OpenSeries>;
+  close: (key: string, series: OpenSeries) => void;
+}
+
+/** One attempt of a redelivery series (a record with an attempt number) into its series. */
+function addAttempt(
+  tracker: SeriesTracker,
+  record: ExchangeRecord,
+  obs: KindObservation,
+  key: string,
+): void {
+  const { open, close } = tracker;
+  if (record.failure?.reason === 'interrupted') {
+    // the sender stopped (the platform or the proxy closed, a replay's conversation ended):
+    // the series was cut short, neither accepted nor given up, so it says nothing of the
+    // attempts or the give-up; taken as a give-up, an AGENT_JOINED cut at its first attempt
+    // taught a hand-over of one attempt's wait beside the bot's two
+    open.delete(key);
+    return;
+  }
+  const end = record.protocolMs;
+  const start = end - (record.durationMs ?? 0);
+  let series = open.get(key);
+  if (series && record.attempt === 1) {
+    close(key, series);
+    series = undefined;
+  }
+  if (!series) {
+    series = {
+      kind: obs.kind,
+      firstStart: start,
+      lastStart: start,
+      lastEnd: end,
+      attempts: 0,
+      accepted: false,
+    };
+    open.set(key, series);
+    if (open.size > MAX_OPEN_SERIES) {
+      const [oldKey, oldest] = open.entries().next().value as [string, OpenSeries];
+      close(oldKey, oldest);
+    }
+  }
+  series.attempts += 1;
+  series.lastStart = start;
+  series.lastEnd = end;
+  if (series.attempts > 1) {
+    const s = (obs.series ??= { attempts: {}, outcomes: {}, offsets: {} });
+    s.offsets[String(series.attempts)] = addFigure(
+      s.offsets[String(series.attempts)],
+      start - series.firstStart,
+    );
+  }
+  if (acceptedOf(record)) {
+    series.accepted = true;
+    close(key, series);
+  }
+}
+
 /** The aggregation, fed one record at a time. */
 export interface Observer {
   add(record: ExchangeRecord): void;
@@ -240,6 +300,8 @@ export function createObserver(files: string[]): Observer {
     if (!series.accepted)
       s.gaveUpAfter = addFigure(s.gaveUpAfter, gaveUpAfter(series, obs.timeouts));
   };
+
+  const tracker: SeriesTracker = { open, close };
 
   return {
     add(record) {
@@ -276,47 +338,15 @@ export function createObserver(files: string[]): Observer {
         transfer ?? (record.request.headers?.['transfer-encoding'] ? 'chunked' : undefined);
       bump(obs.headers.transfer, chunked ?? 'content-length');
       if (record.response) addAnswer(obs, record.response);
-      const end = record.protocolMs;
-      const start = end - (record.durationMs ?? 0);
       if (record.failure?.reason === 'timeout' && record.durationMs !== undefined)
         obs.timeouts = addFigure(obs.timeouts, record.durationMs);
-      if (record.attempt !== undefined) {
-        const key = `${kind} ${messageKeyOf(body, record.request.body ?? '')}`;
-        let series = open.get(key);
-        if (series && record.attempt === 1) {
-          close(key, series);
-          series = undefined;
-        }
-        if (!series) {
-          series = {
-            kind,
-            firstStart: start,
-            lastStart: start,
-            lastEnd: end,
-            attempts: 0,
-            accepted: false,
-          };
-          open.set(key, series);
-          if (open.size > MAX_OPEN_SERIES) {
-            const [oldKey, oldest] = open.entries().next().value as [string, OpenSeries];
-            close(oldKey, oldest);
-          }
-        }
-        series.attempts += 1;
-        series.lastStart = start;
-        series.lastEnd = end;
-        if (series.attempts > 1) {
-          const s = (obs.series ??= { attempts: {}, outcomes: {}, offsets: {} });
-          s.offsets[String(series.attempts)] = addFigure(
-            s.offsets[String(series.attempts)],
-            start - series.firstStart,
-          );
-        }
-        if (acceptedOf(record)) {
-          series.accepted = true;
-          close(key, series);
-        }
-      }
+      if (record.attempt !== undefined)
+        addAttempt(
+          tracker,
+          record,
+          obs,
+          `${kind} ${messageKeyOf(body, record.request.body ?? '')}`,
+        );
       const run = record.run ?? '';
       const last = lastOf.get(run);
       if (last && last.iface !== record.iface) bump(order, `${last.kind} -> ${kind}`);

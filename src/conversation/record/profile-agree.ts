@@ -4,15 +4,19 @@
  * takes them) makes a schedule neither has. Each file's own profile is compared figure by
  * figure, and a recording of svc-cli's own simulator is named.
  */
-import type { Profile, ProfileFigure } from '../../platform/profile.js';
+import { attemptOffsetMs } from '../../contract/timing.js';
+import { settingsOf, type Profile, type ProfileFigure } from '../../platform/profile.js';
 
 /** Timing figures closer than this agree (record diff's default tolerance). */
 const TIMING_TOLERANCE_MS = 250;
 
 /** One reason the profile learned from these recordings may not be the real platform's. */
 export interface ProfileWarning {
-  /** `disagree`: the files' figures differ; `simulator`: a file is svc-cli's simulator's */
-  reason: 'disagree' | 'simulator';
+  /**
+   * `disagree`: the files' figures differ; `simulator`: a file is svc-cli's simulator's;
+   * `inconsistent`: the profile's own figures contradict each other
+   */
+  reason: 'disagree' | 'simulator' | 'inconsistent';
   /** the figure, as the profile names it: `channel.intervalMs` */
   figure?: string;
   /** the files it is about, as the user named them */
@@ -69,6 +73,37 @@ export function checkProfileSources(
       files: seen.map((x) => x.file),
       values,
       message: `the recordings disagree on ${figure}: ${seen.map((x) => `${x.file} ${x.value}`).join(', ')}${timing ? ` (tolerance ${TIMING_TOLERANCE_MS} ms)` : ''}; the profile averages them, which no platform did; ${HINT}`,
+    });
+  }
+  return warnings;
+}
+
+/**
+ * The warnings for a profile whose give-up comes before its own last attempt has ended (a
+ * hand-over at 4.5 s beside two bot attempts of 3 s): the simulator cannot give up sooner
+ * than its last attempt ends, and a replay would be held to the earlier time. Series cut
+ * short at a recording's end are taken as given up after fewer attempts, and pull the
+ * learned give-up down.
+ * @example checkProfileFigures(learnProfile(seen, 'real'), ['real.ndjson'])
+ */
+export function checkProfileFigures(profile: Profile, files: string[]): ProfileWarning[] {
+  const settings = settingsOf(profile);
+  const parts = [
+    ['channel', profile.channel, settings.channelPolicy],
+    ['bot', profile.bot, settings.botPolicy],
+  ] as const;
+  const warnings: ProfileWarning[] = [];
+  for (const [name, learned, policy] of parts) {
+    const failAfter = learned?.failAfterMs?.value;
+    if (failAfter === undefined) continue;
+    const lastStart = attemptOffsetMs(policy, policy.attempts);
+    const lastEnd = lastStart + policy.attemptTimeoutMs;
+    if (failAfter + TIMING_TOLERANCE_MS >= lastEnd) continue;
+    warnings.push({
+      reason: 'inconsistent',
+      figure: `${name}.failAfterMs`,
+      files,
+      message: `the profile's ${name}.failAfterMs (${failAfter} ms) comes before its last attempt ends: attempt ${policy.attempts} of ${policy.attempts} starts at ${lastStart} ms and waits ${policy.attemptTimeoutMs} ms, to ${lastEnd} ms; series cut short when a recording stopped count as given up after fewer attempts: record whole series, or set ${name}.failAfterMs in the profile by hand`,
     });
   }
   return warnings;
