@@ -43,6 +43,8 @@ interface CheckInput {
   options: Required<InvariantOptions>;
   /** `#5 agent.text attempt 2 at +3.000 s`: its offset from the conversation's first exchange */
   describe: (s: TraceSpan) => string;
+  /** `+6.000 s`: a protocol time as an offset from the conversation's first exchange */
+  offset: (ms: number) => string;
 }
 
 type Check = (input: CheckInput) => Omit<Violation, 'run' | 'chat' | 'rule' | 'spec'>[];
@@ -78,10 +80,19 @@ const TEXT_CUT = 1000;
  * offset from the conversation's first exchange (a platform's journal counts protocol time
  * from its start, which a chat opened an hour in would show as 3600 s).
  */
+const offsetFrom =
+  (start: number) =>
+  (ms: number): string =>
+    `+${((ms - start) / 1000).toFixed(3)} s`;
+
+/** `#5 agent.text attempt 2`: an exchange by its number, name and attempt. */
+const nameOf = (s: TraceSpan): string =>
+  `#${s.seq} ${s.name}${s.attempt !== undefined && s.attempt > 1 ? ` attempt ${s.attempt}` : ''}`;
+
 const describeFrom =
   (start: number) =>
   (s: TraceSpan): string =>
-    `#${s.seq} ${s.name}${s.attempt !== undefined && s.attempt > 1 ? ` attempt ${s.attempt}` : ''} at +${((s.startMs - start) / 1000).toFixed(3)} s`;
+    `${nameOf(s)} at ${offsetFrom(start)(s.startMs)}`;
 
 const isCustomerText = (s: TraceSpan): boolean =>
   s.iface === 'channel' &&
@@ -257,7 +268,7 @@ const redeliveryId: Check = ({ spans, describe }) => {
 };
 
 /** spec 8: without a regular answer the customer goes to an agent within the bot budget. */
-const handoverBudget: Check = ({ spans, options, describe }) => {
+const handoverBudget: Check = ({ spans, options, describe, offset }) => {
   const problems: ReturnType<Check> = [];
   for (const attempts of failedBotSeries(spans)) {
     const first = attempts[0] as TraceSpan;
@@ -265,7 +276,8 @@ const handoverBudget: Check = ({ spans, options, describe }) => {
     const took = last.endMs - first.startMs;
     if (took <= options.botBudgetMs + options.toleranceMs) continue;
     problems.push({
-      message: `the bot was asked for ${(took / 1000).toFixed(3)} s, from ${describe(first)} to the end of ${describe(last)}; the hand-over is due within ${(options.botBudgetMs / 1000).toFixed(3)} s`,
+      // the time the bot was asked up to is the last attempt's end, not its start
+      message: `the bot was asked for ${(took / 1000).toFixed(3)} s, from ${describe(first)} to ${offset(last.endMs)}, the end of ${nameOf(last)} (sent at ${offset(last.startMs)}); the hand-over is due within ${(options.botBudgetMs / 1000).toFixed(3)} s`,
       exchanges: [first.seq, last.seq],
     });
   }
@@ -482,11 +494,18 @@ export function checkConversation(
     toleranceMs: options.toleranceMs ?? 0,
   };
   // the timeline's origin: the linked spans come in time order (links.ts)
-  const describe = describeFrom(conversation.spans[0]?.startMs ?? 0);
+  const origin = conversation.spans[0]?.startMs ?? 0;
+  const describe = describeFrom(origin);
+  const offset = offsetFrom(origin);
   const violations: Violation[] = [];
   for (const invariant of INVARIANTS) {
     if (disabled.has(invariant.name)) continue;
-    for (const found of invariant.check({ spans: conversation.spans, options: settled, describe }))
+    for (const found of invariant.check({
+      spans: conversation.spans,
+      options: settled,
+      describe,
+      offset,
+    }))
       violations.push({
         rule: invariant.name,
         spec: invariant.spec,

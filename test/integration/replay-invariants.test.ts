@@ -79,7 +79,7 @@ describe('replay: planted bugs the invariants catch, and pass when fixed', () =>
       status: 'failed',
       details: [
         expect.stringMatching(
-          /^handover-budget \(spec 8\): the bot was asked for 9\.000 s, from #(\d+) CLIENT_MESSAGE at \+0\.000 s to the end of #(\d+) CLIENT_MESSAGE attempt 3 at \+6\.000 s; the hand-over is due within 6\.000 s \[exchanges #\d+ and #\d+; --no-invariant handover-budget switches it off\]$/,
+          /^handover-budget \(spec 8\): the bot was asked for 9\.000 s, from #(\d+) CLIENT_MESSAGE at \+0\.000 s to \+9\.000 s, the end of #(\d+) CLIENT_MESSAGE attempt 3 \(sent at \+6\.000 s\); the hand-over is due within 6\.000 s \[exchanges #\d+ and #\d+; --no-invariant handover-budget switches it off\]$/,
         ),
       ],
     });

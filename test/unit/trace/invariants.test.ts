@@ -260,6 +260,12 @@ describe('invariants: planted violations', () => {
     expect(rules(j.records)).toEqual([
       { rule: 'handover-budget', spec: '8', exchanges: [first, third] },
     ]);
+    // the time asked up to is the end of the last attempt (its start plus its 3 s), not its start
+    expect(
+      checkRecords(j.records).find((v) => v.rule === 'handover-budget')?.message,
+    ).toMatchInlineSnapshot(
+      `"the bot was asked for 9.000 s, from #2 CLIENT_MESSAGE at +0.000 s to +9.000 s, the end of #4 CLIENT_MESSAGE attempt 3 (sent at +6.000 s); the hand-over is due within 6.000 s"`,
+    );
     // switched off by name
     expect(rules(j.records, ['handover-budget'])).toEqual([]);
   });
