@@ -136,8 +136,7 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
       // numbered after the run's others. Only those: the simulator's refused first message
       // (no chat) must not take the number its next chat will have.
       if (known !== undefined) span.chat = known;
-      else if (value.notes?.some((note) => note === 'proxy' || note === FOREIGN_NOTE))
-        span.chat = (lastChatOfRun.get(span.run) ?? 0) + 1;
+      else if (learnsNoChatIds(value)) span.chat = (lastChatOfRun.get(span.run) ?? 0) + 1;
     }
     if (span.chat !== undefined && span.chat > (lastChatOfRun.get(span.run) ?? 0))
       lastChatOfRun.set(span.run, span.chat);
@@ -171,6 +170,21 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
   // several runs side by side (replay --record)
   for (const [key, conv] of [...open]) await hand(key, conv);
   return summary;
+}
+
+/**
+ * Whether the party that wrote `record` never learns the platform's chat ids: a proxy between
+ * real parties, a foreign HAR, or the integrator's side (`listen --record`: an agent message
+ * it received names the customer, `recipient.id`, and no chat). The platform records an agent
+ * message as one it sent, so one recorded as received was written by the integrator's side.
+ */
+function learnsNoChatIds(record: ExchangeRecord): boolean {
+  if (record.notes?.some((note) => note === 'proxy' || note === FOREIGN_NOTE)) return true;
+  return (
+    record.iface === 'channel' &&
+    record.direction === 'in' &&
+    (record.kind?.startsWith('channel.agent.') ?? false)
+  );
 }
 
 const READ_HINT =

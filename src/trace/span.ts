@@ -38,6 +38,7 @@ export interface TraceSpan {
   chat?: number;
   lane: Lane;
   iface: ExchangeRecord['iface'];
+  /** as the platform saw it: `in` it served the request, `out` it sent it */
   direction: ExchangeRecord['direction'];
   kind?: string;
   /** a short name: the kind without its interface (`customer.text`, `CLIENT_MESSAGE`) */
@@ -140,6 +141,16 @@ function pushName(push: NonNullable<TraceSpan['push']>, body: Json | undefined):
 }
 
 /**
+ * The direction as the platform saw the exchange, which the lanes, links and rules read: an
+ * agent message the integrator's side recorded as received (`listen --record`) is one the
+ * platform sent.
+ */
+function platformDirection(record: ExchangeRecord): ExchangeRecord['direction'] {
+  if (record.iface === 'channel' && record.kind?.startsWith('channel.agent.')) return 'out';
+  return record.direction;
+}
+
+/**
  * The span of one journal record. Protocol times: a record the simulator served is stamped
  * when the request came in; a delivery attempt when its reply came (or it failed), so its
  * start is that minus its duration.
@@ -207,7 +218,7 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
     ...(chat === undefined ? {} : { chat }),
     lane: laneOf[record.iface] ?? 'platform',
     iface: record.iface,
-    direction: record.direction,
+    direction: platformDirection(record),
     ...(kind === undefined ? {} : { kind }),
     name: push ? pushName(push, body) : callback === undefined ? name : `${name} ${callback.name}`,
     ...(record.attempt === undefined ? {} : { attempt: record.attempt }),

@@ -227,6 +227,44 @@ describe("the agent's control request", () => {
       [2, [2]],
     ]);
   });
+  it("opens a chat for each customer of listen's recording, the messages drawn as sent", async () => {
+    // listen records the agent messages it received (direction in) with no chat id: the
+    // platform's chat is unknown there, so each recipient's messages are one conversation
+    seq = 0;
+    const agent = (id: string, t: string, mid: string) => ({
+      recipient: { id },
+      message: { type: 'text', text: t, id: mid },
+    });
+    const received = (attempt: number): Partial<ExchangeRecord> => ({
+      kind: 'channel.agent.text',
+      attempt,
+      notes: ['transfer: content-length'],
+    });
+    const lines = [
+      record(undefined, agent('c-1', 'It ships today', 'm1'), {
+        ...received(1),
+        response: { status: 500 },
+      }),
+      record(undefined, agent('c-2', 'Hello', 'm2'), received(1)),
+      record(undefined, agent('c-1', 'It ships today', 'm1'), received(2)),
+      // a POST the listener refused before reading it names no customer: outside any chat
+      record(undefined, {}, { response: { status: 404 } }),
+    ];
+    const got: TracedConversation[] = [];
+    const summary = await readTrace({
+      file: write(lines),
+      onConversation: (c) => void got.push(c),
+    });
+    expect(summary.outside).toBe(1);
+    expect(got.map((c) => [c.chat, c.spans.map((s) => s.seq)])).toEqual([
+      [1, [1, 3]],
+      [2, [2]],
+    ]);
+    const [first, retry] = got[0]?.spans ?? [];
+    // drawn from the platform to the integrator, the second attempt linked to the first
+    expect(first?.direction).toBe('out');
+    expect(retry).toMatchObject({ direction: 'out', cause: 1 });
+  });
   it('hands out the conversations left at the end in the order the file began them', async () => {
     // two runs in one file (replay --record runs conversations side by side): each numbers
     // its records from 1, so a seq says nothing of where a conversation began in the file
