@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { stripVTControlCharacters } from 'node:util';
 import { SvcError } from '../errors.js';
 import { MUTANTS, type MutantInfo } from '../platform/mutants.js';
+import { createFailureScanner } from './failure-line.js';
 
 /** `not-exercised`: the run's coverage shows nothing the mutant changes, so it is not run */
 export type MutantOutcome = 'killed' | 'survived' | 'timeout' | 'not-exercised';
@@ -22,6 +23,11 @@ export interface MutantResult extends MutantInfo {
    * real kill reads apart from a crash; absent for any other outcome
    */
   output?: string;
+  /**
+   * a killed run's line that says why: the first failed assertion or error after the first
+   * failed test (`createFailureScanner`); absent when no line looked like one
+   */
+  failure?: string;
 }
 
 export interface MutationReport {
@@ -107,6 +113,8 @@ interface Exit {
   wallMs: number;
   /** the last lines the command wrote (stdout and stderr as they came), for a failed clean run */
   tail: string;
+  /** the line that says why it failed (`createFailureScanner`) */
+  said?: string;
 }
 
 /** How much of a run's output is kept: the end of a failing suite says why it failed. */
@@ -158,11 +166,17 @@ function runOnce(
     });
     let timedOut = false;
     let tail = '';
-    const keep = (chunk: Buffer): void => {
-      tail = (tail + chunk.toString('utf8')).slice(-TAIL_CHARS);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
+    // the line that says why it failed may be far above the tail (vitest ends on its summary)
+    const failure = createFailureScanner();
+    const keep =
+      (stream: 'stdout' | 'stderr') =>
+      (chunk: Buffer): void => {
+        const text = chunk.toString('utf8');
+        tail = (tail + text).slice(-TAIL_CHARS);
+        failure.feed(stream, text);
+      };
+    child.stdout?.on('data', keep('stdout'));
+    child.stderr?.on('data', keep('stderr'));
     const stop = (): void => {
       try {
         if (child.pid !== undefined && process.platform !== 'win32')
@@ -195,7 +209,14 @@ function runOnce(
     child.on('close', (code) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', stop);
-      resolve({ code, timedOut, wallMs: performance.now() - started, tail });
+      const said = failure.line();
+      resolve({
+        code,
+        timedOut,
+        wallMs: performance.now() - started,
+        tail,
+        ...(said === undefined ? {} : { said }),
+      });
     });
   });
 }
@@ -274,6 +295,7 @@ export async function runMutation(options: MutateOptions): Promise<MutationRepor
         ...(outcome === 'killed' && exit.tail.trim() !== ''
           ? { output: tailOf(exit.tail, KILLED_TAIL_LINES) }
           : {}),
+        ...(outcome === 'killed' && exit.said !== undefined ? { failure: exit.said } : {}),
       };
       results[index] = result;
       options.onResult?.(result);

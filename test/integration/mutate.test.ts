@@ -162,6 +162,34 @@ describe('svc-cli mutate: scoring', () => {
     expect(alone.test.stderr()).not.toContain('EADDRINUSE');
   });
 
+  it('under a kill, the line that says why, not the closing summary the run ends on', async () => {
+    // vitest ends on its summary and timing lines, the failed assertion far above them
+    const says = [
+      node,
+      '-e',
+      `console.error("Error: a log line of the app");
+       console.log(" × bridge > delivers an agent message once");
+       console.log("   → expected 2 to be 1");
+       console.error(" FAIL  weak.test.mjs > bridge > delivers an agent message once");
+       console.error("AssertionError: expected 2 to be 1 // Object.is equality");
+       for (let i = 1; i <= 12; i++) console.log("   at frame " + i);
+       console.log(" Test Files  1 failed (1)");
+       console.log("   Duration  6.36s (transform 2.32s, setup 0ms)");
+       process.exit(process.env.SVC_MUTANT ? 1 : 0);`,
+    ];
+    const only = ['--only', 'customer-500-once'];
+    const text = await mutate([...only, '--', ...says]);
+    expect(text.test.stdout()).toMatch(
+      /^killed {4}customer-500-once \(spec 4\.1\) {2}\d+\.\d s\n {10}AssertionError: expected 2 to be 1 \/\/ Object\.is equality$/m,
+    );
+    const json = await mutate(['--json', ...only, '--', ...says]);
+    const result = jsonLines(json.test).find((l) => l.type === 'mutant-result');
+    expect(result).toMatchObject({
+      failure: 'AssertionError: expected 2 to be 1 // Object.is equality',
+    });
+    expect(String(result?.output)).toMatch(/Duration {2}6\.36s/);
+  });
+
   it('a replayed conversation kills what it pins; --coverage leaves the unexercised unrun', async () => {
     const run = await mutate([
       '--only',

@@ -158,8 +158,9 @@ function printResult(out: Output, r: MutantResult): void {
         : out.chalk.green('killed  ');
   out.line(`${head}  ${r.name} (spec ${r.spec})  ${seconds(r.wallMs)}`);
   if (r.outcome === 'survived') out.line(out.chalk.dim(`          ${r.survivor}`));
-  // what the suite said last: a failed assertion reads apart from a crash (--json has more)
-  const said = lastSaid(r.output);
+  // why it failed: the failed assertion or the crash's error, else what the run said last
+  // (--json has its last lines)
+  const said = cutSaid(r.failure) ?? lastSaid(r.output);
   if (said !== undefined) out.line(out.chalk.dim(`          ${said}`));
 }
 
@@ -185,15 +186,21 @@ function portClash(report: MutationReport, jobs: number): string | undefined {
 /** How long a killed run's last line of output may be in the text output. */
 const SAID_CHARS = 100;
 
+/** A line cut to one short line. */
+function cutSaid(line: string | undefined): string | undefined {
+  if (line === undefined) return undefined;
+  return line.length > SAID_CHARS ? `${line.slice(0, SAID_CHARS - 1)}…` : line;
+}
+
 /** A killed run's last non-empty line of output, cut to one short line; undefined if none. */
 function lastSaid(output: string | undefined): string | undefined {
-  const last = output
-    ?.split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '')
-    .at(-1);
-  if (last === undefined) return undefined;
-  return last.length > SAID_CHARS ? `${last.slice(0, SAID_CHARS - 1)}…` : last;
+  return cutSaid(
+    output
+      ?.split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .at(-1),
+  );
 }
 
 /** Writes --junit and --report, each said in one line. */
