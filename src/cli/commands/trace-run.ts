@@ -91,7 +91,7 @@ export async function runTrace(
     }
     const lines = [
       ...formatTimeline(c, out.chalk, out.columns),
-      ...broken.map((v) => formatViolation(v, out.chalk)),
+      ...broken.flatMap((v) => formatViolation(v, out.chalk, out.columns)),
     ];
     await sink.write(`${first ? '' : '\n'}${lines.join('\n')}\n`);
     first = false;

@@ -192,7 +192,20 @@ export function spanEvent(
 }
 
 /** A broken invariant under its conversation's timeline, in red. */
-export function formatViolation(v: Violation, chalk: ChalkInstance): string {
+export function formatViolation(
+  v: Violation,
+  chalk: ChalkInstance,
+  columns = Number.POSITIVE_INFINITY,
+): string[] {
   const between = v.exchanges.map((n) => `#${n}`).join(' and ');
-  return chalk.red(`  ✗ ${v.rule} (spec ${v.spec}): ${v.message} [${between}]`);
+  const line = `  ✗ ${v.rule} (spec ${v.spec}): ${v.message} [${between}]`;
+  // in a terminal broken at spaces as the exchanges are, the rest hanging under the rule
+  // name; each line painted on its own, so a colour code never sits across a break
+  const lines = Number.isFinite(columns)
+    ? fitLine(line, columns, VIOLATION_INDENT).split('\n')
+    : [line];
+  return lines.map((l) => chalk.red(l));
 }
+
+/** Where a violation's continuation lines start: under its rule name, after `  ✗ `. */
+const VIOLATION_INDENT = 4;

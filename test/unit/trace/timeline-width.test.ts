@@ -1,13 +1,16 @@
 /** `svc-cli trace`'s timeline at a terminal's width (src/cli/render/trace.ts). */
+import { stripVTControlCharacters } from 'node:util';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import {
   conversationHeading,
   formatTimeline,
+  formatViolation,
   spanEvent,
   WIDE_FROM,
 } from '../../../src/cli/render/trace.js';
 import type { TracedConversation } from '../../../src/trace/read.js';
+import type { Violation } from '../../../src/trace/rules.js';
 import type { TraceSpan } from '../../../src/trace/span.js';
 
 const span = (seq: number, at: number, more: Partial<TraceSpan>): TraceSpan => ({
@@ -160,5 +163,38 @@ describe('spanEvent (trace --json)', () => {
       undefined,
     );
     expect(event).toMatchObject({ offsetMs: 999.8, startMs: 1000.1, durationMs: 15.974 });
+  });
+});
+
+describe('a violation under the timeline', () => {
+  const violation: Violation = {
+    rule: 'redelivery-id',
+    spec: '8',
+    run: 'r1',
+    chat: 1,
+    message:
+      '#4 agent.text attempt 2 at +3.000 s carries id c037bca4-0a6f-4d5e-9c1b-2f1e5a7d9b10-retry-2; the attempt before, #3 agent.text at +0.000 s, carried c037bca4-0a6f-4d5e-9c1b-2f1e5a7d9b10',
+    exchanges: [3, 4],
+  };
+
+  it('fits 80 columns broken at spaces, as the exchanges are, under its rule name', () => {
+    const lines = formatViolation(violation, new Chalk({ level: 1 }), 80);
+    const plain = lines.map((l) => stripVTControlCharacters(l));
+    for (const line of plain) expect(width(line)).toBeLessThanOrEqual(80);
+    // every line red on its own, so no colour runs past a break
+    const red = new Chalk({ level: 1 }).red;
+    for (const [i, line] of lines.entries()) expect(line).toBe(red(plain[i] ?? ''));
+    expect(plain).toEqual([
+      '  ✗ redelivery-id (spec 8): #4 agent.text attempt 2 at +3.000 s carries id',
+      '    c037bca4-0a6f-4d5e-9c1b-2f1e5a7d9b10-retry-2; the attempt before, #3',
+      '    agent.text at +0.000 s, carried c037bca4-0a6f-4d5e-9c1b-2f1e5a7d9b10 [#3 and',
+      '    #4]',
+    ]);
+  });
+
+  it('stays one line in a pipe, for grep', () => {
+    expect(formatViolation(violation, chalk)).toEqual([
+      `  ✗ redelivery-id (spec 8): ${violation.message} [#3 and #4]`,
+    ]);
   });
 });
