@@ -394,6 +394,10 @@ const notKeptLine = (c: TracedConversation): string =>
 const more = (count: number, from: number, to: number, chat: number): string =>
   `<div class="more">${count} ${noun(count, 'exchange')} not drawn (#${from} to #${to}): <code>svc-cli report &lt;recording&gt; --chat ${chat}</code> draws them all</div>`;
 
+/** The run's badge, none for a HAR svc-cli did not write (a browser's names no run). */
+const runBadge = (run: string): string =>
+  run === '' ? '' : `<span class="badge">run ${escapeHtml(run)}</span> `;
+
 /**
  * A conversation listed and not drawn: past the report's row budget, one line with its
  * figures (bench/trace.js: a long run's report stays under 20 MB).
@@ -403,7 +407,8 @@ export function reportBrief(c: TracedConversation, name?: string): string {
   const first = c.spans[0]?.startMs ?? 0;
   const last = c.spans.reduce((end, s) => Math.max(end, s.endMs), first);
   const title = name ? `${escapeHtml(name)} · chat ${c.chat}` : `chat ${c.chat}`;
-  return `<p class="brief" id="c-${escapeHtml(c.run)}-${c.chat}">${title} · run ${escapeHtml(c.run)} · ${exchangeCount(c)} · ${secs(last - first)} · invariants hold</p>\n`;
+  const run = c.run === '' ? '' : ` · run ${escapeHtml(c.run)}`;
+  return `<p class="brief" id="c-${escapeHtml(c.run)}-${c.chat}">${title}${run} · ${exchangeCount(c)} · ${secs(last - first)} · invariants hold</p>\n`;
 }
 
 /** The line after the listed conversations: how many more the report only counted. */
@@ -509,7 +514,7 @@ export function reportSection(
   const head = `<div class="head"><span>time</span>${LANES.map((l) => `<span>${l}</span>`).join('')}</div>`;
   const rows = drawnRows(c, id, marked, maxRows);
   const title = name ? `${escapeHtml(name)} · chat ${c.chat}` : `chat ${c.chat}`;
-  return `<section class="conv${bad ? ' has-bad' : ''}${lazy ? ' lazy' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} <span class="badge">run ${escapeHtml(c.run)}</span> <span class="badge">${exchangeCount(c)} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div>${notKeptLine(c)}</section>\n`;
+  return `<section class="conv${bad ? ' has-bad' : ''}${lazy ? ' lazy' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} ${runBadge(c.run)}<span class="badge">${exchangeCount(c)} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div>${notKeptLine(c)}</section>\n`;
 }
 
 /** A count of failures as a link to the first (the script focuses it; failed runs come first). */

@@ -324,6 +324,12 @@ describe('trace and report: folders, HAR journals, chats not there', () => {
     expect(report.code, report.stderr).toBe(0);
     expect(report.stderr).toContain(note);
     expect(report.stderr).toContain('2 conversations, 3 exchanges');
+    // such a HAR names no run: the headings leave the run out rather than show an empty one
+    const text = await runCli(['trace', har]);
+    expect(text.stdout.split('\n')[0]).toMatch(/^chat 1 · 2 exchanges over \d/);
+    const html = readFileSync(join(dir, 'foreign.html'), 'utf8');
+    expect(html).toMatch(/<h2>chat 1 <span class="badge">2 exchanges · /);
+    expect(html).not.toContain('>run <');
   });
 
   it('report --chat of a chat not in the recording is exit 2 and leaves no file, as trace --chat', async () => {

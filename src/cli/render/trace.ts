@@ -80,7 +80,9 @@ export function conversationHeading(c: TracedConversation): string {
   const first = c.spans[0]?.startMs ?? 0;
   const last = c.spans.reduce((end, s) => Math.max(end, s.endMs), first);
   const dropped = c.dropped > 0 ? ` (${c.dropped} more not kept)` : '';
-  return `chat ${c.chat} · run ${c.run} · ${plural(c.spans.length, 'exchange')}${dropped} over ${secs(last - first)}`;
+  // a HAR svc-cli did not write (a browser's) names no run: nothing to say of it
+  const run = c.run === '' ? '' : ` · run ${c.run}`;
+  return `chat ${c.chat}${run} · ${plural(c.spans.length, 'exchange')}${dropped} over ${secs(last - first)}`;
 }
 
 /**
