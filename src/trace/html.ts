@@ -85,7 +85,7 @@ nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
 details.folded{margin:0 0 1rem}
 details.folded>summary{cursor:pointer;color:var(--dim);margin:0 0 .5rem}
 label.only{display:inline-flex;gap:.35rem;align-items:center;margin:0 0 1rem}
-body.only-bad .conv:not(.has-bad){display:none}
+body.only-bad .conv:not(.has-bad),body.only-bad .group:not(.has-bad){display:none}
 h3{font-size:.95rem;margin:.75rem 0 .25rem}
 .bars{display:grid;grid-template-columns:3.5rem minmax(0,1fr);gap:.2rem .6rem;align-items:center;margin:.25rem 0 .5rem}
 .bars .name{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;color:var(--dim)}
@@ -284,6 +284,15 @@ const madeLine = (m: ReportMade | undefined): string =>
     : `<p class="made"><code>${escapeHtml(m.command)}</code><span>svc-cli ${escapeHtml(m.version)}</span><span>written <time datetime="${escapeHtml(m.writtenAt)}">${escapeHtml(m.writtenAt)}</time></span></p>`;
 
 /**
+ * What the page says when its filter leaves nothing, from the filter's label.
+ * @example noneMarked('only failed runs and conversations with violations') // 'No failed runs and no conversations with violations.'
+ */
+function noneMarked(filter: string): string {
+  const kept = filter.replace(/^only /, '').split(' and ');
+  return `No ${kept.join(' and no ')}.`;
+}
+
+/**
  * The file's start: the page head, the title, how it was made, and the filter (its label says
  * what it keeps: the sections marked bad, conversations with violations or surviving mutants;
  * false: no filter, for a report of one section such as `load --report`).
@@ -296,7 +305,7 @@ export function reportHead(
   const only =
     filter === false
       ? ''
-      : `<label class="only"><input type="checkbox" id="only-bad"> ${escapeHtml(filter)}</label><p class="summary" style="margin-top:-.5rem">j / k: next / previous section</p><p class="summary" id="none-bad" role="status" hidden>None: nothing here is marked (${escapeHtml(filter.replace(/^only /, ''))}).</p>`;
+      : `<label class="only"><input type="checkbox" id="only-bad"> ${escapeHtml(filter)}</label><p class="summary" style="margin-top:-.5rem">j / k: next / previous section</p><p class="summary" id="none-bad" role="status" hidden>${escapeHtml(noneMarked(filter))}</p>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main><h1>${escapeHtml(title)}</h1>${madeLine(made)}${only}\n`;
 }
 
@@ -408,17 +417,18 @@ export function reportBrief(c: TracedConversation, name?: string): string {
   const last = c.spans.reduce((end, s) => Math.max(end, s.endMs), first);
   const title = name ? `${escapeHtml(name)} · chat ${c.chat}` : `chat ${c.chat}`;
   const run = c.run === '' ? '' : ` · run ${escapeHtml(c.run)}`;
-  return `<p class="brief" id="c-${escapeHtml(c.run)}-${c.chat}">${title}${run} · ${exchangeCount(c)} · ${secs(last - first)} · invariants hold</p>\n`;
+  return `<p class="brief group" id="c-${escapeHtml(c.run)}-${c.chat}">${title}${run} · ${exchangeCount(c)} · ${secs(last - first)} · invariants hold</p>\n`;
 }
 
 /** The line after the listed conversations: how many more the report only counted. */
 export function unlistedNote(count: number): string {
-  return `<p class="brief">and ${count} more ${noun(count, 'conversation')} without violations, not listed: <code>svc-cli trace &lt;recording&gt;</code> prints every one</p>\n`;
+  return `<p class="brief group">and ${count} more ${noun(count, 'conversation')} without violations, not listed: <code>svc-cli trace &lt;recording&gt;</code> prints every one</p>\n`;
 }
 
 /** The line before the first listed conversation: why the rest are not drawn. */
 export function briefNote(drawn: number): string {
-  return `<h3>More conversations, not drawn</h3><p class="summary">The first ${drawn} ${noun(drawn, 'conversation')} are drawn; the others without violations are listed. <code>svc-cli report &lt;recording&gt; --chat &lt;id&gt;</code> draws one.</p>\n`;
+  // the listed conversations hold no violation: the filter hides them with their heading
+  return `<h3 class="group">More conversations, not drawn</h3><p class="summary group">The first ${drawn} ${noun(drawn, 'conversation')} are drawn; the others without violations are listed. <code>svc-cli report &lt;recording&gt; --chat &lt;id&gt;</code> draws one.</p>\n`;
 }
 
 /** The heading before the failed cases of a run that are not one conversation each (conform). */
@@ -438,7 +448,8 @@ export function foldedRuns(runs: readonly ReportRun[], runNoun = 'run'): string 
     passed > 0 ? `${passed} passed` : '',
     skipped > 0 ? `${skipped} skipped` : '',
   ].filter(Boolean);
-  return `<details class="folded"><summary>${counts.join(', ')} ${noun(runs.length, runNoun)}</summary>${runs.map(runSection).join('')}</details>
+  // passed and skipped only: the filter hides the fold with its runs
+  return `<details class="folded group"><summary>${counts.join(', ')} ${noun(runs.length, runNoun)}</summary>${runs.map(runSection).join('')}</details>
 `;
 }
 
@@ -446,16 +457,21 @@ export function foldedRuns(runs: readonly ReportRun[], runNoun = 'run'): string 
  * The heading before the runs without a chat to draw; `runNoun` is what the command calls a
  * run (conform's are cases, as its terminal note says).
  */
-export function runsNote(count: number, runNoun = 'run'): string {
-  return `<h3>${count} ${noun(count, runNoun)} without a chat to draw</h3>\n`;
+export function runsNote(count: number, runNoun = 'run', anyFailed = true): string {
+  // a heading over runs the filter hides all of would stand over nothing: it goes with them
+  return `<h3 class="group${anyFailed ? ' has-bad' : ''}">${count} ${noun(count, runNoun)} without a chat to draw</h3>\n`;
 }
+
+/** Whether a run is marked: the filter keeps it (`runSection`'s `has-bad`). */
+export const runFailed = (r: Pick<ReportRun, 'verdict'>): boolean =>
+  r.verdict === 'failed' || r.verdict === 'interrupted';
 
 /**
  * A run with no chat in the recording: its name, verdict, why nothing is drawn, its steps.
  * @example sink.write(runSection({ name: 'status', verdict: 'passed', steps: ['✓ 1. GET /_sim/state'], why: 'it opened no chat' }));
  */
 export function runSection(r: ReportRun): string {
-  const bad = r.verdict === 'failed' || r.verdict === 'interrupted';
+  const bad = runFailed(r);
   const failures = r.failures ?? [];
   // a run whose every step failed is told by its failures, with their reasons: listing the
   // steps again under them would only repeat each one's name

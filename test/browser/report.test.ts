@@ -161,12 +161,43 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
     expect(await page.locator('#none-bad').isVisible()).toBe(false);
     await page.check('#only-bad');
     expect(await page.locator('.conv:visible').count()).toBe(0);
-    expect(await page.locator('#none-bad').textContent()).toBe(
-      'None: nothing here is marked (conversations with violations).',
-    );
+    expect(await page.locator('#none-bad').textContent()).toBe('No conversations with violations.');
     expect(await page.locator('#none-bad').isVisible()).toBe(true);
     await page.uncheck('#only-bad');
     expect(await page.locator('#none-bad').isVisible()).toBe(false);
+    await page.close();
+  });
+
+  it('the filter hides a heading over runs it hides all of, and says no failed runs', async () => {
+    const recordFile = join(dir, 'clean-runs.ndjson');
+    const file = join(repoRoot, 'fixtures/conversations/transcript-redelivered.json');
+    await replayConversation({ file, conversation: await loadConversation(file), recordFile });
+    const out = join(dir, 'clean-runs.html');
+    const chatless = (name: string) => ({
+      name,
+      verdict: 'passed' as const,
+      steps: ['✓ 1. GET /_sim/state'],
+      why: 'it opened no chat',
+    });
+    await writeHtmlReport({
+      recording: recordFile,
+      out,
+      shownOut: 'clean-runs.html',
+      title: 'svc-cli replay',
+      runs: [chatless('status'), chatless('agents-offline')],
+    });
+    const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
+    await page.goto(pathToFileURL(out).href);
+    const heading = page.getByRole('heading', { name: '2 runs without a chat to draw' });
+    expect(await heading.isVisible()).toBe(true);
+    await page.check('#only-bad');
+    expect(await heading.isVisible()).toBe(false);
+    expect(await page.locator('#none-bad').textContent()).toBe(
+      'No failed runs and no conversations with violations.',
+    );
+    expect(await page.locator('#none-bad').isVisible()).toBe(true);
+    await page.uncheck('#only-bad');
+    expect(await heading.isVisible()).toBe(true);
     await page.close();
   });
 });

@@ -25,6 +25,7 @@ import {
   reportHead,
   reportSection,
   reportTail,
+  runFailed,
   runSection,
   runsNote,
   type MutantRow,
@@ -320,7 +321,8 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     if (read.skipped > 0) summary.skippedLines = read.skipped;
     if (listed > budget.listed) writeSync(fd, unlistedNote(listed - budget.listed));
     const chatless = (options.runs ?? []).filter((r) => r.run === undefined || !seen.has(r.run));
-    if (chatless.length > 0) writeSync(fd, runsNote(chatless.length, options.runNoun));
+    if (chatless.length > 0)
+      writeSync(fd, runsNote(chatless.length, options.runNoun, chatless.some(runFailed)));
     for (const r of chatless) writeSync(fd, runSection(r));
     if (chatless.length > 0) summary.runs = chatless.length;
     writeSync(fd, reportTail(summary, options.runNoun));

@@ -134,7 +134,7 @@ describe('writeHtmlReport draw budget', () => {
     expect(summary).toEqual({ conversations: 5, exchanges: 20, violations: 0 });
     const html = readFileSync(out, 'utf8');
     expect(html.match(/<section class="conv/g)).toHaveLength(2);
-    expect(html.match(/<p class="brief"/g)).toHaveLength(3);
+    expect(html.match(/<p class="brief group"/g)).toHaveLength(3);
     expect(html).toContain('The first 2 conversations are drawn');
     expect(html).toContain('chat 5 · run r1 · 4 exchanges');
     // past the listed budget they are counted
@@ -147,7 +147,7 @@ describe('writeHtmlReport draw budget', () => {
       budget: { rows: 8, listed: 1 },
     });
     const short = readFileSync(counted, 'utf8');
-    expect(short.match(/<p class="brief" id=/g)).toHaveLength(1);
+    expect(short.match(/<p class="brief group" id=/g)).toHaveLength(1);
     expect(short).toContain('and 2 more conversations without violations, not listed');
   });
 

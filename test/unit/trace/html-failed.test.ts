@@ -149,7 +149,7 @@ describe('writeHtmlReport of a failed run', () => {
     );
     // a passed case is listed too, folded after the failed ones, and counted as passed
     expect(summary).toMatchObject({ passed: 1, failed: 1, skipped: 0 });
-    const folded = html.indexOf('<details class="folded"><summary>1 passed case</summary>');
+    const folded = html.indexOf('<details class="folded group"><summary>1 passed case</summary>');
     expect(folded).toBeGreaterThan(html.indexOf('cut text · <b class="bad">failed</b>'));
     expect(html.indexOf('status · <b class="">passed</b>')).toBeGreaterThan(folded);
     expect(html).toContain(
@@ -227,7 +227,7 @@ describe('writeHtmlReport of a failed run', () => {
       '<li class="violation interrupted">interrupted before it finished: what it exchanged until then is drawn below</li>',
     );
     expect(html).not.toContain('text both ways · <b class="bad">interrupted</b>');
-    expect(html).toContain('<h3>1 run without a chat to draw</h3>');
+    expect(html).toContain('<h3 class="group has-bad">1 run without a chat to draw</h3>');
     expect(html).toContain('typing · <b class="bad">interrupted</b>');
     expect(html).toContain(
       '<p class="summary" id="run-summary"><span><b>0</b> passed</span><span><b>0</b> failed</span><span><b>0</b> skipped</span><span><b class="bad">2</b> interrupted</span><span><b>1</b> conversation</span>',
@@ -252,7 +252,7 @@ describe('writeHtmlReport of a failed run', () => {
       runNoun: 'case',
     });
     const html = readFileSync(out, 'utf8');
-    expect(html).toContain('<h3>2 cases without a chat to draw</h3>');
+    expect(html).toContain('<h3 class="group has-bad">2 cases without a chat to draw</h3>');
     expect(html).toContain('<span><b>2</b> cases without a chat</span>');
     expect(html).not.toContain('runs without');
   });
