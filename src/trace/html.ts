@@ -86,7 +86,9 @@ details.folded{margin:0 0 1rem}
 details.folded>summary{cursor:pointer;color:var(--dim);margin:0 0 .5rem}
 label.only{display:inline-flex;gap:.35rem;align-items:center;margin:0 0 1rem}
 body.only-bad .conv:not(.has-bad),body.only-bad .group:not(.has-bad){display:none}
+body.only-bad h3.part:not(:has(~ .has-bad)){display:none}
 h3{font-size:.95rem;margin:.75rem 0 .25rem}
+h3.part{font-size:1.05rem;margin:1.5rem 0 .5rem;padding-top:.75rem;border-top:1px solid var(--line)}
 .bars{display:grid;grid-template-columns:3.5rem minmax(0,1fr);gap:.2rem .6rem;align-items:center;margin:.25rem 0 .5rem}
 .bars .name{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;color:var(--dim)}
 .bars .track{display:flex;align-items:center;gap:.4rem;min-width:0}
@@ -429,6 +431,46 @@ export function unlistedNote(count: number): string {
 export function briefNote(drawn: number): string {
   // the listed conversations hold no violation: the filter hides them with their heading
   return `<h3 class="group">More conversations, not drawn</h3><p class="summary group">The first ${drawn} ${noun(drawn, 'conversation')} are drawn; the others without violations are listed. <code>svc-cli report &lt;recording&gt; --chat &lt;id&gt;</code> draws one.</p>\n`;
+}
+
+/**
+ * The heading between a mutation run's mutant cards and the conversations of its recordings
+ * (`--coverage`); hidden by the filter when no marked section follows it.
+ */
+export function conversationsNote(files: readonly string[]): string {
+  const names = files.map((f) => `<code>${escapeHtml(f.split(/[\\/]/).pop() ?? f)}</code>`);
+  return `<h3 class="part">Conversations recorded in ${names.join(', ')}</h3>\n`;
+}
+
+/** How long a quoted text may be in a conversation's gist. */
+const GIST_TEXT = 30;
+/** How many runs of one exchange name a gist lists before `…`. */
+const GIST_NAMES = 4;
+
+/**
+ * What a conversation did, to tell it from the others of a recording that names none (a test
+ * suite's, where every one is `chat 1`): its exchanges' names, a run of one counted, and the
+ * last text it quoted.
+ * @example conversationGist(c) // 'customer.text, agent.text ×3 “lost”'
+ */
+export function conversationGist(c: TracedConversation): string {
+  const runs: Array<{ name: string; count: number }> = [];
+  for (const s of c.spans) {
+    const name = s.name.split(' ')[0] ?? s.name;
+    const last = runs.at(-1);
+    if (last?.name === name) last.count++;
+    else runs.push({ name, count: 1 });
+  }
+  const names = runs
+    .slice(0, GIST_NAMES)
+    .map((r) => (r.count > 1 ? `${r.name} ×${r.count}` : r.name))
+    .join(', ');
+  const text = c.spans.findLast((s) => s.text !== undefined && s.text !== '')?.text;
+  const quoted =
+    text === undefined
+      ? ''
+      : ` “${text.length > GIST_TEXT ? `${text.slice(0, GIST_TEXT - 1)}…` : text}”`;
+  return `${names}${runs.length > GIST_NAMES ? ', …' : ''}${quoted}`;
 }
 
 /** The heading before the failed cases of a run that are not one conversation each (conform). */

@@ -313,6 +313,14 @@ describe('svc-cli mutate: JUnit and HTML', () => {
     const xml = readFileSync(join(dir, 'mutants.xml'), 'utf8');
     expect(xml).toContain('tests="4" failures="0"');
     expectFullScoreReports(dir, { name: 'skip-third-attempt', spec: '8', family: 'redelivery' }, 3);
+    // the recorded conversations under a heading of their own after the mutant cards, each
+    // titled by what it did: a suite's recording names no test, and every run is a chat 1
+    const html = readFileSync(join(dir, 'mutants.html'), 'utf8');
+    const heading = html.indexOf('<h3 class="part">Conversations recorded in <code>');
+    expect(heading).toBeGreaterThan(html.lastIndexOf('<section class="conv mutant'));
+    expect(html.slice(heading)).toMatch(
+      /<h2>customer\.text, agent\.text ×3 “Checking now\.” · chat 1 <span/,
+    );
   });
 
   it('the notes on stderr come after every result line and the summary they refer to', async () => {

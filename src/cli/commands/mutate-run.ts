@@ -234,6 +234,8 @@ async function writeReports(
       shownOut: options.report,
       title: 'svc-cli mutate',
       made: reportMade(ctx),
+      // a suite's recording names no test: each run's chat 1 is told apart by what it did
+      gistNames: true,
       mutation: {
         ...report,
         results: [

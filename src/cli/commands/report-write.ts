@@ -18,6 +18,8 @@ import {
   failedNote,
   foldedRuns,
   unlistedNote,
+  conversationGist,
+  conversationsNote,
   mutantSection,
   sortMutantRows,
   mutationInterruptedNote,
@@ -50,6 +52,11 @@ export interface HtmlReportOptions {
   chat?: number;
   /** a conversation's name by its journal run (replay knows them) */
   names?: ReadonlyMap<string, string>;
+  /**
+   * name a conversation `names` does not by what it did (`conversationGist`): a test suite's
+   * recording (mutate's `--coverage`) names no fixture, and each of its runs is a `chat 1`
+   */
+  gistNames?: boolean;
   /**
    * the runs in the order their conversations are drawn (replay: input order; conversations
    * run at once append to the journal as they go). Their conversations are held until the
@@ -145,6 +152,13 @@ function emptySummary(options: HtmlReportOptions): ReportSummary {
   };
 }
 
+/** A conversation's title: its fixture's name, else with `gistNames` what it did. */
+const conversationName = (
+  options: Pick<HtmlReportOptions, 'names' | 'gistNames'>,
+  c: TracedConversation,
+): string | undefined =>
+  options.names?.get(c.run) ?? (options.gistNames ? conversationGist(c) : undefined);
+
 /**
  * A card per mutant, survivors first; of a run the signal stopped, first how many finished and
  * did not.
@@ -187,11 +201,16 @@ function verdictsOf(
 }
 
 /**
- * A conversation's figures added to the page's: the exchanges kept, and those past the
- * reader's per-conversation cap counted apart, as the text trace says them.
+ * A conversation's figures added to the page's: its violations, the exchanges kept, and those
+ * past the reader's per-conversation cap counted apart, as the text trace says them.
  */
-function countConversation(summary: ReportSummary, c: TracedConversation): void {
+function countConversation(
+  summary: ReportSummary,
+  c: TracedConversation,
+  violations: number,
+): void {
   summary.conversations++;
+  summary.violations += violations;
   summary.exchanges += c.spans.length;
   if (c.dropped > 0) summary.notKept = (summary.notKept ?? 0) + c.dropped;
 }
@@ -269,10 +288,11 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     const draw = (c: TracedConversation): void => {
       const violations = options.judged === false ? [] : checkConversation(c, checks);
       const verdict: Partial<ReportRun> = verdicts.get(c.run) ?? {};
-      countConversation(summary, c);
-      summary.violations += violations.length;
+      countConversation(summary, c, violations.length);
       seen.add(c.run);
-      const name = options.names?.get(c.run);
+      const name = conversationName(options, c);
+      // the mutant cards end here: what follows is the recorded run, under a heading
+      if (mutation && summary.conversations === 1) writeSync(fd, conversationsNote(files));
       if (violations.length === 0 && !marksItsChats(verdict) && drawnRows >= budget.rows) {
         if (listed === 0) writeSync(fd, briefNote(drawn));
         if (listed++ < budget.listed) writeSync(fd, reportBrief(c, name));
