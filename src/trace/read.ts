@@ -1,7 +1,6 @@
-import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { SvcError, systemReason } from '../errors.js';
-import { FOREIGN_NOTE, parseHar, type PlaceForeignEntry } from '../journal/har-read.js';
+import type { Readable } from 'node:stream';
+import { FOREIGN_NOTE, type PlaceForeignEntry } from '../journal/har-read.js';
+import { recordingValues, type RecordingValue } from '../journal/read-input.js';
 import type { ExchangeRecord } from '../journal/record.js';
 import { noteRecord, skipLine, type SkippedLines } from '../journal/skipped-lines.js';
 import { linkConversation } from './links.js';
@@ -17,8 +16,13 @@ export interface TracedConversation {
 }
 
 export interface ReadTraceOptions {
-  /** an NDJSON journal (`--record`): a platform, listen, proxy or replay recording */
+  /**
+   * a journal (`--record`: a platform, listen, proxy or replay recording; NDJSON or HAR), a
+   * saved `GET /_sim/journal` answer, or `-` for stdin
+   */
   file: string;
+  /** what `-` reads (default process.stdin) */
+  stdin?: Readable;
   /** only this chat (of every run in the file) */
   chat?: number;
   /** called for each conversation once it is complete (or the input ended) */
@@ -187,52 +191,18 @@ function learnsNoChatIds(record: ExchangeRecord): boolean {
   );
 }
 
-const READ_HINT =
-  'Name an NDJSON or HAR journal written with --record (replay, platform, listen, proxy).';
-
-/** Why `file` cannot be read, as the error trace and report print. */
-function unreadable(file: string, error: unknown): SvcError {
-  return new SvcError('SVC_E_READ', `Could not read ${file}: ${systemReason(error)}.`, READ_HINT);
-}
-
-/** Whether `file` is a HAR (`--record x.har`): by its name, or a `{"log"` at its start. */
-function isHar(file: string): boolean {
-  if (file.toLowerCase().endsWith('.har')) return true;
-  const fd = openSync(file, 'r');
-  try {
-    const head = Buffer.alloc(256);
-    const read = readSync(fd, head, 0, head.length, 0);
-    return /^\s*\{\s*"log"/.test(head.subarray(0, read).toString('utf8'));
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
- * The values of a journal in order, each with its line (a HAR entry: its number), undefined
- * for a line that is not JSON. NDJSON streams a line at a time; a HAR is one JSON document,
- * read whole (the journal rewrites it whole, so it was in memory once already).
+ * The values of a journal in order, each with its line (a document's entry: its number),
+ * undefined for a line that is not JSON: the one reader of recordings, with the entries of a
+ * foreign HAR placed nowhere counted in `summary.unplaced`.
  */
-async function* valuesOf(
-  { file, placeForeign }: ReadTraceOptions,
+function valuesOf(
+  { file, stdin, placeForeign }: ReadTraceOptions,
   summary: TraceSummary,
-): AsyncGenerator<{ value: unknown; n: number }> {
-  let har: boolean;
-  try {
-    if (statSync(file).isDirectory()) throw unreadable(file, { code: 'EISDIR' });
-    har = isHar(file);
-  } catch (error) {
-    throw error instanceof SvcError ? error : unreadable(file, error);
-  }
-  if (har) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      throw unreadable(file, error);
-    }
+): AsyncGenerator<RecordingValue> {
+  const counted = async (): Promise<PlaceForeignEntry | undefined> => {
     const place = await placeForeign?.();
-    const counted: PlaceForeignEntry | undefined =
+    return (
       place &&
       ((method, url, body) => {
         const placed = place(method, url, body);
@@ -241,31 +211,8 @@ async function* valuesOf(
           summary.unplaced.count++;
         }
         return placed;
-      });
-    for (const [i, record] of parseHar(text, file, counted).entries())
-      yield { value: record, n: i + 1 };
-    return;
-  }
-  let stream: ReturnType<typeof createReadStream>;
-  try {
-    stream = createReadStream(file, { encoding: 'utf8' });
-    const opening = stream;
-    await new Promise<void>((resolve, reject) => {
-      opening.once('open', () => resolve());
-      opening.once('error', reject);
-    });
-  } catch (error) {
-    throw unreadable(file, error);
-  }
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  let n = 0;
-  for await (const line of lines) {
-    n++;
-    if (line.trim() === '') continue;
-    try {
-      yield { value: JSON.parse(line) as unknown, n };
-    } catch {
-      yield { value: undefined, n };
-    }
-  }
+      })
+    );
+  };
+  return recordingValues({ path: file, ...(stdin ? { stdin } : {}), placeForeign: counted });
 }

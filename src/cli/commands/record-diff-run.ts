@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { SvcError } from '../../errors.js';
 import { readDuration } from '../../duration.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
@@ -10,6 +9,8 @@ import { renderDiff } from '../render/drift.js';
 import { createOutput } from '../render/output.js';
 import { noteSkippedLines } from '../render/skipped-lines.js';
 import { recordDiffOptions } from './record-options.js';
+import { inputPaths } from '../input-paths.js';
+import { shownInput } from '../../journal/read-input.js';
 
 /**
  * Milliseconds from `250ms`, `1s`, `1.5s` or a bare number of milliseconds.
@@ -38,19 +39,20 @@ export async function runRecordDiff(
   // both files at once: one is parsed while the other's next chunk is read (bench/drift.js)
   const skippedA: SkippedLines[] = [];
   const skippedB: SkippedLines[] = [];
+  const paths = inputPaths(ctx.cwd, [a, b]);
   const [seenA, seenB] = await Promise.all([
-    observeRecordings([resolve(ctx.cwd, a)], skippedA),
-    observeRecordings([resolve(ctx.cwd, b)], skippedB),
+    observeRecordings([paths[0]!], skippedA, ctx.stdin),
+    observeRecordings([paths[1]!], skippedB, ctx.stdin),
   ]);
   for (const [file, skipped] of [
-    [a, skippedA[0]],
-    [b, skippedB[0]],
+    [shownInput(a), skippedA[0]],
+    [shownInput(b), skippedB[0]],
   ] as const)
     if (skipped) noteSkippedLines(out, file, skipped);
   const result = diffObservations(seenA, seenB, { timingToleranceMs });
   renderDiff(out, {
-    a: { file: a, records: seenA.records, kinds: Object.keys(seenA.kinds).length },
-    b: { file: b, records: seenB.records, kinds: Object.keys(seenB.kinds).length },
+    a: { file: shownInput(a), records: seenA.records, kinds: Object.keys(seenA.kinds).length },
+    b: { file: shownInput(b), records: seenB.records, kinds: Object.keys(seenB.kinds).length },
     timingToleranceMs,
     ...result,
   });

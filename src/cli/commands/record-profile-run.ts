@@ -17,6 +17,8 @@ import { resolveForCommand } from '../options/resolve.js';
 import { createOutput } from '../render/output.js';
 import { noteSkippedLines } from '../render/skipped-lines.js';
 import { recordProfileOptions } from './record-options.js';
+import { inputPaths } from '../input-paths.js';
+import { STDIN, shownInput } from '../../journal/read-input.js';
 
 /** `svc-cli record profile <recordings...>`: observe them all, learn, print or write. */
 export async function runRecordProfile(
@@ -26,21 +28,25 @@ export async function runRecordProfile(
 ): Promise<number> {
   const flags = resolveForCommand(ctx, recordProfileOptions, given);
   const skipped: SkippedLines[] = [];
-  const paths = files.map((f) => resolve(ctx.cwd, f));
-  // several files: each one's own figures too, to tell when they are not one platform's
+  const paths = inputPaths(ctx.cwd, files);
+  // several files: each one's own figures too, to tell when they are not one platform's (stdin
+  // can be read once: its own figures are not learned apart then)
   const [seen, ...each] = await Promise.all([
-    observeRecordings(paths, skipped),
-    ...(paths.length > 1 ? paths.map((p) => observeRecordings([p])) : []),
+    observeRecordings(paths, skipped, ctx.stdin),
+    ...(paths.length > 1 && !paths.includes(STDIN) ? paths.map((p) => observeRecordings([p])) : []),
   ]);
   const output = createOutput(ctx, { json: flags.json });
   for (const [i, file] of files.entries()) {
     const lines = skipped[i];
-    if (lines) noteSkippedLines(output, file, lines);
+    if (lines) noteSkippedLines(output, shownInput(file), lines);
   }
-  seen.files = files; // as the user named them: a profile does not carry this machine's paths
-  const first = files[0] ?? 'recording';
+  seen.files = files.map(shownInput); // as the user named them: a profile does not carry this machine's paths
+  const first = shownInput(files[0] ?? 'recording');
   const profile = learnProfile(seen, flags.name ?? basename(first, extname(first)));
-  const warnings = [...sourceWarnings(files, seen, each), ...checkProfileFigures(profile, files)];
+  const warnings = [
+    ...sourceWarnings(files.map(shownInput), seen, each),
+    ...checkProfileFigures(profile, files.map(shownInput)),
+  ];
   for (const w of warnings) output.note(`warning: ${w.message}`);
   const text = `${JSON.stringify(profile, null, 2)}\n`;
   if (flags.out === undefined) {

@@ -7,6 +7,7 @@ import { resolveForCommand } from '../options/resolve.js';
 import { toFixtureOptions } from './record-options.js';
 import { readRecording } from '../../conversation/record/read-recording.js';
 import { assertNoFixture } from '../../trace/not-a-journal.js';
+import { STDIN, shownInput } from '../../journal/read-input.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { skippedLinesNotice } from '../render/skipped-lines.js';
 import {
@@ -82,36 +83,37 @@ export async function runToFixture(
   given: Readonly<Record<string, unknown>>,
 ): Promise<number> {
   const flags = resolveForCommand(ctx, toFixtureOptions, given);
-  const path = resolve(ctx.cwd, file);
+  const shown = shownInput(file);
+  const path = file === STDIN ? STDIN : resolve(ctx.cwd, file);
   const out = flags.out === undefined ? undefined : resolve(ctx.cwd, flags.out);
   const skipped: SkippedLines = { skipped: 0 };
-  const all = await readRecording(path, skipped).catch((error: unknown) => {
+  const all = await readRecording(path, skipped, ctx.stdin).catch((error: unknown) => {
     // a fixture is the usual wrong argument: say so rather than "line 1 is not JSON"
     if (error instanceof SvcError && error.code === 'SVC_E_RECORDING')
       assertNoFixture([{ shown: file, path }], 'convert that');
     throw error;
   });
-  const skippedNote = skippedLinesNotice(file, skipped);
+  const skippedNote = skippedLinesNotice(shown, skipped);
   if (skippedNote !== undefined) ctx.stderr.write(`${skippedNote}\n`);
-  const records = flags.run === undefined ? all : selectRun(all, flags.run, file);
+  const records = flags.run === undefined ? all : selectRun(all, flags.run, shown);
   const runs = runsOf(all);
   if (flags.run === undefined && runs.length > 1) {
     // `--record` appends: a newcomer who recorded twice into session.ndjson gets both
     ctx.stderr.write(
-      `${file} holds ${runs.length} runs, converted into one conversation in the order they ran: ${runs.map(describeRun).join(', ')}; --run <id> converts one\n`,
+      `${shown} holds ${runs.length} runs, converted into one conversation in the order they ran: ${runs.map(describeRun).join(', ')}; --run <id> converts one\n`,
     );
   }
   const { conversation, failures } = convertRecordingCounted({
     records,
-    name: flags.name ?? `recorded ${basename(file, extname(file))}`,
+    name: flags.name ?? `recorded ${file === STDIN ? 'stdin' : basename(file, extname(file))}`,
     schema: schemaPathFor(out, ctx.cwd),
     peerFailures: flags.peerFailures,
   });
-  const kept = flags.peerFailures === 'keep' ? peerFailuresNotice(file, failures) : undefined;
+  const kept = flags.peerFailures === 'keep' ? peerFailuresNotice(shown, failures) : undefined;
   if (kept !== undefined) ctx.stderr.write(`${kept}\n`);
   if (botSideOf(records) === 'bot-sim-failing')
     ctx.stderr.write(
-      `warning: the bot in ${file} was svc-cli's bot-sim, but it failed some attempts with a fault or script the recording does not name: the embedded bot-sim cannot play that, so the fixture is tagged recorded-bot and replay skips it unless --bot-url points at a bot-sim started the same way\n`,
+      `warning: the bot in ${shown} was svc-cli's bot-sim, but it failed some attempts with a fault or script the recording does not name: the embedded bot-sim cannot play that, so the fixture is tagged recorded-bot and replay skips it unless --bot-url points at a bot-sim started the same way\n`,
     );
   const text = `${JSON.stringify(conversation, null, 2)}\n`;
   if (out === undefined) {

@@ -5,7 +5,12 @@ const toFixtureCommand = defineCommand({
   name: 'to-fixture',
   description:
     'turn a recording (platform, listen or proxy --record: NDJSON or .har) into a conversation that replay runs',
-  arguments: [{ name: 'recording', description: 'session.ndjson or session.har' }],
+  arguments: [
+    {
+      name: 'recording',
+      description: 'session.ndjson, session.har or a saved GET /_sim/journal answer; - for stdin',
+    },
+  ],
   options: toFixtureOptions,
   helpAfter: `
 Customer messages become customer steps (with the recorded sender), agent messages agent
@@ -41,11 +46,13 @@ const recordDiffCommand = defineCommand({
   arguments: [
     {
       name: 'a',
-      description: 'the first recording (e.g. made through proxy against the real platform)',
+      description:
+        'the first recording (e.g. made through proxy against the real platform); - for stdin',
     },
     {
       name: 'b',
-      description: 'the second recording (e.g. the simulator replaying the same conversations)',
+      description:
+        'the second recording (e.g. the simulator replaying the same conversations); - for stdin',
     },
   ],
   options: recordDiffOptions,
@@ -76,7 +83,12 @@ const recordProfileCommand = defineCommand({
   description:
     'learn a platform profile from recordings: retry schedule, bot timeouts, field forms, statuses',
   arguments: [
-    { name: 'recordings', variadic: true, description: 'one or more recordings (NDJSON or HAR)' },
+    {
+      name: 'recordings',
+      variadic: true,
+      description:
+        'one or more recordings (NDJSON, HAR or a saved GET /_sim/journal answer); - for stdin',
+    },
   ],
   options: recordProfileOptions,
   helpAfter: `

@@ -1,5 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { SvcError } from '../../errors.js';
+import { STDIN, shownInput } from '../../journal/read-input.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { reportOptions } from './report-options.js';
@@ -19,24 +20,26 @@ export async function runReport(
   const flags = resolveForCommand(ctx, reportOptions, given);
   const out = createOutput(ctx, { json: flags.json });
   const disabled = checkInvariantNames(flags.invariant ?? []);
+  const shown = shownInput(file);
   const summary = await writeHtmlReport({
-    recording: resolve(ctx.cwd, file),
+    recording: file === STDIN ? STDIN : resolve(ctx.cwd, file),
+    stdin: ctx.stdin,
     out: resolve(ctx.cwd, flags.out),
     shownOut: flags.out,
     // the recording's name, not the local path it was read from
-    title: `svc-cli report: ${basename(file)}`,
+    title: `svc-cli report: ${file === STDIN ? 'stdin' : basename(file)}`,
     made: reportMade(ctx),
     disabled,
-    requireRecords: file,
-    onSkipped: (_, lines) => noteSkippedLines(out, file, lines),
-    onUnplaced: (_, unplaced) => noteUnplacedEntries(out, file, unplaced),
+    requireRecords: shown,
+    onSkipped: (_, lines) => noteSkippedLines(out, shown, lines),
+    onUnplaced: (_, unplaced) => noteUnplacedEntries(out, shown, unplaced),
     ...(flags.chat === undefined ? {} : { chat: flags.chat }),
     accept({ conversations }) {
       // an empty page is no report of that chat: as trace --chat, a usage error, no file
       if (flags.chat !== undefined && conversations === 0)
         throw new SvcError(
           'SVC_E_NO_CHAT',
-          `Could not report chat ${flags.chat}: no exchange of that chat in ${file}.`,
+          `Could not report chat ${flags.chat}: no exchange of that chat in ${shown}.`,
         );
     },
   });

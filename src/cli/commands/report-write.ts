@@ -1,4 +1,6 @@
 import { mkdirSync, writeSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { shownInput } from '../../journal/read-input.js';
 import { dirname } from 'node:path';
 import { DISK_CODES, SvcError, systemReason } from '../../errors.js';
 import { openWhole, writeError } from '../../io/write-whole.js';
@@ -38,8 +40,12 @@ import {
 } from '../../trace/html.js';
 
 export interface HtmlReportOptions {
-  /** the NDJSON journals to read, one after another (none: a mutation run without --coverage) */
+  /**
+   * the journals to read, one after another (none: a mutation run without --coverage); `-`
+   * reads `stdin`
+   */
   recording: string | readonly string[];
+  stdin?: Readable;
   /** the HTML file to write (absolute) and its name as the user gave it */
   out: string;
   /** throws when the run's figures make no report (`report --chat` of a chat not there) */
@@ -312,7 +318,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     for (const file of files) {
       const one = await readTrace({
         file,
-        ...compact({ chat: options.chat, limits: options.limits }),
+        ...compact({ chat: options.chat, limits: options.limits, stdin: options.stdin }),
         onConversation: (c) => (rank.has(c.run) ? void held.push(c) : draw(c)),
         placeForeign: loadForeignPlacer,
       });
@@ -329,7 +335,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       .sort((a, b) => later(a) - later(b) || (rank.get(a.run) ?? 0) - (rank.get(b.run) ?? 0))
       .forEach(draw);
     assertJournal(
-      files.join(', '),
+      files.map(shownInput).join(', '),
       read,
       files.map((f) => ({ shown: f, path: f })),
       'report that',

@@ -10,7 +10,7 @@ export const reportCommand = defineCommand({
     {
       name: 'recording',
       description:
-        'an NDJSON or HAR journal written with --record (replay, platform, listen, proxy), or a HAR exported by a browser or another proxy',
+        'an NDJSON or HAR journal written with --record (replay, platform, listen, proxy), a saved GET /_sim/journal answer, or a HAR exported by a browser or another proxy; - for stdin',
     },
   ],
   options: reportOptions,

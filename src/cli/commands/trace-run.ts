@@ -12,6 +12,7 @@ import { formatTimeline, formatViolation, spanEvent } from '../render/trace.js';
 import { checkConversation, checkInvariantNames } from '../../trace/invariants.js';
 import { plural } from '../../plural.js';
 import { SvcError } from '../../errors.js';
+import { STDIN, shownInput } from '../../journal/read-input.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import { noteSkippedLines, noteUnplacedEntries } from '../render/skipped-lines.js';
 import { loadForeignPlacer } from './foreign-har.js';
@@ -52,6 +53,8 @@ export async function runTrace(
   const format = flags.json ? 'json' : flags.format;
   const out = createOutput(ctx, { json: format === 'json' });
   const disabled = checkInvariantNames(flags.invariant ?? []);
+  const path = file === STDIN ? STDIN : resolve(ctx.cwd, file);
+  const shown = shownInput(file);
   let violations = 0;
   const sink: Sink = flags.out
     ? fileSink(resolve(ctx.cwd, flags.out), flags.out)
@@ -100,15 +103,16 @@ export async function runTrace(
   try {
     if (format === 'otlp-json') await sink.write(otlpEnvelope(readPackageVersion()).head);
     summary = await readTrace({
-      file: resolve(ctx.cwd, file),
+      file: path,
+      stdin: ctx.stdin,
       ...(flags.chat === undefined ? {} : { chat: flags.chat }),
       onConversation,
       placeForeign: loadForeignPlacer,
     });
-    assertJournal(file, summary, [{ shown: file, path: resolve(ctx.cwd, file) }]);
-    assertRecorded(file, summary.records);
-    noteSkippedLines(out, file, summary);
-    noteUnplacedEntries(out, file, summary.unplaced);
+    assertJournal(shown, summary, [{ shown, path }]);
+    assertRecorded(shown, summary.records);
+    noteSkippedLines(out, shown, summary);
+    noteUnplacedEntries(out, shown, summary.unplaced);
     if (format === 'otlp-json') await sink.write(`\n${otlpEnvelope('').tail}`);
     if (format === 'json')
       await sink.write(
@@ -118,7 +122,7 @@ export async function runTrace(
     if (summary.conversations === 0 && flags.chat !== undefined)
       throw new SvcError(
         'SVC_E_NO_CHAT',
-        `Could not trace chat ${flags.chat}: no exchange of that chat in ${file}.`,
+        `Could not trace chat ${flags.chat}: no exchange of that chat in ${shown}.`,
       );
     await sink.close();
   } catch (error) {

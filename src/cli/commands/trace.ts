@@ -10,7 +10,7 @@ export const traceCommand = defineCommand({
     {
       name: 'recording',
       description:
-        'an NDJSON or HAR journal written with --record (replay, platform, listen, proxy), or a HAR exported by a browser or another proxy',
+        'an NDJSON or HAR journal written with --record (replay, platform, listen, proxy), a saved GET /_sim/journal answer, or a HAR exported by a browser or another proxy; - for stdin',
     },
   ],
   options: traceOptions,
@@ -29,6 +29,7 @@ Examples:
   $ svc-cli replay fixtures/conversations/transcript-redelivered.json --record session.ndjson
   $ svc-cli trace session.ndjson
   $ svc-cli trace session.ndjson --chat 1 --json
+  $ curl -s 127.0.0.1:8800/_sim/journal | svc-cli trace -
   $ svc-cli trace session.ndjson --format otlp-json --out trace.json`,
   run: {
     path: 'trace-run',

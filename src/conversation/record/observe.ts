@@ -5,13 +5,11 @@
  * ended), timed-out attempts, and the order of kinds across interfaces. Memory grows with
  * the number of kinds and field paths, not with the number of exchanges.
  */
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { SvcError, systemReason } from '../../errors.js';
+import type { Readable } from 'node:stream';
 import { messageKeyOf } from '../../faults/plan.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { isPushRecord } from '../../journal/record.js';
-import { parseHar } from '../../journal/har-read.js';
+import { recordingValues, shownInput } from '../../journal/read-input.js';
 import { placeForeignEntry } from './har-foreign.js';
 import { noteRecord, skipLine, type SkippedLines } from '../../journal/skipped-lines.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
@@ -368,44 +366,43 @@ export function createObserver(files: string[]): Observer {
 }
 
 /**
- * Reads recordings a line at a time (NDJSON; a HAR file is one JSON document, read whole)
- * into one observation. A line that is not a journal record (the partial last line of a
- * recording cut short) is passed over and counted in `skipped[i]` for `paths[i]`, as `trace`
- * reads a journal; a file with no record in it is an input error.
+ * Reads recordings through the one reader of recordings (`src/journal/read-input.ts`: NDJSON a
+ * line at a time, a HAR or a saved `GET /_sim/journal` answer whole, `-` for stdin) into one
+ * observation. A line that is not a journal record (the partial last line of a recording cut
+ * short) is passed over and counted in `skipped[i]` for `paths[i]`, as `trace` reads a journal;
+ * a file with no record in it is an input error.
  * @example const seen = await observeRecordings(['real.ndjson']);
  */
 export async function observeRecordings(
   paths: string[],
   skipped: SkippedLines[] = [],
+  stdin?: Readable,
 ): Promise<RecordingObservation> {
   const observer = createObserver(paths);
   for (const [i, path] of paths.entries()) {
     const lines = (skipped[i] ??= { skipped: 0 });
     let records = 0;
-    const add = (record: ExchangeRecord): void => {
-      records++;
-      observer.add(record);
-    };
-    if (path.toLowerCase().endsWith('.har')) {
-      let text: string;
-      try {
-        text = await readFile(path, 'utf8');
-      } catch (error) {
-        throw readError(path, error);
+    for await (const { value, n } of recordingValues({
+      path,
+      ...(stdin ? { stdin } : {}),
+      placeForeign: () => placeForeignEntry,
+    })) {
+      if (!isExchange(value)) {
+        skipLine(lines, n);
+        continue;
       }
-      for (const record of parseHar(text, path, placeForeignEntry)) add(record);
-    } else await readNdjsonLines(path, add, lines);
+      noteRecord(lines);
+      records++;
+      observer.add(value);
+    }
     // a README is a wrong argument, and an empty recording was never written: "no
     // differences" or a profile of nothing would pass a drift job that checked nothing
     // (trace and report refuse both alike)
-    assertJournal(path, { records, skipped: lines.skipped }, [{ shown: path, path }], 'give that');
-    assertRecorded(path, records);
+    const shown = shownInput(path);
+    assertJournal(shown, { records, skipped: lines.skipped }, [{ shown, path }], 'give that');
+    assertRecorded(shown, records);
   }
   return observer.finish();
-}
-
-function readError(path: string, error: unknown): SvcError {
-  return new SvcError('SVC_E_READ', `Could not read ${path}: ${systemReason(error)}.`);
 }
 
 const isExchange = (value: unknown): value is ExchangeRecord => {
@@ -418,57 +415,3 @@ const isExchange = (value: unknown): value is ExchangeRecord => {
     record.iface !== undefined
   );
 };
-
-/**
- * Each record of an NDJSON file, in order; the other lines counted in `skipped`. The file is
- * split a chunk at a time and the lines handled synchronously: 20-30% faster than a
- * line-by-line async iterator (70,000 lines).
- */
-async function readNdjsonLines(
-  path: string,
-  each: (record: ExchangeRecord) => void,
-  skipped: SkippedLines,
-) {
-  const stream = createReadStream(path, { encoding: 'utf8' });
-  let n = 0;
-  // the start of a line that goes on in later chunks, in pieces: joined once its end comes, so
-  // a line of many chunks (a damaged file's 60 MB line) is not copied again for every chunk
-  let pending: string[] = [];
-  const line = (text: string) => {
-    n += 1;
-    if (text.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      skipLine(skipped, n);
-      return;
-    }
-    if (isExchange(value)) {
-      noteRecord(skipped);
-      each(value);
-    } else skipLine(skipped, n);
-  };
-  try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      let end = chunk.indexOf('\n');
-      if (end === -1) {
-        pending.push(chunk);
-        continue;
-      }
-      pending.push(chunk.slice(0, end));
-      line(pending.length === 1 ? pending[0]! : pending.join(''));
-      pending = [];
-      let start = end + 1;
-      for (end = chunk.indexOf('\n', start); end !== -1; end = chunk.indexOf('\n', start)) {
-        line(chunk.slice(start, end));
-        start = end + 1;
-      }
-      if (start < chunk.length) pending.push(chunk.slice(start));
-    }
-  } catch (error) {
-    stream.destroy();
-    throw readError(path, error);
-  }
-  if (pending.length > 0) line(pending.join(''));
-}

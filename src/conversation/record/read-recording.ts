@@ -1,35 +1,88 @@
-import { readFile } from 'node:fs/promises';
-import { SvcError, systemReason } from '../../errors.js';
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { SvcError } from '../../errors.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
-import { parseHar } from '../../journal/har-read.js';
+import { recordingValues, shownInput, STDIN } from '../../journal/read-input.js';
 import { placeForeignEntry } from './har-foreign.js';
 import { skipLine, type SkippedLines } from '../../journal/skipped-lines.js';
 
 /**
- * Reads a recording written by `--record`: ExchangeRecord NDJSON, or HAR 1.2 whose entries
- * carry the journal's `_svc` extras (older HARs: the `comment` "iface direction kind attempt N").
- * A cut last line is passed over and counted in `skipped`.
+ * Reads a recording written by `--record` through the one reader of recordings
+ * (`src/journal/read-input.ts`): ExchangeRecord NDJSON, HAR 1.2 whose entries carry the
+ * journal's `_svc` extras (older HARs: the `comment` "iface direction kind attempt N"), a saved
+ * `GET /_sim/journal` answer, or `-` for stdin. A cut last line is passed over and counted in
+ * `skipped`; any other line that is not a record is an error.
  * @example const records = await readRecording('session.ndjson');
  */
 export async function readRecording(
   path: string,
   skipped: SkippedLines = { skipped: 0 },
+  stdin?: Readable,
 ): Promise<ExchangeRecord[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new SvcError('SVC_E_READ', `Could not read ${path}: ${systemReason(error)}.`);
+  const name = shownInput(path);
+  const records: ExchangeRecord[] = [];
+  /** a line that was not JSON: an error unless it is the last, after a record (a crash) */
+  let torn: number | undefined;
+  const notJson = (n: number): SvcError =>
+    isBinary(path)
+      ? new SvcError(
+          'SVC_E_RECORDING',
+          `Could not read ${name}: it is binary (NUL bytes), not an NDJSON or HAR recording.`,
+          RECORD_HINT,
+        )
+      : new SvcError('SVC_E_RECORDING', `Could not read ${name}: line ${n} is not JSON.`);
+  for await (const { value, n } of recordingValues({
+    path,
+    ...(stdin ? { stdin } : {}),
+    placeForeign: () => placeForeignEntry,
+  })) {
+    if (torn !== undefined) throw notJson(torn);
+    if (value === undefined) {
+      torn = n;
+      continue;
+    }
+    records.push(asExchange(value, name, n));
   }
-  if (text.slice(0, 8192).includes('\u0000'))
+  if (torn !== undefined) {
+    if (records.length === 0) throw notJson(torn);
+    skipLine(skipped, torn);
+  }
+  return records;
+}
+
+const RECORD_HINT = 'Record with `svc-cli platform --record session.ndjson` (or listen --record).';
+
+/** Whether a file holds NUL bytes in its first 8 KiB (stdin: not looked at again). */
+function isBinary(path: string): boolean {
+  if (path === STDIN) return false;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const head = Buffer.alloc(8192);
+      return head.subarray(0, readSync(fd, head, 0, head.length, 0)).includes(0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+function asExchange(value: unknown, file: string, line: number): ExchangeRecord {
+  const record = value as Partial<ExchangeRecord> | null;
+  if (
+    record === null ||
+    typeof record !== 'object' ||
+    record.type !== 'exchange' ||
+    !record.request ||
+    !record.iface
+  )
     throw new SvcError(
       'SVC_E_RECORDING',
-      `Could not read ${path}: it is binary (NUL bytes), not an NDJSON or HAR recording.`,
-      'Record with `svc-cli platform --record session.ndjson` (or listen --record).',
+      `Could not read ${file}: line ${line} is not an exchange record.`,
+      RECORD_HINT,
     );
-  return path.toLowerCase().endsWith('.har') || /^\{\s*"log"/.test(text.trimStart())
-    ? parseHar(text, path, placeForeignEntry)
-    : parseNdjson(text, path, skipped);
+  return record as ExchangeRecord;
 }
 
 /**
