@@ -78,8 +78,10 @@ export function checkOutFile(options: {
 }
 
 /**
- * Throws an input error when the file a flag names (`--out`, `--record`, `--report`) cannot be
- * written: its folder is missing or not a folder, or the name is a folder.
+ * Throws an input error when the file a flag names (`--out`, `--record`, `--report`, `--junit`)
+ * cannot be written: its folder is missing or not a folder, or the name is a folder. Every
+ * command checks its output files here, before it reads or runs anything, and none creates a
+ * missing folder: a typo in a path is said at once instead of growing a tree of folders.
  * @example checkWritableFile({ cwd, file: flags.record, flag: '--record' });
  */
 export function checkWritableFile(options: {
@@ -103,7 +105,7 @@ export function checkWritableFile(options: {
     throw inputError(
       'SVC_E_FLAG',
       `Could not use ${flag} ${file}: the folder ${dirname(file)} does not exist.`,
-      'Create the folder first, or name a file in an existing one.',
+      `Create the folder first (mkdir -p ${dirname(file)}), or name a file in an existing one.`,
     );
   }
   if (existsSync(path) && statSync(path).isDirectory()) {

@@ -68,6 +68,25 @@ describe('--out, --record and --report are checked before the run', () => {
     expect(r.stderr).toContain('the pretty reporter prints to the terminal');
     expect(r.stderr).toContain('--reporter junit --out report.txt');
   });
+
+  // the readers of recordings refused, created or half-refused a missing folder each their own
+  // way: one rule now, said before the recording is read (it does not exist here either)
+  it.each([
+    ['trace --out', ['trace', 'missing.ndjson', '--out']],
+    ['report --out', ['report', 'missing.ndjson', '--out']],
+    ['record to-fixture --out', ['record', 'to-fixture', 'missing.ndjson', '--out']],
+    ['record profile --out', ['record', 'profile', 'missing.ndjson', '--out']],
+    ['coverage --junit', ['coverage', 'missing.ndjson', '--junit']],
+  ])('%s into a missing folder is refused with how to make it (exit 2)', async (_name, args) => {
+    const r = await runCli([...args, '/nonexistent/dir/r.x']);
+    expect(r.code).toBe(2);
+    const flag = args.at(-1)!;
+    expect(r.stderr.split('\n').slice(0, 2)).toEqual([
+      `error [SVC_E_FLAG] Could not use ${flag} /nonexistent/dir/r.x: the folder /nonexistent/dir does not exist.`,
+      '  Create the folder first (mkdir -p /nonexistent/dir), or name a file in an existing one.',
+    ]);
+    expect(r.stdout).toBe('');
+  });
 });
 
 describe('npm start output', () => {

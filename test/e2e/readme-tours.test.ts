@@ -9,7 +9,7 @@
  * A `--fuzz N` runs at most 20 cases but in `npm run test:slow` (`fuzzCases`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -242,6 +242,7 @@ describe('README tours, as written', () => {
     proxy.child.kill('SIGINT');
     await proxy.waitFor(/proxy summary: 3 exchanges/);
     await proxy.exited;
+    mkdirSync(join(cwd, 'my-flows')); // the tour's mkdir -p my-flows: --out makes no folder
     const converted = await run(argvOf(lines[4]!, ports, {}), cwd);
     expect(converted.code, converted.out).toBe(0);
     expect(existsSync(join(cwd, 'my-flows/from-staging.json'))).toBe(true);
@@ -309,6 +310,7 @@ describe('README tours, as written', () => {
     await platform.waitFor(/chat_accepted/);
     platform.child.kill('SIGINT');
     await platform.exited;
+    mkdirSync(join(cwd, 'my-flows')); // the tour's mkdir -p my-flows: --out makes no folder
     const converted = await run(argvOf(lines[5]!, ports, {}), cwd);
     expect(converted.code, converted.out).toBe(0);
     const replay = await run(argvOf(lines[6]!, ports, {}), cwd);

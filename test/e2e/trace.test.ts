@@ -253,10 +253,10 @@ describe('trace and report: folders, HAR journals, chats not there', () => {
     expect(fromHar.code, fromHar.stderr).toBe(0);
     expect(fields(fromHar.stdout)).toEqual(fields(fromNdjson.stdout));
     expect(fields(fromHar.stdout).length).toBeGreaterThan(10);
-    const report = await runCli(['report', har, '--out', join(dir, 'har', 'report.html')]);
+    const report = await runCli(['report', har, '--out', join(dir, 'har-report.html')]);
     expect(report.code, report.stderr).toBe(0);
     expect(
-      readFileSync(join(dir, 'har', 'report.html'), 'utf8').match(/<section class="conv/g),
+      readFileSync(join(dir, 'har-report.html'), 'utf8').match(/<section class="conv/g),
     ).toHaveLength(2);
   });
 

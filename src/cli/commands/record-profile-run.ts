@@ -1,5 +1,5 @@
-import { basename, dirname, extname, resolve } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { basename, extname, resolve } from 'node:path';
+import { checkWritableFile } from '../out-file.js';
 import { SvcError, systemReason } from '../../errors.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { writeFileWhole } from '../../io/write-whole.js';
@@ -27,6 +27,7 @@ export async function runRecordProfile(
   given: Readonly<Record<string, unknown>>,
 ): Promise<number> {
   const flags = resolveForCommand(ctx, recordProfileOptions, given);
+  checkWritableFile({ cwd: ctx.cwd, file: flags.out, flag: '--out' });
   const skipped: SkippedLines[] = [];
   const paths = inputPaths(ctx.cwd, files);
   // several files: each one's own figures too, to tell when they are not one platform's (stdin
@@ -60,7 +61,6 @@ export async function runRecordProfile(
   }
   const out = resolve(ctx.cwd, flags.out);
   try {
-    mkdirSync(dirname(out), { recursive: true });
     writeFileWhole(out, text);
   } catch (error) {
     if (error instanceof SvcError) throw error;

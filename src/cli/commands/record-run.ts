@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { checkWritableFile } from '../out-file.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SvcError, systemReason } from '../../errors.js';
@@ -86,6 +87,7 @@ export async function runToFixture(
   const shown = shownInput(file);
   const path = file === STDIN ? STDIN : resolve(ctx.cwd, file);
   const out = flags.out === undefined ? undefined : resolve(ctx.cwd, flags.out);
+  checkWritableFile({ cwd: ctx.cwd, file: flags.out, flag: '--out' });
   const skipped: SkippedLines = { skipped: 0 };
   const all = await readRecording(path, skipped, ctx.stdin).catch((error: unknown) => {
     // a fixture is the usual wrong argument: say so rather than "line 1 is not JSON"
@@ -122,9 +124,7 @@ export async function runToFixture(
       flags.json ? `${JSON.stringify({ type: 'conversation', conversation })}\n` : text,
     );
   } else {
-    // a fixture goes into a fixtures folder a new project may not have yet (mkdir -p)
     try {
-      mkdirSync(dirname(out), { recursive: true });
       writeFileWhole(out, text);
     } catch (error) {
       if (error instanceof SvcError) throw error; // the disk refused it: said as such

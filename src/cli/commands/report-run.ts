@@ -10,6 +10,7 @@ import { checkInvariantNames } from '../../trace/invariants.js';
 import { plural } from '../../plural.js';
 import { noteSkippedLines, noteUnplacedEntries } from '../render/skipped-lines.js';
 import { reportMade } from '../render/report-made.js';
+import { checkWritableFile } from '../out-file.js';
 
 /** `svc-cli report`: stream the recording into one HTML file; exit 1 on a broken invariant. */
 export async function runReport(
@@ -20,6 +21,7 @@ export async function runReport(
   const flags = resolveForCommand(ctx, reportOptions, given);
   const out = createOutput(ctx, { json: flags.json });
   const disabled = checkInvariantNames(flags.invariant ?? []);
+  checkWritableFile({ cwd: ctx.cwd, file: flags.out, flag: '--out' });
   const shown = shownInput(file);
   const summary = await writeHtmlReport({
     recording: file === STDIN ? STDIN : resolve(ctx.cwd, file),

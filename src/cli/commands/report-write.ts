@@ -1,8 +1,7 @@
-import { mkdirSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { shownInput } from '../../journal/read-input.js';
-import { dirname } from 'node:path';
-import { DISK_CODES, SvcError, systemReason } from '../../errors.js';
+import { DISK_CODES } from '../../errors.js';
 import { openWhole, writeError } from '../../io/write-whole.js';
 import { compact } from '../../compact.js';
 import { checkConversation } from '../../trace/invariants.js';
@@ -232,15 +231,6 @@ const marksItsChats = (r: Partial<ReportRun>): boolean =>
  * @example await writeHtmlReport({ recording, out, shownOut: 'report.html', title: 'replay' });
  */
 export async function writeHtmlReport(options: HtmlReportOptions): Promise<ReportSummary> {
-  try {
-    // `-o reports/run.html` makes reports/, as record to-fixture --out does
-    mkdirSync(dirname(options.out), { recursive: true });
-  } catch (error) {
-    throw new SvcError(
-      'SVC_E_WRITE',
-      `Could not write ${options.shownOut}: ${systemReason(error)}.`,
-    );
-  }
   // written beside it and put in place at the end: a recording that cannot be read, or a
   // disk that fills up, leaves the last report as it was, not an empty page in its place
   const file = openWhole(options.out, options.shownOut);

@@ -16,6 +16,7 @@ import { STDIN, shownInput } from '../../journal/read-input.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import { noteSkippedLines, noteUnplacedEntries } from '../render/skipped-lines.js';
 import { loadForeignPlacer } from './foreign-har.js';
+import { checkWritableFile } from '../out-file.js';
 
 /** Where the output goes: stdout through the CLI's writer, or a file written as it comes. */
 interface Sink {
@@ -53,6 +54,7 @@ export async function runTrace(
   const format = flags.json ? 'json' : flags.format;
   const out = createOutput(ctx, { json: format === 'json' });
   const disabled = checkInvariantNames(flags.invariant ?? []);
+  checkWritableFile({ cwd: ctx.cwd, file: flags.out, flag: '--out' });
   const path = file === STDIN ? STDIN : resolve(ctx.cwd, file);
   const shown = shownInput(file);
   let violations = 0;
