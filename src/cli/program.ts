@@ -13,7 +13,7 @@ import { readPackageVersion } from '../package-files.js';
 // at start, not on the error: the error may be that no file can be opened (render/errors.ts)
 import { printError } from './render/errors.js';
 import { HONOURED_GLOBALS, type GlobalKey } from './options/honoured.js';
-import { formatUsageError, USAGE_HINT } from './usage-error.js';
+import { formatUsageError, usageHint } from './usage-error.js';
 
 /** --json anywhere before `--`: commander's own usage errors then print as NDJSON too. */
 export function wantsJson(argv: readonly string[]): boolean {
@@ -142,6 +142,7 @@ export function createProgram(ctx: CliContext, argv: readonly string[] = []): Co
                 addOptionSuggestion(program, argv, addArgumentChoices(program, s)),
               ),
             ),
+            hintFor(program, argv),
           ),
         ),
     })
@@ -201,26 +202,47 @@ function showHonouredGlobals(parent: Command): void {
  */
 function helpOfUnknownCommand(program: Command, argv: readonly string[]): boolean {
   if (!argv.some((a) => a === '--help' || a === '-h')) return false;
-  // the command level reached so far: a word names one of its commands (`record`, then
-  // `to-fixture`) until a command without subcommands takes the rest as its arguments
+  return walkCommands(program, argv).unknown;
+}
+
+/**
+ * The command argv names: a word names one of the level's commands (`record`, then
+ * `to-fixture`) until a command without subcommands takes the rest as its arguments;
+ * `unknown` when a word where a command belongs names none.
+ */
+function walkCommands(
+  program: Command,
+  argv: readonly string[],
+): { level: Command; unknown: boolean } {
   let level = program;
   const takesValue = (cmd: Command) =>
     new Set(cmd.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
   let valued = takesValue(level);
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] ?? '';
-    if (word === '--') return false;
+    if (word === '--') break;
     if (word.startsWith('-')) {
       if (!word.includes('=') && valued.has(word)) i++;
       continue;
     }
     const next = level.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!next) return true;
-    if (next.commands.length === 0) return false;
+    if (!next) return { level, unknown: true };
     level = next;
+    if (next.commands.length === 0) break;
     valued = takesValue(level);
   }
-  return false;
+  return { level, unknown: false };
+}
+
+/** A usage error's hint: the help of the command argv names (the program's when none). */
+function hintFor(program: Command, argv: readonly string[]): string {
+  const level = commandLevel(program, argv);
+  return usageHint(commandPath(level), level.commands.length > 0);
+}
+
+/** The command argv names (the program when none): a usage error names its help. */
+function commandLevel(program: Command, argv: readonly string[]): Command {
+  return walkCommands(program, argv).level;
 }
 
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
@@ -256,7 +278,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
           .trimEnd()
           .replace(/^error: /, '');
         ctx.stdout.write(
-          `${JSON.stringify({ type: 'error', code: 'SVC_E_USAGE', category: 'input', message, hint: USAGE_HINT })}\n`,
+          `${JSON.stringify({ type: 'error', code: 'SVC_E_USAGE', category: 'input', message, hint: hintFor(program, argv) })}\n`,
         );
       }
       return EXIT_CODES.input;

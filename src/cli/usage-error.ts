@@ -8,8 +8,18 @@ export const USAGE_HINT =
  * @example formatUsageError("error: unknown command 'replya'\n(Did you mean replay?)\n")
  * // "error [SVC_E_USAGE] unknown command 'replya'\n(Did you mean replay?)\n  svc-cli --help ...\n  more: ..."
  */
-export function formatUsageError(text: string): string {
+export function formatUsageError(text: string, hint = USAGE_HINT): string {
   if (!text.startsWith('error: ')) return text;
   const message = text.slice('error: '.length).trimEnd();
-  return `error [SVC_E_USAGE] ${message}\n  ${USAGE_HINT}\n  more: svc-cli explain SVC_E_USAGE\n`;
+  return `error [SVC_E_USAGE] ${message}\n  ${hint}\n  more: svc-cli explain SVC_E_USAGE\n`;
+}
+
+/**
+ * The hint of a usage error: the help of the command typed (`trace`, `record diff`), which
+ * says its arguments and options, or the program's when no command was named.
+ * @example usageHint('trace') // 'svc-cli trace --help lists its arguments and options.'
+ */
+export function usageHint(command: string, group = false): string {
+  if (command === '') return USAGE_HINT;
+  return `svc-cli ${command} --help lists its ${group ? 'commands' : 'arguments and options'}.`;
 }

@@ -60,6 +60,31 @@ describe('usage errors say their code and hint, as with --json', () => {
   });
 
   it.each([
+    [
+      ['trace'],
+      "missing required argument 'recording'",
+      'svc-cli trace --help lists its arguments and options.',
+    ],
+    [
+      ['record', 'diff', 'a.ndjson'],
+      "missing required argument 'b'",
+      'svc-cli record diff --help lists its arguments and options.',
+    ],
+    [
+      ['trace', 'a.ndjson', '--bogus'],
+      "unknown option '--bogus'",
+      'svc-cli trace --help lists its arguments and options.',
+    ],
+    [['record', 'foo'], "unknown command 'foo'", 'svc-cli record --help lists its commands.'],
+  ])('%j: the hint names the help of the command typed', async (argv, message, hint) => {
+    const t = createTestContext({ cwd });
+    expect(await runInProcess(t, argv)).toBe(2);
+    expect(t.stderr()).toBe(
+      `error [SVC_E_USAGE] ${message}\n  ${hint}\n  more: svc-cli explain SVC_E_USAGE\n`,
+    );
+  });
+
+  it.each([
     [['drift', '--help'], 'drift'],
     [['replya', '-h'], 'replya'],
     [['--time-scale', '0.5', 'drift', '--help'], 'drift'],
