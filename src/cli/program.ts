@@ -259,12 +259,21 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   } catch (error) {
     await flushOutputs();
     if (error instanceof CommanderError) {
-      if (
-        error.code === 'commander.helpDisplayed' ||
-        error.code === 'commander.version' ||
-        error.code === 'commander.help'
-      ) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
         return EXIT_CODES.ok;
+      }
+      // a group typed without its subcommand (`svc-cli record`, or `svc-cli` alone): commander
+      // printed the group's help on stderr; nothing ran, which is a usage error, as an unknown
+      // subcommand (`svc-cli record foo`) is
+      if (error.code === 'commander.help') {
+        if (wantsJson(argv)) {
+          const group = commandLevel(program, argv);
+          const message = `missing command: one of ${group.commands.map((c) => c.name()).join(', ')}`;
+          ctx.stdout.write(
+            `${JSON.stringify({ type: 'error', code: 'SVC_E_USAGE', category: 'input', message, hint: hintFor(program, argv) })}\n`,
+          );
+        }
+        return EXIT_CODES.input;
       }
       if (wantsJson(argv)) {
         // every --json line is an object with a type, usage errors included

@@ -18,7 +18,7 @@ export const mutateOptions = defineOptions('mutate', [
     max: 64,
     default: 1,
     description:
-      'mutants run at once (default 1: raise it when your suite binds no fixed port and starts its own simulator)',
+      'mutants run at once: raise it when your suite binds no fixed port and starts its own simulator',
   },
   {
     key: 'only',

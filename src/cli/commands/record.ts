@@ -28,10 +28,10 @@ a peer that accepts at once, as one recorded on staging before the peer was fixe
 
 Examples:
   $ svc-cli platform --record session.ndjson --integrator-url http://127.0.0.1:9000 --hook-url http://127.0.0.1:9200/hooks
-  $ svc-cli record to-fixture session.ndjson --out fixtures/conversations/my-session.json
+  $ svc-cli record to-fixture session.ndjson --out my-session.json
   $ svc-cli record to-fixture session.ndjson --run 00c3 --out one-run.json   # one of its runs
   $ svc-cli record to-fixture staging.ndjson --peer-failures drop --out healthy.json
-  $ svc-cli replay fixtures/conversations/my-session.json`,
+  $ svc-cli replay my-session.json`,
   run: {
     path: 'record-run',
     sources: () => import('./record-run.js'),
@@ -103,7 +103,7 @@ schemas/profile.schema.json.
 Examples:
   $ svc-cli record profile real.ndjson --out real.profile.json
   $ svc-cli platform --profile real.profile.json --integrator-url http://127.0.0.1:9000/agent-messages
-  $ svc-cli replay fixtures/conversations/hello.json --profile real.profile.json`,
+  $ svc-cli replay fixtures/conversations/text-both-ways.json --profile real.profile.json`,
   run: {
     path: 'record-profile-run',
     sources: () => import('./record-profile-run.js'),
@@ -117,7 +117,7 @@ export const recordCommand = defineCommand({
   description: 'work with recordings written by --record (NDJSON or HAR 1.2)',
   helpAfter: `
 Examples:
-  $ svc-cli record to-fixture session.ndjson > fixtures/conversations/my-flow.json
+  $ svc-cli record to-fixture session.ndjson > my-flow.json
   $ svc-cli record to-fixture session.har --name "checkout flow" --out my-flow.json
   $ svc-cli record diff real.ndjson sim.ndjson --timing-tolerance 500ms
   $ svc-cli record profile real.ndjson --out real.profile.json`,

@@ -6,7 +6,7 @@ import { COMMANDS } from '../../../src/cli/commands/index.js';
 import { ALL_TABLES } from '../../../src/cli/options/all.js';
 import type { CommandSpec } from '../../../src/cli/commands/spec.js';
 import { createProgram } from '../../../src/cli/main.js';
-import { createTestContext } from '../../helpers/cli-context.js';
+import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
 
 const commandsDir = join(process.cwd(), 'src/cli/commands');
 
@@ -87,5 +87,51 @@ describe("every spec's run path is a *-run.ts module, and its loader loads that 
       .map((file) => file.slice(0, -3))
       .sort();
     expect([...new Set(runs.map(([, run]) => run.path))].sort()).toEqual(files);
+  });
+});
+
+describe('the examples of every --help', () => {
+  /** each spec's fixed help text (a computed one is checked where it is computed) */
+  const examples = walk(COMMANDS).flatMap(([path, spec]) =>
+    typeof spec.helpAfter === 'string'
+      ? spec.helpAfter
+          .split('\n')
+          .filter((line) => line.trimStart().startsWith('$ svc-cli'))
+          .map((line) => [path, line.trim()] as const)
+      : [],
+  );
+
+  it('name only fixtures that are in the repository', () => {
+    const missing = examples.flatMap(([path, line]) =>
+      [...line.matchAll(/\bfixtures\/[\w./-]+\.json\b/g)]
+        .map((m) => m[0])
+        .filter((file) => !existsSync(join(process.cwd(), file)))
+        .map((file) => `${path}: ${file}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('never write into fixtures/conversations/, the bundled set npm start replays (docs/replay.md)', () => {
+    const into = examples.filter(([, line]) =>
+      /(>|--out|-o)\s+fixtures\/conversations\//.test(line),
+    );
+    expect(into).toEqual([]);
+  });
+});
+
+describe('a group typed without its subcommand', () => {
+  it('prints its help on stderr and is a usage error (exit 2), as an unknown subcommand is', async () => {
+    const t = createTestContext({ cwd: process.cwd() });
+    expect(await runInProcess(t, ['record'])).toBe(2);
+    expect(t.stderr()).toContain('Usage: svc-cli record [options] [command]');
+    expect(t.stdout()).toBe('');
+    const json = createTestContext({ cwd: process.cwd() });
+    expect(await runInProcess(json, ['--json', 'record'])).toBe(2);
+    expect(JSON.parse(json.stdout().trim())).toMatchObject({
+      type: 'error',
+      code: 'SVC_E_USAGE',
+      message: 'missing command: one of to-fixture, diff, profile',
+      hint: 'svc-cli record --help lists its commands.',
+    });
   });
 });

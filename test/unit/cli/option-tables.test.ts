@@ -538,3 +538,16 @@ describe('the JSON Schema of svc.config.json', () => {
     }
   });
 });
+
+describe('an option with a default in its table', () => {
+  it('does not state it in its description too: --help adds "(default: ...)" once', () => {
+    const doubled = ALL_TABLES.flatMap((table) =>
+      (table.options as readonly OptionSpec[])
+        .filter(
+          (o) => 'default' in o && o.default !== undefined && /\bdefault\b/i.test(o.description),
+        )
+        .map((o) => `${table.command} ${o.flag}`),
+    );
+    expect(doubled).toEqual([]);
+  });
+});
