@@ -76,6 +76,21 @@ describe('svc-cli trace', () => {
     expect(run.stderr).toContain('2 conversations, 12 exchanges');
   });
 
+  it('refuses --json beside another --format, rather than print NDJSON for it (exit 2)', async () => {
+    const run = await runCli(['trace', recording, '--json', '--format', 'otlp-json']);
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout.trim())).toMatchObject({
+      type: 'error',
+      code: 'SVC_E_OPTIONS',
+      message: "Could not use --json with --format otlp-json: both name the output's format.",
+    });
+    const text = await runCli(['trace', recording, '--format', 'text', '--json']);
+    expect(text.code).toBe(2);
+    const same = await runCli(['--json', 'trace', recording, '--format', 'json']);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).toContain('"type":"summary"');
+  });
+
   it('writes an OTLP/JSON document to a file', async () => {
     const out = join(dir, 'otlp.json');
     const run = await runCli(['trace', recording, '--format', 'otlp-json', '--out', out]);

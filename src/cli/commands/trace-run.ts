@@ -11,7 +11,7 @@ import { createOutput } from '../render/output.js';
 import { formatTimeline, formatViolation, spanEvent } from '../render/trace.js';
 import { checkConversation, checkInvariantNames } from '../../trace/invariants.js';
 import { plural } from '../../plural.js';
-import { SvcError } from '../../errors.js';
+import { inputError, SvcError } from '../../errors.js';
 import { STDIN, shownInput } from '../../journal/read-input.js';
 import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import { noteSkippedLines, noteUnplacedEntries } from '../render/skipped-lines.js';
@@ -44,6 +44,25 @@ function fileSink(path: string, shown: string): Sink {
   };
 }
 
+/**
+ * The output's format. `--json` is `--format json`; beside another typed `--format` the two
+ * name different outputs, and one silently winning printed NDJSON where an OTLP document was
+ * asked for: refused, as `--json` beside a typed `--reporter` is (out-file.ts).
+ * @example formatOf(true, 'otlp-json') // throws SVC_E_OPTIONS
+ */
+export function formatOf(json: boolean, typed: unknown): 'text' | 'json' | 'otlp-json' {
+  const format = typed === 'json' || typed === 'otlp-json' ? typed : 'text';
+  if (!json) return format;
+  if (typed === undefined || typed === 'json') return 'json';
+  throw inputError(
+    'SVC_E_OPTIONS',
+    `Could not use --json with --format ${format}: both name the output's format.`,
+    typed === 'otlp-json'
+      ? 'Drop one: --json prints NDJSON spans, --format otlp-json an OTLP/JSON document (svc-cli trace session.ndjson --format otlp-json --out trace.json).'
+      : 'Drop one: --json prints NDJSON spans, --format text a timeline.',
+  );
+}
+
 /** `svc-cli trace`: stream the journal -> link each conversation -> print it as it completes. */
 export async function runTrace(
   ctx: CliContext,
@@ -51,7 +70,7 @@ export async function runTrace(
   given: Readonly<Record<string, unknown>>,
 ): Promise<number> {
   const flags = resolveForCommand(ctx, traceOptions, given);
-  const format = flags.json ? 'json' : flags.format;
+  const format = formatOf(flags.json, given.format);
   const out = createOutput(ctx, { json: format === 'json' });
   const disabled = checkInvariantNames(flags.invariant ?? []);
   checkWritableFile({ cwd: ctx.cwd, file: flags.out, flag: '--out' });
