@@ -6,7 +6,6 @@
  * record means (skipped and counted, or an error) is the caller's to say.
  */
 import { open } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { SvcError, systemReason } from '../errors.js';
 import { parseHar, type PlaceForeignEntry } from './har-read.js';
@@ -91,43 +90,120 @@ async function documentValues(
  * @example for await (const { value, n } of recordingValues({ path: '-' })) count(value, n);
  */
 export async function* recordingValues(input: RecordingInput): AsyncGenerator<RecordingValue> {
+  for await (const batch of recordingBatches(input)) yield* batch;
+}
+
+/**
+ * `recordingValues` a read chunk at a time: the lines of each chunk of the stream split and
+ * parsed synchronously, one array per chunk. A reader of millions of records (record diff,
+ * record profile) loops over them without an await per record: 30-40% more records per CPU
+ * second than one value per iteration (bench/drift.js, 200,000 exchanges).
+ */
+export async function* recordingBatches(input: RecordingInput): AsyncGenerator<RecordingValue[]> {
   const name = shownInput(input.path);
   const stream = await openInput(input.path, input.stdin);
-  const reader = createInterface({ input: stream, crlfDelay: Infinity });
-  /** the lines of a document over several lines, with their numbers */
-  let whole: Array<[string, number]> | undefined;
-  let first = true;
-  let n = 0;
+  const lines = createLineReader();
   try {
-    for await (const line of reader) {
-      n++;
-      if (whole) {
-        whole.push([line, n]);
-        continue;
-      }
-      if (line.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        if (first) whole = [[line, n]];
-        else yield { value: undefined, n };
-        first = false;
-        continue;
-      }
-      if (first && isDocument(value)) {
-        const entries = await documentValues(line, value, name, input);
-        for (const [i, entry] of entries.entries()) yield { value: entry, n: i + 1 };
-        return;
-      }
-      first = false;
-      yield { value, n };
+    for await (const chunk of stream as AsyncIterable<string>) {
+      const batch = lines.chunk(chunk);
+      if (batch.length > 0) yield batch;
+      if (lines.document) break;
     }
+    if (!lines.document) {
+      const last = lines.end();
+      if (last.length > 0) yield last;
+    }
+  } catch (error) {
+    if (error instanceof SvcError) throw error;
+    throw new SvcError('SVC_E_READ', `Could not read ${name}: ${systemReason(error)}.`);
   } finally {
-    reader.close();
     if (input.path !== STDIN) stream.destroy();
   }
-  if (whole) yield* wholeValues(whole, name, input);
+  if (lines.document) {
+    const { text, value } = lines.document;
+    const entries = await documentValues(text, value, name, input);
+    yield entries.map((entry, i) => ({ value: entry, n: i + 1 }));
+  } else if (lines.whole) {
+    const values: RecordingValue[] = [];
+    for await (const value of wholeValues(lines.whole, name, input)) values.push(value);
+    yield values;
+  }
+}
+
+/** What a recording's lines turned out to be, as they are split from its chunks. */
+interface LineReader {
+  /** the values of the complete lines of one more chunk */
+  chunk(text: string): RecordingValue[];
+  /** the value of a last line with no newline after it */
+  end(): RecordingValue[];
+  /** a first line that is a whole document: the rest is not read */
+  document: { text: string; value: { log?: unknown; entries?: unknown } } | undefined;
+  /** a first line that is not JSON: every line, to be read as one document */
+  whole: Array<[string, number]> | undefined;
+}
+
+function createLineReader(): LineReader {
+  let first = true;
+  let n = 0;
+  // the start of a line that goes on in later chunks, in pieces: joined once its end comes,
+  // so a line of many chunks (a damaged file's 60 MB line) is not copied again for each
+  let pending: string[] = [];
+  const reader: LineReader = {
+    document: undefined,
+    whole: undefined,
+    chunk(text) {
+      const batch: RecordingValue[] = [];
+      let end = text.indexOf('\n');
+      if (end === -1) {
+        pending.push(text);
+        return batch;
+      }
+      pending.push(text.slice(0, end));
+      line(pending.length === 1 ? pending[0]! : pending.join(''), batch);
+      pending = [];
+      let start = end + 1;
+      for (end = text.indexOf('\n', start); end !== -1; end = text.indexOf('\n', start)) {
+        if (reader.document) return batch;
+        line(text.slice(start, end), batch);
+        start = end + 1;
+      }
+      if (start < text.length) pending.push(text.slice(start));
+      return batch;
+    },
+    end() {
+      const batch: RecordingValue[] = [];
+      if (pending.length > 0) line(pending.join(''), batch);
+      pending = [];
+      return batch;
+    },
+  };
+  const line = (raw: string, batch: RecordingValue[]): void => {
+    n++;
+    // a CRLF file's lines end in \r: JSON takes it as space, a document's text keeps it
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (reader.document) return;
+    if (reader.whole) {
+      reader.whole.push([text, n]);
+      return;
+    }
+    if (text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      if (first) reader.whole = [[text, n]];
+      else batch.push({ value: undefined, n });
+      first = false;
+      return;
+    }
+    if (first && isDocument(value)) {
+      reader.document = { text, value };
+      return;
+    }
+    first = false;
+    batch.push({ value, n });
+  };
+  return reader;
 }
 
 async function* wholeValues(
