@@ -140,13 +140,29 @@ function pushName(push: NonNullable<TraceSpan['push']>, body: Json | undefined):
   return `push ${push.event}${status === undefined ? '' : ` ${status}`}${push.eventId === undefined ? '' : ` id ${push.eventId}`}`;
 }
 
+/** The bot events the platform sends (spec 6.1; the public docs' CHAT_CLOSED, AGENT_MESSAGE). */
+const PLATFORM_BOT_EVENTS = new Set([
+  'bot.event.CLIENT_MESSAGE',
+  'bot.event.AGENT_JOINED',
+  'bot.event.AGENT_UNAVAILABLE',
+  'bot.event.CHAT_CLOSED',
+  'bot.event.AGENT_MESSAGE',
+]);
+
 /**
- * The direction as the platform saw the exchange, which the lanes, links and rules read: an
- * agent message the integrator's side recorded as received (`listen --record`) is one the
- * platform sent.
+ * The direction as the platform saw the exchange, which the lanes, links and rules read: what
+ * the other side recorded reads the other way round. An agent message the integrator's side
+ * recorded as received (`listen --record`), a hook the receiver took (`hook-target
+ * --record`), a CLIENT_MESSAGE the bot took (`bot-sim --record`) are ones the platform sent;
+ * a BOT_MESSAGE the bot sent is one the platform took.
  */
 function platformDirection(record: ExchangeRecord): ExchangeRecord['direction'] {
-  if (record.iface === 'channel' && record.kind?.startsWith('channel.agent.')) return 'out';
+  const kind = record.kind;
+  if (kind === undefined) return record.direction;
+  if (record.iface === 'channel' && kind.startsWith('channel.agent.')) return 'out';
+  if (record.iface === 'hook' && kind.startsWith('hook.')) return 'out';
+  if (record.iface === 'bot' && kind.startsWith('bot.event.'))
+    return PLATFORM_BOT_EVENTS.has(kind) ? 'out' : 'in';
   return record.direction;
 }
 
