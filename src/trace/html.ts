@@ -154,6 +154,8 @@ export interface ReportSummary {
   unjudged?: true;
   /** the run opens no chat (conform hooks, integrator): no conversations to count */
   chatless?: true;
+  /** exchanges of the recording outside any chat (status checks, control reads, refusals) */
+  outside?: number;
 }
 
 /** A run the report lists by itself: no chat of it in the recording to draw (replay, conform). */
@@ -499,6 +501,18 @@ export function foldedRuns(runs: readonly ReportRun[], runNoun = 'run'): string 
  * The heading before the runs without a chat to draw; `runNoun` is what the command calls a
  * run (conform's are cases, as its terminal note says).
  */
+/**
+ * Why a page of a recording draws no conversation: its exchanges were all outside a chat, or
+ * there were none, and what to record instead.
+ */
+export function nothingDrawnNote(outside: number): string {
+  const why =
+    outside > 0
+      ? `its ${outside} ${noun(outside, 'exchange')} ${outside === 1 ? 'is' : 'are'} outside any chat (status checks, control requests, refused messages)`
+      : 'it holds no exchange of a chat';
+  return `<p class="brief" role="status">No conversation to draw: ${escapeHtml(why)}. A conversation starts with a customer message the platform took: record the platform while a chat runs (<code>svc-cli platform --record session.ndjson</code>), or a proxy between your app and the platform.</p>\n`;
+}
+
 export function runsNote(count: number, runNoun = 'run', anyFailed = true): string {
   // a heading over runs the filter hides all of would stand over nothing: it goes with them
   return `<h3 class="group${anyFailed ? ' has-bad' : ''}">${count} ${noun(count, runNoun)} without a chat to draw</h3>\n`;

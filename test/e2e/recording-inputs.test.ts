@@ -98,3 +98,32 @@ describe('a saved GET /_sim/journal answer is a recording', () => {
     expect(run.stdout).toContain('"type":"summary","conversations":1');
   });
 });
+
+describe('a recording with no conversation in it', () => {
+  it('report says why the page draws none, and what to record instead', async () => {
+    // only a status read: before, the page stood empty with "0 conversations"
+    const status = join(dir, 'status.ndjson');
+    writeFileSync(
+      status,
+      `${JSON.stringify({
+        type: 'exchange',
+        seq: 1,
+        run: 'r1',
+        at: '2026-01-01T00:00:00.000Z',
+        protocolMs: 0,
+        iface: 'control',
+        direction: 'in',
+        kind: 'control',
+        request: { method: 'GET', url: 'http://127.0.0.1:8800/_sim/state' },
+        response: { status: 200, body: '{}' },
+      })}\n`,
+    );
+    const out = join(dir, 'status.html');
+    const run = await runCli(['report', status, '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('(1 exchange outside any chat: nothing to draw)');
+    expect(readFileSync(out, 'utf8')).toContain(
+      'No conversation to draw: its 1 exchange is outside any chat',
+    );
+  });
+});

@@ -30,6 +30,7 @@ import {
   reportTail,
   runFailed,
   runSection,
+  nothingDrawnNote,
   runsNote,
   type MutantRow,
   type ReportMade,
@@ -269,7 +270,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     let drawnRows = 0;
     let drawn = 0;
     let listed = 0;
-    const read = { records: 0, skipped: 0 };
+    const read = { records: 0, skipped: 0, outside: 0 };
     const skippedIn: Array<[string, SkippedLines]> = [];
     const unplacedIn: Array<[string, NonNullable<TraceSummary['unplaced']>]> = [];
     const seen = new Set<string>();
@@ -315,6 +316,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       if (one.unplaced !== undefined) unplacedIn.push([file, one.unplaced]);
       read.records += one.records;
       read.skipped += one.skipped;
+      read.outside += one.outside;
       if (one.skipped > 0) skippedIn.push([file, one]);
     }
     // the failed runs' chats first, so a red page opens on what failed; a stable sort: a
@@ -341,6 +343,10 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       writeSync(fd, runsNote(chatless.length, options.runNoun, chatless.some(runFailed)));
     for (const r of chatless) writeSync(fd, runSection(r));
     if (chatless.length > 0) summary.runs = chatless.length;
+    if (read.outside > 0) summary.outside = read.outside;
+    // a page with nothing drawn says why, rather than stand empty
+    if (summary.conversations === 0 && chatless.length === 0 && !options.mutation)
+      writeSync(fd, nothingDrawnNote(read.outside));
     writeSync(fd, reportTail(summary, options.runNoun));
     options.accept?.(summary);
   } catch (error) {
