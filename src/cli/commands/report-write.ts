@@ -345,7 +345,8 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     if (chatless.length > 0) summary.runs = chatless.length;
     if (read.outside > 0) summary.outside = read.outside;
     // a page with nothing drawn says why, rather than stand empty
-    if (summary.conversations === 0 && chatless.length === 0 && !options.mutation)
+    const pageOfRuns = (options.runs ?? []).length > 0 || summary.chatless === true;
+    if (summary.conversations === 0 && !pageOfRuns && !options.mutation)
       writeSync(fd, nothingDrawnNote(read.outside));
     writeSync(fd, reportTail(summary, options.runNoun));
     options.accept?.(summary);
