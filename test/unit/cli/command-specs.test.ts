@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../src/cli/commands/index.js';
 import { ALL_TABLES } from '../../../src/cli/options/all.js';
 import type { CommandSpec } from '../../../src/cli/commands/spec.js';
@@ -91,15 +91,36 @@ describe("every spec's run path is a *-run.ts module, and its loader loads that 
 });
 
 describe('the examples of every --help', () => {
-  /** each spec's fixed help text (a computed one is checked where it is computed) */
-  const examples = walk(COMMANDS).flatMap(([path, spec]) =>
-    typeof spec.helpAfter === 'string'
-      ? spec.helpAfter
+  /**
+   * Each command's examples as its `--help` prints them, a continued line (`\\`) joined to its
+   * first: a computed help text (`conform <suite> --help`) and a fixture named on a
+   * continuation line are checked too.
+   */
+  const helpArgs = [
+    ...walk(COMMANDS).map(([path]) => path.split(' ')),
+    ...['integrator', 'hooks', 'platform', 'bot'].map((suite) => ['conform', suite]),
+  ];
+  let examples: (readonly [string, string])[] = [];
+  beforeAll(async () => {
+    for (const args of helpArgs) {
+      const t = createTestContext({ cwd: process.cwd() });
+      await runInProcess(t, [...args, '--help']);
+      const joined = t.stdout().replace(/\\\n\s+/g, ' ');
+      examples.push(
+        ...joined
           .split('\n')
           .filter((line) => line.trimStart().startsWith('$ svc-cli'))
-          .map((line) => [path, line.trim()] as const)
-      : [],
-  );
+          .map((line) => [args.join(' '), line.trim()] as const),
+      );
+    }
+    examples = [...new Map(examples.map((e) => [e.join('\0'), e])).values()];
+  });
+
+  it('are read from every command', () => {
+    expect(new Set(examples.map(([path]) => path)).size).toBeGreaterThan(30);
+    // a continued line is one example
+    expect(examples.some(([, line]) => line.includes('\\'))).toBe(false);
+  });
 
   it('name only fixtures that are in the repository', () => {
     const missing = examples.flatMap(([path, line]) =>
