@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { postJson } from './client.js';
+import { postJson, type PostOutcome } from './client.js';
 
 /**
  * The temporary-token exchange of spec 5.3. The spec gives no request shape; assumed (and
@@ -18,6 +18,17 @@ export interface TokenClientOptions {
   marginMs?: number;
   signal?: AbortSignal;
   onToken?: (report: TokenReport) => void;
+  /** hears each request to the token endpoint with what came of it (a caller's journal) */
+  onExchange?: (exchange: TokenExchange) => void;
+}
+
+/** One request to the token endpoint as sent, and its answer or why none came. */
+export interface TokenExchange {
+  url: string;
+  headers: Record<string, string>;
+  /** the form body, with the client secret in it (a journal masks it) */
+  body: string;
+  outcome: PostOutcome;
 }
 
 export interface TokenReport {
@@ -51,14 +62,19 @@ export function createTokenClient(options: TokenClientOptions): TokenClient {
       client_id: options.clientId,
       client_secret: options.clientSecret,
     }).toString();
+    const headers = {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    };
     const outcome = await postJson({
       url: options.tokenUrl,
       body,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      headers,
       timeoutMs: options.timeoutMs ?? 3000,
       clock: options.clock,
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    options.onExchange?.({ url: options.tokenUrl, headers, body, outcome });
     const fail = (reason: string): Record<string, string> => {
       options.onToken?.({ action: 'failed', reason });
       return {};

@@ -35,7 +35,12 @@ import {
   type BotScript,
   type ScriptInput,
 } from './script.js';
-import { platformEventUrl, sendToPlatform, type PlatformTarget } from './send.js';
+import {
+  journalTokenRequest,
+  platformEventUrl,
+  sendToPlatform,
+  type PlatformTarget,
+} from './send.js';
 import { errorText } from '../../errors.js';
 
 export interface BotProviderOptions {
@@ -213,7 +218,10 @@ function botRun(options: BotProviderOptions): BotRun {
   return run;
 }
 
-/** The platform bot-sim posts to, with a token client when it authenticates (spec 5.3). */
+/**
+ * The platform bot-sim posts to, with a token client when it authenticates (spec 5.3); with a
+ * journal (`--record`), each request it makes there is journaled beside those it served.
+ */
 function connect(run: BotRun, url: string): PlatformTarget {
   const { options, clock, controller, emit } = run;
   const platformUrl = url.replace(/\/+$/, '');
@@ -223,6 +231,7 @@ function connect(run: BotRun, url: string): PlatformTarget {
     token: options.token,
     clock,
     signal: controller.signal,
+    journal: options.journal,
     ...(options.auth
       ? {
           tokens: createTokenClient({
@@ -232,6 +241,7 @@ function connect(run: BotRun, url: string): PlatformTarget {
             clock,
             signal: controller.signal,
             onToken: (report) => emit({ type: 'bot-token', ...report, protocolMs: clock.now() }),
+            onExchange: (exchange) => journalTokenRequest(options.journal, clock, exchange),
           }),
         }
       : {}),

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import { postJson } from '../../http/client.js';
-import type { TokenClient } from '../../http/oauth-client.js';
+import { formatIssue } from '../../contract/issues.js';
+import { validate } from '../../contract/validate.js';
+import { postJson, type PostOutcome } from '../../http/client.js';
+import type { TokenClient, TokenExchange } from '../../http/oauth-client.js';
+import { recordExchange, type ExchangeInput, type Journal } from '../../journal/index.js';
 import type { BotSentEvent } from './events.js';
 import type { ScriptMessage } from './script.js';
 
@@ -14,6 +17,11 @@ export interface PlatformTarget {
   tokens?: TokenClient;
   clock: Clock;
   signal?: AbortSignal;
+  /**
+   * `--record`: each post journaled as sent (direction `out`), with the platform's answer or
+   * why none came, beside the events bot-sim received
+   */
+  journal?: Journal | undefined;
 }
 
 /** The provider-to-platform URL of spec 4.3. */
@@ -57,16 +65,19 @@ export async function sendToPlatform(
     ...(input.message ? { messageType: input.message.type } : {}),
     ...(input.message?.text === undefined ? {} : { text: input.message.text }),
   };
+  const url = platformEventUrl(target);
+  const text = JSON.stringify(body);
   for (let round = 1; ; round++) {
     const headers = target.tokens ? await target.tokens.headers() : {};
     const outcome = await postJson({
-      url: platformEventUrl(target),
-      body: JSON.stringify(body),
+      url,
+      body: text,
       headers,
       timeoutMs: 3000,
       clock: target.clock,
       ...(target.signal ? { signal: target.signal } : {}),
     });
+    journalPost(target, { url, body, text, headers, outcome, round });
     if (!outcome.ok) return { ...summary, error: outcome.message };
     if (outcome.status === 401 && target.tokens && round === 1) {
       target.tokens.invalidate('refused with 401');
@@ -78,4 +89,90 @@ export async function sendToPlatform(
       ...(outcome.status === 200 ? {} : { error: outcome.body }),
     };
   }
+}
+
+/**
+ * One post to the platform in bot-sim's journal, as every outbound exchange of svc-cli is
+ * recorded (direction `out`, stamped when the answer came): the body as sent with the headers
+ * that went with it (the journal masks the token and the Authorization header), the platform's
+ * answer or why none came, and the contract's verdict on the body. `svc-cli trace` draws it as
+ * the platform saw it, from the bot.
+ */
+function journalPost(
+  target: PlatformTarget,
+  post: {
+    url: string;
+    body: { event: string; chat_id: string };
+    text: string;
+    headers: Record<string, string>;
+    outcome: PostOutcome;
+    round: number;
+  },
+): void {
+  if (!target.journal) return;
+  const { url, body, text, headers, outcome, round } = post;
+  const kind = `bot.event.${body.event}`;
+  const verdict = validate(kind, body);
+  recordExchange(target.journal, {
+    protocolMs: target.clock.now(),
+    iface: 'bot',
+    direction: 'out',
+    kind,
+    ...(/^\d+$/.test(body.chat_id) ? { chat: Number(body.chat_id) } : {}),
+    request: {
+      method: 'POST',
+      url,
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(text)),
+        ...headers,
+      },
+      body: text,
+    },
+    ...outcomeFields(outcome),
+    verdict: {
+      ok: verdict.ok,
+      errors: verdict.errors.map(formatIssue),
+      warnings: verdict.warnings.map(formatIssue),
+    },
+    ...(round > 1 ? { notes: ['sent again with a renewed token after a 401 (spec 5.3)'] } : {}),
+  });
+}
+
+/**
+ * bot-sim's request for a token at the platform's token endpoint (`--auth`, spec 5.3) in its
+ * journal, as its posts are; the journal masks the client secret and the token it got.
+ * @example createTokenClient({ ..., onExchange: (exchange) => journalTokenRequest(journal, clock, exchange) })
+ */
+export function journalTokenRequest(
+  journal: Journal | undefined,
+  clock: Clock,
+  { url, headers, body, outcome }: TokenExchange,
+): void {
+  if (!journal) return;
+  recordExchange(journal, {
+    protocolMs: clock.now(),
+    iface: 'bot',
+    direction: 'out',
+    request: {
+      method: 'POST',
+      url,
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      body,
+    },
+    ...outcomeFields(outcome),
+  });
+}
+
+/** The platform's answer, or why none came, with the exchange's times, as a journal records them. */
+function outcomeFields(
+  outcome: PostOutcome,
+): Pick<ExchangeInput, 'response' | 'failure' | 'durationMs' | 'wallMs'> {
+  return {
+    ...(outcome.ok
+      ? { response: { status: outcome.status, headers: outcome.headers, body: outcome.body } }
+      : { failure: { reason: outcome.reason, message: outcome.message } }),
+    durationMs: outcome.durationMs,
+    wallMs: outcome.wallMs,
+  };
 }
