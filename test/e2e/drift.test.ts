@@ -1,5 +1,5 @@
 /** The built CLI: record diff and record profile on two recordings, platform --profile. */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +36,43 @@ describe('svc-cli record diff / record profile / --profile (e2e)', () => {
     const same = await runCli(['record', 'diff', 'three.ndjson', 'three.ndjson'], { cwd: dir });
     expect(same.code).toBe(0);
     expect(same.stdout).toContain('no differences');
+  });
+
+  it("diff: an error object in one side's 200 answers is behaviour, exit 1 (spec 4.2, 7.1)", async () => {
+    // the same session, the integrator refusing each agent message under a 200 (spec 4.2)
+    const refused = JSON.stringify({ error: { code: 'chat_closed', message: 'chat is closed' } });
+    const lines = readFileSync(join(dir, 'two.ndjson'), 'utf8').trim().split('\n');
+    const erring = lines.map((line) => {
+      const record = JSON.parse(line) as { kind?: string; response?: { body?: string } };
+      if (record.kind === 'channel.agent.text' && record.response) record.response.body = refused;
+      return JSON.stringify(record);
+    });
+    writeFileSync(join(dir, 'erring.ndjson'), `${erring.join('\n')}\n`);
+    const run = await runCli(['record', 'diff', 'two.ndjson', 'erring.ndjson'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(1);
+    const shown = run.stdout.split('\n');
+    const behaviour = shown.indexOf('behaviour (what a peer sees happen)');
+    expect(behaviour).toBeGreaterThan(-1);
+    expect(shown[behaviour + 1]).toBe(
+      '  channel.agent.text  [integrator]  2xx answers carrying an error object (the sender is told it failed, spec 7): a 0 of 2; b 2 of 2',
+    );
+    // said once, as behaviour: not again as a field present on one side only
+    expect(run.stdout).not.toContain('answer error:');
+    expect(run.stdout).toContain('2 differences: 1 behaviour, 1 shape, 0 cosmetic');
+    const json = await runCli(['record', 'diff', 'erring.ndjson', 'two.ndjson', '--json'], {
+      cwd: dir,
+    });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout.split('\n')[0]!)).toMatchObject({
+      type: 'difference',
+      severity: 'behaviour',
+      kind: 'channel.agent.text',
+      aspect: 'answer-error',
+      by: 'peer',
+      peer: 'integrator',
+      a: { 'error object': 2 },
+      b: { 'no error object': 2 },
+    });
   });
 
   it('--json: record profile and record to-fixture print one typed object each', async () => {

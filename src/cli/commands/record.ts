@@ -59,10 +59,10 @@ const recordDiffCommand = defineCommand({
   helpAfter: `
 Both files are read a line at a time and summed up per payload kind, so recordings of any
 length compare in bounded memory. Differences come in three groups: behaviour (kinds sent,
-status codes, attempts per message and how a series ended, redelivery offsets, attempt
-timeouts, bot hand-over times, the order of kinds across interfaces), shape (fields
-present, absent or typed differently, numeric strings and ms timestamps told apart,
-Content-Type) and cosmetic (how often an optional field shows, chunked or sized bodies, the
+status codes, an error object in the 2xx answers of one side only, attempts per message and
+how a series ended, redelivery offsets, attempt timeouts, bot hand-over times, the order of
+kinds across interfaces), shape (fields present, absent or typed differently, numeric
+strings and ms timestamps told apart, Content-Type) and cosmetic (how often an optional field shows, chunked or sized bodies, the
 platform's Keep-Alive). Transport headers of the peer's answers are not compared.
 
 Examples:

@@ -1,8 +1,9 @@
 /**
  * `record diff`: two observations (observe.ts) compared point by point. Each difference has
- * a severity: `behaviour` (what a peer sees happen: kinds sent, statuses, attempts, timings,
- * ordering), `shape` (fields, their forms, Content-Type) or `cosmetic` (how often an optional
- * field shows, the transfer framing, the platform's Keep-Alive).
+ * a severity: `behaviour` (what a peer sees happen: kinds sent, statuses, an error object in
+ * success answers, attempts, timings, ordering), `shape` (fields, their forms, Content-Type)
+ * or `cosmetic` (how often an optional field shows, the transfer framing, the platform's
+ * Keep-Alive).
  */
 import { plural } from '../../plural.js';
 import type { Figure, KindObservation, RecordingObservation, Tally } from './observe.js';
@@ -16,6 +17,7 @@ export type DiffAspect =
   | 'field'
   | 'response-field'
   | 'error-response-field'
+  | 'answer-error'
   | 'content-type'
   | 'transfer'
   | 'keep-alive'
@@ -71,6 +73,7 @@ const PLATFORM_IN = new Set<DiffAspect>([
   'status',
   'response-field',
   'error-response-field',
+  'answer-error',
   'keep-alive',
 ]);
 
@@ -272,7 +275,8 @@ function compareKind(ka: KindObservation, kb: KindObservation, ctx: Ctx): void {
   compareFields(ka.fields, ka.count, kb.fields, kb.count, 'field', ctx, kind);
   // answers per outcome: an error answer's fields are no optional fields of the success
   // answer, and a side with no answer of an outcome has nothing of it to compare
-  if (ka.answered.success > 0 && kb.answered.success > 0)
+  if (ka.answered.success > 0 && kb.answered.success > 0) {
+    const errorShown = compareAnswerErrors(ka, kb, ctx);
     compareFields(
       ka.responseFields,
       ka.answered.success,
@@ -281,7 +285,9 @@ function compareKind(ka: KindObservation, kb: KindObservation, ctx: Ctx): void {
       'response-field',
       ctx,
       kind,
+      errorShown ? ANSWER_ERROR : undefined,
     );
+  }
   if (ka.answered.error > 0 && kb.answered.error > 0)
     compareFields(
       ka.errorResponseFields,
@@ -353,6 +359,45 @@ function compareKind(ka: KindObservation, kb: KindObservation, ctx: Ctx): void {
   }
 }
 
+/** The top-level field of an answer body that says the exchange failed (spec 4.2, 7.1, 7.2). */
+const ANSWER_ERROR = 'error';
+
+/**
+ * 2xx answers that carry an `error` object against those that do not, on each side: a
+ * behaviour difference when one side gave a kind of answer the other never did (as status
+ * codes are compared: what was seen, not how often). The contract's failure answer is
+ * `{error:{code,message}}`, under a 200 on the integrator side (spec 4.2: "200 with {result}
+ * or {error:{code,message}}"; spec 7.1: the agent is shown the error, there is no
+ * redelivery) and as the error body of the bot interface (spec 7.2). So such an answer tells
+ * whoever sent the request that it failed, whatever its status: not a field's shape. Returns
+ * whether a line was pushed, so the field comparison does not say it again as a shape.
+ */
+function compareAnswerErrors(ka: KindObservation, kb: KindObservation, ctx: Ctx): boolean {
+  const { na, nb, push } = ctx;
+  const side = (k: KindObservation): Tally => {
+    const failed = k.responseFields[ANSWER_ERROR]?.object ?? 0;
+    const tally: Tally = {};
+    if (failed > 0) tally['error object'] = failed;
+    if (k.answered.success > failed) tally['no error object'] = k.answered.success - failed;
+    return tally;
+  };
+  const x = side(ka);
+  const y = side(kb);
+  if (sameKeys(x, y)) return false;
+  const of = (tally: Tally, k: KindObservation) =>
+    `${tally['error object'] ?? 0} of ${k.answered.success}`;
+  push({
+    severity: 'behaviour',
+    kind: ka.kind,
+    aspect: 'answer-error',
+    subject: ANSWER_ERROR,
+    detail: `2xx answers carrying an error object (the sender is told it failed, spec 7): ${na} ${of(x, ka)}; ${nb} ${of(y, kb)}`,
+    a: x,
+    b: y,
+  });
+  return true;
+}
+
 function compareFields(
   fa: Record<string, Tally>,
   countA: number,
@@ -361,12 +406,15 @@ function compareFields(
   aspect: 'field' | 'response-field' | 'error-response-field',
   ctx: Ctx,
   kind: string,
+  /** a path already reported as behaviour: only a difference in its forms is added */
+  shown?: string,
 ): void {
   const { na, nb, push } = ctx;
   const where = aspect === 'field' ? '' : aspect === 'response-field' ? 'answer ' : 'error answer ';
   for (const path of [...new Set([...Object.keys(fa), ...Object.keys(fb)])].sort()) {
     const x = fa[path];
     const y = fb[path];
+    if (path === shown && !(x && y && !sameKeys(x, y))) continue;
     if (!x || !y) {
       // only the top of a missing subtree is worth a line
       const parent = parentOf(path);

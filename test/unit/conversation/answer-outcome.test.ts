@@ -62,7 +62,7 @@ describe('answers learned and compared per outcome', () => {
     });
   });
 
-  it('record diff: an error object in every success answer is a shape difference, not cosmetic', async () => {
+  it('record diff: an error object in every success answer is a behaviour difference (spec 7)', async () => {
     const real = await observeRecordings([
       recording('a.ndjson', [
         [200, OK],
@@ -79,10 +79,49 @@ describe('answers learned and compared per outcome', () => {
       ]),
     ]);
     const { differences } = diffObservations(real, sim);
-    expect(differences.map((d) => [d.severity, d.aspect, d.detail])).toEqual([
-      ['behaviour', 'status', 'status codes: a 200 x2, 400 x1; b 200 x3'],
-      ['shape', 'response-field', 'answer error: present in b (3 of 3, object x3), absent in a'],
+    expect(differences.map((d) => [d.severity, d.aspect, d.by, d.detail])).toEqual([
+      ['behaviour', 'status', 'platform', 'status codes: a 200 x2, 400 x1; b 200 x3'],
+      [
+        'behaviour',
+        'answer-error',
+        'platform',
+        '2xx answers carrying an error object (the sender is told it failed, spec 7): a 0 of 2; b 3 of 3',
+      ],
     ]);
+  });
+
+  it('record diff: 2xx answers that always fail against ones that sometimes do are behaviour', async () => {
+    const failed = '{"error":{"code":"busy","message":"try later"}}';
+    const always = await observeRecordings([
+      recording('always.ndjson', [
+        [200, failed],
+        [200, failed],
+      ]),
+    ]);
+    const sometimes = await observeRecordings([
+      recording('sometimes.ndjson', [
+        [200, OK],
+        [200, failed],
+      ]),
+    ]);
+    const { differences, counts } = diffObservations(always, sometimes);
+    expect(counts.behaviour).toBe(1);
+    expect(differences[0]).toMatchObject({
+      severity: 'behaviour',
+      aspect: 'answer-error',
+      subject: 'error',
+      a: { 'error object': 2 },
+      b: { 'error object': 1, 'no error object': 1 },
+    });
+    // the same mix on both sides, however often: nothing a peer would not have seen in both
+    const also = await observeRecordings([
+      recording('also.ndjson', [
+        [200, OK],
+        [200, OK],
+        [200, failed],
+      ]),
+    ]);
+    expect(diffObservations(sometimes, also).differences).toEqual([]);
   });
 
   it('record diff: error answers are compared with error answers', async () => {
