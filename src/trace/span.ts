@@ -4,6 +4,7 @@ import {
   pushIdOf,
   type ExchangeRecord,
 } from '../journal/record.js';
+import { exchangeTimes, platformDirection } from '../journal/platform-view.js';
 
 /** The party on the other side of an exchange: a lane of the timeline. */
 export type Lane = 'integrator' | 'platform' | 'bot' | 'hooks' | 'widget';
@@ -140,41 +141,13 @@ function pushName(push: NonNullable<TraceSpan['push']>, body: Json | undefined):
   return `push ${push.event}${status === undefined ? '' : ` ${status}`}${push.eventId === undefined ? '' : ` id ${push.eventId}`}`;
 }
 
-/** The bot events the platform sends (spec 6.1; the public docs' CHAT_CLOSED, AGENT_MESSAGE). */
-const PLATFORM_BOT_EVENTS = new Set([
-  'bot.event.CLIENT_MESSAGE',
-  'bot.event.AGENT_JOINED',
-  'bot.event.AGENT_UNAVAILABLE',
-  'bot.event.CHAT_CLOSED',
-  'bot.event.AGENT_MESSAGE',
-]);
-
-/**
- * The direction as the platform saw the exchange, which the lanes, links and rules read: what
- * the other side recorded reads the other way round. An agent message the integrator's side
- * recorded as received (`listen --record`), a hook the receiver took (`hook-target
- * --record`), a CLIENT_MESSAGE the bot took (`bot-sim --record`) are ones the platform sent;
- * a BOT_MESSAGE the bot sent is one the platform took.
- */
-function platformDirection(record: ExchangeRecord): ExchangeRecord['direction'] {
-  const kind = record.kind;
-  if (kind === undefined) return record.direction;
-  if (record.iface === 'channel' && kind.startsWith('channel.agent.')) return 'out';
-  if (record.iface === 'hook' && kind.startsWith('hook.')) return 'out';
-  if (record.iface === 'bot' && kind.startsWith('bot.event.'))
-    return PLATFORM_BOT_EVENTS.has(kind) ? 'out' : 'in';
-  return record.direction;
-}
-
 /**
  * The span of one journal record. Protocol times: a record the simulator served is stamped
  * when the request came in; a delivery attempt when its reply came (or it failed), so its
  * start is that minus its duration.
  */
 export function spanOf(record: ExchangeRecord): TraceSpan {
-  const duration = record.durationMs ?? 0;
-  const startMs = record.direction === 'out' ? record.protocolMs - duration : record.protocolMs;
-  const endMs = startMs + duration;
+  const { startMs, endMs } = exchangeTimes(record);
   const wallAt = Date.parse(record.at);
   const body = parseBody(record.request.body);
   const message = asObject(body?.message);

@@ -9,6 +9,11 @@ import type { Readable } from 'node:stream';
 import { messageKeyOf } from '../../faults/plan.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { isPushRecord } from '../../journal/record.js';
+import {
+  exchangeTimes,
+  platformDirection,
+  platformFailureReason,
+} from '../../journal/platform-view.js';
 import { recordingBatches, shownInput } from '../../journal/read-input.js';
 import { placeForeignEntry } from './har-foreign.js';
 import { noteRecord, skipLine, type SkippedLines } from '../../journal/skipped-lines.js';
@@ -233,8 +238,9 @@ function addAttempt(
     open.delete(key);
     return;
   }
-  const end = record.protocolMs;
-  const start = end - (record.durationMs ?? 0);
+  // on the recorder's clock: a platform stamps an attempt when its reply came, the peer that
+  // took it (listen, hook-target, bot-sim) when it came in
+  const { startMs: start, endMs: end } = exchangeTimes(record);
   let series = open.get(key);
   if (series && record.attempt === 1) {
     close(key, series);
@@ -307,11 +313,13 @@ export function createObserver(files: string[]): Observer {
       // the control API is the simulator's own; a push to a widget page has no answer to read
       if (record.iface === 'control' || isPushRecord(record)) return;
       records += 1;
-      const kind = record.kind ?? `${record.iface}.${record.direction}.unknown`;
+      // as the platform saw it: a recording of listen, hook-target or bot-sim has it reversed
+      const direction = platformDirection(record);
+      const kind = record.kind ?? `${record.iface}.${direction}.unknown`;
       const obs = (kinds[kind] ??= {
         kind,
         iface: record.iface,
-        direction: record.direction,
+        direction,
         count: 0,
         fields: {},
         responseFields: {},
@@ -327,7 +335,7 @@ export function createObserver(files: string[]): Observer {
         obs.statuses,
         record.response
           ? String(record.response.status)
-          : `no answer: ${record.failure?.reason ?? 'unknown'}`,
+          : `no answer: ${platformFailureReason(record) ?? 'unknown'}`,
       );
       const reqType = contentType(record.request.headers);
       if (reqType) bump(obs.headers.requestContentType, reqType);

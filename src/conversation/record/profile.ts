@@ -176,7 +176,12 @@ export function learnProfile(seen: RecordingObservation, name: string): Profile 
           ...(k.direction === 'in' && k.answered.success > 0
             ? { answerFields: k.responseFields }
             : {}),
-          ...(sum(k.headers.keepAlive) > 0 ? { keepAlive: k.headers.keepAlive } : {}),
+          // the platform's own answers' Keep-Alive: an answer to what it sent is the peer's
+          // server's (record diff leaves it out alike), and the peer's own recording of it
+          // (listen, hook-target) has no headers
+          ...(k.direction === 'in' && sum(k.headers.keepAlive) > 0
+            ? { keepAlive: k.headers.keepAlive }
+            : {}),
         },
       ]),
   );
