@@ -2,6 +2,7 @@ import { plural } from '../../plural.js';
 import { SvcError } from '../../errors.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { NOT_FORWARDED_NOTE } from '../../journal/record.js';
+import { recordedByPeer } from '../../journal/platform-view.js';
 import { CONVERSATION_VERSION, RECORDED_BOT_TAG, type ConversationInput } from '../format.js';
 import {
   assignedChatOf,
@@ -603,6 +604,7 @@ function convertRecord(c: Conversion, r: ExchangeRecord): void {
  * nothing to start with (its first step would be about a chat that does not exist).
  */
 function refuseUndriven(all: readonly ExchangeRecord[]): never {
+  refusePeerRecording(all);
   const held = [...new Set(all.map((r) => r.iface))].filter((i) => i !== 'channel');
   // a proxy sits between the platform and a bot or a hook receiver; a widget page's traffic
   // (its events, the events pushed to it) is the platform's own, and converts to no step
@@ -613,6 +615,29 @@ function refuseUndriven(all: readonly ExchangeRecord[]): never {
     'SVC_E_RECORDING',
     `Could not convert the recording: it holds no customer message, agent message or control request${held.length > 0 ? ` (only ${held.join(' and ')} exchanges${proxied})` : ''}, so a replay would have nothing to start its chats with.`,
     'Record the platform side instead: `svc-cli platform --record session.ndjson --hook-url <your receiver, or the proxy>` (--bot-provider-url for a bot), send messages through it, and convert that file.',
+  );
+}
+
+/** The peers that record their own side of what the platform sends them, by interface. */
+const PEER_ROLES: Partial<Record<ExchangeRecord['iface'], { role: string; flag: string }>> = {
+  bot: { role: 'bot-sim', flag: '--bot-provider-url <its URL>' },
+  hook: { role: 'hook-target', flag: '--hook-url <its URL>' },
+};
+
+/**
+ * A bot-sim or hook-target recording (the peer's own side: what the platform sent it, and its
+ * answers) holds nothing that drove the chats: refused naming the recording that does.
+ */
+function refusePeerRecording(all: readonly ExchangeRecord[]): void {
+  const peers = [...new Set(all.filter(recordedByPeer).map((r) => PEER_ROLES[r.iface]))].filter(
+    (p) => p !== undefined,
+  );
+  if (peers.length === 0) return;
+  const roles = peers.map((p) => `\`${p.role} --record\``).join(' and ');
+  throw new SvcError(
+    'SVC_E_RECORDING',
+    `Could not convert the recording: it is a ${roles} recording, the peer's own side (what the platform sent it and its answers), with no customer message, agent message or control request, so a replay would have nothing to start its chats with.`,
+    `Convert the platform's recording of the same conversation instead: \`svc-cli platform --record session.ndjson ${peers.map((p) => p.flag).join(' ')}\`, send messages through it, and convert session.ndjson (record diff and record profile read the ${peers.map((p) => p.role).join(' and ')} recording as it is).`,
   );
 }
 
