@@ -1,6 +1,6 @@
 /**
  * HTTPS both ways (spec 1.2, 4.3: the real platform calls over HTTPS).
- * Serving: a certificate for 127.0.0.1 and localhost generated at start (selfsigned: WebCrypto,
+ * Serving: a certificate for 127.0.0.1, ::1 and localhost generated at start (selfsigned: WebCrypto,
  * no openssl child process), or the user's `--cert` / `--key`. The calling side (`--ca`,
  * `--insecure`) is src/cli/client-trust.ts.
  */

@@ -104,7 +104,7 @@ export const TLS_OPTIONS = [
     type: 'boolean',
     group: 'HTTPS:',
     description:
-      'serve HTTPS with a certificate generated at start for 127.0.0.1 and localhost (its fingerprint is printed)',
+      'serve HTTPS with a certificate generated at start for 127.0.0.1, ::1 and localhost (its fingerprint is printed)',
   },
   {
     key: 'tlsCertOut',
