@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { repoRoot, runCli } from '../helpers/run-cli.js';
 import { closeAll, post, startTarget } from '../helpers/hooks.js';
 
 const BIN = fileURLToPath(new URL('../../bin/svc-cli.js', import.meta.url));
@@ -262,6 +262,42 @@ describe('svc-cli hook-fire (spawned)', () => {
       `Could not read the hook body ${join(dir, 'bad.json')}:1:2: Unexpected token 'o'.`,
     );
     expect(from.stderr()).not.toContain('not json {');
+  });
+});
+
+describe('fixtures/... of the docs outside a clone (spawned)', () => {
+  it('hook-fire --from and hook-target --reply say they use the file shipped with svc-cli', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'svc-newcomer-'));
+    const body = 'fixtures/payloads/hooks/chat-accepted.valid.json';
+    const fire = await runCli(['hook-fire', '--from', body, '--url', 'http://127.0.0.1:1/'], {
+      cwd: empty,
+    });
+    expect(fire.code).toBe(3);
+    expect(fire.stderr).toContain(
+      `--from: no ${body} here; using the one shipped with svc-cli, ${join(repoRoot, body)}`,
+    );
+    const reply = 'fixtures/hooks/crm-reply.json';
+    const target = spawn(
+      process.execPath,
+      [BIN, 'hook-target', '--port', '0', '--reply', `chat_accepted=${reply}`],
+      { cwd: empty, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
+    );
+    children.push(target);
+    let err = '';
+    target.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const [listening] = (await once(createInterface({ input: target.stdout }), 'line')) as [string];
+    expect(listening).toContain('listening');
+    // all of stderr read: the two pipes are not read in the order they were written
+    target.kill('SIGINT');
+    await once(target, 'close');
+    expect(err).toContain(
+      `--reply chat_accepted: no ${reply} here; using the one shipped with svc-cli, ${join(repoRoot, reply)}`,
+    );
+    // a file of the working folder is used as given, without the note
+    const local = await runCli(['hook-fire', '--from', body, '--url', 'http://127.0.0.1:1/'], {
+      cwd: repoRoot,
+    });
+    expect(local.stderr).not.toContain('shipped with svc-cli');
   });
 });
 

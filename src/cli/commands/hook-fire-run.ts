@@ -1,5 +1,6 @@
 /** The body of `hook-fire` (imported lazily): flags -> body -> fire -> rendered verdict. */
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { localOrShippedFixture } from '../../package-files.js';
 import { parseJsonText } from '../../contract/json-text.js';
 import { createClock } from '../../clock.js';
@@ -25,8 +26,15 @@ import {
 } from '../render/hook-events.js';
 import { createOutput } from '../render/output.js';
 
-async function readBody(ctx: CliContext, file: string): Promise<unknown> {
+async function readBody(
+  ctx: CliContext,
+  file: string,
+  note: (line: string) => void,
+): Promise<unknown> {
   const path = localOrShippedFixture(ctx.cwd, file);
+  // the body comes from elsewhere than the path given: say where
+  if (path !== resolve(ctx.cwd, file))
+    note(`--from: no ${file} here; using the one shipped with svc-cli, ${path}`);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -120,7 +128,9 @@ export async function runHookFire(
         await fireHook({
           ...common,
           ...(options.event === undefined ? {} : { event: options.event }),
-          ...(options.from === undefined ? {} : { body: await readBody(ctx, options.from) }),
+          ...(options.from === undefined
+            ? {}
+            : { body: await readBody(ctx, options.from, (line) => out.note(line)) }),
         }),
       ];
   if (!options.all) print(results[0]!);

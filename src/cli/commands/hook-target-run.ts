@@ -1,5 +1,6 @@
 /** The body of `hook-target` (imported lazily): flags -> replies + fault plan -> receiver -> serve. */
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { localOrShippedFixture } from '../../package-files.js';
 import { parseJsonText } from '../../contract/json-text.js';
 import { createClock } from '../../clock.js';
@@ -22,11 +23,12 @@ import { buildFaultPlan, openRecordJournal, recordPolicyOf, serverTls } from '..
 
 /**
  * Reads `--reply event=file` pairs; the event must be a hook event, the file JSON.
- * @example await loadReplies(ctx, ['chat_accepted=crm.json'])
+ * @example await loadReplies(ctx, ['chat_accepted=crm.json'], (line) => out.note(line))
  */
 export async function loadReplies(
   ctx: Pick<CliContext, 'cwd'>,
   pairs: readonly string[],
+  note: (line: string) => void = () => undefined,
 ): Promise<Partial<Record<HookEventName, unknown>>> {
   const replies: Partial<Record<HookEventName, unknown>> = {};
   for (const pair of pairs) {
@@ -38,7 +40,11 @@ export async function loadReplies(
         `Could not use --reply "${pair}": expected <event>=<file> with an event of ${HOOK_EVENTS.join(', ')}.`,
       );
     }
-    const file = localOrShippedFixture(ctx.cwd, pair.slice(eq + 1));
+    const given = pair.slice(eq + 1);
+    const file = localOrShippedFixture(ctx.cwd, given);
+    // the reply comes from elsewhere than the path given: say where
+    if (file !== resolve(ctx.cwd, given))
+      note(`--reply ${event}: no ${given} here; using the one shipped with svc-cli, ${file}`);
     let text: string;
     try {
       text = await readFile(file, 'utf8');
@@ -76,7 +82,7 @@ export async function runHookTarget(
   }
   const out = createOutput(ctx, { json: options.json, quiet: options.quiet });
   const plan = await buildFaultPlan(ctx, options);
-  const replies = await loadReplies(ctx, options.reply);
+  const replies = await loadReplies(ctx, options.reply, (line) => out.note(line));
   if (isNonLoopbackHost(options.host)) {
     out.note(
       `warning: --host ${options.host} exposes the receiver beyond this machine; it has no authentication (spec 5.4 shows none).`,
