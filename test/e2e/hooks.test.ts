@@ -154,8 +154,12 @@ describe('svc-cli hook-fire (spawned)', () => {
       '--chat-id',
       '77',
     ]);
-    expect(pretty.stdout).toContain(
-      'about chat 77; --chat-id 77 sends more events about it (each run is a new chat without it)',
+    // the chat --chat-id named is not offered back as a flag to type
+    expect(pretty.stdout).toContain('about chat 77 (--chat-id)');
+    expect(pretty.stdout).not.toContain('sends more events');
+    const fresh = await runCli(['hook-fire', 'chat_updated', '--url', target.url]);
+    expect(fresh.stdout).toMatch(
+      /about chat (\d+); --chat-id \1 sends more events about it \(each run is a new chat without it\)/,
     );
     // a --from body names its own chat, every run; a request broken on purpose is said apart
     // from the replies, which alone decide the exit code

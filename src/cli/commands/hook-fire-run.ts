@@ -148,6 +148,7 @@ export async function runHookFire(
     ...(chatId !== undefined && options.from !== undefined && options.chatId === undefined
       ? { chatFromBody: true }
       : {}),
+    ...(chatId !== undefined && options.chatId !== undefined ? { chatFromFlag: true } : {}),
   };
   out.event(summary, (event, c) => formatHookFireSummary(event, c));
   return summary.broken === 0 ? EXIT_CODES.ok : EXIT_CODES.contract;

@@ -168,6 +168,8 @@ export interface HookFireSummary {
   chatId?: number;
   /** the chat id came from the --from body, so every run is about it */
   chatFromBody?: boolean;
+  /** the chat is the one --chat-id named: no need to name the flag again */
+  chatFromFlag?: boolean;
 }
 
 /**
@@ -188,7 +190,9 @@ export function formatHookFireSummary(summary: HookFireSummary, c: ChalkInstance
       : `\n${c.dim(
           summary.chatFromBody
             ? `about chat ${summary.chatId}, the chat_id of the --from body (--set chat_id=<n> changes it)`
-            : `about chat ${summary.chatId}; --chat-id ${summary.chatId} sends more events about it (each run is a new chat without it)`,
+            : summary.chatFromFlag
+              ? `about chat ${summary.chatId} (--chat-id)`
+              : `about chat ${summary.chatId}; --chat-id ${summary.chatId} sends more events about it (each run is a new chat without it)`,
         )}`;
   return `\n${summary.broken > 0 ? c.red(text) : c.green(text)}${invalid}${chat}`;
 }
