@@ -374,6 +374,8 @@ describe('widget --platform-url', () => {
     ]);
     expect(down.code).toBe(3);
     expect(down.stderr).toContain('nothing listens there (connection refused)');
+    // the hint starts a simulator where --platform-url looks, not on a fixed 8800
+    expect(down.stderr).toContain(`Start one with \`svc-cli platform --web --port ${port}\``);
     // a port the fetch standard blocks: said in words, not "bad port" (newcomer pass)
     const blocked = await runCli([
       'widget',

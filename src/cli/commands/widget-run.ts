@@ -174,9 +174,19 @@ async function assertWidgetChannel(
     throw new SvcError(
       'SVC_E_PEER_UNREACHABLE',
       `Could not use --platform-url ${platformUrl}: ${reason}${waited ? ` (waited ${waitMs / 1000} s)` : ''}.`,
-      'Start one with `svc-cli platform --web --port 8800`, or leave --platform-url out to start one here.',
+      `Start one with \`svc-cli platform --web --port ${portOf(platformUrl)}\`, or leave --platform-url out to start one here.`,
     );
   }
+}
+
+/**
+ * The port a simulator must listen on to be the one --platform-url names (the scheme's
+ * default when the URL gives none), so the hint starts that one, not another.
+ * @example portOf('http://127.0.0.1:8801') // '8801'
+ */
+function portOf(url: string): string {
+  const parsed = new URL(url);
+  return parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
 }
 
 /**
