@@ -36,6 +36,7 @@ export const CHAT_HELP = `Customer console — type a line to send it as a text 
   /name <name>   /email <email>   /phone <phone>
                                  sender fields for the next messages
   /agent <text>                  (embedded simulator) the agent answers
+  //<text>                       send a line starting with / (//etc sends /etc)
   /help   /quit                  (Ctrl-D quits too; Ctrl-C exits 130)`;
 
 function parseMedia(type: string, given: string[], command: 'photo' | 'media'): ChatAction {

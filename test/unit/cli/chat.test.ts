@@ -102,6 +102,13 @@ describe('chat /help', () => {
     for (const line of CHAT_HELP.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
     expect(CHAT_HELP).toMatch(/\/phone <phone>\n +sender fields for the next messages/);
   });
+
+  it('lists the // escape that docs/integrator.md and the unknown-command error name', () => {
+    expect(CHAT_HELP).toMatch(
+      /^ {2}\/\/<text> +send a line starting with \/ \(\/\/etc sends \/etc\)$/m,
+    );
+    expect(parseChatLine('//etc')).toEqual({ kind: 'text', text: '/etc' });
+  });
 });
 
 describe('svc-cli chat, driven through injected streams', () => {
