@@ -52,6 +52,21 @@ describe.skipIf(!hasChromium)('demo page: a visitor message that is not sent', (
       // drawn in the same pass as the mark, not at the next poll seconds later
       expect(await page.locator('#chat-mode').textContent()).toBe('simulator unreachable');
       expect((await page.evaluate(measure)).low).toEqual([]);
+      // the longer status leaves the widget's title whole: each text of the head on one line
+      // ("Chat with us" was squeezed onto two, beside a status and a state of two lines each)
+      const headLines = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('.widget-head > *')).map((item) => {
+          const range = document.createRange();
+          range.selectNodeContents(item);
+          const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+          return `${item.textContent ?? ''}: ${tops.size}`;
+        }),
+      );
+      expect(headLines).toEqual([
+        'Chat with us: 1',
+        'simulator unreachable: 1',
+        'widget state: chat: 1',
+      ]);
 
       // the keyboard reaches Retry (just before the input); a retry that fails again keeps
       // the mark and the keyboard's place
