@@ -307,6 +307,29 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
     expect(await item.locator('.who').textContent()).toContain(name);
   });
 
+  it('platform --web at 390 px: every event of the Events tab has its detail on a line of its own', async () => {
+    const { consoleUrl, channels } = await platformWeb();
+    expect(
+      (await postCustomer(channels[0]!.url, { id: 'c-ann', name: 'Ann' }, 'Hello')).status,
+    ).toBe(200);
+    const page = await browser.newPage({ viewport: { width: 390, height: 760 } });
+    pages.push(page);
+    await page.goto(consoleUrl);
+    await page.click('nav button[data-tab="events-tab"]');
+    await page.locator('#event-log .event summary .rest').nth(1).waitFor();
+    // a short detail ("chat 1") sat beside its kind and a longer one went below: at 390 px
+    // the column jumped from row to row; now each is below, as in the Activity panel
+    const beside = await page.$$eval('#event-log .event summary', (summaries) =>
+      summaries
+        .filter((summary) => {
+          const type = summary.querySelector('.type')!.getBoundingClientRect();
+          return summary.querySelector('.rest')!.getBoundingClientRect().top < type.bottom;
+        })
+        .map((summary) => summary.textContent),
+    );
+    expect(beside).toEqual([]);
+  });
+
   it('platform --web: a transcript scrolled back stays put as lines arrive; one at its end follows', async () => {
     const { consoleUrl, channels } = await platformWeb();
     const say = async (text: string, id = 'c-ann') =>
