@@ -38,9 +38,19 @@ export function measure(): Seen {
     const style = getComputedStyle(el);
     if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
     if (style.opacity === '0') continue;
-    const fg = luminance(rgb(style.color));
     const bgColor = behind(el);
-    const bg = luminance(rgb(bgColor));
+    const bgRgb = rgb(bgColor);
+    const bg = luminance(bgRgb);
+    // what the eye sees: the text's colour faded by its own alpha and every opacity above it
+    // (white at 0.85 on a blue read as plain white, 4.7:1, where it is 3.9:1)
+    let alpha = rgb(style.color)[3] ?? 1;
+    for (let e: Element | null = el; e; e = e.parentElement)
+      alpha *= Number(getComputedStyle(e).opacity);
+    const fg = luminance(
+      rgb(style.color)
+        .slice(0, 3)
+        .map((v, i) => alpha * v + (1 - alpha) * (bgRgb[i] ?? 0)),
+    );
     const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
     const size = parseFloat(style.fontSize);
     const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
