@@ -27,6 +27,30 @@ describe.skipIf(!hasChromium)('web console Journal tab in headless Chromium', ()
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
+  it('shows a pushed event without an empty header box above its data', async () => {
+    const cli = await startCliServer(['platform', '--web', '--port', '0', '--json']);
+    cleanups.push(async () => expect([0, 130]).toContain(await cli.stop()));
+    const { consoleUrl, url } = cli.listening as { consoleUrl: string; url: string };
+    // a page's event stream: the simulator pushes it the chat mode, a journal record
+    const stream = new AbortController();
+    cleanups.push(() => Promise.resolve(stream.abort()));
+    const opened = await fetch(`${url}/_sim/widget/events?visitor=v-1`, { signal: stream.signal });
+    await opened.body!.getReader().read();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    cleanups.push(() => page.close());
+    page.setDefaultTimeout(15_000);
+    await page.goto(consoleUrl);
+    await page.click('nav button[data-tab=journal-tab]');
+    await page.locator('table.journal tbody tr', { hasText: 'widget.push.chat_mode' }).click();
+    await page.locator('#journal-detail h4', { hasText: 'Pushed event' }).waitFor();
+    // a push has no HTTP headers: an empty grey box stood between the heading and the data
+    const boxes = await page.$$eval('#journal-detail pre', (pres) =>
+      pres.map((p) => p.textContent),
+    );
+    expect(boxes).toHaveLength(1);
+    expect(JSON.parse(boxes[0]!)).toMatchObject({ type: 'chat_mode' });
+  });
+
   it('wraps the picked exchange’s URL, keeps the url column and the pane in place', async () => {
     const shots = process.env.SVC_SHOTS ?? mkdtempSync(join(tmpdir(), 'svc-console-journal-'));
     console.log(`journal screenshots: ${shots}`);

@@ -103,6 +103,9 @@ function showDetail(
   });
   // an event pushed to a widget page over its event stream: no reply, nothing to resend
   const push = isPushRecord(entry);
+  const headers = Object.entries(entry.request.headers ?? {})
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
   fill(
     detail,
     h('h3', {}, `#${entry.seq} ${entry.request.method} ${entry.request.url}`),
@@ -117,13 +120,8 @@ function showDetail(
       : null,
     entry.notes?.length ? h('div', { class: 'notes' }, entry.notes.join(' · ')) : null,
     h('h4', {}, push ? "Pushed event (server-sent, on the page's event stream)" : 'Request'),
-    h(
-      'pre',
-      {},
-      Object.entries(entry.request.headers ?? {})
-        .map(([k, v]) => `${k}: ${v}`)
-        .join('\n'),
-    ),
+    // a pushed event has no HTTP headers: no empty box for them
+    headers ? h('pre', {}, headers) : null,
     h('pre', {}, prettyBody(entry.request.body)),
     push
       ? null
