@@ -135,6 +135,18 @@ describe('replay --bot-url: a bot set up with another token or provider id', () 
     expect(run.stderr).toContain(
       'note: the conversations svc-cli ships expect bot-sim\'s default answers (the echo "You said: ...", BUTTONS for menu, INVITE_AGENT for agent or operator)',
     );
+    // the shipped conversation run from a folder of one's own (--grep): the note still comes,
+    // though the result names it fixtures/..., a path that folder does not have
+    const elsewhere = await runCli(
+      [
+        ...['--time-scale', '0.25', 'replay', '--grep', 'bot-text.json'],
+        ...['--bot-url', bot, '--platform-port', String(port)],
+      ],
+      { cwd: mkdtempSync(join(tmpdir(), 'svc-elsewhere-')) },
+    );
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stdout).toContain('(fixtures/conversations/bot-text.json');
+    expect(elsewhere.stderr).toContain("note: the conversations svc-cli ships expect bot-sim's");
     // the same conversation from a folder of one's own: no such note
     const own = join(mkdtempSync(join(tmpdir(), 'svc-own-bot-')), 'bot-text.json');
     copyFileSync(fixture, own);

@@ -13,7 +13,7 @@ import {
   type ConversationLoadFailure,
   localOrShippedConversations,
 } from '../../conversation/load.js';
-import { packageFiles } from '../../package-files.js';
+import { localOrShippedFixture, packageFiles } from '../../package-files.js';
 import { replayAll, usesRealPeer } from '../../conversation/replay-all.js';
 import { createRunProgress } from '../render/progress.js';
 import { createOutput } from '../render/output.js';
@@ -445,7 +445,8 @@ function recordingStoppedNote(plan: ReplayPlan, status: RecordingStatus): string
 function failedShipped(ctx: CliContext, results: readonly ConversationResult[]): boolean {
   const shipped = resolve(packageFiles().folderOf(DEFAULT_PATH));
   const inShipped = (file: string): boolean => {
-    const path = relative(shipped, resolve(ctx.cwd, file));
+    // a shipped file outside the working folder is named fixtures/... (shownFile)
+    const path = relative(shipped, resolve(localOrShippedFixture(ctx.cwd, file)));
     return path !== '' && !path.startsWith('..') && !isAbsolute(path);
   };
   return results.some((r) => !r.ok && r.file !== undefined && inShipped(r.file));
