@@ -336,13 +336,13 @@ describe('README tours, as written', () => {
     const ports = await portsFor('9200', '9100', '8801');
     // no wait for the stand-ins: each replay line's --wait 10s covers their start
     start(argvOf(hooks[0]!, ports, {}), cwd);
-    // the bundled fixtures the page names are the clone's
-    const hookReplay = await run(argvOf(hooks[1]!, ports, {}), repoRoot);
+    // the page's replays pick the shipped fixtures (--grep), so they run from a folder of one's own
+    const hookReplay = await run(argvOf(hooks[1]!, ports, {}), cwd);
     expect(hookReplay.code, hookReplay.out).toBe(0);
     expect(hookReplay.out).toContain('expectations: 5 checked, 0 skipped (not observable)');
     expect(hookReplay.out).toMatch(/run id \d+: fresh chat ids from \d+001/);
     start(argvOf(bots[0]!, ports, {}), cwd);
-    const botReplay = await run(argvOf(bots[1]!, ports, {}), repoRoot);
+    const botReplay = await run(argvOf(bots[1]!, ports, {}), cwd);
     expect(botReplay.code, botReplay.out).toBe(0);
     expect(botReplay.out).toMatch(/1 passed, 0 failed/);
     // the bot's platform port is free again: conform's embedded platform takes it
