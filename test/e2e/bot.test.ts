@@ -1,6 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -178,6 +180,31 @@ describe('e2e: bot-sim --script with a typo', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(
       `error [SVC_E_BOT_SCRIPT] Could not use the bot script ${file}: rules.0.mach: unknown key (did you mean "match"?).`,
+    );
+  });
+});
+
+describe('e2e: bot-sim --script fixtures/... outside a clone', () => {
+  it('serves the rules svc-cli ships under that name, and says so', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'svc-newcomer-'));
+    const script = 'fixtures/bots/shop.json';
+    const child = spawn(process.execPath, [BIN, 'bot-sim', '--port', '0', '--script', script], {
+      cwd: empty,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exit = once(child, 'close');
+    // the listening line, or '' when it exits first (the script was not found: exit 2)
+    const first = await Promise.race([
+      once(createInterface({ input: child.stdout }), 'line').then(([line]) => String(line)),
+      exit.then(() => ''),
+    ]);
+    child.kill('SIGINT');
+    await exit;
+    expect(first, err).toContain('listening');
+    expect(err).toContain(
+      `--script: no ${script} here; using the one shipped with svc-cli, ${join(repoRoot, script)}`,
     );
   });
 });

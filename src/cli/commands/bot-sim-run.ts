@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { createClock } from '../../clock.js';
 import type { FaultPlan } from '../../faults/index.js';
 import { isNonLoopbackHost } from '../../http/server.js';
+import { localOrShippedFixture } from '../../package-files.js';
 import { createBotProvider, loadBotScript, type BotListeningEvent } from '../../roles/bot/index.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
@@ -19,6 +20,23 @@ import {
 } from '../serving-flags.js';
 
 /**
+ * Where `--script` is read: the working folder's file, else the one svc-cli ships under that
+ * `fixtures/...` name (the docs name them so), with a note saying which.
+ * @example scriptPath(ctx, 'fixtures/bots/shop.json', out) // '<package>/fixtures/bots/shop.json'
+ */
+function scriptPath(
+  ctx: Pick<CliContext, 'cwd'>,
+  given: string,
+  out: { note: (line: string) => void },
+): string {
+  const path = localOrShippedFixture(ctx.cwd, given);
+  // the rules come from elsewhere than the path given: say where
+  if (path !== resolve(ctx.cwd, given))
+    out.note(`--script: no ${given} here; using the one shipped with svc-cli, ${path}`);
+  return path;
+}
+
+/**
  * Serves the scripted provider until ctx.signal aborts.
  * @example await runBotSim(ctx, { port: '0', platformUrl: 'http://127.0.0.1:8800' });
  */
@@ -30,7 +48,7 @@ export async function runBotSim(
   const out = createOutput(ctx, { json: o.json, quiet: o.quiet });
   const plan: FaultPlan = await buildFaultPlan(ctx, o);
   if (o.silent) plan.fault = { kind: 'hang' }; // never answer: exercises the 3 s x 2 timeouts
-  const script = o.script ? await loadBotScript(resolve(ctx.cwd, o.script)) : undefined;
+  const script = o.script ? await loadBotScript(scriptPath(ctx, o.script, out)) : undefined;
   if (isNonLoopbackHost(o.host))
     out.note(`warning: --host ${o.host} exposes bot-sim beyond this machine.`);
   // informational: --quiet prints only the listening line and errors (README)
