@@ -292,6 +292,53 @@ describe('conform bot', () => {
     expect(JSON.stringify(report.results)).not.toContain('after 0 attempts');
   });
 
+  it('the next --text waits for the answer to the last: a slow INVITE_AGENT is not raced (spec 3)', async () => {
+    // answers 200 at once and posts its answer a little later, as a bot behind a queue does:
+    // a text sent on the 200 went to a bot that had already asked for an agent
+    const service: { info?: BotServiceInfo } = {};
+    const url = await startPeer((req, res, body) => {
+      if (refusedToken(req, res)) return;
+      json(res, 200, {});
+      const event = JSON.parse(body) as Record<string, unknown>;
+      if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
+      const text = (event.message as { text?: string } | undefined)?.text;
+      const answer =
+        text === 'agent'
+          ? { event: 'INVITE_AGENT', id: 'i-1', chat_id: event.chat_id, client_id: event.client_id }
+          : {
+              event: 'BOT_MESSAGE',
+              id: `b-${String(text)}`,
+              chat_id: event.chat_id,
+              client_id: event.client_id,
+              message: { type: 'TEXT', text: 'Hi', timestamp: 1700000000 },
+            };
+      const webhook = service.info.webhookUrl.replace('<token>', 't0k');
+      res.once('finish', () =>
+        setTimeout(() => {
+          void fetch(webhook, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(answer),
+          }).catch(() => undefined);
+        }, 150),
+      );
+    });
+    const report = await runConformSuite({
+      suite: 'bot',
+      url,
+      token: 't0k',
+      clock: scaled(),
+      texts: ['hi', 'agent', 'more'],
+      onBotService: (info) => (service.info = info),
+    });
+    const [hi, agent, more] = report.results[0]?.steps ?? [];
+    expect([hi?.status, agent?.status]).toEqual(['passed', 'passed']);
+    expect(more?.status).toBe('skipped');
+    expect(more?.details).toEqual([
+      'not sent: the platform handed the chat to an agent after the bot\'s INVITE_AGENT after "agent", and asks the bot nothing more about that chat (spec 3, 8)',
+    ]);
+  });
+
   it('a bot that starts cold (503, then 200) passes with a warning naming attempt 1', async () => {
     let calls = 0;
     const service: { info?: BotServiceInfo } = {};

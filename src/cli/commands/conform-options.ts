@@ -163,7 +163,7 @@ export const conformOptions = defineOptions('conform', [
     config: false,
     group: 'bot:',
     description:
-      'bot: what the customer says, sent in turn as CLIENT_MESSAGEs (default one greeting); a bot scripted on intents needs its own',
+      'bot: what the customer says, sent in turn as CLIENT_MESSAGEs, each after the answer to the last (default one greeting); a bot scripted on intents needs its own',
   },
   {
     key: 'script',

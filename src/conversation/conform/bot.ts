@@ -347,7 +347,8 @@ function clientMessageCase(run: BotRun): ConformCase {
             continue;
           }
           previous = text;
-          await sendText(run, ctx, { customerId, text, index, name, left });
+          const more = index < texts.length - 1;
+          await sendText(run, ctx, { customerId, text, index, name, left, more });
         }
       } finally {
         off();
@@ -380,10 +381,12 @@ async function sendText(
     index: number;
     name: string;
     left: ReadonlyArray<{ chatId: number }>;
+    /** another text follows this one */
+    more: boolean;
   },
 ): Promise<void> {
   const { harness, clock, session } = run;
-  const { customerId, text, index, name, left } = item;
+  const { customerId, text, index, name, left, more } = item;
   const since = harness.mark();
   const posted = await postJson({
     url: harness.channelUrl,
@@ -413,10 +416,18 @@ async function sendText(
   // a series without a 200 ends in the hand-over (spec 3, 8), announced just after its last
   // attempt: wait for it (protocol time, woken by the event), so the next text sees it
   const chatId = session.chat?.id;
-  if (chatId !== undefined && series.length > 0 && !series.some((r) => r.response?.status === 200))
+  const handedOver = (): true | undefined =>
+    left.some((event) => event.chatId === chatId) ? true : undefined;
+  if (chatId === undefined || series.length === 0) return;
+  if (!series.some((r) => r.response?.status === 200))
+    await harness.waitFor(handedOver, ATTEMPT_MS);
+  // a customer reads the answer before typing again: the next text waits for the bot's answer
+  // to this one (up to --answer-within), so a hand-over it asks for (INVITE_AGENT, spec 3) is
+  // taken before the next text, not raced by it (a text sent on the 200 went to the bot still)
+  else if (more)
     await harness.waitFor(
-      () => (left.some((event) => event.chatId === chatId) ? true : undefined),
-      ATTEMPT_MS,
+      () => handedOver() ?? (harness.received(since).length > 0 ? true : undefined),
+      run.answerWithin,
     );
 }
 
