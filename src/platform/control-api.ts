@@ -308,6 +308,8 @@ export function describeState(core: PlatformCore): unknown {
     journal: core.journal.count,
     recording: core.journal.recording,
     protocolMs: core.clock.now(),
+    /** whether the agent web console is served (`--web`): `widget --platform-url` asks */
+    console: core.service('console') !== undefined,
     /** protocol ms per wall ms, inverted (`--time-scale`); 0 on the virtual clock */
     timeScale: core.clock.timeScale,
     /** resident memory of the simulator process, for load checks */

@@ -408,6 +408,36 @@ describe('widget --platform-url', () => {
     );
   });
 
+  it('says a simulator serves no console from its state, not by a request failing there', async () => {
+    const platform = await startCliServer(['--json', 'platform', '--port', '0', '--no-console']);
+    let platformOut = '';
+    platform.child.stdout?.on('data', (chunk: Buffer) => (platformOut += chunk.toString()));
+    const widget = spawn(
+      process.execPath,
+      [bin, 'widget', '--port', '0', '--platform-url', platform.listening.url],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+    );
+    try {
+      let out = '';
+      await new Promise<void>((done, fail) => {
+        widget.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('Ctrl-C stops.')) done();
+        });
+        widget.once('exit', (code) => fail(new Error(`widget exited ${code}`)));
+      });
+      expect(out).toContain(
+        'agent console  none there: the simulator serves it with --web (svc-cli platform --web)',
+      );
+      expect(out).not.toContain('/_sim/console/');
+    } finally {
+      widget.kill('SIGINT');
+      await platform.stop();
+    }
+    // the platform's terminal had no failed request of widget's own to show
+    expect(platformOut).not.toContain('/_sim/console');
+  });
+
   it('waits for a simulator started in the same line (`platform --web & widget`)', async () => {
     const port = await freePort();
     const platformUrl = `http://127.0.0.1:${port}`;

@@ -98,11 +98,11 @@ export async function runWidget(
   const c = out.chalk;
   out.line(c.bold('svc widget'));
   out.line(`  demo page      ${c.cyan(demo.url)}`);
-  out.line(`  agent console  ${c.cyan(consoleUrl)}`);
-  if (platform) printControlToken(out, control);
   out.line(
-    `  simulator      ${c.cyan(platformUrl)}${platform ? c.dim(' (started here)') : consoleThere ? '' : c.yellow(' (no console there: start it with --web)')}`,
+    `  agent console  ${consoleThere ? c.cyan(consoleUrl) : c.yellow('none there: the simulator serves it with --web (svc-cli platform --web)')}`,
   );
+  if (platform) printControlToken(out, control);
+  out.line(`  simulator      ${c.cyan(platformUrl)}${platform ? c.dim(' (started here)') : ''}`);
   out.line(c.dim('Open the page, type in its chat box, answer in the console; Ctrl-C stops.'));
   const off = platform?.core.on((event) => out.event(event, formatPlatformEvent));
   await waitForAbort(ctx.signal);
@@ -213,14 +213,27 @@ function refuseStartedSimulatorFlags(flags: {
   );
 }
 
-/** Whether the simulator at `platformUrl` serves the agent console (`platform --web`). */
+/**
+ * Whether the simulator at `platformUrl` serves the agent console (`platform --web`), as its
+ * state says: asking for the console page itself put a red 404 line for a request of
+ * widget's own in the terminal of a simulator started without --web.
+ */
 async function servesConsole(platformUrl: string, signal: AbortSignal): Promise<boolean> {
-  try {
-    const response = await fetch(`${platformUrl}/_sim/console/`, {
-      method: 'HEAD',
+  const ask = (path: string, method = 'GET'): Promise<Response> =>
+    fetch(`${platformUrl}${path}`, {
+      method,
       signal: AbortSignal.any([signal, AbortSignal.timeout(3000)]),
     });
-    return response.ok;
+  try {
+    const response = await ask('/_sim/state');
+    if (response.ok) {
+      const state = (await response.json()) as { console?: unknown };
+      return state.console === true;
+    }
+    await response.body?.cancel();
+    // a simulator beyond loopback wants its control token for its state; the console's own
+    // files need none (an older simulator's state does not say either)
+    return (await ask('/_sim/console/', 'HEAD')).ok;
   } catch {
     return false;
   }
