@@ -17,7 +17,9 @@ export interface ConfigRowEvent {
 
 /** `port          9000                    env      SVC_PORT` */
 export function formatConfigRow(row: ConfigRowEvent, c: ChalkInstance): string {
-  const value = row.value === undefined ? c.dim('(unset)') : JSON.stringify(row.value);
+  // padded before it is coloured: the colour codes take no column on a terminal
+  const value =
+    row.value === undefined ? c.dim('(unset)'.padEnd(36)) : JSON.stringify(row.value).padEnd(36);
   const colour =
     row.source === 'flag'
       ? c.magenta
@@ -28,5 +30,7 @@ export function formatConfigRow(row: ConfigRowEvent, c: ChalkInstance): string {
           : c.dim;
   const mark = row.problem ? `  ${c.red('✗')} ${row.problem}` : '';
   const from = row.from ? c.dim(row.from) : row.env ? c.dim(`env ${row.env}`) : '';
-  return `${row.key.padEnd(16)} ${value.padEnd(36)} ${colour(row.source.padEnd(8))} ${from}${mark}`.trimEnd();
+  const line = `${row.key.padEnd(16)} ${value} ${colour(row.source)}${' '.repeat(8 - row.source.length)} ${from}${mark}`;
+  // a row that ends at its source ends there, not in the spaces after it
+  return line.trimEnd();
 }

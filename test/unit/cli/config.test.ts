@@ -91,3 +91,19 @@ describe('svc-cli config', () => {
     expect(t.stdout()).toMatch(/port\s+"soon"\s+file .* ✗ must be a number/);
   });
 });
+
+describe('svc-cli config rows on a colour terminal', () => {
+  it('lines up an unset value with the others and ends at the source', async () => {
+    const { Chalk } = await import('chalk');
+    const { formatConfigRow } = await import('../../../src/cli/render/config.js');
+    const c = new Chalk({ level: 1 });
+    // eslint-disable-next-line no-control-regex
+    const plain = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '');
+    const unset = plain(formatConfigRow({ type: 'config', key: 'cert', source: 'default' }, c));
+    const set = plain(
+      formatConfigRow({ type: 'config', key: 'port', value: 9000, source: 'flag' }, c),
+    );
+    expect(unset.indexOf('default')).toBe(set.indexOf('flag'));
+    expect(set).toBe(set.trimEnd());
+  });
+});
