@@ -409,7 +409,9 @@ function unknownKeyWarnings(config: ReturnType<typeof loadConfig>, table: Option
       );
     }
   }
-  for (const problem of sectionProblems(config, [table.command]))
+  // `svc-cli config` without a command (table '') checks the file whole: every command's section
+  const commands = table.command === '' ? undefined : [table.command];
+  for (const problem of sectionProblems(config, commands))
     warnings.push(`warning: ${fileName}: ${problem}`);
   return warnings;
 }

@@ -107,3 +107,16 @@ describe('svc-cli config rows on a colour terminal', () => {
     expect(set).toBe(set.trimEnd());
   });
 });
+
+describe('svc-cli config without a command', () => {
+  it("warns of every command section's unknown and flag-only keys, as doctor does", async () => {
+    const dir = dirWith({
+      version: 1,
+      commands: { conform: { reprot: 'junit' }, load: { url: 'http://127.0.0.1:1' } },
+    });
+    const t = createTestContext({ cwd: dir });
+    expect(await runInProcess(t, ['config'])).toBe(0);
+    expect(t.stderr()).toContain('unknown key "commands.conform.reprot" is ignored');
+    expect(t.stderr()).toContain('"url" in commands.load is --url, a flag only');
+  });
+});
