@@ -52,6 +52,8 @@ export interface LoadedConfig {
   section(name: string): Record<string, unknown> | undefined;
   /** the command names under `commands` */
   sectionNames(): string[];
+  /** the file's `commands` as written (undefined when absent), to say when it is no object */
+  commands?: unknown;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -136,5 +138,6 @@ export function loadConfig(sources: {
       return isObject(section) ? section : undefined;
     },
     sectionNames: () => (isObject(commands) ? Object.keys(commands) : []),
+    commands,
   };
 }

@@ -432,19 +432,62 @@ function flagOnlyProblem(spec: OptionSpec, where: string): string {
  * @example sectionProblems(config) // ['commands.lisen names no command with options. Did you mean "listen"?']
  */
 export function sectionProblems(
-  config: Pick<ReturnType<typeof loadConfig>, 'section' | 'sectionNames'>,
+  config: Pick<ReturnType<typeof loadConfig>, 'section' | 'sectionNames' | 'commands'>,
   commands?: readonly string[],
 ): string[] {
   const sections = Object.fromEntries(
     config.sectionNames().map((name) => [name, config.section(name) ?? {}]),
   );
-  return sectionTypos(sections, commands).map((t) => {
-    const meant = t.best === undefined ? '' : ` Did you mean "${t.best}"?`;
-    if (t.command === undefined) return `${t.path} names no command with options.${meant}`;
-    // an option of the command that is a flag only: say so, not "did you mean" another key
-    if (t.flagOnly) return flagOnlyProblem(t.flagOnly, `commands.${t.command}`);
-    return `unknown key "${t.path}" is ignored: not an option of ${t.command}.${meant}`;
-  });
+  return [
+    ...misshapenSections(config, commands),
+    ...sectionTypos(sections, commands).map((t) => {
+      const meant = t.best === undefined ? '' : ` Did you mean "${t.best}"?`;
+      if (t.command === undefined) return `${t.path} names no command with options.${meant}`;
+      // an option of the command that is a flag only: say so, not "did you mean" another key
+      if (t.flagOnly) return flagOnlyProblem(t.flagOnly, `commands.${t.command}`);
+      return `unknown key "${t.path}" is ignored: not an option of ${t.command}.${meant}`;
+    }),
+  ];
+}
+
+/** `a JSON array`, `the number 9000`: what a value is, in words. */
+const jsonTypeOf = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'a JSON array'
+      : typeof value === 'string'
+        ? `the string ${JSON.stringify(value)}`
+        : `the ${typeof value} ${JSON.stringify(value)}`;
+
+/**
+ * A `commands` that is no object, or a command's section that is none (`"listen": 9000`): the
+ * schema wants objects, and without this warning the values would be ignored without a word.
+ * @example misshapenSections(config) // ['commands.listen is the number 9000, not an object ...']
+ */
+function misshapenSections(
+  config: Pick<ReturnType<typeof loadConfig>, 'section' | 'sectionNames' | 'commands'>,
+  only?: readonly string[],
+): string[] {
+  const example = (name: string, key: string) => `"commands": {"${name}": {"${key}": ...}}`;
+  if (config.commands === undefined) return [];
+  if (
+    config.commands === null ||
+    typeof config.commands !== 'object' ||
+    Array.isArray(config.commands)
+  )
+    return [
+      `"commands" is ${jsonTypeOf(config.commands)}, not an object of sections: it is ignored. Write ${example('listen', 'port')}.`,
+    ];
+  const raw = config.commands as Record<string, unknown>;
+  return config
+    .sectionNames()
+    .filter((name) => knownCommands.has(name) && (only ?? [name]).includes(name))
+    .filter((name) => config.section(name) === undefined)
+    .map((name) => {
+      const key = knownCommands.get(name)?.options.find((o) => o.config !== false)?.key ?? 'key';
+      return `commands.${name} is ${jsonTypeOf(raw[name])}, not an object of ${name}'s options: it is ignored. Write ${example(name, key)}.`;
+    });
 }
 
 /**

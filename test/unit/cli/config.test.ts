@@ -120,3 +120,16 @@ describe('svc-cli config without a command', () => {
     expect(t.stderr()).toContain('"url" in commands.load is --url, a flag only');
   });
 });
+
+describe('a commands section that is no object', () => {
+  it('is said to be ignored, not dropped without a word', async () => {
+    const t = createTestContext({ cwd: dirWith({ version: 1, commands: { listen: 9000 } }) });
+    expect(await runInProcess(t, ['config', 'listen'])).toBe(0);
+    expect(t.stderr()).toContain(
+      'commands.listen is the number 9000, not an object of listen\'s options: it is ignored. Write "commands": {"listen": {"port": ...}}.',
+    );
+    const list = createTestContext({ cwd: dirWith({ version: 1, commands: [] }) });
+    expect(await runInProcess(list, ['config'])).toBe(0);
+    expect(list.stderr()).toContain('"commands" is a JSON array, not an object of sections');
+  });
+});
