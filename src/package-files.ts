@@ -196,8 +196,9 @@ export function readPackageVersion(files: PackageFiles = packageFiles()): string
  * `fixtures/...` as the docs' and the help's examples name it: the working folder's file,
  * else the one shipped in the package (an installed svc-cli, the single binary), so
  * `validate fixtures/payloads` and `hook-target --reply chat_accepted=fixtures/hooks/crm-reply.json`
- * run as written outside a clone. Any other path, or one found nowhere, is returned as given
- * (resolved against `cwd`), for the caller's own "no such file" error.
+ * run as written outside a clone; a glob goes by the folder before its first wildcard
+ * (`fixtures/payloads` in the docs' `**` example). Any other path, or one found nowhere, is
+ * returned as given (resolved against `cwd`), for the caller's own "no such file" error.
  * @example localOrShippedFixture('/tmp', 'fixtures/payloads') // '/…/svc-cli/fixtures/payloads'
  */
 export function localOrShippedFixture(
@@ -212,6 +213,14 @@ export function localOrShippedFixture(
   }
   if (!relative.split('/').every((part) => part !== '' && part !== '.' && part !== '..'))
     return local;
-  const shipped = join(files.folderOf('fixtures'), ...relative.split('/').slice(1));
+  const parts = relative.split('/').slice(1);
+  // a glob (a `**` or `*` in a part): the folder before its first wildcard decides
+  const wild = parts.findIndex((part) => /[*?[\]{}]/.test(part));
+  if (wild !== -1) {
+    if (existsSync(join(cwd, 'fixtures', ...parts.slice(0, wild)))) return local;
+    const base = join(files.folderOf('fixtures'), ...parts.slice(0, wild));
+    return existsSync(base) ? [base, ...parts.slice(wild)].join('/') : local;
+  }
+  const shipped = join(files.folderOf('fixtures'), ...parts);
   return existsSync(shipped) ? shipped : local;
 }

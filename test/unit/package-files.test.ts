@@ -151,6 +151,13 @@ describe('fixtures/... as the examples name it', () => {
     expect(localOrShippedFixture(empty, './fixtures/hooks/crm-reply.json')).toBe(
       join(empty, 'fixtures', 'hooks', 'crm-reply.json'),
     );
+    // a glob, by the folder before its first wildcard: shipped when the project has none
+    expect(localOrShippedFixture(empty, 'fixtures/payloads/**/*.valid.json')).toBe(
+      `${packageFiles().folderOf('fixtures/payloads')}/**/*.valid.json`,
+    );
+    expect(localOrShippedFixture(empty, 'fixtures/hooks/*.json')).toBe(
+      join(empty, 'fixtures/hooks/*.json'),
+    );
     // other paths, and fixtures shipped nowhere, stay the caller's to refuse
     expect(localOrShippedFixture(empty, 'crm.json')).toBe(join(empty, 'crm.json'));
     expect(localOrShippedFixture(empty, 'fixtures/nope.json')).toBe(
