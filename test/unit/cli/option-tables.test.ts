@@ -478,6 +478,17 @@ describe('the resolver', () => {
     expect(table.split('\n').slice(2, 2 + rows.length + 1)).toEqual([...rows, '']);
   });
 
+  it('docs/configuration.md names every SVC_* variable an option reads', () => {
+    const docs = readFileSync(join(repoRoot, 'docs/configuration.md'), 'utf8');
+    const table = docs.slice(docs.indexOf('| key | variable | used by |'));
+    const envs = new Set(
+      [...GLOBAL_OPTIONS, ...ALL_TABLES.flatMap((t) => t.options)].flatMap((o) =>
+        'env' in o && typeof o.env === 'string' ? [o.env] : [],
+      ),
+    );
+    for (const env of envs) expect(table, env).toContain(`\`${env}\``);
+  });
+
   it('reads --config, and refuses a missing file or an unknown version', () => {
     const dir = dirWith({ version: 2 });
     expect(error(() => resolveOptions(listen, { flags: {}, env: {}, cwd: dir })).code).toBe(
