@@ -83,9 +83,11 @@ export function runConfig(
       section: inspection.hasSection,
     },
     (e, c) =>
-      e.file === null
-        ? c.dim('no config file (svc-cli init writes svc.config.json)')
-        : `config file ${c.bold(e.file)}${e.command && e.section ? c.dim(` (with commands.${e.command})`) : ''}`,
+      table?.readsConfig === false
+        ? c.dim(`${table.command} reads no config file and no SVC_* variable: only its flags`)
+        : e.file === null
+          ? c.dim('no config file (svc-cli init writes svc.config.json)')
+          : `config file ${c.bold(e.file)}${e.command && e.section ? c.dim(` (with commands.${e.command})`) : ''}`,
   );
   let invalid = 0;
   let atDefault = 0;
@@ -119,7 +121,9 @@ export function runConfig(
       ...(shown === undefined ? {} : { value: shown }),
       source,
       ...(option.from ? { from: option.from } : {}),
-      ...(spec.env && source === 'default' ? { env: spec.env } : {}),
+      ...(spec.env && source === 'default' && table?.readsConfig !== false
+        ? { env: spec.env }
+        : {}),
       ...(option.problem ? { problem: option.problem } : {}),
     };
     out.event(row, formatConfigRow);

@@ -46,6 +46,15 @@ export function createCommanderOption(spec: OptionSpec): Option {
  */
 export function addOptions(cmd: Command, table: OptionTable | readonly OptionSpec[]): Command {
   const specs = 'options' in table ? table.options : table;
-  for (const spec of specs) cmd.addOption(createCommanderOption(spec));
+  // a command that reads no SVC_* variable (init) does not name one in its help
+  const readsEnv = !('options' in table) || table.readsConfig !== false;
+  for (const spec of specs)
+    cmd.addOption(createCommanderOption(readsEnv ? spec : withoutEnv(spec)));
   return cmd;
+}
+
+/** The spec without its environment variable. */
+function withoutEnv(spec: OptionSpec): OptionSpec {
+  const { env: _env, ...rest } = spec;
+  return rest;
 }

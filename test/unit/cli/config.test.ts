@@ -133,3 +133,18 @@ describe('a commands section that is no object', () => {
     expect(list.stderr()).toContain('"commands" is a JSON array, not an object of sections');
   });
 });
+
+describe('init, which reads no config file and no SVC_* variable', () => {
+  it('names no variable in its help, and config init says it reads only flags', async () => {
+    const help = createTestContext({ cwd: tmpdir() });
+    await runInProcess(help, ['init', '--help']).catch(() => undefined);
+    expect(help.stdout()).toContain('--channel-url <url>');
+    expect(help.stdout()).not.toContain('env SVC_');
+    const dir = dirWith({ version: 1, channelUrl: 'https://svc.test/s3cr3t/ch-1' });
+    const t = createTestContext({ cwd: dir });
+    expect(await runInProcess(t, ['config', 'init'])).toBe(0);
+    expect(t.stdout()).toContain('init reads no config file and no SVC_* variable');
+    expect(t.stdout()).not.toContain('no config file (');
+    expect(t.stdout()).not.toContain('env SVC_');
+  });
+});
