@@ -211,6 +211,47 @@ describe('conform bot', () => {
     );
   });
 
+  it('a bot that drops the notices after answering CLIENT_MESSAGE is asked whether it reads message of every event', async () => {
+    // as a Java bot written for the real platform: every event parsed as a CLIENT_MESSAGE, a
+    // handler that throws on the missing message, and a server that then closes the connection
+    const service: { info?: BotServiceInfo } = {};
+    const url = await startPeer((req, res, body) => {
+      if (refusedToken(req, res)) return;
+      const event = JSON.parse(body) as Record<string, unknown>;
+      if (!event.message) return req.socket.destroy();
+      json(res, 200, {});
+      if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
+      void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          event: 'BOT_MESSAGE',
+          id: 'b-1',
+          chat_id: event.chat_id,
+          client_id: event.client_id,
+          message: { type: 'TEXT', text: 'Hi', timestamp: '1700000000' },
+        }),
+      }).catch(() => undefined);
+    });
+    const report = await runConformSuite({
+      suite: 'bot',
+      url,
+      token: 't0k',
+      clock: scaled(),
+      onBotService: (info) => (service.info = info),
+    });
+    const reasons = failures(report.results);
+    const hint = (name: string) =>
+      `the bot answered CLIENT_MESSAGE 200, but ${name} carries no message, only event, id, client_id and chat_id (spec 2.5, 6.1): does the bot read message of every event? Check event first, and answer 200 to the events it does not act on`;
+    expect(reasons.find((r) => r.startsWith('AGENT_JOINED'))?.split(' | ')).toEqual([
+      'AGENT_JOINED answered 200 within 3 s / answered HTTP 200 within 3 s: AGENT_JOINED: the connection was reset or closed before a reply; the regular answer is HTTP 200 (spec 4.3)',
+      hint('AGENT_JOINED'),
+    ]);
+    expect(reasons.find((r) => r.startsWith('AGENT_UNAVAILABLE'))).toContain(
+      hint('AGENT_UNAVAILABLE'),
+    );
+  });
+
   it('a silent bot fails on reply time (spec 8)', async () => {
     const url = await startPeer(() => undefined);
     // at 0.1, not 0.01: beside a CPU hog 30 wall ms per attempt did not always see even the

@@ -296,7 +296,8 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
       await sender.send(name, chat, customer);
       const [record] = harness.sent(name, since);
       const reasons = judgeBotAnswer(name, record, clock);
-      return reasons.length === 0 ? reasons : [...reasons, ...slashHintOf(record)];
+      if (reasons.length === 0) return reasons;
+      return [...reasons, ...slashHintOf(record), ...noMessageHint(name, record, run)];
     },
   };
   return [
@@ -320,6 +321,24 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
     malformedCase(run),
     // last: a bot that wrongly takes the event has no later case to disturb
     wrongTokenCase(run),
+  ];
+}
+
+/**
+ * A notice the bot dropped (its connection closed without a reply, or a 5xx) after it answered
+ * CLIENT_MESSAGE 200: the notices carry no `message` (spec 2.5, 6.1: event, id, client_id,
+ * chat_id), and a bot that reads the message of every event as a CLIENT_MESSAGE's crashes on
+ * them, as an open-source Java bot written for the real platform does.
+ */
+function noMessageHint(name: string, record: ExchangeRecord | undefined, run: BotRun): string[] {
+  const status = record?.response?.status ?? 0;
+  const dropped = record?.failure?.reason === 'reset' || status >= 500;
+  const answered = run.harness
+    .sent('CLIENT_MESSAGE', run.session.since)
+    .some((r) => r.response?.status === 200);
+  if (!dropped || !answered) return [];
+  return [
+    `the bot answered CLIENT_MESSAGE 200, but ${name} carries no message, only event, id, client_id and chat_id (spec 2.5, 6.1): does the bot read message of every event? Check event first, and answer 200 to the events it does not act on`,
   ];
 }
 
