@@ -134,11 +134,67 @@ export function decodeJsonBody(
       ok: false,
       status: 400,
       code: 'invalid_encoding',
-      message: 'the body is not valid UTF-8',
+      message: invalidUtf8Message(buffer),
       transfer,
     };
   }
   return parseJsonBody(raw, transfer, bytes);
+}
+
+/**
+ * The 400's text for a body that is not UTF-8 (RFC 8259 8.1: JSON between systems is UTF-8;
+ * docs/FIDELITY.md, 4.2 Content-Type: the Chat API page asks for the JSON text in UTF-8):
+ * the first byte that breaks it and the text before it, so the field is found. Such a byte is
+ * most often text in a one-byte charset: an open-source Java bot written for the real platform
+ * posts its JSON through a string entity without a charset, ISO-8859-1, so "café" arrives as
+ * 0xE9 (and a Cyrillic text as question marks, which no server can tell).
+ * @example invalidUtf8Message(Buffer.from('{"t":"caf\xe9"}', 'latin1'))
+ * // 'the body is not valid UTF-8: byte 0xE9 at offset 9, after `{"t":"caf` (...)'
+ */
+export function invalidUtf8Message(buffer: Buffer): string {
+  const at = firstInvalidUtf8(buffer);
+  if (at < 0) return 'the body is not valid UTF-8';
+  let start = Math.max(0, at - 24);
+  while (start < at && ((buffer[start] as number) & 0xc0) === 0x80) start++;
+  // the text as sent (JSON quoting would escape every quote of it), line breaks as spaces
+  const before = buffer
+    .subarray(start, at)
+    .toString('utf8')
+    .replace(/[\r\n\t]/g, ' ');
+  const hex = (buffer[at] as number).toString(16).toUpperCase().padStart(2, '0');
+  return `the body is not valid UTF-8: byte 0x${hex} at offset ${at}, after \`${start > 0 ? '...' : ''}${before}\` (JSON is UTF-8, RFC 8259 8.1); such a byte is most often text in ISO-8859-1 or Windows-1252: encode the body as UTF-8 (a Java StringEntity without a charset sends ISO-8859-1)`;
+}
+
+/** The offset of the first byte that does not start a well-formed UTF-8 sequence, or -1. */
+function firstInvalidUtf8(buf: Buffer): number {
+  let i = 0;
+  while (i < buf.length) {
+    const b = buf[i] as number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    const len =
+      b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (len === 0) return i;
+    // the second byte's narrower ranges: no overlong forms, surrogates or code points past U+10FFFF
+    const [lo, hi] =
+      b === 0xe0
+        ? [0xa0, 0xbf]
+        : b === 0xed
+          ? [0x80, 0x9f]
+          : b === 0xf0
+            ? [0x90, 0xbf]
+            : b === 0xf4
+              ? [0x80, 0x8f]
+              : [0x80, 0xbf];
+    for (let k = 1; k < len; k++) {
+      const c = buf[i + k];
+      if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += len;
+  }
+  return -1;
 }
 
 /**
