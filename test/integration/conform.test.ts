@@ -339,6 +339,18 @@ describe('conform hooks', () => {
     ]);
   });
 
+  it('quotes a pretty-printed reply on one line (a receiver in Flask debug mode)', async () => {
+    const url = await startPeer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{\n  "data": [\n    {\n      "chat_id": [\n        "1"\n      ]\n    }\n  ]\n}\n');
+    });
+    const report = await runConformSuite({ suite: 'hooks', url, clock: roomy() });
+    expect(reasons(report.results)).toContain(
+      'the receiver answered HTTP 200 {"data":[{"chat_id":["1"]}]}',
+    );
+    expect(reasons(report.results).filter((r) => r.includes('\n'))).toEqual([]);
+  });
+
   it('a reply that passes with warnings shows them, as hook-fire does', async () => {
     const url = await startPeer((_req, res) => json(res, 200, { result: 'ok', colour: 'red' }));
     const report = await runConformSuite({ suite: 'hooks', url, clock: roomy() });

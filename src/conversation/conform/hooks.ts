@@ -164,13 +164,29 @@ function specCases(options: HooksSuiteOptions): ConformCase[] {
   }));
 }
 
-/** A reply body for a message line: empty said so, an error page by its title, a long one cut. */
+/**
+ * A reply body for a message line: empty said so, an error page by its title, JSON on one line,
+ * a long one cut. A receiver in a debug mode (Flask's) pretty-prints its JSON: quoted as it
+ * came, its lines broke the report's layout, each at the left margin as if it were output of
+ * its own.
+ */
 function quoteReply(text: string): string {
   if (text === '') return '(empty body)';
   const page = describeErrorPage(text);
   if (page !== undefined) return page;
-  const chars = [...text];
+  const flat = oneLine(text);
+  const chars = [...flat];
   return chars.length <= 200
-    ? text
+    ? flat
     : `${chars.slice(0, 200).join('')}… (${chars.length} characters)`;
+}
+
+/** JSON re-serialised compactly (the same value), other text with its line breaks as spaces. */
+function oneLine(text: string): string {
+  if (!/[\r\n]/.test(text)) return text;
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text.replace(/\s*[\r\n]\s*/g, ' ').trim();
+  }
 }
