@@ -98,12 +98,23 @@ export function loadConfig(sources: {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    // only a --config path can be missing (./svc.config.json is read when present): the
+    // path is what to check, not the file's format
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     throw new SvcError(
       'SVC_E_CONFIG',
       `Could not read the config file ${file}: ${systemReason(error)}.`,
-      hint,
+      missing
+        ? `Check the path --config gives (relative to ${sources.cwd}); without --config, ./svc.config.json is read when present, and svc-cli init writes one.`
+        : hint,
     );
   }
+  if (text.trim() === '')
+    throw new SvcError(
+      'SVC_E_CONFIG',
+      `Could not read the config file ${file}: it is empty.`,
+      'Write {"version": 1} and the options to set (svc-cli init writes one), or delete the file.',
+    );
   // where an editor shows it: line and column, not V8's character offset
   const parsed = parseJsonText(text);
   if (!parsed.ok)

@@ -84,6 +84,21 @@ describe('svc-cli config', () => {
     expect(t.stderr()).not.toMatch(/position \d+/);
   });
 
+  it('a --config path that is missing, and an empty file, each say what to do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
+    const missing = createTestContext({ cwd: dir });
+    expect(await runInProcess(missing, ['--config', 'nope.json', 'config'])).toBe(2);
+    expect(missing.stderr()).toContain('no such file or folder');
+    expect(missing.stderr()).toContain(`Check the path --config gives (relative to ${dir})`);
+    expect(missing.stderr()).not.toContain('It is JSON');
+    writeFileSync(join(dir, 'svc.config.json'), '\n');
+    const empty = createTestContext({ cwd: dir });
+    expect(await runInProcess(empty, ['config'])).toBe(2);
+    expect(empty.stderr()).toContain(`${join(dir, 'svc.config.json')}: it is empty.`);
+    expect(empty.stderr()).toContain('Write {"version": 1} and the options to set');
+    expect(empty.stderr()).not.toContain('Unexpected end of JSON input');
+  });
+
   it('exits 2 on an invalid value and marks it', async () => {
     const dir = dirWith({ version: 1, port: 'soon' });
     const t = createTestContext({ cwd: dir });
