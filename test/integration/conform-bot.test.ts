@@ -79,14 +79,36 @@ async function startBrokenBot(
     json(res, status, status === 200 ? {} : { error: { code: 'boom', message: 'broken' } });
     const event = JSON.parse(body) as Record<string, unknown>;
     if (status !== 200 || !answer || event.event !== 'CLIENT_MESSAGE' || !service.info) return;
-    void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
-      method: 'POST',
-      headers: { 'content-type': contentType },
-      body: JSON.stringify(answer(event)),
-    }).catch(() => undefined);
+    postToService(service.info, answer(event), contentType);
   });
   return { url, service };
 }
+
+/** Posts `answer` to the bot service as a bot does, with the token the tests give (t0k). */
+function postToService(
+  info: BotServiceInfo,
+  answer: unknown,
+  contentType = 'application/json',
+): void {
+  void fetch(info.webhookUrl.replace('<token>', 't0k'), {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: JSON.stringify(answer),
+  }).catch(() => undefined);
+}
+
+/** A BOT_MESSAGE "Hi" answering `event`'s chat. */
+const botMessage = (
+  event: Record<string, unknown>,
+  id: string,
+  timestamp: number | string = 1700000000,
+) => ({
+  event: 'BOT_MESSAGE',
+  id,
+  chat_id: event.chat_id,
+  client_id: event.client_id,
+  message: { type: 'TEXT', text: 'Hi', timestamp },
+});
 
 describe('conform bot', () => {
   it('our own bot-sim passes every case; the malformed event is refused', async () => {
@@ -221,17 +243,7 @@ describe('conform bot', () => {
       if (!event.message) return req.socket.destroy();
       json(res, 200, {});
       if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
-      void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          event: 'BOT_MESSAGE',
-          id: 'b-1',
-          chat_id: event.chat_id,
-          client_id: event.client_id,
-          message: { type: 'TEXT', text: 'Hi', timestamp: '1700000000' },
-        }),
-      }).catch(() => undefined);
+      postToService(service.info, botMessage(event, 'b-1', '1700000000'));
     });
     const report = await runConformSuite({
       suite: 'bot',
@@ -287,17 +299,7 @@ describe('conform bot', () => {
       json(res, 200, {});
       const event = JSON.parse(body) as Record<string, unknown>;
       if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
-      void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          event: 'BOT_MESSAGE',
-          id: 'b-1',
-          chat_id: event.chat_id,
-          client_id: event.client_id,
-          message: { type: 'TEXT', text: 'Hi', timestamp: 1700000000 },
-        }),
-      }).catch(() => undefined);
+      postToService(service.info, botMessage(event, 'b-1'));
     });
     const report = await runConformSuite({
       suite: 'bot',
@@ -353,23 +355,9 @@ describe('conform bot', () => {
       const answer =
         text === 'agent'
           ? { event: 'INVITE_AGENT', id: 'i-1', chat_id: event.chat_id, client_id: event.client_id }
-          : {
-              event: 'BOT_MESSAGE',
-              id: `b-${String(text)}`,
-              chat_id: event.chat_id,
-              client_id: event.client_id,
-              message: { type: 'TEXT', text: 'Hi', timestamp: 1700000000 },
-            };
-      const webhook = service.info.webhookUrl.replace('<token>', 't0k');
-      res.once('finish', () =>
-        setTimeout(() => {
-          void fetch(webhook, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(answer),
-          }).catch(() => undefined);
-        }, 150),
-      );
+          : botMessage(event, `b-${String(text)}`);
+      const info = service.info;
+      res.once('finish', () => setTimeout(() => postToService(info, answer), 150));
     });
     const report = await runConformSuite({
       suite: 'bot',
@@ -397,17 +385,7 @@ describe('conform bot', () => {
       json(res, 200, {});
       const event = JSON.parse(body) as Record<string, unknown>;
       if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
-      void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          event: 'BOT_MESSAGE',
-          id: 'b-1',
-          chat_id: event.chat_id,
-          client_id: event.client_id,
-          message: { type: 'TEXT', text: 'Hi', timestamp: 1700000000 },
-        }),
-      }).catch(() => undefined);
+      postToService(service.info, botMessage(event, 'b-1'));
     });
     const report = await runConformSuite({
       suite: 'bot',
@@ -495,17 +473,7 @@ describe('conform bot', () => {
       const event = JSON.parse(body) as Record<string, unknown>;
       if (event.event !== 'CLIENT_MESSAGE' || !service.info || known.has(event.chat_id)) return;
       known.add(event.chat_id);
-      void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          event: 'BOT_MESSAGE',
-          id: `b-${known.size}`,
-          chat_id: event.chat_id,
-          client_id: event.client_id,
-          message: { type: 'TEXT', text: 'Hi', timestamp: 1700000000 },
-        }),
-      }).catch(() => undefined);
+      postToService(service.info, botMessage(event, `b-${known.size}`));
     });
     return { url, service };
   }
@@ -534,17 +502,7 @@ describe('conform bot', () => {
       if (!/^\d+$/.test(clientId)) return json(res, 500, 'invalid literal for int()');
       json(res, 200, {});
       if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
-      void fetch(service.info.webhookUrl.replace('<token>', 't0k'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          event: 'BOT_MESSAGE',
-          id: `b-${String(event.id)}`,
-          chat_id: event.chat_id,
-          client_id: event.client_id,
-          message: { type: 'TEXT', text: 'Hi', timestamp: 1700000000 },
-        }),
-      }).catch(() => undefined);
+      postToService(service.info, botMessage(event, `b-${String(event.id)}`));
     });
     const runs = await passTwice(url, service, () => seen.push([]));
     const [first = [], second = []] = seen;
