@@ -70,6 +70,11 @@ export interface DeliveryResult {
   reason?: string;
   /** what that attempt's reply said, for the reader (`reason`'s `said`, see the attempt event) */
   said?: string;
+  /**
+   * the last attempt of a failed series was dropped by the peer: its connection closed before a
+   * reply, or a 5xx (a peer that failed on this payload, not one that was away or slow)
+   */
+  dropped?: true;
   elapsedMs: number;
 }
 
@@ -167,6 +172,7 @@ async function runSeries(
   const { clock, policy } = options;
   let lastReason = 'no attempt made';
   let lastSaid: string | undefined;
+  let lastDropped = false;
   // the journal seq of the attempt before: a redelivery names it as its cause (the trace)
   let previous: number | undefined;
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
@@ -265,6 +271,7 @@ async function runSeries(
     if (judgement.final) return failedNow(options, start, attempt, judgement.reason, said);
     lastReason = judgement.reason;
     lastSaid = said;
+    lastDropped = outcome.ok ? outcome.status >= 500 : outcome.reason === 'reset';
   }
   // spec 8: the failure is announced when the series' time is up (9 s for the channel).
   const failAt = start + policy.failAfterMs;
@@ -276,6 +283,7 @@ async function runSeries(
     agentNotice: `not delivered after ${plural(policy.attempts, 'attempt')}: ${lastReason}`,
     reason: lastReason,
     ...(lastSaid === undefined ? {} : { said: lastSaid }),
+    ...(lastDropped ? { dropped: true as const } : {}),
     elapsedMs: clock.now() - start,
   };
   emitDone(options, failed);

@@ -254,7 +254,7 @@ describe('conform bot', () => {
     });
     const reasons = failures(report.results);
     const hint = (name: string) =>
-      `the bot answered CLIENT_MESSAGE 200, but ${name} carries no message, only event, id, client_id and chat_id (spec 2.5, 6.1): does the bot read message of every event? Check event first, and answer 200 to the events it does not act on`;
+      `the bot took CLIENT_MESSAGE (HTTP 200), but ${name} carries no message, only event, id, client_id and chat_id (spec 2.5, 6.1): does the bot read message of every event? Check event first, and answer 200 to the events it does not act on`;
     expect(reasons.find((r) => r.startsWith('AGENT_JOINED'))?.split(' | ')).toEqual([
       'AGENT_JOINED answered 200 within 3 s / answered HTTP 200 within 3 s: AGENT_JOINED: the connection was reset or closed before a reply; the regular answer is HTTP 200 (spec 4.3)',
       hint('AGENT_JOINED'),

@@ -16,7 +16,7 @@ import {
 // Peers written here as a web framework answers an unhandled exception or a missing route:
 // a plain node:http server, no svc-cli role (conventions 21: foreign peers, not mirrors).
 
-type Answer = (req: IncomingMessage, res: ServerResponse) => void;
+type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
 const servers: Server[] = [];
 const platforms: Platform[] = [];
@@ -37,8 +37,10 @@ afterEach(async () => {
 /** A peer on a loopback port that reads each request's body, then answers as `answer` says. */
 async function startPeer(answer: Answer): Promise<string> {
   const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => answer(req, res));
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => answer(req, res, body));
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -111,6 +113,37 @@ describe('the platform names what a failing peer answered (spec 4.2, 4.3, 4.4)',
     expect(attempts).toHaveLength(2);
     for (const line of attempts) expect(line).toContain(said);
     expect(JSON.stringify(s.events)).not.toContain('bot-token-1');
+  });
+
+  it('a bot that took CLIENT_MESSAGE and drops AGENT_JOINED is asked whether it reads message (spec 6.1)', async () => {
+    const hint =
+      'the bot took CLIENT_MESSAGE (HTTP 200), but AGENT_JOINED carries no message, only event, id, client_id and chat_id (spec 2.5, 6.1)';
+    // a bot that reads message.text of every event: its framework closes the connection on
+    // the error (the notices carry no message); `everything` drops CLIENT_MESSAGE too
+    const agentJoinedLine = async (everything: boolean) => {
+      const peer = await startPeer((req, res, body) => {
+        const event = JSON.parse(body) as { message?: { text: string } };
+        if (everything || event.message === undefined) return req.socket.destroy();
+        send(res, 200, 'application/json', '{}');
+      });
+      const s = await startPlatform({
+        bot: { providerUrl: `${peer}/bot`, token: 'bot-token-1', providerId: 'acme' },
+      });
+      await s.customer('hello');
+      await s.clock.runUntil(() => s.events.some((e) => e.type === 'bot-event-sent'));
+      void sendAgentMessage(s.platform.core, { chatId: 1, message: { type: 'text', text: 'Hi' } });
+      const joined = (e: PlatformEvent) =>
+        e.type === 'bot-event-sent' && e.event === 'AGENT_JOINED';
+      await s.clock.runUntil(() => s.events.some(joined));
+      return lines(s.events).find((l) => l.includes('→ bot AGENT_JOINED')) ?? '';
+    };
+    const dropped = await agentJoinedLine(false);
+    expect(dropped).toContain('✗ not delivered after 2 attempts: the connection was reset');
+    expect(dropped).toContain(hint);
+    // a bot that takes no event at all is not asked about notices
+    const down = await agentJoinedLine(true);
+    expect(down).toContain('✗ not delivered after 2 attempts');
+    expect(down).not.toContain('carries no message');
   });
 
   it("a hook receiver's JSON error body, quoted short (spec 4.4)", async () => {

@@ -5,7 +5,11 @@ import { validate } from '../../contract/validate.js';
 import { postJson } from '../../http/client.js';
 import { botRouteHint, trailingSlashHint } from '../../http/trailing-slash.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
-import { createBotSender, inlineAnswerOf } from '../../platform/bot/bot-outbound.js';
+import {
+  createBotSender,
+  droppedNoticeHint,
+  inlineAnswerOf,
+} from '../../platform/bot/bot-outbound.js';
 import { contentTypeWarning } from '../../platform/bot/bot-inbound.js';
 import { BOT_DELIVERY_POLICY } from '../../contract/timing.js';
 import type { Chat, Customer } from '../../platform/model.js';
@@ -337,9 +341,7 @@ function noMessageHint(name: string, record: ExchangeRecord | undefined, run: Bo
     .sent('CLIENT_MESSAGE', run.session.since)
     .some((r) => r.response?.status === 200);
   if (!dropped || !answered) return [];
-  return [
-    `the bot answered CLIENT_MESSAGE 200, but ${name} carries no message, only event, id, client_id and chat_id (spec 2.5, 6.1): does the bot read message of every event? Check event first, and answer 200 to the events it does not act on`,
-  ];
+  return [droppedNoticeHint(name)];
 }
 
 /** The customer's texts, each a CLIENT_MESSAGE the bot must answer 200 within 3 s. */

@@ -67,6 +67,8 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
   // a bot written as a chat webhook answers in its HTTP reply, which the platform never reads:
   // said once, or the customer waits for an answer that is never sent (a public sample does)
   let warnedInline = false;
+  // the chats whose CLIENT_MESSAGE the bot took: a notice it then drops is the bot's own bug
+  const tookMessage = new WeakSet<Chat>();
   const warnInlineAnswer = (name: OutboundEventName, body: string): void => {
     const answer = inlineAnswerOf(body);
     if (answer === undefined) return;
@@ -133,6 +135,12 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         stopping: core.stopping,
         limiter: core.limiter,
       });
+      if (name === 'CLIENT_MESSAGE' && result.result === 'delivered') tookMessage.add(chat);
+      // the reader's reason: what the bot's reply said, and why a bot drops a notice
+      const said =
+        result.dropped && name !== 'CLIENT_MESSAGE' && tookMessage.has(chat)
+          ? [result.said, droppedNoticeHint(name)].filter(Boolean).join('; ')
+          : result.said;
       core.emit({
         type: 'bot-event-sent',
         event: name,
@@ -144,13 +152,23 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
           result.result === 'failed' || result.result === 'interrupted' ? 'failed' : 'delivered',
         attempts: result.attempts,
         ...(result.agentNotice === undefined ? {} : { reason: result.agentNotice }),
-        ...(result.said === undefined ? {} : { said: result.said }),
+        ...(said === undefined ? {} : { said }),
         elapsedMs: result.elapsedMs,
         protocolMs: core.clock.now(),
       });
       return result;
     },
   };
+}
+
+/**
+ * Why a bot that took CLIENT_MESSAGE drops a notice (closes the connection, or a 5xx): the
+ * notices carry no `message` (spec 2.5, 6.1: event, id, client_id, chat_id), and a bot that
+ * reads the message of every event as a CLIENT_MESSAGE's fails on them, as an open-source Java
+ * bot written for the real platform does. Said by the platform's log and by `conform bot`.
+ */
+export function droppedNoticeHint(name: string): string {
+  return `the bot took CLIENT_MESSAGE (HTTP 200), but ${name} carries no message, only event, id, client_id and chat_id (spec 2.5, 6.1): does the bot read message of every event? Check event first, and answer 200 to the events it does not act on`;
 }
 
 /**
