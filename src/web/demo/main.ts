@@ -168,10 +168,11 @@ async function settle(message: ChatMessage): Promise<void> {
 void checkSimulator();
 setInterval(() => void checkSimulator(), 5000);
 
-const form = (id: string, run: (data: FormData) => void): void => {
+const form = (id: string, run: (data: FormData, form: HTMLFormElement) => void): void => {
   el<HTMLFormElement>(id).addEventListener('submit', (event) => {
     event.preventDefault();
-    run(new FormData(event.target as HTMLFormElement));
+    const target = event.target as HTMLFormElement;
+    run(new FormData(target), target);
     render();
   });
 };
@@ -196,15 +197,19 @@ form('contacts-form', (data) => {
   note('contacts form', info);
 });
 form('call-form', (data) => note('startCall', api.startCall(text(data, 'phone') ?? '')));
-form('offline-form', (data) =>
-  note(
-    'sendOfflineMessage',
-    api.sendOfflineMessage({
-      email: text(data, 'email') ?? '',
-      message: text(data, 'message') ?? '',
-    }),
-  ),
-);
+form('offline-form', (data, target) => {
+  const result = api.sendOfflineMessage({
+    email: text(data, 'email') ?? '',
+    message: text(data, 'message') ?? '',
+  });
+  note('sendOfflineMessage', result);
+  // as a site's offline form: a message taken is cleared (the e-mail kept for the next one);
+  // one refused stays to be corrected
+  if (result.result === 'ok') {
+    const message = target.elements.namedItem('message');
+    if (message instanceof HTMLInputElement) message.value = '';
+  }
+});
 el('custom-data').addEventListener('click', () =>
   note(
     'setCustomData',
