@@ -9,6 +9,7 @@ import {
   checkConfigValues,
   inspectOptions,
   sectionProblems,
+  unknownKeyProblem,
   unknownKeysOf,
 } from '../options/resolve.js';
 import { doctorOptions } from './doctor-options.js';
@@ -71,7 +72,7 @@ function checkConfig(ctx: CliContext, flags: Record<string, unknown>): CheckEven
       type: 'check',
       name: 'config',
       status: 'warn',
-      detail: `unknown key "${key}"${near ? `; did you mean "${near}"?` : ''}`,
+      detail: unknownKeyProblem(key, near),
     });
   }
   // the warnings every command prints of its own section, for all of them

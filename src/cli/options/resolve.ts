@@ -389,14 +389,20 @@ function sectionTypos(commands: Record<string, unknown>, only?: readonly string[
   return typos;
 }
 
+/**
+ * A top-level key of the config file that no option has, as every command and `doctor` say it.
+ * @example unknownKeyProblem('tme-scale', 'timeScale') // 'unknown key "tme-scale" is ignored. Did you mean "timeScale"?'
+ */
+export function unknownKeyProblem(key: string, near: string | undefined): string {
+  return `unknown key "${key}" is ignored.${near ? ` Did you mean "${near}"?` : ''}`;
+}
+
 function unknownKeyWarnings(config: ReturnType<typeof loadConfig>, table: OptionTable): string[] {
   if (config.file === undefined) return [];
   const warnings: string[] = [];
   const fileName = config.file;
-  const near = (key: string, known: Iterable<string>): string => {
-    const [best] = closestNames(key, [...known], { maxDistance: 3 });
-    return best ? ` Did you mean "${best}"?` : '';
-  };
+  const near = (key: string, known: Iterable<string>): string | undefined =>
+    closestNames(key, [...known], { maxDistance: 3 })[0];
   const all = knownKeys;
   for (const key of Object.keys(config.values)) {
     if (!all.has(key) && !FILE_KEYS.has(key)) {
@@ -405,7 +411,7 @@ function unknownKeyWarnings(config: ReturnType<typeof loadConfig>, table: Option
       warnings.push(
         flagOnly
           ? `warning: ${fileName}: ${flagOnlyProblem(flagOnly, 'the top level')}`
-          : `warning: ${fileName}: unknown key "${key}" is ignored.${near(key, all)}`,
+          : `warning: ${fileName}: ${unknownKeyProblem(key, near(key, all))}`,
       );
     }
   }

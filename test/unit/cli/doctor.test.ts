@@ -123,7 +123,7 @@ describe('svc-cli doctor', () => {
       type: 'check',
       name: 'config',
       status: 'warn',
-      detail: 'unknown key "senderID"; did you mean "senderId"?',
+      detail: 'unknown key "senderID" is ignored. Did you mean "senderId"?',
     });
   });
 
