@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasChromium } from '../helpers/chromium.js';
 import { restartStage } from '../helpers/restart-stage.js';
-import { startCliServer } from '../helpers/cli-server.js';
+import { startCliServer, startDemoWidget } from '../helpers/cli-server.js';
 
 describe.skipIf(!hasChromium)('demo page: the offline form', () => {
   const { running, openPage } = restartStage();
@@ -24,14 +24,7 @@ describe.skipIf(!hasChromium)('demo page: the offline form', () => {
         agents,
       ]);
       running.push(platform);
-      const widget = await startCliServer([
-        'widget',
-        '--port',
-        '0',
-        '--json',
-        '--platform-url',
-        platform.listening.url,
-      ]);
+      const widget = await startDemoWidget(platform.listening.url);
       running.push(widget);
       const page = await openPage({ viewport: { width: 800, height: 900 } });
       page.setDefaultTimeout(15_000);

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasChromium } from '../helpers/chromium.js';
 import { restartStage } from '../helpers/restart-stage.js';
-import { startCliServer, type CliServer } from '../helpers/cli-server.js';
+import { startCliServer, startDemoWidget, type CliServer } from '../helpers/cli-server.js';
 import { measure } from '../helpers/contrast.js';
 import { freePort } from '../helpers/free-port.js';
 
@@ -24,14 +24,7 @@ describe.skipIf(!hasChromium)('demo page: a visitor message that is not sent', (
       const platformUrl = `http://127.0.0.1:${port}`;
       let platform = await platformOn(port);
       running.push(platform);
-      const widget = await startCliServer([
-        'widget',
-        '--port',
-        '0',
-        '--json',
-        '--platform-url',
-        platformUrl,
-      ]);
+      const widget = await startDemoWidget(platformUrl);
       running.push(widget);
       const page = await openPage({ viewport: { width: 390, height: 800 }, colorScheme });
       page.setDefaultTimeout(15_000);

@@ -46,6 +46,10 @@ export async function startCliServer(
   };
 }
 
+/** The demo page of `svc-cli widget` on a free port, pointed at the simulator at `platformUrl`. */
+export const startDemoWidget = (platformUrl: string): Promise<CliServer> =>
+  startCliServer(['widget', '--port', '0', '--json', '--platform-url', platformUrl]);
+
 /**
  * What `command` (already running) comes to, with the server of `args` started after it and
  * stopped once it is done: a peer a script starts in the background beside a `--wait` command.
