@@ -84,16 +84,20 @@ async function startBrokenBot(
   return { url, service };
 }
 
-/** Posts `answer` to the bot service as a bot does, with the token the tests give (t0k). */
+/**
+ * Posts `answer` to the bot service as a bot does, with the token the tests give (t0k), its
+ * text in `encoding` (a bot that forgets the charset sends latin1).
+ */
 function postToService(
   info: BotServiceInfo,
   answer: unknown,
   contentType = 'application/json',
+  encoding: BufferEncoding = 'utf8',
 ): void {
   void fetch(info.webhookUrl.replace('<token>', 't0k'), {
     method: 'POST',
     headers: { 'content-type': contentType },
-    body: JSON.stringify(answer),
+    body: Buffer.from(JSON.stringify(answer), encoding),
   }).catch(() => undefined);
 }
 
@@ -214,6 +218,31 @@ describe('conform bot', () => {
     expect(answer?.warnings).toEqual([
       'warning: BOT_MESSAGE Content-Type: "text/plain"; the bot interface sends application/json (spec 4.3; accepted, as the body is JSON)',
     ]);
+  });
+
+  it('an answer in latin1 is said to be no UTF-8, not "not a JSON object" (spec 2.5, 7.2)', async () => {
+    const service: { info?: BotServiceInfo } = {};
+    const url = await startPeer((req, res, body) => {
+      if (refusedToken(req, res)) return;
+      json(res, 200, {});
+      const event = JSON.parse(body) as Record<string, unknown>;
+      if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
+      const answer = { ...botMessage(event, 'b-1'), message: { type: 'TEXT', text: 'café' } };
+      postToService(service.info, answer, 'application/json', 'latin1');
+    });
+    const report = await runConformSuite({
+      suite: 'bot',
+      url,
+      token: 't0k',
+      clock: scaled(),
+      onBotService: (info) => (service.info = info),
+    });
+    const answer = report.results.find((r) => r.name.startsWith('the answer to CLIENT_MESSAGE'));
+    const details = answer?.steps.map((s) => `${s.name}: ${s.details.join(' | ')}`);
+    expect(details?.[1]).toBe(
+      'is a valid BOT_MESSAGE or INVITE_AGENT for that chat: body: not valid UTF-8, so not read as JSON (the refusal below names the byte) (spec 2.5)',
+    );
+    expect(details?.[2]).toContain('the body is not valid UTF-8: byte 0xE9 at offset');
   });
 
   it('names the answer a bot wrote into its HTTP reply when none arrives', async () => {

@@ -197,7 +197,10 @@ export function judgeProviderEvent(
   allowed: readonly string[] = ANSWERS,
 ): string[] {
   const json = parse(record.request.body);
-  if (!json) return [`body: not a JSON object ${quote(record.request.body ?? '', 60)} (spec 2.5)`];
+  if (!json)
+    return [
+      `body: ${unreadBody(record) ?? `not a JSON object ${quote(record.request.body ?? '', 60)}`} (spec 2.5)`,
+    ];
   const name = typeof json.event === 'string' ? json.event : undefined;
   if (!name || !allowed.includes(name))
     return [
@@ -216,6 +219,19 @@ export function judgeProviderEvent(
       `${name} client_id: ${JSON.stringify(json.client_id)}; expected "${customer.clientId}", the client_id of the CLIENT_MESSAGE (spec 2.5, 6.1)`,
     );
   return reasons;
+}
+
+/**
+ * A body the bot service could not read, in words: the journal keeps no bytes of it (its body is
+ * a marker such as `<invalid_encoding>`), and its refusal, judged next, says where it broke.
+ */
+function unreadBody(record: ExchangeRecord): string | undefined {
+  if ((record.response?.status ?? 0) < 400) return undefined;
+  const marker = /^<(invalid_encoding|body_too_large)>$/.exec(record.request.body ?? '')?.[1];
+  if (marker === 'invalid_encoding')
+    return 'not valid UTF-8, so not read as JSON (the refusal below names the byte)';
+  if (marker === 'body_too_large') return 'over the body limit, so not read (the refusal below)';
+  return undefined;
 }
 
 /**
