@@ -96,6 +96,12 @@ export interface InboundRole {
   admit(request: InboundRequest): Refusal | undefined;
   /** judges an admitted body */
   answer(body: InboundBody, request: InboundRequest): RoleAnswer;
+  /**
+   * the contract kind of a body the role refused before judging it (a wrong path, token or
+   * method), for its record: the platform sent that payload and saw the refusal, so a
+   * recording read as the platform saw it (src/journal/platform-view.ts) needs its kind
+   */
+  kindOf?: ((json: unknown) => string | undefined) | undefined;
   /** hears every request the role rejected, as one event built here */
   onRejected(event: InboundRejection): void;
   /** hears every body the role answered as its own */
@@ -163,6 +169,8 @@ function roleRecord(role: InboundRole, ctx: RoleContext): ExchangeInput | undefi
     wallMs: clock.wallNow() - ctx.wallStarted,
   };
   if (ctx.refusal) {
+    const kind = ctx.body?.ok ? role.kindOf?.(ctx.body.json) : undefined;
+    if (kind !== undefined) head.kind = kind;
     head.response = { status: ctx.refusal.status, body: ctx.refusalBody ?? '' };
     head.notes = [ctx.refusal.code];
     return head;
@@ -183,13 +191,30 @@ function roleRecord(role: InboundRole, ctx: RoleContext): ExchangeInput | undefi
   return head;
 }
 
-/** Refuses the request: the error reply; the body, unread, is dropped. */
+/** Refuses the request: the error reply (a body not read yet is the caller's to read or drop). */
 function refuse(ctx: RoleContext, refusal: Refusal): void {
-  ctx.exchange.skipBody();
   ctx.refusal = refusal;
   ctx.refusalBody = JSON.stringify(errorBody(refusal.code, refusal.message));
   ctx.exchange.wire.send(refusal.status, ctx.refusalBody, refusal.headers ?? {}, {
     batched: true,
+  });
+}
+
+/**
+ * Refuses a request before its body, answered at once. With a `kindOf` the body is still read
+ * (within the limit, its listeners set before the reply goes) for the record: the platform
+ * sent that payload and got the refusal, so the peer's recording names its kind as the
+ * platform's does and `record diff` reads both as one exchange; without one it is dropped.
+ */
+function refuseUnread(role: InboundRole, ctx: RoleContext, refusal: Refusal): Promise<void> | void {
+  if (!role.kindOf) {
+    ctx.exchange.skipBody();
+    return refuse(ctx, refusal);
+  }
+  const reading = ctx.exchange.readBody(role.bodyLimit ?? DEFAULT_BODY_LIMIT);
+  refuse(ctx, refusal);
+  return reading.then((body) => {
+    ctx.body = body;
   });
 }
 
@@ -323,7 +348,7 @@ export function createInboundHandler(
       ),
       (ctx, next) => {
         const refusal = role.admit(ctx.exchange);
-        return refusal ? refuse(ctx, refusal) : next(ctx);
+        return refusal ? refuseUnread(role, ctx, refusal) : next(ctx);
       },
       bodyStep<RoleContext>({
         limit: role.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -331,8 +356,10 @@ export function createInboundHandler(
       }),
       (ctx, next) => {
         const read = ctx.body;
-        if (read && !read.ok)
+        if (read && !read.ok) {
+          ctx.exchange.skipBody();
           return refuse(ctx, { status: read.status, code: read.code, message: read.message });
+        }
         return next(ctx);
       },
       (ctx, next) => {

@@ -3,7 +3,11 @@ import { createVirtualClock } from '../../src/clock.js';
 import { postJson } from '../../src/http/client.js';
 import { createJournal } from '../../src/journal/journal.js';
 import { createPlatform, sendAgentMessage, type Platform } from '../../src/platform/index.js';
-import { createListener, type Listener } from '../../src/roles/integrator/index.js';
+import {
+  createListener,
+  type Listener,
+  type ListenerOptions,
+} from '../../src/roles/integrator/index.js';
 
 let open: { platform: Platform; listener: Listener } | undefined;
 export async function closeRecordedSession(): Promise<void> {
@@ -12,7 +16,10 @@ export async function closeRecordedSession(): Promise<void> {
   open = undefined;
 }
 
-/** Records a session: customer messages in, agent messages out (one redelivered, one error reply). */
+/**
+ * Records a session: customer messages in, agent messages out (one redelivered, one error
+ * reply); `listener` sets the integrator's other options (a channel it refuses, a slow plan).
+ */
 export async function recordSession(
   file: string,
   listenFile?: string,
@@ -22,22 +29,24 @@ export async function recordSession(
     { kind: 'none' },
     { kind: 'error', code: 'blocked', message: 'user blocked' },
   ],
+  listener: Partial<ListenerOptions> = {},
 ): Promise<void> {
   // a virtual clock: the 3 s attempt timeout never fires on a busy machine (a wall-clock
   // 300 ms budget turned a slow first 503 into a 'hang' under a loaded full run)
   const clock = createVirtualClock();
   const listenJournal = listenFile ? createJournal({ file: listenFile }) : undefined;
-  const listener = await createListener({
+  const integrator = await createListener({
     clock,
     plan: { sequence },
+    ...listener,
     ...(listenJournal ? { journal: listenJournal } : {}),
   });
   const platform = createPlatform({
     clock,
     journal: createJournal({ file }),
-    channels: [{ id: 'shop', integratorUrl: listener.url }],
+    channels: [{ id: 'shop', integratorUrl: integrator.url }],
   });
-  open = { platform, listener };
+  open = { platform, listener: integrator };
   await platform.listen({ port: 0 });
   const url = platform.core.channelInfo(platform.core.state.channels.get('shop')!).url;
   const send = (body: unknown) =>

@@ -302,6 +302,11 @@ function eventRole(run: BotRun): InboundRole {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     observe: options.observe,
     admit: (request) => admitEvent(run, request),
+    // spec 6.1: the event the platform sent, for the record of one refused before its body
+    kindOf: (json) => {
+      const { kind } = detectKind(json);
+      return kind?.startsWith('bot.event.') ? kind : undefined;
+    },
     answer(body) {
       const judged = judgeEvent(body);
       if (judged.parsed) parsedEvents.set(body, judged.parsed);

@@ -127,6 +127,7 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
     bodyLimit: options.bodyLimit,
     observe: options.observe,
     admit: (request) => admitHook(request, options.path),
+    kindOf: (json) => judgeHook(json as HookBody).kind,
     answer(body) {
       const json = body.json as HookBody;
       const { event, kind, verdict } = judgeHook(json);

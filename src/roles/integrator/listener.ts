@@ -148,6 +148,7 @@ function listenerRole(
       }
       return undefined;
     },
+    kindOf: agentKindOf,
     answer(body) {
       const verdict = verdictOf(body.json, options.strict ?? false);
       const answer: RoleAnswer = {
@@ -189,12 +190,15 @@ function listenerRole(
   };
 }
 
+/** spec 2.2-2.4: the agent message kind of a body, undefined when it is none. */
+function agentKindOf(json: unknown): string | undefined {
+  const detected = detectChannelKind(json);
+  return detected?.startsWith('channel.agent.') ? detected : kindOfChannelMessage('agent', json);
+}
+
 /** spec 2.2-2.4: an agent message of a known type; anything else is a contract violation. */
 function verdictOf(json: unknown, strict: boolean): ReturnType<typeof checkKind> {
-  const detected = detectChannelKind(json);
-  const kind = detected?.startsWith('channel.agent.')
-    ? detected
-    : kindOfChannelMessage('agent', json);
+  const kind = agentKindOf(json);
   if (kind === undefined) {
     return unknownKindVerdict(
       'unknown',
