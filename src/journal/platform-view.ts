@@ -61,14 +61,70 @@ export function exchangeTimes(
 }
 
 /**
+ * How long the platform waits for a peer's whole reply before the attempt times out, by
+ * interface: spec 8, 3 s per attempt to the integrator (derived from its 9 s) and to the bot;
+ * hooks, where the spec gives no figure (6.2, 8), the simulator's assumed 10 s. The
+ * `attemptTimeoutMs` of src/contract/timing.ts's policies, which the journal may not import
+ * (eslint.config.js); `test/unit/journal/platform-view.test.ts` holds the two together.
+ */
+export const PLATFORM_WAIT_MS: Readonly<Partial<Record<ExchangeRecord['iface'], number>>> = {
+  channel: 3000,
+  bot: 3000,
+  hook: 10_000,
+};
+
+/**
+ * How much shorter than the platform's wait a peer measures it: the peer's clock starts when
+ * the request came in, after the platform started its own (connect, send), and stops when it
+ * saw the connection go (a slow body cut off: 3000 ms on the platform's side, 2991 on listen's
+ * on a busy machine).
+ */
+const PEER_CLOCK_SLACK_MS = 100;
+
+/**
+ * True when the platform gave up waiting for the reply a peer recorded: a peer that served
+ * what the platform sent and held its reply back (`hang`), or whose reply took as long as the
+ * platform waits (spec 8: 3 s per attempt; a `slow-body`, a late 200), recorded an answer the
+ * platform never had in full. Its `durationMs` tells: the peer stamps its own record.
+ * @example platformTimedOut({ iface: 'channel', direction: 'in', kind: 'channel.agent.text', durationMs: 3000, response: { status: 200 } }) // true
+ */
+export function platformTimedOut(
+  record: Pick<ExchangeRecord, 'iface' | 'direction' | 'kind' | 'failure' | 'durationMs'>,
+): boolean {
+  // only what the peer served: the platform's wait does not bound its answers to the peer
+  if (record.direction !== 'in' || !recordedByPeer(record)) return false;
+  if (record.failure?.reason === 'hang') return true;
+  const wait = PLATFORM_WAIT_MS[record.iface];
+  return (
+    wait !== undefined &&
+    record.durationMs !== undefined &&
+    record.durationMs >= wait - PEER_CLOCK_SLACK_MS
+  );
+}
+
+/**
  * Why an exchange had no answer, as the platform saw it: a peer that held its reply back
- * (`hang`, its fault) left the platform waiting until its attempt timed out; other reasons
- * (a reset) read the same from both sides. Undefined when the exchange was answered.
+ * (`hang`, its fault) or answered too late left the platform waiting until its attempt timed
+ * out (`platformTimedOut`); other reasons (a reset) read the same from both sides. Undefined
+ * when the exchange was answered in time.
  * @example platformFailureReason({ iface: 'channel', direction: 'in', kind: 'channel.agent.text', failure: { reason: 'hang', message: '' } }) // 'timeout'
  */
 export function platformFailureReason(
-  record: Pick<ExchangeRecord, 'iface' | 'direction' | 'kind' | 'failure'>,
+  record: Pick<ExchangeRecord, 'iface' | 'direction' | 'kind' | 'failure' | 'durationMs'>,
 ): string | undefined {
-  const reason = record.failure?.reason;
-  return reason === 'hang' && recordedByPeer(record) ? 'timeout' : reason;
+  return platformTimedOut(record) ? 'timeout' : record.failure?.reason;
+}
+
+/**
+ * The answer the platform had: the recorded one, but none for a reply the platform timed out
+ * on (`platformTimedOut`: the peer wrote it, the platform had given up).
+ * @example platformResponse({ iface: 'channel', direction: 'in', kind: 'channel.agent.text', durationMs: 4000, response: { status: 200 } }) // undefined
+ */
+export function platformResponse(
+  record: Pick<
+    ExchangeRecord,
+    'iface' | 'direction' | 'kind' | 'failure' | 'durationMs' | 'response'
+  >,
+): ExchangeRecord['response'] {
+  return platformTimedOut(record) ? undefined : record.response;
 }

@@ -4,7 +4,12 @@ import {
   pushIdOf,
   type ExchangeRecord,
 } from '../journal/record.js';
-import { exchangeTimes, platformDirection } from '../journal/platform-view.js';
+import {
+  exchangeTimes,
+  platformDirection,
+  platformFailureReason,
+  platformResponse,
+} from '../journal/platform-view.js';
 
 /** The party on the other side of an exchange: a lane of the timeline. */
 export type Lane = 'integrator' | 'platform' | 'bot' | 'hooks' | 'widget';
@@ -148,6 +153,8 @@ function pushName(push: NonNullable<TraceSpan['push']>, body: Json | undefined):
  */
 export function spanOf(record: ExchangeRecord): TraceSpan {
   const { startMs, endMs } = exchangeTimes(record);
+  const response = platformResponse(record);
+  const failure = platformFailureReason(record);
   const wallAt = Date.parse(record.at);
   const body = parseBody(record.request.body);
   const message = asObject(body?.message);
@@ -214,8 +221,9 @@ export function spanOf(record: ExchangeRecord): TraceSpan {
     startMs,
     endMs,
     wallStartMs: Number.isFinite(wallAt) ? wallAt - (record.protocolMs - startMs) : 0,
-    ...(record.response ? { status: record.response.status } : {}),
-    ...(record.failure ? { failure: record.failure.reason } : {}),
+    // as the platform had it: a peer's reply after the platform's wait is its timeout (spec 8)
+    ...(response ? { status: response.status } : {}),
+    ...(failure === undefined ? {} : { failure }),
     ...(accepted === undefined ? {} : { accepted }),
     ...(errorReply === undefined ? {} : { errorReply }),
     ...(record.verdict?.ok === false

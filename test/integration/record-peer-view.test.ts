@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { diffObservations } from '../../src/conversation/record/diff.js';
 import { observeRecordings } from '../../src/conversation/record/observe.js';
+import { readRecording } from '../../src/conversation/record/read-recording.js';
+import { spanOf } from '../../src/trace/span.js';
 import type { Fault } from '../../src/faults/fault.js';
 import type { ListenerOptions } from '../../src/roles/integrator/index.js';
 import { closeRecordedSession, recordSession } from '../helpers/record-session.js';
@@ -48,5 +50,21 @@ describe('a peer recording read as the platform saw it', () => {
       'channel.agent.typing',
     ]);
     expect(diffObservations(platform, listen).differences).toEqual([]);
+  });
+
+  it("a reply slower than the platform's wait is the timeout the platform saw", async () => {
+    // spec 8: each attempt waits 3 s for the whole reply; this integrator's 200 comes in
+    // pieces over 5 s, so listen recorded a 200 the platform never had in full
+    const slow = { fault: { kind: 'slow-body', durationMs: 5000 } } as const;
+    const { platform, listen } = await bothSides('slow-body', { plan: slow });
+    const sent = listen.kinds['channel.agent.text'];
+    expect(sent?.statuses).toEqual({ 'no answer: timeout': 6 });
+    expect(sent?.statuses).toEqual(platform.kinds['channel.agent.text']?.statuses);
+    expect(sent?.series?.outcomes).toEqual({ 'gave-up': 2 });
+    expect(diffObservations(platform, listen).differences).toEqual([]);
+    // trace draws it as the platform's recording does
+    const records = await readRecording(file('slow-body-listen.ndjson'));
+    expect(records.map((r) => spanOf(r).failure)).toEqual(records.map(() => 'timeout'));
+    expect(records.map((r) => spanOf(r).status)).toEqual(records.map(() => undefined));
   });
 });

@@ -13,6 +13,7 @@ import {
   exchangeTimes,
   platformDirection,
   platformFailureReason,
+  platformResponse,
 } from '../../journal/platform-view.js';
 import { recordingBatches, shownInput } from '../../journal/read-input.js';
 import { placeForeignEntry } from './har-foreign.js';
@@ -195,11 +196,14 @@ function gaveUpAfter(series: OpenSeries, timeouts: Figure | undefined): number {
   return Math.max(series.lastEnd, series.lastStart + wait) - series.firstStart;
 }
 
-/** A record's acceptance as the sender judged it (its notes), else a 2xx answer. */
+/**
+ * A record's acceptance as the sender judged it (its notes), else a 2xx answer the platform
+ * had (not one a peer wrote after the platform's wait ran out, spec 8).
+ */
 function acceptedOf(record: ExchangeRecord): boolean {
   if (record.notes?.includes('accepted')) return true;
   if (record.notes?.some((n) => n.startsWith('rejected'))) return false;
-  const status = record.response?.status;
+  const status = platformResponse(record)?.status;
   return status !== undefined && status >= 200 && status < 300;
 }
 
@@ -331,10 +335,12 @@ export function createObserver(files: string[]): Observer {
       obs.count += 1;
       const body = parseJson(record.request.body);
       if (body !== undefined) walk(body, '', '', obs.fields);
+      // as the platform had it: a peer's reply that came after its wait is the timeout it saw
+      const response = platformResponse(record);
       bump(
         obs.statuses,
-        record.response
-          ? String(record.response.status)
+        response
+          ? String(response.status)
           : `no answer: ${platformFailureReason(record) ?? 'unknown'}`,
       );
       const reqType = contentType(record.request.headers);
@@ -343,7 +349,7 @@ export function createObserver(files: string[]): Observer {
       const chunked =
         transfer ?? (record.request.headers?.['transfer-encoding'] ? 'chunked' : undefined);
       bump(obs.headers.transfer, chunked ?? 'content-length');
-      if (record.response) addAnswer(obs, record.response);
+      if (response) addAnswer(obs, response);
       if (record.failure?.reason === 'timeout' && record.durationMs !== undefined)
         obs.timeouts = addFigure(obs.timeouts, record.durationMs);
       if (record.attempt !== undefined)
