@@ -276,7 +276,7 @@ function compareKind(ka: KindObservation, kb: KindObservation, ctx: Ctx): void {
   // answers per outcome: an error answer's fields are no optional fields of the success
   // answer, and a side with no answer of an outcome has nothing of it to compare
   if (ka.answered.success > 0 && kb.answered.success > 0) {
-    const errorShown = compareAnswerErrors(ka, kb, ctx);
+    const shown = compareAnswerErrors(ka, kb, ctx);
     compareFields(
       ka.responseFields,
       ka.answered.success,
@@ -285,7 +285,7 @@ function compareKind(ka: KindObservation, kb: KindObservation, ctx: Ctx): void {
       'response-field',
       ctx,
       kind,
-      errorShown ? ANSWER_ERROR : undefined,
+      shown,
     );
   }
   if (ka.answered.error > 0 && kb.answered.error > 0)
@@ -361,41 +361,55 @@ function compareKind(ka: KindObservation, kb: KindObservation, ctx: Ctx): void {
 
 /** The top-level field of an answer body that says the exchange failed (spec 4.2, 7.1, 7.2). */
 const ANSWER_ERROR = 'error';
+/**
+ * The fields of a widget visitor's failure answer (spec 7.3: `{result:'fail'}` with its
+ * `reason` or `error`): once the failures are compared, their presence says it again.
+ */
+const WIDGET_FAILURE_FIELDS = [ANSWER_ERROR, 'reason'] as const;
 
 /**
- * 2xx answers that carry an `error` object against those that do not, on each side: a
+ * 2xx answers that tell the sender it failed against those that do not, on each side: a
  * behaviour difference when one side gave a kind of answer the other never did (as status
  * codes are compared: what was seen, not how often). The contract's failure answer is
  * `{error:{code,message}}`, under a 200 on the integrator side (spec 4.2: "200 with {result}
  * or {error:{code,message}}"; spec 7.1: the agent is shown the error, there is no
- * redelivery) and as the error body of the bot interface (spec 7.2). So such an answer tells
- * whoever sent the request that it failed, whatever its status: not a field's shape. Returns
- * whether a line was pushed, so the field comparison does not say it again as a shape.
+ * redelivery) and as the error body of the bot interface (spec 7.2); a widget visitor's is
+ * `{result:'fail'}` (spec 7.3; the widget transport's `{ok:false, error}`). So such an answer
+ * tells whoever sent the request that it failed, whatever its status: not a field's shape.
+ * Returns the answer fields that said it, so the field comparison does not say it again as a
+ * shape (none when no line was pushed).
  */
-function compareAnswerErrors(ka: KindObservation, kb: KindObservation, ctx: Ctx): boolean {
+function compareAnswerErrors(
+  ka: KindObservation,
+  kb: KindObservation,
+  ctx: Ctx,
+): readonly string[] {
   const { na, nb, push } = ctx;
+  const widget = ka.iface === 'widget';
+  const [failed, fine] = widget ? ['failure', 'no failure'] : ['error object', 'no error object'];
   const side = (k: KindObservation): Tally => {
-    const failed = k.responseFields[ANSWER_ERROR]?.object ?? 0;
     const tally: Tally = {};
-    if (failed > 0) tally['error object'] = failed;
-    if (k.answered.success > failed) tally['no error object'] = k.answered.success - failed;
+    if (k.failedAnswers > 0) tally[failed] = k.failedAnswers;
+    if (k.answered.success > k.failedAnswers) tally[fine] = k.answered.success - k.failedAnswers;
     return tally;
   };
   const x = side(ka);
   const y = side(kb);
-  if (sameKeys(x, y)) return false;
-  const of = (tally: Tally, k: KindObservation) =>
-    `${tally['error object'] ?? 0} of ${k.answered.success}`;
+  if (sameKeys(x, y)) return [];
+  const of = (k: KindObservation) => `${k.failedAnswers} of ${k.answered.success}`;
+  const what = widget
+    ? "2xx answers telling the visitor's page it failed (result fail, spec 7.3)"
+    : '2xx answers carrying an error object (the sender is told it failed, spec 7)';
   push({
     severity: 'behaviour',
     kind: ka.kind,
     aspect: 'answer-error',
     subject: ANSWER_ERROR,
-    detail: `2xx answers carrying an error object (the sender is told it failed, spec 7): ${na} ${of(x, ka)}; ${nb} ${of(y, kb)}`,
+    detail: `${what}: ${na} ${of(ka)}; ${nb} ${of(kb)}`,
     a: x,
     b: y,
   });
-  return true;
+  return widget ? WIDGET_FAILURE_FIELDS : [ANSWER_ERROR];
 }
 
 function compareFields(
@@ -406,15 +420,15 @@ function compareFields(
   aspect: 'field' | 'response-field' | 'error-response-field',
   ctx: Ctx,
   kind: string,
-  /** a path already reported as behaviour: only a difference in its forms is added */
-  shown?: string,
+  /** paths already reported as behaviour: only a difference in their forms is added */
+  shown: readonly string[] = [],
 ): void {
   const { na, nb, push } = ctx;
   const where = aspect === 'field' ? '' : aspect === 'response-field' ? 'answer ' : 'error answer ';
   for (const path of [...new Set([...Object.keys(fa), ...Object.keys(fb)])].sort()) {
     const x = fa[path];
     const y = fb[path];
-    if (path === shown && !(x && y && !sameKeys(x, y))) continue;
+    if (shown.includes(path) && !(x && y && !sameKeys(x, y))) continue;
     if (!x || !y) {
       // only the top of a missing subtree is worth a line
       const parent = parentOf(path);

@@ -64,6 +64,13 @@ export interface KindObservation {
   errorResponseFields: Record<string, Tally>;
   /** answers by outcome: `success` a 2xx status, `error` any other */
   answered: { success: number; error: number };
+  /**
+   * the 2xx answers that tell the sender it failed (spec 7): a top-level `error` object (the
+   * integrator's refusal, spec 4.2, 7.1; the bot interface's error body, 7.2), or a widget
+   * visitor's failure answer (`{result: 'fail'}`, spec 7.3; the widget transport's
+   * `{ok: false, error}`)
+   */
+  failedAnswers: number;
   /** HTTP status, or `no answer: <reason>` -> count */
   statuses: Tally;
   headers: {
@@ -207,11 +214,27 @@ function acceptedOf(record: ExchangeRecord): boolean {
   return status !== undefined && status >= 200 && status < 300;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * True for a 2xx answer's body that tells the sender it failed: an `error` object (spec 4.2
+ * "200 with {result} or {error:{code,message}}", 7.1, 7.2), or on the widget channel the
+ * page's failure result (spec 7.3 `{result:'fail'}` with its reason or error; the widget
+ * transport's `{ok: false, error}`, which the page script turns into it).
+ */
+function toldFailure(iface: ExchangeRecord['iface'], answer: unknown): boolean {
+  if (!isObject(answer)) return false;
+  if (isObject(answer.error)) return true;
+  return iface === 'widget' && (answer.result === 'fail' || answer.ok === false);
+}
+
 /** An answer's body (by its outcome), Content-Type and Keep-Alive. */
 function addAnswer(obs: KindObservation, response: NonNullable<ExchangeRecord['response']>): void {
   const success = response.status >= 200 && response.status < 300;
   obs.answered[success ? 'success' : 'error'] += 1;
   const answer = parseJson(response.body);
+  if (success && toldFailure(obs.iface, answer)) obs.failedAnswers += 1;
   if (answer !== undefined)
     walk(answer, '', '', success ? obs.responseFields : obs.errorResponseFields);
   const resType = contentType(response.headers);
@@ -329,6 +352,7 @@ export function createObserver(files: string[]): Observer {
         responseFields: {},
         errorResponseFields: {},
         answered: { success: 0, error: 0 },
+        failedAnswers: 0,
         statuses: {},
         headers: { requestContentType: {}, responseContentType: {}, transfer: {}, keepAlive: {} },
       });

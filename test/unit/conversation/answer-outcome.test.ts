@@ -13,23 +13,30 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const OK = '{"result":"ok"}';
 const REFUSED = '{"error":{"code":"invalid_request","message":"sender.id: must be non-empty"}}';
 
-/** A customer message the platform answered with `status` and `body`. */
-const exchange = (seq: number, status: number, body: string) =>
+/** What the platform was sent: a customer message, unless named. */
+const CUSTOMER = {
+  iface: 'channel',
+  kind: 'channel.customer.text',
+  body: '{"sender":{"id":"c1"}}',
+};
+
+/** A request (a customer message) the platform answered with `status` and `body`. */
+const exchange = (seq: number, status: number, body: string, sent = CUSTOMER) =>
   JSON.stringify({
     type: 'exchange',
     seq,
     at: '2026-01-01T00:00:00.000Z',
     protocolMs: seq * 10,
-    iface: 'channel',
+    iface: sent.iface,
     direction: 'in',
-    kind: 'channel.customer.text',
-    request: { method: 'POST', url: '/x', body: '{"sender":{"id":"c1"}}' },
+    kind: sent.kind,
+    request: { method: 'POST', url: '/x', body: sent.body },
     response: { status, headers: { 'keep-alive': 'timeout=65' }, body },
   });
 
-const recording = (name: string, answers: [number, string][]) => {
+const recording = (name: string, answers: [number, string][], sent = CUSTOMER) => {
   const path = join(dir, name);
-  writeFileSync(path, `${answers.map(([s, b], i) => exchange(i + 1, s, b)).join('\n')}\n`);
+  writeFileSync(path, `${answers.map(([s, b], i) => exchange(i + 1, s, b, sent)).join('\n')}\n`);
   return path;
 };
 
@@ -143,5 +150,33 @@ describe('answers learned and compared per outcome', () => {
         'error answer error.code: typed differently: a string x1; b number x1',
       ],
     ]);
+  });
+
+  it("record diff: a widget visitor's failure answers under 200 are behaviour (spec 7.3)", async () => {
+    // the page's startCall posted to the platform's widget side: answered 200 either way
+    const call = {
+      iface: 'widget',
+      kind: 'widget.start_call',
+      body: '{"type":"start_call","visitorId":"v1","phone":"+15550100"}',
+    };
+    // spec 7.3 `{result:'fail'}` with its reason; svc-cli's widget transport's `{ok:false}`
+    for (const [ok, fail] of [
+      ['{"result":"ok"}', '{"result":"fail","reason":"Callback unavailable"}'],
+      ['{"ok":true}', '{"ok":false,"error":"Could not start the call: no agent is online"}'],
+    ] as const) {
+      const answered = await observeRecordings([recording('call-ok.ndjson', [[200, ok]], call)]);
+      const refused = await observeRecordings([recording('call-fail.ndjson', [[200, fail]], call)]);
+      const { differences, counts } = diffObservations(answered, refused);
+      expect(differences.map((d) => [d.severity, d.aspect, d.detail, d.a, d.b])).toEqual([
+        [
+          'behaviour',
+          'answer-error',
+          "2xx answers telling the visitor's page it failed (result fail, spec 7.3): a 0 of 1; b 1 of 1",
+          { 'no failure': 1 },
+          { failure: 1 },
+        ],
+      ]);
+      expect(counts.behaviour).toBe(1);
+    }
   });
 });
