@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { diffObservations } from '../../src/conversation/record/diff.js';
 import { observeRecordings } from '../../src/conversation/record/observe.js';
+import { convertRecording } from '../../src/conversation/record/to-fixture.js';
 import { readRecording } from '../../src/conversation/record/read-recording.js';
 import { spanOf } from '../../src/trace/span.js';
 import type { Fault } from '../../src/faults/fault.js';
@@ -66,5 +67,13 @@ describe('a peer recording read as the platform saw it', () => {
     const records = await readRecording(file('slow-body-listen.ndjson'));
     expect(records.map((r) => spanOf(r).failure)).toEqual(records.map(() => 'timeout'));
     expect(records.map((r) => spanOf(r).status)).toEqual(records.map(() => undefined));
+    // and record to-fixture writes the deliveries the platform's recording gives: failed
+    const deliveries = async (name: string) =>
+      convertRecording({ records: await readRecording(file(name)) }).steps.flatMap((step) =>
+        'delivery' in step && step.delivery ? [step.delivery] : [],
+      );
+    const fromPlatform = await deliveries('slow-body-platform.ndjson');
+    expect(fromPlatform.map((d) => d.result)).toEqual(['failed', 'failed', 'failed']);
+    expect(await deliveries('slow-body-listen.ndjson')).toEqual(fromPlatform);
   });
 });

@@ -2,7 +2,7 @@ import { plural } from '../../plural.js';
 import { SvcError } from '../../errors.js';
 import type { ExchangeRecord } from '../../journal/journal.js';
 import { NOT_FORWARDED_NOTE } from '../../journal/record.js';
-import { recordedByPeer } from '../../journal/platform-view.js';
+import { platformTimedOut, recordedByPeer } from '../../journal/platform-view.js';
 import { CONVERSATION_VERSION, RECORDED_BOT_TAG, type ConversationInput } from '../format.js';
 import {
   assignedChatOf,
@@ -122,6 +122,9 @@ function faultOf(r: ExchangeRecord): string {
   const late = (r.notes ?? []).some((n) => /^over the \d+ ms budget$/.test(n));
   const why = r.failure?.reason;
   if (late || why === 'timeout' || why === 'hang' || why === 'caller-gone') return 'hang';
+  // a peer's own record of a reply it took the platform's whole wait to give (listen
+  // --fault slow-body): the platform timed out on it, as its own recording says
+  if (platformTimedOut(r)) return 'hang';
   if (!r.response) return 'reset';
   if (r.response.status !== 200) return `status:${r.response.status}`;
   const body = parseBody(r.response.body);
