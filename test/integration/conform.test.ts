@@ -375,6 +375,34 @@ describe('conform hooks', () => {
     );
   });
 
+  it('a receiver that throws on call_event alone is asked whether it handles that name', async () => {
+    const url = await startPeer((_req, res, body) => {
+      const event = (JSON.parse(body) as { event_name: string }).event_name;
+      // a PHP library that knows five events throws on the sixth: php -S answers 500, empty
+      if (event === 'call_event') {
+        res.writeHead(500);
+        res.end();
+        return;
+      }
+      json(res, 200, { result: 'ok' });
+    });
+    const report = await runConformSuite({ suite: 'hooks', url, clock: roomy() });
+    expect(report.failed).toBe(1);
+    expect(reasons(report.results).slice(1)).toEqual([
+      'the receiver answered HTTP 500 (empty body)',
+      'the same receiver took chat_accepted, chat_updated and others: does it handle event_name "call_event"? A receiver answers an event it does not act on with 200 {"result":"ok"} (spec 6.2 lists call_event); an account without calls never gets it: --events leaves it out of the suite',
+    ]);
+  });
+
+  it('a receiver that fails every event gets no such question', async () => {
+    const url = await startPeer((_req, res) => {
+      res.writeHead(500);
+      res.end();
+    });
+    const report = await runConformSuite({ suite: 'hooks', url, clock: roomy() });
+    expect(reasons(report.results).filter((r) => r.includes('does it handle'))).toEqual([]);
+  });
+
   it('a receiver that never answers fails on the assumed 10 s', async () => {
     const url = await startPeer(() => undefined);
     const report = await runConformSuite({ suite: 'hooks', url, clock: fast(), timeoutMs: 1000 });

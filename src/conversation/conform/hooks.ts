@@ -107,6 +107,10 @@ function specCases(options: HooksSuiteOptions): ConformCase[] {
   // spec 6.2 asks receivers to take both spellings; none found in public code takes
   // offline_messages, so refusing it after accepting offline_message is a warning, not a fail
   let offlineAccepted = false;
+  // the events whose reply conformed so far: a receiver that took them and fails another with
+  // a non-2xx most often has no handler for that event_name (a PHP library that knows five
+  // events throws on call_event, and php -S answers 500 with an empty body)
+  const taken: string[] = [];
   const names = [...HOOK_LIFECYCLE, 'offline_messages' as const].filter((n) => kept(options, n));
   return names.map((name) => ({
     name: name === 'offline_messages' ? 'offline_messages (the field table spelling)' : name,
@@ -156,12 +160,31 @@ function specCases(options: HooksSuiteOptions): ConformCase[] {
             warn: `${problems.join('; ')}; ${answered}; the receiver takes offline_message but not this spelling (the spec 6.2 note asks for both)`,
           };
         }
-        if (problems.length > 0) return [...problems, answered];
+        if (problems.length > 0)
+          return [...problems, answered, ...unhandledHint(name, fired.status, taken)];
+        taken.push(name);
         const warnings = fired.verdict.warnings.map((issue) => `reply: ${formatIssue(issue)}`);
         return warnings.length > 0 ? { warn: warnings.join('; ') } : [];
       });
     },
   }));
+}
+
+/**
+ * Why one event fails where earlier ones passed: the receiver likely has no handler for its
+ * name. What to do: answer an event it does not act on with 200; call_event can be left out.
+ */
+function unhandledHint(name: string, status: number, taken: readonly string[]): string[] {
+  if (taken.length === 0 || (status >= 200 && status <= 299)) return [];
+  const others =
+    taken.length <= 2 ? taken.join(' and ') : `${taken.slice(0, 2).join(', ')} and others`;
+  const leave =
+    name === 'call_event'
+      ? '; an account without calls never gets it: --events leaves it out of the suite'
+      : '';
+  return [
+    `the same receiver took ${others}: does it handle event_name "${name}"? A receiver answers an event it does not act on with 200 {"result":"ok"} (spec 6.2 lists ${name})${leave}`,
+  ];
 }
 
 /**
