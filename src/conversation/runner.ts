@@ -28,6 +28,7 @@ import { countBotAnswers, findBotEvent } from './bot-answers.js';
 import { plural } from '../plural.js';
 import { shiftChatIds } from './run-ids.js';
 import { compact } from '../compact.js';
+import { peerReplyWarning } from './peer-replies.js';
 
 export type { ReplayPeers } from './world.js';
 
@@ -680,7 +681,8 @@ async function expectStep(
   }
   if (matched && found) {
     found.consumed = true;
-    return { ok: true, details: [], value: found.value };
+    const details = peerReplyWarning(world.realPeers, party, expected, found.value);
+    return { ok: true, details, value: found.value };
   }
   const details = [
     `expected ${party} ${JSON.stringify(expected)}${where ? ` where ${JSON.stringify(where)}` : ''} ${budget}`,

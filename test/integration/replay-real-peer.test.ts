@@ -3,7 +3,10 @@
  * embedded peer misbehave do not apply and are skipped with the reason; the others run on a
  * real clock, their timing figures matched within the stated tolerance.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
@@ -12,6 +15,7 @@ import { loadConversations } from '../../src/conversation/load.js';
 import { replayConversation } from '../../src/conversation/runner.js';
 import { createListener, type Listener } from '../../src/roles/integrator/index.js';
 import { createHookTarget } from '../../src/roles/hooks/index.js';
+import { createTestContext, runInProcess } from '../helpers/cli-context.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -180,6 +184,62 @@ describe('replay --hook-url / --integrator-url: what the real peer received', ()
     });
     const failed = result.steps.find((s) => s.status === 'failed');
     expect(failed?.details).toContain('  it answered 500: {"error":"boom"}');
+  });
+
+  it('warns on a step whose hook the receiver failed, which the expectation does not hold', async () => {
+    // a PHP receiver whose library knows five events throws on call_event: php -S answers 500
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const failing = body.includes('"call_event"');
+        res.writeHead(failing ? 500 : 200, { 'content-type': 'application/json' });
+        res.end(failing ? '' : '{"result":"ok"}');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => receiver.close(() => resolve())));
+    const dir = mkdtempSync(join(tmpdir(), 'svc-peer-reply-'));
+    const file = join(dir, 'call.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        name: 'a callback call at a receiver that fails call_event',
+        setup: { hooks: {} },
+        steps: [
+          {
+            control: { method: 'POST', path: '/_sim/calls', body: { phone: '+49 30 1' } },
+            response: { status: 202 },
+          },
+          { expect: { hook: { event_name: 'call_event', call: { status: 'start' } } } },
+          {
+            expect: {
+              hook: { event_name: 'call_event', call: { status: 'agent_connected' }, $status: 500 },
+            },
+          },
+        ],
+      }),
+    );
+    const t = createTestContext({ cwd: dir });
+    const port = (receiver.address() as AddressInfo).port;
+    // 1 s of wall per 5 s call step, 3 s per 15 s expectation: room on a busy machine
+    const code = await runInProcess(t, [
+      '--time-scale',
+      '0.2',
+      'replay',
+      file,
+      '--hook-url',
+      `http://127.0.0.1:${port}/hooks`,
+    ]);
+    expect(code).toBe(0);
+    const lines = t.stdout().split('\n');
+    // the green conversation shows the warned step (one line each otherwise); a step whose
+    // expectation holds $status says nothing more
+    expect(lines.filter((l) => l.includes('warning:'))).toEqual([
+      '        warning: your hook receiver answered this call_event HTTP 500 (empty body); this expectation checks what was sent, not the reply ("$status": 200 in it would fail the step) (spec 4.4)',
+    ]);
+    expect(lines.some((l) => /^ {4}! 2\. expect hook call_event/.test(l))).toBe(true);
   });
 
   it('an order holds as the hooks were sent, though the first was answered last', async () => {

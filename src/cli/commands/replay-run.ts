@@ -327,11 +327,13 @@ function showResult(plan: ReplayPlan, out: Output, result: ConversationResult): 
   const { flags, reporter } = plan;
   if (reporter === 'pretty') {
     out.line(formatConversation(result, out.chalk, out.columns));
-    // a green conversation is one line (and its skipped steps, with the reason);
+    // a green conversation is one line (and its skipped steps, with the reason, and its steps
+    // that passed with a warning: a real peer that failed a request the step did not hold);
     // every step with --verbose or when it failed
     const brief = result.ok && !flags.verbose;
     for (const step of result.steps) {
-      if (brief && step.status !== 'skipped') continue;
+      const warned = step.details.some((d) => d.startsWith('warning: '));
+      if (brief && step.status !== 'skipped' && !warned) continue;
       out.line(
         formatStep(step, out.chalk, {
           skipReasons: step.skip !== 'after-failure',
