@@ -127,6 +127,9 @@ export function formatHookFired(
   // receiver; Express's 140-character 404 page printed as ten lines of markup) is named by
   // its title, and any other long body cut to its start, unless --verbose
   const cut = (text: string): string => {
+    // a receiver that died answers nothing (php -S after a fatal error): a blank after
+    // "reply" read as if the line had been cut off
+    if (text === '') return c.dim('(empty body)');
     if (options.verbose) return text;
     const page = describeErrorPage(text);
     if (page !== undefined) return `${page} ${c.dim('(--verbose prints it all)')}`;
