@@ -245,6 +245,26 @@ describe('conform bot', () => {
     expect(details?.[2]).toContain('the body is not valid UTF-8: byte 0xE9 at offset');
   });
 
+  it('takes an acknowledgement with a status and a message for no inline answer', async () => {
+    // a public Python bot framework acknowledges every CLIENT_MESSAGE so, and posts its
+    // BOT_MESSAGEs to the bot service; it only has no answer for the suite's greeting
+    const url = await startPeer((_req, res) =>
+      json(res, 200, {
+        status: 'ok',
+        message: 'CLIENT_MESSAGE received and processing initiated.',
+      }),
+    );
+    const report = await runConformSuite({
+      suite: 'bot',
+      url,
+      token: 't0k',
+      clock: hanging(),
+      answerWithinMs: 1000,
+    });
+    const answer = report.results.find((r) => r.name.startsWith('the answer to CLIENT_MESSAGE'));
+    expect(answer?.steps[0]?.details.filter((d) => d.includes('in its HTTP reply'))).toEqual([]);
+  });
+
   it('names the answer a bot wrote into its HTTP reply when none arrives', async () => {
     const url = await startPeer((_req, res) => json(res, 200, { message: 'Hi, how can I help?' }));
     const report = await runConformSuite({

@@ -215,6 +215,9 @@ function clientMessageExtras(
 /** Keys an answer written into the reply body goes by (`{"message": "..."}`, a BOT_MESSAGE). */
 const ANSWER_KEYS = ['message', 'messages', 'text', 'answer', 'reply', 'event'];
 
+/** a `status` or `result` that acknowledges the request: its `message` is about the request */
+const ACK = /^(ok|success|accepted|received)$/i;
+
 /**
  * The reply body of a bot that answers inline, shortened for a notice; undefined for an empty
  * body or an acknowledgement (`{}`, `{"result":"ok"}`).
@@ -230,6 +233,13 @@ export function inlineAnswerOf(body: string): string | undefined {
     return undefined;
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
-  if (!Object.keys(json).some((key) => ANSWER_KEYS.includes(key))) return undefined;
+  const keys = Object.keys(json).filter((key) => ANSWER_KEYS.includes(key));
+  if (keys.length === 0) return undefined;
+  // `{"status": "ok", "message": "CLIENT_MESSAGE received and processing initiated."}`: an
+  // acknowledgement whose message describes the status (a public Python bot framework's
+  // reply, which posts its BOT_MESSAGEs as it should), no answer to the customer
+  const ack = (json as Record<string, unknown>).status ?? (json as Record<string, unknown>).result;
+  if (keys.length === 1 && keys[0] === 'message' && typeof ack === 'string' && ACK.test(ack))
+    return undefined;
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
