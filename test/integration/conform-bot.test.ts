@@ -265,6 +265,29 @@ describe('conform bot', () => {
     expect(answer?.steps[0]?.details.filter((d) => d.includes('in its HTTP reply'))).toEqual([]);
   });
 
+  it('asks for --text when a bot took the greeting with a 200 and answered nothing', async () => {
+    // a bot scripted on commands ("hello", "count 3") has no answer for the suite's greeting
+    const url = await startPeer((_req, res) => json(res, 200, { status: 'ok' }));
+    const run = (texts?: string[]) =>
+      runConformSuite({
+        suite: 'bot',
+        url,
+        token: 't0k',
+        clock: hanging(),
+        answerWithinMs: 1000,
+        ...(texts ? { texts } : {}),
+      });
+    const hint = (report: Awaited<ReturnType<typeof run>>) =>
+      report.results
+        .find((r) => r.name.startsWith('the answer to CLIENT_MESSAGE'))
+        ?.steps[0]?.details.filter((d) => d.includes('--text'));
+    expect(hint(await run())).toEqual([
+      'the bot took "Hello from the conformance suite" (HTTP 200) and answered nothing: a bot that answers only texts it knows (commands, intents) needs one of them, --text "<a text it answers>" (repeatable) or --script <file>',
+    ]);
+    // the author's own text: no such advice
+    expect(hint(await run(['hello']))).toEqual([]);
+  });
+
   it('names the answer a bot wrote into its HTTP reply when none arrives', async () => {
     const url = await startPeer((_req, res) => json(res, 200, { message: 'Hi, how can I help?' }));
     const report = await runConformSuite({

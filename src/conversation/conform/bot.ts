@@ -490,9 +490,11 @@ function answerCase(run: BotRun): ConformCase {
             ? []
             : [
                 `no BOT_MESSAGE or INVITE_AGENT at ${harness.info.webhookUrl} within ${answerWithin} ms of the CLIENT_MESSAGE (spec 3, 6.1; the bound is an assumption, --answer-within)`,
-                ...[inlineAnswer(harness, session.since), harness.silence()].filter(
-                  (line) => line !== undefined,
-                ),
+                ...[
+                  inlineAnswer(harness, session.since),
+                  harness.silence(),
+                  unknownTextHint(run),
+                ].filter((line) => line !== undefined),
               ];
         },
       );
@@ -524,6 +526,18 @@ function inlineAnswer(harness: BotHarness, since: number): string | undefined {
       return `the bot answered CLIENT_MESSAGE with ${answer} in its HTTP reply: the platform reads only the 200 (spec 4.3); post the answer as a BOT_MESSAGE to ${harness.info.webhookUrl} (spec 6.1)`;
   }
   return undefined;
+}
+
+/**
+ * A bot that answers only texts it knows (commands, intents; a public Python framework's
+ * example answers "hello", "hi" or "hey" and nothing else) takes the suite's greeting with a
+ * 200 and stays silent: said when no --text was given and every CLIENT_MESSAGE got its 200.
+ */
+function unknownTextHint(run: BotRun): string | undefined {
+  if (run.options.texts !== undefined && run.options.texts.length > 0) return undefined;
+  const sent = run.harness.sent('CLIENT_MESSAGE', run.session.since);
+  if (sent.length === 0 || sent.some((record) => record.response?.status !== 200)) return undefined;
+  return `the bot took ${JSON.stringify(DEFAULT_TEXT)} (HTTP 200) and answered nothing: a bot that answers only texts it knows (commands, intents) needs one of them, --text "<a text it answers>" (repeatable) or --script <file>`;
 }
 
 /** A CLIENT_MESSAGE without client_id, chat_id and message: a 4xx (a warning if not). */
