@@ -111,8 +111,17 @@ function addOptionSuggestion(program: Command, argv: readonly string[], message:
   // the last word of one flag (`--size` of --file-size) beats commander's closest spelling
   // (it said --file)
   const ending = longs.filter((long) => long.endsWith(`-${typed.slice(2)}`));
-  if (ending.length === 1)
-    return `${message.replace(/\n?\(Did you mean [^)]*\)\n?$/, '').replace(/\n?$/, '')}\n(Did you mean ${ending[0]}?)\n`;
+  // the other way round: a flag as another command spells it, with a word before this one's
+  // (`--bot-provider-id` of replay for platform's `--provider-id`; commander's closest was
+  // --bot-provider-url, the bot's address, not its id); of two words at least, or every
+  // `--x-url` would read as `--url`
+  const within =
+    ending.length === 0
+      ? longs.filter((long) => long.slice(2).includes('-') && typed.endsWith(`-${long.slice(2)}`))
+      : [];
+  const meant = ending.length === 1 ? ending : within.length === 1 ? within : [];
+  if (meant.length === 1)
+    return `${message.replace(/\n?\(Did you mean [^)]*\)\n?$/, '').replace(/\n?$/, '')}\n(Did you mean ${meant[0]}?)\n`;
   if (/Did you mean/.test(message)) return message;
   const flags = longs.filter((long) => long.startsWith(typed));
   if (flags.length !== 1) return message;

@@ -43,6 +43,13 @@ describe('typos get the closest command or flag', () => {
       ['send-media', '--channel-url', 'http://x/a/b', '--sender-id', 'c', '--size', '5'],
       "error [SVC_E_USAGE] unknown option '--size'\n(Did you mean --file-size?)\n  svc-cli",
     ],
+    // a flag as another command spells it: replay's --bot-provider-id is platform's and conform
+    // bot's --provider-id (commander's closest spelling was --bot-provider-url)
+    [
+      ['platform', '--bot-provider-id', 'p1'],
+      "error [SVC_E_USAGE] unknown option '--bot-provider-id'\n(Did you mean --provider-id?)\n  svc-cli",
+    ],
+    [['conform', 'bot', '--bot-provider-id', 'p1'], '(Did you mean --provider-id?)'],
   ])('%j', async (argv, message) => {
     const t = createTestContext({ cwd });
     expect(await runInProcess(t, argv)).toBe(2);
