@@ -120,6 +120,34 @@ describe('hook-fire against hook-target', () => {
     expect(second.verdict.errors).toMatchObject([{ code: 'invalid_json' }]);
   });
 
+  it('says what to answer when a reply is empty or not JSON', async () => {
+    // a PHP handler that returns nothing (its library's README leaves chat_finished's empty)
+    // answers 200 with no body; another writes a bare OK
+    const bodies = ['', 'OK'];
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8' });
+        res.end(bodies.shift() ?? '');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    try {
+      const rules = [];
+      for (const _ of [1, 2]) {
+        const fired = await fireHook({ url, event: 'chat_finished', clock: clock() });
+        rules.push(fired.verdict.errors.map((i) => `${i.code}: ${i.rule}`));
+      }
+      expect(rules).toEqual([
+        ['invalid_json: the reply is empty, not JSON; a minimal valid reply is {"result":"ok"}'],
+        ['invalid_json: the reply is not JSON; a minimal valid reply is {"result":"ok"}'],
+      ]);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
   it('throws a network error when the receiver is unreachable or too slow', async () => {
     await expect(
       fireHook({ url: await deadUrl(), event: 'chat_accepted', clock: clock() }),

@@ -7,7 +7,7 @@ import {
   type HookEventName,
 } from '../../contract/hooks.js';
 import { validate } from '../../contract/validate.js';
-import { validateHookReply } from '../../contract/hook-reply.js';
+import { minimalHookReply, validateHookReply } from '../../contract/hook-reply.js';
 import type { RuleCode } from '../../contract/rule-codes.js';
 import type { ContractIssue, ValidationResult } from '../../contract/types.js';
 import { SvcError } from '../../errors.js';
@@ -327,7 +327,13 @@ export function checkReply(
   try {
     reply = JSON.parse(text);
   } catch {
-    return fail(issue('invalid_json', 'the reply is not JSON', '6.2'));
+    // what to answer instead: a receiver that returns nothing from a handler (a PHP library's
+    // README leaves chat_finished's empty) sends an empty 200, which says nothing of the fix
+    const minimal = isDocsEvent(event) ? { result: 'ok' } : minimalHookReply(event);
+    const what = text.trim() === '' ? 'the reply is empty, not JSON' : 'the reply is not JSON';
+    const rule =
+      minimal === undefined ? what : `${what}; a minimal valid reply is ${JSON.stringify(minimal)}`;
+    return fail(issue('invalid_json', rule, '6.2'));
   }
   // a missing result says what the smallest conforming reply is
   const verdict = isDocsEvent(event) ? validate(kind, reply) : validateHookReply(event, reply);
