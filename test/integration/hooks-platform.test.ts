@@ -1,4 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validate } from '../../src/contract/index.js';
 import {
@@ -174,6 +176,40 @@ describe('platform --hook-url: a whole chat lifecycle into hook-target', () => {
       violation?.type === 'violation' ? violation.issues.map((i) => i.path).sort() : [],
     ).toEqual(['contact_info.name', 'custom_data[0].title']);
     expect(events.find((e) => e.type === 'crm-data')).toMatchObject({ shown: false });
+  });
+
+  it('takes an empty 200 to call_event (its reply is not shown), not to chat_accepted', async () => {
+    // a PHP receiver whose library answers only the events it has handlers for: nothing else
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8' });
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    try {
+      const { platform, clock, events, channelUrl } = await startHookPlatform({ url });
+      await post(channelUrl, customer('hello'));
+      await sendAgentMessage(platform.core, { chatId: 1, message: { type: 'text', text: 'Hi' } });
+      startCall(platform.core, { phone: '+49 30 1', outcome: { kind: 'error', reason: 'busy' } });
+      await clock.runUntil(() => repliesOf(events).length >= 4);
+      expect(repliesOf(events).map((r) => [r.event, r.verdict])).toEqual([
+        ['chat_accepted', 'no-reply'],
+        ['call_event', 'ok'],
+        ['call_event', 'ok'],
+        ['call_event', 'ok'],
+      ]);
+      const failed = events.find(
+        (e) => e.type === 'delivery-attempt' && e.target === 'hook' && e.outcome !== 'accepted',
+      );
+      expect(failed).toMatchObject({ reason: 'reply is empty, not JSON' });
+      expect(events.filter((e) => e.type === 'violation')).toEqual([]);
+    } finally {
+      await closeAll();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('makes one attempt (no redelivery) and reports a receiver that is down', async () => {

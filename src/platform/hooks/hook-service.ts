@@ -61,9 +61,16 @@ export function hookPolicyOf(options: Omit<HookServiceOptions, 'url'>): Delivery
 /**
  * spec 4.4, 6.2: a hook reply is usable when it is HTTP 200 with a JSON body; its contract
  * check (per event) happens afterwards, so a bad reply is reported, not redelivered.
+ * call_event's reply is not shown (spec 6.2): an empty 200 takes it, as hook-fire and
+ * conform hooks judge it.
  */
-export function judgeHookReply(reply: Extract<PostOutcome, { ok: true }>): ReplyJudgement {
+export function judgeHookReply(
+  reply: Extract<PostOutcome, { ok: true }>,
+  event?: HookEventName,
+): ReplyJudgement {
   if (reply.status !== 200) return { accepted: false, reason: `HTTP ${reply.status}` };
+  if (event === 'call_event' && reply.body.trim() === '') return { accepted: true };
+  if (reply.body.trim() === '') return { accepted: false, reason: 'reply is empty, not JSON' };
   try {
     return { accepted: true, json: JSON.parse(reply.body) as unknown };
   } catch {
@@ -97,7 +104,7 @@ export function createHookService(
       body: shapeSent(core, `hook.${name}`, JSON.stringify(body)),
       policy,
       clock: core.clock,
-      judge: judgeHookReply,
+      judge: (reply) => judgeHookReply(reply, name),
       emit: core.emit,
       journal: core.journal,
       kind: `hook.${name}`,

@@ -46,8 +46,12 @@ export function useHookReply(core: PlatformCore, input: HookReplyInput): void {
     return;
   }
   const kind = `hook.${name}.reply`;
+  // spec 6.2: call_event's reply is not shown, so an empty one (no JSON) conforms
+  const empty = name === 'call_event' && result.reply === undefined;
   // a missing result says what the smallest conforming reply is
-  const verdict = validateHookReply(name, result.reply);
+  const verdict = empty
+    ? { ok: true, errors: [], warnings: [] }
+    : validateHookReply(name, result.reply);
   const resultValue = (result.reply as { result?: unknown } | null)?.result;
   core.emit({
     type: 'hook-reply',
