@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +14,9 @@ import {
 import { loadConversations } from '../../src/conversation/load.js';
 import { readRecording } from '../../src/conversation/record/read-recording.js';
 import { replayConversation } from '../../src/conversation/runner.js';
+import { createClock } from '../../src/clock.js';
+import { createPlatform } from '../../src/platform/index.js';
+import { freePort } from '../helpers/free-port.js';
 import {
   closeHooksSession,
   recordConsoleCallSession,
@@ -544,6 +550,95 @@ describe('HAR written by the journal', () => {
         iface: expect.any(String),
         direction: expect.stringMatching(/^(in|out)$/),
       });
+    }
+  });
+});
+
+describe('record to-fixture: a bot whose answer holds the client id', () => {
+  /**
+   * A bot written for the real platform that puts the client id into a link ("...?apple_id=")
+   * and posts it as its BOT_MESSAGE to wherever `target` says (spec 4.3, 6.1).
+   */
+  async function linkBot(): Promise<{
+    url: string;
+    target: { base: string };
+    close: () => Promise<void>;
+  }> {
+    const target = { base: '' };
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        res.writeHead(200).end();
+        const event = JSON.parse(text) as { event: string; client_id: string; chat_id: string };
+        if (event.event !== 'CLIENT_MESSAGE') return;
+        void fetch(`${target.base}/webhooks/pv/tok`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            event: 'BOT_MESSAGE',
+            id: randomUUID(),
+            client_id: event.client_id,
+            chat_id: event.chat_id,
+            message: {
+              type: 'TEXT',
+              text: `https://auth.example/login?apple_id=${event.client_id}&mode=login`,
+              timestamp: 1700000000,
+            },
+          }),
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/bot`,
+      target,
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it('writes the id as a reference, so the recording replays green with fresh ids', async () => {
+    const bot = await linkBot();
+    try {
+      const platform = createPlatform({
+        clock: createClock(),
+        channels: [{ id: 'shop' }],
+        bot: { providerUrl: bot.url, token: 'tok', providerId: 'pv' },
+      });
+      await platform.listen({ port: 0 });
+      bot.target.base = platform.core.baseUrl;
+      const channel = [...platform.core.state.channels.values()][0]!;
+      const seen = new Promise<void>((resolve) =>
+        platform.core.on((e) => {
+          if (e.type === 'bot-message') resolve();
+        }),
+      );
+      await fetch(platform.core.channelInfo(channel).url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sender: { id: 'c-1' }, message: { type: 'text', text: 'login' } }),
+      });
+      await seen;
+      const records = [...platform.core.journal.entries()];
+      await platform.close();
+      const conversation = convertRecording({ records, name: 'link bot' });
+      const texts = JSON.stringify(conversation.steps).match(/apple_id=[^&]*/g);
+      expect(new Set(texts)).toEqual(new Set(['apple_id=${client-message-1.client_id}']));
+      // another run id: the bot answers the fresh client (run id 4711: client 4711501)
+      const port = await freePort();
+      bot.target.base = `http://127.0.0.1:${port}`;
+      const result = await replayConversation({
+        conversation: conversationSchema.parse(conversation),
+        botUrl: bot.url,
+        botToken: 'tok',
+        platformPort: port,
+        runId: 4711,
+        timeScale: 0.2,
+      });
+      expect(result.steps.filter((s) => s.status === 'failed')).toEqual([]);
+      expect(result.ok).toBe(true);
+    } finally {
+      await bot.close();
     }
   });
 });

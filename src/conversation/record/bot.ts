@@ -65,6 +65,8 @@ export function botSteps(
   lastOfFailedSeries: boolean,
   /** step names of the CLIENT_MESSAGEs, by event id (`clientMessageNames`) */
   names: ReadonlyMap<string, string> = new Map(),
+  /** the CLIENT_MESSAGE step that names each client id (`clientRefNames`) */
+  clientRefs: ReadonlyMap<string, string> = new Map(),
 ): StepInput[] {
   const body = parseJson(r.request.body);
   if (!isObject(body) || typeof body.event !== 'string') return [];
@@ -96,15 +98,60 @@ export function botSteps(
   if (body.event === 'INVITE_AGENT') return [{ expect: { event: { type: 'bot-handover' } } }];
   if (body.event === 'BOT_MESSAGE') {
     const text = answerText(body);
-    return text === undefined ? [] : [{ expect: { event: { type: 'bot-message', text } } }];
+    return text === undefined
+      ? []
+      : [{ expect: { event: { type: 'bot-message', text: withClientRefs(text, clientRefs) } } }];
   }
   return [];
 }
 
+/**
+ * The step name of the first CLIENT_MESSAGE sent about each client (`client_id`, spec 2.5),
+ * whose value holds the client id the replay gave: what a reference to it reads.
+ */
+export function clientRefNames(
+  records: readonly ExchangeRecord[],
+  names: ReadonlyMap<string, string>,
+): Map<string, string> {
+  const refs = new Map<string, string>();
+  for (const event of sentBotEvents(records)) {
+    const name = names.get(event.id);
+    const body = parseJson(event.body);
+    const id = isObject(body) ? body.client_id : undefined;
+    if (name === undefined || (typeof id !== 'string' && typeof id !== 'number')) continue;
+    if (!refs.has(String(id))) refs.set(String(id), name);
+  }
+  return refs;
+}
+
+/**
+ * A bot answer's text with each recorded client id in it written as a reference to the
+ * CLIENT_MESSAGE that carried it (`${client-message-1.client_id}`). A bot that puts the client
+ * id into a link ("...?apple_id=501") answers the next run's fresh client (52864501) with
+ * that one: the literal text failed against the very bot it was recorded from. Only ids of
+ * three digits or more, standing alone (not inside a longer number), are written so.
+ * @example withClientRefs('a?id=501', new Map([['501', 'client-message-1']])) // 'a?id=${client-message-1.client_id}'
+ */
+export function withClientRefs(text: string, refs: ReadonlyMap<string, string>): string {
+  let out = text;
+  for (const [id, name] of refs) {
+    if (!/^\d{3,}$/.test(id)) continue;
+    out = out.replace(new RegExp(`(?<!\\d)${id}(?!\\d)`, 'g'), `\${${name}.client_id}`);
+  }
+  return out;
+}
+
 /** After the recorded answers: no further answer with the same text (a duplicate is red). */
-export function noMoreAnswers(texts: readonly string[]): StepInput[] {
+export function noMoreAnswers(
+  texts: readonly string[],
+  clientRefs: ReadonlyMap<string, string> = new Map(),
+): StepInput[] {
   return [...new Set(texts)].map((text) => ({
-    expect: { event: { type: 'bot-message', text }, absent: true, within: DUPLICATE_WINDOW_MS },
+    expect: {
+      event: { type: 'bot-message', text: withClientRefs(text, clientRefs) },
+      absent: true,
+      within: DUPLICATE_WINDOW_MS,
+    },
   }));
 }
 

@@ -24,9 +24,11 @@ import {
   botSideOf,
   botSteps,
   clientMessageNames,
+  clientRefNames,
   failedSeriesEnds,
   isBotRecord,
   noMoreAnswers,
+  withClientRefs,
   providerIdOf,
 } from './bot.js';
 import { orderSteps } from './order.js';
@@ -324,6 +326,8 @@ interface Conversion {
   bot: {
     failed: ReturnType<typeof failedSeriesEnds>;
     names: ReturnType<typeof clientMessageNames>;
+    /** the CLIENT_MESSAGE step naming each client id, for the bot's answers that hold it */
+    clientRefs: ReturnType<typeof clientRefNames>;
   };
   /** who answered the bot events: svc-cli's bot-sim runs again embedded, another bot does not */
   botSide: ReturnType<typeof botSideOf>;
@@ -346,6 +350,25 @@ interface Conversion {
   peerFailures: PeerFailures;
   /** the peers' failures met, kept or left out */
   failures: PeerFailureCount;
+}
+
+/** The bot's series that failed and the names its CLIENT_MESSAGE steps get. */
+function botNamesOf(records: readonly ExchangeRecord[]): Conversion['bot'] {
+  const names = clientMessageNames(records);
+  return {
+    failed: failedSeriesEnds(records),
+    names,
+    clientRefs: clientRefNames(records, names),
+  };
+}
+
+/**
+ * The client references a step written now may use: those whose CLIENT_MESSAGE step is
+ * written already (a reference to a later step reads nothing when the replay reaches it).
+ */
+function namedSoFar(c: Conversion): Map<string, string> {
+  const written = new Set(c.steps.map((step) => ('name' in step ? step.name : undefined)));
+  return new Map([...c.bot.clientRefs].filter(([, name]) => written.has(name)));
 }
 
 /** The state a conversion starts from: the records in run order, nothing written yet. */
@@ -378,7 +401,7 @@ function startConversion(
     emitted: new Set(),
     botTexts: botAnswerTexts(records),
     botAnswered: [],
-    bot: { failed: failedSeriesEnds(records), names: clientMessageNames(records) },
+    bot: botNamesOf(records),
     sawBot: false,
     botSide: botSideOf(all),
     driven: false,
@@ -580,8 +603,13 @@ function convertAgent(c: Conversion, r: ExchangeRecord, body: Json | undefined):
       delivery: { result, attempts: result === 'failed' ? 3 : Math.max(1, attempts.length) },
     });
   }
-  if (last === undefined) c.steps.push(integratorExpectation(message, 1));
-  for (const [i, a] of attempts.entries()) c.steps.push(integratorExpectation(message, i + 1, a));
+  // a bot's answer holding the client id is expected with the id the replay gives
+  const expected =
+    botAnswer >= 0 && typeof message.text === 'string'
+      ? { ...message, text: withClientRefs(message.text, namedSoFar(c)) }
+      : message;
+  if (last === undefined) c.steps.push(integratorExpectation(expected, 1));
+  for (const [i, a] of attempts.entries()) c.steps.push(integratorExpectation(expected, i + 1, a));
 }
 
 /** One record, in the order the runs ran: the steps it stands for. */
@@ -591,7 +619,7 @@ function convertRecord(c: Conversion, r: ExchangeRecord): void {
   if (isHookSent(r)) return convertHook(c, r);
   if (isBotRecord(r)) {
     c.sawBot = true;
-    c.steps.push(...botSteps(r, c.bot.failed.has(r), c.bot.names));
+    c.steps.push(...botSteps(r, c.bot.failed.has(r), c.bot.names, namedSoFar(c)));
     return;
   }
   if (r.iface !== 'channel' || r.request.method !== 'POST') return;
@@ -656,7 +684,10 @@ function botNote(side: Conversion['botSide']): string {
 /** The steps after the walk: the bot's answer counts, the hook expectations, the order. */
 function finishSteps(c: Conversion): void {
   if (c.sawBot) {
-    c.steps.push(...noMoreAnswers(c.botAnswered), ...answerCounts(c.records, c.bot.names));
+    c.steps.push(
+      ...noMoreAnswers(c.botAnswered, c.bot.clientRefs),
+      ...answerCounts(c.records, c.bot.names),
+    );
     c.notes.push(botNote(c.botSide));
   }
   // then the order things came in, one run's worth (a real bot's answers need that bot)
