@@ -280,6 +280,14 @@ function announceListening(
   if (flags.profile !== 'spec')
     out.line(`  profile       ${flags.profile}: ${describeSettings(settings)}`);
   if (bot) printBotBanner(out, url, bot, showSecrets);
+  // a bot that keeps state by chat id (a public Python framework's JSONL tracker) met a
+  // restarted simulator's chat 1 as its old one: "You have already greeted me." to a newcomer
+  if (bot && flags.runId === undefined)
+    out.line(
+      out.chalk.dim(
+        '  (chats count from 1; a bot that keeps state: --run-id <n> starts at <n>001)',
+      ),
+    );
   if (bot && !integratorUrl) {
     // the bot's answers reach the customer through the channel's integrator
     out.note(

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
+
+/** The platform's banner with a bot attached, up to its last bot line; then stopped. */
+async function bannerWith(more: string[]): Promise<string> {
+  const t = createTestContext({ cwd: process.cwd() });
+  const run = runInProcess(t, [
+    'platform',
+    '--port',
+    '0',
+    '--no-console',
+    '--bot-provider-url',
+    'http://127.0.0.1:9/bot',
+    '--bot-token',
+    'tok',
+    '--integrator-url',
+    'http://127.0.0.1:9/agent-messages',
+    ...more,
+  ]);
+  await t.waitForOutput('--show-secrets prints it');
+  // the line after the bot's, when there is one, is printed in the same turn
+  await new Promise((resolve) => setImmediate(resolve));
+  t.abort();
+  await run;
+  return t.stdout();
+}
+
+describe('platform --bot-provider-url: where its chat ids start', () => {
+  it('says chats count from 1 and how a bot that keeps state gets fresh ones', async () => {
+    // a bot framework's JSONL tracker greeted a restarted simulator's chat 1 as an old chat
+    const out = await bannerWith([]);
+    expect(out).toContain(
+      '\n  (chats count from 1; a bot that keeps state: --run-id <n> starts at <n>001)\n',
+    );
+  });
+
+  it('says nothing of it with --run-id', async () => {
+    expect(await bannerWith(['--run-id', '42'])).not.toContain('chats count from 1');
+  });
+});
