@@ -394,6 +394,20 @@ describe('conform hooks', () => {
     ]);
   });
 
+  it('names a reply that is the event sent back beside its errors', async () => {
+    const url = await startPeer((_req, res, body) => json(res, 200, JSON.parse(body)));
+    const report = await runConformSuite({
+      suite: 'hooks',
+      url,
+      clock: roomy(),
+      events: ['chat_updated'],
+    });
+    expect(reasons(report.results).slice(0, 2)).toEqual([
+      'reply: result: required; a minimal valid reply is {"result":"ok"} (spec 6.2)',
+      'reply: (root): the receiver sent back the event it got as its reply (its fields are not reply fields); a receiver answers with a reply of spec 6.2, such as {"result":"ok"} (spec 6.2)',
+    ]);
+  });
+
   it('a receiver that fails every event gets no such question', async () => {
     const url = await startPeer((_req, res) => {
       res.writeHead(500);

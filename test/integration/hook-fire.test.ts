@@ -148,6 +148,39 @@ describe('hook-fire against hook-target', () => {
     }
   });
 
+  it('names a reply that is the event sent back, not each of its fields', async () => {
+    // a Flask receiver written for the real platform returns what it got: the whole event
+    // from one route, its visitor from another
+    const receiver = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        const event = JSON.parse(text) as { visitor: unknown };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(req.url === '/visitor' ? event.visitor : event));
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    try {
+      const whole = await fireHook({ url: `${base}/all`, event: 'chat_accepted', clock: clock() });
+      expect(whole.verdict.errors.map((i) => i.path)).toEqual(['result']);
+      expect(whole.verdict.warnings.map((i) => i.rule)).toEqual([
+        'the receiver sent back the event it got as its reply (its fields are not reply fields); a receiver answers with a reply of spec 6.2, such as {"result":"ok"}',
+      ]);
+      const visitor = await fireHook({
+        url: `${base}/visitor`,
+        event: 'offline_message',
+        clock: clock(),
+      });
+      expect(visitor.verdict.warnings.map((i) => i.rule)).toEqual([
+        expect.stringMatching(/^the receiver sent back the event's visitor object as its reply/),
+      ]);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
   it('throws a network error when the receiver is unreachable or too slow', async () => {
     await expect(
       fireHook({ url: await deadUrl(), event: 'chat_accepted', clock: clock() }),

@@ -160,8 +160,12 @@ function specCases(options: HooksSuiteOptions): ConformCase[] {
             warn: `${problems.join('; ')}; ${answered}; the receiver takes offline_message but not this spelling (the spec 6.2 note asks for both)`,
           };
         }
+        // a reply that is the event sent back says so (hook-fire's warning), beside the errors
+        const echo = fired.verdict.warnings
+          .filter((w) => w.path === '' && w.code === 'unknown_field')
+          .map((w) => `reply: ${formatIssue(w)}`);
         if (problems.length > 0)
-          return [...problems, answered, ...unhandledHint(name, fired.status, taken)];
+          return [...problems, ...echo, answered, ...unhandledHint(name, fired.status, taken)];
         taken.push(name);
         const warnings = fired.verdict.warnings.map((issue) => `reply: ${formatIssue(issue)}`);
         return warnings.length > 0 ? { warn: warnings.join('; ') } : [];

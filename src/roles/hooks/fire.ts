@@ -267,7 +267,9 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
     outcome.status === 404
       ? `the platform posts to the hook URL as set, path and all (here ${new URL(options.url).pathname}): is that your receiver's route?`
       : undefined;
-  const { verdict, reply } = checkReply(event, outcome.status, outcome.body, slash ?? unrouted);
+  const checked = checkReply(event, outcome.status, outcome.body, slash ?? unrouted);
+  const { reply } = checked;
+  const verdict = withEcho(checked.verdict, reply, body);
   const role = svcRoleOf(outcome.headers);
   return {
     event,
@@ -338,6 +340,49 @@ export function checkReply(
   // a missing result says what the smallest conforming reply is
   const verdict = isDocsEvent(event) ? validate(kind, reply) : validateHookReply(event, reply);
   return { verdict, reply };
+}
+
+/** A JSON value with its object keys sorted: two values compare as one text. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
+}
+
+/**
+ * A reply that is the event sent back (the whole body, or one of its objects such as
+ * `visitor`): a Flask receiver written for the real platform returns what it got. Its fields
+ * made a dozen "not in the spec" warnings that buried the one thing to change; they are
+ * replaced by a line that names the echo, beside the reply's errors.
+ */
+function withEcho(
+  verdict: ValidationResult,
+  reply: unknown,
+  sent: Record<string, unknown>,
+): ValidationResult {
+  if (reply === null || typeof reply !== 'object' || Array.isArray(reply)) return verdict;
+  const text = canonical(reply);
+  const part =
+    text === canonical(sent)
+      ? 'the event it got'
+      : Object.entries(sent).find(
+          ([, v]) => v !== null && typeof v === 'object' && canonical(v) === text,
+        )?.[0];
+  if (part === undefined) return verdict;
+  const what = part === 'the event it got' ? part : `the event's ${part} object`;
+  const echo: ContractIssue = {
+    path: '',
+    code: 'unknown_field',
+    rule: `the receiver sent back ${what} as its reply (its fields are not reply fields); a receiver answers with a reply of spec 6.2, such as {"result":"ok"}`,
+    spec: '6.2',
+    severity: 'warning',
+  };
+  return {
+    ...verdict,
+    warnings: [echo, ...verdict.warnings.filter((w) => w.code !== 'unknown_field')],
+  };
 }
 
 /**
