@@ -133,6 +133,25 @@ describe('bot service: customer -> CLIENT_MESSAGE -> BOT_MESSAGE (spec 3, 4.3)',
     );
   });
 
+  it('notes once per event a 200 whose body is an error (the bot does not handle it)', async () => {
+    // a public Python bot framework answers events it does not know so
+    const s = await start({
+      reply: () => ({
+        status: 200,
+        body: { error: { code: 'unsupported_event', message: 'Unsupported event type' } },
+      }),
+    });
+    await postTo(s.channelUrl, customerText('one'));
+    await s.events.waitFor('bot-event-sent');
+    await postTo(s.channelUrl, customerText('two'));
+    await s.provider.waitForHits(2);
+    await s.clock.settle();
+    const notices = s.events.of('notice').filter((n) => n.level === 'warning');
+    expect(notices.map((n) => n.message)).toEqual([
+      'the bot answered CLIENT_MESSAGE with HTTP 200 and an error (unsupported_event: Unsupported event type): the platform reads only the status, so the event counts as delivered (spec 4.3); does the bot handle CLIENT_MESSAGE?',
+    ]);
+  });
+
   it('takes an empty or acknowledging 200 without a word', async () => {
     for (const body of [{}, { result: 'ok' }]) {
       const s = await start({ reply: () => ({ status: 200, body }) });

@@ -80,6 +80,22 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
       protocolMs: core.clock.now(),
     });
   };
+  // a bot that does not handle an event may say so in the body of its 200 (a public Python
+  // framework answers `{"error": {"code": "unsupported_event", ...}}`): the platform takes the
+  // 200 as delivered, so its author would never learn the event went unhandled. Once per event.
+  const refused = new Set<OutboundEventName>();
+  const noteErrorReply = (name: OutboundEventName, body: string): void => {
+    if (refused.has(name)) return;
+    const error = errorReplyOf(body);
+    if (error === undefined) return;
+    refused.add(name);
+    core.emit({
+      type: 'notice',
+      level: 'warning',
+      message: `the bot answered ${name} with HTTP 200 and an error (${error}): the platform reads only the status, so the event counts as delivered (spec 4.3); does the bot handle ${name}?`,
+      protocolMs: core.clock.now(),
+    });
+  };
   return {
     async send(name, chat, customer, text) {
       const eventId = createMessageId();
@@ -121,6 +137,7 @@ export function createBotSender(core: PlatformCore, options: BotOutboundOptions)
         judge: (reply) => {
           if (reply.status === 200) {
             if (!warnedInline) warnInlineAnswer(name, reply.body);
+            noteErrorReply(name, reply.body);
             return { accepted: true };
           }
           if (reply.status === 401) tokens?.invalidate('refused with 401');
@@ -210,6 +227,27 @@ function clientMessageExtras(
     },
     channel: { id: chat.channelId, type: channel?.kind === 'widget' ? 'widget' : 'custom' },
   };
+}
+
+/**
+ * The error object in a reply body (`{"error": {"code", "message"}}`, the contract's error
+ * form), as `code: message`; undefined for any other body.
+ * @example errorReplyOf('{"error":{"code":"unsupported_event","message":"no"}}') // 'unsupported_event: no'
+ */
+export function errorReplyOf(body: string): string | undefined {
+  if (!body.includes('"error"') || body.length > 64 * 1024) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const error = (json as { error?: unknown } | null)?.error;
+  if (error === null || typeof error !== 'object') return undefined;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string' && typeof message !== 'string') return undefined;
+  const said = [code, message].filter((v): v is string => typeof v === 'string').join(': ');
+  return said.length > 120 ? `${said.slice(0, 119)}…` : said;
 }
 
 /** Keys an answer written into the reply body goes by (`{"message": "..."}`, a BOT_MESSAGE). */
