@@ -74,11 +74,17 @@ export function fitLine(line: string, columns: number, indent?: number): string 
   if (plain.length <= columns) return line;
   indent =
     indent !== undefined && columns - indent >= MIN_ROOM ? indent : hangingIndent(plain, columns);
-  // the part before the indent's column stays as it is; the rest is wrapped beside it
+  // the part before the indent's column stays as it is (a time column, a label); the rest is
+  // wrapped beside it. An indent that falls inside the message's first word ("no test", two
+  // columns in) keeps only the leading spaces: cutting there would lose the space after it.
   const lead = /^ */.exec(plain)![0].length;
-  const [head, rest] = splitVisible(line, Math.max(indent, lead));
-  const [first = '', ...more] = wrapWords(rest.trimStart(), columns - width(head));
-  return [head + first, ...more.map((text) => ' '.repeat(width(head)) + text)].join('\n');
+  const cut = Math.max(indent, lead);
+  const at = plain[cut - 1] === ' ' ? cut : lead;
+  const [head, rest] = splitVisible(line, at);
+  const text = rest.trimStart();
+  const [first = ''] = wrapWords(text, columns - at);
+  const more = wrapWords(text.slice(first.length).trimStart(), columns - cut).filter(Boolean);
+  return [head + first, ...more.map((row) => ' '.repeat(cut) + row)].join('\n');
 }
 
 /** Every line of `text` fitted to `columns`. */

@@ -50,3 +50,13 @@ describe('a log line longer than the terminal', () => {
     expect(fitFor({ isTTY: true, columns: 80 })(line)).not.toBe(line);
   });
 });
+
+describe('a line whose message starts with a two-letter word', () => {
+  it('keeps the space after it (no "notest")', () => {
+    const line = `          no test checks that the page's callbacks follow the pushes they reflect`;
+    expect(plain(fitLine(line, 50))).toEqual([
+      "          no test checks that the page's callbacks",
+      '            follow the pushes they reflect',
+    ]);
+  });
+});
