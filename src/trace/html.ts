@@ -81,7 +81,7 @@ nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
 .brief{margin:0;padding:.2rem .75rem;color:var(--dim);font-size:.85rem}
 .steps{list-style:none;margin:.5rem 0;padding-left:.75rem}
 .made{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:-.5rem 0 1rem;color:var(--dim);font-size:.85rem}
-.made code{color:var(--fg);overflow-wrap:anywhere}
+.made code{color:var(--fg);overflow-wrap:anywhere}.made code .w{white-space:nowrap}
 details.folded{margin:0 0 1rem}
 details.folded>summary{cursor:pointer;color:var(--dim);margin:0 0 .5rem}
 label.only{display:inline-flex;gap:.35rem;align-items:center;margin:0 0 1rem}
@@ -281,11 +281,28 @@ export interface ReportMade {
   writtenAt: string;
 }
 
+/** Longer words (a URL) may break anywhere: kept whole they could overflow a phone's width. */
+const MAX_WHOLE_WORD = 40;
+
+/**
+ * The command line with each short word kept on one line: a browser breaks `--hook-listen-port`
+ * after its first `-`, which reads as a flag `-hook-listen-port`. Copying it gives the same text.
+ */
+const commandWords = (command: string): string =>
+  command
+    .split(' ')
+    .map((word) =>
+      word.length > 1 && word.length <= MAX_WHOLE_WORD
+        ? `<span class="w">${escapeHtml(word)}</span>`
+        : escapeHtml(word),
+    )
+    .join(' ');
+
 /** The line under the title: the command line, the version, when it was written. */
 const madeLine = (m: ReportMade | undefined): string =>
   m === undefined
     ? ''
-    : `<p class="made"><code>${escapeHtml(m.command)}</code><span>svc-cli ${escapeHtml(m.version)}</span><span>written <time datetime="${escapeHtml(m.writtenAt)}">${escapeHtml(m.writtenAt)}</time></span></p>`;
+    : `<p class="made"><code>${commandWords(m.command)}</code><span>svc-cli ${escapeHtml(m.version)}</span><span>written <time datetime="${escapeHtml(m.writtenAt)}">${escapeHtml(m.writtenAt)}</time></span></p>`;
 
 /**
  * What the page says when its filter leaves nothing, from the filter's label.

@@ -200,4 +200,48 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
     expect(await heading.isVisible()).toBe(true);
     await page.close();
   });
+
+  it('breaks the command line under the title between its words, not inside a flag', async () => {
+    const recordFile = join(dir, 'made.ndjson');
+    const file = join(repoRoot, 'fixtures/conversations/transcript-redelivered.json');
+    await replayConversation({ file, conversation: await loadConversation(file), recordFile });
+    const out = join(dir, 'made.html');
+    const command =
+      "svc-cli conform platform --channel-url 'http://127.0.0.1:8800/***/shop' --wait 10s --hook-listen-port 8900 --report conform.html";
+    await writeHtmlReport({
+      recording: recordFile,
+      out,
+      shownOut: 'made.html',
+      title: 'svc-cli conform platform',
+      made: { command, version: '0.1.0', writtenAt: '2026-12-02T16:05:37.769Z' },
+    });
+    const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
+    await page.goto(pathToFileURL(out).href);
+    // the code's text, line by line as laid out (Chromium breaks `--flag` after its first `-`)
+    const lines = await page.evaluate(() => {
+      const code = document.querySelector('.made code')!;
+      const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+      const range = document.createRange();
+      const rows: string[] = [];
+      let line = '';
+      let top: number | undefined;
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node as Text;
+        for (let i = 0; i < text.length; i++) {
+          range.setStart(text, i);
+          range.setEnd(text, i + 1);
+          const y = range.getBoundingClientRect().top;
+          if (top !== undefined && y > top + 2) rows.push(line);
+          if (top === undefined || y > top + 2) line = '';
+          top = y;
+          line += text.data[i];
+        }
+      }
+      return [...rows, line];
+    });
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.join('')).toBe(command);
+    for (const line of lines.slice(0, -1)) expect(line).toMatch(/ $/);
+    await page.close();
+  });
 });
