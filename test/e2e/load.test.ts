@@ -345,6 +345,48 @@ describe('svc-cli load (built CLI)', () => {
     );
   });
 
+  it('load bot prints its URL with <token>, never the token (spec 5.2)', async () => {
+    const server = await startCliServer([
+      '--json',
+      'bot-sim',
+      '--port',
+      '0',
+      '--quiet',
+      '--token',
+      's3cr3t-tok',
+    ]);
+    servers.push(server);
+    const args = ['--url', server.listening.url, '--token', 's3cr3t-tok', '--rate', '50/s'];
+    const r = await runCli(['load', 'bot', ...args, '--count', '3', '--no-calibrate']);
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain('s3cr3t-tok');
+    expect(r.stdout).toContain(`load bot -> ${server.listening.url}/<token>`);
+    const json = await runCli(['--json', 'load', 'bot', ...args, '--count', '3', '--no-calibrate']);
+    expect(json.stdout).not.toContain('s3cr3t-tok');
+    const shown = await runCli([
+      'load',
+      'bot',
+      ...args,
+      '--count',
+      '1',
+      '--no-calibrate',
+      '--show-secrets',
+    ]);
+    expect(shown.stdout).toContain('/s3cr3t-tok');
+    // an unreachable bot is named by its host, the token left out
+    const gone = await runCli([
+      'load',
+      'bot',
+      '--url',
+      'http://127.0.0.1:9/bot',
+      '--token',
+      's3cr3t-tok',
+    ]);
+    expect(gone.code).toBe(3);
+    expect(gone.stderr).toContain('the bot endpoint at http://127.0.0.1:9/bot is unreachable');
+    expect(gone.stderr).not.toContain('s3cr3t-tok');
+  });
+
   it('bad input is exit 2 with the example; an unreachable endpoint exit 3', async () => {
     const missing = await runCli(['load', 'bot', '--url', 'http://127.0.0.1:9/bot']);
     expect(missing.code).toBe(2);

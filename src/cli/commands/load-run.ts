@@ -249,13 +249,28 @@ interface MeasurePlan {
   traced: ReportTrace | undefined;
 }
 
+/**
+ * The target URL as printed: a channel URL's random string as `***`, the bot token (the last
+ * path segment, spec 4.3) as `<token>`, as `platform` prints its bot URL.
+ * @example hideUrlSecret('bot', 'http://127.0.0.1:9100/t0k3n', 't0k3n') // 'http://127.0.0.1:9100/<token>'
+ */
+export function hideUrlSecret(role: LoadRole, url: string, token: string | undefined): string {
+  if (role === 'channel') return redactChannelUrl(url);
+  const tail = token === undefined ? undefined : `/${encodeURIComponent(token)}`;
+  return role === 'bot' && tail !== undefined && url.endsWith(tail)
+    ? `${url.slice(0, -tail.length)}/<token>`
+    : url;
+}
+
 /** Calibrate, run, and write the summary where it goes; the exit code. */
 async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> {
   const { flags, role, base, mix, target, reporter } = plan;
   const rate = plan.run.workload.rate;
   const streamJson = ndjsonOnStdout({ json: Boolean(flags.json), reporter, out: flags.out });
   const out = createOutput(ctx, { json: streamJson });
-  await assertReachable(target.url, `the ${role === 'channel' ? 'channel' : `${role} endpoint`}`, {
+  // spec 5.2: the bot's token is the URL's last segment; the probe needs only the host
+  const probe = role === 'bot' ? base.url : target.url;
+  await assertReachable(probe, `the ${role === 'channel' ? 'channel' : `${role} endpoint`}`, {
     action: `run load ${role}`,
     waitMs: flags.wait === undefined ? undefined : parseDuration(flags.wait, '--wait'),
     signal: ctx.signal,
@@ -291,11 +306,11 @@ async function measureLoad(ctx: CliContext, plan: MeasurePlan): Promise<number> 
     },
   });
   if (tty) writeProgressLine(ctx.stderr, undefined);
-  // spec 5.1: the channel URL's random string is a secret, in the report as on the terminal
-  const shown =
-    role === 'channel' && !flags.showSecrets
-      ? { ...measured, url: redactChannelUrl(measured.url) }
-      : measured;
+  // spec 5.1, 5.2: the channel URL's random string and the bot's token are secrets, in the
+  // report as on the terminal
+  const shown = flags.showSecrets
+    ? measured
+    : { ...measured, url: hideUrlSecret(role, measured.url, base.token) };
   const summary = chatCap ? { ...shown, chatCap } : shown;
   await writeSummary(ctx, out, { flags, summary, reporter, streamJson, role, traced: plan.traced });
   const unjudged = nothingDeliveredUnjudged(summary);
