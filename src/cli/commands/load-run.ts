@@ -212,7 +212,8 @@ export async function runLoadCommand(
       timeScale,
       thresholds,
       invalidShare,
-      command: `svc-cli load ${process.argv.slice(3).join(' ')}`,
+      // as run, quoted to paste (`p99<500ms` is a redirection bare), its secrets hidden
+      command: reportMade(ctx).command,
     });
     if (flags.out) {
       writeFileWhole(resolve(ctx.cwd, flags.out), script, flags.out);
