@@ -56,7 +56,12 @@ export interface TraceSummary extends SkippedLines {
   outside: number;
   /** entries of a foreign HAR placed on no interface (page assets...), left out; the first */
   unplaced?: { count: number; first: string };
+  /** the first chat ids the file holds (at most CHATS_NAMED), for a `--chat` that matched none */
+  chats?: number[];
 }
+
+/** How many chat ids a summary names: enough to show what `--chat` takes. */
+const CHATS_NAMED = 5;
 
 interface Open {
   run: string;
@@ -149,6 +154,8 @@ export async function readTrace(options: ReadTraceOptions): Promise<TraceSummary
       continue;
     }
     if (customerKey !== undefined) chatOfCustomer.set(customerKey, span.chat);
+    const chats = (summary.chats ??= []);
+    if (chats.length < CHATS_NAMED && !chats.includes(span.chat)) chats.push(span.chat);
     if (options.chat !== undefined && span.chat !== options.chat) continue;
     const key = `${span.run}\u0000${span.chat}`;
     let conv = open.get(key);

@@ -356,6 +356,9 @@ describe('trace and report: folders, HAR journals, chats not there', () => {
     const traced = await runCli(['trace', recording, '--chat', '99']);
     expect(traced.code).toBe(2);
     expect(traced.stderr).toContain('SVC_E_NO_CHAT');
+    // and which chats it does hold, for the --chat to give instead
+    expect(traced.stderr).toContain('It holds chat 1');
+    expect(traced.stderr).toContain('; without --chat, trace draws every one.');
     // the error alone, no "0 conversations" summary before it
     expect(traced.stderr).not.toContain('0 conversations');
   });

@@ -80,6 +80,8 @@ describe('readTrace', () => {
       outside: 0,
       skipped: 2,
       firstSkipped: 604,
+      // the chat ids in the order the file first names them, for a --chat that matched none
+      chats: [2, 1],
     });
   });
 
