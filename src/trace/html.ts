@@ -81,7 +81,7 @@ nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
 .brief{margin:0;padding:.2rem .75rem;color:var(--dim);font-size:.85rem}
 .steps{list-style:none;margin:.5rem 0;padding-left:.75rem}
 .made{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:-.5rem 0 1rem;color:var(--dim);font-size:.85rem}
-.made code{color:var(--fg);overflow-wrap:anywhere}.made code .w{white-space:nowrap}
+.made code{color:var(--fg);overflow-wrap:anywhere}.w{white-space:nowrap}
 details.folded{margin:0 0 1rem}
 details.folded>summary{cursor:pointer;color:var(--dim);margin:0 0 .5rem}
 label.only{display:inline-flex;gap:.35rem;align-items:center;margin:0 0 1rem}
@@ -186,7 +186,7 @@ function failureList(failures: readonly RunFailure[]): string {
   const items = failures
     .map(
       (f) =>
-        `<li class="violation failure"><b>✗ ${escapeHtml(f.step)}</b>${f.details.map((d) => `<br>${escapeHtml(d)}`).join('')}</li>`,
+        `<li class="violation failure"><b>✗ ${proseHtml(f.step)}</b>${f.details.map((d) => `<br>${proseHtml(d)}`).join('')}</li>`,
     )
     .join('');
   return `<ul class="violations">${items}</ul>`;
@@ -266,7 +266,7 @@ export function mutantSection(m: MutantRow): string {
       : ` <span class="badge">${secs(m.wallMs)}</span>`;
   const outcome = `<span class="badge${bad ? ' bad' : ''}">${OUTCOME_WORDS[m.outcome]}</span>`;
   const why = survived
-    ? `<ul class="violations"><li class="violation" data-mutant="${escapeHtml(m.name)}">${escapeHtml(m.survivor)}</li></ul>`
+    ? `<ul class="violations"><li class="violation" data-mutant="${escapeHtml(m.name)}">${proseHtml(m.survivor)}</li></ul>`
     : '';
   return `<section class="conv mutant${bad ? ' has-bad' : ''}" id="mutant-${escapeHtml(m.name)}" data-outcome="${m.outcome}" tabindex="0" aria-label="mutant ${escapeHtml(m.name)}"><h2>${escapeHtml(m.name)} <span class="badge">${escapeHtml(m.family)}, spec ${escapeHtml(m.spec)}</span>${time} ${outcome}</h2><p class="summary">the simulator ${escapeHtml(m.deviation)}</p>${why}</section>\n`;
 }
@@ -297,6 +297,17 @@ const commandWords = (command: string): string =>
         : escapeHtml(word),
     )
     .join(' ');
+
+/**
+ * Text as HTML with each `--flag` in it kept on one line: a browser breaks `--no-invariant`
+ * after its dashes, which reads as `-no-invariant` or `no-invariant` on the next line.
+ * @example proseHtml('--no-invariant callback-order switches it off')
+ */
+export const proseHtml = (text: string): string =>
+  escapeHtml(text).replace(
+    /(?<![\w-])--[a-z][a-z0-9-]*/g,
+    (flag) => `<span class="w">${flag}</span>`,
+  );
 
 /** The line under the title: the command line, the version, when it was written. */
 const madeLine = (m: ReportMade | undefined): string =>
@@ -550,7 +561,7 @@ export function runSection(r: ReportRun): string {
   // steps again under them would only repeat each one's name
   const told =
     failures.length > 0 && r.steps.every((s) => failures.some((f) => s === `✗ ${f.step}`));
-  const steps = told ? '' : r.steps.map((s) => `<li>${escapeHtml(s)}</li>`).join('');
+  const steps = told ? '' : r.steps.map((s) => `<li>${proseHtml(s)}</li>`).join('');
   const why = r.why === '' ? '' : `<p class="brief">${escapeHtml(r.why)}</p>`;
   return `<section class="conv run${bad ? ' has-bad' : ''}"><h3>${escapeHtml(r.name)} · <b class="${bad ? 'bad' : ''}">${r.verdict}</b></h3>${why}${failureList(failures)}${steps ? `<ul class="steps">${steps}</ul>` : ''}</section>\n`;
 }
@@ -597,7 +608,7 @@ export function reportSection(
       : `<ul class="violations">${violations
           .map(
             (v) =>
-              `<li class="violation" data-rule="${v.rule}"><b>${v.rule}</b> (spec ${escapeHtml(v.spec)}): ${escapeHtml(v.message)} ${v.exchanges.map((n) => `<a href="#${id}-${n}">#${n}</a>`).join(' ')}</li>`,
+              `<li class="violation" data-rule="${v.rule}"><b>${v.rule}</b> (spec ${escapeHtml(v.spec)}): ${proseHtml(v.message)} ${v.exchanges.map((n) => `<a href="#${id}-${n}">#${n}</a>`).join(' ')}</li>`,
           )
           .join('')}</ul>`);
   const head = `<div class="head"><span>time</span>${LANES.map((l) => `<span>${l}</span>`).join('')}</div>`;

@@ -244,4 +244,48 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
     for (const line of lines.slice(0, -1)) expect(line).toMatch(/ $/);
     await page.close();
   });
+
+  it('keeps a --flag whole where a failed step names it, at 390 px', async () => {
+    const recordFile = join(dir, 'flag.ndjson');
+    const file = join(repoRoot, 'fixtures/conversations/transcript-redelivered.json');
+    await replayConversation({ file, conversation: await loadConversation(file), recordFile });
+    const out = join(dir, 'flag.html');
+    // as conform platform --report writes a broken rule (the flag fell at a line's end)
+    const detail =
+      'redelivery-id (spec 8): #21 agent.text attempt 2 at +3.027 s carries id 7f1da40e-b9af-4f1b-9dde-2abe63e1cbb8-retry-2; the attempt before, #20 agent.text at +0.058 s, carried 7f1da40e-b9af-4f1b-9dde-2abe63e1cbb8 [exchanges #20 and #21; --no-invariant redelivery-id switches it off]';
+    await writeHtmlReport({
+      recording: recordFile,
+      out,
+      shownOut: 'flag.html',
+      title: 'svc-cli conform platform',
+      runs: [
+        {
+          name: 'cross-interface invariants',
+          verdict: 'failed',
+          steps: ['✗ redelivery-id (chat 5)'],
+          why: '',
+          failures: [{ step: 'redelivery-id (chat 5)', details: [detail] }],
+        },
+      ],
+    });
+    const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
+    await page.goto(pathToFileURL(out).href);
+    const flag = page.locator('li.failure', { hasText: '--no-invariant' });
+    // one box: the flag is drawn on a single line
+    const boxes = await flag.evaluate((li) => {
+      const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent?.indexOf('--no-invariant') ?? -1;
+        if (at === -1) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + '--no-invariant'.length);
+        return range.getClientRects().length;
+      }
+      return 0;
+    });
+    expect(boxes).toBe(1);
+    expect(await flag.textContent()).toContain(detail);
+    await page.close();
+  });
 });
