@@ -206,10 +206,12 @@ function settle(
     t.cutShort.record(outcome.cutShort.wallMs + (first ? lagMs : 0));
   }
   if (outcome.attempts.length > 0 || outcome.cutShort) t.onWire++;
-  // the `redelivered` threshold's count (spec 8): a payload the endpoint settled, after more
-  // than one attempt
-  const onWireAttempts = outcome.attempts.length + (outcome.cutShort ? 1 : 0);
-  if (JUDGED_STATES.includes(outcome.state) && onWireAttempts > 1) t.redelivered++;
+  // the `redelivered` threshold's count (spec 8): a payload the endpoint settled, after a
+  // second attempt of one message (`load channel --think-time`: a conversation's messages
+  // each start at attempt 1, and a second message is no redelivery)
+  const resent =
+    outcome.attempts.some((a) => a.attempt > 1) || (outcome.cutShort?.attempt ?? 1) > 1;
+  if (JUDGED_STATES.includes(outcome.state) && resent) t.redelivered++;
   if (outcome.state !== 'not-sent' && outcome.state !== 'interrupted') {
     series.record(performance.now() - intendedAt);
   }

@@ -14,6 +14,7 @@ import { runLoad, type LoadProgressEvent, type RunLoadOptions } from '../../src/
 import { parseThreshold } from '../../src/load/spec.js';
 import { createLoadTarget, runIdBase, type LoadRole } from '../../src/load/targets.js';
 import { closeListeners, startListener } from '../helpers/listener.js';
+import { createPlatform } from '../../src/platform/index.js';
 
 afterEach(closeListeners);
 
@@ -279,5 +280,45 @@ describe('runLoad against listen', () => {
     const summary = await loadAgainstListener({}, { role, count: 6 });
     expect(summary.sent).toBe(6);
     expect(summary.accounted).toBe(true);
+  });
+});
+
+describe('load channel --think-time', () => {
+  it('a conversation of two messages, each taken at once, is not redelivered', async () => {
+    const platform = createPlatform({ channels: [{ id: 'shop' }] });
+    await platform.listen({ port: 0 });
+    try {
+      const channel = [...platform.core.state.channels.values()][0]!;
+      const target = createLoadTarget({
+        role: 'channel',
+        url: platform.core.channelInfo(channel).url,
+        clock: createClock(),
+        customers: 5,
+        mix: [
+          {
+            kind: 'conversation',
+            weight: 1,
+            messages: [
+              { type: 'text', text: 'Hello' },
+              { type: 'text', text: 'Is my order on its way?' },
+            ],
+          },
+        ],
+        runId: 'test',
+        thinkTimeMs: 0,
+      });
+      const summary = await runLoad({
+        target,
+        workload: { rate: 1000, count: 4 },
+        timeScale: 1,
+        thresholds: [parseThreshold('redelivered<1%')],
+      });
+      expect(summary.states.delivered).toBe(4);
+      // each arrival is a conversation: two messages, so two first attempts
+      expect(summary.attemptsPerSeries).toBe(2);
+      expect(summary.thresholds.map((t) => [t.ok, t.actual])).toEqual([[true, 0]]);
+    } finally {
+      await platform.close();
+    }
   });
 });
