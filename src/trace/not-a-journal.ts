@@ -80,6 +80,8 @@ export function assertRecorded(shown: string, records: number): void {
   throw new SvcError(
     'SVC_E_RECORDING',
     `Could not read ${shown}: it holds no exchanges: was it recorded?`,
-    '--record <file> on platform, replay, conform or proxy writes one (svc-cli platform --record session.ndjson).',
+    // a listen (coverage.md: `listen --record agent-side.ndjson`) that no platform reached was
+    // recording: say why its file can be empty, not only how to record
+    'A --record file gets a line per exchange: a listen, hook-target or bot-sim that nothing reached leaves its file empty (send it something first). --record <file> on platform, replay, conform or proxy records what they exchange (svc-cli platform --record session.ndjson).',
   );
 }

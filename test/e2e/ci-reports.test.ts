@@ -318,6 +318,10 @@ describe('trace, report and coverage on a recording that was never written', () 
       const run = await runCli(args(file));
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toMatch(/SVC_E_RECORDING.*holds no exchanges: was it recorded\?/);
+      // a listen that nothing reached recorded all along: the hint says why the file is empty
+      expect(run.stderr).toContain(
+        'a listen, hook-target or bot-sim that nothing reached leaves its file empty',
+      );
       expect(existsSync(path.join(path.dirname(file), 'r.html'))).toBe(false);
     }
   });
