@@ -201,10 +201,12 @@ function refuse(ctx: RoleContext, refusal: Refusal): void {
 }
 
 /**
- * Refuses a request before its body, answered at once. With a `kindOf` the body is still read
- * (within the limit, its listeners set before the reply goes) for the record: the platform
- * sent that payload and got the refusal, so the peer's recording names its kind as the
- * platform's does and `record diff` reads both as one exchange; without one it is dropped.
+ * Refuses a request before its body, answered at once. With a `kindOf` the body that came with
+ * the request (by the end of this turn: a peer writes its head and a small JSON body together)
+ * is read for the record: the platform sent that payload and got the refusal, so the peer's
+ * recording names its kind as the platform's does and `record diff` reads both as one
+ * exchange. A body still on its way is not waited for: the request was answered, so nothing
+ * ends it but the client (a client that never finishes it would hold its record back).
  */
 function refuseUnread(role: InboundRole, ctx: RoleContext, refusal: Refusal): Promise<void> | void {
   if (!role.kindOf) {
@@ -213,8 +215,9 @@ function refuseUnread(role: InboundRole, ctx: RoleContext, refusal: Refusal): Pr
   }
   const reading = ctx.exchange.readBody(role.bodyLimit ?? DEFAULT_BODY_LIMIT);
   refuse(ctx, refusal);
-  return reading.then((body) => {
-    ctx.body = body;
+  const turnEnd = new Promise<undefined>((resolve) => setImmediate(resolve, undefined));
+  return Promise.race([reading, turnEnd]).then((body) => {
+    if (body) ctx.body = body;
   });
 }
 
