@@ -6,6 +6,7 @@
  * record means (skipped and counted, or an error) is the caller's to say.
  */
 import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { SvcError, systemReason } from '../errors.js';
 import { parseHar, type PlaceForeignEntry } from './har-read.js';
@@ -31,6 +32,8 @@ export interface RecordingInput {
    * (undefined: such entries read as `channel in`).
    */
   placeForeign?: () => PlaceForeignEntry | undefined | Promise<PlaceForeignEntry | undefined>;
+  /** the folder a relative path is read from, named in a missing file's hint (default process.cwd()) */
+  cwd?: string;
 }
 
 /** A value of a recording and its line (a document's entry: its number from 1). */
@@ -41,17 +44,36 @@ export interface RecordingValue {
 }
 
 /**
+ * What to check when a recording is not there: the path, read from `cwd` when relative, and
+ * what writes a recording.
+ * @example missingRecordingHint('/w') // 'Check the path (a relative path is read from /w, ...'
+ */
+export function missingRecordingHint(cwd: string): string {
+  return `Check the path (a relative path is read from ${cwd}, the folder svc-cli runs in). --record writes a recording: svc-cli platform, replay, conform or proxy --record session.ndjson.`;
+}
+
+/**
  * Opens an input as a stream of text: stdin for `-`; a missing file or a folder is an input
  * error with the system's reason.
  * @example const stream = await openInput('run.ndjson');
  */
-export async function openInput(path: string, stdin: Readable = process.stdin): Promise<Readable> {
+export async function openInput(
+  path: string,
+  stdin: Readable = process.stdin,
+  cwd: string = process.cwd(),
+): Promise<Readable> {
   if (path === STDIN) return stdin.setEncoding('utf8');
   let handle;
   try {
-    handle = await open(path, 'r');
+    handle = await open(resolve(cwd, path), 'r');
   } catch (error) {
-    throw new SvcError('SVC_E_READ', `Could not read ${path}: ${systemReason(error)}.`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const missing = code === 'ENOENT' || code === 'ENOTDIR';
+    throw new SvcError(
+      'SVC_E_READ',
+      `Could not read ${path}: ${systemReason(error)}.`,
+      missing ? missingRecordingHint(cwd) : undefined,
+    );
   }
   // a folder opens for reading here; its first read would fail with EISDIR
   if ((await handle.stat()).isDirectory()) {
@@ -101,7 +123,7 @@ export async function* recordingValues(input: RecordingInput): AsyncGenerator<Re
  */
 export async function* recordingBatches(input: RecordingInput): AsyncGenerator<RecordingValue[]> {
   const name = shownInput(input.path);
-  const stream = await openInput(input.path, input.stdin);
+  const stream = await openInput(input.path, input.stdin, input.cwd);
   const lines = createLineReader();
   try {
     for await (const chunk of stream as AsyncIterable<string>) {

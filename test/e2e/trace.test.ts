@@ -363,6 +363,27 @@ describe('trace and report: folders, HAR journals, chats not there', () => {
     expect(traced.stderr).not.toContain('0 conversations');
   });
 
+  it('a recording that is not there says what to check: the path, its folder, what writes one', async () => {
+    const hint = `Check the path (a relative path is read from ${dir}, the folder svc-cli runs in). --record writes a recording`;
+    for (const args of [
+      ['trace', 'nope.ndjson'],
+      ['report', 'nope.ndjson'],
+      ['coverage', 'nope.ndjson'],
+      ['record', 'diff', 'nope.ndjson', 'session.ndjson'],
+    ]) {
+      const run = await runCli(args, { cwd: dir });
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain(`Could not read ${join(dir, 'nope.ndjson')}`);
+      expect(run.stderr, args.join(' ')).toContain(hint);
+    }
+    // validate names each input as given, and the same thing to check
+    const validated = await runCli(['validate', 'nope.json'], { cwd: dir });
+    expect(validated.code).toBe(2);
+    expect(validated.stdout).toContain(
+      'Check the path: a relative path is read from the folder svc-cli runs in.',
+    );
+  });
+
   it('a recording that cannot be read leaves the last report and trace file as they were', async () => {
     const html = join(dir, 'kept.html');
     const otlp = join(dir, 'kept.json');

@@ -16,6 +16,10 @@ import { explainCommandFor } from '../../reference/hint.js';
 /** Wide enough for the longest kind name (`widget.callback.svc_onChangeState.args`). */
 const KIND_WIDTH = 38;
 
+/** What to do about an input that is not there; the source shows the path as given. */
+const MISSING_HINT =
+  'Check the path: a relative path is read from the folder svc-cli runs in. svc-cli validate takes payload files (.json, .ndjson) and folders of them.';
+
 /** `path: rule (spec X)`; duplicated from contract/issues.ts so rendering loads no zod. */
 export function formatIssueLine(issue: ContractIssue): string {
   const where = issue.path === '' ? '(root)' : issue.path;
@@ -52,6 +56,9 @@ export function formatResult(event: ValidateResultEvent, c: ChalkInstance): stri
   }
   for (const issue of event.warnings)
     lines.push(`    ${c.yellow('warning')} ${formatIssueLine(issue)}`);
+  // a name that is not there: the path is what to check, as it is given (the source)
+  if (event.verdict === 'unreadable' && event.errors[0]?.code === 'not_found')
+    lines.push(`    ${c.dim(MISSING_HINT)}`);
   // One line that helps with the first issue (the rest share its kind and most its rule).
   const first = event.verdict === 'unreadable' ? undefined : (event.errors[0] ?? event.warnings[0]);
   if (first !== undefined)
