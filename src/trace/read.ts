@@ -61,7 +61,7 @@ export interface TraceSummary extends SkippedLines {
 }
 
 /** How many chat ids a summary names: enough to show what `--chat` takes. */
-const CHATS_NAMED = 5;
+export const CHATS_NAMED = 5;
 
 interface Open {
   run: string;

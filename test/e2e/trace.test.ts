@@ -352,6 +352,9 @@ describe('trace and report: folders, HAR journals, chats not there', () => {
     const reported = await runCli(['report', recording, '--chat', '99', '--out', out]);
     expect(reported.code).toBe(2);
     expect(reported.stderr).toContain('SVC_E_NO_CHAT');
+    // which chats it holds, as trace says, for report
+    expect(reported.stderr).toContain('It holds chat 1');
+    expect(reported.stderr).toContain('; without --chat, report draws every one.');
     expect(existsSync(out)).toBe(false);
     const traced = await runCli(['trace', recording, '--chat', '99']);
     expect(traced.code).toBe(2);

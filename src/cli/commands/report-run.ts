@@ -11,6 +11,7 @@ import { plural } from '../../plural.js';
 import { noteSkippedLines, noteUnplacedEntries } from '../render/skipped-lines.js';
 import { reportMade } from '../render/report-made.js';
 import { checkWritableFile } from '../out-file.js';
+import { chatsHint } from './chats-hint.js';
 
 /** `svc-cli report`: stream the recording into one HTML file; exit 1 on a broken invariant. */
 export async function runReport(
@@ -36,12 +37,13 @@ export async function runReport(
     onSkipped: (_, lines) => noteSkippedLines(out, shown, lines),
     onUnplaced: (_, unplaced) => noteUnplacedEntries(out, shown, unplaced),
     ...(flags.chat === undefined ? {} : { chat: flags.chat }),
-    accept({ conversations }) {
+    accept({ conversations }, chats) {
       // an empty page is no report of that chat: as trace --chat, a usage error, no file
       if (flags.chat !== undefined && conversations === 0)
         throw new SvcError(
           'SVC_E_NO_CHAT',
           `Could not report chat ${flags.chat}: no exchange of that chat in ${shown}.`,
+          chatsHint(chats, 'report'),
         );
     },
   });

@@ -6,6 +6,7 @@ import { openWhole, writeError } from '../../io/write-whole.js';
 import { compact } from '../../compact.js';
 import { checkConversation } from '../../trace/invariants.js';
 import {
+  CHATS_NAMED,
   readTrace,
   type TraceLimits,
   type TraceSummary,
@@ -48,8 +49,11 @@ export interface HtmlReportOptions {
   stdin?: Readable;
   /** the HTML file to write (absolute) and its name as the user gave it */
   out: string;
-  /** throws when the run's figures make no report (`report --chat` of a chat not there) */
-  accept?: (summary: ReportSummary) => void;
+  /**
+   * throws when the run's figures make no report (`report --chat` of a chat not there); `chats`
+   * are the recordings' first chat ids, as the trace reader keeps them
+   */
+  accept?: (summary: ReportSummary, chats: readonly number[]) => void;
   shownOut: string;
   title: string;
   disabled?: readonly string[];
@@ -225,6 +229,46 @@ function countConversation(
 const marksItsChats = (r: Partial<ReportRun>): boolean =>
   Boolean(r.failures?.length) || r.interrupted !== undefined;
 
+/** What the recordings of a page held, beside the conversations handed to it. */
+interface RecordingsRead {
+  read: { records: number; skipped: number; outside: number };
+  /** the chats the recordings hold (the first CHATS_NAMED), for a --chat that matched none */
+  chats: number[];
+  skippedIn: Array<[string, SkippedLines]>;
+  unplacedIn: Array<[string, NonNullable<TraceSummary['unplaced']>]>;
+}
+
+/** Reads each recording in turn, handing its conversations to `onConversation`. */
+async function readRecordings(
+  files: readonly string[],
+  options: HtmlReportOptions,
+  onConversation: (c: TracedConversation) => void,
+): Promise<RecordingsRead> {
+  const got: RecordingsRead = {
+    read: { records: 0, skipped: 0, outside: 0 },
+    chats: [],
+    skippedIn: [],
+    unplacedIn: [],
+  };
+  const { read, chats } = got;
+  for (const file of files) {
+    const one = await readTrace({
+      file,
+      ...compact({ chat: options.chat, limits: options.limits, stdin: options.stdin }),
+      onConversation,
+      placeForeign: loadForeignPlacer,
+    });
+    if (one.unplaced !== undefined) got.unplacedIn.push([file, one.unplaced]);
+    for (const c of one.chats ?? [])
+      if (chats.length < CHATS_NAMED && !chats.includes(c)) chats.push(c);
+    read.records += one.records;
+    read.skipped += one.skipped;
+    read.outside += one.outside;
+    if (one.skipped > 0) got.skippedIn.push([file, one]);
+  }
+  return got;
+}
+
 /**
  * Streams a recording into the HTML report: the head, a section per conversation as the
  * reader hands it out (those of `order`'s runs held, then drawn in its order), the summary.
@@ -270,9 +314,6 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     let drawnRows = 0;
     let drawn = 0;
     let listed = 0;
-    const read = { records: 0, skipped: 0, outside: 0 };
-    const skippedIn: Array<[string, SkippedLines]> = [];
-    const unplacedIn: Array<[string, NonNullable<TraceSummary['unplaced']>]> = [];
     const seen = new Set<string>();
     const rank = new Map((options.order ?? []).map((run, index) => [run, index]));
     const held: TracedConversation[] = [];
@@ -306,19 +347,9 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
         }),
       );
     };
-    for (const file of files) {
-      const one = await readTrace({
-        file,
-        ...compact({ chat: options.chat, limits: options.limits, stdin: options.stdin }),
-        onConversation: (c) => (rank.has(c.run) ? void held.push(c) : draw(c)),
-        placeForeign: loadForeignPlacer,
-      });
-      if (one.unplaced !== undefined) unplacedIn.push([file, one.unplaced]);
-      read.records += one.records;
-      read.skipped += one.skipped;
-      read.outside += one.outside;
-      if (one.skipped > 0) skippedIn.push([file, one]);
-    }
+    const { read, chats, skippedIn, unplacedIn } = await readRecordings(files, options, (c) =>
+      rank.has(c.run) ? void held.push(c) : draw(c),
+    );
     // the failed runs' chats first, so a red page opens on what failed; a stable sort: a
     // run's chats stay in the order they were read
     const later = (c: TracedConversation): number =>
@@ -349,7 +380,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     if (summary.conversations === 0 && !pageOfRuns && !options.mutation)
       writeSync(fd, nothingDrawnNote(read.outside));
     writeSync(fd, reportTail(summary, options.runNoun));
-    options.accept?.(summary);
+    options.accept?.(summary, chats);
   } catch (error) {
     file.discard();
     if (!DISK_CODES.has((error as NodeJS.ErrnoException).code ?? '')) throw error;

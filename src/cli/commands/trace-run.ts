@@ -17,6 +17,7 @@ import { assertJournal, assertRecorded } from '../../trace/not-a-journal.js';
 import { noteSkippedLines, noteUnplacedEntries } from '../render/skipped-lines.js';
 import { loadForeignPlacer } from './foreign-har.js';
 import { checkWritableFile } from '../out-file.js';
+import { chatsHint } from './chats-hint.js';
 
 /** Where the output goes: stdout through the CLI's writer, or a file written as it comes. */
 interface Sink {
@@ -144,7 +145,7 @@ export async function runTrace(
       throw new SvcError(
         'SVC_E_NO_CHAT',
         `Could not trace chat ${flags.chat}: no exchange of that chat in ${shown}.`,
-        chatsHint(summary.chats),
+        chatsHint(summary.chats, 'trace'),
       );
     await sink.close();
   } catch (error) {
@@ -162,18 +163,4 @@ export async function runTrace(
     );
   // a broken invariant fails the run, as it fails a replay (exit 1)
   return violations > 0 ? 1 : 0;
-}
-
-/**
- * What a `--chat` that matched nothing could name instead: the file's first chat ids.
- * @example chatsHint([1, 2]) // 'It holds chat 1 and chat 2; without --chat, trace draws every one.'
- */
-export function chatsHint(chats: readonly number[] | undefined): string {
-  if (chats === undefined || chats.length === 0)
-    return 'It holds no chat: its exchanges are all outside one (status checks, control requests).';
-  const named = chats.map((c) => `chat ${c}`);
-  const list =
-    named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
-  const more = chats.length >= 5 ? ' (and maybe more)' : '';
-  return `It holds ${list}${more}; without --chat, trace draws every one.`;
 }
