@@ -124,6 +124,7 @@ export function timelineCss(scope: string): string {
 
 const SCRIPT = `
 var sum=document.getElementById('run-summary'),h1=document.querySelector('h1');if(sum&&h1)h1.after(sum);
+var jk=document.getElementById('jk');if(jk)jk.hidden=document.querySelectorAll('.conv').length<2;
 var only=document.getElementById('only-bad'),none=document.getElementById('none-bad');if(only)only.addEventListener('change',function(e){document.body.classList.toggle('only-bad',e.target.checked);if(none)none.hidden=!(e.target.checked&&!document.querySelector('.has-bad'))});
 window.addEventListener('hashchange',function(){var t=document.getElementById(decodeURIComponent(location.hash.slice(1)));if(t&&getComputedStyle(t).display==='contents')t=t.firstElementChild;if(!t)return;if(!t.hasAttribute('tabindex'))t.setAttribute('tabindex','-1');t.focus()});
 document.addEventListener('click',function(e){var a=e.target.closest&&e.target.closest('a.to-bad');if(!a)return;var b=document.querySelector('.has-bad');if(!b)return;e.preventDefault();if(!b.hasAttribute('tabindex'))b.setAttribute('tabindex','-1');b.scrollIntoView();b.focus()});
@@ -337,7 +338,7 @@ export function reportHead(
   const only =
     filter === false
       ? ''
-      : `<label class="only"><input type="checkbox" id="only-bad"> ${escapeHtml(filter)}</label><p class="summary" style="margin-top:-.5rem">j / k: next / previous section</p><p class="summary" id="none-bad" role="status" hidden>${escapeHtml(noneMarked(filter))}</p>`;
+      : `<label class="only"><input type="checkbox" id="only-bad"> ${escapeHtml(filter)}</label><p class="summary" id="jk" style="margin-top:-.5rem" hidden>j / k: next / previous section</p><p class="summary" id="none-bad" role="status" hidden>${escapeHtml(noneMarked(filter))}</p>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main><h1>${escapeHtml(title)}</h1>${madeLine(made)}${only}\n`;
 }
 

@@ -121,6 +121,8 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
   it('filters to the conversations with violations and moves between them with j / k', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(url);
+    // three sections: the keys have somewhere to go, and the page says so
+    expect(await page.locator('#jk').isVisible()).toBe(true);
     await page.check('#only-bad');
     expect(await page.locator('.conv:visible').count()).toBe(1);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -158,6 +160,9 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
     expect(clean.violations).toBe(0);
     const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
     await page.goto(pathToFileURL(out).href);
+    // one section: j / k have nowhere to move, so no hint of them
+    expect(await page.locator('.conv').count()).toBe(1);
+    expect(await page.getByText('j / k').isVisible()).toBe(false);
     expect(await page.locator('#none-bad').isVisible()).toBe(false);
     await page.check('#only-bad');
     expect(await page.locator('.conv:visible').count()).toBe(0);
