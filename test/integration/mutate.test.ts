@@ -316,6 +316,8 @@ describe('svc-cli mutate: JUnit and HTML', () => {
     // the recorded conversations under a heading of their own after the mutant cards, each
     // titled by what it did: a suite's recording names no test, and every run is a chat 1
     const html = readFileSync(join(dir, 'mutants.html'), 'utf8');
+    // a page with the recorded run's conversations filters both
+    expect(html).toContain('> only surviving mutants and conversations with violations</label>');
     const heading = html.indexOf('<h3 class="part">Conversations recorded in <code>');
     expect(heading).toBeGreaterThan(html.lastIndexOf('<section class="conv mutant'));
     expect(html.slice(heading)).toMatch(
@@ -502,5 +504,9 @@ describe('svc-cli mutate: refusals', () => {
     expect(page.match(/data-outcome="interrupted"/g)).toHaveLength(2);
     expect(page).toContain('<b class="bad">2</b> interrupted');
     expect(page).toContain('mutation score <b>100.0%</b> of the mutants that finished');
+    // no --coverage: the page holds mutants alone, and its filter says only them
+    expect(page).toContain('id="only-bad"> only surviving mutants</label>');
+    expect(page).toContain('>No surviving mutants.</p>');
+    expect(page).not.toContain('conversations with violations');
   });
 });

@@ -270,6 +270,19 @@ async function readRecordings(
 }
 
 /**
+ * What the page's filter keeps, in the words of what the page holds: a mutation run without a
+ * recording (no --coverage) draws mutants alone; undefined: reportHead's own label.
+ */
+function filterLabel(options: HtmlReportOptions, recorded: boolean): string | undefined {
+  if (options.mutation)
+    return recorded
+      ? 'only surviving mutants and conversations with violations'
+      : 'only surviving mutants';
+  if (options.runs || options.cases) return 'only failed runs and conversations with violations';
+  return undefined;
+}
+
+/**
  * Streams a recording into the HTML report: the head, a section per conversation as the
  * reader hands it out (those of `order`'s runs held, then drawn in its order), the summary.
  * The file is written as it goes (bounded memory, but for the held conversations).
@@ -282,17 +295,13 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
   const { fd } = file;
   const { mutation } = options;
   const summary = emptySummary(options);
+  const files = typeof options.recording === 'string' ? [options.recording] : options.recording;
   try {
     writeSync(
       fd,
       reportHead(
         options.title,
-        options.filter ??
-          (mutation
-            ? 'only surviving mutants and conversations with violations'
-            : options.runs || options.cases
-              ? 'only failed runs and conversations with violations'
-              : undefined),
+        options.filter ?? filterLabel(options, files.length > 0),
         options.made,
       ),
     );
@@ -305,7 +314,6 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     const foldedCases = cases.filter((r) => r.verdict === 'passed' || r.verdict === 'skipped');
     if (foldedCases.length > 0) writeSync(fd, foldedRuns(foldedCases, options.runNoun));
     if (mutation) writeSync(fd, mutantSections(mutation));
-    const files = typeof options.recording === 'string' ? [options.recording] : options.recording;
     const budget = {
       ...DEFAULT_BUDGET,
       ...(options.chat === undefined ? {} : { rowsPerConversation: Infinity }),
