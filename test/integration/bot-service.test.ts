@@ -8,6 +8,23 @@ import { closeBotPlatforms, startBotPlatform as start } from '../helpers/bot-pla
 
 afterEach(closeBotPlatforms);
 
+/**
+ * The platform's warnings after two customer messages to a bot that answers every event 200
+ * with `body` (the second shows what is said once only).
+ */
+async function warningsOfTwoMessages(body: unknown): Promise<string[]> {
+  const s = await start({ reply: () => ({ status: 200, body }) });
+  await postTo(s.channelUrl, customerText('one'));
+  await s.events.waitFor('bot-event-sent');
+  await postTo(s.channelUrl, customerText('two'));
+  await s.provider.waitForHits(2);
+  await s.clock.settle();
+  return s.events
+    .of('notice')
+    .filter((n) => n.level === 'warning')
+    .map((n) => n.message);
+}
+
 describe('bot service: customer -> CLIENT_MESSAGE -> BOT_MESSAGE (spec 3, 4.3)', () => {
   it('sends CLIENT_MESSAGE to the provider and delivers the BOT_MESSAGE to the customer', async () => {
     const s = await start();
@@ -118,36 +135,19 @@ describe('bot service: customer -> CLIENT_MESSAGE -> BOT_MESSAGE (spec 3, 4.3)',
   });
 
   it('warns once when the bot answers in its HTTP reply, which the platform never reads', async () => {
-    const s = await start({
-      reply: () => ({ status: 200, body: { message: 'Hi from the reply' } }),
-    });
-    await postTo(s.channelUrl, customerText('one'));
-    await s.events.waitFor('bot-event-sent');
-    await postTo(s.channelUrl, customerText('two'));
-    await s.provider.waitForHits(2);
-    await s.clock.settle();
-    const notices = s.events.of('notice').filter((n) => n.level === 'warning');
+    const notices = await warningsOfTwoMessages({ message: 'Hi from the reply' });
     expect(notices).toHaveLength(1);
-    expect(notices[0]!.message).toBe(
+    expect(notices[0]).toBe(
       'the bot answered CLIENT_MESSAGE with {"message":"Hi from the reply"} in its HTTP reply: the platform reads only the 200 (spec 4.3); a bot answers the customer with a BOT_MESSAGE POSTed to the bot webhook in the banner (spec 6.1)',
     );
   });
 
   it('notes once per event a 200 whose body is an error (the bot does not handle it)', async () => {
     // a public Python bot framework answers events it does not know so
-    const s = await start({
-      reply: () => ({
-        status: 200,
-        body: { error: { code: 'unsupported_event', message: 'Unsupported event type' } },
-      }),
+    const notices = await warningsOfTwoMessages({
+      error: { code: 'unsupported_event', message: 'Unsupported event type' },
     });
-    await postTo(s.channelUrl, customerText('one'));
-    await s.events.waitFor('bot-event-sent');
-    await postTo(s.channelUrl, customerText('two'));
-    await s.provider.waitForHits(2);
-    await s.clock.settle();
-    const notices = s.events.of('notice').filter((n) => n.level === 'warning');
-    expect(notices.map((n) => n.message)).toEqual([
+    expect(notices).toEqual([
       'the bot answered CLIENT_MESSAGE with HTTP 200 and an error (unsupported_event: Unsupported event type): the platform reads only the status, so the event counts as delivered (spec 4.3); does the bot handle CLIENT_MESSAGE?',
     ]);
   });
