@@ -67,11 +67,12 @@ async function passTwice(
   return runs;
 }
 
-/** A bot that answers `status` and, after a 200, posts `answer(event)` to the bot service. */
+/** A bot that answers `status` and, after a 200, posts `answer(event)` to the bot service, in `encoding`. */
 async function startBrokenBot(
   status: number,
   answer?: (event: Record<string, unknown>) => Record<string, unknown>,
   contentType = 'application/json',
+  encoding: BufferEncoding = 'utf8',
 ) {
   const service: { info?: BotServiceInfo } = {};
   const url = await startPeer((req, res, body) => {
@@ -79,7 +80,7 @@ async function startBrokenBot(
     json(res, status, status === 200 ? {} : { error: { code: 'boom', message: 'broken' } });
     const event = JSON.parse(body) as Record<string, unknown>;
     if (status !== 200 || !answer || event.event !== 'CLIENT_MESSAGE' || !service.info) return;
-    postToService(service.info, answer(event), contentType);
+    postToService(service.info, answer(event), contentType, encoding);
   });
   return { url, service };
 }
@@ -239,15 +240,12 @@ describe('conform bot', () => {
   });
 
   it('an answer in latin1 is said to be no UTF-8, not "not a JSON object" (spec 2.5, 7.2)', async () => {
-    const service: { info?: BotServiceInfo } = {};
-    const url = await startPeer((req, res, body) => {
-      if (refusedToken(req, res)) return;
-      json(res, 200, {});
-      const event = JSON.parse(body) as Record<string, unknown>;
-      if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
-      const answer = { ...botMessage(event, 'b-1'), message: { type: 'TEXT', text: 'café' } };
-      postToService(service.info, answer, 'application/json', 'latin1');
-    });
+    const { url, service } = await startBrokenBot(
+      200,
+      (event) => ({ ...botMessage(event, 'b-1'), message: { type: 'TEXT', text: 'café' } }),
+      'application/json',
+      'latin1',
+    );
     const report = await runConformSuite({
       suite: 'bot',
       url,
