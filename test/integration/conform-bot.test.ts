@@ -116,12 +116,21 @@ const botMessage = (
 });
 
 /**
- * conform bot against a bot that answers every event 200 with `reply` and posts nothing: the
- * details of the step that waits for its answer (spec 4.3: the platform reads only the 200).
+ * conform bot against the bot at `url`, on the real clock (it answers), `service` learning
+ * the bot service it is to post its answers to.
  */
-async function silentBotDetails(reply: unknown, texts?: string[]): Promise<string[]> {
-  const url = await startPeer((_req, res) => json(res, 200, reply));
-  const report = await runConformSuite({
+const conformBot = (url: string, service: { info?: BotServiceInfo }) =>
+  runConformSuite({
+    suite: 'bot',
+    url,
+    token: 't0k',
+    clock: scaled(),
+    onBotService: (info) => (service.info = info),
+  });
+
+/** conform bot against a bot that posts no answer: 1 s to wait for it, at the hanging clock. */
+const conformSilentBot = (url: string, texts?: string[]) =>
+  runConformSuite({
     suite: 'bot',
     url,
     token: 't0k',
@@ -129,6 +138,14 @@ async function silentBotDetails(reply: unknown, texts?: string[]): Promise<strin
     answerWithinMs: 1000,
     ...(texts ? { texts } : {}),
   });
+
+/**
+ * conform bot against a bot that answers every event 200 with `reply` and posts nothing: the
+ * details of the step that waits for its answer (spec 4.3: the platform reads only the 200).
+ */
+async function silentBotDetails(reply: unknown, texts?: string[]): Promise<string[]> {
+  const url = await startPeer((_req, res) => json(res, 200, reply));
+  const report = await conformSilentBot(url, texts);
   const answer = report.results.find((r) => r.name.startsWith('the answer to CLIENT_MESSAGE'));
   return answer?.steps[0]?.details ?? [];
 }
@@ -225,13 +242,7 @@ describe('conform bot', () => {
       }),
       'text/plain',
     );
-    const report = await runConformSuite({
-      suite: 'bot',
-      url,
-      token: 't0k',
-      clock: scaled(),
-      onBotService: (info) => (service.info = info),
-    });
+    const report = await conformBot(url, service);
     expect(failures(report.results)).toEqual([]);
     const answer = report.results.find((r) => r.name.startsWith('the answer to CLIENT_MESSAGE'));
     expect(answer?.warnings).toEqual([
@@ -246,13 +257,7 @@ describe('conform bot', () => {
       'application/json',
       'latin1',
     );
-    const report = await runConformSuite({
-      suite: 'bot',
-      url,
-      token: 't0k',
-      clock: scaled(),
-      onBotService: (info) => (service.info = info),
-    });
+    const report = await conformBot(url, service);
     const answer = report.results.find((r) => r.name.startsWith('the answer to CLIENT_MESSAGE'));
     const details = answer?.steps.map((s) => `${s.name}: ${s.details.join(' | ')}`);
     expect(details?.[1]).toBe(
@@ -302,13 +307,7 @@ describe('conform bot', () => {
       if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
       postToService(service.info, botMessage(event, 'b-1', '1700000000'));
     });
-    const report = await runConformSuite({
-      suite: 'bot',
-      url,
-      token: 't0k',
-      clock: scaled(),
-      onBotService: (info) => (service.info = info),
-    });
+    const report = await conformBot(url, service);
     const reasons = failures(report.results);
     const hint = (name: string) =>
       `the bot took CLIENT_MESSAGE (HTTP 200), but ${name} carries no message, only event, id, client_id and chat_id (spec 2.5, 6.1): does the bot read message of every event? Check event first, and answer 200 to the events it does not act on`;
@@ -358,13 +357,7 @@ describe('conform bot', () => {
       if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
       postToService(service.info, botMessage(event, 'b-1'));
     });
-    const report = await runConformSuite({
-      suite: 'bot',
-      url,
-      token: 't0k',
-      clock: scaled(),
-      onBotService: (info) => (service.info = info),
-    });
+    const report = await conformBot(url, service);
     expect(paths.at(-1)).toBe('/svc-conform-wrong-token');
     expect(failures(report.results)).toMatchInlineSnapshot(`
       [
@@ -375,14 +368,7 @@ describe('conform bot', () => {
 
   it('a later --text is not sent once a silent bot lost the chat to an agent (spec 3, 8)', async () => {
     const url = await startPeer(() => undefined);
-    const report = await runConformSuite({
-      suite: 'bot',
-      url,
-      token: 't0k',
-      clock: hanging(),
-      answerWithinMs: 1000,
-      texts: ['hi', 'human'],
-    });
+    const report = await conformSilentBot(url, ['hi', 'human']);
     const [hi, human] = report.results[0]?.steps ?? [];
     expect(hi?.status).toBe('failed');
     expect(hi?.details.at(-1)).toBe(
@@ -444,13 +430,7 @@ describe('conform bot', () => {
       if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
       postToService(service.info, botMessage(event, 'b-1'));
     });
-    const report = await runConformSuite({
-      suite: 'bot',
-      url,
-      token: 't0k',
-      clock: scaled(),
-      onBotService: (info) => (service.info = info),
-    });
+    const report = await conformBot(url, service);
     expect(failures(report.results)).toEqual([]);
     expect(report.results[0]?.warnings).toEqual([
       expect.stringMatching(
@@ -473,13 +453,7 @@ describe('conform bot', () => {
         buttons: [1, 2, 3, 4].map((n) => ({ id: String(n), text: `Option ${n}` })),
       },
     }));
-    const report = await runConformSuite({
-      suite: 'bot',
-      url,
-      token: 't0k',
-      clock: scaled(),
-      onBotService: (info) => (service.info = info),
-    });
+    const report = await conformBot(url, service);
     const reasons = failures(report.results);
     expect(reasons).toHaveLength(2);
     expect(reasons[0]).toContain('is a valid BOT_MESSAGE or INVITE_AGENT for that chat');
@@ -501,13 +475,7 @@ describe('conform bot', () => {
       chatId: event.chat_id,
       message: { type: 'TEXT', text: 'Hi', timestamp: 1_700_000_000_000 },
     }));
-    const report = await runConformSuite({
-      suite: 'bot',
-      url,
-      token: 't0k',
-      clock: scaled(),
-      onBotService: (info) => (service.info = info),
-    });
+    const report = await conformBot(url, service);
     expect(failures(report.results)).toEqual([]);
     const answer = report.results.find((r) => r.name.startsWith('the answer to CLIENT_MESSAGE'));
     expect(answer?.warnings).toEqual([
