@@ -69,8 +69,10 @@ export function judgeHookReply(
   event?: HookEventName,
 ): ReplyJudgement {
   if (reply.status !== 200) return { accepted: false, reason: `HTTP ${reply.status}` };
-  if (event === 'call_event' && reply.body.trim() === '') return { accepted: true };
-  if (reply.body.trim() === '') return { accepted: false, reason: 'reply is empty, not JSON' };
+  if (reply.body.trim() === '')
+    return event === 'call_event'
+      ? { accepted: true }
+      : { accepted: false, reason: 'reply is empty, not JSON' };
   try {
     return { accepted: true, json: JSON.parse(reply.body) as unknown };
   } catch {
