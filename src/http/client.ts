@@ -215,6 +215,21 @@ export function observeReplies<T>(
   return replyObservers.run(observe, work);
 }
 
+/** Protocol and wall time since now on `clock`: the times every exchange outcome carries. */
+function elapsedOn(clock: Clock): () => { durationMs: number; wallMs: number } {
+  const started = clock.now();
+  const wallStarted = clock.wallNow();
+  return () => ({ durationMs: clock.now() - started, wallMs: clock.wallNow() - wallStarted });
+}
+
+/** The outcome of an exchange its caller cancelled before it was sent. */
+const cancelled = (elapsed: () => { durationMs: number; wallMs: number }): PostOutcome => ({
+  ok: false,
+  reason: 'aborted',
+  message: 'the request was cancelled',
+  ...elapsed(),
+});
+
 /**
  * `exchange` over a socket, through undici's `dispatch` with a handler of our own:
  * `request()` would add, per exchange, a body stream, an end-of-stream watcher and an
@@ -228,20 +243,9 @@ function exchangeOverSocket(
   options: GetTextOptions & { body?: string; chunked?: boolean },
 ): Promise<PostOutcome> {
   const { clock, signal } = options;
-  const started = clock.now();
-  const wallStarted = clock.wallNow();
-  const elapsed = () => ({
-    durationMs: clock.now() - started,
-    wallMs: clock.wallNow() - wallStarted,
-  });
+  const elapsed = elapsedOn(clock);
   // a caller that already stopped sends nothing (its abort event will not fire again)
-  if (signal?.aborted)
-    return Promise.resolve({
-      ok: false,
-      reason: 'aborted',
-      message: 'the request was cancelled',
-      ...elapsed(),
-    });
+  if (signal?.aborted) return Promise.resolve(cancelled(elapsed));
   const work = new Promise<PostOutcome>((resolve) => {
     const text = options.body;
     const limit = options.maxResponseBytes ?? 1024 * 1024;
@@ -411,19 +415,8 @@ function exchangeInProcess(
   options: GetTextOptions & { body?: string; chunked?: boolean },
 ): Promise<PostOutcome> {
   const { clock, signal } = options;
-  const started = clock.now();
-  const wallStarted = clock.wallNow();
-  const elapsed = () => ({
-    durationMs: clock.now() - started,
-    wallMs: clock.wallNow() - wallStarted,
-  });
-  if (signal?.aborted)
-    return Promise.resolve({
-      ok: false,
-      reason: 'aborted',
-      message: 'the request was cancelled',
-      ...elapsed(),
-    });
+  const elapsed = elapsedOn(clock);
+  if (signal?.aborted) return Promise.resolve(cancelled(elapsed));
   const text = options.body;
   // the outcome says why it stopped; the reason given to the call is never shown
   let stopped: FailureReason | undefined;

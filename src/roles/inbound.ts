@@ -25,7 +25,9 @@ import {
   type Middleware,
   type PipelineContext,
 } from '../http/pipeline.js';
-import type { InboundExchange } from '../http/exchange.js';
+import type { InboundExchange, Transport } from '../http/exchange.js';
+import type { ServerLimits } from '../http/server.js';
+import type { TlsServerOptions } from '../http/tls.js';
 import { journalStep, type ExchangeInput, type Journal } from '../journal/index.js';
 import type { RequestRejectedEvent, WireErrorCode } from '../wire-errors.js';
 
@@ -110,6 +112,34 @@ export interface InboundRole {
   shownPath?: ((path: string) => string) | undefined;
   /** hears every answered body (the embedded world's expectations, without a journal) */
   observe?: ((seen: ObservedExchange) => void) | undefined;
+}
+
+/**
+ * What every serving role (listen, hook-target, bot-sim) takes beside its own options: where
+ * it listens, its faults, clock, journal and limits, and how it is reached.
+ */
+export interface RoleServerOptions {
+  /** `--allowed-host`: Host names served beside localhost, IP addresses and `host` */
+  allowedHosts?: readonly string[] | undefined;
+  /** default 127.0.0.1 */
+  host?: string;
+  /** default 0: the OS picks a port (the `listening` URL tells it) */
+  port?: number;
+  /** the flag that set `port`, named when it is taken (default --port) */
+  portFlag?: string;
+  /** faults to inject into the replies */
+  plan?: FaultPlan;
+  clock?: Clock;
+  journal?: Journal;
+  /** request body limit in bytes (default 1 MiB; 413 beyond) */
+  bodyLimit?: number;
+  limits?: ServerLimits;
+  /** serve HTTPS (`--tls`) */
+  tls?: TlsServerOptions | undefined;
+  /** `in-process`: no socket, for the embedded world (src/http/in-process.ts); default socket */
+  transport?: Transport;
+  /** hears every answered body (the embedded world's expectations) */
+  observe?: (seen: ObservedExchange) => void;
 }
 
 /** A body a role answered, as the embedded world's expectations match it. */

@@ -3,15 +3,14 @@ import { createClock, type Clock } from '../../clock.js';
 import { detectKind } from '../../contract/detect.js';
 import { formatIssue } from '../../contract/issues.js';
 import { validate } from '../../contract/validate.js';
-import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
+import { messageKeyOf } from '../../faults/index.js';
 import { DEFAULT_BODY_LIMIT, errorBody } from '../../http/body.js';
 import type { WireErrorCode } from '../../wire-errors.js';
-import { serveExchanges, type InboundExchange, type Transport } from '../../http/exchange.js';
+import { serveExchanges, type InboundExchange } from '../../http/exchange.js';
 import { createTokenClient } from '../../http/oauth-client.js';
 import { createTokenIssuer, type TokenIssuer } from '../../http/oauth-issuer.js';
 import { secretEquals } from '../../http/secret.js';
-import { decodeSegment, type RunningServer, type ServerLimits } from '../../http/server.js';
-import type { TlsServerOptions } from '../../http/tls.js';
+import { decodeSegment, type RunningServer } from '../../http/server.js';
 import { journalStep, type ExchangeInput, type Journal } from '../../journal/index.js';
 import { bodyStep, compose, type PipelineContext } from '../../http/pipeline.js';
 import {
@@ -21,9 +20,9 @@ import {
   type InboundOutcome,
   type InboundRequest,
   type InboundRole,
-  type ObservedExchange,
   type Refusal,
   type RoleAnswer,
+  type RoleServerOptions,
 } from '../inbound.js';
 import { createRouter } from '../../http/router.js';
 import type { BotListeningEvent, BotSimEvent } from './events.js';
@@ -43,7 +42,7 @@ import {
 } from './send.js';
 import { errorText } from '../../errors.js';
 
-export interface BotProviderOptions {
+export interface BotProviderOptions extends RoleServerOptions {
   /** the token the provider generated (spec 5.2); the platform posts to <any path>/<token> */
   token: string;
   /** the provider id the platform knows this provider by (spec 1.4) */
@@ -53,27 +52,9 @@ export interface BotProviderOptions {
   script?: BotScript;
   /** spec 5.3: serve POST /oauth/token, require Authorization, and use the platform's /providers path */
   auth?: { clientId: string; clientSecret: string; ttlMs?: number };
-  plan?: FaultPlan;
-  /** `--allowed-host`: Host names served beside localhost, IP addresses and `host` */
-  allowedHosts?: readonly string[] | undefined;
-  host?: string;
-  port?: number;
-  /** the flag that set `port`, named when it is taken (default --port) */
-  portFlag?: string;
-  clock?: Clock;
-  journal?: Journal;
-  /** request body limit in bytes (default 1 MiB; 413 beyond) */
-  bodyLimit?: number;
-  limits?: ServerLimits;
-  /** serve HTTPS (`--tls`) */
-  tls?: TlsServerOptions | undefined;
   /** `docs`: rules with `contact` send the public Bot API's CLIENT_INFO */
   botEvents?: 'spec' | 'docs' | undefined;
   onEvent?: (event: BotSimEvent) => void;
-  /** `in-process`: no socket, for the embedded world (src/http/in-process.ts); default socket */
-  transport?: Transport;
-  /** hears every answered body (the embedded world's expectations) */
-  observe?: (seen: ObservedExchange) => void;
 }
 
 export interface BotProvider {

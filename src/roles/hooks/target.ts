@@ -1,48 +1,28 @@
-import { createClock, type Clock } from '../../clock.js';
+import { createClock } from '../../clock.js';
 import { DOCS_HOOK_EVENTS, HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { validate } from '../../contract/validate.js';
 import type { ContractIssue, ValidationResult } from '../../contract/types.js';
-import { serveExchanges, type Transport } from '../../http/exchange.js';
-import type { RunningServer, ServerLimits } from '../../http/server.js';
+import { serveExchanges } from '../../http/exchange.js';
+import type { RunningServer } from '../../http/server.js';
 import type { RequestRejectedEvent } from '../../wire-errors.js';
-import type { TlsServerOptions } from '../../http/tls.js';
-import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
-import type { Journal } from '../../journal/index.js';
+import { messageKeyOf } from '../../faults/index.js';
 import { defaultHookReply } from './samples.js';
 import {
   createInboundHandler,
   type InboundOutcome,
   type InboundRequest,
-  type ObservedExchange,
   type Refusal,
   type RoleAnswer,
+  type RoleServerOptions,
 } from '../inbound.js';
 import { errorText } from '../../errors.js';
 
-export interface HookTargetOptions {
-  /** `--allowed-host`: Host names served beside localhost, IP addresses and `host` */
-  allowedHosts?: readonly string[] | undefined;
-  host?: string;
-  /** default 0: the OS picks (the `listening` event tells the URL) */
-  port?: number;
-  /** the flag that set `port`, named when it is taken (default --port) */
-  portFlag?: string;
+export interface HookTargetOptions extends RoleServerOptions {
   /** serve only this path (default: any path) */
   path?: string;
   /** replies by event, replacing the defaults (`--reply chat_accepted=crm.json`) */
   replies?: Partial<Record<HookEventName, unknown>>;
-  plan?: FaultPlan;
-  clock?: Clock;
-  journal?: Journal;
-  bodyLimit?: number;
-  limits?: ServerLimits;
-  /** serve HTTPS (`--tls`) */
-  tls?: TlsServerOptions | undefined;
   onEvent?: (event: HookTargetEvent) => void;
-  /** `in-process`: no socket, for the embedded world (src/http/in-process.ts); default socket */
-  transport?: Transport;
-  /** hears every answered body (the embedded world's expectations) */
-  observe?: (seen: ObservedExchange) => void;
 }
 
 /** The receiver is bound: give `url` to the platform as the hook URL (spec 4.4). */

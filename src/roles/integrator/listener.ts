@@ -1,15 +1,13 @@
 import { createClock, type Clock } from '../../clock.js';
-import { serveExchanges, type Transport } from '../../http/exchange.js';
+import { serveExchanges } from '../../http/exchange.js';
 import { createRouter } from '../../http/router.js';
-import { decodeSegment, type RunningServer, type ServerLimits } from '../../http/server.js';
-import type { TlsServerOptions } from '../../http/tls.js';
-import { messageKeyOf, type FaultPlan } from '../../faults/index.js';
-import type { Journal } from '../../journal/index.js';
+import { decodeSegment, type RunningServer } from '../../http/server.js';
+import { messageKeyOf } from '../../faults/index.js';
 import {
   createInboundHandler,
   type InboundRole,
-  type ObservedExchange,
   type RoleAnswer,
+  type RoleServerOptions,
 } from '../inbound.js';
 import { checkKind, detectChannelKind } from './contract-check.js';
 import type { ListenerEvent, ListeningEvent, RejectedRequestEvent } from './events.js';
@@ -17,33 +15,12 @@ import { kindOfChannelMessage, messageOf } from './kinds.js';
 import { toRecordedVerdict, unknownKindVerdict } from './verdict.js';
 import { errorText } from '../../errors.js';
 
-export interface ListenerOptions {
-  /** default 127.0.0.1 */
-  /** `--allowed-host`: Host names served beside localhost, IP addresses and `host` */
-  allowedHosts?: readonly string[] | undefined;
-  host?: string;
-  /** default 0: the OS picks a port (the `listening` URL tells it) */
-  port?: number;
-  /** the flag that set `port`, named when it is taken (default --port) */
-  portFlag?: string;
+export interface ListenerOptions extends RoleServerOptions {
   /** serve only this channel public id; any single path segment otherwise */
   channel?: string;
-  /** faults to inject into the replies */
-  plan?: FaultPlan;
-  clock?: Clock;
-  journal?: Journal;
-  /** request body limit in bytes (default 1 MiB; 413 beyond) */
-  bodyLimit?: number;
   /** contract warnings count as errors */
   strict?: boolean;
-  limits?: ServerLimits;
-  /** serve HTTPS (`--tls`) */
-  tls?: TlsServerOptions | undefined;
   onEvent?: (event: ListenerEvent) => void;
-  /** `in-process`: no socket, for the embedded world (src/http/in-process.ts); default socket */
-  transport?: Transport;
-  /** hears every answered body (the embedded world's expectations) */
-  observe?: (seen: ObservedExchange) => void;
 }
 
 export interface Listener {
