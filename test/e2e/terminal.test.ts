@@ -312,3 +312,27 @@ describe.skipIf(!scriptBin)('chat on a terminal', () => {
     expect(screen).toMatch(/\nstopped \(SIGINT\)\r?\nEXIT=130\b/);
   }, 60_000);
 });
+
+describe.skipIf(!scriptBin)('a spinner over a request that fails at once', () => {
+  // the spinner's library loads while the request runs: a refusal that comes first must
+  // still be the command's error (it was an unhandled rejection with a stack and exit 1)
+  it.each([
+    [
+      'send-text',
+      'send-text hi --sender-id c-1 --channel-url http://127.0.0.1:1/rs/shop',
+      '--wait 10s gives it time',
+    ],
+    ['status', 'status --channel-url http://127.0.0.1:1/rs/shop', 'that the platform is up'],
+  ])(
+    '%s to a platform that is down: the error and its hint, exit 3',
+    async (_name, args, hint) => {
+      pty = startPty(`node bin/svc-cli.js ${args}; echo EXIT=$?`);
+      const screen = await pty.waitFor(/EXIT=\d+/, 60_000);
+      expect(screen).toContain('error [SVC_E_UNREACHABLE]');
+      expect(screen).toContain(hint);
+      expect(screen).not.toContain('Node.js v');
+      expect(screen).toMatch(/EXIT=3/);
+    },
+    60_000,
+  );
+});

@@ -52,6 +52,10 @@ export async function withSpinner<T>(
   work: Promise<T>,
 ): Promise<T> {
   if (!isProgressShown(ctx, options.json)) return work;
+  // `work` already runs: a request refused at once fails before ora has loaded, and a rejection
+  // no one handles yet ends the process with a stack (exit 1) instead of the command's error.
+  // Marked handled here; awaited below, it still throws to the caller.
+  work.catch(() => undefined);
   const { default: ora } = await import('ora');
   const spinner = ora({ text, stream: ctx.stderr, discardStdin: false }).start();
   try {
