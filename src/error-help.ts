@@ -45,7 +45,7 @@ export const ERROR_HELP: Record<ErrorCode, ErrorHelp> = {
   },
   SVC_E_READ: {
     summary: 'a file svc-cli was given could not be read',
-    todo: 'Check the path and its permissions.',
+    todo: 'Check the path (a relative one is read from the folder svc-cli runs in) and its permissions; the hint says what kind of file was wanted and what writes one or where one is.',
   },
   SVC_E_WRITE: {
     summary: 'a file or folder could not be written',

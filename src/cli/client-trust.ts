@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Tls from 'node:tls';
-import { resolve } from 'node:path';
 import type * as Undici from 'undici';
-import { SvcError, systemReason } from '../errors.js';
+import { SvcError } from '../errors.js';
+import { readInputFileSync } from '../io/input-file.js';
 import { noticeLine } from './render/notice.js';
 import { noteClientTrust } from '../http/trusted-ca.js';
 
@@ -21,12 +21,13 @@ export interface ClientTrustOptions {
 }
 
 function readCa(cwd: string, file: string): string {
-  let text: string;
-  try {
-    text = readFileSync(resolve(cwd, file), 'utf8');
-  } catch (error) {
-    throw new SvcError('SVC_E_TLS_FILE', `Could not read --ca ${file}: ${systemReason(error)}.`);
-  }
+  const text = readInputFileSync({
+    kind: 'ca',
+    given: file,
+    flag: '--ca',
+    cwd,
+    code: 'SVC_E_TLS_FILE',
+  });
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
     throw new SvcError('SVC_E_TLS_FILE', `${file} (--ca) holds no PEM certificate.`);
   }

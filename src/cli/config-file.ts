@@ -4,10 +4,11 @@
  * Keys are the commands' option keys (camelCase of the flags); `commands.<name>` overrides them
  * for one command.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { parseJsonText } from '../contract/json-text.js';
-import { SvcError, systemReason } from '../errors.js';
+import { SvcError } from '../errors.js';
+import { readInputFileSync } from '../io/input-file.js';
 import { ROLE_NAMES } from './options/roles.js';
 import { packageFiles } from '../package-files.js';
 import { versionProblem, type VersionedKind } from '../versioned.js';
@@ -94,21 +95,15 @@ export function loadConfig(sources: {
     };
   const hint =
     'It is JSON: {"version":1,"channelUrl":"https://...","senderId":"customer-1"}; svc-cli init writes one.';
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    // only a --config path can be missing (./svc.config.json is read when present): the
-    // path is what to check, not the file's format
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new SvcError(
-      'SVC_E_CONFIG',
-      `Could not read the config file ${file}: ${systemReason(error)}.`,
-      missing
-        ? `Check the path --config gives (relative to ${sources.cwd}); without --config, ./svc.config.json is read when present, and svc-cli init writes one.`
-        : hint,
-    );
-  }
+  // only a --config path can be missing (./svc.config.json is read when present): the
+  // path is what to check, not the file's format
+  const text = readInputFileSync({
+    kind: 'config',
+    given: typeof sources.flags.config === 'string' ? sources.flags.config : CONFIG_FILE,
+    cwd: sources.cwd,
+    path: file,
+    code: 'SVC_E_CONFIG',
+  });
   if (text.trim() === '')
     throw new SvcError(
       'SVC_E_CONFIG',

@@ -47,7 +47,7 @@ export async function buildFaultPlan(
   ctx: Pick<CliContext, 'cwd'>,
   o: FaultFlags,
 ): Promise<FaultPlan> {
-  const plan: FaultPlan = o.faultPlan ? await loadFaultPlan(resolve(ctx.cwd, o.faultPlan)) : {};
+  const plan: FaultPlan = o.faultPlan ? await loadFaultPlan(o.faultPlan, ctx.cwd) : {};
   if (o.failFirst !== undefined) plan.failFirst = o.failFirst;
   if (o.delay !== undefined) plan.delayMs = o.delay;
   if (o.fault !== undefined) plan.fault = o.fault;
@@ -200,7 +200,7 @@ export async function serverTls(
     );
   }
   if (o.cert !== undefined && o.key !== undefined) {
-    const tls = await loadCertificate(resolve(ctx.cwd, o.cert), resolve(ctx.cwd, o.key));
+    const tls = await loadCertificate(o.cert, o.key, ctx.cwd);
     note(`https: certificate ${o.cert} (SHA-256 ${tls.fingerprint})`);
     return tls;
   }

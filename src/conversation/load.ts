@@ -6,7 +6,8 @@ import { DOCS_HOOK_EVENTS, HOOK_EVENTS } from '../contract/hooks.js';
 import { parseJsonText } from '../contract/json-text.js';
 import { WIDGET_CALLBACKS } from '../contract/widget-protocol.js';
 import { readDuration } from '../duration.js';
-import { SvcError, systemReason } from '../errors.js';
+import { SvcError } from '../errors.js';
+import { unreadableFile } from '../io/input-file.js';
 import { closestNames } from '../suggest.js';
 import { unknownKeyLines } from '../unknown-keys.js';
 import { versionProblem, type VersionedKind } from '../versioned.js';
@@ -53,9 +54,10 @@ async function walk(
   try {
     info = await stat(path);
   } catch (error) {
-    // in a folder: a dangling link, a symlink loop (ELOOP) or a file gone is passed over
+    // in a folder: a dangling link, a symlink loop (ELOOP) or a file gone is passed over;
+    // a path named on the command line: the caller says what it wanted (unreadableFile)
     if (inFolder) return;
-    throw new SvcError('SVC_E_READ', `Could not read ${path}: ${systemReason(error)}.`);
+    throw error;
   }
   if (info.isDirectory()) {
     // a link back up the tree (dir/self -> .) is walked once, not until ELOOP
@@ -67,7 +69,7 @@ async function walk(
       entries = (await readdir(path)).sort();
     } catch (error) {
       if (inFolder) return;
-      throw new SvcError('SVC_E_READ', `Could not read ${path}: ${systemReason(error)}.`);
+      throw error;
     }
     for (const entry of entries) {
       if (entry.startsWith('.') || entry === 'node_modules') continue;
@@ -382,7 +384,7 @@ async function loadIfConversation(
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new SvcError('SVC_E_READ', `Could not read ${file}: ${systemReason(error)}.`);
+    throw unreadableFile({ kind: 'conversation', given: file, path }, error);
   }
   const recording = recordingKind(text);
   if (recording !== undefined && skipOtherKinds) return undefined;
@@ -504,7 +506,14 @@ export async function loadEveryConversation(
   skipped: string[];
 }> {
   const files: Found[] = [];
-  for (const path of paths) await walk(path, files);
+  for (const given of paths) {
+    const path = resolve(cwd, given);
+    try {
+      await walk(path, files);
+    } catch (error) {
+      throw unreadableFile({ kind: 'conversation', given, cwd, path }, error);
+    }
+  }
   const loaded: LoadedConversation[] = [];
   const failures: ConversationLoadFailure[] = [];
   const skipped: string[] = [];

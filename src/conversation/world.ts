@@ -314,13 +314,13 @@ async function startBotSim(
   const botSetup = setup.bot;
   if (options.botUrl !== undefined) return { botUrl: options.botUrl };
   if (!botSetup) return {};
+  // the script is named beside the fixture: a relative path is read from its folder
+  const from = options.dir ?? (options.file ? dirname(options.file) : process.cwd());
   const script = botSetup.script
-    ? await loadBotScript(
-        resolvePath(
-          options.dir ?? (options.file ? dirname(options.file) : process.cwd()),
-          botSetup.script,
-        ),
-      )
+    ? await loadBotScript(resolvePath(from, botSetup.script), {
+        given: botSetup.script,
+        cwd: from,
+      })
     : undefined;
   const bot = await createBotProvider({
     token,

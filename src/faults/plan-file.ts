@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { SvcError, systemReason } from '../errors.js';
+import { SvcError } from '../errors.js';
+import { readInputFile } from '../io/input-file.js';
 import { FAULT_SYNTAX, describeFault, parseFault, type Fault } from './fault.js';
 import type { FaultPlan } from './plan.js';
 
@@ -133,17 +133,12 @@ export function faultPlanText(plan: FaultPlan): FaultPlanText {
 const issueList = (error: z.ZodError): string =>
   error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
 
-/** Reads and checks a fault-plan file; every problem is an input error naming the file. */
-export async function loadFaultPlan(file: string): Promise<FaultPlan> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new SvcError(
-      'SVC_E_READ',
-      `Could not read the fault plan ${file}: ${systemReason(error)}.`,
-    );
-  }
+/**
+ * Reads and checks a fault-plan file; every problem is an input error naming the file as given
+ * (a relative path is read from `cwd`).
+ */
+export async function loadFaultPlan(file: string, cwd?: string): Promise<FaultPlan> {
+  const text = await readInputFile({ kind: 'faultPlan', given: file, cwd });
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -5,8 +5,8 @@
  * `--insecure`) is src/cli/client-trust.ts.
  */
 import { X509Certificate, createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { SvcError, systemReason } from '../errors.js';
+import { SvcError } from '../errors.js';
+import { readInputFile } from '../io/input-file.js';
 
 /** What a serving command's `https.createServer` gets. */
 export interface TlsServerOptions {
@@ -63,25 +63,18 @@ export async function generateLoopbackCertificate(): Promise<TlsServerOptions> {
 }
 
 /**
- * The user's certificate and key files.
+ * The user's certificate and key files, as given (a relative path is read from `cwd`).
  * @example await loadCertificate('cert.pem', 'key.pem')
  */
 export async function loadCertificate(
   certFile: string,
   keyFile: string,
+  cwd?: string,
 ): Promise<TlsServerOptions> {
-  const read = async (file: string, flag: string): Promise<string> => {
-    try {
-      return await readFile(file, 'utf8');
-    } catch (error) {
-      throw new SvcError(
-        'SVC_E_TLS_FILE',
-        `Could not read ${flag} ${file}: ${systemReason(error)}.`,
-      );
-    }
-  };
-  const cert = await read(certFile, '--cert');
-  const key = await read(keyFile, '--key');
+  const read = (kind: 'cert' | 'key', given: string): Promise<string> =>
+    readInputFile({ kind, given, flag: `--${kind}`, cwd, code: 'SVC_E_TLS_FILE' });
+  const cert = await read('cert', certFile);
+  const key = await read('key', keyFile);
   if (!cert.includes('-----BEGIN CERTIFICATE-----')) {
     throw new SvcError('SVC_E_TLS_FILE', `${certFile} (--cert) holds no PEM certificate.`);
   }

@@ -322,8 +322,8 @@ describe('system errors in plain words', () => {
     }
     const plan = await runCli(['listen', '--fault-plan', 'no-such-plan.json']);
     expect(plan.code).toBe(2);
-    expect(plan.stderr).toMatch(
-      /Could not read the fault plan \S+no-such-plan\.json: no such file or folder\./,
+    expect(plan.stderr).toContain(
+      'Could not read the fault plan no-such-plan.json: no such file or folder.',
     );
     const record = await runCli(['listen', '--record', 'no-such-dir/x.ndjson']);
     expect(record.stderr).toContain(

@@ -59,12 +59,15 @@ describe('svc-cli replay', () => {
     expect(hint.stdout.trim().split('\n').at(-1)).toBe('1 passed, 0 failed');
     const other = await runCli(['replay', 'fixtures/conversations/mine.json'], { cwd: empty });
     expect(other.stderr).not.toContain('svc-cli ships mine.json');
-    expect(other.stderr).toContain('Give conversation files (.json) or folders of them');
+    expect(other.stderr).toContain(
+      'Could not read the conversation fixtures/conversations/mine.json: no such file or folder.',
+    );
+    expect(other.stderr).toContain('svc-cli replay without a path runs');
     // a path of the user's own: what replay reads, and how to run the shipped ones
     const typo = await runCli(['replay', 'nosuch.yaml'], { cwd: empty });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain(
-      'Give conversation files (.json) or folders of them; svc-cli replay without a path runs',
+      'svc-cli replay without a path runs ./fixtures/conversations, else the ones svc-cli ships',
     );
   });
 

@@ -48,7 +48,9 @@ export async function runBotSim(
   const out = createOutput(ctx, { json: o.json, quiet: o.quiet });
   const plan: FaultPlan = await buildFaultPlan(ctx, o);
   if (o.silent) plan.fault = { kind: 'hang' }; // never answer: exercises the 3 s x 2 timeouts
-  const script = o.script ? await loadBotScript(scriptPath(ctx, o.script, out)) : undefined;
+  const script = o.script
+    ? await loadBotScript(scriptPath(ctx, o.script, out), { given: o.script, cwd: ctx.cwd })
+    : undefined;
   if (isNonLoopbackHost(o.host))
     out.note(`warning: --host ${o.host} exposes bot-sim beyond this machine.`);
   // informational: --quiet prints only the listening line and errors (README)

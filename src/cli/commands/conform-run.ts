@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../../io/input-file.js';
 import { loadProfile, settingsOf } from '../../conversation/record/profile.js';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,7 +8,7 @@ import { resolveForCommand, type Resolved } from '../options/resolve.js';
 import { FUZZ_GROUP, conformOptions, suitesReading } from './conform-options.js';
 import type { OptionSpec } from '../options/table.js';
 import { listed } from '../../plural.js';
-import { EXIT_CODES, SvcError, errorText, systemReason } from '../../errors.js';
+import { EXIT_CODES, SvcError, errorText } from '../../errors.js';
 import { createRunProgress } from '../render/progress.js';
 import { parseDuration } from '../../duration.js';
 import {
@@ -837,13 +837,7 @@ function invariantsLine(t: InvariantsTally): string {
  * @example await readCustomerScript('.', 'intents.txt') // ['I want to book a table', 'menu']
  */
 export async function readCustomerScript(cwd: string, file: string): Promise<string[]> {
-  const path = resolve(cwd, file);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new SvcError('SVC_E_READ', `Could not read the script ${file}: ${systemReason(error)}.`);
-  }
+  const text = await readInputFile({ kind: 'customerScript', given: file, cwd });
   let texts: unknown;
   if (/\.json$/i.test(file)) {
     try {

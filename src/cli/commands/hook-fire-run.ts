@@ -1,10 +1,10 @@
 /** The body of `hook-fire` (imported lazily): flags -> body -> fire -> rendered verdict. */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { localOrShippedFixture } from '../../package-files.js';
+import { readInputFile } from '../../io/input-file.js';
 import { parseJsonText } from '../../contract/json-text.js';
 import { createClock } from '../../clock.js';
-import { EXIT_CODES, SvcError, systemReason } from '../../errors.js';
+import { EXIT_CODES, SvcError } from '../../errors.js';
 import { assertReachable } from '../../http/reach.js';
 import { parseDuration } from '../../duration.js';
 import { loadProfile, settingsOf } from '../../conversation/record/profile.js';
@@ -35,15 +35,7 @@ async function readBody(
   // the body comes from elsewhere than the path given: say where
   if (path !== resolve(ctx.cwd, file))
     note(`--from: no ${file} here; using the one shipped with svc-cli, ${path}`);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new SvcError(
-      'SVC_E_READ',
-      `Could not read the hook body ${path}: ${systemReason(error)}.`,
-    );
-  }
+  const text = await readInputFile({ kind: 'hookBody', given: file, cwd: ctx.cwd, path });
   // V8's message quoted the file's start across lines; the place of the error is what helps
   const parsed = parseJsonText(text);
   if (!parsed.ok)

@@ -1,11 +1,11 @@
 /** The body of `hook-target` (imported lazily): flags -> replies + fault plan -> receiver -> serve. */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { localOrShippedFixture } from '../../package-files.js';
+import { readInputFile } from '../../io/input-file.js';
 import { parseJsonText } from '../../contract/json-text.js';
 import { createClock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
-import { SvcError, systemReason } from '../../errors.js';
+import { SvcError } from '../../errors.js';
 import { isNonLoopbackHost } from '../../http/server.js';
 import {
   createHookTarget,
@@ -45,15 +45,13 @@ export async function loadReplies(
     // the reply comes from elsewhere than the path given: say where
     if (file !== resolve(ctx.cwd, given))
       note(`--reply ${event}: no ${given} here; using the one shipped with svc-cli, ${file}`);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new SvcError(
-        'SVC_E_READ',
-        `Could not read the reply for ${event} from ${file}: ${systemReason(error)}.`,
-      );
-    }
+    const text = await readInputFile({
+      kind: 'hookReply',
+      given,
+      flag: `--reply ${event}`,
+      cwd: ctx.cwd,
+      path: file,
+    });
     const parsed = parseJsonText(text);
     if (!parsed.ok)
       throw new SvcError(

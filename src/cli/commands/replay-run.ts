@@ -53,16 +53,8 @@ function withBundledHint(error: unknown, cwd: string, inputs: string[]): unknown
   if (!(error instanceof SvcError) || error.code !== 'SVC_E_READ') return error;
   const missing = inputs.find((path) => !existsSync(path) && BUNDLED_PATH.test(path));
   const name = missing === undefined ? undefined : BUNDLED_PATH.exec(missing)?.[1];
-  // a path of the user's own: say what replay reads, and where the shipped ones are
-  const own =
-    error.hint !== undefined || inputs.every((path) => existsSync(path))
-      ? error
-      : new SvcError(
-          'SVC_E_READ',
-          error.message,
-          'Give conversation files (.json) or folders of them; svc-cli replay without a path runs ./fixtures/conversations, else the ones svc-cli ships.',
-        );
-  if (missing === undefined) return own;
+  // a path of the user's own: the loader's hint says what replay reads and what writes one
+  if (missing === undefined) return error;
   const files = packageFiles();
   // with a folder of its own, --grep would look there, not in the package
   const grep = !existsSync(resolve(cwd, DEFAULT_PATH));
@@ -75,7 +67,7 @@ function withBundledHint(error: unknown, cwd: string, inputs: string[]): unknown
         : `svc-cli ships its conversations in ${files.pathOf(DEFAULT_PATH) ?? 'its package'}.`,
     );
   const file = `${DEFAULT_PATH}/${name}.json`;
-  if (files.read(file) === undefined) return own;
+  if (files.read(file) === undefined) return error;
   // the single binary has no package folder: its copy of the fixtures is one
   const at = files.pathOf(file) ?? join(files.folderOf(DEFAULT_PATH), `${name}.json`);
   const ways = [
@@ -292,7 +284,9 @@ async function loadConversations(
 ): Promise<{ every: Awaited<ReturnType<typeof loadEveryConversation>>; loaded: Loaded }> {
   const { flags, grep } = plan;
   const inputs = resolvePaths(ctx.cwd, paths);
-  const every = await loadEveryConversation(inputs, ctx.cwd).catch((error: unknown) => {
+  // the paths as given, for a message that names one; read from ctx.cwd
+  const named = paths.length > 0 ? paths : inputs;
+  const every = await loadEveryConversation(named, ctx.cwd).catch((error: unknown) => {
     throw withBundledHint(error, ctx.cwd, inputs);
   });
   for (const { error } of every.failures) {
@@ -307,6 +301,9 @@ async function loadConversations(
     throw new SvcError(
       'SVC_E_NO_CONVERSATIONS',
       `Could not replay: no conversation found in ${(paths.length > 0 ? paths : inputs).join(', ')}${grep ? ` matching /${flags.grep}/` : ''}.`,
+      grep
+        ? "--grep matches a conversation's name or file; drop it to run them all."
+        : 'A conversation is a .json file with "steps" (fixtures/conversations holds examples); svc-cli record to-fixture session.ndjson --out flow.json writes one from a recording.',
     );
   }
   return { every, loaded };

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { closestNames } from '../../suggest.js';
 import { SvcError, systemReason } from '../../errors.js';
+import { unreadableFile } from '../../io/input-file.js';
 import { versionProblem, type VersionedKind } from '../../versioned.js';
 import {
   BUILT_IN_PROFILES,
@@ -195,10 +196,9 @@ export function learnProfile(seen: RecordingObservation, name: string): Profile 
  */
 export async function loadProfile(nameOrFile: string, cwd: string): Promise<Profile> {
   if (nameOrFile === 'spec' || nameOrFile === 'docs') return BUILT_IN_PROFILES[nameOrFile];
-  const path = resolve(cwd, nameOrFile);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readFile(resolve(cwd, nameOrFile), 'utf8');
   } catch (error) {
     // `Docs`, `spek`: a built-in name mistyped reads as a missing file
     // (a path or a file name, `nope.json`, meant a file: no built-in name is suggested)
@@ -206,11 +206,8 @@ export async function loadProfile(nameOrFile: string, cwd: string): Promise<Prof
       (error as NodeJS.ErrnoException).code === 'ENOENT' && !/[./\\]/.test(nameOrFile)
         ? closestNames(nameOrFile, ['spec', 'docs'], { maxDistance: 2 })
         : [];
-    throw new SvcError(
-      'SVC_E_PROFILE',
-      `Could not read the profile ${nameOrFile}: ${systemReason(error)}${meant.length > 0 ? ` (did you mean ${meant[0]}?)` : ''}.`,
-      'Give spec, docs, or a file written by `svc-cli record profile`.',
-    );
+    const named = { kind: 'profile', given: nameOrFile, cwd, code: 'SVC_E_PROFILE' } as const;
+    throw unreadableFile({ ...named, meant: meant[0] }, error);
   }
   let json: unknown;
   try {

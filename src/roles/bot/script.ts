@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { SvcError, systemReason } from '../../errors.js';
+import { readInputFile } from '../../io/input-file.js';
 import { unknownKeyLines } from '../../unknown-keys.js';
 import { versionProblem, type VersionedKind } from '../../versioned.js';
 
@@ -216,10 +216,19 @@ export function fillMessage(message: ScriptMessage, input: ScriptInput): ScriptM
  * Loads and checks a script file; problems are input errors (exit 2) naming the path.
  * @example const script = await loadBotScript('fixtures/bots/shop.json');
  */
-export async function loadBotScript(file: string): Promise<BotScript> {
+export async function loadBotScript(
+  file: string,
+  named: { given: string; cwd: string } = { given: file, cwd: process.cwd() },
+): Promise<BotScript> {
+  const text = await readInputFile({
+    kind: 'botScript',
+    ...named,
+    path: file,
+    code: 'SVC_E_BOT_SCRIPT',
+  });
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(file, 'utf8'));
+    json = JSON.parse(text);
   } catch (error) {
     throw new SvcError(
       'SVC_E_BOT_SCRIPT',

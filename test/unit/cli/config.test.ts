@@ -89,7 +89,7 @@ describe('svc-cli config', () => {
     const missing = createTestContext({ cwd: dir });
     expect(await runInProcess(missing, ['--config', 'nope.json', 'config'])).toBe(2);
     expect(missing.stderr()).toContain('no such file or folder');
-    expect(missing.stderr()).toContain(`Check the path --config gives (relative to ${dir})`);
+    expect(missing.stderr()).toContain(`Check the path (a relative path is read from ${dir})`);
     expect(missing.stderr()).not.toContain('It is JSON');
     writeFileSync(join(dir, 'svc.config.json'), '\n');
     const empty = createTestContext({ cwd: dir });

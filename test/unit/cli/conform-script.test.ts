@@ -26,7 +26,7 @@ describe('conform bot --script', () => {
 
   it('refuses a missing file, bad JSON and a script with no text, saying why', async () => {
     await expect(readCustomerScript(dir, 'nope.txt')).rejects.toThrow(
-      'Could not read the script nope.txt: no such file or folder.',
+      'Could not read the customer script nope.txt: no such file or folder.',
     );
     await expect(readCustomerScript(dir, file('bad.json', '[1, 2]'))).rejects.toThrow(
       'Could not use the script bad.json: it holds no customer text.',

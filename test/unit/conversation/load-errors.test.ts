@@ -226,7 +226,7 @@ describe('a folder of conversations', () => {
   it('a folder that cannot be read is an input error, not a bug', async () => {
     await expect(loadEveryConversation(['/no/such/folder'])).rejects.toMatchObject({
       code: 'SVC_E_READ',
-      message: 'Could not read /no/such/folder: no such file or folder.',
+      message: 'Could not read the conversation /no/such/folder: no such file or folder.',
     });
   });
 });
