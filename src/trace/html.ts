@@ -82,6 +82,7 @@ nav ol{margin:.25rem 0 1rem;padding-left:1.25rem;columns:18rem}
 .steps{list-style:none;margin:.5rem 0;padding-left:.75rem}
 .made{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:-.5rem 0 1rem;color:var(--dim);font-size:.85rem}
 .made code{color:var(--fg);overflow-wrap:anywhere}.w{white-space:nowrap}
+.made .arg{display:inline-block;max-width:100%;white-space:pre-wrap;vertical-align:top}
 details.folded{margin:0 0 1rem}
 details.folded>summary{cursor:pointer;color:var(--dim);margin:0 0 .5rem}
 label.only{display:inline-flex;gap:.35rem;align-items:center;margin:0 0 1rem}
@@ -282,22 +283,22 @@ export interface ReportMade {
   writtenAt: string;
 }
 
-/** Longer words (a URL) may break anywhere: kept whole they could overflow a phone's width. */
-const MAX_WHOLE_WORD = 40;
+/**
+ * One argument of a command line as report-made.ts quotes it: bare characters, `\x` and
+ * '...' runs (a quote inside is `'\''`); a quote left open runs to the end, so every character
+ * but the spaces between arguments is in one.
+ */
+const SHELL_ARG = /(?:[^\s'\\]+|\\[\s\S]?|'[^']*'?)+/g;
 
 /**
- * The command line with each short word kept on one line: a browser breaks `--hook-listen-port`
- * after its first `-`, which reads as a flag `-hook-listen-port`. Copying it gives the same text.
+ * The command line with each argument kept whole where it fits on a line: a browser breaks
+ * `--hook-listen-port` after its first `-` (read as a flag `-hook-listen-port`) and a quoted
+ * `'chat accepted'` at its space (read as two arguments). An argument wider than the line
+ * (`node -e '<a script>'` on a phone) still breaks inside (`.made .arg`). Copying it gives the
+ * same text.
  */
 const commandWords = (command: string): string =>
-  command
-    .split(' ')
-    .map((word) =>
-      word.length > 1 && word.length <= MAX_WHOLE_WORD
-        ? `<span class="w">${escapeHtml(word)}</span>`
-        : escapeHtml(word),
-    )
-    .join(' ');
+  command.replace(SHELL_ARG, (arg) => `<span class="arg">${escapeHtml(arg)}</span>`);
 
 /**
  * Text as HTML with each `--flag` in it kept on one line: a browser breaks `--no-invariant`

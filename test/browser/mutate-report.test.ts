@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, openFromDisk } from '../helpers/chromium.js';
 import { createTestContext, runInProcess } from '../helpers/cli-context.js';
@@ -40,6 +40,10 @@ describe.skipIf(!hasChromium)('the mutate HTML report in Chromium', () => {
       process.execPath,
       '-e',
       'process.exit(["redeliver-early", "skip-third-attempt"].includes(process.env.SVC_MUTANT) ? 1 : 0)',
+      // a test filter as a user quotes it: one argument, to be read as one on every width
+      '--',
+      '--grep',
+      'agent sees an error after 3 attempts',
     ]);
     expect(code, t.stderr()).toBe(0);
     url = pathToFileURL(join(dir, 'mutants.html')).href;
@@ -77,4 +81,73 @@ describe.skipIf(!hasChromium)('the mutate HTML report in Chromium', () => {
     });
     await page.close();
   });
+
+  const views = [1280, 800, 390].flatMap((w) => [[w, 'light'] as const, [w, 'dark'] as const]);
+  it.each(views)(
+    'breaks the command line between arguments at %i px (%s), a quoted one kept whole',
+    async (width, scheme) => {
+      const { page } = await openFromDisk(browser, url, width, scheme);
+      const { text, args } = await commandLayout(page);
+      expect(text).toContain("--grep 'agent sees an error after 3 attempts'");
+      const quoted = args.filter((a) => a.text.startsWith("'"));
+      expect(quoted.map((a) => a.text)).toHaveLength(2);
+      for (const arg of args) {
+        // an argument that fits on a line is on one line; only a longer one breaks inside
+        if (arg.fits) expect(arg.lines, `${arg.text} at ${width} px`).toBe(1);
+      }
+      // the quoted test filter fits a phone's line: on one line at every width
+      expect(quoted[1]).toMatchObject({ fits: true, lines: 1 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        width,
+      );
+      await page.locator('.made').screenshot({
+        path: join(process.env.SVC_SCREENSHOTS ?? dir, `svc-mutate-made-${width}-${scheme}.png`),
+      });
+      await page.close();
+    },
+  );
 });
+
+/** One argument of the command line under the title: how many lines it spans, and whether it fits on one. */
+interface ArgLayout {
+  text: string;
+  lines: number;
+  fits: boolean;
+}
+
+/**
+ * The command line under the title, read back from the page: its text and each shell
+ * argument in it (bare or '...' quoted), with the lines its characters are laid out on.
+ */
+async function commandLayout(page: Page): Promise<{ text: string; args: ArgLayout[] }> {
+  return page.evaluate(() => {
+    const code = document.querySelector('.made code')!;
+    const text = code.textContent ?? '';
+    // the top of each character, in the order of the text
+    const tops: number[] = [];
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const t = node as Text;
+      for (let i = 0; i < t.length; i++) {
+        range.setStart(t, i);
+        range.setEnd(t, i + 1);
+        tops.push(Math.round(range.getBoundingClientRect().top));
+      }
+    }
+    // an argument's width set on one line in the code's font
+    // (the line's width read first: the probe, wider than it, widens the code box)
+    const line = code.clientWidth;
+    const probe = document.createElement('span');
+    probe.style.whiteSpace = 'pre';
+    code.append(probe);
+    const args = Array.from(text.matchAll(/(?:[^\s'\\]+|\\[\s\S]?|'[^']*'?)+/g), (m) => {
+      probe.textContent = m[0];
+      const width = probe.getBoundingClientRect().width;
+      const at = tops.slice(m.index, m.index + m[0].length);
+      return { text: m[0], lines: new Set(at).size, fits: width <= line };
+    });
+    probe.remove();
+    return { text, args };
+  });
+}
