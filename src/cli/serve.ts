@@ -47,7 +47,9 @@ export async function serveUntilAborted<E extends OutputEvent>(
   const refused = refusals.summary();
   if (refused) options.out.note(refused);
   const reason: unknown = ctx.signal.reason;
-  options.out.note(`stopped (${reason instanceof Error ? reason.message : 'signal'})`);
+  // --quiet prints warnings and errors only: a stop the user asked for is neither
+  if (!options.out.quiet)
+    options.out.note(`stopped (${reason instanceof Error ? reason.message : 'signal'})`);
   for (const journal of options.journals ?? []) {
     const { state, written, file, failure } = journal.recording;
     if (state === 'stopped')

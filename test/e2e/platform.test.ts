@@ -165,6 +165,23 @@ describe('svc-cli platform + listen + send-text (spawned)', () => {
     expect(recorded.map((r) => r.response.status)).toEqual([200, 200, 400]);
   });
 
+  it('--json --quiet stops without the info summary on stderr; without --quiet it is kept', async () => {
+    // --quiet promises start-up lines, warnings and errors; "stopped; 0 exchanges" was an
+    // info notice on stderr at every stop of a scripted run
+    for (const command of [['platform', '--no-console'], ['listen'], ['bot-sim', '--token', 't']]) {
+      const quiet = spawnCli(['--json', ...command, '--port', '0', '--quiet']);
+      await quiet.next(listeningOf);
+      quiet.child.kill('SIGINT');
+      expect(await quiet.exit).toBe(130);
+      expect(quiet.stderr(), command[0]).toBe('');
+    }
+    const loud = spawnCli(['--json', 'platform', '--port', '0', '--no-console']);
+    await loud.next(listeningOf);
+    loud.child.kill('SIGINT');
+    expect(await loud.exit).toBe(130);
+    expect(loud.stderr()).toContain('"message":"stopped; 0 exchanges"');
+  });
+
   it('listen --quiet drops good requests but still prints a contract violation', async () => {
     const listen = spawnCli(['--json', 'listen', '--port', '0', '--quiet']);
     const url = (await listen.next(listeningOf)).url as string;

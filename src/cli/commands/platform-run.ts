@@ -379,6 +379,9 @@ async function closePlatform(
   const refused = refusals.summary();
   if (refused) out.note(refused);
   const recording = journal.recording;
+  // --quiet keeps warnings and errors: the count is info (GET /_sim/journal has it), but a
+  // recording that stopped is why the exit code is 5
+  if (flags.quiet && recording.state !== 'stopped') return;
   const recorded =
     recording.state === 'stopped'
       ? `; only ${recording.written} recorded in ${flags.record ?? ''} (the recording stopped: ${recording.failure?.reason ?? 'a write failed'}; exit code 5)`

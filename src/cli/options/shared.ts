@@ -144,7 +144,7 @@ export const QUIET_OPTION = {
   flag: '-q, --quiet',
   type: 'boolean',
   description:
-    'print only what it serves (its start-up lines), warnings and errors: no line per request it accepts; one it refuses, or that refuses it, is an error and prints (--record still records every exchange)',
+    'print only what it serves (its start-up lines), warnings and errors: no line per request it accepts and no summary when it stops; one it refuses, or that refuses it, is an error and prints (--record still records every exchange)',
 } as const satisfies OptionSpec;
 
 /** `--record` with when and how it writes, and `--body-limit`. */
