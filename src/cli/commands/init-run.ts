@@ -20,7 +20,9 @@ const LOCAL_DEFAULTS: Partial<InitAnswers> = {
 
 const NEXT_STEPS: Readonly<Record<Role, string>> = {
   integrator: 'svc-cli platform   # the simulator delivers agent messages to your integratorUrl',
-  'bot-provider': 'svc-cli platform   # the simulator sends bot events to your botProviderUrl',
+  // the platform cannot attach a bot without its token (SVC_E_FLAG), and init does not ask it
+  'bot-provider':
+    'svc-cli platform --bot-token <token>   # your bot’s token (spec 5.2): events go to <botProviderUrl>/<token>',
   'hook-receiver': 'svc-cli platform   # the simulator sends event hooks to your hookUrl',
   'web-developer': 'svc-cli platform   # then load the widget double (README: page script)',
   'platform-qa': 'svc-cli listen & svc-cli chat   # play the integrator against the platform',

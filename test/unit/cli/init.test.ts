@@ -115,6 +115,15 @@ describe('svc-cli init, non-interactive', () => {
     });
   });
 
+  it('a bot provider’s next step names the --bot-token the platform needs', async () => {
+    const dir = freshDir();
+    const t = createTestContext({ cwd: dir });
+    expect(await runInProcess(t, ['init', '--role', 'bot-provider'])).toBe(0);
+    expect(t.stdout()).toContain(
+      'next: svc-cli platform --bot-token <token>   # your bot’s token (spec 5.2): events go to <botProviderUrl>/<token>',
+    );
+  });
+
   it('--yes on a TTY does not prompt either', async () => {
     const dir = freshDir();
     const t = createTestContext({ cwd: dir, tty: true });
