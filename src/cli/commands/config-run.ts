@@ -53,8 +53,9 @@ export function redactChannelUrl(value: string): string {
  */
 export function runConfig(
   ctx: CliContext,
-  input: { command: string | undefined; rest: string[]; given: Record<string, unknown> },
+  typed: { command: string | undefined; rest: string[]; given: Record<string, unknown> },
 ): number {
+  const input = joinTwoWordCommand(typed);
   const table = input.command === undefined ? undefined : tableOf(input.command);
   if (input.command !== undefined && table === undefined) {
     const known = ALL_TABLES.map((t) => t.command);
@@ -138,3 +139,13 @@ export function runConfig(
 }
 
 const tableOf = (command: string) => ALL_TABLES.find((t) => t.command === command);
+
+/** `config record to-fixture --out x`: a two-word command typed as it runs, not quoted. */
+function joinTwoWordCommand<T extends { command: string | undefined; rest: string[] }>(
+  typed: T,
+): T {
+  const [next, ...rest] = typed.rest;
+  if (typed.command === undefined || next === undefined || tableOf(typed.command)) return typed;
+  const joined = `${typed.command} ${next}`;
+  return tableOf(joined) ? { ...typed, command: joined, rest } : typed;
+}

@@ -99,6 +99,20 @@ describe('svc-cli config', () => {
     expect(empty.stderr()).not.toContain('Unexpected end of JSON input');
   });
 
+  it('takes a two-word command typed as it runs (config record to-fixture), not quoted', async () => {
+    const dir = dirWith({
+      version: 1,
+      commands: { 'record to-fixture': { peerFailures: 'drop' } },
+    });
+    const t = createTestContext({ cwd: dir });
+    const code = await runInProcess(t, ['config', 'record', 'to-fixture', '--name', 'x']);
+    expect(t.stderr()).toContain('"peerFailures" in commands.record to-fixture is --peer-failures');
+    expect(t.stderr()).not.toContain('SVC_E_UNKNOWN_COMMAND');
+    expect(code).toBe(0);
+    expect(t.stdout()).toContain('(with commands.record to-fixture)');
+    expect(t.stdout()).toMatch(/name\s+"x"\s+flag/);
+  });
+
   it('exits 2 on an invalid value and marks it', async () => {
     const dir = dirWith({ version: 1, port: 'soon' });
     const t = createTestContext({ cwd: dir });
