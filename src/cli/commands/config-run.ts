@@ -59,10 +59,13 @@ export function runConfig(
   const table = input.command === undefined ? undefined : tableOf(input.command);
   if (input.command !== undefined && table === undefined) {
     const known = ALL_TABLES.map((t) => t.command);
+    // `record` alone: its subcommands, not the one closest by spelling
+    const subs = known.filter((name) => name.startsWith(`${input.command} `));
     const [near] = closestNames(input.command, known, { maxDistance: 3 });
+    const guess = subs.length > 0 ? orList(subs) : near;
     throw new SvcError(
       'SVC_E_UNKNOWN_COMMAND',
-      `Could not show the options of "${input.command}": no command of that name reads options.${near ? ` Did you mean ${near}?` : ''}`,
+      `Could not show the options of "${input.command}": no command of that name reads options.${guess ? ` Did you mean ${guess}?` : ''}`,
       `Commands with options: ${known.join(', ')}.`,
     );
   }
@@ -137,6 +140,9 @@ export function runConfig(
     );
   return invalid > 0 ? 2 : 0;
 }
+
+const orList = (names: readonly string[]): string =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
 
 const tableOf = (command: string) => ALL_TABLES.find((t) => t.command === command);
 

@@ -113,6 +113,14 @@ describe('svc-cli config', () => {
     expect(t.stdout()).toMatch(/name\s+"x"\s+flag/);
   });
 
+  it('names the subcommands of a parent word given alone (config record)', async () => {
+    const t = createTestContext({ cwd: mkdtempSync(join(tmpdir(), 'svc-config-')) });
+    expect(await runInProcess(t, ['config', 'record'])).toBe(2);
+    expect(t.stderr()).toContain(
+      'Could not show the options of "record": no command of that name reads options. Did you mean record to-fixture, record diff or record profile?',
+    );
+  });
+
   it('exits 2 on an invalid value and marks it', async () => {
     const dir = dirWith({ version: 1, port: 'soon' });
     const t = createTestContext({ cwd: dir });
