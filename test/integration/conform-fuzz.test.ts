@@ -312,6 +312,27 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     );
   });
 
+  it('a --fuzz-stateful run that meets some edges says it has no sweep, not nothing', async () => {
+    const target = await createHookTarget({ clock: createClock() });
+    servers.push(target);
+    const test = createTestContext({ cwd: process.cwd() });
+    const code = await runInProcess(test, [
+      'conform',
+      'hooks',
+      '--url',
+      `${target.url}/hooks`,
+      '--fuzz',
+      '3',
+      '--seed',
+      '7',
+      '--fuzz-stateful',
+    ]);
+    expect(code, test.stderr()).toBe(0);
+    expect(test.stdout()).toMatch(
+      /fuzz: 3 generated cases, seed 7, \d+ of \d+ edges met \(--fuzz-stateful draws every sequence at random, with no sweep of the edges first: a larger --fuzz meets more; a run without it sweeps them all\)/,
+    );
+  });
+
   it('an integrator that answers one request in many with HTTP 500 fails the run, said intermittent', async () => {
     // the 7th request fails and no other: sent again, its payload passes, so it cannot shrink;
     // a run reported this green (newcomer pass: --fault status:500 --fault-rate 0.05)

@@ -797,10 +797,15 @@ function printSummary(
     const f = report.fuzz;
     const edges = f.edges ? `, ${f.edges.covered} of ${plural(f.edges.total, 'edge')} met` : '';
     // the sweep of every edge comes first; a run shorter than it stops part way
+    // --fuzz-stateful has no sweep: its sequences are all drawn at random
     const short =
-      f.edges && f.edges.covered < f.edges.total && f.runs < f.edges.sweep
-        ? ` (the first ${f.edges.sweep} cases take every edge: --fuzz ${f.edges.sweep} or more meets them all)`
-        : '';
+      !f.edges || f.edges.covered >= f.edges.total
+        ? ''
+        : f.edges.sweep === 0
+          ? ' (--fuzz-stateful draws every sequence at random, with no sweep of the edges first: a larger --fuzz meets more; a run without it sweeps them all)'
+          : f.runs < f.edges.sweep
+            ? ` (the first ${f.edges.sweep} cases take every edge: --fuzz ${f.edges.sweep} or more meets them all)`
+            : '';
     const distinct =
       f.failures.length > 0 ? `; ${plural(f.failures.length, 'distinct failure')}` : '';
     out.line(
