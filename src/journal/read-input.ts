@@ -6,7 +6,7 @@
  * record means (skipped and counted, or an error) is the caller's to say.
  */
 import { open } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { SvcError, systemReason } from '../errors.js';
 import { parseHar, type PlaceForeignEntry } from './har-read.js';
@@ -53,6 +53,16 @@ export function missingRecordingHint(cwd: string): string {
 }
 
 /**
+ * A path as the user likely typed it: relative to `cwd` when inside it (commands resolve what
+ * they are given before reading), else whole.
+ * @example shownPath('/w/run.ndjson', '/w') // 'run.ndjson'
+ */
+function shownPath(path: string, cwd: string): string {
+  const rel = relative(cwd, resolve(cwd, path));
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+}
+
+/**
  * Opens an input as a stream of text: stdin for `-`; a missing file or a folder is an input
  * error with the system's reason.
  * @example const stream = await openInput('run.ndjson');
@@ -63,6 +73,7 @@ export async function openInput(
   cwd: string = process.cwd(),
 ): Promise<Readable> {
   if (path === STDIN) return stdin.setEncoding('utf8');
+  const shown = shownPath(path, cwd);
   let handle;
   try {
     handle = await open(resolve(cwd, path), 'r');
@@ -71,7 +82,7 @@ export async function openInput(
     const missing = code === 'ENOENT' || code === 'ENOTDIR';
     throw new SvcError(
       'SVC_E_READ',
-      `Could not read ${path}: ${systemReason(error)}.`,
+      `Could not read the recording ${shown}: ${systemReason(error)}.`,
       missing ? missingRecordingHint(cwd) : undefined,
     );
   }
@@ -80,7 +91,7 @@ export async function openInput(
     await handle.close();
     throw new SvcError(
       'SVC_E_READ',
-      `Could not read ${path}: it is a folder, not a file.`,
+      `Could not read the recording ${shown}: it is a folder, not a file.`,
       'Name the NDJSON or HAR recordings in it (a shell glob such as dir/*.ndjson names them all).',
     );
   }

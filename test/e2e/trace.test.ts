@@ -244,7 +244,9 @@ describe('trace and report: folders, HAR journals, chats not there', () => {
     ]) {
       const run = await runCli(command);
       expect(run.code, run.stderr).toBe(2);
-      expect(run.stderr).toContain(`Could not read ${dir}: it is a folder, not a file.`);
+      expect(run.stderr).toContain(
+        `Could not read the recording ${dir}: it is a folder, not a file.`,
+      );
       expect(run.stderr).not.toContain('SVC_E_INTERNAL');
     }
   });
@@ -376,7 +378,8 @@ describe('trace and report: folders, HAR journals, chats not there', () => {
     ]) {
       const run = await runCli(args, { cwd: dir });
       expect(run.code, args.join(' ')).toBe(2);
-      expect(run.stderr).toContain(`Could not read ${join(dir, 'nope.ndjson')}`);
+      // named as typed, not as the absolute path it was resolved to
+      expect(run.stderr).toContain('Could not read the recording nope.ndjson: no such file');
       expect(run.stderr, args.join(' ')).toContain(hint);
     }
     // validate names each input as given, and the same thing to check
