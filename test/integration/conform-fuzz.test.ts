@@ -292,43 +292,25 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     expect(integrator.passed).toBe(4);
   });
 
-  it('a run shorter than the sweep says how many cases meet every edge', async () => {
+  /** `conform hooks --fuzz <cases> --seed 7 ...` against a fresh hook target: its stdout. */
+  async function fuzzHooks(cases: number, ...flags: string[]): Promise<string> {
     const target = await createHookTarget({ clock: createClock() });
     servers.push(target);
     const test = createTestContext({ cwd: process.cwd() });
-    const code = await runInProcess(test, [
-      'conform',
-      'hooks',
-      '--url',
-      `${target.url}/hooks`,
-      '--fuzz',
-      '20',
-      '--seed',
-      '7',
-    ]);
+    const args = ['conform', 'hooks', '--url', `${target.url}/hooks`, '--fuzz', String(cases)];
+    const code = await runInProcess(test, [...args, '--seed', '7', ...flags]);
     expect(code, test.stderr()).toBe(0);
-    expect(test.stdout()).toMatch(
+    return test.stdout();
+  }
+
+  it('a run shorter than the sweep says how many cases meet every edge', async () => {
+    expect(await fuzzHooks(20)).toMatch(
       /fuzz: 20 generated cases, seed 7, \d+ of \d+ edges met \(the first (\d+) cases take every edge: --fuzz \1 or more meets them all\)/,
     );
   });
 
   it('a --fuzz-stateful run that meets some edges says it has no sweep, not nothing', async () => {
-    const target = await createHookTarget({ clock: createClock() });
-    servers.push(target);
-    const test = createTestContext({ cwd: process.cwd() });
-    const code = await runInProcess(test, [
-      'conform',
-      'hooks',
-      '--url',
-      `${target.url}/hooks`,
-      '--fuzz',
-      '3',
-      '--seed',
-      '7',
-      '--fuzz-stateful',
-    ]);
-    expect(code, test.stderr()).toBe(0);
-    expect(test.stdout()).toMatch(
+    expect(await fuzzHooks(3, '--fuzz-stateful')).toMatch(
       /fuzz: 3 generated cases, seed 7, \d+ of \d+ edges met \(--fuzz-stateful draws every sequence at random, with no sweep of the edges first: a larger --fuzz meets more; a run without it sweeps them all\)/,
     );
   });
