@@ -9,8 +9,8 @@ import type {
   AgentMessageEvent,
   ListenerEvent,
   ListeningEvent,
-  RejectedRequestEvent,
 } from '../../roles/integrator/events.js';
+import type { RequestRejectedEvent } from '../../wire-errors.js';
 
 /** A cell of an exchange line: text padded to `width`, then coloured. */
 export interface Cell {
@@ -105,11 +105,18 @@ export function formatAgentMessage(event: AgentMessageEvent, c: ChalkInstance): 
   return [line, ...formatIssueLines(event.verdict.errors, event.verdict.warnings, c)].join('\n');
 }
 
-/** A request that was not an agent message (404 path, 405, 413, bad JSON). */
-export function formatRejected(event: RejectedRequestEvent, c: ChalkInstance): string {
+/**
+ * A request a role refused (404 path, 405, 413, bad JSON): `pathWidth` lines its method and
+ * path up with the role's other lines (the listener's are wider than hook-target's).
+ */
+export function formatRejected(
+  event: RequestRejectedEvent,
+  c: ChalkInstance,
+  pathWidth = 46,
+): string {
   return formatExchangeLine([
     { text: '#-', width: 4, color: c.dim },
-    { text: `${event.method} ${event.path}`, width: 46 },
+    { text: `${event.method} ${event.path}`, width: pathWidth },
     { text: '✗', color: c.red },
     { text: event.code, width: 12, color: c.yellow },
     { text: `→ ${event.status}`, width: 7, color: c.red },

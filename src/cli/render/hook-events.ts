@@ -6,7 +6,13 @@ import type { ChalkInstance } from 'chalk';
 import type { ContractIssue } from '../../contract/types.js';
 import type { FireResult } from '../../roles/hooks/fire.js';
 import type { HookTargetEvent, HookTargetListening } from '../../roles/hooks/target.js';
-import { formatBanner, formatExchangeLine, formatIssueLines, formatMs } from './exchange.js';
+import {
+  formatBanner,
+  formatExchangeLine,
+  formatIssueLines,
+  formatMs,
+  formatRejected,
+} from './exchange.js';
 import { plural } from '../../plural.js';
 import { describeErrorPage } from '../../http/error-page.js';
 
@@ -46,14 +52,7 @@ export function formatHookTargetEvent(event: HookTargetEvent, c: ChalkInstance):
       );
     }
     case 'request-rejected':
-      return formatExchangeLine([
-        { text: '#-', width: 4, color: c.dim },
-        { text: `${event.method} ${event.path}`, width: 36 },
-        { text: '✗', color: c.red },
-        { text: event.code, width: 12, color: c.yellow },
-        { text: `→ ${event.status}`, width: 7, color: c.red },
-        { text: event.message, color: c.dim },
-      ]);
+      return formatRejected(event, c, 36);
     case 'target-error':
       return `${c.red('error')}  ${event.message}`;
     default: {
