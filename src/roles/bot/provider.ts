@@ -10,7 +10,7 @@ import { serveExchanges, type InboundExchange } from '../../http/exchange.js';
 import { createTokenClient } from '../../http/oauth-client.js';
 import { createTokenIssuer, type TokenIssuer } from '../../http/oauth-issuer.js';
 import { secretEquals } from '../../http/secret.js';
-import { decodeSegment, type RunningServer } from '../../http/server.js';
+import { decodeSegment } from '../../http/server.js';
 import { journalStep, type ExchangeInput, type Journal } from '../../journal/index.js';
 import { bodyStep, compose, type PipelineContext } from '../../http/pipeline.js';
 import {
@@ -23,6 +23,7 @@ import {
   type Refusal,
   type RoleAnswer,
   type RoleServerOptions,
+  type ServingRole,
 } from '../inbound.js';
 import { createRouter } from '../../http/router.js';
 import type { BotListeningEvent, BotSimEvent } from './events.js';
@@ -57,22 +58,11 @@ export interface BotProviderOptions extends RoleServerOptions {
   onEvent?: (event: BotSimEvent) => void;
 }
 
-export interface BotProvider {
-  readonly url: string;
-  readonly listening: BotListeningEvent;
-  /** the socket server (absent in process) */
-  readonly server?: RunningServer;
-  /**
-   * A Web standard Request answered by the same pipeline as the socket (journal, fault plan,
-   * body limit, the role's answer), without one; `Response.error()` for a reset or a hang
-   * the request's signal ended (src/http/fetch-adapter.ts)
-   */
-  readonly fetch: (request: Request) => Promise<Response>;
+export interface BotProvider extends ServingRole<BotListeningEvent> {
   /** Points bot-sim at a platform started after it (in-process tests, the bench). */
   setPlatformUrl(url: string): void;
   /** Resolves when every scripted action started so far has ended. */
   idle(): Promise<void>;
-  close(graceMs?: number): Promise<void>;
 }
 
 // CHAT_CLOSED and AGENT_MESSAGE (public Bot API) are taken whatever --bot-events says: a

@@ -3,7 +3,6 @@ import { DOCS_HOOK_EVENTS, HOOK_EVENTS, type HookEventName } from '../../contrac
 import { validate } from '../../contract/validate.js';
 import type { ContractIssue, ValidationResult } from '../../contract/types.js';
 import { serveExchanges } from '../../http/exchange.js';
-import type { RunningServer } from '../../http/server.js';
 import type { RequestRejectedEvent } from '../../wire-errors.js';
 import { messageKeyOf } from '../../faults/index.js';
 import { defaultHookReply } from './samples.js';
@@ -14,6 +13,7 @@ import {
   type Refusal,
   type RoleAnswer,
   type RoleServerOptions,
+  type ServingRole,
 } from '../inbound.js';
 import { errorText } from '../../errors.js';
 
@@ -55,19 +55,7 @@ export type HookTargetEvent =
   | RequestRejectedEvent
   | { type: 'target-error'; message: string };
 
-export interface HookTarget {
-  readonly url: string;
-  readonly listening: HookTargetListening;
-  /** the socket server (absent in process) */
-  readonly server?: RunningServer;
-  /**
-   * A Web standard Request answered by the same pipeline as the socket (journal, fault plan,
-   * body limit, the role's answer), without one; `Response.error()` for a reset or a hang
-   * the request's signal ended (src/http/fetch-adapter.ts)
-   */
-  readonly fetch: (request: Request) => Promise<Response>;
-  close(graceMs?: number): Promise<void>;
-}
+export type HookTarget = ServingRole<HookTargetListening>;
 
 type HookBody = { event_name?: unknown; chat_id?: unknown } | null;
 type HookVerdict = Pick<ValidationResult, 'ok' | 'errors' | 'warnings'>;

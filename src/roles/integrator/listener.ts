@@ -1,13 +1,14 @@
 import { createClock, type Clock } from '../../clock.js';
 import { serveExchanges } from '../../http/exchange.js';
 import { createRouter } from '../../http/router.js';
-import { decodeSegment, type RunningServer } from '../../http/server.js';
+import { decodeSegment } from '../../http/server.js';
 import { messageKeyOf } from '../../faults/index.js';
 import {
   createInboundHandler,
   type InboundRole,
   type RoleAnswer,
   type RoleServerOptions,
+  type ServingRole,
 } from '../inbound.js';
 import { checkKind, detectChannelKind } from './contract-check.js';
 import type { ListenerEvent, ListeningEvent, RejectedRequestEvent } from './events.js';
@@ -23,19 +24,7 @@ export interface ListenerOptions extends RoleServerOptions {
   onEvent?: (event: ListenerEvent) => void;
 }
 
-export interface Listener {
-  readonly url: string;
-  readonly listening: ListeningEvent;
-  /** the socket server (absent in process) */
-  readonly server?: RunningServer;
-  /**
-   * A Web standard Request answered by the same pipeline as the socket (journal, fault plan,
-   * body limit, the role's answer), without one; `Response.error()` for a reset or a hang
-   * the request's signal ended (src/http/fetch-adapter.ts)
-   */
-  readonly fetch: (request: Request) => Promise<Response>;
-  close(graceMs?: number): Promise<void>;
-}
+export type Listener = ServingRole<ListeningEvent>;
 
 /** spec 2.2: the integrator's reply to a received agent message. */
 const OK_REPLY = { result: 'ok' } as const;
