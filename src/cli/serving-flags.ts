@@ -29,6 +29,7 @@ import { describeFileLimit, fileLimit } from '../io/file-limit.js';
 import type { CliContext } from './context.js';
 import type { Output } from './render/output.js';
 import { compact } from '../compact.js';
+import { createClock } from '../clock.js';
 
 export interface FaultFlags {
   faultPlan?: string | undefined;
@@ -338,5 +339,51 @@ export function watchRefusals(note: (line: string) => void): {
         ? undefined
         : `${refused} connection${refused === 1 ? '' : 's'} refused (too many open at once; see the warning above)`;
     },
+  };
+}
+
+/** The resolved flags `listen` and `hook-target` serve with, beside their own. */
+export interface RoleServingFlags extends FaultFlags, TlsFlags {
+  host: string;
+  allowedHost?: readonly string[] | undefined;
+  port: number;
+  record?: string | undefined;
+  showSecrets: boolean;
+  bodyLimit: number;
+  timeScale: number;
+  recordSync?: RecordSync | undefined;
+  recordOnError: 'keep-serving' | 'exit';
+}
+
+/**
+ * What a role serves with from its shared flags: the fault plan, HTTPS, the `--record`
+ * journal and a clock at `--time-scale`, after a warning when `--host` reaches beyond this
+ * machine (`exposed` names what is exposed: "the receiver").
+ * @example const serving = await roleServing(ctx, options, out, 'the endpoint');
+ */
+export async function roleServing(
+  ctx: Pick<CliContext, 'cwd'> & Partial<Pick<CliContext, 'interrupt' | 'verdictAfterSignal'>>,
+  o: RoleServingFlags,
+  out: Pick<Output, 'json' | 'note' | 'event'>,
+  exposed: string,
+) {
+  const plan = await buildFaultPlan(ctx, o);
+  if (isNonLoopbackHost(o.host)) {
+    out.note(
+      `warning: --host ${o.host} exposes ${exposed} beyond this machine; it has no authentication (spec 5.4 shows none).`,
+    );
+  }
+  const tls = await serverTls(ctx, o, (line) => out.note(line));
+  const policy = recordPolicyOf(o, out);
+  const journal = openRecordJournal(ctx, o.record, o.showSecrets, undefined, policy);
+  return {
+    tls,
+    host: o.host,
+    allowedHosts: o.allowedHost,
+    port: o.port,
+    plan,
+    clock: createClock({ timeScale: o.timeScale }),
+    journal,
+    bodyLimit: o.bodyLimit,
   };
 }

@@ -3,10 +3,8 @@ import { resolve } from 'node:path';
 import { localOrShippedFixture } from '../../package-files.js';
 import { readInputFile } from '../../io/input-file.js';
 import { parseJsonText } from '../../contract/json-text.js';
-import { createClock } from '../../clock.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { SvcError } from '../../errors.js';
-import { isNonLoopbackHost } from '../../http/server.js';
 import {
   createHookTarget,
   hookEventOf,
@@ -19,7 +17,7 @@ import { formatHookTargetEvent, formatHookTargetListening } from '../render/hook
 import { bannerLineOnly } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
-import { buildFaultPlan, openRecordJournal, recordPolicyOf, serverTls } from '../serving-flags.js';
+import { roleServing } from '../serving-flags.js';
 
 /**
  * Reads `--reply event=file` pairs; the event must be a hook event, the file JSON.
@@ -79,32 +77,12 @@ export async function runHookTarget(
     );
   }
   const out = createOutput(ctx, { json: options.json, quiet: options.quiet });
-  const plan = await buildFaultPlan(ctx, options);
   const replies = await loadReplies(ctx, options.reply, (line) => out.note(line));
-  if (isNonLoopbackHost(options.host)) {
-    out.note(
-      `warning: --host ${options.host} exposes the receiver beyond this machine; it has no authentication (spec 5.4 shows none).`,
-    );
-  }
-  const tls = await serverTls(ctx, options, (line) => out.note(line));
-  const journal = openRecordJournal(
-    ctx,
-    options.record,
-    options.showSecrets,
-    undefined,
-    recordPolicyOf(options, out),
-  );
+  const serving = await roleServing(ctx, options, out, 'the receiver');
   const target = await createHookTarget({
-    tls,
-    host: options.host,
-    allowedHosts: options.allowedHost,
-    port: options.port,
+    ...serving,
     ...(options.path === undefined ? {} : { path: options.path }),
     replies,
-    plan,
-    clock: createClock({ timeScale: options.timeScale }),
-    journal,
-    bodyLimit: options.bodyLimit,
     onEvent: (event) => out.event(event, formatHookTargetEvent),
   });
   await serveUntilAborted<HookTargetListening>(ctx, {
@@ -112,7 +90,7 @@ export async function runHookTarget(
     listening: target.listening,
     format: options.quiet ? bannerLineOnly(formatHookTargetListening) : formatHookTargetListening,
     servers: [target],
-    journals: [journal],
+    journals: [serving.journal],
   });
 }
 
