@@ -17,16 +17,10 @@ import {
   tag,
 } from './rules.js';
 
-/** spec 6.2: the hook events (offline_messages is the field table's spelling, also accepted). */
-export const HOOK_EVENTS = [
-  'call_event',
-  'chat_accepted',
-  'chat_assigned',
-  'chat_finished',
-  'chat_updated',
-  'offline_message',
-] as const;
-export type HookEventName = (typeof HOOK_EVENTS)[number];
+import { HOOK_EVENTS, type HookEventName } from './hook-events.js';
+
+// spec 6.2: the hook events (offline_messages is the field table's spelling, also accepted)
+export { HOOK_EVENTS, type HookEventName };
 /**
  * Events the public Webhooks page documents beyond spec 6.2 (docs/FIDELITY.md): sent by the
  * simulator under `--profile docs`; their schemas are known either way, so `validate` and a

@@ -1,18 +1,6 @@
 import { defineCommand } from './spec.js';
 import { hookFireOptions } from './hook-fire-options.js';
-
-/**
- * spec 6.2's hook events, for --help and completion: the contract's HOOK_EVENTS (a test keeps
- * them equal), written here so the start-up bundle does not load the contract's schemas.
- */
-export const HOOK_EVENT_NAMES = [
-  'call_event',
-  'chat_accepted',
-  'chat_assigned',
-  'chat_finished',
-  'chat_updated',
-  'offline_message',
-] as const;
+import { HOOK_EVENTS } from '../../contract/hook-events.js';
 
 /** `hook-fire`: the platform firing one synthetic hook event at a receiver (like `stripe trigger`). */
 export const hookFireCommand = defineCommand({
@@ -23,8 +11,8 @@ export const hookFireCommand = defineCommand({
     {
       name: 'event',
       optional: true,
-      description: `${HOOK_EVENT_NAMES.join(' | ')}; with --profile docs also client_updated | client_attribute_updated`,
-      completes: HOOK_EVENT_NAMES,
+      description: `${HOOK_EVENTS.join(' | ')}; with --profile docs also client_updated | client_attribute_updated`,
+      completes: HOOK_EVENTS,
     },
   ],
   options: hookFireOptions,

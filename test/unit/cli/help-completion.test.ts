@@ -5,8 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateCompletion } from '../../../src/cli/completion.js';
-import { HOOK_EVENT_NAMES } from '../../../src/cli/commands/hook-fire.js';
-import { HOOK_EVENTS } from '../../../src/contract/hooks.js';
 import { FILE_MEDIA_TYPES } from '../../../src/contract/media-types.js';
 import { createProgram } from '../../../src/cli/main.js';
 import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
@@ -310,10 +308,6 @@ describe('completion scripts come from the program', () => {
     // choices are offered as before
     expect(complete('svc-cli replay --reporter j')).toEqual(['json', 'junit']);
     expect(complete('svc-cli init --role b')).toEqual(['bot-provider']);
-  });
-
-  it("hook-fire completes spec 6.2's events: the contract's list", () => {
-    expect([...HOOK_EVENT_NAMES]).toEqual([...HOOK_EVENTS]);
   });
 
   it('zsh and fish name every command and the choices', () => {
