@@ -25,8 +25,8 @@ import {
   type Middleware,
   type PipelineContext,
 } from '../http/pipeline.js';
-import type { InboundExchange, Transport } from '../http/exchange.js';
-import type { RunningServer, ServerLimits } from '../http/server.js';
+import type { InboundExchange, Serving, Transport } from '../http/exchange.js';
+import type { ServerLimits } from '../http/server.js';
 import type { TlsServerOptions } from '../http/tls.js';
 import { journalStep, type ExchangeInput, type Journal } from '../journal/index.js';
 import type { RequestRejectedEvent, WireErrorCode } from '../wire-errors.js';
@@ -143,21 +143,12 @@ export interface RoleServerOptions {
 }
 
 /**
- * What every serving role (listen, hook-target, bot-sim) hands back: its URL and first
- * event, and two ways in (a socket, and `fetch` for in-process callers).
+ * What every serving role (listen, hook-target, bot-sim) hands back: how it is served (a
+ * socket, and `fetch` answering a Web standard Request through the same pipeline without
+ * one; src/http/exchange.ts) and its first event, the one that names its URL.
  */
-export interface ServingRole<Listening> {
-  readonly url: string;
+export interface ServingRole<Listening> extends Serving {
   readonly listening: Listening;
-  /** the socket server (absent in process) */
-  readonly server?: RunningServer;
-  /**
-   * A Web standard Request answered by the same pipeline as the socket (journal, fault plan,
-   * body limit, the role's answer), without one; `Response.error()` for a reset or a hang
-   * the request's signal ended (src/http/fetch-adapter.ts)
-   */
-  readonly fetch: (request: Request) => Promise<Response>;
-  close(graceMs?: number): Promise<void>;
 }
 
 /** A body a role answered, as the embedded world's expectations match it. */

@@ -133,13 +133,7 @@ export async function createHookTarget(options: HookTargetOptions = {}): Promise
     url: serving.url,
     ...(options.path === undefined ? {} : { path: options.path }),
   };
-  return {
-    url: serving.url,
-    listening,
-    ...(serving.server ? { server: serving.server } : {}),
-    fetch: serving.fetch,
-    close: (graceMs) => serving.close(graceMs),
-  };
+  return { ...serving, listening };
 }
 
 /** Which requests are hooks: POST (spec 4.4), to `--path` when one is given. */

@@ -54,13 +54,7 @@ export async function createListener(options: ListenerOptions = {}): Promise<Lis
     url: serving.url,
     ...(options.channel === undefined ? {} : { channel: options.channel }),
   };
-  return {
-    url: serving.url,
-    listening,
-    ...(serving.server ? { server: serving.server } : {}),
-    fetch: serving.fetch,
-    close: (graceMs) => serving.close(graceMs),
-  };
+  return { ...serving, listening };
 }
 
 /**
