@@ -101,8 +101,8 @@ export function toHookFiredEvent(result: FireResult): HookFiredEvent {
 
 /**
  * `chat_accepted  → 200  12ms  ✓ reply conforms`, then the issues. The request and the reply
- * print with `verbose`; a body that breaks the contract prints always (~1.3 KB a
- * line per event buried the verdicts).
+ * print with `verbose`; a body that breaks the contract, or one the receiver answered with a
+ * 5xx, prints always (~1.3 KB a line per event buried the verdicts).
  */
 export function formatHookFired(
   event: HookFiredEvent,
@@ -144,7 +144,10 @@ export function formatHookFired(
     : requestWarned
       ? c.yellow('  (request has contract warnings)')
       : '';
-  const showRequest = options.verbose || !event.requestVerdict.ok || requestWarned;
+  // a 5xx is the receiver failing on what it got: the body it choked on is the clue (a PHP
+  // library that throws on an event it does not know answers 500 with no body)
+  const serverError = event.status >= 500 && event.status <= 599;
+  const showRequest = options.verbose || !event.requestVerdict.ok || requestWarned || serverError;
   // status 0: no reply came, so there is none to show
   const showReply = event.status !== 0 && (options.verbose || !event.verdict.ok);
   return [
