@@ -152,6 +152,27 @@ describe('bot service: customer -> CLIENT_MESSAGE -> BOT_MESSAGE (spec 3, 4.3)',
     ]);
   });
 
+  it('warns once when the bot reuses an event id on a different event, not on a retry', async () => {
+    // a bot written for the real platform hard-codes its event id
+    const s = await start();
+    await postTo(s.channelUrl, customerText('hello bot'));
+    await s.provider.waitForHits(1);
+    const first = { ...botMessage('1', { type: 'TEXT', text: 'Hi' }), id: 'ev-1' };
+    // the same event again (a retry) is no reuse
+    for (const body of [first, first]) expect((await postTo(s.webhook, body)).status).toBe(200);
+    expect(s.events.of('notice')).toEqual([]);
+    const second = { ...botMessage('1', { type: 'TEXT', text: 'Anything else?' }), id: 'ev-1' };
+    const invite = { event: 'INVITE_AGENT', id: 'ev-1', client_id: '501', chat_id: '1' };
+    for (const body of [second, invite]) expect((await postTo(s.webhook, body)).status).toBe(200);
+    await s.clock.settle();
+    const warnings = s.events.of('notice').filter((n) => n.level === 'warning');
+    expect(warnings.map((n) => n.message)).toEqual([
+      'the bot sent event id "ev-1" again on a different event (two BOT_MESSAGE for chat 1 with different bodies): an id names one event (spec 2.5), so logs that go by it mix the two up; both were taken',
+    ]);
+    // both reached the customer, and the invitation handed the chat over
+    expect(s.platform.core.state.chats.get(1)!.mode).toBe('agent');
+  });
+
   it('takes an empty or acknowledging 200 without a word', async () => {
     for (const body of [{}, { result: 'ok' }]) {
       const s = await start({ reply: () => ({ status: 200, body }) });

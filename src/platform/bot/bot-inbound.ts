@@ -32,6 +32,8 @@ export interface BotInboundContext {
   onInviteAgent(chat: Chat): void;
   /** CLIENT_INFO (public docs): the customer's contact data; undefined when the switch is off */
   onClientInfo?: (chat: Chat, contact: Json) => void;
+  /** notes the id of an event taken, warning once when one is reused (`event-ids.ts`) */
+  noteEventId?: (json: Json) => void;
 }
 
 type Json = Record<string, unknown>;
@@ -232,6 +234,7 @@ function takeProviderRequest(
       'access_denied',
       `chat ${chat.id} is not on a channel with this bot attached`,
     );
+  ctx.noteEventId?.(json);
   // The event is reported received before what it causes (a delivery, a hand-over), so the
   // log and the event stream read in the order things happened.
   if (eventName === 'INVITE_AGENT') {

@@ -6,6 +6,7 @@ import { acceptChat } from '../agent.js';
 import { updateVisitor } from '../hooks/actions.js';
 import { createBotCustomerMessage } from './bot-message.js';
 import { handleProviderRequest, type BotInboundContext } from './bot-inbound.js';
+import { createEventIdCheck } from './event-ids.js';
 import {
   createBotSender,
   type BotAuthOptions,
@@ -272,6 +273,7 @@ function botInbound(ctx: BotContext, issuer: TokenIssuer | undefined): BotInboun
     ...(issuer ? { issuer } : {}),
     isAttached: ctx.isAttached,
     findChat: (json) => findBotChat(core.state, json, ctx.lastBotChat),
+    noteEventId: createEventIdCheck(core),
     onBotMessage(chat, message) {
       const customer = core.state.customers.get(chat.customerKey);
       if (!customer) return;
