@@ -408,13 +408,31 @@ describe('conform hooks', () => {
     ]);
   });
 
-  it('a receiver that fails every event gets no such question', async () => {
+  it('a receiver that fails every event gets no such question, but where to look', async () => {
     const url = await startPeer((_req, res) => {
       res.writeHead(500);
       res.end();
     });
-    const report = await runConformSuite({ suite: 'hooks', url, clock: roomy() });
+    const report = await runConformSuite({
+      suite: 'hooks',
+      url,
+      clock: roomy(),
+      runId: 4242,
+    });
     expect(reasons(report.results).filter((r) => r.includes('does it handle'))).toEqual([]);
+    expect(reasons(report.results).slice(0, 3)).toEqual([
+      'reply: (root): HTTP 500; expected 200 with a JSON reply (spec 4.4)',
+      'the receiver answered HTTP 500 (empty body)',
+      `HTTP 500: the receiver failed while it handled the event, it did not refuse it; check its log for the error, and for a handler that expects a field this event lacks. To send it again and see the request: svc-cli hook-fire chat_accepted --chat-id 4242001 --url ${url}`,
+    ]);
+    const offline = report.results.find((r) => r.name === 'offline_message');
+    expect(reasons([offline!]).at(-1)).toMatch(/svc-cli hook-fire offline_message --url /);
+  });
+
+  it('a 4xx gets no 5xx hint: the receiver refused the event, it did not fail on it', async () => {
+    const url = await startPeer((_req, res) => json(res, 404, { error: 'no route' }));
+    const report = await runConformSuite({ suite: 'hooks', url, clock: roomy() });
+    expect(reasons(report.results).filter((r) => r.includes('failed while'))).toEqual([]);
   });
 
   it('a receiver that never answers fails on the assumed 10 s', async () => {

@@ -82,7 +82,10 @@ function docsCase(options: HooksSuiteOptions, name: DocsHookEventName): ConformC
             `reply: ${outcome.reason === 'timeout' ? `no complete reply within ${timeoutMs} ms${describeWallTime(timeoutMs, options.clock)}` : outcome.message}`,
           ];
         if (outcome.status < 200 || outcome.status > 299)
-          return [`reply: HTTP ${outcome.status}; a receiver answers the event it takes with 2xx`];
+          return [
+            `reply: HTTP ${outcome.status}; a receiver answers the event it takes with 2xx`,
+            ...serverErrorHint(outcome.status, `${name} --profile docs`, options.url),
+          ];
         const verdict = validate(`hook.${name}.reply`, parseReply(outcome.body));
         return verdict.ok ? [] : verdict.errors.map((issue) => `reply: ${formatIssue(issue)}`);
       });
@@ -164,8 +167,18 @@ function specCases(options: HooksSuiteOptions): ConformCase[] {
         const echo = fired.verdict.warnings
           .filter((w) => w.path === '' && w.code === 'unknown_field')
           .map((w) => `reply: ${formatIssue(w)}`);
-        if (problems.length > 0)
-          return [...problems, ...echo, answered, ...unhandledHint(name, fired.status, taken)];
+        if (problems.length > 0) {
+          const unhandled = unhandledHint(name, fired.status, taken);
+          const again = name.startsWith('offline') ? name : `${name} --chat-id ${chatId}`;
+          return [
+            ...problems,
+            ...echo,
+            answered,
+            ...(unhandled.length > 0
+              ? unhandled
+              : serverErrorHint(fired.status, again, options.url)),
+          ];
+        }
         taken.push(name);
         const warnings = fired.verdict.warnings.map((issue) => `reply: ${formatIssue(issue)}`);
         return warnings.length > 0 ? { warn: warnings.join('; ') } : [];
@@ -188,6 +201,19 @@ function unhandledHint(name: string, status: number, taken: readonly string[]): 
       : '';
   return [
     `the same receiver took ${others}: does it handle event_name "${name}"? A receiver answers an event it does not act on with 200 {"result":"ok"} (spec 6.2 lists ${name})${leave}`,
+  ];
+}
+
+/**
+ * What a 5xx says and where to look: the receiver failed while it handled the event (an
+ * exception, a crash), it did not refuse it, so its own log holds the cause; hook-fire sends
+ * the same event again and prints the request beside the 5xx. `fire` is hook-fire's event
+ * and flags.
+ */
+function serverErrorHint(status: number, fire: string, url: string): string[] {
+  if (status < 500 || status > 599) return [];
+  return [
+    `HTTP ${status}: the receiver failed while it handled the event, it did not refuse it; check its log for the error, and for a handler that expects a field this event lacks. To send it again and see the request: svc-cli hook-fire ${fire} --url ${url}`,
   ];
 }
 
