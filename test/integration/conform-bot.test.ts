@@ -366,6 +366,43 @@ describe('conform bot', () => {
     `);
   });
 
+  it('a bot that crashed before the wrong token case is said to have stopped', async () => {
+    // as a Node bot whose handler throws on the malformed event: the process exits, so the
+    // wrong token finds nothing listening, which is no refusal of the token
+    const service: { info?: BotServiceInfo } = {};
+    const url = await startPeer((req, res, body) => {
+      const event = JSON.parse(body) as Record<string, unknown>;
+      if (event.chat_id === undefined) return void closePeers();
+      if (refusedToken(req, res)) return;
+      json(res, 200, {});
+      if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
+      postToService(service.info, botMessage(event, 'b-1'));
+    });
+    const report = await conformBot(url, service);
+    const wrong = failures(report.results).filter((r) => r.startsWith('an event sent with'));
+    expect(wrong).toEqual([
+      `an event sent with a wrong token / is refused with a 4xx (spec 5.2): the bot stopped: AGENT_JOINED got connection refused, and nothing accepts connections at ${url} any more, where the bot answered earlier in this run. Its process exited (its log says why: an event it could not handle, such as the malformed one the case before sends); start it again and rerun`,
+    ]);
+  });
+
+  it('a bot alive after closing the wrong token connection is not said to have stopped', async () => {
+    const service: { info?: BotServiceInfo } = {};
+    const url = await startPeer((req, res, body) => {
+      if (req.url?.split('/').at(-1) !== 't0k') return req.socket.destroy();
+      json(res, 200, {});
+      const event = JSON.parse(body) as Record<string, unknown>;
+      if (event.event !== 'CLIENT_MESSAGE' || !service.info) return;
+      postToService(service.info, botMessage(event, 'b-1'));
+    });
+    const report = await conformBot(url, service);
+    const wrong = failures(report.results).filter((r) => r.startsWith('an event sent with'));
+    expect(wrong).toEqual([
+      expect.stringContaining(
+        'no answer to AGENT_JOINED at /<token>: the connection was reset or closed before a reply; check the last path segment',
+      ),
+    ]);
+  });
+
   it('a later --text is not sent once a silent bot lost the chat to an agent (spec 3, 8)', async () => {
     const url = await startPeer(() => undefined);
     const report = await conformSilentBot(url, ['hi', 'human']);

@@ -14,6 +14,7 @@ import { contentTypeWarning } from '../../platform/bot/bot-inbound.js';
 import { BOT_DELIVERY_POLICY } from '../../contract/timing.js';
 import type { Chat, Customer } from '../../platform/model.js';
 import type { BotHarness } from './bot-harness.js';
+import { botStopped, botStoppedReason } from './bot-stopped.js';
 import { describeWallTime } from '../../clock.js';
 import { quote, type CaseContext, type CheckOutcome, type ConformCase } from './case.js';
 import { plural } from '../../plural.js';
@@ -605,6 +606,9 @@ function wrongTokenCase(run: BotRun): ConformCase {
           clock,
         });
         const refuse = `check the last path segment against the token you gave the platform (--token) and refuse any other, as the platform answers a wrong token 401 invalid_client (spec 4.3, 5.2, 7.2; the spec names no status for the provider's refusal, so any 4xx passes)`;
+        // a bot that exited (a crash on the malformed event before) refuses nothing: say so
+        if (!out.ok && (await botStopped(url, out)))
+          return [botStoppedReason('AGENT_JOINED', url, out.message)];
         if (!out.ok)
           return [`no answer to AGENT_JOINED at ${tokenPathOf(url)}: ${out.message}; ${refuse}`];
         if (out.status >= 400 && out.status < 500) return [];
