@@ -403,6 +403,39 @@ describe('conform bot', () => {
     ]);
   });
 
+  it('a bot whose posts after AGENT_JOINED / AGENT_UNAVAILABLE are refused fails those cases', async () => {
+    // answers every notice 200, then tells the customer something the bot service refuses
+    const service: { info?: BotServiceInfo } = {};
+    const url = await startPeer((req, res, body) => {
+      if (refusedToken(req, res)) return;
+      json(res, 200, {});
+      const event = JSON.parse(body) as Record<string, unknown>;
+      if (!service.info) return;
+      if (event.event === 'CLIENT_MESSAGE') postToService(service.info, botMessage(event, 'b-1'));
+      // a BOT_MESSAGE without its text: 400
+      if (event.event === 'AGENT_JOINED')
+        postToService(service.info, {
+          ...botMessage(event, 'b-2'),
+          message: { type: 'TEXT', timestamp: 1700000000 },
+        });
+      // the notice echoed back: an event the platform does not take, 405
+      if (event.event === 'AGENT_UNAVAILABLE') postToService(service.info, { ...event, id: 'b-3' });
+    });
+    const report = await conformBot(url, service);
+    const failed = failures(report.results);
+    expect(failed.filter((r) => !r.startsWith('AGENT_'))).toEqual([]);
+    expect(failed.map((r) => r.split(': after ')[0])).toEqual([
+      'AGENT_JOINED answered 200 within 3 s / what the bot posts back is taken (spec 4.3, 7.2)',
+      'AGENT_UNAVAILABLE answered 200 within 3 s / what the bot posts back is taken (spec 4.3, 7.2)',
+    ]);
+    expect(failed[0]).toMatch(
+      /: after AGENT_JOINED the bot posted BOT_MESSAGE to the bot service, which refused it with HTTP 400: invalid_request: .*message\.text.*; the customer never gets it \(spec 4\.3, 7\.2\)$/,
+    );
+    expect(failed[1]).toMatch(
+      /: after AGENT_UNAVAILABLE the bot posted AGENT_UNAVAILABLE to the bot service, which refused it with HTTP 405: /,
+    );
+  });
+
   it('a later --text is not sent once a silent bot lost the chat to an agent (spec 3, 8)', async () => {
     const url = await startPeer(() => undefined);
     const report = await conformSilentBot(url, ['hi', 'human']);

@@ -15,6 +15,7 @@ import { BOT_DELIVERY_POLICY } from '../../contract/timing.js';
 import type { Chat, Customer } from '../../platform/model.js';
 import type { BotHarness } from './bot-harness.js';
 import { botStopped, botStoppedReason } from './bot-stopped.js';
+import { judgePostsBack } from './bot-posts-back.js';
 import { describeWallTime } from '../../clock.js';
 import { quote, type CaseContext, type CheckOutcome, type ConformCase } from './case.js';
 import { plural } from '../../plural.js';
@@ -330,25 +331,38 @@ export function buildBotCases(options: BotSuiteOptions): ConformCase[] {
   return [
     clientMessageCase(run),
     answerCase(run),
-    {
-      name: 'AGENT_JOINED answered 200 within 3 s',
-      spec: ['4.3', '6.1', '8'],
-      async run(ctx) {
-        await ctx.check('answered HTTP 200 within 3 s', run.sendEvent('AGENT_JOINED'));
-      },
-    },
-    {
-      name: 'AGENT_UNAVAILABLE answered 200 within 3 s',
-      spec: ['3', '4.3', '6.1', '8'],
-      async run(ctx) {
-        await ctx.check('answered HTTP 200 within 3 s', run.sendEvent('AGENT_UNAVAILABLE'));
-      },
-    },
+    noticeCase(run, 'AGENT_JOINED', ['4.3', '6.1', '7.2', '8']),
+    noticeCase(run, 'AGENT_UNAVAILABLE', ['3', '4.3', '6.1', '7.2', '8']),
     ...(docs ? docsCases(run) : []),
     malformedCase(run),
     // last: a bot that wrongly takes the event has no later case to disturb
     wrongTokenCase(run),
   ];
+}
+
+/**
+ * AGENT_JOINED or AGENT_UNAVAILABLE: answered 200 within 3 s, and what the bot posts to the
+ * bot service after the notice is taken. A bot that tells the customer something on a notice
+ * (no agent is free) and has it refused passed on its 200 alone, while the customer heard
+ * nothing.
+ */
+function noticeCase(
+  run: BotRun,
+  name: 'AGENT_JOINED' | 'AGENT_UNAVAILABLE',
+  spec: string[],
+): ConformCase {
+  return {
+    name: `${name} answered 200 within 3 s`,
+    spec,
+    async run(ctx) {
+      const since = run.harness.mark();
+      await ctx.check('answered HTTP 200 within 3 s', run.sendEvent(name));
+      if (!run.session.chat) return;
+      await ctx.check('what the bot posts back is taken (spec 4.3, 7.2)', () =>
+        judgePostsBack(run.harness, since, name),
+      );
+    },
+  };
 }
 
 /**
