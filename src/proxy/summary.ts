@@ -15,6 +15,7 @@ export const emptySummary = (): ProxySummary => ({
   warnings: 0,
   drift: 0,
   slow: 0,
+  notAccepted: 0,
   redelivered: 0,
   gaveUp: 0,
   gaveUpByParty: 0,
@@ -81,6 +82,10 @@ export function count(
     summary.byRule[rule] = (summary.byRule[rule] ?? 0) + 1;
   }
   if (event.slow) summary.slow += 1;
+  // the upstream's own answer, in time, that did not end the series: no failure and not slow
+  // (those are counted apart), but not fine either
+  else if (event.forwarded && event.status !== undefined && !event.failure && !event.accepted)
+    summary.notAccepted += 1;
   if (event.fault !== undefined) summary.injected += 1;
   let redelivered = 0;
   let gaveUp = 0;

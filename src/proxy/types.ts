@@ -119,6 +119,11 @@ export interface ProxySummary {
   /** `--profile`: drift lines (how exchanges depart from what the profile learned) */
   drift: number;
   slow: number;
+  /**
+   * answers the real party gave in time that it did not accept (an integrator's 500, a
+   * provider's 503): the caller's series goes on or ends unaccepted (spec 2.2, 8)
+   */
+  notAccepted: number;
   redelivered: number;
   gaveUp: number;
   /** of those, series the party failed by its own doing: what --fail-on-violation counts */

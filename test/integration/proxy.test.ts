@@ -404,6 +404,27 @@ describe('proxy channel', () => {
     expect(p.summary().gaveUp).toBe(1);
   });
 
+  it('counts the answers the integrator did not accept (its 500s) in the summary', async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock, plan: { failFirst: 2 } });
+    const { proxy: p } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url },
+      clock,
+    });
+    const harness = await startPlatform({
+      clock,
+      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
+    });
+    await post(harness.channelUrl, customerText('c-1', 'Hello'));
+    expect((await agentReply(clock, harness.platform.core, 'c-1', 'Hi')).result).toBe('delivered');
+    // no contract error, nothing slow, nothing given up: only the two 500s say it was not fine
+    expect(p.summary()).toMatchObject({ exchanges: 3, violations: 0, slow: 0, notAccepted: 2 });
+    expect(formatProxySummary(p.summary(), new Chalk({ level: 0 }))).toContain(
+      '0 slow, 2 not accepted, 1 redelivered,',
+    );
+  });
+
   it('a platform trying a 4th time goes on with the series (beyond spec 8), and a profile learns it', async () => {
     // a platform making 4 attempts at 0, 2, 7, 15 s, to an integrator that fails them all
     const fourAttempts = {
@@ -837,6 +858,8 @@ describe('proxy faults', () => {
       exchanges: 3,
       redelivered: 1,
       injected: 2,
+      // the proxy's own 500s: not the integrator's refusals
+      notAccepted: 0,
       gaveUpByParty: 0,
     });
     expect(formatProxySummary(p.summary(), new Chalk({ level: 0 }))).toContain(

@@ -145,6 +145,7 @@ export function formatProxySummary(s: ProxySummary, c: ChalkInstance): string {
     `${c.bold('proxy summary')}: ${plural(s.exchanges, 'exchange')}${legs ? ` (${legs})` : ''}, ` +
       `${s.violations === 0 ? c.green('0 with contract errors') : c.red(`${s.violations} with contract errors`)}, ` +
       `${plural(s.warnings, 'warning')}${s.drift === 0 ? '' : `, ${c.yellow(plural(s.drift, 'drift line'))} from the profile`}, ${s.slow === 0 ? '0 slow' : c.red(`${s.slow} slow`)}, ` +
+      `${s.notAccepted === 0 ? '0 not accepted' : c.red(`${s.notAccepted} not accepted`)}, ` +
       `${s.redelivered} redelivered, ${s.gaveUp === 0 ? '0 given up' : c.red(`${s.gaveUp} given up${s.gaveUpByParty === s.gaveUp ? '' : ` (${s.gaveUpByParty} by the upstream)`}`)}, ` +
       `${s.upstreamFailures === 0 ? '0 upstream failures' : c.red(`${s.upstreamFailures} upstream failures`)}`,
   ];
