@@ -665,7 +665,13 @@ function settle(proxy: ProxyRun, ctx: ProxyContext): ProxyContext['seen'] {
     requestIssues: [...requestCheck.errors, ...requestCheck.warnings],
     answerIssues: [...answerCheck.errors, ...answerCheck.warnings],
     verdict: {
-      ok: requestCheck.errors.length + answerCheck.errors.length === 0 && !failure && !slow,
+      // an answer that does not end the series (an integrator's 500, spec 2.2, 8) is no pass,
+      // as the line's mark and the summary's notAccepted say
+      ok:
+        requestCheck.errors.length + answerCheck.errors.length === 0 &&
+        !failure &&
+        !slow &&
+        isAccepted,
       errors: requestCheck.errors.length + answerCheck.errors.length,
       // an attempt off the schedule is the platform's doing, and worth a look: a warning
       warnings: requestCheck.warnings.length + answerCheck.warnings.length + departs,

@@ -98,8 +98,8 @@ export interface ProxyExchangeEvent {
   answerIssues: ContractIssue[];
   /**
    * the exchange in one word, as every role's lines carry it: ok when neither side broke the
-   * contract, nothing failed and the answer came within the budget (`--quiet` still prints
-   * the others)
+   * contract, nothing failed, the answer came within the budget and it was accepted (a 500
+   * from the integrator is not ok, spec 2.2, 8; `--quiet` still prints the others)
    */
   verdict: { ok: boolean; errors: number; warnings: number };
   /** the fault injected, in --fault syntax; `forwarded` false when it replaced the upstream */

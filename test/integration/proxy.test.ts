@@ -9,6 +9,7 @@ import {
   formatProxyListening,
   formatProxySummary,
 } from '../../src/cli/render/proxy.js';
+import { isEssential } from '../../src/cli/render/output.js';
 import { createVirtualClock, type VirtualClock } from '../../src/clock.js';
 import { CHANNEL_DELIVERY_POLICY } from '../../src/contract/timing.js';
 import { createJournal } from '../../src/journal/journal.js';
@@ -423,6 +424,29 @@ describe('proxy channel', () => {
     expect(formatProxySummary(p.summary(), new Chalk({ level: 0 }))).toContain(
       '0 slow, 2 not accepted, 1 redelivered,',
     );
+  });
+
+  it("an integrator's 500 is no ok verdict on the exchange's --json line (spec 2.2, 8)", async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock, plan: { failFirst: 1 } });
+    const { proxy: p, events } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url },
+      clock,
+    });
+    const harness = await startPlatform({
+      clock,
+      channels: [{ id: 'shop', integratorUrl: `${p.url}/integrator` }],
+    });
+    await post(harness.channelUrl, customerText('c-1', 'Hello'));
+    expect((await agentReply(clock, harness.platform.core, 'c-1', 'Hi')).result).toBe('delivered');
+    expect(events.map((e) => [e.status, e.accepted, e.verdict])).toEqual([
+      [500, false, { ok: false, errors: 0, warnings: 0 }],
+      [200, true, { ok: true, errors: 0, warnings: 0 }],
+    ]);
+    // --quiet keeps the line that is not ok, as the plain line marks it ✗
+    expect(isEssential(events[0]!)).toBe(true);
+    expect(formatProxyExchange(events[0]!, new Chalk({ level: 0 })).split('\n')[0]).toMatch(/ ✗$/);
   });
 
   it('a platform trying a 4th time goes on with the series (beyond spec 8), and a profile learns it', async () => {
