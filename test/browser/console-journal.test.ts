@@ -1,7 +1,8 @@
 /**
  * The web console's Journal tab in headless Chromium at 1280, 800 and 390 px: a picked
  * exchange's heading breaks inside its URL rather than run past the pane, the list keeps its
- * url column where there is room (cut with an ellipsis, the whole URL in its title), and a
+ * url column (cut with an ellipsis at 1280 px, wrapped whole at 800 px beside the longest kinds,
+ * the whole URL in its title), and a
  * click on a row leaves the list pane where it was (it used to scroll it sideways).
  * Screenshots go to $SVC_SHOTS when set, else to a temporary folder named in the output.
  * Skipped when /usr/bin/chromium is missing.
@@ -112,10 +113,72 @@ describe.skipIf(!hasChromium)('web console Journal tab in headless Chromium', ()
         // the url column stays, inside its pane, the whole URL in its title
         expect(seen.url, `url column at ${width}`).toBeDefined();
         expect(seen.url!.title).toBe(events);
-        expect(seen.url!.ellipsis).toBe('ellipsis');
         expect(seen.url!.right).toBeLessThanOrEqual(seen.url!.listRight);
       }
+      // where there is room, one line cut with an ellipsis; at 800 px it wraps, whole
+      if (width > 900) expect(seen.url!.ellipsis).toBe('ellipsis');
       await page.screenshot({ path: join(shots, `journal-${width}.png`) });
+    }
+  });
+
+  it('keeps each url readable at 800 px beside long kinds: the path, whole, not `127…`', async () => {
+    const shots = process.env.SVC_SHOTS ?? mkdtempSync(join(tmpdir(), 'svc-console-journal-'));
+    const cli = await startCliServer([
+      'platform',
+      '--web',
+      '--port',
+      '0',
+      '--json',
+      '--channel-id',
+      'shop',
+    ]);
+    cleanups.push(async () => expect([0, 130]).toContain(await cli.stop()));
+    const { consoleUrl, url, channels } = cli.listening as {
+      consoleUrl: string;
+      url: string;
+      channels: { url: string }[];
+    };
+    // the longest kinds of a channel: a customer's text, and the control API's own traffic
+    const sent = await fetch(channels[0]!.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        sender: { id: 'c-1', name: 'Ann' },
+        message: { type: 'text', text: 'Where is my order?' },
+      }),
+    });
+    expect(sent.status).toBe(200);
+    const agents = await fetch(`${url}/_sim/agents`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ online: true }),
+    });
+    expect(agents.status).toBe(200);
+    const page = await browser.newPage({ viewport: { width: 800, height: 800 } });
+    cleanups.push(() => page.close());
+    page.setDefaultTimeout(15_000);
+    await page.goto(consoleUrl);
+    await page.locator('#status.live').waitFor();
+    await page.click('nav button[data-tab=journal-tab]');
+    await page.check('.journal-toolbar input[type=checkbox]');
+    await page
+      .locator('table.journal tbody tr', { hasText: 'channel.customer.text' })
+      .first()
+      .click();
+    const cells = await page.$$eval('table.journal tbody td.url', (tds) =>
+      tds.map((td) => ({
+        text: td.textContent,
+        width: td.getBoundingClientRect().width,
+        cut: td.scrollWidth > td.clientWidth,
+      })),
+    );
+    await page.screenshot({ path: join(shots, 'journal-800-kinds.png') });
+    // the simulator's own host is the same on every row: the column shows the path, all of it
+    // (it showed `127…`, cut to 50 px beside the time, the kind and the method)
+    expect(cells.map((c) => c.text)).toEqual(expect.arrayContaining(['/***/shop', '/_sim/agents']));
+    for (const cell of cells) {
+      expect(cell.cut, cell.text).toBe(false);
+      expect(cell.width, cell.text).toBeGreaterThanOrEqual(100);
     }
   });
 });

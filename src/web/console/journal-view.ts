@@ -27,15 +27,21 @@ export function kindOf(entry: JournalEntry): string {
   return entry.iface;
 }
 
-/** An exchange's host and path, for the table's url column. */
-const path = (url: string): string => {
+/**
+ * The table's url column: the path of a request to the simulator itself (`ownHost`, the host
+ * the console came from: the same on every such row), the host and path of one it sent
+ * elsewhere (an integrator, a bot, a hook receiver). The host in front left a narrow column
+ * showing `127…` and no path.
+ * @example urlColumnText('http://127.0.0.1:8800/_sim/widget/events', '127.0.0.1:8800') // '/_sim/widget/events'
+ */
+export function urlColumnText(url: string, ownHost: string | undefined): string {
   try {
     const u = new URL(url);
-    return `${u.host}${u.pathname}`;
+    return u.host === ownHost ? u.pathname : `${u.host}${u.pathname}`;
   } catch {
     return url;
   }
-};
+}
 
 /**
  * The status column's text: the reply's status, `sse` for a push on the event stream (no reply
@@ -208,7 +214,14 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
         h('td', {}, e.request.method),
         // the status before the URL: the URL is cut to the column, the status must stay seen
         h('td', { class: 'status' }, statusOf(e)),
-        h('td', { class: 'url', title: e.request.url }, path(e.request.url)),
+        // a narrow console wraps the url: after a slash where it can (<wbr>), else anywhere
+        h(
+          'td',
+          { class: 'url', title: e.request.url },
+          ...urlColumnText(e.request.url, location.host)
+            .split(/(?<=\/)/)
+            .flatMap((part, i) => (i === 0 ? [part] : [h('wbr'), part])),
+        ),
       ),
     );
     // refill: a refresh that changes no row leaves them in place (a click on one survives it)

@@ -3,7 +3,7 @@
  * status word matches the reply's status, not a port in the URL that happens to contain it.
  */
 import { describe, expect, it } from 'vitest';
-import { matchesFilter } from '../../../src/web/console/journal-view.js';
+import { matchesFilter, urlColumnText } from '../../../src/web/console/journal-view.js';
 import type { JournalEntry } from '../../../src/web/console/api.js';
 
 const delivery = (status: number | undefined, url = 'http://127.0.0.1:5000/svc'): JournalEntry => ({
@@ -50,5 +50,16 @@ describe('matchesFilter', () => {
     expect(matchesFilter(push, 'sse')).toBe(true);
     expect(matchesFilter(push, 'push sse')).toBe(true);
     expect(matchesFilter(delivery(200), 'sse')).toBe(false);
+  });
+});
+
+describe('urlColumnText', () => {
+  it('shows the path of a request to the simulator itself, the host too of one it sent out', () => {
+    const own = '127.0.0.1:8800';
+    expect(urlColumnText('http://127.0.0.1:8800/_sim/widget/events', own)).toBe(
+      '/_sim/widget/events',
+    );
+    expect(urlColumnText('http://127.0.0.1:9000/shop', own)).toBe('127.0.0.1:9000/shop');
+    expect(urlColumnText('not a url', own)).toBe('not a url');
   });
 });
