@@ -131,6 +131,30 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
     expect(await page.locator('.delivery .scale').count()).toBe(0);
   });
 
+  it("platform --web: a channel customer's lines read customer; a nameless one, Anonymous #N (id)", async () => {
+    const { consoleUrl, channels } = await platformWeb();
+    const send = (sender: Record<string, string>, text: string) =>
+      fetch(channels[0]!.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sender, message: { type: 'text', text } }),
+      });
+    expect((await send({ id: 'c-7' }, 'Where is my order?')).status).toBe(200);
+    expect((await send({ id: 'c-8', name: 'Ann Lee' }, 'Hello')).status).toBe(200);
+    const page = await open(consoleUrl);
+    // the terminal says `customer c-7`: the console names the same customer by that id too
+    await page.locator('.chat-item .who', { hasText: 'Anonymous #1 (c-7)' }).waitFor();
+    expect(await page.locator('.chat-item .who').allTextContents()).toEqual([
+      'Ann Lee',
+      'Anonymous #1 (c-7)',
+    ]);
+    await page.locator('.chat-item', { hasText: 'Anonymous #1' }).click();
+    const line = page.locator('.transcript .line', { hasText: 'Where is my order?' });
+    // the chat log's `visitor` (spec 2.6) was the label of a chat channel's customer
+    expect(await line.locator('.from').textContent()).toBe('customer');
+    await page.screenshot({ path: `${artifacts}/console-channel-customer.png` });
+  });
+
   it('svc-cli widget: a visitor message reaches the console and the reply reaches the page', async () => {
     const cli = await startCliServer(['widget', '--port', '0', '--json']);
     servers.push(cli);

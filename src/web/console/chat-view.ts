@@ -4,12 +4,25 @@ import { deliveriesOf, type ConsoleStore, type Delivery, type SimEvent } from '.
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/** The name the agent sees: sender name, else anonymous with the visitor number (spec 2.1). */
+/** A chat with a visitor of the page script's widget, not a customer of a chat channel. */
+const isWidgetChat = (chat: ChatView): boolean => chat.ext.widget !== undefined;
+
+/**
+ * The name the agent sees: sender name, else anonymous with the visitor number (spec 2.1); a
+ * channel customer's sender.id beside it, as the platform's terminal names them (`customer c-1`):
+ * "Anonymous #1" alone could not be told from the terminal's or the integrator's lines.
+ * @example customerLabel(chat) // 'Anonymous #1 (c-1)'
+ */
 export function customerLabel(chat: ChatView): string {
   const c = chat.customer;
   const name = str(c?.name);
-  return name ?? `Anonymous #${c?.visitorNumber ?? '?'}`;
+  if (name !== undefined) return name;
+  const anonymous = `Anonymous #${c?.visitorNumber ?? '?'}`;
+  return c && !isWidgetChat(chat) ? `${anonymous} (${c.senderId})` : anonymous;
 }
+
+/** Who wrote a chat-log `visitor` line (spec 2.6): a channel's customer, or a page's visitor. */
+const customerSide = (chat: ChatView): string => (isWidgetChat(chat) ? 'visitor' : 'customer');
 
 /**
  * No chat yet: how to start one. Beside `svc-cli widget`'s demo page, by typing in it (a web
@@ -193,13 +206,14 @@ export function renderTranscript(store: ConsoleStore, chat: ChatView): HTMLEleme
     const text = line.text ?? renderMedia(line.kind.split('.').pop() ?? line.kind, line.media);
     // spec 6.2: the hook reply's contact_info is shown as if the visitor typed it; say where it
     // came from, or it reads as something the customer said
-    const from =
-      line.kind === 'hook.contact_info' ? 'visitor · from the CRM (contact_info)' : line.type;
+    // the chat log's `visitor` (spec 2.6) is the channel's customer, as the terminal says
+    const who = line.type === 'visitor' ? customerSide(chat) : line.type;
+    const from = line.kind === 'hook.contact_info' ? `${who} · from the CRM (contact_info)` : who;
     return h(
       'li',
       {
         class: `line ${line.type}`,
-        ...(from === line.type
+        ...(from === who
           ? {}
           : {
               title:
@@ -212,7 +226,7 @@ export function renderTranscript(store: ConsoleStore, chat: ChatView): HTMLEleme
     );
   });
   if (store.typing.get(chat.id))
-    items.push(h('li', { class: 'line typing' }, 'customer is typing…'));
+    items.push(h('li', { class: 'line typing' }, `${customerSide(chat)} is typing…`));
   return h('ol', { class: 'transcript' }, ...items);
 }
 
