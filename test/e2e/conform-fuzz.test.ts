@@ -78,6 +78,19 @@ describe('svc-cli conform --fuzz', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/✗ fuzz: survives: no 5xx, no reset, no hang/);
     expect(run.stdout).toMatch(/--fuzz \d+ --seed 7 --fuzz-path \d+(:\d+)*/);
+    // run again at the printed path: the summary counts the cases that replay sent, not 300
+    const path = /--fuzz 300 --seed 7 --fuzz-path (\d+(?::\d+)*)/.exec(run.stdout)![1]!;
+    const rerun = await runCli(
+      ['conform', 'hooks', '--url', url, '--fuzz', '300', '--seed', '7', '--fuzz-path', path],
+      { cwd },
+    );
+    expect(rerun.code).toBe(1);
+    const sent =
+      /fuzz: (\d+) generated cases? sent \(--fuzz-path, within a run of 300\), seed 7/.exec(
+        rerun.stdout,
+      );
+    expect(sent, rerun.stdout).not.toBeNull();
+    expect(Number(sent![1])).toBeLessThan(300);
     const command = /svc-cli (hook-fire --from \S+ --url \S+)/.exec(run.stdout)?.[1];
     expect(command).toBeDefined();
     const again = await runCli(command!.split(' '), { cwd });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { plural } from '../../src/plural.js';
 import { createClock } from '../../src/clock.js';
 import { runConformSuite } from '../../src/conversation/conform/index.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
@@ -92,6 +93,13 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
       .find((d) => d.includes('shrunk'));
     expect(line).toContain(`the case --fuzz-path ${failure!.path} names`);
     expect(line).not.toContain('after 500 cases');
+    // and says so: the case and its shrink steps went out, not the 500 of the run
+    expect(again.fuzz?.sentByPath).toBeGreaterThanOrEqual(1);
+    expect(again.fuzz?.sentByPath).toBeLessThan(500);
+    const step = again.results.flatMap((r) => r.steps.map((st) => st.name))[0];
+    expect(step).toBe(
+      `${plural(again.fuzz!.sentByPath!, 'generated payload')} sent by --fuzz-path ${failure!.path} (within the run of 500, seed ${failure!.seed})`,
+    );
   });
 
   it('an integrator that fails on an astral character in message.text is found within the sweep, whatever the seed', async () => {

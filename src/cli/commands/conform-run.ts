@@ -808,9 +808,12 @@ function printSummary(
             : '';
     const distinct =
       f.failures.length > 0 ? `; ${plural(f.failures.length, 'distinct failure')}` : '';
-    out.line(
-      c.dim(`fuzz: ${plural(f.runs, 'generated case')}, seed ${f.seed}${edges}${short}${distinct}`),
-    );
+    // a --fuzz-path replay sent its one case (and its shrink steps), not the run's N
+    const sent =
+      f.sentByPath === undefined
+        ? plural(f.runs, 'generated case')
+        : `${plural(f.sentByPath, 'generated case')} sent (--fuzz-path, within a run of ${f.runs})`;
+    out.line(c.dim(`fuzz: ${sent}, seed ${f.seed}${edges}${short}${distinct}`));
     for (const failure of [...f.failures, ...f.warnings]) {
       out.line(
         `${failure.warning ? c.yellow('warning') : c.red('failure')}: ${failure.property} (${[failure.kind, ...(failure.alsoIn ?? [])].join(', ')}); again: --fuzz ${failure.runs} --seed ${f.seed} --fuzz-path ${failure.path}`,

@@ -126,7 +126,13 @@ export interface FuzzFailure {
 }
 
 export interface FuzzSummary {
+  /** the run's cases (`--fuzz N`): what `--fuzz-path` is a path within */
   runs: number;
+  /**
+   * `--fuzz-path`: the cases this replay sent, the one the path names and its shrink steps (not
+   * `runs`: a line saying 300 when 1 went out misread the replay)
+   */
+  sentByPath?: number;
   seed: number;
   /** the first distinct failure (the one `failures` starts with) */
   failure?: FuzzFailure;
@@ -603,16 +609,17 @@ interface Shrunk<C> {
 async function shrinkAt<C extends object>(
   source: PropertySource<C>,
   examples: Examples<C>,
-  at: { seed: number; path: string; numRuns: number },
+  at: { seed: number; path: string; numRuns: number; sent?: { cases: number } },
   fails: (why: Broken, c: C) => boolean,
 ): Promise<Shrunk<C> | undefined> {
-  const { seed, path, numRuns } = at;
+  const { seed, path, numRuns, sent } = at;
   const broken = new WeakMap<C, Broken>();
   let gone: Broken | undefined;
   const details = await fc.check<[C]>(
     fc.asyncProperty(source.arbitrary, async (c) => {
       // the peer is gone: nothing more is sent, the shrink runs out at once
       if (gone) return true;
+      if (sent) sent.cases += 1;
       const why = await source.check(c, 0);
       if (why?.gone) {
         gone = why;
@@ -672,9 +679,16 @@ async function replayPath<C extends object>(
   examples: Examples<C>,
   seed: number,
 ): Promise<FuzzSummary> {
-  const at = { seed, path: settings.path, numRuns: settings.runs };
+  const sent = { cases: 0 };
+  const at = { seed, path: settings.path, numRuns: settings.runs, sent };
   const found = await shrinkAt(source, examples, at, () => true);
-  const result: FuzzSummary = { runs: settings.runs, seed, failures: [], warnings: [] };
+  const result: FuzzSummary = {
+    runs: settings.runs,
+    sentByPath: sent.cases,
+    seed,
+    failures: [],
+    warnings: [],
+  };
   if (found) {
     const why = found.why ?? { property: FUZZ_PROPERTIES[0], reasons: ['failed'] };
     const failure: FuzzFailure = {
@@ -839,7 +853,12 @@ function propertyCase(
         settings.path === undefined || result.failure
           ? ''
           : `; the case at --fuzz-path ${settings.path} and those after it passed`;
-      await ctx.check(`${result.runs} generated payloads (seed ${result.seed}${replayed})`, () => {
+      // a --fuzz-path replay sent the path's case and its shrink steps, not the run's N
+      const sent =
+        result.sentByPath === undefined
+          ? `${result.runs} generated payloads (seed ${result.seed}${replayed})`
+          : `${plural(result.sentByPath, 'generated payload')} sent by --fuzz-path ${settings.path ?? ''} (within the run of ${result.runs}, seed ${result.seed}${replayed})`;
+      await ctx.check(sent, () => {
         const failing = result.failures.filter((f) => f.property === name);
         if (failing.length > 0) return failing.flatMap(describeFailure);
         const warned = result.warnings.filter((f) => f.property === name);
