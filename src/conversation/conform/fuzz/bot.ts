@@ -66,6 +66,10 @@ function answersFor(records: ExchangeRecord[], chat: Chat, customer: Customer): 
   });
 }
 
+/** A customer of its own for each case: a bot keeping state per customer meets each afresh. */
+const newCustomerId = (n: number): string =>
+  `svc-fuzz-${n}-${Math.random().toString(36).slice(2, 8)}`;
+
 /**
  * Runs one generated case against the provider; undefined when every property held.
  * @example const broken = await runBotCase({ harness, url, token, clock, answerWithinMs: 10_000 }, c, 1);
@@ -80,9 +84,9 @@ export async function runBotCase(
   },
   c: BotFuzzCase,
   n: number,
+  customerId = newCustomerId(n),
 ): Promise<BotCaseResult | undefined> {
   const { harness, clock } = options;
-  const customerId = `svc-fuzz-${n}-${Math.random().toString(36).slice(2, 8)}`;
   const since = harness.mark();
   const sender = { id: customerId, ...(c.name === undefined ? {} : { name: c.name }) };
   const posted = await postJson({
@@ -216,9 +220,12 @@ export function botFailureFixture(options: {
 /** Where shrinking ends: the shortest text, no name (changes are reported against it). */
 const SAMPLE: BotFuzzCase = { text: 'a', name: undefined };
 
-/** The customer message a case sends to the embedded channel (spec 2.1). */
-const customerMessage = (c: BotFuzzCase): Record<string, unknown> => ({
-  sender: { id: 'svc-fuzz-customer', ...(c.name === undefined ? {} : { name: c.name }) },
+/**
+ * The customer message a case sends to the embedded channel (spec 2.1), with the sender.id it
+ * was sent with (the changes from the sample compare the generated fields alone: a stand-in).
+ */
+const customerMessage = (c: BotFuzzCase, id = 'svc-fuzz-customer'): Record<string, unknown> => ({
+  sender: { id, ...(c.name === undefined ? {} : { name: c.name }) },
   message: { type: 'text', text: c.text },
 });
 
@@ -237,11 +244,15 @@ export function buildBotFuzzCases(
   },
   settings: FuzzSettings,
 ): { cases: ConformCase[]; summary: () => FuzzSummary | undefined } {
+  // the sender.id each case went out with: the report shows the one the bot saw in its logs
+  const customerIds = new WeakMap<BotFuzzCase, string>();
   return propertyCases<BotFuzzCase>(
     {
       arbitrary: botCaseArbitrary,
       check: async (c, n) => {
-        const result = await runBotCase(options, c, n);
+        const customerId = newCustomerId(n);
+        customerIds.set(c, customerId);
+        const result = await runBotCase(options, c, n, customerId);
         if (!result) return undefined;
         const { property, reasons, request } = result;
         // the report shows the customer message conform posted and, by it, the CLIENT_MESSAGE
@@ -254,7 +265,7 @@ export function buildBotFuzzCases(
       },
       describe: (c) => ({
         kind: 'bot.event.CLIENT_MESSAGE',
-        request: customerMessage(c),
+        request: customerMessage(c, customerIds.get(c)),
         // what conform posted to the platform's channel (spec 2.1), not what the bot got
         requestLabel: 'customer message',
         changes: changesFrom(customerMessage(SAMPLE), customerMessage(c)),
