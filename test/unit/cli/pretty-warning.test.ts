@@ -79,10 +79,19 @@ describe('a step with a name of its own', () => {
   };
 
   it('says what it does beside the name; --verbose adds what it gave, cut', () => {
-    expect(formatStep(named, c)).toBe('    ✓ answer (agent says "Hi") [0.012s]');
+    expect(formatStep(named, c)).toBe('    ✓ 1. answer (agent says "Hi") [0.012s]');
     const [head, value] = formatStep(named, c, { verbose: true }).split('\n');
-    expect(head).toBe('    ✓ answer (agent says "Hi") [0.012s]');
+    expect(head).toBe('    ✓ 1. answer (agent says "Hi") [0.012s]');
     expect(value).toMatch(/^ {8}→ \{"result":"delivered","note":"x+… \(332 characters\)$/);
     expect(value!.length).toBeLessThan(240);
+  });
+
+  it('carries its number in the fixture, as an unnamed step does, also when skipped', () => {
+    // the third step of the fixture: a user counts to it, the name alone did not say where
+    const third = { ...named, index: 2 };
+    expect(formatStep(third, c)).toBe('    ✓ 3. answer (agent says "Hi") [0.012s]');
+    expect(formatStep({ ...third, status: 'skipped' as const }, c)).toBe(
+      '    - 3. answer [0.012s]',
+    );
   });
 });

@@ -26,11 +26,13 @@ export function formatStep(
   // conform: a passed check may carry a note of what it measured ("arrived at +3.004 s")
   const note =
     step.status === 'passed' ? step.details.find((d) => d.startsWith('note: ')) : undefined;
-  // a step named by its author says what it does beside the name (`answer`: which answer?)
-  const named = step.what === undefined ? step.name : `${step.name} ${c.dim(`(${step.what})`)}`;
+  // a step named by its author says what it does beside the name (`answer`: which answer?),
+  // and carries its number as the unnamed ones do (`2. answer`): the fixture's step to look for
+  const numbered = step.what === undefined ? step.name : `${step.index + 1}. ${step.name}`;
+  const named = step.what === undefined ? numbered : `${numbered} ${c.dim(`(${step.what})`)}`;
   const name =
     step.status === 'skipped'
-      ? c.dim(step.name)
+      ? c.dim(numbered)
       : note === undefined
         ? named
         : `${named}: ${note.slice('note: '.length)}`;
