@@ -26,6 +26,25 @@ describe('svc-cli coverage', () => {
     expect(result.stdout).not.toContain('not recorded (not counted)');
   });
 
+  it('--uncovered lists each gap under its own category, not after the last one', async () => {
+    const result = await runCli(['coverage', recording, '--uncovered']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    const categoryOver = (label: string): string | undefined => {
+      const at = lines.findIndex((l) => l.startsWith(`    - ${label}`));
+      expect(at, label).toBeGreaterThan(0);
+      return lines
+        .slice(0, at)
+        .reverse()
+        .find((l) => /^ {2}\S/.test(l))
+        ?.trim()
+        .split(/\s{2,}/)[0];
+    };
+    // a kind the replay never sends, and a field form: each under its category's line
+    expect(categoryOver('channel.agent.video (platform -> integrator)')).toBe('kinds');
+    expect(categoryOver('channel.customer: sender.id as a number')).toBe('forms');
+  });
+
   it('says an interface the recording never touched is not counted', async () => {
     const one = join(dir, 'one.ndjson');
     const replay = await runCli([

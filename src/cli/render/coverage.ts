@@ -27,11 +27,13 @@ export function formatCoverage(
     if (!group.counted) continue;
     for (const c of group.categories) {
       lines.push(`  ${c.category.padEnd(24)}${pct(c.percent)}  ${c.covered}/${c.total}`);
-    }
-    if (options.uncovered) {
-      for (const item of report.items.filter((i) => i.iface === group.iface && i.hits === 0)) {
-        lines.push(chalk.dim(`    - ${item.label} (spec ${item.spec})`));
-      }
+      // under the category they belong to, not after the group's last one (which read as
+      // that category's gaps: "flows 100.0%" over a list of media kinds)
+      if (!options.uncovered) continue;
+      const missed = report.items.filter(
+        (i) => i.iface === group.iface && i.category === c.category && i.hits === 0,
+      );
+      for (const item of missed) lines.push(chalk.dim(`    - ${item.label} (spec ${item.spec})`));
     }
   }
   lines.push(
