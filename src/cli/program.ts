@@ -3,6 +3,7 @@
  * core lazily, so `svc-cli --help` loads no schema code, undici, msw or simulator
  * (start-up is a feature). Nothing here exits: main.ts does.
  */
+import type { EventEmitter } from 'node:events';
 import type { CliContext } from './context.js';
 import { closestNames } from '../suggest.js';
 import { mediaTypeMeant } from '../contract/media-types.js';
@@ -36,6 +37,48 @@ function addArgumentChoices(program: Command, message: string): string {
   );
   if (lists.length !== 1) return message;
   return message.replace(/'([^']+)'(\.?)(\n?)$/, `'$1': one of ${lists[0]!.join(', ')}$2$3`);
+}
+
+/**
+ * "missing required argument 'b'" named the argument and nothing of what to give: a newcomer
+ * typing `svc-cli record diff real.ndjson` learned that b is the second recording only from
+ * --help. The description of the command's argument is added (one without choices: those are
+ * listed by addArgumentChoices).
+ */
+function addArgumentMeaning(program: Command, argv: readonly string[], message: string): string {
+  const name = /missing required argument '([^']+)'\.?\n?$/.exec(message)?.[1];
+  if (name === undefined) return message;
+  const argument = commandLevel(program, argv).registeredArguments.find(
+    (a) => a.name() === name && !a.argChoices,
+  );
+  if (!argument?.description) return message;
+  return message.replace(/'([^']+)'(\.?)(\n?)$/, `'$1': ${argument.description}$2$3`);
+}
+
+/**
+ * The first example of a command's help that runs that command and fits one line (`svc-cli
+ * trace session.ndjson`), for the hint of a missing argument.
+ */
+function firstExample(command: Command): string | undefined {
+  let help = '';
+  // the text addHelpText('after') adds is only reached through the event --help emits
+  // (commander's Command is an EventEmitter; its types leave that out)
+  (command as unknown as EventEmitter).emit('afterHelp', {
+    error: true,
+    command,
+    write: (s: string) => (help += s),
+  });
+  const path = commandPath(command);
+  return help
+    .split('\n')
+    .map((line) => /^\s*\$ (svc-cli .*)$/.exec(line)?.[1]?.trimEnd())
+    .find(
+      (example) =>
+        example !== undefined &&
+        example.startsWith(`svc-cli ${path} `) &&
+        !example.endsWith('\\') &&
+        !example.includes('|'),
+    );
 }
 
 /**
@@ -148,10 +191,14 @@ export function createProgram(ctx: CliContext, argv: readonly string[] = []): Co
               addCommandSuggestion(
                 program,
                 argv,
-                addOptionSuggestion(program, argv, addArgumentChoices(program, s)),
+                addOptionSuggestion(
+                  program,
+                  argv,
+                  addArgumentMeaning(program, argv, addArgumentChoices(program, s)),
+                ),
               ),
             ),
-            hintFor(program, argv),
+            hintFor(program, argv, s),
           ),
         ),
     })
@@ -243,10 +290,16 @@ function walkCommands(
   return { level, unknown: false };
 }
 
-/** A usage error's hint: the help of the command argv names (the program's when none). */
-function hintFor(program: Command, argv: readonly string[]): string {
+/**
+ * A usage error's hint: the help of the command argv names (the program's when none); for a
+ * missing argument, an example of the command run with it first.
+ */
+function hintFor(program: Command, argv: readonly string[], message = ''): string {
   const level = commandLevel(program, argv);
-  return usageHint(commandPath(level), level.commands.length > 0);
+  const help = usageHint(commandPath(level), level.commands.length > 0);
+  if (!/missing required argument/.test(message)) return help;
+  const example = firstExample(level);
+  return example === undefined ? help : `For example: ${example}\n  ${help}`;
 }
 
 /** The command argv names (the program when none): a usage error names its help. */
@@ -290,13 +343,18 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
           addCommandSuggestion(
             program,
             argv,
-            addOptionSuggestion(program, argv, addArgumentChoices(program, error.message)),
+            addOptionSuggestion(
+              program,
+              argv,
+              addArgumentMeaning(program, argv, addArgumentChoices(program, error.message)),
+            ),
           ),
         )
           .trimEnd()
           .replace(/^error: /, '');
+        const hint = hintFor(program, argv, error.message).replace(/\n {2}/g, '; ');
         ctx.stdout.write(
-          `${JSON.stringify({ type: 'error', code: 'SVC_E_USAGE', category: 'input', message, hint: hintFor(program, argv) })}\n`,
+          `${JSON.stringify({ type: 'error', code: 'SVC_E_USAGE', category: 'input', message, hint })}\n`,
         );
       }
       return EXIT_CODES.input;

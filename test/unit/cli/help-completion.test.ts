@@ -67,13 +67,13 @@ describe('usage errors say their code and hint, as with --json', () => {
   it.each([
     [
       ['trace'],
-      "missing required argument 'recording'",
-      'svc-cli trace --help lists its arguments and options.',
+      "missing required argument 'recording': an NDJSON or HAR journal written with --record (replay, platform, listen, proxy), a saved GET /_sim/journal answer, or a HAR exported by a browser or another proxy; - for stdin",
+      'For example: svc-cli trace session.ndjson\n  svc-cli trace --help lists its arguments and options.',
     ],
     [
       ['record', 'diff', 'a.ndjson'],
-      "missing required argument 'b'",
-      'svc-cli record diff --help lists its arguments and options.',
+      "missing required argument 'b': the second recording (e.g. the simulator replaying the same conversations); - for stdin",
+      'For example: svc-cli record diff real.ndjson sim.ndjson\n  svc-cli record diff --help lists its arguments and options.',
     ],
     [
       ['trace', 'a.ndjson', '--bogus'],
