@@ -139,6 +139,16 @@ function inferCause(spans: readonly TraceSpan[], s: TraceSpan, rank: Rank): Trac
   // channel, platform -> integrator: a bot's message repeats the text of its BOT_MESSAGE; an
   // agent's first message after AGENT_JOINED follows it; else it answers the customer
   if (isAgentMessage(s)) {
+    // the agent's typing notice follows the control request that set it (the console sends
+    // one as the agent starts and stops typing), not the customer's message before it
+    if (s.kind === 'channel.agent.typing') {
+      const typed = latestStarted(
+        spans,
+        s,
+        (c) => c.iface === 'control' && /^\/_sim\/agent\/typing(\?|$)/.test(c.path),
+      );
+      if (typed) return typed;
+    }
     const fromBot = latest(
       spans,
       s,
