@@ -91,12 +91,14 @@ describe('svc-cli record diff / record profile / --profile (e2e)', () => {
     });
   });
 
-  it('an empty recording is refused by diff and profile (exit 2), not "no differences"', async () => {
+  it('an empty recording is refused by diff, profile and to-fixture (exit 2), not "no differences"', async () => {
     writeFileSync(join(dir, 'empty.ndjson'), '');
     for (const argv of [
       ['record', 'diff', 'empty.ndjson', 'empty.ndjson'],
       ['record', 'diff', 'three.ndjson', 'empty.ndjson'],
       ['record', 'profile', 'empty.ndjson', '-o', 'empty.profile.json'],
+      // not "record the platform side instead": the file was never written
+      ['record', 'to-fixture', 'empty.ndjson', '-o', 'empty.json'],
     ]) {
       const run = await runCli(argv, { cwd: dir });
       expect(run.code, argv.join(' ')).toBe(2);
@@ -104,6 +106,7 @@ describe('svc-cli record diff / record profile / --profile (e2e)', () => {
       expect(run.stdout).not.toContain('no differences');
     }
     expect(existsSync(join(dir, 'empty.profile.json'))).toBe(false);
+    expect(existsSync(join(dir, 'empty.json'))).toBe(false);
   });
 
   it('profile: learned, written, followed by platform; a bad profile is an input error', async () => {

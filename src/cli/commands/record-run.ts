@@ -7,7 +7,7 @@ import type { CliContext } from '../context.js';
 import { resolveForCommand } from '../options/resolve.js';
 import { toFixtureOptions } from './record-options.js';
 import { readRecording } from '../../conversation/record/read-recording.js';
-import { assertNoFixture } from '../../trace/not-a-journal.js';
+import { assertNoFixture, assertRecorded } from '../../trace/not-a-journal.js';
 import { STDIN, shownInput } from '../../journal/read-input.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { skippedLinesNotice } from '../render/skipped-lines.js';
@@ -97,6 +97,9 @@ export async function runToFixture(
   });
   const skippedNote = skippedLinesNotice(shown, skipped);
   if (skippedNote !== undefined) ctx.stderr.write(`${skippedNote}\n`);
+  // a file never written (a listen nothing reached) is said to be empty, as trace and
+  // record diff say it, not refused as a recording of the wrong side
+  assertRecorded(shown, all.length);
   const records = flags.run === undefined ? all : selectRun(all, flags.run, shown);
   const runs = runsOf(all);
   if (flags.run === undefined && runs.length > 1) {
