@@ -125,5 +125,15 @@ describe('a recording with no conversation in it', () => {
     expect(readFileSync(out, 'utf8')).toContain(
       'No conversation to draw: its 1 exchange is outside any chat',
     );
+    // trace of the same file printed nothing but "0 conversations, 0 exchanges (1 outside
+    // any chat)": it says what report's page says
+    const traced = await runCli(['trace', status]);
+    expect(traced.code, traced.stderr).toBe(0);
+    expect(traced.stdout).toBe('');
+    expect(traced.stderr).toContain('0 conversations, 0 exchanges (1 outside any chat)');
+    expect(traced.stderr).toContain(
+      'nothing to draw: its 1 exchange is outside any chat (status checks, control requests, refused messages)',
+    );
+    expect(traced.stderr).toContain('svc-cli platform --record session.ndjson');
   });
 });

@@ -157,10 +157,24 @@ export async function runTrace(
     violations > 0 ? `${plural(violations, 'invariant violation')}` : '',
     summary.outside > 0 ? `${summary.outside} outside any chat` : '',
   ].filter(Boolean);
-  if (format === 'text' || flags.out)
+  if (format === 'text' || flags.out) {
     out.note(
       `${what}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}${flags.out ? ` written to ${flags.out}` : ''}`,
     );
+    // an empty timeline with no word of why: say what report's page says, and what to record
+    if (summary.conversations === 0 && summary.outside > 0)
+      out.note(nothingToTraceNote(summary.outside));
+  }
   // a broken invariant fails the run, as it fails a replay (exit 1)
   return violations > 0 ? 1 : 0;
+}
+
+/**
+ * Why a trace drew no conversation although the recording held exchanges, and what to record
+ * instead (report's page says the same).
+ * @example nothingToTraceNote(1) // 'nothing to draw: its 1 exchange is outside any chat ...'
+ */
+export function nothingToTraceNote(outside: number): string {
+  const them = outside === 1 ? `its 1 exchange is` : `its ${outside} exchanges are`;
+  return `nothing to draw: ${them} outside any chat (status checks, control requests, refused messages). A conversation starts with a customer message the platform took: record the platform while a chat runs (svc-cli platform --record session.ndjson), or a proxy between your app and the platform.`;
 }
