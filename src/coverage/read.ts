@@ -34,15 +34,25 @@ export async function* readRecords(
   path: string,
   stdin: Readable = process.stdin,
   skipped: SkippedLines = { skipped: 0 },
+  /** the entries of a foreign HAR placed on no interface (a page's scripts, images): counted */
+  unplaced: { count: number; first?: string } = { count: 0 },
 ): AsyncGenerator<ExchangeRecord> {
   const name = shownInput(path);
   /** a line that was not JSON: an error unless it was the last (a torn write) */
   let torn: number | undefined;
   let first = true;
+  const place: typeof placeForeignEntry = (method, url, body) => {
+    const placed = placeForeignEntry(method, url, body);
+    if (placed === undefined) {
+      unplaced.first ??= `${method} ${url}`;
+      unplaced.count++;
+    }
+    return placed;
+  };
   for await (const { value, n } of recordingValues({
     path,
     stdin,
-    placeForeign: () => placeForeignEntry,
+    placeForeign: () => place,
   })) {
     if (torn !== undefined)
       throw new SvcError(

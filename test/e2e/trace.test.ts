@@ -341,6 +341,11 @@ describe('trace and report: folders, HAR journals, chats not there', () => {
     expect(report.code, report.stderr).toBe(0);
     expect(report.stderr).toContain(note);
     expect(report.stderr).toContain('2 conversations, 3 exchanges');
+    // coverage reads it through the same reader: it left the script out without a word
+    const covered = await runCli(['coverage', har]);
+    expect(covered.code, covered.stderr).toBe(0);
+    expect(covered.stdout).toContain('contract coverage of 3 exchanges');
+    expect(covered.stderr).toContain(note);
     // such a HAR names no run: the headings leave the run out rather than show an empty one
     const text = await runCli(['trace', har]);
     expect(text.stdout.split('\n')[0]).toMatch(/^chat 1 · 2 exchanges over \d/);

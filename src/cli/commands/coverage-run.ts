@@ -15,7 +15,7 @@ import { SvcError } from '../../errors.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { assertNoFixture, assertRecorded } from '../../trace/not-a-journal.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
-import { noteSkippedLines } from '../render/skipped-lines.js';
+import { noteSkippedLines, noteUnplacedEntries } from '../render/skipped-lines.js';
 import { checkWritableFile } from '../out-file.js';
 
 /** The interfaces `--interface` names, by letter or by name; undefined: every one. */
@@ -67,11 +67,13 @@ export async function runCoverage(
   checkWritableFile({ cwd: ctx.cwd, file: flags.junit, flag: '--junit' });
   const tally = createCoverageTally();
   const skippedIn: Array<[string, SkippedLines]> = [];
+  const unplacedIn: Array<[string, { count: number; first: string }]> = [];
   for (const recording of recordings) {
     const path = recording === '-' ? '-' : resolve(ctx.cwd, recording);
     const skipped: SkippedLines = { skipped: 0 };
+    const unplaced: { count: number; first?: string } = { count: 0 };
     try {
-      for await (const record of readRecords(path, ctx.stdin, skipped)) tally.add(record);
+      for await (const record of readRecords(path, ctx.stdin, skipped, unplaced)) tally.add(record);
     } catch (error) {
       // a conversation fixture is no recording: say so, and how to get one
       if (path !== '-' && error instanceof SvcError && error.code === 'SVC_E_RECORDING')
@@ -79,11 +81,18 @@ export async function runCoverage(
       throw error;
     }
     if (skipped.skipped > 0) skippedIn.push([recording === '-' ? 'stdin' : recording, skipped]);
+    // a browser's HAR: its page's scripts and images are left out, and said so, as trace does
+    if (unplaced.first !== undefined)
+      unplacedIn.push([
+        recording === '-' ? 'stdin' : recording,
+        { count: unplaced.count, first: unplaced.first },
+      ]);
   }
   const only = interfacesOf(flags.interface);
   const report = tally.report(only);
   assertRecorded(recordings.join(', '), report.records);
   for (const [recording, lines] of skippedIn) noteSkippedLines(out, recording, lines);
+  for (const [recording, entries] of unplacedIn) noteUnplacedEntries(out, recording, entries);
   // the exact ratio, not the one-decimal figure the table shows
   const below = flags.min !== undefined && isBelowMin(report.overall, flags.min);
   if (flags.json) {
