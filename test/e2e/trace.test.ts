@@ -230,7 +230,7 @@ describe('invariants on the command line', () => {
     ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      'Could not switch off invariant "transcripts": no invariant by that name.',
+      'Could not switch off invariant "transcripts": no invariant by that name (did you mean transcript?).',
     );
     expect(run.stderr).toContain('Known invariants: transcript, bot-after-close');
   });

@@ -342,6 +342,14 @@ describe('invariant names', () => {
   it('accepts the known ones and refuses others with the list', () => {
     expect(checkInvariantNames(['transcript'])).toEqual(['transcript']);
     expect(() => checkInvariantNames(['transcripts'])).toThrowError(/no invariant by that name/);
+    // a typo names the rule it meant
+    expect(() => checkInvariantNames(['transcrpt'])).toThrowError(
+      'no invariant by that name (did you mean transcript?).',
+    );
+    expect(() => checkInvariantNames(['hook_after_finish'])).toThrowError(
+      '(did you mean hook-after-finish?)',
+    );
+    expect(() => checkInvariantNames(['nope'])).toThrowError(/no invariant by that name\.$/);
     try {
       checkInvariantNames(['nope']);
     } catch (error) {
