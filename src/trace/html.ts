@@ -398,6 +398,7 @@ function drawnRows(
   id: string,
   marked: ReadonlySet<number>,
   maxRows: number,
+  recording: string | undefined,
 ): string {
   const n = c.spans.length;
   const head = Math.ceil(maxRows * 0.75);
@@ -415,12 +416,12 @@ function drawnRows(
       continue;
     }
     if (skipped > 0) {
-      out.push(more(skipped, from, c.spans[i - 1]!.seq, c.chat));
+      out.push(more(skipped, from, c.spans[i - 1]!.seq, c.chat, recording));
       skipped = 0;
     }
     out.push(row(c, s, i === 0 ? s.startMs : c.spans[i - 1]!.startMs, id, marked));
   }
-  if (skipped > 0) out.push(more(skipped, from, c.spans[n - 1]!.seq, c.chat));
+  if (skipped > 0) out.push(more(skipped, from, c.spans[n - 1]!.seq, c.chat, recording));
   return out.join('');
 }
 
@@ -434,8 +435,25 @@ const notKeptLine = (c: TracedConversation): string =>
     ? ''
     : `<div class="more">${c.dropped} more ${noun(c.dropped, 'exchange')} not kept: a conversation keeps its first ${c.spans.length}, so they are not in this report (<code>svc-cli trace &lt;recording&gt; --chat ${c.chat}</code> counts them too)</div>`;
 
-const more = (count: number, from: number, to: number, chat: number): string =>
-  `<div class="more">${count} ${noun(count, 'exchange')} not drawn (#${from} to #${to}): <code>svc-cli report &lt;recording&gt; --chat ${chat}</code> draws them all</div>`;
+/**
+ * The recording as a report's command line names it: the file `report` read (quoted when the
+ * shell would split it), else a placeholder (a replay or conform page was drawn from a run).
+ */
+const recordingArg = (recording: string | undefined): string =>
+  recording === undefined || recording === 'stdin'
+    ? '&lt;recording&gt;'
+    : escapeHtml(
+        /^[\w./@%+=:,-]+$/.test(recording) ? recording : `'${recording.replace(/'/g, `'\\''`)}'`,
+      );
+
+const more = (
+  count: number,
+  from: number,
+  to: number,
+  chat: number,
+  recording: string | undefined,
+): string =>
+  `<div class="more">${count} ${noun(count, 'exchange')} not drawn (#${from} to #${to}): <code>svc-cli report ${recordingArg(recording)} --chat ${chat}</code> draws them all</div>`;
 
 /** The run's badge, none for a HAR svc-cli did not write (a browser's names no run). */
 const runBadge = (run: string): string =>
@@ -586,7 +604,8 @@ export function reportSection(
   maxRows = Infinity,
   lazy = false,
   run: Pick<ReportRun, 'failures' | 'interrupted'> = {},
-  page: { judged: boolean } = { judged: true },
+  /** judged: the rules were checked; recording: the file `report` read, named in its hints */
+  page: { judged: boolean; recording?: string } = { judged: true },
 ): string {
   const id = escapeHtml(`c-${c.run}-${c.chat}`);
   const first = c.spans[0]?.startMs ?? 0;
@@ -614,7 +633,7 @@ export function reportSection(
           )
           .join('')}</ul>`);
   const head = `<div class="head"><span>time</span>${LANES.map((l) => `<span>${l}</span>`).join('')}</div>`;
-  const rows = drawnRows(c, id, marked, maxRows);
+  const rows = drawnRows(c, id, marked, maxRows, page.recording);
   const title = name ? `${escapeHtml(name)} · chat ${c.chat}` : `chat ${c.chat}`;
   return `<section class="conv${bad ? ' has-bad' : ''}${lazy ? ' lazy' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} ${runBadge(c.run)}<span class="badge">${exchangeCount(c)} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div>${notKeptLine(c)}</section>\n`;
 }

@@ -352,6 +352,8 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
         fd,
         reportSection(c, violations, name, budget.rowsPerConversation, lazy, verdict, {
           judged: options.judged !== false,
+          // `report`'s page names its recording in the --chat that draws a cut conversation
+          ...(options.requireRecords === undefined ? {} : { recording: options.requireRecords }),
         }),
       );
     };

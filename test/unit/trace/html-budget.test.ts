@@ -66,6 +66,21 @@ describe('reportSection draw budget', () => {
     expect(html).toContain('300 exchanges');
   });
 
+  it('names the recording `report` read in the --chat that draws them, a placeholder elsewhere', () => {
+    // a replay's or the console's page was drawn from a run: no file to name
+    expect(reportSection(c, [], undefined, 200)).toContain(
+      '<code>svc-cli report &lt;recording&gt; --chat 1</code>',
+    );
+    const page = (recording: string) =>
+      reportSection(c, [], undefined, 200, false, {}, { judged: true, recording });
+    expect(page('session.ndjson')).toContain('<code>svc-cli report session.ndjson --chat 1</code>');
+    // quoted as a shell takes it
+    expect(page('my run.ndjson')).toContain(
+      '<code>svc-cli report &#39;my run.ndjson&#39; --chat 1</code>',
+    );
+    expect(page('stdin')).toContain('<code>svc-cli report &lt;recording&gt; --chat 1</code>');
+  });
+
   it('keeps the exchanges a violation names, whatever the budget', () => {
     const v: Violation = {
       rule: 'hook-after-finish',
@@ -120,6 +135,22 @@ describe('writeHtmlReport draw budget', () => {
     writeFileSync(file, `${lines.join('\n')}\n`);
     return file;
   }
+
+  it("report's page names its recording in the --chat of a conversation drawn in part", async () => {
+    const file = recording(1, 12);
+    const out = `${file}.html`;
+    await writeHtmlReport({
+      recording: file,
+      out,
+      shownOut: 'r.html',
+      title: 't',
+      requireRecords: 'j.ndjson',
+      budget: { rowsPerConversation: 8 },
+    });
+    expect(readFileSync(out, 'utf8')).toContain(
+      '4 exchanges not drawn (#7 to #10): <code>svc-cli report j.ndjson --chat 1</code>',
+    );
+  });
 
   it('lists the conversations past the row budget, one line each', async () => {
     const file = recording(5, 4);
