@@ -10,8 +10,8 @@ const isWidgetChat = (chat: ChatView): boolean => chat.ext.widget !== undefined;
 /**
  * The name the agent sees: sender name, else anonymous with the visitor number (spec 2.1); a
  * channel customer's sender.id beside it, as the platform's terminal names them (`customer c-1`):
- * "Anonymous #1" alone could not be told from the terminal's or the integrator's lines.
- * @example customerLabel(chat) // 'Anonymous #1 (c-1)'
+ * `Anonymous #1` alone could not be told from the terminal's or the integrator's lines.
+ * @example customerLabel(chat) // `Anonymous #1 (c-1)`
  */
 export function customerLabel(chat: ChatView): string {
   const c = chat.customer;
