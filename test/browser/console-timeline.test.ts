@@ -102,13 +102,14 @@ describe.skipIf(!hasChromium)('web console Timeline tab in headless Chromium', (
       hasText: /agent\.text attempt 2 “Yes, 3 left\.” 200 accepted/,
     });
     await second.waitFor();
-    // spec 8: the second attempt about 3 s of protocol time after the first (a delivery's
-    // start is its record's time less its wall duration, so a busy machine moves it a little)
+    // spec 8: the second attempt 3 s of protocol time after the first, not at once; the clock
+    // here runs at real speed, so a timer a loaded machine fires late shows a longer gap
+    // (3.7 s seen in npm test beside other work), bounded by the third attempt's 6 s
     const at = async (row: typeof first): Promise<number> =>
       Number(/^\+(\d+\.\d{3}) s/.exec((await row.locator('.t').textContent()) ?? '')?.[1]);
     const gap = (await at(second)) - (await at(first));
     expect(gap).toBeGreaterThan(2.5);
-    expect(gap).toBeLessThan(3.5);
+    expect(gap).toBeLessThan(6);
     await second.locator('.gap', { hasText: /^gap \d+\.\d{3} s$/ }).waitFor();
     // the redelivery names the attempt it repeats
     const firstSeq = await first.getAttribute('data-seq');
