@@ -16,6 +16,10 @@ const NARROW_WIDTH = 10;
  * terminal broke every line in two, lane header included). Not a terminal: the wide layout.
  */
 export const WIDE_FROM = 130;
+/** The columns before the lanes: two, the offset (9), two, the gap (9), two. */
+const TIMES_WIDTH = 24;
+/** The narrowest lane: an arrow between two lanes still has a shaft. */
+const MIN_WIDTH = 3;
 /** Where a narrow timeline's exchange line starts, under its lanes. */
 const EXCHANGE_INDENT = 4;
 const LANE_TITLES: Record<Lane, string> = {
@@ -50,6 +54,41 @@ export function laneArt(span: TraceSpan, width = WIDTH): string {
   cells[platform] = '●';
   cells[to - step] = step > 0 ? '▶' : '◀';
   return cells.join('').trimEnd();
+}
+
+/**
+ * The lane titles over their lanes, each on the first row where it stays a space clear of
+ * the title before it: a lane narrower than "integrator" puts "platform" on a second row.
+ */
+function laneHeads(width: number): string[] {
+  const rows: string[][] = [];
+  const free: number[] = [];
+  for (const lane of LANES) {
+    const title = LANE_TITLES[lane];
+    const at = Math.max(0, center(lane, width) - Math.floor(title.length / 2));
+    let row = free.findIndex((column) => column <= at);
+    if (row === -1) {
+      row = rows.length;
+      rows.push(Array.from({ length: LANES.length * width }, () => ' '));
+    }
+    const cells = rows[row] ?? [];
+    for (let i = 0; i < title.length; i++) cells[at + i] = title[i] ?? ' ';
+    free[row] = at + title.length + 1;
+  }
+  return rows.map((cells) => cells.join('').trimEnd());
+}
+
+/**
+ * The widest lane (at most NARROW_WIDTH) whose titles and arrows fit `columns` beside the
+ * times: a 60-column terminal gets 7, an 80-column one 10. Below about 40 columns nothing fits
+ * and the lanes stay at MIN_WIDTH.
+ */
+function narrowWidth(columns: number): number {
+  for (let width = NARROW_WIDTH; width > MIN_WIDTH; width--) {
+    const lanes = Math.max(center('widget', width) + 1, ...laneHeads(width).map((r) => r.length));
+    if (TIMES_WIDTH + lanes <= columns) return width;
+  }
+  return MIN_WIDTH;
 }
 
 /** The longest quoted text of an exchange, and the shortest a narrow terminal cuts it to. */
@@ -96,18 +135,14 @@ export function formatTimeline(
   columns = Number.POSITIVE_INFINITY,
 ): string[] {
   const narrow = columns < WIDE_FROM;
-  const width = narrow ? NARROW_WIDTH : WIDTH;
+  const width = narrow ? narrowWidth(columns) : WIDTH;
   const fit = (line: string, indent?: number): string[] =>
     Number.isFinite(columns) ? fitLine(line, columns, indent).split('\n') : [line];
   const lines = fit(conversationHeading(c)).map((line) => chalk.bold(line));
-  const heads = Array.from({ length: LANES.length * width }, () => ' ');
-  for (const lane of LANES) {
-    const title = LANE_TITLES[lane];
-    const at = Math.max(0, center(lane, width) - Math.floor(title.length / 2));
-    for (let i = 0; i < title.length; i++) heads[at + i] = title[i] ?? ' ';
-  }
+  const [heads = '', ...below] = laneHeads(width);
   lines.push(
-    chalk.dim(`  ${'offset'.padStart(9)}  ${'gap'.padStart(9)}  ${heads.join('').trimEnd()}`),
+    chalk.dim(`  ${'offset'.padStart(9)}  ${'gap'.padStart(9)}  ${heads}`),
+    ...below.map((row) => chalk.dim(`${' '.repeat(TIMES_WIDTH)}${row}`)),
   );
   const start = c.spans[0]?.startMs ?? 0;
   let previous = start;

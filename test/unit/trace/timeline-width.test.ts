@@ -79,6 +79,17 @@ describe('formatTimeline', () => {
     expect(lines[6]).toMatch(/^\s+\+3\.000 s\s+\+3\.000 s\s+○◀─+●\s+┆/);
     expect(lines[7]).toBe('    #3 agent.text attempt 2 "Yes, me." 500 rejected ← #2 (recorded)');
   });
+  it('fits a 60-column terminal: narrower lanes still, a title that would touch one row down', () => {
+    const lines = formatTimeline(conversation, chalk, 60);
+    for (const line of lines) expect(width(line)).toBeLessThanOrEqual(60);
+    expect(lines.slice(1, 3)).toEqual([
+      '     offset        gap  integrator      bot   hooks widget',
+      '                              platform',
+    ]);
+    expect(lines[7]).toBe('   +3.000 s   +3.000 s     ○◀─────●      ┆      ┆      ┆');
+    expect(lines[8]).toBe('    #3 agent.text attempt 2 "Yes, me." 500 rejected ← #2');
+    expect(lines[9]).toBe('      (recorded)');
+  });
 });
 
 describe('formatTimeline in a terminal narrower than its lines', () => {
