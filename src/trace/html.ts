@@ -429,12 +429,6 @@ function drawnRows(
 const exchangeCount = (c: TracedConversation): string =>
   `${c.spans.length} ${noun(c.spans.length, 'exchange')}${c.dropped > 0 ? ` (${c.dropped} more not kept)` : ''}`;
 
-/** The timeline's last line when the cap left exchanges out: not in the report, not drawable. */
-const notKeptLine = (c: TracedConversation): string =>
-  c.dropped === 0
-    ? ''
-    : `<div class="more">${c.dropped} more ${noun(c.dropped, 'exchange')} not kept: a conversation keeps its first ${c.spans.length}, so they are not in this report (<code>svc-cli trace &lt;recording&gt; --chat ${c.chat}</code> counts them too)</div>`;
-
 /**
  * The recording as a report's command line names it: the file `report` read (quoted when the
  * shell would split it), else a placeholder (a replay or conform page was drawn from a run).
@@ -445,6 +439,12 @@ const recordingArg = (recording: string | undefined): string =>
     : escapeHtml(
         /^[\w./@%+=:,-]+$/.test(recording) ? recording : `'${recording.replace(/'/g, `'\\''`)}'`,
       );
+
+/** The timeline's last line when the cap left exchanges out: not in the report, not drawable. */
+const notKeptLine = (c: TracedConversation, recording: string | undefined): string =>
+  c.dropped === 0
+    ? ''
+    : `<div class="more">${c.dropped} more ${noun(c.dropped, 'exchange')} not kept: a conversation keeps its first ${c.spans.length}, so they are not in this report (<code>svc-cli trace ${recordingArg(recording)} --chat ${c.chat}</code> counts them too)</div>`;
 
 const more = (
   count: number,
@@ -472,15 +472,21 @@ export function reportBrief(c: TracedConversation, name?: string): string {
   return `<p class="brief group" id="c-${escapeHtml(c.run)}-${c.chat}">${title}${run} · ${exchangeCount(c)} · ${secs(last - first)} · invariants hold</p>\n`;
 }
 
-/** The line after the listed conversations: how many more the report only counted. */
-export function unlistedNote(count: number): string {
-  return `<p class="brief group">and ${count} more ${noun(count, 'conversation')} without violations, not listed: <code>svc-cli trace &lt;recording&gt;</code> prints every one</p>\n`;
+/**
+ * The line after the listed conversations: how many more the report only counted;
+ * `recording`, the file `report` read, is named in its command.
+ */
+export function unlistedNote(count: number, recording?: string): string {
+  return `<p class="brief group">and ${count} more ${noun(count, 'conversation')} without violations, not listed: <code>svc-cli trace ${recordingArg(recording)}</code> prints every one</p>\n`;
 }
 
-/** The line before the first listed conversation: why the rest are not drawn. */
-export function briefNote(drawn: number): string {
+/**
+ * The line before the first listed conversation: why the rest are not drawn; `recording`,
+ * the file `report` read, is named in its command.
+ */
+export function briefNote(drawn: number, recording?: string): string {
   // the listed conversations hold no violation: the filter hides them with their heading
-  return `<h3 class="group">More conversations, not drawn</h3><p class="summary group">The first ${drawn} ${noun(drawn, 'conversation')} are drawn; the others without violations are listed. <code>svc-cli report &lt;recording&gt; --chat &lt;id&gt;</code> draws one.</p>\n`;
+  return `<h3 class="group">More conversations, not drawn</h3><p class="summary group">The first ${drawn} ${noun(drawn, 'conversation')} are drawn; the others without violations are listed. <code>svc-cli report ${recordingArg(recording)} --chat &lt;id&gt;</code> draws one.</p>\n`;
 }
 
 /**
@@ -635,7 +641,7 @@ export function reportSection(
   const head = `<div class="head"><span>time</span>${LANES.map((l) => `<span>${l}</span>`).join('')}</div>`;
   const rows = drawnRows(c, id, marked, maxRows, page.recording);
   const title = name ? `${escapeHtml(name)} · chat ${c.chat}` : `chat ${c.chat}`;
-  return `<section class="conv${bad ? ' has-bad' : ''}${lazy ? ' lazy' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} ${runBadge(c.run)}<span class="badge">${exchangeCount(c)} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div>${notKeptLine(c)}</section>\n`;
+  return `<section class="conv${bad ? ' has-bad' : ''}${lazy ? ' lazy' : ''}" id="${id}" tabindex="0" aria-label="${title}"><h2>${title} ${runBadge(c.run)}<span class="badge">${exchangeCount(c)} · ${secs(last - first)}</span> ${badge}</h2>${list}<div class="lanes" role="table">${head}${rows}</div>${notKeptLine(c, page.recording)}</section>\n`;
 }
 
 /** A count of failures as a link to the first (the script focuses it; failed runs come first). */

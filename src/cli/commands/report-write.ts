@@ -340,7 +340,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
       // the mutant cards end here: what follows is the recorded run, under a heading
       if (mutation && summary.conversations === 1) writeSync(fd, conversationsNote(files));
       if (violations.length === 0 && !marksItsChats(verdict) && drawnRows >= budget.rows) {
-        if (listed === 0) writeSync(fd, briefNote(drawn));
+        if (listed === 0) writeSync(fd, briefNote(drawn, options.requireRecords));
         if (listed++ < budget.listed) writeSync(fd, reportBrief(c, name));
         return;
       }
@@ -352,7 +352,7 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
         fd,
         reportSection(c, violations, name, budget.rowsPerConversation, lazy, verdict, {
           judged: options.judged !== false,
-          // `report`'s page names its recording in the --chat that draws a cut conversation
+          // `report`'s page names its recording in the commands its hints give
           ...(options.requireRecords === undefined ? {} : { recording: options.requireRecords }),
         }),
       );
@@ -378,7 +378,8 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<Repor
     for (const [file, lines] of skippedIn) options.onSkipped?.(file, lines);
     for (const [file, unplaced] of unplacedIn) options.onUnplaced?.(file, unplaced);
     if (read.skipped > 0) summary.skippedLines = read.skipped;
-    if (listed > budget.listed) writeSync(fd, unlistedNote(listed - budget.listed));
+    if (listed > budget.listed)
+      writeSync(fd, unlistedNote(listed - budget.listed, options.requireRecords));
     const chatless = (options.runs ?? []).filter((r) => r.run === undefined || !seen.has(r.run));
     if (chatless.length > 0)
       writeSync(fd, runsNote(chatless.length, options.runNoun, chatless.some(runFailed)));

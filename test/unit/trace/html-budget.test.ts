@@ -152,6 +152,35 @@ describe('writeHtmlReport draw budget', () => {
     );
   });
 
+  it("report's page names its recording in the hints for the conversations it left out", async () => {
+    const file = recording(5, 6);
+    const page = async (requireRecords: string | undefined): Promise<string> => {
+      const out = `${file}.${requireRecords ?? 'run'}.html`;
+      await writeHtmlReport({
+        recording: file,
+        out,
+        shownOut: 'r.html',
+        title: 't',
+        ...(requireRecords === undefined ? {} : { requireRecords }),
+        limits: { maxSpans: 4 },
+        budget: { rows: 8, listed: 1 },
+      });
+      return readFileSync(out, 'utf8');
+    };
+    const named = await page('my run.ndjson');
+    // quoted as a shell takes it
+    const arg = '&#39;my run.ndjson&#39;';
+    expect(named).toContain(`<code>svc-cli trace ${arg} --chat 1</code> counts them too`);
+    expect(named).toContain(`<code>svc-cli report ${arg} --chat &lt;id&gt;</code> draws one.`);
+    expect(named).toContain(`<code>svc-cli trace ${arg}</code> prints every one`);
+    // a page drawn from a run or from stdin has no file to name
+    for (const html of [await page(undefined), await page('stdin')]) {
+      expect(html).toContain('<code>svc-cli trace &lt;recording&gt; --chat 1</code>');
+      expect(html).toContain('<code>svc-cli report &lt;recording&gt; --chat &lt;id&gt;</code>');
+      expect(html).toContain('<code>svc-cli trace &lt;recording&gt;</code> prints every one');
+    }
+  });
+
   it('lists the conversations past the row budget, one line each', async () => {
     const file = recording(5, 4);
     const out = `${file}.html`;
