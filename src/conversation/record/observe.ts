@@ -179,8 +179,24 @@ function parseJson(text: string | undefined): unknown {
   }
 }
 
-const contentType = (headers: Record<string, string> | undefined): string | undefined =>
-  headers?.['content-type']?.toLowerCase().replace(/\s+/g, '');
+/** A JSON media type: application/json, or a structured syntax suffix (`+json`). */
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json$/;
+/** A charset parameter naming UTF-8, quoted or not. */
+const UTF8_CHARSET = /^charset="?utf-?8"?$/;
+
+/**
+ * A Content-Type as `record diff` compares it: lower case, without spaces, and for JSON
+ * without a charset=utf-8 parameter: JSON is UTF-8, so `application/json` from a real
+ * platform and `application/json; charset=utf-8` from the simulator say the same. Another
+ * charset, or another media type, is kept and still differs.
+ */
+function contentType(headers: Record<string, string> | undefined): string | undefined {
+  const value = headers?.['content-type']?.toLowerCase().replace(/\s+/g, '');
+  if (value === undefined) return undefined;
+  const [type = '', ...params] = value.split(';');
+  if (!JSON_TYPE.test(type)) return value;
+  return [type, ...params.filter((param) => !UTF8_CHARSET.test(param))].join(';');
+}
 
 interface OpenSeries {
   kind: string;

@@ -63,3 +63,33 @@ describe("record diff: the answers' transport headers", () => {
     ]);
   });
 });
+
+describe('record diff: Content-Type', () => {
+  const request = (seq: number, type: string): ExchangeRecord => {
+    const record = exchange(seq, 'in', json);
+    return { ...record, request: { ...record.request, headers: { 'content-type': type } } };
+  };
+  const details = (a: string, b: string): string[] =>
+    diffObservations(observe([request(1, a)]), observe([request(1, b)])).differences.map(
+      (d) => `${d.severity} ${d.detail}`,
+    );
+
+  it('takes a charset=utf-8 parameter of JSON for nothing: JSON is UTF-8', () => {
+    expect(details('application/json', 'application/json; charset=utf-8')).toEqual([]);
+    expect(details('application/json', 'Application/JSON;charset="UTF-8"')).toEqual([]);
+    expect(details('application/problem+json', 'application/problem+json; charset=utf8')).toEqual(
+      [],
+    );
+  });
+
+  it('still tells another media type, or another charset, apart', () => {
+    expect(details('application/json', 'text/plain; charset=utf-8')).toEqual([
+      'shape request Content-Type: a application/json x1; b text/plain;charset=utf-8 x1',
+    ]);
+    expect(
+      details('application/json; charset=utf-8', 'application/json; charset=iso-8859-1'),
+    ).toEqual([
+      'shape request Content-Type: a application/json x1; b application/json;charset=iso-8859-1 x1',
+    ]);
+  });
+});
