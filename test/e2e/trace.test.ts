@@ -422,7 +422,8 @@ describe('svc-cli report and replay --report', () => {
     const out = join(dir, 'report.html');
     const run = await runCli(['report', recording, '--out', out]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain('report written to');
+    // in the words replay --report and conform --report use
+    expect(run.stderr).toContain(`HTML report written to ${out}: 2 conversations`);
     const html = readFileSync(out, 'utf8');
     expect(html.match(/<section class="conv/g)).toHaveLength(2);
     // no network: nothing is loaded from elsewhere

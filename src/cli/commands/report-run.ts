@@ -50,7 +50,7 @@ export async function runReport(
   if (flags.json) out.event({ type: 'report', file: flags.out, ...summary });
   else
     out.note(
-      `report written to ${flags.out}: ${plural(summary.conversations, 'conversation')}, ${plural(summary.exchanges, 'exchange')}${summary.notKept ? ` (${summary.notKept} more not kept)` : ''}, ${plural(summary.violations, 'invariant violation')}${summary.conversations === 0 && summary.outside ? ` (${plural(summary.outside, 'exchange')} outside any chat: nothing to draw)` : ''}`,
+      `HTML report written to ${flags.out}: ${plural(summary.conversations, 'conversation')}, ${plural(summary.exchanges, 'exchange')}${summary.notKept ? ` (${summary.notKept} more not kept)` : ''}, ${plural(summary.violations, 'invariant violation')}${summary.conversations === 0 && summary.outside ? ` (${plural(summary.outside, 'exchange')} outside any chat: nothing to draw)` : ''}`,
     );
   return summary.violations > 0 ? 1 : 0;
 }
