@@ -56,10 +56,10 @@ function addArgumentMeaning(program: Command, argv: readonly string[], message: 
 }
 
 /**
- * The first example of a command's help that runs that command and fits one line (`svc-cli
- * trace session.ndjson`), for the hint of a missing argument.
+ * The examples of a command's help that run that command, each on one line (a line ended
+ * with `\` joined to the next), and whether it was written on one line.
  */
-function firstExample(command: Command): string | undefined {
+function helpExamples(command: Command): Array<{ run: string; oneLine: boolean }> {
   let help = '';
   // the text addHelpText('after') adds is only reached through the event --help emits
   // (commander's Command is an EventEmitter; its types leave that out)
@@ -68,17 +68,39 @@ function firstExample(command: Command): string | undefined {
     command,
     write: (s: string) => (help += s),
   });
+  const examples: Array<{ run: string; oneLine: boolean }> = [];
+  let open: { run: string; oneLine: boolean } | undefined;
+  for (const line of help.split('\n')) {
+    const text = line.trim();
+    if (open !== undefined) {
+      open.run += ` ${text}`;
+    } else {
+      const run = /^\$ (svc-cli .*)$/.exec(text)?.[1];
+      if (run === undefined) continue;
+      open = { run, oneLine: !run.endsWith('\\') };
+      examples.push(open);
+    }
+    if (open.run.endsWith('\\')) open.run = open.run.slice(0, -1).trimEnd();
+    else open = undefined;
+  }
   const path = commandPath(command);
-  return help
-    .split('\n')
-    .map((line) => /^\s*\$ (svc-cli .*)$/.exec(line)?.[1]?.trimEnd())
-    .find(
-      (example) =>
-        example !== undefined &&
-        example.startsWith(`svc-cli ${path} `) &&
-        !example.endsWith('\\') &&
-        !example.includes('|'),
-    );
+  return examples.filter(({ run }) => run.startsWith(`svc-cli ${path} `) && !run.includes('|'));
+}
+
+/**
+ * An example run of a command for the hint of a missing argument: the first of its help that
+ * fits one line (`svc-cli trace session.ndjson`), else the shortest, joined on one line
+ * (send-text's examples all go on over two).
+ */
+function firstExample(command: Command): string | undefined {
+  const examples = helpExamples(command);
+  const oneLine = examples.find((example) => example.oneLine);
+  if (oneLine !== undefined) return oneLine.run;
+  return examples.reduce<string | undefined>(
+    (shortest, { run }) =>
+      shortest === undefined || run.length < shortest.length ? run : shortest,
+    undefined,
+  );
 }
 
 /**

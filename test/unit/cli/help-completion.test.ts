@@ -75,6 +75,17 @@ describe('usage errors say their code and hint, as with --json', () => {
       "missing required argument 'b': the second recording (e.g. the simulator replaying the same conversations); - for stdin",
       'For example: svc-cli record diff real.ndjson sim.ndjson\n  svc-cli record diff --help lists its arguments and options.',
     ],
+    // no example of send-text's help fits one line: the shortest, joined on one
+    [
+      ['send-text'],
+      "missing required argument 'text': message text (over 1000 characters the platform cuts it)",
+      'For example: svc-cli send-text "Hello" --channel-url https://svc.example/r4nd0m/ch-1 --sender-id c-1\n  svc-cli send-text --help lists its arguments and options.',
+    ],
+    [
+      ['send-media'],
+      "missing required argument 'type': one of video, audio, voice, photo, sticker, document",
+      'For example: svc-cli send-media document --file https://cdn.example/terms.pdf --sender-id c-1\n  svc-cli send-media --help lists its arguments and options.',
+    ],
     [
       ['trace', 'a.ndjson', '--bogus'],
       "unknown option '--bogus'",
