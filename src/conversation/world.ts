@@ -474,7 +474,8 @@ function platformOptionsOf(
  * misbehave (redelivery, a slow or broken reply) tests the platform against that behaviour:
  * a real peer answers as it does, so the conversation does not apply, as with --platform-url.
  * A recorded fixture's faults are what the real peer did when it was recorded (a 500 on one
- * event): against that peer they are its own behaviour, expected again, not applied.
+ * event): against that peer they are its own behaviour, expected again, not applied. Only
+ * faults point at `--peer-failures drop`: recorded hook replies are no failure, and it keeps them.
  */
 export function applicabilityOf(
   options: WorldOptions,
@@ -490,7 +491,7 @@ export function applicabilityOf(
       : undefined;
   const ignoredSetup =
     recorded && withFaults.length > 0
-      ? `${withFaults.map((w) => `setup.${w.role}.${w.field}`).join(', ')} not applied: they are what the real peer did when recorded, and its expectations check it does so again${withFaults.some((w) => w.role !== 'bot') ? ' (a peer fixed since: `record to-fixture --peer-failures drop`)' : ''}`
+      ? `${withFaults.map((w) => `setup.${w.role}.${w.field}`).join(', ')} not applied: they are what the real peer did when recorded, and its expectations check it does so again${withFaults.some((w) => w.role !== 'bot' && w.field === 'faults') ? ' (a peer fixed since: `record to-fixture --peer-failures drop`)' : ''}`
       : undefined;
   return compact({ notApplicable, ignoredSetup });
 }

@@ -29,6 +29,15 @@ describe('a fixture against real peers', () => {
     });
   });
 
+  it('does not offer --peer-failures drop for recorded hook replies, which it keeps', () => {
+    const replies = { hooks: { replies: { chat_accepted: { result: 'ok' } } } } as unknown as Setup;
+    const conversation = conversationOf(['recorded'], replies);
+    expect(applicabilityOf({ conversation, hookUrl: 'http://h' }, replies)).toEqual({
+      ignoredSetup:
+        'setup.hooks.replies not applied: they are what the real peer did when recorded, and its expectations check it does so again',
+    });
+  });
+
   it('needs the real bot a bot side was recorded from', () => {
     const conversation = conversationOf(['recorded', RECORDED_BOT_TAG]);
     expect(applicabilityOf({ conversation }, {})).toEqual({
