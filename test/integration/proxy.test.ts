@@ -273,7 +273,9 @@ describe('proxy channel', () => {
       { attempt: 2, gapMs: 1000, expectedGapMs: 3000, against: 'spec', departs: true },
     ]);
     const line = formatProxyExchange(events[1]!, new Chalk({ level: 0 }));
-    expect(line).toContain('at +1.0 s, expected +3.0 s (off the schedule of the spec)');
+    expect(line).toContain(
+      "at +1.0 s, expected +3.0 s (off the schedule of the spec: 3× sooner, as a platform started with a --time-scale 3× below the proxy's resends; give the proxy the platform's --time-scale)",
+    );
     expect(line.split('\n')[0]).toMatch(/ !$/);
     expect(p.summary()).toMatchObject({ warnings: 1, violations: 0 });
   });

@@ -36,9 +36,21 @@ function attemptText(e: ProxyExchangeEvent): string | undefined {
     a.of !== undefined && a.attempt > a.of
       ? ` (beyond the ${a.of} attempts of ${whose}${whose === 'the spec' ? ', spec 8' : ''})`
       : a.departs
-        ? ` (off the schedule of ${whose})`
+        ? ` (off the schedule of ${whose}${whose === 'the spec' ? sooner(a.gapMs, a.expectedGapMs) : ''})`
         : '';
   return `attempt ${a.attempt}${of} at +${seconds(a.gapMs)}${expected}${beyond}`;
+}
+
+/**
+ * A redelivery far sooner than its schedule is, on one machine, most often a platform started
+ * with a smaller --time-scale than the proxy's: say so, and how to line them up.
+ */
+function sooner(gapMs: number, expectedGapMs: number | undefined): string {
+  if (expectedGapMs === undefined || expectedGapMs <= 0 || gapMs <= 0) return '';
+  const ratio = gapMs / expectedGapMs;
+  if (ratio > 0.5) return '';
+  const times = ratio < 0.2 ? Math.round(1 / ratio) : Number((1 / ratio).toFixed(1));
+  return `: ${times}× sooner, as a platform started with a --time-scale ${times}× below the proxy's resends; give the proxy the platform's --time-scale`;
 }
 
 /**

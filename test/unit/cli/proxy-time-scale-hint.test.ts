@@ -1,0 +1,74 @@
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { formatProxyExchange } from '../../../src/cli/render/proxy.js';
+import type { ProxyExchangeEvent } from '../../../src/proxy/index.js';
+
+const plain = new Chalk({ level: 0 });
+const redelivery = (attempt: ProxyExchangeEvent['attempt']): ProxyExchangeEvent => ({
+  type: 'exchange',
+  at: '2026-01-01T00:00:00.000Z',
+  protocolMs: 0,
+  leg: 'integrator',
+  caller: 'platform',
+  answerer: 'integrator',
+  method: 'POST',
+  path: '/integrator/shop',
+  upstream: 'http://127.0.0.1:9000/shop',
+  kind: 'channel.agent.text',
+  status: 200,
+  durationMs: 5,
+  slow: false,
+  accepted: true,
+  ...(attempt ? { attempt } : {}),
+  requestIssues: [],
+  answerIssues: [],
+  verdict: { ok: true, errors: 0, warnings: 1 },
+  forwarded: true,
+});
+
+describe('a proxied redelivery far sooner than the schedule', () => {
+  it('points at a platform started with another --time-scale than the proxy', () => {
+    const line = formatProxyExchange(
+      redelivery({
+        attempt: 2,
+        of: 3,
+        message: 'm-1',
+        gapMs: 294,
+        expectedGapMs: 3000,
+        departs: true,
+      }),
+      plain,
+    );
+    expect(line).toContain(
+      "at +294 ms, expected +3.0 s (off the schedule of the spec: 10× sooner, as a platform started with a --time-scale 10× below the proxy's resends; give the proxy the platform's --time-scale)",
+    );
+  });
+
+  it('says no more for a late redelivery, or one off a learned profile', () => {
+    const late = formatProxyExchange(
+      redelivery({
+        attempt: 2,
+        of: 3,
+        message: 'm-1',
+        gapMs: 4000,
+        expectedGapMs: 3000,
+        departs: true,
+      }),
+      plain,
+    );
+    expect(late).toContain('expected +3.0 s (off the schedule of the spec)');
+    const profiled = formatProxyExchange(
+      redelivery({
+        attempt: 2,
+        of: 3,
+        message: 'm-1',
+        gapMs: 1000,
+        expectedGapMs: 5000,
+        against: 'real',
+        departs: true,
+      }),
+      plain,
+    );
+    expect(profiled).toContain('expected +5.0 s (off the schedule of profile real)');
+  });
+});
