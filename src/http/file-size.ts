@@ -15,6 +15,17 @@ export type FileSize =
 
 const MAX_REDIRECTIONS = 5;
 
+/**
+ * What to do about a file given as a local path or another non-http(s) link: the platform
+ * fetches a media message's file from its link (spec 2.4), so a size would not help.
+ */
+export const FILE_LINK_HINT =
+  'A media message carries a link the platform fetches the file from (spec 2.4): serve a local file over HTTP (python3 -m http.server in its folder, say) and give its http(s) URL.';
+
+/** True when the file is no http(s) link at all (a local path), so no size would help. */
+export const isNoFileLink = (size: FileSize): boolean =>
+  !size.ok && size.failure === undefined && size.reason.startsWith('not a');
+
 const lengthOf = (text: string | undefined): number | undefined => {
   const n = text !== undefined && /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
   return Number.isSafeInteger(n) ? n : undefined;

@@ -360,6 +360,26 @@ describe('send-media --file on a server that cannot be reached', () => {
   });
 });
 
+describe('send-media --file given a local path', () => {
+  it('says the platform fetches a link, not to pass --file-size (exit 2)', async () => {
+    const port = await freePort();
+    const run = await runCli([
+      'send-media',
+      'photo',
+      '--file',
+      './cat.jpg',
+      '--sender-id',
+      'c-1',
+      '--channel-url',
+      `http://127.0.0.1:${port}/abc/def`,
+    ]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('--file ./cat.jpg is not a URL.');
+    expect(run.stderr).toContain('give its http(s) URL');
+    expect(run.stderr).not.toContain('--file-size');
+  });
+});
+
 describe('a report written to --out', () => {
   it('conform still prints each failed case and why on stdout, for the CI log', async () => {
     // a receiver that answers {"ok":true}: no result, which spec 6.2 requires

@@ -14,7 +14,7 @@ import {
   type CustomerPayload,
   type SenderFields,
 } from '../../roles/integrator/index.js';
-import { learnFileSize } from '../../http/file-size.js';
+import { FILE_LINK_HINT, isNoFileLink, learnFileSize } from '../../http/file-size.js';
 import { plural } from '../../plural.js';
 import { buildPayload, captureAgentMessages } from './chat-io.js';
 import { CHAT_HELP, parseChatLine, type ChatAction } from '../console/chat-console.js';
@@ -133,8 +133,8 @@ async function withFileSize(
   });
   if (learned.ok) return { ...action, fileSize: learned.size };
   session.out.note(
-    learned.reason.startsWith('not ')
-      ? `Not sent: "${action.file}" is ${learned.reason}.`
+    isNoFileLink(learned)
+      ? `Not sent: "${action.file}" is ${learned.reason}. ${FILE_LINK_HINT}`
       : `Not sent: could not learn the size of ${action.file} (${learned.reason}). Give it: /${action.type === 'photo' ? 'photo' : `media ${action.type}`} <url> [name] <size in bytes>`,
   );
   return undefined;

@@ -13,7 +13,7 @@ import { runIds } from '../../conversation/run-ids.js';
 import { CONSOLE_EVENT_HISTORY, createConsoleService } from '../../web/console-service.js';
 import { createDocsService } from '../../web/docs-service.js';
 import { createClock, type Clock } from '../../clock.js';
-import { learnFileSize } from '../../http/file-size.js';
+import { FILE_LINK_HINT, isNoFileLink, learnFileSize } from '../../http/file-size.js';
 import { SvcError } from '../../errors.js';
 import { createRedactor, type Journal, type Redactor } from '../../journal/journal.js';
 import {
@@ -477,6 +477,12 @@ async function withFileSize(
   const file = String(message.file);
   const learned = await learnFileSize({ url: file, clock: core.clock, timeoutMs: 10_000 });
   if (learned.ok) return { ...message, file_size: learned.size };
+  if (isNoFileLink(learned))
+    throw new SvcError(
+      'SVC_E_AGENT_MESSAGE',
+      `Not sent: "${file}" is ${learned.reason}.`,
+      FILE_LINK_HINT,
+    );
   throw new SvcError(
     'SVC_E_AGENT_MESSAGE',
     `Not sent: could not learn the size of ${file} (${learned.reason}).`,

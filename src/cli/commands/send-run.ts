@@ -4,7 +4,7 @@ import { checkChannelUrl } from '../channel-url.js';
 import { withScaledTimeout } from '../scaled-timeout.js';
 import { SvcError } from '../../errors.js';
 import { fileNameOf } from '../../http/file-name.js';
-import { learnFileSize } from '../../http/file-size.js';
+import { FILE_LINK_HINT, isNoFileLink, learnFileSize } from '../../http/file-size.js';
 import { assertReachable, WAIT_HINT } from '../../http/reach.js';
 import { parseDuration } from '../../duration.js';
 import type { FailureReason } from '../../http/client.js';
@@ -73,6 +73,9 @@ async function fileSizeOf(
   });
   if (learned.ok) return learned.size;
   if (o.force) return undefined;
+  // a local path: --file-size would only lead on to the contract's http(s) rule
+  if (isNoFileLink(learned))
+    throw new SvcError('SVC_E_FLAG', `--file ${o.file} is ${learned.reason}.`, FILE_LINK_HINT);
   const code = networkCodeOf(learned.failure);
   // an unreachable file server is a network failure (exit 3), as an unreachable platform is
   if (code !== undefined)
