@@ -96,6 +96,18 @@ describe('svc-cli send-text / status (built CLI)', () => {
     expect(missing.stderr).toContain('no channel at this URL');
   });
 
+  it('a channel URL without its random string says so, exit 1', async () => {
+    platform = await startFakePlatform();
+    for (const args of [['send-text', 'Hi', '--sender-id', 'c-1'], ['status']]) {
+      const r = await run([...args, '--channel-url', `${platform.url}/ch-1`]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(
+        `no channel at ${platform.url}/ch-1 (HTTP 404): its path has one segment, "ch-1", and a channel URL has two, {base_url}/<random_string>/<channel_public_id> (spec 4.1).`,
+      );
+      expect(r.stderr).toContain('Put the random string before the public id');
+    }
+  });
+
   it('bad flags: exit 2', async () => {
     const r = await run(['listen', '--port', 'abc']);
     expect(r.code).toBe(2);

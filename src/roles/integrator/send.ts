@@ -252,6 +252,15 @@ function classifyStatus(
       "Point --channel-url at the proxy's /channel path, and start the proxy with --platform-url <the channel URL the platform shows>.",
     );
   }
+  const segments = new URL(channelUrl).pathname.split('/').filter((x) => x !== '');
+  // one segment (a proxy's /channel aside): the public id alone, its random string left out
+  if (status === 404 && segments.length === 1 && segments[0] !== 'channel') {
+    return new SvcError(
+      'SVC_E_UNKNOWN_CHANNEL',
+      `Could not ${action}: no channel at ${channelUrl} (HTTP 404): its path has one segment, "${segments[0]}", and a channel URL has two, {base_url}/<random_string>/<channel_public_id> (spec 4.1).`,
+      "Put the random string before the public id: copy the channel URL line of svc-cli platform's banner (or your channel settings).",
+    );
+  }
   if (status === 404) {
     return new SvcError(
       'SVC_E_UNKNOWN_CHANNEL',
