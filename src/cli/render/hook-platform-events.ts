@@ -50,6 +50,9 @@ export function formatHookPlatformEvent(event: HookPlatformEvent, c: ChalkInstan
       }
       if (event.crmLink)
         lines.push(`${INDENT}[ Open in CRM ] ${c.cyan(event.crmLink)}  ${c.dim('(/assign)')}`);
+      // a bare {"result":"ok"}: say there was nothing to show, and what would have been
+      if (lines.length === 1)
+        return `${at}  ${c.cyan('crm data')}: none in the chat_accepted reply ${c.dim(`chat ${event.chatId}: custom_data, contact_info, enable_assign and crm_link show here; /assign needs crm_link (spec 6.2)`)}`;
       return lines.join('\n');
     }
     case 'chat-assigned':
