@@ -11,7 +11,8 @@ export const POST_BACK_MS = 500;
 
 type Json = Record<string, unknown>;
 
-const parse = (text: string | undefined): Json | undefined => {
+/** A JSON object in `text`, else undefined (not JSON, or an array or a scalar). */
+export const parseObject = (text: string | undefined): Json | undefined => {
   try {
     const value: unknown = JSON.parse(text ?? '');
     return value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -40,10 +41,10 @@ export async function judgePostsBack(
   };
   const records = (await harness.waitFor(refused, withinMs)) ?? [];
   return records.map((record) => {
-    const sent = parse(record.request.body)?.event;
+    const sent = parseObject(record.request.body)?.event;
     const what = typeof sent === 'string' ? sent : 'an event';
     const status = record.response?.status ?? 0;
-    const error = parse(record.response?.body)?.error as Json | undefined;
+    const error = parseObject(record.response?.body)?.error as Json | undefined;
     const why = error ? `: ${String(error.code)}: ${String(error.message)}` : '';
     return `after ${event} the bot posted ${what} to the bot service, which refused it with HTTP ${status}${why}; the customer never gets it (spec 4.3, 7.2)`;
   });

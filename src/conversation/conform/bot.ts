@@ -15,7 +15,7 @@ import { BOT_DELIVERY_POLICY } from '../../contract/timing.js';
 import type { Chat, Customer } from '../../platform/model.js';
 import type { BotHarness } from './bot-harness.js';
 import { botStopped, botStoppedReason } from './bot-stopped.js';
-import { judgePostsBack } from './bot-posts-back.js';
+import { judgePostsBack, parseObject as parse } from './bot-posts-back.js';
 import { describeWallTime } from '../../clock.js';
 import { quote, type CaseContext, type CheckOutcome, type ConformCase } from './case.js';
 import { plural } from '../../plural.js';
@@ -52,17 +52,6 @@ const DOCS_ANSWERS = [...ANSWERS, 'CLIENT_INFO'];
 type Json = Record<string, unknown>;
 /** What the customer says when no --text is given. */
 export const DEFAULT_TEXT = 'Hello from the conformance suite';
-
-const parse = (text: string | undefined): Json | undefined => {
-  try {
-    const value: unknown = JSON.parse(text ?? '');
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Json)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 const idText = (v: unknown): string =>
   typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v);
