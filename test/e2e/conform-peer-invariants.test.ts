@@ -32,7 +32,11 @@ async function startBot(port: number, afterClose: boolean): Promise<string> {
     const event = JSON.parse(body) as Record<string, unknown>;
     // later events are answered once the planted post arrived: it is journaled before the end
     void posted.then(() => json(res, 200, {}));
-    if (event.event === 'CLIENT_MESSAGE') void answer(event);
+    // a message with no chat_id (conform's malformed case) is answered 200 and not replied to:
+    // a BOT_MESSAGE without chat_id goes to the bot's last chat (spec 6.1's sample omits it),
+    // here the closed one, so a reply to it posted beside a CPU hog past the 250 ms tolerance
+    // after CHAT_CLOSED was that rule broken by the fixed bot (1 busy npm test in 2)
+    if (event.event === 'CLIENT_MESSAGE' && event.chat_id !== undefined) void answer(event);
     // the planted bug: a BOT_MESSAGE about the chat 400 ms after it answered CHAT_CLOSED
     if (afterClose && event.event === 'CHAT_CLOSED')
       posted = new Promise((resolve) => setTimeout(resolve, 400)).then(() => answer(event));
@@ -70,11 +74,7 @@ describe('conform bot: the bot side of the invariants', () => {
     expect(off.code, off.stdout).toBe(0);
 
     await closePeers();
-    // a port of its own: on the port of the two runs before, beside a CPU hog, one run in four
-    // journaled a BOT_MESSAGE about its chat after CHAT_CLOSED that this bot posted only once,
-    // early (this process's fetch keeps connections to that port across the runs)
-    const fresh = await freePort();
-    const fixed = await conformBot(await startBot(fresh, false), fresh);
+    const fixed = await conformBot(await startBot(port, false), port);
     expect(fixed.code, fixed.stdout).toBe(0);
   });
 });
