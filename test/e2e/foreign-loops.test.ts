@@ -569,7 +569,7 @@ function botLoop(
     const red = await replayAgainstBot(fixture.file, session.stateDir, misbehaving);
     expect(red.code, red.stdout + red.stderr).toBe(1);
     // a failed expectation, by its description or (the first attempt) its name
-    expect(red.stdout).toMatch(/✗ (\d+\. expect (bot|event)|client-message-1)/);
+    expect(red.stdout).toMatch(/✗ \d+\. (expect (bot|event)|client-message-1)/);
   }, 120_000);
 }
 
