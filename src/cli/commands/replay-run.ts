@@ -440,6 +440,25 @@ function recordingStoppedNote(plan: ReplayPlan, status: RecordingStatus): string
   return `recording stopped: ${reason} (${code}); ${shown} holds the exchanges written before it and misses the rest; ${way}. Exit code ${EXIT_CODES.system}.`;
 }
 
+/** Seconds of a real-peer replay at scale 1 past which the --time-scale note is shown. */
+const SLOW_REAL_TIME_S = 20;
+
+/**
+ * A real peer paces a replay by the protocol's timers (redeliveries 3 s apart, bot timeouts),
+ * and a newcomer waited minutes not knowing the clock scales: said after a run at scale 1 that
+ * took over SLOW_REAL_TIME_S. Not with --platform-url: that simulator keeps its own scale,
+ * which replay must match.
+ */
+export function realTimeNote(
+  peers: Pick<ReplayPeers, 'integratorUrl' | 'botUrl' | 'hookUrl'>,
+  timeScale: number | undefined,
+  elapsedS: number,
+): string | undefined {
+  const yours = (peers.integratorUrl ?? peers.botUrl ?? peers.hookUrl) !== undefined;
+  if (!yours || timeScale !== undefined || elapsedS <= SLOW_REAL_TIME_S) return undefined;
+  return `note: this replay took ${Math.round(elapsedS)} s because a real peer runs on the real clock; --time-scale 0.1 runs the protocol's timers 10x faster, if your peer answers within a tenth of the spec's timeouts`;
+}
+
 /** Whether a conversation that failed is one svc-cli ships (its own folder, or a copy of it). */
 function failedShipped(ctx: CliContext, results: readonly ConversationResult[]): boolean {
   const shipped = resolve(packageFiles().folderOf(DEFAULT_PATH));
@@ -493,6 +512,15 @@ async function reportResults(
     out.note(
       "note: the conversations svc-cli ships expect hook-target's default replies (chat_accepted: a crm_link and contact_info echoing the visitor's name and e-mail, which the platform adds to the chat as a visitor line, so chat_finished's transcript holds it): a receiver that replies otherwise fails them on that alone; replay conversations recorded from yours (docs/hooks.md, docs/BRING-YOUR-OWN-PEER.md)",
     );
+  }
+  const slow = realTimeNote(
+    plan.peers,
+    plan.flags.timeScale,
+    (performance.now() - runs.startedAt) / 1000,
+  );
+  if (slow !== undefined && reporter !== 'json') {
+    await out.flush(); // under the summary, in a terminal too
+    out.note(slow);
   }
   // every conversation skipped: nothing was checked, and a green "0 failed" would hide it
   if (results.length > 0 && skipped === results.length) {
