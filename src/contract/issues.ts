@@ -111,7 +111,7 @@ export function collectIssues(
         warnings.push({
           path: formatPath([...segments, key]),
           code: 'unknown_field',
-          rule: `not in the spec (accepted; real traffic carries extra fields)${meant === undefined ? '' : `; did you mean ${meant}?`}`,
+          rule: `not in the spec (allowed: real traffic carries extra fields)${meant === undefined ? '' : `; did you mean ${meant}?`}`,
           spec: tagged?.spec ?? defaultSpec,
           severity: 'warning',
         });

@@ -147,7 +147,7 @@ function holdPartyToTypes(warnings: ContractIssue[], errors: ContractIssue[]): C
 /** The parts of a warning's rule that say it passes, which --strict makes untrue. */
 const strictRule = (rule: string): string =>
   rule
-    .replace(/ \(accepted(?:; [^)]*)?\)$/, ' (refused: --strict)')
+    .replace(/ \((?:accepted|allowed)(?:[;:] [^)]*)?\)/, ' (refused: --strict)')
     .replace(/, accepted\)/, ', refused: --strict)');
 
 /**

@@ -9,7 +9,7 @@ import { validate } from '../../../src/contract/validate.js';
 const rulesOf = (kind: string, value: unknown): string[] =>
   validate(kind, value).warnings.map((w) => `${w.path}: ${w.rule}`);
 
-const extra = 'not in the spec (accepted; real traffic carries extra fields)';
+const extra = 'not in the spec (allowed: real traffic carries extra fields)';
 
 describe('an unknown field', () => {
   it('names the field it is closest to, at its own level', () => {

@@ -191,10 +191,15 @@ describe('who wrote the payload', () => {
       message: { type: 'text', text: 'hi' },
     };
     expect(validate('channel.customer.text', value).warnings[0]?.rule).toBe(
-      'not in the spec (accepted; real traffic carries extra fields)',
+      'not in the spec (allowed: real traffic carries extra fields)',
     );
     expect(validate('channel.customer.text', value, { strict: true }).errors[0]?.rule).toBe(
       'not in the spec (refused: --strict)',
+    );
+    // a likely misspelling keeps its suggestion, and is refused all the same
+    const typo = { sender: { id: 'c1' }, message: { type: 'text', text: 'hi', txt: 'hi' } };
+    expect(validate('channel.customer.text', typo, { strict: true }).errors[0]?.rule).toMatch(
+      /^not in the spec \(refused: --strict\); did you mean/,
     );
     const ms = {
       event: 'BOT_MESSAGE',
