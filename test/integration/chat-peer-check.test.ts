@@ -19,6 +19,15 @@ describe('chat --channel-url: does the platform deliver the replies to this chat
     expect(warning).toContain(`--integrator-url ${chatListener}`);
   });
 
+  it('chat at a random port: the warning asks for a fixed --port, as that URL changes on restart', async () => {
+    const p = await startPlatform({ clock, channels: [{ id: 'shop' }] });
+    const warning = await platformDeliveryWarning(p.channelUrl, chatListener, clock, true);
+    expect(warning).toContain('has no integrator URL for channel shop');
+    expect(warning).toContain('svc-cli chat --port 9000');
+    expect(warning).toContain('--integrator-url http://127.0.0.1:9000');
+    expect(warning).toContain("this chat's port (41234) is picked at random");
+  });
+
   it('delivering to another integrator: warned; delivering to the chat: nothing', async () => {
     const elsewhere = await startPlatform({
       clock,

@@ -257,7 +257,7 @@ export async function runChat(ctx: CliContext, given: Record<string, unknown>): 
   const undelivered =
     options.channelUrl === undefined
       ? undefined
-      : await platformDeliveryWarning(options.channelUrl, listener.url, clock);
+      : await platformDeliveryWarning(options.channelUrl, listener.url, clock, options.port === 0);
   if (undelivered) out.note(`warning: ${undelivered}`);
   const session: Session = {
     out,
