@@ -33,9 +33,16 @@ export function measure(): Seen {
     const own = Array.from(el.childNodes).some(
       (n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '',
     );
-    if (!own) continue;
+    // an empty field shows its placeholder, text like any other (the browser's own grey,
+    // #757575, read at 2.4:1 on a dark field)
+    const field = el as HTMLInputElement;
+    const placeholder =
+      (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') &&
+      field.placeholder.trim() !== '' &&
+      field.value === '';
+    if (!own && !placeholder) continue;
     const box = (el as HTMLElement).getBoundingClientRect();
-    const style = getComputedStyle(el);
+    const style = placeholder ? getComputedStyle(el, '::placeholder') : getComputedStyle(el);
     if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
     if (style.opacity === '0') continue;
     const bgColor = behind(el);
@@ -57,7 +64,7 @@ export function measure(): Seen {
     checked++;
     if (ratio < (large ? 3 : 4.5))
       low.push({
-        text: (el.textContent ?? '').trim().slice(0, 40),
+        text: (placeholder ? field.placeholder : (el.textContent ?? '')).trim().slice(0, 40),
         ratio: Math.round(ratio * 100) / 100,
         color: style.color,
         behind: bgColor,
