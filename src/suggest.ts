@@ -31,9 +31,21 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
+ * Whether `name` holds every letter of `typed` in order: `typed` is `name` with letters left
+ * out, the likelier typo of two as many edits away (`ofline` is `offline` with an f left out,
+ * not `online` with an n mistyped).
+ */
+function holdsInOrder(name: string, typed: string): boolean {
+  let at = 0;
+  for (const ch of name) if (ch === typed[at]) at++;
+  return at === typed.length;
+}
+
+/**
  * Known names ordered by closeness to `name` (case-insensitive), at most `limit`: first those
  * that start with it (a name typed short: `plat` is `platform`, though `bot` is fewer edits
- * away), shortest first, then the rest by edit distance, none further than `maxDistance`.
+ * away), shortest first, then the rest by edit distance, none further than `maxDistance`; of
+ * two as far, first the one `name` leaves letters out of.
  * @example closestNames('custmer', ['customer', 'agent']) // ['customer']
  * @example closestNames('plat', ['integrator', 'hooks', 'platform', 'bot']) // ['platform']
  */
@@ -52,10 +64,20 @@ export function closestNames(
   return [...known]
     .map((k) => {
       const lower = k.toLowerCase();
-      return { k, prefix: typed !== '' && lower.startsWith(typed), d: editDistance(typed, lower) };
+      return {
+        k,
+        prefix: typed !== '' && lower.startsWith(typed),
+        d: editDistance(typed, lower),
+        letterLeftOut: holdsInOrder(lower, typed),
+      };
     })
     .filter((s) => s.prefix || s.d <= max)
-    .sort((a, b) => Number(b.prefix) - Number(a.prefix) || a.d - b.d)
+    .sort(
+      (a, b) =>
+        Number(b.prefix) - Number(a.prefix) ||
+        a.d - b.d ||
+        Number(b.letterLeftOut) - Number(a.letterLeftOut),
+    )
     .slice(0, options.limit ?? 1)
     .map((s) => s.k);
 }

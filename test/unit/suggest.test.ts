@@ -34,6 +34,15 @@ describe('closestNames: "did you mean"', () => {
     expect(closestNames('zzzzzzzz', SUITES, { maxDistance: 3 })).toEqual([]);
   });
 
+  it('of two names as many edits away, the one missing a letter of it comes first', () => {
+    // ofline is one edit from online (f for n) and one from offline (an f left out): a
+    // letter left out is the likelier typo, and offline is what was meant
+    expect([editDistance('ofline', 'online'), editDistance('ofline', 'offline')]).toEqual([1, 1]);
+    expect(closestNames('ofline', ['online', 'offline'])).toEqual(['offline']);
+    expect(closestNames('onine', ['offline', 'online'])).toEqual(['online']);
+    expect(closestNames('jnuit', ['junit', 'json'])).toEqual(['junit']);
+  });
+
   it('two neighbouring letters swapped are one edit', () => {
     expect(editDistance('reprot', 'report')).toBe(1);
     expect(editDistance('reprot', 'reporter')).toBe(3);

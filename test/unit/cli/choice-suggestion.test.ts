@@ -136,4 +136,10 @@ describe("a flag's value outside its choices gets a suggestion too", () => {
     expect(t.stderr()).toContain(`argument '${typed}' is invalid. Allowed choices are`);
     expect(t.stderr()).toContain(`(Did you mean ${choice}?)`);
   });
+
+  it('widget --agents ofline: (Did you mean offline?), not online, as many edits away', async () => {
+    const t = createTestContext({ cwd: process.cwd() });
+    expect(await runCli(['widget', '--agents', 'ofline'], t.ctx)).toBe(2);
+    expect(t.stderr()).toContain('(Did you mean offline?)');
+  });
 });
