@@ -37,13 +37,19 @@ export async function startDemoServer(options: DemoServerOptions): Promise<Runni
     '/demo.js': requireAsset('demo', 'demo.js'),
     '/demo.css': requireAsset('demo', 'demo.css'),
   };
+  const notFound =
+    'not found: this server serves only the demo page, at /' +
+    (options.consoleUrl ? `; the agent console is at ${options.consoleUrl}` : '') +
+    '\n';
   return startServer({
     ...listenAt(options),
     handler(req, res) {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       const file = files[path === '/index.html' ? '/' : path];
       if (!file || (req.method !== 'GET' && req.method !== 'HEAD')) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        // a console path typed on the page's port (`/_sim/console/`) got a bare "not found":
+        // say what this server serves, and where the console is
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(notFound);
         return;
       }
       res
