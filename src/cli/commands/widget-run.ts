@@ -206,10 +206,18 @@ function refuseStartedSimulatorFlags(flags: {
     flags.record === undefined ? undefined : '--record',
   ].filter((flag) => flag !== undefined);
   if (given.length === 0) return;
+  // the hint names the flags given, as platform spells them (--platform-port is its --port):
+  // it listed --agents offline --hook-url <url> --record <file> whichever one was given
+  const forPlatform = [
+    flags.agents === 'offline' ? '--agents offline' : undefined,
+    flags.hookUrl === undefined ? undefined : `--hook-url ${flags.hookUrl}`,
+    flags.platformPort === 0 ? undefined : `--port ${flags.platformPort}`,
+    flags.record === undefined ? undefined : `--record ${flags.record}`,
+  ].filter((flag) => flag !== undefined);
   throw new SvcError(
     'SVC_E_FLAG',
     `Could not use ${given.join(', ')} with --platform-url: ${given.length === 1 ? 'it sets' : 'they set'} up the simulator widget starts, and --platform-url uses one already running.`,
-    'Give them to that simulator (svc-cli platform --agents offline --hook-url <url> --record <file>), or leave out --platform-url.',
+    `Start that simulator with ${given.length === 1 ? 'it' : 'them'} (svc-cli platform --web ${forPlatform.join(' ')}), or leave out --platform-url.`,
   );
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { simulatorBase } from '../../../src/cli/commands/widget-run.js';
+import { runCli } from '../../../src/cli/main.js';
+import { createTestContext } from '../../helpers/cli-context.js';
 
 describe('widget --platform-url as a user pastes it (newcomer pass)', () => {
   it.each([
@@ -11,5 +13,23 @@ describe('widget --platform-url as a user pastes it (newcomer pass)', () => {
     ['http://127.0.0.1:8800', 'http://127.0.0.1:8800'],
   ])('%s is the simulator at %s', (pasted, base) => {
     expect(simulatorBase(pasted)).toBe(base);
+  });
+});
+
+describe('widget --platform-url with a flag of the simulator it would start', () => {
+  it.each([
+    [
+      ['--agents', 'offline'],
+      'Start that simulator with it (svc-cli platform --web --agents offline)',
+    ],
+    [
+      ['--platform-port', '8801', '--record', 'session.ndjson'],
+      'Start that simulator with them (svc-cli platform --web --port 8801 --record session.ndjson)',
+    ],
+  ])('%j: the hint names only the flags given, as platform spells them', async (flags, hint) => {
+    const t = createTestContext({ cwd: process.cwd() });
+    const argv = ['widget', '--platform-url', 'http://127.0.0.1:9', ...flags];
+    expect(await runCli(argv, t.ctx)).toBe(2);
+    expect(t.stderr()).toContain(hint);
   });
 });
