@@ -57,6 +57,18 @@ describe.skipIf(!hasChromium)('web console across a simulator restart', () => {
     expect([0, 130]).toContain(await first.cli.stop());
     running.splice(0);
     await page.locator('#status.down', { hasText: 'reconnecting…' }).waitFor();
+    // at 800 px the longer status wraps the header between its parts, not inside the title or
+    // the agents' switch (each was broken over two lines)
+    await page.setViewportSize({ width: 800, height: 800 });
+    const lines = await page.evaluate(() =>
+      ['header h1', '#status', '#agents'].map((selector) => {
+        const range = document.createRange();
+        range.selectNodeContents(document.querySelector(selector)!);
+        return range.getClientRects().length;
+      }),
+    );
+    expect(lines).toEqual([1, 1, 1]);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     const second = await platformOn(port);
     running.push(second.cli);
