@@ -360,6 +360,11 @@ describe('widget --platform-url', () => {
       ]);
       expect(notSvc.code).toBe(3);
       expect(notSvc.stderr).toContain('answered HTTP 404: not an svc simulator');
+      // not "start one on that port", which the program there holds
+      expect(notSvc.stderr).toContain(
+        `Another program listens on port ${port}: give --platform-url the simulator's address`,
+      );
+      expect(notSvc.stderr).not.toContain('Start one with');
     } finally {
       taken.close();
     }

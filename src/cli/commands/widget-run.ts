@@ -144,6 +144,8 @@ async function assertWidgetChannel(
   for (;;) {
     let reason: string;
     let refused = false;
+    // something listens there, but not a simulator (the demo page's own URL, another server)
+    let other = false;
     try {
       const response = await fetch(`${platformUrl}/_sim/widget/visitors`, {
         signal: AbortSignal.any([signal, AbortSignal.timeout(3000)]),
@@ -151,6 +153,7 @@ async function assertWidgetChannel(
       await response.body?.cancel();
       if (response.ok) return await servesConsole(platformUrl, signal);
       reason = `GET /_sim/widget/visitors answered HTTP ${response.status}: not an svc simulator`;
+      other = true;
     } catch (error) {
       if (signal.aborted) return false;
       const cause = (error as { cause?: unknown }).cause;
@@ -174,7 +177,10 @@ async function assertWidgetChannel(
     throw new SvcError(
       'SVC_E_PEER_UNREACHABLE',
       `Could not use --platform-url ${platformUrl}: ${reason}${waited ? ` (waited ${waitMs / 1000} s)` : ''}.`,
-      `Start one with \`svc-cli platform --web --port ${portOf(platformUrl)}\`, or leave --platform-url out to start one here.`,
+      // starting one on that port fails while the other program holds it
+      other
+        ? `Another program listens on port ${portOf(platformUrl)}: give --platform-url the simulator's address (the "simulator" line widget prints, or the one \`svc-cli platform\` prints), or leave --platform-url out to start one here.`
+        : `Start one with \`svc-cli platform --web --port ${portOf(platformUrl)}\`, or leave --platform-url out to start one here.`,
     );
   }
 }
