@@ -27,6 +27,14 @@ export async function runWidget(
   const { port, platformPort, hookUrl } = flags;
   const platformGiven = flags.platformUrl && simulatorBase(flags.platformUrl);
   if (platformGiven) refuseStartedSimulatorFlags(flags);
+  // one port for both servers: the simulator took it, and the page's start was refused as if
+  // "another program" held it
+  if (!platformGiven && port !== 0 && port === platformPort)
+    throw new SvcError(
+      'SVC_E_FLAG',
+      `Could not use --port ${port} and --platform-port ${platformPort}: the demo page and the simulator started here need a port each.`,
+      'Give --platform-port another port, or leave it out for any free one.',
+    );
   if (platformGiven && flags.platformUrl?.includes('/_sim'))
     out.note(`--platform-url: using the simulator at ${platformGiven}`);
   const host = { host: flags.host, allowedHosts: flags.allowedHost };

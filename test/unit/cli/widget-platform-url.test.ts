@@ -33,3 +33,14 @@ describe('widget --platform-url with a flag of the simulator it would start', ()
     expect(t.stderr()).toContain(hint);
   });
 });
+
+describe('widget with one port for the page and the simulator', () => {
+  it('is refused as such, not as a port another program holds', async () => {
+    const t = createTestContext({ cwd: process.cwd() });
+    expect(await runCli(['widget', '--port', '8080', '--platform-port', '8080'], t.ctx)).toBe(2);
+    expect(t.stderr()).toContain(
+      'Could not use --port 8080 and --platform-port 8080: the demo page and the simulator started here need a port each.',
+    );
+    expect(t.stderr()).not.toContain('another program');
+  });
+});
