@@ -159,6 +159,9 @@ export function checkValue(spec: OptionSpec, raw: unknown): Checked {
     case 'number': {
       if (spec.type === 'int' && spec.duration) return checkDuration(spec, raw);
       const n = toNumber(raw);
+      // `--time-scale 0,1`, a decimal comma as many locales write it
+      if (spec.type === 'number' && typeof raw === 'string' && /^\s*-?\d+,\d+\s*$/.test(raw))
+        return fail(`must be a number, with a decimal point (${raw.trim().replace(',', '.')})`);
       if (n === undefined || !Number.isFinite(n)) return fail('must be a number');
       if (spec.type === 'int' && !Number.isInteger(n)) return fail('must be a whole number');
       const problem = rangeProblem(n, spec);

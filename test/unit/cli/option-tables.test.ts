@@ -244,6 +244,11 @@ describe('the resolver', () => {
     [{ faultRate: '2' }, 'Could not use --fault-rate "2": must be at most 1.'],
     [{ port: '70000' }, 'Could not use --port "70000": must be at most 65535.'],
     [{ port: 'soon' }, 'Could not use --port "soon": must be a number.'],
+    // a decimal comma, as many locales write it: the fix, not only the refusal
+    [
+      { timeScale: '0,1' },
+      'Could not use --time-scale "0,1": must be a number, with a decimal point (0.1).',
+    ],
     [{ delay: '1.5' }, 'Could not use --delay "1.5": must be a whole number of ms.'],
     [{ fault: 'explode' }, 'Could not use --fault "explode": unknown fault "explode"'],
     // refused before a warning that binding it exposes the server (then "no such host")
