@@ -311,12 +311,16 @@ describe('system errors in plain words', () => {
       expect(fromEnv.stderr).toContain(
         `That port came from SVC_PORT=${port}, which every serving command reads`,
       );
-      // not when another flag named the taken port (a second reader)
+      // SVC_PORT names the page's port, --platform-port the same one: refused before either
+      // binds, saying where the page's port came from (a second reader)
       const platformPort = await runCli(['widget', '--platform-port', String(port)], {
         env: { SVC_PORT: String(port) },
       });
-      expect(platformPort.stderr).toContain('Pick another --platform-port');
-      expect(platformPort.stderr).not.toContain('came from SVC_PORT');
+      expect(platformPort.code).toBe(2);
+      expect(platformPort.stderr).toContain(
+        `Could not use --port ${port} (from SVC_PORT=${port}) and --platform-port ${port}: the demo page and the simulator started here need a port each.`,
+      );
+      expect(platformPort.stderr).not.toContain('another program');
     } finally {
       taken.close();
     }

@@ -32,7 +32,7 @@ export async function runWidget(
   if (!platformGiven && port !== 0 && port === platformPort)
     throw new SvcError(
       'SVC_E_FLAG',
-      `Could not use --port ${port} and --platform-port ${platformPort}: the demo page and the simulator started here need a port each.`,
+      `Could not use --port ${port}${given.port === undefined && ctx.env.SVC_PORT === String(port) ? ` (from SVC_PORT=${port})` : ''} and --platform-port ${platformPort}: the demo page and the simulator started here need a port each.`,
       'Give --platform-port another port, or leave it out for any free one.',
     );
   if (platformGiven && flags.platformUrl?.includes('/_sim'))
