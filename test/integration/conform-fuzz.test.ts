@@ -605,6 +605,27 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     expect(green.expectations).toEqual({ checked: 2, skipped: 0 });
   });
 
+  it('conform bot --fuzz: a bot whose answers the bot service refuses (another provider id) fails', async () => {
+    const clock = createClock();
+    // bot-sim's own default provider id beside conform's: each BOT_MESSAGE it posts gets a 404
+    const other = await createBotProvider({ token: 't0k', providerId: 'dev-provider', clock });
+    servers.push(other);
+    const report = await runConformSuite({
+      suite: 'bot',
+      url: other.url,
+      token: 't0k',
+      providerId: 'acme',
+      clock,
+      fuzz: fuzz(3),
+      onBotService: (info) => other.setPlatformUrl(info.url),
+    });
+    const failure = report.fuzz?.failure;
+    expect(failure?.property).toBe('answers validly for the request');
+    expect(failure?.reasons.join('\n')).toMatch(
+      /the bot service answered HTTP 404 not_found: no provider "dev-provider" here/,
+    );
+  });
+
   it("--fuzz-stateful: sequences of one chat, in lifecycle order; a receiver failing on a chat's third event is found", async () => {
     const seen = new Map<string, string[]>();
     const url = await peer((body) => {

@@ -513,16 +513,25 @@ function answerCase(run: BotRun): ConformCase {
         judgedEvents(answers, chat, customer, allowed),
       );
       await ctx.check('is accepted on the bot service path (spec 4.3, 5.2)', () =>
-        answers.flatMap((record) => {
-          const status = record.response?.status ?? 0;
-          if (status === 200) return [];
-          const reply = parse(record.response?.body)?.error as Json | undefined;
-          const why = reply ? `${String(reply.code)}: ${String(reply.message)}` : '';
-          return [`the bot service answered HTTP ${status} ${why} (spec 4.3, 7.2)`];
-        }),
+        refusedAnswers(answers),
       );
     },
   };
+}
+
+/**
+ * Why the bot service refused each of these answers (a wrong provider id or token, spec 4.3,
+ * 5.2): a refused answer never reaches the customer. Empty when every one was taken.
+ * @example refusedAnswers(harness.received(since)) // ['the bot service answered HTTP 404 ...']
+ */
+export function refusedAnswers(answers: readonly ExchangeRecord[]): string[] {
+  return answers.flatMap((record) => {
+    const status = record.response?.status ?? 0;
+    if (status === 200) return [];
+    const reply = parse(record.response?.body)?.error as Json | undefined;
+    const why = reply ? `${String(reply.code)}: ${String(reply.message)}` : '';
+    return [`the bot service answered HTTP ${status} ${why} (spec 4.3, 7.2)`];
+  });
 }
 
 /**

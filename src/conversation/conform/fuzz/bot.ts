@@ -5,7 +5,7 @@
  * odd or absent), so the CLIENT_MESSAGE the provider gets is the platform's own; then the
  * same CLIENT_MESSAGE is delivered again, as the platform's second attempt would be (spec 8).
  * Properties: the provider answers 200 within 3 s; a valid BOT_MESSAGE or INVITE_AGENT for
- * that chat reaches the bot service; the redelivery gets 200 again and no second answer.
+ * that chat reaches the bot service, which takes it; the redelivery gets 200 again and no second answer.
  */
 import { mkdir } from 'node:fs/promises';
 import { writeFileWholeAsync } from '../../../io/write-whole.js';
@@ -16,7 +16,7 @@ import { postJson } from '../../../http/client.js';
 import type { ExchangeRecord } from '../../../journal/journal.js';
 import type { Chat, Customer } from '../../../platform/model.js';
 import type { BotHarness } from '../bot-harness.js';
-import { judgeBotAnswer, judgeProviderEvent } from '../bot.js';
+import { judgeBotAnswer, judgeProviderEvent, refusedAnswers } from '../bot.js';
 import type { ConformCase } from '../case.js';
 import { edgeString } from './arbitraries.js';
 import { changesFrom, propertyCases, type FuzzSettings, type FuzzSummary } from './run.js';
@@ -129,7 +129,12 @@ export async function runBotCase(
       ],
       ...(request ? { request } : {}),
     };
-  const invalid = answers.flatMap((r) => judgeProviderEvent(r, chat, customer));
+  // an answer the bot service refused (another provider id, a wrong token) never reaches the
+  // customer: fixed conform fails it, and so does a generated case
+  const invalid = [
+    ...answers.flatMap((r) => judgeProviderEvent(r, chat, customer)),
+    ...refusedAnswers(answers),
+  ];
   if (invalid.length > 0)
     return {
       property: 'answers validly for the request',
