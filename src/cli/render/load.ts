@@ -55,13 +55,27 @@ export function chatChurn(cap: { customers: number; maxChats: number }): string 
   return `${cap.customers} customers but the platform keeps at most ${cap.maxChats} chats (its --max-chats): each new chat closes an older one, so customers' chats are closed and reopened during the run. Give the platform --max-chats above --customers, or fewer --customers.`;
 }
 
+/**
+ * How long the arrivals and the run took. The window is N / rate, one interval past the last
+ * arrival, so a run whose answers came at once ends inside it: "arrivals over 0.5 s, settled
+ * after 0.4 s" read as settling before the arrivals were over.
+ * @example settledLine({ arrivalWindowMs: 500, elapsedMs: 405 }) // 'arrivals over 0.5 s, all settled within it'
+ */
+export function settledLine(summary: Pick<LoadSummary, 'arrivalWindowMs' | 'elapsedMs'>): string {
+  const window = (summary.arrivalWindowMs / 1000).toFixed(1);
+  const elapsed = (summary.elapsedMs / 1000).toFixed(1);
+  return summary.elapsedMs <= summary.arrivalWindowMs
+    ? `arrivals over ${window} s, all settled within it`
+    : `arrivals over ${window} s, settled after ${elapsed} s`;
+}
+
 /** The summary a person reads at the end of a run. */
 export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): string {
   const s = summary.states;
   const lines = [
     '',
     c.bold(`load ${summary.role} -> ${summary.url}`) + postedTo(summary, c),
-    `  planned ${summary.planned} at ${formatRate(summary.plannedRate)}/s; arrivals over ${(summary.arrivalWindowMs / 1000).toFixed(1)} s, settled after ${(summary.elapsedMs / 1000).toFixed(1)} s${summary.stopped ? c.yellow(` (stopped: ${summary.stopped})`) : ''}`,
+    `  planned ${summary.planned} at ${formatRate(summary.plannedRate)}/s; ${settledLine(summary)}${summary.stopped ? c.yellow(` (stopped: ${summary.stopped})`) : ''}`,
     `  sent ${summary.sent} = delivered ${s.delivered} + error reply ${s['error-reply']} + failed ${s.failed} + not sent ${s['not-sent']} + interrupted ${s.interrupted}  ${summary.accounted ? c.green('all accounted for') : c.red('NOT all accounted for')}`,
   ];
   if (summary.chatCap) lines.push(c.yellow(`  warning: ${chatChurn(summary.chatCap)}`));

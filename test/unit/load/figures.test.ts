@@ -94,6 +94,19 @@ describe('the load summary', () => {
     expect(text).not.toMatch(/17\.5\/s delivered/);
   });
 
+  it('a run that settled inside its arrival window does not read as settling before it', () => {
+    // 5 at 10/s: the window is 0.5 s, the last arrival at 0.4 s answered at once
+    const inside = formatLoadSummary(
+      summaryWith(100, { arrivalWindowMs: 500, elapsedMs: 405 }),
+      plain,
+    );
+    expect(inside).toContain('arrivals over 0.5 s, all settled within it');
+    expect(inside).not.toContain('settled after 0.4 s');
+    // redeliveries ran on past the window: how long they took is said
+    const past = formatLoadSummary(summaryWith(100), plain);
+    expect(past).toContain('arrivals over 1.0 s, settled after 1.1 s');
+  });
+
   it('an integrator load says it posts to --url + /<channel id>', () => {
     const text = formatLoadSummary(summaryWith(100), plain);
     expect(text).toMatch(
