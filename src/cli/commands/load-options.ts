@@ -126,7 +126,7 @@ export const loadOptions = defineOptions('load', [
     flag: '--threshold <expr>',
     type: 'list',
     description:
-      "fail (exit 1) unless it holds: 'p99<500ms', 'max<=3s', 'failed<0.1%', 'redelivered<1%', 'rate>=190/s'",
+      "fail (exit 1) unless it holds: 'p99<500ms', 'max<=3s', 'failed<0.1%', 'redelivered<1%', 'rate>=190/s'; a time without a unit is ms, a share without % a fraction (0.01 = 1%)",
   },
   {
     key: 'abortOnFail',

@@ -60,6 +60,9 @@ describe('load words', () => {
   it('thresholds: latency in ms or s, failed as a share, rate per second', () => {
     expect(parseThreshold('p99<500ms')).toMatchObject({ metric: 'p99', op: '<', value: 500 });
     expect(parseThreshold('max<=3s')).toMatchObject({ metric: 'max', op: '<=', value: 3000 });
+    // as --help and docs/load.md say: a bare time is ms (not seconds, as --duration reads it)
+    expect(parseThreshold('p99<500')).toMatchObject({ metric: 'p99', value: 500 });
+    expect(parseThreshold('failed<0.01')).toMatchObject({ metric: 'failed', value: 0.01 });
     expect(parseThreshold('failed<0.1%')).toMatchObject({ metric: 'failed', value: 0.001 });
     expect(parseThreshold('redelivered<1%')).toMatchObject({ metric: 'redelivered', value: 0.01 });
     expect(parseThreshold('rate>=190/s')).toMatchObject({ metric: 'rate', op: '>=', value: 190 });
