@@ -177,7 +177,7 @@ export const ERROR_HELP: Record<ErrorCode, ErrorHelp> = {
   },
   SVC_E_LOAD_MIX: {
     summary: 'a load --mix entry names no known kind or is not kind=weight',
-    todo: 'Example: --mix channel.agent.text=9,channel.agent.photo=1.',
+    todo: 'Example: --mix text=80,photo=10,typing=10 (kinds: text, typing, video, audio, voice, photo, sticker, document, location), or a folder of conversation fixtures: --mix fixtures/conversations.',
   },
   SVC_E_LOAD_RATE: {
     summary: 'a load rate could not be read',

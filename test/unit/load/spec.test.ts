@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SvcError } from '../../../src/errors.js';
 import { arrivalAt, plannedArrivals } from '../../../src/load/schedule.js';
-import { parseMixKinds } from '../../../src/load/mix.js';
+import { MIX_KINDS, parseMixKinds } from '../../../src/load/mix.js';
+import { ERROR_HELP } from '../../../src/error-help.js';
 import {
   brokenText,
   evaluateThresholds,
@@ -171,6 +172,15 @@ describe('--mix', () => {
       { kind: 'photo', weight: 10 },
       { kind: 'typing', weight: 1 },
     ]);
+  });
+
+  it('the example `svc-cli explain SVC_E_LOAD_MIX` gives is one --mix takes', () => {
+    const example = /--mix (\S+) /.exec(ERROR_HELP.SVC_E_LOAD_MIX?.todo ?? '')?.[1] ?? '';
+    expect(example).toBe('text=80,photo=10,typing=10');
+    expect(parseMixKinds(example).map((e) => e.kind)).toEqual(['text', 'photo', 'typing']);
+    // every kind it names is one --mix takes
+    const named = /\(kinds: ([^)]+)\)/.exec(ERROR_HELP.SVC_E_LOAD_MIX?.todo ?? '')?.[1];
+    expect(named?.split(', ')).toEqual([...MIX_KINDS]);
   });
 
   it('an unknown kind or a bad weight is an input error naming the kinds', () => {
