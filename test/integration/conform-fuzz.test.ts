@@ -344,6 +344,24 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     expect(report.failed).toBe(1);
   });
 
+  it('an intermittent failure of the plain sample is not said shrunk, nor that the sample fails', async () => {
+    // the first request, the plain text sample's delivery, fails and no other
+    let requests = 0;
+    const url = await peer(() =>
+      ++requests === 1
+        ? { status: 500, body: '{"error":"flaky"}' }
+        : { status: 200, body: '{"result":"ok"}' },
+    );
+    const report = await runConformSuite({ suite: 'integrator', url, fuzz: fuzz(30) });
+    expect(report.fuzz?.failure?.changes).toEqual([]);
+    const details = report.results.flatMap((r) => r.steps.flatMap((s) => s.details));
+    expect(details.some((d) => d.startsWith('intermittent: '))).toBe(true);
+    expect(details).toContain(
+      'channel.agent.text, as it came, after 30 cases; the sample with no change',
+    );
+    expect(details.join('\n')).not.toMatch(/shrunk 0 times|the plain sample fails/);
+  });
+
   it("integrator: each run's message ids are its own (fuzz-<run id>-<n>); --run-id repeats them", async () => {
     // an integrator that keeps the ids it has seen took a rerun's fuzz-1 for the last run's
     const ids: string[][] = [];

@@ -917,9 +917,13 @@ function shortRequest(payload: Record<string, unknown>, file: string | undefined
 
 /** The lines a report shows for one shrunk failure. */
 function describeFailure(failure: FuzzFailure): string[] {
+  // a failure that did not come back when sent again is not shrunk, and its case, plain sample
+  // or not, passed the second time: "shrunk 0 times" and "the plain sample fails" said otherwise
+  const intermittent = failure.reasons.some((r) => r.startsWith('intermittent: '));
+  const noChange = intermittent ? 'no change' : 'no change (the plain sample fails)';
   return [
     ...failure.reasons,
-    `${failure.kind}${failure.alsoIn ? ` (the same in ${failure.alsoIn.join(', ')})` : ''}, shrunk ${failure.shrinks} times, ${failure.fromPath ? `the case --fuzz-path ${failure.path} names` : `after ${plural(failure.runs, 'case')}`}; the sample with ${failure.changes.length === 0 ? 'no change (the plain sample fails)' : failure.changes.join(', ')}`,
+    `${failure.kind}${failure.alsoIn ? ` (the same in ${failure.alsoIn.join(', ')})` : ''}, ${intermittent ? 'as it came' : `shrunk ${failure.shrinks} times`}, ${failure.fromPath ? `the case --fuzz-path ${failure.path} names` : `after ${plural(failure.runs, 'case')}`}; the sample with ${failure.changes.length === 0 ? noChange : failure.changes.join(', ')}`,
     `${failure.requestLabel ?? 'request'}: ${shortRequest(failure.request, failure.written[0]?.file)}`,
     // the payload the peer got, when conform's request is not it: its ids are the ones to look up
     ...(failure.sent
