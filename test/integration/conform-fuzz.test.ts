@@ -323,15 +323,20 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     );
   });
 
-  it('an integrator that answers one request in many with HTTP 500 fails the run, said intermittent', async () => {
-    // the 7th request fails and no other: sent again, its payload passes, so it cannot shrink;
-    // a run reported this green (newcomer pass: --fault status:500 --fault-rate 0.05)
+  /** An integrator that answers its `nth` request with HTTP 500 and every other with ok. */
+  async function failingOnce(nth: number): Promise<string> {
     let requests = 0;
-    const url = await peer(() =>
-      ++requests === 7
+    return peer(() =>
+      ++requests === nth
         ? { status: 500, body: '{"error":"flaky"}' }
         : { status: 200, body: '{"result":"ok"}' },
     );
+  }
+
+  it('an integrator that answers one request in many with HTTP 500 fails the run, said intermittent', async () => {
+    // the 7th request fails and no other: sent again, its payload passes, so it cannot shrink;
+    // a run reported this green (newcomer pass: --fault status:500 --fault-rate 0.05)
+    const url = await failingOnce(7);
     const report = await runConformSuite({ suite: 'integrator', url, fuzz: fuzz(30) });
     const failure = report.fuzz?.failure;
     expect(failure?.property).toBe('survives: no 5xx, no reset, no hang');
@@ -346,12 +351,7 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
 
   it('an intermittent failure of the plain sample is not said shrunk, nor that the sample fails', async () => {
     // the first request, the plain text sample's delivery, fails and no other
-    let requests = 0;
-    const url = await peer(() =>
-      ++requests === 1
-        ? { status: 500, body: '{"error":"flaky"}' }
-        : { status: 200, body: '{"result":"ok"}' },
-    );
+    const url = await failingOnce(1);
     const report = await runConformSuite({ suite: 'integrator', url, fuzz: fuzz(30) });
     expect(report.fuzz?.failure?.changes).toEqual([]);
     const details = report.results.flatMap((r) => r.steps.flatMap((s) => s.details));
