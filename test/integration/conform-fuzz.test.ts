@@ -177,6 +177,17 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     expect(report.failed).toBe(2);
   });
 
+  it('times the run on the case that sent it; the other properties say they judged that run', async () => {
+    const url = await peer(() => ({ status: 200, body: '{"result":"ok"}', delayMs: 2 }));
+    const report = await runConformSuite({ suite: 'hooks', url, fuzz: fuzz(10) });
+    const [sender, ...judges] = report.results;
+    expect(sender?.judgedOnEarlierRun).toBeUndefined();
+    // ten requests of 2 ms each at least: the check's time is the run's, not the verdict's
+    expect(sender?.steps[0]?.wallMs).toBeGreaterThanOrEqual(20);
+    expect(judges).toHaveLength(3);
+    for (const judge of judges) expect(judge.judgedOnEarlierRun).toBe(true);
+  });
+
   it('a reply without result is told the smallest valid reply, as hook-fire tells it', async () => {
     const url = await peer(() => ({ status: 200, body: '{"ok":true}' }));
     const report = await runConformSuite({ suite: 'hooks', url, fuzz: fuzz(5) });

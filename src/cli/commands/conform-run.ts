@@ -339,8 +339,9 @@ function conformListeners(
     progress.around(() => {
       if (pretty) {
         out.line(formatConversation(result, out.chalk, out.columns));
+        const untimed = result.judgedOnEarlierRun;
         for (const step of result.steps)
-          out.line(formatStep(step, out.chalk, { skipReasons: true }));
+          out.line(formatStep(step, out.chalk, { skipReasons: true, untimed }));
       } else if (ndjson) {
         out.event({ type: 'case', ...result });
       } else if (
@@ -353,7 +354,12 @@ function conformListeners(
         out.line(formatConversation(result, out.chalk, out.columns));
         for (const step of result.steps)
           if (step.status === 'failed')
-            out.line(formatStep(step, out.chalk, { skipReasons: false }));
+            out.line(
+              formatStep(step, out.chalk, {
+                skipReasons: false,
+                untimed: result.judgedOnEarlierRun,
+              }),
+            );
       }
     });
     progress.update(`conform ${suite}: ${plural(tally.done, 'case')} done, running the next`);

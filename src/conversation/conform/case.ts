@@ -19,6 +19,11 @@ export interface ConformCaseResult extends ConversationResult {
   skipped?: string;
   /** warnings of passed checks (they do not fail the case) */
   warnings?: string[];
+  /**
+   * the case judged traffic an earlier case of the run sent (one fuzz run, one case per
+   * property): its own times are none, so they are not shown as figures
+   */
+  judgedOnEarlierRun?: true;
 }
 
 /**
@@ -28,10 +33,25 @@ export interface ConformCaseResult extends ConversationResult {
  */
 export type CheckOutcome = string[] | void | { skip: string } | { warn: string } | { note: string };
 
+/** Where a check's time starts when the work it judges ran before it (protocol ms, wall ms). */
+export interface CheckStart {
+  protocolMs: number;
+  wallMs: number;
+}
+
 export interface CaseContext {
   readonly clock: Clock;
-  /** Runs one check; false when it failed (later checks of the case still run). */
-  check(name: string, run: () => Promise<CheckOutcome> | CheckOutcome): Promise<boolean>;
+  /**
+   * Runs one check; false when it failed (later checks of the case still run). `from`: the
+   * work it judges began earlier (a fuzz run awaited before the check's name was known).
+   */
+  check(
+    name: string,
+    run: () => Promise<CheckOutcome> | CheckOutcome,
+    from?: CheckStart,
+  ): Promise<boolean>;
+  /** The case judges traffic an earlier case sent: it has no time of its own to show. */
+  judgedOnEarlierRun(): void;
   /** Records a check that could not run, with the reason. */
   skip(name: string, reason: string): void;
 }
@@ -74,15 +94,20 @@ export function maskInCases(cases: ConformCase[], secret: string): ConformCase[]
       try {
         await item.run({
           clock: ctx.clock,
-          check: (name, run) =>
-            ctx.check(mask(name), async () => {
-              try {
-                return maskOutcome(await run());
-              } catch (error) {
-                throw masked(error);
-              }
-            }),
+          check: (name, run, from) =>
+            ctx.check(
+              mask(name),
+              async () => {
+                try {
+                  return maskOutcome(await run());
+                } catch (error) {
+                  throw masked(error);
+                }
+              },
+              from,
+            ),
           skip: (name, reason) => ctx.skip(mask(name), mask(reason)),
+          judgedOnEarlierRun: () => ctx.judgedOnEarlierRun(),
         });
       } catch (error) {
         throw masked(error);
@@ -147,6 +172,7 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
   const wallStart = performance.now();
   const protocolStart = clock.now();
   const steps: StepResult[] = [];
+  let judgedOnEarlierRun = false;
   // a check's own protocol time, not the time since its case began: "[5.037s]" on a check
   // of a 3 s limit read as over it when earlier checks of the case had taken 5 s
   const push = (
@@ -167,9 +193,9 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
     });
   const ctx: CaseContext = {
     clock,
-    async check(name, run) {
-      const started = performance.now();
-      const since = clock.now();
+    async check(name, run, from) {
+      const started = from?.wallMs ?? performance.now();
+      const since = from?.protocolMs ?? clock.now();
       let outcome: CheckOutcome;
       try {
         outcome = await run();
@@ -202,6 +228,9 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
     skip(name, reason) {
       push(name, 'skipped', [reason], 0);
     },
+    judgedOnEarlierRun() {
+      judgedOnEarlierRun = true;
+    },
   };
   try {
     await item.run(ctx);
@@ -225,6 +254,7 @@ async function runCase(item: ConformCase, options: RunCasesOptions): Promise<Con
     wallMs: performance.now() - wallStart,
     ...(allSkipped ? { skipped: steps[0]?.details[0] ?? 'skipped' } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
+    ...(judgedOnEarlierRun ? { judgedOnEarlierRun: true as const } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 /** replay's and conform's line per conversation at a terminal's width (reporters/pretty.ts). */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { formatConversation } from '../../../src/cli/render/reporters/pretty.js';
+import { formatConversation, formatStep } from '../../../src/cli/render/reporters/pretty.js';
 import type { ConversationResult } from '../../../src/conversation/runner.js';
 
 const result = {
@@ -38,6 +38,29 @@ describe('formatConversation', () => {
       '    (0 steps · protocol 9.000s · wall 26 ms)',
     ]);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+  });
+});
+
+describe('a conform case that judged the run of the case above (fuzz properties)', () => {
+  it('says so instead of its own times, which are none', () => {
+    const judged = { ...result, file: 'spec 8', judgedOnEarlierRun: true as const };
+    expect(formatConversation(judged, chalk)).toBe(
+      '✓ redelivery exhausted: the agent sees an error at 9 s  (spec 8 · 0 steps · judged on the run above)',
+    );
+  });
+
+  it('prints its steps without a time', () => {
+    const step = {
+      index: 0,
+      name: '50 generated payloads (seed 7)',
+      kind: 'expect',
+      status: 'passed',
+      details: [],
+      protocolMs: 0,
+      wallMs: 0,
+    } as const;
+    expect(formatStep(step, chalk, { untimed: true })).toBe('    ✓ 50 generated payloads (seed 7)');
+    expect(formatStep(step, chalk)).toBe('    ✓ 50 generated payloads (seed 7) [0.000s]');
   });
 });
 

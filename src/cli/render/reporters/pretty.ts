@@ -9,7 +9,8 @@ const secs = (ms: number): string => `${(ms / 1000).toFixed(3)}s`;
 export function formatStep(
   result: StepResult,
   c: ChalkInstance,
-  options: { skipReasons?: boolean; verbose?: boolean } = {},
+  /** `untimed`: the step judged work an earlier case did (its time is none of its own) */
+  options: { skipReasons?: boolean; verbose?: boolean; untimed?: boolean | undefined } = {},
 ): string {
   // a failure's details quote what the peer sent or answered: no control characters of it
   const step = { ...result, details: result.details.map((d) => escapeControlChars(d)) };
@@ -36,7 +37,9 @@ export function formatStep(
       : note === undefined
         ? named
         : `${named}: ${note.slice('note: '.length)}`;
-  const head = `    ${mark} ${name} ${c.dim(`[${secs(step.protocolMs)}]`)}`;
+  const head = options.untimed
+    ? `    ${mark} ${name}`
+    : `    ${mark} ${name} ${c.dim(`[${secs(step.protocolMs)}]`)}`;
   // --verbose: what the step gave (the payload an expectation matched, a delivery's verdict),
   // as later steps reference it (${name.path})
   if (options.verbose && step.status === 'passed' && step.value !== undefined)
@@ -69,7 +72,8 @@ export function formatStep(
  * and the figures take a line each.
  */
 export function formatConversation(
-  result: ConversationResult,
+  /** `judgedOnEarlierRun`: a conform case that judged an earlier case's traffic (fuzz) */
+  result: ConversationResult & { judgedOnEarlierRun?: true },
   c: ChalkInstance,
   columns = Number.POSITIVE_INFINITY,
 ): string {
@@ -85,7 +89,12 @@ export function formatConversation(
   // a pass with steps it could not check (a real platform without the control API) is a
   // pass in part: said beside the ✓, not only in the step lines under it
   const unchecked = result.ok ? own.filter((s) => s.status === 'skipped').length : 0;
-  const figures = `${plural(steps, 'step')}${unchecked > 0 ? `, ${unchecked} skipped` : ''} · protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms`;
+  // a case that judged the traffic of the one above took no time: "protocol 0.000s" would
+  // read as if nothing was sent
+  const times = result.judgedOnEarlierRun
+    ? 'judged on the run above'
+    : `protocol ${secs(result.protocolMs)} · wall ${Math.round(result.wallMs)} ms`;
+  const figures = `${plural(steps, 'step')}${unchecked > 0 ? `, ${unchecked} skipped` : ''} · ${times}`;
   const details = `(${where}${figures})`;
   if (2 + result.name.length + 2 + details.length <= columns)
     return `${mark} ${c.bold(result.name)}  ${c.dim(details)}`;

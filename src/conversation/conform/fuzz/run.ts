@@ -842,13 +842,18 @@ function propertyCase(
   name: FuzzProperty,
   spec: string[],
   settings: FuzzSettings,
-  run: () => Promise<FuzzSummary>,
+  run: (by: FuzzProperty) => { result: Promise<FuzzSummary>; sent: boolean },
 ): ConformCase {
   return {
     name: `fuzz: ${name}`,
     spec,
     async run(ctx) {
-      const result = await run();
+      // the first property's case sends the run, and its check is timed from there; the
+      // others judge the same traffic and have no time of their own
+      const from = { protocolMs: ctx.clock.now(), wallMs: performance.now() };
+      const pass = run(name);
+      if (!pass.sent) ctx.judgedOnEarlierRun();
+      const result = await pass.result;
       const replayed =
         settings.path === undefined || result.failure
           ? ''
@@ -858,14 +863,18 @@ function propertyCase(
         result.sentByPath === undefined
           ? `${result.runs} generated payloads (seed ${result.seed}${replayed})`
           : `${plural(result.sentByPath, 'generated payload')} sent by --fuzz-path ${settings.path ?? ''} (within the run of ${result.runs}, seed ${result.seed}${replayed})`;
-      await ctx.check(sent, () => {
-        const failing = result.failures.filter((f) => f.property === name);
-        if (failing.length > 0) return failing.flatMap(describeFailure);
-        const warned = result.warnings.filter((f) => f.property === name);
-        return warned.length > 0
-          ? { warn: warned.map((w) => `${w.warning ?? ''}: ${w.reasons.join('; ')}`).join(' | ') }
-          : [];
-      });
+      await ctx.check(
+        sent,
+        () => {
+          const failing = result.failures.filter((f) => f.property === name);
+          if (failing.length > 0) return failing.flatMap(describeFailure);
+          const warned = result.warnings.filter((f) => f.property === name);
+          return warned.length > 0
+            ? { warn: warned.map((w) => `${w.warning ?? ''}: ${w.reasons.join('; ')}`).join(' | ') }
+            : [];
+        },
+        pass.sent ? from : undefined,
+      );
     },
   };
 }
@@ -882,9 +891,13 @@ export function propertyCases<C extends object>(
   settings: FuzzSettings,
 ): { cases: ConformCase[]; summary: () => FuzzSummary | undefined } {
   let running: Promise<FuzzSummary> | undefined;
+  let sender: FuzzProperty | undefined;
   let summary: FuzzSummary | undefined;
-  const run = (): Promise<FuzzSummary> =>
-    (running ??= runFuzz(source, settings).then((result) => (summary = result)));
+  const run = (by: FuzzProperty): { result: Promise<FuzzSummary>; sent: boolean } => {
+    sender ??= by;
+    running ??= runFuzz(source, settings).then((result) => (summary = result));
+    return { result: running, sent: sender === by };
+  };
   const cases = FUZZ_PROPERTIES.map((name) => propertyCase(name, source.spec(name), settings, run));
   return { cases, summary: () => summary };
 }
