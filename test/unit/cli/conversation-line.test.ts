@@ -2,7 +2,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { formatConversation, formatStep } from '../../../src/cli/render/reporters/pretty.js';
-import type { ConversationResult } from '../../../src/conversation/runner.js';
+import type { ConversationResult, StepResult } from '../../../src/conversation/runner.js';
 
 const result = {
   name: 'redelivery exhausted: the agent sees an error at 9 s',
@@ -50,7 +50,7 @@ describe('a conform case that judged the run of the case above (fuzz properties)
   });
 
   it('prints its steps without a time', () => {
-    const step = {
+    const step: StepResult = {
       index: 0,
       name: '50 generated payloads (seed 7)',
       kind: 'expect',
@@ -58,7 +58,7 @@ describe('a conform case that judged the run of the case above (fuzz properties)
       details: [],
       protocolMs: 0,
       wallMs: 0,
-    } as const;
+    };
     expect(formatStep(step, chalk, { untimed: true })).toBe('    ✓ 50 generated payloads (seed 7)');
     expect(formatStep(step, chalk)).toBe('    ✓ 50 generated payloads (seed 7) [0.000s]');
   });
