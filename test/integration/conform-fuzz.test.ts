@@ -118,6 +118,27 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
     }
   });
 
+  it("an integrator's repro carries the message id the run sent, which the integrator's log has", async () => {
+    const seen = new Set<unknown>();
+    const url = await peer((body) => {
+      const message = body.message as { id?: unknown; text?: unknown };
+      seen.add(message.id);
+      return typeof message.text === 'string' && /[\u{10000}-\u{10FFFF}]/u.test(message.text)
+        ? { status: 500, body: 'boom' }
+        : { status: 200, body: '{"result":"ok"}' };
+    });
+    const report = await runConformSuite({ suite: 'integrator', url, fuzz: fuzz(100) });
+    const failure = report.fuzz?.failure;
+    const id = (failure?.request.message as { id?: unknown } | undefined)?.id;
+    expect(id).toMatch(/^fuzz-\d+-\d+$/);
+    expect(seen.has(id)).toBe(true);
+    // the id is the checker's, not a generated change
+    expect(failure?.changes.join(' ')).not.toContain('message.id');
+    const file = failure?.written[0]?.file ?? '';
+    const written = JSON.parse(readFileSync(file, 'utf8')) as { message: { id: unknown } };
+    expect(written.message.id).toBe(id);
+  });
+
   it('--replay-failures takes an absolute folder as it is, a relative one from the cwd', async () => {
     const url = await peer((body) =>
       body.event_name === 'chat_accepted'

@@ -288,6 +288,11 @@ interface FuzzTraffic {
   url: string;
   arbitrary: fc.Arbitrary<FuzzCase>;
   coverage: { labels: string[]; edgesOf: (c: FuzzCase) => number[] };
+  /**
+   * the request last delivered for a case, as sent: an integrator message with the run's id
+   * (`fuzz-<runId>-<n>`), so the repro names a message the integrator's log has
+   */
+  sent: WeakMap<FuzzCase, Record<string, unknown>>;
   /** one payload delivered, then delivered again as a redelivery (spec 8) */
   checkOne(
     c: FuzzCase,
@@ -329,6 +334,7 @@ function createCaseChecker(
   target: FuzzTarget,
   url: string,
   budgetMs: number,
+  sent: FuzzTraffic['sent'],
 ): FuzzTraffic['checkOne'] {
   let messageSeq = 0;
   const deliver = (body: Record<string, unknown>): Promise<PostOutcome> =>
@@ -341,6 +347,7 @@ function createCaseChecker(
       message.id = `fuzz-${target.runId ?? 0}-${++messageSeq}`;
     }
     adjust?.(request);
+    sent.set(c, request);
     const first = await deliver(request);
     const firstBroken = judge(target, c.p.kind, first, budgetMs, 'delivery');
     if (firstBroken) return firstBroken;
@@ -373,6 +380,7 @@ function fuzzTraffic(given: FuzzTarget, settings: FuzzSettings): FuzzTraffic {
     target.suite === 'integrator'
       ? integratorDeliveryUrl(target.url, target.channel ?? 'conform')
       : target.url;
+  const sent: FuzzTraffic['sent'] = new WeakMap();
   return {
     target,
     settings,
@@ -381,7 +389,8 @@ function fuzzTraffic(given: FuzzTarget, settings: FuzzSettings): FuzzTraffic {
     url,
     arbitrary: caseArbitrary(payloads),
     coverage: edgeCoverage(payloads),
-    checkOne: createCaseChecker(target, url, budgetMs),
+    sent,
+    checkOne: createCaseChecker(target, url, budgetMs, sent),
   };
 }
 
@@ -399,11 +408,16 @@ function propertySpec(target: FuzzTarget): (name: FuzzProperty) => string[] {
         : ['2.2', '4.2'];
 }
 
-/** The shrunk case as a report shows it (offline_messages named as sent). */
-function describeFuzzCase(c: FuzzCase) {
-  const request = c.p.build(c.m);
+/**
+ * The shrunk case as a report shows it (offline_messages named as sent): the request as it was
+ * delivered when the checker sent it (an integrator message's id from this run), else built.
+ */
+function describeFuzzCase(c: FuzzCase, sent?: Record<string, unknown>) {
+  // the changes are the generator's: the id the checker gives each message is none of them
+  const built = c.p.build(c.m);
+  const request = sent ?? built;
   const kind = request.event_name === 'offline_messages' ? 'hook.offline_messages' : c.p.kind;
-  return { kind, request, changes: changesFrom(c.p.base, request) };
+  return { kind, request, changes: changesFrom(c.p.base, built) };
 }
 
 /** One payload per case: the sweep's examples first, then generated ones. */
@@ -414,7 +428,7 @@ function singleSource(traffic: FuzzTraffic): PropertySource<FuzzCase> {
     examples: sweepCases(traffic.payloads),
     coverage: traffic.coverage,
     check: (c) => traffic.checkOne(c),
-    describe: describeFuzzCase,
+    describe: (c) => describeFuzzCase(c, traffic.sent.get(c)),
     /** spec 6.2 note: fixed conform warns when only this spelling is refused; so does fuzz */
     warning: (c, why) =>
       target.suite === 'hooks' &&
