@@ -63,7 +63,7 @@ export function createStore(): ConsoleStore {
  * again (any event naming a chat), if any. Unknown event types are kept as they are.
  */
 export function applyEvent(store: ConsoleStore, event: SimEvent): number | undefined {
-  store.log.push(event);
+  insertInTimeOrder(store.log, event);
   if (store.log.length > LOG_LIMIT) store.log.shift();
   const chatId = typeof event.chatId === 'number' ? event.chatId : undefined;
   const deliveryId = typeof event.deliveryId === 'string' ? event.deliveryId : undefined;
@@ -108,10 +108,29 @@ export function applyEvent(store: ConsoleStore, event: SimEvent): number | undef
   }
   if (chatId !== undefined && !QUIET.has(event.type)) {
     const list = store.activity.get(chatId) ?? [];
-    list.push(event);
+    insertInTimeOrder(list, event);
     store.activity.set(chatId, list);
   }
   return chatId;
+}
+
+/**
+ * Adds `event` after the last one of `list` at or before its protocol time. The stream sends
+ * what a moment caused before the moment itself (the chat_accepted hook is sent by the
+ * decision the acceptance runs, and `chat-accepted` is told to observers after it), so in
+ * arrival order the list read 11.603 s above 11.592 s. An event without a time goes last, as
+ * it came; events almost always come in order, so the walk back is a step or none.
+ */
+export function insertInTimeOrder(list: SimEvent[], event: SimEvent): void {
+  const at = event.protocolMs;
+  let i = list.length;
+  if (typeof at === 'number')
+    while (i > 0) {
+      const before = list[i - 1]?.protocolMs;
+      if (typeof before !== 'number' || before <= at) break;
+      i--;
+    }
+  list.splice(i, 0, event);
 }
 
 /** The agent messages of a chat, oldest first, for pairing with its agent lines. */
