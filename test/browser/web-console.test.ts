@@ -354,6 +354,33 @@ describe.skipIf(!hasChromium)('web console and demo page in headless Chromium', 
     expect(beside).toEqual([]);
   });
 
+  it("platform --web at 390 px: a journal row's detail opens in sight, with a way back to the row", async () => {
+    const { consoleUrl, channels } = await platformWeb();
+    // a list longer than the window: the detail stacks under every row of it
+    for (let i = 1; i <= 30; i++)
+      expect((await postCustomer(channels[0]!.url, { id: 'c-ann' }, `line ${i}`)).status).toBe(200);
+    const page = await browser.newPage({ viewport: { width: 390, height: 760 } });
+    pages.push(page);
+    await page.goto(consoleUrl);
+    await page.click('nav button[data-tab="journal-tab"]');
+    const rows = page.locator('table.journal tbody tr');
+    await rows.nth(29).waitFor();
+    const inSight = (selector: string) =>
+      page.evaluate((s) => {
+        const box = document.querySelector(s)!.getBoundingClientRect();
+        return box.top >= 0 && box.top < window.innerHeight;
+      }, selector);
+    await rows.nth(2).click();
+    await page.locator('#journal-detail h3').waitFor();
+    expect(await inSight('#journal-detail h3'), 'the detail in sight after a click').toBe(true);
+    await page.screenshot({ path: resolve(artifacts, 'web-console-journal-detail-390.png') });
+    await page.click('#journal-detail .to-list');
+    expect(await inSight('table.journal tr.selected'), 'back at the row picked').toBe(true);
+    // beside the list (a wide window), the way back is not shown: the row is in sight
+    await page.setViewportSize({ width: 1280, height: 760 });
+    expect(await page.locator('#journal-detail .to-list').isVisible()).toBe(false);
+  });
+
   it('platform --web: a transcript scrolled back stays put as lines arrive; one at its end follows', async () => {
     const { consoleUrl, channels } = await platformWeb();
     const say = async (text: string, id = 'c-ann') =>

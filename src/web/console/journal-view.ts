@@ -79,6 +79,7 @@ function showDetail(
   entry: JournalEntry,
   result: HTMLElement | undefined,
   resent: () => void,
+  back: () => void,
 ): void {
   const resend = h('button', { class: 'resend' }, 'Resend');
   resend.addEventListener('click', () => {
@@ -100,10 +101,11 @@ function showDetail(
             h('pre', {}, prettyBody(r.body)),
           ),
           resent,
+          back,
         ),
       )
       .catch((error: unknown) =>
-        showDetail(detail, entry, h('div', { class: 'error' }, String(error)), resent),
+        showDetail(detail, entry, h('div', { class: 'error' }, String(error)), resent, back),
       )
       .finally(resent);
   });
@@ -114,6 +116,8 @@ function showDetail(
     .join('\n');
   fill(
     detail,
+    // shown only where the detail sits under the list (console.css, a phone)
+    h('button', { class: 'to-list', type: 'button', onclick: back }, '↑ Back to the list'),
     h('h3', {}, `#${entry.seq} ${entry.request.method} ${entry.request.url}`),
     h(
       'div',
@@ -185,8 +189,20 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
   const tableHost = h('div', { class: 'journal-rows' });
   fill(list, toolbar, tableHost);
 
+  /**
+   * The detail under the list rather than beside it (a phone: the two panes are one column),
+   * where a row picked near the top of a long list opened its detail out of sight, below
+   * every other row.
+   */
+  const stacked = (): boolean =>
+    detail.getBoundingClientRect().top >= list.getBoundingClientRect().bottom - 1;
+  /** From the detail back up to its row, where the list was being read. */
+  const backToList = (): void => {
+    const row = list.querySelector('tr.selected') ?? list;
+    row.scrollIntoView({ block: 'center' });
+  };
   const renderDetail = (entry: JournalEntry, result?: HTMLElement): void =>
-    showDetail(detail, entry, result, () => void refresh());
+    showDetail(detail, entry, result, () => void refresh(), backToList);
 
   const render = (): void => {
     const shown = entries.filter(
@@ -205,6 +221,7 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
             render();
             // the row may be older than the last refresh: the detail shows the entry as it is now
             renderDetail(entries.find((now) => now.seq === e.seq) ?? e);
+            if (stacked()) detail.scrollIntoView({ block: 'start' });
           },
         },
         h('td', {}, e.seq),
