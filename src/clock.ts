@@ -263,6 +263,18 @@ export function createVirtualClock(
 }
 
 /**
+ * Protocol ms that last at least `wallMs` on the wall. For a safety limit rather than a spec
+ * timer (how long svc-cli waits for its own simulator's answer): at `--time-scale 0.1` a
+ * 10 s limit was 1 wall second, which a starved machine took to answer a replay's first
+ * customer message, and the step failed though nothing was wrong with the peer. On the
+ * virtual clock and at scale 1 and above it is `wallMs` as given.
+ * @example postJson({ url, body, clock, timeoutMs: atLeastWallMs(10_000, clock) })
+ */
+export function atLeastWallMs(wallMs: number, clock: Pick<Clock, 'kind' | 'timeScale'>): number {
+  return clock.kind === 'real' && clock.timeScale < 1 ? wallMs / clock.timeScale : wallMs;
+}
+
+/**
  * What a protocol duration is on the wall when the clock is scaled, for a timing reason:
  * at `--time-scale 0.05` a 3 s limit is 150 wall ms, which a busy machine can miss.
  * Empty at scale 1 and above, and on the virtual clock.

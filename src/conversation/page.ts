@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import type { Clock } from '../clock.js';
+import { atLeastWallMs, type Clock } from '../clock.js';
 import { postJson, type PostOutcome } from '../http/client.js';
 import { SocketEventSource } from '../http/event-stream.js';
 import { callInProcess, isInProcessUrl } from '../http/in-process.js';
@@ -84,7 +84,12 @@ function pageFetch(clock: Clock, onPost?: (post: PagePost) => void): typeof fetc
   return (async (url: string | URL, init?: { body?: unknown }) => {
     const body = typeof init?.body === 'string' ? init.body : '';
     const startedAt = clock.now();
-    const out = await postJson({ url: String(url), body, timeoutMs: 10_000, clock });
+    const out = await postJson({
+      url: String(url),
+      body,
+      timeoutMs: atLeastWallMs(10_000, clock),
+      clock,
+    });
     onPost?.({ url: String(url), body: parsedOrText(body), startedAt, outcome: out });
     return new Response(out.ok ? out.body : '', { status: out.ok ? out.status : 502 });
   }) as typeof fetch;

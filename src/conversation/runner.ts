@@ -1,4 +1,4 @@
-import type { VirtualClock } from '../clock.js';
+import { atLeastWallMs, type VirtualClock } from '../clock.js';
 import { SvcError, errorText } from '../errors.js';
 import { Agent, type Dispatcher } from 'undici';
 import { getText, postJson } from '../http/client.js';
@@ -503,7 +503,8 @@ async function runStep(
       postJson({
         url: world.channelUrl,
         body: JSON.stringify(body),
-        timeoutMs: 10_000,
+        // svc-cli's own simulator answers at once: a safety limit, on the wall
+        timeoutMs: atLeastWallMs(10_000, world.clock),
         clock: world.clock,
         ...dispatcherOf(world),
       }),

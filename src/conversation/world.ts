@@ -1,6 +1,6 @@
 import { dirname, resolve as resolvePath } from 'node:path';
 import { coreOptionsOf, type SimulatorSettings } from './record/profile.js';
-import { createClock, createVirtualClock, type Clock } from '../clock.js';
+import { atLeastWallMs, createClock, createVirtualClock, type Clock } from '../clock.js';
 import { SvcError } from '../errors.js';
 import type { FaultPlan } from '../faults/index.js';
 import type { Transport } from '../http/exchange.js';
@@ -638,7 +638,7 @@ async function setAgents(core: PlatformCore, clock: Clock, online: boolean): Pro
   const answer = await postJson({
     url: `${core.baseUrl}/_sim/agents`,
     body: JSON.stringify({ online }),
-    timeoutMs: 10_000,
+    timeoutMs: atLeastWallMs(10_000, clock),
     clock,
   });
   if (!answer.ok || answer.status !== 200) setAgentsOnline(core, online);

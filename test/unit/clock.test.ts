@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createClock, createVirtualClock } from '../../src/clock.js';
+import { atLeastWallMs, createClock, createVirtualClock } from '../../src/clock.js';
 
 describe('virtual clock', () => {
   it('fires timers in protocol-time order only when advanced', async () => {
@@ -54,5 +54,18 @@ describe('real clock', () => {
     const clock = createClock({ timeScale: 0.001 });
     await clock.sleep(3000);
     expect(clock.now()).toBeGreaterThanOrEqual(2900);
+  });
+});
+
+describe('atLeastWallMs: a safety limit that a small time scale does not shorten', () => {
+  it('gives the protocol ms that last the wall ms asked for on a scaled clock', () => {
+    expect(atLeastWallMs(10_000, createClock({ timeScale: 0.1 }))).toBeCloseTo(100_000);
+    expect(atLeastWallMs(10_000, createClock({ timeScale: 0.5 }))).toBe(20_000);
+  });
+
+  it('is the figure as given at scale 1 and above, and on the virtual clock', () => {
+    expect(atLeastWallMs(10_000, createClock())).toBe(10_000);
+    expect(atLeastWallMs(10_000, createClock({ timeScale: 5 }))).toBe(10_000);
+    expect(atLeastWallMs(10_000, createVirtualClock())).toBe(10_000);
   });
 });
