@@ -2,8 +2,8 @@
  * `load --report`: the load run as one self-contained HTML file, in the report's own page (the
  * styles, dark mode, the filter and j / k of src/trace/html.ts): the thresholds (a broken one in
  * red, as a broken invariant is), the final states, and the latency of every answer, of each
- * attempt and of each payload end to end as bars of its percentiles (each block to its own
- * scale), read from the run's hdr histograms.
+ * attempt and of each payload end to end as bars of its percentiles (on one scale for every
+ * block), read from the run's hdr histograms.
  */
 import type { LatencySummary } from '../../load/figures.js';
 import type { LoadSummary } from '../../load/run.js';
@@ -14,11 +14,15 @@ import { cutShort } from './load.js';
 
 const PERCENTILES = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'] as const;
 
-/** One block's bars, scaled to its own max (the figures beside them are absolute). */
-function latencyBlock(name: string, l: LatencySummary): string {
+/**
+ * One block's bars, on the scale every block of the run shares (`scaleMs`: the largest max).
+ * Each block to its own max drew a first attempt of p99 5 ms as long as a payload's end to end
+ * p99 of 6 s: the blocks read alike where they differ a thousandfold. The figures beside the
+ * bars are absolute; a bar too short to see keeps a sliver.
+ */
+function latencyBlock(name: string, l: LatencySummary, scaleMs: number): string {
   // no answer in this block (a run stopped early): zeros would read as instant answers
   if (l.count === 0) return `<h3>${esc(name)} <span class="badge">no answer</span></h3>`;
-  const scaleMs = l.max;
   const bars = PERCENTILES.map((p) => {
     const width = scaleMs > 0 ? Math.max(0.5, (l[p] / scaleMs) * 85) : 0.5;
     return `<span class="name">${p}</span><span class="track"><span class="bar" data-p="${p}" style="width:${width.toFixed(1)}%"></span><span class="v">${esc(formatMs(l[p]))} ms</span></span>`;
@@ -71,11 +75,16 @@ export function loadSection(summary: LoadSummary): string {
     badges.length > 0
       ? `<span class="badge bad">${badges.join(' · ')}</span>`
       : `<span class="badge">${summary.thresholds.length > 0 ? 'thresholds hold' : 'no thresholds'}</span>`;
+  const scaleMs = Math.max(0, ...blocks.map(([, l]) => (l.count > 0 ? l.max : 0)));
+  const scaleNote =
+    scaleMs > 0
+      ? `<p class="summary">latency bars share one scale, 0 to ${esc(formatMs(scaleMs))} ms</p>`
+      : '';
   const reasons =
     summary.reasons.length === 0
       ? ''
       : `<p>why not delivered: ${summary.reasons.map((r) => `${esc(r.reason)} ×${r.count}`).join('; ')}</p>`;
-  const section = `<section class="conv${problems.length > 0 ? ' has-bad' : ''}" id="load" tabindex="0" aria-label="load ${esc(summary.role)}"><h2>load ${esc(summary.role)} → ${esc(summary.url)} ${badge}</h2><p class="summary"><span><b>${summary.sent}</b> sent</span><span><b>${formatRate(summary.plannedRate)}</b>/s planned</span><span><b>${summary.ratePerSecond.toFixed(1)}</b>/s delivered</span><span><b>${summary.attemptsPerSeries > 0 ? summary.attemptsPerSeries.toFixed(2) : '—'}</b> attempts per payload sent</span><span>settled after <b>${(summary.elapsedMs / 1000).toFixed(1)} s</b></span></p>${problems.length > 0 ? `<ul class="violations">${problems.join('')}</ul>` : ''}${held.length > 0 ? `<ul class="violations">${held.join('')}</ul>` : ''}<table class="states">${states}</table>${reasons}${blocks.map(([name, l]) => latencyBlock(name, l)).join('')}<p class="summary">generator: peak ${summary.generator.peakInFlight} of ${summary.generator.pool} attempts on the wire, max lag ${summary.generator.maxLagMs} ms</p></section>\n`;
+  const section = `<section class="conv${problems.length > 0 ? ' has-bad' : ''}" id="load" tabindex="0" aria-label="load ${esc(summary.role)}"><h2>load ${esc(summary.role)} → ${esc(summary.url)} ${badge}</h2><p class="summary"><span><b>${summary.sent}</b> sent</span><span><b>${formatRate(summary.plannedRate)}</b>/s planned</span><span><b>${summary.ratePerSecond.toFixed(1)}</b>/s delivered</span><span><b>${summary.attemptsPerSeries > 0 ? summary.attemptsPerSeries.toFixed(2) : '—'}</b> attempts per payload sent</span><span>settled after <b>${(summary.elapsedMs / 1000).toFixed(1)} s</b></span></p>${problems.length > 0 ? `<ul class="violations">${problems.join('')}</ul>` : ''}${held.length > 0 ? `<ul class="violations">${held.join('')}</ul>` : ''}<table class="states">${states}</table>${reasons}${scaleNote}${blocks.map(([name, l]) => latencyBlock(name, l, scaleMs)).join('')}<p class="summary">generator: peak ${summary.generator.peakInFlight} of ${summary.generator.pool} attempts on the wire, max lag ${summary.generator.maxLagMs} ms</p></section>\n`;
   return section;
 }
 
