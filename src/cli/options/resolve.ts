@@ -373,7 +373,7 @@ function sectionTypos(commands: Record<string, unknown>, only?: readonly string[
     const own = new Set(options.filter((s) => s.config !== false).map((s) => s.key));
     for (const key of Object.keys(section)) {
       if (own.has(key)) continue;
-      const flagOnly = options.find((s) => s.key === key);
+      const flagOnly = flagOnlyNamed(key, options);
       const best = flagOnly ? undefined : nearest(key, own);
       typos.push({
         path: `commands.${command}.${key}`,
@@ -410,10 +410,10 @@ function unknownKeyWarnings(config: ReturnType<typeof loadConfig>, table: Option
   for (const key of Object.keys(config.values)) {
     if (!all.has(key) && !FILE_KEYS.has(key)) {
       // a flag only of this command, at the top level: said as in its section
-      const flagOnly = table.options.find((s) => s.key === key && s.config === false);
+      const flagOnly = flagOnlyNamed(key, [...GLOBALS, ...table.options]);
       warnings.push(
         flagOnly
-          ? `warning: ${fileName}: ${flagOnlyProblem(flagOnly, 'the top level')}`
+          ? `warning: ${fileName}: ${flagOnlyProblem(flagOnly, 'the top level', key)}`
           : `warning: ${fileName}: ${unknownKeyProblem(key, near(key, all))}`,
       );
     }
@@ -425,13 +425,29 @@ function unknownKeyWarnings(config: ReturnType<typeof loadConfig>, table: Option
   return warnings;
 }
 
+/** The long flag of an option as typed: `--no-color` for `color`. */
+const longFlagOf = (spec: OptionSpec): string =>
+  spec.flag.split(/[ ,]+/).find((word) => word.startsWith('--')) ?? spec.flag;
+
+/**
+ * The flag-only option a config key names, by its key or by its flag in camelCase: the guide
+ * says keys are the flags in camelCase, so `noColor` and `noInvariant` mean --no-color and
+ * --no-invariant, and deserve the flag-only warning rather than a far-fetched "did you mean".
+ * @example flagOnlyNamed('noColor', GLOBALS) // the --no-color spec
+ */
+function flagOnlyNamed(key: string, specs: readonly OptionSpec[]): OptionSpec | undefined {
+  const camel = (flag: string): string =>
+    flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  return specs.find((s) => s.config === false && (s.key === key || camel(longFlagOf(s)) === key));
+}
+
 /**
  * A config key that names a flag-only option: why it is ignored, and what to set instead.
  * @example flagOnlyProblem(urlSpec, 'commands.load') // '"url" in commands.load is --url, a flag only: ...'
  */
-function flagOnlyProblem(spec: OptionSpec, where: string): string {
-  const flag = spec.flag.split(/[ ,]+/).find((word) => word.startsWith('--')) ?? spec.flag;
-  return `"${spec.key}" in ${where} is ${flag}, a flag only: the config file cannot set it; it is ignored. ${spec.configInstead === undefined ? `Give ${flag} on the command line` : `Give ${flag} on the command line, or ${spec.configInstead}`}.`;
+function flagOnlyProblem(spec: OptionSpec, where: string, key = spec.key): string {
+  const flag = longFlagOf(spec);
+  return `"${key}" in ${where} is ${flag}, a flag only: the config file cannot set it; it is ignored. ${spec.configInstead === undefined ? `Give ${flag} on the command line` : `Give ${flag} on the command line, or ${spec.configInstead}`}.`;
 }
 
 /**
@@ -453,7 +469,7 @@ export function sectionProblems(
       const meant = t.best === undefined ? '' : ` Did you mean "${t.best}"?`;
       if (t.command === undefined) return `${t.path} names no command with options.${meant}`;
       // an option of the command that is a flag only: say so, not "did you mean" another key
-      if (t.flagOnly) return flagOnlyProblem(t.flagOnly, `commands.${t.command}`);
+      if (t.flagOnly) return flagOnlyProblem(t.flagOnly, `commands.${t.command}`, t.key);
       return `unknown key "${t.path}" is ignored: not an option of ${t.command}.${meant}`;
     }),
   ];

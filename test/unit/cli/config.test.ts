@@ -158,6 +158,31 @@ describe('svc-cli config without a command', () => {
   });
 });
 
+describe('a global flag only, or a flag only written as its flag in camelCase', () => {
+  it('is named as the flag, not taken for a typo of another key', async () => {
+    const dir = dirWith({
+      version: 1,
+      color: false,
+      noColor: true,
+      config: 'other.json',
+      commands: { proxy: { noInvariant: ['transcript'] } },
+    });
+    const t = createTestContext({ cwd: dir });
+    expect(await runInProcess(t, ['config', 'proxy'])).toBe(0);
+    const lines = t
+      .stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('warning:'))
+      .map((line) => line.replace(/^warning: [^:]+: /, ''));
+    expect(lines).toEqual([
+      '"color" in the top level is --no-color, a flag only: the config file cannot set it; it is ignored. Give --no-color on the command line.',
+      '"noColor" in the top level is --no-color, a flag only: the config file cannot set it; it is ignored. Give --no-color on the command line.',
+      '"config" in the top level is --config, a flag only: the config file cannot set it; it is ignored. Give --config on the command line.',
+      '"noInvariant" in commands.proxy is --no-invariant, a flag only: the config file cannot set it; it is ignored. Give --no-invariant on the command line.',
+    ]);
+  });
+});
+
 describe('a commands section that is no object', () => {
   it('is said to be ignored, not dropped without a word', async () => {
     const t = createTestContext({ cwd: dirWith({ version: 1, commands: { listen: 9000 } }) });
