@@ -48,8 +48,10 @@ const LEGS: Record<LegName, LegSpec> = {
     caller: 'integrator',
     answerer: 'platform',
     requestDirection: 'integrator -> platform',
-    // spec 4.1: 200 on success, 404 for an unknown public id; the status body is 0 or 1
-    answerKind: (kind) => (kind === 'channel.status' ? 'channel.status' : undefined),
+    // spec 4.1: 200 on success, 404 for an unknown public id; the status body is 0 or 1, and a
+    // 404's body is the platform's own (not a status to hold to 0 or 1)
+    answerKind: (kind, status) =>
+      kind === 'channel.status' && status !== 404 ? 'channel.status' : undefined,
     iface: 'channel',
     direction: 'in',
   },

@@ -69,6 +69,15 @@ function integratorRefusal(e: ProxyExchangeEvent): string | undefined {
   return 'integrator: HTTP 200, but not a reply the platform takes: only {"result":"ok"} or {"error":{"code","message"}} ends the series, else it tries again (spec 2.2, 8)';
 }
 
+/**
+ * Why the platform answered 404 (spec 4.1: no channel with that public id, or a wrong random
+ * string): most often a --platform-url that is the platform's address, not the channel URL.
+ */
+function platformRefusal(e: ProxyExchangeEvent): string | undefined {
+  if (e.leg !== 'platform' || e.status !== 404 || !e.forwarded) return undefined;
+  return `platform: HTTP 404 at ${e.upstream}: no channel at this URL: its public id is unknown or its random string is wrong (spec 4.1); --platform-url takes the channel URL, {base_url}/<random_string>/<channel_public_id>`;
+}
+
 /** One exchange: `12:00:01.204 +3.000s  platform → integrator  POST /integrator/shop  channel.agent.text  200  12 ms  ✓` */
 export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): string {
   const errors = [...e.requestIssues, ...e.answerIssues].filter((i) => i.severity === 'error');
@@ -140,7 +149,7 @@ export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): st
     lines.push(
       `    ${(issue.severity === 'error' ? c.red : c.yellow)(`${e.answerer}: ${formatIssueLine(issue)}`)}`,
     );
-  const why = integratorRefusal(e);
+  const why = integratorRefusal(e) ?? platformRefusal(e);
   if (why !== undefined) lines.push(`    ${c.yellow(why)}`);
   if (e.outcome?.kind === 'delivered' && e.outcome.attempts > 1)
     lines.push(`    ${c.green(`delivered on attempt ${e.outcome.attempts}`)}`);

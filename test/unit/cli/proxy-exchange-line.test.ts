@@ -3,6 +3,8 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { formatProxyExchange } from '../../../src/cli/render/proxy.js';
 import type { ProxyExchangeEvent } from '../../../src/proxy/index.js';
+import { checkAnswer } from '../../../src/proxy/check.js';
+import { legsOf } from '../../../src/proxy/legs.js';
 
 const plain = new Chalk({ level: 0 });
 /** An agent message the integrator answered 200 through the proxy, accepted and valid. */
@@ -101,5 +103,34 @@ describe('a proxied redelivery far sooner than the schedule', () => {
       plain,
     );
     expect(profiled).toContain('expected +5.0 s (off the schedule of profile real)');
+  });
+});
+
+describe('a platform 404 through proxy channel (spec 4.1: no such channel)', () => {
+  const platformLeg = legsOf('channel').find((leg) => leg.name === 'platform')!;
+  const refused = (over: Partial<ProxyExchangeEvent>): ProxyExchangeEvent =>
+    exchange({
+      leg: 'platform',
+      caller: 'integrator',
+      answerer: 'platform',
+      path: '/channel',
+      upstream: 'http://127.0.0.1:8800',
+      kind: 'channel.customer.text',
+      status: 404,
+      accepted: false,
+      verdict: { ok: false, errors: 0, warnings: 0 },
+      ...over,
+    });
+
+  it('says why, and that --platform-url takes the channel URL', () => {
+    expect(formatProxyExchange(refused({}), plain)).toContain(
+      '    platform: HTTP 404 at http://127.0.0.1:8800: no channel at this URL: its public id is unknown or its random string is wrong (spec 4.1); --platform-url takes the channel URL, {base_url}/<random_string>/<channel_public_id>',
+    );
+  });
+
+  it('holds the body of a status 404 to nothing, and still a 500 to 0 or 1', () => {
+    expect(checkAnswer(platformLeg, 'channel.status', 404, 'no channel').errors).toEqual([]);
+    expect(checkAnswer(platformLeg, 'channel.status', 200, '1').errors).toEqual([]);
+    expect(checkAnswer(platformLeg, 'channel.status', 500, 'oops').errors).not.toEqual([]);
   });
 });
