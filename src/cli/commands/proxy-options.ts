@@ -70,7 +70,12 @@ export const proxyOptions = defineOptions('proxy', [
   ),
   FAULT_PLAN_OPTION,
   ...RECORD_OPTIONS,
-  QUIET_OPTION,
+  // the proxy's summary is what a smoke job reads: --quiet keeps it, unlike the other servers
+  {
+    ...QUIET_OPTION,
+    description:
+      'print only its start-up lines, warnings, errors and the summary when it stops: no line per exchange that passed; one that broke the contract or was not accepted prints (--record still records every exchange)',
+  },
   STRICT_OPTION,
   {
     key: 'failOnViolation',

@@ -134,3 +134,14 @@ describe('a platform 404 through proxy channel (spec 4.1: no such channel)', () 
     expect(checkAnswer(platformLeg, 'channel.status', 500, 'oops').errors).not.toEqual([]);
   });
 });
+
+describe('proxy --quiet', () => {
+  it('keeps the summary, and its --help says so (the other servers print none)', async () => {
+    const { proxyOptions } = await import('../../../src/cli/commands/proxy-options.js');
+    const { isEssential } = await import('../../../src/cli/render/output.js');
+    const quiet = proxyOptions.options.find((o) => o.key === 'quiet');
+    expect(quiet?.description).toContain('the summary when it stops');
+    expect(quiet?.description).not.toContain('no summary');
+    expect(isEssential({ type: 'summary' })).toBe(true);
+  });
+});
