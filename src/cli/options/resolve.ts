@@ -212,6 +212,26 @@ function defaultOf(spec: OptionSpec): unknown {
 }
 
 /**
+ * A set SVC_* variable that no option reads and that is one or two letters from `wanted`: a
+ * typo in an export is otherwise silent, and the option reads as never given.
+ * @example misspeltEnv('SVC_CHANNEL_URL', { SVC_CHANEL_URL: 'http://...' }) // 'SVC_CHANEL_URL'
+ */
+function misspeltEnv(wanted: string, env: ResolveSources['env']): string | undefined {
+  const unread = Object.keys(env).filter(
+    (name) => name.startsWith('SVC_') && Boolean(env[name]) && !knownEnv.has(name),
+  );
+  return closestNames(wanted, unread, { maxDistance: 2 })[0];
+}
+
+/** Every SVC_* variable some option reads (SVC_MUTANT is read by the simulator itself). */
+const knownEnv: ReadonlySet<string> = new Set([
+  'SVC_MUTANT',
+  ...[...GLOBALS, ...ALL_TABLES.flatMap((t) => t.options)].flatMap((s) =>
+    s.env === undefined ? [] : [s.env],
+  ),
+]);
+
+/**
  * Every option of `table` (globals included) from its three sources, without throwing.
  * @example inspectOptions(listenOptions, { flags: {}, env: { SVC_PORT: '9000' }, cwd: '.' }).options
  */
@@ -255,7 +275,10 @@ export function inspectOptions(table: OptionTable, sources: ResolveSources): Ins
       const value = defaultOf(spec);
       if (value === undefined && spec.required) {
         const where = spec.env ? ` (or set ${spec.env}, or "${spec.key}" in ${CONFIG_FILE})` : '';
-        return { ...base, value, problem: `is required${where}` };
+        const misspelt = spec.env === undefined ? undefined : misspeltEnv(spec.env, sources.env);
+        const meant =
+          misspelt === undefined ? '' : `; ${misspelt} is set, but svc-cli reads ${spec.env}`;
+        return { ...base, value, problem: `is required${where}${meant}` };
       }
       return { ...base, value };
     }

@@ -338,6 +338,23 @@ describe('the resolver', () => {
     );
   });
 
+  it('a missing value names a set SVC_* variable one typo from its own', () => {
+    const env = { SVC_CHANEL_URL: 'http://127.0.0.1:9/r/c', SVC_SENDER_ID: 'c-1', SVC_FOO: 'x' };
+    const e = error(() => resolveOptions(sendText, { flags: {}, env, cwd: emptyDir }));
+    expect(e.message).toMatchInlineSnapshot(
+      `"Could not run svc-cli send-text: --channel-url is required (or set SVC_CHANNEL_URL, or "channelUrl" in svc.config.json); SVC_CHANEL_URL is set, but svc-cli reads SVC_CHANNEL_URL."`,
+    );
+    // a variable another option reads, or one far from the name, is no typo
+    const far = error(() =>
+      resolveOptions(sendText, {
+        flags: {},
+        env: { SVC_CHANNEL: 'x', SVC_SENDER_ID: 'c-1', SVC_FOO: 'x' },
+        cwd: emptyDir,
+      }),
+    );
+    expect(far.message).not.toContain('is set, but');
+  });
+
   it('a missing channel URL says where to get one; a bad one does not', () => {
     const missing = error(() => resolveOptions(sendText, { flags: {}, env: {}, cwd: emptyDir }));
     expect(missing.hint).toBe(
