@@ -7,6 +7,7 @@ import { loadConfig } from '../config-file.js';
 import type { CliContext } from '../context.js';
 import {
   checkConfigValues,
+  globalFlagOnlyProblem,
   inspectOptions,
   sectionProblems,
   unknownKeyProblem,
@@ -72,7 +73,7 @@ function checkConfig(ctx: CliContext, flags: Record<string, unknown>): CheckEven
       type: 'check',
       name: 'config',
       status: 'warn',
-      detail: unknownKeyProblem(key, near),
+      detail: globalFlagOnlyProblem(key) ?? unknownKeyProblem(key, near),
     });
   }
   // the warnings every command prints of its own section, for all of them

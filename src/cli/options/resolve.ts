@@ -465,6 +465,16 @@ function flagOnlyNamed(key: string, specs: readonly OptionSpec[]): OptionSpec | 
 }
 
 /**
+ * A top-level key that names a global flag only (`color`, `noColor`, `config`), said as every
+ * command says it; doctor, which runs no command, says it the same way.
+ * @example globalFlagOnlyProblem('config') // '"config" in the top level is --config, a flag only: ...'
+ */
+export function globalFlagOnlyProblem(key: string): string | undefined {
+  const spec = flagOnlyNamed(key, GLOBALS);
+  return spec === undefined ? undefined : flagOnlyProblem(spec, 'the top level', key);
+}
+
+/**
  * A config key that names a flag-only option: why it is ignored, and what to set instead.
  * @example flagOnlyProblem(urlSpec, 'commands.load') // '"url" in commands.load is --url, a flag only: ...'
  */

@@ -149,6 +149,24 @@ describe('svc-cli doctor', () => {
     );
   });
 
+  it('names a global flag only at the top level as the flag, as each command does', async () => {
+    const t = createTestContext({ cwd: dirWith({ version: 1, color: false, config: 'x.json' }) });
+    expect(await runInProcess(t, ['--json', 'doctor'])).toBe(0);
+    const details = t
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status?: string; detail?: string })
+      .filter((c) => c.status === 'warn')
+      .map((c) => c.detail);
+    expect(details).toContain(
+      '"color" in the top level is --no-color, a flag only: the config file cannot set it; it is ignored. Give --no-color on the command line.',
+    );
+    expect(details).toContain(
+      '"config" in the top level is --config, a flag only: the config file cannot set it; it is ignored. Give --config on the command line.',
+    );
+  });
+
   it('a channel status other than 0/1 fails the check (exit 1)', async () => {
     const base = await startFake('maybe');
     const t = createTestContext({ cwd: dirWith({ version: 1, channelUrl: `${base}/r/ch` }) });
