@@ -135,9 +135,12 @@ export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): st
           : ': answered by the proxy, not forwarded';
     lines.push(`    ${c.magenta(`fault ${e.fault}${how}`)}`);
   }
-  // a fault's own failure ("fault hang") says no more than the line above
+  // a fault's own failure ("fault hang") says no more than the line above; an upstream's
+  // names it, as the answer's body does: "the upstream" alone sent readers to the banner
   if (e.failure && !(injected && e.failure.message === `fault ${e.fault}`))
-    lines.push(`    ${c.red(e.failure.message)}`);
+    lines.push(
+      `    ${c.red(e.failure.message.startsWith('the upstream') ? `${e.failure.message} (${e.upstream})` : e.failure.message)}`,
+    );
   // the real platform changed since the profile was learned
   for (const line of e.drift ?? [])
     lines.push(`    ${c.yellow(`drift from the profile: ${line}`)}`);

@@ -145,3 +145,15 @@ describe('proxy --quiet', () => {
     expect(isEssential({ type: 'summary' })).toBe(true);
   });
 });
+
+describe('an upstream the proxy could not reach', () => {
+  it('is named on the line, as the answer body names it', () => {
+    const { status: _answered, ...unanswered } = exchange({
+      accepted: false,
+      failure: { reason: 'refused', message: 'the upstream refused the connection' },
+      verdict: { ok: false, errors: 0, warnings: 0 },
+    });
+    const line = formatProxyExchange(unanswered, plain);
+    expect(line).toContain('    the upstream refused the connection (http://127.0.0.1:9000/shop)');
+  });
+});
