@@ -204,6 +204,20 @@ describe('svc-cli conform hooks', () => {
       'error [SVC_E_FLAG] Could not use --events: it names no event, so no case would run.',
     );
     expect(empty.stdout).toBe('');
+    // a client event of the public Webhooks page without --profile docs: a run of nothing
+    const docsOnly = await runCli([
+      'conform',
+      'hooks',
+      '--url',
+      target.url,
+      '--events',
+      'client_updated',
+    ]);
+    expect(docsOnly.code).toBe(2);
+    expect(docsOnly.stderr).toContain(
+      'error [SVC_E_FLAG] Could not use --events client_updated: it is an event of the public Webhooks page, beyond spec 6.2, and --profile spec does not send it, so no case would run for it.\n  Add --profile docs to run it (docs/FIDELITY.md).',
+    );
+    expect(docsOnly.stdout).toBe('');
   });
 
   it('--reporter json --out writes the lines stdout would: the cases, then summary', async () => {

@@ -35,7 +35,7 @@ import { redactChannelUrl } from './config-run.js';
 import { plural } from '../../plural.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { compact } from '../../compact.js';
-import { ALL_HOOK_EVENTS } from '../../contract/hooks.js';
+import { ALL_HOOK_EVENTS, DOCS_HOOK_EVENTS } from '../../contract/hooks.js';
 import { closestNames } from '../../suggest.js';
 
 type ConformOptions = Resolved<typeof conformOptions>;
@@ -202,6 +202,24 @@ export function toConformOptions(suite: string, o: ConformOptions): RunConformOp
         'Suites: integrator, hooks, platform, bot.',
       );
   }
+}
+
+/**
+ * The public Webhooks page's client events run only under a profile that sends them: without
+ * one, `--events client_updated` would keep no case and pass a gate that checked nothing.
+ */
+function checkDocsEventsProfile(options: RunConformOptions, profile: string): void {
+  if (options.suite !== 'hooks' || options.settings?.hookEvents === 'docs') return;
+  const docsOnly = (options.events ?? []).filter((e) =>
+    (DOCS_HOOK_EVENTS as readonly string[]).includes(e),
+  );
+  const [first] = docsOnly;
+  if (first === undefined) return;
+  throw new SvcError(
+    'SVC_E_FLAG',
+    `Could not use --events ${first}: it is an event of the public Webhooks page, beyond spec 6.2, and --profile ${profile} does not send it, so no case would run for it.`,
+    'Add --profile docs to run it (docs/FIDELITY.md).',
+  );
 }
 
 /** The suite's options under `--profile` (the spec's: as they are). */
@@ -567,6 +585,7 @@ async function runConformChecked(
 ): Promise<number> {
   const { flags, reporter, ndjson, out, tally } = run;
   const options = await withProfile(toConformOptions(suite, flags), flags.profile, ctx.cwd);
+  checkDocsEventsProfile(options, flags.profile);
   // --report reads what the run recorded: the --record file, else a temporary one
   const recording = recordingOf(ctx, flags);
   // the chats conform platform saw (--record, --report); for conform bot's --report, those its
