@@ -5,6 +5,7 @@
 import { FILE_MEDIA_TYPES, mediaTypeHint } from '../../contract/media-types.js';
 import { fileNameOf } from '../../http/file-name.js';
 import { parseLocationWords } from './location-words.js';
+import { closestNames } from '../../suggest.js';
 import type { PlatformCore } from '../../platform/core.js';
 import type { ConsoleChatsEvent } from '../render/console-chats.js';
 
@@ -56,6 +57,20 @@ function takeCustomer(words: string[]): { words: string[]; customerId?: string }
   const customerId = (words[index] ?? '').slice(1);
   return { words: words.filter((_, i) => i !== index), customerId };
 }
+
+/** The console's commands, for the "did you mean" of a mistyped one. */
+const AGENT_COMMANDS = [
+  'typing',
+  'media',
+  'location',
+  'offline',
+  'online',
+  'close',
+  'chats',
+  'assign',
+  'call',
+  'help',
+] as const;
 
 const withCustomer = <T extends object>(
   action: T,
@@ -142,11 +157,14 @@ export function parseConsoleLine(line: string): ConsoleAction {
     case 'q':
       // chat's console has /quit; this one serves until the platform is stopped
       return { kind: 'error', message: `no /${command} here: Ctrl-C stops the platform` };
-    default:
+    default: {
+      // a typo is likelier than a new command: name the one meant, as the CLI does for its own
+      const [meant] = closestNames(command, AGENT_COMMANDS, { maxDistance: 2 });
       return {
         kind: 'error',
-        message: `unknown console command /${command}; /help lists them (// sends a line starting with /)`,
+        message: `unknown console command /${command}${meant === undefined ? '' : ` (did you mean /${meant}?)`}; /help lists them (// sends a line starting with /)`,
       };
+    }
   }
 }
 

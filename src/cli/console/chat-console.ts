@@ -6,6 +6,7 @@ import { fileNameOf } from '../../http/file-name.js';
 import { parseLocationWords } from './location-words.js';
 import { FILE_MEDIA_TYPES, type FileMediaType } from '../../roles/integrator/kinds.js';
 import { mediaTypeHint } from '../../contract/media-types.js';
+import { closestNames } from '../../suggest.js';
 
 export type ChatAction =
   | { kind: 'text'; text: string }
@@ -38,6 +39,20 @@ export const CHAT_HELP = `Customer console — type a line to send it as a text 
   /agent <text>                  (embedded simulator) the agent answers
   //<text>                       send a line starting with / (//etc sends /etc)
   /help   /quit                  (Ctrl-D quits too; Ctrl-C exits 130)`;
+
+/** The console's commands, for the "did you mean" of a mistyped one. */
+const CHAT_COMMANDS = [
+  'typing',
+  'photo',
+  'media',
+  'location',
+  'name',
+  'email',
+  'phone',
+  'agent',
+  'help',
+  'quit',
+] as const;
 
 function parseMedia(type: string, given: string[], command: 'photo' | 'media'): ChatAction {
   const usage =
@@ -104,10 +119,13 @@ export function parseChatLine(line: string): ChatAction {
     case 'quit':
     case 'exit':
       return { kind: 'quit' };
-    default:
+    default: {
+      // a typo is likelier than a new command: name the one meant, as the CLI does for its own
+      const [meant] = closestNames(command, CHAT_COMMANDS, { maxDistance: 2 });
       return {
         kind: 'error',
-        message: `unknown command /${command}; /help lists them (// sends a line starting with /)`,
+        message: `unknown command /${command}${meant === undefined ? '' : ` (did you mean /${meant}?)`}; /help lists them (// sends a line starting with /)`,
       };
+    }
   }
 }

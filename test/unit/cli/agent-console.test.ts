@@ -112,6 +112,17 @@ describe('agent console lines', () => {
     });
     expect(CONSOLE_HELP).toMatch(/^ {2}\/\/<text> +answer with a line starting with \/$/m);
   });
+
+  it('names the command a mistyped one meant', () => {
+    expect(parseConsoleLine('/asign')).toEqual({
+      kind: 'error',
+      message:
+        'unknown console command /asign (did you mean /assign?); /help lists them (// sends a line starting with /)',
+    });
+    expect(parseConsoleLine('/ofline')).toMatchObject({
+      message: expect.stringContaining('(did you mean /offline?)') as unknown,
+    });
+  });
 });
 
 describe('the last active customer follows whom the agent last addressed', () => {

@@ -109,6 +109,18 @@ describe('chat /help', () => {
     );
     expect(parseChatLine('//etc')).toEqual({ kind: 'text', text: '/etc' });
   });
+
+  it('names the command a mistyped one meant, and none for a word far from every one', () => {
+    expect(parseChatLine('/tpying on')).toEqual({
+      kind: 'error',
+      message:
+        'unknown command /tpying (did you mean /typing?); /help lists them (// sends a line starting with /)',
+    });
+    expect(parseChatLine('/etc/hosts')).toEqual({
+      kind: 'error',
+      message: 'unknown command /etc/hosts; /help lists them (// sends a line starting with /)',
+    });
+  });
 });
 
 describe('svc-cli chat, driven through injected streams', () => {
