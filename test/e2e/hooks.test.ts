@@ -305,6 +305,27 @@ describe('fixtures/... of the docs outside a clone (spawned)', () => {
   });
 });
 
+describe('hook-target --reply with a mistyped event (spawned)', () => {
+  it('names the event meant and shows the flag written out, exit 2', async () => {
+    const typo = await runCli([
+      'hook-target',
+      '--port',
+      '0',
+      '--reply',
+      'chat_acepted=fixtures/hooks/crm-reply.json',
+    ]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(
+      'offline_message. Did you mean chat_accepted?\n  Example: --reply chat_accepted=fixtures/hooks/crm-reply.json\n',
+    );
+    // a file without its event: the example puts one in front
+    const bare = await runCli(['hook-target', '--port', '0', '--reply', 'crm.json']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).not.toContain('Did you mean');
+    expect(bare.stderr).toContain('  Example: --reply chat_accepted=crm.json\n');
+  });
+});
+
 describe('svc-cli hook-target and platform --hook-url (spawned)', () => {
   it('hook-target prints listening first, then each event; SIGINT exits 130', async () => {
     const target = run(['--json', 'hook-target', '--port', '0']);

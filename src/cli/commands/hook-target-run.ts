@@ -5,6 +5,7 @@ import { readInputFile } from '../../io/input-file.js';
 import { parseJsonText } from '../../contract/json-text.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { SvcError } from '../../errors.js';
+import { closestNames } from '../../suggest.js';
 import {
   createHookTarget,
   hookEventOf,
@@ -33,9 +34,13 @@ export async function loadReplies(
     const eq = pair.indexOf('=');
     const event = hookEventOf(pair.slice(0, Math.max(eq, 0)));
     if (eq <= 0 || event === undefined) {
+      // a mistyped event is the likelier slip: name the one meant, and show the flag written out
+      const [meant] =
+        eq > 0 ? closestNames(pair.slice(0, eq), [...HOOK_EVENTS, 'offline_messages']) : [];
       throw new SvcError(
         'SVC_E_REPLY_FLAG',
-        `Could not use --reply "${pair}": expected <event>=<file> with an event of ${HOOK_EVENTS.join(', ')}.`,
+        `Could not use --reply "${pair}": expected <event>=<file> with an event of ${HOOK_EVENTS.join(', ')}.${meant === undefined ? '' : ` Did you mean ${meant}?`}`,
+        `Example: --reply ${meant ?? 'chat_accepted'}=${eq >= 0 ? pair.slice(eq + 1) : pair}`,
       );
     }
     const given = pair.slice(eq + 1);
