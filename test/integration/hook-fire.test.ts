@@ -198,6 +198,16 @@ describe('hook-fire against hook-target', () => {
     });
   });
 
+  it('a timeout of a few ms, a bare number meant as seconds, says how to write seconds', async () => {
+    const { target } = await startTarget({ plan: { fault: { kind: 'hang' } } });
+    await expect(
+      fireHook({ url: target.url, event: 'chat_accepted', timeoutMs: 5, clock: createClock() }),
+    ).rejects.toMatchObject({
+      code: 'SVC_E_HOOK_TIMEOUT',
+      hint: 'The receiver took longer than --timeout (default 10 s, an assumption: spec 8 is silent). --timeout 5 is 5 ms, as a bare number is ms: --timeout 5s waits 5 s.',
+    });
+  });
+
   it('--all fires every event past one that times out, which breaks the contract', async () => {
     // a receiver slow on one event only: it answers chat_updated never
     const slow = createServer((req, res) => {

@@ -250,7 +250,7 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
             : 'SVC_E_HOOK_UNREACHABLE',
       `Could not fire ${event} at ${options.url}: ${outcome.message}${timeout ? describeWallTime(options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS, clock) : ''}.`,
       timeout
-        ? 'The receiver took longer than --timeout (default 10 s, an assumption: spec 8 is silent).'
+        ? timeoutHint(options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS)
         : untrusted
           ? undefined
           : unreachableHint(outcome, options.url),
@@ -441,4 +441,15 @@ export async function fireAllHooks(
 function portOf(url: string): string {
   const parsed = new URL(url);
   return parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
+}
+
+/**
+ * What to do about a hook timeout. `--timeout 5` is 5 ms, as a bare number is ms: a limit that
+ * short was most likely meant in seconds, so say how to write that.
+ */
+function timeoutHint(timeoutMs: number): string {
+  const base =
+    'The receiver took longer than --timeout (default 10 s, an assumption: spec 8 is silent).';
+  if (timeoutMs >= 100) return base;
+  return `${base} --timeout ${timeoutMs} is ${timeoutMs} ms, as a bare number is ms: --timeout ${timeoutMs}s waits ${timeoutMs} s.`;
 }
