@@ -5,7 +5,7 @@
 import { FILE_MEDIA_TYPES, mediaTypeHint } from '../../contract/media-types.js';
 import { fileNameOf } from '../../http/file-name.js';
 import { parseLocationWords } from './location-words.js';
-import { closestNames } from '../../suggest.js';
+import { unknownCommand } from './unknown-command.js';
 import type { PlatformCore } from '../../platform/core.js';
 import type { ConsoleChatsEvent } from '../render/console-chats.js';
 
@@ -157,14 +157,8 @@ export function parseConsoleLine(line: string): ConsoleAction {
     case 'q':
       // chat's console has /quit; this one serves until the platform is stopped
       return { kind: 'error', message: `no /${command} here: Ctrl-C stops the platform` };
-    default: {
-      // a typo is likelier than a new command: name the one meant, as the CLI does for its own
-      const [meant] = closestNames(command, AGENT_COMMANDS, { maxDistance: 2 });
-      return {
-        kind: 'error',
-        message: `unknown console command /${command}${meant === undefined ? '' : ` (did you mean /${meant}?)`}; /help lists them (// sends a line starting with /)`,
-      };
-    }
+    default:
+      return unknownCommand('unknown console command', command, AGENT_COMMANDS);
   }
 }
 

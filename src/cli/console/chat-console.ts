@@ -6,7 +6,7 @@ import { fileNameOf } from '../../http/file-name.js';
 import { parseLocationWords } from './location-words.js';
 import { FILE_MEDIA_TYPES, type FileMediaType } from '../../roles/integrator/kinds.js';
 import { mediaTypeHint } from '../../contract/media-types.js';
-import { closestNames } from '../../suggest.js';
+import { unknownCommand } from './unknown-command.js';
 
 export type ChatAction =
   | { kind: 'text'; text: string }
@@ -119,13 +119,7 @@ export function parseChatLine(line: string): ChatAction {
     case 'quit':
     case 'exit':
       return { kind: 'quit' };
-    default: {
-      // a typo is likelier than a new command: name the one meant, as the CLI does for its own
-      const [meant] = closestNames(command, CHAT_COMMANDS, { maxDistance: 2 });
-      return {
-        kind: 'error',
-        message: `unknown command /${command}${meant === undefined ? '' : ` (did you mean /${meant}?)`}; /help lists them (// sends a line starting with /)`,
-      };
-    }
+    default:
+      return unknownCommand('unknown command', command, CHAT_COMMANDS);
   }
 }
