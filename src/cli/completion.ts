@@ -221,7 +221,7 @@ function generateZsh(program: Command): string {
   return `#compdef svc-cli
 # svc-cli completion for zsh. Load it with:
 #   source <(svc-cli completion zsh)
-# or save it as _svc-cli in a directory of your $fpath
+# in ~/.zshrc, after compinit (oh-my-zsh and most setups load it)
 _svc_cli() {
   local -a commands
   commands=(

@@ -12,7 +12,7 @@ export const completionCommand = defineCommand({
 Examples:
   $ svc-cli completion bash > ~/.local/share/bash-completion/completions/svc-cli
   $ source <(svc-cli completion bash)           # or add this line to ~/.bashrc
-  $ svc-cli completion zsh > "\${fpath[1]}/_svc-cli"
+  $ svc-cli completion zsh > ~/.svc-cli.zsh     # and "source ~/.svc-cli.zsh" in ~/.zshrc
   $ svc-cli completion fish > ~/.config/fish/completions/svc-cli.fish`,
   // its own module, not the run paths' bundle: a completion script loads little
   run: {
