@@ -7,6 +7,7 @@ import { ERRORS } from '../error-codes.js';
 import { SvcError } from '../errors.js';
 import { errorBody } from '../http/body.js';
 import { ProtocolError } from '../protocol-error.js';
+import { isControlPath } from './control-access.js';
 import type { RequestRejectedEvent } from '../wire-errors.js';
 import type { LifecycleHooks } from './lifecycle-hooks.js';
 import { shapeAnswer, type PayloadForms } from './payload-forms.js';
@@ -177,9 +178,16 @@ export function answerError(
   }
   if (error instanceof SvcError && error.category === 'input') {
     const entry = ERRORS[error.code];
+    const body = errorBody(error.code, error.message);
+    // the control API is svc-cli's own: its refusals say what to do, as the CLI's errors do
+    // (the wire's error bodies stay as the spec has them)
+    const hinted =
+      error.hint !== undefined && isControlPath(request.path)
+        ? { error: { ...body.error, hint: error.hint } }
+        : body;
     return {
       status: 'status' in entry ? entry.status : 400,
-      body: errorBody(error.code, error.message),
+      body: hinted,
       record: { iface: ifaceOf(request.path) },
     };
   }

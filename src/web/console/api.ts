@@ -121,8 +121,10 @@ export async function call<T>(method: 'GET' | 'POST', path: string, body?: unkno
     json = undefined; // not the simulator's JSON (a proxy's error page): the status tells
   }
   if (!response.ok) {
-    const error = (json as { error?: { message?: string } } | undefined)?.error;
-    throw new ControlApiError('refused', error?.message ?? `HTTP ${response.status}`);
+    const error = (json as { error?: { message?: string; hint?: string } } | undefined)?.error;
+    const said = error?.message ?? `HTTP ${response.status}`;
+    // the simulator's hint, what to do about it, follows its message
+    throw new ControlApiError('refused', error?.hint ? `${said} ${error.hint}` : said);
   }
   return json as T;
 }
