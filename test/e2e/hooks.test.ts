@@ -305,6 +305,27 @@ describe('fixtures/... of the docs outside a clone (spawned)', () => {
   });
 });
 
+describe('hook-fire refusals say what to do (spawned)', () => {
+  it('--all with an event, and a --set path the guard refuses, each with a hint, exit 2', async () => {
+    const url = 'http://127.0.0.1:1/hooks';
+    const both = await runCli(['hook-fire', 'chat_accepted', '--all', '--url', url]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--all takes no <event> and no --from.');
+    expect(both.stderr).toContain('svc-cli hook-fire --all --url <receiver>');
+    const proto = await runCli([
+      'hook-fire',
+      'chat_accepted',
+      '--set',
+      '__proto__.x=1',
+      '--url',
+      url,
+    ]);
+    expect(proto.code).toBe(2);
+    expect(proto.stderr).toContain('(prototype pollution guard)');
+    expect(proto.stderr).toContain('e.g. --set visitor.name=Jane');
+  });
+});
+
 describe('hook-target --reply with a mistyped event (spawned)', () => {
   it('names the event meant and shows the flag written out, exit 2', async () => {
     const typo = await runCli([

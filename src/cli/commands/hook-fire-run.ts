@@ -67,7 +67,11 @@ export async function runHookFire(
   }
   const options = { ...resolved, url, event };
   if (options.all && (options.event !== undefined || options.from !== undefined)) {
-    throw new SvcError('SVC_E_FLAG', 'Could not fire: --all takes no <event> and no --from.');
+    throw new SvcError(
+      'SVC_E_FLAG',
+      'Could not fire: --all takes no <event> and no --from.',
+      'Fire every event with --all alone (svc-cli hook-fire --all --url <receiver>), or one event without --all.',
+    );
   }
   if (!options.all && options.event === undefined && options.from === undefined) {
     throw new SvcError(

@@ -23,12 +23,17 @@ export function parseSetFlag(text: string): { path: string[]; value: unknown } {
     .split('.');
   for (const key of path) {
     if (key === '') {
-      throw new SvcError('SVC_E_SET', `Could not use --set "${text}": empty path segment.`);
+      throw new SvcError(
+        'SVC_E_SET',
+        `Could not use --set "${text}": empty path segment.`,
+        'A path names its keys between dots, and an array item as [n]: --set custom_data[0].title=Order',
+      );
     }
     if (FORBIDDEN.has(key)) {
       throw new SvcError(
         'SVC_E_SET_FORBIDDEN_KEY',
         `Could not use --set "${text}": the key "${key}" is refused (prototype pollution guard).`,
+        'No event has such a field: --set changes fields of the event, e.g. --set visitor.name=Jane.',
       );
     }
   }
