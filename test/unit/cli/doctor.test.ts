@@ -127,18 +127,22 @@ describe('svc-cli doctor', () => {
     });
   });
 
-  it("warns of the commands section's typos, as each command does", async () => {
-    const t = createTestContext({
-      cwd: dirWith({ version: 1, commands: { lisen: { port: 1 }, 'send-text': { bogus: 1 } } }),
-    });
-    expect(await runInProcess(t, ['--json', 'doctor'])).toBe(0);
-    const details = t
+  /** The details of the checks `doctor --json` warned of. */
+  const warnings = (t: ReturnType<typeof createTestContext>): (string | undefined)[] =>
+    t
       .stdout()
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { status?: string; detail?: string })
       .filter((c) => c.status === 'warn')
       .map((c) => c.detail);
+
+  it("warns of the commands section's typos, as each command does", async () => {
+    const t = createTestContext({
+      cwd: dirWith({ version: 1, commands: { lisen: { port: 1 }, 'send-text': { bogus: 1 } } }),
+    });
+    expect(await runInProcess(t, ['--json', 'doctor'])).toBe(0);
+    const details = warnings(t);
     expect(details).toContain(
       'commands.lisen names no command with options. Did you mean "listen"?',
     );
@@ -152,13 +156,7 @@ describe('svc-cli doctor', () => {
   it('names a global flag only at the top level as the flag, as each command does', async () => {
     const t = createTestContext({ cwd: dirWith({ version: 1, color: false, config: 'x.json' }) });
     expect(await runInProcess(t, ['--json', 'doctor'])).toBe(0);
-    const details = t
-      .stdout()
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { status?: string; detail?: string })
-      .filter((c) => c.status === 'warn')
-      .map((c) => c.detail);
+    const details = warnings(t);
     expect(details).toContain(
       '"color" in the top level is --no-color, a flag only: the config file cannot set it; it is ignored. Give --no-color on the command line.',
     );
