@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium)('web console: a reply that is not sent', () => {
     await page.press('#reply-text', 'Enter');
     await page.locator('#error', { hasText: 'Not sent' }).waitFor();
     expect(await page.locator('#error').textContent()).toMatchInlineSnapshot(
-      `"Not sent: the simulator answered "Could not find chat 999"; your reply is kept. Press Enter to send it again."`,
+      `"Not sent: the simulator answered "Could not find chat 999. A chat starts when a customer sends a message to the channel URL"; your reply is kept. Press Enter to send it again."`,
     );
     expect(await page.inputValue('#reply-text')).toBe('Your order ships today.');
 
