@@ -157,3 +157,19 @@ describe('an upstream the proxy could not reach', () => {
     expect(line).toContain('    the upstream refused the connection (http://127.0.0.1:9000/shop)');
   });
 });
+
+describe("a series' first attempt", () => {
+  const first = { attempt: 1, of: 2, gapMs: 0, expectedGapMs: 0 };
+  it('says nothing when it was answered: no retry follows', () => {
+    expect(formatProxyExchange(exchange({ attempt: first }), plain)).not.toContain('attempt');
+  });
+
+  it('says "attempt 1/2" when the platform will try again', () => {
+    expect(formatProxyExchange(exchange({ attempt: first, status: 500 }), plain)).toContain(
+      'attempt 1/2',
+    );
+    expect(
+      formatProxyExchange(exchange({ attempt: first, slow: true, durationMs: 3100 }), plain),
+    ).toContain('attempt 1/2');
+  });
+});
