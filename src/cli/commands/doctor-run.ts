@@ -136,7 +136,9 @@ async function probeChannel(url: string, timeoutMs: number, shown: string): Prom
       type: 'check',
       name: 'channel',
       status: e?.category === 'network' ? 'unreachable' : 'fail',
-      detail: `${shown}/status: ${e ? e.message : String(error)}`,
+      // the error's own hint ("Check --channel-url and that the platform is up."), as the
+      // other URL lines end with what to look at
+      detail: `${shown}/status: ${e ? e.message : String(error)}${e?.hint ? ` ${e.hint}` : ''}`,
     };
   }
 }

@@ -171,6 +171,21 @@ describe('svc-cli doctor', () => {
     expect(await runInProcess(t, ['doctor'])).toBe(1);
     expect(t.stdout()).toContain('✗ channel');
   });
+
+  it('an unreachable channel ends with what to look at, as the other URLs do', async () => {
+    // a port that was free a moment ago: nothing listens there now
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const t = createTestContext({
+      cwd: dirWith({ version: 1, channelUrl: `http://127.0.0.1:${port}/r/ch` }),
+    });
+    expect(await runInProcess(t, ['doctor'])).toBe(3);
+    expect(t.stdout()).toMatch(
+      /✗ channel .*connection refused \(127\.0\.0\.1:\d+\)\. Check --channel-url and that the platform is up\./,
+    );
+  });
 });
 
 describe('svc-cli doctor: the active profile', () => {
