@@ -309,6 +309,7 @@ describe('record to-fixture', () => {
     writeFileSync(join(dir, 'one.ndjson'), 'not json'); // no newline: the last line too
     await expect(readRecording(join(dir, 'one.ndjson'))).rejects.toMatchObject({
       message: expect.stringContaining('line 1 is not JSON'),
+      hint: expect.stringContaining('A recording is NDJSON, one exchange record per line'),
     });
   });
 

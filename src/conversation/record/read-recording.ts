@@ -30,7 +30,11 @@ export async function readRecording(
           `Could not read ${name}: it is binary (NUL bytes), not an NDJSON or HAR recording.`,
           RECORD_HINT,
         )
-      : new SvcError('SVC_E_RECORDING', `Could not read ${name}: line ${n} is not JSON.`);
+      : new SvcError(
+          'SVC_E_RECORDING',
+          `Could not read ${name}: line ${n} is not JSON.`,
+          NOT_JSON_HINT,
+        );
   for await (const { value, n } of recordingValues({
     path,
     ...(stdin ? { stdin } : {}),
@@ -51,6 +55,8 @@ export async function readRecording(
 }
 
 const RECORD_HINT = 'Record with `svc-cli platform --record session.ndjson` (or listen --record).';
+/** A file that is no recording at all (a log, a fixture, a config) says what one is. */
+const NOT_JSON_HINT = `A recording is NDJSON, one exchange record per line as --record writes it, or a HAR file. ${RECORD_HINT}`;
 
 /** Whether a file holds NUL bytes in its first 8 KiB (stdin: not looked at again). */
 function isBinary(path: string): boolean {
@@ -108,14 +114,18 @@ export function parseNdjson(
         skipLine(skipped, i + 1);
         break;
       }
-      throw new SvcError('SVC_E_RECORDING', `Could not read ${file}: line ${i + 1} is not JSON.`);
+      throw new SvcError(
+        'SVC_E_RECORDING',
+        `Could not read ${file}: line ${i + 1} is not JSON.`,
+        NOT_JSON_HINT,
+      );
     }
     const record = value as Partial<ExchangeRecord>;
     if (record.type !== 'exchange' || !record.request || !record.iface) {
       throw new SvcError(
         'SVC_E_RECORDING',
         `Could not read ${file}: line ${i + 1} is not an exchange record.`,
-        'Record with `svc-cli platform --record session.ndjson` (or listen --record).',
+        RECORD_HINT,
       );
     }
     records.push(record as ExchangeRecord);
