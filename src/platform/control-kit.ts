@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SvcError } from '../errors.js';
+import { closestNames } from '../suggest.js';
 import { unknownKeyLines } from '../unknown-keys.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 
@@ -58,12 +59,31 @@ export function parseControlBody<T>(schema: z.ZodType<T>, request: PlatformReque
       .map((i) => {
         const missing = i.code === 'invalid_type' && /received undefined$/.test(i.message);
         const expected = /expected (\w+)/.exec(i.message)?.[1];
-        return `${i.path.join('.') || '(body)'}: ${missing ? `required${expected ? ` (a ${expected})` : ''}` : i.message}`;
+        return `${i.path.join('.') || '(body)'}: ${missing ? `required${expected ? ` (a ${expected})` : ''}` : i.message}${meant(i, body.json)}`;
       })
       .join('; ');
     throw new SvcError('SVC_E_CONTROL_BODY', `${issues}${takes}`);
   }
   return parsed.data;
+}
+
+/**
+ * ` (did you mean "error"?)` for a string one typo away from a value an enum takes (`"eror"`),
+ * as an unknown key gets; empty for anything else.
+ */
+function meant(issue: z.core.$ZodIssue, json: unknown): string {
+  if (issue.code !== 'invalid_value') return '';
+  let given: unknown = json;
+  for (const key of issue.path) {
+    given =
+      given !== null && typeof given === 'object'
+        ? (given as Record<PropertyKey, unknown>)[key]
+        : undefined;
+  }
+  if (typeof given !== 'string') return '';
+  const values = issue.values.filter((v): v is string => typeof v === 'string');
+  const [near] = closestNames(given, values, { limit: 1, maxDistance: 2 });
+  return near === undefined ? '' : ` (did you mean "${near}"?)`;
 }
 
 /** A chat id as the control API takes it everywhere: a number, or its digits as a string. */

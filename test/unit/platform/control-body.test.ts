@@ -48,4 +48,15 @@ describe('parseControlBody', () => {
       extra: 1,
     });
   });
+
+  it('names the value an enum takes that a typo was meant for', () => {
+    const call = z.object({ outcome: z.enum(['end', 'error']).optional() });
+    expect(() => parseControlBody(call, request({ outcome: 'eror' }))).toThrow(
+      /^outcome: Invalid option: expected one of "end"\|"error" \(did you mean "error"\?\); this request takes/,
+    );
+    // nothing near: zod's words alone
+    expect(() => parseControlBody(call, request({ outcome: 'finished' }))).toThrow(
+      /^outcome: Invalid option: expected one of "end"\|"error"; this request takes/,
+    );
+  });
 });
