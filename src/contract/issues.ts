@@ -4,6 +4,7 @@
  * gets a generic description and the kind's spec section.
  */
 import type { z } from 'zod';
+import { closestNames } from '../suggest.js';
 import { TAG_SEPARATOR, WARNING_PREFIX, describeIssue } from './rules.js';
 import type { RuleCode } from './rule-codes.js';
 import type { ContractIssue, ValidationResult } from './types.js';
@@ -99,6 +100,8 @@ export function collectIssues(
   warnings: ContractIssue[],
   /** the field an unknown key was likely meant to be, at the object `segments` names */
   meantField?: (segments: readonly Segment[], key: string) => string | undefined,
+  /** the payload validated: a string one typo away from an allowed value is named */
+  input?: unknown,
 ): void {
   for (const issue of issues) {
     const segments = base.length === 0 ? issue.path : [...base, ...issue.path];
@@ -129,7 +132,7 @@ export function collectIssues(
           bestScore = score;
         }
       }
-      collectIssues(best, segments, defaultSpec, errors, warnings, meantField);
+      collectIssues(best, segments, defaultSpec, errors, warnings, meantField, input);
       continue;
     }
     const described = tagged ?? {
@@ -141,9 +144,30 @@ export function collectIssues(
     target.push({
       path: formatPath(segments),
       code: described.code,
-      rule: described.rule,
+      rule: `${described.rule}${meantValue(described.rule, input, segments)}`,
       spec: described.spec,
       severity: described.warning ? 'warning' : 'error',
     });
   }
+}
+
+/**
+ * `; did you mean "error"?` for a string one or two letters from a value that
+ * `must be one of "start", ..., "error"` allows (`"eror"`), as an unknown key gets its field;
+ * empty for anything else.
+ */
+function meantValue(rule: string, input: unknown, segments: readonly Segment[]): string {
+  const listed = /^must be one of (.+)$/.exec(rule)?.[1];
+  if (listed === undefined) return '';
+  let given = input;
+  for (const key of segments) {
+    given =
+      given !== null && typeof given === 'object'
+        ? (given as Record<PropertyKey, unknown>)[key]
+        : undefined;
+  }
+  if (typeof given !== 'string' || given === '') return '';
+  const allowed = [...listed.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+  const [near] = closestNames(given, allowed, { limit: 1, maxDistance: 2 });
+  return near === undefined || near === given ? '' : `; did you mean "${near}"?`;
 }

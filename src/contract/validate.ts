@@ -261,6 +261,7 @@ function validateEntry(
     if (!parsed.success)
       collectIssues(parsed.error.issues, [], entry.spec, errors, warnings, (segments, key) =>
         cachedMeantField(entry, segments, key),
+        value,
       );
   }
   if (entry.producer === 'party') warnings = holdPartyToTypes(warnings, errors);

@@ -39,3 +39,31 @@ describe('an unknown field', () => {
     expect(rulesOf('channel.customer.text', value)).toEqual([`sender.loyalty_tier: ${extra}`]);
   });
 });
+
+describe('a value an enum does not take', () => {
+  const errorsOf = (kind: string, value: unknown): string[] =>
+    validate(kind, value).errors.map((e) => `${e.path}: ${e.rule}`);
+  const call = (status: string) => ({
+    event_name: 'call_event',
+    chat_id: 1,
+    widget_id: 'w',
+    call: { type: 'callback', phone: '+1', status },
+  });
+
+  it('names the allowed value a typo or a capital was meant for', () => {
+    expect(errorsOf('hook.call_event', call('eror'))).toContainEqual(
+      expect.stringMatching(
+        /^call\.status: must be one of "start", .*"error"; did you mean "error"\?$/,
+      ),
+    );
+    expect(errorsOf('hook.call_event', call('Start'))).toContainEqual(
+      expect.stringMatching(/; did you mean "start"\?$/),
+    );
+  });
+
+  it('names none when no value is close', () => {
+    expect(errorsOf('hook.call_event', call('finished'))).toContainEqual(
+      expect.stringMatching(/^call\.status: must be one of [^;]+$/),
+    );
+  });
+});
