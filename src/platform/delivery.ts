@@ -233,7 +233,7 @@ async function runSeries(
     const said = withFirstHint(
       outcome.ok ? replySaid(judgement, outcome, options) : undefined,
       attempt === 1 && options.target === 'integrator'
-        ? integratorHint(outcome, policy.attemptTimeoutMs)
+        ? integratorHint(outcome, policy.attemptTimeoutMs, options.url)
         : undefined,
     );
     options.emit({
@@ -338,11 +338,14 @@ function attemptNotes(judgement: ReplyJudgement): string[] {
  * What a rejected first attempt at the integrator asks of it, said once per message (the
  * console showed "HTTP 201" or "timeout after 3000 ms" where conform says what to fix).
  */
-function integratorHint(outcome: PostOutcome, waitMs: number): string | undefined {
+function integratorHint(outcome: PostOutcome, waitMs: number, url: string): string | undefined {
   if (!outcome.ok)
     return outcome.reason === 'timeout'
       ? `answer within ${waitMs / 1000} s: each attempt waits that long for the whole reply, then the platform tries again (spec 8)`
       : undefined;
+  // svc-cli proxy refused the path, not the integrator: the integrator URL misses its leg
+  if (outcome.status === 404 && outcome.headers['x-svc-proxy'] === 'no_route')
+    return `svc-cli proxy answered, not your integrator: it takes the platform's agent messages at its /integrator path; give the platform --integrator-url ${new URL(url).origin}/integrator`;
   if (outcome.status === 404)
     return 'the platform posts to <integrator URL>/<channel public id>: serve that path (spec 4.2)';
   if (outcome.status !== 200)

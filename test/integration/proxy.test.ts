@@ -407,6 +407,27 @@ describe('proxy channel', () => {
     expect(p.summary().gaveUp).toBe(1);
   });
 
+  it("an integrator URL that misses the proxy's /integrator path: the platform names the proxy, not the integrator", async () => {
+    const clock = createVirtualClock();
+    const listener = await startListener({ clock });
+    const { proxy: p } = await proxy({
+      iface: 'channel',
+      upstreams: { integrator: listener.listener.url },
+      clock,
+    });
+    const harness = await startPlatform({
+      clock,
+      channels: [{ id: 'shop', integratorUrl: `${p.url}/wrong/path` }],
+    });
+    await post(harness.channelUrl, customerText('c-1', 'Hello'));
+    expect((await agentReply(clock, harness.platform.core, 'c-1', 'Hi')).result).toBe('failed');
+    const [first] = harness.of('delivery-attempt');
+    expect(first?.said).toContain(
+      `svc-cli proxy answered, not your integrator: it takes the platform's agent messages at its /integrator path; give the platform --integrator-url ${p.url}/integrator`,
+    );
+    expect(first?.said).not.toContain('serve that path');
+  });
+
   it('counts the answers the integrator did not accept (its 500s) in the summary', async () => {
     const clock = createVirtualClock();
     const listener = await startListener({ clock, plan: { failFirst: 2 } });
