@@ -30,6 +30,15 @@ export const chatOptions = defineOptions('chat', [
     ...SERVING_OPTIONS[0],
     description: 'port of the embedded agent-message endpoint (0 = any free port)',
   },
+  {
+    key: 'platformPort',
+    flag: '--platform-port <port>',
+    type: 'int',
+    min: 0,
+    max: 65_535,
+    description:
+      'port of the embedded simulator (its channel URL and control API), when no --channel-url; default any free port',
+  },
   SERVING_OPTIONS[1],
   ALLOWED_HOST_OPTION,
   {

@@ -193,6 +193,13 @@ async function perform(session: Session, given: ChatAction): Promise<boolean> {
  */
 export async function runChat(ctx: CliContext, given: Record<string, unknown>): Promise<number> {
   const options = resolveForCommand(ctx, chatOptions, given);
+  if (options.platformPort !== undefined && options.channelUrl !== undefined) {
+    throw new SvcError(
+      'SVC_E_OPTIONS',
+      '--platform-port sets the port of the embedded simulator, and with --channel-url none starts.',
+      'Leave out --platform-port, or --channel-url to chat with an embedded simulator.',
+    );
+  }
   const out = createOutput(ctx, { json: options.json });
   const clock = createClock({ timeScale: options.timeScale });
   const terminal = Boolean(ctx.stdin.isTTY && ctx.stdout.isTTY) && !options.json;
@@ -235,7 +242,7 @@ export async function runChat(ctx: CliContext, given: Record<string, unknown>): 
   let ready: ChatReadyEvent;
   if (options.channelUrl === undefined) {
     platform = createPlatform({ clock, channels: [{ integratorUrl: listener.url }] });
-    const server = await platform.listen({ port: 0 });
+    const server = await platform.listen({ port: options.platformPort ?? 0 });
     const channel = [...platform.core.state.channels.values()][0];
     const info = channel ? platform.core.channelInfo(channel) : undefined;
     ready = {

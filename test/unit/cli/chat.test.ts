@@ -1,4 +1,6 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -135,6 +137,36 @@ describe('svc-cli chat, driven through injected streams', () => {
     expect(await running).toBe(0);
     expect(t.stdout().match(/✓ 200 text/g)).toHaveLength(1);
     expect(t.stderr()).toContain('name is now "Ann"');
+  });
+
+  it('--platform-port: the embedded simulator serves its channel and control API there', async () => {
+    // a port that was free a moment ago
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const t = createTestContext({ cwd });
+    const running = runInProcess(t, ['chat', '--platform-port', String(port)]);
+    await t.waitForOutput('/quit or Ctrl-D leaves');
+    expect(t.stdout()).toContain(`channel URL     http://127.0.0.1:${port}/`);
+    const state = await fetch(`http://127.0.0.1:${port}/_sim/state`);
+    expect(state.status).toBe(200);
+    await state.body?.cancel();
+    t.stdin.end();
+    expect(await running).toBe(0);
+  });
+
+  it('--platform-port with --channel-url is refused: no simulator starts to take it', async () => {
+    const t = createTestContext({ cwd });
+    const code = await runInProcess(t, [
+      'chat',
+      '--platform-port',
+      '8800',
+      '--channel-url',
+      'http://127.0.0.1:9/r/ch',
+    ]);
+    expect(code).toBe(2);
+    expect(t.stderr()).toContain('--platform-port sets the port of the embedded simulator');
   });
 
   it('against a channel URL: the platform delivers to the embedded listen (--json)', async () => {
