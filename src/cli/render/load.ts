@@ -69,6 +69,18 @@ export function settledLine(summary: Pick<LoadSummary, 'arrivalWindowMs' | 'elap
     : `arrivals over ${window} s, settled after ${elapsed} s`;
 }
 
+/**
+ * The rates are per second of the arrival window (the `rate` threshold's figure, which a run
+ * that keeps up meets at its planned rate); a burst whose answers took far longer reads high
+ * by that measure, so the line says which window it is when the settling outlasted it.
+ */
+function rateWindowNote(summary: Pick<LoadSummary, 'arrivalWindowMs' | 'elapsedMs'>): string {
+  const { arrivalWindowMs: window, elapsedMs: elapsed } = summary;
+  return elapsed > 2 * window && elapsed - window >= 1000
+    ? ` (per second of the ${(window / 1000).toFixed(1)} s of arrivals, not of the ${(elapsed / 1000).toFixed(1)} s until all settled)`
+    : '';
+}
+
 /** The summary a person reads at the end of a run. */
 export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): string {
   const s = summary.states;
@@ -94,7 +106,7 @@ export function formatLoadSummary(summary: LoadSummary, c: ChalkInstance): strin
   }
   lines.push(
     // each rate named: an error reply is an answer, not a delivery
-    `  attempts per payload sent ${summary.attemptsPerSeries > 0 ? summary.attemptsPerSeries.toFixed(2) : '—'}; delivered ${summary.ratePerSecond.toFixed(1)}/s, error reply ${summary.errorReplyPerSecond.toFixed(1)}/s`,
+    `  attempts per payload sent ${summary.attemptsPerSeries > 0 ? summary.attemptsPerSeries.toFixed(2) : '—'}; delivered ${summary.ratePerSecond.toFixed(1)}/s, error reply ${summary.errorReplyPerSecond.toFixed(1)}/s${rateWindowNote(summary)}`,
     c.dim(
       `  latency (ms)${'count'.padStart(19)}${'p50'.padStart(9)}${'p90'.padStart(9)}${'p99'.padStart(9)}${'max'.padStart(9)}`,
     ),

@@ -94,6 +94,19 @@ describe('the load summary', () => {
     expect(text).not.toMatch(/17\.5\/s delivered/);
   });
 
+  it('a burst whose answers outlasted its arrivals says which window its rates are per second of', () => {
+    // 20 at 200/s: arrivals over 0.1 s, the redeliveries settled 6 s later
+    const burst = formatLoadSummary(
+      summaryWith(100, { arrivalWindowMs: 100, elapsedMs: 6100, errorReplyPerSecond: 200 }),
+      plain,
+    );
+    expect(burst).toContain(
+      'error reply 200.0/s (per second of the 0.1 s of arrivals, not of the 6.1 s until all settled)',
+    );
+    // a steady run: the rates need no word on their window
+    expect(formatLoadSummary(summaryWith(100), plain)).not.toContain('per second of the');
+  });
+
   it('a run that settled inside its arrival window does not read as settling before it', () => {
     // 5 at 10/s: the window is 0.5 s, the last arrival at 0.4 s answered at once
     const inside = formatLoadSummary(
