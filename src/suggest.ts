@@ -81,3 +81,27 @@ export function closestNames(
     .slice(0, options.limit ?? 1)
     .map((s) => s.k);
 }
+
+/**
+ * The allowed string a value at `path` of `input` was likely meant to be: one or two letters
+ * (or a capital) away from it, as `"eror"` is from `"error"`; undefined when the value is no
+ * string, is allowed already, or is near none.
+ * @example nearAllowedValue({ call: { status: 'eror' } }, ['call', 'status'], ['start', 'error']) // 'error'
+ */
+export function nearAllowedValue(
+  input: unknown,
+  path: readonly PropertyKey[],
+  allowed: readonly unknown[],
+): string | undefined {
+  let given = input;
+  for (const key of path) {
+    given =
+      given !== null && typeof given === 'object'
+        ? (given as Record<PropertyKey, unknown>)[key]
+        : undefined;
+  }
+  if (typeof given !== 'string' || given === '') return undefined;
+  const names = allowed.filter((v): v is string => typeof v === 'string');
+  const [near] = closestNames(given, names, { limit: 1, maxDistance: 2 });
+  return near === given ? undefined : near;
+}

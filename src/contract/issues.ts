@@ -4,7 +4,7 @@
  * gets a generic description and the kind's spec section.
  */
 import type { z } from 'zod';
-import { closestNames } from '../suggest.js';
+import { nearAllowedValue } from '../suggest.js';
 import { TAG_SEPARATOR, WARNING_PREFIX, describeIssue } from './rules.js';
 import type { RuleCode } from './rule-codes.js';
 import type { ContractIssue, ValidationResult } from './types.js';
@@ -159,15 +159,7 @@ export function collectIssues(
 function meantValue(rule: string, input: unknown, segments: readonly Segment[]): string {
   const listed = /^must be one of (.+)$/.exec(rule)?.[1];
   if (listed === undefined) return '';
-  let given = input;
-  for (const key of segments) {
-    given =
-      given !== null && typeof given === 'object'
-        ? (given as Record<PropertyKey, unknown>)[key]
-        : undefined;
-  }
-  if (typeof given !== 'string' || given === '') return '';
-  const allowed = [...listed.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
-  const [near] = closestNames(given, allowed, { limit: 1, maxDistance: 2 });
-  return near === undefined || near === given ? '' : `; did you mean "${near}"?`;
+  const allowed = [...listed.matchAll(/"([^"]*)"/g)].map((m) => m[1]);
+  const near = nearAllowedValue(input, segments, allowed);
+  return near === undefined ? '' : `; did you mean "${near}"?`;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SvcError } from '../errors.js';
-import { closestNames } from '../suggest.js';
+import { nearAllowedValue } from '../suggest.js';
 import { unknownKeyLines } from '../unknown-keys.js';
 import type { PlatformRequest, PlatformResponse } from './types.js';
 
@@ -73,16 +73,7 @@ export function parseControlBody<T>(schema: z.ZodType<T>, request: PlatformReque
  */
 function meant(issue: z.core.$ZodIssue, json: unknown): string {
   if (issue.code !== 'invalid_value') return '';
-  let given: unknown = json;
-  for (const key of issue.path) {
-    given =
-      given !== null && typeof given === 'object'
-        ? (given as Record<PropertyKey, unknown>)[key]
-        : undefined;
-  }
-  if (typeof given !== 'string') return '';
-  const values = issue.values.filter((v): v is string => typeof v === 'string');
-  const [near] = closestNames(given, values, { limit: 1, maxDistance: 2 });
+  const near = nearAllowedValue(json, issue.path, issue.values);
   return near === undefined ? '' : ` (did you mean "${near}"?)`;
 }
 
