@@ -121,6 +121,39 @@ describe.skipIf(!hasChromium)('web console Journal tab in headless Chromium', ()
     }
   });
 
+  it('shows the filter’s whole placeholder at 1280, 800 and 390 px', async () => {
+    const cli = await startCliServer(['platform', '--web', '--port', '0', '--json']);
+    cleanups.push(async () => expect([0, 130]).toContain(await cli.stop()));
+    const { consoleUrl } = cli.listening as { consoleUrl: string; url: string };
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    cleanups.push(() => page.close());
+    page.setDefaultTimeout(15_000);
+    await page.goto(consoleUrl);
+    await page.click('nav button[data-tab=journal-tab]');
+    const filter = page.locator('.journal-toolbar input[type=search]');
+    await filter.waitFor();
+    for (const width of [1280, 800, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      // the placeholder's text, measured in the input's font, against the room inside it
+      const fit = await filter.evaluate((input: HTMLInputElement) => {
+        const style = getComputedStyle(input);
+        const probe = document.createElement('span');
+        probe.style.font = style.font;
+        probe.style.whiteSpace = 'pre';
+        probe.style.position = 'absolute';
+        probe.textContent = input.placeholder;
+        document.body.append(probe);
+        const text = probe.getBoundingClientRect().width;
+        probe.remove();
+        const room =
+          input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return { text: Math.ceil(text), room: Math.floor(room) };
+      });
+      // at 800 px it was cut to "filter: kind, url, status… (e.g. hook 500,"
+      expect({ width, fits: fit.text <= fit.room }).toEqual({ width, fits: true });
+    }
+  });
+
   it('keeps each url readable at 800 px beside long kinds: the path, whole, not `127…`', async () => {
     const shots = process.env.SVC_SHOTS ?? mkdtempSync(join(tmpdir(), 'svc-console-journal-'));
     const cli = await startCliServer([
