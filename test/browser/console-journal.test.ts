@@ -154,6 +154,50 @@ describe.skipIf(!hasChromium)('web console Journal tab in headless Chromium', ()
     }
   });
 
+  it('breaks a widget kind after a dot at 800 px so its url keeps a line', async () => {
+    const cli = await startCliServer(['platform', '--web', '--port', '0', '--json']);
+    cleanups.push(async () => expect([0, 130]).toContain(await cli.stop()));
+    const { consoleUrl, url } = cli.listening as { consoleUrl: string; url: string };
+    // a page's stream (widget.push.chat_mode) and a visitor's message (widget.visitor_message)
+    const stream = new AbortController();
+    cleanups.push(() => Promise.resolve(stream.abort()));
+    const opened = await fetch(`${url}/_sim/widget/events?visitor=v-1`, { signal: stream.signal });
+    await opened.body!.getReader().read();
+    const sent = await fetch(`${url}/_sim/widget/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 'visitor_message',
+        visitorId: 'v-1',
+        text: 'Hello there',
+        first: true,
+      }),
+    });
+    expect(sent.status).toBe(200);
+    const page = await browser.newPage({ viewport: { width: 800, height: 800 } });
+    cleanups.push(() => page.close());
+    page.setDefaultTimeout(15_000);
+    await page.goto(consoleUrl);
+    await page.click('nav button[data-tab=journal-tab]');
+    await page.locator('table.journal tbody tr', { hasText: 'widget.visitor_message' }).waitFor();
+    const rows = await page.$$eval('table.journal tbody tr', (trs) =>
+      trs.map((tr) => {
+        const kind = tr.querySelector<HTMLElement>('td.kind')!;
+        const cell = tr.querySelector<HTMLElement>('td.url')!;
+        // the lines of the text itself: a cell is as tall as its row
+        const text = document.createRange();
+        text.selectNodeContents(cell);
+        const tops = new Set(Array.from(text.getClientRects()).map((r) => Math.round(r.top)));
+        return { kind: kind.textContent, url: cell.textContent, urlLines: tops.size };
+      }),
+    );
+    expect(rows.map((r) => r.kind)).toEqual(
+      expect.arrayContaining(['widget.visitor_message', 'widget.push.chat_mode']),
+    );
+    // beside a kind kept on one line, `/_sim/widget/events` took three lines in a 70 px column
+    for (const row of rows) expect(row).toEqual({ ...row, urlLines: 1 });
+  });
+
   it('keeps each url readable at 800 px beside long kinds: the path, whole, not `127…`', async () => {
     const shots = process.env.SVC_SHOTS ?? mkdtempSync(join(tmpdir(), 'svc-console-journal-'));
     const cli = await startCliServer([

@@ -226,7 +226,14 @@ export function createJournalView(list: HTMLElement, detail: HTMLElement) {
         },
         h('td', {}, e.seq),
         h('td', {}, e.at.slice(11, 23)),
-        h('td', { class: 'kind' }, kindOf(e)),
+        // a narrow console may break the kind after a dot (<wbr>), never inside a word
+        h(
+          'td',
+          { class: 'kind' },
+          ...kindOf(e)
+            .split(/(?<=\.)/)
+            .flatMap((part, i) => (i === 0 ? [part] : [h('wbr'), part])),
+        ),
         h('td', {}, e.direction === 'in' ? '←' : '→'),
         h('td', {}, e.request.method),
         // the status before the URL: the URL is cut to the column, the status must stay seen
