@@ -87,7 +87,22 @@ describe('createHttpTransport', () => {
   it('answers a malformed event with ok:false and the path, and rejects when unreachable', async () => {
     const { transport } = await setup();
     const reply = await transport.send({ type: 'visitor_message', visitorId: 'v-1' } as never);
-    expect(reply).toMatchObject({ ok: false, error: expect.stringMatching(/^text: /) });
+    expect(reply).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^Could not take the visitor_message event: text: /),
+    });
+    // a hand-written page that leaves out `first` is told what to send, not only zod's words
+    const bare = await transport.send({
+      type: 'visitor_message',
+      visitorId: 'v-1',
+      text: 'Hi',
+    } as never);
+    expect(bare).toMatchInlineSnapshot(`
+      {
+        "error": "Could not take the visitor_message event: first: Invalid input: expected boolean, received undefined. Send the fields the WidgetOutboundEvent type of svc-cli/widget lists, as createHttpTransport does.",
+        "ok": false,
+      }
+    `);
     const dead = createHttpTransport('http://127.0.0.1:9', { EventSource: TestEventSource });
     await expect(dead.send({ type: 'visitor_number', visitorId: 'x' })).rejects.toThrow();
   });

@@ -73,7 +73,11 @@ export const outboundEventSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
-/** Parses a POSTed event; the error text names the first problem with its path. */
+/**
+ * Parses a POSTed event; the error names the event, the first problem with its path, and
+ * where the shape is written down (anything can POST here, a hand-written page script too).
+ * @example parseOutboundEvent({ type: 'visitor_message', visitorId: 'v-1', text: 'Hi' }) // error: 'Could not take the visitor_message event: first: ...'
+ */
 export function parseOutboundEvent(
   json: unknown,
 ): { ok: true; event: WidgetOutboundEvent } | { ok: false; error: string } {
@@ -81,5 +85,12 @@ export function parseOutboundEvent(
   if (parsed.success) return { ok: true, event: parsed.data as WidgetOutboundEvent };
   const issue = parsed.error.issues[0];
   const path = issue?.path.join('.') || '(body)';
-  return { ok: false, error: `${path}: ${issue?.message ?? 'invalid event'}` };
+  const type = (json as { type?: unknown } | null)?.type;
+  const what = typeof type === 'string' && type.length <= 40 ? `the ${type} event` : 'the event';
+  return {
+    ok: false,
+    error:
+      `Could not take ${what}: ${path}: ${issue?.message ?? 'invalid event'}. ` +
+      'Send the fields the WidgetOutboundEvent type of svc-cli/widget lists, as createHttpTransport does.',
+  };
 }
