@@ -188,10 +188,14 @@ function inferCause(spans: readonly TraceSpan[], s: TraceSpan, rank: Rank): Trac
   if (s.iface === 'hook') {
     switch (s.event ?? '') {
       case 'chat_accepted':
+        // a widget chat's accept is pushed to the page (spec 6.4), not sent to an integrator;
+        // a recording without the pushes has the agent's control request
         return (
           sameMoment(spans, s, (a) => isAgentMessage(a) && (a.attempt ?? 1) === 1) ??
+          sameMoment(spans, s, (p) => p.push?.event === 'agent_accepted') ??
           sameMoment(spans, s, isBotOut('AGENT_JOINED')) ??
           latest(spans, s, isBotOut('AGENT_JOINED'), rank) ??
+          latestStarted(spans, s, isAgentControl) ??
           latest(spans, s, isCustomerMessage, rank)
         );
       case 'chat_updated':

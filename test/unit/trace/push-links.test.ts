@@ -53,6 +53,22 @@ function journal() {
         },
         notes: id === undefined ? ['sse push'] : ['sse push', `id: ${id}`],
       }),
+    hook: (event: string, at: number) =>
+      add({
+        protocolMs: at,
+        durationMs: 0,
+        iface: 'hook',
+        direction: 'out',
+        kind: `hook.${event}`,
+        chat: 1,
+        attempt: 1,
+        request: {
+          method: 'POST',
+          url: 'http://127.0.0.1:9200/hooks',
+          body: JSON.stringify({ event_name: event, chat_id: 1 }),
+        },
+        response: { status: 200, body: '{}' },
+      }),
     control: (path: string, body: object, at: number) =>
       add({
         protocolMs: at,
@@ -180,5 +196,27 @@ describe('the links of a push and its callback', () => {
     expect(v!.message).toBe(
       `#${onAccept} callback svc_onAccept at +0.042 s reflects pushed event 1 (agent_accepted, #${accept}) yet came after #${onEnd} callback svc_onCallEnd at +0.041 s, which reflects the later push 2 (call_status, #${end})`,
     );
+  });
+});
+
+describe("a widget chat's chat_accepted hook", () => {
+  it('follows the accept pushed to the page in the same moment, as a channel chat follows the agent message', () => {
+    const j = journal();
+    j.page({ type: 'visitor_message', text: 'Hi' }, 0);
+    const reply = j.control('/_sim/agent/message', { chatId: 1, text: 'Hello' }, 900);
+    const accept = j.push({ type: 'agent_accepted', agentName: 'Alice' }, 900, 1);
+    j.push({ type: 'agent_message', text: 'Hello' }, 900, 2);
+    const hook = j.hook('chat_accepted', 904);
+    const spans = linked(j.records);
+    expect(spans.find((s) => s.seq === hook)?.cause).toBe(accept);
+    expect(spans.find((s) => s.seq === accept)?.cause).toBe(reply);
+  });
+
+  it("follows the agent's control request in a recording without the pushes", () => {
+    const j = journal();
+    j.page({ type: 'visitor_message', text: 'Hi' }, 0);
+    const reply = j.control('/_sim/agent/message', { chatId: 1, text: 'Hello' }, 900);
+    const hook = j.hook('chat_accepted', 904);
+    expect(linked(j.records).find((s) => s.seq === hook)?.cause).toBe(reply);
   });
 });
