@@ -140,11 +140,55 @@ const EXPECT_KEYS = ['within', 'absent', 'answers'];
 /** Keys of a page step that a step may be given by mistake (`result` beside `page`). */
 const PAGE_KEYS = ['say', 'call', 'api', 'args', 'contacts', 'result'];
 
+/** The key that says what a step does; a step holds exactly one (format.ts stepSchema). */
+const STEP_KINDS = STEP_KEYS.filter((key) => !['name', 'response', 'delivery'].includes(key));
+/** What a step's `response` or `delivery` checks, and the kinds of step that take it. */
+const CHECKS: Record<string, { of: string; kinds: string[] }> = {
+  response: {
+    of: 'the answer to a customer, control, bot or redeliver step',
+    kinds: ['customer', 'control', 'bot', 'redeliver'],
+  },
+  delivery: { of: 'the delivery verdict of an agent step', kinds: ['agent'] },
+};
+const quoted = (keys: readonly string[]): string => keys.map((k) => `"${k}"`).join(', ');
+const listed = (keys: readonly string[]): string =>
+  keys.length < 2
+    ? quoted(keys)
+    : `${quoted(keys.slice(0, -1))} and "${keys[keys.length - 1] ?? ''}"`;
+
+/**
+ * A step with no kind, two kinds, or a check its kind does not take. zod tried every step
+ * shape and named a key of the wrong one ("close: unknown key (did you mean "close"?)"),
+ * or an "agents" option for a step that is no agents step at all.
+ */
+function stepKindProblem(step: object, index: number): string | undefined {
+  const keys = Object.keys(step);
+  const kinds = keys.filter((key) => STEP_KINDS.includes(key));
+  if (kinds.length > 1)
+    return `steps.${index}: holds ${listed(kinds)}, and a step does one thing (write one step each)`;
+  const kind = kinds[0];
+  if (kind === undefined) {
+    // an unknown key is named instead, with its closest (a typo of the kind, "custmer")
+    if (keys.some((key) => !STEP_KEYS.includes(key))) return undefined;
+    return `steps.${index}: says no kind of step (one of ${quoted(STEP_KINDS)})`;
+  }
+  for (const [key, check] of Object.entries(CHECKS)) {
+    if (!keys.includes(key) || check.kinds.includes(kind)) continue;
+    const own = Object.keys(CHECKS).find((other) => CHECKS[other]?.kinds.includes(kind));
+    return `steps.${index}: "${key}" checks ${check.of}; this is ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} step, ${
+      own === undefined ? 'which takes no check' : `checked with "${own}"`
+    }`;
+  }
+  return undefined;
+}
+
 function unknownStepKeys(json: unknown): string[] {
   const steps = (json as { steps?: unknown } | null)?.steps;
   if (!Array.isArray(steps)) return [];
   return steps.flatMap((step: unknown, index) => {
     if (step === null || typeof step !== 'object' || Array.isArray(step)) return [];
+    const kindProblem = stepKindProblem(step, index);
+    if (kindProblem !== undefined) return [kindProblem];
     return Object.keys(step)
       .filter((key) => !STEP_KEYS.includes(key))
       .map((key) => {

@@ -230,3 +230,33 @@ describe('a folder of conversations', () => {
     });
   });
 });
+
+describe('a step of no kind, two kinds, or with the check of another kind', () => {
+  it.each([
+    [
+      { name: 'x' },
+      'steps.0: says no kind of step (one of "customer", "agent", "agents", "close", "control", "bot", "redeliver", "page", "advance", "expect")',
+    ],
+    [
+      { close: {}, agents: 'online' },
+      'steps.0: holds "close" and "agents", and a step does one thing (write one step each)',
+    ],
+    [
+      { agent: { text: 'a' }, response: { status: 200 } },
+      'steps.0: "response" checks the answer to a customer, control, bot or redeliver step; this is an agent step, checked with "delivery"',
+    ],
+    [
+      { customer: { text: 'a', sender: { id: 'c-1' } }, delivery: { result: 'delivered' } },
+      'steps.0: "delivery" checks the delivery verdict of an agent step; this is a customer step, checked with "response"',
+    ],
+    [
+      { close: {}, response: { status: 200 } },
+      'steps.0: "response" checks the answer to a customer, control, bot or redeliver step; this is a close step, which takes no check',
+    ],
+  ])('%j says what the step is, not a key of another shape', async (step, line) => {
+    const message = await loadSteps([step]);
+    expect(message).toBe(`Could not load refs.json: ${line}.`);
+    // zod tried every shape: "close: unknown key (did you mean "close"?)", an agents option
+    expect(message).not.toMatch(/did you mean|Invalid option/);
+  });
+});
