@@ -257,32 +257,39 @@ function closestBranch(issue: LoadIssue): LoadIssue[] {
 }
 
 /**
- * `${name.path}` references that read no earlier step: a name no step has, this step's own
- * or a later one's. At run time each reads as undefined, and the step failed far from the
- * typo (`message.id: expected undefined`); here each is named with the step names closest.
+ * `${name.path}` references and `after` names that read no earlier step: a name no step has,
+ * this step's own or a later one's. At run time a reference reads as undefined and an
+ * `after` fails its step, far from the typo (`message.id: expected undefined`); here each is
+ * named with the step names closest.
  */
 function badReferences(conversation: Conversation): string[] {
   const names = conversation.steps.map((step) => step.name);
   return conversation.steps.flatMap((step, index) => {
     const earlier = names.slice(0, index).filter((name) => name !== undefined);
-    return findRefs(step)
-      .filter((found) => !earlier.includes(found.step))
-      .map(({ path, ref, step: name }) => {
-        const at = `steps.${index}${path ? `.${path}` : ''}: "\${${ref}}"`;
-        const later = names.indexOf(name, index);
-        if (later === index) return `${at} reads step "${name}", this step itself`;
-        if (later > index) return `${at} reads step "${name}", which comes later (steps.${later})`;
-        const near = closestNames(name, earlier, {
-          maxDistance: Math.max(2, Math.ceil(name.length / 3)),
-        })[0];
-        return `${at} names no step "${name}"${
-          near !== undefined
-            ? ` (did you mean "${near}"?)`
-            : earlier.length === 0
-              ? ' (no step before it has a name)'
-              : ` (the named steps before it: ${earlier.map((n) => `"${n}"`).join(', ')})`
-        }`;
-      });
+    const notEarlier = (at: string, name: string): string => {
+      const later = names.indexOf(name, index);
+      if (later === index) return `${at} reads step "${name}", this step itself`;
+      if (later > index) return `${at} reads step "${name}", which comes later (steps.${later})`;
+      const near = closestNames(name, earlier, {
+        maxDistance: Math.max(2, Math.ceil(name.length / 3)),
+      })[0];
+      return `${at} names no step "${name}"${
+        near !== undefined
+          ? ` (did you mean "${near}"?)`
+          : earlier.length === 0
+            ? ' (no step before it has a name)'
+            : ` (the named steps before it: ${earlier.map((n) => `"${n}"`).join(', ')})`
+      }`;
+    };
+    const found = findRefs(step)
+      .filter((ref) => !earlier.includes(ref.step))
+      .map(({ path, ref, step: name }) =>
+        notEarlier(`steps.${index}${path ? `.${path}` : ''}: "\${${ref}}"`, name),
+      );
+    const after = 'expect' in step ? step.expect.after : undefined;
+    if (after !== undefined && !earlier.includes(after))
+      found.push(notEarlier(`steps.${index}.expect.after:`, after));
+    return found;
   });
 }
 
@@ -496,7 +503,7 @@ async function loadIfConversation(
     throw new SvcError(
       'SVC_E_CONVERSATION',
       `Could not load ${file}: ${references.slice(0, 5).join('; ')}.`,
-      'A "${name.path}" reference reads the result of an earlier step given that "name" (docs/replay.md).',
+      'A "${name.path}" reference and an expectation\'s "after" read an earlier step given that "name" (docs/replay.md).',
     );
   return parsed.data;
 }

@@ -103,6 +103,17 @@ describe('a ${step.path} reference', () => {
       'Could not load refs.json: steps.1.delivery.chatId: "${reply.chatId}" reads step "reply", this step itself.',
     );
   });
+
+  it('an expectation\'s "after" is checked the same way, at load, not at its turn', async () => {
+    const hook = (after: string): unknown => ({ expect: { hook: 'chat_accepted', after } });
+    expect(await loadSteps([customer, reply, hook('reply')])).toBe('loaded');
+    expect(await loadSteps([customer, reply, hook('replay')])).toBe(
+      'Could not load refs.json: steps.2.expect.after: names no step "replay" (did you mean "reply"?).',
+    );
+    expect(await loadSteps([customer, hook('reply'), reply])).toBe(
+      'Could not load refs.json: steps.1.expect.after: reads step "reply", which comes later (steps.2).',
+    );
+  });
 });
 
 describe('a value the run reads as a name or a number', () => {
