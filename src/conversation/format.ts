@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WIDGET_METHODS } from '../contract/widget-protocol.js';
 import { FAULT_SYNTAX, parseFault, type Fault } from '../faults/fault.js';
 import { faultPlanFields } from '../faults/plan-file.js';
+import { closestNames } from '../suggest.js';
 
 /**
  * The conversation fixture format, version 1 (versioned, so an unknown version is an input error):
@@ -199,9 +200,9 @@ const expectation = z
      */
     order: z
       .array(
-        z
-          .string()
-          .regex(/^(hook|bot|integrator|event|page):.+$/, 'party:what, e.g. hook:chat_accepted'),
+        z.string().regex(/^(hook|bot|integrator|event|page):.+$/, {
+          error: (issue) => orderLabelProblem(issue.input),
+        }),
       )
       .min(2)
       .optional()
@@ -212,6 +213,24 @@ const expectation = z
   .describe(
     'wait until a party saw a payload that matches partially (optionally after a named step, within a budget, where paths hold values), or until things came in a given order',
   );
+
+const ORDER_PARTIES = ['hook', 'bot', 'integrator', 'event', 'page'];
+
+/**
+ * An `order` entry that is no `party:what` label, said with the label meant where one is
+ * close (`hooks:chat_accepted`), else with the parties.
+ * @example orderLabelProblem('hooks:chat_accepted') // '"hooks:chat_accepted" names no party "hooks" (did you mean "hook:chat_accepted"?)'
+ */
+function orderLabelProblem(given: unknown): string {
+  const label = `party:what label, party one of ${ORDER_PARTIES.join(', ')} (e.g. hook:chat_accepted)`;
+  if (typeof given !== 'string') return `must be a ${label}`;
+  const colon = given.indexOf(':');
+  if (colon === -1) return `${JSON.stringify(given)} is no ${label}`;
+  const [party, what] = [given.slice(0, colon), given.slice(colon + 1)];
+  const near = closestNames(party, ORDER_PARTIES, { maxDistance: 3 })[0];
+  if (what === '' || near === undefined) return `${JSON.stringify(given)} is no ${label}`;
+  return `${JSON.stringify(given)} names no party "${party}" (did you mean "${near}:${what}"?)`;
+}
 
 const stepBase = {
   name: z.string().optional().describe('a name; later steps reference its result as ${name.path}'),

@@ -271,3 +271,19 @@ describe('a step of no kind, two kinds, or with the check of another kind', () =
     expect(message).not.toMatch(/did you mean|Invalid option/);
   });
 });
+
+describe('an order entry that is no party:what label', () => {
+  it.each([
+    [
+      'hooks:chat_accepted',
+      '"hooks:chat_accepted" names no party "hooks" (did you mean "hook:chat_accepted"?)',
+    ],
+    [
+      'chat_accepted',
+      '"chat_accepted" is no party:what label, party one of hook, bot, integrator, event, page (e.g. hook:chat_accepted)',
+    ],
+  ])('%s is named with the label meant, or the parties', async (entry, line) => {
+    const message = await loadSteps([{ expect: { order: [entry, 'hook:chat_finished'] } }]);
+    expect(message).toBe(`Could not load refs.json: steps.0.expect.order.0: ${line}.`);
+  });
+});
