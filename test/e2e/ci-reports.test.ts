@@ -459,6 +459,21 @@ describe('a peer that never listens', () => {
     expect(count(junit, /type="PeerUnreachable"\/>/g)).toBe(2);
     expect(junit).toContain(`Could not replay: the integrator endpoint at ${url} is unreachable`);
   });
+
+  it.each([
+    ['conform', 'integrator', '--url'],
+    ['replay', 'fixtures/conversations/text-both-ways.json', '--integrator-url'],
+  ])(
+    '%s --reporter junit on stdout says the same (> report.xml is no empty file)',
+    async (...args) => {
+      const url = `http://127.0.0.1:${await freePort()}/agent-messages`;
+      const run = await runCli([...args, url, '--reporter', 'junit']);
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.stdout).toMatch(/^<\?xml /);
+      expect(count(run.stdout, /type="PeerUnreachable"\/>/g)).toBe(1);
+      expect(run.stderr).toContain('SVC_E_PEER_UNREACHABLE');
+    },
+  );
 });
 
 describe('an error that stops conform once it has begun', () => {

@@ -685,7 +685,8 @@ function runErrorOf(
 
 /**
  * --out still gets a report of a run an error ended (runErrorOf), so a CI step that publishes
- * it whatever happened shows why instead of finding no file.
+ * it whatever happened shows why instead of finding no file; so does a JUnit report on stdout
+ * (`> conform.xml` left an empty file, which a publisher cannot parse).
  */
 function reportRunError(
   ctx: CliContext,
@@ -693,7 +694,7 @@ function reportRunError(
   error: unknown,
   tally: CaseTally,
 ): void {
-  if (view.flags.out === undefined) return;
+  if (view.flags.out === undefined && view.reporter !== 'junit') return;
   const ended = runErrorOf(view, error, tally);
   if (ended) writeConformFile(ctx, view, ended.results, ended.counts);
 }

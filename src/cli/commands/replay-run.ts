@@ -641,7 +641,8 @@ async function reportInterrupted(
 
 /**
  * A peer never answered (exit 3): --out still lists every conversation, each an error saying
- * why, so a CI step that publishes the report whatever happened shows the reason.
+ * why, so a CI step that publishes the report whatever happened shows the reason; so does a
+ * JUnit report on stdout (`> report.xml` left an empty file, which a publisher cannot parse).
  */
 function reportUnreachable(
   ctx: CliContext,
@@ -651,7 +652,7 @@ function reportUnreachable(
   error: unknown,
 ): void {
   if (!(error instanceof SvcError) || error.code !== 'SVC_E_PEER_UNREACHABLE') return;
-  if (plan.flags.out === undefined) return;
+  if (plan.flags.out === undefined && plan.reporter !== 'junit') return;
   const never = loaded.map(({ file, conversation }): JunitResult => {
     const { interrupted: _, ...entry } = unfinished(conversation.name, file);
     return { ...entry, error: { message: error.message, type: 'PeerUnreachable' } };
