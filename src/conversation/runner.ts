@@ -193,6 +193,7 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
         steps.push({
           index,
           name,
+          ...(step.name === undefined ? {} : { what }),
           kind,
           status: 'skipped',
           skip: 'after-failure',

@@ -33,11 +33,21 @@ describe('a failing expectation', () => {
         { agent: { text: 'Hello' } },
         { expect: { integrator: { message: { text: 'Goodbye' } }, within: 1000 } },
         { agent: { text: 'never sent' } },
+        { name: 'closed', close: {} },
       ],
     };
     const result = await replayConversation({ conversation });
     expect(result.ok).toBe(false);
-    expect(result.steps.map((s) => s.status)).toEqual(['passed', 'passed', 'failed', 'skipped']);
+    expect(result.steps.map((s) => s.status)).toEqual([
+      'passed',
+      'passed',
+      'failed',
+      'skipped',
+      'skipped',
+    ]);
+    // a named step skipped says what it does, as it does when it runs ("4. closed (agent
+    // closes the chat)"): its name alone lost the number and the action in the report
+    expect(result.steps[4]).toMatchObject({ name: 'closed', what: 'agent closes the chat' });
     expect(result.steps[2]!.details).toEqual([
       'expected integrator {"message":{"text":"Goodbye"}} within 1000 ms',
       'closest of 1 received:',
