@@ -356,9 +356,15 @@ function badValues(conversation: Conversation): string[] {
       const expected = step.expect;
       // the schema takes every key as optional: one that names nothing to wait for failed at
       // run time, after the steps before it had run
-      if (!EXPECTED_PARTIES.some((key) => expected[key] !== undefined))
+      const named = EXPECTED_PARTIES.filter((key) => expected[key] !== undefined);
+      if (named.length === 0)
         found.push(
           `${at}.expect: names nothing to expect (one of ${EXPECTED_PARTIES.map((k) => `"${k}"`).join(', ')})`,
+        );
+      // the run waits for the first alone (runner's expectStep): the others were never checked
+      if (named.length > 1)
+        found.push(
+          `${at}.expect: names ${listed(named)}, and an expectation waits for one (write one expect step each)`,
         );
       const hook = expected.hook;
       const hookName =

@@ -59,6 +59,16 @@ describe('an unknown key inside a step', () => {
     expect(message).toContain('steps.0.expect: names nothing to expect (one of "integrator",');
     expect(message).toContain('steps.1.expect: names nothing to expect');
   });
+
+  it('an expectation that names two parties is refused: the run waited for the first alone', async () => {
+    const message = await loadSteps([
+      { customer: { text: 'hi', sender: { id: 'c-1' } } },
+      { expect: { hook: 'chat_finished', integrator: {} } },
+    ]);
+    expect(message).toContain(
+      'steps.1.expect: names "integrator" and "hook", and an expectation waits for one (write one expect step each)',
+    );
+  });
 });
 
 /** The message of loading these steps, or 'loaded'. */
