@@ -18,15 +18,29 @@ export const controlOk = (body: unknown, status = 200): PlatformResponse => ({
  */
 const strictTwins = new WeakMap<z.ZodType, z.ZodObject | undefined>();
 function strictTwinOf(schema: z.ZodType): z.ZodObject | undefined {
-  if (!strictTwins.has(schema))
+  if (!strictTwins.has(schema)) {
+    const catchall = schema instanceof z.ZodObject ? schema._zod.def.catchall : undefined;
     strictTwins.set(
       schema,
-      schema instanceof z.ZodObject && schema._zod.def.catchall === undefined
-        ? schema.strict()
-        : undefined,
+      !(schema instanceof z.ZodObject)
+        ? undefined
+        : catchall === undefined
+          ? schema.strict()
+          : // already strict: its own unknown-key issues get the did-you-mean
+            catchall instanceof z.ZodNever
+            ? schema
+            : undefined,
     );
+  }
   return strictTwins.get(schema);
 }
+
+/**
+ * The object a body is written as: the schema itself, or the input side of an object that
+ * is transformed once parsed (`PUT /_sim/faults`), so its keys are named too.
+ */
+const objectOf = (schema: z.ZodType): z.ZodType =>
+  schema instanceof z.ZodPipe && schema.in instanceof z.ZodObject ? schema.in : schema;
 
 /**
  * Parses a control-API body with a zod schema; problems are input errors naming the field,
@@ -38,10 +52,11 @@ export function parseControlBody<T>(schema: z.ZodType<T>, request: PlatformReque
     throw new SvcError('SVC_E_CONTROL_BODY', body?.message ?? 'a JSON body is required');
   }
   // the fields the request takes, so the body can be written from the error alone
-  const fields = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+  const object = objectOf(schema);
+  const fields = object instanceof z.ZodObject ? Object.keys(object.shape) : [];
   const takes =
     fields.length > 0 ? `; this request takes a JSON object with ${fields.join(', ')}` : '';
-  const strict = strictTwinOf(schema);
+  const strict = strictTwinOf(object);
   const checked = strict?.safeParse(body.json);
   const unknown =
     strict && checked && !checked.success

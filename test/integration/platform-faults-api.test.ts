@@ -130,7 +130,11 @@ describe('PUT /_sim/faults with a bad plan', () => {
     ['an unknown fault', { fault: 'status:999x' }, 'fault: "status:999x"'],
     ['an unknown fault name', { fault: 'explode' }, 'fault: unknown fault "explode"'],
     ['a rate out of range', { fault: 'status:503', rate: 1.5 }, 'rate:'],
-    ['a field no plan has', { faults: 'status:503' }, '"faults"'],
+    [
+      'a field no plan has',
+      { faults: 'status:503' },
+      'faults: unknown key (did you mean "fault"?)',
+    ],
     ['a sequence with a bad fault', { sequence: ['reset', 'nope'] }, 'sequence.1:'],
     ['a body that is not JSON', '{"fault": status:503', 'JSON'],
   ])('refuses %s with 400 SVC_E_CONTROL_BODY naming it', async (_what, body, names) => {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { faultPlanBodySchema } from '../../../src/faults/plan-file.js';
 import { parseControlBody } from '../../../src/platform/control-kit.js';
 import type { PlatformRequest } from '../../../src/platform/types.js';
 
@@ -58,5 +59,14 @@ describe('parseControlBody', () => {
     expect(() => parseControlBody(call, request({ outcome: 'finished' }))).toThrow(
       /^outcome: Invalid option: expected one of "end"\|"error"; this request takes/,
     );
+  });
+
+  it('names the closest key of a body that is transformed once parsed (PUT /_sim/faults)', () => {
+    expect(() => parseControlBody(faultPlanBodySchema, request({ falt: 'status:503' }))).toThrow(
+      /^falt: unknown key \(did you mean "fault"\?\); this request takes a JSON object with \$schema, version, /,
+    );
+    expect(parseControlBody(faultPlanBodySchema, request({ fault: 'status:503' }))).toEqual({
+      fault: { kind: 'status', status: 503 },
+    });
   });
 });
