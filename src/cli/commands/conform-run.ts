@@ -798,6 +798,13 @@ async function writeConformReport(
   }
 }
 
+/**
+ * The summary line for passes with a step that could not be observed.
+ * @example partlyCheckedNote(1) // '1 of the passed cases was checked in part: a step marked - ...'
+ */
+export const partlyCheckedNote = (partly: number): string =>
+  `${partly} of the passed cases ${partly === 1 ? 'was' : 'were'} checked in part: ${partly === 1 ? 'a step' : 'steps'} marked - could not be observed on this peer`;
+
 /** The pretty reporter's lines after the cases: the peer, the invariants, the counts, fuzz. */
 function printSummary(
   out: Output,
@@ -812,12 +819,7 @@ function printSummary(
   const partly = report.results.filter(
     (r) => r.ok && r.skipped === undefined && r.steps.some((s) => s.status === 'skipped'),
   ).length;
-  if (partly > 0)
-    out.line(
-      c.yellow(
-        `${partly} of the passed ${partly === 1 ? 'case was' : 'cases were'} checked in part: ${partly === 1 ? 'a step' : 'steps'} marked - could not be observed on this peer`,
-      ),
-    );
+  if (partly > 0) out.line(c.yellow(partlyCheckedNote(partly)));
   if (hint) out.line(c.yellow(hint));
   if (report.fuzz) {
     const f = report.fuzz;
