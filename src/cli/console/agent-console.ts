@@ -23,7 +23,7 @@ export type ConsoleAction =
   | { kind: 'error'; message: string };
 
 export const CONSOLE_HELP = `Agent console — type a line to answer the last active customer
-(the one you last @addressed, unless another customer wrote since;
+(the one you last answered or @addressed, unless another customer wrote since;
 once that chat is closed, @<customer> picks the next one).
   @<customer> <text>                 answer one customer (their sender.id)
   /typing on|off [@customer]         typing notice (typein / typeout)
@@ -174,7 +174,7 @@ export interface ConsoleChats {
 
 /**
  * "The last active customer" a line without `@customer` answers is whom the agent last
- * addressed, unless a customer wrote since: after `@c-1 just for you`, `/typing on` goes to
+ * addressed (by name, or by a plain line to the last writer), unless a customer wrote since: after `@c-1 just for you`, `/typing on` goes to
  * c-1, as the agent expects, not to whichever customer wrote last before that.
  * @example const address = createAddressee(chats); address(parseConsoleLine('/typing on'))
  */
@@ -188,10 +188,13 @@ export function createAddressee(chats: ConsoleChats): (act: ConsoleAction) => Co
       if (chats.isOpen(named)) addressed = { customerId: named, atMs: chats.now() };
       return act;
     }
-    if (addressed === undefined) return act;
     const writer = chats.lastWriter();
-    // a customer who wrote after the agent addressed someone is the one to answer
-    if (writer !== undefined && writer.atMs > addressed.atMs) return act;
+    // a customer who wrote after the agent addressed someone is the one to answer; answered
+    // so, that chat is where the agent is now: once it closes, a plain line goes nowhere else
+    if (addressed === undefined || (writer !== undefined && writer.atMs > addressed.atMs)) {
+      if (writer !== undefined) addressed = { customerId: writer.customerId, atMs: chats.now() };
+      return act;
+    }
     if (chats.isOpen(addressed.customerId))
       return { ...act, customerId: addressed.customerId } as ConsoleAction;
     // the chat the agent was in is closed: another customer's chat is not where they were

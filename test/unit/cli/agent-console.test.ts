@@ -211,4 +211,39 @@ describe('the last active customer follows whom the agent last addressed', () =>
     writes('12345');
     expect(address(parseConsoleLine('back again'))).toEqual({ kind: 'say', text: 'back again' });
   });
+
+  it('a plain line to the last writer puts the agent in that chat: once closed, no other', async () => {
+    const clock = createVirtualClock();
+    const core = createPlatformCore({ clock, channels: [{ id: 'ch', randomString: 'r' }] });
+    cores.push(core);
+    const writes = (senderId: string) => {
+      const customer = {
+        key: `ch/${senderId}`,
+        channelId: 'ch',
+        senderId,
+        clientId: String(501 + core.state.customers.size),
+        visitorNumber: core.state.customers.size + 1,
+      };
+      core.state.customers.set(customer.key, customer);
+      core.openChat(customer).chat.lastActivityMs = clock.now();
+    };
+    const address = createAddressee(consoleChatsOf(core));
+    writes('a');
+    await clock.advance(1000);
+    writes('b');
+    await clock.advance(1000);
+    // no @ yet: the line goes to b, who wrote last, and /close closes b's chat
+    expect(address(parseConsoleLine('hello'))).toEqual({ kind: 'say', text: 'hello' });
+    expect(address(parseConsoleLine('/close'))).toEqual({ kind: 'close', customerId: 'b' });
+    closeChat(core, { customerId: 'b' });
+    await clock.advance(1000);
+    // a, who never was answered, does not get the line meant for b
+    expect(address(parseConsoleLine('thanks for waiting'))).toMatchObject({
+      kind: 'error',
+      message: expect.stringContaining('the chat with b is closed') as unknown,
+    });
+    // a writes again: answered as the last writer
+    writes('a');
+    expect(address(parseConsoleLine('hi a'))).toEqual({ kind: 'say', text: 'hi a' });
+  });
 });
