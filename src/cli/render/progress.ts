@@ -133,7 +133,11 @@ export async function createDeliveryProgress(
     if (!next) return undefined;
     const others = waiting.size - 1;
     const more = others > 0 ? ` (+${others} more waiting)` : '';
-    return `${next.label} in ${(Math.max(0, next.due - options.now()) / 1000).toFixed(1)} s${more}`;
+    const left = next.due - options.now();
+    // due: the attempt is out (one that timed out is followed at once) until its verdict
+    // comes, up to 3 s on which "in 0.0 s" stood still
+    if (left <= 0) return `${next.label} sent, waiting for its reply${more}`;
+    return `${next.label} in ${(left / 1000).toFixed(1)} s${more}`;
   };
   const stop = (): void => {
     if (ticker) clearInterval(ticker);

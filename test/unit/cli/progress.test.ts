@@ -81,6 +81,31 @@ describe('progress (spinners only on a TTY, never with --json)', () => {
     progress.stop();
   });
 
+  it('says an attempt that is due is out, waiting for its reply, not "in 0.0 s"', async () => {
+    const t = createTestContext({ cwd: process.cwd() });
+    const shown: (string | undefined)[] = [];
+    const progress = await createDeliveryProgress(t.ctx, {
+      json: false,
+      intervalMs: () => 3000,
+      now: () => 3006,
+      status: (text) => shown.push(text),
+    });
+    // a silent bot: the first attempt timed out after 3 s, the second goes at once
+    progress.onEvent({
+      ...rejected(1, 'b-1'),
+      target: 'bot',
+      attempts: 2,
+      durationMs: 3006,
+      outcome: 'timeout',
+      protocolMs: 3006,
+    });
+    expect(shown.at(-1)).toBe('bot attempt 2/2 sent, waiting for its reply');
+    // its verdict ends the wait
+    progress.onEvent({ type: 'delivery-done', deliveryId: 'b-1' });
+    expect(shown.at(-1)).toBeUndefined();
+    progress.stop();
+  });
+
   it('counts down to the soonest of several series and keeps the others until they end', async () => {
     const t = createTestContext({ cwd: process.cwd() });
     let now = 12;
