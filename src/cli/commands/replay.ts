@@ -58,6 +58,7 @@ Examples:
   $ svc-cli replay my-flows/session.json --hook-url http://127.0.0.1:9200/hooks --run-id 42
   $ svc-cli replay my-flows/ --integrator-url http://127.0.0.1:9000 --wait 10s   # started just before
   $ svc-cli replay --grep bot- --bail
+  $ svc-cli replay --grep bot- --bot-url http://127.0.0.1:9100 --platform-port 8801 --bot-token dev-bot-token --bot-provider-id dev-provider   # your bot, answering to :8801
   $ svc-cli replay --concurrency 1                       # one conversation at a time
   $ svc-cli --time-scale 0.1 replay my-flows/ --platform-url http://127.0.0.1:8800`,
   run: {
