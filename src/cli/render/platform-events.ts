@@ -39,7 +39,7 @@ export function formatPlatformEvent(event: PlatformEvent, c: ChalkInstance): str
         event.outcome === 'delivered' && event.dropped
           ? `delivered without ${event.dropped.join(', ')}`
           : event.outcome;
-      const head = `${c.dim(stamp(event.protocolMs))}  ${colour(event.outcome === 'warned' ? '!' : '✗')} ${event.source} ${event.kind ?? ''} ${colour(outcome)}`;
+      const head = `${c.dim(stamp(event.protocolMs))}  ${colour(event.outcome === 'warned' ? '!' : '✗')} ${event.source}${event.kind ? ` ${event.kind}` : ''} ${colour(outcome)}`;
       const issues = event.issues.map(
         (i) =>
           `\n             ${colour('•')} ${i.path || '(root)'}: ${i.rule}${i.spec ? ` (spec ${i.spec})` : ''}`,

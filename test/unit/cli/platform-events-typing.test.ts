@@ -21,3 +21,19 @@ describe("the platform's log of an agent's typing", () => {
     expect(formatPlatformEvent(typing(false), plain)).toContain('to c-9  typing stopped');
   });
 });
+
+describe("the platform's log of a customer payload it could not read", () => {
+  it('leaves no gap where a message of an unknown type has no kind', () => {
+    const line = formatPlatformEvent(
+      {
+        type: 'violation',
+        source: 'channel',
+        issues: [{ path: 'message.type', rule: 'type "typing" is not text; ignored', spec: '2.3' }],
+        outcome: 'ignored',
+        protocolMs: 0,
+      } as PlatformEvent,
+      plain,
+    );
+    expect(line?.split('\n')[0]).toMatch(/ ✗ channel ignored$/);
+  });
+});
