@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { SvcError, systemReason } from '../errors.js';
-import { loadFaultPlan, type Fault, type FaultPlan } from '../faults/index.js';
+import { faultPlanText, loadFaultPlan, type Fault, type FaultPlan } from '../faults/index.js';
 import { writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { isNonLoopbackHost } from '../http/server.js';
@@ -62,6 +62,28 @@ export async function buildFaultPlan(
     );
   }
   return plan;
+}
+
+/**
+ * The banner's word on a fault plan given at start, in the flags' terms, so a simulator that
+ * answers 503 on purpose says so before the first request; undefined for none.
+ * @example faultsBannerText({ fault: { kind: 'status', status: 503 }, rate: 0.3, seed: 7 }) // '--fault status:503 --fault-rate 0.3 --seed 7'
+ */
+export function faultsBannerText(plan: FaultPlan): string | undefined {
+  const { fault, failWith, sequence, failFirst, rate, seed, delayMs, ...rest } =
+    faultPlanText(plan);
+  const parts = [
+    failFirst === undefined ? '' : `--fail-first ${failFirst}`,
+    failWith === undefined ? '' : `(failing with ${failWith})`,
+    fault === undefined ? '' : `--fault ${fault}`,
+    rate === undefined ? '' : `--fault-rate ${rate}`,
+    seed === undefined ? '' : `--seed ${seed}`,
+    delayMs === undefined ? '' : `--delay ${delayMs}ms`,
+    sequence === undefined ? '' : `sequence ${sequence.join(', ')}`,
+    // fields a plan file adds beyond the flags, as the file writes them
+    ...Object.entries(rest).map(([key, value]) => `${key} ${JSON.stringify(value)}`),
+  ].filter((part) => part !== '');
+  return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
 /** What a serving command does with its `--record` file: when it writes, and when it cannot. */

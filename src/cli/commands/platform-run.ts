@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import {
   buildFaultPlan,
   controlAccessOf,
+  faultsBannerText,
   createRecordJournal,
   recordPolicyOf,
   serverTls,
@@ -303,6 +304,13 @@ function announceListening(
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );
+  // faulted on purpose: said before the first request meets them
+  const plan = core.faults.injector?.plan;
+  const faults = plan && faultsBannerText(plan);
+  if (faults)
+    out.line(
+      `  faults        ${out.chalk.yellow(faults)} ${out.chalk.dim('(channel, bot API, widget events; PUT /_sim/faults switches them)')}`,
+    );
 }
 
 /**
