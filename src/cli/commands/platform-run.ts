@@ -289,12 +289,6 @@ function announceListening(
         '  (chats count from 1; a bot that keeps state: --run-id <n> starts at <n>001)',
       ),
     );
-  if (bot && !integratorUrl) {
-    // the bot's answers reach the customer through the channel's integrator
-    out.note(
-      'warning: no --integrator-url: the bot answers, but its messages reach no customer endpoint (start one with svc-cli listen --port 9000 and pass --integrator-url http://127.0.0.1:9000/agent-messages)',
-    );
-  }
   printControlToken(out, control);
   if (flags.web) {
     out.line(`  web console   ${out.chalk.cyan(consoleUrl)}`);
@@ -311,6 +305,13 @@ function announceListening(
     out.line(
       `  faults        ${out.chalk.yellow(faults)} ${out.chalk.dim('(channel, bot API, widget events; PUT /_sim/faults switches them)')}`,
     );
+  // after the banner, not inside it: on a terminal stderr's line split its lines
+  if (bot && !integratorUrl) {
+    // the bot's answers reach the customer through the channel's integrator
+    out.note(
+      'warning: no --integrator-url: the bot answers, but its messages reach no customer endpoint (start one with svc-cli listen --port 9000 and pass --integrator-url http://127.0.0.1:9000/agent-messages)',
+    );
+  }
 }
 
 /**

@@ -38,3 +38,30 @@ describe('platform --bot-provider-url: where its chat ids start', () => {
     expect(await bannerWith(['--run-id', '42'])).not.toContain('chats count from 1');
   });
 });
+
+describe('platform --bot-provider-url without --integrator-url', () => {
+  it('warns after the banner, not between its lines', async () => {
+    const t = createTestContext({ cwd: process.cwd() });
+    // what stdout held when the warning reached stderr (a terminal shows both in that order)
+    let before: string | undefined;
+    t.ctx.stderr.on('data', (d: Buffer | string) => {
+      if (before === undefined && String(d).includes('no --integrator-url')) before = t.stdout();
+    });
+    const run = runInProcess(t, [
+      'platform',
+      '--port',
+      '0',
+      '--no-console',
+      '--bot-provider-url',
+      'http://127.0.0.1:9/bot',
+      '--bot-token',
+      'tok',
+    ]);
+    await t.waitForOutput('hooks ');
+    await new Promise((resolve) => setImmediate(resolve));
+    t.abort();
+    await run;
+    expect(t.stderr()).toContain('warning: no --integrator-url');
+    expect(before).toContain('  hooks         -> off (set --hook-url)');
+  });
+});
