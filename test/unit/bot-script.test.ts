@@ -64,6 +64,8 @@ describe('bot-sim script format (version 1)', () => {
     await expect(loadBotScript(`${dir}/four.json`)).rejects.toMatchObject({
       code: 'SVC_E_BOT_SCRIPT',
       category: 'input',
+      // a path the user can open from their own project, not one of this repository
+      hint: expect.stringContaining('node_modules/svc-cli/schemas/'),
     });
   });
 

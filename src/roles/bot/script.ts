@@ -257,7 +257,8 @@ export async function loadBotScript(
     throw new SvcError(
       'SVC_E_BOT_SCRIPT',
       `Could not use the bot script ${file}: ${problems}.`,
-      'See schemas/bot-script.schema.json.',
+      // a path a user's shell can open: the package's own folder, not this repository's
+      "The format is the svc-cli package's schemas/bot-script.schema.json (node_modules/svc-cli/schemas/ in a project); its fixtures/bots/shop.json is an example.",
     );
   }
   for (const rule of parsed.data.rules) {
