@@ -259,8 +259,13 @@ function validateEntry(
   if (scanGuards(value, errors)) {
     const parsed = entry.schema.safeParse(value, parses++ < JIT_AFTER ? { jitless: true } : {});
     if (!parsed.success)
-      collectIssues(parsed.error.issues, [], entry.spec, errors, warnings, (segments, key) =>
-        cachedMeantField(entry, segments, key),
+      collectIssues(
+        parsed.error.issues,
+        [],
+        entry.spec,
+        errors,
+        warnings,
+        (segments, key) => cachedMeantField(entry, segments, key),
         value,
       );
   }

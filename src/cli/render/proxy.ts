@@ -28,8 +28,7 @@ function attemptText(e: ProxyExchangeEvent): string | undefined {
   if (!a || (a.attempt === 1 && (a.of ?? 1) <= 1)) return undefined;
   // a first attempt that was answered needs no line: "attempt 1/2" under every bot event
   // that succeeded said nothing; it still shows when a retry follows or series interleave
-  const answered =
-    e.accepted && !e.slow && !e.failure && e.status !== undefined && e.status < 300;
+  const answered = e.accepted && !e.slow && !e.failure && e.status !== undefined && e.status < 300;
   if (a.attempt === 1 && answered && a.message === undefined) return undefined;
   // interleaved series (a second agent message while the first is redelivered) tell apart
   const of = `${a.of === undefined ? '' : `/${a.of}`}${a.message === undefined ? '' : ` of ${a.message}`}`;
