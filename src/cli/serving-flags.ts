@@ -28,6 +28,7 @@ import { onConnectionRefused, refusedConnections } from '../http/connection-refu
 import { describeFileLimit, fileLimit } from '../io/file-limit.js';
 import type { CliContext } from './context.js';
 import type { Output } from './render/output.js';
+import type { ChalkInstance } from 'chalk';
 import { compact } from '../compact.js';
 import { createClock } from '../clock.js';
 
@@ -84,6 +85,20 @@ export function faultsBannerText(plan: FaultPlan): string | undefined {
     ...Object.entries(rest).map(([key, value]) => `${key} ${JSON.stringify(value)}`),
   ].filter((part) => part !== '');
   return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+/**
+ * A role's banner (listen, hook-target) with a last line naming the faults it serves from the
+ * first request, as the platform's banner does; the banner alone without a plan.
+ */
+export function withFaultsLine<E>(
+  format: (event: E, c: ChalkInstance) => string,
+  plan: FaultPlan | undefined,
+): (event: E, c: ChalkInstance) => string {
+  const text = plan && faultsBannerText(plan);
+  if (text === undefined) return format;
+  return (event, c) =>
+    `${format(event, c)}\n  ${c.yellow(`faults ${text}`)} ${c.dim('(from the first request)')}`;
 }
 
 /** What a serving command does with its `--record` file: when it writes, and when it cannot. */

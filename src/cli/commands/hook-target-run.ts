@@ -18,7 +18,7 @@ import { formatHookTargetEvent, formatHookTargetListening } from '../render/hook
 import { bannerLineOnly } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
-import { roleServing } from '../serving-flags.js';
+import { roleServing, withFaultsLine } from '../serving-flags.js';
 
 /**
  * Reads `--reply event=file` pairs; the event must be a hook event, the file JSON.
@@ -93,7 +93,10 @@ export async function runHookTarget(
   await serveUntilAborted<HookTargetListening>(ctx, {
     out,
     listening: target.listening,
-    format: options.quiet ? bannerLineOnly(formatHookTargetListening) : formatHookTargetListening,
+    format: withFaultsLine(
+      options.quiet ? bannerLineOnly(formatHookTargetListening) : formatHookTargetListening,
+      serving.plan,
+    ),
     servers: [target],
     journals: [serving.journal],
   });

@@ -7,7 +7,7 @@ import { listenOptions } from './listen-options.js';
 import { bannerLineOnly, formatListenerEvent, formatListening } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
-import { roleServing } from '../serving-flags.js';
+import { roleServing, withFaultsLine } from '../serving-flags.js';
 
 /**
  * Serves the agent-message endpoint until ctx.signal aborts.
@@ -26,7 +26,10 @@ export async function runListen(ctx: CliContext, flags: Record<string, unknown>)
   await serveUntilAborted<ListeningEvent>(ctx, {
     out,
     listening: listener.listening,
-    format: options.quiet ? bannerLineOnly(formatListening) : formatListening,
+    format: withFaultsLine(
+      options.quiet ? bannerLineOnly(formatListening) : formatListening,
+      serving.plan,
+    ),
     servers: [listener],
     journals: [serving.journal],
   });

@@ -3,7 +3,8 @@
  * before, nothing told a newcomer why the first requests met 503s.
  */
 import { describe, expect, it } from 'vitest';
-import { faultsBannerText } from '../../../src/cli/serving-flags.js';
+import { Chalk } from 'chalk';
+import { faultsBannerText, withFaultsLine } from '../../../src/cli/serving-flags.js';
 
 describe('faultsBannerText', () => {
   it('writes a plan in the flags that give it', () => {
@@ -18,5 +19,22 @@ describe('faultsBannerText', () => {
 
   it('says nothing for no plan', () => {
     expect(faultsBannerText({})).toBeUndefined();
+  });
+});
+
+describe('withFaultsLine', () => {
+  const plain = new Chalk({ level: 0 });
+  const banner = () => 'listening  http://127.0.0.1:1';
+
+  it("ends listen's and hook-target's banner with the faults they serve", () => {
+    const format = withFaultsLine(banner, { failFirst: 2 });
+    expect(format(undefined, plain)).toBe(
+      'listening  http://127.0.0.1:1\n  faults --fail-first 2 (from the first request)',
+    );
+  });
+
+  it('leaves the banner alone without faults', () => {
+    expect(withFaultsLine(banner, undefined)).toBe(banner);
+    expect(withFaultsLine(banner, {})).toBe(banner);
   });
 });
