@@ -1,12 +1,11 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHAT_HELP, parseChatLine } from '../../../src/cli/console/chat-console.js';
 import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
 import { startPlatform } from '../../helpers/platform.js';
+import { freePort } from '../../helpers/free-port.js';
 import { createClock } from '../../../src/clock.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'svc-chat-'));
@@ -140,11 +139,7 @@ describe('svc-cli chat, driven through injected streams', () => {
   });
 
   it('--platform-port: the embedded simulator serves its channel and control API there', async () => {
-    // a port that was free a moment ago
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((resolve) => probe.close(resolve));
+    const port = await freePort();
     const t = createTestContext({ cwd });
     const running = runInProcess(t, ['chat', '--platform-port', String(port)]);
     await t.waitForOutput('/quit or Ctrl-D leaves');

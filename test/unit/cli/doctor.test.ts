@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkNodeVersion } from '../../../src/cli/commands/doctor-run.js';
 import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
+import { freePort } from '../../helpers/free-port.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -173,11 +174,7 @@ describe('svc-cli doctor', () => {
   });
 
   it('an unreachable channel ends with what to look at, as the other URLs do', async () => {
-    // a port that was free a moment ago: nothing listens there now
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
+    const port = await freePort(); // nothing listens there
     const t = createTestContext({
       cwd: dirWith({ version: 1, channelUrl: `http://127.0.0.1:${port}/r/ch` }),
     });
