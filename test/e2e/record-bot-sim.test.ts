@@ -42,11 +42,16 @@ describe('a recording of the embedded bot-sim', () => {
         " was svc-cli's bot-sim, but it failed some attempts",
     );
     const replay = await runCli(['replay', out]);
-    expect(replay.code, replay.stderr).toBe(0);
+    // checked nothing: a CI job must not go green on it
+    expect(replay.code, replay.stderr).toBe(2);
     expect(replay.stdout).toContain('0 passed, 0 failed, 1 skipped');
     expect(replay.stderr.trim()).toBe(
-      'warning: nothing ran: the conversation was skipped, so this replay checked nothing; each says why',
+      'warning: nothing ran: the conversation was skipped, so this replay checked nothing (exit 2); each says why',
     );
+    // one that ran beside it: the run checked something, and its verdict is theirs
+    const both = await runCli(['replay', out, 'fixtures/conversations/bot-text.json']);
+    expect(both.code, both.stderr).toBe(0);
+    expect(both.stderr).not.toContain('nothing ran');
   });
 
   it('counts each answer to its own message when the bot answered one and handed over at the next', async () => {

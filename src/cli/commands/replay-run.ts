@@ -523,10 +523,10 @@ async function reportResults(
     out.note(slow);
   }
   // every conversation skipped: nothing was checked, and a green "0 failed" would hide it
-  if (results.length > 0 && skipped === results.length) {
+  if (nothingRan(results)) {
     await out.flush(); // under the summary, in a terminal too
     out.note(
-      `warning: nothing ran: ${results.length === 1 ? 'the conversation was' : `all ${results.length} conversations were`} skipped, so this replay checked nothing; each says why`,
+      `warning: nothing ran: ${results.length === 1 ? 'the conversation was' : `all ${results.length} conversations were`} skipped, so this replay checked nothing (exit ${EXIT_CODES.input}); each says why`,
     );
   }
   const summary = {
@@ -772,7 +772,15 @@ export async function runReplay(
     out.note(
       `${plan.flags.record ?? ''} held earlier runs: this run's exchanges were appended after them (trace and report show each run apart; a new file records this run alone)`,
     );
-  return outcome.some((r) => !r.ok) ? 1 : 0;
+  if (outcome.some((r) => !r.ok)) return 1;
+  // every conversation skipped: a CI job that replays nothing must not go green (as a test
+  // runner that found no test fails), and the warning above says why
+  return nothingRan(outcome) ? EXIT_CODES.input : 0;
+}
+
+/** Whether each conversation of a run was skipped whole, so the run checked nothing. */
+function nothingRan(results: readonly ConversationResult[]): boolean {
+  return results.length > 0 && results.every((r) => r.skipped !== undefined);
 }
 
 type ReplayFlags = Resolved<typeof replayOptions>;
