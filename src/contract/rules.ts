@@ -8,7 +8,7 @@
  * is looked up per call.
  */
 import { z } from 'zod';
-import { plural } from '../plural.js';
+import { ruleWords } from '../issue-words.js';
 import type { RuleCode } from './rule-codes.js';
 import { holdsJsonObject } from './timing.js';
 
@@ -50,60 +50,31 @@ export function encodeRule(
   return `${code}${TAG_SEPARATOR}${spec}${TAG_SEPARATOR}${rule}`;
 }
 
-function describeExpected(expected: unknown): string {
-  switch (expected) {
-    case 'string':
-      return 'must be a string';
-    case 'number':
-      return 'must be a number';
-    case 'int':
-      return 'must be an integer';
-    case 'boolean':
-      return 'must be a boolean';
-    case 'object':
-      return 'must be an object';
-    case 'array':
-      return 'must be an array';
-    default:
-      return `must be ${String(expected)}`;
-  }
+/** The rule a zod issue breaks, in words and with its code, when the schema gave none. */
+export function describeIssue(issue: RawIssue): { code: RuleCode; rule: string } {
+  return { code: ruleCodeOf(issue), rule: ruleWords(issue) };
 }
 
-/** The rule a zod issue breaks, in words, when the schema gave none. */
-export function describeIssue(issue: RawIssue): { code: RuleCode; rule: string } {
+function ruleCodeOf(issue: RawIssue): RuleCode {
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return { code: 'required', rule: 'required' };
-      return { code: 'invalid_type', rule: describeExpected(issue.expected) };
+      return issue.input === undefined ? 'required' : 'invalid_type';
     case 'too_small':
-      if (issue.origin === 'string' && Number(issue.minimum) === 1) {
-        return { code: 'empty', rule: 'must not be empty' };
-      }
-      if (issue.origin === 'array') {
-        return { code: 'too_few', rule: `needs at least ${plural(Number(issue.minimum), 'item')}` };
-      }
-      return { code: 'too_small', rule: `must be at least ${String(issue.minimum)}` };
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'empty';
+      return issue.origin === 'array' ? 'too_few' : 'too_small';
     case 'too_big':
-      if (issue.origin === 'array') {
-        return { code: 'too_many', rule: `at most ${plural(Number(issue.maximum), 'item')}` };
-      }
-      return { code: 'too_big', rule: `must be at most ${String(issue.maximum)}` };
-    case 'invalid_value':
-      return {
-        code: 'invalid_value',
-        rule: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`,
-      };
+      return issue.origin === 'array' ? 'too_many' : 'too_big';
     case 'invalid_format':
-      return { code: 'invalid_format', rule: `must match the ${issue.format} format` };
+      return 'invalid_format';
+    case 'invalid_value':
     case 'invalid_union':
-      return { code: 'invalid_value', rule: 'matches none of the allowed shapes' };
     case 'custom':
     case 'invalid_element':
     case 'invalid_key':
     case 'not_multiple_of':
     case 'unrecognized_keys':
     case undefined:
-      return { code: 'invalid_value', rule: 'is invalid' };
+      return 'invalid_value';
   }
 }
 

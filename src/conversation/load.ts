@@ -3,6 +3,7 @@ import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
 import { DOCS_HOOK_EVENTS, HOOK_EVENTS } from '../contract/hooks.js';
+import { issueLine } from '../issue-words.js';
 import { parseJsonText } from '../contract/json-text.js';
 import { WIDGET_CALLBACKS } from '../contract/widget-protocol.js';
 import { readDuration } from '../duration.js';
@@ -488,7 +489,7 @@ async function loadIfConversation(
         .map((i) =>
           i.code === 'unrecognized_keys'
             ? unknownKeyLines(conversationSchema, [i as z.core.$ZodIssue], json).join('; ')
-            : (optionTypo(i, json) ?? `${i.path.join('.') || '(root)'}: ${i.message}`),
+            : (optionTypo(i, json) ?? issueLine(i)),
         ),
     ].slice(0, 5);
     throw new SvcError(

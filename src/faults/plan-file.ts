@@ -3,6 +3,7 @@ import { SvcError } from '../errors.js';
 import { readInputFile } from '../io/input-file.js';
 import { FAULT_SYNTAX, describeFault, parseFault, type Fault } from './fault.js';
 import type { FaultPlan } from './plan.js';
+import { issueLine } from '../issue-words.js';
 
 /** A fault written as flag syntax ("status:503") in a plan file or fixture. */
 const faultSchema = z.string().transform((text, ctx): Fault => {
@@ -130,8 +131,7 @@ export function faultPlanText(plan: FaultPlan): FaultPlanText {
 }
 
 /** A plan's problems, each as `path: message`. */
-const issueList = (error: z.ZodError): string =>
-  error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+const issueList = (error: z.ZodError): string => error.issues.map((i) => issueLine(i)).join('; ');
 
 /**
  * Reads and checks a fault-plan file; every problem is an input error naming the file as given

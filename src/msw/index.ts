@@ -50,6 +50,7 @@ import {
 import { serveFetch } from '../http/fetch-adapter.js';
 import { DEFAULT_BODY_LIMIT } from '../http/body.js';
 import { bodyStep, compose, type Next } from '../http/pipeline.js';
+import { issueLine } from '../issue-words.js';
 
 export interface MswPlatformOptions extends PlatformOptions {
   /** the platform's base URL as your client code knows it, e.g. https://platform.test */
@@ -251,7 +252,7 @@ function withProfile(
       throw new SvcError(
         'SVC_E_OPTIONS',
         `Could not create the msw platform: the profile is not one: ${parsed.error.issues
-          .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+          .map((i) => issueLine(i))
           .join('; ')}.`,
       );
     chosen = parsed.data;

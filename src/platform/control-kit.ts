@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inWords } from '../issue-words.js';
 import { SvcError } from '../errors.js';
 import { nearAllowedValue } from '../suggest.js';
 import { unknownKeyLines } from '../unknown-keys.js';
@@ -74,7 +75,7 @@ export function parseControlBody<T>(schema: z.ZodType<T>, request: PlatformReque
       .map((i) => {
         const missing = i.code === 'invalid_type' && /received undefined$/.test(i.message);
         const expected = /expected (\w+)/.exec(i.message)?.[1];
-        return `${i.path.join('.') || '(body)'}: ${missing ? `required${expected ? ` (a ${expected})` : ''}` : i.message}${meant(i, body.json)}`;
+        return `${i.path.join('.') || '(body)'}: ${missing ? `required${expected ? ` (a ${expected})` : ''}` : inWords(i)}${meant(i, body.json)}`;
       })
       .join('; ');
     throw new SvcError('SVC_E_CONTROL_BODY', `${issues}${takes}`);

@@ -214,7 +214,8 @@ describe('fixture errors', () => {
     );
     const r = await runCli(['replay', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('steps.0.customer.sender.id: Invalid input: expected string');
+    expect(r.stderr).toContain('steps.0.customer.sender.id: must be a string, not a number');
+    expect(r.stderr).not.toContain('Invalid input');
   });
 });
 

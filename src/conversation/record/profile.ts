@@ -16,6 +16,7 @@ import {
   type ProfileFigure,
 } from '../../platform/profile.js';
 import type { Figure, KindObservation, RecordingObservation, Tally } from './observe.js';
+import { issueLine } from '../../issue-words.js';
 
 const PROFILE_KIND: VersionedKind = {
   shape: 'a profile is one JSON object with "version": 1 and its figures',
@@ -235,7 +236,7 @@ export async function loadProfile(nameOrFile: string, cwd: string): Promise<Prof
     throw new SvcError(
       'SVC_E_PROFILE',
       `Could not read the profile ${nameOrFile}: ${parsed.error.issues
-        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .map((i) => issueLine(i))
         .join('; ')}.`,
     );
   return parsed.data;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issueLine } from '../../issue-words.js';
 import type { WidgetOutboundEvent } from '../../contract/widget-protocol.js';
 import { WIDGET_CALLBACKS as CALLBACK_NAMES } from '../../contract/widget-protocol.js';
 
@@ -84,13 +85,12 @@ export function parseOutboundEvent(
   const parsed = outboundEventSchema.safeParse(json);
   if (parsed.success) return { ok: true, event: parsed.data as WidgetOutboundEvent };
   const issue = parsed.error.issues[0];
-  const path = issue?.path.join('.') || '(body)';
   const type = (json as { type?: unknown } | null)?.type;
   const what = typeof type === 'string' && type.length <= 40 ? `the ${type} event` : 'the event';
   return {
     ok: false,
     error:
-      `Could not take ${what}: ${path}: ${issue?.message ?? 'invalid event'}. ` +
+      `Could not take ${what}: ${issue ? issueLine(issue, '(body)') : 'invalid event'}. ` +
       'Send the fields the WidgetOutboundEvent type of svc-cli/widget lists, as createHttpTransport does.',
   };
 }

@@ -3,6 +3,7 @@ import { SvcError, systemReason } from '../../errors.js';
 import { readInputFile } from '../../io/input-file.js';
 import { unknownKeyLines } from '../../unknown-keys.js';
 import { versionProblem, type VersionedKind } from '../../versioned.js';
+import { issueLine } from '../../issue-words.js';
 
 const BOT_SCRIPT_KIND: VersionedKind = {
   shape: 'a bot script is one JSON object with "version": 1 and its rules',
@@ -248,9 +249,7 @@ export async function loadBotScript(
     // the key it is closest to
     const problems = [
       ...unknownKeyLines(botScriptSchema, parsed.error.issues, json),
-      ...parsed.error.issues
-        .filter((i) => i.code !== 'unrecognized_keys')
-        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+      ...parsed.error.issues.filter((i) => i.code !== 'unrecognized_keys').map((i) => issueLine(i)),
     ]
       .slice(0, 5)
       .join('; ');

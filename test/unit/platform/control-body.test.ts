@@ -25,9 +25,9 @@ describe('parseControlBody', () => {
     );
   });
 
-  it("keeps zod's words for a value of the wrong type", () => {
+  it("says a value of the wrong type in svc-cli's words, with what was sent", () => {
     expect(() => parseControlBody(offline, request({ message: 5 }))).toThrow(
-      /^message: Invalid input: expected string, received number; this request takes/,
+      /^message: must be a string, not a number; this request takes/,
     );
     expect(parseControlBody(offline, request({ message: 'Call me' }))).toEqual({
       message: 'Call me',
@@ -53,12 +53,18 @@ describe('parseControlBody', () => {
   it('names the value an enum takes that a typo was meant for', () => {
     const call = z.object({ outcome: z.enum(['end', 'error']).optional() });
     expect(() => parseControlBody(call, request({ outcome: 'eror' }))).toThrow(
-      /^outcome: Invalid option: expected one of "end"\|"error" \(did you mean "error"\?\); this request takes/,
+      /^outcome: must be one of "end", "error" \(did you mean "error"\?\); this request takes/,
     );
-    // nothing near: zod's words alone
+    // nothing near: the values alone
     expect(() => parseControlBody(call, request({ outcome: 'finished' }))).toThrow(
-      /^outcome: Invalid option: expected one of "end"\|"error"; this request takes/,
+      /^outcome: must be one of "end", "error"; this request takes/,
     );
+  });
+
+  it('says a number out of range as the bound it breaks (PUT /_sim/faults {"rate":2})', () => {
+    expect(() =>
+      parseControlBody(faultPlanBodySchema, request({ fault: 'status:503', rate: 2 })),
+    ).toThrow(/^rate: must be at most 1; this request takes/);
   });
 
   it('names the closest key of a body that is transformed once parsed (PUT /_sim/faults)', () => {
