@@ -44,7 +44,9 @@ export function botOptions(
     throw new SvcError(
       'SVC_E_FLAG',
       'Could not attach a bot: --bot-token is missing.',
-      'The token the provider generated (spec 5.2), e.g. --bot-token dev-bot-token',
+      // no default: a real provider's token is its own, and a guessed one would send every
+      // event to a path that provider does not serve
+      'The token your bot provider generated (spec 5.2); svc-cli bot-sim serves dev-bot-token unless given --token: --bot-token dev-bot-token',
     );
   if (
     (flags.botClientId === undefined) !== (flags.botClientSecret === undefined) ||

@@ -65,3 +65,22 @@ describe('platform --bot-provider-url without --integrator-url', () => {
     expect(before).toContain('  hooks         -> off (set --hook-url)');
   });
 });
+
+describe('platform --bot-provider-url without --bot-token', () => {
+  it("is refused, naming bot-sim's token as the one to give it", async () => {
+    const t = createTestContext({ cwd: process.cwd() });
+    const code = await runInProcess(t, [
+      'platform',
+      '--port',
+      '0',
+      '--no-console',
+      '--bot-provider-url',
+      'http://127.0.0.1:9/bot',
+    ]);
+    expect(code).toBe(2);
+    expect(t.stderr()).toContain('--bot-token is missing');
+    expect(t.stderr()).toContain(
+      'svc-cli bot-sim serves dev-bot-token unless given --token: --bot-token dev-bot-token',
+    );
+  });
+});
