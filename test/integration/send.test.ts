@@ -88,6 +88,33 @@ describe('sendCustomerMessage (spec 4.1)', () => {
   });
 });
 
+describe('a --timeout of a few ms, a bare number meant as seconds', () => {
+  it('says how to write seconds, sending or reading the status', async () => {
+    // a platform that never answers
+    const server = createServer(() => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const channelUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/r4nd0m/ch-1`;
+    try {
+      const hint =
+        'Raise --timeout, or check the platform. --timeout 30 is 30 ms, as a bare number is ms: --timeout 30s waits 30 s.';
+      expect(
+        await rejectionOf(sendCustomerMessage({ channelUrl, payload: hello, timeoutMs: 30 })),
+      ).toMatchObject({ code: 'SVC_E_TIMEOUT', hint });
+      expect(await rejectionOf(getChannelStatus({ channelUrl, timeoutMs: 30 }))).toMatchObject({
+        code: 'SVC_E_TIMEOUT',
+        hint,
+      });
+      // a limit written as it is meant keeps the short hint
+      expect(
+        await rejectionOf(sendCustomerMessage({ channelUrl, payload: hello, timeoutMs: 150 })),
+      ).toMatchObject({ code: 'SVC_E_TIMEOUT', hint: 'Raise --timeout, or check the platform.' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
 describe('a --channel-url copied with /status', () => {
   it('says to drop /status, sending or reading the status', async () => {
     platform = await startFakePlatform();

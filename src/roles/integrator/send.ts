@@ -97,7 +97,13 @@ export async function sendCustomerMessage(
     verdict: toRecordedVerdict(verdict),
     ...(forced ? { notes: ['sent with --force'] } : {}),
   });
-  if (!outcome.ok) throw unreachable('send the message', url, outcome);
+  if (!outcome.ok)
+    throw unreachable(
+      'send the message',
+      url,
+      outcome,
+      options.timeoutMs ?? DEFAULT_SEND_TIMEOUT_MS,
+    );
   const result: SendResult = {
     kind,
     verdict,
@@ -171,7 +177,13 @@ export async function getChannelStatus(options: GetChannelStatusOptions): Promis
         }
       : {}),
   });
-  if (!outcome.ok) throw unreachable('read the channel status', url, outcome);
+  if (!outcome.ok)
+    throw unreachable(
+      'read the channel status',
+      url,
+      outcome,
+      options.timeoutMs ?? DEFAULT_SEND_TIMEOUT_MS,
+    );
   const problem = classifyStatus(outcome, 'read the channel status', options.channelUrl);
   if (problem) throw problem;
   if (!bodyOk) {
@@ -282,6 +294,7 @@ function unreachable(
   action: string,
   url: string,
   outcome: Extract<PostOutcome, { ok: false }>,
+  timeoutMs: number,
 ): SvcError {
   const code =
     outcome.reason === 'timeout'
@@ -295,12 +308,22 @@ function unreachable(
     code,
     `Could not ${action}: ${outcome.message} (${new URL(url).host}).`,
     outcome.reason === 'timeout'
-      ? 'Raise --timeout, or check the platform.'
+      ? timeoutHint(timeoutMs)
       : outcome.reason === 'untrusted' || outcome.reason === 'tls'
         ? undefined // the message says the way out
         : 'Check --channel-url and that the platform is up.',
     { details: { reason: outcome.reason, latencyMs: outcome.durationMs } },
   );
+}
+
+/**
+ * What to do about a send timeout. `--timeout 30` is 30 ms, as a bare number is ms: a limit
+ * that short was most likely meant in seconds, so say how to write that (as hook-fire does).
+ */
+function timeoutHint(timeoutMs: number): string {
+  const base = 'Raise --timeout, or check the platform.';
+  if (timeoutMs >= 100) return base;
+  return `${base} --timeout ${timeoutMs} is ${timeoutMs} ms, as a bare number is ms: --timeout ${timeoutMs}s waits ${timeoutMs} s.`;
 }
 
 function outcomeFields(outcome: PostOutcome): {
