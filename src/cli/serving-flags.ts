@@ -89,16 +89,24 @@ export function faultsBannerText(plan: FaultPlan): string | undefined {
 
 /**
  * A role's banner (listen, hook-target) with a last line naming the faults it serves from the
- * first request, as the platform's banner does; the banner alone without a plan.
+ * first request, as the platform's banner does; the banner alone without a plan. `--fail-first`
+ * counts attempts per message (listen) or per distinct event (hook-target), so the line says
+ * so: "from the first request" alone read as if only the first request failed.
+ * @example withFaultsLine(format, { failFirst: 1 }, 'distinct event') // ... faults --fail-first 1 (the first attempt of each distinct event fails, from the first request)
  */
 export function withFaultsLine<E>(
   format: (event: E, c: ChalkInstance) => string,
   plan: FaultPlan | undefined,
+  attemptsOf: 'message' | 'distinct event',
 ): (event: E, c: ChalkInstance) => string {
   const text = plan && faultsBannerText(plan);
   if (text === undefined) return format;
-  return (event, c) =>
-    `${format(event, c)}\n  ${c.yellow(`faults ${text}`)} ${c.dim('(from the first request)')}`;
+  const n = plan?.failFirst;
+  const when =
+    n === undefined
+      ? 'from the first request'
+      : `${n === 1 ? 'the first attempt' : `the first ${n} attempts`} of each ${attemptsOf} ${n === 1 ? 'fails' : 'fail'}, from the first request`;
+  return (event, c) => `${format(event, c)}\n  ${c.yellow(`faults ${text}`)} ${c.dim(`(${when})`)}`;
 }
 
 /** What a serving command does with its `--record` file: when it writes, and when it cannot. */

@@ -96,6 +96,7 @@ export async function runHookTarget(
     format: withFaultsLine(
       options.quiet ? bannerLineOnly(formatHookTargetListening) : formatHookTargetListening,
       serving.plan,
+      'distinct event',
     ),
     servers: [target],
     journals: [serving.journal],

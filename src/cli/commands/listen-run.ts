@@ -29,6 +29,7 @@ export async function runListen(ctx: CliContext, flags: Record<string, unknown>)
     format: withFaultsLine(
       options.quiet ? bannerLineOnly(formatListening) : formatListening,
       serving.plan,
+      'message',
     ),
     servers: [listener],
     journals: [serving.journal],

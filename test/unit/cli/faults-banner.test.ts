@@ -27,14 +27,24 @@ describe('withFaultsLine', () => {
   const banner = () => 'listening  http://127.0.0.1:1';
 
   it("ends listen's and hook-target's banner with the faults they serve", () => {
-    const format = withFaultsLine(banner, { failFirst: 2 });
+    const format = withFaultsLine(banner, { fault: { kind: 'status', status: 503 } }, 'message');
     expect(format(undefined, plain)).toBe(
-      'listening  http://127.0.0.1:1\n  faults --fail-first 2 (from the first request)',
+      'listening  http://127.0.0.1:1\n  faults --fault status:503 (from the first request)',
+    );
+  });
+
+  it('says --fail-first fails the first attempts of each message or event, not the first request', () => {
+    // listen counts attempts per message.id (else body); hook-target per distinct body
+    expect(withFaultsLine(banner, { failFirst: 2 }, 'message')(undefined, plain)).toBe(
+      'listening  http://127.0.0.1:1\n  faults --fail-first 2 (the first 2 attempts of each message fail, from the first request)',
+    );
+    expect(withFaultsLine(banner, { failFirst: 1 }, 'distinct event')(undefined, plain)).toBe(
+      'listening  http://127.0.0.1:1\n  faults --fail-first 1 (the first attempt of each distinct event fails, from the first request)',
     );
   });
 
   it('leaves the banner alone without faults', () => {
-    expect(withFaultsLine(banner, undefined)).toBe(banner);
-    expect(withFaultsLine(banner, {})).toBe(banner);
+    expect(withFaultsLine(banner, undefined, 'message')).toBe(banner);
+    expect(withFaultsLine(banner, {}, 'message')).toBe(banner);
   });
 });
