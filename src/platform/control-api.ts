@@ -7,7 +7,7 @@ import type { PlatformEvent } from './events.js';
 import type { NumberedEvent } from './event-history.js';
 import type { PlatformRequest, PlatformResponse, PlatformService } from './types.js';
 import type { Route } from './router.js';
-import { controlOk, controlTarget, parseControlBody } from './control-kit.js';
+import { chatIdOfPath, controlOk, controlTarget, parseControlBody } from './control-kit.js';
 import { compact } from '../compact.js';
 import {
   faultPlanBodySchema,
@@ -96,15 +96,6 @@ function controlRoutes(core: PlatformCore, botToken: string | undefined): Route[
   ];
 }
 
-/** The chat id of a `:id` path segment; not a number is no such chat. */
-function chatIdOf(params: Readonly<Record<string, string>>): number {
-  const id = Number(params.id);
-  if (!Number.isInteger(id)) {
-    throw new SvcError('SVC_E_NO_CHAT', `Could not find chat ${params.id ?? ''}.`);
-  }
-  return id;
-}
-
 /** What the state and the chats are; closing a chat as its agent would. */
 function stateRoutes(core: PlatformCore): Route[] {
   return [
@@ -120,13 +111,13 @@ function stateRoutes(core: PlatformCore): Route[] {
     {
       method: 'GET',
       path: '/_sim/chats/:id',
-      handler: (_request, params) => controlOk(describeChat(core, chatIdOf(params))),
+      handler: (_request, params) => controlOk(describeChat(core, chatIdOfPath(params))),
     },
     {
       method: 'POST',
       path: '/_sim/chats/:id/close',
       handler(_request, params) {
-        const chatId = chatIdOf(params);
+        const chatId = chatIdOfPath(params);
         closeChat(core, { chatId });
         return controlOk(describeChat(core, chatId));
       },

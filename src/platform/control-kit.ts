@@ -93,6 +93,18 @@ function meant(issue: z.core.$ZodIssue, json: unknown): string {
   return near === undefined ? '' : ` (did you mean "${near}"?)`;
 }
 
+/**
+ * The chat id of a `:id` path segment (`/_sim/chats/:id/...`); not a number is no such chat,
+ * said with the segment as given (`Number("abc")` made "Could not find chat NaN.").
+ */
+export function chatIdOfPath(params: Readonly<Record<string, string>>): number {
+  const id = Number(params.id);
+  if (!Number.isInteger(id)) {
+    throw new SvcError('SVC_E_NO_CHAT', `Could not find chat ${params.id ?? ''}.`);
+  }
+  return id;
+}
+
 /** A chat id as the control API takes it everywhere: a number, or its digits as a string. */
 export const chatIdField = z.union(
   [

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { SvcError } from '../../errors.js';
 import type { PlatformCore } from '../core.js';
 import type { PlatformService } from '../types.js';
-import { chatIdField, controlOk, controlTarget, parseControlBody } from '../control-kit.js';
+import {
+  chatIdField,
+  chatIdOfPath,
+  controlOk,
+  controlTarget,
+  parseControlBody,
+} from '../control-kit.js';
 import { assignChat, rateChat, sendOfflineForm, updateVisitor } from './actions.js';
 import { callTimingOf, setCallTiming, startCall } from './calls.js';
 import { compact } from '../../hook-events/builders.js';
@@ -58,7 +64,7 @@ export function createHookControl(core: PlatformCore): PlatformService {
         method: 'POST',
         path: '/_sim/chats/:id/assign',
         handler(_request, params) {
-          const { chat, assignTo } = assignChat(core, { chatId: Number(params.id) });
+          const { chat, assignTo } = assignChat(core, { chatId: chatIdOfPath(params) });
           return controlOk({ chatId: chat.id, assignTo });
         },
       },
@@ -68,7 +74,7 @@ export function createHookControl(core: PlatformCore): PlatformService {
         handler(request, params) {
           const chat = rateChat(
             core,
-            { chatId: Number(params.id) },
+            { chatId: chatIdOfPath(params) },
             compact(parseControlBody(rateBody, request)),
           );
           return controlOk({ chatId: chat.id, hooks: chat.ext.hooks });

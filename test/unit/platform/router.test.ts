@@ -128,6 +128,34 @@ describe('control API chat ids (string or number, like every chat id)', () => {
   });
 });
 
+describe('a chat id in the path that is not a number', () => {
+  it('is no such chat, named as given, on every /_sim/chats/:id route', async () => {
+    const platform = createPlatform({
+      clock: createVirtualClock(),
+      channels: [{ id: 'shop', randomString: 'r4nd0m' }],
+      hooks: { url: 'http://127.0.0.1:9/hooks', attempts: 1 },
+    });
+    const { core } = platform;
+    for (const [method, path, body] of [
+      ['GET', '/_sim/chats/abc', undefined],
+      ['POST', '/_sim/chats/abc/close', {}],
+      ['POST', '/_sim/chats/abc/assign', {}],
+      ['POST', '/_sim/chats/abc/rate', { rate: 'positive' }],
+    ] as const) {
+      const answer = await core.request(path, {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      expect([path, answer.status, await answer.json()]).toMatchObject([
+        path,
+        404,
+        { error: { code: 'SVC_E_NO_CHAT', message: 'Could not find chat abc.' } },
+      ]);
+    }
+    await platform.close();
+  });
+});
+
 describe('control API "wait": false', () => {
   it('answers 202 with the chat and delivery ids, and refuses what it would not send', async () => {
     const platform = createPlatform({
