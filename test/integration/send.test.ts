@@ -359,6 +359,12 @@ describe('send-text command', () => {
       expect(missing.stderr).toBe(
         `error [SVC_E_FLAG] Could not learn the size of ${base}/gone.png: HTTP 404.\n  Pass --file-size <bytes> (or --force to send the message without one).\n  more: svc-cli explain SVC_E_FLAG\n`,
       );
+      // a URL with no last path segment names no file: the flag to give, before the size
+      const nameless = await cli(['send-media', 'photo', '--file', `${base}/docs/`], env);
+      expect(nameless.code).toBe(2);
+      expect(nameless.stderr).toBe(
+        `error [SVC_E_FLAG] Could not name the file ${base}/docs/: its path ends in / and has no last segment to take as the name (message.file_name, spec 2.4).\n  Pass --file-name <name> (or --force to send the message without one).\n  more: svc-cli explain SVC_E_FLAG\n`,
+      );
       // --force sends it without a size, as asked: the contract check flags it
       const forced = await cli(
         ['send-media', 'photo', '--file', `${base}/gone.png`, '--force'],

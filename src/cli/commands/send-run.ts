@@ -93,6 +93,21 @@ async function fileSizeOf(
   );
 }
 
+/**
+ * --file-name, or the last segment of the URL's path. A URL whose path ends in `/` has none:
+ * an input error naming the flag (the contract's `message.file_name: required` said which
+ * field, not which flag), or with --force no name at all (the contract check flags it).
+ */
+function fileNameFor(o: Resolved<typeof sendMediaOptions>): string | undefined {
+  const name = o.fileName ?? fileNameOf(o.file);
+  if (name !== undefined || o.force) return name;
+  throw new SvcError(
+    'SVC_E_FLAG',
+    `Could not name the file ${o.file}: its path ends in / and has no last segment to take as the name (message.file_name, spec 2.4).`,
+    'Pass --file-name <name> (or --force to send the message without one).',
+  );
+}
+
 /** The stable code of a request that reached no server; none for an answer or an aborted one. */
 function networkCodeOf(
   failure: FailureReason | undefined,
@@ -135,7 +150,7 @@ async function buildPayload(
       const o = resolveForCommand(ctx, sendMediaOptions, flags);
       const media = definedOnly({
         file: o.file,
-        fileName: o.fileName ?? fileNameOf(o.file),
+        fileName: fileNameFor(o),
         fileSize: await fileSizeOf(o, ctx.signal),
         thumb: o.thumb,
         duration: o.duration,
