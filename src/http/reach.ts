@@ -28,7 +28,12 @@ export interface ReachOptions {
    * the code of the failure (default SVC_E_PEER_UNREACHABLE): a one-off request's probe says
    * SVC_E_UNREACHABLE, as the request itself would, so --wait does not change the code
    */
-  code?: 'SVC_E_PEER_UNREACHABLE' | 'SVC_E_UNREACHABLE';
+  code?: 'SVC_E_PEER_UNREACHABLE' | 'SVC_E_UNREACHABLE' | 'SVC_E_HOOK_UNREACHABLE';
+  /**
+   * what to do, when the caller knows better than "start the service" (hook-fire: start
+   * svc-cli hook-target on that port), so --wait does not change the advice either
+   */
+  hint?: string;
 }
 
 /**
@@ -64,9 +69,7 @@ export async function assertReachable(
       code,
       `Could not ${action}: ${where} is unreachable (${reason}${waitMs > 0 ? `, still after ${formatWait(waitMs)}` : ''}).`,
       // every command that probes takes --wait
-      waitMs === 0
-        ? `Start the service first, and check the URL and port; ${WAIT_HINT}`
-        : 'Start the service first, and check the URL and port.',
+      `${options.hint ?? 'Start the service first, and check the URL and port'}${waitMs === 0 ? `; ${WAIT_HINT}` : '.'}`,
     );
   }
   if (parsed.protocol === 'https:') await assertTrusted(parsed, who, wallTimeoutMs, action);

@@ -239,6 +239,19 @@ describe('svc-cli hook-fire (spawned)', () => {
     expect(unreachable.stderr()).toContain('SVC_E_HOOK_UNREACHABLE');
     // the hint starts a receiver on the port that was used
     expect(unreachable.stderr()).toContain('Try: svc-cli hook-target --port 1');
+    // --wait (hooks.md's first hook-fire) keeps the code and the advice, with how long it tried
+    const waited = run([
+      'hook-fire',
+      'chat_updated',
+      '--url',
+      'http://127.0.0.1:1/',
+      '--wait',
+      '200ms',
+    ]);
+    expect(await waited.exit).toBe(3);
+    expect(waited.stderr()).toBe(
+      'error [SVC_E_HOOK_UNREACHABLE] Could not fire: the hook receiver at http://127.0.0.1:1 is unreachable (connection refused, still after 200 ms).\n  Is the receiver running? Try: svc-cli hook-target --port 1.\n  more: svc-cli explain SVC_E_HOOK_UNREACHABLE\n',
+    );
     const bad = run([
       'hook-fire',
       'chat_updated',

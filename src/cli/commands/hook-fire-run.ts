@@ -13,6 +13,7 @@ import {
   fireAllHooks,
   fireHook,
   notAHookTarget,
+  startReceiverHint,
   type FireResult,
 } from '../../roles/hooks/index.js';
 import type { CliContext } from '../context.js';
@@ -84,10 +85,13 @@ export async function runHookFire(
   const out = createOutput(ctx, { json: options.json });
   // --wait: a receiver started in the background just before
   if (waitMs !== undefined) {
+    // the code and the advice a receiver that refuses the event itself gets, --wait or not
     await assertReachable(options.url, 'the hook receiver', {
       waitMs,
       action: 'fire',
       signal: ctx.signal,
+      code: 'SVC_E_HOOK_UNREACHABLE',
+      hint: startReceiverHint(options.url),
     });
   }
   const clock = createClock({ timeScale: options.timeScale });

@@ -166,8 +166,12 @@ function unreachableHint(outcome: { reason: string; message: string }, url: stri
     return "svc-cli proxy answered at this URL, but the receiver behind it did not: start it, or check the proxy's --receiver-url.";
   if (outcome.reason === 'reset')
     return `The receiver closed the connection without an answer; if it serves HTTPS, use an https:// URL.`;
-  if (outcome.reason === 'refused')
-    return `Is the receiver running? Try: svc-cli hook-target --port ${portOf(url)}; ${WAIT_HINT}`;
+  if (outcome.reason === 'refused') return `${startReceiverHint(url)}; ${WAIT_HINT}`;
+  return startReceiverHint(url);
+}
+
+/** What to do when nothing answers at a hook URL: start hook-target on its port. */
+export function startReceiverHint(url: string): string {
   return `Is the receiver running? Try: svc-cli hook-target --port ${portOf(url)}`;
 }
 

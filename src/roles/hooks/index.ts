@@ -5,6 +5,7 @@ export {
   checkReply,
   notAHookTarget,
   resolveHookEvent,
+  startReceiverHint,
   DEFAULT_HOOK_TIMEOUT_MS,
   type FireHookOptions,
   type FireResult,
