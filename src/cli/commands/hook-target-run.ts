@@ -6,7 +6,9 @@ import { parseJsonText } from '../../contract/json-text.js';
 import { HOOK_EVENTS, type HookEventName } from '../../contract/hooks.js';
 import { SvcError } from '../../errors.js';
 import { closestNames } from '../../suggest.js';
+import { formatIssue } from '../../contract/issues.js';
 import {
+  checkReply,
   createHookTarget,
   hookEventOf,
   type HookTargetListening,
@@ -60,6 +62,13 @@ export async function loadReplies(
       throw new SvcError(
         'SVC_E_READ',
         `Could not read the reply for ${event} from ${pair.slice(eq + 1)}:${parsed.line}:${parsed.column}: ${parsed.message}.`,
+      );
+    // served as written (a broken reply is a fair test of a platform), but said at start: a
+    // reply file of one's own with a slip showed up only as "crm data not shown" later
+    const { verdict } = checkReply(event, 200, text);
+    if (!verdict.ok)
+      note(
+        `warning: --reply ${event}: ${given} breaks hook.${event}.reply (${verdict.errors.map(formatIssue).join('; ')}); served as written, so a platform will not take it`,
       );
     replies[event] = parsed.value;
   }
