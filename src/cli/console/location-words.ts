@@ -14,9 +14,25 @@ const USAGE = '/location <latitude> <longitude>';
  * @example parseLocationWords(['95', '10']) // { ok: false, message: 'Not sent: latitude "95" must be at most 90. /location <latitude> <longitude>' }
  */
 export function parseLocationWords(words: readonly string[]): LocationWords {
+  // a bare /location is asked for its words, as a bare /email is
+  if (words.length === 0) return { ok: false, message: USAGE };
   const [lat, lon] = words.map(Number);
-  if (lat === undefined || lon === undefined || !Number.isFinite(lat) || !Number.isFinite(lon))
-    return { ok: false, message: USAGE };
+  if (lat === undefined || lon === undefined || !Number.isFinite(lat) || !Number.isFinite(lon)) {
+    // which word was not a number ("/location abc 1" printed the usage alone)
+    const problems = [
+      [LATITUDE_OPTION.key, words[0]],
+      [LONGITUDE_OPTION.key, words[1]],
+    ]
+      .map(([key, word]) =>
+        word === undefined
+          ? `no ${key} given`
+          : Number.isFinite(Number(word))
+            ? undefined
+            : `${key} "${word}" is not a number`,
+      )
+      .filter((p) => p !== undefined);
+    return { ok: false, message: `Not sent: ${problems.join('; ')}. ${USAGE}` };
+  }
   for (const [spec, value, word] of [
     [LATITUDE_OPTION, lat, words[0]],
     [LONGITUDE_OPTION, lon, words[1]],

@@ -66,7 +66,23 @@ describe('parseChatLine', () => {
     ],
     ['/media photo https://x/a.png a.png -1', { kind: 'error' }],
     ['/location 55.75 -37.6', { kind: 'location', latitude: 55.75, longitude: -37.6 }],
-    ['/location north', { kind: 'error', message: '/location <latitude> <longitude>' }],
+    ['/location', { kind: 'error', message: '/location <latitude> <longitude>' }],
+    // which word is wrong, not the usage alone
+    [
+      '/location north',
+      {
+        kind: 'error',
+        message:
+          'Not sent: latitude "north" is not a number; no longitude given. /location <latitude> <longitude>',
+      },
+    ],
+    [
+      '/location abc 1',
+      {
+        kind: 'error',
+        message: 'Not sent: latitude "abc" is not a number. /location <latitude> <longitude>',
+      },
+    ],
     // refused as send-location --latitude 95 is (exit 2, "must be at most 90"): nothing sent
     [
       '/location 95 10',
