@@ -223,7 +223,7 @@ export async function fireHook(options: FireHookOptions): Promise<FireResult> {
     const timeout = outcome.reason === 'timeout';
     if (timeout && options.timeoutAsResult) {
       const wall = describeWallTime(options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS, clock);
-      const rule = `${outcome.message}${wall}: the receiver took longer than --timeout (an assumption: spec 8 is silent)`;
+      const rule = `${outcome.message}${wall}: the receiver took longer than --timeout (an assumed limit: the spec sets none)`;
       return {
         event,
         url: options.url,
