@@ -254,4 +254,43 @@ describe('svc-cli proxy', () => {
       ],
     });
   });
+
+  it('names the faults it serves and their leg in its banner, before the first request', async () => {
+    const upstreams = [
+      '--platform-url',
+      'http://127.0.0.1:1/dev-only-secret-1234/shop',
+      '--integrator-url',
+      'http://127.0.0.1:1/agent/messages',
+    ];
+    const byDefault = await serve([
+      '--json',
+      'proxy',
+      'channel',
+      '--port',
+      '0',
+      ...upstreams,
+      '--fail-first',
+      '2',
+    ]);
+    expect(byDefault.listening).toMatchObject({
+      faults: { flags: '--fail-first 2', leg: 'integrator' },
+    });
+    const onPlatform = await serve([
+      '--json',
+      'proxy',
+      'channel',
+      '--port',
+      '0',
+      ...upstreams,
+      '--fault',
+      'status:503',
+      '--fault-on',
+      'platform',
+    ]);
+    expect(onPlatform.listening).toMatchObject({
+      faults: { flags: '--fault status:503', leg: 'platform' },
+    });
+    const none = await serve(['--json', 'proxy', 'channel', '--port', '0', ...upstreams]);
+    expect(none.listening).not.toHaveProperty('faults');
+  });
 });

@@ -4,6 +4,7 @@ import { createClock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import { isNonLoopbackHost } from '../../http/server.js';
 import {
+  defaultFaultLeg,
   legsOf,
   startProxy,
   type LegName,
@@ -16,10 +17,21 @@ import { resolveForCommand } from '../options/resolve.js';
 import { createOutput } from '../render/output.js';
 import { formatProxyEvent, formatProxyListening, type ProxyListening } from '../render/proxy.js';
 import { serveUntilAborted } from '../serve.js';
-import { buildFaultPlan, openRecordJournal, recordPolicyOf, serverTls } from '../serving-flags.js';
+import {
+  buildFaultPlan,
+  faultsBannerText,
+  openRecordJournal,
+  recordPolicyOf,
+  serverTls,
+} from '../serving-flags.js';
 import { proxyOptions } from './proxy-options.js';
 import { checkInvariantNames } from '../../trace/invariants.js';
 import { redactChannelUrl } from './config-run.js';
+
+/** The banner's faults: what the proxy answers in place of the upstream on one leg. */
+function faultsOf(flags: string | undefined, leg: LegName): Pick<ProxyListening, 'faults'> {
+  return flags === undefined ? {} : { faults: { flags, leg } };
+}
 
 const UPSTREAM_FLAG: Record<LegName, string> = {
   platform: '--platform-url',
@@ -188,6 +200,10 @@ export async function runProxy(
       url: proxy.url,
       iface,
       ...(profile ? { profile: profile.name } : {}),
+      ...faultsOf(
+        plan && faultsBannerText(plan),
+        faultLeg ?? defaultFaultLeg(iface as ProxyInterface),
+      ),
       legs: proxy.legs.map(({ leg, url, upstream }) => ({
         leg: leg.name,
         caller: leg.caller,

@@ -242,6 +242,8 @@ export interface ProxyListening {
   legs: { leg: string; caller: string; url: string; upstream: string }[];
   /** the profile attempts are placed against (`--profile`), when not the spec */
   profile?: string;
+  /** the faults given at start (`--fail-first 2`) and the leg they answer on (`--fault-on`) */
+  faults?: { flags: string; leg: string };
 }
 
 export function formatProxyListening(e: ProxyListening, c: ChalkInstance): string {
@@ -255,6 +257,11 @@ export function formatProxyListening(e: ProxyListening, c: ChalkInstance): strin
   if (e.profile !== undefined)
     lines.push(
       `  ${'profile'.padEnd(26)} ${e.profile}: attempts are placed against its schedules, not the spec's`,
+    );
+  // the proxy answers these itself, in place of the upstream: said before the first request
+  if (e.faults !== undefined)
+    lines.push(
+      `  ${'faults'.padEnd(26)} ${c.yellow(e.faults.flags)} on the ${e.faults.leg} leg ${c.dim('(from the first request; --fault-on picks the leg)')}`,
     );
   return lines.join('\n');
 }

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Chalk } from 'chalk';
 import { faultsBannerText, withFaultsLine } from '../../../src/cli/serving-flags.js';
+import { formatProxyListening } from '../../../src/cli/render/proxy.js';
 
 describe('faultsBannerText', () => {
   it('writes a plan in the flags that give it', () => {
@@ -46,5 +47,24 @@ describe('withFaultsLine', () => {
   it('leaves the banner alone without faults', () => {
     expect(withFaultsLine(banner, undefined, 'message')).toBe(banner);
     expect(withFaultsLine(banner, {}, 'message')).toBe(banner);
+  });
+});
+
+describe('formatProxyListening', () => {
+  it('ends the proxy banner with the faults it answers in place of the upstream, and their leg', () => {
+    const plain = new Chalk({ level: 0 });
+    const banner = formatProxyListening(
+      {
+        type: 'listening',
+        url: 'http://127.0.0.1:1',
+        iface: 'hooks',
+        legs: [],
+        faults: { flags: '--fail-first 2', leg: 'receiver' },
+      },
+      plain,
+    );
+    expect(banner.split('\n').at(-1)).toBe(
+      '  faults                     --fail-first 2 on the receiver leg (from the first request; --fault-on picks the leg)',
+    );
   });
 });
