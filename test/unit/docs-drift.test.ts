@@ -26,6 +26,15 @@ describe('docs/drift.md: recordings', () => {
     expect(test.stderr()).toContain('SVC_E_FLAG');
   });
 
+  it("says record profile cannot tell a replay against the user's own peer from a platform", () => {
+    // the page's own sim.ndjson comes from `replay --integrator-url`: its simulator serves on a
+    // socket, with no /_sim/ call nor in-process host, so no warning names the file
+    expect(page).toContain("yes (warns when the file shows it is the simulator's, below)");
+    expect(page).toContain(
+      'nor can a `replay --integrator-url` (or `--bot-url`, `--hook-url`) run, whose simulator serves your peer on a socket, as `sim.ndjson` above: no warning names it',
+    );
+  });
+
   it('says which side of record diff a b is the real platform', () => {
     expect(page).toContain(
       "Give the real platform's recording first (`a`) and the simulator's second (`b`)",
