@@ -3,7 +3,8 @@
  * commands do it: `replay --record` refuses a `.har` name, so the page must not promise HAR
  * for the simulator's side, and it says which side of `record diff a b` is the real platform.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/run-cli.js';
@@ -33,6 +34,38 @@ describe('docs/drift.md: recordings', () => {
     expect(page).toContain(
       'nor can a `replay --integrator-url` (or `--bot-url`, `--hook-url`) run, whose simulator serves your peer on a socket, as `sim.ndjson` above: no warning names it',
     );
+  });
+
+  it('says where record profile --json --out puts its warnings, as it does', async () => {
+    expect(page).toContain(
+      'with `--out` too, the profile goes to its file and stdout stays empty, each warning a `{"type":"notice","level":"warning"}` line on stderr',
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'svc-docs-drift-'));
+    try {
+      // an in-process replay's recording: a file record profile names as the simulator's
+      const replayed = createTestContext({ cwd: dir });
+      const fixture = join(repoRoot, 'fixtures/conversations/text-both-ways.json');
+      expect(await runInProcess(replayed, ['replay', fixture, '--record', 'sim.ndjson'])).toBe(0);
+      const test = createTestContext({ cwd: dir });
+      const code = await runInProcess(test, [
+        'record',
+        'profile',
+        'sim.ndjson',
+        '--out',
+        'sim.profile.json',
+        '--json',
+      ]);
+      expect(code).toBe(0);
+      expect(test.stdout()).toBe('');
+      const notices = test
+        .stderr()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(notices).toContainEqual(expect.objectContaining({ type: 'notice', level: 'warning' }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('says which side of record diff a b is the real platform', () => {
