@@ -33,6 +33,19 @@ function parse(raw: string): { ok: true; value: unknown } | { ok: false; message
 }
 
 /**
+ * On the hook leg, a body naming its event in `event` reads as a bot event (spec 6.1) that is
+ * none: say where a hook names it (the issue cites spec 6.2), or the line sends the reader to
+ * the bot's events.
+ */
+function eventKeyHint(leg: LegSpec, value: unknown): string {
+  const named = (key: string) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) && key in value;
+  return leg.name === 'receiver' && named('event') && !named('event_name')
+    ? '; a hook names its event in event_name'
+    : '';
+}
+
+/**
  * The request: GET .../status has no body (spec 4.1); every POST carries a payload whose kind
  * must belong to the leg's direction.
  */
@@ -61,8 +74,15 @@ export function checkRequest(
   }
   const detected = detectKind(parsed.value);
   if (detected.kind === undefined) {
+    const hint = eventKeyHint(leg, parsed.value);
     return {
-      errors: [issue('unknown_kind', `could not tell the kind: ${detected.reason}`, '2')],
+      errors: [
+        issue(
+          'unknown_kind',
+          `could not tell the kind: ${detected.reason}${hint}`,
+          hint === '' ? '2' : '6.2',
+        ),
+      ],
       warnings: [],
     };
   }
