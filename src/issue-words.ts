@@ -75,10 +75,17 @@ export function inWords(issue: { code?: string; message: string }): string {
   if (!ZOD_WORDS.test(issue.message)) return issue.message;
   // a reported issue no longer holds its input: what was received is read from the message
   const received = /received (\w+)$/.exec(issue.message)?.[1];
-  const input = received === 'undefined' ? undefined : received;
-  const raw = { ...issue, input } as unknown as RawIssue;
-  if (issue.code !== 'invalid_type' || input === undefined) return ruleWords(raw);
-  return `${ruleWords(raw)}, not ${article(input)}`;
+  const raw = { ...issue, input: received === 'undefined' ? undefined : received };
+  if (issue.code !== 'invalid_type') return ruleWords(raw as unknown as RawIssue);
+  if (received === 'undefined') {
+    // a field left out: what it takes, as a person fills it in
+    const expected = /expected (\w+)/.exec(issue.message)?.[1];
+    return expected === undefined
+      ? 'required'
+      : `required (${article(expected === 'int' ? 'integer' : expected)})`;
+  }
+  const rule = ruleWords({ ...raw, input: received ?? '' } as unknown as RawIssue);
+  return received === undefined ? rule : `${rule}, not ${article(received)}`;
 }
 
 /**

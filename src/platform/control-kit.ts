@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inWords } from '../issue-words.js';
+import { issueLine } from '../issue-words.js';
 import { SvcError } from '../errors.js';
 import { nearAllowedValue } from '../suggest.js';
 import { unknownKeyLines } from '../unknown-keys.js';
@@ -70,13 +70,8 @@ export function parseControlBody<T>(schema: z.ZodType<T>, request: PlatformReque
   }
   const parsed = schema.safeParse(body.json);
   if (!parsed.success) {
-    // "expected string, received undefined" is zod's word for a field left out
     const issues = parsed.error.issues
-      .map((i) => {
-        const missing = i.code === 'invalid_type' && /received undefined$/.test(i.message);
-        const expected = /expected (\w+)/.exec(i.message)?.[1];
-        return `${i.path.join('.') || '(body)'}: ${missing ? `required${expected ? ` (a ${expected})` : ''}` : inWords(i)}${meant(i, body.json)}`;
-      })
+      .map((i) => `${issueLine(i, '(body)')}${meant(i, body.json)}`)
       .join('; ');
     throw new SvcError('SVC_E_CONTROL_BODY', `${issues}${takes}`);
   }

@@ -105,6 +105,16 @@ describe('record profile', () => {
     });
   });
 
+  it('a profile of the wrong shape: each field in words, with the format', async () => {
+    writeFileSync(file('shape.json'), JSON.stringify({ version: 1, channel: { attempts: '3' } }));
+    await expect(loadProfile('shape.json', dir)).rejects.toMatchObject({
+      code: 'SVC_E_PROFILE',
+      message:
+        'Could not read the profile shape.json: name: required (a string); channel.attempts: must be an object, not a string.',
+      hint: "svc-cli record profile <recording> --out <file> writes a profile; the format is the svc-cli package's schemas/profile.schema.json (node_modules/svc-cli/schemas/ in a project).",
+    });
+  });
+
   it('a built-in name mistyped gets its spelling; a recording, the command that learns from it', async () => {
     await expect(loadProfile('Docs', dir)).rejects.toMatchObject({
       code: 'SVC_E_PROFILE',

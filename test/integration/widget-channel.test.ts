@@ -99,7 +99,7 @@ describe('createHttpTransport', () => {
     } as never);
     expect(bare).toMatchInlineSnapshot(`
       {
-        "error": "Could not take the visitor_message event: first: required. Send the fields the WidgetOutboundEvent type of svc-cli/widget lists, as createHttpTransport does.",
+        "error": "Could not take the visitor_message event: first: required (a boolean). Send the fields the WidgetOutboundEvent type of svc-cli/widget lists, as createHttpTransport does.",
         "ok": false,
       }
     `);

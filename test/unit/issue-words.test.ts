@@ -21,7 +21,7 @@ describe('inWords', () => {
     expect(issueLine(firstIssue(shape, { customer: null }))).toBe(
       'customer: must be an object, not null',
     );
-    expect(issueLine(firstIssue(shape, {}))).toBe('customer: required');
+    expect(issueLine(firstIssue(shape, {}))).toBe('customer: required (an object)');
     expect(issueLine(firstIssue(shape, []), '(body)')).toBe(
       '(body): must be an object, not an array',
     );

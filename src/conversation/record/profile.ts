@@ -24,6 +24,10 @@ const PROFILE_KIND: VersionedKind = {
     'svc-cli record profile <recording> --out <file> writes one; the format is schemas/profile.schema.json',
 };
 
+/** Where a person finds what a profile holds, for a file that is not one. */
+const PROFILE_FORMAT_HINT =
+  "svc-cli record profile <recording> --out <file> writes a profile; the format is the svc-cli package's schemas/profile.schema.json (node_modules/svc-cli/schemas/ in a project).";
+
 export {
   BUILT_IN_PROFILES,
   DOCS_PROFILE,
@@ -236,8 +240,10 @@ export async function loadProfile(nameOrFile: string, cwd: string): Promise<Prof
     throw new SvcError(
       'SVC_E_PROFILE',
       `Could not read the profile ${nameOrFile}: ${parsed.error.issues
+        .slice(0, 5)
         .map((i) => issueLine(i))
         .join('; ')}.`,
+      PROFILE_FORMAT_HINT,
     );
   return parsed.data;
 }
