@@ -109,6 +109,19 @@ export function withFaultsLine<E>(
   return (event, c) => `${format(event, c)}\n  ${c.yellow(`faults ${text}`)} ${c.dim(`(${when})`)}`;
 }
 
+/**
+ * The `listening` event with the faults given at start (`{ flags: '--fail-first 2' }`), so
+ * `--json` says what its banner's faults line does; the event as it is without a plan.
+ * @example listeningWithFaults({ type: 'listening', url }, { failFirst: 2 }).faults // { flags: '--fail-first 2' }
+ */
+export function listeningWithFaults<E extends object>(
+  listening: E,
+  plan: FaultPlan | undefined,
+): E & { faults?: { flags: string } } {
+  const flags = plan && faultsBannerText(plan);
+  return flags === undefined ? listening : { ...listening, faults: { flags } };
+}
+
 /** What a serving command does with its `--record` file: when it writes, and when it cannot. */
 export interface RecordPolicy {
   /** `--record-sync` (not for the proxy) */

@@ -15,8 +15,10 @@ import { serveUntilAborted } from '../serve.js';
 import {
   buildFaultPlan,
   createRecordJournal,
+  listeningWithFaults,
   recordPolicyOf,
   serverTls,
+  withFaultsLine,
 } from '../serving-flags.js';
 
 /**
@@ -98,8 +100,12 @@ export async function runBotSim(
   });
   await serveUntilAborted<BotListeningEvent>(ctx, {
     out,
-    listening: bot.listening,
-    format: o.quiet ? bannerLineOnly(formatBotSimListening) : formatBotSimListening,
+    listening: listeningWithFaults(bot.listening, plan),
+    format: withFaultsLine(
+      o.quiet ? bannerLineOnly(formatBotSimListening) : formatBotSimListening,
+      plan,
+      'distinct event',
+    ),
     servers: [bot],
     journals: [journal],
   });

@@ -20,7 +20,7 @@ import { formatHookTargetEvent, formatHookTargetListening } from '../render/hook
 import { bannerLineOnly } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
-import { roleServing, withFaultsLine } from '../serving-flags.js';
+import { listeningWithFaults, roleServing, withFaultsLine } from '../serving-flags.js';
 
 /**
  * Reads `--reply event=file` pairs; the event must be a hook event, the file JSON.
@@ -101,7 +101,7 @@ export async function runHookTarget(
   });
   await serveUntilAborted<HookTargetListening>(ctx, {
     out,
-    listening: target.listening,
+    listening: listeningWithFaults(target.listening, serving.plan),
     format: withFaultsLine(
       options.quiet ? bannerLineOnly(formatHookTargetListening) : formatHookTargetListening,
       serving.plan,

@@ -7,7 +7,7 @@ import { listenOptions } from './listen-options.js';
 import { bannerLineOnly, formatListenerEvent, formatListening } from '../render/exchange.js';
 import { createOutput } from '../render/output.js';
 import { serveUntilAborted } from '../serve.js';
-import { roleServing, withFaultsLine } from '../serving-flags.js';
+import { listeningWithFaults, roleServing, withFaultsLine } from '../serving-flags.js';
 
 /**
  * Serves the agent-message endpoint until ctx.signal aborts.
@@ -25,7 +25,7 @@ export async function runListen(ctx: CliContext, flags: Record<string, unknown>)
   });
   await serveUntilAborted<ListeningEvent>(ctx, {
     out,
-    listening: listener.listening,
+    listening: listeningWithFaults(listener.listening, serving.plan),
     format: withFaultsLine(
       options.quiet ? bannerLineOnly(formatListening) : formatListening,
       serving.plan,

@@ -261,6 +261,9 @@ function announceListening(
   const { integratorUrl, hookUrl, showSecrets } = flags;
   const channels = [...core.state.channels.values()].map((c) => core.channelInfo(c));
   const consoleUrl = consoleUrlOf(url, control);
+  // faulted on purpose: said before the first request meets them
+  const plan = core.faults.injector?.plan;
+  const faults = plan && faultsBannerText(plan);
   out.event(
     {
       type: 'listening',
@@ -270,6 +273,7 @@ function announceListening(
       ...(control.generated ? { controlToken: control.token } : {}),
       channels,
       ...(bot ? { bot: botUrls(url, bot, showSecrets) } : {}),
+      ...(faults === undefined ? {} : { faults: { flags: faults } }),
     },
     () => undefined,
   );
@@ -298,9 +302,6 @@ function announceListening(
   out.line(
     `  hooks         -> ${hookUrl ? out.chalk.cyan(hookUrl) : out.chalk.dim('off (set --hook-url)')}`,
   );
-  // faulted on purpose: said before the first request meets them
-  const plan = core.faults.injector?.plan;
-  const faults = plan && faultsBannerText(plan);
   if (faults)
     out.line(
       `  faults        ${out.chalk.yellow(faults)} ${out.chalk.dim('(channel, bot API, widget events; PUT /_sim/faults switches them)')}`,
