@@ -6,7 +6,7 @@
  * pytest, a script starting `svc-cli platform`) kills and spares mutants is
  * test/e2e/mutate.test.ts's, and at full size test/e2e/mutate-examples.test.ts's.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -391,6 +391,18 @@ describe('svc-cli mutate: refusals', () => {
     ]);
     expect(run.code).toBe(2);
     expect(run.test.stderr()).toContain('Could not use --report');
+    expect(run.test.stdout()).not.toContain('clean run');
+  });
+
+  it('refuses an empty --coverage recording before the clean run, as coverage does (exit 2)', async () => {
+    // a suite that did not record (its record variable unset) leaves the file empty: every
+    // mutant would be "never exercised" and the run would pass on a score of nothing
+    const empty = join(dir, 'empty.ndjson');
+    writeFileSync(empty, '');
+    const run = await mutate(['--coverage', empty, '--', node, '-e', '0']);
+    expect(run.code).toBe(2);
+    expect(run.test.stderr()).toContain('SVC_E_RECORDING');
+    expect(run.test.stderr()).toContain(`Could not read ${empty}: it holds no exchanges`);
     expect(run.test.stdout()).not.toContain('clean run');
   });
 

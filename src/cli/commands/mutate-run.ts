@@ -15,6 +15,7 @@ import {
 import { EXIT_CODES, SvcError } from '../../errors.js';
 import { coverageItems, createCoverageTally, readRecords } from '../../coverage/index.js';
 import { checkOutFile } from '../out-file.js';
+import { assertRecorded } from '../../trace/not-a-journal.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { interruptedCount, mutationJunit } from '../render/mutate.js';
 import { plural } from '../../plural.js';
@@ -68,8 +69,16 @@ export async function runMutate(
   let exercised: Set<string> | undefined;
   if (flags.coverage !== undefined && flags.coverage.length > 0) {
     const tally = createCoverageTally();
-    for (const file of flags.coverage)
-      for await (const record of readRecords(resolve(ctx.cwd, file), ctx.stdin)) tally.add(record);
+    for (const file of flags.coverage) {
+      let records = 0;
+      for await (const record of readRecords(resolve(ctx.cwd, file), ctx.stdin)) {
+        tally.add(record);
+        records++;
+      }
+      // an empty recording (a suite that did not record) would leave every mutant unrun and
+      // exit 0 on a score of nothing: refused as `coverage` refuses it, before the clean run
+      assertRecorded(file === '-' ? 'stdin' : file, records);
+    }
     exercised = new Set(
       tally
         .report()
