@@ -36,8 +36,9 @@ export async function* readRecords(
   skipped: SkippedLines = { skipped: 0 },
   /** the entries of a foreign HAR placed on no interface (a page's scripts, images): counted */
   unplaced: { count: number; first?: string } = { count: 0 },
+  /** the name its errors give it: the path as the user typed it (default: `path`) */
+  name: string = shownInput(path),
 ): AsyncGenerator<ExchangeRecord> {
-  const name = shownInput(path);
   /** a line that was not JSON: an error unless it was the last (a torn write) */
   let torn: number | undefined;
   let first = true;

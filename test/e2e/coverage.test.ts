@@ -212,6 +212,17 @@ describe('svc-cli coverage', () => {
     const result = await runCli(['coverage', bad]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('SVC_E_RECORDING');
+    // named as typed, as a missing or an empty one is, not as the absolute path read
+    const relative = await runCli(['coverage', 'bad.ndjson'], { cwd: dir });
+    expect(relative.stderr).toContain(
+      'Could not read bad.ndjson line 1: it is not an exchange record.',
+    );
+    writeFileSync(join(dir, 'text.ndjson'), 'not json\n');
+    const text = await runCli(['coverage', 'text.ndjson'], { cwd: dir });
+    expect(text.code).toBe(2);
+    expect(text.stderr).toContain(
+      'Could not read text.ndjson: it is neither NDJSON records nor a HAR or journal document.',
+    );
   });
 
   it('names a conversation fixture given for a recording, and how to record one', async () => {

@@ -15,6 +15,7 @@ import { SvcError } from '../../errors.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { assertNoFixture, assertRecorded } from '../../trace/not-a-journal.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
+import { shownInput } from '../../journal/read-input.js';
 import { noteSkippedLines, noteUnplacedEntries } from '../render/skipped-lines.js';
 import { checkWritableFile } from '../out-file.js';
 
@@ -73,7 +74,14 @@ export async function runCoverage(
     const skipped: SkippedLines = { skipped: 0 };
     const unplaced: { count: number; first?: string } = { count: 0 };
     try {
-      for await (const record of readRecords(path, ctx.stdin, skipped, unplaced)) tally.add(record);
+      for await (const record of readRecords(
+        path,
+        ctx.stdin,
+        skipped,
+        unplaced,
+        shownInput(recording),
+      ))
+        tally.add(record);
     } catch (error) {
       // a conversation fixture is no recording: say so, and how to get one
       if (path !== '-' && error instanceof SvcError && error.code === 'SVC_E_RECORDING')

@@ -16,6 +16,7 @@ import { EXIT_CODES, SvcError } from '../../errors.js';
 import { coverageItems, createCoverageTally, readRecords } from '../../coverage/index.js';
 import { checkOutFile } from '../out-file.js';
 import { assertRecorded } from '../../trace/not-a-journal.js';
+import { shownInput } from '../../journal/read-input.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { interruptedCount, mutationJunit } from '../render/mutate.js';
 import { plural } from '../../plural.js';
@@ -71,13 +72,20 @@ export async function runMutate(
     const tally = createCoverageTally();
     for (const file of flags.coverage) {
       let records = 0;
-      for await (const record of readRecords(resolve(ctx.cwd, file), ctx.stdin)) {
+      const read = readRecords(
+        resolve(ctx.cwd, file),
+        ctx.stdin,
+        undefined,
+        undefined,
+        shownInput(file),
+      );
+      for await (const record of read) {
         tally.add(record);
         records++;
       }
       // an empty recording (a suite that did not record) would leave every mutant unrun and
       // exit 0 on a score of nothing: refused as `coverage` refuses it, before the clean run
-      assertRecorded(file === '-' ? 'stdin' : file, records);
+      assertRecorded(shownInput(file), records);
     }
     exercised = new Set(
       tally
