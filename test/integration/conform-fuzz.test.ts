@@ -350,7 +350,11 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
   });
 
   it('a --fuzz-stateful run that meets some edges says it has no sweep, not nothing', async () => {
-    expect(await fuzzHooks(3, '--fuzz-stateful')).toMatch(
+    const out = await fuzzHooks(3, '--fuzz-stateful');
+    // each case is one chat's 2 to 8 hooks: counted as sequences, not as single payloads
+    expect(out).toContain('✓ 3 generated sequences of one chat each (seed 7)');
+    expect(out).not.toContain('generated payloads');
+    expect(out).toMatch(
       /fuzz: 3 generated cases, seed 7, \d+ of \d+ edges met \(--fuzz-stateful draws every sequence at random, with no sweep of the edges first: a larger --fuzz meets more; a run without it sweeps them all\)/,
     );
   });

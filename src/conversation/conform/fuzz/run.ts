@@ -872,11 +872,13 @@ function propertyCase(
         settings.path === undefined || result.failure
           ? ''
           : `; the case at --fuzz-path ${settings.path} and those after it passed`;
-      // a --fuzz-path replay sent the path's case and its shrink steps, not the run's N
+      // a --fuzz-path replay sent the path's case and its shrink steps, not the run's N;
+      // a --fuzz-stateful case is a chat's 2-8 payloads, so it is counted as a sequence
+      const unit = settings.stateful ? 'generated sequence' : 'generated payload';
       const sent =
         result.sentByPath === undefined
-          ? `${result.runs} generated payloads (seed ${result.seed}${replayed})`
-          : `${plural(result.sentByPath, 'generated payload')} sent by --fuzz-path ${settings.path ?? ''} (within the run of ${result.runs}, seed ${result.seed}${replayed})`;
+          ? `${plural(result.runs, unit)}${settings.stateful ? ' of one chat each' : ''} (seed ${result.seed}${replayed})`
+          : `${plural(result.sentByPath, unit)} sent by --fuzz-path ${settings.path ?? ''} (within the run of ${result.runs}, seed ${result.seed}${replayed})`;
       await ctx.check(
         sent,
         () => {
