@@ -1,6 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
 import { SvcError } from '../errors.js';
-import { plural } from '../plural.js';
 
 /** A conversation fixture is a few KiB; a larger file is not read whole to find out. */
 const FIXTURE_MAX_BYTES = 4 * 1024 * 1024;
@@ -49,7 +48,8 @@ export function assertJournal(
   assertNoFixture(files, then);
   throw new SvcError(
     'SVC_E_RECORDING',
-    `Could not read ${shown} as a journal: none of its ${plural(read.skipped, 'line')} is a journal record.`,
+    // "none of its 1 line" read as a slip: a one-line file is said in the singular
+    `Could not read ${shown} as a journal: ${read.skipped === 1 ? 'its one line is not' : `none of its ${read.skipped} lines is`} a journal record.`,
     'Give a file written by --record (svc-cli platform, replay, conform or proxy --record session.ndjson).',
   );
 }

@@ -91,7 +91,7 @@ describe('a recording whose last line was cut', () => {
   it('record diff and record profile refuse a file with no record in it as trace does (exit 2)', async () => {
     const garbage = join(dir, 'garbage.ndjson');
     writeFileSync(garbage, 'not a recording\n');
-    const says = `${garbage} as a journal: none of its 1 line is a journal record.`;
+    const says = `${garbage} as a journal: its one line is not a journal record.`;
     for (const args of [
       ['trace', garbage],
       ['record', 'diff', garbage, whole],
