@@ -406,6 +406,27 @@ describe('svc-cli mutate: refusals', () => {
     expect(run.test.stdout()).not.toContain('clean run');
   });
 
+  it('--coverage - reads the recording from standard input, as coverage does', async () => {
+    const test = createTestContext({ cwd: dir });
+    test.stdin.end(readFileSync(recording));
+    const code = await runInProcess(test, [
+      'mutate',
+      '--json',
+      '--only',
+      'no-redelivery,no-chat-finished',
+      '--coverage',
+      '-',
+      '--',
+      ...failsUnder('no-redelivery'),
+    ]);
+    expect(code, test.stderr()).toBe(0);
+    // the replayed redelivery series reaches no-redelivery; no chat was finished
+    expect(jsonLines(test).find((l) => l.type === 'summary')).toMatchObject({
+      killed: 1,
+      notExercised: 1,
+    });
+  });
+
   it('refuses to run mutants when the clean run fails, or there is no command (exit 2)', async () => {
     const failing = await mutate(['--', node, '-e', 'process.exit(3)']);
     expect(failing.code).toBe(2);

@@ -72,8 +72,9 @@ export async function runMutate(
     const tally = createCoverageTally();
     for (const file of flags.coverage) {
       let records = 0;
+      // `-` is standard input, as for `svc-cli coverage` (docs/coverage.md), not a file named -
       const read = readRecords(
-        resolve(ctx.cwd, file),
+        file === '-' ? '-' : resolve(ctx.cwd, file),
         ctx.stdin,
         undefined,
         undefined,
