@@ -406,6 +406,15 @@ describe('svc-cli mutate: refusals', () => {
     expect(run.test.stdout()).not.toContain('clean run');
   });
 
+  it('names a conversation fixture given to --coverage, and how to record one (exit 2)', async () => {
+    const run = await mutate(['--coverage', fixture, '--', node, '-e', '0']);
+    expect(run.code).toBe(2);
+    expect(run.test.stderr()).toContain(
+      'this is a conversation fixture, not a recording: replay it with --record <file> and give that to --coverage',
+    );
+    expect(run.test.stdout()).not.toContain('clean run');
+  });
+
   it('--coverage - reads the recording from standard input, as coverage does', async () => {
     const test = createTestContext({ cwd: dir });
     test.stdin.end(readFileSync(recording));

@@ -15,7 +15,7 @@ import {
 import { EXIT_CODES, SvcError } from '../../errors.js';
 import { coverageItems, createCoverageTally, readRecords } from '../../coverage/index.js';
 import { checkOutFile } from '../out-file.js';
-import { assertRecorded } from '../../trace/not-a-journal.js';
+import { assertNoFixture, assertRecorded } from '../../trace/not-a-journal.js';
 import { shownInput } from '../../journal/read-input.js';
 import { writeFileWhole } from '../../io/write-whole.js';
 import { interruptedCount, mutationJunit } from '../render/mutate.js';
@@ -73,16 +73,23 @@ export async function runMutate(
     for (const file of flags.coverage) {
       let records = 0;
       // `-` is standard input, as for `svc-cli coverage` (docs/coverage.md), not a file named -
-      const read = readRecords(
-        file === '-' ? '-' : resolve(ctx.cwd, file),
-        ctx.stdin,
-        undefined,
-        undefined,
-        shownInput(file),
-      );
-      for await (const record of read) {
-        tally.add(record);
-        records++;
+      const path = file === '-' ? '-' : resolve(ctx.cwd, file);
+      try {
+        for await (const record of readRecords(
+          path,
+          ctx.stdin,
+          undefined,
+          undefined,
+          shownInput(file),
+        )) {
+          tally.add(record);
+          records++;
+        }
+      } catch (error) {
+        // a conversation fixture is no recording: say so and how to get one, as coverage does
+        if (path !== '-' && error instanceof SvcError && error.code === 'SVC_E_RECORDING')
+          assertNoFixture([{ shown: file, path }], 'give that to --coverage');
+        throw error;
       }
       // an empty recording (a suite that did not record) would leave every mutant unrun and
       // exit 0 on a score of nothing: refused as `coverage` refuses it, before the clean run
