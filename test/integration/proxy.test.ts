@@ -447,6 +447,10 @@ describe('proxy channel', () => {
     expect(formatProxySummary(p.summary(), new Chalk({ level: 0 }))).toContain(
       '0 slow, 2 not accepted, 1 redelivered,',
     );
+    // counted per leg, named as legs: "platform 3" read as three calls the platform made
+    expect(formatProxySummary(p.summary(), new Chalk({ level: 0 }))).toMatch(
+      /^proxy summary: 3 exchanges \(\d on the \w+ leg(, \d on the \w+ leg)*\), /,
+    );
   });
 
   it("an integrator's 500 is no ok verdict on the exchange's --json line (spec 2.2, 8)", async () => {

@@ -168,8 +168,9 @@ export function formatProxyExchange(e: ProxyExchangeEvent, c: ChalkInstance): st
 }
 
 export function formatProxySummary(s: ProxySummary, c: ChalkInstance): string {
+  // per leg, named as the banner names them: "platform 1" read as one call the platform made
   const legs = Object.entries(s.byLeg)
-    .map(([leg, n]) => `${leg} ${n}`)
+    .map(([leg, n]) => `${n} on the ${leg} leg`)
     .join(', ');
   const lines = [
     `${c.bold('proxy summary')}: ${plural(s.exchanges, 'exchange')}${legs ? ` (${legs})` : ''}, ` +
