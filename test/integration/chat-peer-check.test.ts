@@ -43,6 +43,32 @@ describe('chat --channel-url: does the platform deliver the replies to this chat
     expect(await platformDeliveryWarning(here.channelUrl, chatListener, clock)).toBeUndefined();
   });
 
+  it('a channel id or random string the platform does not serve: warned, with the URL it serves', async () => {
+    const p = await startPlatform({
+      clock,
+      channels: [{ id: 'shop', integratorUrl: chatListener }],
+    });
+    const base = p.channelUrl.slice(0, p.channelUrl.lastIndexOf('/'));
+    expect(await platformDeliveryWarning(`${base}/nope`, chatListener, clock)).toBe(
+      `the svc-cli platform at ${new URL(p.channelUrl).origin} has no channel "nope": every message would be answered 404; its channel URL is ${p.channelUrl}`,
+    );
+    const origin = new URL(p.channelUrl).origin;
+    expect(
+      await platformDeliveryWarning(`${origin}/not-the-secret/shop`, chatListener, clock),
+    ).toBe(
+      `the svc-cli platform at ${origin} serves this channel at another random string: every message would be answered 404; its channel URL is ${p.channelUrl}`,
+    );
+    // without --show-secrets, chat hides the random string, as its banner does
+    const hidden = (url: string): string => url.replace(/\/[^/]+\/shop$/, '/***/shop');
+    expect(
+      await platformDeliveryWarning(`${origin}/x/shop`, chatListener, clock, false, hidden),
+    ).toContain(
+      `its channel URL is ${origin}/***/shop (the platform's banner prints it whole, as --show-secrets does here)`,
+    );
+    // the URL as served, with a trailing slash too: nothing to say
+    expect(await platformDeliveryWarning(`${p.channelUrl}/`, chatListener, clock)).toBeUndefined();
+  });
+
   it('another platform (no /_sim/state): nothing', async () => {
     const other = await startFakePlatform();
     try {

@@ -14,6 +14,8 @@ export async function platformDeliveryWarning(
   clock: Clock,
   /** chat's --port was 0: its URL changes each time chat starts */
   randomPort = false,
+  /** a channel URL as this chat shows it (its random string hidden without --show-secrets) */
+  shown: (url: string) => string = (url) => url,
 ): Promise<string | undefined> {
   const given = new URL(channelUrl);
   const outcome = await getText({ url: `${given.origin}/_sim/state`, timeoutMs: 2000, clock });
@@ -26,9 +28,12 @@ export async function platformDeliveryWarning(
   }
   if (!Array.isArray(channels)) return undefined;
   const id = given.pathname.split('/').filter(Boolean).at(-1);
-  const channel = (channels as { id?: unknown; integratorUrl?: unknown }[]).find(
-    (c) => c.id === id,
-  );
+  const known = channels as { id?: unknown; url?: unknown; integratorUrl?: unknown }[];
+  const channel = known.find((c) => c.id === id);
+  // a URL the platform serves no channel at: every message would meet a 404 (spec 4.1); said
+  // before the first one, with the URL it does serve (its banner printed it, on loopback)
+  const wrong = wrongChannel(given, channel, known, shown);
+  if (wrong !== undefined) return `the svc-cli platform at ${given.origin} ${wrong}`;
   if (!channel) return undefined;
   // a URL at a free port is good only until chat restarts: the platform would keep the old one
   const fix = randomPort
@@ -39,4 +44,32 @@ export async function platformDeliveryWarning(
   if (new URL(channel.integratorUrl).origin !== new URL(listenerUrl).origin)
     return `the svc-cli platform at ${given.origin} delivers channel ${String(id)}'s agent replies to ${channel.integratorUrl}, not to this chat; ${fix}`;
   return undefined;
+}
+
+/**
+ * What is wrong with a channel URL the platform's state does not hold: its channel id, or the
+ * random string before it (spec 4.1: both or a 404); undefined when it holds it.
+ */
+function wrongChannel(
+  given: URL,
+  channel: { url?: unknown } | undefined,
+  known: readonly { id?: unknown; url?: unknown }[],
+  shown: (url: string) => string,
+): string | undefined {
+  const urls = known.map((c) => c.url).filter((u): u is string => typeof u === 'string');
+  const pathOf = (url: string): string => new URL(url).pathname.replace(/\/+$/, '');
+  const served = (list: readonly string[]): string => {
+    const hidden = list.some((url) => shown(url) !== url)
+      ? " (the platform's banner prints it whole, as --show-secrets does here)"
+      : '';
+    const all = list.map(shown);
+    return `${all.length === 1 ? `its channel URL is ${all[0]}` : `its channel URLs are ${all.join(', ')}`}${hidden}`;
+  };
+  if (channel === undefined)
+    return urls.length === 0
+      ? undefined
+      : `has no channel ${JSON.stringify(given.pathname.split('/').filter(Boolean).at(-1) ?? '')}: every message would be answered 404; ${served(urls)}`;
+  if (typeof channel.url !== 'string' || pathOf(channel.url) === given.pathname.replace(/\/+$/, ''))
+    return undefined;
+  return `serves this channel at another random string: every message would be answered 404; ${served([channel.url])}`;
 }

@@ -264,7 +264,13 @@ export async function runChat(ctx: CliContext, given: Record<string, unknown>): 
   const undelivered =
     options.channelUrl === undefined
       ? undefined
-      : await platformDeliveryWarning(options.channelUrl, listener.url, clock, options.port === 0);
+      : await platformDeliveryWarning(
+          options.channelUrl,
+          listener.url,
+          clock,
+          options.port === 0,
+          options.showSecrets ? undefined : redactChannelUrl,
+        );
   if (undelivered) out.note(`warning: ${undelivered}`);
   const session: Session = {
     out,
