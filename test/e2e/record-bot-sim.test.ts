@@ -54,6 +54,25 @@ describe('a recording of the embedded bot-sim', () => {
     expect(both.stderr).not.toContain('nothing ran');
   });
 
+  it('--json with --out: to-fixture and profile say on stderr notice objects, not plain lines', async () => {
+    const recording = join(dir, 'json-notes.ndjson');
+    expect(
+      (await runCli(['replay', 'fixtures/conversations/bot-text.json', '--record', recording]))
+        .code,
+    ).toBe(0);
+    for (const args of [
+      ['record', 'to-fixture', recording, '--out', join(dir, 'json-notes.json')],
+      ['record', 'profile', recording, '--out', join(dir, 'json-notes.profile.json')],
+    ]) {
+      const run = await runCli(['--json', ...args]);
+      expect(run.code, run.stderr).toBe(0);
+      const lines = run.stderr.trim().split('\n');
+      const notices = lines.map((line) => JSON.parse(line) as { type: string; message: string });
+      expect(notices.every((n) => n.type === 'notice')).toBe(true);
+      expect(notices.at(-1)?.message).toMatch(/^(conversation|profile) written to /);
+    }
+  });
+
   it('counts each answer to its own message when the bot answered one and handed over at the next', async () => {
     // on replay's virtual clock both messages and both answers are at protocol 0: each
     // message's answer count took the other's answer too (2 and 2), so a recording made in

@@ -75,8 +75,8 @@ export async function runRecordProfile(
     profile.bot?.failAfterMs && `hand-over after ${profile.bot.failAfterMs.value} ms`,
     profile.keepAliveMs && `keep-alive ${profile.keepAliveMs.value} ms`,
   ].filter(Boolean);
-  ctx.stderr.write(
-    `profile written to ${flags.out}: ${plural(seen.records, 'exchange')}, ${plural(Object.keys(seen.kinds).length, 'kind')}${learned.length > 0 ? `; ${learned.join(', ')}` : ''}\n`,
+  output.note(
+    `profile written to ${flags.out}: ${plural(seen.records, 'exchange')}, ${plural(Object.keys(seen.kinds).length, 'kind')}${learned.length > 0 ? `; ${learned.join(', ')}` : ''}`,
   );
   return 0;
 }

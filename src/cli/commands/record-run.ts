@@ -11,6 +11,7 @@ import { assertNoFixture, assertRecorded } from '../../trace/not-a-journal.js';
 import { STDIN, shownInput } from '../../journal/read-input.js';
 import type { SkippedLines } from '../../journal/skipped-lines.js';
 import { skippedLinesNotice } from '../render/skipped-lines.js';
+import { createOutput } from '../render/output.js';
 import {
   convertRecordingCounted,
   type PeerFailureCount,
@@ -88,6 +89,8 @@ export async function runToFixture(
   const path = file === STDIN ? STDIN : resolve(ctx.cwd, file);
   const out = flags.out === undefined ? undefined : resolve(ctx.cwd, flags.out);
   checkWritableFile({ cwd: ctx.cwd, file: flags.out, flag: '--out' });
+  // what it says beside the conversation: plain lines, or notice objects with --json
+  const notes = createOutput(ctx, { json: flags.json });
   const skipped: SkippedLines = { skipped: 0 };
   const all = await readRecording(path, skipped, ctx.stdin).catch((error: unknown) => {
     // a fixture is the usual wrong argument: say so rather than "line 1 is not JSON"
@@ -96,7 +99,7 @@ export async function runToFixture(
     throw error;
   });
   const skippedNote = skippedLinesNotice(shown, skipped);
-  if (skippedNote !== undefined) ctx.stderr.write(`${skippedNote}\n`);
+  if (skippedNote !== undefined) notes.note(skippedNote);
   // a file never written (a listen nothing reached) is said to be empty, as trace and
   // record diff say it, not refused as a recording of the wrong side
   assertRecorded(shown, all.length);
@@ -104,8 +107,8 @@ export async function runToFixture(
   const runs = runsOf(all);
   if (flags.run === undefined && runs.length > 1) {
     // `--record` appends: a newcomer who recorded twice into session.ndjson gets both
-    ctx.stderr.write(
-      `${shown} holds ${runs.length} runs, converted into one conversation in the order they ran: ${runs.map(describeRun).join(', ')}; --run <id> converts one\n`,
+    notes.note(
+      `${shown} holds ${runs.length} runs, converted into one conversation in the order they ran: ${runs.map(describeRun).join(', ')}; --run <id> converts one`,
     );
   }
   const { conversation, failures } = convertRecordingCounted({
@@ -115,10 +118,10 @@ export async function runToFixture(
     peerFailures: flags.peerFailures,
   });
   const kept = flags.peerFailures === 'keep' ? peerFailuresNotice(shown, failures) : undefined;
-  if (kept !== undefined) ctx.stderr.write(`${kept}\n`);
+  if (kept !== undefined) notes.note(kept);
   if (botSideOf(records) === 'bot-sim-failing')
-    ctx.stderr.write(
-      `warning: the bot in ${shown} was svc-cli's bot-sim, but it failed some attempts with a fault or script the recording does not name: the embedded bot-sim cannot play that, so the fixture is tagged recorded-bot and replay skips it unless --bot-url points at a bot-sim started the same way\n`,
+    notes.note(
+      `warning: the bot in ${shown} was svc-cli's bot-sim, but it failed some attempts with a fault or script the recording does not name: the embedded bot-sim cannot play that, so the fixture is tagged recorded-bot and replay skips it unless --bot-url points at a bot-sim started the same way`,
     );
   const text = `${JSON.stringify(conversation, null, 2)}\n`;
   if (out === undefined) {
@@ -136,8 +139,8 @@ export async function runToFixture(
         `Could not write --out ${flags.out ?? out}: ${systemReason(error)}.`,
       );
     }
-    ctx.stderr.write(
-      `conversation written to ${flags.out}: ${plural(conversation.steps.length, 'step')}\n`,
+    notes.note(
+      `conversation written to ${flags.out}: ${plural(conversation.steps.length, 'step')}`,
     );
   }
   return 0;
