@@ -4,7 +4,10 @@
  */
 import type { ContractIssue } from '../contract/types.js';
 
-/** Rules about how a value is read rather than about one field: the rule explains best. */
+/**
+ * Rules about how a value is read rather than about one field: the rule explains best. The
+ * guards (a `__proto__` key, nesting past 64 levels) sit at paths no kind has a field for.
+ */
 const POLICY_CODES = new Set([
   'type_drift',
   'null_optional',
@@ -12,6 +15,8 @@ const POLICY_CODES = new Set([
   'text_cut',
   'timestamp_ms',
   'ignored_type',
+  'forbidden_key',
+  'too_deep',
 ]);
 
 /**

@@ -4,6 +4,7 @@ import { SvcError } from '../../../src/errors.js';
 import { KINDS } from '../../../src/contract/registry.js';
 import { INVARIANT_NAMES } from '../../../src/trace/invariants.js';
 import { RULE_CODES } from '../../../src/contract/rule-codes.js';
+import { validate } from '../../../src/contract/validate.js';
 import { MUTANTS } from '../../../src/platform/mutants.js';
 import { explain, explainTopics } from '../../../src/reference/explain.js';
 import { fieldRows } from '../../../src/reference/fields.js';
@@ -180,5 +181,23 @@ describe('svc-cli explain answers for every catalogue entry', () => {
       'svc-cli explain type_drift',
     );
     expect(explainCommandFor({ code: 'x', path: '', spec: '8' })).toBe('svc-cli explain 8');
+  });
+
+  it('points a guard issue at its rule: the path is no field of the kind', () => {
+    const text = { sender: { id: 'c-1' }, message: { type: 'text', text: 'Hi' } };
+    const deep = JSON.parse(`${'['.repeat(70)}${']'.repeat(70)}`) as unknown;
+    const payloads = [
+      JSON.parse('{"sender":{"id":"c-1","__proto__":{}},"message":{"type":"text","text":"Hi"}}'),
+      { ...text, a: deep },
+    ] as unknown[];
+    const hints = payloads.map((payload) => {
+      const issue = validate('channel.customer.text', payload).errors[0];
+      if (issue === undefined) throw new Error('no guard issue');
+      const command = explainCommandFor(issue, 'channel.customer.text');
+      // the hint validate prints must run: explain answers it
+      expect(() => explain(command.split(' ').slice(2))).not.toThrow();
+      return command;
+    });
+    expect(hints).toEqual(['svc-cli explain forbidden_key', 'svc-cli explain too_deep']);
   });
 });
