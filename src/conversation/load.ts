@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { z } from 'zod';
+import { detectKind } from '../contract/detect.js';
 import { DOCS_HOOK_EVENTS, HOOK_EVENTS } from '../contract/hooks.js';
 import { issueLine } from '../issue-words.js';
 import { parseJsonText } from '../contract/json-text.js';
@@ -102,6 +103,8 @@ function isOtherKind(json: unknown): boolean {
 }
 
 const CONVERSATION_SCHEMA_FILE = 'schemas/conversation.schema.json';
+
+const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 const CONVERSATION_KIND: VersionedKind = {
   shape: 'a conversation fixture is one JSON object with "version": 1, "name" and "steps"',
@@ -462,6 +465,17 @@ async function loadIfConversation(
   }
   const json = parsedText.value;
   if (skipOtherKinds && isOtherKind(json)) return undefined;
+  // a payload (what validate takes) is no conversation to add a "version" to: say so
+  const payloadKind =
+    isOtherKind(json) && !(typeof json === 'object' && json !== null && 'version' in json)
+      ? detectKind(json).kind
+      : undefined;
+  if (payloadKind !== undefined)
+    throw new SvcError(
+      'SVC_E_CONVERSATION',
+      `Could not load ${file}: it is a payload (${payloadKind}), not a conversation.`,
+      `Check a payload with: svc-cli validate ${file}. ${capitalize(CONVERSATION_KIND.shape)}; ${CONVERSATION_KIND.example}.`,
+    );
   // an array, an object without "version": say what the file is not (a number above the one
   // read here is the only case for an upgrade)
   const wrong = versionProblem(json, CONVERSATION_VERSION, CONVERSATION_KIND);

@@ -297,3 +297,33 @@ describe('an order entry that is no party:what label', () => {
     expect(message).toBe(`Could not load refs.json: steps.0.expect.order.0: ${line}.`);
   });
 });
+
+describe('a payload given where a conversation is wanted', () => {
+  it('is named a payload, with the validate command, not asked for a "version"', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-load-')), 'customer-text.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ sender: { id: 'c-1' }, message: { type: 'text', text: 'Hi' } }),
+    );
+    const error = await loadConversation(file).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SvcError);
+    expect(error).toMatchObject({ code: 'SVC_E_CONVERSATION' });
+    expect((error as SvcError).message).toBe(
+      `Could not load ${file}: it is a payload (channel.customer.text), not a conversation.`,
+    );
+    expect((error as SvcError).hint).toContain(`svc-cli validate ${file}`);
+    expect((error as SvcError).hint).not.toContain('Add "version"');
+  });
+});
+
+it('a bot script (it has a "version") is not called a payload', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'svc-load-')), 'bot.json');
+  writeFileSync(
+    file,
+    JSON.stringify({ $schema: 'bot-script.schema.json', version: 1, name: 'b', rules: [] }),
+  );
+  await expect(loadConversation(file)).rejects.not.toThrow(/it is a payload/);
+});
