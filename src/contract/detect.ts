@@ -129,6 +129,9 @@ export function detectKind(value: unknown): DetectResult {
     return { kind: includes(BOT_ERROR_CODES, code) ? 'bot.error' : 'channel.integrator.reply' };
   }
   if (has(value, 'result')) return detectResult(value);
+  // a file of svc-cli's own: its rules look like widget.setRules' args, and were judged so
+  const own = ownFormat(value);
+  if (own) return { reason: `it is ${own}`, notPayload: true };
   const widget = detectWidget(value);
   if (widget) return widget;
   // a file of svc-cli's own, not a payload of the contract: say which command reads it
@@ -140,4 +143,34 @@ export function detectKind(value: unknown): DetectResult {
   return {
     reason: 'none of event, event_name, sender, recipient, message, result or error is present',
   };
+}
+
+/** svc-cli's own file formats, by the JSON Schema a file names: what each is, what reads it. */
+const OWN_FORMATS: readonly (readonly [schema: string, what: string])[] = [
+  [
+    'bot-script.schema.json',
+    'a bot script, not a payload: svc-cli bot-sim --script <file> follows it',
+  ],
+  [
+    'profile.schema.json',
+    'a profile, not a payload: --profile <file> (platform, proxy, replay) follows it',
+  ],
+  [
+    'fault-plan.schema.json',
+    'a fault plan, not a payload: --fault-plan <file> (platform, listen, ...) serves it',
+  ],
+  ['svc.config.schema.json', 'a config file, not a payload: every command reads svc.config.json'],
+];
+
+/**
+ * What svc-cli file a value is, when it names one of their schemas (`"$schema":
+ * "../../schemas/bot-script.schema.json"`) or has a bot script's shape (a version and a list of
+ * rules); undefined for anything else.
+ */
+function ownFormat(value: Record<string, unknown>): string | undefined {
+  const schema = typeof value.$schema === 'string' ? value.$schema : '';
+  const named = OWN_FORMATS.find(([file]) => schema.endsWith(file));
+  if (named) return named[1];
+  if (has(value, 'version') && Array.isArray(value.rules)) return OWN_FORMATS[0]![1];
+  return undefined;
 }

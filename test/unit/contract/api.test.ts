@@ -81,6 +81,21 @@ describe('public API of svc-cli/schemas', () => {
     );
   });
 
+  it("says a bot script is no payload, by its $schema or its list of rules (not widget.setRules' args)", () => {
+    for (const value of [
+      { $schema: '../../schemas/bot-script.schema.json', version: 1, rules: [] },
+      { version: 1, rules: [{ match: { text: 'hi' }, reply: { text: 'hello' } }] },
+    ])
+      expect(validateAuto(value).errors[0]?.rule).toBe(
+        'could not tell the kind: it is a bot script, not a payload: svc-cli bot-sim --script <file> follows it',
+      );
+    expect(validateAuto({ $schema: 'x/profile.schema.json', version: 1 }).errors[0]?.rule).toMatch(
+      /it is a profile, not a payload/,
+    );
+    // the page's own rules object is still a payload
+    expect(detectKind({ rules: { r1: {} } })).toEqual({ kind: 'widget.setRules.args' });
+  });
+
   it("takes setUserToken's fail result with the given value, a string or not (spec 4.5)", () => {
     // the widget answers setUserToken(12345) with token 12345: its own result was refused
     for (const token of [12345, 'u-1', false])
