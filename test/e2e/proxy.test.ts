@@ -262,35 +262,17 @@ describe('svc-cli proxy', () => {
       '--integrator-url',
       'http://127.0.0.1:1/agent/messages',
     ];
-    const byDefault = await serve([
-      '--json',
-      'proxy',
-      'channel',
-      '--port',
-      '0',
-      ...upstreams,
-      '--fail-first',
-      '2',
-    ]);
+    const proxy = (...more: string[]) =>
+      serve(['--json', 'proxy', 'channel', '--port', '0', ...upstreams, ...more]);
+    const byDefault = await proxy('--fail-first', '2');
     expect(byDefault.listening).toMatchObject({
       faults: { flags: '--fail-first 2', leg: 'integrator' },
     });
-    const onPlatform = await serve([
-      '--json',
-      'proxy',
-      'channel',
-      '--port',
-      '0',
-      ...upstreams,
-      '--fault',
-      'status:503',
-      '--fault-on',
-      'platform',
-    ]);
+    const onPlatform = await proxy('--fault', 'status:503', '--fault-on', 'platform');
     expect(onPlatform.listening).toMatchObject({
       faults: { flags: '--fault status:503', leg: 'platform' },
     });
-    const none = await serve(['--json', 'proxy', 'channel', '--port', '0', ...upstreams]);
+    const none = await proxy();
     expect(none.listening).not.toHaveProperty('faults');
   });
 });
