@@ -172,7 +172,7 @@ describe('proxy channel', () => {
     // the first refused attempt says what the platform takes; the later ones stay short
     const plain = new Chalk({ level: 0 });
     expect(formatProxyExchange(events[0]!, plain)).toContain(
-      'integrator: HTTP 500; the platform takes only 200 with {"result":"ok"} or an error object, else it tries again (spec 2.2, 8)',
+      'integrator: HTTP 500; the platform takes only 200 with {"result":"ok"} or an error object, else it tries again (spec 2.2, 4.2, 8)',
     );
     expect(formatProxyExchange(events[1]!, plain)).not.toContain('the platform takes only');
     expect(

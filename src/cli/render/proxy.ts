@@ -67,10 +67,10 @@ function integratorRefusal(e: ProxyExchangeEvent): string | undefined {
   if (e.status === 404)
     return `integrator: HTTP 404 at ${e.upstream}: the platform posts to <integrator URL>/<channel public id>; serve that path (spec 4.2)`;
   if (e.status !== 200)
-    return `integrator: HTTP ${e.status}; the platform takes only 200 with {"result":"ok"} or an error object, else it tries again (spec 2.2, 8)`;
+    return `integrator: HTTP ${e.status}; the platform takes only 200 with {"result":"ok"} or an error object, else it tries again (spec 2.2, 4.2, 8)`;
   // a 200 whose body is no reply (`{"ok":true}`): its issues name a field, not what to send
   if (e.slow || !e.answerIssues.some((i) => i.severity === 'error')) return undefined;
-  return 'integrator: HTTP 200, but not a reply the platform takes: only {"result":"ok"} or {"error":{"code","message"}} ends the series, else it tries again (spec 2.2, 8)';
+  return 'integrator: HTTP 200, but not a reply the platform takes: only {"result":"ok"} or {"error":{"code","message"}} ends the series, else it tries again (spec 2.2, 4.2, 8)';
 }
 
 /**

@@ -49,7 +49,7 @@ const redelivery = (attempt: ProxyExchangeEvent['attempt']): ProxyExchangeEvent 
 describe("a proxied integrator's 200 that is no reply", () => {
   it('says what the platform takes, as a non-200 answer does', () => {
     expect(formatProxyExchange(answered({}), plain)).toContain(
-      'integrator: HTTP 200, but not a reply the platform takes: only {"result":"ok"} or {"error":{"code","message"}} ends the series, else it tries again (spec 2.2, 8)',
+      'integrator: HTTP 200, but not a reply the platform takes: only {"result":"ok"} or {"error":{"code","message"}} ends the series, else it tries again (spec 2.2, 4.2, 8)',
     );
   });
 
