@@ -89,6 +89,11 @@ export interface ConversationResult {
    * how many could not be observed (skipped, with the reason in the step)
    */
   realPeers?: readonly string[];
+  /**
+   * with a real bot (--bot-url): it refused an event, or the bot service refused its post, as
+   * another token or provider id does (401, 403, 404; spec 4.3), which the failing step names
+   */
+  botRefused?: true;
   /** the run id of its exchanges in the `recordFile` journal (replay --record, --report) */
   run?: string;
   /** the run id its chat and client ids were numbered by (fresh ids against a real peer) */
@@ -257,6 +262,8 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
       timingToleranceMs: world.timingToleranceMs,
       timingFigures: world.timingToleranceMs === undefined ? undefined : timingFigures,
       realPeers: world.realPeers,
+      botRefused:
+        failed && realBot(world) && botIdentityRefused(world) ? (true as const) : undefined,
     }),
     ...(world.realPeers === undefined && !expects.some((s) => s.status === 'skipped')
       ? {}
@@ -744,16 +751,36 @@ function replyNote(value: unknown, mismatches: readonly string[]): string[] {
   return [`  it answered ${$status}${shown ? `: ${shown}` : ''}`];
 }
 
+/** Whether the conversation ran against a bot of the user's (--bot-url). */
+function realBot(world: World): boolean {
+  return world.realPeers?.some((peer) => peer.startsWith('the bot at')) ?? false;
+}
+
+/**
+ * A refusal that another provider id or token explains (spec 4.3): an event the bot did not
+ * take with a 401, 403 or 404, or a post of the bot's the bot service answered so.
+ */
+function botIdentityRefused(world: World): boolean {
+  return world.observations.some(({ party, value }) => {
+    if (party !== 'event' || typeof value !== 'object' || value === null) return false;
+    const event = value as { type?: string; result?: string; reason?: string; status?: number };
+    if (event.type === 'bot-event-sent' && event.result === 'failed')
+      return /\bHTTP 40[134]\b/.test(event.reason ?? '');
+    return (
+      event.type === 'bot-event-received' &&
+      (event.status === 401 || event.status === 403 || event.status === 404)
+    );
+  });
+}
+
 /**
  * With a real bot (--bot-url), what went wrong between it and the platform: the events it did
  * not take (a 404 is most often another token) and its posts the bot service refused (another
  * provider id or token), which the closest payload above does not show. Each once, at most 3.
  */
 function realBotNotes(world: World): string[] {
-  if (!world.realPeers?.some((peer) => peer.startsWith('the bot at'))) return [];
+  if (!realBot(world)) return [];
   const notes = new Set<string>();
-  /** a refusal that another provider id or token explains: a 404 (spec 4.3), 401 or 403 */
-  let identity = false;
   for (const { party, value } of world.observations) {
     if (party !== 'event' || typeof value !== 'object' || value === null) continue;
     const event = value as {
@@ -768,12 +795,10 @@ function realBotNotes(world: World): string[] {
       message?: string;
     };
     if (event.type === 'bot-event-sent' && event.result === 'failed') {
-      if (/\bHTTP 40[134]\b/.test(event.reason ?? '')) identity = true;
       notes.add(
         `your bot did not take ${event.event ?? 'an event'}: ${event.reason ?? 'failed'}${event.said ? `: ${event.said}` : ''}`,
       );
     } else if (event.type === 'bot-event-received' && event.status !== 200) {
-      if (event.status === 401 || event.status === 403 || event.status === 404) identity = true;
       notes.add(
         `your bot posted ${event.event ?? 'a request'} to ${event.path ?? '?'}, refused with HTTP ${event.status ?? '?'}${event.code ? ` ${event.code}` : ''}${event.message ? `: ${event.message}` : ''}`,
       );
@@ -782,7 +807,7 @@ function realBotNotes(world: World): string[] {
   if (notes.size === 0) return [];
   const shown = [...notes].slice(0, 3);
   // a payload the service refused (400: a field the contract requires) is no matter of ids
-  if (!identity) return shown;
+  if (!botIdentityRefused(world)) return shown;
   const provider = world.botEventsUrl?.match(/\/webhooks\/([^/]+)\//)?.[1];
   return [
     ...shown,

@@ -64,6 +64,8 @@ describe('replay --bot-url: a bot set up with another token or provider id', () 
       "        your bot did not take CLIENT_MESSAGE: not delivered after 2 attempts: HTTP 404: the platform posts each event to the bot provider URL plus /<token> (here /bot/<token>): is that your bot's route, and does it expect the token the platform was given?",
     );
     expect(run.stdout).toContain(`        ${configure}`);
+    // it failed on its token, not on bot-sim's texts: the note on those would mislead
+    expect(run.stderr).not.toContain("note: the conversations svc-cli ships expect bot-sim's");
   });
 
   it("a bot that posts under another provider id: the bot service's refusal is named", async () => {
@@ -80,6 +82,7 @@ describe('replay --bot-url: a bot set up with another token or provider id', () 
       '        your bot posted a request to /webhooks/dev-provider/<token>, refused with HTTP 404 not_found: no provider "dev-provider" here; this bot service serves provider "conversation-provider" (spec 4.3)',
     );
     expect(run.stdout).toContain(`        ${configure}`);
+    expect(run.stderr).not.toContain("note: the conversations svc-cli ships expect bot-sim's");
   });
 
   it('--bot-token and --bot-provider-id give replay the ones the bot was set up with', async () => {

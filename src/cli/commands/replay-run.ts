@@ -459,15 +459,22 @@ export function realTimeNote(
   return `note: this replay took ${Math.round(elapsedS)} s because a real peer runs on the real clock; --time-scale 0.1 runs the protocol's timers 10x faster, if your peer answers within a tenth of the spec's timeouts`;
 }
 
-/** Whether a conversation that failed is one svc-cli ships (its own folder, or a copy of it). */
-function failedShipped(ctx: CliContext, results: readonly ConversationResult[]): boolean {
+/**
+ * Whether a conversation that failed is one svc-cli ships (its own folder, or a copy of it),
+ * leaving out those `beside` says failed for another reason than the peer's answers.
+ */
+function failedShipped(
+  ctx: CliContext,
+  results: readonly ConversationResult[],
+  beside: (result: ConversationResult) => boolean = () => false,
+): boolean {
   const shipped = resolve(packageFiles().folderOf(DEFAULT_PATH));
   const inShipped = (file: string): boolean => {
     // a shipped file outside the working folder is named fixtures/... (shownFile)
     const path = relative(shipped, resolve(localOrShippedFixture(ctx.cwd, file)));
     return path !== '' && !path.startsWith('..') && !isAbsolute(path);
   };
-  return results.some((r) => !r.ok && r.file !== undefined && inShipped(r.file));
+  return results.some((r) => !r.ok && !beside(r) && r.file !== undefined && inShipped(r.file));
 }
 
 /** The summary, the --bail note, and the JSON or JUnit report (to stdout or --out). */
@@ -499,8 +506,13 @@ async function reportResults(
       `--bail: ${notRun} of ${plural(runs.total, 'conversation')} not run after the failure`,
     );
   }
-  // a real bot that failed conversations svc-cli ships: they were written for bot-sim's script
-  if (plan.peers.botUrl && reporter !== 'json' && failedShipped(ctx, results)) {
+  // a real bot that failed conversations svc-cli ships: they were written for bot-sim's script;
+  // not for one that refused them as another token or provider id (its step says so)
+  if (
+    plan.peers.botUrl &&
+    reporter !== 'json' &&
+    failedShipped(ctx, results, (r) => r.botRefused === true)
+  ) {
     await out.flush(); // under the summary, in a terminal too
     out.note(
       'note: the conversations svc-cli ships expect bot-sim\'s default answers (the echo "You said: ...", BUTTONS for menu, INVITE_AGENT for agent or operator): a bot with texts of its own fails them on the texts alone; replay conversations recorded from yours (docs/bot.md, docs/BRING-YOUR-OWN-PEER.md)',
