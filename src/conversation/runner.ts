@@ -911,11 +911,22 @@ async function answersStep(
       details: ["not observable: a running simulator's journal is not read by replay"],
     };
   const within = expectation.within ?? DEFAULT_WITHIN_MS;
-  // every answer that may still come counts: wait the whole window, then count once
-  await waitFor(world, () => false, within);
-  const records = world.records();
   const to = resolveRefs(answers.to, scope);
-  const event = findBotEvent(records, typeof to === 'string' ? to : undefined);
+  const id = typeof to === 'string' ? to : undefined;
+  // every answer that may still come counts: wait the whole window, then count once; an
+  // answer beyond the count fails it whatever comes after, so it ends the wait (a real bot's
+  // repeated answer was red only once the window, 10 s of real time, had passed)
+  await waitFor(
+    world,
+    () => {
+      const seen = world.records?.() ?? [];
+      const asked = findBotEvent(seen, id);
+      return asked !== undefined && countBotAnswers(seen, asked).accepted.length > answers.count;
+    },
+    within,
+  );
+  const records = world.records();
+  const event = findBotEvent(records, id);
   if (!event)
     return {
       ok: false,

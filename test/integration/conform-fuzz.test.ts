@@ -650,6 +650,8 @@ describe('conform --fuzz finds planted bugs and shrinks them', () => {
       name: expect.stringMatching(/expect the bot to answer event \S+ 1 time/),
     });
     expect(failed?.details[0]).toMatch(/answered 2 times: a redelivered event \(same id\)/);
+    // red at the second answer, not once the step's 10 s window has passed
+    expect(failed!.protocolMs).toBeLessThan(5000);
 
     // on a port of its own: binding the red run's port again at once failed in CI with
     // EADDRINUSE (once in a few hundred runs; who held it was not found)
