@@ -726,10 +726,26 @@ async function expectStep(
       `closest of ${candidates.length} received:`,
       ...closest.mismatches.map((l) => `  ${l}`),
       ...replyNote(closest.o.value, closest.mismatches),
+      ...(party === 'hook' ? hookRouteNote(world, closest.o.value) : []),
     );
   else details.push(`nothing was received by the ${party === 'event' ? 'simulator' : party}`);
   details.push(...realBotNotes(world));
   return { ok: false, details };
+}
+
+/**
+ * A hook receiver of the user's (--hook-url) that answered 404: most often another path than
+ * the one it serves, as the platform posts every event to the hook URL exactly as given, which
+ * `it answered 404` alone does not say (spec 4.4).
+ */
+function hookRouteNote(world: World, value: unknown): string[] {
+  const phrase = 'the hook receiver at ';
+  const url = world.realPeers?.find((peer) => peer.startsWith(phrase))?.slice(phrase.length);
+  if (url === undefined || typeof value !== 'object' || value === null) return [];
+  if ((value as { $status?: unknown }).$status !== 404) return [];
+  return [
+    `your receiver answered 404: the platform posts to the hook URL as set, path and all (here ${URL.canParse(url) ? new URL(url).pathname : url}): is that your receiver's route? (spec 4.4)`,
+  ];
 }
 
 /**

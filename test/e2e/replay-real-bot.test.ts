@@ -210,4 +210,25 @@ describe('replay --hook-url: a receiver that replies otherwise than hook-target'
       "note: the conversations svc-cli ships expect hook-target's default replies",
     );
   });
+
+  it('a receiver answering 404 on another path: the step asks about the route', async () => {
+    // a receiver serving /hooks, given as /hook: a bare 404, as http.server's send_response(404)
+    const receiver = await startPeer((req, res) => {
+      if (req.url !== '/hooks') {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      json(res, 200, { result: 'ok', crm_link: 'https://crm.example.com/c/1' });
+    });
+    const run = await runCli([
+      ...['--time-scale', '0.1', 'replay', 'fixtures/conversations/hook-lifecycle.json'],
+      ...['--hook-url', `${receiver}/hook`],
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('          it answered 404\n');
+    expect(run.stdout).toContain(
+      "        your receiver answered 404: the platform posts to the hook URL as set, path and all (here /hook): is that your receiver's route? (spec 4.4)",
+    );
+  });
 });
