@@ -279,6 +279,12 @@ describe('replay --time-scale with no real peer', () => {
     );
     const plain = await runCli(['replay', 'fixtures/conversations/text-both-ways.json']);
     expect(plain.stderr).not.toContain('--time-scale');
+    // a scale set for every command (the environment, a config file) is no newcomer's try
+    const fromEnv = await runCli(['replay', 'fixtures/conversations/text-both-ways.json'], {
+      env: { SVC_TIME_SCALE: '0.1' },
+    });
+    expect(fromEnv.code).toBe(0);
+    expect(fromEnv.stderr).not.toContain('changes nothing here');
   });
 });
 

@@ -373,11 +373,6 @@ async function playConversations(
   const finished = new Map<number, ConversationResult>();
   // a run against a real peer takes real seconds: say which conversation runs
   const realTime = usesRealPeer({ conversation: loaded[0]!.conversation, ...peers });
-  // a newcomer scaled time and saw nothing change: embedded, the clock is virtual already
-  if (!realTime && (flags.timeScale ?? 1) !== 1 && reporter !== 'json')
-    out.note(
-      `note: --time-scale ${flags.timeScale} changes nothing here: with no real peer, replay runs on a virtual clock, where protocol timers take no wall time`,
-    );
   const progress = await createRunProgress(ctx, {
     json: !realTime || reporter !== 'pretty',
     flush: () => out.flush(),
@@ -748,6 +743,14 @@ export async function runReplay(
     return EXIT_CODES.sigint;
   }
   await warnOfTimeScale(plan, out);
+  // a newcomer scaled time and saw nothing change: embedded, the clock is virtual already
+  // (said of the flag alone: a config file's or SVC_TIME_SCALE's scale is meant for every
+  // command, and the note on each embedded replay was noise)
+  const embedded = !usesRealPeer({ conversation: loaded[0]!.conversation, ...plan.peers });
+  if (embedded && given['timeScale'] !== undefined && flags.timeScale !== 1 && reporter !== 'json')
+    out.note(
+      `note: --time-scale ${flags.timeScale} changes nothing here: with no real peer, replay runs on a virtual clock, where protocol timers take no wall time`,
+    );
   const startedAt = performance.now();
   const { outcome, done, finished, recordingStopped } = await playConversations(
     ctx,
