@@ -94,6 +94,11 @@ export interface ConversationResult {
    * another token or provider id does (401, 403, 404; spec 4.3), which the failing step names
    */
   botRefused?: true;
+  /**
+   * with a real hook receiver (--hook-url): it answered a hook 404 or 405, as one serving
+   * another path does (spec 4.4), which the failing step asks about
+   */
+  hookRefused?: true;
   /** the run id of its exchanges in the `recordFile` journal (replay --record, --report) */
   run?: string;
   /** the run id its chat and client ids were numbered by (fresh ids against a real peer) */
@@ -264,6 +269,7 @@ async function replayIn(options: ReplayOptions): Promise<ConversationResult> {
       realPeers: world.realPeers,
       botRefused:
         failed && realBot(world) && botIdentityRefused(world) ? (true as const) : undefined,
+      hookRefused: failed && hookRouteRefused(world) ? (true as const) : undefined,
     }),
     ...(world.realPeers === undefined && !expects.some((s) => s.status === 'skipped')
       ? {}
@@ -765,6 +771,20 @@ function replyNote(value: unknown, mismatches: readonly string[]): string[] {
   const body = typeof $reply === 'string' ? $reply : JSON.stringify($reply ?? '');
   const shown = body.length > 120 ? `${body.slice(0, 117)}...` : body;
   return [`  it answered ${$status}${shown ? `: ${shown}` : ''}`];
+}
+
+/**
+ * Whether a hook receiver of the user's (--hook-url) answered a hook 404 or 405: a route of
+ * another path or method than the platform's POST to the hook URL as set (spec 4.4).
+ */
+function hookRouteRefused(world: World): boolean {
+  if (!(world.realPeers?.some((peer) => peer.startsWith('the hook receiver at')) ?? false))
+    return false;
+  return world.observations.some(({ party, value }) => {
+    if (party !== 'hook' || typeof value !== 'object' || value === null) return false;
+    const status = (value as { $status?: unknown }).$status;
+    return status === 404 || status === 405;
+  });
 }
 
 /** Whether the conversation ran against a bot of the user's (--bot-url). */

@@ -514,7 +514,12 @@ async function reportResults(
     );
   }
   // a real hook receiver: the shipped hook fixtures were written for hook-target's replies
-  if (plan.peers.hookUrl && reporter !== 'json' && failedShipped(ctx, results)) {
+  // not for one that refused them as another route (its step asks about the path)
+  if (
+    plan.peers.hookUrl &&
+    reporter !== 'json' &&
+    failedShipped(ctx, results, (r) => r.hookRefused === true)
+  ) {
     await out.flush();
     out.note(
       "note: the conversations svc-cli ships expect hook-target's default replies (chat_accepted: a crm_link and contact_info echoing the visitor's name and e-mail, which the platform adds to the chat as a visitor line, so chat_finished's transcript holds it): a receiver that replies otherwise fails them on that alone; replay conversations recorded from yours (docs/hooks.md, docs/BRING-YOUR-OWN-PEER.md)",
