@@ -163,4 +163,13 @@ describe('a file named on the command line that cannot be read', () => {
       'A conversation is a .json file with "steps" (fixtures/conversations holds examples); svc-cli record to-fixture session.ndjson --out flow.json writes one from a recording.',
     );
   });
+  it('replay --grep with a typo names the file it is closest to', async () => {
+    const run = await runCli(['replay', '--grep', 'hook-lifecycel.json']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(
+      `--grep matches a conversation's name or file (did you mean "hook-lifecycle.json"?); drop it to run them all.`,
+    );
+    const far = await runCli(['replay', '--grep', 'zzzzzzzz']);
+    expect(far.stderr).toContain("--grep matches a conversation's name or file; drop it");
+  });
 });

@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { closestNames } from '../../suggest.js';
 import { loadProfile, settingsOf } from '../../conversation/record/profile.js';
 import type { CliContext } from '../context.js';
 import { resolveForCommand, type Resolved } from '../options/resolve.js';
@@ -119,6 +120,19 @@ interface ReplayPlan {
   settings: ReturnType<typeof settingsOf> | undefined;
   /** --wait: wall ms to wait for the real peers to accept connections */
   waitMs: number | undefined;
+}
+
+/**
+ * ` (did you mean "hook-lifecycle.json"?)` for a --grep one typo from a conversation's file
+ * name (its base name) or name; empty when none is near.
+ */
+function grepMeant(
+  typed: string,
+  loaded: readonly { file: string; conversation: { name: string } }[],
+): string {
+  const names = loaded.flatMap(({ file, conversation }) => [basename(file), conversation.name]);
+  const [near] = closestNames(typed, names, { limit: 1, maxDistance: 3 });
+  return near === undefined ? '' : ` (did you mean "${near}"?)`;
 }
 
 /** --grep as a case-insensitive pattern; an invalid one is a flag error. */
@@ -302,7 +316,7 @@ async function loadConversations(
       'SVC_E_NO_CONVERSATIONS',
       `Could not replay: no conversation found in ${(paths.length > 0 ? paths : inputs).join(', ')}${grep ? ` matching /${flags.grep}/` : ''}.`,
       grep
-        ? "--grep matches a conversation's name or file; drop it to run them all."
+        ? `--grep matches a conversation's name or file${grepMeant(flags.grep ?? '', every.loaded)}; drop it to run them all.`
         : 'A conversation is a .json file with "steps" (fixtures/conversations holds examples); svc-cli record to-fixture session.ndjson --out flow.json writes one from a recording.',
     );
   }
