@@ -91,5 +91,7 @@ export function botRouteHint(status: number, url: string): string | undefined {
   } catch {
     return undefined;
   }
-  return `the platform posts each event to the bot provider URL plus /<token> (here ${path}): is that your bot's route, and does it expect the token the platform was given?`;
+  // a provider URL with no path of its own: "(here /<token>)" alone repeated the rule
+  const here = path === '/<token>' ? '/<token> at the root: the URL has no path of its own' : path;
+  return `the platform posts each event to the bot provider URL plus /<token> (here ${here}): is that your bot's route, and does it expect the token the platform was given?`;
 }
