@@ -230,7 +230,7 @@ describe('replay --hook-url: a receiver that replies otherwise than hook-target'
     expect(run.stdout).toContain(
       "        your receiver answered 404: the platform posts to the hook URL as set, path and all (here /hook): is that your receiver's route? (spec 4.4)",
     );
-     // the replies of hook-target are beside the point here: the path is
+    // the replies of hook-target are beside the point here: the path is
     expect(run.stderr).not.toContain("expect hook-target's default replies");
   });
 });
