@@ -1,16 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { createTestContext, runInProcess } from '../../helpers/cli-context.js';
 
+/** A platform with a bot attached, on a free port, with no console. */
+const withBot = [
+  'platform',
+  '--port',
+  '0',
+  '--no-console',
+  '--bot-provider-url',
+  'http://127.0.0.1:9/bot',
+];
+
 /** The platform's banner with a bot attached, up to its last bot line; then stopped. */
 async function bannerWith(more: string[]): Promise<string> {
   const t = createTestContext({ cwd: process.cwd() });
   const run = runInProcess(t, [
-    'platform',
-    '--port',
-    '0',
-    '--no-console',
-    '--bot-provider-url',
-    'http://127.0.0.1:9/bot',
+    ...withBot,
     '--bot-token',
     'tok',
     '--integrator-url',
@@ -69,14 +74,7 @@ describe('platform --bot-provider-url without --integrator-url', () => {
 describe('platform --bot-provider-url without --bot-token', () => {
   it("is refused, naming bot-sim's token as the one to give it", async () => {
     const t = createTestContext({ cwd: process.cwd() });
-    const code = await runInProcess(t, [
-      'platform',
-      '--port',
-      '0',
-      '--no-console',
-      '--bot-provider-url',
-      'http://127.0.0.1:9/bot',
-    ]);
+    const code = await runInProcess(t, withBot);
     expect(code).toBe(2);
     expect(t.stderr()).toContain('--bot-token is missing');
     expect(t.stderr()).toContain(
